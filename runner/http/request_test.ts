@@ -1,0 +1,57 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { buildPickTable, encodeRequest, RequestMix } from "./request.ts";
+
+const decode = (b: Uint8Array) => new TextDecoder().decode(b);
+
+Deno.test("encodeRequest writes exact GET bytes with Host and User-Agent", () => {
+  const r = encodeRequest("127.0.0.1:8080", { method: "GET", path: "/json?x=1", headers: [], weight: 1 });
+  assertEquals(
+    decode(r.bytes),
+    "GET /json?x=1 HTTP/1.1\r\nHost: 127.0.0.1:8080\r\nUser-Agent: loadlab\r\n\r\n",
+  );
+  assertEquals(r.isHead, false);
+});
+
+Deno.test("encodeRequest adds Content-Length for a body and keeps user headers", () => {
+  const body = new TextEncoder().encode('{"a":1}');
+  const r = encodeRequest("localhost", {
+    method: "POST",
+    path: "/user",
+    headers: [["Content-Type", "application/json"], ["user-agent", "me"]],
+    body,
+    weight: 1,
+  });
+  assertEquals(
+    decode(r.bytes),
+    "POST /user HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nuser-agent: me\r\n" +
+      'Content-Length: 7\r\n\r\n{"a":1}',
+  );
+});
+
+Deno.test("encodeRequest: POST without body says Content-Length: 0, HEAD is flagged", () => {
+  const post = encodeRequest("h", { method: "POST", path: "/", headers: [], weight: 1 });
+  assertEquals(decode(post.bytes).includes("Content-Length: 0\r\n"), true);
+  const head = encodeRequest("h", { method: "HEAD", path: "/", headers: [["Host", "x"]], weight: 1 });
+  assertEquals(decode(head.bytes), "HEAD / HTTP/1.1\r\nUser-Agent: loadlab\r\nHost: x\r\n\r\n");
+  assertEquals(head.isHead, true);
+});
+
+Deno.test("buildPickTable honours weights exactly and spreads picks", () => {
+  const table = buildPickTable([3, 1]);
+  assertEquals(Array.from(table).filter((i) => i === 0).length, 3);
+  assertEquals(table.length, 4);
+  const t2 = Array.from(buildPickTable([1, 1, 2]));
+  assertEquals(t2.length, 4);
+  // The heavy entry never appears twice in a row within the cycle.
+  for (let k = 1; k < t2.length; k++) assertEquals(t2[k] === 2 && t2[k - 1] === 2, false);
+});
+
+Deno.test("RequestMix uses the URL path for '/' specs and cycles", () => {
+  const mix = new RequestMix(new URL("http://127.0.0.1:9/base?q=1"), [
+    { method: "GET", path: "/", headers: [], weight: 1 },
+    { method: "GET", path: "/other", headers: [], weight: 1 },
+  ]);
+  assertEquals(decode(mix.requests[0].bytes).startsWith("GET /base?q=1 HTTP/1.1"), true);
+  const seen = [mix.next(), mix.next(), mix.next()];
+  assertEquals(seen, [0, 1, 0]);
+});

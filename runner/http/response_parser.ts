@@ -1,0 +1,259 @@
+/**
+ * @module
+ * Incremental HTTP/1.1 response parser for the load generator's hot path. It scans bytes as they
+ * arrive (any split across reads is fine), keeps only the facts the generator needs (status, framing,
+ * keep-alive) and never builds strings or objects per response: header lines are copied into one
+ * reusable line buffer and compared byte-wise. Framing follows RFC 9112: no body for HEAD, 1xx, 204 and
+ * 304; chunked wins over Content-Length; otherwise Content-Length; otherwise read until close.
+ */
+
+/** `feed` needs more bytes to finish the current response. */
+export const NEED_MORE = -1;
+/** `feed` found bytes that are not HTTP; `parser.error` says what. */
+export const PARSE_ERROR = -2;
+
+const S_LINE = 0; // status line and header lines
+const S_BODY = 1; // Content-Length body
+const S_CHUNK_SIZE = 2;
+const S_CHUNK_DATA = 3;
+const S_CHUNK_END = 4; // the CRLF after a chunk's data
+const S_TRAILER = 5;
+const S_UNTIL_CLOSE = 6;
+const S_DONE = 7;
+
+const CR = 13;
+const LF = 10;
+const LINE_MAX = 1024;
+
+const NAME_CONTENT_LENGTH = new TextEncoder().encode("content-length");
+const NAME_TRANSFER_ENCODING = new TextEncoder().encode("transfer-encoding");
+const NAME_CONNECTION = new TextEncoder().encode("connection");
+
+/** Parses one response after another on one connection; call `start()` before each. */
+export class ResponseParser {
+  /** Status code of the response being parsed (valid once its status line is in). */
+  status = 0;
+  /** False when the server asked to close, spoke HTTP/1.0 without keep-alive, or framed by close. */
+  keepAlive = true;
+  /** Why the last `feed` returned PARSE_ERROR (a constant string: no allocation). */
+  error = "";
+  #state: number = S_DONE;
+  #isHead = false;
+  #firstLine = true;
+  #line = new Uint8Array(LINE_MAX);
+  #lineLength = 0;
+  #contentLength = -1;
+  #chunked = false;
+  #remaining = 0;
+  #http10 = false;
+
+  /** Prepares for the next response; `isHead` because a HEAD response has no body whatever it says. */
+  start(isHead: boolean): void {
+    this.#state = S_LINE;
+    this.#isHead = isHead;
+    this.#firstLine = true;
+    this.#lineLength = 0;
+    this.#contentLength = -1;
+    this.#chunked = false;
+    this.#remaining = 0;
+    this.#http10 = false;
+    this.status = 0;
+    this.keepAlive = true;
+    this.error = "";
+  }
+
+  /** True once some byte of the current response has been seen. */
+  get started(): boolean {
+    return this.#state !== S_LINE || !this.#firstLine || this.#lineLength > 0;
+  }
+
+  /**
+   * Consumes `buf[offset, end)`. Returns the offset just past the end of the response when it
+   * completed (bytes after it belong to the next pipelined response), NEED_MORE when all bytes were
+   * consumed without completing, or PARSE_ERROR.
+   */
+  feed(buf: Uint8Array, offset: number, end: number): number {
+    let i = offset;
+    while (i < end) {
+      switch (this.#state) {
+        case S_LINE:
+        case S_CHUNK_SIZE:
+        case S_TRAILER: {
+          const b = buf[i++];
+          if (b !== LF) {
+            if (this.#lineLength < LINE_MAX) this.#line[this.#lineLength] = b;
+            this.#lineLength++;
+            continue;
+          }
+          let length = Math.min(this.#lineLength, LINE_MAX);
+          if (length > 0 && this.#line[length - 1] === CR) length--;
+          this.#lineLength = 0;
+          if (!this.#endOfLine(length)) return PARSE_ERROR;
+          if ((this.#state as number) === S_DONE) return i;
+          continue;
+        }
+        case S_BODY:
+        case S_CHUNK_DATA: {
+          const take = Math.min(end - i, this.#remaining);
+          i += take;
+          this.#remaining -= take;
+          if (this.#remaining === 0) {
+            if (this.#state === S_BODY) {
+              this.#state = S_DONE;
+              return i;
+            }
+            this.#state = S_CHUNK_END;
+          }
+          continue;
+        }
+        case S_CHUNK_END: {
+          // Tolerate a bare LF; anything else before it is a framing error.
+          const b = buf[i++];
+          if (b === LF) this.#state = S_CHUNK_SIZE;
+          else if (b !== CR) return this.#fail("bad chunk terminator");
+          continue;
+        }
+        case S_UNTIL_CLOSE:
+          return NEED_MORE;
+        default:
+          return this.#fail("data after the end of a response");
+      }
+    }
+    return NEED_MORE;
+  }
+
+  /** At EOF: true when the current response is complete because it is framed by the close. */
+  completesAtEof(): boolean {
+    if (this.#state === S_UNTIL_CLOSE) {
+      this.#state = S_DONE;
+      return true;
+    }
+    return false;
+  }
+
+  #fail(message: string): number {
+    this.error = message;
+    return PARSE_ERROR;
+  }
+
+  #endOfLine(length: number): boolean {
+    if (this.#state === S_CHUNK_SIZE) return this.#chunkSizeLine(length);
+    if (this.#state === S_TRAILER) {
+      if (length === 0) this.#state = S_DONE;
+      return true;
+    }
+    if (this.#firstLine) return this.#statusLine(length);
+    if (length === 0) return this.#endOfHeaders();
+    this.#headerLine(length);
+    return true;
+  }
+
+  #statusLine(length: number): boolean {
+    const l = this.#line;
+    // "HTTP/1.x SSS" at least; the reason phrase is optional.
+    if (
+      length < 12 || l[0] !== 72 || l[1] !== 84 || l[2] !== 84 || l[3] !== 80 || l[4] !== 47 ||
+      l[5] !== 49 || l[6] !== 46 || l[8] !== 32
+    ) {
+      this.error = "bad status line";
+      return false;
+    }
+    const d0 = l[9] - 48, d1 = l[10] - 48, d2 = l[11] - 48;
+    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) {
+      this.error = "bad status code";
+      return false;
+    }
+    this.status = d0 * 100 + d1 * 10 + d2;
+    this.#http10 = l[7] === 48;
+    this.keepAlive = !this.#http10;
+    this.#firstLine = false;
+    return true;
+  }
+
+  #headerLine(length: number): void {
+    const l = this.#line;
+    let colon = 0;
+    while (colon < length && l[colon] !== 58) colon++;
+    if (colon === length) return; // not a header; ignore like lenient clients do
+    let v = colon + 1;
+    while (v < length && (l[v] === 32 || l[v] === 9)) v++;
+    if (nameIs(l, colon, NAME_CONTENT_LENGTH)) {
+      let n = 0;
+      for (let k = v; k < length; k++) {
+        const d = l[k] - 48;
+        if (d < 0 || d > 9) break;
+        n = n * 10 + d;
+      }
+      this.#contentLength = n;
+    } else if (nameIs(l, colon, NAME_TRANSFER_ENCODING)) {
+      this.#chunked = endsWithChunked(l, v, length);
+    } else if (nameIs(l, colon, NAME_CONNECTION)) {
+      const first = l[v] | 0x20;
+      if (first === 99 /* c(lose) */) this.keepAlive = false;
+      else if (first === 107 /* k(eep-alive) */) this.keepAlive = true;
+    }
+  }
+
+  #endOfHeaders(): boolean {
+    const s = this.status;
+    if (s < 200 && s !== 101) {
+      // Interim response (100 Continue, 103 Early Hints): the real one follows.
+      this.#firstLine = true;
+      return true;
+    }
+    if (this.#isHead || s === 204 || s === 304 || s === 101) {
+      this.#state = S_DONE;
+    } else if (this.#chunked) {
+      this.#state = S_CHUNK_SIZE;
+    } else if (this.#contentLength >= 0) {
+      this.#remaining = this.#contentLength;
+      this.#state = this.#remaining === 0 ? S_DONE : S_BODY;
+    } else {
+      this.keepAlive = false;
+      this.#state = S_UNTIL_CLOSE;
+    }
+    return true;
+  }
+
+  #chunkSizeLine(length: number): boolean {
+    let size = 0, digits = 0;
+    const l = this.#line;
+    for (let k = 0; k < length; k++) {
+      const c = l[k];
+      let d: number;
+      if (c >= 48 && c <= 57) d = c - 48;
+      else if (c >= 97 && c <= 102) d = c - 87;
+      else if (c >= 65 && c <= 70) d = c - 55;
+      else break; // chunk extensions or whitespace
+      size = size * 16 + d;
+      digits++;
+    }
+    if (digits === 0) {
+      this.error = "bad chunk size";
+      return false;
+    }
+    if (size === 0) this.#state = S_TRAILER;
+    else {
+      this.#remaining = size;
+      this.#state = S_CHUNK_DATA;
+    }
+    return true;
+  }
+}
+
+/** Case-insensitive comparison of the header name in `line[0, length)` with a lower-case name. */
+function nameIs(line: Uint8Array, length: number, lower: Uint8Array): boolean {
+  if (length !== lower.length) return false;
+  for (let k = 0; k < length; k++) if ((line[k] | 0x20) !== lower[k] && line[k] !== lower[k]) return false;
+  return true;
+}
+
+/** Transfer-Encoding is chunked when its last coding is "chunked". */
+function endsWithChunked(line: Uint8Array, from: number, to: number): boolean {
+  let end = to;
+  while (end > from && (line[end - 1] === 32 || line[end - 1] === 9)) end--;
+  if (end - from < 7) return false;
+  const word = "chunked";
+  for (let k = 0; k < 7; k++) if ((line[end - 7 + k] | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
+}
