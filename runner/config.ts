@@ -40,8 +40,8 @@ export const attackConfigSchema = z.object({
   connections: z.number().int().positive("connections must be >= 1").default(10),
   /** Open models: upper bound of connections opened on demand. */
   maxConnections: z.number().int().positive("maxConnections must be >= 1").default(1000),
-  /** Measured duration; for `count` an upper bound. */
-  durationMs: z.number().positive("duration must be > 0").default(10_000),
+  /** Measured duration (default 10 s); for `count` an optional upper bound; for `rate` the phases' sum. */
+  durationMs: z.number().positive("duration must be > 0").optional(),
   /** `count` model: the exact number of requests to send. */
   requests: z.number().int().positive("requests (-n) must be >= 1").optional(),
   /** `rate` model phases; `count` with a rate uses open pacing. */
@@ -100,4 +100,14 @@ export function parseAttackConfig(input: AttackConfigInput): AttackConfig {
 /** `path.to.field: message` lines, so the user sees where and what to fix. */
 export function formatZodIssues(issues: z.ZodIssue[]): string[] {
   return issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
+}
+
+/** Default measured duration of the closed and throughput models when none is given. */
+export const DEFAULT_DURATION_MS = 10_000;
+
+/** The measured duration the run aims for: phases' sum, the given duration, or none for `count`. */
+export function measuredDurationMs(c: AttackConfig): number {
+  if (c.model === "rate" && c.phases) return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
+  if (c.model === "count") return c.durationMs ?? Infinity;
+  return c.durationMs ?? DEFAULT_DURATION_MS;
 }

@@ -18,8 +18,7 @@ export type ErrorKind =
   | "parse"
   | "closed-early"
   | "write"
-  | "tls"
-  | "dropped";
+  | "tls";
 
 /** Summary of one latency distribution, all in milliseconds. */
 export interface LatencySummaryMs {
