@@ -1,0 +1,141 @@
+/**
+ * @module
+ * The built-in target: a Hono app with the endpoints every seed study needs, plus a fast path in front
+ * of it. `/` and `/json` are answered from pre-encoded bytes before Hono routes anything, because the
+ * benchmark compares them with a bare `Deno.serve` and the goal is >= 0.97x of it. Both bodies are below
+ * the compression threshold and never change, so skipping compression and the response cache there
+ * sends the same bytes those would. Everything else goes through Hono (seed 004 measures frameworks).
+ */
+import { Hono } from "hono";
+import { z } from "zod";
+import { compressMiddleware, type CompressMode, negotiateEncoding } from "./compress.ts";
+import { busyCpu, divideBy, fib, renderHomePage, USER_RECORD } from "./endpoints.ts";
+import { ResponseCache } from "./response_cache.ts";
+import { createStaticStore } from "./static_files.ts";
+
+/** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
+export interface KeyReader {
+  get(key: string): Promise<string | null>;
+}
+
+export interface TargetAppOptions {
+  compress?: CompressMode;
+  /** In-process response cache TTL in seconds; 0 or absent disables it. */
+  cacheTtlSec?: number;
+  staticDir?: string;
+  redis?: KeyReader | null;
+}
+
+export interface TargetApp {
+  app: Hono;
+  /** Handler for `Deno.serve`: the fast path, then Hono. */
+  fetch: (req: Request) => Response | Promise<Response>;
+  cache: ResponseCache | null;
+}
+
+/** Endpoint list printed by `loadlab serve`. */
+export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
+  ["/", "hello text"],
+  ["/json", "static JSON"],
+  ["/static/*", "sample pages and images (or --static-dir)"],
+  ["/cpu?ms=N", "busy CPU for N ms"],
+  ["/fib/:n", "recursive Fibonacci, e.g. /fib/23"],
+  ["/sleep?ms=N", "answer after N ms"],
+  ["/redis/:key", "GET from Redis (keys key:0..key:99 are seeded)"],
+  ["/error/:n", "500 through the error handler when n is 1"],
+  ["/validate?id=<int>&name=<min 5 chars>", "zod validation, 400 with the reason"],
+  ["/user?delayMs=N", "a JSON user record, optionally slow"],
+  ["/home", "an HTML page rendered per request"],
+];
+
+export const HELLO_BYTES = new TextEncoder().encode("Hello, World!");
+export const JSON_BYTES = new TextEncoder().encode(JSON.stringify({ message: "Hello, World!" }));
+
+const validateQuery = z.object({
+  id: z.coerce.number({ invalid_type_error: "id must be an integer" }).int("id must be an integer"),
+  name: z.string({ required_error: "name is required" }).min(5, "name must have at least 5 characters"),
+});
+
+/** Integer query parameter in [0, max], or an error message naming it. */
+function intParam(raw: string | undefined, name: string, max: number): number | string {
+  const value = Number(raw ?? "0");
+  if (!Number.isInteger(value) || value < 0 || value > max) return `${name} must be an integer 0..${max}`;
+  return value;
+}
+
+/** The Hono app with every endpoint (no fast path). */
+function buildHono(opts: TargetAppOptions, cache: ResponseCache | null): Hono {
+  const app = new Hono();
+  const readStatic = createStaticStore(opts.staticDir);
+  if (cache) {
+    app.use(cache.middleware((accept) => negotiateEncoding(accept ?? null, opts.compress ?? false) ?? ""));
+  }
+  if (opts.compress) app.use(compressMiddleware(opts.compress));
+  app.get("/", (c) => c.body(HELLO_BYTES.slice(), 200, { "content-type": "text/plain;charset=UTF-8" }));
+  app.get("/json", (c) => c.body(JSON_BYTES.slice(), 200, { "content-type": "application/json" }));
+  app.get("/static/*", async (c) => {
+    const file = await readStatic(c.req.path.slice("/static/".length));
+    if (!file) return c.json({ error: `no such file: ${c.req.path}` }, 404);
+    return c.body(file.bytes.slice(), 200, { "content-type": file.contentType });
+  });
+  app.get("/cpu", (c) => {
+    const ms = intParam(c.req.query("ms"), "ms", 10_000);
+    return typeof ms === "string" ? c.json({ error: ms }, 400) : c.json({ ms, spins: busyCpu(ms) });
+  });
+  app.get("/fib/:n", (c) => {
+    const n = intParam(c.req.param("n"), "n", 40);
+    return typeof n === "string" ? c.json({ error: n }, 400) : c.json({ n, fib: fib(n) });
+  });
+  app.get("/sleep", async (c) => {
+    const ms = intParam(c.req.query("ms"), "ms", 600_000);
+    if (typeof ms === "string") return c.json({ error: ms }, 400);
+    await new Promise((r) => setTimeout(r, ms));
+    return c.json({ sleptMs: ms });
+  });
+  app.get("/redis/:key", async (c) => {
+    if (!opts.redis) {
+      return c.json({ error: "no Redis configured: start the target with --redis <url>" }, 503);
+    }
+    const value = await opts.redis.get(c.req.param("key"));
+    return value === null
+      ? c.json({ error: "no such key" }, 404)
+      : c.json({ key: c.req.param("key"), value });
+  });
+  app.get("/error/:n", (c) => c.json({ result: divideBy(Number(c.req.param("n"))) }));
+  app.get("/validate", (c) => {
+    const parsed = validateQuery.safeParse(c.req.query());
+    if (parsed.success) return c.json({ ok: true, ...parsed.data });
+    return c.json({ error: "validation failed", issues: parsed.error.issues.map((i) => i.message) }, 400);
+  });
+  app.get("/user", async (c) => {
+    const delayMs = intParam(c.req.query("delayMs"), "delayMs", 600_000);
+    if (typeof delayMs === "string") return c.json({ error: delayMs }, 400);
+    if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
+    return c.json(USER_RECORD);
+  });
+  app.get("/home", (c) => c.html(renderHomePage(new Date())));
+  app.onError((err, c) => c.json({ error: err.message }, 500));
+  return app;
+}
+
+/** The built-in target's app and its `Deno.serve` handler. */
+export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
+  const cache = opts.cacheTtlSec ? new ResponseCache(opts.cacheTtlSec * 1000) : null;
+  const app = buildHono(opts, cache);
+  const honoFetch = app.fetch;
+  const fetch = (req: Request): Response | Promise<Response> => {
+    if (req.method === "GET") {
+      // Path length from the first '/' after "http://"; compared without allocating a substring.
+      const url = req.url;
+      const pathLength = url.length - url.indexOf("/", 8);
+      if (pathLength === 5 && url.endsWith("/json")) {
+        return new Response(JSON_BYTES, { headers: { "content-type": "application/json" } });
+      }
+      if (pathLength === 1) {
+        return new Response(HELLO_BYTES, { headers: { "content-type": "text/plain;charset=UTF-8" } });
+      }
+    }
+    return honoFetch(req);
+  };
+  return { app, fetch, cache };
+}

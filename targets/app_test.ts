@@ -1,0 +1,138 @@
+import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
+import { createTargetApp, JSON_BYTES } from "./app.ts";
+import { gunzipSync } from "node:zlib";
+
+const { app, fetch } = createTargetApp();
+
+Deno.test("fast path answers / and /json with the same bytes as the Hono routes", async () => {
+  for (const path of ["/", "/json"]) {
+    const fast = await fetch(new Request(`http://127.0.0.1:1${path}`));
+    const routed = await app.request(path);
+    assertEquals(fast.status, 200);
+    assertEquals(await fast.text(), await routed.text());
+    assertEquals(fast.headers.get("content-type"), routed.headers.get("content-type"));
+  }
+  // The pre-encoded body is shared between responses: it must survive being sent twice.
+  const again = await fetch(new Request("http://127.0.0.1:1/json"));
+  assertEquals(new Uint8Array(await again.arrayBuffer()), JSON_BYTES);
+  assertEquals(JSON_BYTES.length, 27);
+});
+
+Deno.test("fast path leaves other paths and methods to Hono", async () => {
+  const res = await fetch(new Request("http://127.0.0.1:1/jsonx"));
+  assertEquals(res.status, 404);
+  const post = await fetch(new Request("http://127.0.0.1:1/json", { method: "POST" }));
+  assertEquals(post.status, 404);
+});
+
+Deno.test("/static serves the embedded sample site and refuses to climb out", async () => {
+  const page = await app.request("/static/index.html");
+  assertEquals(page.status, 200);
+  assertMatch(page.headers.get("content-type")!, /text\/html/);
+  assertMatch(await page.text(), /Sample site/);
+  const png = await app.request("/static/images/photo.png");
+  assertEquals(png.headers.get("content-type"), "image/png");
+  assertEquals([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)], [80, 78, 71]);
+  assertEquals((await app.request("/static/../deno.json")).status, 404);
+  assertEquals((await app.request("/static/nope.html")).status, 404);
+});
+
+Deno.test("/static can serve a directory instead", async () => {
+  const dir = await Deno.makeTempDir();
+  try {
+    await Deno.writeTextFile(`${dir}/a.txt`, "from disk");
+    const own = createTargetApp({ staticDir: dir }).app;
+    assertEquals(await (await own.request("/static/a.txt")).text(), "from disk");
+    assertEquals((await own.request("/static/%2e%2e/etc/passwd")).status, 404);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("/cpu, /fib and /sleep do their work and reject bad numbers", async () => {
+  const cpu = await (await app.request("/cpu?ms=5")).json();
+  assertEquals(cpu.ms, 5);
+  assert(cpu.spins > 0);
+  assertEquals(await (await app.request("/fib/23")).json(), { n: 23, fib: 28657 });
+  assertEquals((await app.request("/fib/99")).status, 400);
+  const started = performance.now();
+  assertEquals(await (await app.request("/sleep?ms=30")).json(), { sleptMs: 30 });
+  assert(performance.now() - started >= 25);
+  assertEquals((await app.request("/sleep?ms=-1")).status, 400);
+});
+
+Deno.test("/error/1 divides by zero and answers 500 through the error handler", async () => {
+  const bad = await app.request("/error/1");
+  assertEquals(bad.status, 500);
+  assertEquals(await bad.json(), { error: "division by zero" });
+  const good = await app.request("/error/3");
+  assertEquals(await good.json(), { result: 50 });
+});
+
+Deno.test("/validate answers 400 with the reason", async () => {
+  assertEquals(await (await app.request("/validate?id=7&name=Grace")).json(), {
+    ok: true,
+    id: 7,
+    name: "Grace",
+  });
+  const short = await app.request("/validate?id=7&name=Bob");
+  assertEquals(short.status, 400);
+  assertMatch(JSON.stringify(await short.json()), /at least 5 characters/);
+  const badId = await app.request("/validate?id=x1&name=Grace");
+  assertEquals(badId.status, 400);
+  assertMatch(JSON.stringify(await badId.json()), /id must be an integer/);
+});
+
+Deno.test("/user answers the record, later with delayMs; /home renders per request", async () => {
+  const started = performance.now();
+  const user = await (await app.request("/user?delayMs=20")).json();
+  assert(performance.now() - started >= 15);
+  assertEquals(user.name, "Ada Lovelace");
+  const home = await app.request("/home");
+  assertMatch(home.headers.get("content-type")!, /text\/html/);
+  const html = await home.text();
+  assertMatch(html, /Rendered at \d{4}-/);
+  assertMatch(html, /&#60;7 words&#62;/);
+});
+
+Deno.test("/redis/:key without Redis says how to configure it", async () => {
+  const res = await app.request("/redis/key:1");
+  assertEquals(res.status, 503);
+  assertMatch(await res.text(), /--redis/);
+});
+
+Deno.test("compression: gzip or brotli above 1 KiB, never for images", async () => {
+  const gz = createTargetApp({ compress: true }).app;
+  const page = await gz.request("/home", { headers: { "accept-encoding": "gzip" } });
+  assertEquals(page.headers.get("content-encoding"), "gzip");
+  assertMatch(gunzipSync(new Uint8Array(await page.arrayBuffer())).toString(), /loadlab wiki/);
+  const br = await gz.request("/home", { headers: { "accept-encoding": "gzip, br" } });
+  assertEquals(br.headers.get("content-encoding"), "br");
+  await br.body?.cancel();
+  const small = await gz.request("/user", { headers: { "accept-encoding": "gzip" } });
+  assertEquals(small.headers.get("content-encoding"), null);
+  await small.body?.cancel();
+  const png = await gz.request("/static/images/photo.png", { headers: { "accept-encoding": "gzip" } });
+  assertEquals(png.headers.get("content-encoding"), null);
+  await png.body?.cancel();
+  const onlyGzip = createTargetApp({ compress: "gzip" }).app;
+  const res = await onlyGzip.request("/home", { headers: { "accept-encoding": "br" } });
+  assertEquals(res.headers.get("content-encoding"), null);
+  await res.body?.cancel();
+});
+
+Deno.test("response cache serves the stored page until the TTL ends", async () => {
+  const cached = createTargetApp({ cacheTtlSec: 0.2, compress: true });
+  const first = await (await cached.app.request("/home")).text();
+  const hit = await cached.app.request("/home");
+  assertEquals(hit.headers.get("x-cache"), "HIT");
+  assertEquals(await hit.text(), first);
+  const gz = await cached.app.request("/home", { headers: { "accept-encoding": "gzip" } });
+  assertEquals(gz.headers.get("x-cache"), "MISS", "another encoding is another entry");
+  await gz.body?.cancel();
+  await new Promise((r) => setTimeout(r, 250));
+  const expired = await cached.app.request("/home");
+  assertEquals(expired.headers.get("x-cache"), "MISS");
+  await expired.body?.cancel();
+  assertEquals(cached.cache!.stats.hits, 1);
+});

@@ -1,0 +1,74 @@
+/**
+ * @module
+ * The work behind the built-in target's endpoints, as plain functions: busy CPU, recursive Fibonacci,
+ * the division that fails on purpose, the user record and the per-request HTML page. Kept apart from
+ * the Hono wiring so each can be tested directly and reused by fixtures.
+ */
+
+/** Burns CPU for `ms` milliseconds (seed 001's cpuTime); returns the loop count as proof of work. */
+export function busyCpu(ms: number): number {
+  const end = performance.now() + ms;
+  let spins = 0;
+  while (performance.now() < end) spins++;
+  return spins;
+}
+
+/** Naive recursive Fibonacci (seed 004 uses fib(23) as its CPU-bound scenario). */
+export function fib(n: number): number {
+  return n < 2 ? n : fib(n - 1) + fib(n - 2);
+}
+
+/** Thrown on purpose by `/error/1` so Hono's error handler answers 500 (seed 004). */
+export class DivisionByZeroError extends Error {
+  override name = "DivisionByZeroError";
+}
+
+/** 100 / (n - 1): JavaScript would return Infinity for n = 1, so the zero divisor throws like other languages. */
+export function divideBy(n: number): number {
+  const divisor = n - 1;
+  if (divisor === 0) throw new DivisionByZeroError("division by zero");
+  return 100 / divisor;
+}
+
+/** The record `/user` answers with (seed 002's API). */
+export const USER_RECORD = {
+  id: 1,
+  name: "Ada Lovelace",
+  email: "ada@example.com",
+  roles: ["admin", "author"],
+  createdAt: "2024-01-01T00:00:00.000Z",
+} as const;
+
+const ARTICLE_TITLES = [
+  "Getting started",
+  "Caching pages with Redis",
+  "Measuring tail latency",
+  "Why p99 matters",
+  "Rate limiting without tears",
+  "Compression trade-offs",
+  "Warm-up and the JIT",
+  "Open versus closed load models",
+];
+
+function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+}
+
+/**
+ * An HTML page rendered on every request, standing in for seed 000's CMS home page: a template filled
+ * with a navigation, 24 article cards and a timestamp, so each answer costs real string work.
+ */
+export function renderHomePage(now: Date): string {
+  const cards: string[] = [];
+  for (let i = 0; i < 24; i++) {
+    const title = escapeHtml(`${ARTICLE_TITLES[i % ARTICLE_TITLES.length]} #${i + 1}`);
+    cards.push(
+      `<article class="card"><h2><a href="/static/about.html?a=${i}">${title}</a></h2>` +
+        `<p>${escapeHtml(`Part ${i + 1} of the loadlab notes: <${i * 7} words> & more.`)}</p></article>`,
+    );
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title>` +
+    `<link rel="stylesheet" href="/static/style.css"></head><body><header><h1>loadlab wiki</h1>` +
+    `<nav><a href="/home">Home</a> <a href="/static/index.html">Static</a></nav></header>` +
+    `<main>${cards.join("")}</main><footer>Rendered at ${now.toISOString()}</footer></body></html>`;
+}

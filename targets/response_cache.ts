@@ -1,0 +1,71 @@
+/**
+ * @module
+ * An in-process response cache with a TTL, like Express `apicache` in seed 003. It keys on method, URL
+ * and the negotiated content encoding, so a hit returns already-compressed bytes instead of compressing
+ * again. Only 200 answers to GET are stored, and the entry count is bounded so a load with unique query
+ * strings cannot grow memory without limit. The clock is injected for tests.
+ */
+import type { MiddlewareHandler } from "hono";
+
+interface Entry {
+  status: number;
+  headers: [string, string][];
+  body: Uint8Array<ArrayBuffer>;
+  expiresAtMs: number;
+}
+
+/** Counters a test or the serve command can read. */
+export interface ResponseCacheStats {
+  hits: number;
+  misses: number;
+  entries: number;
+}
+
+export class ResponseCache {
+  readonly stats: ResponseCacheStats = { hits: 0, misses: 0, entries: 0 };
+  #entries = new Map<string, Entry>();
+
+  constructor(
+    readonly ttlMs: number,
+    readonly maxEntries = 10_000,
+    readonly nowMs: () => number = Date.now,
+  ) {}
+
+  /** Hono middleware: answers from the cache or stores what the inner handlers produced. */
+  middleware(keyExtra: (accept: string | undefined) => string = () => ""): MiddlewareHandler {
+    return async (c, next) => {
+      if (c.req.method !== "GET") return await next();
+      const key = `${c.req.url}|${keyExtra(c.req.header("accept-encoding"))}`;
+      const hit = this.#entries.get(key);
+      if (hit && hit.expiresAtMs > this.nowMs()) {
+        this.stats.hits++;
+        const headers = new Headers(hit.headers);
+        headers.set("x-cache", "HIT");
+        c.res = new Response(hit.body.slice(), { status: hit.status, headers });
+        return;
+      }
+      this.stats.misses++;
+      await next();
+      if (c.res.status !== 200 || !c.res.body) return;
+      const body = new Uint8Array(await c.res.arrayBuffer());
+      const headers = new Headers(c.res.headers);
+      this.#store(key, { status: 200, headers: [...headers], body, expiresAtMs: this.nowMs() + this.ttlMs });
+      headers.set("x-cache", "MISS");
+      c.res = new Response(body, { status: 200, headers });
+    };
+  }
+
+  #store(key: string, entry: Entry): void {
+    if (!this.#entries.has(key) && this.#entries.size >= this.maxEntries) this.#evictExpiredOrOldest();
+    this.#entries.set(key, entry);
+    this.stats.entries = this.#entries.size;
+  }
+
+  #evictExpiredOrOldest(): void {
+    const now = this.nowMs();
+    for (const [key, entry] of this.#entries) if (entry.expiresAtMs <= now) this.#entries.delete(key);
+    if (this.#entries.size >= this.maxEntries) {
+      this.#entries.delete(this.#entries.keys().next().value!);
+    }
+  }
+}

@@ -1,0 +1,112 @@
+/**
+ * @module
+ * What a target is, as data: the zod schemas experiment files are validated with, the `TargetSpec`
+ * union `startTarget` accepts, and the `RunningTarget` handle it returns. Kept apart from the code that
+ * starts processes so the scenario loader can validate a file without importing any of that.
+ */
+import { z } from "zod";
+
+/** Compression of the built-in target: `true` negotiates brotli then gzip from Accept-Encoding. */
+export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
+
+const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
+const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
+
+export const builtinSpecSchema = z.object({
+  kind: z.literal("builtin"),
+  host: hostSchema.optional(),
+  port: portSchema.optional(),
+  compress: compressSchema.optional(),
+  /** In-process response cache TTL (apicache-like); 0 or absent disables it. */
+  cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
+  instances: z.number().int().min(1, "instances must be >= 1").max(64).optional(),
+  balance: z.enum(["round-robin", "least-connections", "reuse-port"]).optional(),
+  /** Redis for `/redis/:key`; without it and with `redis: true` loadlab starts its own. */
+  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
+  /** The experiment uses `/redis/:key`: make sure a Redis is there (start one if no redisUrl). */
+  redis: z.boolean().optional(),
+  /** Serve `/static/*` from this directory instead of the sample files shipped inside loadlab. */
+  staticDir: z.string().optional(),
+  /** Cores the target processes are pinned to with taskset (ignored when taskset is missing). */
+  cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
+});
+
+export const externalSpecSchema = z.object({
+  kind: z.literal("external"),
+  command: z.string().min(1, "command must name a program, e.g. node"),
+  args: z.array(z.string()).optional(),
+  cwd: z.string().optional(),
+  env: z.record(z.string()).optional(),
+  url: z.string().url("url must be the app's base URL, e.g. http://127.0.0.1:3000"),
+  ready: z.object({
+    /** GET <url><path> must answer 2xx; without a path, the port accepting a connection is enough. */
+    path: z.string().startsWith("/", "ready.path must start with '/'").optional(),
+    timeoutMs: z.number().positive("ready.timeoutMs must be > 0").optional(),
+  }).optional(),
+  logFile: z.string().optional(),
+});
+
+export const rateLimitSchema = z.object({
+  limit: z.number().int().positive("rateLimit.limit must be >= 1"),
+  windowMs: z.number().int().positive("rateLimit.windowMs must be >= 1"),
+});
+
+export type BuiltinSpec = z.infer<typeof builtinSpecSchema>;
+export type ExternalSpec = z.infer<typeof externalSpecSchema>;
+export type RateLimit = z.infer<typeof rateLimitSchema>;
+export interface ProxySpec {
+  kind: "proxy";
+  upstream: TargetSpec | { url: string };
+  /** Redis cache TTL; 0 or absent means no caching (rate limiting only). */
+  cacheTtlSec?: number;
+  rateLimit?: RateLimit;
+  redisUrl?: string;
+  host?: string;
+  port?: number;
+  cpuAffinity?: number[];
+}
+export type TargetSpec = BuiltinSpec | ExternalSpec | ProxySpec;
+
+const upstreamSchema: z.ZodType<TargetSpec | { url: string }> = z.lazy(() =>
+  z.union([targetSpecSchema, z.object({ url: z.string().url("upstream.url must be a URL") })])
+);
+
+export const proxySpecSchema = z.object({
+  kind: z.literal("proxy"),
+  upstream: upstreamSchema,
+  cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
+  rateLimit: rateLimitSchema.optional(),
+  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
+  host: hostSchema.optional(),
+  port: portSchema.optional(),
+  cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
+});
+
+/** Validates any target spec by its `kind`; errors name the path (e.g. `upstream.url`). */
+export const targetSpecSchema: z.ZodType<TargetSpec> = z.discriminatedUnion("kind", [
+  builtinSpecSchema,
+  externalSpecSchema,
+  proxySpecSchema,
+]);
+
+/** One OS process of a running target, named for telemetry ("target", "target#2", "balancer"...). */
+export interface TargetProcess {
+  name: string;
+  pid: number;
+}
+
+/** A started target. `stop()` is idempotent and leaves no process behind. */
+export interface RunningTarget {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234. */
+  url: string;
+  /** Processes whose CPU/RSS telemetry is sampled (same order as `processes`). */
+  pids: number[];
+  processes: TargetProcess[];
+  /** The Redis this target uses, if any, so telemetry can read its INFO. */
+  redisUrl?: string;
+  /** PID of a redis-server loadlab started for this target, for CPU/RSS telemetry. */
+  redisPid?: number;
+  /** Counters such as proxy hits/misses/bypasses; {} when the target has none. Async: they live in the proxy process. */
+  stats(): Promise<Record<string, number>>;
+  stop(): Promise<void>;
+}
