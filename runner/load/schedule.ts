@@ -1,0 +1,92 @@
+/**
+ * @module
+ * Pure open-model schedules: `sendTimeMs(i)` is the intended send time of the i-th request, measured
+ * from the start of the run, computed in closed form from the phases (never as a sum of sleeps, so no
+ * drift accumulates however long the run). Arrivals follow the cumulative count N(t) of each phase:
+ * constant rate r gives N(t) = r*t; a linear ramp r0 -> r1 over D gives N(t) = r0*t + (r1-r0)*t^2/(2D);
+ * send i happens when N(t) reaches i. A phase with rate 0 is a pause. No clock inside: callers (the
+ * pacer) add the start time, and tests need no sleeping.
+ */
+import type { Phase } from "../config.ts";
+
+/** An open-model schedule. */
+export interface Schedule {
+  /** Number of sends in the whole schedule. */
+  readonly count: number;
+  /** Length of the schedule in ms (the last phase's end). */
+  readonly durationMs: number;
+  /** Intended send time of send `i` (0 <= i < count), in ms from the start. */
+  sendTimeMs(i: number): number;
+}
+
+interface PhaseSpan {
+  startMs: number;
+  durationMs: number;
+  /** Cumulative (real-valued) arrivals before the phase. */
+  startArrivals: number;
+  arrivals: number;
+  /** Rates in requests per ms. */
+  r0: number;
+  r1: number;
+}
+
+/** Builds the schedule of arrival-rate phases (Artillery's arrivalRate / rampTo). */
+export function phasesSchedule(phases: readonly Phase[]): Schedule {
+  const spans: PhaseSpan[] = [];
+  let startMs = 0, startArrivals = 0;
+  for (const p of phases) {
+    const r0 = p.ratePerSec / 1000;
+    const r1 = (p.rampToPerSec ?? p.ratePerSec) / 1000;
+    const arrivals = ((r0 + r1) * p.durationMs) / 2;
+    spans.push({ startMs, durationMs: p.durationMs, startArrivals, arrivals, r0, r1 });
+    startMs += p.durationMs;
+    startArrivals += arrivals;
+  }
+  // Sends are at integer arrival counts 0, 1, 2, ... strictly below the total (guard float fuzz).
+  const count = Math.max(0, Math.ceil(startArrivals - 1e-9));
+  let cursor = 0;
+  return {
+    count,
+    durationMs: startMs,
+    sendTimeMs(i: number): number {
+      // Callers ask in increasing order; keep a cursor, fall back to a scan for random access.
+      if (cursor >= spans.length || i < spans[cursor].startArrivals) cursor = 0;
+      while (cursor < spans.length - 1 && i >= spans[cursor].startArrivals + spans[cursor].arrivals) cursor++;
+      const s = spans[cursor];
+      return s.startMs + timeOfArrival(s, i - s.startArrivals);
+    },
+  };
+}
+
+/** Time within a phase at which its cumulative arrivals reach `k` (solves the quadratic stably). */
+function timeOfArrival(s: PhaseSpan, k: number): number {
+  if (k <= 0) return 0;
+  const a = (s.r1 - s.r0) / (2 * s.durationMs);
+  if (Math.abs(a) < 1e-15) return s.r0 > 0 ? k / s.r0 : 0;
+  const disc = s.r0 * s.r0 + 4 * a * k;
+  const t = (2 * k) / (s.r0 + Math.sqrt(Math.max(0, disc)));
+  return Math.min(t, s.durationMs);
+}
+
+/** A constant rate for a duration, or for exactly `count` sends. */
+export function constantSchedule(
+  ratePerSec: number,
+  limit: { durationMs: number } | { count: number },
+): Schedule {
+  const periodMs = 1000 / ratePerSec;
+  if ("count" in limit) {
+    return { count: limit.count, durationMs: limit.count * periodMs, sendTimeMs: (i) => i * periodMs };
+  }
+  return phasesSchedule([{ durationMs: limit.durationMs, ratePerSec }]);
+}
+
+/** Prepends a warm-up at the first phase's starting rate, so warm-up precedes what is measured. */
+export function withWarmup(phases: readonly Phase[], warmupMs: number): Phase[] {
+  if (warmupMs <= 0 || phases.length === 0) return [...phases];
+  return [{ durationMs: warmupMs, ratePerSec: phases[0].ratePerSec, name: "warm-up" }, ...phases];
+}
+
+/** This worker's share of `total` when split over `workers` (the first ones take the remainder). */
+export function shareOf(total: number, workerIndex: number, workers: number): number {
+  return Math.floor(total / workers) + (workerIndex < total % workers ? 1 : 0);
+}
