@@ -1,0 +1,170 @@
+/**
+ * @module
+ * A thin wrapper over `hdr-histogram-js` that fixes one histogram shape for the whole program (integer
+ * microseconds, 1 us to 1 hour, 3 significant digits, plain JS counts) so that every encoding produced by
+ * any worker can be added to any other without range mismatches. Histograms cross isolates as compressed
+ * base64 strings and are merged by one function whether there is one worker or many. The summary helpers
+ * turn a histogram into the millisecond figures of `runner/results.ts`; they return zeros (never NaN) for an
+ * empty histogram because the printers format whatever they get.
+ */
+
+import * as hdr from "hdr-histogram-js";
+import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "../results.ts";
+
+/** The histogram type used everywhere in loadlab (values are integer microseconds). */
+export type Histogram = hdr.Histogram;
+
+/** Largest recordable value: one hour in microseconds. Larger values are clamped to it. */
+export const MAX_LATENCY_US = 3_600_000_000;
+
+/** Creates an empty latency histogram with the shared shape. */
+export function createHistogram(): Histogram {
+  return hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: MAX_LATENCY_US,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 32,
+    useWebAssembly: false,
+  });
+}
+
+/**
+ * Clamps a latency to the recordable range and rounds it to an integer. Sub-microsecond latencies still
+ * count as 1 us so that a response is never lost from the count.
+ */
+export function clampUs(valueUs: number): number {
+  if (!(valueUs >= 1)) return 1; // also catches NaN
+  if (valueUs > MAX_LATENCY_US) return MAX_LATENCY_US;
+  return Math.round(valueUs);
+}
+
+/** Compressed base64 HdrHistogram encoding, the form histograms take in messages and in results.json. */
+export function encodeHistogram(h: Histogram): string {
+  return hdr.encodeIntoCompressedBase64(h);
+}
+
+/** Decodes an encoding made by `encodeHistogram` (or any HdrHistogram V2 compressed encoding). */
+export function decodeHistogram(encoded: string): Histogram {
+  return hdr.decodeFromCompressedBase64(encoded, 32, false);
+}
+
+/** Adds all encodings into one new histogram; an empty list gives an empty histogram. */
+export function mergeEncoded(encodings: string[]): Histogram {
+  const total = createHistogram();
+  for (const encoded of encodings) total.add(decodeHistogram(encoded));
+  return total;
+}
+
+function usToMs(us: number): number {
+  return us / 1000;
+}
+
+/**
+ * The largest value as a decoded histogram reports it: the top of its HDR bucket (within 0.1%). The exact
+ * `maxValue` survives only in the recording isolate, so using it would make one worker's summary differ
+ * from the merged one and put p99.99 above max.
+ */
+function maxUs(h: Histogram): number {
+  return h.getValueAtPercentile(100);
+}
+
+/** Every field of `LatencySummaryMs` from a microsecond histogram; all zeros when it is empty. */
+export function summarizeMs(h: Histogram): LatencySummaryMs {
+  if (h.totalCount === 0) {
+    return {
+      min: 0,
+      mean: 0,
+      stdev: 0,
+      p2_5: 0,
+      p10: 0,
+      p25: 0,
+      p50: 0,
+      p75: 0,
+      p90: 0,
+      p95: 0,
+      p97_5: 0,
+      p99: 0,
+      p999: 0,
+      p9999: 0,
+      max: 0,
+    };
+  }
+  const p = (percentile: number) => usToMs(h.getValueAtPercentile(percentile));
+  return {
+    min: usToMs(h.minNonZeroValue),
+    mean: usToMs(h.mean),
+    stdev: usToMs(h.stdDeviation),
+    p2_5: p(2.5),
+    p10: p(10),
+    p25: p(25),
+    p50: p(50),
+    p75: p(75),
+    p90: p(90),
+    p95: p(95),
+    p97_5: p(97.5),
+    p99: p(99),
+    p999: p(99.9),
+    p9999: p(99.99),
+    max: usToMs(maxUs(h)),
+  };
+}
+
+/** Percentiles people look for on the plot; added to the log-spaced ticks so they are exact points. */
+const NAMED_PERCENTILES = [90, 95, 99, 99.9, 99.99, 99.999];
+
+/**
+ * The percentile ticks of an HDR percentile-distribution plot: two ticks per halving of the remaining
+ * tail (0, 25, 50, 62.5, 75, 81.25, 87.5, ...) up to 99.999, plus the named percentiles and 100.
+ * Computed once; the result is the same for every histogram.
+ */
+export const CURVE_PERCENTILES: readonly number[] = (() => {
+  const ticks = new Set<number>(NAMED_PERCENTILES);
+  for (let remaining = 1; 100 * (1 - remaining) < 99.999; remaining /= 2) {
+    ticks.add(100 * (1 - remaining));
+    const mid = 100 * (1 - 0.75 * remaining);
+    if (mid < 99.999) ticks.add(mid);
+  }
+  ticks.add(100);
+  return [...ticks].sort((a, b) => a - b);
+})();
+
+/** The HDR-style percentile curve (p0 .. p99.999, p100) in ms; empty for an empty histogram. */
+export function percentileCurve(h: Histogram): PercentilePoint[] {
+  if (h.totalCount === 0) return [];
+  return CURVE_PERCENTILES.map((percentile) => ({
+    percentile,
+    latencyMs: usToMs(h.getValueAtPercentile(percentile)),
+  }));
+}
+
+/**
+ * oha-style equal-width buckets between the smallest and the largest latency, in ms. Each recorded HDR
+ * bucket is attributed by its lowest equivalent value (clamped to [min, max]); the last bucket is closed
+ * so the maximum lands in it. An empty histogram gives no buckets; values all in one HDR bucket give one.
+ */
+export function histogramBuckets(h: Histogram, n = 20): HistogramBucket[] {
+  if (h.totalCount === 0 || n < 1) return [];
+  if (!(h instanceof hdr.JsHistogram)) {
+    throw new TypeError("histogramBuckets needs a JS (non-wasm) histogram");
+  }
+  const minUs = h.minNonZeroValue;
+  const topUs = maxUs(h);
+  if (h.lowestEquivalentValue(topUs) <= minUs) {
+    return [{ fromMs: usToMs(minUs), toMs: usToMs(topUs), count: h.totalCount }];
+  }
+  const widthUs = (topUs - minUs) / n;
+  const counts = new Array<number>(n).fill(0);
+  for (let i = 0; i < h.countsArrayLength; i++) {
+    const lowestUs = h.valueFromIndex(i);
+    if (lowestUs > topUs) break; // nothing is recorded above the max: skip the empty tail of the array
+    const count = h.getCountAtIndex(i);
+    if (count === 0) continue;
+    const valueUs = Math.max(minUs, lowestUs);
+    counts[Math.min(n - 1, Math.floor((valueUs - minUs) / widthUs))] += count;
+  }
+  return counts.map((count, i) => ({
+    fromMs: usToMs(minUs + i * widthUs),
+    toMs: usToMs(i === n - 1 ? topUs : minUs + (i + 1) * widthUs),
+    count,
+  }));
+}

@@ -1,0 +1,113 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import {
+  clampUs,
+  createHistogram,
+  CURVE_PERCENTILES,
+  decodeHistogram,
+  encodeHistogram,
+  histogramBuckets,
+  MAX_LATENCY_US,
+  mergeEncoded,
+  percentileCurve,
+  summarizeMs,
+} from "./histogram.ts";
+
+/** Deterministic pseudo-random latencies (us) with a long tail, so tests do not depend on Math.random. */
+function latencies(count: number, seed: number): number[] {
+  let state = seed;
+  const out: number[] = [];
+  for (let i = 0; i < count; i++) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const u = state / 2147483648;
+    out.push(Math.round(200 + 50_000 * u ** 6));
+  }
+  return out;
+}
+
+Deno.test("merging N encodings equals one histogram of all values", () => {
+  const parts = [latencies(3000, 1), latencies(1000, 2), latencies(5000, 3), latencies(1, 4)];
+  const single = createHistogram();
+  const encodings = parts.map((values) => {
+    const h = createHistogram();
+    for (const v of values) {
+      h.recordValue(v);
+      single.recordValue(v);
+    }
+    return encodeHistogram(h);
+  });
+  const merged = mergeEncoded(encodings);
+  assertEquals(merged.totalCount, 9001);
+  assertEquals(merged.totalCount, single.totalCount);
+  for (const p of [0, 2.5, 50, 90, 99, 99.9, 99.99, 100]) {
+    assertEquals(merged.getValueAtPercentile(p), single.getValueAtPercentile(p), `p${p}`);
+  }
+  assertEquals(summarizeMs(merged), summarizeMs(single));
+});
+
+Deno.test("encode/decode round-trips and an empty list merges to an empty histogram", () => {
+  const h = createHistogram();
+  for (const v of [1, 10, 100, 1000, 10_000]) h.recordValue(v);
+  const back = decodeHistogram(encodeHistogram(h));
+  assertEquals(back.totalCount, 5);
+  assertEquals(back.getValueAtPercentile(100), h.getValueAtPercentile(100));
+  assertEquals(summarizeMs(back), summarizeMs(h));
+  assertEquals(mergeEncoded([]).totalCount, 0);
+});
+
+Deno.test("clampUs keeps values recordable", () => {
+  assertEquals(clampUs(0), 1);
+  assertEquals(clampUs(-5), 1);
+  assertEquals(clampUs(Number.NaN), 1);
+  assertEquals(clampUs(12.6), 13);
+  assertEquals(clampUs(MAX_LATENCY_US * 10), MAX_LATENCY_US);
+  const h = createHistogram();
+  h.recordValue(clampUs(Infinity));
+  assertEquals(h.totalCount, 1);
+});
+
+Deno.test("summarizeMs reports ms and zeros (not NaN) when empty", () => {
+  const empty = summarizeMs(createHistogram());
+  for (const [field, value] of Object.entries(empty)) assertEquals(value, 0, field);
+
+  const h = createHistogram();
+  for (let us = 1000; us <= 100_000; us += 1000) h.recordValue(us); // 1..100 ms
+  const s = summarizeMs(h);
+  assertEquals(s.min, 1);
+  assert(s.max >= 100 && s.max <= 100.1, `max ${s.max}`); // top of the HDR bucket holding 100 ms
+  assert(Math.abs(s.mean - 50.5) < 0.1, `mean ${s.mean}`);
+  assert(Math.abs(s.p50 - 50) < 0.1, `p50 ${s.p50}`);
+  assert(Math.abs(s.p99 - 99) < 0.1, `p99 ${s.p99}`);
+  assert(Math.abs(s.stdev - 28.87) < 0.1, `stdev ${s.stdev}`);
+  assert(s.p2_5 <= s.p10 && s.p10 <= s.p25 && s.p25 <= s.p75 && s.p97_5 <= s.p999 && s.p9999 <= s.max);
+});
+
+Deno.test("percentileCurve is log-spaced from p0 to p99.999 plus p100 and monotonic", () => {
+  assertEquals(percentileCurve(createHistogram()), []);
+  assert(CURVE_PERCENTILES.length >= 30 && CURVE_PERCENTILES.length <= 60, `${CURVE_PERCENTILES.length}`);
+  assertEquals(CURVE_PERCENTILES.slice(0, 4), [0, 25, 50, 62.5]);
+  for (const p of [75, 87.5, 90, 99, 99.9, 99.99, 99.999, 100]) assert(CURVE_PERCENTILES.includes(p), `${p}`);
+  assertEquals(CURVE_PERCENTILES.at(-2), 99.999);
+
+  const h = createHistogram();
+  for (const v of latencies(10_000, 7)) h.recordValue(v);
+  const curve = percentileCurve(h);
+  assertEquals(curve.length, CURVE_PERCENTILES.length);
+  for (let i = 1; i < curve.length; i++) assert(curve[i].latencyMs >= curve[i - 1].latencyMs);
+  assertEquals(curve.at(-1), { percentile: 100, latencyMs: summarizeMs(h).max });
+});
+
+Deno.test("histogramBuckets splits min..max into equal buckets holding every value", () => {
+  assertEquals(histogramBuckets(createHistogram()), []);
+  const h = createHistogram();
+  for (let ms = 1; ms <= 100; ms++) h.recordValue(ms * 1000);
+  const buckets = histogramBuckets(h, 10);
+  assertEquals(buckets.length, 10);
+  assertEquals(buckets[0].fromMs, 1);
+  assertEquals(buckets[9].toMs, summarizeMs(h).max);
+  assertEquals(buckets.reduce((sum, b) => sum + b.count, 0), 100);
+  for (const b of buckets) assert(b.count >= 9 && b.count <= 11, JSON.stringify(b));
+
+  const one = createHistogram();
+  one.recordValueWithCount(5000, 7);
+  assertEquals(histogramBuckets(one), [{ fromMs: 5, toMs: summarizeMs(one).max, count: 7 }]);
+});
