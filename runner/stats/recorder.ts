@@ -1,0 +1,317 @@
+/**
+ * @module
+ * The worker-side recorder: one `IntervalRecorder` per worker isolate, called by the executors for every
+ * response, error and byte count. HOT PATH: the per-event methods allocate nothing, build no strings and
+ * create no closures; counters are plain numbers, status codes count into a `Uint32Array(600)` and latencies
+ * go straight into reused HdrHistograms. Each event is attributed to the interval its own timestamp falls in
+ * (`floor((nowMs - originMs) / intervalMs)`), rotating lazily when an event lands past the open interval, so
+ * timer jitter in `drain` never moves a response into the wrong interval. Allocation happens only when an
+ * interval is closed (about 4 times a second): that is where counters become a plain `IntervalSample` that
+ * can cross isolates with `postMessage`.
+ */
+
+import type { ErrorKind } from "../results.ts";
+import { clampUs, createHistogram, encodeHistogram, type Histogram } from "./histogram.ts";
+
+/** How the recorder slices time and what it keeps. */
+export interface RecorderOptions {
+  intervalMs: number;
+  /** `performance.now()` at the start of the measured run; earlier events are warm-up and ignored. */
+  originMs: number;
+  /** Also keep latencies measured from the actual send time (throughput model). */
+  uncorrected: boolean;
+  /** Distinct error messages kept per kind and interval; the rest count under "(other)". Default 20. */
+  maxMessagesPerKind?: number;
+}
+
+/** What a worker posts to the main isolate for one interval; plain structured-cloneable data. */
+export interface IntervalSample {
+  /** floor((eventMs - originMs) / intervalMs) */
+  index: number;
+  requests: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  errors: Partial<Record<ErrorKind, number>>;
+  errorMessages: Record<string, Record<string, number>>;
+  /** Encoded corrected latency (us). */
+  histogram: string;
+  uncorrectedHistogram: string | null;
+  bytesRead: number;
+  bytesWritten: number;
+  lateSends: number;
+  droppedSends: number;
+  connects: number;
+  reconnects: number;
+  connectHistogram: string | null;
+  inFlight: number;
+  connections: number;
+}
+
+/** The error kinds in a fixed order, so counts live in a typed array indexed by kind. */
+export const ERROR_KINDS: readonly ErrorKind[] = [
+  "connect",
+  "timeout",
+  "reset",
+  "parse",
+  "closed-early",
+  "write",
+  "tls",
+];
+
+/** Key under which messages beyond the per-kind bound are counted. */
+export const OTHER_MESSAGES = "(other)";
+
+let emptyEncoding: string | null = null;
+/** The encoding of an empty histogram, computed once: idle intervals must not pay for an encode. */
+export function emptyHistogramEncoding(): string {
+  if (emptyEncoding === null) emptyEncoding = encodeHistogram(createHistogram());
+  return emptyEncoding;
+}
+
+/** Records events of one worker into per-interval counters and histograms. */
+export class IntervalRecorder {
+  /** Requests in flight; set by the executor, sampled when an interval closes. */
+  inFlight = 0;
+  /** Open connections; set by the executor, sampled when an interval closes. */
+  connections = 0;
+
+  readonly #intervalMs: number;
+  readonly #originMs: number;
+  readonly #maxMessages: number;
+  /** Index of the interval collecting events, or -1 when none is open. */
+  #openIndex = -1;
+  #openStartMs = Infinity;
+  #openEndMs = -Infinity;
+  /** First interval index not yet emitted; everything below it has been closed. */
+  #nextIndex = 0;
+  #pending: IntervalSample[] = [];
+
+  #requests = 0;
+  #non2xx = 0;
+  #bytesRead = 0;
+  #bytesWritten = 0;
+  #lateSends = 0;
+  #droppedSends = 0;
+  #connects = 0;
+  #reconnects = 0;
+  /** Index = status code; out-of-range codes count at 0 ("no valid status"). */
+  readonly #statusCounts = new Uint32Array(600);
+  readonly #errorCounts = new Uint32Array(ERROR_KINDS.length);
+  readonly #messages: Map<string, number>[] = ERROR_KINDS.map(() => new Map());
+  readonly #histogram: Histogram = createHistogram();
+  readonly #rawHistogram: Histogram | null;
+  readonly #connectHistogram: Histogram = createHistogram();
+
+  constructor(opts: RecorderOptions) {
+    if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
+    this.#intervalMs = opts.intervalMs;
+    this.#originMs = opts.originMs;
+    this.#maxMessages = opts.maxMessagesPerKind ?? 20;
+    this.#rawHistogram = opts.uncorrected ? createHistogram() : null;
+  }
+
+  /** One response with any status; latencies in microseconds (corrected from intended send, raw from send). */
+  recordResponse(nowMs: number, status: number, latencyUs: number, rawLatencyUs: number): void {
+    if (!this.#slot(nowMs)) return;
+    this.#requests++;
+    if (status < 200 || status >= 400) this.#non2xx++;
+    this.#statusCounts[status >= 0 && status < 600 ? status : 0]++;
+    this.#histogram.recordValue(clampUs(latencyUs));
+    const raw = this.#rawHistogram;
+    if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
+  }
+
+  /** One failed request; the message is kept in a bounded map (existing strings only, nothing built). */
+  recordError(nowMs: number, kind: ErrorKind, message: string): void {
+    if (!this.#slot(nowMs)) return;
+    const k = errorKindIndex(kind);
+    this.#errorCounts[k]++;
+    const messages = this.#messages[k];
+    const seen = messages.get(message);
+    if (seen !== undefined) messages.set(message, seen + 1);
+    else if (messages.size < this.#maxMessages) messages.set(message, 1);
+    else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
+  }
+
+  addBytesRead(nowMs: number, n: number): void {
+    if (this.#slot(nowMs)) this.#bytesRead += n;
+  }
+
+  addBytesWritten(nowMs: number, n: number): void {
+    if (this.#slot(nowMs)) this.#bytesWritten += n;
+  }
+
+  /** A send that went out after its intended time (open models). */
+  lateSend(nowMs: number): void {
+    if (this.#slot(nowMs)) this.#lateSends++;
+  }
+
+  /** A send skipped because it was later than the bound (open models). */
+  droppedSend(nowMs: number): void {
+    if (this.#slot(nowMs)) this.#droppedSends++;
+  }
+
+  connected(nowMs: number, connectUs: number): void {
+    if (!this.#slot(nowMs)) return;
+    this.#connects++;
+    this.#connectHistogram.recordValue(clampUs(connectUs));
+  }
+
+  /** The server closed a connection (Connection: close or EOF) and it was reopened. */
+  reconnected(nowMs: number): void {
+    if (this.#slot(nowMs)) this.#reconnects++;
+  }
+
+  /**
+   * Samples of every interval that ended at or before `nowMs` and had an event or a non-zero gauge; with
+   * `final` also the current partial interval. Call it from a timer and once at the end.
+   */
+  drain(nowMs: number, final: boolean): IntervalSample[] {
+    if (nowMs >= this.#originMs) {
+      const elapsed = (nowMs - this.#originMs) / this.#intervalMs;
+      // final: the interval containing nowMs (ceil - 1 so a run ending on a boundary adds no empty tail).
+      const last = final ? Math.max(this.#openIndex, Math.ceil(elapsed) - 1) : Math.floor(elapsed) - 1;
+      this.#closeThrough(last);
+    }
+    const out = this.#pending;
+    this.#pending = [];
+    return out;
+  }
+
+  /** Makes the interval of `nowMs` the open one; false for warm-up events. The common case is one compare. */
+  #slot(nowMs: number): boolean {
+    if (nowMs < this.#openEndMs && nowMs >= this.#openStartMs) return true;
+    if (nowMs < this.#originMs) return false;
+    const index = Math.floor((nowMs - this.#originMs) / this.#intervalMs);
+    // An event stamped before the open interval (or one already drained) cannot reopen a closed interval:
+    // it counts in the earliest interval still open, which keeps totals exact.
+    if (index <= this.#openIndex) return true;
+    this.#open(Math.max(index, this.#nextIndex));
+    return true;
+  }
+
+  #open(index: number): void {
+    this.#closeThrough(index - 1);
+    this.#openIndex = index;
+    this.#openStartMs = this.#originMs + index * this.#intervalMs;
+    this.#openEndMs = this.#openStartMs + this.#intervalMs;
+  }
+
+  /** Emits samples for intervals nextIndex..last: the open one with its counters, idle ones with gauges. */
+  #closeThrough(last: number): void {
+    for (let index = this.#nextIndex; index <= last; index++) {
+      if (index === this.#openIndex) this.#pending.push(this.#takeOpen());
+      else if (this.inFlight !== 0 || this.connections !== 0) this.#pending.push(this.#idleSample(index));
+    }
+    if (last >= this.#nextIndex) this.#nextIndex = last + 1;
+  }
+
+  #idleSample(index: number): IntervalSample {
+    const empty = emptyHistogramEncoding();
+    return {
+      index,
+      requests: 0,
+      non2xx: 0,
+      statusCodes: {},
+      errors: {},
+      errorMessages: {},
+      histogram: empty,
+      uncorrectedHistogram: this.#rawHistogram === null ? null : empty,
+      bytesRead: 0,
+      bytesWritten: 0,
+      lateSends: 0,
+      droppedSends: 0,
+      connects: 0,
+      reconnects: 0,
+      connectHistogram: null,
+      inFlight: this.inFlight,
+      connections: this.connections,
+    };
+  }
+
+  /** Turns the open interval into a sample and resets every counter and histogram for reuse. */
+  #takeOpen(): IntervalSample {
+    const sample: IntervalSample = {
+      ...this.#idleSample(this.#openIndex),
+      requests: this.#requests,
+      non2xx: this.#non2xx,
+      statusCodes: this.#takeStatusCodes(),
+      bytesRead: this.#bytesRead,
+      bytesWritten: this.#bytesWritten,
+      lateSends: this.#lateSends,
+      droppedSends: this.#droppedSends,
+      connects: this.#connects,
+      reconnects: this.#reconnects,
+    };
+    this.#takeErrors(sample);
+    sample.histogram = this.#takeHistogram(this.#histogram) ?? sample.histogram;
+    if (this.#rawHistogram !== null) {
+      sample.uncorrectedHistogram = this.#takeHistogram(this.#rawHistogram) ?? sample.uncorrectedHistogram;
+    }
+    sample.connectHistogram = this.#takeHistogram(this.#connectHistogram);
+    this.#requests =
+      this.#non2xx =
+      this.#bytesRead =
+      this.#bytesWritten =
+        0;
+    this.#lateSends =
+      this.#droppedSends =
+      this.#connects =
+      this.#reconnects =
+        0;
+    this.#openIndex = -1;
+    this.#openStartMs = Infinity;
+    this.#openEndMs = -Infinity;
+    return sample;
+  }
+
+  /** Encodes and resets a histogram; null when it recorded nothing. */
+  #takeHistogram(h: Histogram): string | null {
+    if (h.totalCount === 0) return null;
+    const encoded = encodeHistogram(h);
+    h.reset();
+    return encoded;
+  }
+
+  #takeStatusCodes(): Record<string, number> {
+    const out: Record<string, number> = {};
+    const counts = this.#statusCounts;
+    for (let code = 0; code < counts.length; code++) {
+      if (counts[code] !== 0) out[String(code)] = counts[code];
+    }
+    counts.fill(0);
+    return out;
+  }
+
+  #takeErrors(sample: IntervalSample): void {
+    for (let k = 0; k < ERROR_KINDS.length; k++) {
+      if (this.#errorCounts[k] === 0) continue;
+      sample.errors[ERROR_KINDS[k]] = this.#errorCounts[k];
+      sample.errorMessages[ERROR_KINDS[k]] = Object.fromEntries(this.#messages[k]);
+      this.#messages[k].clear();
+    }
+    this.#errorCounts.fill(0);
+  }
+}
+
+/** Kind to typed-array slot; a switch on string constants costs no allocation and no hashing. */
+function errorKindIndex(kind: ErrorKind): number {
+  switch (kind) {
+    case "connect":
+      return 0;
+    case "timeout":
+      return 1;
+    case "reset":
+      return 2;
+    case "parse":
+      return 3;
+    case "closed-early":
+      return 4;
+    case "write":
+      return 5;
+    case "tls":
+      return 6;
+    default:
+      throw new TypeError(`unknown error kind ${String(kind)}`);
+  }
+}

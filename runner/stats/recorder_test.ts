@@ -1,0 +1,126 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { decodeHistogram } from "./histogram.ts";
+import { IntervalRecorder, type IntervalSample, OTHER_MESSAGES } from "./recorder.ts";
+
+// Time is injected: origin at t = 1000 ms, 100 ms intervals; nothing in these tests sleeps.
+const ORIGIN_MS = 1000;
+const recorder = (uncorrected = false, maxMessagesPerKind?: number) =>
+  new IntervalRecorder({ intervalMs: 100, originMs: ORIGIN_MS, uncorrected, maxMessagesPerKind });
+const byIndex = (samples: IntervalSample[]) => new Map(samples.map((s) => [s.index, s]));
+
+Deno.test("events land in the interval of their own timestamp, not of the drain", () => {
+  const r = recorder();
+  r.recordResponse(1000, 200, 1000, 1000); // first instant of interval 0
+  r.recordResponse(1099.9, 302, 2000, 2000); // 3xx is success
+  r.recordResponse(1100, 404, 3000, 3000); // interval 1
+  r.recordResponse(1100.5, 199, 3000, 3000);
+  r.addBytesRead(1150, 500);
+  r.addBytesWritten(1150, 80);
+  r.recordResponse(1350, 503, 4000, 4000); // interval 3; interval 2 stays empty
+  const samples = byIndex(r.drain(1400, false)); // interval 3 ends exactly at 1400
+  assertEquals([...samples.keys()], [0, 1, 3]);
+  const [s0, s1, s3] = [samples.get(0)!, samples.get(1)!, samples.get(3)!];
+  assertEquals([s0.requests, s0.non2xx, s0.statusCodes], [2, 0, { "200": 1, "302": 1 }]);
+  assertEquals([s1.requests, s1.non2xx, s1.statusCodes], [2, 2, { "199": 1, "404": 1 }]);
+  assertEquals([s1.bytesRead, s1.bytesWritten, s0.bytesRead], [500, 80, 0]);
+  assertEquals([s3.requests, s3.non2xx], [1, 1]);
+  // Histograms are reset between intervals: each holds only its own latencies.
+  assertEquals(decodeHistogram(s0.histogram).totalCount, 2);
+  assertEquals(decodeHistogram(s1.histogram).minNonZeroValue, 3000);
+  assertEquals(decodeHistogram(s3.histogram).totalCount, 1);
+  assertEquals(r.drain(1400, false), []); // nothing is emitted twice
+});
+
+Deno.test("drain leaves the open interval alone unless final, and final adds no empty tail", () => {
+  const r = recorder();
+  r.inFlight = 3;
+  r.recordResponse(1050, 200, 10, 10);
+  assertEquals(r.drain(1099, false), []); // interval 0 still open
+  r.recordResponse(1120, 200, 10, 10);
+  assertEquals(r.drain(1150, false).map((s) => s.index), [0]);
+  const final = r.drain(1200, true); // ends on the boundary of interval 2
+  assertEquals(final.map((s) => [s.index, s.requests, s.inFlight]), [[1, 1, 3]]);
+});
+
+Deno.test("warm-up events before originMs are ignored", () => {
+  const r = recorder();
+  r.recordResponse(999.9, 200, 100, 100);
+  r.recordError(500, "timeout", "timed out");
+  r.addBytesRead(900, 1000);
+  r.connected(10, 500);
+  r.lateSend(999);
+  assertEquals(r.drain(999, true), []);
+  r.recordResponse(1001, 200, 100, 100);
+  const [only, ...rest] = r.drain(1050, true);
+  assertEquals(rest, []);
+  assertEquals([only.index, only.requests, only.bytesRead, only.connects, only.lateSends], [0, 1, 0, 0, 0]);
+  assertEquals([only.errors, only.connectHistogram], [{}, null]);
+});
+
+Deno.test("error messages are bounded per kind, extras count under (other)", () => {
+  const r = recorder(false, 3);
+  for (const message of ["a", "b", "c", "d", "e", "a"]) r.recordError(1010, "connect", message);
+  r.recordError(1020, "timeout", "slow");
+  const [s] = r.drain(1100, false);
+  assertEquals(s.errors, { connect: 6, timeout: 1 });
+  assertEquals(s.errorMessages, { connect: { a: 2, b: 1, c: 1, [OTHER_MESSAGES]: 2 }, timeout: { slow: 1 } });
+  assertEquals(s.requests, 0);
+  // The map is per interval: the next interval starts with room for new messages.
+  r.recordError(1110, "connect", "z");
+  assertEquals(r.drain(1200, false)[0].errorMessages, { connect: { z: 1 } });
+});
+
+Deno.test("uncorrected latencies are kept only when asked for", () => {
+  const off = recorder(false);
+  off.recordResponse(1010, 200, 50_000, 2_000);
+  const [plain] = off.drain(1100, false);
+  assertEquals(plain.uncorrectedHistogram, null);
+  assertEquals(decodeHistogram(plain.histogram).minNonZeroValue, 50_000 - (50_000 % 32)); // 3-digit bucket
+
+  const on = recorder(true);
+  on.recordResponse(1010, 200, 50_000, 2_000);
+  const [both] = on.drain(1100, false);
+  assert(decodeHistogram(both.histogram).getValueAtPercentile(50) >= 50_000);
+  assertEquals(decodeHistogram(both.uncorrectedHistogram!).getValueAtPercentile(50), 2_000);
+});
+
+Deno.test("connections, reconnects and sends are counted with the connect-time histogram", () => {
+  const r = recorder();
+  r.connections = 2;
+  r.connected(1001, 250);
+  r.connected(1002, 750);
+  r.reconnected(1003);
+  r.lateSend(1004);
+  r.droppedSend(1005);
+  const [s] = r.drain(1100, false);
+  assertEquals([s.connects, s.reconnects, s.lateSends, s.droppedSends, s.connections], [2, 1, 1, 1, 2]);
+  assertEquals(decodeHistogram(s.connectHistogram!).totalCount, 2);
+});
+
+Deno.test("idle intervals are emitted only while a gauge is non-zero", () => {
+  const r = recorder();
+  r.recordResponse(1010, 200, 10, 10);
+  r.inFlight = 5; // requests stuck at a slow server: nothing completes, but the chart must show them
+  const samples = r.drain(1300, false);
+  assertEquals(samples.map((s) => [s.index, s.requests, s.inFlight]), [[0, 1, 5], [1, 0, 5], [2, 0, 5]]);
+  assertEquals(decodeHistogram(samples[1].histogram).totalCount, 0);
+  r.inFlight = 0;
+  assertEquals(r.drain(1600, false), []);
+});
+
+Deno.test("an event stamped in an already drained interval still counts, in the next open one", () => {
+  const r = recorder();
+  r.recordResponse(1010, 200, 10, 10);
+  assertEquals(r.drain(1200, false).length, 1); // intervals 0 and 1 are closed
+  r.recordResponse(1150, 200, 10, 10); // stamped in closed interval 1
+  const [late] = r.drain(1300, false);
+  assertEquals([late.index, late.requests], [2, 1]);
+});
+
+Deno.test("out-of-range status codes count under 0 and as non-2xx", () => {
+  const r = recorder();
+  r.recordResponse(1010, 999, 10, 10);
+  r.recordResponse(1010, -1, 10, 10);
+  const [s] = r.drain(1100, false);
+  assertEquals([s.statusCodes, s.non2xx], [{ "0": 2 }, 2]);
+});
