@@ -1,0 +1,61 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import type { IntervalResult } from "../results.ts";
+import { detectStabilization } from "./stabilization.ts";
+
+const INTERVAL_MS = 250;
+
+/** Synthetic intervals with the given p50 series (ms); requests 0 where p50 is null. */
+function series(p50s: Array<number | null>): IntervalResult[] {
+  return p50s.map((p50, i) => ({
+    startMs: i * INTERVAL_MS,
+    durationMs: INTERVAL_MS,
+    requests: p50 === null ? 0 : 100,
+    errors: 0,
+    non2xx: 0,
+    p50: p50 ?? 0,
+    p75: p50 ?? 0,
+    p90: p50 ?? 0,
+    p99: p50 ?? 0,
+    mean: p50 ?? 0,
+    max: p50 ?? 0,
+    bytesRead: 0,
+    bytesWritten: 0,
+    lateSends: 0,
+    inFlight: 0,
+    connections: 0,
+    statusCodes: {},
+  }));
+}
+
+/** Deterministic ±5% jitter around 1. */
+const jitter = (i: number) => 1 + 0.05 * Math.sin(i * 12.9898);
+
+Deno.test("a decaying warm-up is detected near the knee", () => {
+  // JIT-style warm-up: 12 ms falling linearly to ~2 ms over 10 intervals, then flat at 2 ms with noise.
+  const p50s = Array.from({ length: 40 }, (_, i) => (i < 10 ? 12 - i : 2 * jitter(i)));
+  const stableMs = detectStabilization(series(p50s));
+  assert(stableMs !== null);
+  const kneeMs = 10 * INTERVAL_MS;
+  assert(Math.abs(stableMs - kneeMs) <= 2 * INTERVAL_MS, `stable at ${stableMs} ms, knee at ${kneeMs} ms`);
+});
+
+Deno.test("a flat run is stable from 0", () => {
+  assertEquals(detectStabilization(series(Array.from({ length: 20 }, (_, i) => 5 * jitter(i)))), 0);
+});
+
+Deno.test("small absolute drift under 0.2 ms counts as stable", () => {
+  // 0.5 ms vs 0.3 ms is 40% but only 0.2 ms: sub-millisecond noise is not warm-up.
+  const p50s = Array.from({ length: 20 }, (_, i) => (i < 5 ? 0.48 : 0.3));
+  assertEquals(detectStabilization(series(p50s)), 0);
+});
+
+Deno.test("a run whose latency keeps growing never stabilizes", () => {
+  assertEquals(detectStabilization(series(Array.from({ length: 30 }, (_, i) => 1.2 ** i))), null);
+});
+
+Deno.test("too few non-empty intervals give no verdict; empty intervals are skipped", () => {
+  assertEquals(detectStabilization(series([1, 1, 1, 1, 1, 1, 1])), null);
+  assertEquals(detectStabilization(series([1, null, 1, null, 1, 1, 1, 1, null, 1])), null);
+  const gappy = series([9, null, 9, 9, 1, null, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+  assertEquals(detectStabilization(gappy), 4 * INTERVAL_MS);
+});
