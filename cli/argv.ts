@@ -1,0 +1,92 @@
+/**
+ * @module
+ * A small getopt-style tokenizer driven by a table of flags, so every command parses the same way:
+ * `--flag value`, `--flag=value`, `-f value`, `-fvalue` (wrk's `-c50`), repeatable flags, `--` ending
+ * the options, and positionals anywhere. It only sorts strings; meaning and validation belong to the
+ * command. Errors remember how the user typed the flag, so messages echo `-c`, not `--connections`.
+ */
+import { UsageError } from "./usage_error.ts";
+
+/** One accepted flag. `long` is the key of the parsed values. */
+export interface FlagSpec {
+  long: string;
+  short?: string;
+  takesValue: boolean;
+  repeatable?: boolean;
+  /** Example value for "missing value" messages, e.g. `50` for `-c`. */
+  example?: string;
+}
+
+/** Flags given, keyed by long name, with how the user spelled each. */
+export interface RawArgs {
+  values: Map<string, string[]>;
+  spelled: Map<string, string>;
+  positionals: string[];
+}
+
+/**
+ * Sorts `argv` into flag values and positionals. `hints` maps flags of other tools (wrk's `-t`, oha's
+ * `-z`) to the advice shown when someone types them here.
+ */
+export function tokenize(argv: string[], specs: FlagSpec[], hints: Record<string, string> = {}): RawArgs {
+  const raw: RawArgs = { values: new Map(), spelled: new Map(), positionals: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    if (arg === "--") {
+      raw.positionals.push(...argv.slice(i + 1));
+      break;
+    }
+    const split = splitFlag(arg);
+    if (!split) {
+      raw.positionals.push(arg);
+      continue;
+    }
+    const spec = specs.find((s) => split.isLong ? s.long === split.name : s.short === split.name);
+    if (!spec) throw unknownFlag(split.isLong ? `--${split.name}` : `-${split.name}`, hints);
+    const typed = split.isLong ? `--${spec.long}` : `-${spec.short}`;
+    let value = split.inlineValue;
+    if (!spec.takesValue && value !== undefined) {
+      throw new UsageError(`${typed} takes no value; write just ${typed}`);
+    }
+    if (spec.takesValue && value === undefined) {
+      const next = argv[i + 1];
+      if (next === undefined || looksLikeFlag(next)) {
+        throw new UsageError(`${typed}: missing value; e.g. ${typed} ${spec.example ?? "<value>"}`);
+      }
+      value = next;
+      i++;
+    }
+    record(raw, spec, typed, value ?? "");
+  }
+  return raw;
+}
+
+function record(raw: RawArgs, spec: FlagSpec, typed: string, value: string): void {
+  const previous = raw.values.get(spec.long);
+  // Non-repeatable flags follow the usual "last one wins", so aliases and wrappers can override.
+  raw.values.set(spec.long, spec.repeatable && previous ? [...previous, value] : [value]);
+  raw.spelled.set(spec.long, typed);
+}
+
+function splitFlag(arg: string): { name: string; isLong: boolean; inlineValue?: string } | undefined {
+  if (arg.startsWith("--") && arg.length > 2) {
+    const eq = arg.indexOf("=");
+    return eq < 0
+      ? { name: arg.slice(2), isLong: true }
+      : { name: arg.slice(2, eq), isLong: true, inlineValue: arg.slice(eq + 1) };
+  }
+  // A lone "-" and negative numbers ("-5") are values, not flags.
+  if (arg.startsWith("-") && arg.length > 1 && !/^-[\d.]/.test(arg)) {
+    const rest = arg.slice(2);
+    return { name: arg[1], isLong: false, inlineValue: rest === "" ? undefined : rest.replace(/^=/, "") };
+  }
+  return undefined;
+}
+
+function looksLikeFlag(arg: string): boolean {
+  return splitFlag(arg) !== undefined;
+}
+
+function unknownFlag(flag: string, hints: Record<string, string>): UsageError {
+  return new UsageError(`${flag}: unknown flag; ${hints[flag] ?? "see loadlab attack --help"}`);
+}

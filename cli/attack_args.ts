@@ -1,0 +1,174 @@
+/**
+ * @module
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig` plus output options, or one `UsageError`
+ * line naming the problem and the fix (exit 2, before any load is sent). Flags have no silent no-ops: a
+ * flag that would not change the chosen load model is an error that says what to use instead.
+ *
+ * Model rule (also in `--help`): `-n` → count; `--co`, or `-R` together with `-c` → throughput (wrk2:
+ * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
+ * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
+ */
+import {
+  type AttackConfig,
+  type AttackConfigInput,
+  ConfigError,
+  parseAttackConfig,
+} from "../runner/config.ts";
+import { tokenize } from "./argv.ts";
+import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
+import { attackHelp } from "./attack_help.ts";
+import { FlagValues } from "./flag_values.ts";
+import { type LoadInput, resolveLoad } from "./load_model.ts";
+import { readOpenFileLimit } from "./open_file_limit.ts";
+import { buildRequestMix } from "./request_args.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+
+export { HelpRequested, UsageError } from "./usage_error.ts";
+export { parseDurationMs } from "./duration.ts";
+export { attackHelp } from "./attack_help.ts";
+
+/** Where and how results are shown; everything not part of the load itself. */
+export interface AttackOutputOptions {
+  json: boolean;
+  outFile?: string;
+  reportFile?: string;
+  quiet: boolean;
+  noLive: boolean;
+}
+
+export interface ParsedAttack {
+  config: AttackConfig;
+  output: AttackOutputOptions;
+  /** `--threshold` expressions as typed, e.g. `p99<200ms`; evaluated after the run. */
+  thresholds: string[];
+}
+
+export interface ParseAttackOptions {
+  /** Soft RLIMIT_NOFILE; `undefined` reads it from the system, `null` skips the check. */
+  openFileLimit?: number | null;
+}
+
+/** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */
+const FD_HEADROOM = 50;
+
+/**
+ * Parses the arguments after `attack`. Throws `UsageError` on bad input and `HelpRequested` for `-h`.
+ *
+ * @example parseAttackArgs(["http://127.0.0.1:8080/", "-c", "50", "-d", "30s"]).config.connections === 50
+ */
+export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}): ParsedAttack {
+  const raw = tokenize(argv, ATTACK_FLAGS, FOREIGN_FLAG_HINTS);
+  if (raw.values.has("help")) throw new HelpRequested(attackHelp());
+  const flags = new FlagValues(raw, ATTACK_FLAGS);
+  const url = parseUrl(raw.positionals);
+  const requestMix = buildRequestMix({
+    url,
+    method: flags.text("method"),
+    headers: flags.all("header"),
+    contentType: flags.text("content-type"),
+    body: flags.text("body"),
+    bodyFile: flags.path("body-file"),
+    mix: flags.all("mix"),
+  });
+  const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
+  const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
+  const config = toConfig({
+    url: url.href,
+    ...load,
+    requestMix,
+    timeoutMs: flags.positiveDurationMs("timeout"),
+    pipelining: flags.positiveInt("pipelining"),
+    workers: flags.positiveInt("workers"),
+    intervalMs: flags.positiveDurationMs("interval"),
+    warmupMs: flags.durationMs("warmup"),
+    logFile: flags.path("log"),
+  });
+  checkSockets(config, load, limit);
+  return {
+    config,
+    output: {
+      json: flags.has("json"),
+      outFile: flags.path("out"),
+      reportFile: flags.path("report"),
+      quiet: flags.has("quiet"),
+      noLive: flags.has("no-live"),
+    },
+    thresholds: flags.all("threshold"),
+  };
+}
+
+function parseUrl(positionals: string[]): URL {
+  const example = "e.g. loadlab attack http://127.0.0.1:8080/ -c 10 -d 10s";
+  if (positionals.length === 0) throw new UsageError(`missing the target URL; ${example}`);
+  if (positionals.length > 1) {
+    throw new UsageError(
+      `one URL expected, got ${positionals.length} (${positionals.join(" ")}); ` +
+        `for several paths use --mix "GET /path", ${example}`,
+    );
+  }
+  const text = positionals[0];
+  let url: URL | undefined;
+  try {
+    url = new URL(text);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+    throw new UsageError(
+      `${JSON.stringify(text)}: not an http(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
+    );
+  }
+  return url;
+}
+
+function checkSockets(config: AttackConfig, load: LoadInput, limit: number | null): void {
+  if (limit === null || !Number.isFinite(limit)) return;
+  const open = config.model === "rate" || load.maxConnections !== undefined;
+  const sockets = open ? config.maxConnections : config.connections;
+  if (sockets <= limit - FD_HEADROOM) return;
+  const flag = open ? "--max-connections" : "-c";
+  throw new UsageError(
+    `${flag} ${sockets}: needs ${sockets} sockets but the open-file limit is ${limit} ` +
+      `(${FD_HEADROOM} kept for the runtime); raise it (ulimit -n ${
+        nextPowerOfTwo(sockets + FD_HEADROOM)
+      }) ` +
+      `or use at most ${flag} ${Math.max(1, limit - FD_HEADROOM)}`,
+  );
+}
+
+function nextPowerOfTwo(n: number): number {
+  return 2 ** Math.ceil(Math.log2(n));
+}
+
+const CONFIG_PATH_FLAGS: Record<string, string> = {
+  url: "url",
+  model: "--model",
+  connections: "-c",
+  maxConnections: "--max-connections",
+  durationMs: "-d",
+  requests: "-n",
+  phases: "--phases",
+  ratePerSec: "-R",
+  requestMix: "--mix",
+  timeoutMs: "--timeout",
+  pipelining: "-p",
+  workers: "--workers",
+  intervalMs: "--interval",
+  warmupMs: "--warmup",
+  logFile: "--log",
+};
+
+/** Runs the shared zod validation; its problems become one line that names flags, not config paths. */
+function toConfig(input: AttackConfigInput): AttackConfig {
+  try {
+    return parseAttackConfig(input);
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    const lines = err.problems.map((problem) => {
+      const [path, ...rest] = problem.split(": ");
+      const flag = CONFIG_PATH_FLAGS[path.split(".")[0]];
+      return flag ? `${flag}: ${rest.join(": ")}` : problem;
+    });
+    throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
+  }
+}

@@ -1,0 +1,290 @@
+import assert from "node:assert/strict";
+import { ATTACK_FLAGS } from "./attack_flags.ts";
+import { attackHelp, HelpRequested, parseAttackArgs, type ParsedAttack, UsageError } from "./attack_args.ts";
+
+const URL_ = "http://127.0.0.1:8080/";
+const parse = (...argv: string[]): ParsedAttack => parseAttackArgs(argv, { openFileLimit: 1024 });
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** Flag(s) → the config fields they must produce (a subset of the config is compared). */
+const CONFIG_CASES: Array<[string[], Record<string, unknown>]> = [
+  [[], {
+    model: "connections",
+    connections: 10,
+    durationMs: undefined,
+    url: URL_,
+    workers: 1,
+    pipelining: 1,
+  }],
+  [["-c", "50"], { model: "connections", connections: 50 }],
+  [["--connections", "50"], { connections: 50 }],
+  [["--connections=50"], { connections: 50 }],
+  [["-c50"], { connections: 50 }],
+  [["-c=50"], { connections: 50 }],
+  [["-d", "30s"], { durationMs: 30_000 }],
+  [["--duration=1m30s"], { durationMs: 90_000 }],
+  [["-d", "90"], { durationMs: 90_000 }],
+  [["-d", "1.5s"], { durationMs: 1_500 }],
+  [["-n", "1000"], { model: "count", requests: 1000, durationMs: undefined, ratePerSec: undefined }],
+  [["--requests", "5", "-d", "2s", "-c", "2"], {
+    model: "count",
+    requests: 5,
+    durationMs: 2_000,
+    connections: 2,
+  }],
+  [["-n", "100", "-R", "50"], { model: "count", requests: 100, ratePerSec: 50, maxConnections: 974 }],
+  [["-n", "100", "-R", "50", "--max-connections", "20"], { model: "count", maxConnections: 20 }],
+  [["-R", "100"], { model: "rate", phases: [{ durationMs: 10_000, ratePerSec: 100 }], durationMs: 10_000 }],
+  [["--rate", "2.5", "-d", "4s"], { model: "rate", phases: [{ durationMs: 4_000, ratePerSec: 2.5 }] }],
+  [["-R", "10", "--ramp-to", "100", "-d", "1m"], {
+    model: "rate",
+    phases: [{ durationMs: 60_000, ratePerSec: 10, rampToPerSec: 100 }],
+  }],
+  [["-R", "0", "--ramp-to", "50"], { phases: [{ durationMs: 10_000, ratePerSec: 0, rampToPerSec: 50 }] }],
+  [["--phases", "30s@10,5s@0,30s@50->200"], {
+    model: "rate",
+    durationMs: 65_000,
+    phases: [
+      { durationMs: 30_000, ratePerSec: 10 },
+      { durationMs: 5_000, ratePerSec: 0 },
+      { durationMs: 30_000, ratePerSec: 50, rampToPerSec: 200 },
+    ],
+  }],
+  [["-R", "100", "--max-connections", "200"], { model: "rate", maxConnections: 200 }],
+  // Default cap is lowered to fit the open-file limit (1024 - 50 headroom).
+  [["-R", "100"], { maxConnections: 974 }],
+  [["-R", "2000", "-c", "100"], { model: "throughput", ratePerSec: 2000, connections: 100 }],
+  [["-R", "2000", "--co"], { model: "throughput", ratePerSec: 2000, connections: 10 }],
+  [["--model", "throughput", "-R", "5"], { model: "throughput", ratePerSec: 5 }],
+  [["--model=rate", "-R", "5"], { model: "rate" }],
+  [["--model", "COUNT", "-n", "3"], { model: "count", requests: 3 }],
+  [["--model", "connections", "-c", "3"], { model: "connections", connections: 3 }],
+  [["--timeout", "2s"], { timeoutMs: 2_000 }],
+  [["-p", "4"], { pipelining: 4 }],
+  [["--pipelining=8"], { pipelining: 8 }],
+  [["--workers", "2"], { workers: 2 }],
+  [["-w", "2"], { workers: 2 }],
+  [["--interval", "1s"], { intervalMs: 1_000 }],
+  [["--warmup", "5s"], { warmupMs: 5_000 }],
+  [["--warmup", "0"], { warmupMs: 0 }],
+  [["--log", "req.csv"], { logFile: "req.csv" }],
+  [["-c", "5", "-c", "7"], { connections: 7 }],
+];
+
+Deno.test("parseAttackArgs maps every load flag to the config", () => {
+  for (const [argv, expected] of CONFIG_CASES) {
+    const { config } = parse(URL_, ...argv);
+    const actual = Object.fromEntries(Object.keys(expected).map((k) => [k, (config as any)[k]]));
+    assert.deepEqual(actual, expected, argv.join(" "));
+  }
+});
+
+/** Request-shaping flags → the request mix. */
+const REQUEST_CASES: Array<[string[], unknown[]]> = [
+  [[], [{ method: "GET", path: "/", headers: [], weight: 1 }]],
+  [["-m", "post"], [{ method: "POST", path: "/", headers: [], weight: 1 }]],
+  [["--method", "HEAD"], [{ method: "HEAD", path: "/", headers: [], weight: 1 }]],
+  [["-H", "Accept: text/plain", "--header", "X-Id:7"], [{
+    method: "GET",
+    path: "/",
+    headers: [["Accept", "text/plain"], ["X-Id", "7"]],
+    weight: 1,
+  }]],
+  [["-m", "POST", "-b", "{}", "-T", "application/json"], [{
+    method: "POST",
+    path: "/",
+    headers: [["Content-Type", "application/json"]],
+    body: enc("{}"),
+    weight: 1,
+  }]],
+  [["--content-type=text/csv"], [{
+    method: "GET",
+    path: "/",
+    headers: [["Content-Type", "text/csv"]],
+    weight: 1,
+  }]],
+  [["--body", "x"], [{ method: "GET", path: "/", headers: [], body: enc("x"), weight: 1 }]],
+  [["--mix", "GET /json 3", "--mix", "post /user", "-b", "hi", "-H", "A: b"], [
+    { method: "GET", path: "/json", headers: [["A", "b"]], weight: 3 },
+    { method: "POST", path: "/user", headers: [["A", "b"]], body: enc("hi"), weight: 1 },
+  ]],
+];
+
+Deno.test("parseAttackArgs builds the request mix from -m, -H, -T, -b and --mix", () => {
+  for (const [argv, expected] of REQUEST_CASES) {
+    assert.deepEqual(parse(URL_, ...argv).config.requestMix, expected, argv.join(" "));
+  }
+  assert.equal(parse("http://127.0.0.1:8080/a/b?q=1").config.requestMix[0].path, "/a/b?q=1");
+  assert.equal(parse("http://127.0.0.1:8080/ignored", "--mix", "GET /x").config.requestMix[0].path, "/x");
+});
+
+Deno.test("--body-file sends the file's bytes as they are", async () => {
+  const path = await Deno.makeTempFile({ suffix: ".bin" });
+  try {
+    await Deno.writeFile(path, new Uint8Array([0, 1, 2, 255]));
+    const { config } = parse(URL_, "-m", "PUT", "--body-file", path);
+    assert.deepEqual(config.requestMix[0].body, new Uint8Array([0, 1, 2, 255]));
+  } finally {
+    await Deno.remove(path);
+  }
+});
+
+Deno.test("parseAttackArgs collects output options and thresholds", () => {
+  assert.deepEqual(parse(URL_).output, {
+    json: false,
+    outFile: undefined,
+    reportFile: undefined,
+    quiet: false,
+    noLive: false,
+  });
+  const parsed = parse(
+    URL_,
+    "--json",
+    "--out",
+    "r.json",
+    "--report=r.html",
+    "-q",
+    "--no-live",
+    "--threshold",
+    "p99<200ms",
+    "--threshold=successRate>0.99",
+  );
+  assert.deepEqual(parsed.output, {
+    json: true,
+    outFile: "r.json",
+    reportFile: "r.html",
+    quiet: true,
+    noLive: true,
+  });
+  assert.deepEqual(parsed.thresholds, ["p99<200ms", "successRate>0.99"]);
+  assert.equal(parse(URL_, "-o", "x.json").output.outFile, "x.json");
+  assert.equal(parse(URL_, "--quiet").output.quiet, true);
+});
+
+/** Bad input → exactly this one-line message (string) or a message matching (RegExp). */
+const ERROR_CASES: Array<[string[], string | RegExp]> = [
+  [[], "missing the target URL; e.g. loadlab attack http://127.0.0.1:8080/ -c 10 -d 10s"],
+  [["--", URL_, "-c"], /^one URL expected, got 2/],
+  [[URL_, "http://127.0.0.1:9/"], /^one URL expected, got 2 .*--mix/],
+  [
+    ["localhost:8080"],
+    '"localhost:8080": not an http(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/',
+  ],
+  [["ftp://127.0.0.1/"], /not an http\(s\) URL/],
+  [["not a url"], /not an http\(s\) URL/],
+  [[URL_, "--bogus"], "--bogus: unknown flag; see loadlab attack --help"],
+  [[URL_, "-x"], "-x: unknown flag; see loadlab attack --help"],
+  [[URL_, "-t2"], /^-t: unknown flag; for worker threads use --workers/],
+  [[URL_, "-z", "10s"], "-z: unknown flag; the duration is -d here, e.g. -d 10s"],
+  [[URL_, "--latency"], /^--latency: unknown flag; latency percentiles are always printed/],
+  [[URL_, "-c"], "-c: missing value; e.g. -c 50"],
+  [[URL_, "-c", "--json"], "-c: missing value; e.g. -c 50"],
+  [[URL_, "--duration"], "--duration: missing value; e.g. --duration 10s"],
+  [[URL_, "--json=yes"], "--json takes no value; write just --json"],
+  [[URL_, "-qq"], "-q takes no value; write just -q"],
+  [[URL_, "-c", "0"], '-c "0": must be a whole number >= 1, e.g. -c 50'],
+  [[URL_, "-c", "-5"], '-c "-5": must be a whole number >= 1, e.g. -c 50'],
+  [[URL_, "-c", "2.5"], '-c "2.5": must be a whole number >= 1, e.g. -c 50'],
+  [[URL_, "-c", "ten"], /^-c "ten": must be a whole number/],
+  [[URL_, "-n", "0"], '-n "0": must be a whole number >= 1, e.g. -n 1000'],
+  [[URL_, "-n", "1e3"], /^-n "1e3": must be a whole number/],
+  [[URL_, "-p", "0"], /^-p "0": must be a whole number/],
+  [[URL_, "-p", "300"], /^-p: .*256/],
+  [[URL_, "--workers", "0"], /^--workers "0": must be a whole number/],
+  [[URL_, "--workers", "3", "-c", "2"], /^--workers: workers \(3\) must not exceed connections \(2\)/],
+  [[URL_, "--max-connections", "0", "-R", "5"], /^--max-connections "0": must be a whole number/],
+  [[URL_, "-d", "10x"], '-d "10x": not a duration; use a number with ms, s, m or h, e.g. -d 10s'],
+  [[URL_, "--duration", "0"], '--duration "0": must be longer than 0, e.g. --duration 10s'],
+  [[URL_, "-d", "-5s"], /^-d "-5s": not a duration/],
+  [[URL_, "--timeout", "0s"], /^--timeout "0s": must be longer than 0/],
+  [[URL_, "--timeout", "soon"], /^--timeout "soon": not a duration/],
+  [[URL_, "--interval", "5ms"], /^--interval: interval must be >= 10ms/],
+  [[URL_, "--interval", "x"], /^--interval "x": not a duration/],
+  [[URL_, "--warmup", "1y"], /^--warmup "1y": not a duration/],
+  [[URL_, "-R", "0"], /^-R "0": must be a rate in requests per second > 0/],
+  [[URL_, "-R", "-10"], /^-R "-10": must be a rate/],
+  [[URL_, "-R", "fast"], /^-R "fast": must be a rate/],
+  [[URL_, "-R", "5", "--ramp-to", "x"], /^--ramp-to "x": must be a rate in requests per second >= 0/],
+  [[URL_, "--ramp-to", "100"], "--ramp-to needs a starting rate; add -R, e.g. -R 10 --ramp-to 100"],
+  [[URL_, "-R", "5", "-c", "2", "--ramp-to", "9"], /^--ramp-to has no effect with the throughput model/],
+  [[URL_, "--phases", "30s@x"], /^--phases "30s@x": .* is not a rate/],
+  [[URL_, "--phases", "10s@1", "-R", "5"], "-R and --phases both set the rate; use one of them"],
+  [[URL_, "--phases", "10s@1", "-d", "5s"], "-d conflicts with --phases, whose durations add up; drop it"],
+  [[URL_, "--phases", "10s@1", "-c", "5"], /^-c has no effect with the rate model; .*--max-connections/],
+  [[URL_, "--phases", "10s@1", "--co"], /^--phases has no effect with the throughput model/],
+  [[URL_, "--model", "fast"], '--model "fast": unknown model; use connections, rate, throughput or count'],
+  [[URL_, "--model", "throughput"], "the throughput model needs -R <req/s>, e.g. -R 1000 -c 50"],
+  [[URL_, "--co"], "the throughput model needs -R <req/s>, e.g. -R 1000 -c 50"],
+  [[URL_, "--model", "rate"], "the rate model needs -R <req/s> or --phases, e.g. -R 100"],
+  [[URL_, "--model", "count"], "the count model needs -n <requests>, e.g. -n 1000"],
+  [[URL_, "--model", "connections", "-R", "5"], /^-R has no effect with the connections model; drop -R/],
+  [[URL_, "--model", "rate", "-n", "5"], /^-n has no effect with the rate model; drop -n/],
+  [[URL_, "--model", "rate", "-R", "5", "--co"], /^--co has no effect with the rate model/],
+  [[URL_, "--max-connections", "5"], /^--max-connections has no effect with the connections model/],
+  [[URL_, "-n", "5", "--max-connections", "5"], /^--max-connections caps open pacing only/],
+  [
+    [URL_, "-H", "NoColon"],
+    '-H "NoColon": not a header; write "Name: value", e.g. -H "Accept: application/json"',
+  ],
+  [[URL_, "-H", ": v"], /^-H ": v": not a header/],
+  [[URL_, "-H", "Bad Name: v"], /^-H "Bad Name: v": not a header/],
+  [[URL_, "-H", "A: b\r\nX: y"], /header values cannot contain line breaks/],
+  [[URL_, "-T", "a/b", "-H", "content-type: c/d"], /^-T and -H both set Content-Type/],
+  [[URL_, "-m", "GE T"], /^-m "GE T": not an HTTP method/],
+  [[URL_, "-b", "x", "--body-file", "y"], "-b and --body-file both set the body; use one of them"],
+  [
+    [URL_, "--body-file", "/nonexistent/body.json"],
+    /^--body-file "\/nonexistent\/body.json": no such file; give the path/,
+  ],
+  [[URL_, "--body-file", "/"], /^--body-file "\/": is a directory/],
+  [[URL_, "--mix", "GET"], /^--mix "GET": expected 2 or 3 words; write "METHOD \/path \[weight\]"/],
+  [[URL_, "--mix", "GET json"], /^--mix "GET json": the path must start with '\/'/],
+  [[URL_, "--mix", "GET /a 0"], /^--mix "GET \/a 0": weight "0" must be a number > 0/],
+  [[URL_, "--mix", "G3T /a"], /is not an HTTP method/],
+  [[URL_, "--mix", "GET /a", "-m", "POST"], /^-m has no effect with --mix/],
+  [[URL_, "--out", ""], '--out "": empty path, e.g. --out results.json'],
+  [
+    [URL_, "-c", "1000"],
+    /^-c 1000: needs 1000 sockets but the open-file limit is 1024 .* or use at most -c 974$/,
+  ],
+  [
+    [URL_, "-R", "5", "--max-connections", "2000"],
+    /^--max-connections 2000: needs 2000 sockets .*ulimit -n 4096/,
+  ],
+];
+
+Deno.test("bad input throws one UsageError line naming the problem and the fix", () => {
+  for (const [argv, expected] of ERROR_CASES) {
+    let caught: unknown;
+    try {
+      parse(...argv);
+    } catch (err) {
+      caught = err;
+    }
+    assert.ok(caught instanceof UsageError, `${JSON.stringify(argv)} should throw UsageError, got ${caught}`);
+    assert.ok(!caught.message.includes("\n"), `one line: ${caught.message}`);
+    if (typeof expected === "string") assert.equal(caught.message, expected, JSON.stringify(argv));
+    else assert.match(caught.message, expected, JSON.stringify(argv));
+  }
+});
+
+Deno.test("the real open-file limit is read and enforced", () => {
+  // Far above any soft limit a test machine has; fails only when the limit cannot be read at all.
+  assert.throws(() => parseAttackArgs([URL_, "-c", "1000000000"]), UsageError);
+  assert.equal(parseAttackArgs([URL_, "-c", "1000000000"], { openFileLimit: null }).config.connections, 1e9);
+});
+
+Deno.test("-h and --help carry the help text; every flag is documented", () => {
+  for (const argv of [["-h"], ["--help"], [URL_, "-c", "0", "--help"]]) {
+    assert.throws(
+      () => parseAttackArgs(argv),
+      (err) => err instanceof HelpRequested && err.text === attackHelp(),
+      argv.join(" "),
+    );
+  }
+  const help = attackHelp();
+  for (const spec of ATTACK_FLAGS) {
+    assert.ok(help.includes(`--${spec.long}`), `--${spec.long} documented`);
+    if (spec.short) assert.ok(help.includes(`-${spec.short}, --${spec.long}`), `-${spec.short} documented`);
+  }
+});

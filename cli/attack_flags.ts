@@ -1,0 +1,58 @@
+/**
+ * @module
+ * The flag table of `loadlab attack` and advice for flags of other tools. Short forms follow the tool a
+ * user most likely comes from: `-c -d` (wrk, autocannon, k6), `-n -m -H` (oha, hey), `-R` (wrk2),
+ * `-b -w -p` (autocannon). Kept apart from the parser so the help text and tests can list it.
+ */
+import type { FlagSpec } from "./argv.ts";
+
+export const ATTACK_FLAGS: FlagSpec[] = [
+  { long: "connections", short: "c", takesValue: true, example: "50" },
+  { long: "duration", short: "d", takesValue: true, example: "10s" },
+  { long: "requests", short: "n", takesValue: true, example: "1000" },
+  { long: "rate", short: "R", takesValue: true, example: "1000" },
+  { long: "ramp-to", takesValue: true, example: "200" },
+  { long: "phases", takesValue: true, example: "30s@10,60s@50->200" },
+  { long: "model", takesValue: true, example: "rate" },
+  { long: "co", takesValue: false },
+  { long: "max-connections", takesValue: true, example: "500" },
+  { long: "method", short: "m", takesValue: true, example: "POST" },
+  { long: "header", short: "H", takesValue: true, repeatable: true, example: '"Accept: application/json"' },
+  { long: "body", short: "b", takesValue: true, example: "'{\"a\":1}'" },
+  { long: "body-file", takesValue: true, example: "payload.json" },
+  { long: "content-type", short: "T", takesValue: true, example: "application/json" },
+  { long: "mix", takesValue: true, repeatable: true, example: '"GET /json 3"' },
+  { long: "timeout", takesValue: true, example: "5s" },
+  { long: "pipelining", short: "p", takesValue: true, example: "4" },
+  { long: "workers", short: "w", takesValue: true, example: "2" },
+  { long: "interval", takesValue: true, example: "250ms" },
+  { long: "warmup", takesValue: true, example: "5s" },
+  { long: "log", takesValue: true, example: "requests.csv" },
+  { long: "json", takesValue: false },
+  { long: "out", short: "o", takesValue: true, example: "results.json" },
+  { long: "report", takesValue: true, example: "report.html" },
+  { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
+  { long: "quiet", short: "q", takesValue: false },
+  { long: "no-live", takesValue: false },
+  { long: "help", short: "h", takesValue: false },
+];
+
+/** What to tell someone who typed another tool's flag. */
+export const FOREIGN_FLAG_HINTS: Record<string, string> = {
+  "-t": "for worker threads use --workers N (wrk -t); for a timeout use --timeout 10s (autocannon -t)",
+  "--threads": "use --workers N",
+  "-z": "the duration is -d here, e.g. -d 10s",
+  "--latency": "latency percentiles are always printed; drop --latency",
+  "-u": "connections are -c here, e.g. -c 50",
+  "--vus": "connections are -c here, e.g. -c 50",
+  "--rps": "the rate is -R here, e.g. -R 1000",
+  "--amount": "the request count is -n here, e.g. -n 1000",
+  "-D": "use --body-file <path> for a body file",
+  "--data": "use -b <body> or --body-file <path>",
+  "-X": "the method is -m here, e.g. -m POST",
+  "-s": "wrk Lua scripts are not supported; use -m, -H, -b and --mix",
+  "--script": "wrk Lua scripts are not supported; use -m, -H, -b and --mix",
+  "--no-tui": "there is no TUI; use --no-live to drop the live line",
+  "--http2": "loadlab speaks HTTP/1.1 only",
+  "--arrival-rate": "the open-model rate is -R here, e.g. -R 100",
+};

@@ -1,0 +1,84 @@
+/**
+ * @module
+ * The `loadlab attack --help` text. Plain text kept beside the flag table so the two change together;
+ * the test checks that every flag in the table is documented here.
+ */
+
+/** Full help for `loadlab attack`. */
+export function attackHelp(): string {
+  return `loadlab attack <url> [flags]
+
+Send HTTP/1.1 load to one URL and print latency, throughput and errors.
+
+Load models (how requests are paced)
+  connections  closed model: N connections, each sends the next request when the previous
+               response ends (autocannon, oha -c). The default: -c 10 -d 10s.
+  rate         open model: requests arrive at a set rate whatever the server does (Artillery
+               arrivalRate, k6 constant/ramping-arrival-rate); connections are opened on demand.
+  throughput   wrk2 -R: a constant total rate over fixed connections; latency is measured from the
+               intended send time (coordinated omission corrected) and the uncorrected one is kept.
+  count        exactly -n requests, closed (over -c connections) or open-paced with -R.
+
+  Which model runs, unless --model says so:
+    -n N               -> count
+    --co, or -R with -c -> throughput   (what wrk2 users type: -c 100 -R 2000)
+    -R, --ramp-to, --phases alone -> rate
+    none of these      -> connections
+  A flag the chosen model would ignore is an error, not a silent no-op.
+
+Load
+  -c, --connections N      connections to keep busy (closed, throughput, count)     [10]
+  -d, --duration D         measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare
+                           number is seconds                                          [10s]
+                           (with -n an optional upper bound; -n alone runs to the count)
+  -n, --requests N         send exactly N requests (count model)
+  -R, --rate N             requests per second
+      --ramp-to N          ramp the rate linearly from -R to N over the duration (rate model)
+      --phases LIST        arrival-rate phases, Artillery-like: DURATION@RATE or
+                           DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.
+                           --phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)
+      --model M            connections | rate | throughput | count
+      --co                 same as --model throughput (coordinated-omission corrected)
+      --max-connections N  cap on connections the open models open         [1000, or less if
+                           the open-file limit is lower]
+  -p, --pipelining N       requests in flight per connection (HTTP/1.1 pipelining)   [1]
+  -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
+      --warmup D           run this long first and leave it out of the statistics    [0]
+      --timeout D          per-request timeout; late responses count as timeouts     [10s]
+
+Requests
+  -m, --method M           HTTP method                                               [GET]
+  -H, --header "N: v"      add a header to every request; repeatable
+  -T, --content-type T     shorthand for -H "Content-Type: T"
+  -b, --body TEXT          request body
+      --body-file PATH     request body read from a file (bytes as they are)
+      --mix "M /path [W]"  a request mix instead of the URL's path; repeatable. Each entry is
+                           METHOD, a path relative to the URL's origin, and an optional weight
+                           (default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs
+                           for each POST. -H goes on every entry; -b/--body-file on every entry
+                           whose method is not GET or HEAD.
+
+Output
+      --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
+                           stdout instead of the summary
+  -o, --out FILE           write results.json (loadlab.results/v1)
+      --report FILE        write a self-contained HTML report
+      --log FILE           stream every request to a CSV: code;startUs;endUs;connection
+      --interval D         statistics interval for the time series                  [250ms]
+      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
+  -q, --quiet              print nothing but errors (and --json output)
+      --no-live            no live progress line
+  -h, --help               this help
+
+Exit codes: 0 ok, 1 a threshold failed, 2 bad usage (one line naming the problem and the fix).
+
+Examples
+  loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s
+  loadlab attack http://127.0.0.1:8080/ -n 10000 -c 20
+  loadlab attack http://127.0.0.1:8080/ -R 500 -d 1m                 # open model
+  loadlab attack http://127.0.0.1:8080/ -R 2000 -c 100 -d 30s        # wrk2-style, CO corrected
+  loadlab attack http://127.0.0.1:8080/ --phases "30s@10,60s@10->200,30s@0"
+  loadlab attack http://127.0.0.1:8080/ --mix "GET /json 3" --mix "POST /user 1" -b '{"a":1}' \\
+    -T application/json --json --out results.json
+`;
+}

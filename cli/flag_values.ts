@@ -1,0 +1,77 @@
+/**
+ * @module
+ * Typed reads of tokenized flags. Each reader validates one kind of value (whole number >= 1, rate,
+ * duration, path) and throws a `UsageError` echoing the flag as the user typed it with an example of a
+ * good value, so every command's messages have the same shape: `-c "0": must be ..., e.g. -c 50`.
+ */
+import type { FlagSpec, RawArgs } from "./argv.ts";
+import { parseDurationMs } from "./duration.ts";
+import { UsageError } from "./usage_error.ts";
+
+const WHOLE = /^\d+$/;
+const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
+
+/** Read access to the flags of one command line, by long name. */
+export class FlagValues {
+  constructor(private readonly raw: RawArgs, private readonly specs: FlagSpec[]) {}
+
+  has(long: string): boolean {
+    return this.raw.values.has(long);
+  }
+
+  /** The flag as the user spelled it (`-c` or `--connections`), for messages. */
+  typed(long: string): string {
+    return this.raw.spelled.get(long) ?? `--${long}`;
+  }
+
+  text(long: string): string | undefined {
+    return this.raw.values.get(long)?.at(-1);
+  }
+
+  all(long: string): string[] {
+    return this.raw.values.get(long) ?? [];
+  }
+
+  /** A file path; an empty one is an error rather than "no file". */
+  path(long: string): string | undefined {
+    const value = this.text(long);
+    if (value === "") throw this.problem(long, value, "empty path");
+    return value;
+  }
+
+  positiveInt(long: string): number | undefined {
+    const value = this.text(long);
+    if (value === undefined) return undefined;
+    if (!WHOLE.test(value) || Number(value) < 1) {
+      throw this.problem(long, value, "must be a whole number >= 1");
+    }
+    return Number(value);
+  }
+
+  /** A number of requests per second (> 0, or >= 0 when `allowZero`). */
+  rate(long: string, allowZero = false): number | undefined {
+    const value = this.text(long);
+    if (value === undefined) return undefined;
+    if (!DECIMAL.test(value) || (!allowZero && Number(value) === 0)) {
+      throw this.problem(long, value, `must be a rate in requests per second ${allowZero ? ">= 0" : "> 0"}`);
+    }
+    return Number(value);
+  }
+
+  durationMs(long: string): number | undefined {
+    const value = this.text(long);
+    return value === undefined ? undefined : parseDurationMs(value, this.typed(long));
+  }
+
+  positiveDurationMs(long: string): number | undefined {
+    const ms = this.durationMs(long);
+    if (ms === 0) throw this.problem(long, this.text(long) ?? "", "must be longer than 0");
+    return ms;
+  }
+
+  private problem(long: string, value: string, why: string): UsageError {
+    const typed = this.typed(long);
+    const example = this.specs.find((f) => f.long === long)?.example ?? "<value>";
+    return new UsageError(`${typed} ${JSON.stringify(value)}: ${why}, e.g. ${typed} ${example}`);
+  }
+}

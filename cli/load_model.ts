@@ -1,0 +1,130 @@
+/**
+ * @module
+ * Picks the load model from the flags and fills its part of the config. The rule, chosen so users of
+ * each tool get what they expect:
+ * - `--model X` always wins;
+ * - `-n` → count (oha, hey, ab), open-paced when `-R` is also given;
+ * - `--co`, or `-R` together with `-c` → throughput: wrk2's constant rate over fixed connections,
+ *   latency measured from the intended send time (coordinated-omission corrected);
+ * - `-R` (optionally `--ramp-to`) or `--phases` → rate: open model, Artillery/k6 arrival rate,
+ *   connections opened on demand up to `--max-connections`;
+ * - otherwise connections: closed model, autocannon/oha `-c`.
+ * A flag the chosen model would ignore is an error, never a silent no-op.
+ */
+import { type AttackConfigInput, DEFAULT_DURATION_MS, type Phase } from "../runner/config.ts";
+import type { FlagValues } from "./flag_values.ts";
+import { parsePhases } from "./phases.ts";
+import { UsageError } from "./usage_error.ts";
+
+type Model = "connections" | "rate" | "throughput" | "count";
+
+/** The model-specific part of `AttackConfigInput`. */
+export type LoadInput = Pick<
+  AttackConfigInput,
+  "model" | "connections" | "maxConnections" | "durationMs" | "requests" | "phases" | "ratePerSec"
+>;
+
+const MODELS: Model[] = ["connections", "rate", "throughput", "count"];
+const DEFAULT_MAX_CONNECTIONS = 1_000;
+
+/** Which models each model-specific flag changes, and what to say when it would not. */
+const APPLIES: Record<string, { models: Model[]; fix: string }> = {
+  requests: { models: ["count"], fix: "drop -n, or use --model count" },
+  rate: {
+    models: ["rate", "throughput", "count"],
+    fix: "drop -R, or use --model rate (open) or throughput (wrk2)",
+  },
+  "ramp-to": { models: ["rate"], fix: "--ramp-to ramps an open-model rate; use it with -R and without -c" },
+  phases: { models: ["rate"], fix: "--phases drive the rate model; drop -c, --co and --model" },
+  connections: {
+    models: ["connections", "throughput", "count"],
+    fix: "the rate model opens connections on demand; cap them with --max-connections",
+  },
+  "max-connections": { models: ["rate", "count"], fix: "for a fixed number of connections use -c" },
+  co: { models: ["throughput"], fix: "--co means --model throughput; drop one of them" },
+};
+
+/**
+ * Resolves model, rate, duration and connection flags. `maxSockets` (open-file limit minus headroom)
+ * lowers the default `--max-connections` so the default never trips the limit.
+ */
+export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
+  const model = decideModel(flags);
+  for (const [long, rule] of Object.entries(APPLIES)) {
+    if (flags.has(long) && !rule.models.includes(model)) {
+      throw new UsageError(`${flags.typed(long)} has no effect with the ${model} model; ${rule.fix}`);
+    }
+  }
+  const connections = flags.positiveInt("connections");
+  if (model === "connections") {
+    return { model, connections, durationMs: flags.positiveDurationMs("duration") };
+  }
+  if (model === "throughput") {
+    const ratePerSec = flags.rate("rate");
+    if (ratePerSec === undefined) throw needs("throughput", "-R <req/s>, e.g. -R 1000 -c 50");
+    return { model, connections, ratePerSec, durationMs: flags.positiveDurationMs("duration") };
+  }
+  const maxConnections = flags.positiveInt("max-connections") ??
+    (maxSockets === undefined ? undefined : Math.max(1, Math.min(DEFAULT_MAX_CONNECTIONS, maxSockets)));
+  if (model === "count") {
+    const requests = flags.positiveInt("requests");
+    if (requests === undefined) throw needs("count", "-n <requests>, e.g. -n 1000");
+    const ratePerSec = flags.rate("rate");
+    // No default bound: `-n` alone runs until the count is reached (oha, hey); -d caps it if given.
+    const durationMs = flags.positiveDurationMs("duration");
+    if (ratePerSec !== undefined) {
+      return { model, requests, connections, ratePerSec, durationMs, maxConnections };
+    }
+    if (flags.has("max-connections")) {
+      throw new UsageError(
+        "--max-connections caps open pacing only; add -R <req/s>, or use -c for closed pacing",
+      );
+    }
+    return { model, requests, connections, durationMs };
+  }
+  const phases = ratePhases(flags);
+  const durationMs = phases.reduce((sum, p) => sum + p.durationMs, 0);
+  return { model, phases, durationMs, maxConnections };
+}
+
+function decideModel(flags: FlagValues): Model {
+  const explicit = flags.text("model");
+  if (explicit !== undefined) {
+    const model = MODELS.find((m) => m === explicit.toLowerCase());
+    if (!model) {
+      throw new UsageError(
+        `--model ${JSON.stringify(explicit)}: unknown model; use connections, rate, throughput or count`,
+      );
+    }
+    return model;
+  }
+  if (flags.has("requests")) return "count";
+  if (flags.has("co") || (flags.has("rate") && flags.has("connections"))) return "throughput";
+  if (flags.has("rate") || flags.has("ramp-to") || flags.has("phases")) return "rate";
+  return "connections";
+}
+
+function ratePhases(flags: FlagValues): Phase[] {
+  if (flags.has("phases")) {
+    if (flags.has("rate")) throw new UsageError("-R and --phases both set the rate; use one of them");
+    if (flags.has("duration")) {
+      throw new UsageError(
+        `${flags.typed("duration")} conflicts with --phases, whose durations add up; drop it`,
+      );
+    }
+    return parsePhases(flags.text("phases") ?? "", flags.typed("phases"));
+  }
+  const rampToPerSec = flags.rate("ramp-to", true);
+  const ratePerSec = flags.rate("rate", rampToPerSec !== undefined && rampToPerSec > 0);
+  if (ratePerSec === undefined) {
+    throw rampToPerSec === undefined
+      ? needs("rate", "-R <req/s> or --phases, e.g. -R 100")
+      : new UsageError("--ramp-to needs a starting rate; add -R, e.g. -R 10 --ramp-to 100");
+  }
+  const durationMs = flags.positiveDurationMs("duration") ?? DEFAULT_DURATION_MS;
+  return [rampToPerSec === undefined ? { durationMs, ratePerSec } : { durationMs, ratePerSec, rampToPerSec }];
+}
+
+function needs(model: Model, what: string): UsageError {
+  return new UsageError(`the ${model} model needs ${what}`);
+}

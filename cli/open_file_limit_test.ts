@@ -1,0 +1,20 @@
+import assert from "node:assert/strict";
+import { parseProcLimits, readOpenFileLimit } from "./open_file_limit.ts";
+
+const LIMITS = `Limit                     Soft Limit           Hard Limit           Units
+Max cpu time              unlimited            unlimited            seconds
+Max open files            1024                 1048576              files
+Max locked memory         8388608              8388608              bytes
+`;
+
+Deno.test("parseProcLimits reads the soft open-file limit", () => {
+  assert.equal(parseProcLimits(LIMITS), 1024);
+  assert.equal(parseProcLimits(LIMITS.replace("1024   ", "unlimited")), Infinity);
+  assert.equal(parseProcLimits("Max cpu time unlimited unlimited seconds\n"), null);
+});
+
+Deno.test("readOpenFileLimit returns this process's limit on Linux", () => {
+  if (Deno.build.os !== "linux") return;
+  const limit = readOpenFileLimit();
+  assert.ok(limit !== null && limit >= 64, `limit ${limit}`);
+});

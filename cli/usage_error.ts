@@ -1,0 +1,19 @@
+/**
+ * @module
+ * The one error type of command-line parsing. Its message is a single line that names the problem and
+ * the fix (`-d "10x": not a duration; use ..., e.g. -d 10s`); `main.ts` prints it and exits with code 2
+ * before any load is sent. Help is not an error, so it travels as its own type and exits 0.
+ */
+
+/** Bad command-line input; print `message` and exit 2. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+/** `-h`/`--help` was given; print `text` to stdout and exit 0. */
+export class HelpRequested extends Error {
+  override name = "HelpRequested";
+  constructor(readonly text: string) {
+    super("help requested");
+  }
+}
