@@ -1,0 +1,288 @@
+/**
+ * @module
+ * The main-isolate side of the statistics: every `IntervalSample` from every worker goes through
+ * `RunAggregator.add`, keyed by its interval index, so one worker and N workers share one merge path and
+ * samples may arrive in any order (workers are never assumed to be in lock-step). Run totals are merged as
+ * samples arrive; per-interval histograms are kept as their compact encodings and only decoded at
+ * `finish`, which keeps memory at a few hundred bytes per interval instead of a full histogram each.
+ */
+
+import type { ErrorKind, IntervalResult, RunResult } from "../results.ts";
+import {
+  createHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  type Histogram,
+  histogramBuckets,
+  mergeEncoded,
+  percentileCurve,
+  summarizeMs,
+} from "./histogram.ts";
+import { type IntervalSample, OTHER_MESSAGES } from "./recorder.ts";
+import { detectStabilization } from "./stabilization.ts";
+
+/** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
+export type AggregateStats = Pick<
+  RunResult,
+  | "requests"
+  | "rps"
+  | "successRate"
+  | "latencyMs"
+  | "uncorrectedLatencyMs"
+  | "percentiles"
+  | "uncorrectedPercentiles"
+  | "histogram"
+  | "histogramEncoded"
+  | "statusCodes"
+  | "errors"
+  | "errorMessages"
+  | "bytesRead"
+  | "bytesWritten"
+  | "lateSends"
+  | "droppedSends"
+  | "generatorBound"
+  | "connects"
+  | "reconnects"
+  | "connectTimeMs"
+  | "intervals"
+  | "stabilizedAtMs"
+>;
+
+/** Numbers shown on the live progress line. */
+export interface LiveStats {
+  requests: number;
+  errors: number;
+  rps: number;
+  p99Ms: number;
+}
+
+/** Distinct messages kept per error kind over the whole run; the rest count under "(other)". */
+const MAX_MESSAGES_PER_KIND = 20;
+
+/** Counters of one interval index, summed over the workers that reported it. */
+interface IntervalAccumulator {
+  requests: number;
+  errors: number;
+  non2xx: number;
+  bytesRead: number;
+  bytesWritten: number;
+  lateSends: number;
+  inFlight: number;
+  connections: number;
+  statusCodes: Record<string, number>;
+  histograms: string[];
+}
+
+function addCounts(into: Record<string, number>, from: Record<string, number | undefined>): void {
+  for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + (count ?? 0);
+}
+
+function sumValues(counts: Record<string, number | undefined>): number {
+  let total = 0;
+  for (const count of Object.values(counts)) total += count ?? 0;
+  return total;
+}
+
+/** Merges a kind's message counts, keeping at most `max` distinct messages plus "(other)". */
+function addMessages(into: Record<string, number>, from: Record<string, number>, max: number): void {
+  for (const [message, count] of Object.entries(from)) {
+    const distinct = Object.keys(into).length - (OTHER_MESSAGES in into ? 1 : 0);
+    const key = message in into || (message !== OTHER_MESSAGES && distinct < max) ? message : OTHER_MESSAGES;
+    into[key] = (into[key] ?? 0) + count;
+  }
+}
+
+/** Merges interval samples from any number of workers into run statistics. */
+export class RunAggregator {
+  readonly #intervalMs: number;
+  readonly #uncorrected: boolean;
+  readonly #intervals = new Map<number, IntervalAccumulator>();
+  /** Highest interval index seen, -1 before the first sample. */
+  #lastIndex = -1;
+  readonly #total: Histogram = createHistogram();
+  readonly #rawTotal: Histogram | null;
+  readonly #connectTotal: Histogram = createHistogram();
+  #requests = 0;
+  #non2xx = 0;
+  #bytesRead = 0;
+  #bytesWritten = 0;
+  #lateSends = 0;
+  #droppedSends = 0;
+  #connects = 0;
+  #reconnects = 0;
+  readonly #statusCodes: Record<string, number> = {};
+  readonly #errors: Partial<Record<ErrorKind, number>> = {};
+  readonly #errorMessages: Record<string, Record<string, number>> = {};
+
+  constructor(opts: { intervalMs: number; uncorrected: boolean }) {
+    if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
+    this.#intervalMs = opts.intervalMs;
+    this.#uncorrected = opts.uncorrected;
+    this.#rawTotal = opts.uncorrected ? createHistogram() : null;
+  }
+
+  /** Adds one worker's sample of one interval; order and interleaving of workers do not matter. */
+  add(sample: IntervalSample): void {
+    this.#addTotals(sample);
+    const sampleErrors = sumValues(sample.errors);
+    const slot = this.#slot(sample.index);
+    slot.requests += sample.requests;
+    slot.errors += sampleErrors;
+    slot.non2xx += sample.non2xx;
+    slot.bytesRead += sample.bytesRead;
+    slot.bytesWritten += sample.bytesWritten;
+    slot.lateSends += sample.lateSends;
+    slot.inFlight += sample.inFlight;
+    slot.connections += sample.connections;
+    addCounts(slot.statusCodes, sample.statusCodes);
+    if (sample.requests > 0) slot.histograms.push(sample.histogram);
+  }
+
+  #slot(index: number): IntervalAccumulator {
+    let slot = this.#intervals.get(index);
+    if (slot === undefined) {
+      slot = {
+        requests: 0,
+        errors: 0,
+        non2xx: 0,
+        bytesRead: 0,
+        bytesWritten: 0,
+        lateSends: 0,
+        inFlight: 0,
+        connections: 0,
+        statusCodes: {},
+        histograms: [],
+      };
+      this.#intervals.set(index, slot);
+      if (index > this.#lastIndex) this.#lastIndex = index;
+    }
+    return slot;
+  }
+
+  #addTotals(sample: IntervalSample): void {
+    this.#requests += sample.requests;
+    this.#non2xx += sample.non2xx;
+    this.#bytesRead += sample.bytesRead;
+    this.#bytesWritten += sample.bytesWritten;
+    this.#lateSends += sample.lateSends;
+    this.#droppedSends += sample.droppedSends;
+    this.#connects += sample.connects;
+    this.#reconnects += sample.reconnects;
+    addCounts(this.#statusCodes, sample.statusCodes);
+    addCounts(this.#errors, sample.errors);
+    for (const [kind, messages] of Object.entries(sample.errorMessages)) {
+      this.#errorMessages[kind] ??= {};
+      addMessages(this.#errorMessages[kind], messages, MAX_MESSAGES_PER_KIND);
+    }
+    if (sample.requests > 0) this.#total.add(decodeHistogram(sample.histogram));
+    if (this.#rawTotal !== null && sample.uncorrectedHistogram !== null && sample.requests > 0) {
+      this.#rawTotal.add(decodeHistogram(sample.uncorrectedHistogram));
+    }
+    if (sample.connectHistogram !== null) this.#connectTotal.add(decodeHistogram(sample.connectHistogram));
+  }
+
+  /**
+   * Totals so far, with rps and p99 over the last ~1 s of complete intervals (those before `nowIndex`;
+   * without it, before the highest index seen, which may still be filling).
+   */
+  live(nowIndex?: number): LiveStats {
+    const current = nowIndex ?? this.#lastIndex;
+    const windowLength = Math.max(1, Math.round(1000 / this.#intervalMs));
+    const first = Math.max(0, current - windowLength);
+    let requests = 0;
+    const encodings: string[] = [];
+    for (let index = first; index < current; index++) {
+      const slot = this.#intervals.get(index);
+      if (slot === undefined) continue;
+      requests += slot.requests;
+      encodings.push(...slot.histograms);
+    }
+    const windowSec = ((current - first) * this.#intervalMs) / 1000;
+    const p99Us = encodings.length > 0 ? mergeEncoded(encodings).getValueAtPercentile(99) : 0;
+    return {
+      requests: this.#requests,
+      errors: sumValues(this.#errors),
+      rps: windowSec > 0 ? requests / windowSec : 0,
+      p99Ms: p99Us / 1000,
+    };
+  }
+
+  /** The run's statistics; `durationSec` is the measured duration (after warm-up). */
+  finish(durationSec: number): AggregateStats {
+    const errors = sumValues(this.#errors);
+    const attempted = this.#requests + errors;
+    const sends = attempted + this.#droppedSends;
+    const raw = this.#rawTotal;
+    const intervals = this.#denseIntervals(durationSec);
+    return {
+      requests: this.#requests,
+      rps: durationSec > 0 ? this.#requests / durationSec : 0,
+      successRate: attempted > 0 ? (this.#requests - this.#non2xx) / attempted : 0,
+      latencyMs: summarizeMs(this.#total),
+      uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
+      percentiles: percentileCurve(this.#total),
+      uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),
+      histogram: histogramBuckets(this.#total),
+      histogramEncoded: encodeHistogram(this.#total),
+      statusCodes: { ...this.#statusCodes },
+      errors: { ...this.#errors },
+      errorMessages: structuredClone(this.#errorMessages),
+      bytesRead: this.#bytesRead,
+      bytesWritten: this.#bytesWritten,
+      lateSends: this.#lateSends,
+      droppedSends: this.#droppedSends,
+      generatorBound: this.#lateSends + this.#droppedSends > 0.01 * sends,
+      connects: this.#connects,
+      reconnects: this.#reconnects,
+      connectTimeMs: this.#connectTimeMs(),
+      intervals,
+      stabilizedAtMs: detectStabilization(intervals),
+    };
+  }
+
+  #connectTimeMs(): AggregateStats["connectTimeMs"] {
+    const h = this.#connectTotal;
+    if (h.totalCount === 0) return null;
+    return {
+      min: h.minNonZeroValue / 1000,
+      mean: h.mean / 1000,
+      max: h.getValueAtPercentile(100) / 1000,
+      p99: h.getValueAtPercentile(99) / 1000,
+    };
+  }
+
+  /** Intervals 0..last index, gaps filled with zeros; the last one is cut to the measured duration. */
+  #denseIntervals(durationSec: number): IntervalResult[] {
+    const out: IntervalResult[] = [];
+    for (let index = 0; index <= this.#lastIndex; index++) {
+      const startMs = index * this.#intervalMs;
+      const leftMs = durationSec * 1000 - startMs;
+      const durationMs = leftMs > 0 && leftMs < this.#intervalMs ? leftMs : this.#intervalMs;
+      out.push(intervalResult(startMs, durationMs, this.#intervals.get(index)));
+    }
+    return out;
+  }
+}
+
+function intervalResult(startMs: number, durationMs: number, slot?: IntervalAccumulator): IntervalResult {
+  const summary = summarizeMs(mergeEncoded(slot?.histograms ?? []));
+  return {
+    startMs,
+    durationMs,
+    requests: slot?.requests ?? 0,
+    errors: slot?.errors ?? 0,
+    non2xx: slot?.non2xx ?? 0,
+    p50: summary.p50,
+    p75: summary.p75,
+    p90: summary.p90,
+    p99: summary.p99,
+    mean: summary.mean,
+    max: summary.max,
+    bytesRead: slot?.bytesRead ?? 0,
+    bytesWritten: slot?.bytesWritten ?? 0,
+    lateSends: slot?.lateSends ?? 0,
+    inFlight: slot?.inFlight ?? 0,
+    connections: slot?.connections ?? 0,
+    statusCodes: { ...(slot?.statusCodes ?? {}) },
+  };
+}

@@ -1,0 +1,158 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { RunAggregator } from "./aggregate.ts";
+import { IntervalRecorder, type IntervalSample } from "./recorder.ts";
+
+const INTERVAL_MS = 100;
+const ORIGIN_MS = 5000;
+const newRecorder = (uncorrected: boolean) =>
+  new IntervalRecorder({ intervalMs: INTERVAL_MS, originMs: ORIGIN_MS, uncorrected });
+
+/** Deterministic event stream over ~2 s: responses with mixed statuses, some errors, bytes, late sends. */
+function feed(target: (k: number) => IntervalRecorder, count: number): number {
+  let nowMs = ORIGIN_MS;
+  for (let k = 0; k < count; k++) {
+    nowMs += 0.37 + (k % 7) * 0.1;
+    const r = target(k);
+    if (k % 53 === 0) r.recordError(nowMs, k % 2 === 0 ? "timeout" : "reset", `err ${k % 3}`);
+    else r.recordResponse(nowMs, k % 11 === 0 ? 500 : 200, 800 + ((k * 7919) % 20_000), 700 + (k % 900));
+    r.addBytesRead(nowMs, 120);
+    r.addBytesWritten(nowMs, 40);
+    if (k % 97 === 0) r.lateSend(nowMs);
+    if (k % 400 === 0) r.connected(nowMs, 100 + k);
+  }
+  return nowMs;
+}
+
+/** Deterministic shuffle so samples reach the aggregator out of order. */
+function shuffled<T>(items: T[]): T[] {
+  const out = [...items];
+  let state = 42;
+  for (let i = out.length - 1; i > 0; i--) {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    const j = state % (i + 1);
+    [out[i], out[j]] = [out[j], out[i]];
+  }
+  return out;
+}
+
+Deno.test("3 workers with out-of-order samples aggregate exactly like one recorder", () => {
+  const workers = [newRecorder(true), newRecorder(true), newRecorder(true)];
+  const samples: IntervalSample[] = [];
+  // Workers drain at their own, unsynchronized moments, as their timers would.
+  const drainEvery = [130, 250, 310];
+  const endMs = feed((k) => workers[k % 3], 4000);
+  for (let w = 0; w < 3; w++) {
+    for (let t = ORIGIN_MS + drainEvery[w]; t < endMs; t += drainEvery[w]) {
+      samples.push(...workers[w].drain(t, false));
+    }
+    samples.push(...workers[w].drain(endMs, true));
+  }
+  const single = newRecorder(true);
+  feed(() => single, 4000);
+
+  const many = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: true });
+  for (const sample of shuffled(samples)) many.add(sample);
+  const one = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: true });
+  for (const sample of single.drain(endMs, true)) one.add(sample);
+
+  const durationSec = (endMs - ORIGIN_MS) / 1000;
+  const merged = many.finish(durationSec);
+  assertEquals(merged, one.finish(durationSec));
+  assertEquals(merged.requests + (merged.errors.timeout ?? 0) + (merged.errors.reset ?? 0), 4000);
+  assert(merged.uncorrectedLatencyMs !== null && merged.uncorrectedLatencyMs.max < merged.latencyMs.max);
+  assert(merged.connectTimeMs !== null && merged.connects === 10);
+});
+
+Deno.test("intervals are dense from 0 to the last index and the last one is cut to the duration", () => {
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+  const r = newRecorder(false);
+  r.recordResponse(ORIGIN_MS + 10, 200, 1000, 1000);
+  r.recordResponse(ORIGIN_MS + 350, 404, 3000, 3000);
+  for (const sample of r.drain(ORIGIN_MS + 360, true)) agg.add(sample);
+  const { intervals } = agg.finish(0.36);
+  assertEquals(intervals.map((i) => [i.startMs, i.requests, i.non2xx]), [
+    [0, 1, 0],
+    [100, 0, 0],
+    [200, 0, 0],
+    [300, 1, 1],
+  ]);
+  assertEquals(intervals[1].p99, 0);
+  assertEquals(intervals[0].durationMs, INTERVAL_MS);
+  assert(Math.abs(intervals[3].durationMs - 60) < 1e-9, `${intervals[3].durationMs}`);
+  assertEquals(intervals[3].statusCodes, { "404": 1 });
+  assert(intervals[3].p50 >= 3 && intervals[3].p50 < 3.01);
+});
+
+Deno.test("successRate counts 2xx/3xx over responses plus errors, and is 0 when nothing happened", () => {
+  const r = newRecorder(false);
+  for (let i = 0; i < 6; i++) r.recordResponse(ORIGIN_MS + i, i < 5 ? 200 : 301, 500, 500);
+  r.recordResponse(ORIGIN_MS + 7, 429, 500, 500);
+  r.recordResponse(ORIGIN_MS + 8, 503, 500, 500);
+  r.recordError(ORIGIN_MS + 9, "connect", "refused");
+  r.recordError(ORIGIN_MS + 9, "timeout", "timed out");
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+  for (const sample of r.drain(ORIGIN_MS + 10, true)) agg.add(sample);
+  const stats = agg.finish(1);
+  assertEquals([stats.requests, stats.successRate, stats.rps], [8, 0.6, 8]);
+  assertEquals(stats.errors, { connect: 1, timeout: 1 });
+  assertEquals(stats.statusCodes, { "200": 5, "301": 1, "429": 1, "503": 1 });
+
+  const empty = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false }).finish(0);
+  assertEquals([empty.requests, empty.successRate, empty.rps, empty.generatorBound], [0, 0, 0, false]);
+  assertEquals([empty.intervals, empty.percentiles, empty.histogram, empty.stabilizedAtMs], [
+    [],
+    [],
+    [],
+    null,
+  ]);
+  assertEquals([empty.connectTimeMs, empty.uncorrectedLatencyMs, empty.latencyMs.p99], [null, null, 0]);
+});
+
+Deno.test("generatorBound when late plus dropped sends exceed 1% of sends", () => {
+  const run = (late: number, dropped: number) => {
+    const r = newRecorder(false);
+    for (let i = 0; i < 100; i++) r.recordResponse(ORIGIN_MS + 1, 200, 500, 500);
+    for (let i = 0; i < late; i++) r.lateSend(ORIGIN_MS + 1);
+    for (let i = 0; i < dropped; i++) r.droppedSend(ORIGIN_MS + 1);
+    const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+    for (const sample of r.drain(ORIGIN_MS + 2, true)) agg.add(sample);
+    return agg.finish(1);
+  };
+  // sends = responses + errors + dropped sends
+  assertEquals(run(1, 0).generatorBound, false); // 1 of 100: exactly 1% is not more than 1%
+  assertEquals(run(0, 1).generatorBound, false); // 1 of 101
+  assertEquals(run(1, 1).generatorBound, true); // 2 of 101
+  assertEquals(run(3, 0).generatorBound, true);
+  assertEquals([run(1, 1).lateSends, run(1, 1).droppedSends], [1, 1]);
+});
+
+Deno.test("error messages stay bounded when merged over many intervals", () => {
+  const r = newRecorder(false);
+  for (let i = 0; i < 30; i++) r.recordError(ORIGIN_MS + i * INTERVAL_MS, "connect", `refused #${i}`);
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+  for (const sample of r.drain(ORIGIN_MS + 30 * INTERVAL_MS, true)) agg.add(sample);
+  const messages = agg.finish(3).errorMessages.connect;
+  assertEquals(Object.keys(messages).length, 21);
+  assertEquals(messages["(other)"], 10);
+  assertEquals(messages["refused #0"], 1);
+});
+
+Deno.test("live reports totals and rps/p99 over the last second of complete intervals", () => {
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+  const r = newRecorder(false);
+  // 5 requests per 100 ms interval for 1.5 s, latency 2 ms; then a partial interval with a slow one.
+  for (let i = 0; i < 75; i++) r.recordResponse(ORIGIN_MS + i * 20, 200, 2000, 2000);
+  r.recordResponse(ORIGIN_MS + 1510, 200, 90_000, 90_000);
+  r.recordError(ORIGIN_MS + 1511, "timeout", "t");
+  for (const sample of r.drain(ORIGIN_MS + 1520, true)) agg.add(sample);
+  const live = agg.live(15); // interval 15 is still filling
+  assertEquals([live.requests, live.errors, live.rps], [76, 1, 50]);
+  assert(live.p99Ms >= 2 && live.p99Ms < 2.01, `${live.p99Ms}`);
+  assertEquals(agg.live().rps, 50); // default: the highest index seen is the one filling
+  assertEquals(new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false }).live(), {
+    requests: 0,
+    errors: 0,
+    rps: 0,
+    p99Ms: 0,
+  });
+});
