@@ -1,0 +1,107 @@
+/**
+ * @module
+ * Entry point of the processes a built-in target consists of: an app instance, the balancer, or the
+ * caching/rate-limiting proxy. Each runs in its own OS process so it can be pinned to other cores than
+ * the load generator. The parent passes one JSON argument and waits for the READY line on stdout; the
+ * child exits on SIGTERM/SIGINT and also (with `watchStdin`) when its stdin closes, which happens when the parent dies by any
+ * means, so a crashed loadlab leaves no server behind. Under `deno run` this file is run directly; in a
+ * compiled binary `main.ts` routes the hidden `__target <json>` subcommand to `runTargetChild`.
+ */
+import { createTargetApp } from "./app.ts";
+import { type BalanceMode, createBalancer } from "./balancer.ts";
+import type { CompressMode } from "./compress.ts";
+import { createProxy, STATS_PATH } from "./proxy.ts";
+import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
+
+/** What the parent asks a child to be. */
+export type ChildSpec =
+  & { host: string; port: number; reusePort?: boolean; watchStdin?: boolean }
+  & (
+    | { role: "app"; compress?: CompressMode; cacheTtlSec?: number; staticDir?: string; redisUrl?: string }
+    | { role: "balancer"; upstreams: string[]; mode: BalanceMode }
+    | {
+      role: "proxy";
+      upstream: string;
+      redisUrl: string;
+      cacheTtlSec?: number;
+      rateLimit?: { limit: number; windowMs: number };
+    }
+  );
+
+/** Prefix of the stdout line announcing `{ url, pid }` once the server listens. */
+export const READY_PREFIX = "LOADLAB_TARGET_READY ";
+
+type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
+
+async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(): Promise<void> }> {
+  let redis: RedisClient | null = null;
+  if (spec.role === "app") {
+    if (spec.redisUrl) {
+      redis = await connectRedis(spec.redisUrl);
+      await seedRedis(redis);
+    }
+    return { handler: createTargetApp({ ...spec, redis }).fetch, close: () => quit(redis) };
+  }
+  if (spec.role === "balancer") {
+    const balancer = createBalancer(spec.upstreams, spec.mode);
+    const handler: Handler = (req) =>
+      req.url.endsWith(STATS_PATH)
+        ? Response.json(Object.fromEntries(balancer.sent.map((n, i) => [`instance${i + 1}`, n])))
+        : balancer.fetch(req);
+    return { handler, close: () => Promise.resolve(balancer.close()) };
+  }
+  redis = await connectRedis(spec.redisUrl);
+  const proxy = createProxy({ ...spec, upstreamUrl: spec.upstream, redis });
+  const handler: Handler = (req, info) => {
+    const forwarded = req.headers.get("x-forwarded-for");
+    return proxy.fetch(req, forwarded ? forwarded.split(",")[0].trim() : info.remoteAddr.hostname);
+  };
+  return { handler, close: () => (proxy.close(), quit(redis)) };
+}
+
+async function quit(redis: RedisClient | null): Promise<void> {
+  await redis?.disconnect().catch(() => {});
+}
+
+/** Serves the role described by `specJson` until SIGTERM, SIGINT or stdin EOF. */
+export async function runTargetChild(specJson: string): Promise<void> {
+  const spec: ChildSpec = JSON.parse(specJson);
+  const { handler, close } = await buildHandler(spec);
+  const server = Deno.serve({
+    hostname: spec.host,
+    port: spec.port,
+    reusePort: spec.reusePort,
+    onListen: () => {},
+    onError: (err) => Response.json({ error: String(err) }, { status: 500 }),
+  }, handler);
+  const host = spec.host === "0.0.0.0" ? "127.0.0.1" : spec.host.includes(":") ? `[${spec.host}]` : spec.host;
+  console.log(READY_PREFIX + JSON.stringify({ url: `http://${host}:${server.addr.port}`, pid: Deno.pid }));
+  let stopping = false;
+  const stop = async () => {
+    if (stopping) return;
+    stopping = true;
+    await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 2000))]);
+    await close();
+    Deno.exit(0);
+  };
+  Deno.addSignalListener("SIGTERM", stop);
+  Deno.addSignalListener("SIGINT", stop);
+  if (spec.watchStdin) watchParent(stop);
+  await server.finished;
+}
+
+/** Our stdin is a pipe from the parent: EOF means the parent is gone. */
+async function watchParent(onGone: () => void): Promise<void> {
+  const buf = new Uint8Array(64);
+  try {
+    while ((await Deno.stdin.read(buf)) !== null) { /* the parent never writes; keep waiting */ }
+  } catch { /* a read error means the pipe is gone too */ }
+  onGone();
+}
+
+if (import.meta.main) {
+  await runTargetChild(Deno.args[0]).catch((err) => {
+    console.error(`loadlab target child failed: ${err instanceof Error ? err.message : err}`);
+    Deno.exit(1);
+  });
+}

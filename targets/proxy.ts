@@ -1,0 +1,165 @@
+/**
+ * @module
+ * A caching and/or rate-limiting reverse proxy in front of any upstream (seed 000 put a Redis cache in
+ * front of a CMS, seed 002 added Redis rate limiting). Cache-aside: GET the key, on a miss forward and
+ * SET the answer with a TTL. The cache is an optimisation, never a dependency: every Redis failure or
+ * timeout is counted as a bypass and the request is served from the upstream instead of failing.
+ */
+import { Buffer } from "node:buffer";
+import { commandOptions } from "redis";
+import { badGateway, toResponse, Upstream, type UpstreamResponse } from "./forward.ts";
+import { RedisRateLimiter, withTimeout } from "./rate_limit.ts";
+import type { RedisClient } from "./redis.ts";
+
+export interface ProxyOptions {
+  upstreamUrl: string;
+  redis: RedisClient;
+  /** Cache TTL; 0 or absent disables caching (rate limiting only). */
+  cacheTtlSec?: number;
+  rateLimit?: { limit: number; windowMs: number };
+  /** Longest a Redis command may take before the proxy gives up on it (bypass). */
+  redisTimeoutMs?: number;
+}
+
+/** Counters of the proxy, read through `/__loadlab/stats` by the process that started it. */
+export interface ProxyStats {
+  hits: number;
+  misses: number;
+  /** Requests served from the upstream because Redis failed or was too slow. */
+  bypasses: number;
+  /** Requests that cannot be cached (not GET) and went straight upstream. */
+  passes: number;
+  /** Requests answered 429 by the rate limiter. */
+  limited: number;
+  /** Requests let through because the rate limiter could not reach Redis. */
+  limiterBypasses: number;
+  upstreamErrors: number;
+  /** Cache writes that failed or timed out after a miss (the next request is simply another miss). */
+  writeErrors: number;
+}
+
+export const STATS_PATH = "/__loadlab/stats";
+const CACHE_PREFIX = "loadlab:cache:";
+
+export interface Proxy {
+  fetch(req: Request, clientKey: string): Promise<Response>;
+  stats: ProxyStats;
+  close(): void;
+}
+
+/** Cached answer as one Redis value: a JSON line with status and headers, then the body bytes. */
+export function encodeEntry(res: UpstreamResponse): Buffer {
+  const meta = Buffer.from(JSON.stringify({ s: res.status, h: res.headers }) + "\n");
+  return Buffer.concat([meta, Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength)]);
+}
+
+export function decodeEntry(value: Uint8Array): UpstreamResponse {
+  const newline = value.indexOf(10);
+  const meta = JSON.parse(new TextDecoder().decode(value.subarray(0, newline)));
+  return { status: meta.s, headers: meta.h, body: value.slice(newline + 1) };
+}
+
+function cacheable(res: UpstreamResponse): boolean {
+  if (res.status !== 200) return false;
+  for (const [name, value] of res.headers) {
+    const lower = name.toLowerCase();
+    if (lower === "set-cookie") return false;
+    if (lower === "cache-control" && /no-store|private/i.test(value)) return false;
+  }
+  return true;
+}
+
+export function createProxy(opts: ProxyOptions): Proxy {
+  const upstream = new Upstream(opts.upstreamUrl);
+  const timeoutMs = opts.redisTimeoutMs ?? 200;
+  const ttlMs = Math.round((opts.cacheTtlSec ?? 0) * 1000);
+  const limiter = opts.rateLimit
+    ? new RedisRateLimiter(opts.redis, opts.rateLimit.limit, opts.rateLimit.windowMs, undefined, timeoutMs)
+    : null;
+  const stats: ProxyStats = {
+    hits: 0,
+    misses: 0,
+    bypasses: 0,
+    passes: 0,
+    limited: 0,
+    limiterBypasses: 0,
+    upstreamErrors: 0,
+    writeErrors: 0,
+  };
+
+  const forward = async (req: Request, extra?: [string, string][]): Promise<Response> => {
+    try {
+      return toResponse(await upstream.send(req), extra);
+    } catch (err) {
+      stats.upstreamErrors++;
+      return badGateway(opts.upstreamUrl, err);
+    }
+  };
+
+  const limit = async (clientKey: string): Promise<Response | null> => {
+    if (!limiter) return null;
+    try {
+      const decision = await limiter.check(clientKey);
+      if (decision.allowed) return null;
+      stats.limited++;
+      return Response.json({ error: "too many requests" }, {
+        status: 429,
+        headers: { "retry-after": String(decision.retryAfterSec), "ratelimit-remaining": "0" },
+      });
+    } catch {
+      stats.limiterBypasses++;
+      return null;
+    }
+  };
+
+  const cached = async (req: Request): Promise<Response> => {
+    const url = req.url;
+    const key = `${CACHE_PREFIX}${url.slice(url.indexOf("/", 8))}|${
+      req.headers.get("accept-encoding") ?? ""
+    }`;
+    let value: Buffer | null;
+    try {
+      value = await withTimeout(opts.redis.get(commandOptions({ returnBuffers: true }), key), timeoutMs);
+    } catch {
+      stats.bypasses++;
+      return await forward(req, [["x-cache", "BYPASS"]]);
+    }
+    if (value) {
+      stats.hits++;
+      return toResponse(decodeEntry(value), [["x-cache", "HIT"]]);
+    }
+    stats.misses++;
+    let res: UpstreamResponse;
+    try {
+      res = await upstream.send(req);
+    } catch (err) {
+      stats.upstreamErrors++;
+      return badGateway(opts.upstreamUrl, err);
+    }
+    if (cacheable(res)) {
+      // Not awaited: the client should not wait for the cache write, and a failed write is only a later miss.
+      withTimeout(opts.redis.set(key, encodeEntry(res), { PX: ttlMs }), timeoutMs).catch(() =>
+        stats.bypasses++
+      );
+    }
+    return toResponse(res, [["x-cache", "MISS"]]);
+  };
+
+  return {
+    stats,
+    async fetch(req, clientKey) {
+      if (req.url.endsWith(STATS_PATH)) return Response.json(stats);
+      const limited = await limit(clientKey);
+      if (limited) return limited;
+      if (ttlMs <= 0) return await forward(req);
+      if (req.method !== "GET") {
+        stats.passes++;
+        return await forward(req);
+      }
+      return await cached(req);
+    },
+    close() {
+      upstream.close();
+    },
+  };
+}

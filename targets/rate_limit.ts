@@ -1,0 +1,62 @@
+/**
+ * @module
+ * A fixed-window rate limiter kept in Redis so several proxy instances share one budget per client (seed
+ * 002 limited an API this way). One MULTI per request: create the window key with its expiry if absent,
+ * increment it, read its remaining lifetime, so the window and the count can never disagree. When Redis
+ * is unreachable the limiter lets requests through and counts that: an outage of the limiter must not
+ * turn into an outage of the API.
+ */
+import type { RedisClient } from "./redis.ts";
+
+export interface RateDecision {
+  allowed: boolean;
+  /** Requests left in the current window (0 when limited). */
+  remaining: number;
+  /** Seconds until the window resets, rounded up, at least 1. */
+  retryAfterSec: number;
+}
+
+/** Rejects after `ms`, so a Redis that hangs costs a request at most that long. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) =>
+      timer = setTimeout(() => reject(new Error(`Redis timed out after ${ms} ms`)), ms)
+    ),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export class RedisRateLimiter {
+  constructor(
+    readonly client: RedisClient,
+    readonly limit: number,
+    readonly windowMs: number,
+    readonly keyPrefix = "loadlab:ratelimit:",
+    readonly timeoutMs = 200,
+  ) {}
+
+  /** Counts one request of `clientKey`; throws when Redis fails (the caller decides to fail open). */
+  async check(clientKey: string): Promise<RateDecision> {
+    const key = this.keyPrefix + clientKey;
+    const replies = await withTimeout(
+      this.client.multi().set(key, "0", { PX: this.windowMs, NX: true }).incr(key).pTTL(key).exec(),
+      this.timeoutMs,
+    );
+    const count = Number(replies[1]);
+    const ttlMs = Number(replies[2]);
+    const retryAfterSec = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : this.windowMs) / 1000));
+    return { allowed: count <= this.limit, remaining: Math.max(0, this.limit - count), retryAfterSec };
+  }
+}
+
+/** Parses `100/1s`, `10/500ms`, `600/1m` into a limit and a window; null when malformed. */
+export function parseRateLimit(text: string): { limit: number; windowMs: number } | null {
+  const m = /^(\d+)\/(\d*\.?\d*)(ms|s|m|h)$/.exec(text.trim());
+  if (!m) return null;
+  const limit = Number(m[1]);
+  const amount = m[2] === "" ? 1 : Number(m[2]);
+  const unitMs = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[m[3] as "ms" | "s" | "m" | "h"];
+  const windowMs = Math.round(amount * unitMs);
+  return limit > 0 && windowMs > 0 ? { limit, windowMs } : null;
+}

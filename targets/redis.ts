@@ -1,0 +1,108 @@
+/**
+ * @module
+ * Redis for targets: connecting a client that fails fast instead of queueing (a cache that is down must
+ * cost a request nothing, so commands are not held in an offline queue), and starting a private
+ * `redis-server` on a free port with persistence off when the user gave no `--redis` URL. The seed
+ * studies run Redis next to the app on the same machine; so do we.
+ */
+import { createClient } from "redis";
+import { TargetError } from "./errors.ts";
+import { freePort } from "./free_port.ts";
+import { findProgram, ManagedProcess, pollReady } from "./process.ts";
+
+export type RedisClient = ReturnType<typeof createClient>;
+
+/** A Redis a target uses; `stop` shuts down the server only when loadlab started it. */
+export interface RedisHandle {
+  url: string;
+  pid?: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * A connected client that never queues commands while disconnected and keeps reconnecting in the
+ * background (up to once a second). Throws a TargetError when the first connection fails.
+ */
+export async function connectRedis(url: string, timeoutMs = 3000): Promise<RedisClient> {
+  const client = createClient({
+    url,
+    disableOfflineQueue: true,
+    socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1000) },
+  });
+  // Without a listener the client's 'error' events would crash the process; failures surface per command.
+  client.on("error", () => {});
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  try {
+    await Promise.race([
+      client.connect(),
+      new Promise((_, reject) => timer = setTimeout(() => reject(new Error("connect timed out")), timeoutMs)),
+    ]);
+    return client;
+  } catch (err) {
+    await client.disconnect().catch(() => {});
+    throw new TargetError(
+      `cannot connect to Redis at ${url}: ${(err as Error).message}`,
+      "check the --redis URL and that the server is running, or omit --redis to let loadlab start one",
+      { cause: err },
+    );
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Starts `redis-server` on a free loopback port, no RDB snapshots, no AOF. */
+export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: number[] } = {}): Promise<
+  RedisHandle
+> {
+  const program = findProgram("redis-server");
+  if (!program) {
+    throw new TargetError(
+      "this target needs Redis, but no --redis URL was given and redis-server is not on PATH",
+      "pass --redis redis://host:port (redisUrl in an experiment), or install redis-server (apt install redis-server)",
+    );
+  }
+  const port = freePort();
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-redis-" });
+  const proc = ManagedProcess.spawn({
+    name: "redis-server",
+    command: program,
+    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    logFile: opts.logFile,
+    cpuAffinity: opts.cpuAffinity,
+  });
+  const stop = async () => {
+    await proc.stop();
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  };
+  try {
+    await pollReady(proc, () => Promise.resolve(proc.stdoutTail.text.includes("Ready to accept")), 10_000);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  return { url: `redis://127.0.0.1:${port}`, pid: proc.pid, stop };
+}
+
+/**
+ * The Redis a target should use: the given URL (checked with PING), else a private server when
+ * `needed`, else none.
+ */
+export async function resolveRedis(
+  url: string | undefined,
+  needed: boolean,
+  opts: { logFile?: string } = {},
+): Promise<RedisHandle | null> {
+  if (url) {
+    const client = await connectRedis(url);
+    await client.disconnect().catch(() => {});
+    return { url, stop: () => Promise.resolve() };
+  }
+  return needed ? await startRedisServer(opts) : null;
+}
+
+/** Keys `/redis/:key` can read: key:0..key:99 with 64-byte values, like seed 004's single-key GET. */
+export async function seedRedis(client: RedisClient): Promise<void> {
+  const pairs: [string, string][] = [];
+  for (let i = 0; i < 100; i++) pairs.push([`key:${i}`, `value-${i}-`.padEnd(64, "x")]);
+  await client.mSet(pairs);
+}

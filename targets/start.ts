@@ -1,0 +1,245 @@
+/**
+ * @module
+ * `startTarget`: turns a `TargetSpec` into running processes and one handle to stop them all. Built-in
+ * instances, the balancer and the proxy are this program started again with a child spec (see
+ * `child_main.ts`), so each can use its own core; external apps are spawned as given. Start-up is all
+ * or nothing: when any step fails, everything already started is stopped before the error is thrown.
+ */
+import { type BalanceMode } from "./balancer.ts";
+import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
+import { TargetError } from "./errors.ts";
+import { freePort, waitForPort } from "./free_port.ts";
+import { ManagedProcess, pollReady } from "./process.ts";
+import { STATS_PATH } from "./proxy.ts";
+import { type RedisHandle, resolveRedis } from "./redis.ts";
+import {
+  type BuiltinSpec,
+  type ExternalSpec,
+  type ProxySpec,
+  type RunningTarget,
+  type TargetProcess,
+  type TargetSpec,
+  targetSpecSchema,
+} from "./spec.ts";
+
+export interface StartOptions {
+  /** Aborting stops the target (e.g. on Ctrl-C); an already aborted signal fails the start. */
+  signal?: AbortSignal;
+  /** Where process logs go (`<name>.log`); without it output is drained and only its tail kept. */
+  logDir?: string;
+}
+
+const CHILD_READY_TIMEOUT_MS = 30_000;
+
+/** Everything started so far, stopped in reverse order. */
+class Stack {
+  #stops: Array<() => Promise<void>> = [];
+  processes: TargetProcess[] = [];
+  push(stop: () => Promise<void>): void {
+    this.#stops.push(stop);
+  }
+  async stopAll(): Promise<void> {
+    for (const stop of this.#stops.splice(0).reverse()) await stop().catch(() => {});
+  }
+}
+
+/** How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file. */
+export function childCommand(spec: ChildSpec): { command: string; args: string[] } {
+  const json = JSON.stringify(spec);
+  if (Deno.build.standalone) return { command: Deno.execPath(), args: ["__target", json] };
+  const entry = new URL("./child_main.ts", import.meta.url);
+  const config = new URL("../deno.json", import.meta.url);
+  const args = ["run", "-A", "--quiet"];
+  try {
+    if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
+  } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
+  return { command: Deno.execPath(), args: [...args, entry.href, json] };
+}
+
+function logFile(opts: StartOptions, name: string): string | undefined {
+  return opts.logDir ? `${opts.logDir}/${name.replace(/[^\w.-]/g, "_")}.log` : undefined;
+}
+
+/** Spawns one child process and waits for its READY line; returns its URL. */
+async function spawnChild(
+  stack: Stack,
+  name: string,
+  spec: ChildSpec,
+  opts: StartOptions,
+  cpuAffinity?: number[],
+): Promise<string> {
+  const { command, args } = childCommand(spec);
+  const proc = ManagedProcess.spawn({
+    name,
+    command,
+    args,
+    stdinPiped: true,
+    logFile: logFile(opts, name),
+    cpuAffinity,
+  });
+  stack.push(() => proc.stop());
+  stack.processes.push({ name, pid: proc.pid });
+  const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
+  return JSON.parse(line).url;
+}
+
+async function startRedis(stack: Stack, url: string | undefined, needed: boolean, opts: StartOptions) {
+  const redis: RedisHandle | null = await resolveRedis(url, needed, {
+    logFile: logFile(opts, "redis-server"),
+  });
+  if (redis) stack.push(() => redis.stop());
+  return redis;
+}
+
+async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions) {
+  const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
+  const host = spec.host ?? "127.0.0.1";
+  const instances = spec.instances ?? 1;
+  const app = {
+    role: "app" as const,
+    host,
+    watchStdin: true,
+    compress: spec.compress,
+    cacheTtlSec: spec.cacheTtlSec,
+    staticDir: spec.staticDir,
+    redisUrl: redis?.url,
+  };
+  const name = (i: number) => i === 0 ? "target" : `target#${i + 1}`;
+  let url: string;
+  if (instances === 1) {
+    url = await spawnChild(stack, "target", { ...app, port: spec.port ?? 0 }, opts, spec.cpuAffinity);
+  } else if (spec.balance === "reuse-port") {
+    const port = spec.port || freePort(host);
+    const urls = await Promise.all(
+      [...Array(instances).keys()].map((i) =>
+        spawnChild(stack, name(i), { ...app, port, reusePort: true }, opts, spec.cpuAffinity)
+      ),
+    );
+    url = urls[0];
+  } else {
+    const upstreams = await Promise.all(
+      [...Array(instances).keys()].map((i) =>
+        spawnChild(stack, name(i), { ...app, port: 0 }, opts, spec.cpuAffinity)
+      ),
+    );
+    const mode: BalanceMode = spec.balance === "least-connections" ? "least-connections" : "round-robin";
+    const balancer: ChildSpec = {
+      role: "balancer",
+      host,
+      port: spec.port ?? 0,
+      watchStdin: true,
+      upstreams,
+      mode,
+    };
+    url = await spawnChild(stack, "balancer", balancer, opts, spec.cpuAffinity);
+  }
+  return { url, redis, statsUrl: instances > 1 && spec.balance !== "reuse-port" ? url + STATS_PATH : null };
+}
+
+async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions) {
+  const proc = ManagedProcess.spawn({
+    name: "external app",
+    command: spec.command,
+    args: spec.args,
+    cwd: spec.cwd,
+    env: spec.env,
+    logFile: spec.logFile ?? logFile(opts, "external"),
+  });
+  stack.push(() => proc.stop());
+  stack.processes.push({ name: "target", pid: proc.pid });
+  const url = spec.url.replace(/\/+$/, "");
+  const timeoutMs = spec.ready?.timeoutMs ?? 30_000;
+  const readyPath = spec.ready?.path;
+  const { hostname, port, protocol } = new URL(url);
+  const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
+  await pollReady(proc, async () => {
+    if (!readyPath) return await waitForPort(hostname.replace(/^\[|\]$/g, ""), portNumber, 1);
+    const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) });
+    await res.body?.cancel();
+    return res.ok;
+  }, timeoutMs);
+  return { url, redis: null, statsUrl: null };
+}
+
+async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions) {
+  let upstreamUrl: string;
+  if ("kind" in spec.upstream) {
+    const upstream = await startTarget(spec.upstream, { logDir: opts.logDir });
+    stack.push(() => upstream.stop());
+    upstreamUrl = upstream.url;
+    stack.processes.push(...upstream.processes);
+  } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
+  const redis = (await startRedis(stack, spec.redisUrl, true, opts))!;
+  const proxy: ChildSpec = {
+    role: "proxy",
+    host: spec.host ?? "127.0.0.1",
+    port: spec.port ?? 0,
+    watchStdin: true,
+    upstream: upstreamUrl,
+    redisUrl: redis.url,
+    cacheTtlSec: spec.cacheTtlSec,
+    rateLimit: spec.rateLimit,
+  };
+  const url = await spawnChild(stack, "proxy", proxy, opts, spec.cpuAffinity);
+  // The proxy is what the load hits: list it first for telemetry.
+  stack.processes.unshift(stack.processes.pop()!);
+  return { url, redis, statsUrl: url + STATS_PATH };
+}
+
+function validate(spec: TargetSpec): TargetSpec {
+  const parsed = targetSpecSchema.safeParse(spec);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+  throw new TargetError(`invalid target: ${problems.join("; ")}`, "fix the target fields named above", {
+    cause: parsed.error,
+  });
+}
+
+/** Starts the target described by `spec`; throws TargetError (after cleaning up) when it cannot. */
+export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Promise<RunningTarget> {
+  const valid = validate(spec);
+  if (opts.signal?.aborted) throw new TargetError("target start aborted", "", { cause: opts.signal.reason });
+  const stack = new Stack();
+  let started: { url: string; redis: RedisHandle | null; statsUrl: string | null };
+  try {
+    started = valid.kind === "builtin"
+      ? await startBuiltin(stack, valid, opts)
+      : valid.kind === "external"
+      ? await startExternal(stack, valid, opts)
+      : await startProxy(stack, valid, opts);
+  } catch (err) {
+    await stack.stopAll();
+    if (err instanceof TargetError) throw err;
+    throw new TargetError(`cannot start ${valid.kind} target: ${(err as Error).message}`, "see the cause", {
+      cause: err,
+    });
+  }
+  return handle(stack, started, opts.signal);
+}
+
+function handle(
+  stack: Stack,
+  started: { url: string; redis: RedisHandle | null; statsUrl: string | null },
+  signal?: AbortSignal,
+): RunningTarget {
+  let stopping: Promise<void> | null = null;
+  const stop = () => stopping ??= stack.stopAll();
+  signal?.addEventListener("abort", () => void stop(), { once: true });
+  return {
+    url: started.url,
+    processes: stack.processes,
+    pids: stack.processes.map((p) => p.pid),
+    redisUrl: started.redis?.url,
+    redisPid: started.redis?.pid,
+    async stats() {
+      if (!started.statsUrl || stopping) return {};
+      try {
+        const res = await fetch(started.statsUrl, { signal: AbortSignal.timeout(2000) });
+        return res.ok ? await res.json() : (await res.body?.cancel(), {});
+      } catch {
+        return {};
+      }
+    },
+    stop,
+  };
+}
