@@ -1,0 +1,93 @@
+/**
+ * @module
+ * One run of one load model against one URL: spawns the workers, merges their interval samples into
+ * one aggregator, reports live progress, and returns a complete `RunResult`. This is the function the
+ * CLI's `attack`, the demo and experiments all call.
+ */
+import { type AttackConfig, measuredDurationMs } from "./config.ts";
+import type { RunResult } from "./results.ts";
+import { RunAggregator } from "./stats/aggregate.ts";
+import { runWorkers } from "./worker/pool.ts";
+import { createLogFile } from "./load/request_log.ts";
+import { phasesSchedule } from "./load/schedule.ts";
+
+/** What the live progress line shows. */
+export interface AttackProgress {
+  elapsedSec: number;
+  /** Planned length including warm-up, null when only a count bounds the run. */
+  totalSec: number | null;
+  requests: number;
+  rps: number;
+  p99Ms: number;
+  errors: number;
+}
+
+export interface AttackHooks {
+  /** Name of the run in the results; default "attack". */
+  name?: string;
+  onProgress?(p: AttackProgress): void;
+  progressEveryMs?: number;
+  /** Aborting stops the load gracefully; the partial result is still returned. */
+  signal?: AbortSignal;
+}
+
+/** Runs the attack described by a validated config. */
+export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
+  if (config.logFile) await createLogFile(config.logFile);
+  const uncorrected = config.model === "throughput";
+  const aggregator = new RunAggregator({ intervalMs: config.intervalMs, uncorrected });
+  const startedAt = new Date().toISOString();
+  const startMs = performance.now();
+  const plannedMs = measuredDurationMs(config);
+  const totalSec = Number.isFinite(plannedMs) ? (plannedMs + config.warmupMs) / 1000 : null;
+  const timer = hooks.onProgress
+    ? setInterval(() => {
+      const live = aggregator.live();
+      hooks.onProgress!({ elapsedSec: (performance.now() - startMs) / 1000, totalSec, ...live });
+    }, hooks.progressEveryMs ?? 250)
+    : undefined;
+  let activeMs: number;
+  try {
+    ({ activeMs } = await runWorkers(config, {
+      onSamples: (samples) => samples.forEach((s) => aggregator.add(s)),
+      signal: hooks.signal,
+    }));
+  } finally {
+    clearInterval(timer);
+  }
+  const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
+  const durationSec = Math.max(durationMs, 1) / 1000;
+  return {
+    name: hooks.name ?? "attack",
+    url: config.url,
+    model: config.model,
+    config: configToJson(config),
+    startedAt,
+    durationSec,
+    warmupSec: config.warmupMs / 1000,
+    targetRps: targetRps(config),
+    workers: config.workers,
+    ...aggregator.finish(durationSec),
+    ...(config.logFile ? { logFile: config.logFile } : {}),
+  };
+}
+
+/** The requested rate of open models, averaged over the measured phases; null for closed ones. */
+function targetRps(config: AttackConfig): number | null {
+  if (config.model === "rate" && config.phases) {
+    const schedule = phasesSchedule(config.phases);
+    return schedule.durationMs > 0 ? (schedule.count * 1000) / schedule.durationMs : 0;
+  }
+  return config.ratePerSec ?? null;
+}
+
+/** The config as plain JSON for results.json: bodies are summarised by size, not embedded. */
+export function configToJson(config: AttackConfig): Record<string, unknown> {
+  return {
+    ...config,
+    requestMix: config.requestMix.map(({ body, ...rest }) => ({
+      ...rest,
+      ...(body ? { bodyBytes: body.length } : {}),
+    })),
+  };
+}

@@ -1,0 +1,39 @@
+/**
+ * @module
+ * The one shape every load model implements, and the context a worker gives it. An executor only
+ * decides *when* each request starts and on which connection; connections, recording, the watchdog
+ * and the graceful stop belong to the worker runtime (`run_load.ts`), so the four models share them.
+ */
+import type { AttackConfig } from "../config.ts";
+import type { LoadModel } from "../results.ts";
+import type { Connection, ConnectionShared } from "../http/connection.ts";
+
+/** What a worker hands to its executor. Times are this isolate's `performance.now()` ms. */
+export interface LoadContext {
+  readonly config: AttackConfig;
+  readonly shared: ConnectionShared;
+  readonly workerIndex: number;
+  readonly workerCount: number;
+  /** When the load starts (warm-up included). */
+  readonly startMs: number;
+  /** After this no request is started (Infinity when only a count bounds the run). */
+  readonly endMs: number;
+  /** Set on a stop request (Ctrl-C or a caller's abort): start nothing new. */
+  stopRequested: boolean;
+  /** Opens nothing yet: creates a connection registered with the watchdog. */
+  newConnection(): Connection;
+}
+
+/** A load model. `run` resolves when it has started all its requests and they have ended. */
+export interface Executor {
+  readonly model: LoadModel;
+  run(ctx: LoadContext): Promise<void>;
+}
+
+/** True while the executor may start another request. */
+export function mayStart(ctx: LoadContext): boolean {
+  return !ctx.stopRequested && performance.now() < ctx.endMs;
+}
+
+/** A send that leaves this much later than intended was held up by the generator; it is counted. */
+export const LATE_SEND_MS = 5;

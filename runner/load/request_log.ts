@@ -1,0 +1,82 @@
+/**
+ * @module
+ * The optional raw request log: one CSV line `code;startUs;endUs;connection` per response, as
+ * Gocannon records, so users can re-analyse every request. Lines are formatted digit by digit into a
+ * reused byte buffer (no string per request) and appended to the file in 64 KiB writes; each worker
+ * appends whole lines with O_APPEND, so several workers can share one file. Times are microseconds
+ * from the start of the measured run; `startUs` is the intended send time (equal to the actual send in
+ * closed models), so `endUs - startUs` is the recorded latency.
+ */
+const FLUSH_AT_BYTES = 60 * 1024;
+const BUFFER_BYTES = 64 * 1024;
+
+export class RequestLog {
+  readonly #buf = new Uint8Array(BUFFER_BYTES);
+  #length = 0;
+  #pending: Promise<unknown> = Promise.resolve();
+  #failed: unknown = null;
+
+  private constructor(readonly file: Deno.FsFile, readonly originMs: number, readonly idBase: number) {}
+
+  /** Opens `path` for appending; the header is written by whoever creates the file (`createLogFile`). */
+  static async open(path: string, originMs: number, idBase: number): Promise<RequestLog> {
+    const file = await Deno.open(path, { append: true, create: true });
+    return new RequestLog(file, originMs, idBase);
+  }
+
+  write(status: number, startMs: number, endMs: number, connectionId: number): void {
+    if (startMs < this.originMs) return; // warm-up is not part of the measured run
+    if (this.#length > FLUSH_AT_BYTES) this.#flush();
+    this.#int(status);
+    this.#byte(59);
+    this.#int(Math.round((startMs - this.originMs) * 1000));
+    this.#byte(59);
+    this.#int(Math.round((endMs - this.originMs) * 1000));
+    this.#byte(59);
+    this.#int(this.idBase + connectionId);
+    this.#byte(10);
+  }
+
+  /** Writes what is buffered and closes; throws if any write failed (the log would be incomplete). */
+  async close(): Promise<void> {
+    this.#flush();
+    await this.#pending;
+    this.file.close();
+    if (this.#failed) throw new Error(`request log: ${String(this.#failed)}`, { cause: this.#failed });
+  }
+
+  #byte(b: number): void {
+    this.#buf[this.#length++] = b;
+  }
+
+  #int(n: number): void {
+    if (n < 0) {
+      this.#byte(45);
+      n = -n;
+    }
+    let digits = 1;
+    for (let p = 10; p <= n; p *= 10) digits++;
+    for (let k = digits - 1; k >= 0; k--) {
+      this.#buf[this.#length + k] = 48 + (n % 10);
+      n = Math.floor(n / 10);
+    }
+    this.#length += digits;
+  }
+
+  #flush(): void {
+    if (this.#length === 0) return;
+    const chunk = this.#buf.slice(0, this.#length);
+    this.#length = 0;
+    this.#pending = this.#pending.then(() => writeAll(this.file, chunk)).catch((e) => this.#failed ??= e);
+  }
+}
+
+async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
+  let written = 0;
+  while (written < bytes.length) written += await file.write(bytes.subarray(written));
+}
+
+/** Creates (truncates) the log file with its header line before the workers append to it. */
+export async function createLogFile(path: string): Promise<void> {
+  await Deno.writeTextFile(path, "code;startUs;endUs;connection\n");
+}

@@ -1,0 +1,26 @@
+/**
+ * @module
+ * The messages between the main isolate and the load workers, as discriminated unions so both sides
+ * switch on `type` with the compiler checking every case. Samples carry their interval index, so the
+ * main side merges them whatever order they arrive in.
+ */
+import type { AttackConfig } from "../config.ts";
+import type { IntervalSample } from "../stats/recorder.ts";
+import type { LoadRunSummary } from "../load/run_load.ts";
+
+export type MainToWorker =
+  | {
+    type: "start";
+    config: AttackConfig;
+    workerIndex: number;
+    workerCount: number;
+    /** Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin). */
+    startAtEpochMs: number;
+  }
+  | { type: "stop" };
+
+export type WorkerToMain =
+  | { type: "ready" }
+  | { type: "samples"; workerIndex: number; samples: IntervalSample[] }
+  | { type: "done"; workerIndex: number; summary: LoadRunSummary }
+  | { type: "failed"; workerIndex: number; message: string };
