@@ -1,0 +1,211 @@
+/**
+ * @module
+ * The terminal printer: a `RunResult` in, text out, nothing else (no `Deno.*`, no clock). The summary
+ * follows oha (success rate, totals, a ■ histogram, the latency distribution, status codes and errors)
+ * and then autocannon's box tables, because those are the two layouts people doing this kind of test
+ * already read fluently. Late and dropped sends are printed next to the latency they distort, with a
+ * warning when the generator, not the target, limited the run. An empty run prints zeros and dashes,
+ * never NaN.
+ */
+
+import type { RunResult } from "../runner/results.ts";
+import {
+  formatBytes,
+  formatCount,
+  formatDurationMs,
+  formatNumber,
+  formatPercent,
+  formatPercentile,
+} from "./text_format.ts";
+import { latencyTable, throughputTable } from "./text_tables.ts";
+
+export { formatBytes, formatDurationMs } from "./text_format.ts";
+
+/** Options of `renderSummary`. */
+export interface SummaryOptions {
+  /** ANSI colors (bold headings, red errors, yellow warnings); off by default for files and pipes. */
+  color?: boolean;
+}
+
+const BAR_COLUMNS = 30;
+const TOP_MESSAGES = 3;
+const DISTRIBUTION: Array<[number, keyof RunResult["latencyMs"]]> = [
+  [10, "p10"],
+  [25, "p25"],
+  [50, "p50"],
+  [75, "p75"],
+  [90, "p90"],
+  [95, "p95"],
+  [99, "p99"],
+  [99.9, "p999"],
+  [99.99, "p9999"],
+];
+
+type Paint = (text: string) => string;
+interface Palette {
+  bold: Paint;
+  red: Paint;
+  yellow: Paint;
+  green: Paint;
+}
+
+function palette(color: boolean): Palette {
+  const ansi = (code: number): Paint => (text) => color ? `\x1b[${code}m${text}\x1b[0m` : text;
+  return { bold: ansi(1), red: ansi(31), yellow: ansi(33), green: ansi(32) };
+}
+
+/** Aligned "label: value" lines. */
+function fields(pairs: Array<[string, string]>): string[] {
+  const width = Math.max(...pairs.map(([label]) => label.length)) + 1;
+  return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);
+}
+
+function attempted(run: RunResult): number {
+  return run.requests + Object.values(run.errors).reduce((sum: number, n) => sum + (n ?? 0), 0);
+}
+
+function overview(run: RunResult, c: Palette): string[] {
+  const safe = (n: number, d: number) => (d > 0 ? n / d : 0);
+  const rate = formatPercent(run.successRate);
+  const successColor = run.successRate >= 0.99 ? c.green : run.successRate >= 0.9 ? c.yellow : c.red;
+  const requestsLine = run.targetRps === null
+    ? formatNumber(run.rps, 2)
+    : `${formatNumber(run.rps, 2)} (target ${formatNumber(run.targetRps, 2)})`;
+  return [
+    c.bold("Summary:"),
+    ...fields([
+      ["Success rate", attempted(run) === 0 ? rate : successColor(rate)],
+      ["Total", formatDurationMs(run.durationSec * 1000)],
+      ["Slowest", formatDurationMs(run.latencyMs.max)],
+      ["Fastest", formatDurationMs(run.latencyMs.min)],
+      ["Average", formatDurationMs(run.latencyMs.mean)],
+      ["Requests/sec", requestsLine],
+      ["Requests", formatCount(run.requests)],
+    ]),
+    "",
+    ...fields([
+      ["Total data", formatBytes(run.bytesRead)],
+      ["Size/request", formatBytes(Math.round(safe(run.bytesRead, run.requests)))],
+      ["Size/sec", formatBytes(Math.round(safe(run.bytesRead, run.durationSec)))],
+    ]),
+  ];
+}
+
+function histogramLines(run: RunResult, c: Palette): string[] {
+  if (run.histogram.length === 0) return [c.bold("Response time histogram:"), "  (no responses)"];
+  const maxCount = Math.max(...run.histogram.map((b) => b.count));
+  const labels = run.histogram.map((b) => formatDurationMs(b.toMs));
+  const counts = run.histogram.map((b) => `[${formatCount(b.count)}]`);
+  const labelWidth = Math.max(...labels.map((l) => l.length));
+  const countWidth = Math.max(...counts.map((l) => l.length));
+  return [
+    c.bold("Response time histogram:"),
+    ...run.histogram.map((b, i) => {
+      const bar = "■".repeat(maxCount > 0 ? Math.round((b.count / maxCount) * BAR_COLUMNS) : 0);
+      return `  ${labels[i].padStart(labelWidth)} ${counts[i].padEnd(countWidth)} |${bar}`;
+    }),
+  ];
+}
+
+function distributionLines(run: RunResult, c: Palette): string[] {
+  const uncorrected = run.uncorrectedLatencyMs;
+  const header = uncorrected === null
+    ? "Response time distribution:"
+    : "Response time distribution (corrected | uncorrected):";
+  return [
+    c.bold(header),
+    ...DISTRIBUTION.map(([p, key]) => {
+      const label = formatPercentile(p).padStart(7);
+      const corrected = formatDurationMs(run.latencyMs[key]);
+      if (uncorrected === null) return `  ${label} in ${corrected}`;
+      return `  ${label} in ${corrected.padEnd(10)} | ${formatDurationMs(uncorrected[key])}`;
+    }),
+  ];
+}
+
+function statusLines(run: RunResult, c: Palette): string[] {
+  const entries = Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  if (entries.length === 0) return [];
+  return [
+    c.bold("Status code distribution:"),
+    ...entries.map(([code, count]) => {
+      const line = `  [${code}] ${formatCount(count)} responses`;
+      const ok = Number(code) >= 200 && Number(code) < 400;
+      return ok ? line : c.yellow(line);
+    }),
+  ];
+}
+
+function errorLines(run: RunResult, c: Palette): string[] {
+  const kinds = Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0).sort((a, b) =>
+    (b[1] ?? 0) - (a[1] ?? 0)
+  );
+  if (kinds.length === 0) return [];
+  const out = [c.bold("Error distribution:")];
+  for (const [kind, count] of kinds) {
+    out.push(c.red(`  [${formatCount(count ?? 0)}] ${kind}`));
+    const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
+    for (const [message, n] of messages.slice(0, TOP_MESSAGES)) {
+      out.push(`      ${formatCount(n)} × ${message}`);
+    }
+    if (messages.length > TOP_MESSAGES) out.push(`      … ${messages.length - TOP_MESSAGES} more messages`);
+  }
+  return out;
+}
+
+function generatorLines(run: RunResult, c: Palette): string[] {
+  if (run.lateSends === 0 && run.droppedSends === 0 && !run.generatorBound) return [];
+  const out = [`Late sends: ${formatCount(run.lateSends)}, dropped sends: ${formatCount(run.droppedSends)}`];
+  if (run.generatorBound) {
+    out.push(c.yellow(
+      "WARNING: more than 1% of sends were late or dropped: the load generator, not the target, limited " +
+        "this run. Lower the rate, add workers, or use a bigger machine.",
+    ));
+  }
+  return out;
+}
+
+/** The full end-of-run text for one run (no trailing newline). */
+export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string {
+  const c = palette(opts.color ?? false);
+  const sections = [
+    overview(run, c),
+    histogramLines(run, c),
+    distributionLines(run, c),
+    statusLines(run, c),
+    errorLines(run, c),
+    generatorLines(run, c),
+    [latencyTable(run)],
+    [throughputTable(run)],
+  ];
+  return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
+}
+
+/** Numbers for the live progress line. */
+export interface LiveLineStats {
+  elapsedSec: number;
+  totalSec: number | null;
+  requests: number;
+  rps: number;
+  p99Ms: number;
+  errors: number;
+}
+
+/**
+ * One progress line for `\r` updates (no newline, no escape codes). Fields are padded to fixed widths so
+ * successive lines rarely change length; the caller still clears the rest of the line when it can.
+ */
+export function renderLiveLine(s: LiveLineStats): string {
+  const elapsed = Number.isFinite(s.elapsedSec) ? s.elapsedSec.toFixed(1) : "-";
+  const total = s.totalSec === null || !Number.isFinite(s.totalSec) ? "" : ` / ${s.totalSec.toFixed(0)}s`;
+  const pct = s.totalSec !== null && s.totalSec > 0 && Number.isFinite(s.elapsedSec)
+    ? ` ${Math.min(100, Math.floor((s.elapsedSec / s.totalSec) * 100))}%`.padStart(5)
+    : "";
+  return [
+    `[${elapsed.padStart(6)}s${total}${pct}]`,
+    `${formatCount(s.requests).padStart(11)} req`,
+    `${formatNumber(s.rps, 0).padStart(9)} req/s`,
+    `p99 ${formatDurationMs(s.p99Ms).padStart(10)}`,
+    `${formatCount(s.errors).padStart(7)} errors`,
+  ].join("  ");
+}

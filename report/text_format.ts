@@ -1,0 +1,60 @@
+/**
+ * @module
+ * Number formatting shared by the terminal printer (and free for the HTML report): durations, byte sizes,
+ * counts and percentages, each with its unit chosen so the number stays short. Every formatter turns
+ * NaN or Infinity into "-" instead of printing it, because a half-finished or empty run must still
+ * produce readable text.
+ */
+
+/** "850 µs", "12.34 ms", "1.50 s", "2m 05s"; "-" for non-finite input. */
+export function formatDurationMs(ms: number): string {
+  if (!Number.isFinite(ms)) return "-";
+  const abs = Math.abs(ms);
+  if (abs === 0) return "0 ms";
+  if (abs < 1) return `${(ms * 1000).toFixed(0)} µs`;
+  if (abs < 1000) return `${ms.toFixed(2)} ms`;
+  if (abs < 60_000) return `${(ms / 1000).toFixed(2)} s`;
+  const totalSec = Math.round(abs / 1000);
+  const sign = ms < 0 ? "-" : "";
+  return `${sign}${Math.floor(totalSec / 60)}m ${String(totalSec % 60).padStart(2, "0")}s`;
+}
+
+const BYTE_UNITS = ["B", "KiB", "MiB", "GiB", "TiB"];
+
+/** "512 B", "1.50 KiB", "3.20 MiB" (binary units, like oha); "-" for non-finite input. */
+export function formatBytes(n: number): string {
+  if (!Number.isFinite(n)) return "-";
+  let value = n;
+  let unit = 0;
+  while (Math.abs(value) >= 1024 && unit < BYTE_UNITS.length - 1) {
+    value /= 1024;
+    unit++;
+  }
+  return unit === 0 ? `${Math.round(value)} B` : `${value.toFixed(2)} ${BYTE_UNITS[unit]}`;
+}
+
+/** Integer with thousands separators ("12,345"); "-" for non-finite input. */
+export function formatCount(n: number): string {
+  if (!Number.isFinite(n)) return "-";
+  const sign = n < 0 ? "-" : "";
+  return sign + String(Math.round(Math.abs(n))).replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+}
+
+/** A rate or other float with a fixed number of decimals and separators ("4,567.89"). */
+export function formatNumber(n: number, decimals = 2): string {
+  if (!Number.isFinite(n)) return "-";
+  const [whole, fraction] = Math.abs(n).toFixed(decimals).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
+  return (n < 0 ? "-" : "") + (fraction === undefined ? grouped : `${grouped}.${fraction}`);
+}
+
+/** A 0..1 share as "99.50%". */
+export function formatPercent(share: number, decimals = 2): string {
+  if (!Number.isFinite(share)) return "-";
+  return `${(share * 100).toFixed(decimals)}%`;
+}
+
+/** A percentile label without trailing zeros: 50 -> "50%", 99.9 -> "99.9%", 2.5 -> "2.5%". */
+export function formatPercentile(p: number): string {
+  return `${Number(p.toFixed(4))}%`;
+}

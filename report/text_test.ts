@@ -1,0 +1,199 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import type { IntervalResult, RunResult } from "../runner/results.ts";
+import { RunAggregator } from "../runner/stats/aggregate.ts";
+import { formatBytes, formatDurationMs, renderLiveLine, renderSummary } from "./text.ts";
+import { perSecond, seriesStats } from "./text_tables.ts";
+
+function interval(startMs: number, requests: number, bytesRead: number): IntervalResult {
+  return {
+    startMs,
+    durationMs: 250,
+    requests,
+    errors: 0,
+    non2xx: 0,
+    p50: 1,
+    p75: 1,
+    p90: 1,
+    p99: 2,
+    mean: 1,
+    max: 3,
+    bytesRead,
+    bytesWritten: 0,
+    lateSends: 0,
+    inFlight: 0,
+    connections: 10,
+    statusCodes: {},
+  };
+}
+
+/** A 2-second run: 1000 req/s in the first second, 600 in the second. */
+function sampleRun(overrides: Partial<RunResult> = {}): RunResult {
+  const latencyMs = {
+    min: 0.412,
+    mean: 3.25,
+    stdev: 1.5,
+    p2_5: 0.5,
+    p10: 1.11,
+    p25: 2.22,
+    p50: 3.33,
+    p75: 4.44,
+    p90: 5.55,
+    p95: 6.66,
+    p97_5: 7.5,
+    p99: 8.88,
+    p999: 12.5,
+    p9999: 40.4,
+    max: 123.45,
+  };
+  return {
+    name: "attack",
+    url: "http://127.0.0.1:8080/json",
+    model: "connections",
+    config: {},
+    startedAt: "2025-01-01T00:00:00.000Z",
+    durationSec: 2,
+    warmupSec: 0,
+    requests: 1600,
+    rps: 800,
+    targetRps: null,
+    successRate: 0.99,
+    latencyMs,
+    uncorrectedLatencyMs: null,
+    percentiles: [],
+    uncorrectedPercentiles: null,
+    histogram: [
+      { fromMs: 0.412, toMs: 50, count: 1500 },
+      { fromMs: 50, toMs: 100, count: 99 },
+      { fromMs: 100, toMs: 123.45, count: 1 },
+    ],
+    histogramEncoded: "",
+    statusCodes: { "200": 1584, "503": 16 },
+    errors: { timeout: 16 },
+    errorMessages: { timeout: { "no response in 1000 ms": 12, "headers timed out": 4 } },
+    bytesRead: 1600 * 512,
+    bytesWritten: 1600 * 64,
+    lateSends: 0,
+    droppedSends: 0,
+    generatorBound: false,
+    connects: 10,
+    reconnects: 0,
+    connectTimeMs: { min: 0.1, mean: 0.2, max: 0.5, p99: 0.5 },
+    intervals: [0, 250, 500, 750].map((t) => interval(t, 250, 250 * 512))
+      .concat([1000, 1250, 1500, 1750].map((t) => interval(t, 150, 150 * 512))),
+    workers: 1,
+    stabilizedAtMs: 0,
+    ...overrides,
+  };
+}
+
+Deno.test("formatters pick short units and never print NaN", () => {
+  assertEquals(
+    [0, 0.85, 12.345, 1500, 125_000].map(formatDurationMs),
+    ["0 ms", "850 µs", "12.35 ms", "1.50 s", "2m 05s"],
+  );
+  assertEquals([0, 512, 1536, 5 * 1024 ** 2].map(formatBytes), ["0 B", "512 B", "1.50 KiB", "5.00 MiB"]);
+  assertEquals([NaN, Infinity].map(formatDurationMs).concat([NaN].map(formatBytes)), ["-", "-", "-"]);
+});
+
+Deno.test("renderSummary shows the key numbers of a run", () => {
+  const text = renderSummary(sampleRun());
+  for (
+    const expected of [
+      "Success rate:  99.00%",
+      "Slowest:       123.45 ms",
+      "Fastest:       412 µs",
+      "Average:       3.25 ms",
+      "Requests/sec:  800.00",
+      "Total data:    800.00 KiB",
+      "Size/request:  512 B",
+      "Size/sec:      400.00 KiB",
+      "99% in 8.88 ms",
+      "99.99% in 40.40 ms",
+      "[200] 1,584 responses",
+      "[503] 16 responses",
+      "[16] timeout",
+      "12 × no response in 1000 ms",
+    ]
+  ) assert(text.includes(expected), `missing ${JSON.stringify(expected)} in\n${text}`);
+  // The biggest bucket gets the full 30-column bar, a tiny one none.
+  assert(text.includes(`[1,500] |${"■".repeat(30)}\n`), text);
+  assert(/\[1\]\s+\|\n/.test(text), text);
+  // Box tables: per-second stats over the two full seconds (1000 and 600 req/s).
+  const reqRow = text.split("\n").find((line) => line.startsWith("│ Req/Sec"));
+  assertEquals(reqRow?.split("│").map((cell) => cell.trim()).filter(Boolean), [
+    "Req/Sec",
+    "600.00",
+    "600.00",
+    "1,000.00",
+    "800.00",
+    "200.00",
+    "600.00",
+  ]);
+  assert(text.includes("│ Latency "));
+  assert(!text.includes("WARNING") && !text.includes("\x1b["));
+});
+
+Deno.test("renderSummary shows corrected and uncorrected latency side by side", () => {
+  const run = sampleRun({ uncorrectedLatencyMs: { ...sampleRun().latencyMs, p99: 2.5 } });
+  const text = renderSummary(run);
+  assert(text.includes("(corrected | uncorrected)"), text);
+  assert(/99% in 8\.88 ms\s+\| 2\.50 ms/.test(text), text);
+  assert(text.includes("│ Latency (corrected)") && text.includes("│ Latency (uncorrected)"), text);
+});
+
+Deno.test("renderSummary warns when the generator limited the run", () => {
+  const text = renderSummary(
+    sampleRun({ lateSends: 40, droppedSends: 2, generatorBound: true, targetRps: 1000 }),
+  );
+  assert(text.includes("Late sends: 40, dropped sends: 2"), text);
+  assert(text.includes("WARNING") && text.includes("load generator"), text);
+  assert(text.includes("800.00 (target 1,000.00)"), text);
+  assert(renderSummary(sampleRun(), { color: true }).includes("\x1b[1mSummary:\x1b[0m"));
+});
+
+Deno.test("an empty run renders without NaN or Infinity", () => {
+  const stats = new RunAggregator({ intervalMs: 250, uncorrected: true }).finish(0);
+  const empty: RunResult = { ...sampleRun(), ...stats, durationSec: 0, connectTimeMs: null };
+  const text = renderSummary(empty);
+  assert(!/NaN|Infinity|undefined/.test(text), text);
+  assert(text.includes("Success rate:  0.00%") && text.includes("(no responses)"), text);
+  assert(!renderSummary(empty, { color: true }).includes("\x1b[31m"), "an empty run is not an error");
+});
+
+Deno.test("per-second stats drop a trailing partial second", () => {
+  const intervals = [interval(0, 100, 0), interval(250, 100, 0), interval(500, 100, 0), interval(750, 100, 0)]
+    .concat([{ ...interval(1000, 10, 0), durationMs: 100 }]);
+  assertEquals(perSecond(intervals, (i) => i.requests), [400]);
+  assertEquals(perSecond([{ ...interval(0, 10, 0), durationMs: 500 }], (i) => i.requests), [20]);
+  assertEquals(seriesStats([]).mean, 0);
+  assertEquals(seriesStats([1, 2, 3, 4]), {
+    p2_5: 1,
+    p50: 2,
+    p97_5: 4,
+    mean: 2.5,
+    stdev: Math.sqrt(1.25),
+    min: 1,
+    max: 4,
+  });
+});
+
+Deno.test("renderLiveLine is one line with the live numbers", () => {
+  const line = renderLiveLine({
+    elapsedSec: 12.34,
+    totalSec: 30,
+    requests: 12345,
+    rps: 4567.8,
+    p99Ms: 12.3,
+    errors: 2,
+  });
+  assert(!line.includes("\n"));
+  for (const part of ["12.3s / 30s", "41%", "12,345 req", "4,568 req/s", "p99", "12.30 ms", "2 errors"]) {
+    assert(line.includes(part), `missing ${part} in ${line}`);
+  }
+  const open = renderLiveLine({ elapsedSec: 1, totalSec: null, requests: 0, rps: 0, p99Ms: 0, errors: 0 });
+  assert(!/NaN|%| \/ /.test(open), open);
+  assertEquals(
+    open.length,
+    renderLiveLine({ ...{ elapsedSec: 2, totalSec: null, requests: 9, rps: 9, p99Ms: 0, errors: 0 } }).length,
+  );
+});
