@@ -1,0 +1,36 @@
+/**
+ * @module
+ * The targets loadlab measures, behind one entry point for the runner: `startTarget(spec)` starts the
+ * built-in Hono target (one or several instances, balanced or sharing a port), an external app, or a
+ * Redis caching/rate-limiting proxy in front of either, and `startTelemetry(target)` samples CPU, RSS
+ * and Redis counters while a run goes. `runTargetChild` is the hidden `__target <json>` subcommand a
+ * compiled loadlab binary must route to, because there the target processes are the binary itself.
+ *
+ * @example
+ * ```ts
+ * const target = await startTarget({ kind: "builtin", instances: 2, balance: "least-connections" });
+ * const telemetry = startTelemetry(target, { intervalMs: 250 });
+ * // ... run the load against `${target.url}/json` ...
+ * const series = telemetry.stop();
+ * await target.stop();
+ * ```
+ */
+export { type StartOptions, startTarget } from "./start.ts";
+export { startTelemetry } from "./telemetry.ts";
+export { runTargetChild } from "./child_main.ts";
+export { TargetError } from "./errors.ts";
+export { createTargetApp, ENDPOINTS, type TargetAppOptions } from "./app.ts";
+export { parseRateLimit } from "./rate_limit.ts";
+export {
+  type BuiltinSpec,
+  builtinSpecSchema,
+  type ExternalSpec,
+  externalSpecSchema,
+  type ProxySpec,
+  proxySpecSchema,
+  type RateLimit,
+  type RunningTarget,
+  type TargetProcess,
+  type TargetSpec,
+  targetSpecSchema,
+} from "./spec.ts";

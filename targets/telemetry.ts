@@ -1,0 +1,134 @@
+/**
+ * @module
+ * Per-interval telemetry of a running target: CPU % and RSS of each target process from `/proc`, and
+ * Redis ops/s, keyspace hits and misses from `INFO stats`, in the `TelemetrySeries` shape the results
+ * file stores so the report can plot them on the latency time axis. CPU % is of one core (a process
+ * using two cores fully shows 200). Hits and misses are counts within the interval, not totals. Runs in
+ * the runner's process on a timer; a sample costs a few small file reads and one INFO round trip.
+ */
+import type { TelemetrySeries } from "../runner/results.ts";
+import { connectRedis, type RedisClient } from "./redis.ts";
+import type { RunningTarget } from "./spec.ts";
+
+/** Linux USER_HZ: /proc/<pid>/stat counts CPU time in these ticks on every mainstream architecture. */
+const CLOCK_TICKS_PER_SEC = 100;
+
+/** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
+export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    // The command name (field 2) may contain spaces and parentheses: parse from the last ')'.
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return { cpuSec: ticks / CLOCK_TICKS_PER_SEC, rssBytes: rssKb * 1024 };
+  } catch {
+    return null;
+  }
+}
+
+/** The counters of `INFO stats` we plot. */
+export function parseRedisInfo(info: string): { commands: number; hits: number; misses: number } {
+  const get = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1] ?? 0);
+  return {
+    commands: get("total_commands_processed"),
+    hits: get("keyspace_hits"),
+    misses: get("keyspace_misses"),
+  };
+}
+
+type Sample = TelemetrySeries["samples"][number];
+
+/** Turns successive cumulative /proc readings of one process into per-interval samples. */
+class ProcessSeries {
+  readonly series: TelemetrySeries;
+  #last: { cpuSec: number; atMs: number } | null = null;
+  constructor(name: string, kind: "process" | "redis", readonly pid: number) {
+    this.series = { name, kind, samples: [] };
+    this.sample(0, performance.now(), false);
+  }
+  /** Records a sample at `tMs`; returns it so the Redis series can add its counters. */
+  sample(tMs: number, nowMs: number, record = true): Sample | null {
+    const proc = readProcSample(this.pid);
+    if (!proc) return null;
+    const last = this.#last;
+    this.#last = { cpuSec: proc.cpuSec, atMs: nowMs };
+    if (!record || !last) return null;
+    const cpuPercent = ((proc.cpuSec - last.cpuSec) / ((nowMs - last.atMs) / 1000)) * 100;
+    const sample: Sample = { tMs, cpuPercent: Math.round(cpuPercent * 10) / 10, rssBytes: proc.rssBytes };
+    this.series.samples.push(sample);
+    return sample;
+  }
+}
+
+/** Reads Redis INFO each interval and turns the counters into rates and per-interval counts. */
+class RedisSeries {
+  readonly series: TelemetrySeries = { name: "redis", kind: "redis", samples: [] };
+  #client: Promise<RedisClient | null>;
+  #last: { commands: number; hits: number; misses: number; atMs: number } | null = null;
+  #busy = false;
+  constructor(url: string, readonly proc: ProcessSeries | null) {
+    this.#client = connectRedis(url, 1000).catch(() => null);
+    if (proc) this.series.samples = proc.series.samples;
+  }
+  /** `baseline`: only read the counters the first interval is measured from. */
+  async sample(tMs: number, nowMs: number, baseline = false): Promise<void> {
+    const procSample = baseline ? null : this.proc?.sample(tMs, nowMs) ?? null;
+    const client = await this.#client;
+    if (!client || this.#busy) return;
+    this.#busy = true;
+    try {
+      const info = parseRedisInfo(await client.info("stats"));
+      const last = this.#last;
+      this.#last = { ...info, atMs: nowMs };
+      if (!last) return;
+      const sample = procSample ?? { tMs };
+      // Minus one: our own INFO command is not load.
+      sample.opsPerSec = Math.max(
+        0,
+        Math.round((info.commands - last.commands - 1) / ((nowMs - last.atMs) / 1000)),
+      );
+      sample.hits = info.hits - last.hits;
+      sample.misses = info.misses - last.misses;
+      if (!procSample) this.series.samples.push(sample);
+    } catch {
+      /* Redis down: no sample for this interval */
+    } finally {
+      this.#busy = false;
+    }
+  }
+  async close(): Promise<void> {
+    const client = await this.#client;
+    await client?.disconnect().catch(() => {});
+  }
+}
+
+/**
+ * Samples the target's processes (and its Redis, or `opts.redisUrl`) every `intervalMs` until `stop()`,
+ * which returns the series collected so far. `tMs` is the time since `startTelemetry` was called.
+ */
+export function startTelemetry(
+  target: RunningTarget,
+  opts: { intervalMs: number; redisUrl?: string },
+): { stop(): TelemetrySeries[] } {
+  const startMs = performance.now();
+  const processes = target.processes.map((p) => new ProcessSeries(p.name, "process", p.pid));
+  const redisUrl = opts.redisUrl ?? target.redisUrl;
+  const redisProc = target.redisPid ? new ProcessSeries("redis", "redis", target.redisPid) : null;
+  const redis = redisUrl ? new RedisSeries(redisUrl, redisProc) : null;
+  if (redis) void redis.sample(0, startMs, true);
+  const timer = setInterval(() => {
+    const nowMs = performance.now();
+    const tMs = Math.round(nowMs - startMs);
+    for (const p of processes) p.sample(tMs, nowMs);
+    if (redis) void redis.sample(tMs, nowMs);
+  }, opts.intervalMs);
+  return {
+    stop() {
+      clearInterval(timer);
+      void redis?.close();
+      return [...processes.map((p) => p.series), ...(redis ? [redis.series] : [])];
+    },
+  };
+}
