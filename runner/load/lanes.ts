@@ -46,7 +46,10 @@ class Lane {
       const intendedMs = this.queue.shift();
       if (this.ctx.stopRequested) continue;
       const dropAfterMs = this.owner.dropAfterMs;
-      if (dropAfterMs !== null && performance.now() - intendedMs > dropAfterMs) {
+      // Past the graceful stop the backlog can no longer be sent in time: it is dropped, counted.
+      if (
+        this.ctx.shared.stopping || (dropAfterMs !== null && performance.now() - intendedMs > dropAfterMs)
+      ) {
         recorder.droppedSend(performance.now());
         continue;
       }

@@ -1,0 +1,204 @@
+/**
+ * The shared conformance suite: every executor runs the same cases against a real `Deno.serve`
+ * target (in this isolate) through real worker isolates, and must agree with what the target counted.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
+import type { LoadModel, RunResult } from "../results.ts";
+import { runAttack } from "../attack.ts";
+
+interface CountingTarget {
+  url: string;
+  received: number;
+  maxOpen: number;
+  close(): Promise<void>;
+}
+
+/** A target that counts requests and concurrent requests; `/close` answers with Connection: close. */
+function startTarget(): CountingTarget {
+  let open = 0;
+  const t: CountingTarget = { url: "", received: 0, maxOpen: 0, close: () => server.shutdown() };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    t.received++;
+    open++;
+    t.maxOpen = Math.max(t.maxOpen, open);
+    try {
+      const path = new URL(req.url).pathname;
+      if (path === "/slow") await new Promise((r) => setTimeout(r, 20));
+      if (path === "/hang") await new Promise((r) => setTimeout(r, 3_000));
+      if (path === "/close") return new Response("bye", { headers: { connection: "close" } });
+      if (path === "/missing") return new Response("no", { status: 404 });
+      return new Response("hello");
+    } finally {
+      open--;
+    }
+  });
+  t.url = `http://127.0.0.1:${server.addr.port}`;
+  return t;
+}
+
+/** A bounded config of each model (about 1 s, small rates) for the shared cases. */
+function configFor(model: LoadModel, url: string, extra: Partial<AttackConfigInput> = {}): AttackConfigInput {
+  const base: AttackConfigInput = { url, model, connections: 4, intervalMs: 100, ...extra };
+  if (model === "count") return { requests: 300, ...base };
+  if (model === "connections") return { durationMs: 800, ...base };
+  if (model === "rate") return { phases: [{ durationMs: 1000, ratePerSec: 300 }], ...base };
+  return { ratePerSec: 300, durationMs: 1000, ...base };
+}
+
+function sumIntervals(r: RunResult): number {
+  return r.intervals.reduce((sum, i) => sum + i.requests, 0);
+}
+
+const models: LoadModel[] = ["connections", "rate", "throughput", "count"];
+
+for (const model of models) {
+  Deno.test(`conformance ${model}: results agree with what the target received`, async () => {
+    const target = startTarget();
+    try {
+      const r = await runAttack(parseAttackConfig(configFor(model, target.url + "/", { workers: 2 })));
+      ok(r.requests > 0, "sent something");
+      assertEquals(r.requests, target.received, "every received request is reported");
+      assertEquals(r.statusCodes, { "200": r.requests });
+      assertEquals(r.errors, {});
+      assertEquals(sumIntervals(r), r.requests, "intervals add up to the total");
+      assertEquals(r.successRate, 1);
+      assertEquals(r.bytesRead > 0 && r.bytesWritten > 0, true);
+      assertEquals(r.model, model);
+      assertEquals(r.uncorrectedLatencyMs !== null, model === "throughput");
+    } finally {
+      await target.close();
+    }
+  });
+
+  Deno.test(`conformance ${model}: Connection: close reconnects and counts it`, async () => {
+    const target = startTarget();
+    try {
+      const r = await runAttack(parseAttackConfig(configFor(model, target.url + "/close")));
+      assertEquals(r.requests, target.received);
+      assertEquals(r.errors, {});
+      ok(r.reconnects > 0, `reconnects counted (${r.reconnects})`);
+      ok(r.connects >= r.reconnects);
+    } finally {
+      await target.close();
+    }
+  });
+
+  Deno.test(`conformance ${model}: a hanging target times out, counted, bounded`, async () => {
+    const target = startTarget();
+    try {
+      const started = performance.now();
+      const cfg = configFor(model, target.url + "/hang", { timeoutMs: 200, gracefulStopMs: 300 });
+      if (model === "count") cfg.requests = 8;
+      const r = await runAttack(parseAttackConfig(cfg));
+      ok((r.errors.timeout ?? 0) > 0, `timeouts counted: ${JSON.stringify(r.errors)}`);
+      assertEquals(r.statusCodes, {});
+      assertEquals(r.successRate, 0);
+      ok(performance.now() - started < 5_000, "ends within the run plus grace");
+    } finally {
+      await target.close();
+    }
+  });
+
+  Deno.test(`conformance ${model}: a stop request ends the run early and keeps the result`, async () => {
+    const target = startTarget();
+    try {
+      const controller = new AbortController();
+      const cfg = configFor(model, target.url + "/slow", { durationMs: 20_000, connections: 2 });
+      if (model === "rate") cfg.phases = [{ durationMs: 20_000, ratePerSec: 50 }];
+      if (model === "count") cfg.requests = 100_000;
+      setTimeout(() => controller.abort(), 500);
+      const started = performance.now();
+      const r = await runAttack(parseAttackConfig(cfg), { signal: controller.signal });
+      ok(performance.now() - started < 4_000, "stopped early");
+      ok(r.requests > 0 && r.durationSec < 2, `partial result kept (${r.requests} in ${r.durationSec}s)`);
+    } finally {
+      await target.close();
+    }
+  });
+}
+
+Deno.test("count: exactly n requests, status counts per status", async () => {
+  const target = startTarget();
+  try {
+    const r = await runAttack(parseAttackConfig({
+      url: target.url + "/missing",
+      model: "count",
+      requests: 1000,
+      connections: 8,
+      workers: 2,
+    }));
+    assertEquals([r.requests, target.received], [1000, 1000]);
+    assertEquals(r.statusCodes, { "404": 1000 });
+    assertEquals(r.successRate, 0);
+  } finally {
+    await target.close();
+  }
+});
+
+Deno.test("connections: never more concurrent requests than connections", async () => {
+  const target = startTarget();
+  try {
+    await runAttack(parseAttackConfig({
+      url: target.url + "/slow",
+      model: "connections",
+      connections: 5,
+      durationMs: 300,
+    }));
+    ok(target.maxOpen <= 5, `max concurrent ${target.maxOpen}`);
+  } finally {
+    await target.close();
+  }
+});
+
+Deno.test("pipelining: -p 4 sends 4 requests per exchange and counts each", async () => {
+  const target = startTarget();
+  try {
+    const r = await runAttack(parseAttackConfig({
+      url: target.url + "/",
+      model: "count",
+      requests: 400,
+      connections: 2,
+      pipelining: 4,
+    }));
+    assertEquals([r.requests, target.received], [400, 400]);
+    assertEquals(r.errors, {});
+  } finally {
+    await target.close();
+  }
+});
+
+Deno.test("rate: a connection-starved open model counts late and dropped sends", async () => {
+  const target = startTarget();
+  try {
+    const r = await runAttack(parseAttackConfig({
+      url: target.url + "/hang",
+      model: "rate",
+      phases: [{ durationMs: 600, ratePerSec: 100 }],
+      maxConnections: 2,
+      lateBoundMs: 100,
+      timeoutMs: 5_000,
+      gracefulStopMs: 200,
+    }));
+    ok(r.lateSends > 0, `late sends ${r.lateSends}`);
+    ok(r.droppedSends > 0, `dropped sends ${r.droppedSends}`);
+    assertEquals(r.generatorBound, true);
+  } finally {
+    await target.close();
+  }
+});
+
+Deno.test("connect errors are counted by kind, and the run still ends", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = listener.addr.port;
+  listener.close(); // nothing listens there now
+  const r = await runAttack(parseAttackConfig({
+    url: `http://127.0.0.1:${port}/`,
+    model: "connections",
+    connections: 2,
+    durationMs: 300,
+  }));
+  ok((r.errors.connect ?? 0) > 0, JSON.stringify(r.errors));
+  assertEquals(r.requests, 0);
+  ok(Object.keys(r.errorMessages.connect ?? {}).length >= 1);
+});
