@@ -1,0 +1,195 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side chart helpers of report.html on top of the inlined Chart.js UMD global: a themed chart
+ * factory, the palette, two tiny plugins (a vertical marker for the stabilization point and the knee,
+ * and error bars for 95% CIs) and the HDR-style percentile axis. Inlined by source text like every
+ * client module, so no module-level state: live charts are found again through `Chart.getChart`.
+ */
+import type { TimeAxis } from "../page_data.ts";
+import { h } from "./dom.ts";
+
+// The UMD bundle defines this global; its types are not worth pulling into the page's code.
+declare const Chart: any;
+
+/** The i-th series colour; the same variant keeps its colour across charts. */
+export function color(i: number, alpha = 1): string {
+  const hues = [212, 12, 140, 40, 280, 180, 330, 90, 250, 0];
+  const hue = hues[i % hues.length];
+  return `hsla(${hue}, 70%, ${i >= hues.length ? 35 : 50}%, ${alpha})`;
+}
+
+/** Reads the page's CSS colours so charts follow light and dark mode (and print). */
+export function applyChartTheme(): void {
+  const css = getComputedStyle(document.documentElement);
+  Chart.defaults.color = css.getPropertyValue("--muted").trim() || "#555";
+  Chart.defaults.borderColor = css.getPropertyValue("--grid").trim() || "#ddd";
+  Chart.defaults.font.family = css.getPropertyValue("--font").trim() || "system-ui, sans-serif";
+  Chart.defaults.animation = false;
+  Chart.defaults.maintainAspectRatio = false;
+  Chart.defaults.plugins.legend.labels.boxWidth = 12;
+  Chart.defaults.elements.point.radius = 0;
+  Chart.defaults.elements.point.hitRadius = 6;
+  Chart.defaults.elements.line.borderWidth = 1.6;
+  Chart.defaults.interaction = { mode: "nearest", axis: "x", intersect: false };
+  for (const chart of Object.values(Chart.instances) as any[]) {
+    chart.options.color = Chart.defaults.color;
+    for (const scale of Object.values(chart.options.scales ?? {}) as any[]) {
+      if (scale.grid) scale.grid.color = Chart.defaults.borderColor;
+      if (scale.ticks) scale.ticks.color = Chart.defaults.color;
+    }
+    chart.update("none");
+  }
+}
+
+/** Adds a titled chart box to `parent` and draws `config` in it; returns the Chart. */
+export function addChart(parent: HTMLElement, title: string, config: any, cls = ""): any {
+  const canvas = h("canvas", { role: "img", "aria-label": title }) as HTMLCanvasElement;
+  const box = h(
+    "figure",
+    { class: `chart ${cls}`.trim() },
+    h("figcaption", null, title),
+    h("div", {
+      class: "chart-area",
+    }, canvas),
+  );
+  parent.appendChild(box);
+  return new Chart(canvas, config);
+}
+
+/** Adds a "y: log / y: linear" switch to the chart's caption. */
+export function addScaleToggle(chart: any): void {
+  const label = () => `y: ${chart.options.scales.y.type === "logarithmic" ? "log" : "linear"}`;
+  const button = h("button", { type: "button", class: "toggle", title: "switch the y axis scale" }, label());
+  button.addEventListener("click", () => {
+    const y = chart.options.scales.y;
+    y.type = y.type === "logarithmic" ? "linear" : "logarithmic";
+    y.beginAtZero = y.type === "linear";
+    button.textContent = label();
+    chart.update();
+  });
+  chart.canvas.closest("figure")?.querySelector("figcaption")?.appendChild(button);
+}
+
+/** Destroys every chart under `root` before its DOM is replaced. */
+export function destroyCharts(root: HTMLElement): void {
+  for (const canvas of root.querySelectorAll("canvas")) Chart.getChart(canvas)?.destroy();
+}
+
+/** A plugin drawing labelled vertical lines at x values (stabilization point, knee). */
+export function markerPlugin(marks: Array<{ x: number; label: string }>): any {
+  return {
+    id: "loadlabMarkers",
+    afterDatasetsDraw(chart: any) {
+      const { ctx, chartArea, scales } = chart;
+      for (const m of marks) {
+        const px = scales.x.getPixelForValue(m.x);
+        if (!Number.isFinite(px) || px < chartArea.left || px > chartArea.right) continue;
+        ctx.save();
+        ctx.strokeStyle = getComputedStyle(document.documentElement).getPropertyValue("--accent") || "#c60";
+        ctx.setLineDash([5, 4]);
+        ctx.beginPath();
+        ctx.moveTo(px, chartArea.top);
+        ctx.lineTo(px, chartArea.bottom);
+        ctx.stroke();
+        ctx.fillStyle = ctx.strokeStyle;
+        ctx.font = "11px system-ui, sans-serif";
+        ctx.fillText(m.label, Math.min(px + 4, chartArea.right - 90), chartArea.top + 12);
+        ctx.restore();
+      }
+    },
+  };
+}
+
+/** A plugin drawing ±CI whiskers on bar datasets that carry a `ci` array beside `data`. */
+export function errorBarPlugin(): any {
+  return {
+    id: "loadlabErrorBars",
+    afterDatasetsDraw(chart: any) {
+      const { ctx } = chart;
+      chart.data.datasets.forEach((ds: any, i: number) => {
+        const meta = chart.getDatasetMeta(i);
+        if (!ds.ci || meta.hidden) return;
+        const y = chart.scales[meta.yAxisID ?? "y"];
+        meta.data.forEach((bar: any, j: number) => {
+          const [v, ci] = [ds.data[j], ds.ci[j]];
+          if (typeof v !== "number" || typeof ci !== "number" || !(ci > 0)) return;
+          const [top, bottom] = [y.getPixelForValue(v + ci), y.getPixelForValue(Math.max(v - ci, 0))];
+          ctx.save();
+          ctx.strokeStyle = Chart.defaults.color;
+          ctx.beginPath();
+          ctx.moveTo(bar.x, top);
+          ctx.lineTo(bar.x, bottom);
+          ctx.moveTo(bar.x - 4, top);
+          ctx.lineTo(bar.x + 4, top);
+          ctx.moveTo(bar.x - 4, bottom);
+          ctx.lineTo(bar.x + 4, bottom);
+          ctx.stroke();
+          ctx.restore();
+        });
+      });
+    },
+  };
+}
+
+/** Maps a percentile (0..100) to the HDR plot's x: 1 / (1 - p), so each extra nine is one decade. */
+export function nines(percentile: number): number {
+  return 1 / Math.max(1e-7, 1 - percentile / 100);
+}
+
+/** The log-scaled x axis of an HDR percentile plot, labelled in percent up to p99.999. */
+export function ninesAxis(): any {
+  return {
+    type: "logarithmic",
+    min: 1,
+    max: 1e5,
+    title: { display: true, text: "percentile" },
+    afterBuildTicks(axis: any) {
+      axis.ticks = [1, 2, 10, 100, 1e3, 1e4, 1e5].map((value) => ({ value }));
+    },
+    ticks: {
+      callback(value: number) {
+        const p = (1 - 1 / value) * 100;
+        return value === 1 ? "0%" : `${parseFloat(p.toPrecision(6))}%`;
+      },
+    },
+  };
+}
+
+/** Percentile points as chart data on the nines axis (p100 cannot be placed and is left out). */
+export function percentileData(points: Array<[number, number]>): Array<{ x: number; y: number }> {
+  return points.filter(([p]) => p < 100).map(([p, ms]) => ({ x: nines(p), y: ms }));
+}
+
+/** Common options of a line chart over seconds since the measured start. */
+export function timeLineOptions(yTitle: string, yType = "linear", maxSec?: number): any {
+  return {
+    parsing: false,
+    normalized: true,
+    scales: {
+      x: { type: "linear", min: 0, max: maxSec, title: { display: true, text: "seconds" } },
+      y: { type: yType, title: { display: true, text: yTitle }, beginAtZero: yType === "linear" },
+    },
+    plugins: { tooltip: { callbacks: {} } },
+  };
+}
+
+/** Expands a stored time axis into seconds. */
+export function times(axis: TimeAxis): number[] {
+  if (Array.isArray(axis)) return axis;
+  return Array.from(
+    { length: axis.count },
+    (_, i) => Math.round((axis.startSec + i * axis.stepSec) * 1000) / 1000,
+  );
+}
+
+/** Pairs index-aligned x and y arrays into chart points, skipping missing values. */
+export function xy(axis: TimeAxis, ys: Array<number | null>): Array<{ x: number; y: number }> {
+  const xs = times(axis);
+  const out: Array<{ x: number; y: number }> = [];
+  for (let i = 0; i < xs.length; i++) {
+    const y = ys[i];
+    if (typeof y === "number" && Number.isFinite(y)) out.push({ x: xs[i], y });
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side helpers of report.html: building elements, formatting numbers with units, and sortable
+ * tables. Every exported function here is inlined into the page by its source text
+ * (`Function.prototype.toString`), so each must be self-contained: it may call the other exported
+ * client functions and browser globals, never module-level values or imports at run time. All data
+ * reaches the DOM through text nodes (`textContent`), never as markup, because names, URLs and error
+ * messages come from targets and users.
+ */
+
+/** A child of `h`: text (always inserted as a text node), an element, or nothing. */
+export type Child = string | number | Node | null | undefined | false;
+
+/** Creates an element; attributes are set with `setAttribute` and children as text nodes or nodes. */
+export function h(tag: string, attrs?: Record<string, string> | null, ...children: Child[]): HTMLElement {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs ?? {})) el.setAttribute(k, v);
+  for (const c of children) {
+    if (c === null || c === undefined || c === false) continue;
+    el.appendChild(typeof c === "object" ? c : document.createTextNode(String(c)));
+  }
+  return el;
+}
+
+/** Whether a value is a finite number (JSON turns NaN into null). */
+export function isNum(x: unknown): x is number {
+  return typeof x === "number" && Number.isFinite(x);
+}
+
+/** A latency in ms with a unit that keeps 3-4 significant digits. */
+export function fmtMs(ms: number | null | undefined): string {
+  if (!isNum(ms)) return "–";
+  if (ms < 1) return `${(ms * 1000).toFixed(ms < 0.1 ? 1 : 0)} µs`;
+  if (ms < 10) return `${ms.toFixed(2)} ms`;
+  if (ms < 1000) return `${ms.toFixed(1)} ms`;
+  return `${(ms / 1000).toFixed(2)} s`;
+}
+
+/** A latency in ms without the unit (the column header has it), 3-4 significant digits. */
+export function fmtMsBare(ms: number | null | undefined): string {
+  if (!isNum(ms)) return "–";
+  if (ms === 0) return "0";
+  const digits = ms < 1 ? 3 : ms < 10 ? 2 : ms < 100 ? 1 : 0;
+  return ms.toLocaleString("en-US", { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** A plain number with thousands separators and at most `digits` decimals. */
+export function fmtNum(x: number | null | undefined, digits = 1): string {
+  if (!isNum(x)) return "–";
+  return x.toLocaleString("en-US", { maximumFractionDigits: Math.abs(x) >= 100 ? 0 : digits });
+}
+
+/** A percentage (already 0..100). */
+export function fmtPct(x: number | null | undefined, digits = 2): string {
+  return isNum(x) ? `${x.toFixed(digits)}%` : "–";
+}
+
+/** A signed change in percent, e.g. `+12.3%`. */
+export function fmtChange(x: number | null | undefined): string {
+  if (!isNum(x)) return "–";
+  return `${x >= 0 ? "+" : "−"}${Math.abs(x).toFixed(1)}%`;
+}
+
+/** Bytes with a binary unit. */
+export function fmtBytes(n: number | null | undefined): string {
+  if (!isNum(n)) return "–";
+  const units = ["B", "KiB", "MiB", "GiB", "TiB"];
+  let i = 0, x = n;
+  while (Math.abs(x) >= 1024 && i < units.length - 1) [x, i] = [x / 1024, i + 1];
+  return `${x.toFixed(i === 0 ? 0 : 2)} ${units[i]}`;
+}
+
+/** One cell of `sortableTable`: what to show, what to sort by, and an optional CSS class. */
+export interface Cell {
+  text?: string;
+  node?: Node;
+  sort?: number | string;
+  cls?: string;
+  title?: string;
+}
+
+/** A table whose headers sort the rows (numbers numerically, text alphabetically, NaN last). */
+export function sortableTable(
+  headers: Array<{ label: string; title?: string; num?: boolean }>,
+  rows: Cell[][],
+  cls = "",
+): HTMLElement {
+  const thead = h(
+    "thead",
+    null,
+    h(
+      "tr",
+      null,
+      ...headers.map((c, i) => {
+        const th = h(
+          "th",
+          { scope: "col", class: c.num ? "num sortable" : "sortable", tabindex: "0" },
+          c.label,
+        );
+        if (c.title) th.title = c.title;
+        th.addEventListener("click", () => sortTableBy(th.closest("table")!, i, !!c.num));
+        th.addEventListener("keydown", (e) => {
+          if ((e as KeyboardEvent).key === "Enter") sortTableBy(th.closest("table")!, i, !!c.num);
+        });
+        return th;
+      }),
+    ),
+  );
+  const tbody = h(
+    "tbody",
+    null,
+    ...rows.map((row) =>
+      h(
+        "tr",
+        null,
+        ...row.map((cell, i) => {
+          const td = h("td", { class: [headers[i]?.num ? "num" : "", cell.cls ?? ""].join(" ").trim() });
+          if (cell.node) td.appendChild(cell.node);
+          else td.textContent = cell.text ?? "";
+          if (cell.title) td.title = cell.title;
+          td.dataset.sort = String(cell.sort ?? cell.text ?? "");
+          return td;
+        }),
+      )
+    ),
+  );
+  return h("div", { class: "table-wrap" }, h("table", { class: `data ${cls}`.trim() }, thead, tbody));
+}
+
+/** Sorts a table by column `col`; a second click on the same column reverses the order. */
+export function sortTableBy(table: HTMLTableElement | Element, col: number, numeric: boolean): void {
+  const tbody = table.querySelector("tbody")!;
+  const ths = table.querySelectorAll("th");
+  const th = ths[col] as HTMLElement;
+  const dir = th.dataset.dir === "asc" ? "desc" : "asc";
+  ths.forEach((t) => delete (t as HTMLElement).dataset.dir);
+  th.dataset.dir = dir;
+  const key = (tr: Element) => (tr.children[col] as HTMLElement | undefined)?.dataset.sort ?? "";
+  const rows = [...tbody.querySelectorAll(":scope > tr")];
+  rows.sort((a, b) => {
+    if (!numeric) return key(a).localeCompare(key(b)) * (dir === "asc" ? 1 : -1);
+    const [x, y] = [parseFloat(key(a)), parseFloat(key(b))];
+    if (!Number.isFinite(x)) return Number.isFinite(y) ? 1 : 0;
+    if (!Number.isFinite(y)) return -1;
+    return (x - y) * (dir === "asc" ? 1 : -1);
+  });
+  for (const r of rows) tbody.appendChild(r);
+}
+
+/** A section with a heading and an optional explanatory note. */
+export function section(id: string, title: string, note?: string): HTMLElement {
+  return h(
+    "section",
+    { id, class: "card" },
+    h("h2", null, title),
+    note ? h("p", { class: "note" }, note) : null,
+  );
+}
+
+/** A key/value definition list for facts about a run or the environment. */
+export function facts(pairs: Array<[string, string]>): HTMLElement {
+  return h("dl", { class: "facts" }, ...pairs.flatMap(([k, v]) => [h("dt", null, k), h("dd", null, v)]));
+}

@@ -1,0 +1,78 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Entry point of report.html's script: reads the embedded results JSON (as text, never evaluated),
+ * applies the light or dark chart theme, builds every section, and keeps charts right when the colour
+ * scheme changes or the page is printed (print opens every collapsed block and uses light colours).
+ * Inlined by source text like every client module (see dom.ts); `loadlabMain()` is called last.
+ */
+import type { PageData } from "../page_data.ts";
+import { h } from "./dom.ts";
+import { applyChartTheme } from "./charts.ts";
+import {
+  renderCompare,
+  renderComparisonCharts,
+  renderHeader,
+  renderOverlay,
+  renderOverview,
+  renderSweeps,
+} from "./sections.ts";
+import { renderRunSection } from "./run_detail.ts";
+
+// The UMD bundle defines this global.
+declare const Chart: any;
+
+/** Builds the page from the `#loadlab-data` JSON block. */
+export function loadlabMain(): void {
+  const data: PageData = JSON.parse(document.getElementById("loadlab-data")!.textContent ?? "{}");
+  applyChartTheme();
+  const app = document.getElementById("app")!;
+  app.replaceChildren();
+  app.appendChild(renderHeader(data));
+  const compare = renderCompare(data);
+  if (compare) app.appendChild(compare);
+  const runs = renderRunSection(data);
+  const overlay = h("div", { id: "overlay" });
+  const pick = (name: string) => {
+    runs.pick(name);
+    runs.el.scrollIntoView({ behavior: "smooth" });
+  };
+  app.appendChild(renderOverview(data, pick, () => renderOverlay(data, overlay)));
+  const comparison = renderComparisonCharts(data);
+  if (comparison) app.appendChild(comparison);
+  const distSection = h(
+    "section",
+    { id: "distributions", class: "card" },
+    h("h2", null, "Latency distributions"),
+    overlay,
+  );
+  app.appendChild(distSection);
+  renderOverlay(data, overlay);
+  const sweeps = renderSweeps(data);
+  if (sweeps) app.appendChild(sweeps);
+  app.appendChild(runs.el);
+  watchThemeAndPrint();
+}
+
+/** Re-themes charts on colour-scheme changes and around printing. */
+export function watchThemeAndPrint(): void {
+  matchMedia("(prefers-color-scheme: dark)").addEventListener("change", applyChartTheme);
+  const opened: HTMLDetailsElement[] = [];
+  addEventListener("beforeprint", () => {
+    document.documentElement.classList.add("printing");
+    for (const d of document.querySelectorAll("details")) {
+      if (!d.open) {
+        d.open = true;
+        opened.push(d);
+      }
+    }
+    applyChartTheme();
+    for (const c of Object.values(Chart.instances) as any[]) c.resize();
+  });
+  addEventListener("afterprint", () => {
+    document.documentElement.classList.remove("printing");
+    for (const d of opened.splice(0)) d.open = false;
+    applyChartTheme();
+    for (const c of Object.values(Chart.instances) as any[]) c.resize();
+  });
+}

@@ -1,0 +1,342 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side sections of report.html that cover the whole experiment: header with environment and
+ * thresholds, the before/after comparison of `--compare`, the sortable overview, the bar charts across
+ * variants and loads, the percentile overlay of chosen runs, and sweeps. Inlined by source text like
+ * every client module (see dom.ts); strings from results only ever become text nodes.
+ */
+import type { OverviewMetric, OverviewRow, PageData } from "../page_data.ts";
+import {
+  type Cell,
+  facts,
+  fmtChange,
+  fmtMs,
+  fmtMsBare,
+  fmtNum,
+  fmtPct,
+  h,
+  isNum,
+  section,
+  sortableTable,
+} from "./dom.ts";
+import {
+  addChart,
+  addScaleToggle,
+  color,
+  errorBarPlugin,
+  markerPlugin,
+  ninesAxis,
+  percentileData,
+} from "./charts.ts";
+
+/** Title, environment, thresholds and the experiment source. */
+export function renderHeader(data: PageData): HTMLElement {
+  const env = data.environment;
+  const header = h(
+    "header",
+    { class: "card" },
+    h("h1", null, data.experiment.name),
+    data.experiment.description ? h("p", { class: "lead" }, data.experiment.description) : null,
+    facts([
+      ["date", data.createdAt],
+      ["loadlab", env.loadlab],
+      ["Deno / V8 / TS", `${env.deno} / ${env.v8} / ${env.typescript}`],
+      ["OS", `${env.os} ${env.arch}${env.hostname ? ` (${env.hostname})` : ""}`],
+      ["CPU", `${env.cpu}, ${env.cores} cores`],
+      ["runs", String(data.runs.length)],
+    ]),
+  );
+  if (data.thresholds.length) {
+    const failed = data.thresholds.filter((t) => !t.ok).length;
+    header.appendChild(h(
+      "div",
+      { class: `thresholds ${failed ? "fail" : "pass"}`, id: "thresholds" },
+      h(
+        "strong",
+        null,
+        failed ? `${failed} of ${data.thresholds.length} thresholds failed` : "All thresholds passed",
+      ),
+      h(
+        "ul",
+        null,
+        ...data.thresholds.map((t) =>
+          h(
+            "li",
+            { class: t.ok ? "pass" : "fail" },
+            h("span", { class: "badge" }, t.ok ? "PASS" : "FAIL"),
+            ` ${t.expression} — ${t.run}: actual ${fmtNum(t.actual, 3)}`,
+          )
+        ),
+      ),
+    ));
+  }
+  if (data.experiment.source) {
+    header.appendChild(
+      h("details", null, h("summary", null, "Experiment source"), h("pre", null, data.experiment.source)),
+    );
+  }
+  return header;
+}
+
+/** The baseline-vs-candidate table of `loadlab report --compare`. */
+export function renderCompare(data: PageData): HTMLElement | null {
+  if (!data.compare) return null;
+  const sec = section(
+    "compare",
+    `Compared with baseline: ${data.compareName ?? ""}`,
+    "Runs are matched by name. A change is marked beyond noise when the 95% confidence intervals of the " +
+      "two runs do not overlap; each interval comes from one-second batch means of the run's own intervals " +
+      "after its stabilization point (neighbouring 250 ms intervals are correlated, batches much less). " +
+      "● beyond noise (green better, red worse); grey: within noise; ?: fewer than three batches, no verdict. " +
+      "The changes themselves compare whole-run values.",
+  );
+  const metrics = [["rps", "req/s", true], ["p50", "p50", false], ["p99", "p99", false], [
+    "success",
+    "success %",
+    true,
+  ]] as const;
+  const headers = [
+    { label: "run" },
+    ...metrics.flatMap(([, label]) => [
+      { label: `${label} before`, num: true },
+      { label: `${label} after`, num: true },
+      { label: `Δ ${label}`, num: true, title: "change in %, and whether it is beyond noise" },
+    ]),
+  ];
+  const rows: Cell[][] = data.compare.map((row) => [
+    { text: row.name, cls: "name" },
+    ...metrics.flatMap(([m, , higherIsBetter]) => {
+      const c = row.cells[m];
+      const fmt = (v: number) => m === "rps" ? fmtNum(v) : m === "success" ? fmtPct(v) : fmtMs(v);
+      const good = isNum(c.changePct) && (c.changePct > 0) === higherIsBetter;
+      const mark = c.verdict === "beyond-noise" ? " ●" : c.verdict === "unknown" ? " ?" : "";
+      return [
+        { text: fmt(c.before), sort: c.before },
+        { text: fmt(c.after), sort: c.after },
+        {
+          text: fmtChange(c.changePct) + mark,
+          sort: c.changePct,
+          cls: c.verdict === "beyond-noise" ? (good ? "good" : "bad") : "muted",
+          title: `95% CI ± ${fmtNum(c.beforeCi, 3)} → ± ${fmtNum(c.afterCi, 3)}: ${c.verdict}`,
+        },
+      ];
+    }),
+  ]);
+  sec.appendChild(sortableTable(headers, rows, "compare"));
+  return sec;
+}
+
+/** Text and sort value of one overview metric: the mean, then ± CI and the baseline change, small. */
+export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
+  const v = row.metrics[m];
+  const fmt = (x: number | null) =>
+    m === "success"
+      ? fmtPct(x)
+      : m === "rps" || m === "errors" || m === "lateSends"
+      ? fmtNum(x)
+      : fmtMsBare(x);
+  const lines: Node[] = [document.createTextNode(fmt(v.mean))];
+  if (v.n > 1 && v.ci95 !== null && v.ci95 > 0) {
+    lines.push(h("small", { class: "muted ci" }, `± ${fmt(v.ci95)}`));
+  }
+  const change = row.changePct?.[m];
+  if (isNum(change)) {
+    const higherIsBetter = m === "rps" || m === "success";
+    const cls = Math.abs(change) < 1 ? "muted" : (change > 0) === higherIsBetter ? "good" : "bad";
+    lines.push(h("small", { class: `${cls} change` }, fmtChange(change)));
+  }
+  return { node: h("span", { class: "stack" }, ...lines), sort: v.mean };
+}
+
+/** The overview table; its checkboxes choose the runs of the percentile overlay. */
+export function renderOverview(
+  data: PageData,
+  onPick: (run: string) => void,
+  onChoose: () => void,
+): HTMLElement {
+  const repeats = data.overview.some((r) => r.runs.length > 1);
+  const baseline = data.experiment.baseline;
+  const note = [
+    "Click a header to sort, a name to open the run below, tick rows to overlay their percentile curves.",
+    repeats ? "With repeats, cells show mean ± 95% confidence interval (Student's t) over the repeats." : "",
+    baseline ? `Small figures: change against the baseline variant “${baseline}” at the same load.` : "",
+  ].join(" ");
+  const sec = section("overview", "Overview", note);
+  const metrics: Array<[OverviewMetric, string]> = [
+    ["rps", "req/s"],
+    ["mean", "mean ms"],
+    ["p50", "p50 ms"],
+    ["p90", "p90 ms"],
+    ["p99", "p99 ms"],
+    ["p999", "p99.9 ms"],
+    ["max", "max ms"],
+    ["success", "success"],
+    ["errors", "errors"],
+    ["lateSends", "late sends"],
+  ];
+  const headers = [
+    { label: "✓" },
+    { label: "run" },
+    { label: "model" },
+    { label: "n", num: true },
+    ...metrics.map(([, label]) => ({ label, num: true })),
+  ];
+  const ticked = defaultOverlayRows(data);
+  const rows: Cell[][] = data.overview.map((row) => {
+    const box = h("input", {
+      type: "checkbox",
+      "data-group": row.key,
+      "aria-label": "overlay",
+    }) as HTMLInputElement;
+    box.checked = ticked.includes(row.key);
+    box.addEventListener("change", onChoose);
+    const link = h("button", { class: "link", type: "button" }, row.label);
+    link.addEventListener("click", () => onPick(row.runs[0]));
+    return [
+      { node: box, sort: "" },
+      { node: link, sort: row.label, cls: "name" },
+      { text: row.model },
+      { text: String(row.runs.length), sort: row.runs.length },
+      ...metrics.map(([m]) => overviewCell(row, m)),
+    ];
+  });
+  sec.appendChild(sortableTable(headers, rows, "overview"));
+  return sec;
+}
+
+/** Rows ticked at first: the first row of each variant, then the next rows, at most four. */
+export function defaultOverlayRows(data: PageData): string[] {
+  const seen = new Set<string | null>();
+  const first = data.overview.filter((r) => !seen.has(r.variant) && seen.add(r.variant));
+  const rest = data.overview.filter((r) => !first.includes(r));
+  return [...first, ...rest].slice(0, 4).map((r) => r.key);
+}
+
+/** Bar charts of mean, p99 and success across loads (x) and variants (series), with CI whiskers. */
+export function renderComparisonCharts(data: PageData): HTMLElement | null {
+  const { labels, series } = data.comparison;
+  if (labels.length < 2 && series.length < 2) return null;
+  const sec = section("comparison", "Across variants and loads", "Whiskers: 95% CI over repeats.");
+  const grid = h("div", { class: "grid3" });
+  sec.appendChild(grid);
+  const byKey = new Map(data.overview.map((r) => [r.key, r]));
+  const charts: Array<[OverviewMetric, string]> = [
+    ["mean", "mean latency (ms)"],
+    ["p99", "p99 latency (ms)"],
+    ["success", "success (%)"],
+  ];
+  for (const [m, title] of charts) {
+    const datasets = series.map((s, i) => ({
+      label: s.name,
+      data: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].mean ?? null : null)),
+      ci: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].ci95 ?? null : null)),
+      backgroundColor: color(i, 0.75),
+      borderColor: color(i),
+    }));
+    const chart = addChart(grid, title, {
+      type: "bar",
+      data: { labels, datasets },
+      options: {
+        interaction: { mode: "index", intersect: false },
+        scales: { y: { beginAtZero: true, max: m === "success" ? 100 : undefined } },
+      },
+      plugins: [errorBarPlugin()],
+    });
+    if (m !== "success") addScaleToggle(chart);
+  }
+  return sec;
+}
+
+/** The HDR percentile plot of the runs ticked in the overview (first repeat of each row). */
+export function renderOverlay(data: PageData, container: HTMLElement): void {
+  const ticked = [...document.querySelectorAll<HTMLInputElement>("#overview input[type=checkbox]")]
+    .filter((b) => b.checked).map((b) => b.dataset.group);
+  const datasets = data.overview.filter((r) => ticked.includes(r.key)).map((row, i) => {
+    const run = data.runs.find((r) => r.name === row.runs[0])!;
+    return {
+      label: row.label,
+      data: percentileData(run.percentiles),
+      borderColor: color(i),
+      backgroundColor: color(i),
+    };
+  });
+  container.replaceChildren();
+  if (!datasets.length) {
+    container.appendChild(
+      h("p", { class: "note" }, "Tick runs in the overview to compare their distributions."),
+    );
+    return;
+  }
+  addChart(container, "latency by percentile, chosen runs (ms)", {
+    type: "line",
+    data: { datasets },
+    options: {
+      parsing: false,
+      scales: { x: ninesAxis(), y: { type: "logarithmic", title: { display: true, text: "ms" } } },
+    },
+  }, "wide");
+}
+
+/** One chart per sweep: achieved req/s (and requested, for rate sweeps) and p99 against the parameter. */
+export function renderSweeps(data: PageData): HTMLElement | null {
+  if (!data.sweeps.length) return null;
+  const sec = section(
+    "sweeps",
+    "Sweeps",
+    "Knee: for rate sweeps the highest requested rate still sustained (achieved ≥ 95% of requested, p99 " +
+      "within 3× of the lowest rate's); otherwise the point farthest from the chord of the normalized req/s curve.",
+  );
+  const grid = h("div", { class: "grid2" });
+  sec.appendChild(grid);
+  for (const sw of data.sweeps) {
+    const pts = sw.points;
+    const datasets: any[] = [
+      {
+        label: "achieved req/s",
+        data: pts.map((p) => ({ x: p.x, y: p.rps })),
+        borderColor: color(0),
+        backgroundColor: color(0),
+        yAxisID: "y",
+        pointRadius: 3,
+      },
+      {
+        label: "p99 (ms)",
+        data: pts.map((p) => ({ x: p.x, y: p.p99Ms })),
+        borderColor: color(1),
+        backgroundColor: color(1),
+        yAxisID: "y2",
+        pointRadius: 3,
+      },
+    ];
+    if (sw.isRate) {
+      datasets.push({
+        label: "requested req/s",
+        data: pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x })),
+        borderColor: color(2),
+        borderDash: [4, 4],
+        yAxisID: "y",
+      });
+    }
+    const marks = sw.knee === null ? [] : [{ x: pts[sw.knee].x, label: `knee ${fmtNum(pts[sw.knee].x)}` }];
+    addChart(grid, `${sw.title} sweep`, {
+      type: "line",
+      data: { datasets },
+      options: {
+        parsing: false,
+        scales: {
+          x: { type: "linear", title: { display: true, text: sw.parameter } },
+          y: { beginAtZero: true, title: { display: true, text: "req/s" } },
+          y2: {
+            type: "logarithmic",
+            position: "right",
+            grid: { drawOnChartArea: false },
+            title: { display: true, text: "p99 ms" },
+          },
+        },
+      },
+      plugins: [markerPlugin(marks)],
+    });
+  }
+  return sec;
+}

@@ -1,0 +1,140 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side summaries of one run in the layouts people know from oha (text summary, histogram,
+ * percentile list, status and error distribution) and autocannon (latency table, per-second req/s and
+ * bytes/s tables), so results can be read side by side with those tools' output. Inlined by source
+ * text (see dom.ts); the oha text goes into a `<pre>` through `textContent`.
+ */
+import type { PageRun } from "../page_data.ts";
+import { fmtBytes, fmtNum, h, isNum } from "./dom.ts";
+import { times } from "./charts.ts";
+
+/** Seconds with 4 decimals, as oha prints them. */
+export function secs(ms: number): string {
+  return isNum(ms) ? `${(ms / 1000).toFixed(4)} secs` : "–";
+}
+
+/** The oha-style text summary of a run. */
+export function ohaText(run: PageRun): string {
+  const l = run.latencyMs;
+  const lines = [
+    "Summary:",
+    `  Success rate:\t${(run.successRate * 100).toFixed(2)}%`,
+    `  Total:\t${run.durationSec.toFixed(4)} secs`,
+    `  Slowest:\t${secs(l.max)}`,
+    `  Fastest:\t${secs(l.min)}`,
+    `  Average:\t${secs(l.mean)}`,
+    `  Requests/sec:\t${run.rps.toFixed(4)}`,
+    "",
+    `  Total data:\t${fmtBytes(run.bytesRead)}`,
+    `  Size/request:\t${fmtBytes(run.requests ? run.bytesRead / run.requests : NaN)}`,
+    `  Size/sec:\t${fmtBytes(run.bytesRead / Math.max(run.durationSec, 1e-9))}`,
+    "",
+    "Response time histogram:",
+    ...ohaHistogram(run),
+    "",
+    "Response time distribution:",
+    ...([[10, l.p10], [25, l.p25], [50, l.p50], [75, l.p75], [90, l.p90], [95, l.p95], [99, l.p99], [
+      99.9,
+      l.p999,
+    ], [
+      99.99,
+      l.p9999,
+    ]] as Array<[number, number]>).map(([p, v]) => `  ${p.toFixed(2)}% in ${secs(v)}`),
+    "",
+    "Status code distribution:",
+    ...Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `  [${c}] ${n} responses`),
+  ];
+  const errors = Object.entries(run.errorMessages).flatMap(([kind, msgs]) =>
+    Object.entries(msgs).map(([msg, n]) => `  [${n}] ${kind}: ${msg}`)
+  );
+  if (errors.length) lines.push("", "Error distribution:", ...errors);
+  return lines.join("\n");
+}
+
+/** The run's histogram merged into about 11 rows of `latency [count] |■■■`, like oha. */
+export function ohaHistogram(run: PageRun): string[] {
+  const buckets = run.histogram;
+  if (!buckets.length) return ["  (no data)"];
+  const per = Math.max(1, Math.ceil(buckets.length / 11));
+  const rows: Array<[number, number]> = [];
+  for (let i = 0; i < buckets.length; i += per) {
+    const group = buckets.slice(i, i + per);
+    rows.push([group[group.length - 1][1], group.reduce((a, b) => a + b[2], 0)]);
+  }
+  const top = Math.max(...rows.map((r) => r[1]), 1);
+  const width = Math.max(...rows.map((r) => String(r[1]).length));
+  return rows.map(([upperMs, n]) =>
+    `  ${(upperMs / 1000).toFixed(3)} [${String(n).padEnd(width)}] |${"■".repeat(Math.round((n / top) * 32))}`
+  );
+}
+
+/** The value below which a share `q` (0..1) of sorted samples lies (nearest rank). */
+export function quantile(sorted: number[], q: number): number {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))];
+}
+
+/** Per-second sums of an interval series (autocannon samples once per second). */
+export function perSecond(run: PageRun, values: number[]): number[] {
+  const out: number[] = [];
+  times(run.iv.t).forEach((t, i) => {
+    const s = Math.floor(t + 1e-9);
+    out[s] = (out[s] ?? 0) + (values[i] ?? 0);
+  });
+  return out.filter((x) => x !== undefined);
+}
+
+/** autocannon's latency table and its req/s and bytes/s tables. */
+export function autocannonTables(run: PageRun): HTMLElement {
+  const l = run.latencyMs;
+  const ms = (x: number) => (isNum(x) ? `${x.toFixed(2)} ms` : "–");
+  const table = (head: string[], rows: string[][]) =>
+    h(
+      "div",
+      { class: "table-wrap" },
+      h(
+        "table",
+        { class: "data compact" },
+        h("thead", null, h("tr", null, ...head.map((c) => h("th", { scope: "col" }, c)))),
+        h(
+          "tbody",
+          null,
+          ...rows.map((r) => h("tr", null, ...r.map((c, i) => h("td", { class: i ? "num" : "" }, c)))),
+        ),
+      ),
+    );
+  const reqs = perSecond(run, run.iv.rps.map((r) => r * run.iv.durSec)).sort((a, b) => a - b);
+  const bytesPerReq = run.requests ? run.bytesRead / run.requests : 0;
+  const stat = (xs: number[], f: (x: number) => string) => {
+    const mean = xs.reduce((a, b) => a + b, 0) / Math.max(xs.length, 1);
+    const sd = Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / Math.max(xs.length - 1, 1));
+    return [0.01, 0.025, 0.5, 0.975].map((q) => f(quantile(xs, q))).concat([f(mean), f(sd), f(xs[0] ?? NaN)]);
+  };
+  const non2xx = Object.entries(run.statusCodes).filter(([c]) => !/^2/.test(c)).reduce(
+    (a, [, n]) => a + n,
+    0,
+  );
+  return h(
+    "div",
+    null,
+    table(["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"], [[
+      "Latency",
+      ...[l.p2_5, l.p50, l.p97_5, l.p99, l.mean, l.stdev, l.max].map(ms),
+    ]]),
+    table(["Stat", "1%", "2.5%", "50%", "97.5%", "Avg", "Stdev", "Min"], [
+      ["Req/Sec", ...stat(reqs, (x) => fmtNum(x))],
+      ["Bytes/Sec", ...stat(reqs.map((r) => r * bytesPerReq), fmtBytes)],
+    ]),
+    h(
+      "p",
+      { class: "note" },
+      `Req/Bytes counts sampled once per second; # of samples: ${reqs.length}. ` +
+        `${fmtNum(run.requests - non2xx)} 2xx responses, ${fmtNum(non2xx)} non 2xx responses. ` +
+        `${fmtNum(run.requests)} requests in ${fmtNum(run.durationSec, 2)}s, ${
+          fmtBytes(run.bytesRead)
+        } read.`,
+    ),
+  );
+}

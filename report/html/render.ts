@@ -1,0 +1,105 @@
+/**
+ * @module
+ * `renderReport`: results in, one self-contained report.html out. Chart.js, the page's CSS and script
+ * and the data are all inlined; the data sits in a `<script type="application/json">` block with every
+ * `<` escaped, so no string from a target can close the block, and the page reads it with
+ * `JSON.parse`, never as code. The Content-Security-Policy allows nothing external and only the page's
+ * own script and style blocks, by SHA-256 hash, so even injected markup could not run. The browser
+ * script is the client modules' functions inlined by their source text, which keeps it type-checked
+ * and part of the module graph (the same output from `deno run` and a compiled binary). Pure.
+ */
+import { createHash } from "node:crypto";
+import type { ResultsFile } from "../../runner/results.ts";
+import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
+import { buildPageData } from "./page_data.ts";
+import { PAGE_CSS } from "./page_css.ts";
+import * as dom from "./client/dom.ts";
+import * as charts from "./client/charts.ts";
+import * as toolTables from "./client/tool_tables.ts";
+import * as sections from "./client/sections.ts";
+import * as runDetail from "./client/run_detail.ts";
+import * as main from "./client/main.ts";
+
+/** Options of `renderReport`. */
+export interface RenderOptions {
+  /** A baseline results file: adds the before/after comparison of runs with the same name. */
+  compare?: ResultsFile;
+}
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+/** JSON that is safe inside a `<script>` element: `<` cannot start `</script>` or `<!--`. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value)
+    .replace(/</g, "\\u003c")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+}
+
+/** Script text that cannot end its element early; `<\/` means the same as `</` in JS strings and regexes. */
+export function scriptSafe(js: string): string {
+  return js.replace(/<\/(script)/gi, "<\\/$1").replace(/<!--/g, "<\\!--");
+}
+
+function sha256(text: string): string {
+  return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
+}
+
+let clientScript: string | undefined;
+
+/** The page's own script: every exported client function by source text, then the entry call. */
+export function clientSource(): string {
+  if (clientScript !== undefined) return clientScript;
+  const fns = [dom, charts, toolTables, sections, runDetail, main]
+    .flatMap((m) => Object.values(m))
+    .filter((v): v is (...args: never[]) => unknown => typeof v === "function");
+  const body = fns.map((f) => f.toString()).join("\n\n");
+  clientScript = scriptSafe(`(function () {\n"use strict";\n${body}\n\nloadlabMain();\n})();\n`);
+  return clientScript;
+}
+
+/** The Content-Security-Policy: nothing external, only these exact script and style blocks. */
+export function contentSecurityPolicy(scripts: string[], styles: string[]): string {
+  return [
+    "default-src 'none'",
+    `script-src ${scripts.map(sha256).join(" ")}`,
+    `style-src ${styles.map(sha256).join(" ")}`,
+    "img-src data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join("; ");
+}
+
+/** Renders the whole report page for `results`. */
+export function renderReport(results: ResultsFile, opts: RenderOptions = {}): string {
+  const data = buildPageData(results, opts.compare);
+  const chartJs = scriptSafe(CHART_JS_SOURCE);
+  const app = clientSource();
+  const csp = contentSecurityPolicy([chartJs, app], [PAGE_CSS]);
+  const title = `${results.experiment.name} — loadlab report`;
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<meta name="generator" content="loadlab ${escapeHtml(results.environment.loadlab)}">
+<title>${escapeHtml(title)}</title>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<main id="app"><noscript>This report draws its tables and charts with JavaScript; the results are embedded
+in the page source as JSON (the element with id "loadlab-data").</noscript></main>
+<footer>Made by loadlab ${escapeHtml(results.environment.loadlab)} with Chart.js ${CHART_JS_VERSION}.
+Self-contained: works offline; the data is embedded as JSON (#loadlab-data).</footer>
+<script type="application/json" id="loadlab-data">${jsonForScript(data)}</script>
+<script>${chartJs}</script>
+<script>${app}</script>
+</body>
+</html>
+`;
+}

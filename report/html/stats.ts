@@ -1,0 +1,173 @@
+/**
+ * @module
+ * The little statistics the report needs and the runner does not compute: a mean with its 95%
+ * confidence interval (Student's t, because repeats and batches are few), batch means over intervals
+ * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
+ * before/after comparisons, and knee detection for sweeps. Pure functions over plain numbers.
+ */
+
+/** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
+export interface MeanCi {
+  mean: number;
+  ci95: number | null;
+  n: number;
+}
+
+// Two-sided 97.5% quantiles of Student's t for 1..30 degrees of freedom; beyond that 1.96 is close.
+const T_975 = [
+  12.706,
+  4.303,
+  3.182,
+  2.776,
+  2.571,
+  2.447,
+  2.365,
+  2.306,
+  2.262,
+  2.228,
+  2.201,
+  2.179,
+  2.16,
+  2.145,
+  2.131,
+  2.12,
+  2.11,
+  2.101,
+  2.093,
+  2.086,
+  2.08,
+  2.074,
+  2.069,
+  2.064,
+  2.06,
+  2.056,
+  2.052,
+  2.048,
+  2.045,
+  2.042,
+];
+
+/** Student's t quantile for a 95% two-sided interval with `df` degrees of freedom. */
+export function tQuantile95(df: number): number {
+  if (df < 1) return Number.NaN;
+  return df <= T_975.length ? T_975[df - 1] : 1.96;
+}
+
+/** Mean and 95% CI half-width of the finite values (NaN are ignored: a run without data). */
+export function meanCi(values: number[]): MeanCi {
+  const xs = values.filter(Number.isFinite);
+  const n = xs.length;
+  if (n === 0) return { mean: Number.NaN, ci95: null, n: 0 };
+  const mean = xs.reduce((a, b) => a + b, 0) / n;
+  if (n < 2) return { mean, ci95: null, n };
+  const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1);
+  return { mean, ci95: tQuantile95(n - 1) * Math.sqrt(variance / n), n };
+}
+
+/** Relative change in percent from `before` to `after`; NaN when the baseline is zero or missing. */
+export function changePct(before: number, after: number): number {
+  if (!Number.isFinite(before) || !Number.isFinite(after) || before === 0) return Number.NaN;
+  return ((after - before) / Math.abs(before)) * 100;
+}
+
+/** One interval reduced to what batch means need. */
+export interface IntervalSample {
+  startMs: number;
+  durationMs: number;
+  value: number;
+  /** Weight of the interval in its batch (requests); intervals without requests are skipped. */
+  weight: number;
+}
+
+/**
+ * Averages consecutive intervals into batches of at least `batchMs` (weighted by requests), starting
+ * at `fromMs` so warm-up does not count as noise. Batches that span less than half of `batchMs` at the
+ * end are dropped because they would be noisier than the others.
+ */
+export function batchMeans(samples: IntervalSample[], fromMs: number, batchMs: number): number[] {
+  const out: number[] = [];
+  let sum = 0, weight = 0, spanMs = 0;
+  for (const s of samples) {
+    if (s.startMs < fromMs) continue;
+    spanMs += s.durationMs;
+    if (s.weight > 0 && Number.isFinite(s.value)) {
+      sum += s.value * s.weight;
+      weight += s.weight;
+    }
+    if (spanMs >= batchMs) {
+      if (weight > 0) out.push(sum / weight);
+      sum = weight = spanMs = 0;
+    }
+  }
+  if (spanMs >= batchMs / 2 && weight > 0) out.push(sum / weight);
+  return out;
+}
+
+/** Whether a before/after difference stands out from the run-to-run noise. */
+export type NoiseVerdict = "beyond-noise" | "within-noise" | "unknown";
+
+/**
+ * Beyond noise when the two 95% confidence intervals do not overlap. Non-overlap is a conservative
+ * test (roughly p < 0.01 for equal spreads), which is what a report that people act on should use.
+ */
+export function noiseVerdict(before: MeanCi, after: MeanCi): NoiseVerdict {
+  if (before.ci95 === null || after.ci95 === null || before.n < 3 || after.n < 3) return "unknown";
+  const lowA = before.mean - before.ci95, highA = before.mean + before.ci95;
+  const lowB = after.mean - after.ci95, highB = after.mean + after.ci95;
+  return highA < lowB || highB < lowA ? "beyond-noise" : "within-noise";
+}
+
+/** One point of a sweep: swept value, achieved req/s, p99 and (rate sweeps) the requested rate. */
+export interface SweepPoint {
+  x: number;
+  rps: number;
+  p99Ms: number;
+  targetRps: number | null;
+}
+
+/**
+ * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
+ * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99), because
+ * that is the number capacity planning needs. For other parameters it is the Kneedle point: the largest
+ * distance between the normalized req/s curve and the chord from its first to its last point.
+ */
+export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | null {
+  if (points.length < 3) return null;
+  if (isRateSweep) {
+    const baseP99 = points[0].p99Ms;
+    let last: number | null = null;
+    for (let i = 0; i < points.length; i++) {
+      const p = points[i];
+      const requested = p.targetRps ?? p.x;
+      const healthy = p.rps >= 0.95 * requested && !(p.p99Ms > 3 * baseP99);
+      if (!healthy) return last !== null && last < points.length - 1 ? last : null;
+      last = i;
+    }
+    return null;
+  }
+  const xs = points.map((p) => p.x), ys = points.map((p) => p.rps);
+  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
+  const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
+  if (x1 === x0 || y1 === y0) return null;
+  const nx = xs.map((x) => (x - x0) / (x1 - x0)), ny = ys.map((y) => (y - y0) / (y1 - y0));
+  const last = points.length - 1;
+  let best = -1, bestDist = 0;
+  for (let i = 1; i < last; i++) {
+    const chord = ny[0] + (ny[last] - ny[0]) * ((nx[i] - nx[0]) / (nx[last] - nx[0]));
+    const dist = Math.abs(ny[i] - chord);
+    if (dist > bestDist) [best, bestDist] = [i, dist];
+  }
+  return best > 0 && bestDist > 0.1 ? best : null;
+}
+
+/** Rounds to 4 significant digits: enough to read, and it keeps the embedded JSON small. */
+export function round4(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  return Number(x.toPrecision(4));
+}
+
+/** Rounds to 3 significant digits, for per-interval series where a chart is the reader. */
+export function round3(x: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  return Number(x.toPrecision(3));
+}
