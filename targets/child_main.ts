@@ -40,7 +40,10 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
       redis = await connectRedis(spec.redisUrl);
       await seedRedis(redis);
     }
-    return { handler: createTargetApp({ ...spec, redis }).fetch, close: () => quit(redis) };
+    const target = createTargetApp({ ...spec, redis });
+    // Which instance answered: lets tests and users see how connections spread over reusePort instances.
+    target.app.get(STATS_PATH, (c) => c.json({ pid: Deno.pid }));
+    return { handler: target.fetch, close: () => quit(redis) };
   }
   if (spec.role === "balancer") {
     const balancer = createBalancer(spec.upstreams, spec.mode);
