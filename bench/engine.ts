@@ -1,0 +1,242 @@
+/**
+ * @module
+ * `deno task bench`: loadlab's load engine against wrk (and autocannon, oha, hey, k6 when installed),
+ * side by side in one run on one target. The target (nginx, one worker, `return 200`, see nginx.conf)
+ * is pinned to CPU 0 and every generator to CPU 1 with `taskset`, so each tool gets one core and the
+ * target never competes with it. Each tool runs 50 connections for the same duration after one short
+ * warm-up run; the table shows req/s and the ratio to wrk, and `bench/last_run.json` keeps the numbers.
+ *
+ *   deno task bench [--duration 10s] [--connections 50] [--warmup 2s] [--target URL] [--tools wrk,loadlab]
+ */
+import { tokenize } from "../cli/argv.ts";
+import { FlagValues } from "../cli/flag_values.ts";
+import { UsageError } from "../cli/usage_error.ts";
+import { BenchSetupError, startNginx } from "./nginx.ts";
+import { BENCH_TOOLS, type BenchTool, findOnPath, isExecutable, type ToolRun } from "./tools.ts";
+
+interface BenchOptions {
+  durationSec: number;
+  warmupSec: number;
+  connections: number;
+  target?: string;
+  tools: BenchTool[];
+}
+
+interface ToolResult {
+  tool: string;
+  rps: number | null;
+  ratioToWrk: number | null;
+  command?: string;
+  skipped?: string;
+  error?: string;
+}
+
+const FLAGS = [
+  { long: "duration", short: "d", takesValue: true, example: "10s" },
+  { long: "warmup", takesValue: true, example: "2s" },
+  { long: "connections", short: "c", takesValue: true, example: "50" },
+  { long: "target", takesValue: true, example: "http://127.0.0.1:8080/" },
+  { long: "tools", takesValue: true, example: "wrk,loadlab" },
+  { long: "help", short: "h", takesValue: false },
+];
+
+function parseBenchArgs(argv: string[]): BenchOptions {
+  const raw = tokenize(argv, FLAGS);
+  if (raw.values.has("help") || raw.positionals.length > 0) {
+    throw new UsageError(
+      "usage: deno task bench [--duration 10s] [--connections 50] [--warmup 2s] " +
+        "[--target URL] [--tools " + BENCH_TOOLS.map((t) => t.name).join(",") + "]",
+    );
+  }
+  const flags = new FlagValues(raw, FLAGS);
+  const names = flags.text("tools")?.split(",").map((s) => s.trim()) ?? BENCH_TOOLS.map((t) => t.name);
+  const unknown = names.filter((n) => !BENCH_TOOLS.some((t) => t.name === n));
+  if (unknown.length) {
+    throw new UsageError(
+      `--tools: unknown ${unknown.join(", ")}; pick from ${BENCH_TOOLS.map((t) => t.name).join(",")}`,
+    );
+  }
+  const target = flags.text("target");
+  if (target !== undefined && !/^https?:\/\/[^/]/.test(target)) {
+    throw new UsageError(
+      `--target ${JSON.stringify(target)}: not an http(s) URL, e.g. --target http://127.0.0.1:8080/`,
+    );
+  }
+  return {
+    // Tools take whole seconds (autocannon -d), so everyone gets the same rounded duration.
+    durationSec: Math.max(1, Math.round((flags.positiveDurationMs("duration") ?? 10_000) / 1_000)),
+    warmupSec: Math.round((flags.durationMs("warmup") ?? 2_000) / 1_000),
+    connections: flags.positiveInt("connections") ?? 50,
+    target,
+    tools: BENCH_TOOLS.filter((t) => names.includes(t.name)),
+  };
+}
+
+/** `taskset` prefixes for target and generators, or none with the reason. */
+async function pinning(): Promise<{ target: string[]; generator: string[]; note: string }> {
+  const taskset = findOnPath("taskset");
+  if (!taskset) return { target: [], generator: [], note: "taskset not found: running UNPINNED" };
+  if (navigator.hardwareConcurrency < 2) {
+    return { target: [], generator: [], note: "1 CPU: running UNPINNED" };
+  }
+  const ok = await new Deno.Command(taskset, { args: ["-c", "1", "true"], stdout: "null", stderr: "null" })
+    .output().then((o) => o.success, () => false);
+  if (!ok) return { target: [], generator: [], note: "CPU 1 not available to taskset: running UNPINNED" };
+  return {
+    target: [taskset, "-c", "0"],
+    generator: [taskset, "-c", "1"],
+    note: "target pinned to CPU 0, generators to CPU 1",
+  };
+}
+
+async function runTool(run: ToolRun, pin: string[], timeoutMs: number): Promise<number> {
+  const argv = [...pin, ...run.argv];
+  const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
+  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  try {
+    const out = await child.output();
+    const stdout = new TextDecoder().decode(out.stdout);
+    if (!out.success) {
+      const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-2).join(" | ");
+      throw new Error(
+        `exit ${out.code}${out.signal ? ` (${out.signal})` : ""}: ${stderr || stdout.slice(-200)}`,
+      );
+    }
+    const rps = await run.parseRps(stdout);
+    if (!Number.isFinite(rps)) throw new Error(`no req/s in its output: ${stdout.slice(0, 200)}`);
+    return rps;
+  } finally {
+    clearTimeout(timer);
+    await run.cleanup?.().catch(() => {});
+  }
+}
+
+async function measure(opts: BenchOptions, url: string, pin: string[]): Promise<ToolResult[]> {
+  const results: ToolResult[] = [];
+  const timeoutMs = (opts.durationSec + 60) * 1_000;
+  for (const tool of opts.tools) {
+    const run = await tool.plan(url, opts.connections, opts.durationSec);
+    if (typeof run === "string") {
+      console.log(`  ${tool.name}: skipped (${run})`);
+      results.push({ tool: tool.name, rps: null, ratioToWrk: null, skipped: run });
+      continue;
+    }
+    const command = [...pin, ...run.argv].join(" ");
+    console.log(`  ${tool.name}: ${command}`);
+    try {
+      results.push({ tool: tool.name, rps: await runTool(run, pin, timeoutMs), ratioToWrk: null, command });
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err);
+      console.log(`  ${tool.name}: FAILED ${error}`);
+      results.push({ tool: tool.name, rps: null, ratioToWrk: null, command, error });
+    }
+  }
+  const wrkRps = results.find((r) => r.tool === "wrk")?.rps;
+  for (const r of results) r.ratioToWrk = r.rps !== null && wrkRps ? r.rps / wrkRps : null;
+  return results;
+}
+
+/** One throwaway run so the target, the kernel's socket paths and the page cache are warm for all. */
+async function warmUp(opts: BenchOptions, url: string, pin: string[]): Promise<void> {
+  if (opts.warmupSec <= 0) return;
+  for (const tool of [BENCH_TOOLS.find((t) => t.name === "wrk")!, ...opts.tools]) {
+    const run = await tool.plan(url, opts.connections, opts.warmupSec);
+    if (typeof run === "string") continue;
+    console.log(`warm-up: ${tool.name} for ${opts.warmupSec}s`);
+    await runTool(run, pin, (opts.warmupSec + 60) * 1_000).catch((err) =>
+      console.log(`  warm-up failed: ${err.message}`)
+    );
+    return;
+  }
+}
+
+function printTable(results: ToolResult[]): void {
+  const rows = results.map((r) => [
+    r.tool,
+    r.rps === null ? "-" : Math.round(r.rps).toLocaleString("en-US"),
+    r.ratioToWrk === null ? "-" : `${r.ratioToWrk.toFixed(2)}x`,
+    r.skipped ? `skipped: ${r.skipped}` : r.error ? `failed: ${r.error}` : "",
+  ]);
+  const header = ["tool", "req/s", "vs wrk", ""];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) =>
+    cells.map((c, i) => (i === 0 || i === 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
+      .trimEnd();
+  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ").trimEnd()}`);
+  for (const row of rows) console.log(line(row));
+}
+
+function machine(): Record<string, unknown> {
+  let cpu = "unknown";
+  try {
+    cpu = /model name\s*:\s*(.+)/.exec(Deno.readTextFileSync("/proc/cpuinfo"))?.[1] ?? cpu;
+  } catch { /* not Linux: keep "unknown" */ }
+  return {
+    cpu,
+    cores: navigator.hardwareConcurrency,
+    os: `${Deno.build.os} ${Deno.osRelease()}`,
+    deno: Deno.version.deno,
+  };
+}
+
+async function main(argv: string[]): Promise<number> {
+  const opts = parseBenchArgs(argv);
+  const pin = await pinning();
+  const pinNote = opts.target && pin.target.length
+    ? "generators pinned to CPU 1 (--target is not pinned)"
+    : pin.note;
+  console.log(
+    `loadlab engine bench: ${opts.connections} connections, ${opts.durationSec}s per tool; ${pinNote}`,
+  );
+  let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
+  const stopNginx = () => nginx?.stop();
+  const onSignal = () => void Promise.resolve(stopNginx()).finally(() => Deno.exit(130));
+  Deno.addSignalListener("SIGINT", onSignal);
+  try {
+    let url = opts.target;
+    if (!url) {
+      // Debian installs nginx in /usr/sbin, which is not on every user's PATH.
+      const nginxPath = findOnPath("nginx") ??
+        (isExecutable("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined);
+      if (!nginxPath) {
+        throw new BenchSetupError(
+          "nginx not found; apt-get install nginx, or bench a running server with --target URL",
+        );
+      }
+      nginx = await startNginx(nginxPath, pin.target);
+      url = nginx.url;
+    }
+    console.log(`target: ${opts.target ? url : `nginx (1 worker) at ${url}`}`);
+    await warmUp(opts, url, pin.generator);
+    const results = await measure(opts, url, pin.generator);
+    printTable(results);
+    const outPath = new URL("./last_run.json", import.meta.url);
+    const record = {
+      createdAt: new Date().toISOString(),
+      machine: machine(),
+      target: opts.target ?? "nginx, 1 worker, return 200",
+      pinned: pin.target.length > 0 || pin.generator.length > 0,
+      pinning: pinNote,
+      connections: opts.connections,
+      durationSec: opts.durationSec,
+      results,
+    };
+    await Deno.writeTextFile(outPath, JSON.stringify(record, null, 2) + "\n");
+    console.log(`\nwrote ${outPath.pathname}`);
+    return results.some((r) => r.error) ? 1 : 0;
+  } finally {
+    Deno.removeSignalListener("SIGINT", onSignal);
+    await stopNginx();
+  }
+}
+
+if (import.meta.main) {
+  try {
+    Deno.exit(await main(Deno.args));
+  } catch (err) {
+    console.error(
+      err instanceof UsageError ? err.message : `bench failed: ${err instanceof Error ? err.message : err}`,
+    );
+    Deno.exit(err instanceof UsageError ? 2 : 1);
+  }
+}

@@ -1,0 +1,77 @@
+/**
+ * @module
+ * Starts the benchmark target: Debian's nginx with `bench/nginx.conf`, in its own temp prefix (config,
+ * pid, error log, temp paths) on a free loopback port, optionally pinned to one CPU with `taskset`.
+ * Setup failures are `BenchSetupError`s carrying nginx's error log as the hint.
+ */
+
+/** nginx could not be started; `message` says why and what to check. */
+export class BenchSetupError extends Error {
+  override name = "BenchSetupError";
+}
+
+export interface RunningNginx {
+  url: string;
+  stop(): Promise<void>;
+}
+
+const READY_TIMEOUT_MS = 5_000;
+
+/** Starts nginx; `pinPrefix` is e.g. `["taskset", "-c", "0"]`, or `[]` to run unpinned. */
+export async function startNginx(nginxPath: string, pinPrefix: string[]): Promise<RunningNginx> {
+  const prefix = await Deno.makeTempDir({ prefix: "loadlab-bench-nginx-" });
+  // Workers run as nobody when started by root; let them reach the temp paths inside the prefix.
+  await Deno.chmod(prefix, 0o755);
+  const port = freePort();
+  const template = await Deno.readTextFile(new URL("./nginx.conf", import.meta.url));
+  const confPath = `${prefix}/nginx.conf`;
+  await Deno.writeTextFile(
+    confPath,
+    template.replaceAll("__PREFIX__", prefix).replaceAll("__PORT__", `${port}`),
+  );
+  const argv = [...pinPrefix, nginxPath, "-p", prefix, "-c", confPath, "-e", `${prefix}/error.log`];
+  const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "null", stderr: "piped" }).spawn();
+  const stderr = new Response(child.stderr).text();
+  let exited = false;
+  const status = child.status.then((s) => {
+    exited = true;
+    return s;
+  });
+  const stop = async () => {
+    if (!exited) child.kill("SIGTERM");
+    await status;
+    await stderr;
+    await Deno.remove(prefix, { recursive: true }).catch(() => {});
+  };
+  try {
+    await waitForPort(port, () => exited);
+  } catch (err) {
+    await stop();
+    const log = (await stderr.catch(() => "")).trim().split("\n").at(-1) ?? "";
+    throw new BenchSetupError(`nginx did not start on 127.0.0.1:${port}: ${log || String(err)}`, {
+      cause: err,
+    });
+  }
+  return { url: `http://127.0.0.1:${port}/`, stop };
+}
+
+function freePort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+async function waitForPort(port: number, hasExited: () => boolean): Promise<void> {
+  const deadline = performance.now() + READY_TIMEOUT_MS;
+  while (performance.now() < deadline) {
+    if (hasExited()) throw new Error("nginx exited");
+    try {
+      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  throw new Error(`no answer within ${READY_TIMEOUT_MS} ms`);
+}
