@@ -56,13 +56,15 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
     }
   }
   const connections = flags.positiveInt("connections");
-  if (model === "connections") {
-    return { model, connections, durationMs: flags.positiveDurationMs("duration") };
-  }
+  // No default bound for -n (it runs to the count, like oha and hey); the others state the 10 s default
+  // in the config so results.json shows what ran.
+  const givenMs = flags.positiveDurationMs("duration");
+  const durationMs = givenMs ?? DEFAULT_DURATION_MS;
+  if (model === "connections") return { model, connections, durationMs };
   if (model === "throughput") {
     const ratePerSec = flags.rate("rate");
     if (ratePerSec === undefined) throw needs("throughput", "-R <req/s>, e.g. -R 1000 -c 50");
-    return { model, connections, ratePerSec, durationMs: flags.positiveDurationMs("duration") };
+    return { model, connections, ratePerSec, durationMs };
   }
   const maxConnections = flags.positiveInt("max-connections") ??
     (maxSockets === undefined ? undefined : Math.max(1, Math.min(DEFAULT_MAX_CONNECTIONS, maxSockets)));
@@ -70,21 +72,18 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
     const requests = flags.positiveInt("requests");
     if (requests === undefined) throw needs("count", "-n <requests>, e.g. -n 1000");
     const ratePerSec = flags.rate("rate");
-    // No default bound: `-n` alone runs until the count is reached (oha, hey); -d caps it if given.
-    const durationMs = flags.positiveDurationMs("duration");
     if (ratePerSec !== undefined) {
-      return { model, requests, connections, ratePerSec, durationMs, maxConnections };
+      return { model, requests, connections, ratePerSec, durationMs: givenMs, maxConnections };
     }
     if (flags.has("max-connections")) {
       throw new UsageError(
         "--max-connections caps open pacing only; add -R <req/s>, or use -c for closed pacing",
       );
     }
-    return { model, requests, connections, durationMs };
+    return { model, requests, connections, durationMs: givenMs };
   }
   const phases = ratePhases(flags);
-  const durationMs = phases.reduce((sum, p) => sum + p.durationMs, 0);
-  return { model, phases, durationMs, maxConnections };
+  return { model, phases, durationMs: phases.reduce((sum, p) => sum + p.durationMs, 0), maxConnections };
 }
 
 function decideModel(flags: FlagValues): Model {
