@@ -1,0 +1,125 @@
+/**
+ * @module
+ * `loadlab report results.json [more.json ...] -o report.html [--compare baseline.json]`: rebuilds the
+ * HTML report from saved results. Several files are shown together; `--compare` adds the before/after
+ * view against a baseline. Every bad input (missing file, not JSON, wrong schema) is one line naming
+ * the file and the problem, exit code 2, and the output is only replaced once the new page is fully
+ * written (`writeReport` writes a temp file beside it and renames), so a failure never leaves a
+ * truncated or lost report behind. `writeReport` is also what `attack --report` and `demo` call.
+ */
+import { basename, dirname, join } from "node:path";
+import type { ResultsFile } from "../runner/results.ts";
+import { type RenderOptions, renderReport } from "../report/html/mod.ts";
+import { mergeResults } from "../report/merge.ts";
+import { parseResultsFile } from "../report/results_schema.ts";
+import { tokenize } from "./argv.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+
+/** `loadlab report --help`. */
+export const REPORT_HELP = `loadlab report: rebuild report.html from saved results
+
+Usage: loadlab report results.json [more.json ...] [-o report.html] [--compare baseline.json]
+
+  -o, --output <file>      where to write the page (default: report.html)
+      --compare <file>     a baseline results.json: adds change in req/s, p50, p99 and success per run
+                           with the same name, and whether each change is beyond noise
+  -h, --help               this text
+
+Several results files are shown together; run names that clash get their file's name as a prefix.
+The page is self-contained (no network) and safe to share.`;
+
+/** A results file that could not be used; the message is one line naming the file. */
+export class ResultsFileError extends Error {
+  override name = "ResultsFileError";
+}
+
+/** Writes the report for `results` to `path` atomically (temp file in the same directory, then rename). */
+export async function writeReport(
+  path: string,
+  results: ResultsFile,
+  opts: RenderOptions = {},
+): Promise<void> {
+  const html = renderReport(results, opts);
+  const tmp = join(dirname(path), `.${basename(path)}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
+  try {
+    await Deno.writeTextFile(tmp, html);
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+/** Reads and validates one results file, or throws `ResultsFileError` saying what is wrong with it. */
+export async function loadResultsFile(path: string): Promise<ResultsFile> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
+    throw new ResultsFileError(`${path}: cannot read: ${why}`, { cause: err });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ResultsFileError(`${path}: not JSON (${(err as Error).message})`, { cause: err });
+  }
+  const parsed = parseResultsFile(data);
+  if (!parsed.ok) throw new ResultsFileError(`${path}: not a loadlab results file: ${parsed.problem}`);
+  return parsed.results;
+}
+
+interface ReportArgs {
+  inputs: string[];
+  output: string;
+  compare?: string;
+}
+
+function parseReportArgs(argv: string[]): ReportArgs {
+  const raw = tokenize(argv, [
+    { long: "output", short: "o", takesValue: true, example: "report.html" },
+    { long: "compare", takesValue: true, example: "baseline.json" },
+    { long: "help", short: "h", takesValue: false },
+  ], { "--out": "use -o report.html" });
+  if (raw.values.has("help")) throw new HelpRequested(REPORT_HELP);
+  if (!raw.positionals.length) {
+    throw new UsageError("report: no results file given; e.g. loadlab report results.json -o report.html");
+  }
+  return {
+    inputs: raw.positionals,
+    output: raw.values.get("output")?.[0] ?? "report.html",
+    compare: raw.values.get("compare")?.[0],
+  };
+}
+
+/** Runs `loadlab report ...`; returns the exit code (0 written, 1 cannot write, 2 bad arguments or input). */
+export async function runReportCommand(argv: string[]): Promise<number> {
+  try {
+    const args = parseReportArgs(argv);
+    const files = [];
+    for (const path of args.inputs) {
+      files.push({ label: basename(path).replace(/\.json$/i, ""), results: await loadResultsFile(path) });
+    }
+    const compare = args.compare === undefined ? undefined : await loadResultsFile(args.compare);
+    const results = mergeResults(files);
+    try {
+      await writeReport(args.output, results, { compare });
+    } catch (err) {
+      console.error(`${args.output}: cannot write the report: ${(err as Error).message}`);
+      return 1;
+    }
+    console.log(`wrote ${args.output} (${results.runs.length} runs${compare ? ", with comparison" : ""})`);
+    return 0;
+  } catch (err) {
+    if (err instanceof HelpRequested) {
+      console.log(err.text);
+      return 0;
+    }
+    if (err instanceof UsageError || err instanceof ResultsFileError) {
+      console.error(err.message);
+      return 2;
+    }
+    throw err;
+  }
+}

@@ -1,0 +1,84 @@
+import assert from "node:assert/strict";
+import {
+  HOSTILE_IMG,
+  HOSTILE_SCRIPT,
+  makeLargeExperiment,
+  makeSeed000,
+} from "../../tests/fixtures/make_results.ts";
+import { jsonForScript, renderReport } from "./render.ts";
+import { CHART_JS_VERSION } from "../assets/chart_js.ts";
+
+const html = renderReport(makeSeed000());
+
+function embeddedData(page: string): any {
+  const m = page.match(/<script type="application\/json" id="loadlab-data">([\s\S]*?)<\/script>/);
+  assert.ok(m, "data block present");
+  return JSON.parse(m[1]);
+}
+
+Deno.test("renderReport inlines the results as JSON the page can parse back", () => {
+  const data = embeddedData(html);
+  const seed = makeSeed000();
+  assert.deepEqual(data.runs.length, seed.runs.length);
+  assert.deepEqual(data.runs[0].name, seed.runs[0].name);
+  assert.deepEqual(data.runs[0].requests, seed.runs[0].requests);
+  assert.deepEqual(data.experiment.source, seed.experiment.source);
+  assert(html.includes(`Chart.js v${CHART_JS_VERSION}`), "Chart.js is inlined");
+});
+
+Deno.test("renderReport references nothing outside the file", () => {
+  assert(!/\s(src|href)\s*=\s*["']?(https?:)?\/\//i.test(html), "no external src/href");
+  assert(!/<link\b/i.test(html), "no <link> elements");
+  assert.deepEqual([...html.matchAll(/<script\b[^>]*\bsrc=/gi)].length, 0);
+  assert(!/@import|url\(\s*["']?https?:/i.test(html), "no remote CSS");
+});
+
+Deno.test("renderReport sets a CSP that allows nothing external", () => {
+  const m = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)">/);
+  assert.ok(m, "CSP meta tag");
+  const csp = m[1].replaceAll("&#39;", "'");
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /script-src 'sha256-[A-Za-z0-9+/=]+' 'sha256-[A-Za-z0-9+/=]+'(;|$)/);
+  assert(!/unsafe-eval|https?:|\*/.test(csp), csp);
+});
+
+Deno.test("hostile strings never appear unescaped in the page", () => {
+  assert(!html.includes(HOSTILE_SCRIPT), "script payload escaped");
+  assert(!html.includes(HOSTILE_IMG), "img payload escaped");
+  // Exactly three script elements close: data, Chart.js, the page script.
+  assert.deepEqual([...html.matchAll(/<\/script>/gi)].length, 3);
+  assert(html.includes("\\u003c/script>\\u003cscript>document.title='pwned'\\u003c/script>"));
+  const data = embeddedData(html);
+  assert(data.runs.some((r: { url: string }) => r.url.includes(HOSTILE_SCRIPT)), "payload survives as data");
+  assert.match(html, /<title>seed 000: Wiki.js with and without a Redis cache — loadlab report<\/title>/);
+});
+
+Deno.test("the title is HTML-escaped", () => {
+  const results = makeSeed000(1, 5);
+  results.experiment.name = HOSTILE_SCRIPT;
+  const page = renderReport(results);
+  assert.match(page, /<title>&#60;\/script&#62;&#60;script&#62;document.title=&#39;pwned&#39;/);
+});
+
+Deno.test("jsonForScript escapes every '<' and line separators", () => {
+  const out = jsonForScript({ a: "</script><!-- \u2028" });
+  assert(!out.includes("<"));
+  assert.deepEqual(JSON.parse(out), { a: "</script><!-- \u2028" });
+});
+
+Deno.test("a 50-run experiment with 250 ms intervals stays within 1.5 MB", () => {
+  const page = renderReport(makeLargeExperiment(50, 60));
+  const sizeBytes = new TextEncoder().encode(page).length;
+  assert(sizeBytes <= 1.5 * 1024 * 1024, `report is ${sizeBytes} bytes`);
+  assert.deepEqual(embeddedData(page).runs.length, 50);
+});
+
+Deno.test("the comparison view lists matched runs and flags a real change as beyond noise", () => {
+  const data = embeddedData(renderReport(makeSeed000(), { compare: makeSeed000(2, 20, 0.6) }));
+  const row = data.compare.find((r: { name: string }) => r.name === "redis-cache/high#0");
+  assert(row, "matched by name");
+  assert(row.cells.p50.changePct > 50, `p50 change ${row.cells.p50.changePct}`);
+  assert.deepEqual(row.cells.p50.verdict, "beyond-noise");
+  const same = data.compare.find((r: { name: string }) => r.name === "no-cache/high#0");
+  assert.deepEqual(same.cells.p50.verdict, "within-noise");
+});

@@ -1,0 +1,55 @@
+import assert from "node:assert/strict";
+import { batchMeans, changePct, findKnee, meanCi, noiseVerdict, type SweepPoint } from "./stats.ts";
+
+Deno.test("meanCi uses Student's t for few samples and ignores NaN", () => {
+  const r = meanCi([10, 12, 14, Number.NaN]);
+  assert.equal(r.mean, 12);
+  assert.equal(r.n, 3);
+  // sd = 2, se = 2/sqrt(3), t(2) = 4.303
+  assert.ok(Math.abs(r.ci95! - 4.303 * 2 / Math.sqrt(3)) < 1e-9);
+  assert.equal(meanCi([5]).ci95, null);
+  assert.ok(Number.isNaN(meanCi([]).mean));
+});
+
+Deno.test("changePct is relative to the baseline and NaN without one", () => {
+  assert.equal(changePct(200, 150), -25);
+  assert.ok(Number.isNaN(changePct(0, 5)));
+});
+
+Deno.test("batchMeans skips warm-up, weights by requests and drops a short tail", () => {
+  const samples = [0, 250, 500, 750, 1000, 1250, 1500, 1750, 2000].map((startMs, i) => ({
+    startMs,
+    durationMs: 250,
+    value: i < 4 ? 100 : i % 2 ? 1 : 3,
+    weight: i % 2 ? 1 : 3,
+  }));
+  // From 1000 ms: batch [1000..2000) = weighted (3*3 + 1*1 + 3*3 + 1*1) / 8 = 2.5; tail of 250 ms dropped.
+  assert.deepEqual(batchMeans(samples, 1000, 1000), [2.5]);
+});
+
+Deno.test("noiseVerdict needs non-overlapping CIs and at least three batches", () => {
+  assert.equal(noiseVerdict({ mean: 10, ci95: 1, n: 5 }, { mean: 13, ci95: 1, n: 5 }), "beyond-noise");
+  assert.equal(noiseVerdict({ mean: 10, ci95: 2, n: 5 }, { mean: 13, ci95: 2, n: 5 }), "within-noise");
+  assert.equal(noiseVerdict({ mean: 10, ci95: 1, n: 2 }, { mean: 30, ci95: 1, n: 5 }), "unknown");
+});
+
+Deno.test("findKnee: last sustained rate of a rate sweep, Kneedle point otherwise", () => {
+  const rate = [1000, 2000, 3000, 4000, 5000].map((x): SweepPoint => ({
+    x,
+    rps: Math.min(x, 3100),
+    p99Ms: x <= 3000 ? 5 : 200,
+    targetRps: x,
+  }));
+  assert.equal(findKnee(rate, true), 2);
+  const healthy = rate.map((p) => ({ ...p, rps: p.x, p99Ms: 5 }));
+  assert.equal(findKnee(healthy, true), null);
+  const cpu = [0, 10, 20, 50, 100, 200].map((x): SweepPoint => ({
+    x,
+    rps: 10000 / (1 + x / 10),
+    p99Ms: 1,
+    targetRps: null,
+  }));
+  // Normalized distances to the chord: 0.46, 0.57, 0.62, 0.46 -> the point at x = 50.
+  assert.equal(findKnee(cpu, false), 3);
+  assert.equal(findKnee(cpu.slice(0, 2), false), null);
+});
