@@ -1,0 +1,56 @@
+/**
+ * @module
+ * The loadlab command line: picks the command and hands the rest of the arguments to it. Commands are
+ * imported on demand (string-literal dynamic imports stay in the module graph for `deno compile`), so
+ * `attack` does not load the target's or the report's dependencies.
+ */
+import denoJson from "./deno.json" with { type: "json" };
+
+const HELP = `loadlab ${denoJson.version}: HTTP performance experiments in one command
+
+Usage: loadlab <command> [options]
+
+Commands:
+  attack <url>     load one URL (closed, open-rate, constant-throughput or fixed-count model)
+  serve            run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
+  report <files>   rebuild report.html from results.json files, optionally against a baseline
+  demo             the built-in target under each load model, with results.json and report.html
+  version          print versions
+
+Run 'loadlab <command> --help' for the options of a command.`;
+
+async function main(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case "attack":
+      return (await import("./cli/attack_cmd.ts")).runAttackCommand(rest);
+    case "serve":
+      return (await import("./cli/serve_cmd.ts")).runServeCommand(rest);
+    case "report":
+      return (await import("./cli/report_cmd.ts")).runReportCommand(rest);
+    case "demo":
+      return (await import("./cli/demo_cmd.ts")).runDemoCommand(rest);
+    case "__target":
+      // Hidden: a target process of a compiled binary (see targets/child_main.ts).
+      await (await import("./targets/mod.ts")).runTargetChild(rest[0]);
+      return 0;
+    case "version":
+    case "--version":
+    case "-V":
+      console.log(`loadlab ${denoJson.version} (deno ${Deno.version.deno}, v8 ${Deno.version.v8})`);
+      return 0;
+    case undefined:
+    case "help":
+    case "-h":
+    case "--help":
+      console.log(HELP);
+      return 0;
+    default:
+      console.error(
+        `loadlab: unknown command "${command}"; use attack, serve, report, demo or version (see --help)`,
+      );
+      return 2;
+  }
+}
+
+if (import.meta.main) Deno.exit(await main(Deno.args));

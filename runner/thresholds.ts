@@ -1,0 +1,125 @@
+/**
+ * @module
+ * Pass/fail gates for CI (`--threshold "p99<200ms"`, k6's thresholds in a one-line form). Expressions
+ * are parsed before any load is sent, so a typo exits 2 instead of wasting a run; after the run each
+ * one is evaluated against every run it applies to. Grammar: `[run:]metric op value[unit]` with
+ * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
+ * for rates (`success>99.5%`).
+ */
+import type { RunResult, ThresholdResult } from "./results.ts";
+import { ConfigError } from "./config.ts";
+
+type Op = "<" | "<=" | ">" | ">=" | "==";
+
+/** A parsed threshold. */
+export interface Threshold {
+  expression: string;
+  /** Only runs with this name (experiments); undefined = every run. */
+  run?: string;
+  metric: string;
+  op: Op;
+  value: number;
+}
+
+const LATENCY_KEYS: Record<string, keyof RunResult["latencyMs"]> = {
+  min: "min",
+  mean: "mean",
+  avg: "mean",
+  stdev: "stdev",
+  p50: "p50",
+  median: "p50",
+  p75: "p75",
+  p90: "p90",
+  p95: "p95",
+  p99: "p99",
+  "p99.9": "p999",
+  p999: "p999",
+  "p99.99": "p9999",
+  max: "max",
+};
+
+const RATIOS: Record<string, (r: RunResult) => number> = {
+  success: (r) => r.successRate,
+  successRate: (r) => r.successRate,
+  errorRate: (r) => 1 - r.successRate,
+};
+
+const COUNTS: Record<string, (r: RunResult) => number> = {
+  rps: (r) => r.rps,
+  requests: (r) => r.requests,
+  errors: (r) => Object.values(r.errors).reduce((a, b) => a + (b ?? 0), 0),
+  non2xx: (r) =>
+    Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0),
+  lateSends: (r) => r.lateSends,
+  late: (r) => r.lateSends,
+  dropped: (r) => r.droppedSends,
+};
+
+/** Every metric name a threshold may use. */
+export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
+
+const PATTERN = /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?$/;
+
+/** Parses one expression; throws `ConfigError` naming the problem and the fix. */
+export function parseThreshold(expression: string): Threshold {
+  const m = PATTERN.exec(expression.trim());
+  const fix = `write it like "p99<200ms", "rps>=1000" or "success>99%"`;
+  if (!m) throw new ConfigError([`threshold "${expression}": not understood; ${fix}`]);
+  const [, run, metric, op, number, unit] = m;
+  if (!METRICS.includes(metric)) {
+    throw new ConfigError([
+      `threshold "${expression}": unknown metric "${metric}"; use one of ${METRICS.join(", ")}`,
+    ]);
+  }
+  let value = Number(number);
+  if (!Number.isFinite(value)) {
+    throw new ConfigError([`threshold "${expression}": "${number}" is not a number`]);
+  }
+  if (metric in LATENCY_KEYS) {
+    if (unit === "%") throw new ConfigError([`threshold "${expression}": latency takes us, ms or s, not %`]);
+    value = unit === "s" ? value * 1000 : unit === "us" ? value / 1000 : value;
+  } else if (metric in RATIOS) {
+    if (unit && unit !== "%") {
+      throw new ConfigError([`threshold "${expression}": a rate takes % or a 0..1 ratio`]);
+    }
+    value = unit === "%" ? value / 100 : value;
+  } else if (unit) {
+    throw new ConfigError([`threshold "${expression}": ${metric} is a plain number; drop the "${unit}"`]);
+  }
+  return { expression, run: run?.trim(), metric, op: op as Op, value };
+}
+
+/** The measured value of a metric for a run (latencies in ms, rates as 0..1). */
+export function metricValue(run: RunResult, metric: string): number {
+  const key = LATENCY_KEYS[metric];
+  if (key) return run.latencyMs[key];
+  return (RATIOS[metric] ?? COUNTS[metric])(run);
+}
+
+function compare(actual: number, op: Op, limit: number): boolean {
+  switch (op) {
+    case "<":
+      return actual < limit;
+    case "<=":
+      return actual <= limit;
+    case ">":
+      return actual > limit;
+    case ">=":
+      return actual >= limit;
+    case "==":
+      return actual === limit;
+  }
+}
+
+/** Evaluates every threshold against every run it applies to. */
+export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): ThresholdResult[] {
+  const results: ThresholdResult[] = [];
+  for (const t of thresholds) {
+    for (const run of runs) {
+      if (t.run !== undefined && t.run !== run.name) continue;
+      const actual = metricValue(run, t.metric);
+      results.push({ expression: t.expression, run: run.name, actual, ok: compare(actual, t.op, t.value) });
+    }
+  }
+  return results;
+}
