@@ -49,7 +49,8 @@ export function childCommand(spec: ChildSpec): { command: string; args: string[]
   if (Deno.build.standalone) return { command: Deno.execPath(), args: ["__target", json] };
   const entry = new URL("./child_main.ts", import.meta.url);
   const config = new URL("../deno.json", import.meta.url);
-  const args = ["run", "-A", "--quiet"];
+  // --unstable-net: `reusePort` is still an unstable Deno API.
+  const args = ["run", "-A", "--quiet", "--unstable-net"];
   try {
     if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
   } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
