@@ -239,7 +239,17 @@ export function renderComparisonCharts(data: PageData): HTMLElement | null {
       data: { labels, datasets },
       options: {
         interaction: { mode: "index", intersect: false },
-        scales: { y: { beginAtZero: true, max: m === "success" ? 100 : undefined } },
+        scales: {
+          y: {
+            beginAtZero: true,
+            max: m === "success" ? 100 : undefined,
+            // Leave room for the whiskers, which Chart.js does not count when it scales the axis.
+            suggestedMax: Math.max(
+              0,
+              ...datasets.flatMap((d) => d.data.map((v, j) => (v ?? 0) + (d.ci[j] ?? 0))),
+            ),
+          },
+        },
       },
       plugins: [errorBarPlugin()],
     });
