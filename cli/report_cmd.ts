@@ -7,8 +7,9 @@
  * written (`writeReport` writes a temp file beside it and renames), so a failure never leaves a
  * truncated or lost report behind. `writeReport` is also what `attack --report` and `demo` call.
  */
-import { basename, dirname, join } from "node:path";
+import { basename } from "node:path";
 import type { ResultsFile } from "../runner/results.ts";
+import { writeTextAtomic } from "../runner/results_file.ts";
 import { type RenderOptions, renderReport } from "../report/html/mod.ts";
 import { mergeResults } from "../report/merge.ts";
 import { parseResultsFile } from "../report/results_schema.ts";
@@ -39,15 +40,7 @@ export async function writeReport(
   results: ResultsFile,
   opts: RenderOptions = {},
 ): Promise<void> {
-  const html = renderReport(results, opts);
-  const tmp = join(dirname(path), `.${basename(path)}.${Deno.pid}.${crypto.randomUUID().slice(0, 8)}.tmp`);
-  try {
-    await Deno.writeTextFile(tmp, html);
-    await Deno.rename(tmp, path);
-  } catch (err) {
-    await Deno.remove(tmp).catch(() => {});
-    throw err;
-  }
+  await writeTextAtomic(path, renderReport(results, opts));
 }
 
 /** Reads and validates one results file, or throws `ResultsFileError` saying what is wrong with it. */

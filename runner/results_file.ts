@@ -57,13 +57,16 @@ export function buildResultsFile(opts: {
 
 /** Writes text atomically: temp file in the same directory, then rename over the target. */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
-  const tmp = `${path}.${Deno.pid}.tmp`;
+  const slash = path.lastIndexOf("/");
+  const tmp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${Deno.pid}.${
+    crypto.randomUUID().slice(0, 8)
+  }.tmp`;
   try {
     await Deno.writeTextFile(tmp, text);
     await Deno.rename(tmp, path);
   } catch (err) {
     await Deno.remove(tmp).catch(() => {});
-    throw new Error(`cannot write ${path}: ${err instanceof Error ? err.message : err}`, { cause: err });
+    throw err;
   }
 }
 
