@@ -35,6 +35,11 @@ Deno.test("/static serves the embedded sample site and refuses to climb out", as
   assertEquals([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)], [80, 78, 71]);
   assertEquals((await app.request("/static/../deno.json")).status, 404);
   assertEquals((await app.request("/static/nope.html")).status, 404);
+  assertMatch(
+    await (await app.request("/static/")).text(),
+    /Sample site/,
+    "a directory means its index.html",
+  );
 });
 
 Deno.test("/static can serve a directory instead", async () => {

@@ -58,13 +58,18 @@ export function createStaticStore(dir?: string): StaticStore {
     files.set(rel, { bytes: decodeBase64(b64), contentType: contentTypeOf(rel) });
   }
   return (rel) => {
-    const clean = normalizeRelPath(rel);
-    return Promise.resolve(clean === null ? undefined : files.get(clean === "" ? "index.html" : clean));
+    const clean = cleanPath(rel);
+    return Promise.resolve(clean === null ? undefined : files.get(clean));
   };
 }
 
+/** Like `normalizeRelPath`, with a directory (or the root) meaning its `index.html`. */
+function cleanPath(rel: string): string | null {
+  return normalizeRelPath(rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel);
+}
+
 async function readFromDir(dir: string, rel: string): Promise<StaticFile | undefined> {
-  const clean = normalizeRelPath(rel) ?? (rel.replaceAll("/", "") === "" ? "index.html" : null);
+  const clean = cleanPath(rel);
   if (clean === null) return undefined;
   try {
     return { bytes: await Deno.readFile(`${dir}/${clean}`), contentType: contentTypeOf(clean) };
