@@ -97,6 +97,13 @@ export function serveSpecFromFlags(flags: Map<string, string>): TargetSpec {
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {
     throw new UsageError(`--proxy needs an http:// URL of the upstream app, got '${upstreamUrl}'`);
   }
+  if (upstreamUrl !== undefined) {
+    const builtinOnly = ["compress", "cache-ttl", "instances", "balance", "reuse-port", "static-dir"];
+    const clash = builtinOnly.find((name) => flags.has(name));
+    if (clash) {
+      throw new UsageError(`--${clash} applies to the built-in target, not to --proxy; drop one of them`);
+    }
+  }
   if (upstreamUrl === undefined && proxyTtl === undefined && !rateLimit) return { ...builtin, host, port };
   return {
     kind: "proxy",

@@ -42,6 +42,10 @@ Deno.test("serve flags: problems name the flag and the fix", () => {
   throws(() => spec("--proxy", "localhost:3000"), /--proxy needs an http:\/\/ URL/);
   throws(() => spec("--nope"), /unknown flag --nope/);
   throws(() => spec("--host"), /--host needs a value/);
+  throws(
+    () => spec("--proxy", "http://127.0.0.1:3000", "--compress"),
+    /--compress applies to the built-in target/,
+  );
 });
 
 Deno.test("runServeCommand returns 2 on a bad flag", async () => {
