@@ -72,16 +72,28 @@ export class Connection {
   deadlineMs = Infinity;
   /** Set by the watchdog before it aborts the socket, so the failed read is counted as a timeout. */
   timedOut = false;
+  /** `performance.now()` when the last exchange ended: closed loops reuse it instead of asking again. */
+  lastEventMs = 0;
   #sock: Deno.Conn | null = null;
   readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
   readonly #parser = new ResponseParser();
   readonly #heads: Uint8Array;
-  readonly #picks: Uint16Array;
   #everOpened = false;
+  /** Bytes being written and how far; the write is not awaited (the response read is). */
+  #writing: Uint8Array = EMPTY;
+  #writeOffset = 0;
+  #writeError: unknown = null;
+  /** Reused buffer for pipelined requests, so depth > 1 is still one write. */
+  #batch: Uint8Array = EMPTY;
+  // Bound once: handlers of the un-awaited write, so no closure is created per request.
+  readonly #onWritten = (n: number) => this.#written(n);
+  readonly #onWriteError = (err: unknown) => {
+    this.#writeError = err;
+    this.abort();
+  };
 
   constructor(readonly id: number, readonly shared: ConnectionShared, maxDepth = 1) {
     this.#heads = new Uint8Array(maxDepth);
-    this.#picks = new Uint16Array(maxDepth);
   }
 
   get isOpen(): boolean {
@@ -108,12 +120,14 @@ export class Connection {
       this.#sock = await this.shared.transport(this.shared.hostname, this.shared.port);
     } catch (err) {
       this.deadlineMs = Infinity;
+      this.lastEventMs = performance.now();
       if (!this.shared.stopping) {
-        recorder.recordError(performance.now(), classifyError(err, "connect"), errorMessage(err));
+        recorder.recordError(this.lastEventMs, classifyError(err, "connect"), errorMessage(err));
       }
       return false;
     }
     const nowMs = performance.now();
+    this.lastEventMs = nowMs;
     this.deadlineMs = Infinity;
     recorder.connections++;
     recorder.connected(nowMs, (nowMs - startMs) * 1000);
@@ -124,72 +138,48 @@ export class Connection {
 
   /**
    * Sends `depth` requests back to back (pipelining when > 1) and reads their responses. Latency is
-   * measured from `intendedMs` (coordinated-omission corrected) and from the actual send time.
-   * Returns the number of responses received; failures are recorded and leave the socket closed.
+   * measured from `intendedMs` (coordinated-omission corrected; pass a negative value for "now") and
+   * from the actual send. Returns the number of responses; failures are recorded, the socket closed.
    */
   async exchange(intendedMs: number, depth = 1): Promise<number> {
     if (this.#sock === null && !(await this.open())) return 0;
-    const { recorder } = this.shared;
-    const sentMs = performance.now();
-    this.deadlineMs = sentMs + this.shared.timeoutMs;
-    this.timedOut = false;
-    recorder.inFlight += depth;
-    let done = 0;
-    try {
-      if (!(await this.#writeRequests(sentMs, depth))) return 0;
-      done = await this.#readResponses(intendedMs, sentMs, depth);
-      return done;
-    } finally {
-      recorder.inFlight -= depth;
-      this.deadlineMs = Infinity;
-    }
-  }
-
-  async #writeRequests(sentMs: number, depth: number): Promise<boolean> {
     const sock = this.#sock!;
-    const { mix, recorder } = this.shared;
-    for (let k = 0; k < depth; k++) {
-      const pick = mix.next();
-      const request = mix.requests[pick];
-      this.#picks[k] = pick;
-      this.#heads[k] = request.isHead ? 1 : 0;
-      try {
-        let written = 0;
-        while (written < request.bytes.length) {
-          written += await sock.write(written === 0 ? request.bytes : request.bytes.subarray(written));
-        }
-      } catch (err) {
-        this.#fail(err, "write", depth);
-        return false;
-      }
-      recorder.addBytesWritten(sentMs, request.bytes.length);
-    }
-    return true;
-  }
-
-  async #readResponses(intendedMs: number, sentMs: number, depth: number): Promise<number> {
+    const shared = this.shared;
+    const recorder = shared.recorder;
+    const bytes = depth === 1 ? this.#pickOne() : this.#pickBatch(depth);
+    const sentMs = performance.now();
+    this.lastEventMs = sentMs;
+    if (intendedMs < 0) intendedMs = sentMs;
+    this.deadlineMs = sentMs + shared.timeoutMs;
+    this.timedOut = false;
+    this.#writing = bytes;
+    this.#writeOffset = 0;
+    this.#writeError = null;
+    sock.write(bytes).then(this.#onWritten, this.#onWriteError);
+    recorder.addBytesWritten(sentMs, bytes.length);
+    recorder.inFlight += depth;
     const parser = this.#parser;
     const buf = this.#buf;
-    const { recorder, log } = this.shared;
     let done = 0;
     parser.start(this.#heads[0] === 1);
     while (done < depth) {
       let n: number | null;
       try {
-        n = await this.#sock!.read(buf);
+        n = await sock.read(buf);
       } catch (err) {
-        this.#fail(err, "read", depth - done);
-        return done;
+        this.#fail(err, depth - done);
+        break;
       }
-      let nowMs = performance.now();
+      const nowMs = performance.now();
+      this.lastEventMs = nowMs;
       if (n === null) {
         if (parser.completesAtEof()) {
           this.#complete(nowMs, intendedMs, sentMs);
           done++;
         }
-        if (done < depth) this.#countClosedEarly(nowMs, depth - done);
+        if (done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - done);
         this.abort();
-        return done;
+        break;
       }
       recorder.addBytesRead(nowMs, n);
       let offset = 0;
@@ -197,25 +187,58 @@ export class Connection {
         const end = parser.feed(buf, offset, n);
         if (end === NEED_MORE) break;
         if (end === PARSE_ERROR) {
-          if (!this.shared.stopping) recorder.recordError(nowMs, "parse", parser.error);
+          this.#countFailed(nowMs, "parse", parser.error, depth - done);
           this.abort();
-          return done;
+          done = depth; // counted: leave the loop
+          break;
         }
-        nowMs = performance.now();
         this.#complete(nowMs, intendedMs, sentMs);
-        log?.write(parser.status, intendedMs, nowMs, this.id);
+        shared.log?.write(parser.status, intendedMs, nowMs, this.id);
         done++;
         if (!parser.keepAlive) {
-          if (done < depth) this.#countClosedEarly(nowMs, depth - done);
+          if (done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - done);
           this.abort();
-          return done;
+          done = depth;
+          break;
         }
         if (done === depth) break;
         parser.start(this.#heads[done] === 1);
         offset = end;
       }
     }
+    recorder.inFlight -= depth;
+    this.deadlineMs = Infinity;
     return done;
+  }
+
+  #pickOne(): Uint8Array {
+    const request = this.shared.mix.requests[this.shared.mix.next()];
+    this.#heads[0] = request.isHead ? 1 : 0;
+    return request.bytes;
+  }
+
+  #pickBatch(depth: number): Uint8Array {
+    const { mix } = this.shared;
+    let length = 0;
+    for (let k = 0; k < depth; k++) {
+      const request = mix.requests[mix.next()];
+      this.#heads[k] = request.isHead ? 1 : 0;
+      if (this.#batch.length < length + request.bytes.length) {
+        const grown = new Uint8Array(Math.max(2 * this.#batch.length, length + request.bytes.length));
+        grown.set(this.#batch.subarray(0, length));
+        this.#batch = grown;
+      }
+      this.#batch.set(request.bytes, length);
+      length += request.bytes.length;
+    }
+    return this.#batch.subarray(0, length);
+  }
+
+  /** A short write: send the rest (the response cannot start before the request ends). */
+  #written(n: number): void {
+    this.#writeOffset += n;
+    if (this.#writeOffset >= this.#writing.length || this.#sock === null) return;
+    this.#sock.write(this.#writing.subarray(this.#writeOffset)).then(this.#onWritten, this.#onWriteError);
   }
 
   #complete(nowMs: number, intendedMs: number, sentMs: number): void {
@@ -227,23 +250,27 @@ export class Connection {
     );
   }
 
-  #countClosedEarly(nowMs: number, count: number): void {
+  #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
     if (this.shared.stopping) return;
-    for (let k = 0; k < count; k++) {
-      this.shared.recorder.recordError(nowMs, "closed-early", "connection closed before the response ended");
-    }
-  }
-
-  #fail(err: unknown, phase: "write" | "read", count: number): void {
-    const timedOut = this.timedOut;
-    this.abort();
-    if (this.shared.stopping) return;
-    const nowMs = performance.now();
-    const kind: ErrorKind = timedOut ? "timeout" : classifyError(err, phase);
-    const message = timedOut ? `no response within ${this.shared.timeoutMs} ms` : errorMessage(err);
     for (let k = 0; k < count; k++) this.shared.recorder.recordError(nowMs, kind, message);
   }
+
+  /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
+  #fail(err: unknown, count: number): void {
+    const timedOut = this.timedOut;
+    const writeError = this.#writeError;
+    this.abort();
+    const nowMs = performance.now();
+    if (timedOut) {
+      this.#countFailed(nowMs, "timeout", `no response within ${this.shared.timeoutMs} ms`, count);
+    } else if (writeError !== null) {
+      this.#countFailed(nowMs, classifyError(writeError, "write"), errorMessage(writeError), count);
+    } else this.#countFailed(nowMs, classifyError(err, "read"), errorMessage(err), count);
+  }
 }
+
+const EMPTY = new Uint8Array(0);
+const CLOSED_EARLY = "connection closed before the response ended";
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

@@ -79,16 +79,25 @@ export class ResponseParser {
         case S_LINE:
         case S_CHUNK_SIZE:
         case S_TRAILER: {
-          const b = buf[i++];
-          if (b !== LF) {
-            if (this.#lineLength < LINE_MAX) this.#line[this.#lineLength] = b;
-            this.#lineLength++;
-            continue;
+          let j = i;
+          while (j < end && buf[j] !== LF) j++;
+          if (j === end) {
+            this.#keep(buf, i, end); // the line continues in the next read
+            return NEED_MORE;
           }
-          let length = Math.min(this.#lineLength, LINE_MAX);
-          if (length > 0 && this.#line[length - 1] === CR) length--;
+          let ok: boolean;
+          if (this.#lineLength === 0) {
+            // Common case: the whole line is in this read; parse it in place, no copy.
+            ok = this.#endOfLine(buf, i, j > i && buf[j - 1] === CR ? j - 1 - i : j - i);
+          } else {
+            this.#keep(buf, i, j);
+            let length = Math.min(this.#lineLength, LINE_MAX);
+            if (length > 0 && this.#line[length - 1] === CR) length--;
+            ok = this.#endOfLine(this.#line, 0, length);
+          }
           this.#lineLength = 0;
-          if (!this.#endOfLine(length)) return PARSE_ERROR;
+          i = j + 1;
+          if (!ok) return PARSE_ERROR;
           if ((this.#state as number) === S_DONE) return i;
           continue;
         }
@@ -131,53 +140,63 @@ export class ResponseParser {
     return false;
   }
 
+  /** Appends a piece of a line split across reads to the line buffer (long lines are truncated). */
+  #keep(buf: Uint8Array, from: number, to: number): void {
+    const room = LINE_MAX - this.#lineLength;
+    if (room > 0) this.#line.set(buf.subarray(from, Math.min(to, from + room)), this.#lineLength);
+    this.#lineLength += to - from;
+  }
+
   #fail(message: string): number {
     this.error = message;
     return PARSE_ERROR;
   }
 
-  #endOfLine(length: number): boolean {
-    if (this.#state === S_CHUNK_SIZE) return this.#chunkSizeLine(length);
+  /** One complete line, `length` bytes of `l` from `at`, without its line end. */
+  #endOfLine(l: Uint8Array, at: number, length: number): boolean {
+    if (this.#state === S_CHUNK_SIZE) return this.#chunkSizeLine(l, at, length);
     if (this.#state === S_TRAILER) {
       if (length === 0) this.#state = S_DONE;
       return true;
     }
-    if (this.#firstLine) return this.#statusLine(length);
+    if (this.#firstLine) return this.#statusLine(l, at, length);
     if (length === 0) return this.#endOfHeaders();
-    this.#headerLine(length);
+    this.#headerLine(l, at, at + length);
     return true;
   }
 
-  #statusLine(length: number): boolean {
-    const l = this.#line;
+  #statusLine(l: Uint8Array, at: number, length: number): boolean {
     // "HTTP/1.x SSS" at least; the reason phrase is optional.
     if (
-      length < 12 || l[0] !== 72 || l[1] !== 84 || l[2] !== 84 || l[3] !== 80 || l[4] !== 47 ||
-      l[5] !== 49 || l[6] !== 46 || l[8] !== 32
+      length < 12 || l[at] !== 72 || l[at + 1] !== 84 || l[at + 2] !== 84 || l[at + 3] !== 80 ||
+      l[at + 4] !== 47 || l[at + 5] !== 49 || l[at + 6] !== 46 || l[at + 8] !== 32
     ) {
       this.error = "bad status line";
       return false;
     }
-    const d0 = l[9] - 48, d1 = l[10] - 48, d2 = l[11] - 48;
+    const d0 = l[at + 9] - 48, d1 = l[at + 10] - 48, d2 = l[at + 11] - 48;
     if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) {
       this.error = "bad status code";
       return false;
     }
     this.status = d0 * 100 + d1 * 10 + d2;
-    this.#http10 = l[7] === 48;
+    this.#http10 = l[at + 7] === 48;
     this.keepAlive = !this.#http10;
     this.#firstLine = false;
     return true;
   }
 
-  #headerLine(length: number): void {
-    const l = this.#line;
-    let colon = 0;
-    while (colon < length && l[colon] !== 58) colon++;
-    if (colon === length) return; // not a header; ignore like lenient clients do
+  /** A header line `l[from, to)`: only the three headers that decide framing are looked at. */
+  #headerLine(l: Uint8Array, from: number, to: number): void {
+    const first = l[from] | 0x20;
+    if (first !== 99 && first !== 116) return; // not c(ontent-length, onnection) nor t(ransfer-encoding)
+    let colon = from;
+    while (colon < to && l[colon] !== 58) colon++;
+    if (colon === to) return; // not a header; ignore like lenient clients do
     let v = colon + 1;
-    while (v < length && (l[v] === 32 || l[v] === 9)) v++;
-    if (nameIs(l, colon, NAME_CONTENT_LENGTH)) {
+    while (v < to && (l[v] === 32 || l[v] === 9)) v++;
+    const length = to;
+    if (nameIs(l, from, colon, NAME_CONTENT_LENGTH)) {
       let n = 0;
       for (let k = v; k < length; k++) {
         const d = l[k] - 48;
@@ -185,9 +204,9 @@ export class ResponseParser {
         n = n * 10 + d;
       }
       this.#contentLength = n;
-    } else if (nameIs(l, colon, NAME_TRANSFER_ENCODING)) {
+    } else if (nameIs(l, from, colon, NAME_TRANSFER_ENCODING)) {
       this.#chunked = endsWithChunked(l, v, length);
-    } else if (nameIs(l, colon, NAME_CONNECTION)) {
+    } else if (nameIs(l, from, colon, NAME_CONNECTION)) {
       const first = l[v] | 0x20;
       if (first === 99 /* c(lose) */) this.keepAlive = false;
       else if (first === 107 /* k(eep-alive) */) this.keepAlive = true;
@@ -215,10 +234,9 @@ export class ResponseParser {
     return true;
   }
 
-  #chunkSizeLine(length: number): boolean {
+  #chunkSizeLine(l: Uint8Array, at: number, length: number): boolean {
     let size = 0, digits = 0;
-    const l = this.#line;
-    for (let k = 0; k < length; k++) {
+    for (let k = at; k < at + length; k++) {
       const c = l[k];
       let d: number;
       if (c >= 48 && c <= 57) d = c - 48;
@@ -241,10 +259,13 @@ export class ResponseParser {
   }
 }
 
-/** Case-insensitive comparison of the header name in `line[0, length)` with a lower-case name. */
-function nameIs(line: Uint8Array, length: number, lower: Uint8Array): boolean {
-  if (length !== lower.length) return false;
-  for (let k = 0; k < length; k++) if ((line[k] | 0x20) !== lower[k] && line[k] !== lower[k]) return false;
+/** Case-insensitive comparison of the header name in `line[from, to)` with a lower-case name. */
+function nameIs(line: Uint8Array, from: number, to: number, lower: Uint8Array): boolean {
+  if (to - from !== lower.length) return false;
+  for (let k = 0; k < lower.length; k++) {
+    const c = line[from + k];
+    if ((c | 0x20) !== lower[k] && c !== lower[k]) return false;
+  }
   return true;
 }
 

@@ -17,8 +17,8 @@ export const countExecutor: Executor = {
     const total = ctx.config.requests ?? 0;
     if (ctx.config.ratePerSec !== undefined) return await openCount(ctx, total, ctx.config.ratePerSec);
     let remaining = shareOf(total, ctx.workerIndex, ctx.workerCount);
-    const take = (depth: number) => {
-      if (remaining <= 0 || !mayStart(ctx)) return 0;
+    const take = (depth: number, nowMs: number) => {
+      if (remaining <= 0 || !mayStart(ctx, nowMs)) return 0;
       const granted = Math.min(depth, remaining);
       remaining -= granted;
       return granted;

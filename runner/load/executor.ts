@@ -30,9 +30,9 @@ export interface Executor {
   run(ctx: LoadContext): Promise<void>;
 }
 
-/** True while the executor may start another request. */
-export function mayStart(ctx: LoadContext): boolean {
-  return !ctx.stopRequested && performance.now() < ctx.endMs;
+/** True while the executor may start another request (`nowMs`: a recent `performance.now()`). */
+export function mayStart(ctx: LoadContext, nowMs: number): boolean {
+  return !ctx.stopRequested && nowMs < ctx.endMs;
 }
 
 /** A send that leaves this much later than intended was held up by the generator; it is counted. */
