@@ -16,7 +16,7 @@ Deno.test("throughput model: corrected p90/p99 within 5% of the truth under 1 s 
       model: "throughput",
       ratePerSec: 1000,
       durationMs: 20_000,
-      connections: 200,
+      connections: 100,
       timeoutMs: 5_000,
     }));
     const truth90 = expectedCorrectedPercentileMs(90);
