@@ -22,7 +22,7 @@ Deno.test({
           "-A",
           "--include",
           "runner/worker/worker.ts",
-                    "-o",
+          "-o",
           `${dir}/loadlab`,
           "main.ts",
         ],
