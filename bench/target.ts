@@ -4,7 +4,8 @@
  * `Deno.serve` answering the same bytes with the same headers, each pinned to CPU 0 with taskset, and
  * wrk pinned to CPU 1 (`taskset -c 1 wrk -t1 -c50 -dNs`). Rounds alternate between the two servers so a
  * noisy neighbour hurts both alike; the ratio of mean requests/s is printed (goal >= 0.97). It also
- * measures `/json` through the Redis caching proxy (all hits) against the built-in target directly.
+ * measures `/json` and the CPU-heavy `/fib/25` through the Redis caching proxy (all hits after the
+ * first) against the built-in target directly: what the proxy hop costs, and where caching pays.
  *
  * Run: `deno run -A bench/target.ts [--duration 10] [--rounds 3] [--warmup 2]`
  */
@@ -154,6 +155,17 @@ if (import.meta.main) {
           {
             name: "cached proxy",
             url: `${proxy.url}/json`,
+            pids: [proxy.pids[0], proxy.redisPid ?? 0, ...builtin.pids],
+          },
+        );
+        console.log(
+          "\n/fib/25 (CPU-heavy): through the Redis caching proxy (all hits) vs the built-in target directly",
+        );
+        await compare(
+          { name: "direct", url: `${builtin.url}/fib/25`, pids: builtin.pids },
+          {
+            name: "cached proxy",
+            url: `${proxy.url}/fib/25`,
             pids: [proxy.pids[0], proxy.redisPid ?? 0, ...builtin.pids],
           },
         );

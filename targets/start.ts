@@ -226,6 +226,7 @@ function handle(
   let stopping: Promise<void> | null = null;
   const stop = () => stopping ??= stack.stopAll();
   signal?.addEventListener("abort", () => void stop(), { once: true });
+  if (signal?.aborted) void stop(); // aborted while starting: the listener above will never fire
   return {
     url: started.url,
     processes: stack.processes,
