@@ -24,17 +24,22 @@ export interface RedisHandle {
  * background (up to once a second). Throws a TargetError when the first connection fails.
  */
 export async function connectRedis(url: string, timeoutMs = 3000): Promise<RedisClient> {
+  let connected = false;
   const client = createClient({
     url,
     disableOfflineQueue: true,
-    socket: { connectTimeout: timeoutMs, reconnectStrategy: (retries) => Math.min(50 * 2 ** retries, 1000) },
+    socket: {
+      connectTimeout: timeoutMs,
+      // Before the first connection a refusal is a setup error (fail now); after it, an outage to ride out.
+      reconnectStrategy: (retries, cause) => connected ? Math.min(50 * 2 ** retries, 1000) : cause,
+    },
   });
   // Without a listener the client's 'error' events would crash the process; failures surface per command.
   client.on("error", () => {});
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
     await Promise.race([
-      client.connect(),
+      client.connect().then(() => connected = true),
       new Promise((_, reject) => timer = setTimeout(() => reject(new Error("connect timed out")), timeoutMs)),
     ]);
     return client;
