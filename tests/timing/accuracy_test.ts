@@ -4,9 +4,9 @@
  * and 950 ms), while the uncorrected latency (kept beside it) hides most of the stall.
  */
 import { ok } from "node:assert/strict";
-import { parseAttackConfig } from "../runner/config.ts";
-import { runAttack } from "../runner/attack.ts";
-import { expectedCorrectedPercentileMs, startFreezeServer } from "./fixtures/freeze_server.ts";
+import { parseAttackConfig } from "../../runner/config.ts";
+import { runAttack } from "../../runner/attack.ts";
+import { expectedCorrectedPercentileMs, startFreezeServer } from "../fixtures/freeze_server.ts";
 
 Deno.test("throughput model: corrected p90/p99 within 5% of the truth under 1 s freezes", async () => {
   const server = startFreezeServer({ freezeMs: 1000, everyMs: 5000 });
