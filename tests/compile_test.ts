@@ -20,6 +20,7 @@ Deno.test({
         args: [
           "compile",
           "-A",
+          "--unstable-net",
           "--include",
           "runner/worker/worker.ts",
           "-o",
