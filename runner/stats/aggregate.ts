@@ -251,16 +251,43 @@ export class RunAggregator {
     };
   }
 
-  /** Intervals 0..last index, gaps filled with zeros; the last one is cut to the measured duration. */
+  /**
+   * Intervals 0..last measured index, gaps filled with zeros; the last one is cut to the measured
+   * duration. Responses that ended after it (in-flight requests finishing during the graceful stop)
+   * are folded into that last interval: they belong to the run's totals, and a separate sliver of an
+   * interval would draw a false drop in throughput at the end of every chart.
+   */
   #denseIntervals(durationSec: number): IntervalResult[] {
+    const durationMs = durationSec * 1000;
+    const lastMeasured = Math.max(0, Math.ceil(durationMs / this.#intervalMs) - 1);
+    const last = Math.min(this.#lastIndex, lastMeasured);
+    if (this.#lastIndex > lastMeasured) this.#foldInto(lastMeasured);
     const out: IntervalResult[] = [];
-    for (let index = 0; index <= this.#lastIndex; index++) {
+    for (let index = 0; index <= last; index++) {
       const startMs = index * this.#intervalMs;
-      const leftMs = durationSec * 1000 - startMs;
-      const durationMs = leftMs > 0 && leftMs < this.#intervalMs ? leftMs : this.#intervalMs;
-      out.push(intervalResult(startMs, durationMs, this.#intervals.get(index)));
+      const leftMs = durationMs - startMs;
+      const spanMs = leftMs > 0 && leftMs < this.#intervalMs ? leftMs : this.#intervalMs;
+      out.push(intervalResult(startMs, spanMs, this.#intervals.get(index)));
     }
     return out;
+  }
+
+  /** Adds every interval after `target` into `target` (counts summed, histograms merged). */
+  #foldInto(target: number): void {
+    const into = this.#slot(target);
+    for (const [index, slot] of this.#intervals) {
+      if (index <= target) continue;
+      into.requests += slot.requests;
+      into.errors += slot.errors;
+      into.non2xx += slot.non2xx;
+      into.bytesRead += slot.bytesRead;
+      into.bytesWritten += slot.bytesWritten;
+      into.lateSends += slot.lateSends;
+      addCounts(into.statusCodes, slot.statusCodes);
+      into.histograms.push(...slot.histograms);
+      this.#intervals.delete(index);
+    }
+    this.#lastIndex = target;
   }
 }
 

@@ -83,6 +83,20 @@ Deno.test("intervals are dense from 0 to the last index and the last one is cut 
   assert(intervals[3].p50 >= 3 && intervals[3].p50 < 3.01);
 });
 
+Deno.test("responses ending after the measured duration fold into its last interval", () => {
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+  const r = newRecorder(false);
+  r.recordResponse(ORIGIN_MS + 150, 200, 1000, 1000);
+  // In flight at the end of a 0.2 s run, completed during the graceful stop:
+  r.recordResponse(ORIGIN_MS + 230, 200, 9000, 9000);
+  r.recordResponse(ORIGIN_MS + 420, 503, 9000, 9000);
+  for (const sample of r.drain(ORIGIN_MS + 430, true)) agg.add(sample);
+  const stats = agg.finish(0.2);
+  assertEquals(stats.intervals.map((i) => [i.startMs, i.requests]), [[0, 0], [100, 3]]);
+  assertEquals(stats.intervals[1].statusCodes, { "200": 2, "503": 1 });
+  assertEquals(stats.requests, 3);
+});
+
 Deno.test("successRate counts 2xx/3xx over responses plus errors, and is 0 when nothing happened", () => {
   const r = newRecorder(false);
   for (let i = 0; i < 6; i++) r.recordResponse(ORIGIN_MS + i, i < 5 ? 200 : 301, 500, 500);
