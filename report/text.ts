@@ -8,7 +8,7 @@
  * never NaN.
  */
 
-import type { RunResult } from "../runner/results.ts";
+import type { AttackProgress, RunResult } from "../runner/results.ts";
 import {
   formatBytes,
   formatCount,
@@ -182,14 +182,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
 }
 
 /** Numbers for the live progress line. */
-export interface LiveLineStats {
-  elapsedSec: number;
-  totalSec: number | null;
-  requests: number;
-  rps: number;
-  p99Ms: number;
-  errors: number;
-}
+export type LiveLineStats = AttackProgress;
 
 /**
  * One progress line for `\r` updates (no newline, no escape codes). Fields are padded to fixed widths so

@@ -5,22 +5,13 @@
  * CLI's `attack`, the demo and experiments all call.
  */
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
-import type { RunResult } from "./results.ts";
+import type { AttackProgress, RunResult } from "./results.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import { runWorkers } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 
-/** What the live progress line shows. */
-export interface AttackProgress {
-  elapsedSec: number;
-  /** Planned length including warm-up, null when only a count bounds the run. */
-  totalSec: number | null;
-  requests: number;
-  rps: number;
-  p99Ms: number;
-  errors: number;
-}
+export type { AttackProgress } from "./results.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */

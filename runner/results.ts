@@ -154,6 +154,17 @@ export interface RunResult {
   logFile?: string;
 }
 
+/** Live numbers of a run in progress, for the progress line (sent a few times a second). */
+export interface AttackProgress {
+  elapsedSec: number;
+  /** Planned length including warm-up, null when only a count bounds the run. */
+  totalSec: number | null;
+  requests: number;
+  rps: number;
+  p99Ms: number;
+  errors: number;
+}
+
 /** Pass/fail of one threshold, e.g. `p99 < 200ms`. */
 export interface ThresholdResult {
   expression: string;

@@ -3,19 +3,7 @@
  * `Deno.serve` targets in this process that count what they received.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-async function loadlab(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+import { runLoadlab } from "./helpers.ts";
 
 /** Answers 200, except every 4th request 503; counts requests and methods. */
 function countingTarget() {
@@ -34,7 +22,7 @@ function countingTarget() {
 Deno.test("attack -n 1000 --json reports exactly 1000 with the right status counts", async () => {
   const t = countingTarget();
   try {
-    const r = await loadlab(["attack", t.url, "-n", "1000", "-c", "10", "--json", "--workers", "2"]);
+    const r = await runLoadlab(["attack", t.url, "-n", "1000", "-c", "10", "--json", "--workers", "2"]);
     assertEquals(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     assertEquals(t.seen.requests, 1000);
@@ -68,7 +56,7 @@ Deno.test("attack POST with a body, headers, --out, --report, --log and a failin
   const t = countingTarget();
   const dir = await Deno.makeTempDir();
   try {
-    const r = await loadlab([
+    const r = await runLoadlab([
       "attack",
       t.url,
       "-n",
@@ -123,13 +111,13 @@ Deno.test("bad input exits 2 with one line naming the problem, before any load",
   const t = countingTarget();
   try {
     for (const [args, pattern] of badInputs) {
-      const r = await loadlab(["attack", t.url, ...args]);
+      const r = await runLoadlab(["attack", t.url, ...args]);
       assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
       const lines = r.stderr.trim().split("\n");
       assertEquals(lines.length, 1, `one line for ${args.join(" ")}: ${r.stderr}`);
       ok(pattern.test(lines[0]), `${args.join(" ")}: ${lines[0]}`);
     }
-    const badUrl = await loadlab(["attack", "not a url", "-n", "1"]);
+    const badUrl = await runLoadlab(["attack", "not a url", "-n", "1"]);
     assertEquals(badUrl.code, 2, badUrl.stderr);
     assertEquals(t.seen.requests, 0, "nothing was sent");
   } finally {
@@ -138,7 +126,7 @@ Deno.test("bad input exits 2 with one line naming the problem, before any load",
 });
 
 Deno.test("unknown command exits 2 and names the commands", async () => {
-  const r = await loadlab(["attak"]);
+  const r = await runLoadlab(["attak"]);
   assertEquals(r.code, 2);
   ok(r.stderr.includes("attack"));
 });

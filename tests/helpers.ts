@@ -18,3 +18,17 @@ export function requireProgram(name: string): boolean {
   console.log(`skipped: ${name} is not on PATH (install it to run this test)`);
   return false;
 }
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+/** Runs `deno run -A main.ts <args>` exactly as users and external checks do; colours off. */
+export async function runLoadlab(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1" },
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}

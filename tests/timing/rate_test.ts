@@ -3,19 +3,7 @@
  * set rate must reach it within 2%, measured by loadlab and by what the target received.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-
-const MAIN = new URL("../../main.ts", import.meta.url).pathname;
-
-async function loadlab(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, ...args],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1" },
-  }).output();
-  const dec = new TextDecoder();
-  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
-}
+import { runLoadlab } from "../helpers.ts";
 
 function countingTarget() {
   const seen = { requests: 0 };
@@ -29,7 +17,7 @@ function countingTarget() {
 Deno.test("attack open model at a set rate reaches it within 2%", async () => {
   const t = countingTarget();
   try {
-    const r = await loadlab(["attack", t.url, "-R", "400", "-d", "3s", "--json"]);
+    const r = await runLoadlab(["attack", t.url, "-R", "400", "-d", "3s", "--json"]);
     assertEquals(r.code, 0, r.stderr);
     const json = JSON.parse(r.stdout);
     ok(Math.abs(json.rps - 400) / 400 < 0.02, `achieved ${json.rps} req/s`);
