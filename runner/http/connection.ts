@@ -14,19 +14,22 @@ import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 
-/** Opens the socket; TCP or TLS, picked once for a target. */
-export type Transport = (hostname: string, port: number) => Promise<Deno.Conn>;
+/** Opens the socket; TCP or TLS, picked once for a target. `signal` aborts a connect that hangs. */
+export type Transport = (hostname: string, port: number, signal: AbortSignal) => Promise<Deno.Conn>;
 
-/** The transport for a URL: `Deno.connect` for http, `Deno.connectTls` for https. */
+/** The transport for a URL: TCP for http, TCP then TLS for https (so both connects are abortable). */
 export function transportFor(url: URL): Transport {
-  if (url.protocol === "https:") {
-    return (hostname, port) => Deno.connectTls({ hostname, port });
-  }
-  return async (hostname, port) => {
-    const conn = await Deno.connect({ hostname, port, transport: "tcp" });
+  const tcp = async (hostname: string, port: number, signal: AbortSignal) => {
+    const conn = await Deno.connect({ hostname, port, transport: "tcp", signal });
     conn.setNoDelay(true);
     return conn;
   };
+  if (url.protocol === "https:") {
+    const serverName = url.hostname.replace(/^\[(.*)\]$/, "$1");
+    return async (hostname, port, signal) =>
+      Deno.startTls(await tcp(hostname, port, signal), { hostname: serverName });
+  }
+  return tcp;
 }
 
 /** Host and port to dial for a URL (brackets stripped from IPv6 literals). */
@@ -75,6 +78,8 @@ export class Connection {
   /** `performance.now()` when the last exchange ended: closed loops reuse it instead of asking again. */
   lastEventMs = 0;
   #sock: Deno.Conn | null = null;
+  /** Aborts the connect in progress (watchdog timeout or shutdown); null when not connecting. */
+  #connecting: AbortController | null = null;
   readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
   readonly #parser = new ResponseParser();
   readonly #heads: Uint8Array;
@@ -100,8 +105,9 @@ export class Connection {
     return this.#sock !== null;
   }
 
-  /** Closes the socket now (watchdog timeout or shutdown); a pending read then fails. */
+  /** Closes the socket now (watchdog timeout or shutdown); a pending connect or read then fails. */
   abort(): void {
+    this.#connecting?.abort();
     const sock = this.#sock;
     if (sock === null) return;
     this.#sock = null;
@@ -111,24 +117,31 @@ export class Connection {
     } catch { /* already closed */ }
   }
 
-  /** Dials; records the connect time or the error. */
+  /** Dials; records the connect time or the error. A connect past the timeout is aborted by the watchdog. */
   async open(): Promise<boolean> {
     const { recorder } = this.shared;
     const startMs = performance.now();
     this.deadlineMs = startMs + this.shared.timeoutMs;
+    this.timedOut = false;
+    const connecting = new AbortController();
+    this.#connecting = connecting;
     try {
-      this.#sock = await this.shared.transport(this.shared.hostname, this.shared.port);
+      this.#sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);
     } catch (err) {
-      this.deadlineMs = Infinity;
       this.lastEventMs = performance.now();
       if (!this.shared.stopping) {
-        recorder.recordError(this.lastEventMs, classifyError(err, "connect"), errorMessage(err));
+        const message = this.timedOut
+          ? `no connection within ${this.shared.timeoutMs} ms`
+          : errorMessage(err);
+        recorder.recordError(this.lastEventMs, classifyError(err, "connect"), message);
       }
       return false;
+    } finally {
+      this.#connecting = null;
+      this.deadlineMs = Infinity;
     }
     const nowMs = performance.now();
     this.lastEventMs = nowMs;
-    this.deadlineMs = Infinity;
     recorder.connections++;
     recorder.connected(nowMs, (nowMs - startMs) * 1000);
     if (this.#everOpened) recorder.reconnected(nowMs);

@@ -202,3 +202,50 @@ Deno.test("connect errors are counted by kind, and the run still ends", async ()
   assertEquals(r.requests, 0);
   ok(Object.keys(r.errorMessages.connect ?? {}).length >= 1);
 });
+
+/** A listener that never accepts, its queue filled so further connects hang (a blackholed host). */
+async function hangingListener(): Promise<{ url: string; close(): void }> {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const fillers: Deno.Conn[] = [];
+  for (let i = 0; i < 2000; i++) {
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), 200);
+    try {
+      fillers.push(
+        await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port, signal: controller.signal }),
+      );
+    } catch {
+      break; // the queue is full: this connect hung
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+  return {
+    url: `http://127.0.0.1:${listener.addr.port}/`,
+    close() {
+      fillers.forEach((c) => c.close());
+      listener.close();
+    },
+  };
+}
+
+for (const model of ["connections", "rate"] as const) {
+  Deno.test(`${model}: a connect that hangs is aborted at the timeout, counted, and the run ends`, async () => {
+    const target = await hangingListener();
+    try {
+      const started = performance.now();
+      const r = await runAttack(parseAttackConfig(configFor(model, target.url, {
+        timeoutMs: 300,
+        durationMs: 600,
+        gracefulStopMs: 300,
+        ...(model === "rate" ? { phases: [{ durationMs: 600, ratePerSec: 10 }] } : { connections: 2 }),
+      })));
+      ok(performance.now() - started < 5_000, "the run ended");
+      assertEquals(r.requests, 0);
+      ok((r.errors.connect ?? 0) > 0, JSON.stringify(r.errors));
+      ok("no connection within 300 ms" in (r.errorMessages.connect ?? {}), JSON.stringify(r.errorMessages));
+    } finally {
+      target.close();
+    }
+  });
+}
