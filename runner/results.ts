@@ -126,7 +126,10 @@ export interface RunResult {
   uncorrectedLatencyMs: LatencySummaryMs | null;
   percentiles: PercentilePoint[];
   uncorrectedPercentiles: PercentilePoint[] | null;
+  /** oha-style equal-width buckets from fastest to slowest. */
   histogram: HistogramBucket[];
+  /** Log-spaced buckets (8 per decade) from fastest to slowest, for charts; absent in older files. */
+  logHistogram?: HistogramBucket[];
   /** Base64 HdrHistogram encoding (microseconds) of the whole run, for re-analysis. */
   histogramEncoded: string;
   statusCodes: Record<string, number>;

@@ -56,13 +56,22 @@ export interface PageTelemetry {
 export type PageRun =
   & Omit<
     RunResult,
-    "intervals" | "histogramEncoded" | "percentiles" | "uncorrectedPercentiles" | "histogram" | "telemetry"
+    | "intervals"
+    | "histogramEncoded"
+    | "percentiles"
+    | "uncorrectedPercentiles"
+    | "histogram"
+    | "logHistogram"
+    | "telemetry"
   >
   & {
     group: string;
     percentiles: Array<[number, number]>;
     uncorrectedPercentiles: Array<[number, number]> | null;
+    /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
     histogram: Array<[number, number, number]>;
+    /** Log-spaced buckets for the chart; the equal-width ones for files written before they existed. */
+    chartHistogram: Array<[number, number, number]>;
     iv: IntervalColumns;
     telemetry: PageTelemetry[];
   };
@@ -311,9 +320,12 @@ function pageRun(run: RunResult): PageRun {
     percentiles,
     uncorrectedPercentiles,
     histogram,
+    logHistogram,
     telemetry,
     ...rest
   } = run;
+  const bars = (bs: RunResult["histogram"]) =>
+    bs.map((b): [number, number, number] => [r4(b.fromMs), r4(b.toMs), b.count]);
   const points = (ps: RunResult["percentiles"]) =>
     ps.map((p): [number, number] => [p.percentile, r4(p.latencyMs)]);
   return {
@@ -321,7 +333,8 @@ function pageRun(run: RunResult): PageRun {
     group: groupKey(run),
     percentiles: points(percentiles),
     uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
-    histogram: histogram.map((b): [number, number, number] => [r4(b.fromMs), r4(b.toMs), b.count]),
+    histogram: bars(histogram),
+    chartHistogram: bars(logHistogram ?? histogram),
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
   };

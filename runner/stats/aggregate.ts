@@ -14,6 +14,7 @@ import {
   encodeHistogram,
   type Histogram,
   histogramBuckets,
+  logHistogramBuckets,
   mergeEncoded,
   percentileCurve,
   summarizeMs,
@@ -32,6 +33,7 @@ export type AggregateStats = Pick<
   | "percentiles"
   | "uncorrectedPercentiles"
   | "histogram"
+  | "logHistogram"
   | "histogramEncoded"
   | "statusCodes"
   | "errors"
@@ -223,6 +225,7 @@ export class RunAggregator {
       percentiles: percentileCurve(this.#total),
       uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),
       histogram: histogramBuckets(this.#total),
+      logHistogram: logHistogramBuckets(this.#total),
       histogramEncoded: encodeHistogram(this.#total),
       statusCodes: { ...this.#statusCodes },
       errors: { ...this.#errors },

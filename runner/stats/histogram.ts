@@ -143,28 +143,64 @@ export function percentileCurve(h: Histogram): PercentilePoint[] {
  * so the maximum lands in it. An empty histogram gives no buckets; values all in one HDR bucket give one.
  */
 export function histogramBuckets(h: Histogram, n = 20): HistogramBucket[] {
-  if (h.totalCount === 0 || n < 1) return [];
+  return bucketize(h, (minUs, topUs) => {
+    const widthUs = (topUs - minUs) / n;
+    return { n, index: (us) => Math.floor((us - minUs) / widthUs), edgeUs: (i) => minUs + i * widthUs };
+  });
+}
+
+/**
+ * Log-spaced buckets (`perDecade` per factor of ten) from the smallest to the largest latency, in ms.
+ * Latency spans orders of magnitude, so equal widths put nearly everything into the first bar; these
+ * show the body and the tail alike, as HDR plots do.
+ */
+export function logHistogramBuckets(h: Histogram, perDecade = 8): HistogramBucket[] {
+  return bucketize(h, (minUs, topUs) => {
+    const n = Math.min(80, Math.max(1, Math.ceil(Math.log10(topUs / minUs) * perDecade)));
+    return {
+      n,
+      index: (us) => Math.floor(Math.log10(us / minUs) * perDecade),
+      edgeUs: (i) => minUs * 10 ** (i / perDecade),
+    };
+  });
+}
+
+interface BucketLayout {
+  n: number;
+  /** Bucket of a value in [min, max] (clamped by the caller to 0..n-1). */
+  index(valueUs: number): number;
+  /** Lower edge of bucket i. */
+  edgeUs(i: number): number;
+}
+
+/** Counts the recorded HDR buckets into the layout's buckets between min and max. */
+function bucketize(
+  h: Histogram,
+  layoutOf: (minUs: number, topUs: number) => BucketLayout,
+): HistogramBucket[] {
+  if (h.totalCount === 0) return [];
   if (!(h instanceof hdr.JsHistogram)) {
-    throw new TypeError("histogramBuckets needs a JS (non-wasm) histogram");
+    throw new TypeError("histogram buckets need a JS (non-wasm) histogram");
   }
   const minUs = h.minNonZeroValue;
   const topUs = maxUs(h);
   if (h.lowestEquivalentValue(topUs) <= minUs) {
     return [{ fromMs: usToMs(minUs), toMs: usToMs(topUs), count: h.totalCount }];
   }
-  const widthUs = (topUs - minUs) / n;
+  const layout = layoutOf(minUs, topUs);
+  const n = layout.n;
+  if (n < 1) return [];
   const counts = new Array<number>(n).fill(0);
   for (let i = 0; i < h.countsArrayLength; i++) {
     const lowestUs = h.valueFromIndex(i);
     if (lowestUs > topUs) break; // nothing is recorded above the max: skip the empty tail of the array
     const count = h.getCountAtIndex(i);
     if (count === 0) continue;
-    const valueUs = Math.max(minUs, lowestUs);
-    counts[Math.min(n - 1, Math.floor((valueUs - minUs) / widthUs))] += count;
+    counts[Math.max(0, Math.min(n - 1, layout.index(Math.max(minUs, lowestUs))))] += count;
   }
   return counts.map((count, i) => ({
-    fromMs: usToMs(minUs + i * widthUs),
-    toMs: usToMs(i === n - 1 ? topUs : minUs + (i + 1) * widthUs),
+    fromMs: usToMs(layout.edgeUs(i)),
+    toMs: usToMs(i === n - 1 ? topUs : layout.edgeUs(i + 1)),
     count,
   }));
 }

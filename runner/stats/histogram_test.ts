@@ -6,6 +6,7 @@ import {
   decodeHistogram,
   encodeHistogram,
   histogramBuckets,
+  logHistogramBuckets,
   MAX_LATENCY_US,
   mergeEncoded,
   percentileCurve,
@@ -110,4 +111,22 @@ Deno.test("histogramBuckets splits min..max into equal buckets holding every val
   const one = createHistogram();
   one.recordValueWithCount(5000, 7);
   assertEquals(histogramBuckets(one), [{ fromMs: 5, toMs: summarizeMs(one).max, count: 7 }]);
+});
+
+Deno.test("logHistogramBuckets: equal counts per decade land in equal numbers of buckets", () => {
+  assertEquals(logHistogramBuckets(createHistogram()), []);
+  const h = createHistogram();
+  // 1000 values in each decade 100 us..1 ms, 1..10 ms and 10..100 ms: a body and a long tail.
+  for (const decadeUs of [100, 1000, 10_000]) {
+    for (let k = 0; k < 1000; k++) h.recordValue(Math.round(decadeUs * 10 ** (k / 1000)));
+  }
+  const buckets = logHistogramBuckets(h, 4);
+  assertEquals(buckets.length, 12);
+  assertEquals(buckets[0].fromMs, 0.1);
+  assertEquals(buckets.reduce((sum, b) => sum + b.count, 0), 3000);
+  // Each bucket spans a factor 10^(1/4) and holds about a quarter of a decade's values.
+  for (const b of buckets) assert(b.count > 200 && b.count < 300, JSON.stringify(b));
+  for (let i = 1; i < buckets.length; i++) {
+    assert(Math.abs(buckets[i].fromMs / buckets[i - 1].fromMs - 10 ** 0.25) < 1e-9);
+  }
 });

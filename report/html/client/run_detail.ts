@@ -240,13 +240,13 @@ export function telemetryCharts(
 
 /** Histogram bars and the HDR percentile curve, uncorrected beside corrected when measured. */
 export function distributionCharts(run: PageRun, grid: HTMLElement): void {
-  addChart(grid, "latency histogram", {
+  addChart(grid, "latency histogram (log-spaced buckets)", {
     type: "bar",
     data: {
-      labels: run.histogram.map(([from]) => fmtMs(from)),
+      labels: run.chartHistogram.map(([from]) => fmtMs(from)),
       datasets: [{
         label: "requests",
-        data: run.histogram.map(([, , n]) => n),
+        data: run.chartHistogram.map(([, , n]) => n),
         backgroundColor: color(0, 0.7),
         barPercentage: 1,
         categoryPercentage: 1,
@@ -259,7 +259,9 @@ export function distributionCharts(run: PageRun, grid: HTMLElement): void {
           callbacks: {
             title: (items: any[]) =>
               items.map((it) =>
-                `${fmtMs(run.histogram[it.dataIndex][0])} – ${fmtMs(run.histogram[it.dataIndex][1])}`
+                `${fmtMs(run.chartHistogram[it.dataIndex][0])} – ${
+                  fmtMs(run.chartHistogram[it.dataIndex][1])
+                }`
               ),
           },
         },
