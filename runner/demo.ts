@@ -106,6 +106,7 @@ export async function runDemo(
       hooks.onRunStart?.(load);
       const config = parseAttackConfig({ url: target.url + "/", intervalMs: 250, ...load.config });
       const telemetry = startTelemetry(target, { intervalMs: 250 });
+      await telemetry.ready;
       let attack: RunResult;
       try {
         attack = await runAttack(config, {

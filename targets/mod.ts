@@ -10,6 +10,7 @@
  * ```ts
  * const target = await startTarget({ kind: "builtin", instances: 2, balance: "least-connections" });
  * const telemetry = startTelemetry(target, { intervalMs: 250 });
+ * await telemetry.ready; // counters are measured from here
  * // ... run the load against `${target.url}/json` ...
  * const series = telemetry.stop();
  * await target.stop();

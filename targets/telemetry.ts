@@ -107,17 +107,19 @@ class RedisSeries {
 /**
  * Samples the target's processes (and its Redis, or `opts.redisUrl`) every `intervalMs` until `stop()`,
  * which returns the series collected so far. `tMs` is the time since `startTelemetry` was called.
+ * Await `ready` before sending load: Redis counters are measured from a baseline read over the network,
+ * and requests made before it arrives would vanish into the baseline.
  */
 export function startTelemetry(
   target: RunningTarget,
   opts: { intervalMs: number; redisUrl?: string },
-): { stop(): TelemetrySeries[] } {
+): { ready: Promise<void>; stop(): TelemetrySeries[] } {
   const startMs = performance.now();
   const processes = target.processes.map((p) => new ProcessSeries(p.name, "process", p.pid));
   const redisUrl = opts.redisUrl ?? target.redisUrl;
   const redisProc = target.redisPid ? new ProcessSeries("redis", "redis", target.redisPid) : null;
   const redis = redisUrl ? new RedisSeries(redisUrl, redisProc) : null;
-  if (redis) void redis.sample(0, startMs, true);
+  const ready = redis ? redis.sample(0, startMs, true) : Promise.resolve();
   const timer = setInterval(() => {
     const nowMs = performance.now();
     const tMs = Math.round(nowMs - startMs);
@@ -125,6 +127,7 @@ export function startTelemetry(
     if (redis) void redis.sample(tMs, nowMs);
   }, opts.intervalMs);
   return {
+    ready,
     stop() {
       clearInterval(timer);
       void redis?.close();

@@ -151,6 +151,7 @@ Deno.test({
   async fn() {
     const proxy = await startTarget({ kind: "proxy", upstream: { kind: "builtin" }, cacheTtlSec: 60 });
     const telemetry = startTelemetry(proxy, { intervalMs: 150 });
+    await telemetry.ready;
     try {
       for (let i = 0; i < 20; i++) await get(`${proxy.url}/fib/15`);
       await new Promise((r) => setTimeout(r, 400));
