@@ -85,6 +85,21 @@ function sumValues(counts: Record<string, number | undefined>): number {
   return total;
 }
 
+/** Adds one interval's counts into another (gauges excepted: they are summed per sample, not folded). */
+function addInterval(
+  into: IntervalAccumulator,
+  from: Omit<IntervalAccumulator, "inFlight" | "connections">,
+): void {
+  into.requests += from.requests;
+  into.errors += from.errors;
+  into.non2xx += from.non2xx;
+  into.bytesRead += from.bytesRead;
+  into.bytesWritten += from.bytesWritten;
+  into.lateSends += from.lateSends;
+  addCounts(into.statusCodes, from.statusCodes);
+  into.histograms.push(...from.histograms);
+}
+
 /** Merges a kind's message counts, keeping at most `max` distinct messages plus "(other)". */
 function addMessages(into: Record<string, number>, from: Record<string, number>, max: number): void {
   for (const [message, count] of Object.entries(from)) {
@@ -128,16 +143,13 @@ export class RunAggregator {
     this.#addTotals(sample);
     const sampleErrors = sumValues(sample.errors);
     const slot = this.#slot(sample.index);
-    slot.requests += sample.requests;
-    slot.errors += sampleErrors;
-    slot.non2xx += sample.non2xx;
-    slot.bytesRead += sample.bytesRead;
-    slot.bytesWritten += sample.bytesWritten;
-    slot.lateSends += sample.lateSends;
+    addInterval(slot, {
+      ...sample,
+      errors: sampleErrors,
+      histograms: sample.requests > 0 ? [sample.histogram] : [],
+    });
     slot.inFlight += sample.inFlight;
     slot.connections += sample.connections;
-    addCounts(slot.statusCodes, sample.statusCodes);
-    if (sample.requests > 0) slot.histograms.push(sample.histogram);
   }
 
   #slot(index: number): IntervalAccumulator {
@@ -280,14 +292,7 @@ export class RunAggregator {
     const into = this.#slot(target);
     for (const [index, slot] of this.#intervals) {
       if (index <= target) continue;
-      into.requests += slot.requests;
-      into.errors += slot.errors;
-      into.non2xx += slot.non2xx;
-      into.bytesRead += slot.bytesRead;
-      into.bytesWritten += slot.bytesWritten;
-      into.lateSends += slot.lateSends;
-      addCounts(into.statusCodes, slot.statusCodes);
-      into.histograms.push(...slot.histograms);
+      addInterval(into, slot);
       this.#intervals.delete(index);
     }
     this.#lastIndex = target;
