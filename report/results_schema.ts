@@ -49,7 +49,7 @@ const intervalSchema = z.object({
   lateSends: count,
   inFlight: count,
   connections: count,
-  statusCodes: z.record(z.number()).default({}),
+  statusCodes: z.record(z.string(), z.number()).default({}),
 }).passthrough();
 
 const telemetrySchema = z.object({
@@ -75,7 +75,7 @@ const runSchema = z.object({
   repeat: z.number().int().min(0).optional(),
   url: z.string(),
   model: z.enum(["connections", "rate", "throughput", "count"]),
-  config: z.record(z.unknown()).default({}),
+  config: z.record(z.string(), z.unknown()).default({}),
   startedAt: z.string(),
   durationSec: z.number(),
   warmupSec: z.number().default(0),
@@ -89,9 +89,9 @@ const runSchema = z.object({
   uncorrectedPercentiles: z.array(percentileSchema).nullable().default(null),
   histogram: z.array(z.object({ fromMs: z.number(), toMs: z.number(), count: z.number() })).default([]),
   histogramEncoded: z.string().default(""),
-  statusCodes: z.record(z.number()).default({}),
-  errors: z.record(z.number()).default({}),
-  errorMessages: z.record(z.record(z.number())).default({}),
+  statusCodes: z.record(z.string(), z.number()).default({}),
+  errors: z.record(z.string(), z.number()).default({}),
+  errorMessages: z.record(z.string(), z.record(z.string(), z.number())).default({}),
   bytesRead: count,
   bytesWritten: count,
   lateSends: count,
@@ -109,7 +109,7 @@ const runSchema = z.object({
 
 const resultsSchema = z.object({
   schema: z.literal("loadlab.results/v1", {
-    errorMap: () => ({ message: 'schema must be "loadlab.results/v1" (is this a loadlab results.json?)' }),
+    error: 'schema must be "loadlab.results/v1" (is this a loadlab results.json?)',
   }),
   createdAt: z.string(),
   environment: z.object({

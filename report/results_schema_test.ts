@@ -16,7 +16,7 @@ Deno.test("parseResultsFile names the path of the first problem", () => {
   delete json.runs[1].url;
   const parsed = parseResultsFile(json);
   assert.ok(!parsed.ok);
-  assert.match(parsed.problem, /^runs\.1\.url: Required/);
+  assert.match(parsed.problem, /^runs\.1\.url: Invalid input: expected string/);
   const other = parseResultsFile({ schema: "k6/summary" });
   assert.ok(!other.ok);
   assert.match(other.problem, /^schema: schema must be "loadlab.results\/v1"/);

@@ -48,7 +48,7 @@ export const attackConfigSchema = z.object({
   phases: z.array(phaseSchema).min(1).optional(),
   /** `throughput` model (and open `count`): constant total rate. */
   ratePerSec: z.number().positive("rate must be > 0").optional(),
-  requestMix: z.array(requestSpecSchema).min(1).default([{}]),
+  requestMix: z.array(requestSpecSchema).min(1).prefault([{}]),
   timeoutMs: z.number().positive("timeout must be > 0").default(10_000),
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
@@ -98,7 +98,7 @@ export function parseAttackConfig(input: AttackConfigInput): AttackConfig {
 }
 
 /** `path.to.field: message` lines, so the user sees where and what to fix. */
-export function formatZodIssues(issues: z.ZodIssue[]): string[] {
+export function formatZodIssues(issues: z.core.$ZodIssue[]): string[] {
   return issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
 }
 

@@ -52,8 +52,8 @@ export const HELLO_BYTES = new TextEncoder().encode("Hello, World!");
 export const JSON_BYTES = new TextEncoder().encode(JSON.stringify({ message: "Hello, World!" }));
 
 const validateQuery = z.object({
-  id: z.coerce.number({ invalid_type_error: "id must be an integer" }).int("id must be an integer"),
-  name: z.string({ required_error: "name is required" }).min(5, "name must have at least 5 characters"),
+  id: z.coerce.number({ error: "id must be an integer" }).int("id must be an integer"),
+  name: z.string({ error: "name is required" }).min(5, "name must have at least 5 characters"),
 });
 
 /** Integer query parameter in [0, max], or an error message naming it. */

@@ -36,7 +36,7 @@ export const externalSpecSchema = z.object({
   command: z.string().min(1, "command must name a program, e.g. node"),
   args: z.array(z.string()).optional(),
   cwd: z.string().optional(),
-  env: z.record(z.string()).optional(),
+  env: z.record(z.string(), z.string()).optional(),
   url: z.string().url("url must be the app's base URL, e.g. http://127.0.0.1:3000"),
   ready: z.object({
     /** GET <url><path> must answer 2xx; without a path, the port accepting a connection is enough. */
