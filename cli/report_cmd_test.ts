@@ -57,7 +57,10 @@ Deno.test("bad inputs print one line naming the file, exit 2 and keep the old ou
     const cases: Array<[string[], RegExp]> = [
       [[join(dir, "missing.json"), "-o", out], /missing\.json: cannot read: no such file$/],
       [[notJson, "-o", out], /broken\.json: not JSON \(/],
-      [[wrong, "-o", out], /wrong\.json: not a loadlab results file: createdAt: Invalid input: expected string, received undefined/],
+      [
+        [wrong, "-o", out],
+        /wrong\.json: not a loadlab results file: createdAt: Invalid input: expected string, received undefined/,
+      ],
       [["-o", out], /^report: no results file given; e\.g\. loadlab report results\.json/],
       [[notJson, "--bogus"], /^--bogus: unknown flag/],
     ];
