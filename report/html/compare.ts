@@ -16,7 +16,7 @@ import {
   type NoiseVerdict,
   noiseVerdict,
   round4,
-} from "./stats.ts";
+} from "../../results/stats.ts";
 
 /** The metrics compared between two runs. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;

@@ -13,7 +13,15 @@ import type {
   RunResult,
   TelemetrySeries,
 } from "../../runner/results.ts";
-import { changePct, findKnee, type MeanCi, meanCi, round3, round4, type SweepPoint } from "./stats.ts";
+import {
+  changePct,
+  findKnee,
+  type MeanCi,
+  meanCi,
+  round3,
+  round4,
+  type SweepPoint,
+} from "../../results/stats.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
 
 /**

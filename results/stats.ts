@@ -1,7 +1,8 @@
 /**
  * @module
- * The little statistics the report needs and the runner does not compute: a mean with its 95%
- * confidence interval (Student's t, because repeats and batches are few), batch means over intervals
+ * The statistics shared by the analysis stored in results.json (`scenarios/analysis.ts`) and the report
+ * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
+ * repeats and batches are few), Welch's t-test for two sets of repeats, batch means over intervals
  * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
  * before/after comparisons, and knee detection for sweeps. Pure functions over plain numbers.
  */
@@ -62,6 +63,32 @@ export function meanCi(values: number[]): MeanCi {
   if (n < 2) return { mean, ci95: null, n };
   const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1);
   return { mean, ci95: tQuantile95(n - 1) * Math.sqrt(variance / n), n };
+}
+
+/** Sample standard deviation (n - 1 in the denominator) of the finite values; 0 below two values. */
+export function stdev(values: number[]): number {
+  const xs = values.filter(Number.isFinite);
+  if (xs.length < 2) return 0;
+  const mean = xs.reduce((a, b) => a + b, 0) / xs.length;
+  return Math.sqrt(xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (xs.length - 1));
+}
+
+/**
+ * Welch's t-test at the 95% level: whether the means of two samples (the repeats of two groups) differ
+ * by more than their spread explains. Welch rather than Student because variants rarely share a
+ * variance (a cached variant is steadier). Null when either side has fewer than two values. Two
+ * spread-free samples differ exactly when their means do.
+ */
+export function welchDiffers(a: number[], b: number[]): boolean | null {
+  const xs = a.filter(Number.isFinite), ys = b.filter(Number.isFinite);
+  if (xs.length < 2 || ys.length < 2) return null;
+  const [ma, mb] = [meanCi(xs).mean, meanCi(ys).mean];
+  const va = stdev(xs) ** 2 / xs.length, vb = stdev(ys) ** 2 / ys.length;
+  if (va + vb === 0) return ma !== mb;
+  const t = Math.abs(ma - mb) / Math.sqrt(va + vb);
+  // Welch-Satterthwaite degrees of freedom, rounded down (the conservative side of the table).
+  const df = (va + vb) ** 2 / (va ** 2 / (xs.length - 1) + vb ** 2 / (ys.length - 1));
+  return t > tQuantile95(Math.max(1, Math.floor(df)));
 }
 
 /** Relative change in percent from `before` to `after`; NaN when the baseline is zero or missing. */

@@ -1,5 +1,14 @@
 import assert from "node:assert/strict";
-import { batchMeans, changePct, findKnee, meanCi, noiseVerdict, type SweepPoint } from "./stats.ts";
+import {
+  batchMeans,
+  changePct,
+  findKnee,
+  meanCi,
+  noiseVerdict,
+  stdev,
+  type SweepPoint,
+  welchDiffers,
+} from "./stats.ts";
 
 Deno.test("meanCi uses Student's t for few samples and ignores NaN", () => {
   const r = meanCi([10, 12, 14, Number.NaN]);
@@ -52,4 +61,20 @@ Deno.test("findKnee: last sustained rate of a rate sweep, Kneedle point otherwis
   // Normalized distances to the chord: 0.46, 0.57, 0.62, 0.46 -> the point at x = 50.
   assert.equal(findKnee(cpu, false), 3);
   assert.equal(findKnee(cpu.slice(0, 2), false), null);
+});
+
+Deno.test("stdev uses n - 1 and is 0 below two values", () => {
+  assert.equal(stdev([10, 12, 14]), 2);
+  assert.equal(stdev([5]), 0);
+});
+
+Deno.test("welchDiffers: a shift well beyond the spread differs, one within it does not", () => {
+  assert.equal(welchDiffers([100, 102, 98], [150, 149, 151]), true);
+  assert.equal(welchDiffers([100, 110, 90], [104, 96, 108]), false);
+  // Two repeats each: df 1-2, so only a large shift relative to the spread counts.
+  assert.equal(welchDiffers([100, 101], [100.5, 101.5]), false);
+  assert.equal(welchDiffers([100, 101], [200, 201]), true);
+  assert.equal(welchDiffers([5, 5], [5, 5]), false);
+  assert.equal(welchDiffers([5, 5], [6, 6]), true);
+  assert.equal(welchDiffers([5], [6, 7]), null);
 });
