@@ -1,0 +1,205 @@
+/**
+ * @module
+ * The one zod-issue formatter of loadlab. A validation error stays data, `{path, message}`, until the
+ * edge that prints it: the CLI maps paths to flags, experiment files show them as written
+ * (`loads.burst.phases[1].rampTo`), and neither parses message text. Messages say what was expected
+ * and what was found, "missing" for an absent required value, and for an unknown key (zod 4
+ * `unrecognized_keys`, from strict objects) the nearest allowed key ("did you mean").
+ *
+ * Zod only keeps the offending value in an issue when parsing with `{ reportInput: true }`;
+ * {@link validate} does that. Without it the formatter still works, with less to say about what was found.
+ *
+ * @example
+ * const result = validate(schema, data);
+ * if (!result.ok) console.error(formatIssues(result.issues).join("\n"));
+ */
+import type { z } from "zod";
+import { allowedKeysAt, describe, oneOf, schemasAt } from "./schema_walk.ts";
+import { nearest } from "./suggest.ts";
+
+/** One problem: where (`loads.burst.phases[1].rampTo`, `(root)` for the whole value) and what. */
+export interface Issue {
+  path: string;
+  message: string;
+}
+
+type Schema = z.core.$ZodType;
+type RawIssue = z.core.$ZodIssue;
+type Key = PropertyKey;
+
+/** Parses `input`, keeping offending values in the issues so messages can name them. */
+export function validate<S extends z.ZodType>(
+  schema: S,
+  input: unknown,
+): { ok: true; data: z.output<S> } | { ok: false; issues: Issue[]; error: z.ZodError } {
+  const parsed = schema.safeParse(input, { reportInput: true });
+  if (parsed.success) return { ok: true, data: parsed.data };
+  return { ok: false, issues: issuesOf(parsed.error, schema), error: parsed.error };
+}
+
+/**
+ * Every issue of `error` as `{path, message}`; one per unknown key. `schema` (the one that was parsed)
+ * sharpens the wording: "a whole number" instead of "number", and the allowed keys for "did you mean".
+ */
+export function issuesOf(error: z.ZodError, schema?: z.ZodType): Issue[] {
+  return error.issues.flatMap((issue) => convert(issue, [], schema));
+}
+
+/** `path: message` lines, ready to print. */
+export function formatIssues(issues: readonly Issue[]): string[] {
+  return issues.map((i) => `${i.path}: ${i.message}`);
+}
+
+/** `["loads", "burst", "phases", 1, "rampTo"]` -> `loads.burst.phases[1].rampTo`; odd keys quoted. */
+export function formatPath(path: readonly Key[]): string {
+  let out = "";
+  for (const key of path) {
+    if (typeof key === "number") out += `[${key}]`;
+    else if (typeof key === "string" && /^[A-Za-z_$][\w$-]*$/.test(key)) out += out ? `.${key}` : key;
+    else out += `[${JSON.stringify(String(key))}]`;
+  }
+  return out || "(root)";
+}
+
+function convert(issue: RawIssue, prefix: Key[], schema?: Schema): Issue[] {
+  const path = [...prefix, ...issue.path];
+  const at = (message: string, where: Key[] = path) => [{ path: formatPath(where), message }];
+  switch (issue.code) {
+    case "unrecognized_keys":
+      return issue.keys.map((key) => ({
+        path: formatPath([...path, key]),
+        message: unknownKey(key, schema ? allowedKeysAt(schema, path, inputOf(issue)) : []),
+      }));
+    case "invalid_type":
+      return at(typeMessage(issue, path, schema));
+    case "invalid_value":
+      return at(choiceMessage(issue.values, issue));
+    case "invalid_union":
+      return unionIssues(issue, path, schema);
+    case "too_small":
+    case "too_big":
+      return at(withFound(boundMessage(issue), issue));
+    default:
+      return at(withFound(issue.message, issue));
+  }
+}
+
+function unknownKey(key: string, allowed: string[]): string {
+  const guess = nearest(key, allowed);
+  if (guess) return `unknown key; did you mean "${guess}"?`;
+  if (allowed.length > 0 && allowed.length <= 12) return `unknown key; allowed: ${allowed.join(", ")}`;
+  return "unknown key";
+}
+
+function typeMessage(issue: z.core.$ZodIssueInvalidType, path: Key[], schema?: Schema): string {
+  const described = schema ? describeAll(schemasAt(schema, path)) : undefined;
+  const expected = described ?? EXPECTED_WORDS[issue.expected] ?? `a ${issue.expected}`;
+  return expectedFound(expected, issue);
+}
+
+function describeAll(schemas: Schema[]): string | undefined {
+  const parts = schemas.map((s) => describe(s));
+  if (parts.length === 0 || parts.some((p) => p === undefined)) return undefined;
+  return [...new Set(parts)].join(" or ");
+}
+
+const EXPECTED_WORDS: Record<string, string> = {
+  number: "a number",
+  int: "a whole number",
+  string: "a string",
+  boolean: "true or false",
+  array: "a list",
+  tuple: "a list",
+  object: "an object",
+  record: "an object",
+  bigint: "a whole number",
+};
+
+/** `missing; expected X` when nothing was given, else `expected X, found Y`. */
+function expectedFound(expected: string, issue: RawIssue): string {
+  const found = foundOf(issue);
+  if (found === MISSING) return `missing; expected ${expected}`;
+  return found === undefined ? `expected ${expected}` : `expected ${expected}, found ${found}`;
+}
+
+/** An enum, literal or discriminator: the choices, and the nearest one to a mistyped string. */
+function choiceMessage(choices: readonly unknown[], issue: RawIssue): string {
+  const message = expectedFound(oneOf(choices), issue);
+  const written = inputOf(issue);
+  if (typeof written !== "string") return message;
+  const guess = nearest(written, choices.filter((c): c is string => typeof c === "string"));
+  return guess ? `${message}; did you mean "${guess}"?` : message;
+}
+
+function withFound(message: string, issue: RawIssue): string {
+  const found = foundOf(issue);
+  return found === undefined || found === MISSING ? message : `${message} (found ${found})`;
+}
+
+const MISSING = "\u0000missing";
+
+/** How the offending value reads in a message; MISSING for undefined; `undefined` when unknown. */
+function foundOf(issue: RawIssue): string | undefined {
+  if ("input" in issue) return showValue(issue.input);
+  // Without `reportInput`, zod's own wording still names the type it received.
+  const received = /received (\w+)$/.exec(issue.message)?.[1];
+  if (issue.code !== "invalid_type" || !received) return undefined;
+  return received === "undefined" ? MISSING : `${/^[aeiou]/.test(received) ? "an" : "a"} ${received}`;
+}
+
+function showValue(value: unknown): string {
+  if (value === undefined) return MISSING;
+  if (value === null || typeof value === "number" || typeof value === "boolean") return String(value);
+  if (typeof value === "string") {
+    return JSON.stringify(value.length > 40 ? `${value.slice(0, 37)}...` : value);
+  }
+  if (Array.isArray(value)) return `a list of ${value.length}`;
+  if (value instanceof Uint8Array) return "bytes";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+/** Zod's default "Too small: expected number to be >=3" becomes "must be >= 3"; custom text stays. */
+function boundMessage(issue: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig): string {
+  if (!/^Too (small|big)/.test(issue.message)) return issue.message;
+  const small = issue.code === "too_small";
+  const limit = Number(small ? issue.minimum : issue.maximum);
+  const op = small ? (issue.inclusive ? ">=" : ">") : (issue.inclusive ? "<=" : "<");
+  if (issue.origin === "array" || issue.origin === "set") {
+    const n = small ? (issue.inclusive ? limit : limit + 1) : (issue.inclusive ? limit : limit - 1);
+    return `needs ${small ? "at least" : "at most"} ${n} item${n === 1 ? "" : "s"}`;
+  }
+  if (issue.origin === "string") return `length must be ${op} ${limit}`;
+  return `must be ${op} ${limit}`;
+}
+
+/**
+ * A discriminated union with an unknown discriminator names the choices; otherwise the member that came
+ * closest (its issues lie deepest, then fewest) speaks, so a mistyped field inside a `{kind: ...}`
+ * object is reported at that field and not as "invalid input" on the whole object.
+ */
+function unionIssues(issue: z.core.$ZodIssueInvalidUnion, path: Key[], schema?: Schema): Issue[] {
+  const at = (message: string) => [{ path: formatPath(path), message }];
+  const { options, discriminator } = issue as { options?: unknown[]; discriminator?: string };
+  if (issue.errors.length === 0 && options) {
+    // zod reports the whole object as the input; the user wrote (or left out) just its discriminator.
+    const object = inputOf(issue);
+    const found = discriminator && object !== null && typeof object === "object"
+      ? { ...issue, input: (object as Record<string, unknown>)[discriminator] }
+      : issue;
+    return at(choiceMessage(options, found));
+  }
+  const deepest = (errs: RawIssue[]) => Math.max(...errs.map((e) => e.path.length));
+  const best = [...issue.errors].sort((a, b) => deepest(b) - deepest(a) || a.length - b.length)[0];
+  if (best && deepest(best) > 0) return best.flatMap((inner) => convert(inner, path, schema));
+  const described = schema ? describeAll(schemasAt(schema, path)) : undefined;
+  const expected = described ??
+    issue.errors.map((errs) => EXPECTED_WORDS[(errs[0] as { expected?: string })?.expected ?? ""])
+      .filter(Boolean).join(" or ");
+  // Without `reportInput` the members' own issues still say whether anything was given.
+  const source = "input" in issue ? issue : issue.errors[0]?.[0] ?? issue;
+  return at(expected ? expectedFound(expected, source) : withFound(issue.message, source));
+}
+
+function inputOf(issue: RawIssue): unknown {
+  return "input" in issue ? issue.input : undefined;
+}

@@ -1,0 +1,141 @@
+/**
+ * @module
+ * Reads a zod 4 schema the way the issue formatter needs it: the schemas found at an issue's path (a
+ * path can cross a union, so there may be several), the keys an object at a path allows (for "did you
+ * mean"), and a short English description of what a schema expects ("a whole number", "one of "a",
+ * "b""). Wrappers that do not change what the user writes (optional, default, pipe, lazy, ...) are
+ * looked through. Only zod's public `_zod.def` is read; anything unknown yields "no information", so a
+ * new schema kind degrades the wording, never the validation.
+ */
+import type { z } from "zod";
+
+type Schema = z.core.$ZodType;
+type Def = Record<string, any> & { type: string };
+
+function defOf(schema: Schema): Def {
+  return schema._zod.def as Def;
+}
+
+/** Looks through wrappers that leave the written form unchanged. */
+export function unwrap(schema: Schema): Schema {
+  let current = schema;
+  for (let depth = 0; depth < 32; depth++) {
+    const def = defOf(current);
+    if (
+      ["optional", "nullable", "default", "prefault", "readonly", "catch", "nonoptional"].includes(def.type)
+    ) current = def.innerType;
+    else if (def.type === "pipe") current = def.in;
+    else if (def.type === "lazy") current = def.getter();
+    else return current;
+  }
+  return current;
+}
+
+/** The schemas a value at `path` is checked against (several when the path crosses a union). */
+export function schemasAt(root: Schema, path: readonly PropertyKey[]): Schema[] {
+  let found = [unwrap(root)];
+  for (const key of path) {
+    found = found.flatMap((s) => optionsOf(s)).flatMap((s) => child(s, key)).map(unwrap);
+    if (found.length === 0) return [];
+  }
+  return found.flatMap((s) => optionsOf(s));
+}
+
+/** A union's members (recursively), or the schema itself. */
+function optionsOf(schema: Schema): Schema[] {
+  const s = unwrap(schema);
+  const def = defOf(s);
+  if (def.type === "union") return (def.options as Schema[]).flatMap((o) => optionsOf(o));
+  return [s];
+}
+
+function child(schema: Schema, key: PropertyKey): Schema[] {
+  const def = defOf(schema);
+  if (def.type === "object") {
+    const shape = def.shape as Record<string, Schema>;
+    if (typeof key === "string" && key in shape) return [shape[key]];
+    // Strict objects have a `never` catchall: no schema for unknown keys.
+    return def.catchall && defOf(def.catchall).type !== "never" ? [def.catchall] : [];
+  }
+  if (def.type === "array") return [def.element];
+  if (def.type === "record") return [def.valueType];
+  if (def.type === "tuple") {
+    const items = def.items as Schema[];
+    if (typeof key === "number" && key < items.length) return [items[key]];
+    return def.rest ? [def.rest] : [];
+  }
+  if (def.type === "intersection") return [...child(unwrap(def.left), key), ...child(unwrap(def.right), key)];
+  return [];
+}
+
+/**
+ * The keys an object at `path` accepts. `value` (the object as written, when known) picks the member
+ * of a discriminated union by its discriminator, so a `rate` load is not told about `requests`.
+ */
+export function allowedKeysAt(root: Schema, path: readonly PropertyKey[], value?: unknown): string[] {
+  let objects = schemasAt(root, path).filter((s) => defOf(s).type === "object");
+  if (value !== null && typeof value === "object") {
+    const record = value as Record<string, unknown>;
+    const matching = objects.filter((s) => matchesLiterals(s, record));
+    if (matching.length > 0) objects = matching;
+  }
+  const keys = new Set<string>();
+  for (const o of objects) for (const k of Object.keys(defOf(o).shape)) keys.add(k);
+  return [...keys];
+}
+
+/** True unless a literal-valued key of the object schema disagrees with the written value. */
+function matchesLiterals(object: Schema, value: Record<string, unknown>): boolean {
+  for (const [key, field] of Object.entries(defOf(object).shape as Record<string, Schema>)) {
+    const def = defOf(unwrap(field));
+    if (def.type === "literal" && key in value && !(def.values as unknown[]).includes(value[key])) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/** What a schema expects, in a few words, or `undefined` when it cannot be said shortly. */
+export function describe(schema: Schema): string | undefined {
+  const options = optionsOf(schema);
+  if (options.length > 1) {
+    const parts = options.map(describeOne);
+    if (parts.some((p) => p === undefined)) return undefined;
+    return [...new Set(parts)].join(" or ");
+  }
+  return describeOne(options[0]);
+}
+
+function describeOne(schema: Schema): string | undefined {
+  const def = defOf(schema);
+  switch (def.type) {
+    case "number":
+      return (schema as unknown as { isInt?: boolean }).isInt ? "a whole number" : "a number";
+    case "int":
+      return "a whole number";
+    case "string":
+      return "a string";
+    case "boolean":
+      return "true or false";
+    case "enum":
+      return oneOf(Object.values(def.entries as Record<string, unknown>));
+    case "literal":
+      return oneOf(def.values as unknown[]);
+    case "array":
+    case "tuple":
+      return "a list";
+    case "object":
+    case "record":
+      return "an object";
+    case "null":
+      return "null";
+    default:
+      return undefined;
+  }
+}
+
+/** `"a"` or `one of "a", "b"`, for enums and literals. */
+export function oneOf(values: readonly unknown[]): string {
+  const shown = values.map((v) => JSON.stringify(v));
+  return shown.length === 1 ? shown[0] : `one of ${shown.join(", ")}`;
+}
