@@ -8,6 +8,7 @@
 import type { BalanceMode } from "./balancer.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
 import { TargetError } from "./errors.ts";
+import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { STATS_PATH } from "./proxy.ts";
@@ -104,6 +105,7 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
     cacheTtlSec: spec.cacheTtlSec,
     staticDir: spec.staticDir,
     redisUrl: redis?.url,
+    cms: spec.cms,
   };
   const name = (i: number) => i === 0 ? "target" : `target#${i + 1}`;
   let url: string;
@@ -187,10 +189,10 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions) {
   return { url, redis, statsUrl: url + STATS_PATH };
 }
 
-function validate(spec: TargetSpec): TargetSpec {
-  const parsed = targetSpecSchema.safeParse(spec);
-  if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => `${i.path.join(".") || "(root)"}: ${i.message}`);
+function validSpec(spec: TargetSpec): TargetSpec {
+  const parsed = validate(targetSpecSchema, spec);
+  if (parsed.ok) return parsed.data;
+  const problems = formatIssues(parsed.issues);
   throw new TargetError(`invalid target: ${problems.join("; ")}`, "fix the target fields named above", {
     cause: parsed.error,
   });
@@ -198,7 +200,7 @@ function validate(spec: TargetSpec): TargetSpec {
 
 /** Starts the target described by `spec`; throws TargetError (after cleaning up) when it cannot. */
 export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Promise<RunningTarget> {
-  const valid = validate(spec);
+  const valid = validSpec(spec);
   if (opts.signal?.aborted) throw new TargetError("target start aborted", "", { cause: opts.signal.reason });
   const stack = new Stack();
   let started: { url: string; redis: RedisHandle | null; statsUrl: string | null };
