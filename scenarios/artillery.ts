@@ -1,0 +1,284 @@
+/**
+ * @module
+ * Artillery scripts as loadlab experiments, so `loadlab run script.yml` runs a study written for
+ * Artillery and its numbers compare with Artillery's. `artilleryToExperiment` returns the plain object a
+ * user would write in YAML (docs/EXPERIMENTS.md), which then goes through the same validation as any
+ * experiment file: one target `target` at `config.target`, one `rate` load `artillery` whose phases are
+ * Artillery's (`duration`/`pause`/`think` are seconds in Artillery; `arrivalCount` becomes the rate that
+ * spreads the count over the phase), one flow per scenario, `config.ensure` as thresholds. Artillery
+ * opens a new connection per virtual user, so the load uses `connection: per-arrival`.
+ *
+ * Every phase gets a name (Artillery's, else `phase N` with Artillery's 0-based index), because the
+ * report's per-phase table is how Artillery users read their results. Whatever loadlab cannot reproduce
+ * (captures, loops, JS hooks, plugins, payload files, other engines, ...) is named with its path in one
+ * `ArtilleryError` before any load starts; nothing is dropped silently. Notes that change no request
+ * (an `environments` section not selected, a weaker error-rate definition) arrive through `warn`.
+ */
+import {
+  ArtilleryError,
+  type Collector,
+  isRecord,
+  join,
+  nonNegative,
+  rejectUnknownKeys,
+  secondsToDuration,
+} from "./artillery_common.ts";
+import { convertEnsure } from "./artillery_ensure.ts";
+import { convertScenarios, type FlowContext, uniqueName, type Variables } from "./artillery_flow.ts";
+
+export { ArtilleryError, type ArtilleryIssue } from "./artillery_common.ts";
+
+/** Options of the conversion. */
+export interface ArtilleryOptions {
+  /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
+  file?: string;
+  /** Receives notes about differences that change no request; printed by the CLI. */
+  warn?: (message: string) => void;
+}
+
+const CONFIG_KEYS = [
+  "target",
+  "phases",
+  "http",
+  "variables",
+  "defaults",
+  "ensure",
+  "plugins",
+  "environments",
+];
+const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount", "pause", "maxVusers"];
+
+/**
+ * True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list.
+ * No loadlab experiment has either key, so the test cannot mistake one format for the other.
+ */
+export function isArtilleryScript(doc: unknown): boolean {
+  if (!isRecord(doc) || !isRecord(doc.config) || !Array.isArray(doc.scenarios)) return false;
+  return doc.config.target !== undefined || doc.config.phases !== undefined;
+}
+
+/** The loadlab experiment object for an Artillery script; throws `ArtilleryError` listing every issue. */
+export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {}): Record<string, unknown> {
+  const out: Collector = { issues: [], warnings: [] };
+  if (!isRecord(doc) || !isRecord(doc.config)) {
+    throw new ArtilleryError([{
+      path: "config",
+      message: "missing: an Artillery script has config and scenarios",
+    }]);
+  }
+  const config = doc.config;
+  rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
+  rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
+  checkPlugins(config.plugins, out);
+  if (config.environments !== undefined) {
+    out.warnings.push(
+      "config.environments: not applied (as `artillery run` without -e); the base config runs",
+    );
+  }
+  const target = parseTarget(config.target, out);
+  const ctx: FlowContext = {
+    origin: target?.origin ?? "http://127.0.0.1",
+    basePath: target?.pathname.replace(/\/+$/, "") ?? "",
+    defaultHeaders: defaultHeaders(config.defaults, out),
+    variables: parseVariables(config.variables, out),
+  };
+  const load = convertPhases(config.phases, out);
+  const timeout = httpTimeout(config.http, out);
+  if (timeout) load.timeout = timeout;
+  const flows = convertScenarios(doc.scenarios, ctx, out);
+  const thresholds = convertEnsure(config.ensure, out);
+  if (out.issues.length > 0) throw new ArtilleryError(out.issues);
+  for (const w of out.warnings) opts.warn?.(w);
+
+  const experiment: Record<string, unknown> = {
+    name: experimentName(opts.file),
+    description: `Artillery script${opts.file ? ` ${opts.file}` : ""}, imported`,
+    targets: { target: { url: ctx.origin } },
+    flows,
+    loads: { artillery: load },
+  };
+  if (thresholds.length > 0) experiment.thresholds = thresholds;
+  return experiment;
+}
+
+/** `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`. */
+function experimentName(file: string | undefined): string {
+  if (!file) return "artillery";
+  const base = file.split(/[\\/]/).pop()!.replace(/\.(ya?ml|json)$/i, "");
+  return base.replace(/[^A-Za-z0-9._-]+/g, "-") || "artillery";
+}
+
+function parseTarget(target: unknown, out: Collector): URL | undefined {
+  if (typeof target !== "string" || !/^https?:\/\//i.test(target)) {
+    out.issues.push({
+      path: "config.target",
+      message: target === undefined
+        ? "missing: the base URL such as http://127.0.0.1:8080"
+        : `expected an http(s) URL, found ${JSON.stringify(target)}`,
+    });
+    return undefined;
+  }
+  return new URL(target);
+}
+
+/** `plugins: {ensure: {}}` only switches on the ensure checks read from `config.ensure`. */
+function checkPlugins(plugins: unknown, out: Collector): void {
+  if (plugins === undefined) return;
+  if (!isRecord(plugins)) {
+    out.issues.push({ path: "config.plugins", message: "expected a mapping of plugin names" });
+    return;
+  }
+  for (const name of Object.keys(plugins)) {
+    if (name === "ensure") continue;
+    out.issues.push({ path: `config.plugins.${name}`, message: "Artillery plugins do not run in loadlab" });
+  }
+}
+
+function defaultHeaders(defaults: unknown, out: Collector): Record<string, string> {
+  if (defaults === undefined) return {};
+  if (!isRecord(defaults)) {
+    out.issues.push({ path: "config.defaults", message: "expected a mapping such as {headers: {...}}" });
+    return {};
+  }
+  rejectUnknownKeys(defaults, "config.defaults", ["headers"], out);
+  if (defaults.headers === undefined) return {};
+  if (!isRecord(defaults.headers)) {
+    out.issues.push({
+      path: "config.defaults.headers",
+      message: "expected a mapping of header names to values",
+    });
+    return {};
+  }
+  return Object.fromEntries(Object.entries(defaults.headers).map(([k, v]) => [k, String(v)]));
+}
+
+function parseVariables(variables: unknown, out: Collector): Variables {
+  const result: Variables = new Map();
+  if (variables === undefined) return result;
+  if (!isRecord(variables)) {
+    out.issues.push({ path: "config.variables", message: "expected a mapping of names to values" });
+    return result;
+  }
+  for (const [name, value] of Object.entries(variables)) {
+    // A one-element list is one value, as Artillery would always pick it.
+    const v = Array.isArray(value) && value.length === 1 ? value[0] : value;
+    if (Array.isArray(v)) result.set(name, { listLength: v.length });
+    else if (["string", "number", "boolean"].includes(typeof v)) {
+      result.set(name, { value: v as string | number | boolean });
+    } else {
+      out.issues.push({
+        path: join("config.variables", name),
+        message: "expected a value or a list of values",
+      });
+    }
+  }
+  return result;
+}
+
+function httpTimeout(http: unknown, out: Collector): string | undefined {
+  if (http === undefined) return undefined;
+  if (!isRecord(http)) {
+    out.issues.push({ path: "config.http", message: "expected a mapping such as {timeout: 10}" });
+    return undefined;
+  }
+  rejectUnknownKeys(http, "config.http", ["timeout"], out);
+  return http.timeout === undefined ? undefined : secondsToDuration(http.timeout, "config.http.timeout", out);
+}
+
+/** `config.phases` -> the `artillery` load (rate model, per-arrival connections, named phases). */
+function convertPhases(phases: unknown, out: Collector): Record<string, unknown> {
+  const load: Record<string, unknown> = { model: "rate", connection: "per-arrival" };
+  if (!Array.isArray(phases) || phases.length === 0) {
+    out.issues.push({
+      path: "config.phases",
+      message: "missing: at least one phase such as {duration: 60, arrivalRate: 10}",
+    });
+    return load;
+  }
+  const used = new Set<string>();
+  const caps: Array<{ path: string; value: number }> = [];
+  load.phases = phases.map((phase, i) => {
+    const path = join("config.phases", i);
+    if (!isRecord(phase)) {
+      out.issues.push({ path, message: `expected a phase such as {duration: 60, arrivalRate: 10}` });
+      return undefined;
+    }
+    rejectUnknownKeys(phase, path, PHASE_KEYS, out);
+    if (phase.maxVusers !== undefined) {
+      const cap = nonNegative(phase.maxVusers, join(path, "maxVusers"), out);
+      if (cap !== undefined) caps.push({ path: join(path, "maxVusers"), value: cap });
+    }
+    const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
+    return { name, ...phaseRate(phase, path, out) };
+  });
+  const maxConnections = connectionCap(caps, phases.length, out);
+  if (maxConnections !== undefined) load.maxConnections = maxConnections;
+  return load;
+}
+
+/** Duration and rate of one phase: `pause`, `arrivalRate` (+ `rampTo`) or `arrivalCount`. */
+function phaseRate(phase: Record<string, unknown>, path: string, out: Collector): Record<string, unknown> {
+  if (phase.pause !== undefined) {
+    for (const key of ["duration", "arrivalRate", "rampTo", "arrivalCount"]) {
+      if (phase[key] !== undefined) {
+        out.issues.push({ path: join(path, key), message: "a pause phase has only pause" });
+      }
+    }
+    return { duration: secondsToDuration(phase.pause, join(path, "pause"), out), rate: 0 };
+  }
+  if (phase.duration === undefined) {
+    out.issues.push({ path: join(path, "duration"), message: "missing: the phase length in seconds" });
+    return {};
+  }
+  const duration = secondsToDuration(phase.duration, join(path, "duration"), out);
+  if (phase.arrivalCount !== undefined) {
+    if (phase.arrivalRate !== undefined || phase.rampTo !== undefined) {
+      out.issues.push({
+        path: join(path, "arrivalCount"),
+        message: "give arrivalCount or arrivalRate, not both",
+      });
+    }
+    const count = nonNegative(phase.arrivalCount, join(path, "arrivalCount"), out);
+    const ms = duration === undefined ? 0 : durationMs(duration);
+    if (count === undefined || ms === 0) return { duration };
+    return { duration, rate: count / (ms / 1000) };
+  }
+  if (phase.arrivalRate === undefined) {
+    out.issues.push({
+      path: join(path, "arrivalRate"),
+      message: "missing: arrivalRate, arrivalCount or pause",
+    });
+    return { duration };
+  }
+  const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
+  const rampTo = phase.rampTo === undefined
+    ? undefined
+    : nonNegative(phase.rampTo, join(path, "rampTo"), out);
+  return rampTo === undefined ? { duration, rate } : { duration, rate, rampTo };
+}
+
+function durationMs(duration: string): number {
+  return duration.endsWith("ms") ? Number(duration.slice(0, -2)) : Number(duration.slice(0, -1)) * 1000;
+}
+
+/**
+ * Artillery caps virtual users per phase; loadlab caps connections per load, which with one connection
+ * per arrival is the same number. Different caps per phase cannot be expressed, so they are an issue.
+ */
+function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
+  if (caps.length === 0) return undefined;
+  const first = caps[0];
+  for (const cap of caps.slice(1)) {
+    if (cap.value !== first.value) {
+      out.issues.push({
+        path: cap.path,
+        message: `loadlab caps connections for the whole load: every phase needs the same maxVusers ` +
+          `(${first.path} is ${first.value}, this is ${cap.value})`,
+      });
+    }
+  }
+  if (caps.length < phaseCount) {
+    out.warnings.push(`maxVusers ${first.value} (${first.path}) applies to every phase in loadlab`);
+  }
+  return first.value;
+}

@@ -1,0 +1,229 @@
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { parse } from "yaml";
+import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+
+const SCRIPT = `
+config:
+  target: http://127.0.0.1:8080
+  phases:
+    - { name: warm up, duration: 10, arrivalRate: 5 }
+    - { name: burst, duration: 60, arrivalRate: 50, rampTo: 200 }
+    - { duration: 20, arrivalCount: 50 }
+    - { pause: 5 }
+    - { duration: 2.5, arrivalRate: 1, maxVusers: 40 }
+  http: { timeout: 5 }
+  variables: { id: 7, user: ada }
+  defaults:
+    headers: { x-api-key: secret, accept: text/html }
+  ensure:
+    p95: 200
+    median: 50
+    maxErrorRate: 1
+    thresholds:
+      - http.response_time.p99: 250
+    conditions:
+      - expression: http.response_time.max <= 900 and http.request_rate > 10
+      - expression: http.response_time.min < 1
+        strict: false
+scenarios:
+  - name: browse
+    weight: 3
+    flow:
+      - get: { url: "/home", qs: { page: 2, q: "{{ user }}" } }
+      - think: 1.5
+      - post:
+          url: "/users/{{ id }}"
+          headers: { accept: application/json }
+          json: { id: "{{ id }}", name: "{{ user }}-x" }
+  - flow:
+      - get: { url: "http://127.0.0.1:8080/json?a=1" }
+`;
+
+function convert(text: string, warnings: string[] = []) {
+  return artilleryToExperiment(parse(text), {
+    file: "examples/artillery/cms.yml",
+    warn: (w) => warnings.push(w),
+  });
+}
+
+function issuesOf(text: string) {
+  try {
+    convert(text);
+  } catch (e) {
+    if (e instanceof ArtilleryError) return e.issues;
+    throw e;
+  }
+  throw new Error("expected an ArtilleryError");
+}
+
+Deno.test("isArtilleryScript: config with target or phases plus a scenarios list", () => {
+  assert(isArtilleryScript(parse(SCRIPT)));
+  assert(!isArtilleryScript({ name: "x", targets: {}, loads: {} }));
+  assert(!isArtilleryScript({ config: { target: "http://x" } }));
+  assert(!isArtilleryScript({ config: {}, scenarios: [] }));
+  assert(!isArtilleryScript("config"));
+});
+
+Deno.test("phases: seconds as durations, rampTo, arrivalCount as a rate, pause as rate 0, every phase named", () => {
+  const exp = convert(SCRIPT);
+  assertEquals(exp.name, "cms");
+  assertEquals(exp.targets, { target: { url: "http://127.0.0.1:8080" } });
+  const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
+  assertEquals(load.model, "rate");
+  assertEquals(load.connection, "per-arrival");
+  assertEquals(load.timeout, "5s");
+  assertEquals(load.maxConnections, 40);
+  assertEquals(load.phases, [
+    { name: "warm up", duration: "10s", rate: 5 },
+    { name: "burst", duration: "60s", rate: 50, rampTo: 200 },
+    { name: "phase 2", duration: "20s", rate: 2.5 },
+    { name: "phase 3", duration: "5s", rate: 0 },
+    { name: "phase 4", duration: "2500ms", rate: 1 },
+  ]);
+});
+
+Deno.test("scenarios: weighted flows, think in seconds, qs as query, default headers under step headers", () => {
+  const flows = convert(SCRIPT).flows;
+  assertEquals(flows, [
+    {
+      name: "browse",
+      weight: 3,
+      steps: [
+        {
+          get: {
+            path: "/home",
+            query: { page: "2", q: "ada" },
+            headers: { "x-api-key": "secret", accept: "text/html" },
+          },
+        },
+        { think: "1500ms" },
+        {
+          post: {
+            path: "/users/7",
+            headers: { "x-api-key": "secret", accept: "application/json" },
+            json: { id: 7, name: "ada-x" },
+          },
+        },
+      ],
+    },
+    {
+      name: "scenario 1",
+      weight: 1,
+      steps: [{ get: { path: "/json?a=1", headers: { "x-api-key": "secret", accept: "text/html" } } }],
+    },
+  ]);
+});
+
+Deno.test("ensure: legacy keys, maxErrorRate, thresholds and conditions become loadlab thresholds", () => {
+  const warnings: string[] = [];
+  const exp = convert(SCRIPT, warnings);
+  assertEquals(exp.thresholds, [
+    "p50 < 50ms",
+    "p95 < 200ms",
+    "errorRate <= 1%",
+    "p99 < 250ms",
+    "max <= 900ms",
+    "rps > 10",
+  ]);
+  assert(warnings.some((w) => w.includes("strict: false")), warnings.join("\n"));
+  assert(warnings.some((w) => w.includes("maxErrorRate")), warnings.join("\n"));
+  assert(warnings.some((w) => w.includes("maxVusers 40")), warnings.join("\n"));
+});
+
+Deno.test("a target with a path prefixes every url, as Artillery concatenates them", () => {
+  const exp = convert(`
+config: { target: "http://h:1/api/", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios: [{ flow: [{ get: { url: /x } }] }]
+`);
+  assertEquals(exp.targets, { target: { url: "http://h:1" } });
+  assertEquals(exp.flows, [{ name: "scenario 0", weight: 1, steps: [{ get: { path: "/api/x" } }] }]);
+  assertEquals(exp.thresholds, undefined);
+});
+
+Deno.test("unsupported features: every offending path in one ArtilleryError", () => {
+  const issues = issuesOf(`
+config:
+  target: http://127.0.0.1:8080
+  processor: ./hooks.js
+  payload: { path: users.csv, fields: [id] }
+  tls: { rejectUnauthorized: false }
+  plugins: { ensure: {}, metrics-by-endpoint: {} }
+  variables: { id: [1, 2, 3] }
+  phases: [{ duration: 10, arrivalRate: 1 }]
+before: { flow: [{ get: { url: / } }] }
+scenarios:
+  - engine: ws
+    flow: [{ send: hello }]
+  - beforeRequest: sign
+    flow:
+      - get: { url: /login, capture: { json: $.token, as: token } }
+      - get: { url: "/items/{{ id }}", match: { json: $.ok, value: true } }
+      - function: setUser
+      - loop: [{ get: { url: / } }]
+        count: 3
+      - ifTrue: token
+      - parallel: [{ get: { url: /a } }]
+`);
+  assertEquals(
+    issues.map((i) => i.path).sort(),
+    [
+      "before",
+      "config.processor",
+      "config.payload",
+      "config.tls",
+      "config.plugins.metrics-by-endpoint",
+      "scenarios[0].engine",
+      "scenarios[0].flow[0].send",
+      "scenarios[1].beforeRequest",
+      "scenarios[1].flow[0].get.capture",
+      "scenarios[1].flow[1].get.match",
+      "scenarios[1].flow[1].get.url",
+      "scenarios[1].flow[2].function",
+      "scenarios[1].flow[3].loop",
+      "scenarios[1].flow[3].count",
+      "scenarios[1].flow[4].ifTrue",
+      "scenarios[1].flow[5].parallel",
+      "scenarios[0].flow",
+    ].sort(),
+  );
+  const text = issues.map((i) => `${i.path}: ${i.message}`).join("\n");
+  assert(
+    text.includes("scenarios[1].flow[1].get.url: uses {{ id }}, which config.variables.id lists 3 values"),
+    text,
+  );
+  assert(text.includes("scenarios[1].flow[2].function: runs a JavaScript function"), text);
+  const one = issuesOf(
+    "config: {target: http://x, phases: [{duration: 1, arrivalRate: 1}]}\n" +
+      "scenarios: [{flow: [{get: {url: /, capture: {}}}]}]",
+  );
+  assertEquals(one, [{ path: "scenarios[0].flow[0].get.capture", message: one[0].message }]);
+  const message = new ArtilleryError(one).message;
+  assert(message.includes("scenarios[0].flow[0].get.capture: captures values from responses"), message);
+});
+
+Deno.test("malformed phases and ensure are reported at their paths", () => {
+  const issues = issuesOf(`
+config:
+  target: 127.0.0.1:8080
+  phases:
+    - { duration: ten, arrivalRate: 1 }
+    - { duration: 5 }
+    - { pause: 1, arrivalRate: 3 }
+    - { duration: 5, arrivalRate: 1, maxVusers: 10 }
+    - { duration: 5, arrivalRate: 1, maxVusers: 20 }
+  ensure:
+    p99: fast
+    conditions: [{ expression: "vusers.failed == 0 or http.response_time.p99 < 5" }]
+scenarios: [{ flow: [{ think: 1 }] }]
+`);
+  assertEquals(issues.map((i) => i.path), [
+    "config.target",
+    "config.phases[0].duration",
+    "config.phases[1].arrivalRate",
+    "config.phases[2].arrivalRate",
+    "config.phases[4].maxVusers",
+    "scenarios[0].flow",
+    "config.ensure.p99",
+    "config.ensure.conditions[0].expression",
+  ]);
+});
