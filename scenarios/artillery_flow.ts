@@ -175,7 +175,7 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
     return [];
   }
   const used = new Set<string>();
-  return scenarios.map((scenario, i) => {
+  const flows = scenarios.map((scenario, i) => {
     const path = join("scenarios", i);
     if (!isRecord(scenario)) {
       out.issues.push({
@@ -197,12 +197,21 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
       });
       return undefined;
     }
+    if (weight === 0) {
+      // Artillery never picks a scenario of weight 0; loadlab's flows need a weight > 0.
+      out.warnings.push(`${path}: weight 0, never run by Artillery; left out`);
+      return undefined;
+    }
     const steps = scenario.flow.map((step, j) => convertStep(step, join(join(path, "flow"), j), ctx, out));
     if (!steps.some((s) => s !== undefined && !("think" in s))) {
       out.issues.push({ path: join(path, "flow"), message: "a flow needs at least one request" });
     }
     return { name: uniqueName(String(scenario.name ?? `scenario ${i}`), used), weight, steps };
   });
+  if (flows.every((f) => f === undefined) && out.issues.length === 0) {
+    out.issues.push({ path: "scenarios", message: "no scenario with a weight > 0" });
+  }
+  return flows.filter((f) => f !== undefined);
 }
 
 /** Artillery does not require unique names; loadlab reports per flow and phase, so repeats get a suffix. */

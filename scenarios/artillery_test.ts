@@ -227,3 +227,16 @@ scenarios: [{ flow: [{ think: 1 }] }]
     "config.ensure.conditions[0].expression",
   ]);
 });
+
+Deno.test("a scenario of weight 0 is left out with a warning, as Artillery never picks it", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: /b } }] }]
+`,
+    warnings,
+  );
+  assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b" } }] }]);
+  assertEquals(warnings, ["scenarios[0]: weight 0, never run by Artillery; left out"]);
+});
