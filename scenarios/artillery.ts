@@ -86,6 +86,7 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
   const flows = convertScenarios(doc.scenarios, ctx, out);
+  load.gracefulStop = `${longestSessionMs(flows, timeout ? durationMs(timeout) : ARTILLERY_TIMEOUT_MS)}ms`;
   const thresholds = convertEnsure(config.ensure, out);
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
   for (const w of out.warnings) opts.warn?.(w);
@@ -255,6 +256,27 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     ? undefined
     : nonNegative(phase.rampTo, join(path, "rampTo"), out);
   return rampTo === undefined ? { duration, rate } : { duration, rate, rampTo };
+}
+
+/** Artillery's default `config.http.timeout` (10 s), also loadlab's default request timeout. */
+const ARTILLERY_TIMEOUT_MS = 10_000;
+
+/**
+ * The longest a session can last: its think times plus a timeout per request. Artillery waits for
+ * every virtual user to finish after the last arrival; as loadlab's graceful stop, this lets every
+ * session started in the last phase end as it would in Artillery (the run ends sooner when they do).
+ */
+function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs: number): number {
+  let longest = 0;
+  for (const flow of flows) {
+    let ms = 0;
+    for (const step of flow.steps) {
+      if (step === undefined) continue;
+      ms += "think" in step ? (step.think ? durationMs(step.think) : 0) : timeoutMs;
+    }
+    longest = Math.max(longest, ms);
+  }
+  return longest;
 }
 
 function durationMs(duration: string): number {

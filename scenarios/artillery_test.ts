@@ -73,6 +73,8 @@ Deno.test("phases: seconds as durations, rampTo, arrivalCount as a rate, pause a
   assertEquals(load.connection, "per-arrival");
   assertEquals(load.timeout, "5s");
   assertEquals(load.maxConnections, 40);
+  // The longest session (browse): two requests at the 5 s timeout and 1.5 s of think time.
+  assertEquals(load.gracefulStop, "11500ms");
   assertEquals(load.phases, [
     { name: "warm up", duration: "10s", rate: 5 },
     { name: "burst", duration: "60s", rate: 50, rampTo: 200 },
