@@ -6,13 +6,13 @@
  */
 import { HelpRequested, parseAttackArgs, UsageError } from "./attack_args.ts";
 import { interruptSignal, liveLine } from "./live.ts";
-import { writeReport } from "./report_cmd.ts";
+import { writeReport } from "../report/write.ts";
 import { runAttack } from "../runner/attack.ts";
 import { ConfigError } from "../runner/config.ts";
-import { buildResultsFile, writeResultsFile } from "../runner/results_file.ts";
+import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../runner/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
-import type { ThresholdResult } from "../runner/results.ts";
+import type { ThresholdResult } from "../results/mod.ts";
 
 /** Runs the command; returns the process exit code. */
 export async function runAttackCommand(argv: string[]): Promise<number> {

@@ -61,7 +61,7 @@ Requests
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
-  -o, --out FILE           write results.json (loadlab.results/v1)
+  -o, --out FILE           write results.json (loadlab.results/v2)
       --report FILE        write a self-contained HTML report
       --log FILE           stream every request to a CSV: code;startUs;endUs;connection
       --interval D         statistics interval for the time series                  [250ms]

@@ -4,9 +4,9 @@
  * `results.json` and `report.html` into `--out-dir` (default `out/demo`), printing a summary per run.
  */
 import { interruptSignal, liveLine } from "./live.ts";
-import { writeReport } from "./report_cmd.ts";
+import { writeReport } from "../report/write.ts";
 import { runDemo } from "../runner/demo.ts";
-import { writeResultsFile } from "../runner/results_file.ts";
+import { writeResultsFile } from "../results/io.ts";
 import { renderSummary } from "../report/text.ts";
 
 export const DEMO_HELP = `loadlab demo: the built-in target under a short load of each model, with a report

@@ -5,14 +5,12 @@
  * view against a baseline. Every bad input (missing file, not JSON, wrong schema) is one line naming
  * the file and the problem, exit code 2, and the output is only replaced once the new page is fully
  * written (`writeReport` writes a temp file beside it and renames), so a failure never leaves a
- * truncated or lost report behind. `writeReport` is also what `attack --report` and `demo` call.
+ * truncated or lost report behind.
  */
 import { basename } from "node:path";
-import type { ResultsFile } from "../runner/results.ts";
-import { writeTextAtomic } from "../runner/results_file.ts";
-import { type RenderOptions, renderReport } from "../report/html/mod.ts";
+import { loadResultsFile, ResultsFileError } from "../results/io.ts";
 import { mergeResults } from "../report/merge.ts";
-import { parseResultsFile } from "../report/results_schema.ts";
+import { writeReport } from "../report/write.ts";
 import { tokenize } from "./argv.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 
@@ -28,40 +26,6 @@ Usage: loadlab report results.json [more.json ...] [-o report.html] [--compare b
 
 Several results files are shown together; run names that clash get their file's name as a prefix.
 The page is self-contained (no network) and safe to share.`;
-
-/** A results file that could not be used; the message is one line naming the file. */
-export class ResultsFileError extends Error {
-  override name = "ResultsFileError";
-}
-
-/** Writes the report for `results` to `path` atomically (temp file in the same directory, then rename). */
-export async function writeReport(
-  path: string,
-  results: ResultsFile,
-  opts: RenderOptions = {},
-): Promise<void> {
-  await writeTextAtomic(path, renderReport(results, opts));
-}
-
-/** Reads and validates one results file, or throws `ResultsFileError` saying what is wrong with it. */
-export async function loadResultsFile(path: string): Promise<ResultsFile> {
-  let text: string;
-  try {
-    text = await Deno.readTextFile(path);
-  } catch (err) {
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
-    throw new ResultsFileError(`${path}: cannot read: ${why}`, { cause: err });
-  }
-  let data: unknown;
-  try {
-    data = JSON.parse(text);
-  } catch (err) {
-    throw new ResultsFileError(`${path}: not JSON (${(err as Error).message})`, { cause: err });
-  }
-  const parsed = parseResultsFile(data);
-  if (!parsed.ok) throw new ResultsFileError(`${path}: not a loadlab results file: ${parsed.problem}`);
-  return parsed.results;
-}
 
 interface ReportArgs {
   inputs: string[];

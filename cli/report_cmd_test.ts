@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts";
-import { runReportCommand, writeReport } from "./report_cmd.ts";
+import { writeReport } from "../report/write.ts";
+import { runReportCommand } from "./report_cmd.ts";
 
 /** Runs the command with console.error captured; returns the exit code and the stderr lines. */
 async function run(argv: string[]): Promise<{ code: number; errors: string[] }> {

@@ -4,7 +4,7 @@
  * together, so a run name that occurs in more than one file is prefixed with its file's label (and the
  * thresholds that point at it follow the new name). Pure; the CLI reads the files.
  */
-import type { ResultsFile } from "../runner/results.ts";
+import type { ResultsFile } from "../results/mod.ts";
 
 /** One loaded file and the label that disambiguates its run names (usually the file name). */
 export interface LabelledResults {

@@ -8,7 +8,7 @@
  * never NaN.
  */
 
-import type { AttackProgress, RunResult } from "../runner/results.ts";
+import type { AttackProgress, LatencyKey, RunResult } from "../results/mod.ts";
 import {
   formatBytes,
   formatCount,
@@ -29,7 +29,7 @@ export interface SummaryOptions {
 
 const BAR_COLUMNS = 30;
 const TOP_MESSAGES = 3;
-const DISTRIBUTION: Array<[number, keyof RunResult["latencyMs"]]> = [
+const DISTRIBUTION: Array<[number, LatencyKey]> = [
   [10, "p10"],
   [25, "p25"],
   [50, "p50"],

@@ -5,7 +5,7 @@
  * they need no extra data in results.json and work for any interval length. Pure functions, no I/O.
  */
 
-import type { IntervalResult, LatencySummaryMs, RunResult } from "../runner/results.ts";
+import type { IntervalResult, LatencySummaryMs, RunResult } from "../results/mod.ts";
 import { formatBytes, formatDurationMs, formatNumber } from "./text_format.ts";
 
 /** Draws rows (the first one is the header) in a Unicode box, columns sized to their widest cell. */

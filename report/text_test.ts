@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import type { IntervalResult, RunResult } from "../runner/results.ts";
+import type { IntervalResult, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "../runner/stats/aggregate.ts";
 import { formatBytes, formatDurationMs, renderLiveLine, renderSummary } from "./text.ts";
 import { perSecond, seriesStats } from "./text_tables.ts";

@@ -5,13 +5,13 @@
  * CLI's `attack`, the demo and experiments all call.
  */
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
-import type { AttackProgress, RunResult } from "./results.ts";
+import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import { runWorkers } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 
-export type { AttackProgress } from "./results.ts";
+export type { AttackProgress } from "../results/mod.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */

@@ -8,8 +8,8 @@
  */
 import { type AttackConfigInput, parseAttackConfig } from "./config.ts";
 import { type AttackProgress, runAttack } from "./attack.ts";
-import type { ResultsFile, RunResult } from "./results.ts";
-import { buildResultsFile } from "./results_file.ts";
+import type { ResultsFile, RunResult } from "../results/mod.ts";
+import { buildResultsFile } from "../results/io.ts";
 import { startTarget, startTelemetry } from "../targets/mod.ts";
 
 interface DemoLoad {

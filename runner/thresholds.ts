@@ -6,7 +6,7 @@
  * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
  * for rates (`success>99.5%`).
  */
-import type { RunResult, ThresholdResult } from "./results.ts";
+import type { LatencyKey, RunResult, ThresholdResult } from "../results/mod.ts";
 import { ConfigError } from "./config.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
@@ -21,7 +21,7 @@ export interface Threshold {
   value: number;
 }
 
-const LATENCY_KEYS: Record<string, keyof RunResult["latencyMs"]> = {
+const LATENCY_KEYS: Record<string, LatencyKey> = {
   min: "min",
   mean: "mean",
   avg: "mean",

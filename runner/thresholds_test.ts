@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { evaluateThresholds, parseThreshold } from "./thresholds.ts";
-import type { RunResult } from "./results.ts";
+import type { RunResult } from "../results/mod.ts";
 
 const run = {
   name: "attack",

@@ -6,7 +6,7 @@
  * using two cores fully shows 200). Hits and misses are counts within the interval, not totals. Runs in
  * the runner's process on a timer; a sample costs a few small file reads and one INFO round trip.
  */
-import type { TelemetrySeries } from "../runner/results.ts";
+import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget } from "./spec.ts";
 

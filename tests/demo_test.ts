@@ -3,7 +3,7 @@
  * load model against it and writes results.json and report.html, leaving no target process behind.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import type { ResultsFile } from "../runner/results.ts";
+import type { ResultsFile } from "../results/mod.ts";
 
 Deno.test("demo --quick runs each load model against the built-in target and writes the report", async () => {
   const dir = await Deno.makeTempDir();

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
 import type { Page } from "playwright-core";
-import { writeReport } from "../cli/report_cmd.ts";
+import { writeReport } from "../report/write.ts";
 import { HOSTILE_IMG, makeSeed000 } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";
 

@@ -6,7 +6,7 @@
  * one-second batches (batch means, because neighbouring 250 ms intervals are correlated), and a change
  * is beyond noise when the 95% confidence intervals of the two runs' batch means do not overlap.
  */
-import type { IntervalResult, ResultsFile, RunResult } from "../../runner/results.ts";
+import type { IntervalResult, ResultsFile, RunResult } from "../../results/mod.ts";
 import {
   batchMeans,
   changePct,

@@ -12,7 +12,7 @@ import type {
   ResultsFile,
   RunResult,
   TelemetrySeries,
-} from "../../runner/results.ts";
+} from "../../results/mod.ts";
 import {
   changePct,
   findKnee,
@@ -60,9 +60,12 @@ export interface PageTelemetry {
   missesPerSec?: Array<number | null>;
 }
 
+/** `Omit` that keeps the known keys of results types (their index signature passes unknown keys through). */
+type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+
 /** One run as the page sees it: the results fields minus bulky re-analysis data, intervals as columns. */
 export type PageRun =
-  & Omit<
+  & Without<
     RunResult,
     | "intervals"
     | "histogramEncoded"

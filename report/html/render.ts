@@ -9,7 +9,7 @@
  * and part of the module graph (the same output from `deno run` and a compiled binary). Pure.
  */
 import { createHash } from "node:crypto";
-import type { ResultsFile } from "../../runner/results.ts";
+import type { ResultsFile } from "../../results/mod.ts";
 import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
 import { buildPageData } from "./page_data.ts";
 import { PAGE_CSS } from "./page_css.ts";

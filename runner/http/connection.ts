@@ -8,7 +8,7 @@
  * (plain TCP or TLS) is chosen once per target, like wrk's function table.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
-import type { ErrorKind } from "../results.ts";
+import type { ErrorKind } from "../../results/mod.ts";
 import type { RequestMix } from "./request.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 

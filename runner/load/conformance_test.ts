@@ -4,7 +4,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
-import type { LoadModel, RunResult } from "../results.ts";
+import type { LoadModel, RunResult } from "../../results/mod.ts";
 import { runAttack } from "../attack.ts";
 
 interface CountingTarget {

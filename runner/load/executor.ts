@@ -5,7 +5,7 @@
  * and the graceful stop belong to the worker runtime (`run_load.ts`), so the four models share them.
  */
 import type { AttackConfig } from "../config.ts";
-import type { LoadModel } from "../results.ts";
+import type { LoadModel } from "../../results/mod.ts";
 import type { Connection, ConnectionShared } from "../http/connection.ts";
 
 /** What a worker hands to its executor. Times are this isolate's `performance.now()` ms. */

@@ -7,7 +7,7 @@
  * counted). Used inside worker isolates and, unchanged, in-process by the conformance tests.
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
-import type { LoadModel } from "../results.ts";
+import type { LoadModel } from "../../results/mod.ts";
 import { Connection, type ConnectionShared, dialTarget, transportFor } from "../http/connection.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder, type IntervalSample } from "../stats/recorder.ts";

@@ -7,7 +7,7 @@
  * `finish`, which keeps memory at a few hundred bytes per interval instead of a full histogram each.
  */
 
-import type { ErrorKind, IntervalResult, RunResult } from "../results.ts";
+import type { ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
 import {
   createHistogram,
   decodeHistogram,

@@ -10,7 +10,7 @@
  * can cross isolates with `postMessage`.
  */
 
-import type { ErrorKind } from "../results.ts";
+import type { ErrorKind } from "../../results/mod.ts";
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "./histogram.ts";
 
 /** How the recorder slices time and what it keeps. */

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeSeed000 } from "../tests/fixtures/make_results.ts";
-import { parseResultsFile } from "./results_schema.ts";
+import { parseResultsFile } from "./parse.ts";
 
 Deno.test("parseResultsFile accepts a results file that went through JSON, with unknown keys", () => {
   const json = JSON.parse(JSON.stringify({ ...makeSeed000(1, 5), futureField: { x: 1 } }));
@@ -19,5 +19,16 @@ Deno.test("parseResultsFile names the path of the first problem", () => {
   assert.match(parsed.problem, /^runs\.1\.url: Invalid input: expected string/);
   const other = parseResultsFile({ schema: "k6/summary" });
   assert.ok(!other.ok);
-  assert.match(other.problem, /^schema: schema must be "loadlab.results\/v1"/);
+  assert.match(other.problem, /^schema: schema must be "loadlab.results\/v2" or "loadlab.results\/v1"/);
+});
+
+Deno.test("parseResultsFile reads a v1 file as v2, with the v2 fields absent", () => {
+  const json = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
+  json.schema = "loadlab.results/v1";
+  const parsed = parseResultsFile(json);
+  assert.ok(parsed.ok);
+  assert.equal(parsed.results.schema, "loadlab.results/v2");
+  assert.equal(parsed.results.runs.length, json.runs.length);
+  assert.equal(parsed.results.analysis, undefined);
+  assert.equal(parsed.results.runs[0].intervals[0].histogramEncoded, undefined);
 });

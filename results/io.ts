@@ -1,0 +1,122 @@
+/**
+ * @module
+ * Reads and writes `results.json`; the only part of `results/` that touches `Deno.*`. A results file
+ * records the runs, the thresholds and where they ran (versions, OS, CPU, git commit) so a report or a CI
+ * job can be read months later. Writes go to a temporary file in the same directory that is then renamed,
+ * so a crash mid-write never leaves a truncated file in place of a good one (experiments rewrite the file
+ * after every run).
+ */
+import denoJson from "../deno.json" with { type: "json" };
+import { parseResultsFile } from "./parse.ts";
+import {
+  type EnvironmentInfo,
+  RESULTS_SCHEMA,
+  type ResultsFile,
+  type RunResult,
+  type ThresholdResult,
+} from "./schema.ts";
+
+/** The program's version, from deno.json (the single place it is set). */
+export const LOADLAB_VERSION: string = denoJson.version;
+
+/** Describes this machine and runtime for the report header. */
+export function environmentInfo(): EnvironmentInfo {
+  const gitCommit = currentGitCommit();
+  return {
+    loadlab: LOADLAB_VERSION,
+    deno: Deno.version.deno,
+    v8: Deno.version.v8,
+    typescript: Deno.version.typescript,
+    os: `${Deno.build.os} ${safe(() => Deno.osRelease()) ?? ""}`.trim(),
+    arch: Deno.build.arch,
+    cpu: cpuModel(),
+    cores: navigator.hardwareConcurrency,
+    hostname: safe(() => Deno.hostname()),
+    ...(gitCommit ? { gitCommit } : {}),
+  };
+}
+
+function safe<T>(f: () => T): T | undefined {
+  try {
+    return f();
+  } catch {
+    return undefined;
+  }
+}
+
+function cpuModel(): string {
+  const text = safe(() => Deno.readTextFileSync("/proc/cpuinfo"));
+  const line = text?.split("\n").find((l) => l.startsWith("model name"));
+  return line?.split(":")[1]?.trim() ?? "unknown";
+}
+
+/** The commit checked out in the working directory; undefined without git or outside a repository. */
+function currentGitCommit(): string | undefined {
+  const out = safe(() =>
+    new Deno.Command("git", { args: ["rev-parse", "HEAD"], stdout: "piped", stderr: "null" }).outputSync()
+  );
+  if (!out?.success) return undefined;
+  const commit = new TextDecoder().decode(out.stdout).trim();
+  return /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined;
+}
+
+/** A complete results file. */
+export function buildResultsFile(opts: {
+  experiment: ResultsFile["experiment"];
+  runs: RunResult[];
+  thresholds?: ThresholdResult[];
+}): ResultsFile {
+  return {
+    schema: RESULTS_SCHEMA,
+    createdAt: new Date().toISOString(),
+    environment: environmentInfo(),
+    experiment: opts.experiment,
+    runs: opts.runs,
+    thresholds: opts.thresholds ?? [],
+  };
+}
+
+/** Writes text atomically: temp file in the same directory, then rename over the target. */
+export async function writeTextAtomic(path: string, text: string): Promise<void> {
+  const slash = path.lastIndexOf("/");
+  const tmp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${Deno.pid}.${
+    crypto.randomUUID().slice(0, 8)
+  }.tmp`;
+  try {
+    await Deno.writeTextFile(tmp, text);
+    await Deno.rename(tmp, path);
+  } catch (err) {
+    await Deno.remove(tmp).catch(() => {});
+    throw err;
+  }
+}
+
+/** Writes `results.json` atomically. */
+export async function writeResultsFile(path: string, results: ResultsFile): Promise<void> {
+  await writeTextAtomic(path, JSON.stringify(results, null, 2) + "\n");
+}
+
+/** A results file that could not be used; the message is one line naming the file. */
+export class ResultsFileError extends Error {
+  override name = "ResultsFileError";
+}
+
+/** Reads and validates one results file (v1 or v2, read as v2), or throws `ResultsFileError`. */
+export async function loadResultsFile(path: string): Promise<ResultsFile> {
+  let text: string;
+  try {
+    text = await Deno.readTextFile(path);
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
+    throw new ResultsFileError(`${path}: cannot read: ${why}`, { cause: err });
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw new ResultsFileError(`${path}: not JSON (${(err as Error).message})`, { cause: err });
+  }
+  const parsed = parseResultsFile(data);
+  if (!parsed.ok) throw new ResultsFileError(`${path}: not a loadlab results file: ${parsed.problem}`);
+  return parsed.results;
+}
