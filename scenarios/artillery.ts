@@ -206,8 +206,13 @@ function convertPhases(phases: unknown, out: Collector): Record<string, unknown>
     }
     rejectUnknownKeys(phase, path, PHASE_KEYS, out);
     if (phase.maxVusers !== undefined) {
-      const cap = nonNegative(phase.maxVusers, join(path, "maxVusers"), out);
-      if (cap !== undefined) caps.push({ path: join(path, "maxVusers"), value: cap });
+      const cap = phase.maxVusers;
+      if (Number.isInteger(cap) && (cap as number) >= 1) {
+        caps.push({ path: join(path, "maxVusers"), value: cap as number });
+      } else {out.issues.push({
+          path: join(path, "maxVusers"),
+          message: `expected a whole number >= 1, found ${cap}`,
+        });}
     }
     const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
     return { name, ...phaseRate(phase, path, out) };
