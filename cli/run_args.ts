@@ -1,0 +1,113 @@
+/**
+ * @module
+ * The flags of `loadlab run` (and `loadlab demo`, which is `run preset:demo`), read with the one flag
+ * parser (`argv.ts` + `flag_values.ts`). Only strings are sorted here: `--set` and `--target` values are
+ * handed to the experiment loader, which validates them with the file.
+ */
+import { type FlagSpec, tokenize } from "./argv.ts";
+import { FlagValues } from "./flag_values.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+
+export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
+
+Usage: loadlab run FILE|preset:NAME [options]
+
+  --quick                   apply the file's quick: section (a shorter run of the same shape)
+  --out-dir <dir>           where results.json, report.html and target logs go (default out/<name>)
+  --resume                  keep the complete runs of <dir>/results.json and run only the rest
+  --only target=X,load=Y    run a subset (repeat a key for several: target=a,target=b)
+  --set PATH=VALUE          override a field of the file before validation, e.g. --set repeats=5
+                            (repeatable; VALUE is read as a YAML scalar)
+  --target NAME=URL         replace a target by a server already running (repeatable)
+  --summary <file.md>       write a markdown summary (for CI step summaries)
+  --junit <file.xml>        write JUnit XML: one test case per threshold and run
+  -h, --help                this help
+
+The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
+Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 no response at all,
+5 output not writable, 130 interrupted.`;
+
+const SPECS: FlagSpec[] = [
+  { long: "quick", takesValue: false },
+  { long: "out-dir", takesValue: true, example: "out/study" },
+  { long: "resume", takesValue: false },
+  { long: "only", takesValue: true, repeatable: true, example: "target=direct,load=burst" },
+  { long: "set", takesValue: true, repeatable: true, example: "repeats=5" },
+  { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
+  { long: "summary", takesValue: true, example: "summary.md" },
+  { long: "junit", takesValue: true, example: "junit.xml" },
+  { long: "help", short: "h", takesValue: false },
+];
+
+/** What `loadlab run` was asked to do. */
+export interface RunArgs {
+  /** A file path or `preset:NAME`. */
+  source: string;
+  quick: boolean;
+  outDir?: string;
+  resume: boolean;
+  only?: { target?: string[]; load?: string[] };
+  set: string[];
+  targets: Record<string, string>;
+  summaryFile?: string;
+  junitFile?: string;
+}
+
+/** Parses the arguments after `run`; throws `UsageError` or `HelpRequested`. */
+export function parseRunArgs(argv: string[], help = RUN_HELP): RunArgs {
+  const raw = tokenize(argv, SPECS, { "-o": "use --out-dir <dir>", "--out": "use --out-dir <dir>" });
+  if (raw.values.has("help")) throw new HelpRequested(help);
+  const flags = new FlagValues(raw, SPECS);
+  if (raw.positionals.length !== 1) {
+    throw new UsageError(
+      raw.positionals.length === 0
+        ? "run: no experiment given; e.g. loadlab run study.yaml or loadlab run preset:demo"
+        : `run: one experiment at a time, got ${raw.positionals.map((p) => `"${p}"`).join(", ")}`,
+    );
+  }
+  for (const set of flags.all("set")) {
+    if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
+  }
+  return {
+    source: raw.positionals[0],
+    quick: flags.has("quick"),
+    outDir: flags.path("out-dir"),
+    resume: flags.has("resume"),
+    only: flags.has("only") ? parseOnly(flags.all("only")) : undefined,
+    set: flags.all("set"),
+    targets: parseTargets(flags.all("target")),
+    summaryFile: flags.path("summary"),
+    junitFile: flags.path("junit"),
+  };
+}
+
+/** `target=a,load=b` (possibly repeated) into lists per key. */
+function parseOnly(values: string[]): { target?: string[]; load?: string[] } {
+  const only: { target?: string[]; load?: string[] } = {};
+  for (const pair of values.flatMap((v) => v.split(","))) {
+    const m = /^(target|load)=(.+)$/.exec(pair.trim());
+    if (!m) {
+      throw new UsageError(
+        `--only "${pair}": write target=NAME or load=NAME, e.g. --only target=direct,load=burst`,
+      );
+    }
+    if (m[1] === "target") only.target = [...(only.target ?? []), m[2]];
+    else only.load = [...(only.load ?? []), m[2]];
+  }
+  return only;
+}
+
+/** `NAME=URL` pairs into a record. */
+function parseTargets(values: string[]): Record<string, string> {
+  const targets: Record<string, string> = {};
+  for (const value of values) {
+    const m = /^([^=]+)=(https?:\/\/.+)$/.exec(value);
+    if (!m) {
+      throw new UsageError(
+        `--target "${value}": write NAME=URL, e.g. --target mine=http://127.0.0.1:3000`,
+      );
+    }
+    targets[m[1]] = m[2];
+  }
+  return targets;
+}

@@ -1,0 +1,29 @@
+/**
+ * @module
+ * The experiment files shipped inside loadlab, run with `loadlab run preset:NAME` and listed by
+ * `loadlab presets`. Each file is imported as text (`with { type: "text" }`), so it is part of the module
+ * graph and travels inside a `deno compile` binary without `--include`; the file itself stays plain YAML
+ * that users can copy and edit.
+ */
+import demo from "./demo.yaml" with { type: "text" };
+
+/** One shipped experiment file. */
+export interface Preset {
+  /** What follows `preset:` on the command line. */
+  name: string;
+  title: string;
+  /** The study the preset reproduces (a page under docs/studies/), when there is one. */
+  study?: string;
+  /** The YAML source. */
+  text: string;
+}
+
+/** Every preset, in the order `loadlab presets` lists them. */
+export const PRESETS: readonly Preset[] = [
+  { name: "demo", title: "The built-in target under a short load of each model", text: demo },
+];
+
+/** The preset called `name`, or undefined. */
+export function findPreset(name: string): Preset | undefined {
+  return PRESETS.find((p) => p.name === name);
+}
