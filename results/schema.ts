@@ -127,9 +127,9 @@ export const flowResultSchema = z.looseObject({
   })),
 });
 
-/** How the target of a run was provided. */
+/** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */
 export const targetInfoSchema = z.looseObject({
-  kind: z.enum(["builtin", "external", "proxy", "url"]),
+  kind: z.enum(["builtin", "external", "example", "proxy", "url"]),
   runtime: z.string().optional(),
   command: z.string().optional(),
 });
