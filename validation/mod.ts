@@ -79,6 +79,10 @@ function convert(issue: RawIssue, prefix: Key[], schema?: Schema): Issue[] {
     case "too_small":
     case "too_big":
       return at(withFound(boundMessage(issue), issue));
+    case "custom":
+      // A refinement's own words already say what is wrong; zod's input there is often the whole
+      // object the refinement ran on, so "(found an object)" would only add noise.
+      return at(issue.message);
     default:
       return at(withFound(issue.message, issue));
   }

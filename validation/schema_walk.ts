@@ -7,7 +7,7 @@
  * looked through. Only zod's public `_zod.def` is read; anything unknown yields "no information", so a
  * new schema kind degrades the wording, never the validation.
  */
-import type { z } from "zod";
+import { z } from "zod";
 
 type Schema = z.core.$ZodType;
 type Def = Record<string, any> & { type: string };
@@ -107,6 +107,9 @@ export function describe(schema: Schema): string | undefined {
 }
 
 function describeOne(schema: Schema): string | undefined {
+  // A schema may say in its own words what it takes: `.meta({ expected: "a duration with a unit, e.g. 10s" })`.
+  const expected = z.globalRegistry.get(schema)?.expected;
+  if (typeof expected === "string") return expected;
   const def = defOf(schema);
   switch (def.type) {
     case "number":
@@ -136,6 +139,7 @@ function describeOne(schema: Schema): string | undefined {
 
 /** `"a"` or `one of "a", "b"`, for enums and literals. */
 export function oneOf(values: readonly unknown[]): string {
-  const shown = values.map((v) => JSON.stringify(v));
+  // An optional discriminator (`kind` may be left out) lists `undefined`, which nobody can write.
+  const shown = values.filter((v) => v !== undefined).map((v) => JSON.stringify(v));
   return shown.length === 1 ? shown[0] : `one of ${shown.join(", ")}`;
 }

@@ -1,0 +1,191 @@
+/**
+ * @module
+ * What the command line changes in an experiment file before it is validated: `--quick` deep-merges
+ * the file's `quick:` section over it (objects merge key by key, lists and scalars replace), `--set
+ * PATH=VALUE` sets one field by its path (`loads.open.phases[1].rate=300`, the value read as YAML, so
+ * `[1, 2]` and `{a: 1}` work too), and `--target NAME=URL` replaces a target by a running server. Also
+ * the YAML/JSON reader, whose syntax errors carry line and column. All of it works on plain data and
+ * returns problems as `{path, message}`.
+ */
+import { parse as parseYaml, parseDocument as parseYamlDocument } from "yaml";
+import type { Issue } from "../validation/mod.ts";
+import { nearest } from "../validation/suggest.ts";
+
+/** A value, or every problem found. */
+export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
+export function parseDocument(text: string): Result<unknown> {
+  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: true });
+  if (doc.errors.length > 0) {
+    return {
+      ok: false,
+      issues: doc.errors.map((e) => {
+        const at = e.linePos?.[0];
+        const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
+        return { path: where, message: `not valid YAML or JSON: ${e.message.split("\n")[0]}` };
+      }),
+    };
+  }
+  const value = doc.toJS();
+  if (!isRecord(value)) {
+    return {
+      ok: false,
+      issues: [{
+        path: "(root)",
+        message: "an experiment file is a mapping of keys (name:, targets:, loads:, ...)",
+      }],
+    };
+  }
+  return { ok: true, value };
+}
+
+/** Applies `quick`, then every `set`, then every `targets` replacement, to a copy of `doc`. */
+export function applyOverrides(
+  doc: unknown,
+  opts: { quick?: boolean; set?: string[]; targets?: Record<string, string> },
+): Result<unknown> {
+  if (!isRecord(doc)) return { ok: true, value: doc };
+  let value: Record<string, unknown> = structuredClone(doc);
+  const issues: Issue[] = [];
+  if (opts.quick) {
+    if (!isRecord(value.quick)) {
+      issues.push({ path: "quick", message: "--quick needs a quick: section in the file" });
+    } else {
+      const { quick, ...rest } = value;
+      value = { ...deepMerge(rest, quick), quick };
+    }
+  }
+  for (const assignment of opts.set ?? []) {
+    const problem = setPath(value, assignment);
+    if (problem) issues.push({ path: `--set ${assignment}`, message: problem });
+  }
+  for (const [name, url] of Object.entries(opts.targets ?? {})) {
+    const targets = isRecord(value.targets) ? value.targets : {};
+    if (name in targets) {
+      targets[name] = { url };
+      continue;
+    }
+    const guess = nearest(name, Object.keys(targets));
+    issues.push({
+      path: `--target ${name}=${url}`,
+      message: `no target named "${name}"; ${
+        guess ? `did you mean "${guess}"?` : `the targets are ${Object.keys(targets).join(", ")}`
+      }`,
+    });
+  }
+  return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+}
+
+/** `over` merged into `base`: objects key by key, anything else replaced. */
+export function deepMerge(
+  base: Record<string, unknown>,
+  over: Record<string, unknown>,
+): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...base };
+  for (const [key, value] of Object.entries(over)) {
+    out[key] = isRecord(value) && isRecord(base[key]) ? deepMerge(base[key], value) : value;
+  }
+  return out;
+}
+
+/** Sets `PATH=VALUE` in `doc`; returns what is wrong, or undefined. */
+export function setPath(doc: Record<string, unknown>, assignment: string): string | undefined {
+  const eq = assignment.indexOf("=");
+  if (eq <= 0) return "write PATH=VALUE, e.g. --set repeats=5 or --set loads.open.phases[1].rate=300";
+  const steps = splitPath(assignment.slice(0, eq).trim());
+  if (!steps) {
+    return `"${
+      assignment.slice(0, eq)
+    }" is not a path; write keys with dots and [index], e.g. loads.open.phases[1].rate`;
+  }
+  let value: unknown;
+  try {
+    value = parseYaml(assignment.slice(eq + 1));
+  } catch (err) {
+    return `the value is not valid YAML: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`;
+  }
+  return assign(doc, steps, value === null && assignment.slice(eq + 1).trim() === "" ? "" : value);
+}
+
+type Step = string | number;
+
+/** `loads.open.phases[1].rate` -> ["loads", "open", "phases", 1, "rate"]; undefined when malformed. */
+export function splitPath(path: string): Step[] | undefined {
+  const steps: Step[] = [];
+  const token = /([^.[\]]+)|\[(\d+)\]|(\.)/y;
+  let expectKey = true;
+  while (token.lastIndex < path.length) {
+    const m = token.exec(path);
+    if (!m) return undefined;
+    if (m[3]) {
+      if (expectKey) return undefined;
+      expectKey = true;
+    } else if (m[2] !== undefined) {
+      if (steps.length === 0) return undefined;
+      steps.push(Number(m[2]));
+      expectKey = false;
+    } else {
+      if (!expectKey) return undefined;
+      steps.push(m[1]);
+      expectKey = false;
+    }
+  }
+  return steps.length > 0 && !expectKey ? steps : undefined;
+}
+
+/**
+ * Walks `steps` through existing containers and sets the last one. Keys may contain dots (target names
+ * like `app.v2`): at each object the longest run of steps naming an existing key wins.
+ */
+function assign(doc: Record<string, unknown>, steps: Step[], value: unknown): string | undefined {
+  let container: unknown = doc;
+  let shown = "";
+  for (let i = 0; i < steps.length;) {
+    const isLast = (n: number) => i + n === steps.length;
+    if (Array.isArray(container)) {
+      const index = steps[i];
+      if (typeof index !== "number") return `${shown || "(root)"} is a list; use [index], e.g. ${shown}[0]`;
+      if (index >= container.length) {
+        return `${shown}[${index}] does not exist; ${shown} has ${container.length} item${
+          container.length === 1 ? "" : "s"
+        }`;
+      }
+      if (isLast(1)) container[index] = value;
+      else container = container[index];
+      shown += `[${index}]`;
+      i += 1;
+      continue;
+    }
+    if (!isRecord(container)) return `${shown} is ${JSON.stringify(container)}, not an object or a list`;
+    const record = container;
+    const n = longestKey(record, steps, i);
+    const key = n > 0 ? steps.slice(i, i + n).join(".") : String(steps[i]);
+    if (typeof steps[i] === "number") return `${shown} is an object; use .key, not [${steps[i]}]`;
+    const here = shown ? `${shown}.${key}` : key;
+    if (n === 0 && !isLast(1)) {
+      const guess = nearest(key, Object.keys(record));
+      return `${here} does not exist${guess ? `; did you mean ${shown ? `${shown}.` : ""}${guess}?` : ""}`;
+    }
+    const width = n === 0 ? 1 : n;
+    if (isLast(width)) record[key] = value;
+    else container = record[key];
+    shown = here;
+    i += width;
+  }
+  return undefined;
+}
+
+/** How many steps from `from` join (with dots) into the longest existing key of `record`; 0 if none. */
+function longestKey(record: Record<string, unknown>, steps: Step[], from: number): number {
+  for (let n = steps.length - from; n >= 1; n--) {
+    const part = steps.slice(from, from + n);
+    if (part.some((s) => typeof s === "number")) continue;
+    if (part.join(".") in record) return n;
+  }
+  return 0;
+}
+
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}

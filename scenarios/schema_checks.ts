@@ -1,0 +1,238 @@
+/**
+ * @module
+ * The checks of an experiment file that span fields, run once its structure is valid: every name a
+ * field refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets
+ * they vary, a grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by
+ * target form no cycle. Each problem is `{path, message}` with the path of the offending key.
+ */
+import { nearest } from "../validation/suggest.ts";
+import { parseThreshold } from "../runner/thresholds.ts";
+import {
+  builtinSpecSchema,
+  exampleSpecSchema,
+  externalSpecSchema,
+  proxySpecSchema,
+} from "../targets/spec.ts";
+import type { ExperimentFields } from "./schema.ts";
+import type { LoadSpec } from "./schema_loads.ts";
+import type { FileTarget } from "./schema_targets.ts";
+
+type Path = (string | number)[];
+
+/** One problem at a path of keys; validation/mod.ts formats the path. */
+export interface CheckIssue {
+  path: Path;
+  message: string;
+}
+
+/** Every cross-field problem of `exp`. */
+export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
+  const issues: CheckIssue[] = [];
+  const add = (path: Path, message: string) => issues.push({ path, message });
+  const targetNames = Object.keys(exp.targets);
+  const loadNames = Object.keys(exp.loads);
+  const refer = (path: Path, name: string | undefined, names: string[], what: string) => {
+    if (name === undefined || names.includes(name)) return;
+    const guess = nearest(name, names);
+    add(
+      path,
+      `no ${what} named "${name}"; ${
+        guess ? `did you mean "${guess}"?` : `the ${what}s are ${names.join(", ")}`
+      }`,
+    );
+  };
+  refer(["baseline"], exp.baseline, targetNames, "target");
+  exp.sweeps.forEach((sweep, i) => {
+    sweep.targets?.forEach((t, j) => refer(["sweeps", i, "targets", j], t, targetNames, "target"));
+    sweep.loads?.forEach((l, j) => refer(["sweeps", i, "loads", j], l, loadNames, "load"));
+    const covered = pick(exp, sweep.targets, sweep.loads);
+    for (const message of parameterProblems(sweep.parameter, covered)) {
+      add(["sweeps", i, "parameter"], message);
+    }
+  });
+  if (exp.grid && exp.sweeps.length !== 2) {
+    add(["grid"], `a grid crosses exactly two sweeps; found ${exp.sweeps.length}`);
+  }
+  if (exp.search) checkSearch(exp, add, refer);
+  exp.thresholds.forEach((t, i) => {
+    const path: Path = typeof t === "string" ? ["thresholds", i] : ["thresholds", i, "expr"];
+    for (const message of expressionProblems(t.expr)) add(path, message);
+    refer(["thresholds", i, "target"], t.target, targetNames, "target");
+    refer(["thresholds", i, "load"], t.load, loadNames, "load");
+  });
+  for (const [name, target] of Object.entries(exp.targets)) checkUpstreams(exp, name, target, add, refer);
+  if (exp.warmup === "auto" && exp.intervalHistograms === "none") {
+    add(
+      ["warmup"],
+      "warmup: auto cuts at the stabilization time from the interval histograms; keep them (intervalHistograms: keep)",
+    );
+  }
+  return issues;
+}
+
+type Add = (path: Path, message: string) => void;
+type Refer = (path: Path, name: string | undefined, names: string[], what: string) => void;
+
+function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {
+  const search = exp.search!;
+  const loadNames = Object.keys(exp.loads);
+  if (search.load === undefined && loadNames.length > 1) {
+    add(
+      ["search", "load"],
+      `missing; there are several loads (${loadNames.join(", ")}): name the one to search`,
+    );
+  }
+  refer(["search", "load"], search.load, loadNames, "load");
+  search.targets?.forEach((t, j) => refer(["search", "targets", j], t, Object.keys(exp.targets), "target"));
+  const load = search.load ?? loadNames[0];
+  if (!(load in exp.loads)) return;
+  for (const message of parameterProblems(search.parameter, pick(exp, search.targets, [load]))) {
+    add(["search", "parameter"], message);
+  }
+  for (const part of splitSlo(search.slo)) {
+    for (const message of expressionProblems(part)) add(["search", "slo"], message);
+  }
+}
+
+/** `p99 < 100ms and success >= 99.9%` -> its parts. */
+export function splitSlo(slo: string): string[] {
+  return slo.split(/\s+and\s+|\s*&&\s*|\s*,\s*/).filter((part) => part.trim() !== "");
+}
+
+function expressionProblems(expression: string): string[] {
+  try {
+    parseThreshold(expression);
+    return [];
+  } catch (err) {
+    return [err instanceof Error ? err.message : String(err)];
+  }
+}
+
+interface Covered {
+  loads: Array<[string, LoadSpec]>;
+  targets: Array<[string, FileTarget]>;
+}
+
+function pick(exp: ExperimentFields, targets?: string[], loads?: string[]): Covered {
+  return {
+    targets: Object.entries(exp.targets).filter(([n]) => !targets || targets.includes(n)),
+    loads: Object.entries(exp.loads).filter(([n]) => !loads || loads.includes(n)),
+  };
+}
+
+/** Load fields a sweep or search may set, and the models that have them. */
+const LOAD_FIELDS: Record<string, LoadSpec["model"][]> = {
+  rate: ["rate", "throughput", "count"],
+  connections: ["connections", "throughput", "count"],
+  requests: ["count"],
+  duration: ["connections", "rate", "throughput", "count"],
+  maxConnections: ["rate", "count"],
+  pipelining: ["connections", "rate", "throughput", "count"],
+  workers: ["connections", "rate", "throughput", "count"],
+  timeout: ["connections", "rate", "throughput", "count"],
+};
+
+const TARGET_FIELDS: Record<string, string[]> = {
+  builtin: Object.keys(builtinSpecSchema.shape),
+  external: Object.keys(externalSpecSchema.shape),
+  example: Object.keys(exampleSpecSchema.shape),
+  proxy: Object.keys(proxySpecSchema.shape),
+};
+
+function parameterProblems(parameter: string, covered: Covered): string[] {
+  const [scope, field] = [
+    parameter.slice(0, parameter.indexOf(".")),
+    parameter.slice(parameter.indexOf(".") + 1),
+  ];
+  if (scope === "load") return loadFieldProblems(field, covered.loads);
+  if (scope === "target") return targetFieldProblems(field, covered.targets);
+  return [];
+}
+
+function loadFieldProblems(field: string, loads: Array<[string, LoadSpec]>): string[] {
+  const models = LOAD_FIELDS[field];
+  if (!models) {
+    const guess = nearest(field, Object.keys(LOAD_FIELDS));
+    return [
+      `load.${field} cannot be varied; ${guess ? `did you mean load.${guess}? ` : ""}use one of ${
+        Object.keys(LOAD_FIELDS).map((f) => `load.${f}`).join(", ")
+      }`,
+    ];
+  }
+  const problems: string[] = [];
+  for (const [name, load] of loads) {
+    if (!models.includes(load.model)) {
+      problems.push(
+        `load "${name}" (model ${load.model}) has no ${field}; limit the loads (loads: [...]) to ${
+          models.join(" or ")
+        } loads`,
+      );
+    } else if (load.model === "rate" && (field === "rate" || field === "duration") && !onePhase(load)) {
+      problems.push(
+        `load.${field} needs a load with one rate; load "${name}" has ${load.phases.length} phases or a ramp (write it as rate: + duration:)`,
+      );
+    }
+  }
+  return problems;
+}
+
+function onePhase(load: Extract<LoadSpec, { model: "rate" }>): boolean {
+  return load.phases.length === 1 && load.phases[0].rampToPerSec === undefined;
+}
+
+function targetFieldProblems(field: string, targets: Array<[string, FileTarget]>): string[] {
+  const problems: string[] = [];
+  for (const [name, target] of targets) {
+    if (target.kind === "url") {
+      problems.push(
+        `target "${name}" is a running server (url); target.${field} needs a target loadlab starts`,
+      );
+      continue;
+    }
+    const fields = TARGET_FIELDS[target.kind].filter((f) => f !== "kind" && f !== "upstream");
+    if (fields.includes(field)) continue;
+    const guess = nearest(field, fields);
+    problems.push(
+      `a ${target.kind} target (${name}) has no ${field}; ${
+        guess ? `did you mean target.${guess}?` : `fields: ${fields.join(", ")}`
+      }`,
+    );
+  }
+  return problems;
+}
+
+function checkUpstreams(
+  exp: ExperimentFields,
+  name: string,
+  target: FileTarget,
+  add: Add,
+  refer: Refer,
+): void {
+  const names = Object.keys(exp.targets);
+  let path: Path = ["targets", name];
+  let current: FileTarget = target;
+  while (current.kind === "proxy") {
+    path = [...path, "upstream"];
+    const upstream: string | FileTarget = current.upstream;
+    if (typeof upstream !== "string") {
+      current = upstream;
+      continue;
+    }
+    if (!names.includes(upstream)) return refer(path, upstream, names, "target");
+    const cycle = cycleFrom(exp, upstream, [name]);
+    if (cycle) return add(path, `upstreams form a cycle: ${cycle.join(" -> ")}`);
+    return;
+  }
+}
+
+/** The chain of named upstreams from `name` back to one already seen, or undefined. */
+function cycleFrom(exp: ExperimentFields, name: string, seen: string[]): string[] | undefined {
+  if (seen.includes(name)) return [...seen, name];
+  let current: FileTarget | undefined = exp.targets[name];
+  while (current?.kind === "proxy") {
+    const upstream: string | FileTarget = current.upstream;
+    if (typeof upstream === "string") return cycleFrom(exp, upstream, [...seen, name]);
+    current = upstream;
+  }
+  return undefined;
+}

@@ -1,0 +1,159 @@
+/**
+ * @module
+ * The `loads:` section of experiment files: each named load is one engine model with the fields it
+ * takes (a field another model would ignore is an unknown key), durations as strings. The output uses
+ * the names and units of `AttackConfig` (`durationMs`, `ratePerSec`, `phases`), so scenarios/plan.ts
+ * only copies fields; defaults stay in runner/config.ts and are not repeated here. `rate` + `duration`
+ * on a rate load is the one-phase shorthand. A load's own request mix is `requests:`, except on count
+ * loads where `requests` is the count and the mix is `mix:`.
+ */
+import { z } from "zod";
+import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
+
+const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
+const rateSchema = z.number().min(0, "rate must be >= 0 (requests per second)");
+
+/** Fields every model takes. */
+const commonFields = {
+  /** Sessions of several requests, used instead of the request mix. */
+  flows: flowListSchema.optional(),
+  /** `per-arrival`: a new connection for each arrival or session (Artillery's virtual users). */
+  connection: z.enum(["keep-alive", "per-arrival"]).optional(),
+  timeout: durationSchema.optional(),
+  pipelining: positiveInt("pipelining").optional(),
+  workers: positiveInt("workers").optional(),
+  lateBound: durationSchema.optional(),
+  gracefulStop: durationSchema.optional(),
+};
+
+type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
+
+/** Drops keys whose value is undefined, so plans and their JSON show only what the file set. */
+export function defined<T extends object>(value: T): T {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
+}
+
+function commonOut(l: CommonIn) {
+  return {
+    flows: l.flows,
+    connection: l.connection,
+    timeoutMs: l.timeout,
+    pipelining: l.pipelining,
+    workers: l.workers,
+    lateBoundMs: l.lateBound,
+    gracefulStopMs: l.gracefulStop,
+  };
+}
+
+const phaseSchema = z.strictObject({
+  name: z.string().min(1).optional(),
+  duration: durationSchema,
+  rate: rateSchema,
+  rampTo: rateSchema.optional(),
+}).transform((p) =>
+  defined({ name: p.name, durationMs: p.duration, ratePerSec: p.rate, rampToPerSec: p.rampTo })
+);
+
+const connectionsLoad = z.strictObject({
+  model: z.literal("connections"),
+  connections: positiveInt("connections").optional(),
+  duration: durationSchema.optional(),
+  requests: requestListSchema.optional(),
+  ...commonFields,
+}).transform((l) =>
+  defined({
+    model: l.model,
+    connections: l.connections,
+    durationMs: l.duration,
+    mix: l.requests,
+    ...commonOut(l),
+  })
+);
+
+const rateLoad = z.strictObject({
+  model: z.literal("rate"),
+  phases: z.array(phaseSchema).min(1, "needs at least one phase").optional(),
+  /** Shorthand for one phase: `rate` (+ `rampTo`) for `duration`. */
+  rate: rateSchema.optional(),
+  rampTo: rateSchema.optional(),
+  duration: durationSchema.optional(),
+  maxConnections: positiveInt("maxConnections").optional(),
+  requests: requestListSchema.optional(),
+  ...commonFields,
+}).superRefine((l, ctx) => {
+  if (l.phases !== undefined) {
+    for (const key of ["rate", "rampTo", "duration"] as const) {
+      if (l[key] === undefined) continue;
+      ctx.addIssue({ code: "custom", path: [key], message: `give phases or ${key}, not both` });
+    }
+    return;
+  }
+  if (l.rate === undefined) {
+    ctx.addIssue({ code: "custom", path: ["phases"], message: "missing; a rate load needs phases or rate" });
+  }
+  if (l.duration === undefined) {
+    ctx.addIssue({ code: "custom", path: ["duration"], message: "missing; rate needs a duration, e.g. 30s" });
+  }
+}).transform((l) =>
+  defined({
+    model: l.model,
+    phases: l.phases ??
+      [defined({ durationMs: l.duration ?? 0, ratePerSec: l.rate ?? 0, rampToPerSec: l.rampTo })],
+    maxConnections: l.maxConnections,
+    mix: l.requests,
+    ...commonOut(l),
+  })
+);
+
+const throughputLoad = z.strictObject({
+  model: z.literal("throughput"),
+  rate: z.number().positive("rate must be > 0 (requests per second)"),
+  connections: positiveInt("connections").optional(),
+  duration: durationSchema.optional(),
+  requests: requestListSchema.optional(),
+  ...commonFields,
+}).transform((l) =>
+  defined({
+    model: l.model,
+    ratePerSec: l.rate,
+    connections: l.connections,
+    durationMs: l.duration,
+    mix: l.requests,
+    ...commonOut(l),
+  })
+);
+
+const countLoad = z.strictObject({
+  model: z.literal("count"),
+  /** The number of requests to send. */
+  requests: positiveInt("requests"),
+  connections: positiveInt("connections").optional(),
+  /** Open pacing at this rate instead of closed over `connections`. */
+  rate: z.number().positive("rate must be > 0 (requests per second)").optional(),
+  maxConnections: positiveInt("maxConnections").optional(),
+  /** Upper bound: the run stops at the count or at this time. */
+  duration: durationSchema.optional(),
+  /** This load's own request mix (`requests` is the count here). */
+  mix: requestListSchema.optional(),
+  ...commonFields,
+}).transform((l) =>
+  defined({
+    model: l.model,
+    requests: l.requests,
+    connections: l.connections,
+    ratePerSec: l.rate,
+    maxConnections: l.maxConnections,
+    durationMs: l.duration,
+    mix: l.mix,
+    ...commonOut(l),
+  })
+);
+
+/** One load, chosen by `model`. */
+export const loadSchema = z.discriminatedUnion("model", [
+  connectionsLoad,
+  rateLoad,
+  throughputLoad,
+  countLoad,
+]);
+export type LoadSpec = z.output<typeof loadSchema>;

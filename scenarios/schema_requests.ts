@@ -1,0 +1,137 @@
+/**
+ * @module
+ * The small shared parts of experiment files: durations (strings with a unit, parsed to milliseconds),
+ * names, requests (the `"PATH"` / `"METHOD PATH"` shorthand or an object) and flows (sessions of steps
+ * with think times). Every object is strict, so a mistyped key is an error with "did you mean" instead
+ * of a silently ignored setting.
+ */
+import { z } from "zod";
+import { DURATION_HINT, durationMsOf } from "../validation/duration.ts";
+
+/** How a duration is described in errors and in the JSON Schema. */
+const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
+
+/**
+ * A duration string parsed to milliseconds. A bare number is refused (seconds or milliseconds?), and
+ * the message says so: `expected a duration with a unit, e.g. "500ms", "10s", "1m", found 10`.
+ */
+export const durationSchema = z.string()
+  .meta({ expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
+  .transform((text, ctx) => {
+    const ms = durationMsOf(text);
+    if (ms !== undefined) return ms;
+    ctx.addIssue({ code: "custom", message: `${JSON.stringify(text)} is not a duration; ${DURATION_HINT}` });
+    return z.NEVER;
+  });
+
+/** Target and load names: they become parts of run names (`target/load/param=value#2`). */
+export const nameSchema = z.string().regex(
+  /^[A-Za-z0-9._-]+$/,
+  "names use letters, digits, '.', '_' and '-' (they become part of run names and folders)",
+);
+
+const METHOD = /^[A-Za-z]+$/;
+const pathSchema = z.string().startsWith("/", "path must start with '/'");
+
+const requestFields = {
+  path: pathSchema,
+  /** Merged into the path's query string. */
+  query: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
+  headers: z.record(z.string(), z.string()).optional(),
+  /** Sent as JSON with `content-type: application/json` (unless a header sets it). */
+  json: z.unknown().optional(),
+  /** Sent as is (UTF-8). */
+  body: z.string().optional(),
+  weight: z.number().positive("weight must be > 0").optional(),
+};
+
+const requestObjectSchema = z.strictObject({
+  method: z.string().regex(METHOD, "method must be letters, e.g. GET or POST").optional(),
+  ...requestFields,
+});
+
+/** A request as the plan reads it: method upper-case and always present. */
+export type FileRequest = Omit<z.output<typeof requestObjectSchema>, "method"> & { method: string };
+
+function oneBody(request: { json?: unknown; body?: string }, ctx: z.RefinementCtx): void {
+  if (request.json !== undefined && request.body !== undefined) {
+    ctx.addIssue({ code: "custom", path: ["body"], message: "give json or body, not both" });
+  }
+}
+
+/** `"/json"` or `"POST /login"` -> a request object. */
+function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
+  const words = text.trim().split(/\s+/);
+  const [method, path] = words.length === 1 ? ["GET", words[0]] : words;
+  if (words.length > 2 || !METHOD.test(method) || !path?.startsWith("/")) {
+    ctx.addIssue({
+      code: "custom",
+      message: `${
+        JSON.stringify(text)
+      } is not a request; write "PATH" or "METHOD PATH", e.g. "/json" or "POST /login"`,
+    });
+    return z.NEVER;
+  }
+  return { method: method.toUpperCase(), path };
+}
+
+/** One request of a mix: `"/json"`, `"POST /login"` or an object with method, path, query, ... */
+export const requestSchema = z.union([z.string(), requestObjectSchema])
+  .meta({ expected: 'a request: "PATH", "METHOD PATH" or an object with a path' })
+  .superRefine((r, ctx) => {
+    if (typeof r !== "string") oneBody(r, ctx);
+  })
+  .transform((r, ctx): FileRequest =>
+    typeof r === "string" ? fromShorthand(r, ctx) : { ...r, method: (r.method ?? "GET").toUpperCase() }
+  );
+
+export const requestListSchema = z.array(requestSchema).min(1, "needs at least one request");
+
+const FLOW_METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
+
+/** A step's request: a path, or an object without `method` (the step's key is the method). */
+const stepRequestSchema = z.union([pathSchema, z.strictObject(requestFields)]);
+
+const stepObjectSchema = z.strictObject({
+  ...Object.fromEntries(FLOW_METHODS.map((m) => [m, stepRequestSchema.optional()])) as Record<
+    (typeof FLOW_METHODS)[number],
+    z.ZodOptional<typeof stepRequestSchema>
+  >,
+  think: durationSchema.optional(),
+  /** Name of the step in per-step statistics (default: METHOD PATH). */
+  label: z.string().min(1).optional(),
+});
+
+/** A flow step as the plan reads it. */
+export type FileFlowStep = { request: FileRequest; label?: string } | { thinkMs: number };
+
+/** One step: `{get: /home}`, `{post: {path: /login, json: {...}}}` or `{think: 500ms}`. */
+export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
+  const given = [...FLOW_METHODS, "think" as const].filter((k) => step[k] !== undefined);
+  if (given.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      message: given.length === 0
+        ? "a step needs one of get, post, put, patch, delete, head or think"
+        : `a step does one thing; found ${given.join(" and ")}`,
+    });
+    return z.NEVER;
+  }
+  if (step.think !== undefined) return { thinkMs: step.think };
+  const method = given[0];
+  const value = step[method as (typeof FLOW_METHODS)[number]]!;
+  const request = typeof value === "string" ? { path: value } : value;
+  if (typeof value !== "string") oneBody(value, ctx);
+  const labelled = step.label === undefined ? {} : { label: step.label };
+  return { request: { ...request, method: method.toUpperCase() }, ...labelled };
+});
+
+/** A session: its steps run one after another on one connection. */
+export const flowSchema = z.strictObject({
+  name: z.string().min(1, "a flow needs a name"),
+  weight: z.number().positive("weight must be > 0").default(1),
+  steps: z.array(flowStepSchema).min(1, "a flow needs at least one step"),
+});
+export type FileFlow = z.output<typeof flowSchema>;
+
+export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow");

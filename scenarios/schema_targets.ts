@@ -1,0 +1,75 @@
+/**
+ * @module
+ * The `targets:` section of experiment files: each named variant is a target spec of targets/spec.ts
+ * (built-in, external command, example app, proxy), made strict so a mistyped option is an error, or
+ * `{url}` for a server already running. A proxy's `upstream` may also name another target of the file;
+ * scenarios/plan.ts resolves the name to a copy of that target's spec.
+ */
+import { z } from "zod";
+import {
+  type BuiltinSpec,
+  builtinSpecSchema,
+  type ExampleSpec,
+  exampleSpecSchema,
+  type ExternalSpec,
+  externalSpecSchema,
+  type ProxySpec,
+  proxySpecSchema,
+} from "../targets/spec.ts";
+import { nameSchema } from "./schema_requests.ts";
+
+const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://127.0.0.1:3000").refine(
+  (u) => u.startsWith("http://") || u.startsWith("https://"),
+  "url must start with http:// or https://",
+);
+
+/** A server already running: nothing is started or stopped. */
+export const urlTargetSchema = z.strictObject({
+  kind: z.literal("url").optional(),
+  url: httpUrlSchema,
+}).transform((t) => ({ kind: "url" as const, url: t.url }));
+export type UrlTarget = z.output<typeof urlTargetSchema>;
+
+/** A proxy as written in a file: its upstream may be the name of another target. */
+export type FileProxy = Omit<ProxySpec, "upstream"> & { upstream: string | FileTarget };
+/** One variant as written in a file (after defaults). */
+export type FileTarget = BuiltinSpec | ExternalSpec | ExampleSpec | FileProxy | UrlTarget;
+
+const externalSchema = externalSpecSchema.extend({
+  ready: externalSpecSchema.shape.ready.unwrap().strict().optional(),
+}).strict();
+
+const proxySchema = proxySpecSchema.extend({
+  upstream: z.union([nameSchema, z.lazy(() => targetSchema)]).meta({
+    expected: "the name of another target, {url: ...} or a target spec",
+  }),
+  rateLimit: proxySpecSchema.shape.rateLimit.unwrap().strict().optional(),
+}).strict();
+
+/** Any variant, chosen by `kind`; without `kind` it is `{url}`. */
+export const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", [
+  builtinSpecSchema.strict(),
+  externalSchema,
+  exampleSpecSchema.strict(),
+  proxySchema,
+  urlTargetSchema,
+]);
+
+export const targetsSchema = namedRecord(targetSchema, "target");
+
+/** A record keyed by names (targets, loads), with at least one entry and a clear word on a bad name. */
+export function namedRecord<T extends z.ZodType>(value: T, what: string) {
+  return z.record(z.string(), value).superRefine((record, ctx) => {
+    if (Object.keys(record).length === 0) {
+      ctx.addIssue({ code: "custom", message: `needs at least one ${what}` });
+    }
+    for (const name of Object.keys(record)) {
+      if (nameSchema.safeParse(name).success) continue;
+      ctx.addIssue({
+        code: "custom",
+        path: [name],
+        message: `${what} names use letters, digits, '.', '_' and '-' (they become part of run names)`,
+      });
+    }
+  });
+}
