@@ -9,7 +9,7 @@
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";
-import type { RequestMix } from "./request.ts";
+import type { EncodedRequest, RequestMix } from "./request.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
@@ -150,16 +150,30 @@ export class Connection {
   }
 
   /**
+   * Closes after a per-arrival session or request (Artillery's connection per virtual user): a close
+   * of our own, so the next `open` counts as a new connection, not as a reconnect.
+   */
+  release(): void {
+    this.abort();
+    this.#everOpened = false;
+  }
+
+  /**
    * Sends `depth` requests back to back (pipelining when > 1) and reads their responses. Latency is
    * measured from `intendedMs` (coordinated-omission corrected; pass a negative value for "now") and
    * from the actual send. Returns the number of responses; failures are recorded, the socket closed.
+   * `request` (a flow step, depth 1) is sent instead of the mix's next one; null keeps the mix.
    */
-  async exchange(intendedMs: number, depth = 1): Promise<number> {
+  async exchange(intendedMs: number, depth = 1, request: EncodedRequest | null = null): Promise<number> {
     if (this.#sock === null && !(await this.open())) return 0;
     const sock = this.#sock!;
     const shared = this.shared;
     const recorder = shared.recorder;
-    const bytes = depth === 1 ? this.#pickOne() : this.#pickBatch(depth);
+    const bytes = request !== null
+      ? this.#useRequest(request)
+      : depth === 1
+      ? this.#pickOne()
+      : this.#pickBatch(depth);
     const sentMs = performance.now();
     this.lastEventMs = sentMs;
     if (intendedMs < 0) intendedMs = sentMs;
@@ -226,6 +240,11 @@ export class Connection {
 
   #pickOne(): Uint8Array {
     const request = this.shared.mix.requests[this.shared.mix.next()];
+    this.#heads[0] = request.isHead ? 1 : 0;
+    return request.bytes;
+  }
+
+  #useRequest(request: EncodedRequest): Uint8Array {
     this.#heads[0] = request.isHead ? 1 : 0;
     return request.bytes;
   }

@@ -88,17 +88,16 @@ export function buildPickTable(weights: readonly number[]): Uint16Array {
   return table;
 }
 
-/** A request mix ready for the hot loop: `next()` returns the index of the request to send. */
-export class RequestMix {
-  readonly requests: EncodedRequest[];
+/**
+ * Weighted picks as an index increment over `buildPickTable`: `next()` returns the index of the next
+ * choice. `offset` staggers the cycle so workers and connections do not pick in lock-step.
+ */
+export class PickCycle {
   readonly #table: Uint16Array;
   #cursor: number;
 
-  /** `offset` staggers the cycle so workers and connections do not send in lock-step. */
-  constructor(url: URL, specs: readonly RequestSpec[], offset = 0) {
-    const host = hostHeaderOf(url);
-    this.requests = specs.map((s) => encodeRequest(host, { ...s, path: resolvePath(url, s.path) }));
-    this.#table = buildPickTable(specs.map((s) => s.weight));
+  constructor(weights: readonly number[], offset = 0) {
+    this.#table = buildPickTable(weights);
     this.#cursor = offset % this.#table.length;
   }
 
@@ -106,5 +105,16 @@ export class RequestMix {
     const i = this.#table[this.#cursor];
     this.#cursor = this.#cursor + 1 === this.#table.length ? 0 : this.#cursor + 1;
     return i;
+  }
+}
+
+/** A request mix ready for the hot loop: `next()` returns the index of the request to send. */
+export class RequestMix extends PickCycle {
+  readonly requests: EncodedRequest[];
+
+  constructor(url: URL, specs: readonly RequestSpec[], offset = 0) {
+    super(specs.map((s) => s.weight), offset);
+    const host = hostHeaderOf(url);
+    this.requests = specs.map((s) => encodeRequest(host, { ...s, path: resolvePath(url, s.path) }));
   }
 }

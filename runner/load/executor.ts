@@ -22,7 +22,15 @@ export interface LoadContext {
   stopRequested: boolean;
   /** Opens nothing yet: creates a connection registered with the watchdog. */
   newConnection(): Connection;
+  /**
+   * What one arrival does, chosen once per run (flow_session.ts): null is one request on a kept-alive
+   * connection, the executors' fast path; otherwise a session of a flow and/or a connection per arrival.
+   */
+  readonly arrival: Arrival | null;
 }
+
+/** One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received. */
+export type Arrival = (conn: Connection, intendedMs: number) => Promise<number>;
 
 /** A load model. `run` resolves when it has started all its requests and they have ended. */
 export interface Executor {

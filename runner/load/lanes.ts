@@ -6,7 +6,8 @@
  * keep one queue and open lanes on demand up to a bound; when all are busy a send waits (counted
  * late) and is dropped once it is older than the bound. `FixedLanes` (throughput) give each
  * connection its own queue, as wrk2 does, so a slow response delays only that connection's next
- * sends, and their latency still counts from the intended time.
+ * sends, and their latency still counts from the intended time. With flows a send is a session and
+ * holds its lane until the session ends (think times included), as a virtual user holds its connection.
  */
 import type { Connection } from "../http/connection.ts";
 import type { LoadContext } from "./executor.ts";
@@ -53,7 +54,8 @@ class Lane {
         recorder.droppedSend(performance.now());
         continue;
       }
-      await this.conn.exchange(intendedMs, 1);
+      const arrival = this.ctx.arrival;
+      await (arrival === null ? this.conn.exchange(intendedMs, 1) : arrival(this.conn, intendedMs));
     }
   }
 }

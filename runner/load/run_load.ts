@@ -18,6 +18,9 @@ import { rateExecutor } from "./rate.ts";
 import { throughputExecutor } from "./throughput.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
+import { encodeFlows } from "./flow_plan.ts";
+import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
+import type { FlowSample } from "../stats/flow_recorder.ts";
 
 const executors: Record<LoadModel, Executor> = {
   connections: connectionsExecutor,
@@ -38,6 +41,8 @@ export interface LoadRunOptions {
   /** `performance.now()` of this isolate at which the load starts. */
   startMs: number;
   onSamples(samples: IntervalSample[]): void;
+  /** Called once at the end with this worker's flow totals, when the load has flows. */
+  onFlows?(flows: FlowSample[]): void;
 }
 
 /** What a worker reports when its share is done. */
@@ -75,6 +80,19 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
   };
   const connections: Connection[] = [];
   const spanMs = config.warmupMs + measuredDurationMs(config);
+  const sessions = config.flows === undefined ? null : new FlowSessions(
+    encodeFlows(url, config.flows),
+    config.flows.map((f) => f.weight),
+    originMs,
+    opts.workerIndex * 7919,
+  );
+  // The arrival reads the stop flag of `ctx` (defined next) at run time.
+  const sessionRun: SessionRun = {
+    shared,
+    get stopRequested() {
+      return ctx.stopRequested;
+    },
+  };
   const ctx: LoadContext = {
     config,
     shared,
@@ -92,6 +110,7 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
       connections.push(conn);
       return conn;
     },
+    arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
   const done = (async () => {
@@ -116,6 +135,7 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
     }
     const endMs = performance.now();
     opts.onSamples(recorder.drain(endMs, true));
+    if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
     await (shared.log as RequestLog | null)?.close();
     return { activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs) };
   })();

@@ -7,6 +7,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/recorder.ts";
+import type { FlowSample } from "../stats/flow_recorder.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -20,6 +21,8 @@ export class LoadError extends Error {
 
 export interface PoolOptions {
   onSamples(samples: IntervalSample[]): void;
+  /** Each worker's flow totals, once per worker, before it is done (only when the load has flows). */
+  onFlows?(flows: FlowSample[]): void;
   signal?: AbortSignal;
 }
 
@@ -88,6 +91,9 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<{ activeMs: numb
         switch (msg.type) {
           case "samples":
             opts.onSamples(msg.samples);
+            break;
+          case "flows":
+            opts.onFlows?.(msg.flows);
             break;
           case "done":
             activeMs = Math.max(activeMs, msg.summary.activeMs);

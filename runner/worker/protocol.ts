@@ -7,6 +7,7 @@
 import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/recorder.ts";
 import type { LoadRunSummary } from "../load/run_load.ts";
+import type { FlowSample } from "../stats/flow_recorder.ts";
 
 export type MainToWorker =
   | {
@@ -22,5 +23,7 @@ export type MainToWorker =
 export type WorkerToMain =
   | { type: "ready" }
   | { type: "samples"; workerIndex: number; samples: IntervalSample[] }
+  /** A worker's flow totals (histograms HDR-encoded), once, before its "done"; only when there are flows. */
+  | { type: "flows"; workerIndex: number; flows: FlowSample[] }
   | { type: "done"; workerIndex: number; summary: LoadRunSummary }
   | { type: "failed"; workerIndex: number; message: string };

@@ -22,6 +22,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
         workerCount: msg.workerCount,
         startMs: msg.startAtEpochMs - performance.timeOrigin,
         onSamples: (samples) => post({ type: "samples", workerIndex, samples }),
+        onFlows: (flows) => post({ type: "flows", workerIndex, flows }),
       });
       run.done.then(
         (summary) => post({ type: "done", workerIndex, summary }),

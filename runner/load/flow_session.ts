@@ -1,0 +1,109 @@
+/**
+ * @module
+ * Sessions: what one arrival does when the load has flows (Artillery's virtual user). A session picks
+ * a flow by weight and runs its steps in order on one connection: the next request goes out after the
+ * previous response, a think step waits on a timer. The first request's latency counts from the
+ * arrival's intended time (plus any think before it), so a session that waited for a free connection
+ * shows that wait, as single requests do; later requests count from their own send time. A step whose
+ * request fails ends the session as failed (as Artillery stops a virtual user on an error); a session
+ * cut short by the end of the run counts as neither completed nor failed. Sessions that start in the
+ * warm-up are run but not counted in the flow results. With `per-arrival` every arrival (a session, or
+ * a single request without flows) opens its own connection and closes it after.
+ */
+import type { Connection, ConnectionShared } from "../http/connection.ts";
+import { PickCycle } from "../http/request.ts";
+import { FlowRecorder } from "../stats/flow_recorder.ts";
+import type { EncodedFlow } from "./flow_plan.ts";
+import type { Arrival } from "./executor.ts";
+import { sleepMs } from "./clock.ts";
+
+/** What a session needs to know about the run it belongs to. */
+export interface SessionRun {
+  readonly shared: ConnectionShared;
+  /** Set on a stop request: no further step is started. */
+  readonly stopRequested: boolean;
+}
+
+/** Runs sessions of a worker's flows and records them. */
+export class FlowSessions {
+  readonly recorder: FlowRecorder;
+  readonly #flows: readonly EncodedFlow[];
+  readonly #picker: PickCycle;
+
+  /** `originMs`: start of the measured run; `offset` staggers the flow pick cycle between workers. */
+  constructor(
+    flows: readonly EncodedFlow[],
+    weights: readonly number[],
+    readonly originMs: number,
+    offset = 0,
+  ) {
+    this.#flows = flows;
+    this.#picker = new PickCycle(weights, offset);
+    this.recorder = new FlowRecorder(flows);
+  }
+
+  /**
+   * One session on `conn`; `arrivalMs` is its intended start (negative: now, the closed models).
+   * Resolves with the number of responses received.
+   */
+  async run(run: SessionRun, conn: Connection, arrivalMs: number): Promise<number> {
+    const flowIndex = this.#picker.next();
+    const flow = this.#flows[flowIndex];
+    const startMs = arrivalMs < 0 ? performance.now() : arrivalMs;
+    const recorder = startMs >= this.originMs ? this.recorder : null;
+    recorder?.sessionStarted(flowIndex);
+    let responses = 0;
+    for (const step of flow.steps) {
+      if (step.kind === "think") {
+        // Leading thinks are waited for below, from the arrival time rather than from now.
+        if (responses > 0) await sleepMs(step.thinkMs);
+        continue;
+      }
+      let sendMs: number;
+      if (responses === 0) {
+        sendMs = startMs + flow.leadingThinkMs;
+        if (flow.leadingThinkMs > 0) await sleepMs(sendMs - performance.now());
+      } else sendMs = performance.now();
+      if (run.stopRequested || run.shared.stopping) return responses;
+      const got = await conn.exchange(sendMs, 1, step.request);
+      if (got === 0) {
+        // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).
+        if (run.shared.stopping) return responses;
+        recorder?.stepError(flowIndex, step.stepIndex);
+        recorder?.sessionFailed(flowIndex);
+        return responses;
+      }
+      responses++;
+      recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
+    }
+    recorder?.sessionCompleted(flowIndex, (conn.lastEventMs - startMs) * 1000);
+    return responses;
+  }
+}
+
+/**
+ * The work of one arrival, chosen once per run: null for one request on a kept-alive connection (the
+ * executors' own fast path, pipelining included), else a session and/or a connection per arrival.
+ */
+export function arrivalFor(
+  run: SessionRun,
+  sessions: FlowSessions | null,
+  perArrival: boolean,
+): Arrival | null {
+  if (sessions === null) {
+    if (!perArrival) return null;
+    return async (conn, intendedMs) => {
+      const got = await conn.exchange(intendedMs, 1);
+      conn.release();
+      return got;
+    };
+  }
+  if (!perArrival) return (conn, intendedMs) => sessions.run(run, conn, intendedMs);
+  return async (conn, intendedMs) => {
+    try {
+      return await sessions.run(run, conn, intendedMs);
+    } finally {
+      conn.release();
+    }
+  };
+}
