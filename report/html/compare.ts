@@ -2,25 +2,14 @@
  * @module
  * The baseline-vs-candidate view of `loadlab report --compare`: runs are matched by name, and for
  * req/s, p50, p99 and success the change is reported together with whether it is beyond noise. Noise
- * comes from each run's own intervals: after the stabilization point, intervals are averaged into
- * one-second batches (batch means, because neighbouring 250 ms intervals are correlated), and a change
- * is beyond noise when the 95% confidence intervals of the two runs' batch means do not overlap.
+ * comes from each run's own intervals, by the within-run rule of `results/noise.ts` (batch means after
+ * the stabilization point, non-overlapping 95% confidence intervals).
  */
-import type { IntervalResult, ResultsFile, RunResult } from "../../results/mod.ts";
-import {
-  batchMeans,
-  changePct,
-  type IntervalSample,
-  type MeanCi,
-  meanCi,
-  type NoiseVerdict,
-  noiseVerdict,
-  round4,
-} from "../../results/stats.ts";
+import type { ResultsFile, RunResult } from "../../results/mod.ts";
+import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/noise.ts";
+import { changePct, type NoiseVerdict, noiseVerdict, round4 } from "../../results/stats.ts";
 
-/** The metrics compared between two runs. */
-export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
-export type CompareMetric = typeof COMPARE_METRICS[number];
+export { COMPARE_METRICS, type CompareMetric, runNoise };
 
 /** One metric of one matched run pair. */
 export interface CompareCell {
@@ -38,45 +27,9 @@ export interface CompareRow {
   cells: Record<CompareMetric, CompareCell>;
 }
 
-/** Length of one batch in the batch-means noise estimate. */
-export const BATCH_MS = 1000;
-
-function intervalValue(iv: IntervalResult, metric: CompareMetric): number {
-  switch (metric) {
-    case "rps":
-      return iv.requests / (iv.durationMs / 1000);
-    case "p50":
-      return iv.p50;
-    case "p99":
-      return iv.p99;
-    case "success": {
-      const sent = iv.requests + iv.errors;
-      return sent > 0 ? ((iv.requests - iv.non2xx) / sent) * 100 : Number.NaN;
-    }
-  }
-}
-
-function wholeRunValue(run: RunResult, metric: CompareMetric): number {
-  if (metric === "rps") return run.rps;
-  if (metric === "success") return run.successRate * 100;
-  return run.latencyMs[metric];
-}
-
-/** Batch means of one metric after the run's stabilization point (the whole run if it never settled). */
-export function runNoise(run: RunResult, metric: CompareMetric): MeanCi {
-  const samples: IntervalSample[] = run.intervals.map((iv) => ({
-    startMs: iv.startMs,
-    durationMs: iv.durationMs,
-    value: intervalValue(iv, metric),
-    // Throughput batches weigh every interval alike; latency batches weigh by requests.
-    weight: metric === "rps" ? 1 : iv.requests + (metric === "success" ? iv.errors : 0),
-  }));
-  return meanCi(batchMeans(samples, run.stabilizedAtMs ?? 0, BATCH_MS));
-}
-
 function compareCell(before: RunResult, after: RunResult, metric: CompareMetric): CompareCell {
   const a = runNoise(before, metric), b = runNoise(after, metric);
-  const [x, y] = [wholeRunValue(before, metric), wholeRunValue(after, metric)];
+  const [x, y] = [runValue(before, metric), runValue(after, metric)];
   return {
     before: round4(x),
     after: round4(y),

@@ -1,0 +1,209 @@
+/**
+ * @module
+ * The analysis stored in results.json beside the runs (`results.analysis`), computed once after every
+ * run so CI jobs and the report read the same verdicts: runs grouped by variant × load × sweep point(s),
+ * each group's mean, stdev and 95% CI (Student's t) of req/s, p50, p99 and success over its repeats; the
+ * change of every group against the baseline variant's group at the same load and sweep point, and
+ * whether it is beyond noise; and the knee of every sweep curve. Probe runs of a capacity search and
+ * incomplete runs (Ctrl-C) are left out: they would mix short or partial runs into the repeats.
+ *
+ * Noise is judged by one rule for the whole analysis, named in `noiseRule` so the page can say which:
+ * `repeats` when every compared group has at least two repeats (Welch's t-test on the repeats: the spread
+ * between runs includes what differs from one run to the next, which within-run noise cannot see), else
+ * `within-run`, the rule `loadlab report --compare` uses (batch means after stabilization, pooled over a
+ * group's runs, non-overlapping 95% CIs). Pure.
+ */
+import type { Analysis, RunResult } from "../results/mod.ts";
+import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../results/noise.ts";
+import {
+  changePct,
+  findKnee,
+  meanCi,
+  noiseVerdict,
+  round4,
+  stdev,
+  type SweepPoint,
+  welchDiffers,
+} from "../results/stats.ts";
+
+export { apportionErrors, cutWarmup, type PhaseSpan, phaseStats } from "./interval_stats.ts";
+
+/** Options of `analyze`. */
+export interface AnalyzeOptions {
+  /** The variant the others are compared with. */
+  baseline?: string;
+  /** The p99 limit of the SLO in ms: a sweep's knee is also where p99 first goes over it. */
+  sloP99Ms?: number;
+}
+
+type Group = Analysis["groups"][number];
+type Comparison = Analysis["comparisons"][number];
+type Knee = Analysis["knees"][number];
+
+const point = (p: RunResult["sweep"]) => (p ? `${p.parameter}=${p.value}` : "");
+
+/**
+ * The group of a run: `variant/load[/param=value][/param2=value]`; a run outside an experiment (no
+ * variant, load or sweep) is its own group under its name without a `#repeat` suffix.
+ */
+export function analysisGroupKey(run: RunResult): string {
+  if (run.variant === undefined && run.load === undefined && !run.sweep) return run.name.replace(/#\d+$/, "");
+  return [run.variant ?? "", run.load ?? "", point(run.sweep), point(run.sweep2)].filter((p, i) =>
+    i < 2 || p !== ""
+  ).join("/");
+}
+
+function groupOf(key: string, runs: RunResult[]): Group {
+  const first = runs[0];
+  const metrics = {} as Group["metrics"];
+  for (const m of COMPARE_METRICS) {
+    const values = runs.map((r) => runValue(r, m));
+    const ci = meanCi(values);
+    metrics[m] = { n: ci.n, mean: ci.mean, stdev: stdev(values), ci95: ci.ci95 ?? Number.NaN };
+  }
+  return {
+    key,
+    variant: first.variant ?? null,
+    load: first.load ?? null,
+    sweep: first.sweep ?? null,
+    sweep2: first.sweep2 ?? null,
+    runs: runs.map((r) => r.name),
+    metrics,
+  };
+}
+
+function sameCoordinates(a: Group, b: Group): boolean {
+  return a.load === b.load && point(a.sweep ?? undefined) === point(b.sweep ?? undefined) &&
+    point(a.sweep2 ?? undefined) === point(b.sweep2 ?? undefined);
+}
+
+/** Pairs of (group, baseline group) with the same load and sweep point. */
+function baselinePairs(groups: Group[], baseline: string | undefined): Array<[Group, Group]> {
+  if (baseline === undefined) return [];
+  const bases = groups.filter((g) => g.variant === baseline);
+  const pairs: Array<[Group, Group]> = [];
+  for (const g of groups) {
+    if (g.variant === null || g.variant === baseline) continue;
+    const base = bases.find((b) => sameCoordinates(b, g));
+    if (base) pairs.push([g, base]);
+  }
+  return pairs;
+}
+
+function beyondNoise(
+  rule: Analysis["noiseRule"],
+  runs: RunResult[],
+  baseRuns: RunResult[],
+  metric: CompareMetric,
+): boolean {
+  if (rule === "repeats") {
+    return welchDiffers(baseRuns.map((r) => runValue(r, metric)), runs.map((r) => runValue(r, metric))) ===
+      true;
+  }
+  return noiseVerdict(runNoise(baseRuns, metric), runNoise(runs, metric)) === "beyond-noise";
+}
+
+/** Groups runs, compares them with the baseline and finds the knees of sweeps; `searches` is empty. */
+export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis {
+  const measured = runs.filter((r) => !r.probe && !r.incomplete);
+  const byKey = new Map<string, RunResult[]>();
+  for (const run of measured) {
+    const key = analysisGroupKey(run);
+    byKey.set(key, [...(byKey.get(key) ?? []), run]);
+  }
+  const groups = [...byKey].map(([key, rs]) => groupOf(key, rs));
+  const pairs = baselinePairs(groups, opts.baseline);
+  const judged = pairs.length ? pairs.flat() : groups;
+  const noiseRule = judged.length > 0 && judged.every((g) => g.runs.length >= 2) ? "repeats" : "within-run";
+  const comparisons: Comparison[] = pairs.flatMap(([g, base]) =>
+    COMPARE_METRICS.map((metric) => ({
+      group: g.key,
+      baselineGroup: base.key,
+      metric,
+      changePct: round4(changePct(base.metrics[metric].mean, g.metrics[metric].mean)),
+      beyondNoise: beyondNoise(noiseRule, byKey.get(g.key)!, byKey.get(base.key)!, metric),
+    }))
+  );
+  return { noiseRule, groups, comparisons, knees: sweepKnees(measured, opts.sloP99Ms), searches: [] };
+}
+
+/** Whether a swept parameter is the requested rate (its knee is where the target stops keeping up). */
+export function isRateParameter(parameter: string): boolean {
+  return /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
+}
+
+/** One curve per variant × load × swept parameter (× value of a grid's second axis), by swept value. */
+function sweepCurves(runs: RunResult[]): RunResult[][] {
+  const byCurve = new Map<string, RunResult[]>();
+  for (const run of runs) {
+    if (!run.sweep) continue;
+    const key = [run.variant, run.load, run.sweep.parameter, point(run.sweep2)].join("\u0000");
+    byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
+  }
+  return [...byCurve.values()];
+}
+
+function curvePoints(runs: RunResult[]): SweepPoint[] {
+  const values = [...new Set(runs.map((r) => r.sweep!.value))].sort((a, b) => a - b);
+  return values.map((x) => {
+    const at = runs.filter((r) => r.sweep!.value === x);
+    const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
+    return {
+      x,
+      rps: meanCi(at.map((r) => r.rps)).mean,
+      p99Ms: meanCi(at.map((r) => r.latencyMs.p99)).mean,
+      targetRps: target.n ? target.mean : null,
+    };
+  });
+}
+
+/** The knee of one curve and why; value null when there is none in the swept range. */
+export function kneeOf(
+  parameter: string,
+  points: SweepPoint[],
+  sloP99Ms?: number,
+): { value: number | null; reason: string } {
+  const isRate = isRateParameter(parameter);
+  const fmt = (x: number) => String(round4(x));
+  let index = findKnee(points, isRate);
+  let reason = "";
+  if (index !== null) {
+    const next = points[index + 1];
+    const requested = next?.targetRps ?? next?.x;
+    reason = !isRate
+      ? `largest bend of req/s over ${parameter} (Kneedle)`
+      : next.rps < 0.95 * requested
+      ? `achieved ${fmt(next.rps)} req/s, below 95% of the requested ${fmt(requested)}, at ${fmt(next.x)}`
+      : `p99 ${fmt(next.p99Ms)} ms, over 3x the lowest rate's, at ${fmt(next.x)}`;
+  }
+  const over = sloP99Ms === undefined ? -1 : points.findIndex((p) => p.p99Ms > sloP99Ms);
+  if (over === 0) {
+    return { value: null, reason: `p99 over the SLO's ${fmt(sloP99Ms!)} ms from the lowest value` };
+  }
+  if (over > 0 && (index === null || over - 1 < index)) {
+    index = over - 1;
+    reason = `p99 ${fmt(points[over].p99Ms)} ms, over the SLO's ${fmt(sloP99Ms!)} ms, at ${
+      fmt(points[over].x)
+    }`;
+  }
+  if (index === null) {
+    return { value: null, reason: isRate ? "kept up with every requested rate" : "no clear bend in req/s" };
+  }
+  return { value: points[index].x, reason };
+}
+
+function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {
+  return sweepCurves(runs).map((curve) => {
+    const first = curve[0];
+    const parameter = first.sweep!.parameter;
+    const knee = kneeOf(parameter, curvePoints(curve), sloP99Ms);
+    const at = first.sweep2 ? ` (at ${point(first.sweep2)})` : "";
+    return {
+      variant: first.variant ?? null,
+      load: first.load ?? null,
+      parameter,
+      value: knee.value,
+      reason: knee.reason + at,
+    };
+  });
+}
