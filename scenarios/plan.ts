@@ -1,0 +1,276 @@
+/**
+ * @module
+ * An experiment expanded into the ordered list of runs it makes (pure: no clock, no processes): every
+ * target x load x sweep point (x grid) x repeat, where a target x load pair covered by a sweep runs only
+ * at its sweep points. `interleaved` order loops repeat -> load -> sweep point -> target so drift over
+ * time does not favour one variant; `sequential` loops target -> load -> sweep point -> repeat. Each run
+ * carries what scenarios/run.ts needs: the target (proxy upstreams named by target resolved to a copy of
+ * that spec), a key shared by identical target configurations, whether to (re)start it, the attack
+ * without its URL, the thresholds scoped to it, and the pause before it.
+ */
+import { DEFAULT_DURATION_MS, type RelativeAttackInput } from "../runner/config.ts";
+import type { TargetSpec } from "../targets/spec.ts";
+import { nearest } from "../validation/suggest.ts";
+import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./plan_attack.ts";
+import { type Experiment, ExperimentError, type FileTarget } from "./schema.ts";
+
+export { applyParameter } from "./plan_attack.ts";
+
+/** A sweep coordinate of a run. */
+export interface SweepPoint {
+  parameter: string;
+  value: number;
+}
+
+/** One run of the plan, in execution order. */
+export interface PlannedRun {
+  /** Position in execution order, 0-based. */
+  index: number;
+  /** `direct/burst`, `single/cpu/query.ms=5#2` (`#` and the 1-based repeat only when repeats > 1). */
+  name: string;
+  /** Target name. */
+  variant: string;
+  /** Load name. */
+  load: string;
+  sweep?: SweepPoint;
+  /** The grid's second axis. */
+  sweep2?: SweepPoint;
+  /** 0-based. */
+  repeat: number;
+  /** Runs with equal keys may share one started target. */
+  targetKey: string;
+  target: { kind: "spec"; spec: TargetSpec } | { kind: "url"; url: string };
+  /**
+   * (Re)start the target before this run: the first run of each target configuration, then as the
+   * restart policy says (`per-run`: every run; `per-repeat`: when the repeat changed since this
+   * configuration last ran). Always false for running servers (`url`).
+   */
+  freshTarget: boolean;
+  /** Request paths are relative to the target's base URL. */
+  attack: RelativeAttackInput;
+  /** Pause before this run (0 for the first). */
+  cooldownMs: number;
+  /** Threshold expressions that apply to this run. */
+  thresholds: string[];
+  /** Cut the statistics at the stabilization time after the run. */
+  warmupAuto: boolean;
+}
+
+/** One capacity search: bisection over `range` with short probes of `base`, varied by `parameter`. */
+export interface SearchPlan {
+  parameter: string;
+  target: string;
+  load: string;
+  range: [number, number];
+  slo: string;
+  probeMs: number;
+  /** Stop when the bracket is this narrow, relative (0.05 = 5%). */
+  precision: number;
+  maxProbes: number;
+  /** The run to vary: the target x load at its base, measured for `probeMs`. */
+  base: PlannedRun;
+}
+
+export interface Plan {
+  experiment: Experiment;
+  runs: PlannedRun[];
+  searches: SearchPlan[];
+}
+
+/** Which targets and loads to run (`--only target=X,load=Y`). */
+export interface PlanOptions {
+  only?: { target?: string[]; load?: string[] };
+}
+
+interface Point {
+  sweep?: SweepPoint;
+  sweep2?: SweepPoint;
+}
+
+/** Expands `exp` into its runs and searches; throws `ExperimentError` for an unknown `--only` name. */
+export function planExperiment(exp: Experiment, opts: PlanOptions = {}): Plan {
+  const targets = selected(Object.keys(exp.targets), opts.only?.target, "target");
+  const loads = selected(Object.keys(exp.loads), opts.only?.load, "load");
+  const cells = exp.order === "interleaved"
+    ? interleaved(exp, targets, loads)
+    : sequential(exp, targets, loads);
+  const runs = cells.map(({ target, load, point, repeat }) => buildRun(exp, target, load, point, repeat));
+  return { experiment: exp, runs: scheduled(exp, runs), searches: searchPlans(exp, targets, loads) };
+}
+
+function selected(all: string[], only: string[] | undefined, what: string): string[] {
+  if (!only) return all;
+  const unknown = only.filter((name) => !all.includes(name));
+  if (unknown.length > 0) {
+    throw new ExperimentError(unknown.map((name) => {
+      const guess = nearest(name, all);
+      return {
+        path: "--only",
+        message: `no ${what} named "${name}"; ${
+          guess ? `did you mean "${guess}"?` : `the ${what}s are ${all.join(", ")}`
+        }`,
+      };
+    }));
+  }
+  return all.filter((name) => only.includes(name));
+}
+
+interface Cell {
+  target: string;
+  load: string;
+  point: Point;
+  repeat: number;
+}
+
+function interleaved(exp: Experiment, targets: string[], loads: string[]): Cell[] {
+  const cells: Cell[] = [];
+  for (let repeat = 0; repeat < exp.repeats; repeat++) {
+    for (const load of loads) {
+      const byTarget = new Map(targets.map((t) => [t, pointsOf(exp, t, load)]));
+      const order = new Map<string, Point>();
+      for (const points of byTarget.values()) for (const p of points) order.set(JSON.stringify(p), p);
+      for (const [key, point] of order) {
+        for (const target of targets) {
+          if (byTarget.get(target)!.some((p) => JSON.stringify(p) === key)) {
+            cells.push({ target, load, point, repeat });
+          }
+        }
+      }
+    }
+  }
+  return cells;
+}
+
+function sequential(exp: Experiment, targets: string[], loads: string[]): Cell[] {
+  const cells: Cell[] = [];
+  for (const target of targets) {
+    for (const load of loads) {
+      for (const point of pointsOf(exp, target, load)) {
+        for (let repeat = 0; repeat < exp.repeats; repeat++) cells.push({ target, load, point, repeat });
+      }
+    }
+  }
+  return cells;
+}
+
+/** The sweep points of a target x load pair: `[{}]` when no sweep covers it. */
+function pointsOf(exp: Experiment, target: string, load: string): Point[] {
+  const covering = exp.sweeps.filter((s) =>
+    (!s.targets || s.targets.includes(target)) && (!s.loads || s.loads.includes(load))
+  );
+  if (covering.length === 0) return [{}];
+  const axis = (i: number) =>
+    covering[i].values.map((value) => ({ parameter: covering[i].parameter, value }));
+  if (exp.grid && covering.length === 2) {
+    return axis(0).flatMap((sweep) => axis(1).map((sweep2) => ({ sweep, sweep2 })));
+  }
+  return covering.flatMap((_, i) => axis(i).map((sweep) => ({ sweep })));
+}
+
+function buildRun(exp: Experiment, variant: string, load: string, point: Point, repeat: number): PlannedRun {
+  const target = resolveTarget(exp, exp.targets[variant]);
+  let run: PlannedRun = {
+    index: 0,
+    name: runName(exp, variant, load, point, repeat),
+    variant,
+    load,
+    ...(point.sweep ? { sweep: point.sweep } : {}),
+    ...(point.sweep2 ? { sweep2: point.sweep2 } : {}),
+    repeat,
+    targetKey: targetKeyOf(target),
+    target,
+    freshTarget: false,
+    attack: baseAttack(exp, exp.loads[load]),
+    cooldownMs: 0,
+    thresholds: exp.thresholds.filter((t) =>
+      (!t.target || t.target === variant) && (!t.load || t.load === load)
+    )
+      .map((t) => t.expr),
+    warmupAuto: exp.warmupAuto,
+  };
+  for (const s of [point.sweep, point.sweep2]) if (s) run = applyParameter(run, s.parameter, s.value);
+  return run;
+}
+
+function runName(exp: Experiment, variant: string, load: string, point: Point, repeat: number): string {
+  const coordinates = [point.sweep, point.sweep2].filter((s) => s !== undefined)
+    .map((s) => `/${s.parameter}=${s.value}`).join("");
+  return `${variant}/${load}${coordinates}${exp.repeats > 1 ? `#${repeat + 1}` : ""}`;
+}
+
+/** A file target as the runner takes it; proxy upstreams named by target become copies of that spec. */
+function resolveTarget(exp: Experiment, target: FileTarget): PlannedRun["target"] {
+  if (target.kind === "url") return { kind: "url", url: target.url };
+  return { kind: "spec", spec: resolveSpec(exp, target) };
+}
+
+function resolveSpec(exp: Experiment, target: Exclude<FileTarget, { kind: "url" }>): TargetSpec {
+  if (target.kind !== "proxy") return structuredClone(target);
+  const named = typeof target.upstream === "string" ? exp.targets[target.upstream] : target.upstream;
+  const upstream = named.kind === "url" ? { url: named.url } : resolveSpec(exp, named);
+  return { ...structuredClone(target), upstream };
+}
+
+/** Execution order fixed: indexes, cooldowns and when each target configuration is (re)started. */
+function scheduled(exp: Experiment, runs: PlannedRun[]): PlannedRun[] {
+  const lastRepeat = new Map<string, number>();
+  return runs.map((run, index) => {
+    const previous = lastRepeat.get(run.targetKey);
+    lastRepeat.set(run.targetKey, run.repeat);
+    const fresh = previous === undefined || exp.restart === "per-run" ||
+      (exp.restart === "per-repeat" && previous !== run.repeat);
+    return {
+      ...run,
+      index,
+      cooldownMs: index === 0 ? 0 : exp.cooldownMs,
+      freshTarget: run.target.kind === "spec" && fresh,
+    };
+  });
+}
+
+function searchPlans(exp: Experiment, targets: string[], loads: string[]): SearchPlan[] {
+  const search = exp.search;
+  if (!search) return [];
+  const load = search.load ?? Object.keys(exp.loads)[0];
+  if (!loads.includes(load)) return [];
+  return targets.filter((t) => !search.targets || search.targets.includes(t)).map((target) => {
+    const base = buildRun(exp, target, load, {}, 0);
+    return {
+      parameter: search.parameter,
+      target,
+      load,
+      range: search.range,
+      slo: search.slo,
+      probeMs: search.probeMs,
+      precision: search.precisionRatio,
+      maxProbes: search.maxProbes,
+      base: { ...base, name: `${target}/${load}/search`, attack: probeAttack(base.attack, search.probeMs) },
+    };
+  });
+}
+
+/** Probes run for `probeMs`, except a count load (it runs to its count) and a multi-phase rate load. */
+function probeAttack(attack: RelativeAttackInput, probeMs: number): RelativeAttackInput {
+  if (attack.model === "count" || (attack.model === "rate" && attack.phases.length > 1)) return attack;
+  return withDurationMs(attack, probeMs);
+}
+
+/** Roughly how long the plan takes: warm-ups, measured durations, cooldowns and every possible probe. */
+export function estimateDurationMs(plan: Plan): number {
+  const runsMs = plan.runs.reduce((sum, run) => sum + run.cooldownMs + runDurationMs(run.attack), 0);
+  const searchesMs = plan.searches.reduce(
+    (sum, s) => sum + (s.maxProbes + 1) * (plan.experiment.cooldownMs + runDurationMs(s.base.attack)),
+    0,
+  );
+  return runsMs + searchesMs;
+}
+
+function runDurationMs(attack: RelativeAttackInput): number {
+  const warmupMs = attack.warmupMs ?? 0;
+  if (attack.model === "rate") return warmupMs + attack.phases.reduce((sum, p) => sum + p.durationMs, 0);
+  if (attack.model === "count") {
+    const pacedMs = attack.ratePerSec ? (attack.requests / attack.ratePerSec) * 1000 : 0;
+    return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs);
+  }
+  return warmupMs + (attack.durationMs ?? DEFAULT_DURATION_MS);
+}

@@ -1,0 +1,150 @@
+/**
+ * @module
+ * The attack of one planned run, built from an experiment's load and requests, and the one function
+ * that varies it (`applyParameter`), used alike by sweeps, grids and the capacity search:
+ * `load.<field>` sets a load field, `query.<name>` a query parameter of every request and flow step,
+ * `target.<field>` a field of the target spec (which makes it another target configuration). Pure.
+ */
+import type { RelativeAttackInput } from "../runner/config.ts";
+import type { TargetSpec } from "../targets/spec.ts";
+import type { Experiment, FileFlow, FileRequest, LoadSpec } from "./schema.ts";
+import type { PlannedRun } from "./plan.ts";
+
+type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
+type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
+
+/** `/validate` + `{id: 7}` -> `/validate?id=7` (the path's own query kept, the given names replaced). */
+export function withQuery(path: string, query: Record<string, string | number>): string {
+  const hash = path.indexOf("?");
+  const params = new URLSearchParams(hash < 0 ? "" : path.slice(hash + 1));
+  for (const [name, value] of Object.entries(query)) params.set(name, String(value));
+  const search = params.toString();
+  return (hash < 0 ? path : path.slice(0, hash)) + (search ? `?${search}` : "");
+}
+
+/** A file request as the engine takes it: query in the path, headers as pairs, the body as bytes. */
+export function toRequestInput(r: FileRequest): RequestInput {
+  const headers = Object.entries(r.headers ?? {});
+  const text = r.json !== undefined ? JSON.stringify(r.json) : r.body;
+  if (r.json !== undefined && !headers.some(([name]) => name.toLowerCase() === "content-type")) {
+    headers.push(["content-type", "application/json"]);
+  }
+  const request: RequestInput = { method: r.method, path: r.query ? withQuery(r.path, r.query) : r.path };
+  if (headers.length > 0) request.headers = headers;
+  if (text !== undefined) request.body = new TextEncoder().encode(text);
+  if (r.weight !== undefined) request.weight = r.weight;
+  return request;
+}
+
+function toFlowInput(flow: FileFlow): FlowInput {
+  return {
+    name: flow.name,
+    weight: flow.weight,
+    steps: flow.steps.map((s) =>
+      "thinkMs" in s ? s : { request: toRequestInput(s.request), ...(s.label ? { label: s.label } : {}) }
+    ),
+  };
+}
+
+/**
+ * The attack of `load` at its base (no sweep applied): the load's own flows or mix, else the file's
+ * flows or requests, else the engine's default `GET /`.
+ */
+export function baseAttack(exp: Experiment, load: LoadSpec): RelativeAttackInput {
+  const { mix, flows, ...fields } = load;
+  const common = {
+    intervalMs: exp.intervalMs,
+    warmupMs: exp.warmupMs,
+    intervalHistograms: exp.intervalHistograms === "keep",
+  };
+  const ownFlows = flows ?? (mix ? undefined : exp.flows);
+  const ownMix = mix ?? (ownFlows ? undefined : exp.requests);
+  return {
+    ...fields,
+    ...common,
+    ...(ownFlows ? { flows: ownFlows.map(toFlowInput) } : {}),
+    ...(ownMix ? { requestMix: ownMix.map(toRequestInput) } : {}),
+  };
+}
+
+/**
+ * `run` with `parameter` set to `value`; the name and sweep coordinates are the caller's. A
+ * `target.*` parameter changes `targetKey`, so the runner starts that configuration on its own.
+ */
+export function applyParameter(run: PlannedRun, parameter: string, value: number): PlannedRun {
+  const dot = parameter.indexOf(".");
+  const [scope, field] = [parameter.slice(0, dot), parameter.slice(dot + 1)];
+  const next: PlannedRun = structuredClone(run);
+  if (scope === "load") next.attack = setLoadField(next.attack, field, value);
+  else if (scope === "query") next.attack = setQuery(next.attack, field, value);
+  else if (scope === "target") {
+    if (next.target.kind !== "spec") throw new Error(`${parameter}: ${run.variant} is a running server`);
+    next.target = { kind: "spec", spec: { ...next.target.spec, [field]: value } as TargetSpec };
+    next.targetKey = targetKeyOf(next.target);
+  } else throw new Error(`unknown parameter ${parameter}; use load.<field>, query.<name> or target.<field>`);
+  return next;
+}
+
+const LOAD_KEYS: Record<string, string> = {
+  connections: "connections",
+  requests: "requests",
+  maxConnections: "maxConnections",
+  pipelining: "pipelining",
+  workers: "workers",
+  timeout: "timeoutMs",
+};
+
+function setLoadField(attack: RelativeAttackInput, field: string, value: number): RelativeAttackInput {
+  if (field === "rate") {
+    if (attack.model === "rate") {
+      return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
+    }
+    if (attack.model === "connections") throw new Error("load.rate: a connections load has no rate");
+    return { ...attack, ratePerSec: value };
+  }
+  if (field === "duration") return withDurationMs(attack, value);
+  const key = LOAD_KEYS[field];
+  if (!key) throw new Error(`load.${field} cannot be varied`);
+  return { ...attack, [key]: value };
+}
+
+/** The measured duration set to `durationMs` (a one-phase rate load: its phase). */
+export function withDurationMs(attack: RelativeAttackInput, durationMs: number): RelativeAttackInput {
+  if (attack.model !== "rate") return { ...attack, durationMs };
+  return { ...attack, phases: attack.phases.map((p) => ({ ...p, durationMs })) };
+}
+
+function setQuery(attack: RelativeAttackInput, name: string, value: number): RelativeAttackInput {
+  const query = { [name]: value };
+  const next = { ...attack };
+  if (attack.requestMix) {
+    next.requestMix = attack.requestMix.map((r) => ({ ...r, path: withQuery(r.path ?? "/", query) }));
+  } else if (!attack.flows) next.requestMix = [{ path: withQuery("/", query) }];
+  if (attack.flows) {
+    next.flows = attack.flows.map((f) => ({
+      ...f,
+      steps: f.steps.map((s) =>
+        "request" in s
+          ? { ...s, request: { ...s.request, path: withQuery(s.request.path ?? "/", query) } }
+          : s
+      ),
+    }));
+  }
+  return next;
+}
+
+/** Equal for equal target configurations, whatever the key order: runs with equal keys may share one. */
+export function targetKeyOf(target: PlannedRun["target"]): string {
+  return stableJson(target);
+}
+
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([a], [b]) =>
+      a < b ? -1 : 1
+    );
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
