@@ -15,6 +15,7 @@ Commands:
   serve            run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
   report <files>   rebuild report.html from results.json files, optionally against a baseline
   demo             the built-in target under each load model, with results.json and report.html
+  schema           print the JSON Schema of experiment files (for editor completion)
   version          print versions
 
 Run 'loadlab <command> --help' for the options of a command.`;
@@ -30,6 +31,8 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/report_cmd.ts")).runReportCommand(rest);
     case "demo":
       return (await import("./cli/demo_cmd.ts")).runDemoCommand(rest);
+    case "schema":
+      return (await import("./cli/schema_cmd.ts")).runSchemaCommand(rest);
     case "__target":
       // Hidden: a target process of a compiled binary (see targets/child_main.ts).
       await (await import("./targets/mod.ts")).runTargetChild(rest[0]);
@@ -47,7 +50,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     default:
       console.error(
-        `loadlab: unknown command "${command}"; use attack, serve, report, demo or version (see --help)`,
+        `loadlab: unknown command "${command}"; use attack, serve, report, demo, schema or version (see --help)`,
       );
       return 2;
   }

@@ -155,5 +155,8 @@ export const loadSchema = z.discriminatedUnion("model", [
   rateLoad,
   throughputLoad,
   countLoad,
-]);
+]).meta({
+  id: "load",
+  description: "One load: an engine model (connections, rate, throughput, count) and its fields",
+});
 export type LoadSpec = z.output<typeof loadSchema>;

@@ -16,7 +16,7 @@ const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
  * the message says so: `expected a duration with a unit, e.g. "500ms", "10s", "1m", found 10`.
  */
 export const durationSchema = z.string()
-  .meta({ expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
+  .meta({ id: "duration", expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
   .transform((text, ctx) => {
     const ms = durationMsOf(text);
     if (ms !== undefined) return ms;
@@ -77,7 +77,7 @@ function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
 
 /** One request of a mix: `"/json"`, `"POST /login"` or an object with method, path, query, ... */
 export const requestSchema = z.union([z.string(), requestObjectSchema])
-  .meta({ expected: 'a request: "PATH", "METHOD PATH" or an object with a path' })
+  .meta({ id: "request", expected: 'a request: "PATH", "METHOD PATH" or an object with a path' })
   .superRefine((r, ctx) => {
     if (typeof r !== "string") oneBody(r, ctx);
   })
@@ -131,7 +131,7 @@ export const flowSchema = z.strictObject({
   name: z.string().min(1, "a flow needs a name"),
   weight: z.number().positive("weight must be > 0").default(1),
   steps: z.array(flowStepSchema).min(1, "a flow needs at least one step"),
-});
+}).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;
 
 export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow");

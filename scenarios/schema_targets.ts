@@ -53,7 +53,10 @@ export const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", 
   exampleSpecSchema.strict(),
   proxySchema,
   urlTargetSchema,
-]);
+]).meta({
+  id: "target",
+  description: "A target spec by kind (builtin, external, example, proxy), or {url} of a running server",
+});
 
 export const targetsSchema = namedRecord(targetSchema, "target");
 
