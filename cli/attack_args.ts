@@ -80,6 +80,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     pipelining: flags.positiveInt("pipelining"),
     workers: flags.positiveInt("workers"),
     intervalMs: flags.positiveDurationMs("interval"),
+    intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
     warmupMs: flags.durationMs("warmup"),
     logFile: flags.path("log"),
   });
@@ -95,6 +96,13 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     },
     thresholds: flags.all("threshold"),
   };
+}
+
+/** `--interval-histograms keep|none`; absent leaves the config's default (keep). */
+function intervalHistograms(value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "keep" || value === "none") return value === "keep";
+  throw new UsageError(`--interval-histograms ${JSON.stringify(value)}: expected keep or none`);
 }
 
 function parseUrl(positionals: string[]): URL {
@@ -154,6 +162,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   pipelining: "-p",
   workers: "--workers",
   intervalMs: "--interval",
+  intervalHistograms: "--interval-histograms",
   warmupMs: "--warmup",
   logFile: "--log",
 };

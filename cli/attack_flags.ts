@@ -26,6 +26,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "pipelining", short: "p", takesValue: true, example: "4" },
   { long: "workers", short: "w", takesValue: true, example: "2" },
   { long: "interval", takesValue: true, example: "250ms" },
+  { long: "interval-histograms", takesValue: true, example: "none" },
   { long: "warmup", takesValue: true, example: "5s" },
   { long: "log", takesValue: true, example: "requests.csv" },
   { long: "json", takesValue: false },

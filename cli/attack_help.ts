@@ -65,6 +65,9 @@ Output
       --report FILE        write a self-contained HTML report
       --log FILE           stream every request to a CSV: code;startUs;endUs;connection
       --interval D         statistics interval for the time series                  [250ms]
+      --interval-histograms keep|none
+                           keep each interval's latency histogram in results.json   [keep]
+                           (exact re-analysis; none makes the file smaller)
       --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line

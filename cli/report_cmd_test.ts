@@ -87,3 +87,18 @@ Deno.test("writeReport replaces the output atomically and leaves no temp file", 
     assert.deepEqual([...Deno.readDirSync(dir)].map((e) => e.name), ["r.html"]);
   });
 });
+
+Deno.test("loadlab report renders a v1 results file (written before v2) beside a v2 one", async () => {
+  await withDir(async (dir) => {
+    const [v1, v2, out] = ["v1.json", "v2.json", "report.html"].map((f) => join(dir, f));
+    // A v1 file is a v2 file without the optional v2 fields and with the old tag.
+    await Deno.writeTextFile(v1, JSON.stringify({ ...makeSeed000(1, 5), schema: "loadlab.results/v1" }));
+    await Deno.writeTextFile(v2, JSON.stringify(makeSingleAttack()));
+    const { code, errors } = await run([v1, v2, "-o", out]);
+    assert.deepEqual(errors, []);
+    assert.equal(code, 0);
+    const html = await Deno.readTextFile(out);
+    assert.match(html, /"name":"redis-cache\/high#0"/);
+    assert.match(html, /"name":"attack"/);
+  });
+});

@@ -26,7 +26,11 @@ export interface AttackHooks {
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
   const uncorrected = config.model === "throughput";
-  const aggregator = new RunAggregator({ intervalMs: config.intervalMs, uncorrected });
+  const aggregator = new RunAggregator({
+    intervalMs: config.intervalMs,
+    uncorrected,
+    intervalHistograms: config.intervalHistograms,
+  });
   const startedAt = new Date().toISOString();
   const startMs = performance.now();
   const plannedMs = measuredDurationMs(config);

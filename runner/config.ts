@@ -53,6 +53,8 @@ export const attackConfigSchema = z.object({
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
+  /** Keep each interval's encoded histogram in results (exact warm-up cuts, per-phase percentiles). */
+  intervalHistograms: z.boolean().default(true),
   warmupMs: z.number().min(0, "warm-up must be >= 0").default(0),
   /** Open models: a send later than this is dropped (counted) instead of sent. */
   lateBoundMs: z.number().positive().default(1_000),

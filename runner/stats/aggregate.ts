@@ -5,6 +5,9 @@
  * samples may arrive in any order (workers are never assumed to be in lock-step). Run totals are merged as
  * samples arrive; per-interval histograms are kept as their compact encodings and only decoded at
  * `finish`, which keeps memory at a few hundred bytes per interval instead of a full histogram each.
+ * At `finish` each interval's encodings are merged into one, which goes into the results
+ * (`intervals[i].histogramEncoded`, unless `intervalHistograms` is off): analysis after the run (warm-up
+ * cut, per-phase percentiles, shard merging) then adds histograms exactly instead of averaging percentiles.
  */
 
 import type { ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
@@ -113,6 +116,7 @@ function addMessages(into: Record<string, number>, from: Record<string, number>,
 export class RunAggregator {
   readonly #intervalMs: number;
   readonly #uncorrected: boolean;
+  readonly #keepIntervalHistograms: boolean;
   readonly #intervals = new Map<number, IntervalAccumulator>();
   /** Highest interval index seen, -1 before the first sample. */
   #lastIndex = -1;
@@ -131,10 +135,11 @@ export class RunAggregator {
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
 
-  constructor(opts: { intervalMs: number; uncorrected: boolean }) {
+  constructor(opts: { intervalMs: number; uncorrected: boolean; intervalHistograms?: boolean }) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
     this.#uncorrected = opts.uncorrected;
+    this.#keepIntervalHistograms = opts.intervalHistograms ?? true;
     this.#rawTotal = opts.uncorrected ? createHistogram() : null;
   }
 
@@ -282,7 +287,7 @@ export class RunAggregator {
       const startMs = index * this.#intervalMs;
       const leftMs = durationMs - startMs;
       const spanMs = leftMs > 0 && leftMs < this.#intervalMs ? leftMs : this.#intervalMs;
-      out.push(intervalResult(startMs, spanMs, this.#intervals.get(index)));
+      out.push(intervalResult(startMs, spanMs, this.#intervals.get(index), this.#keepIntervalHistograms));
     }
     return out;
   }
@@ -299,8 +304,14 @@ export class RunAggregator {
   }
 }
 
-function intervalResult(startMs: number, durationMs: number, slot?: IntervalAccumulator): IntervalResult {
-  const summary = summarizeMs(mergeEncoded(slot?.histograms ?? []));
+function intervalResult(
+  startMs: number,
+  durationMs: number,
+  slot: IntervalAccumulator | undefined,
+  keepHistogram: boolean,
+): IntervalResult {
+  const histogram = mergeEncoded(slot?.histograms ?? []);
+  const summary = summarizeMs(histogram);
   return {
     startMs,
     durationMs,
@@ -319,5 +330,6 @@ function intervalResult(startMs: number, durationMs: number, slot?: IntervalAccu
     inFlight: slot?.inFlight ?? 0,
     connections: slot?.connections ?? 0,
     statusCodes: { ...(slot?.statusCodes ?? {}) },
+    ...(keepHistogram ? { histogramEncoded: encodeHistogram(histogram) } : {}),
   };
 }
