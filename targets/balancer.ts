@@ -18,7 +18,11 @@ export interface Balancer {
 }
 
 /** Picks an instance index: pure so the policy can be tested without sockets. */
-export function pickInstance(mode: BalanceMode, inFlight: number[], next: number): number {
+export function pickInstance(
+  mode: BalanceMode,
+  inFlight: number[],
+  next: number,
+): number {
   if (mode === "round-robin") return next % inFlight.length;
   let best = -1;
   for (let k = 0; k < inFlight.length; k++) {
@@ -28,7 +32,10 @@ export function pickInstance(mode: BalanceMode, inFlight: number[], next: number
   return best;
 }
 
-export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balancer {
+export function createBalancer(
+  upstreamUrls: string[],
+  mode: BalanceMode,
+): Balancer {
   const upstreams = upstreamUrls.map((u) => new Upstream(u));
   const inFlight = upstreams.map(() => 0);
   const sent = upstreams.map(() => 0);

@@ -61,14 +61,44 @@ function escapeHtml(text: string): string {
 export function renderHomePage(now: Date): string {
   const cards: string[] = [];
   for (let i = 0; i < 24; i++) {
-    const title = escapeHtml(`${ARTICLE_TITLES[i % ARTICLE_TITLES.length]} #${i + 1}`);
+    const title = escapeHtml(
+      `${ARTICLE_TITLES[i % ARTICLE_TITLES.length]} #${i + 1}`,
+    );
     cards.push(
       `<article class="card"><h2><a href="/static/about.html?a=${i}">${title}</a></h2>` +
-        `<p>${escapeHtml(`Part ${i + 1} of the loadlab notes: <${i * 7} words> & more.`)}</p></article>`,
+        `<p>${
+          escapeHtml(
+            `Part ${i + 1} of the loadlab notes: <${i * 7} words> & more.`,
+          )
+        }</p></article>`,
     );
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title>` +
     `<link rel="stylesheet" href="/static/style.css"></head><body><header><h1>loadlab wiki</h1>` +
     `<nav><a href="/home">Home</a> <a href="/static/index.html">Static</a></nav></header>` +
     `<main>${cards.join("")}</main><footer>Rendered at ${now.toISOString()}</footer></body></html>`;
+}
+
+/** Path of the sample page whose content changes every second (seed 003's stale-cache pitfall). */
+export const NEWS_PATH = "/static/news.html";
+/** Header carrying the news page's version, so a cache can tell a stale copy from a fresh one. */
+export const VERSION_HEADER = "x-page-version";
+
+/** The news page's version at `nowMs`: the epoch second, so it changes every second. */
+export function newsVersion(nowMs: number): string {
+  return String(Math.floor(nowMs / 1000));
+}
+
+/** The news page for `version`: big enough (> 1 KiB) to be compressed like the other sample pages. */
+export function renderNewsPage(version: string): string {
+  const items: string[] = [];
+  for (let i = 0; i < 12; i++) {
+    items.push(
+      `<li><a href="/static/about.html?n=${i}">${escapeHtml(ARTICLE_TITLES[i % 8])}</a> ` +
+        `<span>updated in version ${version}</span></li>`,
+    );
+  }
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>News</title>` +
+    `<link rel="stylesheet" href="/static/style.css"></head><body><h1>Latest news</h1>` +
+    `<p class="version">version: ${version}</p><ul>${items.join("")}</ul></body></html>`;
 }

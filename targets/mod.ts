@@ -1,8 +1,8 @@
 /**
  * @module
  * The targets loadlab measures, behind one entry point for the runner: `startTarget(spec)` starts the
- * built-in Hono target (one or several instances, balanced or sharing a port), an external app, or a
- * Redis caching/rate-limiting proxy in front of either, and `startTelemetry(target)` samples CPU, RSS
+ * built-in Hono target (one or several instances, balanced or sharing a port), an external app, a
+ * framework app from `examples/` (Node or Deno), or a Redis caching/rate-limiting proxy in front of any, and `startTelemetry(target)` samples CPU, RSS
  * and Redis counters while a run goes. `runTargetChild` is the hidden `__target <json>` subcommand a
  * compiled loadlab binary must route to, because there the target processes are the binary itself.
  *
@@ -22,15 +22,22 @@ export { runTargetChild } from "./child_main.ts";
 export { TargetError } from "./errors.ts";
 export { createTargetApp, ENDPOINTS, type TargetAppOptions } from "./app.ts";
 export { parseRateLimit } from "./rate_limit.ts";
+export { CMS_DEFAULTS } from "./cms.ts";
+export { EXAMPLES_INSTALL_HINT } from "./example.ts";
 export {
   type BuiltinSpec,
   builtinSpecSchema,
+  cmsSchema,
+  type CmsSpec,
+  type ExampleSpec,
+  exampleSpecSchema,
   type ExternalSpec,
   externalSpecSchema,
   type ProxySpec,
   proxySpecSchema,
   type RateLimit,
   type RunningTarget,
+  type TargetInfo,
   type TargetProcess,
   type TargetSpec,
   targetSpecSchema,

@@ -52,7 +52,9 @@ export function findProgram(name: string): string | null {
 class Tail {
   #text = "";
   push(chunk: Uint8Array): void {
-    this.#text = (this.#text + new TextDecoder().decode(chunk)).slice(-TAIL_BYTES);
+    this.#text = (this.#text + new TextDecoder().decode(chunk)).slice(
+      -TAIL_BYTES,
+    );
   }
   get text(): string {
     return this.#text;
@@ -73,7 +75,11 @@ export class ManagedProcess {
   #lineWaiters: Array<(line: string) => void> = [];
   #stdoutPartial = "";
 
-  private constructor(readonly opts: SpawnOptions, child: Deno.ChildProcess, log: Deno.FsFile | null) {
+  private constructor(
+    readonly opts: SpawnOptions,
+    child: Deno.ChildProcess,
+    log: Deno.FsFile | null,
+  ) {
     this.#child = child;
     this.pid = child.pid;
     const drained = Promise.all([
@@ -123,18 +129,27 @@ export class ManagedProcess {
     return proc;
   }
 
-  async #drain(stream: ReadableStream<Uint8Array>, tail: Tail, log: Deno.FsFile | null, isStdout: boolean) {
+  async #drain(
+    stream: ReadableStream<Uint8Array>,
+    tail: Tail,
+    log: Deno.FsFile | null,
+    isStdout: boolean,
+  ) {
     for await (const chunk of stream) {
       tail.push(chunk);
       if (log) await log.write(chunk).catch(() => {});
-      if (isStdout && this.#lineWaiters.length) this.#feedLines(new TextDecoder().decode(chunk));
+      if (isStdout && this.#lineWaiters.length) {
+        this.#feedLines(new TextDecoder().decode(chunk));
+      }
     }
   }
 
   #feedLines(text: string): void {
     const parts = (this.#stdoutPartial + text).split("\n");
     this.#stdoutPartial = parts.pop()!;
-    for (const line of parts) for (const waiter of this.#lineWaiters) waiter(line);
+    for (const line of parts) {
+      for (const waiter of this.#lineWaiters) waiter(line);
+    }
   }
 
   /** The first stdout line starting with `prefix`; rejects if the process exits or time runs out. */
@@ -150,7 +165,9 @@ export class ManagedProcess {
         settle();
       };
       const onLine = (line: string) => {
-        if (line.startsWith(prefix)) finish(() => resolve(line.slice(prefix.length)));
+        if (line.startsWith(prefix)) {
+          finish(() => resolve(line.slice(prefix.length)));
+        }
       };
       this.#lineWaiters.push(onLine);
       this.exited.then(() => finish(() => reject(this.exitedEarlyError())));

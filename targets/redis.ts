@@ -23,7 +23,10 @@ export interface RedisHandle {
  * A connected client that never queues commands while disconnected and keeps reconnecting in the
  * background (up to once a second). Throws a TargetError when the first connection fails.
  */
-export async function connectRedis(url: string, timeoutMs = 3000): Promise<RedisClient> {
+export async function connectRedis(
+  url: string,
+  timeoutMs = 3000,
+): Promise<RedisClient> {
   let connected = false;
   const client = createClient({
     url,
@@ -40,7 +43,12 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
   try {
     await Promise.race([
       client.connect().then(() => connected = true),
-      new Promise((_, reject) => timer = setTimeout(() => reject(new Error("connect timed out")), timeoutMs)),
+      new Promise((_, reject) =>
+        timer = setTimeout(
+          () => reject(new Error("connect timed out")),
+          timeoutMs,
+        )
+      ),
     ]);
     return client;
   } catch (err) {
@@ -56,7 +64,9 @@ export async function connectRedis(url: string, timeoutMs = 3000): Promise<Redis
 }
 
 /** Starts `redis-server` on a free loopback port, no RDB snapshots, no AOF. */
-export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: number[] } = {}): Promise<
+export async function startRedisServer(
+  opts: { logFile?: string; cpuAffinity?: number[] } = {},
+): Promise<
   RedisHandle
 > {
   const program = findProgram("redis-server");
@@ -71,7 +81,18 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
   const proc = ManagedProcess.spawn({
     name: "redis-server",
     command: program,
-    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    args: [
+      "--port",
+      String(port),
+      "--bind",
+      "127.0.0.1",
+      "--save",
+      "",
+      "--appendonly",
+      "no",
+      "--dir",
+      dir,
+    ],
     logFile: opts.logFile,
     cpuAffinity: opts.cpuAffinity,
   });
@@ -80,7 +101,11 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   try {
-    await pollReady(proc, () => Promise.resolve(proc.stdoutTail.text.includes("Ready to accept")), 10_000);
+    await pollReady(
+      proc,
+      () => Promise.resolve(proc.stdoutTail.text.includes("Ready to accept")),
+      10_000,
+    );
   } catch (err) {
     await stop();
     throw err;
@@ -108,6 +133,8 @@ export async function resolveRedis(
 /** Keys `/redis/:key` can read: key:0..key:99 with 64-byte values, like seed 004's single-key GET. */
 export async function seedRedis(client: RedisClient): Promise<void> {
   const pairs: [string, string][] = [];
-  for (let i = 0; i < 100; i++) pairs.push([`key:${i}`, `value-${i}-`.padEnd(64, "x")]);
+  for (let i = 0; i < 100; i++) {
+    pairs.push([`key:${i}`, `value-${i}-`.padEnd(64, "x")]);
+  }
   await client.mSet(pairs);
 }

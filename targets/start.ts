@@ -8,16 +8,19 @@
 import type { BalanceMode } from "./balancer.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
 import { TargetError } from "./errors.ts";
+import { exampleCommand } from "./example.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { STATS_PATH } from "./proxy.ts";
-import { type RedisHandle, resolveRedis } from "./redis.ts";
+import { connectRedis, type RedisHandle, resolveRedis, seedRedis } from "./redis.ts";
 import {
   type BuiltinSpec,
+  type ExampleSpec,
   type ExternalSpec,
   type ProxySpec,
   type RunningTarget,
+  type TargetInfo,
   type TargetProcess,
   type TargetSpec,
   targetSpecSchema,
@@ -31,6 +34,41 @@ export interface StartOptions {
 }
 
 const CHILD_READY_TIMEOUT_MS = 30_000;
+const DENO_RUNTIME = `deno ${Deno.version.deno}`;
+
+/** What a start function hands to `handle`. */
+interface Started {
+  url: string;
+  redis: RedisHandle | null;
+  info: TargetInfo;
+  /** Cumulative counters of the target's processes ({} when it has none). */
+  stats: () => Promise<Record<string, number>>;
+}
+
+const noStats = () => Promise.resolve({});
+
+/** Sums the numeric counters that `urls` answer (an instance's `pid` is not a counter). */
+async function sumStats(urls: string[]): Promise<Record<string, number>> {
+  const sum: Record<string, number> = {};
+  const answers = await Promise.all(urls.map(async (url) => {
+    try {
+      const res = await fetch(url + STATS_PATH, {
+        signal: AbortSignal.timeout(2000),
+      });
+      return res.ok ? await res.json() : (await res.body?.cancel(), {});
+    } catch {
+      return {};
+    }
+  }));
+  for (const answer of answers) {
+    for (const [key, value] of Object.entries(answer)) {
+      if (key !== "pid" && typeof value === "number") {
+        sum[key] = (sum[key] ?? 0) + value;
+      }
+    }
+  }
+  return sum;
+}
 
 /** Everything started so far, stopped in reverse order. */
 class Stack {
@@ -40,21 +78,31 @@ class Stack {
     this.#stops.push(stop);
   }
   async stopAll(): Promise<void> {
-    for (const stop of this.#stops.splice(0).reverse()) await stop().catch(() => {});
+    for (const stop of this.#stops.splice(0).reverse()) {
+      await stop().catch(() => {});
+    }
   }
 }
 
 /** How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file. */
-export function childCommand(spec: ChildSpec): { command: string; args: string[] } {
+export function childCommand(
+  spec: ChildSpec,
+): { command: string; args: string[] } {
   const json = JSON.stringify(spec);
-  if (Deno.build.standalone) return { command: Deno.execPath(), args: ["__target", json] };
+  if (Deno.build.standalone) {
+    return { command: Deno.execPath(), args: ["__target", json] };
+  }
   const entry = new URL("./child_main.ts", import.meta.url);
   const config = new URL("../deno.json", import.meta.url);
   // --unstable-net: `reusePort` is still an unstable Deno API.
   const args = ["run", "-A", "--quiet", "--unstable-net"];
   try {
-    if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
-  } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
+    if (config.protocol === "file:" && Deno.statSync(config).isFile) {
+      args.push("--config", config.pathname);
+    }
+  } catch {
+    /* no deno.json next to the sources: rely on the import map the entry resolves */
+  }
   return { command: Deno.execPath(), args: [...args, entry.href, json] };
 }
 
@@ -81,11 +129,19 @@ async function spawnChild(
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name, pid: proc.pid });
-  const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
+  const line = await proc.waitForStdoutLine(
+    READY_PREFIX,
+    CHILD_READY_TIMEOUT_MS,
+  );
   return JSON.parse(line).url;
 }
 
-async function startRedis(stack: Stack, url: string | undefined, needed: boolean, opts: StartOptions) {
+async function startRedis(
+  stack: Stack,
+  url: string | undefined,
+  needed: boolean,
+  opts: StartOptions,
+) {
   const redis: RedisHandle | null = await resolveRedis(url, needed, {
     logFile: logFile(opts, "redis-server"),
   });
@@ -93,8 +149,17 @@ async function startRedis(stack: Stack, url: string | undefined, needed: boolean
   return redis;
 }
 
-async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions) {
-  const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
+async function startBuiltin(
+  stack: Stack,
+  spec: BuiltinSpec,
+  opts: StartOptions,
+): Promise<Started> {
+  const redis = await startRedis(
+    stack,
+    spec.redisUrl,
+    spec.redis ?? false,
+    opts,
+  );
   const host = spec.host ?? "127.0.0.1";
   const instances = spec.instances ?? 1;
   const app = {
@@ -109,13 +174,28 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   };
   const name = (i: number) => i === 0 ? "target" : `target#${i + 1}`;
   let url: string;
+  // Reuse-port instances share one address, so no single one can be asked for its counters.
+  let statsUrls: string[] = [];
   if (instances === 1) {
-    url = await spawnChild(stack, "target", { ...app, port: spec.port ?? 0 }, opts, spec.cpuAffinity);
+    url = await spawnChild(
+      stack,
+      "target",
+      { ...app, port: spec.port ?? 0 },
+      opts,
+      spec.cpuAffinity,
+    );
+    statsUrls = [url];
   } else if (spec.balance === "reuse-port") {
     const port = spec.port || freePort(host);
     const urls = await Promise.all(
       [...Array(instances).keys()].map((i) =>
-        spawnChild(stack, name(i), { ...app, port, reusePort: true }, opts, spec.cpuAffinity)
+        spawnChild(
+          stack,
+          name(i),
+          { ...app, port, reusePort: true },
+          opts,
+          spec.cpuAffinity,
+        )
       ),
     );
     url = urls[0];
@@ -135,11 +215,22 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
       mode,
     };
     url = await spawnChild(stack, "balancer", balancer, opts, spec.cpuAffinity);
+    statsUrls = [url, ...upstreams];
   }
-  return { url, redis, statsUrl: instances > 1 && spec.balance !== "reuse-port" ? url + STATS_PATH : null };
+  const info: TargetInfo = { kind: "builtin", runtime: DENO_RUNTIME };
+  return {
+    url,
+    redis,
+    info,
+    stats: statsUrls.length ? () => sumStats(statsUrls) : noStats,
+  };
 }
 
-async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions) {
+async function startExternal(
+  stack: Stack,
+  spec: ExternalSpec,
+  opts: StartOptions,
+): Promise<Started> {
   const proc = ManagedProcess.spawn({
     name: "external app",
     command: spec.command,
@@ -156,19 +247,91 @@ async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOption
   const { hostname, port, protocol } = new URL(url);
   const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
   await pollReady(proc, async () => {
-    if (!readyPath) return await waitForPort(hostname.replace(/^\[|\]$/g, ""), portNumber, 1);
-    const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) });
+    if (!readyPath) {
+      return await waitForPort(hostname.replace(/^\[|\]$/g, ""), portNumber, 1);
+    }
+    const res = await fetch(url + readyPath, {
+      signal: AbortSignal.timeout(1000),
+    });
     await res.body?.cancel();
     return res.ok;
   }, timeoutMs);
-  return { url, redis: null, statsUrl: null };
+  const command = [spec.command, ...spec.args ?? []].join(" ");
+  return {
+    url,
+    redis: null,
+    info: { kind: "external", command },
+    stats: noStats,
+  };
 }
 
-async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions) {
+/** A framework app from examples/ on a free port, ready when `/json` answers. */
+async function startExample(
+  stack: Stack,
+  spec: ExampleSpec,
+  opts: StartOptions,
+): Promise<Started> {
+  const run = exampleCommand(spec);
+  const redis = await startRedis(
+    stack,
+    spec.redisUrl,
+    spec.redis ?? false,
+    opts,
+  );
+  if (redis) {
+    // The app reads key:0..key:99 like the built-in target, which seeds them itself.
+    const client = await connectRedis(redis.url);
+    await seedRedis(client).finally(() => client.disconnect().catch(() => {}));
+  }
+  const host = spec.host ?? "127.0.0.1";
+  const port = spec.port || freePort(host);
+  const env: Record<string, string> = {
+    PORT: String(port),
+    HOST: host,
+    NODE_ENV: "production",
+  };
+  if (redis) env.REDIS_URL = redis.url;
+  const proc = ManagedProcess.spawn({
+    name: `${spec.app} app`,
+    command: run.command,
+    args: run.args,
+    cwd: run.cwd,
+    env,
+    logFile: logFile(opts, spec.app),
+    cpuAffinity: spec.cpuAffinity,
+  });
+  stack.push(() => proc.stop());
+  stack.processes.push({ name: "target", pid: proc.pid });
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  // Deno's first run may download the packages: allow for that.
+  await pollReady(proc, async () => {
+    const res = await fetch(url + "/json", {
+      signal: AbortSignal.timeout(1000),
+    });
+    await res.body?.cancel();
+    return res.ok;
+  }, 120_000);
+  const command = [run.command, ...run.args].join(" ");
+  return {
+    url,
+    redis,
+    info: { kind: "example", runtime: run.runtime, command },
+    stats: noStats,
+  };
+}
+
+async function startProxy(
+  stack: Stack,
+  spec: ProxySpec,
+  opts: StartOptions,
+): Promise<Started> {
   let upstreamUrl: string;
+  let upstream: RunningTarget | null = null;
   if ("kind" in spec.upstream) {
-    const upstream = await startTarget(spec.upstream, { logDir: opts.logDir });
-    stack.push(() => upstream.stop());
+    const started = upstream = await startTarget(spec.upstream, {
+      logDir: opts.logDir,
+    });
+    stack.push(() => started.stop());
     upstreamUrl = upstream.url;
     stack.processes.push(...upstream.processes);
   } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
@@ -186,43 +349,70 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions) {
   const url = await spawnChild(stack, "proxy", proxy, opts, spec.cpuAffinity);
   // The proxy is what the load hits: list it first for telemetry.
   stack.processes.unshift(stack.processes.pop()!);
-  return { url, redis, statsUrl: url + STATS_PATH };
+  const info: TargetInfo = {
+    kind: "proxy",
+    runtime: DENO_RUNTIME,
+    upstream: upstream?.info,
+  };
+  // The upstream's counters (staleHits, cms*) are named apart from the proxy's (hits, misses, ...).
+  const stats = async () => ({
+    ...await upstream?.stats(),
+    ...await sumStats([url]),
+  });
+  return { url, redis, info, stats };
 }
 
 function validSpec(spec: TargetSpec): TargetSpec {
   const parsed = validate(targetSpecSchema, spec);
   if (parsed.ok) return parsed.data;
   const problems = formatIssues(parsed.issues);
-  throw new TargetError(`invalid target: ${problems.join("; ")}`, "fix the target fields named above", {
-    cause: parsed.error,
-  });
+  throw new TargetError(
+    `invalid target: ${problems.join("; ")}`,
+    "fix the target fields named above",
+    {
+      cause: parsed.error,
+    },
+  );
 }
 
 /** Starts the target described by `spec`; throws TargetError (after cleaning up) when it cannot. */
-export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Promise<RunningTarget> {
+export async function startTarget(
+  spec: TargetSpec,
+  opts: StartOptions = {},
+): Promise<RunningTarget> {
   const valid = validSpec(spec);
-  if (opts.signal?.aborted) throw new TargetError("target start aborted", "", { cause: opts.signal.reason });
+  if (opts.signal?.aborted) {
+    throw new TargetError("target start aborted", "", {
+      cause: opts.signal.reason,
+    });
+  }
   const stack = new Stack();
-  let started: { url: string; redis: RedisHandle | null; statsUrl: string | null };
+  let started: Started;
   try {
     started = valid.kind === "builtin"
       ? await startBuiltin(stack, valid, opts)
       : valid.kind === "external"
       ? await startExternal(stack, valid, opts)
+      : valid.kind === "example"
+      ? await startExample(stack, valid, opts)
       : await startProxy(stack, valid, opts);
   } catch (err) {
     await stack.stopAll();
     if (err instanceof TargetError) throw err;
-    throw new TargetError(`cannot start ${valid.kind} target: ${(err as Error).message}`, "see the cause", {
-      cause: err,
-    });
+    throw new TargetError(
+      `cannot start ${valid.kind} target: ${(err as Error).message}`,
+      "see the cause",
+      {
+        cause: err,
+      },
+    );
   }
   return handle(stack, started, opts.signal);
 }
 
 function handle(
   stack: Stack,
-  started: { url: string; redis: RedisHandle | null; statsUrl: string | null },
+  started: Started,
   signal?: AbortSignal,
 ): RunningTarget {
   let stopping: Promise<void> | null = null;
@@ -230,20 +420,13 @@ function handle(
   signal?.addEventListener("abort", () => void stop(), { once: true });
   if (signal?.aborted) void stop(); // aborted while starting: the listener above will never fire
   return {
+    info: started.info,
     url: started.url,
     processes: stack.processes,
     pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,
     redisPid: started.redis?.pid,
-    async stats() {
-      if (!started.statsUrl || stopping) return {};
-      try {
-        const res = await fetch(started.statsUrl, { signal: AbortSignal.timeout(2000) });
-        return res.ok ? await res.json() : (await res.body?.cancel(), {});
-      } catch {
-        return {};
-      }
-    },
+    stats: () => stopping ? Promise.resolve({}) : started.stats(),
     stop,
   };
 }

@@ -2,10 +2,15 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { parseRedisInfo, readProcSample, startTelemetry } from "./telemetry.ts";
 
 Deno.test("readProcSample reads CPU seconds and RSS of a live process, null for a gone one", () => {
-  if (Deno.build.os !== "linux") return console.log("skipped: /proc is Linux-only");
+  if (Deno.build.os !== "linux") {
+    return console.log("skipped: /proc is Linux-only");
+  }
   const own = readProcSample(Deno.pid);
   assert(own !== null);
-  assert(own.rssBytes > 1_000_000, `RSS ${own.rssBytes} should be over 1 MB for a Deno process`);
+  assert(
+    own.rssBytes > 1_000_000,
+    `RSS ${own.rssBytes} should be over 1 MB for a Deno process`,
+  );
   assert(own.cpuSec >= 0);
   assertEquals(readProcSample(2 ** 22 + 7), null);
 });
@@ -17,7 +22,9 @@ Deno.test("parseRedisInfo picks the counters out of INFO stats", () => {
 });
 
 Deno.test("startTelemetry samples CPU of a busy process per interval", async () => {
-  if (Deno.build.os !== "linux") return console.log("skipped: /proc is Linux-only");
+  if (Deno.build.os !== "linux") {
+    return console.log("skipped: /proc is Linux-only");
+  }
   const target = {
     url: "http://127.0.0.1:1",
     pids: [Deno.pid],
@@ -34,8 +41,14 @@ Deno.test("startTelemetry samples CPU of a busy process per interval", async () 
   }
   const [series] = telemetry.stop();
   assertEquals(series.name, "target");
-  assert(series.samples.length >= 2, `expected >= 2 samples, got ${series.samples.length}`);
+  assert(
+    series.samples.length >= 2,
+    `expected >= 2 samples, got ${series.samples.length}`,
+  );
   assert(series.samples.every((s) => s.rssBytes! > 0 && s.cpuPercent! >= 0));
-  assert(series.samples.some((s) => s.cpuPercent! > 20), JSON.stringify(series.samples));
+  assert(
+    series.samples.some((s) => s.cpuPercent! > 20),
+    JSON.stringify(series.samples),
+  );
   assert(series.samples[1].tMs > series.samples[0].tMs);
 });

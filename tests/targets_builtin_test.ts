@@ -31,7 +31,14 @@ Deno.test("one instance: serves the endpoints from its own process, gone after s
       500,
     );
     assert(target.pids[0] !== Deno.pid);
-    assertEquals(await target.stats(), {});
+    assertEquals(target.info, { kind: "builtin", runtime: `deno ${Deno.version.deno}` });
+    await (await fetch(`${target.url}/home`)).text();
+    assertEquals(await target.stats(), {
+      cmsQueries: 3,
+      cmsQueued: 0,
+      cmsQueueWaitMs: 0,
+      cmsAcquireTimeouts: 0,
+    });
   } finally {
     await target.stop();
   }
@@ -43,7 +50,10 @@ Deno.test("balancer: round-robin spreads requests evenly over the instances", as
   try {
     assertEquals(target.processes.map((p) => p.name), ["target", "target#2", "target#3", "balancer"]);
     for (let i = 0; i < 9; i++) await (await fetch(`${target.url}/json`)).text();
-    assertEquals(await target.stats(), { instance1: 3, instance2: 3, instance3: 3 });
+    await Promise.all([1, 2, 3].map(async () => await (await fetch(`${target.url}/home`)).text()));
+    const { instance1, instance2, instance3, cmsQueries } = await target.stats();
+    assertEquals({ instance1, instance2, instance3 }, { instance1: 4, instance2: 4, instance3: 4 });
+    assertEquals(cmsQueries, 9, "the instances' counters are summed");
   } finally {
     await target.stop();
   }
@@ -56,7 +66,8 @@ Deno.test("balancer: least-connections avoids the instance busy with a slow requ
     await new Promise((r) => setTimeout(r, 150));
     for (let i = 0; i < 4; i++) await (await fetch(`${target.url}/json`)).text();
     assertEquals(await slow, { sleptMs: 600 });
-    assertEquals(await target.stats(), { instance1: 1, instance2: 4 });
+    const { instance1, instance2 } = await target.stats();
+    assertEquals({ instance1, instance2 }, { instance1: 1, instance2: 4 });
   } finally {
     await target.stop();
   }

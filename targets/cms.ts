@@ -1,0 +1,152 @@
+/**
+ * @module
+ * The CMS-like page behind `/home`, standing in for seed 000's Wiki.js: each page runs a few "queries"
+ * against a bounded pool, like a CMS on a database connection pool (Wiki.js uses knex over PostgreSQL).
+ * A query holds one slot for `queryMs` and waits on a timer, the way a database round trip leaves the
+ * event loop free, so the page's capacity is set by the pool, not by the CPU: about
+ * `poolSize / (queries * queryMs)` pages per second (4 / (3 x 20 ms) = 66/s by default). Requests beyond
+ * that queue for a slot in arrival order and the wait is part of their latency; a query that waits longer
+ * than `acquireTimeoutMs` fails the page with 503, as knex's acquire timeout does. The counters
+ * are cumulative, so a runner can take their differences over a run.
+ */
+import type { CmsSpec } from "./spec.ts";
+
+/** The `cms` option's defaults: 4 slots x (3 queries of 20 ms) = about 66 pages/s. */
+export const CMS_DEFAULTS: Required<CmsSpec> = {
+  poolSize: 4,
+  queryMs: 20,
+  queries: 3,
+  acquireTimeoutMs: 5000,
+};
+export type CmsOptions = Required<CmsSpec>;
+
+/** The options with every absent field taken from `CMS_DEFAULTS`. */
+export function resolveCms(spec: CmsSpec = {}): CmsOptions {
+  const defined = Object.entries(spec).filter(([, v]) => v !== undefined);
+  return { ...CMS_DEFAULTS, ...Object.fromEntries(defined) };
+}
+
+/** Cumulative counters, exposed in the target's stats with a `cms` prefix. */
+export interface PoolStats {
+  /** Queries that got a slot and ran. */
+  queries: number;
+  /** Of those, queries that had to wait because every slot was busy. */
+  queued: number;
+  /** Total time queries spent waiting for a slot (mean wait = queueWaitMs / queries). */
+  queueWaitMs: number;
+  /** Queries given up after `acquireTimeoutMs` (their pages answered 503). */
+  acquireTimeouts: number;
+}
+
+/** Raised when a query waited longer than the acquire timeout. */
+export class PoolTimeoutError extends Error {
+  override name = "PoolTimeoutError";
+}
+
+interface Waiter {
+  grant: () => void;
+  sinceMs: number;
+  timer?: ReturnType<typeof setTimeout>;
+}
+
+/** A FIFO pool of `size` slots; `acquire` resolves with a release function. */
+export class QueryPool {
+  readonly stats: PoolStats = {
+    queries: 0,
+    queued: 0,
+    queueWaitMs: 0,
+    acquireTimeouts: 0,
+  };
+  #busy = 0;
+  /** Waiters still waiting (the queue array also holds ones that timed out and are skipped). */
+  #waiting = 0;
+  #queue: Waiter[] = [];
+  #head = 0;
+
+  constructor(
+    readonly size: number,
+    readonly acquireTimeoutMs = 0,
+    readonly nowMs = () => performance.now(),
+  ) {}
+
+  /** Requests waiting for a slot right now. */
+  get queueLength(): number {
+    return this.#waiting;
+  }
+
+  /** A slot, now or when one frees up; rejects with PoolTimeoutError after the acquire timeout. */
+  acquire(): Promise<() => void> {
+    if (this.#busy < this.size && this.#queue.length === this.#head) {
+      this.#busy++;
+      this.stats.queries++;
+      return Promise.resolve(() => this.#release());
+    }
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        sinceMs: this.nowMs(),
+        grant: () => {
+          clearTimeout(waiter.timer);
+          this.#waiting--;
+          this.stats.queries++;
+          this.stats.queued++;
+          this.stats.queueWaitMs += this.nowMs() - waiter.sinceMs;
+          resolve(() => this.#release());
+        },
+      };
+      if (this.acquireTimeoutMs > 0) {
+        waiter.timer = setTimeout(() => {
+          waiter.grant = () => this.#release(); // already given up: pass the slot on when it comes
+          this.#waiting--;
+          this.stats.acquireTimeouts++;
+          reject(
+            new PoolTimeoutError(
+              `no pool slot within ${this.acquireTimeoutMs} ms`,
+            ),
+          );
+        }, this.acquireTimeoutMs);
+      }
+      this.#queue.push(waiter);
+      this.#waiting++;
+    });
+  }
+
+  #release(): void {
+    if (this.#queue.length === this.#head) {
+      this.#busy--;
+      return;
+    }
+    const next = this.#queue[this.#head++];
+    // Drop the consumed prefix now and then so the array does not grow with every request served.
+    if (this.#head > 1024 && this.#head * 2 > this.#queue.length) {
+      this.#queue = this.#queue.slice(this.#head);
+      this.#head = 0;
+    }
+    next.grant(); // the slot passes straight to the next waiter: #busy is unchanged
+  }
+}
+
+/** Runs `queries` queries one after another, each holding a slot for `queryMs` (a timer). */
+export async function runPageQueries(
+  pool: QueryPool,
+  opts: Pick<CmsOptions, "queries" | "queryMs">,
+) {
+  for (let i = 0; i < opts.queries; i++) {
+    const release = await pool.acquire();
+    try {
+      await new Promise((r) => setTimeout(r, opts.queryMs));
+    } finally {
+      release();
+    }
+  }
+}
+
+/** The pool counters as flat target stats (`cmsQueries`, `cmsQueued`, ...). */
+export function cmsStats(pool: QueryPool): Record<string, number> {
+  const s = pool.stats;
+  return {
+    cmsQueries: s.queries,
+    cmsQueued: s.queued,
+    cmsQueueWaitMs: Math.round(s.queueWaitMs),
+    cmsAcquireTimeouts: s.acquireTimeouts,
+  };
+}

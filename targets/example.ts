@@ -1,0 +1,107 @@
+/**
+ * @module
+ * How to run a framework app from `examples/` (seed 004): under Node when `node` is on PATH and the
+ * examples' packages are installed (`npm install --prefix examples`), else under Deno's npm
+ * compatibility, which fetches the packages of `examples/package.json` into Deno's own cache on first
+ * use and runs offline after that. The choice is made once per start and reported (`info.runtime`),
+ * because the seed's finding (JIT warm-up, framework differences) is about the runtime as much as the
+ * framework. `--no-lock` keeps Deno from writing the app's npm packages into loadlab's own lockfile.
+ */
+import { TargetError } from "./errors.ts";
+import { findProgram } from "./process.ts";
+import type { ExampleSpec } from "./spec.ts";
+
+/** Where the example apps live: `examples/` of the loadlab checkout these sources are in. */
+export const EXAMPLES_DIR = new URL("../examples/", import.meta.url);
+
+/** The npm package each app needs, to tell whether `npm install --prefix examples` ran. */
+const APP_PACKAGES: Record<ExampleSpec["app"], string> = {
+  express: "express",
+  fastify: "fastify",
+  koa: "koa",
+};
+
+export const EXAMPLES_INSTALL_HINT = "npm install --prefix examples";
+
+export interface ExampleCommand {
+  command: string;
+  args: string[];
+  cwd: string;
+  /** e.g. `node v20.20.2` or `deno 2.9.6 (npm compat)`. */
+  runtime: string;
+}
+
+function exists(url: URL): boolean {
+  try {
+    Deno.statSync(url);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** `node --version`, or null when it cannot be run. */
+function nodeVersion(node: string): string | null {
+  try {
+    const out = new Deno.Command(node, {
+      args: ["--version"],
+      stdout: "piped",
+      stderr: "null",
+    }).outputSync();
+    return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The command that runs `spec.app`; throws TargetError when the requested runtime cannot. */
+export function exampleCommand(
+  spec: ExampleSpec,
+  examplesDir: URL = EXAMPLES_DIR,
+): ExampleCommand {
+  const entry = new URL(`${spec.app}/server.js`, examplesDir);
+  if (examplesDir.protocol !== "file:" || !exists(entry)) {
+    throw new TargetError(
+      `example app '${spec.app}' not found at ${entry.pathname}`,
+      "example apps ship in the examples/ folder of a loadlab source checkout; run loadlab from one",
+    );
+  }
+  const cwd = examplesDir.pathname;
+  const runtime = spec.runtime ?? "auto";
+  const node = runtime === "deno" ? null : findProgram("node");
+  const installed = exists(
+    new URL(`node_modules/${APP_PACKAGES[spec.app]}/package.json`, examplesDir),
+  );
+  if (node && installed) {
+    const version = nodeVersion(node);
+    if (version) {
+      return {
+        command: node,
+        args: [entry.pathname],
+        cwd,
+        runtime: `node ${version}`,
+      };
+    }
+  }
+  if (runtime === "node") {
+    throw new TargetError(
+      node ? `the ${spec.app} example's packages are not installed` : "node is not on PATH",
+      node ? `run '${EXAMPLES_INSTALL_HINT}' once` : "install Node.js, or use runtime: deno (or auto)",
+    );
+  }
+  // --node-modules-dir=none: resolve examples/package.json from Deno's cache, never touch node_modules.
+  const args = [
+    "run",
+    "-A",
+    "--quiet",
+    "--no-lock",
+    "--node-modules-dir=none",
+    entry.pathname,
+  ];
+  return {
+    command: Deno.execPath(),
+    args,
+    cwd,
+    runtime: `deno ${Deno.version.deno} (npm compat)`,
+  };
+}
