@@ -1,0 +1,198 @@
+/**
+ * @module
+ * What CI systems read after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown summary for
+ * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
+ * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
+ * so a failed gate shows up as a failed test with its actual value next to the expected one. Pure: reads
+ * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
+ * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
+ */
+import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
+
+/** Markdown-safe text for a table cell or a line: HTML entities, escaped markdown, one line. */
+export function escapeMarkdown(text: string): string {
+  return text
+    .replace(/[\r\n]+/g, " ")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/([\\`*_[\]|#~!])/g, "\\$1");
+}
+
+/** XML-safe text for element content and attribute values (control characters XML forbids removed). */
+export function escapeXml(text: string): string {
+  return text
+    // deno-lint-ignore no-control-regex
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f\ufffe\uffff]/g, "")
+    .replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/"/g, "&quot;")
+    .replace(/'/g, "&apos;");
+}
+
+function fixed(x: number, digits: number): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : "–";
+}
+
+function whole(x: number): string {
+  return Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–";
+}
+
+const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
+const RATIO_METRIC = /^(success|successRate|errorRate)$/;
+
+/** A threshold's actual value with its unit, read from the metric of its expression. */
+export function formatActual(t: ThresholdResult): string {
+  const metric = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)/.exec(t.expression)?.[1] ?? "";
+  if (LATENCY_METRIC.test(metric)) return `${fixed(t.actual, 2)} ms`;
+  if (RATIO_METRIC.test(metric)) return `${fixed(t.actual * 100, 2)}%`;
+  return Number.isInteger(t.actual) ? whole(t.actual) : fixed(t.actual, 2);
+}
+
+/** How the analysis judged noise, in the words the report and the summary both use. */
+export function describeNoiseRule(analysis: Analysis): string {
+  if (analysis.noiseRule === "within-run") {
+    return "judged within each run (batch means after stabilization), as there are not two repeats of each";
+  }
+  const counts = analysis.groups.map((g) => g.runs.length);
+  const fewest = Math.min(...counts), most = Math.max(...counts);
+  const n = fewest === most ? String(fewest) : `${fewest}-${most}`;
+  return `judged by the spread between ${n} repeats (Welch's t-test, 95%)`;
+}
+
+function runsTable(runs: RunResult[]): string[] {
+  const lines = ["| run | req/s | p50 ms | p99 ms | success |", "| --- | ---: | ---: | ---: | ---: |"];
+  for (const r of runs) {
+    const name = escapeMarkdown(r.name) + (r.incomplete ? " (incomplete)" : "");
+    lines.push(
+      `| ${name} | ${whole(r.rps)} | ${fixed(r.latencyMs.p50, 2)} | ${fixed(r.latencyMs.p99, 2)} | ` +
+        `${fixed(r.successRate * 100, 2)}% |`,
+    );
+  }
+  return lines;
+}
+
+function thresholdLines(thresholds: ThresholdResult[]): string[] {
+  if (thresholds.length === 0) return [];
+  const failed = thresholds.filter((t) => !t.ok).length;
+  const head = failed ? `${failed} of ${thresholds.length} thresholds failed` : "All thresholds passed";
+  const lines = [
+    "",
+    `### Thresholds: ${head}`,
+    "",
+    "| | threshold | run | actual |",
+    "| --- | --- | --- | ---: |",
+  ];
+  for (const t of [...thresholds].sort((a, b) => Number(a.ok) - Number(b.ok))) {
+    lines.push(
+      `| ${t.ok ? "✅ pass" : "❌ FAIL"} | ${escapeMarkdown(t.expression)} | ${escapeMarkdown(t.run)} | ` +
+        `${formatActual(t)} |`,
+    );
+  }
+  return lines;
+}
+
+const METRIC_NAMES: Record<string, string> = { rps: "req/s", p50: "p50", p99: "p99", success: "success" };
+
+function comparisonLines(results: ResultsFile): string[] {
+  const analysis = results.analysis;
+  if (!analysis || analysis.comparisons.length === 0) return [];
+  const baseline = escapeMarkdown(results.experiment.baseline ?? "the baseline");
+  const beyond = analysis.comparisons.filter((c) => c.beyondNoise);
+  const lines = [
+    "",
+    `### Changes against ${baseline} beyond noise`,
+    "",
+    `Noise ${describeNoiseRule(analysis)}.`,
+    "",
+  ];
+  if (beyond.length === 0) return [...lines, "No change is beyond noise."];
+  lines.push("| group | metric | baseline | this | change |", "| --- | --- | ---: | ---: | ---: |");
+  const byKey = new Map(analysis.groups.map((g) => [g.key, g]));
+  for (const c of beyond) {
+    const [mine, base] = [byKey.get(c.group), byKey.get(c.baselineGroup)];
+    const digits = c.metric === "rps" ? 0 : 2;
+    const sign = c.changePct > 0 ? "+" : "";
+    lines.push(
+      `| ${escapeMarkdown(c.group)} | ${METRIC_NAMES[c.metric] ?? c.metric} | ` +
+        `${fixed(base?.metrics[c.metric].mean ?? Number.NaN, digits)} | ` +
+        `${fixed(mine?.metrics[c.metric].mean ?? Number.NaN, digits)} | ${sign}${fixed(c.changePct, 1)}% |`,
+    );
+  }
+  return lines;
+}
+
+function searchAndKneeLines(analysis: Analysis | undefined): string[] {
+  const lines: string[] = [];
+  for (const s of analysis?.searches ?? []) {
+    const where = escapeMarkdown(`${s.target}/${s.load}`);
+    const found = s.value === null ? "not met even at the low end of the range" : `**${s.value}**`;
+    const bracket = s.high ? ` (fails at ${s.high.value})` : " (the top of the range)";
+    lines.push(
+      `- Capacity of ${where}: ${escapeMarkdown(s.parameter)} = ${found}` +
+        `${s.value === null ? "" : bracket} under ${escapeMarkdown(s.slo)}, ${s.probes.length} probes`,
+    );
+  }
+  for (const k of analysis?.knees ?? []) {
+    if (k.value === null) continue;
+    const where = escapeMarkdown([k.variant, k.load].filter((p) => p !== null).join("/"));
+    lines.push(
+      `- Knee of ${where} over ${escapeMarkdown(k.parameter)}: ${k.value} (${escapeMarkdown(k.reason)})`,
+    );
+  }
+  return lines.length ? ["", "### Capacity", "", ...lines] : [];
+}
+
+/** The markdown step summary of an experiment. */
+export function renderMarkdownSummary(results: ResultsFile): string {
+  const runs = results.runs.filter((r) => !r.probe);
+  const status = results.complete === false ? " — incomplete: not every planned run finished" : "";
+  const lines = [
+    `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
+    "",
+    ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
+    `${runs.length} runs${status}.`,
+    "",
+    ...runsTable(runs),
+    ...thresholdLines(results.thresholds),
+    ...comparisonLines(results),
+    ...searchAndKneeLines(results.analysis),
+  ];
+  return lines.join("\n") + "\n";
+}
+
+function testcase(t: ThresholdResult, run: RunResult | undefined): string {
+  const attrs = `classname="${escapeXml(`loadlab.${t.run}`)}" name="${escapeXml(t.expression)}"` +
+    (run ? ` time="${fixed(run.durationSec, 3)}"` : "");
+  if (t.ok) return `    <testcase ${attrs}/>`;
+  const message = `actual ${formatActual(t)}, expected ${t.expression}`;
+  return `    <testcase ${attrs}>\n      <failure type="threshold" message="${escapeXml(message)}">` +
+    `${escapeXml(`${t.run}: ${message}`)}</failure>\n    </testcase>`;
+}
+
+/** JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected. */
+export function renderJunit(results: ResultsFile): string {
+  const byName = new Map(results.runs.map((r) => [r.name, r]));
+  const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));
+  let failures = results.thresholds.filter((t) => !t.ok).length;
+  if (results.complete === false) {
+    failures++;
+    cases.push(
+      `    <testcase classname="loadlab" name="every planned run finished">\n` +
+        `      <failure type="incomplete" message="the experiment stopped before every planned run finished"/>\n` +
+        `    </testcase>`,
+    );
+  }
+  const name = escapeXml(results.experiment.name);
+  const counts = `tests="${cases.length}" failures="${failures}" errors="0"`;
+  return [
+    `<?xml version="1.0" encoding="UTF-8"?>`,
+    `<testsuites name="loadlab" ${counts}>`,
+    `  <testsuite name="${name}" ${counts} timestamp="${escapeXml(results.createdAt)}">`,
+    ...cases,
+    `  </testsuite>`,
+    `</testsuites>`,
+    "",
+  ].join("\n");
+}
