@@ -12,7 +12,7 @@ import { formatIssues, type Issue, validate } from "../validation/mod.ts";
 import { durationSchema, flowListSchema, nameSchema, requestListSchema } from "./schema_requests.ts";
 import { loadSchema } from "./schema_loads.ts";
 import { namedRecord, targetsSchema } from "./schema_targets.ts";
-import { checkExperiment } from "./schema_checks.ts";
+import { checkExperiment, expressionProblems } from "./schema_checks.ts";
 import { applyOverrides, parseDocument } from "./overrides.ts";
 
 export type { FileFlow, FileFlowStep, FileRequest } from "./schema_requests.ts";
@@ -66,7 +66,12 @@ export type Search = z.output<typeof searchSchema>;
 export const thresholdSchema = z.union([
   z.string().min(1),
   z.strictObject({ expr: z.string().min(1), target: z.string().optional(), load: z.string().optional() }),
-]).transform((t) => (typeof t === "string" ? { expr: t } : t));
+]).superRefine((t, ctx) => {
+  const path = typeof t === "string" ? [] : ["expr"];
+  for (const message of expressionProblems(typeof t === "string" ? t : t.expr)) {
+    ctx.addIssue({ code: "custom", path, message });
+  }
+}).transform((t) => (typeof t === "string" ? { expr: t } : t));
 export type ThresholdSpec = z.output<typeof thresholdSchema>;
 
 const warmupSchema = z.union([z.literal("auto"), durationSchema]).meta({
