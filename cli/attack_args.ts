@@ -18,7 +18,7 @@ import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
 import { attackHelp } from "./attack_help.ts";
 import { FlagValues } from "./flag_values.ts";
-import { type LoadInput, resolveLoad } from "./load_model.ts";
+import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "./open_file_limit.ts";
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
@@ -84,7 +84,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     warmupMs: flags.durationMs("warmup"),
     logFile: flags.path("log"),
   });
-  checkSockets(config, load, limit);
+  checkSockets(config, limit);
   return {
     config,
     output: {
@@ -129,10 +129,9 @@ function parseUrl(positionals: string[]): URL {
   return url;
 }
 
-function checkSockets(config: AttackConfig, load: LoadInput, limit: number | null): void {
+function checkSockets(config: AttackConfig, limit: number | null): void {
   if (limit === null || !Number.isFinite(limit)) return;
-  const open = config.model === "rate" || load.maxConnections !== undefined;
-  const sockets = open ? config.maxConnections : config.connections;
+  const { open, sockets } = socketsOf(config);
   if (sockets <= limit - FD_HEADROOM) return;
   const flag = open ? "--max-connections" : "-c";
   throw new UsageError(
@@ -144,10 +143,20 @@ function checkSockets(config: AttackConfig, load: LoadInput, limit: number | nul
   );
 }
 
+/** Open pacing (rate, or count with -R) opens connections on demand up to maxConnections. */
+function socketsOf(config: AttackConfig): { open: boolean; sockets: number } {
+  if (config.model === "rate") return { open: true, sockets: config.maxConnections };
+  if (config.model === "count" && config.ratePerSec !== undefined) {
+    return { open: true, sockets: config.maxConnections };
+  }
+  return { open: false, sockets: config.connections };
+}
+
 function nextPowerOfTwo(n: number): number {
   return 2 ** Math.ceil(Math.log2(n));
 }
 
+/** Config field (first segment of an issue's path) -> the flag that sets it. */
 const CONFIG_PATH_FLAGS: Record<string, string> = {
   url: "url",
   model: "--model",
@@ -167,16 +176,15 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   logFile: "--log",
 };
 
-/** Runs the shared zod validation; its problems become one line that names flags, not config paths. */
+/** Runs the shared zod validation; its issues become one line that names flags, not config paths. */
 function toConfig(input: AttackConfigInput): AttackConfig {
   try {
     return parseAttackConfig(input);
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
-    const lines = err.problems.map((problem) => {
-      const [path, ...rest] = problem.split(": ");
-      const flag = CONFIG_PATH_FLAGS[path.split(".")[0]];
-      return flag ? `${flag}: ${rest.join(": ")}` : problem;
+    const lines = err.issues.map(({ path, message }) => {
+      const flag = CONFIG_PATH_FLAGS[/^[^.[]*/.exec(path)![0]];
+      return `${flag ?? path}: ${message}`;
     });
     throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
   }

@@ -11,21 +11,22 @@
  * - otherwise connections: closed model, autocannon/oha `-c`.
  * A flag the chosen model would ignore is an error, never a silent no-op.
  */
-import { type AttackConfigInput, DEFAULT_DURATION_MS, type Phase } from "../runner/config.ts";
+import {
+  DEFAULT_DURATION_MS,
+  DEFAULT_MAX_CONNECTIONS,
+  LOAD_MODELS,
+  type LoadModel,
+  type ModelInput,
+  type Phase,
+} from "../runner/config.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { parsePhases } from "./phases.ts";
 import { UsageError } from "./usage_error.ts";
 
-type Model = "connections" | "rate" | "throughput" | "count";
+type Model = LoadModel;
 
 /** The model-specific part of `AttackConfigInput`. */
-export type LoadInput = Pick<
-  AttackConfigInput,
-  "model" | "connections" | "maxConnections" | "durationMs" | "requests" | "phases" | "ratePerSec"
->;
-
-const MODELS: Model[] = ["connections", "rate", "throughput", "count"];
-const DEFAULT_MAX_CONNECTIONS = 1_000;
+export type LoadInput = ModelInput;
 
 /** Which models each model-specific flag changes, and what to say when it would not. */
 const APPLIES: Record<string, { models: Model[]; fix: string }> = {
@@ -56,10 +57,8 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
     }
   }
   const connections = flags.positiveInt("connections");
-  // No default bound for -n (it runs to the count, like oha and hey); the others state the 10 s default
-  // in the config so results.json shows what ran.
-  const givenMs = flags.positiveDurationMs("duration");
-  const durationMs = givenMs ?? DEFAULT_DURATION_MS;
+  // Without -d the schema's default applies (10 s; none for -n, which runs to the count like oha and hey).
+  const durationMs = flags.positiveDurationMs("duration");
   if (model === "connections") return { model, connections, durationMs };
   if (model === "throughput") {
     const ratePerSec = flags.rate("rate");
@@ -73,26 +72,28 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
     if (requests === undefined) throw needs("count", "-n <requests>, e.g. -n 1000");
     const ratePerSec = flags.rate("rate");
     if (ratePerSec !== undefined) {
-      return { model, requests, connections, ratePerSec, durationMs: givenMs, maxConnections };
+      return { model, requests, connections, ratePerSec, durationMs, maxConnections };
     }
     if (flags.has("max-connections")) {
       throw new UsageError(
         "--max-connections caps open pacing only; add -R <req/s>, or use -c for closed pacing",
       );
     }
-    return { model, requests, connections, durationMs: givenMs };
+    return { model, requests, connections, durationMs };
   }
   const phases = ratePhases(flags);
-  return { model, phases, durationMs: phases.reduce((sum, p) => sum + p.durationMs, 0), maxConnections };
+  return { model, phases, maxConnections };
 }
 
 function decideModel(flags: FlagValues): Model {
   const explicit = flags.text("model");
   if (explicit !== undefined) {
-    const model = MODELS.find((m) => m === explicit.toLowerCase());
+    const model = LOAD_MODELS.find((m) => m === explicit.toLowerCase());
     if (!model) {
       throw new UsageError(
-        `--model ${JSON.stringify(explicit)}: unknown model; use connections, rate, throughput or count`,
+        `--model ${JSON.stringify(explicit)}: unknown model; use ${LOAD_MODELS.slice(0, -1).join(", ")} or ${
+          LOAD_MODELS.at(-1)
+        }`,
       );
     }
     return model;

@@ -1,11 +1,21 @@
 /**
  * @module
- * The validated configuration of one attack (one run of one load model against one URL). Parsed with
- * zod so every problem names its path and the fix; the CLI, experiment files and presets all build this
- * same object, and worker isolates receive it as structured-cloned data. Durations are milliseconds,
- * rates are requests per second.
+ * The validated configuration of one attack (one run of one load model against one URL): a zod
+ * discriminated union on `model`, so each model states its own required fields once (rate: `phases`,
+ * throughput: `ratePerSec`, count: `requests`) and a field a model would ignore is rejected instead of
+ * silently dropped. The CLI, experiment files and presets all build this same object, and worker
+ * isolates receive it as structured-cloned data. Durations are milliseconds, rates requests per second.
+ *
+ * Defaults live only here, in the schema. Problems come back as `ConfigError.issues` (`{path,
+ * message}`), so the CLI maps paths to flags and experiment files to their keys without parsing text.
+ * The list of models is `LOAD_MODELS` of the results format; the union is checked against it below.
  */
 import { z } from "zod";
+import { LOAD_MODELS, type LoadModel } from "../results/mod.ts";
+import { formatIssues, type Issue, validate } from "../validation/mod.ts";
+
+export { LOAD_MODELS, type LoadModel };
+export type { Issue };
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
 export const requestSpecSchema = z.object({
@@ -28,27 +38,49 @@ export const phaseSchema = z.object({
 });
 export type Phase = z.infer<typeof phaseSchema>;
 
-export const loadModelSchema = z.enum(["connections", "rate", "throughput", "count"]);
+/** A step of a flow: a request (named in results by `label`, else `METHOD path`), or a pause. */
+export const flowStepSchema = z.union([
+  z.strictObject({ request: requestSpecSchema, label: z.string().min(1).optional() }),
+  z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
+]);
 
-export const attackConfigSchema = z.object({
+/** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
+export const flowSpecSchema = z.strictObject({
+  name: z.string().min(1, "a flow needs a name"),
+  weight: z.number().positive("weight must be > 0").default(1),
+  steps: z.array(flowStepSchema).refine(
+    (steps) => steps.some((s) => "request" in s),
+    "a flow needs at least one request step",
+  ),
+});
+export type FlowSpec = z.infer<typeof flowSpecSchema>;
+
+export const loadModelSchema = z.enum(LOAD_MODELS);
+
+/** Measured duration of the connections and throughput models when none is given (wrk's 10 s). */
+export const DEFAULT_DURATION_MS = 10_000;
+
+/** Open pacing's default bound on connections opened on demand. */
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
+
+/** Fields every model has. A new common field is one line here. */
+const commonFields = {
   url: z.string().url("url must be an absolute http:// or https:// URL").refine(
     (u) => u.startsWith("http://") || u.startsWith("https://"),
     "url must start with http:// or https://",
   ),
-  model: loadModelSchema,
-  /** Closed model: the connections kept busy. Throughput model: connections the rate is spread over. */
-  connections: z.number().int().positive("connections must be >= 1").default(10),
-  /** Open models: upper bound of connections opened on demand. */
-  maxConnections: z.number().int().positive("maxConnections must be >= 1").default(1000),
-  /** Measured duration (default 10 s); for `count` an optional upper bound; for `rate` the phases' sum. */
-  durationMs: z.number().positive("duration must be > 0").optional(),
-  /** `count` model: the exact number of requests to send. */
-  requests: z.number().int().positive("requests (-n) must be >= 1").optional(),
-  /** `rate` model phases; `count` with a rate uses open pacing. */
-  phases: z.array(phaseSchema).min(1).optional(),
-  /** `throughput` model (and open `count`): constant total rate. */
-  ratePerSec: z.number().positive("rate must be > 0").optional(),
   requestMix: z.array(requestSpecSchema).min(1).prefault([{}]),
+  /**
+   * Sessions instead of single requests (not with a request mix of your own; not the throughput
+   * model): each arrival (open pacing) or each turn of a connection (closed) runs one session of a
+   * flow picked by weight. The count model's `requests` then counts sessions.
+   */
+  flows: z.array(flowSpecSchema).min(1).optional(),
+  /**
+   * `keep-alive`: arrivals reuse idle connections. `per-arrival`: each arrival (a session, or a single
+   * request without flows) opens its own connection and closes it after, as Artillery does per user.
+   */
+  connection: z.enum(["keep-alive", "per-arrival"]).default("keep-alive"),
   timeoutMs: z.number().positive("timeout must be > 0").default(10_000),
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
@@ -61,55 +93,128 @@ export const attackConfigSchema = z.object({
   /** Time given to in-flight requests after the end before they are counted as timeouts. */
   gracefulStopMs: z.number().min(0).default(2_000),
   logFile: z.string().optional(),
-}).superRefine((c, ctx) => {
-  if (c.model === "count" && c.requests === undefined) {
-    ctx.addIssue({ code: "custom", path: ["requests"], message: "count model needs -n <requests>" });
-  }
-  if (c.model === "rate" && !c.phases) {
-    ctx.addIssue({ code: "custom", path: ["phases"], message: "rate model needs --rate or phases" });
-  }
-  if (c.model === "throughput" && c.ratePerSec === undefined) {
-    ctx.addIssue({ code: "custom", path: ["ratePerSec"], message: "throughput model needs -R <rate>" });
-  }
-  if (c.workers > c.connections && c.model !== "rate") {
+};
+
+/** Closed model and throughput model: the connections kept open for the whole run. */
+const connections = z.number().int().positive("connections must be >= 1").default(10);
+/** Open pacing: upper bound of connections opened on demand. */
+const maxConnections = z.number().int().positive("maxConnections must be >= 1").default(
+  DEFAULT_MAX_CONNECTIONS,
+);
+const durationMs = z.number().positive("duration must be > 0");
+const ratePerSec = z.number().positive("rate must be > 0");
+
+/** What each model adds to the common fields; keyed by `LoadModel`, so none is missing or extra. */
+const modelFields = {
+  connections: { connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
+  /** Open model: arrivals follow the phases; the measured duration is their sum. */
+  rate: { phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"), maxConnections },
+  /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
+  throughput: { ratePerSec, connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
+  /** Exactly `requests`; closed over `connections`, or open-paced at `ratePerSec` when given. */
+  count: {
+    /** Requests to send; with `flows`, sessions to run. */
+    requests: z.number().int().positive("requests must be >= 1"),
+    connections,
+    ratePerSec: ratePerSec.optional(),
+    maxConnections,
+    /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
+    durationMs: durationMs.optional(),
+  },
+} satisfies Record<LoadModel, z.ZodRawShape>;
+
+function member<M extends LoadModel>(model: M) {
+  return z.strictObject({ model: z.literal(model), ...commonFields, ...modelFields[model] });
+}
+
+export const attackConfigSchema = z.discriminatedUnion("model", [
+  member("connections"),
+  member("rate"),
+  member("throughput"),
+  member("count"),
+]).superRefine((c, ctx) => {
+  // A worker with no connection of its own would idle; the rate model opens them on demand.
+  if ("connections" in c && c.workers > c.connections) {
     ctx.addIssue({
       code: "custom",
       path: ["workers"],
       message: `workers (${c.workers}) must not exceed connections (${c.connections})`,
     });
   }
+  if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
 });
+
+/** What flows exclude: the throughput model, a request mix of one's own, pipelining. */
+function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
+  const issues: Array<{ path: string[]; message: string }> = [];
+  if (c.model === "throughput") {
+    issues.push({
+      path: ["flows"],
+      message: "flows need a rate, connections or count load: throughput spreads single requests " +
+        "over fixed connections",
+    });
+  }
+  // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
+  const [only, ...more] = c.requestMix;
+  const defaultMix = more.length === 0 && only.method === "GET" && only.path === "/" &&
+    only.headers.length === 0 && only.body === undefined;
+  if (!defaultMix) {
+    issues.push({
+      path: ["requestMix"],
+      message: "flows and a request mix exclude each other: put the requests in the flows' steps",
+    });
+  }
+  if (c.pipelining > 1) {
+    issues.push({ path: ["pipelining"], message: "flows send one request at a time: pipelining must be 1" });
+  }
+  return issues;
+}
 
 /** What callers pass in; defaults are filled by `parseAttackConfig`. */
 export type AttackConfigInput = z.input<typeof attackConfigSchema>;
 export type AttackConfig = z.output<typeof attackConfigSchema>;
+/** The config of one model, e.g. `AttackConfigOf<"rate">` has `phases`. */
+export type AttackConfigOf<M extends LoadModel> = Extract<AttackConfig, { model: M }>;
+/** The model-specific part of an input: `model` and what its member adds to the common fields. */
+export type ModelInput = AttackConfigInput extends infer T
+  ? T extends unknown ? Omit<T, keyof typeof commonFields>
+  : never
+  : never;
+/** An input without its URL (experiment plans: request paths relative to a target started later). */
+export type RelativeAttackInput = AttackConfigInput extends infer T
+  ? T extends unknown ? Omit<T, "url"> : never
+  : never;
 
-/** A configuration problem, one line per issue, each naming the path. Exit code 2 at the CLI. */
+// The union covers exactly the models of the results format: a model added to LOAD_MODELS without a
+// member here (or the reverse) fails type checking.
+const coversEveryModel: [LoadModel] extends [AttackConfig["model"]]
+  ? [AttackConfig["model"]] extends [LoadModel] ? true : false
+  : false = true;
+void coversEveryModel;
+
+/** A configuration problem; `issues` are data for the caller to map, the message one line per issue. */
 export class ConfigError extends Error {
   override name = "ConfigError";
-  constructor(readonly problems: string[], options?: ErrorOptions) {
-    super(problems.join("; "), options);
+  constructor(readonly issues: Issue[], options?: ErrorOptions) {
+    super(formatIssues(issues).join("; "), options);
   }
 }
 
 /** Validates and fills defaults; throws `ConfigError` listing every problem. */
 export function parseAttackConfig(input: AttackConfigInput): AttackConfig {
-  const parsed = attackConfigSchema.safeParse(input);
-  if (parsed.success) return parsed.data;
-  throw new ConfigError(formatZodIssues(parsed.error.issues), { cause: parsed.error });
+  const parsed = validate(attackConfigSchema, input);
+  if (parsed.ok) return parsed.data;
+  throw new ConfigError(parsed.issues, { cause: parsed.error });
 }
 
-/** `path.to.field: message` lines, so the user sees where and what to fix. */
-export function formatZodIssues(issues: z.core.$ZodIssue[]): string[] {
-  return issues.map((i) => `${i.path.length ? i.path.join(".") : "(root)"}: ${i.message}`);
+/** Narrows a config to the model an executor runs; a mismatch is a programming error. */
+export function configOf<M extends LoadModel>(config: AttackConfig, model: M): AttackConfigOf<M> {
+  if (config.model !== model) throw new Error(`${model} executor given a ${config.model} config`);
+  return config as AttackConfigOf<M>;
 }
 
-/** Default measured duration of the closed and throughput models when none is given. */
-export const DEFAULT_DURATION_MS = 10_000;
-
-/** The measured duration the run aims for: phases' sum, the given duration, or none for `count`. */
+/** The measured duration the run aims for: phases' sum, the duration, or none (Infinity) for `count`. */
 export function measuredDurationMs(c: AttackConfig): number {
-  if (c.model === "rate" && c.phases) return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
-  if (c.model === "count") return c.durationMs ?? Infinity;
-  return c.durationMs ?? DEFAULT_DURATION_MS;
+  if (c.model === "rate") return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
+  return c.durationMs ?? Infinity;
 }

@@ -5,6 +5,7 @@
  * `maxConnections`; when all are busy a send waits and is counted late, and one that waited longer
  * than `lateBoundMs` is dropped and counted, so a generator-bound run is visible in the results.
  */
+import { configOf } from "../config.ts";
 import type { Executor, LoadContext } from "./executor.ts";
 import { phasesSchedule, shareOf, withWarmup } from "./schedule.ts";
 import { pace } from "./pacer.ts";
@@ -13,9 +14,10 @@ import { SharedLanes } from "./lanes.ts";
 export const rateExecutor: Executor = {
   model: "rate",
   async run(ctx: LoadContext): Promise<void> {
-    const phases = withWarmup(ctx.config.phases ?? [], ctx.config.warmupMs);
-    const maxLanes = shareOf(ctx.config.maxConnections, ctx.workerIndex, ctx.workerCount);
-    const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
+    const config = configOf(ctx.config, "rate");
+    const phases = withWarmup(config.phases, config.warmupMs);
+    const maxLanes = shareOf(config.maxConnections, ctx.workerIndex, ctx.workerCount);
+    const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), config.lateBoundMs);
     await pace(ctx, phasesSchedule(phases), (t, late) => lanes.dispatch(t, late));
     await lanes.finish();
   },

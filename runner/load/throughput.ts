@@ -6,6 +6,7 @@
  * late, but their latency counts from the intended time (what a user arriving on schedule would
  * have seen); the recorder also keeps the uncorrected latency from the actual send.
  */
+import { configOf } from "../config.ts";
 import type { Executor, LoadContext } from "./executor.ts";
 import { constantSchedule, shareOf } from "./schedule.ts";
 import { pace } from "./pacer.ts";
@@ -14,8 +15,9 @@ import { FixedLanes } from "./lanes.ts";
 export const throughputExecutor: Executor = {
   model: "throughput",
   async run(ctx: LoadContext): Promise<void> {
-    const rate = ctx.config.ratePerSec ?? 0;
-    const connections = Math.max(1, shareOf(ctx.config.connections, ctx.workerIndex, ctx.workerCount));
+    const config = configOf(ctx.config, "throughput");
+    const rate = config.ratePerSec;
+    const connections = Math.max(1, shareOf(config.connections, ctx.workerIndex, ctx.workerCount));
     const lanes = new FixedLanes(ctx, connections);
     const spanMs = ctx.endMs - ctx.startMs;
     await pace(ctx, constantSchedule(rate, { durationMs: spanMs }), (t, late) => lanes.dispatch(t, late));

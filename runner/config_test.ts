@@ -1,0 +1,82 @@
+import assert from "node:assert/strict";
+import {
+  type AttackConfigInput,
+  ConfigError,
+  DEFAULT_DURATION_MS,
+  measuredDurationMs,
+  parseAttackConfig,
+} from "./config.ts";
+
+const url = "http://127.0.0.1:8080/";
+
+function issuesOf(input: unknown): Array<{ path: string; message: string }> {
+  try {
+    parseAttackConfig(input as AttackConfigInput);
+  } catch (err) {
+    assert.ok(err instanceof ConfigError, String(err));
+    return err.issues;
+  }
+  assert.fail("expected a ConfigError");
+}
+
+Deno.test("parseAttackConfig fills each model's defaults from the schema", () => {
+  const closed = parseAttackConfig({ url, model: "connections" });
+  assert.equal(closed.model === "connections" && closed.connections, 10);
+  assert.equal(measuredDurationMs(closed), DEFAULT_DURATION_MS);
+  assert.equal(closed.requestMix[0].method, "GET");
+  const open = parseAttackConfig({ url, model: "rate", phases: [{ durationMs: 500, ratePerSec: 10 }] });
+  assert.equal(open.model === "rate" && open.maxConnections, 1_000);
+  assert.equal(measuredDurationMs(open), 500);
+  const count = parseAttackConfig({ url, model: "count", requests: 5 });
+  assert.equal(measuredDurationMs(count), Infinity);
+});
+
+Deno.test("each model's required field is missing by name", () => {
+  assert.deepEqual(issuesOf({ url, model: "rate" }), [{
+    path: "phases",
+    message: "missing; expected a list",
+  }]);
+  assert.deepEqual(issuesOf({ url, model: "throughput" }), [
+    { path: "ratePerSec", message: "missing; expected a number" },
+  ]);
+  assert.deepEqual(issuesOf({ url, model: "count" }), [
+    { path: "requests", message: "missing; expected a whole number" },
+  ]);
+});
+
+Deno.test("a field the model would ignore is an error, with the model's own fields suggested", () => {
+  const phases = [{ durationMs: 1, ratePerSec: 1 }];
+  assert.deepEqual(issuesOf({ url, model: "rate", phases, maxConection: 5 }), [
+    { path: "maxConection", message: 'unknown key; did you mean "maxConnections"?' },
+  ]);
+  assert.deepEqual(issuesOf({ url, model: "rate", phases, requests: 5 }), [
+    { path: "requests", message: "unknown key" },
+  ]);
+  assert.deepEqual(issuesOf({ url, model: "connections", requets: 5 }), [
+    { path: "requets", message: "unknown key" },
+  ]);
+});
+
+Deno.test("an unknown model names the models; workers must not exceed connections", () => {
+  assert.deepEqual(issuesOf({ url, model: "cont" }), [
+    {
+      path: "model",
+      message:
+        'expected one of "connections", "rate", "throughput", "count", found "cont"; did you mean "count"?',
+    },
+  ]);
+  assert.deepEqual(issuesOf({ url, model: "connections", connections: 2, workers: 3 }), [
+    { path: "workers", message: "workers (3) must not exceed connections (2)" },
+  ]);
+});
+
+Deno.test("ConfigError's message is the formatted lines", () => {
+  try {
+    parseAttackConfig({ url: "ftp://x/", model: "count", requests: 0 });
+    assert.fail("expected a ConfigError");
+  } catch (err) {
+    assert.ok(err instanceof ConfigError);
+    assert.equal(err.message, err.issues.map((i) => `${i.path}: ${i.message}`).join("; "));
+    assert.deepEqual(err.issues.map((i) => i.path), ["url", "requests"]);
+  }
+});
