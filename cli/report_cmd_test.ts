@@ -60,7 +60,7 @@ Deno.test("bad inputs print one line naming the file, exit 2 and keep the old ou
       [[notJson, "-o", out], /broken\.json: not JSON \(/],
       [
         [wrong, "-o", out],
-        /wrong\.json: not a loadlab results file: createdAt: Invalid input: expected string, received undefined/,
+        /wrong\.json: not a loadlab results file: createdAt: missing; expected a string/,
       ],
       [["-o", out], /^report: no results file given; e\.g\. loadlab report results\.json/],
       [[notJson, "--bogus"], /^--bogus: unknown flag/],
