@@ -6,7 +6,8 @@
  * arrival's intended time (plus any think before it), so a session that waited for a free connection
  * shows that wait, as single requests do; later requests count from their own send time. A step whose
  * request fails ends the session as failed (as Artillery stops a virtual user on an error); a session
- * cut short by the end of the run counts as neither completed nor failed. Sessions that start in the
+ * cut short by a stop request or the end of the graceful stop (a think time ends at once then) counts
+ * as neither completed nor failed. Sessions that start in the
  * warm-up are run but not counted in the flow results. With `per-arrival` every arrival (a session, or
  * a single request without flows) opens its own connection and closes it after.
  */
@@ -15,13 +16,13 @@ import { PickCycle } from "../http/request.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
-import { sleepMs } from "./clock.ts";
+import { sleepUnlessAborted } from "./clock.ts";
 
 /** What a session needs to know about the run it belongs to. */
 export interface SessionRun {
   readonly shared: ConnectionShared;
-  /** Set on a stop request: no further step is started. */
-  readonly stopRequested: boolean;
+  /** Aborted on a stop request or at the end of the graceful stop: no further step starts, thinks end. */
+  readonly ended: AbortSignal;
 }
 
 /** Runs sessions of a worker's flows and records them. */
@@ -56,15 +57,15 @@ export class FlowSessions {
     for (const step of flow.steps) {
       if (step.kind === "think") {
         // Leading thinks are waited for below, from the arrival time rather than from now.
-        if (responses > 0) await sleepMs(step.thinkMs);
+        if (responses > 0) await sleepUnlessAborted(step.thinkMs, run.ended);
         continue;
       }
       let sendMs: number;
       if (responses === 0) {
         sendMs = startMs + flow.leadingThinkMs;
-        if (flow.leadingThinkMs > 0) await sleepMs(sendMs - performance.now());
+        if (flow.leadingThinkMs > 0) await sleepUnlessAborted(sendMs - performance.now(), run.ended);
       } else sendMs = performance.now();
-      if (run.stopRequested || run.shared.stopping) return responses;
+      if (run.ended.aborted) return responses;
       const got = await conn.exchange(sendMs, 1, step.request);
       if (got === 0) {
         // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).

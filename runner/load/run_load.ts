@@ -86,13 +86,9 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
     originMs,
     opts.workerIndex * 7919,
   );
-  // The arrival reads the stop flag of `ctx` (defined next) at run time.
-  const sessionRun: SessionRun = {
-    shared,
-    get stopRequested() {
-      return ctx.stopRequested;
-    },
-  };
+  // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
+  const ended = new AbortController();
+  const sessionRun: SessionRun = { shared, ended: ended.signal };
   const ctx: LoadContext = {
     config,
     shared,
@@ -121,6 +117,7 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
       watchdog(connections, nowMs);
       if (nowMs > Math.min(ctx.endMs, stopAtMs) + config.gracefulStopMs) {
         shared.stopping = true;
+        ended.abort();
         for (const c of connections) c.abort();
       }
       const samples = recorder.drain(nowMs, false);
@@ -144,6 +141,7 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
     stop() {
       if (ctx.stopRequested) return;
       ctx.stopRequested = true;
+      ended.abort();
       stopAtMs = performance.now();
     },
   };
