@@ -4,9 +4,10 @@
  * one aggregator, reports live progress, and returns a complete `RunResult`. This is the function the
  * CLI's `attack`, the demo and experiments all call.
  */
-import { type AttackConfig, measuredDurationMs } from "./config.ts";
+import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
+import { FlowAggregator } from "./stats/flow_aggregate.ts";
 import { runWorkers } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
@@ -31,6 +32,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     uncorrected,
     intervalHistograms: config.intervalHistograms,
   });
+  const flowAggregator = new FlowAggregator();
   const startedAt = new Date().toISOString();
   const startMs = performance.now();
   const plannedMs = measuredDurationMs(config);
@@ -45,6 +47,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   try {
     ({ activeMs } = await runWorkers(config, {
       onSamples: (samples) => samples.forEach((s) => aggregator.add(s)),
+      onFlows: (flows) => flowAggregator.add(flows),
       signal: hooks.signal,
     }));
   } finally {
@@ -63,26 +66,53 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     targetRps: targetRps(config),
     workers: config.workers,
     ...aggregator.finish(durationSec),
+    ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
   };
 }
 
-/** The requested rate of open models, averaged over the measured phases; null for closed ones. */
+/**
+ * The requested rate of open models, averaged over the measured phases; null for closed ones. With
+ * flows the schedule is of sessions: times the requests a session sends on average (by weight).
+ */
 function targetRps(config: AttackConfig): number | null {
-  if (config.model === "rate" && config.phases) {
+  const perArrival = requestsPerArrival(config);
+  if (config.model === "rate") {
     const schedule = phasesSchedule(config.phases);
-    return schedule.durationMs > 0 ? (schedule.count * 1000) / schedule.durationMs : 0;
+    return schedule.durationMs > 0 ? (schedule.count * 1000 * perArrival) / schedule.durationMs : 0;
   }
-  return config.ratePerSec ?? null;
+  if (config.model === "connections" || config.ratePerSec === undefined) return null;
+  return config.ratePerSec * perArrival;
+}
+
+function requestsPerArrival(config: AttackConfig): number {
+  if (!config.flows) return 1;
+  let weights = 0, requests = 0;
+  for (const flow of config.flows) {
+    weights += flow.weight;
+    requests += flow.weight * flow.steps.filter((s) => "request" in s).length;
+  }
+  return requests / weights;
 }
 
 /** The config as plain JSON for results.json: bodies are summarised by size, not embedded. */
 export function configToJson(config: AttackConfig): Record<string, unknown> {
   return {
     ...config,
-    requestMix: config.requestMix.map(({ body, ...rest }) => ({
-      ...rest,
-      ...(body ? { bodyBytes: body.length } : {}),
-    })),
+    requestMix: config.requestMix.map(withoutBody),
+    ...(config.flows
+      ? {
+        flows: config.flows.map((flow) => ({
+          ...flow,
+          steps: flow.steps.map((step) =>
+            "request" in step ? { ...step, request: withoutBody(step.request) } : step
+          ),
+        })),
+      }
+      : {}),
   };
+}
+
+function withoutBody({ body, ...rest }: RequestSpec): Record<string, unknown> {
+  return { ...rest, ...(body ? { bodyBytes: body.length } : {}) };
 }

@@ -3,7 +3,9 @@
  * `connections` — the closed model (autocannon / oha `-c`): this worker's share of the connections
  * each sends the next request as soon as the previous response has ended, until the end of the run.
  * The intended send time is the actual one, so latency here is service time as seen by one user.
+ * With flows each connection runs sessions back to back.
  */
+import { configOf } from "../config.ts";
 import { type Executor, type LoadContext, mayStart } from "./executor.ts";
 import { shareOf } from "./schedule.ts";
 import { sleepMs } from "./clock.ts";
@@ -34,11 +36,37 @@ export async function closedLoop(
   }
 }
 
+/**
+ * `closedLoop` for runs whose arrivals are sessions or connections of their own (`ctx.arrival`): one
+ * arrival at a time, back to back; `take` then grants arrivals (sessions with flows), not requests.
+ */
+async function arrivalLoop(
+  ctx: LoadContext,
+  conn: Connection,
+  take: (depth: number, nowMs: number) => number,
+): Promise<void> {
+  const arrival = ctx.arrival!;
+  conn.lastEventMs = performance.now();
+  while (take(1, conn.lastEventMs) !== 0) {
+    const done = await arrival(conn, -1);
+    if (done === 0 && !conn.isOpen) {
+      await sleepMs(CONNECT_BACKOFF_MS);
+      conn.lastEventMs = performance.now();
+    }
+  }
+}
+
+/** The closed loop of this run: the plain one (pipelining) unless arrivals are sessions or own connections. */
+export function closedLoopOf(ctx: LoadContext): typeof closedLoop {
+  return ctx.arrival === null ? closedLoop : arrivalLoop;
+}
+
 export const connectionsExecutor: Executor = {
   model: "connections",
   async run(ctx: LoadContext): Promise<void> {
-    const count = shareOf(ctx.config.connections, ctx.workerIndex, ctx.workerCount);
+    const count = shareOf(configOf(ctx.config, "connections").connections, ctx.workerIndex, ctx.workerCount);
     const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) ? depth : 0);
-    await Promise.all(Array.from({ length: count }, () => closedLoop(ctx, ctx.newConnection(), take)));
+    const loop = closedLoopOf(ctx);
+    await Promise.all(Array.from({ length: count }, () => loop(ctx, ctx.newConnection(), take)));
   },
 };
