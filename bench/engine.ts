@@ -12,7 +12,8 @@ import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { BenchSetupError, startNginx } from "./nginx.ts";
-import { BENCH_TOOLS, type BenchTool, findOnPath, isExecutable, type ToolRun } from "./tools.ts";
+import { BENCH_TOOLS, type BenchTool, type ToolRun } from "./tools.ts";
+import { findProgram, isExecutable } from "../targets/path_lookup.ts";
 
 interface BenchOptions {
   durationSec: number;
@@ -74,7 +75,7 @@ function parseBenchArgs(argv: string[]): BenchOptions {
 
 /** `taskset` prefixes for target and generators, or none with the reason. */
 async function pinning(): Promise<{ target: string[]; generator: string[]; note: string }> {
-  const taskset = findOnPath("taskset");
+  const taskset = findProgram("taskset");
   if (!taskset) return { target: [], generator: [], note: "taskset not found: running UNPINNED" };
   if (navigator.hardwareConcurrency < 2) {
     return { target: [], generator: [], note: "1 CPU: running UNPINNED" };
@@ -196,7 +197,7 @@ async function main(argv: string[]): Promise<number> {
     let url = opts.target;
     if (!url) {
       // Debian installs nginx in /usr/sbin, which is not on every user's PATH.
-      const nginxPath = findOnPath("nginx") ??
+      const nginxPath = findProgram("nginx") ??
         (isExecutable("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined);
       if (!nginxPath) {
         throw new BenchSetupError(

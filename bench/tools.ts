@@ -5,6 +5,7 @@
  * Peers come from Debian (wrk, hey) or from `/work/shared/tools/install-peers.sh` under /tmp/peers
  * (autocannon, oha, k6; `PEERS` overrides the folder). A missing tool is a skip with a reason.
  */
+import { findProgram, isExecutable } from "../targets/path_lookup.ts";
 
 export interface ToolRun {
   argv: string[];
@@ -53,24 +54,6 @@ export function parseK6Summary(json: string): number {
   return Number(JSON.parse(json)?.metrics?.http_reqs?.rate);
 }
 
-/** First executable named `name` on PATH. */
-export function findOnPath(name: string): string | undefined {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    if (dir && isExecutable(`${dir}/${name}`)) return `${dir}/${name}`;
-  }
-  return undefined;
-}
-
-/** True for an existing file with an execute bit. */
-export function isExecutable(path: string): boolean {
-  try {
-    const info = Deno.statSync(path);
-    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
-  } catch {
-    return false;
-  }
-}
-
 const sync = (parse: (s: string) => number) => (stdout: string) => Promise.resolve(parse(stdout));
 
 const loadlab: BenchTool = {
@@ -100,7 +83,7 @@ const loadlab: BenchTool = {
 const wrk: BenchTool = {
   name: "wrk",
   plan(url, connections, durationSec) {
-    const path = findOnPath("wrk");
+    const path = findProgram("wrk");
     if (!path) return Promise.resolve("wrk not on PATH; apt-get install wrk");
     return Promise.resolve({
       argv: [path, "-t1", `-c${connections}`, `-d${durationSec}s`, url],
@@ -141,7 +124,7 @@ const oha: BenchTool = {
 const hey: BenchTool = {
   name: "hey",
   plan(url, connections, durationSec) {
-    const path = findOnPath("hey");
+    const path = findProgram("hey");
     if (!path) return Promise.resolve("hey not on PATH; apt-get install hey");
     return Promise.resolve({
       argv: [path, "-c", `${connections}`, "-z", `${durationSec}s`, url],

@@ -8,6 +8,7 @@
  * forgets `stop()` still leaves no orphan behind.
  */
 import { TargetError } from "./errors.ts";
+import { findProgram } from "./path_lookup.ts";
 
 export interface SpawnOptions {
   /** Used in messages and telemetry, e.g. "external app" or "target#2". */
@@ -36,25 +37,13 @@ function hookUnload(): void {
   });
 }
 
-/** Absolute path of `name` on PATH, or null. */
-export function findProgram(name: string): string | null {
-  if (name.includes("/")) return name;
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      const path = `${dir}/${name}`;
-      if (Deno.statSync(path).isFile) return path;
-    } catch { /* not in this directory */ }
-  }
-  return null;
-}
+export { findProgram } from "./path_lookup.ts";
 
 /** Keeps the last TAIL_BYTES of a stream as text. */
 class Tail {
   #text = "";
   push(chunk: Uint8Array): void {
-    this.#text = (this.#text + new TextDecoder().decode(chunk)).slice(
-      -TAIL_BYTES,
-    );
+    this.#text = (this.#text + new TextDecoder().decode(chunk)).slice(-TAIL_BYTES);
   }
   get text(): string {
     return this.#text;
@@ -75,11 +64,7 @@ export class ManagedProcess {
   #lineWaiters: Array<(line: string) => void> = [];
   #stdoutPartial = "";
 
-  private constructor(
-    readonly opts: SpawnOptions,
-    child: Deno.ChildProcess,
-    log: Deno.FsFile | null,
-  ) {
+  private constructor(readonly opts: SpawnOptions, child: Deno.ChildProcess, log: Deno.FsFile | null) {
     this.#child = child;
     this.pid = child.pid;
     const drained = Promise.all([
@@ -129,27 +114,18 @@ export class ManagedProcess {
     return proc;
   }
 
-  async #drain(
-    stream: ReadableStream<Uint8Array>,
-    tail: Tail,
-    log: Deno.FsFile | null,
-    isStdout: boolean,
-  ) {
+  async #drain(stream: ReadableStream<Uint8Array>, tail: Tail, log: Deno.FsFile | null, isStdout: boolean) {
     for await (const chunk of stream) {
       tail.push(chunk);
       if (log) await log.write(chunk).catch(() => {});
-      if (isStdout && this.#lineWaiters.length) {
-        this.#feedLines(new TextDecoder().decode(chunk));
-      }
+      if (isStdout && this.#lineWaiters.length) this.#feedLines(new TextDecoder().decode(chunk));
     }
   }
 
   #feedLines(text: string): void {
     const parts = (this.#stdoutPartial + text).split("\n");
     this.#stdoutPartial = parts.pop()!;
-    for (const line of parts) {
-      for (const waiter of this.#lineWaiters) waiter(line);
-    }
+    for (const line of parts) for (const waiter of this.#lineWaiters) waiter(line);
   }
 
   /** The first stdout line starting with `prefix`; rejects if the process exits or time runs out. */
@@ -165,9 +141,7 @@ export class ManagedProcess {
         settle();
       };
       const onLine = (line: string) => {
-        if (line.startsWith(prefix)) {
-          finish(() => resolve(line.slice(prefix.length)));
-        }
+        if (line.startsWith(prefix)) finish(() => resolve(line.slice(prefix.length)));
       };
       this.#lineWaiters.push(onLine);
       this.exited.then(() => finish(() => reject(this.exitedEarlyError())));

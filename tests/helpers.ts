@@ -4,14 +4,11 @@
  * external program (redis-server, node, chromium, wrk): skip with a printed reason on a developer machine
  * that lacks it, but fail on CI (env CI=true), where a silently skipped suite would hide a broken setup.
  */
+import { findProgram } from "../targets/path_lookup.ts";
 
 /** True when `name` is on PATH. When missing: prints why the test is skipped, or throws when CI=true. */
 export function requireProgram(name: string): boolean {
-  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
-    try {
-      if (Deno.statSync(`${dir}/${name}`).isFile) return true;
-    } catch { /* not here */ }
-  }
+  if (findProgram(name) !== null) return true;
   if (Deno.env.get("CI") === "true") {
     throw new Error(`${name} is required on CI (CI=true) but is not on PATH: install it in the CI image`);
   }

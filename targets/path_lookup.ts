@@ -1,0 +1,28 @@
+/**
+ * @module
+ * The one PATH lookup of loadlab: where an executable named `name` is, or null. It lives in `targets/`
+ * because starting programs (redis-server, node, taskset) is what targets do; the engine in `runner/`
+ * starts none, so no neutral module is needed, and `bench/`, `tests/` and the CLI may import targets.
+ * Only files with an execute bit count, like a shell's lookup, so a stray non-executable file named
+ * `redis-server` earlier on PATH does not shadow the real one.
+ */
+
+/** Absolute path of the executable `name` on PATH, or null; a name with a `/` is checked as a path. */
+export function findProgram(name: string): string | null {
+  if (name.includes("/")) return isExecutable(name) ? name : null;
+  for (const dir of (Deno.env.get("PATH") ?? "").split(":")) {
+    // An empty entry means the current directory to a shell; never look there for a program.
+    if (dir && isExecutable(`${dir}/${name}`)) return `${dir}/${name}`;
+  }
+  return null;
+}
+
+/** True for an existing file with an execute bit. */
+export function isExecutable(path: string): boolean {
+  try {
+    const info = Deno.statSync(path);
+    return info.isFile && ((info.mode ?? 0o111) & 0o111) !== 0;
+  } catch {
+    return false;
+  }
+}
