@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parse } from "yaml";
 import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+import { ExperimentError, loadExperiment } from "./schema.ts";
 
 const SCRIPT = `
 config:
@@ -241,4 +242,37 @@ scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: 
   );
   assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b" } }] }]);
   assertEquals(warnings, ["scenarios[0]: weight 0, never run by Artillery; left out"]);
+});
+
+Deno.test("loadExperiment recognises an Artillery script: validated, --set applies, issues as ExperimentError", () => {
+  const warnings: string[] = [];
+  const exp = loadExperiment(SCRIPT, {
+    file: "shop.yml",
+    set: ["loads.artillery.phases[0].rate=6"],
+    warn: (w) => warnings.push(w),
+  });
+  assertEquals(exp.name, "shop");
+  const load = exp.loads.artillery as Record<string, unknown>;
+  assertEquals(load.connection, "per-arrival");
+  assertEquals((load.phases as Array<Record<string, unknown>>).map((p) => [p.name, p.ratePerSec]), [
+    ["warm up", 6],
+    ["burst", 50],
+    ["phase 2", 2.5],
+    ["phase 3", 0],
+    ["phase 4", 1],
+  ]);
+  assertEquals(exp.flows?.map((f) => [f.name, f.weight, f.steps.length]), [["browse", 3, 3], [
+    "scenario 1",
+    1,
+    1,
+  ]]);
+  assert(warnings.length > 0);
+  try {
+    loadExperiment(SCRIPT.replace("think: 1.5", "loop: []"), { file: "shop.yml" });
+    throw new Error("expected an ExperimentError");
+  } catch (err) {
+    assert(err instanceof ExperimentError, String(err));
+    assertEquals(err.issues.map((i) => i.path), ["scenarios[0].flow[1].loop"]);
+    assert(err.message.includes("shop.yml"), err.message);
+  }
 });

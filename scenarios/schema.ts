@@ -14,6 +14,7 @@ import { loadSchema } from "./schema_loads.ts";
 import { namedRecord, targetsSchema } from "./schema_targets.ts";
 import { checkExperiment, expressionProblems } from "./schema_checks.ts";
 import { applyOverrides, parseDocument } from "./overrides.ts";
+import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
 
 export type { FileFlow, FileFlowStep, FileRequest } from "./schema_requests.ts";
 export type { LoadSpec } from "./schema_loads.ts";
@@ -142,6 +143,8 @@ export interface LoadOptions {
   set?: string[];
   /** Targets replaced by running servers: name -> URL. */
   targets?: Record<string, string>;
+  /** Receives notes about an imported Artillery script that change no request. */
+  warn?: (message: string) => void;
 }
 
 /**
@@ -152,9 +155,20 @@ export interface LoadOptions {
 export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment {
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
-  const overridden = applyOverrides(parsed.value, opts);
+  const overridden = applyOverrides(fromArtillery(parsed.value, opts), opts);
   if (!overridden.ok) throw new ExperimentError(overridden.issues, { file: opts.file });
   return validateExperiment(overridden.value, opts);
+}
+
+/** An Artillery script becomes the experiment it describes (so --set and --target apply to it). */
+function fromArtillery(doc: unknown, opts: LoadOptions): unknown {
+  if (!isArtilleryScript(doc)) return doc;
+  try {
+    return artilleryToExperiment(doc, { file: opts.file, warn: opts.warn });
+  } catch (err) {
+    if (err instanceof ArtilleryError) throw new ExperimentError(err.issues, { file: opts.file, cause: err });
+    throw err;
+  }
 }
 
 /** Validates an experiment object (already parsed); also checks the `quick:` section when not applied. */
