@@ -12,6 +12,8 @@ export interface FlagSpec {
   long: string;
   short?: string;
   takesValue: boolean;
+  /** With `takesValue: false`: a value may still follow `=` (`--compress=gzip`); bare, it reads as "". */
+  optionalValue?: boolean;
   repeatable?: boolean;
   /** Example value for "missing value" messages, e.g. `50` for `-c`. */
   example?: string;
@@ -26,9 +28,14 @@ export interface RawArgs {
 
 /**
  * Sorts `argv` into flag values and positionals. `hints` maps flags of other tools (wrk's `-t`, oha's
- * `-z`) to the advice shown when someone types them here.
+ * `-z`) to the advice shown when someone types them here; `command` names the help to point to.
  */
-export function tokenize(argv: string[], specs: FlagSpec[], hints: Record<string, string> = {}): RawArgs {
+export function tokenize(
+  argv: string[],
+  specs: FlagSpec[],
+  hints: Record<string, string> = {},
+  command = "attack",
+): RawArgs {
   const raw: RawArgs = { values: new Map(), spelled: new Map(), positionals: [] };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -42,10 +49,10 @@ export function tokenize(argv: string[], specs: FlagSpec[], hints: Record<string
       continue;
     }
     const spec = specs.find((s) => split.isLong ? s.long === split.name : s.short === split.name);
-    if (!spec) throw unknownFlag(split.isLong ? `--${split.name}` : `-${split.name}`, hints);
+    if (!spec) throw unknownFlag(split.isLong ? `--${split.name}` : `-${split.name}`, hints, command);
     const typed = split.isLong ? `--${spec.long}` : `-${spec.short}`;
     let value = split.inlineValue;
-    if (!spec.takesValue && value !== undefined) {
+    if (!spec.takesValue && !spec.optionalValue && value !== undefined) {
       throw new UsageError(`${typed} takes no value; write just ${typed}`);
     }
     if (spec.takesValue && value === undefined) {
@@ -87,6 +94,6 @@ function looksLikeFlag(arg: string): boolean {
   return splitFlag(arg) !== undefined;
 }
 
-function unknownFlag(flag: string, hints: Record<string, string>): UsageError {
-  return new UsageError(`${flag}: unknown flag; ${hints[flag] ?? "see loadlab attack --help"}`);
+function unknownFlag(flag: string, hints: Record<string, string>, command: string): UsageError {
+  return new UsageError(`${flag}: unknown flag; ${hints[flag] ?? `see loadlab ${command} --help`}`);
 }

@@ -48,6 +48,34 @@ export class FlagValues {
     return Number(value);
   }
 
+  /** A whole number within `min..max`, e.g. a port (0..65535). */
+  wholeNumber(long: string, min: number, max = Number.MAX_SAFE_INTEGER): number | undefined {
+    const value = this.text(long);
+    if (value === undefined) return undefined;
+    if (!WHOLE.test(value) || Number(value) < min || Number(value) > max) {
+      const range = max === Number.MAX_SAFE_INTEGER ? `>= ${min}` : `${min}..${max}`;
+      throw this.problem(long, value, `must be a whole number ${range}`);
+    }
+    return Number(value);
+  }
+
+  /** Plain seconds as a decimal number >= 0 (a TTL), e.g. `1.5`. */
+  seconds(long: string): number | undefined {
+    const value = this.text(long);
+    if (value === undefined) return undefined;
+    if (!DECIMAL.test(value)) throw this.problem(long, value, "must be a number of seconds >= 0");
+    return Number(value);
+  }
+
+  /** One of `choices`, as typed. */
+  choice<T extends string>(long: string, choices: readonly T[]): T | undefined {
+    const value = this.text(long);
+    if (value === undefined) return undefined;
+    const found = choices.find((c) => c === value);
+    if (found === undefined) throw this.problem(long, value, `must be one of ${choices.join(", ")}`);
+    return found;
+  }
+
   /** A number of requests per second (> 0, or >= 0 when `allowZero`). */
   rate(long: string, allowZero = false): number | undefined {
     const value = this.text(long);
@@ -71,7 +99,11 @@ export class FlagValues {
 
   private problem(long: string, value: string, why: string): UsageError {
     const typed = this.typed(long);
-    const example = this.specs.find((f) => f.long === long)?.example ?? "<value>";
-    return new UsageError(`${typed} ${JSON.stringify(value)}: ${why}, e.g. ${typed} ${example}`);
+    const spec = this.specs.find((f) => f.long === long);
+    // A value that may only follow `=` is shown that way (`--compress=gzip`).
+    const sep = spec?.optionalValue ? "=" : " ";
+    return new UsageError(
+      `${typed} ${JSON.stringify(value)}: ${why}, e.g. ${typed}${sep}${spec?.example ?? "<value>"}`,
+    );
   }
 }

@@ -5,8 +5,11 @@
  * `--rate-limit` put the Redis proxy in front of it, and `--proxy <url>` puts that proxy in front of an
  * app that is already running. Flag problems print one line naming the flag and the fix, exit code 2.
  */
-import { findProgram } from "../targets/process.ts";
+import type { FlagSpec } from "./argv.ts";
+import { tokenize } from "./argv.ts";
+import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
+import { findProgram } from "../targets/path_lookup.ts";
 import {
   ENDPOINTS,
   parseRateLimit,
@@ -20,86 +23,74 @@ export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [
   [--balance round-robin|least-connections] [--reuse-port] [--compress[=gzip|brotli]] [--cache-ttl SEC]
   [--static-dir DIR] [--redis URL] [--proxy UPSTREAM_URL] [--redis-cache-ttl SEC] [--rate-limit N/WINDOW]`;
 
-const VALUE_FLAGS = new Set([
-  "host",
-  "port",
-  "instances",
-  "balance",
-  "cache-ttl",
-  "static-dir",
-  "redis",
-  "proxy",
-  "redis-cache-ttl",
-  "rate-limit",
-]);
-const BOOLEAN_FLAGS = new Set(["reuse-port", "help"]);
+/** The flags of `loadlab serve`, parsed by the same tokenizer and readers as every other command. */
+export const SERVE_FLAGS: FlagSpec[] = [
+  { long: "host", takesValue: true, example: "127.0.0.1" },
+  { long: "port", takesValue: true, example: "8080" },
+  { long: "instances", takesValue: true, example: "2" },
+  { long: "balance", takesValue: true, example: "least-connections" },
+  { long: "reuse-port", takesValue: false },
+  { long: "compress", takesValue: false, optionalValue: true, example: "gzip" },
+  { long: "cache-ttl", takesValue: true, example: "60" },
+  { long: "static-dir", takesValue: true, example: "./public" },
+  { long: "redis", takesValue: true, example: "redis://127.0.0.1:6379" },
+  { long: "proxy", takesValue: true, example: "http://127.0.0.1:3000" },
+  { long: "redis-cache-ttl", takesValue: true, example: "60" },
+  { long: "rate-limit", takesValue: true, example: "100/1s" },
+  { long: "help", short: "h", takesValue: false },
+];
 
-/** `--name value`, `--name=value` and booleans into a map; unknown flags are errors. */
-export function parseFlags(argv: string[]): Map<string, string> {
-  const flags = new Map<string, string>();
-  for (let i = 0; i < argv.length; i++) {
-    const m = /^--([a-z-]+)(?:=(.*))?$/.exec(argv[i]);
-    if (!m) throw new UsageError(`unexpected argument '${argv[i]}': flags start with --, see --help`);
-    const [, name, inline] = m;
-    if (name === "compress") flags.set(name, inline ?? "true");
-    else if (BOOLEAN_FLAGS.has(name)) flags.set(name, "true");
-    else if (VALUE_FLAGS.has(name)) {
-      const value = inline ?? argv[++i];
-      if (value === undefined || value.startsWith("--")) throw new UsageError(`--${name} needs a value`);
-      flags.set(name, value);
-    } else throw new UsageError(`unknown flag --${name}; run 'loadlab serve --help' for the list`);
+/** Tokenizes the arguments after `serve`; it takes no positionals. */
+export function parseFlags(argv: string[]): FlagValues {
+  const raw = tokenize(argv, SERVE_FLAGS, {}, "serve");
+  if (raw.positionals.length > 0) {
+    throw new UsageError(
+      `unexpected argument ${JSON.stringify(raw.positionals[0])}; see loadlab serve --help`,
+    );
   }
-  return flags;
+  return new FlagValues(raw, SERVE_FLAGS);
 }
 
-function number(flags: Map<string, string>, name: string, min: number, integer = true): number | undefined {
-  const raw = flags.get(name);
-  if (raw === undefined) return undefined;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || n < min || (integer && !Number.isInteger(n))) {
-    throw new UsageError(`--${name} must be ${integer ? "an integer" : "a number"} >= ${min}, got '${raw}'`);
-  }
-  return n;
-}
+const BUILTIN_ONLY = ["compress", "cache-ttl", "instances", "balance", "reuse-port", "static-dir"];
 
 /** The target `loadlab serve` should start for these flags. */
-export function serveSpecFromFlags(flags: Map<string, string>): TargetSpec {
-  const host = flags.get("host");
-  const port = number(flags, "port", 0);
-  if (port !== undefined && port > 65535) throw new UsageError(`--port must be 0..65535, got ${port}`);
-  const redisUrl = flags.get("redis");
-  const compress = flags.get("compress");
-  if (compress !== undefined && !["true", "gzip", "brotli"].includes(compress)) {
-    throw new UsageError(`--compress takes no value or =gzip or =brotli, got '${compress}'`);
-  }
-  const balance = flags.has("reuse-port") ? "reuse-port" : flags.get("balance");
-  if (balance !== undefined && !["round-robin", "least-connections", "reuse-port"].includes(balance)) {
-    throw new UsageError(`--balance must be round-robin or least-connections, got '${balance}'`);
-  }
-  const rateText = flags.get("rate-limit");
+export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
+  const host = flags.text("host");
+  const port = flags.wholeNumber("port", 0, 65535);
+  const redisUrl = flags.text("redis");
+  const compress = flags.has("compress") && flags.text("compress") === ""
+    ? true
+    : flags.choice("compress", ["gzip", "brotli"] as const);
+  const balance = flags.has("reuse-port")
+    ? "reuse-port"
+    : flags.choice("balance", ["round-robin", "least-connections"] as const);
+  const rateText = flags.text("rate-limit");
   const rateLimit = rateText === undefined ? undefined : parseRateLimit(rateText);
   if (rateLimit === null) {
-    throw new UsageError(`--rate-limit must look like 100/1s or 10/500ms, got '${rateText}'`);
+    throw new UsageError(`--rate-limit ${JSON.stringify(rateText)}: must look like 100/1s or 10/500ms`);
   }
-  const proxyTtl = number(flags, "redis-cache-ttl", 0, false);
+  const proxyTtl = flags.seconds("redis-cache-ttl");
   const builtin: TargetSpec = {
     kind: "builtin",
-    compress: compress === undefined ? undefined : compress === "true" ? true : compress as "gzip" | "brotli",
-    cacheTtlSec: number(flags, "cache-ttl", 0, false),
-    instances: number(flags, "instances", 1),
-    balance: balance as "round-robin" | "least-connections" | "reuse-port" | undefined,
-    staticDir: flags.get("static-dir"),
+    compress,
+    cacheTtlSec: flags.seconds("cache-ttl"),
+    instances: flags.positiveInt("instances"),
+    balance,
+    staticDir: flags.path("static-dir"),
     redisUrl,
     // /redis/:key should work out of the box when a redis-server can be started.
     redis: redisUrl !== undefined || findProgram("redis-server") !== null,
   };
-  const upstreamUrl = flags.get("proxy");
+  const upstreamUrl = flags.text("proxy");
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {
-    throw new UsageError(`--proxy needs an http:// URL of the upstream app, got '${upstreamUrl}'`);
+    throw new UsageError(
+      `--proxy ${
+        JSON.stringify(upstreamUrl)
+      }: needs an http:// URL of the upstream app, e.g. --proxy http://127.0.0.1:3000`,
+    );
   }
   if (upstreamUrl !== undefined) {
-    const builtinOnly = ["compress", "cache-ttl", "instances", "balance", "reuse-port", "static-dir"];
-    const clash = builtinOnly.find((name) => flags.has(name));
+    const clash = BUILTIN_ONLY.find((name) => flags.has(name));
     if (clash) {
       throw new UsageError(`--${clash} applies to the built-in target, not to --proxy; drop one of them`);
     }

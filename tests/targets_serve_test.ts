@@ -35,13 +35,22 @@ Deno.test("serve flags: proxy in front of an app or of the built-in target", () 
 });
 
 Deno.test("serve flags: problems name the flag and the fix", () => {
-  throws(() => spec("--port", "x"), /--port must be an integer >= 0, got 'x'/);
-  throws(() => spec("--balance", "random"), /--balance must be round-robin or least-connections/);
-  throws(() => spec("--rate-limit", "lots"), /--rate-limit must look like 100\/1s/);
-  throws(() => spec("--compress=zip"), /--compress takes no value or =gzip or =brotli/);
-  throws(() => spec("--proxy", "localhost:3000"), /--proxy needs an http:\/\/ URL/);
-  throws(() => spec("--nope"), /unknown flag --nope/);
-  throws(() => spec("--host"), /--host needs a value/);
+  throws(
+    () => spec("--port", "x"),
+    /^UsageError: --port "x": must be a whole number 0..65535, e.g. --port 8080$/,
+  );
+  throws(() => spec("--port", "70000"), /--port "70000": must be a whole number 0..65535/);
+  throws(
+    () => spec("--balance", "random"),
+    /--balance "random": must be one of round-robin, least-connections/,
+  );
+  throws(() => spec("--rate-limit", "lots"), /--rate-limit "lots": must look like 100\/1s/);
+  throws(() => spec("--compress=zip"), /--compress "zip": must be one of gzip, brotli, e.g. --compress=gzip/);
+  throws(() => spec("--reuse-port=1"), /--reuse-port takes no value/);
+  throws(() => spec("--proxy", "localhost:3000"), /--proxy "localhost:3000": needs an http:\/\/ URL/);
+  throws(() => spec("--nope"), /--nope: unknown flag; see loadlab serve --help/);
+  throws(() => spec("--host"), /--host: missing value/);
+  throws(() => spec("stray"), /unexpected argument "stray"/);
   throws(
     () => spec("--proxy", "http://127.0.0.1:3000", "--compress"),
     /--compress applies to the built-in target/,
@@ -57,7 +66,7 @@ Deno.test("runServeCommand returns 2 on a bad flag", async () => {
   } finally {
     console.error = original;
   }
-  assertEquals(printed, ["loadlab serve: --instances must be an integer >= 1, got '0'"]);
+  assertEquals(printed, ['loadlab serve: --instances "0": must be a whole number >= 1, e.g. --instances 2']);
 });
 
 Deno.test("serve runs until SIGINT, prints URL and endpoints, and stops its processes", async () => {
