@@ -11,10 +11,12 @@ const HELP = `loadlab ${denoJson.version}: HTTP performance experiments in one c
 Usage: loadlab <command> [options]
 
 Commands:
+  run <file>       run an experiment file or preset:NAME (targets, loads, sweeps, repeats, analysis)
+  presets          list the experiments shipped inside loadlab
   attack <url>     load one URL (closed, open-rate, constant-throughput or fixed-count model)
   serve            run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
   report <files>   rebuild report.html from results.json files, optionally against a baseline
-  demo             the built-in target under each load model, with results.json and report.html
+  demo             run preset:demo: the built-in target under each load model, with a report
   schema           print the JSON Schema of experiment files (for editor completion)
   version          print versions
 
@@ -23,6 +25,10 @@ Run 'loadlab <command> --help' for the options of a command.`;
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
+    case "run":
+      return (await import("./cli/run_cmd.ts")).runRunCommand(rest);
+    case "presets":
+      return (await import("./cli/presets_cmd.ts")).runPresetsCommand(rest);
     case "attack":
       return (await import("./cli/attack_cmd.ts")).runAttackCommand(rest);
     case "serve":
@@ -50,7 +56,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     default:
       console.error(
-        `loadlab: unknown command "${command}"; use attack, serve, report, demo, schema or version (see --help)`,
+        `loadlab: unknown command "${command}"; use run, presets, attack, serve, report, demo, schema or version (see --help)`,
       );
       return 2;
   }

@@ -1,6 +1,7 @@
 /**
- * The quick-start command: `loadlab demo` starts the built-in target in its own process, runs every
- * load model against it and writes results.json and report.html, leaving no target process behind.
+ * The quick-start command: `loadlab demo` runs the embedded experiment file `scenarios/presets/demo.yaml`
+ * through `loadlab run`: it starts the built-in target in its own process, runs every load model against
+ * it and writes results.json and report.html, leaving no target process behind.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
@@ -25,6 +26,18 @@ Deno.test("demo --quick runs each load model against the built-in target and wri
     assertEquals(out.code, 0, stderr);
     const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
     assertEquals(results.runs.map((r) => r.model), ["connections", "rate", "throughput", "count"]);
+    assertEquals(results.runs.map((r) => r.name), [
+      "builtin/closed-c16",
+      "builtin/open-ramp-spike",
+      "builtin/throughput-sleep",
+      "builtin/count-mix",
+    ]);
+    assertEquals([results.experiment.preset, results.experiment.quick, results.complete], [
+      "demo",
+      true,
+      true,
+    ]);
+    assertEquals(results.runs[1].phases?.map((p) => p.name), ["ramp", "spike", "recover"]);
     for (const run of results.runs) {
       ok(run.requests > 0, `${run.name} sent requests`);
       ok((run.telemetry ?? []).length > 0, `${run.name} has target telemetry`);

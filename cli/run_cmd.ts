@@ -1,0 +1,173 @@
+/**
+ * @module
+ * `loadlab run FILE|preset:NAME`: loads and validates the experiment (every problem one line, exit 2,
+ * before anything starts), checks the output folder is writable (exit 5, before any load), runs the plan
+ * with progress (run i/N, its coordinates and the ETA, the engine's live line on a terminal; one plain
+ * line per run otherwise), then prints the failed thresholds and writes the CI summaries. `loadlab demo`
+ * is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
+ */
+import { interruptSignal, liveLine } from "./live.ts";
+import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
+import { runProgress } from "./run_progress.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+import { type Experiment, ExperimentError, loadExperiment } from "../scenarios/schema.ts";
+import { type Plan, planExperiment } from "../scenarios/plan.ts";
+import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
+import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
+import { assertWritable, OutputError } from "../scenarios/run_output.ts";
+import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
+import type { ResultsFile } from "../results/mod.ts";
+import { boxTable } from "../report/text_tables.ts";
+import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { ConfigError } from "../runner/config.ts";
+
+/** How another command (`demo`) runs through this one. */
+export interface RunCommandOptions {
+  command?: string;
+  help?: string;
+}
+
+/** Runs `loadlab run ...`; returns the exit code. */
+export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
+  const command = opts.command ?? "run";
+  let args: RunArgs;
+  let plan: Plan;
+  try {
+    args = parseRunArgs(argv, opts.help ?? RUN_HELP);
+    plan = planExperiment(await loadSource(args), { only: args.only });
+  } catch (err) {
+    if (err instanceof HelpRequested) {
+      console.log(err.text);
+      return 0;
+    }
+    return badInput(command, err);
+  }
+  const outDir = args.outDir ?? `out/${plan.experiment.name}`;
+  try {
+    await assertWritable(outDir);
+  } catch (err) {
+    console.error(`loadlab ${command}: cannot write to ${outDir}: ${(err as Error).message}`);
+    return 5;
+  }
+  const outcome = await execute(command, plan, args, outDir);
+  if (typeof outcome === "number") return outcome;
+  return await conclude(command, outcome, args);
+}
+
+/** The experiment of a file or a preset, validated (throws `ExperimentError` or `UsageError`). */
+async function loadSource(args: RunArgs): Promise<Experiment> {
+  const common = { quick: args.quick, set: args.set, targets: args.targets };
+  if (args.source.startsWith("preset:")) {
+    const name = args.source.slice("preset:".length);
+    const preset = findPreset(name);
+    if (!preset) {
+      throw new UsageError(
+        `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
+      );
+    }
+    return loadExperiment(preset.text, { ...common, file: args.source });
+  }
+  let text: string;
+  try {
+    text = await Deno.readTextFile(args.source);
+  } catch (err) {
+    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
+    throw new UsageError(`${args.source}: cannot read: ${why}`);
+  }
+  return loadExperiment(text, { ...common, file: args.source });
+}
+
+/** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
+function badInput(command: string, err: unknown): number {
+  if (err instanceof ExperimentError) {
+    for (const line of err.message.split("\n")) console.error(line);
+    return 2;
+  }
+  if (err instanceof UsageError || err instanceof ConfigError || err instanceof ResultsFileError) {
+    console.error(`loadlab ${command}: ${err.message}`);
+    return 2;
+  }
+  throw err;
+}
+
+/** Runs the plan with progress; an exit code when it could not finish normally. */
+async function execute(
+  command: string,
+  plan: Plan,
+  args: RunArgs,
+  outDir: string,
+): Promise<RunPlanOutcome | number> {
+  const live = liveLine(true);
+  const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
+  const interrupt = interruptSignal();
+  const preset = args.source.startsWith("preset:") ? args.source.slice("preset:".length) : undefined;
+  try {
+    return await runPlan(plan, {
+      outDir,
+      resume: args.resume,
+      signal: interrupt.signal,
+      hooks: progress.hooks,
+      experiment: {
+        ...(preset ? { preset } : { file: args.source }),
+        source: preset ? findPreset(preset)!.text : await Deno.readTextFile(args.source),
+        quick: args.quick,
+      },
+    });
+  } catch (err) {
+    live.done();
+    if (err instanceof TargetFailedError) {
+      console.error(`loadlab ${command}: ${err.message}`);
+      console.error(`finished runs are kept in ${outDir}/results.json`);
+      return 3;
+    }
+    if (err instanceof OutputError) {
+      console.error(`loadlab ${command}: ${err.message}`);
+      return 5;
+    }
+    return badInput(command, err);
+  } finally {
+    live.done();
+    interrupt.dispose();
+  }
+}
+
+/** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
+async function conclude(command: string, outcome: RunPlanOutcome, args: RunArgs): Promise<number> {
+  const { results } = outcome;
+  const failed = results.thresholds.filter((t) => !t.ok);
+  if (failed.length) console.log(`\n${failedTable(failed)}`);
+  try {
+    if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
+    if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));
+  } catch (err) {
+    console.error(`loadlab ${command}: cannot write the CI summary: ${(err as Error).message}`);
+    return 5;
+  }
+  console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
+  if (outcome.interrupted) return 130;
+  if (noResponseAtAll(results)) {
+    console.error(`loadlab ${command}: no response at all: every request failed (see the errors above)`);
+    return 4;
+  }
+  return failed.length ? 1 : 0;
+}
+
+/** True when runs were made and not one request got an answer (connection refused, ...). */
+function noResponseAtAll(results: ResultsFile): boolean {
+  const runs = results.runs.filter((r) => !r.probe);
+  return runs.length > 0 && runs.every((r) => r.requests === 0);
+}
+
+/** The failed thresholds as an aligned table: expression, scope, run, measured value. */
+export function failedTable(failed: ResultsFile["thresholds"]): string {
+  return boxTable([
+    ["FAILED threshold", "scope", "run", "actual"],
+    ...failed.map((t) => [
+      t.expression,
+      [t.scope?.target && `target=${t.scope.target}`, t.scope?.load && `load=${t.scope.load}`]
+        .filter(Boolean).join(",") || "all",
+      t.run,
+      formatActual(t),
+    ]),
+  ]);
+}

@@ -1,0 +1,48 @@
+/**
+ * @module
+ * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
+ * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
+ * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
+ */
+import type { AttackProgress, RunResult } from "../results/mod.ts";
+import type { RunPlanHooks } from "../scenarios/run.ts";
+import { formatDurationMs, formatNumber, formatPercent } from "../report/text_format.ts";
+
+/** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
+export function runProgress(opts: {
+  live: { onProgress?: (p: AttackProgress) => void; done(): void };
+  terminal: boolean;
+}): { hooks: RunPlanHooks } {
+  let position = "";
+  return {
+    hooks: {
+      onRunStart(run, i, n, etaMs) {
+        position = `run ${i + 1}/${n}`;
+        if (opts.terminal) console.log(`${position} ${run.name}  ETA ${formatEta(etaMs)}`);
+      },
+      onProgress: opts.live.onProgress,
+      onRunEnd(result) {
+        opts.live.done();
+        console.log(`${opts.terminal ? "  " : `${position} `}${summaryLine(result)}`);
+      },
+    },
+  };
+}
+
+/** "1m 05s", "12 s". */
+export function formatEta(ms: number): string {
+  if (ms < 60_000) return `${Math.max(1, Math.round(ms / 1000))} s`;
+  return formatDurationMs(ms);
+}
+
+/** One line per finished run: name, req/s, p50, p99, success. */
+export function summaryLine(run: RunResult): string {
+  return [
+    run.name,
+    `${formatNumber(run.rps, 1)} req/s`,
+    `p50 ${formatDurationMs(run.latencyMs.p50)}`,
+    `p99 ${formatDurationMs(run.latencyMs.p99)}`,
+    `success ${formatPercent(run.successRate)}`,
+    ...(run.incomplete ? ["(incomplete)"] : []),
+  ].join("  ");
+}

@@ -1,0 +1,273 @@
+/**
+ * @module
+ * Executes a `Plan`: for each planned run, its target up (started, shared or restarted by
+ * `run_targets.ts`), the cooldown, the attack with telemetry and target counters, `warmup: auto` and
+ * per-phase statistics, and the result appended to `results.json` and `report.html` at once. Then the
+ * capacity searches (short probe runs), the analysis and the thresholds, and the file marked complete.
+ * Ctrl-C (the signal) ends the run under way gracefully, keeps it marked `incomplete` and stops; a
+ * target that cannot start or dies throws `TargetFailedError` with its log tail, finished runs kept.
+ * Every started target is stopped before `runPlan` returns or throws.
+ */
+import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
+import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
+import { ExperimentOutput } from "./run_output.ts";
+import { type RunTarget, TargetPool } from "./run_targets.ts";
+import { searchCapacity } from "./search.ts";
+import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
+import { runAttack } from "../runner/attack.ts";
+import {
+  type AttackConfig,
+  type AttackConfigInput,
+  parseAttackConfig,
+  type RelativeAttackInput,
+} from "../runner/config.ts";
+import { evaluateThresholds, parseThreshold, type Threshold } from "../runner/thresholds.ts";
+import { startTelemetry } from "../targets/mod.ts";
+
+export { TargetFailedError } from "./run_targets.ts";
+
+/** Progress callbacks for the CLI. */
+export interface RunPlanHooks {
+  /** `i` is 0-based within the `n` runs executed now (resumed runs excluded); `etaMs` covers them all. */
+  onRunStart?(run: PlannedRun, i: number, n: number, etaMs: number): void;
+  onProgress?(p: AttackProgress): void;
+  onRunEnd?(result: RunResult, run: PlannedRun): void;
+}
+
+export interface RunPlanOptions {
+  outDir: string;
+  /** Keep the complete runs of `outDir/results.json` and run only the others. */
+  resume?: boolean;
+  /** Ctrl-C: the run under way stops gracefully and is kept as incomplete. */
+  signal?: AbortSignal;
+  hooks?: RunPlanHooks;
+  /** What results.json says about the experiment beyond its name (source, file, preset, quick). */
+  experiment?: Partial<ExperimentInfo>;
+}
+
+export interface RunPlanOutcome {
+  results: ExperimentOutput["results"];
+  resultsPath: string;
+  reportPath: string;
+  interrupted: boolean;
+  /** Runs taken from the file being resumed. */
+  resumed: number;
+}
+
+/** Runs every planned run, the searches and the analysis; see the module comment. */
+export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlanOutcome> {
+  const thresholds = parseAllThresholds(plan);
+  const exp = plan.experiment;
+  const output = await ExperimentOutput.open(opts.outDir, {
+    name: exp.name,
+    ...(exp.description ? { description: exp.description } : {}),
+    ...(exp.study ? { study: exp.study } : {}),
+    ...(exp.baseline ? { baseline: exp.baseline } : {}),
+    plannedRuns: plan.runs.length,
+    ...opts.experiment,
+  }, opts.resume ?? false);
+  const done = output.completedNames();
+  const todo = plan.runs.filter((r) => !done.has(r.name));
+  const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });
+  const searchKeys = new Set(plan.searches.map((s) => s.base.targetKey));
+  let interrupted = false;
+  try {
+    await output.write();
+    for (const [i, run] of todo.entries()) {
+      const etaMs = estimateDurationMs({ ...plan, runs: todo.slice(i) });
+      opts.hooks?.onRunStart?.(run, i, todo.length, etaMs);
+      const result = await executeRun(run, pool, opts);
+      if (!result) break;
+      const died = await pool.checkAlive(run);
+      await output.append(died ? { ...result, incomplete: true } : result);
+      opts.hooks?.onRunEnd?.(result, run);
+      if (died) throw died;
+      if (result.incomplete) break;
+      const needed = new Set([...todo.slice(i + 1).map((r) => r.targetKey), ...searchKeys]);
+      await pool.keepOnly(needed);
+    }
+    interrupted = opts.signal?.aborted ?? false;
+    if (!interrupted) await finish(plan, output, pool, thresholds, opts);
+  } finally {
+    await pool.stopAll();
+  }
+  return {
+    results: output.results,
+    resultsPath: output.resultsPath,
+    reportPath: output.reportPath,
+    interrupted,
+    resumed: plan.runs.length - todo.length,
+  };
+}
+
+/** Every threshold expression of the plan, parsed before any load so a typo costs no run. */
+function parseAllThresholds(plan: Plan): Map<string, Threshold> {
+  const parsed = new Map<string, Threshold>();
+  for (const expr of plan.runs.flatMap((r) => r.thresholds)) {
+    if (!parsed.has(expr)) parsed.set(expr, parseThreshold(expr));
+  }
+  return parsed;
+}
+
+/** Searches, analysis, thresholds and `complete: true`, written once more. */
+async function finish(
+  plan: Plan,
+  output: ExperimentOutput,
+  pool: TargetPool,
+  thresholds: Map<string, Threshold>,
+  opts: RunPlanOptions,
+): Promise<void> {
+  const searches: Analysis["searches"] = [];
+  for (const search of plan.searches) {
+    if (opts.signal?.aborted) return;
+    searches.push(await searchCapacity(search, (value) => probe(search, value, pool, output, opts)));
+  }
+  if (opts.signal?.aborted) return;
+  const runs = output.results.runs.filter((r) => !r.probe);
+  const analysis = analyze(runs, { baseline: plan.experiment.baseline });
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  const gates: ThresholdResult[] = plan.runs.flatMap((planned) => {
+    const result = byName.get(planned.name);
+    return result ? planned.thresholds.map((expr) => gate(plan, thresholds.get(expr)!, result)) : [];
+  });
+  await output.update({ analysis: { ...analysis, searches }, thresholds: gates, complete: true });
+}
+
+/** One threshold on one run, with the scope (target, load) it was declared with in the file. */
+function gate(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
+  const [result] = evaluateThresholds([threshold], [run]);
+  const declared = plan.experiment.thresholds.find((t) =>
+    t.expr === threshold.expression && (t.target === undefined || t.target === run.variant) &&
+    (t.load === undefined || t.load === run.load)
+  );
+  if (declared?.target === undefined && declared?.load === undefined) return result;
+  const scope = {
+    ...(declared.target !== undefined ? { target: declared.target } : {}),
+    ...(declared.load !== undefined ? { load: declared.load } : {}),
+  };
+  return { ...result, scope };
+}
+
+/** One short run of a capacity search at `value`, appended to the file as a probe. */
+async function probe(
+  search: SearchPlan,
+  value: number,
+  pool: TargetPool,
+  output: ExperimentOutput,
+  opts: RunPlanOptions,
+): Promise<RunResult> {
+  const varied = applyParameter(search.base, search.parameter, value);
+  const count = output.results.runs.filter((r) => r.probe).length;
+  const run: PlannedRun = {
+    ...varied,
+    name: `${search.base.variant}/${search.base.load}/search:${search.parameter}=${value}#${count}`,
+    cooldownMs: 0,
+    thresholds: [],
+    warmupAuto: false,
+  };
+  const result = await executeRun(run, pool, { ...opts, hooks: { onProgress: opts.hooks?.onProgress } });
+  if (!result) throw new Error("capacity search interrupted");
+  const marked = { ...result, probe: true, sweep: { parameter: search.parameter, value } };
+  await output.append(marked);
+  return marked;
+}
+
+/** Runs one planned run; null when Ctrl-C came before its load started. */
+async function executeRun(
+  run: PlannedRun,
+  pool: TargetPool,
+  opts: RunPlanOptions,
+): Promise<RunResult | null> {
+  if (run.cooldownMs > 0) await sleep(run.cooldownMs, opts.signal);
+  if (opts.signal?.aborted) return null;
+  const target = await pool.acquire(run);
+  if (!target || opts.signal?.aborted) return null;
+  const config = parseAttackConfig(rebase(run.attack, target.url));
+  const statsBefore = await target.stats();
+  const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
+  await telemetry?.ready;
+  let attack: RunResult;
+  let series: RunResult["telemetry"];
+  try {
+    attack = await runAttack(config, {
+      name: run.name,
+      onProgress: opts.hooks?.onProgress,
+      signal: opts.signal,
+    });
+  } finally {
+    series = telemetry?.stop();
+  }
+  const result = decorate(attack, run, config, target, series, await counterDeltas(statsBefore, target));
+  return opts.signal?.aborted ? { ...result, incomplete: true } : result;
+}
+
+/** Adds the experiment's coordinates, telemetry, counters, the auto warm-up cut and phases to a run. */
+function decorate(
+  attack: RunResult,
+  run: PlannedRun,
+  config: AttackConfig,
+  target: RunTarget,
+  telemetry: RunResult["telemetry"],
+  targetStats: Record<string, number>,
+): RunResult {
+  let result: RunResult = {
+    ...attack,
+    variant: run.variant,
+    load: run.load,
+    ...(run.sweep ? { sweep: { ...run.sweep } } : {}),
+    ...(run.sweep2 ? { sweep2: { ...run.sweep2 } } : {}),
+    repeat: run.repeat,
+    ...(telemetry?.length ? { telemetry } : {}),
+    targetInfo: target.info,
+    ...(Object.keys(targetStats).length ? { targetStats } : {}),
+  };
+  if (run.warmupAuto && result.stabilizedAtMs !== null && result.stabilizedAtMs > 0) {
+    result = { ...cutWarmup(result, result.stabilizedAtMs), warmupAuto: true };
+  }
+  if (config.model === "rate" && config.phases) {
+    const spans = config.phases.map((p, i) => ({
+      name: p.name ?? `phase ${i + 1}`,
+      durationMs: p.durationMs,
+    }));
+    result = { ...result, phases: phaseStats(result, spans) };
+  }
+  return result;
+}
+
+/** Counter changes over the run (proxy hits, misses, ...), from the target's totals before and after. */
+async function counterDeltas(before: Record<string, number>, target: RunTarget) {
+  const after = await target.stats();
+  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
+}
+
+/**
+ * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's
+ * base URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is
+ * prefixed to every request path and flow step here.
+ */
+export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
+  const base = new URL(baseUrl);
+  const prefix = base.pathname.replace(/\/+$/, "");
+  const url = `${base.origin}/`;
+  if (!prefix) return { ...attack, url };
+  const requestMix = attack.requestMix?.map((r) => ({ ...r, path: prefix + (r.path ?? "/") }));
+  const flows = attack.flows?.map((f) => ({
+    ...f,
+    steps: f.steps.map((s) =>
+      "request" in s ? { ...s, request: { ...s.request, path: prefix + (s.request.path ?? "/") } } : s
+    ),
+  }));
+  return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
+}
+
+function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener("abort", done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", done);
+      resolve();
+    }
+  });
+}

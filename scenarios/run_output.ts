@@ -1,0 +1,102 @@
+/**
+ * @module
+ * The output folder of a running experiment: `results.json` and `report.html`, both rewritten whole
+ * (temporary file + rename) after every run, so whatever stops the experiment (Ctrl-C, a dead target, a
+ * crash of the machine) leaves the finished runs readable and the report showing them. The environment
+ * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
+ * the environment and creation time of the file it resumes.
+ */
+import { environmentInfo, loadResultsFile, writeResultsFile } from "../results/io.ts";
+import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
+import { writeReport } from "../report/write.ts";
+
+/** Holds the results of one experiment and writes them out. */
+export class ExperimentOutput {
+  readonly resultsPath: string;
+  readonly reportPath: string;
+  results: ResultsFile;
+
+  private constructor(outDir: string, results: ResultsFile) {
+    this.resultsPath = `${outDir}/results.json`;
+    this.reportPath = `${outDir}/report.html`;
+    this.results = results;
+  }
+
+  /**
+   * A fresh file, or with `resume` the one already in `outDir` minus its incomplete runs and probes
+   * (those run again). Throws `ResultsFileError` when the existing file cannot be read.
+   */
+  static async open(
+    outDir: string,
+    experiment: ExperimentInfo,
+    resume: boolean,
+  ): Promise<ExperimentOutput> {
+    const fresh: ResultsFile = {
+      schema: "loadlab.results/v2",
+      createdAt: new Date().toISOString(),
+      environment: environmentInfo(),
+      experiment,
+      runs: [],
+      thresholds: [],
+      complete: false,
+    };
+    if (!resume || !(await exists(`${outDir}/results.json`))) return new ExperimentOutput(outDir, fresh);
+    const previous = await loadResultsFile(`${outDir}/results.json`);
+    return new ExperimentOutput(outDir, {
+      ...fresh,
+      createdAt: previous.createdAt,
+      environment: previous.environment,
+      runs: previous.runs.filter((r) => !r.incomplete && !r.probe),
+    });
+  }
+
+  /** Names of the runs already complete in the file. */
+  completedNames(): Set<string> {
+    return new Set(this.results.runs.filter((r) => !r.incomplete).map((r) => r.name));
+  }
+
+  /** Adds one run and writes both files. */
+  async append(run: RunResult): Promise<void> {
+    this.results = { ...this.results, runs: [...this.results.runs, run] };
+    await this.write();
+  }
+
+  /** Replaces the whole file's content (analysis, thresholds, `complete`) and writes both files. */
+  async update(patch: Partial<ResultsFile>): Promise<void> {
+    this.results = { ...this.results, ...patch };
+    await this.write();
+  }
+
+  /** Writes both files; throws `OutputError` when they cannot be written. */
+  async write(): Promise<void> {
+    try {
+      await writeResultsFile(this.resultsPath, this.results);
+      await writeReport(this.reportPath, this.results);
+    } catch (err) {
+      throw new OutputError(`cannot write ${this.resultsPath} or ${this.reportPath}: ${err}`, { cause: err });
+    }
+  }
+}
+
+/** results.json or report.html could not be written; exit code 5 at the CLI. */
+export class OutputError extends Error {
+  override name = "OutputError";
+}
+
+async function exists(path: string): Promise<boolean> {
+  try {
+    await Deno.stat(path);
+    return true;
+  } catch (err) {
+    if (err instanceof Deno.errors.NotFound) return false;
+    throw err;
+  }
+}
+
+/** Throws when `outDir` cannot be created or written; checked before any load is sent. */
+export async function assertWritable(outDir: string): Promise<void> {
+  await Deno.mkdir(outDir, { recursive: true });
+  const probe = `${outDir}/.loadlab-write-check-${Deno.pid}`;
+  await Deno.writeTextFile(probe, "");
+  await Deno.remove(probe);
+}
