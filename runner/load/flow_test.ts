@@ -240,3 +240,33 @@ Deno.test("a think past the graceful stop is cut: neither completed nor failed",
     assertEquals(r.errors, {});
   });
 });
+
+const perArrivalClosed: Array<[string, (url: string) => AttackConfigInput]> = [
+  [
+    "connections",
+    (url) => ({ url, model: "connections", connections: 2, durationMs: 300, connection: "per-arrival" }),
+  ],
+  ["throughput", (url) => ({
+    url,
+    model: "throughput",
+    ratePerSec: 40,
+    connections: 2,
+    durationMs: 300,
+    connection: "per-arrival",
+  })],
+];
+
+for (const [model, configFor] of perArrivalClosed) {
+  Deno.test(`per-arrival without flows, ${model} model: a connection per request`, async () => {
+    await withTarget(async (target) => {
+      const r = await runAttack(parseAttackConfig(configFor(target.url + "/a")));
+      ok(r.requests > 0, "sent something");
+      assertEquals([target.byPath["/a"], target.connections.size, r.connects], [
+        r.requests,
+        r.requests,
+        r.requests,
+      ]);
+      assertEquals([r.reconnects, r.errors], [0, {}]);
+    });
+  });
+}
