@@ -1,0 +1,148 @@
+/**
+ * End to end: `loadlab run script.yml` on an Artillery script, against a `Deno.serve` target in this
+ * process that records every request with the client port it came from. The counts in results.json
+ * must agree with what the target received, each virtual user must use a connection of its own (as
+ * Artillery's do), and an unsupported script must exit 2 naming every offending path before any load.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { runLoadlab } from "./helpers.ts";
+
+interface Seen {
+  /** "METHOD /path" -> requests received. */
+  byRoute: Record<string, number>;
+  /** Client port -> the routes requested over that connection, in order. */
+  byConnection: Map<number, string[]>;
+  /** Requests without the default header or with a wrong query/body. */
+  malformed: string[];
+}
+
+/** A target that answers 200 to everything and records what it received. */
+function countingTarget() {
+  const seen: Seen = { byRoute: {}, byConnection: new Map(), malformed: [] };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req, info) => {
+    const url = new URL(req.url);
+    const route = `${req.method} ${url.pathname}`;
+    seen.byRoute[route] = (seen.byRoute[route] ?? 0) + 1;
+    const port = (info.remoteAddr as Deno.NetAddr).port;
+    seen.byConnection.set(port, [...(seen.byConnection.get(port) ?? []), route]);
+    if (req.headers.get("x-test") !== "artillery") seen.malformed.push(`${route}: no x-test header`);
+    if (route === "GET /home" && url.searchParams.get("page") !== "1") seen.malformed.push(`${route}: query`);
+    if (route === "POST /login" && (await req.text()) !== '{"user":"ada"}') {
+      seen.malformed.push(`${route}: body`);
+    }
+    return new Response("ok");
+  });
+  return { port: server.addr.port, seen, close: () => server.shutdown() };
+}
+
+/** ~2.5 s of arrivals: a ramp, a pause, an arrivalCount phase; two weighted scenarios, one with think. */
+function script(port: number): string {
+  return `
+config:
+  target: http://127.0.0.1:${port}
+  phases:
+    - { name: ramp, duration: 1, arrivalRate: 4, rampTo: 12 }
+    - { pause: 0.5 }
+    - { name: steady, duration: 1, arrivalCount: 8 }
+  http: { timeout: 5 }
+  defaults:
+    headers: { x-test: artillery }
+  ensure:
+    p99: 5000
+    maxErrorRate: 0
+scenarios:
+  - name: browse
+    weight: 2
+    flow:
+      - get: { url: /home, qs: { page: 1 } }
+      - think: 0.2
+      - post: { url: /login, json: { user: ada } }
+  - name: peek
+    weight: 1
+    flow:
+      - get: { url: /json }
+`;
+}
+
+Deno.test("an Artillery script runs: results.json agrees with what the target received", async () => {
+  const t = countingTarget();
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/shop.yml`;
+    await Deno.writeTextFile(file, script(t.port));
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals(results.runs.length, 1);
+    const run = results.runs[0];
+    const received = Object.values(t.seen.byRoute).reduce((a, b) => a + b, 0);
+    ok(received > 0, "the target received requests");
+    assertEquals(t.seen.malformed, []);
+    assertEquals(run.requests, received);
+    assertEquals(run.statusCodes, { "200": received });
+
+    // Per flow and per step, the counts are what the target saw on each route.
+    const flows = Object.fromEntries(run.flows.map((f: { name: string }) => [f.name, f]));
+    assertEquals(Object.keys(flows).sort(), ["browse", "peek"]);
+    const stepRequests = (flow: string) => flows[flow].steps.map((s: { requests: number }) => s.requests);
+    assertEquals(stepRequests("browse"), [t.seen.byRoute["GET /home"], t.seen.byRoute["POST /login"]]);
+    assertEquals(stepRequests("peek"), [t.seen.byRoute["GET /json"]]);
+    assertEquals(flows.browse.completed, t.seen.byRoute["POST /login"]);
+    assertEquals(flows.peek.completed, t.seen.byRoute["GET /json"]);
+    // Weights 2:1 over a smooth round-robin: within one session of exact.
+    ok(Math.abs(flows.browse.sessions - 2 * flows.peek.sessions) <= 2, JSON.stringify(run.flows));
+
+    // One connection per virtual user: each client port carried exactly one whole session.
+    const sessions = [...t.seen.byConnection.values()].map((routes) => routes.join(" > "));
+    assertEquals(sessions.length, flows.browse.sessions + flows.peek.sessions);
+    for (const s of sessions) ok(["GET /home > POST /login", "GET /json"].includes(s), s);
+
+    // Named phases, as Artillery's summary is read per phase; ensure became passing thresholds.
+    assertEquals(run.phases.map((p: { name: string }) => p.name), ["ramp", "phase 1", "steady"]);
+    assertEquals(
+      results.thresholds.map((th: { expression: string; ok: boolean }) => [th.expression, th.ok]),
+      [["p99 < 5000ms", true], ["errorRate <= 0%", true]],
+    );
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an Artillery script with unsupported features exits 2 naming every path, before any load", async () => {
+  const t = countingTarget();
+  const dir = await Deno.makeTempDir();
+  try {
+    const file = `${dir}/hooks.yml`;
+    await Deno.writeTextFile(
+      file,
+      `
+config:
+  target: http://127.0.0.1:${t.port}
+  processor: ./hooks.js
+  phases: [{ duration: 1, arrivalRate: 5 }]
+scenarios:
+  - flow:
+      - get: { url: /login, capture: { json: $.token, as: token } }
+      - function: sign
+      - loop: [{ get: { url: /json } }]
+        count: 2
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 2, r.stdout + r.stderr);
+    for (
+      const path of [
+        "config.processor",
+        "scenarios[0].flow[0].get.capture",
+        "scenarios[0].flow[1].function",
+        "scenarios[0].flow[2].loop",
+        "scenarios[0].flow[2].count",
+      ]
+    ) ok(r.stderr.includes(path), `stderr names ${path}:\n${r.stderr}`);
+    assertEquals(t.seen.byRoute, {});
+  } finally {
+    await t.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});
