@@ -4,7 +4,7 @@
  * of it. `/` and `/json` are answered from pre-encoded bytes before Hono routes anything, because the
  * benchmark compares them with a bare `Deno.serve` and the goal is >= 0.97x of it. Both bodies are below
  * the compression threshold and never change, so skipping compression and the response cache there
- * sends the same bytes those would. Everything else goes through Hono (seed 004 measures frameworks).
+ * sends the same bytes those would. Everything else goes through Hono (frameworks are measured in docs/studies/frameworks.md).
  * The app's counters (response cache, CMS pool) are answered at `STATS_PATH` before Hono too, so the
  * response cache can never store them.
  */
@@ -64,70 +64,38 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/sleep?ms=N", "answer after N ms"],
   ["/redis/:key", "GET from Redis (keys key:0..key:99 are seeded)"],
   ["/error/:n", "500 through the error handler when n is 1"],
-  [
-    "/validate?id=<int>&name=<min 5 chars>",
-    "zod validation, 400 with the reason",
-  ],
+  ["/validate?id=<int>&name=<min 5 chars>", "zod validation, 400 with the reason"],
   ["/user?delayMs=N", "a JSON user record, optionally slow"],
   ["/home", "CMS-like page: queries on a bounded pool, then rendered"],
   ["/static/news.html", "a page whose version changes every second"],
 ];
 
 export const HELLO_BYTES = new TextEncoder().encode("Hello, World!");
-export const JSON_BYTES = new TextEncoder().encode(
-  JSON.stringify({ message: "Hello, World!" }),
-);
+export const JSON_BYTES = new TextEncoder().encode(JSON.stringify({ message: "Hello, World!" }));
 
 const validateQuery = z.object({
-  id: z.coerce.number({ error: "id must be an integer" }).int(
-    "id must be an integer",
-  ),
-  name: z.string({ error: "name is required" }).min(
-    5,
-    "name must have at least 5 characters",
-  ),
+  id: z.coerce.number({ error: "id must be an integer" }).int("id must be an integer"),
+  name: z.string({ error: "name is required" }).min(5, "name must have at least 5 characters"),
 });
 
 /** Integer query parameter in [0, max], or an error message naming it. */
-function intParam(
-  raw: string | undefined,
-  name: string,
-  max: number,
-): number | string {
+function intParam(raw: string | undefined, name: string, max: number): number | string {
   const value = Number(raw ?? "0");
-  if (!Number.isInteger(value) || value < 0 || value > max) {
-    return `${name} must be an integer 0..${max}`;
-  }
+  if (!Number.isInteger(value) || value < 0 || value > max) return `${name} must be an integer 0..${max}`;
   return value;
 }
 
 /** The Hono app with every endpoint (no fast path). */
-function buildHono(
-  opts: TargetAppOptions,
-  cache: ResponseCache | null,
-  pool: QueryPool,
-  cms: CmsOptions,
-) {
+function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: QueryPool, cms: CmsOptions) {
   const app = new Hono();
   const nowMs = opts.nowMs ?? Date.now;
   const readStatic = createStaticStore(opts.staticDir);
   if (cache) {
-    app.use(
-      cache.middleware((accept) => negotiateEncoding(accept ?? null, opts.compress ?? false) ?? ""),
-    );
+    app.use(cache.middleware((accept) => negotiateEncoding(accept ?? null, opts.compress ?? false) ?? ""));
   }
   if (opts.compress) app.use(compressMiddleware(opts.compress));
-  app.get(
-    "/",
-    (c) =>
-      c.body(HELLO_BYTES.slice(), 200, {
-        "content-type": "text/plain;charset=UTF-8",
-      }),
-  );
-  app.get(
-    "/json",
-    (c) => c.body(JSON_BYTES.slice(), 200, { "content-type": "application/json" }),
-  );
+  app.get("/", (c) => c.body(HELLO_BYTES.slice(), 200, { "content-type": "text/plain;charset=UTF-8" }));
+  app.get("/json", (c) => c.body(JSON_BYTES.slice(), 200, { "content-type": "application/json" }));
   app.get(NEWS_PATH, (c) => {
     const version = newsVersion(nowMs());
     return c.html(renderNewsPage(version), 200, { [VERSION_HEADER]: version });
@@ -135,9 +103,7 @@ function buildHono(
   app.get("/static/*", async (c) => {
     const file = await readStatic(c.req.path.slice("/static/".length));
     if (!file) return c.json({ error: `no such file: ${c.req.path}` }, 404);
-    return c.body(file.bytes.slice(), 200, {
-      "content-type": file.contentType,
-    });
+    return c.body(file.bytes.slice(), 200, { "content-type": file.contentType });
   });
   app.get("/cpu", (c) => {
     const ms = intParam(c.req.query("ms"), "ms", 10_000);
@@ -155,26 +121,18 @@ function buildHono(
   });
   app.get("/redis/:key", async (c) => {
     if (!opts.redis) {
-      return c.json({
-        error: "no Redis configured: start the target with --redis <url>",
-      }, 503);
+      return c.json({ error: "no Redis configured: start the target with --redis <url>" }, 503);
     }
     const value = await opts.redis.get(c.req.param("key"));
     return value === null
       ? c.json({ error: "no such key" }, 404)
       : c.json({ key: c.req.param("key"), value });
   });
-  app.get(
-    "/error/:n",
-    (c) => c.json({ result: divideBy(Number(c.req.param("n"))) }),
-  );
+  app.get("/error/:n", (c) => c.json({ result: divideBy(Number(c.req.param("n"))) }));
   app.get("/validate", (c) => {
     const parsed = validateQuery.safeParse(c.req.query());
     if (parsed.success) return c.json({ ok: true, ...parsed.data });
-    return c.json({
-      error: "validation failed",
-      issues: parsed.error.issues.map((i) => i.message),
-    }, 400);
+    return c.json({ error: "validation failed", issues: parsed.error.issues.map((i) => i.message) }, 400);
   });
   app.get("/user", async (c) => {
     const delayMs = intParam(c.req.query("delayMs"), "delayMs", 600_000);
@@ -186,9 +144,7 @@ function buildHono(
     try {
       await runPageQueries(pool, cms);
     } catch (err) {
-      if (err instanceof PoolTimeoutError) {
-        return c.json({ error: err.message }, 503);
-      }
+      if (err instanceof PoolTimeoutError) return c.json({ error: err.message }, 503);
       throw err;
     }
     return c.html(renderHomePage(new Date(nowMs())));
@@ -212,11 +168,7 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
   const honoFetch = app.fetch;
   const stats = (): Record<string, number> => ({
     ...(cache
-      ? {
-        cacheHits: cache.stats.hits,
-        cacheMisses: cache.stats.misses,
-        staleHits: cache.stats.staleHits,
-      }
+      ? { cacheHits: cache.stats.hits, cacheMisses: cache.stats.misses, staleHits: cache.stats.staleHits }
       : {}),
     ...cmsStats(pool),
   });
@@ -227,19 +179,13 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
     const url = req.url;
     const pathLength = url.length - url.indexOf("/", 8);
     if (pathLength === 5 && url.endsWith("/json")) {
-      return new Response(JSON_BYTES, {
-        headers: { "content-type": "application/json" },
-      });
+      return new Response(JSON_BYTES, { headers: { "content-type": "application/json" } });
     }
     if (pathLength === 1) {
-      return new Response(HELLO_BYTES, {
-        headers: { "content-type": "text/plain;charset=UTF-8" },
-      });
+      return new Response(HELLO_BYTES, { headers: { "content-type": "text/plain;charset=UTF-8" } });
     }
     // pid: which instance answered, so tests and users can see how reuse-port instances share a port.
-    if (url.endsWith(STATS_PATH)) {
-      return Response.json({ pid: Deno.pid, ...stats() });
-    }
+    if (url.endsWith(STATS_PATH)) return Response.json({ pid: Deno.pid, ...stats() });
     return honoFetch(req);
   };
   return { app, fetch, cache, stats };

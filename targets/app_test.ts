@@ -10,10 +10,7 @@ Deno.test("fast path answers / and /json with the same bytes as the Hono routes"
     const routed = await app.request(path);
     assertEquals(fast.status, 200);
     assertEquals(await fast.text(), await routed.text());
-    assertEquals(
-      fast.headers.get("content-type"),
-      routed.headers.get("content-type"),
-    );
+    assertEquals(fast.headers.get("content-type"), routed.headers.get("content-type"));
   }
   // The pre-encoded body is shared between responses: it must survive being sent twice.
   const again = await fetch(new Request("http://127.0.0.1:1/json"));
@@ -22,23 +19,11 @@ Deno.test("fast path answers / and /json with the same bytes as the Hono routes"
 });
 
 Deno.test("fast path leaves other paths (query strings too) to Hono, and answers any method", async () => {
-  assertEquals(
-    (await fetch(new Request("http://127.0.0.1:1/jsonx"))).status,
-    404,
-  );
-  assertEquals(
-    (await fetch(new Request("http://127.0.0.1:1/xjson"))).status,
-    404,
-  );
+  assertEquals((await fetch(new Request("http://127.0.0.1:1/jsonx"))).status, 404);
+  assertEquals((await fetch(new Request("http://127.0.0.1:1/xjson"))).status, 404);
   const withQuery = await fetch(new Request("http://127.0.0.1:1/json?x=1"));
-  assertEquals(
-    await withQuery.json(),
-    { message: "Hello, World!" },
-    "Hono's /json route answers it",
-  );
-  const post = await fetch(
-    new Request("http://127.0.0.1:1/json", { method: "POST" }),
-  );
+  assertEquals(await withQuery.json(), { message: "Hello, World!" }, "Hono's /json route answers it");
+  const post = await fetch(new Request("http://127.0.0.1:1/json", { method: "POST" }));
   assertEquals(post.status, 200, "the hot path reads only the URL");
   await post.body?.cancel();
 });
@@ -50,11 +35,7 @@ Deno.test("/static serves the embedded sample site and refuses to climb out", as
   assertMatch(await page.text(), /Sample site/);
   const png = await app.request("/static/images/photo.png");
   assertEquals(png.headers.get("content-type"), "image/png");
-  assertEquals([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)], [
-    80,
-    78,
-    71,
-  ]);
+  assertEquals([...new Uint8Array(await png.arrayBuffer()).subarray(1, 4)], [80, 78, 71]);
   assertEquals((await app.request("/static/../deno.json")).status, 404);
   assertEquals((await app.request("/static/nope.html")).status, 404);
   assertMatch(
@@ -69,10 +50,7 @@ Deno.test("/static can serve a directory instead", async () => {
   try {
     await Deno.writeTextFile(`${dir}/a.txt`, "from disk");
     const own = createTargetApp({ staticDir: dir }).app;
-    assertEquals(
-      await (await own.request("/static/a.txt")).text(),
-      "from disk",
-    );
+    assertEquals(await (await own.request("/static/a.txt")).text(), "from disk");
     assertEquals((await own.request("/static/%2e%2e/etc/passwd")).status, 404);
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -83,15 +61,10 @@ Deno.test("/cpu, /fib and /sleep do their work and reject bad numbers", async ()
   const cpu = await (await app.request("/cpu?ms=5")).json();
   assertEquals(cpu.ms, 5);
   assert(cpu.spins > 0);
-  assertEquals(await (await app.request("/fib/23")).json(), {
-    n: 23,
-    fib: 28657,
-  });
+  assertEquals(await (await app.request("/fib/23")).json(), { n: 23, fib: 28657 });
   assertEquals((await app.request("/fib/99")).status, 400);
   const started = performance.now();
-  assertEquals(await (await app.request("/sleep?ms=30")).json(), {
-    sleptMs: 30,
-  });
+  assertEquals(await (await app.request("/sleep?ms=30")).json(), { sleptMs: 30 });
   assert(performance.now() - started >= 25);
   assertEquals((await app.request("/sleep?ms=-1")).status, 400);
 });
@@ -138,33 +111,20 @@ Deno.test("/redis/:key without Redis says how to configure it", async () => {
 
 Deno.test("compression: gzip or brotli above 1 KiB, never for images", async () => {
   const gz = createTargetApp({ compress: true }).app;
-  const page = await gz.request("/home", {
-    headers: { "accept-encoding": "gzip" },
-  });
+  const page = await gz.request("/home", { headers: { "accept-encoding": "gzip" } });
   assertEquals(page.headers.get("content-encoding"), "gzip");
-  assertMatch(
-    gunzipSync(new Uint8Array(await page.arrayBuffer())).toString(),
-    /loadlab wiki/,
-  );
-  const br = await gz.request("/home", {
-    headers: { "accept-encoding": "gzip, br" },
-  });
+  assertMatch(gunzipSync(new Uint8Array(await page.arrayBuffer())).toString(), /loadlab wiki/);
+  const br = await gz.request("/home", { headers: { "accept-encoding": "gzip, br" } });
   assertEquals(br.headers.get("content-encoding"), "br");
   await br.body?.cancel();
-  const small = await gz.request("/user", {
-    headers: { "accept-encoding": "gzip" },
-  });
+  const small = await gz.request("/user", { headers: { "accept-encoding": "gzip" } });
   assertEquals(small.headers.get("content-encoding"), null);
   await small.body?.cancel();
-  const png = await gz.request("/static/images/photo.png", {
-    headers: { "accept-encoding": "gzip" },
-  });
+  const png = await gz.request("/static/images/photo.png", { headers: { "accept-encoding": "gzip" } });
   assertEquals(png.headers.get("content-encoding"), null);
   await png.body?.cancel();
   const onlyGzip = createTargetApp({ compress: "gzip" }).app;
-  const res = await onlyGzip.request("/home", {
-    headers: { "accept-encoding": "br" },
-  });
+  const res = await onlyGzip.request("/home", { headers: { "accept-encoding": "br" } });
   assertEquals(res.headers.get("content-encoding"), null);
   await res.body?.cancel();
 });
@@ -175,14 +135,8 @@ Deno.test("response cache serves the stored page until the TTL ends", async () =
   const hit = await cached.app.request("/home");
   assertEquals(hit.headers.get("x-cache"), "HIT");
   assertEquals(await hit.text(), first);
-  const gz = await cached.app.request("/home", {
-    headers: { "accept-encoding": "gzip" },
-  });
-  assertEquals(
-    gz.headers.get("x-cache"),
-    "MISS",
-    "another encoding is another entry",
-  );
+  const gz = await cached.app.request("/home", { headers: { "accept-encoding": "gzip" } });
+  assertEquals(gz.headers.get("x-cache"), "MISS", "another encoding is another entry");
   await gz.body?.cancel();
   await new Promise((r) => setTimeout(r, 250));
   const expired = await cached.app.request("/home");
@@ -192,25 +146,12 @@ Deno.test("response cache serves the stored page until the TTL ends", async () =
 });
 
 Deno.test("/home queries the pool before rendering; a query that waits too long answers 503", async () => {
-  const cms = createTargetApp({
-    cms: { poolSize: 1, queries: 2, queryMs: 30, acquireTimeoutMs: 20 },
-  });
-  const [a, b] = await Promise.all([
-    cms.app.request("/home"),
-    cms.app.request("/home"),
-  ]);
+  const cms = createTargetApp({ cms: { poolSize: 1, queries: 2, queryMs: 30, acquireTimeoutMs: 20 } });
+  const [a, b] = await Promise.all([cms.app.request("/home"), cms.app.request("/home")]);
   assertEquals([a.status, b.status].sort(), [200, 503]);
-  assertMatch(
-    await (a.status === 503 ? a : b).text(),
-    /no pool slot within 20 ms/,
-  );
+  assertMatch(await (a.status === 503 ? a : b).text(), /no pool slot within 20 ms/);
   await (a.status === 200 ? a : b).body?.cancel();
-  assertEquals(cms.stats(), {
-    cmsQueries: 2,
-    cmsQueued: 0,
-    cmsQueueWaitMs: 0,
-    cmsAcquireTimeouts: 1,
-  });
+  assertEquals(cms.stats(), { cmsQueries: 2, cmsQueued: 0, cmsQueueWaitMs: 0, cmsAcquireTimeouts: 1 });
   const none = createTargetApp({ cms: { queries: 0 } });
   assertMatch(await (await none.app.request("/home")).text(), /loadlab wiki/);
   assertEquals(none.stats().cmsQueries, 0);
@@ -223,10 +164,7 @@ Deno.test("/static/news.html changes version every second, in a header and the b
   assertEquals(page.headers.get("x-page-version"), "1700000000");
   assertMatch(await page.text(), /version: 1700000000/);
   clock.nowMs += 1000;
-  assertEquals(
-    (await app.request("/static/news.html")).headers.get("x-page-version"),
-    "1700000001",
-  );
+  assertEquals((await app.request("/static/news.html")).headers.get("x-page-version"), "1700000001");
 });
 
 Deno.test("response cache counts the hits that served an outdated version (staleHits)", async () => {
@@ -234,27 +172,13 @@ Deno.test("response cache counts the hits that served an outdated version (stale
   const target = createTargetApp({ cacheTtlSec: 10, nowMs: () => clock.nowMs });
   const get = async (path: string) => {
     const res = await target.app.request(path);
-    return [
-      res.headers.get("x-cache"),
-      res.headers.get("x-page-version"),
-      await res.text(),
-    ] as const;
+    return [res.headers.get("x-cache"), res.headers.get("x-page-version"), await res.text()] as const;
   };
-  assertEquals((await get("/static/news.html")).slice(0, 2), [
-    "MISS",
-    "1700000000",
-  ]);
-  assertEquals((await get("/static/news.html")).slice(0, 2), [
-    "HIT",
-    "1700000000",
-  ], "same second: fresh");
+  assertEquals((await get("/static/news.html")).slice(0, 2), ["MISS", "1700000000"]);
+  assertEquals((await get("/static/news.html")).slice(0, 2), ["HIT", "1700000000"], "same second: fresh");
   clock.nowMs += 2500;
   const [cache, version, body] = await get("/static/news.html");
-  assertEquals(
-    [cache, version],
-    ["HIT", "1700000000"],
-    "the TTL keeps the old version",
-  );
+  assertEquals([cache, version], ["HIT", "1700000000"], "the TTL keeps the old version");
   assertMatch(body, /version: 1700000000/);
   await get("/static/about.html");
   await get("/static/about.html");
@@ -273,9 +197,7 @@ Deno.test("the stats path answers the counters before Hono, so the response cach
   const target = createTargetApp({ cacheTtlSec: 60 });
   await (await target.app.request("/home")).body?.cancel();
   const stats = async () =>
-    await (await target.fetch(
-      new Request("http://127.0.0.1:1/__loadlab/stats"),
-    )).json();
+    await (await target.fetch(new Request("http://127.0.0.1:1/__loadlab/stats"))).json();
   assertEquals((await stats()).cmsQueries, 3);
   assertEquals((await stats()).pid, Deno.pid);
   await (await target.app.request("/home")).body?.cancel();

@@ -1,9 +1,9 @@
 /**
  * @module
- * The built-in HTTP balancer in front of N instances of the built-in target (seed 001 put NGINX in front
+ * The built-in HTTP balancer in front of N instances of the built-in target (docs/studies/cpu-sleep.md put NGINX in front
  * of a Node cluster). Balancing is per request, not per connection, so a load generator with a few
  * keep-alive connections still spreads. `least-connections` counts requests in flight per instance and
- * breaks ties round-robin; seed 004 recommends it while instances are still warming up (slow ones
+ * breaks ties round-robin; docs/studies/frameworks.md recommends it while instances are still warming up (slow ones
  * accumulate in-flight requests and get fewer new ones).
  */
 import { badGateway, toResponse, Upstream } from "./forward.ts";
@@ -18,11 +18,7 @@ export interface Balancer {
 }
 
 /** Picks an instance index: pure so the policy can be tested without sockets. */
-export function pickInstance(
-  mode: BalanceMode,
-  inFlight: number[],
-  next: number,
-): number {
+export function pickInstance(mode: BalanceMode, inFlight: number[], next: number): number {
   if (mode === "round-robin") return next % inFlight.length;
   let best = -1;
   for (let k = 0; k < inFlight.length; k++) {
@@ -32,10 +28,7 @@ export function pickInstance(
   return best;
 }
 
-export function createBalancer(
-  upstreamUrls: string[],
-  mode: BalanceMode,
-): Balancer {
+export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balancer {
   const upstreams = upstreamUrls.map((u) => new Upstream(u));
   const inFlight = upstreams.map(() => 0);
   const sent = upstreams.map(() => 0);

@@ -39,14 +39,9 @@ export type ChildSpec =
 /** Prefix of the stdout line announcing `{ url, pid }` once the server listens. */
 export const READY_PREFIX = "LOADLAB_TARGET_READY ";
 
-type Handler = (
-  req: Request,
-  info: Deno.ServeHandlerInfo<Deno.NetAddr>,
-) => Response | Promise<Response>;
+type Handler = (req: Request, info: Deno.ServeHandlerInfo<Deno.NetAddr>) => Response | Promise<Response>;
 
-async function buildHandler(
-  spec: ChildSpec,
-): Promise<{ handler: Handler; close(): Promise<void> }> {
+async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(): Promise<void> }> {
   let redis: RedisClient | null = null;
   if (spec.role === "app") {
     if (spec.redisUrl) {
@@ -60,11 +55,7 @@ async function buildHandler(
     const balancer = createBalancer(spec.upstreams, spec.mode);
     const handler: Handler = (req) =>
       req.url.endsWith(STATS_PATH)
-        ? Response.json(
-          Object.fromEntries(
-            balancer.sent.map((n, i) => [`instance${i + 1}`, n]),
-          ),
-        )
+        ? Response.json(Object.fromEntries(balancer.sent.map((n, i) => [`instance${i + 1}`, n])))
         : balancer.fetch(req);
     return { handler, close: () => Promise.resolve(balancer.close()) };
   }
@@ -72,10 +63,7 @@ async function buildHandler(
   const proxy = createProxy({ ...spec, upstreamUrl: spec.upstream, redis });
   const handler: Handler = (req, info) => {
     const forwarded = req.headers.get("x-forwarded-for");
-    return proxy.fetch(
-      req,
-      forwarded ? forwarded.split(",")[0].trim() : info.remoteAddr.hostname,
-    );
+    return proxy.fetch(req, forwarded ? forwarded.split(",")[0].trim() : info.remoteAddr.hostname);
   };
   return { handler, close: () => (proxy.close(), quit(redis)) };
 }
@@ -96,21 +84,12 @@ export async function runTargetChild(specJson: string): Promise<void> {
     onError: (err) => Response.json({ error: String(err) }, { status: 500 }),
   }, handler);
   const host = spec.host === "0.0.0.0" ? "127.0.0.1" : spec.host.includes(":") ? `[${spec.host}]` : spec.host;
-  console.log(
-    READY_PREFIX +
-      JSON.stringify({
-        url: `http://${host}:${server.addr.port}`,
-        pid: Deno.pid,
-      }),
-  );
+  console.log(READY_PREFIX + JSON.stringify({ url: `http://${host}:${server.addr.port}`, pid: Deno.pid }));
   let stopping = false;
   const stop = async () => {
     if (stopping) return;
     stopping = true;
-    await Promise.race([
-      server.shutdown(),
-      new Promise((r) => setTimeout(r, 2000)),
-    ]);
+    await Promise.race([server.shutdown(), new Promise((r) => setTimeout(r, 2000))]);
     await close();
     Deno.exit(0);
   };
@@ -124,18 +103,14 @@ export async function runTargetChild(specJson: string): Promise<void> {
 async function watchParent(onGone: () => void): Promise<void> {
   const buf = new Uint8Array(64);
   try {
-    while (
-      (await Deno.stdin.read(buf)) !== null
-    ) { /* the parent never writes; keep waiting */ }
+    while ((await Deno.stdin.read(buf)) !== null) { /* the parent never writes; keep waiting */ }
   } catch { /* a read error means the pipe is gone too */ }
   onGone();
 }
 
 if (import.meta.main) {
   await runTargetChild(Deno.args[0]).catch((err) => {
-    console.error(
-      `loadlab target child failed: ${err instanceof Error ? err.message : err}`,
-    );
+    console.error(`loadlab target child failed: ${err instanceof Error ? err.message : err}`);
     Deno.exit(1);
   });
 }

@@ -1,6 +1,6 @@
 /**
  * @module
- * The CMS-like page behind `/home`, standing in for seed 000's Wiki.js: each page runs a few "queries"
+ * The CMS-like page behind `/home`, standing in for the Wiki.js of docs/studies/cache-burst.md: each page runs a few "queries"
  * against a bounded pool, like a CMS on a database connection pool (Wiki.js uses knex over PostgreSQL).
  * A query holds one slot for `queryMs` and waits on a timer, the way a database round trip leaves the
  * event loop free, so the page's capacity is set by the pool, not by the CPU: about
@@ -51,12 +51,7 @@ interface Waiter {
 
 /** A FIFO pool of `size` slots; `acquire` resolves with a release function. */
 export class QueryPool {
-  readonly stats: PoolStats = {
-    queries: 0,
-    queued: 0,
-    queueWaitMs: 0,
-    acquireTimeouts: 0,
-  };
+  readonly stats: PoolStats = { queries: 0, queued: 0, queueWaitMs: 0, acquireTimeouts: 0 };
   #busy = 0;
   /** Waiters still waiting (the queue array also holds ones that timed out and are skipped). */
   #waiting = 0;
@@ -98,11 +93,7 @@ export class QueryPool {
           waiter.grant = () => this.#release(); // already given up: pass the slot on when it comes
           this.#waiting--;
           this.stats.acquireTimeouts++;
-          reject(
-            new PoolTimeoutError(
-              `no pool slot within ${this.acquireTimeoutMs} ms`,
-            ),
-          );
+          reject(new PoolTimeoutError(`no pool slot within ${this.acquireTimeoutMs} ms`));
         }, this.acquireTimeoutMs);
       }
       this.#queue.push(waiter);
@@ -126,10 +117,7 @@ export class QueryPool {
 }
 
 /** Runs `queries` queries one after another, each holding a slot for `queryMs` (a timer). */
-export async function runPageQueries(
-  pool: QueryPool,
-  opts: Pick<CmsOptions, "queries" | "queryMs">,
-) {
+export async function runPageQueries(pool: QueryPool, opts: Pick<CmsOptions, "queries" | "queryMs">) {
   for (let i = 0; i < opts.queries; i++) {
     const release = await pool.acquire();
     try {

@@ -3,19 +3,9 @@ import { cmsStats, PoolTimeoutError, QueryPool, resolveCms, runPageQueries } fro
 
 Deno.test("resolveCms fills absent fields from the defaults (about 66 pages/s)", () => {
   const cms = resolveCms({ queries: 5, queryMs: undefined });
-  assertEquals(cms, {
-    poolSize: 4,
-    queryMs: 20,
-    queries: 5,
-    acquireTimeoutMs: 5000,
-  });
+  assertEquals(cms, { poolSize: 4, queryMs: 20, queries: 5, acquireTimeoutMs: 5000 });
   const defaults = resolveCms();
-  assertEquals(
-    Math.floor(
-      defaults.poolSize / (defaults.queries * defaults.queryMs / 1000),
-    ),
-    66,
-  );
+  assertEquals(Math.floor(defaults.poolSize / (defaults.queries * defaults.queryMs / 1000)), 66);
 });
 
 Deno.test("QueryPool: at most `size` holders, waiters served in arrival order", async () => {
@@ -69,14 +59,6 @@ Deno.test("runPageQueries holds a slot per query, one after another, on timers",
   ]);
   const stats = cmsStats(pool);
   assertEquals(stats.cmsQueries, 6);
-  assert(
-    stats.cmsQueued >= 3,
-    "two pages on one slot: at least half the queries waited",
-  );
-  assertEquals(Object.keys(stats), [
-    "cmsQueries",
-    "cmsQueued",
-    "cmsQueueWaitMs",
-    "cmsAcquireTimeouts",
-  ]);
+  assert(stats.cmsQueued >= 3, "two pages on one slot: at least half the queries waited");
+  assertEquals(Object.keys(stats), ["cmsQueries", "cmsQueued", "cmsQueueWaitMs", "cmsAcquireTimeouts"]);
 });

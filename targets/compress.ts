@@ -1,6 +1,6 @@
 /**
  * @module
- * Response compression for the built-in target (seed 003 used Express `compression`). Like that
+ * Response compression for the built-in target (docs/studies/static-concurrency.md used Express `compression`). Like that
  * middleware it skips bodies under 1 KiB and types that are already compressed (images), so turning it
  * on changes what a real server would change. Brotli runs at quality 5: the default 11 is meant for
  * build-time compression and would make every dynamic response CPU-bound.
@@ -15,10 +15,7 @@ export type CompressMode = boolean | "gzip" | "brotli";
 export const COMPRESS_THRESHOLD_BYTES = 1024;
 
 /** The encoding to use for a request, or null. `true` prefers brotli, then gzip. */
-export function negotiateEncoding(
-  acceptEncoding: string | null,
-  mode: CompressMode,
-): Encoding | null {
+export function negotiateEncoding(acceptEncoding: string | null, mode: CompressMode): Encoding | null {
   if (!mode || !acceptEncoding) return null;
   const accepted = new Set(
     acceptEncoding.split(",").map((p) => p.trim().split(";")).filter((p) => p[1]?.trim() !== "q=0")
@@ -32,22 +29,15 @@ export function negotiateEncoding(
 /** Text-like types worth compressing; images and archives are already compressed. */
 export function isCompressible(contentType: string | null): boolean {
   if (!contentType) return false;
-  return /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/.test(
-    contentType,
-  );
+  return /^(text\/|application\/(json|javascript|xml)|image\/svg\+xml)/.test(contentType);
 }
 
 /** Compresses on libuv's thread pool so the event loop keeps serving meanwhile. */
-export function compressBytes(
-  bytes: Uint8Array,
-  encoding: Encoding,
-): Promise<Uint8Array<ArrayBuffer>> {
+export function compressBytes(bytes: Uint8Array, encoding: Encoding): Promise<Uint8Array<ArrayBuffer>> {
   return new Promise((resolve, reject) => {
     const done = (err: Error | null, out: Uint8Array) => err ? reject(err) : resolve(new Uint8Array(out));
     if (encoding === "gzip") gzip(bytes, { level: 6 }, done);
-    else {brotliCompress(bytes, {
-        params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
-      }, done);}
+    else brotliCompress(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }, done);
   });
 }
 
@@ -55,10 +45,7 @@ export function compressBytes(
 export function compressMiddleware(mode: CompressMode): MiddlewareHandler {
   return async (c, next) => {
     await next();
-    const encoding = negotiateEncoding(
-      c.req.header("accept-encoding") ?? null,
-      mode,
-    );
+    const encoding = negotiateEncoding(c.req.header("accept-encoding") ?? null, mode);
     const res = c.res;
     if (!encoding || !res.body || res.headers.has("content-encoding")) return;
     if (!isCompressible(res.headers.get("content-type"))) return;
@@ -71,9 +58,6 @@ export function compressMiddleware(mode: CompressMode): MiddlewareHandler {
     }
     headers.set("content-encoding", encoding);
     headers.delete("content-length");
-    c.res = new Response(await compressBytes(body, encoding), {
-      status: res.status,
-      headers,
-    });
+    c.res = new Response(await compressBytes(body, encoding), { status: res.status, headers });
   };
 }

@@ -14,13 +14,7 @@ Deno.test("negotiateEncoding follows the mode and the client's Accept-Encoding",
 
 Deno.test("isCompressible: text types yes, images no", () => {
   assertEquals(
-    [
-      "text/html; charset=utf-8",
-      "application/json",
-      "image/svg+xml",
-      "image/png",
-      null,
-    ].map(isCompressible),
+    ["text/html; charset=utf-8", "application/json", "image/svg+xml", "image/png", null].map(isCompressible),
     [true, true, true, false, false],
   );
 });

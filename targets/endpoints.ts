@@ -5,7 +5,7 @@
  * the Hono wiring so each can be tested directly and reused by fixtures.
  */
 
-/** Burns CPU for `ms` milliseconds (seed 001's cpuTime); returns the loop count as proof of work. */
+/** Burns CPU for `ms` milliseconds (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof of work. */
 export function busyCpu(ms: number): number {
   const end = performance.now() + ms;
   let spins = 0;
@@ -13,12 +13,12 @@ export function busyCpu(ms: number): number {
   return spins;
 }
 
-/** Naive recursive Fibonacci (seed 004 uses fib(23) as its CPU-bound scenario). */
+/** Naive recursive Fibonacci (docs/studies/frameworks.md uses fib(23) as its CPU-bound scenario). */
 export function fib(n: number): number {
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }
 
-/** Thrown on purpose by `/error/1` so Hono's error handler answers 500 (seed 004). */
+/** Thrown on purpose by `/error/1` so Hono's error handler answers 500 (docs/studies/frameworks.md). */
 export class DivisionByZeroError extends Error {
   override name = "DivisionByZeroError";
 }
@@ -30,7 +30,7 @@ export function divideBy(n: number): number {
   return 100 / divisor;
 }
 
-/** The record `/user` answers with (seed 002's API). */
+/** The record `/user` answers with (the API of docs/studies/delay-cache-limit.md). */
 export const USER_RECORD = {
   id: 1,
   name: "Ada Lovelace",
@@ -55,22 +55,16 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * An HTML page rendered on every request, standing in for seed 000's CMS home page: a template filled
+ * An HTML page rendered on every request, standing in for the CMS home page of docs/studies/cache-burst.md: a template filled
  * with a navigation, 24 article cards and a timestamp, so each answer costs real string work.
  */
 export function renderHomePage(now: Date): string {
   const cards: string[] = [];
   for (let i = 0; i < 24; i++) {
-    const title = escapeHtml(
-      `${ARTICLE_TITLES[i % ARTICLE_TITLES.length]} #${i + 1}`,
-    );
+    const title = escapeHtml(`${ARTICLE_TITLES[i % ARTICLE_TITLES.length]} #${i + 1}`);
     cards.push(
       `<article class="card"><h2><a href="/static/about.html?a=${i}">${title}</a></h2>` +
-        `<p>${
-          escapeHtml(
-            `Part ${i + 1} of the loadlab notes: <${i * 7} words> & more.`,
-          )
-        }</p></article>`,
+        `<p>${escapeHtml(`Part ${i + 1} of the loadlab notes: <${i * 7} words> & more.`)}</p></article>`,
     );
   }
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Home</title>` +
@@ -79,7 +73,7 @@ export function renderHomePage(now: Date): string {
     `<main>${cards.join("")}</main><footer>Rendered at ${now.toISOString()}</footer></body></html>`;
 }
 
-/** Path of the sample page whose content changes every second (seed 003's stale-cache pitfall). */
+/** Path of the sample page whose content changes every second (the stale-cache pitfall of docs/studies/static-concurrency.md). */
 export const NEWS_PATH = "/static/news.html";
 /** Header carrying the news page's version, so a cache can tell a stale copy from a fresh one. */
 export const VERSION_HEADER = "x-page-version";

@@ -1,6 +1,6 @@
 /**
  * @module
- * How to run a framework app from `examples/` (seed 004): under Node when `node` is on PATH and the
+ * How to run a framework app from `examples/` (docs/studies/frameworks.md): under Node when `node` is on PATH and the
  * examples' packages are installed (`npm install --prefix examples`), else under Deno's npm
  * compatibility, which fetches the packages of `examples/package.json` into Deno's own cache on first
  * use and runs offline after that. The choice is made once per start and reported (`info.runtime`),
@@ -43,11 +43,7 @@ function exists(url: URL): boolean {
 /** `node --version`, or null when it cannot be run. */
 function nodeVersion(node: string): string | null {
   try {
-    const out = new Deno.Command(node, {
-      args: ["--version"],
-      stdout: "piped",
-      stderr: "null",
-    }).outputSync();
+    const out = new Deno.Command(node, { args: ["--version"], stdout: "piped", stderr: "null" }).outputSync();
     return out.success ? new TextDecoder().decode(out.stdout).trim() : null;
   } catch {
     return null;
@@ -55,10 +51,7 @@ function nodeVersion(node: string): string | null {
 }
 
 /** The command that runs `spec.app`; throws TargetError when the requested runtime cannot. */
-export function exampleCommand(
-  spec: ExampleSpec,
-  examplesDir: URL = EXAMPLES_DIR,
-): ExampleCommand {
+export function exampleCommand(spec: ExampleSpec, examplesDir: URL = EXAMPLES_DIR): ExampleCommand {
   const entry = new URL(`${spec.app}/server.js`, examplesDir);
   if (examplesDir.protocol !== "file:" || !exists(entry)) {
     throw new TargetError(
@@ -69,19 +62,10 @@ export function exampleCommand(
   const cwd = examplesDir.pathname;
   const runtime = spec.runtime ?? "auto";
   const node = runtime === "deno" ? null : findProgram("node");
-  const installed = exists(
-    new URL(`node_modules/${APP_PACKAGES[spec.app]}/package.json`, examplesDir),
-  );
+  const installed = exists(new URL(`node_modules/${APP_PACKAGES[spec.app]}/package.json`, examplesDir));
   if (node && installed) {
     const version = nodeVersion(node);
-    if (version) {
-      return {
-        command: node,
-        args: [entry.pathname],
-        cwd,
-        runtime: `node ${version}`,
-      };
-    }
+    if (version) return { command: node, args: [entry.pathname], cwd, runtime: `node ${version}` };
   }
   if (runtime === "node") {
     throw new TargetError(
@@ -90,18 +74,6 @@ export function exampleCommand(
     );
   }
   // --node-modules-dir=none: resolve examples/package.json from Deno's cache, never touch node_modules.
-  const args = [
-    "run",
-    "-A",
-    "--quiet",
-    "--no-lock",
-    "--node-modules-dir=none",
-    entry.pathname,
-  ];
-  return {
-    command: Deno.execPath(),
-    args,
-    cwd,
-    runtime: `deno ${Deno.version.deno} (npm compat)`,
-  };
+  const args = ["run", "-A", "--quiet", "--no-lock", "--node-modules-dir=none", entry.pathname];
+  return { command: Deno.execPath(), args, cwd, runtime: `deno ${Deno.version.deno} (npm compat)` };
 }

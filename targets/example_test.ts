@@ -36,23 +36,14 @@ Deno.test({
 });
 
 Deno.test("exampleCommand: Deno's npm compatibility without installed packages, or when asked", async () => {
-  for (
-    const [installed, runtime] of [[false, "auto"], [true, "deno"]] as const
-  ) {
+  for (const [installed, runtime] of [[false, "auto"], [true, "deno"]] as const) {
     const dir = await scratchExamples(installed);
     try {
-      const run = exampleCommand(
-        { kind: "example", app: "express", runtime },
-        dir,
-      );
+      const run = exampleCommand({ kind: "example", app: "express", runtime }, dir);
       assertEquals(run.command, Deno.execPath());
       assertEquals(run.runtime, `deno ${Deno.version.deno} (npm compat)`);
       assertEquals(run.args.slice(0, 2), ["run", "-A"]);
-      assertEquals(
-        run.args.includes("--no-lock"),
-        true,
-        "never writes into loadlab's deno.lock",
-      );
+      assertEquals(run.args.includes("--no-lock"), true, "never writes into loadlab's deno.lock");
     } finally {
       await Deno.remove(dir, { recursive: true });
     }
@@ -62,17 +53,10 @@ Deno.test("exampleCommand: Deno's npm compatibility without installed packages, 
 Deno.test("exampleCommand: a missing app or, with runtime node, missing packages is a TargetError", async () => {
   const dir = await scratchExamples(false);
   try {
-    assertThrows(
-      () => exampleCommand({ kind: "example", app: "koa" }, dir),
-      /example app 'koa' not found/,
-    );
+    assertThrows(() => exampleCommand({ kind: "example", app: "koa" }, dir), /example app 'koa' not found/);
     if (findProgram("node")) {
       assertThrows(
-        () =>
-          exampleCommand(
-            { kind: "example", app: "express", runtime: "node" },
-            dir,
-          ),
+        () => exampleCommand({ kind: "example", app: "express", runtime: "node" }, dir),
         (err: Error) =>
           err instanceof TargetError &&
           /npm install --prefix examples/.test(err.message + err.hint),

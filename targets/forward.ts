@@ -35,9 +35,7 @@ export class Upstream {
 
   constructor(readonly baseUrl: string) {
     const url = new URL(baseUrl);
-    if (url.protocol !== "http:") {
-      throw new TypeError(`upstream must be http://, got ${baseUrl}`);
-    }
+    if (url.protocol !== "http:") throw new TypeError(`upstream must be http://, got ${baseUrl}`);
     this.hostname = url.hostname;
     this.port = Number(url.port || 80);
   }
@@ -54,14 +52,7 @@ export class Upstream {
     if (body) headers["content-length"] = String(body.length);
     return await new Promise<UpstreamResponse>((resolve, reject) => {
       const out = httpRequest(
-        {
-          hostname: this.hostname,
-          port: this.port,
-          path,
-          method: req.method,
-          headers,
-          agent: this.#agent,
-        },
+        { hostname: this.hostname, port: this.port, path, method: req.method, headers, agent: this.#agent },
         (res) => {
           const chunks: Uint8Array[] = [];
           res.on("data", (chunk: Uint8Array) => chunks.push(chunk));
@@ -106,23 +97,14 @@ function concat(chunks: Uint8Array[]): Uint8Array<ArrayBuffer> {
 }
 
 /** A `Response` from a buffered upstream answer. */
-export function toResponse(
-  up: UpstreamResponse,
-  extraHeaders?: [string, string][],
-): Response {
+export function toResponse(up: UpstreamResponse, extraHeaders?: [string, string][]): Response {
   const headers = new Headers(up.headers);
   if (extraHeaders) { for (const [k, v] of extraHeaders) headers.set(k, v); }
-  const nullBody = up.status === 204 || up.status === 304 ||
-    up.body.length === 0 && up.status < 200;
-  return new Response(nullBody ? null : up.body, {
-    status: up.status,
-    headers,
-  });
+  const nullBody = up.status === 204 || up.status === 304 || up.body.length === 0 && up.status < 200;
+  return new Response(nullBody ? null : up.body, { status: up.status, headers });
 }
 
 /** 502 with the reason, when the upstream cannot be reached. */
 export function badGateway(upstream: string, err: unknown): Response {
-  return Response.json({
-    error: `upstream ${upstream} failed: ${(err as Error).message}`,
-  }, { status: 502 });
+  return Response.json({ error: `upstream ${upstream} failed: ${(err as Error).message}` }, { status: 502 });
 }

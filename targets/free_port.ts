@@ -14,11 +14,7 @@ export function freePort(host = "127.0.0.1"): number {
 }
 
 /** Resolves true once `host:port` accepts a TCP connection, false after `timeoutMs`. */
-export async function waitForPort(
-  host: string,
-  port: number,
-  timeoutMs: number,
-): Promise<boolean> {
+export async function waitForPort(host: string, port: number, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {

@@ -8,16 +8,12 @@
 import { encodeBase64 } from "./base64.ts";
 
 /** Relative paths (with `/`) of every file under `dir`, sorted so the output is stable. */
-export async function listAssetFiles(
-  dir: string,
-  prefix = "",
-): Promise<string[]> {
+export async function listAssetFiles(dir: string, prefix = ""): Promise<string[]> {
   const out: string[] = [];
   for await (const entry of Deno.readDir(dir)) {
     const rel = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (entry.isDirectory) {
-      out.push(...await listAssetFiles(`${dir}/${entry.name}`, rel));
-    } else if (entry.isFile) out.push(rel);
+    if (entry.isDirectory) out.push(...await listAssetFiles(`${dir}/${entry.name}`, rel));
+    else if (entry.isFile) out.push(rel);
   }
   return out.sort();
 }

@@ -1,7 +1,7 @@
 /**
  * @module
- * A caching and/or rate-limiting reverse proxy in front of any upstream (seed 000 put a Redis cache in
- * front of a CMS, seed 002 added Redis rate limiting). Cache-aside: GET the key, on a miss forward and
+ * A caching and/or rate-limiting reverse proxy in front of any upstream (docs/studies/cache-burst.md put a Redis cache in
+ * front of a CMS, docs/studies/delay-cache-limit.md added Redis rate limiting). Cache-aside: GET the key, on a miss forward and
  * SET the answer with a TTL. The cache is an optimisation, never a dependency: every Redis failure or
  * timeout is counted as a bypass and the request is served from the upstream instead of failing.
  */
@@ -49,13 +49,8 @@ export interface Proxy {
 
 /** Cached answer as one Redis value: a JSON line with status and headers, then the body bytes. */
 export function encodeEntry(res: UpstreamResponse): Buffer {
-  const meta = Buffer.from(
-    JSON.stringify({ s: res.status, h: res.headers }) + "\n",
-  );
-  return Buffer.concat([
-    meta,
-    Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength),
-  ]);
+  const meta = Buffer.from(JSON.stringify({ s: res.status, h: res.headers }) + "\n");
+  return Buffer.concat([meta, Buffer.from(res.body.buffer, res.body.byteOffset, res.body.byteLength)]);
 }
 
 export function decodeEntry(value: Uint8Array): UpstreamResponse {
@@ -69,9 +64,7 @@ function cacheable(res: UpstreamResponse): boolean {
   for (const [name, value] of res.headers) {
     const lower = name.toLowerCase();
     if (lower === "set-cookie") return false;
-    if (lower === "cache-control" && /no-store|private/i.test(value)) {
-      return false;
-    }
+    if (lower === "cache-control" && /no-store|private/i.test(value)) return false;
   }
   return true;
 }
@@ -81,13 +74,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
   const timeoutMs = opts.redisTimeoutMs ?? 200;
   const ttlMs = Math.round((opts.cacheTtlSec ?? 0) * 1000);
   const limiter = opts.rateLimit
-    ? new RedisRateLimiter(
-      opts.redis,
-      opts.rateLimit.limit,
-      opts.rateLimit.windowMs,
-      undefined,
-      timeoutMs,
-    )
+    ? new RedisRateLimiter(opts.redis, opts.rateLimit.limit, opts.rateLimit.windowMs, undefined, timeoutMs)
     : null;
   const stats: ProxyStats = {
     hits: 0,
@@ -100,10 +87,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     writeErrors: 0,
   };
 
-  const forward = async (
-    req: Request,
-    extra?: [string, string][],
-  ): Promise<Response> => {
+  const forward = async (req: Request, extra?: [string, string][]): Promise<Response> => {
     try {
       return toResponse(await upstream.send(req), extra);
     } catch (err) {
@@ -120,10 +104,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
       stats.limited++;
       return Response.json({ error: "too many requests" }, {
         status: 429,
-        headers: {
-          "retry-after": String(decision.retryAfterSec),
-          "ratelimit-remaining": "0",
-        },
+        headers: { "retry-after": String(decision.retryAfterSec), "ratelimit-remaining": "0" },
       });
     } catch {
       stats.limiterBypasses++;
@@ -138,10 +119,7 @@ export function createProxy(opts: ProxyOptions): Proxy {
     }`;
     let value: Buffer | null;
     try {
-      value = await withTimeout(
-        opts.redis.get(commandOptions({ returnBuffers: true }), key),
-        timeoutMs,
-      );
+      value = await withTimeout(opts.redis.get(commandOptions({ returnBuffers: true }), key), timeoutMs);
     } catch {
       stats.bypasses++;
       return await forward(req, [["x-cache", "BYPASS"]]);
@@ -160,10 +138,9 @@ export function createProxy(opts: ProxyOptions): Proxy {
     }
     if (cacheable(res)) {
       // Not awaited: the client should not wait for the cache write, and a failed write is only a later miss.
-      withTimeout(
-        opts.redis.set(key, encodeEntry(res), { PX: ttlMs }),
-        timeoutMs,
-      ).catch(() => stats.bypasses++);
+      withTimeout(opts.redis.set(key, encodeEntry(res), { PX: ttlMs }), timeoutMs).catch(() =>
+        stats.bypasses++
+      );
     }
     return toResponse(res, [["x-cache", "MISS"]]);
   };

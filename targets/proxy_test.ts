@@ -5,10 +5,7 @@ Deno.test("a cached entry round-trips status, headers (repeated ones too) and bi
   const body = new Uint8Array([0, 10, 255, 10, 13]);
   const entry = {
     status: 200,
-    headers: [["Content-Type", "image/png"], ["Vary", "a"], ["Vary", "b"]] as [
-      string,
-      string,
-    ][],
+    headers: [["Content-Type", "image/png"], ["Vary", "a"], ["Vary", "b"]] as [string, string][],
     body,
   };
   const decoded = decodeEntry(new Uint8Array(encodeEntry(entry)));

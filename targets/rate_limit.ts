@@ -22,10 +22,7 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return Promise.race([
     promise,
     new Promise<never>((_, reject) =>
-      timer = setTimeout(
-        () => reject(new Error(`Redis timed out after ${ms} ms`)),
-        ms,
-      )
+      timer = setTimeout(() => reject(new Error(`Redis timed out after ${ms} ms`)), ms)
     ),
   ]).finally(() => clearTimeout(timer));
 }
@@ -43,29 +40,18 @@ export class RedisRateLimiter {
   async check(clientKey: string): Promise<RateDecision> {
     const key = this.keyPrefix + clientKey;
     const replies = await withTimeout(
-      this.client.multi().set(key, "0", { PX: this.windowMs, NX: true }).incr(
-        key,
-      ).pTTL(key).exec(),
+      this.client.multi().set(key, "0", { PX: this.windowMs, NX: true }).incr(key).pTTL(key).exec(),
       this.timeoutMs,
     );
     const count = Number(replies[1]);
     const ttlMs = Number(replies[2]);
-    const retryAfterSec = Math.max(
-      1,
-      Math.ceil((ttlMs > 0 ? ttlMs : this.windowMs) / 1000),
-    );
-    return {
-      allowed: count <= this.limit,
-      remaining: Math.max(0, this.limit - count),
-      retryAfterSec,
-    };
+    const retryAfterSec = Math.max(1, Math.ceil((ttlMs > 0 ? ttlMs : this.windowMs) / 1000));
+    return { allowed: count <= this.limit, remaining: Math.max(0, this.limit - count), retryAfterSec };
   }
 }
 
 /** Parses `100/1s`, `10/500ms`, `600/1m` into a limit and a window; null when malformed. */
-export function parseRateLimit(
-  text: string,
-): { limit: number; windowMs: number } | null {
+export function parseRateLimit(text: string): { limit: number; windowMs: number } | null {
   const m = /^(\d+)\/(\d*\.?\d*)(ms|s|m|h)$/.exec(text.trim());
   if (!m) return null;
   const limit = Number(m[1]);

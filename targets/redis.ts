@@ -23,10 +23,7 @@ export interface RedisHandle {
  * A connected client that never queues commands while disconnected and keeps reconnecting in the
  * background (up to once a second). Throws a TargetError when the first connection fails.
  */
-export async function connectRedis(
-  url: string,
-  timeoutMs = 3000,
-): Promise<RedisClient> {
+export async function connectRedis(url: string, timeoutMs = 3000): Promise<RedisClient> {
   let connected = false;
   const client = createClient({
     url,
@@ -43,12 +40,7 @@ export async function connectRedis(
   try {
     await Promise.race([
       client.connect().then(() => connected = true),
-      new Promise((_, reject) =>
-        timer = setTimeout(
-          () => reject(new Error("connect timed out")),
-          timeoutMs,
-        )
-      ),
+      new Promise((_, reject) => timer = setTimeout(() => reject(new Error("connect timed out")), timeoutMs)),
     ]);
     return client;
   } catch (err) {
@@ -64,9 +56,7 @@ export async function connectRedis(
 }
 
 /** Starts `redis-server` on a free loopback port, no RDB snapshots, no AOF. */
-export async function startRedisServer(
-  opts: { logFile?: string; cpuAffinity?: number[] } = {},
-): Promise<
+export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: number[] } = {}): Promise<
   RedisHandle
 > {
   const program = findProgram("redis-server");
@@ -81,18 +71,7 @@ export async function startRedisServer(
   const proc = ManagedProcess.spawn({
     name: "redis-server",
     command: program,
-    args: [
-      "--port",
-      String(port),
-      "--bind",
-      "127.0.0.1",
-      "--save",
-      "",
-      "--appendonly",
-      "no",
-      "--dir",
-      dir,
-    ],
+    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
     logFile: opts.logFile,
     cpuAffinity: opts.cpuAffinity,
   });
@@ -101,11 +80,7 @@ export async function startRedisServer(
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   };
   try {
-    await pollReady(
-      proc,
-      () => Promise.resolve(proc.stdoutTail.text.includes("Ready to accept")),
-      10_000,
-    );
+    await pollReady(proc, () => Promise.resolve(proc.stdoutTail.text.includes("Ready to accept")), 10_000);
   } catch (err) {
     await stop();
     throw err;
@@ -130,11 +105,9 @@ export async function resolveRedis(
   return needed ? await startRedisServer(opts) : null;
 }
 
-/** Keys `/redis/:key` can read: key:0..key:99 with 64-byte values, like seed 004's single-key GET. */
+/** Keys `/redis/:key` can read: key:0..key:99 with 64-byte values, like the single-key GET of docs/studies/frameworks.md. */
 export async function seedRedis(client: RedisClient): Promise<void> {
   const pairs: [string, string][] = [];
-  for (let i = 0; i < 100; i++) {
-    pairs.push([`key:${i}`, `value-${i}-`.padEnd(64, "x")]);
-  }
+  for (let i = 0; i < 100; i++) pairs.push([`key:${i}`, `value-${i}-`.padEnd(64, "x")]);
   await client.mSet(pairs);
 }

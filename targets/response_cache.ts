@@ -1,12 +1,12 @@
 /**
  * @module
- * An in-process response cache with a TTL, like Express `apicache` in seed 003. It keys on method, URL
+ * An in-process response cache with a TTL, like Express `apicache` in docs/studies/static-concurrency.md. It keys on method, URL
  * and the negotiated content encoding, so a hit returns already-compressed bytes instead of compressing
  * again. Only 200 answers to GET are stored, and the entry count is bounded so a load with unique query
  * strings cannot grow memory without limit. The clock is injected for tests.
  *
- * Seed 003's pitfall is a TTL longer than the content lives: a page that declares its version in
- * `versionHeader` is checked on every hit against `currentVersion(path)`, and hits that served an older
+ * That study's pitfall is a TTL longer than the content lives: a page that declares its version in
+ * `versionCheck.header` is checked on every hit against `versionCheck.currentVersion(path)`, and hits that served an older
  * version are counted as `staleHits`, so the cost of the TTL shows up next to its gain.
  */
 import type { MiddlewareHandler } from "hono";
@@ -35,12 +35,7 @@ export interface VersionCheck {
 }
 
 export class ResponseCache {
-  readonly stats: ResponseCacheStats = {
-    hits: 0,
-    misses: 0,
-    staleHits: 0,
-    entries: 0,
-  };
+  readonly stats: ResponseCacheStats = { hits: 0, misses: 0, staleHits: 0, entries: 0 };
   #entries = new Map<string, Entry>();
 
   constructor(
@@ -51,9 +46,7 @@ export class ResponseCache {
   ) {}
 
   /** Hono middleware: answers from the cache or stores what the inner handlers produced. */
-  middleware(
-    keyExtra: (accept: string | undefined) => string = () => "",
-  ): MiddlewareHandler {
+  middleware(keyExtra: (accept: string | undefined) => string = () => ""): MiddlewareHandler {
     return async (c, next) => {
       if (c.req.method !== "GET") return await next();
       const key = `${c.req.url}|${keyExtra(c.req.header("accept-encoding"))}`;
@@ -71,12 +64,7 @@ export class ResponseCache {
       if (c.res.status !== 200 || !c.res.body) return;
       const body = new Uint8Array(await c.res.arrayBuffer());
       const headers = new Headers(c.res.headers);
-      this.#store(key, {
-        status: 200,
-        headers: [...headers],
-        body,
-        expiresAtMs: this.nowMs() + this.ttlMs,
-      });
+      this.#store(key, { status: 200, headers: [...headers], body, expiresAtMs: this.nowMs() + this.ttlMs });
       headers.set("x-cache", "MISS");
       c.res = new Response(body, { status: 200, headers });
     };
@@ -91,18 +79,14 @@ export class ResponseCache {
   }
 
   #store(key: string, entry: Entry): void {
-    if (!this.#entries.has(key) && this.#entries.size >= this.maxEntries) {
-      this.#evictExpiredOrOldest();
-    }
+    if (!this.#entries.has(key) && this.#entries.size >= this.maxEntries) this.#evictExpiredOrOldest();
     this.#entries.set(key, entry);
     this.stats.entries = this.#entries.size;
   }
 
   #evictExpiredOrOldest(): void {
     const now = this.nowMs();
-    for (const [key, entry] of this.#entries) {
-      if (entry.expiresAtMs <= now) this.#entries.delete(key);
-    }
+    for (const [key, entry] of this.#entries) if (entry.expiresAtMs <= now) this.#entries.delete(key);
     if (this.#entries.size >= this.maxEntries) {
       this.#entries.delete(this.#entries.keys().next().value!);
     }

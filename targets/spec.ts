@@ -7,30 +7,21 @@
 import { z } from "zod";
 
 /** Compression of the built-in target: `true` negotiates brotli then gzip from Accept-Encoding. */
-export const compressSchema = z.union([
-  z.boolean(),
-  z.enum(["gzip", "brotli"]),
-]);
+export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
 
 const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
-const portSchema = z.number().int().min(0).max(
-  65535,
-  "port must be 0..65535 (0 picks a free port)",
-);
+const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
 
 /** The CMS-like `/home` page's database pool (defaults in targets/cms.ts: 4 slots, 3 queries of 20 ms). */
 export const cmsSchema = z.object({
   /** Concurrent queries the "database" accepts (connection pool size). */
-  poolSize: z.number().int().min(1, "cms.poolSize must be >= 1").max(10_000)
-    .optional(),
+  poolSize: z.number().int().min(1, "cms.poolSize must be >= 1").max(10_000).optional(),
   /** How long one query holds its slot (a timer, like a database round trip, not CPU). */
   queryMs: z.number().min(0, "cms.queryMs must be >= 0").max(60_000).optional(),
   /** Queries per page, run one after another. */
-  queries: z.number().int().min(0, "cms.queries must be >= 0").max(100)
-    .optional(),
+  queries: z.number().int().min(0, "cms.queries must be >= 0").max(100).optional(),
   /** Longest a query waits for a slot before the page answers 503; 0 waits forever. */
-  acquireTimeoutMs: z.number().min(0, "cms.acquireTimeoutMs must be >= 0")
-    .optional(),
+  acquireTimeoutMs: z.number().min(0, "cms.acquireTimeoutMs must be >= 0").optional(),
 });
 
 export const builtinSpecSchema = z.object({
@@ -40,20 +31,17 @@ export const builtinSpecSchema = z.object({
   compress: compressSchema.optional(),
   /** In-process response cache TTL (apicache-like); 0 or absent disables it. */
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
-  instances: z.number().int().min(1, "instances must be >= 1").max(64)
-    .optional(),
-  balance: z.enum(["round-robin", "least-connections", "reuse-port"])
-    .optional(),
+  instances: z.number().int().min(1, "instances must be >= 1").max(64).optional(),
+  balance: z.enum(["round-robin", "least-connections", "reuse-port"]).optional(),
   /** Redis for `/redis/:key`; without it and with `redis: true` loadlab starts its own. */
-  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379")
-    .optional(),
+  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
   /** The experiment uses `/redis/:key`: make sure a Redis is there (start one if no redisUrl). */
   redis: z.boolean().optional(),
   /** Serve `/static/*` from this directory instead of the sample files shipped inside loadlab. */
   staticDir: z.string().optional(),
   /** Cores the target processes are pinned to with taskset (ignored when taskset is missing). */
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
-  /** Cost of the CMS-like `/home` page (seed 000). */
+  /** Cost of the CMS-like `/home` page (docs/studies/cache-burst.md). */
   cms: cmsSchema.optional(),
 });
 
@@ -63,13 +51,10 @@ export const externalSpecSchema = z.object({
   args: z.array(z.string()).optional(),
   cwd: z.string().optional(),
   env: z.record(z.string(), z.string()).optional(),
-  url: z.string().url(
-    "url must be the app's base URL, e.g. http://127.0.0.1:3000",
-  ),
+  url: z.string().url("url must be the app's base URL, e.g. http://127.0.0.1:3000"),
   ready: z.object({
     /** GET <url><path> must answer 2xx; without a path, the port accepting a connection is enough. */
-    path: z.string().startsWith("/", "ready.path must start with '/'")
-      .optional(),
+    path: z.string().startsWith("/", "ready.path must start with '/'").optional(),
     timeoutMs: z.number().positive("ready.timeoutMs must be > 0").optional(),
   }).optional(),
   logFile: z.string().optional(),
@@ -80,14 +65,13 @@ export const rateLimitSchema = z.object({
   windowMs: z.number().int().positive("rateLimit.windowMs must be >= 1"),
 });
 
-/** A framework app shipped in `examples/` (seed 004), run under Node or else Deno's npm compatibility. */
+/** A framework app shipped in `examples/` (docs/studies/frameworks.md), run under Node or else Deno's npm compatibility. */
 export const exampleSpecSchema = z.object({
   kind: z.literal("example"),
   app: z.enum(["express", "fastify", "koa"]),
   /** The experiment uses `/redis/:key`: pass REDIS_URL (start a Redis if no redisUrl) and seed it. */
   redis: z.boolean().optional(),
-  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379")
-    .optional(),
+  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
   /** `auto` (default): Node when it is on PATH and examples/node_modules exists, else Deno. */
   runtime: z.enum(["auto", "node", "deno"]).optional(),
   host: hostSchema.optional(),
@@ -114,10 +98,7 @@ export interface ProxySpec {
 export type TargetSpec = BuiltinSpec | ExternalSpec | ExampleSpec | ProxySpec;
 
 const upstreamSchema: z.ZodType<TargetSpec | { url: string }> = z.lazy(() =>
-  z.union([
-    targetSpecSchema,
-    z.object({ url: z.string().url("upstream.url must be a URL") }),
-  ])
+  z.union([targetSpecSchema, z.object({ url: z.string().url("upstream.url must be a URL") })])
 );
 
 export const proxySpecSchema = z.object({
@@ -125,23 +106,19 @@ export const proxySpecSchema = z.object({
   upstream: upstreamSchema,
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
   rateLimit: rateLimitSchema.optional(),
-  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379")
-    .optional(),
+  redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
   host: hostSchema.optional(),
   port: portSchema.optional(),
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
 });
 
 /** Validates any target spec by its `kind`; errors name the path (e.g. `upstream.url`). */
-export const targetSpecSchema: z.ZodType<TargetSpec> = z.discriminatedUnion(
-  "kind",
-  [
-    builtinSpecSchema,
-    externalSpecSchema,
-    exampleSpecSchema,
-    proxySpecSchema,
-  ],
-);
+export const targetSpecSchema: z.ZodType<TargetSpec> = z.discriminatedUnion("kind", [
+  builtinSpecSchema,
+  externalSpecSchema,
+  exampleSpecSchema,
+  proxySpecSchema,
+]);
 
 /** One OS process of a running target, named for telemetry ("target", "target#2", "balancer"...). */
 export interface TargetProcess {
@@ -149,8 +126,10 @@ export interface TargetProcess {
   pid: number;
 }
 
-/** What serves the requests, for the results file (`targetInfo`) and the report (a type, not an interface,
- * so it fits the results schema's loose object). */
+/**
+ * What serves the requests, for the results file (`targetInfo`) and the report. A type, not an
+ * interface, so it fits the results schema's loose object.
+ */
 export type TargetInfo = {
   kind: "builtin" | "external" | "example" | "proxy";
   /** `deno 2.9.6`, `node v20.20.2`, `deno 2.9.6 (npm compat)`; absent when unknown (external apps). */

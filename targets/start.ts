@@ -8,15 +8,14 @@
 import type { BalanceMode } from "./balancer.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
 import { TargetError } from "./errors.ts";
-import { exampleCommand } from "./example.ts";
+import { startExample } from "./example_start.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { STATS_PATH } from "./proxy.ts";
-import { connectRedis, type RedisHandle, resolveRedis, seedRedis } from "./redis.ts";
+import { type RedisHandle, resolveRedis } from "./redis.ts";
 import {
   type BuiltinSpec,
-  type ExampleSpec,
   type ExternalSpec,
   type ProxySpec,
   type RunningTarget,
@@ -37,7 +36,7 @@ const CHILD_READY_TIMEOUT_MS = 30_000;
 const DENO_RUNTIME = `deno ${Deno.version.deno}`;
 
 /** What a start function hands to `handle`. */
-interface Started {
+export interface Started {
   url: string;
   redis: RedisHandle | null;
   info: TargetInfo;
@@ -45,16 +44,14 @@ interface Started {
   stats: () => Promise<Record<string, number>>;
 }
 
-const noStats = () => Promise.resolve({});
+export const noStats = (): Promise<Record<string, number>> => Promise.resolve({});
 
 /** Sums the numeric counters that `urls` answer (an instance's `pid` is not a counter). */
 async function sumStats(urls: string[]): Promise<Record<string, number>> {
   const sum: Record<string, number> = {};
   const answers = await Promise.all(urls.map(async (url) => {
     try {
-      const res = await fetch(url + STATS_PATH, {
-        signal: AbortSignal.timeout(2000),
-      });
+      const res = await fetch(url + STATS_PATH, { signal: AbortSignal.timeout(2000) });
       return res.ok ? await res.json() : (await res.body?.cancel(), {});
     } catch {
       return {};
@@ -62,51 +59,39 @@ async function sumStats(urls: string[]): Promise<Record<string, number>> {
   }));
   for (const answer of answers) {
     for (const [key, value] of Object.entries(answer)) {
-      if (key !== "pid" && typeof value === "number") {
-        sum[key] = (sum[key] ?? 0) + value;
-      }
+      if (key !== "pid" && typeof value === "number") sum[key] = (sum[key] ?? 0) + value;
     }
   }
   return sum;
 }
 
 /** Everything started so far, stopped in reverse order. */
-class Stack {
+export class Stack {
   #stops: Array<() => Promise<void>> = [];
   processes: TargetProcess[] = [];
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
   }
   async stopAll(): Promise<void> {
-    for (const stop of this.#stops.splice(0).reverse()) {
-      await stop().catch(() => {});
-    }
+    for (const stop of this.#stops.splice(0).reverse()) await stop().catch(() => {});
   }
 }
 
 /** How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file. */
-export function childCommand(
-  spec: ChildSpec,
-): { command: string; args: string[] } {
+export function childCommand(spec: ChildSpec): { command: string; args: string[] } {
   const json = JSON.stringify(spec);
-  if (Deno.build.standalone) {
-    return { command: Deno.execPath(), args: ["__target", json] };
-  }
+  if (Deno.build.standalone) return { command: Deno.execPath(), args: ["__target", json] };
   const entry = new URL("./child_main.ts", import.meta.url);
   const config = new URL("../deno.json", import.meta.url);
   // --unstable-net: `reusePort` is still an unstable Deno API.
   const args = ["run", "-A", "--quiet", "--unstable-net"];
   try {
-    if (config.protocol === "file:" && Deno.statSync(config).isFile) {
-      args.push("--config", config.pathname);
-    }
-  } catch {
-    /* no deno.json next to the sources: rely on the import map the entry resolves */
-  }
+    if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
+  } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
   return { command: Deno.execPath(), args: [...args, entry.href, json] };
 }
 
-function logFile(opts: StartOptions, name: string): string | undefined {
+export function logFile(opts: StartOptions, name: string): string | undefined {
   return opts.logDir ? `${opts.logDir}/${name.replace(/[^\w.-]/g, "_")}.log` : undefined;
 }
 
@@ -129,19 +114,11 @@ async function spawnChild(
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name, pid: proc.pid });
-  const line = await proc.waitForStdoutLine(
-    READY_PREFIX,
-    CHILD_READY_TIMEOUT_MS,
-  );
+  const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
   return JSON.parse(line).url;
 }
 
-async function startRedis(
-  stack: Stack,
-  url: string | undefined,
-  needed: boolean,
-  opts: StartOptions,
-) {
+export async function startRedis(stack: Stack, url: string | undefined, needed: boolean, opts: StartOptions) {
   const redis: RedisHandle | null = await resolveRedis(url, needed, {
     logFile: logFile(opts, "redis-server"),
   });
@@ -149,17 +126,8 @@ async function startRedis(
   return redis;
 }
 
-async function startBuiltin(
-  stack: Stack,
-  spec: BuiltinSpec,
-  opts: StartOptions,
-): Promise<Started> {
-  const redis = await startRedis(
-    stack,
-    spec.redisUrl,
-    spec.redis ?? false,
-    opts,
-  );
+async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions): Promise<Started> {
+  const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
   const host = spec.host ?? "127.0.0.1";
   const instances = spec.instances ?? 1;
   const app = {
@@ -177,25 +145,13 @@ async function startBuiltin(
   // Reuse-port instances share one address, so no single one can be asked for its counters.
   let statsUrls: string[] = [];
   if (instances === 1) {
-    url = await spawnChild(
-      stack,
-      "target",
-      { ...app, port: spec.port ?? 0 },
-      opts,
-      spec.cpuAffinity,
-    );
+    url = await spawnChild(stack, "target", { ...app, port: spec.port ?? 0 }, opts, spec.cpuAffinity);
     statsUrls = [url];
   } else if (spec.balance === "reuse-port") {
     const port = spec.port || freePort(host);
     const urls = await Promise.all(
       [...Array(instances).keys()].map((i) =>
-        spawnChild(
-          stack,
-          name(i),
-          { ...app, port, reusePort: true },
-          opts,
-          spec.cpuAffinity,
-        )
+        spawnChild(stack, name(i), { ...app, port, reusePort: true }, opts, spec.cpuAffinity)
       ),
     );
     url = urls[0];
@@ -218,19 +174,10 @@ async function startBuiltin(
     statsUrls = [url, ...upstreams];
   }
   const info: TargetInfo = { kind: "builtin", runtime: DENO_RUNTIME };
-  return {
-    url,
-    redis,
-    info,
-    stats: statsUrls.length ? () => sumStats(statsUrls) : noStats,
-  };
+  return { url, redis, info, stats: statsUrls.length ? () => sumStats(statsUrls) : noStats };
 }
 
-async function startExternal(
-  stack: Stack,
-  spec: ExternalSpec,
-  opts: StartOptions,
-): Promise<Started> {
+async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
   const proc = ManagedProcess.spawn({
     name: "external app",
     command: spec.command,
@@ -247,90 +194,20 @@ async function startExternal(
   const { hostname, port, protocol } = new URL(url);
   const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
   await pollReady(proc, async () => {
-    if (!readyPath) {
-      return await waitForPort(hostname.replace(/^\[|\]$/g, ""), portNumber, 1);
-    }
-    const res = await fetch(url + readyPath, {
-      signal: AbortSignal.timeout(1000),
-    });
+    if (!readyPath) return await waitForPort(hostname.replace(/^\[|\]$/g, ""), portNumber, 1);
+    const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
     return res.ok;
   }, timeoutMs);
   const command = [spec.command, ...spec.args ?? []].join(" ");
-  return {
-    url,
-    redis: null,
-    info: { kind: "external", command },
-    stats: noStats,
-  };
+  return { url, redis: null, info: { kind: "external", command }, stats: noStats };
 }
 
-/** A framework app from examples/ on a free port, ready when `/json` answers. */
-async function startExample(
-  stack: Stack,
-  spec: ExampleSpec,
-  opts: StartOptions,
-): Promise<Started> {
-  const run = exampleCommand(spec);
-  const redis = await startRedis(
-    stack,
-    spec.redisUrl,
-    spec.redis ?? false,
-    opts,
-  );
-  if (redis) {
-    // The app reads key:0..key:99 like the built-in target, which seeds them itself.
-    const client = await connectRedis(redis.url);
-    await seedRedis(client).finally(() => client.disconnect().catch(() => {}));
-  }
-  const host = spec.host ?? "127.0.0.1";
-  const port = spec.port || freePort(host);
-  const env: Record<string, string> = {
-    PORT: String(port),
-    HOST: host,
-    NODE_ENV: "production",
-  };
-  if (redis) env.REDIS_URL = redis.url;
-  const proc = ManagedProcess.spawn({
-    name: `${spec.app} app`,
-    command: run.command,
-    args: run.args,
-    cwd: run.cwd,
-    env,
-    logFile: logFile(opts, spec.app),
-    cpuAffinity: spec.cpuAffinity,
-  });
-  stack.push(() => proc.stop());
-  stack.processes.push({ name: "target", pid: proc.pid });
-  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
-  // Deno's first run may download the packages: allow for that.
-  await pollReady(proc, async () => {
-    const res = await fetch(url + "/json", {
-      signal: AbortSignal.timeout(1000),
-    });
-    await res.body?.cancel();
-    return res.ok;
-  }, 120_000);
-  const command = [run.command, ...run.args].join(" ");
-  return {
-    url,
-    redis,
-    info: { kind: "example", runtime: run.runtime, command },
-    stats: noStats,
-  };
-}
-
-async function startProxy(
-  stack: Stack,
-  spec: ProxySpec,
-  opts: StartOptions,
-): Promise<Started> {
+async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Promise<Started> {
   let upstreamUrl: string;
   let upstream: RunningTarget | null = null;
   if ("kind" in spec.upstream) {
-    const started = upstream = await startTarget(spec.upstream, {
-      logDir: opts.logDir,
-    });
+    const started = upstream = await startTarget(spec.upstream, { logDir: opts.logDir });
     stack.push(() => started.stop());
     upstreamUrl = upstream.url;
     stack.processes.push(...upstream.processes);
@@ -349,16 +226,9 @@ async function startProxy(
   const url = await spawnChild(stack, "proxy", proxy, opts, spec.cpuAffinity);
   // The proxy is what the load hits: list it first for telemetry.
   stack.processes.unshift(stack.processes.pop()!);
-  const info: TargetInfo = {
-    kind: "proxy",
-    runtime: DENO_RUNTIME,
-    upstream: upstream?.info,
-  };
+  const info: TargetInfo = { kind: "proxy", runtime: DENO_RUNTIME, upstream: upstream?.info };
   // The upstream's counters (staleHits, cms*) are named apart from the proxy's (hits, misses, ...).
-  const stats = async () => ({
-    ...await upstream?.stats(),
-    ...await sumStats([url]),
-  });
+  const stats = async () => ({ ...await upstream?.stats(), ...await sumStats([url]) });
   return { url, redis, info, stats };
 }
 
@@ -366,26 +236,15 @@ function validSpec(spec: TargetSpec): TargetSpec {
   const parsed = validate(targetSpecSchema, spec);
   if (parsed.ok) return parsed.data;
   const problems = formatIssues(parsed.issues);
-  throw new TargetError(
-    `invalid target: ${problems.join("; ")}`,
-    "fix the target fields named above",
-    {
-      cause: parsed.error,
-    },
-  );
+  throw new TargetError(`invalid target: ${problems.join("; ")}`, "fix the target fields named above", {
+    cause: parsed.error,
+  });
 }
 
 /** Starts the target described by `spec`; throws TargetError (after cleaning up) when it cannot. */
-export async function startTarget(
-  spec: TargetSpec,
-  opts: StartOptions = {},
-): Promise<RunningTarget> {
+export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Promise<RunningTarget> {
   const valid = validSpec(spec);
-  if (opts.signal?.aborted) {
-    throw new TargetError("target start aborted", "", {
-      cause: opts.signal.reason,
-    });
-  }
+  if (opts.signal?.aborted) throw new TargetError("target start aborted", "", { cause: opts.signal.reason });
   const stack = new Stack();
   let started: Started;
   try {
@@ -399,22 +258,14 @@ export async function startTarget(
   } catch (err) {
     await stack.stopAll();
     if (err instanceof TargetError) throw err;
-    throw new TargetError(
-      `cannot start ${valid.kind} target: ${(err as Error).message}`,
-      "see the cause",
-      {
-        cause: err,
-      },
-    );
+    throw new TargetError(`cannot start ${valid.kind} target: ${(err as Error).message}`, "see the cause", {
+      cause: err,
+    });
   }
   return handle(stack, started, opts.signal);
 }
 
-function handle(
-  stack: Stack,
-  started: Started,
-  signal?: AbortSignal,
-): RunningTarget {
+function handle(stack: Stack, started: Started, signal?: AbortSignal): RunningTarget {
   let stopping: Promise<void> | null = null;
   const stop = () => stopping ??= stack.stopAll();
   signal?.addEventListener("abort", () => void stop(), { once: true });

@@ -30,8 +30,7 @@ const CONTENT_TYPES: Record<string, string> = {
 /** MIME type from the file extension; unknown ones are sent as bytes. */
 export function contentTypeOf(path: string): string {
   const dot = path.lastIndexOf(".");
-  return CONTENT_TYPES[path.slice(dot + 1).toLowerCase()] ??
-    "application/octet-stream";
+  return CONTENT_TYPES[path.slice(dot + 1).toLowerCase()] ?? "application/octet-stream";
 }
 
 /** `a/./b/../c` -> `a/c`; null when the path tries to leave the root or is empty. */
@@ -56,10 +55,7 @@ export function createStaticStore(dir?: string): StaticStore {
   if (dir) return (rel) => readFromDir(dir, rel);
   const files = new Map<string, StaticFile>();
   for (const [rel, b64] of Object.entries(EMBEDDED_ASSETS)) {
-    files.set(rel, {
-      bytes: decodeBase64(b64),
-      contentType: contentTypeOf(rel),
-    });
+    files.set(rel, { bytes: decodeBase64(b64), contentType: contentTypeOf(rel) });
   }
   return (rel) => {
     const clean = cleanPath(rel);
@@ -69,27 +65,16 @@ export function createStaticStore(dir?: string): StaticStore {
 
 /** Like `normalizeRelPath`, with a directory (or the root) meaning its `index.html`. */
 function cleanPath(rel: string): string | null {
-  return normalizeRelPath(
-    rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel,
-  );
+  return normalizeRelPath(rel === "" || rel.endsWith("/") ? `${rel}index.html` : rel);
 }
 
-async function readFromDir(
-  dir: string,
-  rel: string,
-): Promise<StaticFile | undefined> {
+async function readFromDir(dir: string, rel: string): Promise<StaticFile | undefined> {
   const clean = cleanPath(rel);
   if (clean === null) return undefined;
   try {
-    return {
-      bytes: await Deno.readFile(`${dir}/${clean}`),
-      contentType: contentTypeOf(clean),
-    };
+    return { bytes: await Deno.readFile(`${dir}/${clean}`), contentType: contentTypeOf(clean) };
   } catch (err) {
-    if (
-      err instanceof Deno.errors.NotFound ||
-      err instanceof Deno.errors.IsADirectory
-    ) return undefined;
+    if (err instanceof Deno.errors.NotFound || err instanceof Deno.errors.IsADirectory) return undefined;
     throw err;
   }
 }

@@ -14,9 +14,7 @@ import type { RunningTarget } from "./spec.ts";
 const CLOCK_TICKS_PER_SEC = 100;
 
 /** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
-export function readProcSample(
-  pid: number,
-): { cpuSec: number; rssBytes: number } | null {
+export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
   try {
     const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
     // The command name (field 2) may contain spaces and parentheses: parse from the last ')'.
@@ -31,9 +29,7 @@ export function readProcSample(
 }
 
 /** The counters of `INFO stats` we plot. */
-export function parseRedisInfo(
-  info: string,
-): { commands: number; hits: number; misses: number } {
+export function parseRedisInfo(info: string): { commands: number; hits: number; misses: number } {
   const get = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1] ?? 0);
   return {
     commands: get("total_commands_processed"),
@@ -60,11 +56,7 @@ class ProcessSeries {
     this.#last = { cpuSec: proc.cpuSec, atMs: nowMs };
     if (!record || !last) return null;
     const cpuPercent = ((proc.cpuSec - last.cpuSec) / ((nowMs - last.atMs) / 1000)) * 100;
-    const sample: Sample = {
-      tMs,
-      cpuPercent: Math.round(cpuPercent * 10) / 10,
-      rssBytes: proc.rssBytes,
-    };
+    const sample: Sample = { tMs, cpuPercent: Math.round(cpuPercent * 10) / 10, rssBytes: proc.rssBytes };
     this.series.samples.push(sample);
     return sample;
   }
@@ -72,15 +64,9 @@ class ProcessSeries {
 
 /** Reads Redis INFO each interval and turns the counters into rates and per-interval counts. */
 class RedisSeries {
-  readonly series: TelemetrySeries = {
-    name: "redis",
-    kind: "redis",
-    samples: [],
-  };
+  readonly series: TelemetrySeries = { name: "redis", kind: "redis", samples: [] };
   #client: Promise<RedisClient | null>;
-  #last:
-    | { commands: number; hits: number; misses: number; atMs: number }
-    | null = null;
+  #last: { commands: number; hits: number; misses: number; atMs: number } | null = null;
   #busy = false;
   constructor(url: string, readonly proc: ProcessSeries | null) {
     this.#client = connectRedis(url, 1000).catch(() => null);
@@ -101,9 +87,7 @@ class RedisSeries {
       // Minus one: our own INFO command is not load.
       sample.opsPerSec = Math.max(
         0,
-        Math.round(
-          (info.commands - last.commands - 1) / ((nowMs - last.atMs) / 1000),
-        ),
+        Math.round((info.commands - last.commands - 1) / ((nowMs - last.atMs) / 1000)),
       );
       sample.hits = info.hits - last.hits;
       sample.misses = info.misses - last.misses;
@@ -147,10 +131,7 @@ export function startTelemetry(
     stop() {
       clearInterval(timer);
       void redis?.close();
-      return [
-        ...processes.map((p) => p.series),
-        ...(redis ? [redis.series] : []),
-      ];
+      return [...processes.map((p) => p.series), ...(redis ? [redis.series] : [])];
     },
   };
 }

@@ -1,0 +1,49 @@
+/**
+ * @module
+ * Starting a framework app from `examples/` as a target (`kind: "example"`): a free port, Redis seeded
+ * with the keys `/redis/:key` reads (the built-in target seeds them itself; the example apps only read),
+ * readiness probed on `/json`, and the runtime recorded. Kept out of start.ts so that file stays about
+ * the built-in target, external apps and the proxy.
+ */
+import { exampleCommand } from "./example.ts";
+import { freePort } from "./free_port.ts";
+import { ManagedProcess, pollReady } from "./process.ts";
+import { connectRedis, seedRedis } from "./redis.ts";
+import type { ExampleSpec } from "./spec.ts";
+import { logFile, noStats, type Stack, type Started, type StartOptions, startRedis } from "./start.ts";
+
+/** Deno's first run of an app may download its npm packages: allow for that. */
+const READY_TIMEOUT_MS = 120_000;
+
+/** Starts `spec.app` on a free port and waits until `/json` answers 2xx. */
+export async function startExample(stack: Stack, spec: ExampleSpec, opts: StartOptions): Promise<Started> {
+  const run = exampleCommand(spec);
+  const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
+  if (redis) {
+    const client = await connectRedis(redis.url);
+    await seedRedis(client).finally(() => client.disconnect().catch(() => {}));
+  }
+  const host = spec.host ?? "127.0.0.1";
+  const port = spec.port || freePort(host);
+  const env: Record<string, string> = { PORT: String(port), HOST: host, NODE_ENV: "production" };
+  if (redis) env.REDIS_URL = redis.url;
+  const proc = ManagedProcess.spawn({
+    name: `${spec.app} app`,
+    command: run.command,
+    args: run.args,
+    cwd: run.cwd,
+    env,
+    logFile: logFile(opts, spec.app),
+    cpuAffinity: spec.cpuAffinity,
+  });
+  stack.push(() => proc.stop());
+  stack.processes.push({ name: "target", pid: proc.pid });
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  await pollReady(proc, async () => {
+    const res = await fetch(url + "/json", { signal: AbortSignal.timeout(1000) });
+    await res.body?.cancel();
+    return res.ok;
+  }, READY_TIMEOUT_MS);
+  const command = [run.command, ...run.args].join(" ");
+  return { url, redis, info: { kind: "example", runtime: run.runtime, command }, stats: noStats };
+}
