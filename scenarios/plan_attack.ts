@@ -48,7 +48,7 @@ function toFlowInput(flow: FileFlow): FlowInput {
 
 /**
  * The attack of `load` at its base (no sweep applied): the load's own flows or mix, else the file's
- * flows or requests, else the engine's default `GET /`.
+ * flows (not for throughput loads) or requests, else the engine's default `GET /`.
  */
 export function baseAttack(exp: Experiment, load: LoadSpec): RelativeAttackInput {
   const { mix, flows, ...fields } = load;
@@ -57,7 +57,9 @@ export function baseAttack(exp: Experiment, load: LoadSpec): RelativeAttackInput
     warmupMs: exp.warmupMs,
     intervalHistograms: exp.intervalHistograms === "keep",
   };
-  const ownFlows = flows ?? (mix ? undefined : exp.flows);
+  // The file's flows do not apply to throughput loads (single requests over fixed connections).
+  const fileFlows = load.model === "throughput" ? undefined : exp.flows;
+  const ownFlows = flows ?? (mix ? undefined : fileFlows);
   const ownMix = mix ?? (ownFlows ? undefined : exp.requests);
   return {
     ...fields,

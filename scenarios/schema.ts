@@ -8,7 +8,9 @@
  * scenarios/schema_checks.ts and run once the structure is valid.
  */
 import { z } from "zod";
-import { formatIssues, type Issue, validate } from "../validation/mod.ts";
+import { type Issue, validate } from "../validation/mod.ts";
+import { ExperimentError } from "./experiment_error.ts";
+import { checkPlan, planExperiment } from "./plan.ts";
 import { durationSchema, flowListSchema, nameSchema, requestListSchema } from "./schema_requests.ts";
 import { loadSchema } from "./schema_loads.ts";
 import { namedRecord, targetsSchema } from "./schema_targets.ts";
@@ -20,6 +22,7 @@ export type { FileFlow, FileFlowStep, FileRequest } from "./schema_requests.ts";
 export type { LoadSpec } from "./schema_loads.ts";
 export type { FileProxy, FileTarget, UrlTarget } from "./schema_targets.ts";
 export type { Issue };
+export { ExperimentError };
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 export const parameterSchema = z.string().regex(
@@ -124,15 +127,6 @@ export type ExperimentFields = z.output<typeof experimentObject>;
 export type Experiment = z.output<typeof experimentSchema>;
 export type ExperimentInput = z.input<typeof experimentSchema>;
 
-/** Every problem of an experiment file; the message has one line per issue. */
-export class ExperimentError extends Error {
-  override name = "ExperimentError";
-  constructor(readonly issues: Issue[], options?: ErrorOptions & { file?: string }) {
-    const where = options?.file ? `${options.file}: ` : "";
-    super(formatIssues(issues).map((line) => where + line).join("\n"), options);
-  }
-}
-
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
   /** Shown in error messages. */
@@ -184,5 +178,9 @@ export function validateExperiment(input: unknown, opts: LoadOptions = {}): Expe
       throw new ExperimentError(issues, { file: opts.file });
     }
   }
+  // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
+  // checked for every run now rather than when that run's turn comes.
+  const runIssues = checkPlan(planExperiment(result.data));
+  if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
   return result.data;
 }

@@ -289,3 +289,16 @@ Deno.test("ExperimentError: one line per issue, prefixed with the file", () => {
     assert.ok(lines.every((line) => line.startsWith("study.yaml: ")), err.message);
   }
 });
+
+Deno.test("errors: what only the engine knows is checked for every run before load", () => {
+  assertIssue(
+    BASE.replace("connections: 4,", "connections: 2, workers: 4,"),
+    "loads.closed.workers",
+    /workers \(4\) must not exceed connections \(2\) \(in run direct\/closed\)/,
+  );
+  assertIssue(
+    BASE + "  w: { model: throughput, rate: 10, flows: [{ name: f, steps: [{ get: /a }] }] }\n",
+    "loads.w.flows",
+    /flows need a rate, connections or count load/,
+  );
+});

@@ -1,0 +1,16 @@
+/**
+ * @module
+ * The one error of experiment files: every problem as `{path, message}` (validation/mod.ts), the message
+ * one line per issue. Its own module so the schema and the planner both throw it without importing
+ * each other.
+ */
+import { formatIssues, type Issue } from "../validation/mod.ts";
+
+/** Every problem of an experiment file; the message has one line per issue. Exit code 2 at the CLI. */
+export class ExperimentError extends Error {
+  override name = "ExperimentError";
+  constructor(readonly issues: Issue[], options?: ErrorOptions & { file?: string }) {
+    const where = options?.file ? `${options.file}: ` : "";
+    super(formatIssues(issues).map((line) => where + line).join("\n"), options);
+  }
+}
