@@ -8,6 +8,9 @@
  * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
  */
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
+import { describeNoiseRule } from "./html/page_experiment.ts";
+
+export { describeNoiseRule };
 
 /** Markdown-safe text for a table cell or a line: HTML entities, escaped markdown, one line. */
 export function escapeMarkdown(text: string): string {
@@ -48,17 +51,6 @@ export function formatActual(t: ThresholdResult): string {
   if (LATENCY_METRIC.test(metric)) return `${fixed(t.actual, 2)} ms`;
   if (RATIO_METRIC.test(metric)) return `${fixed(t.actual * 100, 2)}%`;
   return Number.isInteger(t.actual) ? whole(t.actual) : fixed(t.actual, 2);
-}
-
-/** How the analysis judged noise, in the words the report and the summary both use. */
-export function describeNoiseRule(analysis: Analysis): string {
-  if (analysis.noiseRule === "within-run") {
-    return "judged within each run (batch means after stabilization), as there are not two repeats of each";
-  }
-  const counts = analysis.groups.map((g) => g.runs.length);
-  const fewest = Math.min(...counts), most = Math.max(...counts);
-  const n = fewest === most ? String(fewest) : `${fewest}-${most}`;
-  return `judged by the spread between ${n} repeats (Welch's t-test, 95%)`;
 }
 
 function runsTable(runs: RunResult[]): string[] {

@@ -112,7 +112,10 @@ Deno.test("JUnit: one test case per threshold and run, failures with actual vs e
     /^<\?xml version="1.0" encoding="UTF-8"\?>\n<testsuites name="loadlab" tests="2" failures="1"/,
   );
   assert.equal([...xml.matchAll(/<testcase /g)].length, 2);
-  assert.match(xml, /<testcase classname="loadlab.redis-cache\/high#0" name="p99 &lt; 500ms" time="5.000"\/>/);
+  assert.match(
+    xml,
+    /<testcase classname="loadlab.redis-cache\/high#0" name="p99 &lt; 500ms" time="5.000"\/>/,
+  );
   assert.match(xml, /<failure type="threshold" message="actual 65.10%, expected success &gt; 99% &lt;img/);
   assert.ok(!xml.includes(HOSTILE_IMG));
   results.complete = false;

@@ -23,6 +23,14 @@ import {
   type SweepPoint,
 } from "../../results/stats.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
+import {
+  buildPhaseComparisons,
+  type PageAnalysis,
+  pageAnalysis,
+  type PhaseComparison,
+  storedComparison,
+  storedKnee,
+} from "./page_experiment.ts";
 
 /**
  * Times in seconds from the measured start: a list, or (the usual case, and much smaller) an evenly
@@ -113,6 +121,8 @@ export interface OverviewRow {
   metrics: Record<OverviewMetric, MeanCi>;
   /** Change in % against the baseline variant's row with the same load and sweep point. */
   changePct: Partial<Record<OverviewMetric, number>> | null;
+  /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
+  beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
 }
 
 /** A grouped bar chart: one label per load (or row), one series per variant. */
@@ -128,6 +138,8 @@ export interface PageSweep {
   isRate: boolean;
   points: SweepPoint[];
   knee: number | null;
+  /** Why the knee is where it is (from the stored analysis), null when the page found it itself. */
+  kneeReason: string | null;
 }
 
 /** Everything the page draws. */
@@ -142,6 +154,10 @@ export interface PageData {
   sweeps: PageSweep[];
   compare: CompareRow[] | null;
   compareName: string | null;
+  /** The stored analysis (noise rule, capacity searches), null in files without one. */
+  analysis: PageAnalysis | null;
+  /** Per-phase mean, p99 and success across variants, for loads with phases. */
+  phaseComparisons: PhaseComparison[];
 }
 
 const r4 = round4;
@@ -190,7 +206,8 @@ function groupLabel(run: RunResult): string {
 
 function buildOverview(results: ResultsFile): OverviewRow[] {
   const byKey = new Map<string, RunResult[]>();
-  for (const run of results.runs) {
+  // Capacity-search probes are short runs at many values: the search section shows them.
+  for (const run of results.runs.filter((r) => !r.probe)) {
     const key = groupKey(run);
     byKey.set(key, [...(byKey.get(key) ?? []), run]);
   }
@@ -206,9 +223,11 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
       runs: runs.map((r) => r.name),
       metrics,
       changePct: null,
+      beyondNoise: null,
     };
   });
   const baseline = results.experiment.baseline;
+  if (results.analysis) return withStoredComparisons(rows, results);
   if (baseline === undefined) return rows;
   const sweepOf = (row: OverviewRow) => results.runs.find((r) => r.name === row.runs[0])?.sweep?.value;
   for (const row of rows) {
@@ -221,6 +240,17 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
     for (const m of OVERVIEW_METRICS) {
       row.changePct[m] = r4(changePct(base.metrics[m].mean, row.metrics[m].mean));
     }
+  }
+  return rows;
+}
+
+/** Changes and verdicts as `loadlab run` stored them (the same change in %, plus beyond-noise). */
+function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): OverviewRow[] {
+  for (const row of rows) {
+    const stored = storedComparison(results.analysis, row.runs[0]);
+    if (!stored) continue;
+    row.changePct = stored.changePct;
+    row.beyondNoise = stored.beyondNoise;
   }
   return rows;
 }
@@ -248,8 +278,9 @@ function buildComparison(rows: OverviewRow[]): ComparisonMatrix {
 function buildSweeps(results: ResultsFile): PageSweep[] {
   const byCurve = new Map<string, RunResult[]>();
   for (const run of results.runs) {
-    if (!run.sweep) continue;
-    const key = `${run.variant ?? ""}\u0000${run.sweep.parameter}`;
+    if (!run.sweep || run.probe) continue;
+    const second = run.sweep2 ? `${run.sweep2.parameter}=${run.sweep2.value}` : "";
+    const key = [run.variant, run.load, run.sweep.parameter, second].join("\u0000");
     byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
   }
   return [...byCurve.values()].map((runs) => {
@@ -265,9 +296,16 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
         targetRps: target.n ? r4(target.mean) : null,
       };
     });
-    const isRate = /^(rate|ratePerSec|requestedRate)$/i.test(parameter);
-    const title = runs[0].variant ? `${runs[0].variant}: ${parameter}` : parameter;
-    return { title, parameter, isRate, points, knee: findKnee(points, isRate) };
+    const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
+    const where = [runs[0].variant, runs[0].load].filter((p) => p !== undefined).join("/");
+    const second = runs[0].sweep2 ? ` at ${runs[0].sweep2.parameter}=${runs[0].sweep2.value}` : "";
+    const title = (where ? `${where}: ${parameter}` : parameter) + second;
+    const stored = storedKnee(results.analysis, runs[0]);
+    if (stored === undefined) {
+      return { title, parameter, isRate, points, knee: findKnee(points, isRate), kneeReason: null };
+    }
+    const knee = points.findIndex((p) => p.x === stored.value);
+    return { title, parameter, isRate, points, knee: knee === -1 ? null : knee, kneeReason: stored.reason };
   });
 }
 
@@ -365,5 +403,7 @@ export function buildPageData(results: ResultsFile, compare?: ResultsFile): Page
     sweeps: buildSweeps(results),
     compare: compare ? buildCompare(compare, results) : null,
     compareName: compare ? compare.experiment.name : null,
+    analysis: pageAnalysis(results),
+    phaseComparisons: buildPhaseComparisons(results.runs),
   };
 }

@@ -18,6 +18,7 @@ import {
   renderSweeps,
 } from "./sections.ts";
 import { renderRunSection } from "./run_detail.ts";
+import { renderPhaseCharts, renderSearches } from "./experiment.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -40,6 +41,8 @@ export function loadlabMain(): void {
   app.appendChild(renderOverview(data, pick, () => renderOverlay(data, overlay)));
   const comparison = renderComparisonCharts(data);
   if (comparison) app.appendChild(comparison);
+  const phases = renderPhaseCharts(data);
+  if (phases) app.appendChild(phases);
   const distSection = h(
     "section",
     { id: "distributions", class: "card" },
@@ -50,6 +53,8 @@ export function loadlabMain(): void {
   renderOverlay(data, overlay);
   const sweeps = renderSweeps(data);
   if (sweeps) app.appendChild(sweeps);
+  const searches = renderSearches(data);
+  if (searches) app.appendChild(searches);
   app.appendChild(runs.el);
   watchThemeAndPrint();
 }

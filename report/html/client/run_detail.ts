@@ -22,6 +22,7 @@ import {
   xy,
 } from "./charts.ts";
 import { autocannonTables, ohaText } from "./tool_tables.ts";
+import { experimentTables } from "./experiment.ts";
 
 /** The "Runs" section: a picker and the chosen run's details below it. */
 export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name: string) => void } {
@@ -98,6 +99,8 @@ export function showRun(run: PageRun, body: HTMLElement): void {
   body.appendChild(dist);
   distributionCharts(run, dist);
   body.appendChild(outcomeTables(run));
+  const experiment = experimentTables(run);
+  if (experiment) body.appendChild(experiment);
   const tools = h("div", { class: "grid2 tools" });
   tools.appendChild(
     h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, ohaText(run))),

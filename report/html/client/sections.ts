@@ -143,8 +143,12 @@ export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
   const change = row.changePct?.[m];
   if (isNum(change)) {
     const higherIsBetter = m === "rps" || m === "success";
-    const cls = Math.abs(change) < 1 ? "muted" : (change > 0) === higherIsBetter ? "good" : "bad";
-    lines.push(h("small", { class: `${cls} change` }, fmtChange(change)));
+    // With a stored verdict, colour only what is beyond noise; without one, changes under 1% are grey.
+    const verdict = row.beyondNoise?.[m];
+    const small = verdict === undefined ? Math.abs(change) < 1 : !verdict;
+    const cls = small ? "muted" : (change > 0) === higherIsBetter ? "good" : "bad";
+    const mark = verdict ? " ●" : "";
+    lines.push(h("small", { class: `${cls} change` }, fmtChange(change) + mark));
   }
   return { node: h("span", { class: "stack" }, ...lines), sort: v.mean };
 }
@@ -161,6 +165,7 @@ export function renderOverview(
     "Click a header to sort, a name to open the run below, tick rows to overlay their percentile curves.",
     repeats ? "With repeats, cells show mean ± 95% confidence interval (Student's t) over the repeats." : "",
     baseline ? `Small figures: change against the baseline variant “${baseline}” at the same load.` : "",
+    baseline && data.analysis ? `● beyond noise, ${data.analysis.noiseText}.` : "",
   ].join(" ");
   const sec = section("overview", "Overview", note);
   const metrics: Array<[OverviewMetric, string]> = [
@@ -347,6 +352,20 @@ export function renderSweeps(data: PageData): HTMLElement | null {
       },
       plugins: [markerPlugin(marks)],
     });
+  }
+  const reasons = data.sweeps.filter((sw) => sw.kneeReason !== null);
+  if (reasons.length) {
+    sec.appendChild(h(
+      "ul",
+      { class: "note knees" },
+      ...reasons.map((sw) =>
+        h(
+          "li",
+          null,
+          `${sw.title}: knee ${sw.knee === null ? "none" : fmtNum(sw.points[sw.knee].x)} — ${sw.kneeReason}`,
+        )
+      ),
+    ));
   }
   return sec;
 }

@@ -1,0 +1,191 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side parts of report.html that only experiments (`loadlab run`) produce: per run the phases
+ * table in Artillery's layout (requests, mean, p95, p99, success, timeouts, 5xx per phase), flows
+ * (sessions and per-step latency), the target's runtime and counters (cache hits, stale hits, limited);
+ * for the experiment the per-phase bar charts across variants (mean, p99 and success with and without the
+ * cache, as in docs/studies/cache-burst.md) and the capacity searches with their probes. Each part is drawn
+ * only when the results have it. Inlined by source text (see dom.ts); strings only ever become text nodes.
+ */
+import type { PageData, PageRun } from "../page_data.ts";
+import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, section, sortableTable } from "./dom.ts";
+import { addChart, addScaleToggle, color } from "./charts.ts";
+
+/** Sum of the 5xx status counts of a status map. */
+export function count5xx(codes: Record<string, number>): number {
+  return Object.entries(codes).reduce((a, [c, n]) => (/^5/.test(c) ? a + n : a), 0);
+}
+
+/** The run's phases, flows and target information, or null when it has none of them. */
+export function experimentTables(run: PageRun): HTMLElement | null {
+  const parts = [phasesTable(run), flowsTable(run), targetFacts(run)].filter((p) => p !== null);
+  return parts.length ? h("div", { class: "experiment-tables" }, ...parts) : null;
+}
+
+/** Artillery's per-phase summary: one row per phase, exact from the interval histograms. */
+export function phasesTable(run: PageRun): HTMLElement | null {
+  if (!run.phases?.length) return null;
+  const rows: Cell[][] = run.phases.map((p) => [
+    { text: p.name, cls: "name" },
+    { text: fmtNum(p.durationMs / 1000, 2), sort: p.durationMs },
+    { text: fmtNum(p.requests), sort: p.requests },
+    { text: fmtNum(p.rps), sort: p.rps },
+    { text: fmtMs(p.latencyMs.mean), sort: p.latencyMs.mean ?? NaN },
+    { text: fmtMs(p.latencyMs.p95), sort: p.latencyMs.p95 ?? NaN },
+    { text: fmtMs(p.latencyMs.p99), sort: p.latencyMs.p99 ?? NaN },
+    { text: fmtPct(isNum(p.successRate) ? p.successRate * 100 : NaN), sort: p.successRate ?? NaN },
+    { text: fmtNum(p.timeouts), sort: p.timeouts, cls: p.timeouts ? "bad" : "" },
+    {
+      text: fmtNum(count5xx(p.statusCodes)),
+      sort: count5xx(p.statusCodes),
+      cls: count5xx(p.statusCodes) ? "bad" : "",
+    },
+  ]);
+  const headers = [
+    { label: "phase" },
+    ...["s", "requests", "req/s", "mean", "p95", "p99", "success", "timeouts", "5xx"].map((label) => ({
+      label,
+      num: true,
+    })),
+  ];
+  return h(
+    "div",
+    { id: "phases" },
+    h("h3", null, "Phases"),
+    h(
+      "p",
+      { class: "note" },
+      "Per phase of the load, from the interval histograms: an interval counts toward the phase it starts in, " +
+        "so boundaries are exact to one interval.",
+    ),
+    sortableTable(headers, rows, "phases"),
+  );
+}
+
+/** Sessions per flow and latency per step. */
+export function flowsTable(run: PageRun): HTMLElement | null {
+  if (!run.flows?.length) return null;
+  const rows: Cell[][] = run.flows.flatMap((f) => [
+    [
+      { text: f.name, cls: "name" },
+      { text: fmtNum(f.sessions), sort: f.sessions },
+      { text: fmtNum(f.completed), sort: f.completed },
+      { text: fmtNum(f.failed), sort: f.failed, cls: f.failed ? "bad" : "" },
+      { text: fmtMs(f.sessionMs?.p50), sort: f.sessionMs?.p50 ?? NaN },
+      { text: fmtMs(f.sessionMs?.p99), sort: f.sessionMs?.p99 ?? NaN },
+    ],
+    ...f.steps.map((s): Cell[] => [
+      { text: `  ↳ ${s.label}`, sort: f.name },
+      { text: fmtNum(s.requests), sort: s.requests, title: "requests" },
+      { text: "" },
+      { text: fmtNum(s.errors), sort: s.errors, cls: s.errors ? "bad" : "", title: "errors" },
+      { text: fmtMs(s.latencyMs?.p50), sort: s.latencyMs?.p50 ?? NaN },
+      { text: fmtMs(s.latencyMs?.p99), sort: s.latencyMs?.p99 ?? NaN },
+    ]),
+  ]);
+  const headers = [
+    { label: "flow / step" },
+    { label: "sessions / requests", num: true },
+    { label: "completed", num: true },
+    { label: "failed / errors", num: true },
+    { label: "p50", num: true },
+    { label: "p99", num: true },
+  ];
+  return h("div", { id: "flows" }, h("h3", null, "Flows"), sortableTable(headers, rows, "flows"));
+}
+
+/** How the target ran (built-in, example app and its runtime, URL) and its counters over the run. */
+export function targetFacts(run: PageRun): HTMLElement | null {
+  const info = run.targetInfo, stats = run.targetStats;
+  if (!info && !stats) return null;
+  const box = h("div", { id: "target-info" }, h("h3", null, "Target"));
+  if (info) {
+    const pairs: Array<[string, string]> = [["kind", info.kind]];
+    if (info.runtime) pairs.push(["runtime", info.runtime]);
+    if (info.command) pairs.push(["command", info.command]);
+    box.appendChild(facts(pairs));
+  }
+  if (stats && Object.keys(stats).length) {
+    const rows: Cell[][] = Object.entries(stats).map(([k, n]) => [{ text: k }, { text: fmtNum(n), sort: n }]);
+    box.appendChild(h("p", { class: "note" }, "Counters of the target over the run (its own telemetry)."));
+    box.appendChild(
+      sortableTable([{ label: "counter" }, { label: "count", num: true }], rows, "target-stats"),
+    );
+  }
+  return box;
+}
+
+/** The bar charts of docs/studies/cache-burst.md: mean, p99 and success per phase, one bar per variant. */
+export function renderPhaseCharts(data: PageData): HTMLElement | null {
+  const comparisons = data.phaseComparisons.filter((c) => c.labels.length > 0);
+  if (!comparisons.length) return null;
+  const sec = section("phase-charts", "Phases across variants", "Means over repeats, per phase of the load.");
+  for (const c of comparisons) {
+    if (comparisons.length > 1 && c.load !== null) sec.appendChild(h("h3", null, c.load));
+    const grid = h("div", { class: "grid3" });
+    sec.appendChild(grid);
+    const charts = [["mean", "mean latency (ms)"], ["p99", "p99 latency (ms)"], [
+      "success",
+      "success (%)",
+    ]] as const;
+    for (const [metric, title] of charts) {
+      const chart = addChart(grid, `${c.load ? `${c.load}: ` : ""}${title}`, {
+        type: "bar",
+        data: {
+          labels: c.labels,
+          datasets: c.series.map((s, i) => ({
+            label: s.name,
+            data: s[metric],
+            backgroundColor: color(i, 0.75),
+            borderColor: color(i),
+          })),
+        },
+        options: {
+          interaction: { mode: "index", intersect: false },
+          scales: { y: { beginAtZero: true, max: metric === "success" ? 100 : undefined } },
+        },
+      });
+      if (metric !== "success") addScaleToggle(chart);
+    }
+  }
+  return sec;
+}
+
+/** Capacity searches: the value found under the SLO, the bracketing runs and every probe. */
+export function renderSearches(data: PageData): HTMLElement | null {
+  const searches = data.analysis?.searches ?? [];
+  if (!searches.length) return null;
+  const sec = section(
+    "searches",
+    "Capacity search",
+    "Bisection over short probe runs: the low end first, then the high end, then halving the bracket until it " +
+      "is within the precision; the value found is confirmed by one more run.",
+  );
+  for (const s of searches) {
+    const found = s.value === null
+      ? "the SLO is not met even at the low end of the range"
+      : `${fmtNum(s.value)}${
+        s.high ? ` (fails at ${fmtNum(s.high.value)})` : " (the top of the range passed)"
+      }`;
+    sec.appendChild(h("h3", null, `${s.target} / ${s.load}: ${s.parameter}`));
+    sec.appendChild(facts([
+      ["SLO", s.slo],
+      ["capacity", found],
+      ["bracket", `${s.low ? s.low.run : "–"} … ${s.high ? s.high.run : "–"}`],
+      ["confirming run", s.confirmRun ?? "–"],
+    ]));
+    const rows: Cell[][] = s.probes.map((p, i) => [
+      { text: String(i + 1), sort: i },
+      { text: fmtNum(p.value), sort: p.value },
+      { text: p.ok ? "meets" : "fails", cls: p.ok ? "good" : "bad" },
+      { text: p.run, cls: "name" },
+    ]);
+    sec.appendChild(
+      sortableTable([{ label: "#", num: true }, { label: "value", num: true }, { label: "SLO" }, {
+        label: "run",
+      }], rows),
+    );
+  }
+  return sec;
+}

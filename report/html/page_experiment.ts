@@ -1,0 +1,111 @@
+/**
+ * @module
+ * The parts of the page data that come from experiments (`loadlab run`): the stored analysis
+ * (`results.analysis`: noise rule, verdicts, knees, capacity searches) mapped onto the page's overview
+ * rows and sweeps, and the per-phase comparison across variants that the cache-burst study
+ * (docs/studies/cache-burst.md) draws as bar charts (mean, p99 and success per phase, with and without the
+ * cache). The stored analysis is preferred because it is what `loadlab run` judged and CI gated on; files
+ * without it (v1, `attack`) get what the page computes itself. Pure.
+ */
+import type { Analysis, ResultsFile, RunResult } from "../../results/mod.ts";
+import { meanCi, round4 } from "../../results/stats.ts";
+
+/** What the page shows of the stored analysis. */
+export interface PageAnalysis {
+  noiseRule: Analysis["noiseRule"];
+  /** "judged by the spread between 3 repeats (...)" or "judged within each run (...)". */
+  noiseText: string;
+  searches: Analysis["searches"];
+}
+
+/** Mean, p99 and success per phase: labels are phase names, one series per variant. */
+export interface PhaseComparison {
+  load: string | null;
+  labels: string[];
+  series: Array<{
+    name: string;
+    mean: Array<number | null>;
+    p99: Array<number | null>;
+    success: Array<number | null>;
+  }>;
+}
+
+/** How the analysis judged noise, in the words the report and the CI summary both use. */
+export function describeNoiseRule(analysis: Analysis): string {
+  if (analysis.noiseRule === "within-run") {
+    return "judged within each run (batch means after stabilization), as there are not two repeats of each";
+  }
+  const counts = analysis.groups.map((g) => g.runs.length);
+  const fewest = Math.min(...counts), most = Math.max(...counts);
+  const n = fewest === most ? String(fewest) : `${fewest}-${most}`;
+  return `judged by the spread between ${n} repeats (Welch's t-test, 95%)`;
+}
+
+/** The stored analysis as the page shows it, or null without one. */
+export function pageAnalysis(results: ResultsFile): PageAnalysis | null {
+  const a = results.analysis;
+  if (!a) return null;
+  return { noiseRule: a.noiseRule, noiseText: describeNoiseRule(a), searches: a.searches };
+}
+
+/** The four metrics the stored analysis compares, keyed as the overview names them. */
+export const STORED_METRICS = ["rps", "p50", "p99", "success"] as const;
+
+/**
+ * The stored comparisons of the analysis group that holds `runName`: change in % and the noise verdict
+ * per metric, or null when the analysis compared no such group.
+ */
+export function storedComparison(
+  analysis: Analysis | undefined,
+  runName: string,
+): { changePct: Record<string, number>; beyondNoise: Record<string, boolean> } | null {
+  const group = analysis?.groups.find((g) => g.runs.includes(runName));
+  const comparisons = group ? analysis!.comparisons.filter((c) => c.group === group.key) : [];
+  if (comparisons.length === 0) return null;
+  const out = { changePct: {} as Record<string, number>, beyondNoise: {} as Record<string, boolean> };
+  for (const c of comparisons) {
+    out.changePct[c.metric] = round4(c.changePct);
+    out.beyondNoise[c.metric] = c.beyondNoise;
+  }
+  return out;
+}
+
+/** The stored knee of a sweep curve (same variant, load and parameter), when there is one. */
+export function storedKnee(
+  analysis: Analysis | undefined,
+  run: RunResult,
+): { value: number | null; reason: string } | undefined {
+  return analysis?.knees.find((k) =>
+    k.variant === (run.variant ?? null) && k.load === (run.load ?? null) &&
+    k.parameter === run.sweep?.parameter
+  );
+}
+
+/** Per-phase bar data for every load whose runs have phases; variants as series, means over repeats. */
+export function buildPhaseComparisons(runs: RunResult[]): PhaseComparison[] {
+  const phased = runs.filter((r) => !r.probe && r.phases?.length);
+  const loads = [...new Set(phased.map((r) => r.load ?? null))];
+  return loads.map((load) => {
+    const ofLoad = phased.filter((r) => (r.load ?? null) === load);
+    const labels = [...new Set(ofLoad.flatMap((r) => r.phases!.map((p) => p.name)))];
+    const variants = [...new Set(ofLoad.map((r) => r.variant ?? r.name))];
+    return {
+      load,
+      labels,
+      series: variants.map((name) => {
+        const mine = ofLoad.filter((r) => (r.variant ?? r.name) === name);
+        const at = (label: string, f: (p: NonNullable<RunResult["phases"]>[number]) => number) => {
+          const values = mine.flatMap((r) => r.phases!.filter((p) => p.name === label).map(f));
+          const m = meanCi(values).mean;
+          return Number.isFinite(m) ? round4(m) : null;
+        };
+        return {
+          name,
+          mean: labels.map((l) => at(l, (p) => p.latencyMs.mean)),
+          p99: labels.map((l) => at(l, (p) => p.latencyMs.p99)),
+          success: labels.map((l) => at(l, (p) => p.successRate * 100)),
+        };
+      }),
+    };
+  });
+}
