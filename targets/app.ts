@@ -4,9 +4,9 @@
  * of it. `/` and `/json` are answered from pre-encoded bytes before Hono routes anything, because the
  * benchmark compares them with a bare `Deno.serve` and the goal is >= 0.97x of it. Both bodies are below
  * the compression threshold and never change, so skipping compression and the response cache there
- * sends the same bytes those would. Everything else goes through Hono (frameworks are measured in docs/studies/frameworks.md).
- * The app's counters (response cache, CMS pool) are answered at `STATS_PATH` before Hono too, so the
- * response cache can never store them.
+ * sends the same bytes those would. Everything else goes through Hono (frameworks are measured in
+ * docs/studies/frameworks.md). The app's counters (response cache, CMS pool) are answered at `STATS_PATH`
+ * before Hono too, so the response cache can never store them.
  */
 import { Hono } from "hono";
 import { z } from "zod";

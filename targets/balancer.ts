@@ -1,10 +1,10 @@
 /**
  * @module
- * The built-in HTTP balancer in front of N instances of the built-in target (docs/studies/cpu-sleep.md put NGINX in front
- * of a Node cluster). Balancing is per request, not per connection, so a load generator with a few
- * keep-alive connections still spreads. `least-connections` counts requests in flight per instance and
- * breaks ties round-robin; docs/studies/frameworks.md recommends it while instances are still warming up (slow ones
- * accumulate in-flight requests and get fewer new ones).
+ * The built-in HTTP balancer in front of N instances of the built-in target (docs/studies/cpu-sleep.md put
+ * NGINX in front of a Node cluster). Balancing is per request, not per connection, so a load generator with a
+ * few keep-alive connections still spreads. `least-connections` counts requests in flight per instance and
+ * breaks ties round-robin; docs/studies/frameworks.md recommends it while instances are still warming up
+ * (slow ones accumulate in-flight requests and get fewer new ones).
  */
 import { badGateway, toResponse, Upstream } from "./forward.ts";
 

@@ -1,9 +1,9 @@
 /**
  * @module
- * Response compression for the built-in target (docs/studies/static-concurrency.md used Express `compression`). Like that
- * middleware it skips bodies under 1 KiB and types that are already compressed (images), so turning it
- * on changes what a real server would change. Brotli runs at quality 5: the default 11 is meant for
- * build-time compression and would make every dynamic response CPU-bound.
+ * Response compression for the built-in target (docs/studies/static-concurrency.md used Express
+ * `compression`). Like that middleware it skips bodies under 1 KiB and types that are already compressed
+ * (images), so turning it on changes what a real server would change. Brotli runs at quality 5: the default
+ * 11 is meant for build-time compression and would make every dynamic response CPU-bound.
  */
 import { brotliCompress, constants, gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";

@@ -5,7 +5,10 @@
  * the Hono wiring so each can be tested directly and reused by fixtures.
  */
 
-/** Burns CPU for `ms` milliseconds (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof of work. */
+/**
+ * Burns CPU for `ms` milliseconds (cpuTime in docs/studies/cpu-sleep.md); returns the loop count as proof
+ * of work.
+ */
 export function busyCpu(ms: number): number {
   const end = performance.now() + ms;
   let spins = 0;
@@ -55,8 +58,8 @@ function escapeHtml(text: string): string {
 }
 
 /**
- * An HTML page rendered on every request, standing in for the CMS home page of docs/studies/cache-burst.md: a template filled
- * with a navigation, 24 article cards and a timestamp, so each answer costs real string work.
+ * An HTML page rendered on every request, standing in for the CMS home page of docs/studies/cache-burst.md: a
+ * template filled with a navigation, 24 article cards and a timestamp, so each answer costs real string work.
  */
 export function renderHomePage(now: Date): string {
   const cards: string[] = [];
@@ -73,7 +76,10 @@ export function renderHomePage(now: Date): string {
     `<main>${cards.join("")}</main><footer>Rendered at ${now.toISOString()}</footer></body></html>`;
 }
 
-/** Path of the sample page whose content changes every second (the stale-cache pitfall of docs/studies/static-concurrency.md). */
+/**
+ * Path of the sample page whose content changes every second (the stale-cache pitfall of
+ * docs/studies/static-concurrency.md).
+ */
 export const NEWS_PATH = "/static/news.html";
 /** Header carrying the news page's version, so a cache can tell a stale copy from a fresh one. */
 export const VERSION_HEADER = "x-page-version";

@@ -1,9 +1,10 @@
 /**
  * @module
- * A caching and/or rate-limiting reverse proxy in front of any upstream (docs/studies/cache-burst.md put a Redis cache in
- * front of a CMS, docs/studies/delay-cache-limit.md added Redis rate limiting). Cache-aside: GET the key, on a miss forward and
- * SET the answer with a TTL. The cache is an optimisation, never a dependency: every Redis failure or
- * timeout is counted as a bypass and the request is served from the upstream instead of failing.
+ * A caching and/or rate-limiting reverse proxy in front of any upstream (docs/studies/cache-burst.md put a
+ * Redis cache in front of a CMS, docs/studies/delay-cache-limit.md added Redis rate limiting). Cache-aside:
+ * GET the key, on a miss forward and SET the answer with a TTL. The cache is an optimisation, never a
+ * dependency: every Redis failure or timeout is counted as a bypass and the request is served from the
+ * upstream instead of failing.
  */
 import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";

@@ -105,7 +105,10 @@ export async function resolveRedis(
   return needed ? await startRedisServer(opts) : null;
 }
 
-/** Keys `/redis/:key` can read: key:0..key:99 with 64-byte values, like the single-key GET of docs/studies/frameworks.md. */
+/**
+ * Keys `/redis/:key` can read: key:0..key:99 with 64-byte values, like the single-key GET of
+ * docs/studies/frameworks.md.
+ */
 export async function seedRedis(client: RedisClient): Promise<void> {
   const pairs: [string, string][] = [];
   for (let i = 0; i < 100; i++) pairs.push([`key:${i}`, `value-${i}-`.padEnd(64, "x")]);

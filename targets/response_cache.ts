@@ -1,9 +1,9 @@
 /**
  * @module
- * An in-process response cache with a TTL, like Express `apicache` in docs/studies/static-concurrency.md. It keys on method, URL
- * and the negotiated content encoding, so a hit returns already-compressed bytes instead of compressing
- * again. Only 200 answers to GET are stored, and the entry count is bounded so a load with unique query
- * strings cannot grow memory without limit. The clock is injected for tests.
+ * An in-process response cache with a TTL, like Express `apicache` in docs/studies/static-concurrency.md. It
+ * keys on method, URL and the negotiated content encoding, so a hit returns already-compressed bytes instead
+ * of compressing again. Only 200 answers to GET are stored, and the entry count is bounded so a load with
+ * unique query strings cannot grow memory without limit. The clock is injected for tests.
  *
  * That study's pitfall is a TTL longer than the content lives: a page that declares its version in
  * `versionCheck.header` is checked on every hit against `versionCheck.currentVersion(path)`, and hits that served an older

@@ -65,7 +65,10 @@ export const rateLimitSchema = z.object({
   windowMs: z.number().int().positive("rateLimit.windowMs must be >= 1"),
 });
 
-/** A framework app shipped in `examples/` (docs/studies/frameworks.md), run under Node or else Deno's npm compatibility. */
+/**
+ * A framework app shipped in `examples/` (docs/studies/frameworks.md), run under Node or else Deno's npm
+ * compatibility.
+ */
 export const exampleSpecSchema = z.object({
   kind: z.literal("example"),
   app: z.enum(["express", "fastify", "koa"]),

@@ -1,7 +1,7 @@
 /**
- * End-to-end tests of the framework apps in examples/ (seed 004) started as `kind: "example"` targets:
- * the five scenarios answer alike in every app, Redis is seeded for them, the runtime is reported, and
- * nothing is left running. `auto` uses Node when the packages are installed, else Deno's npm
+ * End-to-end tests of the framework apps in examples/ (docs/studies/frameworks.md) started as `kind:
+ * "example"` targets: the five scenarios answer alike in every app, Redis is seeded for them, the runtime is
+ * reported, and nothing is left running. `auto` uses Node when the packages are installed, else Deno's npm
  * compatibility (which fetches them from the npm registry on first use), so these run either way.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
