@@ -64,29 +64,32 @@ const PATTERN = /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|<|>)\s*(-?[\d.
 export function parseThreshold(expression: string): Threshold {
   const m = PATTERN.exec(expression.trim());
   const fix = `write it like "p99<200ms", "rps>=1000" or "success>99%"`;
-  if (!m) throw new ConfigError([`threshold "${expression}": not understood; ${fix}`]);
+  if (!m) throw thresholdError(expression, `not understood; ${fix}`);
   const [, run, metric, op, number, unit] = m;
   if (!METRICS.includes(metric)) {
-    throw new ConfigError([
-      `threshold "${expression}": unknown metric "${metric}"; use one of ${METRICS.join(", ")}`,
-    ]);
+    throw thresholdError(expression, `unknown metric "${metric}"; use one of ${METRICS.join(", ")}`);
   }
   let value = Number(number);
   if (!Number.isFinite(value)) {
-    throw new ConfigError([`threshold "${expression}": "${number}" is not a number`]);
+    throw thresholdError(expression, `"${number}" is not a number`);
   }
   if (metric in LATENCY_KEYS) {
-    if (unit === "%") throw new ConfigError([`threshold "${expression}": latency takes us, ms or s, not %`]);
+    if (unit === "%") throw thresholdError(expression, `latency takes us, ms or s, not %`);
     value = unit === "s" ? value * 1000 : unit === "us" ? value / 1000 : value;
   } else if (metric in RATIOS) {
     if (unit && unit !== "%") {
-      throw new ConfigError([`threshold "${expression}": a rate takes % or a 0..1 ratio`]);
+      throw thresholdError(expression, `a rate takes % or a 0..1 ratio`);
     }
     value = unit === "%" ? value / 100 : value;
   } else if (unit) {
-    throw new ConfigError([`threshold "${expression}": ${metric} is a plain number; drop the "${unit}"`]);
+    throw thresholdError(expression, `${metric} is a plain number; drop the "${unit}"`);
   }
   return { expression, run: run?.trim(), metric, op: op as Op, value };
+}
+
+/** A threshold problem: the expression is where, so the line reads `threshold "p99<x": not understood`. */
+function thresholdError(expression: string, message: string): ConfigError {
+  return new ConfigError([{ path: `threshold "${expression}"`, message }]);
 }
 
 /** The measured value of a metric for a run (latencies in ms, rates as 0..1). */

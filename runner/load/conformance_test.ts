@@ -37,13 +37,34 @@ function startTarget(): CountingTarget {
   return t;
 }
 
+/** What the shared cases vary: common fields, plus the length of the run and its size. */
+interface CaseOptions {
+  workers?: number;
+  timeoutMs?: number;
+  gracefulStopMs?: number;
+  /** Length of the run (the rate model's one phase); default about 1 s. */
+  runMs?: number;
+  /** Connections (closed and throughput models) and the count model's requests. */
+  connections?: number;
+  requests?: number;
+  /** Open rate (rate model), default 300/s. */
+  ratePerSec?: number;
+}
+
 /** A bounded config of each model (about 1 s, small rates) for the shared cases. */
-function configFor(model: LoadModel, url: string, extra: Partial<AttackConfigInput> = {}): AttackConfigInput {
-  const base: AttackConfigInput = { url, model, connections: 4, intervalMs: 100, ...extra };
-  if (model === "count") return { requests: 300, ...base };
-  if (model === "connections") return { durationMs: 800, ...base };
-  if (model === "rate") return { phases: [{ durationMs: 1000, ratePerSec: 300 }], ...base };
-  return { ratePerSec: 300, durationMs: 1000, ...base };
+function configFor(model: LoadModel, url: string, opts: CaseOptions = {}): AttackConfigInput {
+  const { runMs, connections = 4, requests = 300, ratePerSec = 300, ...common } = opts;
+  const base = { url, intervalMs: 100, ...common };
+  switch (model) {
+    case "count":
+      return { ...base, model, connections, requests, durationMs: runMs };
+    case "connections":
+      return { ...base, model, connections, durationMs: runMs ?? 800 };
+    case "rate":
+      return { ...base, model, phases: [{ durationMs: runMs ?? 1000, ratePerSec }] };
+    case "throughput":
+      return { ...base, model, connections, ratePerSec: 300, durationMs: runMs ?? 1000 };
+  }
 }
 
 function sumIntervals(r: RunResult): number {
@@ -88,8 +109,11 @@ for (const model of models) {
     const target = startTarget();
     try {
       const started = performance.now();
-      const cfg = configFor(model, target.url + "/hang", { timeoutMs: 200, gracefulStopMs: 300 });
-      if (model === "count") cfg.requests = 8;
+      const cfg = configFor(model, target.url + "/hang", {
+        timeoutMs: 200,
+        gracefulStopMs: 300,
+        requests: 8,
+      });
       const r = await runAttack(parseAttackConfig(cfg));
       ok((r.errors.timeout ?? 0) > 0, `timeouts counted: ${JSON.stringify(r.errors)}`);
       assertEquals(r.statusCodes, {});
@@ -104,9 +128,12 @@ for (const model of models) {
     const target = startTarget();
     try {
       const controller = new AbortController();
-      const cfg = configFor(model, target.url + "/slow", { durationMs: 20_000, connections: 2 });
-      if (model === "rate") cfg.phases = [{ durationMs: 20_000, ratePerSec: 50 }];
-      if (model === "count") cfg.requests = 100_000;
+      const cfg = configFor(model, target.url + "/slow", {
+        runMs: 20_000,
+        connections: 2,
+        ratePerSec: 50,
+        requests: 100_000,
+      });
       setTimeout(() => controller.abort(), 500);
       const started = performance.now();
       const r = await runAttack(parseAttackConfig(cfg), { signal: controller.signal });
@@ -236,9 +263,10 @@ for (const model of ["connections", "rate"] as const) {
       const started = performance.now();
       const r = await runAttack(parseAttackConfig(configFor(model, target.url, {
         timeoutMs: 300,
-        durationMs: 600,
+        runMs: 600,
         gracefulStopMs: 300,
-        ...(model === "rate" ? { phases: [{ durationMs: 600, ratePerSec: 10 }] } : { connections: 2 }),
+        ratePerSec: 10,
+        connections: 2,
       })));
       ok(performance.now() - started < 5_000, "the run ended");
       assertEquals(r.requests, 0);
