@@ -16,6 +16,7 @@ import type { Analysis, RunResult } from "../results/mod.ts";
 import { ConfigError } from "../runner/config.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../runner/thresholds.ts";
 import type { SearchPlan } from "./plan.ts";
+import { splitSlo } from "./schema_checks.ts";
 
 /** What `searchCapacity` needs of a plan (the whole `SearchPlan` fits). */
 export type SearchSpec = Pick<
@@ -27,12 +28,13 @@ export type SearchSpec = Pick<
 export type SearchResult = Analysis["searches"][number];
 
 /**
- * Parses an SLO: threshold expressions joined by `and` (`p99 < 100ms and success >= 99.9%`), each in
- * the grammar of `--threshold`. Throws `ConfigError` naming the bad part.
+ * Parses an SLO: threshold expressions joined by `and` (`p99 < 100ms and success >= 99.9%`; split by
+ * `splitSlo`, the one the experiment schema checks with), each in the grammar of `--threshold`.
+ * Throws `ConfigError` naming the bad part.
  */
 export function parseSlo(slo: string): Threshold[] {
-  const parts = slo.split(/\s+and\s+|\s*,\s*/i).map((p) => p.trim());
-  if (parts.length === 0 || parts.some((p) => p === "")) {
+  const parts = splitSlo(slo).map((p) => p.trim());
+  if (parts.length === 0) {
     throw new ConfigError([{
       path: `slo "${slo}"`,
       message: `write it like "p99 < 100ms and success >= 99.9%"`,

@@ -41,6 +41,7 @@ Deno.test("parseSlo reads `and`-joined thresholds and names a bad part", () => {
   assert.equal(sloP99Ms(slo), 100);
   assert.equal(sloP99Ms(parseSlo("success > 99%")), undefined);
   assert.throws(() => parseSlo("p99 < 100ms and"), ConfigError);
+  assert.throws(() => parseSlo(" "), ConfigError);
   assert.throws(() => parseSlo("p99 < lots"), ConfigError);
   assert.throws(() => parseSlo("direct/steady: p99 < 100ms"), /names a run/);
 });
