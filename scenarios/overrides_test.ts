@@ -1,0 +1,42 @@
+import assert from "node:assert/strict";
+import { applyOverrides, deepMerge, setPath, splitPath } from "./overrides.ts";
+
+Deno.test("splitPath: keys with dots and [index]; malformed paths are refused", () => {
+  assert.deepEqual(splitPath("loads.open.phases[1].rate"), ["loads", "open", "phases", 1, "rate"]);
+  assert.deepEqual(splitPath("repeats"), ["repeats"]);
+  for (const bad of ["", ".a", "a.", "a..b", "[1]", "a[x]", "a[1]b"]) {
+    assert.equal(splitPath(bad), undefined, bad);
+  }
+});
+
+Deno.test("setPath: values read as YAML; keys with dots (target names) resolved by the longest match", () => {
+  const doc: Record<string, unknown> = {
+    targets: { "app.v2": { kind: "builtin" } },
+    sweeps: [{ values: [1] }],
+  };
+  assert.equal(setPath(doc, "targets.app.v2.instances=3"), undefined);
+  assert.equal(setPath(doc, "sweeps[0].values=[1, 2]"), undefined);
+  assert.equal(setPath(doc, "description=a b"), undefined);
+  assert.deepEqual(doc, {
+    targets: { "app.v2": { kind: "builtin", instances: 3 } },
+    sweeps: [{ values: [1, 2] }],
+    description: "a b",
+  });
+  assert.match(setPath(doc, "sweeps.values=1") ?? "", /sweeps is a list; use \[index\]/);
+  assert.match(setPath(doc, "targets[0]=1") ?? "", /targets is an object; use \.key/);
+});
+
+Deno.test("deepMerge: objects merge key by key, lists replace", () => {
+  assert.deepEqual(
+    deepMerge({ a: { b: 1, c: [1, 2] }, d: 1 }, { a: { c: [3] }, e: 2 }),
+    { a: { b: 1, c: [3] }, d: 1, e: 2 },
+  );
+});
+
+Deno.test("applyOverrides: leaves the input untouched and reports every problem at once", () => {
+  const doc = { repeats: 3, targets: { a: { kind: "builtin" } } };
+  const result = applyOverrides(doc, { set: ["nope.x=1", "repeats=2"], targets: { b: "http://x:1" } });
+  assert.deepEqual(doc.repeats, 3);
+  assert.ok(!result.ok);
+  assert.deepEqual(result.issues.map((i) => i.path), ["--set nope.x=1", "--target b=http://x:1"]);
+});
