@@ -19,12 +19,12 @@ import {
   type Collector,
   isRecord,
   join,
-  nonNegative,
   rejectUnknownKeys,
   secondsToDuration,
 } from "./artillery_common.ts";
 import { convertEnsure } from "./artillery_ensure.ts";
-import { convertScenarios, type FlowContext, uniqueName, type Variables } from "./artillery_flow.ts";
+import { convertPhases, durationMs } from "./artillery_phases.ts";
+import { convertScenarios, type FlowContext, scalarMap, type Variables } from "./artillery_flow.ts";
 
 export { ArtilleryError, type ArtilleryIssue } from "./artillery_common.ts";
 
@@ -46,7 +46,6 @@ const CONFIG_KEYS = [
   "plugins",
   "environments",
 ];
-const PHASE_KEYS = ["name", "duration", "arrivalRate", "rampTo", "arrivalCount", "pause", "maxVusers"];
 
 /**
  * True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list.
@@ -79,15 +78,23 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   const ctx: FlowContext = {
     origin: target?.origin ?? "http://127.0.0.1",
     basePath: target?.pathname.replace(/\/+$/, "") ?? "",
-    defaultHeaders: defaultHeaders(config.defaults, out),
+    defaultHeaders: {},
     variables: parseVariables(config.variables, out),
   };
+  ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
   const flows = convertScenarios(doc.scenarios, ctx, out);
   load.gracefulStop = `${longestSessionMs(flows, timeout ? durationMs(timeout) : ARTILLERY_TIMEOUT_MS)}ms`;
-  const thresholds = convertEnsure(config.ensure, out);
+  const thresholds = [
+    ...convertEnsure(config.ensure, "config.ensure", out),
+    ...convertEnsure(
+      isRecord(config.plugins) ? config.plugins.ensure : undefined,
+      "config.plugins.ensure",
+      out,
+    ),
+  ];
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
   for (const w of out.warnings) opts.warn?.(w);
 
@@ -135,7 +142,7 @@ function checkPlugins(plugins: unknown, out: Collector): void {
   }
 }
 
-function defaultHeaders(defaults: unknown, out: Collector): Record<string, string> {
+function defaultHeaders(defaults: unknown, ctx: FlowContext, out: Collector): Record<string, string> {
   if (defaults === undefined) return {};
   if (!isRecord(defaults)) {
     out.issues.push({ path: "config.defaults", message: "expected a mapping such as {headers: {...}}" });
@@ -143,14 +150,7 @@ function defaultHeaders(defaults: unknown, out: Collector): Record<string, strin
   }
   rejectUnknownKeys(defaults, "config.defaults", ["headers"], out);
   if (defaults.headers === undefined) return {};
-  if (!isRecord(defaults.headers)) {
-    out.issues.push({
-      path: "config.defaults.headers",
-      message: "expected a mapping of header names to values",
-    });
-    return {};
-  }
-  return Object.fromEntries(Object.entries(defaults.headers).map(([k, v]) => [k, String(v)]));
+  return scalarMap(defaults.headers, "config.defaults.headers", ctx, out) ?? {};
 }
 
 function parseVariables(variables: unknown, out: Collector): Variables {
@@ -186,83 +186,6 @@ function httpTimeout(http: unknown, out: Collector): string | undefined {
   return http.timeout === undefined ? undefined : secondsToDuration(http.timeout, "config.http.timeout", out);
 }
 
-/** `config.phases` -> the `artillery` load (rate model, per-arrival connections, named phases). */
-function convertPhases(phases: unknown, out: Collector): Record<string, unknown> {
-  const load: Record<string, unknown> = { model: "rate", connection: "per-arrival" };
-  if (!Array.isArray(phases) || phases.length === 0) {
-    out.issues.push({
-      path: "config.phases",
-      message: "missing: at least one phase such as {duration: 60, arrivalRate: 10}",
-    });
-    return load;
-  }
-  const used = new Set<string>();
-  const caps: Array<{ path: string; value: number }> = [];
-  load.phases = phases.map((phase, i) => {
-    const path = join("config.phases", i);
-    if (!isRecord(phase)) {
-      out.issues.push({ path, message: `expected a phase such as {duration: 60, arrivalRate: 10}` });
-      return undefined;
-    }
-    rejectUnknownKeys(phase, path, PHASE_KEYS, out);
-    if (phase.maxVusers !== undefined) {
-      const cap = phase.maxVusers;
-      if (Number.isInteger(cap) && (cap as number) >= 1) {
-        caps.push({ path: join(path, "maxVusers"), value: cap as number });
-      } else {out.issues.push({
-          path: join(path, "maxVusers"),
-          message: `expected a whole number >= 1, found ${cap}`,
-        });}
-    }
-    const name = uniqueName(typeof phase.name === "string" ? phase.name : `phase ${i}`, used);
-    return { name, ...phaseRate(phase, path, out) };
-  });
-  const maxConnections = connectionCap(caps, phases.length, out);
-  if (maxConnections !== undefined) load.maxConnections = maxConnections;
-  return load;
-}
-
-/** Duration and rate of one phase: `pause`, `arrivalRate` (+ `rampTo`) or `arrivalCount`. */
-function phaseRate(phase: Record<string, unknown>, path: string, out: Collector): Record<string, unknown> {
-  if (phase.pause !== undefined) {
-    for (const key of ["duration", "arrivalRate", "rampTo", "arrivalCount"]) {
-      if (phase[key] !== undefined) {
-        out.issues.push({ path: join(path, key), message: "a pause phase has only pause" });
-      }
-    }
-    return { duration: secondsToDuration(phase.pause, join(path, "pause"), out), rate: 0 };
-  }
-  if (phase.duration === undefined) {
-    out.issues.push({ path: join(path, "duration"), message: "missing: the phase length in seconds" });
-    return {};
-  }
-  const duration = secondsToDuration(phase.duration, join(path, "duration"), out);
-  if (phase.arrivalCount !== undefined) {
-    if (phase.arrivalRate !== undefined || phase.rampTo !== undefined) {
-      out.issues.push({
-        path: join(path, "arrivalCount"),
-        message: "give arrivalCount or arrivalRate, not both",
-      });
-    }
-    const count = nonNegative(phase.arrivalCount, join(path, "arrivalCount"), out);
-    const ms = duration === undefined ? 0 : durationMs(duration);
-    if (count === undefined || ms === 0) return { duration };
-    return { duration, rate: count / (ms / 1000) };
-  }
-  if (phase.arrivalRate === undefined) {
-    out.issues.push({
-      path: join(path, "arrivalRate"),
-      message: "missing: arrivalRate, arrivalCount or pause",
-    });
-    return { duration };
-  }
-  const rate = nonNegative(phase.arrivalRate, join(path, "arrivalRate"), out);
-  const rampTo = phase.rampTo === undefined
-    ? undefined
-    : nonNegative(phase.rampTo, join(path, "rampTo"), out);
-  return rampTo === undefined ? { duration, rate } : { duration, rate, rampTo };
-}
-
 /** Artillery's default `config.http.timeout` (10 s), also loadlab's default request timeout. */
 const ARTILLERY_TIMEOUT_MS = 10_000;
 
@@ -282,30 +205,4 @@ function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs:
     longest = Math.max(longest, ms);
   }
   return longest;
-}
-
-function durationMs(duration: string): number {
-  return duration.endsWith("ms") ? Number(duration.slice(0, -2)) : Number(duration.slice(0, -1)) * 1000;
-}
-
-/**
- * Artillery caps virtual users per phase; loadlab caps connections per load, which with one connection
- * per arrival is the same number. Different caps per phase cannot be expressed, so they are an issue.
- */
-function connectionCap(caps: Array<{ path: string; value: number }>, phaseCount: number, out: Collector) {
-  if (caps.length === 0) return undefined;
-  const first = caps[0];
-  for (const cap of caps.slice(1)) {
-    if (cap.value !== first.value) {
-      out.issues.push({
-        path: cap.path,
-        message: `loadlab caps connections for the whole load: every phase needs the same maxVusers ` +
-          `(${first.path} is ${first.value}, this is ${cap.value})`,
-      });
-    }
-  }
-  if (caps.length < phaseCount) {
-    out.warnings.push(`maxVusers ${first.value} (${first.path}) applies to every phase in loadlab`);
-  }
-  return first.value;
 }

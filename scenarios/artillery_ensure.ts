@@ -98,10 +98,12 @@ function conditionsForm(list: unknown, path: string, out: Collector): string[] {
   });
 }
 
-/** Threshold expressions for loadlab's `thresholds:` list; problems go to `out`. */
-export function convertEnsure(ensure: unknown, out: Collector): string[] {
-  if (ensure === undefined) return [];
-  const path = "config.ensure";
+/**
+ * Threshold expressions for loadlab's `thresholds:` list from `config.ensure` (what the plugin reads)
+ * or `config.plugins.ensure` (where Artillery's docs also show the checks); problems go to `out`.
+ */
+export function convertEnsure(ensure: unknown, path: string, out: Collector): string[] {
+  if (ensure === undefined || ensure === null) return []; // `plugins: {ensure: }` only switches it on
   if (!isRecord(ensure)) {
     out.issues.push({ path, message: "expected a mapping such as {p99: 250, maxErrorRate: 1}" });
     return [];

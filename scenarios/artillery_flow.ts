@@ -77,7 +77,7 @@ function fillDeep(value: unknown, path: string, ctx: FlowContext, out: Collector
 }
 
 /** A header or query map of scalars with templates filled; undefined (and an issue) when malformed. */
-function scalarMap(value: unknown, path: string, ctx: FlowContext, out: Collector) {
+export function scalarMap(value: unknown, path: string, ctx: FlowContext, out: Collector) {
   if (!isRecord(value)) {
     out.issues.push({
       path,

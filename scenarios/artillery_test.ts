@@ -276,3 +276,28 @@ Deno.test("loadExperiment recognises an Artillery script: validated, --set appli
     assert(err.message.includes("shop.yml"), err.message);
   }
 });
+
+Deno.test("default headers take templates; plugins.ensure checks count as config.ensure ones", () => {
+  const exp = convert(`
+config:
+  target: http://h:1
+  phases: [{ duration: 1, arrivalRate: 1 }]
+  variables: { token: abc }
+  defaults: { headers: { authorization: "Bearer {{ token }}" } }
+  plugins:
+    ensure:
+      thresholds: [{ http.response_time.p95: 100 }]
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals(exp.flows, [{
+    name: "scenario 0",
+    weight: 1,
+    steps: [{ get: { path: "/a", headers: { authorization: "Bearer abc" } } }],
+  }]);
+  assertEquals(exp.thresholds, ["p95 < 100ms"]);
+  const plain = convert(`
+config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], plugins: { ensure: null } }
+scenarios: [{ flow: [{ get: { url: /a } }] }]
+`);
+  assertEquals(plain.thresholds, undefined);
+});
