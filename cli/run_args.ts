@@ -53,9 +53,10 @@ export interface RunArgs {
   junitFile?: string;
 }
 
-/** Parses the arguments after `run`; throws `UsageError` or `HelpRequested`. */
-export function parseRunArgs(argv: string[], help = RUN_HELP): RunArgs {
-  const raw = tokenize(argv, SPECS, { "-o": "use --out-dir <dir>", "--out": "use --out-dir <dir>" });
+/** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
+export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
+  const hints = { "-o": "use --out-dir <dir>", "--out": "use --out-dir <dir>" };
+  const raw = tokenize(argv, SPECS, hints, command);
   if (raw.values.has("help")) throw new HelpRequested(help);
   const flags = new FlagValues(raw, SPECS);
   if (raw.positionals.length !== 1) {

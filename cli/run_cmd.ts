@@ -11,6 +11,8 @@ import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { type Experiment, ExperimentError, loadExperiment } from "../scenarios/schema.ts";
+import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "../scenarios/artillery.ts";
+import { parseDocument } from "../scenarios/overrides.ts";
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
@@ -31,10 +33,12 @@ export interface RunCommandOptions {
 export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
   const command = opts.command ?? "run";
   let args: RunArgs;
+  let source: Source;
   let plan: Plan;
   try {
-    args = parseRunArgs(argv, opts.help ?? RUN_HELP);
-    plan = planExperiment(await loadSource(args), { only: args.only });
+    args = parseRunArgs(argv, command, opts.help ?? RUN_HELP);
+    source = await loadSource(args);
+    plan = planExperiment(source.experiment, { only: args.only });
   } catch (err) {
     if (err instanceof HelpRequested) {
       console.log(err.text);
@@ -49,14 +53,24 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     console.error(`loadlab ${command}: cannot write to ${outDir}: ${(err as Error).message}`);
     return 5;
   }
-  const outcome = await execute(command, plan, args, outDir);
+  const outcome = await execute(command, plan, args, source, outDir);
   if (typeof outcome === "number") return outcome;
   return await conclude(command, outcome, args);
 }
 
-/** The experiment of a file or a preset, validated (throws `ExperimentError` or `UsageError`). */
-async function loadSource(args: RunArgs): Promise<Experiment> {
-  const common = { quick: args.quick, set: args.set, targets: args.targets };
+/** An experiment as read: validated, with the text it came from and the preset's name. */
+interface Source {
+  experiment: Experiment;
+  text: string;
+  preset?: string;
+}
+
+/**
+ * The experiment of a file or a preset, validated (throws `ExperimentError`, `ArtilleryError` or
+ * `UsageError`). An Artillery script is converted first and then validated like any experiment file.
+ */
+async function loadSource(args: RunArgs): Promise<Source> {
+  const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);
     const preset = findPreset(name);
@@ -65,7 +79,7 @@ async function loadSource(args: RunArgs): Promise<Experiment> {
         `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
       );
     }
-    return loadExperiment(preset.text, { ...common, file: args.source });
+    return { experiment: loadExperiment(preset.text, common), text: preset.text, preset: name };
   }
   let text: string;
   try {
@@ -74,12 +88,18 @@ async function loadSource(args: RunArgs): Promise<Experiment> {
     const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
     throw new UsageError(`${args.source}: cannot read: ${why}`);
   }
-  return loadExperiment(text, { ...common, file: args.source });
+  const doc = parseDocument(text);
+  if (doc.ok && isArtilleryScript(doc.value)) {
+    const warn = (message: string) => console.error(`${args.source}: note: ${message}`);
+    const converted = artilleryToExperiment(doc.value, { file: args.source, warn });
+    return { experiment: loadExperiment(JSON.stringify(converted), common), text };
+  }
+  return { experiment: loadExperiment(text, common), text };
 }
 
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
 function badInput(command: string, err: unknown): number {
-  if (err instanceof ExperimentError) {
+  if (err instanceof ExperimentError || err instanceof ArtilleryError) {
     for (const line of err.message.split("\n")) console.error(line);
     return 2;
   }
@@ -95,12 +115,12 @@ async function execute(
   command: string,
   plan: Plan,
   args: RunArgs,
+  source: Source,
   outDir: string,
 ): Promise<RunPlanOutcome | number> {
   const live = liveLine(true);
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
   const interrupt = interruptSignal();
-  const preset = args.source.startsWith("preset:") ? args.source.slice("preset:".length) : undefined;
   try {
     return await runPlan(plan, {
       outDir,
@@ -108,8 +128,8 @@ async function execute(
       signal: interrupt.signal,
       hooks: progress.hooks,
       experiment: {
-        ...(preset ? { preset } : { file: args.source }),
-        source: preset ? findPreset(preset)!.text : await Deno.readTextFile(args.source),
+        ...(source.preset ? { preset: source.preset } : { file: args.source }),
+        source: source.text,
         quick: args.quick,
       },
     });
