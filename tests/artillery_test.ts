@@ -72,6 +72,7 @@ Deno.test("an Artillery script runs: results.json agrees with what the target re
     await Deno.writeTextFile(file, script(t.port));
     const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
     assertEquals(r.code, 0, r.stdout + r.stderr);
+    ok(r.stderr.includes("maxErrorRate"), `the import's notes reach the user:\n${r.stderr}`);
     const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
     assertEquals(results.runs.length, 1);
     const run = results.runs[0];
