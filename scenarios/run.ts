@@ -12,7 +12,7 @@ import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
 import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
 import { ExperimentOutput } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
-import { searchCapacity } from "./search.ts";
+import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
 import { runAttack } from "../runner/attack.ts";
 import {
@@ -124,7 +124,8 @@ async function finish(
   }
   if (opts.signal?.aborted) return;
   const runs = output.results.runs.filter((r) => !r.probe);
-  const analysis = analyze(runs, { baseline: plan.experiment.baseline });
+  const slo = plan.experiment.search ? sloP99Ms(parseSlo(plan.experiment.search.slo)) : undefined;
+  const analysis = analyze(runs, { baseline: plan.experiment.baseline, sloP99Ms: slo });
   const byName = new Map(runs.map((r) => [r.name, r]));
   const gates: ThresholdResult[] = plan.runs.flatMap((planned) => {
     const result = byName.get(planned.name);
@@ -160,7 +161,7 @@ async function probe(
   const count = output.results.runs.filter((r) => r.probe).length;
   const run: PlannedRun = {
     ...varied,
-    name: `${search.base.variant}/${search.base.load}/search:${search.parameter}=${value}#${count}`,
+    name: `${search.base.name}/${search.parameter}=${value}#${count + 1}`,
     cooldownMs: 0,
     thresholds: [],
     warmupAuto: false,

@@ -1,0 +1,92 @@
+/**
+ * `loadlab run` beyond the plain matrix, against real built-in targets: a capacity search bisects with
+ * short probe runs kept in results.json (marked `probe`, left out of the analysis groups); a target that
+ * cannot start ends the experiment with exit 3 and its log tail while the finished runs stay in the file;
+ * `loadlab presets` lists the shipped experiments. The search's SLO is a request count, exact for an
+ * open-model probe, so the bisection's path does not depend on the machine's speed.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import type { ResultsFile } from "../results/mod.ts";
+import { runLoadlab } from "./helpers.ts";
+
+async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-run-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}
+
+Deno.test("run: a capacity search bisects with probe runs and stores its bracket", async () => {
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/search.yaml`,
+      `
+name: search
+targets:
+  only: { kind: builtin }
+requests: [/json]
+loads:
+  steady: { model: rate, rate: 20, duration: 300ms }
+search:
+  parameter: load.rate
+  range: [20, 200]
+  slo: "requests <= 30"   # 300 ms probes: 20/s sends 6, 65/s about 20, 110/s 33
+  probe: 300ms
+  maxProbes: 4
+`,
+    );
+    const out = await runLoadlab(["run", `${dir}/search.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(out.code, 0, out.stderr + out.stdout);
+    const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    const [search] = results.analysis?.searches ?? [];
+    assertEquals(search.probes.map((p) => [p.value, p.ok]), [
+      [20, true],
+      [200, false],
+      [110, false],
+      [65, true],
+      [65, true],
+    ]);
+    assertEquals([search.value, search.low?.value, search.high?.value], [65, 65, 110]);
+    const probes = results.runs.filter((r) => r.probe);
+    assertEquals(probes.map((r) => r.name), search.probes.map((p) => p.run));
+    assertEquals(new Set(probes.map((r) => r.name)).size, 5);
+    assertEquals(results.analysis?.groups.map((g) => g.key), ["only/steady"]);
+  });
+});
+
+Deno.test("run: a target that cannot start exits 3 with its log tail; finished runs are kept", async () => {
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/broken.yaml`,
+      `
+name: broken
+targets:
+  fine: { kind: builtin }
+  broken:
+    kind: external
+    command: ${JSON.stringify(Deno.execPath())}
+    args: [eval, "console.error('boom: no database'); Deno.exit(3)"]
+    url: http://127.0.0.1:9
+loads:
+  fixed: { model: count, requests: 20, connections: 2 }
+order: sequential
+`,
+    );
+    const out = await runLoadlab(["run", `${dir}/broken.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(out.code, 3, out.stderr + out.stdout);
+    ok(out.stderr.includes(`target "broken" could not be started`), out.stderr);
+    ok(out.stderr.includes("boom: no database"), out.stderr);
+    const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals(results.runs.map((r) => r.name), ["fine/fixed"]);
+    ok(!results.complete);
+  });
+});
+
+Deno.test("presets: lists the demo with its runs and durations", async () => {
+  const out = await runLoadlab(["presets"]);
+  assertEquals(out.code, 0, out.stderr);
+  const row = out.stdout.split("\n").find((l) => l.includes("preset:demo"));
+  ok(row && /│ 4 +│/.test(row), out.stdout);
+});
