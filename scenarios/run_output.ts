@@ -6,7 +6,7 @@
  * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
  * the environment and creation time of the file it resumes.
  */
-import { environmentInfo, loadResultsFile, writeResultsFile } from "../results/io.ts";
+import { environmentInfo, loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { writeReport } from "../report/write.ts";
 
@@ -42,6 +42,12 @@ export class ExperimentOutput {
     };
     if (!resume || !(await exists(`${outDir}/results.json`))) return new ExperimentOutput(outDir, fresh);
     const previous = await loadResultsFile(`${outDir}/results.json`);
+    if (previous.experiment.name !== experiment.name) {
+      throw new ResultsFileError(
+        `${outDir}/results.json: holds experiment "${previous.experiment.name}", not "${experiment.name}"; ` +
+          `resume into its own folder or drop --resume`,
+      );
+    }
     return new ExperimentOutput(outDir, {
       ...fresh,
       createdAt: previous.createdAt,
