@@ -2,8 +2,9 @@
  * `loadlab run` beyond the plain matrix, against real built-in targets: a capacity search bisects with
  * short probe runs kept in results.json (marked `probe`, left out of the analysis groups); a target that
  * cannot start ends the experiment with exit 3 and its log tail while the finished runs stay in the file;
- * `loadlab presets` lists the shipped experiments. The search's SLO is a request count, exact for an
- * open-model probe, so the bisection's path does not depend on the machine's speed.
+ * `loadlab presets` lists the shipped experiments; a target replaced by a URL where nothing answers exits
+ * 4. The search's SLO is a request count, exact for an open-model probe, so the bisection's path does not
+ * depend on the machine's speed.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
@@ -89,4 +90,35 @@ Deno.test("presets: lists the demo with its runs and durations", async () => {
   assertEquals(out.code, 0, out.stderr);
   const row = out.stdout.split("\n").find((l) => l.includes("preset:demo"));
   ok(row && /│ 4 +│/.test(row), out.stdout);
+});
+
+Deno.test("run: --target to a server that is not there exits 4, naming the errors", async () => {
+  await withDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      `
+name: nobody
+targets:
+  only: { kind: builtin }
+loads:
+  fixed: { model: count, requests: 10, connections: 1 }
+`,
+    );
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = listener.addr.port;
+    listener.close(); // a port nobody listens on
+    const out = await runLoadlab([
+      "run",
+      `${dir}/exp.yaml`,
+      "--target",
+      `only=http://127.0.0.1:${port}`,
+      "--out-dir",
+      `${dir}/out`,
+    ]);
+    assertEquals(out.code, 4, out.stderr + out.stdout);
+    ok(out.stderr.includes("no response at all") && out.stderr.includes("connect"), out.stderr);
+    const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals(results.runs[0].targetInfo?.kind, "url");
+    ok(!(await Deno.stat(`${dir}/out/logs`).then(() => true, () => false)), "nothing was started");
+  });
 });
