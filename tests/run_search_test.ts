@@ -122,3 +122,35 @@ loads:
     ok(!(await Deno.stat(`${dir}/out/logs`).then(() => true, () => false)), "nothing was started");
   });
 });
+
+Deno.test("run: a target that dies during a run exits 3; the run is kept, marked incomplete", async () => {
+  await withDir(async (dir) => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = listener.addr.port;
+    listener.close();
+    const server = `Deno.serve({ hostname: "127.0.0.1", port: ${port} }, () => new Response("ok")); ` +
+      `setTimeout(() => { console.error("dying on purpose"); Deno.exit(1); }, 1000);`;
+    await Deno.writeTextFile(
+      `${dir}/dies.yaml`,
+      `
+name: dies
+targets:
+  mortal:
+    kind: external
+    command: ${JSON.stringify(Deno.execPath())}
+    args: [eval, ${JSON.stringify(server)}]
+    url: http://127.0.0.1:${port}
+    ready: { path: / }
+loads:
+  closed: { model: connections, connections: 1, duration: 2s }
+  never: { model: count, requests: 5, connections: 1 }
+`,
+    );
+    const out = await runLoadlab(["run", `${dir}/dies.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(out.code, 3, out.stderr + out.stdout);
+    ok(out.stderr.includes(`target "mortal" died during run mortal/closed`), out.stderr);
+    ok(out.stderr.includes("dying on purpose"), out.stderr);
+    const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals(results.runs.map((r) => [r.name, r.incomplete]), [["mortal/closed", true]]);
+  });
+});
