@@ -3,6 +3,7 @@
  * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
  * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
  * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
+ * Capacity-search probes print their summary line too, marked as probes.
  */
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
@@ -23,7 +24,8 @@ export function runProgress(opts: {
       onProgress: opts.live.onProgress,
       onRunEnd(result) {
         opts.live.done();
-        console.log(`${opts.terminal ? "  " : `${position} `}${summaryLine(result)}`);
+        const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
+        console.log(prefix + summaryLine(result));
       },
     },
   };

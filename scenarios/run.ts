@@ -70,7 +70,6 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   const todo = plan.runs.filter((r) => !done.has(r.name));
   const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });
   const searchKeys = new Set(plan.searches.map((s) => s.base.targetKey));
-  let interrupted = false;
   try {
     await output.write();
     for (const [i, run] of todo.entries()) {
@@ -86,8 +85,9 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
       const needed = new Set([...todo.slice(i + 1).map((r) => r.targetKey), ...searchKeys]);
       await pool.keepOnly(needed);
     }
-    interrupted = opts.signal?.aborted ?? false;
-    if (!interrupted) await finish(plan, output, pool, thresholds, opts);
+    if (!opts.signal?.aborted) await finish({ plan, output, pool, opts }, thresholds);
+  } catch (err) {
+    if (!(err instanceof Interrupted)) throw err;
   } finally {
     await pool.stopAll();
   }
@@ -95,9 +95,14 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     results: output.results,
     resultsPath: output.resultsPath,
     reportPath: output.reportPath,
-    interrupted,
+    interrupted: opts.signal?.aborted ?? false,
     resumed: plan.runs.length - todo.length,
   };
+}
+
+/** Ctrl-C during a capacity search: the bisection cannot go on, the probes so far are in the file. */
+class Interrupted extends Error {
+  override name = "Interrupted";
 }
 
 /** Every threshold expression of the plan, parsed before any load so a typo costs no run. */
@@ -109,20 +114,21 @@ function parseAllThresholds(plan: Plan): Map<string, Threshold> {
   return parsed;
 }
 
+/** What the end of an experiment works with. */
+interface RunContext {
+  plan: Plan;
+  output: ExperimentOutput;
+  pool: TargetPool;
+  opts: RunPlanOptions;
+}
+
 /** Searches, analysis, thresholds and `complete: true`, written once more. */
-async function finish(
-  plan: Plan,
-  output: ExperimentOutput,
-  pool: TargetPool,
-  thresholds: Map<string, Threshold>,
-  opts: RunPlanOptions,
-): Promise<void> {
+async function finish(ctx: RunContext, thresholds: Map<string, Threshold>): Promise<void> {
+  const { plan, output } = ctx;
   const searches: Analysis["searches"] = [];
   for (const search of plan.searches) {
-    if (opts.signal?.aborted) return;
-    searches.push(await searchCapacity(search, (value) => probe(search, value, pool, output, opts)));
+    searches.push(await searchCapacity(search, (value) => probe(search, value, ctx)));
   }
-  if (opts.signal?.aborted) return;
   const runs = output.results.runs.filter((r) => !r.probe);
   const slo = plan.experiment.search ? sloP99Ms(parseSlo(plan.experiment.search.slo)) : undefined;
   const analysis = analyze(runs, { baseline: plan.experiment.baseline, sloP99Ms: slo });
@@ -150,26 +156,29 @@ function gate(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult
 }
 
 /** One short run of a capacity search at `value`, appended to the file as a probe. */
-async function probe(
-  search: SearchPlan,
-  value: number,
-  pool: TargetPool,
-  output: ExperimentOutput,
-  opts: RunPlanOptions,
-): Promise<RunResult> {
+async function probe(search: SearchPlan, value: number, ctx: RunContext): Promise<RunResult> {
   const varied = applyParameter(search.base, search.parameter, value);
-  const count = output.results.runs.filter((r) => r.probe).length;
+  const count = ctx.output.results.runs.filter((r) => r.probe).length;
   const run: PlannedRun = {
     ...varied,
     name: `${search.base.name}/${search.parameter}=${value}#${count + 1}`,
-    cooldownMs: 0,
+    cooldownMs: ctx.plan.experiment.cooldownMs,
     thresholds: [],
     warmupAuto: false,
   };
-  const result = await executeRun(run, pool, { ...opts, hooks: { onProgress: opts.hooks?.onProgress } });
-  if (!result) throw new Error("capacity search interrupted");
-  const marked = { ...result, probe: true, sweep: { parameter: search.parameter, value } };
-  await output.append(marked);
+  const result = await executeRun(run, ctx.pool, ctx.opts);
+  if (!result) throw new Interrupted();
+  const died = await ctx.pool.checkAlive(run);
+  const marked: RunResult = {
+    ...result,
+    probe: true,
+    sweep: { parameter: search.parameter, value },
+    ...(died ? { incomplete: true } : {}),
+  };
+  await ctx.output.append(marked);
+  ctx.opts.hooks?.onRunEnd?.(marked, run);
+  if (died) throw died;
+  if (marked.incomplete) throw new Interrupted();
   return marked;
 }
 
