@@ -81,10 +81,17 @@ export function storedKnee(
   );
 }
 
-/** Per-phase bar data for every load whose runs have phases; variants as series, means over repeats. */
+/**
+ * Per-phase bar data for every load whose runs have more than one phase; variants as series, means over
+ * repeats. A one-phase load is left out: its bars would repeat the across-loads charts (cache-burst runs
+ * each of its study's tests as its own one-phase load).
+ */
 export function buildPhaseComparisons(runs: RunResult[]): PhaseComparison[] {
   const phased = runs.filter((r) => !r.probe && r.phases?.length);
-  const loads = [...new Set(phased.map((r) => r.load ?? null))];
+  const multi = (load: string | null) =>
+    new Set(phased.filter((r) => (r.load ?? null) === load).flatMap((r) => r.phases!.map((p) => p.name)))
+      .size > 1;
+  const loads = [...new Set(phased.map((r) => r.load ?? null))].filter(multi);
   return loads.map((load) => {
     const ofLoad = phased.filter((r) => (r.load ?? null) === load);
     const labels = [...new Set(ofLoad.flatMap((r) => r.phases!.map((p) => p.name)))];

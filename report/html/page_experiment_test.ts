@@ -65,3 +65,12 @@ Deno.test("the stored knee and its reason replace the page's own", () => {
   assert.equal(own.points[own.knee!].x, 5000);
   assert.equal(own.kneeReason, null);
 });
+
+Deno.test("a one-phase load gets no per-phase bars: its bars are the across-loads charts", () => {
+  const results = makeExperimentResults();
+  const high = results.runs.filter((r) => r.load === "high");
+  for (const run of high) run.phases = run.phases?.slice(0, 1);
+  const data = buildPageData(results);
+  assert.equal(data.phaseComparisons.length, 3);
+  assert.ok(data.phaseComparisons.every((c) => c.load !== "high"));
+});

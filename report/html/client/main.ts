@@ -19,6 +19,7 @@ import {
 } from "./sections.ts";
 import { renderRunSection } from "./run_detail.ts";
 import { renderPhaseCharts, renderSearches } from "./experiment.ts";
+import { renderPhaseSummary } from "./phase_summary.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -43,6 +44,8 @@ export function loadlabMain(): void {
   if (comparison) app.appendChild(comparison);
   const phases = renderPhaseCharts(data);
   if (phases) app.appendChild(phases);
+  const phaseSummary = renderPhaseSummary(data);
+  if (phaseSummary) app.appendChild(phaseSummary);
   const distSection = h(
     "section",
     { id: "distributions", class: "card" },
