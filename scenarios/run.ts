@@ -231,8 +231,11 @@ function decorate(
     targetInfo: target.info,
     ...(Object.keys(targetStats).length ? { targetStats } : {}),
   };
-  if (run.warmupAuto && result.stabilizedAtMs !== null && result.stabilizedAtMs > 0) {
-    result = { ...cutWarmup(result, result.stabilizedAtMs), warmupAuto: true };
+  // warmup: auto cuts at the stabilization time; a run that never stabilized keeps everything (and
+  // says so by not being marked), one stable from the start needs no cut.
+  const stableAtMs = result.stabilizedAtMs;
+  if (run.warmupAuto && stableAtMs !== null) {
+    result = { ...(stableAtMs > 0 ? cutWarmup(result, stableAtMs) : result), warmupAuto: true };
   }
   if (config.model === "rate" && config.phases) {
     const spans = config.phases.map((p, i) => ({
