@@ -6,6 +6,7 @@
  * that users can copy and edit.
  */
 import demo from "./demo.yaml" with { type: "text" };
+import cacheBurst from "./cache-burst.yaml" with { type: "text" };
 
 /** One shipped experiment file. */
 export interface Preset {
@@ -21,6 +22,12 @@ export interface Preset {
 /** Every preset, in the order `loadlab presets` lists them. */
 export const PRESETS: readonly Preset[] = [
   { name: "demo", title: "The built-in target under a short load of each model", text: demo },
+  {
+    name: "cache-burst",
+    title: "A CMS page alone and behind a Redis caching proxy under Artillery's load tests",
+    study: "docs/studies/cache-burst.md",
+    text: cacheBurst,
+  },
 ];
 
 /** The preset called `name`, or undefined. */
