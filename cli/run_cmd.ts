@@ -11,8 +11,6 @@ import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { type Experiment, ExperimentError, loadExperiment } from "../scenarios/schema.ts";
-import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "../scenarios/artillery.ts";
-import { parseDocument } from "../scenarios/overrides.ts";
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
@@ -66,11 +64,12 @@ interface Source {
 }
 
 /**
- * The experiment of a file or a preset, validated (throws `ExperimentError`, `ArtilleryError` or
- * `UsageError`). An Artillery script is converted first and then validated like any experiment file.
+ * The experiment of a file or a preset, validated (throws `ExperimentError` or `UsageError`). An
+ * Artillery script is converted by `loadExperiment` (scenarios/artillery.ts), its notes printed here.
  */
 async function loadSource(args: RunArgs): Promise<Source> {
-  const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source };
+  const warn = (message: string) => console.error(`${args.source}: note: ${message}`);
+  const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source, warn };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);
     const preset = findPreset(name);
@@ -88,18 +87,12 @@ async function loadSource(args: RunArgs): Promise<Source> {
     const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
     throw new UsageError(`${args.source}: cannot read: ${why}`);
   }
-  const doc = parseDocument(text);
-  if (doc.ok && isArtilleryScript(doc.value)) {
-    const warn = (message: string) => console.error(`${args.source}: note: ${message}`);
-    const converted = artilleryToExperiment(doc.value, { file: args.source, warn });
-    return { experiment: loadExperiment(JSON.stringify(converted), common), text };
-  }
   return { experiment: loadExperiment(text, common), text };
 }
 
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
 function badInput(command: string, err: unknown): number {
-  if (err instanceof ExperimentError || err instanceof ArtilleryError) {
+  if (err instanceof ExperimentError) {
     for (const line of err.message.split("\n")) console.error(line);
     return 2;
   }
