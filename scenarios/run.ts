@@ -10,7 +10,7 @@
  */
 import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
 import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
-import { ExperimentOutput } from "./run_output.ts";
+import { ExperimentOutput, requestLogPath } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
@@ -75,7 +75,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     for (const [i, run] of todo.entries()) {
       const etaMs = estimateDurationMs({ ...plan, runs: todo.slice(i) });
       opts.hooks?.onRunStart?.(run, i, todo.length, etaMs);
-      const result = await executeRun(run, pool, opts);
+      const result = await executeRun(run, pool, opts, exp.log);
       if (!result) break;
       const died = await pool.checkAlive(run);
       await output.append(died ? { ...result, incomplete: true } : result);
@@ -166,7 +166,7 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
     thresholds: [],
     warmupAuto: false,
   };
-  const result = await executeRun(run, ctx.pool, ctx.opts);
+  const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment.log);
   if (!result) throw new Interrupted();
   const died = await ctx.pool.checkAlive(run);
   const marked: RunResult = {
@@ -182,17 +182,20 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
   return marked;
 }
 
-/** Runs one planned run; null when Ctrl-C came before its load started. */
+/** Runs one planned run (its requests logged with `log`); null when Ctrl-C came before its load started. */
 async function executeRun(
   run: PlannedRun,
   pool: TargetPool,
   opts: RunPlanOptions,
+  log: boolean,
 ): Promise<RunResult | null> {
   if (run.cooldownMs > 0) await sleep(run.cooldownMs, opts.signal);
   if (opts.signal?.aborted) return null;
   const target = await pool.acquire(run);
   if (!target || opts.signal?.aborted) return null;
-  const config = parseAttackConfig(rebase(run.attack, target.url));
+  const logFile = log ? requestLogPath(opts.outDir, run.name) : undefined;
+  if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
+  const config = parseAttackConfig({ ...rebase(run.attack, target.url), ...(logFile ? { logFile } : {}) });
   const statsBefore = await target.stats();
   const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
   await telemetry?.ready;

@@ -99,6 +99,15 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
+/**
+ * Where `log: true` writes the request log of run `runName`: `<outDir>/requests/<name>.csv`, the name's
+ * `/`, `#` and other characters a file name should not hold turned into `_` (`express/json#2` ->
+ * `express_json_2.csv`).
+ */
+export function requestLogPath(outDir: string, runName: string): string {
+  return `${outDir}/requests/${runName.replace(/[^A-Za-z0-9.=-]+/g, "_")}.csv`;
+}
+
 /** Throws when `outDir` cannot be created or written; checked before any load is sent. */
 export async function assertWritable(outDir: string): Promise<void> {
   await Deno.mkdir(outDir, { recursive: true });

@@ -109,6 +109,8 @@ const experimentObject = z.strictObject({
   quick: z.record(z.string(), z.unknown()).optional(),
   /** `none` drops the per-interval HDR histograms from results.json (smaller; no exact warm-up cut). */
   intervalHistograms: z.enum(["keep", "none"]).default("keep"),
+  /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */
+  log: z.boolean().default(false),
 });
 
 /** The experiment file format; the output has durations in milliseconds and names with units. */

@@ -1,0 +1,42 @@
+/**
+ * `log: true` in an experiment file: every request of every run is written to
+ * `<out-dir>/requests/<run>.csv` (Gocannon's raw log, runner/load/request_log.ts), the run's `logFile`
+ * names it, and it holds exactly one line per completed request. A count load makes the number exact.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import type { ResultsFile } from "../results/mod.ts";
+import { runLoadlab } from "./helpers.ts";
+
+const LOGGED = `
+name: logged
+targets:
+  a: { kind: builtin }
+loads:
+  fixed: { model: count, requests: 120, connections: 3 }
+repeats: 2
+log: true
+`;
+
+Deno.test("run with log: true writes one request log per run, a line per request", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-log-" });
+  try {
+    await Deno.writeTextFile(`${dir}/exp.yaml`, LOGGED + "requests: [/json, /error/1]\n");
+    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(out.code, 0, out.stderr);
+    const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertEquals(results.runs.map((r) => r.logFile), [
+      `${dir}/out/requests/a_fixed_1.csv`,
+      `${dir}/out/requests/a_fixed_2.csv`,
+    ]);
+    for (const run of results.runs) {
+      const lines = (await Deno.readTextFile(run.logFile!)).trimEnd().split("\n");
+      assertEquals(lines[0], "code;startUs;endUs;connection");
+      assertEquals(lines.length - 1, run.requests, `${run.name}: one line per request`);
+      const codes = new Set(lines.slice(1).map((l) => l.split(";")[0]));
+      assertEquals([...codes].sort(), ["200", "500"]);
+      ok(lines.slice(1).every((l) => /^\d+;\d+;\d+;\d+$/.test(l)), "code;startUs;endUs;connection");
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
