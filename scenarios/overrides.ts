@@ -1,7 +1,7 @@
 /**
  * @module
  * What the command line changes in an experiment file before it is validated: `--quick` deep-merges
- * the file's `quick:` section over it (objects merge key by key, lists and scalars replace), `--set
+ * the file's `quick:` section over it (objects merge key by key, lists and scalars replace, null removes), `--set
  * PATH=VALUE` sets one field by its path (`loads.open.phases[1].rate=300`, the value read as YAML, so
  * `[1, 2]` and `{a: 1}` work too), and `--target NAME=URL` replaces a target by a running server. Also
  * the YAML/JSON reader, whose syntax errors carry line and column. All of it works on plain data and
@@ -77,14 +77,18 @@ export function applyOverrides(
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
 }
 
-/** `over` merged into `base`: objects key by key, anything else replaced. */
+/**
+ * `over` merged into `base`: objects key by key, anything else replaced, and `null` removes the key (as in
+ * JSON Merge Patch), so a `quick:` section can leave out targets or loads of the full study.
+ */
 export function deepMerge(
   base: Record<string, unknown>,
   over: Record<string, unknown>,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = { ...base };
   for (const [key, value] of Object.entries(over)) {
-    out[key] = isRecord(value) && isRecord(base[key]) ? deepMerge(base[key], value) : value;
+    if (value === null) delete out[key];
+    else out[key] = isRecord(value) && isRecord(base[key]) ? deepMerge(base[key], value) : value;
   }
   return out;
 }

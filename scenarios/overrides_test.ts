@@ -33,6 +33,19 @@ Deno.test("deepMerge: objects merge key by key, lists replace", () => {
   );
 });
 
+Deno.test("deepMerge: null removes a key, so quick: can leave out targets or loads", () => {
+  assert.deepEqual(
+    deepMerge({ targets: { a: { kind: "builtin" }, b: { kind: "builtin" } }, d: 1 }, {
+      targets: { b: null },
+    }),
+    { targets: { a: { kind: "builtin" } }, d: 1 },
+  );
+  const doc = { loads: { x: { model: "count" }, y: { model: "count" } }, quick: { loads: { y: null } } };
+  const result = applyOverrides(doc, { quick: true });
+  assert.ok(result.ok);
+  assert.deepEqual(Object.keys((result.value as typeof doc).loads), ["x"]);
+});
+
 Deno.test("applyOverrides: leaves the input untouched and reports every problem at once", () => {
   const doc = { repeats: 3, targets: { a: { kind: "builtin" } } };
   const result = applyOverrides(doc, { set: ["nope.x=1", "repeats=2"], targets: { b: "http://x:1" } });
