@@ -7,6 +7,7 @@
  */
 import demo from "./demo.yaml" with { type: "text" };
 import cacheBurst from "./cache-burst.yaml" with { type: "text" };
+import frameworks from "./frameworks.yaml" with { type: "text" };
 
 /** One shipped experiment file. */
 export interface Preset {
@@ -27,6 +28,12 @@ export const PRESETS: readonly Preset[] = [
     title: "A CMS page alone and behind a Redis caching proxy under Artillery's load tests",
     study: "docs/studies/cache-burst.md",
     text: cacheBurst,
+  },
+  {
+    name: "frameworks",
+    title: "Node frameworks (Express, Fastify, Koa) and the built-in target: JIT warm-up and req/s",
+    study: "docs/studies/frameworks.md",
+    text: frameworks,
   },
 ];
 
