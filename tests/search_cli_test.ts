@@ -1,12 +1,14 @@
 /**
  * Capacity search end to end: `loadlab run` with a `search:` against the fixture server of known
  * capacity (10 ms per request, at most 4 at once: 400 req/s, the excess queued). Over capacity the queue
- * grows for the whole probe, so a 3 s probe at 440 req/s ends with ~120 requests waiting (~300 ms), far
- * over the SLO's 200 ms p99; under capacity requests wait ~10 ms. The found value must lie in
- * [300, 460] req/s: the upper bound is where a 3 s probe's queue crosses 200 ms plus the 5% precision,
- * the lower one leaves a 25% margin for a busy machine whose late timers or generator push a probe's p99
- * up (the server's schedule is absolute, so its capacity itself holds under load). Bisection exactness
- * is tested without load in scenarios/search_test.ts.
+ * grows for the whole probe: at r req/s the median request of a 3 s probe waits about (r - 400) x 1.5 s
+ * / 400, over the SLO's 150 ms p50 from ~440 req/s; under capacity it waits ~10 ms. The SLO is on the
+ * median, not p99, because a machine whose cores are busy with other work delays a few percent of
+ * requests by 100-500 ms at any rate (measured here with both cores spinning: p99 150-480 ms at
+ * 100-300 req/s, p50 under 60 ms), which would pull a p99 search far below the capacity. Tolerance:
+ * the found value lies in [300, 480] req/s (the crossing at ~440 plus the 5% precision above; a 25%
+ * margin below for a busy generator). With both cores spinning it found 406. Bisection exactness is
+ * tested without load in scenarios/search_test.ts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
@@ -27,7 +29,7 @@ search:
   parameter: load.rate
   load: steady
   range: [100, 1600]
-  slo: "p99 < 200ms and success >= 99%"
+  slo: "p50 < 150ms and success >= 99%"
   probe: 3s
   precision: 5%
   maxProbes: 9
@@ -47,7 +49,7 @@ Deno.test({
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
       const [search] = results.analysis?.searches ?? [];
       ok(search, "a search result is stored");
-      ok(search.value !== null && search.value >= 300 && search.value <= 460, JSON.stringify(search));
+      ok(search.value !== null && search.value >= 300 && search.value <= 480, JSON.stringify(search));
       ok(search.high !== null && search.high.value > search.value, "bracketed from above");
       const probes = results.runs.filter((r) => r.probe);
       assertEquals(probes.length, search.probes.length);
