@@ -70,14 +70,13 @@ export function runPresetsCommand(argv: string[]): number {
 /** The aligned table `loadlab presets` prints. */
 export function renderPresetTable(rows: PresetRow[]): string {
   return boxTable([
-    ["preset", "study", "runs", "duration", "quick", "what"],
+    ["preset", "study", "runs", "duration", "quick"],
     ...rows.map((r) => [
       `preset:${r.name}`,
       r.study,
       String(r.runs),
       formatDurationMs(r.durationMs),
       formatDurationMs(r.quickDurationMs),
-      r.title,
     ]),
   ]);
 }
