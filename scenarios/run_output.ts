@@ -6,7 +6,7 @@
  * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
  * the environment and creation time of the file it resumes.
  */
-import { environmentInfo, loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import { buildResultsFile, loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { writeReport } from "../report/write.ts";
 
@@ -31,15 +31,7 @@ export class ExperimentOutput {
     experiment: ExperimentInfo,
     resume: boolean,
   ): Promise<ExperimentOutput> {
-    const fresh: ResultsFile = {
-      schema: "loadlab.results/v2",
-      createdAt: new Date().toISOString(),
-      environment: environmentInfo(),
-      experiment,
-      runs: [],
-      thresholds: [],
-      complete: false,
-    };
+    const fresh: ResultsFile = { ...buildResultsFile({ experiment, runs: [] }), complete: false };
     if (!resume || !(await exists(`${outDir}/results.json`))) return new ExperimentOutput(outDir, fresh);
     const previous = await loadResultsFile(`${outDir}/results.json`);
     if (previous.experiment.name !== experiment.name) {
