@@ -29,3 +29,13 @@ export async function runLoadlab(args: string[]): Promise<{ code: number; stdout
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
+
+/** Runs `fn` with a fresh temporary folder that is removed afterwards, whatever happens. */
+export async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-test-" });
+  try {
+    await fn(dir);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+}

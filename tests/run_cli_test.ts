@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import { runLoadlab } from "./helpers.ts";
+import { runLoadlab, withTempDir } from "./helpers.ts";
 
 const TWO_BY_TWO = `
 name: two-by-two
@@ -30,15 +30,6 @@ thresholds:
   - "requests > 0"
 `;
 
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "loadlab-run-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
-
 async function readResults(dir: string): Promise<ResultsFile> {
   return JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
 }
@@ -55,7 +46,7 @@ async function assertTargetsStopped(results: ResultsFile): Promise<void> {
 }
 
 Deno.test("run: two targets x two loads x two repeats, interleaved, analysed, targets stopped", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, TWO_BY_TWO);
     const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(out.code, 0, out.stderr + out.stdout);
@@ -87,7 +78,7 @@ Deno.test("run: two targets x two loads x two repeats, interleaved, analysed, ta
 });
 
 Deno.test("run --resume after --only runs the rest and keeps the finished runs", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, TWO_BY_TWO);
     const args = ["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--set", "repeats=1"];
     const first = await runLoadlab([...args, "--only", "load=fixed"]);
@@ -108,7 +99,7 @@ Deno.test("run --resume after --only runs the rest and keeps the finished runs",
 });
 
 Deno.test("run: Ctrl-C keeps the finished runs and the partial one, exits 130, --resume finishes", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/exp.yaml`,
       TWO_BY_TWO.replace("duration: 300ms", "duration: 3s").replace("repeats: 2", "repeats: 1"),
@@ -158,7 +149,7 @@ thresholds: ${thresholds}
 `;
 
 Deno.test("run: thresholds pass (exit 0) and fail (exit 1 with a table, --summary and --junit written)", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/pass.yaml`, SMALL(`["success >= 90%", "requests == 30"]`));
     const pass = await runLoadlab(["run", `${dir}/pass.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(pass.code, 0, pass.stderr);
@@ -186,7 +177,7 @@ Deno.test("run: thresholds pass (exit 0) and fail (exit 1 with a table, --summar
 });
 
 Deno.test("run: a bad experiment file exits 2 naming the path, before anything starts", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/bad.yaml`,
       SMALL(`[]`).replace("requests: 30", "requests: 30, duration: 10"),
@@ -202,7 +193,7 @@ Deno.test("run: a bad experiment file exits 2 naming the path, before anything s
 });
 
 Deno.test("run: an output folder that cannot be written exits 5 before any load", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, SMALL(`[]`));
     await Deno.writeTextFile(`${dir}/file`, "not a folder");
     const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/file/out`]);

@@ -8,19 +8,11 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import { runLoadlab } from "./helpers.ts";
-
-async function withDir(fn: (dir: string) => Promise<void>): Promise<void> {
-  const dir = await Deno.makeTempDir({ prefix: "loadlab-run-" });
-  try {
-    await fn(dir);
-  } finally {
-    await Deno.remove(dir, { recursive: true });
-  }
-}
+import { runLoadlab, withTempDir } from "./helpers.ts";
+import { freePort } from "../targets/free_port.ts";
 
 Deno.test("run: a capacity search bisects with probe runs and stores its bracket", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/search.yaml`,
       `
@@ -58,7 +50,7 @@ search:
 });
 
 Deno.test("run: a target that cannot start exits 3 with its log tail; finished runs are kept", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/broken.yaml`,
       `
@@ -93,7 +85,7 @@ Deno.test("presets: lists the demo with its runs and durations", async () => {
 });
 
 Deno.test("run: --target to a server that is not there exits 4, naming the errors", async () => {
-  await withDir(async (dir) => {
+  await withTempDir(async (dir) => {
     await Deno.writeTextFile(
       `${dir}/exp.yaml`,
       `
@@ -104,9 +96,7 @@ loads:
   fixed: { model: count, requests: 10, connections: 1 }
 `,
     );
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = listener.addr.port;
-    listener.close(); // a port nobody listens on
+    const port = freePort(); // a port nobody listens on
     const out = await runLoadlab([
       "run",
       `${dir}/exp.yaml`,
@@ -124,10 +114,8 @@ loads:
 });
 
 Deno.test("run: a target that dies during a run exits 3; the run is kept, marked incomplete", async () => {
-  await withDir(async (dir) => {
-    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-    const port = listener.addr.port;
-    listener.close();
+  await withTempDir(async (dir) => {
+    const port = freePort();
     const server = `Deno.serve({ hostname: "127.0.0.1", port: ${port} }, () => new Response("ok")); ` +
       `setTimeout(() => { console.error("dying on purpose"); Deno.exit(1); }, 1000);`;
     await Deno.writeTextFile(
