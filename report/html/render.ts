@@ -18,8 +18,10 @@ import * as charts from "./client/charts.ts";
 import * as toolTables from "./client/tool_tables.ts";
 import * as sections from "./client/sections.ts";
 import * as runDetail from "./client/run_detail.ts";
+import * as littlesLaw from "./client/littles_law.ts";
 import * as experiment from "./client/experiment.ts";
 import * as phaseSummary from "./client/phase_summary.ts";
+import * as variantMatrix from "./client/variant_matrix.ts";
 import * as main from "./client/main.ts";
 
 /** Options of `renderReport`. */
@@ -55,7 +57,18 @@ let clientScript: string | undefined;
 /** The page's own script: every exported client function by source text, then the entry call. */
 export function clientSource(): string {
   if (clientScript !== undefined) return clientScript;
-  const fns = [dom, charts, toolTables, sections, runDetail, experiment, phaseSummary, main]
+  const fns = [
+    dom,
+    charts,
+    toolTables,
+    sections,
+    runDetail,
+    littlesLaw,
+    experiment,
+    phaseSummary,
+    variantMatrix,
+    main,
+  ]
     .flatMap((m) => Object.values(m))
     .filter((v): v is (...args: never[]) => unknown => typeof v === "function");
   const body = fns.map((f) => f.toString()).join("\n\n");

@@ -18,8 +18,10 @@ import {
   renderSweeps,
 } from "./sections.ts";
 import { renderRunSection } from "./run_detail.ts";
+import { renderLittlesLaw } from "./littles_law.ts";
 import { renderPhaseCharts, renderSearches } from "./experiment.ts";
 import { renderPhaseSummary } from "./phase_summary.ts";
+import { renderVariantMatrix } from "./variant_matrix.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -42,6 +44,8 @@ export function loadlabMain(): void {
   app.appendChild(renderOverview(data, pick, () => renderOverlay(data, overlay)));
   const comparison = renderComparisonCharts(data);
   if (comparison) app.appendChild(comparison);
+  const matrix = renderVariantMatrix(data);
+  if (matrix) app.appendChild(matrix);
   const phases = renderPhaseCharts(data);
   if (phases) app.appendChild(phases);
   const phaseSummary = renderPhaseSummary(data);
@@ -56,6 +60,8 @@ export function loadlabMain(): void {
   renderOverlay(data, overlay);
   const sweeps = renderSweeps(data);
   if (sweeps) app.appendChild(sweeps);
+  const littlesLaw = renderLittlesLaw(data);
+  if (littlesLaw) app.appendChild(littlesLaw);
   const searches = renderSearches(data);
   if (searches) app.appendChild(searches);
   app.appendChild(runs.el);

@@ -1,0 +1,178 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Variants × loads at a glance, the way the frameworks study (docs/studies/frameworks.md) tabulates them:
+ * mean req/s over repeats with its 95% CI (the overview rows' numbers, computed as `results.analysis.groups`
+ * computes them) next to the runtime that served each variant; the mean stabilization time (when the
+ * median latency stopped drifting: the JIT warm-up); the first interval's median latency against the
+ * steady state; and per load one chart of every variant's median latency per interval (the median over
+ * repeats), the study's "median latency in each 250 ms interval by framework". Drawn when the experiment
+ * has at least two variants and two loads outside sweeps. Inlined by source text like every client module
+ * (see dom.ts): helpers are exported so the page has them; strings only ever become text nodes.
+ */
+import type { PageData, PageRun } from "../page_data.ts";
+import { type Cell, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
+import { addChart, addScaleToggle, color, timeLineOptions, times } from "./charts.ts";
+
+/** The variants (rows) and loads (columns), in the order the runs first name them. */
+export interface MatrixAxes {
+  variants: string[];
+  loads: string[];
+}
+
+/** Finished runs of a variant and a load, outside sweeps and capacity-search probes. */
+export function matrixRuns(runs: PageRun[]): PageRun[] {
+  return runs.filter((r) =>
+    !r.probe && !r.incomplete && !r.sweep && r.variant !== undefined && r.load !== undefined
+  );
+}
+
+/** The axes, or null with fewer than two variants or two loads (the overview says it all then). */
+export function matrixAxes(runs: PageRun[]): MatrixAxes | null {
+  const mine = matrixRuns(runs);
+  const variants = [...new Set(mine.map((r) => r.variant!))];
+  const loads = [...new Set(mine.map((r) => r.load!))];
+  return variants.length >= 2 && loads.length >= 2 ? { variants, loads } : null;
+}
+
+/** The runtime(s) that served `variant` (`node v20.20.2`, `deno 2.9.6 (npm compat)`), else its kind. */
+export function runtimeOf(runs: PageRun[], variant: string): string {
+  const names = matrixRuns(runs).filter((r) => r.variant === variant)
+    .map((r) => r.targetInfo?.runtime ?? (r.targetInfo ? `${r.targetInfo.kind} (runtime not known)` : "–"));
+  return [...new Set(names)].join(", ");
+}
+
+/** The median of the finite values; NaN for none. */
+export function medianOf(values: number[]): number {
+  const sorted = values.filter(isNum).sort((a, b) => a - b);
+  if (!sorted.length) return NaN;
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
+/**
+ * The run's steady-state median latency: the median p50 of the last third of its non-empty intervals (the
+ * reference the stabilization detector uses), and its first interval's p50 divided by that.
+ */
+export function firstToSteady(run: PageRun): number {
+  const p50 = run.iv.p50.filter((_, i) => (run.iv.rps[i] ?? 0) > 0);
+  if (p50.length < 2) return NaN;
+  const steady = medianOf(p50.slice(p50.length - Math.ceil(p50.length / 3)));
+  return steady > 0 ? p50[0] / steady : NaN;
+}
+
+/** Mean req/s ± 95% CI of each variant (rows, with its runtime) and load (columns), from the overview. */
+export function rpsCells(data: PageData, axes: MatrixAxes): Cell[][] {
+  return axes.variants.map((v) => [
+    { text: v, cls: "name" },
+    { text: runtimeOf(data.runs, v) },
+    ...axes.loads.map((l): Cell => {
+      const row = data.overview.find((o) => o.variant === v && o.load === l && !o.key.includes("="));
+      const m = row?.metrics.rps;
+      if (!m || !isNum(m.mean)) return { text: "–" };
+      const ci = m.n > 1 && isNum(m.ci95) ? ` ± ${fmtNum(m.ci95, 0)}` : "";
+      return { text: `${fmtNum(m.mean, 0)}${ci}`, sort: m.mean, title: `${m.n} run(s), 95% CI` };
+    }),
+  ]);
+}
+
+/** Mean stabilization time in s per variant and load, and over every load; "(k of n)" when some never did. */
+export function stabilizationCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
+  const cell = (of: PageRun[]): Cell => {
+    const at = of.map((r) => r.stabilizedAtMs).filter(isNum);
+    if (!at.length) return { text: "–", sort: NaN, title: "no run stabilized within its duration" };
+    const meanSec = at.reduce((a, b) => a + b, 0) / at.length / 1000;
+    const some = at.length < of.length ? ` (${at.length} of ${of.length})` : "";
+    return { text: `${meanSec.toFixed(2)} s${some}`, sort: meanSec, title: `mean over ${at.length} run(s)` };
+  };
+  const mine = matrixRuns(runs);
+  return axes.variants.map((v) => [
+    { text: v, cls: "name" },
+    ...axes.loads.map((l) => cell(mine.filter((r) => r.variant === v && r.load === l))),
+    cell(mine.filter((r) => r.variant === v)),
+  ]);
+}
+
+/** The first interval's median latency over the steady state's, median over repeats, per variant and load. */
+export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
+  const mine = matrixRuns(runs);
+  return axes.variants.map((v) => [
+    { text: v, cls: "name" },
+    ...axes.loads.map((l): Cell => {
+      const ratios = mine.filter((r) => r.variant === v && r.load === l).map(firstToSteady).filter(isNum);
+      const ratio = medianOf(ratios);
+      const slower = ratios.filter((x) => x >= 1).length;
+      return {
+        text: isNum(ratio) ? `${ratio.toFixed(2)}×` : "–",
+        sort: ratio,
+        cls: isNum(ratio) && ratio >= 1 ? "" : "muted",
+        title: `first interval slower than the steady state in ${slower} of ${ratios.length} run(s)`,
+      };
+    }),
+  ]);
+}
+
+/** Per variant, the median over its repeats of each interval's p50 (index-aligned), as chart points. */
+export function medianP50Series(
+  runs: PageRun[],
+  variant: string,
+  load: string,
+): Array<{ x: number; y: number }> {
+  const of = matrixRuns(runs).filter((r) => r.variant === variant && r.load === load);
+  if (!of.length) return [];
+  const longest = of.reduce((a, b) => (b.iv.p50.length > a.iv.p50.length ? b : a));
+  const xs = times(longest.iv.t);
+  return xs.map((x, i) => ({ x, y: medianOf(of.map((r) => r.iv.p50[i])) })).filter((p) => isNum(p.y));
+}
+
+/** The section, or null when the runs are not variants × loads. */
+export function renderVariantMatrix(data: PageData): HTMLElement | null {
+  const axes = matrixAxes(data.runs);
+  if (!axes) return null;
+  const sec = section(
+    "variant-matrix",
+    "Variants × loads",
+    "Mean req/s over repeats with its 95% confidence interval (Student's t), and the runtime that served " +
+      "each variant. Stabilization: when a run's median latency settled within ±20% of its last third " +
+      "(the mark in each run's latency chart), the mean over runs. First / steady: the first interval's " +
+      "median latency divided by the median of the last third's, the median over repeats (above 1×: the " +
+      "run started slower than it ended, as a JIT warms up).",
+  );
+  const loadHeaders = axes.loads.map((label) => ({ label, num: true }));
+  sec.appendChild(h("h3", null, "Requests per second"));
+  sec.appendChild(
+    sortableTable(
+      [{ label: "variant" }, { label: "runtime" }, ...loadHeaders],
+      rpsCells(data, axes),
+      "matrix-rps",
+    ),
+  );
+  sec.appendChild(h("h3", null, "Stabilization time"));
+  sec.appendChild(sortableTable(
+    [{ label: "variant" }, ...loadHeaders, { label: "all loads", num: true }],
+    stabilizationCells(data.runs, axes),
+    "matrix-stabilization",
+  ));
+  sec.appendChild(h("h3", null, "First interval / steady state (median latency)"));
+  sec.appendChild(
+    sortableTable([{ label: "variant" }, ...loadHeaders], warmupRatioCells(data.runs, axes), "matrix-warmup"),
+  );
+  sec.appendChild(h("h3", null, "Warm-up: median latency per interval"));
+  const grid = h("div", { class: "grid2" });
+  sec.appendChild(grid);
+  for (const load of axes.loads) {
+    const datasets = axes.variants.map((v, i) => ({
+      label: v,
+      data: medianP50Series(data.runs, v, load),
+      borderColor: color(i),
+      backgroundColor: color(i),
+    }));
+    const chart = addChart(grid, `${load}: median latency per interval (ms), median over repeats`, {
+      type: "line",
+      data: { datasets },
+      options: timeLineOptions("ms", "logarithmic"),
+    });
+    addScaleToggle(chart);
+  }
+  return sec;
+}
