@@ -8,6 +8,8 @@
 import demo from "./demo.yaml" with { type: "text" };
 import cacheBurst from "./cache-burst.yaml" with { type: "text" };
 import frameworks from "./frameworks.yaml" with { type: "text" };
+import delayCacheLimit from "./delay-cache-limit.yaml" with { type: "text" };
+import staticConcurrency from "./static-concurrency.yaml" with { type: "text" };
 
 /** One shipped experiment file. */
 export interface Preset {
@@ -34,6 +36,18 @@ export const PRESETS: readonly Preset[] = [
     title: "Node frameworks (Express, Fastify, Koa) and the built-in target: JIT warm-up and req/s",
     study: "docs/studies/frameworks.md",
     text: frameworks,
+  },
+  {
+    name: "delay-cache-limit",
+    title: "A slow /user API with and without a Redis cache and rate limiter under autocannon's 10 connections",
+    study: "docs/studies/delay-cache-limit.md",
+    text: delayCacheLimit,
+  },
+  {
+    name: "static-concurrency",
+    title: "Static pages with gzip at 10 to 1000 connections, with and without a response cache (Little's law)",
+    study: "docs/studies/static-concurrency.md",
+    text: staticConcurrency,
   },
 ];
 
