@@ -82,7 +82,7 @@ export function applyParameter(run: PlannedRun, parameter: string, value: number
   else if (scope === "target") {
     if (next.target.kind !== "spec") throw new Error(`${parameter}: ${run.variant} is a running server`);
     next.target = { kind: "spec", spec: { ...next.target.spec, [field]: value } as TargetSpec };
-    next.targetKey = targetKeyOf(next.target);
+    next.targetKey = targetKeyOf(next.variant, next.target);
   } else throw new Error(`unknown parameter ${parameter}; use load.<field>, query.<name> or target.<field>`);
   return next;
 }
@@ -135,9 +135,13 @@ function setQuery(attack: RelativeAttackInput, name: string, value: number): Rel
   return next;
 }
 
-/** Equal for equal target configurations, whatever the key order: runs with equal keys may share one. */
-export function targetKeyOf(target: PlannedRun["target"]): string {
-  return stableJson(target);
+/**
+ * Equal for one variant's equal target configurations, whatever the key order: runs with equal keys
+ * share one started target. The variant is part of the key so two variants with identical specs (an
+ * A/A comparison) are two processes, never the same process measured twice.
+ */
+export function targetKeyOf(variant: string, target: PlannedRun["target"]): string {
+  return `${variant}\u0000${stableJson(target)}`;
 }
 
 function stableJson(value: unknown): string {

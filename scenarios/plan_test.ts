@@ -118,7 +118,7 @@ loads: { x: { model: count, requests: 1 } }
   assert.equal(request.weight, 2);
 });
 
-Deno.test("plan: restart policies decide freshTarget; equal configurations share a targetKey", () => {
+Deno.test("plan: restart policies decide freshTarget; a variant's runs share a targetKey", () => {
   const fresh = (restart: string) =>
     planExperiment(loadExperiment(TWO_BY_TWO + `restart: ${restart}\n`)).runs.map((r) => r.freshTarget);
   assert.deepEqual(fresh("never"), [true, true, false, false, false, false, false, false]);
@@ -128,7 +128,11 @@ Deno.test("plan: restart policies decide freshTarget; equal configurations share
   assert.equal(runs[0].targetKey, runs[2].targetKey);
   assert.notEqual(runs[0].targetKey, runs[1].targetKey);
   const same = planExperiment(loadExperiment(TWO_BY_TWO.replace("instances: 2", "")));
-  assert.equal(same.runs[0].targetKey, same.runs[1].targetKey, "identical specs, one key");
+  assert.notEqual(
+    same.runs[0].targetKey,
+    same.runs[1].targetKey,
+    "identical specs of two variants: two processes",
+  );
 });
 
 Deno.test("plan: a target.* sweep gives each value its own targetKey and a fresh start", () => {
