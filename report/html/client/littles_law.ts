@@ -1,0 +1,238 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Little's law for closed-model runs at several connection counts (docs/studies/static-concurrency.md):
+ * with N connections and no think time, N requests are always in flight, so mean latency L = N / X where X
+ * is the throughput. When the server is saturated X stays flat as N grows, and L grows in proportion to N:
+ * more connections only lengthen the queue. The section draws each variant's mean latency against N next to
+ * the line N / X (X the mean throughput over its points) and the least-squares line through the points,
+ * and a table compares the fitted slope with Little's (1000 / X ms per connection); a slope ratio near 1
+ * with flat throughput is the finding. Inlined by source text like every client module (see dom.ts), so
+ * every helper is exported and nothing lives at module level.
+ */
+import type { PageData, PageRun } from "../page_data.ts";
+import { type Cell, fmtMs, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
+import { addChart, color } from "./charts.ts";
+
+/** The fields of a run this section reads (so tests can pass plain results runs). */
+export type LittleRun = Pick<
+  PageRun,
+  | "name"
+  | "variant"
+  | "load"
+  | "sweep"
+  | "sweep2"
+  | "probe"
+  | "incomplete"
+  | "model"
+  | "config"
+  | "rps"
+  | "latencyMs"
+>;
+
+/** One connection count of a curve, averaged over its repeats. */
+export interface LittlePoint {
+  connections: number;
+  rps: number;
+  meanMs: number;
+  runs: string[];
+}
+
+/** One variant's closed-model runs over the connection counts, with the fitted and predicted slopes. */
+export interface LittleCurve {
+  label: string;
+  points: LittlePoint[];
+  /** Mean throughput over the points (req/s): the X of the line L = N / X. */
+  throughputRps: number;
+  /** Lowest and highest throughput of the points, to show how flat it is. */
+  minRps: number;
+  maxRps: number;
+  /** Little's slope, 1000 / X, in ms of mean latency per connection. */
+  littleSlopeMs: number;
+  /** Least-squares line through (N, mean latency): slope in ms per connection, intercept in ms. */
+  fitSlopeMs: number;
+  fitInterceptMs: number;
+  /** Coefficient of determination of the fitted line (1 = the points lie on it). */
+  r2: number;
+}
+
+/** Least-squares line y = slope x + intercept, with r²; NaN when x does not vary. */
+export function fitLine(xs: number[], ys: number[]): { slope: number; intercept: number; r2: number } {
+  const n = xs.length;
+  const mx = xs.reduce((a, b) => a + b, 0) / n, my = ys.reduce((a, b) => a + b, 0) / n;
+  let sxx = 0, sxy = 0, syy = 0;
+  for (let i = 0; i < n; i++) {
+    sxx += (xs[i] - mx) ** 2;
+    sxy += (xs[i] - mx) * (ys[i] - my);
+    syy += (ys[i] - my) ** 2;
+  }
+  const slope = sxx > 0 ? sxy / sxx : NaN;
+  return { slope, intercept: my - slope * mx, r2: syy > 0 ? (sxy * sxy) / (sxx * syy) : 1 };
+}
+
+/** The connection count of a closed-model run (the swept value, else its config); null for other models. */
+export function connectionsOf(run: LittleRun): number | null {
+  if (run.model !== "connections") return null;
+  if (run.sweep?.parameter === "load.connections") return run.sweep.value;
+  if (run.sweep2?.parameter === "load.connections") return run.sweep2.value;
+  const n = run.config?.connections;
+  return typeof n === "number" ? n : null;
+}
+
+/**
+ * Curves of every variant × load (× the other sweep's value) whose closed-model runs cover at least three
+ * connection counts; probes and stopped runs are left out.
+ */
+export function littlesLawCurves(runs: LittleRun[]): LittleCurve[] {
+  const groups = new Map<string, Array<{ run: LittleRun; n: number }>>();
+  for (const run of runs) {
+    const n = connectionsOf(run);
+    if (n === null || run.probe || run.incomplete || !isNum(run.rps) || !isNum(run.latencyMs.mean)) continue;
+    const other = [run.sweep, run.sweep2].find((s) => s && s.parameter !== "load.connections");
+    const label = [run.variant ?? run.name, run.load, other ? `${other.parameter}=${other.value}` : null]
+      .filter((p) => p).join(" / ");
+    groups.set(label, [...(groups.get(label) ?? []), { run, n }]);
+  }
+  const curves: LittleCurve[] = [];
+  for (const [label, members] of groups) {
+    const ns = [...new Set(members.map((m) => m.n))].sort((a, b) => a - b);
+    if (ns.length < 3) continue;
+    const points = ns.map((n): LittlePoint => {
+      const at = members.filter((m) => m.n === n).map((m) => m.run);
+      const avg = (f: (r: LittleRun) => number) => at.reduce((a, r) => a + f(r), 0) / at.length;
+      return {
+        connections: n,
+        rps: avg((r) => r.rps),
+        meanMs: avg((r) => r.latencyMs.mean),
+        runs: at.map((r) => r.name),
+      };
+    });
+    curves.push(littleCurve(label, points));
+  }
+  return curves;
+}
+
+/** The slopes and throughput summary of one curve's points. */
+export function littleCurve(label: string, points: LittlePoint[]): LittleCurve {
+  const rps = points.map((p) => p.rps);
+  const throughputRps = rps.reduce((a, b) => a + b, 0) / rps.length;
+  const fit = fitLine(points.map((p) => p.connections), points.map((p) => p.meanMs));
+  return {
+    label,
+    points,
+    throughputRps,
+    minRps: Math.min(...rps),
+    maxRps: Math.max(...rps),
+    littleSlopeMs: throughputRps > 0 ? 1000 / throughputRps : NaN,
+    fitSlopeMs: fit.slope,
+    fitInterceptMs: fit.intercept,
+    r2: fit.r2,
+  };
+}
+
+/** The table row of a curve. */
+export function littleCells(c: LittleCurve): Cell[] {
+  const ratio = c.fitSlopeMs / c.littleSlopeMs;
+  const first = c.points[0], last = c.points[c.points.length - 1];
+  return [
+    { text: c.label, cls: "name" },
+    { text: `${fmtNum(first.connections, 0)}–${fmtNum(last.connections, 0)}`, sort: last.connections },
+    { text: fmtNum(c.throughputRps, 0), sort: c.throughputRps },
+    { text: `${fmtNum(c.minRps, 0)}–${fmtNum(c.maxRps, 0)}`, sort: c.maxRps / c.minRps },
+    { text: `${fmtMs(first.meanMs)} → ${fmtMs(last.meanMs)}`, sort: last.meanMs / first.meanMs },
+    { text: `${fmtNum(c.fitSlopeMs, 3)} ms`, sort: c.fitSlopeMs },
+    { text: `${fmtNum(c.littleSlopeMs, 3)} ms`, sort: c.littleSlopeMs },
+    { text: isNum(ratio) ? fmtNum(ratio, 2) : "–", sort: ratio },
+    { text: fmtNum(c.r2, 3), sort: c.r2 },
+  ];
+}
+
+/** Chart datasets of one curve: measured points, Little's line N / X, and the fitted line. */
+export function littleDatasets(c: LittleCurve, i: number): any[] {
+  const maxN = c.points[c.points.length - 1].connections;
+  return [
+    {
+      label: `${c.label}: measured mean`,
+      data: c.points.map((p) => ({ x: p.connections, y: p.meanMs })),
+      borderColor: color(i),
+      backgroundColor: color(i),
+      showLine: false,
+      pointRadius: 4,
+    },
+    {
+      label: `${c.label}: Little L = N / ${fmtNum(c.throughputRps, 0)} req/s`,
+      data: [{ x: 0, y: 0 }, { x: maxN, y: maxN * c.littleSlopeMs }],
+      borderColor: color(i, 0.7),
+      borderDash: [6, 4],
+      pointRadius: 0,
+    },
+    {
+      label: `${c.label}: fitted ${fmtNum(c.fitSlopeMs, 3)} ms per connection`,
+      data: [{ x: 0, y: c.fitInterceptMs }, { x: maxN, y: c.fitInterceptMs + maxN * c.fitSlopeMs }],
+      borderColor: color(i, 0.45),
+      borderDash: [2, 3],
+      pointRadius: 0,
+    },
+  ];
+}
+
+/** The section, or null when no variant has closed-model runs at three or more connection counts. */
+export function renderLittlesLaw(data: PageData): HTMLElement | null {
+  const curves = littlesLawCurves(data.runs);
+  if (!curves.length) return null;
+  const sec = section(
+    "littles-law",
+    "Little's law: mean latency against connections",
+    "Closed model, no think time: N connections keep N requests in flight, so mean latency L = N / X. " +
+      "With throughput X flat (the server saturated), latency grows in proportion to N. Dashed: N / X with X " +
+      "the variant's mean throughput over its points; dotted: the least-squares line through the points. " +
+      "A slope ratio (fitted / Little's) near 1 with a narrow throughput range is the finding.",
+  );
+  const headers = [
+    { label: "variant" },
+    ...[
+      "connections",
+      "mean req/s (X)",
+      "req/s range",
+      "mean latency",
+      "fitted slope / conn",
+      "Little 1000 / X",
+      "slope ratio",
+      "r²",
+    ].map((label) => ({ label, num: true })),
+  ];
+  sec.appendChild(sortableTable(headers, curves.map(littleCells), "littles-law"));
+  const grid = h("div", { class: "grid2" });
+  sec.appendChild(grid);
+  addChart(grid, "Mean latency vs connections", {
+    type: "line",
+    data: { datasets: curves.flatMap((c, i) => littleDatasets(c, i)) },
+    options: {
+      parsing: false,
+      scales: {
+        x: { type: "linear", beginAtZero: true, title: { display: true, text: "connections (N)" } },
+        y: { min: 0, title: { display: true, text: "mean latency (ms)" } },
+      },
+    },
+  });
+  addChart(grid, "Throughput vs connections", {
+    type: "line",
+    data: {
+      datasets: curves.map((c, i) => ({
+        label: c.label,
+        data: c.points.map((p) => ({ x: p.connections, y: p.rps })),
+        borderColor: color(i),
+        backgroundColor: color(i),
+        pointRadius: 4,
+      })),
+    },
+    options: {
+      parsing: false,
+      scales: {
+        x: { type: "linear", beginAtZero: true, title: { display: true, text: "connections (N)" } },
+        y: { beginAtZero: true, title: { display: true, text: "req/s (X)" } },
+      },
+    },
+  });
+  return sec;
+}
