@@ -19,6 +19,7 @@ import * as toolTables from "./client/tool_tables.ts";
 import * as sections from "./client/sections.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as littlesLaw from "./client/littles_law.ts";
+import * as targetCounters from "./client/target_counters.ts";
 import * as experiment from "./client/experiment.ts";
 import * as phaseSummary from "./client/phase_summary.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
@@ -64,6 +65,7 @@ export function clientSource(): string {
     sections,
     runDetail,
     littlesLaw,
+    targetCounters,
     experiment,
     phaseSummary,
     variantMatrix,

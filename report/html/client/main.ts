@@ -19,6 +19,7 @@ import {
 } from "./sections.ts";
 import { renderRunSection } from "./run_detail.ts";
 import { renderLittlesLaw } from "./littles_law.ts";
+import { renderTargetCounters } from "./target_counters.ts";
 import { renderPhaseCharts, renderSearches } from "./experiment.ts";
 import { renderPhaseSummary } from "./phase_summary.ts";
 import { renderVariantMatrix } from "./variant_matrix.ts";
@@ -62,6 +63,8 @@ export function loadlabMain(): void {
   if (sweeps) app.appendChild(sweeps);
   const littlesLaw = renderLittlesLaw(data);
   if (littlesLaw) app.appendChild(littlesLaw);
+  const counters = renderTargetCounters(data);
+  if (counters) app.appendChild(counters);
   const searches = renderSearches(data);
   if (searches) app.appendChild(searches);
   app.appendChild(runs.el);

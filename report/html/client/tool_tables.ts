@@ -43,6 +43,15 @@ export function ohaText(run: PageRun): string {
       l.p9999,
     ]] as Array<[number, number]>).map(([p, v]) => `  ${p.toFixed(2)}% in ${secs(v)}`),
     "",
+    ...(run.connectTimeMs
+      ? [
+        "Details (average, fastest, slowest):",
+        `  DNS+dialup:\t${secs(run.connectTimeMs.mean)}, ${secs(run.connectTimeMs.min)}, ${
+          secs(run.connectTimeMs.max)
+        }`,
+        "",
+      ]
+      : []),
     "Status code distribution:",
     ...Object.entries(run.statusCodes).sort((a, b) => b[1] - a[1]).map(([c, n]) => `  [${c}] ${n} responses`),
   ];

@@ -1,0 +1,60 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * The target's own counters of every run in one table (each run's details show only that run's): cache
+ * hits, misses and `staleHits` of the response cache, proxy hits and bypasses, the CMS pool's queueing. It
+ * is where the stale-cache pitfall of docs/studies/static-concurrency.md reads off at a glance: the cached
+ * variant's hits that served an outdated copy of a page, run after run, next to the uncached variant's none.
+ * Counters that stay zero in every run (the CMS pool when no run asks for /home) are left out. Inlined by
+ * source text like every client module (see dom.ts).
+ */
+import type { PageData, PageRun } from "../page_data.ts";
+import { type Cell, fmtNum, fmtPct, isNum, section, sortableTable } from "./dom.ts";
+
+/** Counter names that are non-zero in at least one run, in the order runs first report them. */
+export function counterNames(runs: PageRun[]): string[] {
+  const names: string[] = [];
+  for (const r of runs) {
+    for (const [k, v] of Object.entries(r.targetStats ?? {})) {
+      if (v !== 0 && !names.includes(k)) names.push(k);
+    }
+  }
+  return names;
+}
+
+/** One run's row: name, variant, each counter (blank when the run's target has no such counter). */
+export function counterCells(run: PageRun, names: string[], staleShare: boolean): Cell[] {
+  const stats = run.targetStats ?? {};
+  const cells: Cell[] = [{ text: run.name, cls: "name" }, { text: run.variant ?? "–", cls: "name" }];
+  for (const k of names) cells.push({ text: k in stats ? fmtNum(stats[k]) : "–", sort: stats[k] ?? NaN });
+  if (staleShare) {
+    const share = (stats.staleHits ?? 0) / (stats.cacheHits ?? NaN) * 100;
+    cells.push({ text: isNum(share) ? fmtPct(share, 1) : "–", sort: share, cls: share > 0 ? "bad" : "" });
+  }
+  return cells;
+}
+
+/** The section, or null when no run recorded a non-zero counter. */
+export function renderTargetCounters(data: PageData): HTMLElement | null {
+  const runs = data.runs.filter((r) => !r.probe && r.targetStats);
+  const names = counterNames(runs);
+  if (!names.length) return null;
+  const staleShare = names.includes("staleHits") && names.includes("cacheHits");
+  const headers = [
+    { label: "run" },
+    { label: "variant" },
+    ...names.map((label) => ({ label, num: true })),
+    ...(staleShare ? [{ label: "stale share of hits", num: true }] : []),
+  ];
+  const sec = section(
+    "target-counters",
+    "Target counters",
+    "What each target counted itself over each run (the change from the run's start to its end, warm-up " +
+      "included). staleHits: cache hits that served an older version of a page than the current one, the " +
+      "cost of a TTL longer than the content lives. A dash: that target has no such counter.",
+  );
+  sec.appendChild(
+    sortableTable(headers, runs.map((r) => counterCells(r, names, staleShare)), "target-counters"),
+  );
+  return sec;
+}

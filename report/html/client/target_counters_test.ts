@@ -1,0 +1,64 @@
+import assert from "node:assert/strict";
+import { makeRun } from "../../../tests/fixtures/make_results.ts";
+import { buildPageData } from "../page_data.ts";
+import type { ResultsFile, RunResult } from "../../../results/mod.ts";
+import { counterCells, counterNames } from "./target_counters.ts";
+
+function run(name: string, variant: string, targetStats?: Record<string, number>): RunResult {
+  const r = makeRun({
+    name,
+    variant,
+    load: "closed",
+    rps: 100,
+    dist: { medianMs: 1, sigma: 0.3 },
+    durationSec: 1,
+  });
+  return targetStats ? { ...r, targetStats } : r;
+}
+
+function pageRuns(runs: RunResult[]) {
+  const results = {
+    schema: "loadlab.results/v2",
+    createdAt: "2026-11-21T15:00:00.000Z",
+    environment: {
+      loadlab: "0",
+      deno: "2",
+      v8: "1",
+      typescript: "5",
+      os: "linux",
+      arch: "x86_64",
+      cpu: "x",
+      cores: 2,
+    },
+    experiment: { name: "t" },
+    runs,
+    thresholds: [],
+  } as ResultsFile;
+  return buildPageData(results).runs;
+}
+
+Deno.test("counters non-zero in some run, all-zero ones left out; a dash where a target has none", () => {
+  const runs = pageRuns([
+    run("uncached/a", "uncached", { cmsQueries: 0 }),
+    run("cached/a", "cached", { cacheHits: 400, cacheMisses: 4, staleHits: 100, cmsQueries: 0 }),
+    run("plain/a", "plain"),
+  ]);
+  const names = counterNames(runs);
+  assert.deepEqual(names, ["cacheHits", "cacheMisses", "staleHits"]);
+  assert.deepEqual(counterCells(runs[0], names, true).map((c) => c.text), [
+    "uncached/a",
+    "uncached",
+    "–",
+    "–",
+    "–",
+    "–",
+  ]);
+  const cached = counterCells(runs[1], names, true);
+  assert.deepEqual(cached.map((c) => c.text), ["cached/a", "cached", "400", "4", "100", "25.0%"]);
+  assert.equal(cached[5].cls, "bad", "stale hits are flagged");
+  assert.equal(
+    counterCells(runs[1], names, false).length,
+    5,
+    "no share column without cacheHits and staleHits",
+  );
+});
