@@ -132,6 +132,8 @@ export const targetInfoSchema = z.looseObject({
   kind: z.enum(["builtin", "external", "example", "proxy", "url"]),
   runtime: z.string().optional(),
   command: z.string().optional(),
+  /** Built-in target: processes serving the requests (behind the balancer when more than one). */
+  instances: z.number().optional(),
 });
 
 /** The result of one run of one load against one target. */

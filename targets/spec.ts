@@ -31,7 +31,9 @@ export const builtinSpecSchema = z.object({
   compress: compressSchema.optional(),
   /** In-process response cache TTL (apicache-like); 0 or absent disables it. */
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
-  instances: z.number().int().min(1, "instances must be >= 1").max(64).optional(),
+  /** Processes behind the balancer; `auto`: one per core but one (cores - 1, at least 1), see `autoCores`. */
+  instances: z.union([z.number().int().min(1, "instances must be >= 1").max(64), z.literal("auto")])
+    .optional(),
   balance: z.enum(["round-robin", "least-connections", "reuse-port"]).optional(),
   /** Redis for `/redis/:key`; without it and with `redis: true` loadlab starts its own. */
   redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),
@@ -39,8 +41,11 @@ export const builtinSpecSchema = z.object({
   redis: z.boolean().optional(),
   /** Serve `/static/*` from this directory instead of the sample files shipped inside loadlab. */
   staticDir: z.string().optional(),
-  /** Cores the target processes are pinned to with taskset (ignored when taskset is missing). */
-  cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
+  /**
+   * Cores the target processes are pinned to with taskset (ignored when taskset is missing); `auto`:
+   * every core but the last, which stays with the load generator (core 0 alone on 2 cores).
+   */
+  cpuAffinity: z.union([z.array(z.number().int().min(0)).min(1), z.literal("auto")]).optional(),
   /** Cost of the CMS-like `/home` page (docs/studies/cache-burst.md). */
   cms: cmsSchema.optional(),
 });
@@ -83,6 +88,16 @@ export const exampleSpecSchema = z.object({
 });
 
 export type CmsSpec = z.infer<typeof cmsSchema>;
+
+/**
+ * What `instances: auto` and `cpuAffinity: auto` of the built-in target stand for on a machine with
+ * `cores` cores: N = cores - 1 instances pinned to cores 0..N-1, so the load generator keeps the last
+ * core (as the cpu-sleep study's cluster needs); on 1 or 2 cores that is one instance on core 0.
+ */
+export function autoCores(cores: number): { instances: number; cpuAffinity: number[] } {
+  const instances = Math.max(1, Math.floor(cores) - 1);
+  return { instances, cpuAffinity: [...Array(instances).keys()] };
+}
 export type BuiltinSpec = z.infer<typeof builtinSpecSchema>;
 export type ExampleSpec = z.infer<typeof exampleSpecSchema>;
 export type ExternalSpec = z.infer<typeof externalSpecSchema>;
@@ -139,6 +154,8 @@ export type TargetInfo = {
   runtime?: string;
   /** The command line that was started (external and example apps). */
   command?: string;
+  /** Built-in target whose spec sets `instances`: the processes serving requests (`auto` resolved). */
+  instances?: number;
   /** For a proxy: what it is in front of. */
   upstream?: TargetInfo;
 };

@@ -15,6 +15,7 @@ import { ManagedProcess, pollReady } from "./process.ts";
 import { STATS_PATH } from "./proxy.ts";
 import { type RedisHandle, resolveRedis } from "./redis.ts";
 import {
+  autoCores,
   type BuiltinSpec,
   type ExternalSpec,
   type ProxySpec,
@@ -129,7 +130,9 @@ export async function startRedis(stack: Stack, url: string | undefined, needed: 
 async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions): Promise<Started> {
   const redis = await startRedis(stack, spec.redisUrl, spec.redis ?? false, opts);
   const host = spec.host ?? "127.0.0.1";
-  const instances = spec.instances ?? 1;
+  const auto = autoCores(navigator.hardwareConcurrency);
+  const instances = spec.instances === "auto" ? auto.instances : spec.instances ?? 1;
+  const cpuAffinity = spec.cpuAffinity === "auto" ? auto.cpuAffinity : spec.cpuAffinity;
   const app = {
     role: "app" as const,
     host,
@@ -145,20 +148,20 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   // Reuse-port instances share one address, so no single one can be asked for its counters.
   let statsUrls: string[] = [];
   if (instances === 1) {
-    url = await spawnChild(stack, "target", { ...app, port: spec.port ?? 0 }, opts, spec.cpuAffinity);
+    url = await spawnChild(stack, "target", { ...app, port: spec.port ?? 0 }, opts, cpuAffinity);
     statsUrls = [url];
   } else if (spec.balance === "reuse-port") {
     const port = spec.port || freePort(host);
     const urls = await Promise.all(
       [...Array(instances).keys()].map((i) =>
-        spawnChild(stack, name(i), { ...app, port, reusePort: true }, opts, spec.cpuAffinity)
+        spawnChild(stack, name(i), { ...app, port, reusePort: true }, opts, cpuAffinity)
       ),
     );
     url = urls[0];
   } else {
     const upstreams = await Promise.all(
       [...Array(instances).keys()].map((i) =>
-        spawnChild(stack, name(i), { ...app, port: 0 }, opts, spec.cpuAffinity)
+        spawnChild(stack, name(i), { ...app, port: 0 }, opts, cpuAffinity)
       ),
     );
     const mode: BalanceMode = spec.balance === "least-connections" ? "least-connections" : "round-robin";
@@ -170,10 +173,15 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
       upstreams,
       mode,
     };
-    url = await spawnChild(stack, "balancer", balancer, opts, spec.cpuAffinity);
+    url = await spawnChild(stack, "balancer", balancer, opts, cpuAffinity);
     statsUrls = [url, ...upstreams];
   }
-  const info: TargetInfo = { kind: "builtin", runtime: DENO_RUNTIME };
+  // Recorded when the spec asks for instances, so the report can compare 1 against N (cpu-sleep study).
+  const info: TargetInfo = {
+    kind: "builtin",
+    runtime: DENO_RUNTIME,
+    ...(spec.instances === undefined ? {} : { instances }),
+  };
   return { url, redis, info, stats: statsUrls.length ? () => sumStats(statsUrls) : noStats };
 }
 
