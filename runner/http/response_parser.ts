@@ -5,6 +5,11 @@
  * keep-alive) and never builds strings or objects per response: header lines are copied into one
  * reusable line buffer and compared byte-wise. Framing follows RFC 9112: no body for HEAD, 1xx, 204 and
  * 304; chunked wins over Content-Length; otherwise Content-Length; otherwise read until close.
+ *
+ * Hostile servers are bounded: the head (status line, headers, interim 1xx heads, and likewise a chunk-size
+ * line and the trailer section) may take at most `maxHeadBytes`, a Content-Length or chunk size must be
+ * a number below 2^53, and the parser never holds more than its fixed 1 KiB line buffer, so a 1 MiB
+ * header line costs nothing but a parse error.
  */
 
 /** `feed` needs more bytes to finish the current response. */
@@ -24,6 +29,11 @@ const S_DONE = 7;
 const CR = 13;
 const LF = 10;
 const LINE_MAX = 1024;
+
+/** Default cap of a response head (nginx and Node allow 8-16 KiB; Go's client allows 1 MiB). */
+export const DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
+/** Sizes above this lose precision as numbers: a framing error, not a body to wait for. */
+const SIZE_MAX = Number.MAX_SAFE_INTEGER;
 
 const NAME_CONTENT_LENGTH = new TextEncoder().encode("content-length");
 const NAME_TRANSFER_ENCODING = new TextEncoder().encode("transfer-encoding");
@@ -46,6 +56,16 @@ export class ResponseParser {
   #chunked = false;
   #remaining = 0;
   #http10 = false;
+  /** Bytes of head seen in line states since the response started (or since the last chunk-size line). */
+  #headBytes = 0;
+  readonly #maxHeadBytes: number;
+  /** Built once: PARSE_ERROR messages are constant strings (the error map is keyed by them). */
+  readonly #headTooLarge: string;
+
+  constructor(maxHeadBytes = DEFAULT_MAX_HEADER_BYTES) {
+    this.#maxHeadBytes = maxHeadBytes;
+    this.#headTooLarge = `response head larger than ${maxHeadBytes} bytes (--max-header-bytes)`;
+  }
 
   /** Prepares for the next response; `isHead` because a HEAD response has no body whatever it says. */
   start(isHead: boolean): void {
@@ -57,6 +77,7 @@ export class ResponseParser {
     this.#chunked = false;
     this.#remaining = 0;
     this.#http10 = false;
+    this.#headBytes = 0;
     this.status = 0;
     this.keepAlive = true;
     this.error = "";
@@ -64,7 +85,8 @@ export class ResponseParser {
 
   /** True once some byte of the current response has been seen. */
   get started(): boolean {
-    return this.#state !== S_LINE || !this.#firstLine || this.#lineLength > 0;
+    // headBytes too: after an interim 1xx head the parser waits for a first line again.
+    return this.#state !== S_LINE || !this.#firstLine || this.#lineLength > 0 || this.#headBytes > 0;
   }
 
   /**
@@ -81,6 +103,8 @@ export class ResponseParser {
         case S_TRAILER: {
           let j = i;
           while (j < end && buf[j] !== LF) j++;
+          this.#headBytes += (j === end ? end : j + 1) - i;
+          if (this.#headBytes > this.#maxHeadBytes) return this.#fail(this.#headTooLarge);
           if (j === end) {
             this.#keep(buf, i, end); // the line continues in the next read
             return NEED_MORE;
@@ -131,6 +155,11 @@ export class ResponseParser {
     return NEED_MORE;
   }
 
+  /** Bytes the parser holds between reads (a line split across reads): never more than its line buffer. */
+  get bufferedBytes(): number {
+    return Math.min(this.#lineLength, LINE_MAX);
+  }
+
   /** At EOF: true when the current response is complete because it is framed by the close. */
   completesAtEof(): boolean {
     if (this.#state === S_UNTIL_CLOSE) {
@@ -161,8 +190,7 @@ export class ResponseParser {
     }
     if (this.#firstLine) return this.#statusLine(l, at, length);
     if (length === 0) return this.#endOfHeaders();
-    this.#headerLine(l, at, at + length);
-    return true;
+    return this.#headerLine(l, at, at + length);
   }
 
   #statusLine(l: Uint8Array, at: number, length: number): boolean {
@@ -187,21 +215,27 @@ export class ResponseParser {
   }
 
   /** A header line `l[from, to)`: only the three headers that decide framing are looked at. */
-  #headerLine(l: Uint8Array, from: number, to: number): void {
+  #headerLine(l: Uint8Array, from: number, to: number): boolean {
     const first = l[from] | 0x20;
-    if (first !== 99 && first !== 116) return; // not c(ontent-length, onnection) nor t(ransfer-encoding)
+    if (first !== 99 && first !== 116) return true; // not c(ontent-length, onnection) nor t(ransfer-encoding)
     let colon = from;
     while (colon < to && l[colon] !== 58) colon++;
-    if (colon === to) return; // not a header; ignore like lenient clients do
+    if (colon === to) return true; // not a header; ignore like lenient clients do
     let v = colon + 1;
     while (v < to && (l[v] === 32 || l[v] === 9)) v++;
     const length = to;
     if (nameIs(l, from, colon, NAME_CONTENT_LENGTH)) {
-      let n = 0;
+      let n = 0, digits = 0;
       for (let k = v; k < length; k++) {
         const d = l[k] - 48;
         if (d < 0 || d > 9) break;
         n = n * 10 + d;
+        digits++;
+      }
+      // A framing we cannot trust must not be guessed at (RFC 9112 6.3: unrecoverable error).
+      if (digits === 0 || n > SIZE_MAX) {
+        this.error = "bad content-length";
+        return false;
       }
       this.#contentLength = n;
     } else if (nameIs(l, from, colon, NAME_TRANSFER_ENCODING)) {
@@ -211,6 +245,7 @@ export class ResponseParser {
       if (first === 99 /* c(lose) */) this.keepAlive = false;
       else if (first === 107 /* k(eep-alive) */) this.keepAlive = true;
     }
+    return true;
   }
 
   #endOfHeaders(): boolean {
@@ -246,10 +281,11 @@ export class ResponseParser {
       size = size * 16 + d;
       digits++;
     }
-    if (digits === 0) {
+    if (digits === 0 || size > SIZE_MAX) {
       this.error = "bad chunk size";
       return false;
     }
+    this.#headBytes = 0; // the cap applies to each chunk-size line and then to the trailer section
     if (size === 0) this.#state = S_TRAILER;
     else {
       this.#remaining = size;
