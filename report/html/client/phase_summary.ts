@@ -63,7 +63,7 @@ export function phaseSummaryCells(row: PhaseRow, baseMs: number, isBase: boolean
     { text: row.variant, cls: "name", title: row.run },
     { text: fmtNum(p.requests), sort: p.requests },
     { text: fmtMs(p.latencyMs.mean), sort: p.latencyMs.mean ?? NaN },
-    { text: isNum(change) ? `${change > 0 ? "+" : ""}${fmtNum(change, 1)}%` : "–", sort: change },
+    { text: isNum(change) ? `${change > 0 ? "+" : "−"}${Math.abs(change).toFixed(1)}%` : "–", sort: change },
     { text: fmtMs(p.latencyMs.p95), sort: p.latencyMs.p95 ?? NaN },
     { text: fmtMs(p.latencyMs.p99), sort: p.latencyMs.p99 ?? NaN },
     { text: fmtPct(isNum(p.successRate) ? p.successRate * 100 : NaN), sort: p.successRate ?? NaN },
