@@ -19,6 +19,7 @@ import * as toolTables from "./client/tool_tables.ts";
 import * as sections from "./client/sections.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as littlesLaw from "./client/littles_law.ts";
+import * as instances from "./client/instances.ts";
 import * as targetCounters from "./client/target_counters.ts";
 import * as experiment from "./client/experiment.ts";
 import * as phaseSummary from "./client/phase_summary.ts";
@@ -65,6 +66,7 @@ export function clientSource(): string {
     sections,
     runDetail,
     littlesLaw,
+    instances,
     targetCounters,
     experiment,
     phaseSummary,

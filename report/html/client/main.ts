@@ -19,6 +19,7 @@ import {
 } from "./sections.ts";
 import { renderRunSection } from "./run_detail.ts";
 import { renderLittlesLaw } from "./littles_law.ts";
+import { renderInstances } from "./instances.ts";
 import { renderTargetCounters } from "./target_counters.ts";
 import { renderPhaseCharts, renderSearches } from "./experiment.ts";
 import { renderPhaseSummary } from "./phase_summary.ts";
@@ -61,6 +62,8 @@ export function loadlabMain(): void {
   renderOverlay(data, overlay);
   const sweeps = renderSweeps(data);
   if (sweeps) app.appendChild(sweeps);
+  const instances = renderInstances(data);
+  if (instances) app.appendChild(instances);
   const littlesLaw = renderLittlesLaw(data);
   if (littlesLaw) app.appendChild(littlesLaw);
   const counters = renderTargetCounters(data);

@@ -1,0 +1,143 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * One instance against several behind the balancer (docs/studies/cpu-sleep.md): for every load, the
+ * achieved req/s of each variant at each sweep point, the variants labelled with their instance count
+ * (`targetInfo.instances`, recorded for built-in targets whose spec sets `instances`), and the ratio of
+ * the most instances to the fewest. The section appears when some run records its instances. Scaling out
+ * needs cores to scale onto: with fewer than 4 cores (or one instance everywhere) the section says the
+ * comparison cannot show it, from `environment.cores`, so a reader of a 2-core run is not misled by noise
+ * between two equal targets. Inlined by source text like every client module (see dom.ts), so every
+ * helper is exported and nothing lives at module level.
+ */
+import type { PageData, PageRun } from "../page_data.ts";
+import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { addChart, addScaleToggle, color } from "./charts.ts";
+
+/** The fields of a run this section reads (so tests can pass plain results runs). */
+export type InstanceRun = Pick<
+  PageRun,
+  "name" | "variant" | "load" | "sweep" | "sweep2" | "probe" | "incomplete" | "rps" | "targetInfo"
+>;
+
+/** One load: each variant's mean achieved req/s per sweep value (one value, null, when not swept). */
+export interface InstanceGroup {
+  load: string;
+  parameter: string | null;
+  values: Array<number | null>;
+  variants: Array<{ variant: string; instances: number; rps: Array<number | null> }>;
+}
+
+/** Instances of a run: recorded ones, else 1 for a built-in target, else unknown. */
+export function instancesOf(run: InstanceRun): number | null {
+  const n = run.targetInfo?.instances;
+  if (typeof n === "number") return n;
+  return run.targetInfo?.kind === "builtin" ? 1 : null;
+}
+
+/** Groups runs by load, null when no run records its instances or there is one variant only. */
+export function instanceGroups(runs: InstanceRun[]): InstanceGroup[] | null {
+  const usable = runs.filter((r) => !r.probe && !r.incomplete && !r.sweep2 && r.variant && r.load);
+  if (!usable.some((r) => typeof r.targetInfo?.instances === "number")) return null;
+  const variants = [...new Set(usable.filter((r) => instancesOf(r) !== null).map((r) => r.variant!))];
+  if (variants.length < 2) return null;
+  const loads = [...new Set(usable.map((r) => r.load!))];
+  return loads.map((load) => {
+    const of = usable.filter((r) => r.load === load && variants.includes(r.variant!));
+    const values = [...new Set(of.map((r) => r.sweep?.value ?? null))].sort((a, b) => (a ?? 0) - (b ?? 0));
+    return {
+      load,
+      parameter: of.find((r) => r.sweep)?.sweep?.parameter ?? null,
+      values,
+      variants: variants.filter((v) => of.some((r) => r.variant === v)).map((variant) => {
+        const mine = of.filter((r) => r.variant === variant);
+        return {
+          variant,
+          instances: Math.max(...mine.map((r) => instancesOf(r) ?? 1)),
+          rps: values.map((x) => {
+            const at = mine.filter((r) => (r.sweep?.value ?? null) === x).map((r) => r.rps);
+            return at.length ? at.reduce((a, b) => a + b, 0) / at.length : null;
+          }),
+        };
+      }),
+    };
+  });
+}
+
+/** Why the page cannot show scaling, or null when it can (>= 4 cores and several instances). */
+export function scalingCaveat(cores: number, groups: InstanceGroup[]): string | null {
+  const most = Math.max(...groups.flatMap((g) => g.variants.map((v) => v.instances)));
+  if (cores >= 4 && most >= 2) return null;
+  const machine = cores > 0
+    ? `This machine has ${cores} core${cores === 1 ? "" : "s"}`
+    : "The core count is unknown";
+  return `${machine} and the most instances any variant ran is ${most}: the instances comparison cannot ` +
+    "show what several instances do here. Scaling out needs a core per instance besides the load " +
+    "generator's, so at least 4 cores (3 instances); below that the variants share the same core and " +
+    "their differences are noise, not scaling. Run the study on a larger machine (or set the instances, " +
+    "e.g. --set targets.cluster.instances=3, where the cores exist).";
+}
+
+/** Table rows: load, sweep value, req/s of each of `variants`, and most-instances / fewest-instances. */
+export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][] {
+  const sorted = [...group.variants].sort((a, b) => a.instances - b.instances);
+  const [few, most] = [sorted[0], sorted[sorted.length - 1]];
+  const num = (x: number | null | undefined, digits: number): Cell =>
+    x === null || x === undefined ? { text: "–", sort: Number.NaN } : { text: fmtNum(x, digits), sort: x };
+  return group.values.map((x, i) => {
+    const ratio = few.rps[i] && most.rps[i] !== null ? most.rps[i]! / few.rps[i]! : null;
+    return [
+      { text: group.load },
+      x === null ? { text: "–", sort: Number.NaN } : { text: `${group.parameter}=${fmtNum(x, 2)}`, sort: x },
+      ...variants.map((name) => num(group.variants.find((v) => v.variant === name)?.rps[i], 0)),
+      ratio === null ? { text: "–", sort: Number.NaN } : { text: `${ratio.toFixed(2)}×`, sort: ratio },
+    ];
+  });
+}
+
+/** The section: the caveat, one bar chart per load, and the table of ratios. */
+export function renderInstances(data: PageData): HTMLElement | null {
+  const groups = instanceGroups(data.runs);
+  if (!groups) return null;
+  const sec = section(
+    "instances",
+    "Achieved rate vs instances",
+    "Each variant labelled with the target processes serving it (behind the balancer when more than one); " +
+      "the last column divides the most instances' req/s by the fewest's at the same point.",
+  );
+  const caveat = scalingCaveat(data.environment.cores ?? 0, groups);
+  if (caveat) sec.appendChild(h("p", { class: "note warn", id: "instances-caveat" }, caveat));
+  const grid = h("div", { class: "grid2" });
+  sec.appendChild(grid);
+  for (const g of groups) {
+    const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtNum(x, 2)}`);
+    const chart = addChart(
+      grid,
+      `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`,
+      {
+        type: "bar",
+        data: {
+          labels,
+          datasets: g.variants.map((v, i) => ({
+            label: `${v.variant} (${v.instances} instance${v.instances === 1 ? "" : "s"})`,
+            data: v.rps,
+            backgroundColor: color(i, 0.75),
+            borderColor: color(i),
+          })),
+        },
+        options: { scales: { y: { beginAtZero: true, title: { display: true, text: "achieved req/s" } } } },
+      },
+    );
+    // cpuTime spans 1000/ms req/s, from tens of thousands down to tens: log shows every point.
+    addScaleToggle(chart);
+  }
+  const variants = [...new Set(groups.flatMap((g) => g.variants.map((v) => v.variant)))];
+  const headers = [
+    { label: "load" },
+    { label: "at", num: true },
+    ...variants.map((v) => ({ label: `${v} req/s`, num: true })),
+    { label: "most / fewest instances", num: true },
+  ];
+  sec.appendChild(sortableTable(headers, groups.flatMap((g) => instanceCells(g, variants))));
+  return sec;
+}
