@@ -1,0 +1,117 @@
+/**
+ * `loadlab run preset:frameworks --quick` end to end (docs/studies/frameworks.md): the built-in target and the
+ * Express and Fastify apps of examples/ on /json and /fib/23, three repeats, each run on a fresh process with
+ * every request logged. Asserts the direction of the study's finding from results.json, with margins that
+ * hold while both cores are busy with other work: fib(23) below half of static JSON's req/s for every
+ * framework, throughput differing between frameworks, and runs starting slower than they end (the median
+ * over runs of first interval's p50 / steady-state p50 at least 1). Also that each run names its runtime (Node
+ * or Deno's npm compatibility for the example apps: either is fine here) and has its request log. Then the
+ * report opens in chromium with no console error and shows the variants × loads tables and warm-up charts.
+ */
+import assert from "node:assert/strict";
+import type { ResultsFile, RunResult } from "../../results/mod.ts";
+import { blankCanvases, openReport } from "../browser.ts";
+import { requireProgram, runLoadlab } from "../helpers.ts";
+
+const TARGETS = ["builtin", "express", "fastify"];
+const LOADS = ["json", "fib"];
+
+/** Mean req/s of a variant and load over its repeats, as the stored analysis grouped them. */
+function meanRps(results: ResultsFile, variant: string, load: string): number {
+  const group = results.analysis?.groups.find((g) => g.variant === variant && g.load === load);
+  assert.ok(group, `no analysis group ${variant}/${load}`);
+  assert.equal(group.metrics.rps.n, 3, `${variant}/${load}: three repeats`);
+  return group.metrics.rps.mean;
+}
+
+function median(values: number[]): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+}
+
+/** First interval's p50 over the median p50 of the last third (the stabilization detector's reference). */
+function firstToSteady(run: RunResult): number {
+  const p50 = run.intervals.filter((iv) => iv.requests > 0).map((iv) => iv.p50);
+  return p50[0] / median(p50.slice(p50.length - Math.ceil(p50.length / 3)));
+}
+
+/** The finding, as directions with margins; returns the numbers for the failure message and the log. */
+function assertFinding(results: ResultsFile): void {
+  const rps = Object.fromEntries(
+    TARGETS.map((t) => [t, { json: meanRps(results, t, "json"), fib: meanRps(results, t, "fib") }]),
+  );
+  const table = JSON.stringify(rps);
+  for (const t of TARGETS) {
+    assert.ok(rps[t].fib < rps[t].json / 2, `${t}: fib(23) not below half of /json: ${table}`);
+  }
+  const json = TARGETS.map((t) => rps[t].json);
+  assert.ok(
+    Math.max(...json) > 1.5 * Math.min(...json),
+    `/json req/s hardly differs between frameworks: ${table}`,
+  );
+  const ratios = results.runs.map(firstToSteady);
+  assert.ok(
+    median(ratios) >= 1,
+    `runs do not start slower than they end: first/steady ${ratios.map((r) => r.toFixed(2))}`,
+  );
+  console.log(`req/s ${table}; first/steady median ${median(ratios).toFixed(2)}`);
+}
+
+Deno.test({
+  name: "preset:frameworks --quick: fib(23) far below /json, frameworks differ, runs warm up, runtimes named",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const dir = await Deno.makeTempDir({ prefix: "loadlab_frameworks_" });
+    try {
+      const out = await runLoadlab(["run", "preset:frameworks", "--quick", "--out-dir", dir]);
+      assert.equal(out.code, 0, out.stderr + out.stdout);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      assert.deepEqual([results.experiment.preset, results.experiment.quick, results.complete], [
+        "frameworks",
+        true,
+        true,
+      ]);
+      const names = [1, 2, 3].flatMap((r) => LOADS.flatMap((l) => TARGETS.map((t) => `${t}/${l}#${r}`)));
+      assert.deepEqual(results.runs.map((r) => r.name), names);
+      for (const run of results.runs) {
+        const runtime = run.targetInfo?.runtime ?? "";
+        const expected = run.variant === "builtin" ? /^deno \d/ : /^(node v\d+|deno \S+ \(npm compat\))/;
+        assert.match(runtime, expected, `${run.name} names its runtime`);
+        const lines = (await Deno.readTextFile(run.logFile!)).trimEnd().split("\n");
+        assert.equal(lines[0], "code;startUs;endUs;connection");
+        assert.ok(
+          lines.length - 1 >= run.requests * 0.99,
+          `${run.name}: ${lines.length - 1} logged of ${run.requests}`,
+        );
+      }
+      assertFinding(results);
+
+      await t.step({
+        name: "the report opens in chromium with the variants × loads tables and warm-up charts",
+        ignore: !requireProgram("chromium"),
+        async fn() {
+          const { problems, value } = await openReport(`${dir}/report.html`, async (page) => ({
+            rows: await page.locator("#variant-matrix table").first().locator("tbody tr").count(),
+            runtimes: await page.locator("#variant-matrix table").first().locator("tbody tr td:nth-child(2)")
+              .allTextContents(),
+            tables: await page.locator("#variant-matrix table").count(),
+            charts: await page.locator("#variant-matrix canvas").count(),
+            blank: await blankCanvases(page, "#variant-matrix canvas"),
+          }));
+          assert.deepEqual(problems, []);
+          assert.deepEqual({ ...value, runtimes: undefined }, {
+            rows: 3,
+            runtimes: undefined,
+            tables: 3,
+            charts: 2,
+            blank: [],
+          });
+          assert.ok(value.runtimes.every((r) => /^(node v|deno )/.test(r)), value.runtimes.join(" | "));
+        },
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
