@@ -10,6 +10,7 @@ import cacheBurst from "./cache-burst.yaml" with { type: "text" };
 import frameworks from "./frameworks.yaml" with { type: "text" };
 import delayCacheLimit from "./delay-cache-limit.yaml" with { type: "text" };
 import staticConcurrency from "./static-concurrency.yaml" with { type: "text" };
+import cpuSleep from "./cpu-sleep.yaml" with { type: "text" };
 
 /** One shipped experiment file. */
 export interface Preset {
@@ -48,6 +49,12 @@ export const PRESETS: readonly Preset[] = [
     title: "Static pages with gzip at 10 to 1000 connections, with and without a response cache (Little's law)",
     study: "docs/studies/static-concurrency.md",
     text: staticConcurrency,
+  },
+  {
+    name: "cpu-sleep",
+    title: "Achieved vs requested rate for busy CPU and sleep per request, one instance vs N (wrk2 model)",
+    study: "docs/studies/cpu-sleep.md",
+    text: cpuSleep,
   },
 ];
 
