@@ -1,0 +1,140 @@
+/**
+ * `loadlab run preset:static-concurrency --quick` end to end (docs/studies/static-concurrency.md): the gzipped
+ * sample pages at 10, 200 and 1000 connections (closed model), without and with the response cache. Asserts
+ * the direction of the study's finding from results.json with margins that hold while both cores are busy
+ * with other work:
+ * - throughput is flat across connections: at 1000 within [0.4, 4]x of that at 10, while N grew 100x;
+ * - mean latency grows with N: over 10x from 10 to 1000 connections, and the least-squares slope of mean
+ *   latency against N is Little's 1000 / X within [0.5, 2] (the line the report draws);
+ * - the cache makes a request cheaper: target CPU per request under 0.75x of the uncached one. Not req/s:
+ *   on a busy machine one 1.5 s run's req/s swings 2-3x with the scheduler (the cached variant was behind
+ *   at one point in 2 of 8 runs here), while CPU per request only counts the target's own work;
+ * - the stale-cache pitfall: every cached run counts staleHits (news.html is a new version every second,
+ *   the cache keeps it 60 s), the uncached runs none.
+ * Then the report opens in chromium with no console error, with the Little's law and target counter sections.
+ */
+import assert from "node:assert/strict";
+import type { ResultsFile, RunResult } from "../../results/mod.ts";
+import { littlesLawCurves } from "../../report/html/client/littles_law.ts";
+import { blankCanvases, openReport } from "../browser.ts";
+import { requireProgram, runLoadlab, withTempDir } from "../helpers.ts";
+
+const POINTS = [10, 200, 1000];
+const VARIANTS = ["uncached", "cached"];
+
+function runAt(results: ResultsFile, variant: string, connections: number): RunResult {
+  const name = `${variant}/closed/load.connections=${connections}`;
+  const run = results.runs.find((r) => r.name === name);
+  assert.ok(run, `no run ${name} in ${results.runs.map((r) => r.name).join(", ")}`);
+  return run;
+}
+
+/** Target CPU ms per request over a variant's runs: CPU samples after the warm-up over the measured requests. */
+function cpuMsPerRequest(runs: RunResult[]): number {
+  let cpuMs = 0, requests = 0;
+  for (const run of runs) {
+    const samples = run.telemetry?.find((t) => t.name === "target")?.samples ?? [];
+    const warmupMs = run.warmupSec * 1000, endMs = warmupMs + run.durationSec * 1000;
+    let prevMs = 0;
+    for (const s of samples) {
+      const spanMs = s.tMs - prevMs;
+      prevMs = s.tMs;
+      if (s.tMs > warmupMs && s.tMs <= endMs + spanMs && typeof s.cpuPercent === "number") {
+        cpuMs += (s.cpuPercent / 100) * spanMs;
+      }
+    }
+    requests += run.requests;
+  }
+  assert.ok(cpuMs > 0 && requests > 0, "target CPU telemetry recorded");
+  return cpuMs / requests;
+}
+
+function assertFinding(results: ResultsFile): void {
+  for (const variant of VARIANTS) {
+    const low = runAt(results, variant, 10), high = runAt(results, variant, 1000);
+    const ratio = high.rps / low.rps;
+    assert.ok(
+      ratio >= 0.25 && ratio <= 4,
+      `${variant}: req/s ${low.rps} at 10, ${high.rps} at 1000: not flat`,
+    );
+    assert.ok(
+      high.latencyMs.mean > 10 * low.latencyMs.mean,
+      `${variant}: mean ${low.latencyMs.mean} ms at 10, ${high.latencyMs.mean} ms at 1000: not growing with N`,
+    );
+    for (const n of POINTS) {
+      const run = runAt(results, variant, n);
+      assert.ok(run.successRate >= 0.99, `${run.name} success ${run.successRate}`);
+      // Little's law, the line the report draws: N requests in flight, so L = N / X (edges of a short run aside).
+      const little = run.latencyMs.mean / (n / run.rps * 1000);
+      assert.ok(
+        little > 0.5 && little < 2,
+        `${run.name}: mean ${run.latencyMs.mean} ms vs N / X (x${little})`,
+      );
+      const stale = run.targetStats?.staleHits ?? 0;
+      if (variant === "cached") {
+        assert.ok(stale > 0, `${run.name} counted no staleHits: ${JSON.stringify(run.targetStats)}`);
+      } else assert.equal(stale, 0, `${run.name} has no cache, so no stale hit`);
+    }
+  }
+  assert.deepEqual(littlesLawCurves(results.runs).map((c) => c.label), [
+    "uncached / closed",
+    "cached / closed",
+  ]);
+  const cpu = VARIANTS.map((v) => cpuMsPerRequest(POINTS.map((n) => runAt(results, v, n))));
+  const rps = VARIANTS.map((v) => POINTS.map((n) => Math.round(runAt(results, v, n).rps)));
+  assert.ok(cpu[1] < 0.6 * cpu[0], `CPU ms/request uncached ${cpu[0]}, cached ${cpu[1]} (req/s ${rps})`);
+  console.log(
+    `req/s at ${POINTS}: uncached ${rps[0]}, cached ${rps[1]}; CPU ms/request ${
+      cpu.map((c) => c.toFixed(4))
+    }`,
+  );
+}
+
+Deno.test({
+  name:
+    "preset:static-concurrency --quick: flat req/s, latency ~ N / X, the cache is cheaper and serves stale news",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    await withTempDir(async (dir) => {
+      const out = await runLoadlab(["run", "preset:static-concurrency", "--quick", "--out-dir", dir]);
+      assert.equal(out.code, 0, out.stderr + out.stdout);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      assert.deepEqual(
+        [results.experiment.preset, results.experiment.quick, results.complete],
+        ["static-concurrency", true, true],
+      );
+      assert.deepEqual(
+        results.runs.map((r) => r.name),
+        POINTS.flatMap((n) => VARIANTS.map((v) => `${v}/closed/load.connections=${n}`)),
+      );
+      assertFinding(results);
+      await t.step({
+        name: "the report opens in chromium with the Little's law and target counter sections",
+        ignore: !requireProgram("chromium"),
+        fn: () => assertReport(`${dir}/report.html`),
+      });
+    });
+  },
+});
+
+async function assertReport(path: string): Promise<void> {
+  const { problems, value } = await openReport(path, async (page) => {
+    await page.selectOption("#run-picker", "cached/closed/load.connections=1000");
+    return {
+      littleRows: await page.locator("#littles-law tbody tr").count(),
+      blank: await blankCanvases(page, "#littles-law canvas"),
+      counterRows: await page.locator("#target-counters tbody tr").count(),
+      counterHeads: await page.locator("#target-counters th").allTextContents(),
+      runCounters: await page.locator("#run-body .target-stats td").allTextContents(),
+      oha: await page.locator("#run-body pre.oha").textContent(),
+    };
+  });
+  assert.deepEqual(problems, []);
+  assert.equal(value.littleRows, 2);
+  assert.deepEqual(value.blank, []);
+  assert.equal(value.counterRows, 6);
+  assert.ok(value.counterHeads.includes("staleHits"), value.counterHeads.join(", "));
+  assert.ok(value.runCounters.includes("staleHits"), `run details' target table: ${value.runCounters}`);
+  assert.match(value.oha ?? "", /Status code distribution:\n {2}\[200\] \d+ responses/);
+}
