@@ -23,6 +23,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "content-type", short: "T", takesValue: true, example: "application/json" },
   { long: "mix", takesValue: true, repeatable: true, example: '"GET /json 3"' },
   { long: "timeout", takesValue: true, example: "5s" },
+  { long: "max-header-bytes", takesValue: true, example: "65536" },
   { long: "pipelining", short: "p", takesValue: true, example: "4" },
   { long: "workers", short: "w", takesValue: true, example: "2" },
   { long: "interval", takesValue: true, example: "250ms" },

@@ -45,6 +45,8 @@ Load
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
       --timeout D          per-request timeout; late responses count as timeouts     [10s]
+      --max-header-bytes N cap of a response head; a bigger one is a parse error and  [65536]
+                           closes its connection
 
 Requests
   -m, --method M           HTTP method                                               [GET]

@@ -82,6 +82,8 @@ const commonFields = {
    */
   connection: z.enum(["keep-alive", "per-arrival"]).default("keep-alive"),
   timeoutMs: z.number().positive("timeout must be > 0").default(10_000),
+  /** Cap of one response head (status line, headers, interim 1xx heads); a bigger one is a `parse` error. */
+  maxHeaderBytes: z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),

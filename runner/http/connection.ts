@@ -52,6 +52,8 @@ export interface ConnectionShared {
   readonly recorder: IntervalRecorder;
   readonly mix: RequestMix;
   readonly timeoutMs: number;
+  /** Cap of a response head; a bigger one is a `parse` error and the connection closes. */
+  readonly maxHeaderBytes: number;
   log: ResponseSink | null;
   /** True once the run is over: failures caused by our own shutdown are not counted. */
   stopping: boolean;
@@ -81,7 +83,7 @@ export class Connection {
   /** Aborts the connect in progress (watchdog timeout or shutdown); null when not connecting. */
   #connecting: AbortController | null = null;
   readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
-  readonly #parser = new ResponseParser();
+  readonly #parser: ResponseParser;
   readonly #heads: Uint8Array;
   #everOpened = false;
   /** Bytes being written and how far; the write is not awaited (the response read is). */
@@ -99,6 +101,7 @@ export class Connection {
 
   constructor(readonly id: number, readonly shared: ConnectionShared, maxDepth = 1) {
     this.#heads = new Uint8Array(maxDepth);
+    this.#parser = new ResponseParser(shared.maxHeaderBytes);
   }
 
   get isOpen(): boolean {
@@ -219,6 +222,14 @@ export class Connection {
           done = depth; // counted: leave the loop
           break;
         }
+        if (end < n && done + 1 === depth && parser.keepAlive) {
+          // Bytes nobody asked for (a body longer than its Content-Length): the stream is out of step,
+          // so the next response could not be told apart from them. Count it once and start afresh.
+          this.#countFailed(nowMs, "parse", UNSOLICITED, 1);
+          this.abort();
+          done = depth;
+          break;
+        }
         this.#complete(nowMs, intendedMs, sentMs);
         shared.log?.write(parser.status, intendedMs, nowMs, this.id);
         done++;
@@ -303,6 +314,7 @@ export class Connection {
 
 const EMPTY = new Uint8Array(0);
 const CLOSED_EARLY = "connection closed before the response ended";
+const UNSOLICITED = "bytes after the end of the response (a body longer than its Content-Length?)";
 
 function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);

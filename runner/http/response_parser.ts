@@ -35,6 +35,7 @@ export const DEFAULT_MAX_HEADER_BYTES = 64 * 1024;
 /** Sizes above this lose precision as numbers: a framing error, not a body to wait for. */
 const SIZE_MAX = Number.MAX_SAFE_INTEGER;
 
+const HTTP_SLASH = new TextEncoder().encode("HTTP/");
 const NAME_CONTENT_LENGTH = new TextEncoder().encode("content-length");
 const NAME_TRANSFER_ENCODING = new TextEncoder().encode("transfer-encoding");
 const NAME_CONNECTION = new TextEncoder().encode("connection");
@@ -105,6 +106,12 @@ export class ResponseParser {
           while (j < end && buf[j] !== LF) j++;
           this.#headBytes += (j === end ? end : j + 1) - i;
           if (this.#headBytes > this.#maxHeadBytes) return this.#fail(this.#headTooLarge);
+          // Not HTTP at all (random bytes, another protocol): say so at once, not at a timeout.
+          if (
+            this.#firstLine && this.#state === S_LINE && this.#lineLength < 5 && !this.#httpSoFar(buf, i, j)
+          ) {
+            return this.#fail("bad status line");
+          }
           if (j === end) {
             this.#keep(buf, i, end); // the line continues in the next read
             return NEED_MORE;
@@ -167,6 +174,12 @@ export class ResponseParser {
       return true;
     }
     return false;
+  }
+
+  /** True while the status line's first bytes (`buf[i, j)` continuing the line so far) match "HTTP/". */
+  #httpSoFar(buf: Uint8Array, i: number, j: number): boolean {
+    for (let k = this.#lineLength; k < 5 && i < j; k++, i++) if (buf[i] !== HTTP_SLASH[k]) return false;
+    return true;
   }
 
   /** Appends a piece of a line split across reads to the line buffer (long lines are truncated). */

@@ -84,3 +84,14 @@ Deno.test("parser: interim heads then EOF count as started (closed early), not a
   assertEquals(feedAll(p, "HTTP/1.1 100 Continue\r\n\r\n").result, NEED_MORE);
   assertEquals([p.started, p.completesAtEof()], [true, false]);
 });
+
+Deno.test("parser: bytes that do not start with HTTP/ fail at once, without waiting for a line end", () => {
+  const p = new ResponseParser();
+  p.start(false);
+  assertEquals(p.feed(Uint8Array.of(0x01, 0x02, 0x03), 0, 3), PARSE_ERROR);
+  assertEquals(p.error, "bad status line");
+  p.start(false);
+  const http = enc("HTT");
+  assertEquals(p.feed(http, 0, 3), NEED_MORE);
+  assertEquals(p.feed(enc("X"), 0, 1), PARSE_ERROR);
+});

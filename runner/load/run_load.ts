@@ -75,6 +75,7 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
     recorder,
     mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919),
     timeoutMs: config.timeoutMs,
+    maxHeaderBytes: config.maxHeaderBytes,
     log: null,
     stopping: false,
   };

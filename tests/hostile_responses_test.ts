@@ -1,0 +1,102 @@
+/**
+ * @module
+ * Hostile responses end to end: the real engine (workers, connections, watchdog) against the raw-TCP
+ * fixture in tests/fixtures/hostile_server.ts. Each misbehaviour must be counted as the right kind,
+ * never crash or hang the run, and leave no connection open on the server's side. Loads are a handful
+ * of requests on 127.0.0.1 with a short timeout.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { runAttack } from "../runner/attack.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import type { RunResult } from "../results/mod.ts";
+import { type HostilePath, startHostileServer } from "./fixtures/hostile_server.ts";
+
+interface Case {
+  path: HostilePath;
+  /** Expected counts: status code -> responses, error kind -> errors. */
+  statusCodes?: Record<string, number>;
+  errors?: Record<string, number>;
+  /** A substring of the one error message expected. */
+  message?: string;
+  requests?: number;
+}
+
+const N = 4;
+const CASES: Case[] = [
+  { path: "ok", statusCodes: { 200: N } },
+  { path: "random", errors: { parse: N }, message: "bad status line" },
+  { path: "bad-status", errors: { parse: N }, message: "bad status" },
+  { path: "truncated", errors: { "closed-early": N } },
+  { path: "hang", errors: { timeout: 2 }, requests: 2 },
+  { path: "bad-chunk", errors: { parse: N }, message: "bad chunk size" },
+  { path: "longer", errors: { parse: N }, message: "longer than its Content-Length" },
+  { path: "close-mid-body", errors: { "closed-early": N } },
+  { path: "interim", statusCodes: { 200: N } },
+  { path: "big-body", statusCodes: { 200: 2 }, requests: 2 },
+  { path: "slowloris", errors: { timeout: 2 }, requests: 2 },
+  { path: "big-head", errors: { parse: N }, message: "response head larger than 65536 bytes" },
+];
+
+async function attack(
+  url: string,
+  requests: number,
+  extra: Record<string, unknown> = {},
+): Promise<RunResult> {
+  const config = parseAttackConfig({
+    url,
+    model: "count",
+    requests,
+    connections: 2,
+    timeoutMs: 1000,
+    gracefulStopMs: 500,
+    ...extra,
+  });
+  return await runAttack(config);
+}
+
+function nonZero(counts: Record<string, number | undefined>): Record<string, number> {
+  return Object.fromEntries(Object.entries(counts).filter(([, n]) => (n ?? 0) > 0)) as Record<string, number>;
+}
+
+for (const c of CASES) {
+  Deno.test(`hostile response /${c.path}: counted as ${JSON.stringify(c.errors ?? c.statusCodes)}, no leak`, async () => {
+    const server = startHostileServer();
+    try {
+      const run = await attack(`${server.origin}/${c.path}`, c.requests ?? N);
+      assertEquals(nonZero(run.statusCodes), c.statusCodes ?? {});
+      assertEquals(nonZero(run.errors), c.errors ?? {});
+      if (c.message) {
+        const messages = Object.values(run.errorMessages).flatMap((m) => Object.keys(m));
+        assert(messages.some((m) => m.includes(c.message!)), JSON.stringify(messages));
+      }
+      if (c.path === "big-body") assert(run.bytesRead >= 2 * 10_000_000, `${run.bytesRead} bytes read`);
+      await server.drained(3000);
+    } finally {
+      await server.close();
+    }
+  });
+}
+
+Deno.test("hostile responses: a mix with a 1 MiB head goes on; the others are answered", async () => {
+  const server = startHostileServer();
+  try {
+    const config = parseAttackConfig({
+      url: server.origin,
+      model: "count",
+      requests: 20,
+      connections: 2,
+      timeoutMs: 2000,
+      maxHeaderBytes: 4096,
+      requestMix: [{ path: "/big-head" }, { path: "/ok" }, { path: "/interim" }],
+    });
+    const run = await runAttack(config);
+    assertEquals((run.statusCodes["200"] ?? 0) + (run.errors.parse ?? 0), 20);
+    assert((run.statusCodes["200"] ?? 0) > 0 && (run.errors.parse ?? 0) > 0, JSON.stringify(run.errors));
+    assertEquals(Object.keys(run.errorMessages.parse ?? {}), [
+      "response head larger than 4096 bytes (--max-header-bytes)",
+    ]);
+    await server.drained(3000);
+  } finally {
+    await server.close();
+  }
+});
