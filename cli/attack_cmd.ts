@@ -2,7 +2,9 @@
  * @module
  * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live
  * line, then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json
- * and report.html when asked, and set the exit code from `--threshold` gates (1 when one fails).
+ * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` gate fails, 2 bad
+ * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
+ * the load), 130 after Ctrl-C (the partial results are still printed and written).
  */
 import { HelpRequested, parseAttackArgs, UsageError } from "./attack_args.ts";
 import { interruptSignal, liveLine } from "./live.ts";
@@ -12,7 +14,8 @@ import { ConfigError } from "../runner/config.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../runner/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
-import type { ThresholdResult } from "../results/mod.ts";
+import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
+import { assertFileWritable, errorSummary, EXIT, noResponseAtAll } from "./exit_codes.ts";
 
 /** Runs the command; returns the process exit code. */
 export async function runAttackCommand(argv: string[]): Promise<number> {
@@ -28,11 +31,25 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     }
     if (err instanceof UsageError || err instanceof ConfigError) {
       console.error(`loadlab attack: ${err.message}`);
-      return 2;
+      return EXIT.badInput;
     }
     throw err;
   }
   const { config, output } = parsed;
+  for (
+    const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
+      "--log",
+      config.logFile,
+    ]]
+  ) {
+    if (path === undefined) continue;
+    try {
+      await assertFileWritable(path);
+    } catch (err) {
+      console.error(`loadlab attack: ${flag} ${path}: cannot write: ${(err as Error).message}`);
+      return EXIT.outputNotWritable;
+    }
+  }
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
   let run;
@@ -48,18 +65,43 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     runs: [run],
     thresholds: gates,
   });
-  if (output.outFile) await writeResultsFile(output.outFile, results);
-  if (output.reportFile) await writeReport(output.reportFile, results);
+  const written = await writeOutputs(output, results);
   if (output.json) console.log(JSON.stringify(run));
   else if (!output.quiet) {
     console.log(renderSummary(run, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
   printGates(gates, output.json);
-  if (!output.json && !output.quiet) {
+  if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
   }
-  return gates.every((g) => g.ok) ? 0 : 1;
+  return exitCode(run, gates, written, interrupt.signal.aborted);
+}
+
+/** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
+async function writeOutputs(
+  output: { outFile?: string; reportFile?: string },
+  results: ResultsFile,
+): Promise<boolean> {
+  try {
+    if (output.outFile) await writeResultsFile(output.outFile, results);
+    if (output.reportFile) await writeReport(output.reportFile, results);
+    return true;
+  } catch (err) {
+    console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
+    return false;
+  }
+}
+
+/** Most telling first: a stop by the user, lost output, no answer at all, then the gates. */
+function exitCode(run: RunResult, gates: ThresholdResult[], written: boolean, interrupted: boolean): number {
+  if (interrupted) return EXIT.interrupted;
+  if (!written) return EXIT.outputNotWritable;
+  if (noResponseAtAll([run])) {
+    console.error(`loadlab attack: no response at all: every request failed (${errorSummary([run])})`);
+    return EXIT.noResponse;
+  }
+  return gates.every((g) => g.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
 /** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */

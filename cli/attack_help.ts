@@ -75,7 +75,8 @@ Output
       --no-live            no live progress line
   -h, --help               this help
 
-Exit codes: 0 ok, 1 a threshold failed, 2 bad usage (one line naming the problem and the fix).
+Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
+fix), 4 no response at all, 5 an output cannot be written (checked before the load), 130 Ctrl-C.
 
 Examples
   loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s

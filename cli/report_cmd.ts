@@ -64,7 +64,7 @@ export async function runReportCommand(argv: string[]): Promise<number> {
       await writeReport(args.output, results, { compare });
     } catch (err) {
       console.error(`${args.output}: cannot write the report: ${(err as Error).message}`);
-      return 1;
+      return 5; // output not writable (README: exit codes); 1 means only a failed threshold
     }
     console.log(`wrote ${args.output} (${results.runs.length} runs${compare ? ", with comparison" : ""})`);
     return 0;

@@ -18,6 +18,7 @@ import { assertWritable, OutputError } from "../scenarios/run_output.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
+import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
 import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { ConfigError } from "../runner/config.ts";
 
@@ -158,34 +159,13 @@ async function conclude(command: string, outcome: RunPlanOutcome, args: RunArgs)
   }
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
   if (outcome.interrupted) return 130;
-  if (noResponseAtAll(results)) {
-    console.error(`loadlab ${command}: no response at all: every request failed (${errorSummary(results)})`);
+  if (noResponseAtAll(results.runs)) {
+    console.error(
+      `loadlab ${command}: no response at all: every request failed (${errorSummary(results.runs)})`,
+    );
     return 4;
   }
   return failed.length ? 1 : 0;
-}
-
-/** True when runs were made and not one request got an answer (connection refused, ...). */
-function noResponseAtAll(results: ResultsFile): boolean {
-  const runs = results.runs.filter((r) => !r.probe);
-  return runs.length > 0 && runs.every((r) => r.requests === 0);
-}
-
-/** `connect: 66, e.g. "Connection refused (os error 111)"`: the errors of every run, by kind. */
-function errorSummary(results: ResultsFile): string {
-  const counts = new Map<string, number>();
-  const messages = new Map<string, string>();
-  for (const run of results.runs) {
-    for (const [kind, n] of Object.entries(run.errors)) counts.set(kind, (counts.get(kind) ?? 0) + (n ?? 0));
-    for (const [kind, byMessage] of Object.entries(run.errorMessages)) {
-      const first = Object.keys(byMessage)[0];
-      if (first && !messages.has(kind)) messages.set(kind, first);
-    }
-  }
-  const parts = [...counts].map(([kind, n]) =>
-    `${kind}: ${n}${messages.has(kind) ? `, e.g. "${messages.get(kind)}"` : ""}`
-  );
-  return parts.join("; ") || "no request was sent";
 }
 
 /** The failed thresholds as an aligned table: expression, scope, run, measured value. */

@@ -150,7 +150,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   } catch (err) {
     if (!(err instanceof TargetError)) throw err;
     console.error(`loadlab serve: ${err.message}`);
-    return 1;
+    return 3; // a target that cannot start, as in run (README: exit codes)
   }
   console.log(describe(target, spec));
   await new Promise<void>((resolve) => {

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * The exit codes every command shares (README's table) and the checks behind the two that need data:
+ * "no response at all" (4) and "output not writable" (5). One place, so `attack` and `run` cannot
+ * drift apart: a CI job reads the same number from either.
+ */
+import type { RunResult } from "../results/mod.ts";
+
+export const EXIT = {
+  ok: 0,
+  /** A threshold failed, and nothing else: CI gates read 1 as "the numbers were not good enough". */
+  thresholdFailed: 1,
+  badInput: 2,
+  targetFailed: 3,
+  noResponse: 4,
+  outputNotWritable: 5,
+  /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
+  interrupted: 130,
+} as const;
+
+/** True when runs were made and not one request got an answer (connection refused, ...). */
+export function noResponseAtAll(runs: RunResult[]): boolean {
+  const counted = runs.filter((r) => !r.probe);
+  return counted.length > 0 && counted.every((r) => r.requests === 0);
+}
+
+/** `connect: 66, e.g. "Connection refused (os error 111)"`: the errors of every run, by kind. */
+export function errorSummary(runs: RunResult[]): string {
+  const counts = new Map<string, number>();
+  const messages = new Map<string, string>();
+  for (const run of runs) {
+    for (const [kind, n] of Object.entries(run.errors)) counts.set(kind, (counts.get(kind) ?? 0) + (n ?? 0));
+    for (const [kind, byMessage] of Object.entries(run.errorMessages)) {
+      const first = Object.keys(byMessage)[0];
+      if (first && !messages.has(kind)) messages.set(kind, first);
+    }
+  }
+  const parts = [...counts].filter(([, n]) => n > 0).map(([kind, n]) =>
+    `${kind}: ${n}${messages.has(kind) ? `, e.g. "${messages.get(kind)}"` : ""}`
+  );
+  return parts.join("; ") || "no request was sent";
+}
+
+/**
+ * Throws unless a file can be created at `path` (its folder exists and takes a new file; the path is not
+ * a folder). Checked before any load, so a typo costs no run; the probe file is removed again.
+ */
+export async function assertFileWritable(path: string): Promise<void> {
+  const info = await Deno.stat(path).catch(() => null);
+  if (info?.isDirectory) throw new Error("is a directory");
+  const slash = path.lastIndexOf("/");
+  const dir = slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
+  const probe = `${dir}/.loadlab-write-check-${Deno.pid}`;
+  await Deno.writeTextFile(probe, "");
+  await Deno.remove(probe);
+}
