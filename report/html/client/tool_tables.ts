@@ -7,7 +7,7 @@
  * text (see dom.ts); the oha text goes into a `<pre>` through `textContent`.
  */
 import type { PageRun } from "../page_data.ts";
-import { fmtBytes, fmtNum, h, isNum } from "./dom.ts";
+import { fmtBytes, fmtMsBare, fmtNum, h, isNum } from "./dom.ts";
 import { times } from "./charts.ts";
 
 /** Seconds with 4 decimals, as oha prints them. */
@@ -98,7 +98,9 @@ export function perSecond(run: PageRun, values: number[]): number[] {
 /** autocannon's latency table and its req/s and bytes/s tables. */
 export function autocannonTables(run: PageRun): HTMLElement {
   const l = run.latencyMs;
-  const ms = (x: number) => (isNum(x) ? `${x.toFixed(2)} ms` : "–");
+  // 3-4 significant digits: autocannon's "1009 ms" for slow runs, sub-millisecond detail for fast ones,
+  // and the 8-column row still fits beside the oha summary.
+  const ms = (x: number) => (isNum(x) ? `${fmtMsBare(x)} ms` : "–");
   const table = (head: string[], rows: string[][]) =>
     h(
       "div",
