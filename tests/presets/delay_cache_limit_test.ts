@@ -69,15 +69,14 @@ async function assertFinding(results: ResultsFile): Promise<void> {
 
   // The cache hides the delay after the first misses: one per connection while the cache is empty,
   // then hits. Only misses pay the 1 s; the 2xx answers sent after the first one came back are fast.
+  // (Not "slow 2xx == misses": on a machine busy enough to stall the proxy for a second, hits can be
+  // slow too; the median of the later ones stays in milliseconds.)
   const stats = both.targetStats ?? {};
   assert.ok(stats.misses >= 1 && stats.misses <= 2 * CONNECTIONS, `misses ${JSON.stringify(stats)}`);
   assert.ok(stats.hits > stats.misses, `hits outnumber misses: ${JSON.stringify(stats)}`);
   const ok = await okAnswers(both);
   const slow = ok.filter(([, ms]) => ms >= 900);
-  assert.ok(
-    slow.length >= 1 && slow.length <= stats.misses,
-    `${slow.length} slow 2xx, ${stats.misses} misses`,
-  );
+  assert.ok(slow.length >= 1, `the first misses paid the delay: ${slow.length} 2xx took >= 900 ms`);
   const firstBackUs = Math.min(...slow.map(([startUs, ms]) => startUs + ms * 1000));
   const later = ok.filter(([startUs]) => startUs > firstBackUs).map(([, ms]) => ms);
   assert.ok(later.length >= 5, `${later.length} 2xx answers after the first miss`);
