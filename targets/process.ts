@@ -6,6 +6,14 @@
  * each are kept for error messages. Stopping is SIGTERM, a grace period, then SIGKILL, and idempotent.
  * A process-wide registry SIGKILLs whatever is still alive when loadlab exits, so an error path that
  * forgets `stop()` still leaves no orphan behind.
+ *
+ * Two guards for when loadlab cannot clean up (SIGKILL, a crash): every child carries `LOADLAB_RUN_ID`
+ * in its environment (inherited from loadlab's own environment when set, so a test suite or a parent
+ * loadlab marks a whole tree; a scan of /proc/<pid>/environ then finds anything left), and on Linux every
+ * child is started through `setpriv --pdeathsig KILL` (util-linux), so the kernel kills it the moment its
+ * parent dies. setpriv execs the program, so the pid stays the program's; a child of our own Deno
+ * target also watches its stdin, but redis-server and external apps cannot, and this is what ends
+ * them. The death signal follows the spawning thread: children are spawned from the main thread only.
  */
 import { TargetError } from "./errors.ts";
 import { findProgram } from "./path_lookup.ts";
@@ -26,6 +34,24 @@ export interface SpawnOptions {
 }
 
 const TAIL_BYTES = 8192;
+
+/** The environment variable that marks every process loadlab starts. */
+export const RUN_ID_ENV = "LOADLAB_RUN_ID";
+/** This loadlab's mark: the one it inherited (its parent's or a test suite's), else a new one. */
+export const RUN_ID: string = inheritedRunId() ?? `${Deno.pid}-${Date.now().toString(36)}`;
+
+function inheritedRunId(): string | undefined {
+  try {
+    return Deno.env.get(RUN_ID_ENV) || undefined;
+  } catch { /* no env permission: a fresh id still marks the children */ }
+}
+
+/** `setpriv` when it can set a parent-death signal (Linux with util-linux), looked up once. */
+let setpriv: string | null | undefined;
+function parentDeathWrapper(): string | null {
+  setpriv ??= Deno.build.os === "linux" ? findProgram("setpriv") : null;
+  return setpriv;
+}
 const live = new Set<ManagedProcess>();
 let unloadHooked = false;
 
@@ -89,13 +115,19 @@ export class ManagedProcess {
       args = ["-c", opts.cpuAffinity!.join(","), command, ...args];
       command = taskset;
     }
+    const wrapper = parentDeathWrapper();
+    if (wrapper && findExecutable(opts.command, opts.cwd)) {
+      // A missing program keeps failing at spawn (below, with its hint), not as setpriv's exit code.
+      args = ["--pdeathsig", "KILL", "--", command, ...args];
+      command = wrapper;
+    }
     const log = opts.logFile ? Deno.openSync(opts.logFile, { append: true, create: true }) : null;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(command, {
         args,
         cwd: opts.cwd,
-        env: opts.env,
+        env: { ...opts.env, [RUN_ID_ENV]: RUN_ID },
         stdin: opts.stdinPiped ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",
@@ -192,6 +224,17 @@ export class ManagedProcess {
     try {
       this.#child.kill(signal);
     } catch { /* already gone */ }
+  }
+}
+
+/** True when `command` names an existing file: on PATH when it has no slash, else relative to `cwd`. */
+function findExecutable(command: string, cwd?: string): boolean {
+  if (!command.includes("/")) return findProgram(command) !== null;
+  const path = command.startsWith("/") || !cwd ? command : `${cwd}/${command}`;
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
   }
 }
 

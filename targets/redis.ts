@@ -71,7 +71,8 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
   const proc = ManagedProcess.spawn({
     name: "redis-server",
     command: program,
-    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir],
+    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no", "--dir", dir]
+      .concat(keepEnvironArgs(program)),
     logFile: opts.logFile,
     cpuAffinity: opts.cpuAffinity,
   });
@@ -86,6 +87,23 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
     throw err;
   }
   return { url: `redis://127.0.0.1:${port}`, pid: proc.pid, stop };
+}
+
+/**
+ * Redis rewrites its process title over the memory /proc/<pid>/environ shows, which erases the
+ * LOADLAB_RUN_ID mark that finds leftovers; `set-proc-title no` (Redis 6.2+) keeps it. Older versions
+ * reject the directive, so it is passed only to those that know it.
+ */
+function keepEnvironArgs(program: string): string[] {
+  try {
+    const out = new Deno.Command(program, { args: ["--version"], stdout: "piped", stderr: "null" })
+      .outputSync();
+    const version = /v=(\d+)\.(\d+)/.exec(new TextDecoder().decode(out.stdout));
+    const [major, minor] = version ? [Number(version[1]), Number(version[2])] : [0, 0];
+    return major > 6 || (major === 6 && minor >= 2) ? ["--set-proc-title", "no"] : [];
+  } catch {
+    return [];
+  }
 }
 
 /**
