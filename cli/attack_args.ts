@@ -83,6 +83,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     intervalMs: flags.positiveDurationMs("interval"),
     intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
     warmupMs: flags.durationMs("warmup"),
+    generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
     logFile: flags.path("log"),
   });
   checkSockets(config, limit);
@@ -163,6 +164,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   model: "--model",
   connections: "-c",
   maxConnections: "--max-connections",
+  preConnect: "--pre-connect",
   durationMs: "-d",
   requests: "-n",
   phases: "--phases",
@@ -175,6 +177,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   intervalMs: "--interval",
   intervalHistograms: "--interval-histograms",
   warmupMs: "--warmup",
+  generatorWarmup: "--no-generator-warmup",
   logFile: "--log",
 };
 

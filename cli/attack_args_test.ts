@@ -56,6 +56,10 @@ const CONFIG_CASES: Array<[string[], Record<string, unknown>]> = [
     ],
   }],
   [["-R", "100", "--max-connections", "200"], { model: "rate", maxConnections: 200 }],
+  [["-R", "100"], { preConnect: undefined, generatorWarmup: true }],
+  [["-R", "100", "--pre-connect", "50"], { model: "rate", preConnect: 50 }],
+  [["-n", "100", "-R", "50", "--pre-connect", "0"], { model: "count", preConnect: 0 }],
+  [["--no-generator-warmup"], { generatorWarmup: false }],
   // Default cap is lowered to fit the open-file limit (1024 - 50 headroom).
   [["-R", "100"], { maxConnections: 974 }],
   [["-R", "2000", "-c", "100"], { model: "throughput", ratePerSec: 2000, connections: 100 }],
@@ -231,6 +235,9 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "--model", "rate", "-R", "5", "--co"], /^--co has no effect with the rate model/],
   [[URL_, "--max-connections", "5"], /^--max-connections has no effect with the connections model/],
   [[URL_, "-n", "5", "--max-connections", "5"], /^--max-connections caps open pacing only/],
+  [[URL_, "-n", "5", "--pre-connect", "5"], /^--pre-connect opens connections for open pacing only/],
+  [[URL_, "-R", "5", "-c", "2", "--pre-connect", "5"], /^--pre-connect has no effect with the throughput/],
+  [[URL_, "-R", "5", "--pre-connect", "-1"], /^--pre-connect "-1": must be a whole number >= 0/],
   [
     [URL_, "-H", "NoColon"],
     '-H "NoColon": not a header; write "Name: value", e.g. -H "Accept: application/json"',

@@ -41,9 +41,16 @@ Load
       --co                 same as --model throughput (coordinated-omission corrected)
       --max-connections N  cap on connections the open models open         [1000, or less if
                            the open-file limit is lower]
+      --pre-connect N      open models: connections opened before the first send   [Little's
+                           law: first rate x connect round trip x 2, at least 4 per worker]
+                           (0: none; no request is sent to size it, only connects)
   -p, --pipelining N       requests in flight per connection (HTTP/1.1 pipelining)   [1]
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
+                           (the target's warm-up: its requests reach the target)
+      --no-generator-warmup
+                           skip loadlab's own warm-up before the start (a burst of up
+                           to ~250 ms against an in-process sink, never the target)
       --timeout D          per-request timeout; late responses count as timeouts     [10s]
       --max-header-bytes N cap of a response head; a bigger one is a parse error and  [65536]
                            closes its connection

@@ -42,6 +42,10 @@ const APPLIES: Record<string, { models: Model[]; fix: string }> = {
     fix: "the rate model opens connections on demand; cap them with --max-connections",
   },
   "max-connections": { models: ["rate", "count"], fix: "for a fixed number of connections use -c" },
+  "pre-connect": {
+    models: ["rate", "count"],
+    fix: "closed models open their -c connections at the start, throughput all of them before it",
+  },
   co: { models: ["throughput"], fix: "--co means --model throughput; drop one of them" },
 };
 
@@ -67,22 +71,28 @@ export function resolveLoad(flags: FlagValues, maxSockets?: number): LoadInput {
   }
   const maxConnections = flags.positiveInt("max-connections") ??
     (maxSockets === undefined ? undefined : Math.max(1, Math.min(DEFAULT_MAX_CONNECTIONS, maxSockets)));
+  const preConnect = flags.wholeNumber("pre-connect", 0);
   if (model === "count") {
     const requests = flags.positiveInt("requests");
     if (requests === undefined) throw needs("count", "-n <requests>, e.g. -n 1000");
     const ratePerSec = flags.rate("rate");
     if (ratePerSec !== undefined) {
-      return { model, requests, connections, ratePerSec, durationMs, maxConnections };
+      return { model, requests, connections, ratePerSec, durationMs, maxConnections, preConnect };
     }
     if (flags.has("max-connections")) {
       throw new UsageError(
         "--max-connections caps open pacing only; add -R <req/s>, or use -c for closed pacing",
       );
     }
+    if (flags.has("pre-connect")) {
+      throw new UsageError(
+        "--pre-connect opens connections for open pacing only; add -R <req/s> (closed pacing opens -c)",
+      );
+    }
     return { model, requests, connections, durationMs };
   }
   const phases = ratePhases(flags);
-  return { model, phases, maxConnections };
+  return { model, phases, maxConnections, preConnect };
 }
 
 function decideModel(flags: FlagValues): Model {

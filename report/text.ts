@@ -154,12 +154,21 @@ function errorLines(run: RunResult, c: Palette): string[] {
 }
 
 function generatorLines(run: RunResult, c: Palette): string[] {
-  if (run.lateSends === 0 && run.droppedSends === 0 && !run.generatorBound) return [];
-  const out = [`Late sends: ${formatCount(run.lateSends)}, dropped sends: ${formatCount(run.droppedSends)}`];
+  const waited = run.serverBoundSends ?? 0;
+  if (run.lateSends === 0 && run.droppedSends === 0 && waited === 0 && !run.generatorBound) return [];
+  const out = [
+    `Late sends: ${formatCount(run.lateSends)}, waited for a connection: ${formatCount(waited)}, ` +
+    `dropped sends: ${formatCount(run.droppedSends)}`,
+  ];
   if (run.generatorBound) {
     out.push(c.yellow(
-      "WARNING: more than 1% of sends were late or dropped: the load generator, not the target, limited " +
+      "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
         "this run. Lower the rate, add workers, or use a bigger machine.",
+    ));
+  } else if (run.serverBound) {
+    out.push(c.yellow(
+      "Server-bound: more than 1% of sends waited for a connection because the target held every one " +
+        "(at --max-connections, or connects slow): the target, not the generator, limited this run.",
     ));
   }
   return out;

@@ -145,8 +145,11 @@ Deno.test("renderSummary warns when the generator limited the run", () => {
   const text = renderSummary(
     sampleRun({ lateSends: 40, droppedSends: 2, generatorBound: true, targetRps: 1000 }),
   );
-  assert(text.includes("Late sends: 40, dropped sends: 2"), text);
+  assert(text.includes("Late sends: 40, waited for a connection: 0, dropped sends: 2"), text);
   assert(text.includes("WARNING") && text.includes("load generator"), text);
+  const server = renderSummary(sampleRun({ serverBoundSends: 50, serverBound: true, droppedSends: 2 }));
+  assert(server.includes("waited for a connection: 50") && server.includes("Server-bound"), server);
+  assert(!server.includes("WARNING"), server);
   assert(text.includes("800.00 (target 1,000.00)"), text);
   assert(renderSummary(sampleRun(), { color: true }).includes("\x1b[1mSummary:\x1b[0m"));
 });

@@ -192,8 +192,23 @@ export const runResultSchema = z.looseObject({
   lateSends: count,
   /** Sends dropped because they were later than the bound. */
   droppedSends: count.default(0),
-  /** True when late sends exceed 1% of sends: the generator, not the target, limited the run. */
+  /**
+   * True when sends the generator dispatched late (the isolate was behind) exceed 1% of sends and
+   * outnumber server-bound ones: the generator, not the target, limited the run.
+   */
   generatorBound: z.boolean().default(false),
+  /** Open models: sends that waited for a connection, every one busy at the server (none could open). */
+  serverBoundSends: count.optional(),
+  /** True when server-bound sends exceed 1% of sends and outnumber late ones: the target limited it. */
+  serverBound: z.boolean().optional(),
+  /** Connections open at t0 (opened before the first send; `--pre-connect`, or Little's law). */
+  preConnected: count.optional(),
+  /** The latency estimate (ms) the pre-connect pool was sized with: the target's connect round trip. */
+  preConnectEstimateMs: z.number().nullable().optional(),
+  /** Time spent before t0 warming the generator against its in-process sink; 0 when skipped. */
+  generatorWarmupMs: z.number().optional(),
+  /** Most connects to the target in flight at once (summed over workers), pre-connect included. */
+  maxConnectsInFlight: count.optional(),
   connects: count.default(0),
   /** Connections closed by the server (Connection: close or EOF) and reopened. */
   reconnects: count.default(0),

@@ -8,7 +8,7 @@ import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./confi
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import { FlowAggregator } from "./stats/flow_aggregate.ts";
-import { runWorkers } from "./worker/pool.ts";
+import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 
@@ -43,16 +43,17 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
       hooks.onProgress!({ elapsedSec: (performance.now() - startMs) / 1000, totalSec, ...live });
     }, hooks.progressEveryMs ?? 250)
     : undefined;
-  let activeMs: number;
+  let workers: WorkersSummary;
   try {
-    ({ activeMs } = await runWorkers(config, {
+    workers = await runWorkers(config, {
       onSamples: (samples) => samples.forEach((s) => aggregator.add(s)),
       onFlows: (flows) => flowAggregator.add(flows),
       signal: hooks.signal,
-    }));
+    });
   } finally {
     clearInterval(timer);
   }
+  const { activeMs } = workers;
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
   const durationSec = Math.max(durationMs, 1) / 1000;
   return {
@@ -66,6 +67,10 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     targetRps: targetRps(config),
     workers: config.workers,
     ...aggregator.finish(durationSec),
+    preConnected: workers.preConnected,
+    preConnectEstimateMs: workers.preConnectEstimateMs,
+    generatorWarmupMs: Math.round(workers.generatorWarmupMs),
+    maxConnectsInFlight: workers.maxConnectsInFlight,
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
   };

@@ -90,6 +90,11 @@ const commonFields = {
   /** Keep each interval's encoded histogram in results (exact warm-up cuts, per-phase percentiles). */
   intervalHistograms: z.boolean().default(true),
   warmupMs: z.number().min(0, "warm-up must be >= 0").default(0),
+  /**
+   * Before t0, bring the generator's own hot path to optimized code against an in-process loopback
+   * sink (a short burst, never the target). Off: the first requests run on cold code.
+   */
+  generatorWarmup: z.boolean().default(true),
   /** Open models: a send later than this is dropped (counted) instead of sent. */
   lateBoundMs: z.number().positive().default(1_000),
   /** Time given to in-flight requests after the end before they are counted as timeouts. */
@@ -103,6 +108,11 @@ const connections = z.number().int().positive("connections must be >= 1").defaul
 const maxConnections = z.number().int().positive("maxConnections must be >= 1").default(
   DEFAULT_MAX_CONNECTIONS,
 );
+/**
+ * Open pacing: connections opened before t0 (k6's preAllocatedVUs). Absent: sized by Little's law
+ * from the first rate and the measured connect round trip (see runner/load/pre_connect.ts).
+ */
+const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
 const durationMs = z.number().positive("duration must be > 0");
 const ratePerSec = z.number().positive("rate must be > 0");
 
@@ -110,7 +120,11 @@ const ratePerSec = z.number().positive("rate must be > 0");
 const modelFields = {
   connections: { connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
   /** Open model: arrivals follow the phases; the measured duration is their sum. */
-  rate: { phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"), maxConnections },
+  rate: {
+    phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"),
+    maxConnections,
+    preConnect,
+  },
   /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
   throughput: { ratePerSec, connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
   /** Exactly `requests`; closed over `connections`, or open-paced at `ratePerSec` when given. */
@@ -120,6 +134,8 @@ const modelFields = {
     connections,
     ratePerSec: ratePerSec.optional(),
     maxConnections,
+    /** Open-paced count only (with `ratePerSec`). */
+    preConnect,
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
     durationMs: durationMs.optional(),
   },
@@ -144,6 +160,13 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
     });
   }
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
+  if (c.model === "count" && c.ratePerSec === undefined && c.preConnect !== undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["preConnect"],
+      message: "preConnect applies to open pacing: give the count a ratePerSec, or drop preConnect",
+    });
+  }
 });
 
 /** What flows exclude: the throughput model, a request mix of one's own, pipelining. */

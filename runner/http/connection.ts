@@ -11,6 +11,7 @@ import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
+import type { ConnectGate } from "./connect_gate.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 
@@ -54,6 +55,8 @@ export interface ConnectionShared {
   readonly timeoutMs: number;
   /** Cap of a response head; a bigger one is a `parse` error and the connection closes. */
   readonly maxHeaderBytes: number;
+  /** Bounds connects in flight at once (every `open` passes it). */
+  readonly connectGate: ConnectGate;
   log: ResponseSink | null;
   /** True once the run is over: failures caused by our own shutdown are not counted. */
   stopping: boolean;
@@ -120,8 +123,22 @@ export class Connection {
     } catch { /* already closed */ }
   }
 
-  /** Dials; records the connect time or the error. A connect past the timeout is aborted by the watchdog. */
+  /**
+   * Dials once the connect gate has room; records the connect time or the error. A connect past the
+   * timeout is aborted by the watchdog (the wait for the gate is not part of it).
+   */
   async open(): Promise<boolean> {
+    const gate = this.shared.connectGate;
+    const wait = gate.acquire();
+    if (wait !== undefined) await wait;
+    try {
+      return this.shared.stopping ? false : await this.#dial();
+    } finally {
+      gate.release();
+    }
+  }
+
+  async #dial(): Promise<boolean> {
     const { recorder } = this.shared;
     const startMs = performance.now();
     this.deadlineMs = startMs + this.shared.timeoutMs;

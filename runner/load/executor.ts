@@ -23,6 +23,11 @@ export interface LoadContext {
   /** Opens nothing yet: creates a connection registered with the watchdog. */
   newConnection(): Connection;
   /**
+   * Connections opened before t0 (pre-connect, open models): the executor takes them as its first
+   * idle connections. Empty for the closed models and with `--pre-connect 0`.
+   */
+  readonly pool: readonly Connection[];
+  /**
    * What one arrival does, chosen once per run (flow_session.ts): null is one request on a kept-alive
    * connection, the executors' fast path; otherwise a session of a flow and/or a connection per arrival.
    */

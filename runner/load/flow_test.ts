@@ -83,7 +83,9 @@ Deno.test("flows, rate 20/s for 1 s: 20 sessions of two requests, every count ag
     assertEquals(r.targetRps, 40, "requested rate counts the requests of a session");
     // Keep-alive: sessions overlap by about two, so a few connections serve all 20.
     ok(target.connections.size <= 8, `keep-alive reuses connections: ${target.connections.size}`);
-    assertEquals(r.connects, target.connections.size);
+    // The pool opened before t0 is reported apart (preConnected); the target sees the ones used.
+    ok(r.connects <= target.connections.size, `${r.connects} connects after t0`);
+    ok(r.connects + (r.preConnected ?? 0) >= target.connections.size, `pool ${r.preConnected}`);
   });
 });
 

@@ -3,28 +3,41 @@
  * Connections that wait for work: the open models hand intended send times to lanes instead of
  * letting each connection run its own clock. A lane is one connection plus a loop that takes the next
  * time from its queue, sends, and parks when there is nothing to do. `SharedLanes` (rate, open count)
- * keep one queue and open lanes on demand up to a bound; when all are busy a send waits (counted
- * late) and is dropped once it is older than the bound. `FixedLanes` (throughput) give each
- * connection its own queue, as wrk2 does, so a slow response delays only that connection's next
- * sends, and their latency still counts from the intended time. With flows a send is a session and
- * holds its lane until the session ends (think times included), as a virtual user holds its connection.
+ * keep one queue, start with the connections opened before t0 and open more on demand up to a bound,
+ * at most the connect gate's number at once (a new lane connects first, then serves the queue, so a
+ * waiting send goes to whichever connection is free first). A send that finds every connection busy
+ * and no new one can be opened at once (at the bound, or the gate full) waits and is counted
+ * server-bound; one sent late because the isolate was behind is counted late (generator-bound); either
+ * is dropped once older than the late bound. `FixedLanes` (throughput) give each connection its own
+ * queue, as wrk2 does, so a slow response delays only that connection's next sends (server-bound), and
+ * their latency still counts from the intended time. With flows a send is a session and holds its lane
+ * until the session ends (think times included), as a virtual user holds its connection.
  */
 import type { Connection } from "../http/connection.ts";
 import type { LoadContext } from "./executor.ts";
 import { TimeQueue } from "./time_queue.ts";
+
+interface LaneOwner {
+  finished: boolean;
+  dropAfterMs: number | null;
+  onPark(lane: Lane): void;
+  onConnected(): void;
+}
 
 class Lane {
   parked = false;
   #wake: (() => void) | null = null;
   readonly done: Promise<void>;
 
+  /** `connectFirst`: open the connection before taking work (a lane opened on demand, keep-alive). */
   constructor(
     readonly conn: Connection,
     readonly queue: TimeQueue,
-    readonly owner: { finished: boolean; dropAfterMs: number | null; onPark(lane: Lane): void },
+    readonly owner: LaneOwner,
     readonly ctx: LoadContext,
+    connectFirst = false,
   ) {
-    this.done = this.#loop();
+    this.done = connectFirst ? this.#connect().then(() => this.#loop()) : this.#loop();
   }
 
   wake(): void {
@@ -32,6 +45,12 @@ class Lane {
     const wake = this.#wake;
     this.#wake = null;
     wake?.();
+  }
+
+  /** A failed connect is counted by `open`; the loop then retries it with its first send. */
+  async #connect(): Promise<void> {
+    await this.conn.open();
+    this.owner.onConnected();
   }
 
   async #loop(): Promise<void> {
@@ -61,28 +80,51 @@ class Lane {
 }
 
 /** One queue, lanes opened on demand up to `maxLanes` (rate model, open count). */
-export class SharedLanes {
+export class SharedLanes implements LaneOwner {
   finished = false;
   readonly #queue = new TimeQueue();
   readonly #lanes: Lane[] = [];
   readonly #parked: Lane[] = [];
+  /** Lanes opened on demand whose connect has not ended yet: they will serve the queue. */
+  #connecting = 0;
+  /** Keep-alive: a new lane connects before it takes work; per-arrival lanes connect per send. */
+  readonly #connectFirst: boolean;
 
-  constructor(readonly ctx: LoadContext, readonly maxLanes: number, readonly dropAfterMs: number | null) {}
+  constructor(readonly ctx: LoadContext, readonly maxLanes: number, readonly dropAfterMs: number | null) {
+    this.#connectFirst = ctx.config.connection === "keep-alive";
+    for (const conn of ctx.pool.slice(0, maxLanes)) {
+      this.#lanes.push(new Lane(conn, this.#queue, this, ctx));
+    }
+  }
 
   onPark(lane: Lane): void {
     this.#parked.push(lane);
   }
 
-  /** Queues a send and wakes or opens a lane for it; counts it late when none is free. */
+  onConnected(): void {
+    this.#connecting--;
+  }
+
+  /** Queues a send and wakes or opens a lane for it; counts it late or server-bound when it must wait. */
   dispatch(intendedMs: number, late: boolean): void {
     this.#queue.push(intendedMs);
     let lane = this.#parked.pop();
     while (lane && !lane.parked) lane = this.#parked.pop();
+    let waits = false;
     if (lane) lane.wake();
-    else if (this.#lanes.length < this.maxLanes) {
-      this.#lanes.push(new Lane(this.ctx.newConnection(), this.#queue, this, this.ctx));
-    } else late = true;
-    if (late) this.ctx.shared.recorder.lateSend(performance.now());
+    else if (this.#queue.length > this.#connecting) {
+      // Every lane busy and the connects under way do not cover the queue: open one if allowed.
+      if (this.#lanes.length < this.maxLanes && this.ctx.shared.connectGate.hasRoom) this.#open();
+      else waits = true;
+    }
+    const { recorder } = this.ctx.shared;
+    if (late) recorder.lateSend(performance.now());
+    else if (waits) recorder.serverBoundSend(performance.now());
+  }
+
+  #open(): void {
+    if (this.#connectFirst) this.#connecting++;
+    this.#lanes.push(new Lane(this.ctx.newConnection(), this.#queue, this, this.ctx, this.#connectFirst));
   }
 
   /** No more sends: lanes finish their queue and end. */
@@ -93,8 +135,8 @@ export class SharedLanes {
   }
 }
 
-/** A fixed set of lanes, each with its own queue (throughput model). */
-export class FixedLanes {
+/** A fixed set of lanes, each with its own queue (throughput model); pre-connected ones first. */
+export class FixedLanes implements LaneOwner {
   finished = false;
   readonly dropAfterMs = null;
   readonly #lanes: Lane[];
@@ -103,19 +145,25 @@ export class FixedLanes {
   constructor(readonly ctx: LoadContext, count: number) {
     this.#lanes = Array.from(
       { length: count },
-      () => new Lane(ctx.newConnection(), new TimeQueue(), this, ctx),
+      (_, k) => new Lane(ctx.pool[k] ?? ctx.newConnection(), new TimeQueue(), this, ctx),
     );
   }
 
   onPark(): void {}
+  onConnected(): void {}
 
-  /** Round-robin over the lanes, so each connection runs at rate / connections. */
+  /**
+   * Round-robin over the lanes, so each connection runs at rate / connections. A send whose lane is
+   * still busy with an earlier response waits for it: server-bound (unless the isolate was late).
+   */
   dispatch(intendedMs: number, late: boolean): void {
     const lane = this.#lanes[this.#next];
     this.#next = this.#next + 1 === this.#lanes.length ? 0 : this.#next + 1;
+    const busy = !lane.parked;
     lane.queue.push(intendedMs);
-    if (lane.parked) lane.wake();
+    if (!busy) lane.wake();
     if (late) this.ctx.shared.recorder.lateSend(performance.now());
+    else if (busy) this.ctx.shared.recorder.serverBoundSend(performance.now());
   }
 
   async finish(): Promise<void> {

@@ -4,7 +4,9 @@
  * runs one timer that both enforces per-request timeouts (the watchdog scans deadlines, so no timer
  * per request) and drains finished intervals to the caller, and ends the run gracefully: after the
  * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those are not
- * counted). Used inside worker isolates and, unchanged, in-process by the conformance tests.
+ * counted). Two steps, so nothing of the generator's own start-up falls after t0: `prepareLoad`
+ * (before t0: the generator's warm-up against an in-process sink, then the pre-connect pool) and its
+ * `start(startMs)`. Used inside worker isolates.
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
@@ -18,6 +20,9 @@ import { rateExecutor } from "./rate.ts";
 import { throughputExecutor } from "./throughput.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
+import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
+import { poolSizeOf, preConnect } from "./pre_connect.ts";
+import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_recorder.ts";
@@ -38,17 +43,27 @@ export interface LoadRunOptions {
   config: AttackConfig;
   workerIndex: number;
   workerCount: number;
-  /** `performance.now()` of this isolate at which the load starts. */
-  startMs: number;
   onSamples(samples: IntervalSample[]): void;
   /** Called once at the end with this worker's flow totals, when the load has flows. */
   onFlows?(flows: FlowSample[]): void;
+}
+
+/** What a worker did before t0. */
+export interface PrepareSummary {
+  /** Connections open at t0. */
+  preConnected: number;
+  /** The latency estimate the pool was sized with (ms), null when not estimated. */
+  preConnectEstimateMs: number | null;
+  /** Time of the generator's warm-up against its sink (ms); 0 when skipped. */
+  generatorWarmupMs: number;
 }
 
 /** What a worker reports when its share is done. */
 export interface LoadRunSummary {
   /** Time from the start of the measured run to the end of this worker's load. */
   activeMs: number;
+  /** Most connects to the target in flight at once in this worker, pre-connect included. */
+  maxConnectsInFlight: number;
 }
 
 /** A running load; `stop()` asks it to start nothing new and end gracefully. */
@@ -57,15 +72,28 @@ export interface LoadRun {
   stop(): void;
 }
 
-/** Starts this worker's share of the load. */
-export function startLoad(opts: LoadRunOptions): LoadRun {
+/** A load made ready before t0: the generator warm, the pool open; `start` runs it. */
+export interface PreparedLoad {
+  summary: PrepareSummary;
+  /** Starts the load at `startMs` (this isolate's `performance.now()`; warm-up of the target included). */
+  start(startMs: number): LoadRun;
+}
+
+/**
+ * Readies this worker's share before t0: warms the generator against an in-process sink (unless
+ * `generatorWarmup` is off), then opens the pre-connect pool (pre_connect.ts). Nothing reaches the
+ * target but connects.
+ */
+export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
+  const executor = executorFor(config.model);
+  const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
   const url = new URL(config.url);
   const { hostname, port } = dialTarget(url);
-  const originMs = opts.startMs + config.warmupMs;
+  // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
-    originMs,
+    originMs: Infinity,
     uncorrected: config.model === "throughput",
   });
   const shared: ConnectionShared = {
@@ -76,10 +104,58 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
     mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919),
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
+    connectGate: new ConnectGate(connectBoundOf(config)),
     log: null,
     stopping: false,
   };
   const connections: Connection[] = [];
+  const newConnection = () => {
+    const conn = new Connection(opts.workerIndex * 1_000_000 + connections.length, shared, config.pipelining);
+    connections.push(conn);
+    return conn;
+  };
+  // Pre-connects hang no longer than the timeout: the watchdog runs before t0 too.
+  const watch = setInterval(() => watchdog(connections, performance.now()), 50);
+  let pool;
+  try {
+    pool = await preConnect(poolSizeOf(config, opts.workerIndex, opts.workerCount), newConnection);
+  } finally {
+    clearInterval(watch);
+  }
+  return {
+    summary: {
+      preConnected: pool.connections.length,
+      preConnectEstimateMs: pool.estimateMs,
+      generatorWarmupMs,
+    },
+    start: (startMs) =>
+      runPrepared(opts, { executor, shared, connections, newConnection, pool: pool.connections }, startMs),
+  };
+}
+
+/** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
+function connectBoundOf(config: AttackConfig): number {
+  const closed = config.model === "connections" ||
+    (config.model === "count" && config.ratePerSec === undefined);
+  return closed ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER;
+}
+
+interface Prepared {
+  executor: Executor;
+  shared: ConnectionShared;
+  connections: Connection[];
+  newConnection(): Connection;
+  pool: Connection[];
+}
+
+/** Runs a prepared load from `startMs` to its end and the graceful stop. */
+function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number): LoadRun {
+  const { config } = opts;
+  const { shared, connections } = prepared;
+  const recorder = shared.recorder;
+  const url = new URL(config.url);
+  const originMs = startMs + config.warmupMs;
+  recorder.setOrigin(originMs);
   const spanMs = config.warmupMs + measuredDurationMs(config);
   const sessions = config.flows === undefined ? null : new FlowSessions(
     encodeFlows(url, config.flows),
@@ -95,24 +171,17 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
     shared,
     workerIndex: opts.workerIndex,
     workerCount: opts.workerCount,
-    startMs: opts.startMs,
-    endMs: opts.startMs + spanMs,
+    startMs,
+    endMs: startMs + spanMs,
     stopRequested: false,
-    newConnection() {
-      const conn = new Connection(
-        opts.workerIndex * 1_000_000 + connections.length,
-        shared,
-        config.pipelining,
-      );
-      connections.push(conn);
-      return conn;
-    },
+    newConnection: prepared.newConnection,
+    pool: prepared.pool,
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
   const done = (async () => {
     if (config.logFile) shared.log = await RequestLog.open(config.logFile, originMs, 0);
-    await waitUntil(opts.startMs);
+    await waitUntil(startMs);
     const timer = setInterval(() => {
       const nowMs = performance.now();
       watchdog(connections, nowMs);
@@ -125,7 +194,7 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
       if (samples.length) opts.onSamples(samples);
     }, Math.min(config.intervalMs, 50));
     try {
-      await executorFor(config.model).run(ctx);
+      await prepared.executor.run(ctx);
     } finally {
       clearInterval(timer);
       shared.stopping = true;
@@ -135,7 +204,10 @@ export function startLoad(opts: LoadRunOptions): LoadRun {
     opts.onSamples(recorder.drain(endMs, true));
     if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
     await (shared.log as RequestLog | null)?.close();
-    return { activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs) };
+    return {
+      activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
+      maxConnectsInFlight: shared.connectGate.maxInFlight,
+    };
   })();
   return {
     done,

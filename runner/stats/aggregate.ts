@@ -46,6 +46,8 @@ export type AggregateStats = Pick<
   | "lateSends"
   | "droppedSends"
   | "generatorBound"
+  | "serverBoundSends"
+  | "serverBound"
   | "connects"
   | "reconnects"
   | "connectTimeMs"
@@ -128,6 +130,7 @@ export class RunAggregator {
   #bytesRead = 0;
   #bytesWritten = 0;
   #lateSends = 0;
+  #serverBoundSends = 0;
   #droppedSends = 0;
   #connects = 0;
   #reconnects = 0;
@@ -184,6 +187,7 @@ export class RunAggregator {
     this.#bytesRead += sample.bytesRead;
     this.#bytesWritten += sample.bytesWritten;
     this.#lateSends += sample.lateSends;
+    this.#serverBoundSends += sample.serverBoundSends;
     this.#droppedSends += sample.droppedSends;
     this.#connects += sample.connects;
     this.#reconnects += sample.reconnects;
@@ -251,7 +255,7 @@ export class RunAggregator {
       bytesWritten: this.#bytesWritten,
       lateSends: this.#lateSends,
       droppedSends: this.#droppedSends,
-      generatorBound: this.#lateSends + this.#droppedSends > 0.01 * sends,
+      ...verdict(this.#lateSends, this.#serverBoundSends, sends),
       connects: this.#connects,
       reconnects: this.#reconnects,
       connectTimeMs: this.#connectTimeMs(),
@@ -302,6 +306,25 @@ export class RunAggregator {
     }
     this.#lastIndex = target;
   }
+}
+
+/**
+ * Who limited an open-model run, when more than 1% of sends were held up: the generator (sends the
+ * isolate dispatched late: it was behind) or the server (sends that waited for a connection: every one
+ * busy at the server, none could be opened at once). When both happened, the larger count names the
+ * cause; both counts stay in the results. Dropped sends were counted as one of the two first.
+ */
+export function verdict(
+  lateSends: number,
+  serverBoundSends: number,
+  sends: number,
+): Pick<AggregateStats, "generatorBound" | "serverBound" | "serverBoundSends"> {
+  const bound = 0.01 * sends;
+  return {
+    generatorBound: lateSends > bound && lateSends >= serverBoundSends,
+    serverBound: serverBoundSends > bound && serverBoundSends > lateSends,
+    serverBoundSends,
+  };
 }
 
 function intervalResult(

@@ -122,22 +122,25 @@ Deno.test("successRate counts 2xx/3xx over responses plus errors, and is 0 when 
   assertEquals([empty.connectTimeMs, empty.uncorrectedLatencyMs, empty.latencyMs.p99], [null, null, 0]);
 });
 
-Deno.test("generatorBound when late plus dropped sends exceed 1% of sends", () => {
-  const run = (late: number, dropped: number) => {
+Deno.test("the verdict: late sends name the generator, waiting sends the server, above 1% of sends", () => {
+  const run = (late: number, waited: number, dropped: number) => {
     const r = newRecorder(false);
     for (let i = 0; i < 100; i++) r.recordResponse(ORIGIN_MS + 1, 200, 500, 500);
     for (let i = 0; i < late; i++) r.lateSend(ORIGIN_MS + 1);
+    for (let i = 0; i < waited; i++) r.serverBoundSend(ORIGIN_MS + 1);
     for (let i = 0; i < dropped; i++) r.droppedSend(ORIGIN_MS + 1);
     const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
     for (const sample of r.drain(ORIGIN_MS + 2, true)) agg.add(sample);
-    return agg.finish(1);
+    const s = agg.finish(1);
+    return [s.generatorBound, s.serverBound];
   };
   // sends = responses + errors + dropped sends
-  assertEquals(run(1, 0).generatorBound, false); // 1 of 100: exactly 1% is not more than 1%
-  assertEquals(run(0, 1).generatorBound, false); // 1 of 101
-  assertEquals(run(1, 1).generatorBound, true); // 2 of 101
-  assertEquals(run(3, 0).generatorBound, true);
-  assertEquals([run(1, 1).lateSends, run(1, 1).droppedSends], [1, 1]);
+  assertEquals(run(1, 0, 0), [false, false]); // 1 of 100: exactly 1% is not more than 1%
+  assertEquals(run(2, 0, 0), [true, false]);
+  assertEquals(run(0, 2, 0), [false, true]);
+  assertEquals(run(0, 0, 5), [false, false]); // a drop was counted late or waiting first
+  assertEquals(run(3, 40, 0), [false, true]); // both: the larger names the cause
+  assertEquals(run(40, 3, 0), [true, false]);
 });
 
 Deno.test("error messages stay bounded when merged over many intervals", () => {

@@ -16,7 +16,10 @@ import { clampUs, createHistogram, encodeHistogram, type Histogram } from "./his
 /** How the recorder slices time and what it keeps. */
 export interface RecorderOptions {
   intervalMs: number;
-  /** `performance.now()` at the start of the measured run; earlier events are warm-up and ignored. */
+  /**
+   * `performance.now()` at the start of the measured run; earlier events are warm-up and ignored.
+   * Infinity until `setOrigin` (a recorder made before t0, while connections are opened).
+   */
   originMs: number;
   /** Also keep latencies measured from the actual send time (throughput model). */
   uncorrected: boolean;
@@ -39,6 +42,8 @@ export interface IntervalSample {
   bytesRead: number;
   bytesWritten: number;
   lateSends: number;
+  /** Sends that found every connection busy and none could be opened at once (the server holds them). */
+  serverBoundSends: number;
   droppedSends: number;
   connects: number;
   reconnects: number;
@@ -76,7 +81,7 @@ export class IntervalRecorder {
   connections = 0;
 
   readonly #intervalMs: number;
-  readonly #originMs: number;
+  #originMs: number;
   readonly #maxMessages: number;
   /** Index of the interval collecting events, or -1 when none is open. */
   #openIndex = -1;
@@ -91,6 +96,7 @@ export class IntervalRecorder {
   #bytesRead = 0;
   #bytesWritten = 0;
   #lateSends = 0;
+  #serverBoundSends = 0;
   #droppedSends = 0;
   #connects = 0;
   #reconnects = 0;
@@ -144,6 +150,17 @@ export class IntervalRecorder {
   /** A send that went out after its intended time (open models). */
   lateSend(nowMs: number): void {
     if (this.#slot(nowMs)) this.#lateSends++;
+  }
+
+  /** A send that waited for a connection: every one busy, none could be opened at once (open models). */
+  serverBoundSend(nowMs: number): void {
+    if (this.#slot(nowMs)) this.#serverBoundSends++;
+  }
+
+  /** Sets the start of the measured run, once, for a recorder made with `originMs: Infinity`. */
+  setOrigin(originMs: number): void {
+    if (this.#originMs !== Infinity) throw new Error("the recorder's origin is already set");
+    this.#originMs = originMs;
   }
 
   /** A send skipped because it was later than the bound (open models). */
@@ -220,6 +237,7 @@ export class IntervalRecorder {
       bytesRead: 0,
       bytesWritten: 0,
       lateSends: 0,
+      serverBoundSends: 0,
       droppedSends: 0,
       connects: 0,
       reconnects: 0,
@@ -239,6 +257,7 @@ export class IntervalRecorder {
       bytesRead: this.#bytesRead,
       bytesWritten: this.#bytesWritten,
       lateSends: this.#lateSends,
+      serverBoundSends: this.#serverBoundSends,
       droppedSends: this.#droppedSends,
       connects: this.#connects,
       reconnects: this.#reconnects,
@@ -255,6 +274,7 @@ export class IntervalRecorder {
       this.#bytesWritten =
         0;
     this.#lateSends =
+      this.#serverBoundSends =
       this.#droppedSends =
       this.#connects =
       this.#reconnects =

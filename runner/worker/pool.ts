@@ -1,7 +1,7 @@
 /**
  * @module
- * Main-isolate side of the workers: spawns N worker isolates, waits until all are loaded, starts them
- * at one common instant, forwards their interval samples to one callback (the same merge path for 1
+ * Main-isolate side of the workers: spawns N worker isolates, waits until all are loaded, has each
+ * prepare its share (generator warm-up, pre-connect pool: before t0), starts them at one common instant, forwards their interval samples to one callback (the same merge path for 1
  * or N workers) and resolves when every worker has finished its share. A failing worker stops the
  * others and rejects with a `LoadError`.
  */
@@ -9,6 +9,7 @@ import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/recorder.ts";
 import type { FlowSample } from "../stats/flow_recorder.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
+import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
@@ -26,8 +27,11 @@ export interface PoolOptions {
   signal?: AbortSignal;
 }
 
-/** Runs the load in `config.workers` isolates; resolves with the longest active time of any worker. */
-export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promise<{ activeMs: number }> {
+/** What the workers did, merged: the longest active time, pools and connects summed. */
+export interface WorkersSummary extends LoadRunSummary, PrepareSummary {}
+
+/** Runs the load in `config.workers` isolates. */
+export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promise<WorkersSummary> {
   const count = config.workers;
   const workers = Array.from(
     { length: count },
@@ -36,16 +40,19 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   const send = (w: Worker, msg: MainToWorker) => w.postMessage(msg);
   try {
     await allReady(workers);
+    const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
+    workers.forEach((w, workerIndex) =>
+      send(w, { type: "prepare", config, workerIndex, workerCount: count })
+    );
+    const prepared = mergePrepared(await preparing);
     const startAtEpochMs = performance.timeOrigin + performance.now() + START_LEAD_MS;
     const finished = collect(workers, opts);
-    workers.forEach((w, workerIndex) =>
-      send(w, { type: "start", config, workerIndex, workerCount: count, startAtEpochMs })
-    );
+    workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
     const onAbort = () => workers.forEach((w) => send(w, { type: "stop" }));
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      return await finished;
+      return { ...prepared, ...await finished };
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
     }
@@ -77,10 +84,53 @@ function allReady(workers: Worker[]): Promise<void> {
   });
 }
 
-function collect(workers: Worker[], opts: PoolOptions): Promise<{ activeMs: number }> {
+/** Each worker's summary of what it did before t0, in worker order. */
+function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSummary[]> {
+  return new Promise((resolve, reject) => {
+    const summaries: PrepareSummary[] = [];
+    let remaining = workers.length;
+    const timer = setTimeout(
+      () => reject(new LoadError(`load workers not prepared within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+    const fail = (message: string) => {
+      clearTimeout(timer);
+      reject(new LoadError(message));
+    };
+    for (const w of workers) {
+      w.onerror = (e) => {
+        e.preventDefault();
+        fail(`load worker crashed: ${e.message}`);
+      };
+      w.onmessage = (e: MessageEvent<WorkerToMain>) => {
+        const msg = e.data;
+        if (msg.type === "failed") fail(`load worker ${msg.workerIndex} failed: ${msg.message}`);
+        if (msg.type !== "prepared") return;
+        summaries[msg.workerIndex] = msg.summary;
+        if (--remaining === 0) {
+          clearTimeout(timer);
+          resolve(summaries);
+        }
+      };
+    }
+  });
+}
+
+/** Pools add up; the warm-up took as long as the slowest worker's; the estimate is the first worker's. */
+function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
+  return {
+    preConnected: summaries.reduce((sum, s) => sum + s.preConnected, 0),
+    preConnectEstimateMs: summaries.find((s) => s.preConnectEstimateMs !== null)?.preConnectEstimateMs ??
+      null,
+    generatorWarmupMs: Math.max(0, ...summaries.map((s) => s.generatorWarmupMs)),
+  };
+}
+
+function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> {
   return new Promise((resolve, reject) => {
     let remaining = workers.length;
     let activeMs = 0;
+    let maxConnectsInFlight = 0;
     for (const w of workers) {
       w.onerror = (e) => {
         e.preventDefault();
@@ -97,12 +147,15 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<{ activeMs: numb
             break;
           case "done":
             activeMs = Math.max(activeMs, msg.summary.activeMs);
-            if (--remaining === 0) resolve({ activeMs });
+            // Each worker's own maximum, summed: an upper bound of the run's.
+            maxConnectsInFlight += msg.summary.maxConnectsInFlight;
+            if (--remaining === 0) resolve({ activeMs, maxConnectsInFlight });
             break;
           case "failed":
             reject(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));
             break;
           case "ready":
+          case "prepared":
             break;
         }
       };

@@ -2,19 +2,18 @@
  * @module
  * The messages between the main isolate and the load workers, as discriminated unions so both sides
  * switch on `type` with the compiler checking every case. Samples carry their interval index, so the
- * main side merges them whatever order they arrive in.
+ * main side merges them whatever order they arrive in. A run is "prepare" (each worker warms up and
+ * opens its pool, then answers "prepared") and then "start" at one common instant.
  */
 import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/recorder.ts";
-import type { LoadRunSummary } from "../load/run_load.ts";
+import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 import type { FlowSample } from "../stats/flow_recorder.ts";
 
 export type MainToWorker =
+  | { type: "prepare"; config: AttackConfig; workerIndex: number; workerCount: number }
   | {
     type: "start";
-    config: AttackConfig;
-    workerIndex: number;
-    workerCount: number;
     /** Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin). */
     startAtEpochMs: number;
   }
@@ -22,6 +21,7 @@ export type MainToWorker =
 
 export type WorkerToMain =
   | { type: "ready" }
+  | { type: "prepared"; workerIndex: number; summary: PrepareSummary }
   | { type: "samples"; workerIndex: number; samples: IntervalSample[] }
   /** A worker's flow totals (histograms HDR-encoded), once, before its "done"; only when there are flows. */
   | { type: "flows"; workerIndex: number; flows: FlowSample[] }

@@ -1,34 +1,43 @@
 /**
  * @module
  * Entry module of a load worker isolate: announces it is ready (so module loading never eats into the
- * schedule), starts its share of the load at the common start time, streams interval samples, and
- * reports its summary or a failure. All load logic lives in `run_load.ts`.
+ * schedule), prepares its share on "prepare" (generator warm-up, pre-connect pool: all before t0),
+ * starts it at the common start time on "start", streams interval samples, and reports its summary or
+ * a failure. All load logic lives in `run_load.ts`.
  */
 /// <reference lib="deno.worker" />
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
-import { type LoadRun, startLoad } from "../load/run_load.ts";
+import { type LoadRun, type PreparedLoad, prepareLoad } from "../load/run_load.ts";
 
 const post = (msg: WorkerToMain) => self.postMessage(msg);
+let workerIndex = 0;
+let prepared: PreparedLoad | null = null;
 let run: LoadRun | null = null;
+
+const failed = (err: unknown) =>
+  post({ type: "failed", workerIndex, message: err instanceof Error ? err.message : String(err) });
 
 self.onmessage = (event: MessageEvent<MainToWorker>) => {
   const msg = event.data;
   switch (msg.type) {
-    case "start": {
-      const { workerIndex } = msg;
-      run = startLoad({
+    case "prepare": {
+      workerIndex = msg.workerIndex;
+      prepareLoad({
         config: msg.config,
         workerIndex,
         workerCount: msg.workerCount,
-        startMs: msg.startAtEpochMs - performance.timeOrigin,
         onSamples: (samples) => post({ type: "samples", workerIndex, samples }),
         onFlows: (flows) => post({ type: "flows", workerIndex, flows }),
-      });
-      run.done.then(
-        (summary) => post({ type: "done", workerIndex, summary }),
-        (err) =>
-          post({ type: "failed", workerIndex, message: err instanceof Error ? err.message : String(err) }),
-      );
+      }).then((load) => {
+        prepared = load;
+        post({ type: "prepared", workerIndex, summary: load.summary });
+      }, failed);
+      break;
+    }
+    case "start": {
+      if (prepared === null) return failed(new Error("start before prepare"));
+      run = prepared.start(msg.startAtEpochMs - performance.timeOrigin);
+      run.done.then((summary) => post({ type: "done", workerIndex, summary }), failed);
       break;
     }
     case "stop":

@@ -1,0 +1,187 @@
+/**
+ * @module
+ * The generator's own warm-up, before t0 and never against the target: a short burst (at most
+ * `GENERATOR_WARMUP_MS` of sending) of the run's own executor, connections, parser and recorder
+ * against an in-process loopback sink that answers every request with a canned 200. V8 then runs the
+ * hot path as optimized code from the first real send, so a cold JIT cannot make the first
+ * milliseconds late (and, in the open model, open a connection per late send). What the burst records
+ * is thrown away. The burst sends `GET /` with the run's pipelining and connection mode; flows are
+ * not replayed (their think times would make the burst idle), their requests share the same path.
+ */
+import type { AttackConfig } from "../config.ts";
+import { Connection, type ConnectionShared, transportFor } from "../http/connection.ts";
+import { ConnectGate } from "../http/connect_gate.ts";
+import { RequestMix } from "../http/request.ts";
+import { IntervalRecorder } from "../stats/recorder.ts";
+import type { Executor, LoadContext } from "./executor.ts";
+import { arrivalFor } from "./flow_session.ts";
+
+/** Longest the burst sends for. */
+export const GENERATOR_WARMUP_MS = 200;
+/** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
+const WARMUP_RATE_PER_SEC = 8_000;
+/** Connections of the burst in the closed and throughput models. */
+const WARMUP_CONNECTIONS = 4;
+
+const CANNED = new TextEncoder().encode(
+  "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nok",
+);
+
+/**
+ * Runs the burst with `executor` (the run's own) and resolves with the time it took in ms. Never
+ * throws: a warm-up that fails leaves the generator cold, nothing more.
+ */
+export async function warmUpGenerator(config: AttackConfig, executor: Executor): Promise<number> {
+  const beganMs = performance.now();
+  const sink = startSink();
+  const url = new URL(sink.url);
+  const recorder = new IntervalRecorder({
+    intervalMs: config.intervalMs,
+    originMs: beganMs,
+    uncorrected: true,
+  });
+  const shared: ConnectionShared = {
+    hostname: "127.0.0.1",
+    port: Number(url.port),
+    transport: transportFor(url),
+    recorder,
+    mix: new RequestMix(url, [{ method: "GET", path: "/", headers: [], weight: 1 }], 0),
+    timeoutMs: 1_000,
+    maxHeaderBytes: config.maxHeaderBytes,
+    connectGate: new ConnectGate(16),
+    log: null,
+    stopping: false,
+  };
+  const connections: Connection[] = [];
+  const ended = new AbortController();
+  const startMs = performance.now() + 1;
+  const ctx: LoadContext = {
+    config: burstConfig(config, sink.url),
+    shared,
+    workerIndex: 0,
+    workerCount: 1,
+    startMs,
+    endMs: startMs + GENERATOR_WARMUP_MS,
+    stopRequested: false,
+    pool: [],
+    newConnection() {
+      const conn = new Connection(connections.length, shared, config.pipelining);
+      connections.push(conn);
+      return conn;
+    },
+    arrival: arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
+  };
+  // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
+  // machine) is dropped and in-flight exchanges cut, so the whole warm-up stays near 250 ms.
+  const timer = setInterval(() => {
+    recorder.drain(performance.now(), false);
+    if (performance.now() > ctx.endMs) stopAll(shared, connections, ended);
+  }, 25);
+  try {
+    await executor.run(ctx);
+  } catch {
+    // A cold generator is the worst outcome; the run itself still goes ahead.
+  } finally {
+    clearInterval(timer);
+    stopAll(shared, connections, ended);
+    sink.close();
+  }
+  return performance.now() - beganMs;
+}
+
+function stopAll(shared: ConnectionShared, connections: Connection[], ended: AbortController): void {
+  shared.stopping = true;
+  ended.abort();
+  for (const c of connections) c.abort();
+}
+
+/** The run's config pointed at the sink, short, single requests, no log, no warm-up of its own. */
+function burstConfig(config: AttackConfig, url: string): AttackConfig {
+  const common = {
+    url,
+    requestMix: [{ method: "GET", path: "/", headers: [], weight: 1 }],
+    flows: undefined,
+    warmupMs: 0,
+    logFile: undefined,
+    timeoutMs: 1_000,
+    workers: 1,
+  };
+  const durationMs = GENERATOR_WARMUP_MS;
+  const connections = WARMUP_CONNECTIONS;
+  const ratePerSec = WARMUP_RATE_PER_SEC;
+  switch (config.model) {
+    case "connections":
+      return { ...config, ...common, connections, durationMs };
+    case "throughput":
+      return { ...config, ...common, connections, ratePerSec, durationMs };
+    case "rate":
+      return {
+        ...config,
+        ...common,
+        phases: [{ durationMs, ratePerSec }],
+        maxConnections: 64,
+        preConnect: 0,
+      };
+    case "count":
+      return config.ratePerSec === undefined
+        ? { ...config, ...common, connections, requests: 1_000_000, durationMs }
+        : { ...config, ...common, requests: 1_000_000, ratePerSec, maxConnections: 64, durationMs };
+  }
+}
+
+/** A loopback TCP server that answers each request head (`\r\n\r\n`) with the canned response. */
+function startSink(): { url: string; close(): void } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  (async () => {
+    for await (const conn of listener) {
+      open.add(conn);
+      answer(conn).finally(() => open.delete(conn));
+    }
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${listener.addr.port}/`,
+    close() {
+      try {
+        listener.close();
+      } catch { /* closed */ }
+      for (const conn of open) {
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      }
+    },
+  };
+}
+
+async function answer(conn: Deno.Conn): Promise<void> {
+  const buf = new Uint8Array(16 * 1024);
+  let state = 0; // bytes of "\r\n\r\n" matched so far
+  try {
+    while (true) {
+      const n = await conn.read(buf);
+      if (n === null) return;
+      let heads = 0;
+      for (let i = 0; i < n; i++) {
+        const b = buf[i];
+        state = b === 10
+          ? (state === 1 || state === 3 ? state + 1 : 0)
+          : b === 13
+          ? (state === 2 ? 3 : 1)
+          : 0;
+        if (state === 4) {
+          heads++;
+          state = 0;
+        }
+      }
+      for (let k = 0; k < heads; k++) await writeAll(conn, CANNED);
+    }
+  } catch {
+    // The burst ended and closed its side.
+  }
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
+}

@@ -1,0 +1,100 @@
+/**
+ * @module
+ * Connections opened before t0, so the open models start against a warm pool instead of opening one
+ * connection per early send (the start-up storm of issue 11). The size, per worker:
+ * - `preConnect` given (`--pre-connect N`): this worker's share of N;
+ * - throughput: all its fixed connections;
+ * - rate and open count: Little's law, L = lambda x W, with lambda the first non-pause phase's peak
+ *   rate (this worker's share) and W the fastest of the first few connects (the round trip without
+ *   the scheduling noise of a busy machine, which would inflate a mean or median). No request is
+ *   sent to measure W: the target sees exactly the configured requests (`-n` stays exact, caches and
+ *   rate-limit windows untouched). A connect is one network round trip, a floor of a request's time,
+ *   so the pool is 2 L, at least `PRE_CONNECT_FLOOR` and at most the connection bound; a server slower
+ *   than its round trip grows the pool after t0, a bounded number of connects at a time.
+ * Closed models and per-arrival connections open nothing here (each arrival's connect is part of what
+ * they measure). Connects go through the worker's connect gate; the first failure stops pre-connecting
+ * (the run then counts the target's errors as usual, after t0).
+ */
+import type { AttackConfig, Phase } from "../config.ts";
+import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
+import type { Connection } from "../http/connection.ts";
+import { shareOf, withWarmup } from "./schedule.ts";
+
+/** Connections per worker opened before t0 at least, whatever the estimate. */
+export const PRE_CONNECT_FLOOR = 4;
+/** Little's law times this: a connect round trip understates a response's time. */
+const HEADROOM = 2;
+
+/** What pre-connecting opened, for the results. */
+export interface PreConnected {
+  connections: Connection[];
+  /** The W of Little's law in ms (fastest first connect); null when not estimated. */
+  estimateMs: number | null;
+}
+
+/** How this worker sizes its pool: a fixed count, Little's law at a rate, or nothing. */
+export type PoolSize = { count: number } | { ratePerSec: number; max: number } | null;
+
+/** The pool rule of a config for one worker (see the module comment). */
+export function poolSizeOf(config: AttackConfig, workerIndex: number, workerCount: number): PoolSize {
+  const share = (n: number) => shareOf(n, workerIndex, workerCount);
+  if (config.connection === "per-arrival") return null;
+  if (config.model === "throughput") return { count: share(config.connections) };
+  if (config.model === "connections") return null;
+  if (config.model === "count" && config.ratePerSec === undefined) return null;
+  const max = Math.max(1, share(config.maxConnections));
+  if (config.preConnect !== undefined) return { count: Math.min(max, share(config.preConnect)) };
+  const ratePerSec = config.model === "rate"
+    ? firstRatePerSec(withWarmup(config.phases, config.warmupMs))
+    : config.ratePerSec!;
+  return { ratePerSec: ratePerSec / workerCount, max };
+}
+
+/** The peak rate of the first phase that sends anything (a leading pause sends nothing). */
+function firstRatePerSec(phases: readonly Phase[]): number {
+  for (const p of phases) {
+    const peak = Math.max(p.ratePerSec, p.rampToPerSec ?? 0);
+    if (peak > 0) return peak;
+  }
+  return 0;
+}
+
+/** Connections for Little's law: 2 x rate x W, between the floor and `max`. */
+export function littlesLawPool(ratePerSec: number, estimateMs: number, max: number): number {
+  const pool = Math.ceil(HEADROOM * ratePerSec * estimateMs / 1000);
+  return Math.min(max, Math.max(PRE_CONNECT_FLOOR, pool));
+}
+
+/** Opens this worker's pool; `newConnection` registers each with the worker (watchdog, shutdown). */
+export async function preConnect(size: PoolSize, newConnection: () => Connection): Promise<PreConnected> {
+  if (size === null) return { connections: [], estimateMs: null };
+  const first = "count" in size ? size.count : Math.min(size.max, PRE_CONNECT_FLOOR);
+  const probe = await openMany(first, newConnection);
+  if (!probe.ok || "count" in size) return { connections: probe.open, estimateMs: null };
+  const estimateMs = Math.min(...probe.connectMs);
+  const rest = await openMany(littlesLawPool(size.ratePerSec, estimateMs, size.max) - first, newConnection);
+  return { connections: [...probe.open, ...rest.open], estimateMs };
+}
+
+/** Opens `n` connections, as many at once as the connect gate allows; stops at the first failure. */
+async function openMany(
+  n: number,
+  newConnection: () => Connection,
+): Promise<{ open: Connection[]; connectMs: number[]; ok: boolean }> {
+  const open: Connection[] = [];
+  const connectMs: number[] = [];
+  let ok = true, started = 0;
+  const opener = async () => {
+    while (ok && started < n) {
+      started++;
+      const conn = newConnection();
+      const startMs = performance.now();
+      if (await conn.open()) {
+        open.push(conn);
+        connectMs.push(performance.now() - startMs);
+      } else ok = false;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, CONNECTS_IN_FLIGHT_PER_WORKER) }, opener));
+  return { open, connectMs, ok };
+}
