@@ -102,8 +102,8 @@ export function renderInstances(data: PageData): HTMLElement | null {
   const sec = section(
     "instances",
     "Achieved rate vs instances",
-    "Each variant labelled with the target processes serving it (behind the balancer when more than one); " +
-      "the last column divides the most instances' req/s by the fewest's at the same point.",
+    "Each variant labelled with the target processes serving it (behind a balancer or sharing a port when " +
+      "more than one); the last column divides the most instances' req/s by the fewest's at the same point.",
   );
   const caveat = scalingCaveat(data.environment.cores ?? 0, groups);
   if (caveat) sec.appendChild(h("p", { class: "note warn", id: "instances-caveat" }, caveat));
