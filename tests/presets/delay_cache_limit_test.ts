@@ -59,7 +59,10 @@ async function assertFinding(results: ResultsFile): Promise<void> {
   assert.ok(both.latencyMs.p50 < 100, `cache-limit/delay-1s p50 ${both.latencyMs.p50} ms should be ms`);
   for (const name of ["cache-limit/delay-1s", "cache-limit/no-delay"]) {
     const run = runOf(results, name);
-    assert.ok(non2xxShare(run) > 0.5, `${name}: most answers are 429: ${JSON.stringify(run.statusCodes)}`);
+    assert.ok(
+      non2xxShare(run) > 0.5,
+      `${name}: most of ${run.requests} answers are 429: ${JSON.stringify(run.statusCodes)}`,
+    );
     assert.ok((run.statusCodes["429"] ?? 0) > 0, `${name} has 429s`);
     assert.ok(run.successRate < 0.5, `${name} success ${run.successRate} counts 429 as not successful`);
     assert.equal(errorCount(run), 0, `${name}: 429s are not errors: ${JSON.stringify(run.errors)}`);
@@ -107,17 +110,20 @@ Deno.test({
   sanitizeOps: false,
   async fn(t) {
     const dir = await Deno.makeTempDir({ prefix: "loadlab_delay_cache_limit_" });
+    let kept = false;
     try {
       const args = ["run", "preset:delay-cache-limit", "--quick", "--set", "log=true", "--out-dir", dir];
       const out = await runLoadlab(args);
       assert.equal(out.code, 0, out.stderr + out.stdout);
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      kept = true; // until the finding holds: a failure on a busy machine is worth reading afterwards
       assert.deepEqual(
         [results.experiment.preset, results.experiment.quick, results.complete],
         ["delay-cache-limit", true, true],
       );
       assert.deepEqual(results.runs.map((r) => r.name), RUNS);
       await assertFinding(results);
+      kept = false;
 
       await t.step({
         name: "the report opens in chromium and shows autocannon-style tables for every run",
@@ -149,7 +155,8 @@ Deno.test({
         },
       });
     } finally {
-      await Deno.remove(dir, { recursive: true });
+      if (kept) console.log(`results kept for inspection: ${dir}`);
+      else await Deno.remove(dir, { recursive: true });
     }
   },
 });
