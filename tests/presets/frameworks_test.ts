@@ -4,9 +4,10 @@
  * every request logged. Asserts the direction of the study's finding from results.json, with margins that
  * hold while both cores are busy with other work: fib(23) below half of static JSON's req/s for every
  * framework, throughput differing between frameworks, and runs starting slower than they end (the median
- * over runs of first interval's p50 / steady-state p50 at least 1). Also that each run names its runtime (Node
- * or Deno's npm compatibility for the example apps: either is fine here) and has its request log. Then the
- * report opens in chromium with no console error and shows the variants × loads tables and warm-up charts.
+ * over runs of the first interval's req/s over the steady state's at most 0.9). Also that each run names its
+ * runtime (Node or Deno's npm compatibility for the example apps: either is fine here) and has its request
+ * log. Then the report opens in chromium with no console error and shows the variants × loads tables and
+ * warm-up charts.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
@@ -29,13 +30,24 @@ function median(values: number[]): number {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
-/** First interval's p50 over the median p50 of the last third (the stabilization detector's reference). */
-function firstToSteady(run: RunResult): number {
-  const p50 = run.intervals.filter((iv) => iv.requests > 0).map((iv) => iv.p50);
-  return p50[0] / median(p50.slice(p50.length - Math.ceil(p50.length / 3)));
+/**
+ * The first interval over the steady state (the median of the last third, the stabilization detector's
+ * reference), in req/s over every interval or in p50 over the non-empty ones.
+ */
+function firstToSteady(run: RunResult, column: "rps" | "p50"): number {
+  const values = column === "rps"
+    ? run.intervals.map((iv) => iv.requests / iv.durationMs)
+    : run.intervals.filter((iv) => iv.requests > 0).map((iv) => iv.p50);
+  return values[0] / median(values.slice(values.length - Math.ceil(values.length / 3)));
 }
 
-/** The finding, as directions with margins; returns the numbers for the failure message and the log. */
+/**
+ * The finding, as directions with margins. Warm-up is asserted on throughput: the first 250 ms serve fewer
+ * requests than the steady state in most runs (median ratio <= 0.9; 0.2-0.6 measured here). The first
+ * interval's p50 shows the warm-up too when the machine is quiet (median ratio 1.3-1.9 here), but with both
+ * cores busy a closed loop's first answers come while its queue of 50 still fills, which lowers that p50
+ * below the steady state's, so it is printed, not asserted (docs/studies/frameworks.md).
+ */
 function assertFinding(results: ResultsFile): void {
   const rps = Object.fromEntries(
     TARGETS.map((t) => [t, { json: meanRps(results, t, "json"), fib: meanRps(results, t, "fib") }]),
@@ -49,12 +61,16 @@ function assertFinding(results: ResultsFile): void {
     Math.max(...json) > 1.5 * Math.min(...json),
     `/json req/s hardly differs between frameworks: ${table}`,
   );
-  const ratios = results.runs.map(firstToSteady);
+  const byRps = results.runs.map((r) => firstToSteady(r, "rps"));
+  const byP50 = results.runs.map((r) => firstToSteady(r, "p50"));
+  const show = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
   assert.ok(
-    median(ratios) >= 1,
-    `runs do not start slower than they end: first/steady ${ratios.map((r) => r.toFixed(2))}`,
+    median(byRps) <= 0.9,
+    `runs do not start slower than they end: first/steady req/s ${show(byRps)}`,
   );
-  console.log(`req/s ${table}; first/steady median ${median(ratios).toFixed(2)}`);
+  console.log(
+    `req/s ${table}; first/steady median: req/s ${median(byRps).toFixed(2)}, p50 ${median(byP50).toFixed(2)}`,
+  );
 }
 
 Deno.test({

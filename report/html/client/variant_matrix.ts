@@ -4,11 +4,11 @@
  * Variants × loads at a glance, the way the frameworks study (docs/studies/frameworks.md) tabulates them:
  * mean req/s over repeats with its 95% CI (the overview rows' numbers, computed as `results.analysis.groups`
  * computes them) next to the runtime that served each variant; the mean stabilization time (when the
- * median latency stopped drifting: the JIT warm-up); the first interval's median latency against the
- * steady state; and per load one chart of every variant's median latency per interval (the median over
- * repeats), the study's "median latency in each 250 ms interval by framework". Drawn when the experiment
- * has at least two variants and two loads outside sweeps. Inlined by source text like every client module
- * (see dom.ts): helpers are exported so the page has them; strings only ever become text nodes.
+ * median latency stopped drifting: the JIT warm-up); the first interval's median latency and req/s
+ * against the steady state; and per load one chart of every variant's median latency per interval (the
+ * median over repeats), the study's "median latency in each 250 ms interval by framework". Drawn when the
+ * experiment has at least two variants and two loads outside sweeps. Inlined by source text like every
+ * client module (see dom.ts): helpers are exported so the page has them; strings only become text nodes.
  */
 import type { PageData, PageRun } from "../page_data.ts";
 import { type Cell, fmtNum, h, isNum, section, sortableTable } from "./dom.ts";
@@ -51,14 +51,18 @@ export function medianOf(values: number[]): number {
 }
 
 /**
- * The run's steady-state median latency: the median p50 of the last third of its non-empty intervals (the
- * reference the stabilization detector uses), and its first interval's p50 divided by that.
+ * The run's first interval against its steady state, in median latency (`p50`: the first non-empty
+ * interval's p50 over the median p50 of the last third of the non-empty ones, the reference the stabilization
+ * detector uses) or in throughput (`rps`: the first interval's req/s over the last third's median). A run
+ * that starts slower has a p50 ratio above 1 and a req/s ratio below 1. In a closed loop the first
+ * interval's p50 is also lowered by the queue still filling (the 50th request waits for 49 others only once
+ * all are in), most when answers are slow; its req/s is not, so that ratio shows a warm-up more reliably.
  */
-export function firstToSteady(run: PageRun): number {
-  const p50 = run.iv.p50.filter((_, i) => (run.iv.rps[i] ?? 0) > 0);
-  if (p50.length < 2) return NaN;
-  const steady = medianOf(p50.slice(p50.length - Math.ceil(p50.length / 3)));
-  return steady > 0 ? p50[0] / steady : NaN;
+export function firstToSteady(run: PageRun, column: "p50" | "rps" = "p50"): number {
+  const values = column === "rps" ? run.iv.rps : run.iv.p50.filter((_, i) => (run.iv.rps[i] ?? 0) > 0);
+  if (values.length < 2) return NaN;
+  const steady = medianOf(values.slice(values.length - Math.ceil(values.length / 3)));
+  return steady > 0 ? values[0] / steady : NaN;
 }
 
 /** Mean req/s ± 95% CI of each variant (rows, with its runtime) and load (columns), from the overview. */
@@ -93,26 +97,30 @@ export function stabilizationCells(runs: PageRun[], axes: MatrixAxes): Cell[][] 
   ]);
 }
 
-/** The first interval's median latency over the steady state's, median over repeats, per variant and load. */
+/** First interval over steady state in p50 and in req/s, medians over repeats, per variant and load. */
 export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
   const mine = matrixRuns(runs);
   return axes.variants.map((v) => [
     { text: v, cls: "name" },
     ...axes.loads.map((l): Cell => {
-      const ratios = mine.filter((r) => r.variant === v && r.load === l).map(firstToSteady).filter(isNum);
-      const ratio = medianOf(ratios);
-      const slower = ratios.filter((x) => x >= 1).length;
+      const of = mine.filter((r) => r.variant === v && r.load === l);
+      const p50 = of.map((r) => firstToSteady(r, "p50")).filter(isNum);
+      const rps = of.map((r) => firstToSteady(r, "rps")).filter(isNum);
+      const [a, b] = [medianOf(p50), medianOf(rps)];
+      const fmt = (x: number) => (isNum(x) ? `${x.toFixed(2)}×` : "–");
       return {
-        text: isNum(ratio) ? `${ratio.toFixed(2)}×` : "–",
-        sort: ratio,
-        cls: isNum(ratio) && ratio >= 1 ? "" : "muted",
-        title: `first interval slower than the steady state in ${slower} of ${ratios.length} run(s)`,
+        text: `p50 ${fmt(a)} · req/s ${fmt(b)}`,
+        sort: a,
+        title: `slower at the start: by p50 in ${
+          p50.filter((x) => x >= 1).length
+        } of ${p50.length} run(s), ` +
+          `by req/s in ${rps.filter((x) => x < 1).length} of ${rps.length}`,
       };
     }),
   ]);
 }
 
-/** Per variant, the median over its repeats of each interval's p50 (index-aligned), as chart points. */
+/** Per variant, the median over its repeats of each non-empty interval's p50 (index-aligned), as points. */
 export function medianP50Series(
   runs: PageRun[],
   variant: string,
@@ -122,7 +130,9 @@ export function medianP50Series(
   if (!of.length) return [];
   const longest = of.reduce((a, b) => (b.iv.p50.length > a.iv.p50.length ? b : a));
   const xs = times(longest.iv.t);
-  return xs.map((x, i) => ({ x, y: medianOf(of.map((r) => r.iv.p50[i])) })).filter((p) => isNum(p.y));
+  // An interval without answers has no latency (stored as 0): left out, not a zero on the log axis.
+  const p50At = (r: PageRun, i: number) => ((r.iv.rps[i] ?? 0) > 0 ? r.iv.p50[i] : NaN);
+  return xs.map((x, i) => ({ x, y: medianOf(of.map((r) => p50At(r, i))) })).filter((p) => isNum(p.y));
 }
 
 /** The section, or null when the runs are not variants × loads. */
@@ -134,9 +144,10 @@ export function renderVariantMatrix(data: PageData): HTMLElement | null {
     "Variants × loads",
     "Mean req/s over repeats with its 95% confidence interval (Student's t), and the runtime that served " +
       "each variant. Stabilization: when a run's median latency settled within ±20% of its last third " +
-      "(the mark in each run's latency chart), the mean over runs. First / steady: the first interval's " +
-      "median latency divided by the median of the last third's, the median over repeats (above 1×: the " +
-      "run started slower than it ended, as a JIT warms up).",
+      "(the mark in each run's latency chart), the mean over runs. First / steady: the first 250 ms " +
+      "interval's median latency and req/s divided by the last third's, medians over repeats: a run that " +
+      "starts slower, as a JIT warms up, has p50 above 1× and req/s below 1× (the first interval's p50 " +
+      "is also lowered while a closed loop's queue fills, so req/s is the steadier sign).",
   );
   const loadHeaders = axes.loads.map((label) => ({ label, num: true }));
   sec.appendChild(h("h3", null, "Requests per second"));
@@ -153,7 +164,7 @@ export function renderVariantMatrix(data: PageData): HTMLElement | null {
     stabilizationCells(data.runs, axes),
     "matrix-stabilization",
   ));
-  sec.appendChild(h("h3", null, "First interval / steady state (median latency)"));
+  sec.appendChild(h("h3", null, "First interval / steady state"));
   sec.appendChild(
     sortableTable([{ label: "variant" }, ...loadHeaders], warmupRatioCells(data.runs, axes), "matrix-warmup"),
   );
