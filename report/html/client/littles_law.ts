@@ -54,6 +54,8 @@ export interface LittleCurve {
   fitInterceptMs: number;
   /** Coefficient of determination of the fitted line (1 = the points lie on it). */
   r2: number;
+  /** Lowest and highest mean latency / (N / X) over the points, each with its own X: 1 is Little's law. */
+  pointRatio: [number, number];
 }
 
 /** Least-squares line y = slope x + intercept, with r²; NaN when x does not vary. */
@@ -117,6 +119,7 @@ export function littleCurve(label: string, points: LittlePoint[]): LittleCurve {
   const rps = points.map((p) => p.rps);
   const throughputRps = rps.reduce((a, b) => a + b, 0) / rps.length;
   const fit = fitLine(points.map((p) => p.connections), points.map((p) => p.meanMs));
+  const ratios = points.map((p) => p.meanMs / (p.connections / p.rps * 1000));
   return {
     label,
     points,
@@ -127,6 +130,7 @@ export function littleCurve(label: string, points: LittlePoint[]): LittleCurve {
     fitSlopeMs: fit.slope,
     fitInterceptMs: fit.intercept,
     r2: fit.r2,
+    pointRatio: [Math.min(...ratios), Math.max(...ratios)],
   };
 }
 
@@ -140,10 +144,11 @@ export function littleCells(c: LittleCurve): Cell[] {
     { text: fmtNum(c.throughputRps, 0), sort: c.throughputRps },
     { text: `${fmtNum(c.minRps, 0)}–${fmtNum(c.maxRps, 0)}`, sort: c.maxRps / c.minRps },
     { text: `${fmtMs(first.meanMs)} → ${fmtMs(last.meanMs)}`, sort: last.meanMs / first.meanMs },
-    { text: `${fmtNum(c.fitSlopeMs, 3)} ms`, sort: c.fitSlopeMs },
-    { text: `${fmtNum(c.littleSlopeMs, 3)} ms`, sort: c.littleSlopeMs },
+    { text: fmtNum(c.fitSlopeMs, 3), sort: c.fitSlopeMs },
+    { text: fmtNum(c.littleSlopeMs, 3), sort: c.littleSlopeMs },
     { text: isNum(ratio) ? fmtNum(ratio, 2) : "–", sort: ratio },
     { text: fmtNum(c.r2, 3), sort: c.r2 },
+    { text: `${fmtNum(c.pointRatio[0], 2)}–${fmtNum(c.pointRatio[1], 2)}`, sort: c.pointRatio[1] },
   ];
 }
 
@@ -185,20 +190,23 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
     "Little's law: mean latency against connections",
     "Closed model, no think time: N connections keep N requests in flight, so mean latency L = N / X. " +
       "With throughput X flat (the server saturated), latency grows in proportion to N. Dashed: N / X with X " +
-      "the variant's mean throughput over its points; dotted: the least-squares line through the points. " +
-      "A slope ratio (fitted / Little's) near 1 with a narrow throughput range is the finding.",
+      "the variant's mean throughput over its points; dotted: the least-squares line through the points; " +
+      "the slopes are in ms of mean latency per connection (Little's: 1000 / X). " +
+      "A slope ratio (fitted / Little's) near 1 with a narrow throughput range is the finding. The last " +
+      "column checks the law at each point with that point's own X: near 1 even where X is not flat.",
   );
   const headers = [
     { label: "variant" },
     ...[
-      "connections",
-      "mean req/s (X)",
-      "req/s range",
+      "N",
+      "X (mean req/s)",
+      "X range",
       "mean latency",
-      "fitted slope / conn",
-      "Little 1000 / X",
+      "fitted ms / N",
+      "Little ms / N",
       "slope ratio",
       "r²",
+      "L ÷ (N/X)",
     ].map((label) => ({ label, num: true })),
   ];
   sec.appendChild(sortableTable(headers, curves.map(littleCells), "littles-law"));

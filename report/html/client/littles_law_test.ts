@@ -40,6 +40,8 @@ Deno.test("flat throughput: the fitted slope is Little's 1000 / X, one curve per
   assert.deepEqual(cached.points.map((p) => p.connections), [10, 200, 1000]);
   assert.equal(cached.points[1].runs.length, 2, "repeats share a point");
   assert.equal(littleCells(uncached)[7].text, "1");
+  assert.ok(Math.abs(uncached.pointRatio[0] - 1) < 1e-9 && Math.abs(uncached.pointRatio[1] - 1) < 1e-9);
+  assert.equal(littleCells(uncached)[9].text, "1–1");
 });
 
 Deno.test("throughput growing with N gives a fitted slope below Little's line at the mean throughput", () => {
