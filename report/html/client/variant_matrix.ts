@@ -51,17 +51,18 @@ export function medianOf(values: number[]): number {
 }
 
 /**
- * The run's first interval against its steady state, in median latency (`p50`: the first non-empty
- * interval's p50 over the median p50 of the last third of the non-empty ones, the reference the stabilization
- * detector uses) or in throughput (`rps`: the first interval's req/s over the last third's median). A run
- * that starts slower has a p50 ratio above 1 and a req/s ratio below 1. In a closed loop the first
- * interval's p50 is also lowered by the queue still filling (the 50th request waits for 49 others only once
- * all are in), most when answers are slow; its req/s is not, so that ratio shows a warm-up more reliably.
+ * The run's first interval against the rest of it, in median latency (`p50`: the first non-empty interval's
+ * p50 over the median p50 of the later non-empty ones) or in throughput (`rps`: the first interval's req/s
+ * over the median of the later intervals'). A run that starts slower has a p50 ratio above 1 and a req/s
+ * ratio below 1. In a closed loop the first interval's p50 is also lowered by the queue still filling (the
+ * 50th request waits for 49 others only once all are in), most when answers are slow; its req/s is not, so
+ * that ratio shows a warm-up more reliably. The median of all later intervals, not only the last ones,
+ * keeps one slow stretch (another process taking the core) from deciding the ratio.
  */
 export function firstToSteady(run: PageRun, column: "p50" | "rps" = "p50"): number {
   const values = column === "rps" ? run.iv.rps : run.iv.p50.filter((_, i) => (run.iv.rps[i] ?? 0) > 0);
   if (values.length < 2) return NaN;
-  const steady = medianOf(values.slice(values.length - Math.ceil(values.length / 3)));
+  const steady = medianOf(values.slice(1));
   return steady > 0 ? values[0] / steady : NaN;
 }
 
@@ -145,7 +146,8 @@ export function renderVariantMatrix(data: PageData): HTMLElement | null {
     "Mean req/s over repeats with its 95% confidence interval (Student's t), and the runtime that served " +
       "each variant. Stabilization: when a run's median latency settled within ±20% of its last third " +
       "(the mark in each run's latency chart), the mean over runs. First / steady: the first 250 ms " +
-      "interval's median latency and req/s divided by the last third's, medians over repeats: a run that " +
+      "interval's median latency and req/s divided by the median of the later intervals', medians over " +
+      "repeats: a run that " +
       "starts slower, as a JIT warms up, has p50 above 1× and req/s below 1× (the first interval's p50 " +
       "is also lowered while a closed loop's queue fills, so req/s is the steadier sign).",
   );
