@@ -5,8 +5,9 @@
  * - `preConnect` given (`--pre-connect N`): this worker's share of N;
  * - throughput: all its fixed connections;
  * - rate and open count: Little's law, L = lambda x W, with lambda the first non-pause phase's peak
- *   rate (this worker's share) and W the fastest of the first few connects (the round trip without
- *   the scheduling noise of a busy machine, which would inflate a mean or median). No request is
+ *   rate (this worker's share) and W the fastest of the first few connects, made one after the other
+ *   (the round trip without the scheduling noise of a busy machine, which inflates a mean, a median,
+ *   or connects made all at once). No request is
  *   sent to measure W: the target sees exactly the configured requests (`-n` stays exact, caches and
  *   rate-limit windows untouched). A connect is one network round trip, a floor of a request's time,
  *   so the pool is 2 L, at least `PRE_CONNECT_FLOOR` and at most the connection bound; a server slower
@@ -69,17 +70,19 @@ export function littlesLawPool(ratePerSec: number, estimateMs: number, max: numb
 export async function preConnect(size: PoolSize, newConnection: () => Connection): Promise<PreConnected> {
   if (size === null) return { connections: [], estimateMs: null };
   const first = "count" in size ? size.count : Math.min(size.max, PRE_CONNECT_FLOOR);
-  const probe = await openMany(first, newConnection);
+  const probe = await openMany(first, newConnection, "count" in size ? CONNECTS_IN_FLIGHT_PER_WORKER : 1);
   if (!probe.ok || "count" in size) return { connections: probe.open, estimateMs: null };
   const estimateMs = Math.min(...probe.connectMs);
-  const rest = await openMany(littlesLawPool(size.ratePerSec, estimateMs, size.max) - first, newConnection);
+  const pool = littlesLawPool(size.ratePerSec, estimateMs, size.max);
+  const rest = await openMany(pool - first, newConnection, CONNECTS_IN_FLIGHT_PER_WORKER);
   return { connections: [...probe.open, ...rest.open], estimateMs };
 }
 
-/** Opens `n` connections, as many at once as the connect gate allows; stops at the first failure. */
+/** Opens `n` connections, `atOnce` at a time; stops at the first failure. */
 async function openMany(
   n: number,
   newConnection: () => Connection,
+  atOnce: number,
 ): Promise<{ open: Connection[]; connectMs: number[]; ok: boolean }> {
   const open: Connection[] = [];
   const connectMs: number[] = [];
@@ -95,6 +98,6 @@ async function openMany(
       } else ok = false;
     }
   };
-  await Promise.all(Array.from({ length: Math.min(n, CONNECTS_IN_FLIGHT_PER_WORKER) }, opener));
+  await Promise.all(Array.from({ length: Math.min(n, atOnce) }, opener));
   return { open, connectMs, ok };
 }
