@@ -58,7 +58,10 @@ Deno.test({
 });
 
 /** The first line of a stream (then stops reading, so the pipe may fill: serve prints little). */
-async function firstLine(stream: ReadableStream<Uint8Array>, timeoutMs: number): Promise<string> {
+async function firstLine(
+  stream: ReadableStream<Uint8Array<ArrayBuffer>>,
+  timeoutMs: number,
+): Promise<string> {
   const reader = stream.pipeThrough(new TextDecoderStream()).getReader();
   let text = "";
   const timer = setTimeout(() => reader.cancel(), timeoutMs);
