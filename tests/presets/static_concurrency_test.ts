@@ -1,14 +1,15 @@
 /**
  * `loadlab run preset:static-concurrency --quick` end to end (docs/studies/static-concurrency.md): the gzipped
  * sample pages at 10, 200 and 1000 connections (closed model), without and with the response cache. Asserts
- * the direction of the study's finding from results.json with margins that hold while both cores are busy
- * with other work:
- * - throughput is flat across connections: at 1000 within [0.4, 4]x of that at 10, while N grew 100x;
- * - mean latency grows with N: over 10x from 10 to 1000 connections, and the least-squares slope of mean
- *   latency against N is Little's 1000 / X within [0.5, 2] (the line the report draws);
- * - the cache makes a request cheaper: target CPU per request under 0.75x of the uncached one. Not req/s:
- *   on a busy machine one 1.5 s run's req/s swings 2-3x with the scheduler (the cached variant was behind
- *   at one point in 2 of 8 runs here), while CPU per request only counts the target's own work;
+ * the direction of the study's finding from results.json, with margins from runs on a machine whose two cores
+ * were busy with other work (see the study page, "Numbers measured here"):
+ * - throughput does not follow N: at 1000 connections within [0.2, 5]x of that at 10, while N grew 100x;
+ * - mean latency grows with N: over 10x from 10 to 1000 connections, and in every run it is N / X within
+ *   (0.4, 3) (Little's law, the line the report draws; the band allows for the edges of a 1.5 s run);
+ * - the cache makes a request cheaper: target CPU per request (from the CPU telemetry) under 0.6x of the
+ *   uncached one. Not req/s: on a busy machine one 1.5 s run's req/s swings 2-10x with the CPU share the
+ *   target gets (the cached variant was behind at single points in some runs here), while CPU per request
+ *   counts only the target's own work;
  * - the stale-cache pitfall: every cached run counts staleHits (news.html is a new version every second,
  *   the cache keeps it 60 s), the uncached runs none.
  * Then the report opens in chromium with no console error, with the Little's law and target counter sections.
@@ -54,7 +55,7 @@ function assertFinding(results: ResultsFile): void {
     const low = runAt(results, variant, 10), high = runAt(results, variant, 1000);
     const ratio = high.rps / low.rps;
     assert.ok(
-      ratio >= 0.25 && ratio <= 4,
+      ratio >= 0.2 && ratio <= 5,
       `${variant}: req/s ${low.rps} at 10, ${high.rps} at 1000: not flat`,
     );
     assert.ok(
