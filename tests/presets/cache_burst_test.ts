@@ -1,0 +1,87 @@
+/**
+ * `loadlab run preset:cache-burst --quick` end to end (docs/studies/cache-burst.md): the CMS-like page alone
+ * and behind the Redis caching proxy under the study's six tests. Asserts the direction of the study's
+ * finding from results.json, with margins that hold while both cores are busy with other work: uncached
+ * success falls well below 100% with timeouts under high and burst load, cached stays at 100% with the
+ * mean cut by over 90%. Then the report opens in chromium with no console error and shows the study's
+ * bar charts and the per-phase table. Needs redis-server (the proxy starts its own) and chromium.
+ */
+import assert from "node:assert/strict";
+import type { ResultsFile, RunResult } from "../../results/mod.ts";
+import { blankCanvases, openReport } from "../browser.ts";
+import { requireProgram, runLoadlab } from "../helpers.ts";
+
+const LOADS = ["baseline", "moderate", "high", "burst", "spike", "sustained"];
+
+function runOf(results: ResultsFile, variant: string, load: string): RunResult {
+  const run = results.runs.find((r) => r.variant === variant && r.load === load);
+  assert.ok(run, `no run ${variant}/${load} in ${results.runs.map((r) => r.name).join(", ")}`);
+  return run;
+}
+
+/** The finding: what the study saw before and after the cache, as directions with margins. */
+function assertFinding(results: ResultsFile): void {
+  for (const load of LOADS) {
+    const cached = runOf(results, "cached", load);
+    assert.ok(cached.successRate >= 0.99, `cached/${load} success ${cached.successRate}`);
+  }
+  for (const load of ["high", "burst"]) {
+    const direct = runOf(results, "direct", load), cached = runOf(results, "cached", load);
+    assert.ok(direct.successRate < 0.8, `direct/${load} success ${direct.successRate} should be < 80%`);
+    assert.ok(
+      (direct.errors.timeout ?? 0) > 0,
+      `direct/${load} has timeouts: ${JSON.stringify(direct.errors)}`,
+    );
+    assert.ok(
+      cached.latencyMs.mean < direct.latencyMs.mean * 0.1,
+      `cached/${load} mean ${cached.latencyMs.mean} ms is not 90% under direct's ${direct.latencyMs.mean} ms`,
+    );
+    // The phases table carries the same story: the timeouts are in direct's phase rows.
+    assert.ok(direct.phases!.some((p) => p.timeouts > 0), `direct/${load} phases show timeouts`);
+    // Served from Redis: hits, and a miss at most every TTL (plus a few concurrent ones at expiry).
+    const stats = cached.targetStats ?? {};
+    assert.ok(stats.hits > 10 * (stats.misses ?? 0), `cached/${load} counters ${JSON.stringify(stats)}`);
+  }
+}
+
+Deno.test({
+  name:
+    "preset:cache-burst --quick: uncached fails with timeouts under high and burst, cached holds and is >90% faster",
+  ignore: !requireProgram("redis-server"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn(t) {
+    const dir = await Deno.makeTempDir({ prefix: "loadlab_cache_burst_" });
+    try {
+      const out = await runLoadlab(["run", "preset:cache-burst", "--quick", "--out-dir", dir]);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      console.log(out.stdout.split("\n").filter((l) => l.startsWith("run ")).join("\n"));
+      assert.deepEqual(
+        [results.experiment.preset, results.experiment.quick, results.complete],
+        ["cache-burst", true, true],
+      );
+      assert.deepEqual(results.runs.map((r) => r.name), LOADS.flatMap((l) => [`direct/${l}`, `cached/${l}`]));
+      assertFinding(results);
+      assert.equal(out.code, 0, out.stderr + out.stdout); // the cached threshold passed
+
+      await t.step({
+        name: "the report opens in chromium with the study's charts and the per-phase table",
+        ignore: !requireProgram("chromium"),
+        async fn() {
+          const { problems, value } = await openReport(`${dir}/report.html`, async (page) => ({
+            comparison: await page.locator("#comparison canvas").count(),
+            blank: await blankCanvases(page, "#comparison canvas, #phase-charts canvas"),
+            phaseCharts: await page.locator("#phase-charts canvas").count(),
+            phaseRows: await page.locator("#phase-summary tbody tr").count(),
+          }));
+          assert.deepEqual(problems, []);
+          const phases = results.runs.reduce((a, r) => a + (r.phases?.length ?? 0), 0);
+          // Mean, p99 and success across the six tests; per-phase bars only for spike (3 phases).
+          assert.deepEqual(value, { comparison: 3, blank: [], phaseCharts: 3, phaseRows: phases });
+        },
+      });
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
