@@ -7,6 +7,8 @@
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
+import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
+import type { ServeOptions } from "./dashboard.ts";
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
@@ -21,6 +23,7 @@ Usage: loadlab run FILE|preset:NAME [options]
   --target NAME=URL         replace a target by a server already running (repeatable)
   --summary <file.md>       write a markdown summary (for CI step summaries)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
+${dashboardHelp(2, 28)}
   -h, --help                this help
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
@@ -36,6 +39,7 @@ const SPECS: FlagSpec[] = [
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
+  ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
 
@@ -51,6 +55,8 @@ export interface RunArgs {
   targets: Record<string, string>;
   summaryFile?: string;
   junitFile?: string;
+  /** `--dashboard` and its options. */
+  dashboard?: ServeOptions;
 }
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
@@ -79,7 +85,14 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     targets: parseTargets(flags.all("target")),
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
+    ...dashboardOf(flags),
   };
+}
+
+/** `{dashboard}` when a dashboard flag was given, else nothing (so the parsed args stay as they were). */
+function dashboardOf(flags: FlagValues): Pick<RunArgs, "dashboard"> {
+  const dashboard = dashboardOptions(flags);
+  return dashboard ? { dashboard } : {};
 }
 
 /** `target=a,load=b` (possibly repeated) into lists per key. */

@@ -21,6 +21,7 @@ import { boxTable } from "../report/text_tables.ts";
 import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
 import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { ConfigError } from "../runner/config.ts";
+import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 
 /** How another command (`demo`) runs through this one. */
 export interface RunCommandOptions {
@@ -112,21 +113,31 @@ async function execute(
   source: Source,
   outDir: string,
 ): Promise<RunPlanOutcome | number> {
+  let dashboard: Dashboard | undefined;
+  if (args.dashboard) {
+    const started = startDashboard(command, plan.experiment.name, args.dashboard);
+    if (!started) return 2;
+    dashboard = started;
+  }
   const live = liveLine(true);
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
   const interrupt = interruptSignal();
   try {
-    return await runPlan(plan, {
+    const outcome = await runPlan(plan, {
       outDir,
       resume: args.resume,
       signal: interrupt.signal,
-      hooks: progress.hooks,
+      hooks: dashboard
+        ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
+        : progress.hooks,
       experiment: {
         ...(source.preset ? { preset: source.preset } : { file: args.source }),
         source: source.text,
         quick: args.quick,
       },
     });
+    await dashboard?.finish(outcome.results);
+    return outcome;
   } catch (err) {
     live.done();
     if (err instanceof TargetFailedError) {
@@ -142,6 +153,7 @@ async function execute(
   } finally {
     live.done();
     interrupt.dispose();
+    await dashboard?.finish();
   }
 }
 

@@ -29,10 +29,19 @@ export interface ReportVisit<T> {
  * Opens `path` (a report.html) in headless chromium, runs `inspect` on the built page, and closes the
  * browser. The page is built once `#app` holds its first section; charts draw in the same task.
  */
-export async function openReport<T>(
+export function openReport<T>(
   path: string,
   inspect: (page: Page) => Promise<T>,
   opts: { width?: number; height?: number } = {},
+): Promise<ReportVisit<T>> {
+  return openPage(`file://${path}`, inspect, opts);
+}
+
+/** `openReport` for any URL (a served page, a file:// URL with a query), waiting for `opts.ready`. */
+export async function openPage<T>(
+  url: string,
+  inspect: (page: Page) => Promise<T>,
+  opts: { width?: number; height?: number; ready?: string } = {},
 ): Promise<ReportVisit<T>> {
   const executablePath = findProgram("chromium") ?? findProgram("chromium-browser") ?? "/usr/bin/chromium";
   const browser = await chromium.launch({ executablePath, args: ARGS, timeout: 30_000 });
@@ -44,8 +53,8 @@ export async function openReport<T>(
     const problems: string[] = [];
     page.on("console", (m) => m.type() === "error" || m.type() === "warning" ? problems.push(m.text()) : 0);
     page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-    await page.goto(`file://${path}`);
-    await page.waitForSelector("#app section");
+    await page.goto(url);
+    await page.waitForSelector(opts.ready ?? "#app section");
     const value = await inspect(page);
     return { problems, value };
   } finally {

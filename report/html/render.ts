@@ -24,12 +24,20 @@ import * as targetCounters from "./client/target_counters.ts";
 import * as experiment from "./client/experiment.ts";
 import * as phaseSummary from "./client/phase_summary.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
+import * as siteNav from "./client/site_nav.ts";
+import * as siteIndex from "./client/site_index.ts";
+import * as live from "./client/live.ts";
 import * as main from "./client/main.ts";
+import type { SiteNav } from "./site.ts";
 
 /** Options of `renderReport`. */
 export interface RenderOptions {
   /** A baseline results file: adds the before/after comparison of runs with the same name. */
   compare?: ResultsFile;
+  /** The live dashboard's page (cli/dashboard.ts): the stream's `connect-src 'self'`, the live entry. */
+  live?: boolean;
+  /** `loadlab site`: the navigation (index link, baseline and candidate pickers) embedded beside the data. */
+  site?: SiteNav;
 }
 
 /** Escapes text for HTML element content and attribute values. */
@@ -54,11 +62,15 @@ function sha256(text: string): string {
   return `'sha256-${createHash("sha256").update(text, "utf8").digest("base64")}'`;
 }
 
-let clientScript: string | undefined;
+const clientScripts = new Map<string, string>();
 
-/** The page's own script: every exported client function by source text, then the entry call. */
-export function clientSource(): string {
-  if (clientScript !== undefined) return clientScript;
+/**
+ * The page's own script: every exported client function by source text, then the entry call
+ * (`loadlabMain` for report.html, `loadlabLive` for the dashboard, `loadlabIndex` for the site's index).
+ */
+export function clientSource(entry = "loadlabMain"): string {
+  const cached = clientScripts.get(entry);
+  if (cached !== undefined) return cached;
   const fns = [
     dom,
     charts,
@@ -71,22 +83,27 @@ export function clientSource(): string {
     experiment,
     phaseSummary,
     variantMatrix,
+    siteNav,
+    siteIndex,
+    live,
     main,
   ]
     .flatMap((m) => Object.values(m))
     .filter((v): v is (...args: never[]) => unknown => typeof v === "function");
   const body = fns.map((f) => f.toString()).join("\n\n");
-  clientScript = scriptSafe(`(function () {\n"use strict";\n${body}\n\nloadlabMain();\n})();\n`);
-  return clientScript;
+  const script = scriptSafe(`(function () {\n"use strict";\n${body}\n\n${entry}();\n})();\n`);
+  clientScripts.set(entry, script);
+  return script;
 }
 
 /** The Content-Security-Policy: nothing external, only these exact script and style blocks. */
-export function contentSecurityPolicy(scripts: string[], styles: string[]): string {
+export function contentSecurityPolicy(scripts: string[], styles: string[], connectSelf = false): string {
   return [
     "default-src 'none'",
     `script-src ${scripts.map(sha256).join(" ")}`,
     `style-src ${styles.map(sha256).join(" ")}`,
     "img-src data:",
+    ...(connectSelf ? ["connect-src 'self'"] : []),
     "base-uri 'none'",
     "form-action 'none'",
   ].join("; ");
@@ -96,8 +113,8 @@ export function contentSecurityPolicy(scripts: string[], styles: string[]): stri
 export function renderReport(results: ResultsFile, opts: RenderOptions = {}): string {
   const data = buildPageData(results, opts.compare);
   const chartJs = scriptSafe(CHART_JS_SOURCE);
-  const app = clientSource();
-  const csp = contentSecurityPolicy([chartJs, app], [PAGE_CSS]);
+  const app = clientSource(opts.live ? "loadlabLive" : "loadlabMain");
+  const csp = contentSecurityPolicy([chartJs, app], [PAGE_CSS], opts.live);
   const title = `${results.experiment.name} — loadlab report`;
   return `<!doctype html>
 <html lang="en">
@@ -116,7 +133,11 @@ in the page source as JSON (the element with id "loadlab-data").</noscript></mai
 <footer>Made by loadlab ${escapeHtml(results.environment.loadlab)} with Chart.js ${CHART_JS_VERSION}.
 Self-contained: works offline; the data is embedded as JSON (#loadlab-data).</footer>
 <script type="application/json" id="loadlab-data">${jsonForScript(data)}</script>
-<script>${chartJs}</script>
+${
+    opts.site
+      ? `<script type="application/json" id="loadlab-site">${jsonForScript(opts.site)}</script>\n`
+      : ""
+  }<script>${chartJs}</script>
 <script>${app}</script>
 </body>
 </html>

@@ -8,7 +8,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import { h } from "./dom.ts";
-import { applyChartTheme } from "./charts.ts";
+import { applyChartTheme, destroyCharts } from "./charts.ts";
 import {
   renderCompare,
   renderComparisonCharts,
@@ -24,16 +24,29 @@ import { renderTargetCounters } from "./target_counters.ts";
 import { renderPhaseCharts, renderSearches } from "./experiment.ts";
 import { renderPhaseSummary } from "./phase_summary.ts";
 import { renderVariantMatrix } from "./variant_matrix.ts";
+import { renderSiteNav, siteData } from "./site_nav.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
 
-/** Builds the page from the `#loadlab-data` JSON block. */
+/** Builds the page from the `#loadlab-data` JSON block (with `loadlab site`'s choice of baseline). */
 export function loadlabMain(): void {
-  const data: PageData = JSON.parse(document.getElementById("loadlab-data")!.textContent ?? "{}");
+  const data: PageData = siteData(JSON.parse(document.getElementById("loadlab-data")!.textContent ?? "{}"));
   applyChartTheme();
+  renderApp(data);
+  watchThemeAndPrint();
+}
+
+/**
+ * Builds every section into `#app`, replacing what was there (the live dashboard calls it again with
+ * each new snapshot, so the charts of the previous one are destroyed first).
+ */
+export function renderApp(data: PageData): void {
   const app = document.getElementById("app")!;
+  destroyCharts(app);
   app.replaceChildren();
+  const nav = renderSiteNav();
+  if (nav) app.appendChild(nav);
   app.appendChild(renderHeader(data));
   const compare = renderCompare(data);
   if (compare) app.appendChild(compare);
@@ -71,7 +84,6 @@ export function loadlabMain(): void {
   const searches = renderSearches(data);
   if (searches) app.appendChild(searches);
   app.appendChild(runs.el);
-  watchThemeAndPrint();
 }
 
 /** Re-themes charts on colour-scheme changes and around printing. */

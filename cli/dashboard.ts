@@ -1,0 +1,195 @@
+/**
+ * @module
+ * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate
+ * (never in the workers) serving the report page with the live entry (report/html/client/live.ts) and a
+ * Server-Sent Events stream (`/events`) of run starts, progress samples, and after each run a
+ * snapshot: the page data of results.json so far, built once per run for every browser. The per-event
+ * work is one JSON encoding whatever the number of browsers, handed to each through a bounded queue
+ * (cli/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
+ * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
+ * embeds), ends every stream and stops the server.
+ */
+import type { AttackProgress, ResultsFile } from "../results/mod.ts";
+import { buildResultsFile, loadResultsFile } from "../results/io.ts";
+import { buildPageData } from "../report/html/page_data.ts";
+import { renderReport } from "../report/html/render.ts";
+import type { RunPlanHooks } from "../scenarios/run.ts";
+import { EventHub, type HubStats, sseFrame } from "./sse.ts";
+import { openBrowser } from "./open_browser.ts";
+
+/** How to serve: `port` 0 picks a free one. */
+export interface ServeOptions {
+  host: string;
+  port: number;
+  open: boolean;
+}
+
+/** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
+const BACKLOG_POINTS = 2400;
+
+/** A started dashboard: feed it through `hooks` (or the methods), then `finish`. */
+export class Dashboard {
+  readonly url: string;
+  readonly #hub: EventHub;
+  readonly #server: Deno.HttpServer;
+  readonly #ping: ReturnType<typeof setInterval>;
+  #snapshot: Uint8Array | null = null;
+  #runStart: { index: number; total: number; name: string; etaMs: number; atMs: number } | null = null;
+  #backlog: AttackProgress[] = [];
+  #pending: Promise<void> = Promise.resolve();
+  #ended = false;
+
+  private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
+    this.#server = server;
+    this.#hub = hub;
+    this.url = url;
+    this.#ping = setInterval(() => hub.ping(), 15_000);
+    Deno.unrefTimer(Number(this.#ping));
+  }
+
+  /** Starts the server; prints its URL (and a warning for a non-loopback host) on stderr. */
+  static start(opts: ServeOptions & { title: string; command: string }): Dashboard {
+    const page = new TextEncoder().encode(
+      renderReport(buildResultsFile({ experiment: { name: opts.title }, runs: [] }), { live: true }),
+    );
+    const hub = new EventHub();
+    // The handler needs the dashboard, the dashboard needs the server: filled in right below.
+    const ref: { dashboard?: Dashboard } = {};
+    const server = Deno.serve(
+      { hostname: opts.host, port: opts.port, onListen: () => {} },
+      (req) => ref.dashboard ? ref.dashboard.#route(req, page) : new Response("starting", { status: 503 }),
+    );
+    const url = `http://${urlHost(opts.host)}:${(server.addr as Deno.NetAddr).port}/`;
+    warnIfExposed(opts.command, opts.host);
+    console.error(`dashboard: ${url}`);
+    ref.dashboard = new Dashboard(server, hub, url);
+    if (opts.open) openBrowser(url);
+    return ref.dashboard;
+  }
+
+  /** Hooks for `runPlan`: snapshots come from results.json, written before each `onRunEnd`. */
+  hooks(resultsPath: string): RunPlanHooks {
+    return {
+      onRunStart: (run, i, n, etaMs) => {
+        if (i === 0) this.#refresh(resultsPath);
+        this.runStarted(run.name, i, n, etaMs);
+      },
+      onProgress: (p) => this.progress(p),
+      onRunEnd: () => this.#refresh(resultsPath),
+    };
+  }
+
+  runStarted(name: string, index: number, total: number, etaMs: number): void {
+    this.#runStart = { index, total, name, etaMs, atMs: Date.now() };
+    this.#backlog = [];
+    this.#hub.send("run-start", { index, total, name, etaMs });
+  }
+
+  progress(p: AttackProgress): void {
+    if (this.#backlog.length >= BACKLOG_POINTS) this.#backlog.splice(0, this.#backlog.length / 2);
+    this.#backlog.push(p);
+    this.#hub.send("progress", p);
+  }
+
+  /** Sends the page data of `results` to every browser (and to browsers that connect later). */
+  publish(results: ResultsFile): void {
+    const data = buildPageData(results);
+    this.#snapshot = sseFrame("snapshot", data);
+    this.#hub.send("snapshot", data);
+  }
+
+  stats(): HubStats {
+    return this.#hub.stats();
+  }
+
+  /**
+   * Final snapshot (`results`, or the last one when the run failed), `end`, streams closed, server
+   * stopped (stuck browsers given at most `graceMs`). Calls after the first do nothing.
+   */
+  async finish(results?: ResultsFile, graceMs = 2000): Promise<void> {
+    if (this.#ended) return;
+    this.#ended = true;
+    await this.#pending;
+    if (results) this.publish(results);
+    this.#hub.send("end", {});
+    this.#hub.closeAll();
+    clearInterval(this.#ping);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => timer = setTimeout(resolve, graceMs));
+    await Promise.race([this.#server.shutdown(), late]);
+    clearTimeout(timer);
+    this.#server.unref();
+  }
+
+  /** Re-reads results.json in order, after what is already pending; a failed read keeps the last one. */
+  #refresh(resultsPath: string): void {
+    this.#pending = this.#pending
+      .then(() => loadResultsFile(resultsPath))
+      .then((results) => this.publish(results), () => {});
+  }
+
+  #route(req: Request, page: Uint8Array<ArrayBuffer>): Response {
+    const path = new URL(req.url).pathname;
+    if (req.method !== "GET") return new Response("method not allowed", { status: 405 });
+    if (path === "/" || path === "/index.html") {
+      return new Response(page, {
+        headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+      });
+    }
+    if (path === "/events") return this.#hub.connect(this.#initialFrames());
+    if (path === "/stats") return Response.json(this.#hub.stats());
+    return new Response("not found", { status: 404 });
+  }
+
+  /** What a browser connecting now needs: the latest snapshot, the run under way and its samples. */
+  #initialFrames(): Uint8Array[] {
+    const frames = this.#snapshot ? [this.#snapshot] : [];
+    if (this.#ended) return [...frames, sseFrame("end", {})];
+    const run = this.#runStart;
+    if (run) {
+      const etaMs = Math.max(0, run.etaMs - (Date.now() - run.atMs));
+      frames.push(sseFrame("run-start", { ...run, etaMs, atMs: undefined }));
+      if (this.#backlog.length) frames.push(sseFrame("backlog", this.#backlog));
+    }
+    return frames;
+  }
+}
+
+/** Starts the dashboard for a command, or prints why it cannot (a port in use) and returns null. */
+export function startDashboard(command: string, title: string, opts: ServeOptions): Dashboard | null {
+  try {
+    return Dashboard.start({ ...opts, title, command });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable)) throw err;
+    console.error(
+      `loadlab ${command}: --dashboard: cannot listen on ${opts.host}:${opts.port}: ${err.message}`,
+    );
+    return null;
+  }
+}
+
+/** Both callers' hooks, in order. */
+export function mergeHooks(a: RunPlanHooks, b: RunPlanHooks): RunPlanHooks {
+  return {
+    onRunStart: (...args) => (a.onRunStart?.(...args), b.onRunStart?.(...args)),
+    onProgress: (p) => (a.onProgress?.(p), b.onProgress?.(p)),
+    onRunEnd: (...args) => (a.onRunEnd?.(...args), b.onRunEnd?.(...args)),
+  };
+}
+
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "::1"]);
+
+/** `--host` beyond loopback: results (target URLs, error messages) become readable from the network. */
+export function warnIfExposed(command: string, host: string): void {
+  if (LOOPBACK.has(host)) return;
+  console.error(
+    `loadlab ${command}: warning: listening on ${host}: the results become readable from the network ` +
+      `(no authentication); leave out --host to keep them on 127.0.0.1`,
+  );
+}
+
+/** The host part of a URL for a listening address (an any-address is reached on loopback). */
+export function urlHost(host: string): string {
+  if (host === "0.0.0.0" || host === "::") return "127.0.0.1";
+  return host.includes(":") ? `[${host}]` : host;
+}

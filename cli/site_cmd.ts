@@ -1,0 +1,149 @@
+/**
+ * @module
+ * `loadlab site [DIR]`: every `results.json` under DIR (default `out/`, where `run` and `demo` write) as
+ * a small site: an index (name, date, git commit, runs, thresholds, a sparkline of req/s), each
+ * experiment's report, and the comparison of any two (report/html/site.ts builds the pages, pure).
+ * Served on 127.0.0.1 (`--host` with a warning), the folder rescanned whenever the index is asked
+ * for; or with `--static OUT` written as plain files that open from file:// (each page embeds its
+ * data). An unreadable results file is skipped with a note. Exit codes: 0, 2 bad input, 5 OUT not
+ * writable.
+ */
+import { join, relative } from "node:path";
+import { loadResultsFile, writeTextAtomic } from "../results/io.ts";
+import { type SiteExperiment, sitePages } from "../report/html/site.ts";
+import { tokenize } from "./argv.ts";
+import { FlagValues } from "./flag_values.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+import { urlHost, warnIfExposed } from "./dashboard.ts";
+import { openBrowser } from "./open_browser.ts";
+import { EXIT } from "./exit_codes.ts";
+
+export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
+
+Usage: loadlab site [DIR] [--port N] [--host H] [--open] [--static OUT]
+
+  DIR                 where to look for results.json files, recursively (default: out)
+  --port N            the port to serve on (default: a free one, printed)
+  --host H            listen on H instead of 127.0.0.1 (warns: results readable from the network)
+  --open              open the site in a browser when one is found
+  --static OUT        write the site as plain files into OUT instead of serving it; the pages
+                      open from file:// and any static host (CI artifacts, Pages)
+  -h, --help          this help
+
+Pages: index.html (every experiment), e/<id>.html (its report; ?base=<id> compares it with another,
+runs paired by name as 'loadlab report --compare' pairs them).`;
+
+const SPECS = [
+  { long: "port", takesValue: true, example: "8700" },
+  { long: "host", takesValue: true, example: "127.0.0.1" },
+  { long: "open", takesValue: false },
+  { long: "static", takesValue: true, example: "site" },
+  { long: "help", short: "h", takesValue: false },
+];
+
+/** Runs `loadlab site`; returns the exit code (serving returns only when the server stops). */
+export async function runSiteCommand(argv: string[]): Promise<number> {
+  let flags: FlagValues, dir: string;
+  try {
+    const raw = tokenize(argv, SPECS, {}, "site");
+    if (raw.values.has("help")) throw new HelpRequested(SITE_HELP);
+    if (raw.positionals.length > 1) throw new UsageError(`site: one folder at a time, e.g. loadlab site out`);
+    flags = new FlagValues(raw, SPECS);
+    dir = raw.positionals[0] ?? "out";
+    flags.wholeNumber("port", 0, 65535);
+    if (!(await Deno.stat(dir).then((s) => s.isDirectory, () => false))) {
+      throw new UsageError(`site: ${dir}: no such folder`);
+    }
+  } catch (err) {
+    if (err instanceof HelpRequested) {
+      console.log(err.text);
+      return EXIT.ok;
+    }
+    if (err instanceof UsageError) {
+      console.error(`loadlab ${err.message}`);
+      return EXIT.badInput;
+    }
+    throw err;
+  }
+  const out = flags.path("static");
+  if (out !== undefined) return await writeStatic(dir, out);
+  return await serve(dir, {
+    host: flags.text("host") ?? "127.0.0.1",
+    port: flags.wholeNumber("port", 0, 65535) ?? 0,
+    open: flags.has("open"),
+  });
+}
+
+/** Every results.json under `dir`, read, each with an id made from its folder. */
+export async function findExperiments(dir: string): Promise<SiteExperiment[]> {
+  const found: SiteExperiment[] = [];
+  const ids = new Set<string>();
+  for (const path of (await resultsPaths(dir)).sort()) {
+    try {
+      const results = await loadResultsFile(path);
+      const folder = relative(dir, join(path, "..")) || relative(join(dir, ".."), dir) || "results";
+      let id = folder.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^\.+/, "_");
+      for (let n = 2; ids.has(id); n++) id = `${id.replace(/-\d+$/, "")}-${n}`;
+      ids.add(id);
+      found.push({ id, results });
+    } catch (err) {
+      console.error(`loadlab site: note: skipping ${path}: ${(err as Error).message}`);
+    }
+  }
+  return found;
+}
+
+async function resultsPaths(dir: string): Promise<string[]> {
+  const paths: string[] = [];
+  for await (const entry of Deno.readDir(dir)) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory && !entry.name.startsWith(".") && entry.name !== "node_modules") {
+      paths.push(...await resultsPaths(path));
+    } else if (entry.isFile && entry.name === "results.json") paths.push(path);
+  }
+  return paths;
+}
+
+async function writeStatic(dir: string, out: string): Promise<number> {
+  const experiments = await findExperiments(dir);
+  try {
+    await Deno.mkdir(join(out, "e"), { recursive: true });
+    for (const [path, render] of sitePages(experiments)) await writeTextAtomic(join(out, path), render());
+  } catch (err) {
+    console.error(`loadlab site: --static ${out}: cannot write: ${(err as Error).message}`);
+    return EXIT.outputNotWritable;
+  }
+  console.log(`site: ${experiments.length} experiments, ${experiments.length + 1} pages in ${out}`);
+  console.log(`open: ${join(out, "index.html")}`);
+  return EXIT.ok;
+}
+
+async function serve(dir: string, opts: { host: string; port: number; open: boolean }): Promise<number> {
+  let experiments = await findExperiments(dir);
+  const html = (text: string) =>
+    new Response(text, {
+      headers: { "content-type": "text/html; charset=utf-8", "cache-control": "no-store" },
+    });
+  let server: Deno.HttpServer;
+  try {
+    server = Deno.serve({ hostname: opts.host, port: opts.port, onListen: () => {} }, async (req) => {
+      const path = new URL(req.url).pathname.replace(/^\/+/, "") || "index.html";
+      if (path === "index.html") experiments = await findExperiments(dir);
+      for (const [page, render] of sitePages(experiments)) {
+        if (decodeURIComponent(path) === page) return html(render());
+      }
+      return new Response("not found", { status: 404 });
+    });
+  } catch (err) {
+    if (!(err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable)) throw err;
+    console.error(`loadlab site: cannot listen on ${opts.host}:${opts.port}: ${err.message}`);
+    return EXIT.badInput;
+  }
+  const port = (server.addr as Deno.NetAddr).port;
+  const url = `http://${urlHost(opts.host)}:${port}/`;
+  warnIfExposed("site", opts.host);
+  console.log(`site: ${experiments.length} experiments from ${dir} at ${url} (Ctrl-C to stop)`);
+  if (opts.open) openBrowser(url);
+  await server.finished;
+  return EXIT.ok;
+}

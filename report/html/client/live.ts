@@ -1,0 +1,138 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * The live dashboard's entry (`loadlabLive`, served by cli/dashboard.ts): the report page itself, fed
+ * from a Server-Sent Events stream instead of only the embedded JSON. A panel above the report shows run
+ * i of N, the run under way, the ETA, and a timeline of req/s, p99 and errors/s that grows with every
+ * progress event; each finished run brings a `snapshot` (the page data of results.json so far), drawn
+ * by the same `renderApp` as report.html, so the overview fills run by run. The `end` event brings the
+ * final snapshot's data; the panel goes and the page is then what report.html shows. Stream events:
+ * `snapshot` (PageData), `run-start` ({index, total, name, etaMs}), `progress` (AttackProgress),
+ * `backlog` (the run's progress so far, for a browser that connects mid-run), `end`.
+ */
+import type { PageData } from "../page_data.ts";
+import type { AttackProgress } from "../../../results/mod.ts";
+import { fmtMs, fmtNum, h } from "./dom.ts";
+import { addChart, applyChartTheme, color } from "./charts.ts";
+import { renderApp, watchThemeAndPrint } from "./main.ts";
+
+// The UMD bundle defines this global.
+declare const Chart: any;
+
+/** What the stream says when a run starts. */
+export interface LiveRunStart {
+  index: number;
+  total: number;
+  name: string;
+  /** Time left for this and the remaining runs, as of when the event was sent. */
+  etaMs: number;
+}
+
+/** "1m 05s", "12 s": the ETA as the terminal prints it. */
+export function fmtEta(ms: number): string {
+  const sec = Math.max(0, Math.round(ms / 1000));
+  return sec < 60 ? `${sec} s` : `${Math.floor(sec / 60)}m ${String(sec % 60).padStart(2, "0")}s`;
+}
+
+/** The panel with its status line, numbers and the timeline chart; returns the chart. */
+export function renderLivePanel(wrap: HTMLElement): any {
+  const panel = h(
+    "section",
+    { id: "live", class: "card", "data-run": "0", "data-total": "0", "data-points": "0" },
+    h("h2", null, "Live"),
+    h("p", { id: "live-status", class: "lead" }, "waiting for the first run…"),
+    h("p", { id: "live-numbers", class: "note" }),
+  );
+  wrap.appendChild(panel);
+  const dataset = (label: string, i: number, axis: string) => ({
+    label,
+    data: [] as Array<{ x: number; y: number }>,
+    borderColor: color(i),
+    backgroundColor: color(i, 0.2),
+    yAxisID: axis,
+  });
+  return addChart(panel, "Run under way: req/s, p99 and errors/s over seconds since its start", {
+    type: "line",
+    data: { datasets: [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")] },
+    options: {
+      parsing: false,
+      normalized: true,
+      scales: {
+        x: { type: "linear", min: 0, title: { display: true, text: "seconds" } },
+        y: { type: "linear", beginAtZero: true, title: { display: true, text: "per second" } },
+        y1: {
+          type: "linear",
+          beginAtZero: true,
+          position: "right",
+          title: { display: true, text: "p99 ms" },
+        },
+      },
+    },
+  }, "wide");
+}
+
+/** Adds one progress sample to the chart and the numbers; `prev` gives errors/s. */
+export function addLivePoint(chart: any, p: AttackProgress, prev: AttackProgress | null): void {
+  const [rps, p99, errors] = chart.data.datasets;
+  const dt = prev ? p.elapsedSec - prev.elapsedSec : 0;
+  rps.data.push({ x: p.elapsedSec, y: p.rps });
+  p99.data.push({ x: p.elapsedSec, y: p.p99Ms });
+  errors.data.push({ x: p.elapsedSec, y: prev && dt > 0 ? Math.max(0, p.errors - prev.errors) / dt : 0 });
+  const panel = document.getElementById("live")!;
+  panel.dataset.points = String(rps.data.length);
+  const total = p.totalSec === null ? "" : ` of ${fmtNum(p.totalSec)} s`;
+  document.getElementById("live-numbers")!.textContent = `${fmtNum(p.elapsedSec)} s${total} · ` +
+    `${fmtNum(p.requests, 0)} requests · ${fmtNum(p.rps)} req/s · p99 ${fmtMs(p.p99Ms)} · ` +
+    `${fmtNum(p.errors, 0)} errors`;
+}
+
+/** Starts a run on the panel: counter, name, ETA, an empty timeline. */
+export function startLiveRun(chart: any, run: LiveRunStart): void {
+  const panel = document.getElementById("live")!;
+  panel.dataset.run = String(run.index + 1);
+  panel.dataset.total = String(run.total);
+  panel.dataset.points = "0";
+  document.getElementById("live-status")!.textContent = `run ${run.index + 1} of ${run.total}: ${run.name}` +
+    ` · ETA ${fmtEta(run.etaMs)}`;
+  for (const d of chart.data.datasets) d.data = [];
+  chart.update("none");
+}
+
+/** The dashboard page: draws the embedded data, then follows the stream until `end`. */
+export function loadlabLive(): void {
+  const initial: PageData = JSON.parse(document.getElementById("loadlab-data")!.textContent ?? "{}");
+  applyChartTheme();
+  const app = document.getElementById("app")!;
+  if (initial.runs.length) renderApp(initial);
+  watchThemeAndPrint();
+  const wrap = h("main", { id: "live-wrap" });
+  app.parentNode!.insertBefore(wrap, app);
+  const chart = renderLivePanel(wrap);
+  let prev: AttackProgress | null = null;
+  const source = new EventSource("events");
+  const on = (event: string, fn: (data: any) => void) =>
+    source.addEventListener(event, (e) => fn(JSON.parse((e as MessageEvent).data)));
+  on("snapshot", (data: PageData) => renderApp(data));
+  on("run-start", (run: LiveRunStart) => {
+    prev = null;
+    startLiveRun(chart, run);
+  });
+  on("backlog", (points: AttackProgress[]) => {
+    for (const p of points) {
+      addLivePoint(chart, p, prev);
+      prev = p;
+    }
+    chart.update("none");
+  });
+  on("progress", (p: AttackProgress) => {
+    addLivePoint(chart, p, prev);
+    prev = p;
+    chart.update("none");
+  });
+  on("end", () => {
+    source.close();
+    chart.destroy();
+    wrap.remove();
+    document.documentElement.dataset.live = "ended";
+  });
+}

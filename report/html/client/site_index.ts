@@ -1,0 +1,109 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * The index page of `loadlab site` (report/html/site.ts): one row per experiment (name linking to its
+ * report, date, git commit, runs, thresholds passed and failed, a sparkline of every run's req/s) and
+ * the baseline/candidate picker that opens the comparison. Every string reaches the DOM as text; the
+ * sparkline is SVG built with attributes, no markup, no inline style (the CSP allows none). Inlined by
+ * source text like every client module (see dom.ts); `loadlabIndex()` is the page's entry.
+ */
+import type { SiteEntry } from "../site.ts";
+import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { siteHref, siteNavData, siteSelect } from "./site_nav.ts";
+
+/** A 120 x 24 line of `values` (scaled to their own maximum), with the values as its tooltip. */
+export function sparkline(values: number[]): Element {
+  const ns = "http://www.w3.org/2000/svg";
+  const [width, height] = [120, 24];
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("width", String(width));
+  svg.setAttribute("height", String(height));
+  svg.setAttribute("viewBox", `0 0 ${width} ${height}`);
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", `req/s per run: ${values.map((v) => fmtNum(v)).join(", ")}`);
+  const title = document.createElementNS(ns, "title");
+  title.textContent = values.map((v) => fmtNum(v)).join(" · ");
+  svg.appendChild(title);
+  const max = Math.max(...values, 1e-9);
+  const step = values.length > 1 ? (width - 4) / (values.length - 1) : 0;
+  const points = values.map((v, i) => `${2 + i * step},${height - 2 - (v / max) * (height - 4)}`);
+  const line = document.createElementNS(ns, values.length > 1 ? "polyline" : "circle");
+  if (values.length > 1) line.setAttribute("points", points.join(" "));
+  else {[["cx", "60"], ["cy", points[0]?.split(",")[1] ?? "12"], ["r", "2"]].forEach(([k, v]) =>
+      line.setAttribute(k, v)
+    );}
+  line.setAttribute("fill", values.length > 1 ? "none" : "currentColor");
+  line.setAttribute("stroke", "currentColor");
+  line.setAttribute("stroke-width", "1.5");
+  svg.appendChild(line);
+  return svg;
+}
+
+/** The index table: one row per experiment. */
+export function renderIndexTable(entries: SiteEntry[]): HTMLElement {
+  const headers = [
+    { label: "experiment" },
+    { label: "date" },
+    { label: "git commit" },
+    { label: "runs", num: true },
+    { label: "thresholds", title: "passed / failed" },
+    { label: "req/s per run" },
+  ];
+  const rows: Cell[][] = entries.map((e) => [
+    {
+      node: h("a", { href: siteHref("", e.id, null) }, e.name),
+      sort: e.name,
+      cls: "name",
+      title: e.description ?? "",
+    },
+    { text: e.createdAt.slice(0, 19).replace("T", " "), sort: e.createdAt },
+    { text: e.gitCommit ? e.gitCommit.slice(0, 10) : "–", title: e.gitCommit ?? "" },
+    { text: String(e.runs) + (e.complete === false ? " (incomplete)" : ""), sort: e.runs },
+    {
+      node: e.thresholdsPassed + e.thresholdsFailed === 0 ? h("span", { class: "muted" }, "none") : h(
+        "span",
+        { class: e.thresholdsFailed ? "bad" : "good" },
+        `${e.thresholdsPassed} passed, ${e.thresholdsFailed} failed`,
+      ),
+      sort: e.thresholdsFailed,
+    },
+    { node: sparkline(e.rps), sort: Math.max(0, ...e.rps) },
+  ]);
+  return sortableTable(headers, rows, "site-index");
+}
+
+/** Builds the index page from `#loadlab-data` (the entries) and `#loadlab-site`. */
+export function loadlabIndex(): void {
+  const entries: SiteEntry[] = JSON.parse(document.getElementById("loadlab-data")!.textContent ?? "[]");
+  const nav = siteNavData()!;
+  const app = document.getElementById("app")!;
+  app.replaceChildren();
+  const list = section("experiments", `Experiments (${entries.length})`);
+  list.appendChild(
+    entries.length ? renderIndexTable(entries) : h("p", { class: "note" }, "No results.json found."),
+  );
+  app.appendChild(list);
+  if (entries.length < 2) return;
+  const baseline = siteSelect(nav, "site-baseline", entries[1].id);
+  const candidate = siteSelect(nav, "site-candidate", entries[0].id);
+  const open = h("a", { id: "site-compare", href: "#" }, "Compare");
+  const update = () => open.setAttribute("href", siteHref("", candidate.value, baseline.value));
+  baseline.addEventListener("change", update);
+  candidate.addEventListener("change", update);
+  update();
+  const compare = section(
+    "compare-picker",
+    "Compare two experiments",
+    "Runs are paired by name, as `loadlab report --compare` pairs them; the comparison's URL keeps the choice.",
+  );
+  compare.append(
+    h("label", null, "baseline "),
+    baseline,
+    " → ",
+    h("label", null, "candidate "),
+    candidate,
+    " ",
+    open,
+  );
+  app.appendChild(compare);
+}

@@ -1,0 +1,112 @@
+/**
+ * @module
+ * The pages of `loadlab site` (the server and `--static` writer live in cli/site_cmd.ts): an index of
+ * experiments and one report page per experiment. Both are plain files with their data embedded, so one
+ * layout serves from `loadlab site` and opens from file:// alike: `index.html` and `e/<id>.html`, linked
+ * by relative paths. A report page is report.html itself plus the navigation, and it embeds the
+ * `report --compare` table (`buildCompare`, runs paired by name) against every other experiment, so
+ * picking a baseline (`e/<candidate>.html?base=<baseline>`, the URL keeps the choice) needs no server.
+ * Pure: results in, HTML out.
+ */
+import type { ResultsFile } from "../../results/mod.ts";
+import { buildCompare, type CompareRow } from "./compare.ts";
+import { PAGE_CSS } from "./page_css.ts";
+import { clientSource, contentSecurityPolicy, escapeHtml, jsonForScript, renderReport } from "./render.ts";
+
+/** One results file of the site; `id` is unique, made of letters, digits, `.`, `_` and `-`. */
+export interface SiteExperiment {
+  id: string;
+  results: ResultsFile;
+}
+
+/** One row of the index. */
+export interface SiteEntry {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  gitCommit: string | null;
+  runs: number;
+  thresholdsPassed: number;
+  thresholdsFailed: number;
+  /** Req/s of every run in file order, for the sparkline. */
+  rps: number[];
+  complete: boolean | null;
+}
+
+/** What every site page embeds as `#loadlab-site`: where it is and what it can link to. */
+export interface SiteNav {
+  /** Path from this page to the site's root folder: "" for the index, "../" for a report page. */
+  root: string;
+  experiments: Array<{ id: string; name: string; createdAt: string }>;
+  /** The experiment this page shows (the candidate of a comparison); null on the index. */
+  current: string | null;
+  /** `report --compare` rows of this page's experiment against each other one, by baseline id. */
+  compares: Record<string, CompareRow[]>;
+}
+
+/** Index rows, newest first. */
+export function siteEntries(experiments: SiteExperiment[]): SiteEntry[] {
+  return experiments.map(({ id, results: r }) => ({
+    id,
+    name: r.experiment.name,
+    description: r.experiment.description ?? null,
+    createdAt: r.createdAt,
+    gitCommit: r.environment.gitCommit ?? null,
+    runs: r.runs.length,
+    thresholdsPassed: r.thresholds.filter((t) => t.ok).length,
+    thresholdsFailed: r.thresholds.filter((t) => !t.ok).length,
+    rps: r.runs.map((run) => Math.round(run.rps * 10) / 10),
+    complete: r.complete ?? null,
+  })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
+}
+
+function navList(experiments: SiteExperiment[]): SiteNav["experiments"] {
+  return siteEntries(experiments).map(({ id, name, createdAt }) => ({ id, name, createdAt }));
+}
+
+/** The report page of experiment `id` (`e/<id>.html`), with comparisons against every other one. */
+export function renderSiteReport(experiments: SiteExperiment[], id: string): string {
+  const current = experiments.find((e) => e.id === id);
+  if (!current) throw new Error(`no experiment "${id}" in the site`);
+  const compares: Record<string, CompareRow[]> = {};
+  for (const other of experiments) {
+    if (other.id !== id) compares[other.id] = buildCompare(other.results, current.results);
+  }
+  const site: SiteNav = { root: "../", experiments: navList(experiments), current: id, compares };
+  return renderReport(current.results, { site });
+}
+
+/** The index page (`index.html`): every experiment, and the baseline/candidate picker. */
+export function renderSiteIndex(experiments: SiteExperiment[]): string {
+  const entries = siteEntries(experiments);
+  const site: SiteNav = { root: "", experiments: navList(experiments), current: null, compares: {} };
+  const app = clientSource("loadlabIndex");
+  const csp = contentSecurityPolicy([app], [PAGE_CSS]);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="color-scheme" content="light dark">
+<title>loadlab results (${entries.length})</title>
+<style>${PAGE_CSS}</style>
+</head>
+<body>
+<main id="app"><noscript>This index draws its table with JavaScript; the list is embedded in the page
+source as JSON (the element with id "loadlab-data").</noscript></main>
+<footer>Made by loadlab. Self-contained: works offline; the data is embedded as JSON (#loadlab-data).</footer>
+<script type="application/json" id="loadlab-data">${jsonForScript(entries)}</script>
+<script type="application/json" id="loadlab-site">${jsonForScript(site)}</script>
+<script>${app}</script>
+</body>
+</html>
+`;
+}
+
+/** Every file of the site by relative path: the index and one report per experiment. */
+export function* sitePages(experiments: SiteExperiment[]): Generator<[string, () => string]> {
+  yield ["index.html", () => renderSiteIndex(experiments)];
+  for (const { id } of experiments) yield [`e/${id}.html`, () => renderSiteReport(experiments, id)];
+}

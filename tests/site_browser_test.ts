@@ -1,0 +1,112 @@
+/**
+ * @module
+ * `loadlab site` end to end in chromium: over a folder with three results files the index lists three
+ * (hostile names and descriptions stay text), the compare picker opens the baseline-vs-candidate view
+ * with the choice in the URL, and the `--static` output opens from file:// (index and a comparison)
+ * with no console or page errors.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { writeResultsFile } from "../results/io.ts";
+import type { ResultsFile } from "../results/mod.ts";
+import { HOSTILE_IMG, HOSTILE_SCRIPT, makeSeed000, makeSingleAttack } from "./fixtures/make_results.ts";
+import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { startLoadlab } from "./background.ts";
+import { openPage } from "./browser.ts";
+
+/** Three experiments: a baseline, a candidate (slower cache), and a hostile single attack. */
+async function writeThree(dir: string): Promise<void> {
+  const at = (results: ResultsFile, createdAt: string): ResultsFile => ({ ...results, createdAt });
+  const hostile = makeSingleAttack();
+  hostile.experiment = { ...hostile.experiment, name: `evil ${HOSTILE_SCRIPT}`, description: HOSTILE_IMG };
+  for (
+    const [folder, results] of [
+      ["base", at(makeSeed000(2, 20), "2026-11-01T10:00:00.000Z")],
+      ["cand", at(makeSeed000(2, 20, 0.6), "2026-11-02T10:00:00.000Z")],
+      ["nested/evil", at(hostile, "2026-11-03T10:00:00.000Z")],
+    ] as const
+  ) {
+    await Deno.mkdir(join(dir, "out", folder), { recursive: true });
+    await writeResultsFile(join(dir, "out", folder, "results.json"), results);
+  }
+}
+
+/** What the index shows: row names, and whether any payload ran or became markup. */
+function readIndex(page: import("playwright-core").Page) {
+  return page.evaluate(() => ({
+    names: [...document.querySelectorAll("#experiments tbody td.name")].map((td) => td.textContent),
+    sparklines: document.querySelectorAll("#experiments svg polyline, #experiments svg circle").length,
+    title: document.title,
+    imgs: document.querySelectorAll("img").length,
+  }));
+}
+
+Deno.test({
+  name: "loadlab site: index of three, compare view from the picker, hostile strings stay text",
+  ignore: !requireProgram("chromium"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withTempDir(async (dir) => {
+      await writeThree(dir);
+      const site = await startLoadlab(["site", join(dir, "out")], /at (http:\/\/\S+)/);
+      try {
+        const visit = await openPage(site.url, async (page) => {
+          const index = await readIndex(page);
+          await page.selectOption("#site-baseline", "base");
+          await page.selectOption("#site-candidate", "cand");
+          await page.click("#site-compare");
+          await page.waitForSelector("#compare tbody tr");
+          const compare = await page.evaluate(() => ({
+            url: location.href,
+            heading: document.querySelector("#compare h2")?.textContent ?? "",
+            rows: document.querySelectorAll("#compare tbody tr").length,
+            baseline: (document.getElementById("site-baseline") as HTMLSelectElement).value,
+          }));
+          return { index, compare };
+        }, { ready: "#experiments tbody tr" });
+        assert.deepEqual(visit.problems, []);
+        const { index, compare } = visit.value;
+        assert.equal(index.names.length, 3);
+        assert.ok(index.names.includes(`evil ${HOSTILE_SCRIPT}`), JSON.stringify(index.names));
+        assert.equal(index.sparklines, 3);
+        assert.equal(index.imgs, 0);
+        assert.ok(!index.title.includes("pwned"));
+        assert.match(compare.url, /\/e\/cand\.html\?base=base$/);
+        assert.match(compare.heading, /Compared with baseline: .*\(2026-11-01 10:00\)$/);
+        assert.ok(compare.rows > 0);
+        assert.equal(compare.baseline, "base");
+      } finally {
+        site.child.kill("SIGTERM");
+        await site.done;
+      }
+    });
+  },
+});
+
+Deno.test({
+  name: "loadlab site --static: plain files that open from file://, comparison included",
+  ignore: !requireProgram("chromium"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withTempDir(async (dir) => {
+      await writeThree(dir);
+      const out = await runLoadlab(["site", join(dir, "out"), "--static", join(dir, "site")]);
+      assert.equal(out.code, 0, out.stderr);
+      const index = await openPage(`file://${join(dir, "site", "index.html")}`, readIndex, {
+        ready: "#experiments tbody tr",
+      });
+      assert.deepEqual(index.problems, []);
+      assert.equal(index.value.names.length, 3);
+      assert.equal(index.value.imgs, 0);
+      const compare = await openPage(
+        `file://${join(dir, "site", "e", "cand.html")}?base=base`,
+        (page) => page.evaluate(() => document.querySelectorAll("#compare tbody tr").length),
+        { ready: "#compare" },
+      );
+      assert.deepEqual(compare.problems, []);
+      assert.ok(compare.value > 0);
+    });
+  },
+});
