@@ -1,0 +1,140 @@
+/**
+ * @module
+ * `loadlab run --dashboard` end to end in chromium: a short two-run experiment opened while it runs.
+ * The live timeline's point count grows between two looks, the run counter reaches 2 of 2, and once
+ * the experiment ends the page's report is the same DOM as report.html's; no console or page errors,
+ * and the experiment's hostile description stays text. Meanwhile a second client asks for the stream
+ * and never reads it: the runs still end within their duration plus the graceful stop, and the
+ * server's queue for any client stays within its bound (`/stats`).
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import type { Page } from "playwright-core";
+import type { ResultsFile } from "../results/mod.ts";
+import type { HubStats } from "../cli/sse.ts";
+import { HOSTILE_IMG, HOSTILE_SCRIPT } from "./fixtures/make_results.ts";
+import { requireProgram, withTempDir } from "./helpers.ts";
+import { startLoadlab } from "./background.ts";
+import { openPage, openReport } from "./browser.ts";
+
+const DURATION_SEC = 3;
+const GRACEFUL_STOP_SEC = 1;
+
+const EXPERIMENT = `
+name: live-two
+description: ${JSON.stringify(`hostile ${HOSTILE_SCRIPT} ${HOSTILE_IMG}`)}
+targets:
+  plain: { kind: builtin }
+loads:
+  first: { model: connections, connections: 2, duration: ${DURATION_SEC}s, gracefulStop: ${GRACEFUL_STOP_SEC}s, requests: [/json] }
+  second: { model: connections, connections: 2, duration: ${DURATION_SEC}s, gracefulStop: ${GRACEFUL_STOP_SEC}s, requests: [/json] }
+`;
+
+/** The live panel's run, total and point count. */
+function livePanel(page: Page) {
+  return page.evaluate(() => {
+    const el = document.getElementById("live");
+    return { run: el?.dataset.run, total: el?.dataset.total, points: Number(el?.dataset.points ?? 0) };
+  });
+}
+
+/** A client that asks for the stream and never reads a byte of it. */
+async function stuckClient(url: string): Promise<Deno.TcpConn> {
+  const { hostname, port } = new URL(url);
+  const conn = await Deno.connect({ hostname, port: Number(port) });
+  await conn.write(new TextEncoder().encode(`GET /events HTTP/1.1\r\nHost: ${hostname}\r\n\r\n`));
+  return conn;
+}
+
+/** Polls `/stats` until the server is gone; resolves with the last answer that had the stuck client. */
+async function watchStats(url: string): Promise<HubStats[]> {
+  const seen: HubStats[] = [];
+  while (true) {
+    try {
+      seen.push(await (await fetch(new URL("stats", url))).json());
+    } catch {
+      return seen;
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+Deno.test({
+  name:
+    "run --dashboard: grows live in chromium, reaches run 2 of 2, ends as report.html; a stuck client stalls nothing",
+  ignore: !requireProgram("chromium"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(join(dir, "exp.yaml"), EXPERIMENT);
+      const out = join(dir, "out");
+      const run = await startLoadlab(
+        ["run", join(dir, "exp.yaml"), "--out-dir", out, "--dashboard"],
+        /dashboard: (http:\/\/\S+)/,
+      );
+      const stuck = await stuckClient(run.url);
+      const stats = watchStats(run.url);
+      try {
+        const visit = await openPage(run.url, async (page) => {
+          await page.waitForFunction(() => Number(document.getElementById("live")?.dataset.points) >= 2);
+          const first = await livePanel(page);
+          await page.waitForFunction(
+            (look) => {
+              const el = document.getElementById("live")!;
+              return el.dataset.run !== look.run || Number(el.dataset.points) > look.points;
+            },
+            first,
+          );
+          const second = await livePanel(page);
+          await page.waitForFunction(() => document.getElementById("live")?.dataset.run === "2", null, {
+            timeout: 60_000,
+          });
+          const last = await livePanel(page);
+          await page.waitForFunction(() => document.documentElement.dataset.live === "ended", null, {
+            timeout: 60_000,
+          });
+          const end = await page.evaluate(() => ({
+            app: document.getElementById("app")!.innerHTML,
+            live: document.getElementById("live") !== null,
+            title: document.title,
+            imgs: document.querySelectorAll("img").length,
+            lead: document.querySelector("header .lead")?.textContent ?? "",
+          }));
+          return { first, second, last, end };
+        }, { ready: "#live" });
+        const result = await run.done;
+        assert.equal(result.code, 0, result.stderr);
+        assert.deepEqual(visit.problems, []);
+        const { first, second, last, end } = visit.value;
+        assert.equal(second.run, first.run, "both looks in one run");
+        assert.ok(second.points > first.points, `${first.points} -> ${second.points} points`);
+        assert.deepEqual([last.run, last.total], ["2", "2"]);
+        assert.equal(end.live, false, "the live panel is gone at the end");
+        assert.ok(!end.title.includes("pwned") && end.imgs === 0);
+        assert.ok(end.lead.includes(HOSTILE_SCRIPT) && end.lead.includes(HOSTILE_IMG), end.lead);
+        const report = await openReport(
+          join(out, "report.html"),
+          (page) => page.evaluate(() => document.getElementById("app")!.innerHTML),
+        );
+        assert.deepEqual(report.problems, []);
+        assert.ok(report.value === end.app, "the ended dashboard shows report.html's page");
+        const results: ResultsFile = JSON.parse(await Deno.readTextFile(join(out, "results.json")));
+        assert.equal(results.runs.length, 2);
+        for (const r of results.runs) {
+          assert.ok(r.durationSec <= DURATION_SEC + GRACEFUL_STOP_SEC + 0.5, `${r.name}: ${r.durationSec} s`);
+        }
+        const polled = await stats;
+        assert.ok(polled.length > 0, "the stats were read while the runs went");
+        for (const s of polled) assert.ok(s.maxQueuedBytes <= s.limitBytes, JSON.stringify(s));
+        assert.ok(polled.some((s) => s.clients >= 2), "the stuck client and the page were both connected");
+      } finally {
+        stuck.close();
+        try {
+          run.child.kill("SIGKILL");
+        } catch { /* ended */ }
+        await run.done;
+      }
+    });
+  },
+});
