@@ -7,8 +7,10 @@
  * at most the connect gate's number at once (a new lane connects first, then serves the queue, so a
  * waiting send goes to whichever connection is free first). A send that finds every connection busy
  * and no new one can be opened at once (at the bound, or the gate full) waits and is counted
- * server-bound; one sent late because the isolate was behind is counted late (generator-bound); either
- * is dropped once older than the late bound. `FixedLanes` (throughput) give each connection its own
+ * server-bound; one sent late because the isolate was behind is counted late (generator-bound) and
+ * opens no connection (the busy ones wait on this isolate, not on the server: opening more is the
+ * feedback loop that turned a cold start into a thousand connections); either is dropped once older
+ * than the late bound. `FixedLanes` (throughput) give each connection its own
  * queue, as wrk2 does, so a slow response delays only that connection's next sends (server-bound), and
  * their latency still counts from the intended time. With flows a send is a session and holds its lane
  * until the session ends (think times included), as a virtual user holds its connection.
@@ -88,10 +90,10 @@ export class SharedLanes implements LaneOwner {
   /** Lanes opened on demand whose connect has not ended yet: they will serve the queue. */
   #connecting = 0;
   /** Keep-alive: a new lane connects before it takes work; per-arrival lanes connect per send. */
-  readonly #connectFirst: boolean;
+  readonly #keepAlive: boolean;
 
   constructor(readonly ctx: LoadContext, readonly maxLanes: number, readonly dropAfterMs: number | null) {
-    this.#connectFirst = ctx.config.connection === "keep-alive";
+    this.#keepAlive = ctx.config.connection === "keep-alive";
     for (const conn of ctx.pool.slice(0, maxLanes)) {
       this.#lanes.push(new Lane(conn, this.#queue, this, ctx));
     }
@@ -112,8 +114,10 @@ export class SharedLanes implements LaneOwner {
     while (lane && !lane.parked) lane = this.#parked.pop();
     let waits = false;
     if (lane) lane.wake();
-    else if (this.#queue.length > this.#connecting) {
-      // Every lane busy and the connects under way do not cover the queue: open one if allowed.
+    else if (this.#queue.length > this.#connecting && (!late || !this.#keepAlive)) {
+      // Every lane busy and the connects under way do not cover the queue: open one if allowed. Not
+      // for a send the isolate itself dispatched late (keep-alive): its busy connections wait on this
+      // isolate to read their responses, and a new one would only slow it further (issue 11's storm).
       if (this.#lanes.length < this.maxLanes && this.ctx.shared.connectGate.hasRoom) this.#open();
       else waits = true;
     }
@@ -123,8 +127,8 @@ export class SharedLanes implements LaneOwner {
   }
 
   #open(): void {
-    if (this.#connectFirst) this.#connecting++;
-    this.#lanes.push(new Lane(this.ctx.newConnection(), this.#queue, this, this.ctx, this.#connectFirst));
+    if (this.#keepAlive) this.#connecting++;
+    this.#lanes.push(new Lane(this.ctx.newConnection(), this.#queue, this, this.ctx, this.#keepAlive));
   }
 
   /** No more sends: lanes finish their queue and end. */
