@@ -16,6 +16,8 @@ import {
 } from "../runner/config.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
+import { dashboardOptions } from "./dashboard_flags.ts";
+import type { ServeOptions } from "./dashboard.ts";
 import { attackHelp } from "./attack_help.ts";
 import { FlagValues } from "./flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
@@ -34,6 +36,8 @@ export interface AttackOutputOptions {
   reportFile?: string;
   quiet: boolean;
   noLive: boolean;
+  /** `--dashboard` and its options. */
+  dashboard?: ServeOptions;
 }
 
 export interface ParsedAttack {
@@ -95,9 +99,16 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       reportFile: flags.path("report"),
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
+      ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),
   };
+}
+
+/** `{dashboard}` when a dashboard flag was given, else nothing. */
+function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
+  const dashboard = dashboardOptions(flags);
+  return dashboard ? { dashboard } : {};
 }
 
 /** `--interval-histograms keep|none`; absent leaves the config's default (keep). */

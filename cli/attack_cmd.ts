@@ -16,6 +16,8 @@ import { evaluateThresholds, parseThreshold, type Threshold } from "../runner/th
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { assertFileWritable, errorSummary, EXIT, noResponseAtAll } from "./exit_codes.ts";
+import { startDashboard } from "./dashboard.ts";
+import { measuredDurationMs } from "../runner/config.ts";
 
 /** Runs the command; returns the process exit code. */
 export async function runAttackCommand(argv: string[]): Promise<number> {
@@ -50,14 +52,22 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
       return EXIT.outputNotWritable;
     }
   }
+  const dashboard = output.dashboard ? startDashboard("attack", "attack", output.dashboard) : undefined;
+  if (dashboard === null) return EXIT.badInput;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
   let run;
   try {
-    run = await runAttack(config, { onProgress: live.onProgress, signal: interrupt.signal });
+    const plannedMs = measuredDurationMs(config) + config.warmupMs;
+    dashboard?.runStarted("attack", 0, 1, Number.isFinite(plannedMs) ? plannedMs : 0);
+    run = await runAttack(config, {
+      onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
+      signal: interrupt.signal,
+    });
   } finally {
     live.done();
     interrupt.dispose();
+    if (!run) await dashboard?.finish();
   }
   const gates = evaluateThresholds(thresholds, [run]);
   const results = buildResultsFile({
@@ -65,6 +75,7 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     runs: [run],
     thresholds: gates,
   });
+  await dashboard?.finish(results);
   const written = await writeOutputs(output, results);
   if (output.json) console.log(JSON.stringify(run));
   else if (!output.quiet) {

@@ -5,6 +5,7 @@
  * `-b -w -p` (autocannon). Kept apart from the parser so the help text and tests can list it.
  */
 import type { FlagSpec } from "./argv.ts";
+import { DASHBOARD_FLAGS } from "./dashboard_flags.ts";
 
 export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "connections", short: "c", takesValue: true, example: "50" },
@@ -38,6 +39,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
   { long: "quiet", short: "q", takesValue: false },
   { long: "no-live", takesValue: false },
+  ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
 

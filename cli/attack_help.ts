@@ -3,6 +3,7 @@
  * The `loadlab attack --help` text. Plain text kept beside the flag table so the two change together;
  * the test checks that every flag in the table is documented here.
  */
+import { dashboardHelp } from "./dashboard_flags.ts";
 
 /** Full help for `loadlab attack`. */
 export function attackHelp(): string {
@@ -80,6 +81,7 @@ Output
       --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line
+${dashboardHelp(6, 27)}
   -h, --help               this help
 
 Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
