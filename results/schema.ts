@@ -225,6 +225,18 @@ export const runResultSchema = z.looseObject({
   targetInfo: targetInfoSchema.optional(),
   /** Counter deltas of the target over the run (proxy hits/misses/bypasses, staleHits, limited, ...). */
   targetStats: z.record(z.string(), z.number()).optional(),
+  /**
+   * One execution segment of a load split over several generators (`--segment index/count`): the run
+   * holds only this shard's share until `loadlab merge` adds the shards up. `startAt` is when its
+   * schedule started (warm-up included; the shared `--start-at` when given), `lateMs` how late this
+   * shard was for it.
+   */
+  segment: z.looseObject({
+    index: z.number().int().min(0),
+    count: z.number().int().min(1),
+    startAt: z.string(),
+    lateMs: z.number().optional(),
+  }).optional(),
 });
 
 /** Pass/fail of one threshold, e.g. `p99 < 200ms`, and the runs it applies to. */
@@ -234,6 +246,8 @@ export const thresholdResultSchema = z.looseObject({
   actual: num,
   ok: z.boolean(),
   scope: z.looseObject({ target: z.string().optional(), load: z.string().optional() }).optional(),
+  /** Not evaluated: a shard's gate waits for `loadlab merge`, which evaluates it on the whole load. */
+  pending: z.boolean().optional(),
 });
 
 /** Where the runs happened, for the report header. */
@@ -249,6 +263,31 @@ export const environmentSchema = z.looseObject({
   hostname: z.string().optional(),
   /** `git rev-parse HEAD` of the working directory, when it is a git repository. */
   gitCommit: z.string().optional(),
+});
+
+/** One shard of a merged file: its segment, where it ran, and its own environment. */
+export const shardInfoSchema = z.looseObject({
+  index: z.number().int().min(0),
+  /** The shard's file as given to `loadlab merge`. */
+  file: z.string(),
+  hostname: z.string().optional(),
+  startAt: z.string().optional(),
+  lateMs: z.number().optional(),
+  environment: environmentSchema,
+});
+
+/** What `loadlab merge` made this file of: `count` segments, the shards present, the missing ones. */
+export const shardsSummarySchema = z.looseObject({
+  count: z.number().int().min(1),
+  /** Distinct hostnames the shards ran on. */
+  hosts: z.array(z.string()),
+  shards: z.array(shardInfoSchema),
+  /** Segment indexes that were not merged (only with `--allow-partial`). */
+  missing: z.array(z.number().int()).default([]),
+  /** Some segments are missing: the totals cover only part of the configured load. */
+  partial: z.boolean().default(false),
+  /** Shards' schedules did not start within a millisecond of each other (intervals were aligned by rounding). */
+  unaligned: z.boolean().optional(),
 });
 
 /** The experiment the runs belong to. */
@@ -325,6 +364,8 @@ export const resultsFileSchema = z.looseObject({
   /** Every planned run is in the file (false while an experiment is running or after Ctrl-C). */
   complete: z.boolean().optional(),
   analysis: analysisSchema.optional(),
+  /** Present on a file made by `loadlab merge` of several segments' shards. */
+  shards: shardsSummarySchema.optional(),
 });
 
 export type LoadModel = (typeof LOAD_MODELS)[number];
@@ -342,4 +383,5 @@ export type ThresholdResult = z.output<typeof thresholdResultSchema>;
 export type EnvironmentInfo = z.output<typeof environmentSchema>;
 export type ExperimentInfo = z.output<typeof experimentInfoSchema>;
 export type Analysis = z.output<typeof analysisSchema>;
+export type ShardsSummary = z.output<typeof shardsSummarySchema>;
 export type ResultsFile = z.output<typeof resultsFileSchema>;

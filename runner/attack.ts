@@ -73,6 +73,16 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     maxConnectsInFlight: workers.maxConnectsInFlight,
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
+    ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
+  };
+}
+
+/** A shard's segment as results record it: when its schedule started, how late it was for it. */
+function segmentOf(segment: { index: number; count: number }, workers: WorkersSummary): RunResult["segment"] {
+  return {
+    ...segment,
+    startAt: new Date(workers.startAtEpochMs).toISOString(),
+    lateMs: Math.round(workers.startLateMs),
   };
 }
 

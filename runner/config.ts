@@ -100,6 +100,22 @@ const commonFields = {
   /** Time given to in-flight requests after the end before they are counted as timeouts. */
   gracefulStopMs: z.number().min(0).default(2_000),
   logFile: z.string().optional(),
+  /**
+   * This generator's execution segment when one load is split over several machines (k6's execution
+   * segments): `index` of `count`, from 0. Open models take every `count`-th send of the one schedule
+   * (send j goes to segment j mod count), closed ones an even share of the connections and the count,
+   * so the segments together are the configured load, not N copies of it. Absent: the whole load.
+   */
+  segment: z.strictObject({
+    index: z.number().int().min(0, "segment index must be >= 0"),
+    count: z.number().int().min(1, "segment count must be >= 1").max(10_000),
+  }).refine((s) => s.index < s.count, { message: "segment index must be below the count", path: ["index"] })
+    .optional(),
+  /**
+   * Wall-clock instant (ms since the epoch) at which the schedule starts, warm-up included, so the
+   * segments on several machines line up; absent: as soon as the workers are ready.
+   */
+  startAtEpochMs: z.number().int().positive().optional(),
 };
 
 /** Closed model and throughput model: the connections kept open for the whole run. */
@@ -157,6 +173,17 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
       code: "custom",
       path: ["workers"],
       message: `workers (${c.workers}) must not exceed connections (${c.connections})`,
+    });
+  } else if (
+    "connections" in c && c.segment && c.workers * c.segment.count > c.connections &&
+    !(c.model === "count" && c.ratePerSec !== undefined)
+  ) {
+    // Every segment's every worker needs a connection of its own, or a shard would idle.
+    ctx.addIssue({
+      code: "custom",
+      path: ["segment"],
+      message: `${c.segment.count} segments of ${c.workers} worker(s) need at least ` +
+        `${c.workers * c.segment.count} connections (have ${c.connections})`,
     });
   }
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }

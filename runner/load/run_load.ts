@@ -20,6 +20,7 @@ import { rateExecutor } from "./rate.ts";
 import { throughputExecutor } from "./throughput.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
+import { stripeOf } from "./schedule.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
 import { poolSizeOf, preConnect } from "./pre_connect.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
@@ -86,6 +87,8 @@ export interface PreparedLoad {
  */
 export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
+  // From here on the worker is its stripe of the whole load (segments are one more level of striping).
+  opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const executor = executorFor(config.model);
   const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
   const url = new URL(config.url);

@@ -90,3 +90,28 @@ export function withWarmup(phases: readonly Phase[], warmupMs: number): Phase[] 
 export function shareOf(total: number, workerIndex: number, workers: number): number {
   return Math.floor(total / workers) + (workerIndex < total % workers ? 1 : 0);
 }
+
+/** One execution segment of a load split over several generators: `index` of `count`, from 0. */
+export interface Segment {
+  index: number;
+  count: number;
+}
+
+/**
+ * Where worker `workerIndex` of `workerCount` in `segment` stands in the one global striping: segments
+ * are one more level of the same striping as workers. Send j of the schedule goes to segment j mod N,
+ * and within segment s to worker k mod W of its sends s + N*k; together: stripe s + N*w of N*W, so
+ * `pace` and `shareOf` given this stripe produce exactly this worker's part of this segment, and all
+ * stripes of all segments together are the configured load once. No segment: the worker itself.
+ */
+export function stripeOf(
+  segment: Segment | undefined,
+  workerIndex: number,
+  workerCount: number,
+): { workerIndex: number; workerCount: number } {
+  if (segment === undefined) return { workerIndex, workerCount };
+  return {
+    workerIndex: segment.index + segment.count * workerIndex,
+    workerCount: segment.count * workerCount,
+  };
+}

@@ -28,7 +28,12 @@ export interface PoolOptions {
 }
 
 /** What the workers did, merged: the longest active time, pools and connects summed. */
-export interface WorkersSummary extends LoadRunSummary, PrepareSummary {}
+export interface WorkersSummary extends LoadRunSummary, PrepareSummary {
+  /** The instant the schedule started (ms since the epoch): `config.startAtEpochMs` when given. */
+  startAtEpochMs: number;
+  /** How late the workers were told to start after `config.startAtEpochMs` (0 when on time or not set). */
+  startLateMs: number;
+}
 
 /** Runs the load in `config.workers` isolates. */
 export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promise<WorkersSummary> {
@@ -45,14 +50,18 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
       send(w, { type: "prepare", config, workerIndex, workerCount: count })
     );
     const prepared = mergePrepared(await preparing);
-    const startAtEpochMs = performance.timeOrigin + performance.now() + START_LEAD_MS;
+    // A shared start (segments on several machines) is kept even when it has passed: sends already
+    // due go out late and are counted so, and the shard says how late it started.
+    const nowEpochMs = performance.timeOrigin + performance.now();
+    const startAtEpochMs = config.startAtEpochMs ?? nowEpochMs + START_LEAD_MS;
+    const startLateMs = config.startAtEpochMs === undefined ? 0 : Math.max(0, nowEpochMs - startAtEpochMs);
     const finished = collect(workers, opts);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
     const onAbort = () => workers.forEach((w) => send(w, { type: "stop" }));
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      return { ...prepared, ...await finished };
+      return { ...prepared, ...await finished, startAtEpochMs, startLateMs };
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
     }
