@@ -87,7 +87,7 @@ export async function findExperiments(dir: string): Promise<SiteExperiment[]> {
       ids.add(id);
       found.push({ id, results });
     } catch (err) {
-      console.error(`loadlab site: note: skipping ${path}: ${(err as Error).message}`);
+      console.error(`loadlab site: note: skipped ${(err as Error).message}`);
     }
   }
   return found;
