@@ -24,6 +24,7 @@ import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "./open_file_limit.ts";
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
+import { parseSegment, parseStartAt } from "./segment_args.ts";
 
 export { HelpRequested, UsageError } from "./usage_error.ts";
 export { parseDurationMs } from "./duration.ts";
@@ -89,6 +90,8 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     warmupMs: flags.durationMs("warmup"),
     generatorWarmup: flags.has("no-generator-warmup") ? false : undefined,
     logFile: flags.path("log"),
+    segment: parseSegment(flags.text("segment")),
+    startAtEpochMs: parseStartAt(flags.text("start-at")),
   });
   checkSockets(config, limit);
   return {
@@ -190,6 +193,8 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   warmupMs: "--warmup",
   generatorWarmup: "--no-generator-warmup",
   logFile: "--log",
+  segment: "--segment",
+  startAtEpochMs: "--start-at",
 };
 
 /** Runs the shared zod validation; its issues become one line that names flags, not config paths. */

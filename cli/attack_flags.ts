@@ -33,6 +33,8 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "warmup", takesValue: true, example: "5s" },
   { long: "no-generator-warmup", takesValue: false },
   { long: "log", takesValue: true, example: "requests.csv" },
+  { long: "segment", takesValue: true, example: "0/4" },
+  { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
   { long: "json", takesValue: false },
   { long: "out", short: "o", takesValue: true, example: "results.json" },
   { long: "report", takesValue: true, example: "report.html" },

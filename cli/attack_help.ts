@@ -68,6 +68,13 @@ Requests
                            for each POST. -H goes on every entry; -b/--body-file on every entry
                            whose method is not GET or HEAD.
 
+Scale-out (docs/scale-out.md)
+      --segment I/N        generate segment I of N (from 0, like JOB_COMPLETION_INDEX): open
+                           models send every Nth request of the schedule, closed ones an even
+                           share of -c and -n; merge the shards with loadlab merge
+      --start-at TIME      start the schedule (warm-up included) at this RFC 3339 instant,
+                           e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up
+
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
