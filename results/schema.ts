@@ -194,12 +194,12 @@ export const runResultSchema = z.looseObject({
   droppedSends: count.default(0),
   /**
    * True when sends the generator dispatched late (the isolate was behind) exceed 1% of sends and
-   * outnumber server-bound ones: the generator, not the target, limited the run.
+   * outnumber server-bound ones, or exceed 10%: the generator, not the target, limited the run.
    */
   generatorBound: z.boolean().default(false),
   /** Open models: sends that waited for a connection, every one busy at the server (none could open). */
   serverBoundSends: count.optional(),
-  /** True when server-bound sends exceed 1% of sends and outnumber late ones: the target limited it. */
+  /** Server-bound sends over 1% of sends and the run not generator-bound: the target limited it. */
   serverBound: z.boolean().optional(),
   /** Connections open at t0 (opened before the first send; `--pre-connect`, or Little's law). */
   preConnected: count.optional(),

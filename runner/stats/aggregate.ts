@@ -311,18 +311,21 @@ export class RunAggregator {
 /**
  * Who limited an open-model run, when more than 1% of sends were held up: the generator (sends the
  * isolate dispatched late: it was behind) or the server (sends that waited for a connection: every one
- * busy at the server, none could be opened at once). When both happened, the larger count names the
- * cause; both counts stay in the results. Dropped sends were counted as one of the two first.
+ * busy, none could be opened at once). When both happened, the larger count names the cause, except
+ * that more than 10% late always names the generator: an isolate that far behind leaves responses
+ * unread, so its connections look busy too (a server-bound run's isolate idles and is rarely late,
+ * even on a busy machine). Both counts stay in the results; a dropped send was counted as one of them.
  */
 export function verdict(
   lateSends: number,
   serverBoundSends: number,
   sends: number,
 ): Pick<AggregateStats, "generatorBound" | "serverBound" | "serverBoundSends"> {
-  const bound = 0.01 * sends;
+  const generatorBound = lateSends > 0.01 * sends &&
+    (lateSends >= serverBoundSends || lateSends > 0.1 * sends);
   return {
-    generatorBound: lateSends > bound && lateSends >= serverBoundSends,
-    serverBound: serverBoundSends > bound && serverBoundSends > lateSends,
+    generatorBound,
+    serverBound: serverBoundSends > 0.01 * sends && !generatorBound,
     serverBoundSends,
   };
 }
