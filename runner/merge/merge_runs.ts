@@ -1,0 +1,218 @@
+/**
+ * @module
+ * One run rebuilt from the shards that each generated one execution segment of it (`--segment i/N`):
+ * the exact sum, never an average. Latency comes from adding the shards' encoded HDR histograms (the
+ * run's and each interval's), so merged percentiles are those of every request together within HDR
+ * precision; counters are summed; intervals are aligned by absolute time (each shard's schedule start
+ * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
+ * added exactly is left out rather than guessed: the uncorrected latency of the throughput model (only
+ * its summary is stored) and the flows' latency summaries. Pure; `shards.ts` checks the set first.
+ */
+import type { IntervalResult, RunResult } from "../../results/mod.ts";
+import {
+  encodeHistogram,
+  histogramBuckets,
+  logHistogramBuckets,
+  mergeEncoded,
+  percentileCurve,
+  summarizeMs,
+} from "../stats/histogram.ts";
+import { verdict } from "../stats/aggregate.ts";
+import { detectStabilization } from "../stats/stabilization.ts";
+
+/** Where each shard's intervals land in the merged run. */
+export interface Alignment {
+  intervalMs: number;
+  /** Per shard: merged interval index of its interval 0. */
+  offsets: number[];
+  /** True when a shard started off the interval grid by more than 1 ms (its offset was rounded). */
+  unaligned: boolean;
+}
+
+/** When a shard's measured run began (ms since the epoch): its schedule start plus its warm-up. */
+function originEpochMs(run: RunResult): number {
+  return Date.parse(run.segment?.startAt ?? run.startedAt) + run.warmupSec * 1000;
+}
+
+/** Offsets of each shard's intervals on the common grid, from the shards' start times. */
+export function alignShards(runs: RunResult[]): Alignment {
+  const configured = Number(runs[0].config.intervalMs);
+  const intervalMs = configured > 0 ? configured : (runs[0].intervals[0]?.durationMs ?? 250);
+  const origins = runs.map(originEpochMs);
+  const base = Math.min(...origins);
+  const offsets = origins.map((o) => Math.round((o - base) / intervalMs));
+  const unaligned = origins.some((o, k) => Math.abs(o - base - offsets[k] * intervalMs) > 1);
+  return { intervalMs, offsets, unaligned };
+}
+
+function add(into: Record<string, number>, from: Record<string, number> | undefined): void {
+  for (const [key, n] of Object.entries(from ?? {})) into[key] = (into[key] ?? 0) + n;
+}
+
+const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
+  runs.reduce((total, r) => total + (of(r) ?? 0), 0);
+
+/** The shards' intervals added per absolute interval; percentiles from the added histograms. */
+export function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
+  const slots = new Map<number, IntervalResult[]>();
+  runs.forEach((run, k) => {
+    run.intervals.forEach((iv, i) => {
+      const index = i + alignment.offsets[k];
+      slots.set(index, [...(slots.get(index) ?? []), iv]);
+    });
+  });
+  const last = Math.max(-1, ...slots.keys());
+  return Array.from(
+    { length: last + 1 },
+    (_, index) => mergeInterval(slots.get(index) ?? [], index, alignment),
+  );
+}
+
+function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignment): IntervalResult {
+  const total = (of: (iv: IntervalResult) => number) => parts.reduce((s, iv) => s + of(iv), 0);
+  const statusCodes: Record<string, number> = {};
+  const errorKinds: Record<string, number> = {};
+  for (const iv of parts) {
+    add(statusCodes, iv.statusCodes);
+    add(errorKinds, iv.errorKinds as Record<string, number> | undefined);
+  }
+  // Exact only when every shard that answered in this interval kept its histogram.
+  const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
+  const histogram = mergeEncoded(parts.flatMap((iv) => (iv.histogramEncoded ? [iv.histogramEncoded] : [])));
+  const summary = summarizeMs(histogram);
+  const latency = (v: number) => (exact ? v : NaN);
+  return {
+    startMs: index * alignment.intervalMs,
+    durationMs: parts.length ? Math.max(...parts.map((iv) => iv.durationMs)) : alignment.intervalMs,
+    requests: total((iv) => iv.requests),
+    errors: total((iv) => iv.errors),
+    non2xx: total((iv) => iv.non2xx),
+    p50: latency(summary.p50),
+    p75: latency(summary.p75),
+    p90: latency(summary.p90),
+    p99: latency(summary.p99),
+    mean: latency(summary.mean),
+    max: latency(summary.max),
+    bytesRead: total((iv) => iv.bytesRead),
+    bytesWritten: total((iv) => iv.bytesWritten),
+    lateSends: total((iv) => iv.lateSends),
+    inFlight: total((iv) => iv.inFlight),
+    connections: total((iv) => iv.connections),
+    statusCodes,
+    ...(parts.some((iv) => iv.errorKinds !== undefined) ? { errorKinds } : {}),
+    ...(exact ? { histogramEncoded: encodeHistogram(histogram) } : {}),
+  };
+}
+
+/** Successful responses of a run, back from its rate (an integer, up to float noise). */
+function successes(run: RunResult): number {
+  const attempted = run.requests + sum([run], (r) => Object.values(r.errors).reduce((a, b) => a + b, 0));
+  return Number.isFinite(run.successRate) ? Math.round(run.successRate * attempted) : 0;
+}
+
+/**
+ * The whole run from its shards, one run per segment present (same name, same load). `runs[k]` is the
+ * shard of segment `runs[k].segment.index`; order does not matter.
+ */
+export function mergeShardRuns(runs: RunResult[]): RunResult {
+  if (runs.length === 0) throw new RangeError("mergeShardRuns needs at least one shard");
+  const alignment = alignShards(runs);
+  const intervals = mergeIntervals(runs, alignment);
+  const total = mergeEncoded(runs.flatMap((r) => (r.histogramEncoded ? [r.histogramEncoded] : [])));
+  const durationSec = Math.max(
+    ...runs.map((r, k) => r.durationSec + (alignment.offsets[k] * alignment.intervalMs) / 1000),
+  );
+  const requests = sum(runs, (r) => r.requests);
+  const errorCount = sum(runs, (r) => Object.values(r.errors).reduce((a, b) => a + b, 0));
+  const lateSends = sum(runs, (r) => r.lateSends);
+  const serverBoundSends = sum(runs, (r) => r.serverBoundSends);
+  const droppedSends = sum(runs, (r) => r.droppedSends);
+  const statusCodes: Record<string, number> = {};
+  const errors: Record<string, number> = {};
+  const errorMessages: Record<string, Record<string, number>> = {};
+  for (const r of runs) {
+    add(statusCodes, r.statusCodes);
+    add(errors, r.errors);
+    for (const [kind, messages] of Object.entries(r.errorMessages)) add(errorMessages[kind] ??= {}, messages);
+  }
+  const first = runs[0];
+  const { segment: _segment, logFile: _log, phases: _phases, ...whole } = first;
+  const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
+  return {
+    ...whole,
+    config,
+    startedAt: runs.map((r) => r.startedAt).sort()[0],
+    durationSec,
+    requests,
+    rps: durationSec > 0 ? requests / durationSec : 0,
+    successRate: requests + errorCount > 0 ? sum(runs, successes) / (requests + errorCount) : 0,
+    latencyMs: summarizeMs(total),
+    percentiles: percentileCurve(total),
+    histogram: histogramBuckets(total),
+    logHistogram: logHistogramBuckets(total),
+    histogramEncoded: encodeHistogram(total),
+    // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
+    uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
+    uncorrectedPercentiles: runs.length === 1 ? first.uncorrectedPercentiles : null,
+    statusCodes,
+    errors,
+    errorMessages,
+    bytesRead: sum(runs, (r) => r.bytesRead),
+    bytesWritten: sum(runs, (r) => r.bytesWritten),
+    lateSends,
+    droppedSends,
+    ...verdict(lateSends, serverBoundSends, requests + errorCount + droppedSends),
+    connects: sum(runs, (r) => r.connects),
+    reconnects: sum(runs, (r) => r.reconnects),
+    connectTimeMs: mergeConnectTimes(runs),
+    preConnected: sum(runs, (r) => r.preConnected),
+    maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
+    generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
+    workers: sum(runs, (r) => r.workers),
+    intervals,
+    stabilizedAtMs: detectStabilization(intervals),
+    ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
+    ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
+    ...(first.flows ? { flows: mergeFlows(runs) } : {}),
+  };
+}
+
+/** Min and max exact; the mean weighted by connects; p99 the largest shard's (an upper bound). */
+function mergeConnectTimes(runs: RunResult[]): RunResult["connectTimeMs"] {
+  const timed = runs.filter((r) => r.connectTimeMs !== null && r.connects > 0);
+  if (timed.length === 0) return null;
+  const connects = sum(timed, (r) => r.connects);
+  return {
+    min: Math.min(...timed.map((r) => r.connectTimeMs!.min)),
+    mean: sum(timed, (r) => r.connectTimeMs!.mean * r.connects) / connects,
+    max: Math.max(...timed.map((r) => r.connectTimeMs!.max)),
+    p99: Math.max(...timed.map((r) => r.connectTimeMs!.p99)),
+  };
+}
+
+/** Each shard's telemetry kept, named after its segment. */
+function mergeTelemetry(runs: RunResult[]): NonNullable<RunResult["telemetry"]> {
+  return runs.flatMap((r) =>
+    (r.telemetry ?? []).map((t) => ({ ...t, name: `${t.name} (segment ${r.segment?.index ?? "?"})` }))
+  );
+}
+
+/** Session and request counts summed; latency summaries cannot be added, so they are left out. */
+function mergeFlows(runs: RunResult[]): NonNullable<RunResult["flows"]> {
+  return (runs[0].flows ?? []).map((flow, f) => {
+    const same = runs.map((r) => r.flows?.[f]).filter((x) => x !== undefined);
+    return {
+      ...flow,
+      sessions: same.reduce((s, x) => s + x.sessions, 0),
+      completed: same.reduce((s, x) => s + x.completed, 0),
+      failed: same.reduce((s, x) => s + x.failed, 0),
+      sessionMs: same.length === 1 ? flow.sessionMs : null,
+      steps: flow.steps.map((step, i) => ({
+        ...step,
+        requests: same.reduce((s, x) => s + (x.steps[i]?.requests ?? 0), 0),
+        errors: same.reduce((s, x) => s + (x.steps[i]?.errors ?? 0), 0),
+        latencyMs: same.length === 1 ? step.latencyMs : null,
+      })),
+    };
+  });
+}
