@@ -3,7 +3,8 @@
  * The live dashboard of `run`, `attack` and `demo` (`--dashboard`): an HTTP server in the main isolate
  * (never in the workers) serving the report page with the live entry (report/html/client/live.ts) and a
  * Server-Sent Events stream (`/events`) of run starts, progress samples, and after each run a
- * snapshot: the page data of results.json so far, built once per run for every browser. The per-event
+ * snapshot: the page data of the results so far, built once per run for every browser (and not at all
+ * while no browser is connected). The per-event
  * work is one JSON encoding whatever the number of browsers, handed to each through a bounded queue
  * (cli/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
  * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
@@ -33,6 +34,7 @@ export class Dashboard {
   readonly #hub: EventHub;
   readonly #server: Deno.HttpServer;
   readonly #ping: ReturnType<typeof setInterval>;
+  #results: ResultsFile | null = null;
   #snapshot: Uint8Array | null = null;
   #runStart: { index: number; total: number; name: string; etaMs: number; atMs: number } | null = null;
   #backlog: AttackProgress[] = [];
@@ -67,15 +69,22 @@ export class Dashboard {
     return ref.dashboard;
   }
 
-  /** Hooks for `runPlan`: snapshots come from results.json, written before each `onRunEnd`. */
+  /**
+   * Hooks for `runPlan`: results.json is read once, at the first run's start (it holds the resumed runs
+   * by then), and each finished run is appended in memory, so nothing is parsed while the load goes.
+   */
   hooks(resultsPath: string): RunPlanHooks {
     return {
       onRunStart: (run, i, n, etaMs) => {
-        if (i === 0) this.#refresh(resultsPath);
+        if (i === 0) this.#load(resultsPath);
         this.runStarted(run.name, i, n, etaMs);
       },
       onProgress: (p) => this.progress(p),
-      onRunEnd: () => this.#refresh(resultsPath),
+      onRunEnd: (result) => {
+        this.#pending = this.#pending.then(() => {
+          if (this.#results) this.publish({ ...this.#results, runs: [...this.#results.runs, result] });
+        });
+      },
     };
   }
 
@@ -91,11 +100,19 @@ export class Dashboard {
     this.#hub.send("progress", p);
   }
 
-  /** Sends the page data of `results` to every browser (and to browsers that connect later). */
+  /**
+   * Makes `results` the page's data: built and sent at once when browsers are connected, else only when
+   * one connects (no browser, no work).
+   */
   publish(results: ResultsFile): void {
-    const data = buildPageData(results);
-    this.#snapshot = sseFrame("snapshot", data);
-    this.#hub.send("snapshot", data);
+    this.#results = results;
+    this.#snapshot = null;
+    if (this.#hub.stats().clients > 0) this.#hub.sendFrame(this.#snapshotFrame()!);
+  }
+
+  #snapshotFrame(): Uint8Array | null {
+    if (!this.#snapshot && this.#results) this.#snapshot = sseFrame("snapshot", buildPageData(this.#results));
+    return this.#snapshot;
   }
 
   stats(): HubStats {
@@ -121,8 +138,8 @@ export class Dashboard {
     this.#server.unref();
   }
 
-  /** Re-reads results.json in order, after what is already pending; a failed read keeps the last one. */
-  #refresh(resultsPath: string): void {
+  /** Reads results.json after what is already pending; a failed read leaves the page without runs. */
+  #load(resultsPath: string): void {
     this.#pending = this.#pending
       .then(() => loadResultsFile(resultsPath))
       .then((results) => this.publish(results), () => {});
@@ -143,7 +160,8 @@ export class Dashboard {
 
   /** What a browser connecting now needs: the latest snapshot, the run under way and its samples. */
   #initialFrames(): Uint8Array[] {
-    const frames = this.#snapshot ? [this.#snapshot] : [];
+    const snapshot = this.#snapshotFrame();
+    const frames = snapshot ? [snapshot] : [];
     if (this.#ended) return [...frames, sseFrame("end", {})];
     const run = this.#runStart;
     if (run) {

@@ -65,8 +65,11 @@ export class EventHub {
 
   /** Sends one event to every client; returns at once. */
   send(event: string, data: unknown): void {
-    if (this.#clients.size === 0) return;
-    const frame = sseFrame(event, data);
+    if (this.#clients.size > 0) this.sendFrame(sseFrame(event, data));
+  }
+
+  /** Sends an already encoded frame (`sseFrame`) to every client. */
+  sendFrame(frame: Uint8Array): void {
     for (const client of this.#clients) this.#offer(client, frame);
   }
 

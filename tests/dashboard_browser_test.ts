@@ -1,9 +1,9 @@
 /**
  * @module
  * `loadlab run --dashboard` end to end in chromium: a short two-run experiment opened while it runs.
- * The live timeline's point count grows between two looks, the run counter reaches 2 of 2, and once
- * the experiment ends the page's report is the same DOM as report.html's; no console or page errors,
- * and the experiment's hostile description stays text. Meanwhile a second client asks for the stream
+ * The live timeline's point count grows between two looks, the run counter reaches 2 of 2 with the
+ * first run already in the overview, and once the experiment ends the page's report is the same DOM
+ * as report.html's; no console or page errors, and the experiment's hostile description stays text. Meanwhile a second client asks for the stream
  * and never reads it: the runs still end within their duration plus the graceful stop, and the
  * server's queue for any client stays within its bound (`/stats`).
  */
@@ -91,6 +91,9 @@ Deno.test({
             timeout: 60_000,
           });
           const last = await livePanel(page);
+          // The first run's snapshot came before the second run started: the overview holds it.
+          await page.waitForSelector("#overview tbody tr");
+          const midRows = await page.evaluate(() => document.querySelectorAll("#overview tbody tr").length);
           await page.waitForFunction(() => document.documentElement.dataset.live === "ended", null, {
             timeout: 60_000,
           });
@@ -101,15 +104,16 @@ Deno.test({
             imgs: document.querySelectorAll("img").length,
             lead: document.querySelector("header .lead")?.textContent ?? "",
           }));
-          return { first, second, last, end };
+          return { first, second, last, midRows, end };
         }, { ready: "#live" });
         const result = await run.done;
         assert.equal(result.code, 0, result.stderr);
         assert.deepEqual(visit.problems, []);
-        const { first, second, last, end } = visit.value;
+        const { first, second, last, midRows, end } = visit.value;
         assert.equal(second.run, first.run, "both looks in one run");
         assert.ok(second.points > first.points, `${first.points} -> ${second.points} points`);
         assert.deepEqual([last.run, last.total], ["2", "2"]);
+        assert.equal(midRows, 1, "the overview fills run by run");
         assert.equal(end.live, false, "the live panel is gone at the end");
         assert.ok(!end.title.includes("pwned") && end.imgs === 0);
         assert.ok(end.lead.includes(HOSTILE_SCRIPT) && end.lead.includes(HOSTILE_IMG), end.lead);
