@@ -16,6 +16,7 @@ Commands:
   attack <url>     load one URL (closed, open-rate, constant-throughput or fixed-count model)
   serve            run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
   report <files>   rebuild report.html from results.json files, optionally against a baseline
+  merge <shards>   one results.json from the shards of a load split with --segment I/N
   site [dir]       browse and compare every results.json under dir (default out/); --static OUT
   demo             run preset:demo: the built-in target under each load model, with a report
   schema           print the JSON Schema of experiment files (for editor completion)
@@ -36,6 +37,8 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/serve_cmd.ts")).runServeCommand(rest);
     case "report":
       return (await import("./cli/report_cmd.ts")).runReportCommand(rest);
+    case "merge":
+      return (await import("./cli/merge_cmd.ts")).runMergeCommand(rest);
     case "demo":
       return (await import("./cli/demo_cmd.ts")).runDemoCommand(rest);
     case "site":
@@ -59,7 +62,7 @@ async function main(args: string[]): Promise<number> {
       return 0;
     default:
       console.error(
-        `loadlab: unknown command "${command}"; use run, presets, attack, serve, report, site, demo, schema or version (see --help)`,
+        `loadlab: unknown command "${command}"; use run, presets, attack, serve, report, merge, site, demo, schema or version (see --help)`,
       );
       return 2;
   }

@@ -1,0 +1,120 @@
+/**
+ * @module
+ * `loadlab merge shard-*.json -o results.json [--report report.html] [--allow-partial]`: the shards of
+ * one segment set (`--segment i/N` runs on several machines) become one results file of the whole load
+ * (runner/merge/shards.ts: exact HDR sums, refusals named). Per-phase statistics are recomputed from
+ * the merged interval histograms and the analysis rerun on the merged runs, since the shards' own
+ * cover only their part. Exit codes: 0 merged, 1 a gate the shards left pending failed on the whole,
+ * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
+ */
+import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import type { ResultsFile, RunResult } from "../results/mod.ts";
+import { MergeError, mergeShardFiles } from "../runner/merge/shards.ts";
+import { analyze, phaseStats } from "../scenarios/analysis.ts";
+import { writeReport } from "../report/write.ts";
+import { tokenize } from "./argv.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+import { EXIT } from "./exit_codes.ts";
+
+/** `loadlab merge --help`. */
+export const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
+
+Usage: loadlab merge shard-0.json shard-1.json ... -o results.json [--report report.html]
+
+  -o, --output <file>      the merged results.json (default: results.json)
+      --report <file>      also write the HTML report of the merged results
+      --allow-partial      merge although segments are missing (the file says which: shards.missing)
+  -h, --help               this text
+
+Each shard is the results.json of one 'loadlab attack --segment I/N' (or 'run --segment I/N'). Latency
+histograms are added exactly (the whole run's and every interval's), counters summed, intervals lined up
+by start time; thresholds the shards recorded as pending are evaluated on the merged load. Shards of
+different experiments or loads, two shards of one segment, and missing segments are refused by name.
+See docs/scale-out.md.`;
+
+interface MergeArgs {
+  inputs: string[];
+  output: string;
+  report?: string;
+  allowPartial: boolean;
+}
+
+function parseMergeArgs(argv: string[]): MergeArgs {
+  const raw = tokenize(argv, [
+    { long: "output", short: "o", takesValue: true, example: "results.json" },
+    { long: "report", takesValue: true, example: "report.html" },
+    { long: "allow-partial", takesValue: false },
+    { long: "help", short: "h", takesValue: false },
+  ], { "--out": "use -o results.json" });
+  if (raw.values.has("help")) throw new HelpRequested(MERGE_HELP);
+  if (!raw.positionals.length) {
+    throw new UsageError("merge: no shard files given; e.g. loadlab merge shard-*.json -o results.json");
+  }
+  return {
+    inputs: raw.positionals,
+    output: raw.values.get("output")?.[0] ?? "results.json",
+    report: raw.values.get("report")?.[0],
+    allowPartial: raw.values.has("allow-partial"),
+  };
+}
+
+/** Phases and analysis of the whole load, from the merged runs. */
+export function finishMerged(results: ResultsFile): ResultsFile {
+  const runs = results.runs.map(withPhases);
+  const analysis = results.analysis === undefined
+    ? {}
+    : { analysis: analyze(runs, { baseline: results.experiment.baseline }) };
+  return { ...results, runs, ...analysis };
+}
+
+function withPhases(run: RunResult): RunResult {
+  const phases = run.config.phases as Array<{ name?: string; durationMs: number }> | undefined;
+  if (run.model !== "rate" || !Array.isArray(phases)) return run;
+  const spans = phases.map((p, i) => ({ name: p.name ?? `phase ${i + 1}`, durationMs: p.durationMs }));
+  return { ...run, phases: phaseStats(run, spans) };
+}
+
+/** Runs `loadlab merge ...`; returns the exit code. */
+export async function runMergeCommand(argv: string[]): Promise<number> {
+  let args: MergeArgs;
+  let merged: ResultsFile;
+  try {
+    args = parseMergeArgs(argv);
+    const files = [];
+    for (const file of args.inputs) files.push({ file, results: await loadResultsFile(file) });
+    merged = finishMerged(mergeShardFiles(files, { allowPartial: args.allowPartial }));
+  } catch (err) {
+    if (err instanceof HelpRequested) {
+      console.log(err.text);
+      return EXIT.ok;
+    }
+    if (err instanceof MergeError) {
+      for (const problem of err.problems) console.error(`loadlab merge: ${problem}`);
+      return EXIT.badInput;
+    }
+    if (err instanceof UsageError || err instanceof ResultsFileError) {
+      console.error(`loadlab merge: ${err.message}`);
+      return EXIT.badInput;
+    }
+    throw err;
+  }
+  try {
+    await writeResultsFile(args.output, merged);
+    if (args.report) await writeReport(args.report, merged);
+  } catch (err) {
+    console.error(`loadlab merge: cannot write the output: ${(err as Error).message}`);
+    return EXIT.outputNotWritable;
+  }
+  const shards = merged.shards!;
+  const partial = shards.partial
+    ? `, PARTIAL: missing ${shards.missing.map((i) => `${i}/${shards.count}`)}`
+    : "";
+  console.log(
+    `merged ${shards.shards.length} of ${shards.count} shards from ${shards.hosts.length} host(s)${partial}: ` +
+      merged.runs.map((r) => `${r.name} ${r.requests} requests`).join(", ") + ` -> ${args.output}`,
+  );
+  for (const g of merged.thresholds) {
+    console.log(`${g.ok ? "PASS" : "FAIL"}  ${g.expression}  (${g.run}: ${Number(g.actual.toFixed(3))})`);
+  }
+  return merged.thresholds.every((g) => g.ok) ? EXIT.ok : EXIT.thresholdFailed;
+}
