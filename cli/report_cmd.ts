@@ -9,6 +9,7 @@
  */
 import { basename } from "node:path";
 import { loadResultsFile, ResultsFileError } from "../results/io.ts";
+import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge.ts";
 import { writeReport } from "../report/write.ts";
 import { tokenize } from "./argv.ts";
@@ -50,6 +51,26 @@ function parseReportArgs(argv: string[]): ReportArgs {
   };
 }
 
+/**
+ * Shards of one segment set side by side would each show a fraction of the load as if it were a run:
+ * refused (merge them first); a lone shard is reported with a warning, its header says the same.
+ */
+function checkNotShards(inputs: string[], files: ResultsFile[]): void {
+  const shards = inputs.filter((_, i) => !files[i].shards && files[i].runs.some((r) => r.segment));
+  if (shards.length > 1) {
+    throw new UsageError(
+      `report: ${shards.join(", ")} are shards of a segmented load (--segment); merge them first: ` +
+        `loadlab merge ${shards.join(" ")} -o results.json --report report.html`,
+    );
+  }
+  if (shards.length === 1) {
+    console.error(
+      `loadlab report: warning: ${shards[0]} is one shard of a segmented load, not the whole; ` +
+        "merge the shards first (loadlab merge)",
+    );
+  }
+}
+
 /** Runs `loadlab report ...`; returns the exit code (0 written, 1 cannot write, 2 bad arguments or input). */
 export async function runReportCommand(argv: string[]): Promise<number> {
   try {
@@ -59,6 +80,7 @@ export async function runReportCommand(argv: string[]): Promise<number> {
       files.push({ label: basename(path).replace(/\.json$/i, ""), results: await loadResultsFile(path) });
     }
     const compare = args.compare === undefined ? undefined : await loadResultsFile(args.compare);
+    checkNotShards(args.inputs, files.map((f) => f.results));
     const results = mergeResults(files);
     try {
       await writeReport(args.output, results, { compare });

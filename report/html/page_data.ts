@@ -6,6 +6,7 @@
  * should not have to compute: overview rows with repeat means and CIs, baseline changes, comparison
  * matrices and sweeps with their knees. Pure; the page only draws what this returns.
  */
+import { shardsLine } from "../shards_line.ts";
 import type {
   IntervalResult,
   LatencySummaryMs,
@@ -158,6 +159,8 @@ export interface PageData {
   analysis: PageAnalysis | null;
   /** Per-phase mean, p99 and success across variants, for loads with phases. */
   phaseComparisons: PhaseComparison[];
+  /** How many shards on how many hosts made a merged file, or that a file is one shard; null otherwise. */
+  shards: string | null;
 }
 
 const r4 = round4;
@@ -405,5 +408,6 @@ export function buildPageData(results: ResultsFile, compare?: ResultsFile): Page
     compareName: compare ? compare.experiment.name : null,
     analysis: pageAnalysis(results),
     phaseComparisons: buildPhaseComparisons(results.runs),
+    shards: shardsLine(results),
   };
 }

@@ -45,6 +45,7 @@ export function renderHeader(data: PageData): HTMLElement {
       ["OS", `${env.os} ${env.arch}${env.hostname ? ` (${env.hostname})` : ""}`],
       ["CPU", `${env.cpu}, ${env.cores} cores`],
       ["runs", String(data.runs.length)],
+      ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
     ]),
   );
   if (data.thresholds.length) {

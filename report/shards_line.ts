@@ -1,0 +1,30 @@
+/**
+ * @module
+ * The one sentence a report shows about generators split over several machines: for a merged file how
+ * many shards on how many hosts (and what is missing), for a lone shard that it is only part of the
+ * load. Pure; used by the HTML header and the `report` command's warning.
+ */
+import type { ResultsFile } from "../results/mod.ts";
+
+/** "4 shards on 3 hosts (a, b, c)", with the missing segments of a partial merge; null when not split. */
+export function shardsLine(results: Pick<ResultsFile, "shards" | "runs">): string | null {
+  const shards = results.shards;
+  if (shards) {
+    const n = shards.shards.length;
+    const hosts = shards.hosts.length;
+    const line =
+      `${n} shard${n === 1 ? "" : "s"} of ${shards.count} on ${hosts} host${hosts === 1 ? "" : "s"} ` +
+      `(${shards.hosts.join(", ")}), merged exactly`;
+    const late = Math.max(0, ...shards.shards.map((s) => s.lateMs ?? 0));
+    return line +
+      (shards.partial
+        ? `; PARTIAL: segments ${shards.missing.map((i) => `${i}/${shards.count}`).join(", ")} missing`
+        : "") +
+      (late > 0 ? `; latest start ${late} ms after the shared start` : "") +
+      (shards.unaligned ? "; shards did not start together (intervals aligned to the nearest)" : "");
+  }
+  const segment = results.runs.find((r) => r.segment)?.segment;
+  if (!segment) return null;
+  return `segment ${segment.index}/${segment.count} only: one shard of a split load; ` +
+    "merge the shards first (loadlab merge shard-*.json -o results.json)";
+}
