@@ -1,0 +1,85 @@
+/**
+ * Scale-out end to end, on one machine as plain processes (all on 127.0.0.1, no network namespaces):
+ * one built-in target, 4 `loadlab attack --segment i/4` processes with one shared `--start-at`, each
+ * logging every request, then `loadlab merge`. The merged run holds exactly the configured count, and
+ * its percentiles are those of every logged latency of the 4 shards together, within HDR precision.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import type { ResultsFile } from "../results/mod.ts";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+import { startLoadlab } from "./background.ts";
+
+const SEGMENTS = 4;
+const REQUESTS = 400;
+
+/** Latencies (us) of a request log: end minus intended start, as the recorder measures them. */
+async function loggedLatenciesUs(path: string): Promise<number[]> {
+  const lines = (await Deno.readTextFile(path)).trimEnd().split("\n").slice(1);
+  return lines.map((line) => {
+    const [, startUs, endUs] = line.split(";").map(Number);
+    return endUs - startUs;
+  });
+}
+
+/** The value at percentile p of sorted values, as HdrHistogram defines it (the ceil(p% x n)-th). */
+function percentileOf(sorted: number[], p: number): number {
+  return sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+Deno.test("4 segments with a shared start, merged: the configured count and the logs' percentiles", async () => {
+  const target = await startLoadlab(["serve", "--port", "0"], /listening on (http:\/\/\S+)/);
+  try {
+    await withTempDir(async (dir) => {
+      // Far enough ahead for 4 Deno processes to start and prepare on a busy machine.
+      const startAt = new Date(Date.now() + 6_000).toISOString();
+      const shards = await Promise.all(Array.from({ length: SEGMENTS }, (_, i) =>
+        runLoadlab([
+          "attack",
+          `${target.url}/json`,
+          ...["-n", String(REQUESTS), "-R", "400", "--segment", `${i}/${SEGMENTS}`, "--start-at", startAt],
+          ...["--log", `${dir}/shard-${i}.csv`, "-o", `${dir}/shard-${i}.json`, "--threshold", "p99 < 5s"],
+          "--quiet",
+        ])));
+      shards.forEach((s, i) => assertEquals(s.code, 0, `shard ${i}: ${s.stderr}`));
+      const shardFiles = shards.map((_, i) => `${dir}/shard-${i}.json`);
+      for (const [i, file] of shardFiles.entries()) {
+        const run = (JSON.parse(await Deno.readTextFile(file)) as ResultsFile).runs[0];
+        assertEquals(run.requests, REQUESTS / SEGMENTS, `shard ${i}: its share of the count`);
+        assertEquals([run.segment?.index, run.segment?.count, run.segment?.startAt], [i, SEGMENTS, startAt]);
+      }
+      const merge = await runLoadlab([
+        "merge",
+        ...shardFiles,
+        "-o",
+        `${dir}/merged.json`,
+        "--report",
+        `${dir}/r.html`,
+      ]);
+      assertEquals(merge.code, 0, merge.stderr);
+      ok(merge.stdout.includes("PASS  p99 < 5s"), merge.stdout);
+      const merged: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/merged.json`));
+      const run = merged.runs[0];
+      assertEquals(run.requests, REQUESTS);
+      assertEquals(run.intervals.reduce((sum, iv) => sum + iv.requests, 0), REQUESTS);
+      assertEquals(merged.shards?.shards.length, SEGMENTS);
+      const latencies = (await Promise.all(shards.map((_, i) => loggedLatenciesUs(`${dir}/shard-${i}.csv`))))
+        .flat().sort((a, b) => a - b);
+      assertEquals(latencies.length, REQUESTS);
+      const keys = [["p50", 50], ["p90", 90], ["p99", 99], ["max", 100]] as const;
+      for (const [key, p] of keys) {
+        const exactMs = percentileOf(latencies, p) / 1000;
+        // 3 significant digits (0.1%, twice for bucket edges) plus the log's 1 us rounding.
+        const tolerance = exactMs * 0.002 + 0.002;
+        ok(
+          Math.abs(run.latencyMs[key] - exactMs) <= tolerance,
+          `${key}: merged ${run.latencyMs[key]} ms, logs ${exactMs} ms (+- ${tolerance})`,
+        );
+      }
+      const html = await Deno.readTextFile(`${dir}/r.html`);
+      ok(html.includes(`4 shards of 4 on 1 host`), "the report says how many shards and hosts");
+    });
+  } finally {
+    target.child.kill("SIGINT");
+    await target.done;
+  }
+});
