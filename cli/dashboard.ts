@@ -10,7 +10,8 @@
  * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
  * embeds), ends every stream and stops the server.
  */
-import type { AttackProgress, ResultsFile } from "../results/mod.ts";
+import type { AttackProgress, ResultsFile, TelemetrySeries } from "../results/mod.ts";
+import type { LiveProgress } from "../report/html/client/live.ts";
 import { buildResultsFile, loadResultsFile } from "../results/io.ts";
 import { buildPageData } from "../report/html/page_data.ts";
 import { renderReport } from "../report/html/render.ts";
@@ -37,7 +38,8 @@ export class Dashboard {
   #results: ResultsFile | null = null;
   #snapshot: Uint8Array | null = null;
   #runStart: { index: number; total: number; name: string; etaMs: number; atMs: number } | null = null;
-  #backlog: AttackProgress[] = [];
+  #backlog: LiveProgress[] = [];
+  #telemetry: (() => TelemetrySeries[]) | null = null;
   #pending: Promise<void> = Promise.resolve();
   #ended = false;
 
@@ -80,6 +82,7 @@ export class Dashboard {
         this.runStarted(run.name, i, n, etaMs);
       },
       onProgress: (p) => this.progress(p),
+      onTelemetry: (peek) => this.#telemetry = peek,
       onRunEnd: (result) => {
         this.#pending = this.#pending.then(() => {
           if (this.#results) this.publish({ ...this.#results, runs: [...this.#results.runs, result] });
@@ -91,13 +94,16 @@ export class Dashboard {
   runStarted(name: string, index: number, total: number, etaMs: number): void {
     this.#runStart = { index, total, name, etaMs, atMs: Date.now() };
     this.#backlog = [];
+    this.#telemetry = null;
     this.#hub.send("run-start", { index, total, name, etaMs });
   }
 
+  /** One progress sample, with each target process' latest CPU and memory when telemetry runs. */
   progress(p: AttackProgress): void {
+    const sample: LiveProgress = this.#telemetry ? { ...p, targets: latestTelemetry(this.#telemetry()) } : p;
     if (this.#backlog.length >= BACKLOG_POINTS) this.#backlog.splice(0, this.#backlog.length / 2);
-    this.#backlog.push(p);
-    this.#hub.send("progress", p);
+    this.#backlog.push(sample);
+    this.#hub.send("progress", sample);
   }
 
   /**
@@ -186,11 +192,22 @@ export function startDashboard(command: string, title: string, opts: ServeOption
   }
 }
 
+/** The last sample of every series: a few numbers per progress event, whatever the run's length. */
+export function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["targets"]> {
+  return series.flatMap((s) => {
+    const last = s.samples.at(-1);
+    if (!last) return [];
+    const rssMiB = typeof last.rssBytes === "number" ? Math.round(last.rssBytes / 10485.76) / 100 : null;
+    return [{ name: s.name, cpuPercent: last.cpuPercent ?? null, rssMiB }];
+  });
+}
+
 /** Both callers' hooks, in order. */
 export function mergeHooks(a: RunPlanHooks, b: RunPlanHooks): RunPlanHooks {
   return {
     onRunStart: (...args) => (a.onRunStart?.(...args), b.onRunStart?.(...args)),
     onProgress: (p) => (a.onProgress?.(p), b.onProgress?.(p)),
+    onTelemetry: (peek) => (a.onTelemetry?.(peek), b.onTelemetry?.(peek)),
     onRunEnd: (...args) => (a.onRunEnd?.(...args), b.onRunEnd?.(...args)),
   };
 }

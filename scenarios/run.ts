@@ -31,6 +31,8 @@ export interface RunPlanHooks {
   /** `i` is 0-based within the `n` runs executed now (resumed runs excluded); `etaMs` covers them all. */
   onRunStart?(run: PlannedRun, i: number, n: number, etaMs: number): void;
   onProgress?(p: AttackProgress): void;
+  /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
+  onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
   onRunEnd?(result: RunResult, run: PlannedRun): void;
 }
 
@@ -199,6 +201,7 @@ async function executeRun(
   const statsBefore = await target.stats();
   const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
   await telemetry?.ready;
+  if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
   let attack: RunResult;
   let series: RunResult["telemetry"];
   try {

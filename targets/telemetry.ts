@@ -113,7 +113,7 @@ class RedisSeries {
 export function startTelemetry(
   target: RunningTarget,
   opts: { intervalMs: number; redisUrl?: string },
-): { ready: Promise<void>; stop(): TelemetrySeries[] } {
+): { ready: Promise<void>; stop(): TelemetrySeries[]; peek(): TelemetrySeries[] } {
   const startMs = performance.now();
   const processes = target.processes.map((p) => new ProcessSeries(p.name, "process", p.pid));
   const redisUrl = opts.redisUrl ?? target.redisUrl;
@@ -128,6 +128,8 @@ export function startTelemetry(
   }, opts.intervalMs);
   return {
     ready,
+    /** The series as they stand (still growing), for the live dashboard; stop() ends them. */
+    peek: () => [...processes.map((p) => p.series), ...(redis ? [redis.series] : [])],
     stop() {
       clearInterval(timer);
       void redis?.close();

@@ -1,11 +1,12 @@
 /**
  * @module
  * `loadlab run --dashboard` end to end in chromium: a short two-run experiment opened while it runs.
- * The live timeline's point count grows between two looks, the run counter reaches 2 of 2 with the
- * first run already in the overview, and once the experiment ends the page's report is the same DOM
- * as report.html's; no console or page errors, and the experiment's hostile description stays text. Meanwhile a second client asks for the stream
- * and never reads it: the runs still end within their duration plus the graceful stop, and the
- * server's queue for any client stays within its bound (`/stats`).
+ * The live timeline's point count grows between two looks (the target's CPU drawn beside it), the run
+ * counter reaches 2 of 2 with the first run already in the overview, and once the experiment ends the
+ * page's report is the same DOM as report.html's; no console or page errors, and the experiment's
+ * hostile description stays text. Meanwhile a second client asks for the stream and never reads it:
+ * the runs still end within their duration plus the graceful stop, and the server's queue for any
+ * client stays within its bound (`/stats`).
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -34,7 +35,13 @@ loads:
 function livePanel(page: Page) {
   return page.evaluate(() => {
     const el = document.getElementById("live");
-    return { run: el?.dataset.run, total: el?.dataset.total, points: Number(el?.dataset.points ?? 0) };
+    return {
+      run: el?.dataset.run,
+      total: el?.dataset.total,
+      points: Number(el?.dataset.points ?? 0),
+      charts: el?.querySelectorAll("figure:not([hidden]) canvas").length ?? 0,
+      numbers: document.getElementById("live-numbers")?.textContent ?? "",
+    };
   });
 }
 
@@ -112,6 +119,8 @@ Deno.test({
         const { first, second, last, midRows, end } = visit.value;
         assert.equal(second.run, first.run, "both looks in one run");
         assert.ok(second.points > first.points, `${first.points} -> ${second.points} points`);
+        assert.equal(second.charts, 2, "the timeline and the target's CPU");
+        assert.match(second.numbers, /% CPU, [\d.,]+ MiB/);
         assert.deepEqual([last.run, last.total], ["2", "2"]);
         assert.equal(midRows, 1, "the overview fills run by run");
         assert.equal(end.live, false, "the live panel is gone at the end");

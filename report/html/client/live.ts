@@ -6,8 +6,10 @@
  * i of N, the run under way, the ETA, and a timeline of req/s, p99 and errors/s that grows with every
  * progress event; each finished run brings a `snapshot` (the page data of results.json so far), drawn
  * by the same `renderApp` as report.html, so the overview fills run by run. The `end` event brings the
- * final snapshot's data; the panel goes and the page is then what report.html shows. Stream events:
- * `snapshot` (PageData), `run-start` ({index, total, name, etaMs}), `progress` (AttackProgress),
+ * final snapshot's data; the panel goes and the page is then what report.html shows. With target
+ * telemetry, each sample also carries every target process' CPU % and RSS, drawn in a second chart.
+ * Stream events: `snapshot` (PageData), `run-start` ({index, total, name, etaMs}), `progress`
+ * (LiveProgress),
  * `backlog` (the run's progress so far, for a browser that connects mid-run), `end`.
  */
 import type { PageData } from "../page_data.ts";
@@ -18,6 +20,17 @@ import { renderApp, watchThemeAndPrint } from "./main.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
+
+/** A progress sample of the stream: the engine's numbers plus the targets' latest telemetry. */
+export interface LiveProgress extends AttackProgress {
+  targets?: Array<{ name: string; cpuPercent: number | null; rssMiB: number | null }>;
+}
+
+/** The panel's two charts. */
+export interface LiveCharts {
+  timeline: any;
+  cpu: any;
+}
 
 /** What the stream says when a run starts. */
 export interface LiveRunStart {
@@ -34,8 +47,8 @@ export function fmtEta(ms: number): string {
   return sec < 60 ? `${sec} s` : `${Math.floor(sec / 60)}m ${String(sec % 60).padStart(2, "0")}s`;
 }
 
-/** The panel with its status line, numbers and the timeline chart; returns the chart. */
-export function renderLivePanel(wrap: HTMLElement): any {
+/** The panel with its status line, numbers, the timeline and the (hidden until fed) CPU chart. */
+export function renderLivePanel(wrap: HTMLElement): LiveCharts {
   const panel = h(
     "section",
     { id: "live", class: "card", "data-run": "0", "data-total": "0", "data-points": "0" },
@@ -51,7 +64,7 @@ export function renderLivePanel(wrap: HTMLElement): any {
     backgroundColor: color(i, 0.2),
     yAxisID: axis,
   });
-  return addChart(panel, "Run under way: req/s, p99 and errors/s over seconds since its start", {
+  const timeline = addChart(panel, "Run under way: req/s, p99 and errors/s over seconds since its start", {
     type: "line",
     data: { datasets: [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")] },
     options: {
@@ -69,11 +82,41 @@ export function renderLivePanel(wrap: HTMLElement): any {
       },
     },
   }, "wide");
+  const cpu = addChart(panel, "Target processes: CPU % (100 = one core)", {
+    type: "line",
+    data: { datasets: [] },
+    options: {
+      parsing: false,
+      normalized: true,
+      scales: {
+        x: { type: "linear", min: 0, title: { display: true, text: "seconds" } },
+        y: { type: "linear", beginAtZero: true, title: { display: true, text: "CPU %" } },
+      },
+    },
+  });
+  cpu.canvas.closest("figure").hidden = true;
+  return { timeline, cpu };
+}
+
+/** Adds the targets' CPU of one sample to the CPU chart (a line per process, made on first sight). */
+export function addTelemetryPoint(cpu: any, p: LiveProgress): void {
+  if (!p.targets?.length) return;
+  cpu.canvas.closest("figure").hidden = false;
+  for (const t of p.targets) {
+    let d = cpu.data.datasets.find((x: any) => x.label === t.name);
+    if (!d) {
+      const i = cpu.data.datasets.length + 3;
+      d = { label: t.name, data: [], borderColor: color(i), backgroundColor: color(i, 0.2) };
+      cpu.data.datasets.push(d);
+    }
+    if (t.cpuPercent !== null) d.data.push({ x: p.elapsedSec, y: t.cpuPercent });
+  }
 }
 
 /** Adds one progress sample to the chart and the numbers; `prev` gives errors/s. */
-export function addLivePoint(chart: any, p: AttackProgress, prev: AttackProgress | null): void {
-  const [rps, p99, errors] = chart.data.datasets;
+export function addLivePoint(charts: LiveCharts, p: LiveProgress, prev: LiveProgress | null): void {
+  const [rps, p99, errors] = charts.timeline.data.datasets;
+  addTelemetryPoint(charts.cpu, p);
   const dt = prev ? p.elapsedSec - prev.elapsedSec : 0;
   rps.data.push({ x: p.elapsedSec, y: p.rps });
   p99.data.push({ x: p.elapsedSec, y: p.p99Ms });
@@ -83,19 +126,24 @@ export function addLivePoint(chart: any, p: AttackProgress, prev: AttackProgress
   const total = p.totalSec === null ? "" : ` of ${fmtNum(p.totalSec)} s`;
   document.getElementById("live-numbers")!.textContent = `${fmtNum(p.elapsedSec)} s${total} · ` +
     `${fmtNum(p.requests, 0)} requests · ${fmtNum(p.rps)} req/s · p99 ${fmtMs(p.p99Ms)} · ` +
-    `${fmtNum(p.errors, 0)} errors`;
+    `${fmtNum(p.errors, 0)} errors` +
+    (p.targets ?? []).map((t) => ` · ${t.name}: ${fmtNum(t.cpuPercent)}% CPU, ${fmtNum(t.rssMiB)} MiB`).join(
+      "",
+    );
 }
 
 /** Starts a run on the panel: counter, name, ETA, an empty timeline. */
-export function startLiveRun(chart: any, run: LiveRunStart): void {
+export function startLiveRun(charts: LiveCharts, run: LiveRunStart): void {
   const panel = document.getElementById("live")!;
   panel.dataset.run = String(run.index + 1);
   panel.dataset.total = String(run.total);
   panel.dataset.points = "0";
   document.getElementById("live-status")!.textContent = `run ${run.index + 1} of ${run.total}: ${run.name}` +
     ` · ETA ${fmtEta(run.etaMs)}`;
-  for (const d of chart.data.datasets) d.data = [];
-  chart.update("none");
+  for (const d of charts.timeline.data.datasets) d.data = [];
+  charts.cpu.data.datasets = [];
+  charts.cpu.canvas.closest("figure").hidden = true;
+  for (const c of [charts.timeline, charts.cpu]) c.update("none");
 }
 
 /** The dashboard page: draws the embedded data, then follows the stream until `end`. */
@@ -107,31 +155,33 @@ export function loadlabLive(): void {
   watchThemeAndPrint();
   const wrap = h("main", { id: "live-wrap" });
   app.parentNode!.insertBefore(wrap, app);
-  const chart = renderLivePanel(wrap);
-  let prev: AttackProgress | null = null;
+  const charts = renderLivePanel(wrap);
+  const redraw = () => [charts.timeline, charts.cpu].forEach((c) => c.update("none"));
+  let prev: LiveProgress | null = null;
   const source = new EventSource("events");
   const on = (event: string, fn: (data: any) => void) =>
     source.addEventListener(event, (e) => fn(JSON.parse((e as MessageEvent).data)));
   on("snapshot", (data: PageData) => renderApp(data));
   on("run-start", (run: LiveRunStart) => {
     prev = null;
-    startLiveRun(chart, run);
+    startLiveRun(charts, run);
   });
-  on("backlog", (points: AttackProgress[]) => {
+  on("backlog", (points: LiveProgress[]) => {
     for (const p of points) {
-      addLivePoint(chart, p, prev);
+      addLivePoint(charts, p, prev);
       prev = p;
     }
-    chart.update("none");
+    redraw();
   });
-  on("progress", (p: AttackProgress) => {
-    addLivePoint(chart, p, prev);
+  on("progress", (p: LiveProgress) => {
+    addLivePoint(charts, p, prev);
     prev = p;
-    chart.update("none");
+    redraw();
   });
   on("end", () => {
     source.close();
-    chart.destroy();
+    charts.timeline.destroy();
+    charts.cpu.destroy();
     wrap.remove();
     document.documentElement.dataset.live = "ended";
   });
