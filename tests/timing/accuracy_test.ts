@@ -1,15 +1,18 @@
 /**
  * @module
  * Coordinated-omission correction, asserted as what holds on a busy shared 2-core machine: against a
- * target that freezes 1 s in every 5 s, a constant 1000 req/s over two whole cycles must report corrected
- * p90 and p99 near the truth of an idle machine (500 ms and 950 ms), and far above the uncorrected latency
- * kept beside it, which hides the stall. The bounds are lopsided on purpose: a busy machine only adds
- * delay (after each freeze the target, sharing the cores, drains its backlog slowly, a real latency the
- * idle truth leaves out), so the lower bound stays tight (10%: a correction that is missing or measures
- * from the actual send falls far below it) and the upper bound is the freeze itself for p90 (a p90
- * past the whole 1 s freeze would count time twice) and 1.5x for p99. Measured at load averages 17 to
- * 28 on 2 cores: p90 619 to 831 ms, p99 983 to 1184 ms, uncorrected p90 20 to 78 ms. The 5% accuracy
- * goal needs an idle machine: it is a bench (bench/co_accuracy.ts) with its result in docs/PERFORMANCE.md.
+ * target that freezes 1 s in every 5 s, a constant 200 req/s over 50 connections for two whole cycles
+ * must report corrected p90 and p99 near the truth of an idle machine (500 ms and 950 ms), and far above
+ * the uncorrected latency kept beside it, which hides the stall. The truth does not depend on the rate;
+ * 200 req/s (not 1000) leaves the target, which shares the cores with the generator, the headroom to
+ * drain each freeze's backlog at once even when the machine is busy; 50 connections drain it in a few
+ * round trips while only 5% of requests wait on a frozen connection (so the uncorrected p90 stays low).
+ * The bounds are lopsided on purpose: a busy machine only adds delay, never removes it, so the lower
+ * bound is tight (10%: a correction that is missing or measures from the actual send falls far below it)
+ * and the upper one is the freeze's own length for p90 (past it, time would be counted twice) and 1.5x
+ * for p99. Measured with two busy loops on both cores and other suites running (load average 8): p90
+ * 510 to 538 ms, p99 952 to 969 ms, uncorrected p90 7 to 28 ms over five runs. The 5% accuracy goal
+ * needs an idle machine: it is a bench (bench/co_accuracy.ts) with its result in docs/PERFORMANCE.md.
  */
 import { ok } from "node:assert/strict";
 import { parseAttackConfig } from "../../runner/config.ts";
@@ -25,9 +28,9 @@ Deno.test("throughput model: corrected p90/p99 near the truth under 1 s freezes 
     const run = await runAttack(parseAttackConfig({
       url: server.url,
       model: "throughput",
-      ratePerSec: 1000,
+      ratePerSec: 200,
       durationMs: 10_000,
-      connections: 100,
+      connections: 50,
       timeoutMs: 5_000,
     }));
     const truth90 = expectedCorrectedPercentileMs(90);
@@ -49,7 +52,7 @@ Deno.test("throughput model: corrected p90/p99 near the truth under 1 s freezes 
       `corrected p99 ${p99} vs ${truth99} (allowed x${BOUNDS.p99.join("..x")})`,
     );
     ok(raw.p90 < p90 / 3, `uncorrected p90 ${raw.p90} hides the stall (corrected ${p90})`);
-    ok(Math.abs(run.requests - 10_000) / 10_000 < 0.05, `requests ${run.requests}`);
+    ok(Math.abs(run.requests - 2_000) / 2_000 < 0.05, `requests ${run.requests}`);
   } finally {
     await server.close();
   }
