@@ -7,6 +7,7 @@
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
+import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
 import type { ServeOptions } from "./dashboard.ts";
 
@@ -23,6 +24,9 @@ Usage: loadlab run FILE|preset:NAME [options]
   --target NAME=URL         replace a target by a server already running (repeatable)
   --summary <file.md>       write a markdown summary (for CI step summaries)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
+  --segment I/N             run segment I of N of every load (url: targets only; thresholds are
+                            left pending for 'loadlab merge'; docs/scale-out.md)
+  --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
 ${dashboardHelp(2, 28)}
   -h, --help                this help
 
@@ -35,6 +39,8 @@ const SPECS: FlagSpec[] = [
   { long: "out-dir", takesValue: true, example: "out/study" },
   { long: "resume", takesValue: false },
   { long: "only", takesValue: true, repeatable: true, example: "target=direct,load=burst" },
+  { long: "segment", takesValue: true, example: "0/4" },
+  { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
   { long: "set", takesValue: true, repeatable: true, example: "repeats=5" },
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "summary", takesValue: true, example: "summary.md" },
@@ -51,6 +57,10 @@ export interface RunArgs {
   outDir?: string;
   resume: boolean;
   only?: { target?: string[]; load?: string[] };
+  /** `--segment i/N`: this shard's part of every load. */
+  segment?: SegmentArg;
+  /** `--start-at`: when the first run starts on every shard (ms since the epoch). */
+  startAtEpochMs?: number;
   set: string[];
   targets: Record<string, string>;
   summaryFile?: string;
@@ -81,12 +91,23 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     outDir: flags.path("out-dir"),
     resume: flags.has("resume"),
     only: flags.has("only") ? parseOnly(flags.all("only")) : undefined,
+    ...segmentOf(flags),
     set: flags.all("set"),
     targets: parseTargets(flags.all("target")),
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
     ...dashboardOf(flags),
   };
+}
+
+/** `--segment` and `--start-at` (only with a segment: a lone experiment has nothing to line up with). */
+function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs"> {
+  const segment = parseSegment(flags.text("segment"));
+  const startAtEpochMs = parseStartAt(flags.text("start-at"));
+  if (startAtEpochMs !== undefined && segment === undefined) {
+    throw new UsageError("--start-at lines up the shards of a split load: give --segment I/N with it");
+  }
+  return { ...(segment ? { segment } : {}), ...(startAtEpochMs !== undefined ? { startAtEpochMs } : {}) };
 }
 
 /** `{dashboard}` when a dashboard flag was given, else nothing (so the parsed args stay as they were). */

@@ -12,6 +12,7 @@ import { runProgress } from "./run_progress.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { type Experiment, ExperimentError, loadExperiment } from "../scenarios/schema.ts";
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
+import { segmentPlan } from "../scenarios/segment_plan.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
 import { assertWritable, OutputError } from "../scenarios/run_output.ts";
@@ -39,6 +40,7 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     args = parseRunArgs(argv, command, opts.help ?? RUN_HELP);
     source = await loadSource(args);
     plan = planExperiment(source.experiment, { only: args.only });
+    if (args.segment) plan = segmentPlan(plan, args.segment, args.startAtEpochMs);
   } catch (err) {
     if (err instanceof HelpRequested) {
       console.log(err.text);

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * `loadlab run --segment i/N`: the plan of one shard of an experiment whose load is split over several
+ * machines. Every run's attack becomes segment i of N (runner/load/schedule.ts `stripeOf`), the first
+ * run starts at the shared `--start-at`, and later runs follow as each shard finishes the one before
+ * (so their intervals may drift apart by the shards' start-up differences; `loadlab merge` aligns them
+ * to the nearest interval and says so). Refused, every reason named (exit 2): a target loadlab would
+ * start itself (each shard would load its own copy, not one shared server: only `url:` targets),
+ * a capacity search (its bisection needs each probe's merged result) and `warmup: auto` (shards
+ * would cut at different points). Thresholds are recorded pending by `scenarios/run.ts` and evaluated
+ * by `loadlab merge`. Pure.
+ */
+import { ConfigError, parseAttackConfig } from "../runner/config.ts";
+import type { Plan } from "./plan.ts";
+import { ExperimentError } from "./experiment_error.ts";
+import type { Issue } from "../validation/mod.ts";
+
+/** One segment of N, as `--segment i/N` gives it. */
+export interface PlanSegment {
+  index: number;
+  count: number;
+}
+
+/** The plan of shard `segment`; throws `ExperimentError` listing what makes the experiment unsplittable. */
+export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: number): Plan {
+  const issues: Issue[] = [];
+  const started = [...new Set(plan.runs.filter((r) => r.target.kind !== "url").map((r) => r.variant))];
+  for (const name of started) {
+    issues.push({
+      path: `targets.${name}`,
+      message: "--segment needs url: targets (a server already running that every shard loads); " +
+        "loadlab would start this one itself in every shard. Start it once and pass --target " +
+        `${name}=http://HOST:PORT`,
+    });
+  }
+  if (plan.searches.length) {
+    issues.push({
+      path: "search",
+      message:
+        "a capacity search cannot run with --segment: each probe needs the merged result of every shard",
+    });
+  }
+  if (plan.runs.some((r) => r.warmupAuto)) {
+    issues.push({
+      path: "warmup",
+      message:
+        "warmup: auto cannot run with --segment (shards would cut at different points); give a duration",
+    });
+  }
+  const runs = plan.runs.map((run, i) => ({
+    ...run,
+    attack: {
+      ...run.attack,
+      segment,
+      ...(i === 0 && startAtEpochMs !== undefined ? { startAtEpochMs } : {}),
+    },
+  }));
+  for (const run of runs) {
+    try {
+      parseAttackConfig({ ...run.attack, url: "http://127.0.0.1/" });
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      issues.push(
+        ...err.issues.map((issue) => ({ ...issue, message: `${issue.message} (in run ${run.name})` })),
+      );
+    }
+  }
+  if (issues.length) throw new ExperimentError(issues);
+  return { ...plan, runs };
+}
