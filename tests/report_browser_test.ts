@@ -3,7 +3,8 @@
  * playwright-core) opens the page from file:// for a multi-variant experiment with hostile strings, and
  * the test checks what a reader would: no console or page errors (CSP violations included), every chart
  * canvas has drawn pixels, the overview shows the numbers from the results, interaction works, and the
- * payloads neither ran nor added elements. Saves docs/report.png for the README.
+ * payloads neither ran nor added elements. Saves docs/report.png for the README when
+ * UPDATE_SCREENSHOTS is set.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -67,8 +68,9 @@ Deno.test({
 
       assert.equal(await page.title(), `${results.experiment.name} — loadlab report`);
       const canvases = await page.locator("canvas").count();
-      // 3 comparison bars, the percentile overlay, the sweep, and the first run: timeline x4, histogram, HDR.
-      assert.equal(canvases, 11);
+      // At least: 3 comparison bars, the percentile overlay, the sweep, and the first run's timeline x4,
+      // histogram and HDR curve; experiment sections (variants x loads, phases) add more. None is blank.
+      assert.ok(canvases >= 11, `${canvases} charts`);
       assert.deepEqual(await blankCanvases(page), []);
 
       // The overview shows the results' own numbers (a run without repeats: no ± part).
@@ -110,8 +112,9 @@ Deno.test({
       await page.goto(`file://${path}`);
       await page.waitForSelector("#run-body canvas");
       assert.deepEqual(await blankCanvases(page), []);
+      // A test must not change the checkout: the picture is refreshed only when asked for.
       await page.screenshot({
-        path: "docs/report.png",
+        path: Deno.env.get("UPDATE_SCREENSHOTS") ? "docs/report.png" : join(dir, "report.png"),
         clip: { x: 0, y: 0, width: 1360, height: 1760 },
         fullPage: true,
       });
