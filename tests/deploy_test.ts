@@ -108,7 +108,7 @@ Deno.test("the Job's pods, run here per JOB_COMPLETION_INDEX, then the merge Job
     await withTempDir(async (dir) => {
       // What a user edits (envsubst fills START_AT): the target, a small bounded load, the volume.
       const overrides = {
-        START_AT: new Date(Date.now() + 6_000).toISOString().replace(/\.\d+Z$/, "Z"),
+        START_AT: new Date(Date.now() + 10_000).toISOString().replace(/\.\d+Z$/, "Z"),
         TARGET_URL: `${target.url}/json`,
         RATE: "200",
         DURATION: "1s",

@@ -31,7 +31,7 @@ Deno.test("4 segments with a shared start, merged: the configured count and the 
   try {
     await withTempDir(async (dir) => {
       // Far enough ahead for 4 Deno processes to start and prepare on a busy machine.
-      const startAt = new Date(Date.now() + 6_000).toISOString();
+      const startAt = new Date(Date.now() + 10_000).toISOString();
       const shards = await Promise.all(Array.from({ length: SEGMENTS }, (_, i) =>
         runLoadlab([
           "attack",
