@@ -64,7 +64,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     startedAt,
     durationSec,
     warmupSec: config.warmupMs / 1000,
-    targetRps: targetRps(config),
+    // A segment's share of the requested rate (the shards' add up to the configured one).
+    targetRps: shareOfRate(targetRps(config), config.segment?.count ?? 1),
     workers: config.workers,
     ...aggregator.finish(durationSec),
     preConnected: workers.preConnected,
@@ -98,6 +99,10 @@ function targetRps(config: AttackConfig): number | null {
   }
   if (config.model === "connections" || config.ratePerSec === undefined) return null;
   return config.ratePerSec * perArrival;
+}
+
+function shareOfRate(ratePerSec: number | null, segments: number): number | null {
+  return ratePerSec === null ? null : ratePerSec / segments;
 }
 
 function requestsPerArrival(config: AttackConfig): number {

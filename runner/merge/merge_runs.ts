@@ -142,6 +142,8 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     ...whole,
     config,
     startedAt: runs.map((r) => r.startedAt).sort()[0],
+    // Each shard requested its share of the rate.
+    targetRps: runs.every((r) => r.targetRps !== null) ? sum(runs, (r) => r.targetRps!) : null,
     durationSec,
     requests,
     rps: durationSec > 0 ? requests / durationSec : 0,

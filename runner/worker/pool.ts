@@ -53,7 +53,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     // A shared start (segments on several machines) is kept even when it has passed: sends already
     // due go out late and are counted so, and the shard says how late it started.
     const nowEpochMs = performance.timeOrigin + performance.now();
-    const startAtEpochMs = config.startAtEpochMs ?? nowEpochMs + START_LEAD_MS;
+    const startAtEpochMs = config.startAtEpochMs ?? leadStartOf(config, nowEpochMs + START_LEAD_MS);
     const startLateMs = config.startAtEpochMs === undefined ? 0 : Math.max(0, nowEpochMs - startAtEpochMs);
     const finished = collect(workers, opts);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
@@ -68,6 +68,16 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   } finally {
     workers.forEach((w) => w.terminate());
   }
+}
+
+/**
+ * The start without a shared instant: as soon as possible, except for a segment, which starts on the
+ * wall clock's interval grid, so shards that started apart (later runs of `run --segment`) still have
+ * intervals covering the same absolute spans and merge without rounding.
+ */
+function leadStartOf(config: AttackConfig, earliestEpochMs: number): number {
+  if (config.segment === undefined) return earliestEpochMs;
+  return Math.ceil(earliestEpochMs / config.intervalMs) * config.intervalMs;
 }
 
 function allReady(workers: Worker[]): Promise<void> {
