@@ -2,9 +2,8 @@
  * @module
  * `loadlab run --segment i/N`: the plan of one shard of an experiment whose load is split over several
  * machines. Every run's attack becomes segment i of N (runner/load/schedule.ts `stripeOf`), the first
- * run starts at the shared `--start-at`, and later runs follow as each shard finishes the one before
- * (so their intervals may drift apart by the shards' start-up differences; `loadlab merge` aligns them
- * to the nearest interval and says so). Refused, every reason named (exit 2): a target loadlab would
+ * run starts at the shared `--start-at`, and later runs as each shard is ready, on the wall clock's
+ * interval grid (runner/worker/pool.ts), so their intervals still cover the same spans on every shard. Refused, every reason named (exit 2): a target loadlab would
  * start itself (each shard would load its own copy, not one shared server: only `url:` targets),
  * a capacity search (its bisection needs each probe's merged result) and `warmup: auto` (shards
  * would cut at different points). Thresholds are recorded pending by `scenarios/run.ts` and evaluated
