@@ -2,13 +2,14 @@
  * @module
  * Bench (not a test): how close loadlab's coordinated-omission correction comes to the truth on this
  * machine. The freeze target (tests/fixtures/freeze_server.ts: 1 s freeze in every 5 s) under the
- * throughput model at 1000 req/s over 100 connections for 20 s (four whole cycles), N runs; per run the
+ * throughput model at 1000 req/s over 100 connections (or `--rate`, `--connections`) for 20 s (four whole
+ * cycles), N runs; per run the
  * corrected p90/p99 against the truth (500 / 950 ms), the uncorrected ones, requests and late sends, and
  * whether the goal holds: both within 5%. Run it on an otherwise idle machine (a busy one adds its own
  * delays to every latency; tests/timing/accuracy_test.ts asserts only what holds under load). Results
  * go to docs/PERFORMANCE.md.
  *
- *   deno run -A bench/co_accuracy.ts [--runs 3] [--duration 20s]
+ *   deno run -A bench/co_accuracy.ts [--runs 3] [--duration 20s] [--rate 1000] [--connections 100]
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -19,18 +20,20 @@ import { expectedCorrectedPercentileMs, startFreezeServer } from "../tests/fixtu
 const FLAGS = [
   { long: "runs", takesValue: true, example: "3" },
   { long: "duration", short: "d", takesValue: true, example: "20s" },
+  { long: "rate", short: "R", takesValue: true, example: "1000" },
+  { long: "connections", short: "c", takesValue: true, example: "100" },
 ];
 const GOAL = 0.05;
 
-async function oneRun(durationMs: number) {
+async function oneRun(durationMs: number, ratePerSec: number, connections: number) {
   const server = startFreezeServer({ freezeMs: 1000, everyMs: 5000 });
   try {
     const run = await runAttack(parseAttackConfig({
       url: server.url,
       model: "throughput",
-      ratePerSec: 1000,
+      ratePerSec,
       durationMs,
-      connections: 100,
+      connections,
       timeoutMs: 5_000,
     }));
     const err = (value: number, truth: number) => Math.abs(value - truth) / truth;
@@ -56,17 +59,20 @@ if (import.meta.main) {
   const flags = new FlagValues(tokenize(Deno.args, FLAGS, {}, "co_accuracy"), FLAGS);
   const runs = flags.positiveInt("runs") ?? 3;
   const durationMs = flags.positiveDurationMs("duration") ?? 20_000;
+  const ratePerSec = flags.positiveInt("rate") ?? 1000;
+  const connections = flags.positiveInt("connections") ?? 100;
   if (durationMs % 5000 !== 0) {
     console.log("note: the truth holds for whole 5 s cycles; use a multiple of 5s");
   }
   console.log(
-    `CO accuracy: ${runs} runs x ${durationMs / 1000} s, ${navigator.hardwareConcurrency} cores, ` +
+    `CO accuracy: ${runs} runs x ${durationMs / 1000} s at ${ratePerSec} req/s over ${connections} ` +
+      `connections, ${navigator.hardwareConcurrency} cores, ` +
       `load average ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
   );
   console.log("run  p90 ms (err%)    p99 ms (err%)    uncorrected p90/p99  requests  late   goal (5%)");
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    const r = await oneRun(durationMs);
+    const r = await oneRun(durationMs, ratePerSec, connections);
     rows.push(r);
     console.log(
       `${String(i + 1).padEnd(4)} ${`${r.p90} (${r.errorP90Pct})`.padEnd(17)}${
