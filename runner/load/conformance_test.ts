@@ -220,7 +220,8 @@ Deno.test("rate: a connection-starved open model is server-bound, counts waiting
     // Every connection held by the target: the sends wait for one (server-bound), not the generator.
     ok((r.serverBoundSends ?? 0) > 0, `server-bound sends ${r.serverBoundSends}`);
     ok(r.droppedSends > 0, `dropped sends ${r.droppedSends}`);
-    assertEquals([r.serverBound, r.generatorBound], [true, false]);
+    const counts = `late ${r.lateSends}, server-bound ${r.serverBoundSends}, dropped ${r.droppedSends}`;
+    assertEquals([r.serverBound, r.generatorBound], [true, false], counts);
   } finally {
     await target.close();
   }

@@ -68,9 +68,13 @@ class Lane {
       const intendedMs = this.queue.shift();
       if (this.ctx.stopRequested) continue;
       const dropAfterMs = this.owner.dropAfterMs;
-      // Past the graceful stop the backlog can no longer be sent in time: it is dropped, counted.
+      // A backlog still queued when the load ends is dropped, counted: the graceful stop is for requests
+      // in flight, and sending the backlog then would add answers the measured window never asked for
+      // (an overloaded throughput run would report more than its requested rate).
+      const nowMs = performance.now();
       if (
-        this.ctx.shared.stopping || (dropAfterMs !== null && performance.now() - intendedMs > dropAfterMs)
+        this.ctx.shared.stopping || nowMs >= this.ctx.endMs ||
+        (dropAfterMs !== null && nowMs - intendedMs > dropAfterMs)
       ) {
         recorder.droppedSend(performance.now());
         continue;
