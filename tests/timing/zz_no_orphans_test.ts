@@ -5,7 +5,8 @@
  * test` exports `LOADLAB_RUN_ID=suite-<ns>` before both test commands; every process loadlab starts, and
  * every loadlab the tests start, inherits it (targets/process.ts), so a leftover is found by its
  * environment even after it was re-parented to init. Run by hand without that variable, it cannot tell
- * this suite's processes from others' and is skipped.
+ * this suite's processes from others' and is skipped. When an earlier pass fails, the task runs this file on
+ * its own, since a failing suite is the likeliest to leave something behind.
  */
 import { describeProcesses, waitUntilGone } from "../marked_processes.ts";
 
