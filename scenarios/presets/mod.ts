@@ -40,13 +40,15 @@ export const PRESETS: readonly Preset[] = [
   },
   {
     name: "delay-cache-limit",
-    title: "A slow /user API with and without a Redis cache and rate limiter under autocannon's 10 connections",
+    title:
+      "A slow /user API with and without a Redis cache and rate limiter under autocannon's 10 connections",
     study: "docs/studies/delay-cache-limit.md",
     text: delayCacheLimit,
   },
   {
     name: "static-concurrency",
-    title: "Static pages with gzip at 10 to 1000 connections, with and without a response cache (Little's law)",
+    title:
+      "Static pages with gzip at 10 to 1000 connections, with and without a response cache (Little's law)",
     study: "docs/studies/static-concurrency.md",
     text: staticConcurrency,
   },
