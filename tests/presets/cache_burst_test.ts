@@ -74,11 +74,20 @@ Deno.test({
             blank: await blankCanvases(page, "#comparison canvas, #phase-charts canvas"),
             phaseCharts: await page.locator("#phase-charts canvas").count(),
             phaseRows: await page.locator("#phase-summary tbody tr").count(),
+            // A run's own phases table (Artillery's per-phase summary) in its details.
+            runPhases: await page.selectOption("#run-picker", "direct/spike")
+              .then(() => page.locator("#run-body #phases tbody tr").count()),
           }));
           assert.deepEqual(problems, []);
           const phases = results.runs.reduce((a, r) => a + (r.phases?.length ?? 0), 0);
           // Mean, p99 and success across the six tests; per-phase bars only for spike (3 phases).
-          assert.deepEqual(value, { comparison: 3, blank: [], phaseCharts: 3, phaseRows: phases });
+          assert.deepEqual(value, {
+            comparison: 3,
+            blank: [],
+            phaseCharts: 3,
+            phaseRows: phases,
+            runPhases: 3,
+          });
         },
       });
     } finally {
