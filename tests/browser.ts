@@ -37,11 +37,20 @@ export function openReport<T>(
   return openPage(`file://${path}`, inspect, opts);
 }
 
+/** Where to look and when the page counts as built; `setup` runs before the page loads (dialog handlers). */
+export interface PageOptions {
+  width?: number;
+  height?: number;
+  /** A selector present once the page is built (default `#app section`). */
+  ready?: string;
+  setup?: (page: Page) => void;
+}
+
 /** `openReport` for any URL (a served page, a file:// URL with a query), waiting for `opts.ready`. */
 export async function openPage<T>(
   url: string,
   inspect: (page: Page) => Promise<T>,
-  opts: { width?: number; height?: number; ready?: string } = {},
+  opts: PageOptions = {},
 ): Promise<ReportVisit<T>> {
   const executablePath = findProgram("chromium") ?? findProgram("chromium-browser") ?? "/usr/bin/chromium";
   const browser = await chromium.launch({ executablePath, args: ARGS, timeout: 30_000 });
@@ -53,6 +62,7 @@ export async function openPage<T>(
     const problems: string[] = [];
     page.on("console", (m) => m.type() === "error" || m.type() === "warning" ? problems.push(m.text()) : 0);
     page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
+    opts.setup?.(page);
     await page.goto(url);
     await page.waitForSelector(opts.ready ?? "#app section");
     const value = await inspect(page);

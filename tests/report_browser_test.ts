@@ -8,32 +8,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import type { Page } from "playwright-core";
 import { writeReport } from "../report/write.ts";
+import { blankCanvases, openPage } from "./browser.ts";
 import { HOSTILE_IMG, makeSeed000 } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";
-
-const CHROMIUM = "/usr/bin/chromium";
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-];
-
-/** Canvases (by aria-label) that have no non-transparent pixel. */
-function blankCanvases(page: Page): Promise<string[]> {
-  return page.evaluate(() =>
-    // toDataURL rather than getImageData: repeated getImageData makes chromium log a warning.
-    [...document.querySelectorAll("canvas")].filter((c) => {
-      const blank = document.createElement("canvas");
-      [blank.width, blank.height] = [c.width, c.height];
-      return c.width === 0 || c.toDataURL() === blank.toDataURL();
-    }).map((c) => c.getAttribute("aria-label") ?? "?")
-  );
-}
 
 function overviewRow(page: Page, label: string): Promise<string[]> {
   return page.evaluate((name) => {
@@ -54,73 +33,64 @@ Deno.test({
     const results = makeSeed000(2, 20);
     const path = join(dir, "report.html");
     await writeReport(path, results, { compare: makeSeed000(2, 20, 0.6) });
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS, timeout: 30_000 });
+    let dialogs = 0;
     try {
-      const page = await browser.newPage({ viewport: { width: 1360, height: 1000 } });
-      page.setDefaultTimeout(15_000);
-      const problems: string[] = [];
-      let dialogs = 0;
-      page.on("console", (m) => m.type() === "error" || m.type() === "warning" ? problems.push(m.text()) : 0);
-      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-      page.on("dialog", (d) => (dialogs++, d.dismiss()));
-      await page.goto(`file://${path}`);
-      await page.waitForSelector("#run-body canvas");
+      const visit = await openPage(`file://${path}`, async (page) => {
+        assert.equal(await page.title(), `${results.experiment.name} — loadlab report`);
+        const canvases = await page.locator("canvas").count();
+        // At least: 3 comparison bars, the percentile overlay, the sweep, and the first run's timeline x4,
+        // histogram and HDR curve; experiment sections (variants x loads, phases) add more. None is blank.
+        assert.ok(canvases >= 11, `${canvases} charts`);
+        assert.deepEqual(await blankCanvases(page), []);
 
-      assert.equal(await page.title(), `${results.experiment.name} — loadlab report`);
-      const canvases = await page.locator("canvas").count();
-      // At least: 3 comparison bars, the percentile overlay, the sweep, and the first run's timeline x4,
-      // histogram and HDR curve; experiment sections (variants x loads, phases) add more. None is blank.
-      assert.ok(canvases >= 11, `${canvases} charts`);
-      assert.deepEqual(await blankCanvases(page), []);
+        // The overview shows the results' own numbers (a run without repeats: no ± part).
+        const sweep = results.runs.find((r) => r.name === "sweep/rate=5000")!;
+        const cells = await overviewRow(page, "sweep/rate=5000");
+        assert.equal(cells[4], Math.round(sweep.rps).toLocaleString("en-US"));
+        assert.equal(cells[6], sweep.latencyMs.p50.toFixed(2));
+        assert.equal(cells[8], sweep.latencyMs.p99.toFixed(2));
 
-      // The overview shows the results' own numbers (a run without repeats: no ± part).
-      const sweep = results.runs.find((r) => r.name === "sweep/rate=5000")!;
-      const cells = await overviewRow(page, "sweep/rate=5000");
-      assert.equal(cells[4], Math.round(sweep.rps).toLocaleString("en-US"));
-      assert.equal(cells[6], sweep.latencyMs.p50.toFixed(2));
-      assert.equal(cells[8], sweep.latencyMs.p99.toFixed(2));
+        // Sorting by req/s puts the fastest sweep point first.
+        await page.click("#overview th:nth-child(5)");
+        await page.click("#overview th:nth-child(5)");
+        assert.equal(
+          await page.textContent("#overview tbody tr:first-child td:nth-child(2)"),
+          "sweep/rate=10000",
+        );
 
-      // Sorting by req/s puts the fastest sweep point first.
-      await page.click("#overview th:nth-child(5)");
-      await page.click("#overview th:nth-child(5)");
-      assert.equal(
-        await page.textContent("#overview tbody tr:first-child td:nth-child(2)"),
-        "sweep/rate=10000",
-      );
+        // The hostile run's details (URL, error messages, config) render as text only.
+        const hostile = results.runs.find((r) => r.name.includes(HOSTILE_IMG))!;
+        await page.selectOption("#run-picker", hostile.name);
+        await page.click("#run-body details summary");
+        await page.click("#run-body button.toggle");
+        assert.deepEqual(await blankCanvases(page), []);
+        const bodyText = await page.textContent("#run-body");
+        assert.ok(bodyText!.includes("document.title='pwned'"), "payload shown as text");
+        assert.equal(await page.title(), `${results.experiment.name} — loadlab report`);
+        assert.equal(await page.locator("img, [onerror]").count(), 0);
+        assert.equal(await page.locator("script").count(), 3);
+        assert.equal(dialogs, 0);
 
-      // The hostile run's details (URL, error messages, config) render as text only.
-      const hostile = results.runs.find((r) => r.name.includes(HOSTILE_IMG))!;
-      await page.selectOption("#run-picker", hostile.name);
-      await page.click("#run-body details summary");
-      await page.click("#run-body button.toggle");
-      assert.deepEqual(await blankCanvases(page), []);
-      const bodyText = await page.textContent("#run-body");
-      assert.ok(bodyText!.includes("document.title='pwned'"), "payload shown as text");
-      assert.equal(await page.title(), `${results.experiment.name} — loadlab report`);
-      assert.equal(await page.locator("img, [onerror]").count(), 0);
-      assert.equal(await page.locator("script").count(), 3);
-      assert.equal(dialogs, 0);
+        await page.selectOption("#run-picker", "redis-cache/high#0");
+        assert.deepEqual(await blankCanvases(page), []);
+        await page.emulateMedia({ colorScheme: "dark" });
+        await page.emulateMedia({ media: "print" });
 
-      await page.selectOption("#run-picker", "redis-cache/high#0");
-      assert.deepEqual(await blankCanvases(page), []);
-      await page.emulateMedia({ colorScheme: "dark" });
-      await page.emulateMedia({ media: "print" });
-
-      // The README picture: the same experiment without the --compare table.
-      await writeReport(path, results);
-      await page.emulateMedia({ colorScheme: "light", media: "screen" });
-      await page.goto(`file://${path}`);
-      await page.waitForSelector("#run-body canvas");
-      assert.deepEqual(await blankCanvases(page), []);
-      // A test must not change the checkout: the picture is refreshed only when asked for.
-      await page.screenshot({
-        path: Deno.env.get("UPDATE_SCREENSHOTS") ? "docs/report.png" : join(dir, "report.png"),
-        clip: { x: 0, y: 0, width: 1360, height: 1760 },
-        fullPage: true,
-      });
-      assert.deepEqual(problems, []);
+        // The README picture: the same experiment without the --compare table.
+        await writeReport(path, results);
+        await page.emulateMedia({ colorScheme: "light", media: "screen" });
+        await page.goto(`file://${path}`);
+        await page.waitForSelector("#run-body canvas");
+        assert.deepEqual(await blankCanvases(page), []);
+        // A test must not change the checkout: the picture is refreshed only when asked for.
+        await page.screenshot({
+          path: Deno.env.get("UPDATE_SCREENSHOTS") ? "docs/report.png" : join(dir, "report.png"),
+          clip: { x: 0, y: 0, width: 1360, height: 1760 },
+          fullPage: true,
+        });
+      }, { ready: "#run-body canvas", setup: (page) => page.on("dialog", (d) => (dialogs++, d.dismiss())) });
+      assert.deepEqual(visit.problems, []);
     } finally {
-      await browser.close();
       await Deno.remove(dir, { recursive: true });
     }
   },

@@ -6,19 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
-import { chromium } from "playwright-core";
 import { writeReport } from "../report/write.ts";
+import { blankCanvases, openPage } from "./browser.ts";
 import { makeExperimentResults } from "./fixtures/make_experiment_results.ts";
 import { HOSTILE_IMG } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";
-
-const ARGS = [
-  "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--no-first-run",
-  "--disable-background-networking",
-];
 
 Deno.test({
   name: "report.html shows phases, flows, target counters, searches and the noise rule in chromium",
@@ -29,50 +21,38 @@ Deno.test({
     const dir = await Deno.makeTempDir({ prefix: "loadlab_browser_exp_" });
     const path = join(dir, "report.html");
     await writeReport(path, makeExperimentResults());
-    const browser = await chromium.launch({
-      executablePath: "/usr/bin/chromium",
-      args: ARGS,
-      timeout: 30_000,
-    });
     try {
-      const page = await browser.newPage({ viewport: { width: 1360, height: 1000 } });
-      page.setDefaultTimeout(15_000);
-      const problems: string[] = [];
-      page.on("console", (m) => m.type() === "error" || m.type() === "warning" ? problems.push(m.text()) : 0);
-      page.on("pageerror", (e) => problems.push(`pageerror: ${e.message}`));
-      await page.goto(`file://${path}`);
-      await page.waitForSelector("#run-body canvas");
+      const visit = await openPage(`file://${path}`, async (page) => {
+        // The cache-burst study's bar charts: 4 loads x (mean, p99, success), all drawn.
+        assert.equal(await page.locator("#phase-charts canvas").count(), 12);
+        const blank = (await blankCanvases(page, "#phase-charts canvas")).length;
+        assert.equal(blank, 0);
 
-      // The cache-burst study's bar charts: 4 loads x (mean, p99, success), all drawn.
-      assert.equal(await page.locator("#phase-charts canvas").count(), 12);
-      const blank = await page.evaluate(() =>
-        [...document.querySelectorAll("#phase-charts canvas")].filter((c) => {
-          const empty = document.createElement("canvas");
-          [empty.width, empty.height] = [(c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height];
-          return (c as HTMLCanvasElement).toDataURL() === empty.toDataURL();
-        }).length
-      );
-      assert.equal(blank, 0);
+        assert.match(
+          await page.textContent("#overview .note") ?? "",
+          /judged by the spread between 2 repeats/,
+        );
+        assert.ok(
+          (await page.textContent("#overview") ?? "").includes("●"),
+          "a change beyond noise is marked",
+        );
 
-      assert.match(await page.textContent("#overview .note") ?? "", /judged by the spread between 2 repeats/);
-      assert.ok((await page.textContent("#overview") ?? "").includes("●"), "a change beyond noise is marked");
+        await page.selectOption("#run-picker", "redis-cache/burst#1");
+        assert.equal(await page.locator("#phases tbody tr").count(), 3);
+        assert.ok((await page.textContent("#phases") ?? "").includes(HOSTILE_IMG), "phase name as text");
+        assert.equal(await page.locator("#flows tbody tr").count(), 3);
+        const target = await page.textContent("#target-info") ?? "";
+        assert.ok(target.includes("deno 2.9.6") && target.includes("staleHits"), target);
 
-      await page.selectOption("#run-picker", "redis-cache/burst#1");
-      assert.equal(await page.locator("#phases tbody tr").count(), 3);
-      assert.ok((await page.textContent("#phases") ?? "").includes(HOSTILE_IMG), "phase name as text");
-      assert.equal(await page.locator("#flows tbody tr").count(), 3);
-      const target = await page.textContent("#target-info") ?? "";
-      assert.ok(target.includes("deno 2.9.6") && target.includes("staleHits"), target);
+        const search = await page.textContent("#searches") ?? "";
+        assert.ok(search.includes("p99 < 100ms and success >= 99.9%"), search);
+        assert.ok(search.includes("6,318 (fails at 7,562)"), search);
+        assert.equal(await page.locator("#searches tbody tr").count(), 7);
 
-      const search = await page.textContent("#searches") ?? "";
-      assert.ok(search.includes("p99 < 100ms and success >= 99.9%"), search);
-      assert.ok(search.includes("6,318 (fails at 7,562)"), search);
-      assert.equal(await page.locator("#searches tbody tr").count(), 7);
-
-      assert.equal(await page.locator("img, [onerror]").count(), 0);
-      assert.deepEqual(problems, []);
+        assert.equal(await page.locator("img, [onerror]").count(), 0);
+      }, { ready: "#run-body canvas" });
+      assert.deepEqual(visit.problems, []);
     } finally {
-      await browser.close();
       await Deno.remove(dir, { recursive: true });
     }
   },
