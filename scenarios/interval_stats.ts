@@ -14,6 +14,13 @@
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "../results/mod.ts";
 import {
+  addCounts,
+  addIntervalCounts,
+  emptyIntervalCounts,
+  type IntervalCounts,
+  successRateOf,
+} from "../results/interval_counts.ts";
+import {
   encodeHistogram,
   histogramBuckets,
   logHistogramBuckets,
@@ -29,15 +36,8 @@ export interface PhaseSpan {
 }
 
 /** The counters that intervals carry, summed over some of them. */
-interface IntervalTotals {
-  requests: number;
-  errors: number;
-  non2xx: number;
-  bytesRead: number;
-  bytesWritten: number;
-  lateSends: number;
+interface IntervalTotals extends IntervalCounts {
   spanMs: number;
-  statusCodes: Record<string, number>;
   errorKinds: Record<string, number> | null;
 }
 
@@ -50,34 +50,14 @@ function errorKindsOf(iv: IntervalResult): Record<string, number> | null {
   );
 }
 
-function addInto(into: Record<string, number>, from: Record<string, number>): void {
-  for (const [key, n] of Object.entries(from)) into[key] = (into[key] ?? 0) + n;
-}
-
 function totalsOf(intervals: IntervalResult[]): IntervalTotals {
-  const t: IntervalTotals = {
-    requests: 0,
-    errors: 0,
-    non2xx: 0,
-    bytesRead: 0,
-    bytesWritten: 0,
-    lateSends: 0,
-    spanMs: 0,
-    statusCodes: {},
-    errorKinds: {},
-  };
+  const t: IntervalTotals = { ...emptyIntervalCounts(), spanMs: 0, errorKinds: {} };
   for (const iv of intervals) {
-    t.requests += iv.requests;
-    t.errors += iv.errors;
-    t.non2xx += iv.non2xx;
-    t.bytesRead += iv.bytesRead;
-    t.bytesWritten += iv.bytesWritten;
-    t.lateSends += iv.lateSends;
+    addIntervalCounts(t, iv);
     t.spanMs += iv.durationMs;
-    addInto(t.statusCodes, iv.statusCodes);
     const kinds = errorKindsOf(iv);
     if (kinds === null) t.errorKinds = null;
-    else if (t.errorKinds !== null) addInto(t.errorKinds, kinds);
+    else if (t.errorKinds !== null) addCounts(t.errorKinds, kinds);
   }
   return t;
 }
@@ -137,9 +117,8 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
   const total = mergeEncoded(encodingsOf(kept));
   const t = totalsOf(kept);
   const errors = errorsOf(t, run);
-  const attempted = t.requests + t.errors;
   const durationSec = t.spanMs / 1000;
-  const sends = attempted + run.droppedSends;
+  const sends = t.requests + t.errors + run.droppedSends;
   return {
     ...run,
     warmupAuto: true,
@@ -147,7 +126,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     durationSec,
     requests: t.requests,
     rps: durationSec > 0 ? t.requests / durationSec : 0,
-    successRate: attempted > 0 ? (t.requests - t.non2xx) / attempted : 0,
+    successRate: successRateOf(t, 0),
     latencyMs: summarizeMs(total),
     percentiles: percentileCurve(total),
     histogram: histogramBuckets(total),
@@ -190,14 +169,13 @@ export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
     const ivs = groups[i];
     const t = totalsOf(ivs);
     const errors = errorsOf(t, run);
-    const attempted = t.requests + t.errors;
     const result: PhaseResult = {
       name: phase.name,
       startMs,
       durationMs: phase.durationMs,
       requests: t.requests,
       rps: t.spanMs > 0 ? t.requests / (t.spanMs / 1000) : 0,
-      successRate: attempted > 0 ? (t.requests - t.non2xx) / attempted : Number.NaN,
+      successRate: successRateOf(t, Number.NaN),
       timeouts: errors.timeout ?? 0,
       non2xx: t.non2xx,
       statusCodes: t.statusCodes,

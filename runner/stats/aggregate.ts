@@ -12,6 +12,13 @@
 
 import type { ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
 import {
+  addCounts,
+  addIntervalCounts,
+  emptyIntervalCounts,
+  type IntervalCounts,
+  successRateOf,
+} from "../../results/interval_counts.ts";
+import {
   createHistogram,
   decodeHistogram,
   encodeHistogram,
@@ -67,21 +74,10 @@ export interface LiveStats {
 const MAX_MESSAGES_PER_KIND = 20;
 
 /** Counters of one interval index, summed over the workers that reported it. */
-interface IntervalAccumulator {
-  requests: number;
-  errors: number;
-  non2xx: number;
-  bytesRead: number;
-  bytesWritten: number;
-  lateSends: number;
+interface IntervalAccumulator extends IntervalCounts {
   inFlight: number;
   connections: number;
-  statusCodes: Record<string, number>;
   histograms: string[];
-}
-
-function addCounts(into: Record<string, number>, from: Record<string, number | undefined>): void {
-  for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + (count ?? 0);
 }
 
 function sumValues(counts: Record<string, number | undefined>): number {
@@ -95,13 +91,7 @@ function addInterval(
   into: IntervalAccumulator,
   from: Omit<IntervalAccumulator, "inFlight" | "connections">,
 ): void {
-  into.requests += from.requests;
-  into.errors += from.errors;
-  into.non2xx += from.non2xx;
-  into.bytesRead += from.bytesRead;
-  into.bytesWritten += from.bytesWritten;
-  into.lateSends += from.lateSends;
-  addCounts(into.statusCodes, from.statusCodes);
+  addIntervalCounts(into, from);
   into.histograms.push(...from.histograms);
 }
 
@@ -163,18 +153,7 @@ export class RunAggregator {
   #slot(index: number): IntervalAccumulator {
     let slot = this.#intervals.get(index);
     if (slot === undefined) {
-      slot = {
-        requests: 0,
-        errors: 0,
-        non2xx: 0,
-        bytesRead: 0,
-        bytesWritten: 0,
-        lateSends: 0,
-        inFlight: 0,
-        connections: 0,
-        statusCodes: {},
-        histograms: [],
-      };
+      slot = { ...emptyIntervalCounts(), inFlight: 0, connections: 0, histograms: [] };
       this.#intervals.set(index, slot);
       if (index > this.#lastIndex) this.#lastIndex = index;
     }
@@ -233,14 +212,13 @@ export class RunAggregator {
   /** The run's statistics; `durationSec` is the measured duration (after warm-up). */
   finish(durationSec: number): AggregateStats {
     const errors = sumValues(this.#errors);
-    const attempted = this.#requests + errors;
-    const sends = attempted + this.#droppedSends;
+    const sends = this.#requests + errors + this.#droppedSends;
     const raw = this.#rawTotal;
     const intervals = this.#denseIntervals(durationSec);
     return {
       requests: this.#requests,
       rps: durationSec > 0 ? this.#requests / durationSec : 0,
-      successRate: attempted > 0 ? (this.#requests - this.#non2xx) / attempted : 0,
+      successRate: successRateOf({ requests: this.#requests, errors, non2xx: this.#non2xx }, 0),
       latencyMs: summarizeMs(this.#total),
       uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
       percentiles: percentileCurve(this.#total),

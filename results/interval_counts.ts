@@ -1,0 +1,45 @@
+/**
+ * @module
+ * The counters of a results interval that add up exactly, and how they add: across the workers that
+ * reported one interval (runner/stats/aggregate.ts) and across the intervals of part of a run
+ * (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics). One definition, so a counter
+ * added to intervals is summed the same way in both. Gauges (`inFlight`, `connections`) are sampled, not
+ * summed, and are not among them. Pure.
+ */
+import type { IntervalResult } from "./schema.ts";
+
+/** The additive counters of an interval. */
+export type IntervalCounts = Pick<
+  IntervalResult,
+  "requests" | "errors" | "non2xx" | "bytesRead" | "bytesWritten" | "lateSends" | "statusCodes"
+>;
+
+/** Zero of every counter (a fresh `statusCodes` object each call). */
+export function emptyIntervalCounts(): IntervalCounts {
+  return { requests: 0, errors: 0, non2xx: 0, bytesRead: 0, bytesWritten: 0, lateSends: 0, statusCodes: {} };
+}
+
+/** Adds counts by key (status codes, error kinds); a missing count adds nothing. */
+export function addCounts(into: Record<string, number>, from: Record<string, number | undefined>): void {
+  for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + (count ?? 0);
+}
+
+/** Adds every counter of `from` into `into`. */
+export function addIntervalCounts(into: IntervalCounts, from: IntervalCounts): void {
+  into.requests += from.requests;
+  into.errors += from.errors;
+  into.non2xx += from.non2xx;
+  into.bytesRead += from.bytesRead;
+  into.bytesWritten += from.bytesWritten;
+  into.lateSends += from.lateSends;
+  addCounts(into.statusCodes, from.statusCodes);
+}
+
+/** Responses with a 2xx status over attempts (responses + errors); `none` when nothing was attempted. */
+export function successRateOf(
+  counts: Pick<IntervalCounts, "requests" | "errors" | "non2xx">,
+  none: number,
+): number {
+  const attempted = counts.requests + counts.errors;
+  return attempted > 0 ? (counts.requests - counts.non2xx) / attempted : none;
+}

@@ -1,0 +1,24 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { addIntervalCounts, emptyIntervalCounts, successRateOf } from "./interval_counts.ts";
+
+Deno.test("interval counts add counter by counter, status codes by key", () => {
+  const into = emptyIntervalCounts();
+  const one = { requests: 3, errors: 1, non2xx: 1, bytesRead: 30, bytesWritten: 9, lateSends: 2 };
+  addIntervalCounts(into, { ...one, statusCodes: { "200": 2, "500": 1 } });
+  addIntervalCounts(into, { ...one, statusCodes: { "200": 3 } });
+  assertEquals(into, {
+    requests: 6,
+    errors: 2,
+    non2xx: 2,
+    bytesRead: 60,
+    bytesWritten: 18,
+    lateSends: 4,
+    statusCodes: { "200": 5, "500": 1 },
+  });
+  assertEquals(emptyIntervalCounts().statusCodes, {}, "a fresh object each call");
+});
+
+Deno.test("success rate is 2xx responses over attempts, or the given value when nothing was attempted", () => {
+  assertEquals(successRateOf({ requests: 8, errors: 2, non2xx: 3 }, 0), 0.5);
+  assertEquals(successRateOf({ requests: 0, errors: 0, non2xx: 0 }, Number.NaN), Number.NaN);
+});
