@@ -109,13 +109,28 @@ export function contentSecurityPolicy(scripts: string[], styles: string[], conne
   ].join("; ");
 }
 
-/** Renders the whole report page for `results`. */
-export function renderReport(results: ResultsFile, opts: RenderOptions = {}): string {
-  const data = buildPageData(results, opts.compare);
-  const chartJs = scriptSafe(CHART_JS_SOURCE);
-  const app = clientSource(opts.live ? "loadlabLive" : "loadlabMain");
-  const csp = contentSecurityPolicy([chartJs, app], [PAGE_CSS], opts.live);
-  const title = `${results.experiment.name} — loadlab report`;
+/** What differs between loadlab's pages; `htmlPage` adds the common head, CSP, `#app` and footer. */
+export interface PageParts {
+  title: string;
+  /** Head lines after the common ones, each ending in a newline. */
+  meta?: string;
+  /** Inside `<noscript>`: what the page would show and where its data is. */
+  noscript: string;
+  footer: string;
+  /** `<script type="application/json">` blocks, by element id, in order. */
+  json: Array<[id: string, value: unknown]>;
+  /** Script blocks, in order; the CSP allows exactly these. */
+  scripts: string[];
+  /** The CSP's `connect-src 'self'` (the live dashboard's stream). */
+  connectSelf?: boolean;
+}
+
+/** One self-contained page: the CSP allows only its own style and script blocks. */
+export function htmlPage(p: PageParts): string {
+  const csp = contentSecurityPolicy(p.scripts, [PAGE_CSS], p.connectSelf);
+  const json = p.json.map(([id, value]) =>
+    `<script type="application/json" id="${id}">${jsonForScript(value)}</script>\n`
+  );
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -123,23 +138,32 @@ export function renderReport(results: ResultsFile, opts: RenderOptions = {}): st
 <meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="color-scheme" content="light dark">
-<meta name="generator" content="loadlab ${escapeHtml(results.environment.loadlab)}">
-<title>${escapeHtml(title)}</title>
+${p.meta ?? ""}<title>${escapeHtml(p.title)}</title>
 <style>${PAGE_CSS}</style>
 </head>
 <body>
-<main id="app"><noscript>This report draws its tables and charts with JavaScript; the results are embedded
-in the page source as JSON (the element with id "loadlab-data").</noscript></main>
-<footer>Made by loadlab ${escapeHtml(results.environment.loadlab)} with Chart.js ${CHART_JS_VERSION}.
-Self-contained: works offline; the data is embedded as JSON (#loadlab-data).</footer>
-<script type="application/json" id="loadlab-data">${jsonForScript(data)}</script>
-${
-    opts.site
-      ? `<script type="application/json" id="loadlab-site">${jsonForScript(opts.site)}</script>\n`
-      : ""
-  }<script>${chartJs}</script>
-<script>${app}</script>
-</body>
+<main id="app"><noscript>${p.noscript}</noscript></main>
+<footer>${p.footer}</footer>
+${json.join("")}${p.scripts.map((script) => `<script>${script}</script>\n`).join("")}</body>
 </html>
 `;
+}
+
+/** Renders the whole report page for `results`. */
+export function renderReport(results: ResultsFile, opts: RenderOptions = {}): string {
+  const version = escapeHtml(results.environment.loadlab);
+  return htmlPage({
+    title: `${results.experiment.name} — loadlab report`,
+    meta: `<meta name="generator" content="loadlab ${version}">\n`,
+    noscript: `This report draws its tables and charts with JavaScript; the results are embedded
+in the page source as JSON (the element with id "loadlab-data").`,
+    footer: `Made by loadlab ${version} with Chart.js ${CHART_JS_VERSION}.
+Self-contained: works offline; the data is embedded as JSON (#loadlab-data).`,
+    json: [
+      ["loadlab-data", buildPageData(results, opts.compare)],
+      ...(opts.site ? [["loadlab-site", opts.site] as [string, unknown]] : []),
+    ],
+    scripts: [scriptSafe(CHART_JS_SOURCE), clientSource(opts.live ? "loadlabLive" : "loadlabMain")],
+    connectSelf: opts.live,
+  });
 }

@@ -10,8 +10,7 @@
  */
 import type { ResultsFile } from "../../results/mod.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
-import { PAGE_CSS } from "./page_css.ts";
-import { clientSource, contentSecurityPolicy, escapeHtml, jsonForScript, renderReport } from "./render.ts";
+import { clientSource, htmlPage, renderReport } from "./render.ts";
 
 /** One results file of the site; `id` is unique, made of letters, digits, `.`, `_` and `-`. */
 export interface SiteExperiment {
@@ -81,28 +80,14 @@ export function renderSiteReport(experiments: SiteExperiment[], id: string): str
 export function renderSiteIndex(experiments: SiteExperiment[]): string {
   const entries = siteEntries(experiments);
   const site: SiteNav = { root: "", experiments: navList(experiments), current: null, compares: {} };
-  const app = clientSource("loadlabIndex");
-  const csp = contentSecurityPolicy([app], [PAGE_CSS]);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta http-equiv="Content-Security-Policy" content="${escapeHtml(csp)}">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="color-scheme" content="light dark">
-<title>loadlab results (${entries.length})</title>
-<style>${PAGE_CSS}</style>
-</head>
-<body>
-<main id="app"><noscript>This index draws its table with JavaScript; the list is embedded in the page
-source as JSON (the element with id "loadlab-data").</noscript></main>
-<footer>Made by loadlab. Self-contained: works offline; the data is embedded as JSON (#loadlab-data).</footer>
-<script type="application/json" id="loadlab-data">${jsonForScript(entries)}</script>
-<script type="application/json" id="loadlab-site">${jsonForScript(site)}</script>
-<script>${app}</script>
-</body>
-</html>
-`;
+  return htmlPage({
+    title: `loadlab results (${entries.length})`,
+    noscript: `This index draws its table with JavaScript; the list is embedded in the page
+source as JSON (the element with id "loadlab-data").`,
+    footer: "Made by loadlab. Self-contained: works offline; the data is embedded as JSON (#loadlab-data).",
+    json: [["loadlab-data", entries], ["loadlab-site", site]],
+    scripts: [clientSource("loadlabIndex")],
+  });
 }
 
 /** Every file of the site by relative path: the index and one report per experiment. */
