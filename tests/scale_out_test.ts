@@ -59,7 +59,8 @@ Deno.test("4 segments with a shared start, merged: the configured count and the 
       ok(merge.stdout.includes("PASS  p99 < 5s"), merge.stdout);
       const merged: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/merged.json`));
       const run = merged.runs[0];
-      assertEquals(run.requests, REQUESTS);
+      const what = `errors ${JSON.stringify(run.errors)}, dropped ${run.droppedSends}, late ${run.lateSends}`;
+      assertEquals(run.requests, REQUESTS, what);
       assertEquals(run.intervals.reduce((sum, iv) => sum + iv.requests, 0), REQUESTS);
       assertEquals(merged.shards?.shards.length, SEGMENTS);
       const latencies = (await Promise.all(shards.map((_, i) => loggedLatenciesUs(`${dir}/shard-${i}.csv`))))
