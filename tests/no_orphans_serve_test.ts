@@ -4,8 +4,10 @@
  * its own redis-server) in front of an upstream in this test, under a mark of its own
  * (`LOADLAB_RUN_ID`, inherited by everything it starts); after a real SIGKILL of serve, every marked
  * process must be gone within a few seconds: the target child by its stdin closing, redis-server by
- * its parent-death signal (targets/process.ts). Needs redis-server (skipped with the reason when it is
- * missing; CI=true runs it).
+ * its parent-death signal (targets/process.ts). The same for `kill -9` of `loadlab run` in the middle of
+ * an experiment whose proxy target starts redis-server and a built-in upstream. Without the parent-death
+ * signal both fail, naming redis-server re-parented to init. Needs redis-server (skipped with the reason
+ * when it is missing; CI=true runs it).
  */
 import { ok as assert } from "node:assert/strict";
 import { requireProgram } from "./helpers.ts";
@@ -77,3 +79,62 @@ async function firstLine(
   }
   return text.split("\n")[0];
 }
+
+Deno.test({
+  name:
+    "kill -9 of loadlab run mid-experiment (proxy + built-in upstream + redis-server) leaves nothing behind",
+  ignore: Deno.build.os !== "linux" || !requireProgram("redis-server"),
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "loadlab-test-" });
+    const runId = `run-kill-${crypto.randomUUID()}`;
+    await Deno.writeTextFile(
+      `${dir}/exp.json`,
+      JSON.stringify({
+        name: "kill9",
+        targets: { cached: { kind: "proxy", upstream: { kind: "builtin" }, cacheTtlSec: 5 } },
+        requests: ["/json"],
+        loads: { long: { model: "rate", rate: 20, duration: "30s" } },
+      }),
+    );
+    const run = new Deno.Command(Deno.execPath(), {
+      args: [
+        "run",
+        "-A",
+        new URL("../main.ts", import.meta.url).pathname,
+        "run",
+        `${dir}/exp.json`,
+        "--out-dir",
+        `${dir}/out`,
+      ],
+      stdout: "null",
+      stderr: "null",
+      env: { LOADLAB_RUN_ID: runId, NO_COLOR: "1" },
+    }).spawn();
+    try {
+      // Wait until the whole tree is up: redis-server and at least two target children besides loadlab.
+      const deadline = Date.now() + 30_000;
+      let seen = markedProcesses(runId);
+      while (
+        Date.now() < deadline && !(seen.some((p) => p.command.includes("redis-server")) && seen.length >= 4)
+      ) {
+        await new Promise((r) => setTimeout(r, 200));
+        seen = markedProcesses(runId);
+      }
+      assert(seen.some((p) => p.command.includes("redis-server")), describeProcesses(seen));
+      run.kill("SIGKILL");
+      await run.status;
+      const left = await waitUntilGone(runId, 5_000);
+      assert(left.length === 0, `left running after kill -9 of run:\n${describeProcesses(left)}`);
+    } finally {
+      try {
+        run.kill("SIGKILL");
+      } catch { /* dead already */ }
+      for (const p of markedProcesses(runId)) {
+        try {
+          Deno.kill(p.pid, "SIGKILL");
+        } catch { /* gone */ }
+      }
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
