@@ -45,6 +45,17 @@ function commonOut(l: CommonIn) {
   };
 }
 
+/** Fields of the models that send over a fixed set of connections (connections, throughput). */
+const poolFields = {
+  connections: positiveInt("connections").optional(),
+  duration: durationSchema.optional(),
+  requests: requestListSchema.optional(),
+};
+
+function poolOut(l: z.output<z.ZodObject<typeof poolFields>>) {
+  return { connections: l.connections, durationMs: l.duration, mix: l.requests };
+}
+
 const phaseSchema = z.strictObject({
   name: z.string().min(1).optional(),
   duration: durationSchema,
@@ -56,19 +67,9 @@ const phaseSchema = z.strictObject({
 
 const connectionsLoad = z.strictObject({
   model: z.literal("connections"),
-  connections: positiveInt("connections").optional(),
-  duration: durationSchema.optional(),
-  requests: requestListSchema.optional(),
+  ...poolFields,
   ...commonFields,
-}).transform((l) =>
-  defined({
-    model: l.model,
-    connections: l.connections,
-    durationMs: l.duration,
-    mix: l.requests,
-    ...commonOut(l),
-  })
-);
+}).transform((l) => defined({ model: l.model, ...poolOut(l), ...commonOut(l) }));
 
 const rateLoad = z.strictObject({
   model: z.literal("rate"),
@@ -108,20 +109,9 @@ const rateLoad = z.strictObject({
 const throughputLoad = z.strictObject({
   model: z.literal("throughput"),
   rate: z.number().positive("rate must be > 0 (requests per second)"),
-  connections: positiveInt("connections").optional(),
-  duration: durationSchema.optional(),
-  requests: requestListSchema.optional(),
+  ...poolFields,
   ...commonFields,
-}).transform((l) =>
-  defined({
-    model: l.model,
-    ratePerSec: l.rate,
-    connections: l.connections,
-    durationMs: l.duration,
-    mix: l.requests,
-    ...commonOut(l),
-  })
-);
+}).transform((l) => defined({ model: l.model, ratePerSec: l.rate, ...poolOut(l), ...commonOut(l) }));
 
 const countLoad = z.strictObject({
   model: z.literal("count"),
