@@ -2,7 +2,10 @@
  * Scale-out end to end, on one machine as plain processes (all on 127.0.0.1, no network namespaces):
  * one built-in target, 4 `loadlab attack --segment i/4` processes with one shared `--start-at`, each
  * logging every request, then `loadlab merge`. The merged run holds exactly the configured count, and
- * its percentiles are those of every logged latency of the 4 shards together, within HDR precision.
+ * its percentiles are those of every logged latency of the 4 shards together, within HDR precision;
+ * a missing shard is named (merged only with --allow-partial), and `report` refuses shards side by side.
+ * Then `run --segment` of an experiment on a `url:` target from 2 shards, merged run by run (a file
+ * whose target loadlab would start is refused).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
@@ -78,6 +81,96 @@ Deno.test("4 segments with a shared start, merged: the configured count and the 
       }
       const html = await Deno.readTextFile(`${dir}/r.html`);
       ok(html.includes(`4 shards of 4 on 1 host`), "the report says how many shards and hosts");
+      // Three of four: refused, the missing one named; merged with --allow-partial, marked.
+      const three = await runLoadlab(["merge", ...shardFiles.slice(0, 3), "-o", `${dir}/partial.json`]);
+      assertEquals(three.code, 2);
+      ok(three.stderr.includes("missing segment 3/4"), three.stderr);
+      const partial = await runLoadlab([
+        "merge",
+        ...shardFiles.slice(1),
+        "--allow-partial",
+        "-o",
+        `${dir}/p.json`,
+      ]);
+      assertEquals(partial.code, 0, partial.stderr);
+      const p: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/p.json`));
+      assertEquals([p.shards?.partial, p.shards?.missing, p.runs[0].requests], [true, [0], 300]);
+      // Shards side by side are not a merge: report says so.
+      const side = await runLoadlab(["report", ...shardFiles.slice(0, 2), "-o", `${dir}/side.html`]);
+      assertEquals(side.code, 2);
+      ok(side.stderr.includes("merge them first"), side.stderr);
+    });
+  } finally {
+    target.child.kill("SIGINT");
+    await target.done;
+  }
+});
+
+Deno.test("run --segment: an experiment on a url: target from 2 shards, merged run by run", async () => {
+  const target = await startLoadlab(["serve", "--port", "0"], /listening on (http:\/\/\S+)/);
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/split.yaml`,
+        `name: split
+targets:
+  app: { url: "${target.url}" }
+requests: [/json]
+loads:
+  fixed: { model: count, requests: 301, connections: 4 }
+  open: { model: rate, rate: 200, duration: 1s }
+thresholds: ["p99 < 5s"]
+`,
+      );
+      const startAt = new Date(Date.now() + 10_000).toISOString();
+      const shards = await Promise.all(
+        [0, 1].map((i) =>
+          runLoadlab([
+            "run",
+            `${dir}/split.yaml`,
+            "--segment",
+            `${i}/2`,
+            "--start-at",
+            startAt,
+            "--out-dir",
+            `${dir}/s${i}`,
+          ])
+        ),
+      );
+      shards.forEach((s, i) => assertEquals(s.code, 0, `shard ${i}: ${s.stderr}`));
+      const shard: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/s0/results.json`));
+      assertEquals(
+        shard.thresholds.map((t) => t.pending),
+        [true, true],
+        "a shard's gates wait for the merge",
+      );
+      const merge = await runLoadlab([
+        "merge",
+        `${dir}/s0/results.json`,
+        `${dir}/s1/results.json`,
+        "-o",
+        `${dir}/m.json`,
+      ]);
+      assertEquals(merge.code, 0, merge.stderr);
+      const merged: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/m.json`));
+      assertEquals(merged.runs.map((r) => [r.name, r.requests]), [["app/fixed", 301], ["app/open", 200]]);
+      assertEquals(merged.thresholds.map((t) => [t.run, t.ok]), [["app/fixed", true], ["app/open", true]]);
+      assertEquals(merged.shards?.unaligned, undefined, "later runs start on the interval grid");
+      const builtin = (await Deno.readTextFile(`${dir}/split.yaml`)).replace(
+        /app: \{ url: [^}]+\}/,
+        "app: { kind: builtin }",
+      );
+      await Deno.writeTextFile(`${dir}/builtin.yaml`, builtin);
+      const refused = await runLoadlab([
+        "run",
+        `${dir}/builtin.yaml`,
+        "--segment",
+        "0/2",
+        "--out-dir",
+        `${dir}/b`,
+      ]);
+      assertEquals(refused.code, 2);
+      ok(refused.stderr.includes("--segment needs url: targets"), refused.stderr);
     });
   } finally {
     target.child.kill("SIGINT");
