@@ -174,6 +174,19 @@ function generatorLines(run: RunResult, c: Palette): string[] {
   return out;
 }
 
+/** A shard's numbers are its part of the load only: say so, and how to get the whole. */
+function segmentLines(run: RunResult, c: Palette): string[] {
+  const segment = run.segment;
+  if (!segment) return [];
+  const late = segment.lateMs ? `, started ${segment.lateMs} ms after ${segment.startAt}` : "";
+  return [
+    c.yellow(
+      `Segment ${segment.index}/${segment.count} of a split load${late}: these numbers are this shard's part; ` +
+        "loadlab merge the shards for the whole (docs/scale-out.md)",
+    ),
+  ];
+}
+
 /** The full end-of-run text for one run (no trailing newline). */
 export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string {
   const c = palette(opts.color ?? false);
@@ -186,6 +199,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     generatorLines(run, c),
     [latencyTable(run)],
     [throughputTable(run)],
+    segmentLines(run, c),
   ];
   return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
 }

@@ -200,3 +200,11 @@ Deno.test("renderLiveLine is one line with the live numbers", () => {
     renderLiveLine({ ...{ elapsedSec: 2, totalSec: null, requests: 9, rps: 9, p99Ms: 0, errors: 0 } }).length,
   );
 });
+
+Deno.test("summary of a shard says it is one segment and how to get the whole", () => {
+  const segment = { index: 1, count: 4, startAt: "2026-11-21T17:00:00.000Z", lateMs: 340 };
+  const text = renderSummary(sampleRun({ segment }));
+  assert(text.includes("Segment 1/4 of a split load, started 340 ms after 2026-11-21T17:00:00.000Z"), text);
+  assert(text.includes("loadlab merge"));
+  assertEquals(renderSummary(sampleRun()).includes("Segment"), false);
+});
