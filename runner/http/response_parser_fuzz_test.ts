@@ -8,24 +8,14 @@
  * before it rejects an oversized head. Deterministic: a failure names the seed index to replay.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+// Seeded, so a failing input can be regenerated from its index.
+import { mulberry32 as rng } from "../../tests/fixtures/seeded_random.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 
 const INPUTS = 100_000;
 const HEAD_CAP = 2048;
 const READ_MAX = 512;
 const enc = new TextEncoder();
-
-/** mulberry32: a small seeded generator, so a failing input can be regenerated from its index. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const STATUSES = [100, 103, 200, 201, 204, 301, 304, 404, 500, 503];
 
