@@ -1,0 +1,322 @@
+/**
+ * @module
+ * The libc binding of the epoll transport (Linux, `Deno.dlopen`): the only module that touches FFI.
+ * Every pointer and scratch buffer (socket addresses, option values, the epoll event arrays) is owned
+ * here; callers pass only file descriptors, numbers and their own `Uint8Array`s, whose lengths are
+ * checked before each call, so no call can read or write past a buffer. Signatures use `i32`/`u32`
+ * (not `isize`/`usize`, whose BigInt results made a read/write loop 2.3x slower) so V8 takes its fast
+ * call path; lengths are bounded far below 2^31. Calls return their result, or `-errno` on failure, so
+ * the hot path throws nothing. Only the idle wait (`epollWaitAsync`) is `nonblocking` (a thread-pool
+ * call that lets timers run meanwhile); every hot call is synchronous.
+ */
+
+const SYMBOLS = {
+  socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
+  connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
+  getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
+  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
+  epoll_create1: { parameters: ["i32"], result: "i32" },
+  epoll_ctl: { parameters: ["i32", "i32", "i32", "buffer"], result: "i32" },
+  epoll_wait: { parameters: ["i32", "buffer", "i32", "i32"], result: "i32" },
+  epoll_wait_idle: {
+    name: "epoll_wait",
+    parameters: ["i32", "buffer", "i32", "i32"],
+    result: "i32",
+    nonblocking: true,
+  },
+  read: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  write: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  close: { parameters: ["i32"], result: "i32" },
+  __errno_location: { parameters: [], result: "pointer" },
+  getaddrinfo: { parameters: ["buffer", "pointer", "buffer", "buffer"], result: "i32" },
+  freeaddrinfo: { parameters: ["pointer"], result: "void" },
+} as const satisfies Deno.ForeignLibraryInterface;
+
+type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
+
+// Linux constants (the same on x86_64 and aarch64).
+export const AF_INET = 2;
+export const AF_INET6 = 10;
+const SOCK_STREAM = 1;
+const SOCK_CLOEXEC = 0o2000000;
+const F_GETFL = 3;
+const F_SETFL = 4;
+const O_NONBLOCK = 0o4000;
+const IPPROTO_TCP = 6;
+const TCP_NODELAY = 1;
+const SOL_SOCKET = 1;
+const SO_ERROR = 4;
+const EPOLL_CLOEXEC = 0o2000000;
+export const EPOLL_CTL_ADD = 1;
+export const EPOLL_CTL_DEL = 2;
+export const EPOLLIN = 0x1;
+export const EPOLLOUT = 0x4;
+export const EPOLLERR = 0x8;
+export const EPOLLHUP = 0x10;
+export const EPOLLRDHUP = 0x2000;
+export const EPOLLET = 0x80000000;
+export const EAGAIN = 11;
+export const EINTR = 4;
+export const EINPROGRESS = 115;
+
+/** Events returned per wait; a bigger burst is picked up by the next wait. */
+export const MAX_EVENTS = 256;
+/** Largest single read or write: far below 2^31, so `i32` results never overflow. */
+export const MAX_IO_BYTES = 1 << 24;
+
+/** An address to connect to, encoded once per run as a `sockaddr_in` or `sockaddr_in6`. */
+export interface SockAddr {
+  readonly family: typeof AF_INET | typeof AF_INET6;
+  readonly bytes: Uint8Array;
+  /** For messages: `127.0.0.1:8080`, `[::1]:8080`. */
+  readonly text: string;
+}
+
+/** Why the epoll transport is unavailable here (not Linux, FFI not permitted, no libc), or null. */
+export function epollUnavailableReason(): string | null {
+  if (Deno.build.os !== "linux") return `not Linux (${Deno.build.os})`;
+  if (Deno.build.arch !== "x86_64" && Deno.build.arch !== "aarch64") {
+    return `unsupported arch ${Deno.build.arch}`;
+  }
+  try {
+    libc();
+    return null;
+  } catch (err) {
+    return `libc not loadable through FFI: ${err instanceof Error ? err.message : String(err)}`;
+  }
+}
+
+let loaded: Libc | null = null;
+
+/** Opens libc once per isolate (throws when FFI is not permitted or libc is missing). */
+function libc(): Libc {
+  if (loaded === null) loaded = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
+  return loaded;
+}
+
+/** x86_64 packs `struct epoll_event` (12 bytes); aarch64 aligns its u64 data (16 bytes). */
+const EVENT_BYTES = Deno.build.arch === "x86_64" ? 12 : 16;
+const EVENT_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
+
+/** Encodes a numeric IPv4 or IPv6 address and a port; throws on anything else. */
+export function sockAddrOf(ip: string, port: number): SockAddr {
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`bad port ${port}`);
+  const v4 = ip.match(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/);
+  if (v4) {
+    const bytes = new Uint8Array(16);
+    const view = new DataView(bytes.buffer);
+    view.setUint16(0, AF_INET, true);
+    view.setUint16(2, port, false);
+    for (let k = 0; k < 4; k++) {
+      const octet = Number(v4[k + 1]);
+      if (octet > 255) throw new RangeError(`bad IPv4 address ${ip}`);
+      bytes[4 + k] = octet;
+    }
+    return { family: AF_INET, bytes, text: `${ip}:${port}` };
+  }
+  const bytes = new Uint8Array(28);
+  const view = new DataView(bytes.buffer);
+  view.setUint16(0, AF_INET6, true);
+  view.setUint16(2, port, false);
+  bytes.set(ipv6Bytes(ip), 8);
+  return { family: AF_INET6, bytes, text: `[${ip}]:${port}` };
+}
+
+/** The 16 bytes of an IPv6 literal (`::` and an embedded IPv4 tail allowed); throws when malformed. */
+export function ipv6Bytes(ip: string): Uint8Array {
+  const bad = () => new RangeError(`bad IP address ${ip}`);
+  let text = ip.replace(/%.*$/, "");
+  const tail = text.match(/:(\d+\.\d+\.\d+\.\d+)$/);
+  const words: number[] = [];
+  if (tail) {
+    const v4 = sockAddrOf(tail[1], 0).bytes;
+    text = text.slice(0, -tail[1].length) + `${((v4[4] << 8) | v4[5]).toString(16)}:` +
+      ((v4[6] << 8) | v4[7]).toString(16);
+  }
+  const halves = text.split("::");
+  if (halves.length > 2) throw bad();
+  const parse = (s: string) =>
+    s === "" ? [] : s.split(":").map((w) => /^[0-9a-f]{1,4}$/i.test(w) ? parseInt(w, 16) : NaN);
+  const head = parse(halves[0]);
+  const rest = halves.length === 2 ? parse(halves[1]) : [];
+  const fill = halves.length === 2 ? 8 - head.length - rest.length : 0;
+  words.push(...head, ...new Array(Math.max(0, fill)).fill(0), ...rest);
+  if (words.length !== 8 || words.some((w) => Number.isNaN(w)) || fill < 0) throw bad();
+  const out = new Uint8Array(16);
+  words.forEach((w, k) => {
+    out[2 * k] = w >> 8;
+    out[2 * k + 1] = w & 0xff;
+  });
+  return out;
+}
+
+/**
+ * One isolate's view of libc for the epoll transport: the scratch buffers live here and nowhere else.
+ * Not shared between isolates (each worker makes its own).
+ */
+export class EpollSys {
+  readonly #c = libc();
+  readonly #errno = new Deno.UnsafePointerView(this.#c.__errno_location()!);
+  readonly #int = new Int32Array(1);
+  readonly #intBytes = new Uint8Array(this.#int.buffer);
+  readonly #len = new Uint32Array(1);
+  readonly #lenBytes = new Uint8Array(this.#len.buffer);
+  readonly #ctlEvent = new Uint8Array(16);
+  readonly #ctlView = new DataView(this.#ctlEvent.buffer);
+  /** Events of the synchronous wait, and of the idle (off-thread) wait: never the same buffer. */
+  readonly events = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
+  readonly idleEvents = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
+  readonly #eventBytes = new Uint8Array(this.events.buffer);
+  readonly #idleBytes = new Uint8Array(this.idleEvents.buffer);
+  #idleWaiting = false;
+
+  /** Result or `-errno`. */
+  #ret(rc: number): number {
+    return rc >= 0 ? rc : -this.#errno.getInt32(0);
+  }
+
+  /** A non-blocking, close-on-exec TCP socket with TCP_NODELAY; returns the fd or `-errno`. */
+  tcpSocket(family: number): number {
+    const c = this.#c;
+    const fd = c.socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (fd < 0) return this.#ret(fd);
+    const flags = c.fcntl(fd, F_GETFL, 0);
+    let rc = flags < 0 ? flags : c.fcntl(fd, F_SETFL, flags | O_NONBLOCK);
+    if (rc >= 0) {
+      this.#int[0] = 1;
+      rc = c.setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, this.#intBytes, 4);
+    }
+    if (rc < 0) {
+      const err = this.#ret(rc);
+      c.close(fd);
+      return err;
+    }
+    return fd;
+  }
+
+  /** Starts a connect: 0 when connected already, `-EINPROGRESS` while under way, else `-errno`. */
+  connect(fd: number, addr: SockAddr): number {
+    const need = addr.family === AF_INET ? 16 : 28;
+    if (addr.bytes.length < need) throw new RangeError("sockaddr too short");
+    return this.#ret(this.#c.connect(fd, addr.bytes, need));
+  }
+
+  /** The pending error of a socket (SO_ERROR): 0 once a connect succeeded, else the errno. */
+  socketError(fd: number): number {
+    this.#int[0] = 0;
+    this.#len[0] = 4;
+    const rc = this.#c.getsockopt(fd, SOL_SOCKET, SO_ERROR, this.#intBytes, this.#lenBytes);
+    return rc < 0 ? this.#errno.getInt32(0) : this.#int[0];
+  }
+
+  epollCreate(): number {
+    return this.#ret(this.#c.epoll_create1(EPOLL_CLOEXEC));
+  }
+
+  /** Adds or removes `fd`; `token` comes back with each of its events. */
+  epollCtl(epfd: number, op: number, fd: number, events: number, token: number): number {
+    this.#ctlView.setUint32(0, events >>> 0, true);
+    this.#ctlView.setUint32(EVENT_DATA_OFFSET, token >>> 0, true);
+    this.#ctlView.setUint32(EVENT_DATA_OFFSET + 4, 0, true);
+    return this.#ret(this.#c.epoll_ctl(epfd, op, fd, this.#ctlEvent));
+  }
+
+  /** Ready events into `events` without blocking longer than `timeoutMs` (0: a poll). */
+  epollWait(epfd: number, timeoutMs: number): number {
+    return this.#ret(this.#c.epoll_wait(epfd, this.#eventBytes, MAX_EVENTS, timeoutMs));
+  }
+
+  /** The idle wait, off this thread so timers and messages run meanwhile; events into `idleEvents`. */
+  async epollWaitAsync(epfd: number, timeoutMs: number): Promise<number> {
+    if (this.#idleWaiting) throw new Error("one idle wait at a time");
+    this.#idleWaiting = true;
+    try {
+      const rc = await this.#c.epoll_wait_idle(epfd, this.#idleBytes, MAX_EVENTS, timeoutMs);
+      return rc < 0 ? 0 : rc; // EINTR and the like: nothing ready (errno is the pool thread's)
+    } finally {
+      this.#idleWaiting = false;
+    }
+  }
+
+  /** Event flags and token of event `i` of a wait's buffer. */
+  eventFlags(events: DataView, i: number): number {
+    return events.getUint32(i * EVENT_BYTES, true);
+  }
+
+  eventToken(events: DataView, i: number): number {
+    return events.getUint32(i * EVENT_BYTES + EVENT_DATA_OFFSET, true);
+  }
+
+  /** Reads into `buf[0, length)`: bytes read, 0 at end of stream, or `-errno`. */
+  read(fd: number, buf: Uint8Array, length = buf.length): number {
+    if (length < 0 || length > buf.length || length > MAX_IO_BYTES) throw new RangeError("read length");
+    return this.#ret(this.#c.read(fd, buf, length));
+  }
+
+  /** Writes `bytes` (a view: its offset is honoured): bytes written or `-errno`. */
+  write(fd: number, bytes: Uint8Array): number {
+    const length = Math.min(bytes.length, MAX_IO_BYTES);
+    return this.#ret(this.#c.write(fd, bytes, length));
+  }
+
+  close(fd: number): void {
+    if (fd >= 0) this.#c.close(fd);
+  }
+
+  /**
+   * The system resolver (`getaddrinfo`, so /etc/hosts counts), called once per run: numeric
+   * addresses, IPv4 first, of a TCP service on `host`.
+   */
+  resolve(host: string): string[] {
+    const hints = new Uint8Array(48);
+    const hv = new DataView(hints.buffer);
+    hv.setInt32(8, SOCK_STREAM, true); // ai_socktype
+    const out = new BigUint64Array(1);
+    const name = new TextEncoder().encode(host + "\0");
+    const rc = this.#c.getaddrinfo(name, null, hints, new Uint8Array(out.buffer));
+    if (rc !== 0) throw new Error(`cannot resolve ${host} (getaddrinfo error ${rc})`);
+    const head = Deno.UnsafePointer.create(out[0]);
+    const found: string[] = [];
+    try {
+      for (let p = head; p !== null;) {
+        const info = new Deno.UnsafePointerView(p);
+        const family = info.getInt32(4);
+        const addr = info.getPointer(24);
+        if (addr !== null) {
+          const sa = new Deno.UnsafePointerView(addr);
+          if (family === AF_INET) {
+            found.push(Array.from({ length: 4 }, (_, k) => sa.getUint8(4 + k)).join("."));
+          }
+          if (family === AF_INET6) {
+            const words = Array.from(
+              { length: 8 },
+              (_, k) => ((sa.getUint8(8 + 2 * k) << 8) | sa.getUint8(9 + 2 * k)).toString(16),
+            );
+            found.push(words.join(":"));
+          }
+        }
+        p = info.getPointer(40);
+      }
+    } finally {
+      if (head !== null) this.#c.freeaddrinfo(head);
+    }
+    return [...new Set(found)].sort((a, b) => Number(a.includes(":")) - Number(b.includes(":")));
+  }
+}
+
+/** errno -> a message like Deno's (`Connection refused (os error 111)`). */
+export function errnoMessage(errno: number): string {
+  const names: Record<number, string> = {
+    32: "Broken pipe",
+    99: "Cannot assign requested address",
+    101: "Network is unreachable",
+    103: "Software caused connection abort",
+    104: "Connection reset by peer",
+    110: "Connection timed out",
+    111: "Connection refused",
+    113: "No route to host",
+    24: "Too many open files",
+  };
+  return `${names[errno] ?? "OS error"} (os error ${errno})`;
+}

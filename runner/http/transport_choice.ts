@@ -1,0 +1,60 @@
+/**
+ * @module
+ * The one place a run's transport is chosen (STYLE rule 14: the choice made once and recorded, like
+ * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
+ * `epoll` is the Linux fast path over libc through FFI (epoll_transport.ts), only for plain http:.
+ * `epoll` asked for where it cannot work (https:, not Linux, FFI not permitted) falls back to `deno`
+ * with the reason kept; `auto` is `deno` until the epoll transport has shown itself ahead (see
+ * docs/PERFORMANCE.md). Both pass the same conformance suite.
+ */
+import { dialTarget, type Transport, transportFor } from "./connection.ts";
+import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
+import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
+
+/** What a run asks for (`--transport`, `transport:` in config). */
+export const TRANSPORT_CHOICES = ["auto", "epoll", "deno"] as const;
+export type TransportRequest = typeof TRANSPORT_CHOICES[number];
+/** What a run used (recorded in results). */
+export type TransportKind = "epoll" | "deno";
+
+export interface ChosenTransport {
+  kind: TransportKind;
+  transport: Transport;
+  /** Why `epoll` was asked for and `deno` used; null otherwise. */
+  fallbackReason: string | null;
+  /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
+  close(): void;
+}
+
+/** Why epoll cannot serve `url` here, or null when it can. */
+export function epollBlocker(url: URL): string | null {
+  if (url.protocol !== "http:") return `${url.protocol} target (epoll serves plain http: only)`;
+  return epollUnavailableReason();
+}
+
+/** Chooses once per run (and per worker); names are resolved here, once. */
+export function chooseTransport(url: URL, requested: TransportRequest): ChosenTransport {
+  const deno = (fallbackReason: string | null): ChosenTransport => ({
+    kind: "deno",
+    transport: transportFor(url),
+    fallbackReason,
+    close() {},
+  });
+  if (requested !== "epoll") return deno(null);
+  const blocker = epollBlocker(url);
+  if (blocker !== null) return deno(blocker);
+  const { hostname, port } = dialTarget(url);
+  let loop: EpollLoop;
+  try {
+    const sys = new EpollSys();
+    loop = new EpollLoop(resolveOnce(sys, hostname, port), sys);
+  } catch (err) {
+    return deno(err instanceof Error ? err.message : String(err));
+  }
+  return {
+    kind: "epoll",
+    transport: (_hostname, _port, signal) => loop.connect(signal),
+    fallbackReason: null,
+    close: () => loop.close(),
+  };
+}
