@@ -1,0 +1,165 @@
+/**
+ * @module
+ * One run as report.html embeds it (`pageRun`): the results fields without the bulky re-analysis data
+ * (encoded histograms), per-interval and telemetry series stored column-wise with evenly spaced times as
+ * start and step, all-zero columns left empty, and numbers rounded to 3-4 significant digits, which is
+ * what keeps a 50-run experiment within the page's size budget. Pure; report/html/page_data.ts builds the
+ * rest of the page data around it.
+ */
+import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
+import { round3, round4 } from "../../results/stats.ts";
+
+const r4 = round4;
+
+/**
+ * Times in seconds from the measured start: a list, or (the usual case, and much smaller) an evenly
+ * spaced axis of `count` points from `startSec`.
+ */
+export type TimeAxis = number[] | { startSec: number; stepSec: number; count: number };
+
+/** Per-interval series, one array per field, index-aligned with `t`. */
+export interface IntervalColumns {
+  t: TimeAxis;
+  /** Duration of one interval in seconds (the runner's interval setting). */
+  durSec: number;
+  rps: number[];
+  errors: number[];
+  non2xx: number[];
+  lateSends: number[];
+  p50: number[];
+  p75: number[];
+  p90: number[];
+  p99: number[];
+  mean: number[];
+  inFlight: number[];
+  status: Record<string, number[]>;
+}
+
+/** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
+export interface PageTelemetry {
+  name: string;
+  kind: "process" | "redis";
+  t: TimeAxis;
+  cpuPercent?: Array<number | null>;
+  rssMiB?: Array<number | null>;
+  opsPerSec?: Array<number | null>;
+  hitsPerSec?: Array<number | null>;
+  missesPerSec?: Array<number | null>;
+}
+
+/** `Omit` that keeps the known keys of results types (their index signature passes unknown keys through). */
+type Without<T, K extends PropertyKey> = { [P in keyof T as P extends K ? never : P]: T[P] };
+
+/** One run as the page sees it: the results fields minus bulky re-analysis data, intervals as columns. */
+export type PageRun =
+  & Without<
+    RunResult,
+    | "intervals"
+    | "histogramEncoded"
+    | "percentiles"
+    | "uncorrectedPercentiles"
+    | "histogram"
+    | "logHistogram"
+    | "telemetry"
+  >
+  & {
+    group: string;
+    percentiles: Array<[number, number]>;
+    uncorrectedPercentiles: Array<[number, number]> | null;
+    /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
+    histogram: Array<[number, number, number]>;
+    /** Log-spaced buckets for the chart; the equal-width ones for files written before they existed. */
+    chartHistogram: Array<[number, number, number]>;
+    iv: IntervalColumns;
+    telemetry: PageTelemetry[];
+  };
+
+/** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
+export function timeAxis(timesMs: number[]): TimeAxis {
+  const n = timesMs.length;
+  const stepMs = n > 1 ? (timesMs[n - 1] - timesMs[0]) / (n - 1) : 0;
+  const even = timesMs.every((t, i) => Math.abs(t - (timesMs[0] + i * stepMs)) <= 1);
+  if (even) return { startSec: timesMs[0] / 1000 || 0, stepSec: Math.round(stepMs) / 1000, count: n };
+  return timesMs.map((t) => Math.round(t) / 1000);
+}
+
+/** An all-zero column is stored empty (the page treats missing values as zero). */
+function sparse(values: number[]): number[] {
+  return values.some((v) => v !== 0) ? values : [];
+}
+
+function columns(intervals: IntervalResult[]): IntervalColumns {
+  const codes = new Set(intervals.flatMap((iv) => Object.keys(iv.statusCodes)));
+  const status: Record<string, number[]> = {};
+  for (const code of codes) status[code] = intervals.map((iv) => iv.statusCodes[code] ?? 0);
+  return {
+    t: timeAxis(intervals.map((iv) => iv.startMs)),
+    durSec: (intervals[0]?.durationMs ?? 250) / 1000,
+    rps: intervals.map((iv) => r4(iv.requests / (iv.durationMs / 1000))),
+    errors: sparse(intervals.map((iv) => iv.errors)),
+    non2xx: sparse(intervals.map((iv) => iv.non2xx)),
+    lateSends: sparse(intervals.map((iv) => iv.lateSends)),
+    p50: intervals.map((iv) => round3(iv.p50)),
+    p75: intervals.map((iv) => round3(iv.p75)),
+    p90: intervals.map((iv) => round3(iv.p90)),
+    p99: intervals.map((iv) => round3(iv.p99)),
+    mean: intervals.map((iv) => round3(iv.mean)),
+    inFlight: intervals.map((iv) => iv.inFlight),
+    status,
+  };
+}
+
+function telemetryColumns(series: TelemetrySeries): PageTelemetry {
+  const ss = series.samples;
+  const out: PageTelemetry = { name: series.name, kind: series.kind, t: timeAxis(ss.map((s) => s.tMs)) };
+  const col = (f: (s: TelemetrySeries["samples"][number], i: number) => number | undefined) => {
+    const values = ss.map(f);
+    return values.some((v) => v !== undefined)
+      ? values.map((v) => (v === undefined ? null : round3(v)))
+      : undefined;
+  };
+  const rate = (key: "hits" | "misses") =>
+    col((s, i) => {
+      const prev = ss[i - 1];
+      if (!prev || s[key] === undefined || prev[key] === undefined) return undefined;
+      const dtSec = (s.tMs - prev.tMs) / 1000;
+      return dtSec > 0 ? Math.max(0, s[key]! - prev[key]!) / dtSec : undefined;
+    });
+  const columns = {
+    cpuPercent: col((s) => s.cpuPercent),
+    rssMiB: col((s) => (s.rssBytes === undefined ? undefined : s.rssBytes / 1048576)),
+    opsPerSec: col((s) => s.opsPerSec),
+    hitsPerSec: rate("hits"),
+    missesPerSec: rate("misses"),
+  };
+  for (const [k, v] of Object.entries(columns)) if (v) out[k as keyof typeof columns] = v;
+  return out;
+}
+
+/** One run for the page; `group` is its overview group (repeats share one). */
+export function pageRun(run: RunResult, group: string): PageRun {
+  const {
+    intervals,
+    histogramEncoded: _encoded,
+    percentiles,
+    uncorrectedPercentiles,
+    histogram,
+    logHistogram,
+    telemetry,
+    ...rest
+  } = run;
+  const bars = (bs: RunResult["histogram"]) =>
+    bs.map((b): [number, number, number] => [r4(b.fromMs), r4(b.toMs), b.count]);
+  const points = (ps: RunResult["percentiles"]) =>
+    ps.map((p): [number, number] => [p.percentile, r4(p.latencyMs)]);
+  return {
+    ...rest,
+    group,
+    percentiles: points(percentiles),
+    uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
+    histogram: bars(histogram),
+    chartHistogram: bars(logHistogram ?? histogram),
+    iv: columns(intervals),
+    telemetry: (telemetry ?? []).map(telemetryColumns),
+  };
+}
