@@ -8,8 +8,7 @@
  * that spec), a key shared by identical target configurations, whether to (re)start it, the attack
  * without its URL, the thresholds scoped to it, and the pause before it.
  */
-import { attackConfigSchema, DEFAULT_DURATION_MS, type RelativeAttackInput } from "../runner/config.ts";
-import { formatPath, type Issue, issuesOf } from "../validation/mod.ts";
+import { DEFAULT_DURATION_MS, type RelativeAttackInput } from "../runner/config.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { nearest } from "../validation/suggest.ts";
 import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./plan_attack.ts";
@@ -17,6 +16,7 @@ import type { Experiment, FileTarget } from "./schema.ts";
 import { ExperimentError } from "./experiment_error.ts";
 
 export { applyParameter } from "./plan_attack.ts";
+export { checkPlan } from "./plan_check.ts";
 
 /** A sweep coordinate of a run. */
 export interface SweepPoint {
@@ -275,37 +275,4 @@ function runDurationMs(attack: RelativeAttackInput): number {
     return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs);
   }
   return warmupMs + (attack.durationMs ?? DEFAULT_DURATION_MS);
-}
-
-/** The file keys of attack fields, for issues found by the engine's schema. */
-const FILE_KEYS: Record<string, string> = {
-  durationMs: "duration",
-  ratePerSec: "rate",
-  rampToPerSec: "rampTo",
-  timeoutMs: "timeout",
-  lateBoundMs: "lateBound",
-  gracefulStopMs: "gracefulStop",
-  requestMix: "requests",
-};
-
-/**
- * Every run's attack (and every search's base) checked against the engine's config schema, so what
- * only the engine knows fails before any load. Issues point at the load (`loads.x.workers`) and name
- * the first run they were found in.
- */
-export function checkPlan(plan: Plan): Issue[] {
-  const seen = new Map<string, Issue>();
-  for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
-    const parsed = attackConfigSchema.safeParse({ ...run.attack, url: "http://127.0.0.1/" });
-    if (parsed.success) continue;
-    for (const issue of issuesOf(parsed.error, attackConfigSchema)) {
-      const [field, ...rest] = issue.path.split(/(?=[.[])/);
-      const load = formatPath(["loads", run.load]);
-      const path = issue.path === "(root)" ? load : `${load}.${FILE_KEYS[field] ?? field}${rest.join("")}`;
-      if (!seen.has(path + issue.message)) {
-        seen.set(path + issue.message, { path, message: `${issue.message} (in run ${run.name})` });
-      }
-    }
-  }
-  return [...seen.values()];
 }
