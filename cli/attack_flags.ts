@@ -27,6 +27,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "timeout", takesValue: true, example: "5s" },
   { long: "max-header-bytes", takesValue: true, example: "65536" },
   { long: "pipelining", short: "p", takesValue: true, example: "4" },
+  { long: "transport", takesValue: true, example: "epoll" },
   { long: "workers", short: "w", takesValue: true, example: "2" },
   { long: "interval", takesValue: true, example: "250ms" },
   { long: "interval-histograms", takesValue: true, example: "none" },

@@ -201,6 +201,10 @@ export const runResultSchema = z.looseObject({
   serverBoundSends: count.optional(),
   /** Server-bound sends over 1% of sends and the run not generator-bound: the target limited it. */
   serverBound: z.boolean().optional(),
+  /** The socket transport the run used (`--transport`); absent in files from before it was chosen. */
+  transport: z.enum(["epoll", "deno"]).optional(),
+  /** Why `--transport epoll` was asked for and `deno` used (https:, not Linux, FFI not permitted). */
+  transportFallback: z.string().optional(),
   /** Connections open at t0 (opened before the first send; `--pre-connect`, or Little's law). */
   preConnected: count.optional(),
   /** The latency estimate (ms) the pre-connect pool was sized with: the target's connect round trip. */

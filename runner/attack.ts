@@ -72,6 +72,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     preConnectEstimateMs: workers.preConnectEstimateMs,
     generatorWarmupMs: Math.round(workers.generatorWarmupMs),
     maxConnectsInFlight: workers.maxConnectsInFlight,
+    transport: workers.transport,
+    ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),

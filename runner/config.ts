@@ -85,6 +85,12 @@ const commonFields = {
   /** Cap of one response head (status line, headers, interim 1xx heads); a bigger one is a `parse` error. */
   maxHeaderBytes: z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
+  /**
+   * Socket transport, chosen once per run and recorded in results: `deno` (Deno.connect), `epoll` (the
+   * Linux fast path over libc through FFI, plain http: only; experimental, falls back to deno with the
+   * reason recorded), `auto` (deno for now; see docs/PERFORMANCE.md).
+   */
+  transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
   /** Keep each interval's encoded histogram in results (exact warm-up cuts, per-phase percentiles). */

@@ -15,8 +15,18 @@ import type { ConnectGate } from "./connect_gate.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 
-/** Opens the socket; TCP or TLS, picked once for a target. `signal` aborts a connect that hangs. */
-export type Transport = (hostname: string, port: number, signal: AbortSignal) => Promise<Deno.Conn>;
+/**
+ * What a connection needs of a socket: Deno.Conn's read/write/close contract (a read pending when the
+ * socket closes fails). Deno.Conn has it, and so has the epoll transport's socket (epoll_transport.ts).
+ */
+export interface TransportConn {
+  read(buf: Uint8Array): Promise<number | null>;
+  write(bytes: Uint8Array): Promise<number>;
+  close(): void;
+}
+
+/** Opens the socket; TCP, TLS or epoll, picked once for a run. `signal` aborts a connect that hangs. */
+export type Transport = (hostname: string, port: number, signal: AbortSignal) => Promise<TransportConn>;
 
 /** The transport for a URL: TCP for http, TCP then TLS for https (so both connects are abortable). */
 export function transportFor(url: URL): Transport {
@@ -82,7 +92,7 @@ export class Connection {
   timedOut = false;
   /** `performance.now()` when the last exchange ended: closed loops reuse it instead of asking again. */
   lastEventMs = 0;
-  #sock: Deno.Conn | null = null;
+  #sock: TransportConn | null = null;
   /** Aborts the connect in progress (watchdog timeout or shutdown); null when not connecting. */
   #connecting: AbortController | null = null;
   readonly #buf = new Uint8Array(READ_BUFFER_BYTES);

@@ -1,11 +1,14 @@
 /**
  * The shared conformance suite: every executor runs the same cases against a real `Deno.serve`
  * target (in this isolate) through real worker isolates, and must agree with what the target counted.
+ * It runs once per transport (`deno`, and `epoll` where Linux and FFI allow it): a fast path keeps the
+ * slow path's contract.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import type { LoadModel, RunResult } from "../../results/mod.ts";
 import { runAttack } from "../attack.ts";
+import { epollBlocker } from "../http/transport_choice.ts";
 
 interface CountingTarget {
   url: string;
@@ -73,219 +76,236 @@ function sumIntervals(r: RunResult): number {
 
 const models: LoadModel[] = ["connections", "rate", "throughput", "count"];
 
-for (const model of models) {
-  Deno.test(`conformance ${model}: results agree with what the target received`, async () => {
-    const target = startTarget();
-    try {
-      const r = await runAttack(parseAttackConfig(configFor(model, target.url + "/", { workers: 2 })));
-      ok(r.requests > 0, "sent something");
-      assertEquals(r.requests, target.received, "every received request is reported");
-      assertEquals(r.statusCodes, { "200": r.requests });
-      assertEquals(r.errors, {});
-      assertEquals(sumIntervals(r), r.requests, "intervals add up to the total");
-      assertEquals(r.successRate, 1);
-      assertEquals(r.bytesRead > 0 && r.bytesWritten > 0, true);
-      assertEquals(r.model, model);
-      assertEquals(r.uncorrectedLatencyMs !== null, model === "throughput");
-    } finally {
-      await target.close();
-    }
-  });
+/** The transports the suite runs against; epoll is skipped (ignored, not passed) where it cannot run. */
+const TRANSPORTS = ["deno", "epoll"] as const;
+const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 
-  Deno.test(`conformance ${model}: Connection: close reconnects and counts it`, async () => {
-    const target = startTarget();
-    try {
-      const r = await runAttack(parseAttackConfig(configFor(model, target.url + "/close")));
-      assertEquals(r.requests, target.received);
-      assertEquals(r.errors, {});
-      ok(r.reconnects > 0, `reconnects counted (${r.reconnects})`);
-      ok(r.connects >= r.reconnects);
-    } finally {
-      await target.close();
-    }
-  });
+function suite(transport: typeof TRANSPORTS[number]) {
+  const test = (name: string, fn: () => Promise<void>) =>
+    Deno.test({
+      name: `${name} [${transport}]`,
+      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      fn,
+    });
+  const parse = (input: AttackConfigInput) => parseAttackConfig({ ...input, transport });
 
-  Deno.test(`conformance ${model}: a hanging target times out, counted, bounded`, async () => {
-    const target = startTarget();
-    try {
-      const started = performance.now();
-      const cfg = configFor(model, target.url + "/hang", {
-        timeoutMs: 200,
-        gracefulStopMs: 300,
-        requests: 8,
-      });
-      const r = await runAttack(parseAttackConfig(cfg));
-      ok((r.errors.timeout ?? 0) > 0, `timeouts counted: ${JSON.stringify(r.errors)}`);
-      assertEquals(r.statusCodes, {});
-      assertEquals(r.successRate, 0);
-      ok(performance.now() - started < 5_000, "ends within the run plus grace");
-    } finally {
-      await target.close();
-    }
-  });
+  for (const model of models) {
+    test(`conformance ${model}: results agree with what the target received`, async () => {
+      const target = startTarget();
+      try {
+        const r = await runAttack(parse(configFor(model, target.url + "/", { workers: 2 })));
+        ok(r.requests > 0, "sent something");
+        assertEquals(r.requests, target.received, "every received request is reported");
+        assertEquals(r.statusCodes, { "200": r.requests });
+        assertEquals(r.errors, {});
+        assertEquals(sumIntervals(r), r.requests, "intervals add up to the total");
+        assertEquals(r.successRate, 1);
+        assertEquals(r.bytesRead > 0 && r.bytesWritten > 0, true);
+        assertEquals(r.model, model);
+        assertEquals(r.transport, transport, "the transport asked for is the one used and recorded");
+        assertEquals(r.uncorrectedLatencyMs !== null, model === "throughput");
+      } finally {
+        await target.close();
+      }
+    });
 
-  Deno.test(`conformance ${model}: a stop request ends the run early and keeps the result`, async () => {
-    const target = startTarget();
-    try {
-      const controller = new AbortController();
-      const cfg = configFor(model, target.url + "/slow", {
-        runMs: 20_000,
-        connections: 2,
-        ratePerSec: 50,
-        requests: 100_000,
-      });
-      // Stop once load is flowing, not at a fixed time: on a busy machine the workers may take seconds
-      // to start, and a stop before the first request would test nothing.
-      let stoppedAtMs = 0;
-      const poll = setInterval(() => {
-        if (target.received < 3) return;
-        clearInterval(poll);
-        stoppedAtMs = performance.now();
-        controller.abort();
-      }, 10);
-      const r = await runAttack(parseAttackConfig(cfg), { signal: controller.signal }).finally(() =>
-        clearInterval(poll)
-      );
-      ok(stoppedAtMs > 0, "load reached the target before the run ended");
-      ok(performance.now() - stoppedAtMs < 4_000, "stopped within the graceful stop");
-      ok(r.requests > 0 && r.durationSec < 10, `partial result kept (${r.requests} in ${r.durationSec}s)`);
-    } finally {
-      await target.close();
-    }
-  });
-}
+    test(`conformance ${model}: Connection: close reconnects and counts it`, async () => {
+      const target = startTarget();
+      try {
+        const r = await runAttack(parse(configFor(model, target.url + "/close")));
+        assertEquals(r.requests, target.received);
+        assertEquals(r.errors, {});
+        ok(r.reconnects > 0, `reconnects counted (${r.reconnects})`);
+        ok(r.connects >= r.reconnects);
+      } finally {
+        await target.close();
+      }
+    });
 
-Deno.test("count: exactly n requests, status counts per status", async () => {
-  const target = startTarget();
-  try {
-    const r = await runAttack(parseAttackConfig({
-      url: target.url + "/missing",
-      model: "count",
-      requests: 1000,
-      connections: 8,
-      workers: 2,
-    }));
-    assertEquals([r.requests, target.received], [1000, 1000]);
-    assertEquals(r.statusCodes, { "404": 1000 });
-    assertEquals(r.successRate, 0);
-  } finally {
-    await target.close();
+    test(`conformance ${model}: a hanging target times out, counted, bounded`, async () => {
+      const target = startTarget();
+      try {
+        const started = performance.now();
+        const cfg = configFor(model, target.url + "/hang", {
+          timeoutMs: 200,
+          gracefulStopMs: 300,
+          requests: 8,
+        });
+        const r = await runAttack(parse(cfg));
+        ok((r.errors.timeout ?? 0) > 0, `timeouts counted: ${JSON.stringify(r.errors)}`);
+        assertEquals(r.statusCodes, {});
+        assertEquals(r.successRate, 0);
+        ok(performance.now() - started < 5_000, "ends within the run plus grace");
+      } finally {
+        await target.close();
+      }
+    });
+
+    test(`conformance ${model}: a stop request ends the run early and keeps the result`, async () => {
+      const target = startTarget();
+      try {
+        const controller = new AbortController();
+        const cfg = configFor(model, target.url + "/slow", {
+          runMs: 20_000,
+          connections: 2,
+          ratePerSec: 50,
+          requests: 100_000,
+        });
+        // Stop once load is flowing, not at a fixed time: on a busy machine the workers may take seconds
+        // to start, and a stop before the first request would test nothing.
+        let stoppedAtMs = 0;
+        const poll = setInterval(() => {
+          if (target.received < 3) return;
+          clearInterval(poll);
+          stoppedAtMs = performance.now();
+          controller.abort();
+        }, 10);
+        const r = await runAttack(parse(cfg), { signal: controller.signal }).finally(() =>
+          clearInterval(poll)
+        );
+        ok(stoppedAtMs > 0, "load reached the target before the run ended");
+        ok(performance.now() - stoppedAtMs < 4_000, "stopped within the graceful stop");
+        ok(r.requests > 0 && r.durationSec < 10, `partial result kept (${r.requests} in ${r.durationSec}s)`);
+      } finally {
+        await target.close();
+      }
+    });
   }
-});
 
-Deno.test("connections: never more concurrent requests than connections", async () => {
-  const target = startTarget();
-  try {
-    await runAttack(parseAttackConfig({
-      url: target.url + "/slow",
+  test("count: exactly n requests, status counts per status", async () => {
+    const target = startTarget();
+    try {
+      const r = await runAttack(parse({
+        url: target.url + "/missing",
+        model: "count",
+        requests: 1000,
+        connections: 8,
+        workers: 2,
+      }));
+      assertEquals([r.requests, target.received], [1000, 1000]);
+      assertEquals(r.statusCodes, { "404": 1000 });
+      assertEquals(r.successRate, 0);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("connections: never more concurrent requests than connections", async () => {
+    const target = startTarget();
+    try {
+      await runAttack(parse({
+        url: target.url + "/slow",
+        model: "connections",
+        connections: 5,
+        durationMs: 300,
+      }));
+      ok(target.maxOpen <= 5, `max concurrent ${target.maxOpen}`);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("pipelining: -p 4 sends 4 requests per exchange and counts each", async () => {
+    const target = startTarget();
+    try {
+      const r = await runAttack(parse({
+        url: target.url + "/",
+        model: "count",
+        requests: 400,
+        connections: 2,
+        pipelining: 4,
+      }));
+      assertEquals([r.requests, target.received], [400, 400]);
+      assertEquals(r.errors, {});
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("rate: a connection-starved open model is server-bound, counts waiting and dropped sends", async () => {
+    const target = startTarget();
+    try {
+      const r = await runAttack(parse({
+        url: target.url + "/hang",
+        model: "rate",
+        phases: [{ durationMs: 600, ratePerSec: 100 }],
+        maxConnections: 2,
+        lateBoundMs: 100,
+        timeoutMs: 5_000,
+        gracefulStopMs: 200,
+      }));
+      // Every connection held by the target: the sends wait for one (server-bound), not the generator.
+      ok((r.serverBoundSends ?? 0) > 0, `server-bound sends ${r.serverBoundSends}`);
+      ok(r.droppedSends > 0, `dropped sends ${r.droppedSends}`);
+      const counts = `late ${r.lateSends}, server-bound ${r.serverBoundSends}, dropped ${r.droppedSends}`;
+      assertEquals([r.serverBound, r.generatorBound], [true, false], counts);
+    } finally {
+      await target.close();
+    }
+  });
+
+  test("connect errors are counted by kind, and the run still ends", async () => {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const port = listener.addr.port;
+    listener.close(); // nothing listens there now
+    const r = await runAttack(parse({
+      url: `http://127.0.0.1:${port}/`,
       model: "connections",
-      connections: 5,
+      connections: 2,
       durationMs: 300,
     }));
-    ok(target.maxOpen <= 5, `max concurrent ${target.maxOpen}`);
-  } finally {
-    await target.close();
-  }
-});
-
-Deno.test("pipelining: -p 4 sends 4 requests per exchange and counts each", async () => {
-  const target = startTarget();
-  try {
-    const r = await runAttack(parseAttackConfig({
-      url: target.url + "/",
-      model: "count",
-      requests: 400,
-      connections: 2,
-      pipelining: 4,
-    }));
-    assertEquals([r.requests, target.received], [400, 400]);
-    assertEquals(r.errors, {});
-  } finally {
-    await target.close();
-  }
-});
-
-Deno.test("rate: a connection-starved open model is server-bound, counts waiting and dropped sends", async () => {
-  const target = startTarget();
-  try {
-    const r = await runAttack(parseAttackConfig({
-      url: target.url + "/hang",
-      model: "rate",
-      phases: [{ durationMs: 600, ratePerSec: 100 }],
-      maxConnections: 2,
-      lateBoundMs: 100,
-      timeoutMs: 5_000,
-      gracefulStopMs: 200,
-    }));
-    // Every connection held by the target: the sends wait for one (server-bound), not the generator.
-    ok((r.serverBoundSends ?? 0) > 0, `server-bound sends ${r.serverBoundSends}`);
-    ok(r.droppedSends > 0, `dropped sends ${r.droppedSends}`);
-    const counts = `late ${r.lateSends}, server-bound ${r.serverBoundSends}, dropped ${r.droppedSends}`;
-    assertEquals([r.serverBound, r.generatorBound], [true, false], counts);
-  } finally {
-    await target.close();
-  }
-});
-
-Deno.test("connect errors are counted by kind, and the run still ends", async () => {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close(); // nothing listens there now
-  const r = await runAttack(parseAttackConfig({
-    url: `http://127.0.0.1:${port}/`,
-    model: "connections",
-    connections: 2,
-    durationMs: 300,
-  }));
-  ok((r.errors.connect ?? 0) > 0, JSON.stringify(r.errors));
-  assertEquals(r.requests, 0);
-  ok(Object.keys(r.errorMessages.connect ?? {}).length >= 1);
-});
-
-/** A listener that never accepts, its queue filled so further connects hang (a blackholed host). */
-async function hangingListener(): Promise<{ url: string; close(): void }> {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const fillers: Deno.Conn[] = [];
-  for (let i = 0; i < 2000; i++) {
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(), 200);
-    try {
-      fillers.push(
-        await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port, signal: controller.signal }),
-      );
-    } catch {
-      break; // the queue is full: this connect hung
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-  return {
-    url: `http://127.0.0.1:${listener.addr.port}/`,
-    close() {
-      fillers.forEach((c) => c.close());
-      listener.close();
-    },
-  };
-}
-
-for (const model of ["connections", "rate"] as const) {
-  Deno.test(`${model}: a connect that hangs is aborted at the timeout, counted, and the run ends`, async () => {
-    const target = await hangingListener();
-    try {
-      const started = performance.now();
-      const r = await runAttack(parseAttackConfig(configFor(model, target.url, {
-        timeoutMs: 300,
-        runMs: 600,
-        gracefulStopMs: 300,
-        ratePerSec: 10,
-        connections: 2,
-      })));
-      ok(performance.now() - started < 5_000, "the run ended");
-      assertEquals(r.requests, 0);
-      ok((r.errors.connect ?? 0) > 0, JSON.stringify(r.errors));
-      ok("no connection within 300 ms" in (r.errorMessages.connect ?? {}), JSON.stringify(r.errorMessages));
-    } finally {
-      target.close();
-    }
+    ok((r.errors.connect ?? 0) > 0, JSON.stringify(r.errors));
+    assertEquals(r.requests, 0);
+    ok(Object.keys(r.errorMessages.connect ?? {}).length >= 1);
   });
+
+  /** A listener that never accepts, its queue filled so further connects hang (a blackholed host). */
+  async function hangingListener(): Promise<{ url: string; close(): void }> {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const fillers: Deno.Conn[] = [];
+    for (let i = 0; i < 2000; i++) {
+      const controller = new AbortController();
+      const timer = setTimeout(() => controller.abort(), 200);
+      try {
+        fillers.push(
+          await Deno.connect({ hostname: "127.0.0.1", port: listener.addr.port, signal: controller.signal }),
+        );
+      } catch {
+        break; // the queue is full: this connect hung
+      } finally {
+        clearTimeout(timer);
+      }
+    }
+    return {
+      url: `http://127.0.0.1:${listener.addr.port}/`,
+      close() {
+        fillers.forEach((c) => c.close());
+        listener.close();
+      },
+    };
+  }
+
+  for (const model of ["connections", "rate"] as const) {
+    test(`${model}: a connect that hangs is aborted at the timeout, counted, and the run ends`, async () => {
+      const target = await hangingListener();
+      try {
+        const started = performance.now();
+        const r = await runAttack(parse(configFor(model, target.url, {
+          timeoutMs: 300,
+          runMs: 600,
+          gracefulStopMs: 300,
+          ratePerSec: 10,
+          connections: 2,
+        })));
+        ok(performance.now() - started < 5_000, "the run ended");
+        assertEquals(r.requests, 0);
+        ok((r.errors.connect ?? 0) > 0, JSON.stringify(r.errors));
+        ok("no connection within 300 ms" in (r.errorMessages.connect ?? {}), JSON.stringify(r.errorMessages));
+      } finally {
+        target.close();
+      }
+    });
+  }
 }
+
+for (const transport of TRANSPORTS) suite(transport);

@@ -10,7 +10,8 @@
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { Connection, type ConnectionShared, dialTarget, transportFor } from "../http/connection.ts";
+import { Connection, type ConnectionShared, dialTarget } from "../http/connection.ts";
+import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport_choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder, type IntervalSample } from "../stats/recorder.ts";
 import type { Executor, LoadContext } from "./executor.ts";
@@ -57,6 +58,9 @@ export interface PrepareSummary {
   preConnectEstimateMs: number | null;
   /** Time of the generator's warm-up against its sink (ms); 0 when skipped. */
   generatorWarmupMs: number;
+  /** The transport chosen for this run (transport_choice.ts), and why epoll fell back, if it did. */
+  transport: TransportKind;
+  transportFallback: string | null;
 }
 
 /** What a worker reports when its share is done. */
@@ -99,10 +103,12 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     originMs: Infinity,
     uncorrected: config.model === "throughput",
   });
+  // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
+  const chosen = chooseTransport(url, config.transport === "auto" ? "deno" : config.transport);
   const shared: ConnectionShared = {
     hostname,
     port,
-    transport: transportFor(url),
+    transport: chosen.transport,
     recorder,
     mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919),
     timeoutMs: config.timeoutMs,
@@ -122,6 +128,9 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   let pool;
   try {
     pool = await preConnect(poolSizeOf(config, opts.workerIndex, opts.workerCount), newConnection);
+  } catch (err) {
+    chosen.close();
+    throw err;
   } finally {
     clearInterval(watch);
   }
@@ -130,9 +139,15 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
       preConnected: pool.connections.length,
       preConnectEstimateMs: pool.estimateMs,
       generatorWarmupMs,
+      transport: chosen.kind,
+      transportFallback: chosen.fallbackReason,
     },
     start: (startMs) =>
-      runPrepared(opts, { executor, shared, connections, newConnection, pool: pool.connections }, startMs),
+      runPrepared(
+        opts,
+        { executor, shared, connections, newConnection, pool: pool.connections, transport: chosen },
+        startMs,
+      ),
   };
 }
 
@@ -149,6 +164,7 @@ interface Prepared {
   connections: Connection[];
   newConnection(): Connection;
   pool: Connection[];
+  transport: ChosenTransport;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -202,6 +218,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       clearInterval(timer);
       shared.stopping = true;
       for (const c of connections) c.abort();
+      prepared.transport.close();
     }
     const endMs = performance.now();
     opts.onSamples(recorder.drain(endMs, true));
@@ -211,7 +228,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
     };
-  })();
+  })().finally(() => prepared.transport.close());
   return {
     done,
     stop() {

@@ -142,6 +142,9 @@ function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
     preConnectEstimateMs: summaries.find((s) => s.preConnectEstimateMs !== null)?.preConnectEstimateMs ??
       null,
     generatorWarmupMs: Math.max(0, ...summaries.map((s) => s.generatorWarmupMs)),
+    // Every worker chose from the same config and URL, so they agree.
+    transport: summaries[0]?.transport ?? "deno",
+    transportFallback: summaries[0]?.transportFallback ?? null,
   };
 }
 
