@@ -4,7 +4,10 @@
  * side by side in one run on one target. The target (nginx, one worker, `return 200`, see nginx.conf)
  * is pinned to CPU 0 and every generator to CPU 1 with `taskset`, so each tool gets one core and the
  * target never competes with it. Each tool runs 50 connections for the same duration after one short
- * warm-up run; the table shows req/s and the ratio to wrk, and `bench/last_run.json` keeps the numbers.
+ * warm-up run; the table shows req/s, the ratio to wrk and the CPU time per request (the tool's user +
+ * system time, start-up included, from this process's reaped-children times in /proc/self/stat: on a
+ * shared machine the steadier figure), and `bench/last_run.json` keeps the numbers. loadlab runs once
+ * per transport (`loadlab (epoll)`, `loadlab (deno)`); `--tools loadlab` names both.
  *
  *   deno task bench [--duration 10s] [--connections 50] [--warmup 2s] [--target URL] [--tools wrk,loadlab]
  */
@@ -27,6 +30,10 @@ interface ToolResult {
   tool: string;
   rps: number | null;
   ratioToWrk: number | null;
+  /** User + system CPU seconds of the tool's process tree, start-up included; null when unknown. */
+  cpuSec?: number | null;
+  /** cpuSec over the requests it completed (rps x duration), in microseconds. */
+  cpuUsPerRequest?: number | null;
   command?: string;
   skipped?: string;
   error?: string;
@@ -50,7 +57,8 @@ function parseBenchArgs(argv: string[]): BenchOptions {
     );
   }
   const flags = new FlagValues(raw, FLAGS);
-  const names = flags.text("tools")?.split(",").map((s) => s.trim()) ?? BENCH_TOOLS.map((t) => t.name);
+  const names = (flags.text("tools")?.split(",").map((s) => s.trim()) ?? BENCH_TOOLS.map((t) => t.name))
+    .flatMap((n) => n === "loadlab" ? ["loadlab-epoll", "loadlab-deno"] : [n]);
   const unknown = names.filter((n) => !BENCH_TOOLS.some((t) => t.name === n));
   if (unknown.length) {
     throw new UsageError(
@@ -90,7 +98,26 @@ async function pinning(): Promise<{ target: string[]; generator: string[]; note:
   };
 }
 
-async function runTool(run: ToolRun, pin: string[], timeoutMs: number): Promise<number> {
+/** User + system CPU seconds of this process's reaped children (cutime + cstime), null off Linux. */
+function childrenCpuSec(): number | null {
+  try {
+    const stat = Deno.readTextFileSync("/proc/self/stat");
+    // Fields after the parenthesised command; cutime and cstime are fields 16 and 17 (1-based).
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SEC;
+  } catch {
+    return null;
+  }
+}
+/** USER_HZ: 100 on every Linux architecture Deno runs on. */
+const CLOCK_TICKS_PER_SEC = 100;
+
+async function runTool(
+  run: ToolRun,
+  pin: string[],
+  timeoutMs: number,
+): Promise<{ rps: number; cpuSec: number | null }> {
+  const cpuBefore = childrenCpuSec();
   const argv = [...pin, ...run.argv];
   const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
@@ -103,9 +130,10 @@ async function runTool(run: ToolRun, pin: string[], timeoutMs: number): Promise<
         `exit ${out.code}${out.signal ? ` (${out.signal})` : ""}: ${stderr || stdout.slice(-200)}`,
       );
     }
+    const cpuAfter = childrenCpuSec();
     const rps = await run.parseRps(stdout);
     if (!Number.isFinite(rps)) throw new Error(`no req/s in its output: ${stdout.slice(0, 200)}`);
-    return rps;
+    return { rps, cpuSec: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
   } finally {
     clearTimeout(timer);
     await run.cleanup?.().catch(() => {});
@@ -119,17 +147,21 @@ async function measure(opts: BenchOptions, url: string, pin: string[]): Promise<
     const run = await tool.plan(url, opts.connections, opts.durationSec);
     if (typeof run === "string") {
       console.log(`  ${tool.name}: skipped (${run})`);
-      results.push({ tool: tool.name, rps: null, ratioToWrk: null, skipped: run });
+      results.push({ tool: tool.label ?? tool.name, rps: null, ratioToWrk: null, skipped: run });
       continue;
     }
     const command = [...pin, ...run.argv].join(" ");
-    console.log(`  ${tool.name}: ${command}`);
+    const name = tool.label ?? tool.name;
+    console.log(`  ${name}: ${command}`);
     try {
-      results.push({ tool: tool.name, rps: await runTool(run, pin, timeoutMs), ratioToWrk: null, command });
+      const { rps, cpuSec } = await runTool(run, pin, timeoutMs);
+      const requests = rps * opts.durationSec;
+      const cpuUsPerRequest = cpuSec === null || requests <= 0 ? null : (cpuSec * 1e6) / requests;
+      results.push({ tool: name, rps, ratioToWrk: null, cpuSec, cpuUsPerRequest, command });
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
-      console.log(`  ${tool.name}: FAILED ${error}`);
-      results.push({ tool: tool.name, rps: null, ratioToWrk: null, command, error });
+      console.log(`  ${name}: FAILED ${error}`);
+      results.push({ tool: name, rps: null, ratioToWrk: null, command, error });
     }
   }
   const wrkRps = results.find((r) => r.tool === "wrk")?.rps;
@@ -156,12 +188,13 @@ function printTable(results: ToolResult[]): void {
     r.tool,
     r.rps === null ? "-" : Math.round(r.rps).toLocaleString("en-US"),
     r.ratioToWrk === null ? "-" : `${r.ratioToWrk.toFixed(2)}x`,
+    r.cpuUsPerRequest == null ? "-" : `${r.cpuUsPerRequest.toFixed(1)} us`,
     r.skipped ? `skipped: ${r.skipped}` : r.error ? `failed: ${r.error}` : "",
   ]);
-  const header = ["tool", "req/s", "vs wrk", ""];
+  const header = ["tool", "req/s", "vs wrk", "CPU/req", ""];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 || i === 3 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
+    cells.map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
   console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ").trimEnd()}`);
   for (const row of rows) console.log(line(row));

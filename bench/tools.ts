@@ -15,7 +15,10 @@ export interface ToolRun {
 }
 
 export interface BenchTool {
+  /** For `--tools` (`loadlab` names every loadlab row). */
   name: string;
+  /** The table's row name, when not `name`. */
+  label?: string;
   /** The command to run, or why the tool is skipped. */
   plan(url: string, connections: number, durationSec: number): Promise<ToolRun | string>;
 }
@@ -56,29 +59,32 @@ export function parseK6Summary(json: string): number {
 
 const sync = (parse: (s: string) => number) => (stdout: string) => Promise.resolve(parse(stdout));
 
-const loadlab: BenchTool = {
-  name: "loadlab",
-  plan(url, connections, durationSec) {
-    const mainTs = new URL("../main.ts", import.meta.url).pathname;
-    if (!isFile(mainTs)) return Promise.resolve("main.ts not found (the engine is not in this tree yet)");
-    return Promise.resolve({
-      argv: [
-        Deno.execPath(),
-        "run",
-        "-A",
-        mainTs,
-        "attack",
-        url,
-        "-c",
-        `${connections}`,
-        "-d",
-        `${durationSec}s`,
-      ]
-        .concat(["--workers", "1", "--json", "--no-live"]),
-      parseRps: sync(parseLoadlabJson),
-    });
-  },
-};
+/** loadlab with one worker over one transport (`--transport`): one row per transport. */
+function loadlabWith(transport: "epoll" | "deno"): BenchTool {
+  return {
+    name: `loadlab-${transport}`,
+    label: `loadlab (${transport})`,
+    plan(url, connections, durationSec) {
+      const mainTs = new URL("../main.ts", import.meta.url).pathname;
+      if (!isFile(mainTs)) return Promise.resolve("main.ts not found (the engine is not in this tree yet)");
+      return Promise.resolve({
+        argv: [
+          Deno.execPath(),
+          "run",
+          "-A",
+          mainTs,
+          "attack",
+          "-c",
+          `${connections}`,
+          "-d",
+          `${durationSec}s`,
+        ]
+          .concat(["--workers", "1", "--transport", transport, "--json", "--no-live", url]),
+        parseRps: sync(parseLoadlabJson),
+      });
+    },
+  };
+}
 
 const wrk: BenchTool = {
   name: "wrk",
@@ -164,4 +170,12 @@ function isFile(path: string): boolean {
 }
 
 /** In table order; wrk is the reference the ratios are computed against. */
-export const BENCH_TOOLS: BenchTool[] = [wrk, loadlab, autocannon, oha, hey, k6];
+export const BENCH_TOOLS: BenchTool[] = [
+  wrk,
+  loadlabWith("epoll"),
+  loadlabWith("deno"),
+  autocannon,
+  oha,
+  hey,
+  k6,
+];
