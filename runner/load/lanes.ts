@@ -22,6 +22,8 @@ import { TimeQueue } from "./time_queue.ts";
 interface LaneOwner {
   finished: boolean;
   dropAfterMs: number | null;
+  /** Drop what is still queued once the load's time is up (throughput) instead of sending it late. */
+  readonly dropAtEnd: boolean;
   onPark(lane: Lane): void;
   onConnected(): void;
 }
@@ -68,12 +70,13 @@ class Lane {
       const intendedMs = this.queue.shift();
       if (this.ctx.stopRequested) continue;
       const dropAfterMs = this.owner.dropAfterMs;
-      // A backlog still queued when the load ends is dropped, counted: the graceful stop is for requests
-      // in flight, and sending the backlog then would add answers the measured window never asked for
-      // (an overloaded throughput run would report more than its requested rate).
+      // Throughput (wrk2): a per-connection backlog still queued when the load ends is dropped, counted;
+      // the graceful stop is for requests in flight, and sending the backlog then would add answers the
+      // window never had room for (an overloaded run reported more than its requested rate). The rate
+      // model keeps its exact count: its late sends still go, counted late, until the graceful stop.
       const nowMs = performance.now();
       if (
-        this.ctx.shared.stopping || nowMs >= this.ctx.endMs ||
+        this.ctx.shared.stopping || (this.owner.dropAtEnd && nowMs >= this.ctx.endMs) ||
         (dropAfterMs !== null && nowMs - intendedMs > dropAfterMs)
       ) {
         recorder.droppedSend(performance.now());
@@ -95,6 +98,7 @@ export class SharedLanes implements LaneOwner {
   #connecting = 0;
   /** Keep-alive: a new lane connects before it takes work; per-arrival lanes connect per send. */
   readonly #keepAlive: boolean;
+  readonly dropAtEnd = false;
 
   constructor(readonly ctx: LoadContext, readonly maxLanes: number, readonly dropAfterMs: number | null) {
     this.#keepAlive = ctx.config.connection === "keep-alive";
@@ -147,6 +151,7 @@ export class SharedLanes implements LaneOwner {
 export class FixedLanes implements LaneOwner {
   finished = false;
   readonly dropAfterMs = null;
+  readonly dropAtEnd = true;
   readonly #lanes: Lane[];
   #next = 0;
 
