@@ -17,6 +17,7 @@ import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
 import * as toolTables from "./client/tool_tables.ts";
 import * as sections from "./client/sections.ts";
+import * as overviewCharts from "./client/overview_charts.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as littlesLaw from "./client/littles_law.ts";
 import * as instances from "./client/instances.ts";
@@ -76,6 +77,7 @@ export function clientSource(entry = "loadlabMain"): string {
     charts,
     toolTables,
     sections,
+    overviewCharts,
     runDetail,
     littlesLaw,
     instances,

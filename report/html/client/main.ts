@@ -9,14 +9,8 @@
 import type { PageData } from "../page_data.ts";
 import { h } from "./dom.ts";
 import { applyChartTheme, destroyCharts } from "./charts.ts";
-import {
-  renderCompare,
-  renderComparisonCharts,
-  renderHeader,
-  renderOverlay,
-  renderOverview,
-  renderSweeps,
-} from "./sections.ts";
+import { renderCompare, renderHeader, renderOverview } from "./sections.ts";
+import { renderComparisonCharts, renderOverlay, renderSweeps } from "./overview_charts.ts";
 import { renderRunSection } from "./run_detail.ts";
 import { renderLittlesLaw } from "./littles_law.ts";
 import { renderInstances } from "./instances.ts";

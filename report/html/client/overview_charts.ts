@@ -1,0 +1,171 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side charts that cover the whole experiment: bars of mean, p99 and success across variants
+ * and loads, the percentile overlay of the runs ticked in the overview (client/sections.ts), and one
+ * chart per sweep with its knee. Inlined by source text like every client module (see dom.ts); strings
+ * from results only ever become text nodes.
+ */
+import type { OverviewMetric, PageData } from "../page_data.ts";
+import { fmtNum, h, section } from "./dom.ts";
+import {
+  addChart,
+  addScaleToggle,
+  color,
+  errorBarPlugin,
+  markerPlugin,
+  ninesAxis,
+  percentileData,
+} from "./charts.ts";
+
+/** Bar charts of mean, p99 and success across loads (x) and variants (series), with CI whiskers. */
+export function renderComparisonCharts(data: PageData): HTMLElement | null {
+  const { labels, series } = data.comparison;
+  if (labels.length < 2 && series.length < 2) return null;
+  const sec = section("comparison", "Across variants and loads", "Whiskers: 95% CI over repeats.");
+  const grid = h("div", { class: "grid3" });
+  sec.appendChild(grid);
+  const byKey = new Map(data.overview.map((r) => [r.key, r]));
+  const charts: Array<[OverviewMetric, string]> = [
+    ["mean", "mean latency (ms)"],
+    ["p99", "p99 latency (ms)"],
+    ["success", "success (%)"],
+  ];
+  for (const [m, title] of charts) {
+    const datasets = series.map((s, i) => ({
+      label: s.name,
+      data: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].mean ?? null : null)),
+      ci: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].ci95 ?? null : null)),
+      backgroundColor: color(i, 0.75),
+      borderColor: color(i),
+    }));
+    const chart = addChart(grid, title, {
+      type: "bar",
+      data: { labels, datasets },
+      options: {
+        interaction: { mode: "index", intersect: false },
+        scales: {
+          y: {
+            beginAtZero: true,
+            max: m === "success" ? 100 : undefined,
+            // Leave room for the whiskers, which Chart.js does not count when it scales the axis.
+            suggestedMax: Math.max(
+              0,
+              ...datasets.flatMap((d) => d.data.map((v, j) => (v ?? 0) + (d.ci[j] ?? 0))),
+            ),
+          },
+        },
+      },
+      plugins: [errorBarPlugin()],
+    });
+    if (m !== "success") addScaleToggle(chart);
+  }
+  return sec;
+}
+
+/** The HDR percentile plot of the runs ticked in the overview (first repeat of each row). */
+export function renderOverlay(data: PageData, container: HTMLElement): void {
+  const ticked = [...document.querySelectorAll<HTMLInputElement>("#overview input[type=checkbox]")]
+    .filter((b) => b.checked).map((b) => b.dataset.group);
+  const datasets = data.overview.filter((r) => ticked.includes(r.key)).map((row, i) => {
+    const run = data.runs.find((r) => r.name === row.runs[0])!;
+    return {
+      label: row.label,
+      data: percentileData(run.percentiles),
+      borderColor: color(i),
+      backgroundColor: color(i),
+    };
+  });
+  container.replaceChildren();
+  if (!datasets.length) {
+    container.appendChild(
+      h("p", { class: "note" }, "Tick runs in the overview to compare their distributions."),
+    );
+    return;
+  }
+  addChart(container, "latency by percentile, chosen runs (ms)", {
+    type: "line",
+    data: { datasets },
+    options: {
+      parsing: false,
+      scales: { x: ninesAxis(), y: { type: "logarithmic", title: { display: true, text: "ms" } } },
+    },
+  }, "wide");
+}
+
+/** One chart per sweep: achieved req/s (and requested, for rate sweeps) and p99 against the parameter. */
+export function renderSweeps(data: PageData): HTMLElement | null {
+  if (!data.sweeps.length) return null;
+  const sec = section(
+    "sweeps",
+    "Sweeps",
+    "Knee: for rate sweeps the highest requested rate still sustained (achieved ≥ 95% of requested, p99 " +
+      "within 3× of the lowest rate's); otherwise the point farthest from the chord of the normalized req/s curve.",
+  );
+  const grid = h("div", { class: "grid2" });
+  sec.appendChild(grid);
+  for (const sw of data.sweeps) {
+    const pts = sw.points;
+    const datasets: any[] = [
+      {
+        label: "achieved req/s",
+        data: pts.map((p) => ({ x: p.x, y: p.rps })),
+        borderColor: color(0),
+        backgroundColor: color(0),
+        yAxisID: "y",
+        pointRadius: 3,
+      },
+      {
+        label: "p99 (ms)",
+        data: pts.map((p) => ({ x: p.x, y: p.p99Ms })),
+        borderColor: color(1),
+        backgroundColor: color(1),
+        yAxisID: "y2",
+        pointRadius: 3,
+      },
+    ];
+    if (sw.isRate) {
+      datasets.push({
+        label: "requested req/s",
+        data: pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x })),
+        borderColor: color(2),
+        borderDash: [4, 4],
+        yAxisID: "y",
+      });
+    }
+    const marks = sw.knee === null ? [] : [{ x: pts[sw.knee].x, label: `knee ${fmtNum(pts[sw.knee].x)}` }];
+    addChart(grid, `${sw.title} sweep`, {
+      type: "line",
+      data: { datasets },
+      options: {
+        parsing: false,
+        scales: {
+          x: { type: "linear", title: { display: true, text: sw.parameter } },
+          y: { beginAtZero: true, title: { display: true, text: "req/s" } },
+          y2: {
+            type: "logarithmic",
+            position: "right",
+            grid: { drawOnChartArea: false },
+            title: { display: true, text: "p99 ms" },
+          },
+        },
+      },
+      plugins: [markerPlugin(marks)],
+    });
+  }
+  const reasons = data.sweeps.filter((sw) => sw.kneeReason !== null);
+  if (reasons.length) {
+    sec.appendChild(h(
+      "ul",
+      { class: "note knees" },
+      ...reasons.map((sw) =>
+        h(
+          "li",
+          null,
+          `${sw.title}: knee ${sw.knee === null ? "none" : fmtNum(sw.points[sw.knee].x)} — ${sw.kneeReason}`,
+        )
+      ),
+    ));
+  }
+  return sec;
+}
