@@ -11,9 +11,9 @@
  * tested without load in scenarios/search_test.ts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import type { ResultsFile } from "../results/mod.ts";
-import { startCapacityServer } from "./fixtures/capacity_server.ts";
-import { runLoadlab } from "./helpers.ts";
+import type { ResultsFile } from "../../results/mod.ts";
+import { startCapacityServer } from "../fixtures/capacity_server.ts";
+import { runLoadlab } from "../helpers.ts";
 
 const experiment = (url: string) => `
 name: capacity
