@@ -31,6 +31,10 @@ import {
 } from "./histogram.ts";
 import { type IntervalSample, OTHER_MESSAGES } from "./recorder.ts";
 import { detectStabilization } from "./stabilization.ts";
+import { verdict } from "./verdict.ts";
+
+// runner/merge/merge_runs.ts judges merged runs with the same rule.
+export { verdict } from "./verdict.ts";
 
 /** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
 export type AggregateStats = Pick<
@@ -284,30 +288,6 @@ export class RunAggregator {
     }
     this.#lastIndex = target;
   }
-}
-
-/**
- * Who limited an open-model run, when more than 1% of sends were held up: the generator (sends the
- * isolate dispatched late: it was behind) or the server (sends that waited for a connection: every one
- * busy, none could be opened at once). When both happened, the larger count names the cause, except
- * that more than 25% late always names the generator: an isolate that far behind leaves responses
- * unread, so its connections look busy too. A server-bound run's isolate idles, but on a busy shared
- * machine its timers still fire more than 5 ms late for about a tenth of the sends (measured with the
- * cores at load 7-11), so the bound sits well above that. Both counts stay in the results; a dropped
- * send was counted as one of them.
- */
-export function verdict(
-  lateSends: number,
-  serverBoundSends: number,
-  sends: number,
-): Pick<AggregateStats, "generatorBound" | "serverBound" | "serverBoundSends"> {
-  const generatorBound = lateSends > 0.01 * sends &&
-    (lateSends >= serverBoundSends || lateSends > 0.25 * sends);
-  return {
-    generatorBound,
-    serverBound: serverBoundSends > 0.01 * sends && !generatorBound,
-    serverBoundSends,
-  };
 }
 
 function intervalResult(

@@ -1,0 +1,31 @@
+/**
+ * @module
+ * The verdict of a run on who held it up, from its late and server-bound send counts: the same rule for
+ * a run as the aggregator finishes it (runner/stats/aggregate.ts) and for shards merged into one
+ * (runner/merge). Pure.
+ */
+import type { RunResult } from "../../results/mod.ts";
+
+/**
+ * Who limited an open-model run, when more than 1% of sends were held up: the generator (sends the
+ * isolate dispatched late: it was behind) or the server (sends that waited for a connection: every one
+ * busy, none could be opened at once). When both happened, the larger count names the cause, except
+ * that more than 25% late always names the generator: an isolate that far behind leaves responses
+ * unread, so its connections look busy too. A server-bound run's isolate idles, but on a busy shared
+ * machine its timers still fire more than 5 ms late for about a tenth of the sends (measured with the
+ * cores at load 7-11), so the bound sits well above that. Both counts stay in the results; a dropped
+ * send was counted as one of them.
+ */
+export function verdict(
+  lateSends: number,
+  serverBoundSends: number,
+  sends: number,
+): Pick<RunResult, "generatorBound" | "serverBound" | "serverBoundSends"> {
+  const generatorBound = lateSends > 0.01 * sends &&
+    (lateSends >= serverBoundSends || lateSends > 0.25 * sends);
+  return {
+    generatorBound,
+    serverBound: serverBoundSends > 0.01 * sends && !generatorBound,
+    serverBoundSends,
+  };
+}
