@@ -20,6 +20,13 @@ const MAIN = fromFileUrl(new URL("../main.ts", import.meta.url));
 type Doc = any;
 type EnvVar = { name: string; value?: string; valueFrom?: { fieldRef?: { fieldPath: string } } };
 
+/**
+ * How far ahead the shared start is set: every shard process must be started and prepared by then. On
+ * this 2-core machine, under the parallel suite (load average 14), a shard was ready 12.1 s after its
+ * launch; one that is late keeps the schedule and loses its sends due more than 1 s before it was ready.
+ */
+const START_LEAD_MS = 20_000;
+
 async function manifests(file: string): Promise<Doc[]> {
   return parseAllDocuments(await Deno.readTextFile(`${DEPLOY}/k8s/${file}`)).map((d) => d.toJS());
 }
@@ -108,7 +115,7 @@ Deno.test("the Job's pods, run here per JOB_COMPLETION_INDEX, then the merge Job
     await withTempDir(async (dir) => {
       // What a user edits (envsubst fills START_AT): the target, a small bounded load, the volume.
       const overrides = {
-        START_AT: new Date(Date.now() + 10_000).toISOString().replace(/\.\d+Z$/, "Z"),
+        START_AT: new Date(Date.now() + START_LEAD_MS).toISOString().replace(/\.\d+Z$/, "Z"),
         TARGET_URL: `${target.url}/json`,
         RATE: "200",
         DURATION: "1s",
