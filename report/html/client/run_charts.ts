@@ -1,0 +1,208 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side charts of one run, drawn by the run section (client/run_detail.ts): the warm-up timeline
+ * (p50/p75/p90/p99 per interval, log or linear), throughput, errors and telemetry on one time axis with
+ * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
+ * uncorrected). Inlined by source text (see dom.ts).
+ */
+import type { PageRun, PageTelemetry } from "../page_data.ts";
+import { fmtMs } from "./dom.ts";
+import {
+  addChart,
+  addScaleToggle,
+  color,
+  markerPlugin,
+  ninesAxis,
+  percentileData,
+  timeLineOptions,
+  times,
+  xy,
+} from "./charts.ts";
+
+/** Latency, throughput, errors and telemetry per interval on one time axis. */
+export function timelineCharts(run: PageRun, grid: HTMLElement): void {
+  const iv = run.iv, maxSec = run.durationSec;
+  const marks = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
+  const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => ({
+    label: k,
+    data: xy(iv.t, iv[k]),
+    borderColor: color(i),
+    backgroundColor: color(i),
+  }));
+  const latency = addChart(grid, "latency per interval (ms)", {
+    type: "line",
+    data: { datasets: series },
+    options: timeLineOptions("ms", "logarithmic", maxSec),
+    plugins: [markerPlugin(marks)],
+  });
+  addScaleToggle(latency);
+  const tput: any[] = [{
+    label: "achieved req/s",
+    data: xy(iv.t, iv.rps),
+    borderColor: color(0),
+    backgroundColor: color(0, 0.15),
+    fill: true,
+  }];
+  if (run.targetRps) {
+    tput.push({
+      label: "requested req/s",
+      data: times(iv.t).map((x) => ({ x, y: run.targetRps })),
+      borderColor: color(2),
+      borderDash: [4, 4],
+    });
+  }
+  tput.push({
+    label: "in flight",
+    data: xy(iv.t, iv.inFlight),
+    borderColor: color(4),
+    yAxisID: "y2",
+    hidden: true,
+  });
+  const tOpts = timeLineOptions("req/s", "linear", maxSec);
+  tOpts.scales.y2 = {
+    position: "right",
+    beginAtZero: true,
+    grid: { drawOnChartArea: false },
+    display: "auto",
+  };
+  addChart(grid, "throughput per interval", {
+    type: "line",
+    data: { datasets: tput },
+    options: tOpts,
+    plugins: [markerPlugin(marks)],
+  });
+  const bars = [["errors", iv.errors], ["non-2xx", iv.non2xx], ["late sends", iv.lateSends]] as const;
+  const eOpts = timeLineOptions("count", "linear", maxSec);
+  eOpts.scales.x.stacked = eOpts.scales.y.stacked = true;
+  eOpts.scales.x.offset = false;
+  addChart(grid, "errors per interval", {
+    type: "bar",
+    data: {
+      datasets: bars.map(([label, ys], i) => ({
+        label,
+        data: xy(iv.t, ys),
+        backgroundColor: color(i + 1, 0.8),
+        barPercentage: 1,
+        categoryPercentage: 1,
+      })),
+    },
+    options: eOpts,
+    plugins: [markerPlugin(marks)],
+  });
+  telemetryCharts(run, grid, maxSec, marks);
+}
+
+/** CPU and memory of target processes; Redis ops, hits and misses per second. */
+export function telemetryCharts(
+  run: PageRun,
+  grid: HTMLElement,
+  maxSec: number,
+  marks: Array<{ x: number; label: string }>,
+): void {
+  const line = (
+    t: PageTelemetry,
+    label: string,
+    ys: Array<number | null> | undefined,
+    i: number,
+    axis = "y",
+  ) =>
+    ys
+      ? [{
+        label: `${t.name} ${label}`,
+        data: xy(t.t, ys),
+        borderColor: color(i),
+        backgroundColor: color(i),
+        yAxisID: axis,
+      }]
+      : [];
+  const procs = run.telemetry.filter((t) => t.kind === "process");
+  if (procs.length) {
+    const datasets = procs.flatMap((t, i) => [
+      ...line(t, "CPU %", t.cpuPercent, i * 2),
+      ...line(t, "RSS MiB", t.rssMiB, i * 2 + 1, "y2").map((d) => ({ ...d, borderDash: [4, 3] })),
+    ]);
+    const opts = timeLineOptions("CPU %", "linear", maxSec);
+    opts.scales.y2 = {
+      position: "right",
+      beginAtZero: true,
+      grid: { drawOnChartArea: false },
+      title: { display: true, text: "RSS MiB" },
+    };
+    addChart(grid, "target process", {
+      type: "line",
+      data: { datasets },
+      options: opts,
+      plugins: [markerPlugin(marks)],
+    });
+  }
+  const redis = run.telemetry.filter((t) => t.kind === "redis");
+  if (redis.length) {
+    const datasets = redis.flatMap((t, i) => [
+      ...line(t, "ops/s", t.opsPerSec, i * 3),
+      ...line(t, "hits/s", t.hitsPerSec, i * 3 + 2),
+      ...line(t, "misses/s", t.missesPerSec, i * 3 + 1),
+    ]);
+    addChart(grid, "redis", {
+      type: "line",
+      data: { datasets },
+      options: timeLineOptions("per second", "linear", maxSec),
+      plugins: [markerPlugin(marks)],
+    });
+  }
+}
+
+/** Histogram bars and the HDR percentile curve, uncorrected beside corrected when measured. */
+export function distributionCharts(run: PageRun, grid: HTMLElement): void {
+  addChart(grid, "latency histogram (log-spaced buckets)", {
+    type: "bar",
+    data: {
+      labels: run.chartHistogram.map(([from]) => fmtMs(from)),
+      datasets: [{
+        label: "requests",
+        data: run.chartHistogram.map(([, , n]) => n),
+        backgroundColor: color(0, 0.7),
+        barPercentage: 1,
+        categoryPercentage: 1,
+      }],
+    },
+    options: {
+      plugins: {
+        legend: { display: false },
+        tooltip: {
+          callbacks: {
+            title: (items: any[]) =>
+              items.map((it) =>
+                `${fmtMs(run.chartHistogram[it.dataIndex][0])} – ${
+                  fmtMs(run.chartHistogram[it.dataIndex][1])
+                }`
+              ),
+          },
+        },
+      },
+      scales: { y: { beginAtZero: true, title: { display: true, text: "requests" } } },
+    },
+  });
+  const datasets = [{
+    label: run.uncorrectedPercentiles ? "corrected (from intended send)" : "latency",
+    data: percentileData(run.percentiles),
+    borderColor: color(0),
+    backgroundColor: color(0),
+  }];
+  if (run.uncorrectedPercentiles) {
+    datasets.push({
+      label: "uncorrected (from actual send)",
+      data: percentileData(run.uncorrectedPercentiles),
+      borderColor: color(1),
+      backgroundColor: color(1),
+    });
+  }
+  addChart(grid, "latency by percentile (ms)", {
+    type: "line",
+    data: { datasets },
+    options: {
+      parsing: false,
+      scales: { x: ninesAxis(), y: { beginAtZero: true, title: { display: true, text: "ms" } } },
+    },
+  });
+}
