@@ -13,6 +13,7 @@
  * exist only for the whole run and are kept as they are.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "../results/mod.ts";
+import { verdict } from "../runner/stats/verdict.ts";
 import {
   addCounts,
   addIntervalCounts,
@@ -137,7 +138,8 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     bytesRead: t.bytesRead,
     bytesWritten: t.bytesWritten,
     lateSends: t.lateSends,
-    generatorBound: t.lateSends + run.droppedSends > 0.01 * sends,
+    // The aggregator's rule; intervals carry no server-bound count, so the whole run's stands in.
+    ...verdict(t.lateSends, run.serverBoundSends ?? 0, sends),
   };
 }
 
