@@ -106,12 +106,16 @@ export class EpollLoop {
     }
   }
 
-  /** Closes every socket (their pending reads fail) and the epoll set once the pump has stopped. */
+  /**
+   * Closes every socket (their pending reads fail) and the epoll set, at once: the worker may be
+   * terminated right after, and an idle wait still pending on another thread holds its own reference
+   * to the set until its timeout; the pump then sees `#closed` and never touches the fd again.
+   */
   close(): void {
     if (this.#closed) return;
     for (const sock of this.#slots) sock?.close();
     this.#closed = true;
-    if (!this.#pumping) this.sys.close(this.#epfd);
+    this.sys.close(this.#epfd);
   }
 
   async #pump(): Promise<void> {
@@ -133,7 +137,6 @@ export class EpollLoop {
     } finally {
       // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wake`.
       this.#pumping = false;
-      if (this.#closed) this.sys.close(this.#epfd);
     }
   }
 

@@ -9,7 +9,8 @@
  * not replayed (their think times would make the burst idle), their requests share the same path.
  */
 import type { AttackConfig } from "../config.ts";
-import { Connection, type ConnectionShared, transportFor } from "../http/connection.ts";
+import { Connection, type ConnectionShared } from "../http/connection.ts";
+import { chooseTransport } from "../http/transport_choice.ts";
 import { ConnectGate } from "../http/connect_gate.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
@@ -40,6 +41,8 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     return 0; // no loopback socket for the sink (a sandbox): the run starts cold, as before
   }
   const url = new URL(sink.url);
+  // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
+  const chosen = chooseTransport(url, config.transport);
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: beganMs,
@@ -48,7 +51,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
   const shared: ConnectionShared = {
     hostname: "127.0.0.1",
     port: Number(url.port),
-    transport: transportFor(url),
+    transport: chosen.transport,
     recorder,
     mix: new RequestMix(url, [{ method: "GET", path: "/", headers: [], weight: 1 }], 0),
     timeoutMs: 1_000,
@@ -89,6 +92,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
   } finally {
     clearInterval(timer);
     stopAll(shared, connections, ended);
+    chosen.close();
     sink.close();
   }
   return performance.now() - beganMs;

@@ -104,7 +104,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     uncorrected: config.model === "throughput",
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
-  const chosen = chooseTransport(url, config.transport === "auto" ? "deno" : config.transport);
+  const chosen = chooseTransport(url, config.transport);
   const shared: ConnectionShared = {
     hostname,
     port,
