@@ -10,6 +10,7 @@
  * go to docs/PERFORMANCE.md.
  *
  *   deno run -A bench/co_accuracy.ts [--runs 3] [--duration 20s] [--rate 1000] [--connections 100]
+ *     [--transport deno|epoll]
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -22,10 +23,11 @@ const FLAGS = [
   { long: "duration", short: "d", takesValue: true, example: "20s" },
   { long: "rate", short: "R", takesValue: true, example: "1000" },
   { long: "connections", short: "c", takesValue: true, example: "100" },
+  { long: "transport", takesValue: true, example: "epoll" },
 ];
 const GOAL = 0.05;
 
-async function oneRun(durationMs: number, ratePerSec: number, connections: number) {
+async function oneRun(durationMs: number, ratePerSec: number, connections: number, transport?: string) {
   const server = startFreezeServer({ freezeMs: 1000, everyMs: 5000 });
   try {
     const run = await runAttack(parseAttackConfig({
@@ -35,6 +37,7 @@ async function oneRun(durationMs: number, ratePerSec: number, connections: numbe
       durationMs,
       connections,
       timeoutMs: 5_000,
+      ...(transport ? { transport: transport as "auto" | "deno" | "epoll" } : {}),
     }));
     const err = (value: number, truth: number) => Math.abs(value - truth) / truth;
     const e90 = err(run.latencyMs.p90, expectedCorrectedPercentileMs(90));
@@ -61,18 +64,19 @@ if (import.meta.main) {
   const durationMs = flags.positiveDurationMs("duration") ?? 20_000;
   const ratePerSec = flags.positiveInt("rate") ?? 1000;
   const connections = flags.positiveInt("connections") ?? 100;
+  const transport = flags.text("transport");
   if (durationMs % 5000 !== 0) {
     console.log("note: the truth holds for whole 5 s cycles; use a multiple of 5s");
   }
   console.log(
     `CO accuracy: ${runs} runs x ${durationMs / 1000} s at ${ratePerSec} req/s over ${connections} ` +
-      `connections, ${navigator.hardwareConcurrency} cores, ` +
+      `connections, transport ${transport ?? "auto"}, ${navigator.hardwareConcurrency} cores, ` +
       `load average ${Deno.loadavg().map((x) => x.toFixed(2)).join(" ")}`,
   );
   console.log("run  p90 ms (err%)    p99 ms (err%)    uncorrected p90/p99  requests  late   goal (5%)");
   const rows = [];
   for (let i = 0; i < runs; i++) {
-    const r = await oneRun(durationMs, ratePerSec, connections);
+    const r = await oneRun(durationMs, ratePerSec, connections, transport);
     rows.push(r);
     console.log(
       `${String(i + 1).padEnd(4)} ${`${r.p90} (${r.errorP90Pct})`.padEnd(17)}${
