@@ -170,6 +170,10 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     preConnected: sum(runs, (r) => r.preConnected),
     maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
     generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
+    // The shards' transport when they agree (each machine chose its own).
+    ...(first.transport !== undefined && runs.every((r) => r.transport === first.transport)
+      ? { transport: first.transport }
+      : {}),
     workers: sum(runs, (r) => r.workers),
     intervals,
     stabilizedAtMs: detectStabilization(intervals),
