@@ -24,6 +24,8 @@ const commonFields = {
   workers: positiveInt("workers").optional(),
   lateBound: durationSchema.optional(),
   gracefulStop: durationSchema.optional(),
+  /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
+  transport: z.enum(["auto", "epoll", "deno"]).optional(),
 };
 
 type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
@@ -42,6 +44,7 @@ function commonOut(l: CommonIn) {
     workers: l.workers,
     lateBoundMs: l.lateBound,
     gracefulStopMs: l.gracefulStop,
+    transport: l.transport,
   };
 }
 
