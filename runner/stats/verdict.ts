@@ -10,11 +10,11 @@ import type { RunResult } from "../../results/mod.ts";
  * Who limited an open-model run, when more than 1% of sends were held up: the generator (sends the
  * isolate dispatched late: it was behind) or the server (sends that waited for a connection: every one
  * busy, none could be opened at once). When both happened, the larger count names the cause, except
- * that more than 25% late always names the generator: an isolate that far behind leaves responses
- * unread, so its connections look busy too. A server-bound run's isolate idles, but on a busy shared
- * machine its timers still fire more than 5 ms late for about a tenth of the sends (measured with the
- * cores at load 7-11), so the bound sits well above that. Both counts stay in the results; a dropped
- * send was counted as one of them.
+ * that more than half the sends late always names the generator: an isolate that far behind leaves
+ * responses unread, so its connections look busy too. A server-bound run's isolate idles, but on a
+ * busy shared machine its timers still fire more than 5 ms late for a tenth to a third of the sends
+ * (measured with the cores at load 7-14), so the bound sits well above that. Both counts stay in the
+ * results; a dropped send was counted as one of them.
  */
 export function verdict(
   lateSends: number,
@@ -22,7 +22,7 @@ export function verdict(
   sends: number,
 ): Pick<RunResult, "generatorBound" | "serverBound" | "serverBoundSends"> {
   const generatorBound = lateSends > 0.01 * sends &&
-    (lateSends >= serverBoundSends || lateSends > 0.25 * sends);
+    (lateSends >= serverBoundSends || lateSends > 0.5 * sends);
   return {
     generatorBound,
     serverBound: serverBoundSends > 0.01 * sends && !generatorBound,
