@@ -178,9 +178,10 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
     ...cmsStats(pool),
   });
   const fetch = (req: Request): Response | Promise<Response> => {
-    // Only the URL is read: each Request property is a call into the runtime (measured: reading `url`
-    // alone costs ~6% of a bare Deno.serve answer, `method` as much again), so `/` and `/json` answer any
-    // method. Path length is taken from the first '/' after "http://" without allocating a substring.
+    // Only the URL is read: each Request property is a call into the runtime, so `/` and `/json` answer
+    // any method. Reading it at all is what keeps us ~10% above the cheapest bare Deno.serve, whose
+    // parameterless handler gets no Request built (docs/PERFORMANCE.md, issue 13); a router cannot skip it.
+    // Path length is taken from the first '/' after "http://" without allocating a substring.
     const url = req.url;
     const pathLength = url.length - url.indexOf("/", 8);
     // Strings, not bytes: `new Response(Uint8Array)` copies the bytes into a fresh ArrayBuffer on every
