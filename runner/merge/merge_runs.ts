@@ -9,6 +9,7 @@
  * its summary is stored) and the flows' latency summaries. Pure; `shards.ts` checks the set first.
  */
 import type { IntervalResult, RunResult } from "../../results/mod.ts";
+import { addCounts } from "../../results/interval_counts.ts";
 import {
   encodeHistogram,
   histogramBuckets,
@@ -45,10 +46,6 @@ export function alignShards(runs: RunResult[]): Alignment {
   return { intervalMs, offsets, unaligned };
 }
 
-function add(into: Record<string, number>, from: Record<string, number> | undefined): void {
-  for (const [key, n] of Object.entries(from ?? {})) into[key] = (into[key] ?? 0) + n;
-}
-
 const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
 
@@ -73,8 +70,8 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
   const statusCodes: Record<string, number> = {};
   const errorKinds: Record<string, number> = {};
   for (const iv of parts) {
-    add(statusCodes, iv.statusCodes);
-    add(errorKinds, iv.errorKinds as Record<string, number> | undefined);
+    addCounts(statusCodes, iv.statusCodes);
+    addCounts(errorKinds, (iv.errorKinds ?? {}) as Record<string, number>);
   }
   // Exact only when every shard that answered in this interval kept its histogram.
   const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
@@ -131,9 +128,11 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const errors: Record<string, number> = {};
   const errorMessages: Record<string, Record<string, number>> = {};
   for (const r of runs) {
-    add(statusCodes, r.statusCodes);
-    add(errors, r.errors);
-    for (const [kind, messages] of Object.entries(r.errorMessages)) add(errorMessages[kind] ??= {}, messages);
+    addCounts(statusCodes, r.statusCodes);
+    addCounts(errors, r.errors);
+    for (const [kind, messages] of Object.entries(r.errorMessages)) {
+      addCounts(errorMessages[kind] ??= {}, messages);
+    }
   }
   const first = runs[0];
   const { segment: _segment, logFile: _log, phases: _phases, ...whole } = first;
