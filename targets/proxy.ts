@@ -139,8 +139,9 @@ export function createProxy(opts: ProxyOptions): Proxy {
     }
     if (cacheable(res)) {
       // Not awaited: the client should not wait for the cache write, and a failed write is only a later miss.
+      // Counted apart from bypasses: this request was served (a miss), only its copy was not kept.
       withTimeout(opts.redis.set(key, encodeEntry(res), { PX: ttlMs }), timeoutMs).catch(() =>
-        stats.bypasses++
+        stats.writeErrors++
       );
     }
     return toResponse(res, [["x-cache", "MISS"]]);
