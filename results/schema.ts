@@ -10,238 +10,39 @@
  * accepts both and always reads as v2.
  */
 import { z } from "zod";
+import {
+  type ERROR_KINDS,
+  type histogramBucketSchema,
+  type latencySummarySchema,
+  type LOAD_MODELS,
+  num,
+  type percentilePointSchema,
+  sweepPointSchema,
+} from "./schema_values.ts";
+import type {
+  flowResultSchema,
+  intervalSchema,
+  phaseResultSchema,
+  telemetrySchema,
+} from "./schema_series.ts";
+import { runResultSchema, type targetInfoSchema } from "./schema_run.ts";
 
 /** The tag of the format this module writes. */
 export const RESULTS_SCHEMA = "loadlab.results/v2";
 /** The tag of the previous format, still read. */
 export const RESULTS_SCHEMA_V1 = "loadlab.results/v1";
 
-/** The load models an executor implements; the one list of them. */
-export const LOAD_MODELS = ["connections", "rate", "throughput", "count"] as const;
-/** Error kinds counted on the hot path; never one object per failure. */
-export const ERROR_KINDS = ["connect", "timeout", "reset", "parse", "closed-early", "write", "tls"] as const;
-
-// NaN and Infinity are written as null by JSON.stringify: read them back as "no value".
-const num = z.number().nullable().transform((v) => v ?? Number.NaN);
-const count = z.number().nullable().transform((v) => v ?? 0);
-const counts = z.record(z.string(), z.number());
-
-export const latencySummarySchema = z.looseObject({
-  min: num,
-  mean: num,
-  stdev: num,
-  p2_5: num,
-  p10: num,
-  p25: num,
-  p50: num,
-  p75: num,
-  p90: num,
-  p95: num,
-  p97_5: num,
-  p99: num,
-  p999: num,
-  p9999: num,
-  max: num,
-});
-
-/** The percentile fields of a latency summary (its known keys, without the pass-through ones). */
-export type LatencyKey = keyof typeof latencySummarySchema.shape;
-
-/** One point of the percentile distribution curve (HDR-style plot). */
-const percentilePointSchema = z.looseObject({ percentile: z.number(), latencyMs: num });
-/** One histogram bar: `count` requests with latency in [fromMs, toMs). */
-const histogramBucketSchema = z.looseObject({ fromMs: z.number(), toMs: z.number(), count: z.number() });
-const sweepPointSchema = z.looseObject({ parameter: z.string(), value: z.number() });
-
-/** Statistics of one time interval (default 250 ms), merged across workers. */
-export const intervalSchema = z.looseObject({
-  /** Start relative to the start of the measured run (after warm-up). */
-  startMs: z.number(),
-  durationMs: z.number().positive(),
-  /** Completed requests (any status). */
-  requests: count,
-  /** Failed requests (error kinds, not HTTP status). */
-  errors: count,
-  /** Responses with a status >= 400 (or anything not 2xx/3xx). */
-  non2xx: count,
-  p50: num,
-  p75: num,
-  p90: num,
-  p99: num,
-  mean: num,
-  max: num,
-  bytesRead: count,
-  bytesWritten: count,
-  lateSends: count,
-  /** Requests in flight at the end of the interval, summed over workers. */
-  inFlight: count,
-  /** Open connections at the end of the interval. */
-  connections: count,
-  statusCodes: counts.default({}),
-  /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
-  histogramEncoded: z.string().optional(),
-});
-
-/** Telemetry of a target process or a Redis server, sampled per interval. */
-export const telemetrySchema = z.looseObject({
-  /** e.g. "target", "target#2", "redis". */
-  name: z.string(),
-  kind: z.enum(["process", "redis"]),
-  samples: z.array(z.looseObject({
-    tMs: z.number(),
-    cpuPercent: z.number().optional(),
-    rssBytes: z.number().optional(),
-    opsPerSec: z.number().optional(),
-    hits: z.number().optional(),
-    misses: z.number().optional(),
-  })),
-});
-
-/** One phase of an open-model run, computed exactly from the interval histograms. */
-export const phaseResultSchema = z.looseObject({
-  name: z.string(),
-  startMs: z.number(),
-  durationMs: z.number(),
-  requests: count,
-  rps: num,
-  successRate: num,
-  timeouts: count,
-  non2xx: count,
-  statusCodes: counts.default({}),
-  errors: counts.default({}),
-  latencyMs: latencySummarySchema,
-});
-
-/** Sessions of one flow, with per-step latency. */
-export const flowResultSchema = z.looseObject({
-  name: z.string(),
-  sessions: count,
-  completed: count,
-  failed: count,
-  sessionMs: latencySummarySchema.nullable(),
-  steps: z.array(z.looseObject({
-    label: z.string(),
-    requests: count,
-    errors: count,
-    latencyMs: latencySummarySchema.nullable(),
-  })),
-});
-
-/** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */
-export const targetInfoSchema = z.looseObject({
-  kind: z.enum(["builtin", "external", "example", "proxy", "url"]),
-  runtime: z.string().optional(),
-  command: z.string().optional(),
-  /** Built-in target: processes serving the requests (behind the balancer when more than one). */
-  instances: z.number().optional(),
-});
-
-/** The result of one run of one load against one target. */
-export const runResultSchema = z.looseObject({
-  /** Unique within a results file, e.g. "cached/burst#1" or "attack". */
-  name: z.string().min(1),
-  /** Variant (target name) and load name when part of an experiment. */
-  variant: z.string().optional(),
-  load: z.string().optional(),
-  /** Value of the swept parameter, and of the second one in a grid. */
-  sweep: sweepPointSchema.optional(),
-  sweep2: sweepPointSchema.optional(),
-  /** Repeat index (0-based) when the experiment repeats runs. */
-  repeat: z.number().int().min(0).optional(),
-  /** Stopped early (Ctrl-C, target died): the numbers cover only part of the planned run. */
-  incomplete: z.boolean().optional(),
-  /** A short probe run of a capacity search. */
-  probe: z.boolean().optional(),
-  /** Statistics cut at the stabilization time after the run (`warmup: auto`). */
-  warmupAuto: z.boolean().optional(),
-  url: z.string(),
-  model: z.enum(LOAD_MODELS),
-  /** The validated attack configuration, as JSON. */
-  config: z.record(z.string(), z.unknown()).default({}),
-  startedAt: z.string(),
-  /** Measured duration (excludes warm-up). */
-  durationSec: z.number(),
-  warmupSec: z.number().default(0),
-  /** Completed requests (responses received, any status), excluding warm-up. */
-  requests: count,
-  /** requests / durationSec. */
-  rps: num,
-  /** Requested rate for open models (req/s), null for closed models. */
-  targetRps: z.number().nullable().default(null),
-  /** Share of sent requests that got a 2xx/3xx response, 0..1. */
-  successRate: num,
-  latencyMs: latencySummarySchema,
-  /** For the throughput model: latency measured from the actual send time. Null otherwise. */
-  uncorrectedLatencyMs: latencySummarySchema.nullable().default(null),
-  percentiles: z.array(percentilePointSchema).default([]),
-  uncorrectedPercentiles: z.array(percentilePointSchema).nullable().default(null),
-  /** oha-style equal-width buckets from fastest to slowest. */
-  histogram: z.array(histogramBucketSchema).default([]),
-  /** Log-spaced buckets (8 per decade), for charts; absent in older files. */
-  logHistogram: z.array(histogramBucketSchema).optional(),
-  /** Base64 HdrHistogram encoding (microseconds) of the whole run, for re-analysis. */
-  histogramEncoded: z.string().default(""),
-  statusCodes: counts.default({}),
-  /** Counts by error kind (`ERROR_KINDS`); open-ended on disk so newer kinds still load. */
-  errors: counts.default({}),
-  /** A bounded map of distinct error messages per kind with their counts. */
-  errorMessages: z.record(z.string(), counts).default({}),
-  bytesRead: count,
-  bytesWritten: count,
-  /** Sends that could not go out at their intended time (open models). */
-  lateSends: count,
-  /** Sends dropped because they were later than the bound. */
-  droppedSends: count.default(0),
-  /**
-   * True when sends the generator dispatched late (the isolate was behind) exceed 1% of sends and
-   * outnumber server-bound ones, or exceed 10%: the generator, not the target, limited the run.
-   */
-  generatorBound: z.boolean().default(false),
-  /** Open models: sends that waited for a connection, every one busy at the server (none could open). */
-  serverBoundSends: count.optional(),
-  /** Server-bound sends over 1% of sends and the run not generator-bound: the target limited it. */
-  serverBound: z.boolean().optional(),
-  /** The socket transport the run used (`--transport`); absent in files from before it was chosen. */
-  transport: z.enum(["epoll", "deno"]).optional(),
-  /** Why `--transport epoll` was asked for and `deno` used (https:, not Linux, FFI not permitted). */
-  transportFallback: z.string().optional(),
-  /** Connections open at t0 (opened before the first send; `--pre-connect`, or Little's law). */
-  preConnected: count.optional(),
-  /** The latency estimate (ms) the pre-connect pool was sized with: the target's connect round trip. */
-  preConnectEstimateMs: z.number().nullable().optional(),
-  /** Time spent before t0 warming the generator against its in-process sink; 0 when skipped. */
-  generatorWarmupMs: z.number().optional(),
-  /** Most connects to the target in flight at once (summed over workers), pre-connect included. */
-  maxConnectsInFlight: count.optional(),
-  connects: count.default(0),
-  /** Connections closed by the server (Connection: close or EOF) and reopened. */
-  reconnects: count.default(0),
-  connectTimeMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().default(null),
-  intervals: z.array(intervalSchema).default([]),
-  workers: z.number().default(1),
-  /** Start of the interval after which latency is stable (warm-up over), or null if never. */
-  stabilizedAtMs: z.number().nullable().default(null),
-  telemetry: z.array(telemetrySchema).optional(),
-  /** Path of the raw request log, when requested. */
-  logFile: z.string().optional(),
-  phases: z.array(phaseResultSchema).optional(),
-  flows: z.array(flowResultSchema).optional(),
-  targetInfo: targetInfoSchema.optional(),
-  /** Counter deltas of the target over the run (proxy hits/misses/bypasses, staleHits, limited, ...). */
-  targetStats: z.record(z.string(), z.number()).optional(),
-  /**
-   * One execution segment of a load split over several generators (`--segment index/count`): the run
-   * holds only this shard's share until `loadlab merge` adds the shards up. `startAt` is when its
-   * schedule started (warm-up included; the shared `--start-at` when given), `lateMs` how late this
-   * shard was for it.
-   */
-  segment: z.looseObject({
-    index: z.number().int().min(0),
-    count: z.number().int().min(1),
-    startAt: z.string(),
-    lateMs: z.number().optional(),
-  }).optional(),
-});
+export {
+  ERROR_KINDS,
+  histogramBucketSchema,
+  type LatencyKey,
+  latencySummarySchema,
+  LOAD_MODELS,
+  percentilePointSchema,
+  sweepPointSchema,
+} from "./schema_values.ts";
+export { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./schema_series.ts";
+export { runResultSchema, targetInfoSchema } from "./schema_run.ts";
 
 /** Pass/fail of one threshold, e.g. `p99 < 200ms`, and the runs it applies to. */
 export const thresholdResultSchema = z.looseObject({

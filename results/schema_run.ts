@@ -1,0 +1,136 @@
+/**
+ * @module
+ * The result of one run of one load against one target, as `results.json` holds it: what ran (URL,
+ * model, configuration, target), the totals (requests, latency summary and distribution, status codes,
+ * errors by kind with their messages, bytes), the open-model verdict (late, server-bound and dropped
+ * sends, the pre-connected pool, the generator's warm-up, the transport), and the series over time
+ * (intervals, telemetry, phases, flows). Pure; results/schema.ts puts runs in a file.
+ */
+import { z } from "zod";
+import {
+  count,
+  counts,
+  histogramBucketSchema,
+  latencySummarySchema,
+  LOAD_MODELS,
+  num,
+  percentilePointSchema,
+  sweepPointSchema,
+} from "./schema_values.ts";
+import { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./schema_series.ts";
+
+/** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */
+export const targetInfoSchema = z.looseObject({
+  kind: z.enum(["builtin", "external", "example", "proxy", "url"]),
+  runtime: z.string().optional(),
+  command: z.string().optional(),
+  /** Built-in target: processes serving the requests (behind the balancer when more than one). */
+  instances: z.number().optional(),
+});
+
+/** The result of one run of one load against one target. */
+export const runResultSchema = z.looseObject({
+  /** Unique within a results file, e.g. "cached/burst#1" or "attack". */
+  name: z.string().min(1),
+  /** Variant (target name) and load name when part of an experiment. */
+  variant: z.string().optional(),
+  load: z.string().optional(),
+  /** Value of the swept parameter, and of the second one in a grid. */
+  sweep: sweepPointSchema.optional(),
+  sweep2: sweepPointSchema.optional(),
+  /** Repeat index (0-based) when the experiment repeats runs. */
+  repeat: z.number().int().min(0).optional(),
+  /** Stopped early (Ctrl-C, target died): the numbers cover only part of the planned run. */
+  incomplete: z.boolean().optional(),
+  /** A short probe run of a capacity search. */
+  probe: z.boolean().optional(),
+  /** Statistics cut at the stabilization time after the run (`warmup: auto`). */
+  warmupAuto: z.boolean().optional(),
+  url: z.string(),
+  model: z.enum(LOAD_MODELS),
+  /** The validated attack configuration, as JSON. */
+  config: z.record(z.string(), z.unknown()).default({}),
+  startedAt: z.string(),
+  /** Measured duration (excludes warm-up). */
+  durationSec: z.number(),
+  warmupSec: z.number().default(0),
+  /** Completed requests (responses received, any status), excluding warm-up. */
+  requests: count,
+  /** requests / durationSec. */
+  rps: num,
+  /** Requested rate for open models (req/s), null for closed models. */
+  targetRps: z.number().nullable().default(null),
+  /** Share of sent requests that got a 2xx/3xx response, 0..1. */
+  successRate: num,
+  latencyMs: latencySummarySchema,
+  /** For the throughput model: latency measured from the actual send time. Null otherwise. */
+  uncorrectedLatencyMs: latencySummarySchema.nullable().default(null),
+  percentiles: z.array(percentilePointSchema).default([]),
+  uncorrectedPercentiles: z.array(percentilePointSchema).nullable().default(null),
+  /** oha-style equal-width buckets from fastest to slowest. */
+  histogram: z.array(histogramBucketSchema).default([]),
+  /** Log-spaced buckets (8 per decade), for charts; absent in older files. */
+  logHistogram: z.array(histogramBucketSchema).optional(),
+  /** Base64 HdrHistogram encoding (microseconds) of the whole run, for re-analysis. */
+  histogramEncoded: z.string().default(""),
+  statusCodes: counts.default({}),
+  /** Counts by error kind (`ERROR_KINDS`); open-ended on disk so newer kinds still load. */
+  errors: counts.default({}),
+  /** A bounded map of distinct error messages per kind with their counts. */
+  errorMessages: z.record(z.string(), counts).default({}),
+  bytesRead: count,
+  bytesWritten: count,
+  /** Sends that could not go out at their intended time (open models). */
+  lateSends: count,
+  /** Sends dropped because they were later than the bound. */
+  droppedSends: count.default(0),
+  /**
+   * True when sends the generator dispatched late (the isolate was behind) exceed 1% of sends and
+   * outnumber server-bound ones, or exceed 10%: the generator, not the target, limited the run.
+   */
+  generatorBound: z.boolean().default(false),
+  /** Open models: sends that waited for a connection, every one busy at the server (none could open). */
+  serverBoundSends: count.optional(),
+  /** Server-bound sends over 1% of sends and the run not generator-bound: the target limited it. */
+  serverBound: z.boolean().optional(),
+  /** The socket transport the run used (`--transport`); absent in files from before it was chosen. */
+  transport: z.enum(["epoll", "deno"]).optional(),
+  /** Why `--transport epoll` was asked for and `deno` used (https:, not Linux, FFI not permitted). */
+  transportFallback: z.string().optional(),
+  /** Connections open at t0 (opened before the first send; `--pre-connect`, or Little's law). */
+  preConnected: count.optional(),
+  /** The latency estimate (ms) the pre-connect pool was sized with: the target's connect round trip. */
+  preConnectEstimateMs: z.number().nullable().optional(),
+  /** Time spent before t0 warming the generator against its in-process sink; 0 when skipped. */
+  generatorWarmupMs: z.number().optional(),
+  /** Most connects to the target in flight at once (summed over workers), pre-connect included. */
+  maxConnectsInFlight: count.optional(),
+  connects: count.default(0),
+  /** Connections closed by the server (Connection: close or EOF) and reopened. */
+  reconnects: count.default(0),
+  connectTimeMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().default(null),
+  intervals: z.array(intervalSchema).default([]),
+  workers: z.number().default(1),
+  /** Start of the interval after which latency is stable (warm-up over), or null if never. */
+  stabilizedAtMs: z.number().nullable().default(null),
+  telemetry: z.array(telemetrySchema).optional(),
+  /** Path of the raw request log, when requested. */
+  logFile: z.string().optional(),
+  phases: z.array(phaseResultSchema).optional(),
+  flows: z.array(flowResultSchema).optional(),
+  targetInfo: targetInfoSchema.optional(),
+  /** Counter deltas of the target over the run (proxy hits/misses/bypasses, staleHits, limited, ...). */
+  targetStats: z.record(z.string(), z.number()).optional(),
+  /**
+   * One execution segment of a load split over several generators (`--segment index/count`): the run
+   * holds only this shard's share until `loadlab merge` adds the shards up. `startAt` is when its
+   * schedule started (warm-up included; the shared `--start-at` when given), `lateMs` how late this
+   * shard was for it.
+   */
+  segment: z.looseObject({
+    index: z.number().int().min(0),
+    count: z.number().int().min(1),
+    startAt: z.string(),
+    lateMs: z.number().optional(),
+  }).optional(),
+});

@@ -1,0 +1,91 @@
+/**
+ * @module
+ * The parts of a run that describe it over time or by part: the per-interval statistics (merged across
+ * workers, the data of every timeline chart and of every recomputation after the run), telemetry of the
+ * target's processes and Redis, per-phase results of open-model loads, and flows' sessions. Pure;
+ * results/schema_run.ts puts them in a run.
+ */
+import { z } from "zod";
+import { count, counts, latencySummarySchema, num } from "./schema_values.ts";
+
+/** Statistics of one time interval (default 250 ms), merged across workers. */
+export const intervalSchema = z.looseObject({
+  /** Start relative to the start of the measured run (after warm-up). */
+  startMs: z.number(),
+  durationMs: z.number().positive(),
+  /** Completed requests (any status). */
+  requests: count,
+  /** Failed requests (error kinds, not HTTP status). */
+  errors: count,
+  /**
+   * `errors` by kind (`ERROR_KINDS`: timeout, connect, reset, ...), so a phase or the part after a
+   * warm-up cut counts each kind exactly. Always written by the runner (empty when the interval had no
+   * error); absent in files from before it was recorded.
+   */
+  errorKinds: counts.optional(),
+  /** Responses with a status >= 400 (or anything not 2xx/3xx). */
+  non2xx: count,
+  p50: num,
+  p75: num,
+  p90: num,
+  p99: num,
+  mean: num,
+  max: num,
+  bytesRead: count,
+  bytesWritten: count,
+  lateSends: count,
+  /** Sends that waited for a connection, every one busy at the server; absent in older files. */
+  serverBoundSends: count.optional(),
+  /** Requests in flight at the end of the interval, summed over workers. */
+  inFlight: count,
+  /** Open connections at the end of the interval. */
+  connections: count,
+  statusCodes: counts.default({}),
+  /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
+  histogramEncoded: z.string().optional(),
+});
+
+/** Telemetry of a target process or a Redis server, sampled per interval. */
+export const telemetrySchema = z.looseObject({
+  /** e.g. "target", "target#2", "redis". */
+  name: z.string(),
+  kind: z.enum(["process", "redis"]),
+  samples: z.array(z.looseObject({
+    tMs: z.number(),
+    cpuPercent: z.number().optional(),
+    rssBytes: z.number().optional(),
+    opsPerSec: z.number().optional(),
+    hits: z.number().optional(),
+    misses: z.number().optional(),
+  })),
+});
+
+/** One phase of an open-model run, computed exactly from the interval histograms and counters. */
+export const phaseResultSchema = z.looseObject({
+  name: z.string(),
+  startMs: z.number(),
+  durationMs: z.number(),
+  requests: count,
+  rps: num,
+  successRate: num,
+  timeouts: count,
+  non2xx: count,
+  statusCodes: counts.default({}),
+  errors: counts.default({}),
+  latencyMs: latencySummarySchema,
+});
+
+/** Sessions of one flow, with per-step latency. */
+export const flowResultSchema = z.looseObject({
+  name: z.string(),
+  sessions: count,
+  completed: count,
+  failed: count,
+  sessionMs: latencySummarySchema.nullable(),
+  steps: z.array(z.looseObject({
+    label: z.string(),
+    requests: count,
+    errors: count,
+    latencyMs: latencySummarySchema.nullable(),
+  })),
+});

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * The small value schemas every part of `results.json` is built from: the list of load models and error
+ * kinds, a latency that JSON may have turned into `null` (read back as NaN, so the page shows a dash), a
+ * count that reads `null` as 0, maps of counts by key, and the latency summary, percentile point,
+ * histogram bucket and sweep point. One place, so a run, an interval and a phase read a latency the same
+ * way. Pure; results/schema.ts assembles the file from these.
+ */
+import { z } from "zod";
+
+/** The load models an executor implements; the one list of them. */
+export const LOAD_MODELS = ["connections", "rate", "throughput", "count"] as const;
+/** Error kinds counted on the hot path; never one object per failure. */
+export const ERROR_KINDS = ["connect", "timeout", "reset", "parse", "closed-early", "write", "tls"] as const;
+
+/** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */
+export const num = z.number().nullable().transform((v) => v ?? Number.NaN);
+/** A counter; null (a file written by hand, or an older writer) reads as 0. */
+export const count = z.number().nullable().transform((v) => v ?? 0);
+/** Counts by key: status codes, error kinds. */
+export const counts = z.record(z.string(), z.number());
+
+export const latencySummarySchema = z.looseObject({
+  min: num,
+  mean: num,
+  stdev: num,
+  p2_5: num,
+  p10: num,
+  p25: num,
+  p50: num,
+  p75: num,
+  p90: num,
+  p95: num,
+  p97_5: num,
+  p99: num,
+  p999: num,
+  p9999: num,
+  max: num,
+});
+
+/** The percentile fields of a latency summary (its known keys, without the pass-through ones). */
+export type LatencyKey = keyof typeof latencySummarySchema.shape;
+
+/** One point of the percentile distribution curve (HDR-style plot). */
+export const percentilePointSchema = z.looseObject({ percentile: z.number(), latencyMs: num });
+/** One histogram bar: `count` requests with latency in [fromMs, toMs). */
+export const histogramBucketSchema = z.looseObject({
+  fromMs: z.number(),
+  toMs: z.number(),
+  count: z.number(),
+});
+/** The value of a swept parameter of an experiment. */
+export const sweepPointSchema = z.looseObject({ parameter: z.string(), value: z.number() });
