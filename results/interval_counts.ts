@@ -4,7 +4,9 @@
  * reported one interval (runner/stats/aggregate.ts) and across the intervals of part of a run
  * (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics). One definition, so a counter
  * added to intervals is summed the same way in both. Gauges (`inFlight`, `connections`) are sampled, not
- * summed, and are not among them. Pure.
+ * summed, and are not among them. Errors by kind and server-bound sends are counters too, but files from
+ * before they were recorded lack them: `IntervalDetail` sums them only while every interval has them, so
+ * a sum is exact or absent, never an undercount. Pure.
  */
 import type { IntervalResult } from "./schema.ts";
 
@@ -33,6 +35,28 @@ export function addIntervalCounts(into: IntervalCounts, from: IntervalCounts): v
   into.bytesWritten += from.bytesWritten;
   into.lateSends += from.lateSends;
   addCounts(into.statusCodes, from.statusCodes);
+}
+
+/** Counters only newer intervals carry; null once an interval without them was added. */
+export interface IntervalDetail {
+  errorKinds: Record<string, number> | null;
+  serverBoundSends: number | null;
+}
+
+/** The detail of no interval: known, all zero. */
+export function emptyIntervalDetail(): IntervalDetail {
+  return { errorKinds: {}, serverBoundSends: 0 };
+}
+
+/** Adds an interval's detail; a missing one makes that sum unknown (null) from then on. */
+export function addIntervalDetail(
+  into: IntervalDetail,
+  from: Pick<IntervalResult, "errorKinds" | "serverBoundSends">,
+): void {
+  if (from.errorKinds === undefined) into.errorKinds = null;
+  else if (into.errorKinds !== null) addCounts(into.errorKinds, from.errorKinds);
+  if (from.serverBoundSends === undefined) into.serverBoundSends = null;
+  else if (into.serverBoundSends !== null) into.serverBoundSends += from.serverBoundSends;
 }
 
 /** Responses with a 2xx status over attempts (responses + errors); `none` when nothing was attempted. */

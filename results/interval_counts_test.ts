@@ -1,5 +1,11 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { addIntervalCounts, emptyIntervalCounts, successRateOf } from "./interval_counts.ts";
+import {
+  addIntervalCounts,
+  addIntervalDetail,
+  emptyIntervalCounts,
+  emptyIntervalDetail,
+  successRateOf,
+} from "./interval_counts.ts";
 
 Deno.test("interval counts add counter by counter, status codes by key", () => {
   const into = emptyIntervalCounts();
@@ -21,4 +27,15 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
 Deno.test("success rate is 2xx responses over attempts, or the given value when nothing was attempted", () => {
   assertEquals(successRateOf({ requests: 8, errors: 2, non2xx: 3 }, 0), 0.5);
   assertEquals(successRateOf({ requests: 0, errors: 0, non2xx: 0 }, Number.NaN), Number.NaN);
+});
+
+Deno.test("interval detail sums error kinds and server-bound sends while every interval has them", () => {
+  const into = emptyIntervalDetail();
+  addIntervalDetail(into, { errorKinds: { timeout: 2 }, serverBoundSends: 3 });
+  addIntervalDetail(into, { errorKinds: { timeout: 1, connect: 4 }, serverBoundSends: 0 });
+  assertEquals(into, { errorKinds: { timeout: 3, connect: 4 }, serverBoundSends: 3 });
+  // An interval of an older file lacks them: the sums would undercount, so they become unknown.
+  addIntervalDetail(into, { errorKinds: undefined, serverBoundSends: undefined });
+  addIntervalDetail(into, { errorKinds: { reset: 1 }, serverBoundSends: 1 });
+  assertEquals(into, { errorKinds: null, serverBoundSends: null });
 });

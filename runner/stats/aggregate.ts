@@ -8,16 +8,12 @@
  * At `finish` each interval's encodings are merged into one, which goes into the results
  * (`intervals[i].histogramEncoded`, unless `intervalHistograms` is off): analysis after the run (warm-up
  * cut, per-phase percentiles, shard merging) then adds histograms exactly instead of averaging percentiles.
+ * Each interval keeps its errors by kind and its server-bound sends (runner/stats/interval_accumulator.ts),
+ * so those too are exact per interval, merged across workers like every other counter.
  */
 
 import type { ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
-import {
-  addCounts,
-  addIntervalCounts,
-  emptyIntervalCounts,
-  type IntervalCounts,
-  successRateOf,
-} from "../../results/interval_counts.ts";
+import { addCounts, successRateOf } from "../../results/interval_counts.ts";
 import {
   createHistogram,
   decodeHistogram,
@@ -29,7 +25,15 @@ import {
   percentileCurve,
   summarizeMs,
 } from "./histogram.ts";
-import { type IntervalSample, OTHER_MESSAGES } from "./recorder.ts";
+import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import {
+  addInterval,
+  addSample,
+  emptyAccumulator,
+  type IntervalAccumulator,
+  intervalResult,
+  sumValues,
+} from "./interval_accumulator.ts";
 import { detectStabilization } from "./stabilization.ts";
 import { verdict } from "./verdict.ts";
 
@@ -77,28 +81,6 @@ export interface LiveStats {
 /** Distinct messages kept per error kind over the whole run; the rest count under "(other)". */
 const MAX_MESSAGES_PER_KIND = 20;
 
-/** Counters of one interval index, summed over the workers that reported it. */
-interface IntervalAccumulator extends IntervalCounts {
-  inFlight: number;
-  connections: number;
-  histograms: string[];
-}
-
-function sumValues(counts: Record<string, number | undefined>): number {
-  let total = 0;
-  for (const count of Object.values(counts)) total += count ?? 0;
-  return total;
-}
-
-/** Adds one interval's counts into another (gauges excepted: they are summed per sample, not folded). */
-function addInterval(
-  into: IntervalAccumulator,
-  from: Omit<IntervalAccumulator, "inFlight" | "connections">,
-): void {
-  addIntervalCounts(into, from);
-  into.histograms.push(...from.histograms);
-}
-
 /** Merges a kind's message counts, keeping at most `max` distinct messages plus "(other)". */
 function addMessages(into: Record<string, number>, from: Record<string, number>, max: number): void {
   for (const [message, count] of Object.entries(from)) {
@@ -143,21 +125,13 @@ export class RunAggregator {
   /** Adds one worker's sample of one interval; order and interleaving of workers do not matter. */
   add(sample: IntervalSample): void {
     this.#addTotals(sample);
-    const sampleErrors = sumValues(sample.errors);
-    const slot = this.#slot(sample.index);
-    addInterval(slot, {
-      ...sample,
-      errors: sampleErrors,
-      histograms: sample.requests > 0 ? [sample.histogram] : [],
-    });
-    slot.inFlight += sample.inFlight;
-    slot.connections += sample.connections;
+    addSample(this.#slot(sample.index), sample);
   }
 
   #slot(index: number): IntervalAccumulator {
     let slot = this.#intervals.get(index);
     if (slot === undefined) {
-      slot = { ...emptyIntervalCounts(), inFlight: 0, connections: 0, histograms: [] };
+      slot = emptyAccumulator();
       this.#intervals.set(index, slot);
       if (index > this.#lastIndex) this.#lastIndex = index;
     }
@@ -288,34 +262,4 @@ export class RunAggregator {
     }
     this.#lastIndex = target;
   }
-}
-
-function intervalResult(
-  startMs: number,
-  durationMs: number,
-  slot: IntervalAccumulator | undefined,
-  keepHistogram: boolean,
-): IntervalResult {
-  const histogram = mergeEncoded(slot?.histograms ?? []);
-  const summary = summarizeMs(histogram);
-  return {
-    startMs,
-    durationMs,
-    requests: slot?.requests ?? 0,
-    errors: slot?.errors ?? 0,
-    non2xx: slot?.non2xx ?? 0,
-    p50: summary.p50,
-    p75: summary.p75,
-    p90: summary.p90,
-    p99: summary.p99,
-    mean: summary.mean,
-    max: summary.max,
-    bytesRead: slot?.bytesRead ?? 0,
-    bytesWritten: slot?.bytesWritten ?? 0,
-    lateSends: slot?.lateSends ?? 0,
-    inFlight: slot?.inFlight ?? 0,
-    connections: slot?.connections ?? 0,
-    statusCodes: { ...(slot?.statusCodes ?? {}) },
-    ...(keepHistogram ? { histogramEncoded: encodeHistogram(histogram) } : {}),
-  };
 }

@@ -175,3 +175,45 @@ Deno.test("live reports totals and rps/p99 over the last second of complete inte
     p99Ms: 0,
   });
 });
+
+Deno.test("every interval keeps its errors by kind and its server-bound sends, merged across workers", () => {
+  // Two workers; the target dies at 300 ms: timeouts before it, connect errors and resets after.
+  const [a, b] = [newRecorder(false), newRecorder(false)];
+  a.recordError(ORIGIN_MS + 50, "timeout", "timed out");
+  b.recordError(ORIGIN_MS + 60, "timeout", "timed out");
+  a.recordResponse(ORIGIN_MS + 150, 200, 1000, 1000);
+  b.serverBoundSend(ORIGIN_MS + 160);
+  a.recordError(ORIGIN_MS + 310, "reset", "connection reset");
+  b.recordError(ORIGIN_MS + 320, "connect", "refused");
+  b.recordError(ORIGIN_MS + 420, "connect", "refused");
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+  for (const sample of [...b.drain(ORIGIN_MS + 450, true), ...a.drain(ORIGIN_MS + 450, true)]) {
+    agg.add(sample);
+  }
+  const stats = agg.finish(0.45);
+  assertEquals(stats.intervals.map((iv) => iv.errorKinds), [
+    { timeout: 2 },
+    {},
+    {},
+    { reset: 1, connect: 1 },
+    { connect: 1 },
+  ]);
+  assertEquals(stats.intervals.map((iv) => iv.errors), [2, 0, 0, 2, 1]);
+  assertEquals(stats.intervals.map((iv) => iv.serverBoundSends), [0, 1, 0, 0, 0]);
+  // The intervals add up to the run's totals, kind by kind.
+  const byKind: Record<string, number> = {};
+  for (const iv of stats.intervals) {
+    for (const [kind, n] of Object.entries(iv.errorKinds ?? {})) byKind[kind] = (byKind[kind] ?? 0) + n;
+  }
+  assertEquals(byKind, stats.errors);
+});
+
+Deno.test("errors by kind of intervals past the measured duration fold into its last interval", () => {
+  const r = newRecorder(false);
+  r.recordError(ORIGIN_MS + 150, "timeout", "t");
+  r.recordError(ORIGIN_MS + 420, "closed-early", "eof");
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
+  for (const sample of r.drain(ORIGIN_MS + 430, true)) agg.add(sample);
+  const { intervals } = agg.finish(0.2);
+  assertEquals(intervals.map((iv) => iv.errorKinds), [{}, { timeout: 1, "closed-early": 1 }]);
+});

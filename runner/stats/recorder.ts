@@ -7,11 +7,16 @@
  * (`floor((nowMs - originMs) / intervalMs)`), rotating lazily when an event lands past the open interval, so
  * timer jitter in `drain` never moves a response into the wrong interval. Allocation happens only when an
  * interval is closed (about 4 times a second): that is where counters become a plain `IntervalSample` that
- * can cross isolates with `postMessage`.
+ * can cross isolates with `postMessage` (its format: runner/stats/sample.ts). Errors stay by kind in every
+ * interval's sample, so the aggregator can keep each interval's error counts by kind.
  */
 
 import type { ErrorKind } from "../../results/mod.ts";
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "./histogram.ts";
+import { ERROR_KINDS, errorKindIndex, idleSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+
+// The sample format lives in sample.ts; these names stay importable from the recorder.
+export { emptyHistogramEncoding, ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 
 /** How the recorder slices time and what it keeps. */
 export interface RecorderOptions {
@@ -25,52 +30,6 @@ export interface RecorderOptions {
   uncorrected: boolean;
   /** Distinct error messages kept per kind and interval; the rest count under "(other)". Default 20. */
   maxMessagesPerKind?: number;
-}
-
-/** What a worker posts to the main isolate for one interval; plain structured-cloneable data. */
-export interface IntervalSample {
-  /** floor((eventMs - originMs) / intervalMs) */
-  index: number;
-  requests: number;
-  non2xx: number;
-  statusCodes: Record<string, number>;
-  errors: Partial<Record<ErrorKind, number>>;
-  errorMessages: Record<string, Record<string, number>>;
-  /** Encoded corrected latency (us). */
-  histogram: string;
-  uncorrectedHistogram: string | null;
-  bytesRead: number;
-  bytesWritten: number;
-  lateSends: number;
-  /** Sends that found every connection busy and none could be opened at once (the server holds them). */
-  serverBoundSends: number;
-  droppedSends: number;
-  connects: number;
-  reconnects: number;
-  connectHistogram: string | null;
-  inFlight: number;
-  connections: number;
-}
-
-/** The error kinds in a fixed order, so counts live in a typed array indexed by kind. */
-export const ERROR_KINDS: readonly ErrorKind[] = [
-  "connect",
-  "timeout",
-  "reset",
-  "parse",
-  "closed-early",
-  "write",
-  "tls",
-];
-
-/** Key under which messages beyond the per-kind bound are counted. */
-export const OTHER_MESSAGES = "(other)";
-
-let emptyEncoding: string | null = null;
-/** The encoding of an empty histogram, computed once: idle intervals must not pay for an encode. */
-export function emptyHistogramEncoding(): string {
-  if (emptyEncoding === null) emptyEncoding = encodeHistogram(createHistogram());
-  return emptyEncoding;
 }
 
 /** Records events of one worker into per-interval counters and histograms. */
@@ -224,27 +183,7 @@ export class IntervalRecorder {
   }
 
   #idleSample(index: number): IntervalSample {
-    const empty = emptyHistogramEncoding();
-    return {
-      index,
-      requests: 0,
-      non2xx: 0,
-      statusCodes: {},
-      errors: {},
-      errorMessages: {},
-      histogram: empty,
-      uncorrectedHistogram: this.#rawHistogram === null ? null : empty,
-      bytesRead: 0,
-      bytesWritten: 0,
-      lateSends: 0,
-      serverBoundSends: 0,
-      droppedSends: 0,
-      connects: 0,
-      reconnects: 0,
-      connectHistogram: null,
-      inFlight: this.inFlight,
-      connections: this.connections,
-    };
+    return idleSample(index, this.inFlight, this.connections, this.#rawHistogram !== null);
   }
 
   /** Turns the open interval into a sample and resets every counter and histogram for reuse. */
@@ -311,27 +250,5 @@ export class IntervalRecorder {
       this.#messages[k].clear();
     }
     this.#errorCounts.fill(0);
-  }
-}
-
-/** Kind to typed-array slot; a switch on string constants costs no allocation and no hashing. */
-function errorKindIndex(kind: ErrorKind): number {
-  switch (kind) {
-    case "connect":
-      return 0;
-    case "timeout":
-      return 1;
-    case "reset":
-      return 2;
-    case "parse":
-      return 3;
-    case "closed-early":
-      return 4;
-    case "write":
-      return 5;
-    case "tls":
-      return 6;
-    default:
-      throw new TypeError(`unknown error kind ${String(kind)}`);
   }
 }

@@ -1,0 +1,97 @@
+/**
+ * @module
+ * What a worker's recorder (runner/stats/recorder.ts) hands the main isolate for one interval, and the
+ * small fixed tables behind it: `IntervalSample` (plain structured-cloneable data that crosses isolates
+ * in the worker protocol's "samples" message, keyed by its interval index), the error kinds in the fixed
+ * order the recorder counts them in, the key of messages past the per-kind bound, and the encoding of an
+ * empty histogram. Its errors are by kind, and so is every interval the aggregator builds from it.
+ */
+import { ERROR_KINDS as RESULT_ERROR_KINDS, type ErrorKind } from "../../results/mod.ts";
+import { createHistogram, encodeHistogram } from "./histogram.ts";
+
+/** What a worker posts to the main isolate for one interval; plain structured-cloneable data. */
+export interface IntervalSample {
+  /** floor((eventMs - originMs) / intervalMs) */
+  index: number;
+  requests: number;
+  non2xx: number;
+  statusCodes: Record<string, number>;
+  /** Failed requests of this interval by kind; kinds without a failure are absent. */
+  errors: Partial<Record<ErrorKind, number>>;
+  errorMessages: Record<string, Record<string, number>>;
+  /** Encoded corrected latency (us). */
+  histogram: string;
+  uncorrectedHistogram: string | null;
+  bytesRead: number;
+  bytesWritten: number;
+  lateSends: number;
+  /** Sends that found every connection busy and none could be opened at once (the server holds them). */
+  serverBoundSends: number;
+  droppedSends: number;
+  connects: number;
+  reconnects: number;
+  connectHistogram: string | null;
+  inFlight: number;
+  connections: number;
+}
+
+/** The error kinds in a fixed order (the results format's), so counts live in a typed array by kind. */
+export const ERROR_KINDS: readonly ErrorKind[] = RESULT_ERROR_KINDS;
+
+/** Key under which messages beyond the per-kind bound are counted. */
+export const OTHER_MESSAGES = "(other)";
+
+let emptyEncoding: string | null = null;
+/** The encoding of an empty histogram, computed once: idle intervals must not pay for an encode. */
+export function emptyHistogramEncoding(): string {
+  if (emptyEncoding === null) emptyEncoding = encodeHistogram(createHistogram());
+  return emptyEncoding;
+}
+
+/** A sample of an interval with no event: only the gauges, sampled when it closed. */
+export function idleSample(index: number, inFlight: number, connections: number, uncorrected: boolean) {
+  const empty = emptyHistogramEncoding();
+  const sample: IntervalSample = {
+    index,
+    requests: 0,
+    non2xx: 0,
+    statusCodes: {},
+    errors: {},
+    errorMessages: {},
+    histogram: empty,
+    uncorrectedHistogram: uncorrected ? empty : null,
+    bytesRead: 0,
+    bytesWritten: 0,
+    lateSends: 0,
+    serverBoundSends: 0,
+    droppedSends: 0,
+    connects: 0,
+    reconnects: 0,
+    connectHistogram: null,
+    inFlight,
+    connections,
+  };
+  return sample;
+}
+
+/** Kind to typed-array slot (`ERROR_KINDS` order); a switch on string constants costs no hashing. */
+export function errorKindIndex(kind: ErrorKind): number {
+  switch (kind) {
+    case "connect":
+      return 0;
+    case "timeout":
+      return 1;
+    case "reset":
+      return 2;
+    case "parse":
+      return 3;
+    case "closed-early":
+      return 4;
+    case "write":
+      return 5;
+    case "tls":
+      return 6;
+    default:
+      throw new TypeError(`unknown error kind ${String(kind)}`);
+  }
+}
