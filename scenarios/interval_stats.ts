@@ -6,19 +6,22 @@
  * wholly toward the part of the run in which it starts, so a phase boundary that falls inside an interval
  * (a 1.1 s boundary with 250 ms intervals) is moved to that interval's start. Pure.
  *
- * Per-interval data hold requests, errors, non-2xx, status codes, bytes and late sends, so those are
- * recomputed exactly. Errors by kind are exact when intervals carry `errorKinds`; otherwise the interval
- * error counts are apportioned by the whole run's mix of kinds (exact when the run has one kind, the
- * usual case: timeouts). Dropped sends, connects, connect times, uncorrected latency and error messages
+ * Per-interval data hold requests, errors by kind, non-2xx, status codes, bytes, late and server-bound
+ * sends, so those are recomputed exactly: a phase's timeouts are the timeouts of its own intervals. Only
+ * files from before intervals carried `errorKinds` fall back to apportioning the interval error counts
+ * by the whole run's mix of kinds (exact when the run has one kind), and to the whole run's server-bound
+ * count for the verdict. Dropped sends, connects, connect times, uncorrected latency and error messages
  * exist only for the whole run and are kept as they are.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "../results/mod.ts";
 import { verdict } from "../runner/stats/verdict.ts";
 import {
-  addCounts,
   addIntervalCounts,
+  addIntervalDetail,
   emptyIntervalCounts,
+  emptyIntervalDetail,
   type IntervalCounts,
+  type IntervalDetail,
   successRateOf,
 } from "../results/interval_counts.ts";
 import {
@@ -37,28 +40,16 @@ export interface PhaseSpan {
 }
 
 /** The counters that intervals carry, summed over some of them. */
-interface IntervalTotals extends IntervalCounts {
+interface IntervalTotals extends IntervalCounts, IntervalDetail {
   spanMs: number;
-  errorKinds: Record<string, number> | null;
-}
-
-/** The interval's own error counts by kind, when the runner recorded them. */
-function errorKindsOf(iv: IntervalResult): Record<string, number> | null {
-  const kinds = iv.errorKinds;
-  if (typeof kinds !== "object" || kinds === null) return null;
-  return Object.fromEntries(
-    Object.entries(kinds).filter((e): e is [string, number] => typeof e[1] === "number"),
-  );
 }
 
 function totalsOf(intervals: IntervalResult[]): IntervalTotals {
-  const t: IntervalTotals = { ...emptyIntervalCounts(), spanMs: 0, errorKinds: {} };
+  const t: IntervalTotals = { ...emptyIntervalCounts(), ...emptyIntervalDetail(), spanMs: 0 };
   for (const iv of intervals) {
     addIntervalCounts(t, iv);
+    addIntervalDetail(t, iv);
     t.spanMs += iv.durationMs;
-    const kinds = errorKindsOf(iv);
-    if (kinds === null) t.errorKinds = null;
-    else if (t.errorKinds !== null) addCounts(t.errorKinds, kinds);
   }
   return t;
 }
@@ -138,8 +129,8 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     bytesRead: t.bytesRead,
     bytesWritten: t.bytesWritten,
     lateSends: t.lateSends,
-    // The aggregator's rule; intervals carry no server-bound count, so the whole run's stands in.
-    ...verdict(t.lateSends, run.serverBoundSends ?? 0, sends),
+    // The aggregator's rule; in files whose intervals carry no server-bound count the whole run's stands in.
+    ...verdict(t.lateSends, t.serverBoundSends ?? run.serverBoundSends ?? 0, sends),
   };
 }
 

@@ -82,7 +82,10 @@ Deno.test("cutWarmup recomputes the totals from the intervals at or after the cu
 
 Deno.test("cutWarmup counts error kinds exactly when intervals carry them", () => {
   const run = warmRun();
-  run.intervals = run.intervals.map((iv) => ({ ...iv, errorKinds: iv.errors ? { connect: iv.errors } : {} }));
+  run.intervals = run.intervals.map((iv) => {
+    const errorKinds: Record<string, number> = iv.errors ? { connect: iv.errors } : {};
+    return { ...iv, errorKinds };
+  });
   assert.deepEqual(cutWarmup(run, 1000).errors, { connect: 4 });
 });
 
@@ -131,4 +134,43 @@ Deno.test("apportionErrors splits by the mix and keeps the total", () => {
   assert.deepEqual(Object.keys(split).sort(), ["connect", "timeout"]);
   assert.deepEqual(apportionErrors(0, { timeout: 1 }), {});
   assert.deepEqual(apportionErrors(4, {}), {});
+});
+
+/** The warm run with a timeout in each warm-up interval and connect errors only in the last two. */
+function killedRun(): RunResult {
+  const run = warmRun();
+  run.intervals = run.intervals.map((iv, i) => {
+    const errorKinds: Record<string, number> = i < 4
+      ? { timeout: 1 }
+      : i >= 6
+      ? { connect: 3, reset: 1 }
+      : {};
+    const errors = Object.values(errorKinds).reduce((a, b) => a + b, 0);
+    return { ...iv, errors, errorKinds, serverBoundSends: i < 4 ? 50 : 0 };
+  });
+  return { ...run, errors: { timeout: 4, connect: 6, reset: 2 }, serverBoundSends: 200 };
+}
+
+Deno.test("phaseStats counts each phase's errors by kind exactly from its intervals, never apportioned", () => {
+  const phases = [{ name: "warm", durationMs: 1000 }, { name: "steady", durationMs: 500 }, {
+    name: "killed",
+    durationMs: 500,
+  }];
+  const [warm, steady, killed] = phaseStats(killedRun(), phases);
+  assert.deepEqual([warm.timeouts, warm.errors], [4, { timeout: 4 }]);
+  assert.deepEqual([steady.timeouts, steady.errors], [0, {}]);
+  assert.deepEqual([killed.timeouts, killed.errors], [0, { connect: 6, reset: 2 }]);
+  // The same intervals without their kinds (an older file): the run's mix is spread over the phases.
+  const old = killedRun();
+  old.intervals = old.intervals.map(({ errorKinds: _, ...iv }) => iv);
+  assert.deepEqual(phaseStats(old, phases)[0].errors, { timeout: 1, connect: 2, reset: 1 });
+});
+
+Deno.test("cutWarmup judges the verdict on the server-bound sends of the kept intervals", () => {
+  const cut = cutWarmup(killedRun(), 1000);
+  assert.deepEqual(cut.errors, { connect: 6, reset: 2 });
+  assert.deepEqual([cut.serverBoundSends, cut.serverBound], [0, false]);
+  // Warm-up waits counted in: the whole run's 200 of 812 sends name the server.
+  const whole = cutWarmup(killedRun(), 0);
+  assert.deepEqual([whole.serverBoundSends, whole.serverBound], [200, true]);
 });

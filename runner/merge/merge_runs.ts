@@ -3,13 +3,13 @@
  * One run rebuilt from the shards that each generated one execution segment of it (`--segment i/N`):
  * the exact sum, never an average. Latency comes from adding the shards' encoded HDR histograms (the
  * run's and each interval's), so merged percentiles are those of every request together within HDR
- * precision; counters are summed; intervals are aligned by absolute time (each shard's schedule start
+ * precision; counters are summed (each interval's errors by kind too); intervals are aligned by absolute time (each shard's schedule start
  * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
  * added exactly is left out rather than guessed: the uncorrected latency of the throughput model (only
  * its summary is stored) and the flows' latency summaries. Pure; `shards.ts` checks the set first.
  */
 import type { IntervalResult, RunResult } from "../../results/mod.ts";
-import { addCounts } from "../../results/interval_counts.ts";
+import { addCounts, addIntervalDetail, emptyIntervalDetail } from "../../results/interval_counts.ts";
 import {
   encodeHistogram,
   histogramBuckets,
@@ -68,10 +68,11 @@ export function mergeIntervals(runs: RunResult[], alignment: Alignment): Interva
 function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignment): IntervalResult {
   const total = (of: (iv: IntervalResult) => number) => parts.reduce((s, iv) => s + of(iv), 0);
   const statusCodes: Record<string, number> = {};
-  const errorKinds: Record<string, number> = {};
+  // Errors by kind and server-bound sends only when every shard's interval has them (else an undercount).
+  const detail = emptyIntervalDetail();
   for (const iv of parts) {
     addCounts(statusCodes, iv.statusCodes);
-    addCounts(errorKinds, (iv.errorKinds ?? {}) as Record<string, number>);
+    addIntervalDetail(detail, iv);
   }
   // Exact only when every shard that answered in this interval kept its histogram.
   const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
@@ -83,6 +84,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     durationMs: parts.length ? Math.max(...parts.map((iv) => iv.durationMs)) : alignment.intervalMs,
     requests: total((iv) => iv.requests),
     errors: total((iv) => iv.errors),
+    ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
     non2xx: total((iv) => iv.non2xx),
     p50: latency(summary.p50),
     p75: latency(summary.p75),
@@ -93,10 +95,10 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     bytesRead: total((iv) => iv.bytesRead),
     bytesWritten: total((iv) => iv.bytesWritten),
     lateSends: total((iv) => iv.lateSends),
+    ...(detail.serverBoundSends !== null ? { serverBoundSends: detail.serverBoundSends } : {}),
     inFlight: total((iv) => iv.inFlight),
     connections: total((iv) => iv.connections),
     statusCodes,
-    ...(parts.some((iv) => iv.errorKinds !== undefined) ? { errorKinds } : {}),
     ...(exact ? { histogramEncoded: encodeHistogram(histogram) } : {}),
   };
 }

@@ -153,3 +153,31 @@ Deno.test("merge --allow-partial: merges what is there and marks it", () => {
   assertEquals(merged.complete, false);
   throws(() => mergeShardFiles([]), MergeError);
 });
+
+Deno.test("merge: each interval's errors by kind and server-bound sends add up, kept only when every shard has them", () => {
+  const withKinds = (file: ShardFile, kinds: Array<Record<string, number>>, waited: number[]) => {
+    file.results.runs[0].intervals = file.results.runs[0].intervals.map((iv, i) => ({
+      ...iv,
+      errors: Object.values(kinds[i]).reduce((a, b) => a + b, 0),
+      errorKinds: kinds[i],
+      serverBoundSends: waited[i],
+    }));
+    return file;
+  };
+  const a = withKinds(shard(0, 2, [[1000], [1000]]), [{ timeout: 1 }, {}], [2, 0]);
+  const b = withKinds(shard(1, 2, [[1000], [1000]]), [{ timeout: 2 }, { connect: 3, reset: 1 }], [1, 4]);
+  const run = mergeShardFiles([a, b]).runs[0];
+  assertEquals(run.intervals.map((iv) => iv.errorKinds), [{ timeout: 3 }, { connect: 3, reset: 1 }]);
+  assertEquals(run.intervals.map((iv) => iv.errors), [3, 4]);
+  assertEquals(run.intervals.map((iv) => iv.serverBoundSends), [3, 4]);
+  // A shard from before intervals kept them: the merged sums would undercount, so they are left out.
+  const old = shard(1, 2, [[1000], [1000]]);
+  const partial = mergeShardFiles([
+    withKinds(shard(0, 2, [[1000], [1000]]), [{ timeout: 1 }, {}], [0, 0]),
+    old,
+  ]);
+  assertEquals(partial.runs[0].intervals.map((iv) => [iv.errorKinds, iv.serverBoundSends]), [
+    [undefined, undefined],
+    [undefined, undefined],
+  ]);
+});
