@@ -64,6 +64,23 @@ function timeline(results: ResultsFile) {
   };
 }
 
+/**
+ * Every interval counts its errors by kind, the kinds add up to its error count and, over the intervals,
+ * to the run's; connect and reset errors fall only in intervals from `killIndex` (the kill's) on.
+ */
+function assertKindsAfterKill(run: ResultsFile["runs"][number], killIndex: number): void {
+  const byKind: Record<string, number> = {};
+  run.intervals.forEach((iv, i) => {
+    const kinds = iv.errorKinds ?? {};
+    assert(iv.errorKinds !== undefined, `interval ${i} records its errors by kind`);
+    assertEquals(Object.values(kinds).reduce((a, b) => a + b, 0), iv.errors, `interval ${i}`);
+    for (const [kind, n] of Object.entries(kinds)) byKind[kind] = (byKind[kind] ?? 0) + n;
+    const dead = (kinds.connect ?? 0) + (kinds.reset ?? 0);
+    assert(dead === 0 || i >= killIndex, `connect/reset in interval ${i}, before the kill at ${killIndex}`);
+  });
+  assertEquals(byKind, Object.fromEntries(Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0)));
+}
+
 Deno.test("drill 1: target killed mid-attack: errors by kind from the kill on, results and report written, exit 0", async () => {
   await withTempDir(async (dir) => {
     const port = freePort();
@@ -105,6 +122,7 @@ Deno.test("drill 1: target killed mid-attack: errors by kind from the kill on, r
       JSON.stringify({ withErrors, withResponses }),
     );
     assert(withErrors.length >= 4, `errors go on for the rest of the run: ${withErrors}`);
+    assertKindsAfterKill(run, Math.max(...withResponses) - 1);
     assertEquals(await waitUntilGone(runId, 3000), []);
   });
 });
