@@ -93,7 +93,7 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     if (output.outFile) console.log(`results: ${output.outFile}`);
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
   }
-  return exitCode(run, gates, written, interrupt.signal.aborted);
+  return exitCode(run, gates, written, interrupt.signal.aborted ? interrupt.exitCode() : null);
 }
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
@@ -112,8 +112,13 @@ async function writeOutputs(
 }
 
 /** Most telling first: a stop by the user, lost output, no answer at all, then the gates. */
-function exitCode(run: RunResult, gates: ThresholdResult[], written: boolean, interrupted: boolean): number {
-  if (interrupted) return EXIT.interrupted;
+function exitCode(
+  run: RunResult,
+  gates: ThresholdResult[],
+  written: boolean,
+  stoppedWith: number | null,
+): number {
+  if (stoppedWith !== null) return stoppedWith; // 130 after Ctrl-C, 143 after SIGTERM
   if (!written) return EXIT.outputNotWritable;
   if (noResponseAtAll([run])) {
     console.error(`loadlab attack: no response at all: every request failed (${errorSummary([run])})`);

@@ -16,6 +16,8 @@ export const EXIT = {
   outputNotWritable: 5,
   /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
   interrupted: 130,
+  /** 128 + SIGTERM: stopped by a supervisor (kill, Kubernetes, CI cancel), results kept as after Ctrl-C. */
+  terminated: 143,
 } as const;
 
 /** True when runs were made and not one request got an answer (connection refused, ...). */

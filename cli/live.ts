@@ -2,10 +2,12 @@
  * @module
  * Terminal plumbing shared by commands that run load: the live progress line (only on a terminal,
  * redrawn in place on stderr so stdout stays clean for `--json` and pipes), and Ctrl-C handling where
- * the first Ctrl-C stops the load gracefully and keeps the results, and a second one exits at once.
+ * the first Ctrl-C (or SIGTERM) stops the load gracefully and keeps the results, and a second one exits at
+ * once.
  */
 import { renderLiveLine } from "../report/text.ts";
 import type { AttackProgress } from "../runner/attack.ts";
+import { EXIT } from "./exit_codes.ts";
 
 const encoder = new TextEncoder();
 
@@ -24,23 +26,39 @@ export function liveLine(enabled: boolean): { onProgress?: (p: AttackProgress) =
   };
 }
 
-/** An AbortSignal fired by the first Ctrl-C; the second Ctrl-C exits with 130. */
-export function interruptSignal(): { signal: AbortSignal; dispose(): void } {
+/**
+ * An AbortSignal fired by the first SIGINT (Ctrl-C) or SIGTERM (a supervisor's stop: kill, Kubernetes,
+ * systemd, CI cancel), which both stop gracefully and keep the results; a second one of either exits at
+ * once. `exitCode()` is 128 + the number of the first signal, as shells report it: 130 for SIGINT, 143
+ * for SIGTERM (README's exit code table).
+ */
+export function interruptSignal(): { signal: AbortSignal; exitCode(): number; dispose(): void } {
   const controller = new AbortController();
-  const onSigint = () => {
-    if (controller.signal.aborted) Deno.exit(130);
-    console.error("\nstopping: finishing in-flight requests (Ctrl-C again to quit now)");
+  let exitCode: number = EXIT.interrupted;
+  const on = (code: number, what: string) => () => {
+    if (controller.signal.aborted) Deno.exit(code);
+    exitCode = code;
+    console.error(`\nstopping (${what}): finishing in-flight requests (Ctrl-C again to quit now)`);
     controller.abort();
   };
-  try {
-    Deno.addSignalListener("SIGINT", onSigint);
-  } catch { /* signals unsupported (e.g. some Windows consoles): Ctrl-C then just exits */ }
+  const listeners: [Deno.Signal, () => void][] = [
+    ["SIGINT", on(EXIT.interrupted, "Ctrl-C")],
+    ["SIGTERM", on(EXIT.terminated, "SIGTERM")],
+  ];
+  for (const [signal, listener] of listeners) {
+    try {
+      Deno.addSignalListener(signal, listener);
+    } catch { /* signals unsupported (e.g. SIGTERM on Windows): that signal then just exits */ }
+  }
   return {
     signal: controller.signal,
+    exitCode: () => exitCode,
     dispose() {
-      try {
-        Deno.removeSignalListener("SIGINT", onSigint);
-      } catch { /* never added */ }
+      for (const [signal, listener] of listeners) {
+        try {
+          Deno.removeSignalListener(signal, listener);
+        } catch { /* never added */ }
+      }
     },
   };
 }

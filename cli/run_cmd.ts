@@ -107,6 +107,9 @@ function badInput(command: string, err: unknown): number {
   throw err;
 }
 
+/** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
+type Stopped = RunPlanOutcome & { stopExitCode: number };
+
 /** Runs the plan with progress; an exit code when it could not finish normally. */
 async function execute(
   command: string,
@@ -114,7 +117,7 @@ async function execute(
   args: RunArgs,
   source: Source,
   outDir: string,
-): Promise<RunPlanOutcome | number> {
+): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
   if (args.dashboard) {
     const started = startDashboard(command, plan.experiment.name, args.dashboard);
@@ -139,7 +142,7 @@ async function execute(
       },
     });
     await dashboard?.finish(outcome.results);
-    return outcome;
+    return { ...outcome, stopExitCode: interrupt.exitCode() };
   } catch (err) {
     live.done();
     if (err instanceof TargetFailedError) {
@@ -160,7 +163,7 @@ async function execute(
 }
 
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
-async function conclude(command: string, outcome: RunPlanOutcome, args: RunArgs): Promise<number> {
+async function conclude(command: string, outcome: Stopped, args: RunArgs): Promise<number> {
   const { results } = outcome;
   const failed = results.thresholds.filter((t) => !t.ok);
   if (failed.length) console.log(`\n${failedTable(failed)}`);
@@ -172,7 +175,7 @@ async function conclude(command: string, outcome: RunPlanOutcome, args: RunArgs)
     return 5;
   }
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
-  if (outcome.interrupted) return 130;
+  if (outcome.interrupted) return outcome.stopExitCode;
   if (noResponseAtAll(results.runs)) {
     console.error(
       `loadlab ${command}: no response at all: every request failed (${errorSummary(results.runs)})`,

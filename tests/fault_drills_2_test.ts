@@ -1,13 +1,17 @@
 /**
  * @module
  * Fault drills end to end, second part (issue 9): Redis killed under the caching proxy and under the
- * rate limiter and brought back on the same port (3). Every redis-server here is started by the test
- * on a free port and carries a `LOADLAB_RUN_ID` of its own, so "nothing left running" is a scan of
- * /proc for that mark.
+ * rate limiter and brought back on the same port (3); SIGINT, SIGTERM and a second SIGINT in the middle
+ * of a multi-run experiment whose targets loadlab starts, one of them a proxy with its own redis-server
+ * (5). The drill-5 targets are tests/fixtures/counting_server.ts, which logs what the server saw and
+ * when, so "no new send after 1 s" is checked on the server's side. Every process here (a redis-server
+ * the test starts, a loadlab and all it starts) carries a `LOADLAB_RUN_ID` of its own, so "nothing left
+ * running" is a scan of /proc for that mark.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { requireProgram } from "./helpers.ts";
-import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
+import { requireProgram, withTempDir } from "./helpers.ts";
+import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";
+import type { ResultsFile } from "../results/mod.ts";
 import { type RunningTarget, startTarget } from "../targets/mod.ts";
 import { findProgram } from "../targets/path_lookup.ts";
 import { freePort } from "../targets/free_port.ts";
@@ -156,6 +160,181 @@ Deno.test({
       const after = await proxy.stats();
       assertEquals(after.limited, 2);
       assertEquals(after.limiterBypasses, bypasses);
+    });
+  },
+});
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const COUNTER = new URL("./fixtures/counting_server.ts", import.meta.url).pathname;
+
+/**
+ * Two targets loadlab starts, each a counting server logging into `log`: `direct`, and `limited`, a
+ * rate-limiting proxy (its own redis-server) in front of another one. Interleaved order, so with `first`
+ * declared first: first/short, other/short, first/long, other/long; the long load runs well past when
+ * the tests stop it (in run 3), and each request takes 300 ms, so some are in flight at the stop.
+ */
+function experiment(log: string, first: "direct" | "limited"): string {
+  const counter = (port: number) => ({
+    kind: "external",
+    command: Deno.execPath(),
+    args: ["run", "-A", COUNTER, String(port), log],
+    url: `http://127.0.0.1:${port}`,
+  });
+  const targets = {
+    direct: counter(freePort()),
+    limited: {
+      kind: "proxy",
+      upstream: counter(freePort()),
+      rateLimit: { limit: 1_000_000, windowMs: 1000 },
+    },
+  };
+  return JSON.stringify({
+    name: "drill5",
+    targets: Object.fromEntries(Object.entries(targets).sort(([a]) => a === first ? -1 : 1)),
+    requests: ["/slow?ms=300"],
+    loads: {
+      short: { model: "rate", rate: 40, duration: "1s" },
+      long: { model: "rate", rate: 40, duration: "20s" },
+    },
+    interval: "100ms",
+  });
+}
+
+/** `loadlab run` on the drill-5 experiment, marked with `runId`, in the background. */
+function startRun(dir: string, runId: string, first: "direct" | "limited" = "direct") {
+  Deno.writeTextFileSync(`${dir}/exp.json`, experiment(`${dir}/requests.log`, first));
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "run", `${dir}/exp.json`, "--out-dir", `${dir}/out`],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
+  }).spawn();
+  const dec = new TextDecoder();
+  const output = child.output().then((o) => ({
+    code: o.code,
+    text: dec.decode(o.stderr) + dec.decode(o.stdout),
+    endedAtMs: Date.now(),
+  }));
+  return { child, output };
+}
+
+async function readResults(dir: string): Promise<ResultsFile | null> {
+  return await Deno.readTextFile(`${dir}/out/results.json`).then(JSON.parse, () => null);
+}
+
+/** Arrivals and answers the counting servers logged, in epoch ms. */
+function serverLog(dir: string) {
+  const lines = Deno.readTextFileSync(`${dir}/requests.log`).trim().split("\n").map((l) => l.split(" "));
+  const times = (kind: string) => lines.filter((l) => l[0] === kind).map((l) => Number(l[2]));
+  const answered = new Set(lines.filter((l) => l[0] === "d").map((l) => l[1]));
+  return {
+    arrivals: times("a"),
+    unanswered: lines.filter((l) => l[0] === "a" && !answered.has(l[1])).length,
+  };
+}
+
+/**
+ * Waits until `runs` runs are in results.json and the next one has sent for a second (the counting
+ * servers saw it), so the stop lands mid-run; every child is up by then, Redis included.
+ */
+async function untilMidRun(dir: string, runs: number, runId: string) {
+  const deadline = Date.now() + 40_000;
+  let sinceMs = 0;
+  while (Date.now() < deadline) {
+    const written = (await readResults(dir))?.runs.length ?? 0;
+    if (written > runs) throw new Error(`run ${runs + 1} ended before the stop: make the long load longer`);
+    if (written === runs && sinceMs === 0) sinceMs = Date.now();
+    if (sinceMs && serverLog(dir).arrivals.some((t) => t > sinceMs + 1000)) break;
+    await sleep(100);
+  }
+  assert(sinceMs > 0, `results.json never held ${runs} runs`);
+  const commands = markedProcesses(runId).map((p) => p.command).join("\n");
+  assert(
+    /redis-server/.test(commands) && /counting_server/.test(commands),
+    `children before the stop:\n${commands}`,
+  );
+}
+
+/** The drill-5 checks after a graceful stop by `signal` during run 3, the long load of `first`. */
+async function stopMidExperiment(
+  signal: "SIGINT" | "SIGTERM",
+  first: "direct" | "limited",
+  exitCode: number,
+) {
+  await withTempDir(async (dir) => {
+    const runId = `drill5-${signal}-${crypto.randomUUID()}`;
+    const { child, output } = startRun(dir, runId, first);
+    const other = first === "direct" ? "limited" : "direct";
+    try {
+      await untilMidRun(dir, 2, runId);
+    } catch (err) {
+      child.kill("SIGKILL");
+      throw new Error(`${err}\n${(await output).text}`);
+    }
+    const stopAtMs = Date.now();
+    child.kill(signal);
+    const { code, text } = await output;
+    assertEquals(code, exitCode, text);
+    const { arrivals, unanswered } = serverLog(dir);
+    const lastMs = Math.max(...arrivals);
+    assert(lastMs <= stopAtMs + 1000, `a request arrived ${lastMs - stopAtMs} ms after ${signal}`);
+    assertEquals(unanswered, 0, "every request in flight at the stop got its answer");
+    const results = (await readResults(dir))!;
+    assertEquals(results.complete, false);
+    assertEquals(
+      results.runs.map((r) => [r.name, Boolean(r.incomplete)]),
+      [[`${first}/short`, false], [`${other}/short`, false], [`${first}/long`, true]],
+    );
+    const stopped = results.runs[2];
+    const errors = Object.values(stopped.errors).reduce((n, e) => n + (e ?? 0), 0);
+    assert(stopped.requests > 10 && errors === 0, `graceful: ${stopped.requests} answered, ${errors} errors`);
+    // What the servers saw is what loadlab counted: nothing sent after the stop went unnoticed.
+    assertEquals(results.runs.reduce((n, r) => n + r.requests, 0), arrivals.length);
+    const report = await Deno.readTextFile(`${dir}/out/report.html`);
+    assert(report.includes(stopped.name), "the report shows the stopped run");
+    const left = await waitUntilGone(runId, 5000);
+    assertEquals(left, [], describeProcesses(left));
+  });
+}
+
+Deno.test({
+  name:
+    "drill 5: SIGINT mid-experiment: sends stop within 1 s, in-flight answered, runs kept, incomplete one saved, exit 130, nothing left",
+  ignore: !hasRedis,
+  fn: () => stopMidExperiment("SIGINT", "direct", 130),
+});
+
+Deno.test({
+  name: "drill 5: SIGTERM during the proxy's run: the same graceful stop, exit 143, redis-server stopped too",
+  ignore: !hasRedis,
+  fn: () => stopMidExperiment("SIGTERM", "limited", 143),
+});
+
+Deno.test({
+  name: "drill 5: a second SIGINT exits at once (130), finished runs kept, nothing left running",
+  ignore: !hasRedis,
+  async fn() {
+    await withTempDir(async (dir) => {
+      const runId = `drill5-twice-${crypto.randomUUID()}`;
+      const { child, output } = startRun(dir, runId);
+      try {
+        await untilMidRun(dir, 2, runId);
+      } catch (err) {
+        child.kill("SIGKILL");
+        throw new Error(`${err}\n${(await output).text}`);
+      }
+      child.kill("SIGINT");
+      await sleep(50);
+      const secondAtMs = Date.now();
+      child.kill("SIGINT");
+      const { code, text, endedAtMs } = await output;
+      assertEquals(code, 130, text);
+      // "At once": without waiting for the 300 ms answers in flight or the 2 s graceful stop.
+      assert(endedAtMs - secondAtMs < 1000, `exited ${endedAtMs - secondAtMs} ms after the second SIGINT`);
+      const results = (await readResults(dir))!;
+      assertEquals(results.runs.map((r) => r.name), ["direct/short", "limited/short"]);
+      const left = await waitUntilGone(runId, 5000);
+      assertEquals(left, [], describeProcesses(left));
     });
   },
 });
