@@ -3,8 +3,9 @@
  * The terminal printer: a `RunResult` in, text out, nothing else (no `Deno.*`, no clock). The summary
  * follows oha (success rate, totals, a ■ histogram, the latency distribution, status codes and errors)
  * and then autocannon's box tables, because those are the two layouts people doing this kind of test
- * already read fluently. Late and dropped sends are printed next to the latency they distort, with a
- * warning when the generator, not the target, limited the run. An empty run prints zeros and dashes,
+ * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
+ * one-line verdict on who limited the run (report/generator_verdict.ts, the page's words) and with a
+ * warning when the generator, not the target, limited it. An empty run prints zeros and dashes,
  * never NaN.
  */
 
@@ -18,6 +19,7 @@ import {
   formatPercentile,
 } from "./text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
+import { generatorVerdict } from "./generator_verdict.ts";
 
 export { formatBytes, formatDurationMs } from "./text_format.ts";
 
@@ -153,13 +155,23 @@ function errorLines(run: RunResult, c: Palette): string[] {
   return out;
 }
 
+/**
+ * The verdict line (report/generator_verdict.ts, the same words as the page), the late, waiting and
+ * dropped counts, the start-up facts, and a warning with what to do when the run was bound.
+ */
 function generatorLines(run: RunResult, c: Palette): string[] {
-  const waited = run.serverBoundSends ?? 0;
-  if (run.lateSends === 0 && run.droppedSends === 0 && waited === 0 && !run.generatorBound) return [];
-  const out = [
-    `Late sends: ${formatCount(run.lateSends)}, waited for a connection: ${formatCount(waited)}, ` +
-    `dropped sends: ${formatCount(run.droppedSends)}`,
-  ];
+  const v = generatorVerdict(run);
+  if (v === null) return [];
+  const bound = v.kind === "generator-bound" || v.kind === "server-bound";
+  const out = [`${c.bold("Generator:")} ${bound ? c.yellow(v.sentence) : v.sentence}`];
+  if (v.kind !== "closed") {
+    out.push(
+      `  Late sends: ${formatCount(run.lateSends)}, waited for a connection: ` +
+        `${formatCount(run.serverBoundSends ?? 0)}, dropped sends: ${formatCount(run.droppedSends)}`,
+    );
+  }
+  const startUp = startUpLine(run);
+  if (startUp) out.push(`  Start-up: ${startUp}`);
   if (run.generatorBound) {
     out.push(c.yellow(
       "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
@@ -167,11 +179,29 @@ function generatorLines(run: RunResult, c: Palette): string[] {
     ));
   } else if (run.serverBound) {
     out.push(c.yellow(
-      "Server-bound: more than 1% of sends waited for a connection because the target held every one " +
-        "(at --max-connections, or connects slow): the target, not the generator, limited this run.",
+      "Server-bound: the target held every connection (at --max-connections, or connects slow): " +
+        "the target, not the generator, limited this run.",
     ));
   }
   return out;
+}
+
+/** Pool, connects in flight, warm-up and transport on one line; empty when the file has none of them. */
+function startUpLine(run: RunResult): string {
+  const parts: string[] = [];
+  if (run.preConnected !== undefined) parts.push(`${formatCount(run.preConnected)} pre-connected`);
+  if (run.maxConnectsInFlight !== undefined) {
+    parts.push(`at most ${formatCount(run.maxConnectsInFlight)} connects in flight`);
+  }
+  if (run.generatorWarmupMs !== undefined) {
+    parts.push(
+      run.generatorWarmupMs > 0
+        ? `generator warm-up ${formatDurationMs(run.generatorWarmupMs)}`
+        : "no warm-up",
+    );
+  }
+  if (run.transport !== undefined) parts.push(`transport ${run.transport}`);
+  return parts.join(", ");
 }
 
 /** A shard's numbers are its part of the load only: say so, and how to get the whole. */

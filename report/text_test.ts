@@ -208,3 +208,35 @@ Deno.test("summary of a shard says it is one segment and how to get the whole", 
   assert(text.includes("loadlab merge"));
   assertEquals(renderSummary(sampleRun()).includes("Segment"), false);
 });
+
+Deno.test("renderSummary states the open-model verdict in plain words with the start-up facts", () => {
+  const run = sampleRun({
+    targetRps: 1000,
+    serverBoundSends: 1503,
+    serverBound: true,
+    lateSends: 12,
+    preConnected: 8,
+    preConnectEstimateMs: 0.2,
+    maxConnectsInFlight: 16,
+    generatorWarmupMs: 201,
+    transport: "epoll",
+  });
+  const text = renderSummary(run);
+  assert(
+    text.includes("Generator: server-bound: 93% of sends waited for a connection the server held"),
+    text,
+  );
+  assert(text.includes("Late sends: 12, waited for a connection: 1,503, dropped sends: 0"), text);
+  assert(
+    text.includes(
+      "Start-up: 8 pre-connected, at most 16 connects in flight, generator warm-up 201.00 ms, transport epoll",
+    ),
+    text,
+  );
+  const kept = renderSummary(sampleRun({ targetRps: 1000, lateSends: 3, serverBoundSends: 0 }));
+  assert(kept.includes("Generator: kept the schedule: 0.2% of sends late, 0% waited for a connection"), kept);
+  // A closed-model run says why nothing can be late, and lists no send counts.
+  const closed = renderSummary(sampleRun({ generatorWarmupMs: 0, transport: "deno" }));
+  assert(closed.includes("Generator: closed model"), closed);
+  assert(!closed.includes("Late sends") && closed.includes("Start-up: no warm-up, transport deno"), closed);
+});

@@ -1,0 +1,119 @@
+/**
+ * @module
+ * Who held a run up, in plain words, for the terminal summary (report/text.ts) and the run detail of
+ * report.html (report/html/page_run.ts) alike: one sentence ("server-bound: 93% of sends waited for a
+ * connection the server held") and the facts behind it (late, server-bound and dropped sends with their
+ * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's
+ * warm-up and the transport). The sentence follows the runner's flags (runner/stats/verdict.ts) rather
+ * than judging again, so the page, the summary and a CI job reading `generatorBound` always agree. Pure.
+ */
+import type { RunResult } from "../results/mod.ts";
+import { formatCount, formatDurationMs } from "./text_format.ts";
+
+/** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
+export interface GeneratorVerdict {
+  kind: "generator-bound" | "server-bound" | "kept-up" | "closed";
+  /** One plain-words sentence starting with the verdict. */
+  sentence: string;
+  /** Label and value, in reading order; only the facts the results file holds. */
+  facts: Array<[string, string]>;
+}
+
+/** A share of sends as a short percentage: "93%", "0.4%", "0%"; "-" without sends. */
+export function shareOf(n: number, sends: number): string {
+  if (!(sends > 0)) return "-";
+  const pct = (n / sends) * 100;
+  if (pct === 0) return "0%";
+  return pct < 1 ? `${pct.toFixed(1)}%` : `${Math.round(pct)}%`;
+}
+
+/** Every send the run attempted: answered, failed, or dropped for being too late. */
+export function sendsOf(run: RunResult): number {
+  const errors = Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
+  return run.requests + errors + run.droppedSends;
+}
+
+/** Whether sends followed a schedule (open models, `-R`), so they could be late or wait. */
+function hasSchedule(run: RunResult): boolean {
+  return run.targetRps !== null || run.lateSends > 0 || (run.serverBoundSends ?? 0) > 0 ||
+    run.droppedSends > 0;
+}
+
+function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind" | "sentence"> {
+  const waited = run.serverBoundSends ?? 0;
+  if (run.generatorBound) {
+    return {
+      kind: "generator-bound",
+      sentence: `generator-bound: ${shareOf(run.lateSends, sends)} of sends went out late because ` +
+        "loadlab itself was behind; these numbers describe the generator, not the target",
+    };
+  }
+  if (run.serverBound) {
+    return {
+      kind: "server-bound",
+      sentence: `server-bound: ${shareOf(waited, sends)} of sends waited for a connection the server held`,
+    };
+  }
+  if (!hasSchedule(run)) {
+    return {
+      kind: "closed",
+      sentence: "closed model: each connection sends when its previous response ends, so no send is late",
+    };
+  }
+  return {
+    kind: "kept-up",
+    sentence: `kept the schedule: ${shareOf(run.lateSends, sends)} of sends late, ` +
+      `${shareOf(waited, sends)} waited for a connection`,
+  };
+}
+
+/** The facts of the generator side of a run that the file records (older files lack some). */
+function factsOf(run: RunResult, sends: number): Array<[string, string]> {
+  const facts: Array<[string, string]> = [];
+  const counted = (n: number) => `${formatCount(n)} (${shareOf(n, sends)} of ${formatCount(sends)} sends)`;
+  if (hasSchedule(run)) {
+    facts.push(["late sends (generator behind)", counted(run.lateSends)]);
+    if (run.serverBoundSends !== undefined) {
+      facts.push(["server-bound sends (waited for a connection)", counted(run.serverBoundSends)]);
+    }
+    facts.push(["dropped sends (later than the bound)", formatCount(run.droppedSends)]);
+  }
+  facts.push([
+    "flags",
+    `generatorBound ${run.generatorBound}` +
+    (run.serverBound !== undefined ? `, serverBound ${run.serverBound}` : ""),
+  ]);
+  if (run.preConnected !== undefined) {
+    const estimate = run.preConnectEstimateMs;
+    const sized = typeof estimate === "number" ? ` (sized with a ${formatDurationMs(estimate)} connect)` : "";
+    facts.push(["pre-connected pool", `${formatCount(run.preConnected)} connections at t0${sized}`]);
+  }
+  if (run.maxConnectsInFlight !== undefined) {
+    facts.push(["max connects in flight", formatCount(run.maxConnectsInFlight)]);
+  }
+  if (run.generatorWarmupMs !== undefined) {
+    facts.push([
+      "generator warm-up",
+      run.generatorWarmupMs > 0
+        ? `${formatDurationMs(run.generatorWarmupMs)} against an in-process sink, before t0`
+        : "skipped",
+    ]);
+  }
+  if (run.transport !== undefined) {
+    const fallback = run.transportFallback ? ` (epoll asked for: ${run.transportFallback})` : "";
+    facts.push(["transport", run.transport + fallback]);
+  }
+  return facts;
+}
+
+/**
+ * The verdict of a run, or null for a file that records nothing of the generator side (a closed-model
+ * run from before start-up facts were kept, with no late, waiting or dropped send).
+ */
+export function generatorVerdict(run: RunResult): GeneratorVerdict | null {
+  const known = hasSchedule(run) || run.generatorBound || run.transport !== undefined ||
+    run.generatorWarmupMs !== undefined || run.preConnected !== undefined;
+  if (!known) return null;
+  const sends = sendsOf(run);
+  return { ...sentenceOf(run, sends), facts: factsOf(run, sends) };
+}
