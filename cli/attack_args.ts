@@ -21,7 +21,7 @@ import type { ServeOptions } from "./dashboard.ts";
 import { attackHelp } from "./attack_help.ts";
 import { FlagValues } from "./flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
-import { readOpenFileLimit } from "./open_file_limit.ts";
+import { FD_HEADROOM, readOpenFileLimit, socketProblem, socketsOf } from "./open_file_limit.ts";
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
@@ -52,9 +52,6 @@ export interface ParseAttackOptions {
   /** Soft RLIMIT_NOFILE; `undefined` reads it from the system, `null` skips the check. */
   openFileLimit?: number | null;
 }
-
-/** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */
-const FD_HEADROOM = 50;
 
 /**
  * Parses the arguments after `attack`. Throws `UsageError` on bad input and `HelpRequested` for `-h`.
@@ -147,30 +144,10 @@ function parseUrl(positionals: string[]): URL {
 }
 
 function checkSockets(config: AttackConfig, limit: number | null): void {
-  if (limit === null || !Number.isFinite(limit)) return;
   const { open, sockets } = socketsOf(config);
-  if (sockets <= limit - FD_HEADROOM) return;
   const flag = open ? "--max-connections" : "-c";
-  throw new UsageError(
-    `${flag} ${sockets}: needs ${sockets} sockets but the open-file limit is ${limit} ` +
-      `(${FD_HEADROOM} kept for the runtime); raise it (ulimit -n ${
-        nextPowerOfTwo(sockets + FD_HEADROOM)
-      }) ` +
-      `or use at most ${flag} ${Math.max(1, limit - FD_HEADROOM)}`,
-  );
-}
-
-/** Open pacing (rate, or count with -R) opens connections on demand up to maxConnections. */
-function socketsOf(config: AttackConfig): { open: boolean; sockets: number } {
-  if (config.model === "rate") return { open: true, sockets: config.maxConnections };
-  if (config.model === "count" && config.ratePerSec !== undefined) {
-    return { open: true, sockets: config.maxConnections };
-  }
-  return { open: false, sockets: config.connections };
-}
-
-function nextPowerOfTwo(n: number): number {
-  return 2 ** Math.ceil(Math.log2(n));
+  const problem = socketProblem(sockets, limit, flag);
+  if (problem) throw new UsageError(`${flag} ${sockets}: ${problem}`);
 }
 
 /** Config field (first segment of an issue's path) -> the flag that sets it. */

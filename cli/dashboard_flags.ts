@@ -37,7 +37,7 @@ export function dashboardHelp(flagAt: number, textAt: number): string {
 export function dashboardOptions(flags: FlagValues): ServeOptions | undefined {
   if (!DASHBOARD_FLAGS.some((spec) => flags.has(spec.long))) return undefined;
   return {
-    host: flags.text("host") ?? "127.0.0.1",
+    host: flags.nonEmpty("host") ?? "127.0.0.1",
     port: flags.wholeNumber("dashboard-port", 0, 65535) ?? 0,
     open: flags.has("open"),
   };

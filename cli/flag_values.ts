@@ -39,6 +39,13 @@ export class FlagValues {
     return value;
   }
 
+  /** Text that must not be empty, e.g. a host name. */
+  nonEmpty(long: string): string | undefined {
+    const value = this.text(long);
+    if (value === "") throw this.problem(long, value, "must not be empty");
+    return value;
+  }
+
   positiveInt(long: string): number | undefined {
     const value = this.text(long);
     if (value === undefined) return undefined;

@@ -13,7 +13,7 @@ import { MergeError, mergeShardFiles } from "../runner/merge/shards.ts";
 import { analyze, phaseStats } from "../scenarios/analysis.ts";
 import { writeReport } from "../report/write.ts";
 import { tokenize } from "./argv.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 
 /** `loadlab merge --help`. */
@@ -40,15 +40,20 @@ interface MergeArgs {
 }
 
 function parseMergeArgs(argv: string[]): MergeArgs {
-  const raw = tokenize(argv, [
-    { long: "output", short: "o", takesValue: true, example: "results.json" },
-    { long: "report", takesValue: true, example: "report.html" },
-    { long: "allow-partial", takesValue: false },
-    { long: "help", short: "h", takesValue: false },
-  ], { "--out": "use -o results.json" });
+  const raw = tokenize(
+    argv,
+    [
+      { long: "output", short: "o", takesValue: true, example: "results.json" },
+      { long: "report", takesValue: true, example: "report.html" },
+      { long: "allow-partial", takesValue: false },
+      { long: "help", short: "h", takesValue: false },
+    ],
+    { "--out": "use -o results.json" },
+    "merge",
+  );
   if (raw.values.has("help")) throw new HelpRequested(MERGE_HELP);
   if (!raw.positionals.length) {
-    throw new UsageError("merge: no shard files given; e.g. loadlab merge shard-*.json -o results.json");
+    throw new UsageError("no shard files given; e.g. loadlab merge shard-*.json -o results.json");
   }
   return {
     inputs: raw.positionals,
@@ -93,7 +98,7 @@ export async function runMergeCommand(argv: string[]): Promise<number> {
       return EXIT.badInput;
     }
     if (err instanceof UsageError || err instanceof ResultsFileError) {
-      console.error(`loadlab merge: ${err.message}`);
+      console.error(`loadlab merge: ${oneLine(err.message)}`);
       return EXIT.badInput;
     }
     throw err;

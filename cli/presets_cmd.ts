@@ -47,10 +47,10 @@ export function presetRows(): PresetRow[] {
 /** Runs `loadlab presets`; returns the exit code. */
 export function runPresetsCommand(argv: string[]): number {
   try {
-    const raw = tokenize(argv, [{ long: "help", short: "h", takesValue: false }]);
+    const raw = tokenize(argv, [{ long: "help", short: "h", takesValue: false }], {}, "presets");
     if (raw.values.has("help")) throw new HelpRequested(PRESETS_HELP);
     if (raw.positionals.length) {
-      throw new UsageError(`presets: takes no arguments, got "${raw.positionals[0]}"`);
+      throw new UsageError(`takes no arguments, got "${raw.positionals[0]}"`);
     }
   } catch (err) {
     if (err instanceof HelpRequested) {

@@ -13,7 +13,7 @@ import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge.ts";
 import { writeReport } from "../report/write.ts";
 import { tokenize } from "./argv.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
 
 /** `loadlab report --help`. */
 export const REPORT_HELP = `loadlab report: rebuild report.html from saved results
@@ -35,14 +35,19 @@ interface ReportArgs {
 }
 
 function parseReportArgs(argv: string[]): ReportArgs {
-  const raw = tokenize(argv, [
-    { long: "output", short: "o", takesValue: true, example: "report.html" },
-    { long: "compare", takesValue: true, example: "baseline.json" },
-    { long: "help", short: "h", takesValue: false },
-  ], { "--out": "use -o report.html" });
+  const raw = tokenize(
+    argv,
+    [
+      { long: "output", short: "o", takesValue: true, example: "report.html" },
+      { long: "compare", takesValue: true, example: "baseline.json" },
+      { long: "help", short: "h", takesValue: false },
+    ],
+    { "--out": "use -o report.html" },
+    "report",
+  );
   if (raw.values.has("help")) throw new HelpRequested(REPORT_HELP);
   if (!raw.positionals.length) {
-    throw new UsageError("report: no results file given; e.g. loadlab report results.json -o report.html");
+    throw new UsageError("no results file given; e.g. loadlab report results.json -o report.html");
   }
   return {
     inputs: raw.positionals,
@@ -59,7 +64,7 @@ function checkNotShards(inputs: string[], files: ResultsFile[]): void {
   const shards = inputs.filter((_, i) => !files[i].shards && files[i].runs.some((r) => r.segment));
   if (shards.length > 1) {
     throw new UsageError(
-      `report: ${shards.join(", ")} are shards of a segmented load (--segment); merge them first: ` +
+      `${shards.join(", ")} are shards of a segmented load (--segment); merge them first: ` +
         `loadlab merge ${shards.join(" ")} -o results.json --report report.html`,
     );
   }
@@ -85,7 +90,7 @@ export async function runReportCommand(argv: string[]): Promise<number> {
     try {
       await writeReport(args.output, results, { compare });
     } catch (err) {
-      console.error(`${args.output}: cannot write the report: ${(err as Error).message}`);
+      console.error(`loadlab report: ${args.output}: cannot write the report: ${(err as Error).message}`);
       return 5; // output not writable (README: exit codes); 1 means only a failed threshold
     }
     console.log(`wrote ${args.output} (${results.runs.length} runs${compare ? ", with comparison" : ""})`);
@@ -96,7 +101,7 @@ export async function runReportCommand(argv: string[]): Promise<number> {
       return 0;
     }
     if (err instanceof UsageError || err instanceof ResultsFileError) {
-      console.error(err.message);
+      console.error(`loadlab report: ${oneLine(err.message)}`);
       return 2;
     }
     throw err;

@@ -62,8 +62,8 @@ Deno.test("bad inputs print one line naming the file, exit 2 and keep the old ou
         [wrong, "-o", out],
         /wrong\.json: not a loadlab results file: createdAt: missing; expected a string/,
       ],
-      [["-o", out], /^report: no results file given; e\.g\. loadlab report results\.json/],
-      [[notJson, "--bogus"], /^--bogus: unknown flag/],
+      [["-o", out], /^loadlab report: no results file given; e\.g\. loadlab report results\.json/],
+      [[notJson, "--bogus"], /^loadlab report: --bogus: unknown flag; see loadlab report --help/],
     ];
     for (const [argv, expected] of cases) {
       const { code, errors } = await run(argv);

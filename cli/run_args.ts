@@ -75,13 +75,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
   const raw = tokenize(argv, SPECS, hints, command);
   if (raw.values.has("help")) throw new HelpRequested(help);
   const flags = new FlagValues(raw, SPECS);
-  if (raw.positionals.length !== 1) {
-    throw new UsageError(
-      raw.positionals.length === 0
-        ? "run: no experiment given; e.g. loadlab run study.yaml or loadlab run preset:demo"
-        : `run: one experiment at a time, got ${raw.positionals.map((p) => `"${p}"`).join(", ")}`,
-    );
-  }
+  if (raw.positionals.length !== 1) throw positionalsProblem(raw.positionals, command);
   for (const set of flags.all("set")) {
     if (!/^[^=]+=/.test(set)) throw new UsageError(`--set "${set}": write PATH=VALUE, e.g. --set repeats=5`);
   }
@@ -98,6 +92,19 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     junitFile: flags.path("junit"),
     ...dashboardOf(flags),
   };
+}
+
+/** No experiment, or more than one (`demo` is given its preset by the caller, so any other is extra). */
+function positionalsProblem(positionals: string[], command: string): UsageError {
+  if (positionals.length === 0) {
+    return new UsageError("no experiment given; e.g. loadlab run study.yaml or loadlab run preset:demo");
+  }
+  if (command === "demo") {
+    return new UsageError(
+      `unexpected argument "${positionals[1]}"; demo runs preset:demo (for a file: loadlab run FILE)`,
+    );
+  }
+  return new UsageError(`one experiment at a time, got ${positionals.map((p) => `"${p}"`).join(", ")}`);
 }
 
 /** `--segment` and `--start-at` (only with a segment: a lone experiment has nothing to line up with). */

@@ -9,7 +9,8 @@
 import { interruptSignal, liveLine } from "./live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { assertCiFilesWritable, preflightPlan } from "./run_preflight.ts";
+import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
 import { type Experiment, ExperimentError, loadExperiment } from "../scenarios/schema.ts";
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
 import { segmentPlan } from "../scenarios/segment_plan.ts";
@@ -41,6 +42,7 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     source = await loadSource(args);
     plan = planExperiment(source.experiment, { only: args.only });
     if (args.segment) plan = segmentPlan(plan, args.segment, args.startAtEpochMs);
+    plan = preflightPlan(plan, { file: args.source });
   } catch (err) {
     if (err instanceof HelpRequested) {
       console.log(err.text);
@@ -53,6 +55,12 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     await assertWritable(outDir);
   } catch (err) {
     console.error(`loadlab ${command}: cannot write to ${outDir}: ${(err as Error).message}`);
+    return 5;
+  }
+  try {
+    await assertCiFilesWritable([["--summary", args.summaryFile], ["--junit", args.junitFile]]);
+  } catch (err) {
+    console.error(`loadlab ${command}: ${(err as Error).message}`);
     return 5;
   }
   const outcome = await execute(command, plan, args, source, outDir);
@@ -88,10 +96,21 @@ async function loadSource(args: RunArgs): Promise<Source> {
   try {
     text = await Deno.readTextFile(args.source);
   } catch (err) {
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
-    throw new UsageError(`${args.source}: cannot read: ${why}`);
+    throw new UsageError(
+      `${args.source}: cannot read: ${
+        readProblem(err)
+      }; give an experiment file (YAML or JSON) or preset:NAME`,
+    );
   }
   return { experiment: loadExperiment(text, common), text };
+}
+
+/** Why a file could not be read, in words: "no such file", "is a folder", "a part of the path is a file". */
+function readProblem(err: unknown): string {
+  if (err instanceof Deno.errors.NotFound) return "no such file";
+  if (err instanceof Deno.errors.IsADirectory) return "is a folder";
+  if (err instanceof Deno.errors.NotADirectory) return "a part of the path is a file";
+  return (err as Error).message.replace(/: [a-z]+ '.*$/s, "");
 }
 
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
@@ -101,7 +120,7 @@ function badInput(command: string, err: unknown): number {
     return 2;
   }
   if (err instanceof UsageError || err instanceof ConfigError || err instanceof ResultsFileError) {
-    console.error(`loadlab ${command}: ${err.message}`);
+    console.error(`loadlab ${command}: ${oneLine(err.message)}`);
     return 2;
   }
   throw err;

@@ -10,6 +10,7 @@ import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../targets/path_lookup.ts";
+import { notAFolder } from "../scenarios/schema_files.ts";
 import {
   ENDPOINTS,
   parseRateLimit,
@@ -55,9 +56,9 @@ const BUILTIN_ONLY = ["compress", "cache-ttl", "instances", "balance", "reuse-po
 
 /** The target `loadlab serve` should start for these flags. */
 export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
-  const host = flags.text("host");
+  const host = flags.nonEmpty("host");
   const port = flags.wholeNumber("port", 0, 65535);
-  const redisUrl = flags.text("redis");
+  const redisUrl = redisUrlOf(flags);
   const compress = flags.has("compress") && flags.text("compress") === ""
     ? true
     : flags.choice("compress", ["gzip", "brotli"] as const);
@@ -76,7 +77,7 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
     cacheTtlSec: flags.seconds("cache-ttl"),
     instances: flags.positiveInt("instances"),
     balance,
-    staticDir: flags.path("static-dir"),
+    staticDir: staticDirOf(flags),
     redisUrl,
     // /redis/:key should work out of the box when a redis-server can be started.
     redis: redisUrl !== undefined || findProgram("redis-server") !== null,
@@ -105,6 +106,23 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
     host,
     port,
   };
+}
+
+/** `--redis`: a redis:// URL, checked here so a typo is bad input (2), not a target that failed (3). */
+function redisUrlOf(flags: FlagValues): string | undefined {
+  const text = flags.text("redis");
+  if (text === undefined || /^rediss?:\/\/[^/\s]+/.test(text)) return text;
+  throw new UsageError(
+    `--redis ${JSON.stringify(text)}: not a redis:// URL; e.g. --redis redis://127.0.0.1:6379`,
+  );
+}
+
+/** `--static-dir`: an existing folder, or the target would answer 404 to every /static request. */
+function staticDirOf(flags: FlagValues): string | undefined {
+  const dir = flags.path("static-dir");
+  const why = dir === undefined ? undefined : notAFolder(dir);
+  if (why) throw new UsageError(`--static-dir ${JSON.stringify(dir)}: ${why}; give a folder of files`);
+  return dir;
 }
 
 function describe(target: RunningTarget, spec: TargetSpec): string {

@@ -17,6 +17,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { urlHost, warnIfExposed } from "./dashboard.ts";
 import { openBrowser } from "./open_browser.ts";
 import { EXIT } from "./exit_codes.ts";
+import { notAFolder } from "../scenarios/schema_files.ts";
 
 export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
 
@@ -43,16 +44,19 @@ const SPECS = [
 
 /** Runs `loadlab site`; returns the exit code (serving returns only when the server stops). */
 export async function runSiteCommand(argv: string[]): Promise<number> {
-  let flags: FlagValues, dir: string;
+  let flags: FlagValues, dir: string, out: string | undefined;
   try {
     const raw = tokenize(argv, SPECS, {}, "site");
     if (raw.values.has("help")) throw new HelpRequested(SITE_HELP);
-    if (raw.positionals.length > 1) throw new UsageError(`site: one folder at a time, e.g. loadlab site out`);
+    if (raw.positionals.length > 1) throw new UsageError(`one folder at a time, e.g. loadlab site out`);
     flags = new FlagValues(raw, SPECS);
     dir = raw.positionals[0] ?? "out";
     flags.wholeNumber("port", 0, 65535);
-    if (!(await Deno.stat(dir).then((s) => s.isDirectory, () => false))) {
-      throw new UsageError(`site: ${dir}: no such folder`);
+    flags.nonEmpty("host");
+    out = flags.path("static");
+    const why = notAFolder(dir);
+    if (why) {
+      throw new UsageError(`${dir}: ${why}; give the folder of results.json files, e.g. loadlab site out`);
     }
   } catch (err) {
     if (err instanceof HelpRequested) {
@@ -60,12 +64,11 @@ export async function runSiteCommand(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     if (err instanceof UsageError) {
-      console.error(`loadlab ${err.message}`);
+      console.error(`loadlab site: ${err.message}`);
       return EXIT.badInput;
     }
     throw err;
   }
-  const out = flags.path("static");
   if (out !== undefined) return await writeStatic(dir, out);
   return await serve(dir, {
     host: flags.text("host") ?? "127.0.0.1",

@@ -10,6 +10,11 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
+/** A message on one line (a JSON parser's message may hold the offending text with its newlines). */
+export function oneLine(text: string): string {
+  return text.replace(/\s*\n\s*/g, " ");
+}
+
 /** `-h`/`--help` was given; print `text` to stdout and exit 0. */
 export class HelpRequested extends Error {
   override name = "HelpRequested";

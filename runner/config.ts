@@ -174,7 +174,8 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   member("count"),
 ]).superRefine((c, ctx) => {
   // A worker with no connection of its own would idle; the rate model opens them on demand.
-  if ("connections" in c && c.workers > c.connections) {
+  // Connections below 1 are already an issue of their own; comparing with them would only repeat it.
+  if ("connections" in c && c.connections >= 1 && c.workers > c.connections) {
     ctx.addIssue({
       code: "custom",
       path: ["workers"],

@@ -2,12 +2,13 @@
  * @module
  * `checkPlan`: a planned experiment's attacks checked against the engine's own config schema
  * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load,
- * with the issue pointing at the file's load and key (`loads.burst.workers`) rather than the engine's
- * field name. Pure.
+ * with the issue pointing at the key the user wrote rather than the engine's field name: the load's key
+ * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the
+ * sweep value that set it (`sweeps[0].values[2]`). Pure.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { formatPath, type Issue, issuesOf } from "../validation/mod.ts";
-import type { Plan } from "./plan.ts";
+import type { Plan, PlannedRun, SweepPoint } from "./plan.ts";
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {
@@ -20,10 +21,16 @@ const FILE_KEYS: Record<string, string> = {
   requestMix: "requests",
 };
 
+/** Attack fields set once for the whole file, not per load: issues point at the file's key. */
+const FILE_WIDE: Record<string, string> = {
+  intervalMs: "interval",
+  warmupMs: "warmup",
+  intervalHistograms: "intervalHistograms",
+};
+
 /**
  * Every run's attack (and every search's base) checked against the engine's config schema, so what
- * only the engine knows fails before any load. Issues point at the load (`loads.x.workers`) and name
- * the first run they were found in.
+ * only the engine knows fails before any load. Issues name the first run they were found in.
  */
 export function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
@@ -31,13 +38,51 @@ export function checkPlan(plan: Plan): Issue[] {
     const parsed = attackConfigSchema.safeParse({ ...run.attack, url: "http://127.0.0.1/" });
     if (parsed.success) continue;
     for (const issue of issuesOf(parsed.error, attackConfigSchema)) {
-      const [field, ...rest] = issue.path.split(/(?=[.[])/);
-      const load = formatPath(["loads", run.load]);
-      const path = issue.path === "(root)" ? load : `${load}.${FILE_KEYS[field] ?? field}${rest.join("")}`;
+      const path = filePath(plan, run, issue.path);
       if (!seen.has(path + issue.message)) {
         seen.set(path + issue.message, { path, message: `${issue.message} (in run ${run.name})` });
       }
     }
   }
   return [...seen.values()];
+}
+
+/** `phases[0].durationMs` of run `t/burst` -> `loads.burst.phases[0].duration` (or its sweep value). */
+function filePath(plan: Plan, run: PlannedRun, enginePath: string): string {
+  const load = formatPath(["loads", run.load]);
+  if (enginePath === "(root)") return load;
+  const parts = enginePath.split(/(?=[.[])/);
+  const field = parts[0];
+  if (FILE_WIDE[field]) return FILE_WIDE[field];
+  const swept = sweepValuePath(plan, run, fileKey(parts.at(-1)!.replace(/^\./, "")));
+  if (swept) return swept;
+  const rest = parts.slice(1).map((p) => p.startsWith(".") ? `.${fileKey(p.slice(1))}` : p);
+  return `${load}.${fileKey(field)}${rest.join("")}`;
+}
+
+function fileKey(field: string): string {
+  return FILE_KEYS[field] ?? field;
+}
+
+/** `sweeps[i].values[j]` when the run's sweep point set the field `key` (`load.<key>`). */
+function sweepValuePath(plan: Plan, run: PlannedRun, key: string): string | undefined {
+  for (const point of [run.sweep, run.sweep2]) {
+    if (point?.parameter !== `load.${key}`) continue;
+    const at = sweepIndexOf(plan, run, point);
+    if (at) return formatPath(["sweeps", at[0], "values", at[1]]);
+  }
+  return undefined;
+}
+
+function sweepIndexOf(plan: Plan, run: PlannedRun, point: SweepPoint): [number, number] | undefined {
+  const sweeps = plan.experiment.sweeps;
+  for (let i = 0; i < sweeps.length; i++) {
+    const s = sweeps[i];
+    if (s.parameter !== point.parameter) continue;
+    if (s.loads && !s.loads.includes(run.load)) continue;
+    if (s.targets && !s.targets.includes(run.variant)) continue;
+    const j = s.values.indexOf(point.value);
+    if (j >= 0) return [i, j];
+  }
+  return undefined;
 }

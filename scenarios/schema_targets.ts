@@ -9,6 +9,7 @@ import { z } from "zod";
 import {
   type BuiltinSpec,
   builtinSpecSchema,
+  cmsSchema,
   type ExampleSpec,
   exampleSpecSchema,
   type ExternalSpec,
@@ -35,6 +36,9 @@ export type FileProxy = Omit<ProxySpec, "upstream"> & { upstream: string | FileT
 /** One variant as written in a file (after defaults). */
 export type FileTarget = BuiltinSpec | ExternalSpec | ExampleSpec | FileProxy | UrlTarget;
 
+/** Strict down to `cms`, so a mistyped pool option is an error, not a silently default pool. */
+const builtinSchema = builtinSpecSchema.extend({ cms: cmsSchema.strict().optional() }).strict();
+
 const externalSchema = externalSpecSchema.extend({
   ready: externalSpecSchema.shape.ready.unwrap().strict().optional(),
 }).strict();
@@ -48,7 +52,7 @@ const proxySchema = proxySpecSchema.extend({
 
 /** Any variant, chosen by `kind`; without `kind` it is `{url}`. */
 export const targetSchema: z.ZodType<FileTarget> = z.discriminatedUnion("kind", [
-  builtinSpecSchema.strict(),
+  builtinSchema,
   externalSchema,
   exampleSpecSchema.strict(),
   proxySchema,

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * The checks of an experiment that need the file system, run by `loadlab run` on the planned runs'
+ * targets once the file is valid and before any target starts: a built-in target's `staticDir` is a
+ * folder, an external target's `command` is a program (on PATH, or an executable path) and its `cwd` a
+ * folder. Without them a typo surfaces as a target that cannot start (exit 3) after earlier targets
+ * already ran, or, for `staticDir`, as 404s measured as if they were the study. Each problem is an
+ * `Issue` with the target's path (`targets.web.staticDir`), so it prints like every other file error.
+ * Not part of `loadExperiment`: `loadlab presets` plans every preset on machines that lack node.
+ */
+import { findProgram } from "../targets/path_lookup.ts";
+import type { TargetSpec } from "../targets/spec.ts";
+import { formatPath, type Issue } from "../validation/mod.ts";
+import type { Plan } from "./plan.ts";
+
+/** Every file-system problem of the targets the plan starts, one per target field. */
+export function checkTargetFiles(plan: Plan): Issue[] {
+  const issues = new Map<string, Issue>();
+  for (const run of plan.runs) {
+    if (run.target.kind !== "spec") continue;
+    for (const issue of specIssues(run.target.spec, ["targets", run.variant])) issues.set(issue.path, issue);
+  }
+  return [...issues.values()];
+}
+
+function specIssues(spec: TargetSpec, at: string[]): Issue[] {
+  const issue = (key: string, message: string) => ({ path: formatPath([...at, key]), message });
+  switch (spec.kind) {
+    case "builtin": {
+      const why = spec.staticDir === undefined ? undefined : notAFolder(spec.staticDir);
+      return why
+        ? [issue("staticDir", `${JSON.stringify(spec.staticDir)}: ${why}; give a folder of files`)]
+        : [];
+    }
+    case "external": {
+      const found: Issue[] = [];
+      const cwdProblem = spec.cwd === undefined ? undefined : notAFolder(spec.cwd);
+      if (cwdProblem) {
+        found.push(issue("cwd", `${JSON.stringify(spec.cwd)}: ${cwdProblem}; give the app's folder`));
+      }
+      if (!isProgram(spec.command, spec.cwd)) {
+        found.push(issue(
+          "command",
+          `${JSON.stringify(spec.command)}: no such program; install it or give its path, e.g. command: node`,
+        ));
+      }
+      return found;
+    }
+    case "proxy":
+      return "kind" in spec.upstream ? specIssues(spec.upstream, [...at, "upstream"]) : [];
+    default:
+      return [];
+  }
+}
+
+/** `undefined` for an existing folder, else why not ("no such folder", "is a file", ...). */
+export function notAFolder(path: string): string | undefined {
+  try {
+    return Deno.statSync(path).isDirectory ? undefined : "is not a folder";
+  } catch (err) {
+    return err instanceof Deno.errors.NotFound ? "no such folder" : `cannot be read (${(err as Error).name})`;
+  }
+}
+
+/** On PATH, or (with a `/`) an executable file, relative to here or to the target's `cwd`. */
+function isProgram(command: string, cwd: string | undefined): boolean {
+  if (findProgram(command) !== null) return true;
+  return command.includes("/") && !command.startsWith("/") && cwd !== undefined &&
+    findProgram(`${cwd}/${command}`) !== null;
+}
