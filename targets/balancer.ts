@@ -5,15 +5,36 @@
  * few keep-alive connections still spreads. `least-connections` counts requests in flight per instance and
  * breaks ties round-robin; docs/studies/frameworks.md recommends it while instances are still warming up
  * (slow ones accumulate in-flight requests and get fewer new ones).
+ *
+ * It forwards HTTP/1.1 as bytes over a keep-alive pool per instance (forward_exchange.ts) instead of
+ * parsing each request into a `Request` and sending it with an HTTP client: heads pass through verbatim,
+ * bodies stream, and a request costs a read and a write on each side. The node:http client it replaced
+ * cost about 90 µs of CPU per `/` request, ten times an instance (docs/TARGETS.md has the numbers).
+ * Requests on one client connection are forwarded one after another, so pipelined requests are answered
+ * in order.
  */
-import { badGateway, toResponse, Upstream } from "./forward.ts";
+import { BufferedConn, MAX_HEAD_BYTES, UpstreamPool, writeAll } from "./forward_conn.ts";
+import { exchange } from "./forward_exchange.ts";
+import {
+  Framing,
+  INCOMPLETE,
+  MALFORMED,
+  type MessageHead,
+  newHead,
+  parseRequestHead,
+} from "./forward_http1.ts";
+import { plainAnswer } from "./forward_relay.ts";
+import { STATS_PATH } from "./proxy.ts";
 
 export type BalanceMode = "round-robin" | "least-connections";
 
 export interface Balancer {
-  fetch(req: Request): Promise<Response>;
+  /** Serves one client connection until it closes; never throws. */
+  serveConnection(conn: Deno.Conn): Promise<void>;
   /** Requests sent to each instance, in upstream order. */
   sent: number[];
+  /** TCP connections opened to each instance: far fewer than `sent` while keep-alive works. */
+  opened(): number[];
   close(): void;
 }
 
@@ -29,26 +50,127 @@ export function pickInstance(mode: BalanceMode, inFlight: number[], next: number
 }
 
 export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balancer {
-  const upstreams = upstreamUrls.map((u) => new Upstream(u));
-  const inFlight = upstreams.map(() => 0);
-  const sent = upstreams.map(() => 0);
+  const pools = upstreamUrls.map((u) => new UpstreamPool(u));
+  const inFlight = pools.map(() => 0);
+  const sent = pools.map(() => 0);
   let next = 0;
+  const forward = async (client: BufferedConn, headEnd: number, req: MessageHead): Promise<boolean> => {
+    const i = pickInstance(mode, inFlight, next++);
+    inFlight[i]++;
+    sent[i]++;
+    try {
+      return await exchange(client, headEnd, req, pools[i]);
+    } finally {
+      inFlight[i]--;
+    }
+  };
+  const stats = () =>
+    plainAnswer(200, "OK", Object.fromEntries(sent.map((n, i) => [`instance${i + 1}`, n])), false);
   return {
     sent,
-    async fetch(req) {
-      const i = pickInstance(mode, inFlight, next++);
-      inFlight[i]++;
-      sent[i]++;
-      try {
-        return toResponse(await upstreams[i].send(req));
-      } catch (err) {
-        return badGateway(upstreams[i].baseUrl, err);
-      } finally {
-        inFlight[i]--;
-      }
-    },
+    opened: () => pools.map((p) => p.opened),
+    serveConnection: (conn) => serveClient(new BufferedConn(conn), forward, stats),
     close() {
-      for (const u of upstreams) u.close();
+      for (const pool of pools) pool.close();
+    },
+  };
+}
+
+type Forward = (client: BufferedConn, headEnd: number, req: MessageHead) => Promise<boolean>;
+
+/** Reads requests from one client connection and forwards them one at a time. */
+async function serveClient(client: BufferedConn, forward: Forward, stats: () => Uint8Array): Promise<void> {
+  const req = newHead();
+  try {
+    for (;;) {
+      let headEnd = parseRequestHead(client.buf, client.start, client.end, req);
+      while (headEnd === INCOMPLETE) {
+        if (client.end - client.start >= MAX_HEAD_BYTES) {
+          return await writeAll(client.conn, plainAnswer(431, "Request Header Fields Too Large", {}, true));
+        }
+        if (!(await client.fill())) return;
+        headEnd = parseRequestHead(client.buf, client.start, client.end, req);
+      }
+      if (headEnd === MALFORMED) {
+        return await writeAll(
+          client.conn,
+          plainAnswer(400, "Bad Request", { error: "malformed request" }, true),
+        );
+      }
+      if (isStatsRequest(client.buf, req)) {
+        client.start = headEnd;
+        await writeAll(client.conn, stats());
+        if (req.close) return;
+        continue;
+      }
+      if (!(await forward(client, headEnd, req))) return;
+    }
+  } catch {
+    /* a connection broke mid-message: there is no one left to tell */
+  } finally {
+    client.close();
+  }
+}
+
+/** The balancer answers its own counters at the instances' stats path instead of forwarding. */
+const STATS_TARGET = new TextEncoder().encode(STATS_PATH);
+
+/** A body-less request for exactly the stats path (a query string is allowed). */
+function isStatsRequest(buf: Uint8Array, req: MessageHead): boolean {
+  const length = req.targetEnd - req.targetStart;
+  if (
+    length < STATS_TARGET.length ||
+    (length > STATS_TARGET.length && buf[req.targetStart + STATS_TARGET.length] !== 63)
+  ) {
+    return false;
+  }
+  if (req.framing === Framing.Chunked || req.contentLength > 0) return false;
+  for (let k = 0; k < STATS_TARGET.length; k++) {
+    if (buf[req.targetStart + k] !== STATS_TARGET[k]) return false;
+  }
+  return true;
+}
+
+/** A listening balancer, shaped like the part of `Deno.HttpServer` the target child uses. */
+export interface BalancerServer {
+  addr: Deno.NetAddr;
+  finished: Promise<void>;
+  shutdown(): Promise<void>;
+  balancer: Balancer;
+}
+
+/** Listens on `hostname:port` (0: a free port) and balances every connection over `upstreams`. */
+export function serveBalancer(
+  opts: { hostname: string; port: number; upstreams: string[]; mode: BalanceMode },
+): BalancerServer {
+  const balancer = createBalancer(opts.upstreams, opts.mode);
+  const listener = Deno.listen({ hostname: opts.hostname, port: opts.port });
+  // Each client connection with its serving loop, so a shutdown can close them and wait for the loops.
+  const open = new Map<Deno.Conn, Promise<void>>();
+  const finished = (async () => {
+    try {
+      for await (const conn of listener) {
+        conn.setNoDelay(true);
+        open.set(conn, balancer.serveConnection(conn).finally(() => open.delete(conn)));
+      }
+    } catch { /* the listener was closed */ }
+  })();
+  return {
+    addr: listener.addr as Deno.NetAddr,
+    finished,
+    balancer,
+    async shutdown() {
+      try {
+        listener.close();
+      } catch { /* closed already */ }
+      const loops = [...open.values()];
+      for (const conn of open.keys()) {
+        try {
+          conn.close();
+        } catch { /* closed by its own loop meanwhile */ }
+      }
+      await Promise.all([finished, ...loops]);
+      balancer.close();
     },
   };
 }

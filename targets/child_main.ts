@@ -8,9 +8,9 @@
  * compiled binary `main.ts` routes the hidden `__target <json>` subcommand to `runTargetChild`.
  */
 import { createTargetApp } from "./app.ts";
-import { type BalanceMode, createBalancer } from "./balancer.ts";
+import { type BalanceMode, serveBalancer } from "./balancer.ts";
 import type { CompressMode } from "./compress.ts";
-import { createProxy, STATS_PATH } from "./proxy.ts";
+import { createProxy } from "./proxy.ts";
 import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
 import type { CmsSpec } from "./spec.ts";
 
@@ -51,14 +51,7 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
     const target = createTargetApp({ ...spec, redis });
     return { handler: target.fetch, close: () => quit(redis) };
   }
-  if (spec.role === "balancer") {
-    const balancer = createBalancer(spec.upstreams, spec.mode);
-    const handler: Handler = (req) =>
-      req.url.endsWith(STATS_PATH)
-        ? Response.json(Object.fromEntries(balancer.sent.map((n, i) => [`instance${i + 1}`, n])))
-        : balancer.fetch(req);
-    return { handler, close: () => Promise.resolve(balancer.close()) };
-  }
+  if (spec.role === "balancer") throw new TypeError("the balancer serves its own connections: serveBalancer");
   redis = await connectRedis(spec.redisUrl);
   const proxy = createProxy({ ...spec, upstreamUrl: spec.upstream, redis });
   const handler: Handler = (req, info) => {
@@ -68,13 +61,7 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
   return { handler, close: () => (proxy.close(), quit(redis)) };
 }
 
-async function quit(redis: RedisClient | null): Promise<void> {
-  await redis?.disconnect().catch(() => {});
-}
-
-/** Serves the role described by `specJson` until SIGTERM, SIGINT or stdin EOF. */
-export async function runTargetChild(specJson: string): Promise<void> {
-  const spec: ChildSpec = JSON.parse(specJson);
+async function serveHandler(spec: ChildSpec) {
   const { handler, close } = await buildHandler(spec);
   const server = Deno.serve({
     hostname: spec.host,
@@ -83,6 +70,28 @@ export async function runTargetChild(specJson: string): Promise<void> {
     onListen: () => {},
     onError: (err) => Response.json({ error: String(err) }, { status: 500 }),
   }, handler);
+  return { server, close };
+}
+
+async function quit(redis: RedisClient | null): Promise<void> {
+  await redis?.disconnect().catch(() => {});
+}
+
+/** Serves the role described by `specJson` until SIGTERM, SIGINT or stdin EOF. */
+export async function runTargetChild(specJson: string): Promise<void> {
+  const spec: ChildSpec = JSON.parse(specJson);
+  // The balancer forwards raw HTTP/1.1 on its own sockets (balancer.ts says why), the others serve Requests.
+  const { server, close } = spec.role === "balancer"
+    ? {
+      server: serveBalancer({
+        hostname: spec.host,
+        port: spec.port,
+        upstreams: spec.upstreams,
+        mode: spec.mode,
+      }),
+      close: () => Promise.resolve(),
+    }
+    : await serveHandler(spec);
   const host = spec.host === "0.0.0.0" ? "127.0.0.1" : spec.host.includes(":") ? `[${spec.host}]` : spec.host;
   console.log(READY_PREFIX + JSON.stringify({ url: `http://${host}:${server.addr.port}`, pid: Deno.pid }));
   let stopping = false;

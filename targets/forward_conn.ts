@@ -1,0 +1,108 @@
+/**
+ * @module
+ * The sockets of the balancer: a connection with its own read buffer (bytes are read into it and handed
+ * on as views, never copied into strings), and a pool of idle keep-alive connections per upstream, so a
+ * request costs no TCP handshake once the pool is warm. HOT PATH: a read fills the connection's one
+ * buffer; a write passes a view of another connection's buffer to the socket.
+ */
+import type { ChunkedScanner, MessageHead } from "./forward_http1.ts";
+
+/** First size of a connection's read buffer; it grows (to MAX_HEAD_BYTES for a head) only when a head does not fit. */
+const BUFFER_BYTES = 16 * 1024;
+/** Longest request or response head accepted, like NGINX's large_client_header_buffers (4 x 8k) and more. */
+export const MAX_HEAD_BYTES = 64 * 1024;
+/** Idle connections kept per upstream; more are closed when they come back. */
+const MAX_IDLE_PER_UPSTREAM = 512;
+
+/** A socket and the bytes read from it but not consumed yet: buf[start, end). */
+export class BufferedConn {
+  buf = new Uint8Array(BUFFER_BYTES);
+  start = 0;
+  end = 0;
+  /** Parse state of the message in flight on this connection, reused for every message. */
+  head: MessageHead | null = null;
+  chunked: ChunkedScanner | null = null;
+
+  constructor(readonly conn: Deno.Conn) {}
+
+  /** Reads more bytes after `end`, making room first. False at end of stream. */
+  async fill(): Promise<boolean> {
+    if (this.start === this.end) this.start = this.end = 0;
+    else if (this.end === this.buf.length) this.#makeRoom();
+    const n = await this.conn.read(this.buf.subarray(this.end));
+    if (n === null) return false;
+    this.end += n;
+    return true;
+  }
+
+  /** Moves unconsumed bytes to the front, or doubles the buffer when they fill it. */
+  #makeRoom(): void {
+    const pending = this.end - this.start;
+    if (this.start > 0) {
+      this.buf.copyWithin(0, this.start, this.end);
+    } else {
+      const bigger = new Uint8Array(Math.min(this.buf.length * 2, MAX_HEAD_BYTES));
+      if (bigger.length <= this.buf.length) throw new RangeError("message head too large");
+      bigger.set(this.buf.subarray(0, pending));
+      this.buf = bigger;
+    }
+    this.start = 0;
+    this.end = pending;
+  }
+
+  /** Consumes `n` bytes. */
+  skip(n: number): void {
+    this.start += n;
+  }
+
+  close(): void {
+    try {
+      this.conn.close();
+    } catch { /* already closed */ }
+  }
+}
+
+/** Writes all of `bytes` (a socket may take fewer than offered). */
+export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let n = await conn.write(bytes);
+  while (n < bytes.length) n += await conn.write(bytes.subarray(n));
+}
+
+/** Idle keep-alive connections to one upstream, most recently used first. */
+export class UpstreamPool {
+  readonly hostname: string;
+  readonly port: number;
+  #idle: BufferedConn[] = [];
+  /** TCP connections opened so far: with keep-alive working, far fewer than requests. */
+  opened = 0;
+
+  constructor(readonly baseUrl: string) {
+    const url = new URL(baseUrl);
+    if (url.protocol !== "http:") throw new TypeError(`upstream must be http://, got ${baseUrl}`);
+    this.hostname = url.hostname.replace(/^\[|\]$/g, "");
+    this.port = Number(url.port || 80);
+  }
+
+  /** An idle connection, if there is one. */
+  takeIdle(): BufferedConn | undefined {
+    return this.#idle.pop();
+  }
+
+  async connect(): Promise<BufferedConn> {
+    const conn = await Deno.connect({ hostname: this.hostname, port: this.port });
+    conn.setNoDelay(true);
+    this.opened++;
+    return new BufferedConn(conn);
+  }
+
+  /** Returns a connection whose last answer was read completely and that may be used again. */
+  release(up: BufferedConn): void {
+    if (up.start !== up.end || this.#idle.length >= MAX_IDLE_PER_UPSTREAM) return up.close();
+    up.start = up.end = 0;
+    this.#idle.push(up);
+  }
+
+  close(): void {
+    for (const up of this.#idle.splice(0)) up.close();
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * @module
+ * One request/answer exchange of the balancer: the client's request goes to one upstream connection from
+ * that upstream's keep-alive pool, the answer comes back to the client as it arrives, and the upstream
+ * connection returns to the pool. A request that is wholly in the buffer (no body, or a body that came
+ * with the head: the common case) is sent in one write; if a pooled connection turns out to have been
+ * closed by the upstream meanwhile (nothing came back), it is sent again once on a fresh connection, as
+ * browsers and NGINX do. A larger or chunked body is streamed up while the answer is awaited, so an
+ * upstream that answers `100 Continue` first works. Until the answer's head has arrived, any failure
+ * becomes a 502 with the reason; after that, the client connection is closed, as no other answer can be
+ * sent anymore.
+ */
+import { type BufferedConn, MAX_HEAD_BYTES, type UpstreamPool, writeAll } from "./forward_conn.ts";
+import {
+  Framing,
+  INCOMPLETE,
+  MALFORMED,
+  type MessageHead,
+  newHead,
+  parseResponseHead,
+} from "./forward_http1.ts";
+import { FramingError, plainAnswer, relayMessage, tunnel } from "./forward_relay.ts";
+
+/** The upstream closed the connection before sending a byte of the answer. */
+class ClosedBeforeAnswer extends Error {}
+
+/**
+ * Forwards the request whose head is client.buf[client.start, headEnd) to `pool`'s upstream and relays
+ * the answer. Returns whether the client connection stays open; throws when it broke mid-answer.
+ */
+export async function exchange(
+  client: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  const inBuffer = req.framing === Framing.None ||
+    (req.framing === Framing.Length && client.end - headEnd >= req.contentLength);
+  return inBuffer
+    ? await exchangeBuffered(client, headEnd, req, pool)
+    : await exchangeStreamed(client, headEnd, req, pool);
+}
+
+async function exchangeBuffered(
+  client: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  const requestEnd = headEnd + (req.framing === Framing.Length ? req.contentLength : 0);
+  const request = client.buf.subarray(client.start, requestEnd);
+  let up = pool.takeIdle();
+  for (;;) {
+    const reused = up !== undefined;
+    let answerHeadEnd: number;
+    try {
+      up ??= await pool.connect();
+      await writeAll(up.conn, request);
+      answerHeadEnd = await readAnswerHead(up, req.head);
+    } catch (err) {
+      up?.close();
+      // A pooled connection the upstream had closed: nothing was answered, so sending again is safe.
+      if (reused && (up!.end === 0 || err instanceof ClosedBeforeAnswer)) {
+        up = undefined;
+        continue;
+      }
+      client.start = requestEnd;
+      await writeAll(client.conn, badGateway(pool.baseUrl, err, req.close));
+      return !req.close;
+    }
+    client.start = requestEnd;
+    return await relayAnswer(client, up, answerHeadEnd, req, pool);
+  }
+}
+
+async function exchangeStreamed(
+  client: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  let up: BufferedConn | undefined;
+  let bodySent = false;
+  let sending: Promise<void> = Promise.resolve();
+  let answerHeadEnd: number;
+  try {
+    up = pool.takeIdle() ?? await pool.connect();
+    const upstream = up;
+    sending = relayMessage(client, headEnd, upstream.conn, req).then(
+      () => void (bodySent = true),
+      () => upstream.close(), // the answer read below fails too, unless the upstream answered already
+    );
+    answerHeadEnd = await readAnswerHead(upstream, req.head);
+  } catch (err) {
+    up?.close();
+    await writeAll(client.conn, badGateway(pool.baseUrl, err, true));
+    return false; // the rest of the request body is still on its way: this connection cannot go on
+  }
+  const keep = await relayAnswer(client, up, answerHeadEnd, req, pool);
+  if (bodySent) return keep;
+  // Answered before the request body was through (e.g. 413): neither connection can be reused.
+  up.close();
+  await sending;
+  return false;
+}
+
+/** Relays interim answers, then the final answer; returns whether the client connection stays open. */
+async function relayAnswer(
+  client: BufferedConn,
+  up: BufferedConn,
+  headEnd: number,
+  req: MessageHead,
+  pool: UpstreamPool,
+): Promise<boolean> {
+  const answer = up.head!;
+  try {
+    while (answer.status < 200 && answer.status !== 101) {
+      await writeAll(client.conn, up.buf.subarray(up.start, headEnd));
+      up.start = headEnd;
+      headEnd = await readAnswerHead(up, req.head);
+    }
+    if (answer.status === 101) {
+      await tunnel(client, up);
+      return false;
+    }
+    await relayMessage(up, headEnd, client.conn, answer);
+  } catch (err) {
+    up.close();
+    throw err;
+  }
+  if (req.close || answer.close) up.close();
+  else pool.release(up);
+  return !req.close && !answer.close;
+}
+
+/** Reads until the answer's head is complete; returns its end. Its parsed form is `up.head`. */
+async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promise<number> {
+  const head = up.head ??= newHead();
+  for (;;) {
+    const end = parseResponseHead(up.buf, up.start, up.end, requestWasHead, head);
+    if (end >= 0) return end;
+    if (end === MALFORMED) throw new FramingError("malformed answer head");
+    if (end === INCOMPLETE && up.end - up.start >= MAX_HEAD_BYTES) {
+      throw new FramingError("answer head too large");
+    }
+    const got = await up.fill();
+    if (!got) {
+      if (up.end === up.start && up.start === 0) {
+        throw new ClosedBeforeAnswer("connection closed before an answer");
+      }
+      throw new FramingError("connection closed inside the answer head");
+    }
+  }
+}
+
+/** 502 with the reason, as the fetch-based balancer answered it. */
+function badGateway(baseUrl: string, err: unknown, close: boolean): Uint8Array {
+  const message = err instanceof Error ? err.message : String(err);
+  return plainAnswer(502, "Bad Gateway", { error: `upstream ${baseUrl} failed: ${message}` }, close);
+}
