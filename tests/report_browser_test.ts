@@ -9,10 +9,42 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
+import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { writeReport } from "../report/write.ts";
 import { blankCanvases, openPage } from "./browser.ts";
 import { HOSTILE_IMG, makeSeed000 } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";
+
+/**
+ * Makes `name` the run of a target that died three quarters in: connect and reset errors in its last
+ * intervals (by kind), 93% of sends server-bound, and the start-up facts of a current loadlab.
+ */
+function killTarget(results: ResultsFile, name: string): RunResult {
+  const run = results.runs.find((r) => r.name === name)!;
+  const killAt = Math.floor(run.intervals.length * 0.75);
+  run.intervals = run.intervals.map((iv, i) => {
+    const errorKinds: Record<string, number> = i < killAt
+      ? {}
+      : { connect: 40 + i, reset: i === killAt ? 3 : 0 };
+    const errors = Object.values(errorKinds).reduce((a, b) => a + b, 0);
+    return { ...iv, errors, errorKinds, serverBoundSends: Math.round(iv.requests * 0.9) };
+  });
+  const errors = run.intervals.reduce((sum, iv) => sum + iv.errors, 0);
+  const reset = 3;
+  run.errors = { connect: errors - reset, reset };
+  const sends = run.requests + errors + run.droppedSends;
+  Object.assign(run, {
+    serverBoundSends: Math.round(sends * 0.93),
+    serverBound: true,
+    generatorBound: false,
+    preConnected: 8,
+    preConnectEstimateMs: 0.2,
+    maxConnectsInFlight: 16,
+    generatorWarmupMs: 203,
+    transport: "epoll",
+  });
+  return run;
+}
 
 function overviewRow(page: Page, label: string): Promise<string[]> {
   return page.evaluate((name) => {
@@ -31,6 +63,7 @@ Deno.test({
   async fn() {
     const dir = await Deno.makeTempDir({ prefix: "loadlab_browser_" });
     const results = makeSeed000(2, 20);
+    killTarget(results, "sweep/rate=5000");
     const path = join(dir, "report.html");
     await writeReport(path, results, { compare: makeSeed000(2, 20, 0.6) });
     let dialogs = 0;
@@ -70,6 +103,25 @@ Deno.test({
         assert.equal(await page.locator("img, [onerror]").count(), 0);
         assert.equal(await page.locator("script").count(), 3);
         assert.equal(dialogs, 0);
+
+        // The generator's verdict in plain words with its facts, and errors per interval by kind.
+        await page.selectOption("#run-picker", "sweep/rate=5000");
+        const verdict = await page.textContent("#run-generator .verdict.warn");
+        assert.equal(verdict, "Server-bound: 93% of sends waited for a connection the server held");
+        const generator = await page.textContent("#run-generator");
+        for (
+          const fact of ["8 connections at t0", "max connects in flight16", "203.00 ms", "transportepoll"]
+        ) {
+          assert.ok(generator!.includes(fact), `${fact} in ${generator}`);
+        }
+        const kinds = await page.evaluate(() => {
+          const canvas = document.querySelector('canvas[aria-label="errors per interval by kind"]');
+          const chart = (globalThis as any).Chart.getChart(canvas);
+          return chart.data.datasets.filter((d: { data: unknown[] }) => d.data.some((p: any) => p.y > 0))
+            .map((d: { label: string }) => d.label);
+        });
+        assert.deepEqual(kinds, ["connect errors", "reset errors", "server-bound sends"]);
+        assert.deepEqual(await blankCanvases(page), []);
 
         await page.selectOption("#run-picker", "redis-cache/high#0");
         assert.deepEqual(await blankCanvases(page), []);

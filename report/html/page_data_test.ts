@@ -10,3 +10,25 @@ Deno.test("the histogram chart uses the log-spaced buckets, and equal-width ones
   const withLog = { ...results, runs: [{ ...results.runs[0], logHistogram }] };
   assert.deepEqual(buildPageData(withLog).runs[0].chartHistogram, [[0.1, 0.178, 5], [0.178, 0.316, 2]]);
 });
+
+Deno.test("a run's page data carries errors per interval by kind and the generator's verdict", () => {
+  const results = makeSingleAttack();
+  const run = results.runs[0];
+  run.intervals = run.intervals.map((iv, i) => {
+    const errorKinds: Record<string, number> = i === 2 ? { timeout: 1, connect: 2 } : { timeout: 0 };
+    return { ...iv, errorKinds, serverBoundSends: i === 1 ? 5 : 0 };
+  });
+  Object.assign(run, { serverBoundSends: 5, serverBound: false, transport: "deno", generatorWarmupMs: 180 });
+  const page = buildPageData(results).runs[0];
+  const zeros = run.intervals.map(() => 0);
+  assert.deepEqual(page.iv.errorKinds, {
+    connect: zeros.map((z, i) => (i === 2 ? 2 : z)),
+    timeout: zeros.map((z, i) => (i === 2 ? 1 : z)),
+  });
+  assert.deepEqual(page.iv.serverBoundSends, zeros.map((z, i) => (i === 1 ? 5 : z)));
+  assert.equal(page.generator?.kind, "kept-up");
+  assert.ok(page.generator?.facts.some(([label, value]) => label === "transport" && value === "deno"));
+  // An interval without its kinds (an older file): the page draws the total instead.
+  delete run.intervals[0].errorKinds;
+  assert.deepEqual(buildPageData(results).runs[0].iv.errorKinds, {});
+});

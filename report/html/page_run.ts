@@ -8,6 +8,7 @@
  */
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
 import { round3, round4 } from "../../results/stats.ts";
+import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 
 const r4 = round4;
 
@@ -24,8 +25,15 @@ export interface IntervalColumns {
   durSec: number;
   rps: number[];
   errors: number[];
+  /**
+   * `errors` by kind, one column per kind that occurred; empty when some interval does not record its
+   * kinds (files from before they were kept), and the page draws the total instead.
+   */
+  errorKinds: Record<string, number[]>;
   non2xx: number[];
   lateSends: number[];
+  /** Sends that waited for a connection the server held (empty in older files). */
+  serverBoundSends: number[];
   p50: number[];
   p75: number[];
   p90: number[];
@@ -72,6 +80,8 @@ export type PageRun =
     chartHistogram: Array<[number, number, number]>;
     iv: IntervalColumns;
     telemetry: PageTelemetry[];
+    /** Who limited the run, in words, with its facts (report/generator_verdict.ts); null when unknown. */
+    generator: GeneratorVerdict | null;
   };
 
 /** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
@@ -88,6 +98,17 @@ function sparse(values: number[]): number[] {
   return values.some((v) => v !== 0) ? values : [];
 }
 
+/** One column per error kind that occurred, when every interval records its kinds. */
+function errorKindColumns(intervals: IntervalResult[]): Record<string, number[]> {
+  if (!intervals.every((iv) => iv.errorKinds !== undefined)) return {};
+  const kinds = new Set(
+    intervals.flatMap((iv) => Object.keys(iv.errorKinds!).filter((k) => iv.errorKinds![k])),
+  );
+  const out: Record<string, number[]> = {};
+  for (const kind of [...kinds].sort()) out[kind] = intervals.map((iv) => iv.errorKinds![kind] ?? 0);
+  return out;
+}
+
 function columns(intervals: IntervalResult[]): IntervalColumns {
   const codes = new Set(intervals.flatMap((iv) => Object.keys(iv.statusCodes)));
   const status: Record<string, number[]> = {};
@@ -97,8 +118,10 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     durSec: (intervals[0]?.durationMs ?? 250) / 1000,
     rps: intervals.map((iv) => r4(iv.requests / (iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
+    errorKinds: errorKindColumns(intervals),
     non2xx: sparse(intervals.map((iv) => iv.non2xx)),
     lateSends: sparse(intervals.map((iv) => iv.lateSends)),
+    serverBoundSends: sparse(intervals.map((iv) => iv.serverBoundSends ?? 0)),
     p50: intervals.map((iv) => round3(iv.p50)),
     p75: intervals.map((iv) => round3(iv.p75)),
     p90: intervals.map((iv) => round3(iv.p90)),
@@ -161,5 +184,6 @@ export function pageRun(run: RunResult, group: string): PageRun {
     chartHistogram: bars(logHistogram ?? histogram),
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
+    generator: generatorVerdict(run),
   };
 }

@@ -2,7 +2,7 @@
 /**
  * @module
  * Browser-side charts of one run, drawn by the run section (client/run_detail.ts): the warm-up timeline
- * (p50/p75/p90/p99 per interval, log or linear), throughput, errors and telemetry on one time axis with
+ * (p50/p75/p90/p99 per interval, log or linear), throughput, errors by kind and telemetry on one time axis with
  * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
  * uncorrected). Inlined by source text (see dom.ts).
  */
@@ -72,25 +72,60 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
     options: tOpts,
     plugins: [markerPlugin(marks)],
   });
-  const bars = [["errors", iv.errors], ["non-2xx", iv.non2xx], ["late sends", iv.lateSends]] as const;
-  const eOpts = timeLineOptions("count", "linear", maxSec);
-  eOpts.scales.x.stacked = eOpts.scales.y.stacked = true;
-  eOpts.scales.x.offset = false;
-  addChart(grid, "errors per interval", {
+  errorCharts(run, grid, maxSec, marks);
+  telemetryCharts(run, grid, maxSec, marks);
+}
+
+/**
+ * Errors per interval as stacked bars, one color per kind (timeout, connect, reset, ...) when the
+ * intervals record their kinds, else the total, with non-2xx responses; late and server-bound sends as
+ * lines on their own axis (a server-bound run waits for most sends, which would flatten the errors).
+ */
+export function errorCharts(
+  run: PageRun,
+  grid: HTMLElement,
+  maxSec: number,
+  marks: Array<{ x: number; label: string }>,
+): void {
+  const iv = run.iv;
+  const kinds = Object.entries(iv.errorKinds ?? {});
+  const errors: Array<[string, number[]]> = kinds.length
+    ? kinds.map(([kind, ys]) => [`${kind} errors`, ys])
+    : [["errors", iv.errors]];
+  const bars = [...errors, ["non-2xx", iv.non2xx] as [string, number[]]].map(([label, ys], i) => ({
+    label,
+    data: xy(iv.t, ys),
+    backgroundColor: color(i + 1, 0.8),
+    barPercentage: 1,
+    categoryPercentage: 1,
+  }));
+  const sends = ([["late sends", iv.lateSends], ["server-bound sends", iv.serverBoundSends ?? []]] as const)
+    .filter(([, ys]) => ys.length > 0)
+    .map(([label, ys], i) => ({
+      type: "line",
+      label,
+      data: xy(iv.t, ys),
+      borderColor: color(bars.length + i + 1),
+      backgroundColor: color(bars.length + i + 1),
+      yAxisID: "y2",
+      stack: "sends",
+    }));
+  const opts = timeLineOptions("count", "linear", maxSec);
+  opts.scales.x.stacked = opts.scales.y.stacked = true;
+  opts.scales.x.offset = false;
+  opts.scales.y2 = {
+    position: "right",
+    beginAtZero: true,
+    grid: { drawOnChartArea: false },
+    title: { display: true, text: "sends" },
+    display: "auto",
+  };
+  addChart(grid, kinds.length ? "errors per interval by kind" : "errors per interval", {
     type: "bar",
-    data: {
-      datasets: bars.map(([label, ys], i) => ({
-        label,
-        data: xy(iv.t, ys),
-        backgroundColor: color(i + 1, 0.8),
-        barPercentage: 1,
-        categoryPercentage: 1,
-      })),
-    },
-    options: eOpts,
+    data: { datasets: [...bars, ...sends] },
+    options: opts,
     plugins: [markerPlugin(marks)],
   });
-  telemetryCharts(run, grid, maxSec, marks);
 }
 
 /** CPU and memory of target processes; Redis ops, hits and misses per second. */

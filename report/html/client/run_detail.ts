@@ -1,7 +1,8 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side per-run section of report.html: a run picker, then for the chosen run its facts, its
+ * Browser-side per-run section of report.html: a run picker, then for the chosen run its facts, the
+ * generator's verdict (who limited the run, with late and server-bound sends and the start-up facts), its
  * charts (client/run_charts.ts: the warm-up timeline, throughput, errors and telemetry on one time axis,
  * the latency histogram and HDR percentile plot), status and error tables, and oha- and
  * autocannon-style summaries. Only one run is drawn at a time so a 50-run report stays light. Inlined by
@@ -65,15 +66,8 @@ export function showRun(run: PageRun, body: HTMLElement): void {
         : `after ${fmtNum(run.stabilizedAtMs / 1000, 2)} s`,
     ],
   ]));
-  if (run.generatorBound) {
-    body.appendChild(
-      h(
-        "p",
-        { class: "warn" },
-        "Generator-bound: more than 1% of sends went out late, so the load generator, not the target, limited this run.",
-      ),
-    );
-  }
+  const generator = generatorSection(run);
+  if (generator) body.appendChild(generator);
   body.appendChild(
     h(
       "details",
@@ -97,6 +91,24 @@ export function showRun(run: PageRun, body: HTMLElement): void {
   );
   tools.appendChild(h("div", null, h("h3", null, "autocannon-style tables"), autocannonTables(run)));
   body.appendChild(tools);
+}
+
+/**
+ * Who limited the run, in plain words, and the facts behind it: late and server-bound sends, the flags,
+ * the pre-connected pool, connects in flight, the generator's warm-up and the transport. The sentence is
+ * marked as a warning when the generator or the server bound the run.
+ */
+export function generatorSection(run: PageRun): HTMLElement | null {
+  const v = run.generator;
+  if (!v) return null;
+  const bound = v.kind === "generator-bound" || v.kind === "server-bound";
+  return h(
+    "div",
+    { class: "generator", id: "run-generator" },
+    h("h3", null, "Generator"),
+    h("p", { class: bound ? "warn verdict" : "verdict" }, v.sentence[0].toUpperCase() + v.sentence.slice(1)),
+    facts(v.facts),
+  );
 }
 
 /** Status codes and error kinds (with their distinct messages) of one run. */
