@@ -124,3 +124,16 @@ Deno.test("out-of-range status codes count under 0 and as non-2xx", () => {
   const [s] = r.drain(1100, false);
   assertEquals([s.statusCodes, s.non2xx], [{ "0": 2 }, 2]);
 });
+
+Deno.test("each interval's sample counts its own errors by kind and its server-bound sends", () => {
+  const r = recorder();
+  r.recordError(1010, "timeout", "no response");
+  r.serverBoundSend(1020);
+  r.recordError(1210, "connect", "refused");
+  r.recordError(1220, "reset", "reset by peer");
+  r.recordError(1230, "connect", "refused");
+  const samples = byIndex(r.drain(1300, true));
+  assertEquals([...samples.keys()], [0, 2]);
+  assertEquals([samples.get(0)!.errors, samples.get(0)!.serverBoundSends], [{ timeout: 1 }, 1]);
+  assertEquals([samples.get(2)!.errors, samples.get(2)!.serverBoundSends], [{ connect: 2, reset: 1 }, 0]);
+});
