@@ -18,6 +18,7 @@ import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts"
 import { assertFileWritable, errorSummary, EXIT, noResponseAtAll } from "./exit_codes.ts";
 import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
+import { requestLogError } from "../scenarios/run_output.ts";
 
 /** Runs the command; returns the process exit code. */
 export async function runAttackCommand(argv: string[]): Promise<number> {
@@ -64,6 +65,13 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       signal: interrupt.signal,
     });
+  } catch (err) {
+    // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.
+    const unwritable = config.logFile ? requestLogError(err, config.logFile) : null;
+    if (!unwritable) throw err;
+    live.done();
+    console.error(`loadlab attack: ${unwritable.message}`);
+    return EXIT.outputNotWritable;
   } finally {
     live.done();
     interrupt.dispose();

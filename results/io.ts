@@ -76,7 +76,11 @@ export function buildResultsFile(opts: {
   };
 }
 
-/** Writes text atomically: temp file in the same directory, then rename over the target. */
+/**
+ * Writes text atomically: temp file in the same directory, then rename over the target. On failure (a
+ * full disk, a missing folder) the old file is untouched, the temp file removed, and a `WriteError`
+ * names `path`, not the temp file the OS error is about.
+ */
 export async function writeTextAtomic(path: string, text: string): Promise<void> {
   const slash = path.lastIndexOf("/");
   const tmp = `${path.slice(0, slash + 1)}.${path.slice(slash + 1)}.${Deno.pid}.${
@@ -87,7 +91,17 @@ export async function writeTextAtomic(path: string, text: string): Promise<void>
     await Deno.rename(tmp, path);
   } catch (err) {
     await Deno.remove(tmp).catch(() => {});
-    throw err;
+    // Deno's message ends with the call and its paths (`: writefile '/x/.results.json.1.tmp'`): cut.
+    const reason = String((err as Error).message ?? err).replace(/: [a-z]+ '.*$/s, "");
+    throw new WriteError(path, reason, { cause: err });
+  }
+}
+
+/** An output file could not be written: `reason` is the OS error, e.g. "No space left on device (os error 28)". */
+export class WriteError extends Error {
+  override name = "WriteError";
+  constructor(readonly path: string, readonly reason: string, options?: ErrorOptions) {
+    super(`${reason}: '${path}'`, options);
   }
 }
 

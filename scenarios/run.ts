@@ -10,7 +10,7 @@
  */
 import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
 import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
-import { ExperimentOutput, requestLogPath } from "./run_output.ts";
+import { ExperimentOutput, requestLogError, requestLogPath } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
@@ -213,6 +213,8 @@ async function executeRun(
       onProgress: opts.hooks?.onProgress,
       signal: opts.signal,
     });
+  } catch (err) {
+    throw (logFile && requestLogError(err, logFile)) || err;
   } finally {
     series = telemetry?.stop();
   }

@@ -6,7 +6,13 @@
  * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
  * the environment and creation time of the file it resumes.
  */
-import { buildResultsFile, loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import {
+  buildResultsFile,
+  loadResultsFile,
+  ResultsFileError,
+  WriteError,
+  writeResultsFile,
+} from "../results/io.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { writeReport } from "../report/write.ts";
 
@@ -65,20 +71,43 @@ export class ExperimentOutput {
     await this.write();
   }
 
-  /** Writes both files; throws `OutputError` when they cannot be written. */
+  /**
+   * Writes both files; throws `OutputError` naming the one that failed and why (a full disk mid-run
+   * leaves both as the last successful write left them: each replaces its old copy only once written).
+   */
   async write(): Promise<void> {
-    try {
-      await writeResultsFile(this.resultsPath, this.results);
-      await writeReport(this.reportPath, this.results);
-    } catch (err) {
-      throw new OutputError(`cannot write ${this.resultsPath} or ${this.reportPath}: ${err}`, { cause: err });
-    }
+    await written(this.resultsPath, () => writeResultsFile(this.resultsPath, this.results));
+    await written(this.reportPath, () => writeReport(this.reportPath, this.results));
+  }
+}
+
+async function written(path: string, write: () => Promise<void>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    const why = err instanceof WriteError ? err.reason : String(err);
+    throw new OutputError(`cannot write ${path}: ${why}`, { cause: err });
   }
 }
 
 /** results.json or report.html could not be written; exit code 5 at the CLI. */
 export class OutputError extends Error {
   override name = "OutputError";
+}
+
+/**
+ * A request log that could not be written (the disk filled up mid-run) as an `OutputError` naming the
+ * log and the OS error, or null for any other failure. Creating the log fails with Deno's own error
+ * (`No space left on device (os error 28): open '<logFile>'`); a write during the load arrives as text,
+ * because a load worker reports its failure as a message (`load worker 0 failed: request log: Error:
+ * No space left on device (os error 28)`).
+ */
+export function requestLogError(err: unknown, logFile: string): OutputError | null {
+  const text = err instanceof Error ? err.message : String(err);
+  const inWorker = /request log: (?:\w*Error: )?(.*)$/s.exec(text);
+  const atOpen = text.includes(`'${logFile}'`) ? /^(.*\(os error \d+\))/s.exec(text) : null;
+  const reason = (inWorker ?? atOpen)?.[1];
+  return reason ? new OutputError(`cannot write ${logFile}: ${reason}`, { cause: err }) : null;
 }
 
 async function exists(path: string): Promise<boolean> {

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { requestLogPath } from "./run_output.ts";
+import { requestLogError, requestLogPath } from "./run_output.ts";
 import { loadExperiment } from "./schema.ts";
 
 Deno.test("requestLogPath: one CSV per run under requests/, the run name made a file name", () => {
@@ -12,4 +12,14 @@ Deno.test("log: off by default, true turns the request log on, anything else is 
   assert.equal(loadExperiment(file).log, false);
   assert.equal(loadExperiment(file + "log: true\n").log, true);
   assert.throws(() => loadExperiment(file + "log: yes please\n"), /log/);
+});
+
+Deno.test("requestLogError: a log write failing in a worker or at open names the log and the OS error; others are not", () => {
+  const full = "No space left on device (os error 28)";
+  const inWorker = new Error(`load worker 0 failed: request log: Error: ${full}`);
+  assert.equal(requestLogError(inWorker, "o/l.csv")?.message, `cannot write o/l.csv: ${full}`);
+  const atOpen = new Error(`${full}: open 'o/l.csv'`);
+  assert.equal(requestLogError(atOpen, "o/l.csv")?.message, `cannot write o/l.csv: ${full}`);
+  assert.equal(requestLogError(new Error(`${full}: open 'elsewhere.csv'`), "o/l.csv"), null);
+  assert.equal(requestLogError(new Error("load worker 0 failed: boom"), "o/l.csv"), null);
 });

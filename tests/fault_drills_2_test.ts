@@ -3,7 +3,9 @@
  * Fault drills end to end, second part (issue 9): Redis killed under the caching proxy and under the
  * rate limiter and brought back on the same port (3); SIGINT, SIGTERM and a second SIGINT in the middle
  * of a multi-run experiment whose targets loadlab starts, one of them a proxy with its own redis-server
- * (5). The drill-5 targets are tests/fixtures/counting_server.ts, which logs what the server saw and
+ * (5); the disk filling up in the middle of an experiment (6: a small tmpfs as the output folder,
+ * filled by the test after the first run is written; skipped with a reason where mount is not
+ * permitted, never under CI=true, which runs as root). The drill-5 targets are tests/fixtures/counting_server.ts, which logs what the server saw and
  * when, so "no new send after 1 s" is checked on the server's side. Every process here (a redis-server
  * the test starts, a loadlab and all it starts) carries a `LOADLAB_RUN_ID` of its own, so "nothing left
  * running" is a scan of /proc for that mark.
@@ -338,3 +340,161 @@ Deno.test({
     });
   },
 });
+
+/** Why a tmpfs cannot be mounted here, or null when it can (tried once: mount, unmount). */
+function tmpfsUnavailable(): string | null {
+  if (Deno.build.os !== "linux") return "a tmpfs needs Linux";
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-tmpfs-probe-" });
+  try {
+    const mount = new Deno.Command("mount", {
+      args: ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir],
+      stdout: "null",
+      stderr: "piped",
+    }).outputSync();
+    if (!mount.success) {
+      return `mount -t tmpfs is not permitted: ${new TextDecoder().decode(mount.stderr).trim()}`;
+    }
+    new Deno.Command("umount", { args: [dir] }).outputSync();
+    return null;
+  } catch (err) {
+    return `mount cannot run: ${(err as Error).message}`;
+  } finally {
+    Deno.removeSync(dir);
+  }
+}
+
+const noTmpfs = tmpfsUnavailable();
+const onCi = Deno.env.get("CI") === "true";
+if (noTmpfs && !onCi) console.log(`skipped: drill 6 (full disk): ${noTmpfs}`);
+
+/** Fills the file system of `dir` to the last byte (the write fails with ENOSPC once it is full). */
+async function fillDisk(dir: string): Promise<void> {
+  const file = await Deno.open(`${dir}/filler`, { write: true, create: true });
+  const chunk = new Uint8Array(64 * 1024);
+  try {
+    for (;;) await file.write(chunk);
+  } catch (err) {
+    if (!(err instanceof Error) || !/os error 28/.test(err.message)) throw err;
+  } finally {
+    file.close();
+  }
+}
+
+/** Runs `fn` with an 8 MiB tmpfs mounted in a temporary folder; unmounts it whatever happens. */
+async function withTmpfs(fn: (disk: string, dir: string) => Promise<void>): Promise<void> {
+  await withTempDir(async (dir) => {
+    const disk = `${dir}/disk`;
+    await Deno.mkdir(disk);
+    const mount = await new Deno.Command("mount", { args: ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk] })
+      .output();
+    assert(mount.success, "mount -t tmpfs failed (CI=true runs this as root)");
+    try {
+      await fn(disk, dir);
+    } finally {
+      const umount = await new Deno.Command("umount", { args: [disk] }).output();
+      if (!umount.success) await new Deno.Command("umount", { args: ["-l", disk] }).output();
+    }
+  });
+}
+
+/** The one stderr line about the full disk: it names `path` itself, not a temporary copy. */
+function assertNamed(stderr: string, path: string): void {
+  const named = stderr.split("\n").filter((l) => l.includes("No space left on device"));
+  assertEquals(named.length, 1, stderr);
+  assert(named[0].includes(`cannot write ${path}: No space left on device (os error 28)`), named[0]);
+  assert(!named[0].includes(".tmp"), `names the file, not its temporary copy: ${named[0]}`);
+}
+
+for (const log of [false, true]) {
+  Deno.test({
+    name: `drill 6: the disk fills up mid-experiment${log ? " (request log on)" : ""}: exit 5 naming ${
+      log ? "the log" : "results.json"
+    } and the OS error, earlier results intact, target stopped`,
+    ignore: noTmpfs !== null && !onCi,
+    fn: () => withTmpfs((disk, dir) => fullDiskDrill(dir, `${disk}/out`, log)),
+  });
+}
+
+/**
+ * Runs a three-run experiment into `out` (on the tmpfs) and fills the disk once the first run is
+ * written, during the second (2 s): what fails is the second run's request log with `log`, else its
+ * results.json.
+ */
+async function fullDiskDrill(dir: string, out: string, log: boolean) {
+  const runId = `drill6-${crypto.randomUUID()}`;
+  await Deno.writeTextFile(
+    `${dir}/exp.json`,
+    JSON.stringify({
+      name: "drill6",
+      log,
+      targets: { app: { kind: "builtin" } },
+      requests: ["/json"],
+      loads: {
+        first: { model: "count", requests: 30, connections: 2 },
+        second: { model: "connections", connections: 2, duration: "2s" },
+        third: { model: "count", requests: 30, connections: 2 },
+      },
+    }),
+  );
+  const child = new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "run", `${dir}/exp.json`, "--out-dir", out],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
+  }).spawn();
+  const dec = new TextDecoder();
+  const output = child.output().then((o) => ({ code: o.code, stderr: dec.decode(o.stderr) }));
+  // The first run is in both files (the report is written after results.json).
+  let before: { results: string; report: string } | null = null;
+  const deadline = Date.now() + 30_000;
+  while (!before && Date.now() < deadline) {
+    const results = await Deno.readTextFile(`${out}/results.json`).catch(() => "");
+    const report = await Deno.readTextFile(`${out}/report.html`).catch(() => "");
+    if (results.includes('"app/first"') && report.includes("app/first")) before = { results, report };
+    else await sleep(50);
+  }
+  if (!before) child.kill("SIGKILL");
+  await fillDisk(dirname(out));
+  const { code, stderr } = await output;
+  assert(before, `the first run was never written:\n${stderr}`);
+  assertEquals(code, 5, stderr);
+  assertNamed(stderr, log ? `${out}/requests/app_second.csv` : `${out}/results.json`);
+  assertEquals(await Deno.readTextFile(`${out}/results.json`), before.results, "results.json as after run 1");
+  assertEquals(await Deno.readTextFile(`${out}/report.html`), before.report, "report.html as after run 1");
+  const leftovers = [...Deno.readDirSync(out)].map((e) => e.name).filter((n) => n.endsWith(".tmp"));
+  assertEquals(leftovers, [], "no temporary file left behind");
+  const left = await waitUntilGone(runId, 5000);
+  assertEquals(left, [], describeProcesses(left));
+}
+
+Deno.test({
+  name: "drill 6: the disk fills up under attack --log mid-run: exit 5 naming the log and the OS error",
+  ignore: noTmpfs !== null && !onCi,
+  async fn() {
+    const target = await startTarget({ kind: "builtin" });
+    try {
+      await withTmpfs(async (disk) => {
+        const child = new Deno.Command(Deno.execPath(), {
+          args: ["run", "-A", MAIN, "attack", `${target.url}/json`, "-c", "2", "-d", "2s", "-q"]
+            .concat(["--log", `${disk}/log.csv`, "--out", `${disk}/results.json`]),
+          stdout: "null",
+          stderr: "piped",
+          env: { NO_COLOR: "1" },
+        }).spawn();
+        const output = child.output();
+        await sleep(1000);
+        await fillDisk(disk);
+        const { code, stderr } = await output;
+        const text = new TextDecoder().decode(stderr);
+        assertEquals(code, 5, text);
+        assertNamed(text, `${disk}/log.csv`);
+      });
+    } finally {
+      await target.stop();
+    }
+  },
+});
+
+function dirname(path: string): string {
+  return path.slice(0, path.lastIndexOf("/"));
+}
