@@ -169,7 +169,11 @@ function assign(doc: Record<string, unknown>, steps: Step[], value: unknown): st
     const here = shown ? `${shown}.${key}` : key;
     if (n === 0 && !isLast(1)) {
       const guess = nearest(key, Object.keys(record));
-      return `${here} does not exist${guess ? `; did you mean ${shown ? `${shown}.` : ""}${guess}?` : ""}`;
+      const keys = Object.keys(record);
+      const hint = guess
+        ? `; did you mean ${shown ? `${shown}.` : ""}${guess}?`
+        : `; the keys ${shown ? `of ${shown} ` : ""}are ${keys.join(", ")}`;
+      return `${here} does not exist${hint}`;
     }
     const width = n === 0 ? 1 : n;
     if (isLast(width)) record[key] = value;
