@@ -53,6 +53,10 @@ Deno.test("run args: defaults for a preset", () => {
 Deno.test("run args: problems are one UsageError line naming the flag", () => {
   throws(() => parseRunArgs([]), /no experiment given/);
   throws(() => parseRunArgs(["a.yaml", "b.yaml"]), /one experiment at a time/);
+  throws(
+    () => parseRunArgs(["preset:demo", "extra"], "demo"),
+    /^UsageError: unexpected argument "extra"; demo runs preset:demo/,
+  );
   throws(() => parseRunArgs(["a.yaml", "--only", "variant=x"]), /--only "variant=x": write target=NAME/);
   throws(() => parseRunArgs(["a.yaml", "--set", "repeats"]), /--set "repeats": write PATH=VALUE/);
   throws(() => parseRunArgs(["a.yaml", "--target", "mine"]), /--target "mine": write NAME=URL/);

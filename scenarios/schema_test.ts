@@ -302,3 +302,28 @@ Deno.test("errors: what only the engine knows is checked for every run before lo
     /flows need a rate, connections or count load/,
   );
 });
+
+Deno.test("errors: what the engine finds points at the key written, not the engine's field", () => {
+  const rate = BASE.replace(
+    "steady: { model: rate, rate: 100, duration: 10s }",
+    "steady: { model: rate, phases: [{ duration: 1s, rate: 5 }, { duration: 0s, rate: 5 }] }",
+  );
+  assertIssue(rate, "loads.steady.phases[1].duration", /phase duration must be > 0/);
+  // A file-wide setting is named once, at its own key, not once per load.
+  const interval = issuesOf(BASE + "interval: 0s\n");
+  assert.deepEqual(interval.map((i) => i.path), ["interval"]);
+  // A sweep value the engine refuses is named by its place in the sweep, without a repeated consequence.
+  const sweep = issuesOf(
+    BASE + "sweeps: [{ parameter: load.connections, values: [2, 0], loads: [closed] }]\n",
+  );
+  assert.deepEqual(sweep.map((i) => i.path), ["sweeps[0].values[1]"]);
+  assert.match(sweep[0].message, /connections must be >= 1 \(in run .*load\.connections=0\)/);
+});
+
+Deno.test("errors: a built-in target's cms section is strict", () => {
+  assertIssue(
+    BASE.replace("direct: { kind: builtin }", "direct: { kind: builtin, cms: { pool: 3 } }"),
+    "targets.direct.cms.pool",
+    /unknown key/,
+  );
+});

@@ -1,0 +1,34 @@
+import assert from "node:assert/strict";
+import { parseFlags, serveSpecFromFlags } from "./serve_cmd.ts";
+import { UsageError } from "./usage_error.ts";
+
+const specOf = (argv: string[]) => serveSpecFromFlags(parseFlags(argv));
+
+Deno.test("serve flags: bad values are UsageErrors naming the flag, before anything starts", () => {
+  const cases: Array<[string[], RegExp]> = [
+    [["--host="], /^--host "": must not be empty, e\.g\. --host 127\.0\.0\.1$/],
+    [["--redis", "localhost"], /^--redis "localhost": not a redis:\/\/ URL; e\.g\. --redis redis:\/\/127/],
+    [["--static-dir", "/nonexistent/loadlab"], /^--static-dir "\/nonexistent\/loadlab": no such folder/],
+    [["--static-dir", "deno.json"], /^--static-dir "deno\.json": is not a folder/],
+    [["--port", "-1"], /^--port "-1": must be a whole number 0\.\.65535/],
+  ];
+  for (const [argv, message] of cases) {
+    assert.throws(() => specOf(argv), (err) => err instanceof UsageError && message.test(err.message));
+  }
+});
+
+Deno.test("serve flags: port 0, a TTL of 0 and a real folder are fine", () => {
+  const spec = specOf([
+    "--port",
+    "0",
+    "--cache-ttl",
+    "0",
+    "--static-dir",
+    "cli",
+    "--redis",
+    "redis://127.0.0.1:1",
+  ]);
+  assert.equal(spec.kind, "builtin");
+  assert.equal(spec.port, 0);
+  assert.equal(spec.kind === "builtin" && spec.staticDir, "cli");
+});

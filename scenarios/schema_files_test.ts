@@ -1,0 +1,61 @@
+import assert from "node:assert/strict";
+import { loadExperiment } from "./schema.ts";
+import { planExperiment } from "./plan.ts";
+import { checkTargetFiles, notAFolder } from "./schema_files.ts";
+
+const planOf = (targets: string) =>
+  planExperiment(loadExperiment(`
+name: files
+targets:
+${targets}
+loads:
+  l: { model: connections, connections: 1, duration: 1s }
+`));
+
+Deno.test("checkTargetFiles: staticDir, command and cwd of the targets the plan starts", () => {
+  const file = Deno.makeTempFileSync();
+  try {
+    const issues = checkTargetFiles(planOf(`
+  ok: { kind: builtin, staticDir: ${Deno.cwd()} }
+  missing: { kind: builtin, staticDir: /nonexistent/loadlab }
+  aFile: { kind: builtin, staticDir: ${file} }
+  app: { kind: external, command: loadlab-no-such-program, cwd: ${file}, url: "http://127.0.0.1:1" }
+  shell: { kind: external, command: sh, url: "http://127.0.0.1:1" }
+  front: { kind: proxy, upstream: { kind: builtin, staticDir: /nonexistent/loadlab } }
+  running: { url: "http://127.0.0.1:1" }
+`));
+    assert.deepEqual(issues.map((i) => i.path), [
+      "targets.missing.staticDir",
+      "targets.aFile.staticDir",
+      "targets.app.cwd",
+      "targets.app.command",
+      "targets.front.upstream.staticDir",
+    ]);
+    assert.match(issues[0].message, /"\/nonexistent\/loadlab": no such folder; give a folder/);
+    assert.match(issues[1].message, /is not a folder/);
+    assert.match(issues[3].message, /no such program; install it or give its path/);
+  } finally {
+    Deno.removeSync(file);
+  }
+});
+
+Deno.test("checkTargetFiles: a target left out by --only is not checked", () => {
+  const plan = planExperiment(
+    loadExperiment(`
+name: files
+targets:
+  used: { url: "http://127.0.0.1:1" }
+  unused: { kind: builtin, staticDir: /nonexistent/loadlab }
+loads:
+  l: { model: connections, connections: 1, duration: 1s }
+`),
+    { only: { target: ["used"] } },
+  );
+  assert.deepEqual(checkTargetFiles(plan), []);
+});
+
+Deno.test("notAFolder says why a path is not a folder", () => {
+  assert.equal(notAFolder(Deno.cwd()), undefined);
+  assert.equal(notAFolder("/nonexistent/loadlab"), "no such folder");
+  assert.equal(notAFolder("/etc/hostname/x"), "cannot be read (NotADirectory)");
+});
