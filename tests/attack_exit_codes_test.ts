@@ -2,9 +2,10 @@
  * @module
  * Every exit code of `loadlab attack` (README's table), run as users run it: 0 ok, 1 a threshold failed,
  * 2 bad input, 4 no response at all (said on stderr with the errors), 5 an output that cannot be written
- * (before any request is sent), 130 after Ctrl-C (partial results still written). `run`'s codes are
- * tested in run_cli_test.ts (0, 1, 2, 5, 130) and run_search_test.ts (3, 4). Loads are a few requests on
- * 127.0.0.1.
+ * (before any request is sent), 130 after Ctrl-C and 143 after SIGTERM (partial results still written).
+ * `run`'s codes are tested in run_cli_test.ts (0, 1, 2, 5, 130), run_search_test.ts (3, 4) and
+ * fault_drills_2_test.ts (143); bad input of every command in bad_input_test.ts. Loads are a few
+ * requests on 127.0.0.1.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -91,7 +92,13 @@ Deno.test("attack exit 5: --out, --report or --log under a regular file, before 
   });
 });
 
-Deno.test("attack exit 130: Ctrl-C stops the load, still writes the partial results", async () => {
+for (const [signal, code] of [["SIGINT", 130], ["SIGTERM", 143]] as const) {
+  Deno.test(`attack exit ${code}: ${signal} stops the load, still writes the partial results`, async () => {
+    await stopWith(signal, code);
+  });
+}
+
+async function stopWith(signal: Deno.Signal, code: number): Promise<void> {
   await withTempDir(async (dir) => {
     const t = target();
     try {
@@ -116,16 +123,16 @@ Deno.test("attack exit 130: Ctrl-C stops the load, still writes the partial resu
       }).spawn();
       const deadline = Date.now() + 30_000;
       while (t.received() < 10 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
-      child.kill("SIGINT");
+      child.kill(signal);
       const out = await child.output();
-      assertEquals(out.code, 130, new TextDecoder().decode(out.stderr));
+      assertEquals(out.code, code, new TextDecoder().decode(out.stderr));
       const results = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
       assert(results.runs[0].requests >= 10, JSON.stringify(results.runs[0].requests));
     } finally {
       await t.close();
     }
   });
-});
+}
 
 Deno.test("report exit 5 when the report cannot be written; serve exit 3 when its target cannot start", async () => {
   await withTempDir(async (dir) => {
