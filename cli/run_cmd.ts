@@ -9,7 +9,7 @@
 import { interruptSignal, liveLine } from "./live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
-import { assertCiFilesWritable, preflightPlan } from "./run_preflight.ts";
+import { assertOutputsWritable, preflightPlan } from "./run_preflight.ts";
 import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
 import { type Experiment, ExperimentError, loadExperiment } from "../scenarios/schema.ts";
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
@@ -58,7 +58,7 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     return 5;
   }
   try {
-    await assertCiFilesWritable([["--summary", args.summaryFile], ["--junit", args.junitFile]]);
+    await assertOutputsWritable(plan, [["--summary", args.summaryFile], ["--junit", args.junitFile]]);
   } catch (err) {
     console.error(`loadlab ${command}: ${(err as Error).message}`);
     return 5;

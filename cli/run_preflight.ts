@@ -3,7 +3,7 @@
  * What `loadlab run` checks about a valid plan before any target starts or any load is sent, beyond
  * the file itself: the targets' files and programs (scenarios/schema_files.ts), the open-file limit
  * against the most sockets any planned run (or capacity-search probe) may hold, and that the CI files
- * (`--summary`, `--junit`) can be written. Bad input throws `ExperimentError` (one line per problem,
+ * (`--summary`, `--junit`) and external targets' log files can be written. Bad input throws `ExperimentError` (one line per problem,
  * exit 2), an unwritable CI file `OutputError` (exit 5).
  *
  * Sockets are counted as `attack` counts them (cli/open_file_limit.ts): a load's connections, or the
@@ -36,12 +36,27 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
   return { ...plan, runs: plan.runs.map((run) => fitDefaultPool(run, limit)) };
 }
 
-/** `--summary` and `--junit` can be created (before any load, as the output folder is). */
-export async function assertCiFilesWritable(files: Array<[string, string | undefined]>): Promise<void> {
-  for (const [flag, path] of files) {
+/**
+ * The other outputs can be created (before any load, as the output folder is): `files` as
+ * `[flag, path]` (`--summary`, `--junit`) and the `logFile` of every external target the plan starts.
+ */
+export async function assertOutputsWritable(
+  plan: Plan,
+  files: Array<[string, string | undefined]>,
+): Promise<void> {
+  const logs = new Map<string, string>();
+  for (const run of plan.runs) {
+    const spec = run.target.kind === "spec" ? run.target.spec : undefined;
+    if (spec?.kind === "external" && spec.logFile) {
+      logs.set(formatPath(["targets", run.variant, "logFile"]), spec.logFile);
+    }
+  }
+  for (const [flag, path] of [...files, ...logs]) {
     if (path === undefined) continue;
     await assertFileWritable(path).catch((err) => {
-      throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
+      // Deno's message ends with the call and the probe file's path, which the user never named.
+      const why = (err as Error).message.replace(/: [a-z]+ '.*$/s, "");
+      throw new OutputError(`${flag} ${path}: cannot write: ${why}`, { cause: err });
     });
   }
 }

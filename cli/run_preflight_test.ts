@@ -3,7 +3,7 @@ import { loadExperiment } from "../scenarios/schema.ts";
 import { planExperiment } from "../scenarios/plan.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { OutputError } from "../scenarios/run_output.ts";
-import { assertCiFilesWritable, preflightPlan } from "./run_preflight.ts";
+import { assertOutputsWritable, preflightPlan } from "./run_preflight.ts";
 
 const plan = (loads: string) =>
   planExperiment(loadExperiment(`
@@ -62,15 +62,26 @@ search: { parameter: load.connections, range: [1, 5000], slo: "p99 < 1s" }
   assert.match(lines[0], /^search\.range: load\.connections up to 5000 needs 5000 sockets .*ulimit -n 8192/);
 });
 
-Deno.test("assertCiFilesWritable: a CI file under a regular file is an OutputError naming the flag", async () => {
+Deno.test("assertOutputsWritable: a CI file or a target log under a regular file is an OutputError naming it", async () => {
   const file = await Deno.makeTempFile();
   try {
-    await assertCiFilesWritable([["--summary", undefined], ["--junit", `${file}/junit.xml`]]).then(
+    const p = plan("  c: { model: connections, connections: 1, duration: 1s }");
+    await assertOutputsWritable(p, [["--summary", undefined], ["--junit", `${file}/junit.xml`]]).then(
       () => assert.fail("expected an OutputError"),
       (err) => {
         assert.ok(err instanceof OutputError);
         assert.match(err.message, /^--junit .*junit\.xml: cannot write/);
       },
+    );
+    const external = planExperiment(loadExperiment(`
+name: logs
+targets:
+  app: { kind: external, command: sh, url: "http://127.0.0.1:1", logFile: ${file}/app.log }
+loads: { c: { model: connections, connections: 1, duration: 1s } }
+`));
+    await assertOutputsWritable(external, []).then(
+      () => assert.fail("expected an OutputError"),
+      (err) => assert.match(String(err.message), /^targets\.app\.logFile .*app\.log: cannot write/),
     );
   } finally {
     await Deno.remove(file);
