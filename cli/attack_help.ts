@@ -94,7 +94,8 @@ ${dashboardHelp(6, 27)}
   -h, --help               this help
 
 Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
-fix), 4 no response at all, 5 an output cannot be written (checked before the load), 130 Ctrl-C.
+fix), 4 no response at all, 5 an output cannot be written (checked before the load), 130 Ctrl-C,
+143 SIGTERM (both stop gracefully and keep the partial results).
 
 Examples
   loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s

@@ -3,69 +3,40 @@
  * Fault drills end to end, second part (issue 9): Redis killed under the caching proxy and under the
  * rate limiter and brought back on the same port (3); SIGINT, SIGTERM and a second SIGINT in the middle
  * of a multi-run experiment whose targets loadlab starts, one of them a proxy with its own redis-server
- * (5); the disk filling up in the middle of an experiment (6: a small tmpfs as the output folder,
- * filled by the test after the first run is written; skipped with a reason where mount is not
- * permitted, never under CI=true, which runs as root). The drill-5 targets are tests/fixtures/counting_server.ts, which logs what the server saw and
- * when, so "no new send after 1 s" is checked on the server's side. Every process here (a redis-server
- * the test starts, a loadlab and all it starts) carries a `LOADLAB_RUN_ID` of its own, so "nothing left
- * running" is a scan of /proc for that mark.
+ * (5); the disk filling up in the middle of an experiment (6: a small tmpfs as the output folder, filled
+ * by the test after the first run is written; skipped with a reason where mount is not permitted, never
+ * under CI=true, which runs as root). The drill-5 targets are counting servers that log what they saw
+ * and when, so "no new send after 1 s" is checked on the server's side. Every process here carries a
+ * `LOADLAB_RUN_ID` of its own, so "nothing left running" is a scan of /proc for that mark. Helpers:
+ * tests/fault_drill_helpers.ts.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { requireProgram, withTempDir } from "./helpers.ts";
-import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";
+import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
+import {
+  COUNTER,
+  dirname,
+  eventually,
+  fillDisk,
+  MAIN,
+  readResults,
+  redisOn,
+  serverLog,
+  sleep,
+  startRun,
+  tmpfsUnavailable,
+  untilMidRun,
+  withTmpfs,
+} from "./fault_drill_helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { type RunningTarget, startTarget } from "../targets/mod.ts";
-import { findProgram } from "../targets/path_lookup.ts";
 import { freePort } from "../targets/free_port.ts";
 
 const hasRedis = requireProgram("redis-server");
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** A redis-server on `port`, marked with `runId`; resolves once it accepts connections. */
-async function redisOn(port: number, runId: string) {
-  const child = new Deno.Command(findProgram("redis-server")!, {
-    // set-proc-title no: Redis would otherwise overwrite the environ that carries the mark.
-    args: ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-      .concat(["--set-proc-title", "no"]),
-    env: { LOADLAB_RUN_ID: runId },
-    stdout: "piped",
-    stderr: "null",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  let seen = "";
-  while (!seen.includes("Ready to accept")) {
-    const { value, done } = await reader.read();
-    if (done) throw new Error(`redis-server on ${port} exited before it was ready:\n${seen}`);
-    seen += value;
-  }
-  // Keep draining: a full stdout pipe would block the server.
-  (async () => {
-    while (!(await reader.read().catch(() => ({ done: true }))).done) { /* drain */ }
-  })();
-  return {
-    /** SIGKILL: the outage is abrupt, no goodbye to the clients. */
-    async kill() {
-      try {
-        child.kill("SIGKILL");
-      } catch { /* gone already */ }
-      await child.status;
-    },
-  };
-}
 
 async function get(url: string, headers?: Record<string, string>) {
   const res = await fetch(url, { headers });
   return { status: res.status, cache: res.headers.get("x-cache"), text: await res.text() };
-}
-
-/** Polls `probe` every 100 ms until it returns true; false after `withinMs`. */
-async function eventually(probe: () => Promise<boolean>, withinMs: number): Promise<boolean> {
-  const deadline = Date.now() + withinMs;
-  while (Date.now() < deadline) {
-    if (await probe()) return true;
-    await sleep(100);
-  }
-  return false;
 }
 
 /** Runs `fn` with a marked Redis on a free port and a proxy in front of the built-in target; cleans up. */
@@ -166,97 +137,6 @@ Deno.test({
   },
 });
 
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-const COUNTER = new URL("./fixtures/counting_server.ts", import.meta.url).pathname;
-
-/**
- * Two targets loadlab starts, each a counting server logging into `log`: `direct`, and `limited`, a
- * rate-limiting proxy (its own redis-server) in front of another one. Interleaved order, so with `first`
- * declared first: first/short, other/short, first/long, other/long; the long load runs well past when
- * the tests stop it (in run 3), and each request takes 300 ms, so some are in flight at the stop.
- */
-function experiment(log: string, first: "direct" | "limited"): string {
-  const counter = (port: number) => ({
-    kind: "external",
-    command: Deno.execPath(),
-    args: ["run", "-A", COUNTER, String(port), log],
-    url: `http://127.0.0.1:${port}`,
-  });
-  const targets = {
-    direct: counter(freePort()),
-    limited: {
-      kind: "proxy",
-      upstream: counter(freePort()),
-      rateLimit: { limit: 1_000_000, windowMs: 1000 },
-    },
-  };
-  return JSON.stringify({
-    name: "drill5",
-    targets: Object.fromEntries(Object.entries(targets).sort(([a]) => a === first ? -1 : 1)),
-    requests: ["/slow?ms=300"],
-    loads: {
-      short: { model: "rate", rate: 40, duration: "1s" },
-      long: { model: "rate", rate: 40, duration: "20s" },
-    },
-    interval: "100ms",
-  });
-}
-
-/** `loadlab run` on the drill-5 experiment, marked with `runId`, in the background. */
-function startRun(dir: string, runId: string, first: "direct" | "limited" = "direct") {
-  Deno.writeTextFileSync(`${dir}/exp.json`, experiment(`${dir}/requests.log`, first));
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", `${dir}/exp.json`, "--out-dir", `${dir}/out`],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
-  }).spawn();
-  const dec = new TextDecoder();
-  const output = child.output().then((o) => ({
-    code: o.code,
-    text: dec.decode(o.stderr) + dec.decode(o.stdout),
-    endedAtMs: Date.now(),
-  }));
-  return { child, output };
-}
-
-async function readResults(dir: string): Promise<ResultsFile | null> {
-  return await Deno.readTextFile(`${dir}/out/results.json`).then(JSON.parse, () => null);
-}
-
-/** Arrivals and answers the counting servers logged, in epoch ms. */
-function serverLog(dir: string) {
-  const lines = Deno.readTextFileSync(`${dir}/requests.log`).trim().split("\n").map((l) => l.split(" "));
-  const times = (kind: string) => lines.filter((l) => l[0] === kind).map((l) => Number(l[2]));
-  const answered = new Set(lines.filter((l) => l[0] === "d").map((l) => l[1]));
-  return {
-    arrivals: times("a"),
-    unanswered: lines.filter((l) => l[0] === "a" && !answered.has(l[1])).length,
-  };
-}
-
-/**
- * Waits until `runs` runs are in results.json and the next one has sent for a second (the counting
- * servers saw it), so the stop lands mid-run; every child is up by then, Redis included.
- */
-async function untilMidRun(dir: string, runs: number, runId: string) {
-  const deadline = Date.now() + 40_000;
-  let sinceMs = 0;
-  while (Date.now() < deadline) {
-    const written = (await readResults(dir))?.runs.length ?? 0;
-    if (written > runs) throw new Error(`run ${runs + 1} ended before the stop: make the long load longer`);
-    if (written === runs && sinceMs === 0) sinceMs = Date.now();
-    if (sinceMs && serverLog(dir).arrivals.some((t) => t > sinceMs + 1000)) break;
-    await sleep(100);
-  }
-  assert(sinceMs > 0, `results.json never held ${runs} runs`);
-  const commands = markedProcesses(runId).map((p) => p.command).join("\n");
-  assert(
-    /redis-server/.test(commands) && /counting_server/.test(commands),
-    `children before the stop:\n${commands}`,
-  );
-}
-
 /** The drill-5 checks after a graceful stop by `signal` during run 3, the long load of `first`. */
 async function stopMidExperiment(
   signal: "SIGINT" | "SIGTERM",
@@ -341,61 +221,42 @@ Deno.test({
   },
 });
 
-/** Why a tmpfs cannot be mounted here, or null when it can (tried once: mount, unmount). */
-function tmpfsUnavailable(): string | null {
-  if (Deno.build.os !== "linux") return "a tmpfs needs Linux";
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-tmpfs-probe-" });
-  try {
-    const mount = new Deno.Command("mount", {
-      args: ["-t", "tmpfs", "-o", "size=64k", "tmpfs", dir],
+Deno.test("drill 5: SIGTERM stops attack gracefully too: partial results written, exit 143", async () => {
+  await withTempDir(async (dir) => {
+    const port = freePort();
+    Deno.writeTextFileSync(`${dir}/requests.log`, "");
+    const server = new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", COUNTER, String(port), `${dir}/requests.log`],
       stdout: "null",
-      stderr: "piped",
-    }).outputSync();
-    if (!mount.success) {
-      return `mount -t tmpfs is not permitted: ${new TextDecoder().decode(mount.stderr).trim()}`;
+      stderr: "null",
+    }).spawn();
+    try {
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", MAIN, "attack", `http://127.0.0.1:${port}/`, "-R", "50", "-d", "60s", "--no-live"]
+          .concat(["--out", `${dir}/results.json`]),
+        stdout: "null",
+        stderr: "piped",
+        env: { NO_COLOR: "1" },
+      }).spawn();
+      const output = child.output();
+      // Mid-load: the server has seen requests, so the handler is installed.
+      const sending = await eventually(() => Promise.resolve(serverLog(dir).arrivals.length >= 10), 30_000);
+      child.kill("SIGTERM");
+      const { code, stderr } = await output;
+      assert(sending, "the attack never sent 10 requests");
+      assertEquals(code, 143, new TextDecoder().decode(stderr));
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      assert(results.runs[0].requests >= 10, "the partial run is written");
+    } finally {
+      server.kill("SIGKILL");
+      await server.status;
     }
-    new Deno.Command("umount", { args: [dir] }).outputSync();
-    return null;
-  } catch (err) {
-    return `mount cannot run: ${(err as Error).message}`;
-  } finally {
-    Deno.removeSync(dir);
-  }
-}
+  });
+});
 
 const noTmpfs = tmpfsUnavailable();
 const onCi = Deno.env.get("CI") === "true";
 if (noTmpfs && !onCi) console.log(`skipped: drill 6 (full disk): ${noTmpfs}`);
-
-/** Fills the file system of `dir` to the last byte (the write fails with ENOSPC once it is full). */
-async function fillDisk(dir: string): Promise<void> {
-  const file = await Deno.open(`${dir}/filler`, { write: true, create: true });
-  const chunk = new Uint8Array(64 * 1024);
-  try {
-    for (;;) await file.write(chunk);
-  } catch (err) {
-    if (!(err instanceof Error) || !/os error 28/.test(err.message)) throw err;
-  } finally {
-    file.close();
-  }
-}
-
-/** Runs `fn` with an 8 MiB tmpfs mounted in a temporary folder; unmounts it whatever happens. */
-async function withTmpfs(fn: (disk: string, dir: string) => Promise<void>): Promise<void> {
-  await withTempDir(async (dir) => {
-    const disk = `${dir}/disk`;
-    await Deno.mkdir(disk);
-    const mount = await new Deno.Command("mount", { args: ["-t", "tmpfs", "-o", "size=8m", "tmpfs", disk] })
-      .output();
-    assert(mount.success, "mount -t tmpfs failed (CI=true runs this as root)");
-    try {
-      await fn(disk, dir);
-    } finally {
-      const umount = await new Deno.Command("umount", { args: [disk] }).output();
-      if (!umount.success) await new Deno.Command("umount", { args: ["-l", disk] }).output();
-    }
-  });
-}
 
 /** The one stderr line about the full disk: it names `path` itself, not a temporary copy. */
 function assertNamed(stderr: string, path: string): void {
@@ -494,7 +355,3 @@ Deno.test({
     }
   },
 });
-
-function dirname(path: string): string {
-  return path.slice(0, path.lastIndexOf("/"));
-}
