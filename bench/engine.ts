@@ -82,7 +82,7 @@ function parseBenchArgs(argv: string[]): BenchOptions {
 }
 
 /** `taskset` prefixes for target and generators, or none with the reason. */
-async function pinning(): Promise<{ target: string[]; generator: string[]; note: string }> {
+export async function pinning(): Promise<{ target: string[]; generator: string[]; note: string }> {
   const taskset = findProgram("taskset");
   if (!taskset) return { target: [], generator: [], note: "taskset not found: running UNPINNED" };
   if (navigator.hardwareConcurrency < 2) {
