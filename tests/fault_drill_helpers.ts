@@ -1,16 +1,19 @@
 /**
  * @module
- * Helpers of tests/fault_drills_2_test.ts: a redis-server on a chosen port (killed and started again on
- * it), the drill-5 experiment whose targets are counting servers (tests/fixtures/counting_server.ts)
- * that log what they saw and when, and a tmpfs that can be filled to the last byte. Every process
- * started here carries the `LOADLAB_RUN_ID` the test passes, so leftovers are found by a /proc scan.
+ * Helpers of tests/fault_drills_2_test.ts: a redis-server on a chosen port (killed and started again
+ * on it) with a proxy in front of the built-in target using it, the drill-5 experiment whose targets are
+ * counting servers (tests/fixtures/counting_server.ts) that log what they saw and when, and a tmpfs
+ * that can be filled to the last byte. Every process started here carries the `LOADLAB_RUN_ID` the
+ * test passes, so leftovers are found by a /proc scan.
  */
-import { ok as assert } from "node:assert/strict";
-import { markedProcesses } from "./marked_processes.ts";
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { findProgram } from "../targets/path_lookup.ts";
 import { freePort } from "../targets/free_port.ts";
 import { withTempDir } from "./helpers.ts";
+import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";
+import { type RunningTarget, startTarget } from "../targets/mod.ts";
+import { connectRedis } from "../targets/redis.ts";
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -205,4 +208,49 @@ export async function withTmpfs(fn: (disk: string, dir: string) => Promise<void>
 
 export function dirname(path: string): string {
   return path.slice(0, path.lastIndexOf("/"));
+}
+
+export async function get(url: string, headers?: Record<string, string>) {
+  const res = await fetch(url, { headers });
+  return { status: res.status, cache: res.headers.get("x-cache"), text: await res.text() };
+}
+
+/** Runs `fn` with a marked Redis on a free port and a proxy in front of the built-in target; cleans up. */
+export async function withProxy(
+  name: string,
+  proxyOpts: { cacheTtlSec?: number; rateLimit?: { limit: number; windowMs: number } },
+  fn: (proxy: RunningTarget, redis: { kill(): Promise<void>; restart(): Promise<void> }) => Promise<void>,
+) {
+  const runId = `${name}-${crypto.randomUUID()}`;
+  const port = freePort();
+  let server = await redisOn(port, runId);
+  const proxy = await startTarget({
+    kind: "proxy",
+    upstream: { kind: "builtin" },
+    redisUrl: `redis://127.0.0.1:${port}`,
+    ...proxyOpts,
+  });
+  try {
+    await fn(proxy, {
+      kill: () => server.kill(),
+      async restart() {
+        server = await redisOn(port, runId);
+      },
+    });
+  } finally {
+    await proxy.stop();
+    await server.kill();
+  }
+  const left = await waitUntilGone(runId, 3000);
+  assertEquals(left, [], describeProcesses(left));
+}
+
+/** How many keys the Redis on `port` holds (0 when it cannot be reached). */
+export async function redisKeys(port: number): Promise<number> {
+  const client = await connectRedis(`redis://127.0.0.1:${port}`, 1000).catch(() => null);
+  try {
+    return (await client?.dbSize()) ?? 0;
+  } finally {
+    await client?.disconnect().catch(() => {});
+  }
 }

@@ -18,56 +18,24 @@ import {
   dirname,
   eventually,
   fillDisk,
+  get,
   MAIN,
   readResults,
+  redisKeys,
   redisOn,
   serverLog,
   sleep,
   startRun,
   tmpfsUnavailable,
   untilMidRun,
+  withProxy,
   withTmpfs,
 } from "./fault_drill_helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { type RunningTarget, startTarget } from "../targets/mod.ts";
+import { startTarget } from "../targets/mod.ts";
 import { freePort } from "../targets/free_port.ts";
 
 const hasRedis = requireProgram("redis-server");
-
-async function get(url: string, headers?: Record<string, string>) {
-  const res = await fetch(url, { headers });
-  return { status: res.status, cache: res.headers.get("x-cache"), text: await res.text() };
-}
-
-/** Runs `fn` with a marked Redis on a free port and a proxy in front of the built-in target; cleans up. */
-async function withProxy(
-  name: string,
-  proxyOpts: { cacheTtlSec?: number; rateLimit?: { limit: number; windowMs: number } },
-  fn: (proxy: RunningTarget, redis: { kill(): Promise<void>; restart(): Promise<void> }) => Promise<void>,
-) {
-  const runId = `${name}-${crypto.randomUUID()}`;
-  const port = freePort();
-  let server = await redisOn(port, runId);
-  const proxy = await startTarget({
-    kind: "proxy",
-    upstream: { kind: "builtin" },
-    redisUrl: `redis://127.0.0.1:${port}`,
-    ...proxyOpts,
-  });
-  try {
-    await fn(proxy, {
-      kill: () => server.kill(),
-      async restart() {
-        server = await redisOn(port, runId);
-      },
-    });
-  } finally {
-    await proxy.stop();
-    await server.kill();
-  }
-  const left = await waitUntilGone(runId, 3000);
-  assertEquals(left, [], describeProcesses(left));
-}
 
 Deno.test({
   name:
@@ -133,6 +101,73 @@ Deno.test({
       const after = await proxy.stats();
       assertEquals(after.limited, 2);
       assertEquals(after.limiterBypasses, bypasses);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    "drill 3 under load: `loadlab run` through the proxy while its Redis dies and comes back: no error, bypasses and the resumed hits in targetStats",
+  ignore: !hasRedis,
+  async fn() {
+    await withTempDir(async (dir) => {
+      const runId = `drill3-run-${crypto.randomUUID()}`;
+      const port = freePort();
+      let redis = await redisOn(port, runId);
+      await Deno.writeTextFile(
+        `${dir}/exp.json`,
+        JSON.stringify({
+          name: "drill3",
+          targets: {
+            cached: {
+              kind: "proxy",
+              upstream: { kind: "builtin" },
+              cacheTtlSec: 60,
+              redisUrl: `redis://127.0.0.1:${port}`,
+            },
+          },
+          requests: ["/user"],
+          loads: { steady: { model: "rate", rate: 50, duration: "5s" } },
+        }),
+      );
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", MAIN, "run", `${dir}/exp.json`, "--out-dir", `${dir}/out`],
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
+      }).spawn();
+      const dec = new TextDecoder();
+      const output = child.output().then((o) => ({
+        code: o.code,
+        text: dec.decode(o.stderr) + dec.decode(o.stdout),
+      }));
+      try {
+        // The first miss stored the page: the load is on. Then an outage of about a second.
+        const cached = await eventually(() => redisKeys(port).then((n) => n > 0), 30_000);
+        assert(cached, "the proxy never cached the page");
+        await sleep(1000);
+        await redis.kill();
+        await sleep(1000);
+        redis = await redisOn(port, runId);
+        const { code, text } = await output;
+        assertEquals(code, 0, text);
+      } finally {
+        await redis.kill();
+      }
+      const run = (await readResults(dir))!.runs[0];
+      const errors = Object.values(run.errors).reduce((n, e) => n + (e ?? 0), 0);
+      assertEquals(
+        [errors, Object.keys(run.statusCodes)],
+        [0, ["200"]],
+        "every request answered 200 throughout",
+      );
+      const { hits, misses, bypasses } = run.targetStats ?? {};
+      assert(bypasses >= 10, `the outage shows as bypasses: ${JSON.stringify(run.targetStats)}`);
+      // A miss after the restart (the new Redis is empty) means the proxy used Redis again.
+      assert(misses >= 2 && hits > bypasses, `hits resumed: ${JSON.stringify(run.targetStats)}`);
+      assertEquals(hits + misses + bypasses, run.requests);
+      const left = await waitUntilGone(runId, 5000);
+      assertEquals(left, [], describeProcesses(left));
     });
   },
 });
