@@ -67,7 +67,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     url,
     method: flags.text("method"),
     headers: flags.all("header"),
-    contentType: flags.text("content-type"),
+    contentType: flags.nonEmpty("content-type"),
     body: flags.text("body"),
     bodyFile: flags.path("body-file"),
     mix: flags.all("mix"),

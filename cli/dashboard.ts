@@ -184,12 +184,23 @@ export function startDashboard(command: string, title: string, opts: ServeOption
   try {
     return Dashboard.start({ ...opts, title, command });
   } catch (err) {
-    if (!(err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable)) throw err;
+    if (!isListenError(err)) throw err;
     console.error(
-      `loadlab ${command}: --dashboard: cannot listen on ${opts.host}:${opts.port}: ${err.message}`,
+      `loadlab ${command}: --dashboard: cannot listen on ${opts.host}:${opts.port}: ${err.message}; ` +
+        "use a free port of an address of this machine, e.g. --host 127.0.0.1 --dashboard-port 0",
     );
     return null;
   }
+}
+
+/**
+ * True for the errors of listening on a bad address: the port is taken or not ours to take, the
+ * address is not this machine's, or the host name does not resolve (Deno throws a plain Error then).
+ */
+export function isListenError(err: unknown): err is Error {
+  return err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable ||
+    err instanceof Deno.errors.PermissionDenied ||
+    (err instanceof Error && /failed to lookup address|invalid (empty )?host/i.test(err.message));
 }
 
 /** The last sample of every series: a few numbers per progress event, whatever the run's length. */

@@ -14,7 +14,7 @@ import { type SiteExperiment, sitePages } from "../report/html/site.ts";
 import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
-import { urlHost, warnIfExposed } from "./dashboard.ts";
+import { isListenError, urlHost, warnIfExposed } from "./dashboard.ts";
 import { openBrowser } from "./open_browser.ts";
 import { EXIT } from "./exit_codes.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
@@ -138,8 +138,11 @@ async function serve(dir: string, opts: { host: string; port: number; open: bool
       return new Response("not found", { status: 404 });
     });
   } catch (err) {
-    if (!(err instanceof Deno.errors.AddrInUse || err instanceof Deno.errors.AddrNotAvailable)) throw err;
-    console.error(`loadlab site: cannot listen on ${opts.host}:${opts.port}: ${err.message}`);
+    if (!isListenError(err)) throw err;
+    console.error(
+      `loadlab site: cannot listen on ${opts.host}:${opts.port}: ${err.message}; ` +
+        "use a free port of an address of this machine, e.g. --host 127.0.0.1 --port 0",
+    );
     return EXIT.badInput;
   }
   const port = (server.addr as Deno.NetAddr).port;

@@ -7,6 +7,7 @@
  * sweep value that set it (`sweeps[0].values[2]`). Pure.
  */
 import { attackConfigSchema } from "../runner/config.ts";
+import { targetSpecSchema } from "../targets/spec.ts";
 import { formatPath, type Issue, issuesOf } from "../validation/mod.ts";
 import type { Plan, PlannedRun, SweepPoint } from "./plan.ts";
 
@@ -44,7 +45,31 @@ export function checkPlan(plan: Plan): Issue[] {
       }
     }
   }
+  for (const issue of targetIssues(plan)) if (!seen.has(issue.path)) seen.set(issue.path, issue);
   return [...seen.values()];
+}
+
+/**
+ * Every started target's spec as the run starts it (a `target.*` sweep sets a field after the file
+ * was checked), so `target.instances: [0]` fails now and not as a target that cannot start mid-study.
+ */
+function targetIssues(plan: Plan): Issue[] {
+  const found: Issue[] = [];
+  for (const run of plan.runs) {
+    if (run.target.kind !== "spec") continue;
+    const parsed = targetSpecSchema.safeParse(run.target.spec);
+    if (parsed.success) continue;
+    for (const issue of issuesOf(parsed.error, targetSpecSchema)) {
+      const field = issue.path.split(/[.[]/)[0];
+      const point = [run.sweep, run.sweep2].find((p) => p?.parameter === `target.${field}`);
+      const at = point && sweepIndexOf(plan, run, point);
+      const path = at
+        ? formatPath(["sweeps", at[0], "values", at[1]])
+        : `${formatPath(["targets", run.variant])}.${issue.path}`;
+      found.push({ path, message: `${issue.message} (in run ${run.name})` });
+    }
+  }
+  return found;
 }
 
 /** `phases[0].durationMs` of run `t/burst` -> `loads.burst.phases[0].duration` (or its sweep value). */

@@ -129,6 +129,16 @@ const countLoad = z.strictObject({
   /** This load's own request mix (`requests` is the count here). */
   mix: requestListSchema.optional(),
   ...commonFields,
+}).superRefine((l, ctx) => {
+  // Closed pacing keeps its `connections`; a cap of connections opened on demand would do nothing.
+  if (l.maxConnections !== undefined && l.rate === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["maxConnections"],
+      message:
+        "caps open pacing only; add rate: (requests per second), or use connections: for closed pacing",
+    });
+  }
 }).transform((l) =>
   defined({
     model: l.model,

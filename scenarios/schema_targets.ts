@@ -40,6 +40,8 @@ export type FileTarget = BuiltinSpec | ExternalSpec | ExampleSpec | FileProxy | 
 const builtinSchema = builtinSpecSchema.extend({ cms: cmsSchema.strict().optional() }).strict();
 
 const externalSchema = externalSpecSchema.extend({
+  // `localhost:3000` parses as a URL of scheme "localhost:"; the app would never be found ready.
+  url: httpUrlSchema,
   ready: externalSpecSchema.shape.ready.unwrap().strict().optional(),
 }).strict();
 

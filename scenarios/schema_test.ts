@@ -327,3 +327,24 @@ Deno.test("errors: a built-in target's cms section is strict", () => {
     /unknown key/,
   );
 });
+
+Deno.test("errors: a closed count's maxConnections, an external url without http://, a swept target field", () => {
+  assertIssue(
+    BASE + "  n: { model: count, requests: 5, maxConnections: 10 }\n",
+    "loads.n.maxConnections",
+    /caps open pacing only; add rate:/,
+  );
+  assertIssue(
+    BASE.replace(
+      "direct: { kind: builtin }",
+      'direct: { kind: external, command: sh, url: "localhost:3000" }',
+    ),
+    "targets.direct.url",
+    /must start with http:\/\//,
+  );
+  assertIssue(
+    BASE + "sweeps: [{ parameter: target.instances, values: [2, 0], targets: [direct] }]\n",
+    "sweeps[0].values[1]",
+    /instances must be >= 1 \(in run direct\/.*target\.instances=0\)/,
+  );
+});

@@ -124,6 +124,12 @@ const ATTACK: Case[] = [
     names: [/--dashboard-port "70000"/],
   },
   { name: "attack --host empty", args: attack("--host", ""), names: [/--host ""/] },
+  {
+    name: "attack --host that does not resolve",
+    args: attack("-n", "5", "--dashboard-port", "0", "--host", "no-such-host.invalid"),
+    names: [/--dashboard: cannot listen on no-such-host\.invalid/],
+  },
+  { name: "attack -T empty", args: attack("-T", ""), names: [/-T "": must not be empty/] },
   { name: "attack unknown flag", args: attack("--bogus"), names: [/--bogus/] },
   { name: "attack flag without value", args: attack("-c"), names: [/-c: missing value/] },
   { name: "attack not an http URL", args: () => ["attack", "ftp://x/"], names: [/ftp:\/\/x\//] },
@@ -380,6 +386,25 @@ const FIELDS: Case[] = [
     name: "external cwd a file",
     yaml: (c) => target(`{ kind: external, command: sh, cwd: ${c.file}, url: "http://127.0.0.1:1" }`)(c),
     names: [/targets\.t\.cwd: .*not a folder/],
+  },
+  {
+    name: "external url without http://",
+    yaml: target('{ kind: external, command: sh, url: "localhost:3000" }'),
+    names: [/targets\.t\.url: url must start with http:\/\//],
+  },
+  {
+    name: "sweep target.instances 0",
+    yaml: (c) =>
+      target("{ kind: builtin }")(c) + "sweeps: [{parameter: target.instances, values: [0], targets: [t]}]\n",
+    names: [/sweeps\[0\]\.values\[0\]: instances must be >= 1/],
+  },
+  {
+    name: "count maxConnections without rate",
+    yaml: edit(
+      "model: connections, connections: 2, duration: 200ms",
+      "model: count, requests: 5, maxConnections: 10",
+    ),
+    names: [/loads\.closed\.maxConnections: caps open pacing only/],
   },
   {
     name: "proxy upstream unknown",
