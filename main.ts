@@ -52,6 +52,10 @@ async function main(args: string[]): Promise<number> {
     case "version":
     case "--version":
     case "-V":
+      if (rest.length > 0) {
+        console.error(`loadlab version: takes no arguments (found ${rest.join(" ")}); e.g. loadlab version`);
+        return 2;
+      }
       console.log(`loadlab ${denoJson.version} (deno ${Deno.version.deno}, v8 ${Deno.version.v8})`);
       return 0;
     case undefined:

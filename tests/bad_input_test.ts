@@ -273,6 +273,11 @@ const OTHERS: Case[] = [
     names: [/--bogus: unknown flag; see loadlab presets/],
   },
   { name: "schema takes no arguments", args: () => ["schema", "x"], names: [/takes no arguments/] },
+  {
+    name: "version takes no arguments",
+    args: () => ["version", "x"],
+    names: [/version: takes no arguments/],
+  },
 ];
 
 const FIELDS: Case[] = [
