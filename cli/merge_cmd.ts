@@ -12,7 +12,8 @@ import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { MergeError, mergeShardFiles } from "../runner/merge/shards.ts";
 import { analyze, phaseStats } from "../scenarios/analysis.ts";
 import { writeReport } from "../report/write.ts";
-import { tokenize } from "./argv.ts";
+import { type FlagSpec, tokenize } from "./argv.ts";
+import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
 
@@ -39,26 +40,24 @@ interface MergeArgs {
   allowPartial: boolean;
 }
 
+const MERGE_FLAGS: FlagSpec[] = [
+  { long: "output", short: "o", takesValue: true, example: "results.json" },
+  { long: "report", takesValue: true, example: "report.html" },
+  { long: "allow-partial", takesValue: false },
+  { long: "help", short: "h", takesValue: false },
+];
+
 function parseMergeArgs(argv: string[]): MergeArgs {
-  const raw = tokenize(
-    argv,
-    [
-      { long: "output", short: "o", takesValue: true, example: "results.json" },
-      { long: "report", takesValue: true, example: "report.html" },
-      { long: "allow-partial", takesValue: false },
-      { long: "help", short: "h", takesValue: false },
-    ],
-    { "--out": "use -o results.json" },
-    "merge",
-  );
+  const raw = tokenize(argv, MERGE_FLAGS, { "--out": "use -o results.json" }, "merge");
+  const flags = new FlagValues(raw, MERGE_FLAGS);
   if (raw.values.has("help")) throw new HelpRequested(MERGE_HELP);
   if (!raw.positionals.length) {
     throw new UsageError("no shard files given; e.g. loadlab merge shard-*.json -o results.json");
   }
   return {
     inputs: raw.positionals,
-    output: raw.values.get("output")?.[0] ?? "results.json",
-    report: raw.values.get("report")?.[0],
+    output: flags.path("output") ?? "results.json",
+    report: flags.path("report"),
     allowPartial: raw.values.has("allow-partial"),
   };
 }

@@ -12,7 +12,8 @@ import { loadResultsFile, ResultsFileError } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge.ts";
 import { writeReport } from "../report/write.ts";
-import { tokenize } from "./argv.ts";
+import { type FlagSpec, tokenize } from "./argv.ts";
+import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
 
 /** `loadlab report --help`. */
@@ -34,25 +35,23 @@ interface ReportArgs {
   compare?: string;
 }
 
+const REPORT_FLAGS: FlagSpec[] = [
+  { long: "output", short: "o", takesValue: true, example: "report.html" },
+  { long: "compare", takesValue: true, example: "baseline.json" },
+  { long: "help", short: "h", takesValue: false },
+];
+
 function parseReportArgs(argv: string[]): ReportArgs {
-  const raw = tokenize(
-    argv,
-    [
-      { long: "output", short: "o", takesValue: true, example: "report.html" },
-      { long: "compare", takesValue: true, example: "baseline.json" },
-      { long: "help", short: "h", takesValue: false },
-    ],
-    { "--out": "use -o report.html" },
-    "report",
-  );
+  const raw = tokenize(argv, REPORT_FLAGS, { "--out": "use -o report.html" }, "report");
+  const flags = new FlagValues(raw, REPORT_FLAGS);
   if (raw.values.has("help")) throw new HelpRequested(REPORT_HELP);
   if (!raw.positionals.length) {
     throw new UsageError("no results file given; e.g. loadlab report results.json -o report.html");
   }
   return {
     inputs: raw.positionals,
-    output: raw.values.get("output")?.[0] ?? "report.html",
-    compare: raw.values.get("compare")?.[0],
+    output: flags.path("output") ?? "report.html",
+    compare: flags.path("compare"),
   };
 }
 

@@ -264,6 +264,12 @@ const OTHERS: Case[] = [
     names: [/--bogus: unknown flag; see loadlab report --help/],
   },
   { name: "merge a folder", args: (c) => ["merge", c.folder], names: [/adir: cannot read/] },
+  { name: "report -o empty", args: (c) => ["report", c.file, "-o", ""], names: [/-o "": empty path/] },
+  {
+    name: "merge --report empty",
+    args: (c) => ["merge", c.file, "--report="],
+    names: [/--report "": empty path/],
+  },
   { name: "site missing folder", args: (c) => ["site", `${c.dir}/none`], names: [/none: no such folder/] },
   { name: "site a file", args: (c) => ["site", c.file], names: [/afile: is not a folder/] },
   { name: "site --static empty", args: (c) => ["site", c.folder, "--static", ""], names: [/--static ""/] },
