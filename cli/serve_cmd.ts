@@ -11,6 +11,7 @@ import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../targets/path_lookup.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
+import { maxSocketsUnder, readOpenFileLimit } from "./open_file_limit.ts";
 import {
   ENDPOINTS,
   parseRateLimit,
@@ -125,6 +126,19 @@ function staticDirOf(flags: FlagValues): string | undefined {
   return dir;
 }
 
+/**
+ * How many client connections the open-file limit leaves room for: serve asks for no number itself, but
+ * a load pointed at it can, and EMFILE in the target looks like a slow server from the outside. A proxy
+ * or a balancer holds a second socket (upstream) per client connection.
+ */
+function openFilesLine(spec: TargetSpec, limit = readOpenFileLimit()): string | undefined {
+  if (limit === null || !Number.isFinite(limit)) return undefined;
+  const relayed = spec.kind === "proxy" || (spec.kind === "builtin" && (spec.instances ?? 1) !== 1);
+  const clients = Math.floor(maxSocketsUnder(limit) / (relayed ? 2 : 1));
+  return `  open files: limit ${limit} per process, room for about ${clients} client connections at once ` +
+    `(raise it with ulimit -n N before loadlab serve)`;
+}
+
 function describe(target: RunningTarget, spec: TargetSpec): string {
   const lines = [`loadlab serve: listening on ${target.url}`];
   if (spec.kind === "proxy") {
@@ -143,6 +157,8 @@ function describe(target: RunningTarget, spec: TargetSpec): string {
   lines.push(
     target.redisUrl ? `  redis: ${target.redisUrl}` : "  redis: none (/redis/:key answers 503; use --redis)",
   );
+  const files = openFilesLine(spec);
+  if (files) lines.push(files);
   lines.push("  press Ctrl-C to stop");
   return lines.join("\n");
 }
