@@ -3,8 +3,9 @@
  * The checks of an experiment that need the file system, run by `loadlab run` on the planned runs'
  * targets once the file is valid and before any target starts: a built-in target's `staticDir` is a
  * folder, an external target's `command` is a program (on PATH, or an executable path) and its `cwd` a
- * folder. Without them a typo surfaces as a target that cannot start (exit 3) after earlier targets
- * already ran, or, for `staticDir`, as 404s measured as if they were the study. Each problem is an
+ * folder, and the cores of `cpuAffinity` exist on this machine (when taskset is there to pin; without
+ * it the field is ignored). Without them a typo surfaces as a target that cannot start (exit 3) after
+ * earlier targets already ran, or, for `staticDir`, as 404s measured as if they were the study. Each problem is an
  * `Issue` with the target's path (`targets.web.staticDir`), so it prints like every other file error.
  * Not part of `loadExperiment`: `loadlab presets` plans every preset on machines that lack node.
  */
@@ -24,6 +25,10 @@ export function checkTargetFiles(plan: Plan): Issue[] {
 }
 
 function specIssues(spec: TargetSpec, at: string[]): Issue[] {
+  return [...fileIssues(spec, at), ...coreIssues(spec, at)];
+}
+
+function fileIssues(spec: TargetSpec, at: string[]): Issue[] {
   const issue = (key: string, message: string) => ({ path: formatPath([...at, key]), message });
   switch (spec.kind) {
     case "builtin": {
@@ -50,6 +55,37 @@ function specIssues(spec: TargetSpec, at: string[]): Issue[] {
       return "kind" in spec.upstream ? specIssues(spec.upstream, [...at, "upstream"]) : [];
     default:
       return [];
+  }
+}
+
+/** Cores of `cpuAffinity` this machine does not have (taskset would refuse them as the target starts). */
+function coreIssues(spec: TargetSpec, at: string[], cores = onlineCores()): Issue[] {
+  const affinity = "cpuAffinity" in spec ? spec.cpuAffinity : undefined;
+  if (!Array.isArray(affinity) || cores === null || findProgram("taskset") === null) return [];
+  return affinity.flatMap((core, i) =>
+    cores.includes(core) ? [] : [{
+      path: formatPath([...at, "cpuAffinity", i]),
+      message: `core ${core} is not online here (cores ${cores.join(", ")}); use one of them${
+        spec.kind === "builtin" ? ", or auto" : ""
+      }`,
+    }]
+  );
+}
+
+/** The online cores, from /sys/devices/system/cpu/online (`0-3,6`); null when unknown. */
+export function onlineCores(text = readOnline()): number[] | null {
+  if (text === null || !/^\d+(-\d+)?(,\d+(-\d+)?)*$/.test(text.trim())) return null;
+  return text.trim().split(",").flatMap((part) => {
+    const [from, to = from] = part.split("-").map(Number);
+    return Array.from({ length: to - from + 1 }, (_, i) => from + i);
+  });
+}
+
+function readOnline(): string | null {
+  try {
+    return Deno.readTextFileSync("/sys/devices/system/cpu/online");
+  } catch {
+    return null;
   }
 }
 

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { loadExperiment } from "./schema.ts";
 import { planExperiment } from "./plan.ts";
-import { checkTargetFiles, notAFolder } from "./schema_files.ts";
+import { checkTargetFiles, notAFolder, onlineCores } from "./schema_files.ts";
+import { findProgram } from "../targets/path_lookup.ts";
 
 const planOf = (targets: string) =>
   planExperiment(loadExperiment(`
@@ -58,4 +59,27 @@ Deno.test("notAFolder says why a path is not a folder", () => {
   assert.equal(notAFolder(Deno.cwd()), undefined);
   assert.equal(notAFolder("/nonexistent/loadlab"), "no such folder");
   assert.equal(notAFolder("/etc/hostname/x"), "cannot be read (NotADirectory)");
+});
+
+Deno.test("onlineCores reads the kernel's list of online cores", () => {
+  assert.deepEqual(onlineCores("0-3,6\n"), [0, 1, 2, 3, 6]);
+  assert.deepEqual(onlineCores("0"), [0]);
+  assert.equal(onlineCores("garbage"), null);
+  assert.equal(onlineCores(null), null);
+});
+
+Deno.test("checkTargetFiles: a cpuAffinity core this machine lacks, when taskset would pin", () => {
+  const issues = checkTargetFiles(planOf("  pinned: { kind: builtin, cpuAffinity: [0, 999] }"));
+  const pins = findProgram("taskset") !== null && onlineCores() !== null;
+  if (!pins) console.log("taskset or /sys cpu list missing: cpuAffinity is ignored, so nothing to refuse");
+  assert.deepEqual(
+    issues.map((i) => `${i.path}: ${i.message}`),
+    pins
+      ? [
+        `targets.pinned.cpuAffinity[1]: core 999 is not online here (cores ${
+          onlineCores()!.join(", ")
+        }); use one of them, or auto`,
+      ]
+      : [],
+  );
 });
