@@ -3,52 +3,29 @@
  * One keep-alive HTTP/1.1 connection of the load generator. HOT PATH: `exchange` writes pre-encoded
  * bytes, reads into one reused buffer per connection and lets the byte-scanning parser find response
  * ends; it records into the worker's recorder and allocates nothing per request beyond the promises of
- * the write and the read. Failures are counted by kind, never thrown. Timeouts are enforced from outside
- * by the worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request. The transport
- * (plain TCP or TLS) is chosen once per target, like wrk's function table.
+ * the write and the read. On a transport with the inline contract (epoll, transport.ts) not even
+ * those: the pump hands read bytes to `#consume` by callback, and a closed loop's next exchange starts
+ * from there (`exchange`'s `next`), so one promise covers a whole chain of requests. Failures are
+ * counted by kind, never thrown. Timeouts are enforced from outside by the worker's watchdog
+ * (`deadlineMs` + `abort`), so no timer is armed per request. The transport (plain TCP, TLS or epoll)
+ * is chosen once per run, like wrk's function table.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
+import {
+  type InlineConn,
+  inlineOf,
+  type InlineReader,
+  type Transport,
+  type TransportConn,
+} from "./transport.ts";
+
+export { dialTarget, type Transport, type TransportConn, transportFor } from "./transport.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
-
-/**
- * What a connection needs of a socket: Deno.Conn's read/write/close contract (a read pending when the
- * socket closes fails). Deno.Conn has it, and so has the epoll transport's socket (epoll_transport.ts).
- */
-export interface TransportConn {
-  read(buf: Uint8Array): Promise<number | null>;
-  write(bytes: Uint8Array): Promise<number>;
-  close(): void;
-}
-
-/** Opens the socket; TCP, TLS or epoll, picked once for a run. `signal` aborts a connect that hangs. */
-export type Transport = (hostname: string, port: number, signal: AbortSignal) => Promise<TransportConn>;
-
-/** The transport for a URL: TCP for http, TCP then TLS for https (so both connects are abortable). */
-export function transportFor(url: URL): Transport {
-  const tcp = async (hostname: string, port: number, signal: AbortSignal) => {
-    const conn = await Deno.connect({ hostname, port, transport: "tcp", signal });
-    conn.setNoDelay(true);
-    return conn;
-  };
-  if (url.protocol === "https:") {
-    const serverName = url.hostname.replace(/^\[(.*)\]$/, "$1");
-    return async (hostname, port, signal) =>
-      Deno.startTls(await tcp(hostname, port, signal), { hostname: serverName });
-  }
-  return tcp;
-}
-
-/** Host and port to dial for a URL (brackets stripped from IPv6 literals). */
-export function dialTarget(url: URL): { hostname: string; port: number } {
-  const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
-  return { hostname, port };
-}
 
 /** Receives one line per completed response; see request_log.ts. */
 export interface ResponseSink {
@@ -85,6 +62,12 @@ export function classifyError(err: unknown, phase: "connect" | "write" | "read")
   return "reset";
 }
 
+/**
+ * Grants the next exchange of a closed loop: requests to send (up to `depth`), 0 to stop; `nowMs` is
+ * when the previous one ended. Once it returns 0 it keeps returning 0 (the closed loop calls it again).
+ */
+export type Take = (depth: number, nowMs: number) => number;
+
 export class Connection {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
   deadlineMs = Infinity;
@@ -93,26 +76,43 @@ export class Connection {
   /** `performance.now()` when the last exchange ended: closed loops reuse it instead of asking again. */
   lastEventMs = 0;
   #sock: TransportConn | null = null;
+  /** The same socket when its transport has the inline contract (epoll), else null. */
+  #inline: InlineConn | null = null;
   /** Aborts the connect in progress (watchdog timeout or shutdown); null when not connecting. */
   #connecting: AbortController | null = null;
   readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
   readonly #parser: ResponseParser;
   readonly #heads: Uint8Array;
   #everOpened = false;
+  // The exchange in progress: fields, not locals, so the inline path can resume it from a callback.
+  #intendedMs = 0;
+  #sentMs = 0;
+  #depth = 0;
+  #done = 0;
   /** Bytes being written and how far; the write is not awaited (the response read is). */
   #writing: Uint8Array = EMPTY;
   #writeOffset = 0;
   #writeError: unknown = null;
   /** Reused buffer for pipelined requests, so depth > 1 is still one write. */
   #batch: Uint8Array = EMPTY;
-  // Bound once: handlers of the un-awaited write, so no closure is created per request.
+  /** Inline path: resolves the exchange (or the chain of them) in progress; `#next` grants the next. */
+  #settle: ((done: number) => void) | null = null;
+  #next: Take | null = null;
+  // Bound once: handlers of the un-awaited write and of inline reads, so no closure per request.
   readonly #onWritten = (n: number) => this.#written(n);
   readonly #onWriteError = (err: unknown) => {
     this.#writeError = err;
     this.abort();
   };
+  readonly #reader: InlineReader = {
+    onRead: (n) => this.#inlineRead(n),
+    onReadError: (err) => {
+      this.#fail(err);
+      return this.#inlineEnd();
+    },
+  };
 
-  constructor(readonly id: number, readonly shared: ConnectionShared, maxDepth = 1) {
+  constructor(readonly id: number, readonly shared: ConnectionShared, readonly maxDepth = 1) {
     this.#heads = new Uint8Array(maxDepth);
     this.#parser = new ResponseParser(shared.maxHeaderBytes);
   }
@@ -127,6 +127,7 @@ export class Connection {
     const sock = this.#sock;
     if (sock === null) return;
     this.#sock = null;
+    this.#inline = null;
     this.shared.recorder.connections--;
     try {
       sock.close();
@@ -157,6 +158,7 @@ export class Connection {
     this.#connecting = connecting;
     try {
       this.#sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);
+      this.#inline = inlineOf(this.#sock);
     } catch (err) {
       this.lastEventMs = performance.now();
       if (!this.shared.stopping) {
@@ -193,87 +195,171 @@ export class Connection {
    * measured from `intendedMs` (coordinated-omission corrected; pass a negative value for "now") and
    * from the actual send. Returns the number of responses; failures are recorded, the socket closed.
    * `request` (a flow step, depth 1) is sent instead of the mix's next one; null keeps the mix.
+   *
+   * `next` (a closed loop's `take`): on an inline transport, each time an exchange ends with the
+   * socket still open, the next one (`next(maxDepth, nowMs)` requests, sent "now") starts from the
+   * pump's callback, with no promise per request; the promise then resolves with the count of the last
+   * exchange, once `next` grants none or the socket is closed. Elsewhere `next` is ignored.
    */
-  async exchange(intendedMs: number, depth = 1, request: EncodedRequest | null = null): Promise<number> {
+  async exchange(
+    intendedMs: number,
+    depth = 1,
+    request: EncodedRequest | null = null,
+    next: Take | null = null,
+  ): Promise<number> {
     if (this.#sock === null && !(await this.open())) return 0;
+    if (this.#inline !== null) {
+      return new Promise((resolve) => {
+        this.#settle = resolve;
+        this.#next = next;
+        this.#begin(intendedMs, depth, request, -1);
+      });
+    }
     const sock = this.#sock!;
+    this.#begin(intendedMs, depth, request, -1);
+    const buf = this.#buf;
+    while (true) {
+      let n: number | null;
+      try {
+        n = await sock.read(buf);
+      } catch (err) {
+        this.#fail(err);
+        break;
+      }
+      if (this.#consume(n, performance.now())) break;
+    }
+    return this.#end();
+  }
+
+  /**
+   * Starts an exchange: picks and writes the request, then (inline) arms the read. `sentMs` is now
+   * when the caller has just read the clock (a chained exchange: the previous response's end, a
+   * microsecond ago), else negative.
+   */
+  #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): void {
     const shared = this.shared;
-    const recorder = shared.recorder;
     const bytes = request !== null
       ? this.#useRequest(request)
       : depth === 1
       ? this.#pickOne()
       : this.#pickBatch(depth);
-    const sentMs = performance.now();
+    if (sentMs < 0) sentMs = performance.now();
     this.lastEventMs = sentMs;
-    if (intendedMs < 0) intendedMs = sentMs;
+    this.#intendedMs = intendedMs < 0 ? sentMs : intendedMs;
+    this.#sentMs = sentMs;
+    this.#depth = depth;
+    this.#done = 0;
     this.deadlineMs = sentMs + shared.timeoutMs;
     this.timedOut = false;
     this.#writing = bytes;
     this.#writeOffset = 0;
     this.#writeError = null;
-    sock.write(bytes).then(this.#onWritten, this.#onWriteError);
-    recorder.addBytesWritten(sentMs, bytes.length);
-    recorder.inFlight += depth;
-    const parser = this.#parser;
-    const buf = this.#buf;
-    let done = 0;
-    parser.start(this.#heads[0] === 1);
-    while (done < depth) {
-      let n: number | null;
-      try {
-        n = await sock.read(buf);
-      } catch (err) {
-        this.#fail(err, depth - done);
-        break;
-      }
-      const nowMs = performance.now();
-      this.lastEventMs = nowMs;
-      if (n === null) {
-        if (parser.completesAtEof()) {
-          this.#complete(nowMs, intendedMs, sentMs);
-          done++;
-        }
-        if (done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - done);
-        this.abort();
-        break;
-      }
-      recorder.addBytesRead(nowMs, n);
-      let offset = 0;
-      while (offset < n) {
-        const end = parser.feed(buf, offset, n);
-        if (end === NEED_MORE) break;
-        if (end === PARSE_ERROR) {
-          this.#countFailed(nowMs, "parse", parser.error, depth - done);
-          this.abort();
-          done = depth; // counted: leave the loop
-          break;
-        }
-        if (end < n && done + 1 === depth && parser.keepAlive) {
-          // Bytes nobody asked for (a body longer than its Content-Length): the stream is out of step,
-          // so the next response could not be told apart from them. Count it once and start afresh.
-          this.#countFailed(nowMs, "parse", UNSOLICITED, 1);
-          this.abort();
-          done = depth;
-          break;
-        }
-        this.#complete(nowMs, intendedMs, sentMs);
-        shared.log?.write(parser.status, intendedMs, nowMs, this.id);
-        done++;
-        if (!parser.keepAlive) {
-          if (done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - done);
-          this.abort();
-          done = depth;
-          break;
-        }
-        if (done === depth) break;
-        parser.start(this.#heads[done] === 1);
-        offset = end;
+    shared.recorder.addBytesWritten(sentMs, bytes.length);
+    shared.recorder.inFlight += depth;
+    this.#parser.start(this.#heads[0] === 1);
+    const inline = this.#inline;
+    if (inline === null) {
+      this.#sock!.write(bytes).then(this.#onWritten, this.#onWriteError);
+      return;
+    }
+    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
+    inline.armRead(this.#buf, this.#reader);
+    let n: number;
+    try {
+      n = inline.writeNow(bytes);
+    } catch (err) {
+      this.#onWriteError(err);
+      return;
+    }
+    if (n < bytes.length) this.#written(n);
+  }
+
+  /** Ends the exchange in progress; its response count. */
+  #end(): number {
+    this.shared.recorder.inFlight -= this.#depth;
+    this.deadlineMs = Infinity;
+    return this.#done;
+  }
+
+  /** Inline read: parse, then read on, or end the exchange. */
+  #inlineRead(n: number | null): boolean {
+    const inline = this.#inline!;
+    if (!this.#consume(n, inline.nowMs())) {
+      inline.armRead(this.#buf, this.#reader);
+      return false;
+    }
+    return this.#inlineEnd();
+  }
+
+  /** Inline: the exchange ended; starts the chain's next one, or settles. True when it settled. */
+  #inlineEnd(): boolean {
+    const done = this.#end();
+    const next = this.#next;
+    if (next !== null && this.#inline !== null) {
+      const granted = next(this.maxDepth, this.lastEventMs);
+      if (granted > 0) {
+        this.#begin(-1, granted, null, this.lastEventMs);
+        return false;
       }
     }
-    recorder.inFlight -= depth;
-    this.deadlineMs = Infinity;
-    return done;
+    const settle = this.#settle;
+    this.#settle = this.#next = null;
+    settle?.(done);
+    return true;
+  }
+
+  /**
+   * Takes `n` bytes read at `nowMs` (null: end of stream): records every response they end. True
+   * when the exchange is over (all responses in, or failed and counted, the socket then closed).
+   */
+  #consume(n: number | null, nowMs: number): boolean {
+    this.lastEventMs = nowMs;
+    const depth = this.#depth;
+    const parser = this.#parser;
+    if (n === null) {
+      if (parser.completesAtEof()) {
+        this.#complete(nowMs);
+        this.#done++;
+      }
+      if (this.#done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - this.#done);
+      this.abort();
+      return true;
+    }
+    this.shared.recorder.addBytesRead(nowMs, n);
+    const buf = this.#buf;
+    let offset = 0;
+    while (offset < n) {
+      const end = parser.feed(buf, offset, n);
+      if (end === NEED_MORE) return false;
+      if (end === PARSE_ERROR) {
+        this.#countFailed(nowMs, "parse", parser.error, depth - this.#done);
+        return this.#abortCounted();
+      }
+      if (end < n && this.#done + 1 === depth && parser.keepAlive) {
+        // Bytes nobody asked for (a body longer than its Content-Length): the stream is out of step,
+        // so the next response could not be told apart from them. Count it once and start afresh.
+        this.#countFailed(nowMs, "parse", UNSOLICITED, 1);
+        return this.#abortCounted();
+      }
+      this.#complete(nowMs);
+      this.shared.log?.write(parser.status, this.#intendedMs, nowMs, this.id);
+      this.#done++;
+      if (!parser.keepAlive) {
+        if (this.#done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - this.#done);
+        return this.#abortCounted();
+      }
+      if (this.#done === depth) return true;
+      parser.start(this.#heads[this.#done] === 1);
+      offset = end;
+    }
+    return false;
+  }
+
+  /** Closes after a failure already counted: the exchange reports all its requests as handled. */
+  #abortCounted(): boolean {
+    this.abort();
+    this.#done = this.#depth;
+    return true;
   }
 
   #pickOne(): Uint8Array {
@@ -311,12 +397,12 @@ export class Connection {
     this.#sock.write(this.#writing.subarray(this.#writeOffset)).then(this.#onWritten, this.#onWriteError);
   }
 
-  #complete(nowMs: number, intendedMs: number, sentMs: number): void {
+  #complete(nowMs: number): void {
     this.shared.recorder.recordResponse(
       nowMs,
       this.#parser.status,
-      (nowMs - intendedMs) * 1000,
-      (nowMs - sentMs) * 1000,
+      (nowMs - this.#intendedMs) * 1000,
+      (nowMs - this.#sentMs) * 1000,
     );
   }
 
@@ -326,7 +412,8 @@ export class Connection {
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
-  #fail(err: unknown, count: number): void {
+  #fail(err: unknown): void {
+    const count = this.#depth - this.#done;
     const timedOut = this.timedOut;
     const writeError = this.#writeError;
     this.abort();

@@ -28,6 +28,7 @@ const SYMBOLS = {
   read: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   write: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
+  clock_gettime: { parameters: ["i32", "buffer"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
   getaddrinfo: { parameters: ["buffer", "pointer", "buffer", "buffer"], result: "i32" },
   freeaddrinfo: { parameters: ["pointer"], result: "void" },
@@ -48,6 +49,7 @@ const TCP_NODELAY = 1;
 const SOL_SOCKET = 1;
 const SO_ERROR = 4;
 const EPOLL_CLOEXEC = 0o2000000;
+const CLOCK_MONOTONIC = 1;
 export const EPOLL_CTL_ADD = 1;
 export const EPOLL_CTL_DEL = 2;
 export const EPOLLIN = 0x1;
@@ -170,6 +172,31 @@ export class EpollSys {
   readonly #eventBytes = new Uint8Array(this.events.buffer);
   readonly #idleBytes = new Uint8Array(this.idleEvents.buffer);
   #idleWaiting = false;
+
+  /** `struct timespec` of `nowMs` (two 64-bit words; the low halves suffice: seconds since boot). */
+  readonly #timespec = new Int32Array(4);
+  readonly #timespecBytes = new Uint8Array(this.#timespec.buffer);
+  /** performance.now() minus CLOCK_MONOTONIC in ms: both read the same clock (Instant is CLOCK_MONOTONIC). */
+  readonly #clockOffsetMs: number;
+
+  constructor() {
+    let offsetMs = Infinity;
+    for (let k = 0; k < 5; k++) offsetMs = Math.min(offsetMs, -this.#monotonicMs() + performance.now());
+    this.#clockOffsetMs = offsetMs;
+  }
+
+  #monotonicMs(): number {
+    this.#c.clock_gettime(CLOCK_MONOTONIC, this.#timespecBytes);
+    return this.#timespec[0] * 1e3 + this.#timespec[2] / 1e6;
+  }
+
+  /**
+   * `performance.now()`, read through a fast FFI call (about a third of its cost here; the hot path
+   * reads the clock once per response), within a microsecond of it.
+   */
+  nowMs(): number {
+    return this.#monotonicMs() + this.#clockOffsetMs;
+  }
 
   /** Result or `-errno`. */
   #ret(rc: number): number {

@@ -1,29 +1,30 @@
 /**
  * @module
- * The epoll transport (Linux, opt-in: `--transport epoll`): the same `TransportConn` contract as
- * `Deno.connect` (read into the caller's buffer, write, close; a read pending on a closed socket
- * fails), so `Connection`, the parser, the recorder, the watchdog and every executor stay as they are,
- * and one conformance suite runs against both (STYLE rule 14). What changes is underneath: every
- * socket of a worker is a non-blocking libc socket registered edge-triggered in one epoll set, and one
- * pump turns ready events into resolved reads, so a round of responses costs one `epoll_wait` instead
- * of a tokio op, a promise and a microtask per read and per write. Writes are synchronous `write`
- * calls. HOT PATH: `read` on a socket already known readable is one libc `read`; nothing else allocates
- * but the promise the caller awaits.
+ * The epoll transport (Linux, plain http:): every socket of a worker is a non-blocking libc socket
+ * (epoll_socket.ts) registered edge-triggered in one epoll set, and one pump turns ready events into
+ * reads handed to the connections, so a round of responses costs one `epoll_wait` instead of a tokio
+ * op, a promise and a microtask per read and per write. Sockets keep Deno.Conn's promise contract, so
+ * `Connection`, the parser, the recorder, the watchdog and every executor stay as they are and one
+ * conformance suite runs against both transports (STYLE rule 14); a closed loop uses the inline
+ * contract (transport.ts), where the pump calls the connection back and the next request is written
+ * from that callback, with no promise per request.
  *
- * The pump polls (`epoll_wait` with timeout 0) while events keep coming, yielding one event-loop turn
- * (setImmediate) after each round so the continuations run and timers (watchdog, interval drain,
- * open-model pacer) stay on time; when a few polls found nothing it waits off-thread for at most
- * `IDLE_WAIT_MS`. It runs only while some socket waits, so an idle worker can exit.
+ * The pump lives in the isolate's event loop: it runs only while some socket waits (an idle worker
+ * can exit) and gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and
+ * the stop message run. Two ways to wait when nothing is ready:
+ * - `blockMs > 0` (the closed models, where no timer needs sub-millisecond precision): rounds run back
+ *   to back in one turn while only inline work was done, for up to `TURN_MS`, each `epoll_wait`
+ *   blocking up to `blockMs` on this thread, so timers and messages run at most `TURN_MS + blockMs`
+ *   late; like wrk's loop, an idle generator sleeps in the kernel and wakes once per event burst.
+ * - otherwise (open models, whose pacer spins on `setImmediate` for sub-ms send times, and anything
+ *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
+ *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
  */
 import { setImmediate } from "node:timers";
 import {
-  EAGAIN,
   EINPROGRESS,
-  EINTR,
   EPOLL_CTL_ADD,
-  EPOLLERR,
   EPOLLET,
-  EPOLLHUP,
   EPOLLIN,
   EPOLLOUT,
   EPOLLRDHUP,
@@ -32,12 +33,15 @@ import {
   type SockAddr,
   sockAddrOf,
 } from "./epoll_ffi.ts";
-import type { TransportConn } from "./connection.ts";
+import type { TransportConn } from "./transport.ts";
+import { connectError, EpollSocket } from "./epoll_socket.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
 const IDLE_WAIT_MS = 5;
 /** Empty polls (one event-loop turn each) before the pump waits off-thread. */
 const SPIN_TURNS = 2;
+/** Blocking mode: longest stretch of rounds in one event-loop turn. */
+const TURN_MS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -50,20 +54,32 @@ export function resolveOnce(sys: EpollSys, hostname: string, port: number): Sock
   return sockAddrOf(ip, port);
 }
 
+/** How the pump waits when nothing is ready (see the module comment). */
+export interface EpollLoopOptions {
+  /** Block this thread in `epoll_wait` for up to this many ms (1-5); 0: poll, wait off-thread. */
+  blockMs: number;
+}
+
 /** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
 export class EpollLoop {
   readonly sys: EpollSys;
   readonly #epfd: number;
+  readonly #blockMs: number;
   /** Sockets by token (their slot); freed slots are reused. */
   readonly #slots: Array<EpollSocket | null> = [];
   readonly #free: number[] = [];
+  /** Sockets whose read was armed while already readable: served by the next round. */
+  #ready: EpollSocket[] = [];
   /** Sockets waiting for an event (connect, read, or a write the kernel had no room for). */
   waiting = 0;
+  /** Promises settled (connect, read, write, an exchange's end): their continuations need a turn. */
+  asyncWakes = 0;
   #pumping = false;
   #closed = false;
 
-  constructor(readonly addr: SockAddr, sys = new EpollSys()) {
+  constructor(readonly addr: SockAddr, sys = new EpollSys(), options: EpollLoopOptions = { blockMs: 0 }) {
     this.sys = sys;
+    this.#blockMs = Math.max(0, Math.min(5, Math.round(options.blockMs)));
     const epfd = sys.epollCreate();
     if (epfd < 0) throw new Error(`epoll_create1 failed: ${errnoMessage(-epfd)}`);
     this.#epfd = epfd;
@@ -98,12 +114,24 @@ export class EpollLoop {
     this.#free.push(token);
   }
 
-  /** Starts the pump when something waits and it is not running. */
-  wake(): void {
-    if (!this.#pumping && this.waiting > 0 && !this.#closed) {
+  /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
+  wait(): void {
+    this.waiting++;
+    if (!this.#pumping && !this.#closed) {
       this.#pumping = true;
-      this.#pump().catch(() => {});
+      this.#pump();
     }
+  }
+
+  /** A promise-contract wait ended with its promise settled. */
+  settled(): void {
+    this.waiting--;
+    this.asyncWakes++;
+  }
+
+  /** A read armed on a socket already readable: no edge will come, so the next round serves it. */
+  ready(sock: EpollSocket): void {
+    this.#ready.push(sock);
   }
 
   /**
@@ -118,11 +146,39 @@ export class EpollLoop {
     this.sys.close(this.#epfd);
   }
 
-  async #pump(): Promise<void> {
+  #pump(): void {
+    (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch(() => {});
+  }
+
+  /** Rounds back to back while only inline work is done, blocking in the kernel when nothing is ready. */
+  async #pumpBlocking(): Promise<void> {
+    const sys = this.sys;
+    try {
+      while (this.waiting > 0 && !this.#closed) {
+        const turnEndMs = performance.now() + TURN_MS;
+        this.asyncWakes = 0;
+        while (true) {
+          this.#serveReady();
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
+          const n = sys.epollWait(this.#epfd, this.#blockMs);
+          if (n > 0) this.#dispatch(sys.events, n);
+          if (n <= 0 || this.asyncWakes > 0 || performance.now() >= turnEndMs) break;
+        }
+        await nextTurn();
+      }
+    } finally {
+      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
+      this.#pumping = false;
+    }
+  }
+
+  /** One non-blocking poll per event-loop turn; after a few empty ones, an off-thread wait. */
+  async #pumpPolling(): Promise<void> {
     const sys = this.sys;
     let empty = 0;
     try {
       while (this.waiting > 0 && !this.#closed) {
+        this.#serveReady();
         const n = sys.epollWait(this.#epfd, 0);
         if (n > 0) {
           this.#dispatch(sys.events, n);
@@ -135,184 +191,22 @@ export class EpollLoop {
         await nextTurn();
       }
     } finally {
-      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wake`.
       this.#pumping = false;
     }
   }
 
+  #serveReady(): void {
+    if (this.#ready.length === 0) return;
+    const ready = this.#ready;
+    this.#ready = [];
+    for (const sock of ready) sock.serveReady();
+  }
+
   #dispatch(events: DataView, n: number): void {
+    if (this.#closed) return;
     for (let i = 0; i < n; i++) {
       const sock = this.#slots[this.sys.eventToken(events, i)];
       if (sock != null) sock.onEvents(this.sys.eventFlags(events, i));
     }
   }
-}
-
-/** One non-blocking TCP socket in the loop's epoll set, with Deno.Conn's read/write/close contract. */
-export class EpollSocket implements TransportConn {
-  /** Edge-triggered: true from an EPOLLIN edge until a read comes back short or with EAGAIN. */
-  #readable = false;
-  #readBuf: Uint8Array | null = null;
-  #onRead: ((n: number | null) => void) | null = null;
-  #onReadError: ((err: Error) => void) | null = null;
-  #onConnect: (() => void) | null = null;
-  #onConnectError: ((err: Error) => void) | null = null;
-  #pendingWrite: Uint8Array | null = null;
-  #onWrite: ((n: number) => void) | null = null;
-  #onWriteError: ((err: Error) => void) | null = null;
-
-  constructor(readonly loop: EpollLoop, public fd: number, readonly token: number) {}
-
-  awaitConnect(signal: AbortSignal): Promise<TransportConn> {
-    return new Promise((resolve, reject) => {
-      const onAbort = () => this.close();
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#onConnect = () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(this);
-      };
-      this.#onConnectError = (err) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      };
-      this.#wait();
-    });
-  }
-
-  read(buf: Uint8Array): Promise<number | null> {
-    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
-    if (this.#readable) {
-      const n = this.loop.sys.read(this.fd, buf);
-      if (n >= 0) {
-        if (n < buf.length) this.#readable = false;
-        return Promise.resolve(n === 0 ? null : n);
-      }
-      this.#readable = false;
-      if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(readError(-n));
-    }
-    return new Promise((resolve, reject) => {
-      this.#readBuf = buf;
-      this.#onRead = resolve;
-      this.#onReadError = reject;
-      this.#wait();
-    });
-  }
-
-  write(bytes: Uint8Array): Promise<number> {
-    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
-    const n = this.loop.sys.write(this.fd, bytes);
-    if (n >= 0) return Promise.resolve(n);
-    if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(writeError(-n));
-    return new Promise((resolve, reject) => {
-      this.#pendingWrite = bytes;
-      this.#onWrite = resolve;
-      this.#onWriteError = reject;
-      this.#wait();
-    });
-  }
-
-  /** Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. */
-  close(): void {
-    const fd = this.fd;
-    if (fd < 0) return;
-    this.fd = -1;
-    this.loop.sys.close(fd);
-    this.loop.release(this.token);
-    const closed = new Deno.errors.BadResource("socket closed");
-    const { onConnectError, onReadError, onWriteError } = this.#takeAll();
-    onConnectError?.(new Deno.errors.Interrupted("connect aborted"));
-    onReadError?.(closed);
-    onWriteError?.(closed);
-  }
-
-  /** Called by the pump with this socket's ready flags. */
-  onEvents(flags: number): void {
-    if (this.#onConnect !== null && (flags & (EPOLLOUT | EPOLLERR | EPOLLHUP)) !== 0) this.#connected();
-    if ((flags & (EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP)) !== 0) {
-      this.#readable = true;
-      if (this.#onRead !== null) this.#readNow();
-    }
-    if (this.#pendingWrite !== null && (flags & (EPOLLOUT | EPOLLERR | EPOLLHUP)) !== 0) this.#writeNow();
-  }
-
-  #wait(): void {
-    this.loop.waiting++;
-    this.loop.wake();
-  }
-
-  #connected(): void {
-    const errno = this.loop.sys.socketError(this.fd);
-    const resolve = this.#onConnect!;
-    const reject = this.#onConnectError!;
-    this.#onConnect = this.#onConnectError = null;
-    this.loop.waiting--;
-    if (errno === 0) resolve();
-    else {
-      const err = connectError(errno, this.loop.addr);
-      this.close();
-      reject(err);
-    }
-  }
-
-  #readNow(): void {
-    const n = this.loop.sys.read(this.fd, this.#readBuf!);
-    if (n === -EAGAIN || n === -EINTR) {
-      this.#readable = false;
-      return;
-    }
-    if (n >= 0 && n < this.#readBuf!.length) this.#readable = false;
-    const resolve = this.#onRead!;
-    const reject = this.#onReadError!;
-    this.#readBuf = null;
-    this.#onRead = this.#onReadError = null;
-    this.loop.waiting--;
-    if (n >= 0) resolve(n === 0 ? null : n);
-    else reject(readError(-n));
-  }
-
-  #writeNow(): void {
-    const n = this.loop.sys.write(this.fd, this.#pendingWrite!);
-    if (n === -EAGAIN || n === -EINTR) return;
-    const resolve = this.#onWrite!;
-    const reject = this.#onWriteError!;
-    this.#pendingWrite = null;
-    this.#onWrite = this.#onWriteError = null;
-    this.loop.waiting--;
-    if (n >= 0) resolve(n);
-    else reject(writeError(-n));
-  }
-
-  /** Detaches every pending callback (and its count in `waiting`). */
-  #takeAll() {
-    const taken = {
-      onConnectError: this.#onConnectError,
-      onReadError: this.#onReadError,
-      onWriteError: this.#onWriteError,
-    };
-    const pending = Number(this.#onConnect !== null) + Number(this.#onRead !== null) +
-      Number(this.#onWrite !== null);
-    this.loop.waiting -= pending;
-    this.#onConnect = this.#onConnectError = null;
-    this.#onRead = this.#onReadError = null;
-    this.#onWrite = this.#onWriteError = null;
-    this.#readBuf = this.#pendingWrite = null;
-    return taken;
-  }
-}
-
-function connectError(errno: number, addr: SockAddr): Error {
-  const message = `${errnoMessage(errno)} connecting to ${addr.text}`;
-  if (errno === 111) return new Deno.errors.ConnectionRefused(message);
-  if (errno === 110) return new Deno.errors.TimedOut(message);
-  return new Deno.errors.ConnectionAborted(message);
-}
-
-function readError(errno: number): Error {
-  if (errno === 104) return new Deno.errors.ConnectionReset(errnoMessage(errno));
-  return new Deno.errors.ConnectionAborted(errnoMessage(errno));
-}
-
-function writeError(errno: number): Error {
-  if (errno === 32) return new Deno.errors.BrokenPipe(errnoMessage(errno));
-  return new Deno.errors.ConnectionReset(errnoMessage(errno));
 }

@@ -7,7 +7,7 @@
  * with the reason kept; `auto` is `deno` until the epoll transport has shown itself ahead (see
  * docs/PERFORMANCE.md). Both pass the same conformance suite.
  */
-import { dialTarget, type Transport, transportFor } from "./connection.ts";
+import { dialTarget, type Transport, transportFor } from "./transport.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
 
@@ -32,8 +32,25 @@ export function epollBlocker(url: URL): string | null {
   return epollUnavailableReason();
 }
 
+/** What the run tells the choice about itself. */
+export interface TransportOptions {
+  /**
+   * A closed model (connections, count without a rate) in an isolate of its own: no timer needs
+   * sub-millisecond precision and no server shares the isolate, so the epoll pump may block its
+   * thread in `epoll_wait` for up to `CLOSED_MODEL_BLOCK_MS` when nothing is ready (epoll_transport.ts).
+   */
+  closedModel?: boolean;
+}
+
+/** How long the epoll pump of a closed model blocks at most (timers and messages run this much late). */
+export const CLOSED_MODEL_BLOCK_MS = 1;
+
 /** Chooses once per run (and per worker); names are resolved here, once. */
-export function chooseTransport(url: URL, requested: TransportRequest): ChosenTransport {
+export function chooseTransport(
+  url: URL,
+  requested: TransportRequest,
+  options: TransportOptions = {},
+): ChosenTransport {
   const deno = (fallbackReason: string | null): ChosenTransport => ({
     kind: "deno",
     transport: transportFor(url),
@@ -47,7 +64,8 @@ export function chooseTransport(url: URL, requested: TransportRequest): ChosenTr
   let loop: EpollLoop;
   try {
     const sys = new EpollSys();
-    loop = new EpollLoop(resolveOnce(sys, hostname, port), sys);
+    const blockMs = options.closedModel ? CLOSED_MODEL_BLOCK_MS : 0;
+    loop = new EpollLoop(resolveOnce(sys, hostname, port), sys, { blockMs });
   } catch (err) {
     return deno(err instanceof Error ? err.message : String(err));
   }

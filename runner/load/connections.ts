@@ -28,7 +28,8 @@ export async function closedLoop(
   while (true) {
     const granted = take(depth, conn.lastEventMs);
     if (granted === 0) return;
-    const done = await conn.exchange(-1, granted);
+    // `take` lets an inline transport (epoll) chain the next exchanges without a promise each.
+    const done = await conn.exchange(-1, granted, null, take);
     if (done === 0 && !conn.isOpen) {
       await sleepMs(CONNECT_BACKOFF_MS);
       conn.lastEventMs = performance.now();

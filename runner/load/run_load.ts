@@ -104,7 +104,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     uncorrected: config.model === "throughput",
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
-  const chosen = chooseTransport(url, config.transport);
+  const chosen = chooseTransport(url, config.transport, { closedModel: isClosedModel(config) });
   const shared: ConnectionShared = {
     hostname,
     port,
@@ -153,9 +153,12 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
 
 /** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
 function connectBoundOf(config: AttackConfig): number {
-  const closed = config.model === "connections" ||
-    (config.model === "count" && config.ratePerSec === undefined);
-  return closed ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER;
+  return isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER;
+}
+
+/** Connections that send again as soon as they are answered (no schedule, no pacer). */
+function isClosedModel(config: AttackConfig): boolean {
+  return config.model === "connections" || (config.model === "count" && config.ratePerSec === undefined);
 }
 
 interface Prepared {

@@ -1,0 +1,256 @@
+/**
+ * @module
+ * One non-blocking TCP socket of the epoll transport, registered edge-triggered in its loop's epoll
+ * set (epoll_transport.ts). It has both contracts of transport.ts: Deno.Conn's promises (connect,
+ * flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
+ * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
+ * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. Edge
+ * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
+ * so a read while it is true never waits for an edge that will not come.
+ */
+import {
+  EAGAIN,
+  EINTR,
+  EPOLLERR,
+  EPOLLHUP,
+  EPOLLIN,
+  EPOLLOUT,
+  EPOLLRDHUP,
+  errnoMessage,
+} from "./epoll_ffi.ts";
+import type { SockAddr } from "./epoll_ffi.ts";
+import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
+import type { EpollLoop } from "./epoll_transport.ts";
+
+const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
+const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
+
+export class EpollSocket implements InlineConn {
+  #readable = false;
+  #readBuf: Uint8Array | null = null;
+  /** The armed read: inline (`#reader`) or promise (`#onRead`), never both. */
+  #reader: InlineReader | null = null;
+  #onRead: ((n: number | null) => void) | null = null;
+  #onReadError: ((err: Error) => void) | null = null;
+  #onConnect: (() => void) | null = null;
+  #onConnectError: ((err: Error) => void) | null = null;
+  #pendingWrite: Uint8Array | null = null;
+  #onWrite: ((n: number) => void) | null = null;
+  #onWriteError: ((err: Error) => void) | null = null;
+
+  constructor(readonly loop: EpollLoop, public fd: number, readonly token: number) {}
+
+  awaitConnect(signal: AbortSignal): Promise<TransportConn> {
+    return new Promise((resolve, reject) => {
+      const onAbort = () => this.close();
+      signal.addEventListener("abort", onAbort, { once: true });
+      this.#onConnect = () => {
+        signal.removeEventListener("abort", onAbort);
+        resolve(this);
+      };
+      this.#onConnectError = (err) => {
+        signal.removeEventListener("abort", onAbort);
+        reject(err);
+      };
+      this.loop.wait();
+    });
+  }
+
+  read(buf: Uint8Array): Promise<number | null> {
+    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
+    if (this.#readable) {
+      const n = this.loop.sys.read(this.fd, buf);
+      if (n >= 0) {
+        if (n < buf.length) this.#readable = false;
+        return Promise.resolve(n === 0 ? null : n);
+      }
+      this.#readable = false;
+      if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(readError(-n));
+    }
+    return new Promise((resolve, reject) => {
+      this.#readBuf = buf;
+      this.#onRead = resolve;
+      this.#onReadError = reject;
+      this.loop.wait();
+    });
+  }
+
+  armRead(buf: Uint8Array, reader: InlineReader): void {
+    if (this.fd < 0) {
+      // Closed under the caller (the loop closed at the end of a run): fail as a pending read would.
+      queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
+      return;
+    }
+    this.#readBuf = buf;
+    this.#reader = reader;
+    this.loop.wait();
+    if (this.#readable) this.loop.ready(this);
+  }
+
+  write(bytes: Uint8Array): Promise<number> {
+    if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
+    const n = this.loop.sys.write(this.fd, bytes);
+    if (n >= 0) return Promise.resolve(n);
+    if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(writeError(-n));
+    return new Promise((resolve, reject) => {
+      this.#pendingWrite = bytes;
+      this.#onWrite = resolve;
+      this.#onWriteError = reject;
+      this.loop.wait();
+    });
+  }
+
+  writeNow(bytes: Uint8Array): number {
+    if (this.fd < 0) throw new Deno.errors.BadResource("socket closed");
+    const n = this.loop.sys.write(this.fd, bytes);
+    if (n >= 0) return n;
+    if (n === -EAGAIN || n === -EINTR) return 0;
+    throw writeError(-n);
+  }
+
+  nowMs(): number {
+    return this.loop.sys.nowMs();
+  }
+
+  /** Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. */
+  close(): void {
+    const fd = this.fd;
+    if (fd < 0) return;
+    this.fd = -1;
+    this.loop.sys.close(fd);
+    this.loop.release(this.token);
+    const closed = new Deno.errors.BadResource("socket closed");
+    const { reader, onConnectError, onReadError, onWriteError } = this.#takeAll();
+    onConnectError?.(new Deno.errors.Interrupted("connect aborted"));
+    reader?.onReadError(closed);
+    onReadError?.(closed);
+    onWriteError?.(closed);
+  }
+
+  /** Called by the pump with this socket's ready flags. */
+  onEvents(flags: number): void {
+    if (this.#onConnect !== null && (flags & WRITE_FLAGS) !== 0) this.#connected();
+    if ((flags & READ_FLAGS) !== 0) {
+      this.#readable = true;
+      this.#serve();
+    }
+    if (this.#pendingWrite !== null && (flags & WRITE_FLAGS) !== 0) this.#writeNow();
+  }
+
+  /**
+   * Serves the armed read while the socket is readable: an inline reader that re-arms (more of the
+   * response, or the chain's next request) is served again at once; a promise read once.
+   */
+  #serve(): void {
+    while (this.#readable && this.fd >= 0) {
+      if (this.#reader !== null) this.#readInline();
+      else {
+        if (this.#onRead !== null) this.#readNow();
+        return;
+      }
+    }
+  }
+
+  /** The pump's ready list: a read armed while the socket was already readable. */
+  serveReady(): void {
+    this.#serve();
+  }
+
+  #connected(): void {
+    const errno = this.loop.sys.socketError(this.fd);
+    const resolve = this.#onConnect!;
+    const reject = this.#onConnectError!;
+    this.#onConnect = this.#onConnectError = null;
+    this.loop.settled();
+    if (errno === 0) resolve();
+    else {
+      const err = connectError(errno, this.loop.addr);
+      this.close();
+      reject(err);
+    }
+  }
+
+  #readInline(): void {
+    const buf = this.#readBuf!;
+    const n = this.loop.sys.read(this.fd, buf);
+    if (n === -EAGAIN || n === -EINTR) {
+      this.#readable = false;
+      return;
+    }
+    if (n < buf.length) this.#readable = false;
+    const reader = this.#reader!;
+    this.#reader = null;
+    this.#readBuf = null;
+    this.loop.waiting--;
+    const settled = n > 0
+      ? reader.onRead(n)
+      : n === 0
+      ? reader.onRead(null)
+      : reader.onReadError(readError(-n));
+    if (settled) this.loop.asyncWakes++;
+  }
+
+  #readNow(): void {
+    const n = this.loop.sys.read(this.fd, this.#readBuf!);
+    if (n === -EAGAIN || n === -EINTR) {
+      this.#readable = false;
+      return;
+    }
+    if (n >= 0 && n < this.#readBuf!.length) this.#readable = false;
+    const resolve = this.#onRead!;
+    const reject = this.#onReadError!;
+    this.#readBuf = null;
+    this.#onRead = this.#onReadError = null;
+    this.loop.settled();
+    if (n >= 0) resolve(n === 0 ? null : n);
+    else reject(readError(-n));
+  }
+
+  #writeNow(): void {
+    const n = this.loop.sys.write(this.fd, this.#pendingWrite!);
+    if (n === -EAGAIN || n === -EINTR) return;
+    const resolve = this.#onWrite!;
+    const reject = this.#onWriteError!;
+    this.#pendingWrite = null;
+    this.#onWrite = this.#onWriteError = null;
+    this.loop.settled();
+    if (n >= 0) resolve(n);
+    else reject(writeError(-n));
+  }
+
+  /** Detaches every pending callback (and its count in `waiting`). */
+  #takeAll() {
+    const taken = {
+      reader: this.#reader,
+      onConnectError: this.#onConnectError,
+      onReadError: this.#onReadError,
+      onWriteError: this.#onWriteError,
+    };
+    const pending = Number(this.#onConnect !== null) + Number(this.#onRead !== null) +
+      Number(this.#onWrite !== null) + Number(this.#reader !== null);
+    this.loop.waiting -= pending;
+    this.#onConnect = this.#onConnectError = null;
+    this.#onRead = this.#onReadError = null;
+    this.#onWrite = this.#onWriteError = null;
+    this.#reader = null;
+    this.#readBuf = this.#pendingWrite = null;
+    return taken;
+  }
+}
+
+export function connectError(errno: number, addr: SockAddr): Error {
+  const message = `${errnoMessage(errno)} connecting to ${addr.text}`;
+  if (errno === 111) return new Deno.errors.ConnectionRefused(message);
+  if (errno === 110) return new Deno.errors.TimedOut(message);
+  return new Deno.errors.ConnectionAborted(message);
+}
+
+function readError(errno: number): Error {
+  if (errno === 104) return new Deno.errors.ConnectionReset(errnoMessage(errno));
+  return new Deno.errors.ConnectionAborted(errnoMessage(errno));
+}
+
+function writeError(errno: number): Error {
+  if (errno === 32) return new Deno.errors.BrokenPipe(errnoMessage(errno));
+  return new Deno.errors.ConnectionReset(errnoMessage(errno));
+}
