@@ -76,7 +76,7 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
     kind: "builtin",
     compress,
     cacheTtlSec: flags.seconds("cache-ttl"),
-    instances: flags.positiveInt("instances"),
+    instances: flags.wholeNumber("instances", 1, 64),
     balance,
     staticDir: staticDirOf(flags),
     redisUrl,

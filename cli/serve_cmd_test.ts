@@ -11,6 +11,7 @@ Deno.test("serve flags: bad values are UsageErrors naming the flag, before anyth
     [["--static-dir", "/nonexistent/loadlab"], /^--static-dir "\/nonexistent\/loadlab": no such folder/],
     [["--static-dir", "deno.json"], /^--static-dir "deno\.json": is not a folder/],
     [["--port", "-1"], /^--port "-1": must be a whole number 0\.\.65535/],
+    [["--instances", "65"], /^--instances "65": must be a whole number 1\.\.64/],
   ];
   for (const [argv, message] of cases) {
     assert.throws(() => specOf(argv), (err) => err instanceof UsageError && message.test(err.message));
