@@ -66,7 +66,7 @@ Deno.test("runServeCommand returns 2 on a bad flag", async () => {
   } finally {
     console.error = original;
   }
-  assertEquals(printed, ['loadlab serve: --instances "0": must be a whole number >= 1, e.g. --instances 2']);
+  assertEquals(printed, ['loadlab serve: --instances "0": must be a whole number 1..64, e.g. --instances 2']);
 });
 
 Deno.test("serve runs until SIGINT, prints URL and endpoints, and stops its processes", async () => {
