@@ -64,8 +64,7 @@ export class BufferedConn {
 
 /** Writes all of `bytes` (a socket may take fewer than offered). */
 export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let n = await conn.write(bytes);
-  while (n < bytes.length) n += await conn.write(bytes.subarray(n));
+  for (let n = await conn.write(bytes); n < bytes.length;) n += await conn.write(bytes.subarray(n));
 }
 
 /** Idle keep-alive connections to one upstream, most recently used first. */

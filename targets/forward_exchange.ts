@@ -28,7 +28,7 @@ class ClosedBeforeAnswer extends Error {}
  * Forwards the request whose head is client.buf[client.start, headEnd) to `pool`'s upstream and relays
  * the answer. Returns whether the client connection stays open; throws when it broke mid-answer.
  */
-export async function exchange(
+export function exchange(
   client: BufferedConn,
   headEnd: number,
   req: MessageHead,
@@ -37,8 +37,8 @@ export async function exchange(
   const inBuffer = req.framing === Framing.None ||
     (req.framing === Framing.Length && client.end - headEnd >= req.contentLength);
   return inBuffer
-    ? await exchangeBuffered(client, headEnd, req, pool)
-    : await exchangeStreamed(client, headEnd, req, pool);
+    ? exchangeBuffered(client, headEnd, req, pool)
+    : exchangeStreamed(client, headEnd, req, pool);
 }
 
 async function exchangeBuffered(
@@ -123,7 +123,12 @@ async function relayAnswer(
       await tunnel(client, up);
       return false;
     }
-    await relayMessage(up, headEnd, client.conn, answer);
+    const wholeEnd = headEnd + answer.contentLength;
+    if (answer.framing === Framing.Length && wholeEnd <= up.end) {
+      // The common case, an answer that came in one read: one write, no relay machinery.
+      await writeAll(client.conn, up.buf.subarray(up.start, wholeEnd));
+      up.start = wholeEnd;
+    } else await relayMessage(up, headEnd, client.conn, answer);
   } catch (err) {
     up.close();
     throw err;
