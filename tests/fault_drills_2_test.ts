@@ -11,7 +11,7 @@
  * tests/fault_drill_helpers.ts.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { requireProgram, withTempDir } from "./helpers.ts";
+import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
 import {
   COUNTER,
@@ -285,6 +285,37 @@ Deno.test("drill 5: SIGTERM stops attack gracefully too: partial results written
     } finally {
       server.kill("SIGKILL");
       await server.status;
+    }
+  });
+});
+
+Deno.test("drill 6 before load: run --summary or --junit under a regular file exits 5 naming it, nothing started", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/file`, "not a folder");
+    await Deno.writeTextFile(
+      `${dir}/exp.json`,
+      JSON.stringify({
+        name: "drill6-before",
+        targets: { app: { kind: "builtin" } },
+        loads: { few: { model: "count", requests: 5, connections: 1 } },
+      }),
+    );
+    for (const flag of ["--summary", "--junit"]) {
+      const r = await runLoadlab([
+        "run",
+        `${dir}/exp.json`,
+        "--out-dir",
+        `${dir}/out`,
+        flag,
+        `${dir}/file/x`,
+      ]);
+      assertEquals(r.code, 5, `${flag}: ${r.stderr}`);
+      assert(r.stderr.includes(`${flag} ${dir}/file/x: cannot write`), r.stderr);
+      assert(!/^run \d/m.test(r.stdout), `${flag}: no run started`);
+      assert(
+        !(await Deno.stat(`${dir}/out/results.json`).then(() => true, () => false)),
+        "no results written",
+      );
     }
   });
 });
