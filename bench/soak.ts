@@ -7,7 +7,8 @@
  * (10s) it reads VmRSS of the loadlab process from /proc/<pid>/status (main and worker isolates are
  * threads of that one process, so this is the whole generator) and the 1-minute load average. Per phase
  * it prints the series, the growth after the first minute (the goal is under 10%), and the size of the
- * phase's results.json with the one-hour size it implies (size per interval × intervals in an hour).
+ * phase's results.json with the one-hour size it implies (the run's fixed part, plus the mean size of an
+ * interval times the intervals an hour holds).
  * `--v8-flags` and `--attack-arg` pass through to loadlab, to see what a heap cap or an option changes.
  *
  *   deno run -A bench/soak.ts [--duration 10m] [--connections 50] [--rate 5000] [--sample 10s]
@@ -56,7 +57,7 @@ interface PhaseResult {
   errors: Record<string, number>;
   resultsBytes: number;
   intervals: number;
-  /** resultsBytes scaled to one hour by the number of intervals an hour holds. */
+  /** The run's fixed part plus its mean interval's bytes times the intervals an hour holds. */
   hourBytesEstimate: number;
 }
 
@@ -151,7 +152,7 @@ async function runPhase(
     env: { NO_COLOR: "1", [RUN_ID_ENV]: `soak-${Deno.pid}` },
   }).spawn();
   const stderr = new Response(child.stderr).text();
-  const samples = await sampleUntilExit(child, opts.sampleMs);
+  const samples = await sampleUntilExit(child, opts.sampleMs, opts.durationMs);
   const status = await child.status;
   if (!status.success) console.log(`  loadlab exited ${status.code}: ${(await stderr).trim().slice(-300)}`);
   try {
@@ -161,13 +162,21 @@ async function runPhase(
   }
 }
 
-/** Samples every `everyMs` from the start (taskset execs loadlab in place, so the pid is loadlab's). */
-async function sampleUntilExit(child: Deno.ChildProcess, everyMs: number): Promise<Sample[]> {
+/**
+ * Samples every `everyMs` from the spawn up to `untilMs` (taskset execs loadlab in place, so the pid is
+ * loadlab's); the process's start-up makes the last sample fall just before the load ends.
+ */
+async function sampleUntilExit(
+  child: Deno.ChildProcess,
+  everyMs: number,
+  untilMs: number,
+): Promise<Sample[]> {
   const samples: Sample[] = [];
   let exited = false;
   child.status.then(() => exited = true);
   const startMs = performance.now();
-  for (let next = everyMs; !exited; next += everyMs) {
+  // Samples stop at the load's end: writing results.json afterwards is not the soak.
+  for (let next = everyMs; !exited && next <= untilMs; next += everyMs) {
     await Promise.race([
       child.status,
       new Promise((r) => setTimeout(r, next - (performance.now() - startMs))),
@@ -196,6 +205,9 @@ function summarize(phase: PhaseName, command: string, exitCode: number, samples:
   const intervals: number = run.intervals?.length ?? 0;
   const intervalMs: number = run.config?.intervalMs ?? 250;
   const resultsBytes = new TextEncoder().encode(json).length;
+  // The run's own part (totals, run histograms, config) is paid once; the intervals grow with time.
+  const intervalBytes = new TextEncoder().encode(JSON.stringify(run.intervals ?? [])).length;
+  const perIntervalBytes = intervals > 0 ? intervalBytes / intervals : 0;
   const growth = growthAfterFirstMinute(samples);
   return {
     phase,
@@ -209,7 +221,7 @@ function summarize(phase: PhaseName, command: string, exitCode: number, samples:
     errors: run.errors ?? {},
     resultsBytes,
     intervals,
-    hourBytesEstimate: intervals > 0 ? Math.round((resultsBytes / intervals) * (3_600_000 / intervalMs)) : 0,
+    hourBytesEstimate: Math.round(resultsBytes - intervalBytes + perIntervalBytes * (3_600_000 / intervalMs)),
   } satisfies PhaseResult;
 }
 

@@ -68,6 +68,18 @@ export const connectionsExecutor: Executor = {
     const count = shareOf(configOf(ctx.config, "connections").connections, ctx.workerIndex, ctx.workerCount);
     const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) ? depth : 0);
     const loop = closedLoopOf(ctx);
-    await Promise.all(Array.from({ length: count }, () => loop(ctx, ctx.newConnection(), take)));
+    const conns = Array.from({ length: count }, () => ctx.newConnection());
+    // Every connection opens before the first send (still after t0: connects belong to the run). On the
+    // deno transport a connect issued while the others are busy is starved until the traffic stops: with
+    // -c 5000 on a busy machine a third never opened in 8 s (issue 9, docs/PERFORMANCE.md). A failed
+    // connect is counted here and retried by its loop after the usual pause. Arrivals that are sessions
+    // or connections of their own (per-arrival) open as they go.
+    const opened = ctx.arrival === null
+      ? await Promise.all(conns.map((conn) => conn.open()))
+      : conns.map(() => true);
+    await Promise.all(conns.map(async (conn, i) => {
+      if (!opened[i]) await sleepMs(CONNECT_BACKOFF_MS);
+      await loop(ctx, conn, take);
+    }));
   },
 };
