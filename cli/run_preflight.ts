@@ -33,7 +33,11 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
   const issues = [...checkTargetFiles(plan), ...socketIssues(plan, limit)];
   if (issues.length > 0) throw new ExperimentError(issues, { file: opts.file });
   if (limit === null || !Number.isFinite(limit)) return plan;
-  return { ...plan, runs: plan.runs.map((run) => fitDefaultPool(run, limit)) };
+  return {
+    ...plan,
+    runs: plan.runs.map((run) => fitDefaultPool(run, limit)),
+    searches: plan.searches.map((search) => ({ ...search, base: fitDefaultPool(search.base, limit) })),
+  };
 }
 
 /**

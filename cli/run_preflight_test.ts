@@ -48,6 +48,14 @@ Deno.test("preflightPlan: an open load's default pool is fitted to the limit; no
   assert.equal((fitted.runs[0].attack as { maxConnections?: number }).maxConnections, 206);
   assert.equal(preflightPlan(p, { openFileLimit: null }), p);
   assert.equal(preflightPlan(p, { openFileLimit: 100_000 }).runs[0], p.runs[0]);
+  const searched = planExperiment(loadExperiment(`
+name: search
+targets: { t: { url: "http://127.0.0.1:1" } }
+loads: { open: { model: rate, rate: 10, duration: 1s } }
+search: { parameter: load.rate, range: [10, 5000], slo: "p99 < 1s" }
+`));
+  const probe = preflightPlan(searched, { openFileLimit: 256 }).searches[0].base.attack;
+  assert.equal((probe as { maxConnections?: number }).maxConnections, 206, "search probes too");
 });
 
 Deno.test("preflightPlan: a capacity search over connections is checked at the top of its range", () => {

@@ -1,0 +1,203 @@
+/**
+ * @module
+ * The experiment-file cases of tests/bad_input_test.ts: every part of the format (loads and their
+ * phases, targets of each kind, requests, flows, sweeps, search, thresholds, quick:) with a wrong type,
+ * an out-of-range value, an unknown name or a missing file; one file with three problems (three lines);
+ * and loads over the open-file limit. Data only: the test runs them.
+ */
+import { add, type Case, edit, target } from "./bad_input_cases.ts";
+
+export const FIELDS: Case[] = [
+  {
+    name: "connections wrong type",
+    yaml: edit("connections: 2,", 'connections: "two",'),
+    names: [/loads\.closed\.connections: expected a whole number/],
+  },
+  {
+    name: "connections 0",
+    yaml: edit("connections: 2,", "connections: 0,"),
+    names: [/loads\.closed\.connections: .*>= 1/],
+  },
+  {
+    name: "duration without unit",
+    yaml: edit("duration: 200ms }", "duration: 10 }"),
+    names: [/loads\.closed\.duration: expected a duration/],
+  },
+  {
+    name: "duration 0s",
+    yaml: edit("duration: 200ms }", "duration: 0s }"),
+    names: [/loads\.closed\.duration: .*> 0/],
+  },
+  {
+    name: "phase rampTo negative",
+    yaml: edit("rampTo: 20", "rampTo: -20"),
+    names: [/loads\.burst\.phases\[1\]\.rampTo: .*>= 0/],
+  },
+  {
+    name: "phase duration 0s",
+    yaml: edit("{ duration: 100ms, rate: 10 }", "{ duration: 0s, rate: 10 }"),
+    names: [/loads\.burst\.phases\[0\]\.duration: .*> 0/],
+  },
+  {
+    name: "model unknown",
+    yaml: edit("model: connections", "model: closed"),
+    names: [/loads\.closed\.model: expected one of/],
+  },
+  {
+    name: "load field unknown",
+    yaml: edit("connections: 2,", "conections: 2,"),
+    names: [/loads\.closed\.conections: unknown key; did you mean "connections"/],
+  },
+  {
+    name: "top-level key unknown",
+    yaml: add("repeat: 2\n"),
+    names: [/repeat: unknown key; did you mean "repeats"/],
+  },
+  { name: "repeats 0", yaml: add("repeats: 0\n"), names: [/repeats: .*>= 1/] },
+  { name: "interval 0s", yaml: add("interval: 0s\n"), names: [/^[^:]+: interval: .*>= 10ms/] },
+  { name: "order unknown", yaml: add("order: random\n"), names: [/order: expected one of/] },
+  {
+    name: "baseline unknown target",
+    yaml: add("baseline: nope\n"),
+    names: [/baseline: no target named "nope"/],
+  },
+  {
+    name: "threshold unknown load",
+    yaml: add('thresholds: [{expr: "p99 < 1s", load: nope}]\n'),
+    names: [/thresholds\[0\]\.load: no load named "nope"/],
+  },
+  {
+    name: "sweep parameter unknown",
+    yaml: add("sweeps: [{parameter: load.bogus, values: [1]}]\n"),
+    names: [/sweeps\[0\]\.parameter: load\.bogus cannot be varied/],
+  },
+  {
+    name: "sweep value 0 connections",
+    yaml: add("sweeps: [{parameter: load.connections, values: [4, 0], loads: [closed]}]\n"),
+    names: [/sweeps\[0\]\.values\[1\]: connections must be >= 1/],
+  },
+  {
+    name: "search maxProbes 0",
+    yaml: add(
+      'search: {parameter: load.connections, load: closed, range: [1, 10], slo: "p99 < 1s", maxProbes: 0}\n',
+    ),
+    names: [/search\.maxProbes: .*>= 1/],
+  },
+  { name: "name not a name", yaml: edit("name: base", 'name: "a b"'), names: [/name: names use letters/] },
+  {
+    name: "target kind unknown",
+    yaml: target("{ kind: builtn }"),
+    names: [/targets\.t\.kind: .*did you mean "builtin"/],
+  },
+  {
+    name: "target port negative",
+    yaml: target("{ kind: builtin, port: -1 }"),
+    names: [/targets\.t\.port: .*>= 0/],
+  },
+  {
+    name: "target instances 0",
+    yaml: target("{ kind: builtin, instances: 0 }"),
+    names: [/targets\.t\.instances: .*>= 1/],
+  },
+  {
+    name: "target cms key unknown",
+    yaml: target("{ kind: builtin, cms: { pool: 3 } }"),
+    names: [/targets\.t\.cms\.pool: unknown key/],
+  },
+  {
+    name: "target staticDir missing",
+    yaml: target("{ kind: builtin, staticDir: /nonexistent/loadlab }"),
+    names: [/targets\.t\.staticDir: .*no such folder/],
+  },
+  {
+    name: "external command missing",
+    yaml: target('{ kind: external, command: loadlab-no-such-program, url: "http://127.0.0.1:1" }'),
+    names: [/targets\.t\.command: .*no such program/],
+  },
+  {
+    name: "external cwd a file",
+    yaml: (c) => target(`{ kind: external, command: sh, cwd: ${c.file}, url: "http://127.0.0.1:1" }`)(c),
+    names: [/targets\.t\.cwd: .*not a folder/],
+  },
+  {
+    name: "external url without http://",
+    yaml: target('{ kind: external, command: sh, url: "localhost:3000" }'),
+    names: [/targets\.t\.url: url must start with http:\/\//],
+  },
+  {
+    name: "sweep target.instances 0",
+    yaml: (c) =>
+      target("{ kind: builtin }")(c) + "sweeps: [{parameter: target.instances, values: [0], targets: [t]}]\n",
+    names: [/sweeps\[0\]\.values\[0\]: instances must be >= 1/],
+  },
+  {
+    name: "count maxConnections without rate",
+    yaml: edit(
+      "model: connections, connections: 2, duration: 200ms",
+      "model: count, requests: 5, maxConnections: 10",
+    ),
+    names: [/loads\.closed\.maxConnections: caps open pacing only/],
+  },
+  {
+    name: "proxy upstream unknown",
+    yaml: target("{ kind: proxy, upstream: nope }"),
+    names: [/targets\.t\.upstream: no target named "nope"/],
+  },
+  {
+    name: "proxy rateLimit.limit 0",
+    yaml: target("{ kind: proxy, upstream: u, rateLimit: { limit: 0, windowMs: 1000 } }"),
+    names: [/targets\.t\.rateLimit\.limit: .*>= 1/],
+  },
+  {
+    name: "request weight 0",
+    yaml: add("requests: [{path: /a, weight: 0}]\n"),
+    names: [/requests\[0\]\.weight: .*> 0/],
+  },
+  {
+    name: "flow think without unit",
+    yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
+    names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],
+  },
+  {
+    name: "workers 0",
+    yaml: edit("connections: 2,", "connections: 2, workers: 0,"),
+    names: [/loads\.closed\.workers: .*>= 1/],
+  },
+  {
+    name: "throughput rate 0",
+    yaml: edit(
+      "model: connections, connections: 2, duration: 200ms",
+      "model: throughput, rate: 0, duration: 1s",
+    ),
+    names: [/loads\.closed\.rate: .*> 0/],
+  },
+  {
+    name: "count requests wrong type",
+    yaml: edit("model: connections, connections: 2, duration: 200ms", "model: count, requests: many"),
+    names: [/loads\.closed\.requests: expected/],
+  },
+  {
+    name: "quick section broken",
+    yaml: add("quick: { repeats: 0 }\n"),
+    names: [/repeats: .*\(with --quick\)/],
+  },
+  { name: "not YAML", yaml: () => "name: [\n", names: [/line \d+, column \d+: not valid YAML/] },
+  {
+    name: "three problems: one line each",
+    yaml: (c) =>
+      edit("connections: 2,", "connections: 0,")(c).replace("rampTo: 20", "rampTo: -20") + "repeats: 0\n",
+    names: [/loads\.closed\.connections/, /loads\.burst\.phases\[1\]\.rampTo/, /repeats/],
+  },
+  {
+    name: "connections over the open-file limit",
+    yaml: edit("connections: 2,", "connections: 300,"),
+    names: [/loads\.closed\.connections: 300 needs 300 sockets.*limit is 256.*ulimit -n 512/],
+    ulimit: 256,
+  },
+  {
+    name: "maxConnections over the open-file limit",
+    yaml: edit("model: rate\n", "model: rate\n    maxConnections: 1000\n"),
+    names: [/loads\.burst\.maxConnections: 1000 needs.*ulimit -n/],
+    ulimit: 256,
+  },
+];
