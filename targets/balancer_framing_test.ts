@@ -1,8 +1,9 @@
 /**
  * The balancer against an upstream scripted byte by byte, for the framings a Deno.serve app never sends:
  * an answer to HEAD with a Content-Length and no body, 204 and 304 (with a length, no body), a chunked
- * answer with trailers in small pieces, a body that runs until the upstream closes, `Connection: close`,
- * `100 Continue` before the answer, and an idle pooled connection the upstream closed meanwhile. After
+ * answer with trailers in small pieces, a body that runs until the upstream closes, `Connection: close`, a
+ * `101 Switching Protocols` tunnel, `100 Continue` before the answer, and an idle pooled connection the
+ * upstream closed meanwhile. After
  * each, the same client connection must go on with the next request (unless the answer closed it).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
@@ -32,6 +33,13 @@ const SCRIPTS: Record<string, Script> = {
   },
   "/close": { pieces: [ok("bye", "connection: close\r\n")], close: true },
   "/stale": { pieces: [ok("served")], close: true }, // closes without saying so, like an idle timeout
+  "/upgrade": {
+    pieces: [
+      "HTTP/1.1 101 Switching Protocols\r\nupgrade: test\r\nconnection: upgrade\r\n\r\n",
+      "tunneled bytes",
+    ],
+    close: true,
+  },
 };
 
 function upstream() {
@@ -77,19 +85,24 @@ Deno.test("no body after HEAD, 204, 304; chunked with trailers and 100 Continue 
   });
 });
 
-Deno.test("a body until close and Connection: close end the client connection too", async () => {
+Deno.test("a body until close, Connection: close and a 101 tunnel end the client connection too", async () => {
   await withBalancer(async (port, accepted) => {
-    for (const [path, body] of [["/until-close", "streamed until close"], ["/close", "bye"]]) {
+    const cases = [["/until-close", "streamed until close"], ["/close", "bye"], ["/upgrade", ""]];
+    for (const [path, body] of cases) {
       const client = await RawClient.open(port);
       try {
         await client.send(get(path));
         assertEquals((await client.answer()).body, body);
-        assertEquals(await client.rest(), "", "closed after the answer");
+        assertEquals(
+          await client.rest(),
+          path === "/upgrade" ? "tunneled bytes" : "",
+          "closed after the answer",
+        );
       } finally {
         client.close();
       }
     }
-    assertEquals(accepted(), 2, "a connection the upstream closed is not reused");
+    assertEquals(accepted(), 3, "a connection the upstream closed is not reused");
   });
 });
 
