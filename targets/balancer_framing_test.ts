@@ -3,8 +3,8 @@
  * an answer to HEAD with a Content-Length and no body, 204 and 304 (with a length, no body), a chunked
  * answer with trailers in small pieces, a body that runs until the upstream closes, `Connection: close`, a
  * `101 Switching Protocols` tunnel, `100 Continue` before the answer, and an idle pooled connection the
- * upstream closed meanwhile. After
- * each, the same client connection must go on with the next request (unless the answer closed it).
+ * upstream closed meanwhile. After each, the same client connection must go on with the next request
+ * (unless the answer closed it).
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { serveBalancer } from "./balancer.ts";
