@@ -69,6 +69,11 @@ function phaseRate(phase: Record<string, unknown>, path: string, out: Collector)
     return {};
   }
   const duration = secondsToDuration(phase.duration, join(path, "duration"), out);
+  if (duration !== undefined && durationMs(duration) === 0) {
+    // Named here, at the script's own key; the engine would name the converted load's phase instead.
+    out.issues.push({ path: join(path, "duration"), message: "must be > 0 seconds, e.g. duration: 60" });
+    return {};
+  }
   if (phase.arrivalCount !== undefined) {
     if (phase.arrivalRate !== undefined || phase.rampTo !== undefined) {
       out.issues.push({

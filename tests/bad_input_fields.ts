@@ -1,11 +1,17 @@
 /**
  * @module
  * The experiment-file cases of tests/bad_input_test.ts: every part of the format (loads and their
- * phases, targets of each kind, requests, flows, sweeps, search, thresholds, quick:) with a wrong type,
- * an out-of-range value, an unknown name or a missing file; one file with three problems (three lines);
- * and loads over the open-file limit. Data only: the test runs them.
+ * phases, targets of each kind, requests, flows, sweeps, search, thresholds, quick:, Artillery scripts)
+ * with a wrong type, an out-of-range value, an unknown name or a missing file; one file with three
+ * problems (three lines); and loads over the open-file limit. Data only: the test runs them.
  */
 import { add, type Case, edit, target } from "./bad_input_cases.ts";
+
+/** An Artillery script with one phase, run as it is (scenarios/artillery.ts converts it). */
+const artillery = (url: string, phase: string) =>
+  `config:\n  target: "${
+    url.replace(/\/$/, "")
+  }"\n  phases:\n    - ${phase}\nscenarios:\n  - flow:\n      - get: { url: "/" }\n`;
 
 export const FIELDS: Case[] = [
   {
@@ -180,6 +186,16 @@ export const FIELDS: Case[] = [
     name: "quick section broken",
     yaml: add("quick: { repeats: 0 }\n"),
     names: [/repeats: .*\(with --quick\)/],
+  },
+  {
+    name: "artillery phase of 0 seconds",
+    yaml: (c) => artillery(c.url, "{ duration: 0, arrivalRate: 5 }"),
+    names: [/config\.phases\[0\]\.duration: must be > 0 seconds/],
+  },
+  {
+    name: "artillery arrivalRate negative",
+    yaml: (c) => artillery(c.url, "{ duration: 1, arrivalRate: -1 }"),
+    names: [/config\.phases\[0\]\.arrivalRate: expected a number >= 0/],
   },
   { name: "not YAML", yaml: () => "name: [\n", names: [/line \d+, column \d+: not valid YAML/] },
   {
