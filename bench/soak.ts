@@ -57,6 +57,8 @@ interface PhaseResult {
   errors: Record<string, number>;
   resultsBytes: number;
   intervals: number;
+  /** Most connections open at an interval's end: a pool grown by a stall holds memory too. */
+  peakConnections: number;
   /** The run's fixed part plus its mean interval's bytes times the intervals an hour holds. */
   hourBytesEstimate: number;
 }
@@ -221,6 +223,10 @@ function summarize(phase: PhaseName, command: string, exitCode: number, samples:
     errors: run.errors ?? {},
     resultsBytes,
     intervals,
+    peakConnections: Math.max(
+      0,
+      ...(run.intervals ?? []).map((iv: { connections: number }) => iv.connections),
+    ),
     hourBytesEstimate: Math.round(resultsBytes - intervalBytes + perIntervalBytes * (3_600_000 / intervalMs)),
   } satisfies PhaseResult;
 }
@@ -231,7 +237,7 @@ function printSummary(r: PhaseResult): void {
   const growth = r.growthPct === null ? "n/a" : `${r.growthPct.toFixed(1)}% (from ${r.growthFromSec}s)`;
   console.log(
     `\n${r.phase}: exit ${r.exitCode}, ${r.requests} requests, ${Math.round(r.rps ?? 0)} req/s, ` +
-      `errors ${JSON.stringify(r.errors)}`,
+      `errors ${JSON.stringify(r.errors)}, peak ${r.peakConnections} connections`,
   );
   console.log(`  RSS MB: ${series}`);
   console.log(`  growth after the first minute: ${growth}`);
