@@ -46,8 +46,9 @@ Load
                            law: first rate x connect round trip x 2, at least 4 per worker]
                            (0: none; no request is sent to size it, only connects)
   -p, --pipelining N       requests in flight per connection (HTTP/1.1 pipelining)   [1]
-      --transport T        auto | deno | epoll (EXPERIMENTAL: Linux fast path over    [auto =
-                           libc epoll through FFI, plain http: only, else deno)       deno]
+      --transport T        auto | deno | epoll (epoll: Linux fast path over libc      [auto]
+                           epoll through FFI, plain http: only; auto: epoll where
+                           it can run, else deno with the reason in results)
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)

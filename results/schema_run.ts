@@ -95,7 +95,7 @@ export const runResultSchema = z.looseObject({
   serverBound: z.boolean().optional(),
   /** The socket transport the run used (`--transport`); absent in files from before it was chosen. */
   transport: z.enum(["epoll", "deno"]).optional(),
-  /** Why `--transport epoll` was asked for and `deno` used (https:, not Linux, FFI not permitted). */
+  /** Why epoll (`--transport epoll` or `auto`) was not used and `deno` was (https:, not Linux, no FFI). */
   transportFallback: z.string().optional(),
   /** Connections open at t0 (opened before the first send; `--pre-connect`, or Little's law). */
   preConnected: count.optional(),

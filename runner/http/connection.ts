@@ -13,6 +13,8 @@
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
+import { RequestPicker } from "./request_picker.ts";
+import { classifyError, CLOSED_EARLY, errorMessage, UNSOLICITED } from "./exchange_errors.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
 import {
@@ -24,6 +26,7 @@ import {
 } from "./transport.ts";
 
 export { dialTarget, type Transport, type TransportConn, transportFor } from "./transport.ts";
+export { classifyError } from "./exchange_errors.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 
@@ -49,19 +52,6 @@ export interface ConnectionShared {
   stopping: boolean;
 }
 
-/** Maps a socket error to the kind we count it under. */
-export function classifyError(err: unknown, phase: "connect" | "write" | "read"): ErrorKind {
-  if (phase === "connect") {
-    return err instanceof Deno.errors.InvalidData || /certificate|tls|handshake/i.test(String(err))
-      ? "tls"
-      : "connect";
-  }
-  if (err instanceof Deno.errors.TimedOut) return "timeout";
-  if (err instanceof Deno.errors.InvalidData) return "tls";
-  if (phase === "write") return "write";
-  return "reset";
-}
-
 /**
  * Grants the next exchange of a closed loop: requests to send (up to `depth`), 0 to stop; `nowMs` is
  * when the previous one ended. Once it returns 0 it keeps returning 0 (the closed loop calls it again).
@@ -82,7 +72,8 @@ export class Connection {
   #connecting: AbortController | null = null;
   readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
   readonly #parser: ResponseParser;
-  readonly #heads: Uint8Array;
+  /** The requests of the exchange in progress (pre-encoded bytes, which ones are HEAD). */
+  readonly #requests: RequestPicker;
   #everOpened = false;
   // The exchange in progress: fields, not locals, so the inline path can resume it from a callback.
   #intendedMs = 0;
@@ -93,8 +84,6 @@ export class Connection {
   #writing: Uint8Array = EMPTY;
   #writeOffset = 0;
   #writeError: unknown = null;
-  /** Reused buffer for pipelined requests, so depth > 1 is still one write. */
-  #batch: Uint8Array = EMPTY;
   /** Inline path: resolves the exchange (or the chain of them) in progress; `#next` grants the next. */
   #settle: ((done: number) => void) | null = null;
   #next: Take | null = null;
@@ -113,7 +102,7 @@ export class Connection {
   };
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly maxDepth = 1) {
-    this.#heads = new Uint8Array(maxDepth);
+    this.#requests = new RequestPicker(shared.mix, maxDepth);
     this.#parser = new ResponseParser(shared.maxHeaderBytes);
   }
 
@@ -238,11 +227,7 @@ export class Connection {
    */
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): void {
     const shared = this.shared;
-    const bytes = request !== null
-      ? this.#useRequest(request)
-      : depth === 1
-      ? this.#pickOne()
-      : this.#pickBatch(depth);
+    const bytes = this.#requests.pick(depth, request);
     if (sentMs < 0) sentMs = performance.now();
     this.lastEventMs = sentMs;
     this.#intendedMs = intendedMs < 0 ? sentMs : intendedMs;
@@ -256,7 +241,7 @@ export class Connection {
     this.#writeError = null;
     shared.recorder.addBytesWritten(sentMs, bytes.length);
     shared.recorder.inFlight += depth;
-    this.#parser.start(this.#heads[0] === 1);
+    this.#parser.start(this.#requests.isHead(0));
     const inline = this.#inline;
     if (inline === null) {
       this.#sock!.write(bytes).then(this.#onWritten, this.#onWriteError);
@@ -349,7 +334,7 @@ export class Connection {
         return this.#abortCounted();
       }
       if (this.#done === depth) return true;
-      parser.start(this.#heads[this.#done] === 1);
+      parser.start(this.#requests.isHead(this.#done));
       offset = end;
     }
     return false;
@@ -360,34 +345,6 @@ export class Connection {
     this.abort();
     this.#done = this.#depth;
     return true;
-  }
-
-  #pickOne(): Uint8Array {
-    const request = this.shared.mix.requests[this.shared.mix.next()];
-    this.#heads[0] = request.isHead ? 1 : 0;
-    return request.bytes;
-  }
-
-  #useRequest(request: EncodedRequest): Uint8Array {
-    this.#heads[0] = request.isHead ? 1 : 0;
-    return request.bytes;
-  }
-
-  #pickBatch(depth: number): Uint8Array {
-    const { mix } = this.shared;
-    let length = 0;
-    for (let k = 0; k < depth; k++) {
-      const request = mix.requests[mix.next()];
-      this.#heads[k] = request.isHead ? 1 : 0;
-      if (this.#batch.length < length + request.bytes.length) {
-        const grown = new Uint8Array(Math.max(2 * this.#batch.length, length + request.bytes.length));
-        grown.set(this.#batch.subarray(0, length));
-        this.#batch = grown;
-      }
-      this.#batch.set(request.bytes, length);
-      length += request.bytes.length;
-    }
-    return this.#batch.subarray(0, length);
   }
 
   /** A short write: send the rest (the response cannot start before the request ends). */
@@ -427,9 +384,3 @@ export class Connection {
 }
 
 const EMPTY = new Uint8Array(0);
-const CLOSED_EARLY = "connection closed before the response ended";
-const UNSOLICITED = "bytes after the end of the response (a body longer than its Content-Length?)";
-
-function errorMessage(err: unknown): string {
-  return err instanceof Error ? err.message : String(err);
-}

@@ -85,7 +85,11 @@ export function epollUnavailableReason(): string | null {
     libc();
     return null;
   } catch (err) {
-    return `libc not loadable through FFI: ${err instanceof Error ? err.message : String(err)}`;
+    const message = err instanceof Error ? err.message : String(err);
+    if (err instanceof Deno.errors.NotCapable || err instanceof Deno.errors.PermissionDenied) {
+      return `FFI not permitted (--allow-ffi): ${message}`;
+    }
+    return `libc not loadable through FFI: ${message}`;
   }
 }
 

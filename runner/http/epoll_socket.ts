@@ -24,9 +24,16 @@ import type { EpollLoop } from "./epoll_transport.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
+const CLOSED_FLAGS = EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 
 export class EpollSocket implements InlineConn {
   #readable = false;
+  /**
+   * The peer closed (EPOLLRDHUP/HUP/ERR seen): the end of stream needs no further edge, so a short read
+   * no longer means drained; reads go on until they return 0 (a FIN that came with the last bytes
+   * would otherwise be waited for forever, and the exchange end as a timeout, not closed-early).
+   */
+  #peerClosed = false;
   #readBuf: Uint8Array | null = null;
   /** The armed read: inline (`#reader`) or promise (`#onRead`), never both. */
   #reader: InlineReader | null = null;
@@ -61,7 +68,7 @@ export class EpollSocket implements InlineConn {
     if (this.#readable) {
       const n = this.loop.sys.read(this.fd, buf);
       if (n >= 0) {
-        if (n < buf.length) this.#readable = false;
+        if (n < buf.length && !this.#peerClosed) this.#readable = false;
         return Promise.resolve(n === 0 ? null : n);
       }
       this.#readable = false;
@@ -131,6 +138,7 @@ export class EpollSocket implements InlineConn {
   onEvents(flags: number): void {
     if (this.#onConnect !== null && (flags & WRITE_FLAGS) !== 0) this.#connected();
     if ((flags & READ_FLAGS) !== 0) {
+      if ((flags & CLOSED_FLAGS) !== 0) this.#peerClosed = true;
       this.#readable = true;
       this.#serve();
     }
@@ -177,7 +185,7 @@ export class EpollSocket implements InlineConn {
       this.#readable = false;
       return;
     }
-    if (n < buf.length) this.#readable = false;
+    if (n < buf.length && !this.#peerClosed) this.#readable = false;
     const reader = this.#reader!;
     this.#reader = null;
     this.#readBuf = null;
@@ -196,7 +204,7 @@ export class EpollSocket implements InlineConn {
       this.#readable = false;
       return;
     }
-    if (n >= 0 && n < this.#readBuf!.length) this.#readable = false;
+    if (n >= 0 && n < this.#readBuf!.length && !this.#peerClosed) this.#readable = false;
     const resolve = this.#onRead!;
     const reject = this.#onReadError!;
     this.#readBuf = null;

@@ -13,9 +13,11 @@
  * can exit) and gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and
  * the stop message run. Two ways to wait when nothing is ready:
  * - `blockMs > 0` (the closed models, where no timer needs sub-millisecond precision): rounds run back
- *   to back in one turn while only inline work was done, for up to `TURN_MS`, each `epoll_wait`
- *   blocking up to `blockMs` on this thread, so timers and messages run at most `TURN_MS + blockMs`
- *   late; like wrk's loop, an idle generator sleeps in the kernel and wakes once per event burst.
+ *   to back in one turn while only inline work was done, for up to `blockMs`, and `epoll_wait` blocks
+ *   this thread for what is left of it when nothing is ready, so timers and messages run at most
+ *   about `blockMs` late; like wrk's loop, a generator waiting for its target sleeps in the kernel and
+ *   wakes once per burst of events, and the event-loop turn (about 25 us here) is paid once per
+ *   `blockMs`, not once per round.
  * - otherwise (open models, whose pacer spins on `setImmediate` for sub-ms send times, and anything
  *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
  *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
@@ -40,8 +42,6 @@ import { connectError, EpollSocket } from "./epoll_socket.ts";
 const IDLE_WAIT_MS = 5;
 /** Empty polls (one event-loop turn each) before the pump waits off-thread. */
 const SPIN_TURNS = 2;
-/** Blocking mode: longest stretch of rounds in one event-loop turn. */
-const TURN_MS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -150,19 +150,24 @@ export class EpollLoop {
     (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch(() => {});
   }
 
-  /** Rounds back to back while only inline work is done, blocking in the kernel when nothing is ready. */
+  /**
+   * Rounds back to back while only inline work is done, for up to `blockMs` per event-loop turn,
+   * blocking in the kernel for what is left of it when nothing is ready.
+   */
   async #pumpBlocking(): Promise<void> {
     const sys = this.sys;
     try {
       while (this.waiting > 0 && !this.#closed) {
-        const turnEndMs = performance.now() + TURN_MS;
+        const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
         while (true) {
           this.#serveReady();
           if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
-          const n = sys.epollWait(this.#epfd, this.#blockMs);
+          const leftMs = turnEndMs - sys.nowMs();
+          if (leftMs <= 0) break;
+          const n = sys.epollWait(this.#epfd, Math.ceil(leftMs));
           if (n > 0) this.#dispatch(sys.events, n);
-          if (n <= 0 || this.asyncWakes > 0 || performance.now() >= turnEndMs) break;
+          else if (n < 0) break;
         }
         await nextTurn();
       }

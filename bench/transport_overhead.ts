@@ -1,0 +1,131 @@
+/**
+ * @module
+ * The epoll transport's own CPU per request, without a kernel or a server: the pump, the sockets,
+ * the connections, the parser, the recorder and the closed loop run over a fake `EpollSys` that
+ * answers every write at once (a canned nginx response, readable at the next poll). What remains is
+ * loadlab's user-space cost per request, which a machine shared with other work cannot show in
+ * `deno task bench` (there the kernel's share and the target's speed dominate). Pin it for steadier
+ * figures; no test asserts a speed.
+ *
+ *   taskset -c 1 deno run -A bench/transport_overhead.ts [--duration-ms 2000] [--connections 50]
+ */
+import process from "node:process";
+import { parseArgs } from "node:util";
+import { EPOLLIN, EPOLLOUT, type EpollSys, sockAddrOf } from "../runner/http/epoll_ffi.ts";
+import { EpollLoop } from "../runner/http/epoll_transport.ts";
+import { Connection, type ConnectionShared } from "../runner/http/connection.ts";
+import { CLOSED_MODEL_BLOCK_MS } from "../runner/http/transport_choice.ts";
+import { ConnectGate } from "../runner/http/connect_gate.ts";
+import { RequestMix } from "../runner/http/request.ts";
+import { IntervalRecorder } from "../runner/stats/recorder.ts";
+import { closedLoop } from "../runner/load/connections.ts";
+import type { LoadContext } from "../runner/load/executor.ts";
+
+const RESPONSE = new TextEncoder().encode(
+  "HTTP/1.1 200 OK\r\nServer: nginx\r\nContent-Type: text/plain\r\nContent-Length: 2\r\n" +
+    "Connection: keep-alive\r\n\r\nok",
+);
+const EVENT_BYTES = 12;
+const MAX_EVENTS = 256;
+
+/** The calls of `EpollSys` the transport makes, answered in memory: every request is answered at once. */
+class FakeSys {
+  readonly events = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
+  readonly idleEvents = new DataView(new ArrayBuffer(MAX_EVENTS * EVENT_BYTES));
+  #nextFd = 3;
+  readonly #tokens = new Map<number, number>();
+  readonly #answers = new Map<number, number>();
+  #ready: number[] = [];
+  tcpSocket = () => this.#nextFd++;
+  epollCreate = () => 1_000;
+  epollCtl(_epfd: number, _op: number, fd: number, _events: number, token: number) {
+    this.#tokens.set(fd, token);
+    return 0;
+  }
+  connect = () => 0;
+  socketError = () => 0;
+  epollWait = () => this.#fill(this.events);
+  epollWaitAsync = () => Promise.resolve(this.#fill(this.idleEvents));
+  eventFlags = (events: DataView, i: number) => events.getUint32(i * EVENT_BYTES, true);
+  eventToken = (events: DataView, i: number) => events.getUint32(i * EVENT_BYTES + 4, true);
+  write(fd: number, bytes: Uint8Array) {
+    this.#answers.set(fd, 1);
+    this.#ready.push(fd);
+    return bytes.length;
+  }
+  read(fd: number, buf: Uint8Array) {
+    if (this.#answers.get(fd) !== 1) return -11; // EAGAIN
+    this.#answers.set(fd, 0);
+    buf.set(RESPONSE);
+    return RESPONSE.length;
+  }
+  close() {}
+  nowMs = () => performance.now();
+  #fill(events: DataView): number {
+    const n = Math.min(MAX_EVENTS, this.#ready.length);
+    for (let i = 0; i < n; i++) {
+      events.setUint32(i * EVENT_BYTES, EPOLLIN | EPOLLOUT, true);
+      events.setUint32(i * EVENT_BYTES + 4, this.#tokens.get(this.#ready[i])!, true);
+    }
+    this.#ready = this.#ready.slice(n);
+    return n;
+  }
+}
+
+const { values } = parseArgs({
+  args: Deno.args,
+  options: {
+    "duration-ms": { type: "string", default: "2000" },
+    connections: { type: "string", default: "50" },
+  },
+});
+const durationMs = Number(values["duration-ms"]);
+const connections = Number(values.connections);
+const loop = new EpollLoop(sockAddrOf("127.0.0.1", 80), new FakeSys() as unknown as EpollSys, {
+  blockMs: CLOSED_MODEL_BLOCK_MS,
+});
+const recorder = new IntervalRecorder({ intervalMs: 250, originMs: performance.now(), uncorrected: false });
+const shared: ConnectionShared = {
+  hostname: "127.0.0.1",
+  port: 80,
+  transport: (_hostname, _port, signal) => loop.connect(signal),
+  recorder,
+  mix: new RequestMix(
+    new URL("http://127.0.0.1/"),
+    [{ method: "GET", path: "/", headers: [], weight: 1 }],
+    0,
+  ),
+  timeoutMs: 5_000,
+  maxHeaderBytes: 64 * 1024,
+  connectGate: new ConnectGate(Infinity),
+  log: null,
+  stopping: false,
+};
+
+/** One closed-model run of `ms` over the fake; resolves with the requests sent. */
+async function run(ms: number): Promise<number> {
+  const endMs = performance.now() + ms;
+  let sent = 0;
+  const take = (depth: number, nowMs: number) => nowMs < endMs ? (sent += depth, depth) : 0;
+  const ctx = { config: { pipelining: 1 }, stopRequested: false, endMs } as unknown as LoadContext;
+  const drain = setInterval(() => recorder.drain(performance.now(), false), 50);
+  await Promise.all(
+    Array.from({ length: connections }, (_, k) => closedLoop(ctx, new Connection(k, shared), take)),
+  );
+  clearInterval(drain);
+  return sent;
+}
+
+await run(300); // the JIT's warm-up
+const cpu0 = process.cpuUsage();
+const startMs = performance.now();
+const requests = await run(durationMs);
+const cpu = process.cpuUsage(cpu0);
+const elapsedSec = (performance.now() - startMs) / 1_000;
+loop.close();
+console.log(JSON.stringify({
+  requests,
+  rps: Math.round(requests / elapsedSec),
+  userUsPerRequest: +(cpu.user / requests).toFixed(3),
+  systemUsPerRequest: +(cpu.system / requests).toFixed(3),
+}));
