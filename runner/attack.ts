@@ -31,6 +31,9 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     intervalMs: config.intervalMs,
     uncorrected,
     intervalHistograms: config.intervalHistograms,
+    workers: config.workers,
+    // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
+    foldWindowMs: config.gracefulStopMs + 1_000,
   });
   const flowAggregator = new FlowAggregator();
   const startedAt = new Date().toISOString();
@@ -46,7 +49,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   let workers: WorkersSummary;
   try {
     workers = await runWorkers(config, {
-      onSamples: (samples) => samples.forEach((s) => aggregator.add(s)),
+      onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
       onFlows: (flows) => flowAggregator.add(flows),
       signal: hooks.signal,
     });

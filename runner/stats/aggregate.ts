@@ -3,16 +3,20 @@
  * The main-isolate side of the statistics: every `IntervalSample` from every worker goes through
  * `RunAggregator.add`, keyed by its interval index, so one worker and N workers share one merge path and
  * samples may arrive in any order (workers are never assumed to be in lock-step). Run totals are merged as
- * samples arrive; per-interval histograms are kept as their compact encodings and only decoded at
- * `finish`, which keeps memory at a few hundred bytes per interval instead of a full histogram each.
- * At `finish` each interval's encodings are merged into one, which goes into the results
- * (`intervals[i].histogramEncoded`, unless `intervalHistograms` is off): analysis after the run (warm-up
- * cut, per-phase percentiles, shard merging) then adds histograms exactly instead of averaging percentiles.
+ * samples arrive. An interval stays open, holding each worker's encoding, only until every worker has
+ * reported it (each worker closes its intervals in index order, so a sample of index i from worker w says
+ * w is done with every index up to i); then its encodings are merged once into its latency figures and one
+ * encoding (runner/stats/interval_accumulator.ts), which goes into the results
+ * (`intervals[i].histogramEncoded`): analysis after the run (warm-up cut, per-phase percentiles, shard
+ * merging) then adds histograms exactly instead of averaging percentiles. With `intervalHistograms` off
+ * that encoding is dropped once no fold at the end can need it, so a long run keeps ~0.4 KB an interval
+ * (1.3-1.8 KB more with the histograms), whatever the number of workers.
  * Each interval keeps its errors by kind and its server-bound sends (runner/stats/interval_accumulator.ts),
  * so those too are exact per interval, merged across workers like every other counter.
  */
 
-import type { ErrorKind, IntervalResult, RunResult } from "../../results/mod.ts";
+import type { ErrorKind, IntervalResult } from "../../results/mod.ts";
+import type { AggregateStats, AggregatorOptions, LiveStats } from "./aggregate_types.ts";
 import { addCounts, successRateOf } from "../../results/interval_counts.ts";
 import {
   createHistogram,
@@ -27,11 +31,15 @@ import {
 } from "./histogram.ts";
 import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import {
-  addInterval,
   addSample,
+  addToComplete,
+  type CompleteInterval,
+  completeInterval,
   emptyAccumulator,
   type IntervalAccumulator,
   intervalResult,
+  reopened,
+  sampleAccumulator,
   sumValues,
 } from "./interval_accumulator.ts";
 import { detectStabilization } from "./stabilization.ts";
@@ -40,43 +48,9 @@ import { verdict } from "./verdict.ts";
 // runner/merge/merge_runs.ts judges merged runs with the same rule.
 export { verdict } from "./verdict.ts";
 
-/** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
-export type AggregateStats = Pick<
-  RunResult,
-  | "requests"
-  | "rps"
-  | "successRate"
-  | "latencyMs"
-  | "uncorrectedLatencyMs"
-  | "percentiles"
-  | "uncorrectedPercentiles"
-  | "histogram"
-  | "logHistogram"
-  | "histogramEncoded"
-  | "statusCodes"
-  | "errors"
-  | "errorMessages"
-  | "bytesRead"
-  | "bytesWritten"
-  | "lateSends"
-  | "droppedSends"
-  | "generatorBound"
-  | "serverBoundSends"
-  | "serverBound"
-  | "connects"
-  | "reconnects"
-  | "connectTimeMs"
-  | "intervals"
-  | "stabilizedAtMs"
->;
+export type { AggregateStats, AggregatorOptions, LiveStats } from "./aggregate_types.ts";
 
-/** Numbers shown on the live progress line. */
-export interface LiveStats {
-  requests: number;
-  errors: number;
-  rps: number;
-  p99Ms: number;
-}
+const DEFAULT_FOLD_WINDOW_MS = 5_000;
 
 /** Distinct messages kept per error kind over the whole run; the rest count under "(other)". */
 const MAX_MESSAGES_PER_KIND = 20;
@@ -95,7 +69,16 @@ export class RunAggregator {
   readonly #intervalMs: number;
   readonly #uncorrected: boolean;
   readonly #keepIntervalHistograms: boolean;
-  readonly #intervals = new Map<number, IntervalAccumulator>();
+  /** Intervals some worker has not reported yet: a handful at any time, each worker's encodings. */
+  readonly #open = new Map<number, IntervalAccumulator>();
+  /** Intervals every worker has reported: counters, latency figures, at most one merged encoding. */
+  readonly #complete = new Map<number, CompleteInterval>();
+  /** Per worker, the highest interval index it reported (-1 before its first): it closes them in order. */
+  readonly #reported: number[];
+  /** Without interval histograms, complete intervals whose merged encoding is kept for now, oldest first. */
+  readonly #encodedTail: number[] = [];
+  /** How many intervals back an encoding is kept without interval histograms (see `foldWindowMs`). */
+  readonly #tailIntervals: number;
   /** Highest interval index seen, -1 before the first sample. */
   #lastIndex = -1;
   readonly #total: Histogram = createHistogram();
@@ -114,28 +97,65 @@ export class RunAggregator {
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
 
-  constructor(opts: { intervalMs: number; uncorrected: boolean; intervalHistograms?: boolean }) {
+  constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
     this.#uncorrected = opts.uncorrected;
     this.#keepIntervalHistograms = opts.intervalHistograms ?? true;
     this.#rawTotal = opts.uncorrected ? createHistogram() : null;
+    this.#reported = new Array<number>(Math.max(1, opts.workers ?? 1)).fill(-1);
+    // The live window (1 s) is read from these encodings too.
+    const tailMs = Math.max(opts.foldWindowMs ?? DEFAULT_FOLD_WINDOW_MS, 1000);
+    this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
   }
 
-  /** Adds one worker's sample of one interval; order and interleaving of workers do not matter. */
-  add(sample: IntervalSample): void {
+  /**
+   * Adds worker `workerIndex`'s sample of one interval. Each worker's samples come in index order (its
+   * recorder closes intervals in order), which is how an interval is known to be complete; samples out of
+   * that order are still added exactly (to the complete interval they belong to).
+   */
+  add(sample: IntervalSample, workerIndex = 0): void {
     this.#addTotals(sample);
-    addSample(this.#slot(sample.index), sample);
+    const index = sample.index;
+    if (index > this.#lastIndex) this.#lastIndex = index;
+    const done = this.#complete.get(index);
+    if (done !== undefined) addToComplete(done, sampleAccumulator(sample), true);
+    else addSample(this.#slot(index), sample);
+    while (workerIndex >= this.#reported.length) this.#reported.push(-1);
+    this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
+    this.#completeThrough(Math.min(...this.#reported));
+  }
+
+  /** What the aggregator holds, for tests of its bookkeeping: nothing per worker once complete. */
+  held(): { open: number; complete: number; workerEncodings: number; mergedEncodings: number } {
+    let workerEncodings = 0, mergedEncodings = 0;
+    for (const slot of this.#open.values()) workerEncodings += slot.histograms.length;
+    for (const done of this.#complete.values()) if (done.histogramEncoded !== null) mergedEncodings++;
+    return { open: this.#open.size, complete: this.#complete.size, workerEncodings, mergedEncodings };
   }
 
   #slot(index: number): IntervalAccumulator {
-    let slot = this.#intervals.get(index);
+    let slot = this.#open.get(index);
     if (slot === undefined) {
       slot = emptyAccumulator();
-      this.#intervals.set(index, slot);
-      if (index > this.#lastIndex) this.#lastIndex = index;
+      this.#open.set(index, slot);
     }
     return slot;
+  }
+
+  /** Completes every open interval up to `last`; without interval histograms, drops old encodings. */
+  #completeThrough(last: number): void {
+    for (const [index, slot] of this.#open) {
+      if (index > last) continue;
+      this.#complete.set(index, completeInterval(slot));
+      this.#open.delete(index);
+      if (!this.#keepIntervalHistograms) this.#encodedTail.push(index);
+    }
+    const oldest = this.#lastIndex - this.#tailIntervals;
+    while (this.#encodedTail.length > 0 && this.#encodedTail[0] < oldest) {
+      const done = this.#complete.get(this.#encodedTail.shift()!);
+      if (done !== undefined) done.histogramEncoded = null;
+    }
   }
 
   #addTotals(sample: IntervalSample): void {
@@ -172,7 +192,8 @@ export class RunAggregator {
     let requests = 0;
     const encodings: string[] = [];
     for (let index = first; index < current; index++) {
-      const slot = this.#intervals.get(index);
+      const done = this.#complete.get(index);
+      const slot = done === undefined ? this.#open.get(index) : reopened(done);
       if (slot === undefined) continue;
       requests += slot.requests;
       encodings.push(...slot.histograms);
@@ -189,6 +210,8 @@ export class RunAggregator {
 
   /** The run's statistics; `durationSec` is the measured duration (after warm-up). */
   finish(durationSec: number): AggregateStats {
+    // Every worker is done: what is still open has all the samples it will get.
+    this.#completeThrough(Infinity);
     const errors = sumValues(this.#errors);
     const sends = this.#requests + errors + this.#droppedSends;
     const raw = this.#rawTotal;
@@ -247,18 +270,22 @@ export class RunAggregator {
       const startMs = index * this.#intervalMs;
       const leftMs = durationMs - startMs;
       const spanMs = leftMs > 0 && leftMs < this.#intervalMs ? leftMs : this.#intervalMs;
-      out.push(intervalResult(startMs, spanMs, this.#intervals.get(index), this.#keepIntervalHistograms));
+      out.push(intervalResult(startMs, spanMs, this.#complete.get(index), this.#keepIntervalHistograms));
     }
     return out;
   }
 
   /** Adds every interval after `target` into `target` (counts summed, histograms merged). */
   #foldInto(target: number): void {
-    const into = this.#slot(target);
-    for (const [index, slot] of this.#intervals) {
+    let into = this.#complete.get(target);
+    if (into === undefined) {
+      into = completeInterval(emptyAccumulator());
+      this.#complete.set(target, into);
+    }
+    for (const [index, done] of this.#complete) {
       if (index <= target) continue;
-      addInterval(into, slot);
-      this.#intervals.delete(index);
+      addToComplete(into, reopened(done), false);
+      this.#complete.delete(index);
     }
     this.#lastIndex = target;
   }

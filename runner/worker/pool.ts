@@ -21,7 +21,8 @@ export class LoadError extends Error {
 }
 
 export interface PoolOptions {
-  onSamples(samples: IntervalSample[]): void;
+  /** One worker's samples, in its interval order (which is how the aggregator knows one is complete). */
+  onSamples(samples: IntervalSample[], workerIndex: number): void;
   /** Each worker's flow totals, once per worker, before it is done (only when the load has flows). */
   onFlows?(flows: FlowSample[]): void;
   signal?: AbortSignal;
@@ -162,7 +163,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
         const msg = e.data;
         switch (msg.type) {
           case "samples":
-            opts.onSamples(msg.samples);
+            opts.onSamples(msg.samples, msg.workerIndex);
             break;
           case "flows":
             opts.onFlows?.(msg.flows);

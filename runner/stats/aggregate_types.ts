@@ -1,0 +1,61 @@
+/**
+ * @module
+ * The shapes around `RunAggregator` (runner/stats/aggregate.ts): its options, the statistics it returns
+ * at the end of a run and the figures of the live progress line. Apart so the aggregator's file stays
+ * about its bookkeeping.
+ */
+import type { RunResult } from "../../results/mod.ts";
+
+/** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
+export type AggregateStats = Pick<
+  RunResult,
+  | "requests"
+  | "rps"
+  | "successRate"
+  | "latencyMs"
+  | "uncorrectedLatencyMs"
+  | "percentiles"
+  | "uncorrectedPercentiles"
+  | "histogram"
+  | "logHistogram"
+  | "histogramEncoded"
+  | "statusCodes"
+  | "errors"
+  | "errorMessages"
+  | "bytesRead"
+  | "bytesWritten"
+  | "lateSends"
+  | "droppedSends"
+  | "generatorBound"
+  | "serverBoundSends"
+  | "serverBound"
+  | "connects"
+  | "reconnects"
+  | "connectTimeMs"
+  | "intervals"
+  | "stabilizedAtMs"
+>;
+
+/** Numbers shown on the live progress line. */
+export interface LiveStats {
+  requests: number;
+  errors: number;
+  rps: number;
+  p99Ms: number;
+}
+
+/** How the aggregator slices and keeps a run. */
+export interface AggregatorOptions {
+  intervalMs: number;
+  uncorrected: boolean;
+  /** Keep each interval's merged histogram encoding for the results (default true). */
+  intervalHistograms?: boolean;
+  /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
+  workers?: number;
+  /**
+   * How long after its end an interval may still have intervals folded into it at `finish` (responses
+   * of the graceful stop, plus the workers' drain): without interval histograms, merged encodings older
+   * than this behind the newest interval are dropped. Default 5 s; the runner passes its graceful stop.
+   */
+  foldWindowMs?: number;
+}
