@@ -12,6 +12,7 @@ import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../targets/path_lookup.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 import { maxSocketsUnder, readOpenFileLimit } from "./open_file_limit.ts";
+import { isListenError } from "./dashboard.ts";
 import {
   ENDPOINTS,
   parseRateLimit,
@@ -163,6 +164,22 @@ function describe(target: RunningTarget, spec: TargetSpec): string {
   return lines.join("\n");
 }
 
+/**
+ * A `--host` this machine cannot listen on (a name that does not resolve, an address that is not
+ * ours) is bad input: found here by a throwaway listen, not as a target child that failed (exit 3).
+ */
+function checkHost(host: string | undefined): void {
+  if (host === undefined) return;
+  try {
+    Deno.listen({ hostname: host, port: 0 }).close();
+  } catch (err) {
+    if (!isListenError(err)) throw err;
+    throw new UsageError(
+      `--host ${host}: cannot listen there (${err.message}); use an address of this machine, e.g. --host 127.0.0.1`,
+    );
+  }
+}
+
 /** Runs `loadlab serve` with `argv` (the arguments after `serve`); resolves to the exit code. */
 export async function runServeCommand(argv: string[]): Promise<number> {
   let spec: TargetSpec;
@@ -173,6 +190,7 @@ export async function runServeCommand(argv: string[]): Promise<number> {
       return 0;
     }
     spec = serveSpecFromFlags(flags);
+    checkHost("host" in spec ? spec.host : undefined);
   } catch (err) {
     if (!(err instanceof UsageError)) throw err;
     console.error(`loadlab serve: ${err.message}`);

@@ -240,6 +240,11 @@ export const OTHERS: Case[] = [
   },
   { name: "serve --host empty", args: () => ["serve", "--host="], names: [/--host ""/] },
   {
+    name: "serve --host that does not resolve",
+    args: () => ["serve", "--host", "no-such-host.invalid"],
+    names: [/--host no-such-host\.invalid: cannot listen/],
+  },
+  {
     name: "report missing file",
     args: (c) => ["report", `${c.dir}/none.json`],
     names: [/none\.json: cannot read/],
