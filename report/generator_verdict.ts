@@ -100,7 +100,7 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
     ]);
   }
   if (run.transport !== undefined) {
-    const fallback = run.transportFallback ? ` (epoll asked for: ${run.transportFallback})` : "";
+    const fallback = run.transportFallback ? ` (not epoll: ${run.transportFallback})` : "";
     facts.push(["transport", run.transport + fallback]);
   }
   return facts;

@@ -50,7 +50,7 @@ Deno.test("a generator-bound run blames loadlab; a kept schedule says so; a fall
   const kept = generatorVerdict(openRun({ lateSends: 3, serverBoundSends: 0, transport: "deno" }))!;
   assertEquals(kept.sentence, "kept the schedule: 0.3% of sends late, 0% waited for a connection");
   const fallback = generatorVerdict(openRun({ transport: "deno", transportFallback: "https: needs TLS" }))!;
-  assertEquals(Object.fromEntries(fallback.facts).transport, "deno (epoll asked for: https: needs TLS)");
+  assertEquals(Object.fromEntries(fallback.facts).transport, "deno (not epoll: https: needs TLS)");
 });
 
 Deno.test("closed models have no schedule to keep; a file without generator facts gets no verdict", () => {
