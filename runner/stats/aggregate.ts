@@ -3,14 +3,15 @@
  * The main-isolate side of the statistics: every `IntervalSample` from every worker goes through
  * `RunAggregator.add`, keyed by its interval index, so one worker and N workers share one merge path and
  * samples may arrive in any order (workers are never assumed to be in lock-step). Run totals are merged as
- * samples arrive. An interval stays open, holding each worker's encoding, only until every worker has
- * reported it (each worker closes its intervals in index order, so a sample of index i from worker w says
- * w is done with every index up to i); then its encodings are merged once into its latency figures and one
- * encoding (runner/stats/interval_accumulator.ts), which goes into the results
- * (`intervals[i].histogramEncoded`): analysis after the run (warm-up cut, per-phase percentiles, shard
- * merging) then adds histograms exactly instead of averaging percentiles. With `intervalHistograms` off
- * that encoding is dropped once no fold at the end can need it, so a long run keeps ~0.4 KB an interval
- * (1.3-1.8 KB more with the histograms), whatever the number of workers.
+ * samples arrive. An interval stays open until every worker has reported it (each worker closes its
+ * intervals in index order, so a sample of index i from worker w says w is done with every index up to
+ * i); then it keeps compact counters and its workers' encodings, merged into its latency figures and one
+ * encoding only after the load (runner/stats/interval_accumulator.ts `settleInterval`: this isolate shares
+ * the generator's core, so no per-interval merging competes with sending). That encoding goes into the
+ * results (`intervals[i].histogramEncoded`): analysis after the run (warm-up cut, per-phase percentiles,
+ * shard merging) then adds histograms exactly instead of averaging percentiles. With `intervalHistograms`
+ * off the encodings are merged into figures and dropped once no fold at the end can need them, so a long
+ * run keeps ~0.7 KB an interval (plus ~1.4 KB per worker encoding with the histograms).
  * Each interval keeps its errors by kind and its server-bound sends (runner/stats/interval_accumulator.ts),
  * so those too are exact per interval, merged across workers like every other counter.
  */
@@ -40,6 +41,7 @@ import {
   intervalResult,
   reopened,
   sampleAccumulator,
+  settleInterval,
   sumValues,
 } from "./interval_accumulator.ts";
 import { detectStabilization } from "./stabilization.ts";
@@ -130,7 +132,10 @@ export class RunAggregator {
   held(): { open: number; complete: number; workerEncodings: number; mergedEncodings: number } {
     let workerEncodings = 0, mergedEncodings = 0;
     for (const slot of this.#open.values()) workerEncodings += slot.histograms.length;
-    for (const done of this.#complete.values()) if (done.histogramEncoded !== null) mergedEncodings++;
+    for (const done of this.#complete.values()) {
+      workerEncodings += done.pending.length;
+      if (done.histogramEncoded !== null) mergedEncodings++;
+    }
     return { open: this.#open.size, complete: this.#complete.size, workerEncodings, mergedEncodings };
   }
 
@@ -154,7 +159,9 @@ export class RunAggregator {
     const oldest = this.#lastIndex - this.#tailIntervals;
     while (this.#encodedTail.length > 0 && this.#encodedTail[0] < oldest) {
       const done = this.#complete.get(this.#encodedTail.shift()!);
-      if (done !== undefined) done.histogramEncoded = null;
+      if (done === undefined) continue;
+      settleInterval(done, false);
+      done.histogramEncoded = null;
     }
   }
 

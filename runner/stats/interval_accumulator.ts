@@ -3,9 +3,10 @@
  * One interval of a run on the main-isolate side, in its two states. While workers still report it, an
  * `IntervalAccumulator` adds up their samples' counters and keeps each sample's histogram encoding. Once
  * every worker has reported it (runner/stats/aggregate.ts decides when), `completeInterval` turns it into
- * a `CompleteInterval`: the counters, its latency summary computed once, and at most one merged encoding,
- * which is all a results interval needs: nothing per worker stays, so a long run costs a few hundred
- * bytes an interval (plus the encoding, when the results keep it). Errors stay by kind
+ * a `CompleteInterval`: compact counters and the workers' encodings (one per worker that answered),
+ * merged into its latency figures and one encoding by `settleInterval` after the load (or, without
+ * interval histograms, when it leaves the fold window), so a long run costs a few hundred bytes an
+ * interval plus its encodings, and no merging competes with the generator while it sends. Errors stay by kind
  * (`errorKinds`), as do server-bound sends, so analysis after the run (the warm-up cut, per-phase
  * statistics) and `loadlab merge` count them exactly per interval instead of apportioning the run's mix.
  */
@@ -31,8 +32,15 @@ export interface IntervalAccumulator extends IntervalCounts {
 /** The latency figures a results interval carries (ms). */
 export type IntervalLatency = Pick<IntervalResult, "p50" | "p75" | "p90" | "p99" | "mean" | "max">;
 
-/** An interval every worker has reported: what its results interval needs, nothing per worker. */
+/** An interval every worker has reported: its counters, and its latency once settled. */
 export interface CompleteInterval extends Omit<IntervalAccumulator, "histograms"> {
+  /**
+   * Workers' encodings not merged yet. Merging (inflate, summarize, deflate) waits for the end of the run
+   * (`settleInterval`): the main isolate shares the generator's core, and merging every interval while
+   * the load ran tripled the late sends of an open model at 10k/s (bench/open_start.ts, 2026-11-21).
+   */
+  pending: string[];
+  /** Valid once settled (no `pending` left). */
   latency: IntervalLatency;
   /**
    * The merged encoding; null once dropped (results without interval histograms keep it only while a
@@ -40,6 +48,8 @@ export interface CompleteInterval extends Omit<IntervalAccumulator, "histograms"
    */
   histogramEncoded: string | null;
 }
+
+const NO_LATENCY: IntervalLatency = { p50: 0, p75: 0, p90: 0, p99: 0, mean: 0, max: 0 };
 
 /** An interval no worker reported yet. */
 export function emptyAccumulator(): IntervalAccumulator {
@@ -100,29 +110,38 @@ export function addSample(into: IntervalAccumulator, sample: IntervalSample): vo
   into.connections += sample.connections;
 }
 
-function latencyOf(encodings: string[]): { latency: IntervalLatency; encoded: string } {
-  const histogram = mergeEncoded(encodings);
-  const { p50, p75, p90, p99, mean, max } = summarizeMs(histogram);
-  return { latency: { p50, p75, p90, p99, mean, max }, encoded: encodeHistogram(histogram) };
-}
-
-/** The complete form of an interval: its workers' histograms merged once, then let go. */
+/** The complete form of an interval: counters compacted, its workers' encodings left to settle. */
 export function completeInterval(slot: IntervalAccumulator): CompleteInterval {
   const { histograms, statusCodes, errorKinds, ...counts } = slot;
-  const { latency, encoded } = latencyOf(histograms);
   return {
     ...counts,
     statusCodes: compactCounts(statusCodes),
     errorKinds: compactCounts(errorKinds),
-    latency,
-    histogramEncoded: encoded,
+    pending: histograms,
+    latency: NO_LATENCY,
+    histogramEncoded: null,
   };
+}
+
+/**
+ * Merges an interval's pending encodings into its latency figures and one encoding (a single encoding
+ * is kept as it is: nothing to merge). `encode: false` skips the deflate for an encoding about to be
+ * dropped (results without interval histograms).
+ */
+export function settleInterval(done: CompleteInterval, encode = true): void {
+  if (done.pending.length === 0) return;
+  const all = done.histogramEncoded === null ? done.pending : [done.histogramEncoded, ...done.pending];
+  const histogram = mergeEncoded(all);
+  const { p50, p75, p90, p99, mean, max } = summarizeMs(histogram);
+  done.latency = { p50, p75, p90, p99, mean, max };
+  done.histogramEncoded = all.length === 1 ? all[0] : encode ? encodeHistogram(histogram) : null;
+  done.pending = [];
 }
 
 /**
  * Adds an accumulator into a complete interval: a sample that came after the interval was complete, or
  * (at the end of the run) an interval folded into the last measured one; gauges only for the former.
- * Latencies merge exactly while `into` still has its encoding; once it was dropped (see
+ * Latencies merge exactly while `into` still has its encodings; once they were dropped (see
  * `CompleteInterval`), its figures stay those of what it had.
  */
 export function addToComplete(into: CompleteInterval, from: IntervalAccumulator, gauges: boolean): void {
@@ -133,20 +152,16 @@ export function addToComplete(into: CompleteInterval, from: IntervalAccumulator,
     into.connections += from.connections;
   }
   if (from.histograms.length === 0) return;
-  if (into.histogramEncoded === null && hadRequests) return;
-  const own = into.histogramEncoded === null ? [] : [into.histogramEncoded];
-  const { latency, encoded } = latencyOf([...own, ...from.histograms]);
-  into.latency = latency;
-  into.histogramEncoded = encoded;
+  if (into.histogramEncoded === null && into.pending.length === 0 && hadRequests) return;
+  into.pending.push(...from.histograms);
 }
 
 /** A complete interval as an accumulator again, to be folded into another. */
 export function reopened(done: CompleteInterval): IntervalAccumulator {
-  const { latency: _latency, histogramEncoded, ...counts } = done;
-  return { ...counts, histograms: histogramEncoded !== null && done.requests > 0 ? [histogramEncoded] : [] };
+  const { latency: _latency, histogramEncoded, pending, ...counts } = done;
+  const own = histogramEncoded === null ? [] : [histogramEncoded];
+  return { ...counts, histograms: done.requests > 0 ? [...own, ...pending] : [] };
 }
-
-const NO_LATENCY: IntervalLatency = { p50: 0, p75: 0, p90: 0, p99: 0, mean: 0, max: 0 };
 
 /** The results interval of a complete interval (or of none: an interval with no sample is all zeros). */
 export function intervalResult(
@@ -155,6 +170,7 @@ export function intervalResult(
   done: CompleteInterval | undefined,
   keepHistogram: boolean,
 ): IntervalResult {
+  if (done !== undefined) settleInterval(done, keepHistogram);
   return {
     startMs,
     durationMs,

@@ -7,6 +7,7 @@ import {
   emptyAccumulator,
   intervalResult,
   sampleAccumulator,
+  settleInterval,
 } from "./interval_accumulator.ts";
 import { idleSample } from "./sample.ts";
 import { createHistogram, encodeHistogram } from "./histogram.ts";
@@ -42,28 +43,40 @@ Deno.test("an interval no worker reported is all zeros, its errors by kind known
   assertEquals(typeof iv.histogramEncoded, "string");
 });
 
-Deno.test("a complete interval keeps one merged encoding and no worker's", () => {
+Deno.test("a complete interval settles its workers' encodings into one, after the load", () => {
   const slot = emptyAccumulator();
   addSample(slot, latencySample(0, 1000, 10));
   addSample(slot, latencySample(0, 3000, 10));
   const done = completeInterval(slot);
-  assert(!("histograms" in done), "no per-worker encodings");
+  assert(!("histograms" in done), "no open accumulator left");
+  assertEquals([done.pending.length, done.histogramEncoded], [2, null]);
+  settleInterval(done);
   assertEquals([done.requests, done.statusCodes, done.latency.p50 < 1.01, done.latency.max > 2.99], [
     20,
     { "200": 20 },
     true,
     true,
   ]);
+  assertEquals([done.pending.length, typeof done.histogramEncoded], [0, "string"]);
+});
+
+Deno.test("one worker's encoding is kept as it is, not merged again", () => {
+  const sample = latencySample(0, 2000, 10);
+  const done = completeInterval(sampleAccumulator(sample));
+  settleInterval(done);
+  assertEquals(done.histogramEncoded, sample.histogram);
 });
 
 Deno.test("a late sample merges exactly while the encoding is kept; its counts always add", () => {
   const done = completeInterval(sampleAccumulator(latencySample(0, 1000, 10)));
   addToComplete(done, sampleAccumulator(latencySample(0, 5000, 10)), true);
   assertEquals([done.requests, done.statusCodes["200"], done.connections], [20, 20, 2]);
+  settleInterval(done);
   assert(done.latency.max > 4.99, `${done.latency.max}`);
   done.histogramEncoded = null;
   addToComplete(done, sampleAccumulator(latencySample(0, 9000, 10)), false);
   assertEquals([done.requests, done.connections], [30, 2]);
+  settleInterval(done);
   assert(done.latency.max < 5.01, "latencies of a dropped encoding stay those it had");
 });
 
