@@ -98,6 +98,11 @@ export function experiment(log: string, first: "direct" | "limited"): string {
 /** `loadlab run` on the drill-5 experiment, marked with `runId`, in the background. */
 export function startRun(dir: string, runId: string, first: "direct" | "limited" = "direct") {
   Deno.writeTextFileSync(`${dir}/exp.json`, experiment(`${dir}/requests.log`, first));
+  return spawnRun(dir, runId);
+}
+
+/** `loadlab run DIR/exp.json --out-dir DIR/out`, marked with `runId`, in the background. */
+export function spawnRun(dir: string, runId: string) {
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "run", `${dir}/exp.json`, "--out-dir", `${dir}/out`],
     stdout: "piped",

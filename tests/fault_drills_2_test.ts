@@ -25,6 +25,7 @@ import {
   redisOn,
   serverLog,
   sleep,
+  spawnRun,
   startRun,
   tmpfsUnavailable,
   untilMidRun,
@@ -130,17 +131,7 @@ Deno.test({
           loads: { steady: { model: "rate", rate: 50, duration: "5s" } },
         }),
       );
-      const child = new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", MAIN, "run", `${dir}/exp.json`, "--out-dir", `${dir}/out`],
-        stdout: "piped",
-        stderr: "piped",
-        env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
-      }).spawn();
-      const dec = new TextDecoder();
-      const output = child.output().then((o) => ({
-        code: o.code,
-        text: dec.decode(o.stderr) + dec.decode(o.stdout),
-      }));
+      const { output } = spawnRun(dir, runId);
       try {
         // The first miss stored the page: the load is on. Then an outage of about a second.
         const cached = await eventually(() => redisKeys(port).then((n) => n > 0), 30_000);
