@@ -18,7 +18,7 @@ import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts"
 import { assertFileWritable, errorSummary, EXIT, noResponseAtAll } from "./exit_codes.ts";
 import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
-import { requestLogError } from "../scenarios/run_output.ts";
+import { requestLogError } from "../runner/load/request_log.ts";
 
 /** Runs the command; returns the process exit code. */
 export async function runAttackCommand(argv: string[]): Promise<number> {

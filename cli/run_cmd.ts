@@ -16,10 +16,12 @@ import { type Plan, planExperiment } from "../scenarios/plan.ts";
 import { segmentPlan } from "../scenarios/segment_plan.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
-import { assertWritable, OutputError } from "../scenarios/run_output.ts";
+import { assertWritable } from "../scenarios/run_output.ts";
+import { OutputError } from "../results/output_error.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
+import { renderReport } from "../report/html/mod.ts";
 import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
 import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { ConfigError } from "../runner/config.ts";
@@ -159,6 +161,7 @@ async function execute(
         source: source.text,
         quick: args.quick,
       },
+      renderReport: (results) => renderReport(results),
     });
     await dashboard?.finish(outcome.results);
     return { ...outcome, stopExitCode: interrupt.exitCode() };

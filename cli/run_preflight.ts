@@ -15,7 +15,7 @@ import { attackConfigSchema } from "../runner/config.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
 import type { Plan, PlannedRun } from "../scenarios/plan.ts";
 import { checkTargetFiles } from "../scenarios/schema_files.ts";
-import { OutputError } from "../scenarios/run_output.ts";
+import { OutputError } from "../results/output_error.ts";
 import { formatPath, type Issue } from "../validation/mod.ts";
 import { assertFileWritable } from "./exit_codes.ts";
 import { maxSocketsUnder, readOpenFileLimit, socketProblem, socketsOf } from "./open_file_limit.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadExperiment } from "../scenarios/schema.ts";
 import { planExperiment } from "../scenarios/plan.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
-import { OutputError } from "../scenarios/run_output.ts";
+import { OutputError } from "../results/output_error.ts";
 import { assertOutputsWritable, preflightPlan } from "./run_preflight.ts";
 
 const plan = (loads: string) =>

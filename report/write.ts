@@ -1,9 +1,11 @@
 /**
  * @module
- * Writes a rendered report to disk: the one file of `report/` that touches `Deno.*` (through
- * `writeTextAtomic`), kept apart so the rendering stays pure. The page replaces the old one only once it
- * is fully written (temp file beside it, then rename), so a failure never leaves a truncated or lost
- * report. `loadlab report`, `attack --report`, `demo` and `run` all call it.
+ * Writes a rendered report to disk for `loadlab report`, `attack --report` and `merge --report`: the one
+ * file of the report's run-time code that touches the disk (through `writeTextAtomic`; the build script
+ * `assets/build_assets.ts` is the other), kept apart so the rendering stays pure. The page replaces the old
+ * one only once it is fully written (temp file beside it, then rename), so a failure never leaves a
+ * truncated or lost report. `loadlab run` and `demo` write theirs the same way from
+ * `scenarios/run_output.ts`, with the render function the command passes in.
  */
 import type { ResultsFile } from "../results/mod.ts";
 import { writeTextAtomic } from "../results/io.ts";

@@ -10,11 +10,12 @@
  */
 import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
 import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
-import { ExperimentOutput, requestLogError, requestLogPath } from "./run_output.ts";
+import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
 import { runAttack } from "../runner/attack.ts";
+import { requestLogError, requestLogPath } from "../runner/load/request_log.ts";
 import {
   type AttackConfig,
   type AttackConfigInput,
@@ -45,6 +46,8 @@ export interface RunPlanOptions {
   hooks?: RunPlanHooks;
   /** What results.json says about the experiment beyond its name (source, file, preset, quick). */
   experiment?: Partial<ExperimentInfo>;
+  /** Draws report.html from the results so far; written beside results.json after every run. */
+  renderReport: RenderReport;
 }
 
 export interface RunPlanOutcome {
@@ -60,14 +63,19 @@ export interface RunPlanOutcome {
 export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlanOutcome> {
   const thresholds = parseAllThresholds(plan);
   const exp = plan.experiment;
-  const output = await ExperimentOutput.open(opts.outDir, {
-    name: exp.name,
-    ...(exp.description ? { description: exp.description } : {}),
-    ...(exp.study ? { study: exp.study } : {}),
-    ...(exp.baseline ? { baseline: exp.baseline } : {}),
-    plannedRuns: plan.runs.length,
-    ...opts.experiment,
-  }, opts.resume ?? false);
+  const output = await ExperimentOutput.open(
+    opts.outDir,
+    {
+      name: exp.name,
+      ...(exp.description ? { description: exp.description } : {}),
+      ...(exp.study ? { study: exp.study } : {}),
+      ...(exp.baseline ? { baseline: exp.baseline } : {}),
+      plannedRuns: plan.runs.length,
+      ...opts.experiment,
+    },
+    opts.resume ?? false,
+    opts.renderReport,
+  );
   const done = output.completedNames();
   const todo = plan.runs.filter((r) => !done.has(r.name));
   const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });

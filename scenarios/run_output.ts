@@ -4,7 +4,8 @@
  * (temporary file + rename) after every run, so whatever stops the experiment (Ctrl-C, a dead target, a
  * crash of the machine) leaves the finished runs readable and the report showing them. The environment
  * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
- * the environment and creation time of the file it resumes.
+ * the environment and creation time of the file it resumes. What the report draws is the caller's: it
+ * passes the render function in, so the runner of experiments never depends on the report.
  */
 import {
   buildResultsFile,
@@ -12,20 +13,26 @@ import {
   ResultsFileError,
   WriteError,
   writeResultsFile,
+  writeTextAtomic,
 } from "../results/io.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
-import { writeReport } from "../report/write.ts";
+import { OutputError } from "../results/output_error.ts";
+
+/** Turns the results so far into the text of report.html. */
+export type RenderReport = (results: ResultsFile) => string;
 
 /** Holds the results of one experiment and writes them out. */
 export class ExperimentOutput {
   readonly resultsPath: string;
   readonly reportPath: string;
   results: ResultsFile;
+  private readonly render: RenderReport;
 
-  private constructor(outDir: string, results: ResultsFile) {
+  private constructor(outDir: string, results: ResultsFile, render: RenderReport) {
     this.resultsPath = `${outDir}/results.json`;
     this.reportPath = `${outDir}/report.html`;
     this.results = results;
+    this.render = render;
   }
 
   /**
@@ -36,9 +43,12 @@ export class ExperimentOutput {
     outDir: string,
     experiment: ExperimentInfo,
     resume: boolean,
+    render: RenderReport,
   ): Promise<ExperimentOutput> {
     const fresh: ResultsFile = { ...buildResultsFile({ experiment, runs: [] }), complete: false };
-    if (!resume || !(await exists(`${outDir}/results.json`))) return new ExperimentOutput(outDir, fresh);
+    if (!resume || !(await exists(`${outDir}/results.json`))) {
+      return new ExperimentOutput(outDir, fresh, render);
+    }
     const previous = await loadResultsFile(`${outDir}/results.json`);
     if (previous.experiment.name !== experiment.name) {
       throw new ResultsFileError(
@@ -51,7 +61,7 @@ export class ExperimentOutput {
       createdAt: previous.createdAt,
       environment: previous.environment,
       runs: previous.runs.filter((r) => !r.incomplete && !r.probe),
-    });
+    }, render);
   }
 
   /** Names of the runs already complete in the file. */
@@ -77,7 +87,7 @@ export class ExperimentOutput {
    */
   async write(): Promise<void> {
     await written(this.resultsPath, () => writeResultsFile(this.resultsPath, this.results));
-    await written(this.reportPath, () => writeReport(this.reportPath, this.results));
+    await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
   }
 }
 
@@ -90,26 +100,6 @@ async function written(path: string, write: () => Promise<void>): Promise<void> 
   }
 }
 
-/** results.json or report.html could not be written; exit code 5 at the CLI. */
-export class OutputError extends Error {
-  override name = "OutputError";
-}
-
-/**
- * A request log that could not be written (the disk filled up mid-run) as an `OutputError` naming the
- * log and the OS error, or null for any other failure. Creating the log fails with Deno's own error
- * (`No space left on device (os error 28): open '<logFile>'`); a write during the load arrives as text,
- * because a load worker reports its failure as a message (`load worker 0 failed: request log: Error:
- * No space left on device (os error 28)`).
- */
-export function requestLogError(err: unknown, logFile: string): OutputError | null {
-  const text = err instanceof Error ? err.message : String(err);
-  const inWorker = /request log: (?:\w*Error: )?(.*)$/s.exec(text);
-  const atOpen = text.includes(`'${logFile}'`) ? /^(.*\(os error \d+\))/s.exec(text) : null;
-  const reason = (inWorker ?? atOpen)?.[1];
-  return reason ? new OutputError(`cannot write ${logFile}: ${reason}`, { cause: err }) : null;
-}
-
 async function exists(path: string): Promise<boolean> {
   try {
     await Deno.stat(path);
@@ -118,15 +108,6 @@ async function exists(path: string): Promise<boolean> {
     if (err instanceof Deno.errors.NotFound) return false;
     throw err;
   }
-}
-
-/**
- * Where `log: true` writes the request log of run `runName`: `<outDir>/requests/<name>.csv`, the name's
- * `/`, `#` and other characters a file name should not hold turned into `_` (`express/json#2` ->
- * `express_json_2.csv`).
- */
-export function requestLogPath(outDir: string, runName: string): string {
-  return `${outDir}/requests/${runName.replace(/[^A-Za-z0-9.=-]+/g, "_")}.csv`;
 }
 
 /** Throws when `outDir` cannot be created or written; checked before any load is sent. */

@@ -5,8 +5,11 @@
  * reused byte buffer (no string per request) and appended to the file in 64 KiB writes; each worker
  * appends whole lines with O_APPEND, so several workers can share one file. Times are microseconds
  * from the start of the measured run; `startUs` is the intended send time (equal to the actual send in
- * closed models), so `endUs - startUs` is the recorded latency.
+ * closed models), so `endUs - startUs` is the recorded latency. Beside it, where an experiment puts each
+ * run's log (`requestLogPath`) and how a failed log write reaches the command (`requestLogError`).
  */
+import { OutputError } from "../../results/output_error.ts";
+
 const FLUSH_AT_BYTES = 60 * 1024;
 const BUFFER_BYTES = 64 * 1024;
 
@@ -79,4 +82,28 @@ async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
 /** Creates (truncates) the log file with its header line before the workers append to it. */
 export async function createLogFile(path: string): Promise<void> {
   await Deno.writeTextFile(path, "code;startUs;endUs;connection\n");
+}
+
+/**
+ * Where `log: true` writes the request log of run `runName`: `<outDir>/requests/<name>.csv`, the name's
+ * `/`, `#` and other characters a file name should not hold turned into `_` (`express/json#2` ->
+ * `express_json_2.csv`).
+ */
+export function requestLogPath(outDir: string, runName: string): string {
+  return `${outDir}/requests/${runName.replace(/[^A-Za-z0-9.=-]+/g, "_")}.csv`;
+}
+
+/**
+ * A request log that could not be written (the disk filled up mid-run) as an `OutputError` naming the
+ * log and the OS error, or null for any other failure. Creating the log fails with Deno's own error
+ * (`No space left on device (os error 28): open '<logFile>'`); a write during the load arrives as text,
+ * because a load worker reports its failure as a message (`load worker 0 failed: request log: Error:
+ * No space left on device (os error 28)`).
+ */
+export function requestLogError(err: unknown, logFile: string): OutputError | null {
+  const text = err instanceof Error ? err.message : String(err);
+  const inWorker = /request log: (?:\w*Error: )?(.*)$/s.exec(text);
+  const atOpen = text.includes(`'${logFile}'`) ? /^(.*\(os error \d+\))/s.exec(text) : null;
+  const reason = (inWorker ?? atOpen)?.[1];
+  return reason ? new OutputError(`cannot write ${logFile}: ${reason}`, { cause: err }) : null;
 }
