@@ -1,29 +1,10 @@
 /**
  * @module
- * The loadlab command line: picks the command and hands the rest of the arguments to it. Commands are
- * imported on demand (string-literal dynamic imports stay in the module graph for `deno compile`), so
- * `attack` does not load the target's or the report's dependencies.
+ * The loadlab command line: picks the command and hands the rest of the arguments to its `cli/` module;
+ * nothing else lives here. Commands are imported on demand (string-literal dynamic imports stay in the
+ * module graph for `deno compile`), so a command loads only the modules it uses: `version` starts no
+ * target code, `attack` no experiment planning.
  */
-import denoJson from "./deno.json" with { type: "json" };
-
-const HELP = `loadlab ${denoJson.version}: HTTP performance experiments in one command
-
-Usage: loadlab <command> [options]
-
-Commands:
-  run <file>       run an experiment file or preset:NAME (targets, loads, sweeps, repeats, analysis)
-  presets          list the experiments shipped inside loadlab
-  attack <url>     load one URL (closed, open-rate, constant-throughput or fixed-count model)
-  serve            run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
-  report <files>   rebuild report.html from results.json files, optionally against a baseline
-  merge <shards>   one results.json from the shards of a load split with --segment I/N
-  site [dir]       browse and compare every results.json under dir (default out/); --static OUT
-  demo             run preset:demo: the built-in target under each load model, with a report
-  schema           print the JSON Schema of experiment files (for editor completion)
-  version          print versions
-
-Run 'loadlab <command> --help' for the options of a command.`;
-
 async function main(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
@@ -46,24 +27,17 @@ async function main(args: string[]): Promise<number> {
     case "schema":
       return (await import("./cli/schema_cmd.ts")).runSchemaCommand(rest);
     case "__target":
-      // Hidden: a target process of a compiled binary (see targets/child_main.ts).
-      await (await import("./targets/mod.ts")).runTargetChild(rest[0]);
-      return 0;
+      // Hidden: a target process of a compiled binary (see cli/target_child_cmd.ts).
+      return (await import("./cli/target_child_cmd.ts")).runTargetChildCommand(rest);
     case "version":
     case "--version":
     case "-V":
-      if (rest.length > 0) {
-        console.error(`loadlab version: takes no arguments (found ${rest.join(" ")}); e.g. loadlab version`);
-        return 2;
-      }
-      console.log(`loadlab ${denoJson.version} (deno ${Deno.version.deno}, v8 ${Deno.version.v8})`);
-      return 0;
+      return (await import("./cli/version_cmd.ts")).runVersionCommand(rest);
     case undefined:
     case "help":
     case "-h":
     case "--help":
-      console.log(HELP);
-      return 0;
+      return (await import("./cli/help_cmd.ts")).runHelpCommand();
     default:
       console.error(
         `loadlab: unknown command "${command}"; use run, presets, attack, serve, report, merge, site, demo, schema or version (see --help)`,

@@ -5,7 +5,7 @@
  * the load generator. The parent passes one JSON argument and waits for the READY line on stdout; the
  * child exits on SIGTERM/SIGINT and also (with `watchStdin`) when its stdin closes, which happens when the parent dies by any
  * means, so a crashed loadlab leaves no server behind. Under `deno run` this file is run directly; in a
- * compiled binary `main.ts` routes the hidden `__target <json>` subcommand to `runTargetChild`.
+ * compiled binary the hidden `__target <json>` command (cli/target_child_cmd.ts) calls `runTargetChild`.
  */
 import { createTargetApp } from "./app.ts";
 import { type BalanceMode, serveBalancer } from "./balancer.ts";

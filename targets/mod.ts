@@ -1,10 +1,12 @@
 /**
  * @module
- * The targets loadlab measures, behind one entry point for the runner: `startTarget(spec)` starts the
- * built-in Hono target (one or several instances, balanced or sharing a port), an external app, a
- * framework app from `examples/` (Node or Deno), or a Redis caching/rate-limiting proxy in front of any, and `startTelemetry(target)` samples CPU, RSS
- * and Redis counters while a run goes. `runTargetChild` is the hidden `__target <json>` subcommand a
- * compiled loadlab binary must route to, because there the target processes are the binary itself.
+ * The targets loadlab measures, behind one entry point for the experiments (scenarios/) and the commands
+ * (cli/): `startTarget(spec)` starts the built-in Hono target (one or several instances, balanced or
+ * sharing a port), an external app, a framework app from `examples/` (Node or Deno), or a Redis
+ * caching/rate-limiting proxy in front of any, and `startTelemetry(target)` samples CPU, RSS and Redis
+ * counters while a run goes. `runTargetChild` serves the hidden `__target <json>` command
+ * (cli/target_child_cmd.ts) a compiled loadlab binary starts its target processes with, because there
+ * they are the binary itself.
  *
  * @example
  * ```ts

@@ -1,0 +1,30 @@
+/**
+ * @module
+ * `loadlab help` (also no command, `-h`, `--help`): the list of commands. Each command prints its own
+ * options with `--help`.
+ */
+import denoJson from "../deno.json" with { type: "json" };
+
+const HELP = `loadlab ${denoJson.version}: HTTP performance experiments in one command
+
+Usage: loadlab <command> [options]
+
+Commands:
+  run <file>       run an experiment file or preset:NAME (targets, loads, sweeps, repeats, analysis)
+  presets          list the experiments shipped inside loadlab
+  attack <url>     load one URL (closed, open-rate, constant-throughput or fixed-count model)
+  serve            run the built-in target (or a caching / rate-limiting proxy) until Ctrl-C
+  report <files>   rebuild report.html from results.json files, optionally against a baseline
+  merge <shards>   one results.json from the shards of a load split with --segment I/N
+  site [dir]       browse and compare every results.json under dir (default out/); --static OUT
+  demo             run preset:demo: the built-in target under each load model, with a report
+  schema           print the JSON Schema of experiment files (for editor completion)
+  version          print versions
+
+Run 'loadlab <command> --help' for the options of a command.`;
+
+/** Prints the list of commands; returns the exit code (0). */
+export function runHelpCommand(): number {
+  console.log(HELP);
+  return 0;
+}

@@ -1,0 +1,14 @@
+/**
+ * @module
+ * The hidden `loadlab __target <json>` command: one process of a built-in target (an app instance, the
+ * balancer or the caching/rate-limiting proxy). A compiled binary starts its targets as itself with this
+ * command (targets/start.ts), since it has no separate file to run; under `deno run` targets/child_main.ts
+ * runs directly instead. Runs until SIGTERM/SIGINT or until the parent's stdin closes.
+ */
+import { runTargetChild } from "../targets/mod.ts";
+
+/** Serves the child its one JSON argument describes until told to stop; returns the exit code (0). */
+export async function runTargetChildCommand(args: string[]): Promise<number> {
+  await runTargetChild(args[0]);
+  return 0;
+}
