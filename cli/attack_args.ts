@@ -8,12 +8,8 @@
  * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
  * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
  */
-import {
-  type AttackConfig,
-  type AttackConfigInput,
-  ConfigError,
-  parseAttackConfig,
-} from "../runner/config.ts";
+import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
+import { ConfigError } from "../validation/config_error.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
 import { dashboardOptions } from "./dashboard_flags.ts";

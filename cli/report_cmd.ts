@@ -10,7 +10,7 @@
 import { basename } from "node:path";
 import { loadResultsFile, ResultsFileError } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { mergeResults } from "../report/merge.ts";
+import { mergeResults } from "../report/merge_files.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";

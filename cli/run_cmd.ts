@@ -24,7 +24,7 @@ import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
 import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
 import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
-import { ConfigError } from "../runner/config.ts";
+import { ConfigError } from "../validation/config_error.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 
 /** How another command (`demo`) runs through this one. */

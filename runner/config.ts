@@ -12,7 +12,8 @@
  */
 import { z } from "zod";
 import { LOAD_MODELS, type LoadModel } from "../results/mod.ts";
-import { formatIssues, type Issue, validate } from "../validation/mod.ts";
+import { type Issue, validate } from "../validation/mod.ts";
+import { ConfigError } from "../validation/config_error.ts";
 
 export { LOAD_MODELS, type LoadModel };
 export type { Issue };
@@ -250,14 +251,6 @@ const coversEveryModel: [LoadModel] extends [AttackConfig["model"]]
   ? [AttackConfig["model"]] extends [LoadModel] ? true : false
   : false = true;
 void coversEveryModel;
-
-/** A configuration problem; `issues` are data for the caller to map, the message one line per issue. */
-export class ConfigError extends Error {
-  override name = "ConfigError";
-  constructor(readonly issues: Issue[], options?: ErrorOptions) {
-    super(formatIssues(issues).join("; "), options);
-  }
-}
 
 /** Validates and fills defaults; throws `ConfigError` listing every problem. */
 export function parseAttackConfig(input: AttackConfigInput): AttackConfig {

@@ -1,11 +1,11 @@
 import assert from "node:assert/strict";
 import {
   type AttackConfigInput,
-  ConfigError,
   DEFAULT_DURATION_MS,
   measuredDurationMs,
   parseAttackConfig,
 } from "./config.ts";
+import { ConfigError } from "../validation/config_error.ts";
 
 const url = "http://127.0.0.1:8080/";
 

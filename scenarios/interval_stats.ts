@@ -14,7 +14,7 @@
  * exist only for the whole run and are kept as they are.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "../results/mod.ts";
-import { verdict } from "../runner/stats/verdict.ts";
+import { verdict } from "../results/bound_verdict.ts";
 import {
   addIntervalCounts,
   addIntervalDetail,
@@ -31,7 +31,7 @@ import {
   mergeEncoded,
   percentileCurve,
   summarizeMs,
-} from "../runner/stats/histogram.ts";
+} from "../results/histogram.ts";
 
 /** A phase of an open-model load, in schedule order; phases follow each other from the measured start. */
 export interface PhaseSpan {

@@ -22,7 +22,7 @@ import {
   parseAttackConfig,
   type RelativeAttackInput,
 } from "../runner/config.ts";
-import { evaluateThresholds, parseThreshold, type Threshold } from "../runner/thresholds.ts";
+import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import { startTelemetry } from "../targets/mod.ts";
 
 export { TargetFailedError } from "./run_targets.ts";

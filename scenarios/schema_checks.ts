@@ -6,7 +6,7 @@
  * target form no cycle. Each problem is `{path, message}` with the path of the offending key.
  */
 import { nearest } from "../validation/suggest.ts";
-import { parseThreshold } from "../runner/thresholds.ts";
+import { parseThreshold } from "../results/thresholds.ts";
 import {
   builtinSpecSchema,
   exampleSpecSchema,
@@ -97,7 +97,7 @@ export function splitSlo(slo: string): string[] {
   return slo.split(/\s+and\s+|\s*&&\s*|\s*,\s*/).filter((part) => part.trim() !== "");
 }
 
-/** Why a threshold expression does not parse (runner/thresholds.ts), or nothing. */
+/** Why a threshold expression does not parse (results/thresholds.ts), or nothing. */
 export function expressionProblems(expression: string): string[] {
   try {
     parseThreshold(expression);

@@ -13,8 +13,8 @@
  * function is injected, so the bisection is tested exactly without load. Pure apart from the probes.
  */
 import type { Analysis, RunResult } from "../results/mod.ts";
-import { ConfigError } from "../runner/config.ts";
-import { evaluateThresholds, parseThreshold, type Threshold } from "../runner/thresholds.ts";
+import { ConfigError } from "../validation/config_error.ts";
+import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import type { SearchPlan } from "./plan.ts";
 import { splitSlo } from "./schema_checks.ts";
 

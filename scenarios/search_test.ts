@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import type { RunResult } from "../results/mod.ts";
-import { ConfigError } from "../runner/config.ts";
+import { ConfigError } from "../validation/config_error.ts";
 import { makeRun } from "../tests/fixtures/make_results.ts";
 import { meetsSlo, parseSlo, searchCapacity, type SearchSpec, sloP99Ms } from "./search.ts";
 

@@ -9,7 +9,8 @@
  * would cut at different points). Thresholds are recorded pending by `scenarios/run.ts` and evaluated
  * by `loadlab merge`. Pure.
  */
-import { ConfigError, parseAttackConfig } from "../runner/config.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import { ConfigError } from "../validation/config_error.ts";
 import type { Plan } from "./plan.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import type { Issue } from "../validation/mod.ts";

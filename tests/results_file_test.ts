@@ -7,7 +7,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { decodeHistogram, mergeEncoded } from "../runner/stats/histogram.ts";
+import { decodeHistogram, mergeEncoded } from "../results/histogram.ts";
 import { buildResultsFile, loadResultsFile, writeResultsFile } from "../results/io.ts";
 import type { RunResult } from "../results/mod.ts";
 

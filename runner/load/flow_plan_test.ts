@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { type AttackConfigInput, ConfigError, parseAttackConfig } from "../config.ts";
+import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
+import { ConfigError } from "../../validation/config_error.ts";
 import { encodeFlows } from "./flow_plan.ts";
 
 const url = "http://127.0.0.1:8080";

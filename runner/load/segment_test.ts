@@ -16,7 +16,8 @@ import {
 } from "./schedule.ts";
 import { pace } from "./pacer.ts";
 import type { LoadContext } from "./executor.ts";
-import { ConfigError, parseAttackConfig } from "../config.ts";
+import { parseAttackConfig } from "../config.ts";
+import { ConfigError } from "../../validation/config_error.ts";
 
 /** Equal lists of send times, within float noise (pace adds and subtracts the start time). */
 function assertSameSends(actual: number[], expected: number[], what: string): void {

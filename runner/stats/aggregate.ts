@@ -29,7 +29,7 @@ import {
   mergeEncoded,
   percentileCurve,
   summarizeMs,
-} from "./histogram.ts";
+} from "../../results/histogram.ts";
 import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import {
   addSample,
@@ -44,11 +44,8 @@ import {
   settleInterval,
   sumValues,
 } from "./interval_accumulator.ts";
-import { detectStabilization } from "./stabilization.ts";
-import { verdict } from "./verdict.ts";
-
-// runner/merge/merge_runs.ts judges merged runs with the same rule.
-export { verdict } from "./verdict.ts";
+import { detectStabilization } from "../../results/stabilization.ts";
+import { verdict } from "../../results/bound_verdict.ts";
 
 export type { AggregateStats, AggregatorOptions, LiveStats } from "./aggregate_types.ts";
 

@@ -6,7 +6,7 @@
  * flows and steps line up by index; a mismatch is a bug of ours and throws.
  */
 import type { FlowResult } from "../../results/mod.ts";
-import { createHistogram, decodeHistogram, type Histogram, summarizeMs } from "./histogram.ts";
+import { createHistogram, decodeHistogram, type Histogram, summarizeMs } from "../../results/histogram.ts";
 import type { FlowSample } from "./flow_recorder.ts";
 
 interface StepTotals {

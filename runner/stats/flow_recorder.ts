@@ -7,7 +7,7 @@
  * worker's share, when the histograms become HDR encodings that cross isolates. Flows and steps are
  * addressed by index, so recording is a counter increment and one `recordValue`.
  */
-import { clampUs, createHistogram, encodeHistogram, type Histogram } from "./histogram.ts";
+import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 
 /** One flow's totals from one worker; plain structured-cloneable data. */
 export interface FlowSample {

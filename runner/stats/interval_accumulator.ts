@@ -17,7 +17,7 @@ import {
   emptyIntervalCounts,
   type IntervalCounts,
 } from "../../results/interval_counts.ts";
-import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
+import { encodeHistogram, mergeEncoded, summarizeMs } from "../../results/histogram.ts";
 import { emptyHistogramEncoding, type IntervalSample } from "./sample.ts";
 
 /** Counters of one interval index, summed over the workers that reported it. */

@@ -10,7 +10,7 @@ import {
   settleInterval,
 } from "./interval_accumulator.ts";
 import { idleSample } from "./sample.ts";
-import { createHistogram, encodeHistogram } from "./histogram.ts";
+import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 
 function latencySample(index: number, latencyUs: number, count: number) {
   const h = createHistogram();

@@ -12,7 +12,7 @@
  */
 
 import type { ErrorKind } from "../../results/mod.ts";
-import { clampUs, createHistogram, encodeHistogram, type Histogram } from "./histogram.ts";
+import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { ERROR_KINDS, errorKindIndex, idleSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 
 // The sample format lives in sample.ts; these names stay importable from the recorder.

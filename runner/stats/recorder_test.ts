@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { decodeHistogram } from "./histogram.ts";
+import { decodeHistogram } from "../../results/histogram.ts";
 import { IntervalRecorder, type IntervalSample, OTHER_MESSAGES } from "./recorder.ts";
 
 // Time is injected: origin at t = 1000 ms, 100 ms intervals; nothing in these tests sleeps.

@@ -7,7 +7,7 @@
  * empty histogram. Its errors are by kind, and so is every interval the aggregator builds from it.
  */
 import { ERROR_KINDS as RESULT_ERROR_KINDS, type ErrorKind } from "../../results/mod.ts";
-import { createHistogram, encodeHistogram } from "./histogram.ts";
+import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 
 /** What a worker posts to the main isolate for one interval; plain structured-cloneable data. */
 export interface IntervalSample {

@@ -1,10 +1,10 @@
 /**
  * @module
  * The verdict of a run on who held it up, from its late and server-bound send counts: the same rule for
- * a run as the aggregator finishes it (runner/stats/aggregate.ts) and for shards merged into one
- * (runner/merge). Pure.
+ * a run as the aggregator finishes it (runner/stats/aggregate.ts), for a phase of a run
+ * (scenarios/interval_stats.ts) and for shards merged into one (merge_shard_runs.ts). Pure.
  */
-import type { RunResult } from "../../results/mod.ts";
+import type { RunResult } from "./mod.ts";
 
 /**
  * Who limited an open-model run, when more than 1% of sends were held up: the generator (sends the

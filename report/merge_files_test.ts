@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { makeSeed000, makeSingleAttack } from "../tests/fixtures/make_results.ts";
-import { mergeResults } from "./merge.ts";
+import { mergeResults } from "./merge_files.ts";
 
 Deno.test("mergeResults keeps unique names and prefixes clashing ones with the file label", () => {
   const a = makeSingleAttack(), b = makeSingleAttack(), c = makeSeed000(1, 5);

@@ -9,7 +9,7 @@
  */
 
 import * as hdr from "hdr-histogram-js";
-import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "../../results/mod.ts";
+import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
 
 /** The histogram type used everywhere in loadlab (values are integer microseconds). */
 export type Histogram = hdr.Histogram;

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { parseResultsFile, type ResultsFile } from "../../results/mod.ts";
-import { createHistogram, encodeHistogram, summarizeMs } from "../stats/histogram.ts";
-import { MergeError, mergeShardFiles, type ShardFile } from "./shards.ts";
+import { parseResultsFile, type ResultsFile } from "./mod.ts";
+import { createHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
+import { MergeError, mergeShardFiles, type ShardFile } from "./merge_shards.ts";
 
 const START = "2026-11-21T17:00:00.000Z";
 const INTERVAL_MS = 250;

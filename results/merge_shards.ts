@@ -8,9 +8,9 @@
  * merged exactly by `mergeShardRuns`; the gates the shards recorded as pending are evaluated on the
  * merged runs. Each shard's environment is kept in `shards.shards[i]`. Pure: the CLI reads the files.
  */
-import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "../../results/mod.ts";
-import { evaluateThresholds, parseThreshold } from "../thresholds.ts";
-import { alignShards, mergeShardRuns } from "./merge_runs.ts";
+import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "./mod.ts";
+import { evaluateThresholds, parseThreshold } from "./thresholds.ts";
+import { alignShards, mergeShardRuns } from "./merge_shard_runs.ts";
 
 /** One shard's results file and the name it was given as. */
 export interface ShardFile {

@@ -6,8 +6,8 @@
  * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
  * for rates (`success>99.5%`).
  */
-import type { LatencyKey, RunResult, ThresholdResult } from "../results/mod.ts";
-import { ConfigError } from "./config.ts";
+import type { LatencyKey, RunResult, ThresholdResult } from "./mod.ts";
+import { ConfigError } from "../validation/config_error.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
 

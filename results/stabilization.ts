@@ -7,7 +7,7 @@
  * noisy intervals without hiding a trend.
  */
 
-import type { IntervalResult } from "../../results/mod.ts";
+import type { IntervalResult } from "./mod.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
 export const STABILIZATION_WINDOW = 4;

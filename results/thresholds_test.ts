@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { evaluateThresholds, parseThreshold } from "./thresholds.ts";
-import type { RunResult } from "../results/mod.ts";
+import type { RunResult } from "./mod.ts";
 
 const run = {
   name: "attack",

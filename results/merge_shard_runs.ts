@@ -6,10 +6,10 @@
  * precision; counters are summed (each interval's errors by kind too); intervals are aligned by absolute time (each shard's schedule start
  * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
  * added exactly is left out rather than guessed: the uncorrected latency of the throughput model (only
- * its summary is stored) and the flows' latency summaries. Pure; `shards.ts` checks the set first.
+ * its summary is stored) and the flows' latency summaries. Pure; `merge_shards.ts` checks the set first.
  */
-import type { IntervalResult, RunResult } from "../../results/mod.ts";
-import { addCounts, addIntervalDetail, emptyIntervalDetail } from "../../results/interval_counts.ts";
+import type { IntervalResult, RunResult } from "./mod.ts";
+import { addCounts, addIntervalDetail, emptyIntervalDetail } from "./interval_counts.ts";
 import {
   encodeHistogram,
   histogramBuckets,
@@ -17,9 +17,9 @@ import {
   mergeEncoded,
   percentileCurve,
   summarizeMs,
-} from "../stats/histogram.ts";
-import { verdict } from "../stats/aggregate.ts";
-import { detectStabilization } from "../stats/stabilization.ts";
+} from "./histogram.ts";
+import { verdict } from "./bound_verdict.ts";
+import { detectStabilization } from "./stabilization.ts";
 
 /** Where each shard's intervals land in the merged run. */
 export interface Alignment {
