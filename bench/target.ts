@@ -15,7 +15,8 @@
  * Run: `deno run -A bench/target.ts [--duration 5] [--rounds 8] [--warmup 2]`
  */
 import { startTarget } from "../targets/mod.ts";
-import { findProgram, ManagedProcess } from "../targets/process.ts";
+import { ManagedProcess } from "../targets/process.ts";
+import { findProgram } from "../targets/path_lookup.ts";
 import { readProcSample } from "../targets/telemetry.ts";
 
 function flag(name: string, fallback: number): number {

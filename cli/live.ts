@@ -6,7 +6,7 @@
  * once.
  */
 import { renderLiveLine } from "../report/text.ts";
-import type { AttackProgress } from "../runner/attack.ts";
+import type { AttackProgress } from "../results/mod.ts";
 import { EXIT } from "./exit_codes.ts";
 
 const encoder = new TextEncoder();

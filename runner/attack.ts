@@ -12,8 +12,6 @@ import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 
-export type { AttackProgress } from "../results/mod.ts";
-
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
   name?: string;

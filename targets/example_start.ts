@@ -10,7 +10,7 @@ import { freePort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { connectRedis, seedRedis } from "./redis.ts";
 import type { ExampleSpec } from "./spec.ts";
-import { logFile, noStats, type Stack, type Started, type StartOptions, startRedis } from "./start.ts";
+import { logFile, noStats, type Stack, type Started, type StartOptions, startRedis } from "./start_stack.ts";
 
 /** Deno's first run of an app may download its npm packages: allow for that. */
 const READY_TIMEOUT_MS = 120_000;

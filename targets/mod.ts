@@ -18,7 +18,8 @@
  * await target.stop();
  * ```
  */
-export { type StartOptions, startTarget } from "./start.ts";
+export { startTarget } from "./start.ts";
+export type { StartOptions } from "./start_stack.ts";
 export { startTelemetry } from "./telemetry.ts";
 export { runTargetChild } from "./child_main.ts";
 export { TargetError } from "./errors.ts";

@@ -63,8 +63,6 @@ function hookUnload(): void {
   });
 }
 
-export { findProgram } from "./path_lookup.ts";
-
 /** Keeps the last TAIL_BYTES of a stream as text. */
 class Tail {
   #text = "";

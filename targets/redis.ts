@@ -8,7 +8,8 @@
 import { createClient } from "redis";
 import { TargetError } from "./errors.ts";
 import { freePort } from "./free_port.ts";
-import { findProgram, ManagedProcess, pollReady } from "./process.ts";
+import { ManagedProcess, pollReady } from "./process.ts";
+import { findProgram } from "./path_lookup.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
 

@@ -9,11 +9,11 @@ import type { BalanceMode } from "./balancer.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
 import { TargetError } from "./errors.ts";
 import { startExample } from "./example_start.ts";
+import { logFile, noStats, Stack, type Started, type StartOptions, startRedis } from "./start_stack.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { STATS_PATH } from "./proxy.ts";
-import { type RedisHandle, resolveRedis } from "./redis.ts";
 import {
   autoCores,
   type BuiltinSpec,
@@ -21,31 +21,12 @@ import {
   type ProxySpec,
   type RunningTarget,
   type TargetInfo,
-  type TargetProcess,
   type TargetSpec,
   targetSpecSchema,
 } from "./spec.ts";
 
-export interface StartOptions {
-  /** Aborting stops the target (e.g. on Ctrl-C); an already aborted signal fails the start. */
-  signal?: AbortSignal;
-  /** Where process logs go (`<name>.log`); without it output is drained and only its tail kept. */
-  logDir?: string;
-}
-
 const CHILD_READY_TIMEOUT_MS = 30_000;
 const DENO_RUNTIME = `deno ${Deno.version.deno}`;
-
-/** What a start function hands to `handle`. */
-export interface Started {
-  url: string;
-  redis: RedisHandle | null;
-  info: TargetInfo;
-  /** Cumulative counters of the target's processes ({} when it has none). */
-  stats: () => Promise<Record<string, number>>;
-}
-
-export const noStats = (): Promise<Record<string, number>> => Promise.resolve({});
 
 /** Sums the numeric counters that `urls` answer (an instance's `pid` is not a counter). */
 async function sumStats(urls: string[]): Promise<Record<string, number>> {
@@ -66,18 +47,6 @@ async function sumStats(urls: string[]): Promise<Record<string, number>> {
   return sum;
 }
 
-/** Everything started so far, stopped in reverse order. */
-export class Stack {
-  #stops: Array<() => Promise<void>> = [];
-  processes: TargetProcess[] = [];
-  push(stop: () => Promise<void>): void {
-    this.#stops.push(stop);
-  }
-  async stopAll(): Promise<void> {
-    for (const stop of this.#stops.splice(0).reverse()) await stop().catch(() => {});
-  }
-}
-
 /** How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file. */
 export function childCommand(spec: ChildSpec): { command: string; args: string[] } {
   const json = JSON.stringify(spec);
@@ -90,10 +59,6 @@ export function childCommand(spec: ChildSpec): { command: string; args: string[]
     if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
   } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
   return { command: Deno.execPath(), args: [...args, entry.href, json] };
-}
-
-export function logFile(opts: StartOptions, name: string): string | undefined {
-  return opts.logDir ? `${opts.logDir}/${name.replace(/[^\w.-]/g, "_")}.log` : undefined;
 }
 
 /** Spawns one child process and waits for its READY line; returns its URL. */
@@ -117,14 +82,6 @@ async function spawnChild(
   stack.processes.push({ name, pid: proc.pid });
   const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
   return JSON.parse(line).url;
-}
-
-export async function startRedis(stack: Stack, url: string | undefined, needed: boolean, opts: StartOptions) {
-  const redis: RedisHandle | null = await resolveRedis(url, needed, {
-    logFile: logFile(opts, "redis-server"),
-  });
-  if (redis) stack.push(() => redis.stop());
-  return redis;
 }
 
 async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions): Promise<Started> {

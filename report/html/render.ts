@@ -30,7 +30,7 @@ import * as siteNav from "./client/site_nav.ts";
 import * as siteIndex from "./client/site_index.ts";
 import * as live from "./client/live.ts";
 import * as main from "./client/main.ts";
-import type { SiteNav } from "./site.ts";
+import type { SiteNav } from "./site_data.ts";
 
 /** Options of `renderReport`. */
 export interface RenderOptions {

@@ -11,37 +11,12 @@
 import type { ResultsFile } from "../../results/mod.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
 import { clientSource, htmlPage, renderReport } from "./render.ts";
+import type { SiteEntry, SiteNav } from "./site_data.ts";
 
 /** One results file of the site; `id` is unique, made of letters, digits, `.`, `_` and `-`. */
 export interface SiteExperiment {
   id: string;
   results: ResultsFile;
-}
-
-/** One row of the index. */
-export interface SiteEntry {
-  id: string;
-  name: string;
-  description: string | null;
-  createdAt: string;
-  gitCommit: string | null;
-  runs: number;
-  thresholdsPassed: number;
-  thresholdsFailed: number;
-  /** Req/s of every run in file order, for the sparkline. */
-  rps: number[];
-  complete: boolean | null;
-}
-
-/** What every site page embeds as `#loadlab-site`: where it is and what it can link to. */
-export interface SiteNav {
-  /** Path from this page to the site's root folder: "" for the index, "../" for a report page. */
-  root: string;
-  experiments: Array<{ id: string; name: string; createdAt: string }>;
-  /** The experiment this page shows (the candidate of a comparison); null on the index. */
-  current: string | null;
-  /** `report --compare` rows of this page's experiment against each other one, by baseline id. */
-  compares: Record<string, CompareRow[]>;
 }
 
 /** Index rows, newest first. */

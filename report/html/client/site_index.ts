@@ -7,7 +7,7 @@
  * sparkline is SVG built with attributes, no markup, no inline style (the CSP allows none). Inlined by
  * source text like every client module (see dom.ts); `loadlabIndex()` is the page's entry.
  */
-import type { SiteEntry } from "../site.ts";
+import type { SiteEntry } from "../site_data.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
 import { siteHref, siteNavData, siteSelect } from "./site_nav.ts";
 

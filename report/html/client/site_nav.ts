@@ -8,7 +8,7 @@
  * and works from file://. Inlined by source text like every client module (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
-import type { SiteNav } from "../site.ts";
+import type { SiteNav } from "../site_data.ts";
 import { h } from "./dom.ts";
 
 /** The embedded navigation, or null outside `loadlab site`. */

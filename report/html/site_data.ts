@@ -1,0 +1,33 @@
+/**
+ * @module
+ * The data a page of `loadlab site` embeds: the index rows (`SiteEntry`) and every page's navigation
+ * (`SiteNav`). Built by site.ts, embedded by render.ts, read in the browser by client/site_nav.ts and
+ * client/site_index.ts; its own file so those import the shapes and not each other. Types only.
+ */
+import type { CompareRow } from "./compare.ts";
+
+/** One row of the index. */
+export interface SiteEntry {
+  id: string;
+  name: string;
+  description: string | null;
+  createdAt: string;
+  gitCommit: string | null;
+  runs: number;
+  thresholdsPassed: number;
+  thresholdsFailed: number;
+  /** Req/s of every run in file order, for the sparkline. */
+  rps: number[];
+  complete: boolean | null;
+}
+
+/** What every site page embeds as `#loadlab-site`: where it is and what it can link to. */
+export interface SiteNav {
+  /** Path from this page to the site's root folder: "" for the index, "../" for a report page. */
+  root: string;
+  experiments: Array<{ id: string; name: string; createdAt: string }>;
+  /** The experiment this page shows (the candidate of a comparison); null on the index. */
+  current: string | null;
+  /** `report --compare` rows of this page's experiment against each other one, by baseline id. */
+  compares: Record<string, CompareRow[]>;
+}

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * What every way of starting a target shares (start.ts for the built-in target, external apps and the
+ * proxy; example_start.ts for the framework apps of `examples/`): the options, the `Stack` of everything
+ * started so far (stopped in reverse order when a later step fails), what a start function hands back,
+ * where a process's log goes, and the Redis a target may need. Its own file so the two starters import
+ * it instead of each other.
+ */
+import { type RedisHandle, resolveRedis } from "./redis.ts";
+import type { TargetInfo, TargetProcess } from "./spec.ts";
+
+/** How a target is started, whatever its kind. */
+export interface StartOptions {
+  /** Aborting stops the target (e.g. on Ctrl-C); an already aborted signal fails the start. */
+  signal?: AbortSignal;
+  /** Where process logs go (`<name>.log`); without it output is drained and only its tail kept. */
+  logDir?: string;
+}
+
+/** What a start function hands to `handle`. */
+export interface Started {
+  url: string;
+  redis: RedisHandle | null;
+  info: TargetInfo;
+  /** Cumulative counters of the target's processes ({} when it has none). */
+  stats: () => Promise<Record<string, number>>;
+}
+
+/** The `stats` of a target whose processes keep no counters. */
+export const noStats = (): Promise<Record<string, number>> => Promise.resolve({});
+
+/** Everything started so far, stopped in reverse order. */
+export class Stack {
+  #stops: Array<() => Promise<void>> = [];
+  processes: TargetProcess[] = [];
+  push(stop: () => Promise<void>): void {
+    this.#stops.push(stop);
+  }
+  async stopAll(): Promise<void> {
+    for (const stop of this.#stops.splice(0).reverse()) await stop().catch(() => {});
+  }
+}
+
+/** Where the log of process `name` goes (`<logDir>/<name>.log`), or nowhere without a log folder. */
+export function logFile(opts: StartOptions, name: string): string | undefined {
+  return opts.logDir ? `${opts.logDir}/${name.replace(/[^\w.-]/g, "_")}.log` : undefined;
+}
+
+/** The Redis a target was given (`url`) or needs (a local redis-server started), stopped with the stack. */
+export async function startRedis(stack: Stack, url: string | undefined, needed: boolean, opts: StartOptions) {
+  const redis: RedisHandle | null = await resolveRedis(url, needed, {
+    logFile: logFile(opts, "redis-server"),
+  });
+  if (redis) stack.push(() => redis.stop());
+  return redis;
+}
