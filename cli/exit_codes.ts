@@ -1,8 +1,9 @@
 /**
  * @module
- * The exit codes every command shares (README's table) and the checks behind the two that need data:
- * "no response at all" (4) and "output not writable" (5). One place, so `attack` and `run` cannot
- * drift apart: a CI job reads the same number from either.
+ * The exit codes of every command (README's table) and the checks behind the two that need data: "no
+ * response at all" (4) and "output not writable" (5). The same outcome is the same number from any
+ * command, so a CI job reads `attack`, `run` and `merge` alike; `EXIT` names each code (some commands
+ * still return the bare number).
  */
 import type { RunResult } from "../results/mod.ts";
 

@@ -3,6 +3,7 @@
  * `loadlab help` (also no command, `-h`, `--help`): the list of commands. Each command prints its own
  * options with `--help`.
  */
+import { EXIT } from "./exit_codes.ts";
 import denoJson from "../deno.json" with { type: "json" };
 
 const HELP = `loadlab ${denoJson.version}: HTTP performance experiments in one command
@@ -26,5 +27,5 @@ Run 'loadlab <command> --help' for the options of a command.`;
 /** Prints the list of commands; returns the exit code (0). */
 export function runHelpCommand(): number {
   console.log(HELP);
-  return 0;
+  return EXIT.ok;
 }

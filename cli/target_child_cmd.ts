@@ -5,10 +5,11 @@
  * command (targets/start.ts), since it has no separate file to run; under `deno run` targets/child_main.ts
  * runs directly instead. Runs until SIGTERM/SIGINT or until the parent's stdin closes.
  */
+import { EXIT } from "./exit_codes.ts";
 import { runTargetChild } from "../targets/mod.ts";
 
 /** Serves the child its one JSON argument describes until told to stop; returns the exit code (0). */
 export async function runTargetChildCommand(args: string[]): Promise<number> {
   await runTargetChild(args[0]);
-  return 0;
+  return EXIT.ok;
 }

@@ -56,8 +56,6 @@ export const flowSpecSchema = z.strictObject({
 });
 export type FlowSpec = z.infer<typeof flowSpecSchema>;
 
-export const loadModelSchema = z.enum(LOAD_MODELS);
-
 /** Measured duration of the connections and throughput models when none is given (wrk's 10 s). */
 export const DEFAULT_DURATION_MS = 10_000;
 

@@ -18,9 +18,9 @@ import { checkExperiment, expressionProblems } from "./schema_checks.ts";
 import { applyOverrides, parseDocument } from "./overrides.ts";
 import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
 
-export type { FileFlow, FileFlowStep, FileRequest } from "./schema_requests.ts";
+export type { FileFlow, FileRequest } from "./schema_requests.ts";
 export type { LoadSpec } from "./schema_loads.ts";
-export type { FileProxy, FileTarget, UrlTarget } from "./schema_targets.ts";
+export type { FileTarget } from "./schema_targets.ts";
 export type { Issue };
 export { ExperimentError };
 
@@ -41,7 +41,6 @@ export const sweepSchema = z.strictObject({
   /** Only these targets (default: all). */
   targets: z.array(z.string()).min(1).optional(),
 });
-export type Sweep = z.output<typeof sweepSchema>;
 
 const percentSchema = z.union([
   z.number().positive("precision must be > 0").max(1, "precision as a number is a ratio 0..1, e.g. 0.05"),
@@ -65,7 +64,6 @@ export const searchSchema = z.strictObject({
   precision: percentSchema.prefault("5%"),
   maxProbes: z.number().int().min(1, "maxProbes must be >= 1").default(12),
 }).transform(({ probe, precision, ...rest }) => ({ ...rest, probeMs: probe, precisionRatio: precision }));
-export type Search = z.output<typeof searchSchema>;
 
 export const thresholdSchema = z.union([
   z.string().min(1),
@@ -76,7 +74,6 @@ export const thresholdSchema = z.union([
     ctx.addIssue({ code: "custom", path, message });
   }
 }).transform((t) => (typeof t === "string" ? { expr: t } : t));
-export type ThresholdSpec = z.output<typeof thresholdSchema>;
 
 const warmupSchema = z.union([z.literal("auto"), durationSchema]).meta({
   expected: 'a duration such as "2s", or "auto"',
@@ -127,7 +124,6 @@ export const experimentSchema = experimentObject.superRefine((exp, ctx) => {
 /** The structure before cross-field checks (what scenarios/schema_checks.ts reads). */
 export type ExperimentFields = z.output<typeof experimentObject>;
 export type Experiment = z.output<typeof experimentSchema>;
-export type ExperimentInput = z.input<typeof experimentSchema>;
 
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {

@@ -48,9 +48,6 @@ export function pageAnalysis(results: ResultsFile): PageAnalysis | null {
   return { noiseRule: a.noiseRule, noiseText: describeNoiseRule(a), searches: a.searches };
 }
 
-/** The four metrics the stored analysis compares, keyed as the overview names them. */
-export const STORED_METRICS = ["rps", "p50", "p99", "success"] as const;
-
 /**
  * The stored comparisons of the analysis group that holds `runName`: change in % and the noise verdict
  * per metric, or null when the analysis compared no such group.
