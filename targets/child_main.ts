@@ -7,10 +7,10 @@
  * means, so a crashed loadlab leaves no server behind. Under `deno run` this file is run directly; in a
  * compiled binary the hidden `__target <json>` command (cli/target_child_cmd.ts) calls `runTargetChild`.
  */
-import { createTargetApp } from "./app.ts";
-import { type BalanceMode, serveBalancer } from "./balancer.ts";
-import type { CompressMode } from "./compress.ts";
-import { createProxy } from "./proxy.ts";
+import { createTargetApp } from "./app/app.ts";
+import { type BalanceMode, serveBalancer } from "./balancer/balancer.ts";
+import type { CompressMode } from "./app/compress.ts";
+import { createProxy } from "./proxy/proxy.ts";
 import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
 import type { CmsSpec } from "./spec.ts";
 

@@ -23,9 +23,9 @@ export type { StartOptions } from "./start_stack.ts";
 export { startTelemetry } from "./telemetry.ts";
 export { runTargetChild } from "./child_main.ts";
 export { TargetError } from "./errors.ts";
-export { createTargetApp, ENDPOINTS, type TargetAppOptions } from "./app.ts";
-export { parseRateLimit } from "./rate_limit.ts";
-export { CMS_DEFAULTS } from "./cms.ts";
+export { createTargetApp, ENDPOINTS, type TargetAppOptions } from "./app/app.ts";
+export { parseRateLimit } from "./proxy/rate_limit.ts";
+export { CMS_DEFAULTS } from "./app/cms.ts";
 export { EXAMPLES_INSTALL_HINT } from "./example.ts";
 export {
   type BuiltinSpec,

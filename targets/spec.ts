@@ -12,7 +12,7 @@ export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])])
 const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
 const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
 
-/** The CMS-like `/home` page's database pool (defaults in targets/cms.ts: 4 slots, 3 queries of 20 ms). */
+/** The CMS-like `/home` page's database pool (defaults in targets/app/cms.ts: 4 slots, 3 queries of 20 ms). */
 export const cmsSchema = z.object({
   /** Concurrent queries the "database" accepts (connection pool size). */
   poolSize: z.number().int().min(1, "cms.poolSize must be >= 1").max(10_000).optional(),

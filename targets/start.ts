@@ -5,7 +5,7 @@
  * `child_main.ts`), so each can use its own core; external apps are spawned as given. Start-up is all
  * or nothing: when any step fails, everything already started is stopped before the error is thrown.
  */
-import type { BalanceMode } from "./balancer.ts";
+import type { BalanceMode } from "./balancer/balancer.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
 import { TargetError } from "./errors.ts";
 import { startExample } from "./example_start.ts";
@@ -13,7 +13,7 @@ import { logFile, noStats, Stack, type Started, type StartOptions, startRedis } 
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
-import { STATS_PATH } from "./proxy.ts";
+import { STATS_PATH } from "./proxy/proxy.ts";
 import {
   autoCores,
   type BuiltinSpec,

@@ -6,7 +6,7 @@
  * reported server-bound, not generator-bound.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { createTargetApp } from "../targets/app.ts";
+import { createTargetApp } from "../targets/app/app.ts";
 import { type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../runner/http/connect_gate.ts";

@@ -10,7 +10,7 @@ import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";
 import { badGateway, toResponse, Upstream, type UpstreamResponse } from "./forward.ts";
 import { RedisRateLimiter, withTimeout } from "./rate_limit.ts";
-import type { RedisClient } from "./redis.ts";
+import type { RedisClient } from "../redis.ts";
 
 export interface ProxyOptions {
   upstreamUrl: string;

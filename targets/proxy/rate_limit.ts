@@ -6,7 +6,7 @@
  * is unreachable the limiter lets requests through and counts that: an outage of the limiter must not
  * turn into an outage of the API.
  */
-import type { RedisClient } from "./redis.ts";
+import type { RedisClient } from "../redis.ts";
 
 export interface RateDecision {
   allowed: boolean;

@@ -8,12 +8,12 @@
  * load average before each round. Not a test: it needs wrk and taskset and asserts nothing.
  *
  * ```sh
- * deno run -A targets/balancer_compare.ts --duration 5 --connections 50 --rounds 3 --path /
+ * deno run -A bench/balancer_compare.ts --duration 5 --connections 50 --rounds 3 --path /
  * ```
  */
 import { parseArgs } from "node:util";
-import { startTarget } from "./start.ts";
-import type { BuiltinSpec } from "./spec.ts";
+import { startTarget } from "../targets/start.ts";
+import type { BuiltinSpec } from "../targets/spec.ts";
 
 const CLOCK_TICKS_PER_SEC = 100;
 

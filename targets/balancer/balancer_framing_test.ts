@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { serveBalancer } from "./balancer.ts";
-import { RawClient, type Script, scriptedUpstream } from "./balancer_testing.ts";
+import { RawClient, type Script, scriptedUpstream } from "../../tests/fixtures/balancer_testing.ts";
 
 const ok = (body: string, extra = "") =>
   `HTTP/1.1 200 OK\r\ncontent-length: ${body.length}\r\n${extra}\r\n${body}`;

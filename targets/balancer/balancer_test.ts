@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { pickInstance, serveBalancer } from "./balancer.ts";
-import { countingUpstream, RawClient } from "./balancer_testing.ts";
+import { countingUpstream, RawClient } from "../../tests/fixtures/balancer_testing.ts";
 
 Deno.test("round-robin cycles through the instances", () => {
   assertEquals([0, 1, 2, 3, 4].map((n) => pickInstance("round-robin", [5, 0, 0], n)), [0, 1, 2, 0, 1]);

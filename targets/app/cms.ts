@@ -9,7 +9,7 @@
  * than `acquireTimeoutMs` fails the page with 503, as knex's acquire timeout does. The counters
  * are cumulative, so a runner can take their differences over a run.
  */
-import type { CmsSpec } from "./spec.ts";
+import type { CmsSpec } from "../spec.ts";
 
 /** The `cms` option's defaults: 4 slots x (3 queries of 20 ms) = about 66 pages/s. */
 export const CMS_DEFAULTS: Required<CmsSpec> = {
