@@ -6,6 +6,9 @@
  */
 import { z } from "zod";
 
+/** Path where every built-in target (app, proxy, balancer) answers its counters as JSON. */
+export const STATS_PATH = "/__loadlab/stats";
+
 /** Compression of the built-in target: `true` negotiates brotli then gzip from Accept-Encoding. */
 export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
 

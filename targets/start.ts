@@ -13,13 +13,13 @@ import { logFile, noStats, Stack, type Started, type StartOptions, startRedis } 
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
-import { STATS_PATH } from "./proxy/proxy.ts";
 import {
   autoCores,
   type BuiltinSpec,
   type ExternalSpec,
   type ProxySpec,
   type RunningTarget,
+  STATS_PATH,
   type TargetInfo,
   type TargetSpec,
   targetSpecSchema,

@@ -3,9 +3,10 @@
  * Keeps the layers of docs/ARCHITECTURE.md true. Reads the import graph of the product's files (every
  * `.ts` file except `*_test.ts`, `tests/`, `bench/` and `examples/`) from their source text: static
  * `import`/`export ... from` specifiers, side-effect imports and string-literal dynamic imports, relative
- * ones only (npm:, node: and bare specifiers are libraries, not layers). Two rules:
+ * ones only (npm:, node: and bare specifiers are libraries, not layers). Three rules:
  *
  * - a folder imports only the folders below it (`ALLOWED`); a file may always import its own folder;
+ * - the parts of targets/ (`app/`, `proxy/`, `balancer/`) do not import each other;
  * - no import cycle between files at all (each strongly connected group of files is reported, with one
  *   cycle through it spelled out).
  *
@@ -112,6 +113,22 @@ function layerViolations(graph: Map<string, string[]>): string[] {
   return [...new Set(bad)].sort();
 }
 
+/**
+ * Imports between the parts of targets/ (`app/`, `proxy/`, `balancer/`): each part may use the top of
+ * targets/ (spec, redis, errors) but never another part, so a part can be read, and changed, on its own.
+ */
+function targetPartViolations(graph: Map<string, string[]>): string[] {
+  const partOf = (file: string) => file.match(/^targets\/([^/]+)\//)?.[1];
+  const bad: string[] = [];
+  for (const [from, tos] of graph) {
+    for (const to of tos) {
+      const a = partOf(from), b = partOf(to);
+      if (a && b && a !== b) bad.push(`${from} -> ${to}`);
+    }
+  }
+  return bad.sort();
+}
+
 /** The strongly connected groups of more than one file (or a file importing itself), by Tarjan's algorithm. */
 function cycleGroups(graph: Map<string, string[]>): string[][] {
   const index = new Map<string, number>(), low = new Map<string, number>();
@@ -166,6 +183,18 @@ Deno.test("each layer imports only the layers below it", async () => {
       ...gone.map((v) => `listed in KNOWN_EDGES but no longer imported (remove it): ${v}`),
     ].join("\n"),
   );
+});
+
+Deno.test("the parts of targets/ do not import each other", async () => {
+  const graph = await importGraph();
+  assertEquals(targetPartViolations(graph), []);
+  // The rule has something to hold: the parts exist and the top of targets/ uses them.
+  for (const part of ["app", "proxy", "balancer"]) {
+    assertEquals(
+      (graph.get("targets/child_main.ts") ?? []).some((f) => f.startsWith(`targets/${part}/`)),
+      true,
+    );
+  }
 });
 
 Deno.test("no import cycle between files", async () => {

@@ -24,9 +24,8 @@ import {
   USER_RECORD,
   VERSION_HEADER,
 } from "./endpoints.ts";
-import { STATS_PATH } from "../proxy/proxy.ts";
 import { ResponseCache } from "./response_cache.ts";
-import type { CmsSpec } from "../spec.ts";
+import { type CmsSpec, STATS_PATH } from "../spec.ts";
 import { createStaticStore } from "./static_files.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */

@@ -24,7 +24,7 @@ import {
   parseRequestHead,
 } from "./forward_http1.ts";
 import { plainAnswer } from "./forward_relay.ts";
-import { STATS_PATH } from "../proxy/proxy.ts";
+import { STATS_PATH } from "../spec.ts";
 
 export type BalanceMode = "round-robin" | "least-connections";
 

@@ -11,6 +11,7 @@ import { commandOptions } from "redis";
 import { badGateway, toResponse, Upstream, type UpstreamResponse } from "./forward.ts";
 import { RedisRateLimiter, withTimeout } from "./rate_limit.ts";
 import type { RedisClient } from "../redis.ts";
+import { STATS_PATH } from "../spec.ts";
 
 export interface ProxyOptions {
   upstreamUrl: string;
@@ -39,7 +40,6 @@ export interface ProxyStats {
   writeErrors: number;
 }
 
-export const STATS_PATH = "/__loadlab/stats";
 const CACHE_PREFIX = "loadlab:cache:";
 
 export interface Proxy {
