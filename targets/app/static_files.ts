@@ -4,8 +4,7 @@
  * request is a map lookup) or a directory the user names (read per request, like express.static without
  * its caching, so edits show up at once). Paths are normalised and may not climb out of the directory.
  */
-import { EMBEDDED_ASSETS } from "./assets_embedded.ts";
-import { decodeBase64 } from "./base64.ts";
+import { embeddedAssets } from "./assets_embedded.ts";
 
 export interface StaticFile {
   bytes: Uint8Array<ArrayBuffer>;
@@ -54,9 +53,7 @@ export type StaticStore = (relPath: string) => Promise<StaticFile | undefined>;
 export function createStaticStore(dir?: string): StaticStore {
   if (dir) return (rel) => readFromDir(dir, rel);
   const files = new Map<string, StaticFile>();
-  for (const [rel, b64] of Object.entries(EMBEDDED_ASSETS)) {
-    files.set(rel, { bytes: decodeBase64(b64), contentType: contentTypeOf(rel) });
-  }
+  for (const [rel, bytes] of embeddedAssets()) files.set(rel, { bytes, contentType: contentTypeOf(rel) });
   return (rel) => {
     const clean = cleanPath(rel);
     return Promise.resolve(clean === null ? undefined : files.get(clean));
