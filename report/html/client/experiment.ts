@@ -10,7 +10,7 @@
  */
 import type { PageData, PageRun } from "../page_data.ts";
 import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, section, sortableTable } from "./dom.ts";
-import { addChart, addScaleToggle, color } from "./charts.ts";
+import { metricBarChart } from "./charts.ts";
 
 /** Sum of the 5xx status counts of a status map. */
 export function count5xx(codes: Record<string, number>): number {
@@ -125,28 +125,14 @@ export function renderPhaseCharts(data: PageData): HTMLElement | null {
     if (comparisons.length > 1 && c.load !== null) sec.appendChild(h("h3", null, c.load));
     const grid = h("div", { class: "grid3" });
     sec.appendChild(grid);
-    const charts = [["mean", "mean latency (ms)"], ["p99", "p99 latency (ms)"], [
-      "success",
-      "success (%)",
-    ]] as const;
-    for (const [metric, title] of charts) {
-      const chart = addChart(grid, `${c.load ? `${c.load}: ` : ""}${title}`, {
-        type: "bar",
-        data: {
-          labels: c.labels,
-          datasets: c.series.map((s, i) => ({
-            label: s.name,
-            data: s[metric],
-            backgroundColor: color(i, 0.75),
-            borderColor: color(i),
-          })),
-        },
-        options: {
-          interaction: { mode: "index", intersect: false },
-          scales: { y: { beginAtZero: true, max: metric === "success" ? 100 : undefined } },
-        },
-      });
-      if (metric !== "success") addScaleToggle(chart);
+    const charts = [
+      ["mean", "mean latency (ms)", "ms"],
+      ["p99", "p99 latency (ms)", "ms"],
+      ["success", "success (%)", "%"],
+    ] as const;
+    for (const [metric, title, unit] of charts) {
+      const series = c.series.map((s) => ({ name: s.name, values: s[metric] }));
+      metricBarChart(grid, `${c.load ? `${c.load}: ` : ""}${title}`, c.labels, series, unit);
     }
   }
   return sec;
