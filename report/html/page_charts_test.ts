@@ -59,3 +59,12 @@ Deno.test("a chart whose values span more than two decades starts on a log axis"
   assert.equal(barLabel(0.38, "%"), "0.38%");
   assert.equal(barLabel(84205.3, "req/s"), "84,205");
 });
+
+Deno.test("page data of a --quick run holds the config that ran", () => {
+  const results = makeSweepMatrix();
+  results.experiment.quick = true;
+  results.experiment.ranSource = "loads:\n  n: { duration: 5s }\n";
+  const data = buildPageData(results);
+  assert.equal(data.experiment.quick, true);
+  assert.equal(data.experiment.ranSource, "loads:\n  n: { duration: 5s }\n");
+});

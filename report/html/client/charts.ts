@@ -66,6 +66,12 @@ export function addScaleToggle(chart: any): void {
     const y = chart.options.scales.y;
     y.type = y.type === "logarithmic" ? "linear" : "logarithmic";
     y.beginAtZero = y.type === "linear";
+    // Bars grow from the axis' bottom: on a log axis that must lie below the smallest bar, or it vanishes.
+    if (chart.config.type === "bar") {
+      y.min = y.type === "logarithmic"
+        ? logFloor(chart.data.datasets.flatMap((d: any) => d.data))
+        : undefined;
+    }
     button.textContent = label();
     chart.update();
   });
@@ -148,6 +154,12 @@ export function autoScaleType(values: Array<number | null | undefined>): "logari
   return Math.max(...positive) / Math.min(...positive) > 100 ? "logarithmic" : "linear";
 }
 
+/** The power of ten at or below the smallest positive value (the bottom of a log bar axis); 1 for none. */
+export function logFloor(values: Array<number | null | undefined>): number {
+  const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
+  return positive.length ? 10 ** Math.floor(Math.log10(Math.min(...positive))) : 1;
+}
+
 /** A bar's value as printed on it: milliseconds, a percentage or a count. */
 export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   if (unit === "ms") return fmtMs(value);
@@ -155,7 +167,10 @@ export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
   return fmtNum(value, value < 10 ? 1 : 0);
 }
 
-/** A plugin printing each bar's value above it (turned upright when the bar is narrower than the text). */
+/**
+ * A plugin printing each bar's value above it; turned upright when the bar is narrower than the text, and
+ * inside the bar's top when there is no room above it.
+ */
 export function barValuePlugin(unit: "ms" | "%" | "req/s"): any {
   return {
     id: "loadlabBarValues",
@@ -171,20 +186,22 @@ export function barValuePlugin(unit: "ms" | "%" | "req/s"): any {
           const v = ds.data[j];
           if (typeof v !== "number" || !Number.isFinite(v)) return;
           const text = barLabel(v, unit);
+          const width = ctx.measureText(text).width;
           const top = Math.max(Math.min(bar.y, bar.base), chartArea.top);
-          if (ctx.measureText(text).width + 2 <= bar.width) {
+          const room = top - chartArea.top;
+          if (width + 2 <= bar.width) {
             ctx.textAlign = "center";
-            ctx.textBaseline = "bottom";
-            ctx.fillText(text, bar.x, Math.max(top - 2, chartArea.top + 10));
-          } else {
-            ctx.save();
-            ctx.translate(bar.x, Math.max(top - 3, chartArea.top + ctx.measureText(text).width));
-            ctx.rotate(-Math.PI / 2);
-            ctx.textAlign = "left";
-            ctx.textBaseline = "middle";
-            ctx.fillText(text, 0, 0);
-            ctx.restore();
+            ctx.textBaseline = room >= 12 ? "bottom" : "top";
+            ctx.fillText(text, bar.x, room >= 12 ? top - 2 : top + 2);
+            return;
           }
+          ctx.save();
+          ctx.translate(bar.x, room >= width + 4 ? top - 3 : top + 3);
+          ctx.rotate(-Math.PI / 2);
+          ctx.textAlign = room >= width + 4 ? "left" : "right";
+          ctx.textBaseline = "middle";
+          ctx.fillText(text, 0, 0);
+          ctx.restore();
         });
       });
       ctx.restore();
@@ -231,6 +248,7 @@ export function metricBarChart(
         y: {
           type,
           beginAtZero: type === "linear",
+          min: type === "logarithmic" ? logFloor(series.flatMap((s) => s.values)) : undefined,
           max: unit === "%" ? 100 : undefined,
           suggestedMax: unit === "%" ? undefined : top * (type === "linear" ? 1.08 : 2),
           title: { display: true, text: unit },

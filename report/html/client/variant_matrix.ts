@@ -42,6 +42,30 @@ export function runtimeOf(runs: PageRun[], variant: string): string {
   return [...new Set(names)].join(", ");
 }
 
+/**
+ * Which runtime served each target of the experiment (`express: node v20.20.2; builtin: deno 2.9.6`), for
+ * the report's header; null when no run knows its target's runtime.
+ */
+export function targetRuntimes(runs: PageRun[]): string | null {
+  const pairs = new Set<string>();
+  for (const r of runs) {
+    if (r.targetInfo?.runtime) pairs.add(`${r.variant ?? r.name}: ${r.targetInfo.runtime}`);
+  }
+  return pairs.size ? [...pairs].join("; ") : null;
+}
+
+/** A warning when example apps ran under Deno's npm compatibility instead of Node, with the install command. */
+export function npmCompatNote(runs: PageRun[]): string | null {
+  const apps = new Set(
+    runs.filter((r) => r.targetInfo?.kind === "example" && /npm compat/.test(r.targetInfo.runtime ?? ""))
+      .map((r) => r.variant ?? r.name),
+  );
+  if (!apps.size) return null;
+  return `${[...apps].join(", ")} ran under Deno's npm compatibility, not Node (Node's packages were not ` +
+    "installed in examples/, or node was not on PATH): framework numbers differ several-fold between the " +
+    "two. Run 'npm install --prefix examples' once to measure them under Node.";
+}
+
 /** The median of the finite values (nulls, gaps, are left out); NaN for none. */
 export function medianOf(values: Array<number | null>): number {
   const sorted = values.filter(isNum).sort((a, b) => a - b);
