@@ -107,11 +107,27 @@ export function targetFacts(run: PageRun): HTMLElement | null {
     box.appendChild(facts(pairs));
   }
   if (stats && Object.keys(stats).length) {
-    const rows: Cell[][] = Object.entries(stats).map(([k, n]) => [{ text: k }, { text: fmtNum(n), sort: n }]);
-    box.appendChild(h("p", { class: "note" }, "Counters of the target over the run (its own telemetry)."));
-    box.appendChild(
-      sortableTable([{ label: "counter" }, { label: "count", num: true }], rows, "target-stats"),
-    );
+    const measured = run.targetStatsMeasured;
+    const rows: Cell[][] = Object.entries(stats).map(([k, n]) => [
+      { text: k },
+      ...(measured ? [{ text: fmtNum(measured[k]), sort: measured[k] ?? NaN }] : []),
+      { text: fmtNum(n), sort: n },
+    ]);
+    box.appendChild(h(
+      "p",
+      { class: "note" },
+      measured
+        ? "Counters of the target (its own telemetry): after the warm-up, the requests the latency " +
+          "statistics cover, and over the whole run with the warm-up's requests."
+        : "Counters of the target over the run (its own telemetry).",
+    ));
+    const headers = measured
+      ? [{ label: "counter" }, { label: "after warm-up", num: true }, {
+        label: "whole run (with warm-up)",
+        num: true,
+      }]
+      : [{ label: "counter" }, { label: "count", num: true }];
+    box.appendChild(sortableTable(headers, rows, "target-stats"));
   }
   return box;
 }
