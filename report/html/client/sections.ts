@@ -152,7 +152,23 @@ export function renderCompare(data: PageData): HTMLElement | null {
     }),
   ]);
   sec.appendChild(sortableTable(headers, rows, "compare"));
+  const why = noVerdictNote(data);
+  if (why) sec.appendChild(h("p", { class: "note", id: "compare-no-verdict" }, why));
   return sec;
+}
+
+/**
+ * Why some changes carry `?`: the noise verdict needs three one-second batches after each run's
+ * stabilization point, which short runs (--quick ones: 2-5 s) rarely have. Null when every change has one.
+ */
+export function noVerdictNote(data: PageData): string | null {
+  const cells = (data.compare ?? []).flatMap((row) => Object.values(row.cells));
+  const unknown = cells.filter((c) => c.verdict === "unknown").length;
+  if (!unknown) return null;
+  const quick = data.experiment.quick ? " This is a --quick run, whose runs are that short;" : "";
+  return `${unknown} of ${cells.length} changes have no verdict (?): a run needs at least three one-second ` +
+    `batches after its stabilization point to judge its noise.${quick} compare full runs (or longer ones) ` +
+    "to tell a change from noise.";
 }
 
 /** Text and sort value of one overview metric: the mean, then ± CI and the baseline change, small. */
