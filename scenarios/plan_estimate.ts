@@ -4,9 +4,9 @@
  * cooldowns of `estimateDurationMs`, plus what the runs cost around them: loadlab's own start and the
  * report at the end, each run's set-up (worker isolates, the generator's ~200 ms warm-up, the
  * pre-connected pool, the results written), each target start (a process, its Redis, a proxy's upstream),
- * and the graceful stop an overloaded open-model run waits out for answers still in flight. Calibrated on
- * the cache-burst and frameworks presets with `--quick` on the 2-core machine: 64-71 s and 54-82 s
- * measured (the high ends with both cores busy), where the loads alone sum to 47.5 s and 36 s.
+ * and the graceful stop an overloaded run waits out for answers still in flight. Calibrated on `--quick`
+ * runs on the 2-core machine: cache-burst 64-71 s and frameworks 54-82 s (the loads alone: 47.5 s and 36 s;
+ * the high ends at load average 15-19); static-concurrency took 54 s at load average 25, above its range.
  */
 import type { TargetSpec } from "../targets/spec.ts";
 import { estimateDurationMs, type Plan, type PlannedRun } from "./plan.ts";
@@ -25,8 +25,8 @@ const RUN_SETUP_MS: [number, number] = [400, 1_200];
 const PROCESS_START_MS: [number, number] = [500, 1_800];
 const REDIS_START_MS: [number, number] = [300, 600];
 /**
- * The share of open-model runs whose graceful stop runs out (an overloaded target still holding answers
- * when the schedule ends): 2 of 12 in cache-burst's quick run.
+ * The share of runs whose graceful stop runs out (an overloaded target still holding answers when the
+ * schedule ends): 2 of 12 in cache-burst's quick run.
  */
 const STOPPED_SHARE = 0.25;
 const DEFAULT_TIMEOUT_MS = 10_000;
@@ -42,11 +42,10 @@ function startsOf(spec: TargetSpec): [number, number] {
   return [1, spec.redis && !spec.redisUrl ? 1 : 0];
 }
 
-/** The graceful stop an open-model run may wait out: answers in flight, up to the timeout. */
+/** The graceful stop a run may wait out at its end: answers still in flight, up to the timeout. */
 function stopMs(run: PlannedRun): number {
   const a = run.attack;
-  const open = a.model === "rate" || a.model === "throughput" || (a.model === "count" && a.ratePerSec);
-  return open ? Math.min(a.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS, a.timeoutMs ?? DEFAULT_TIMEOUT_MS) : 0;
+  return Math.min(a.gracefulStopMs ?? DEFAULT_GRACEFUL_STOP_MS, a.timeoutMs ?? DEFAULT_TIMEOUT_MS);
 }
 
 /** The wall-clock range of a whole plan (searches counted at their probe budget). */
