@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildPageData } from "./page_data.ts";
-import { autoScaleType, barLabel, xy } from "./client/charts.ts";
+import { autoScaleType, barLabel, logFloor, xy } from "./client/charts.ts";
 import { makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
 
 Deno.test("an interval with no completions is a gap (null) in the chart data, not 0 ms", () => {
@@ -55,6 +55,9 @@ Deno.test("a chart whose values span more than two decades starts on a log axis"
     "zeros are not placed on a log axis; 5..400 is <2 decades",
   );
   assert.equal(autoScaleType([null, 3]), "linear");
+  assert.equal(logFloor([10, 50_483]), 1, "a bar of exactly 10 keeps a height");
+  assert.equal(logFloor([2.83, 3290]), 1);
+  assert.equal(logFloor([0.364, 100]), 0.1);
   assert.equal(barLabel(2.5, "ms"), "2.50 ms");
   assert.equal(barLabel(0.38, "%"), "0.38%");
   assert.equal(barLabel(84205.3, "req/s"), "84,205");

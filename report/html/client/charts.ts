@@ -154,10 +154,13 @@ export function autoScaleType(values: Array<number | null | undefined>): "logari
   return Math.max(...positive) / Math.min(...positive) > 100 ? "logarithmic" : "linear";
 }
 
-/** The power of ten at or below the smallest positive value (the bottom of a log bar axis); 1 for none. */
+/**
+ * The power of ten strictly below the smallest positive value (the bottom of a log bar axis: a bar of
+ * exactly 10 on an axis starting at 10 would have no height); 1 for none.
+ */
 export function logFloor(values: Array<number | null | undefined>): number {
   const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
-  return positive.length ? 10 ** Math.floor(Math.log10(Math.min(...positive))) : 1;
+  return positive.length ? 10 ** (Math.ceil(Math.log10(Math.min(...positive))) - 1) : 1;
 }
 
 /** A bar's value as printed on it: milliseconds, a percentage or a count. */
