@@ -2,10 +2,13 @@
  * @module
  * `loadlab presets`: the experiment files shipped inside loadlab, one row each: the name to give
  * `loadlab run preset:NAME`, the study it reproduces, how many runs it makes and how long it takes in
- * full and with `--quick` (planned, not measured: the sum of the loads, warm-ups and cooldowns).
+ * full and with `--quick`: a `~low-high` range from the plan (scenarios/plan_estimate.ts: the loads,
+ * warm-ups and cooldowns plus loadlab's start, each run's set-up, target starts and graceful stops), an
+ * idle machine near the low end.
  */
 import { loadExperiment } from "../scenarios/schema.ts";
-import { estimateDurationMs, planExperiment } from "../scenarios/plan.ts";
+import { planExperiment } from "../scenarios/plan.ts";
+import { type DurationRange, estimateRangeMs } from "../scenarios/plan_estimate.ts";
 import { PRESETS } from "../scenarios/presets/mod.ts";
 import { formatDurationMs } from "../report/text_format.ts";
 import { boxTable } from "../report/text_tables.ts";
@@ -16,7 +19,9 @@ export const PRESETS_HELP = `loadlab presets: the experiments shipped inside loa
 
 Usage: loadlab presets
 
-Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the same shape).`;
+Run one with 'loadlab run preset:NAME' (add --quick for a shorter run of the same shape). Durations are
+ranges estimated from the plan (loads, cooldowns, start-up, target starts, graceful stops): an idle
+machine lands near the low end, a busy one near the high end.`;
 
 /** One row of the list. */
 export interface PresetRow {
@@ -24,8 +29,8 @@ export interface PresetRow {
   title: string;
   study: string;
   runs: number;
-  durationMs: number;
-  quickDurationMs: number;
+  duration: DurationRange;
+  quickDuration: DurationRange;
 }
 
 /** Plans every preset in full and quick. */
@@ -38,8 +43,8 @@ export function presetRows(): PresetRow[] {
       title: preset.title,
       study: preset.study ?? "-",
       runs: full.runs.length,
-      durationMs: estimateDurationMs(full),
-      quickDurationMs: estimateDurationMs(quick),
+      duration: estimateRangeMs(full),
+      quickDuration: estimateRangeMs(quick),
     };
   });
 }
@@ -75,8 +80,17 @@ export function renderPresetTable(rows: PresetRow[]): string {
       `preset:${r.name}`,
       r.study,
       String(r.runs),
-      formatDurationMs(r.durationMs),
-      formatDurationMs(r.quickDurationMs),
+      formatRange(r.duration),
+      formatRange(r.quickDuration),
     ]),
   ]);
+}
+
+/** `~58 s-1m 28s`: whole seconds, since neither end is more precise than that. */
+export function formatRange(range: DurationRange): string {
+  const fmt = (ms: number) => {
+    const sec = Math.round(ms / 1000);
+    return sec < 60 ? `${sec} s` : formatDurationMs(sec * 1000);
+  };
+  return `~${fmt(range.lowMs)}-${fmt(range.highMs)}`;
 }

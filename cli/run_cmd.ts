@@ -26,6 +26,7 @@ import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
 import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
+import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
 
 /** How another command (`demo`) runs through this one. */
 export interface RunCommandOptions {
@@ -65,6 +66,8 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     console.error(`loadlab ${command}: ${(err as Error).message}`);
     return 5;
   }
+  // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
+  for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   const outcome = await execute(command, plan, args, source, outDir);
   if (typeof outcome === "number") return outcome;
   return await conclude(command, outcome, args);
@@ -148,6 +151,7 @@ async function execute(
   const live = liveLine(true);
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
   const interrupt = interruptSignal();
+  const ran = ranSource(source.text, args);
   try {
     const outcome = await runPlan(plan, {
       outDir,
@@ -160,6 +164,7 @@ async function execute(
         ...(source.preset ? { preset: source.preset } : { file: args.source }),
         source: source.text,
         quick: args.quick,
+        ...(ran === null ? {} : { ranSource: ran }),
       },
       renderReport: (results) => renderReport(results),
     });

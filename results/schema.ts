@@ -107,6 +107,8 @@ export const experimentInfoSchema = z.looseObject({
   preset: z.string().optional(),
   /** Run with `--quick`. */
   quick: z.boolean().optional(),
+  /** The experiment as it ran, YAML, when --quick, --set or --target changed the file (cli/run_notes.ts). */
+  ranSource: z.string().optional(),
   /** Name of the baseline variant for change-in-% columns. */
   baseline: z.string().optional(),
   /** Runs the plan holds (the file is complete when that many are in it). */

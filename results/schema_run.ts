@@ -119,8 +119,13 @@ export const runResultSchema = z.looseObject({
   phases: z.array(phaseResultSchema).optional(),
   flows: z.array(flowResultSchema).optional(),
   targetInfo: targetInfoSchema.optional(),
-  /** Counter deltas of the target over the run (proxy hits/misses/bypasses, staleHits, limited, ...). */
+  /**
+   * Counter deltas of the target over the run (proxy hits/misses/bypasses, staleHits, limited, ...), warm-up
+   * requests included (the counters are cumulative).
+   */
   targetStats: z.record(z.string(), z.number()).optional(),
+  /** The same counters from the warm-up's end (a snapshot then) to the run's end; only with a warm-up. */
+  targetStatsMeasured: z.record(z.string(), z.number()).optional(),
   /**
    * One execution segment of a load split over several generators (`--segment index/count`): the run
    * holds only this shard's share until `loadlab merge` adds the shards up. `startAt` is when its

@@ -8,11 +8,10 @@
  */
 
 import type { IntervalResult } from "./mod.ts";
+import { MIN_STABILIZATION_INTERVALS } from "./stats.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
 export const STABILIZATION_WINDOW = 4;
-/** Fewer non-empty intervals than this give no verdict. */
-export const MIN_STABILIZATION_INTERVALS = 8;
 const RELATIVE_BAND = 0.2;
 const ABSOLUTE_BAND_MS = 0.2;
 

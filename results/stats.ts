@@ -198,3 +198,9 @@ export function round3(x: number): number {
   if (!Number.isFinite(x) || x === 0) return x;
   return Number(x.toPrecision(3));
 }
+
+/**
+ * Fewer intervals with responses than this give no stabilization verdict (results/stabilization.ts);
+ * the report says "too few intervals to judge" then, not "kept drifting".
+ */
+export const MIN_STABILIZATION_INTERVALS = 8;

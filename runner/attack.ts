@@ -17,6 +17,8 @@ export interface AttackHooks {
   name?: string;
   onProgress?(p: AttackProgress): void;
   progressEveryMs?: number;
+  /** The schedule's start instant (ms since the epoch); the measured part begins `config.warmupMs` later. */
+  onStart?(startAtEpochMs: number): void;
   /** Aborting stops the load gracefully; the partial result is still returned. */
   signal?: AbortSignal;
 }
@@ -49,6 +51,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     workers = await runWorkers(config, {
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
       onFlows: (flows) => flowAggregator.add(flows),
+      onStart: hooks.onStart,
       signal: hooks.signal,
     });
   } finally {

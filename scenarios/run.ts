@@ -12,6 +12,7 @@ import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
 import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
+import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
 import { runAttack } from "../runner/attack.ts";
@@ -213,20 +214,24 @@ async function executeRun(
   const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
   await telemetry?.ready;
   if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
+  const warmupEnd = warmupSnapshot(target, config.warmupMs);
   let attack: RunResult;
   let series: RunResult["telemetry"];
   try {
     attack = await runAttack(config, {
       name: run.name,
       onProgress: opts.hooks?.onProgress,
+      onStart: warmupEnd.onStart,
       signal: opts.signal,
     });
   } catch (err) {
     throw (logFile && requestLogError(err, logFile)) || err;
   } finally {
     series = telemetry?.stop();
+    warmupEnd.cancel();
   }
-  const result = decorate(attack, run, config, target, series, await counterDeltas(statsBefore, target));
+  const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
+  const result = decorate(attack, run, config, target, series, counters);
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 
@@ -237,8 +242,9 @@ function decorate(
   config: AttackConfig,
   target: RunTarget,
   telemetry: RunResult["telemetry"],
-  targetStats: Record<string, number>,
+  counters: TargetCounters,
 ): RunResult {
+  const targetStats = counters.whole;
   let result: RunResult = {
     ...attack,
     variant: run.variant,
@@ -249,6 +255,9 @@ function decorate(
     ...(telemetry?.length ? { telemetry } : {}),
     targetInfo: target.info,
     ...(Object.keys(targetStats).length ? { targetStats } : {}),
+    ...(counters.measured && Object.keys(counters.measured).length
+      ? { targetStatsMeasured: counters.measured }
+      : {}),
   };
   // warmup: auto cuts at the stabilization time; a run that never stabilized keeps everything (and
   // says so by not being marked), one stable from the start needs no cut.
@@ -267,10 +276,6 @@ function decorate(
 }
 
 /** Counter changes over the run (proxy hits, misses, ...), from the target's totals before and after. */
-async function counterDeltas(before: Record<string, number>, target: RunTarget) {
-  const after = await target.stats();
-  return Object.fromEntries(Object.entries(after).map(([k, v]) => [k, v - (before[k] ?? 0)]));
-}
 
 /**
  * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's

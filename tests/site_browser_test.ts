@@ -73,7 +73,7 @@ Deno.test({
         assert.equal(index.imgs, 0);
         assert.ok(!index.title.includes("pwned"));
         assert.match(compare.url, /\/e\/cand\.html\?base=base$/);
-        assert.match(compare.heading, /Compared with baseline: .*\(2026-11-01 10:00\)$/);
+        assert.match(compare.heading, /Compared with baseline: .*\(2026-11-01 10:00, folder base\)$/);
         assert.ok(compare.rows > 0);
         assert.equal(compare.baseline, "base");
       } finally {

@@ -52,7 +52,7 @@ export interface OverviewRow {
   beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
 }
 
-/** A grouped bar chart: one label per load (or row), one series per variant. */
+/** A grouped bar chart: one label per load and sweep point (or per row), one series per variant. */
 export interface ComparisonMatrix {
   labels: string[];
   series: Array<{ name: string; rows: Array<string | null> }>;
@@ -175,21 +175,40 @@ function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): Overv
   return rows;
 }
 
-function buildComparison(rows: OverviewRow[]): ComparisonMatrix {
-  const unswept = rows.filter((r) => !r.key.includes("="));
-  const source = unswept.length ? unswept : rows;
-  const hasMatrix = source.some((r) => r.variant !== null) && source.some((r) => r.load !== null);
+/** A run's sweep point as the reader set it (`concurrency=200`, both parameters of a 2-D sweep); "" outside. */
+export function sweepPointLabel(run: RunResult | undefined): string {
+  if (!run?.sweep) return "";
+  const second = run.sweep2 ? `, ${run.sweep2.parameter}=${run.sweep2.value}` : "";
+  return `${run.sweep.parameter}=${run.sweep.value}${second}`;
+}
+
+/**
+ * Variants (series) against every load × sweep point (labels, sorted by load in run order, then by sweep
+ * value), so a sweep is never shown at one of its points only; a plain list of runs when there are no
+ * variants or nothing to put on x.
+ */
+function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatrix {
+  const byName = new Map(runs.map((r) => [r.name, r]));
+  const loads = [...new Set(rows.map((r) => r.load))];
+  const placed = rows.map((row) => {
+    const run = byName.get(row.runs[0]);
+    const label = [row.load, sweepPointLabel(run)].filter((p) => p).join(" · ");
+    const sweep = [run?.sweep?.value ?? Infinity, run?.sweep2?.value ?? 0];
+    return { row, label, order: [loads.indexOf(row.load), ...sweep] };
+  });
+  const hasMatrix = rows.some((r) => r.variant !== null) && placed.some((p) => p.label !== "");
   if (!hasMatrix) {
-    return { labels: source.map((r) => r.label), series: [{ name: "runs", rows: source.map((r) => r.key) }] };
+    return { labels: rows.map((r) => r.label), series: [{ name: "runs", rows: rows.map((r) => r.key) }] };
   }
-  const labels = [...new Set(source.map((r) => r.load ?? "(none)"))];
-  const variants = [...new Set(source.map((r) => r.variant ?? "(none)"))];
+  placed.sort((a, b) => a.order[0] - b.order[0] || a.order[1] - b.order[1] || a.order[2] - b.order[2]);
+  const labels = [...new Set(placed.map((p) => p.label || "(none)"))];
+  const variants = [...new Set(rows.map((r) => r.variant ?? "(none)"))];
   return {
     labels,
     series: variants.map((v) => ({
       name: v,
       rows: labels.map((l) =>
-        source.find((r) => (r.variant ?? "(none)") === v && (r.load ?? "(none)") === l)?.key ?? null
+        placed.find((p) => (p.row.variant ?? "(none)") === v && (p.label || "(none)") === l)?.row.key ?? null
       ),
     })),
   };
@@ -239,7 +258,7 @@ export function buildPageData(results: ResultsFile, compare?: ResultsFile): Page
     thresholds: results.thresholds,
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
-    comparison: buildComparison(overview),
+    comparison: buildComparison(overview, results.runs),
     sweeps: buildSweeps(results),
     compare: compare ? buildCompare(compare, results) : null,
     compareName: compare ? compare.experiment.name : null,

@@ -7,7 +7,7 @@
  * rest of the page data around it.
  */
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
-import { round3, round4 } from "../../results/stats.ts";
+import { MIN_STABILIZATION_INTERVALS, round3, round4 } from "../../results/stats.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 
 const r4 = round4;
@@ -34,11 +34,12 @@ export interface IntervalColumns {
   lateSends: number[];
   /** Sends that waited for a connection the server held (empty in older files). */
   serverBoundSends: number[];
-  p50: number[];
-  p75: number[];
-  p90: number[];
-  p99: number[];
-  mean: number[];
+  /** Latency per interval; null where the interval had no completions (a gap, not 0 ms: see `latencyOrGap`). */
+  p50: Array<number | null>;
+  p75: Array<number | null>;
+  p90: Array<number | null>;
+  p99: Array<number | null>;
+  mean: Array<number | null>;
   inFlight: number[];
   status: Record<string, number[]>;
 }
@@ -82,6 +83,8 @@ export type PageRun =
     telemetry: PageTelemetry[];
     /** Who limited the run, in words, with its facts (report/generator_verdict.ts); null when unknown. */
     generator: GeneratorVerdict | null;
+    /** When latency stopped drifting, in words (`stabilizationText`). */
+    stabilization: string;
   };
 
 /** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
@@ -109,6 +112,15 @@ function errorKindColumns(intervals: IntervalResult[]): Record<string, number[]>
   return out;
 }
 
+/**
+ * An interval's latency statistic, or null when nothing completed in it: the runner stores 0 ms there, which
+ * a chart would draw as a fast dip where the target in fact stalled. Every interval chart of the page (each
+ * run's and the comparisons across variants) reads these columns, so all of them draw a stall as a gap.
+ */
+export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
+  return iv.requests > 0 ? round3(ms) : null;
+}
+
 function columns(intervals: IntervalResult[]): IntervalColumns {
   const codes = new Set(intervals.flatMap((iv) => Object.keys(iv.statusCodes)));
   const status: Record<string, number[]> = {};
@@ -122,11 +134,11 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     non2xx: sparse(intervals.map((iv) => iv.non2xx)),
     lateSends: sparse(intervals.map((iv) => iv.lateSends)),
     serverBoundSends: sparse(intervals.map((iv) => iv.serverBoundSends ?? 0)),
-    p50: intervals.map((iv) => round3(iv.p50)),
-    p75: intervals.map((iv) => round3(iv.p75)),
-    p90: intervals.map((iv) => round3(iv.p90)),
-    p99: intervals.map((iv) => round3(iv.p99)),
-    mean: intervals.map((iv) => round3(iv.mean)),
+    p50: intervals.map((iv) => latencyOrGap(iv, iv.p50)),
+    p75: intervals.map((iv) => latencyOrGap(iv, iv.p75)),
+    p90: intervals.map((iv) => latencyOrGap(iv, iv.p90)),
+    p99: intervals.map((iv) => latencyOrGap(iv, iv.p99)),
+    mean: intervals.map((iv) => latencyOrGap(iv, iv.mean)),
     inFlight: intervals.map((iv) => iv.inFlight),
     status,
   };
@@ -159,6 +171,20 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   return out;
 }
 
+/**
+ * The run's stabilization point in words. Without one, says why: too few intervals with responses to judge
+ * (a stalled or very short run), or latency still drifting over the run's last third.
+ */
+export function stabilizationText(run: Pick<RunResult, "stabilizedAtMs" | "intervals">): string {
+  if (run.stabilizedAtMs !== null) return `after ${(run.stabilizedAtMs / 1000).toFixed(2)} s`;
+  const busy = run.intervals.filter((iv) => iv.requests > 0).length;
+  if (busy < MIN_STABILIZATION_INTERVALS) {
+    return `not judged: too few intervals with responses to judge (${busy} of ${run.intervals.length}, ` +
+      `${MIN_STABILIZATION_INTERVALS} needed)`;
+  }
+  return "never (latency kept drifting)";
+}
+
 /** One run for the page; `group` is its overview group (repeats share one). */
 export function pageRun(run: RunResult, group: string): PageRun {
   const {
@@ -185,5 +211,6 @@ export function pageRun(run: RunResult, group: string): PageRun {
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
     generator: generatorVerdict(run),
+    stabilization: stabilizationText(run),
   };
 }

@@ -32,11 +32,12 @@ export function siteEntries(experiments: SiteExperiment[]): SiteEntry[] {
     thresholdsFailed: r.thresholds.filter((t) => !t.ok).length,
     rps: r.runs.map((run) => Math.round(run.rps * 10) / 10),
     complete: r.complete ?? null,
+    quick: r.experiment.quick === true,
   })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 
 function navList(experiments: SiteExperiment[]): SiteNav["experiments"] {
-  return siteEntries(experiments).map(({ id, name, createdAt }) => ({ id, name, createdAt }));
+  return siteEntries(experiments).map(({ id, name, createdAt, quick }) => ({ id, name, createdAt, quick }));
 }
 
 /** The report page of experiment `id` (`e/<id>.html`), with comparisons against every other one. */

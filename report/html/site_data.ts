@@ -19,13 +19,15 @@ export interface SiteEntry {
   /** Req/s of every run in file order, for the sparkline. */
   rps: number[];
   complete: boolean | null;
+  /** Run with `--quick` (shorter runs of the same shape): its numbers are not the full study's. */
+  quick: boolean;
 }
 
 /** What every site page embeds as `#loadlab-site`: where it is and what it can link to. */
 export interface SiteNav {
   /** Path from this page to the site's root folder: "" for the index, "../" for a report page. */
   root: string;
-  experiments: Array<{ id: string; name: string; createdAt: string }>;
+  experiments: Array<{ id: string; name: string; createdAt: string; quick: boolean }>;
   /** The experiment this page shows (the candidate of a comparison); null on the index. */
   current: string | null;
   /** `report --compare` rows of this page's experiment against each other one, by baseline id. */

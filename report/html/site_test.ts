@@ -59,3 +59,21 @@ Deno.test("renderReport live: connect-src 'self' and the live entry; the plain r
   assert.ok(!plain.includes("connect-src"));
   assert.ok(plain.includes("loadlabMain();") && !plain.includes("loadlabLive();"));
 });
+
+Deno.test("two results of one name are told apart by folder, mode and date; a quick run's ? is explained", async () => {
+  const { siteLabel } = await import("./client/site_nav.ts");
+  const { noVerdictNote } = await import("./client/sections.ts");
+  const { buildPageData } = await import("./page_data.ts");
+  const full = makeSeed000(2, 20);
+  const quick = makeSeed000(2, 2, 0.6);
+  quick.experiment = { ...quick.experiment, quick: true };
+  const entries = siteEntries([{ id: "frameworks", results: full }, { id: "frameworks-2", results: quick }]);
+  assert.deepEqual(entries.map((e) => [e.id, e.quick]), [["frameworks", false], ["frameworks-2", true]]);
+  const labels = entries.map((e) => siteLabel(e));
+  assert.notEqual(labels[0], labels[1]);
+  assert.match(labels[1], /\(quick, 2025-05-04 10:05, folder frameworks-2\)$/);
+  const compared = buildPageData(quick, full);
+  const note = noVerdictNote(compared)!;
+  assert.match(note, /^\d+ of \d+ changes have no verdict \(\?\).*--quick run/);
+  assert.equal(noVerdictNote(buildPageData(full, makeSeed000(2, 20, 0.6))), null);
+});

@@ -25,6 +25,8 @@ export interface PoolOptions {
   onSamples(samples: IntervalSample[], workerIndex: number): void;
   /** Each worker's flow totals, once per worker, before it is done (only when the load has flows). */
   onFlows?(flows: FlowSample[]): void;
+  /** Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's end. */
+  onStart?(startAtEpochMs: number): void;
   signal?: AbortSignal;
 }
 
@@ -57,6 +59,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const startAtEpochMs = config.startAtEpochMs ?? leadStartOf(config, nowEpochMs + START_LEAD_MS);
     const startLateMs = config.startAtEpochMs === undefined ? 0 : Math.max(0, nowEpochMs - startAtEpochMs);
     const finished = collect(workers, opts);
+    opts.onStart?.(startAtEpochMs);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
     const onAbort = () => workers.forEach((w) => send(w, { type: "stop" }));
     if (opts.signal?.aborted) onAbort();

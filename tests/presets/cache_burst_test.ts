@@ -80,9 +80,9 @@ Deno.test({
           }));
           assert.deepEqual(problems, []);
           const phases = results.runs.reduce((a, r) => a + (r.phases?.length ?? 0), 0);
-          // Mean, p99 and success across the six tests; per-phase bars only for spike (3 phases).
+          // Req/s, mean, p99 and success across the six tests; per-phase bars only for spike (3 phases).
           assert.deepEqual(value, {
-            comparison: 3,
+            comparison: 4,
             blank: [],
             phaseCharts: 3,
             phaseRows: phases,

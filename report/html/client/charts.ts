@@ -2,12 +2,13 @@
 /**
  * @module
  * Browser-side chart helpers of report.html on top of the inlined Chart.js UMD global: a themed chart
- * factory, the palette, two tiny plugins (a vertical marker for the stabilization point and the knee,
- * and error bars for 95% CIs) and the HDR-style percentile axis. Inlined by source text like every
+ * factory, the palette, three tiny plugins (a vertical marker for the stabilization point and the knee,
+ * error bars for 95% CIs, each bar's value printed on it), the automatic log/linear choice, the grouped bar
+ * chart of one metric across variants, and the HDR-style percentile axis. Inlined by source text like every
  * client module, so no module-level state: live charts are found again through `Chart.getChart`.
  */
 import type { TimeAxis } from "../page_data.ts";
-import { h } from "./dom.ts";
+import { fmtMs, fmtNum, h } from "./dom.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.
 declare const Chart: any;
@@ -65,6 +66,12 @@ export function addScaleToggle(chart: any): void {
     const y = chart.options.scales.y;
     y.type = y.type === "logarithmic" ? "linear" : "logarithmic";
     y.beginAtZero = y.type === "linear";
+    // Bars grow from the axis' bottom: on a log axis that must lie below the smallest bar, or it vanishes.
+    if (chart.config.type === "bar") {
+      y.min = y.type === "logarithmic"
+        ? logFloor(chart.data.datasets.flatMap((d: any) => d.data))
+        : undefined;
+    }
     button.textContent = label();
     chart.update();
   });
@@ -114,7 +121,12 @@ export function errorBarPlugin(): any {
         meta.data.forEach((bar: any, j: number) => {
           const [v, ci] = [ds.data[j], ds.ci[j]];
           if (typeof v !== "number" || typeof ci !== "number" || !(ci > 0)) return;
-          const [top, bottom] = [y.getPixelForValue(v + ci), y.getPixelForValue(Math.max(v - ci, 0))];
+          const top = y.getPixelForValue(v + ci);
+          // A log axis cannot place 0 or below: the whisker then runs to the axis' bottom.
+          const low = y.getPixelForValue(Math.max(v - ci, 0));
+          const bottom = Number.isFinite(low)
+            ? Math.min(low, chart.chartArea.bottom)
+            : chart.chartArea.bottom;
           ctx.save();
           ctx.strokeStyle = Chart.defaults.color;
           ctx.beginPath();
@@ -130,6 +142,126 @@ export function errorBarPlugin(): any {
       });
     },
   };
+}
+
+/**
+ * "logarithmic" when the positive values span more than two decades (a cached 3 ms bar beside 2,900 ms, a
+ * 0.38% success beside 100%), where a linear axis would draw the small bars as missing; else "linear".
+ */
+export function autoScaleType(values: Array<number | null | undefined>): "logarithmic" | "linear" {
+  const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
+  if (positive.length < 2) return "linear";
+  return Math.max(...positive) / Math.min(...positive) > 100 ? "logarithmic" : "linear";
+}
+
+/**
+ * The power of ten strictly below the smallest positive value (the bottom of a log bar axis: a bar of
+ * exactly 10 on an axis starting at 10 would have no height); 1 for none.
+ */
+export function logFloor(values: Array<number | null | undefined>): number {
+  const positive = values.filter((v): v is number => typeof v === "number" && Number.isFinite(v) && v > 0);
+  return positive.length ? 10 ** (Math.ceil(Math.log10(Math.min(...positive))) - 1) : 1;
+}
+
+/** A bar's value as printed on it: milliseconds, a percentage or a count. */
+export function barLabel(value: number, unit: "ms" | "%" | "req/s"): string {
+  if (unit === "ms") return fmtMs(value);
+  if (unit === "%") return `${value >= 99.95 ? value.toFixed(1) : parseFloat(value.toPrecision(3))}%`;
+  return fmtNum(value, value < 10 ? 1 : 0);
+}
+
+/**
+ * A plugin printing each bar's value above it; turned upright when the bar is narrower than the text, and
+ * inside the bar's top when there is no room above it.
+ */
+export function barValuePlugin(unit: "ms" | "%" | "req/s"): any {
+  return {
+    id: "loadlabBarValues",
+    afterDatasetsDraw(chart: any) {
+      const { ctx, chartArea } = chart;
+      ctx.save();
+      ctx.fillStyle = Chart.defaults.color;
+      ctx.font = "10px system-ui, sans-serif";
+      chart.data.datasets.forEach((ds: any, i: number) => {
+        const meta = chart.getDatasetMeta(i);
+        if (meta.hidden || meta.type !== "bar") return;
+        meta.data.forEach((bar: any, j: number) => {
+          const v = ds.data[j];
+          if (typeof v !== "number" || !Number.isFinite(v)) return;
+          const text = barLabel(v, unit);
+          const width = ctx.measureText(text).width;
+          const top = Math.max(Math.min(bar.y, bar.base), chartArea.top);
+          const room = top - chartArea.top;
+          if (width + 2 <= bar.width) {
+            ctx.textAlign = "center";
+            ctx.textBaseline = room >= 12 ? "bottom" : "top";
+            ctx.fillText(text, bar.x, room >= 12 ? top - 2 : top + 2);
+            return;
+          }
+          ctx.save();
+          ctx.translate(bar.x, room >= width + 4 ? top - 3 : top + 3);
+          ctx.rotate(-Math.PI / 2);
+          ctx.textAlign = room >= width + 4 ? "left" : "right";
+          ctx.textBaseline = "middle";
+          ctx.fillText(text, 0, 0);
+          ctx.restore();
+        });
+      });
+      ctx.restore();
+    },
+  };
+}
+
+/** One bar series of `metricBarChart`: a variant's values per label, with optional 95% CI half-widths. */
+export interface BarSeries {
+  name: string;
+  values: Array<number | null>;
+  ci?: Array<number | null>;
+}
+
+/**
+ * A grouped bar chart of one metric (labels on x, one colour per series) with CI whiskers, every bar's
+ * value printed, and the y axis logarithmic from the start when the values span more than two decades (the
+ * caption's button switches it).
+ */
+export function metricBarChart(
+  parent: HTMLElement,
+  title: string,
+  labels: string[],
+  series: BarSeries[],
+  unit: "ms" | "%" | "req/s",
+): any {
+  const datasets = series.map((s, i) => ({
+    label: s.name,
+    data: s.values,
+    ci: s.ci,
+    backgroundColor: color(i, 0.75),
+    borderColor: color(i),
+  }));
+  const type = autoScaleType(series.flatMap((s) => s.values));
+  // Leave room for the whiskers and the printed values, which Chart.js does not count when it scales.
+  const top = Math.max(0, ...series.flatMap((s) => s.values.map((v, j) => (v ?? 0) + (s.ci?.[j] ?? 0))));
+  const chart = addChart(parent, title, {
+    type: "bar",
+    data: { labels, datasets },
+    options: {
+      interaction: { mode: "index", intersect: false },
+      layout: { padding: { top: 14 } },
+      scales: {
+        y: {
+          type,
+          beginAtZero: type === "linear",
+          min: type === "logarithmic" ? logFloor(series.flatMap((s) => s.values)) : undefined,
+          max: unit === "%" ? 100 : undefined,
+          suggestedMax: unit === "%" ? undefined : top * (type === "linear" ? 1.08 : 2),
+          title: { display: true, text: unit },
+        },
+      },
+    },
+    plugins: [errorBarPlugin(), barValuePlugin(unit)],
+  });
+  addScaleToggle(chart);
+  return chart;
 }
 
 /** Maps a percentile (0..100) to the HDR plot's x: 1 / (1 - p), so each extra nine is one decade. */
@@ -183,13 +315,18 @@ export function times(axis: TimeAxis): number[] {
   );
 }
 
-/** Pairs index-aligned x and y arrays into chart points, skipping missing values. */
-export function xy(axis: TimeAxis, ys: Array<number | null>): Array<{ x: number; y: number }> {
+/**
+ * Pairs index-aligned x and y arrays into chart points. A null value (an interval without completions, a
+ * missing telemetry sample) stays as a `y: null` point, which Chart.js draws as a gap in the line; values
+ * past the end of a shorter column (an all-zero column stored empty) are left out.
+ */
+export function xy(axis: TimeAxis, ys: Array<number | null>): Array<{ x: number; y: number | null }> {
   const xs = times(axis);
-  const out: Array<{ x: number; y: number }> = [];
+  const out: Array<{ x: number; y: number | null }> = [];
   for (let i = 0; i < xs.length; i++) {
     const y = ys[i];
-    if (typeof y === "number" && Number.isFinite(y)) out.push({ x: xs[i], y });
+    if (y === null) out.push({ x: xs[i], y: null });
+    else if (typeof y === "number" && Number.isFinite(y)) out.push({ x: xs[i], y });
   }
   return out;
 }

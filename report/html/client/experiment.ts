@@ -10,7 +10,7 @@
  */
 import type { PageData, PageRun } from "../page_data.ts";
 import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, section, sortableTable } from "./dom.ts";
-import { addChart, addScaleToggle, color } from "./charts.ts";
+import { metricBarChart } from "./charts.ts";
 
 /** Sum of the 5xx status counts of a status map. */
 export function count5xx(codes: Record<string, number>): number {
@@ -107,11 +107,27 @@ export function targetFacts(run: PageRun): HTMLElement | null {
     box.appendChild(facts(pairs));
   }
   if (stats && Object.keys(stats).length) {
-    const rows: Cell[][] = Object.entries(stats).map(([k, n]) => [{ text: k }, { text: fmtNum(n), sort: n }]);
-    box.appendChild(h("p", { class: "note" }, "Counters of the target over the run (its own telemetry)."));
-    box.appendChild(
-      sortableTable([{ label: "counter" }, { label: "count", num: true }], rows, "target-stats"),
-    );
+    const measured = run.targetStatsMeasured;
+    const rows: Cell[][] = Object.entries(stats).map(([k, n]) => [
+      { text: k },
+      ...(measured ? [{ text: fmtNum(measured[k]), sort: measured[k] ?? NaN }] : []),
+      { text: fmtNum(n), sort: n },
+    ]);
+    box.appendChild(h(
+      "p",
+      { class: "note" },
+      measured
+        ? "Counters of the target (its own telemetry): after the warm-up, the requests the latency " +
+          "statistics cover, and over the whole run with the warm-up's requests."
+        : "Counters of the target over the run (its own telemetry).",
+    ));
+    const headers = measured
+      ? [{ label: "counter" }, { label: "after warm-up", num: true }, {
+        label: "whole run (with warm-up)",
+        num: true,
+      }]
+      : [{ label: "counter" }, { label: "count", num: true }];
+    box.appendChild(sortableTable(headers, rows, "target-stats"));
   }
   return box;
 }
@@ -125,28 +141,14 @@ export function renderPhaseCharts(data: PageData): HTMLElement | null {
     if (comparisons.length > 1 && c.load !== null) sec.appendChild(h("h3", null, c.load));
     const grid = h("div", { class: "grid3" });
     sec.appendChild(grid);
-    const charts = [["mean", "mean latency (ms)"], ["p99", "p99 latency (ms)"], [
-      "success",
-      "success (%)",
-    ]] as const;
-    for (const [metric, title] of charts) {
-      const chart = addChart(grid, `${c.load ? `${c.load}: ` : ""}${title}`, {
-        type: "bar",
-        data: {
-          labels: c.labels,
-          datasets: c.series.map((s, i) => ({
-            label: s.name,
-            data: s[metric],
-            backgroundColor: color(i, 0.75),
-            borderColor: color(i),
-          })),
-        },
-        options: {
-          interaction: { mode: "index", intersect: false },
-          scales: { y: { beginAtZero: true, max: metric === "success" ? 100 : undefined } },
-        },
-      });
-      if (metric !== "success") addScaleToggle(chart);
+    const charts = [
+      ["mean", "mean latency (ms)", "ms"],
+      ["p99", "p99 latency (ms)", "ms"],
+      ["success", "success (%)", "%"],
+    ] as const;
+    for (const [metric, title, unit] of charts) {
+      const series = c.series.map((s) => ({ name: s.name, values: s[metric] }));
+      metricBarChart(grid, `${c.load ? `${c.load}: ` : ""}${title}`, c.labels, series, unit);
     }
   }
   return sec;

@@ -12,7 +12,7 @@
  */
 import type { PageData, PageRun } from "../page_data.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
-import { addChart, addScaleToggle, color } from "./charts.ts";
+import { metricBarChart } from "./charts.ts";
 
 /** The fields of a run this section reads (so tests can pass plain results runs). */
 export type InstanceRun = Pick<
@@ -111,25 +111,17 @@ export function renderInstances(data: PageData): HTMLElement | null {
   sec.appendChild(grid);
   for (const g of groups) {
     const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtNum(x, 2)}`);
-    const chart = addChart(
+    // cpuTime spans 1000/ms req/s, from tens of thousands down to tens: the axis goes log by itself then.
+    metricBarChart(
       grid,
       `Achieved req/s vs instances: ${g.load}${g.parameter ? ` by ${g.parameter}` : ""}`,
-      {
-        type: "bar",
-        data: {
-          labels,
-          datasets: g.variants.map((v, i) => ({
-            label: `${v.variant} (${v.instances} instance${v.instances === 1 ? "" : "s"})`,
-            data: v.rps,
-            backgroundColor: color(i, 0.75),
-            borderColor: color(i),
-          })),
-        },
-        options: { scales: { y: { beginAtZero: true, title: { display: true, text: "achieved req/s" } } } },
-      },
+      labels,
+      g.variants.map((v) => ({
+        name: `${v.variant} (${v.instances} instance${v.instances === 1 ? "" : "s"})`,
+        values: v.rps,
+      })),
+      "req/s",
     );
-    // cpuTime spans 1000/ms req/s, from tens of thousands down to tens: log shows every point.
-    addScaleToggle(chart);
   }
   const variants = [...new Set(groups.flatMap((g) => g.variants.map((v) => v.variant)))];
   const headers = [

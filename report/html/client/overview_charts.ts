@@ -1,64 +1,51 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side charts that cover the whole experiment: bars of mean, p99 and success across variants
- * and loads, the percentile overlay of the runs ticked in the overview (client/sections.ts), and one
+ * Browser-side charts that cover the whole experiment: bars of req/s, mean, p99 and success across variants,
+ * loads and sweep points, the percentile overlay of the runs ticked in the overview (client/sections.ts), and one
  * chart per sweep with its knee. Inlined by source text like every client module (see dom.ts); strings
  * from results only ever become text nodes.
  */
 import type { OverviewMetric, PageData } from "../page_data.ts";
 import { fmtNum, h, section } from "./dom.ts";
-import {
-  addChart,
-  addScaleToggle,
-  color,
-  errorBarPlugin,
-  markerPlugin,
-  ninesAxis,
-  percentileData,
-} from "./charts.ts";
+import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";
 
-/** Bar charts of mean, p99 and success across loads (x) and variants (series), with CI whiskers. */
+/**
+ * Bar charts of req/s, mean, p99 and success for every load and sweep point (x) and variant (series), with
+ * CI whiskers and each bar's value; an axis spanning more than two decades starts logarithmic.
+ */
 export function renderComparisonCharts(data: PageData): HTMLElement | null {
   const { labels, series } = data.comparison;
   if (labels.length < 2 && series.length < 2) return null;
-  const sec = section("comparison", "Across variants and loads", "Whiskers: 95% CI over repeats.");
-  const grid = h("div", { class: "grid3" });
+  const swept = labels.some((l) => l.includes("="));
+  const sec = section(
+    "comparison",
+    swept ? "Across variants, loads and sweep points" : "Across variants and loads",
+    `x: ${swept ? "each load and sweep point (parameter=value)" : "each load"}, one bar per variant ` +
+      `(${labels.length} point(s) × ${series.length} series). Whiskers: 95% CI over repeats. A y axis whose ` +
+      "values span more than two decades starts logarithmic (the button switches it).",
+  );
+  const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
   const byKey = new Map(data.overview.map((r) => [r.key, r]));
-  const charts: Array<[OverviewMetric, string]> = [
-    ["mean", "mean latency (ms)"],
-    ["p99", "p99 latency (ms)"],
-    ["success", "success (%)"],
+  const charts: Array<[OverviewMetric, string, "ms" | "%" | "req/s"]> = [
+    ["rps", "throughput (req/s)", "req/s"],
+    ["mean", "mean latency (ms)", "ms"],
+    ["p99", "p99 latency (ms)", "ms"],
+    ["success", "success (%)", "%"],
   ];
-  for (const [m, title] of charts) {
-    const datasets = series.map((s, i) => ({
-      label: s.name,
-      data: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].mean ?? null : null)),
-      ci: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].ci95 ?? null : null)),
-      backgroundColor: color(i, 0.75),
-      borderColor: color(i),
-    }));
-    const chart = addChart(grid, title, {
-      type: "bar",
-      data: { labels, datasets },
-      options: {
-        interaction: { mode: "index", intersect: false },
-        scales: {
-          y: {
-            beginAtZero: true,
-            max: m === "success" ? 100 : undefined,
-            // Leave room for the whiskers, which Chart.js does not count when it scales the axis.
-            suggestedMax: Math.max(
-              0,
-              ...datasets.flatMap((d) => d.data.map((v, j) => (v ?? 0) + (d.ci[j] ?? 0))),
-            ),
-          },
-        },
-      },
-      plugins: [errorBarPlugin()],
-    });
-    if (m !== "success") addScaleToggle(chart);
+  for (const [m, title, unit] of charts) {
+    metricBarChart(
+      grid,
+      title,
+      labels,
+      series.map((s) => ({
+        name: s.name,
+        values: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].mean ?? null : null)),
+        ci: s.rows.map((k) => (k ? byKey.get(k)?.metrics[m].ci95 ?? null : null)),
+      })),
+      unit,
+    );
   }
   return sec;
 }

@@ -59,12 +59,7 @@ export function showRun(run: PageRun, body: HTMLElement): void {
       `${fmtNum(run.connects)} opened, ${fmtNum(run.reconnects)} reopened` +
       (run.connectTimeMs ? `, connect p99 ${fmtMs(run.connectTimeMs.p99)}` : ""),
     ],
-    [
-      "stabilized",
-      run.stabilizedAtMs === null
-        ? "never (latency kept drifting)"
-        : `after ${fmtNum(run.stabilizedAtMs / 1000, 2)} s`,
-    ],
+    ["stabilized", run.stabilization],
   ]));
   const generator = generatorSection(run);
   if (generator) body.appendChild(generator);

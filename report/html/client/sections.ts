@@ -20,8 +20,9 @@ import {
   section,
   sortableTable,
 } from "./dom.ts";
+import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 
-/** Title, environment, thresholds and the experiment source. */
+/** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
 export function renderHeader(data: PageData): HTMLElement {
   const env = data.environment;
   const header = h(
@@ -37,8 +38,11 @@ export function renderHeader(data: PageData): HTMLElement {
       ["CPU", `${env.cpu}, ${env.cores} cores`],
       ["runs", String(data.runs.length)],
       ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
+      ...headerRunFacts(data),
     ]),
   );
+  const compat = npmCompatNote(data.runs);
+  if (compat) header.appendChild(h("p", { class: "warn", id: "npm-compat" }, compat));
   if (data.thresholds.length) {
     const failed = data.thresholds.filter((t) => !t.ok).length;
     header.appendChild(h(
@@ -63,12 +67,44 @@ export function renderHeader(data: PageData): HTMLElement {
       ),
     ));
   }
-  if (data.experiment.source) {
-    header.appendChild(
-      h("details", null, h("summary", null, "Experiment source"), h("pre", null, data.experiment.source)),
+  header.appendChild(experimentSource(data));
+  return header;
+}
+
+/** How the experiment ran: quick or full, and the runtime that served each target. */
+export function headerRunFacts(data: PageData): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (data.experiment.quick) {
+    out.push(["mode", "--quick (the file's quick: section: shorter runs, same shape)"]);
+  }
+  const runtimes = targetRuntimes(data.runs);
+  if (runtimes) out.push(["target runtime", runtimes]);
+  return out;
+}
+
+/**
+ * The experiment that ran: with --quick, --set or --target that is the file with them applied (the
+ * durations and repeats that ran), the file as written below it.
+ */
+export function experimentSource(data: PageData): HTMLElement | DocumentFragment {
+  const out = document.createDocumentFragment();
+  const ran = data.experiment.ranSource;
+  if (typeof ran === "string") {
+    const how = data.experiment.quick ? "--quick" : "the command line's changes";
+    out.appendChild(
+      h(
+        "details",
+        { id: "experiment-ran" },
+        h("summary", null, `Experiment as run (${how} applied to the file)`),
+        h("pre", null, ran),
+      ),
     );
   }
-  return header;
+  if (data.experiment.source) {
+    const title = typeof ran === "string" ? "Experiment file as written" : "Experiment source";
+    out.appendChild(h("details", null, h("summary", null, title), h("pre", null, data.experiment.source)));
+  }
+  return out;
 }
 
 /** The baseline-vs-candidate table of `loadlab report --compare`. */
@@ -116,7 +152,23 @@ export function renderCompare(data: PageData): HTMLElement | null {
     }),
   ]);
   sec.appendChild(sortableTable(headers, rows, "compare"));
+  const why = noVerdictNote(data);
+  if (why) sec.appendChild(h("p", { class: "note", id: "compare-no-verdict" }, why));
   return sec;
+}
+
+/**
+ * Why some changes carry `?`: the noise verdict needs three one-second batches after each run's
+ * stabilization point, which short runs (--quick ones: 2-5 s) rarely have. Null when every change has one.
+ */
+export function noVerdictNote(data: PageData): string | null {
+  const cells = (data.compare ?? []).flatMap((row) => Object.values(row.cells));
+  const unknown = cells.filter((c) => c.verdict === "unknown").length;
+  if (!unknown) return null;
+  const quick = data.experiment.quick ? " This is a --quick run, whose runs are that short;" : "";
+  return `${unknown} of ${cells.length} changes have no verdict (?): a run needs at least three one-second ` +
+    `batches after its stabilization point to judge its noise.${quick} compare full runs (or longer ones) ` +
+    "to tell a change from noise.";
 }
 
 /** Text and sort value of one overview metric: the mean, then ± CI and the baseline change, small. */

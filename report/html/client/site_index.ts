@@ -2,7 +2,7 @@
 /**
  * @module
  * The index page of `loadlab site` (report/html/site.ts): one row per experiment (name linking to its
- * report, date, git commit, runs, thresholds passed and failed, a sparkline of every run's req/s) and
+ * report, the folder it was read from, quick or full, date, git commit, runs, thresholds passed and failed, a sparkline of every run's req/s) and
  * the baseline/candidate picker that opens the comparison. Every string reaches the DOM as text; the
  * sparkline is SVG built with attributes, no markup, no inline style (the CSP allows none). Inlined by
  * source text like every client module (see dom.ts); `loadlabIndex()` is the page's entry.
@@ -43,6 +43,8 @@ export function sparkline(values: number[]): Element {
 export function renderIndexTable(entries: SiteEntry[]): HTMLElement {
   const headers = [
     { label: "experiment" },
+    { label: "folder", title: "where its results.json is, under the site's folder" },
+    { label: "mode", title: "quick: run with --quick, shorter runs of the same shape" },
     { label: "date" },
     { label: "git commit" },
     { label: "runs", num: true },
@@ -55,6 +57,11 @@ export function renderIndexTable(entries: SiteEntry[]): HTMLElement {
       sort: e.name,
       cls: "name",
       title: e.description ?? "",
+    },
+    { text: e.id, title: "folder" },
+    {
+      text: e.quick ? "quick" : "full",
+      title: e.quick ? "--quick: shorter runs; changes against it often have no noise verdict (?)" : "",
     },
     { text: e.createdAt.slice(0, 19).replace("T", " "), sort: e.createdAt },
     { text: e.gitCommit ? e.gitCommit.slice(0, 10) : "–", title: e.gitCommit ?? "" },

@@ -17,9 +17,17 @@ export function siteNavData(): SiteNav | null {
   return el ? JSON.parse(el.textContent ?? "null") : null;
 }
 
-/** "demo (2026-11-21 16:02)": experiments often share a name, their dates tell them apart. */
-export function siteLabel(e: { name: string; createdAt: string }): string {
-  return `${e.name} (${e.createdAt.slice(0, 16).replace("T", " ")})`;
+/**
+ * "frameworks (quick, 2026-11-21 16:02, folder frameworks-2)": experiments often share a name; the mode,
+ * the date and the folder they were read from tell them apart.
+ */
+export function siteLabel(e: { id?: string; name: string; createdAt: string; quick?: boolean }): string {
+  const parts = [
+    e.quick ? "quick" : "",
+    e.createdAt.slice(0, 16).replace("T", " "),
+    e.id ? `folder ${e.id}` : "",
+  ];
+  return `${e.name} (${parts.filter((p) => p).join(", ")})`;
 }
 
 /** The page's data with the comparison against the URL's `?base=` experiment, when there is one. */

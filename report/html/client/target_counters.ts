@@ -22,11 +22,26 @@ export function counterNames(runs: PageRun[]): string[] {
   return names;
 }
 
+/**
+ * A counter as the table shows it: after the warm-up (the requests the latency statistics cover) with the
+ * whole run's count, warm-up included, beside it when the run had a warm-up; else the whole run's.
+ */
+export function counterText(run: PageRun, name: string): Cell {
+  const whole = run.targetStats ?? {}, measured = run.targetStatsMeasured;
+  if (!(name in whole)) return { text: "–", sort: NaN };
+  if (!measured || !(name in measured)) return { text: fmtNum(whole[name]), sort: whole[name] };
+  return {
+    text: `${fmtNum(measured[name])} (${fmtNum(whole[name])} with warm-up)`,
+    sort: measured[name],
+    title: "after the warm-up (as the latency statistics); in brackets the whole run, warm-up included",
+  };
+}
+
 /** One run's row: name, variant, each counter (blank when the run's target has no such counter). */
 export function counterCells(run: PageRun, names: string[], staleShare: boolean): Cell[] {
-  const stats = run.targetStats ?? {};
+  const stats = run.targetStatsMeasured ?? run.targetStats ?? {};
   const cells: Cell[] = [{ text: run.name, cls: "name" }, { text: run.variant ?? "–", cls: "name" }];
-  for (const k of names) cells.push({ text: k in stats ? fmtNum(stats[k]) : "–", sort: stats[k] ?? NaN });
+  for (const k of names) cells.push(counterText(run, k));
   if (staleShare) {
     const share = (stats.staleHits ?? 0) / (stats.cacheHits ?? NaN) * 100;
     cells.push({ text: isNum(share) ? fmtPct(share, 1) : "–", sort: share, cls: share > 0 ? "bad" : "" });
@@ -49,8 +64,9 @@ export function renderTargetCounters(data: PageData): HTMLElement | null {
   const sec = section(
     "target-counters",
     "Target counters",
-    "What each target counted itself over each run (the change from the run's start to its end, warm-up " +
-      "included). staleHits: cache hits that served an older version of a page than the current one, the " +
+    "What each target counted itself over each run. For a run with a warm-up: the count after the warm-up " +
+      "(the same requests as the latency statistics), then in brackets the whole run with its warm-up " +
+      "requests; otherwise the whole run. staleHits: cache hits that served an older version of a page than the current one, the " +
       "cost of a TTL longer than the content lives. A dash: that target has no such counter.",
   );
   sec.appendChild(

@@ -62,3 +62,18 @@ Deno.test("counters non-zero in some run, all-zero ones left out; a dash where a
     "no share column without cacheHits and staleHits",
   );
 });
+
+Deno.test("a run with a warm-up shows its counters after the warm-up, the whole run's beside them", () => {
+  const warm = {
+    ...run("cached/w", "cached", { cacheHits: 124063, cacheMisses: 4, staleHits: 300 }),
+    warmupSec: 5,
+    targetStatsMeasured: { cacheHits: 48581, cacheMisses: 0, staleHits: 120 },
+  };
+  const [page] = pageRuns([warm]);
+  const names = counterNames([page]);
+  const cells = counterCells(page, names, true);
+  assert.equal(cells[2].text, "48,581 (124,063 with warm-up)");
+  assert.equal(cells[2].sort, 48581);
+  assert.equal(cells[3].text, "0 (4 with warm-up)");
+  assert.equal(cells[5].text, "0.2%", "the stale share of the measured hits");
+});

@@ -42,8 +42,32 @@ export function runtimeOf(runs: PageRun[], variant: string): string {
   return [...new Set(names)].join(", ");
 }
 
-/** The median of the finite values; NaN for none. */
-export function medianOf(values: number[]): number {
+/**
+ * Which runtime served each target of the experiment (`express: node v20.20.2; builtin: deno 2.9.6`), for
+ * the report's header; null when no run knows its target's runtime.
+ */
+export function targetRuntimes(runs: PageRun[]): string | null {
+  const pairs = new Set<string>();
+  for (const r of runs) {
+    if (r.targetInfo?.runtime) pairs.add(`${r.variant ?? r.name}: ${r.targetInfo.runtime}`);
+  }
+  return pairs.size ? [...pairs].join("; ") : null;
+}
+
+/** A warning when example apps ran under Deno's npm compatibility instead of Node, with the install command. */
+export function npmCompatNote(runs: PageRun[]): string | null {
+  const apps = new Set(
+    runs.filter((r) => r.targetInfo?.kind === "example" && /npm compat/.test(r.targetInfo.runtime ?? ""))
+      .map((r) => r.variant ?? r.name),
+  );
+  if (!apps.size) return null;
+  return `${[...apps].join(", ")} ran under Deno's npm compatibility, not Node (Node's packages were not ` +
+    "installed in examples/, or node was not on PATH): framework numbers differ several-fold between the " +
+    "two. Run 'npm install --prefix examples' once to measure them under Node.";
+}
+
+/** The median of the finite values (nulls, gaps, are left out); NaN for none. */
+export function medianOf(values: Array<number | null>): number {
   const sorted = values.filter(isNum).sort((a, b) => a - b);
   if (!sorted.length) return NaN;
   const mid = sorted.length >> 1;
@@ -60,7 +84,7 @@ export function medianOf(values: number[]): number {
  * keeps one slow stretch (another process taking the core) from deciding the ratio.
  */
 export function firstToSteady(run: PageRun, column: "p50" | "rps" = "p50"): number {
-  const values = column === "rps" ? run.iv.rps : run.iv.p50.filter((_, i) => (run.iv.rps[i] ?? 0) > 0);
+  const values = column === "rps" ? run.iv.rps : run.iv.p50.filter(isNum);
   if (values.length < 2) return NaN;
   const steady = medianOf(values.slice(1));
   return steady > 0 ? values[0] / steady : NaN;
@@ -121,19 +145,23 @@ export function warmupRatioCells(runs: PageRun[], axes: MatrixAxes): Cell[][] {
   ]);
 }
 
-/** Per variant, the median over its repeats of each non-empty interval's p50 (index-aligned), as points. */
+/**
+ * Per variant, the median over its repeats of each interval's p50 (index-aligned), as points; an interval
+ * that no repeat completed anything in is a gap (`y: null`), as in each run's own latency chart.
+ */
 export function medianP50Series(
   runs: PageRun[],
   variant: string,
   load: string,
-): Array<{ x: number; y: number }> {
+): Array<{ x: number; y: number | null }> {
   const of = matrixRuns(runs).filter((r) => r.variant === variant && r.load === load);
   if (!of.length) return [];
   const longest = of.reduce((a, b) => (b.iv.p50.length > a.iv.p50.length ? b : a));
   const xs = times(longest.iv.t);
-  // An interval without answers has no latency (stored as 0): left out, not a zero on the log axis.
-  const p50At = (r: PageRun, i: number) => ((r.iv.rps[i] ?? 0) > 0 ? r.iv.p50[i] : NaN);
-  return xs.map((x, i) => ({ x, y: medianOf(of.map((r) => p50At(r, i))) })).filter((p) => isNum(p.y));
+  return xs.map((x, i) => {
+    const y = medianOf(of.map((r) => r.iv.p50[i] ?? NaN));
+    return { x, y: isNum(y) ? y : null };
+  });
 }
 
 /** The section, or null when the runs are not variants × loads. */

@@ -99,7 +99,7 @@ Deno.test("warm-up series: per interval the median over repeats of p50", () => {
   const runs = data.runs.filter((r) => r.variant === "slow" && r.load === "json");
   assert.equal(series.length, runs[0].iv.p50.length);
   assert.equal(series[0].y, medianOf(runs.map((r) => r.iv.p50[0])));
-  assert.ok(series[0].y > series[series.length - 1].y, "starts above where it ends");
+  assert.ok(series[0].y! > series[series.length - 1].y!, "starts above where it ends");
   assert.deepEqual(medianP50Series(data.runs, "slow", "nothing"), []);
   assert.ok(Number.isNaN(medianOf([])));
 });

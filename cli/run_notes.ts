@@ -1,0 +1,73 @@
+/**
+ * @module
+ * What `loadlab run` tells the reader about how its experiment will run, before the first run: the
+ * experiment as it ran when `--quick`, `--set` or `--target` changed the file (stored in results.json for
+ * the report's header, so a quick run's report shows the quick durations, not the file's full ones), and
+ * which runtime serves each example framework app, with the one command that installs Node's packages
+ * when they fell back to Deno's npm compatibility (a framework's numbers differ a lot between the two).
+ */
+import { stringify } from "yaml";
+import { applyOverrides, parseDocument } from "../scenarios/overrides.ts";
+import { isArtilleryScript } from "../scenarios/artillery.ts";
+import type { Plan } from "../scenarios/plan.ts";
+import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";
+import { findProgram } from "../targets/path_lookup.ts";
+
+/** What changed the experiment file on the command line. */
+export interface SourceChanges {
+  quick?: boolean;
+  set?: string[];
+  targets?: Record<string, string>;
+}
+
+/**
+ * The experiment as it ran, as YAML (the `quick:` section merged in and dropped, every `--set` and
+ * `--target` applied; comments are not kept); null when nothing changed the file or it is not an
+ * experiment document (an Artillery script is shown as written).
+ */
+export function ranSource(text: string, changes: SourceChanges): string | null {
+  const changed = changes.quick || (changes.set?.length ?? 0) > 0 ||
+    Object.keys(changes.targets ?? {}).length > 0;
+  if (!changed) return null;
+  const parsed = parseDocument(text);
+  if (!parsed.ok || isArtilleryScript(parsed.value)) return null;
+  const applied = applyOverrides(parsed.value, changes);
+  if (!applied.ok || typeof applied.value !== "object" || applied.value === null) return null;
+  const { quick: _quick, ...ran } = applied.value as Record<string, unknown>;
+  return stringify(ran, { lineWidth: 0 });
+}
+
+/**
+ * One line per runtime that will serve the plan's example apps (`express, fastify: node v20.20.2`); a
+ * fall-back to Deno's npm compatibility says why and how to run them under Node. Empty without example apps.
+ */
+export function exampleRuntimeLines(plan: Plan, examplesDir: URL = EXAMPLES_DIR): string[] {
+  const byRuntime = new Map<string, string[]>();
+  const fellBack = new Set<string>();
+  for (const run of plan.runs) {
+    const spec = run.target.kind === "spec" ? run.target.spec : null;
+    if (spec?.kind !== "example") continue;
+    let runtime: string;
+    try {
+      runtime = exampleCommand(spec, examplesDir).runtime;
+    } catch {
+      continue; // the run fails at its start with the reason and the fix
+    }
+    const apps = byRuntime.get(runtime) ?? [];
+    if (!apps.includes(spec.app)) byRuntime.set(runtime, [...apps, spec.app]);
+    if (runtime.includes("npm compat") && spec.runtime !== "deno") fellBack.add(spec.app);
+  }
+  const lines = [...byRuntime].map(([runtime, apps]) => `example apps ${apps.join(", ")}: ${runtime}`);
+  if (fellBack.size) {
+    const why = findProgram("node") === null
+      ? "node is not on PATH (install Node.js, then run"
+      : "their packages are not installed in examples/ (run";
+    lines.push(
+      `${
+        [...fellBack].join(", ")
+      } fell back to Deno's npm compatibility: ${why} '${EXAMPLES_INSTALL_HINT}' ` +
+        "once to measure them under Node, as the study did)",
+    );
+  }
+  return lines;
+}
