@@ -24,6 +24,8 @@ export interface ServeOptions {
   host: string;
   port: number;
   open: boolean;
+  /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
+  keepSecrets?: boolean;
 }
 
 /** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
@@ -42,6 +44,7 @@ export class Dashboard {
   #telemetry: (() => TelemetrySeries[]) | null = null;
   #pending: Promise<void> = Promise.resolve();
   #ended = false;
+  #keepSecrets = false;
 
   private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
     this.#server = server;
@@ -67,6 +70,7 @@ export class Dashboard {
     warnIfExposed(opts.command, opts.host);
     console.error(`dashboard: ${url}`);
     ref.dashboard = new Dashboard(server, hub, url);
+    ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
     if (opts.open) openBrowser(url);
     return ref.dashboard;
   }
@@ -117,7 +121,14 @@ export class Dashboard {
   }
 
   #snapshotFrame(): Uint8Array | null {
-    if (!this.#snapshot && this.#results) this.#snapshot = sseFrame("snapshot", buildPageData(this.#results));
+    if (!this.#snapshot && this.#results) {
+      this.#snapshot = sseFrame(
+        "snapshot",
+        buildPageData(this.#results, undefined, {
+          keepSecrets: this.#keepSecrets,
+        }),
+      );
+    }
     return this.#snapshot;
   }
 

@@ -8,6 +8,7 @@
  * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
  */
 import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import { redactResults } from "../results/redact.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { MergeError, mergeShardFiles } from "../runner/merge/shards.ts";
 import { analyze, phaseStats } from "../scenarios/analysis.ts";
@@ -85,7 +86,8 @@ export async function runMergeCommand(argv: string[]): Promise<number> {
   try {
     args = parseMergeArgs(argv);
     const files = [];
-    for (const file of args.inputs) files.push({ file, results: await loadResultsFile(file) });
+    // Redacted before merging, so a shard written with --no-redact still merges with redacted ones.
+    for (const file of args.inputs) files.push({ file, results: redactResults(await loadResultsFile(file)) });
     merged = finishMerged(mergeShardFiles(files, { allowPartial: args.allowPartial }));
   } catch (err) {
     if (err instanceof HelpRequested) {

@@ -18,6 +18,7 @@ import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
 import { assertWritable, OutputError } from "../scenarios/run_output.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
+import { redactResults } from "../results/redact.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
@@ -138,8 +139,9 @@ async function execute(
   outDir: string,
 ): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
+  const keepSecrets = args.keepSecrets || !plan.experiment.redact;
   if (args.dashboard) {
-    const started = startDashboard(command, plan.experiment.name, args.dashboard);
+    const started = startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets });
     if (!started) return 2;
     dashboard = started;
   }
@@ -150,6 +152,7 @@ async function execute(
     const outcome = await runPlan(plan, {
       outDir,
       resume: args.resume,
+      keepSecrets,
       signal: interrupt.signal,
       hooks: dashboard
         ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
@@ -160,8 +163,10 @@ async function execute(
         quick: args.quick,
       },
     });
-    await dashboard?.finish(outcome.results);
-    return { ...outcome, stopExitCode: interrupt.exitCode() };
+    // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
+    const results = keepSecrets ? outcome.results : redactResults(outcome.results);
+    await dashboard?.finish(results);
+    return { ...outcome, results, stopExitCode: interrupt.exitCode() };
   } catch (err) {
     live.done();
     if (err instanceof TargetFailedError) {

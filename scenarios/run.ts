@@ -45,6 +45,8 @@ export interface RunPlanOptions {
   hooks?: RunPlanHooks;
   /** What results.json says about the experiment beyond its name (source, file, preset, quick). */
   experiment?: Partial<ExperimentInfo>;
+  /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
+  keepSecrets?: boolean;
 }
 
 export interface RunPlanOutcome {
@@ -60,14 +62,19 @@ export interface RunPlanOutcome {
 export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlanOutcome> {
   const thresholds = parseAllThresholds(plan);
   const exp = plan.experiment;
-  const output = await ExperimentOutput.open(opts.outDir, {
-    name: exp.name,
-    ...(exp.description ? { description: exp.description } : {}),
-    ...(exp.study ? { study: exp.study } : {}),
-    ...(exp.baseline ? { baseline: exp.baseline } : {}),
-    plannedRuns: plan.runs.length,
-    ...opts.experiment,
-  }, opts.resume ?? false);
+  const output = await ExperimentOutput.open(
+    opts.outDir,
+    {
+      name: exp.name,
+      ...(exp.description ? { description: exp.description } : {}),
+      ...(exp.study ? { study: exp.study } : {}),
+      ...(exp.baseline ? { baseline: exp.baseline } : {}),
+      plannedRuns: plan.runs.length,
+      ...opts.experiment,
+    },
+    opts.resume ?? false,
+    opts.keepSecrets ?? false,
+  );
   const done = output.completedNames();
   const todo = plan.runs.filter((r) => !done.has(r.name));
   const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });

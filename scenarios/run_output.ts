@@ -21,11 +21,14 @@ export class ExperimentOutput {
   readonly resultsPath: string;
   readonly reportPath: string;
   results: ResultsFile;
+  /** `--no-redact`: written as they are, secrets included. */
+  readonly keepSecrets: boolean;
 
-  private constructor(outDir: string, results: ResultsFile) {
+  private constructor(outDir: string, results: ResultsFile, keepSecrets: boolean) {
     this.resultsPath = `${outDir}/results.json`;
     this.reportPath = `${outDir}/report.html`;
     this.results = results;
+    this.keepSecrets = keepSecrets;
   }
 
   /**
@@ -36,9 +39,12 @@ export class ExperimentOutput {
     outDir: string,
     experiment: ExperimentInfo,
     resume: boolean,
+    keepSecrets = false,
   ): Promise<ExperimentOutput> {
     const fresh: ResultsFile = { ...buildResultsFile({ experiment, runs: [] }), complete: false };
-    if (!resume || !(await exists(`${outDir}/results.json`))) return new ExperimentOutput(outDir, fresh);
+    if (!resume || !(await exists(`${outDir}/results.json`))) {
+      return new ExperimentOutput(outDir, fresh, keepSecrets);
+    }
     const previous = await loadResultsFile(`${outDir}/results.json`);
     if (previous.experiment.name !== experiment.name) {
       throw new ResultsFileError(
@@ -51,7 +57,8 @@ export class ExperimentOutput {
       createdAt: previous.createdAt,
       environment: previous.environment,
       runs: previous.runs.filter((r) => !r.incomplete && !r.probe),
-    });
+      ...(previous.redaction ? { redaction: previous.redaction } : {}),
+    }, keepSecrets);
   }
 
   /** Names of the runs already complete in the file. */
@@ -76,8 +83,9 @@ export class ExperimentOutput {
    * leaves both as the last successful write left them: each replaces its old copy only once written).
    */
   async write(): Promise<void> {
-    await written(this.resultsPath, () => writeResultsFile(this.resultsPath, this.results));
-    await written(this.reportPath, () => writeReport(this.reportPath, this.results));
+    const keepSecrets = this.keepSecrets;
+    await written(this.resultsPath, () => writeResultsFile(this.resultsPath, this.results, { keepSecrets }));
+    await written(this.reportPath, () => writeReport(this.reportPath, this.results, { keepSecrets }));
   }
 }
 

@@ -37,6 +37,7 @@ export function renderHeader(data: PageData): HTMLElement {
       ["CPU", `${env.cpu}, ${env.cores} cores`],
       ["runs", String(data.runs.length)],
       ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
+      ...(data.redaction ? [["secrets", data.redaction] as [string, string]] : []),
     ]),
   );
   if (data.thresholds.length) {
