@@ -18,6 +18,7 @@ import { renderReport } from "../report/html/render.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
 import { EventHub, type HubStats, sseFrame } from "./sse.ts";
 import { openBrowser } from "./open_browser.ts";
+import { rejectForeignHost } from "./local_http.ts";
 
 /** How to serve: `port` 0 picks a free one. */
 export interface ServeOptions {
@@ -45,6 +46,7 @@ export class Dashboard {
   #pending: Promise<void> = Promise.resolve();
   #ended = false;
   #keepSecrets = false;
+  #host = "127.0.0.1";
 
   private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
     this.#server = server;
@@ -71,6 +73,7 @@ export class Dashboard {
     console.error(`dashboard: ${url}`);
     ref.dashboard = new Dashboard(server, hub, url);
     ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
+    ref.dashboard.#host = opts.host;
     if (opts.open) openBrowser(url);
     return ref.dashboard;
   }
@@ -163,6 +166,8 @@ export class Dashboard {
   }
 
   #route(req: Request, page: Uint8Array<ArrayBuffer>): Response {
+    const foreign = rejectForeignHost(req, this.#host);
+    if (foreign) return foreign;
     const path = new URL(req.url).pathname;
     if (req.method !== "GET") return new Response("method not allowed", { status: 405 });
     if (path === "/" || path === "/index.html") {

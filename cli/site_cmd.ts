@@ -16,6 +16,7 @@ import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { isListenError, urlHost, warnIfExposed } from "./dashboard.ts";
 import { openBrowser } from "./open_browser.ts";
+import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
 import { EXIT } from "./exit_codes.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 
@@ -130,10 +131,14 @@ async function serve(dir: string, opts: { host: string; port: number; open: bool
   let server: Deno.HttpServer;
   try {
     server = Deno.serve({ hostname: opts.host, port: opts.port, onListen: () => {} }, async (req) => {
-      const path = new URL(req.url).pathname.replace(/^\/+/, "") || "index.html";
+      const foreign = rejectForeignHost(req, opts.host);
+      if (foreign) return foreign;
+      const decoded = decodedPath(new URL(req.url).pathname);
+      if (decoded === null) return badPathResponse();
+      const path = decoded.replace(/^\/+/, "") || "index.html";
       if (path === "index.html") experiments = await findExperiments(dir);
       for (const [page, render] of sitePages(experiments)) {
-        if (decodeURIComponent(path) === page) return html(render());
+        if (path === page) return html(render());
       }
       return new Response("not found", { status: 404 });
     });
