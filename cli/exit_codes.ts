@@ -4,6 +4,7 @@
  * "no response at all" (4) and "output not writable" (5). One place, so `attack` and `run` cannot
  * drift apart: a CI job reads the same number from either.
  */
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
 
 export const EXIT = {
@@ -40,7 +41,8 @@ export function errorSummary(runs: RunResult[]): string {
   const parts = [...counts].filter(([, n]) => n > 0).map(([kind, n]) =>
     `${kind}: ${n}${messages.has(kind) ? `, e.g. "${messages.get(kind)}"` : ""}`
   );
-  return parts.join("; ") || "no request was sent";
+  // Messages may quote what a server sent.
+  return terminalSafe(parts.join("; ")) || "no request was sent";
 }
 
 /**

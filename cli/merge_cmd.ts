@@ -9,6 +9,7 @@
  */
 import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { MergeError, mergeShardFiles } from "../runner/merge/shards.ts";
 import { analyze, phaseStats } from "../scenarios/analysis.ts";
@@ -95,11 +96,11 @@ export async function runMergeCommand(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     if (err instanceof MergeError) {
-      for (const problem of err.problems) console.error(`loadlab merge: ${problem}`);
+      for (const problem of err.problems) console.error(`loadlab merge: ${terminalSafe(problem)}`);
       return EXIT.badInput;
     }
     if (err instanceof UsageError || err instanceof ResultsFileError) {
-      console.error(`loadlab merge: ${oneLine(err.message)}`);
+      console.error(`loadlab merge: ${terminalSafe(oneLine(err.message))}`);
       return EXIT.badInput;
     }
     throw err;

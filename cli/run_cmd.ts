@@ -19,6 +19,7 @@ import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/ru
 import { assertWritable, OutputError } from "../scenarios/run_output.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
@@ -81,7 +82,7 @@ interface Source {
  * Artillery script is converted by `loadExperiment` (scenarios/artillery.ts), its notes printed here.
  */
 async function loadSource(args: RunArgs): Promise<Source> {
-  const warn = (message: string) => console.error(`${args.source}: note: ${message}`);
+  const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
   const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source, warn };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);
@@ -117,11 +118,12 @@ function readProblem(err: unknown): string {
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
 function badInput(command: string, err: unknown): number {
   if (err instanceof ExperimentError) {
-    for (const line of err.message.split("\n")) console.error(line);
+    for (const line of err.message.split("\n")) console.error(terminalSafe(line));
     return 2;
   }
   if (err instanceof UsageError || err instanceof ConfigError || err instanceof ResultsFileError) {
-    console.error(`loadlab ${command}: ${oneLine(err.message)}`);
+    // A resumed file's experiment name or a zod message quoting a value came from a file.
+    console.error(`loadlab ${command}: ${terminalSafe(oneLine(err.message))}`);
     return 2;
   }
   throw err;
@@ -170,7 +172,8 @@ async function execute(
   } catch (err) {
     live.done();
     if (err instanceof TargetFailedError) {
-      console.error(`loadlab ${command}: ${err.message}`);
+      // The message ends with the tail of the target's own output.
+      console.error(`loadlab ${command}: ${terminalSafe(err.message)}`);
       console.error(`finished runs are kept in ${outDir}/results.json`);
       return 3;
     }
@@ -190,7 +193,7 @@ async function execute(
 async function conclude(command: string, outcome: Stopped, args: RunArgs): Promise<number> {
   const { results } = outcome;
   const failed = results.thresholds.filter((t) => !t.ok);
-  if (failed.length) console.log(`\n${failedTable(failed)}`);
+  if (failed.length) console.log(`\n${terminalSafe(failedTable(failed))}`);
   try {
     if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
     if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));

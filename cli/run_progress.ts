@@ -5,6 +5,7 @@
  * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
  * Capacity-search probes print their summary line too, marked as probes.
  */
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
 import { formatDurationMs, formatNumber, formatPercent } from "../report/text_format.ts";
@@ -19,7 +20,7 @@ export function runProgress(opts: {
     hooks: {
       onRunStart(run, i, n, etaMs) {
         position = `run ${i + 1}/${n}`;
-        if (opts.terminal) console.log(`${position} ${run.name}  ETA ${formatEta(etaMs)}`);
+        if (opts.terminal) console.log(`${position} ${terminalSafe(run.name)}  ETA ${formatEta(etaMs)}`);
       },
       onProgress: opts.live.onProgress,
       onRunEnd(result) {

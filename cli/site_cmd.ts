@@ -16,6 +16,7 @@ import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { isListenError, urlHost, warnIfExposed } from "./dashboard.ts";
 import { openBrowser } from "./open_browser.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
 import { EXIT } from "./exit_codes.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
@@ -91,7 +92,7 @@ export async function findExperiments(dir: string): Promise<SiteExperiment[]> {
       ids.add(id);
       found.push({ id, results });
     } catch (err) {
-      console.error(`loadlab site: note: skipped ${(err as Error).message}`);
+      console.error(`loadlab site: note: skipped ${terminalSafe((err as Error).message)}`);
     }
   }
   return found;
