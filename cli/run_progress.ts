@@ -9,6 +9,7 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
 import { formatDurationMs, formatNumber, formatPercent } from "../report/text_format.ts";
+import { cacheBypassSentence } from "../report/cache_bypass.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -27,6 +28,8 @@ export function runProgress(opts: {
         opts.live.done();
         const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
         console.log(prefix + summaryLine(result));
+        const bypass = cacheBypassSentence(result);
+        if (bypass) console.log(`${prefix}warning: ${bypass}`);
       },
     },
   };

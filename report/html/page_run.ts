@@ -9,6 +9,7 @@
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
 import { round3, round4 } from "../../results/stats.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
+import { cacheBypassSentence } from "../cache_bypass.ts";
 
 const r4 = round4;
 
@@ -82,6 +83,8 @@ export type PageRun =
     telemetry: PageTelemetry[];
     /** Who limited the run, in words, with its facts (report/generator_verdict.ts); null when unknown. */
     generator: GeneratorVerdict | null;
+    /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
+    cacheBypass: string | null;
   };
 
 /** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
@@ -185,5 +188,6 @@ export function pageRun(run: RunResult, group: string): PageRun {
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
     generator: generatorVerdict(run),
+    cacheBypass: cacheBypassSentence(run),
   };
 }
