@@ -18,7 +18,7 @@ import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
 import { assertWritable, OutputError } from "../scenarios/run_output.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
-import { redactResults } from "../results/redact.ts";
+import { redactResults, redactText } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
@@ -118,12 +118,12 @@ function readProblem(err: unknown): string {
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
 function badInput(command: string, err: unknown): number {
   if (err instanceof ExperimentError) {
-    for (const line of err.message.split("\n")) console.error(terminalSafe(line));
+    for (const line of err.message.split("\n")) console.error(terminalSafe(redactText(line)));
     return 2;
   }
   if (err instanceof UsageError || err instanceof ConfigError || err instanceof ResultsFileError) {
     // A resumed file's experiment name or a zod message quoting a value came from a file.
-    console.error(`loadlab ${command}: ${terminalSafe(oneLine(err.message))}`);
+    console.error(`loadlab ${command}: ${terminalSafe(redactText(oneLine(err.message)))}`);
     return 2;
   }
   throw err;
@@ -173,7 +173,7 @@ async function execute(
     live.done();
     if (err instanceof TargetFailedError) {
       // The message ends with the tail of the target's own output.
-      console.error(`loadlab ${command}: ${terminalSafe(err.message)}`);
+      console.error(`loadlab ${command}: ${terminalSafe(redactText(err.message))}`);
       console.error(`finished runs are kept in ${outDir}/results.json`);
       return 3;
     }

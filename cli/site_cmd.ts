@@ -17,6 +17,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { isListenError, urlHost, warnIfExposed } from "./dashboard.ts";
 import { openBrowser } from "./open_browser.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
+import { redactResults } from "../results/redact.ts";
 import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
 import { EXIT } from "./exit_codes.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
@@ -85,7 +86,8 @@ export async function findExperiments(dir: string): Promise<SiteExperiment[]> {
   const ids = new Set<string>();
   for (const path of (await resultsPaths(dir)).sort()) {
     try {
-      const results = await loadResultsFile(path);
+      // Redacted once here: the index, every report and every comparison are built from these.
+      const results = redactResults(await loadResultsFile(path));
       const folder = relative(dir, join(path, "..")) || relative(join(dir, ".."), dir) || "results";
       let id = folder.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^\.+/, "_");
       for (let n = 2; ids.has(id); n++) id = `${id.replace(/-\d+$/, "")}-${n}`;
