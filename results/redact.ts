@@ -22,6 +22,14 @@ const SECRET_NAME = /token|key|secret|passw|auth|cookie|credential|session/i;
 const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
 /** `?name=value` / `&name=value` in a URL or a path. */
 const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=([^&#\s;"']*)/g;
+/** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
+const NUMBERS_ONLY = new Set([
+  "histogramEncoded",
+  "percentiles",
+  "uncorrectedPercentiles",
+  "histogram",
+  "logHistogram",
+]);
 /** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
 const MIN_LITERAL = 4;
 
@@ -50,6 +58,7 @@ class Collector {
   }
   /** Finds URL passwords and secret query values in free text. */
   scanText(text: string): void {
+    if (!mayHoldUrlSecret(text)) return;
     for (const m of text.matchAll(URL_USERINFO)) this.add(m[2], "URL password");
     for (const m of text.matchAll(QUERY_PARAM)) {
       if (isSecretName(m[2]) && m[3]) this.add(m[3], `${m[2]} query parameter`);
@@ -72,7 +81,7 @@ class Collector {
       if (named && isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
         this.add(String(v), `${k} ${kindOf(parentKey)}`);
       }
-      if (k !== "histogramEncoded") this.walk(v, k);
+      if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
     }
   }
   /** `--api-key=X`, `--token X` and `-H "Authorization: X"` in an argument list. */
@@ -101,6 +110,11 @@ function kindOf(parentKey: string): string {
   return "value";
 }
 
+/** Cheap test before the regular expressions: a URL password needs `@`, a query value `=`. */
+function mayHoldUrlSecret(text: string): boolean {
+  return text.includes("@") || text.includes("=");
+}
+
 function isHeaderTuple(value: unknown[]): value is [string, string] {
   return value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string" &&
     /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value[0]);
@@ -120,6 +134,7 @@ function parseSource(source: string | undefined): unknown {
 function rewrite(text: string, literals: Array<[string, string]>, exact: Map<string, string>): string {
   const whole = exact.get(text);
   if (whole !== undefined) return whole;
+  if (!mayHoldUrlSecret(text) && !literals.some(([secret]) => text.includes(secret))) return text;
   let out = text.replace(
     URL_USERINFO,
     (all, head: string, pw: string) => pw.startsWith("[redacted") ? all : `${head}${redactedToken(pw)}@`,
@@ -135,15 +150,31 @@ function rewrite(text: string, literals: Array<[string, string]>, exact: Map<str
   return out;
 }
 
+/** `value` with `f` applied to its strings; parts without a change are the same objects (no copy). */
 function mapStrings(value: unknown, f: (s: string) => string, key = ""): unknown {
-  if (typeof value === "string") return key === "histogramEncoded" ? value : f(value);
-  if (Array.isArray(value)) return value.map((v) => mapStrings(v, f, key));
+  if (NUMBERS_ONLY.has(key)) return value;
+  if (typeof value === "string") return f(value);
   if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const w = mapStrings(v, f, key);
+      changed ||= w !== v;
+      return w;
+    });
+    return changed ? out : value;
+  }
   // Error messages are the keys of their count maps, and a message may echo a URL.
   const keysToo = key === "errorMessages";
+  let changed = false;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value)) out[keysToo ? f(k) : k] = mapStrings(v, f, keysToo ? key : k);
-  return out;
+  for (const [k, v] of Object.entries(value)) {
+    const k2 = keysToo ? f(k) : k;
+    const w = mapStrings(v, f, keysToo ? key : k);
+    changed ||= w !== v || k2 !== k;
+    out[k2] = w;
+  }
+  return changed ? out : value;
 }
 
 /**

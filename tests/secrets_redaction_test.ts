@@ -71,6 +71,39 @@ Deno.test("attack: the target gets the secrets, results, report and --json outpu
   }
 });
 
+Deno.test("merge: shards written with and without redaction merge into a redacted file", async () => {
+  const t = checkingTarget();
+  try {
+    await withTempDir(async (dir) => {
+      const shard = (i: number, extra: string[]) =>
+        runLoadlab([...attackArgs(t.port, `${dir}/${i}`), "-c", "2", "--segment", `${i}/2`, "-q", ...extra]);
+      for (const i of [0, 1]) await Deno.mkdir(`${dir}/${i}`);
+      assertEquals((await shard(0, [])).code, 0);
+      assertEquals((await shard(1, ["--no-redact"])).code, 0);
+      assertEquals(t.seen.bad, 0);
+      const m = await runLoadlab(
+        [
+          "merge",
+          `${dir}/0/results.json`,
+          `${dir}/1/results.json`,
+          "-o",
+          `${dir}/m.json`,
+          "--report",
+          `${dir}/m.html`,
+        ],
+      );
+      assertEquals(m.code, 0, m.stderr);
+      const merged = await Deno.readTextFile(`${dir}/m.json`);
+      assertEquals(leaked(merged), []);
+      assertEquals(leaked(await Deno.readTextFile(`${dir}/m.html`)), []);
+      assertEquals(JSON.parse(merged).redaction.secrets, 5);
+      assertEquals(JSON.parse(merged).runs[0].requests, 20);
+    });
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("run: target env and args, headers and query are redacted in every output, sent as they are", async () => {
   await withTempDir(async (dir) => {
     const port = freePort();
