@@ -179,7 +179,8 @@ function mapStrings(value: unknown, f: (s: string) => string, key = ""): unknown
 
 /**
  * `results` with every secret replaced by its redacted token and `redaction` saying how many were
- * redacted (added to what an earlier pass already redacted). A new object; `results` is not changed.
+ * redacted (added to what an earlier pass already redacted; absent when none ever was). `results` is not
+ * changed; unchanged parts are shared with it.
  */
 export function redactResults(results: ResultsFile): ResultsFile {
   const collector = new Collector();
@@ -197,7 +198,8 @@ export function redactResults(results: ResultsFile): ResultsFile {
   const before = results.redaction;
   const kinds = [...new Set([...(before?.kinds ?? []), ...collector.secrets.values()])];
   const secrets = (before?.secrets ?? 0) + collector.secrets.size;
-  return { ...redacted, redaction: { secrets, kinds } };
+  // A file without secrets stays as it was: `redaction` appears only when something was redacted.
+  return secrets === 0 ? redacted : { ...redacted, redaction: { secrets, kinds } };
 }
 
 /** One line for a reader: "3 secrets redacted: Authorization header, URL password"; null when none. */
