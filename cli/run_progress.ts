@@ -44,7 +44,7 @@ export function formatEta(ms: number): string {
 /** One line per finished run: name, req/s, p50, p99, success. */
 export function summaryLine(run: RunResult): string {
   return [
-    run.name,
+    terminalSafe(run.name),
     `${formatNumber(run.rps, 1)} req/s`,
     `p50 ${formatDurationMs(run.latencyMs.p50)}`,
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,
