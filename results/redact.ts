@@ -117,7 +117,8 @@ function mayHoldUrlSecret(text: string): boolean {
 
 function isHeaderTuple(value: unknown[]): value is [string, string] {
   return value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string" &&
-    /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value[0]);
+    // A header name, not a `--flag` (a two-item argument list is read as arguments).
+    !value[0].startsWith("-") && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value[0]);
 }
 
 /** The experiment source as data when it is YAML or JSON; undefined for a command line or bad text. */

@@ -27,6 +27,7 @@ Deno.test("redactResults: args, env, redis URLs, error messages; histograms and 
   const results = file({
     name: "r",
     url: "http://127.0.0.1:1/?page=2&Token=QTOK44",
+    args: ["--secret", "PAIRSECRET"],
     config: {
       requestMix: [{ headers: [["Proxy-Authorization", "Basic PXY555"], ["Accept", "text/plain"]] }],
     },
@@ -36,15 +37,18 @@ Deno.test("redactResults: args, env, redis URLs, error messages; histograms and 
   const out = redactResults(results);
   const text = JSON.stringify(out);
   const outside = text.replace("HISTQTOK44", "");
-  for (const secret of ["ARGKEY1", "TOK2222", "PW333333", "REDISPW9", "QTOK44", "PXY555", "URLPW7"]) {
+  for (
+    const secret of ["ARGKEY1", "TOK2222", "PW333333", "REDISPW9", "QTOK44", "PXY555", "URLPW7", "PAIRSECRET"]
+  ) {
     ok(!outside.includes(secret), `${secret} left in ${text}`);
   }
   ok(text.includes("HISTQTOK44"), "encoded histograms are data, never rewritten");
   ok(text.includes("text/plain") && text.includes('PORT: \\"3000\\"') && text.includes("page=2"));
-  assertEquals(out.redaction?.secrets, 7);
+  assertEquals(out.redaction?.secrets, 8);
+  assertEquals(out.redaction?.kinds.includes("--secret argument"), true);
   // A second pass finds nothing new and changes nothing.
   assertEquals(redactResults(out), out);
-  assertMatch(redactionLine(out.redaction)!, /^7 secrets redacted: /);
+  assertMatch(redactionLine(out.redaction)!, /^8 secrets redacted: /);
   assertEquals(redactionLine({ secrets: 0, kinds: [] }), null);
 });
 
