@@ -141,7 +141,7 @@ async function execute(
   outDir: string,
 ): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
-  const keepSecrets = args.keepSecrets || !plan.experiment.redact;
+  const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   if (args.dashboard) {
     const started = startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets });
     if (!started) return 2;
