@@ -30,6 +30,8 @@ const NUMBERS_ONLY = new Set([
   "histogram",
   "logHistogram",
 ]);
+/** A token `redactedToken` made. */
+const TOKEN = /\[redacted \d+ chars sha256:[0-9a-f]{8}\]/g;
 /** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
 const MIN_LITERAL = 4;
 
@@ -180,7 +182,7 @@ function mapStrings(value: unknown, f: (s: string) => string, key = ""): unknown
 
 /**
  * `results` with every secret replaced by its redacted token and `redaction` saying how many were
- * redacted (added to what an earlier pass already redacted; absent when none ever was). `results` is not
+ * redacted (distinct tokens in the result, earlier passes included; absent when none ever was). `results` is not
  * changed; unchanged parts are shared with it.
  */
 export function redactResults(results: ResultsFile): ResultsFile {
@@ -195,10 +197,17 @@ export function redactResults(results: ResultsFile): ResultsFile {
     if (secret.length >= MIN_LITERAL) literals.push([secret, token]);
   }
   literals.sort((a, b) => b[0].length - a[0].length);
-  const redacted = mapStrings(results, (s) => rewrite(s, literals, exact)) as ResultsFile;
+  // Counted by the distinct tokens in the output, so a resumed file (old runs redacted, new ones not)
+  // and a second pass count each secret once.
+  const tokens = new Set<string>();
+  const redacted = mapStrings(results, (s) => {
+    const out = rewrite(s, literals, exact);
+    if (out.includes("[redacted ")) { for (const m of out.matchAll(TOKEN)) tokens.add(m[0]); }
+    return out;
+  }) as ResultsFile;
   const before = results.redaction;
   const kinds = [...new Set([...(before?.kinds ?? []), ...collector.secrets.values()])];
-  const secrets = (before?.secrets ?? 0) + collector.secrets.size;
+  const secrets = tokens.size || (before?.secrets ?? 0);
   // A file without secrets stays as it was: `redaction` appears only when something was redacted.
   return secrets === 0 ? redacted : { ...redacted, redaction: { secrets, kinds } };
 }

@@ -46,8 +46,11 @@ Deno.test("redactResults: args, env, redis URLs, error messages; histograms and 
   ok(text.includes("text/plain") && text.includes('PORT: \\"3000\\"') && text.includes("page=2"));
   assertEquals(out.redaction?.secrets, 8);
   assertEquals(out.redaction?.kinds.includes("--secret argument"), true);
-  // A second pass finds nothing new and changes nothing.
+  // A second pass finds nothing new and changes nothing; new raw runs beside redacted ones (a resumed
+  // file) count each secret once.
   assertEquals(redactResults(out), out);
+  const resumed = redactResults({ ...out, runs: [...out.runs, ...results.runs] });
+  assertEquals(resumed.redaction?.secrets, 8);
   assertMatch(redactionLine(out.redaction)!, /^8 secrets redacted: /);
   assertEquals(redactionLine({ secrets: 0, kinds: [] }), null);
 });
