@@ -33,6 +33,8 @@ export interface AttackOutputOptions {
   reportFile?: string;
   quiet: boolean;
   noLive: boolean;
+  /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
+  keepSecrets: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
 }
@@ -96,6 +98,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       reportFile: flags.path("report"),
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
+      keepSecrets: flags.has("no-redact"),
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),

@@ -12,6 +12,7 @@ import { writeReport } from "../report/write.ts";
 import { runAttack } from "../runner/attack.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
+import { redactResults } from "../results/redact.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
@@ -53,7 +54,10 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
       return EXIT.outputNotWritable;
     }
   }
-  const dashboard = output.dashboard ? startDashboard("attack", "attack", output.dashboard) : undefined;
+  const keepSecrets = output.keepSecrets;
+  const dashboard = output.dashboard
+    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets })
+    : undefined;
   if (dashboard === null) return EXIT.badInput;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
@@ -85,16 +89,19 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
         `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
     );
   }
-  const results = buildResultsFile({
+  const assembled = buildResultsFile({
     experiment: { name: "attack", source: ["loadlab", "attack", ...argv].join(" ") },
     runs: [run],
     thresholds: gates,
   });
+  // Everything written or printed from here on shows the redacted copy; the load sent the real values.
+  const results = keepSecrets ? assembled : redactResults(assembled);
+  const shown = results.runs[0];
   await dashboard?.finish(results);
   const written = await writeOutputs(output, results);
-  if (output.json) console.log(JSON.stringify(run));
+  if (output.json) console.log(JSON.stringify(shown));
   else if (!output.quiet) {
-    console.log(renderSummary(run, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
+    console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
   printGates(gates, output.json);
   if (!output.json && !output.quiet && written) {
@@ -106,12 +113,13 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
 async function writeOutputs(
-  output: { outFile?: string; reportFile?: string },
+  output: { outFile?: string; reportFile?: string; keepSecrets: boolean },
   results: ResultsFile,
 ): Promise<boolean> {
+  const keepSecrets = output.keepSecrets;
   try {
-    if (output.outFile) await writeResultsFile(output.outFile, results);
-    if (output.reportFile) await writeReport(output.reportFile, results);
+    if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
+    if (output.reportFile) await writeReport(output.reportFile, results, { keepSecrets });
     return true;
   } catch (err) {
     console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);

@@ -42,6 +42,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
   { long: "quiet", short: "q", takesValue: false },
   { long: "no-live", takesValue: false },
+  { long: "no-redact", takesValue: false },
   ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];

@@ -91,6 +91,9 @@ Output
       --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line
+      --no-redact          keep secrets in results, report and printed output (by default URL
+                           passwords, Authorization/Cookie/*token*/*key*/*secret* headers and
+                           such query parameters become [redacted N chars sha256:...])
 ${dashboardHelp(6, 27)}
   -h, --help               this help
 

@@ -18,12 +18,15 @@ import { renderReport } from "../report/html/render.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
 import { EventHub, type HubStats, sseFrame } from "./sse.ts";
 import { openBrowser } from "./open_browser.ts";
+import { rejectForeignHost } from "./local_http.ts";
 
 /** How to serve: `port` 0 picks a free one. */
 export interface ServeOptions {
   host: string;
   port: number;
   open: boolean;
+  /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
+  keepSecrets?: boolean;
 }
 
 /** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
@@ -42,6 +45,8 @@ export class Dashboard {
   #telemetry: (() => TelemetrySeries[]) | null = null;
   #pending: Promise<void> = Promise.resolve();
   #ended = false;
+  #keepSecrets = false;
+  #host = "127.0.0.1";
 
   private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
     this.#server = server;
@@ -67,6 +72,8 @@ export class Dashboard {
     warnIfExposed(opts.command, opts.host);
     console.error(`dashboard: ${url}`);
     ref.dashboard = new Dashboard(server, hub, url);
+    ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
+    ref.dashboard.#host = opts.host;
     if (opts.open) openBrowser(url);
     return ref.dashboard;
   }
@@ -117,7 +124,14 @@ export class Dashboard {
   }
 
   #snapshotFrame(): Uint8Array | null {
-    if (!this.#snapshot && this.#results) this.#snapshot = sseFrame("snapshot", buildPageData(this.#results));
+    if (!this.#snapshot && this.#results) {
+      this.#snapshot = sseFrame(
+        "snapshot",
+        buildPageData(this.#results, undefined, {
+          keepSecrets: this.#keepSecrets,
+        }),
+      );
+    }
     return this.#snapshot;
   }
 
@@ -152,6 +166,8 @@ export class Dashboard {
   }
 
   #route(req: Request, page: Uint8Array<ArrayBuffer>): Response {
+    const foreign = rejectForeignHost(req, this.#host);
+    if (foreign) return foreign;
     const path = new URL(req.url).pathname;
     if (req.method !== "GET") return new Response("method not allowed", { status: 405 });
     if (path === "/" || path === "/index.html") {

@@ -5,6 +5,7 @@
  * command, so a CI job reads `attack`, `run` and `merge` alike; `EXIT` names each code (some commands
  * still return the bare number).
  */
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
 
 export const EXIT = {
@@ -41,7 +42,8 @@ export function errorSummary(runs: RunResult[]): string {
   const parts = [...counts].filter(([, n]) => n > 0).map(([kind, n]) =>
     `${kind}: ${n}${messages.has(kind) ? `, e.g. "${messages.get(kind)}"` : ""}`
   );
-  return parts.join("; ") || "no request was sent";
+  // Messages may quote what a server sent.
+  return terminalSafe(parts.join("; ")) || "no request was sent";
 }
 
 /**

@@ -8,6 +8,8 @@
  * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
  */
 import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import { redactResults } from "../results/redact.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { MergeError, mergeShardFiles } from "../results/merge_shards.ts";
 import { analyze, phaseStats } from "../scenarios/analysis.ts";
@@ -85,7 +87,8 @@ export async function runMergeCommand(argv: string[]): Promise<number> {
   try {
     args = parseMergeArgs(argv);
     const files = [];
-    for (const file of args.inputs) files.push({ file, results: await loadResultsFile(file) });
+    // Redacted before merging, so a shard written with --no-redact still merges with redacted ones.
+    for (const file of args.inputs) files.push({ file, results: redactResults(await loadResultsFile(file)) });
     merged = finishMerged(mergeShardFiles(files, { allowPartial: args.allowPartial }));
   } catch (err) {
     if (err instanceof HelpRequested) {
@@ -93,11 +96,11 @@ export async function runMergeCommand(argv: string[]): Promise<number> {
       return EXIT.ok;
     }
     if (err instanceof MergeError) {
-      for (const problem of err.problems) console.error(`loadlab merge: ${problem}`);
+      for (const problem of err.problems) console.error(`loadlab merge: ${terminalSafe(problem)}`);
       return EXIT.badInput;
     }
     if (err instanceof UsageError || err instanceof ResultsFileError) {
-      console.error(`loadlab merge: ${oneLine(err.message)}`);
+      console.error(`loadlab merge: ${terminalSafe(oneLine(err.message))}`);
       return EXIT.badInput;
     }
     throw err;

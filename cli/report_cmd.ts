@@ -7,6 +7,7 @@
  * written (`writeReport` writes a temp file beside it and renames), so a failure never leaves a
  * truncated or lost report behind.
  */
+import { terminalSafe } from "../validation/terminal_text.ts";
 import { basename } from "node:path";
 import { loadResultsFile, ResultsFileError } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
@@ -100,7 +101,7 @@ export async function runReportCommand(argv: string[]): Promise<number> {
       return 0;
     }
     if (err instanceof UsageError || err instanceof ResultsFileError) {
-      console.error(`loadlab report: ${oneLine(err.message)}`);
+      console.error(`loadlab report: ${terminalSafe(oneLine(err.message))}`);
       return 2;
     }
     throw err;

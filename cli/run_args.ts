@@ -24,6 +24,8 @@ Usage: loadlab run FILE|preset:NAME [options]
   --target NAME=URL         replace a target by a server already running (repeatable)
   --summary <file.md>       write a markdown summary (for CI step summaries)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
+  --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
+                            headers, such query parameters and target env vars) in every output
   --segment I/N             run segment I of N of every load (url: targets only; thresholds are
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
@@ -45,6 +47,7 @@ const SPECS: FlagSpec[] = [
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
+  { long: "no-redact", takesValue: false },
   ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
@@ -65,6 +68,8 @@ export interface RunArgs {
   targets: Record<string, string>;
   summaryFile?: string;
   junitFile?: string;
+  /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
+  keepSecrets: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
 }
@@ -90,6 +95,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     targets: parseTargets(flags.all("target")),
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
+    keepSecrets: flags.has("no-redact"),
     ...dashboardOf(flags),
   };
 }

@@ -19,6 +19,8 @@ import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/ru
 import { assertWritable } from "../scenarios/run_output.ts";
 import { OutputError } from "../results/output_error.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
+import { redactResults, redactText } from "../results/redact.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
@@ -85,7 +87,7 @@ interface Source {
  * Artillery script is converted by `loadExperiment` (scenarios/artillery.ts), its notes printed here.
  */
 async function loadSource(args: RunArgs): Promise<Source> {
-  const warn = (message: string) => console.error(`${args.source}: note: ${message}`);
+  const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
   const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source, warn };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);
@@ -121,11 +123,12 @@ function readProblem(err: unknown): string {
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
 function badInput(command: string, err: unknown): number {
   if (err instanceof ExperimentError) {
-    for (const line of err.message.split("\n")) console.error(line);
+    for (const line of err.message.split("\n")) console.error(terminalSafe(redactText(line)));
     return 2;
   }
   if (err instanceof UsageError || err instanceof ConfigError || err instanceof ResultsFileError) {
-    console.error(`loadlab ${command}: ${oneLine(err.message)}`);
+    // A resumed file's experiment name or a zod message quoting a value came from a file.
+    console.error(`loadlab ${command}: ${terminalSafe(redactText(oneLine(err.message)))}`);
     return 2;
   }
   throw err;
@@ -143,8 +146,9 @@ async function execute(
   outDir: string,
 ): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
+  const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   if (args.dashboard) {
-    const started = startDashboard(command, plan.experiment.name, args.dashboard);
+    const started = startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets });
     if (!started) return 2;
     dashboard = started;
   }
@@ -156,6 +160,7 @@ async function execute(
     const outcome = await runPlan(plan, {
       outDir,
       resume: args.resume,
+      keepSecrets,
       signal: interrupt.signal,
       hooks: dashboard
         ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
@@ -166,14 +171,17 @@ async function execute(
         quick: args.quick,
         ...(ran === null ? {} : { ranSource: ran }),
       },
-      renderReport: (results) => renderReport(results),
+      renderReport: (results) => renderReport(results, { keepSecrets }),
     });
-    await dashboard?.finish(outcome.results);
-    return { ...outcome, stopExitCode: interrupt.exitCode() };
+    // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
+    const results = keepSecrets ? outcome.results : redactResults(outcome.results);
+    await dashboard?.finish(results);
+    return { ...outcome, results, stopExitCode: interrupt.exitCode() };
   } catch (err) {
     live.done();
     if (err instanceof TargetFailedError) {
-      console.error(`loadlab ${command}: ${err.message}`);
+      // The message ends with the tail of the target's own output.
+      console.error(`loadlab ${command}: ${terminalSafe(redactText(err.message))}`);
       console.error(`finished runs are kept in ${outDir}/results.json`);
       return 3;
     }
@@ -193,7 +201,7 @@ async function execute(
 async function conclude(command: string, outcome: Stopped, args: RunArgs): Promise<number> {
   const { results } = outcome;
   const failed = results.thresholds.filter((t) => !t.ok);
-  if (failed.length) console.log(`\n${failedTable(failed)}`);
+  if (failed.length) console.log(`\n${terminalSafe(failedTable(failed))}`);
   try {
     if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
     if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));

@@ -5,9 +5,11 @@
  * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
  * Capacity-search probes print their summary line too, marked as probes.
  */
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
 import { formatDurationMs, formatNumber, formatPercent } from "../report/text_format.ts";
+import { cacheBypassSentence } from "../report/cache_bypass.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -19,13 +21,15 @@ export function runProgress(opts: {
     hooks: {
       onRunStart(run, i, n, etaMs) {
         position = `run ${i + 1}/${n}`;
-        if (opts.terminal) console.log(`${position} ${run.name}  ETA ${formatEta(etaMs)}`);
+        if (opts.terminal) console.log(`${position} ${terminalSafe(run.name)}  ETA ${formatEta(etaMs)}`);
       },
       onProgress: opts.live.onProgress,
       onRunEnd(result) {
         opts.live.done();
         const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
         console.log(prefix + summaryLine(result));
+        const bypass = cacheBypassSentence(result);
+        if (bypass) console.log(`${prefix}warning: ${bypass}`);
       },
     },
   };
@@ -40,7 +44,7 @@ export function formatEta(ms: number): string {
 /** One line per finished run: name, req/s, p50, p99, success. */
 export function summaryLine(run: RunResult): string {
   return [
-    run.name,
+    terminalSafe(run.name),
     `${formatNumber(run.rps, 1)} req/s`,
     `p50 ${formatDurationMs(run.latencyMs.p50)}`,
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,

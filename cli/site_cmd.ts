@@ -16,6 +16,9 @@ import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { isListenError, urlHost, warnIfExposed } from "./dashboard.ts";
 import { openBrowser } from "./open_browser.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
+import { redactResults } from "../results/redact.ts";
+import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
 import { EXIT } from "./exit_codes.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 
@@ -83,14 +86,15 @@ export async function findExperiments(dir: string): Promise<SiteExperiment[]> {
   const ids = new Set<string>();
   for (const path of (await resultsPaths(dir)).sort()) {
     try {
-      const results = await loadResultsFile(path);
+      // Redacted once here: the index, every report and every comparison are built from these.
+      const results = redactResults(await loadResultsFile(path));
       const folder = relative(dir, join(path, "..")) || relative(join(dir, ".."), dir) || "results";
       let id = folder.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^\.+/, "_");
       for (let n = 2; ids.has(id); n++) id = `${id.replace(/-\d+$/, "")}-${n}`;
       ids.add(id);
       found.push({ id, results });
     } catch (err) {
-      console.error(`loadlab site: note: skipped ${(err as Error).message}`);
+      console.error(`loadlab site: note: skipped ${terminalSafe((err as Error).message)}`);
     }
   }
   return found;
@@ -130,10 +134,14 @@ async function serve(dir: string, opts: { host: string; port: number; open: bool
   let server: Deno.HttpServer;
   try {
     server = Deno.serve({ hostname: opts.host, port: opts.port, onListen: () => {} }, async (req) => {
-      const path = new URL(req.url).pathname.replace(/^\/+/, "") || "index.html";
+      const foreign = rejectForeignHost(req, opts.host);
+      if (foreign) return foreign;
+      const decoded = decodedPath(new URL(req.url).pathname);
+      if (decoded === null) return badPathResponse();
+      const path = decoded.replace(/^\/+/, "") || "index.html";
       if (path === "index.html") experiments = await findExperiments(dir);
       for (const [page, render] of sitePages(experiments)) {
-        if (decodeURIComponent(path) === page) return html(render());
+        if (path === page) return html(render());
       }
       return new Response("not found", { status: 404 });
     });

@@ -9,6 +9,7 @@
  * never NaN.
  */
 
+import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, LatencyKey, RunResult } from "../results/mod.ts";
 import {
   formatBytes,
@@ -148,7 +149,7 @@ function errorLines(run: RunResult, c: Palette): string[] {
     out.push(c.red(`  [${formatCount(count ?? 0)}] ${kind}`));
     const messages = Object.entries(run.errorMessages[kind] ?? {}).sort((a, b) => b[1] - a[1]);
     for (const [message, n] of messages.slice(0, TOP_MESSAGES)) {
-      out.push(`      ${formatCount(n)} × ${message}`);
+      out.push(`      ${formatCount(n)} × ${terminalSafe(message)}`);
     }
     if (messages.length > TOP_MESSAGES) out.push(`      … ${messages.length - TOP_MESSAGES} more messages`);
   }

@@ -8,6 +8,7 @@
  */
 import denoJson from "../deno.json" with { type: "json" };
 import { parseResultsFile } from "./parse.ts";
+import { redactResults } from "./redact.ts";
 import {
   type EnvironmentInfo,
   RESULTS_SCHEMA,
@@ -105,9 +106,17 @@ export class WriteError extends Error {
   }
 }
 
-/** Writes `results.json` atomically. */
-export async function writeResultsFile(path: string, results: ResultsFile): Promise<void> {
-  await writeTextAtomic(path, JSON.stringify(results, null, 2) + "\n");
+/**
+ * Writes `results.json` atomically, secrets redacted (results/redact.ts) unless `keepSecrets`
+ * (`--no-redact`).
+ */
+export async function writeResultsFile(
+  path: string,
+  results: ResultsFile,
+  opts: { keepSecrets?: boolean } = {},
+): Promise<void> {
+  const shown = opts.keepSecrets ? results : redactResults(results);
+  await writeTextAtomic(path, JSON.stringify(shown, null, 2) + "\n");
 }
 
 /** A results file that could not be used; the message is one line naming the file. */

@@ -173,6 +173,8 @@ export const resultsFileSchema = z.looseObject({
   analysis: analysisSchema.optional(),
   /** Present on a file made by `loadlab merge` of several segments' shards. */
   shards: shardsSummarySchema.optional(),
+  /** Secrets replaced by `[redacted N chars sha256:…]` (results/redact.ts); absent with `--no-redact`. */
+  redaction: z.looseObject({ secrets: z.number().int().min(0), kinds: z.array(z.string()) }).optional(),
 });
 
 export type LoadModel = (typeof LOAD_MODELS)[number];

@@ -49,6 +49,8 @@ export interface RunPlanOptions {
   experiment?: Partial<ExperimentInfo>;
   /** Draws report.html from the results so far; written beside results.json after every run. */
   renderReport: RenderReport;
+  /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
+  keepSecrets?: boolean;
 }
 
 export interface RunPlanOutcome {
@@ -76,6 +78,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     },
     opts.resume ?? false,
     opts.renderReport,
+    opts.keepSecrets ?? false,
   );
   const done = output.completedNames();
   const todo = plan.runs.filter((r) => !done.has(r.name));

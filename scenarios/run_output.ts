@@ -27,12 +27,15 @@ export class ExperimentOutput {
   readonly reportPath: string;
   results: ResultsFile;
   private readonly render: RenderReport;
+  /** `--no-redact`: written as they are, secrets included. */
+  readonly keepSecrets: boolean;
 
-  private constructor(outDir: string, results: ResultsFile, render: RenderReport) {
+  private constructor(outDir: string, results: ResultsFile, render: RenderReport, keepSecrets: boolean) {
     this.resultsPath = `${outDir}/results.json`;
     this.reportPath = `${outDir}/report.html`;
     this.results = results;
     this.render = render;
+    this.keepSecrets = keepSecrets;
   }
 
   /**
@@ -44,10 +47,11 @@ export class ExperimentOutput {
     experiment: ExperimentInfo,
     resume: boolean,
     render: RenderReport,
+    keepSecrets = false,
   ): Promise<ExperimentOutput> {
     const fresh: ResultsFile = { ...buildResultsFile({ experiment, runs: [] }), complete: false };
     if (!resume || !(await exists(`${outDir}/results.json`))) {
-      return new ExperimentOutput(outDir, fresh, render);
+      return new ExperimentOutput(outDir, fresh, render, keepSecrets);
     }
     const previous = await loadResultsFile(`${outDir}/results.json`);
     if (previous.experiment.name !== experiment.name) {
@@ -56,12 +60,18 @@ export class ExperimentOutput {
           `resume into its own folder or drop --resume`,
       );
     }
-    return new ExperimentOutput(outDir, {
-      ...fresh,
-      createdAt: previous.createdAt,
-      environment: previous.environment,
-      runs: previous.runs.filter((r) => !r.incomplete && !r.probe),
-    }, render);
+    return new ExperimentOutput(
+      outDir,
+      {
+        ...fresh,
+        createdAt: previous.createdAt,
+        environment: previous.environment,
+        runs: previous.runs.filter((r) => !r.incomplete && !r.probe),
+        ...(previous.redaction ? { redaction: previous.redaction } : {}),
+      },
+      render,
+      keepSecrets,
+    );
   }
 
   /** Names of the runs already complete in the file. */
@@ -86,7 +96,8 @@ export class ExperimentOutput {
    * leaves both as the last successful write left them: each replaces its old copy only once written).
    */
   async write(): Promise<void> {
-    await written(this.resultsPath, () => writeResultsFile(this.resultsPath, this.results));
+    const keepSecrets = this.keepSecrets;
+    await written(this.resultsPath, () => writeResultsFile(this.resultsPath, this.results, { keepSecrets }));
     await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
   }
 }

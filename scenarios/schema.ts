@@ -104,6 +104,8 @@ const experimentObject = z.strictObject({
   thresholds: z.array(thresholdSchema).default([]),
   /** Deep-merged over the file by --quick (same shape, shorter); checked in full with --quick. */
   quick: z.record(z.string(), z.unknown()).optional(),
+  /** false: results.json, report.html and the CI files keep secrets as they are (like `--no-redact`). */
+  redact: z.boolean().default(true),
   /** `none` drops the per-interval HDR histograms from results.json (smaller; no exact warm-up cut). */
   intervalHistograms: z.enum(["keep", "none"]).default("keep"),
   /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */

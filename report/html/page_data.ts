@@ -7,6 +7,7 @@
  * changes, comparison matrices and sweeps with their knees. Pure; the page only draws what this returns.
  */
 import { shardsLine } from "../shards_line.ts";
+import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
@@ -87,6 +88,8 @@ export interface PageData {
   phaseComparisons: PhaseComparison[];
   /** How many shards on how many hosts made a merged file, or that a file is one shard; null otherwise. */
   shards: string | null;
+  /** "3 secrets redacted: Authorization header, URL password"; null when none were. */
+  redaction: string | null;
 }
 
 const r4 = round4;
@@ -249,7 +252,14 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
 }
 
 /** Builds the page data; `compare` is a baseline results file for the before/after view. */
-export function buildPageData(results: ResultsFile, compare?: ResultsFile): PageData {
+export function buildPageData(
+  shown: ResultsFile,
+  shownCompare?: ResultsFile,
+  opts: { keepSecrets?: boolean } = {},
+): PageData {
+  // Redacted here, the one door to every page (report, site, live dashboard): old files included.
+  const results = opts.keepSecrets ? shown : redactResults(shown);
+  const compare = shownCompare && !opts.keepSecrets ? redactResults(shownCompare) : shownCompare;
   const overview = buildOverview(results);
   return {
     createdAt: results.createdAt,
@@ -265,5 +275,6 @@ export function buildPageData(results: ResultsFile, compare?: ResultsFile): Page
     analysis: pageAnalysis(results),
     phaseComparisons: buildPhaseComparisons(results.runs),
     shards: shardsLine(results),
+    redaction: redactionLine(results.redaction),
   };
 }

@@ -9,6 +9,7 @@
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
 import { MIN_STABILIZATION_INTERVALS, round3, round4 } from "../../results/stats.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
+import { cacheBypassSentence } from "../cache_bypass.ts";
 
 const r4 = round4;
 
@@ -85,6 +86,8 @@ export type PageRun =
     generator: GeneratorVerdict | null;
     /** When latency stopped drifting, in words (`stabilizationText`). */
     stabilization: string;
+    /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
+    cacheBypass: string | null;
   };
 
 /** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
@@ -212,5 +215,6 @@ export function pageRun(run: RunResult, group: string): PageRun {
     telemetry: (telemetry ?? []).map(telemetryColumns),
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
+    cacheBypass: cacheBypassSentence(run),
   };
 }

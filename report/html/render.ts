@@ -40,6 +40,8 @@ export interface RenderOptions {
   live?: boolean;
   /** `loadlab site`: the navigation (index link, baseline and candidate pickers) embedded beside the data. */
   site?: SiteNav;
+  /** `--no-redact`: embed secrets (URL passwords, credential headers) as they are. */
+  keepSecrets?: boolean;
 }
 
 /** Escapes text for HTML element content and attribute values. */
@@ -164,7 +166,7 @@ in the page source as JSON (the element with id "loadlab-data").`,
     footer: `Made by loadlab ${version} with Chart.js ${CHART_JS_VERSION}.
 Self-contained: works offline; the data is embedded as JSON (#loadlab-data).`,
     json: [
-      ["loadlab-data", buildPageData(results, opts.compare)],
+      ["loadlab-data", buildPageData(results, opts.compare, { keepSecrets: opts.keepSecrets })],
       ...(opts.site ? [["loadlab-site", opts.site] as [string, unknown]] : []),
     ],
     scripts: [scriptSafe(CHART_JS_SOURCE), clientSource(opts.live ? "loadlabLive" : "loadlabMain")],

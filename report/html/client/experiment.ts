@@ -100,6 +100,7 @@ export function targetFacts(run: PageRun): HTMLElement | null {
   const info = run.targetInfo, stats = run.targetStats;
   if (!info && !stats) return null;
   const box = h("div", { id: "target-info" }, h("h3", null, "Target"));
+  if (run.cacheBypass) box.appendChild(h("p", { class: "warn", id: "cache-bypass" }, run.cacheBypass));
   if (info) {
     const pairs: Array<[string, string]> = [["kind", info.kind]];
     if (info.runtime) pairs.push(["runtime", info.runtime]);

@@ -39,6 +39,7 @@ export function renderHeader(data: PageData): HTMLElement {
       ["runs", String(data.runs.length)],
       ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
       ...headerRunFacts(data),
+      ...(data.redaction ? [["secrets", data.redaction] as [string, string]] : []),
     ]),
   );
   const compat = npmCompatNote(data.runs);

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * Guards of loadlab's own little web servers (the live dashboard, `loadlab site`): they serve results
+ * without authentication, so a request must name this machine in its `Host` header. A web page could
+ * otherwise read them through DNS rebinding (a name of its own that resolves to 127.0.0.1 after the
+ * page loaded), since the browser sends that name, not ours. Also the one safe way to decode a path:
+ * a malformed escape (`/%ZZ`) is the client's mistake, a 400, never an exception with a stack trace.
+ */
+
+/** Host names a browser on this machine uses for a loopback server. */
+const LOCAL_NAMES = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** The name part of a `Host` header value: `[::1]:8080` → `[::1]`, `localhost:80` → `localhost`. */
+function hostName(header: string): string {
+  const value = header.trim().toLowerCase();
+  if (value.startsWith("[")) return value.slice(0, value.indexOf("]") + 1);
+  const colon = value.indexOf(":");
+  return colon === -1 ? value : value.slice(0, colon);
+}
+
+/** `--host` as it appears in a Host header (an IPv6 address in brackets). */
+function asHostName(listenHost: string): string {
+  const host = listenHost.toLowerCase();
+  return host.includes(":") && !host.startsWith("[") ? `[${host}]` : host;
+}
+
+/**
+ * A 421 response when `req`'s Host header names neither loopback (`localhost`, `127.0.0.1`, `[::1]`,
+ * any port) nor the `--host` the server listens on; null when the request may be served.
+ */
+export function rejectForeignHost(req: Request, listenHost: string): Response | null {
+  const header = req.headers.get("host");
+  const name = header === null ? "" : hostName(header);
+  if (LOCAL_NAMES.has(name) || name === asHostName(listenHost)) return null;
+  return new Response(
+    `misdirected request: this server answers only to localhost, 127.0.0.1, [::1] or ${listenHost}\n`,
+    { status: 421, headers: { "content-type": "text/plain; charset=utf-8" } },
+  );
+}
+
+/** `pathname` with its %-escapes decoded, or null when an escape is malformed (`/%ZZ`, `/%E0%A4%A`). */
+export function decodedPath(pathname: string): string | null {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+}
+
+/** The answer to a path that cannot be decoded. */
+export function badPathResponse(): Response {
+  return new Response("bad request: malformed %-escape in the path\n", {
+    status: 400,
+    headers: { "content-type": "text/plain; charset=utf-8" },
+  });
+}

@@ -1,0 +1,227 @@
+/**
+ * @module
+ * Takes secrets out of results before anything is written or shown: the one place that decides what a
+ * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
+ * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password or
+ * auth), query parameters, environment variables and `--flag value` arguments with such names become
+ * `[redacted 32 chars sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be
+ * told apart. Secrets are first collected from the structure (request headers of the configuration,
+ * the experiment source parsed as YAML or JSON, URLs in any string), then every string of the file is
+ * rewritten, so a secret echoed in the experiment's source text or an error message goes too.
+ *
+ * It runs once per write or render, on the assembled results, never on the hot path: the engine still
+ * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
+ */
+import { createHash } from "node:crypto";
+import { parse as parseYaml } from "yaml";
+import type { ResultsFile } from "./schema.ts";
+
+/** Names of headers, query parameters, variables and flags whose values are secrets. */
+const SECRET_NAME = /token|key|secret|passw|auth|cookie|credential|session/i;
+/** `scheme://user:password@`: the password group. */
+const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
+/** `?name=value` / `&name=value` in a URL or a path. */
+const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=([^&#\s;"']*)/g;
+/** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
+const NUMBERS_ONLY = new Set([
+  "histogramEncoded",
+  "percentiles",
+  "uncorrectedPercentiles",
+  "histogram",
+  "logHistogram",
+]);
+/** A token `redactedToken` made. */
+const TOKEN = /\[redacted \d+ chars sha256:[0-9a-f]{8}\]/g;
+/** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
+const MIN_LITERAL = 4;
+
+/** What one redaction pass found: how many distinct secrets and of which kinds. */
+export interface RedactionSummary {
+  secrets: number;
+  kinds: string[];
+}
+
+/** `[redacted 18 chars sha256:1a2b3c4d]` for `secret`. */
+export function redactedToken(secret: string): string {
+  const hash = createHash("sha256").update(secret).digest("hex").slice(0, 8);
+  return `[redacted ${secret.length} chars sha256:${hash}]`;
+}
+
+/** Whether a header, parameter, variable or flag of this name carries a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+class Collector {
+  readonly secrets = new Map<string, string>();
+  add(value: string, kind: string): void {
+    if (!value || value.includes("[redacted") || this.secrets.has(value)) return;
+    this.secrets.set(value, kind);
+  }
+  /** Finds URL passwords and secret query values in free text. */
+  scanText(text: string): void {
+    if (!mayHoldUrlSecret(text)) return;
+    for (const m of text.matchAll(URL_USERINFO)) this.add(m[2], "URL password");
+    for (const m of text.matchAll(QUERY_PARAM)) {
+      if (isSecretName(m[2]) && m[3]) this.add(m[3], `${m[2]} query parameter`);
+    }
+  }
+  /** Walks any JSON-like value: header tuples, header/env/query records, argument lists, URLs. */
+  walk(value: unknown, parentKey = ""): void {
+    if (typeof value === "string") return this.scanText(value);
+    if (Array.isArray(value)) {
+      if (isHeaderTuple(value)) {
+        if (isSecretName(value[0])) this.add(String(value[1]), `${value[0]} header`);
+      } else if (value.every((v) => typeof v === "string")) this.scanArgs(value as string[]);
+      for (const v of value) this.walk(v, parentKey);
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
+    for (const [k, v] of Object.entries(value)) {
+      this.scanText(k); // error messages are keys of their count maps
+      if (named && isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
+        this.add(String(v), `${k} ${kindOf(parentKey)}`);
+      }
+      if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
+    }
+  }
+  /** `--api-key=X`, `--token X` and `-H "Authorization: X"` in an argument list. */
+  scanArgs(args: string[]): void {
+    args.forEach((arg, i) => {
+      const eq = /^--?([A-Za-z0-9_.-]+)=(.+)$/.exec(arg);
+      if (eq && isSecretName(eq[1])) return this.add(eq[2], `--${eq[1]} argument`);
+      const flag = /^--?([A-Za-z0-9_.-]+)$/.exec(arg);
+      const next = args[i + 1];
+      if (flag && next !== undefined && !next.startsWith("-") && isSecretName(flag[1])) {
+        this.add(next, `--${flag[1]} argument`);
+      }
+      const header = /^([A-Za-z0-9_-]+):\s*(.+)$/.exec(arg);
+      if (header && !arg.includes("://") && isSecretName(header[1])) {
+        this.add(header[2], `${header[1]} header`);
+      }
+    });
+  }
+}
+
+function kindOf(parentKey: string): string {
+  const k = parentKey.toLowerCase();
+  if (k === "headers") return "header";
+  if (k === "query") return "query parameter";
+  if (k === "env" || k === "environment") return "environment variable";
+  return "value";
+}
+
+/** Cheap test before the regular expressions: a URL password needs `@`, a query value `=`. */
+function mayHoldUrlSecret(text: string): boolean {
+  return text.includes("@") || text.includes("=");
+}
+
+function isHeaderTuple(value: unknown[]): value is [string, string] {
+  return value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string" &&
+    // A header name, not a `--flag` (a two-item argument list is read as arguments).
+    !value[0].startsWith("-") && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value[0]);
+}
+
+/** The experiment source as data when it is YAML or JSON; undefined for a command line or bad text. */
+function parseSource(source: string | undefined): unknown {
+  if (!source) return undefined;
+  try {
+    return parseYaml(source, { maxAliasCount: 100 });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Rewrites one string: URL passwords and secret query values in place, then known secrets literally. */
+function rewrite(text: string, literals: Array<[string, string]>, exact: Map<string, string>): string {
+  const whole = exact.get(text);
+  if (whole !== undefined) return whole;
+  if (!mayHoldUrlSecret(text) && !literals.some(([secret]) => text.includes(secret))) return text;
+  let out = text.replace(
+    URL_USERINFO,
+    (all, head: string, pw: string) => pw.startsWith("[redacted") ? all : `${head}${redactedToken(pw)}@`,
+  );
+  out = out.replace(
+    QUERY_PARAM,
+    (all, sep: string, name: string, value: string) =>
+      value && isSecretName(name) && !value.startsWith("[redacted")
+        ? `${sep}${name}=${redactedToken(value)}`
+        : all,
+  );
+  for (const [secret, token] of literals) if (out.includes(secret)) out = out.split(secret).join(token);
+  return out;
+}
+
+/** `value` with `f` applied to its strings; parts without a change are the same objects (no copy). */
+function mapStrings(value: unknown, f: (s: string) => string, key = ""): unknown {
+  if (NUMBERS_ONLY.has(key)) return value;
+  if (typeof value === "string") return f(value);
+  if (value === null || typeof value !== "object") return value;
+  if (Array.isArray(value)) {
+    let changed = false;
+    const out = value.map((v) => {
+      const w = mapStrings(v, f, key);
+      changed ||= w !== v;
+      return w;
+    });
+    return changed ? out : value;
+  }
+  // Error messages are the keys of their count maps, and a message may echo a URL.
+  const keysToo = key === "errorMessages";
+  let changed = false;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value)) {
+    const k2 = keysToo ? f(k) : k;
+    const w = mapStrings(v, f, keysToo ? key : k);
+    changed ||= w !== v || k2 !== k;
+    out[k2] = w;
+  }
+  return changed ? out : value;
+}
+
+/**
+ * `results` with every secret replaced by its redacted token and `redaction` saying how many were
+ * redacted (distinct tokens in the result, earlier passes included; absent when none ever was). `results` is not
+ * changed; unchanged parts are shared with it.
+ */
+export function redactResults(results: ResultsFile): ResultsFile {
+  const collector = new Collector();
+  collector.walk(results);
+  collector.walk(parseSource(results.experiment.source));
+  const exact = new Map<string, string>();
+  const literals: Array<[string, string]> = [];
+  for (const secret of collector.secrets.keys()) {
+    const token = redactedToken(secret);
+    exact.set(secret, token);
+    if (secret.length >= MIN_LITERAL) literals.push([secret, token]);
+  }
+  literals.sort((a, b) => b[0].length - a[0].length);
+  // Counted by the distinct tokens in the output, so a resumed file (old runs redacted, new ones not)
+  // and a second pass count each secret once.
+  const tokens = new Set<string>();
+  const redacted = mapStrings(results, (s) => {
+    const out = rewrite(s, literals, exact);
+    if (out.includes("[redacted ")) { for (const m of out.matchAll(TOKEN)) tokens.add(m[0]); }
+    return out;
+  }) as ResultsFile;
+  const before = results.redaction;
+  const kinds = [...new Set([...(before?.kinds ?? []), ...collector.secrets.values()])];
+  const secrets = tokens.size || (before?.secrets ?? 0);
+  // A file without secrets stays as it was: `redaction` appears only when something was redacted.
+  return secrets === 0 ? redacted : { ...redacted, redaction: { secrets, kinds } };
+}
+
+/** One line for a reader: "3 secrets redacted: Authorization header, URL password"; null when none. */
+export function redactionLine(summary: RedactionSummary | undefined): string | null {
+  if (!summary || summary.secrets === 0) return null;
+  const kinds = summary.kinds.length > 6
+    ? `${summary.kinds.slice(0, 6).join(", ")} and ${summary.kinds.length - 6} more kinds`
+    : summary.kinds.join(", ");
+  return `${summary.secrets} secret${summary.secrets === 1 ? "" : "s"} redacted: ${kinds}`;
+}
+
+/** URL passwords and secret query values of one line of text (for terminal lines that echo a URL). */
+export function redactText(text: string): string {
+  return rewrite(text, [], new Map());
+}

@@ -1,0 +1,62 @@
+import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
+import { redactedToken, redactionLine, redactResults, redactText } from "./redact.ts";
+import type { ResultsFile } from "./schema.ts";
+
+function file(run: Record<string, unknown>, source?: string): ResultsFile {
+  return {
+    schema: "loadlab.results/v2",
+    createdAt: "2026-11-22T00:00:00Z",
+    environment: {} as ResultsFile["environment"],
+    experiment: { name: "x", ...(source ? { source } : {}) },
+    runs: [run as ResultsFile["runs"][number]],
+    thresholds: [],
+  };
+}
+
+Deno.test("redactedToken keeps the length and a short hash; equal secrets give equal tokens", () => {
+  assertMatch(redactedToken("abc"), /^\[redacted 3 chars sha256:ba7816bf\]$/);
+  assertEquals(redactedToken("x1"), redactedToken("x1"));
+});
+
+Deno.test("redactResults: args, env, redis URLs, error messages; histograms and plain values untouched", () => {
+  const source = `targets:
+  a: { kind: external, command: app, args: [--api-key=ARGKEY1, --token, TOK2222, --port, "80"],
+       env: { DB_PASSWORD: PW333333, PORT: "3000" }, url: "http://127.0.0.1:1" }
+  p: { kind: proxy, redisUrl: "redis://:REDISPW9@127.0.0.1:6379", upstream: a }
+`;
+  const results = file({
+    name: "r",
+    url: "http://127.0.0.1:1/?page=2&Token=QTOK44",
+    args: ["--secret", "PAIRSECRET"],
+    config: {
+      requestMix: [{ headers: [["Proxy-Authorization", "Basic PXY555"], ["Accept", "text/plain"]] }],
+    },
+    histogramEncoded: "HISTQTOK44",
+    errorMessages: { connect: { "cannot reach http://u:URLPW7@h/ (QTOK44)": 3 } },
+  }, source);
+  const out = redactResults(results);
+  const text = JSON.stringify(out);
+  const outside = text.replace("HISTQTOK44", "");
+  for (
+    const secret of ["ARGKEY1", "TOK2222", "PW333333", "REDISPW9", "QTOK44", "PXY555", "URLPW7", "PAIRSECRET"]
+  ) {
+    ok(!outside.includes(secret), `${secret} left in ${text}`);
+  }
+  ok(text.includes("HISTQTOK44"), "encoded histograms are data, never rewritten");
+  ok(text.includes("text/plain") && text.includes('PORT: \\"3000\\"') && text.includes("page=2"));
+  assertEquals(out.redaction?.secrets, 8);
+  assertEquals(out.redaction?.kinds.includes("--secret argument"), true);
+  // A second pass finds nothing new and changes nothing; new raw runs beside redacted ones (a resumed
+  // file) count each secret once.
+  assertEquals(redactResults(out), out);
+  const resumed = redactResults({ ...out, runs: [...out.runs, ...results.runs] });
+  assertEquals(resumed.redaction?.secrets, 8);
+  assertMatch(redactionLine(out.redaction)!, /^8 secrets redacted: /);
+  assertEquals(redactionLine({ secrets: 0, kinds: [] }), null);
+});
+
+Deno.test("redactText hides URL passwords and secret query values in one line", () => {
+  const line = redactText("GET http://a:b1@h/x?session=s9&n=1 failed");
+  assertMatch(line, /^GET http:\/\/a:\[redacted 2 chars sha256:[0-9a-f]{8}\]@h\/x\?session=\[redacted 2/);
+  ok(line.endsWith("&n=1 failed"));
+});

@@ -1,0 +1,11 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { terminalSafe } from "./terminal_text.ts";
+
+Deno.test("terminalSafe drops escape sequences and control characters, keeps tabs, newlines and text", () => {
+  assertEquals(terminalSafe("a\x1b[2J\x1b[1;1Hb"), "ab");
+  assertEquals(terminalSafe("t\x1b]0;owned\x07x"), "tx");
+  assertEquals(terminalSafe("t\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\"), "tlink");
+  assertEquals(terminalSafe("over\rwrite\x08\x00\x7f\x9b31m"), "overwrite");
+  assertEquals(terminalSafe("one\ttwo\nthree é 漢 \u202eevil"), "one\ttwo\nthree é 漢 evil");
+  assertEquals(terminalSafe("trailing \x1b"), "trailing ");
+});
