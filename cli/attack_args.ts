@@ -37,6 +37,8 @@ export interface AttackOutputOptions {
   reportFile?: string;
   quiet: boolean;
   noLive: boolean;
+  /** `--strict`: a run loadlab does not trust (results/run_verdict.ts) exits 6. */
+  strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
 }
@@ -100,6 +102,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       reportFile: flags.path("report"),
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
+      strict: flags.has("strict"),
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),

@@ -151,6 +151,7 @@ Deno.test("parseAttackArgs collects output options and thresholds", () => {
     reportFile: undefined,
     quiet: false,
     noLive: false,
+    strict: false,
   });
   const parsed = parse(
     URL_,
@@ -160,6 +161,7 @@ Deno.test("parseAttackArgs collects output options and thresholds", () => {
     "--report=r.html",
     "-q",
     "--no-live",
+    "--strict",
     "--threshold",
     "p99<200ms",
     "--threshold=successRate>0.99",
@@ -170,6 +172,7 @@ Deno.test("parseAttackArgs collects output options and thresholds", () => {
     reportFile: "r.html",
     quiet: true,
     noLive: true,
+    strict: true,
   });
   assert.deepEqual(parsed.thresholds, ["p99<200ms", "successRate>0.99"]);
   assert.equal(parse(URL_, "-o", "x.json").output.outFile, "x.json");

@@ -24,6 +24,8 @@ Usage: loadlab run FILE|preset:NAME [options]
   --target NAME=URL         replace a target by a server already running (repeatable)
   --summary <file.md>       write a markdown summary (for CI step summaries)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
+  --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
+                            sends, lost requests, incomplete, warm-up not reached; also strict: true)
   --segment I/N             run segment I of N of every load (url: targets only; thresholds are
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
@@ -32,7 +34,7 @@ ${dashboardHelp(2, 28)}
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 no response at all,
-5 output not writable, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+5 output not writable, 6 a run flagged with --strict, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
 
 const SPECS: FlagSpec[] = [
   { long: "quick", takesValue: false },
@@ -45,6 +47,7 @@ const SPECS: FlagSpec[] = [
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
+  { long: "strict", takesValue: false },
   ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
@@ -65,6 +68,8 @@ export interface RunArgs {
   targets: Record<string, string>;
   summaryFile?: string;
   junitFile?: string;
+  /** `--strict`: a flagged run (results/run_verdict.ts) exits 6. */
+  strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
 }
@@ -90,6 +95,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     targets: parseTargets(flags.all("target")),
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
+    strict: flags.has("strict"),
     ...dashboardOf(flags),
   };
 }

@@ -22,6 +22,7 @@ Deno.test("run args: every flag, repeatable ones collected", () => {
     "s.md",
     "--junit",
     "j.xml",
+    "--strict",
   ]);
   assertEquals(args, {
     source: "study.yaml",
@@ -33,6 +34,7 @@ Deno.test("run args: every flag, repeatable ones collected", () => {
     targets: { mine: "http://127.0.0.1:3000/app" },
     summaryFile: "s.md",
     junitFile: "j.xml",
+    strict: true,
   });
 });
 
@@ -47,6 +49,7 @@ Deno.test("run args: defaults for a preset", () => {
     targets: {},
     summaryFile: undefined,
     junitFile: undefined,
+    strict: false,
   });
 });
 

@@ -20,8 +20,10 @@ import { assertWritable, OutputError } from "../scenarios/run_output.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
-import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
-import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { buildFindings } from "../report/findings.ts";
+import { flaggedRunNote, formatThresholdActual, thresholdRunVerdict } from "../results/threshold_text.ts";
 import { ConfigError } from "../runner/config.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 
@@ -65,7 +67,7 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
   }
   const outcome = await execute(command, plan, args, source, outDir);
   if (typeof outcome === "number") return outcome;
-  return await conclude(command, outcome, args);
+  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict });
 }
 
 /** An experiment as read: validated, with the text it came from and the preset's name. */
@@ -184,8 +186,16 @@ async function execute(
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
 async function conclude(command: string, outcome: Stopped, args: RunArgs): Promise<number> {
   const { results } = outcome;
+  const findings = buildFindings(results);
+  if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
   const failed = results.thresholds.filter((t) => !t.ok);
-  if (failed.length) console.log(`\n${failedTable(failed)}`);
+  if (failed.length) console.log(`\n${failedTable(failed, results.runs)}`);
+  const flaggedPasses = results.thresholds.filter((t) =>
+    t.ok && !t.pending && flaggedRunNote(t, results.runs)
+  );
+  for (const t of flaggedPasses) {
+    console.log(`passed ${t.expression} (${t.run})${flaggedRunNote(t, results.runs)}`);
+  }
   try {
     if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
     if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));
@@ -201,19 +211,21 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
     );
     return 4;
   }
+  if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
   return failed.length ? 1 : 0;
 }
 
-/** The failed thresholds as an aligned table: expression, scope, run, measured value. */
-export function failedTable(failed: ResultsFile["thresholds"]): string {
+/** The failed thresholds as an aligned table: expression, scope, run, measured value, the run's verdict. */
+export function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"] = []): string {
   return boxTable([
-    ["FAILED threshold", "scope", "run", "actual"],
+    ["FAILED threshold", "scope", "run", "actual", "run verdict"],
     ...failed.map((t) => [
       t.expression,
       [t.scope?.target && `target=${t.scope.target}`, t.scope?.load && `load=${t.scope.load}`]
         .filter(Boolean).join(",") || "all",
       t.run,
-      formatActual(t),
+      formatThresholdActual(t.expression, t.actual),
+      thresholdRunVerdict(t, runs)?.label ?? "-",
     ]),
   ]);
 }

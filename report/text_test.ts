@@ -150,7 +150,8 @@ Deno.test("renderSummary warns when the generator limited the run", () => {
   const server = renderSummary(sampleRun({ serverBoundSends: 50, serverBound: true, droppedSends: 2 }));
   assert(server.includes("waited for a connection: 50") && server.includes("Server-bound"), server);
   assert(!server.includes("WARNING"), server);
-  assert(text.includes("800.00 (target 1,000.00)"), text);
+  assert(text.includes("800.00 achieved of 1,000.00 requested"), text);
+  assert(text.startsWith("Verdict: generator-bound"), text);
   assert(renderSummary(sampleRun(), { color: true }).includes("\x1b[1mSummary:\x1b[0m"));
 });
 

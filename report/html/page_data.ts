@@ -10,6 +10,9 @@ import { shardsLine } from "../shards_line.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
+import { buildFindings, type Finding } from "../findings.ts";
+import { runVerdict, sendFacts } from "../../results/run_verdict.ts";
+import { formatThresholdActual, thresholdRunVerdict } from "../../results/threshold_text.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
 import {
   buildPhaseComparisons,
@@ -50,7 +53,18 @@ export interface OverviewRow {
   changePct: Partial<Record<OverviewMetric, number>> | null;
   /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
   beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
+  /** The run verdict (results/run_verdict.ts): "ok", or each flagged run's label (with its name in a group). */
+  verdict: string;
+  /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
+  sends: { requestedRps: number; sent: number; dropped: number; droppedShare: number } | null;
 }
+
+/** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
+export type PageThreshold = ResultsFile["thresholds"][number] & {
+  actualText: string;
+  /** The run's verdict label when it is flagged ("generator-bound"), else null. */
+  flagged: string | null;
+};
 
 /** A grouped bar chart: one label per load (or row), one series per variant. */
 export interface ComparisonMatrix {
@@ -74,7 +88,9 @@ export interface PageData {
   createdAt: string;
   environment: ResultsFile["environment"];
   experiment: ResultsFile["experiment"];
-  thresholds: ResultsFile["thresholds"];
+  thresholds: PageThreshold[];
+  /** The findings block (report/findings.ts): one sentence per load, flagged runs, the seed's expectations. */
+  findings: Finding[];
   runs: PageRun[];
   overview: OverviewRow[];
   comparison: ComparisonMatrix;
@@ -144,6 +160,8 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
       metrics,
       changePct: null,
       beyondNoise: null,
+      verdict: groupVerdict(runs),
+      sends: groupSends(runs),
     };
   });
   const baseline = results.experiment.baseline;
@@ -162,6 +180,28 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
     }
   }
   return rows;
+}
+
+/** "ok", the one run's verdict label, or "name: label" for each flagged run of a group of repeats. */
+function groupVerdict(runs: RunResult[]): string {
+  const flagged = runs.map((r) => [r, runVerdict(r)] as const).filter(([, v]) => !v.ok);
+  if (flagged.length === 0) return "ok";
+  if (runs.length === 1) return flagged[0][1].label;
+  return flagged.map(([r, v]) => `${r.name}: ${v.label}`).join("; ");
+}
+
+/** Requested rate (mean), sends made and dropped (sums) of a group of open-model runs; null for closed. */
+function groupSends(runs: RunResult[]): OverviewRow["sends"] {
+  const facts = runs.map(sendFacts);
+  if (facts.some((f) => f.requestedRps === null)) return null;
+  const sent = facts.reduce((a, f) => a + f.sent, 0);
+  const dropped = facts.reduce((a, f) => a + f.dropped, 0);
+  return {
+    requestedRps: r4(facts.reduce((a, f) => a + f.requestedRps!, 0) / facts.length),
+    sent,
+    dropped,
+    droppedShare: sent + dropped > 0 ? r4(dropped / (sent + dropped)) : 0,
+  };
 }
 
 /** Changes and verdicts as `loadlab run` stored them (the same change in %, plus beyond-noise). */
@@ -229,6 +269,11 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
   });
 }
 
+function flaggedLabel(t: ResultsFile["thresholds"][number], runs: RunResult[]): string | null {
+  const v = thresholdRunVerdict(t, runs);
+  return v && !v.ok ? v.label : null;
+}
+
 /** Builds the page data; `compare` is a baseline results file for the before/after view. */
 export function buildPageData(results: ResultsFile, compare?: ResultsFile): PageData {
   const overview = buildOverview(results);
@@ -236,7 +281,12 @@ export function buildPageData(results: ResultsFile, compare?: ResultsFile): Page
     createdAt: results.createdAt,
     environment: results.environment,
     experiment: results.experiment,
-    thresholds: results.thresholds,
+    thresholds: results.thresholds.map((t) => ({
+      ...t,
+      actualText: formatThresholdActual(t.expression, t.actual),
+      flagged: flaggedLabel(t, results.runs),
+    })),
+    findings: buildFindings(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
     comparison: buildComparison(overview),
