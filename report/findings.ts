@@ -77,19 +77,15 @@ function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefin
   return { variant, runs, mean, ci95 };
 }
 
-function fmt(m: Metric, x: number): string {
-  if (m === "rps") return `${formatNumber(x, x >= 100 ? 0 : 1)} req/s`;
-  if (m === "success") return `success ${formatNumber(x, 2)}%`;
-  return `p99 ${formatDurationMs(x)}`;
-}
-
-function fmtCi(m: Metric, ci: number | undefined): string {
-  if (ci === undefined) return "";
-  return m === "rps"
-    ? ` ± ${formatNumber(ci, 0)}`
-    : m === "success"
-    ? ` ± ${formatNumber(ci, 2)}`
-    : ` ± ${formatDurationMs(ci)}`;
+/** "8.3 ± 1.0 req/s", "p99 29.23 ms ± 3.75 ms", "success 100.00%": a mean with its CI when there is one. */
+function fmt(m: Metric, x: number, ci: number | undefined): string {
+  const pm = (text: string) => (ci === undefined ? "" : ` ± ${text}`);
+  if (m === "rps") {
+    const digits = x >= 100 ? 0 : 1;
+    return `${formatNumber(x, digits)}${pm(formatNumber(ci ?? 0, digits))} req/s`;
+  }
+  if (m === "success") return `success ${formatNumber(x, 2)}%${pm(`${formatNumber(ci ?? 0, 2)} points`)}`;
+  return `p99 ${formatDurationMs(x)}${pm(formatDurationMs(ci ?? 0))}`;
 }
 
 function describeCell(c: Cell): string {
@@ -97,7 +93,7 @@ function describeCell(c: Cell): string {
   const mark = flagged
     ? ` [${flagged === c.runs.length ? "flagged" : `${flagged} of ${c.runs.length} flagged`}]`
     : "";
-  const parts = (["rps", "p99", "success"] as const).map((m) => fmt(m, c.mean[m]) + fmtCi(m, c.ci95[m]));
+  const parts = (["rps", "p99", "success"] as const).map((m) => fmt(m, c.mean[m], c.ci95[m]));
   return `${c.variant} ${parts.join(", ")}${mark}`;
 }
 
