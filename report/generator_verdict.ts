@@ -53,10 +53,14 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
       sentence: "closed model: each connection sends when its previous response ends, so no send is late",
     };
   }
+  // The same dropped share the run verdict flags (results/run_verdict.ts), so the two never disagree.
+  const dropped = run.droppedSends > 0
+    ? `; ${shareOf(run.droppedSends, sends)} of intended sends dropped`
+    : "";
   return {
     kind: "kept-up",
     sentence: `kept the schedule: ${shareOf(run.lateSends, sends)} of sends late, ` +
-      `${shareOf(waited, sends)} waited for a connection`,
+      `${shareOf(waited, sends)} waited for a connection${dropped}`,
   };
 }
 

@@ -50,6 +50,8 @@ Deno.test("a generator-bound run blames loadlab; a kept schedule says so; a fall
   assert(late.sentence.startsWith("generator-bound: 60% of sends went out late"), late.sentence);
   const kept = generatorVerdict(openRun({ lateSends: 3, serverBoundSends: 0, transport: "deno" }))!;
   assertEquals(kept.sentence, "kept the schedule: 0.3% of sends late, 0% waited for a connection");
+  const dropped = generatorVerdict(openRun({ lateSends: 3, serverBoundSends: 0, droppedSends: 250 }))!;
+  assert(dropped.sentence.endsWith("; 20% of intended sends dropped"), dropped.sentence);
   const fallback = generatorVerdict(openRun({ transport: "deno", transportFallback: "https: needs TLS" }))!;
   assertEquals(Object.fromEntries(fallback.facts).transport, "deno (not epoll: https: needs TLS)");
 });
