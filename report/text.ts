@@ -65,10 +65,6 @@ function fields(pairs: Array<[string, string]>): string[] {
   return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);
 }
 
-function attempted(run: RunResult): number {
-  return run.requests + Object.values(run.errors).reduce((sum: number, n) => sum + (n ?? 0), 0);
-}
-
 /** " of sent, 12% of intended sends dropped": a success rate never stands alone beside dropped sends. */
 function successQualifier(run: RunResult): string {
   if (run.droppedSends === 0) return "";
@@ -94,7 +90,7 @@ function overview(run: RunResult, c: Palette): string[] {
     `${c.bold("Verdict:")} ${verdict.ok ? c.green("ok") : c.yellow(verdict.label)}`,
     c.bold("Summary:"),
     ...fields([
-      ["Success rate", (attempted(run) === 0 ? rate : successColor(rate)) + successQualifier(run)],
+      ["Success rate", (sends.sent === 0 ? rate : successColor(rate)) + successQualifier(run)],
       ["Total", formatDurationMs(run.durationSec * 1000)],
       ["Slowest", formatDurationMs(run.latencyMs.max)],
       ["Fastest", formatDurationMs(run.latencyMs.min)],

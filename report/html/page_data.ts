@@ -11,7 +11,7 @@ import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
 import { buildFindings, type Finding } from "../findings.ts";
-import { runVerdict, sendFacts } from "../../results/run_verdict.ts";
+import { achievedAbove, runVerdict, sendFacts } from "../../results/run_verdict.ts";
 import { formatThresholdActual, thresholdRunVerdict } from "../../results/threshold_text.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
 import {
@@ -56,7 +56,14 @@ export interface OverviewRow {
   /** The run verdict (results/run_verdict.ts): "ok", or each flagged run's label (with its name in a group). */
   verdict: string;
   /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
-  sends: { requestedRps: number; sent: number; dropped: number; droppedShare: number } | null;
+  sends: {
+    requestedRps: number;
+    sent: number;
+    dropped: number;
+    droppedShare: number;
+    /** Achieved req/s above the requested rate beyond noise (results/run_verdict.ts `achievedAbove`). */
+    aboveRequested: boolean;
+  } | null;
 }
 
 /** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
@@ -201,6 +208,7 @@ function groupSends(runs: RunResult[]): OverviewRow["sends"] {
     sent,
     dropped,
     droppedShare: sent + dropped > 0 ? r4(dropped / (sent + dropped)) : 0,
+    aboveRequested: runs.some(achievedAbove),
   };
 }
 

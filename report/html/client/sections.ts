@@ -106,7 +106,11 @@ export function sendCells(row: OverviewRow): Cell[] {
   if (s === null) return [{ text: "–", sort: -1 }, { text: "–", sort: -1 }, { text: "–", sort: -1 }];
   const dropped = s.dropped > 0 ? `${fmtNum(s.dropped, 0)} (${fmtPct(s.droppedShare * 100)})` : "0";
   return [
-    { text: fmtNum(s.requestedRps, 0), sort: s.requestedRps },
+    {
+      text: fmtNum(s.requestedRps, 0) + (s.aboveRequested ? " (achieved above)" : ""),
+      sort: s.requestedRps,
+      title: s.aboveRequested ? "achieved req/s is above the requested rate beyond noise" : "",
+    },
     { text: fmtNum(s.sent, 0), sort: s.sent },
     { text: dropped, sort: s.droppedShare, cls: s.dropped > 0 ? "bad" : "" },
   ];
