@@ -37,6 +37,8 @@ const sweepLabel = (r: RunResult) =>
 
 function valueOf(run: RunResult, m: Metric | "mean" | "p50"): number {
   if (m === "rps") return run.rps;
+  // A run without a response has no latency or success to speak of (its summary holds zeros).
+  if (run.requests === 0) return Number.NaN;
   if (m === "success") return run.successRate * 100;
   return run.latencyMs[m];
 }
@@ -84,7 +86,11 @@ function fmt(m: Metric, x: number, ci: number | undefined): string {
     const digits = x >= 100 ? 0 : 1;
     return `${formatNumber(x, digits)}${pm(formatNumber(ci ?? 0, digits))} req/s`;
   }
-  if (m === "success") return `success ${formatNumber(x, 2)}%${pm(`${formatNumber(ci ?? 0, 2)} points`)}`;
+  if (m === "success") {
+    return Number.isFinite(x)
+      ? `success ${formatNumber(x, 2)}%${pm(`${formatNumber(ci ?? 0, 2)} points`)}`
+      : "success -";
+  }
   return `p99 ${formatDurationMs(x)}${pm(formatDurationMs(ci ?? 0))}`;
 }
 

@@ -51,3 +51,10 @@ Deno.test("findings: a clean attack has its one sentence and nothing flagged", (
   assert.deepEqual(findings.map((f) => f.kind), ["load"]);
   assert.match(findings[0].text, /^baseline: redis-cache [\d,.]+ req\/s, p99 [\d.]+ ms, success 100\.00%\.$/);
 });
+
+Deno.test("findings: a run without a response shows dashes, not a 0 ms p99", () => {
+  const results = makeCpuSleepQuick();
+  results.runs = results.runs.map((r) => ({ ...r, requests: 0, rps: 0 }));
+  const [first] = buildFindings(results);
+  assert.match(first.text, /single 0\.0 req\/s, p99 -, success -/);
+});
