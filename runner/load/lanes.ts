@@ -79,7 +79,7 @@ class Lane {
         this.ctx.shared.stopping || (this.owner.dropAtEnd && nowMs >= this.ctx.endMs) ||
         (dropAfterMs !== null && nowMs - intendedMs > dropAfterMs)
       ) {
-        recorder.droppedSend(performance.now());
+        recorder.droppedSend(performance.now(), intendedMs);
         continue;
       }
       const arrival = this.ctx.arrival;

@@ -126,9 +126,13 @@ export class IntervalRecorder {
     this.#originMs = originMs;
   }
 
-  /** A send skipped because it was later than the bound (open models). */
-  droppedSend(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#droppedSends++;
+  /**
+   * A send skipped because it was later than the bound (open models). One intended before t0 was the
+   * warm-up's, as its response would have been (`recordResponse`): not counted, so sent + dropped stays
+   * within the run's own schedule.
+   */
+  droppedSend(nowMs: number, intendedMs = nowMs): void {
+    if (this.#slot(nowMs) && intendedMs >= this.#originMs) this.#droppedSends++;
   }
 
   connected(nowMs: number, connectUs: number): void {

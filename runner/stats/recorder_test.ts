@@ -57,13 +57,15 @@ Deno.test("warm-up events before originMs are ignored", () => {
   assertEquals([only.errors, only.connectHistogram], [{}, null]);
 });
 
-Deno.test("a response after t0 to a send intended before t0 is the warm-up's, not the run's", () => {
+Deno.test("a response or drop after t0 of a send intended before t0 is the warm-up's, not the run's", () => {
   const r = recorder();
   // Intended at 990 ms (warm-up), answered at 1010 ms: a caught-up backlog must not lift achieved req/s.
   r.recordResponse(1010, 200, 20_000, 1_000);
   r.recordResponse(1020, 200, 15_000, 1_000); // intended at 1005 ms: the run's
+  r.droppedSend(1030, 995); // the warm-up's drop
+  r.droppedSend(1030, 1001);
   const [only] = r.drain(1250, true);
-  assertEquals([only.index, only.requests], [0, 1]);
+  assertEquals([only.index, only.requests, only.droppedSends], [0, 1, 1]);
 });
 
 Deno.test("error messages are bounded per kind, extras count under (other)", () => {
