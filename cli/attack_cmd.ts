@@ -152,11 +152,5 @@ function pendingGates(thresholds: Threshold[], run: RunResult): ThresholdResult[
 /** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */
 function printGates(gates: ThresholdResult[], runs: RunResult[], toStderr: boolean): void {
   const print = toStderr ? console.error : console.log;
-  for (const g of gates) {
-    if (g.pending) {
-      print(`PENDING  ${g.expression}  (evaluated on the merged shards by loadlab merge)`);
-      continue;
-    }
-    print(`${thresholdLine(g, runs)}`);
-  }
+  for (const g of gates) print(thresholdLine(g, runs));
 }

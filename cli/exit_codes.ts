@@ -2,8 +2,7 @@
  * @module
  * The exit codes every command shares (README's table) and the checks behind the two that need data:
  * "no response at all" (4) and "output not writable" (5), and the untrusted-run check of `--strict` (6).
- * One place, so `attack` and `run` cannot
- * drift apart: a CI job reads the same number from either.
+ * One place, so `attack` and `run` cannot drift apart: a CI job reads the same number from either.
  */
 import type { RunResult } from "../results/mod.ts";
 import { flaggedRuns } from "../results/run_verdict.ts";

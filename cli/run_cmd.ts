@@ -23,7 +23,12 @@ import { boxTable } from "../report/text_tables.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
 import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
 import { buildFindings } from "../report/findings.ts";
-import { flaggedRunNote, formatThresholdActual, thresholdRunVerdict } from "../results/threshold_text.ts";
+import {
+  flaggedRunNote,
+  formatThresholdActual,
+  thresholdLine,
+  thresholdRunVerdict,
+} from "../results/threshold_text.ts";
 import { ConfigError } from "../runner/config.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 
@@ -190,11 +195,9 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
   if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
   const failed = results.thresholds.filter((t) => !t.ok);
   if (failed.length) console.log(`\n${failedTable(failed, results.runs)}`);
-  const flaggedPasses = results.thresholds.filter((t) =>
-    t.ok && !t.pending && flaggedRunNote(t, results.runs)
-  );
-  for (const t of flaggedPasses) {
-    console.log(`passed ${t.expression} (${t.run})${flaggedRunNote(t, results.runs)}`);
+  // A gate passed on a flagged run is not a pass to rely on: say so beside it.
+  for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
+    console.log(thresholdLine(t, results.runs));
   }
   try {
     if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
