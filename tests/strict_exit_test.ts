@@ -35,6 +35,8 @@ const ATTACK = (url: string, out: string) => [
   out,
   "--threshold",
   "p99<30s",
+  "--threshold",
+  "success>=1%",
 ];
 
 Deno.test("attack --strict: a flagged run exits 6, its gate says so; without --strict it exits 0", async () => {
@@ -51,6 +53,9 @@ Deno.test("attack --strict: a flagged run exits 6, its gate says so; without --s
         lax.stdout,
       );
       assert(lax.stdout.includes(`Verdict: ${verdict.label}`), lax.stdout);
+      // Each gate's actual in its rule's unit: seconds for "p99<30s", a percentage for "success>=1%".
+      assert(/PASS {2}p99<30s {2}\(attack: \d+\.\d{3} s\)/.test(lax.stdout), lax.stdout);
+      assert(/PASS {2}success>=1% {2}\(attack: \d+\.\d\d%\)/.test(lax.stdout), lax.stdout);
 
       const strict = await runLoadlab([...ATTACK(t.url, `${dir}/strict.json`), "--strict"]);
       assertEquals(strict.code, 6, strict.stderr);
