@@ -11,8 +11,13 @@ import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
 import { buildFindings, type Finding } from "../findings.ts";
-import { achievedAbove, runVerdict, sendFacts } from "../../results/run_verdict.ts";
-import { formatThresholdActual, thresholdRunVerdict } from "../../results/threshold_text.ts";
+import {
+  groupSends,
+  groupVerdict,
+  type OverviewSends,
+  type PageThreshold,
+  pageThresholds,
+} from "./page_verdict.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
 import {
   buildPhaseComparisons,
@@ -56,22 +61,8 @@ export interface OverviewRow {
   /** The run verdict (results/run_verdict.ts): "ok", or each flagged run's label (with its name in a group). */
   verdict: string;
   /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
-  sends: {
-    requestedRps: number;
-    sent: number;
-    dropped: number;
-    droppedShare: number;
-    /** Achieved req/s above the requested rate beyond noise (results/run_verdict.ts `achievedAbove`). */
-    aboveRequested: boolean;
-  } | null;
+  sends: OverviewSends | null;
 }
-
-/** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
-export type PageThreshold = ResultsFile["thresholds"][number] & {
-  actualText: string;
-  /** The run's verdict label when it is flagged ("generator-bound"), else null. */
-  flagged: string | null;
-};
 
 /** A grouped bar chart: one label per load (or row), one series per variant. */
 export interface ComparisonMatrix {
@@ -189,29 +180,6 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
   return rows;
 }
 
-/** "ok", the one run's verdict label, or "name: label" for each flagged run of a group of repeats. */
-function groupVerdict(runs: RunResult[]): string {
-  const flagged = runs.map((r) => [r, runVerdict(r)] as const).filter(([, v]) => !v.ok);
-  if (flagged.length === 0) return "ok";
-  if (runs.length === 1) return flagged[0][1].label;
-  return flagged.map(([r, v]) => `${r.name}: ${v.label}`).join("; ");
-}
-
-/** Requested rate (mean), sends made and dropped (sums) of a group of open-model runs; null for closed. */
-function groupSends(runs: RunResult[]): OverviewRow["sends"] {
-  const facts = runs.map(sendFacts);
-  if (facts.some((f) => f.requestedRps === null)) return null;
-  const sent = facts.reduce((a, f) => a + f.sent, 0);
-  const dropped = facts.reduce((a, f) => a + f.dropped, 0);
-  return {
-    requestedRps: r4(facts.reduce((a, f) => a + f.requestedRps!, 0) / facts.length),
-    sent,
-    dropped,
-    droppedShare: sent + dropped > 0 ? r4(dropped / (sent + dropped)) : 0,
-    aboveRequested: runs.some(achievedAbove),
-  };
-}
-
 /** Changes and verdicts as `loadlab run` stored them (the same change in %, plus beyond-noise). */
 function withStoredComparisons(rows: OverviewRow[], results: ResultsFile): OverviewRow[] {
   for (const row of rows) {
@@ -277,11 +245,6 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
   });
 }
 
-function flaggedLabel(t: ResultsFile["thresholds"][number], runs: RunResult[]): string | null {
-  const v = thresholdRunVerdict(t, runs);
-  return v && !v.ok ? v.label : null;
-}
-
 /** Builds the page data; `compare` is a baseline results file for the before/after view. */
 export function buildPageData(results: ResultsFile, compare?: ResultsFile): PageData {
   const overview = buildOverview(results);
@@ -289,11 +252,7 @@ export function buildPageData(results: ResultsFile, compare?: ResultsFile): Page
     createdAt: results.createdAt,
     environment: results.environment,
     experiment: results.experiment,
-    thresholds: results.thresholds.map((t) => ({
-      ...t,
-      actualText: formatThresholdActual(t.expression, t.actual),
-      flagged: flaggedLabel(t, results.runs),
-    })),
+    thresholds: pageThresholds(results),
     findings: buildFindings(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
