@@ -11,6 +11,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { runVerdict } from "../results/run_verdict.ts";
+import { freePort } from "../targets/free_port.ts";
 
 /** A target that answers every request after `delayMs`. */
 function slowTarget(delayMs: number) {
@@ -93,4 +94,11 @@ thresholds: ["p99 < 30s"]
     assert(/\[(generator-bound|server-bound|dropped)[^\]]*\]/.test(r.stdout), r.stdout);
     assert((await Deno.readTextFile(`${dir}/s.md`)).includes("⚠️ on a"), "the summary flags the gate");
   });
+});
+
+Deno.test("--strict keeps the precedence: no response at all is still 4, not 6", async () => {
+  const url = `http://127.0.0.1:${freePort()}/`;
+  const r = await runLoadlab(["attack", url, "-n", "5", "-c", "1", "--strict", "--no-live"]);
+  assertEquals(r.code, 4, r.stderr);
+  assert(!r.stderr.includes("--strict"), r.stderr);
 });
