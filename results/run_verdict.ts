@@ -11,9 +11,9 @@
  *   requested rate was not sent; a handful in a long run is shown but not flagged).
  * - `lost N`: requests that never got any answer, so no latency of theirs is in the percentiles: errors
  *   of kind `connect`, `timeout` and `unfinished` (still in flight when the run ended), plus connections
- *   the host's kernel dropped from a full listen queue (`hostTcp`, when recorded). `reset` and
- *   `closed-early` are not lost: the server answered by closing, which the error counts and the success
- *   rate already show as the target's failure.
+ *   the host's kernel dropped from a full listen queue (`hostTcp`, when recorded); over 0.1% of sends,
+ *   as for dropped ones. `reset` and `closed-early` are not lost: the server answered by closing, which
+ *   the error counts and the success rate already show as the target's failure.
  * - `incomplete`: stopped early (Ctrl-C, the target died).
  * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
  *   include the warm-up.
@@ -45,7 +45,11 @@ export interface RunVerdict {
   label: string;
 }
 
-/** Dropped sends over this share of intended sends flag the run. */
+/**
+ * Dropped sends, and lost requests, over this share of intended sends flag the run: a handful in a long
+ * run is shown but does not fail a `--strict` gate (a hard stop always leaves a connection's worth of
+ * requests unfinished).
+ */
 export const DROPPED_FLAG_SHARE = 0.001;
 
 /** Error kinds whose requests got no answer at all. */
@@ -104,7 +108,8 @@ export function runVerdict(run: RunResult): RunVerdict {
   if (dropped > DROPPED_FLAG_SHARE) flags.push({ kind: "dropped", label: `dropped ${formatShare(dropped)}` });
   const lost = lostRequests(run);
   const kernel = kernelDrops(run);
-  if (lost > 0 || kernel > 0) {
+  const sends = sendsOf(run);
+  if (lost + kernel > DROPPED_FLAG_SHARE * sends) {
     const parts = [lost > 0 ? `lost ${lost.toLocaleString("en-US")}` : ""];
     if (kernel > 0) parts.push(`${kernel.toLocaleString("en-US")} connects dropped by the kernel`);
     flags.push({ kind: "lost", label: parts.filter(Boolean).join(", ") });

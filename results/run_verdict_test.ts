@@ -31,8 +31,12 @@ Deno.test("a clean run is ok; each recorded fact flags it, in a fixed order", ()
 
 Deno.test("a handful of dropped sends is shown but does not flag; over 0.1% does", () => {
   const few = clean({ droppedSends: 0 });
-  few.droppedSends = Math.floor((few.requests) * 0.0005);
+  few.droppedSends = Math.floor(few.requests * 0.0005);
   assert.equal(runVerdict(few).ok, true);
+  // The same bound for lost requests: a hard stop's few unfinished requests in a long run are no flag.
+  const long = clean({ requests: 100_000, errors: { unfinished: 40 } });
+  assert.equal(runVerdict(long).ok, true);
+  assert.equal(runVerdict({ ...long, errors: { unfinished: 40, timeout: 200 } }).label, "lost 240");
   const dropped = makeCpuSleepQuick().runs[2];
   assert.equal(runVerdict(dropped).label, "dropped 99.7%");
   const f = sendFacts(dropped);
