@@ -35,6 +35,8 @@ export interface AttackOutputOptions {
   noLive: boolean;
   /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
   keepSecrets: boolean;
+  /** `--strict`: a run loadlab does not trust (results/run_verdict.ts) exits 6. */
+  strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
 }
@@ -99,6 +101,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
       keepSecrets: flags.has("no-redact"),
+      strict: flags.has("strict"),
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),

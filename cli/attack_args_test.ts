@@ -152,6 +152,7 @@ Deno.test("parseAttackArgs collects output options and thresholds", () => {
     quiet: false,
     noLive: false,
     keepSecrets: false,
+    strict: false,
   });
   const parsed = parse(
     URL_,
@@ -162,6 +163,7 @@ Deno.test("parseAttackArgs collects output options and thresholds", () => {
     "-q",
     "--no-live",
     "--no-redact",
+    "--strict",
     "--threshold",
     "p99<200ms",
     "--threshold=successRate>0.99",
@@ -173,6 +175,7 @@ Deno.test("parseAttackArgs collects output options and thresholds", () => {
     quiet: true,
     noLive: true,
     keepSecrets: true,
+    strict: true,
   });
   assert.deepEqual(parsed.thresholds, ["p99<200ms", "successRate>0.99"]);
   assert.equal(parse(URL_, "-o", "x.json").output.outFile, "x.json");

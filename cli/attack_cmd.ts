@@ -4,7 +4,7 @@
  * line, then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json
  * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` gate fails, 2 bad
  * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
- * the load), 130 after Ctrl-C (the partial results are still printed and written).
+ * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
 import { HelpRequested, parseAttackArgs, UsageError } from "./attack_args.ts";
 import { interruptSignal, liveLine } from "./live.ts";
@@ -16,7 +16,8 @@ import { redactResults } from "../results/redact.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
-import { assertFileWritable, errorSummary, EXIT, noResponseAtAll } from "./exit_codes.ts";
+import { assertFileWritable, errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { thresholdLine } from "../results/threshold_text.ts";
 import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
@@ -103,12 +104,12 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
   else if (!output.quiet) {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
-  printGates(gates, output.json);
+  printGates(gates, [run], output.json);
   if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
   }
-  return exitCode(run, gates, written, interrupt.signal.aborted ? interrupt.exitCode() : null);
+  return exitCode(run, gates, written, interrupt.signal.aborted ? interrupt.exitCode() : null, output.strict);
 }
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
@@ -127,12 +128,13 @@ async function writeOutputs(
   }
 }
 
-/** Most telling first: a stop by the user, lost output, no answer at all, then the gates. */
+/** Most telling first: a stop by the user, lost output, no answer at all, untrusted (--strict), the gates. */
 function exitCode(
   run: RunResult,
   gates: ThresholdResult[],
   written: boolean,
   stoppedWith: number | null,
+  strict: boolean,
 ): number {
   if (stoppedWith !== null) return stoppedWith; // 130 after Ctrl-C, 143 after SIGTERM
   if (!written) return EXIT.outputNotWritable;
@@ -140,6 +142,7 @@ function exitCode(
     console.error(`loadlab attack: no response at all: every request failed (${errorSummary([run])})`);
     return EXIT.noResponse;
   }
+  if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;
   return gates.every((g) => g.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
@@ -155,13 +158,7 @@ function pendingGates(thresholds: Threshold[], run: RunResult): ThresholdResult[
 }
 
 /** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */
-function printGates(gates: ThresholdResult[], toStderr: boolean): void {
+function printGates(gates: ThresholdResult[], runs: RunResult[], toStderr: boolean): void {
   const print = toStderr ? console.error : console.log;
-  for (const g of gates) {
-    if (g.pending) {
-      print(`PENDING  ${g.expression}  (evaluated on the merged shards by loadlab merge)`);
-      continue;
-    }
-    print(`${g.ok ? "PASS" : "FAIL"}  ${g.expression}  (${g.run}: ${Number(g.actual.toFixed(3))})`);
-  }
+  for (const g of gates) print(thresholdLine(g, runs));
 }

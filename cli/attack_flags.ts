@@ -40,6 +40,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "out", short: "o", takesValue: true, example: "results.json" },
   { long: "report", takesValue: true, example: "report.html" },
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
+  { long: "strict", takesValue: false },
   { long: "quiet", short: "q", takesValue: false },
   { long: "no-live", takesValue: false },
   { long: "no-redact", takesValue: false },

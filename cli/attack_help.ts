@@ -89,6 +89,8 @@ Output
                            keep each interval's latency histogram in results.json   [keep]
                            (exact re-analysis; none makes the file smaller)
       --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
+      --strict             exit 6 when the run is flagged (generator-bound, server-bound, dropped
+                           sends, lost requests, incomplete): CI never gates on untrusted numbers
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line
       --no-redact          keep secrets in results, report and printed output (by default URL
@@ -98,8 +100,8 @@ ${dashboardHelp(6, 27)}
   -h, --help               this help
 
 Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
-fix), 4 no response at all, 5 an output cannot be written (checked before the load), 130 Ctrl-C,
-143 SIGTERM (both stop gracefully and keep the partial results).
+fix), 4 no response at all, 5 an output cannot be written (checked before the load), 6 with --strict
+the run is flagged, 130 Ctrl-C, 143 SIGTERM (both stop gracefully and keep the partial results).
 
 Examples
   loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s

@@ -1,12 +1,12 @@
 /**
  * @module
- * The exit codes of every command (README's table) and the checks behind the two that need data: "no
- * response at all" (4) and "output not writable" (5). The same outcome is the same number from any
- * command, so a CI job reads `attack`, `run` and `merge` alike; `EXIT` names each code (some commands
- * still return the bare number).
+ * The exit codes every command shares (README's table) and the checks behind the two that need data:
+ * "no response at all" (4) and "output not writable" (5), and the untrusted-run check of `--strict` (6).
+ * One place, so `attack` and `run` cannot drift apart: a CI job reads the same number from either.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
+import { flaggedRuns } from "../results/run_verdict.ts";
 
 export const EXIT = {
   ok: 0,
@@ -16,6 +16,12 @@ export const EXIT = {
   targetFailed: 3,
   noResponse: 4,
   outputNotWritable: 5,
+  /**
+   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust (results/run_verdict.ts:
+   * generator-bound, server-bound, dropped, lost, incomplete, warm-up not reached). It wins over 1: a
+   * threshold judged on untrusted numbers is no verdict on the target.
+   */
+  untrusted: 6,
   /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
   interrupted: 130,
   /** 128 + SIGTERM: stopped by a supervisor (kill, Kubernetes, CI cancel), results kept as after Ctrl-C. */
@@ -26,6 +32,19 @@ export const EXIT = {
 export function noResponseAtAll(runs: RunResult[]): boolean {
   const counted = runs.filter((r) => !r.probe);
   return counted.length > 0 && counted.every((r) => r.requests === 0);
+}
+
+/**
+ * With `strict`, prints each flagged run (not probes) to stderr and returns true when there is one:
+ * the caller exits `EXIT.untrusted`. Without it, nothing.
+ */
+export function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
+  if (!strict) return false;
+  const flagged = flaggedRuns(runs);
+  for (const { run, verdict } of flagged) {
+    console.error(`loadlab ${command}: --strict: run ${run.name} is flagged: ${verdict.label}`);
+  }
+  return flagged.length > 0;
 }
 
 /** `connect: 66, e.g. "Connection refused (os error 111)"`: the errors of every run, by kind. */

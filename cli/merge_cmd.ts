@@ -18,6 +18,7 @@ import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
+import { thresholdLine } from "../results/threshold_text.ts";
 
 /** `loadlab merge --help`. */
 export const MERGE_HELP = `loadlab merge: one results file from the shards of a segmented load
@@ -121,7 +122,7 @@ export async function runMergeCommand(argv: string[]): Promise<number> {
       merged.runs.map((r) => `${r.name} ${r.requests} requests`).join(", ") + ` -> ${args.output}`,
   );
   for (const g of merged.thresholds) {
-    console.log(`${g.ok ? "PASS" : "FAIL"}  ${g.expression}  (${g.run}: ${Number(g.actual.toFixed(3))})`);
+    console.log(`${thresholdLine(g, merged.runs)}`);
   }
   return merged.thresholds.every((g) => g.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }

@@ -26,6 +26,8 @@ Usage: loadlab run FILE|preset:NAME [options]
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
   --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
                             headers, such query parameters and target env vars) in every output
+  --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
+                            sends, lost requests, incomplete, warm-up not reached; also strict: true)
   --segment I/N             run segment I of N of every load (url: targets only; thresholds are
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
@@ -34,7 +36,7 @@ ${dashboardHelp(2, 28)}
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 no response at all,
-5 output not writable, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+5 output not writable, 6 a run flagged with --strict, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
 
 const SPECS: FlagSpec[] = [
   { long: "quick", takesValue: false },
@@ -48,6 +50,7 @@ const SPECS: FlagSpec[] = [
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
   { long: "no-redact", takesValue: false },
+  { long: "strict", takesValue: false },
   ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
@@ -70,6 +73,8 @@ export interface RunArgs {
   junitFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
+  /** `--strict`: a flagged run (results/run_verdict.ts) exits 6. */
+  strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
 }
@@ -96,6 +101,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
     keepSecrets: flags.has("no-redact"),
+    strict: flags.has("strict"),
     ...dashboardOf(flags),
   };
 }

@@ -23,6 +23,7 @@ Deno.test("run args: every flag, repeatable ones collected", () => {
     "--junit",
     "j.xml",
     "--no-redact",
+    "--strict",
   ]);
   assertEquals(args, {
     source: "study.yaml",
@@ -35,6 +36,7 @@ Deno.test("run args: every flag, repeatable ones collected", () => {
     summaryFile: "s.md",
     junitFile: "j.xml",
     keepSecrets: true,
+    strict: true,
   });
 });
 
@@ -50,6 +52,7 @@ Deno.test("run args: defaults for a preset", () => {
     summaryFile: undefined,
     junitFile: undefined,
     keepSecrets: false,
+    strict: false,
   });
 });
 

@@ -24,8 +24,15 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
-import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
-import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { buildFindings } from "../report/findings.ts";
+import {
+  flaggedRunNote,
+  formatThresholdActual,
+  thresholdLine,
+  thresholdRunVerdict,
+} from "../results/threshold_text.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
@@ -72,7 +79,7 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   const outcome = await execute(command, plan, args, source, outDir);
   if (typeof outcome === "number") return outcome;
-  return await conclude(command, outcome, args);
+  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict });
 }
 
 /** An experiment as read: validated, with the text it came from and the preset's name. */
@@ -200,8 +207,14 @@ async function execute(
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
 async function conclude(command: string, outcome: Stopped, args: RunArgs): Promise<number> {
   const { results } = outcome;
+  const findings = buildFindings(results);
+  if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
   const failed = results.thresholds.filter((t) => !t.ok);
-  if (failed.length) console.log(`\n${terminalSafe(failedTable(failed))}`);
+  if (failed.length) console.log(`\n${terminalSafe(failedTable(failed, results.runs))}`);
+  // A gate passed on a flagged run is not a pass to rely on: say so beside it.
+  for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
+    console.log(terminalSafe(thresholdLine(t, results.runs)));
+  }
   try {
     if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
     if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));
@@ -217,19 +230,21 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
     );
     return 4;
   }
+  if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
   return failed.length ? 1 : 0;
 }
 
-/** The failed thresholds as an aligned table: expression, scope, run, measured value. */
-export function failedTable(failed: ResultsFile["thresholds"]): string {
+/** The failed thresholds as an aligned table: expression, scope, run, measured value, the run's verdict. */
+export function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"] = []): string {
   return boxTable([
-    ["FAILED threshold", "scope", "run", "actual"],
+    ["FAILED threshold", "scope", "run", "actual", "run verdict"],
     ...failed.map((t) => [
       t.expression,
       [t.scope?.target && `target=${t.scope.target}`, t.scope?.load && `load=${t.scope.load}`]
         .filter(Boolean).join(",") || "all",
       t.run,
-      formatActual(t),
+      formatThresholdActual(t.expression, t.actual),
+      thresholdRunVerdict(t, runs)?.label ?? "-",
     ]),
   ]);
 }

@@ -8,8 +8,9 @@
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
-import { formatDurationMs, formatNumber, formatPercent } from "../report/text_format.ts";
+import { formatCount, formatDurationMs, formatNumber, formatPercent } from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
+import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -41,14 +42,25 @@ export function formatEta(ms: number): string {
   return formatDurationMs(ms);
 }
 
-/** One line per finished run: name, req/s, p50, p99, success. */
+/**
+ * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open
+ * models), p50, p99, success, and the run verdict (results/run_verdict.ts) last, so a log line never
+ * shows "success 100.00%" beside dropped sends without saying so.
+ */
 export function summaryLine(run: RunResult): string {
+  const f = sendFacts(run);
+  const rate = f.requestedRps === null
+    ? `${formatNumber(run.rps, 1)} req/s`
+    : `${formatNumber(run.rps, 1)} of ${formatNumber(f.requestedRps, 0)} req/s requested` +
+      `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
+      `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
+  const verdict = runVerdict(run);
   return [
     terminalSafe(run.name),
-    `${formatNumber(run.rps, 1)} req/s`,
+    rate,
     `p50 ${formatDurationMs(run.latencyMs.p50)}`,
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,
-    `success ${formatPercent(run.successRate)}`,
-    ...(run.incomplete ? ["(incomplete)"] : []),
+    `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,
+    verdict.ok ? "[ok]" : `[${verdict.label}]`,
   ].join("  ");
 }

@@ -3,12 +3,17 @@
  * What CI systems read after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown summary for
  * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
  * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
- * so a failed gate shows up as a failed test with its actual value next to the expected one. Pure: reads
+ * so a failed gate shows up as a failed test with its actual value next to the expected one. Each run
+ * carries its verdict (results/run_verdict.ts: a badge column, a property and a system-out line), and
+ * open-model runs their requested rate, sends made and dropped beside the achieved rate. Pure: reads
  * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
  * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
  */
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
+import { formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { buildFindings } from "./findings.ts";
+import { flaggedRunNote, formatThresholdActual, thresholdRunVerdict } from "../results/threshold_text.ts";
 
 export { describeNoiseRule };
 
@@ -42,30 +47,36 @@ function whole(x: number): string {
   return Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–";
 }
 
-const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
-const RATIO_METRIC = /^(success|successRate|errorRate)$/;
+/** A threshold's actual value in its rule's unit (results/threshold_text.ts). */
+function actualOf(t: ThresholdResult): string {
+  return formatThresholdActual(t.expression, t.actual);
+}
 
-/** A threshold's actual value with its unit, read from the metric of its expression. */
-export function formatActual(t: ThresholdResult): string {
-  const metric = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)/.exec(t.expression)?.[1] ?? "";
-  if (LATENCY_METRIC.test(metric)) return `${fixed(t.actual, 2)} ms`;
-  if (RATIO_METRIC.test(metric)) return `${fixed(t.actual * 100, 2)}%`;
-  return Number.isInteger(t.actual) ? whole(t.actual) : fixed(t.actual, 2);
+/** Requested rate, sends made and dropped, achieved rate: "–" where a closed model has none. */
+function sendCells(r: RunResult): string {
+  const f = sendFacts(r);
+  const requested = f.requestedRps === null ? "–" : whole(f.requestedRps);
+  const dropped = f.dropped > 0 ? `${whole(f.dropped)} (${formatShare(f.droppedShare)})` : "0";
+  return `${requested} | ${whole(f.sent)} | ${dropped} | ${whole(r.rps)}`;
 }
 
 function runsTable(runs: RunResult[]): string[] {
-  const lines = ["| run | req/s | p50 ms | p99 ms | success |", "| --- | ---: | ---: | ---: | ---: |"];
+  const lines = [
+    "| run | verdict | requested/s | sent | dropped | req/s | p50 ms | p99 ms | success |",
+    "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+  ];
   for (const r of runs) {
-    const name = escapeMarkdown(r.name) + (r.incomplete ? " (incomplete)" : "");
+    const v = runVerdict(r);
+    const verdict = v.ok ? "ok" : `⚠️ ${escapeMarkdown(v.label)}`;
     lines.push(
-      `| ${name} | ${whole(r.rps)} | ${fixed(r.latencyMs.p50, 2)} | ${fixed(r.latencyMs.p99, 2)} | ` +
-        `${fixed(r.successRate * 100, 2)}% |`,
+      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(r.latencyMs.p50, 2)} | ` +
+        `${fixed(r.latencyMs.p99, 2)} | ${fixed(r.successRate * 100, 2)}% |`,
     );
   }
   return lines;
 }
 
-function thresholdLines(thresholds: ThresholdResult[]): string[] {
+function thresholdLines(thresholds: ThresholdResult[], runs: RunResult[]): string[] {
   if (thresholds.length === 0) return [];
   const failed = thresholds.filter((t) => !t.ok).length;
   const head = failed ? `${failed} of ${thresholds.length} thresholds failed` : "All thresholds passed";
@@ -73,13 +84,15 @@ function thresholdLines(thresholds: ThresholdResult[]): string[] {
     "",
     `### Thresholds: ${head}`,
     "",
-    "| | threshold | run | actual |",
-    "| --- | --- | --- | ---: |",
+    "| | threshold | run | actual | run verdict |",
+    "| --- | --- | --- | ---: | --- |",
   ];
   for (const t of [...thresholds].sort((a, b) => Number(a.ok) - Number(b.ok))) {
+    const v = thresholdRunVerdict(t, runs);
+    const verdict = v === null ? "–" : v.ok ? "ok" : `⚠️ on a ${escapeMarkdown(v.label)} run`;
     lines.push(
       `| ${t.ok ? "✅ pass" : "❌ FAIL"} | ${escapeMarkdown(t.expression)} | ${escapeMarkdown(t.run)} | ` +
-        `${formatActual(t)} |`,
+        `${actualOf(t)} | ${verdict} |`,
     );
   }
   return lines;
@@ -136,6 +149,14 @@ function searchAndKneeLines(analysis: Analysis | undefined): string[] {
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
 }
 
+/** The report's findings block (report/findings.ts) as a list, first: what a reader should take away. */
+function findingLines(results: ResultsFile): string[] {
+  const findings = buildFindings(results);
+  if (findings.length === 0) return [];
+  const mark = { plain: "", warn: "⚠️ ", good: "✅ ", bad: "❌ " } as const;
+  return ["### Findings", "", ...findings.map((f) => `- ${mark[f.tone]}${escapeMarkdown(f.text)}`), ""];
+}
+
 /** The markdown step summary of an experiment. */
 export function renderMarkdownSummary(results: ResultsFile): string {
   const runs = results.runs.filter((r) => !r.probe);
@@ -146,21 +167,37 @@ export function renderMarkdownSummary(results: ResultsFile): string {
     ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
     `${runs.length} runs${status}.`,
     "",
+    ...findingLines(results),
     ...runsTable(runs),
-    ...thresholdLines(results.thresholds),
+    ...thresholdLines(results.thresholds, results.runs),
     ...comparisonLines(results),
     ...searchAndKneeLines(results.analysis),
   ];
   return lines.join("\n") + "\n";
 }
 
+/** The run verdict as a JUnit property and a system-out line, which CI test views show beside the case. */
+function verdictXml(run: RunResult | undefined): { properties: string; systemOut: string } {
+  if (!run) return { properties: "", systemOut: "" };
+  const label = escapeXml(runVerdict(run).label);
+  return {
+    properties: `      <properties><property name="loadlab.verdict" value="${label}"/></properties>\n`,
+    systemOut: `      <system-out>run verdict: ${label}</system-out>\n`,
+  };
+}
+
 function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   const attrs = `classname="${escapeXml(`loadlab.${t.run}`)}" name="${escapeXml(t.expression)}"` +
     (run ? ` time="${fixed(run.durationSec, 3)}"` : "");
-  if (t.ok) return `    <testcase ${attrs}/>`;
-  const message = `actual ${formatActual(t)}, expected ${t.expression}`;
-  return `    <testcase ${attrs}>\n      <failure type="threshold" message="${escapeXml(message)}">` +
-    `${escapeXml(`${t.run}: ${message}`)}</failure>\n    </testcase>`;
+  const { properties, systemOut } = verdictXml(run);
+  let failure = "";
+  if (!t.ok) {
+    const message = `actual ${actualOf(t)}, expected ${t.expression}` + (run ? flaggedRunNote(t, [run]) : "");
+    failure = `      <failure type="threshold" message="${escapeXml(message)}">` +
+      `${escapeXml(`${t.run}: ${message}`)}</failure>\n`;
+  }
+  const body = properties + failure + systemOut;
+  return body ? `    <testcase ${attrs}>\n${body}    </testcase>` : `    <testcase ${attrs}/>`;
 }
 
 /** JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected. */

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import type { Analysis } from "../results/mod.ts";
-import { HOSTILE_IMG, HOSTILE_SCRIPT, makeSeed000 } from "../tests/fixtures/make_results.ts";
 import {
-  describeNoiseRule,
-  escapeXml,
-  formatActual,
-  renderJunit,
-  renderMarkdownSummary,
-} from "./ci_summary.ts";
+  HOSTILE_IMG,
+  HOSTILE_SCRIPT,
+  makeCpuSleepQuick,
+  makeSeed000,
+} from "../tests/fixtures/make_results.ts";
+import { describeNoiseRule, escapeXml, renderJunit, renderMarkdownSummary } from "./ci_summary.ts";
 
 const metrics = (rps: number, p50: number) => ({
   rps: { n: 2, mean: rps, stdev: 1, ci95: 9 },
@@ -81,7 +80,10 @@ Deno.test("the markdown summary lists runs, failed thresholds first, changes bey
   const run = results.runs[0];
   assert.ok(
     md.includes(
-      `| ${run.name.replace("#", "\\#")} | ${Math.round(run.rps)} | ${run.latencyMs.p50.toFixed(2)} |`,
+      `| ${run.name.replace("#", "\\#")} | ok | ${run.targetRps} | ${run.requests} | 0 | ${
+        Math.round(run.rps)
+      } | ` +
+        `${run.latencyMs.p50.toFixed(2)} |`,
     ),
   );
   assert.match(md, /### Thresholds: 1 of 2 thresholds failed/);
@@ -114,7 +116,7 @@ Deno.test("JUnit: one test case per threshold and run, failures with actual vs e
   assert.equal([...xml.matchAll(/<testcase /g)].length, 2);
   assert.match(
     xml,
-    /<testcase classname="loadlab.redis-cache\/high#0" name="p99 &lt; 500ms" time="5.000"\/>/,
+    /<testcase classname="loadlab.redis-cache\/high#0" name="p99 &lt; 500ms" time="5.000">\n {6}<properties>/,
   );
   assert.match(xml, /<failure type="threshold" message="actual 65.10%, expected success &gt; 99% &lt;img/);
   assert.ok(!xml.includes(HOSTILE_IMG));
@@ -130,11 +132,28 @@ Deno.test("escapeXml drops characters XML cannot hold and escapes quotes", () =>
   assert.equal(escapeXml(`a\u0001"b'<&>`), "a&quot;b&apos;&lt;&amp;&gt;");
 });
 
-Deno.test("formatActual gives latencies in ms and rates in percent", () => {
-  const t = { run: "r", ok: true, actual: 0.995 };
-  assert.equal(formatActual({ ...t, expression: "success > 99%" }), "99.50%");
-  assert.equal(formatActual({ ...t, expression: "cached/high: p99 < 200ms", actual: 12.345 }), "12.35 ms");
-  assert.equal(formatActual({ ...t, expression: "requests > 10", actual: 12345 }), "12,345");
+Deno.test("a dropped-send run shows requested, sent and dropped; flagged gates say so; findings come first", () => {
+  const md = renderMarkdownSummary(makeCpuSleepQuick());
+  assert.ok(
+    md.includes("| single/cpuTime/query.ms=10 | ⚠️ dropped 99.7% | 20,000 | 94 | 29,839 (99.7%) | 94 |"),
+    md,
+  );
+  assert.ok(md.indexOf("### Findings") < md.indexOf("| run | verdict |"), "findings first");
+  assert.match(md, /3 of 4 runs flagged/);
+  assert.match(
+    md,
+    /\| ✅ pass \| p99&lt;100ms \| single\/cpuTime\/query\.ms=0 \| 25\.61 ms \| ⚠️ on a generator-bound run \|/,
+  );
+  assert.match(md, /\| ❌ FAIL \| success &gt;= 99% \| [^|]+ \| 73\.33% \|/);
+});
+
+Deno.test("JUnit carries each run's verdict as a property and a system-out line", () => {
+  const xml = renderJunit(makeCpuSleepQuick());
+  assert.match(xml, /<property name="loadlab.verdict" value="generator-bound"\/>/);
+  assert.match(xml, /<system-out>run verdict: dropped 99.7%<\/system-out>/);
+  assert.match(xml, /message="actual 73.33%, expected success &gt;= 99% — on a dropped 99.7% run"/);
+  // properties, then the failure, then system-out: the order JUnit readers expect.
+  assert.match(xml, /<\/properties>\n {6}<failure [^\n]*<\/failure>\n {6}<system-out>/);
 });
 
 Deno.test("describeNoiseRule names the rule and the number of repeats", () => {

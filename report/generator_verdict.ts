@@ -5,10 +5,12 @@
  * connection the server held") and the facts behind it (late, server-bound and dropped sends with their
  * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's
  * warm-up and the transport). The sentence follows the runner's flags (results/bound_verdict.ts) rather
- * than judging again, so the page, the summary and a CI job reading `generatorBound` always agree. Pure.
+ * than judging again, so the page, the summary and a CI job reading `generatorBound` always agree, and its
+ * facts end with the run verdict (results/run_verdict.ts) that the badges show. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs } from "./text_format.ts";
+import { formatShare, runVerdict, sendsOf } from "../results/run_verdict.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {
@@ -21,16 +23,7 @@ export interface GeneratorVerdict {
 
 /** A share of sends as a short percentage: "93%", "0.4%", "0%"; "-" without sends. */
 export function shareOf(n: number, sends: number): string {
-  if (!(sends > 0)) return "-";
-  const pct = (n / sends) * 100;
-  if (pct === 0) return "0%";
-  return pct < 1 ? `${pct.toFixed(1)}%` : `${Math.round(pct)}%`;
-}
-
-/** Every send the run attempted: answered, failed, or dropped for being too late. */
-export function sendsOf(run: RunResult): number {
-  const errors = Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
-  return run.requests + errors + run.droppedSends;
+  return sends > 0 ? formatShare(n / sends) : "-";
 }
 
 /** Whether sends followed a schedule (open models, `-R`), so they could be late or wait. */
@@ -60,10 +53,14 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
       sentence: "closed model: each connection sends when its previous response ends, so no send is late",
     };
   }
+  // The same dropped share the run verdict flags (results/run_verdict.ts), so the two never disagree.
+  const dropped = run.droppedSends > 0
+    ? `; ${shareOf(run.droppedSends, sends)} of intended sends dropped`
+    : "";
   return {
     kind: "kept-up",
     sentence: `kept the schedule: ${shareOf(run.lateSends, sends)} of sends late, ` +
-      `${shareOf(waited, sends)} waited for a connection`,
+      `${shareOf(waited, sends)} waited for a connection${dropped}`,
   };
 }
 
@@ -78,6 +75,7 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
     }
     facts.push(["dropped sends (later than the bound)", formatCount(run.droppedSends)]);
   }
+  facts.push(["run verdict", runVerdict(run).label]);
   facts.push([
     "flags",
     `generatorBound ${run.generatorBound}` +

@@ -35,6 +35,7 @@ Deno.test("a server-bound run says which share of sends waited for a connection 
     "late sends (generator behind)": "20 (2% of 1,000 sends)",
     "server-bound sends (waited for a connection)": "930 (93% of 1,000 sends)",
     "dropped sends (later than the bound)": "0",
+    "run verdict": "server-bound, lost 10",
     flags: "generatorBound false, serverBound true",
     "pre-connected pool": "8 connections at t0 (sized with a 250 µs connect)",
     "max connects in flight": "16",
@@ -49,6 +50,8 @@ Deno.test("a generator-bound run blames loadlab; a kept schedule says so; a fall
   assert(late.sentence.startsWith("generator-bound: 60% of sends went out late"), late.sentence);
   const kept = generatorVerdict(openRun({ lateSends: 3, serverBoundSends: 0, transport: "deno" }))!;
   assertEquals(kept.sentence, "kept the schedule: 0.3% of sends late, 0% waited for a connection");
+  const dropped = generatorVerdict(openRun({ lateSends: 3, serverBoundSends: 0, droppedSends: 250 }))!;
+  assert(dropped.sentence.endsWith("; 20% of intended sends dropped"), dropped.sentence);
   const fallback = generatorVerdict(openRun({ transport: "deno", transportFallback: "https: needs TLS" }))!;
   assertEquals(Object.fromEntries(fallback.facts).transport, "deno (not epoll: https: needs TLS)");
 });
@@ -57,7 +60,7 @@ Deno.test("closed models have no schedule to keep; a file without generator fact
   const closed = openRun({ model: "connections", targetRps: null, generatorWarmupMs: 0 });
   const v = generatorVerdict(closed)!;
   assertEquals(v.kind, "closed");
-  assertEquals(v.facts.map(([label]) => label), ["flags", "generator warm-up"]);
+  assertEquals(v.facts.map(([label]) => label), ["run verdict", "flags", "generator warm-up"]);
   assertEquals(Object.fromEntries(v.facts)["generator warm-up"], "skipped");
   const { generatorWarmupMs: _, ...old } = closed;
   assertEquals(generatorVerdict(old as RunResult), null);

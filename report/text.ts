@@ -5,7 +5,9 @@
  * and then autocannon's box tables, because those are the two layouts people doing this kind of test
  * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
  * one-line verdict on who limited the run (report/generator_verdict.ts, the page's words) and with a
- * warning when the generator, not the target, limited it. An empty run prints zeros and dashes,
+ * warning when the generator, not the target, limited it. The run verdict (results/run_verdict.ts) is the
+ * first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
+ * rate, so "success 100%" never stands alone beside dropped sends. An empty run prints zeros and dashes,
  * never NaN.
  */
 
@@ -21,6 +23,7 @@ import {
 } from "./text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict } from "./generator_verdict.ts";
+import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 
 export { formatBytes, formatDurationMs } from "./text_format.ts";
 
@@ -63,27 +66,39 @@ function fields(pairs: Array<[string, string]>): string[] {
   return pairs.map(([label, value]) => `  ${(label + ":").padEnd(width)}  ${value}`);
 }
 
-function attempted(run: RunResult): number {
-  return run.requests + Object.values(run.errors).reduce((sum: number, n) => sum + (n ?? 0), 0);
+/** " of sent, 12% of intended sends dropped": a success rate never stands alone beside dropped sends. */
+function successQualifier(run: RunResult): string {
+  if (run.droppedSends === 0) return "";
+  return ` of sent; ${formatShare(droppedShare(run))} of intended sends dropped`;
 }
 
 function overview(run: RunResult, c: Palette): string[] {
   const safe = (n: number, d: number) => (d > 0 ? n / d : 0);
   const rate = formatPercent(run.successRate);
   const successColor = run.successRate >= 0.99 ? c.green : run.successRate >= 0.9 ? c.yellow : c.red;
-  const requestsLine = run.targetRps === null
+  const sends = sendFacts(run);
+  const requestsLine = sends.requestedRps === null
     ? formatNumber(run.rps, 2)
-    : `${formatNumber(run.rps, 2)} (target ${formatNumber(run.targetRps, 2)})`;
+    : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
+      (achievedAbove(run) ? " (above requested beyond noise)" : "");
+  const verdict = runVerdict(run);
+  const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
+    "Sent",
+    `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
+    "of intended sends)",
+  ]];
   return [
+    `${c.bold("Verdict:")} ${verdict.ok ? c.green("ok") : c.yellow(verdict.label)}`,
     c.bold("Summary:"),
     ...fields([
-      ["Success rate", attempted(run) === 0 ? rate : successColor(rate)],
+      ["Success rate", (sends.sent === 0 ? rate : successColor(rate)) + successQualifier(run)],
       ["Total", formatDurationMs(run.durationSec * 1000)],
       ["Slowest", formatDurationMs(run.latencyMs.max)],
       ["Fastest", formatDurationMs(run.latencyMs.min)],
       ["Average", formatDurationMs(run.latencyMs.mean)],
       ["Requests/sec", requestsLine],
       ["Requests", formatCount(run.requests)],
+      ...sendRows,
     ]),
     "",
     ...fields([

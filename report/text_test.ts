@@ -3,6 +3,7 @@ import type { IntervalResult, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "../runner/stats/aggregate.ts";
 import { formatBytes, formatDurationMs, renderLiveLine, renderSummary } from "./text.ts";
 import { perSecond, seriesStats } from "./text_tables.ts";
+import { makeCpuSleepQuick } from "../tests/fixtures/make_results.ts";
 
 function interval(startMs: number, requests: number, bytesRead: number): IntervalResult {
   return {
@@ -150,7 +151,8 @@ Deno.test("renderSummary warns when the generator limited the run", () => {
   const server = renderSummary(sampleRun({ serverBoundSends: 50, serverBound: true, droppedSends: 2 }));
   assert(server.includes("waited for a connection: 50") && server.includes("Server-bound"), server);
   assert(!server.includes("WARNING"), server);
-  assert(text.includes("800.00 (target 1,000.00)"), text);
+  assert(text.includes("800.00 achieved of 1,000.00 requested"), text);
+  assert(text.startsWith("Verdict: generator-bound"), text);
   assert(renderSummary(sampleRun(), { color: true }).includes("\x1b[1mSummary:\x1b[0m"));
 });
 
@@ -239,4 +241,15 @@ Deno.test("renderSummary states the open-model verdict in plain words with the s
   const closed = renderSummary(sampleRun({ generatorWarmupMs: 0, transport: "deno" }));
   assert(closed.includes("Generator: closed model"), closed);
   assert(!closed.includes("Late sends") && closed.includes("Start-up: no warm-up, transport deno"), closed);
+});
+
+Deno.test("a dropped-send run shows requested, sent and dropped, and success only of what was sent", () => {
+  const dropped = makeCpuSleepQuick().runs[2];
+  const text = renderSummary(dropped);
+  assert(text.startsWith("Verdict: dropped 99.7%"), text);
+  assert(text.includes("100.00% of sent; 99.7% of intended sends dropped"), text);
+  assert(text.includes(`Sent:          ${dropped.requests}, dropped 29,839 (99.7% of intended sends)`), text);
+  assert(text.includes("achieved of 20,000.00 requested"), text);
+  const above = renderSummary({ ...dropped, rps: 21_000, droppedSends: 0 });
+  assert(above.includes("21,000.00 achieved of 20,000.00 requested (above requested beyond noise)"), above);
 });

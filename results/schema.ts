@@ -26,6 +26,7 @@ import type {
   telemetrySchema,
 } from "./schema_series.ts";
 import { runResultSchema, type targetInfoSchema } from "./schema_run.ts";
+import { expectationSchema } from "./expectation.ts";
 
 /** The tag of the format this module writes. */
 export const RESULTS_SCHEMA = "loadlab.results/v2";
@@ -113,6 +114,8 @@ export const experimentInfoSchema = z.looseObject({
   baseline: z.string().optional(),
   /** Runs the plan holds (the file is complete when that many are in it). */
   plannedRuns: z.number().int().min(0).optional(),
+  /** The seed's expected directions (a preset's `expect:`), checked by the report's findings. */
+  expect: z.array(expectationSchema).optional(),
 });
 
 const analysisMetric = z.enum(["rps", "p50", "p99", "success"]);

@@ -46,6 +46,8 @@ export const runResultSchema = z.looseObject({
   probe: z.boolean().optional(),
   /** Statistics cut at the stabilization time after the run (`warmup: auto`). */
   warmupAuto: z.boolean().optional(),
+  /** `warmup: auto` was asked and latency never stabilized: the statistics include the warm-up. */
+  warmupNotReached: z.boolean().optional(),
   url: z.string(),
   model: z.enum(LOAD_MODELS),
   /** The validated attack configuration, as JSON. */

@@ -73,6 +73,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
       ...(exp.description ? { description: exp.description } : {}),
       ...(exp.study ? { study: exp.study } : {}),
       ...(exp.baseline ? { baseline: exp.baseline } : {}),
+      ...(exp.expect?.length ? { expect: exp.expect } : {}),
       plannedRuns: plan.runs.length,
       ...opts.experiment,
     },
@@ -263,10 +264,12 @@ function decorate(
       : {}),
   };
   // warmup: auto cuts at the stabilization time; a run that never stabilized keeps everything (and
-  // says so by not being marked), one stable from the start needs no cut.
+  // says so with `warmupNotReached`), one stable from the start needs no cut.
   const stableAtMs = result.stabilizedAtMs;
   if (run.warmupAuto && stableAtMs !== null) {
     result = { ...(stableAtMs > 0 ? cutWarmup(result, stableAtMs) : result), warmupAuto: true };
+  } else if (run.warmupAuto) {
+    result = { ...result, warmupNotReached: true };
   }
   if (config.model === "rate" && config.phases) {
     const spans = config.phases.map((p, i) => ({

@@ -8,6 +8,7 @@
  * scenarios/schema_checks.ts and run once the structure is valid.
  */
 import { z } from "zod";
+import { expectationShape } from "../results/expectation.ts";
 import { type Issue, validate } from "../validation/mod.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { checkPlan, planExperiment } from "./plan.ts";
@@ -110,6 +111,10 @@ const experimentObject = z.strictObject({
   intervalHistograms: z.enum(["keep", "none"]).default("keep"),
   /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */
   log: z.boolean().default(false),
+  /** As `--strict`: a run loadlab does not trust (results/run_verdict.ts) makes the command exit 6. */
+  strict: z.boolean().default(false),
+  /** The seed's expected directions ("cached's p99 lower than direct's"), checked in the report. */
+  expect: z.array(z.strictObject(expectationShape)).optional(),
 });
 
 /** The experiment file format; the output has durations in milliseconds and names with units. */

@@ -42,6 +42,11 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
     );
   };
   refer(["baseline"], exp.baseline, targetNames, "target");
+  exp.expect?.forEach((e, i) => {
+    refer(["expect", i, "better"], e.better, targetNames, "target");
+    refer(["expect", i, "than"], e.than, targetNames, "target");
+    refer(["expect", i, "load"], e.load, loadNames, "load");
+  });
   exp.sweeps.forEach((sweep, i) => {
     sweep.targets?.forEach((t, j) => refer(["sweeps", i, "targets", j], t, targetNames, "target"));
     sweep.loads?.forEach((l, j) => refer(["sweeps", i, "loads", j], l, loadNames, "load"));

@@ -176,6 +176,16 @@ Deno.test("errors: names that must exist, with did you mean", () => {
     "search.load",
     /several loads/,
   );
+  assertIssue(
+    BASE + "expect: [{ metric: p99, better: cashed, than: direct }]\n",
+    "expect[0].better",
+    /no target named "cashed"; did you mean "cached"\?/,
+  );
+  assertIssue(
+    BASE + "expect: [{ metric: latency, better: cached, than: direct }]\n",
+    "expect[0].metric",
+    /p99/,
+  );
 });
 
 Deno.test("errors: grid needs exactly two sweeps; load.rate needs one rate", () => {

@@ -79,13 +79,16 @@ Deno.test({
         // The overview shows the results' own numbers (a run without repeats: no ± part).
         const sweep = results.runs.find((r) => r.name === "sweep/rate=5000")!;
         const cells = await overviewRow(page, "sweep/rate=5000");
-        assert.equal(cells[4], Math.round(sweep.rps).toLocaleString("en-US"));
-        assert.equal(cells[6], sweep.latencyMs.p50.toFixed(2));
-        assert.equal(cells[8], sweep.latencyMs.p99.toFixed(2));
+        // ✓, run, verdict, model, n, requested/s, sent, dropped, then achieved req/s and latencies.
+        assert.equal(cells[2], `server-bound, lost ${sweep.errors.connect!.toLocaleString("en-US")}`);
+        assert.equal(cells[5], Math.round(sweep.targetRps!).toLocaleString("en-US"));
+        assert.equal(cells[8], Math.round(sweep.rps).toLocaleString("en-US"));
+        assert.equal(cells[10], sweep.latencyMs.p50.toFixed(2));
+        assert.equal(cells[12], sweep.latencyMs.p99.toFixed(2));
 
         // Sorting by req/s puts the fastest sweep point first.
-        await page.click("#overview th:nth-child(5)");
-        await page.click("#overview th:nth-child(5)");
+        await page.click("#overview th:nth-child(9)");
+        await page.click("#overview th:nth-child(9)");
         assert.equal(
           await page.textContent("#overview tbody tr:first-child td:nth-child(2)"),
           "sweep/rate=10000",

@@ -48,6 +48,11 @@ summary { cursor: pointer; color: var(--link); }
 .badge { display: inline-block; font-size: 11px; font-weight: 700; padding: 0 6px; border-radius: 4px;
   color: #fff; background: var(--good); }
 li.fail .badge { background: var(--bad); }
+.badge.flag, li .badge.flag { background: var(--accent); }
+ul.findings { margin: 4px 0; padding-left: 18px; }
+ul.findings li { margin: 3px 0; }
+ul.findings li.warn, ul.findings li.bad { color: var(--bad); }
+ul.findings li.good { color: var(--good); }
 .table-wrap { overflow-x: auto; }
 table.data { border-collapse: collapse; width: 100%; font-variant-numeric: tabular-nums; }
 table.data th, table.data td { padding: 4px 8px; border-bottom: 1px solid var(--line); text-align: left;

@@ -11,6 +11,14 @@ import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
+import { buildFindings, type Finding } from "../findings.ts";
+import {
+  groupSends,
+  groupVerdict,
+  type OverviewSends,
+  type PageThreshold,
+  pageThresholds,
+} from "./page_verdict.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
 import {
   buildPhaseComparisons,
@@ -51,6 +59,10 @@ export interface OverviewRow {
   changePct: Partial<Record<OverviewMetric, number>> | null;
   /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
   beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
+  /** The run verdict (results/run_verdict.ts): "ok", or each flagged run's label (with its name in a group). */
+  verdict: string;
+  /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
+  sends: OverviewSends | null;
 }
 
 /** A grouped bar chart: one label per load and sweep point (or per row), one series per variant. */
@@ -75,7 +87,9 @@ export interface PageData {
   createdAt: string;
   environment: ResultsFile["environment"];
   experiment: ResultsFile["experiment"];
-  thresholds: ResultsFile["thresholds"];
+  thresholds: PageThreshold[];
+  /** The findings block (report/findings.ts): one sentence per load, flagged runs, the seed's expectations. */
+  findings: Finding[];
   runs: PageRun[];
   overview: OverviewRow[];
   comparison: ComparisonMatrix;
@@ -147,6 +161,8 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
       metrics,
       changePct: null,
       beyondNoise: null,
+      verdict: groupVerdict(runs),
+      sends: groupSends(runs),
     };
   });
   const baseline = results.experiment.baseline;
@@ -265,7 +281,8 @@ export function buildPageData(
     createdAt: results.createdAt,
     environment: results.environment,
     experiment: results.experiment,
-    thresholds: results.thresholds,
+    thresholds: pageThresholds(results),
+    findings: buildFindings(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
     comparison: buildComparison(overview, results.runs),

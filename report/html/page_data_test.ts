@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildPageData } from "./page_data.ts";
-import { makeSingleAttack } from "../../tests/fixtures/make_results.ts";
+import { makeCpuSleepQuick, makeSingleAttack } from "../../tests/fixtures/make_results.ts";
 
 Deno.test("the histogram chart uses the log-spaced buckets, and equal-width ones in older files", () => {
   const results = makeSingleAttack();
@@ -31,4 +31,23 @@ Deno.test("a run's page data carries errors per interval by kind and the generat
   // An interval without its kinds (an older file): the page draws the total instead.
   delete run.intervals[0].errorKinds;
   assert.deepEqual(buildPageData(results).runs[0].iv.errorKinds, {});
+});
+
+Deno.test("overview rows carry the run verdict and, for open models, requested, sent and dropped", () => {
+  const data = buildPageData(makeCpuSleepQuick());
+  const row = data.overview.find((r) => r.label === "single/cpuTime/query.ms=10")!;
+  assert.equal(row.verdict, "dropped 99.7%");
+  assert.deepEqual(
+    { ...row.sends, droppedShare: Number(row.sends!.droppedShare.toFixed(4)) },
+    { requestedRps: 20000, sent: 94, dropped: 29_839, droppedShare: 0.9969, aboveRequested: false },
+  );
+  assert.equal(data.overview.find((r) => r.label === "cluster/cpuTime/query.ms=0")!.verdict, "ok");
+  assert.deepEqual(
+    data.thresholds.map((t) => [t.actualText, t.flagged]),
+    [["25.61 ms", "generator-bound"], ["73.33%", "dropped 99.7%"]],
+  );
+  assert.ok(data.findings.some((f) => f.kind === "flagged"));
+  const closed = makeSingleAttack();
+  closed.runs[0] = { ...closed.runs[0], model: "connections", targetRps: null };
+  assert.equal(buildPageData(closed).overview[0].sends, null);
 });

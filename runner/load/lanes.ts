@@ -75,11 +75,17 @@ class Lane {
       // window never had room for (an overloaded run reported more than its requested rate). The rate
       // model keeps its exact count: its late sends still go, counted late, until the graceful stop.
       const nowMs = performance.now();
+      // The same at the start of the measured run: a warm-up send still queued at t0 is the warm-up's
+      // (throughput only: the rate model's late bound already drops it). Sending it would serve the
+      // warm-up's backlog inside the window, ahead of the run's own sends: achieved went above requested
+      // when it cleared, and the run's own sends were never answered when it did not.
+      const t0 = this.ctx.startMs + this.ctx.config.warmupMs;
+      if (this.owner.dropAtEnd && intendedMs < t0 && nowMs >= t0) continue;
       if (
         this.ctx.shared.stopping || (this.owner.dropAtEnd && nowMs >= this.ctx.endMs) ||
         (dropAfterMs !== null && nowMs - intendedMs > dropAfterMs)
       ) {
-        recorder.droppedSend(performance.now());
+        recorder.droppedSend(performance.now(), intendedMs);
         continue;
       }
       const arrival = this.ctx.arrival;

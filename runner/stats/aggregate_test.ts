@@ -9,7 +9,8 @@ const newRecorder = (uncorrected: boolean) =>
 
 /** Deterministic event stream over ~2 s: responses with mixed statuses, some errors, bytes, late sends. */
 function feed(target: (k: number) => IntervalRecorder, count: number): number {
-  let nowMs = ORIGIN_MS;
+  // Starts past the longest latency, so every response's intended send is in the measured run.
+  let nowMs = ORIGIN_MS + 21;
   for (let k = 0; k < count; k++) {
     nowMs += 0.37 + (k % 7) * 0.1;
     const r = target(k);
@@ -99,7 +100,7 @@ Deno.test("responses ending after the measured duration fold into its last inter
 
 Deno.test("successRate counts 2xx/3xx over responses plus errors, and is 0 when nothing happened", () => {
   const r = newRecorder(false);
-  for (let i = 0; i < 6; i++) r.recordResponse(ORIGIN_MS + i, i < 5 ? 200 : 301, 500, 500);
+  for (let i = 0; i < 6; i++) r.recordResponse(ORIGIN_MS + 1 + i, i < 5 ? 200 : 301, 500, 500);
   r.recordResponse(ORIGIN_MS + 7, 429, 500, 500);
   r.recordResponse(ORIGIN_MS + 8, 503, 500, 500);
   r.recordError(ORIGIN_MS + 9, "connect", "refused");
@@ -160,7 +161,7 @@ Deno.test("live reports totals and rps/p99 over the last second of complete inte
   const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false });
   const r = newRecorder(false);
   // 5 requests per 100 ms interval for 1.5 s, latency 2 ms; then a partial interval with a slow one.
-  for (let i = 0; i < 75; i++) r.recordResponse(ORIGIN_MS + i * 20, 200, 2000, 2000);
+  for (let i = 0; i < 75; i++) r.recordResponse(ORIGIN_MS + 2 + i * 20, 200, 2000, 2000);
   r.recordResponse(ORIGIN_MS + 1510, 200, 90_000, 90_000);
   r.recordError(ORIGIN_MS + 1511, "timeout", "t");
   for (const sample of r.drain(ORIGIN_MS + 1520, true)) agg.add(sample);

@@ -10,7 +10,7 @@ const byIndex = (samples: IntervalSample[]) => new Map(samples.map((s) => [s.ind
 
 Deno.test("events land in the interval of their own timestamp, not of the drain", () => {
   const r = recorder();
-  r.recordResponse(1000, 200, 1000, 1000); // first instant of interval 0
+  r.recordResponse(1000, 200, 0, 0); // first instant of interval 0, sent then
   r.recordResponse(1099.9, 302, 2000, 2000); // 3xx is success
   r.recordResponse(1100, 404, 3000, 3000); // interval 1
   r.recordResponse(1100.5, 199, 3000, 3000);
@@ -57,6 +57,17 @@ Deno.test("warm-up events before originMs are ignored", () => {
   assertEquals([only.errors, only.connectHistogram], [{}, null]);
 });
 
+Deno.test("a response or drop after t0 of a send intended before t0 is the warm-up's, not the run's", () => {
+  const r = recorder();
+  // Intended at 990 ms (warm-up), answered at 1010 ms: a caught-up backlog must not lift achieved req/s.
+  r.recordResponse(1010, 200, 20_000, 1_000);
+  r.recordResponse(1020, 200, 15_000, 1_000); // intended at 1005 ms: the run's
+  r.droppedSend(1030, 995); // the warm-up's drop
+  r.droppedSend(1030, 1001);
+  const [only] = r.drain(1250, true);
+  assertEquals([only.index, only.requests, only.droppedSends], [0, 1, 1]);
+});
+
 Deno.test("error messages are bounded per kind, extras count under (other)", () => {
   const r = recorder(false, 3);
   for (const message of ["a", "b", "c", "d", "e", "a"]) r.recordError(1010, "connect", message);
@@ -72,13 +83,13 @@ Deno.test("error messages are bounded per kind, extras count under (other)", () 
 
 Deno.test("uncorrected latencies are kept only when asked for", () => {
   const off = recorder(false);
-  off.recordResponse(1010, 200, 50_000, 2_000);
+  off.recordResponse(1060, 200, 50_000, 2_000);
   const [plain] = off.drain(1100, false);
   assertEquals(plain.uncorrectedHistogram, null);
   assertEquals(decodeHistogram(plain.histogram).minNonZeroValue, 50_000 - (50_000 % 32)); // 3-digit bucket
 
   const on = recorder(true);
-  on.recordResponse(1010, 200, 50_000, 2_000);
+  on.recordResponse(1060, 200, 50_000, 2_000);
   const [both] = on.drain(1100, false);
   assert(decodeHistogram(both.histogram).getValueAtPercentile(50) >= 50_000);
   assertEquals(decodeHistogram(both.uncorrectedHistogram!).getValueAtPercentile(50), 2_000);

@@ -9,7 +9,7 @@
 import type { PageData } from "../page_data.ts";
 import { h } from "./dom.ts";
 import { applyChartTheme, destroyCharts } from "./charts.ts";
-import { renderCompare, renderHeader, renderOverview } from "./sections.ts";
+import { renderCompare, renderFindings, renderHeader, renderOverview } from "./sections.ts";
 import { renderComparisonCharts, renderOverlay, renderSweeps } from "./overview_charts.ts";
 import { renderRunSection } from "./run_detail.ts";
 import { renderLittlesLaw } from "./littles_law.ts";
@@ -42,6 +42,8 @@ export function renderApp(data: PageData): void {
   const nav = renderSiteNav();
   if (nav) app.appendChild(nav);
   app.appendChild(renderHeader(data));
+  const findings = renderFindings(data);
+  if (findings) app.appendChild(findings);
   const compare = renderCompare(data);
   if (compare) app.appendChild(compare);
   const runs = renderRunSection(data);

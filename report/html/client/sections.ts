@@ -2,7 +2,9 @@
 /**
  * @module
  * Browser-side sections of report.html that cover the whole experiment: header with environment and
- * thresholds, the before/after comparison of `--compare`, and the sortable overview (the charts across
+ * thresholds (each with its actual in the rule's unit and a badge when its run is flagged), the findings
+ * block, the before/after comparison of `--compare`, and the sortable overview (with each row's run verdict
+ * badge and, for open models, requested rate, sent and dropped beside the achieved rate; the charts across
  * the experiment are in overview_charts.ts). Inlined by source text like every client module (see
  * dom.ts); strings from results only ever become text nodes.
  */
@@ -62,7 +64,9 @@ export function renderHeader(data: PageData): HTMLElement {
             "li",
             { class: t.ok ? "pass" : "fail" },
             h("span", { class: "badge" }, t.ok ? "PASS" : "FAIL"),
-            ` ${t.expression} — ${t.run}: actual ${fmtNum(t.actual, 3)}`,
+            ` ${t.expression} ${t.ok ? "passed" : "failed"} — ${t.run}: actual ${t.actualText}`,
+            t.flagged ? " " : null,
+            t.flagged ? h("span", { class: "badge flag" }, `on a ${t.flagged} run`) : null,
           )
         ),
       ),
@@ -106,6 +110,47 @@ export function experimentSource(data: PageData): HTMLElement | DocumentFragment
     out.appendChild(h("details", null, h("summary", null, title), h("pre", null, data.experiment.source)));
   }
   return out;
+}
+
+/**
+ * The findings block at the top of the report: one sentence per load comparing the variants, the runs
+ * loadlab does not trust, and whether the seed's expected directions were reproduced (report/findings.ts).
+ */
+export function renderFindings(data: PageData): HTMLElement | null {
+  if (data.findings.length === 0) return null;
+  const sec = section(
+    "findings",
+    "Findings",
+    "Computed from these results only: means over repeats, changes against the baseline (beyond noise " +
+      "as the stored analysis judged it), flagged runs, and the seed's expected directions.",
+  );
+  sec.appendChild(h(
+    "ul",
+    { class: "findings" },
+    ...data.findings.map((f) => h("li", { class: `finding ${f.kind} ${f.tone}` }, f.text)),
+  ));
+  return sec;
+}
+
+/** The run verdict as a badge: green "ok", or the flags on the accent colour. */
+export function verdictBadge(verdict: string): HTMLElement {
+  return h("span", { class: verdict === "ok" ? "badge" : "badge flag", title: "run verdict" }, verdict);
+}
+
+/** Requested rate, sends made and dropped of an open-model row; dashes for closed models. */
+export function sendCells(row: OverviewRow): Cell[] {
+  const s = row.sends;
+  if (s === null) return [{ text: "–", sort: -1 }, { text: "–", sort: -1 }, { text: "–", sort: -1 }];
+  const dropped = s.dropped > 0 ? `${fmtNum(s.dropped, 0)} (${fmtPct(s.droppedShare * 100)})` : "0";
+  return [
+    {
+      text: fmtNum(s.requestedRps, 0) + (s.aboveRequested ? " (achieved above)" : ""),
+      sort: s.requestedRps,
+      title: s.aboveRequested ? "achieved req/s is above the requested rate beyond noise" : "",
+    },
+    { text: fmtNum(s.sent, 0), sort: s.sent },
+    { text: dropped, sort: s.droppedShare, cls: s.dropped > 0 ? "bad" : "" },
+  ];
 }
 
 /** The baseline-vs-candidate table of `loadlab report --compare`. */
@@ -228,9 +273,13 @@ export function renderOverview(
   const headers = [
     { label: "✓" },
     { label: "run" },
+    { label: "verdict", title: "run verdict: ok, or why loadlab does not trust the numbers" },
     { label: "model" },
     { label: "n", num: true },
-    ...metrics.map(([, label]) => ({ label, num: true })),
+    { label: "requested/s", num: true, title: "open and throughput models: the rate asked for" },
+    { label: "sent", num: true, title: "requests that went out (answered or failed)" },
+    { label: "dropped", num: true, title: "intended sends dropped for being too late, and their share" },
+    ...metrics.map(([, label]) => ({ label: label === "req/s" ? "achieved req/s" : label, num: true })),
   ];
   const ticked = defaultOverlayRows(data);
   const rows: Cell[][] = data.overview.map((row) => {
@@ -246,8 +295,10 @@ export function renderOverview(
     return [
       { node: box, sort: "" },
       { node: link, sort: row.label, cls: "name" },
+      { node: verdictBadge(row.verdict), sort: row.verdict },
       { text: row.model },
       { text: String(row.runs.length), sort: row.runs.length },
+      ...sendCells(row),
       ...metrics.map(([m]) => overviewCell(row, m)),
     ];
   });

@@ -1,0 +1,209 @@
+/**
+ * @module
+ * The "Findings" block at the top of every experiment report (and of `--summary`): one sentence per
+ * load (and sweep point) comparing the variants' req/s, p99 and success, with the change against the
+ * baseline and, when the stored analysis judged it, whether it is beyond noise and the 95% CI of the
+ * repeats; one sentence naming the runs loadlab does not trust (results/run_verdict.ts); and for an
+ * experiment that states its seed's expected directions (`expect:` in a preset), whether these runs
+ * reproduced each one. Computed from the results file only (runs, `analysis`, `experiment.expect`).
+ * Pure.
+ */
+import type { Analysis, ResultsFile, RunResult } from "../results/mod.ts";
+import { type Expectation, higherIsBetter } from "../results/expectation.ts";
+import { flaggedRuns, runVerdict } from "../results/run_verdict.ts";
+import { formatDurationMs, formatNumber } from "./text_format.ts";
+
+/** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
+export interface Finding {
+  kind: "load" | "flagged" | "expect";
+  text: string;
+  tone: "plain" | "warn" | "good" | "bad";
+}
+
+/** At most this many load sentences; the overview holds the rest. */
+const MAX_LOAD_FINDINGS = 12;
+const MAX_NAMED_RUNS = 8;
+
+type Metric = "rps" | "p99" | "success";
+interface Cell {
+  variant: string;
+  runs: RunResult[];
+  mean: Record<Metric, number>;
+  ci95: Partial<Record<Metric, number>>;
+}
+
+const sweepLabel = (r: RunResult) =>
+  [r.sweep, r.sweep2].filter((p) => p !== undefined).map((p) => `${p!.parameter}=${p!.value}`).join(", ");
+
+function valueOf(run: RunResult, m: Metric | "mean" | "p50"): number {
+  if (m === "rps") return run.rps;
+  // A run without a response has no latency or success to speak of (its summary holds zeros).
+  if (run.requests === 0) return Number.NaN;
+  if (m === "success") return run.successRate * 100;
+  return run.latencyMs[m];
+}
+
+function average(values: number[]): number {
+  const finite = values.filter(Number.isFinite);
+  return finite.length ? finite.reduce((a, b) => a + b, 0) / finite.length : Number.NaN;
+}
+
+/** Non-probe runs by "load · sweep point", then by variant, in the order they appear. */
+function byPoint(runs: RunResult[]): Map<string, Map<string, RunResult[]>> {
+  const points = new Map<string, Map<string, RunResult[]>>();
+  for (const run of runs) {
+    if (run.probe) continue;
+    const key = [run.load ?? "", sweepLabel(run)].filter(Boolean).join(" at ") || "runs";
+    const variants = points.get(key) ?? new Map<string, RunResult[]>();
+    const variant = run.variant ?? run.name.replace(/#\d+$/, "");
+    variants.set(variant, [...(variants.get(variant) ?? []), run]);
+    points.set(key, variants);
+  }
+  return points;
+}
+
+/** The stored analysis group holding these runs, for its CI over repeats. */
+function groupOf(analysis: Analysis | undefined, runs: RunResult[]) {
+  return analysis?.groups.find((g) => g.runs.includes(runs[0].name));
+}
+
+function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefined): Cell {
+  const group = groupOf(analysis, runs);
+  const mean = {} as Record<Metric, number>;
+  const ci95: Partial<Record<Metric, number>> = {};
+  for (const m of ["rps", "p99", "success"] as const) {
+    mean[m] = average(runs.map((r) => valueOf(r, m)));
+    const ci = group?.metrics[m]?.ci95;
+    if (group && group.metrics[m].n > 1 && Number.isFinite(ci)) ci95[m] = ci!;
+  }
+  return { variant, runs, mean, ci95 };
+}
+
+/** "8.3 ± 1.0 req/s", "p99 29.23 ms ± 3.75 ms", "success 100.00%": a mean with its CI when there is one. */
+function fmt(m: Metric, x: number, ci: number | undefined): string {
+  const pm = (text: string) => (ci === undefined ? "" : ` ± ${text}`);
+  if (m === "rps") {
+    const digits = x >= 100 ? 0 : 1;
+    return `${formatNumber(x, digits)}${pm(formatNumber(ci ?? 0, digits))} req/s`;
+  }
+  if (m === "success") {
+    return Number.isFinite(x)
+      ? `success ${formatNumber(x, 2)}%${pm(`${formatNumber(ci ?? 0, 2)} points`)}`
+      : "success -";
+  }
+  return `p99 ${formatDurationMs(x)}${pm(formatDurationMs(ci ?? 0))}`;
+}
+
+function describeCell(c: Cell): string {
+  const flagged = c.runs.filter((r) => !runVerdict(r).ok).length;
+  const mark = flagged
+    ? ` [${flagged === c.runs.length ? "flagged" : `${flagged} of ${c.runs.length} flagged`}]`
+    : "";
+  const parts = (["rps", "p99", "success"] as const).map((m) => fmt(m, c.mean[m], c.ci95[m]));
+  return `${c.variant} ${parts.join(", ")}${mark}`;
+}
+
+/** "p99 −99.6% (beyond noise)" for each metric the analysis compared, else the plain change. */
+function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
+  const group = groupOf(analysis, c.runs);
+  const parts: string[] = [];
+  for (const m of ["rps", "p99", "success"] as const) {
+    const stored = group && analysis?.comparisons.find((x) => x.group === group.key && x.metric === m);
+    const pct = stored ? stored.changePct : (c.mean[m] - base.mean[m]) / Math.abs(base.mean[m]) * 100;
+    if (!Number.isFinite(pct)) continue;
+    const label = m === "rps" ? "req/s" : m;
+    const noise = stored ? (stored.beyondNoise ? " beyond noise" : " within noise") : "";
+    parts.push(`${label} ${pct > 0 ? "+" : ""}${formatNumber(pct, 1)}%${noise}`);
+  }
+  return parts.length ? `${c.variant} against ${base.variant}: ${parts.join(", ")}` : "";
+}
+
+function loadFindings(results: ResultsFile): Finding[] {
+  const out: Finding[] = [];
+  const points = byPoint(results.runs);
+  for (const [point, variants] of points) {
+    const cells = [...variants].map(([v, runs]) => cellOf(v, runs, results.analysis));
+    const base = cells.find((c) => c.variant === results.experiment.baseline) ?? cells[0];
+    const compared = cells.length > 1
+      ? cells.filter((c) => c !== base).map((c) => changes(c, base, results.analysis)).filter(Boolean)
+      : [];
+    const text = `${point}: ${cells.map(describeCell).join("; ")}` +
+      (compared.length ? `. ${compared.join("; ")}.` : ".");
+    out.push({ kind: "load", text, tone: "plain" });
+  }
+  if (out.length > MAX_LOAD_FINDINGS) {
+    const more = out.length - MAX_LOAD_FINDINGS;
+    return [...out.slice(0, MAX_LOAD_FINDINGS), {
+      kind: "load",
+      text: `… ${more} more loads and sweep points in the overview.`,
+      tone: "plain",
+    }];
+  }
+  return out;
+}
+
+function flaggedFinding(results: ResultsFile): Finding[] {
+  const flagged = flaggedRuns(results.runs);
+  if (flagged.length === 0) return [];
+  const named = flagged.slice(0, MAX_NAMED_RUNS).map(({ run, verdict }) => `${run.name} (${verdict.label})`);
+  const more = flagged.length > MAX_NAMED_RUNS ? ` and ${flagged.length - MAX_NAMED_RUNS} more` : "";
+  const total = results.runs.filter((r) => !r.probe).length;
+  return [{
+    kind: "flagged",
+    text: `${flagged.length} of ${total} runs flagged, their numbers not to be trusted as the target's: ` +
+      `${named.join(", ")}${more}.`,
+    tone: "warn",
+  }];
+}
+
+/** Whether one expectation held at every load and sweep point both variants ran. */
+function expectFinding(e: Expectation, results: ResultsFile): Finding {
+  const points = byPoint(results.runs.filter((r) => e.load === undefined || r.load === e.load));
+  const direction = higherIsBetter(e.metric) ? "higher" : "lower";
+  const name = e.metric === "rps" ? "req/s" : e.metric;
+  const claim = `Seed expects ${e.better}'s ${name} ${direction} than ${e.than}'s` +
+    (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
+  let held = 0, pairs = 0, flagged = false;
+  const seen: string[] = [];
+  for (const [point, variants] of points) {
+    const better = variants.get(e.better), than = variants.get(e.than);
+    if (!better || !than) continue;
+    pairs++;
+    const [b, t] = [
+      average(better.map((r) => valueOf(r, e.metric))),
+      average(than.map((r) => valueOf(r, e.metric))),
+    ];
+    if (higherIsBetter(e.metric) ? b > t : b < t) held++;
+    flagged ||= [...better, ...than].some((r) => !runVerdict(r).ok);
+    if (seen.length < 3) seen.push(`${point}: ${showMetric(e.metric, b)} vs ${showMetric(e.metric, t)}`);
+  }
+  if (pairs === 0) {
+    return { kind: "expect", text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
+  }
+  const verdict = held === pairs
+    ? "reproduced here"
+    : held === 0
+    ? "not reproduced here"
+    : `reproduced at ${held} of ${pairs} points`;
+  const caveat = flagged ? "; some of these runs are flagged" : "";
+  return {
+    kind: "expect",
+    text: `${claim}: ${verdict} (${seen.join("; ")}${pairs > seen.length ? "; …" : ""}${caveat}).`,
+    tone: held === pairs ? "good" : "bad",
+  };
+}
+
+function showMetric(m: Expectation["metric"], x: number): string {
+  if (m === "rps") return `${formatNumber(x, x >= 100 ? 0 : 1)} req/s`;
+  if (m === "success") return `${formatNumber(x, 2)}%`;
+  return formatDurationMs(x);
+}
+
+/** The findings of a results file: load sentences, flagged runs, then the seed's expectations. */
+export function buildFindings(results: ResultsFile): Finding[] {
+  return [
+    ...loadFindings(results),
+    ...flaggedFinding(results),
+    ...(results.experiment.expect ?? []).map((e) => expectFinding(e, results)),
+  ];
+}

@@ -1,0 +1,60 @@
+import assert from "node:assert/strict";
+import { makeCpuSleepQuick, makeSeed000 } from "../tests/fixtures/make_results.ts";
+import { analyze } from "../scenarios/analysis.ts";
+import { buildFindings } from "./findings.ts";
+
+Deno.test("findings: one sentence per load, with changes beyond noise and CIs from the stored analysis", () => {
+  const results = makeSeed000(3, 5);
+  results.analysis = analyze(results.runs, { baseline: "no-cache" });
+  const findings = buildFindings(results);
+  const high = findings.find((f) => f.kind === "load" && f.text.startsWith("high:"))!;
+  assert.ok(high, findings.map((f) => f.text).join("\n"));
+  // Both variants with their means ± the 95% CI over 3 repeats, then the change against the baseline.
+  assert.match(
+    high.text,
+    /^high: no-cache [\d,.]+ ± [\d,.]+ req\/s, p99 [\d.]+ s ± [\d.]+ m?s, success [\d.]+% ± [\d.]+ points/,
+  );
+  assert.match(
+    high.text,
+    /redis-cache against no-cache: req\/s [+-][\d.]+% (beyond|within) noise, p99 -\d+\.\d% beyond noise/,
+  );
+  // The sweep's points each get a sentence (no load: named by the sweep point).
+  assert.ok(findings.some((f) => f.text.startsWith("rate=5000:")), findings.map((f) => f.text).join("\n"));
+});
+
+Deno.test("findings: flagged runs named, and the seed's expectations reproduced or not", () => {
+  const findings = buildFindings(makeCpuSleepQuick());
+  const flagged = findings.find((f) => f.kind === "flagged")!;
+  assert.equal(flagged.tone, "warn");
+  assert.match(flagged.text, /^3 of 4 runs flagged.*single\/cpuTime\/query\.ms=0 \(generator-bound\)/);
+  const [rps, p99] = findings.filter((f) => f.kind === "expect");
+  assert.match(
+    rps.text,
+    /^Seed expects cluster's req\/s higher than single's at load cpuTime .*: not reproduced here/,
+  );
+  assert.match(rps.text, /some of these runs are flagged/);
+  assert.equal(rps.tone, "bad");
+  assert.match(p99.text, /not reproduced here|reproduced at 1 of 2 points/);
+
+  const results = makeCpuSleepQuick();
+  results.experiment.expect = [{ metric: "rps", better: "single", than: "cluster", load: "cpuTime" }];
+  const [held] = buildFindings(results).filter((f) => f.kind === "expect");
+  assert.match(held.text, /: reproduced at 1 of 2 points/);
+  results.experiment.expect = [{ metric: "rps", better: "nobody", than: "cluster" }];
+  assert.match(buildFindings(results).at(-1)!.text, /not checked here \(no runs of both\)/);
+});
+
+Deno.test("findings: a clean attack has its one sentence and nothing flagged", () => {
+  const results = makeSeed000(1, 5);
+  results.runs = results.runs.filter((r) => r.name === "redis-cache/baseline#0");
+  const findings = buildFindings(results);
+  assert.deepEqual(findings.map((f) => f.kind), ["load"]);
+  assert.match(findings[0].text, /^baseline: redis-cache [\d,.]+ req\/s, p99 [\d.]+ ms, success 100\.00%\.$/);
+});
+
+Deno.test("findings: a run without a response shows dashes, not a 0 ms p99", () => {
+  const results = makeCpuSleepQuick();
+  results.runs = results.runs.map((r) => ({ ...r, requests: 0, rps: 0 }));
+  const [first] = buildFindings(results);
+  assert.match(first.text, /single 0\.0 req\/s, p99 -, success -/);
+});

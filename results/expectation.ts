@@ -1,0 +1,35 @@
+/**
+ * @module
+ * What a study's seed expects, as data: "cached's p99 is lower than direct's under the burst load". An
+ * experiment file (a preset) states it in `expect:` (validated strictly there, scenarios/schema.ts);
+ * `loadlab run` copies it into `results.experiment.expect` (read leniently here), and the report's
+ * findings (report/findings.ts) say whether these runs reproduced it. Pure.
+ */
+import { z } from "zod";
+
+/** The metrics an expectation may compare; the direction of "better" is fixed per metric. */
+export const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success"] as const;
+
+/** The fields of one expectation, shared by the strict file schema and the lenient results schema. */
+export const expectationShape = {
+  /** rps and success: higher is better; mean, p50, p99: lower is better. */
+  metric: z.enum(EXPECT_METRICS),
+  /** The variant (target) expected to do better ... */
+  better: z.string().min(1),
+  /** ... than this one. */
+  than: z.string().min(1),
+  /** Only at this load; every load both variants ran when absent. */
+  load: z.string().optional(),
+  /** The seed's own words, shown beside the verdict. */
+  says: z.string().optional(),
+};
+
+/** One expectation as results.json holds it. */
+export const expectationSchema = z.looseObject(expectationShape);
+export type Expectation = z.output<typeof expectationSchema>;
+export type ExpectMetric = (typeof EXPECT_METRICS)[number];
+
+/** Whether a higher value of `metric` is better. */
+export function higherIsBetter(metric: ExpectMetric): boolean {
+  return metric === "rps" || metric === "success";
+}

@@ -1,0 +1,161 @@
+/**
+ * @module
+ * The run verdict: whether loadlab trusts a run's numbers, computed once from what the results file
+ * holds and shown wherever a run's numbers are (report overview, threshold rows, terminal summary and
+ * progress lines, `--summary`, `--junit`) and gated by `--strict`. It reads, never judges again: the
+ * generator-bound and server-bound flags are the runner's (runner/stats/verdict.ts), and the rest are
+ * counts the run recorded. A run is flagged when any of these holds:
+ *
+ * - `generator-bound` / `server-bound`: the runner's flags (who limited the run).
+ * - `dropped X%`: sends dropped for being later than the bound, over 0.1% of the intended sends (the
+ *   requested rate was not sent; a handful in a long run is shown but not flagged).
+ * - `lost N`: requests that never got any answer, so no latency of theirs is in the percentiles: errors
+ *   of kind `connect`, `timeout` and `unfinished` (still in flight when the run ended), plus connections
+ *   the host's kernel dropped from a full listen queue (`hostTcp`, when recorded); over 0.1% of sends,
+ *   as for dropped ones. `reset` and `closed-early` are not lost: the server answered by closing, which
+ *   the error counts and the success rate already show as the target's failure.
+ * - `incomplete`: stopped early (Ctrl-C, the target died).
+ * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
+ *   include the warm-up.
+ *
+ * Pure; imports only the results schema.
+ */
+import type { RunResult } from "./schema.ts";
+
+/** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
+export type VerdictKind =
+  | "generator-bound"
+  | "server-bound"
+  | "dropped"
+  | "lost"
+  | "incomplete"
+  | "warm-up not reached";
+
+/** One reason not to trust a run's numbers. */
+export interface VerdictFlag {
+  kind: VerdictKind;
+  label: string;
+}
+
+/** The verdict of one run: `ok` with no flags, else the flags in a fixed order and one label of them. */
+export interface RunVerdict {
+  ok: boolean;
+  flags: VerdictFlag[];
+  /** "ok", or the flags' labels joined by ", " ("generator-bound, dropped 12%"). */
+  label: string;
+}
+
+/**
+ * Dropped sends, and lost requests, over this share of intended sends flag the run: a handful in a long
+ * run is shown but does not fail a `--strict` gate (a hard stop always leaves a connection's worth of
+ * requests unfinished).
+ */
+export const DROPPED_FLAG_SHARE = 0.001;
+
+/** Error kinds whose requests got no answer at all. */
+export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
+
+/** Kernel listen-queue drop counters a run may carry (deltas over the run), when recorded. */
+interface HostTcp {
+  listenOverflows?: number;
+  listenDrops?: number;
+}
+
+/** Every error of a run, any kind. */
+export function errorCount(run: RunResult): number {
+  return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
+}
+
+/** Every send the run attempted: answered, failed, or dropped for being too late. */
+export function sendsOf(run: RunResult): number {
+  return run.requests + errorCount(run) + run.droppedSends;
+}
+
+/** Dropped sends as a share (0..1) of intended sends; 0 without sends. */
+export function droppedShare(run: RunResult): number {
+  const sends = sendsOf(run);
+  return sends > 0 ? run.droppedSends / sends : 0;
+}
+
+/** A share as a short percentage: "93%", "0.4%", "0%"; "-" when not finite. */
+export function formatShare(share: number): string {
+  if (!Number.isFinite(share)) return "-";
+  const pct = share * 100;
+  if (pct === 0) return "0%";
+  if (pct < 1) return `${Number(pct.toFixed(pct < 0.1 ? 2 : 1))}%`;
+  return pct > 99 && pct < 100 ? `${pct.toFixed(1)}%` : `${Math.round(pct)}%`;
+}
+
+/** Requests that never got an answer (`LOST_ERROR_KINDS`). */
+export function lostRequests(run: RunResult): number {
+  return LOST_ERROR_KINDS.reduce((a, kind) => a + (run.errors[kind] ?? 0), 0);
+}
+
+/** Connections the host's kernel dropped from a full listen queue during the run; 0 when not recorded. */
+export function kernelDrops(run: RunResult): number {
+  const host = (run as { hostTcp?: HostTcp }).hostTcp;
+  if (!host || typeof host !== "object") return 0;
+  const n = Math.max(host.listenOverflows ?? 0, host.listenDrops ?? 0);
+  return Number.isFinite(n) && n > 0 ? n : 0;
+}
+
+/** The verdict of one run. */
+export function runVerdict(run: RunResult): RunVerdict {
+  const flags: VerdictFlag[] = [];
+  if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
+  if (run.serverBound) flags.push({ kind: "server-bound", label: "server-bound" });
+  const dropped = droppedShare(run);
+  if (dropped > DROPPED_FLAG_SHARE) flags.push({ kind: "dropped", label: `dropped ${formatShare(dropped)}` });
+  const lost = lostRequests(run);
+  const kernel = kernelDrops(run);
+  const sends = sendsOf(run);
+  if (lost + kernel > DROPPED_FLAG_SHARE * sends) {
+    const parts = [lost > 0 ? `lost ${lost.toLocaleString("en-US")}` : ""];
+    if (kernel > 0) parts.push(`${kernel.toLocaleString("en-US")} connects dropped by the kernel`);
+    flags.push({ kind: "lost", label: parts.filter(Boolean).join(", ") });
+  }
+  if (run.incomplete) flags.push({ kind: "incomplete", label: "incomplete" });
+  if (run.warmupNotReached) flags.push({ kind: "warm-up not reached", label: "warm-up not reached" });
+  return { ok: flags.length === 0, flags, label: flags.length ? flags.map((f) => f.label).join(", ") : "ok" };
+}
+
+/** The runs (not capacity-search probes) whose verdict is not ok, with their verdicts. */
+export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict: RunVerdict }> {
+  return runs.filter((r) => !r.probe).map((run) => ({ run, verdict: runVerdict(run) })).filter((v) =>
+    !v.verdict.ok
+  );
+}
+
+/** What an open or throughput run was asked for and what it did, side by side. */
+export interface SendFacts {
+  /** The requested rate (req/s); null for closed models. */
+  requestedRps: number | null;
+  /** Requests that went out (answered or failed). */
+  sent: number;
+  /** Intended sends dropped for being later than the bound. */
+  dropped: number;
+  /** `dropped` over intended sends, 0..1. */
+  droppedShare: number;
+}
+
+/** The requested rate, sends made and dropped of a run (the achieved rate is `run.rps`). */
+export function sendFacts(run: RunResult): SendFacts {
+  return {
+    requestedRps: run.targetRps,
+    sent: run.requests + errorCount(run),
+    dropped: run.droppedSends,
+    droppedShare: droppedShare(run),
+  };
+}
+
+/** Achieved req/s may exceed the requested rate by this share before it is labelled (noise of a short run). */
+export const ACHIEVED_ABOVE_SHARE = 0.02;
+
+/**
+ * True when an open or throughput run achieved more than the requested rate beyond noise: responses
+ * count by their intended send since the warm-up cut, so this is a backlog of the run's own late sends
+ * caught up in the window, which the reader must see labelled rather than read as spare capacity.
+ */
+export function achievedAbove(run: RunResult): boolean {
+  return run.targetRps !== null && run.targetRps > 0 && run.rps > run.targetRps * (1 + ACHIEVED_ABOVE_SHARE);
+}

@@ -1,0 +1,69 @@
+import assert from "node:assert/strict";
+import { makeCpuSleepQuick, makeRun } from "../tests/fixtures/make_results.ts";
+import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "./run_verdict.ts";
+import type { RunResult } from "./schema.ts";
+
+const clean = (patch: Partial<RunResult> = {}): RunResult => ({
+  ...makeRun({ name: "r", rps: 100, targetRps: 100, dist: { medianMs: 5, sigma: 0.4 }, durationSec: 2 }),
+  ...patch,
+});
+
+Deno.test("a clean run is ok; each recorded fact flags it, in a fixed order", () => {
+  assert.deepEqual(runVerdict(clean()), { ok: true, flags: [], label: "ok" });
+  const v = runVerdict(clean({
+    generatorBound: true,
+    droppedSends: 100,
+    errors: { timeout: 2, connect: 1, unfinished: 3, reset: 9, "closed-early": 4 },
+    incomplete: true,
+    warmupNotReached: true,
+  }));
+  assert.deepEqual(v.flags.map((f) => f.kind), [
+    "generator-bound",
+    "dropped",
+    "lost",
+    "incomplete",
+    "warm-up not reached",
+  ]);
+  // reset and closed-early are the server's answers, not lost requests.
+  assert.equal(v.flags.find((f) => f.kind === "lost")?.label, "lost 6");
+  assert.equal(runVerdict(clean({ serverBound: true })).label, "server-bound");
+});
+
+Deno.test("a handful of dropped sends is shown but does not flag; over 0.1% does", () => {
+  const few = clean({ droppedSends: 0 });
+  few.droppedSends = Math.floor(few.requests * 0.0005);
+  assert.equal(runVerdict(few).ok, true);
+  // The same bound for lost requests: a hard stop's few unfinished requests in a long run are no flag.
+  const long = clean({ requests: 100_000, errors: { unfinished: 40 } });
+  assert.equal(runVerdict(long).ok, true);
+  assert.equal(runVerdict({ ...long, errors: { unfinished: 40, timeout: 200 } }).label, "lost 240");
+  const dropped = makeCpuSleepQuick().runs[2];
+  assert.equal(runVerdict(dropped).label, "dropped 99.7%");
+  const f = sendFacts(dropped);
+  assert.deepEqual([f.requestedRps, f.sent, f.dropped], [20000, dropped.requests, 29_839]);
+  assert.ok(Math.abs(droppedShare(dropped) - 29_839 / (29_839 + dropped.requests)) < 1e-12);
+});
+
+Deno.test("kernel listen-queue drops, when recorded, flag the run as lost", () => {
+  const run = { ...clean(), hostTcp: { listenOverflows: 5, listenDrops: 7 } } as RunResult;
+  assert.equal(runVerdict(run).label, "7 connects dropped by the kernel");
+  const none = { ...clean(), hostTcp: { listenOverflows: 0, listenDrops: 0 } } as RunResult;
+  assert.equal(runVerdict(none).ok, true);
+});
+
+Deno.test("formatShare keeps shares short but never rounds 99.7% up to 100%", () => {
+  assert.deepEqual([0, 0.0004, 0.004, 0.93, 0.997, 1].map(formatShare), [
+    "0%",
+    "0.04%",
+    "0.4%",
+    "93%",
+    "99.7%",
+    "100%",
+  ]);
+});
+
+Deno.test("achieved above requested is labelled only beyond noise", () => {
+  assert.equal(achievedAbove(clean({ rps: 101.5, targetRps: 100 })), false);
+  assert.equal(achievedAbove(clean({ rps: 105, targetRps: 100 })), true);
+  assert.equal(achievedAbove(clean({ rps: 105, targetRps: null })), false);
+});

@@ -1,0 +1,62 @@
+/**
+ * @module
+ * How a threshold's outcome reads wherever it is printed (terminal, report, `--summary`, `--junit`):
+ * the measured value in the unit the rule was written in (`success>=99%` -> `73.33%`, `p99<500us` ->
+ * `734 us`, `p99<2s` -> `1.234 s`, `success>=0.99` -> `0.7333`), and the verdict of the run it was
+ * evaluated on, so a gate passed or failed on numbers loadlab does not trust says so ("on a
+ * generator-bound run"). Pure; the grammar itself is runner/thresholds.ts's.
+ */
+import type { RunResult, ThresholdResult } from "./schema.ts";
+import { type RunVerdict, runVerdict } from "./run_verdict.ts";
+
+const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
+const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
+const RATIO_METRIC = /^(success|successRate|errorRate)$/;
+
+function fixed(x: number, digits: number): string {
+  return Number.isFinite(x) ? x.toFixed(digits) : "–";
+}
+
+/** The metric and unit of a threshold expression ("" when it has none or does not parse). */
+export function thresholdUnit(expression: string): { metric: string; unit: string } {
+  const m = EXPRESSION.exec(expression.trim());
+  return { metric: m?.[1] ?? "", unit: m?.[2] ?? "" };
+}
+
+/** A threshold's measured value in its rule's unit; "–" when not evaluated (a shard's pending gate). */
+export function formatThresholdActual(expression: string, actual: number): string {
+  if (!Number.isFinite(actual)) return "–";
+  const { metric, unit } = thresholdUnit(expression);
+  if (LATENCY_METRIC.test(metric)) {
+    // Latencies are stored in ms; the rule's unit chooses the scale (a bare number means ms).
+    if (unit === "us") return `${fixed(actual * 1000, 0)} us`;
+    if (unit === "s") return `${fixed(actual / 1000, 3)} s`;
+    return `${fixed(actual, 2)} ms`;
+  }
+  if (RATIO_METRIC.test(metric)) return unit === "%" ? `${fixed(actual * 100, 2)}%` : fixed(actual, 4);
+  return Number.isInteger(actual) ? Math.round(actual).toLocaleString("en-US") : fixed(actual, 2);
+}
+
+/** The verdict of the run a threshold was evaluated on, null when that run is not in `runs`. */
+export function thresholdRunVerdict(t: ThresholdResult, runs: RunResult[]): RunVerdict | null {
+  const run = runs.find((r) => r.name === t.run);
+  return run ? runVerdict(run) : null;
+}
+
+/** " — on a generator-bound run" when the run is flagged, "" when its verdict is ok or unknown. */
+export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
+  const v = thresholdRunVerdict(t, runs);
+  return v && !v.ok ? ` — on a ${v.label} run` : "";
+}
+
+/**
+ * One gate as the terminal prints it: `PASS  p99<100ms  (attack: 84.20 ms) — on a generator-bound run`,
+ * `FAIL ...`, or `PENDING  expr  (evaluated on the merged shards by loadlab merge)` for a shard.
+ */
+export function thresholdLine(t: ThresholdResult, runs: RunResult[]): string {
+  if (t.pending) return `PENDING  ${t.expression}  (evaluated on the merged shards by loadlab merge)`;
+  return `${t.ok ? "PASS" : "FAIL"}  ${t.expression}  (${t.run}: ${
+    formatThresholdActual(t.expression, t.actual)
+  })` +
+    flaggedRunNote(t, runs);
+}
