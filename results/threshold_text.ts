@@ -4,7 +4,7 @@
  * the measured value in the unit the rule was written in (`success>=99%` -> `73.33%`, `p99<500us` ->
  * `734 us`, `p99<2s` -> `1.234 s`, `success>=0.99` -> `0.7333`), and the verdict of the run it was
  * evaluated on, so a gate passed or failed on numbers loadlab does not trust says so ("on a
- * generator-bound run"). Pure; the grammar itself is runner/thresholds.ts's.
+ * generator-bound run"). Pure; the grammar itself is results/thresholds.ts's.
  */
 import type { RunResult, ThresholdResult } from "./schema.ts";
 import { type RunVerdict, runVerdict } from "./run_verdict.ts";
