@@ -8,6 +8,7 @@
  * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
  */
 import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import { outputClobbersInput } from "../results/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { MergeError, mergeShardFiles } from "../runner/merge/shards.ts";
 import { analyze, phaseStats } from "../scenarios/analysis.ts";
@@ -54,12 +55,18 @@ function parseMergeArgs(argv: string[]): MergeArgs {
   if (!raw.positionals.length) {
     throw new UsageError("no shard files given; e.g. loadlab merge shard-*.json -o results.json");
   }
-  return {
+  const args = {
     inputs: raw.positionals,
     output: flags.path("output") ?? "results.json",
     report: flags.path("report"),
     allowPartial: raw.values.has("allow-partial"),
   };
+  const clash = outputClobbersInput(
+    [["-o", args.output], ["--report", args.report]],
+    args.inputs.map((p): [string, string] => ["the shard", p]),
+  );
+  if (clash) throw new UsageError(clash);
+  return args;
 }
 
 /** Phases and analysis of the whole load, from the merged runs. */

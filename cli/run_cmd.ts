@@ -19,6 +19,7 @@ import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/ru
 import { assertWritable, OutputError } from "../scenarios/run_output.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
+import { outputClobbersInput } from "../results/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { errorSummary, noResponseAtAll } from "./exit_codes.ts";
 import { formatActual, renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
@@ -51,6 +52,14 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     return badInput(command, err);
   }
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
+  const clash = outputClobbersInput(
+    [["--out-dir", `${outDir}/results.json`], ["--out-dir", `${outDir}/report.html`], [
+      "--summary",
+      args.summaryFile,
+    ], ["--junit", args.junitFile]],
+    [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
+  );
+  if (clash) return badInput(command, new UsageError(clash));
   try {
     await assertWritable(outDir);
   } catch (err) {
