@@ -63,6 +63,17 @@ export function groupAlive(pgid: number): boolean {
   return false;
 }
 
+/** When process `pid` started (clock ticks since boot, /proc/<pid>/stat), or null when it is not running. */
+export function processStartTicks(pid: number): number | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? null : Number(fields[19]); // field 22 of stat; fields here start at 3
+  } catch {
+    return null;
+  }
+}
+
 /** Lines `+<pgid>` add a group, `-<pgid>` drop it; at end of input every listed group is SIGKILLed. */
 const WATCHDOG_SCRIPT = `trap '' HUP INT QUIT TERM PIPE
 groups=" "
