@@ -10,6 +10,7 @@
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
+import { outputClobbersInput } from "../results/output_file.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
 import { dashboardOptions } from "./dashboard_flags.ts";
@@ -92,12 +93,19 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     startAtEpochMs: parseStartAt(flags.text("start-at")),
   });
   checkSockets(config, limit);
+  const outFile = flags.path("out");
+  const reportFile = flags.path("report");
+  const clash = outputClobbersInput(
+    [["-o", outFile], ["--report", reportFile], ["--log", config.logFile]],
+    [["--body-file", flags.path("body-file")]],
+  );
+  if (clash) throw new UsageError(clash);
   return {
     config,
     output: {
       json: flags.has("json"),
-      outFile: flags.path("out"),
-      reportFile: flags.path("report"),
+      outFile,
+      reportFile,
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
       keepSecrets: flags.has("no-redact"),

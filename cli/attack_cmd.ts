@@ -9,10 +9,11 @@
 import { HelpRequested, parseAttackArgs, UsageError } from "./attack_args.ts";
 import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
-import { runAttack } from "../runner/attack.ts";
+import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
@@ -62,7 +63,9 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
   if (dashboard === null) return EXIT.badInput;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
-  let run;
+  let run: RunResult | undefined;
+  // The log filled the disk mid-run: the measured results are still saved, then exit 5 names the log.
+  let logFailure: Error | null = null;
   try {
     const plannedMs = measuredDurationMs(config) + config.warmupMs;
     dashboard?.runStarted("attack", 0, 1, Number.isFinite(plannedMs) ? plannedMs : 0);
@@ -74,14 +77,21 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.
     const unwritable = config.logFile ? requestLogError(err, config.logFile) : null;
     if (!unwritable) throw err;
-    live.done();
-    console.error(`loadlab attack: ${unwritable.message}`);
-    return EXIT.outputNotWritable;
+    if (!(err instanceof RequestLogFailed)) {
+      live.done();
+      console.error(`loadlab attack: ${unwritable.message}`);
+      return EXIT.outputNotWritable;
+    }
+    run = err.run;
+    logFailure = unwritable;
   } finally {
     live.done();
     interrupt.dispose();
     if (!run) await dashboard?.finish();
   }
+  // Stopped by Ctrl-C or SIGTERM: the run is marked as `run` marks its interrupted ones.
+  const interrupted = interrupt.signal.aborted;
+  if (interrupted) run = { ...run, incomplete: true };
   // A shard holds part of the load: its gates wait for `loadlab merge`, which evaluates them on the whole.
   const gates = run.segment ? pendingGates(thresholds, run) : evaluateThresholds(thresholds, [run]);
   if (run.segment?.lateMs) {
@@ -90,11 +100,14 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
         `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
     );
   }
-  const assembled = buildResultsFile({
-    experiment: { name: "attack", source: ["loadlab", "attack", ...argv].join(" ") },
-    runs: [run],
-    thresholds: gates,
-  });
+  const assembled: ResultsFile = {
+    ...buildResultsFile({
+      experiment: { name: "attack", source: ["loadlab", "attack", ...argv].join(" ") },
+      runs: [run],
+      thresholds: gates,
+    }),
+    ...(interrupted ? { complete: false } : {}),
+  };
   // Everything written or printed from here on shows the redacted copy; the load sent the real values.
   const results = keepSecrets ? assembled : redactResults(assembled);
   const shown = results.runs[0];
@@ -109,7 +122,14 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     if (output.outFile) console.log(`results: ${output.outFile}`);
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
   }
-  return exitCode(run, gates, written, interrupt.signal.aborted ? interrupt.exitCode() : null, output.strict);
+  if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
+  return exitCode(
+    run,
+    gates,
+    written && !logFailure,
+    interrupted ? interrupt.exitCode() : null,
+    output.strict,
+  );
 }
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */

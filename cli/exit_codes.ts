@@ -7,6 +7,7 @@
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
 import { flaggedRuns } from "../results/run_verdict.ts";
+import { resolveOutput } from "../results/output_file.ts";
 
 export const EXIT = {
   ok: 0,
@@ -67,13 +68,16 @@ export function errorSummary(runs: RunResult[]): string {
 
 /**
  * Throws unless a file can be created at `path` (its folder exists and takes a new file; the path is not
- * a folder). Checked before any load, so a typo costs no run; the probe file is removed again.
+ * a folder). Checked before any load, so a typo costs no run; the probe file is removed again. A symlink
+ * is checked where it leads; a device is opened for writing (no probe file beside it, none under /dev),
+ * and a FIFO is taken as it is, since its reader may start later.
  */
 export async function assertFileWritable(path: string): Promise<void> {
-  const info = await Deno.stat(path).catch(() => null);
-  if (info?.isDirectory) throw new Error("is a directory");
-  const slash = path.lastIndexOf("/");
-  const dir = slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
+  const target = await resolveOutput(path);
+  if (target.kind === "fifo") return;
+  if (target.kind === "device") return (await Deno.open(target.path, { write: true })).close();
+  const slash = target.path.lastIndexOf("/");
+  const dir = slash < 0 ? "." : slash === 0 ? "/" : target.path.slice(0, slash);
   const probe = `${dir}/.loadlab-write-check-${Deno.pid}`;
   await Deno.writeTextFile(probe, "");
   await Deno.remove(probe);

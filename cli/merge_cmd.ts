@@ -10,6 +10,7 @@
 import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
+import { outputClobbersInput } from "../results/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { MergeError, mergeShardFiles } from "../results/merge_shards.ts";
 import { analyze, phaseStats } from "../scenarios/analysis.ts";
@@ -57,12 +58,18 @@ function parseMergeArgs(argv: string[]): MergeArgs {
   if (!raw.positionals.length) {
     throw new UsageError("no shard files given; e.g. loadlab merge shard-*.json -o results.json");
   }
-  return {
+  const args = {
     inputs: raw.positionals,
     output: flags.path("output") ?? "results.json",
     report: flags.path("report"),
     allowPartial: raw.values.has("allow-partial"),
   };
+  const clash = outputClobbersInput(
+    [["-o", args.output], ["--report", args.report]],
+    args.inputs.map((p): [string, string] => ["the shard", p]),
+  );
+  if (clash) throw new UsageError(clash);
+  return args;
 }
 
 /** Phases and analysis of the whole load, from the merged runs. */

@@ -12,6 +12,7 @@ import { basename } from "node:path";
 import { loadResultsFile, ResultsFileError } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
+import { outputClobbersInput } from "../results/output_file.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
@@ -49,11 +50,17 @@ function parseReportArgs(argv: string[]): ReportArgs {
   if (!raw.positionals.length) {
     throw new UsageError("no results file given; e.g. loadlab report results.json -o report.html");
   }
-  return {
+  const args = {
     inputs: raw.positionals,
     output: flags.path("output") ?? "report.html",
     compare: flags.path("compare"),
   };
+  const clash = outputClobbersInput(
+    [["-o", args.output]],
+    [...args.inputs.map((p): [string, string] => ["the input", p]), ["--compare", args.compare]],
+  );
+  if (clash) throw new UsageError(clash);
+  return args;
 }
 
 /**

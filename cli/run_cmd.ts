@@ -22,6 +22,7 @@ import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
 import { redactResults, redactText } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
+import { outputClobbersInput } from "../results/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
@@ -63,6 +64,14 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     return badInput(command, err);
   }
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
+  const clash = outputClobbersInput(
+    [["--out-dir", `${outDir}/results.json`], ["--out-dir", `${outDir}/report.html`], [
+      "--summary",
+      args.summaryFile,
+    ], ["--junit", args.junitFile]],
+    [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
+  );
+  if (clash) return badInput(command, new UsageError(clash));
   try {
     await assertWritable(outDir);
   } catch (err) {

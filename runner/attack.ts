@@ -23,7 +23,18 @@ export interface AttackHooks {
   signal?: AbortSignal;
 }
 
-/** Runs the attack described by a validated config. */
+/**
+ * The request log (`--log`) could not be written in full; `run` is the measured result all the same,
+ * so the caller can still save it. The message starts `request log: ` and ends with the OS error.
+ */
+export class RequestLogFailed extends Error {
+  override name = "RequestLogFailed";
+  constructor(message: string, readonly run: RunResult) {
+    super(message);
+  }
+}
+
+/** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
   const uncorrected = config.model === "throughput";
@@ -60,7 +71,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   const { activeMs } = workers;
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
   const durationSec = Math.max(durationMs, 1) / 1000;
-  return {
+  const run: RunResult = {
     name: hooks.name ?? "attack",
     url: config.url,
     model: config.model,
@@ -82,6 +93,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
   };
+  if (workers.logError) throw new RequestLogFailed(workers.logError, run);
+  return run;
 }
 
 /** A shard's segment as results record it: when its schedule started, how late it was for it. */

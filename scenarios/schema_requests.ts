@@ -25,10 +25,36 @@ export const durationSchema = z.string()
   });
 
 /** Target and load names: they become parts of run names (`target/load/param=value#2`). */
-export const nameSchema = z.string().regex(
-  /^[A-Za-z0-9._-]+$/,
-  "names use letters, digits, '.', '_' and '-' (they become part of run names and folders)",
-);
+export const nameSchema = z.string().superRefine((name, ctx) => {
+  const problem = nameProblem(name);
+  if (problem) ctx.addIssue({ code: "custom", message: problem });
+});
+
+/** Names Windows keeps for devices, with or without an extension (`NUL.txt`); refused everywhere alike. */
+const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
+
+/**
+ * Why `name` cannot be a name that becomes a folder or file name (`out/<experiment>`, a target's log
+ * folder), or undefined: only letters, digits, '.', '_' and '-', not `.` or `..` (which would write
+ * into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`, `COM1`...).
+ */
+export function nameProblem(name: string): string | undefined {
+  if (!/^[A-Za-z0-9._-]+$/.test(name)) {
+    return "names use letters, digits, '.', '_' and '-' (they become part of run names and folders)";
+  }
+  if (/^\.+$/.test(name)) {
+    return `"${name}" is a path segment, not a name (it becomes a folder under out/); use letters or digits, e.g. "api"`;
+  }
+  if (name.endsWith(".")) {
+    return `"${name}" ends with '.', which some filesystems drop; remove the trailing '.'`;
+  }
+  if (RESERVED_NAME.test(name)) {
+    return `"${name}" is a device name on Windows and cannot be a folder there; rename it, e.g. "${
+      name.replace(/^[^.]*/, (stem) => stem + "-1")
+    }"`;
+  }
+  return undefined;
+}
 
 const METHOD = /^[A-Za-z]+$/;
 const pathSchema = z.string().startsWith("/", "path must start with '/'");

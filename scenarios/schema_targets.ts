@@ -17,7 +17,7 @@ import {
   type ProxySpec,
   proxySpecSchema,
 } from "../targets/spec.ts";
-import { nameSchema } from "./schema_requests.ts";
+import { nameProblem, nameSchema } from "./schema_requests.ts";
 
 const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://127.0.0.1:3000").refine(
   (u) => u.startsWith("http://") || u.startsWith("https://"),
@@ -73,12 +73,12 @@ export function namedRecord<T extends z.ZodType>(value: T, what: string) {
       ctx.addIssue({ code: "custom", message: `needs at least one ${what}` });
     }
     for (const name of Object.keys(record)) {
-      if (nameSchema.safeParse(name).success) continue;
-      ctx.addIssue({
-        code: "custom",
-        path: [name],
-        message: `${what} names use letters, digits, '.', '_' and '-' (they become part of run names)`,
-      });
+      const problem = nameProblem(name);
+      if (!problem) continue;
+      const message = problem.startsWith("names ")
+        ? `${what} names use letters, digits, '.', '_' and '-' (they become part of run names)`
+        : `${what} name ${problem}`;
+      ctx.addIssue({ code: "custom", path: [name], message });
     }
   });
 }

@@ -26,3 +26,14 @@ export function isExecutable(path: string): boolean {
     return false;
   }
 }
+
+/** True when `command` names an existing file: on PATH when it has no slash, else relative to `cwd`. */
+export function findExecutable(command: string, cwd?: string): boolean {
+  if (!command.includes("/")) return findProgram(command) !== null;
+  const path = command.startsWith("/") || !cwd ? command : `${cwd}/${command}`;
+  try {
+    return Deno.statSync(path).isFile;
+  } catch {
+    return false;
+  }
+}

@@ -14,9 +14,19 @@
  * parent dies. setpriv execs the program, so the pid stays the program's; a child of our own Deno
  * target also watches its stdin, but redis-server and external apps cannot, and this is what ends
  * them. The death signal follows the spawning thread: children are spawned from the main thread only.
+ * Each child also gets a process group of its own (process_group.ts), so stopping reaches the
+ * grandchildren a wrapper command starts, and a watchdog ends them when loadlab is killed.
  */
 import { TargetError } from "./errors.ts";
-import { findProgram } from "./path_lookup.ts";
+import { findExecutable, findProgram } from "./path_lookup.ts";
+import {
+  groupAlive,
+  inGroupOfItsOwn,
+  killWatchedGroupsNow,
+  signalGroup,
+  unwatchGroup,
+  watchGroup,
+} from "./process_group.ts";
 
 export interface SpawnOptions {
   /** Used in messages and telemetry, e.g. "external app" or "target#2". */
@@ -34,6 +44,10 @@ export interface SpawnOptions {
 }
 
 const TAIL_BYTES = 8192;
+/** How long output is still read after the child exits: a grandchild may hold the pipes open for good. */
+const PIPE_LINGER_MS = 250;
+/** How often a stop looks whether the child's process group is empty yet. */
+const STOP_POLL_MS = 50;
 
 /** The environment variable that marks every process loadlab starts. */
 export const RUN_ID_ENV = "LOADLAB_RUN_ID";
@@ -46,12 +60,6 @@ function inheritedRunId(): string | undefined {
   } catch { /* no env permission: a fresh id still marks the children */ }
 }
 
-/** `setpriv` when it can set a parent-death signal (Linux with util-linux), looked up once. */
-let setpriv: string | null | undefined;
-function parentDeathWrapper(): string | null {
-  setpriv ??= Deno.build.os === "linux" ? findProgram("setpriv") : null;
-  return setpriv;
-}
 const live = new Set<ManagedProcess>();
 let unloadHooked = false;
 
@@ -60,6 +68,7 @@ function hookUnload(): void {
   unloadHooked = true;
   globalThis.addEventListener("unload", () => {
     for (const proc of live) proc.killNow();
+    killWatchedGroupsNow();
   });
 }
 
@@ -83,21 +92,38 @@ export class ManagedProcess {
   status: Deno.CommandStatus | null = null;
   readonly stdoutTail = new Tail();
   readonly stderrTail = new Tail();
+  /** The child's own process group (its pid), or null when it shares loadlab's. */
+  readonly pgid: number | null;
   #child: Deno.ChildProcess;
   #stopping: Promise<void> | null = null;
   #lineWaiters: Array<(line: string) => void> = [];
   #stdoutPartial = "";
+  #readers: ReadableStreamDefaultReader<Uint8Array>[] = [];
 
-  private constructor(readonly opts: SpawnOptions, child: Deno.ChildProcess, log: Deno.FsFile | null) {
+  private constructor(
+    readonly opts: SpawnOptions,
+    child: Deno.ChildProcess,
+    log: Deno.FsFile | null,
+    grouped: boolean,
+  ) {
     this.#child = child;
     this.pid = child.pid;
+    this.pgid = grouped ? child.pid : null;
     const drained = Promise.all([
-      this.#drain(child.stdout, this.stdoutTail, log, true),
-      this.#drain(child.stderr, this.stderrTail, log, false),
+      this.#drain(child.stdout.getReader(), this.stdoutTail, log, true),
+      this.#drain(child.stderr.getReader(), this.stderrTail, log, false),
     ]);
     this.exited = child.status.then(async (status) => {
       this.status = status;
-      live.delete(this);
+      if (this.pgid === null) live.delete(this);
+      // Output is read to its end, but a grandchild still holding the pipes must not hold up the exit.
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      await Promise.race([
+        drained.catch(() => {}),
+        new Promise((r) => timer = setTimeout(r, PIPE_LINGER_MS)),
+      ]);
+      clearTimeout(timer);
+      for (const reader of this.#readers) await reader.cancel().catch(() => {});
       await drained.catch(() => {});
       log?.close();
       return status;
@@ -113,19 +139,17 @@ export class ManagedProcess {
       args = ["-c", opts.cpuAffinity!.join(","), command, ...args];
       command = taskset;
     }
-    const wrapper = parentDeathWrapper();
-    if (wrapper && findExecutable(opts.command, opts.cwd)) {
-      // A missing program keeps failing at spawn (below, with its hint), not as setpriv's exit code.
-      args = ["--pdeathsig", "KILL", "--", command, ...args];
-      command = wrapper;
-    }
+    // A missing program keeps failing at spawn (below, with its hint), not as a wrapper's exit code.
+    const wrapped = findExecutable(opts.command, opts.cwd) ? inGroupOfItsOwn(command, args) : null;
+    if (wrapped) ({ command, args } = wrapped);
+    const env = { ...opts.env, [RUN_ID_ENV]: RUN_ID };
     const log = opts.logFile ? Deno.openSync(opts.logFile, { append: true, create: true }) : null;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(command, {
         args,
         cwd: opts.cwd,
-        env: { ...opts.env, [RUN_ID_ENV]: RUN_ID },
+        env,
         stdin: opts.stdinPiped ? "piped" : "null",
         stdout: "piped",
         stderr: "piped",
@@ -138,14 +162,23 @@ export class ManagedProcess {
         { cause: err },
       );
     }
-    const proc = new ManagedProcess(opts, child, log);
+    const proc = new ManagedProcess(opts, child, log, wrapped?.grouped ?? false);
+    if (wrapped?.grouped) watchGroup(child.pid, { [RUN_ID_ENV]: RUN_ID });
     live.add(proc);
     hookUnload();
     return proc;
   }
 
-  async #drain(stream: ReadableStream<Uint8Array>, tail: Tail, log: Deno.FsFile | null, isStdout: boolean) {
-    for await (const chunk of stream) {
+  async #drain(
+    reader: ReadableStreamDefaultReader<Uint8Array>,
+    tail: Tail,
+    log: Deno.FsFile | null,
+    isStdout: boolean,
+  ) {
+    this.#readers.push(reader);
+    for (;;) {
+      const { value: chunk, done } = await reader.read();
+      if (done) return;
       tail.push(chunk);
       if (log) await log.write(chunk).catch(() => {});
       if (isStdout && this.#lineWaiters.length) this.#feedLines(new TextDecoder().decode(chunk));
@@ -201,38 +234,45 @@ export class ManagedProcess {
   }
 
   async #stop(graceMs: number): Promise<void> {
-    if (this.status) return;
+    if (this.#gone()) return this.#forget();
     this.#signal("SIGTERM");
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = await Promise.race([
-      this.exited.then(() => false),
-      new Promise<boolean>((r) => timer = setTimeout(() => r(true), graceMs)),
-    ]);
-    clearTimeout(timer);
-    if (timedOut) this.#signal("SIGKILL");
+    const deadline = Date.now() + graceMs;
+    let killed = false;
+    while (!this.#gone()) {
+      if (!killed && Date.now() >= deadline) {
+        this.#signal("SIGKILL");
+        killed = true;
+      } else if (killed && Date.now() >= deadline + graceMs) break; // unkillable (D state): give up
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const exited = this.status ? [] : [this.exited];
+      await Promise.race([...exited, new Promise((r) => timer = setTimeout(r, STOP_POLL_MS))]);
+      clearTimeout(timer);
+    }
     await this.exited;
+    this.#forget();
+  }
+
+  /** The child has exited and, when it has a group of its own, so has everything else in it. */
+  #gone(): boolean {
+    return this.status !== null && (this.pgid === null || !groupAlive(this.pgid));
+  }
+
+  #forget(): void {
+    live.delete(this);
+    if (this.pgid !== null) unwatchGroup(this.pgid);
   }
 
   /** Synchronous SIGKILL for the exit hook. */
   killNow(): void {
-    if (!this.status) this.#signal("SIGKILL");
+    if (!this.#gone()) this.#signal("SIGKILL");
   }
 
+  /** To the whole group when the child has one (the leader may be gone while the rest lives on). */
   #signal(signal: Deno.Signal): void {
+    if (this.pgid !== null && signalGroup(this.pgid, signal)) return;
     try {
       this.#child.kill(signal);
     } catch { /* already gone */ }
-  }
-}
-
-/** True when `command` names an existing file: on PATH when it has no slash, else relative to `cwd`. */
-function findExecutable(command: string, cwd?: string): boolean {
-  if (!command.includes("/")) return findProgram(command) !== null;
-  const path = command.startsWith("/") || !cwd ? command : `${cwd}/${command}`;
-  try {
-    return Deno.statSync(path).isFile;
-  } catch {
-    return false;
   }
 }
 

@@ -8,8 +8,9 @@
 import { createClient } from "redis";
 import { TargetError } from "./errors.ts";
 import { freePort } from "./free_port.ts";
-import { ManagedProcess, pollReady } from "./process.ts";
+import { ManagedProcess, pollReady, RUN_ID } from "./process.ts";
 import { findProgram } from "./path_lookup.ts";
+import { processStartTicks } from "./process_group.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;
 
@@ -68,7 +69,9 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
     );
   }
   const port = freePort();
-  const dir = await Deno.makeTempDir({ prefix: "loadlab-redis-" });
+  const dir = await Deno.makeTempDir({ prefix: REDIS_DIR_PREFIX });
+  await Deno.writeTextFile(`${dir}/${OWNER_FILE}`, JSON.stringify(owner()));
+  await removeStaleRedisDirs(dir);
   const proc = ManagedProcess.spawn({
     name: "redis-server",
     command: program,
@@ -88,6 +91,43 @@ export async function startRedisServer(opts: { logFile?: string; cpuAffinity?: n
     throw err;
   }
   return { url: `redis://127.0.0.1:${port}`, pid: proc.pid, stop };
+}
+
+const REDIS_DIR_PREFIX = "loadlab-redis-";
+/** In each Redis temp folder: which loadlab made it (pid, start time, run id), to tell a stale one. */
+const OWNER_FILE = "loadlab-owner.json";
+
+interface Owner {
+  pid: number;
+  /** The process's start time in clock ticks since boot: with the pid, names one process for good. */
+  startTicks: number | null;
+  runId: string;
+}
+
+function owner(): Owner {
+  return { pid: Deno.pid, startTicks: processStartTicks(Deno.pid), runId: RUN_ID };
+}
+
+/**
+ * Removes the Redis temp folders beside `ours` whose loadlab is gone (killed with `kill -9`, so its
+ * stop never ran). Only folders with our owner file are touched, and only when the process it names
+ * (pid and start time) no longer runs; a folder of a live loadlab is left alone.
+ */
+async function removeStaleRedisDirs(ours: string): Promise<void> {
+  if (Deno.build.os !== "linux") return; // liveness is read from /proc
+  const parent = ours.slice(0, ours.lastIndexOf("/")) || "/";
+  try {
+    for await (const entry of Deno.readDir(parent)) {
+      const dir = `${parent}/${entry.name}`;
+      if (!entry.isDirectory || !entry.name.startsWith(REDIS_DIR_PREFIX) || dir === ours) continue;
+      const found = await Deno.readTextFile(`${dir}/${OWNER_FILE}`).then(JSON.parse, () => null);
+      if (typeof found?.pid !== "number" || typeof found?.runId !== "string") continue;
+      const alive = found.startTicks === null
+        ? processStartTicks(found.pid) !== null
+        : processStartTicks(found.pid) === found.startTicks;
+      if (!alive) await Deno.remove(dir, { recursive: true }).catch(() => {});
+    }
+  } catch { /* an unreadable temp folder: nothing to clean */ }
 }
 
 /**

@@ -276,4 +276,24 @@ export const OTHERS: Case[] = [
     args: () => ["version", "x"],
     names: [/version: takes no arguments/],
   },
+  {
+    name: "report -o its own input",
+    args: (c) => ["report", c.file, "-o", c.file],
+    names: [/report: -o .*afile is the same file as the input .*afile.*give -o another path/],
+  },
+  {
+    name: "report -o the --compare file by another name",
+    args: (c) => ["report", c.file, "--compare", c.file, "-o", `${c.dir}/./afile`],
+    names: [/-o .*is the same file as the input/],
+  },
+  {
+    name: "merge --report over a shard",
+    args: (c) => ["merge", c.file, "-o", `${c.dir}/merged.json`, "--report", c.file],
+    names: [/merge: --report .*afile is the same file as the shard/],
+  },
+  {
+    name: "attack -o over its --body-file",
+    args: (c) => ["attack", c.url, "-m", "POST", "--body-file", c.file, "-o", c.file],
+    names: [/attack: -o .*afile is the same file as --body-file/],
+  },
 ];

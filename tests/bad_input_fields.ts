@@ -216,4 +216,26 @@ export const FIELDS: Case[] = [
     names: [/loads\.burst\.maxConnections: 1000 needs.*ulimit -n/],
     ulimit: 256,
   },
+  {
+    name: "name ..",
+    yaml: edit("name: base", 'name: ".."'),
+    names: [/^[^:]+: name: "\.\." is a path segment/],
+  },
+  { name: "name .", yaml: edit("name: base", 'name: "."'), names: [/^[^:]+: name: "\." is a path segment/] },
+  { name: "name empty", yaml: edit("name: base", 'name: ""'), names: [/^[^:]+: name: names use letters/] },
+  { name: "name with a slash", yaml: edit("name: base", 'name: "a/b"'), names: [/name: names use letters/] },
+  { name: "name with a backslash", yaml: edit("name: base", 'name: "a\\\\b"'), names: [/name: names use/] },
+  { name: "name CON", yaml: edit("name: base", "name: CON"), names: [/name: "CON" is a device name/] },
+  { name: "name com1.txt", yaml: edit("name: base", "name: com1.txt"), names: [/"com1\.txt" is a device/] },
+  { name: "name with a trailing dot", yaml: edit("name: base", "name: api."), names: [/name: "api\." ends/] },
+  {
+    name: "target named ..",
+    yaml: edit('t: { url: "', '"..": { url: "'),
+    names: [/targets\["\.\."\]: target name "\.\." is a path segment/],
+  },
+  {
+    name: "load named NUL",
+    yaml: edit("burst:", "NUL:"),
+    names: [/loads\.NUL: load name "NUL" is a device/],
+  },
 ];

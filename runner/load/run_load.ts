@@ -69,6 +69,8 @@ export interface LoadRunSummary {
   activeMs: number;
   /** Most connects to the target in flight at once in this worker, pre-connect included. */
   maxConnectsInFlight: number;
+  /** Why the request log could not be written in full (a full disk...); the load itself still counts. */
+  logError?: string;
 }
 
 /** A running load; `stop()` asks it to start nothing new and end gracefully. */
@@ -226,10 +228,15 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     const endMs = performance.now();
     opts.onSamples(recorder.drain(endMs, true));
     if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
-    await (shared.log as RequestLog | null)?.close();
+    // A failed log costs the log, not the measurements: reported beside them instead of thrown.
+    const logError = await (shared.log as RequestLog | null)?.close().then(
+      () => undefined,
+      (err) => (err as Error).message,
+    );
     return {
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
+      ...(logError ? { logError } : {}),
     };
   })().finally(() => prepared.transport.close());
   return {

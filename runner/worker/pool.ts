@@ -157,6 +157,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
     let remaining = workers.length;
     let activeMs = 0;
     let maxConnectsInFlight = 0;
+    let logError: string | undefined;
     for (const w of workers) {
       w.onerror = (e) => {
         e.preventDefault();
@@ -175,7 +176,10 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
             activeMs = Math.max(activeMs, msg.summary.activeMs);
             // Each worker's own maximum, summed: an upper bound of the run's.
             maxConnectsInFlight += msg.summary.maxConnectsInFlight;
-            if (--remaining === 0) resolve({ activeMs, maxConnectsInFlight });
+            logError ??= msg.summary.logError;
+            if (--remaining === 0) {
+              resolve({ activeMs, maxConnectsInFlight, ...(logError ? { logError } : {}) });
+            }
             break;
           case "failed":
             reject(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));

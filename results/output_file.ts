@@ -1,0 +1,121 @@
+/**
+ * @module
+ * Where an output path (`-o`, `--report`, `--summary`, `--junit`, results.json, report.html) really
+ * leads, and how to write there. Replace-by-rename is right for a regular file only: a symlink is
+ * followed and the file it names replaced (the link stays), and a character or block device or a FIFO
+ * (`-o /dev/null`, `-o >(gzip > x.gz)`) is written through, never replaced by a regular file. A FIFO is
+ * written only once a process reads it; without one within a few seconds the write fails with a clear
+ * reason instead of hanging. Also the one check that an output is not one of the command's inputs (by
+ * device and inode, so a symlink or a hard link to an input counts too).
+ */
+
+/** What a path leads to: a regular file (or nothing yet), or a special file to write through. */
+export type OutputTarget =
+  | { kind: "file"; path: string }
+  | { kind: "device"; path: string }
+  | { kind: "fifo"; path: string };
+
+/** How long a write waits for a process to open a FIFO for reading. */
+const FIFO_READER_WAIT_MS = 5000;
+const MAX_SYMLINK_HOPS = 40;
+
+/** A path that cannot take an output (a folder, a socket, a symlink loop); the message is the reason. */
+export class OutputPathError extends Error {
+  override name = "OutputPathError";
+}
+
+function dirOf(path: string): string {
+  const slash = path.lastIndexOf("/");
+  return slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
+}
+
+/** Follows symlinks to the path they end at, which may not exist yet (a dangling link is created through). */
+async function followLinks(path: string): Promise<string> {
+  for (let hop = 0; hop < MAX_SYMLINK_HOPS; hop++) {
+    const info = await Deno.lstat(path).catch(() => null);
+    if (!info?.isSymlink) return path;
+    const link = await Deno.readLink(path);
+    path = link.startsWith("/") ? link : `${dirOf(path)}/${link}`;
+  }
+  throw new OutputPathError("too many levels of symbolic links");
+}
+
+/** Resolves `path` for writing; throws OutputPathError for a folder or a socket. */
+export async function resolveOutput(path: string): Promise<OutputTarget> {
+  const real = await followLinks(path);
+  const info = await Deno.stat(real).catch(() => null);
+  if (!info || info.isFile) return { kind: "file", path: real };
+  if (info.isDirectory) throw new OutputPathError("is a directory");
+  if (info.isFifo) return { kind: "fifo", path: real };
+  if (info.isCharDevice || info.isBlockDevice) return { kind: "device", path: real };
+  throw new OutputPathError("is a socket or another special file that cannot take an output");
+}
+
+/**
+ * Opens a FIFO for writing once a reader has it open. Opening blocks in a worker thread until then; when
+ * none comes in time, opening the read end ourselves releases that thread, and the write fails.
+ */
+async function openFifo(path: string): Promise<Deno.FsFile> {
+  const opening = Deno.open(path, { write: true });
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const file = await Promise.race([
+    opening,
+    new Promise<null>((r) => timer = setTimeout(() => r(null), FIFO_READER_WAIT_MS)),
+  ]);
+  clearTimeout(timer);
+  if (file) return file;
+  const ourReader = await Deno.open(path, { read: true });
+  (await opening).close();
+  ourReader.close();
+  throw new OutputPathError(
+    `is a FIFO no process read within ${FIFO_READER_WAIT_MS / 1000} s (start its reader first)`,
+  );
+}
+
+/** Writes `text` into an existing device or FIFO as it is: no create, no truncate, no rename. */
+export async function writeThrough(target: OutputTarget, text: string): Promise<void> {
+  const file = target.kind === "fifo"
+    ? await openFifo(target.path)
+    : await Deno.open(target.path, { write: true });
+  try {
+    const data = new TextEncoder().encode(text);
+    for (let done = 0; done < data.length;) done += await file.write(data.subarray(done));
+  } finally {
+    file.close();
+  }
+}
+
+/** The same regular file by device and inode (following symlinks); false when either does not exist. */
+export function sameFile(a: string, b: string): boolean {
+  const stat = (p: string) => {
+    try {
+      return Deno.statSync(p);
+    } catch {
+      return null;
+    }
+  };
+  const [x, y] = [stat(a), stat(b)];
+  if (!x || !y || x.ino === null || y.ino === null) return false;
+  // Two outputs to one device (-o /dev/null --report /dev/null) overwrite no input.
+  return x.isFile && x.dev === y.dev && x.ino === y.ino;
+}
+
+/**
+ * The one-line problem when an output (`[flag, path]`) is one of the inputs (`[what, path]`), which
+ * writing it would destroy; undefined when none is. The caller exits 2 with it before anything runs.
+ */
+export function outputClobbersInput(
+  outputs: Array<[string, string | undefined]>,
+  inputs: Array<[string, string | undefined]>,
+): string | undefined {
+  for (const [flag, out] of outputs) {
+    if (out === undefined) continue;
+    for (const [what, input] of inputs) {
+      if (input !== undefined && sameFile(out, input)) {
+        return `${flag} ${out} is the same file as ${what} ${input}, which writing it would destroy; ` +
+          `give ${flag} another path`;
+      }
+    }
+  }
+  return undefined;
+}

@@ -1,0 +1,139 @@
+/**
+ * @module
+ * Process groups for the children loadlab starts. An app's command is often a wrapper (`sh -c "node
+ * app.mjs"`, `npm start`) whose real server is a grandchild: signalling only the direct child leaves
+ * the server running, holding the port and our output pipes. So on Linux every child is started in a
+ * session of its own through `setsid` (util-linux; it execs in place, so the child's pid is also its
+ * process group id), stopped by signalling the whole group, and known gone only when no process of the
+ * group is left. The parent-death signal (`setpriv --pdeathsig`) reaches the direct child only; for the
+ * rest of the group one small watchdog shell per loadlab reads the list of live groups on its stdin and
+ * SIGKILLs them all when that pipe closes, which the kernel does however loadlab dies (`kill -9`
+ * included). The watchdog has a session of its own too, so a Ctrl-C at the terminal does not end it.
+ */
+import { findProgram } from "./path_lookup.ts";
+
+let setsid: string | null | undefined;
+let setpriv: string | null | undefined;
+
+/** `setsid` when children can get a session (and so a process group) of their own, looked up once. */
+function sessionWrapper(): string | null {
+  setsid ??= Deno.build.os === "linux" ? findProgram("setsid") : null;
+  return setsid;
+}
+
+/**
+ * `command args` run through `setpriv --pdeathsig KILL` (killed when loadlab dies) and `setsid` (a
+ * process group of its own), each where installed. Both exec in place, so the pid stays the program's.
+ */
+export function inGroupOfItsOwn(
+  command: string,
+  args: string[],
+): { command: string; args: string[]; grouped: boolean } {
+  const session = sessionWrapper();
+  if (session) [command, args] = [session, [command, ...args]];
+  setpriv ??= Deno.build.os === "linux" ? findProgram("setpriv") : null;
+  if (setpriv) [command, args] = [setpriv, ["--pdeathsig", "KILL", "--", command, ...args]];
+  return { command, args, grouped: session !== null };
+}
+
+/** Sends `signal` to every process of group `pgid`; false when there is no such group. */
+export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
+  try {
+    Deno.kill(-pgid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** True while a live (not zombie) process belongs to group `pgid`, by a scan of /proc. */
+export function groupAlive(pgid: number): boolean {
+  for (const entry of Deno.readDirSync("/proc")) {
+    if (!/^\d+$/.test(entry.name)) continue;
+    let stat: string;
+    try {
+      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    // The command name in parentheses may hold spaces: fields count from the last ')'.
+    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    if (state !== "Z" && Number(pgrp) === pgid) return true;
+  }
+  return false;
+}
+
+/** When process `pid` started (clock ticks since boot, /proc/<pid>/stat), or null when it is not running. */
+export function processStartTicks(pid: number): number | null {
+  try {
+    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return fields[0] === "Z" ? null : Number(fields[19]); // field 22 of stat; fields here start at 3
+  } catch {
+    return null;
+  }
+}
+
+/** Lines `+<pgid>` add a group, `-<pgid>` drop it; at end of input every listed group is SIGKILLed. */
+const WATCHDOG_SCRIPT = `trap '' HUP INT QUIT TERM PIPE
+groups=" "
+while IFS= read -r line; do
+  id=\${line#?}
+  case "$line" in
+    +*) groups="$groups$id " ;;
+    -*) case "$groups" in *" $id "*) groups="\${groups%% $id *} \${groups#* $id }" ;; esac ;;
+  esac
+done
+for id in $groups; do kill -9 -$id 2>/dev/null; done
+`;
+
+interface Watchdog {
+  child: Deno.ChildProcess;
+  writer: WritableStreamDefaultWriter<Uint8Array>;
+}
+
+let watchdog: Watchdog | null | undefined;
+const watched = new Set<number>();
+
+function startWatchdog(env: Record<string, string>): Watchdog | null {
+  const wrapper = sessionWrapper();
+  if (!wrapper) return null;
+  try {
+    const child = new Deno.Command(wrapper, {
+      args: ["sh", "-c", WATCHDOG_SCRIPT],
+      env,
+      stdin: "piped",
+      stdout: "null",
+      stderr: "null",
+    }).spawn();
+    child.unref();
+    return { child, writer: child.stdin.getWriter() };
+  } catch {
+    return null; // no sh: the group leaders keep their parent-death signal, the rest is best effort
+  }
+}
+
+function tell(line: string): void {
+  watchdog?.writer.write(new TextEncoder().encode(line + "\n")).catch(() => {});
+}
+
+/** Puts group `pgid` under the watchdog (started on first use, with `env` marking it like the children). */
+export function watchGroup(pgid: number, env: Record<string, string>): void {
+  watchdog ??= startWatchdog(env);
+  watched.add(pgid);
+  tell(`+${pgid}`);
+}
+
+/** The group is gone: the watchdog must not signal its number again. */
+export function unwatchGroup(pgid: number): void {
+  if (watched.delete(pgid)) tell(`-${pgid}`);
+}
+
+/** On loadlab's own exit: SIGKILL every group still listed, then the watchdog, which has nothing left to do. */
+export function killWatchedGroupsNow(): void {
+  for (const pgid of watched) if (groupAlive(pgid)) signalGroup(pgid, "SIGKILL");
+  watched.clear();
+  try {
+    watchdog?.child.kill("SIGKILL");
+  } catch { /* gone already */ }
+}

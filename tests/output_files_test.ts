@@ -1,0 +1,143 @@
+/**
+ * @module
+ * Outputs that are not plain files, end to end: a symlink is followed and the file it names replaced
+ * (the link stays); a FIFO is written through once a reader has it, and without one the command fails
+ * (exit 5) instead of hanging; a character device is written through and never replaced, and no write
+ * probe or temp file appears beside it. Devices are made with mknod in a temp folder (root only;
+ * skipped with the reason otherwise), never anything under /dev. And an output that is one of the inputs
+ * (the same file by name, through a symlink or a hard link) is refused with exit 2, the input intact.
+ */
+import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
+import { makeSingleAttack } from "./fixtures/make_results.ts";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+
+const isRoot = Deno.uid() === 0;
+const linux = Deno.build.os === "linux";
+if (!isRoot) console.log("skipped: the character-device cases need root (mknod)");
+
+async function withResults(fn: (dir: string, results: string) => Promise<void>): Promise<void> {
+  await withTempDir(async (dir) => {
+    const results = `${dir}/results.json`;
+    await Deno.writeTextFile(results, JSON.stringify(makeSingleAttack()));
+    await fn(dir, results);
+  });
+}
+
+function sh(command: string): void {
+  const out = new Deno.Command("sh", { args: ["-c", command], stderr: "piped" }).outputSync();
+  if (!out.success) throw new Error(`${command}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+/** Names in `dir`, sorted: a leftover probe or temp file shows up here. */
+function listing(dir: string): string[] {
+  return [...Deno.readDirSync(dir)].map((e) => e.name).sort();
+}
+
+Deno.test("report -o a symlink replaces the file it names and keeps the link", async () => {
+  await withResults(async (dir, results) => {
+    await Deno.mkdir(`${dir}/pages`);
+    await Deno.writeTextFile(`${dir}/pages/real.html`, "old");
+    await Deno.symlink("pages/real.html", `${dir}/link.html`);
+    const out = await runLoadlab(["report", results, "-o", `${dir}/link.html`]);
+    assertEquals(out.code, 0, out.stderr);
+    assert((await Deno.lstat(`${dir}/link.html`)).isSymlink, "the link must stay a link");
+    assertMatch(await Deno.readTextFile(`${dir}/pages/real.html`), /<html/i);
+    assertEquals(listing(`${dir}/pages`), ["real.html"]);
+  });
+});
+
+Deno.test({
+  name: "report -o a FIFO writes through to its reader; without a reader it fails, the FIFO kept",
+  ignore: !linux,
+  async fn() {
+    await withResults(async (dir, results) => {
+      const fifo = `${dir}/page.fifo`;
+      sh(`mkfifo '${fifo}'`);
+      const reader = new Deno.Command("cat", { args: [fifo], stdout: "piped" }).output();
+      const out = await runLoadlab(["report", results, "-o", fifo]);
+      assertEquals(out.code, 0, out.stderr);
+      assertMatch(new TextDecoder().decode((await reader).stdout), /<html/i);
+      assert((await Deno.lstat(fifo)).isFifo, "the FIFO must stay a FIFO");
+
+      const alone = await runLoadlab(["report", results, "-o", fifo]);
+      assertEquals(alone.code, 5, alone.stderr);
+      assertMatch(alone.stderr, /page\.fifo.*FIFO no process read/);
+      assert((await Deno.lstat(fifo)).isFifo, "the FIFO must stay a FIFO");
+      assertEquals(listing(dir), ["page.fifo", "results.json"]);
+    });
+  },
+});
+
+Deno.test({
+  name: "report -o and attack -o/--report a character device: written through, not replaced, no probe file",
+  ignore: !linux || !isRoot,
+  async fn() {
+    await withResults(async (dir, results) => {
+      await Deno.mkdir(`${dir}/dev`);
+      const sink = `${dir}/dev/null`;
+      sh(`mknod '${sink}' c 1 3`); // the null device, made in a temp folder: nothing under /dev is touched
+      const report = await runLoadlab(["report", results, "-o", sink]);
+      assertEquals(report.code, 0, report.stderr);
+      assert((await Deno.lstat(sink)).isCharDevice, "report -o must not replace the device");
+
+      const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+      try {
+        const url = `http://127.0.0.1:${server.addr.port}/`;
+        const attack = await runLoadlab([
+          "attack",
+          url,
+          "-c",
+          "1",
+          "-d",
+          "300ms",
+          "-o",
+          sink,
+          "--report",
+          sink,
+        ]);
+        assertEquals(attack.code, 0, attack.stderr);
+      } finally {
+        await server.shutdown();
+      }
+      assert((await Deno.lstat(sink)).isCharDevice, "attack -o must not replace the device");
+      assertEquals(listing(`${dir}/dev`), ["null"], "no probe or temp file beside the device");
+    });
+  },
+});
+
+Deno.test("report -o an input (same name, symlink, hard link) is refused with exit 2, the input intact", async () => {
+  await withResults(async (dir, results) => {
+    const before = await Deno.readTextFile(results);
+    await Deno.symlink(results, `${dir}/sym.json`);
+    await Deno.link(results, `${dir}/hard.json`);
+    for (const output of [results, `${dir}/sym.json`, `${dir}/hard.json`]) {
+      const out = await runLoadlab(["report", results, "-o", output]);
+      assertEquals(out.code, 2, `${output}: ${out.stderr}`);
+      assertMatch(out.stderr, /-o .* is the same file as the input .*results\.json.*give -o another path/);
+      assertEquals(out.stderr.trim().split("\n").length, 1);
+    }
+    assertEquals(await Deno.readTextFile(results), before);
+  });
+});
+
+Deno.test("run --summary over the experiment file is refused with exit 2 before anything runs", async () => {
+  await withTempDir(async (dir) => {
+    const experiment = `${dir}/exp.yaml`;
+    const text = 'name: same\ntargets:\n  t: { url: "http://127.0.0.1:9/" }\n' +
+      "loads:\n  l: { model: connections, connections: 1, duration: 100ms }\n";
+    await Deno.writeTextFile(experiment, text);
+    await Deno.symlink(experiment, `${dir}/summary.md`);
+    const out = await runLoadlab([
+      "run",
+      experiment,
+      "--out-dir",
+      `${dir}/out`,
+      "--summary",
+      `${dir}/summary.md`,
+    ]);
+    assertEquals(out.code, 2, out.stderr);
+    assertMatch(out.stderr, /--summary .*summary\.md is the same file as the experiment file/);
+    assertEquals(await Deno.readTextFile(experiment), text);
+    assertEquals(listing(dir), ["exp.yaml", "summary.md"]);
+  });
+});
