@@ -15,7 +15,8 @@ import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { RequestPicker } from "./request_picker.ts";
 import { classifyError, CLOSED_EARLY, errorMessage, UNSOLICITED } from "./exchange_errors.ts";
-import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
 import {
   type InlineConn,

@@ -10,7 +10,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 // Seeded, so a failing input can be regenerated from its index.
 import { mulberry32 as rng } from "../../tests/fixtures/seeded_random.ts";
-import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { ResponseParser } from "./response_parser.ts";
 
 const INPUTS = 100_000;
 const HEAD_CAP = 2048;
