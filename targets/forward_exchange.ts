@@ -10,11 +10,12 @@
  * becomes a 502 with the reason; after that, the client connection is closed, as no other answer can be
  * sent anymore.
  */
-import { type BufferedConn, MAX_HEAD_BYTES, type UpstreamPool, writeAll } from "./forward_conn.ts";
+import { Framing } from "../http1/message_framer.ts";
+import { type BufferedConn, type UpstreamPool, writeAll } from "./forward_conn.ts";
 import {
-  Framing,
   INCOMPLETE,
   MALFORMED,
+  MAX_HEAD_BYTES,
   type MessageHead,
   newHead,
   parseResponseHead,
@@ -65,7 +66,7 @@ async function exchangeBuffered(
         continue;
       }
       client.start = requestEnd;
-      await writeAll(client.conn, badGateway(pool.baseUrl, err, req.close));
+      await writeAll(client.conn, badGateway(pool, err, req.close));
       return !req.close;
     }
     client.start = requestEnd;
@@ -93,7 +94,7 @@ async function exchangeStreamed(
     answerHeadEnd = await readAnswerHead(upstream, req.head);
   } catch (err) {
     up?.close();
-    await writeAll(client.conn, badGateway(pool.baseUrl, err, true));
+    await writeAll(client.conn, badGateway(pool, err, true));
     return false; // the rest of the request body is still on its way: this connection cannot go on
   }
   const keep = await relayAnswer(client, up, answerHeadEnd, req, pool);
@@ -143,8 +144,11 @@ async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promis
   const head = up.head ??= newHead();
   for (;;) {
     const end = parseResponseHead(up.buf, up.start, up.end, requestWasHead, head);
-    if (end >= 0) return end;
-    if (end === MALFORMED) throw new FramingError("malformed answer head");
+    if (end >= 0) {
+      up.start = head.headStart; // empty lines before a status line are not passed on
+      return end;
+    }
+    if (end === MALFORMED) throw new FramingError(`malformed answer head: ${head.error}`);
     if (end === INCOMPLETE && up.end - up.start >= MAX_HEAD_BYTES) {
       throw new FramingError("answer head too large");
     }
@@ -158,8 +162,9 @@ async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promis
   }
 }
 
-/** 502 with the reason, as the fetch-based balancer answered it. */
-function badGateway(baseUrl: string, err: unknown, close: boolean): Uint8Array {
+/** 502 with the reason, as the fetch-based balancer answered it; counted per upstream. */
+function badGateway(pool: UpstreamPool, err: unknown, close: boolean): Uint8Array {
+  pool.badGateways++;
   const message = err instanceof Error ? err.message : String(err);
-  return plainAnswer(502, "Bad Gateway", { error: `upstream ${baseUrl} failed: ${message}` }, close);
+  return plainAnswer(502, "Bad Gateway", { error: `upstream ${pool.baseUrl} failed: ${message}` }, close);
 }
