@@ -91,6 +91,8 @@ export class MessageFramer {
   framing: Framing = Framing.None;
   /** Body bytes when framing is Length. */
   contentLength = 0;
+  /** Body bytes of the message so far (chunk data without its framing; until-close bytes as they come). */
+  bodyBytes = 0;
   /** True once the message is complete (false after an interim head when `stopAtHeads`). */
   done = false;
   /** A request whose method is HEAD. */
@@ -138,6 +140,7 @@ export class MessageFramer {
     this.keepAlive = true;
     this.done = false;
     this.error = "";
+    this.bodyBytes = 0;
     this.#startHead();
   }
 
@@ -186,6 +189,7 @@ export class MessageFramer {
         const take = Math.min(to - i, this.#remaining);
         i += take;
         this.#remaining -= take;
+        this.bodyBytes += take;
         if (this.#remaining > 0) continue;
         if (state === S_BODY) return this.#finish(i);
         this.#state = S_DATA_CR;
@@ -195,7 +199,10 @@ export class MessageFramer {
       } else if (state === S_DATA_LF) {
         if (buf[i++] !== LF) return this.#fail("chunk data not followed by CRLF");
         this.#state = S_CHUNK_SIZE;
-      } else if (state === S_UNTIL_CLOSE) return NEED_MORE;
+      } else if (state === S_UNTIL_CLOSE) {
+        this.bodyBytes += to - i;
+        return NEED_MORE;
+      }
       else return this.#fail("data after the end of a message");
     }
     return NEED_MORE;
