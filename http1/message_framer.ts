@@ -202,8 +202,7 @@ export class MessageFramer {
       } else if (state === S_UNTIL_CLOSE) {
         this.bodyBytes += to - i;
         return NEED_MORE;
-      }
-      else return this.#fail("data after the end of a message");
+      } else return this.#fail("data after the end of a message");
     }
     return NEED_MORE;
   }
@@ -357,6 +356,7 @@ export class MessageFramer {
           break;
         case S_CR:
           if (c !== LF) return this.#fail("bare CR");
+          if (this.#lineKind === L_EMPTY) this.leadingBytes++;
           i++;
           if (!this.#lineEnd(this.#lineKind)) return PARSE_ERROR;
           break;

@@ -114,6 +114,7 @@ async function relayAnswer(
   pool: UpstreamPool,
 ): Promise<boolean> {
   const answer = up.head!;
+  let finalStart = -1; // where the final answer starts in up.buf, once its head is in
   try {
     while (answer.status < 200 && answer.status !== 101) {
       await writeAll(client.conn, up.buf.subarray(up.start, headEnd));
@@ -124,6 +125,7 @@ async function relayAnswer(
       await tunnel(client, up);
       return false;
     }
+    finalStart = up.start;
     const wholeEnd = headEnd + answer.contentLength;
     if (answer.framing === Framing.Length && wholeEnd <= up.end) {
       // The common case, an answer that came in one read: one write, no relay machinery.
@@ -132,7 +134,11 @@ async function relayAnswer(
     } else await relayMessage(up, headEnd, client.conn, answer);
   } catch (err) {
     up.close();
-    throw err;
+    // Refused framing before a byte of the final answer went out (a bad head after 100 Continue, a
+    // broken first chunk): the client can still be told, with a 502; after that only the close can.
+    if (!(err instanceof FramingError) || (finalStart >= 0 && up.start !== finalStart)) throw err;
+    await writeAll(client.conn, badGateway(pool, err, true));
+    return false;
   }
   if (req.close || answer.close) up.close();
   else pool.release(up);

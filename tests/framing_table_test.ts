@@ -13,6 +13,8 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { Framing, NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
 import { ResponseParser } from "../runner/http/response_parser.ts";
 import { bodyFramer, INCOMPLETE, MALFORMED, newHead, parseResponseHead } from "../targets/forward_http1.ts";
+import { serveBalancer } from "../targets/balancer.ts";
+import { RawClient, scriptedUpstream } from "../targets/balancer_testing.ts";
 import { FRAMING_CASES, type FramingCase } from "./framing_cases.ts";
 
 /** What a reader concluded about one response. */
@@ -138,4 +140,58 @@ Deno.test("framing: the table holds at least 60 cases, of every outcome", () => 
   assert(FRAMING_CASES.filter((c) => c.forwarder === "refuse").length >= 5);
   assert(FRAMING_CASES.filter((c) => c.untilClose).length >= 3);
   assertEquals(new Set(FRAMING_CASES.map((c) => c.name)).size, FRAMING_CASES.length, "unique names");
+});
+
+/** True when the balancer's framing refuses the wire's head (interim heads included): it must answer 502. */
+function headRefused(c: FramingCase): boolean {
+  const bytes = latin1(c.wire);
+  const head = newHead();
+  for (let start = 0;;) {
+    const end = parseResponseHead(bytes, start, bytes.length, c.head ?? false, head);
+    if (end === MALFORMED) return true;
+    if (end === INCOMPLETE || head.status >= 200 || head.status === 101) return false;
+    start = end;
+  }
+}
+
+Deno.test("framing: every case through the real balancer; a refused head is a counted 502, never forwarded", async () => {
+  const byPath = new Map(FRAMING_CASES.map((c, k) => [`/case/${k}`, c]));
+  const upstream = scriptedUpstream((_, path) => ({ pieces: [byPath.get(path)!.wire], close: true }));
+  const server = serveBalancer({
+    hostname: "127.0.0.1",
+    port: 0,
+    upstreams: [upstream.url],
+    mode: "round-robin",
+  });
+  let refused = 0;
+  try {
+    for (const [path, c] of byPath) {
+      const client = await RawClient.open(server.addr.port);
+      try {
+        await client.send(
+          `${c.head ? "HEAD" : "GET"} ${path} HTTP/1.1\r\nHost: t\r\nConnection: close\r\n\r\n`,
+        );
+        const answer = await client.answer(c.head).catch(() => null);
+        if (headRefused(c)) {
+          refused++;
+          assertEquals(answer?.status, 502, c.name);
+          assert(answer.body.includes("failed: malformed answer head"), `${c.name}: ${answer.body}`);
+        } else if (c.error || c.forwarder === "refuse") {
+          // Refused in the body: a 502 while nothing of the answer went out, else the connection closes.
+          if (answer?.status === 502) refused++;
+          else assertEquals(answer, null, `${c.name}: a broken body is not passed on as complete`);
+        } else {
+          const first = Number(/HTTP\/1\.\d (\d{3})/.exec(c.wire)![1]);
+          assertEquals(answer?.status, first, c.name);
+        }
+      } finally {
+        client.close();
+      }
+    }
+    assertEquals(server.balancer.badGateways(), [refused]);
+    assert(refused >= 40, `${refused} refused`);
+  } finally {
+    await server.shutdown();
+    await upstream.close();
+  }
 });
