@@ -24,7 +24,16 @@
  * they are, so it gets none of the tolerances that would need a rewrite: bare LF, obs-fold and
  * Transfer-Encoding with Content-Length or in HTTP/1.0 are errors there.
  */
-import { FIELD_NONE, FIELD_OTHER, FRAMING_NAMES, hexValue, matched, narrow, TCHAR } from "./chars.ts";
+import {
+  FIELD_NONE,
+  FIELD_OTHER,
+  FRAMING_NAMES,
+  hexValue,
+  lowerAscii,
+  matched,
+  narrow,
+  TCHAR,
+} from "./chars.ts";
 import { FramingFields, isFramingField } from "./framing_fields.ts";
 
 /** `feed` needs more bytes. */
@@ -262,12 +271,19 @@ export class MessageFramer {
           this.#state = this.#request ? S_METHOD : S_STATUS;
           break;
         case S_STATUS:
+          if (this.#at === 0 && stop - i > 12 && this.#statusAt(buf, i)) {
+            i += 12; // the common case, the whole "HTTP/1.x SSS" in this read; else byte by byte
+            break;
+          }
           if (!this.#statusByte(c)) return this.#fail(this.error || "bad status line");
           i++;
           break;
         case S_REASON:
           while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) i++;
-          if (i < stop && !this.#endOfLine(buf[i++], L_START)) return PARSE_ERROR;
+          if (i + 1 < stop && c === CR && buf[i + 1] === LF) {
+            i += 2;
+            this.#state = S_FIELD_START;
+          } else if (i < stop && !this.#endOfLine(buf[i++], L_START)) return PARSE_ERROR;
           break;
         case S_METHOD:
           if (TCHAR[c] === 1) {
@@ -306,6 +322,11 @@ export class MessageFramer {
           break;
         case S_FIELD_START:
           if (c === CR || c === LF) {
+            if (c === CR && i + 1 < stop && buf[i + 1] === LF) {
+              i += 2;
+              if (!this.#lineEnd(L_HEAD_END)) return PARSE_ERROR;
+              break;
+            }
             i++;
             if (!this.#endOfLine(c, L_HEAD_END)) return PARSE_ERROR;
             break;
@@ -324,35 +345,16 @@ export class MessageFramer {
           this.#at = 0;
           this.#mask = this.#inTrailers ? 0 : 7;
           this.#state = S_NAME;
+          i = this.#name(buf, i, stop);
+          if (i < 0) return PARSE_ERROR;
           break;
-        case S_NAME: {
-          let at = this.#at, mask = this.#mask;
-          while (i < stop && TCHAR[c = buf[i]] === 1) {
-            if (mask !== 0) mask = narrow(FRAMING_NAMES, mask, at, c);
-            at++;
-            i++;
-          }
-          this.#at = at;
-          this.#mask = mask;
-          if (i === stop) break;
-          if (c !== COLON) return this.#fail("bad header name");
-          i++;
-          const field = mask === 0 ? -1 : matched(FRAMING_NAMES, mask, at);
-          this.#field = field < 0 ? FIELD_OTHER : field;
-          if (field >= 0) this.#fields.begin(field);
-          this.#state = S_VALUE;
+        case S_NAME:
+          i = this.#name(buf, i, stop);
+          if (i < 0) return PARSE_ERROR;
           break;
-        }
         case S_VALUE:
-          if (this.#field === FIELD_OTHER) {
-            while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) i++;
-          } else {
-            while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) {
-              if (!this.#fields.byte(c)) return this.#fail(this.#fields.error);
-              i++;
-            }
-          }
-          if (i < stop && !this.#endOfLine(buf[i++], L_FIELD)) return PARSE_ERROR;
+          i = this.#value(buf, i, stop);
+          if (i < 0) return PARSE_ERROR;
           break;
         case S_CR:
           if (c !== LF) return this.#fail("bare CR");
@@ -361,16 +363,21 @@ export class MessageFramer {
           if (!this.#lineEnd(this.#lineKind)) return PARSE_ERROR;
           break;
         case S_CHUNK_SIZE: {
-          const d = hexValue(c);
-          if (d >= 0) {
-            this.#remaining = this.#remaining * 16 + d;
-            if (this.#remaining > SIZE_MAX) return this.#fail("bad chunk size");
-            this.#at++;
+          let size = this.#remaining, d = 0;
+          const from = i;
+          while (i < stop && (d = hexValue(buf[i])) >= 0) {
+            size = size * 16 + d;
+            if (size > SIZE_MAX) return this.#fail("bad chunk size");
             i++;
-            break;
           }
+          this.#remaining = size;
+          this.#at += i - from;
+          if (i === stop) break;
           if (this.#at === 0) return this.#fail("bad chunk size");
-          this.#state = S_CHUNK_SPACE;
+          if (i + 1 < stop && buf[i] === CR && buf[i + 1] === LF) {
+            i += 2;
+            this.#lineEnd(L_CHUNK_SIZE);
+          } else this.#state = S_CHUNK_SPACE;
           break;
         }
         case S_CHUNK_SPACE:
@@ -390,6 +397,62 @@ export class MessageFramer {
       }
     }
     return i;
+  }
+
+  /** A field name in buf[i, stop), and on past its colon into the value; where it stopped, or PARSE_ERROR. */
+  #name(buf: Uint8Array, i: number, stop: number): number {
+    const from = i;
+    let c = 0;
+    while (i < stop && TCHAR[c = buf[i]] === 1) i++;
+    const at = this.#at + i - from;
+    if (i === stop) {
+      // The name goes on in the next read: keep which framing names it can still be.
+      this.#mask = narrowRange(buf, from, i, this.#at, this.#mask);
+      this.#at = at;
+      return i;
+    }
+    if (c !== COLON) return this.#fail("bad header name");
+    const field = this.#mask === 0 ? -1 : this.#at === 0
+      ? framingNameAt(buf, from, at) // the common case: the whole name is in this read
+      : matched(FRAMING_NAMES, narrowRange(buf, from, i, this.#at, this.#mask), at);
+    this.#field = field < 0 ? FIELD_OTHER : field;
+    if (field >= 0) this.#fields.begin(field);
+    this.#state = S_VALUE;
+    return this.#value(buf, i + 1, stop);
+  }
+
+  /** Field value bytes in buf[i, stop), up to and through the line end; where it stopped, or PARSE_ERROR. */
+  #value(buf: Uint8Array, i: number, stop: number): number {
+    let c = 0;
+    if (this.#field === FIELD_OTHER) {
+      while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) i++;
+    } else {
+      while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) {
+        if (!this.#fields.byte(c)) return this.#fail(this.#fields.error);
+        i++;
+      }
+    }
+    if (i === stop) return i;
+    if (c === CR && i + 1 < stop && buf[i + 1] === LF) {
+      this.#state = S_FIELD_START; // the common line end, without a trip through S_CR
+      return i + 2;
+    }
+    return this.#endOfLine(c, L_FIELD) ? i + 1 : PARSE_ERROR;
+  }
+
+  /** Whether buf[i, i + 12) is "HTTP/1.x SSS" (then taken: status, version); false to go byte by byte. */
+  #statusAt(buf: Uint8Array, i: number): boolean {
+    for (let k = 0; k < 7; k++) if (buf[i + k] !== HTTP_1_DOT[k]) return false;
+    const minor = buf[i + 7] - 48, d0 = buf[i + 9] - 49, d1 = buf[i + 10] - 48, d2 = buf[i + 11] - 48;
+    if (
+      minor < 0 || minor > 9 || buf[i + 8] !== SP || d0 < 0 || d0 > 8 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9
+    ) {
+      return false;
+    }
+    this.#http10 = minor === 0;
+    this.status = (d0 + 1) * 100 + d1 * 10 + d2;
+    this.#at = 12;
+    return true;
   }
 
   /** One byte of "HTTP/1.x SSS" (then SP and a reason, or the line end: the reason is optional). */
@@ -527,4 +590,22 @@ export class MessageFramer {
     this.error = message;
     return false;
   }
+}
+
+/** Narrows `mask` (framing names still possible) by the name bytes buf[from, to), which start at `at`. */
+function narrowRange(buf: Uint8Array, from: number, to: number, at: number, mask: number): number {
+  for (let k = from; k < to && mask !== 0; k++) mask = narrow(FRAMING_NAMES, mask, at + k - from, buf[k]);
+  return mask;
+}
+
+/** The FIELD_* id of the framing name that is exactly buf[from, from + length), or -1. */
+function framingNameAt(buf: Uint8Array, from: number, length: number): number {
+  for (let f = 0; f < FRAMING_NAMES.length; f++) {
+    const name = FRAMING_NAMES[f];
+    if (name.length !== length) continue;
+    let k = 0;
+    while (k < length && lowerAscii(buf[from + k]) === name[k]) k++;
+    if (k === length) return f;
+  }
+  return -1;
 }
