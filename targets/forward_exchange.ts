@@ -7,8 +7,9 @@
  * closed by the upstream meanwhile (nothing came back), it is sent again once on a fresh connection, as
  * browsers and NGINX do. A larger or chunked body is streamed up while the answer is awaited, so an
  * upstream that answers `100 Continue` first works. Until the answer's head has arrived, any failure
- * becomes a 502 with the reason; after that, the client connection is closed, as no other answer can be
- * sent anymore.
+ * becomes a 502 with the reason (counted per upstream), and so does an answer whose framing is refused
+ * (forward_http1.ts) before any byte of it went out; after that, the client connection is closed, as no
+ * other answer can be sent anymore.
  */
 import { Framing } from "../http1/message_framer.ts";
 import { type BufferedConn, type UpstreamPool, writeAll } from "./forward_conn.ts";
