@@ -64,3 +64,21 @@ export function matched(words: readonly Uint8Array[], mask: number, length: numb
   for (let k = 0; k < words.length; k++) if ((mask & (1 << k)) !== 0 && words[k].length === length) return k;
   return -1;
 }
+
+/** Narrows `mask` (framing names still possible) by the name bytes buf[from, to), which start at `at`. */
+export function narrowRange(buf: Uint8Array, from: number, to: number, at: number, mask: number): number {
+  for (let k = from; k < to && mask !== 0; k++) mask = narrow(FRAMING_NAMES, mask, at + k - from, buf[k]);
+  return mask;
+}
+
+/** The FIELD_* id of the framing name that is exactly buf[from, from + length), or -1. */
+export function framingNameAt(buf: Uint8Array, from: number, length: number): number {
+  for (let f = 0; f < FRAMING_NAMES.length; f++) {
+    const name = FRAMING_NAMES[f];
+    if (name.length !== length) continue;
+    let k = 0;
+    while (k < length && lowerAscii(buf[from + k]) === name[k]) k++;
+    if (k === length) return f;
+  }
+  return -1;
+}

@@ -3,9 +3,9 @@
  * HTTP/1.1 message framing (RFC 9112) for both sides of loadlab: the load engine's response parser and
  * the balancer's forwarder use this one rule book, so they agree on where every message ends. It scans
  * bytes as they arrive, any split across reads giving the same outcome, and holds no bytes between
- * calls: the start line, field names, the framing fields' values (framing_fields.ts) and chunk lines are
- * parsed as state machines, byte by byte. HOT PATH: no strings or objects per message; errors are
- * constant strings.
+ * calls: the start line (start_line.ts), field names, the framing fields' values (framing_fields.ts)
+ * and chunk lines are parsed as state machines, byte by byte, with fast paths for what came whole.
+ * HOT PATH: no strings or objects per message; errors are constant strings.
  *
  * Strict, because a reader that frames a message differently from its sender can be steered: field
  * names must be tokens (no space before the colon) and are compared over ASCII letters only; a CR not
@@ -28,13 +28,14 @@ import {
   FIELD_NONE,
   FIELD_OTHER,
   FRAMING_NAMES,
+  framingNameAt,
   hexValue,
-  lowerAscii,
   matched,
-  narrow,
+  narrowRange,
   TCHAR,
 } from "./chars.ts";
 import { FramingFields, isFramingField } from "./framing_fields.ts";
+import { BAD_LINE, StartLine } from "./start_line.ts";
 
 /** `feed` needs more bytes. */
 export const NEED_MORE = -1;
@@ -49,28 +50,23 @@ export type Framing = typeof Framing[keyof typeof Framing];
 export const MAX_EMPTY_LINES = 8;
 const SIZE_MAX = Number.MAX_SAFE_INTEGER;
 const CR = 13, LF = 10, SP = 32, HTAB = 9, COLON = 58, SEMICOLON = 59;
-const HTTP_1_DOT = new TextEncoder().encode("HTTP/1.");
 
 // States. Below S_BODY: line states, which count against the head cap.
 const S_START = 0; // empty lines before a start line
-const S_STATUS = 1; // "HTTP/1.x SSS", byte by byte
-const S_REASON = 2;
-const S_METHOD = 3;
-const S_TARGET = 4;
-const S_VERSION = 5; // a request line's "HTTP/1.x"
-const S_FIELD_START = 6;
-const S_NAME = 7;
-const S_VALUE = 8;
-const S_CR = 9; // a CR: LF must follow
-const S_CHUNK_SIZE = 10;
-const S_CHUNK_SPACE = 11;
-const S_CHUNK_EXT = 12;
-const S_BODY = 13;
-const S_CHUNK_DATA = 14;
-const S_DATA_CR = 15;
-const S_DATA_LF = 16;
-const S_UNTIL_CLOSE = 17;
-const S_DONE = 18;
+const S_START_LINE = 1; // start_line.ts
+const S_FIELD_START = 2;
+const S_NAME = 3;
+const S_VALUE = 4;
+const S_CR = 5; // a CR: LF must follow
+const S_CHUNK_SIZE = 6;
+const S_CHUNK_SPACE = 7;
+const S_CHUNK_EXT = 8;
+const S_BODY = 9;
+const S_CHUNK_DATA = 10;
+const S_DATA_CR = 11;
+const S_DATA_LF = 12;
+const S_UNTIL_CLOSE = 13;
+const S_DONE = 14;
 
 // What a line end (LF) completes.
 const L_EMPTY = 0, L_START = 1, L_FIELD = 2, L_HEAD_END = 3, L_CHUNK_SIZE = 4;
@@ -114,6 +110,7 @@ export class MessageFramer {
   /** Why `feed` returned PARSE_ERROR (a constant string: no allocation). */
   error = "";
   readonly #fields = new FramingFields();
+  readonly #line: StartLine;
   readonly #request: boolean;
   readonly #verbatim: boolean;
   readonly #stopAtHeads: boolean;
@@ -135,6 +132,7 @@ export class MessageFramer {
 
   constructor(options: FramerOptions) {
     this.#request = options.request ?? false;
+    this.#line = new StartLine(this.#request);
     this.#verbatim = options.verbatim ?? false;
     this.#stopAtHeads = options.stopAtHeads ?? false;
     this.#maxHeadBytes = options.maxHeadBytes;
@@ -266,60 +264,28 @@ export class MessageFramer {
             if (!this.#endOfLine(c, L_EMPTY)) return PARSE_ERROR;
             break;
           }
-          this.#at = 0;
-          this.status = 0; // after an interim head
-          this.#state = this.#request ? S_METHOD : S_STATUS;
+          this.#line.reset();
+          this.#state = S_START_LINE;
           break;
-        case S_STATUS:
-          if (this.#at === 0 && stop - i > 12 && this.#statusAt(buf, i)) {
-            i += 12; // the common case, the whole "HTTP/1.x SSS" in this read; else byte by byte
-            break;
-          }
-          if (!this.#statusByte(c)) return this.#fail(this.error || "bad status line");
-          i++;
-          break;
-        case S_REASON:
-          while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) i++;
-          if (i + 1 < stop && c === CR && buf[i + 1] === LF) {
-            i += 2;
+        case S_START_LINE: {
+          const end = this.#line.scan(buf, i, stop);
+          if (end === BAD_LINE) return this.#fail(this.#line.error);
+          if (end === stop) return stop;
+          const line = this.#line;
+          this.status = line.status;
+          this.#http10 = line.http10;
+          this.headMethod = line.headMethod;
+          this.targetStart = line.targetStart;
+          this.targetEnd = line.targetEnd;
+          if (buf[end] === CR && end + 1 < stop && buf[end + 1] === LF) {
+            i = end + 2;
             this.#state = S_FIELD_START;
-          } else if (i < stop && !this.#endOfLine(buf[i++], L_START)) return PARSE_ERROR;
-          break;
-        case S_METHOD:
-          if (TCHAR[c] === 1) {
-            this.headMethod = this.#at === 0
-              ? c === 72
-              : this.headMethod && c === "HEAD".charCodeAt(this.#at);
-            this.#at++;
-            i++;
-            break;
+          } else {
+            i = end + 1;
+            if (!this.#endOfLine(buf[end], L_START)) return PARSE_ERROR;
           }
-          if (c !== SP || this.#at === 0) return this.#fail("bad request line");
-          this.headMethod = this.headMethod && this.#at === 4;
-          this.targetStart = ++i;
-          this.#state = S_TARGET;
           break;
-        case S_TARGET:
-          while (i < stop && (c = buf[i]) > 32 && c !== 127) i++;
-          if (i === stop) break;
-          if (c !== SP || i === this.targetStart) return this.#fail("bad request line");
-          this.targetEnd = i++;
-          this.#at = 0;
-          this.#state = S_VERSION;
-          break;
-        case S_VERSION:
-          if (this.#at < 7 ? c !== HTTP_1_DOT[this.#at] : this.#at > 7 || c < 48 || c > 57) {
-            if (this.#at === 8 && (c === CR || c === LF)) {
-              if (!this.#endOfLine(c, L_START)) return PARSE_ERROR;
-              i++;
-              break;
-            }
-            return this.#fail("bad request line");
-          }
-          if (this.#at === 7) this.#http10 = c === 48;
-          this.#at++;
-          i++;
-          break;
+        }
         case S_FIELD_START:
           if (c === CR || c === LF) {
             if (c === CR && i + 1 < stop && buf[i + 1] === LF) {
@@ -440,43 +406,6 @@ export class MessageFramer {
     return this.#endOfLine(c, L_FIELD) ? i + 1 : PARSE_ERROR;
   }
 
-  /** Whether buf[i, i + 12) is "HTTP/1.x SSS" (then taken: status, version); false to go byte by byte. */
-  #statusAt(buf: Uint8Array, i: number): boolean {
-    for (let k = 0; k < 7; k++) if (buf[i + k] !== HTTP_1_DOT[k]) return false;
-    const minor = buf[i + 7] - 48, d0 = buf[i + 9] - 49, d1 = buf[i + 10] - 48, d2 = buf[i + 11] - 48;
-    if (
-      minor < 0 || minor > 9 || buf[i + 8] !== SP || d0 < 0 || d0 > 8 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9
-    ) {
-      return false;
-    }
-    this.#http10 = minor === 0;
-    this.status = (d0 + 1) * 100 + d1 * 10 + d2;
-    this.#at = 12;
-    return true;
-  }
-
-  /** One byte of "HTTP/1.x SSS" (then SP and a reason, or the line end: the reason is optional). */
-  #statusByte(c: number): boolean {
-    const at = this.#at++;
-    if (at < 7) return c === HTTP_1_DOT[at];
-    if (at === 7) {
-      this.#http10 = c === 48;
-      return c >= 48 && c <= 57;
-    }
-    if (at === 8) return c === SP;
-    if (at <= 11) {
-      const d = c - 48;
-      if (d < 0 || d > 9 || (at === 9 && d === 0)) return false;
-      this.status = this.status * 10 + d;
-      return true;
-    }
-    if (c === SP) {
-      this.#state = S_REASON;
-      return true;
-    }
-    return (c === CR || c === LF) && this.#endOfLine(c, L_START);
-  }
-
   /** `c` ends the line's content: CR (LF must follow) or LF (bare: tolerated unless verbatim). */
   #endOfLine(c: number, kind: number): boolean {
     this.#lineKind = kind;
@@ -590,22 +519,4 @@ export class MessageFramer {
     this.error = message;
     return false;
   }
-}
-
-/** Narrows `mask` (framing names still possible) by the name bytes buf[from, to), which start at `at`. */
-function narrowRange(buf: Uint8Array, from: number, to: number, at: number, mask: number): number {
-  for (let k = from; k < to && mask !== 0; k++) mask = narrow(FRAMING_NAMES, mask, at + k - from, buf[k]);
-  return mask;
-}
-
-/** The FIELD_* id of the framing name that is exactly buf[from, from + length), or -1. */
-function framingNameAt(buf: Uint8Array, from: number, length: number): number {
-  for (let f = 0; f < FRAMING_NAMES.length; f++) {
-    const name = FRAMING_NAMES[f];
-    if (name.length !== length) continue;
-    let k = 0;
-    while (k < length && lowerAscii(buf[from + k]) === name[k]) k++;
-    if (k === length) return f;
-  }
-  return -1;
 }
