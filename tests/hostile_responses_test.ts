@@ -33,6 +33,7 @@ const CASES: Case[] = [
   { path: "longer", errors: { parse: N }, message: "longer than its Content-Length" },
   { path: "close-mid-body", errors: { "closed-early": N } },
   { path: "interim", statusCodes: { 200: N } },
+  { path: "stray-crlf", statusCodes: { 200: N } },
   { path: "big-body", statusCodes: { 200: 2 }, requests: 2 },
   { path: "slowloris", errors: { timeout: 2 }, requests: 2 },
   { path: "big-head", errors: { parse: N }, message: "response head larger than 65536 bytes" },

@@ -15,7 +15,8 @@ import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { RequestPicker } from "./request_picker.ts";
 import { classifyError, CLOSED_EARLY, errorMessage, UNSOLICITED } from "./exchange_errors.ts";
-import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
+import { MAX_EMPTY_LINES, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
 import {
   type InlineConn,
@@ -320,7 +321,7 @@ export class Connection {
         this.#countFailed(nowMs, "parse", parser.error, depth - this.#done);
         return this.#abortCounted();
       }
-      if (end < n && this.#done + 1 === depth && parser.keepAlive) {
+      if (end < n && this.#done + 1 === depth && parser.keepAlive && !emptyLines(buf, end, n)) {
         // Bytes nobody asked for (a body longer than its Content-Length): the stream is out of step,
         // so the next response could not be told apart from them. Count it once and start afresh.
         this.#countFailed(nowMs, "parse", UNSOLICITED, 1);
@@ -384,3 +385,13 @@ export class Connection {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/**
+ * Whether buf[from, to) is only a few empty lines (CRLF or LF): what a server may send between responses,
+ * which the next response's parse would skip anyway (http1/message_framer.ts), so not unsolicited bytes.
+ */
+function emptyLines(buf: Uint8Array, from: number, to: number): boolean {
+  if (to - from > 2 * MAX_EMPTY_LINES) return false;
+  for (let k = from; k < to; k++) if (buf[k] !== 10 && buf[k] !== 13) return false;
+  return true;
+}

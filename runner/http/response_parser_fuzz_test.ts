@@ -4,13 +4,15 @@
  * framing, then mutated: bytes flipped, cut short, lines blown up past the head cap, garbage spliced in)
  * and fed split at random points, as reads from a hostile server arrive. Every input must end as
  * responses or one counted error, no exception may escape, `feed` must always make progress, and the
- * parser must never hold more than its line buffer nor read more than the head cap plus one read
- * before it rejects an oversized head. Deterministic: a failure names the seed index to replay.
+ * parser (the shared framing module, http1/message_framer.ts) must hold no bytes between reads and read
+ * no more than the head cap plus one read before it rejects an oversized head. Deterministic: a failure
+ * names the seed index to replay.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 // Seeded, so a failing input can be regenerated from its index.
 import { mulberry32 as rng } from "../../tests/fixtures/seeded_random.ts";
-import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { ResponseParser } from "./response_parser.ts";
 
 const INPUTS = 100_000;
 const HEAD_CAP = 2048;
@@ -88,7 +90,7 @@ function consume(bytes: Uint8Array, r: () => number, index: number): Outcome {
     let offset = from;
     while (offset < to) {
       const end = p.feed(bytes, offset, to);
-      assert(p.bufferedBytes <= 1024, `input ${index}: parser holds ${p.bufferedBytes} bytes`);
+      assertEquals(p.bufferedBytes, 0, `input ${index}: the framer holds ${p.bufferedBytes} bytes`);
       if (end === PARSE_ERROR) {
         if (p.error.startsWith("response head larger")) {
           headFed += to - offset;

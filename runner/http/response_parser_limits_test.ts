@@ -4,7 +4,8 @@
  * that are not exact numbers, endless chunk extensions and trailers, a 10 MB body held as a count only.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { DEFAULT_MAX_HEADER_BYTES, NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { DEFAULT_MAX_HEADER_BYTES, ResponseParser } from "./response_parser.ts";
 
 const enc = (s: string) => new TextEncoder().encode(s);
 

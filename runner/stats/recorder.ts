@@ -2,7 +2,7 @@
  * @module
  * The worker-side recorder: one `IntervalRecorder` per worker isolate, called by the executors for every
  * response, error and byte count. HOT PATH: the per-event methods allocate nothing, build no strings and
- * create no closures; counters are plain numbers, status codes count into a `Uint32Array(600)` and latencies
+ * create no closures; counters are plain numbers, status codes (100-999) count into a `Uint32Array(1000)` and latencies
  * go straight into reused HdrHistograms. Each event is attributed to the interval its own timestamp falls in
  * (`floor((nowMs - originMs) / intervalMs)`), rotating lazily when an event lands past the open interval, so
  * timer jitter in `drain` never moves a response into the wrong interval. Allocation happens only when an
@@ -60,7 +60,7 @@ export class IntervalRecorder {
   #connects = 0;
   #reconnects = 0;
   /** Index = status code; out-of-range codes count at 0 ("no valid status"). */
-  readonly #statusCounts = new Uint32Array(600);
+  readonly #statusCounts = new Uint32Array(1000);
   readonly #errorCounts = new Uint32Array(ERROR_KINDS.length);
   readonly #messages: Map<string, number>[] = ERROR_KINDS.map(() => new Map());
   readonly #histogram: Histogram = createHistogram();
@@ -84,7 +84,7 @@ export class IntervalRecorder {
     if (nowMs - latencyUs / 1000 < this.#originMs) return;
     this.#requests++;
     if (status < 200 || status >= 400) this.#non2xx++;
-    this.#statusCounts[status >= 0 && status < 600 ? status : 0]++;
+    this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
     this.#histogram.recordValue(clampUs(latencyUs));
     const raw = this.#rawHistogram;
     if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));

@@ -128,12 +128,14 @@ Deno.test("an event stamped in an already drained interval still counts, in the 
   assertEquals([late.index, late.requests], [2, 1]);
 });
 
-Deno.test("out-of-range status codes count under 0 and as non-2xx", () => {
+Deno.test("any 3-digit status counts as itself; out-of-range codes under 0; both non-2xx", () => {
   const r = recorder();
   r.recordResponse(1010, 999, 10, 10);
+  r.recordResponse(1010, 600, 10, 10);
+  r.recordResponse(1010, 1000, 10, 10);
   r.recordResponse(1010, -1, 10, 10);
   const [s] = r.drain(1100, false);
-  assertEquals([s.statusCodes, s.non2xx], [{ "0": 2 }, 2]);
+  assertEquals([s.statusCodes, s.non2xx], [{ "0": 2, "600": 1, "999": 1 }, 4]);
 });
 
 Deno.test("each interval's sample counts its own errors by kind and its server-bound sends", () => {

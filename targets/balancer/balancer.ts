@@ -13,12 +13,13 @@
  * Requests on one client connection are forwarded one after another, so pipelined requests are answered
  * in order.
  */
-import { BufferedConn, MAX_HEAD_BYTES, UpstreamPool, writeAll } from "./forward_conn.ts";
+import { Framing } from "../http1/message_framer.ts";
+import { BufferedConn, UpstreamPool, writeAll } from "./forward_conn.ts";
 import { exchange } from "./forward_exchange.ts";
 import {
-  Framing,
   INCOMPLETE,
   MALFORMED,
+  MAX_HEAD_BYTES,
   type MessageHead,
   newHead,
   parseRequestHead,
@@ -35,6 +36,8 @@ export interface Balancer {
   sent: number[];
   /** TCP connections opened to each instance: far fewer than `sent` while keep-alive works. */
   opened(): number[];
+  /** 502s answered for each instance: unreachable, or an answer refused for ambiguous framing. */
+  badGateways(): number[];
   close(): void;
 }
 
@@ -69,6 +72,7 @@ export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balan
   return {
     sent,
     opened: () => pools.map((p) => p.opened),
+    badGateways: () => pools.map((p) => p.badGateways),
     serveConnection: (conn) => serveClient(new BufferedConn(conn), forward, stats),
     close() {
       for (const pool of pools) pool.close();
@@ -94,9 +98,10 @@ async function serveClient(client: BufferedConn, forward: Forward, stats: () => 
       if (headEnd === MALFORMED) {
         return await writeAll(
           client.conn,
-          plainAnswer(400, "Bad Request", { error: "malformed request" }, true),
+          plainAnswer(400, "Bad Request", { error: `malformed request: ${req.error}` }, true),
         );
       }
+      client.start = req.headStart; // empty lines before a request line are not passed on
       if (isStatsRequest(client.buf, req)) {
         client.start = headEnd;
         await writeAll(client.conn, stats());

@@ -5,12 +5,11 @@
  * request costs no TCP handshake once the pool is warm. HOT PATH: a read fills the connection's one
  * buffer; a write passes a view of another connection's buffer to the socket.
  */
-import type { ChunkedScanner, MessageHead } from "./forward_http1.ts";
+import type { MessageFramer } from "../http1/message_framer.ts";
+import { MAX_HEAD_BYTES, type MessageHead } from "./forward_http1.ts";
 
 /** First size of a connection's read buffer; it grows (to MAX_HEAD_BYTES for a head) only when a head does not fit. */
 const BUFFER_BYTES = 16 * 1024;
-/** Longest request or response head accepted, like NGINX's large_client_header_buffers (4 x 8k) and more. */
-export const MAX_HEAD_BYTES = 64 * 1024;
 /** Idle connections kept per upstream; more are closed when they come back. */
 const MAX_IDLE_PER_UPSTREAM = 512;
 
@@ -21,7 +20,8 @@ export class BufferedConn {
   end = 0;
   /** Parse state of the message in flight on this connection, reused for every message. */
   head: MessageHead | null = null;
-  chunked: ChunkedScanner | null = null;
+  /** Finds where a chunked body ends, across reads (see forward_relay.ts). */
+  chunked: MessageFramer | null = null;
 
   constructor(readonly conn: Deno.Conn) {}
 
@@ -74,6 +74,8 @@ export class UpstreamPool {
   #idle: BufferedConn[] = [];
   /** TCP connections opened so far: with keep-alive working, far fewer than requests. */
   opened = 0;
+  /** 502s answered for this upstream (unreachable, or an answer whose framing was refused). */
+  badGateways = 0;
 
   constructor(readonly baseUrl: string) {
     const url = new URL(baseUrl);

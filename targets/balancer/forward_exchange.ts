@@ -7,14 +7,16 @@
  * closed by the upstream meanwhile (nothing came back), it is sent again once on a fresh connection, as
  * browsers and NGINX do. A larger or chunked body is streamed up while the answer is awaited, so an
  * upstream that answers `100 Continue` first works. Until the answer's head has arrived, any failure
- * becomes a 502 with the reason; after that, the client connection is closed, as no other answer can be
- * sent anymore.
+ * becomes a 502 with the reason (counted per upstream), and so does an answer whose framing is refused
+ * (forward_http1.ts) before any byte of it went out; after that, the client connection is closed, as no
+ * other answer can be sent anymore.
  */
-import { type BufferedConn, MAX_HEAD_BYTES, type UpstreamPool, writeAll } from "./forward_conn.ts";
+import { Framing } from "../http1/message_framer.ts";
+import { type BufferedConn, type UpstreamPool, writeAll } from "./forward_conn.ts";
 import {
-  Framing,
   INCOMPLETE,
   MALFORMED,
+  MAX_HEAD_BYTES,
   type MessageHead,
   newHead,
   parseResponseHead,
@@ -65,7 +67,7 @@ async function exchangeBuffered(
         continue;
       }
       client.start = requestEnd;
-      await writeAll(client.conn, badGateway(pool.baseUrl, err, req.close));
+      await writeAll(client.conn, badGateway(pool, err, req.close));
       return !req.close;
     }
     client.start = requestEnd;
@@ -93,7 +95,7 @@ async function exchangeStreamed(
     answerHeadEnd = await readAnswerHead(upstream, req.head);
   } catch (err) {
     up?.close();
-    await writeAll(client.conn, badGateway(pool.baseUrl, err, true));
+    await writeAll(client.conn, badGateway(pool, err, true));
     return false; // the rest of the request body is still on its way: this connection cannot go on
   }
   const keep = await relayAnswer(client, up, answerHeadEnd, req, pool);
@@ -113,6 +115,7 @@ async function relayAnswer(
   pool: UpstreamPool,
 ): Promise<boolean> {
   const answer = up.head!;
+  let finalStart = -1; // where the final answer starts in up.buf, once its head is in
   try {
     while (answer.status < 200 && answer.status !== 101) {
       await writeAll(client.conn, up.buf.subarray(up.start, headEnd));
@@ -123,6 +126,7 @@ async function relayAnswer(
       await tunnel(client, up);
       return false;
     }
+    finalStart = up.start;
     const wholeEnd = headEnd + answer.contentLength;
     if (answer.framing === Framing.Length && wholeEnd <= up.end) {
       // The common case, an answer that came in one read: one write, no relay machinery.
@@ -131,7 +135,11 @@ async function relayAnswer(
     } else await relayMessage(up, headEnd, client.conn, answer);
   } catch (err) {
     up.close();
-    throw err;
+    // Refused framing before a byte of the final answer went out (a bad head after 100 Continue, a
+    // broken first chunk): the client can still be told, with a 502; after that only the close can.
+    if (!(err instanceof FramingError) || (finalStart >= 0 && up.start !== finalStart)) throw err;
+    await writeAll(client.conn, badGateway(pool, err, true));
+    return false;
   }
   if (req.close || answer.close) up.close();
   else pool.release(up);
@@ -143,8 +151,11 @@ async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promis
   const head = up.head ??= newHead();
   for (;;) {
     const end = parseResponseHead(up.buf, up.start, up.end, requestWasHead, head);
-    if (end >= 0) return end;
-    if (end === MALFORMED) throw new FramingError("malformed answer head");
+    if (end >= 0) {
+      up.start = head.headStart; // empty lines before a status line are not passed on
+      return end;
+    }
+    if (end === MALFORMED) throw new FramingError(`malformed answer head: ${head.error}`);
     if (end === INCOMPLETE && up.end - up.start >= MAX_HEAD_BYTES) {
       throw new FramingError("answer head too large");
     }
@@ -158,8 +169,9 @@ async function readAnswerHead(up: BufferedConn, requestWasHead: boolean): Promis
   }
 }
 
-/** 502 with the reason, as the fetch-based balancer answered it. */
-function badGateway(baseUrl: string, err: unknown, close: boolean): Uint8Array {
+/** 502 with the reason, as the fetch-based balancer answered it; counted per upstream. */
+function badGateway(pool: UpstreamPool, err: unknown, close: boolean): Uint8Array {
+  pool.badGateways++;
   const message = err instanceof Error ? err.message : String(err);
-  return plainAnswer(502, "Bad Gateway", { error: `upstream ${baseUrl} failed: ${message}` }, close);
+  return plainAnswer(502, "Bad Gateway", { error: `upstream ${pool.baseUrl} failed: ${message}` }, close);
 }

@@ -1,7 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { Framing, NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
 import {
-  ChunkedScanner,
-  Framing,
+  bodyFramer,
   INCOMPLETE,
   MALFORMED,
   newHead,
@@ -86,13 +86,15 @@ Deno.test("response heads: which answers have a body (RFC 9112 6.3)", () => {
   assertEquals(response("HTTP/1.1 200 OK\r\n").end, INCOMPLETE);
 });
 
-/** Feeds `text` to a fresh scanner in pieces of `step` bytes; returns the absolute end or INCOMPLETE. */
+/** Feeds `text` to the balancer's body framer in pieces of `step` bytes; the absolute end, INCOMPLETE or MALFORMED. */
 function chunkedEnd(text: string, step: number): number {
   const buf = bytes(text);
-  const scanner = new ChunkedScanner();
+  const framer = bodyFramer();
+  framer.startChunkedBody();
   for (let from = 0; from < buf.length; from += step) {
-    const end = scanner.scan(buf, from, Math.min(from + step, buf.length));
-    if (end !== INCOMPLETE) return end;
+    const end = framer.feed(buf, from, Math.min(from + step, buf.length));
+    if (end === PARSE_ERROR) return MALFORMED;
+    if (end !== NEED_MORE) return end;
   }
   return INCOMPLETE;
 }

@@ -2,13 +2,15 @@
  * @module
  * Moving one HTTP/1.1 message from a buffered connection to another socket as it arrives: the head and
  * whatever of the body is already buffered go out in one write, the rest follows read by read, framed
- * by Content-Length, chunked or the end of the stream (see forward_http1.ts). Nothing is buffered whole,
+ * by Content-Length, chunked or the end of the stream (see forward_http1.ts; a chunked body's end is found
+ * by the shared framer). Nothing is buffered whole,
  * so a large upload or a long chunked answer passes through in constant memory and its first bytes are
  * not held back. Also: a two-way tunnel for `101 Switching Protocols`, and the balancer's own small
  * answers (502, 400).
  */
 import { type BufferedConn, writeAll } from "./forward_conn.ts";
-import { ChunkedScanner, Framing, MALFORMED, type MessageHead } from "./forward_http1.ts";
+import { Framing, NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
+import { bodyFramer, type MessageHead } from "./forward_http1.ts";
 
 /** The stream ended inside a message, or its framing broke: the connection cannot be used again. */
 export class FramingError extends Error {}
@@ -56,14 +58,14 @@ async function relayLength(
 }
 
 async function relayChunked(src: BufferedConn, from: number, dst: Deno.Conn): Promise<void> {
-  const scanner = src.chunked ??= new ChunkedScanner();
-  scanner.reset();
+  const framer = src.chunked ??= bodyFramer();
+  framer.startChunkedBody();
   let pos = from;
   for (;;) {
-    const end = scanner.scan(src.buf, pos, src.end);
-    if (end === MALFORMED) throw new FramingError("malformed chunked body");
-    await writeThrough(src, dst, end >= 0 ? end : src.end);
-    if (end >= 0) return;
+    const end = framer.feed(src.buf, pos, src.end);
+    if (end === PARSE_ERROR) throw new FramingError(`malformed chunked body: ${framer.error}`);
+    await writeThrough(src, dst, end === NEED_MORE ? src.end : end);
+    if (end !== NEED_MORE) return;
     if (!(await src.fill())) throw new FramingError("stream ended inside a chunked body");
     pos = src.start;
   }

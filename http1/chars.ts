@@ -1,0 +1,84 @@
+/**
+ * @module
+ * Byte classes of HTTP/1.1 (RFC 9110 5.6.2 token characters, 5.5 field value characters) and the
+ * lower-case names and list words the framing looks for, pre-encoded once so that matching them is a
+ * byte comparison, never a string.
+ */
+
+/** 1 for a token character (tchar): ALPHA, DIGIT and ``!#$%&'*+-.^_`|~``. */
+export const TCHAR: Uint8Array = (() => {
+  const t = new Uint8Array(256);
+  for (let c = 48; c <= 57; c++) t[c] = 1;
+  for (let c = 65; c <= 90; c++) t[c] = t[c + 32] = 1;
+  for (const c of "!#$%&'*+-.^_`|~") t[c.charCodeAt(0)] = 1;
+  return t;
+})();
+
+/** Lower-cases an ASCII letter (and only a letter: CR must never fold into `-`). */
+export function lowerAscii(c: number): number {
+  return c >= 65 && c <= 90 ? c + 32 : c;
+}
+
+/** Hex digit value of `c`, or -1. */
+export function hexValue(c: number): number {
+  if (c >= 48 && c <= 57) return c - 48;
+  const l = c | 0x20; // safe here: only letters a-f pass the range check below
+  return l >= 97 && l <= 102 ? l - 87 : -1;
+}
+
+const enc = (s: string) => new TextEncoder().encode(s);
+
+/** The header names that decide framing, in the order of the FIELD_* ids. */
+export const FRAMING_NAMES: readonly Uint8Array[] = [
+  enc("content-length"),
+  enc("transfer-encoding"),
+  enc("connection"),
+];
+export const FIELD_CONTENT_LENGTH = 0;
+export const FIELD_TRANSFER_ENCODING = 1;
+export const FIELD_CONNECTION = 2;
+/** Any other field (its value is only checked for forbidden bytes). */
+export const FIELD_OTHER = 3;
+/** No field line yet since the start line: a line starting with whitespace here is not a fold. */
+export const FIELD_NONE = 4;
+
+/** List words of Transfer-Encoding (bit 0) and Connection (bit 0 close, bit 1 keep-alive). */
+export const TE_WORDS: readonly Uint8Array[] = [enc("chunked")];
+export const CONNECTION_WORDS: readonly Uint8Array[] = [enc("close"), enc("keep-alive")];
+
+/**
+ * Narrows `mask` (bit k: `words[k]` still matches the bytes so far) by byte `c` at position `at`,
+ * case-insensitively over ASCII letters.
+ */
+export function narrow(words: readonly Uint8Array[], mask: number, at: number, c: number): number {
+  const l = lowerAscii(c);
+  for (let k = 0; k < words.length; k++) {
+    const bit = 1 << k;
+    if ((mask & bit) !== 0 && (at >= words[k].length || words[k][at] !== l)) mask &= ~bit;
+  }
+  return mask;
+}
+
+/** Index of the word whose bit survived and whose length is `length` (a whole match), or -1. */
+export function matched(words: readonly Uint8Array[], mask: number, length: number): number {
+  for (let k = 0; k < words.length; k++) if ((mask & (1 << k)) !== 0 && words[k].length === length) return k;
+  return -1;
+}
+
+/** Narrows `mask` (framing names still possible) by the name bytes buf[from, to), which start at `at`. */
+export function narrowRange(buf: Uint8Array, from: number, to: number, at: number, mask: number): number {
+  for (let k = from; k < to && mask !== 0; k++) mask = narrow(FRAMING_NAMES, mask, at + k - from, buf[k]);
+  return mask;
+}
+
+/** The FIELD_* id of the framing name that is exactly buf[from, from + length), or -1. */
+export function framingNameAt(buf: Uint8Array, from: number, length: number): number {
+  for (let f = 0; f < FRAMING_NAMES.length; f++) {
+    const name = FRAMING_NAMES[f];
+    if (name.length !== length) continue;
+    let k = 0;
+    while (k < length && lowerAscii(buf[from + k]) === name[k]) k++;
+    if (k === length) return f;
+  }
+  return -1;
+}

@@ -1,0 +1,169 @@
+/**
+ * @module
+ * The values of the three header fields that decide HTTP/1.1 framing, parsed byte by byte as they
+ * arrive, so a value split across reads, or continued on an obs-fold line, parses exactly as a whole
+ * one and nothing is held but a few numbers:
+ *
+ * - `Content-Length` (RFC 9110 8.6, RFC 9112 6.3 rule 5): 1*DIGIT with optional whitespace around it; a
+ *   list of identical values (`5, 5`, or the same value on two lines) is one value; anything else
+ *   (`5x`, `1 2`, `+5`, an empty value or element, conflicting values, a value of 2^53 or more) is an
+ *   error, never a guess and never a wrap-around.
+ * - `Transfer-Encoding` (RFC 9112 6.1): a comma-separated list of codings over all its field lines,
+ *   empty elements ignored; `chunked` counts only as a whole element (case-insensitive), and what matters
+ *   is whether it is the final coding. A coding with parameters (`chunked;x=1`) is not `chunked`.
+ * - `Connection` (RFC 9110 7.6.1): a list of tokens over all its lines; any `close` closes, `keep-alive`
+ *   keeps an HTTP/1.0 connection.
+ */
+import {
+  CONNECTION_WORDS,
+  FIELD_CONNECTION,
+  FIELD_CONTENT_LENGTH,
+  FIELD_OTHER,
+  FIELD_TRANSFER_ENCODING,
+  matched,
+  narrow,
+  TE_WORDS,
+} from "./chars.ts";
+
+const SP = 32, HTAB = 9, COMMA = 44;
+/** Lengths above this lose precision as numbers: a framing error, not a body to wait for. */
+const SIZE_MAX = Number.MAX_SAFE_INTEGER;
+
+// Content-Length element phases.
+const CL_BEFORE = 0, CL_DIGITS = 1, CL_AFTER = 2;
+
+/** Framing facts of one head; `reset()` before each head. Methods return false on an invalid value. */
+export class FramingFields {
+  /** Content-Length, or -1 when there was none. */
+  contentLength = -1;
+  /** A Transfer-Encoding field was present (even an empty one). */
+  transferEncoding = false;
+  /** The final transfer coding so far is `chunked`. */
+  chunkedFinal = false;
+  /** How many times `chunked` was listed (more than once is an error: RFC 9112 6.1). */
+  chunkedCount = 0;
+  closeToken = false;
+  keepAliveToken = false;
+  /** Why a method returned false (a constant string). */
+  error = "";
+  #field = FIELD_OTHER;
+  // Content-Length element in progress and the list's value so far.
+  #phase = CL_BEFORE;
+  #number = 0;
+  #listValue = -1;
+  // List element in progress (Transfer-Encoding, Connection).
+  #words: readonly Uint8Array[] = TE_WORDS;
+  #mask = 0;
+  #length = 0;
+  #spaceAfter = false;
+
+  reset(): void {
+    this.contentLength = -1;
+    this.transferEncoding = false;
+    this.chunkedFinal = false;
+    this.chunkedCount = 0;
+    this.closeToken = false;
+    this.keepAliveToken = false;
+    this.#field = FIELD_OTHER;
+  }
+
+  /** A field line of `field` (a FIELD_* id of a framing field) starts its value. */
+  begin(field: number): void {
+    this.#field = field;
+    if (field === FIELD_CONTENT_LENGTH) {
+      this.#phase = CL_BEFORE;
+      this.#number = 0;
+      this.#listValue = -1;
+    } else {
+      this.#words = field === FIELD_TRANSFER_ENCODING ? TE_WORDS : CONNECTION_WORDS;
+      this.#startElement();
+      if (field === FIELD_TRANSFER_ENCODING) this.transferEncoding = true;
+    }
+  }
+
+  /** One byte of the value (a field-value byte: the caller rejected CR, LF and controls). */
+  byte(c: number): boolean {
+    if (this.#field === FIELD_CONTENT_LENGTH) return this.#lengthByte(c);
+    if (c === COMMA) this.#endElement();
+    else if (c === SP || c === HTAB) this.#spaceAfter = this.#length > 0;
+    else {
+      // Whitespace inside an element (`chunked x`) means it is no word of ours.
+      this.#mask = this.#spaceAfter ? 0 : narrow(this.#words, this.#mask, this.#length, c);
+      this.#length++;
+    }
+    return true;
+  }
+
+  /** The value ended (the next field line, or the end of the head, began). */
+  end(): boolean {
+    const field = this.#field;
+    if (field !== FIELD_CONTENT_LENGTH) {
+      if (field !== FIELD_OTHER) this.#endElement();
+      this.#field = FIELD_OTHER;
+      return true;
+    }
+    this.#field = FIELD_OTHER;
+    if (this.#phase === CL_BEFORE) return this.#fail("bad content-length"); // empty, or a trailing comma
+    if (!this.#endLengthElement()) return false;
+    if (this.contentLength >= 0 && this.contentLength !== this.#listValue) {
+      return this.#fail("conflicting content-length");
+    }
+    this.contentLength = this.#listValue;
+    return true;
+  }
+
+  #lengthByte(c: number): boolean {
+    const d = c - 48;
+    if (d >= 0 && d <= 9) {
+      if (this.#phase === CL_AFTER) return this.#fail("bad content-length"); // "1 2"
+      this.#phase = CL_DIGITS;
+      this.#number = this.#number * 10 + d;
+      if (this.#number > SIZE_MAX) return this.#fail("bad content-length");
+      return true;
+    }
+    if (c === SP || c === HTAB) {
+      if (this.#phase === CL_DIGITS) this.#phase = CL_AFTER;
+      return true;
+    }
+    if (c === COMMA && this.#phase !== CL_BEFORE) return this.#endLengthElement();
+    return this.#fail("bad content-length");
+  }
+
+  #endLengthElement(): boolean {
+    if (this.#listValue >= 0 && this.#listValue !== this.#number) {
+      return this.#fail("conflicting content-length");
+    }
+    this.#listValue = this.#number;
+    this.#number = 0;
+    this.#phase = CL_BEFORE;
+    return true;
+  }
+
+  #startElement(): void {
+    this.#mask = (1 << this.#words.length) - 1;
+    this.#length = 0;
+    this.#spaceAfter = false;
+  }
+
+  #endElement(): void {
+    if (this.#length > 0) { // empty list elements are ignored (RFC 9110 5.6.1)
+      const word = matched(this.#words, this.#mask, this.#length);
+      if (this.#field === FIELD_TRANSFER_ENCODING) {
+        this.chunkedFinal = word === 0;
+        if (word === 0) this.chunkedCount++;
+      } else if (word === 0) this.closeToken = true;
+      else if (word === 1) this.keepAliveToken = true;
+    }
+    this.#startElement();
+  }
+
+  #fail(message: string): boolean {
+    this.error = message;
+    return false;
+  }
+}
+
+/** Whether `field` is one whose value this class parses. */
+export function isFramingField(field: number): boolean {
+  return field === FIELD_CONTENT_LENGTH || field === FIELD_TRANSFER_ENCODING || field === FIELD_CONNECTION;
+}
