@@ -1,7 +1,7 @@
 /**
  * @module
  * The framing table (tests/framing_cases.ts) through both readers of HTTP/1.1 responses: the engine's
- * parser (runner/http/response_parser.ts) and the balancer's framing (targets/forward_http1.ts, driven the
+ * parser (runner/http/response_parser.ts) and the balancer's framing (targets/balancer/forward_http1.ts, driven the
  * way forward_exchange.ts and forward_relay.ts drive it: heads re-parsed from their first byte as reads
  * arrive, interim heads passed on, then the body by Content-Length, chunked or the close). Each case runs
  * whole, split at every single byte, and one byte per read; every run must conclude the same: error or
@@ -12,9 +12,15 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { Framing, NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
 import { ResponseParser } from "../runner/http/response_parser.ts";
-import { bodyFramer, INCOMPLETE, MALFORMED, newHead, parseResponseHead } from "../targets/forward_http1.ts";
-import { serveBalancer } from "../targets/balancer.ts";
-import { RawClient, scriptedUpstream } from "../targets/balancer_testing.ts";
+import {
+  bodyFramer,
+  INCOMPLETE,
+  MALFORMED,
+  newHead,
+  parseResponseHead,
+} from "../targets/balancer/forward_http1.ts";
+import { serveBalancer } from "../targets/balancer/balancer.ts";
+import { RawClient, scriptedUpstream } from "./fixtures/balancer_testing.ts";
 import { FRAMING_CASES, type FramingCase } from "./framing_cases.ts";
 
 /** What a reader concluded about one response. */

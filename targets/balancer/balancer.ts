@@ -13,7 +13,7 @@
  * Requests on one client connection are forwarded one after another, so pipelined requests are answered
  * in order.
  */
-import { Framing } from "../http1/message_framer.ts";
+import { Framing } from "../../http1/message_framer.ts";
 import { BufferedConn, UpstreamPool, writeAll } from "./forward_conn.ts";
 import { exchange } from "./forward_exchange.ts";
 import {

@@ -5,7 +5,7 @@
  * request costs no TCP handshake once the pool is warm. HOT PATH: a read fills the connection's one
  * buffer; a write passes a view of another connection's buffer to the socket.
  */
-import type { MessageFramer } from "../http1/message_framer.ts";
+import type { MessageFramer } from "../../http1/message_framer.ts";
 import { MAX_HEAD_BYTES, type MessageHead } from "./forward_http1.ts";
 
 /** First size of a connection's read buffer; it grows (to MAX_HEAD_BYTES for a head) only when a head does not fit. */

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { Framing, NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
+import { Framing, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import {
   bodyFramer,
   INCOMPLETE,
