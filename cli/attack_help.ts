@@ -76,7 +76,8 @@ Scale-out (docs/scale-out.md)
                            models send every Nth request of the schedule, closed ones an even
                            share of -c and -n; merge the shards with loadlab merge
       --start-at TIME      start the schedule (warm-up included) at this RFC 3339 instant,
-                           e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up
+                           e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up;
+                           more than 1 s in the past is refused
 
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on

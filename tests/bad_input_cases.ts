@@ -104,6 +104,11 @@ export const ATTACK: Case[] = [
   },
   { name: "attack --segment out of range", args: attack("--segment", "5/4"), names: [/--segment 5\/4/] },
   { name: "attack --start-at not a time", args: attack("--start-at", "soon"), names: [/--start-at "soon"/] },
+  {
+    name: "attack --start-at in the past",
+    args: attack("-R", "10", "-d", "1s", "--start-at", "2000-01-01T00:00:00Z"),
+    names: [/--start-at 2000-01-01T00:00:00Z: is \d+ days in the past/],
+  },
   { name: "attack --threshold unknown metric", args: attack("--threshold", "p98<1ms"), names: [/p98/] },
   {
     name: "attack --dashboard-port out of range",
