@@ -7,7 +7,14 @@
  * the YAML/JSON reader, whose syntax errors carry line and column. All of it works on plain data and
  * returns problems as `{path, message}`.
  */
-import { parse as parseYaml, parseDocument as parseYamlDocument } from "yaml";
+import {
+  type Document,
+  isScalar,
+  LineCounter,
+  parse as parseYaml,
+  parseDocument as parseYamlDocument,
+  visit,
+} from "yaml";
 import type { Issue } from "../validation/mod.ts";
 import { nearest } from "../validation/suggest.ts";
 
@@ -25,7 +32,10 @@ export const MAX_YAML_ALIASES = 100;
  * is reported: the ones after it are mostly its echoes. Aliases expand at most `MAX_YAML_ALIASES` times.
  */
 export function parseDocument(text: string): Result<unknown> {
-  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
+  // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
+  const lineCounter = new LineCounter();
+  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
   if (doc.errors.length > 0) {
     const e = doc.errors[0];
     const at = e.linePos?.[0];
@@ -33,6 +43,18 @@ export function parseDocument(text: string): Result<unknown> {
     return {
       ok: false,
       issues: [{ path: where, message: `not valid YAML or JSON: ${e.message.split("\n")[0]}` }],
+    };
+  }
+  const duplicate = duplicateKey(doc);
+  if (duplicate !== undefined) {
+    const at = lineCounter.linePos(duplicate.offset);
+    return {
+      ok: false,
+      issues: [{
+        path: `line ${at.line}, column ${at.col}`,
+        message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} is given twice in one ` +
+          "mapping; keep one of them",
+      }],
     };
   }
   let value: unknown;
@@ -66,6 +88,26 @@ export function parseDocument(text: string): Result<unknown> {
     };
   }
   return { ok: true, value };
+}
+
+/** The first key given twice in one mapping, and where; linear in the number of keys. */
+function duplicateKey(doc: Document): { key: string; offset: number } | undefined {
+  let found: { key: string; offset: number } | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        if (seen.has(key)) {
+          const node = pair.key as { range?: [number, number, number] } | null;
+          found = { key, offset: node?.range?.[0] ?? 0 };
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+    },
+  });
+  return found;
 }
 
 /**

@@ -123,8 +123,8 @@ export class IntervalRecorder {
   }
 
   /** A send skipped because it was later than the bound (open models). */
-  droppedSend(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#droppedSends++;
+  droppedSend(nowMs: number, count = 1): void {
+    if (this.#slot(nowMs)) this.#droppedSends += count;
   }
 
   connected(nowMs: number, connectUs: number): void {
