@@ -52,7 +52,7 @@ export function parseDocument(text: string): Result<unknown> {
       ok: false,
       issues: [{
         path: `line ${at.line}, column ${at.col}`,
-        message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} is given twice in one ` +
+        message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} must appear once in its ` +
           "mapping; keep one of them",
       }],
     };
