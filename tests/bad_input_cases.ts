@@ -335,6 +335,11 @@ export const OTHERS: Case[] = [
     args: (c) => ["run", experiment(c), "--set", "__proto__.polluted=1"],
     names: [/--set __proto__\.polluted=1: "__proto__" is a reserved word/],
   },
+  {
+    name: "run --target named __proto__",
+    args: (c) => ["run", experiment(c), "--target", `__proto__=${c.url}`],
+    names: [/--target "__proto__=.*": "__proto__" is a reserved word/],
+  },
 ];
 
 /** A FIFO in the case folder (made once): opening it to read would wait for a writer forever. */
