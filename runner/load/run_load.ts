@@ -4,9 +4,9 @@
  * runs one timer that both enforces per-request timeouts (the watchdog scans deadlines, so no timer
  * per request) and drains finished intervals to the caller, and ends the run gracefully: after the
  * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those still
- * waiting then are counted as `unfinished`, with the longest wait). Two steps, so nothing of the generator's own start-up falls after t0: `prepareLoad`
- * (before t0: the generator's warm-up against an in-process sink, then the pre-connect pool) and its
- * `start(startMs)`. Used inside worker isolates.
+ * waiting then are counted as `unfinished`, with the longest wait). Two steps, so nothing of the
+ * generator's own start-up falls after t0: `prepareLoad` (before t0: the generator's warm-up against an
+ * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
