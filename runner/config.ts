@@ -207,6 +207,17 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
     });
   }
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
+  if (
+    c.model === "count" && c.ratePerSec !== undefined && c.durationMs === undefined &&
+    (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["requests"],
+      message: `${c.requests} requests at ${c.ratePerSec}/s take longer than 7 days; durations must be ` +
+        `${MAX_DURATION_WORDS}: send fewer, faster, or bound the run with a duration`,
+    });
+  }
   if (c.model === "rate" && measuredDurationMs(c) > MAX_DURATION_MS) {
     ctx.addIssue({
       code: "custom",

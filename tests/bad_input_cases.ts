@@ -144,6 +144,11 @@ export const ATTACK: Case[] = [
     names: [/-R "100000000".*10,000,000/],
   },
   { name: "attack -R 1e12", args: attack("-R", "1e12"), names: [/-R "1e12".*10,000,000/] },
+  {
+    name: "attack -n at -R longer than 7 days",
+    args: attack("-n", "100000000000", "-R", "10"),
+    names: [/-n: 100000000000 requests at 10\/s take longer than 7 days/],
+  },
   { name: "attack -d over 7 days", args: attack("-d", "99999999999h"), names: [/-d "99999999999h".*7 days/] },
   {
     name: "attack --phases over 7 days",
