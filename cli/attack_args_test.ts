@@ -262,7 +262,7 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
     [URL_, "--body-file", "/nonexistent/body.json"],
     /^--body-file "\/nonexistent\/body.json": no such file; give the path/,
   ],
-  [[URL_, "--body-file", "/"], /^--body-file "\/": is a directory/],
+  [[URL_, "--body-file", "/"], /^--body-file "\/": is a folder/],
   [[URL_, "--mix", "GET"], /^--mix "GET": expected 2 or 3 words; write "METHOD \/path \[weight\]"/],
   [[URL_, "--mix", "GET json"], /^--mix "GET json": the path must start with '\/'/],
   [[URL_, "--mix", "GET /a 0"], /^--mix "GET \/a 0": weight "0" must be a number > 0/],

@@ -30,10 +30,10 @@ Load models (how requests are paced)
 Load
   -c, --connections N      connections to keep busy (closed, throughput, count)     [10]
   -d, --duration D         measured duration: 500ms, 10s, 1.5s, 1m, 1m30s, 2h; a bare
-                           number is seconds                                          [10s]
+                           number is seconds; at most 7 days                         [10s]
                            (with -n an optional upper bound; -n alone runs to the count)
   -n, --requests N         send exactly N requests (count model)
-  -R, --rate N             requests per second
+  -R, --rate N             requests per second, at most 10000000 (1e7) for the whole load
       --ramp-to N          ramp the rate linearly from -R to N over the duration (rate model)
       --phases LIST        arrival-rate phases, Artillery-like: DURATION@RATE or
                            DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.
@@ -64,7 +64,8 @@ Requests
   -H, --header "N: v"      add a header to every request; repeatable
   -T, --content-type T     shorthand for -H "Content-Type: T"
   -b, --body TEXT          request body
-      --body-file PATH     request body read from a file (bytes as they are)
+      --body-file PATH     request body read from a regular file of at most 16 MiB (bytes as
+                           they are)
       --mix "M /path [W]"  a request mix instead of the URL's path; repeatable. Each entry is
                            METHOD, a path relative to the URL's origin, and an optional weight
                            (default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs
@@ -76,7 +77,8 @@ Scale-out (docs/scale-out.md)
                            models send every Nth request of the schedule, closed ones an even
                            share of -c and -n; merge the shards with loadlab merge
       --start-at TIME      start the schedule (warm-up included) at this RFC 3339 instant,
-                           e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up
+                           e.g. 2026-11-21T17:00:00Z, so every segment's intervals line up;
+                           more than 1 s in the past is refused
 
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on

@@ -5,7 +5,7 @@
  * autocannon's `-d` takes. Returns milliseconds, the unit of `AttackConfig`. The unit grammar lives in
  * validation/duration.ts, shared with experiment files.
  */
-import { DURATION_HINT, durationMsOf } from "../validation/duration.ts";
+import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { UsageError } from "./usage_error.ts";
 
 /**
@@ -17,6 +17,10 @@ export function parseDurationMs(s: string, flag?: string): number {
   const text = s.trim();
   const ms = /^(\d+(?:\.\d+)?|\.\d+)$/.test(text) ? Number(text) * 1_000 : durationMsOf(text);
   if (ms === undefined || !Number.isFinite(ms)) throw new UsageError(notADuration(s, flag));
+  if (ms > MAX_DURATION_MS) {
+    const prefix = flag ? `${flag} ${JSON.stringify(s)}` : JSON.stringify(s);
+    throw new UsageError(`${prefix}: must be ${MAX_DURATION_WORDS}, e.g. ${flag ? `${flag} 1h` : "1h"}`);
+  }
   return ms;
 }
 

@@ -7,9 +7,12 @@
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import { parseDurationMs } from "./duration.ts";
 import { UsageError } from "./usage_error.ts";
+import { MAX_RATE_PER_SEC } from "../runner/config.ts";
 
 const WHOLE = /^\d+$/;
 const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;
+/** A decimal number, optionally with a power of ten (`2.5e6`). */
+const RATE = /^(\d+(\.\d+)?|\.\d+)([eE]\+?\d+)?$/;
 
 /** Read access to the flags of one command line, by long name. */
 export class FlagValues {
@@ -83,12 +86,23 @@ export class FlagValues {
     return found;
   }
 
-  /** A number of requests per second (> 0, or >= 0 when `allowZero`). */
+  /**
+   * A number of requests per second (> 0, or >= 0 when `allowZero`), at most `MAX_RATE_PER_SEC`;
+   * `1e6` is read as 1000000.
+   */
   rate(long: string, allowZero = false): number | undefined {
     const value = this.text(long);
     if (value === undefined) return undefined;
-    if (!DECIMAL.test(value) || (!allowZero && Number(value) === 0)) {
-      throw this.problem(long, value, `must be a rate in requests per second ${allowZero ? ">= 0" : "> 0"}`);
+    const cap = MAX_RATE_PER_SEC.toLocaleString("en-US");
+    if (!RATE.test(value) || (!allowZero && Number(value) === 0)) {
+      throw this.problem(
+        long,
+        value,
+        `must be a rate in requests per second ${allowZero ? ">= 0" : "> 0"} and at most ${cap}`,
+      );
+    }
+    if (Number(value) > MAX_RATE_PER_SEC) {
+      throw this.problem(long, value, `is over the cap of ${cap} requests per second for one load`);
     }
     return Number(value);
   }

@@ -4,7 +4,8 @@
  * 30 s at 10 req/s, 60 s at 20 req/s, then 30 s ramping linearly from 50 to 200 req/s. A rate of 0 is
  * a pause (`10s@0`), and a spike is a short phase between calm ones (`30s@1,5s@50,30s@2`).
  */
-import type { Phase } from "../runner/config.ts";
+import { MAX_RATE_PER_SEC, type Phase } from "../runner/config.ts";
+import { MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { parseDurationMs } from "./duration.ts";
 import { UsageError } from "./usage_error.ts";
 
@@ -39,7 +40,7 @@ function parsePhase(part: string, whole: string, flag: string): Phase {
   try {
     durationMs = parseDurationMs(match[1]);
   } catch {
-    throw bad(`"${match[1]}" is not a duration`);
+    throw bad(`"${match[1]}" is not a duration ${MAX_DURATION_WORDS}`);
   }
   if (durationMs <= 0) throw bad(`phase "${part}" lasts 0`);
   const ratePerSec = parseRate(match[2], part, bad);
@@ -50,5 +51,10 @@ function parsePhase(part: string, whole: string, flag: string): Phase {
 function parseRate(text: string, part: string, bad: (why: string) => UsageError): number {
   const trimmed = text.trim();
   if (!RATE.test(trimmed)) throw bad(`"${trimmed}" in "${part}" is not a rate (req/s >= 0)`);
+  if (Number(trimmed) > MAX_RATE_PER_SEC) {
+    throw bad(
+      `"${trimmed}" in "${part}" is over the cap of ${MAX_RATE_PER_SEC.toLocaleString("en-US")} req/s`,
+    );
+  }
   return Number(trimmed);
 }

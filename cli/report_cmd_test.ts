@@ -56,7 +56,10 @@ Deno.test("bad inputs print one line naming the file, exit 2 and keep the old ou
     await Deno.writeTextFile(notJson, "{ nope");
     await Deno.writeTextFile(wrong, JSON.stringify({ schema: "loadlab.results/v1", runs: "x" }));
     const cases: Array<[string[], RegExp]> = [
-      [[join(dir, "missing.json"), "-o", out], /missing\.json: cannot read: no such file$/],
+      [
+        [join(dir, "missing.json"), "-o", out],
+        /missing\.json: cannot read: no such file; give a results\.json/,
+      ],
       [[notJson, "-o", out], /broken\.json: not JSON \(/],
       [
         [wrong, "-o", out],

@@ -8,6 +8,7 @@
  */
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
+import { FileReadError, readFileCapped } from "../results/read_capped.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */
 export interface RequestFlags {
@@ -103,6 +104,12 @@ export function parseMixEntry(text: string): { method: string; path: string; wei
   return { method: methodText.toUpperCase(), path, weight: Number(weightText) };
 }
 
+/**
+ * The largest `--body-file`: the body is encoded into every request a connection sends (and held once
+ * per worker), so a file of gigabytes would exhaust memory before the first request.
+ */
+export const MAX_BODY_FILE_BYTES = 16 * 2 ** 20;
+
 function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   if (flags.body !== undefined && flags.bodyFile !== undefined) {
     throw new UsageError("-b and --body-file both set the body; use one of them");
@@ -110,16 +117,14 @@ function readBody(flags: RequestFlags): Uint8Array<ArrayBuffer> | undefined {
   if (flags.body !== undefined) return new TextEncoder().encode(flags.body);
   if (flags.bodyFile === undefined) return undefined;
   try {
-    return Deno.readFileSync(flags.bodyFile);
+    return readFileCapped(flags.bodyFile, MAX_BODY_FILE_BYTES);
   } catch (err) {
-    const why = err instanceof Deno.errors.NotFound
-      ? "no such file"
-      : err instanceof Deno.errors.IsADirectory
-      ? "is a directory"
-      : `cannot be read (${err instanceof Error ? err.name : String(err)})`;
-    throw new UsageError(
-      `--body-file ${JSON.stringify(flags.bodyFile)}: ${why}; give the path of a readable file`,
-      { cause: err },
-    );
+    if (!(err instanceof FileReadError)) throw err;
+    const fix = err.reason.includes("over the cap")
+      ? "bodies are sent whole with every request, not streamed: give a smaller file"
+      : "give the path of a readable regular file";
+    throw new UsageError(`--body-file ${JSON.stringify(flags.bodyFile)}: ${err.reason}; ${fix}`, {
+      cause: err,
+    });
   }
 }

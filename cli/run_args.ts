@@ -4,6 +4,7 @@
  * parser (`argv.ts` + `flag_values.ts`). Only strings are sorted here: `--set` and `--target` values are
  * handed to the experiment loader, which validates them with the file.
  */
+import { RESERVED_KEYS } from "../scenarios/overrides.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
@@ -151,7 +152,7 @@ function parseOnly(values: string[]): { target?: string[]; load?: string[] } {
   return only;
 }
 
-/** `NAME=URL` pairs into a record. */
+/** `NAME=URL` pairs into a record; a reserved word as NAME is refused (`__proto__` would vanish). */
 function parseTargets(values: string[]): Record<string, string> {
   const targets: Record<string, string> = {};
   for (const value of values) {
@@ -159,6 +160,11 @@ function parseTargets(values: string[]): Record<string, string> {
     if (!m) {
       throw new UsageError(
         `--target "${value}": write NAME=URL, e.g. --target mine=http://127.0.0.1:3000`,
+      );
+    }
+    if (RESERVED_KEYS.has(m[1])) {
+      throw new UsageError(
+        `--target "${value}": "${m[1]}" is a reserved word, not a target name; use a name from the file`,
       );
     }
     targets[m[1]] = m[2];

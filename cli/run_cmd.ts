@@ -11,7 +11,12 @@ import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
 import { assertOutputsWritable, preflightPlan } from "./run_preflight.ts";
 import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
-import { type Experiment, ExperimentError, loadExperiment } from "../scenarios/schema.ts";
+import {
+  type Experiment,
+  ExperimentError,
+  loadExperiment,
+  MAX_EXPERIMENT_FILE_BYTES,
+} from "../scenarios/schema.ts";
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
 import { segmentPlan } from "../scenarios/segment_plan.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
@@ -21,6 +26,7 @@ import { OutputError } from "../results/output_error.ts";
 import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
 import { redactResults, redactText } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
+import { FileReadError, readTextFileCapped } from "../results/read_capped.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../results/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
@@ -52,7 +58,7 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
   let plan: Plan;
   try {
     args = parseRunArgs(argv, command, opts.help ?? RUN_HELP);
-    source = await loadSource(args);
+    source = loadSource(args);
     plan = planExperiment(source.experiment, { only: args.only });
     if (args.segment) plan = segmentPlan(plan, args.segment, args.startAtEpochMs);
     plan = preflightPlan(plan, { file: args.source });
@@ -102,7 +108,7 @@ interface Source {
  * The experiment of a file or a preset, validated (throws `ExperimentError` or `UsageError`). An
  * Artillery script is converted by `loadExperiment` (scenarios/artillery.ts), its notes printed here.
  */
-async function loadSource(args: RunArgs): Promise<Source> {
+function loadSource(args: RunArgs): Source {
   const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
   const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source, warn };
   if (args.source.startsWith("preset:")) {
@@ -117,23 +123,15 @@ async function loadSource(args: RunArgs): Promise<Source> {
   }
   let text: string;
   try {
-    text = await Deno.readTextFile(args.source);
+    text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
   } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
     throw new UsageError(
-      `${args.source}: cannot read: ${
-        readProblem(err)
-      }; give an experiment file (YAML or JSON) or preset:NAME`,
+      `${args.source}: cannot read: ${err.reason}; give an experiment file (YAML or JSON) or preset:NAME`,
+      { cause: err },
     );
   }
   return { experiment: loadExperiment(text, common), text };
-}
-
-/** Why a file could not be read, in words: "no such file", "is a folder", "a part of the path is a file". */
-function readProblem(err: unknown): string {
-  if (err instanceof Deno.errors.NotFound) return "no such file";
-  if (err instanceof Deno.errors.IsADirectory) return "is a folder";
-  if (err instanceof Deno.errors.NotADirectory) return "a part of the path is a file";
-  return (err as Error).message.replace(/: [a-z]+ '.*$/s, "");
 }
 
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */

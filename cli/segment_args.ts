@@ -30,11 +30,19 @@ export function parseSegment(text: string | undefined): SegmentArg | undefined {
 }
 
 /**
+ * How far in the past `--start-at` may be when the command starts (clock skew between the machines of
+ * a split load, a slow start-up): further back it is refused, since every send due since then would be
+ * late at once.
+ */
+export const START_AT_PAST_TOLERANCE_MS = 1_000;
+
+/**
  * Parses an RFC 3339 time with its zone (`2026-11-21T17:00:00Z`, `...+02:00`, fractions allowed) to
  * ms since the epoch. A time without a zone is refused: machines in different zones would read it as
- * different instants, which is the one thing a shared start must not do.
+ * different instants, which is the one thing a shared start must not do. So is a time more than
+ * `START_AT_PAST_TOLERANCE_MS` before `nowEpochMs`.
  */
-export function parseStartAt(text: string | undefined): number | undefined {
+export function parseStartAt(text: string | undefined, nowEpochMs = Date.now()): number | undefined {
   if (text === undefined) return undefined;
   const rfc3339 = /^\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
   const epochMs = rfc3339.test(text.trim()) ? Date.parse(text.trim().replace(" ", "T")) : NaN;
@@ -44,5 +52,22 @@ export function parseStartAt(text: string | undefined): number | undefined {
         `2026-11-21T17:00:00Z (date -u -d '+1 min' +%Y-%m-%dT%H:%M:%SZ)`,
     );
   }
+  const pastMs = nowEpochMs - epochMs;
+  if (pastMs > START_AT_PAST_TOLERANCE_MS) {
+    throw new UsageError(
+      `--start-at ${text.trim()}: is ${formatPast(pastMs)} in the past (at most ` +
+        `${START_AT_PAST_TOLERANCE_MS / 1000} s allowed); give a time still to come, e.g. ` +
+        `$(date -u -d '+1 min' +%Y-%m-%dT%H:%M:%SZ), or drop --start-at to start now`,
+    );
+  }
   return epochMs;
+}
+
+/** `3.2 s`, `5 min`, `26 h`, `9131 days`: how long ago, in the largest unit that fits. */
+function formatPast(ms: number): string {
+  const s = ms / 1000;
+  if (s < 120) return `${s.toFixed(1)} s`;
+  if (s < 7200) return `${Math.round(s / 60)} min`;
+  if (s < 172_800) return `${Math.round(s / 3600)} h`;
+  return `${Math.round(s / 86_400)} days`;
 }

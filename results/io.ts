@@ -10,6 +10,7 @@ import denoJson from "../deno.json" with { type: "json" };
 import { resolveOutput, writeThrough } from "./output_file.ts";
 import { parseResultsFile } from "./parse.ts";
 import { redactResults } from "./redact.ts";
+import { FileReadError, readTextFileCapped } from "./read_capped.ts";
 import {
   type EnvironmentInfo,
   RESULTS_SCHEMA,
@@ -130,14 +131,26 @@ export class ResultsFileError extends Error {
   override name = "ResultsFileError";
 }
 
+/**
+ * The largest results file read (report, merge, site, --resume): an hour-long run writes about 10-14 MB,
+ * so this leaves room for long soaks while a wrong file (a disk image, `/dev/zero`) is refused unread.
+ */
+export const MAX_RESULTS_FILE_BYTES = 256 * 2 ** 20;
+
 /** Reads and validates one results file (v1 or v2, read as v2), or throws `ResultsFileError`. */
+// deno-lint-ignore require-await -- async for its callers; the read itself is synchronous and capped
 export async function loadResultsFile(path: string): Promise<ResultsFile> {
   let text: string;
   try {
-    text = await Deno.readTextFile(path);
+    text = readTextFileCapped(path, MAX_RESULTS_FILE_BYTES);
   } catch (err) {
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : (err as Error).message;
-    throw new ResultsFileError(`${path}: cannot read: ${why}`, { cause: err });
+    if (!(err instanceof FileReadError)) throw err;
+    throw new ResultsFileError(
+      `${path}: cannot read: ${err.reason}; give a results.json written by loadlab`,
+      {
+        cause: err,
+      },
+    );
   }
   let data: unknown;
   try {

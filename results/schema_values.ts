@@ -10,8 +10,20 @@ import { z } from "zod";
 
 /** The load models an executor implements; the one list of them. */
 export const LOAD_MODELS = ["connections", "rate", "throughput", "count"] as const;
-/** Error kinds counted on the hot path; never one object per failure. */
-export const ERROR_KINDS = ["connect", "timeout", "reset", "parse", "closed-early", "write", "tls"] as const;
+/**
+ * Error kinds counted on the hot path; never one object per failure. `unfinished`: a request still
+ * unanswered when the graceful stop ended (sent, neither answered nor timed out).
+ */
+export const ERROR_KINDS = [
+  "connect",
+  "timeout",
+  "reset",
+  "parse",
+  "closed-early",
+  "write",
+  "tls",
+  "unfinished",
+] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */
 export const num = z.number().nullable().transform((v) => v ?? Number.NaN);

@@ -14,6 +14,7 @@ import { z } from "zod";
 import { LOAD_MODELS, type LoadModel } from "../results/mod.ts";
 import { type Issue, validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 
 export { LOAD_MODELS, type LoadModel };
 export type { Issue };
@@ -30,11 +31,23 @@ export const requestSpecSchema = z.object({
 });
 export type RequestSpec = z.infer<typeof requestSpecSchema>;
 
+/**
+ * The highest rate of one whole load (all workers and segments together), requests per second: ten
+ * times what one generator reaches on loopback. Above it a rate is a typo, and its schedule would
+ * only be dropped sends.
+ */
+export const MAX_RATE_PER_SEC = 10_000_000;
+const RATE_CAP = `at most ${MAX_RATE_PER_SEC.toLocaleString("en-US")} requests per second (one load's cap)`;
+
+/** A duration in ms, capped at `MAX_DURATION_MS` (7 days). */
+const cappedMs = (what: string) => z.number().max(MAX_DURATION_MS, `${what} must be ${MAX_DURATION_WORDS}`);
+
 /** One arrival-rate phase (Artillery's arrivalRate / rampTo); rate 0 is a pause. */
 export const phaseSchema = z.object({
-  durationMs: z.number().positive("phase duration must be > 0"),
-  ratePerSec: z.number().min(0, "rate must be >= 0"),
-  rampToPerSec: z.number().min(0, "rampTo must be >= 0").optional(),
+  durationMs: cappedMs("phase duration").positive("phase duration must be > 0"),
+  ratePerSec: z.number().min(0, "rate must be >= 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`),
+  rampToPerSec: z.number().min(0, "rampTo must be >= 0").max(MAX_RATE_PER_SEC, `rampTo must be ${RATE_CAP}`)
+    .optional(),
   name: z.string().optional(),
 });
 export type Phase = z.infer<typeof phaseSchema>;
@@ -80,7 +93,7 @@ const commonFields = {
    * request without flows) opens its own connection and closes it after, as Artillery does per user.
    */
   connection: z.enum(["keep-alive", "per-arrival"]).default("keep-alive"),
-  timeoutMs: z.number().positive("timeout must be > 0").default(10_000),
+  timeoutMs: cappedMs("timeout").positive("timeout must be > 0").default(10_000),
   /** Cap of one response head (status line, headers, interim 1xx heads); a bigger one is a `parse` error. */
   maxHeaderBytes: z.number().int().min(1024, "max header bytes must be >= 1024").default(64 * 1024),
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
@@ -94,16 +107,16 @@ const commonFields = {
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
   /** Keep each interval's encoded histogram in results (exact warm-up cuts, per-phase percentiles). */
   intervalHistograms: z.boolean().default(true),
-  warmupMs: z.number().min(0, "warm-up must be >= 0").default(0),
+  warmupMs: cappedMs("warm-up").min(0, "warm-up must be >= 0").default(0),
   /**
    * Before t0, bring the generator's own hot path to optimized code against an in-process loopback
    * sink (a short burst, never the target). Off: the first requests run on cold code.
    */
   generatorWarmup: z.boolean().default(true),
   /** Open models: a send later than this is dropped (counted) instead of sent. */
-  lateBoundMs: z.number().positive().default(1_000),
+  lateBoundMs: cappedMs("late bound").positive().default(1_000),
   /** Time given to in-flight requests after the end before they are counted as timeouts. */
-  gracefulStopMs: z.number().min(0).default(2_000),
+  gracefulStopMs: cappedMs("graceful stop").min(0).default(2_000),
   logFile: z.string().optional(),
   /**
    * This generator's execution segment when one load is split over several machines (k6's execution
@@ -134,8 +147,8 @@ const maxConnections = z.number().int().positive("maxConnections must be >= 1").
  * from the first rate and the measured connect round trip (see runner/load/pre_connect.ts).
  */
 const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
-const durationMs = z.number().positive("duration must be > 0");
-const ratePerSec = z.number().positive("rate must be > 0");
+const durationMs = cappedMs("duration").positive("duration must be > 0");
+const ratePerSec = z.number().positive("rate must be > 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`);
 
 /** What each model adds to the common fields; keyed by `LoadModel`, so none is missing or extra. */
 const modelFields = {
@@ -193,6 +206,24 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
     });
   }
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
+  if (
+    c.model === "count" && c.ratePerSec !== undefined && c.durationMs === undefined &&
+    (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
+  ) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["requests"],
+      message: `${c.requests} requests at ${c.ratePerSec}/s take longer than 7 days; durations must be ` +
+        `${MAX_DURATION_WORDS}: send fewer, faster, or bound the run with a duration`,
+    });
+  }
+  if (c.model === "rate" && measuredDurationMs(c) > MAX_DURATION_MS) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["phases"],
+      message: `the phases together must be ${MAX_DURATION_WORDS}`,
+    });
+  }
   if (c.model === "count" && c.ratePerSec === undefined && c.preConnect !== undefined) {
     ctx.addIssue({
       code: "custom",

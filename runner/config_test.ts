@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import {
   type AttackConfigInput,
   DEFAULT_DURATION_MS,
+  MAX_RATE_PER_SEC,
   measuredDurationMs,
   parseAttackConfig,
 } from "./config.ts";
@@ -79,4 +80,29 @@ Deno.test("ConfigError's message is the formatted lines", () => {
     assert.equal(err.message, err.issues.map((i) => `${i.path}: ${i.message}`).join("; "));
     assert.deepEqual(err.issues.map((i) => i.path), ["url", "requests"]);
   }
+});
+
+Deno.test("rates are capped at MAX_RATE_PER_SEC and durations at 7 days, every model", () => {
+  const week = 7 * 24 * 3_600_000;
+  const paths = (input: AttackConfigInput) => {
+    try {
+      parseAttackConfig(input);
+      return [];
+    } catch (err) {
+      if (!(err instanceof ConfigError)) throw err;
+      return err.issues.map((i) => i.path);
+    }
+  };
+  assert.deepEqual(paths({ url, model: "throughput", ratePerSec: MAX_RATE_PER_SEC + 1 }), ["ratePerSec"]);
+  assert.deepEqual(paths({ url, model: "throughput", ratePerSec: MAX_RATE_PER_SEC }), []);
+  assert.deepEqual(paths({ url, model: "connections", durationMs: week + 1 }), ["durationMs"]);
+  assert.deepEqual(paths({ url, model: "connections", durationMs: week }), []);
+  assert.deepEqual(paths({ url, model: "rate", phases: [{ durationMs: 1000, ratePerSec: 2e7 }] }), [
+    "phases[0].ratePerSec",
+  ]);
+  const halfWeek = { durationMs: week / 2 + 1, ratePerSec: 1 };
+  assert.deepEqual(paths({ url, model: "rate", phases: [halfWeek, halfWeek] }), ["phases"]);
+  assert.deepEqual(paths({ url, model: "count", requests: 1e12, ratePerSec: 10 }), ["requests"]);
+  assert.deepEqual(paths({ url, model: "count", requests: 1e12, ratePerSec: 10, durationMs: 1000 }), []);
+  assert.deepEqual(paths({ url, model: "connections", timeoutMs: week + 1 }), ["timeoutMs"]);
 });

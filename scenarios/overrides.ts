@@ -7,27 +7,77 @@
  * the YAML/JSON reader, whose syntax errors carry line and column. All of it works on plain data and
  * returns problems as `{path, message}`.
  */
-import { parse as parseYaml, parseDocument as parseYamlDocument } from "yaml";
+import {
+  type Document,
+  isScalar,
+  LineCounter,
+  parse as parseYaml,
+  parseDocument as parseYamlDocument,
+  visit,
+} from "yaml";
 import type { Issue } from "../validation/mod.ts";
 import { nearest } from "../validation/suggest.ts";
 
 /** A value, or every problem found. */
 export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
 
-/** Reads YAML (JSON is YAML too); a syntax error names its line and column. */
+/**
+ * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in
+ * a hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
+ */
+export const MAX_YAML_ALIASES = 100;
+
+/**
+ * Reads YAML (JSON is YAML too); a syntax error names its line and column. Only the first syntax error
+ * is reported: the ones after it are mostly its echoes. Aliases expand at most `MAX_YAML_ALIASES` times.
+ */
 export function parseDocument(text: string): Result<unknown> {
-  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: true });
+  // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
+  // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
+  const lineCounter = new LineCounter();
+  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
   if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const at = e.linePos?.[0];
+    const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
     return {
       ok: false,
-      issues: doc.errors.map((e) => {
-        const at = e.linePos?.[0];
-        const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
-        return { path: where, message: `not valid YAML or JSON: ${e.message.split("\n")[0]}` };
-      }),
+      issues: [{ path: where, message: `not valid YAML or JSON: ${e.message.split("\n")[0]}` }],
     };
   }
-  const value = doc.toJS();
+  const duplicate = duplicateKey(doc);
+  if (duplicate !== undefined) {
+    const at = lineCounter.linePos(duplicate.offset);
+    return {
+      ok: false,
+      issues: [{
+        path: `line ${at.line}, column ${at.col}`,
+        message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} must appear once in its ` +
+          "mapping; keep one of them",
+      }],
+    };
+  }
+  let value: unknown;
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (err) {
+    if (!(err instanceof ReferenceError)) throw err;
+    return {
+      ok: false,
+      issues: [{
+        path: "(file)",
+        message: `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: ` +
+          "write the values out instead of nesting aliases",
+      }],
+    };
+  }
+  const reserved = reservedKeyPath(value, "");
+  if (reserved !== undefined) {
+    return {
+      ok: false,
+      issues: [{ path: reserved, message: "__proto__ is a reserved word, not a name: rename it, e.g. app" }],
+    };
+  }
   if (!isRecord(value)) {
     return {
       ok: false,
@@ -38,6 +88,52 @@ export function parseDocument(text: string): Result<unknown> {
     };
   }
   return { ok: true, value };
+}
+
+/** The first key given twice in one mapping, and where; linear in the number of keys. */
+function duplicateKey(doc: Document): { key: string; offset: number } | undefined {
+  let found: { key: string; offset: number } | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        if (seen.has(key)) {
+          const node = pair.key as { range?: [number, number, number] } | null;
+          found = { key, offset: node?.range?.[0] ?? 0 };
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+    },
+  });
+  return found;
+}
+
+/**
+ * Keys that are properties of every JavaScript object: as a name in a map (targets, loads, headers) one
+ * would set the object's prototype (`__proto__`, silently dropping the entry) or read an inherited value
+ * (`constructor`). Refused as names and as steps of `--set`.
+ */
+export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
+
+/** The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key). */
+function reservedKeyPath(value: unknown, at: string): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = reservedKeyPath(value[i], `${at}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const here = at ? `${at}.${key}` : key;
+    if (key === "__proto__") return here;
+    const found = reservedKeyPath((value as Record<string, unknown>)[key], here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Applies `quick`, then every `set`, then every `targets` replacement, to a copy of `doc`. */
@@ -62,7 +158,7 @@ export function applyOverrides(
   }
   for (const [name, url] of Object.entries(opts.targets ?? {})) {
     const targets = isRecord(value.targets) ? value.targets : {};
-    if (name in targets) {
+    if (Object.hasOwn(targets, name) && !RESERVED_KEYS.has(name)) {
       targets[name] = { url };
       continue;
     }
@@ -103,6 +199,8 @@ export function setPath(doc: Record<string, unknown>, assignment: string): strin
       assignment.slice(0, eq)
     }" is not a path; write keys with dots and [index], e.g. loads.open.phases[1].rate`;
   }
+  const reserved = steps.find((step) => typeof step === "string" && RESERVED_KEYS.has(step));
+  if (reserved !== undefined) return `"${reserved}" is a reserved word, not a key; use the field's own name`;
   let value: unknown;
   try {
     value = parseYaml(assignment.slice(eq + 1));
@@ -189,7 +287,7 @@ function longestKey(record: Record<string, unknown>, steps: Step[], from: number
   for (let n = steps.length - from; n >= 1; n--) {
     const part = steps.slice(from, from + n);
     if (part.some((s) => typeof s === "number")) continue;
-    if (part.join(".") in record) return n;
+    if (Object.hasOwn(record, part.join("."))) return n;
   }
   return 0;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { applyOverrides, deepMerge, setPath, splitPath } from "./overrides.ts";
+import { applyOverrides, deepMerge, parseDocument, setPath, splitPath } from "./overrides.ts";
 
 Deno.test("splitPath: keys with dots and [index]; malformed paths are refused", () => {
   assert.deepEqual(splitPath("loads.open.phases[1].rate"), ["loads", "open", "phases", 1, "rate"]);
@@ -52,4 +52,35 @@ Deno.test("applyOverrides: leaves the input untouched and reports every problem 
   assert.deepEqual(doc.repeats, 3);
   assert.ok(!result.ok);
   assert.deepEqual(result.issues.map((i) => i.path), ["--set nope.x=1", "--target b=http://x:1"]);
+});
+
+Deno.test("reserved words: --set and --target never reach Object.prototype", () => {
+  const doc = { targets: { t: { url: "http://x/" } }, repeats: 1 };
+  assert.match(setPath(doc, "__proto__.polluted=1")!, /"__proto__" is a reserved word/);
+  assert.match(setPath(doc, "targets.constructor.prototype.polluted=1")!, /reserved word/);
+  const replaced = applyOverrides(doc, {
+    targets: Object.fromEntries([["__proto__", "http://127.0.0.1:1/"]]),
+  });
+  assert.equal(replaced.ok, false);
+  assert.equal(({} as Record<string, unknown>).polluted, undefined, "Object.prototype untouched");
+  assert.equal(Object.getPrototypeOf(doc.targets), Object.prototype);
+});
+
+Deno.test("parseDocument: a key twice in a mapping, __proto__ anywhere and alias bombs are one issue each", () => {
+  const twice = parseDocument("name: a\nloads:\n  x: 1\n  y: 2\n  x: 3\n");
+  assert.deepEqual(twice.ok ? [] : twice.issues, [{
+    path: "line 5, column 3",
+    message: 'not valid YAML or JSON: the key "x" must appear once in its mapping; keep one of them',
+  }]);
+  const proto = parseDocument("targets:\n  __proto__: { url: 'http://x/' }\n");
+  assert.deepEqual(proto.ok ? [] : proto.issues.map((i) => i.path), ["targets.__proto__"]);
+  const laughs = ["a: &a [x, x, x, x, x, x, x, x, x, x]"];
+  for (const [k, name] of [..."bcdef"].entries()) {
+    laughs.push(`${name}: &${name} [${Array(10).fill(`*${"abcdef"[k]}`).join(", ")}]`);
+  }
+  const bomb = parseDocument(laughs.join("\n"));
+  assert.equal(bomb.ok, false);
+  assert.match(bomb.ok ? "" : bomb.issues[0].message, /aliases \(\*name\) expand more than 100 times/);
+  const shared = parseDocument("base: &b { rate: 1 }\nloads:\n  a: *b\n  c: *b\n");
+  assert.equal(shared.ok, true, "a few aliases still work");
 });

@@ -132,6 +132,12 @@ export const experimentSchema = experimentObject.superRefine((exp, ctx) => {
 export type ExperimentFields = z.output<typeof experimentObject>;
 export type Experiment = z.output<typeof experimentSchema>;
 
+/**
+ * The largest experiment file `loadlab run` reads: hand-written and generated studies are kilobytes;
+ * checking one is linear in its size, and this keeps that under a few seconds.
+ */
+export const MAX_EXPERIMENT_FILE_BYTES = 4 * 2 ** 20;
+
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
   /** Shown in error messages. */

@@ -9,9 +9,20 @@
  */
 import { z } from "zod";
 import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
+import { MAX_RATE_PER_SEC } from "../runner/config.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
-const rateSchema = z.number().min(0, "rate must be >= 0 (requests per second)");
+const RATE_CAP = `must be at most ${
+  MAX_RATE_PER_SEC.toLocaleString("en-US")
+} (requests per second, one load's cap)`;
+const rateSchema = z.number().min(0, "rate must be >= 0 (requests per second)").max(
+  MAX_RATE_PER_SEC,
+  `rate ${RATE_CAP}`,
+);
+const positiveRate = z.number().positive("rate must be > 0 (requests per second)").max(
+  MAX_RATE_PER_SEC,
+  `rate ${RATE_CAP}`,
+);
 
 /** Fields every model takes. */
 const commonFields = {
@@ -111,7 +122,7 @@ const rateLoad = z.strictObject({
 
 const throughputLoad = z.strictObject({
   model: z.literal("throughput"),
-  rate: z.number().positive("rate must be > 0 (requests per second)"),
+  rate: positiveRate,
   ...poolFields,
   ...commonFields,
 }).transform((l) => defined({ model: l.model, ratePerSec: l.rate, ...poolOut(l), ...commonOut(l) }));
@@ -122,7 +133,7 @@ const countLoad = z.strictObject({
   requests: positiveInt("requests"),
   connections: positiveInt("connections").optional(),
   /** Open pacing at this rate instead of closed over `connections`. */
-  rate: z.number().positive("rate must be > 0 (requests per second)").optional(),
+  rate: positiveRate.optional(),
   maxConnections: positiveInt("maxConnections").optional(),
   /** Upper bound: the run stops at the count or at this time. */
   duration: durationSchema.optional(),

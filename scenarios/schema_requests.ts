@@ -6,7 +6,7 @@
  * of a silently ignored setting.
  */
 import { z } from "zod";
-import { DURATION_HINT, durationMsOf } from "../validation/duration.ts";
+import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -19,8 +19,11 @@ export const durationSchema = z.string()
   .meta({ id: "duration", expected: DURATION_WORDS, description: `${DURATION_WORDS}; "1m30s" also works` })
   .transform((text, ctx) => {
     const ms = durationMsOf(text);
-    if (ms !== undefined) return ms;
-    ctx.addIssue({ code: "custom", message: `${JSON.stringify(text)} is not a duration; ${DURATION_HINT}` });
+    if (ms !== undefined && ms <= MAX_DURATION_MS) return ms;
+    const message = ms === undefined
+      ? `${JSON.stringify(text)} is not a duration; ${DURATION_HINT}`
+      : `${JSON.stringify(text)} is too long: durations must be ${MAX_DURATION_WORDS}, e.g. "1h"`;
+    ctx.addIssue({ code: "custom", message });
     return z.NEVER;
   });
 

@@ -18,6 +18,7 @@ import {
   proxySpecSchema,
 } from "../targets/spec.ts";
 import { nameProblem, nameSchema } from "./schema_requests.ts";
+import { RESERVED_KEYS } from "./overrides.ts";
 
 const httpUrlSchema = z.string().url("url must be an absolute URL, e.g. http://127.0.0.1:3000").refine(
   (u) => u.startsWith("http://") || u.startsWith("https://"),
@@ -73,6 +74,14 @@ export function namedRecord<T extends z.ZodType>(value: T, what: string) {
       ctx.addIssue({ code: "custom", message: `needs at least one ${what}` });
     }
     for (const name of Object.keys(record)) {
+      if (RESERVED_KEYS.has(name)) {
+        ctx.addIssue({
+          code: "custom",
+          path: [name],
+          message: `"${name}" is a reserved word, not a ${what} name: rename it, e.g. app`,
+        });
+        continue;
+      }
       const problem = nameProblem(name);
       if (!problem) continue;
       const message = problem.startsWith("names ")

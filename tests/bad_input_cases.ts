@@ -104,6 +104,11 @@ export const ATTACK: Case[] = [
   },
   { name: "attack --segment out of range", args: attack("--segment", "5/4"), names: [/--segment 5\/4/] },
   { name: "attack --start-at not a time", args: attack("--start-at", "soon"), names: [/--start-at "soon"/] },
+  {
+    name: "attack --start-at in the past",
+    args: attack("-R", "10", "-d", "1s", "--start-at", "2000-01-01T00:00:00Z"),
+    names: [/--start-at 2000-01-01T00:00:00Z: is \d+ days in the past/],
+  },
   { name: "attack --threshold unknown metric", args: attack("--threshold", "p98<1ms"), names: [/p98/] },
   {
     name: "attack --dashboard-port out of range",
@@ -131,6 +136,39 @@ export const ATTACK: Case[] = [
     args: attack("-R", "10", "--max-connections", "900"),
     names: [/--max-connections 900.*ulimit -n/],
     ulimit: 256,
+  },
+  // Caps of rates, durations and input files (README's flags text).
+  {
+    name: "attack -R over the cap",
+    args: attack("-R", "100000000", "-d", "1s"),
+    names: [/-R "100000000".*10,000,000/],
+  },
+  { name: "attack -R 1e12", args: attack("-R", "1e12"), names: [/-R "1e12".*10,000,000/] },
+  {
+    name: "attack -n at -R longer than 7 days",
+    args: attack("-n", "100000000000", "-R", "10"),
+    names: [/-n: 100000000000 requests at 10\/s take longer than 7 days/],
+  },
+  { name: "attack -d over 7 days", args: attack("-d", "99999999999h"), names: [/-d "99999999999h".*7 days/] },
+  {
+    name: "attack --phases over 7 days",
+    args: attack("--phases", "100h@1,100h@1"),
+    names: [/--phases.*7 days/],
+  },
+  {
+    name: "attack --body-file a device",
+    args: (c) => ["attack", c.url, "--body-file", "/dev/zero"],
+    names: [/--body-file "\/dev\/zero": is a character device, not a regular file/],
+  },
+  {
+    name: "attack --body-file a FIFO",
+    args: (c) => ["attack", c.url, "--body-file", fifo(c)],
+    names: [/--body-file ".*fifo": is a FIFO, not a regular file/],
+  },
+  {
+    name: "attack --body-file over the cap",
+    args: (c) => ["attack", c.url, "--body-file", sparse(c, "body.bin", 17 * 2 ** 20)],
+    names: [/--body-file ".*body\.bin": is 17 MiB, over the cap of 16 MiB/],
   },
 ];
 
@@ -296,4 +334,66 @@ export const OTHERS: Case[] = [
     args: (c) => ["attack", c.url, "-m", "POST", "--body-file", c.file, "-o", c.file],
     names: [/attack: -o .*afile is the same file as --body-file/],
   },
+  {
+    name: "run a device",
+    args: () => ["run", "/dev/zero"],
+    names: [/\/dev\/zero: cannot read: is a character device/],
+  },
+  {
+    name: "run an experiment file over the cap",
+    args: (c) => ["run", sparse(c, "big.yaml", 5 * 2 ** 20)],
+    names: [/big\.yaml: cannot read: is 5 MiB, over the cap of 4 MiB/],
+  },
+  {
+    name: "report a device",
+    args: () => ["report", "/dev/zero"],
+    names: [/\/dev\/zero: cannot read: is a character device/],
+  },
+  { name: "report a FIFO", args: (c) => ["report", fifo(c)], names: [/fifo: cannot read: is a FIFO/] },
+  {
+    name: "merge a device",
+    args: (c) => ["merge", "/dev/zero", c.file],
+    names: [/\/dev\/zero: cannot read: is a character device/],
+  },
+  {
+    name: "run --set through __proto__",
+    args: (c) => ["run", experiment(c), "--set", "__proto__.polluted=1"],
+    names: [/--set __proto__\.polluted=1: "__proto__" is a reserved word/],
+  },
+  {
+    name: "run --target named __proto__",
+    args: (c) => ["run", experiment(c), "--target", `__proto__=${c.url}`],
+    names: [/--target "__proto__=.*": "__proto__" is a reserved word/],
+  },
 ];
+
+/** A FIFO in the case folder (made once): opening it to read would wait for a writer forever. */
+function fifo(c: Ctx): string {
+  const path = `${c.dir}/fifo`;
+  if (!exists(path)) new Deno.Command("mkfifo", { args: [path] }).outputSync();
+  return path;
+}
+
+/** A sparse file of `bytes` (no disk used): over a cap by its size alone. */
+function sparse(c: Ctx, name: string, bytes: number): string {
+  const path = `${c.dir}/${name}`;
+  using file = Deno.openSync(path, { create: true, write: true });
+  file.truncateSync(bytes);
+  return path;
+}
+
+/** The base experiment written to the case folder, for flags that need a valid file. */
+function experiment(c: Ctx): string {
+  const path = `${c.dir}/base.yaml`;
+  Deno.writeTextFileSync(path, c.base);
+  return path;
+}
+
+function exists(path: string): boolean {
+  try {
+    Deno.lstatSync(path);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -238,4 +238,52 @@ export const FIELDS: Case[] = [
     yaml: edit("burst:", "NUL:"),
     names: [/loads\.NUL: load name "NUL" is a device/],
   },
+  {
+    name: "YAML alias bomb",
+    yaml: () => LAUGHS,
+    names: [/\(file\): its aliases \(\*name\) expand more than 100 times/],
+  },
+  {
+    name: "key given twice",
+    yaml: add("repeats: 2\nrepeats: 3\n"),
+    names: [/line \d+, column 1: not valid YAML or JSON: the key "repeats" must appear once/],
+  },
+  {
+    name: "target named __proto__",
+    yaml: edit("  t: { url:", "  __proto__: { url:"),
+    names: [/targets\.__proto__: __proto__ is a reserved word/],
+  },
+  {
+    name: "load named constructor",
+    yaml: edit("  closed: {", "  constructor: {"),
+    names: [/loads\.constructor: "constructor" is a reserved word, not a load name/],
+  },
+  {
+    name: "target named prototype",
+    yaml: target("{ kind: builtin }\n  prototype: { kind: builtin }"),
+    names: [/targets\.prototype: "prototype" is a reserved word, not a target name/],
+  },
+  {
+    name: "load rate over the cap",
+    yaml: edit("{ duration: 100ms, rate: 10 }", "{ duration: 100ms, rate: 20000000 }"),
+    names: [/loads\.burst\.phases\[0\]\.rate: rate must be at most 10,000,000/],
+  },
+  {
+    name: "load duration over 7 days",
+    yaml: edit("duration: 200ms }", "duration: 99999999999h }"),
+    names: [/loads\.closed\.duration: "99999999999h" is too long: durations must be at most 7 days/],
+  },
+  {
+    name: "artillery arrivalRate over the cap",
+    yaml: (c) => artillery(c.url, "{ duration: 10, arrivalRate: 1000000000 }"),
+    names: [/phases\[0\]\.rate: rate must be at most 10,000,000/],
+  },
 ];
+
+/** A "billion laughs" file: nine levels of nine aliases each, 9^9 strings if every alias expanded. */
+const LAUGHS = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"].concat(
+  "bcdefghi".split("").map((name, k) => {
+    const prev = "abcdefghi"[k];
+    return `${name}: &${name} [${Array(9).fill(`*${prev}`).join(", ")}]`;
+  }),
+).join("\n") + "\n";

@@ -9,6 +9,15 @@
 const UNIT_MS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 };
 const PART = /(\d+(?:\.\d+)?|\.\d+)(ms|s|m|h)/y;
 
+/**
+ * The longest duration loadlab takes anywhere (a load, a phase, a warm-up, a timeout): 7 days. A soak
+ * longer than that is several runs; a typo such as `99999999999h` is refused instead of accepted.
+ */
+export const MAX_DURATION_MS = 7 * 24 * 3_600_000;
+
+/** The cap in words, for error messages. */
+export const MAX_DURATION_WORDS = "at most 7 days (168h)";
+
 /** How to write a duration, for error messages. */
 export const DURATION_HINT = "use a number with ms, s, m or h";
 

@@ -81,6 +81,8 @@ export class Connection {
   #sentMs = 0;
   #depth = 0;
   #done = 0;
+  /** An exchange is in progress: sent (or being sent), its responses not all in. */
+  #active = false;
   /** Bytes being written and how far; the write is not awaited (the response read is). */
   #writing: Uint8Array = EMPTY;
   #writeOffset = 0;
@@ -235,6 +237,7 @@ export class Connection {
     this.#sentMs = sentMs;
     this.#depth = depth;
     this.#done = 0;
+    this.#active = true;
     this.deadlineMs = sentMs + shared.timeoutMs;
     this.timedOut = false;
     this.#writing = bytes;
@@ -260,8 +263,25 @@ export class Connection {
     if (n < bytes.length) this.#written(n);
   }
 
+  /** How long (ms) the exchange in progress has waited since it was sent at `nowMs`; -1 when idle. */
+  waitedMs(nowMs: number): number {
+    return this.#active ? nowMs - this.#sentMs : -1;
+  }
+
+  /**
+   * The run is over with this exchange still waiting (the graceful stop ended): counts its unanswered
+   * requests as `unfinished`, so a request sent is never lost from the results. Call before `stopping`
+   * is set and the socket closed (failures after that are not counted).
+   */
+  countUnfinished(nowMs: number, message: string): void {
+    if (!this.#active) return;
+    this.#countFailed(nowMs, "unfinished", message, this.#depth - this.#done);
+    this.#done = this.#depth;
+  }
+
   /** Ends the exchange in progress; its response count. */
   #end(): number {
+    this.#active = false;
     this.shared.recorder.inFlight -= this.#depth;
     this.deadlineMs = Infinity;
     return this.#done;

@@ -19,6 +19,14 @@ import type { Connection } from "../http/connection.ts";
 import type { LoadContext } from "./executor.ts";
 import { TimeQueue } from "./time_queue.ts";
 
+/**
+ * Sends one worker keeps waiting for a connection at most (all lanes together; about 1 MB of times):
+ * a send beyond it is dropped and counted at once instead of queued, so a rate far above what the
+ * connections carry cannot grow the generator's memory. At 100,000 waiting a send would mostly be
+ * older than the late bound before its turn anyway.
+ */
+export const MAX_QUEUED_SENDS = 100_000;
+
 interface LaneOwner {
   finished: boolean;
   dropAfterMs: number | null;
@@ -123,6 +131,10 @@ export class SharedLanes implements LaneOwner {
 
   /** Queues a send and wakes or opens a lane for it; counts it late or server-bound when it must wait. */
   dispatch(intendedMs: number, late: boolean): void {
+    if (this.#queue.length >= MAX_QUEUED_SENDS) {
+      this.ctx.shared.recorder.droppedSend(performance.now());
+      return;
+    }
     this.#queue.push(intendedMs);
     let lane = this.#parked.pop();
     while (lane && !lane.parked) lane = this.#parked.pop();
@@ -160,8 +172,11 @@ export class FixedLanes implements LaneOwner {
   readonly dropAtEnd = true;
   readonly #lanes: Lane[];
   #next = 0;
+  /** Each lane's share of `MAX_QUEUED_SENDS`. */
+  readonly #maxQueued: number;
 
   constructor(readonly ctx: LoadContext, count: number) {
+    this.#maxQueued = Math.max(64, Math.floor(MAX_QUEUED_SENDS / count));
     this.#lanes = Array.from(
       { length: count },
       (_, k) => new Lane(ctx.pool[k] ?? ctx.newConnection(), new TimeQueue(), this, ctx),
@@ -179,6 +194,10 @@ export class FixedLanes implements LaneOwner {
     const lane = this.#lanes[this.#next];
     this.#next = this.#next + 1 === this.#lanes.length ? 0 : this.#next + 1;
     const busy = !lane.parked;
+    if (lane.queue.length >= this.#maxQueued) {
+      this.ctx.shared.recorder.droppedSend(performance.now());
+      return;
+    }
     lane.queue.push(intendedMs);
     if (!busy) lane.wake();
     if (late) this.ctx.shared.recorder.lateSend(performance.now());

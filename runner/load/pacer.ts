@@ -4,29 +4,62 @@
  * workers together produce exactly the schedule, without coordination), waits for its intended time
  * and hands it to a dispatcher. Sends that came due while the event loop was busy are dispatched in a
  * batch with their original intended times, so lateness shows up in latency and in the late counter
- * instead of silently shifting the schedule.
+ * instead of silently shifting the schedule. Memory stays bounded whatever the rate: send times are
+ * computed from `start + sendTimeMs(i)`, never listed; a batch holds at most `MAX_BATCH` sends before
+ * the pacer yields to I/O; and sends the generator reaches more than `lateBoundMs` after their time are
+ * skipped in one step and counted as dropped (the lanes would drop them anyway), so a generator far
+ * behind its schedule still stops at the end of the duration plus the late bound.
  */
 import type { Schedule } from "./schedule.ts";
 import { LATE_SEND_MS, type LoadContext } from "./executor.ts";
-import { waitUntil } from "./clock.ts";
+import { nextTurn, waitUntil } from "./clock.ts";
 
 /** Receives each send: its intended time, and whether the generator itself was late for it. */
 export type Dispatch = (intendedMs: number, late: boolean) => void;
 
+/** Sends dispatched in one turn of the event loop at most, so responses and the stop get their turn. */
+export const MAX_BATCH = 1_024;
+
 /** Runs this worker's share of `schedule` from `ctx.startMs`; resolves after the last dispatch. */
 export async function pace(ctx: LoadContext, schedule: Schedule, dispatch: Dispatch): Promise<void> {
   const stride = ctx.workerCount;
+  const lateBoundMs = ctx.config.lateBoundMs;
   let i = ctx.workerIndex;
   while (i < schedule.count && !ctx.stopRequested) {
     let dueMs = ctx.startMs + schedule.sendTimeMs(i);
     if (dueMs >= ctx.endMs) break;
     await waitUntil(dueMs);
     const nowMs = performance.now();
+    if (nowMs - dueMs > lateBoundMs) {
+      // Only sends due before the end are skipped (and counted): the later ones were never to be sent.
+      const sinceMs = Math.min(nowMs - lateBoundMs, ctx.endMs) - ctx.startMs;
+      const next = firstDueFrom(schedule, i, stride, sinceMs);
+      ctx.shared.recorder.droppedSend(nowMs, dueMs, (next - i) / stride);
+      i = next;
+      continue;
+    }
+    let batch = 0;
     do {
       dispatch(dueMs, nowMs - dueMs > LATE_SEND_MS);
       i += stride;
-      if (i >= schedule.count) break;
+      if (i >= schedule.count || ++batch === MAX_BATCH) break;
       dueMs = ctx.startMs + schedule.sendTimeMs(i);
     } while (dueMs <= nowMs && dueMs < ctx.endMs);
+    // A due time already past resolves `waitUntil` without yielding: let I/O run between full batches.
+    if (batch === MAX_BATCH) await nextTurn();
   }
+}
+
+/**
+ * The first send of this stripe (`from`, `from + stride`, ...) due at or after `sinceMs` (from the
+ * start), or the first index past the schedule: a binary search, since send times never decrease.
+ */
+export function firstDueFrom(schedule: Schedule, from: number, stride: number, sinceMs: number): number {
+  let lo = 0, hi = Math.ceil((schedule.count - from) / stride);
+  while (lo < hi) {
+    const mid = Math.floor((lo + hi) / 2);
+    if (schedule.sendTimeMs(from + mid * stride) >= sinceMs) hi = mid;
+    else lo = mid + 1;
+  }
+  return from + lo * stride;
 }

@@ -3,10 +3,10 @@
  * The worker-side runtime around an executor: builds the shared connection state and the recorder,
  * runs one timer that both enforces per-request timeouts (the watchdog scans deadlines, so no timer
  * per request) and drains finished intervals to the caller, and ends the run gracefully: after the
- * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those are not
- * counted). Two steps, so nothing of the generator's own start-up falls after t0: `prepareLoad`
- * (before t0: the generator's warm-up against an in-process sink, then the pre-connect pool) and its
- * `start(startMs)`. Used inside worker isolates.
+ * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those still
+ * waiting then are counted as `unfinished`, with the longest wait). Two steps, so nothing of the
+ * generator's own start-up falls after t0: `prepareLoad` (before t0: the generator's warm-up against an
+ * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
@@ -210,6 +210,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       const nowMs = performance.now();
       watchdog(connections, nowMs);
       if (nowMs > Math.min(ctx.endMs, stopAtMs) + config.gracefulStopMs) {
+        countUnfinished(connections, shared, nowMs);
         shared.stopping = true;
         ended.abort();
         for (const c of connections) c.abort();
@@ -221,6 +222,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       await prepared.executor.run(ctx);
     } finally {
       clearInterval(timer);
+      countUnfinished(connections, shared, performance.now());
       shared.stopping = true;
       for (const c of connections) c.abort();
       prepared.transport.close();
@@ -248,6 +250,19 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       stopAtMs = performance.now();
     },
   };
+}
+
+/**
+ * Counts the requests still waiting for an answer as the run ends (`unfinished`), each worker's with one
+ * message giving the longest wait. Once per run: after `stopping` is set, nothing more is counted.
+ */
+function countUnfinished(connections: Connection[], shared: ConnectionShared, nowMs: number): void {
+  if (shared.stopping) return;
+  let longestMs = -1;
+  for (const conn of connections) longestMs = Math.max(longestMs, conn.waitedMs(nowMs));
+  if (longestMs < 0) return;
+  const message = `still waiting after ${Math.round(longestMs)} ms at the end of the run (the longest wait)`;
+  for (const conn of connections) conn.countUnfinished(nowMs, message);
 }
 
 /** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */

@@ -28,10 +28,14 @@ function assertSameSends(actual: number[], expected: number[], what: string): vo
   );
 }
 
-/** The sends `pace` dispatches for one stripe, in ms from the start (every send already due). */
+/**
+ * The sends `pace` dispatches for one stripe, in ms from the start (every send already due; no late
+ * bound, so none is skipped as stale).
+ */
 async function paced(schedule: Schedule, stripe: { workerIndex: number; workerCount: number }) {
   const startMs = performance.now() - 1e9;
-  const ctx = { ...stripe, startMs, endMs: Infinity, stopRequested: false } as LoadContext;
+  const config = { lateBoundMs: Infinity };
+  const ctx = { ...stripe, config, startMs, endMs: Infinity, stopRequested: false } as unknown as LoadContext;
   const times: number[] = [];
   await pace(ctx, schedule, (intendedMs) => times.push(intendedMs - startMs));
   return times;

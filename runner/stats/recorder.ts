@@ -127,12 +127,12 @@ export class IntervalRecorder {
   }
 
   /**
-   * A send skipped because it was later than the bound (open models). One intended before t0 was the
-   * warm-up's, as its response would have been (`recordResponse`): not counted, so sent + dropped stays
-   * within the run's own schedule.
+   * `count` sends skipped because they were later than the bound (open models). One intended before t0
+   * was the warm-up's, as its response would have been (`recordResponse`): not counted, so sent + dropped
+   * stays within the run's own schedule.
    */
-  droppedSend(nowMs: number, intendedMs = nowMs): void {
-    if (this.#slot(nowMs) && intendedMs >= this.#originMs) this.#droppedSends++;
+  droppedSend(nowMs: number, intendedMs = nowMs, count = 1): void {
+    if (this.#slot(nowMs) && intendedMs >= this.#originMs) this.#droppedSends += count;
   }
 
   connected(nowMs: number, connectUs: number): void {

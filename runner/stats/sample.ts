@@ -91,6 +91,8 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 5;
     case "tls":
       return 6;
+    case "unfinished":
+      return 7;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }
