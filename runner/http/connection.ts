@@ -17,6 +17,7 @@ import { RequestPicker } from "./request_picker.ts";
 import { classifyError, CLOSED_EARLY, errorMessage, UNSOLICITED } from "./exchange_errors.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
+import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import {
   type InlineConn,
   inlineOf,
@@ -75,6 +76,8 @@ export class Connection {
   /** The requests of the exchange in progress (pre-encoded bytes, which ones are HEAD). */
   readonly #requests: RequestPicker;
   #everOpened = false;
+  /** Bytes read in the exchange in progress, for the trace's `first-byte` (only with LOADLAB_TRACE). */
+  #traceBytes = 0;
   // The exchange in progress: fields, not locals, so the inline path can resume it from a callback.
   #intendedMs = 0;
   #sentMs = 0;
@@ -145,15 +148,15 @@ export class Connection {
     this.timedOut = false;
     const connecting = new AbortController();
     this.#connecting = connecting;
+    if (TRACE_CONN) traceConn(this.id, -1, "connect", `port=${this.shared.port}`);
     try {
       this.#sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);
       this.#inline = inlineOf(this.#sock);
     } catch (err) {
       this.lastEventMs = performance.now();
+      const message = this.timedOut ? `no connection within ${this.shared.timeoutMs} ms` : errorMessage(err);
+      if (TRACE_CONN) traceConn(this.id, -1, "connect-failed", message);
       if (!this.shared.stopping) {
-        const message = this.timedOut
-          ? `no connection within ${this.shared.timeoutMs} ms`
-          : errorMessage(err);
         recorder.recordError(this.lastEventMs, classifyError(err, "connect"), message);
       }
       return false;
@@ -163,6 +166,9 @@ export class Connection {
     }
     const nowMs = performance.now();
     this.lastEventMs = nowMs;
+    if (TRACE_CONN) {
+      traceConn(this.id, fdOf(this.#sock), "connected", `in ${(nowMs - startMs).toFixed(2)} ms`);
+    }
     recorder.connections++;
     recorder.connected(nowMs, (nowMs - startMs) * 1000);
     if (this.#everOpened) recorder.reconnected(nowMs);
@@ -242,6 +248,10 @@ export class Connection {
     shared.recorder.addBytesWritten(sentMs, bytes.length);
     shared.recorder.inFlight += depth;
     this.#parser.start(this.#requests.isHead(0));
+    if (TRACE_CONN) {
+      this.#traceBytes = 0;
+      traceConn(this.id, fdOf(this.#sock), "written", `${bytes.length} bytes x${depth}`);
+    }
     const inline = this.#inline;
     if (inline === null) {
       this.#sock!.write(bytes).then(this.#onWritten, this.#onWriteError);
@@ -261,6 +271,7 @@ export class Connection {
 
   /** Ends the exchange in progress; its response count. */
   #end(): number {
+    if (TRACE_CONN) traceConn(this.id, fdOf(this.#sock), "done", `${this.#done}/${this.#depth} answered`);
     this.shared.recorder.inFlight -= this.#depth;
     this.deadlineMs = Infinity;
     return this.#done;
@@ -311,6 +322,10 @@ export class Connection {
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
+    if (TRACE_CONN && this.#traceBytes === 0) {
+      traceConn(this.id, fdOf(this.#sock), "first-byte", `${n} bytes`);
+    }
+    if (TRACE_CONN) this.#traceBytes += n;
     const buf = this.#buf;
     let offset = 0;
     while (offset < n) {
@@ -375,6 +390,7 @@ export class Connection {
     const writeError = this.#writeError;
     this.abort();
     const nowMs = performance.now();
+    if (TRACE_CONN) traceConn(this.id, -1, "failed", timedOut ? "timeout" : errorMessage(writeError ?? err));
     if (timedOut) {
       this.#countFailed(nowMs, "timeout", `no response within ${this.shared.timeoutMs} ms`, count);
     } else if (writeError !== null) {
@@ -384,3 +400,8 @@ export class Connection {
 }
 
 const EMPTY = new Uint8Array(0);
+
+/** The socket's file descriptor for the trace (epoll sockets have one; Deno.Conn: -1). */
+function fdOf(sock: TransportConn | null): number {
+  return sock !== null && "fd" in sock && typeof sock.fd === "number" ? sock.fd : -1;
+}

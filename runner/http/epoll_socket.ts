@@ -21,6 +21,7 @@ import {
 import type { SockAddr } from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
 import type { EpollLoop } from "./epoll_transport.ts";
+import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
@@ -123,6 +124,7 @@ export class EpollSocket implements InlineConn {
   close(): void {
     const fd = this.fd;
     if (fd < 0) return;
+    if (TRACE_CONN) this.#traceClose(fd);
     this.fd = -1;
     this.loop.sys.close(fd);
     this.loop.release(this.token);
@@ -134,8 +136,38 @@ export class EpollSocket implements InlineConn {
     onWriteError?.(closed);
   }
 
+  /**
+   * The trace's view of a socket closed while it waited: what the kernel had for it then. A connect
+   * the kernel had completed (connect again: EISCONN) or bytes already there for an armed read mean a
+   * readiness event never reached this socket; a connect still under way (EALREADY) means no answer
+   * to the SYN came.
+   */
+  #traceClose(fd: number): void {
+    const sys = this.loop.sys;
+    let detail = `token=${this.token} readable=${this.#readable} peerClosed=${this.#peerClosed}`;
+    if (this.#onConnect !== null) {
+      const rc = sys.connect(fd, this.loop.addr);
+      detail += ` while connecting: connect again -> ${rc} (-106 connected, -114 still under way)`;
+    }
+    if (this.#reader !== null || this.#onRead !== null) {
+      const n = sys.read(fd, new Uint8Array(512));
+      detail += ` while reading: read -> ${n} (>0: bytes were there, -11: none)`;
+    }
+    traceConn(`epfd-sock`, fd, "closed", detail);
+  }
+
   /** Called by the pump with this socket's ready flags. */
   onEvents(flags: number): void {
+    if (TRACE_CONN) {
+      traceConn(
+        "epfd-sock",
+        this.fd,
+        "flags",
+        `token=${this.token} ${flags.toString(16)} connecting=${this.#onConnect !== null} reader=${
+          this.#reader !== null
+        }`,
+      );
+    }
     if (this.#onConnect !== null && (flags & WRITE_FLAGS) !== 0) this.#connected();
     if ((flags & READ_FLAGS) !== 0) {
       if ((flags & CLOSED_FLAGS) !== 0) this.#peerClosed = true;
