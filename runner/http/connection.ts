@@ -14,7 +14,13 @@ import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { RequestPicker } from "./request_picker.ts";
-import { classifyError, CLOSED_EARLY, errorMessage, UNSOLICITED } from "./exchange_errors.ts";
+import {
+  classifyError,
+  CLOSED_EARLY,
+  connectTimeoutMessage,
+  errorMessage,
+  UNSOLICITED,
+} from "./exchange_errors.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
@@ -154,7 +160,7 @@ export class Connection {
       this.#inline = inlineOf(this.#sock);
     } catch (err) {
       this.lastEventMs = performance.now();
-      const message = this.timedOut ? `no connection within ${this.shared.timeoutMs} ms` : errorMessage(err);
+      const message = this.timedOut ? connectTimeoutMessage(this.shared.timeoutMs, err) : errorMessage(err);
       if (TRACE_CONN) traceConn(this.id, -1, "connect-failed", message);
       if (!this.shared.stopping) {
         recorder.recordError(this.lastEventMs, classifyError(err, "connect"), message);

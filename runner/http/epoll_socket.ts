@@ -10,6 +10,7 @@
  */
 import {
   EAGAIN,
+  EINPROGRESS,
   EINTR,
   EPOLLERR,
   EPOLLHUP,
@@ -18,7 +19,7 @@ import {
   EPOLLRDHUP,
   errnoMessage,
 } from "./epoll_ffi.ts";
-import type { SockAddr } from "./epoll_ffi.ts";
+import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
 import type { EpollLoop } from "./epoll_transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
@@ -126,11 +127,12 @@ export class EpollSocket implements InlineConn {
     if (fd < 0) return;
     if (TRACE_CONN) this.#traceClose(fd);
     this.fd = -1;
+    const connecting = this.#onConnect !== null ? connectStateOf(this.loop.sys, fd, this.loop.addr) : "";
     this.loop.sys.close(fd);
     this.loop.release(this.token);
     const closed = new Deno.errors.BadResource("socket closed");
     const { reader, onConnectError, onReadError, onWriteError } = this.#takeAll();
-    onConnectError?.(new Deno.errors.Interrupted("connect aborted"));
+    onConnectError?.(new Deno.errors.Interrupted(connecting));
     reader?.onReadError(closed);
     onReadError?.(closed);
     onWriteError?.(closed);
@@ -278,11 +280,41 @@ export class EpollSocket implements InlineConn {
   }
 }
 
+/** A connect that failed, its message saying why: refused, or the kernel gave up retrying its SYN. */
 export function connectError(errno: number, addr: SockAddr): Error {
   const message = `${errnoMessage(errno)} connecting to ${addr.text}`;
-  if (errno === 111) return new Deno.errors.ConnectionRefused(message);
-  if (errno === 110) return new Deno.errors.TimedOut(message);
+  if (errno === 111) return new Deno.errors.ConnectionRefused(`refused: ${message}`);
+  if (errno === 110) {
+    return new Deno.errors.TimedOut(`timed out at the kernel's SYN retries: ${message}`);
+  }
   return new Deno.errors.ConnectionAborted(message);
+}
+
+/** A connect that never left this host: no socket, or it could not be watched. */
+export function notAttemptedError(step: string, errno: number, addr: SockAddr): Error {
+  return new Deno.errors.ConnectionAborted(
+    `never attempted (${step} failed: ${errnoMessage(errno)}) connecting to ${addr.text}`,
+  );
+}
+
+const EISCONN = 106;
+const EALREADY = 114;
+
+/**
+ * Where a connect still waited for stood in the kernel when it was given up (the watchdog's timeout,
+ * a shutdown): asking again answers EALREADY while the SYN is unanswered (the kernel still retrying
+ * it: a SYN dropped, e.g. at a full accept queue) and EISCONN when the kernel had connected and only
+ * its readiness event never reached the pump.
+ */
+function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): string {
+  const rc = sys.connect(fd, addr);
+  if (rc === -EALREADY || rc === -EINPROGRESS) {
+    return "the SYN was not answered (the kernel was still retrying it: dropped, e.g. at a full accept queue)";
+  }
+  if (rc === 0 || rc === -EISCONN) {
+    return "the kernel had connected, but its readiness event never reached loadlab";
+  }
+  return `the connect had failed: ${errnoMessage(-rc)}`;
 }
 
 function readError(errno: number): Error {

@@ -36,7 +36,7 @@ import {
   sockAddrOf,
 } from "./epoll_ffi.ts";
 import type { TransportConn } from "./transport.ts";
-import { connectError, EpollSocket } from "./epoll_socket.ts";
+import { connectError, EpollSocket, notAttemptedError } from "./epoll_socket.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
@@ -93,14 +93,20 @@ export class EpollLoop {
 
   /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
   connect(signal: AbortSignal): Promise<TransportConn> {
-    if (this.#closed) return Promise.reject(new Deno.errors.BadResource("epoll loop closed"));
+    if (this.#closed) {
+      return Promise.reject(new Deno.errors.BadResource("never attempted: the epoll loop was closed"));
+    }
     const fd = this.sys.tcpSocket(this.addr.family);
-    if (fd < 0) return Promise.reject(connectError(-fd, this.addr));
+    if (fd < 0) return Promise.reject(notAttemptedError("socket", -fd, this.addr));
     const token = this.#free.pop() ?? this.#slots.length;
     const sock = new EpollSocket(this, fd, token);
     this.#slots[token] = sock;
     const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
-    const started = rc < 0 ? rc : this.sys.connect(fd, this.addr);
+    if (rc < 0) {
+      sock.close();
+      return Promise.reject(notAttemptedError("epoll_ctl", -rc, this.addr));
+    }
+    const started = this.sys.connect(fd, this.addr);
     if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token} rc=${started}`);
     if (started < 0 && started !== -EINPROGRESS) {
       sock.close();
