@@ -19,6 +19,7 @@ import {
   CLOSED_EARLY,
   connectTimeoutMessage,
   errorMessage,
+  responseTimeoutMessage,
   UNSOLICITED,
 } from "./exchange_errors.ts";
 import { NEED_MORE, PARSE_ERROR, ResponseParser } from "./response_parser.ts";
@@ -398,7 +399,7 @@ export class Connection {
     const nowMs = performance.now();
     if (TRACE_CONN) traceConn(this.id, -1, "failed", timedOut ? "timeout" : errorMessage(writeError ?? err));
     if (timedOut) {
-      this.#countFailed(nowMs, "timeout", `no response within ${this.shared.timeoutMs} ms`, count);
+      this.#countFailed(nowMs, "timeout", responseTimeoutMessage(this.shared.timeoutMs, err), count);
     } else if (writeError !== null) {
       this.#countFailed(nowMs, classifyError(writeError, "write"), errorMessage(writeError), count);
     } else this.#countFailed(nowMs, classifyError(err, "read"), errorMessage(err), count);

@@ -121,41 +121,33 @@ export class EpollSocket implements InlineConn {
     return this.loop.sys.nowMs();
   }
 
-  /** Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. */
+  /**
+   * Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. A connect or a read
+   * still waiting says what the kernel had for it then (a timeout's message names the reason).
+   */
   close(): void {
     const fd = this.fd;
     if (fd < 0) return;
-    if (TRACE_CONN) this.#traceClose(fd);
     this.fd = -1;
-    const connecting = this.#onConnect !== null ? connectStateOf(this.loop.sys, fd, this.loop.addr) : "";
-    this.loop.sys.close(fd);
+    const sys = this.loop.sys;
+    const connecting = this.#onConnect !== null ? connectStateOf(sys, fd, this.loop.addr) : "";
+    const reading = this.#reader !== null || this.#onRead !== null ? readStateOf(sys, fd) : "";
+    if (TRACE_CONN) {
+      traceConn(
+        "epfd-sock",
+        fd,
+        "closed",
+        `token=${this.token} readable=${this.#readable} ${connecting}${reading}`,
+      );
+    }
+    sys.close(fd);
     this.loop.release(this.token);
-    const closed = new Deno.errors.BadResource("socket closed");
+    const closed = new Deno.errors.BadResource(reading ? `socket closed: ${reading}` : "socket closed");
     const { reader, onConnectError, onReadError, onWriteError } = this.#takeAll();
     onConnectError?.(new Deno.errors.Interrupted(connecting));
     reader?.onReadError(closed);
     onReadError?.(closed);
     onWriteError?.(closed);
-  }
-
-  /**
-   * The trace's view of a socket closed while it waited: what the kernel had for it then. A connect
-   * the kernel had completed (connect again: EISCONN) or bytes already there for an armed read mean a
-   * readiness event never reached this socket; a connect still under way (EALREADY) means no answer
-   * to the SYN came.
-   */
-  #traceClose(fd: number): void {
-    const sys = this.loop.sys;
-    let detail = `token=${this.token} readable=${this.#readable} peerClosed=${this.#peerClosed}`;
-    if (this.#onConnect !== null) {
-      const rc = sys.connect(fd, this.loop.addr);
-      detail += ` while connecting: connect again -> ${rc} (-106 connected, -114 still under way)`;
-    }
-    if (this.#reader !== null || this.#onRead !== null) {
-      const n = sys.read(fd, new Uint8Array(512));
-      detail += ` while reading: read -> ${n} (>0: bytes were there, -11: none)`;
-    }
-    traceConn(`epfd-sock`, fd, "closed", detail);
   }
 
   /** Called by the pump with this socket's ready flags. */
@@ -288,6 +280,20 @@ export function connectError(errno: number, addr: SockAddr): Error {
     return new Deno.errors.TimedOut(`timed out at the kernel's SYN retries: ${message}`);
   }
   return new Deno.errors.ConnectionAborted(message);
+}
+
+const probe = new Uint8Array(1);
+
+/**
+ * What a read still waiting when its socket is closed had in the kernel: bytes that had arrived mean
+ * their readiness event never reached the pump; none, that the peer had not answered.
+ */
+function readStateOf(sys: EpollSys, fd: number): string {
+  const n = sys.read(fd, probe);
+  if (n > 0) return "bytes had arrived, but their readiness event never reached loadlab";
+  if (n === 0) return "the peer had closed the connection";
+  if (n === -EAGAIN) return "nothing had arrived";
+  return errnoMessage(-n);
 }
 
 /** A connect that never left this host: no socket, or it could not be watched. */

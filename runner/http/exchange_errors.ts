@@ -34,5 +34,16 @@ export function connectTimeoutMessage(timeoutMs: number, err: unknown): string {
   return `no connection within ${timeoutMs} ms: ${why}`;
 }
 
+/**
+ * A response given up at the timeout, with what the socket had then when the transport can tell
+ * (epoll: `socket closed: nothing had arrived`, or bytes that had arrived but were never noticed).
+ */
+export function responseTimeoutMessage(timeoutMs: number, err: unknown): string {
+  const prefix = "socket closed: ";
+  const message = err instanceof Deno.errors.BadResource ? err.message : "";
+  const why = message.startsWith(prefix) ? `: ${message.slice(prefix.length)}` : "";
+  return `no response within ${timeoutMs} ms${why}`;
+}
+
 export const CLOSED_EARLY = "connection closed before the response ended";
 export const UNSOLICITED = "bytes after the end of the response (a body longer than its Content-Length?)";

@@ -133,6 +133,13 @@ function suite(transport: typeof TRANSPORTS[number]) {
         });
         const r = await runAttack(parse(cfg));
         ok((r.errors.timeout ?? 0) > 0, `timeouts counted: ${JSON.stringify(r.errors)}`);
+        for (const message of Object.keys(r.errorMessages.timeout ?? {})) {
+          ok(message.startsWith("no response within 200 ms"), message);
+          // epoll says what the socket had: the target never answered, so nothing had arrived
+          if (transport === "epoll") {
+            ok(message === "no response within 200 ms: nothing had arrived", message);
+          }
+        }
         assertEquals(r.statusCodes, {});
         assertEquals(r.successRate, 0);
         ok(performance.now() - started < 5_000, "ends within the run plus grace");
