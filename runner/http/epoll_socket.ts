@@ -285,12 +285,13 @@ export function connectError(errno: number, addr: SockAddr): Error {
 const probe = new Uint8Array(1);
 
 /**
- * What a read still waiting when its socket is closed had in the kernel: bytes that had arrived mean
- * their readiness event never reached the pump; none, that the peer had not answered.
+ * What a read still waiting when its socket is closed had in the kernel: bytes that had arrived but
+ * were not read (their readiness event late, e.g. a response landing at the deadline, or lost), or
+ * none: the peer had not answered.
  */
 function readStateOf(sys: EpollSys, fd: number): string {
   const n = sys.read(fd, probe);
-  if (n > 0) return "bytes had arrived, but their readiness event never reached loadlab";
+  if (n > 0) return "a response had arrived but was not read yet (its readiness event late or lost)";
   if (n === 0) return "the peer had closed the connection";
   if (n === -EAGAIN) return "nothing had arrived";
   return errnoMessage(-n);
@@ -310,7 +311,7 @@ const EALREADY = 114;
  * Where a connect still waited for stood in the kernel when it was given up (the watchdog's timeout,
  * a shutdown): asking again answers EALREADY while the SYN is unanswered (the kernel still retrying
  * it: a SYN dropped, e.g. at a full accept queue) and EISCONN when the kernel had connected and only
- * its readiness event never reached the pump.
+ * its readiness event had not reached the pump yet (late or lost).
  */
 function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): string {
   const rc = sys.connect(fd, addr);
@@ -318,7 +319,7 @@ function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): string {
     return "the SYN was not answered (the kernel was still retrying it: dropped, e.g. at a full accept queue)";
   }
   if (rc === 0 || rc === -EISCONN) {
-    return "the kernel had connected, but its readiness event never reached loadlab";
+    return "the kernel had connected, but loadlab had not seen it yet (its readiness event late or lost)";
   }
   return `the connect had failed: ${errnoMessage(-rc)}`;
 }

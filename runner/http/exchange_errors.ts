@@ -36,7 +36,7 @@ export function connectTimeoutMessage(timeoutMs: number, err: unknown): string {
 
 /**
  * A response given up at the timeout, with what the socket had then when the transport can tell
- * (epoll: `socket closed: nothing had arrived`, or bytes that had arrived but were never noticed).
+ * (epoll: `socket closed: nothing had arrived`, or a response that had arrived but was not read yet).
  */
 export function responseTimeoutMessage(timeoutMs: number, err: unknown): string {
   const prefix = "socket closed: ";
