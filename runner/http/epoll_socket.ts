@@ -8,21 +8,11 @@
  * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
  * so a read while it is true never waits for an edge that will not come.
  */
-import {
-  EAGAIN,
-  EINPROGRESS,
-  EINTR,
-  EPOLLERR,
-  EPOLLHUP,
-  EPOLLIN,
-  EPOLLOUT,
-  EPOLLRDHUP,
-  errnoMessage,
-} from "./epoll_ffi.ts";
-import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
+import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
 import type { EpollLoop } from "./epoll_transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
+import { connectError, connectStateOf, readError, readStateOf, writeError } from "./epoll_errors.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
@@ -270,66 +260,4 @@ export class EpollSocket implements InlineConn {
     this.#readBuf = this.#pendingWrite = null;
     return taken;
   }
-}
-
-/** A connect that failed, its message saying why: refused, or the kernel gave up retrying its SYN. */
-export function connectError(errno: number, addr: SockAddr): Error {
-  const message = `${errnoMessage(errno)} connecting to ${addr.text}`;
-  if (errno === 111) return new Deno.errors.ConnectionRefused(`refused: ${message}`);
-  if (errno === 110) {
-    return new Deno.errors.TimedOut(`timed out at the kernel's SYN retries: ${message}`);
-  }
-  return new Deno.errors.ConnectionAborted(message);
-}
-
-const probe = new Uint8Array(1);
-
-/**
- * What a read still waiting when its socket is closed had in the kernel: bytes that had arrived but
- * were not read (their readiness event late, e.g. a response landing at the deadline, or lost), or
- * none: the peer had not answered.
- */
-function readStateOf(sys: EpollSys, fd: number): string {
-  const n = sys.read(fd, probe);
-  if (n > 0) return "a response had arrived but was not read yet (its readiness event late or lost)";
-  if (n === 0) return "the peer had closed the connection";
-  if (n === -EAGAIN) return "nothing had arrived";
-  return errnoMessage(-n);
-}
-
-/** A connect that never left this host: no socket, or it could not be watched. */
-export function notAttemptedError(step: string, errno: number, addr: SockAddr): Error {
-  return new Deno.errors.ConnectionAborted(
-    `never attempted (${step} failed: ${errnoMessage(errno)}) connecting to ${addr.text}`,
-  );
-}
-
-const EISCONN = 106;
-const EALREADY = 114;
-
-/**
- * Where a connect still waited for stood in the kernel when it was given up (the watchdog's timeout,
- * a shutdown): asking again answers EALREADY while the SYN is unanswered (the kernel still retrying
- * it: a SYN dropped, e.g. at a full accept queue) and EISCONN when the kernel had connected and only
- * its readiness event had not reached the pump yet (late or lost).
- */
-function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): string {
-  const rc = sys.connect(fd, addr);
-  if (rc === -EALREADY || rc === -EINPROGRESS) {
-    return "the SYN was not answered (the kernel was still retrying it: dropped, e.g. at a full accept queue)";
-  }
-  if (rc === 0 || rc === -EISCONN) {
-    return "the kernel had connected, but loadlab had not seen it yet (its readiness event late or lost)";
-  }
-  return `the connect had failed: ${errnoMessage(-rc)}`;
-}
-
-function readError(errno: number): Error {
-  if (errno === 104) return new Deno.errors.ConnectionReset(errnoMessage(errno));
-  return new Deno.errors.ConnectionAborted(errnoMessage(errno));
-}
-
-function writeError(errno: number): Error {
-  if (errno === 32) return new Deno.errors.BrokenPipe(errnoMessage(errno));
-  return new Deno.errors.ConnectionReset(errnoMessage(errno));
 }

@@ -36,7 +36,8 @@ import {
   sockAddrOf,
 } from "./epoll_ffi.ts";
 import type { TransportConn } from "./transport.ts";
-import { connectError, EpollSocket, notAttemptedError } from "./epoll_socket.ts";
+import { EpollSocket } from "./epoll_socket.ts";
+import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
