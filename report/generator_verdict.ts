@@ -101,7 +101,37 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
     const fallback = run.transportFallback ? ` (not epoll: ${run.transportFallback})` : "";
     facts.push(["transport", run.transport + fallback]);
   }
+  const kernel = hostTcpLine(run);
+  if (kernel !== null) facts.push([HOST_TCP_LABEL, kernel]);
   return facts;
+}
+
+/** Label of the kernel's counters: they count every process of the generator's host, not this run. */
+export const HOST_TCP_LABEL = "kernel TCP (this host, all processes)";
+
+/**
+ * The generator host's kernel TCP counters over the run in words ("0 accept-queue overflows, 0 listen
+ * drops, 3 SYN retransmits, ..."); null when the file has none.
+ */
+export function hostTcpLine(run: RunResult): string | null {
+  const tcp = run.hostTcp;
+  if (tcp === undefined) return null;
+  const parts = [
+    `${formatCount(tcp.listenOverflows)} accept-queue overflows`,
+    `${formatCount(tcp.listenDrops)} listen drops`,
+  ];
+  if (tcp.synRetrans !== undefined) parts.push(`${formatCount(tcp.synRetrans)} SYN retransmits`);
+  if (tcp.timeouts !== undefined) parts.push(`${formatCount(tcp.timeouts)} retransmit timeouts`);
+  if (tcp.retransSegs !== undefined) parts.push(`${formatCount(tcp.retransSegs)} segments resent`);
+  return parts.join(", ");
+}
+
+/** True when the kernel dropped or resent anything over the run (on this host, any process). */
+export function hostTcpTroubled(run: RunResult): boolean {
+  const tcp = run.hostTcp;
+  if (tcp === undefined) return false;
+  return tcp.listenOverflows + tcp.listenDrops + (tcp.synRetrans ?? 0) + (tcp.timeouts ?? 0) +
+      (tcp.retransSegs ?? 0) > 0;
 }
 
 /**

@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { RunResult } from "../results/mod.ts";
 import { makeRun } from "../tests/fixtures/make_results.ts";
-import { generatorVerdict, shareOf } from "./generator_verdict.ts";
+import { generatorVerdict, hostTcpLine, hostTcpTroubled, shareOf } from "./generator_verdict.ts";
+import { renderSummary } from "./text.ts";
 
 /** An open-model run of 1000 sends (990 answered, 10 timed out), with the given generator fields. */
 function openRun(extra: Partial<RunResult>): RunResult {
@@ -64,4 +65,21 @@ Deno.test("closed models have no schedule to keep; a file without generator fact
   assertEquals(Object.fromEntries(v.facts)["generator warm-up"], "skipped");
   const { generatorWarmupMs: _, ...old } = closed;
   assertEquals(generatorVerdict(old as RunResult), null);
+});
+
+Deno.test("the host's kernel TCP counters are a fact labelled per host, and a summary line only when nonzero", () => {
+  const hostTcp = { listenOverflows: 3, listenDrops: 3, synRetrans: 2, timeouts: 2, retransSegs: 0 };
+  const v = generatorVerdict(openRun({ hostTcp, transport: "epoll" }))!;
+  assertEquals(
+    Object.fromEntries(v.facts)["kernel TCP (this host, all processes)"],
+    "3 accept-queue overflows, 3 listen drops, 2 SYN retransmits, 2 retransmit timeouts, 0 segments resent",
+  );
+  assert(hostTcpTroubled(openRun({ hostTcp })));
+  const quiet = { listenOverflows: 0, listenDrops: 0, synRetrans: 0, timeouts: 0, retransSegs: 0 };
+  assert(!hostTcpTroubled(openRun({ hostTcp: quiet })));
+  assert(
+    renderSummary(openRun({ hostTcp })).includes("Kernel TCP (this host, all processes): 3 accept-queue"),
+  );
+  assert(!renderSummary(openRun({ hostTcp: quiet })).includes("Kernel TCP"));
+  assertEquals(hostTcpLine(openRun({})), null); // older files have none
 });

@@ -22,7 +22,7 @@ import {
   formatPercentile,
 } from "./text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
-import { generatorVerdict } from "./generator_verdict.ts";
+import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 
 export { formatBytes, formatDurationMs } from "./text_format.ts";
@@ -188,6 +188,9 @@ function generatorLines(run: RunResult, c: Palette): string[] {
   }
   const startUp = startUpLine(run);
   if (startUp) out.push(`  Start-up: ${startUp}`);
+  if (hostTcpTroubled(run)) {
+    out.push(c.yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
+  }
   if (run.generatorBound) {
     out.push(c.yellow(
       "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +

@@ -137,7 +137,8 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     }
   }
   const first = runs[0];
-  const { segment: _segment, logFile: _log, phases: _phases, ...whole } = first;
+  // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
+  const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ...whole } = first;
   const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
   return {
     ...whole,
@@ -176,6 +177,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
       ? { transport: first.transport }
       : {}),
     workers: sum(runs, (r) => r.workers),
+    ...(runs.length === 1 && first.hostTcp !== undefined ? { hostTcp: first.hostTcp } : {}),
     intervals,
     stabilizedAtMs: detectStabilization(intervals),
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),

@@ -107,6 +107,18 @@ export const runResultSchema = z.looseObject({
   generatorWarmupMs: z.number().optional(),
   /** Most connects to the target in flight at once (summed over workers), pre-connect included. */
   maxConnectsInFlight: count.optional(),
+  /**
+   * The kernel's TCP counters of the generator's host over the run (deltas; this host, all processes,
+   * not only this run): accept-queue overflows and drops, SYNs sent again, retransmission timeouts and
+   * segments. Absent where they cannot be read (not Linux) and in older files.
+   */
+  hostTcp: z.looseObject({
+    listenOverflows: count,
+    listenDrops: count,
+    synRetrans: count.optional(),
+    timeouts: count.optional(),
+    retransSegs: count.optional(),
+  }).optional(),
   connects: count.default(0),
   /** Connections closed by the server (Connection: close or EOF) and reopened. */
   reconnects: count.default(0),

@@ -11,6 +11,7 @@ import { FlowAggregator } from "./stats/flow_aggregate.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
+import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -57,6 +58,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
       hooks.onProgress!({ elapsedSec: (performance.now() - startMs) / 1000, totalSec, ...live });
     }, hooks.progressEveryMs ?? 250)
     : undefined;
+  const tcpBefore = readHostTcp();
   let workers: WorkersSummary;
   try {
     workers = await runWorkers(config, {
@@ -68,6 +70,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   } finally {
     clearInterval(timer);
   }
+  const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
   const durationSec = Math.max(durationMs, 1) / 1000;
@@ -89,6 +92,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     maxConnectsInFlight: workers.maxConnectsInFlight,
     transport: workers.transport,
     ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
+    ...(hostTcp !== null ? { hostTcp } : {}),
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),

@@ -14,10 +14,18 @@ import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { RequestPicker } from "./request_picker.ts";
-import { classifyError, CLOSED_EARLY, errorMessage, UNSOLICITED } from "./exchange_errors.ts";
+import {
+  classifyError,
+  CLOSED_EARLY,
+  connectTimeoutMessage,
+  errorMessage,
+  responseTimeoutMessage,
+  UNSOLICITED,
+} from "./exchange_errors.ts";
 import { MAX_EMPTY_LINES, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import { ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
+import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import {
   type InlineConn,
   inlineOf,
@@ -76,6 +84,8 @@ export class Connection {
   /** The requests of the exchange in progress (pre-encoded bytes, which ones are HEAD). */
   readonly #requests: RequestPicker;
   #everOpened = false;
+  /** Bytes read in the exchange in progress, for the trace's `first-byte` (only with LOADLAB_TRACE). */
+  #traceBytes = 0;
   // The exchange in progress: fields, not locals, so the inline path can resume it from a callback.
   #intendedMs = 0;
   #sentMs = 0;
@@ -148,15 +158,15 @@ export class Connection {
     this.timedOut = false;
     const connecting = new AbortController();
     this.#connecting = connecting;
+    if (TRACE_CONN) traceConn(this.id, -1, "connect", `port=${this.shared.port}`);
     try {
       this.#sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);
       this.#inline = inlineOf(this.#sock);
     } catch (err) {
       this.lastEventMs = performance.now();
+      const message = this.timedOut ? connectTimeoutMessage(this.shared.timeoutMs, err) : errorMessage(err);
+      if (TRACE_CONN) traceConn(this.id, -1, "connect-failed", message);
       if (!this.shared.stopping) {
-        const message = this.timedOut
-          ? `no connection within ${this.shared.timeoutMs} ms`
-          : errorMessage(err);
         recorder.recordError(this.lastEventMs, classifyError(err, "connect"), message);
       }
       return false;
@@ -166,6 +176,9 @@ export class Connection {
     }
     const nowMs = performance.now();
     this.lastEventMs = nowMs;
+    if (TRACE_CONN) {
+      traceConn(this.id, fdOf(this.#sock), "connected", `in ${(nowMs - startMs).toFixed(2)} ms`);
+    }
     recorder.connections++;
     recorder.connected(nowMs, (nowMs - startMs) * 1000);
     if (this.#everOpened) recorder.reconnected(nowMs);
@@ -246,6 +259,10 @@ export class Connection {
     shared.recorder.addBytesWritten(sentMs, bytes.length);
     shared.recorder.inFlight += depth;
     this.#parser.start(this.#requests.isHead(0));
+    if (TRACE_CONN) {
+      this.#traceBytes = 0;
+      traceConn(this.id, fdOf(this.#sock), "written", `${bytes.length} bytes x${depth}`);
+    }
     const inline = this.#inline;
     if (inline === null) {
       this.#sock!.write(bytes).then(this.#onWritten, this.#onWriteError);
@@ -281,6 +298,7 @@ export class Connection {
 
   /** Ends the exchange in progress; its response count. */
   #end(): number {
+    if (TRACE_CONN) traceConn(this.id, fdOf(this.#sock), "done", `${this.#done}/${this.#depth} answered`);
     this.#active = false;
     this.shared.recorder.inFlight -= this.#depth;
     this.deadlineMs = Infinity;
@@ -332,6 +350,10 @@ export class Connection {
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
+    if (TRACE_CONN && this.#traceBytes === 0) {
+      traceConn(this.id, fdOf(this.#sock), "first-byte", `${n} bytes`);
+    }
+    if (TRACE_CONN) this.#traceBytes += n;
     const buf = this.#buf;
     let offset = 0;
     while (offset < n) {
@@ -396,8 +418,9 @@ export class Connection {
     const writeError = this.#writeError;
     this.abort();
     const nowMs = performance.now();
+    if (TRACE_CONN) traceConn(this.id, -1, "failed", timedOut ? "timeout" : errorMessage(writeError ?? err));
     if (timedOut) {
-      this.#countFailed(nowMs, "timeout", `no response within ${this.shared.timeoutMs} ms`, count);
+      this.#countFailed(nowMs, "timeout", responseTimeoutMessage(this.shared.timeoutMs, err), count);
     } else if (writeError !== null) {
       this.#countFailed(nowMs, classifyError(writeError, "write"), errorMessage(writeError), count);
     } else this.#countFailed(nowMs, classifyError(err, "read"), errorMessage(err), count);
@@ -414,4 +437,9 @@ function emptyLines(buf: Uint8Array, from: number, to: number): boolean {
   if (to - from > 2 * MAX_EMPTY_LINES) return false;
   for (let k = from; k < to; k++) if (buf[k] !== 10 && buf[k] !== 13) return false;
   return true;
+}
+
+/** The socket's file descriptor for the trace (epoll sockets have one; Deno.Conn: -1). */
+function fdOf(sock: TransportConn | null): number {
+  return sock !== null && "fd" in sock && typeof sock.fd === "number" ? sock.fd : -1;
 }

@@ -176,6 +176,8 @@ export class EpollSys {
   readonly #eventBytes = new Uint8Array(this.events.buffer);
   readonly #idleBytes = new Uint8Array(this.idleEvents.buffer);
   #idleWaiting = false;
+  /** An epoll set closed while an idle wait on it was queued: closed once that wait returns. */
+  #closeAfterIdle = -1;
 
   /** `struct timespec` of `nowMs` (two 64-bit words; the low halves suffice: seconds since boot). */
   readonly #timespec = new Int32Array(4);
@@ -258,6 +260,11 @@ export class EpollSys {
     return this.#ret(this.#c.epoll_wait(epfd, this.#eventBytes, MAX_EVENTS, timeoutMs));
   }
 
+  /** True while an idle wait has been handed to the thread pool and has not come back. */
+  get idleWaitPending(): boolean {
+    return this.#idleWaiting;
+  }
+
   /** The idle wait, off this thread so timers and messages run meanwhile; events into `idleEvents`. */
   async epollWaitAsync(epfd: number, timeoutMs: number): Promise<number> {
     if (this.#idleWaiting) throw new Error("one idle wait at a time");
@@ -267,7 +274,24 @@ export class EpollSys {
       return rc < 0 ? 0 : rc; // EINTR and the like: nothing ready (errno is the pool thread's)
     } finally {
       this.#idleWaiting = false;
+      if (this.#closeAfterIdle === epfd) {
+        this.#closeAfterIdle = -1;
+        this.close(epfd);
+      }
     }
+  }
+
+  /**
+   * Closes an epoll set, but not while this isolate's idle wait may still be queued on the thread
+   * pool: that call names the set by its number, and a pool thread that starts it late (a busy
+   * machine) would wait on whatever set got the number next (the run's own, opened right after the
+   * generator's warm-up closed its set) and take that set's events, edge-triggered, so never
+   * delivered again: connects and responses lost until their timeout. Then the number stays taken
+   * until the wait returns (at most its timeout after it starts).
+   */
+  closeEpoll(epfd: number): void {
+    if (this.#idleWaiting) this.#closeAfterIdle = epfd;
+    else this.close(epfd);
   }
 
   /** Event flags and token of event `i` of a wait's buffer. */

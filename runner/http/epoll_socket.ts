@@ -8,19 +8,11 @@
  * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
  * so a read while it is true never waits for an edge that will not come.
  */
-import {
-  EAGAIN,
-  EINTR,
-  EPOLLERR,
-  EPOLLHUP,
-  EPOLLIN,
-  EPOLLOUT,
-  EPOLLRDHUP,
-  errnoMessage,
-} from "./epoll_ffi.ts";
-import type { SockAddr } from "./epoll_ffi.ts";
+import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
 import type { EpollLoop } from "./epoll_transport.ts";
+import { TRACE_CONN, traceConn } from "./conn_trace.ts";
+import { connectError, connectStateOf, readError, readStateOf, writeError } from "./epoll_errors.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
@@ -119,16 +111,30 @@ export class EpollSocket implements InlineConn {
     return this.loop.sys.nowMs();
   }
 
-  /** Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. */
+  /**
+   * Closes the fd; whatever was pending fails as a read on a closed Deno.Conn does. A connect or a read
+   * still waiting says what the kernel had for it then (a timeout's message names the reason).
+   */
   close(): void {
     const fd = this.fd;
     if (fd < 0) return;
     this.fd = -1;
-    this.loop.sys.close(fd);
+    const sys = this.loop.sys;
+    const connecting = this.#onConnect !== null ? connectStateOf(sys, fd, this.loop.addr) : "";
+    const reading = this.#reader !== null || this.#onRead !== null ? readStateOf(sys, fd) : "";
+    if (TRACE_CONN) {
+      traceConn(
+        "epfd-sock",
+        fd,
+        "closed",
+        `token=${this.token} readable=${this.#readable} ${connecting}${reading}`,
+      );
+    }
+    sys.close(fd);
     this.loop.release(this.token);
-    const closed = new Deno.errors.BadResource("socket closed");
+    const closed = new Deno.errors.BadResource(reading ? `socket closed: ${reading}` : "socket closed");
     const { reader, onConnectError, onReadError, onWriteError } = this.#takeAll();
-    onConnectError?.(new Deno.errors.Interrupted("connect aborted"));
+    onConnectError?.(new Deno.errors.Interrupted(connecting));
     reader?.onReadError(closed);
     onReadError?.(closed);
     onWriteError?.(closed);
@@ -136,6 +142,16 @@ export class EpollSocket implements InlineConn {
 
   /** Called by the pump with this socket's ready flags. */
   onEvents(flags: number): void {
+    if (TRACE_CONN) {
+      traceConn(
+        "epfd-sock",
+        this.fd,
+        "flags",
+        `token=${this.token} ${flags.toString(16)} connecting=${this.#onConnect !== null} reader=${
+          this.#reader !== null
+        }`,
+      );
+    }
     if (this.#onConnect !== null && (flags & WRITE_FLAGS) !== 0) this.#connected();
     if ((flags & READ_FLAGS) !== 0) {
       if ((flags & CLOSED_FLAGS) !== 0) this.#peerClosed = true;
@@ -244,21 +260,4 @@ export class EpollSocket implements InlineConn {
     this.#readBuf = this.#pendingWrite = null;
     return taken;
   }
-}
-
-export function connectError(errno: number, addr: SockAddr): Error {
-  const message = `${errnoMessage(errno)} connecting to ${addr.text}`;
-  if (errno === 111) return new Deno.errors.ConnectionRefused(message);
-  if (errno === 110) return new Deno.errors.TimedOut(message);
-  return new Deno.errors.ConnectionAborted(message);
-}
-
-function readError(errno: number): Error {
-  if (errno === 104) return new Deno.errors.ConnectionReset(errnoMessage(errno));
-  return new Deno.errors.ConnectionAborted(errnoMessage(errno));
-}
-
-function writeError(errno: number): Error {
-  if (errno === 32) return new Deno.errors.BrokenPipe(errnoMessage(errno));
-  return new Deno.errors.ConnectionReset(errnoMessage(errno));
 }

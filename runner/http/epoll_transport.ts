@@ -36,7 +36,9 @@ import {
   sockAddrOf,
 } from "./epoll_ffi.ts";
 import type { TransportConn } from "./transport.ts";
-import { connectError, EpollSocket } from "./epoll_socket.ts";
+import { EpollSocket } from "./epoll_socket.ts";
+import { connectError, notAttemptedError } from "./epoll_errors.ts";
+import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
 const IDLE_WAIT_MS = 5;
@@ -92,14 +94,21 @@ export class EpollLoop {
 
   /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
   connect(signal: AbortSignal): Promise<TransportConn> {
-    if (this.#closed) return Promise.reject(new Deno.errors.BadResource("epoll loop closed"));
+    if (this.#closed) {
+      return Promise.reject(new Deno.errors.BadResource("never attempted: the epoll loop was closed"));
+    }
     const fd = this.sys.tcpSocket(this.addr.family);
-    if (fd < 0) return Promise.reject(connectError(-fd, this.addr));
+    if (fd < 0) return Promise.reject(notAttemptedError("socket", -fd, this.addr));
     const token = this.#free.pop() ?? this.#slots.length;
     const sock = new EpollSocket(this, fd, token);
     this.#slots[token] = sock;
     const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
-    const started = rc < 0 ? rc : this.sys.connect(fd, this.addr);
+    if (rc < 0) {
+      sock.close();
+      return Promise.reject(notAttemptedError("epoll_ctl", -rc, this.addr));
+    }
+    const started = this.sys.connect(fd, this.addr);
+    if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token} rc=${started}`);
     if (started < 0 && started !== -EINPROGRESS) {
       sock.close();
       return Promise.reject(connectError(-started, this.addr));
@@ -135,19 +144,22 @@ export class EpollLoop {
   }
 
   /**
-   * Closes every socket (their pending reads fail) and the epoll set, at once: the worker may be
-   * terminated right after, and an idle wait still pending on another thread holds its own reference
-   * to the set until its timeout; the pump then sees `#closed` and never touches the fd again.
+   * Closes every socket (their pending reads fail) and the epoll set: at once, unless an idle wait on
+   * it is still pending on the thread pool; then its number stays taken until that wait returns
+   * (`closeEpoll`), so a wait started late cannot land on the next set given the same number and eat
+   * its events. The pump then sees `#closed` and never touches the fd again.
    */
   close(): void {
     if (this.#closed) return;
     for (const sock of this.#slots) sock?.close();
     this.#closed = true;
-    this.sys.close(this.#epfd);
+    this.sys.closeEpoll(this.#epfd);
   }
 
   #pump(): void {
-    (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch(() => {});
+    (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch((err) => {
+      if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, -1, "pump-died", `${err} waiting=${this.waiting}`);
+    });
   }
 
   /**
@@ -189,7 +201,10 @@ export class EpollLoop {
           this.#dispatch(sys.events, n);
           empty = 0;
         } else if (++empty > SPIN_TURNS) {
-          this.#dispatch(sys.idleEvents, await sys.epollWaitAsync(this.#epfd, IDLE_WAIT_MS));
+          const waitedFromMs = TRACE_CONN ? performance.now() : 0;
+          const idle = await sys.epollWaitAsync(this.#epfd, IDLE_WAIT_MS);
+          if (TRACE_CONN) this.#traceIdleWait(idle, performance.now() - waitedFromMs);
+          this.#dispatch(sys.idleEvents, idle);
           empty = 0;
           continue; // its continuations already ran: awaiting the wait drained the microtasks
         }
@@ -198,6 +213,26 @@ export class EpollLoop {
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /** The trace's note of an idle wait that came back late (the thread pool was behind) or after close. */
+  #traceIdleWait(events: number, tookMs: number): void {
+    if (tookMs < 4 * IDLE_WAIT_MS && !this.#closed) return;
+    const tokens = [];
+    for (let i = 0; i < Math.min(events, 8); i++) {
+      tokens.push(
+        `${this.sys.eventToken(this.sys.idleEvents, i)}:${
+          this.sys.eventFlags(this.sys.idleEvents, i).toString(16)
+        }`,
+      );
+    }
+    const what = this.#closed ? "stray" : "slow-idle-wait";
+    traceConn(
+      `epfd${this.#epfd}`,
+      -1,
+      what,
+      `${events} events in ${tookMs.toFixed(1)} ms [${tokens.join(" ")}]`,
+    );
   }
 
   #serveReady(): void {
@@ -211,7 +246,19 @@ export class EpollLoop {
     if (this.#closed) return;
     for (let i = 0; i < n; i++) {
       const sock = this.#slots[this.sys.eventToken(events, i)];
+      if (TRACE_CONN) this.#traceEvent(events, i, sock);
       if (sock != null) sock.onEvents(this.sys.eventFlags(events, i));
     }
+  }
+
+  #traceEvent(events: DataView, i: number, sock: EpollSocket | null | undefined): void {
+    const token = this.sys.eventToken(events, i);
+    const flags = this.sys.eventFlags(events, i).toString(16);
+    traceConn(
+      `epfd${this.#epfd}`,
+      sock?.fd ?? -1,
+      sock == null ? "stray" : "event",
+      `token=${token} flags=${flags}`,
+    );
   }
 }

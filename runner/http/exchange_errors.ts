@@ -22,5 +22,28 @@ export function errorMessage(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
 
+/**
+ * A connect given up at the timeout, with why it had not completed: the epoll transport asks the
+ * kernel when it aborts (`Interrupted` with the answer: SYN unanswered, or connected but never
+ * noticed); Deno.connect cannot tell, so its connect was still under way.
+ */
+export function connectTimeoutMessage(timeoutMs: number, err: unknown): string {
+  const why = err instanceof Deno.errors.Interrupted && err.message
+    ? err.message
+    : "the connect was still under way (the SYN unanswered, or its completion not yet seen)";
+  return `no connection within ${timeoutMs} ms: ${why}`;
+}
+
+/**
+ * A response given up at the timeout, with what the socket had then when the transport can tell
+ * (epoll: `socket closed: nothing had arrived`, or a response that had arrived but was not read yet).
+ */
+export function responseTimeoutMessage(timeoutMs: number, err: unknown): string {
+  const prefix = "socket closed: ";
+  const message = err instanceof Deno.errors.BadResource ? err.message : "";
+  const why = message.startsWith(prefix) ? `: ${message.slice(prefix.length)}` : "";
+  return `no response within ${timeoutMs} ms${why}`;
+}
+
 export const CLOSED_EARLY = "connection closed before the response ended";
 export const UNSOLICITED = "bytes after the end of the response (a body longer than its Content-Length?)";
