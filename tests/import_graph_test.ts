@@ -51,9 +51,6 @@ const KNOWN_CYCLES: readonly string[] = [
     "scenarios/schema.ts",
     "scenarios/schema_checks.ts",
   ].join(" <-> "),
-  // epoll_socket.ts takes the type of its loop (`EpollLoop`) from the transport that creates the sockets:
-  // that interface moves to a file both import, once the transport work under way there has landed.
-  ["runner/http/epoll_socket.ts", "runner/http/epoll_transport.ts"].join(" <-> "),
 ];
 
 /** Top-level folders that are not the product (tests, benchmarks, example apps, build output). */

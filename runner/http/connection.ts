@@ -34,9 +34,6 @@ import {
   type TransportConn,
 } from "./transport.ts";
 
-export { dialTarget, type Transport, type TransportConn, transportFor } from "./transport.ts";
-export { classifyError } from "./exchange_errors.ts";
-
 const READ_BUFFER_BYTES = 32 * 1024;
 
 /** Receives one line per completed response; see request_log.ts. */
@@ -65,7 +62,7 @@ export interface ConnectionShared {
  * Grants the next exchange of a closed loop: requests to send (up to `depth`), 0 to stop; `nowMs` is
  * when the previous one ended. Once it returns 0 it keeps returning 0 (the closed loop calls it again).
  */
-export type Take = (depth: number, nowMs: number) => number;
+export type NextExchange = (depth: number, nowMs: number) => number;
 
 export class Connection {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
@@ -99,7 +96,7 @@ export class Connection {
   #writeError: unknown = null;
   /** Inline path: resolves the exchange (or the chain of them) in progress; `#next` grants the next. */
   #settle: ((done: number) => void) | null = null;
-  #next: Take | null = null;
+  #next: NextExchange | null = null;
   // Bound once: handlers of the un-awaited write and of inline reads, so no closure per request.
   readonly #onWritten = (n: number) => this.#written(n);
   readonly #onWriteError = (err: unknown) => {
@@ -210,7 +207,7 @@ export class Connection {
     intendedMs: number,
     depth = 1,
     request: EncodedRequest | null = null,
-    next: Take | null = null,
+    next: NextExchange | null = null,
   ): Promise<number> {
     if (this.#sock === null && !(await this.open())) return 0;
     if (this.#inline !== null) {

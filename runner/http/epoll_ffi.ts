@@ -51,7 +51,6 @@ const SO_ERROR = 4;
 const EPOLL_CLOEXEC = 0o2000000;
 const CLOCK_MONOTONIC = 1;
 export const EPOLL_CTL_ADD = 1;
-export const EPOLL_CTL_DEL = 2;
 export const EPOLLIN = 0x1;
 export const EPOLLOUT = 0x4;
 export const EPOLLERR = 0x8;

@@ -1,4 +1,21 @@
 /**
+ * What a socket needs of the event loop that owns it (epoll_transport.ts's `EpollLoop`): declared here, so
+ * the socket depends on this shape and the loop on the socket, never both on each other.
+ */
+export interface SocketLoop {
+  readonly sys: EpollSys;
+  readonly addr: SockAddr;
+  /** Sockets waiting for an event; the pump blocks only while some are. */
+  waiting: number;
+  /** Events settled outside the pump since its last turn. */
+  asyncWakes: number;
+  wait(): void;
+  settled(): void;
+  ready(sock: EpollSocket): void;
+  release(token: number): void;
+}
+
+/**
  * @module
  * One non-blocking TCP socket of the epoll transport, registered edge-triggered in its loop's epoll
  * set (epoll_transport.ts). It has both contracts of transport.ts: Deno.Conn's promises (connect,
@@ -8,9 +25,18 @@
  * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
  * so a read while it is true never waits for an edge that will not come.
  */
-import { EAGAIN, EINTR, EPOLLERR, EPOLLHUP, EPOLLIN, EPOLLOUT, EPOLLRDHUP } from "./epoll_ffi.ts";
+import {
+  EAGAIN,
+  EINTR,
+  EPOLLERR,
+  EPOLLHUP,
+  EPOLLIN,
+  EPOLLOUT,
+  EPOLLRDHUP,
+  type EpollSys,
+  type SockAddr,
+} from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
-import type { EpollLoop } from "./epoll_transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import { connectError, connectStateOf, readError, readStateOf, writeError } from "./epoll_errors.ts";
 
@@ -37,7 +63,7 @@ export class EpollSocket implements InlineConn {
   #onWrite: ((n: number) => void) | null = null;
   #onWriteError: ((err: Error) => void) | null = null;
 
-  constructor(readonly loop: EpollLoop, public fd: number, readonly token: number) {}
+  constructor(readonly loop: SocketLoop, public fd: number, readonly token: number) {}
 
   awaitConnect(signal: AbortSignal): Promise<TransportConn> {
     return new Promise((resolve, reject) => {

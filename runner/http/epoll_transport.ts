@@ -36,7 +36,7 @@ import {
   sockAddrOf,
 } from "./epoll_ffi.ts";
 import type { TransportConn } from "./transport.ts";
-import { EpollSocket } from "./epoll_socket.ts";
+import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
 import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 
@@ -63,7 +63,7 @@ export interface EpollLoopOptions {
 }
 
 /** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
-export class EpollLoop {
+export class EpollLoop implements SocketLoop {
   readonly sys: EpollSys;
   readonly #epfd: number;
   readonly #blockMs: number;

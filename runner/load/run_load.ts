@@ -10,7 +10,8 @@
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { Connection, type ConnectionShared, dialTarget } from "../http/connection.ts";
+import { Connection, type ConnectionShared } from "../http/connection.ts";
+import { dialTarget } from "../http/transport.ts";
 import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport_choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder, type IntervalSample } from "../stats/recorder.ts";
