@@ -89,6 +89,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     maxConnectsInFlight: workers.maxConnectsInFlight,
     transport: workers.transport,
     ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
+    ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),

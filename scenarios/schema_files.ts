@@ -13,15 +13,38 @@ import { findProgram } from "../targets/path_lookup.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { formatPath, type Issue } from "../validation/mod.ts";
 import type { Plan } from "./plan.ts";
+import {
+  loadTlsMaterial,
+  TlsFileError,
+  type TlsOptionsInput,
+  tlsOptionsSchema,
+} from "../runner/http/tls_options.ts";
 
-/** Every file-system problem of the targets the plan starts, one per target field. */
+/** Every file-system problem of the targets the plan starts, one per target field, and of loads' TLS files. */
 export function checkTargetFiles(plan: Plan): Issue[] {
   const issues = new Map<string, Issue>();
+  for (const run of plan.runs) {
+    const issue = tlsIssue(run.attack.tls, run.load);
+    if (issue) issues.set(issue.path, issue);
+  }
   for (const run of plan.runs) {
     if (run.target.kind !== "spec") continue;
     for (const issue of specIssues(run.target.spec, ["targets", run.variant])) issues.set(issue.path, issue);
   }
   return [...issues.values()];
+}
+
+/** A load's TLS files that cannot be read, hold no PEM, or a key that does not fit its certificate. */
+function tlsIssue(tls: TlsOptionsInput | undefined, load: string): Issue | undefined {
+  if (!tls) return undefined;
+  try {
+    loadTlsMaterial(tlsOptionsSchema.parse(tls));
+  } catch (err) {
+    if (!(err instanceof TlsFileError)) throw err;
+    const key = { "--cacert": "caFile", "--cert": "certFile", "--key": "keyFile" }[err.flag] ?? "tls";
+    return { path: formatPath(["loads", load, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") };
+  }
+  return undefined;
 }
 
 function specIssues(spec: TargetSpec, at: string[]): Issue[] {

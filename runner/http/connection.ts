@@ -15,6 +15,7 @@ import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { RequestPicker } from "./request_picker.ts";
 import { classifyError, CLOSED_EARLY, errorMessage, UNSOLICITED } from "./exchange_errors.ts";
+import { tlsFailureMessage } from "./tls_options.ts";
 import { MAX_EMPTY_LINES, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import { ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
@@ -155,7 +156,8 @@ export class Connection {
         const message = this.timedOut
           ? `no connection within ${this.shared.timeoutMs} ms`
           : errorMessage(err);
-        recorder.recordError(this.lastEventMs, classifyError(err, "connect"), message);
+        const kind = classifyError(err, "connect");
+        recorder.recordError(this.lastEventMs, kind, kind === "tls" ? tlsFailureMessage(message) : message);
       }
       return false;
     } finally {
@@ -165,7 +167,9 @@ export class Connection {
     const nowMs = performance.now();
     this.lastEventMs = nowMs;
     recorder.connections++;
-    recorder.connected(nowMs, (nowMs - startMs) * 1000);
+    // A TLS transport times its handshake; the connect time is the TCP part (the dial without it).
+    const tlsMs = (this.#sock as { tlsMs?: number }).tlsMs ?? -1;
+    recorder.connected(nowMs, (nowMs - startMs - Math.max(tlsMs, 0)) * 1000, tlsMs * 1000);
     if (this.#everOpened) recorder.reconnected(nowMs);
     this.#everOpened = true;
     return true;
