@@ -16,7 +16,14 @@ import type { CmsSpec } from "./spec.ts";
 
 /** What the parent asks a child to be. */
 export type ChildSpec =
-  & { host: string; port: number; reusePort?: boolean; watchStdin?: boolean }
+  & {
+    host: string;
+    port: number;
+    reusePort?: boolean;
+    watchStdin?: boolean;
+    /** Serve HTTPS with these PEM files (targets/tls_cert.ts). */
+    tls?: { certFile: string; keyFile: string };
+  }
   & (
     | {
       role: "app";
@@ -64,6 +71,7 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
 async function serveHandler(spec: ChildSpec) {
   const { handler, close } = await buildHandler(spec);
   const server = Deno.serve({
+    ...pemOf(spec.tls),
     hostname: spec.host,
     port: spec.port,
     reusePort: spec.reusePort,
@@ -71,6 +79,12 @@ async function serveHandler(spec: ChildSpec) {
     onError: (err) => Response.json({ error: String(err) }, { status: 500 }),
   }, handler);
   return { server, close };
+}
+
+/** The PEM text of `tls`'s files, for Deno.serve / Deno.listenTls; {} for plain HTTP. */
+function pemOf(tls: ChildSpec["tls"]): { cert: string; key: string } | Record<never, never> {
+  if (!tls) return {};
+  return { cert: Deno.readTextFileSync(tls.certFile), key: Deno.readTextFileSync(tls.keyFile) };
 }
 
 async function quit(redis: RedisClient | null): Promise<void> {
@@ -88,12 +102,16 @@ export async function runTargetChild(specJson: string): Promise<void> {
         port: spec.port,
         upstreams: spec.upstreams,
         mode: spec.mode,
+        tls: spec.tls ? pemOf(spec.tls) as { cert: string; key: string } : undefined,
       }),
       close: () => Promise.resolve(),
     }
     : await serveHandler(spec);
   const host = spec.host === "0.0.0.0" ? "127.0.0.1" : spec.host.includes(":") ? `[${spec.host}]` : spec.host;
-  console.log(READY_PREFIX + JSON.stringify({ url: `http://${host}:${server.addr.port}`, pid: Deno.pid }));
+  const scheme = spec.tls ? "https" : "http";
+  console.log(
+    READY_PREFIX + JSON.stringify({ url: `${scheme}://${host}:${server.addr.port}`, pid: Deno.pid }),
+  );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

@@ -27,8 +27,19 @@ export const cmsSchema = z.object({
   acquireTimeoutMs: z.number().min(0, "cms.acquireTimeoutMs must be >= 0").optional(),
 });
 
+/**
+ * HTTPS for a built-in target: PEM files of its certificate (chain) and key, or `self-signed` for a
+ * throwaway CA and certificate made at start (targets/tls_cert.ts), the CA written to the run folder.
+ */
+export const serveTlsSchema = z.union([
+  z.literal("self-signed"),
+  z.strictObject({ cert: z.string().min(1, "tls.cert must name a PEM file"), key: z.string().min(1) }),
+]);
+export type ServeTls = z.infer<typeof serveTlsSchema>;
+
 export const builtinSpecSchema = z.object({
   kind: z.literal("builtin"),
+  tls: serveTlsSchema.optional(),
   host: hostSchema.optional(),
   port: portSchema.optional(),
   compress: compressSchema.optional(),
@@ -107,6 +118,7 @@ export type ExternalSpec = z.infer<typeof externalSpecSchema>;
 export type RateLimit = z.infer<typeof rateLimitSchema>;
 export interface ProxySpec {
   kind: "proxy";
+  tls?: ServeTls;
   upstream: TargetSpec | { url: string };
   /** Redis cache TTL; 0 or absent means no caching (rate limiting only). */
   cacheTtlSec?: number;
@@ -124,6 +136,7 @@ const upstreamSchema: z.ZodType<TargetSpec | { url: string }> = z.lazy(() =>
 
 export const proxySpecSchema = z.object({
   kind: z.literal("proxy"),
+  tls: serveTlsSchema.optional(),
   upstream: upstreamSchema,
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
   rateLimit: rateLimitSchema.optional(),
@@ -173,6 +186,8 @@ export interface RunningTarget {
   processes: TargetProcess[];
   /** The Redis this target uses, if any, so telemetry can read its INFO. */
   redisUrl?: string;
+  /** HTTPS targets made with `tls: self-signed`: the CA file a client verifies them with. */
+  caFile?: string;
   /** PID of a redis-server loadlab started for this target, for CPU/RSS telemetry. */
   redisPid?: number;
   /**
