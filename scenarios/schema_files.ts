@@ -48,7 +48,22 @@ function tlsIssue(tls: TlsOptionsInput | undefined, load: string): Issue | undef
 }
 
 function specIssues(spec: TargetSpec, at: string[]): Issue[] {
-  return [...fileIssues(spec, at), ...coreIssues(spec, at)];
+  return [...fileIssues(spec, at), ...serveTlsIssues(spec, at), ...coreIssues(spec, at)];
+}
+
+/** A TLS target's own certificate and key: readable PEM, the key the certificate's. */
+function serveTlsIssues(spec: TargetSpec, at: string[]): Issue[] {
+  if ((spec.kind !== "builtin" && spec.kind !== "proxy") || !spec.tls || spec.tls === "self-signed") {
+    return [];
+  }
+  try {
+    loadTlsMaterial({ insecure: false, certFile: spec.tls.cert, keyFile: spec.tls.key });
+  } catch (err) {
+    if (!(err instanceof TlsFileError)) throw err;
+    const key = err.flag === "--key" ? "key" : "cert";
+    return [{ path: formatPath([...at, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") }];
+  }
+  return [];
 }
 
 function fileIssues(spec: TargetSpec, at: string[]): Issue[] {

@@ -102,3 +102,23 @@ loads:
     assertEquals(perRequest.connects, 20);
   });
 });
+
+Deno.test("tls: a target's missing certificate and a load's non-PEM CA file are exit 2 before anything starts", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/not.pem`, "plain text\n");
+    const file = `${dir}/bad.yaml`;
+    await Deno.writeTextFile(
+      file,
+      `name: bad
+targets:
+  https: { kind: builtin, tls: { cert: ${dir}/missing.pem, key: ${dir}/missing.key } }
+loads:
+  a: { model: count, requests: 5, tls: { caFile: ${dir}/not.pem } }
+`,
+    );
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 2, r.stderr);
+    assertMatch(r.stderr, /targets\.https\.tls\.cert: cannot read .*missing\.pem \(no such file\)/);
+    assertMatch(r.stderr, /loads\.a\.tls\.caFile: .*not\.pem holds no PEM block/);
+  });
+});
