@@ -79,6 +79,7 @@ async function denoConnect(
   const onAbort = () => tls.close();
   signal.addEventListener("abort", onAbort, { once: true });
   try {
+    if (signal.aborted) throw new Deno.errors.TimedOut("connect aborted");
     const { alpnProtocol } = await tls.handshake();
     note({ client: "deno", alpn: alpnProtocol, version: null, cipher: null, insecure: false });
   } catch (err) {
