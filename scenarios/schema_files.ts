@@ -53,6 +53,15 @@ function specIssues(spec: TargetSpec, at: string[]): Issue[] {
 
 /** A TLS target's own certificate and key: readable PEM, the key the certificate's. */
 function serveTlsIssues(spec: TargetSpec, at: string[]): Issue[] {
+  if (spec.kind === "proxy" && spec.upstreamTls?.caFile !== undefined) {
+    try {
+      loadTlsMaterial({ insecure: false, caFile: spec.upstreamTls.caFile });
+    } catch (err) {
+      if (!(err instanceof TlsFileError)) throw err;
+      const message = err.message.replace(/^--[a-z]+: /, "");
+      return [{ path: formatPath([...at, "upstreamTls", "caFile"]), message }];
+    }
+  }
   if ((spec.kind !== "builtin" && spec.kind !== "proxy") || !spec.tls || spec.tls === "self-signed") {
     return [];
   }

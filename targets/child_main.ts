@@ -37,6 +37,8 @@ export type ChildSpec =
     | {
       role: "proxy";
       upstream: string;
+      /** An `https:` upstream: the CA file to verify it with, or no verification. */
+      upstreamTls?: { caFile?: string; insecure?: boolean };
       redisUrl: string;
       cacheTtlSec?: number;
       rateLimit?: { limit: number; windowMs: number };
@@ -60,7 +62,11 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
   }
   if (spec.role === "balancer") throw new TypeError("the balancer serves its own connections: serveBalancer");
   redis = await connectRedis(spec.redisUrl);
-  const proxy = createProxy({ ...spec, upstreamUrl: spec.upstream, redis });
+  const upstreamTls = {
+    insecure: spec.upstreamTls?.insecure,
+    caCerts: spec.upstreamTls?.caFile ? [Deno.readTextFileSync(spec.upstreamTls.caFile)] : undefined,
+  };
+  const proxy = createProxy({ ...spec, upstreamUrl: spec.upstream, upstreamTls, redis });
   const handler: Handler = (req, info) => {
     const forwarded = req.headers.get("x-forwarded-for");
     return proxy.fetch(req, forwarded ? forwarded.split(",")[0].trim() : info.remoteAddr.hostname);

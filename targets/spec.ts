@@ -37,6 +37,16 @@ export const serveTlsSchema = z.union([
 ]);
 export type ServeTls = z.infer<typeof serveTlsSchema>;
 
+/**
+ * How the proxy verifies an `https:` upstream: a CA file (PEM), or `insecure: true` for none. A
+ * self-signed upstream the proxy started itself is verified with its own CA without this.
+ */
+export const upstreamTlsSchema = z.strictObject({
+  caFile: z.string().min(1, "upstreamTls.caFile must name a PEM file").optional(),
+  insecure: z.boolean().optional(),
+});
+export type UpstreamTlsSpec = z.infer<typeof upstreamTlsSchema>;
+
 export const builtinSpecSchema = z.object({
   kind: z.literal("builtin"),
   tls: serveTlsSchema.optional(),
@@ -119,6 +129,7 @@ export type RateLimit = z.infer<typeof rateLimitSchema>;
 export interface ProxySpec {
   kind: "proxy";
   tls?: ServeTls;
+  upstreamTls?: UpstreamTlsSpec;
   upstream: TargetSpec | { url: string };
   /** Redis cache TTL; 0 or absent means no caching (rate limiting only). */
   cacheTtlSec?: number;
@@ -137,6 +148,7 @@ const upstreamSchema: z.ZodType<TargetSpec | { url: string }> = z.lazy(() =>
 export const proxySpecSchema = z.object({
   kind: z.literal("proxy"),
   tls: serveTlsSchema.optional(),
+  upstreamTls: upstreamTlsSchema.optional(),
   upstream: upstreamSchema,
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
   rateLimit: rateLimitSchema.optional(),

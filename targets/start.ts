@@ -194,7 +194,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     stack.processes.push(...upstream.processes);
   } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
   const redis = (await startRedis(stack, spec.redisUrl, true, opts))!;
-  const tls = await tlsFilesOf(stack, spec.tls, opts);
+  const tls = await tlsFilesOf(stack, spec.tls, opts, "proxy-tls-");
   const proxy: ChildSpec = {
     role: "proxy",
     ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
@@ -202,6 +202,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     port: spec.port ?? 0,
     watchStdin: true,
     upstream: upstreamUrl,
+    ...upstreamTlsOf(spec, upstream),
     redisUrl: redis.url,
     cacheTtlSec: spec.cacheTtlSec,
     rateLimit: spec.rateLimit,
@@ -216,11 +217,22 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
   return { url, redis, info, stats, ...(tls?.caFile ? { caFile: tls.caFile } : {}) };
 }
 
+/** The proxy's verification of an `https:` upstream: as given, else the CA of a self-signed one it started. */
+function upstreamTlsOf(
+  spec: ProxySpec,
+  upstream: RunningTarget | null,
+): Pick<ChildSpec & { role: "proxy" }, "upstreamTls"> {
+  const caFile = spec.upstreamTls?.caFile ?? upstream?.caFile;
+  if (caFile === undefined && !spec.upstreamTls?.insecure) return {};
+  return { upstreamTls: { caFile, insecure: spec.upstreamTls?.insecure } };
+}
+
 /** A TLS target's files: given, or made self-signed into its log folder (a temp folder without one). */
 async function tlsFilesOf(
   stack: Stack,
   tls: ServeTls | undefined,
   opts: StartOptions,
+  prefix?: string,
 ): Promise<ServeTlsFiles | undefined> {
   if (!tls) return undefined;
   let dir = opts.logDir;
@@ -228,7 +240,7 @@ async function tlsFilesOf(
     const temp = dir = await Deno.makeTempDir({ prefix: "loadlab-tls-" });
     stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
   }
-  return await serveTlsFiles(tls, dir);
+  return await serveTlsFiles(tls, dir, prefix);
 }
 
 /** An HTTP client trusting a self-signed target's CA, closed with the target; undefined otherwise. */

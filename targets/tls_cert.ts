@@ -19,16 +19,16 @@ export interface ServeTlsFiles {
 
 const WEEK_MS = 7 * 24 * 3600 * 1000;
 
-/** The certificate and key files for `tls`; a self-signed pair is made into `dir`. */
-export async function serveTlsFiles(tls: ServeTls, dir: string): Promise<ServeTlsFiles> {
+/**
+ * The certificate and key files for `tls`; a self-signed pair is made into `dir` as `<prefix>ca.pem`,
+ * `<prefix>cert.pem` and `<prefix>key.pem` (a proxy and the upstream it started share a folder).
+ */
+export async function serveTlsFiles(tls: ServeTls, dir: string, prefix = "tls-"): Promise<ServeTlsFiles> {
   if (tls !== "self-signed") return { certFile: tls.cert, keyFile: tls.key };
   const made = await selfSignedPair();
   await Deno.mkdir(dir, { recursive: true });
-  const files = {
-    certFile: `${dir}/tls-cert.pem`,
-    keyFile: `${dir}/tls-key.pem`,
-    caFile: `${dir}/tls-ca.pem`,
-  };
+  const at = `${dir}/${prefix}`;
+  const files = { certFile: `${at}cert.pem`, keyFile: `${at}key.pem`, caFile: `${at}ca.pem` };
   await Deno.writeTextFile(files.caFile, made.caPem);
   await Deno.writeTextFile(files.certFile, made.certPem + made.caPem);
   await Deno.writeTextFile(files.keyFile, made.keyPem, { mode: 0o600 });

@@ -57,18 +57,31 @@ Deno.test("tls: the balancer ends TLS in front of plain instances; a given cert/
   });
 });
 
-Deno.test("tls: the caching proxy serves https in front of a plain upstream", async () => {
+Deno.test("tls: the caching proxy serves https, plain or https to its upstream", async () => {
   if (!requireProgram("redis-server")) return;
   await withTempDir(async (dir) => {
-    const target = await startTarget(
-      { kind: "proxy", tls: "self-signed", upstream: { kind: "builtin" }, cacheTtlSec: 5 },
-      { logDir: dir },
-    );
-    try {
-      assertMatch(target.url, /^https:/);
-      assertEquals(await getJson(`${target.url}/json`, target.caFile!), { message: "Hello, World!" });
-    } finally {
-      await target.stop();
+    for (const upstreamTls of [undefined, "self-signed" as const]) {
+      const target = await startTarget(
+        {
+          kind: "proxy",
+          tls: "self-signed",
+          upstream: { kind: "builtin", tls: upstreamTls },
+          cacheTtlSec: 5,
+        },
+        { logDir: dir },
+      );
+      try {
+        assertMatch(target.url, /^https:/);
+        assertEquals(target.caFile, `${dir}/proxy-tls-ca.pem`);
+        // Twice: a miss forwarded upstream (verified with the upstream's own CA), then a hit.
+        for (let i = 0; i < 2; i++) {
+          assertEquals(await getJson(`${target.url}/json`, target.caFile!), { message: "Hello, World!" });
+        }
+        const stats = await target.stats();
+        assertEquals([stats.misses, stats.hits], [1, 1], JSON.stringify(stats));
+      } finally {
+        await target.stop();
+      }
     }
   });
 });
