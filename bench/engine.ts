@@ -9,13 +9,19 @@
  * shared machine the steadier figure), and `bench/last_run.json` keeps the numbers. loadlab runs once
  * per transport (`loadlab (epoll)`, `loadlab (deno)`); `--tools loadlab` names both.
  *
+ * `--https` serves nginx over TLS 1.3 with a throwaway certificate (session tickets and cache off, so
+ * every new connection is a full handshake for every tool); `--close` sends `Connection: close`, one
+ * connection (and handshake) per request. Those rows run wrk, loadlab (deno) and oha only.
+ *
  *   deno task bench [--duration 10s] [--connections 50] [--warmup 2s] [--target URL] [--tools wrk,loadlab]
+ *                   [--https] [--close]
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { BenchSetupError, startNginx } from "./nginx.ts";
-import { BENCH_TOOLS, type BenchTool, type ToolRun } from "./tools.ts";
+import { BENCH_TOOLS, type BenchTool, type BenchVariant, type ToolRun } from "./tools.ts";
+import { selfSignedPair } from "../targets/tls_cert.ts";
 import { findProgram, isExecutable } from "../targets/path_lookup.ts";
 
 interface BenchOptions {
@@ -24,6 +30,8 @@ interface BenchOptions {
   connections: number;
   target?: string;
   tools: BenchTool[];
+  https: boolean;
+  close: boolean;
 }
 
 interface ToolResult {
@@ -45,6 +53,8 @@ const FLAGS = [
   { long: "connections", short: "c", takesValue: true, example: "50" },
   { long: "target", takesValue: true, example: "http://127.0.0.1:8080/" },
   { long: "tools", takesValue: true, example: "wrk,loadlab" },
+  { long: "https", takesValue: false },
+  { long: "close", takesValue: false },
   { long: "help", short: "h", takesValue: false },
 ];
 
@@ -53,7 +63,7 @@ function parseBenchArgs(argv: string[]): BenchOptions {
   if (raw.values.has("help") || raw.positionals.length > 0) {
     throw new UsageError(
       "usage: deno task bench [--duration 10s] [--connections 50] [--warmup 2s] " +
-        "[--target URL] [--tools " + BENCH_TOOLS.map((t) => t.name).join(",") + "]",
+        "[--target URL] [--tools " + BENCH_TOOLS.map((t) => t.name).join(",") + "] [--https] [--close]",
     );
   }
   const flags = new FlagValues(raw, FLAGS);
@@ -78,6 +88,8 @@ function parseBenchArgs(argv: string[]): BenchOptions {
     connections: flags.positiveInt("connections") ?? 50,
     target,
     tools: BENCH_TOOLS.filter((t) => names.includes(t.name)),
+    https: flags.has("https"),
+    close: flags.has("close"),
   };
 }
 
@@ -140,11 +152,16 @@ async function runTool(
   }
 }
 
-async function measure(opts: BenchOptions, url: string, pin: string[]): Promise<ToolResult[]> {
+async function measure(
+  opts: BenchOptions,
+  url: string,
+  pin: string[],
+  variant: BenchVariant,
+): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   const timeoutMs = (opts.durationSec + 60) * 1_000;
   for (const tool of opts.tools) {
-    const run = await tool.plan(url, opts.connections, opts.durationSec);
+    const run = await tool.plan(url, opts.connections, opts.durationSec, variant);
     if (typeof run === "string") {
       console.log(`  ${tool.name}: skipped (${run})`);
       results.push({ tool: tool.label ?? tool.name, rps: null, ratioToWrk: null, skipped: run });
@@ -170,10 +187,10 @@ async function measure(opts: BenchOptions, url: string, pin: string[]): Promise<
 }
 
 /** One throwaway run so the target, the kernel's socket paths and the page cache are warm for all. */
-async function warmUp(opts: BenchOptions, url: string, pin: string[]): Promise<void> {
+async function warmUp(opts: BenchOptions, url: string, pin: string[], variant: BenchVariant): Promise<void> {
   if (opts.warmupSec <= 0) return;
   for (const tool of [BENCH_TOOLS.find((t) => t.name === "wrk")!, ...opts.tools]) {
-    const run = await tool.plan(url, opts.connections, opts.warmupSec);
+    const run = await tool.plan(url, opts.connections, opts.warmupSec, variant);
     if (typeof run === "string") continue;
     console.log(`warm-up: ${tool.name} for ${opts.warmupSec}s`);
     await runTool(run, pin, (opts.warmupSec + 60) * 1_000).catch((err) =>
@@ -213,6 +230,24 @@ function machine(): Record<string, unknown> {
   };
 }
 
+/**
+ * nginx's TLS for `--https`: a throwaway CA and certificate in a temp folder, TLS 1.3 only, session
+ * tickets and cache off so no tool resumes a session (wrk and loadlab would not, oha might).
+ */
+async function benchTls(): Promise<{ directives: string; caFile: string; cleanup: () => Promise<void> }> {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-tls-" });
+  const pair = await selfSignedPair();
+  await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
+  await Deno.writeTextFile(`${dir}/cert.pem`, pair.certPem + pair.caPem);
+  await Deno.writeTextFile(`${dir}/key.pem`, pair.keyPem, { mode: 0o600 });
+  return {
+    directives: `ssl_certificate ${dir}/cert.pem; ssl_certificate_key ${dir}/key.pem; ` +
+      "ssl_protocols TLSv1.3; ssl_session_tickets off; ssl_session_cache off;",
+    caFile: `${dir}/ca.pem`,
+    cleanup: () => Deno.remove(dir, { recursive: true }).catch(() => {}),
+  };
+}
+
 async function main(argv: string[]): Promise<number> {
   const opts = parseBenchArgs(argv);
   const pin = await pinning();
@@ -223,7 +258,12 @@ async function main(argv: string[]): Promise<number> {
     `loadlab engine bench: ${opts.connections} connections, ${opts.durationSec}s per tool; ${pinNote}`,
   );
   let nginx: Awaited<ReturnType<typeof startNginx>> | undefined;
-  const stopNginx = () => nginx?.stop();
+  const variant: BenchVariant = { close: opts.close };
+  const cleanups: Array<() => Promise<void>> = [];
+  const stopNginx = async () => {
+    await nginx?.stop();
+    for (const cleanup of cleanups) await cleanup();
+  };
   const onSignal = () => void Promise.resolve(stopNginx()).finally(() => Deno.exit(130));
   Deno.addSignalListener("SIGINT", onSignal);
   try {
@@ -237,18 +277,28 @@ async function main(argv: string[]): Promise<number> {
           "nginx not found; apt-get install nginx, or bench a running server with --target URL",
         );
       }
-      nginx = await startNginx(nginxPath, pin.target);
+      const tls = opts.https ? await benchTls() : undefined;
+      if (tls) cleanups.push(tls.cleanup);
+      variant.caFile = tls?.caFile;
+      nginx = await startNginx(nginxPath, pin.target, tls);
       url = nginx.url;
     }
-    console.log(`target: ${opts.target ? url : `nginx (1 worker) at ${url}`}`);
-    await warmUp(opts, url, pin.generator);
-    const results = await measure(opts, url, pin.generator);
+    console.log(
+      `target: ${opts.target ? url : `nginx (1 worker) at ${url}`}${opts.close ? ", Connection: close" : ""}`,
+    );
+    await warmUp(opts, url, pin.generator, variant);
+    const results = await measure(opts, url, pin.generator, variant);
     printTable(results);
-    const outPath = new URL("./last_run.json", import.meta.url);
+    const outPath = new URL(
+      opts.https || opts.close ? "./last_run_tls.json" : "./last_run.json",
+      import.meta.url,
+    );
     const record = {
       createdAt: new Date().toISOString(),
       machine: machine(),
-      target: opts.target ?? "nginx, 1 worker, return 200",
+      target: opts.target ??
+        `nginx, 1 worker, return 200${opts.https ? ", TLS 1.3 (no session resumption)" : ""}`,
+      connectionClose: opts.close,
       pinned: pin.target.length > 0 || pin.generator.length > 0,
       pinning: pinNote,
       connections: opts.connections,

@@ -17,8 +17,20 @@ export interface RunningNginx {
 
 const READY_TIMEOUT_MS = 5_000;
 
-/** Starts nginx; `pinPrefix` is e.g. `["taskset", "-c", "0"]`, or `[]` to run unpinned. */
-export async function startNginx(nginxPath: string, pinPrefix: string[]): Promise<RunningNginx> {
+/** Serving HTTPS: `directives` are the server block's `ssl_*` lines (certificate, key, client checks). */
+export interface NginxTls {
+  directives: string;
+}
+
+/**
+ * Starts nginx; `pinPrefix` is e.g. `["taskset", "-c", "0"]`, or `[]` to run unpinned. With `tls` it
+ * listens with `ssl` and the URL is `https://localhost:PORT/`.
+ */
+export async function startNginx(
+  nginxPath: string,
+  pinPrefix: string[],
+  tls?: NginxTls,
+): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "loadlab-bench-nginx-" });
   // Workers run as nobody when started by root; let them reach the temp paths inside the prefix.
   await Deno.chmod(prefix, 0o755);
@@ -27,7 +39,8 @@ export async function startNginx(nginxPath: string, pinPrefix: string[]): Promis
   const confPath = `${prefix}/nginx.conf`;
   await Deno.writeTextFile(
     confPath,
-    template.replaceAll("__PREFIX__", prefix).replaceAll("__PORT__", `${port}`),
+    template.replaceAll("__PREFIX__", prefix).replaceAll("__PORT__", `${port}`)
+      .replace("__SSL__", tls ? "ssl" : "").replace("# __TLS__", tls?.directives ?? ""),
   );
   const argv = [...pinPrefix, nginxPath, "-p", prefix, "-c", confPath, "-e", `${prefix}/error.log`];
   const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "null", stderr: "piped" }).spawn();
@@ -52,7 +65,7 @@ export async function startNginx(nginxPath: string, pinPrefix: string[]): Promis
       cause: err,
     });
   }
-  return { url: `http://127.0.0.1:${port}/`, stop };
+  return { url: tls ? `https://localhost:${port}/` : `http://127.0.0.1:${port}/`, stop };
 }
 
 function freePort(): number {

@@ -14,13 +14,31 @@ export interface ToolRun {
   cleanup?(): Promise<void>;
 }
 
+/** How the bench's https rows differ: the CA to verify nginx with, and a new connection per request. */
+export interface BenchVariant {
+  /** https: nginx's throwaway CA (tools that verify use it; wrk does not verify). */
+  caFile?: string;
+  /** Send `Connection: close`: every request opens (and for https, handshakes) a connection. */
+  close?: boolean;
+}
+
 export interface BenchTool {
   /** For `--tools` (`loadlab` names every loadlab row). */
   name: string;
   /** The table's row name, when not `name`. */
   label?: string;
   /** The command to run, or why the tool is skipped. */
-  plan(url: string, connections: number, durationSec: number): Promise<ToolRun | string>;
+  plan(
+    url: string,
+    connections: number,
+    durationSec: number,
+    variant?: BenchVariant,
+  ): Promise<ToolRun | string>;
+}
+
+/** Tools not set up for the https / Connection: close rows say so instead of running differently. */
+function plainOnly(url: string, variant: BenchVariant | undefined): string | null {
+  return url.startsWith("https:") || variant?.close ? "not part of the https / Connection: close rows" : null;
 }
 
 const PEERS = Deno.env.get("PEERS") ?? "/tmp/peers";
@@ -64,9 +82,16 @@ function loadlabWith(transport: "epoll" | "deno"): BenchTool {
   return {
     name: `loadlab-${transport}`,
     label: `loadlab (${transport})`,
-    plan(url, connections, durationSec) {
+    plan(url, connections, durationSec, variant) {
       const mainTs = new URL("../main.ts", import.meta.url).pathname;
       if (!isFile(mainTs)) return Promise.resolve("main.ts not found (the engine is not in this tree yet)");
+      if (transport === "epoll" && url.startsWith("https:")) {
+        return Promise.resolve("epoll serves plain http: only (https: falls back to deno)");
+      }
+      const extra = [
+        ...(variant?.caFile ? ["--cacert", variant.caFile] : []),
+        ...(variant?.close ? ["-H", "Connection: close"] : []),
+      ];
       return Promise.resolve({
         argv: [
           Deno.execPath(),
@@ -79,7 +104,7 @@ function loadlabWith(transport: "epoll" | "deno"): BenchTool {
           "-d",
           `${durationSec}s`,
         ]
-          .concat(["--workers", "1", "--transport", transport, "--json", "--no-live", url]),
+          .concat(["--workers", "1", "--transport", transport, ...extra, "--json", "--no-live", url]),
         parseRps: sync(parseLoadlabJson),
       });
     },
@@ -88,11 +113,12 @@ function loadlabWith(transport: "epoll" | "deno"): BenchTool {
 
 const wrk: BenchTool = {
   name: "wrk",
-  plan(url, connections, durationSec) {
+  plan(url, connections, durationSec, variant) {
     const path = findProgram("wrk");
     if (!path) return Promise.resolve("wrk not on PATH; apt-get install wrk");
+    const close = variant?.close ? ["-H", "Connection: close"] : [];
     return Promise.resolve({
-      argv: [path, "-t1", `-c${connections}`, `-d${durationSec}s`, url],
+      argv: [path, "-t1", `-c${connections}`, `-d${durationSec}s`, ...close, url],
       parseRps: sync(parseRequestsPerSecLine),
     });
   },
@@ -100,7 +126,9 @@ const wrk: BenchTool = {
 
 const autocannon: BenchTool = {
   name: "autocannon",
-  plan(url, connections, durationSec) {
+  plan(url, connections, durationSec, variant) {
+    const skip = plainOnly(url, variant);
+    if (skip) return Promise.resolve(skip);
     const path = `${PEERS}/node/node_modules/.bin/autocannon`;
     if (!isExecutable(path)) return Promise.resolve(`${path} missing; ${INSTALL_HINT}`);
     return Promise.resolve({
@@ -112,16 +140,20 @@ const autocannon: BenchTool = {
 
 const oha: BenchTool = {
   name: "oha",
-  async plan(url, connections, durationSec) {
+  async plan(url, connections, durationSec, variant) {
     const path = `${PEERS}/oha/bin/oha`;
     if (!isExecutable(path)) return `${path} missing; ${INSTALL_HINT}`;
+    const extra = [
+      ...(variant?.caFile ? ["--cacert", variant.caFile] : []),
+      ...(variant?.close ? ["--disable-keepalive"] : []),
+    ];
     // Newer oha replaced `-j` with `--output-format json`; ask the binary which one it speaks.
     const help = await new Deno.Command(path, { args: ["--help"], stdout: "piped", stderr: "null" }).output();
     const json = new TextDecoder().decode(help.stdout).includes("--output-format")
       ? ["--output-format", "json"]
       : ["-j"];
     return {
-      argv: [path, "-c", `${connections}`, "-z", `${durationSec}s`, "--no-tui", ...json, url],
+      argv: [path, "-c", `${connections}`, "-z", `${durationSec}s`, "--no-tui", ...json, ...extra, url],
       parseRps: sync(parseOhaJson),
     };
   },
@@ -129,7 +161,9 @@ const oha: BenchTool = {
 
 const hey: BenchTool = {
   name: "hey",
-  plan(url, connections, durationSec) {
+  plan(url, connections, durationSec, variant) {
+    const skip = plainOnly(url, variant);
+    if (skip) return Promise.resolve(skip);
     const path = findProgram("hey");
     if (!path) return Promise.resolve("hey not on PATH; apt-get install hey");
     return Promise.resolve({
@@ -141,7 +175,9 @@ const hey: BenchTool = {
 
 const k6: BenchTool = {
   name: "k6",
-  async plan(url, connections, durationSec) {
+  async plan(url, connections, durationSec, variant) {
+    const skip = plainOnly(url, variant);
+    if (skip) return skip;
     const path = `${PEERS}/go/k6`;
     if (!isExecutable(path)) return `${path} missing; ${INSTALL_HINT}`;
     const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-k6-" });

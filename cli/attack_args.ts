@@ -10,6 +10,7 @@
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
+import { loadTlsMaterial, TlsFileError } from "../runner/http/tls_options.ts";
 import { outputClobbersInput } from "../results/output_file.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
@@ -83,6 +84,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     maxHeaderBytes: flags.positiveInt("max-header-bytes"),
     pipelining: flags.positiveInt("pipelining"),
     transport: flags.text("transport") as AttackConfigInput["transport"],
+    tls: tlsOf(flags),
     workers: flags.positiveInt("workers"),
     intervalMs: flags.positiveDurationMs("interval"),
     intervalHistograms: intervalHistograms(flags.text("interval-histograms")),
@@ -93,6 +95,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     startAtEpochMs: parseStartAt(flags.text("start-at")),
   });
   checkSockets(config, limit);
+  checkTlsFiles(config);
   const outFile = flags.path("out");
   const reportFile = flags.path("report");
   const clash = outputClobbersInput(
@@ -120,6 +123,29 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
 function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
   const dashboard = dashboardOptions(flags);
   return dashboard ? { dashboard } : {};
+}
+
+/** The TLS options given as flags; undefined when none was. */
+function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
+  const tls = {
+    insecure: flags.has("insecure") ? true : undefined,
+    caFile: flags.path("cacert"),
+    certFile: flags.path("cert"),
+    keyFile: flags.path("key"),
+    sni: flags.text("sni"),
+    connectTo: flags.text("connect-to"),
+  };
+  return Object.values(tls).some((v) => v !== undefined) ? tls : undefined;
+}
+
+/** Unreadable or mismatched TLS files are a usage error before any load. */
+function checkTlsFiles(config: AttackConfig): void {
+  try {
+    loadTlsMaterial(config.tls);
+  } catch (err) {
+    if (err instanceof TlsFileError) throw new UsageError(err.message, { cause: err });
+    throw err;
+  }
 }
 
 /** `--interval-histograms keep|none`; absent leaves the config's default (keep). */
@@ -176,6 +202,12 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   maxHeaderBytes: "--max-header-bytes",
   pipelining: "-p",
   transport: "--transport",
+  "tls.insecure": "--insecure",
+  "tls.caFile": "--cacert",
+  "tls.certFile": "--cert",
+  "tls.keyFile": "--key",
+  "tls.sni": "--sni",
+  "tls.connectTo": "--connect-to",
   workers: "--workers",
   intervalMs: "--interval",
   intervalHistograms: "--interval-histograms",
@@ -193,7 +225,7 @@ function toConfig(input: AttackConfigInput): AttackConfig {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     const lines = err.issues.map(({ path, message }) => {
-      const flag = CONFIG_PATH_FLAGS[/^[^.[]*/.exec(path)![0]];
+      const flag = CONFIG_PATH_FLAGS[path] ?? CONFIG_PATH_FLAGS[/^[^.[]*/.exec(path)![0]];
       return `${flag ?? path}: ${message}`;
     });
     throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });

@@ -61,6 +61,11 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
+  if (config.tls?.insecure) {
+    console.error(
+      "loadlab attack: warning: --insecure: server certificates are not verified (recorded in results)",
+    );
+  }
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
   let run: RunResult | undefined;

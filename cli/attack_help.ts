@@ -72,6 +72,17 @@ Requests
                            for each POST. -H goes on every entry; -b/--body-file on every entry
                            whose method is not GET or HEAD.
 
+TLS (https: URLs; docs/TLS.md)
+  -k, --insecure           skip certificate verification (printed as a warning, recorded
+                           in results; uses node:tls, as Deno.startTls always verifies)
+      --cacert FILE        PEM bundle of extra trusted CAs (e.g. a target's tls-ca.pem)
+      --cert FILE          client certificate (PEM), with --key FILE (unencrypted PEM key)
+      --key FILE
+      --sni NAME           server name sent and verified instead of the URL's host
+      --connect-to H:P     dial H:P instead of the URL's host and port (http: too)
+  Handshake time is its own measurement (tlsMs beside connectTimeMs); verification
+  failures count as tls errors named expired, unknown-ca or hostname.
+
 Scale-out (docs/scale-out.md)
       --segment I/N        generate segment I of N (from 0, like JOB_COMPLETION_INDEX): open
                            models send every Nth request of the schedule, closed ones an even

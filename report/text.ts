@@ -220,6 +220,13 @@ function startUpLine(run: RunResult): string {
     );
   }
   if (run.transport !== undefined) parts.push(`transport ${run.transport}`);
+  if (run.tlsMs) {
+    const insecure = run.tls?.insecure ? ", certificates NOT verified (--insecure)" : "";
+    parts.push(
+      `TLS handshake mean ${formatDurationMs(run.tlsMs.mean)} p99 ${formatDurationMs(run.tlsMs.p99)}` +
+        ` (${run.tls?.client ?? "?"} client${insecure})`,
+    );
+  }
   return parts.join(", ");
 }
 

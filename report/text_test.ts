@@ -253,3 +253,14 @@ Deno.test("a dropped-send run shows requested, sent and dropped, and success onl
   const above = renderSummary({ ...dropped, rps: 21_000, droppedSends: 0 });
   assert(above.includes("21,000.00 achieved of 20,000.00 requested (above requested beyond noise)"), above);
 });
+
+Deno.test("an https run's start-up line carries the handshake time and says when certificates were not verified", () => {
+  const tls = { client: "node:tls", alpn: "http/1.1", version: "TLSv1.3", cipher: null, insecure: true };
+  const text = renderSummary(
+    sampleRun({ generatorWarmupMs: 0, transport: "deno", tlsMs: { min: 1, mean: 2, max: 9, p99: 8 }, tls }),
+  );
+  assert(
+    /TLS handshake mean 2\.00 ms p99 8\.00 ms \(node:tls client, certificates NOT verified/.test(text),
+    text,
+  );
+});

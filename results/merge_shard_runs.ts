@@ -168,7 +168,9 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     ...verdict(lateSends, serverBoundSends, requests + errorCount + droppedSends),
     connects: sum(runs, (r) => r.connects),
     reconnects: sum(runs, (r) => r.reconnects),
-    connectTimeMs: mergeConnectTimes(runs),
+    connectTimeMs: mergeConnectTimes(runs, (r) => r.connectTimeMs),
+    ...(runs.some((r) => r.tlsMs) ? { tlsMs: mergeConnectTimes(runs, (r) => r.tlsMs ?? null) } : {}),
+    ...(first.tls ? { tls: first.tls } : {}),
     preConnected: sum(runs, (r) => r.preConnected),
     maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
     generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
@@ -186,16 +188,22 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   };
 }
 
-/** Min and max exact; the mean weighted by connects; p99 the largest shard's (an upper bound). */
-function mergeConnectTimes(runs: RunResult[]): RunResult["connectTimeMs"] {
-  const timed = runs.filter((r) => r.connectTimeMs !== null && r.connects > 0);
+/**
+ * Connect (or TLS handshake) times: min and max exact; the mean weighted by connects; p99 the largest
+ * shard's (an upper bound). The first shard's negotiated TLS stands for all (one config, one target).
+ */
+function mergeConnectTimes(
+  runs: RunResult[],
+  times: (r: RunResult) => RunResult["connectTimeMs"],
+): RunResult["connectTimeMs"] {
+  const timed = runs.filter((r) => times(r) !== null && r.connects > 0);
   if (timed.length === 0) return null;
   const connects = sum(timed, (r) => r.connects);
   return {
-    min: Math.min(...timed.map((r) => r.connectTimeMs!.min)),
-    mean: sum(timed, (r) => r.connectTimeMs!.mean * r.connects) / connects,
-    max: Math.max(...timed.map((r) => r.connectTimeMs!.max)),
-    p99: Math.max(...timed.map((r) => r.connectTimeMs!.p99)),
+    min: Math.min(...timed.map((r) => times(r)!.min)),
+    mean: sum(timed, (r) => times(r)!.mean * r.connects) / connects,
+    max: Math.max(...timed.map((r) => times(r)!.max)),
+    p99: Math.max(...timed.map((r) => times(r)!.p99)),
   };
 }
 

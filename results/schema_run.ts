@@ -123,6 +123,20 @@ export const runResultSchema = z.looseObject({
   /** Connections closed by the server (Connection: close or EOF) and reopened. */
   reconnects: count.default(0),
   connectTimeMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().default(null),
+  /** https: TLS handshake time per connection, apart from the TCP connect (`connectTimeMs`). */
+  tlsMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().optional(),
+  /**
+   * https: what the run's first handshake negotiated and how: the client (`deno` = Deno.startTls,
+   * `node:tls` for --insecure or a client certificate), ALPN, and the version and cipher where the
+   * client exposes them (null otherwise); `insecure` when verification was skipped.
+   */
+  tls: z.looseObject({
+    client: z.string(),
+    alpn: z.string().nullable(),
+    version: z.string().nullable(),
+    cipher: z.string().nullable(),
+    insecure: z.boolean(),
+  }).optional(),
   intervals: z.array(intervalSchema).default([]),
   workers: z.number().default(1),
   /** Start of the interval after which latency is stable (warm-up over), or null if never. */

@@ -93,6 +93,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     transport: workers.transport,
     ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
     ...(hostTcp !== null ? { hostTcp } : {}),
+    ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),

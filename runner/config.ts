@@ -15,6 +15,7 @@ import { LOAD_MODELS, type LoadModel } from "../results/mod.ts";
 import { type Issue, validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import { tlsOptionsSchema } from "./http/tls_options.ts";
 
 export { LOAD_MODELS, type LoadModel };
 export type { Issue };
@@ -103,6 +104,8 @@ const commonFields = {
    * recorded), `auto` (epoll wherever it can run, else deno; see docs/PERFORMANCE.md).
    */
   transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
+  /** TLS options (runner/http/tls_options.ts); `connectTo` applies to http: too. */
+  tls: tlsOptionsSchema.optional(),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
   /** Keep each interval's encoded histogram in results (exact warm-up cuts, per-phase percentiles). */

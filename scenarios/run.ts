@@ -213,7 +213,10 @@ async function executeRun(
   if (!target || opts.signal?.aborted) return null;
   const logFile = log ? requestLogPath(opts.outDir, run.name) : undefined;
   if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
-  const config = parseAttackConfig({ ...rebase(run.attack, target.url), ...(logFile ? { logFile } : {}) });
+  const config = parseAttackConfig({
+    ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
+    ...(logFile ? { logFile } : {}),
+  });
   const statsBefore = await target.stats();
   const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
   await telemetry?.ready;
@@ -288,6 +291,16 @@ function decorate(
  * base URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is
  * prefixed to every request path and flow step here.
  */
+/**
+ * A self-signed HTTPS target's CA file becomes the load's `caFile` unless the load names one of its own
+ * or skips verification: the load verifies the target as a client of a real deployment would.
+ */
+function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined): RelativeAttackInput {
+  const tls = attack.tls;
+  if (caFile === undefined || tls?.caFile !== undefined || tls?.insecure) return attack;
+  return { ...attack, tls: { ...tls, caFile } } as RelativeAttackInput;
+}
+
 export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, "");

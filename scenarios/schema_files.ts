@@ -13,10 +13,20 @@ import { findProgram } from "../targets/path_lookup.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { formatPath, type Issue } from "../validation/mod.ts";
 import type { Plan } from "./plan.ts";
+import {
+  loadTlsMaterial,
+  TlsFileError,
+  type TlsOptionsInput,
+  tlsOptionsSchema,
+} from "../runner/http/tls_options.ts";
 
-/** Every file-system problem of the targets the plan starts, one per target field. */
+/** Every file-system problem of the targets the plan starts, one per target field, and of loads' TLS files. */
 export function checkTargetFiles(plan: Plan): Issue[] {
   const issues = new Map<string, Issue>();
+  for (const run of plan.runs) {
+    const issue = tlsIssue(run.attack.tls, run.load);
+    if (issue) issues.set(issue.path, issue);
+  }
   for (const run of plan.runs) {
     if (run.target.kind !== "spec") continue;
     for (const issue of specIssues(run.target.spec, ["targets", run.variant])) issues.set(issue.path, issue);
@@ -24,8 +34,45 @@ export function checkTargetFiles(plan: Plan): Issue[] {
   return [...issues.values()];
 }
 
+/** A load's TLS files that cannot be read, hold no PEM, or a key that does not fit its certificate. */
+function tlsIssue(tls: TlsOptionsInput | undefined, load: string): Issue | undefined {
+  if (!tls) return undefined;
+  try {
+    loadTlsMaterial(tlsOptionsSchema.parse(tls));
+  } catch (err) {
+    if (!(err instanceof TlsFileError)) throw err;
+    const key = { "--cacert": "caFile", "--cert": "certFile", "--key": "keyFile" }[err.flag] ?? "tls";
+    return { path: formatPath(["loads", load, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") };
+  }
+  return undefined;
+}
+
 function specIssues(spec: TargetSpec, at: string[]): Issue[] {
-  return [...fileIssues(spec, at), ...coreIssues(spec, at)];
+  return [...fileIssues(spec, at), ...serveTlsIssues(spec, at), ...coreIssues(spec, at)];
+}
+
+/** A TLS target's own certificate and key: readable PEM, the key the certificate's. */
+function serveTlsIssues(spec: TargetSpec, at: string[]): Issue[] {
+  if (spec.kind === "proxy" && spec.upstreamTls?.caFile !== undefined) {
+    try {
+      loadTlsMaterial({ insecure: false, caFile: spec.upstreamTls.caFile });
+    } catch (err) {
+      if (!(err instanceof TlsFileError)) throw err;
+      const message = err.message.replace(/^--[a-z]+: /, "");
+      return [{ path: formatPath([...at, "upstreamTls", "caFile"]), message }];
+    }
+  }
+  if ((spec.kind !== "builtin" && spec.kind !== "proxy") || !spec.tls || spec.tls === "self-signed") {
+    return [];
+  }
+  try {
+    loadTlsMaterial({ insecure: false, certFile: spec.tls.cert, keyFile: spec.tls.key });
+  } catch (err) {
+    if (!(err instanceof TlsFileError)) throw err;
+    const key = err.flag === "--key" ? "key" : "cert";
+    return [{ path: formatPath([...at, "tls", key]), message: err.message.replace(/^--[a-z]+: /, "") }];
+  }
+  return [];
 }
 
 function fileIssues(spec: TargetSpec, at: string[]): Issue[] {

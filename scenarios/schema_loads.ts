@@ -8,6 +8,7 @@
  * loads where `requests` is the count and the mix is `mix:`.
  */
 import { z } from "zod";
+import { tlsOptionsSchema } from "../runner/http/tls_options.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
 import { MAX_RATE_PER_SEC } from "../runner/config.ts";
 
@@ -37,6 +38,8 @@ const commonFields = {
   gracefulStop: durationSchema.optional(),
   /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
   transport: z.enum(["auto", "epoll", "deno"]).optional(),
+  /** TLS options for https: targets (runner/http/tls_options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
+  tls: tlsOptionsSchema.optional(),
 };
 
 type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
@@ -56,6 +59,7 @@ function commonOut(l: CommonIn) {
     lateBoundMs: l.lateBound,
     gracefulStopMs: l.gracefulStop,
     transport: l.transport,
+    tls: l.tls,
   };
 }
 

@@ -16,7 +16,14 @@ import type { CmsSpec } from "./spec.ts";
 
 /** What the parent asks a child to be. */
 export type ChildSpec =
-  & { host: string; port: number; reusePort?: boolean; watchStdin?: boolean }
+  & {
+    host: string;
+    port: number;
+    reusePort?: boolean;
+    watchStdin?: boolean;
+    /** Serve HTTPS with these PEM files (targets/tls_cert.ts). */
+    tls?: { certFile: string; keyFile: string };
+  }
   & (
     | {
       role: "app";
@@ -30,6 +37,8 @@ export type ChildSpec =
     | {
       role: "proxy";
       upstream: string;
+      /** An `https:` upstream: the CA file to verify it with, or no verification. */
+      upstreamTls?: { caFile?: string; insecure?: boolean };
       redisUrl: string;
       cacheTtlSec?: number;
       rateLimit?: { limit: number; windowMs: number };
@@ -53,7 +62,11 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
   }
   if (spec.role === "balancer") throw new TypeError("the balancer serves its own connections: serveBalancer");
   redis = await connectRedis(spec.redisUrl);
-  const proxy = createProxy({ ...spec, upstreamUrl: spec.upstream, redis });
+  const upstreamTls = {
+    insecure: spec.upstreamTls?.insecure,
+    caCerts: spec.upstreamTls?.caFile ? [Deno.readTextFileSync(spec.upstreamTls.caFile)] : undefined,
+  };
+  const proxy = createProxy({ ...spec, upstreamUrl: spec.upstream, upstreamTls, redis });
   const handler: Handler = (req, info) => {
     const forwarded = req.headers.get("x-forwarded-for");
     return proxy.fetch(req, forwarded ? forwarded.split(",")[0].trim() : info.remoteAddr.hostname);
@@ -64,6 +77,7 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
 async function serveHandler(spec: ChildSpec) {
   const { handler, close } = await buildHandler(spec);
   const server = Deno.serve({
+    ...pemOf(spec.tls),
     hostname: spec.host,
     port: spec.port,
     reusePort: spec.reusePort,
@@ -71,6 +85,12 @@ async function serveHandler(spec: ChildSpec) {
     onError: (err) => Response.json({ error: String(err) }, { status: 500 }),
   }, handler);
   return { server, close };
+}
+
+/** The PEM text of `tls`'s files, for Deno.serve / Deno.listenTls; {} for plain HTTP. */
+function pemOf(tls: ChildSpec["tls"]): { cert: string; key: string } | Record<never, never> {
+  if (!tls) return {};
+  return { cert: Deno.readTextFileSync(tls.certFile), key: Deno.readTextFileSync(tls.keyFile) };
 }
 
 async function quit(redis: RedisClient | null): Promise<void> {
@@ -88,12 +108,16 @@ export async function runTargetChild(specJson: string): Promise<void> {
         port: spec.port,
         upstreams: spec.upstreams,
         mode: spec.mode,
+        tls: spec.tls ? pemOf(spec.tls) as { cert: string; key: string } : undefined,
       }),
       close: () => Promise.resolve(),
     }
     : await serveHandler(spec);
   const host = spec.host === "0.0.0.0" ? "127.0.0.1" : spec.host.includes(":") ? `[${spec.host}]` : spec.host;
-  console.log(READY_PREFIX + JSON.stringify({ url: `http://${host}:${server.addr.port}`, pid: Deno.pid }));
+  const scheme = spec.tls ? "https" : "http";
+  console.log(
+    READY_PREFIX + JSON.stringify({ url: `${scheme}://${host}:${server.addr.port}`, pid: Deno.pid }),
+  );
   let stopping = false;
   const stop = async () => {
     if (stopping) return;

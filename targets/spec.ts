@@ -27,8 +27,29 @@ export const cmsSchema = z.object({
   acquireTimeoutMs: z.number().min(0, "cms.acquireTimeoutMs must be >= 0").optional(),
 });
 
+/**
+ * HTTPS for a built-in target: PEM files of its certificate (chain) and key, or `self-signed` for a
+ * throwaway CA and certificate made at start (targets/tls_cert.ts), the CA written to the run folder.
+ */
+export const serveTlsSchema = z.union([
+  z.literal("self-signed"),
+  z.strictObject({ cert: z.string().min(1, "tls.cert must name a PEM file"), key: z.string().min(1) }),
+]);
+export type ServeTls = z.infer<typeof serveTlsSchema>;
+
+/**
+ * How the proxy verifies an `https:` upstream: a CA file (PEM), or `insecure: true` for none. A
+ * self-signed upstream the proxy started itself is verified with its own CA without this.
+ */
+export const upstreamTlsSchema = z.strictObject({
+  caFile: z.string().min(1, "upstreamTls.caFile must name a PEM file").optional(),
+  insecure: z.boolean().optional(),
+});
+export type UpstreamTlsSpec = z.infer<typeof upstreamTlsSchema>;
+
 export const builtinSpecSchema = z.object({
   kind: z.literal("builtin"),
+  tls: serveTlsSchema.optional(),
   host: hostSchema.optional(),
   port: portSchema.optional(),
   compress: compressSchema.optional(),
@@ -107,6 +128,8 @@ export type ExternalSpec = z.infer<typeof externalSpecSchema>;
 export type RateLimit = z.infer<typeof rateLimitSchema>;
 export interface ProxySpec {
   kind: "proxy";
+  tls?: ServeTls;
+  upstreamTls?: UpstreamTlsSpec;
   upstream: TargetSpec | { url: string };
   /** Redis cache TTL; 0 or absent means no caching (rate limiting only). */
   cacheTtlSec?: number;
@@ -124,6 +147,8 @@ const upstreamSchema: z.ZodType<TargetSpec | { url: string }> = z.lazy(() =>
 
 export const proxySpecSchema = z.object({
   kind: z.literal("proxy"),
+  tls: serveTlsSchema.optional(),
+  upstreamTls: upstreamTlsSchema.optional(),
   upstream: upstreamSchema,
   cacheTtlSec: z.number().min(0, "cacheTtlSec must be >= 0").optional(),
   rateLimit: rateLimitSchema.optional(),
@@ -173,6 +198,8 @@ export interface RunningTarget {
   processes: TargetProcess[];
   /** The Redis this target uses, if any, so telemetry can read its INFO. */
   redisUrl?: string;
+  /** HTTPS targets made with `tls: self-signed`: the CA file a client verifies them with. */
+  caFile?: string;
   /** PID of a redis-server loadlab started for this target, for CPU/RSS telemetry. */
   redisPid?: number;
   /**

@@ -13,12 +13,14 @@ import { logFile, noStats, Stack, type Started, type StartOptions, startRedis } 
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "./free_port.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
+import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import {
   autoCores,
   type BuiltinSpec,
   type ExternalSpec,
   type ProxySpec,
   type RunningTarget,
+  type ServeTls,
   STATS_PATH,
   type TargetInfo,
   type TargetSpec,
@@ -28,12 +30,15 @@ import {
 const CHILD_READY_TIMEOUT_MS = 30_000;
 const DENO_RUNTIME = `deno ${Deno.version.deno}`;
 
-/** Sums the numeric counters that `urls` answer (an instance's `pid` is not a counter). */
-async function sumStats(urls: string[]): Promise<Record<string, number>> {
+/**
+ * Sums the numeric counters that `urls` answer (an instance's `pid` is not a counter); `client` trusts
+ * a self-signed target's CA.
+ */
+async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Record<string, number>> {
   const sum: Record<string, number> = {};
   const answers = await Promise.all(urls.map(async (url) => {
     try {
-      const res = await fetch(url + STATS_PATH, { signal: AbortSignal.timeout(2000) });
+      const res = await fetch(url + STATS_PATH, { signal: AbortSignal.timeout(2000), client });
       return res.ok ? await res.json() : (await res.body?.cancel(), {});
     } catch {
       return {};
@@ -101,17 +106,20 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
     cms: spec.cms,
   };
   const name = (i: number) => i === 0 ? "target" : `target#${i + 1}`;
+  const tls = await tlsFilesOf(stack, spec.tls, opts);
+  // Behind the balancer the instances stay plain HTTP: TLS ends at the balancer, as at a load balancer.
+  const edge = tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {};
   let url: string;
   // Reuse-port instances share one address, so no single one can be asked for its counters.
   let statsUrls: string[] = [];
   if (instances === 1) {
-    url = await spawnChild(stack, "target", { ...app, port: spec.port ?? 0 }, opts, cpuAffinity);
+    url = await spawnChild(stack, "target", { ...app, ...edge, port: spec.port ?? 0 }, opts, cpuAffinity);
     statsUrls = [url];
   } else if (spec.balance === "reuse-port") {
     const port = spec.port || freePort(host);
     const urls = await Promise.all(
       [...Array(instances).keys()].map((i) =>
-        spawnChild(stack, name(i), { ...app, port, reusePort: true }, opts, cpuAffinity)
+        spawnChild(stack, name(i), { ...app, ...edge, port, reusePort: true }, opts, cpuAffinity)
       ),
     );
     url = urls[0];
@@ -129,6 +137,7 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
       watchStdin: true,
       upstreams,
       mode,
+      ...edge,
     };
     url = await spawnChild(stack, "balancer", balancer, opts, cpuAffinity);
     statsUrls = [url, ...upstreams];
@@ -139,7 +148,14 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
     runtime: DENO_RUNTIME,
     ...(spec.instances === undefined ? {} : { instances }),
   };
-  return { url, redis, info, stats: statsUrls.length ? () => sumStats(statsUrls) : noStats };
+  const client = statsClient(stack, tls);
+  return {
+    url,
+    redis,
+    info,
+    stats: statsUrls.length ? () => sumStats(statsUrls, client) : noStats,
+    ...(tls?.caFile ? { caFile: tls.caFile } : {}),
+  };
 }
 
 async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
@@ -178,12 +194,15 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     stack.processes.push(...upstream.processes);
   } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
   const redis = (await startRedis(stack, spec.redisUrl, true, opts))!;
+  const tls = await tlsFilesOf(stack, spec.tls, opts, "proxy-tls-");
   const proxy: ChildSpec = {
     role: "proxy",
+    ...(tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {}),
     host: spec.host ?? "127.0.0.1",
     port: spec.port ?? 0,
     watchStdin: true,
     upstream: upstreamUrl,
+    ...upstreamTlsOf(spec, upstream),
     redisUrl: redis.url,
     cacheTtlSec: spec.cacheTtlSec,
     rateLimit: spec.rateLimit,
@@ -193,8 +212,43 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
   stack.processes.unshift(stack.processes.pop()!);
   const info: TargetInfo = { kind: "proxy", runtime: DENO_RUNTIME, upstream: upstream?.info };
   // The upstream's counters (staleHits, cms*) are named apart from the proxy's (hits, misses, ...).
-  const stats = async () => ({ ...await upstream?.stats(), ...await sumStats([url]) });
-  return { url, redis, info, stats };
+  const client = statsClient(stack, tls);
+  const stats = async () => ({ ...await upstream?.stats(), ...await sumStats([url], client) });
+  return { url, redis, info, stats, ...(tls?.caFile ? { caFile: tls.caFile } : {}) };
+}
+
+/** The proxy's verification of an `https:` upstream: as given, else the CA of a self-signed one it started. */
+function upstreamTlsOf(
+  spec: ProxySpec,
+  upstream: RunningTarget | null,
+): Pick<ChildSpec & { role: "proxy" }, "upstreamTls"> {
+  const caFile = spec.upstreamTls?.caFile ?? upstream?.caFile;
+  if (caFile === undefined && !spec.upstreamTls?.insecure) return {};
+  return { upstreamTls: { caFile, insecure: spec.upstreamTls?.insecure } };
+}
+
+/** A TLS target's files: given, or made self-signed into its log folder (a temp folder without one). */
+async function tlsFilesOf(
+  stack: Stack,
+  tls: ServeTls | undefined,
+  opts: StartOptions,
+  prefix?: string,
+): Promise<ServeTlsFiles | undefined> {
+  if (!tls) return undefined;
+  let dir = opts.logDir;
+  if (dir === undefined) {
+    const temp = dir = await Deno.makeTempDir({ prefix: "loadlab-tls-" });
+    stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
+  }
+  return await serveTlsFiles(tls, dir, prefix);
+}
+
+/** An HTTP client trusting a self-signed target's CA, closed with the target; undefined otherwise. */
+function statsClient(stack: Stack, tls: ServeTlsFiles | undefined): Deno.HttpClient | undefined {
+  if (!tls?.caFile) return undefined;
+  const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(tls.caFile)] });
+  stack.push(() => Promise.resolve(client.close()));
+  return client;
 }
 
 function validSpec(spec: TargetSpec): TargetSpec {
@@ -242,6 +296,7 @@ function handle(stack: Stack, started: Started, signal?: AbortSignal): RunningTa
     pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,
     redisPid: started.redis?.pid,
+    ...(started.caFile ? { caFile: started.caFile } : {}),
     stats: () => stopping ? Promise.resolve({}) : started.stats(),
     stop,
   };

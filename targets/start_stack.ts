@@ -24,6 +24,8 @@ export interface Started {
   info: TargetInfo;
   /** Cumulative counters of the target's processes ({} when it has none). */
   stats: () => Promise<Record<string, number>>;
+  /** A self-signed HTTPS target's CA file. */
+  caFile?: string;
 }
 
 /** The `stats` of a target whose processes keep no counters. */

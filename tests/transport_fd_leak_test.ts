@@ -5,27 +5,42 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { epollUnavailableReason } from "../runner/http/epoll_ffi.ts";
+import { selfSignedPair } from "../targets/tls_cert.ts";
 
-function startTarget() {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+/** Plain HTTP, or HTTPS with a throwaway certificate (its CA then written to `caFile`). */
+function startTarget(pem: { cert: string; key: string } | Record<never, never> = {}) {
+  const server = Deno.serve({ ...pem, hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     const path = new URL(req.url).pathname;
     if (path === "/hang") await new Promise((r) => setTimeout(r, 600));
     if (path === "/close") return new Response("bye", { headers: { connection: "close" } });
     return new Response("hello");
   });
-  return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+  const scheme = "cert" in pem ? "https" : "http";
+  return { url: `${scheme}://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+const VARIANTS = [
+  { transport: "deno" },
+  { transport: "epoll" },
+  { transport: "deno", tls: "ca" },
+  { transport: "deno", tls: "insecure" },
+] as const;
+
+for (const { transport, ...variant } of VARIANTS) {
+  const tls = "tls" in variant ? variant.tls : undefined;
   Deno.test({
-    name: `fd leak [${transport}]: every socket closed on every exit path`,
+    name: `fd leak [${transport}${tls ? `+tls-${tls}` : ""}]: every socket closed on every exit path`,
     ignore: Deno.build.os !== "linux" || (transport === "epoll" && epollUnavailableReason() !== null),
     async fn() {
-      const target = startTarget();
+      const pair = tls ? await selfSignedPair() : null;
+      const target = startTarget(pair ? { cert: pair.certPem, key: pair.keyPem } : {});
+      const caFile = pair ? await Deno.makeTempFile({ suffix: ".pem" }) : null;
+      if (pair && caFile) await Deno.writeTextFile(caFile, pair.caPem);
+      const tlsArg = tls === "ca" ? [caFile!] : tls === "insecure" ? ["insecure"] : [];
       try {
         const probe = new URL("./fixtures/fd_leak_probe.ts", import.meta.url).pathname;
         const out = await new Deno.Command(Deno.execPath(), {
-          args: ["run", "-A", probe, target.url, transport],
+          args: ["run", "-A", probe, target.url, transport, ...tlsArg],
           stdout: "piped",
           stderr: "inherit",
         }).output();
@@ -34,6 +49,7 @@ for (const transport of ["deno", "epoll"] as const) {
         assertEquals(after, before, "descriptors open after the runs");
       } finally {
         await target.close();
+        if (caFile) await Deno.remove(caFile);
       }
     },
   });

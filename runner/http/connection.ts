@@ -22,6 +22,7 @@ import {
   responseTimeoutMessage,
   UNSOLICITED,
 } from "./exchange_errors.ts";
+import { tlsFailureMessage } from "./tls_options.ts";
 import { MAX_EMPTY_LINES, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import { ResponseParser } from "./response_parser.ts";
 import type { ConnectGate } from "./connect_gate.ts";
@@ -164,7 +165,8 @@ export class Connection {
       const message = this.timedOut ? connectTimeoutMessage(this.shared.timeoutMs, err) : errorMessage(err);
       if (TRACE_CONN) traceConn(this.id, -1, "connect-failed", message);
       if (!this.shared.stopping) {
-        recorder.recordError(this.lastEventMs, classifyError(err, "connect"), message);
+        const kind = classifyError(err, "connect");
+        recorder.recordError(this.lastEventMs, kind, kind === "tls" ? tlsFailureMessage(message) : message);
       }
       return false;
     } finally {
@@ -177,7 +179,9 @@ export class Connection {
       traceConn(this.id, fdOf(this.#sock), "connected", `in ${(nowMs - startMs).toFixed(2)} ms`);
     }
     recorder.connections++;
-    recorder.connected(nowMs, (nowMs - startMs) * 1000);
+    // A TLS transport times its handshake; the connect time is the TCP part (the dial without it).
+    const tlsMs = (this.#sock as { tlsMs?: number }).tlsMs ?? -1;
+    recorder.connected(nowMs, (nowMs - startMs - Math.max(tlsMs, 0)) * 1000, tlsMs * 1000);
     if (this.#everOpened) recorder.reconnected(nowMs);
     this.#everOpened = true;
     return true;

@@ -58,8 +58,12 @@ export function transportFor(url: URL): Transport {
   return tcp;
 }
 
-/** Host and port to dial for a URL (brackets stripped from IPv6 literals). */
-export function dialTarget(url: URL): { hostname: string; port: number } {
+/** Host and port to dial for a URL (brackets stripped from IPv6 literals), or `connectTo`'s. */
+export function dialTarget(url: URL, connectTo?: { hostname: string; port: number }): {
+  hostname: string;
+  port: number;
+} {
+  if (connectTo) return connectTo;
   const hostname = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const port = url.port ? Number(url.port) : url.protocol === "https:" ? 443 : 80;
   return { hostname, port };

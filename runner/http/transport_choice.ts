@@ -8,6 +8,8 @@
  * libc missing) falls back to `deno` with the reason kept. Both pass the same conformance suite.
  */
 import { dialTarget, type Transport, transportFor } from "./transport.ts";
+import { type TlsSessionInfo, tlsTransport } from "./tls_transport.ts";
+import { connectToOf, loadTlsMaterial, type TlsOptions } from "./tls_options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
 
@@ -22,6 +24,8 @@ export interface ChosenTransport {
   transport: Transport;
   /** Why `epoll` (asked for, or `auto`) was not used and `deno` used; null otherwise. */
   fallbackReason: string | null;
+  /** https: what the first handshake negotiated (null before one completed, or for http:). */
+  tlsInfo(): TlsSessionInfo | null;
   /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
   close(): void;
 }
@@ -40,6 +44,8 @@ export interface TransportOptions {
    * thread in `epoll_wait` for up to `CLOSED_MODEL_BLOCK_MS` when nothing is ready (epoll_transport.ts).
    */
   closedModel?: boolean;
+  /** https: the run's TLS options; their files are read here (checked before the run by the caller). */
+  tls?: TlsOptions;
 }
 
 /**
@@ -54,16 +60,18 @@ export function chooseTransport(
   requested: TransportRequest,
   options: TransportOptions = {},
 ): ChosenTransport {
-  const deno = (fallbackReason: string | null): ChosenTransport => ({
-    kind: "deno",
-    transport: transportFor(url),
-    fallbackReason,
-    close() {},
-  });
+  const deno = (fallbackReason: string | null): ChosenTransport => {
+    if (url.protocol !== "https:") {
+      return { kind: "deno", transport: transportFor(url), fallbackReason, tlsInfo: () => null, close() {} };
+    }
+    const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
+    const tls = tlsTransport(serverName, options.tls, loadTlsMaterial(options.tls));
+    return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
+  };
   if (requested === "deno") return deno(null);
   const blocker = epollBlocker(url);
   if (blocker !== null) return deno(blocker);
-  const { hostname, port } = dialTarget(url);
+  const { hostname, port } = dialTarget(url, connectToOf(options.tls));
   let loop: EpollLoop;
   try {
     const sys = new EpollSys();
@@ -76,6 +84,7 @@ export function chooseTransport(
     kind: "epoll",
     transport: (_hostname, _port, signal) => loop.connect(signal),
     fallbackReason: null,
+    tlsInfo: () => null,
     close: () => loop.close(),
   };
 }

@@ -2,13 +2,15 @@
  * The shared conformance suite: every executor runs the same cases against a real `Deno.serve`
  * target (in this isolate) through real worker isolates, and must agree with what the target counted.
  * It runs once per transport (`deno`, and `epoll` where Linux and FFI allow it): a fast path keeps the
- * slow path's contract.
+ * slow path's contract. The `deno` transport runs it over TLS too, once verifying the target's throwaway
+ * certificate with its CA (`Deno.startTls`) and once with `insecure` (the `node:tls` client).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import type { LoadModel, RunResult } from "../../results/mod.ts";
 import { runAttack } from "../attack.ts";
 import { epollBlocker } from "../http/transport_choice.ts";
+import { selfSignedPair } from "../../targets/tls_cert.ts";
 
 interface CountingTarget {
   url: string;
@@ -17,11 +19,21 @@ interface CountingTarget {
   close(): Promise<void>;
 }
 
-/** A target that counts requests and concurrent requests; `/close` answers with Connection: close. */
-function startTarget(): CountingTarget {
+/** The TLS variants' certificate, and its CA in a file for `caFile`. */
+const PAIR = await selfSignedPair();
+const CA_FILE = await Deno.makeTempFile({ prefix: "loadlab-conformance-ca-", suffix: ".pem" });
+await Deno.writeTextFile(CA_FILE, PAIR.caPem);
+globalThis.addEventListener("unload", () => Deno.removeSync(CA_FILE));
+
+/**
+ * A target that counts requests and concurrent requests; `/close` answers with Connection: close. With
+ * `tls` it serves HTTPS with the throwaway certificate.
+ */
+function startTargetWith(tls: boolean): CountingTarget {
   let open = 0;
   const t: CountingTarget = { url: "", received: 0, maxOpen: 0, close: () => server.shutdown() };
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+  const pem = tls ? { cert: PAIR.certPem, key: PAIR.keyPem } : {};
+  const server = Deno.serve({ ...pem, hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     t.received++;
     open++;
     t.maxOpen = Math.max(t.maxOpen, open);
@@ -36,7 +48,7 @@ function startTarget(): CountingTarget {
       open--;
     }
   });
-  t.url = `http://127.0.0.1:${server.addr.port}`;
+  t.url = `${tls ? "https" : "http"}://127.0.0.1:${server.addr.port}`;
   return t;
 }
 
@@ -80,14 +92,24 @@ const models: LoadModel[] = ["connections", "rate", "throughput", "count"];
 const TRANSPORTS = ["deno", "epoll"] as const;
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 
-function suite(transport: typeof TRANSPORTS[number]) {
+/** `ca`: verify with the target's CA (Deno.startTls); `insecure`: skip verification (node:tls). */
+type TlsVariant = "ca" | "insecure";
+
+function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
+  const label = tls === undefined ? transport : `${transport}+tls-${tls}`;
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
-      name: `${name} [${transport}]`,
+      name: `${name} [${label}]`,
       ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
       fn,
     });
-  const parse = (input: AttackConfigInput) => parseAttackConfig({ ...input, transport });
+  const tlsConfig = tls === "ca"
+    ? { tls: { caFile: CA_FILE } }
+    : tls === "insecure"
+    ? { tls: { insecure: true } }
+    : {};
+  const parse = (input: AttackConfigInput) => parseAttackConfig({ ...input, transport, ...tlsConfig });
+  const startTarget = () => startTargetWith(tls !== undefined);
 
   for (const model of models) {
     test(`conformance ${model}: results agree with what the target received`, async () => {
@@ -324,3 +346,5 @@ function suite(transport: typeof TRANSPORTS[number]) {
 }
 
 for (const transport of TRANSPORTS) suite(transport);
+suite("deno", "ca");
+suite("deno", "insecure");

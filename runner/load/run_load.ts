@@ -12,6 +12,8 @@ import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
 import { Connection, type ConnectionShared } from "../http/connection.ts";
 import { dialTarget } from "../http/transport.ts";
+import { connectToOf } from "../http/tls_options.ts";
+import type { TlsSessionInfo } from "../http/tls_transport.ts";
 import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport_choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder, type IntervalSample } from "../stats/recorder.ts";
@@ -70,6 +72,8 @@ export interface LoadRunSummary {
   activeMs: number;
   /** Most connects to the target in flight at once in this worker, pre-connect included. */
   maxConnectsInFlight: number;
+  /** https: what the worker's first handshake negotiated; null when none completed (or http:). */
+  tlsSession: TlsSessionInfo | null;
   /** Why the request log could not be written in full (a full disk...); the load itself still counts. */
   logError?: string;
 }
@@ -99,7 +103,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const executor = executorFor(config.model);
   const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
   const url = new URL(config.url);
-  const { hostname, port } = dialTarget(url);
+  const { hostname, port } = dialTarget(url, connectToOf(config.tls));
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
@@ -107,7 +111,10 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     uncorrected: config.model === "throughput",
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
-  const chosen = chooseTransport(url, config.transport, { closedModel: isClosedModel(config) });
+  const chosen = chooseTransport(url, config.transport, {
+    closedModel: isClosedModel(config),
+    tls: config.tls,
+  });
   const shared: ConnectionShared = {
     hostname,
     port,
@@ -239,6 +246,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     return {
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
+      tlsSession: prepared.transport.tlsInfo(),
       ...(logError ? { logError } : {}),
     };
   })().finally(() => prepared.transport.close());

@@ -83,6 +83,7 @@ export class RunAggregator {
   readonly #total: Histogram = createHistogram();
   readonly #rawTotal: Histogram | null;
   readonly #connectTotal: Histogram = createHistogram();
+  readonly #tlsTotal: Histogram = createHistogram();
   #requests = 0;
   #non2xx = 0;
   #bytesRead = 0;
@@ -183,6 +184,7 @@ export class RunAggregator {
       this.#rawTotal.add(decodeHistogram(sample.uncorrectedHistogram));
     }
     if (sample.connectHistogram !== null) this.#connectTotal.add(decodeHistogram(sample.connectHistogram));
+    if (sample.tlsHistogram !== null) this.#tlsTotal.add(decodeHistogram(sample.tlsHistogram));
   }
 
   /**
@@ -241,20 +243,10 @@ export class RunAggregator {
       ...verdict(this.#lateSends, this.#serverBoundSends, sends),
       connects: this.#connects,
       reconnects: this.#reconnects,
-      connectTimeMs: this.#connectTimeMs(),
+      connectTimeMs: summaryMs(this.#connectTotal),
+      tlsMs: summaryMs(this.#tlsTotal),
       intervals,
       stabilizedAtMs: detectStabilization(intervals),
-    };
-  }
-
-  #connectTimeMs(): AggregateStats["connectTimeMs"] {
-    const h = this.#connectTotal;
-    if (h.totalCount === 0) return null;
-    return {
-      min: h.minNonZeroValue / 1000,
-      mean: h.mean / 1000,
-      max: h.getValueAtPercentile(100) / 1000,
-      p99: h.getValueAtPercentile(99) / 1000,
     };
   }
 
@@ -293,4 +285,15 @@ export class RunAggregator {
     }
     this.#lastIndex = target;
   }
+}
+
+/** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */
+function summaryMs(h: Histogram): AggregateStats["connectTimeMs"] {
+  if (h.totalCount === 0) return null;
+  return {
+    min: h.minNonZeroValue / 1000,
+    mean: h.mean / 1000,
+    max: h.getValueAtPercentile(100) / 1000,
+    p99: h.getValueAtPercentile(99) / 1000,
+  };
 }

@@ -32,6 +32,7 @@ export type AggregateStats = Pick<
   | "connects"
   | "reconnects"
   | "connectTimeMs"
+  | "tlsMs"
   | "intervals"
   | "stabilizedAtMs"
 >;

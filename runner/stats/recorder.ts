@@ -69,6 +69,7 @@ export class IntervalRecorder {
   readonly #histogram: Histogram = createHistogram();
   readonly #rawHistogram: Histogram | null;
   readonly #connectHistogram: Histogram = createHistogram();
+  readonly #tlsHistogram: Histogram = createHistogram();
 
   constructor(opts: RecorderOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -140,10 +141,12 @@ export class IntervalRecorder {
     if (this.#slot(nowMs) && intendedMs >= this.#originMs - WARMUP_LINE_SLACK_MS) this.#droppedSends += count;
   }
 
-  connected(nowMs: number, connectUs: number): void {
+  /** A connection opened: TCP connect time, and the TLS handshake's (negative for none). */
+  connected(nowMs: number, connectUs: number, tlsUs = -1): void {
     if (!this.#slot(nowMs)) return;
     this.#connects++;
     this.#connectHistogram.recordValue(clampUs(connectUs));
+    if (tlsUs >= 0) this.#tlsHistogram.recordValue(clampUs(tlsUs));
   }
 
   /** The server closed a connection (Connection: close or EOF) and it was reopened. */
@@ -220,6 +223,7 @@ export class IntervalRecorder {
       sample.uncorrectedHistogram = this.#takeHistogram(this.#rawHistogram) ?? sample.uncorrectedHistogram;
     }
     sample.connectHistogram = this.#takeHistogram(this.#connectHistogram);
+    sample.tlsHistogram = this.#takeHistogram(this.#tlsHistogram);
     this.#requests =
       this.#non2xx =
       this.#bytesRead =

@@ -31,6 +31,8 @@ export interface IntervalSample {
   connects: number;
   reconnects: number;
   connectHistogram: string | null;
+  /** https: TLS handshake times (µs) of the interval's connects; null when none. */
+  tlsHistogram: string | null;
   inFlight: number;
   connections: number;
 }
@@ -68,6 +70,7 @@ export function idleSample(index: number, inFlight: number, connections: number,
     connects: 0,
     reconnects: 0,
     connectHistogram: null,
+    tlsHistogram: null,
     inFlight,
     connections,
   };

@@ -158,6 +158,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
     let activeMs = 0;
     let maxConnectsInFlight = 0;
     let logError: string | undefined;
+    let tlsSession: LoadRunSummary["tlsSession"] = null;
     for (const w of workers) {
       w.onerror = (e) => {
         e.preventDefault();
@@ -177,8 +178,9 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
             // Each worker's own maximum, summed: an upper bound of the run's.
             maxConnectsInFlight += msg.summary.maxConnectsInFlight;
             logError ??= msg.summary.logError;
+            tlsSession ??= msg.summary.tlsSession;
             if (--remaining === 0) {
-              resolve({ activeMs, maxConnectsInFlight, ...(logError ? { logError } : {}) });
+              resolve({ activeMs, maxConnectsInFlight, tlsSession, ...(logError ? { logError } : {}) });
             }
             break;
           case "failed":

@@ -146,16 +146,27 @@ export interface BalancerServer {
 
 /** Listens on `hostname:port` (0: a free port) and balances every connection over `upstreams`. */
 export function serveBalancer(
-  opts: { hostname: string; port: number; upstreams: string[]; mode: BalanceMode },
+  opts: {
+    hostname: string;
+    port: number;
+    upstreams: string[];
+    mode: BalanceMode;
+    /** Terminate TLS here (PEM text); the upstreams stay plain HTTP. */
+    tls?: { cert: string; key: string };
+  },
 ): BalancerServer {
   const balancer = createBalancer(opts.upstreams, opts.mode);
-  const listener = Deno.listen({ hostname: opts.hostname, port: opts.port });
+  const address = { hostname: opts.hostname, port: opts.port };
+  const listener: Deno.Listener = opts.tls
+    ? Deno.listenTls({ ...address, ...opts.tls })
+    : Deno.listen(address);
   // Each client connection with its serving loop, so a shutdown can close them and wait for the loops.
   const open = new Map<Deno.Conn, Promise<void>>();
   const finished = (async () => {
     try {
       for await (const conn of listener) {
-        conn.setNoDelay(true);
+        // A TLS connection (tls:) has no setNoDelay of its own; Deno.listenTls sets none either way.
+        if ("setNoDelay" in conn) (conn as Deno.TcpConn).setNoDelay(true);
         open.set(conn, balancer.serveConnection(conn).finally(() => open.delete(conn)));
       }
     } catch { /* the listener was closed */ }

@@ -8,6 +8,13 @@
  * built-in endpoints answer small bodies.
  */
 import { Agent, request as httpRequest } from "node:http";
+import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
+
+/** How the proxy verifies an `https:` upstream: extra trusted CAs (PEM), or no verification at all. */
+export interface UpstreamTls {
+  caCerts?: string[];
+  insecure?: boolean;
+}
 
 /** A buffered upstream answer. */
 export interface UpstreamResponse {
@@ -30,15 +37,28 @@ const HOP_BY_HOP = new Set([
 ]);
 
 export class Upstream {
-  readonly #agent = new Agent({ keepAlive: true, maxSockets: 1024 });
+  readonly #agent: Agent;
+  readonly #request: typeof httpRequest;
   readonly hostname: string;
   readonly port: number;
 
-  constructor(readonly baseUrl: string) {
+  constructor(readonly baseUrl: string, tls: UpstreamTls = {}) {
     const url = new URL(baseUrl);
-    if (url.protocol !== "http:") throw new TypeError(`upstream must be http://, got ${baseUrl}`);
+    if (url.protocol !== "http:" && url.protocol !== "https:") {
+      throw new TypeError(`upstream must be http:// or https://, got ${baseUrl}`);
+    }
+    const https = url.protocol === "https:";
     this.hostname = url.hostname;
-    this.port = Number(url.port || 80);
+    this.port = Number(url.port || (https ? 443 : 80));
+    const keepAlive = { keepAlive: true, maxSockets: 1024 };
+    this.#agent = https
+      ? new HttpsAgent({
+        ...keepAlive,
+        ca: tls.caCerts,
+        rejectUnauthorized: !tls.insecure,
+      }) as unknown as Agent
+      : new Agent(keepAlive);
+    this.#request = https ? httpsRequest as unknown as typeof httpRequest : httpRequest;
   }
 
   /** Sends `req` (method, path+query, headers, body) upstream and buffers the answer. */
@@ -52,7 +72,7 @@ export class Upstream {
     const body = req.body ? new Uint8Array(await req.arrayBuffer()) : null;
     if (body) headers["content-length"] = String(body.length);
     return await new Promise<UpstreamResponse>((resolve, reject) => {
-      const out = httpRequest(
+      const out = this.#request(
         { hostname: this.hostname, port: this.port, path, method: req.method, headers, agent: this.#agent },
         (res) => {
           const chunks: Uint8Array[] = [];

@@ -8,13 +8,15 @@
  */
 import { Buffer } from "node:buffer";
 import { commandOptions } from "redis";
-import { badGateway, toResponse, Upstream, type UpstreamResponse } from "./forward.ts";
+import { badGateway, toResponse, Upstream, type UpstreamResponse, type UpstreamTls } from "./forward.ts";
 import { RedisRateLimiter, withTimeout } from "./rate_limit.ts";
 import type { RedisClient } from "../redis.ts";
 import { STATS_PATH } from "../spec.ts";
 
 export interface ProxyOptions {
   upstreamUrl: string;
+  /** An `https:` upstream's verification (its CA, or none). */
+  upstreamTls?: UpstreamTls;
   redis: RedisClient;
   /** Cache TTL; 0 or absent disables caching (rate limiting only). */
   cacheTtlSec?: number;
@@ -71,7 +73,7 @@ function cacheable(res: UpstreamResponse): boolean {
 }
 
 export function createProxy(opts: ProxyOptions): Proxy {
-  const upstream = new Upstream(opts.upstreamUrl);
+  const upstream = new Upstream(opts.upstreamUrl, opts.upstreamTls);
   const timeoutMs = opts.redisTimeoutMs ?? 200;
   const ttlMs = Math.round((opts.cacheTtlSec ?? 0) * 1000);
   const limiter = opts.rateLimit

@@ -57,7 +57,9 @@ export function showRun(run: PageRun, body: HTMLElement): void {
     [
       "connections",
       `${fmtNum(run.connects)} opened, ${fmtNum(run.reconnects)} reopened` +
-      (run.connectTimeMs ? `, connect p99 ${fmtMs(run.connectTimeMs.p99)}` : ""),
+      (run.connectTimeMs ? `, connect p99 ${fmtMs(run.connectTimeMs.p99)}` : "") +
+      (run.tlsMs ? `, TLS handshake p99 ${fmtMs(run.tlsMs.p99)}` : "") +
+      (run.tls?.insecure ? " (certificates not verified: --insecure)" : ""),
     ],
     ["stabilized", run.stabilization],
   ]));

@@ -1,0 +1,224 @@
+/**
+ * @module
+ * TLS over the `deno` transport. Two clients, chosen once per run from the options: `Deno.startTls`
+ * (rustls) on a TCP socket dialed by us, so the dialed address (`--connect-to`) and the name sent and
+ * verified (`--sni`, else the URL's host) are independent; and `node:tls` where Deno's own API has no
+ * switch: skipping verification (`--insecure`: `Deno.startTls` and `Deno.connectTls` verify always, the
+ * `--unsafely-ignore-certificate-errors` flag is process-wide) and a client certificate with a name of
+ * our own (`Deno.connectTls` takes cert/key but sends the dialed host as SNI; `Deno.startTls` takes no
+ * cert). Every connection's handshake completes inside the dial and is timed apart (`tlsMs`), so the
+ * first request's latency no longer carries it. Session resumption is not controllable through either
+ * client (no session cache option), so there is no `--tls-resume`.
+ */
+import * as nodeTls from "node:tls";
+import { isIP } from "node:net";
+import type { Transport, TransportConn } from "./transport.ts";
+import type { TlsMaterial, TlsOptions } from "./tls_options.ts";
+
+/** What the run's first handshake negotiated, recorded once per run. */
+export interface TlsSessionInfo {
+  /** `deno` (Deno.startTls, rustls) or `node:tls` (insecure or client certificate with SNI). */
+  client: "deno" | "node:tls";
+  /** The ALPN protocol the server chose (we offer `http/1.1`), null when it chose none. */
+  alpn: string | null;
+  /** Protocol version, where the client exposes it (node:tls does; Deno.TlsConn does not). */
+  version: string | null;
+  cipher: string | null;
+  insecure: boolean;
+}
+
+/** A connection whose dial included a TLS handshake, with its duration. */
+export interface TlsTransportConn extends TransportConn {
+  readonly tlsMs: number;
+}
+
+export interface TlsTransport {
+  transport: Transport;
+  client: TlsSessionInfo["client"];
+  /** Set by the first handshake that completes. */
+  info(): TlsSessionInfo | null;
+}
+
+const ALPN = ["http/1.1"];
+
+/** The TLS transport for `serverName` (SNI and verified name) with the run's options and files. */
+export function tlsTransport(
+  serverName: string,
+  options: TlsOptions | undefined,
+  material: TlsMaterial,
+): TlsTransport {
+  const insecure = options?.insecure ?? false;
+  const useNode = insecure || material.cert !== undefined;
+  let first: TlsSessionInfo | null = null;
+  const note = (info: TlsSessionInfo) => {
+    first ??= info;
+  };
+  const transport: Transport = useNode
+    ? (hostname, port, signal) => nodeConnect(hostname, port, signal, serverName, insecure, material, note)
+    : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note);
+  return { transport, client: useNode ? "node:tls" : "deno", info: () => first };
+}
+
+async function denoConnect(
+  hostname: string,
+  port: number,
+  signal: AbortSignal,
+  serverName: string,
+  material: TlsMaterial,
+  note: (info: TlsSessionInfo) => void,
+): Promise<TlsTransportConn> {
+  const tcp = await Deno.connect({ hostname, port, transport: "tcp", signal });
+  tcp.setNoDelay(true);
+  const startMs = performance.now();
+  const tls = await Deno.startTls(tcp, {
+    hostname: serverName,
+    caCerts: material.caCerts,
+    alpnProtocols: ALPN,
+  });
+  // The handshake cannot take the signal; closing the socket on abort fails it instead.
+  const onAbort = () => tls.close();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    if (signal.aborted) throw new Deno.errors.TimedOut("connect aborted");
+    const { alpnProtocol } = await tls.handshake();
+    note({ client: "deno", alpn: alpnProtocol, version: null, cipher: null, insecure: false });
+  } catch (err) {
+    try {
+      tls.close();
+    } catch { /* closed by the abort */ }
+    throw err;
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+  return Object.assign(tls, { tlsMs: performance.now() - startMs });
+}
+
+function nodeConnect(
+  hostname: string,
+  port: number,
+  signal: AbortSignal,
+  serverName: string,
+  insecure: boolean,
+  material: TlsMaterial,
+  note: (info: TlsSessionInfo) => void,
+): Promise<TlsTransportConn> {
+  return new Promise((resolve, reject) => {
+    let startMs = performance.now();
+    const socket = nodeTls.connect({
+      host: hostname,
+      port,
+      // node:tls sends no SNI for an IP literal (and refuses one as servername); it verifies the host then.
+      ...(isIP(serverName) === 0 ? { servername: serverName } : {}),
+      rejectUnauthorized: !insecure,
+      ALPNProtocols: ALPN,
+      ...(material.caCerts.length > 0 ? { ca: material.caCerts } : {}),
+      ...(material.cert !== undefined ? { cert: material.cert, key: material.key } : {}),
+    });
+    const fail = (err: unknown) => {
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
+      reject(err);
+    };
+    const onAbort = () => fail(new Deno.errors.TimedOut("connect aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    socket.once("connect", () => {
+      startMs = performance.now();
+      socket.setNoDelay(true);
+    });
+    socket.once("error", fail);
+    socket.once("secureConnect", () => {
+      signal.removeEventListener("abort", onAbort);
+      socket.off("error", fail);
+      const cipher = socket.getCipher?.();
+      note({
+        client: "node:tls",
+        alpn: typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null,
+        version: socket.getProtocol?.() ?? null,
+        cipher: cipher?.standardName ?? cipher?.name ?? null,
+        insecure,
+      });
+      resolve(new NodeTlsConn(socket, performance.now() - startMs));
+    });
+  });
+}
+
+/** A node:tls socket with Deno.Conn's read/write/close contract (transport.ts). */
+class NodeTlsConn implements TlsTransportConn {
+  #chunks: Uint8Array[] = [];
+  #offset = 0;
+  #ended = false;
+  #failure: unknown = null;
+  #pending: { buf: Uint8Array; resolve: (n: number | null) => void; reject: (e: unknown) => void } | null =
+    null;
+
+  constructor(private readonly socket: nodeTls.TLSSocket, readonly tlsMs: number) {
+    socket.on("data", (chunk: Uint8Array) => {
+      this.#chunks.push(chunk);
+      this.#settle();
+    });
+    socket.on("end", () => {
+      this.#ended = true;
+      this.#settle();
+    });
+    socket.on("error", (err: unknown) => {
+      this.#failure = err;
+      this.#settle();
+    });
+    socket.on("close", () => {
+      this.#ended = true;
+      this.#settle();
+    });
+  }
+
+  read(buf: Uint8Array): Promise<number | null> {
+    if (this.#pending) return Promise.reject(new Error("a read is already pending"));
+    return new Promise((resolve, reject) => {
+      this.#pending = { buf, resolve, reject };
+      this.#settle();
+    });
+  }
+
+  write(bytes: Uint8Array): Promise<number> {
+    // Copied: the caller reuses its buffer once the promise settles, the socket may still hold it.
+    return new Promise((resolve, reject) => {
+      this.socket.write(bytes.slice(), (err?: Error | null) => err ? reject(err) : resolve(bytes.length));
+    });
+  }
+
+  close(): void {
+    this.#failure ??= new Deno.errors.BadResource("connection closed");
+    this.#settle();
+    this.socket.destroy();
+  }
+
+  #settle(): void {
+    const pending = this.#pending;
+    if (pending === null) return;
+    if (this.#chunks.length > 0) {
+      this.#pending = null;
+      pending.resolve(this.#take(pending.buf));
+    } else if (this.#failure !== null) {
+      this.#pending = null;
+      pending.reject(this.#failure);
+    } else if (this.#ended) {
+      this.#pending = null;
+      pending.resolve(null);
+    }
+  }
+
+  #take(buf: Uint8Array): number {
+    let n = 0;
+    while (n < buf.length && this.#chunks.length > 0) {
+      const chunk = this.#chunks[0];
+      const count = Math.min(buf.length - n, chunk.length - this.#offset);
+      buf.set(chunk.subarray(this.#offset, this.#offset + count), n);
+      n += count;
+      this.#offset += count;
+      if (this.#offset === chunk.length) {
+        this.#chunks.shift();
+        this.#offset = 0;
+      }
+    }
+    return n;
+  }
+}

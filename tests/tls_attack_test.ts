@@ -1,0 +1,154 @@
+/**
+ * End to end over TLS: `loadlab attack https://...` with each TLS option against a real `Deno.serve`
+ * TLS target and Debian's nginx requiring a client certificate (`ssl_verify_client on`). Bounded loads
+ * (-n), loopback only, no speed asserted.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { makeTlsFixtures, type TlsFixtures } from "./tls_fixtures.ts";
+import { startNginx } from "../bench/nginx.ts";
+import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls_options.ts";
+
+async function withTlsTarget(fn: (port: number, f: TlsFixtures) => Promise<void>): Promise<void> {
+  if (!requireProgram("openssl")) return;
+  await withTempDir(async (dir) => {
+    const f = await makeTlsFixtures(dir);
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      cert: await Deno.readTextFile(f.serverCert),
+      key: await Deno.readTextFile(f.serverKey),
+      onListen() {},
+    }, () => new Response("ok"));
+    try {
+      await fn(server.addr.port, f);
+    } finally {
+      await server.shutdown();
+    }
+  });
+}
+
+async function attackJson(args: string[]) {
+  const r = await runLoadlab([
+    "attack",
+    ...args,
+    "-n",
+    "40",
+    "-c",
+    "2",
+    "--timeout",
+    "5s",
+    "--json",
+    "--no-live",
+  ]);
+  return { ...r, json: r.stdout.trim() ? JSON.parse(r.stdout.split("\n")[0]) : null };
+}
+
+Deno.test("https: the CA file verifies, the handshake is timed apart, what it negotiated is recorded", async () => {
+  await withTlsTarget(async (port, f) => {
+    const r = await attackJson([`https://localhost:${port}/`, "--cacert", f.ca]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.json.statusCodes, { "200": 40 });
+    ok(r.json.tlsMs && r.json.tlsMs.max > 0, JSON.stringify(r.json.tlsMs));
+    ok(r.json.connectTimeMs !== null);
+    assertEquals(r.json.tls.client, "deno");
+    assertEquals(r.json.tls.insecure, false);
+    assertEquals(r.json.config.tls.caFile, f.ca);
+  });
+});
+
+Deno.test("https: verification failures are counted by reason, and --insecure skips them with a warning", async () => {
+  await withTlsTarget(async (port, f) => {
+    const unknown = await attackJson([`https://localhost:${port}/`]);
+    const unknownMessages = Object.keys(unknown.json.errorMessages.tls);
+    assertEquals(unknownMessages, [tlsFailureMessage("UnknownIssuer")]);
+    const wrongName = await attackJson([
+      `https://127.0.0.1:${port}/`,
+      "--cacert",
+      f.ca,
+      "--sni",
+      "example.com",
+    ]);
+    assertEquals(Object.keys(wrongName.json.errorMessages.tls), [tlsFailureMessage("not valid for name")]);
+    const insecure = await attackJson([`https://127.0.0.1:${port}/`, "--insecure", "--sni", "example.com"]);
+    assertEquals(insecure.code, 0, insecure.stderr);
+    assertEquals(insecure.json.statusCodes, { "200": 40 });
+    assertEquals(insecure.json.tls.insecure, true);
+    ok(/warning: --insecure/.test(insecure.stderr), insecure.stderr);
+  });
+});
+
+Deno.test("https: --connect-to dials another address while the URL's host is sent and verified", async () => {
+  await withTlsTarget(async (port, f) => {
+    const r = await attackJson([
+      "https://localhost:1/",
+      "--cacert",
+      f.ca,
+      "--connect-to",
+      `127.0.0.1:${port}`,
+    ]);
+    assertEquals(r.code, 0, r.stderr);
+    assertEquals(r.json.statusCodes, { "200": 40 });
+  });
+});
+
+Deno.test("https: bad TLS files are exit 2 before any load, naming the flag", async () => {
+  await withTlsTarget(async (port, f) => {
+    const url = `https://localhost:${port}/`;
+    const cases: Array<[string[], RegExp]> = [
+      [["--cacert", `${f.dir}/missing.pem`], /^loadlab attack: --cacert: cannot read .*no such file/],
+      [["--cacert", `${f.dir}/server.ext`], /^loadlab attack: --cacert: .* holds no PEM block/],
+      [
+        ["--cert", f.clientCert, "--key", f.serverKey],
+        /^loadlab attack: --key: .* does not match the certificate/,
+      ],
+      [["--cert", f.clientCert], /^loadlab attack: --key: a client certificate needs both/],
+      [["--connect-to", "nowhere"], /^loadlab attack: --connect-to: connectTo must be HOST:PORT/],
+    ];
+    for (const [args, expected] of cases) {
+      const r = await runLoadlab(["attack", url, "-n", "5", ...args]);
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      ok(expected.test(r.stderr.trim()), r.stderr);
+    }
+  });
+});
+
+Deno.test("https: nginx requiring a client certificate answers 400 without one and 200 with it", async () => {
+  if (!requireProgram("nginx")) return;
+  await withTlsTarget(async (_port, f) => {
+    const nginx = await startNginx("nginx", [], {
+      directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey}; ` +
+        `ssl_client_certificate ${f.ca}; ssl_verify_client on; ssl_protocols TLSv1.3;`,
+    });
+    try {
+      const url = nginx.url;
+      const without = await attackJson([url, "--cacert", f.ca]);
+      assertEquals(without.json.statusCodes, { "400": 40 });
+      const withCert = await attackJson([
+        url,
+        "--cacert",
+        f.ca,
+        "--cert",
+        f.clientCert,
+        "--key",
+        f.clientKey,
+      ]);
+      assertEquals(withCert.code, 0, withCert.stderr);
+      assertEquals(withCert.json.statusCodes, { "200": 40 });
+      assertEquals(withCert.json.tls.client, "node:tls");
+      assertEquals(withCert.json.tls.version, "TLSv1.3");
+    } finally {
+      await nginx.stop();
+    }
+  });
+});
+
+Deno.test("verification failures are named by reason from either client's message", () => {
+  assertEquals(verifyFailureReason("invalid peer certificate: Expired"), "expired");
+  assertEquals(verifyFailureReason("certificate has expired"), "expired");
+  assertEquals(verifyFailureReason("invalid peer certificate: UnknownIssuer"), "unknown-ca");
+  assertEquals(verifyFailureReason("self-signed certificate in certificate chain"), "unknown-ca");
+  assertEquals(verifyFailureReason('certificate not valid for name "example.com"'), "hostname");
+  assertEquals(verifyFailureReason("connection reset"), null);
+  ok(tlsFailureMessage("UnknownIssuer").startsWith("tls unknown-ca:"));
+});

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * Test certificates for the TLS tests: a throwaway CA, a server certificate it signed for `localhost`
+ * and 127.0.0.1, a client certificate, and a key that fits neither, made with the openssl program into
+ * a temp folder (test fixtures only; loadlab itself never shells out for certificates).
+ */
+
+export interface TlsFixtures {
+  dir: string;
+  ca: string;
+  serverCert: string;
+  serverKey: string;
+  clientCert: string;
+  clientKey: string;
+}
+
+async function openssl(dir: string, args: string[]): Promise<void> {
+  const out = await new Deno.Command("openssl", { args, cwd: dir, stdout: "null", stderr: "piped" }).output();
+  if (!out.success) throw new Error(`openssl ${args[0]}: ${new TextDecoder().decode(out.stderr)}`);
+}
+
+/** Writes the fixtures into `dir`. */
+export async function makeTlsFixtures(dir: string): Promise<TlsFixtures> {
+  const ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes"];
+  await openssl(dir, [
+    "req",
+    "-x509",
+    ...ec,
+    "-keyout",
+    "ca.key",
+    "-out",
+    "ca.pem",
+    "-days",
+    "2",
+    "-subj",
+    "/CN=t",
+  ]);
+  await Deno.writeTextFile(
+    `${dir}/server.ext`,
+    "subjectAltName=DNS:localhost,IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+  );
+  await Deno.writeTextFile(`${dir}/client.ext`, "basicConstraints=CA:FALSE\nextendedKeyUsage=clientAuth\n");
+  for (const who of ["server", "client"]) {
+    await openssl(dir, ["req", ...ec, "-keyout", `${who}.key`, "-out", `${who}.csr`, "-subj", `/CN=${who}`]);
+    await openssl(dir, [
+      "x509",
+      "-req",
+      "-in",
+      `${who}.csr`,
+      "-CA",
+      "ca.pem",
+      "-CAkey",
+      "ca.key",
+      "-CAcreateserial",
+      "-days",
+      "2",
+      "-extfile",
+      `${who}.ext`,
+      "-out",
+      `${who}.pem`,
+    ]);
+  }
+  return {
+    dir,
+    ca: `${dir}/ca.pem`,
+    serverCert: `${dir}/server.pem`,
+    serverKey: `${dir}/server.key`,
+    clientCert: `${dir}/client.pem`,
+    clientKey: `${dir}/client.key`,
+  };
+}
