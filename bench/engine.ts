@@ -16,7 +16,7 @@ import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { BenchSetupError, startNginx } from "./nginx.ts";
 import { BENCH_TOOLS, type BenchTool, type ToolRun } from "./tools.ts";
-import { findProgram, isExecutable } from "../targets/path_lookup.ts";
+import { findProgram, isExecutable } from "../system/path_lookup.ts";
 
 interface BenchOptions {
   durationSec: number;
