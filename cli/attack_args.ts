@@ -10,7 +10,7 @@
  */
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { outputClobbersInput } from "../results/output_file.ts";
+import { outputClobbersInput } from "../system/output_file.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
 import { dashboardOptions } from "./dashboard_flags.ts";
@@ -18,7 +18,8 @@ import type { ServeOptions } from "./dashboard.ts";
 import { attackHelp } from "./attack_help.ts";
 import { FlagValues } from "./flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
-import { FD_HEADROOM, readOpenFileLimit, socketProblem, socketsOf } from "./open_file_limit.ts";
+import { FD_HEADROOM, socketProblem, socketsOf } from "./open_file_limit.ts";
+import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";

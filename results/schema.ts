@@ -52,7 +52,7 @@ export const thresholdResultSchema = z.looseObject({
   actual: num,
   ok: z.boolean(),
   scope: z.looseObject({ target: z.string().optional(), load: z.string().optional() }).optional(),
-  /** Not evaluated: a shard's gate waits for `loadlab merge`, which evaluates it on the whole load. */
+  /** Not evaluated: a shard's threshold waits for `loadlab merge`, which evaluates it on the whole load. */
   pending: z.boolean().optional(),
 });
 

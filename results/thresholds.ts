@@ -1,6 +1,6 @@
 /**
  * @module
- * Pass/fail gates for CI (`--threshold "p99<200ms"`, k6's thresholds in a one-line form). Expressions
+ * Pass/fail thresholds for CI (`--threshold "p99<200ms"`, k6's thresholds in a one-line form). Expressions
  * are parsed before any load is sent, so a typo exits 2 instead of wasting a run; after the run each
  * one is evaluated against every run it applies to. Grammar: `[run:]metric op value[unit]` with
  * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`

@@ -25,6 +25,7 @@ import {
 } from "../runner/config.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import { startTelemetry } from "../targets/mod.ts";
+import { sleepUnlessAborted } from "../system/sleep.ts";
 
 export { TargetFailedError } from "./run_targets.ts";
 
@@ -148,16 +149,18 @@ async function finish(ctx: RunContext, thresholds: Map<string, Threshold>): Prom
   const slo = plan.experiment.search ? sloP99Ms(parseSlo(plan.experiment.search.slo)) : undefined;
   const analysis = analyze(runs, { baseline: plan.experiment.baseline, sloP99Ms: slo });
   const byName = new Map(runs.map((r) => [r.name, r]));
-  const gates: ThresholdResult[] = plan.runs.flatMap((planned) => {
+  const results: ThresholdResult[] = plan.runs.flatMap((planned) => {
     const result = byName.get(planned.name);
-    return result ? planned.thresholds.map((expr) => gate(plan, thresholds.get(expr)!, result)) : [];
+    return result
+      ? planned.thresholds.map((expr) => thresholdResult(plan, thresholds.get(expr)!, result))
+      : [];
   });
-  await output.update({ analysis: { ...analysis, searches }, thresholds: gates, complete: true });
+  await output.update({ analysis: { ...analysis, searches }, thresholds: results, complete: true });
 }
 
 /** One threshold on one run, with the scope (target, load) it was declared with in the file. */
-function gate(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
-  // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its gates on the whole.
+function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
+  // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its thresholds on the whole.
   const [result] = run.segment
     ? [{ expression: threshold.expression, run: run.name, actual: NaN, ok: true, pending: true }]
     : evaluateThresholds([threshold], [run]);
@@ -207,7 +210,7 @@ async function executeRun(
   opts: RunPlanOptions,
   log: boolean,
 ): Promise<RunResult | null> {
-  if (run.cooldownMs > 0) await sleep(run.cooldownMs, opts.signal);
+  if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
   if (opts.signal?.aborted) return null;
   const target = await pool.acquire(run);
   if (!target || opts.signal?.aborted) return null;
@@ -235,12 +238,12 @@ async function executeRun(
     warmupEnd.cancel();
   }
   const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
-  const result = decorate(attack, run, config, target, series, counters);
+  const result = completeRunResult(attack, run, config, target, series, counters);
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 
 /** Adds the experiment's coordinates, telemetry, counters, the auto warm-up cut and phases to a run. */
-function decorate(
+function completeRunResult(
   attack: RunResult,
   run: PlannedRun,
   config: AttackConfig,
@@ -301,16 +304,4 @@ export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConf
     ),
   }));
   return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

@@ -7,6 +7,7 @@
  * checked with `stat` before it is opened, since opening a FIFO blocks until a writer comes, and read
  * only up to the size it had then, so a file that grows after the check is refused, not read on.
  */
+import { osErrorText } from "./os_error.ts";
 
 /** Why an input file could not be read: `reason` is a phrase such as "no such file" or "is a folder". */
 export class FileReadError extends Error {
@@ -83,5 +84,5 @@ function statProblem(err: unknown): string {
   if (err instanceof Deno.errors.NotADirectory) return "a part of the path is a file";
   if (err instanceof Deno.errors.PermissionDenied) return "cannot be read (permission denied)";
   if (err instanceof Deno.errors.IsADirectory) return "is a folder";
-  return `cannot be read (${(err as Error).message.replace(/: [a-z]+ '.*$/s, "")})`;
+  return `cannot be read (${osErrorText(err)})`;
 }
