@@ -24,10 +24,6 @@ import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
 
-export { HelpRequested, UsageError } from "./usage_error.ts";
-export { parseDurationMs } from "./duration.ts";
-export { attackHelp } from "./attack_help.ts";
-
 /** Where and how results are shown; everything not part of the load itself. */
 export interface AttackOutputOptions {
   json: boolean;

@@ -6,7 +6,8 @@
  * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
  * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
-import { HelpRequested, parseAttackArgs, UsageError } from "./attack_args.ts";
+import { parseAttackArgs } from "./attack_args.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
 import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";

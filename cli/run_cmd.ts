@@ -20,7 +20,8 @@ import {
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
 import { segmentPlan } from "../scenarios/segment_plan.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
-import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
+import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
+import { TargetFailedError } from "../scenarios/run_targets.ts";
 import { OutputError } from "../results/output_error.ts";
 import { ResultsFileError } from "../results/io.ts";
 import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";

@@ -6,7 +6,8 @@
  * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
  * for rates (`success>99.5%`).
  */
-import type { LatencyKey, RunResult, ThresholdResult } from "./mod.ts";
+import type { RunResult, ThresholdResult } from "./mod.ts";
+import type { LatencyKey } from "./schema_values.ts";
 import { ConfigError } from "../validation/config_error.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";

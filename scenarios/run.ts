@@ -8,7 +8,8 @@
  * target that cannot start or dies throws `TargetFailedError` with its log tail, finished runs kept.
  * Every started target is stopped before `runPlan` returns or throws.
  */
-import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
+import { analyze } from "./analysis.ts";
+import { cutWarmup, phaseStats } from "./interval_stats.ts";
 import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
@@ -26,8 +27,6 @@ import {
 import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import { startTelemetry } from "../targets/mod.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
-
-export { TargetFailedError } from "./run_targets.ts";
 
 /** Progress callbacks for the CLI. */
 export interface RunPlanHooks {
