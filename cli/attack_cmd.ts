@@ -15,7 +15,12 @@ import { ConfigError } from "../validation/config_error.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
+import {
+  evaluateThresholds,
+  parseThreshold,
+  pendingThresholds,
+  type Threshold,
+} from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
@@ -166,17 +171,6 @@ function exitCode(
   }
   if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;
   return checked.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
-}
-
-/** A shard's thresholds, recorded unevaluated (`pending`) for `loadlab merge`. */
-function pendingThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
-  return thresholds.map((t) => ({
-    expression: t.expression,
-    run: run.name,
-    actual: NaN,
-    ok: true,
-    pending: true,
-  }));
 }
 
 /** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */

@@ -115,6 +115,20 @@ function compare(actual: number, op: Op, limit: number): boolean {
   }
 }
 
+/**
+ * The thresholds of a shard (`--segment`), recorded unevaluated (`pending`): a shard holds part of the
+ * load, so `loadlab merge` evaluates them on the whole.
+ */
+export function pendingThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
+  return thresholds.map((t) => ({
+    expression: t.expression,
+    run: run.name,
+    actual: NaN,
+    ok: true,
+    pending: true,
+  }));
+}
+
 /** Evaluates every threshold against every run it applies to. */
 export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): ThresholdResult[] {
   const results: ThresholdResult[] = [];

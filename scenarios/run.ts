@@ -24,7 +24,12 @@ import {
   parseAttackConfig,
   type RelativeAttackInput,
 } from "../runner/config.ts";
-import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
+import {
+  evaluateThresholds,
+  parseThreshold,
+  pendingThresholds,
+  type Threshold,
+} from "../results/thresholds.ts";
 import { startTelemetry } from "../targets/mod.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
 
@@ -160,9 +165,7 @@ async function finish(ctx: RunContext, thresholds: Map<string, Threshold>): Prom
 /** One threshold on one run, with the scope (target, load) it was declared with in the file. */
 function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
   // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its thresholds on the whole.
-  const [result] = run.segment
-    ? [{ expression: threshold.expression, run: run.name, actual: NaN, ok: true, pending: true }]
-    : evaluateThresholds([threshold], [run]);
+  const [result] = run.segment ? pendingThresholds([threshold], run) : evaluateThresholds([threshold], [run]);
   const declared = plan.experiment.thresholds.find((t) =>
     t.expr === threshold.expression && (t.target === undefined || t.target === run.variant) &&
     (t.load === undefined || t.load === run.load)
