@@ -18,7 +18,7 @@ export class FileReadError extends Error {
 }
 
 /** `16 MiB`, `1.5 KiB`, `300 bytes`: a size in the unit a cap is written in. */
-export function formatBytes(bytes: number): string {
+export function formatCap(bytes: number): string {
   const units = [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]] as const;
   for (const [unit, size] of units) {
     if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
@@ -66,7 +66,7 @@ export function readTextFileCapped(path: string, maxBytes: number): string {
 function tooLarge(path: string, size: number, maxBytes: number): FileReadError {
   return new FileReadError(
     path,
-    `is ${formatBytes(size)}, over the cap of ${formatBytes(maxBytes)}`,
+    `is ${formatCap(size)}, over the cap of ${formatCap(maxBytes)}`,
   );
 }
 
