@@ -22,7 +22,7 @@ import { UsageError } from "../cli/usage_error.ts";
 import { BenchSetupError, startNginx } from "./nginx.ts";
 import { BENCH_TOOLS, type BenchTool, type BenchVariant, type ToolRun } from "./tools.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
-import { findProgram, isExecutable } from "../targets/path_lookup.ts";
+import { findProgram, isExecutable } from "../system/path_lookup.ts";
 
 interface BenchOptions {
   durationSec: number;

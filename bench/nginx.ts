@@ -4,6 +4,7 @@
  * pid, error log, temp paths) on a free loopback port, optionally pinned to one CPU with `taskset`.
  * Setup failures are `BenchSetupError`s carrying nginx's error log as the hint.
  */
+import { freePort, waitForPort } from "../system/ports.ts";
 
 /** nginx could not be started; `message` says why and what to check. */
 export class BenchSetupError extends Error {
@@ -56,35 +57,11 @@ export async function startNginx(
     await stderr;
     await Deno.remove(prefix, { recursive: true }).catch(() => {});
   };
-  try {
-    await waitForPort(port, () => exited);
-  } catch (err) {
+  if (!(await waitForPort("127.0.0.1", port, READY_TIMEOUT_MS, () => exited))) {
     await stop();
     const log = (await stderr.catch(() => "")).trim().split("\n").at(-1) ?? "";
-    throw new BenchSetupError(`nginx did not start on 127.0.0.1:${port}: ${log || String(err)}`, {
-      cause: err,
-    });
+    const why = exited ? "nginx exited" : `no answer within ${READY_TIMEOUT_MS} ms`;
+    throw new BenchSetupError(`nginx did not start on 127.0.0.1:${port}: ${log || why}`);
   }
   return { url: tls ? `https://localhost:${port}/` : `http://127.0.0.1:${port}/`, stop };
-}
-
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = (listener.addr as Deno.NetAddr).port;
-  listener.close();
-  return port;
-}
-
-async function waitForPort(port: number, hasExited: () => boolean): Promise<void> {
-  const deadline = performance.now() + READY_TIMEOUT_MS;
-  while (performance.now() < deadline) {
-    if (hasExited()) throw new Error("nginx exited");
-    try {
-      (await Deno.connect({ hostname: "127.0.0.1", port })).close();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  }
-  throw new Error(`no answer within ${READY_TIMEOUT_MS} ms`);
 }

@@ -16,7 +16,7 @@ import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { startNginx } from "./nginx.ts";
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 const FLAGS = [
   { long: "runs", takesValue: true, example: "10" },

@@ -20,7 +20,7 @@ import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { BenchSetupError, startNginx } from "./nginx.ts";
 import { pinning } from "./engine.ts";
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 import { RUN_ID_ENV } from "../targets/process.ts";
 
 type PhaseName = "closed" | "open";

@@ -16,7 +16,7 @@
  */
 import { startTarget } from "../targets/mod.ts";
 import { ManagedProcess } from "../targets/process.ts";
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 import { readProcSample } from "../targets/telemetry.ts";
 
 function flag(name: string, fallback: number): number {

@@ -5,7 +5,7 @@
  * Peers come from Debian (wrk, hey) or from `/work/shared/tools/install-peers.sh` under /tmp/peers
  * (autocannon, oha, k6; `PEERS` overrides the folder). A missing tool is a skip with a reason.
  */
-import { findProgram, isExecutable } from "../targets/path_lookup.ts";
+import { findProgram, isExecutable } from "../system/path_lookup.ts";
 
 export interface ToolRun {
   argv: string[];

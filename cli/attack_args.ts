@@ -11,7 +11,7 @@
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { loadTlsMaterial, TlsFileError } from "../runner/http/tls_options.ts";
-import { outputClobbersInput } from "../results/output_file.ts";
+import { outputClobbersInput } from "../system/output_file.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
 import { dashboardOptions } from "./dashboard_flags.ts";
@@ -19,14 +19,11 @@ import type { ServeOptions } from "./dashboard.ts";
 import { attackHelp } from "./attack_help.ts";
 import { FlagValues } from "./flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
-import { FD_HEADROOM, readOpenFileLimit, socketProblem, socketsOf } from "./open_file_limit.ts";
+import { FD_HEADROOM, socketProblem, socketsOf } from "./open_file_limit.ts";
+import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
-
-export { HelpRequested, UsageError } from "./usage_error.ts";
-export { parseDurationMs } from "./duration.ts";
-export { attackHelp } from "./attack_help.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
 export interface AttackOutputOptions {

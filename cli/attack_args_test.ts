@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { ATTACK_FLAGS } from "./attack_flags.ts";
-import { attackHelp, HelpRequested, parseAttackArgs, type ParsedAttack, UsageError } from "./attack_args.ts";
+import { parseAttackArgs, type ParsedAttack } from "./attack_args.ts";
+import { attackHelp } from "./attack_help.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
 
 const URL_ = "http://127.0.0.1:8080/";
 const parse = (...argv: string[]): ParsedAttack => parseAttackArgs(argv, { openFileLimit: 1024 });

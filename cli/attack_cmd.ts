@@ -2,11 +2,12 @@
  * @module
  * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live
  * line, then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json
- * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` gate fails, 2 bad
+ * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad
  * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
  * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
-import { HelpRequested, parseAttackArgs, UsageError } from "./attack_args.ts";
+import { parseAttackArgs } from "./attack_args.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
 import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";
@@ -14,10 +15,16 @@ import { ConfigError } from "../validation/config_error.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
+import {
+  evaluateThresholds,
+  parseThreshold,
+  pendingThresholds,
+  type Threshold,
+} from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
-import { assertFileWritable, errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { assertFileWritable } from "../system/atomic_write.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
@@ -97,8 +104,8 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
   // Stopped by Ctrl-C or SIGTERM: the run is marked as `run` marks its interrupted ones.
   const interrupted = interrupt.signal.aborted;
   if (interrupted) run = { ...run, incomplete: true };
-  // A shard holds part of the load: its gates wait for `loadlab merge`, which evaluates them on the whole.
-  const gates = run.segment ? pendingGates(thresholds, run) : evaluateThresholds(thresholds, [run]);
+  // A shard holds part of the load: its thresholds wait for `loadlab merge`, which evaluates them on the whole.
+  const checked = run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
   if (run.segment?.lateMs) {
     console.error(
       `loadlab attack: segment ${run.segment.index}/${run.segment.count} started ${run.segment.lateMs} ms ` +
@@ -109,7 +116,7 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     ...buildResultsFile({
       experiment: { name: "attack", source: ["loadlab", "attack", ...argv].join(" ") },
       runs: [run],
-      thresholds: gates,
+      thresholds: checked,
     }),
     ...(interrupted ? { complete: false } : {}),
   };
@@ -122,7 +129,7 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
   else if (!output.quiet) {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
-  printGates(gates, [run], output.json);
+  printThresholds(checked, [run], output.json);
   if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
@@ -130,7 +137,7 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
   if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
   return exitCode(
     run,
-    gates,
+    checked,
     written && !logFailure,
     interrupted ? interrupt.exitCode() : null,
     output.strict,
@@ -153,10 +160,10 @@ async function writeOutputs(
   }
 }
 
-/** Most telling first: a stop by the user, lost output, no answer at all, untrusted (--strict), the gates. */
+/** Most telling first: a stop by the user, lost output, no answer at all, untrusted (--strict), the thresholds. */
 function exitCode(
   run: RunResult,
-  gates: ThresholdResult[],
+  checked: ThresholdResult[],
   written: boolean,
   stoppedWith: number | null,
   strict: boolean,
@@ -168,22 +175,11 @@ function exitCode(
     return EXIT.noResponse;
   }
   if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;
-  return gates.every((g) => g.ok) ? EXIT.ok : EXIT.thresholdFailed;
-}
-
-/** A shard's gates, recorded unevaluated (`pending`) for `loadlab merge`. */
-function pendingGates(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
-  return thresholds.map((t) => ({
-    expression: t.expression,
-    run: run.name,
-    actual: NaN,
-    ok: true,
-    pending: true,
-  }));
+  return checked.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
 /** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */
-function printGates(gates: ThresholdResult[], runs: RunResult[], toStderr: boolean): void {
+function printThresholds(checked: ThresholdResult[], runs: RunResult[], toStderr: boolean): void {
   const print = toStderr ? console.error : console.log;
-  for (const g of gates) print(thresholdLine(g, runs));
+  for (const t of checked) print(thresholdLine(t, runs));
 }

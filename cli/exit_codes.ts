@@ -1,17 +1,16 @@
 /**
  * @module
- * The exit codes every command shares (README's table) and the checks behind the two that need data:
- * "no response at all" (4) and "output not writable" (5), and the untrusted-run check of `--strict` (6).
- * One place, so `attack` and `run` cannot drift apart: a CI job reads the same number from either.
+ * The exit codes every command shares (README's table) and the checks behind those that need data:
+ * "no response at all" (4) and the untrusted-run check of `--strict` (6); "output not writable" (5)
+ * follows the write probe of system/atomic_write.ts. One place, so `attack` and `run` cannot drift apart: a CI job reads the same number from either.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
 import { flaggedRuns } from "../results/run_verdict.ts";
-import { resolveOutput } from "../results/output_file.ts";
 
 export const EXIT = {
   ok: 0,
-  /** A threshold failed, and nothing else: CI gates read 1 as "the numbers were not good enough". */
+  /** A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". */
   thresholdFailed: 1,
   badInput: 2,
   targetFailed: 3,
@@ -64,21 +63,4 @@ export function errorSummary(runs: RunResult[]): string {
   );
   // Messages may quote what a server sent.
   return terminalSafe(parts.join("; ")) || "no request was sent";
-}
-
-/**
- * Throws unless a file can be created at `path` (its folder exists and takes a new file; the path is not
- * a folder). Checked before any load, so a typo costs no run; the probe file is removed again. A symlink
- * is checked where it leads; a device is opened for writing (no probe file beside it, none under /dev),
- * and a FIFO is taken as it is, since its reader may start later.
- */
-export async function assertFileWritable(path: string): Promise<void> {
-  const target = await resolveOutput(path);
-  if (target.kind === "fifo") return;
-  if (target.kind === "device") return (await Deno.open(target.path, { write: true })).close();
-  const slash = target.path.lastIndexOf("/");
-  const dir = slash < 0 ? "." : slash === 0 ? "/" : target.path.slice(0, slash);
-  const probe = `${dir}/.loadlab-write-check-${Deno.pid}`;
-  await Deno.writeTextFile(probe, "");
-  await Deno.remove(probe);
 }

@@ -4,16 +4,17 @@
  * one segment set (`--segment i/N` runs on several machines) become one results file of the whole load
  * (results/merge_shards.ts: exact HDR sums, refusals named). Per-phase statistics are recomputed from
  * the merged interval histograms and the analysis rerun on the merged runs, since the shards' own
- * cover only their part. Exit codes: 0 merged, 1 a gate the shards left pending failed on the whole,
+ * cover only their part. Exit codes: 0 merged, 1 a threshold the shards left pending failed on the whole,
  * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
  */
 import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { outputClobbersInput } from "../results/output_file.ts";
+import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { MergeError, mergeShardFiles } from "../results/merge_shards.ts";
-import { analyze, phaseStats } from "../scenarios/analysis.ts";
+import { analyze } from "../scenarios/analysis.ts";
+import { phaseStats } from "../scenarios/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";

@@ -4,7 +4,7 @@
  * macOS, `start` through cmd on Windows); otherwise, or when it fails, a note says to open it by hand.
  * Fire and forget: the load never waits on a browser starting.
  */
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 /** The command that opens `url`, or null when this machine has none. */
 export function openerFor(os: typeof Deno.build.os, url: string): string[] | null {

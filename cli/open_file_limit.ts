@@ -1,9 +1,8 @@
 /**
  * @module
- * The soft open-file limit of this process, read before any load so `-c 5000` on a 1024-descriptor
- * shell fails with advice instead of a storm of connect errors mid-run. Linux exposes it in
- * /proc/self/limits (already raised by Deno at start-up, so it is the limit that applies); elsewhere the
- * shell's `ulimit -n` is asked. `null` means unknown, and the caller then skips the check.
+ * How many sockets a load may hold under the open-file limit (read by system/open_file_limit.ts), checked
+ * before any load so `-c 5000` on a 1024-descriptor shell fails with advice instead of a storm of connect
+ * errors mid-run.
  *
  * One wording for every command: `socketsOf` says how many sockets a load can hold at once (its
  * connections, or the cap of an open model), `socketProblem` the one-line error with the limit, what was
@@ -12,18 +11,6 @@
 
 /** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */
 export const FD_HEADROOM = 50;
-
-/** Soft RLIMIT_NOFILE, `Infinity` when unlimited, `null` when it cannot be read. */
-export function readOpenFileLimit(): number | null {
-  return fromProcLimits() ?? fromShell();
-}
-
-/** Parses the "Max open files" row of /proc/<pid>/limits (soft limit column). */
-export function parseProcLimits(text: string): number | null {
-  const row = text.split("\n").find((line) => line.startsWith("Max open files"));
-  const soft = row?.slice("Max open files".length).trim().split(/\s+/)[0];
-  return parseLimit(soft);
-}
 
 /** The parts of a validated attack config that decide how many sockets it may hold at once. */
 export interface SocketFields {
@@ -61,27 +48,4 @@ export function socketProblem(sockets: number, limit: number | null, fix: string
 
 function nextPowerOfTwo(n: number): number {
   return 2 ** Math.ceil(Math.log2(n));
-}
-
-function parseLimit(text: string | undefined): number | null {
-  if (text === "unlimited") return Infinity;
-  return text !== undefined && /^\d+$/.test(text) ? Number(text) : null;
-}
-
-function fromProcLimits(): number | null {
-  try {
-    return parseProcLimits(Deno.readTextFileSync("/proc/self/limits"));
-  } catch {
-    return null;
-  }
-}
-
-function fromShell(): number | null {
-  try {
-    const out = new Deno.Command("sh", { args: ["-c", "ulimit -n"], stdout: "piped", stderr: "null" })
-      .outputSync();
-    return out.success ? parseLimit(new TextDecoder().decode(out.stdout).trim()) : null;
-  } catch {
-    return null;
-  }
 }

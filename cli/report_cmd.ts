@@ -12,7 +12,7 @@ import { basename } from "node:path";
 import { loadResultsFile, ResultsFileError } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
-import { outputClobbersInput } from "../results/output_file.ts";
+import { outputClobbersInput } from "../system/output_file.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";

@@ -8,7 +8,7 @@
  */
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
-import { FileReadError, readFileCapped } from "../results/read_capped.ts";
+import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */
 export interface RequestFlags {

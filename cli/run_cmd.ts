@@ -20,15 +20,16 @@ import {
 import { type Plan, planExperiment } from "../scenarios/plan.ts";
 import { segmentPlan } from "../scenarios/segment_plan.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
-import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
-import { assertWritable } from "../scenarios/run_output.ts";
+import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
+import { TargetFailedError } from "../scenarios/run_targets.ts";
 import { OutputError } from "../results/output_error.ts";
-import { ResultsFileError, writeTextAtomic } from "../results/io.ts";
+import { ResultsFileError } from "../results/io.ts";
+import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
 import { redactResults, redactText } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { FileReadError, readTextFileCapped } from "../results/read_capped.ts";
+import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { outputClobbersInput } from "../results/output_file.ts";
+import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
@@ -218,7 +219,7 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
   if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
   const failed = results.thresholds.filter((t) => !t.ok);
   if (failed.length) console.log(`\n${terminalSafe(failedTable(failed, results.runs))}`);
-  // A gate passed on a flagged run is not a pass to rely on: say so beside it.
+  // A threshold passed on a flagged run is not a pass to rely on: say so beside it.
   for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
     console.log(terminalSafe(thresholdLine(t, results.runs)));
   }

@@ -11,7 +11,7 @@ import { applyOverrides, parseDocument } from "../scenarios/overrides.ts";
 import { isArtilleryScript } from "../scenarios/artillery.ts";
 import type { Plan } from "../scenarios/plan.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 /** What changed the experiment file on the command line. */
 export interface SourceChanges {

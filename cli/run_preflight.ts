@@ -17,8 +17,9 @@ import type { Plan, PlannedRun } from "../scenarios/plan.ts";
 import { checkTargetFiles } from "../scenarios/schema_files.ts";
 import { OutputError } from "../results/output_error.ts";
 import { formatPath, type Issue } from "../validation/mod.ts";
-import { assertFileWritable } from "./exit_codes.ts";
-import { maxSocketsUnder, readOpenFileLimit, socketProblem, socketsOf } from "./open_file_limit.ts";
+import { assertFileWritable } from "../system/atomic_write.ts";
+import { maxSocketsUnder, socketProblem, socketsOf } from "./open_file_limit.ts";
+import { readOpenFileLimit } from "../system/open_file_limit.ts";
 
 export interface PreflightOptions {
   /** Shown in front of each problem, as for any file error. */

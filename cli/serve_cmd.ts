@@ -9,9 +9,10 @@ import type { FlagSpec } from "./argv.ts";
 import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
-import { maxSocketsUnder, readOpenFileLimit } from "./open_file_limit.ts";
+import { maxSocketsUnder } from "./open_file_limit.ts";
+import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { isListenError } from "./dashboard.ts";
 import {
   ENDPOINTS,

@@ -9,7 +9,8 @@
  * writable.
  */
 import { join, relative } from "node:path";
-import { loadResultsFile, writeTextAtomic } from "../results/io.ts";
+import { loadResultsFile } from "../results/io.ts";
+import { writeTextAtomic } from "../system/atomic_write.ts";
 import { type SiteExperiment, sitePages } from "../report/html/site.ts";
 import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";

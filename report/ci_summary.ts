@@ -3,7 +3,7 @@
  * What CI systems read after `loadlab run --summary FILE.md --junit FILE.xml`: a markdown summary for
  * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
  * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
- * so a failed gate shows up as a failed test with its actual value next to the expected one. Each run
+ * so a failed threshold shows up as a failed test with its actual value next to the expected one. Each run
  * carries its verdict (results/run_verdict.ts: a badge column, a property and a system-out line), and
  * open-model runs their requested rate, sends made and dropped beside the achieved rate. Pure: reads
  * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a

@@ -12,7 +12,8 @@
  */
 
 import { terminalSafe } from "../validation/terminal_text.ts";
-import type { AttackProgress, LatencyKey, RunResult } from "../results/mod.ts";
+import type { AttackProgress, RunResult } from "../results/mod.ts";
+import type { LatencyKey } from "../results/schema_values.ts";
 import {
   formatBytes,
   formatCount,
@@ -24,8 +25,6 @@ import {
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
-
-export { formatBytes, formatDurationMs } from "./text_format.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {

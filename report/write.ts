@@ -8,7 +8,7 @@
  * `scenarios/run_output.ts`, with the render function the command passes in.
  */
 import type { ResultsFile } from "../results/mod.ts";
-import { writeTextAtomic } from "../results/io.ts";
+import { writeTextAtomic } from "../system/atomic_write.ts";
 import { type RenderOptions, renderReport } from "./html/mod.ts";
 
 /** Renders `results` and writes the page to `path` atomically. */

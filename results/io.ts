@@ -7,10 +7,10 @@
  * after every run).
  */
 import denoJson from "../deno.json" with { type: "json" };
-import { resolveOutput, writeThrough } from "./output_file.ts";
 import { parseResultsFile } from "./parse.ts";
 import { redactResults } from "./redact.ts";
-import { FileReadError, readTextFileCapped } from "./read_capped.ts";
+import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
+import { writeTextAtomic } from "../system/atomic_write.ts";
 import {
   type EnvironmentInfo,
   RESULTS_SCHEMA,
@@ -77,40 +77,6 @@ export function buildResultsFile(opts: {
     runs: opts.runs,
     thresholds: opts.thresholds ?? [],
   };
-}
-
-/**
- * Writes text atomically: temp file in the same directory, then rename over the target. A symlink is
- * followed and the file it names replaced; a device or FIFO is written through, never replaced
- * (output_file.ts). On failure (a full disk, a missing folder) the old file is untouched, the temp file
- * removed, and a `WriteError` names `path`, not the temp file the OS error is about.
- */
-export async function writeTextAtomic(path: string, text: string): Promise<void> {
-  let tmp: string | undefined;
-  try {
-    const target = await resolveOutput(path);
-    if (target.kind !== "file") return await writeThrough(target, text);
-    const real = target.path;
-    const slash = real.lastIndexOf("/");
-    tmp = `${real.slice(0, slash + 1)}.${real.slice(slash + 1)}.${Deno.pid}.${
-      crypto.randomUUID().slice(0, 8)
-    }.tmp`;
-    await Deno.writeTextFile(tmp, text);
-    await Deno.rename(tmp, real);
-  } catch (err) {
-    if (tmp) await Deno.remove(tmp).catch(() => {});
-    // Deno's message ends with the call and its paths (`: writefile '/x/.results.json.1.tmp'`): cut.
-    const reason = String((err as Error).message ?? err).replace(/: [a-z]+ '.*$/s, "");
-    throw new WriteError(path, reason, { cause: err });
-  }
-}
-
-/** An output file could not be written: `reason` is the OS error, e.g. "No space left on device (os error 28)". */
-export class WriteError extends Error {
-  override name = "WriteError";
-  constructor(readonly path: string, readonly reason: string, options?: ErrorOptions) {
-    super(`${reason}: '${path}'`, options);
-  }
 }
 
 /**

@@ -5,7 +5,7 @@
  * every problem is named, since a wrong merge would look like a right one: shards of different
  * experiments or loads, a file that is not a shard, two shards of one segment (overlap), and missing
  * segments (merged anyway only with `allowPartial`, and then marked `shards.partial`). Each run is
- * merged exactly by `mergeShardRuns`; the gates the shards recorded as pending are evaluated on the
+ * merged exactly by `mergeShardRuns`; the thresholds the shards recorded as pending are evaluated on the
  * merged runs. Each shard's environment is kept in `shards.shards[i]`. Pure: the CLI reads the files.
  */
 import type { ResultsFile, RunResult, ShardsSummary, ThresholdResult } from "./mod.ts";
@@ -148,7 +148,7 @@ export function mergeShardFiles(files: ShardFile[], opts: { allowPartial?: boole
   };
 }
 
-/** The shards' gates, each evaluated once on the merged runs. */
+/** The shards' thresholds, each evaluated once on the merged runs. */
 function evaluatePending(shards: Shard[], runs: RunResult[]): ThresholdResult[] {
   const seen = new Set<string>();
   const out: ThresholdResult[] = [];

@@ -48,7 +48,7 @@ export interface RunVerdict {
 
 /**
  * Dropped sends, and lost requests, over this share of intended sends flag the run: a handful in a long
- * run is shown but does not fail a `--strict` gate (a hard stop always leaves a connection's worth of
+ * run is shown but does not fail `--strict` (a hard stop always leaves a connection's worth of
  * requests unfinished).
  */
 export const DROPPED_FLAG_SHARE = 0.001;

@@ -33,18 +33,6 @@ export const RESULTS_SCHEMA = "loadlab.results/v2";
 /** The tag of the previous format, still read. */
 export const RESULTS_SCHEMA_V1 = "loadlab.results/v1";
 
-export {
-  ERROR_KINDS,
-  histogramBucketSchema,
-  type LatencyKey,
-  latencySummarySchema,
-  LOAD_MODELS,
-  percentilePointSchema,
-  sweepPointSchema,
-} from "./schema_values.ts";
-export { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./schema_series.ts";
-export { runResultSchema, targetInfoSchema } from "./schema_run.ts";
-
 /** Pass/fail of one threshold, e.g. `p99 < 200ms`, and the runs it applies to. */
 export const thresholdResultSchema = z.looseObject({
   expression: z.string(),
@@ -52,7 +40,7 @@ export const thresholdResultSchema = z.looseObject({
   actual: num,
   ok: z.boolean(),
   scope: z.looseObject({ target: z.string().optional(), load: z.string().optional() }).optional(),
-  /** Not evaluated: a shard's gate waits for `loadlab merge`, which evaluates it on the whole load. */
+  /** Not evaluated: a shard's threshold waits for `loadlab merge`, which evaluates it on the whole load. */
   pending: z.boolean().optional(),
 });
 

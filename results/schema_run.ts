@@ -32,7 +32,10 @@ export const targetInfoSchema = z.looseObject({
 export const runResultSchema = z.looseObject({
   /** Unique within a results file, e.g. "cached/burst#1" or "attack". */
   name: z.string().min(1),
-  /** Variant (target name) and load name when part of an experiment. */
+  /**
+   * Variant and load name when part of an experiment: a file's target is a variant in results (the
+   * `targets:` key of the experiment file names the variants compared).
+   */
   variant: z.string().optional(),
   load: z.string().optional(),
   /** Value of the swept parameter, and of the second one in a grid. */

@@ -23,7 +23,10 @@ export const intervalSchema = z.looseObject({
    * error); absent in files from before it was recorded.
    */
   errorKinds: counts.optional(),
-  /** Responses with a status >= 400 (or anything not 2xx/3xx). */
+  /**
+   * Responses that count as failed by their status: 4xx and 5xx (and any status below 200). A 3xx is
+   * success, despite the name, which the file format keeps.
+   */
   non2xx: count,
   p50: num,
   p75: num,
@@ -69,6 +72,7 @@ export const phaseResultSchema = z.looseObject({
   rps: num,
   successRate: num,
   timeouts: count,
+  /** 4xx and 5xx responses (and any status below 200); a 3xx is success (as in intervals). */
   non2xx: count,
   statusCodes: counts.default({}),
   errors: counts.default({}),

@@ -3,7 +3,7 @@
  * How a threshold's outcome reads wherever it is printed (terminal, report, `--summary`, `--junit`):
  * the measured value in the unit the rule was written in (`success>=99%` -> `73.33%`, `p99<500us` ->
  * `734 us`, `p99<2s` -> `1.234 s`, `success>=0.99` -> `0.7333`), and the verdict of the run it was
- * evaluated on, so a gate passed or failed on numbers loadlab does not trust says so ("on a
+ * evaluated on, so a threshold passed or failed on numbers loadlab does not trust says so ("on a
  * generator-bound run"). Pure; the grammar itself is results/thresholds.ts's.
  */
 import type { RunResult, ThresholdResult } from "./schema.ts";
@@ -23,7 +23,7 @@ export function thresholdUnit(expression: string): { metric: string; unit: strin
   return { metric: m?.[1] ?? "", unit: m?.[2] ?? "" };
 }
 
-/** A threshold's measured value in its rule's unit; "–" when not evaluated (a shard's pending gate). */
+/** A threshold's measured value in its rule's unit; "–" when not evaluated (a shard's pending threshold). */
 export function formatThresholdActual(expression: string, actual: number): string {
   if (!Number.isFinite(actual)) return "–";
   const { metric, unit } = thresholdUnit(expression);
@@ -50,7 +50,7 @@ export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
 }
 
 /**
- * One gate as the terminal prints it: `PASS  p99<100ms  (attack: 84.20 ms) — on a generator-bound run`,
+ * One threshold as the terminal prints it: `PASS  p99<100ms  (attack: 84.20 ms) — on a generator-bound run`,
  * `FAIL ...`, or `PENDING  expr  (evaluated on the merged shards by loadlab merge)` for a shard.
  */
 export function thresholdLine(t: ThresholdResult, runs: RunResult[]): string {

@@ -1,12 +1,13 @@
 /**
  * @module
- * Pass/fail gates for CI (`--threshold "p99<200ms"`, k6's thresholds in a one-line form). Expressions
+ * Pass/fail thresholds for CI (`--threshold "p99<200ms"`, k6's thresholds in a one-line form). Expressions
  * are parsed before any load is sent, so a typo exits 2 instead of wasting a run; after the run each
  * one is evaluated against every run it applies to. Grammar: `[run:]metric op value[unit]` with
  * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
  * for rates (`success>99.5%`).
  */
-import type { LatencyKey, RunResult, ThresholdResult } from "./mod.ts";
+import type { RunResult, ThresholdResult } from "./mod.ts";
+import type { LatencyKey } from "./schema_values.ts";
 import { ConfigError } from "../validation/config_error.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
@@ -112,6 +113,20 @@ function compare(actual: number, op: Op, limit: number): boolean {
     case "==":
       return actual === limit;
   }
+}
+
+/**
+ * The thresholds of a shard (`--segment`), recorded unevaluated (`pending`): a shard holds part of the
+ * load, so `loadlab merge` evaluates them on the whole.
+ */
+export function pendingThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
+  return thresholds.map((t) => ({
+    expression: t.expression,
+    run: run.name,
+    actual: NaN,
+    ok: true,
+    pending: true,
+  }));
 }
 
 /** Evaluates every threshold against every run it applies to. */

@@ -11,7 +11,8 @@
  * The list of models is `LOAD_MODELS` of the results format; the union is checked against it below.
  */
 import { z } from "zod";
-import { LOAD_MODELS, type LoadModel } from "../results/mod.ts";
+import type { LoadModel } from "../results/mod.ts";
+import { LOAD_MODELS } from "../results/schema_values.ts";
 import { type Issue, validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";

@@ -26,8 +26,6 @@ import {
   welchDiffers,
 } from "../results/stats.ts";
 
-export { apportionErrors, cutWarmup, type PhaseSpan, phaseStats } from "./interval_stats.ts";
-
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
   /** The variant the others are compared with. */

@@ -26,8 +26,6 @@ import { convertEnsure } from "./artillery_ensure.ts";
 import { convertPhases, durationMs } from "./artillery_phases.ts";
 import { convertScenarios, type FlowContext, scalarMap, type Variables } from "./artillery_flow.ts";
 
-export { ArtilleryError, type ArtilleryIssue } from "./artillery_common.ts";
-
 /** Options of the conversion. */
 export interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */

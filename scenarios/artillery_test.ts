@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parse } from "yaml";
-import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+import { ArtilleryError } from "./artillery_common.ts";
 import { ExperimentError, loadExperiment } from "./schema.ts";
 
 const SCRIPT = `

@@ -8,7 +8,8 @@
  * target that cannot start or dies throws `TargetFailedError` with its log tail, finished runs kept.
  * Every started target is stopped before `runPlan` returns or throws.
  */
-import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
+import { analyze } from "./analysis.ts";
+import { cutWarmup, phaseStats } from "./interval_stats.ts";
 import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
@@ -23,10 +24,14 @@ import {
   parseAttackConfig,
   type RelativeAttackInput,
 } from "../runner/config.ts";
-import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
+import {
+  evaluateThresholds,
+  parseThreshold,
+  pendingThresholds,
+  type Threshold,
+} from "../results/thresholds.ts";
 import { startTelemetry } from "../targets/mod.ts";
-
-export { TargetFailedError } from "./run_targets.ts";
+import { sleepUnlessAborted } from "../system/sleep.ts";
 
 /** Progress callbacks for the CLI. */
 export interface RunPlanHooks {
@@ -148,19 +153,19 @@ async function finish(ctx: RunContext, thresholds: Map<string, Threshold>): Prom
   const slo = plan.experiment.search ? sloP99Ms(parseSlo(plan.experiment.search.slo)) : undefined;
   const analysis = analyze(runs, { baseline: plan.experiment.baseline, sloP99Ms: slo });
   const byName = new Map(runs.map((r) => [r.name, r]));
-  const gates: ThresholdResult[] = plan.runs.flatMap((planned) => {
+  const results: ThresholdResult[] = plan.runs.flatMap((planned) => {
     const result = byName.get(planned.name);
-    return result ? planned.thresholds.map((expr) => gate(plan, thresholds.get(expr)!, result)) : [];
+    return result
+      ? planned.thresholds.map((expr) => thresholdResult(plan, thresholds.get(expr)!, result))
+      : [];
   });
-  await output.update({ analysis: { ...analysis, searches }, thresholds: gates, complete: true });
+  await output.update({ analysis: { ...analysis, searches }, thresholds: results, complete: true });
 }
 
 /** One threshold on one run, with the scope (target, load) it was declared with in the file. */
-function gate(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
-  // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its gates on the whole.
-  const [result] = run.segment
-    ? [{ expression: threshold.expression, run: run.name, actual: NaN, ok: true, pending: true }]
-    : evaluateThresholds([threshold], [run]);
+function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
+  // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its thresholds on the whole.
+  const [result] = run.segment ? pendingThresholds([threshold], run) : evaluateThresholds([threshold], [run]);
   const declared = plan.experiment.thresholds.find((t) =>
     t.expr === threshold.expression && (t.target === undefined || t.target === run.variant) &&
     (t.load === undefined || t.load === run.load)
@@ -207,7 +212,7 @@ async function executeRun(
   opts: RunPlanOptions,
   log: boolean,
 ): Promise<RunResult | null> {
-  if (run.cooldownMs > 0) await sleep(run.cooldownMs, opts.signal);
+  if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
   if (opts.signal?.aborted) return null;
   const target = await pool.acquire(run);
   if (!target || opts.signal?.aborted) return null;
@@ -238,12 +243,12 @@ async function executeRun(
     warmupEnd.cancel();
   }
   const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
-  const result = decorate(attack, run, config, target, series, counters);
+  const result = completeRunResult(attack, run, config, target, series, counters);
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 
 /** Adds the experiment's coordinates, telemetry, counters, the auto warm-up cut and phases to a run. */
-function decorate(
+function completeRunResult(
   attack: RunResult,
   run: PlannedRun,
   config: AttackConfig,
@@ -314,16 +319,4 @@ export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConf
     ),
   }));
   return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
-}
-
-function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener("abort", done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-  });
 }

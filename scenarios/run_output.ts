@@ -7,14 +7,8 @@
  * the environment and creation time of the file it resumes. What the report draws is the caller's: it
  * passes the render function in, so the runner of experiments never depends on the report.
  */
-import {
-  buildResultsFile,
-  loadResultsFile,
-  ResultsFileError,
-  WriteError,
-  writeResultsFile,
-  writeTextAtomic,
-} from "../results/io.ts";
+import { buildResultsFile, loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import { WriteError, writeTextAtomic } from "../system/atomic_write.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { OutputError } from "../results/output_error.ts";
 
@@ -119,12 +113,4 @@ async function exists(path: string): Promise<boolean> {
     if (err instanceof Deno.errors.NotFound) return false;
     throw err;
   }
-}
-
-/** Throws when `outDir` cannot be created or written; checked before any load is sent. */
-export async function assertWritable(outDir: string): Promise<void> {
-  await Deno.mkdir(outDir, { recursive: true });
-  const probe = `${outDir}/.loadlab-write-check-${Deno.pid}`;
-  await Deno.writeTextFile(probe, "");
-  await Deno.remove(probe);
 }

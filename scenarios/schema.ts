@@ -17,7 +17,8 @@ import { loadSchema } from "./schema_loads.ts";
 import { namedRecord, targetsSchema } from "./schema_targets.ts";
 import { checkExperiment, expressionProblems } from "./schema_checks.ts";
 import { applyOverrides, parseDocument } from "./overrides.ts";
-import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+import { ArtilleryError } from "./artillery_common.ts";
 
 export type { FileFlow, FileRequest } from "./schema_requests.ts";
 export type { LoadSpec } from "./schema_loads.ts";

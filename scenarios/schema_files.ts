@@ -9,7 +9,7 @@
  * `Issue` with the target's path (`targets.web.staticDir`), so it prints like every other file error.
  * Not part of `loadExperiment`: `loadlab presets` plans every preset on machines that lack node.
  */
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { formatPath, type Issue } from "../validation/mod.ts";
 import type { Plan } from "./plan.ts";

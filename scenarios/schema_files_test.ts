@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { loadExperiment } from "./schema.ts";
 import { planExperiment } from "./plan.ts";
 import { checkTargetFiles, notAFolder, onlineCores } from "./schema_files.ts";
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 const planOf = (targets: string) =>
   planExperiment(loadExperiment(`

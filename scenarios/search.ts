@@ -85,7 +85,7 @@ export async function searchCapacity(
   const base = { parameter: plan.parameter, target: plan.target, load: plan.load, slo: plan.slo };
   const [rangeLo, rangeHi] = plan.range;
   let low = await check(rangeLo);
-  if (!low.ok) return { ...base, value: null, low: null, high: ref(low), confirmRun: null, probes };
+  if (!low.ok) return { ...base, value: null, low: null, high: probeSummary(low), confirmRun: null, probes };
   let high: { value: number; run: string } | null = null;
   if (rangeHi > rangeLo) {
     const top = await check(rangeHi);
@@ -104,8 +104,8 @@ export async function searchCapacity(
     return {
       ...base,
       value: low.value,
-      low: ref(low),
-      high: high && ref(high),
+      low: probeSummary(low),
+      high: high && probeSummary(high),
       confirmRun: confirm.run,
       probes,
     };
@@ -114,13 +114,14 @@ export async function searchCapacity(
   return {
     ...base,
     value: below?.value ?? null,
-    low: below ? ref(below) : null,
-    high: ref(confirm),
+    low: below ? probeSummary(below) : null,
+    high: probeSummary(confirm),
     confirmRun: confirm.run,
     probes,
   };
 }
 
-function ref(p: { value: number; run: string }): { value: number; run: string } {
+/** The value and run name of a probe, without its verdict: how the bounds of a search are stored. */
+function probeSummary(p: { value: number; run: string }): { value: number; run: string } {
   return { value: p.value, run: p.run };
 }

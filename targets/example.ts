@@ -8,7 +8,7 @@
  * `--no-lock` keeps Deno from writing the app's npm packages into loadlab's own lockfile.
  */
 import { TargetError } from "./errors.ts";
-import { findProgram } from "./path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 import type { ExampleSpec } from "./spec.ts";
 
 /** Where the example apps live: `examples/` of the loadlab checkout these sources are in. */

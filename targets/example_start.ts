@@ -6,7 +6,7 @@
  * the built-in target, external apps and the proxy.
  */
 import { exampleCommand } from "./example.ts";
-import { freePort } from "./free_port.ts";
+import { freePort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { connectRedis, seedRedis } from "./redis.ts";
 import type { ExampleSpec } from "./spec.ts";

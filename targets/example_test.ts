@@ -5,7 +5,7 @@ import {
 } from "node:assert/strict";
 import { TargetError } from "./errors.ts";
 import { exampleCommand } from "./example.ts";
-import { findProgram } from "./path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 /** A scratch examples/ folder with an express app, its packages installed or not. */
 async function scratchExamples(installed: boolean): Promise<URL> {

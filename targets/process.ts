@@ -18,7 +18,7 @@
  * grandchildren a wrapper command starts, and a watchdog ends them when loadlab is killed.
  */
 import { TargetError } from "./errors.ts";
-import { findExecutable, findProgram } from "./path_lookup.ts";
+import { findExecutable, findProgram } from "../system/path_lookup.ts";
 import {
   groupAlive,
   inGroupOfItsOwn,

@@ -10,7 +10,7 @@
  * SIGKILLs them all when that pipe closes, which the kernel does however loadlab dies (`kill -9`
  * included). The watchdog has a session of its own too, so a Ctrl-C at the terminal does not end it.
  */
-import { findProgram } from "./path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 let setsid: string | null | undefined;
 let setpriv: string | null | undefined;

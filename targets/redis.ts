@@ -7,9 +7,9 @@
  */
 import { createClient } from "redis";
 import { TargetError } from "./errors.ts";
-import { freePort } from "./free_port.ts";
+import { freePort } from "../system/ports.ts";
 import { ManagedProcess, pollReady, RUN_ID } from "./process.ts";
-import { findProgram } from "./path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 import { processStartTicks } from "./process_group.ts";
 
 export type RedisClient = ReturnType<typeof createClient>;

@@ -11,7 +11,7 @@ import { TargetError } from "./errors.ts";
 import { startExample } from "./example_start.ts";
 import { logFile, noStats, Stack, type Started, type StartOptions, startRedis } from "./start_stack.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
-import { freePort, waitForPort } from "./free_port.ts";
+import { freePort, waitForPort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import {

@@ -9,7 +9,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 
 function target() {
   let received = 0;

@@ -8,7 +8,7 @@
  * `ignore: !requireProgram("chromium")` (tests/helpers.ts).
  */
 import { chromium, type Page } from "playwright-core";
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 const ARGS = [
   "--headless",

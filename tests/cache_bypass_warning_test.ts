@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { eventually, readResults, redisKeys, redisOn, sleep, spawnRun } from "./fault_drill_helpers.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
 import { formatCount } from "../report/text_format.ts";
 

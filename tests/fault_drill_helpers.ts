@@ -8,8 +8,8 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
-import { findProgram } from "../targets/path_lookup.ts";
-import { freePort } from "../targets/free_port.ts";
+import { findProgram } from "../system/path_lookup.ts";
+import { freePort } from "../system/ports.ts";
 import { withTempDir } from "./helpers.ts";
 import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";
 import { type RunningTarget, startTarget } from "../targets/mod.ts";

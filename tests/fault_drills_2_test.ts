@@ -34,7 +34,7 @@ import {
 } from "./fault_drill_helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { startTarget } from "../targets/mod.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 
 const hasRedis = requireProgram("redis-server");
 

@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
 import type { ResultsFile } from "../results/mod.ts";
 

@@ -8,7 +8,7 @@
  * /proc.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 import { MAIN, sleep } from "./fault_drill_helpers.ts";
 import { requireProgram } from "./helpers.ts";
 import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";

@@ -4,7 +4,7 @@
  * external program (redis-server, node, chromium, wrk): skip with a printed reason on a developer machine
  * that lacks it, but fail on CI (env CI=true), where a silently skipped suite would hide a broken setup.
  */
-import { findProgram } from "../targets/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 /** True when `name` is on PATH. When missing: prints why the test is skipped, or throws when CI=true. */
 export function requireProgram(name: string): boolean {

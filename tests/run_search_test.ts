@@ -9,7 +9,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 
 Deno.test("run: a capacity search bisects with probe runs and stores its bracket", async () => {
   await withTempDir(async (dir) => {

@@ -5,7 +5,7 @@
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 import { startLoadlab } from "./background.ts";
 
 const SECRETS = ["hunter2pw", "s3cr3tTOKEN", "XK999key", "COOKIE77", "QKEY123q"];

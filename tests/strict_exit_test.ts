@@ -11,7 +11,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { runVerdict } from "../results/run_verdict.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 
 /** A target that answers every request after `delayMs`. */
 function slowTarget(delayMs: number) {

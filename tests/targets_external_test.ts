@@ -9,7 +9,7 @@ import {
   rejects,
 } from "node:assert/strict";
 import { startTarget, TargetError } from "../targets/mod.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 import { ManagedProcess } from "../targets/process.ts";
 import { requireProgram } from "./helpers.ts";
 

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { makeSingleAttack } from "./fixtures/make_results.ts";
-import { freePort } from "../targets/free_port.ts";
+import { freePort } from "../system/ports.ts";
 
 // deno-lint-ignore no-control-regex -- looking for control characters is the point
 const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;

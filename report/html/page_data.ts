@@ -29,8 +29,6 @@ import {
   storedKnee,
 } from "./page_experiment.ts";
 
-export type { IntervalColumns, PageRun, PageTelemetry, TimeAxis } from "./page_run.ts";
-
 /** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
 export const OVERVIEW_METRICS = [
   "rps",

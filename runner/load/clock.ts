@@ -15,23 +15,6 @@ export function sleepMs(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, Math.max(0, ms)));
 }
 
-/**
- * Resolves after about `ms` milliseconds, or at once when `signal` aborts (a think time must not hold
- * up the end of a run). One timer and one listener, both removed when it resolves.
- */
-export function sleepUnlessAborted(ms: number, signal: AbortSignal): Promise<void> {
-  if (signal.aborted) return Promise.resolve();
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener("abort", done);
-      resolve();
-    };
-    const timer = setTimeout(done, Math.max(0, ms));
-    signal.addEventListener("abort", done, { once: true });
-  });
-}
-
 /** Resolves on the next turn of the event loop, after pending I/O callbacks. */
 export function nextTurn(): Promise<void> {
   return new Promise((resolve) => setImmediate(resolve));

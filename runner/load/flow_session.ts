@@ -16,7 +16,7 @@ import { PickCycle } from "../http/request.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
-import { sleepUnlessAborted } from "./clock.ts";
+import { sleepUnlessAborted } from "../../system/sleep.ts";
 
 /** What a session needs to know about the run it belongs to. */
 export interface SessionRun {

@@ -6,7 +6,8 @@
  * order the recorder counts them in, the key of messages past the per-kind bound, and the encoding of an
  * empty histogram. Its errors are by kind, and so is every interval the aggregator builds from it.
  */
-import { ERROR_KINDS as RESULT_ERROR_KINDS, type ErrorKind } from "../../results/mod.ts";
+import type { ErrorKind } from "../../results/mod.ts";
+import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema_values.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 
 /** What a worker posts to the main isolate for one interval; plain structured-cloneable data. */

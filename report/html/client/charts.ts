@@ -7,7 +7,7 @@
  * chart of one metric across variants, and the HDR-style percentile axis. Inlined by source text like every
  * client module, so no module-level state: live charts are found again through `Chart.getChart`.
  */
-import type { TimeAxis } from "../page_data.ts";
+import type { TimeAxis } from "../page_run.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
 
 // The UMD bundle defines this global; its types are not worth pulling into the page's code.

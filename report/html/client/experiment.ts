@@ -8,7 +8,8 @@
  * cache, as in docs/studies/cache-burst.md) and the capacity searches with their probes. Each part is drawn
  * only when the results have it. Inlined by source text (see dom.ts); strings only ever become text nodes.
  */
-import type { PageData, PageRun } from "../page_data.ts";
+import type { PageData } from "../page_data.ts";
+import type { PageRun } from "../page_run.ts";
 import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, isNum, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 

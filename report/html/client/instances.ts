@@ -10,7 +10,8 @@
  * between two equal targets. Inlined by source text like every client module (see dom.ts), so every
  * helper is exported and nothing lives at module level.
  */
-import type { PageData, PageRun } from "../page_data.ts";
+import type { PageData } from "../page_data.ts";
+import type { PageRun } from "../page_run.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 

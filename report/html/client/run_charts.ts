@@ -6,7 +6,7 @@
  * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
  * uncorrected). Inlined by source text (see dom.ts).
  */
-import type { PageRun, PageTelemetry } from "../page_data.ts";
+import type { PageRun, PageTelemetry } from "../page_run.ts";
 import { fmtMs } from "./dom.ts";
 import {
   addChart,

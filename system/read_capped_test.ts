@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
-import { FileReadError, formatBytes, readFileCapped, readTextFileCapped } from "./read_capped.ts";
+import { FileReadError, formatCap, readFileCapped, readTextFileCapped } from "./read_capped.ts";
 
 Deno.test("readFileCapped: a regular file up to the cap is read whole", async () => {
   const dir = await Deno.makeTempDir();
@@ -36,8 +36,8 @@ Deno.test("readFileCapped: over the cap, a folder, a FIFO, a device or nothing i
   }
 });
 
-Deno.test("formatBytes: the unit a cap is written in", () => {
-  assertEquals(formatBytes(16 * 2 ** 20), "16 MiB");
-  assertEquals(formatBytes(1536), "1.5 KiB");
-  assertEquals(formatBytes(300), "300 bytes");
+Deno.test("formatCap: the unit a cap is written in", () => {
+  assertEquals(formatCap(16 * 2 ** 20), "16 MiB");
+  assertEquals(formatCap(1536), "1.5 KiB");
+  assertEquals(formatCap(300), "300 bytes");
 });

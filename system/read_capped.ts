@@ -7,6 +7,7 @@
  * checked with `stat` before it is opened, since opening a FIFO blocks until a writer comes, and read
  * only up to the size it had then, so a file that grows after the check is refused, not read on.
  */
+import { osErrorText } from "./os_error.ts";
 
 /** Why an input file could not be read: `reason` is a phrase such as "no such file" or "is a folder". */
 export class FileReadError extends Error {
@@ -17,7 +18,7 @@ export class FileReadError extends Error {
 }
 
 /** `16 MiB`, `1.5 KiB`, `300 bytes`: a size in the unit a cap is written in. */
-export function formatBytes(bytes: number): string {
+export function formatCap(bytes: number): string {
   const units = [["GiB", 2 ** 30], ["MiB", 2 ** 20], ["KiB", 2 ** 10]] as const;
   for (const [unit, size] of units) {
     if (bytes >= size) return `${Number((bytes / size).toFixed(1))} ${unit}`;
@@ -65,7 +66,7 @@ export function readTextFileCapped(path: string, maxBytes: number): string {
 function tooLarge(path: string, size: number, maxBytes: number): FileReadError {
   return new FileReadError(
     path,
-    `is ${formatBytes(size)}, over the cap of ${formatBytes(maxBytes)}`,
+    `is ${formatCap(size)}, over the cap of ${formatCap(maxBytes)}`,
   );
 }
 
@@ -83,5 +84,5 @@ function statProblem(err: unknown): string {
   if (err instanceof Deno.errors.NotADirectory) return "a part of the path is a file";
   if (err instanceof Deno.errors.PermissionDenied) return "cannot be read (permission denied)";
   if (err instanceof Deno.errors.IsADirectory) return "is a folder";
-  return `cannot be read (${(err as Error).message.replace(/: [a-z]+ '.*$/s, "")})`;
+  return `cannot be read (${osErrorText(err)})`;
 }

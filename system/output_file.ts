@@ -24,7 +24,8 @@ export class OutputPathError extends Error {
   override name = "OutputPathError";
 }
 
-function dirOf(path: string): string {
+/** The folder of `path` ("." for a bare name, "/" at the root). */
+export function dirOf(path: string): string {
   const slash = path.lastIndexOf("/");
   return slash < 0 ? "." : slash === 0 ? "/" : path.slice(0, slash);
 }

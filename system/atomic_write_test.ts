@@ -1,10 +1,10 @@
 /**
  * @module
- * Tests of the results file I/O: an atomic write that fails keeps the old file, leaves no temporary file
+ * Tests of the atomic write: one that fails keeps the old file, leaves no temporary file
  * and names the file asked for with the OS error.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { WriteError, writeTextAtomic } from "./io.ts";
+import { WriteError, writeTextAtomic } from "./atomic_write.ts";
 
 Deno.test("writeTextAtomic: a failed write names the path asked for and the OS error, leaves the old file and no temp file", async () => {
   const dir = await Deno.makeTempDir();
