@@ -2,8 +2,9 @@
  * @module
  * The worker-side recorder: one `IntervalRecorder` per worker isolate, called by the executors for every
  * response, error and byte count. HOT PATH: the per-event methods allocate nothing, build no strings and
- * create no closures; counters are plain numbers, status codes (100-999) count into a `Uint32Array(1000)` and latencies
- * go straight into reused HdrHistograms. Each event is attributed to the interval its own timestamp falls in
+ * create no closures; the counters are the fields of one `Counters` object made once (one shape, plain
+ * numbers, zeroed in place), status codes (100-999) count into a `Uint32Array(1000)` and latencies go
+ * straight into reused HdrHistograms. Each event is attributed to the interval its own timestamp falls in
  * (`floor((nowMs - originMs) / intervalMs)`), rotating lazily when an event lands past the open interval, so
  * timer jitter in `drain` never moves a response into the wrong interval. Allocation happens only when an
  * interval is closed (about 4 times a second): that is where counters become a plain `IntervalSample` that
@@ -13,10 +14,11 @@
 
 import type { ErrorKind } from "../../results/mod.ts";
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
+import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import { ERROR_KINDS, errorKindIndex, idleSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 
-// The sample format lives in sample.ts; these names stay importable from the recorder.
-export { emptyHistogramEncoding, ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+/** Zero of every counter, copied over the open interval's counters when it closes. */
+const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
 
 /** How the recorder slices time and what it keeps. */
 export interface RecorderOptions {
@@ -50,15 +52,8 @@ export class IntervalRecorder {
   #nextIndex = 0;
   #pending: IntervalSample[] = [];
 
-  #requests = 0;
-  #non2xx = 0;
-  #bytesRead = 0;
-  #bytesWritten = 0;
-  #lateSends = 0;
-  #serverBoundSends = 0;
-  #droppedSends = 0;
-  #connects = 0;
-  #reconnects = 0;
+  /** The open interval's counters: one object for the recorder's life, incremented field by field. */
+  readonly #c: Counters = emptyCounters();
   /** Index = status code; out-of-range codes count at 0 ("no valid status"). */
   readonly #statusCounts = new Uint32Array(1000);
   readonly #errorCounts = new Uint32Array(ERROR_KINDS.length);
@@ -82,8 +77,8 @@ export class IntervalRecorder {
     // late warm-up sends caught up): counting it put achieved above requested in short runs. The request
     // log (request_log.ts) draws the line at the intended send the same way.
     if (nowMs - latencyUs / 1000 < this.#originMs) return;
-    this.#requests++;
-    if (status < 200 || status >= 400) this.#non2xx++;
+    this.#c.requests++;
+    if (status < 200 || status >= 400) this.#c.non2xx++;
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
     this.#histogram.recordValue(clampUs(latencyUs));
     const raw = this.#rawHistogram;
@@ -103,21 +98,21 @@ export class IntervalRecorder {
   }
 
   addBytesRead(nowMs: number, n: number): void {
-    if (this.#slot(nowMs)) this.#bytesRead += n;
+    if (this.#slot(nowMs)) this.#c.bytesRead += n;
   }
 
   addBytesWritten(nowMs: number, n: number): void {
-    if (this.#slot(nowMs)) this.#bytesWritten += n;
+    if (this.#slot(nowMs)) this.#c.bytesWritten += n;
   }
 
   /** A send that went out after its intended time (open models). */
   lateSend(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#lateSends++;
+    if (this.#slot(nowMs)) this.#c.lateSends++;
   }
 
   /** A send that waited for a connection: every one busy, none could be opened at once (open models). */
   serverBoundSend(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#serverBoundSends++;
+    if (this.#slot(nowMs)) this.#c.serverBoundSends++;
   }
 
   /** Sets the start of the measured run, once, for a recorder made with `originMs: Infinity`. */
@@ -132,18 +127,18 @@ export class IntervalRecorder {
    * stays within the run's own schedule.
    */
   droppedSend(nowMs: number, intendedMs = nowMs, count = 1): void {
-    if (this.#slot(nowMs) && intendedMs >= this.#originMs) this.#droppedSends += count;
+    if (this.#slot(nowMs) && intendedMs >= this.#originMs) this.#c.droppedSends += count;
   }
 
   connected(nowMs: number, connectUs: number): void {
     if (!this.#slot(nowMs)) return;
-    this.#connects++;
+    this.#c.connects++;
     this.#connectHistogram.recordValue(clampUs(connectUs));
   }
 
   /** The server closed a connection (Connection: close or EOF) and it was reopened. */
   reconnected(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#reconnects++;
+    if (this.#slot(nowMs)) this.#c.reconnects++;
   }
 
   /**
@@ -196,36 +191,16 @@ export class IntervalRecorder {
 
   /** Turns the open interval into a sample and resets every counter and histogram for reuse. */
   #takeOpen(): IntervalSample {
-    const sample: IntervalSample = {
-      ...this.#idleSample(this.#openIndex),
-      requests: this.#requests,
-      non2xx: this.#non2xx,
-      statusCodes: this.#takeStatusCodes(),
-      bytesRead: this.#bytesRead,
-      bytesWritten: this.#bytesWritten,
-      lateSends: this.#lateSends,
-      serverBoundSends: this.#serverBoundSends,
-      droppedSends: this.#droppedSends,
-      connects: this.#connects,
-      reconnects: this.#reconnects,
-    };
+    const sample = this.#idleSample(this.#openIndex);
+    addCounters(sample, this.#c);
+    Object.assign(this.#c, NO_COUNTERS);
+    sample.statusCodes = this.#takeStatusCodes();
     this.#takeErrors(sample);
     sample.histogram = this.#takeHistogram(this.#histogram) ?? sample.histogram;
     if (this.#rawHistogram !== null) {
       sample.uncorrectedHistogram = this.#takeHistogram(this.#rawHistogram) ?? sample.uncorrectedHistogram;
     }
     sample.connectHistogram = this.#takeHistogram(this.#connectHistogram);
-    this.#requests =
-      this.#non2xx =
-      this.#bytesRead =
-      this.#bytesWritten =
-        0;
-    this.#lateSends =
-      this.#serverBoundSends =
-      this.#droppedSends =
-      this.#connects =
-      this.#reconnects =
-        0;
     this.#openIndex = -1;
     this.#openStartMs = Infinity;
     this.#openEndMs = -Infinity;
