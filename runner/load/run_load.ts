@@ -28,7 +28,7 @@ import { poolSizeOf, preConnect } from "./pre_connect.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
-import type { FlowSample } from "../stats/flow_recorder.ts";
+import type { FlowSample } from "../stats/flow_counters.ts";
 
 const executors: Record<LoadModel, Executor> = {
   connections: connectionsExecutor,
