@@ -14,11 +14,11 @@
 import {
   DEFAULT_DURATION_MS,
   DEFAULT_MAX_CONNECTIONS,
-  LOAD_MODELS,
-  type LoadModel,
   type ModelInput,
   type Phase,
 } from "../runner/config.ts";
+import type { LoadModel } from "../results/mod.ts";
+import { LOAD_MODELS } from "../results/schema_values.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { parsePhases } from "./phases.ts";
 import { UsageError } from "./usage_error.ts";

@@ -1,24 +1,75 @@
 /**
  * @module
- * The counters of a results interval that add up exactly, and how they add: across the workers that
- * reported one interval (runner/stats/aggregate.ts) and across the intervals of part of a run
- * (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics). One definition, so a counter
- * added to intervals is summed the same way in both. Gauges (`inFlight`, `connections`) are sampled, not
- * summed, and are not among them. Errors by kind and server-bound sends are counters too, but files from
- * before they were recorded lack them: `IntervalDetail` sums them only while every interval has them, so
- * a sum is exact or absent, never an undercount. Pure.
+ * The counters of a run and how they add. `Counters` is the one record of the nine counters: a worker's
+ * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and
+ * `addCounters` sums them over workers (runner/stats/aggregate.ts, interval_accumulator.ts), over the
+ * intervals of part of a run (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics) and
+ * over shards (merge_shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects or
+ * reconnects, a run no non-2xx count, and files from before server-bound sends were recorded lack them;
+ * a counter missing from what is added adds nothing. `IntervalCounts` adds what a results interval
+ * counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not summed,
+ * and are not among them. Errors by kind and server-bound sends of results intervals are summed by
+ * `IntervalDetail` only while every interval has them, so a sum is exact or absent, never an undercount.
+ * Pure.
  */
 import type { IntervalResult } from "./schema.ts";
 
-/** The additive counters of an interval. */
-export type IntervalCounts = Pick<
-  IntervalResult,
-  "requests" | "errors" | "non2xx" | "bytesRead" | "bytesWritten" | "lateSends" | "statusCodes"
->;
+/** The additive counters of a run, of an interval and of one worker's share of one. */
+export interface Counters {
+  /** Responses, any status. */
+  requests: number;
+  /** Responses with a status outside 2xx/3xx. */
+  non2xx: number;
+  bytesRead: number;
+  bytesWritten: number;
+  /** Sends that went out after their intended time (open models). */
+  lateSends: number;
+  /** Sends that found every connection busy and none could be opened at once (the server holds them). */
+  serverBoundSends: number;
+  /** Sends skipped because they were later than the bound (open models). */
+  droppedSends: number;
+  connects: number;
+  /** Connections the server closed that were reopened. */
+  reconnects: number;
+}
+
+/** Zero of every counter, in one field order, so every `Counters` object has the same shape. */
+export function emptyCounters(): Counters {
+  return {
+    requests: 0,
+    non2xx: 0,
+    bytesRead: 0,
+    bytesWritten: 0,
+    lateSends: 0,
+    serverBoundSends: 0,
+    droppedSends: 0,
+    connects: 0,
+    reconnects: 0,
+  };
+}
+
+/** Adds every counter of `from` into `into`; one `from` lacks (a results subset) adds nothing. */
+export function addCounters(into: Counters, from: Partial<Counters>): void {
+  into.requests += from.requests ?? 0;
+  into.non2xx += from.non2xx ?? 0;
+  into.bytesRead += from.bytesRead ?? 0;
+  into.bytesWritten += from.bytesWritten ?? 0;
+  into.lateSends += from.lateSends ?? 0;
+  into.serverBoundSends += from.serverBoundSends ?? 0;
+  into.droppedSends += from.droppedSends ?? 0;
+  into.connects += from.connects ?? 0;
+  into.reconnects += from.reconnects ?? 0;
+}
+
+/** The counters of intervals with their errors and status codes. */
+export interface IntervalCounts extends Counters {
+  errors: number;
+  statusCodes: Record<string, number>;
+}
 
 /** Zero of every counter (a fresh `statusCodes` object each call). */
 export function emptyIntervalCounts(): IntervalCounts {
-  return { requests: 0, errors: 0, non2xx: 0, bytesRead: 0, bytesWritten: 0, lateSends: 0, statusCodes: {} };
+  return { ...emptyCounters(), errors: 0, statusCodes: {} };
 }
 
 /** Adds counts by key (status codes, error kinds); a missing count adds nothing. */
@@ -26,14 +77,20 @@ export function addCounts(into: Record<string, number>, from: Record<string, num
   for (const [key, count] of Object.entries(from)) into[key] = (into[key] ?? 0) + (count ?? 0);
 }
 
-/** Adds every counter of `from` into `into`. */
-export function addIntervalCounts(into: IntervalCounts, from: IntervalCounts): void {
-  into.requests += from.requests;
+/** The sum of counts by key (errors by kind). */
+export function sumValues(counts: Record<string, number | undefined>): number {
+  let total = 0;
+  for (const count of Object.values(counts)) total += count ?? 0;
+  return total;
+}
+
+/** Adds the counters, errors and status codes of `from` (an interval of results or of the aggregator). */
+export function addIntervalCounts(
+  into: IntervalCounts,
+  from: Partial<Counters> & Pick<IntervalCounts, "errors" | "statusCodes">,
+): void {
+  addCounters(into, from);
   into.errors += from.errors;
-  into.non2xx += from.non2xx;
-  into.bytesRead += from.bytesRead;
-  into.bytesWritten += from.bytesWritten;
-  into.lateSends += from.lateSends;
   addCounts(into.statusCodes, from.statusCodes);
 }
 

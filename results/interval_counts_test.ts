@@ -1,11 +1,43 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import {
+  addCounters,
   addIntervalCounts,
   addIntervalDetail,
+  emptyCounters,
   emptyIntervalCounts,
   emptyIntervalDetail,
   successRateOf,
 } from "./interval_counts.ts";
+
+Deno.test("counters add field by field; one the added object lacks adds nothing", () => {
+  const into = emptyCounters();
+  const all = {
+    requests: 1,
+    non2xx: 2,
+    bytesRead: 3,
+    bytesWritten: 4,
+    lateSends: 5,
+    serverBoundSends: 6,
+    droppedSends: 7,
+    connects: 8,
+    reconnects: 9,
+  };
+  addCounters(into, all);
+  addCounters(into, all);
+  addCounters(into, { requests: 10 });
+  assertEquals(into, {
+    requests: 12,
+    non2xx: 4,
+    bytesRead: 6,
+    bytesWritten: 8,
+    lateSends: 10,
+    serverBoundSends: 12,
+    droppedSends: 14,
+    connects: 16,
+    reconnects: 18,
+  });
+  assertEquals(Object.keys(emptyCounters()), Object.keys(all), "one field order: one object shape");
+});
 
 Deno.test("interval counts add counter by counter, status codes by key", () => {
   const into = emptyIntervalCounts();
@@ -14,11 +46,16 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
   addIntervalCounts(into, { ...one, statusCodes: { "200": 3 } });
   assertEquals(into, {
     requests: 6,
-    errors: 2,
     non2xx: 2,
     bytesRead: 60,
     bytesWritten: 18,
     lateSends: 4,
+    // Results intervals carry none of these (older files not even server-bound sends): they add nothing.
+    serverBoundSends: 0,
+    droppedSends: 0,
+    connects: 0,
+    reconnects: 0,
+    errors: 2,
     statusCodes: { "200": 5, "500": 1 },
   });
   assertEquals(emptyIntervalCounts().statusCodes, {}, "a fresh object each call");

@@ -9,7 +9,16 @@
  * its summary is stored) and the flows' latency summaries. Pure; `merge_shards.ts` checks the set first.
  */
 import type { IntervalResult, RunResult } from "./mod.ts";
-import { addCounts, addIntervalDetail, emptyIntervalDetail } from "./interval_counts.ts";
+import {
+  addCounters,
+  addCounts,
+  addIntervalCounts,
+  addIntervalDetail,
+  emptyCounters,
+  emptyIntervalCounts,
+  emptyIntervalDetail,
+  sumValues,
+} from "./interval_counts.ts";
 import {
   encodeHistogram,
   histogramBuckets,
@@ -66,13 +75,15 @@ export function mergeIntervals(runs: RunResult[], alignment: Alignment): Interva
 }
 
 function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignment): IntervalResult {
-  const total = (of: (iv: IntervalResult) => number) => parts.reduce((s, iv) => s + of(iv), 0);
-  const statusCodes: Record<string, number> = {};
+  const counts = emptyIntervalCounts();
   // Errors by kind and server-bound sends only when every shard's interval has them (else an undercount).
   const detail = emptyIntervalDetail();
+  let inFlight = 0, connections = 0;
   for (const iv of parts) {
-    addCounts(statusCodes, iv.statusCodes);
+    addIntervalCounts(counts, iv);
     addIntervalDetail(detail, iv);
+    inFlight += iv.inFlight;
+    connections += iv.connections;
   }
   // Exact only when every shard that answered in this interval kept its histogram.
   const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
@@ -82,30 +93,30 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
   return {
     startMs: index * alignment.intervalMs,
     durationMs: parts.length ? Math.max(...parts.map((iv) => iv.durationMs)) : alignment.intervalMs,
-    requests: total((iv) => iv.requests),
-    errors: total((iv) => iv.errors),
+    requests: counts.requests,
+    errors: counts.errors,
     ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
-    non2xx: total((iv) => iv.non2xx),
+    non2xx: counts.non2xx,
     p50: latency(summary.p50),
     p75: latency(summary.p75),
     p90: latency(summary.p90),
     p99: latency(summary.p99),
     mean: latency(summary.mean),
     max: latency(summary.max),
-    bytesRead: total((iv) => iv.bytesRead),
-    bytesWritten: total((iv) => iv.bytesWritten),
-    lateSends: total((iv) => iv.lateSends),
+    bytesRead: counts.bytesRead,
+    bytesWritten: counts.bytesWritten,
+    lateSends: counts.lateSends,
     ...(detail.serverBoundSends !== null ? { serverBoundSends: detail.serverBoundSends } : {}),
-    inFlight: total((iv) => iv.inFlight),
-    connections: total((iv) => iv.connections),
-    statusCodes,
+    inFlight,
+    connections,
+    statusCodes: counts.statusCodes,
     ...(exact ? { histogramEncoded: encodeHistogram(histogram) } : {}),
   };
 }
 
 /** Successful responses of a run, back from its rate (an integer, up to float noise). */
 function successes(run: RunResult): number {
-  const attempted = run.requests + sum([run], (r) => Object.values(r.errors).reduce((a, b) => a + b, 0));
+  const attempted = run.requests + sumValues(run.errors);
   return Number.isFinite(run.successRate) ? Math.round(run.successRate * attempted) : 0;
 }
 
@@ -121,21 +132,21 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const durationSec = Math.max(
     ...runs.map((r, k) => r.durationSec + (alignment.offsets[k] * alignment.intervalMs) / 1000),
   );
-  const requests = sum(runs, (r) => r.requests);
-  const errorCount = sum(runs, (r) => Object.values(r.errors).reduce((a, b) => a + b, 0));
-  const lateSends = sum(runs, (r) => r.lateSends);
-  const serverBoundSends = sum(runs, (r) => r.serverBoundSends);
-  const droppedSends = sum(runs, (r) => r.droppedSends);
+  // A run stores no non-2xx count and older files no server-bound sends: those add nothing.
+  const c = emptyCounters();
   const statusCodes: Record<string, number> = {};
   const errors: Record<string, number> = {};
   const errorMessages: Record<string, Record<string, number>> = {};
   for (const r of runs) {
+    addCounters(c, r);
     addCounts(statusCodes, r.statusCodes);
     addCounts(errors, r.errors);
     for (const [kind, messages] of Object.entries(r.errorMessages)) {
       addCounts(errorMessages[kind] ??= {}, messages);
     }
   }
+  const { requests, lateSends, droppedSends } = c;
+  const errorCount = sumValues(errors);
   const first = runs[0];
   // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
   const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ...whole } = first;
@@ -161,13 +172,13 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     statusCodes,
     errors,
     errorMessages,
-    bytesRead: sum(runs, (r) => r.bytesRead),
-    bytesWritten: sum(runs, (r) => r.bytesWritten),
+    bytesRead: c.bytesRead,
+    bytesWritten: c.bytesWritten,
     lateSends,
     droppedSends,
-    ...verdict(lateSends, serverBoundSends, requests + errorCount + droppedSends),
-    connects: sum(runs, (r) => r.connects),
-    reconnects: sum(runs, (r) => r.reconnects),
+    ...verdict(lateSends, c.serverBoundSends, requests + errorCount + droppedSends),
+    connects: c.connects,
+    reconnects: c.reconnects,
     connectTimeMs: mergeConnectTimes(runs, (r) => r.connectTimeMs),
     ...(runs.some((r) => r.tlsMs) ? { tlsMs: mergeConnectTimes(runs, (r) => r.tlsMs ?? null) } : {}),
     ...(first.tls ? { tls: first.tls } : {}),

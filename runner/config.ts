@@ -8,18 +8,15 @@
  *
  * Defaults live only here, in the schema. Problems come back as `ConfigError.issues` (`{path,
  * message}`), so the CLI maps paths to flags and experiment files to their keys without parsing text.
- * The list of models is `LOAD_MODELS` of the results format; the union is checked against it below.
+ * The list of models is the results format's `LOAD_MODELS` (type `LoadModel`); the union is checked
+ * against it below.
  */
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";
-import { LOAD_MODELS } from "../results/schema_values.ts";
-import { type Issue, validate } from "../validation/mod.ts";
+import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { tlsOptionsSchema } from "./http/tls_options.ts";
-
-export { LOAD_MODELS, type LoadModel };
-export type { Issue };
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
 export const requestSpecSchema = z.object({

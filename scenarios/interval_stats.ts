@@ -39,16 +39,20 @@ export interface PhaseSpan {
   durationMs: number;
 }
 
-/** The counters that intervals carry, summed over some of them. */
-interface IntervalTotals extends IntervalCounts, IntervalDetail {
+/**
+ * The counters that intervals carry, summed over some of them. Errors by kind and server-bound sends are
+ * read from `detail` (null when an interval lacked them), not from the counters' zero-filled sum.
+ */
+interface IntervalTotals extends IntervalCounts {
+  detail: IntervalDetail;
   spanMs: number;
 }
 
 function totalsOf(intervals: IntervalResult[]): IntervalTotals {
-  const t: IntervalTotals = { ...emptyIntervalCounts(), ...emptyIntervalDetail(), spanMs: 0 };
+  const t: IntervalTotals = { ...emptyIntervalCounts(), detail: emptyIntervalDetail(), spanMs: 0 };
   for (const iv of intervals) {
     addIntervalCounts(t, iv);
-    addIntervalDetail(t, iv);
+    addIntervalDetail(t.detail, iv);
     t.spanMs += iv.durationMs;
   }
   return t;
@@ -74,7 +78,7 @@ export function apportionErrors(total: number, mix: Record<string, number>): Rec
 }
 
 function errorsOf(t: IntervalTotals, run: RunResult): Record<string, number> {
-  return t.errorKinds ?? apportionErrors(t.errors, run.errors);
+  return t.detail.errorKinds ?? apportionErrors(t.errors, run.errors);
 }
 
 /** Whether every interval with responses carries its histogram (else percentiles cannot be exact). */
@@ -130,7 +134,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     bytesWritten: t.bytesWritten,
     lateSends: t.lateSends,
     // The aggregator's rule; in files whose intervals carry no server-bound count the whole run's stands in.
-    ...verdict(t.lateSends, t.serverBoundSends ?? run.serverBoundSends ?? 0, sends),
+    ...verdict(t.lateSends, t.detail.serverBoundSends ?? run.serverBoundSends ?? 0, sends),
   };
 }
 

@@ -16,7 +16,8 @@ import { connectToOf } from "../http/tls_options.ts";
 import type { TlsSessionInfo } from "../http/tls_transport.ts";
 import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport_choice.ts";
 import { RequestMix } from "../http/request.ts";
-import { IntervalRecorder, type IntervalSample } from "../stats/recorder.ts";
+import { IntervalRecorder } from "../stats/recorder.ts";
+import type { IntervalSample } from "../stats/sample.ts";
 import type { Executor, LoadContext } from "./executor.ts";
 import { connectionsExecutor } from "./connections.ts";
 import { countExecutor } from "./count.ts";
@@ -30,7 +31,7 @@ import { poolSizeOf, preConnect } from "./pre_connect.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
-import type { FlowSample } from "../stats/flow_recorder.ts";
+import type { FlowSample } from "../stats/flow_counters.ts";
 
 const executors: Record<LoadModel, Executor> = {
   connections: connectionsExecutor,

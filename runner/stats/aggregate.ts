@@ -18,7 +18,13 @@
 
 import type { ErrorKind, IntervalResult } from "../../results/mod.ts";
 import type { AggregateStats, AggregatorOptions, LiveStats } from "./aggregate_types.ts";
-import { addCounts, successRateOf } from "../../results/interval_counts.ts";
+import {
+  addCounters,
+  addCounts,
+  emptyCounters,
+  successRateOf,
+  sumValues,
+} from "../../results/interval_counts.ts";
 import {
   createHistogram,
   decodeHistogram,
@@ -42,12 +48,9 @@ import {
   reopened,
   sampleAccumulator,
   settleInterval,
-  sumValues,
 } from "./interval_accumulator.ts";
 import { detectStabilization } from "../../results/stabilization.ts";
 import { verdict } from "../../results/bound_verdict.ts";
-
-export type { AggregateStats, AggregatorOptions, LiveStats } from "./aggregate_types.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 
@@ -84,15 +87,8 @@ export class RunAggregator {
   readonly #rawTotal: Histogram | null;
   readonly #connectTotal: Histogram = createHistogram();
   readonly #tlsTotal: Histogram = createHistogram();
-  #requests = 0;
-  #non2xx = 0;
-  #bytesRead = 0;
-  #bytesWritten = 0;
-  #lateSends = 0;
-  #serverBoundSends = 0;
-  #droppedSends = 0;
-  #connects = 0;
-  #reconnects = 0;
+  /** The run's counters, summed over every sample. */
+  readonly #c = emptyCounters();
   readonly #statusCodes: Record<string, number> = {};
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
@@ -164,15 +160,7 @@ export class RunAggregator {
   }
 
   #addTotals(sample: IntervalSample): void {
-    this.#requests += sample.requests;
-    this.#non2xx += sample.non2xx;
-    this.#bytesRead += sample.bytesRead;
-    this.#bytesWritten += sample.bytesWritten;
-    this.#lateSends += sample.lateSends;
-    this.#serverBoundSends += sample.serverBoundSends;
-    this.#droppedSends += sample.droppedSends;
-    this.#connects += sample.connects;
-    this.#reconnects += sample.reconnects;
+    addCounters(this.#c, sample);
     addCounts(this.#statusCodes, sample.statusCodes);
     addCounts(this.#errors, sample.errors);
     for (const [kind, messages] of Object.entries(sample.errorMessages)) {
@@ -207,7 +195,7 @@ export class RunAggregator {
     const windowSec = ((current - first) * this.#intervalMs) / 1000;
     const p99Us = encodings.length > 0 ? mergeEncoded(encodings).getValueAtPercentile(99) : 0;
     return {
-      requests: this.#requests,
+      requests: this.#c.requests,
       errors: sumValues(this.#errors),
       rps: windowSec > 0 ? requests / windowSec : 0,
       p99Ms: p99Us / 1000,
@@ -218,14 +206,15 @@ export class RunAggregator {
   finish(durationSec: number): AggregateStats {
     // Every worker is done: what is still open has all the samples it will get.
     this.#completeThrough(Infinity);
+    const c = this.#c;
     const errors = sumValues(this.#errors);
-    const sends = this.#requests + errors + this.#droppedSends;
+    const sends = c.requests + errors + c.droppedSends;
     const raw = this.#rawTotal;
     const intervals = this.#denseIntervals(durationSec);
     return {
-      requests: this.#requests,
-      rps: durationSec > 0 ? this.#requests / durationSec : 0,
-      successRate: successRateOf({ requests: this.#requests, errors, non2xx: this.#non2xx }, 0),
+      requests: c.requests,
+      rps: durationSec > 0 ? c.requests / durationSec : 0,
+      successRate: successRateOf({ requests: c.requests, errors, non2xx: c.non2xx }, 0),
       latencyMs: summarizeMs(this.#total),
       uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
       percentiles: percentileCurve(this.#total),
@@ -236,13 +225,13 @@ export class RunAggregator {
       statusCodes: { ...this.#statusCodes },
       errors: { ...this.#errors },
       errorMessages: structuredClone(this.#errorMessages),
-      bytesRead: this.#bytesRead,
-      bytesWritten: this.#bytesWritten,
-      lateSends: this.#lateSends,
-      droppedSends: this.#droppedSends,
-      ...verdict(this.#lateSends, this.#serverBoundSends, sends),
-      connects: this.#connects,
-      reconnects: this.#reconnects,
+      bytesRead: c.bytesRead,
+      bytesWritten: c.bytesWritten,
+      lateSends: c.lateSends,
+      droppedSends: c.droppedSends,
+      ...verdict(c.lateSends, c.serverBoundSends, sends),
+      connects: c.connects,
+      reconnects: c.reconnects,
       connectTimeMs: summaryMs(this.#connectTotal),
       tlsMs: summaryMs(this.#tlsTotal),
       intervals,

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { RunAggregator } from "./aggregate.ts";
-import { IntervalRecorder, type IntervalSample } from "./recorder.ts";
+import { IntervalRecorder } from "./recorder.ts";
+import type { IntervalSample } from "./sample.ts";
 
 const INTERVAL_MS = 100;
 const ORIGIN_MS = 5000;

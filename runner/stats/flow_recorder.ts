@@ -1,54 +1,22 @@
 /**
  * @module
- * The worker-side counters of flows: per flow the sessions started, completed and failed and a
- * histogram of completed sessions' durations; per request step its responses, errors and latency
- * histogram. Totals over the run, not per interval (the run's intervals already count every request
- * of a flow through the `IntervalRecorder`), so nothing is encoded until `take()` at the end of the
- * worker's share, when the histograms become HDR encodings that cross isolates. Flows and steps are
- * addressed by index, so recording is a counter increment and one `recordValue`.
+ * The worker-side counters of flows (`FlowCounters` of flow_counters.ts: per flow the sessions started,
+ * completed and failed and a histogram of completed sessions' durations; per request step its
+ * responses, errors and latency histogram). Totals over the run, not per interval (the run's intervals
+ * already count every request of a flow through the `IntervalRecorder`), so nothing is encoded until
+ * `take()` at the end of the worker's share, when the histograms become HDR encodings that cross
+ * isolates. Flows and steps are addressed by index, so recording is a counter increment and one
+ * `recordValue`.
  */
-import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
-
-/** One flow's totals from one worker; plain structured-cloneable data. */
-export interface FlowSample {
-  name: string;
-  sessions: number;
-  completed: number;
-  failed: number;
-  /** Encoded durations (us) of completed sessions; null when none completed. */
-  sessionHistogram: string | null;
-  steps: Array<{ label: string; requests: number; errors: number; histogram: string | null }>;
-}
-
-interface StepCounters {
-  label: string;
-  requests: number;
-  errors: number;
-  histogram: Histogram;
-}
-
-interface FlowCounters {
-  name: string;
-  sessions: number;
-  completed: number;
-  failed: number;
-  sessionHistogram: Histogram;
-  steps: StepCounters[];
-}
+import { clampUs } from "../../results/histogram.ts";
+import { emptyFlowCounters, type FlowCounters, type FlowSample, flowSample } from "./flow_counters.ts";
 
 /** Records sessions and steps of every flow of one worker. */
 export class FlowRecorder {
   readonly #flows: FlowCounters[];
 
   constructor(flows: ReadonlyArray<{ name: string; labels: readonly string[] }>) {
-    this.#flows = flows.map((f) => ({
-      name: f.name,
-      sessions: 0,
-      completed: 0,
-      failed: 0,
-      sessionHistogram: createHistogram(),
-      steps: f.labels.map((label) => ({ label, requests: 0, errors: 0, histogram: createHistogram() })),
-    }));
+    this.#flows = flows.map((f) => emptyFlowCounters(f.name, f.labels));
   }
 
   sessionStarted(flow: number): void {
@@ -79,22 +47,6 @@ export class FlowRecorder {
 
   /** The totals so far as samples (histograms encoded); call once, at the end of the worker's share. */
   take(): FlowSample[] {
-    return this.#flows.map((f) => ({
-      name: f.name,
-      sessions: f.sessions,
-      completed: f.completed,
-      failed: f.failed,
-      sessionHistogram: encodeOrNull(f.sessionHistogram),
-      steps: f.steps.map((s) => ({
-        label: s.label,
-        requests: s.requests,
-        errors: s.errors,
-        histogram: encodeOrNull(s.histogram),
-      })),
-    }));
+    return this.#flows.map(flowSample);
   }
-}
-
-function encodeOrNull(h: Histogram): string | null {
-  return h.totalCount === 0 ? null : encodeHistogram(h);
 }

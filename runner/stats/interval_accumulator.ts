@@ -16,14 +16,17 @@ import {
   addIntervalCounts,
   emptyIntervalCounts,
   type IntervalCounts,
+  sumValues,
 } from "../../results/interval_counts.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "../../results/histogram.ts";
 import { emptyHistogramEncoding, type IntervalSample } from "./sample.ts";
 
-/** Counters of one interval index, summed over the workers that reported it. */
+/**
+ * Counters of one interval index, summed over the workers that reported it (dropped sends, connects and
+ * reconnects too, though results intervals do not show them).
+ */
 export interface IntervalAccumulator extends IntervalCounts {
   errorKinds: Record<string, number>;
-  serverBoundSends: number;
   inFlight: number;
   connections: number;
   histograms: string[];
@@ -56,7 +59,6 @@ export function emptyAccumulator(): IntervalAccumulator {
   return {
     ...emptyIntervalCounts(),
     errorKinds: {},
-    serverBoundSends: 0,
     inFlight: 0,
     connections: 0,
     histograms: [],
@@ -74,13 +76,6 @@ export function compactCounts(counts: Record<string, number>): Record<string, nu
   return JSON.parse(JSON.stringify(counts));
 }
 
-/** The sum of counts by key (a sample's errors by kind). */
-export function sumValues(counts: Record<string, number | undefined>): number {
-  let total = 0;
-  for (const count of Object.values(counts)) total += count ?? 0;
-  return total;
-}
-
 /** Adds one interval's counts into another (gauges excepted: they are summed per sample, not folded). */
 export function addInterval(
   into: Omit<IntervalAccumulator, "histograms" | "inFlight" | "connections">,
@@ -88,7 +83,6 @@ export function addInterval(
 ): void {
   addIntervalCounts(into, from);
   addCounts(into.errorKinds, from.errorKinds);
-  into.serverBoundSends += from.serverBoundSends;
 }
 
 /** One worker's sample as an accumulator of its own (the form a late sample is added in). */

@@ -2,8 +2,9 @@
  * @module
  * The worker-side recorder: one `IntervalRecorder` per worker isolate, called by the executors for every
  * response, error and byte count. HOT PATH: the per-event methods allocate nothing, build no strings and
- * create no closures; counters are plain numbers, status codes (100-999) count into a `Uint32Array(1000)` and latencies
- * go straight into reused HdrHistograms. Each event is attributed to the interval its own timestamp falls in
+ * create no closures; the counters are the fields of one `Counters` object made once (one shape, plain
+ * numbers, zeroed in place), status codes (100-999) count into a `Uint32Array(1000)` and latencies go
+ * straight into reused HdrHistograms. Each event is attributed to the interval its own timestamp falls in
  * (`floor((nowMs - originMs) / intervalMs)`), rotating lazily when an event lands past the open interval, so
  * timer jitter in `drain` never moves a response into the wrong interval. Allocation happens only when an
  * interval is closed (about 4 times a second): that is where counters become a plain `IntervalSample` that
@@ -13,10 +14,11 @@
 
 import type { ErrorKind } from "../../results/mod.ts";
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
+import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import { ERROR_KINDS, errorKindIndex, idleSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 
-// The sample format lives in sample.ts; these names stay importable from the recorder.
-export { emptyHistogramEncoding, ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+/** Zero of every counter, copied over the open interval's counters when it closes. */
+const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
 
 /** How the recorder slices time and what it keeps. */
 export interface RecorderOptions {
@@ -53,15 +55,8 @@ export class IntervalRecorder {
   #nextIndex = 0;
   #pending: IntervalSample[] = [];
 
-  #requests = 0;
-  #non2xx = 0;
-  #bytesRead = 0;
-  #bytesWritten = 0;
-  #lateSends = 0;
-  #serverBoundSends = 0;
-  #droppedSends = 0;
-  #connects = 0;
-  #reconnects = 0;
+  /** The open interval's counters: one object for the recorder's life, incremented field by field. */
+  readonly #c: Counters = emptyCounters();
   /** Index = status code; out-of-range codes count at 0 ("no valid status"). */
   readonly #statusCounts = new Uint32Array(1000);
   readonly #errorCounts = new Uint32Array(ERROR_KINDS.length);
@@ -85,11 +80,12 @@ export class IntervalRecorder {
     // A response to a send intended before t0 is the warm-up's even when it lands after t0 (a backlog of
     // late warm-up sends caught up): counting it put achieved above requested in short runs. The request
     // log (request_log.ts) draws the line at the intended send the same way.
-    // The latency is whole microseconds, so a send made at t0 itself can compute a hair before it: the
-    // line sits 1 ms early, far from any backlog (a backlog is at least the late bound old).
+    // The intended time comes back through a floating-point round trip (ms -> us -> ms), so a send made at
+    // t0 itself can land a hair before it: the line sits 1 ms early, far from any backlog (which is at
+    // least the late bound old).
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
-    this.#requests++;
-    if (status < 200 || status >= 400) this.#non2xx++;
+    this.#c.requests++;
+    if (status < 200 || status >= 400) this.#c.non2xx++;
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
     this.#histogram.recordValue(clampUs(latencyUs));
     const raw = this.#rawHistogram;
@@ -109,21 +105,21 @@ export class IntervalRecorder {
   }
 
   addBytesRead(nowMs: number, n: number): void {
-    if (this.#slot(nowMs)) this.#bytesRead += n;
+    if (this.#slot(nowMs)) this.#c.bytesRead += n;
   }
 
   addBytesWritten(nowMs: number, n: number): void {
-    if (this.#slot(nowMs)) this.#bytesWritten += n;
+    if (this.#slot(nowMs)) this.#c.bytesWritten += n;
   }
 
   /** A send that went out after its intended time (open models). */
   lateSend(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#lateSends++;
+    if (this.#slot(nowMs)) this.#c.lateSends++;
   }
 
   /** A send that waited for a connection: every one busy, none could be opened at once (open models). */
   serverBoundSend(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#serverBoundSends++;
+    if (this.#slot(nowMs)) this.#c.serverBoundSends++;
   }
 
   /** Sets the start of the measured run, once, for a recorder made with `originMs: Infinity`. */
@@ -138,20 +134,22 @@ export class IntervalRecorder {
    * stays within the run's own schedule.
    */
   droppedSend(nowMs: number, intendedMs = nowMs, count = 1): void {
-    if (this.#slot(nowMs) && intendedMs >= this.#originMs - WARMUP_LINE_SLACK_MS) this.#droppedSends += count;
+    if (this.#slot(nowMs) && intendedMs >= this.#originMs - WARMUP_LINE_SLACK_MS) {
+      this.#c.droppedSends += count;
+    }
   }
 
   /** A connection opened: TCP connect time, and the TLS handshake's (negative for none). */
   connected(nowMs: number, connectUs: number, tlsUs = -1): void {
     if (!this.#slot(nowMs)) return;
-    this.#connects++;
+    this.#c.connects++;
     this.#connectHistogram.recordValue(clampUs(connectUs));
     if (tlsUs >= 0) this.#tlsHistogram.recordValue(clampUs(tlsUs));
   }
 
   /** The server closed a connection (Connection: close or EOF) and it was reopened. */
   reconnected(nowMs: number): void {
-    if (this.#slot(nowMs)) this.#reconnects++;
+    if (this.#slot(nowMs)) this.#c.reconnects++;
   }
 
   /**
@@ -204,19 +202,10 @@ export class IntervalRecorder {
 
   /** Turns the open interval into a sample and resets every counter and histogram for reuse. */
   #takeOpen(): IntervalSample {
-    const sample: IntervalSample = {
-      ...this.#idleSample(this.#openIndex),
-      requests: this.#requests,
-      non2xx: this.#non2xx,
-      statusCodes: this.#takeStatusCodes(),
-      bytesRead: this.#bytesRead,
-      bytesWritten: this.#bytesWritten,
-      lateSends: this.#lateSends,
-      serverBoundSends: this.#serverBoundSends,
-      droppedSends: this.#droppedSends,
-      connects: this.#connects,
-      reconnects: this.#reconnects,
-    };
+    const sample = this.#idleSample(this.#openIndex);
+    addCounters(sample, this.#c);
+    Object.assign(this.#c, NO_COUNTERS);
+    sample.statusCodes = this.#takeStatusCodes();
     this.#takeErrors(sample);
     sample.histogram = this.#takeHistogram(this.#histogram) ?? sample.histogram;
     if (this.#rawHistogram !== null) {
@@ -224,17 +213,6 @@ export class IntervalRecorder {
     }
     sample.connectHistogram = this.#takeHistogram(this.#connectHistogram);
     sample.tlsHistogram = this.#takeHistogram(this.#tlsHistogram);
-    this.#requests =
-      this.#non2xx =
-      this.#bytesRead =
-      this.#bytesWritten =
-        0;
-    this.#lateSends =
-      this.#serverBoundSends =
-      this.#droppedSends =
-      this.#connects =
-      this.#reconnects =
-        0;
     this.#openIndex = -1;
     this.#openStartMs = Infinity;
     this.#openEndMs = -Infinity;

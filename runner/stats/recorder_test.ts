@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { decodeHistogram } from "../../results/histogram.ts";
-import { IntervalRecorder, type IntervalSample, OTHER_MESSAGES } from "./recorder.ts";
+import { IntervalRecorder } from "./recorder.ts";
+import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 
 // Time is injected: origin at t = 1000 ms, 100 ms intervals; nothing in these tests sleeps.
 const ORIGIN_MS = 1000;

@@ -9,13 +9,12 @@
 import type { ErrorKind } from "../../results/mod.ts";
 import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema_values.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
+import { type Counters, emptyCounters } from "../../results/interval_counts.ts";
 
-/** What a worker posts to the main isolate for one interval; plain structured-cloneable data. */
-export interface IntervalSample {
+/** What a worker posts to the main isolate for one interval (its counters and more); plain data. */
+export interface IntervalSample extends Counters {
   /** floor((eventMs - originMs) / intervalMs) */
   index: number;
-  requests: number;
-  non2xx: number;
   statusCodes: Record<string, number>;
   /** Failed requests of this interval by kind; kinds without a failure are absent. */
   errors: Partial<Record<ErrorKind, number>>;
@@ -23,14 +22,6 @@ export interface IntervalSample {
   /** Encoded corrected latency (us). */
   histogram: string;
   uncorrectedHistogram: string | null;
-  bytesRead: number;
-  bytesWritten: number;
-  lateSends: number;
-  /** Sends that found every connection busy and none could be opened at once (the server holds them). */
-  serverBoundSends: number;
-  droppedSends: number;
-  connects: number;
-  reconnects: number;
   connectHistogram: string | null;
   /** https: TLS handshake times (µs) of the interval's connects; null when none. */
   tlsHistogram: string | null;
@@ -56,20 +47,12 @@ export function idleSample(index: number, inFlight: number, connections: number,
   const empty = emptyHistogramEncoding();
   const sample: IntervalSample = {
     index,
-    requests: 0,
-    non2xx: 0,
+    ...emptyCounters(),
     statusCodes: {},
     errors: {},
     errorMessages: {},
     histogram: empty,
     uncorrectedHistogram: uncorrected ? empty : null,
-    bytesRead: 0,
-    bytesWritten: 0,
-    lateSends: 0,
-    serverBoundSends: 0,
-    droppedSends: 0,
-    connects: 0,
-    reconnects: 0,
     connectHistogram: null,
     tlsHistogram: null,
     inFlight,

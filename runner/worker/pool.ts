@@ -6,8 +6,8 @@
  * others and rejects with a `LoadError`.
  */
 import type { AttackConfig } from "../config.ts";
-import type { IntervalSample } from "../stats/recorder.ts";
-import type { FlowSample } from "../stats/flow_recorder.ts";
+import type { IntervalSample } from "../stats/sample.ts";
+import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 

@@ -6,9 +6,9 @@
  * opens its pool, then answers "prepared") and then "start" at one common instant.
  */
 import type { AttackConfig } from "../config.ts";
-import type { IntervalSample } from "../stats/recorder.ts";
+import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
-import type { FlowSample } from "../stats/flow_recorder.ts";
+import type { FlowSample } from "../stats/flow_counters.ts";
 
 export type MainToWorker =
   | { type: "prepare"; config: AttackConfig; workerIndex: number; workerCount: number }

@@ -1,0 +1,94 @@
+/**
+ * @module
+ * The totals of flows, one shape on both sides of the worker boundary: per flow the sessions started,
+ * completed and failed with a histogram of completed sessions' durations, per request step its responses,
+ * errors and latency histogram. A worker's `FlowRecorder` (flow_recorder.ts) increments one
+ * `FlowCounters` per flow and hands them over once as `FlowSample`s (histograms encoded, so they cross
+ * isolates); the `FlowAggregator` (flow_aggregate.ts) adds every worker's samples into its own
+ * `FlowCounters` with `addFlowCounters`. Flows and steps are addressed by index.
+ */
+import {
+  createHistogram,
+  decodeHistogram,
+  encodeHistogram,
+  type Histogram,
+} from "../../results/histogram.ts";
+
+/** One flow's totals, with live histograms. */
+export interface FlowCounters {
+  name: string;
+  sessions: number;
+  completed: number;
+  failed: number;
+  /** Durations (us) of completed sessions. */
+  sessionHistogram: Histogram;
+  steps: Array<{ label: string; requests: number; errors: number; histogram: Histogram }>;
+}
+
+/** One flow's totals from one worker; plain structured-cloneable data. */
+export interface FlowSample {
+  name: string;
+  sessions: number;
+  completed: number;
+  failed: number;
+  /** Encoded durations (us) of completed sessions; null when none completed. */
+  sessionHistogram: string | null;
+  steps: Array<{ label: string; requests: number; errors: number; histogram: string | null }>;
+}
+
+/** Zero totals of a flow with these request steps. */
+export function emptyFlowCounters(name: string, labels: readonly string[]): FlowCounters {
+  return {
+    name,
+    sessions: 0,
+    completed: 0,
+    failed: 0,
+    sessionHistogram: createHistogram(),
+    steps: labels.map((label) => ({ label, requests: 0, errors: 0, histogram: createHistogram() })),
+  };
+}
+
+/**
+ * Adds one worker's sample of the same flow (counts summed, histograms decoded and added). Workers run
+ * the same config, so a sample of another flow or other steps is a bug of ours and throws.
+ */
+export function addFlowCounters(into: FlowCounters, from: FlowSample): void {
+  if (from.name !== into.name || from.steps.length !== into.steps.length) {
+    throw new Error(`flow samples of workers do not line up at flow ${from.name}`);
+  }
+  into.sessions += from.sessions;
+  into.completed += from.completed;
+  into.failed += from.failed;
+  addEncoded(into.sessionHistogram, from.sessionHistogram);
+  from.steps.forEach((step, j) => {
+    const to = into.steps[j];
+    to.requests += step.requests;
+    to.errors += step.errors;
+    addEncoded(to.histogram, step.histogram);
+  });
+}
+
+/** The totals as a sample, histograms encoded (null when they recorded nothing). */
+export function flowSample(f: FlowCounters): FlowSample {
+  return {
+    name: f.name,
+    sessions: f.sessions,
+    completed: f.completed,
+    failed: f.failed,
+    sessionHistogram: encodeOrNull(f.sessionHistogram),
+    steps: f.steps.map((s) => ({
+      label: s.label,
+      requests: s.requests,
+      errors: s.errors,
+      histogram: encodeOrNull(s.histogram),
+    })),
+  };
+}
+
+function addEncoded(into: Histogram, encoded: string | null): void {
+  if (encoded !== null) into.add(decodeHistogram(encoded));
+}
+
+function encodeOrNull(h: Histogram): string | null {
+  return h.totalCount === 0 ? null : encodeHistogram(h);
+}
