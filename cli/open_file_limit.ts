@@ -3,15 +3,9 @@
  * The soft open-file limit of this process, read before any load so `-c 5000` on a 1024-descriptor
  * shell fails with advice instead of a storm of connect errors mid-run. Linux exposes it in
  * /proc/self/limits (already raised by Deno at start-up, so it is the limit that applies); elsewhere the
- * shell's `ulimit -n` is asked. `null` means unknown, and the caller then skips the check.
- *
- * One wording for every command: `socketsOf` says how many sockets a load can hold at once (its
- * connections, or the cap of an open model), `socketProblem` the one-line error with the limit, what was
- * asked and how to raise it, so `attack` and `run` cannot drift apart.
+ * shell's `ulimit -n` is asked. `null` means unknown, and the caller then skips the check. What a load
+ * may hold under it is runner/socket_budget.ts.
  */
-
-/** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */
-export const FD_HEADROOM = 50;
 
 /** Soft RLIMIT_NOFILE, `Infinity` when unlimited, `null` when it cannot be read. */
 export function readOpenFileLimit(): number | null {
@@ -23,44 +17,6 @@ export function parseProcLimits(text: string): number | null {
   const row = text.split("\n").find((line) => line.startsWith("Max open files"));
   const soft = row?.slice("Max open files".length).trim().split(/\s+/)[0];
   return parseLimit(soft);
-}
-
-/** The parts of a validated attack config that decide how many sockets it may hold at once. */
-export interface SocketFields {
-  model: string;
-  connections?: number;
-  maxConnections?: number;
-  ratePerSec?: number;
-}
-
-/**
- * The most sockets a load holds at once: `maxConnections` for open pacing (rate, or count with a rate),
- * else its fixed `connections`. `open` says which, so messages name the right knob.
- */
-export function socketsOf(config: SocketFields): { open: boolean; sockets: number } {
-  const open = config.model === "rate" || (config.model === "count" && config.ratePerSec !== undefined);
-  return { open, sockets: (open ? config.maxConnections : config.connections) ?? 0 };
-}
-
-/** The most sockets a load may ask for under `limit` (never below 1). */
-export function maxSocketsUnder(limit: number): number {
-  return Math.max(1, limit - FD_HEADROOM);
-}
-
-/**
- * `undefined` when `sockets` fit under `limit` (or the limit is unknown); else the problem in words:
- * `needs 5000 sockets but the open-file limit is 256 (50 kept for the runtime); raise it (ulimit -n
- * 8192) or use at most 206`. The caller puts the flag or field in front, and its own name after "at most".
- */
-export function socketProblem(sockets: number, limit: number | null, fix: string): string | undefined {
-  if (limit === null || !Number.isFinite(limit) || sockets <= limit - FD_HEADROOM) return undefined;
-  return `needs ${sockets} sockets but the open-file limit is ${limit} (${FD_HEADROOM} kept for the ` +
-    `runtime); raise it (ulimit -n ${nextPowerOfTwo(sockets + FD_HEADROOM)}) or use at most ` +
-    `${fix} ${maxSocketsUnder(limit)}`;
-}
-
-function nextPowerOfTwo(n: number): number {
-  return 2 ** Math.ceil(Math.log2(n));
 }
 
 function parseLimit(text: string | undefined): number | null {

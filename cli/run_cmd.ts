@@ -9,16 +9,13 @@
 import { interruptSignal, liveLine } from "./live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
-import { assertOutputsWritable, preflightPlan } from "./run_preflight.ts";
+import { assertOutputsWritable } from "./run_preflight.ts";
+import { readOpenFileLimit } from "./open_file_limit.ts";
 import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
-import {
-  type Experiment,
-  ExperimentError,
-  loadExperiment,
-  MAX_EXPERIMENT_FILE_BYTES,
-} from "../scenarios/schema.ts";
-import { type Plan, planExperiment } from "../scenarios/plan.ts";
-import { segmentPlan } from "../scenarios/segment_plan.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
+import { ExperimentError } from "../scenarios/experiment_error.ts";
+import { loadPlan } from "../scenarios/load.ts";
+import type { Plan } from "../scenarios/plan_types.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome, TargetFailedError } from "../scenarios/run.ts";
 import { assertWritable } from "../scenarios/run_output.ts";
@@ -55,13 +52,9 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
   const command = opts.command ?? "run";
   let args: RunArgs;
   let source: Source;
-  let plan: Plan;
   try {
     args = parseRunArgs(argv, command, opts.help ?? RUN_HELP);
     source = loadSource(args);
-    plan = planExperiment(source.experiment, { only: args.only });
-    if (args.segment) plan = segmentPlan(plan, args.segment, args.startAtEpochMs);
-    plan = preflightPlan(plan, { file: args.source });
   } catch (err) {
     if (err instanceof HelpRequested) {
       console.log(err.text);
@@ -69,6 +62,7 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     }
     return badInput(command, err);
   }
+  const plan = source.plan;
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
     [["--out-dir", `${outDir}/results.json`], ["--out-dir", `${outDir}/report.html`], [
@@ -97,20 +91,30 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
   return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict });
 }
 
-/** An experiment as read: validated, with the text it came from and the preset's name. */
+/** An experiment as read: planned and checked, with the text it came from and the preset's name. */
 interface Source {
-  experiment: Experiment;
+  plan: Plan;
   text: string;
   preset?: string;
 }
 
 /**
- * The experiment of a file or a preset, validated (throws `ExperimentError` or `UsageError`). An
- * Artillery script is converted by `loadExperiment` (scenarios/artillery.ts), its notes printed here.
+ * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
+ * loaded by scenarios/load.ts `loadPlan`, the notes of a converted Artillery script printed here.
  */
 function loadSource(args: RunArgs): Source {
   const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
-  const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source, warn };
+  const common = {
+    file: args.source,
+    quick: args.quick,
+    set: args.set,
+    targets: args.targets,
+    warn,
+    only: args.only,
+    segment: args.segment,
+    startAtEpochMs: args.startAtEpochMs,
+    openFileLimit: readOpenFileLimit(),
+  };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);
     const preset = findPreset(name);
@@ -119,7 +123,7 @@ function loadSource(args: RunArgs): Source {
         `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
       );
     }
-    return { experiment: loadExperiment(preset.text, common), text: preset.text, preset: name };
+    return { plan: loadPlan(preset.text, common), text: preset.text, preset: name };
   }
   let text: string;
   try {
@@ -131,7 +135,7 @@ function loadSource(args: RunArgs): Source {
       { cause: err },
     );
   }
-  return { experiment: loadExperiment(text, common), text };
+  return { plan: loadPlan(text, common), text };
 }
 
 /** Prints bad input (one line per issue) and returns 2; rethrows anything else. */

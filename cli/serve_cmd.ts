@@ -11,7 +11,8 @@ import { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { findProgram } from "../targets/path_lookup.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
-import { maxSocketsUnder, readOpenFileLimit } from "./open_file_limit.ts";
+import { readOpenFileLimit } from "./open_file_limit.ts";
+import { maxSocketsUnder } from "../runner/socket_budget.ts";
 import { isListenError } from "./dashboard.ts";
 import {
   ENDPOINTS,

@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { parse } from "yaml";
 import { ArtilleryError, artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
-import { ExperimentError, loadExperiment } from "./schema.ts";
+import { ExperimentError } from "./experiment_error.ts";
+import { loadExperiment } from "./load.ts";
 
 const SCRIPT = `
 config:

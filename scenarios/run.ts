@@ -9,7 +9,9 @@
  * Every started target is stopped before `runPlan` returns or throws.
  */
 import { analyze, cutWarmup, phaseStats } from "./analysis.ts";
-import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
+import { estimateDurationMs } from "./plan.ts";
+import { applyParameter } from "./plan_attack.ts";
+import type { Plan, PlannedRun, SearchPlan } from "./plan_types.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
 import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
