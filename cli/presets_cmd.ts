@@ -13,6 +13,8 @@ import { formatDurationMs } from "../report/text_format.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { tokenize } from "./argv.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
+import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./run_command.ts";
 
 export const PRESETS_HELP = `loadlab presets: the experiments shipped inside loadlab
 
@@ -51,26 +53,16 @@ export function presetRows(): PresetRow[] {
 }
 
 /** Runs `loadlab presets`; returns the exit code. */
-export function runPresetsCommand(argv: string[]): number {
-  try {
+export function runPresetsCommand(argv: string[]): Promise<number> {
+  return runCommand("presets", () => {
     const raw = tokenize(argv, [{ long: "help", short: "h", takesValue: false }], {}, "presets");
     if (raw.values.has("help")) throw new HelpRequested(PRESETS_HELP);
     if (raw.positionals.length) {
       throw new UsageError(`takes no arguments, got "${raw.positionals[0]}"`);
     }
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(err.text);
-      return 0;
-    }
-    if (err instanceof UsageError) {
-      console.error(`loadlab presets: ${err.message}`);
-      return 2;
-    }
-    throw err;
-  }
-  console.log(renderPresetTable(presetRows()));
-  return 0;
+    console.log(renderPresetTable(presetRows()));
+    return EXIT.ok;
+  });
 }
 
 /** The aligned table `loadlab presets` prints. */
