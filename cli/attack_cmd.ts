@@ -7,11 +7,11 @@
  * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
 import { parseAttackArgs } from "./attack_args.ts";
-import { HelpRequested, UsageError } from "./usage_error.ts";
+import { runCommand } from "./run_command.ts";
+import { OutputError } from "../results/output_error.ts";
 import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";
-import { ConfigError } from "../validation/config_error.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -31,23 +31,13 @@ import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
 
 /** Runs the command; returns the process exit code. */
-export async function runAttackCommand(argv: string[]): Promise<number> {
-  let parsed;
-  let thresholds: Threshold[];
-  try {
-    parsed = parseAttackArgs(argv);
-    thresholds = parsed.thresholds.map(parseThreshold);
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(err.text);
-      return 0;
-    }
-    if (err instanceof UsageError || err instanceof ConfigError) {
-      console.error(`loadlab attack: ${err.message}`);
-      return EXIT.badInput;
-    }
-    throw err;
-  }
+export function runAttackCommand(argv: string[]): Promise<number> {
+  return runCommand("attack", () => attack(argv));
+}
+
+async function attack(argv: string[]): Promise<number> {
+  const parsed = parseAttackArgs(argv);
+  const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   for (
     const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
@@ -56,12 +46,9 @@ export async function runAttackCommand(argv: string[]): Promise<number> {
     ]]
   ) {
     if (path === undefined) continue;
-    try {
-      await assertFileWritable(path);
-    } catch (err) {
-      console.error(`loadlab attack: ${flag} ${path}: cannot write: ${(err as Error).message}`);
-      return EXIT.outputNotWritable;
-    }
+    await assertFileWritable(path).catch((err) => {
+      throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
+    });
   }
   const keepSecrets = output.keepSecrets;
   const dashboard = output.dashboard

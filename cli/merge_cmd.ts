@@ -7,18 +7,20 @@
  * cover only their part. Exit codes: 0 merged, 1 a threshold the shards left pending failed on the whole,
  * 2 bad input or an unmergeable set (every reason printed), 5 output not writable.
  */
-import { loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
+import { loadResultsFile, writeResultsFile } from "../results/io.ts";
+import { OutputError } from "../results/output_error.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
-import { MergeError, mergeShardFiles } from "../results/merge_shards.ts";
+import { mergeShardFiles } from "../results/merge_shards.ts";
 import { analyze } from "../scenarios/analysis.ts";
 import { phaseStats } from "../scenarios/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
-import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+import { runCommand } from "./run_command.ts";
 import { EXIT } from "./exit_codes.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 
@@ -90,37 +92,25 @@ function withPhases(run: RunResult): RunResult {
 }
 
 /** Runs `loadlab merge ...`; returns the exit code. */
-export async function runMergeCommand(argv: string[]): Promise<number> {
-  let args: MergeArgs;
-  let merged: ResultsFile;
-  try {
-    args = parseMergeArgs(argv);
+export function runMergeCommand(argv: string[]): Promise<number> {
+  return runCommand("merge", async () => {
+    const args = parseMergeArgs(argv);
     const files = [];
     // Redacted before merging, so a shard written with --no-redact still merges with redacted ones.
     for (const file of args.inputs) files.push({ file, results: redactResults(await loadResultsFile(file)) });
-    merged = finishMerged(mergeShardFiles(files, { allowPartial: args.allowPartial }));
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(err.text);
-      return EXIT.ok;
+    const merged = finishMerged(mergeShardFiles(files, { allowPartial: args.allowPartial }));
+    try {
+      await writeResultsFile(args.output, merged);
+      if (args.report) await writeReport(args.report, merged);
+    } catch (err) {
+      throw new OutputError(`cannot write the output: ${(err as Error).message}`, { cause: err });
     }
-    if (err instanceof MergeError) {
-      for (const problem of err.problems) console.error(`loadlab merge: ${terminalSafe(problem)}`);
-      return EXIT.badInput;
-    }
-    if (err instanceof UsageError || err instanceof ResultsFileError) {
-      console.error(`loadlab merge: ${terminalSafe(oneLine(err.message))}`);
-      return EXIT.badInput;
-    }
-    throw err;
-  }
-  try {
-    await writeResultsFile(args.output, merged);
-    if (args.report) await writeReport(args.report, merged);
-  } catch (err) {
-    console.error(`loadlab merge: cannot write the output: ${(err as Error).message}`);
-    return EXIT.outputNotWritable;
-  }
+    return summarize(args, merged);
+  });
+}
+
+/** Prints what was merged and the thresholds; the exit code they give. */
+function summarize(args: MergeArgs, merged: ResultsFile): number {
   const shards = merged.shards!;
   const partial = shards.partial
     ? `, PARTIAL: missing ${shards.missing.map((i) => `${i}/${shards.count}`)}`

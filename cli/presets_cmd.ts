@@ -6,14 +6,15 @@
  * warm-ups and cooldowns plus loadlab's start, each run's set-up, target starts and graceful stops), an
  * idle machine near the low end.
  */
-import { loadExperiment } from "../scenarios/schema.ts";
-import { planExperiment } from "../scenarios/plan.ts";
+import { loadPlan } from "../scenarios/load.ts";
 import { type DurationRange, estimateRangeMs } from "../scenarios/plan_estimate.ts";
 import { PRESETS } from "../scenarios/presets/mod.ts";
 import { formatDurationMs } from "../report/text_format.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { tokenize } from "./argv.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
+import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./run_command.ts";
 
 export const PRESETS_HELP = `loadlab presets: the experiments shipped inside loadlab
 
@@ -36,8 +37,10 @@ export interface PresetRow {
 /** Plans every preset in full and quick. */
 export function presetRows(): PresetRow[] {
   return PRESETS.map((preset) => {
-    const full = planExperiment(loadExperiment(preset.text, { file: `preset:${preset.name}` }));
-    const quick = planExperiment(loadExperiment(preset.text, { file: `preset:${preset.name}`, quick: true }));
+    // Listed, not run: no checks of this machine (a preset's example apps may need a missing node).
+    const file = `preset:${preset.name}`;
+    const full = loadPlan(preset.text, { file, preflight: false });
+    const quick = loadPlan(preset.text, { file, quick: true, preflight: false });
     return {
       name: preset.name,
       title: preset.title,
@@ -50,26 +53,16 @@ export function presetRows(): PresetRow[] {
 }
 
 /** Runs `loadlab presets`; returns the exit code. */
-export function runPresetsCommand(argv: string[]): number {
-  try {
+export function runPresetsCommand(argv: string[]): Promise<number> {
+  return runCommand("presets", () => {
     const raw = tokenize(argv, [{ long: "help", short: "h", takesValue: false }], {}, "presets");
     if (raw.values.has("help")) throw new HelpRequested(PRESETS_HELP);
     if (raw.positionals.length) {
       throw new UsageError(`takes no arguments, got "${raw.positionals[0]}"`);
     }
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(err.text);
-      return 0;
-    }
-    if (err instanceof UsageError) {
-      console.error(`loadlab presets: ${err.message}`);
-      return 2;
-    }
-    throw err;
-  }
-  console.log(renderPresetTable(presetRows()));
-  return 0;
+    console.log(renderPresetTable(presetRows()));
+    return EXIT.ok;
+  });
 }
 
 /** The aligned table `loadlab presets` prints. */

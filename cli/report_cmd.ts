@@ -7,16 +7,18 @@
  * written (`writeReport` writes a temp file beside it and renames), so a failure never leaves a
  * truncated or lost report behind.
  */
-import { terminalSafe } from "../validation/terminal_text.ts";
 import { basename } from "node:path";
-import { loadResultsFile, ResultsFileError } from "../results/io.ts";
+import { loadResultsFile } from "../results/io.ts";
+import { OutputError } from "../results/output_error.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { mergeResults } from "../report/merge_files.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
-import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./run_command.ts";
 
 /** `loadlab report --help`. */
 export const REPORT_HELP = `loadlab report: rebuild report.html from saved results
@@ -83,9 +85,9 @@ function checkNotShards(inputs: string[], files: ResultsFile[]): void {
   }
 }
 
-/** Runs `loadlab report ...`; returns the exit code (0 written, 1 cannot write, 2 bad arguments or input). */
-export async function runReportCommand(argv: string[]): Promise<number> {
-  try {
+/** Runs `loadlab report ...`; returns the exit code (0 written, 2 bad arguments or input, 5 cannot write). */
+export function runReportCommand(argv: string[]): Promise<number> {
+  return runCommand("report", async () => {
     const args = parseReportArgs(argv);
     const files = [];
     for (const path of args.inputs) {
@@ -94,23 +96,13 @@ export async function runReportCommand(argv: string[]): Promise<number> {
     const compare = args.compare === undefined ? undefined : await loadResultsFile(args.compare);
     checkNotShards(args.inputs, files.map((f) => f.results));
     const results = mergeResults(files);
-    try {
-      await writeReport(args.output, results, { compare });
-    } catch (err) {
-      console.error(`loadlab report: ${args.output}: cannot write the report: ${(err as Error).message}`);
-      return 5; // output not writable (README: exit codes); 1 means only a failed threshold
-    }
+    await writeReport(args.output, results, { compare }).catch((err) => {
+      // Exit 5, output not writable (README: exit codes); 1 means only a failed threshold.
+      throw new OutputError(`${args.output}: cannot write the report: ${(err as Error).message}`, {
+        cause: err,
+      });
+    });
     console.log(`wrote ${args.output} (${results.runs.length} runs${compare ? ", with comparison" : ""})`);
-    return 0;
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(err.text);
-      return 0;
-    }
-    if (err instanceof UsageError || err instanceof ResultsFileError) {
-      console.error(`loadlab report: ${terminalSafe(oneLine(err.message))}`);
-      return 2;
-    }
-    throw err;
-  }
+    return EXIT.ok;
+  });
 }

@@ -9,21 +9,17 @@
 import { interruptSignal, liveLine } from "./live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
-import { assertOutputsWritable, preflightPlan } from "./run_preflight.ts";
-import { HelpRequested, oneLine, UsageError } from "./usage_error.ts";
-import {
-  type Experiment,
-  ExperimentError,
-  loadExperiment,
-  MAX_EXPERIMENT_FILE_BYTES,
-} from "../scenarios/schema.ts";
-import { type Plan, planExperiment } from "../scenarios/plan.ts";
-import { segmentPlan } from "../scenarios/segment_plan.ts";
+import { assertOutputsWritable } from "./run_preflight.ts";
+import { readOpenFileLimit } from "../system/open_file_limit.ts";
+import { UsageError } from "./usage_error.ts";
+import { runCommand } from "./run_command.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
+import { loadPlan } from "../scenarios/load.ts";
+import type { Plan } from "../scenarios/plan_types.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { TargetFailedError } from "../scenarios/run_targets.ts";
 import { OutputError } from "../results/output_error.ts";
-import { ResultsFileError } from "../results/io.ts";
 import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
 import { redactResults, redactText } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -41,7 +37,6 @@ import {
   thresholdLine,
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
-import { ConfigError } from "../validation/config_error.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
 
@@ -52,24 +47,15 @@ export interface RunCommandOptions {
 }
 
 /** Runs `loadlab run ...`; returns the exit code. */
-export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
+export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Promise<number> {
   const command = opts.command ?? "run";
-  let args: RunArgs;
-  let source: Source;
-  let plan: Plan;
-  try {
-    args = parseRunArgs(argv, command, opts.help ?? RUN_HELP);
-    source = loadSource(args);
-    plan = planExperiment(source.experiment, { only: args.only });
-    if (args.segment) plan = segmentPlan(plan, args.segment, args.startAtEpochMs);
-    plan = preflightPlan(plan, { file: args.source });
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(err.text);
-      return 0;
-    }
-    return badInput(command, err);
-  }
+  return runCommand(command, () => run(command, argv, opts.help ?? RUN_HELP));
+}
+
+async function run(command: string, argv: string[], help: string): Promise<number> {
+  const args = parseRunArgs(argv, command, help);
+  const source = loadSource(args);
+  const plan = source.plan;
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
     [["--out-dir", `${outDir}/results.json`], ["--out-dir", `${outDir}/report.html`], [
@@ -78,19 +64,11 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
     ], ["--junit", args.junitFile]],
     [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
   );
-  if (clash) return badInput(command, new UsageError(clash));
-  try {
-    await assertWritable(outDir);
-  } catch (err) {
-    console.error(`loadlab ${command}: cannot write to ${outDir}: ${(err as Error).message}`);
-    return 5;
-  }
-  try {
-    await assertOutputsWritable(plan, [["--summary", args.summaryFile], ["--junit", args.junitFile]]);
-  } catch (err) {
-    console.error(`loadlab ${command}: ${(err as Error).message}`);
-    return 5;
-  }
+  if (clash) throw new UsageError(clash);
+  await assertWritable(outDir).catch((err) => {
+    throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
+  });
+  await assertOutputsWritable(plan, [["--summary", args.summaryFile], ["--junit", args.junitFile]]);
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   const outcome = await execute(command, plan, args, source, outDir);
@@ -98,20 +76,30 @@ export async function runRunCommand(argv: string[], opts: RunCommandOptions = {}
   return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict });
 }
 
-/** An experiment as read: validated, with the text it came from and the preset's name. */
+/** An experiment as read: planned and checked, with the text it came from and the preset's name. */
 interface Source {
-  experiment: Experiment;
+  plan: Plan;
   text: string;
   preset?: string;
 }
 
 /**
- * The experiment of a file or a preset, validated (throws `ExperimentError` or `UsageError`). An
- * Artillery script is converted by `loadExperiment` (scenarios/artillery.ts), its notes printed here.
+ * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
+ * loaded by scenarios/load.ts `loadPlan`, the notes of a converted Artillery script printed here.
  */
 function loadSource(args: RunArgs): Source {
   const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
-  const common = { quick: args.quick, set: args.set, targets: args.targets, file: args.source, warn };
+  const common = {
+    file: args.source,
+    quick: args.quick,
+    set: args.set,
+    targets: args.targets,
+    warn,
+    only: args.only,
+    segment: args.segment,
+    startAtEpochMs: args.startAtEpochMs,
+    openFileLimit: readOpenFileLimit(),
+  };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);
     const preset = findPreset(name);
@@ -120,7 +108,7 @@ function loadSource(args: RunArgs): Source {
         `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
       );
     }
-    return { experiment: loadExperiment(preset.text, common), text: preset.text, preset: name };
+    return { plan: loadPlan(preset.text, common), text: preset.text, preset: name };
   }
   let text: string;
   try {
@@ -132,21 +120,7 @@ function loadSource(args: RunArgs): Source {
       { cause: err },
     );
   }
-  return { experiment: loadExperiment(text, common), text };
-}
-
-/** Prints bad input (one line per issue) and returns 2; rethrows anything else. */
-function badInput(command: string, err: unknown): number {
-  if (err instanceof ExperimentError) {
-    for (const line of err.message.split("\n")) console.error(terminalSafe(redactText(line)));
-    return 2;
-  }
-  if (err instanceof UsageError || err instanceof ConfigError || err instanceof ResultsFileError) {
-    // A resumed file's experiment name or a zod message quoting a value came from a file.
-    console.error(`loadlab ${command}: ${terminalSafe(redactText(oneLine(err.message)))}`);
-    return 2;
-  }
-  throw err;
+  return { plan: loadPlan(text, common), text };
 }
 
 /** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
@@ -164,7 +138,7 @@ async function execute(
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   if (args.dashboard) {
     const started = startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets });
-    if (!started) return 2;
+    if (!started) return EXIT.badInput;
     dashboard = started;
   }
   const live = liveLine(true);
@@ -198,13 +172,9 @@ async function execute(
       // The message ends with the tail of the target's own output.
       console.error(`loadlab ${command}: ${terminalSafe(redactText(err.message))}`);
       console.error(`finished runs are kept in ${outDir}/results.json`);
-      return 3;
+      return EXIT.targetFailed;
     }
-    if (err instanceof OutputError) {
-      console.error(`loadlab ${command}: ${err.message}`);
-      return 5;
-    }
-    return badInput(command, err);
+    throw err;
   } finally {
     live.done();
     interrupt.dispose();
@@ -227,8 +197,7 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
     if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
     if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));
   } catch (err) {
-    console.error(`loadlab ${command}: cannot write the CI summary: ${(err as Error).message}`);
-    return 5;
+    throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
   }
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
   if (outcome.interrupted) return outcome.stopExitCode;
@@ -236,10 +205,10 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
     console.error(
       `loadlab ${command}: no response at all: every request failed (${errorSummary(results.runs)})`,
     );
-    return 4;
+    return EXIT.noResponse;
   }
   if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
-  return failed.length ? 1 : 0;
+  return failed.length ? EXIT.thresholdFailed : EXIT.ok;
 }
 
 /** The failed thresholds as an aligned table: expression, scope, run, measured value, the run's verdict. */

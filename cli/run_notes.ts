@@ -9,7 +9,7 @@
 import { stringify } from "yaml";
 import { applyOverrides, parseDocument } from "../scenarios/overrides.ts";
 import { isArtilleryScript } from "../scenarios/artillery.ts";
-import type { Plan } from "../scenarios/plan.ts";
+import type { Plan } from "../scenarios/plan_types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";
 import { findProgram } from "../system/path_lookup.ts";
 

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { parse } from "yaml";
 import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
 import { findPreset } from "../scenarios/presets/mod.ts";
-import { loadExperiment } from "../scenarios/schema.ts";
+import { loadExperiment } from "../scenarios/load.ts";
 import { planExperiment } from "../scenarios/plan.ts";
 
 const frameworks = findPreset("frameworks")!.text;

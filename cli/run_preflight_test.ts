@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { loadExperiment } from "../scenarios/schema.ts";
+import { loadExperiment } from "../scenarios/load.ts";
 import { planExperiment } from "../scenarios/plan.ts";
-import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { OutputError } from "../results/output_error.ts";
-import { assertOutputsWritable, preflightPlan } from "./run_preflight.ts";
+import { assertOutputsWritable } from "./run_preflight.ts";
 
 const plan = (loads: string) =>
   planExperiment(loadExperiment(`
@@ -13,62 +12,6 @@ targets:
 loads:
 ${loads}
 `));
-
-function issuesOf(fn: () => unknown): string[] {
-  try {
-    fn();
-  } catch (err) {
-    if (err instanceof ExperimentError) return err.message.split("\n");
-    throw err;
-  }
-  return [];
-}
-
-Deno.test("preflightPlan: a load asking more sockets than the open-file limit is bad input", () => {
-  const lines = issuesOf(() =>
-    preflightPlan(
-      plan(`
-  big: { model: connections, connections: 300, duration: 1s }
-  open: { model: rate, rate: 10, duration: 1s, maxConnections: 1000 }
-  small: { model: connections, connections: 10, duration: 1s }`),
-      { file: "s.yaml", openFileLimit: 256 },
-    )
-  );
-  assert.deepEqual(lines, [
-    "s.yaml: loads.big.connections: 300 needs 300 sockets but the open-file limit is 256 (50 kept for " +
-    "the runtime); raise it (ulimit -n 512) or use at most connections: 206 (in run t/big)",
-    "s.yaml: loads.open.maxConnections: 1000 needs 1000 sockets but the open-file limit is 256 (50 kept " +
-    "for the runtime); raise it (ulimit -n 2048) or use at most maxConnections: 206 (in run t/open)",
-  ]);
-});
-
-Deno.test("preflightPlan: an open load's default pool is fitted to the limit; no limit, no change", () => {
-  const p = plan("  open: { model: rate, rate: 10, duration: 1s }");
-  const fitted = preflightPlan(p, { openFileLimit: 256 });
-  assert.equal((fitted.runs[0].attack as { maxConnections?: number }).maxConnections, 206);
-  assert.equal(preflightPlan(p, { openFileLimit: null }), p);
-  assert.equal(preflightPlan(p, { openFileLimit: 100_000 }).runs[0], p.runs[0]);
-  const searched = planExperiment(loadExperiment(`
-name: search
-targets: { t: { url: "http://127.0.0.1:1" } }
-loads: { open: { model: rate, rate: 10, duration: 1s } }
-search: { parameter: load.rate, range: [10, 5000], slo: "p99 < 1s" }
-`));
-  const probe = preflightPlan(searched, { openFileLimit: 256 }).searches[0].base.attack;
-  assert.equal((probe as { maxConnections?: number }).maxConnections, 206, "search probes too");
-});
-
-Deno.test("preflightPlan: a capacity search over connections is checked at the top of its range", () => {
-  const p = planExperiment(loadExperiment(`
-name: search
-targets: { t: { url: "http://127.0.0.1:1" } }
-loads: { c: { model: connections, connections: 1, duration: 1s } }
-search: { parameter: load.connections, range: [1, 5000], slo: "p99 < 1s" }
-`));
-  const lines = issuesOf(() => preflightPlan(p, { openFileLimit: 1024 }));
-  assert.equal(lines.length, 1);
-  assert.match(lines[0], /^search\.range: load\.connections up to 5000 needs 5000 sockets .*ulimit -n 8192/);
-});
 
 Deno.test("assertOutputsWritable: a CI file or a target log under a regular file is an OutputError naming it", async () => {
   const file = await Deno.makeTempFile();

@@ -6,6 +6,9 @@
  */
 import { z } from "zod";
 import { experimentSchema } from "../scenarios/schema.ts";
+import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./run_command.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
 
 const HELP = `Usage: loadlab schema
 
@@ -36,15 +39,11 @@ export function experimentJsonSchema(): Record<string, unknown> {
 }
 
 /** Runs `loadlab schema`; returns the exit code. */
-export function runSchemaCommand(args: string[]): number {
-  if (args.includes("-h") || args.includes("--help")) {
-    console.log(HELP);
-    return 0;
-  }
-  if (args.length > 0) {
-    console.error(`loadlab schema: takes no arguments (found ${args.join(" ")}); see --help`);
-    return 2;
-  }
-  console.log(JSON.stringify(experimentJsonSchema(), null, 2));
-  return 0;
+export function runSchemaCommand(args: string[]): Promise<number> {
+  return runCommand("schema", () => {
+    if (args.includes("-h") || args.includes("--help")) throw new HelpRequested(HELP);
+    if (args.length > 0) throw new UsageError(`takes no arguments (found ${args.join(" ")}); see --help`);
+    console.log(JSON.stringify(experimentJsonSchema(), null, 2));
+    return EXIT.ok;
+  });
 }

@@ -8,18 +8,19 @@
 import type { FlagSpec } from "./argv.ts";
 import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
-import { UsageError } from "./usage_error.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./run_command.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
-import { maxSocketsUnder } from "./open_file_limit.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
+import { maxSocketsUnder } from "../runner/socket_budget.ts";
 import { isListenError } from "./dashboard.ts";
 import {
   ENDPOINTS,
   parseRateLimit,
   type RunningTarget,
   startTarget,
-  TargetError,
   type TargetSpec,
 } from "../targets/mod.ts";
 
@@ -182,29 +183,20 @@ function checkHost(host: string | undefined): void {
 }
 
 /** Runs `loadlab serve` with `argv` (the arguments after `serve`); resolves to the exit code. */
-export async function runServeCommand(argv: string[]): Promise<number> {
-  let spec: TargetSpec;
-  try {
+export function runServeCommand(argv: string[]): Promise<number> {
+  return runCommand("serve", async () => {
     const flags = parseFlags(argv);
-    if (flags.has("help")) {
-      console.log(SERVE_USAGE);
-      return 0;
-    }
-    spec = serveSpecFromFlags(flags);
+    if (flags.has("help")) throw new HelpRequested(SERVE_USAGE);
+    const spec = serveSpecFromFlags(flags);
     checkHost("host" in spec ? spec.host : undefined);
-  } catch (err) {
-    if (!(err instanceof UsageError)) throw err;
-    console.error(`loadlab serve: ${err.message}`);
-    return 2;
-  }
-  let target: RunningTarget;
-  try {
-    target = await startTarget(spec);
-  } catch (err) {
-    if (!(err instanceof TargetError)) throw err;
-    console.error(`loadlab serve: ${err.message}`);
-    return 3; // a target that cannot start, as in run (README: exit codes)
-  }
+    // A target that cannot start throws TargetError: exit 3, as in run (README: exit codes).
+    await serveUntilStopped(spec, await startTarget(spec));
+    return EXIT.ok;
+  });
+}
+
+/** Prints where `target` listens and keeps it up until Ctrl-C or SIGTERM. */
+async function serveUntilStopped(spec: TargetSpec, target: RunningTarget): Promise<void> {
   console.log(describe(target, spec));
   await new Promise<void>((resolve) => {
     const onSignal = () => {
@@ -217,7 +209,6 @@ export async function runServeCommand(argv: string[]): Promise<number> {
   });
   console.log("loadlab serve: stopping");
   await target.stop();
-  return 0;
 }
 
 if (import.meta.main) Deno.exit(await runServeCommand(Deno.args));

@@ -21,6 +21,7 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import { redactResults } from "../results/redact.ts";
 import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
 import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./run_command.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 
 export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder
@@ -47,37 +48,26 @@ const SPECS = [
 ];
 
 /** Runs `loadlab site`; returns the exit code (serving returns only when the server stops). */
-export async function runSiteCommand(argv: string[]): Promise<number> {
-  let flags: FlagValues, dir: string, out: string | undefined;
-  try {
+export function runSiteCommand(argv: string[]): Promise<number> {
+  return runCommand("site", async () => {
     const raw = tokenize(argv, SPECS, {}, "site");
     if (raw.values.has("help")) throw new HelpRequested(SITE_HELP);
     if (raw.positionals.length > 1) throw new UsageError(`one folder at a time, e.g. loadlab site out`);
-    flags = new FlagValues(raw, SPECS);
-    dir = raw.positionals[0] ?? "out";
+    const flags = new FlagValues(raw, SPECS);
+    const dir = raw.positionals[0] ?? "out";
     flags.wholeNumber("port", 0, 65535);
     flags.nonEmpty("host");
-    out = flags.path("static");
+    const out = flags.path("static");
     const why = notAFolder(dir);
     if (why) {
       throw new UsageError(`${dir}: ${why}; give the folder of results.json files, e.g. loadlab site out`);
     }
-  } catch (err) {
-    if (err instanceof HelpRequested) {
-      console.log(err.text);
-      return EXIT.ok;
-    }
-    if (err instanceof UsageError) {
-      console.error(`loadlab site: ${err.message}`);
-      return EXIT.badInput;
-    }
-    throw err;
-  }
-  if (out !== undefined) return await writeStatic(dir, out);
-  return await serve(dir, {
-    host: flags.text("host") ?? "127.0.0.1",
-    port: flags.wholeNumber("port", 0, 65535) ?? 0,
-    open: flags.has("open"),
+    if (out !== undefined) return await writeStatic(dir, out);
+    return await serve(dir, {
+      host: flags.text("host") ?? "127.0.0.1",
+      port: flags.wholeNumber("port", 0, 65535) ?? 0,
+      open: flags.has("open"),
+    });
   });
 }
 

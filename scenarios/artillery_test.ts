@@ -2,7 +2,8 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { parse } from "yaml";
 import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
 import { ArtilleryError } from "./artillery_common.ts";
-import { ExperimentError, loadExperiment } from "./schema.ts";
+import { ExperimentError } from "./experiment_error.ts";
+import { loadExperiment } from "./load.ts";
 
 const SCRIPT = `
 config:

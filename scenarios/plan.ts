@@ -12,77 +12,10 @@ import { DEFAULT_DURATION_MS, type RelativeAttackInput } from "../runner/config.
 import type { TargetSpec } from "../targets/spec.ts";
 import { nearest } from "../validation/suggest.ts";
 import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./plan_attack.ts";
-import type { Experiment, FileTarget } from "./schema.ts";
+import type { Experiment } from "./schema.ts";
+import type { FileTarget } from "./schema_targets.ts";
 import { ExperimentError } from "./experiment_error.ts";
-
-export { applyParameter } from "./plan_attack.ts";
-export { checkPlan } from "./plan_check.ts";
-
-/** A sweep coordinate of a run. */
-export interface SweepPoint {
-  parameter: string;
-  value: number;
-}
-
-/** One run of the plan, in execution order. */
-export interface PlannedRun {
-  /** Position in execution order, 0-based. */
-  index: number;
-  /** `direct/burst`, `single/cpu/query.ms=5#2` (`#` and the 1-based repeat only when repeats > 1). */
-  name: string;
-  /** Target name. */
-  variant: string;
-  /** Load name. */
-  load: string;
-  sweep?: SweepPoint;
-  /** The grid's second axis. */
-  sweep2?: SweepPoint;
-  /** 0-based. */
-  repeat: number;
-  /** Runs with equal keys may share one started target. */
-  targetKey: string;
-  target: { kind: "spec"; spec: TargetSpec } | { kind: "url"; url: string };
-  /**
-   * (Re)start the target before this run: the first run of each target configuration, then as the
-   * restart policy says (`per-run`: every run; `per-repeat`: when the repeat changed since this
-   * configuration last ran). Always false for running servers (`url`).
-   */
-  freshTarget: boolean;
-  /** Request paths are relative to the target's base URL. */
-  attack: RelativeAttackInput;
-  /** Pause before this run (0 for the first). */
-  cooldownMs: number;
-  /** Threshold expressions that apply to this run. */
-  thresholds: string[];
-  /** Cut the statistics at the stabilization time after the run. */
-  warmupAuto: boolean;
-}
-
-/** One capacity search: bisection over `range` with short probes of `base`, varied by `parameter`. */
-export interface SearchPlan {
-  parameter: string;
-  target: string;
-  load: string;
-  range: [number, number];
-  slo: string;
-  probeMs: number;
-  /** Stop when the bracket is this narrow, relative (0.05 = 5%). */
-  precision: number;
-  maxProbes: number;
-  /** The run to vary: the target x load at its base, measured for `probeMs`. */
-  base: PlannedRun;
-}
-
-export interface Plan {
-  experiment: Experiment;
-  runs: PlannedRun[];
-  searches: SearchPlan[];
-}
-
-/** Which targets and loads to run (`--only target=X,load=Y`). */
-export interface PlanOptions {
-  only?: { target?: string[]; load?: string[] };
-}
+import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./plan_types.ts";
 
 interface Point {
   sweep?: SweepPoint;

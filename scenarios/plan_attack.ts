@@ -7,8 +7,10 @@
  */
 import type { RelativeAttackInput } from "../runner/config.ts";
 import type { TargetSpec } from "../targets/spec.ts";
-import type { Experiment, FileFlow, FileRequest, LoadSpec } from "./schema.ts";
-import type { PlannedRun } from "./plan.ts";
+import type { Experiment } from "./schema.ts";
+import type { FileFlow, FileRequest } from "./schema_requests.ts";
+import type { LoadSpec } from "./schema_loads.ts";
+import type { PlannedRun } from "./plan_types.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];

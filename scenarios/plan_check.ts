@@ -9,7 +9,7 @@
 import { attackConfigSchema } from "../runner/config.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
 import { formatPath, type Issue, issuesOf } from "../validation/mod.ts";
-import type { Plan, PlannedRun, SweepPoint } from "./plan.ts";
+import type { Plan, PlannedRun, SweepPoint } from "./plan_types.ts";
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {

@@ -9,7 +9,8 @@
  * the high ends at load average 15-19); static-concurrency took 54 s at load average 25, above its range.
  */
 import type { TargetSpec } from "../targets/spec.ts";
-import { estimateDurationMs, type Plan, type PlannedRun } from "./plan.ts";
+import { estimateDurationMs } from "./plan.ts";
+import type { Plan, PlannedRun } from "./plan_types.ts";
 
 /** A duration range in ms: an idle machine near the low end, a busy one near the high end. */
 export interface DurationRange {

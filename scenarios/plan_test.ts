@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
-import { loadExperiment } from "./schema.ts";
-import { applyParameter, estimateDurationMs, planExperiment } from "./plan.ts";
+import { loadExperiment } from "./load.ts";
+import { estimateDurationMs, planExperiment } from "./plan.ts";
+import { applyParameter } from "./plan_attack.ts";
 
 const TWO_BY_TWO = `
 name: t

@@ -10,7 +10,9 @@
  */
 import { analyze } from "./analysis.ts";
 import { cutWarmup, phaseStats } from "./interval_stats.ts";
-import { applyParameter, estimateDurationMs, type Plan, type PlannedRun, type SearchPlan } from "./plan.ts";
+import { estimateDurationMs } from "./plan.ts";
+import { applyParameter } from "./plan_attack.ts";
+import type { Plan, PlannedRun, SearchPlan } from "./plan_types.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
 import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadExperiment } from "./schema.ts";
+import { loadExperiment } from "./load.ts";
 
 Deno.test("log: off by default, true turns the request log on, anything else is an error", () => {
   const file = "name: t\ntargets: { a: { kind: builtin } }\nloads: { l: { model: count, requests: 5 } }\n";

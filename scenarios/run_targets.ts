@@ -8,7 +8,7 @@
  * built-in targets would otherwise append to the same `target.log`; that folder is where the log tail
  * of a target that fails to start or dies is read from.
  */
-import type { PlannedRun } from "./plan.ts";
+import type { PlannedRun } from "./plan_types.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../targets/mod.ts";
 

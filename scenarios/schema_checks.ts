@@ -6,14 +6,13 @@
  * target form no cycle. Each problem is `{path, message}` with the path of the offending key.
  */
 import { nearest } from "../validation/suggest.ts";
-import { parseThreshold } from "../results/thresholds.ts";
 import {
   builtinSpecSchema,
   exampleSpecSchema,
   externalSpecSchema,
   proxySpecSchema,
 } from "../targets/spec.ts";
-import type { ExperimentFields } from "./schema.ts";
+import { type ExperimentFields, expressionProblems } from "./schema_object.ts";
 import type { LoadSpec } from "./schema_loads.ts";
 import type { FileTarget } from "./schema_targets.ts";
 
@@ -100,16 +99,6 @@ function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {
 /** `p99 < 100ms and success >= 99.9%` -> its parts. */
 export function splitSlo(slo: string): string[] {
   return slo.split(/\s+and\s+|\s*&&\s*|\s*,\s*/).filter((part) => part.trim() !== "");
-}
-
-/** Why a threshold expression does not parse (results/thresholds.ts), or nothing. */
-export function expressionProblems(expression: string): string[] {
-  try {
-    parseThreshold(expression);
-    return [];
-  } catch (err) {
-    return [err instanceof Error ? err.message : String(err)];
-  }
 }
 
 interface Covered {

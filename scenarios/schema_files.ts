@@ -7,12 +7,13 @@
  * it the field is ignored). Without them a typo surfaces as a target that cannot start (exit 3) after
  * earlier targets already ran, or, for `staticDir`, as 404s measured as if they were the study. Each problem is an
  * `Issue` with the target's path (`targets.web.staticDir`), so it prints like every other file error.
- * Not part of `loadExperiment`: `loadlab presets` plans every preset on machines that lack node.
+ * Run by the preflight of scenarios/plan_preflight.ts, which `loadlab presets` skips: it plans every
+ * preset on machines that lack node.
  */
 import { findProgram } from "../system/path_lookup.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { formatPath, type Issue } from "../validation/mod.ts";
-import type { Plan } from "./plan.ts";
+import type { Plan } from "./plan_types.ts";
 import {
   loadTlsMaterial,
   TlsFileError,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { loadExperiment } from "./schema.ts";
+import { loadExperiment } from "./load.ts";
 import { planExperiment } from "./plan.ts";
 import { checkTargetFiles, notAFolder, onlineCores } from "./schema_files.ts";
 import { findProgram } from "../system/path_lookup.ts";

@@ -1,5 +1,7 @@
 import assert from "node:assert/strict";
-import { ExperimentError, type Issue, loadExperiment } from "./schema.ts";
+import type { Issue } from "../validation/mod.ts";
+import { ExperimentError } from "./experiment_error.ts";
+import { loadExperiment, loadPlan } from "./load.ts";
 
 const BASE = `
 name: t
@@ -11,10 +13,10 @@ loads:
   closed: { model: connections, connections: 4, duration: 2s }
 `;
 
-/** The issues `loadExperiment` throws for `text`. */
-function issuesOf(text: string, opts: Parameters<typeof loadExperiment>[1] = {}): Issue[] {
+/** The issues `loadPlan` throws for `text` (the file and its plan; not this machine's checks). */
+function issuesOf(text: string, opts: Parameters<typeof loadPlan>[1] = {}): Issue[] {
   try {
-    loadExperiment(text, opts);
+    loadPlan(text, { ...opts, preflight: false });
   } catch (err) {
     if (err instanceof ExperimentError) return err.issues;
     throw err;

@@ -11,7 +11,7 @@
  */
 import { parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import type { Plan } from "./plan.ts";
+import type { Plan } from "./plan_types.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import type { Issue } from "../validation/mod.ts";
 

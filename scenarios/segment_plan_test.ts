@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { loadExperiment } from "./schema.ts";
+import { loadExperiment } from "./load.ts";
 import { planExperiment } from "./plan.ts";
 import { segmentPlan } from "./segment_plan.ts";
 import { ExperimentError } from "./experiment_error.ts";

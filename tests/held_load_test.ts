@@ -13,8 +13,8 @@
  * is asserted.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { FD_HEADROOM } from "../cli/open_file_limit.ts";
 import { parseProcLimits, readOpenFileLimit } from "../system/open_file_limit.ts";
+import { FD_HEADROOM } from "../runner/socket_budget.ts";
 import { startTarget } from "../targets/mod.ts";
 import { RUN_ID_ENV } from "../targets/process.ts";
 import { withTempDir } from "./helpers.ts";

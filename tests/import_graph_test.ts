@@ -43,18 +43,7 @@ const KNOWN_EDGES: readonly string[] = [];
  * Import cycles that remain, as the sorted files of each strongly connected group joined by " <-> ".
  * Each must still exist; remove an entry when the cycle is broken.
  */
-const KNOWN_CYCLES: readonly string[] = [
-  // Loading an experiment validates by planning: schema.ts calls planExperiment/checkPlan (plan.ts),
-  // while the planners take their input types from schema.ts and plan.ts re-exports plan_check.ts and
-  // plan_attack.ts. Goes with one loading pipeline (parse -> overrides -> validate -> plan once -> check).
-  [
-    "scenarios/plan.ts",
-    "scenarios/plan_attack.ts",
-    "scenarios/plan_check.ts",
-    "scenarios/schema.ts",
-    "scenarios/schema_checks.ts",
-  ].join(" <-> "),
-];
+const KNOWN_CYCLES: readonly string[] = [];
 
 /** Top-level folders that are not the product (tests, benchmarks, example apps, build output). */
 const NOT_PRODUCT = ["tests", "bench", "examples", "node_modules", "dist", "out"];

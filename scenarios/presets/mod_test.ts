@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { findPreset, PRESETS } from "./mod.ts";
-import { loadExperiment } from "../schema.ts";
+import { loadExperiment } from "../load.ts";
 import { estimateDurationMs, planExperiment } from "../plan.ts";
 
 Deno.test("presets: every shipped file validates and plans, in full and quick; quick is shorter", () => {

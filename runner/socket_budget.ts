@@ -1,12 +1,10 @@
 /**
  * @module
- * How many sockets a load may hold under the open-file limit (read by system/open_file_limit.ts), checked
- * before any load so `-c 5000` on a 1024-descriptor shell fails with advice instead of a storm of connect
- * errors mid-run.
- *
- * One wording for every command: `socketsOf` says how many sockets a load can hold at once (its
- * connections, or the cap of an open model), `socketProblem` the one-line error with the limit, what was
- * asked and how to raise it, so `attack` and `run` cannot drift apart.
+ * How many sockets a load may hold at once, against the process's open-file limit, in one wording for
+ * every command: `socketsOf` says how many sockets a load can hold at once (its connections, or the cap
+ * of an open model), `socketProblem` the one-line error with the limit, what was asked and how to raise
+ * it, so `attack`, `serve` and `run` cannot drift apart. Pure: the caller reads the limit
+ * (cli/open_file_limit.ts) and passes it in.
  */
 
 /** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FD_HEADROOM, maxSocketsUnder, socketProblem, socketsOf } from "./open_file_limit.ts";
+import { FD_HEADROOM, maxSocketsUnder, socketProblem, socketsOf } from "./socket_budget.ts";
 
 Deno.test("socketsOf counts connections of closed loads and the cap of open ones", () => {
   assert.deepEqual(socketsOf({ model: "connections", connections: 50 }), { open: false, sockets: 50 });

@@ -1,0 +1,117 @@
+/**
+ * @module
+ * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) ->
+ * convert an Artillery script (scenarios/artillery.ts) -> overrides (`--quick`, `--set`, `--target`:
+ * scenarios/overrides.ts) -> validate (scenarios/schema.ts) -> check the `quick:` section when it is not
+ * applied -> plan once (scenarios/plan.ts) -> check every run against the engine's schema
+ * (scenarios/plan_check.ts) -> cut one `--segment` (scenarios/segment_plan.ts) -> preflight on this
+ * machine (scenarios/plan_preflight.ts: target files and programs, the open-file limit the caller read).
+ * The experiment is planned once (twice with `--only`, which picks from a file checked in full). Each
+ * step that finds problems throws one `ExperimentError` with all of them, so nothing starts and the
+ * command prints every line at once. `loadExperiment` is the first half (up to the `quick:` check), for
+ * what reads a file without planning it.
+ */
+import { validate } from "../validation/mod.ts";
+import { ArtilleryError } from "./artillery_common.ts";
+import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
+import { ExperimentError } from "./experiment_error.ts";
+import { applyOverrides, parseDocument } from "./overrides.ts";
+import { planExperiment } from "./plan.ts";
+import { checkPlan } from "./plan_check.ts";
+import { preflightPlan } from "./plan_preflight.ts";
+import type { Plan, PlanOptions } from "./plan_types.ts";
+import { type Experiment, experimentSchema } from "./schema.ts";
+import { type PlanSegment, segmentPlan } from "./segment_plan.ts";
+
+/** Options of `loadExperiment`, as the command line gives them. */
+export interface LoadOptions {
+  /** Shown in error messages. */
+  file?: string;
+  /** Apply the `quick:` section. */
+  quick?: boolean;
+  /** `PATH=VALUE` overrides, applied in order. */
+  set?: string[];
+  /** Targets replaced by running servers: name -> URL. */
+  targets?: Record<string, string>;
+  /** Receives notes about an imported Artillery script that change no request. */
+  warn?: (message: string) => void;
+}
+
+/** Options of `loadPlan`: those of `loadExperiment`, then what picks, cuts and checks the runs. */
+export interface LoadPlanOptions extends LoadOptions {
+  /** `--only target=X,load=Y`. */
+  only?: PlanOptions["only"];
+  /** `--segment i/N`: the plan of one shard. */
+  segment?: PlanSegment;
+  /** `--start-at`: when the first run of a segment starts. */
+  startAtEpochMs?: number;
+  /** Soft RLIMIT_NOFILE as the caller read it; `null` or left out: unknown, the socket check skipped. */
+  openFileLimit?: number | null;
+  /**
+   * `false`: no checks of this machine (target files and programs, the open-file limit), for a plan
+   * that is listed, not run (`loadlab presets` plans every preset on machines that lack node).
+   */
+  preflight?: boolean;
+}
+
+/**
+ * An experiment's text as a plan ready to run; throws `ExperimentError` with every problem of the first
+ * step that has any (an unknown `--only` name, or a plan that cannot be cut into segments, too).
+ *
+ * @example loadPlan(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", openFileLimit: 1024 })
+ */
+export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
+  const experiment = loadExperiment(text, opts);
+  const full = planExperiment(experiment);
+  // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
+  // checked for every run of the file now rather than when that run's turn comes.
+  const runIssues = checkPlan(full);
+  if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
+  // --only picks from a file checked in full (a broken run is a broken file even when not picked); the
+  // picked runs are ordered among themselves, so they are planned as such.
+  let plan = opts.only ? planExperiment(experiment, { only: opts.only }) : full;
+  if (opts.segment) plan = segmentPlan(plan, opts.segment, opts.startAtEpochMs);
+  if (opts.preflight === false) return plan;
+  return preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });
+}
+
+/**
+ * Parses, converts, overrides and validates an experiment file, not yet planned; throws
+ * `ExperimentError` with every issue.
+ *
+ * @example loadExperiment(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", set: ["repeats=5"] })
+ */
+export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment {
+  const parsed = parseDocument(text);
+  if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
+  const overridden = applyOverrides(fromArtillery(parsed.value, opts), opts);
+  if (!overridden.ok) throw new ExperimentError(overridden.issues, { file: opts.file });
+  return validateExperiment(overridden.value, opts);
+}
+
+/** An Artillery script becomes the experiment it describes (so --set and --target apply to it). */
+function fromArtillery(doc: unknown, opts: LoadOptions): unknown {
+  if (!isArtilleryScript(doc)) return doc;
+  try {
+    return artilleryToExperiment(doc, { file: opts.file, warn: opts.warn });
+  } catch (err) {
+    if (err instanceof ArtilleryError) throw new ExperimentError(err.issues, { file: opts.file, cause: err });
+    throw err;
+  }
+}
+
+/** Validates an experiment object (already parsed); also checks the `quick:` section when not applied. */
+function validateExperiment(input: unknown, opts: LoadOptions): Experiment {
+  const result = validate(experimentSchema, input);
+  if (!result.ok) throw new ExperimentError(result.issues, { file: opts.file, cause: result.error });
+  if (!opts.quick && result.data.quick !== undefined) {
+    // A broken quick: section should fail now, not the first time someone passes --quick.
+    const quick = applyOverrides(input, { quick: true });
+    const checked = quick.ok ? validate(experimentSchema, quick.value) : quick;
+    if (!checked.ok) {
+      const issues = checked.issues.map((i) => ({ path: i.path, message: `${i.message} (with --quick)` }));
+      throw new ExperimentError(issues, { file: opts.file });
+    }
+  }
+  return result.data;
+}

@@ -1,0 +1,57 @@
+import assert from "node:assert/strict";
+import { ExperimentError } from "./experiment_error.ts";
+import { loadPlan } from "./load.ts";
+
+const FILE = `
+name: pipeline
+targets:
+  a: { url: "http://127.0.0.1:1" }
+  b: { url: "http://127.0.0.1:2" }
+loads:
+  x: { model: connections, connections: 4, duration: 1s }
+  y: { model: rate, rate: 10, duration: 1s }
+`;
+
+function linesOf(fn: () => unknown): string[] {
+  try {
+    fn();
+  } catch (err) {
+    if (err instanceof ExperimentError) return err.message.split("\n");
+    throw err;
+  }
+  assert.fail("expected an ExperimentError");
+}
+
+Deno.test("loadPlan: planned, picked by --only, cut by --segment, fitted to the open-file limit", () => {
+  assert.deepEqual(loadPlan(FILE).runs.map((r) => r.name), ["a/x", "b/x", "a/y", "b/y"]);
+  const picked = loadPlan(FILE, { only: { target: ["b"] } });
+  assert.deepEqual(picked.runs.map((r) => [r.name, r.index]), [["b/x", 0], ["b/y", 1]]);
+  const shard = loadPlan(FILE, { segment: { index: 1, count: 2 }, startAtEpochMs: 1_800_000_000_000 });
+  assert.deepEqual(shard.runs[0].attack.segment, { index: 1, count: 2 });
+  assert.equal(shard.runs[0].attack.startAtEpochMs, 1_800_000_000_000);
+  const fitted = loadPlan(FILE, { openFileLimit: 256 }).runs.find((r) => r.load === "y")!;
+  assert.equal((fitted.attack as { maxConnections?: number }).maxConnections, 206);
+});
+
+Deno.test("loadPlan: every step's problems at once, the file named where the file is at fault", () => {
+  // A run the engine refuses fails the file even when --only leaves it out.
+  const broken = FILE.replace("connections: 4,", "connections: 2, workers: 4,");
+  assert.deepEqual(linesOf(() => loadPlan(broken, { file: "p.yaml", only: { load: ["y"] } })), [
+    "p.yaml: loads.x.workers: workers (4) must not exceed connections (2) (in run a/x)",
+  ]);
+  assert.match(linesOf(() => loadPlan(FILE, { only: { target: ["c"] } }))[0], /^--only: no target named "c"/);
+  const big = FILE.replace("connections: 4,", "connections: 300,");
+  const lines = linesOf(() => loadPlan(big, { file: "p.yaml", openFileLimit: 256 }));
+  assert.equal(lines.length, 1);
+  assert.match(lines[0], /^p\.yaml: loads\.x\.connections: 300 needs 300 sockets .* \(in run a\/x\)$/);
+});
+
+Deno.test("loadPlan: preflight: false plans without this machine's checks", () => {
+  const missing = `
+name: listed
+targets: { app: { kind: external, command: no-such-program-here, url: "http://127.0.0.1:1" } }
+loads: { x: { model: connections, connections: 1, duration: 1s } }
+`;
+  assert.match(linesOf(() => loadPlan(missing))[0], /^targets\.app\.command: /);
+  assert.equal(loadPlan(missing, { preflight: false }).runs.length, 1);
+});

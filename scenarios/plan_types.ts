@@ -1,0 +1,75 @@
+/**
+ * @module
+ * The shapes of a plan (scenarios/plan.ts makes them): the ordered runs of an experiment, each with its
+ * target, attack and thresholds, and its capacity searches. Their own module so the planner, the attack
+ * builder, the plan checks and whoever runs a plan share them without importing each other.
+ */
+import type { RelativeAttackInput } from "../runner/config.ts";
+import type { TargetSpec } from "../targets/spec.ts";
+import type { Experiment } from "./schema.ts";
+
+/** A sweep coordinate of a run. */
+export interface SweepPoint {
+  parameter: string;
+  value: number;
+}
+
+/** One run of the plan, in execution order. */
+export interface PlannedRun {
+  /** Position in execution order, 0-based. */
+  index: number;
+  /** `direct/burst`, `single/cpu/query.ms=5#2` (`#` and the 1-based repeat only when repeats > 1). */
+  name: string;
+  /** Target name. */
+  variant: string;
+  /** Load name. */
+  load: string;
+  sweep?: SweepPoint;
+  /** The grid's second axis. */
+  sweep2?: SweepPoint;
+  /** 0-based. */
+  repeat: number;
+  /** Runs with equal keys may share one started target. */
+  targetKey: string;
+  target: { kind: "spec"; spec: TargetSpec } | { kind: "url"; url: string };
+  /**
+   * (Re)start the target before this run: the first run of each target configuration, then as the
+   * restart policy says (`per-run`: every run; `per-repeat`: when the repeat changed since this
+   * configuration last ran). Always false for running servers (`url`).
+   */
+  freshTarget: boolean;
+  /** Request paths are relative to the target's base URL. */
+  attack: RelativeAttackInput;
+  /** Pause before this run (0 for the first). */
+  cooldownMs: number;
+  /** Threshold expressions that apply to this run. */
+  thresholds: string[];
+  /** Cut the statistics at the stabilization time after the run. */
+  warmupAuto: boolean;
+}
+
+/** One capacity search: bisection over `range` with short probes of `base`, varied by `parameter`. */
+export interface SearchPlan {
+  parameter: string;
+  target: string;
+  load: string;
+  range: [number, number];
+  slo: string;
+  probeMs: number;
+  /** Stop when the bracket is this narrow, relative (0.05 = 5%). */
+  precision: number;
+  maxProbes: number;
+  /** The run to vary: the target x load at its base, measured for `probeMs`. */
+  base: PlannedRun;
+}
+
+export interface Plan {
+  experiment: Experiment;
+  runs: PlannedRun[];
+  searches: SearchPlan[];
+}
+
+/** Which targets and loads to run (`--only target=X,load=Y`). */
+export interface PlanOptions {
+  only?: { target?: string[]; load?: string[] };
+}

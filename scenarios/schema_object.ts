@@ -1,0 +1,118 @@
+/**
+ * @module
+ * The structure of an experiment file (docs/EXPERIMENTS.md) as one zod object, `experimentObject`, before
+ * the checks that span fields: scenarios/schema_checks.ts reads its output type, `ExperimentFields`, and
+ * scenarios/schema.ts refines it with those checks into `experimentSchema`. Its own module so the checks
+ * and the schema they complete do not import each other.
+ */
+import { z } from "zod";
+import { expectationShape } from "../results/expectation.ts";
+import { parseThreshold } from "../results/thresholds.ts";
+import { durationSchema, flowListSchema, nameSchema, requestListSchema } from "./schema_requests.ts";
+import { loadSchema } from "./schema_loads.ts";
+import { namedRecord, targetsSchema } from "./schema_targets.ts";
+
+/** `load.<field>`, `query.<name>` or `target.<field>`. */
+const parameterSchema = z.string().regex(
+  /^(load|query|target)\.[A-Za-z0-9_-]+$/,
+  "a parameter is load.<field>, query.<name> or target.<field>, e.g. load.rate or query.ms",
+);
+
+/** Sweep values: numbers, or durations (milliseconds) for duration fields such as load.duration. */
+const sweepValueSchema = z.union([z.number(), durationSchema]);
+
+const sweepSchema = z.strictObject({
+  parameter: parameterSchema,
+  values: z.array(sweepValueSchema).min(1, "needs at least one value"),
+  /** Only these loads (default: all). */
+  loads: z.array(z.string()).min(1).optional(),
+  /** Only these targets (default: all). */
+  targets: z.array(z.string()).min(1).optional(),
+});
+
+const percentSchema = z.union([
+  z.number().positive("precision must be > 0").max(1, "precision as a number is a ratio 0..1, e.g. 0.05"),
+  z.string().regex(/^\d+(\.\d+)?%$/, 'precision is a percentage, e.g. "5%"').transform((s) =>
+    parseFloat(s) / 100
+  ),
+]);
+
+const searchSchema = z.strictObject({
+  parameter: parameterSchema,
+  /** Default: the only load. */
+  load: z.string().optional(),
+  /** Default: every target. */
+  targets: z.array(z.string()).min(1).optional(),
+  range: z.tuple([z.number(), z.number()]).refine(
+    ([lo, hi]) => lo < hi,
+    "range is [low, high] with low < high",
+  ),
+  slo: z.string().min(1, 'slo is like "p99 < 100ms and success >= 99.9%"'),
+  probe: durationSchema.prefault("5s"),
+  precision: percentSchema.prefault("5%"),
+  maxProbes: z.number().int().min(1, "maxProbes must be >= 1").default(12),
+}).transform(({ probe, precision, ...rest }) => ({ ...rest, probeMs: probe, precisionRatio: precision }));
+
+const thresholdSchema = z.union([
+  z.string().min(1),
+  z.strictObject({ expr: z.string().min(1), target: z.string().optional(), load: z.string().optional() }),
+]).superRefine((t, ctx) => {
+  const path = typeof t === "string" ? [] : ["expr"];
+  for (const message of expressionProblems(typeof t === "string" ? t : t.expr)) {
+    ctx.addIssue({ code: "custom", path, message });
+  }
+}).transform((t) => (typeof t === "string" ? { expr: t } : t));
+
+const warmupSchema = z.union([z.literal("auto"), durationSchema]).meta({
+  expected: 'a duration such as "2s", or "auto"',
+});
+
+export const experimentObject = z.strictObject({
+  name: nameSchema,
+  description: z.string().optional(),
+  /** A link to the write-up of the study, shown in the report. */
+  study: z.string().optional(),
+  targets: targetsSchema,
+  /** The default request mix of every load. */
+  requests: requestListSchema.optional(),
+  /** Sessions of several requests, used instead of `requests` by every load without its own. */
+  flows: flowListSchema.optional(),
+  loads: namedRecord(loadSchema, "load"),
+  sweeps: z.array(sweepSchema).default([]),
+  /** true with exactly two sweeps: every pair of their values. */
+  grid: z.boolean().default(false),
+  search: searchSchema.optional(),
+  repeats: z.number().int().min(1, "repeats must be >= 1").default(1),
+  warmup: warmupSchema.prefault("0s"),
+  cooldown: durationSchema.prefault("0s"),
+  order: z.enum(["interleaved", "sequential"]).default("interleaved"),
+  restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
+  interval: durationSchema.prefault("250ms"),
+  baseline: z.string().optional(),
+  thresholds: z.array(thresholdSchema).default([]),
+  /** Deep-merged over the file by --quick (same shape, shorter); checked in full with --quick. */
+  quick: z.record(z.string(), z.unknown()).optional(),
+  /** false: results.json, report.html and the CI files keep secrets as they are (like `--no-redact`). */
+  redact: z.boolean().default(true),
+  /** `none` drops the per-interval HDR histograms from results.json (smaller; no exact warm-up cut). */
+  intervalHistograms: z.enum(["keep", "none"]).default("keep"),
+  /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */
+  log: z.boolean().default(false),
+  /** As `--strict`: a run loadlab does not trust (results/run_verdict.ts) makes the command exit 6. */
+  strict: z.boolean().default(false),
+  /** The seed's expected directions ("cached's p99 lower than direct's"), checked in the report. */
+  expect: z.array(z.strictObject(expectationShape)).optional(),
+});
+
+/** The structure before cross-field checks (what scenarios/schema_checks.ts reads). */
+export type ExperimentFields = z.output<typeof experimentObject>;
+
+/** Why a threshold expression does not parse (results/thresholds.ts), or nothing. */
+export function expressionProblems(expression: string): string[] {
+  try {
+    parseThreshold(expression);
+    return [];
+  } catch (err) {
+    return [err instanceof Error ? err.message : String(err)];
+  }
+}
