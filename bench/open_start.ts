@@ -1,6 +1,6 @@
 /**
  * @module
- * Issue 11's table: the open model's start-up, run after run. nginx (one worker, `return 200`, pinned
+ * The open model's start-up table, run after run. nginx (one worker, `return 200`, pinned
  * to CPU 0) and `loadlab attack URL -R 10000 -d 5s --json` (pinned to CPU 1), N runs in a row; per run
  * the connects, the pool opened before t0, the most connects in flight at once, late and server-bound
  * sends, p99, max, the first 250 ms interval's p99 and the verdict, then the median p99 and the worst

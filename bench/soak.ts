@@ -1,6 +1,6 @@
 /**
  * @module
- * `deno run -A bench/soak.ts`: the soak bench of issue 9 (not a CI test). It holds load for a long time
+ * `deno run -A bench/soak.ts`: the soak bench (not a CI test). It holds load for a long time
  * and watches the generator, not the target: a closed phase at full speed (`-c`, default 50) and an open
  * phase at a fixed rate (`--rate`, default 5,000/s), each `--duration` long (default 10m), against nginx
  * (bench/nginx.ts) pinned to CPU 0 with loadlab pinned to CPU 1, like bench/engine.ts. Every `--sample`

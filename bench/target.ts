@@ -5,7 +5,7 @@
  * answer (a string body, a `Uint8Array` body, a shared `Response` cloned, a pre-built `Headers`), each
  * pinned to CPU 0 with taskset, and wrk pinned to CPU 1 (`taskset -c 1 wrk -t1 -c50 -dNs`). The built-in
  * target is compared with whichever bare form costs the least CPU per request in this very run, not
- * with one chosen ahead (issue 13), and the bench says which; a bare server that reads `req.url` (the
+ * with one chosen ahead, and the bench says which; a bare server that reads `req.url` (the
  * least routing costs) is measured beside them as a reference. Rounds visit every server in a rotating
  * order so a noisy neighbour hurts all alike; the verdict uses medians (goal: >= 0.97x the fastest bare
  * form in requests per CPU second). It also measures `/json` and the CPU-heavy `/fib/25` through the

@@ -1,6 +1,6 @@
 /**
  * @module
- * Bad input end to end (issue 9): every command run as users run it with a wrong type, an out-of-range
+ * Bad input end to end: every command run as users run it with a wrong type, an out-of-range
  * value, an unknown name (flag, command, field, preset, target, load), a missing file or an unreadable
  * one (a folder given as a file, a path under a regular file), and more connections than the open-file
  * limit allows (under `ulimit -n 256`). Each case must exit 2 with the problem on stderr naming the item

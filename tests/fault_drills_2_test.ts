@@ -1,6 +1,6 @@
 /**
  * @module
- * Fault drills end to end, second part (issue 9): Redis killed under the caching proxy and under the
+ * Fault drills end to end, second part: Redis killed under the caching proxy and under the
  * rate limiter and brought back on the same port (3); SIGINT, SIGTERM and a second SIGINT in the middle
  * of a multi-run experiment whose targets loadlab starts, one of them a proxy with its own redis-server
  * (5); the disk filling up in the middle of an experiment (6: a small tmpfs as the output folder, filled

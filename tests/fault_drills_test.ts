@@ -1,6 +1,6 @@
 /**
  * @module
- * Fault drills end to end (issue 9): a target killed mid-attack (1), a target restarted mid-attack on the
+ * Fault drills end to end: a target killed mid-attack (1), a target restarted mid-attack on the
  * same port (2), and, through `loadlab run`, an external app that exits at once or never becomes ready
  * (4). The target is a real process (tests/fixtures/plain_server.ts) killed with SIGKILL; loads are
  * open-model, 100 req/s for a few seconds, on 127.0.0.1. Every loadlab started here carries a mark of

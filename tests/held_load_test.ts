@@ -1,6 +1,6 @@
 /**
  * @module
- * Held load (issue 9): 5,000 concurrent connections of the closed model (`attack -c 5000`) against the
+ * Held load: 5,000 concurrent connections of the closed model (`attack -c 5000`) against the
  * built-in target, a Deno.serve in a process of its own, end with no error of any kind: every one of the
  * 5,000 connections opens once and none is lost or reconnected. Both processes need a descriptor per
  * connection, so the test reads the open-file limit first (system/open_file_limit.ts; children inherit this

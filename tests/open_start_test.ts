@@ -1,5 +1,5 @@
 /**
- * Issue 11 end to end: the open model's start-up against the built-in target app behind a counting
+ * Open-model start-up end to end: the open model's start-up against the built-in target app behind a counting
  * `Deno.serve`, through real worker isolates. Asserts no speed (the machine may be busy): connects in
  * flight stay within the bound, the target receives exactly the configured requests (neither the
  * generator's warm-up nor the pool sizing sends it one), and a target that holds every connection is
