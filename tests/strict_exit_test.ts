@@ -113,8 +113,17 @@ thresholds: ["p99 < 30s"]
       `${dir}/out`,
       "--summary",
       `${dir}/s.md`,
+      "--junit",
+      `${dir}/j.xml`,
     ]);
     assertEquals(r.code, 6, r.stderr);
+    // The flagged run is a failing test case of its own, named by its verdict, in CI test views.
+    assert(
+      /name="run verdict"[^>]*>\n\s*<failure type="verdict" message="[^"]+">only\/swamped/.test(
+        await Deno.readTextFile(`${dir}/j.xml`),
+      ),
+      await Deno.readTextFile(`${dir}/j.xml`),
+    );
     assert(/--strict: run only\/swamped.* is flagged/.test(r.stderr), r.stderr);
     assert(/\[(generator-bound|server-bound|dropped)[^\]]*\]/.test(r.stdout), r.stdout);
     assert((await Deno.readTextFile(`${dir}/s.md`)).includes("⚠️ on a"), "the summary flags the gate");
