@@ -63,7 +63,7 @@ function sendCells(r: RunResult): string {
 
 function runsTable(runs: RunResult[]): string[] {
   const lines = [
-    "| run | verdict | requested/s | sent | dropped | req/s | p50 ms | p99 ms | success |",
+    "| run | verdict | requested/s | sent | dropped | achieved req/s | p50 ms | p99 ms | success |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const r of runs) {
