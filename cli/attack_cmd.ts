@@ -15,12 +15,7 @@ import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import {
-  evaluateThresholds,
-  parseThreshold,
-  pendingThresholds,
-  type Threshold,
-} from "../results/thresholds.ts";
+import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
@@ -29,6 +24,7 @@ import { thresholdLine } from "../results/threshold_text.ts";
 import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
+import { runVerdict, sendFacts } from "../results/run_verdict.ts";
 
 /** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
@@ -112,7 +108,7 @@ async function attack(argv: string[]): Promise<number> {
   const shown = results.runs[0];
   await dashboard?.finish(results);
   const written = await writeOutputs(output, results);
-  if (output.json) console.log(JSON.stringify(shown));
+  if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
   else if (!output.quiet) {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
@@ -129,6 +125,14 @@ async function attack(argv: string[]): Promise<number> {
     interrupted ? interrupt.exitCode() : null,
     output.strict,
   );
+}
+
+/**
+ * The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send
+ * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers.
+ */
+function jsonOutput(run: RunResult) {
+  return { ...run, verdict: runVerdict(run), sends: sendFacts(run) };
 }
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */

@@ -195,7 +195,7 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
   }
   try {
     if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
-    if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));
+    if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results, { strict: args.strict }));
   } catch (err) {
     throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
   }

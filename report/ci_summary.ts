@@ -4,7 +4,8 @@
  * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
  * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
  * so a failed threshold shows up as a failed test with its actual value next to the expected one. Each run
- * carries its verdict (results/run_verdict.ts: a badge column, a property and a system-out line), and
+ * carries its verdict (results/run_verdict.ts: a badge column, a property and a system-out line; under
+ * `--strict` also a "run verdict" test case that fails when the run is flagged), and
  * open-model runs their requested rate, sends made and dropped beside the achieved rate. Pure: reads
  * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
  * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
@@ -62,7 +63,7 @@ function sendCells(r: RunResult): string {
 
 function runsTable(runs: RunResult[]): string[] {
   const lines = [
-    "| run | verdict | requested/s | sent | dropped | req/s | p50 ms | p99 ms | success |",
+    "| run | verdict | requested/s | sent | dropped | achieved req/s | p50 ms | p99 ms | success |",
     "| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
   ];
   for (const r of runs) {
@@ -200,11 +201,40 @@ function testcase(t: ThresholdResult, run: RunResult | undefined): string {
   return body ? `    <testcase ${attrs}>\n${body}    </testcase>` : `    <testcase ${attrs}/>`;
 }
 
-/** JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected. */
-export function renderJunit(results: ResultsFile): string {
+/**
+ * Under `--strict` each run (not a search probe) is a test case of its own, "run verdict", failing with
+ * the verdict's label when the run is flagged: the run fails the job (exit 6), so CI test views name it
+ * beside the thresholds instead of hiding it in a property.
+ */
+function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
+  const attrs = `classname="${escapeXml(`loadlab.${run.name}`)}" name="run verdict" ` +
+    `time="${fixed(run.durationSec, 3)}"`;
+  const verdict = runVerdict(run);
+  if (verdict.ok) return { xml: `    <testcase ${attrs}/>`, failed: false };
+  const label = escapeXml(verdict.label);
+  return {
+    xml: `    <testcase ${attrs}>\n` +
+      `      <failure type="verdict" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
+      `    </testcase>`,
+    failed: true,
+  };
+}
+
+/**
+ * JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected.
+ * With `strict` (`--strict` or `strict: true`), also one "run verdict" case per run, failing when flagged.
+ */
+export function renderJunit(results: ResultsFile, options: { strict?: boolean } = {}): string {
   const byName = new Map(results.runs.map((r) => [r.name, r]));
   const cases = results.thresholds.map((t) => testcase(t, byName.get(t.run)));
   let failures = results.thresholds.filter((t) => !t.ok).length;
+  if (options.strict) {
+    for (const run of results.runs.filter((r) => !r.probe)) {
+      const { xml, failed } = verdictTestcase(run);
+      cases.push(xml);
+      if (failed) failures++;
+    }
+  }
   if (results.complete === false) {
     failures++;
     cases.push(

@@ -7,6 +7,7 @@ import {
   makeSeed000,
 } from "../tests/fixtures/make_results.ts";
 import { describeNoiseRule, escapeXml, renderJunit, renderMarkdownSummary } from "./ci_summary.ts";
+import { runVerdict } from "../results/run_verdict.ts";
 
 const metrics = (rps: number, p50: number) => ({
   rps: { n: 2, mean: rps, stdev: 1, ci95: 9 },
@@ -154,6 +155,31 @@ Deno.test("JUnit carries each run's verdict as a property and a system-out line"
   assert.match(xml, /message="actual 73.33%, expected success &gt;= 99% — on a dropped 99.7% run"/);
   // properties, then the failure, then system-out: the order JUnit readers expect.
   assert.match(xml, /<\/properties>\n {6}<failure [^\n]*<\/failure>\n {6}<system-out>/);
+});
+
+Deno.test("JUnit under --strict: a flagged run is a failing 'run verdict' case named by its label", () => {
+  const results = makeCpuSleepQuick();
+  const lax = renderJunit(results);
+  assert.ok(!lax.includes('name="run verdict"'), "without --strict the verdict stays a property");
+  const xml = renderJunit(results, { strict: true });
+  const runs = results.runs.filter((r) => !r.probe);
+  const flagged = runs.filter((r) => !runVerdict(r).ok);
+  assert.ok(flagged.length > 0 && flagged.length < runs.length, "the fixture has flagged and ok runs");
+  assert.equal([...xml.matchAll(/name="run verdict"/g)].length, runs.length);
+  assert.equal([...xml.matchAll(/<failure type="verdict" /g)].length, flagged.length);
+  assert.match(
+    xml,
+    /<testcase classname="loadlab.single\/cpuTime\/query.ms=10" name="run verdict" time="[\d.]+">\n {6}<failure type="verdict" message="dropped 99.7%">/,
+  );
+  const lost = results.thresholds.filter((t) => !t.ok).length;
+  assert.match(
+    xml,
+    new RegExp(
+      `<testsuites name="loadlab" tests="${results.thresholds.length + runs.length}" failures="${
+        lost + flagged.length
+      }"`,
+    ),
+  );
 });
 
 Deno.test("describeNoiseRule names the rule and the number of repeats", () => {

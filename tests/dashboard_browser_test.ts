@@ -1,6 +1,8 @@
 /**
  * @module
  * `loadlab run --dashboard` end to end in chromium: a short two-run experiment opened while it runs.
+ * The first run is flagged (one connection asked for 300/s of 20 ms requests) and its verdict badge is
+ * in the overview while the second run is still under way.
  * The live timeline's point count grows between two looks (the target's CPU drawn beside it), the run
  * counter reaches 2 of 2 with the first run already in the overview, and once the experiment ends the
  * page's report is the same DOM as report.html's; no console or page errors, and the experiment's
@@ -13,6 +15,7 @@ import { join } from "node:path";
 import type { Page } from "playwright-core";
 import type { ResultsFile } from "../results/mod.ts";
 import type { HubStats } from "../cli/sse.ts";
+import { runVerdict } from "../results/run_verdict.ts";
 import { HOSTILE_IMG, HOSTILE_SCRIPT } from "./fixtures/make_results.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";
@@ -27,7 +30,7 @@ description: ${JSON.stringify(`hostile ${HOSTILE_SCRIPT} ${HOSTILE_IMG}`)}
 targets:
   plain: { kind: builtin }
 loads:
-  first: { model: connections, connections: 2, duration: ${DURATION_SEC}s, gracefulStop: ${GRACEFUL_STOP_SEC}s, requests: [/json] }
+  first: { model: rate, rate: 300, maxConnections: 1, duration: ${DURATION_SEC}s, gracefulStop: ${GRACEFUL_STOP_SEC}s, requests: ["/sleep?ms=20"] }
   second: { model: connections, connections: 2, duration: ${DURATION_SEC}s, gracefulStop: ${GRACEFUL_STOP_SEC}s, requests: [/json] }
 `;
 
@@ -101,6 +104,12 @@ Deno.test({
           // The first run's snapshot came before the second run started: the overview holds it.
           await page.waitForSelector("#overview tbody tr");
           const midRows = await page.evaluate(() => document.querySelectorAll("#overview tbody tr").length);
+          // The first run asked one connection for 300/s of 20 ms requests: flagged, and its badge is
+          // on the page while the second run is still under way.
+          const midBadge = await page.evaluate(() => ({
+            badge: document.querySelector("#overview tbody tr .badge.flag")?.textContent ?? null,
+            live: document.documentElement.dataset.live ?? "",
+          }));
           await page.waitForFunction(() => document.documentElement.dataset.live === "ended", null, {
             timeout: 60_000,
           });
@@ -111,18 +120,19 @@ Deno.test({
             imgs: document.querySelectorAll("img").length,
             lead: document.querySelector("header .lead")?.textContent ?? "",
           }));
-          return { first, second, last, midRows, end };
+          return { first, second, last, midRows, midBadge, end };
         }, { ready: "#live" });
         const result = await run.done;
         assert.equal(result.code, 0, result.stderr);
         assert.deepEqual(visit.problems, []);
-        const { first, second, last, midRows, end } = visit.value;
+        const { first, second, last, midRows, midBadge, end } = visit.value;
         assert.equal(second.run, first.run, "both looks in one run");
         assert.ok(second.points > first.points, `${first.points} -> ${second.points} points`);
         assert.equal(second.charts, 2, "the timeline and the target's CPU");
         assert.match(second.numbers, /% CPU, [\d.,]+ MiB/);
         assert.deepEqual([last.run, last.total], ["2", "2"]);
         assert.equal(midRows, 1, "the overview fills run by run");
+        assert.notEqual(midBadge.live, "ended", "looked at while the experiment ran");
         assert.equal(end.live, false, "the live panel is gone at the end");
         assert.ok(!end.title.includes("pwned") && end.imgs === 0);
         assert.ok(end.lead.includes(HOSTILE_SCRIPT) && end.lead.includes(HOSTILE_IMG), end.lead);
@@ -134,6 +144,9 @@ Deno.test({
         assert.ok(report.value === end.app, "the ended dashboard shows report.html's page");
         const results: ResultsFile = JSON.parse(await Deno.readTextFile(join(out, "results.json")));
         assert.equal(results.runs.length, 2);
+        const flagged = runVerdict(results.runs[0]);
+        assert.ok(!flagged.ok, "one connection against 300/s of 20 ms requests is flagged");
+        assert.equal(midBadge.badge, flagged.label, "the flagged run's badge, shown mid-experiment");
         for (const r of results.runs) {
           assert.ok(r.durationSec <= DURATION_SEC + GRACEFUL_STOP_SEC + 0.5, `${r.name}: ${r.durationSec} s`);
         }

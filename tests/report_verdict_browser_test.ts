@@ -4,7 +4,7 @@
  * `p99<100ms` gate passed, a `success >= 99%` gate at 73.33%) and the test checks what a reader sees
  * first: the findings block naming the flagged runs and the seed's expectations, the dropped share and
  * the verdict badge beside "success 100%" in the overview, and each gate's actual in its unit with the
- * flag of its run.
+ * flag of its run; the sweep table lists the same point with its requested, sent and dropped sends.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -52,6 +52,21 @@ Deno.test({
         assert.equal(dropped[5], "20,000");
         assert.equal(dropped[7], "29,839 (99.69%)");
         assert.equal(dropped[15], "100.00%");
+
+        // The sweep table lists the same point with what was asked and sent beside what came back.
+        const point = await page.evaluate(() => {
+          const row = [...document.querySelectorAll("#sweeps table.sweep-points tbody tr")].find((tr) =>
+            tr.children[0].textContent?.startsWith("single/cpuTime") &&
+            tr.children[1].textContent === "query.ms=10"
+          )!;
+          return [...row.children].map((td) => td.textContent ?? "");
+        });
+        // sweep, at, verdict, requested/s, sent, dropped (share), achieved req/s, p99.
+        assert.deepEqual(point.slice(2, 6), ["dropped 99.7%", "20,000", "94", "29,839 (99.69%)"]);
+        assert.ok(
+          await page.$("#sweeps table.sweep-points tbody tr td .badge.flag"),
+          "the sweep table draws the verdict as the overview's badge",
+        );
 
         const gates = await page.$$eval("#thresholds li", (lis) => lis.map((li) => li.textContent ?? ""));
         assert.ok(

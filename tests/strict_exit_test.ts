@@ -67,6 +67,31 @@ Deno.test("attack --strict: a flagged run exits 6, its gate says so; without --s
   }
 });
 
+Deno.test("attack --json carries the flagged run's verdict and its requested, sent and dropped sends", async () => {
+  const t = slowTarget(20);
+  try {
+    await withTempDir(async (dir) => {
+      const r = await runLoadlab([...ATTACK(t.url, `${dir}/r.json`), "--json"]);
+      assertEquals(r.code, 0, r.stderr);
+      const json = JSON.parse(r.stdout);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/r.json`));
+      const verdict = runVerdict(results.runs[0]);
+      assert(!verdict.ok, "one connection against 300/s of 20 ms requests is flagged");
+      assertEquals(json.verdict, verdict);
+      assertEquals(json.sends.requestedRps, 300);
+      assertEquals(
+        json.sends.sent,
+        json.requests + Object.values(json.errors as Record<string, number>)
+          .reduce((a, n) => a + n, 0),
+      );
+      assertEquals(json.sends.dropped, json.droppedSends);
+      assert(json.sends.droppedShare >= 0 && json.sends.droppedShare <= 1, String(json.sends.droppedShare));
+    });
+  } finally {
+    await t.close();
+  }
+});
+
 Deno.test("run with strict: true in the file exits 6 on a flagged run, and its summary flags the gate", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(
@@ -88,8 +113,17 @@ thresholds: ["p99 < 30s"]
       `${dir}/out`,
       "--summary",
       `${dir}/s.md`,
+      "--junit",
+      `${dir}/j.xml`,
     ]);
     assertEquals(r.code, 6, r.stderr);
+    // The flagged run is a failing test case of its own, named by its verdict, in CI test views.
+    assert(
+      /name="run verdict"[^>]*>\n\s*<failure type="verdict" message="[^"]+">only\/swamped/.test(
+        await Deno.readTextFile(`${dir}/j.xml`),
+      ),
+      await Deno.readTextFile(`${dir}/j.xml`),
+    );
     assert(/--strict: run only\/swamped.* is flagged/.test(r.stderr), r.stderr);
     assert(/\[(generator-bound|server-bound|dropped)[^\]]*\]/.test(r.stdout), r.stdout);
     assert((await Deno.readTextFile(`${dir}/s.md`)).includes("⚠️ on a"), "the summary flags the gate");

@@ -78,6 +78,19 @@ export interface PageSweep {
   knee: number | null;
   /** Why the knee is where it is (from the stored analysis), null when the page found it itself. */
   kneeReason: string | null;
+  /** One table row per point, index-aligned with `points`: what was asked and sent beside what came back. */
+  rows: PageSweepRow[];
+}
+
+/** A sweep point as the sweep table lists it: requested, sent and dropped beside achieved, and the verdict. */
+export interface PageSweepRow {
+  x: number;
+  /** Open and throughput models: requested rate, sends made and dropped (over repeats); else null. */
+  sends: OverviewSends | null;
+  rps: number;
+  p99Ms: number;
+  /** The point's run verdict ("ok", or the flagged runs' labels). */
+  verdict: string;
 }
 
 /** Everything the page draws. */
@@ -252,16 +265,28 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
         targetRps: target.n ? r4(target.mean) : null,
       };
     });
+    const rows = points.map((p): PageSweepRow => {
+      const at = runs.filter((r) => r.sweep!.value === p.x);
+      return { x: p.x, sends: groupSends(at), rps: p.rps, p99Ms: p.p99Ms, verdict: groupVerdict(at) };
+    });
     const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
     const where = [runs[0].variant, runs[0].load].filter((p) => p !== undefined).join("/");
     const second = runs[0].sweep2 ? ` at ${runs[0].sweep2.parameter}=${runs[0].sweep2.value}` : "";
     const title = (where ? `${where}: ${parameter}` : parameter) + second;
     const stored = storedKnee(results.analysis, runs[0]);
     if (stored === undefined) {
-      return { title, parameter, isRate, points, knee: findKnee(points, isRate), kneeReason: null };
+      return { title, parameter, isRate, points, knee: findKnee(points, isRate), kneeReason: null, rows };
     }
     const knee = points.findIndex((p) => p.x === stored.value);
-    return { title, parameter, isRate, points, knee: knee === -1 ? null : knee, kneeReason: stored.reason };
+    return {
+      title,
+      parameter,
+      isRate,
+      points,
+      knee: knee === -1 ? null : knee,
+      kneeReason: stored.reason,
+      rows,
+    };
   });
 }
 

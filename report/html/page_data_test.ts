@@ -51,3 +51,21 @@ Deno.test("overview rows carry the run verdict and, for open models, requested, 
   closed.runs[0] = { ...closed.runs[0], model: "connections", targetRps: null };
   assert.equal(buildPageData(closed).overview[0].sends, null);
 });
+
+Deno.test("every sweep point's table row has requested, sent, dropped and achieved beside its verdict", () => {
+  const data = buildPageData(makeCpuSleepQuick());
+  const single = data.sweeps.find((sw) => sw.title.startsWith("single/cpuTime"))!;
+  assert.equal(single.rows.length, single.points.length);
+  const at10 = single.rows.find((r) => r.x === 10)!;
+  assert.equal(at10.verdict, "dropped 99.7%");
+  const run = data.runs.find((r) => r.name === "single/cpuTime/query.ms=10")!;
+  assert.equal(at10.rps, run.rps);
+  assert.deepEqual(
+    [at10.sends!.requestedRps, at10.sends!.sent, at10.sends!.dropped],
+    [20000, 94, 29_839],
+  );
+  assert.equal(single.rows.find((r) => r.x === 0)!.verdict, "generator-bound");
+  // Each run carries its own verdict and sends for the other tables of sweep points (instances).
+  assert.equal(run.verdict, "dropped 99.7%");
+  assert.equal(run.sends!.dropped, 29_839);
+});

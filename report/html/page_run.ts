@@ -10,6 +10,7 @@ import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/m
 import { MIN_STABILIZATION_INTERVALS, round3, round4 } from "../../results/stats.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 import { cacheBypassSentence } from "../cache_bypass.ts";
+import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
 
 const r4 = round4;
 
@@ -88,6 +89,10 @@ export type PageRun =
     stabilization: string;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
+    /** The run verdict's label (results/run_verdict.ts): "ok", or why its numbers are not to be trusted. */
+    verdict: string;
+    /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
+    sends: OverviewSends | null;
   };
 
 /** Stores evenly spaced times (within 1 ms) as start and step instead of a list. */
@@ -216,5 +221,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
     cacheBypass: cacheBypassSentence(run),
+    verdict: groupVerdict([run]),
+    sends: groupSends([run]),
   };
 }

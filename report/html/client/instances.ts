@@ -14,19 +14,52 @@ import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
+import { sendCells, verdictBadge } from "./sections.ts";
+import type { OverviewSends } from "../page_verdict.ts";
 
-/** The fields of a run this section reads (so tests can pass plain results runs). */
-export type InstanceRun = Pick<
-  PageRun,
-  "name" | "variant" | "load" | "sweep" | "sweep2" | "probe" | "incomplete" | "rps" | "targetInfo"
->;
+/** The fields of a run this section reads (so tests can pass plain results runs, without verdict or sends). */
+export type InstanceRun =
+  & Pick<
+    PageRun,
+    "name" | "variant" | "load" | "sweep" | "sweep2" | "probe" | "incomplete" | "rps" | "targetInfo"
+  >
+  & Partial<Pick<PageRun, "verdict" | "sends">>;
+
+/** A variant at one sweep point: what was asked and sent (open models) and the run verdict. */
+export interface InstancePoint {
+  sends: OverviewSends | null;
+  verdict: string;
+}
 
 /** One load: each variant's mean achieved req/s per sweep value (one value, null, when not swept). */
 export interface InstanceGroup {
   load: string;
   parameter: string | null;
   values: Array<number | null>;
-  variants: Array<{ variant: string; instances: number; rps: Array<number | null> }>;
+  variants: Array<
+    { variant: string; instances: number; rps: Array<number | null>; points: Array<InstancePoint | null> }
+  >;
+}
+
+/** The repeats of a variant at one point: requested (mean), sent and dropped (sums), the flagged verdicts. */
+export function instancePoint(at: InstanceRun[]): InstancePoint | null {
+  if (at.length === 0) return null;
+  const flagged = at.map((r) => r.verdict ?? "ok").filter((v) => v !== "ok");
+  const verdict = flagged.length ? flagged.join("; ") : "ok";
+  if (!at.every((r) => r.sends)) return { sends: null, verdict };
+  const all = at.map((r) => r.sends!);
+  const sent = all.reduce((a, f) => a + f.sent, 0);
+  const dropped = all.reduce((a, f) => a + f.dropped, 0);
+  return {
+    sends: {
+      requestedRps: all.reduce((a, f) => a + f.requestedRps, 0) / all.length,
+      sent,
+      dropped,
+      droppedShare: sent + dropped > 0 ? dropped / (sent + dropped) : 0,
+      aboveRequested: all.some((f) => f.aboveRequested),
+    },
+    verdict,
+  };
 }
 
 /** Instances of a run: recorded ones, else 1 for a built-in target, else unknown. */
@@ -59,6 +92,7 @@ export function instanceGroups(runs: InstanceRun[]): InstanceGroup[] | null {
             const at = mine.filter((r) => (r.sweep?.value ?? null) === x).map((r) => r.rps);
             return at.length ? at.reduce((a, b) => a + b, 0) / at.length : null;
           }),
+          points: values.map((x) => instancePoint(mine.filter((r) => (r.sweep?.value ?? null) === x))),
         };
       }),
     };
@@ -79,7 +113,11 @@ export function scalingCaveat(cores: number, groups: InstanceGroup[]): string | 
     "e.g. --set targets.cluster.instances=3, where the cores exist).";
 }
 
-/** Table rows: load, sweep value, req/s of each of `variants`, and most-instances / fewest-instances. */
+/**
+ * Table rows: load, sweep value, and for each of `variants` its requested rate, sent, dropped, achieved
+ * req/s and verdict side by side (a variant that could not send what was asked shows it beside its rate),
+ * then most-instances / fewest-instances.
+ */
 export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][] {
   const sorted = [...group.variants].sort((a, b) => a.instances - b.instances);
   const [few, most] = [sorted[0], sorted[sorted.length - 1]];
@@ -90,7 +128,15 @@ export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][
     return [
       { text: group.load },
       x === null ? { text: "–", sort: Number.NaN } : { text: `${group.parameter}=${fmtNum(x, 2)}`, sort: x },
-      ...variants.map((name) => num(group.variants.find((v) => v.variant === name)?.rps[i], 0)),
+      ...variants.flatMap((name): Cell[] => {
+        const v = group.variants.find((v) => v.variant === name);
+        const point = v?.points[i] ?? null;
+        return [
+          ...sendCells({ sends: point?.sends ?? null }),
+          num(v?.rps[i], 0),
+          { text: point?.verdict ?? "–" },
+        ];
+      }),
       ratio === null ? { text: "–", sort: Number.NaN } : { text: `${ratio.toFixed(2)}×`, sort: ratio },
     ];
   });
@@ -128,9 +174,24 @@ export function renderInstances(data: PageData): HTMLElement | null {
   const headers = [
     { label: "load" },
     { label: "at", num: true },
-    ...variants.map((v) => ({ label: `${v} req/s`, num: true })),
+    ...variants.flatMap((v) => [
+      { label: `${v} requested/s`, num: true, title: "open and throughput models: the rate asked for" },
+      { label: `${v} sent`, num: true, title: "requests that went out (answered or failed)" },
+      {
+        label: `${v} dropped`,
+        num: true,
+        title: "intended sends dropped for being too late, and their share",
+      },
+      { label: `${v} achieved req/s`, num: true },
+      { label: `${v} verdict`, title: "run verdict: ok, or why loadlab does not trust the numbers" },
+    ]),
     { label: "most / fewest instances", num: true },
   ];
-  sec.appendChild(sortableTable(headers, groups.flatMap((g) => instanceCells(g, variants))));
+  // Each variant's fifth column is its verdict, drawn as the overview's badge.
+  const isVerdict = (i: number) => i >= 2 && i < 2 + 5 * variants.length && (i - 2) % 5 === 4;
+  const rows = groups.flatMap((g) => instanceCells(g, variants)).map((row) =>
+    row.map((c, i) => isVerdict(i) && c.text !== "–" ? { ...c, node: verdictBadge(c.text!) } : c)
+  );
+  sec.appendChild(sortableTable(headers, rows, "instances"));
   return sec;
 }

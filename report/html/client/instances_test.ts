@@ -26,14 +26,46 @@ Deno.test("instanceGroups: one group per load, variants with their instances, no
     ["cpuTime", "query.ms", [1, 10]],
     ["static", null, [null]],
   ]);
-  assert.deepEqual(groups[0].variants, [
-    { variant: "single", instances: 1, rps: [900, 95] },
-    { variant: "cluster", instances: 3, rps: [2600, 280] },
+  assert.deepEqual(groups[0].variants.map((v) => [v.variant, v.instances, v.rps]), [
+    ["single", 1, [900, 95]],
+    ["cluster", 3, [2600, 280]],
   ]);
   const cells = instanceCells(groups[0], ["single", "cluster"]);
-  assert.deepEqual(cells[1].map((c) => c.text), ["cpuTime", "query.ms=10", "95", "280", "2.95×"]);
+  assert.deepEqual(cells[1].map((c) => c.text), [
+    "cpuTime",
+    "query.ms=10",
+    ...["–", "–", "–", "95", "ok"],
+    ...["–", "–", "–", "280", "ok"],
+    "2.95×",
+  ]);
   // Nothing recorded (targets without `instances`): no section.
   assert.equal(instanceGroups(runs.map((r) => ({ ...r, targetInfo: { kind: "builtin" } }))), null);
+});
+
+Deno.test("instanceCells: an open-model point shows requested, sent, dropped and achieved beside its verdict", () => {
+  const open = (variant: string, rps: number, dropped: number, verdict: string, instances?: number) => ({
+    ...run(variant, "cpuTime", 10, rps, instances),
+    verdict,
+    sends: {
+      requestedRps: 20000,
+      sent: rps,
+      dropped,
+      droppedShare: dropped / (rps + dropped),
+      aboveRequested: false,
+    },
+  });
+  const groups = instanceGroups([
+    open("single", 91, 29_839, "dropped 99.7%"),
+    open("cluster", 280, 29_700, "dropped 99.1%", 3),
+  ])!;
+  const cells = instanceCells(groups[0], ["single", "cluster"]);
+  assert.deepEqual(cells[0].map((c) => c.text), [
+    "cpuTime",
+    "query.ms=10",
+    ...["20,000", "91", "29,839 (99.70%)", "91", "dropped 99.7%"],
+    ...["20,000", "280", "29,700 (99.07%)", "280", "dropped 99.1%"],
+    "3.08×",
+  ]);
 });
 
 Deno.test("scalingCaveat: shown below 4 cores or with one instance everywhere, not on 8 cores with 7", () => {

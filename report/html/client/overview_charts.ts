@@ -6,8 +6,9 @@
  * chart per sweep with its knee. Inlined by source text like every client module (see dom.ts); strings
  * from results only ever become text nodes.
  */
-import type { OverviewMetric, PageData } from "../page_data.ts";
-import { fmtNum, h, section } from "./dom.ts";
+import type { OverviewMetric, PageData, PageSweep } from "../page_data.ts";
+import { type Cell, fmtMs, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { sendCells, verdictBadge } from "./sections.ts";
 import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";
 
 /**
@@ -140,6 +141,7 @@ export function renderSweeps(data: PageData): HTMLElement | null {
       plugins: [markerPlugin(marks)],
     });
   }
+  sec.appendChild(sweepTable(data.sweeps));
   const reasons = data.sweeps.filter((sw) => sw.kneeReason !== null);
   if (reasons.length) {
     sec.appendChild(h(
@@ -155,4 +157,33 @@ export function renderSweeps(data: PageData): HTMLElement | null {
     ));
   }
   return sec;
+}
+
+/**
+ * Every sweep point in one table: requested rate, sends made and dropped beside the achieved rate for open
+ * and throughput models, p99 and the point's run verdict, so a point that could not send what was asked is
+ * never read off the curve alone.
+ */
+export function sweepTable(sweeps: PageSweep[]): HTMLElement {
+  const headers = [
+    { label: "sweep" },
+    { label: "at", num: true },
+    { label: "verdict", title: "run verdict: ok, or why loadlab does not trust the numbers" },
+    { label: "requested/s", num: true, title: "open and throughput models: the rate asked for" },
+    { label: "sent", num: true, title: "requests that went out (answered or failed)" },
+    { label: "dropped", num: true, title: "intended sends dropped for being too late, and their share" },
+    { label: "achieved req/s", num: true },
+    { label: "p99", num: true },
+  ];
+  const rows = sweeps.flatMap((sw) =>
+    sw.rows.map((row): Cell[] => [
+      { text: sw.title },
+      { text: `${sw.parameter}=${fmtNum(row.x, 2)}`, sort: row.x },
+      { node: verdictBadge(row.verdict), sort: row.verdict },
+      ...sendCells(row),
+      { text: fmtNum(row.rps, 0), sort: row.rps },
+      { text: fmtMs(row.p99Ms), sort: row.p99Ms },
+    ])
+  );
+  return sortableTable(headers, rows, "sweep-points");
 }

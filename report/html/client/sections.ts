@@ -137,8 +137,8 @@ export function verdictBadge(verdict: string): HTMLElement {
   return h("span", { class: verdict === "ok" ? "badge" : "badge flag", title: "run verdict" }, verdict);
 }
 
-/** Requested rate, sends made and dropped of an open-model row; dashes for closed models. */
-export function sendCells(row: OverviewRow): Cell[] {
+/** Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed models. */
+export function sendCells(row: Pick<OverviewRow, "sends">): Cell[] {
   const s = row.sends;
   if (s === null) return [{ text: "–", sort: -1 }, { text: "–", sort: -1 }, { text: "–", sort: -1 }];
   const dropped = s.dropped > 0 ? `${fmtNum(s.dropped, 0)} (${fmtPct(s.droppedShare * 100)})` : "0";
