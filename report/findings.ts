@@ -112,7 +112,13 @@ function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
     const pct = stored ? stored.changePct : (c.mean[m] - base.mean[m]) / Math.abs(base.mean[m]) * 100;
     if (!Number.isFinite(pct)) continue;
     const label = m === "rps" ? "req/s" : m;
-    const noise = stored ? (stored.beyondNoise ? " beyond noise" : " within noise") : "";
+    const noise = !stored
+      ? ""
+      : stored.noiseUnknown
+      ? " (noise not judged: too few repeats or too short)"
+      : stored.beyondNoise
+      ? " beyond noise"
+      : " within noise";
     parts.push(`${label} ${pct > 0 ? "+" : ""}${formatNumber(pct, 1)}%${noise}`);
   }
   return parts.length ? `${c.variant} against ${base.variant}: ${parts.join(", ")}` : "";

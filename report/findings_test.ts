@@ -58,3 +58,13 @@ Deno.test("findings: a run without a response shows dashes, not a 0 ms p99", () 
   const [first] = buildFindings(results);
   assert.match(first.text, /single 0\.0 req\/s, p99 -, success -/);
 });
+
+Deno.test("findings: a change too short to judge says so instead of 'within noise'", () => {
+  const results = makeSeed000(1, 10);
+  results.runs = results.runs.filter((r) => r.repeat !== undefined);
+  results.analysis = analyze(results.runs, { baseline: "no-cache" });
+  for (const c of results.analysis.comparisons) Object.assign(c, { beyondNoise: false, noiseUnknown: true });
+  const text = buildFindings(results).map((f) => f.text).join("\n");
+  assert.match(text, /noise not judged: too few repeats or too short/);
+  assert.doesNotMatch(text, /within noise/);
+});

@@ -6,6 +6,9 @@
  */
 import type { RunResult } from "./mod.ts";
 
+/** The fewest late (or waiting) sends that can name who limited a run. */
+export const MIN_HELD_SENDS = 5;
+
 /**
  * Who limited an open-model run, when more than 1% of sends were held up: the generator (sends the
  * isolate dispatched late: it was behind) or the server (sends that waited for a connection: every one
@@ -14,18 +17,20 @@ import type { RunResult } from "./mod.ts";
  * responses unread, so its connections look busy too. A server-bound run's isolate idles, but on a
  * busy shared machine its timers still fire more than 5 ms late for a tenth to a third of the sends
  * (measured with the cores at load 7-14), so the bound sits well above that. Both counts stay in the
- * results; a dropped send was counted as one of them.
+ * results; a dropped send was counted as one of them. Neither flag rests on fewer than `MIN_HELD_SENDS`
+ * sends: one send in a 20-send run that a busy machine's scheduler let out 6 ms late is 5% of the run, yet it
+ * says nothing about who limited it.
  */
 export function verdict(
   lateSends: number,
   serverBoundSends: number,
   sends: number,
 ): Pick<RunResult, "generatorBound" | "serverBound" | "serverBoundSends"> {
-  const generatorBound = lateSends > 0.01 * sends &&
+  const generatorBound = lateSends >= MIN_HELD_SENDS && lateSends > 0.01 * sends &&
     (lateSends >= serverBoundSends || lateSends > 0.5 * sends);
   return {
     generatorBound,
-    serverBound: serverBoundSends > 0.01 * sends && !generatorBound,
+    serverBound: serverBoundSends >= MIN_HELD_SENDS && serverBoundSends > 0.01 * sends && !generatorBound,
     serverBoundSends,
   };
 }

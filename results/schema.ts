@@ -128,6 +128,8 @@ export const analysisSchema = z.looseObject({
     metric: analysisMetric,
     changePct: num,
     beyondNoise: z.boolean(),
+    /** The noise rule could not judge the change (too few repeats or batches): neither beyond nor within. */
+    noiseUnknown: z.boolean().optional(),
   })),
   knees: z.array(z.looseObject({
     variant: z.string().nullable(),

@@ -88,17 +88,22 @@ function baselinePairs(groups: Group[], baseline: string | undefined): Array<[Gr
   return pairs;
 }
 
-function beyondNoise(
+/**
+ * Whether a change is beyond noise: true or false when the rule could judge it, null when it could not
+ * (fewer than two repeats a side, or runs too short for three one-second batches): a change that was never
+ * judged must not read as "within noise".
+ */
+function noiseJudgement(
   rule: Analysis["noiseRule"],
   runs: RunResult[],
   baseRuns: RunResult[],
   metric: CompareMetric,
-): boolean {
+): boolean | null {
   if (rule === "repeats") {
-    return welchDiffers(baseRuns.map((r) => runValue(r, metric)), runs.map((r) => runValue(r, metric))) ===
-      true;
+    return welchDiffers(baseRuns.map((r) => runValue(r, metric)), runs.map((r) => runValue(r, metric)));
   }
-  return noiseVerdict(runNoise(baseRuns, metric), runNoise(runs, metric)) === "beyond-noise";
+  const verdict = noiseVerdict(runNoise(baseRuns, metric), runNoise(runs, metric));
+  return verdict === "unknown" ? null : verdict === "beyond-noise";
 }
 
 /** Groups runs, compares them with the baseline and finds the knees of sweeps; `searches` is empty. */
@@ -114,13 +119,17 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
   const judged = pairs.length ? pairs.flat() : groups;
   const noiseRule = judged.length > 0 && judged.every((g) => g.runs.length >= 2) ? "repeats" : "within-run";
   const comparisons: Comparison[] = pairs.flatMap(([g, base]) =>
-    COMPARE_METRICS.map((metric) => ({
-      group: g.key,
-      baselineGroup: base.key,
-      metric,
-      changePct: round4(changePct(base.metrics[metric].mean, g.metrics[metric].mean)),
-      beyondNoise: beyondNoise(noiseRule, byKey.get(g.key)!, byKey.get(base.key)!, metric),
-    }))
+    COMPARE_METRICS.map((metric) => {
+      const judged = noiseJudgement(noiseRule, byKey.get(g.key)!, byKey.get(base.key)!, metric);
+      return {
+        group: g.key,
+        baselineGroup: base.key,
+        metric,
+        changePct: round4(changePct(base.metrics[metric].mean, g.metrics[metric].mean)),
+        beyondNoise: judged === true,
+        ...(judged === null ? { noiseUnknown: true } : {}),
+      };
+    })
   );
   return { noiseRule, groups, comparisons, knees: sweepKnees(measured, opts.sloP99Ms), searches: [] };
 }

@@ -65,6 +65,26 @@ Deno.test("with one repeat the within-run rule judges, and says so", () => {
   assert.equal(analyze(results.runs).comparisons.length, 0);
 });
 
+Deno.test("a change the rule cannot judge is marked unknown, never within noise", () => {
+  // One 2-second run a side: fewer than three one-second batches, so the within-run rule has nothing to judge.
+  const short = ["a", "b"].map((variant, i) =>
+    makeRun({
+      name: `${variant}/l`,
+      variant,
+      load: "l",
+      rps: variant === "a" ? 100 : 100_000,
+      durationSec: 2,
+      dist: { medianMs: 5, sigma: 0.5 },
+      seed: 3 + i,
+    })
+  );
+  const a = analyze(short, { baseline: "a" });
+  assert.equal(a.noiseRule, "within-run");
+  const rps = a.comparisons.find((c) => c.metric === "rps")!;
+  assert.ok(rps.changePct > 1000, String(rps.changePct));
+  assert.deepEqual([rps.beyondNoise, rps.noiseUnknown], [false, true]);
+});
+
 Deno.test("probe and incomplete runs stay out of the groups", () => {
   const runs = [
     makeRun({

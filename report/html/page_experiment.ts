@@ -62,7 +62,8 @@ export function storedComparison(
   const out = { changePct: {} as Record<string, number>, beyondNoise: {} as Record<string, boolean> };
   for (const c of comparisons) {
     out.changePct[c.metric] = round4(c.changePct);
-    out.beyondNoise[c.metric] = c.beyondNoise;
+    // Not judged (too few repeats or batches): no verdict, so the page does not call it "within noise".
+    if (!c.noiseUnknown) out.beyondNoise[c.metric] = c.beyondNoise;
   }
   return out;
 }
