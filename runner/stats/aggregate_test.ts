@@ -124,7 +124,7 @@ Deno.test("successRate counts 2xx/3xx over responses plus errors, and is 0 when 
   assertEquals([empty.connectTimeMs, empty.uncorrectedLatencyMs, empty.latencyMs.p99], [null, null, 0]);
 });
 
-Deno.test("the verdict: late sends name the generator, waiting sends the server, above 1% of sends", () => {
+Deno.test("the verdict: late sends name the generator, waiting sends the server, above 1% and 5 of sends", () => {
   const run = (late: number, waited: number, dropped: number) => {
     const r = newRecorder(false);
     for (let i = 0; i < 100; i++) r.recordResponse(ORIGIN_MS + 1, 200, 500, 500);
@@ -138,8 +138,10 @@ Deno.test("the verdict: late sends name the generator, waiting sends the server,
   };
   // sends = responses + errors + dropped sends
   assertEquals(run(1, 0, 0), [false, false]); // 1 of 100: exactly 1% is not more than 1%
-  assertEquals(run(2, 0, 0), [true, false]);
-  assertEquals(run(0, 2, 0), [false, true]);
+  assertEquals(run(2, 0, 0), [false, false]); // 2% but only 2 sends: too few to name a cause
+  assertEquals(run(5, 0, 0), [true, false]);
+  assertEquals(run(0, 2, 0), [false, false]);
+  assertEquals(run(0, 5, 0), [false, true]);
   assertEquals(run(0, 0, 5), [false, false]); // a drop was counted late or waiting first
   assertEquals(run(3, 40, 0), [false, true]); // both: the larger names the cause
   assertEquals(run(40, 3, 0), [true, false]);
