@@ -439,6 +439,36 @@ const VALID: FramingCase[] = [
     untilClose: true,
     rfc: "9112 6.3 (4)",
   },
+  {
+    name: "r: Proxy-Connection: close is not Connection",
+    wire: cl5("Proxy-Connection: close\r\n"),
+    ...fine(),
+    rfc: "9110 7.6.1",
+  },
+  {
+    name: "r: HTTP/1.0 204 with keep-alive keeps the connection",
+    wire: "HTTP/1.0 204 No Content\r\nConnection: keep-alive\r\n\r\n",
+    ...fine(204, 0),
+    rfc: "9112 9.3, 6.3 (1)",
+  },
+  {
+    name: "r: two spaces between status and reason",
+    wire: "HTTP/1.1 200  OK\r\nContent-Length: 5\r\n\r\nhello",
+    ...fine(),
+    rfc: "9112 4 (the reason phrase may start with SP)",
+  },
+  {
+    name: "r: Content-Length-X is another field",
+    wire: `${ok}Content-Length-X: 0\r\nTransfer-Encoding: chunked\r\n\r\n${hello}`,
+    ...fine(),
+    rfc: "9110 5.1",
+  },
+  {
+    name: "r: 200 with Upgrade is an ordinary response",
+    wire: cl5("Connection: upgrade\r\nUpgrade: h2c\r\n"),
+    ...fine(),
+    rfc: "9110 7.8",
+  },
 ];
 
 /** Cases that are a parse error. */
@@ -725,6 +755,17 @@ const MALFORMED: FramingCase[] = [
     ...fails,
     rfc: "9112 4",
   },
+  { name: "r: HTTP/1.01", wire: "HTTP/1.01 200 OK\r\nContent-Length: 0\r\n\r\n", ...fails, rfc: "9112 2.3" },
+  { name: "r: HTTP/01.1", wire: "HTTP/01.1 200 OK\r\nContent-Length: 0\r\n\r\n", ...fails, rfc: "9112 2.3" },
+  { name: "r: HTTP/5.6", wire: "HTTP/5.6 200 OK\r\nContent-Length: 0\r\n\r\n", ...fails, rfc: "9112 2.3" },
+  { name: "r: HTP/1.1", wire: "HTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n", ...fails, rfc: "9112 2.3" },
+  { name: "r: headers separated by a bare CR", wire: cl5("Foo: 1\rBar: 2\r\n"), ...fails, rfc: "9112 2.2" },
+  {
+    name: "r: no semicolon before a chunk extension",
+    wire: `${te}5 ext\r\nhello\r\n0\r\n\r\n`,
+    ...fails,
+    rfc: "9112 7.1.1",
+  },
 ];
 
 /** Cases cut short by EOF: never complete, never an error of framing (the connection broke). */
@@ -759,7 +800,8 @@ const CUT_SHORT: FramingCase[] = [
     name: "r: EOF after the last chunk, no final CRLF",
     wire: `${te}5\r\nhello\r\n0\r\n`,
     ...cut,
-    rfc: "9112 7.1, 8",
+    rfc:
+      "9112 7.1 (chunked-body ends in CRLF; 8 counts only the last chunk, but h11, hyper and llhttp call this incomplete)",
   },
   { name: "r: EOF in the trailers", wire: `${te}5\r\nhello\r\n0\r\nX: y\r\n`, ...cut, rfc: "9112 7.1.2, 8" },
 ];
