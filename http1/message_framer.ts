@@ -18,7 +18,8 @@
  * HTTP/1.0 message, is read by Transfer-Encoding and then the connection closes (RFC 9112 6.1, 6.3
  * rule 3: it is a smuggling sign); `chunked` listed twice is an error.
  *
- * Tolerated, as robust user agents do: up to 8 empty lines before a start line; a bare LF as a line end;
+ * Tolerated, as robust user agents do: up to 8 empty lines before a start line; a bare LF as the end of
+ * a head's line (never in a chunked body: chunk lines, trailers and its last line end in CRLF, RFC 9112 7.1);
  * a status line without the reason phrase (`HTTP/1.1 200`); any status 100-999; an obs-fold line is
  * joined to the field before it with a space (RFC 9112 5.2). A forwarder (`verbatim`) passes heads on as
  * they are, so it gets none of the tolerances that would need a rewrite: bare LF, obs-fold and
@@ -350,7 +351,9 @@ export class MessageFramer {
           i++;
           if (c === SP || c === HTAB) break;
           if (c === SEMICOLON) this.#state = S_CHUNK_EXT;
-          else if (!this.#endOfLine(c, L_CHUNK_SIZE)) return this.#fail("bad chunk size");
+          else if (!this.#endOfLine(c, L_CHUNK_SIZE)) {
+            return c === LF ? PARSE_ERROR : this.#fail("bad chunk size");
+          }
           break;
         case S_CHUNK_EXT:
           while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) i++;
@@ -406,7 +409,7 @@ export class MessageFramer {
     return this.#endOfLine(c, L_FIELD) ? i + 1 : PARSE_ERROR;
   }
 
-  /** `c` ends the line's content: CR (LF must follow) or LF (bare: tolerated unless verbatim). */
+  /** `c` ends the line's content: CR (LF must follow) or LF (bare: tolerated in a head unless verbatim). */
   #endOfLine(c: number, kind: number): boolean {
     this.#lineKind = kind;
     if (c === CR) {
@@ -421,6 +424,12 @@ export class MessageFramer {
     }
     if (this.#verbatim) {
       this.error = "bare LF line end";
+      return false;
+    }
+    if (kind === L_CHUNK_SIZE || this.#inTrailers) {
+      // RFC 9112 2.2's bare-LF allowance covers the head; chunked coding (7.1) is CRLF only, as in
+      // llhttp, hyper and nginx: a reader that took LF here would find another end than they do.
+      this.error = "bare LF in a chunked body";
       return false;
     }
     return this.#lineEnd(kind);

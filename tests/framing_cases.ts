@@ -25,6 +25,10 @@ export interface FramingCase {
   untilClose?: boolean;
   /** The balancer refuses what the engine reads. */
   forwarder?: "refuse";
+  /** The bytes end (EOF) before the response does: neither reader completes it, nor calls it an error. */
+  incomplete?: boolean;
+  /** The RFC section the expectation comes from. */
+  rfc?: string;
 }
 
 const ok = "HTTP/1.1 200 OK\r\n";
@@ -169,8 +173,9 @@ export const FRAMING_CASES: FramingCase[] = [
   {
     name: "bare LF in a chunked body's lines",
     wire: `${chunked}5\nhello\r\n0\n\n`,
-    ...fine(),
-    forwarder: "refuse",
+    ...fails,
+    rfc:
+      "9112 7.1: chunk lines end in CRLF (the bare-LF allowance of 2.2 is for the head), as in llhttp and hyper",
   },
   { name: "obs-fold joined to a field", wire: cl5("X-Long: a\r\n  b\r\n"), ...fine(), forwarder: "refuse" },
   {

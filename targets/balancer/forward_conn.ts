@@ -22,6 +22,11 @@ export class BufferedConn {
   head: MessageHead | null = null;
   /** Finds where a chunked body ends, across reads (see forward_relay.ts). */
   chunked: MessageFramer | null = null;
+  /**
+   * Bytes of this connection passed on by the relay so far. `start` cannot tell it: `fill` moves the
+   * unconsumed bytes to the front, so a position seen before a relay may come round again after it.
+   */
+  relayedBytes = 0;
 
   constructor(readonly conn: Deno.Conn) {}
 

@@ -115,7 +115,7 @@ async function relayAnswer(
   pool: UpstreamPool,
 ): Promise<boolean> {
   const answer = up.head!;
-  let finalStart = -1; // where the final answer starts in up.buf, once its head is in
+  let relayedBefore = -1; // up.relayedBytes when the final answer's head was in
   try {
     while (answer.status < 200 && answer.status !== 101) {
       await writeAll(client.conn, up.buf.subarray(up.start, headEnd));
@@ -126,7 +126,7 @@ async function relayAnswer(
       await tunnel(client, up);
       return false;
     }
-    finalStart = up.start;
+    relayedBefore = up.relayedBytes;
     const wholeEnd = headEnd + answer.contentLength;
     if (answer.framing === Framing.Length && wholeEnd <= up.end) {
       // The common case, an answer that came in one read: one write, no relay machinery.
@@ -137,7 +137,9 @@ async function relayAnswer(
     up.close();
     // Refused framing before a byte of the final answer went out (a bad head after 100 Continue, a
     // broken first chunk): the client can still be told, with a 502; after that only the close can.
-    if (!(err instanceof FramingError) || (finalStart >= 0 && up.start !== finalStart)) throw err;
+    if (!(err instanceof FramingError) || (relayedBefore >= 0 && up.relayedBytes !== relayedBefore)) {
+      throw err;
+    }
     await writeAll(client.conn, badGateway(pool, err, true));
     return false;
   }

@@ -35,7 +35,10 @@ export async function relayMessage(
 
 /** Writes src.buf[src.start, end) to `dst` and consumes it. */
 async function writeThrough(src: BufferedConn, dst: Deno.Conn, end: number): Promise<void> {
-  if (end > src.start) await writeAll(dst, src.buf.subarray(src.start, end));
+  if (end > src.start) {
+    src.relayedBytes += end - src.start;
+    await writeAll(dst, src.buf.subarray(src.start, end));
+  }
   src.start = end;
 }
 
