@@ -15,12 +15,7 @@ import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import {
-  evaluateThresholds,
-  parseThreshold,
-  pendingThresholds,
-  type Threshold,
-} from "../results/thresholds.ts";
+import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
