@@ -79,9 +79,18 @@ const VERIFY_REASONS: Record<number, string> = {
 
 let loaded: LibSsl | null = null;
 
+/** The library opened: `LOADLAB_LIBSSL` (another OpenSSL 3 build, or a missing one to test the fallback). */
+function libsslName(): string {
+  try {
+    return Deno.env.get("LOADLAB_LIBSSL") || "libssl.so.3";
+  } catch {
+    return "libssl.so.3"; // no --allow-env: the system's
+  }
+}
+
 /** Opens libssl once per isolate (throws when FFI is not permitted or libssl 3 is missing). */
 function libssl(): LibSsl {
-  if (loaded === null) loaded = Deno.dlopen("libssl.so.3", SYMBOLS).symbols;
+  if (loaded === null) loaded = Deno.dlopen(libsslName(), SYMBOLS).symbols;
   return loaded;
 }
 
@@ -91,7 +100,7 @@ export function opensslUnavailableReason(): string | null {
     libssl();
     return null;
   } catch (err) {
-    return `libssl.so.3 not loadable through FFI: ${err instanceof Error ? err.message : String(err)}`;
+    return `${libsslName()} not loadable through FFI: ${err instanceof Error ? err.message : String(err)}`;
   }
 }
 
