@@ -77,6 +77,11 @@ const VERIFY_REASONS: Record<number, string> = {
   64: "IP address mismatch (hostname)",
 };
 
+/** The message of an `SSL_get_verify_result` code, worded so `verifyFailureReason` names its reason. */
+export function verifyResultMessage(code: number): string {
+  return VERIFY_REASONS[code] ?? `certificate verify failed (X509_V_ERR ${code})`;
+}
+
 let loaded: LibSsl | null = null;
 
 /** The library opened: `LOADLAB_LIBSSL` (another OpenSSL 3 build, or a missing one to test the fallback). */
@@ -121,6 +126,8 @@ export class OpenSslClient {
   readonly #sni: boolean;
   readonly #errText = new Uint8Array(256);
   #closed = false;
+  /** `SSL`s made and not yet freed (zero after a run: the leak check). */
+  #live = 0;
 
   /**
    * `serverName`: sent as SNI (unless an IP literal) and verified; `errno`: the thread's errno (an
@@ -198,7 +205,18 @@ export class OpenSslClient {
       s.ERR_clear_error();
       return null;
     }
+    this.#live++;
     return new SslConn(this, s, ssl);
+  }
+
+  /** Connections opened and not yet freed. */
+  get liveConns(): number {
+    return this.#live;
+  }
+
+  /** Called by `SslConn.free` once. */
+  released(): void {
+    this.#live--;
   }
 
   /** Why a failed handshake failed: the verification reason when verification failed, else OpenSSL's. */
@@ -298,5 +316,6 @@ export class SslConn {
     if (ssl === null) return;
     this.#ssl = null;
     this.s.SSL_free(ssl);
+    this.client.released();
   }
 }
