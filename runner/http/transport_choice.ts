@@ -4,9 +4,11 @@
  * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
  * `epoll` is the Linux fast path over libc through FFI (epoll_transport.ts); for https: it drives TLS
  * itself through the system's OpenSSL (openssl_ffi.ts, one `SSL_CTX` per worker). `auto` (the default)
- * is `epoll` wherever it can work, measured ahead of `deno` in CPU per request (docs/PERFORMANCE.md);
- * `auto` or `epoll` where it cannot (not Linux, FFI not permitted, libc or libssl missing) falls back to
- * `deno` with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
+ * is `epoll` for http: wherever it can work, measured ahead of `deno` in CPU per request, and `deno` for
+ * https: (`AUTO_HTTPS_ON_EPOLL`: epoll + OpenSSL was measured no cheaper than `Deno.startTls` per
+ * keep-alive request, docs/PERFORMANCE.md); `epoll` where it cannot work (not Linux, FFI not permitted,
+ * libc or libssl missing) falls back to `deno` with the reason kept. Both pass the same conformance
+ * suite, over TCP and over TLS.
  */
 import { dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "./tls_transport.ts";
@@ -31,6 +33,13 @@ export interface ChosenTransport {
   /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
   close(): void;
 }
+
+/**
+ * Whether `auto` drives https: through epoll + OpenSSL. Off: over keep-alive TLS it spent no less CPU per
+ * request than the `deno` transport's `Deno.startTls` in the bench (docs/PERFORMANCE.md), so the default
+ * stays where it was and `--transport epoll` asks for it.
+ */
+export const AUTO_HTTPS_ON_EPOLL = false;
 
 /** Why epoll cannot serve `url` here, or null when it can (https: needs libssl 3 as well). */
 export function epollBlocker(url: URL): string | null {
@@ -73,6 +82,9 @@ export function chooseTransport(
     return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
   };
   if (requested === "deno") return deno(null);
+  if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL) {
+    return deno("https: auto keeps the deno transport (--transport epoll drives TLS through OpenSSL)");
+  }
   const blocker = epollBlocker(url);
   if (blocker !== null) return deno(blocker);
   const { hostname, port } = dialTarget(url, connectToOf(options.tls));

@@ -4,7 +4,7 @@
  * no FFI, no libssl).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { chooseTransport, epollBlocker } from "./transport_choice.ts";
+import { AUTO_HTTPS_ON_EPOLL, chooseTransport, epollBlocker } from "./transport_choice.ts";
 import { tlsOptionsSchema } from "./tls_options.ts";
 import { epollUnavailableReason } from "./epoll_ffi.ts";
 
@@ -21,11 +21,20 @@ Deno.test("deno chooses the deno transport, with no fallback reason", () => {
   chosen.close();
 });
 
+Deno.test("auto for an https: target keeps the deno transport and says why", () => {
+  const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), "auto", {
+    tls: tlsOptionsSchema.parse({}),
+  });
+  assertEquals(chosen.kind, AUTO_HTTPS_ON_EPOLL && epollHere === null ? "epoll" : "deno");
+  if (!AUTO_HTTPS_ON_EPOLL) ok(/--transport epoll/.test(chosen.fallbackReason ?? ""), chosen.fallbackReason!);
+  chosen.close();
+});
+
 Deno.test({
-  name: "auto and epoll for an https: target are epoll with OpenSSL where libssl 3 loads",
+  name: "epoll for an https: target is epoll with OpenSSL where libssl 3 loads",
   ignore: epollBlocker(new URL("https://127.0.0.1/")) !== null,
   fn() {
-    for (const requested of ["auto", "epoll"] as const) {
+    for (const requested of ["epoll"] as const) {
       const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), requested, {
         tls: tlsOptionsSchema.parse({}),
       });
@@ -37,13 +46,13 @@ Deno.test({
 });
 
 Deno.test({
-  name: "https: without libssl, auto and epoll fall back to deno and record why",
+  name: "https: without libssl, epoll falls back to deno and records why",
   ignore: epollHere !== null,
   async fn() {
     const probe = `import { chooseTransport } from ${
       JSON.stringify(import.meta.resolve("./transport_choice.ts"))
     };
-for (const requested of ["auto", "epoll"]) {
+for (const requested of ["epoll"]) {
   const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), requested);
   console.log(JSON.stringify([chosen.kind, chosen.fallbackReason]));
 }`;
@@ -54,7 +63,7 @@ for (const requested of ["auto", "epoll"]) {
       env: { LOADLAB_LIBSSL: "libssl-missing-for-test.so.3" },
     }).output();
     const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
-    assertEquals(lines.length, 2, new TextDecoder().decode(out.stderr));
+    assertEquals(lines.length, 1, new TextDecoder().decode(out.stderr));
     for (const [kind, reason] of lines) {
       assertEquals(kind, "deno");
       ok(/libssl-missing-for-test\.so\.3 not loadable/.test(reason), reason);
