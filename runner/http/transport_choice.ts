@@ -4,11 +4,12 @@
  * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
  * `epoll` is the Linux fast path over libc through FFI (epoll_transport.ts); for https: it drives TLS
  * itself through the system's OpenSSL (openssl_ffi.ts, one `SSL_CTX` per worker). `auto` (the default)
- * is `epoll` for http: wherever it can work, measured ahead of `deno` in CPU per request, and `deno` for
- * https: (`AUTO_HTTPS_ON_EPOLL`: epoll + OpenSSL was measured no cheaper than `Deno.startTls` per
- * keep-alive request, docs/PERFORMANCE.md); `epoll` where it cannot work (not Linux, FFI not permitted,
- * libc or libssl missing) falls back to `deno` with the reason kept. Both pass the same conformance
- * suite, over TCP and over TLS.
+ * is `epoll` for http: wherever it can work, measured ahead of `deno` in CPU per request; for https:
+ * it is `epoll` + OpenSSL where the `deno` transport would need `node:tls` (`--insecure`, a client
+ * certificate: measured far cheaper), and `deno` (`Deno.startTls`) for a verified run without a client
+ * certificate, where epoll + OpenSSL was measured no cheaper (docs/PERFORMANCE.md). `auto` or `epoll`
+ * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
+ * with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
  */
 import { dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "./tls_transport.ts";
@@ -35,9 +36,10 @@ export interface ChosenTransport {
 }
 
 /**
- * Whether `auto` drives https: through epoll + OpenSSL. Off: over keep-alive TLS it spent no less CPU per
- * request than the `deno` transport's `Deno.startTls` in the bench (docs/PERFORMANCE.md), so the default
- * stays where it was and `--transport epoll` asks for it.
+ * Whether `auto` drives a verified https: run without a client certificate through epoll + OpenSSL. Off:
+ * over keep-alive TLS it spent no less CPU per request than `Deno.startTls` in the bench
+ * (docs/PERFORMANCE.md), so that default stays and `--transport epoll` asks for it. Runs the `deno`
+ * transport would give to `node:tls` go to epoll + OpenSSL either way.
  */
 export const AUTO_HTTPS_ON_EPOLL = false;
 
@@ -82,8 +84,11 @@ export function chooseTransport(
     return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
   };
   if (requested === "deno") return deno(null);
-  if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL) {
-    return deno("https: auto keeps the deno transport (--transport epoll drives TLS through OpenSSL)");
+  const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
+  if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {
+    return deno(
+      "https: auto keeps Deno.startTls for a verified run (--transport epoll drives TLS through OpenSSL)",
+    );
   }
   const blocker = epollBlocker(url);
   if (blocker !== null) return deno(blocker);

@@ -21,13 +21,24 @@ Deno.test("deno chooses the deno transport, with no fallback reason", () => {
   chosen.close();
 });
 
-Deno.test("auto for an https: target keeps the deno transport and says why", () => {
+Deno.test("auto for a verified https: run keeps Deno.startTls and says why", () => {
   const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), "auto", {
     tls: tlsOptionsSchema.parse({}),
   });
   assertEquals(chosen.kind, AUTO_HTTPS_ON_EPOLL && epollHere === null ? "epoll" : "deno");
   if (!AUTO_HTTPS_ON_EPOLL) ok(/--transport epoll/.test(chosen.fallbackReason ?? ""), chosen.fallbackReason!);
   chosen.close();
+});
+
+Deno.test({
+  name: "auto for an --insecure https: run is epoll + OpenSSL (the deno transport would need node:tls)",
+  ignore: epollBlocker(new URL("https://127.0.0.1/")) !== null,
+  fn() {
+    const tls = tlsOptionsSchema.parse({ insecure: true });
+    const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), "auto", { tls });
+    assertEquals([chosen.kind, chosen.fallbackReason], ["epoll", null]);
+    chosen.close();
+  },
 });
 
 Deno.test({
