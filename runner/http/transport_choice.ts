@@ -6,7 +6,7 @@
  * itself through the system's OpenSSL (openssl_ffi.ts, one `SSL_CTX` per worker). `auto` (the default)
  * is `epoll` for http: wherever it can work, measured ahead of `deno` in CPU per request; for https:
  * it is `epoll` + OpenSSL where the `deno` transport would need `node:tls` (`--insecure`, a client
- * certificate: measured far cheaper), and `deno` (`Deno.startTls`) for a verified run without a client
+ * certificate: measured cheaper), and `deno` (`Deno.startTls`) for a verified run without a client
  * certificate, where epoll + OpenSSL was measured no cheaper (docs/PERFORMANCE.md). `auto` or `epoll`
  * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
  * with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
