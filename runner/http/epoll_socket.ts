@@ -181,8 +181,10 @@ export class EpollSocket implements InlineConn {
     if (fd < 0) return;
     this.fd = -1;
     const sys = this.loop.sys;
+    // A handshake cut off by the timeout counts as a connect timeout, as on the deno transport (no
+    // "tls"/"handshake"/"certificate" in the message, which would count it as a tls failure).
     const connecting = this.#handshaking
-      ? "connected, but the TLS handshake was still under way"
+      ? "connected, but the encrypted session was still being set up"
       : this.#onConnect !== null
       ? connectStateOf(sys, fd, this.loop.addr)
       : "";

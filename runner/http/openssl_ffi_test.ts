@@ -11,6 +11,7 @@ import { OpenSslClient, verifyResultMessage } from "./openssl_ffi.ts";
 import { epollBlocker } from "./transport_choice.ts";
 import { tlsFailureMessage, tlsOptionsSchema } from "./tls_options.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
+import { classifyError } from "./exchange_errors.ts";
 
 const BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
 if (BLOCKER !== null) console.log(`skipped: ${BLOCKER}`);
@@ -122,4 +123,37 @@ Deno.test("openssl: every verify result code's message names the reason results 
   }
   assertEquals(tlsFailureMessage(verifyResultMessage(62)).split(":")[0], "tls hostname");
   assertEquals(tlsFailureMessage(verifyResultMessage(64)).split(":")[0], "tls hostname");
+});
+
+Deno.test({
+  name: "openssl: a handshake the server never answers is aborted as a connect timeout, its SSL freed",
+  ignore: BLOCKER !== null,
+  async fn() {
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const held: Deno.Conn[] = [];
+    const accepting = (async () => {
+      for await (const conn of listener) held.push(conn); // accepted, never answered
+    })();
+    const sys = new EpollSys();
+    const client = new OpenSslClient("localhost", tlsOptionsSchema.parse({}), () => sys.lastErrno());
+    const loop = new EpollLoop(resolveOnce(sys, "127.0.0.1", listener.addr.port), sys, {
+      blockMs: 0,
+      tls: client,
+    });
+    try {
+      const aborter = new AbortController();
+      const timer = setTimeout(() => aborter.abort(), 200);
+      const outcome = await loop.connect(aborter.signal).then(() => null, (err) => err as Error);
+      clearTimeout(timer);
+      ok(outcome instanceof Deno.errors.Interrupted, String(outcome));
+      assertEquals(outcome.message, "connected, but the encrypted session was still being set up");
+      assertEquals(classifyError(outcome, "connect"), "connect", "a timeout, not a tls failure");
+      assertEquals([client.liveConns, loop.openSockets], [0, 0]);
+    } finally {
+      loop.close();
+      listener.close();
+      await accepting.catch(() => {});
+      for (const conn of held) conn.close();
+    }
+  },
 });
