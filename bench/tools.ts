@@ -85,9 +85,6 @@ function loadlabWith(transport: "epoll" | "deno"): BenchTool {
     plan(url, connections, durationSec, variant) {
       const mainTs = new URL("../main.ts", import.meta.url).pathname;
       if (!isFile(mainTs)) return Promise.resolve("main.ts not found (the engine is not in this tree yet)");
-      if (transport === "epoll" && url.startsWith("https:")) {
-        return Promise.resolve("epoll serves plain http: only (https: falls back to deno)");
-      }
       const extra = [
         ...(variant?.caFile ? ["--cacert", variant.caFile] : []),
         ...(variant?.close ? ["-H", "Connection: close"] : []),

@@ -47,8 +47,9 @@ Load
                            (0: none; no request is sent to size it, only connects)
   -p, --pipelining N       requests in flight per connection (HTTP/1.1 pipelining)   [1]
       --transport T        auto | deno | epoll (epoll: Linux fast path over libc      [auto]
-                           epoll through FFI, plain http: only; auto: epoll where
-                           it can run, else deno with the reason in results)
+                           epoll through FFI, https: via OpenSSL; auto: epoll where
+                           it can run, except verified https: (Deno.startTls),
+                           else deno with the reason in results)
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)

@@ -98,8 +98,9 @@ const commonFields = {
   pipelining: z.number().int().min(1, "pipelining must be >= 1").max(256).default(1),
   /**
    * Socket transport, chosen once per run and recorded in results: `deno` (Deno.connect), `epoll` (the
-   * Linux fast path over libc through FFI, plain http: only; falls back to deno with the reason
-   * recorded), `auto` (epoll wherever it can run, else deno; see docs/PERFORMANCE.md).
+   * Linux fast path over libc through FFI, https: through the system's OpenSSL; falls back to deno
+   * with the reason recorded), `auto` (epoll wherever it can run, except a verified https: run
+   * without a client certificate, which stays on Deno.startTls; else deno; see docs/PERFORMANCE.md).
    */
   transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
   /** TLS options (runner/http/tls_options.ts); `connectTo` applies to http: too. */

@@ -1,13 +1,22 @@
 /**
  * End to end over TLS: `loadlab attack https://...` with each TLS option against a real `Deno.serve`
- * TLS target and Debian's nginx requiring a client certificate (`ssl_verify_client on`). Bounded loads
- * (-n), loopback only, no speed asserted.
+ * TLS target and Debian's nginx requiring a client certificate (`ssl_verify_client on`), on both
+ * transports (`deno`: Deno.startTls or node:tls; `epoll`: OpenSSL by FFI). Bounded loads (-n), loopback
+ * only, no speed asserted.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { makeTlsFixtures, type TlsFixtures } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls_options.ts";
+import { epollBlocker } from "../runner/http/transport_choice.ts";
+
+const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
+if (EPOLL_TLS_BLOCKER !== null) console.log(`epoll over TLS skipped: ${EPOLL_TLS_BLOCKER}`);
+const TRANSPORTS = EPOLL_TLS_BLOCKER === null ? ["deno", "epoll"] as const : ["deno"] as const;
+/** The client each transport records: epoll always OpenSSL; deno rustls, or node:tls where rustls cannot. */
+const clientOf = (transport: string, rustls: boolean) =>
+  transport === "epoll" ? "openssl" : rustls ? "deno" : "node:tls";
 
 async function withTlsTarget(fn: (port: number, f: TlsFixtures) => Promise<void>): Promise<void> {
   if (!requireProgram("openssl")) return;
@@ -28,10 +37,12 @@ async function withTlsTarget(fn: (port: number, f: TlsFixtures) => Promise<void>
   });
 }
 
-async function attackJson(args: string[]) {
+async function attackJson(args: string[], transport: string) {
   const r = await runLoadlab([
     "attack",
     ...args,
+    "--transport",
+    transport,
     "-n",
     "40",
     "-c",
@@ -44,53 +55,59 @@ async function attackJson(args: string[]) {
   return { ...r, json: r.stdout.trim() ? JSON.parse(r.stdout.split("\n")[0]) : null };
 }
 
-Deno.test("https: the CA file verifies, the handshake is timed apart, what it negotiated is recorded", async () => {
-  await withTlsTarget(async (port, f) => {
-    const r = await attackJson([`https://localhost:${port}/`, "--cacert", f.ca]);
-    assertEquals(r.code, 0, r.stderr);
-    assertEquals(r.json.statusCodes, { "200": 40 });
-    ok(r.json.tlsMs && r.json.tlsMs.max > 0, JSON.stringify(r.json.tlsMs));
-    ok(r.json.connectTimeMs !== null);
-    assertEquals(r.json.tls.client, "deno");
-    assertEquals(r.json.tls.insecure, false);
-    assertEquals(r.json.config.tls.caFile, f.ca);
+for (const transport of TRANSPORTS) {
+  Deno.test(`https [${transport}]: the CA file verifies, the handshake is timed apart, what it negotiated is recorded`, async () => {
+    await withTlsTarget(async (port, f) => {
+      const r = await attackJson([`https://localhost:${port}/`, "--cacert", f.ca], transport);
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals(r.json.statusCodes, { "200": 40 });
+      ok(r.json.tlsMs && r.json.tlsMs.max > 0, JSON.stringify(r.json.tlsMs));
+      ok(r.json.connectTimeMs !== null);
+      assertEquals(r.json.tls.client, clientOf(transport, true));
+      assertEquals(r.json.transport, transport);
+      assertEquals(r.json.tls.insecure, false);
+      assertEquals(r.json.config.tls.caFile, f.ca);
+    });
   });
-});
 
-Deno.test("https: verification failures are counted by reason, and --insecure skips them with a warning", async () => {
-  await withTlsTarget(async (port, f) => {
-    const unknown = await attackJson([`https://localhost:${port}/`]);
-    const unknownMessages = Object.keys(unknown.json.errorMessages.tls);
-    assertEquals(unknownMessages, [tlsFailureMessage("UnknownIssuer")]);
-    const wrongName = await attackJson([
-      `https://127.0.0.1:${port}/`,
-      "--cacert",
-      f.ca,
-      "--sni",
-      "example.com",
-    ]);
-    assertEquals(Object.keys(wrongName.json.errorMessages.tls), [tlsFailureMessage("not valid for name")]);
-    const insecure = await attackJson([`https://127.0.0.1:${port}/`, "--insecure", "--sni", "example.com"]);
-    assertEquals(insecure.code, 0, insecure.stderr);
-    assertEquals(insecure.json.statusCodes, { "200": 40 });
-    assertEquals(insecure.json.tls.insecure, true);
-    ok(/warning: --insecure/.test(insecure.stderr), insecure.stderr);
+  Deno.test(`https [${transport}]: verification failures are counted by reason, and --insecure skips them with a warning`, async () => {
+    await withTlsTarget(async (port, f) => {
+      const unknown = await attackJson([`https://localhost:${port}/`], transport);
+      const unknownMessages = Object.keys(unknown.json.errorMessages.tls);
+      assertEquals(unknownMessages, [tlsFailureMessage("UnknownIssuer")]);
+      const wrongName = await attackJson([
+        `https://127.0.0.1:${port}/`,
+        "--cacert",
+        f.ca,
+        "--sni",
+        "example.com",
+      ], transport);
+      assertEquals(Object.keys(wrongName.json.errorMessages.tls), [tlsFailureMessage("not valid for name")]);
+      const insecure = await attackJson(
+        [`https://127.0.0.1:${port}/`, "--insecure", "--sni", "example.com"],
+        transport,
+      );
+      assertEquals(insecure.code, 0, insecure.stderr);
+      assertEquals(insecure.json.statusCodes, { "200": 40 });
+      assertEquals(insecure.json.tls.insecure, true);
+      ok(/warning: --insecure/.test(insecure.stderr), insecure.stderr);
+    });
   });
-});
 
-Deno.test("https: --connect-to dials another address while the URL's host is sent and verified", async () => {
-  await withTlsTarget(async (port, f) => {
-    const r = await attackJson([
-      "https://localhost:1/",
-      "--cacert",
-      f.ca,
-      "--connect-to",
-      `127.0.0.1:${port}`,
-    ]);
-    assertEquals(r.code, 0, r.stderr);
-    assertEquals(r.json.statusCodes, { "200": 40 });
+  Deno.test(`https [${transport}]: --connect-to dials another address while the URL's host is sent and verified`, async () => {
+    await withTlsTarget(async (port, f) => {
+      const r = await attackJson([
+        "https://localhost:1/",
+        "--cacert",
+        f.ca,
+        "--connect-to",
+        `127.0.0.1:${port}`,
+      ], transport);
+      assertEquals(r.code, 0, r.stderr);
+      assertEquals(r.json.statusCodes, { "200": 40 });
+    });
   });
-});
+}
 
 Deno.test("https: bad TLS files are exit 2 before any load, naming the flag", async () => {
   await withTlsTarget(async (port, f) => {
@@ -113,35 +130,37 @@ Deno.test("https: bad TLS files are exit 2 before any load, naming the flag", as
   });
 });
 
-Deno.test("https: nginx requiring a client certificate answers 400 without one and 200 with it", async () => {
-  if (!requireProgram("nginx")) return;
-  await withTlsTarget(async (_port, f) => {
-    const nginx = await startNginx("nginx", [], {
-      directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey}; ` +
-        `ssl_client_certificate ${f.ca}; ssl_verify_client on; ssl_protocols TLSv1.3;`,
+for (const transport of TRANSPORTS) {
+  Deno.test(`https [${transport}]: nginx requiring a client certificate answers 400 without one and 200 with it`, async () => {
+    if (!requireProgram("nginx")) return;
+    await withTlsTarget(async (_port, f) => {
+      const nginx = await startNginx("nginx", [], {
+        directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey}; ` +
+          `ssl_client_certificate ${f.ca}; ssl_verify_client on; ssl_protocols TLSv1.3;`,
+      });
+      try {
+        const url = nginx.url;
+        const without = await attackJson([url, "--cacert", f.ca], transport);
+        assertEquals(without.json.statusCodes, { "400": 40 });
+        const withCert = await attackJson([
+          url,
+          "--cacert",
+          f.ca,
+          "--cert",
+          f.clientCert,
+          "--key",
+          f.clientKey,
+        ], transport);
+        assertEquals(withCert.code, 0, withCert.stderr);
+        assertEquals(withCert.json.statusCodes, { "200": 40 });
+        assertEquals(withCert.json.tls.client, clientOf(transport, false));
+        assertEquals(withCert.json.tls.version, "TLSv1.3");
+      } finally {
+        await nginx.stop();
+      }
     });
-    try {
-      const url = nginx.url;
-      const without = await attackJson([url, "--cacert", f.ca]);
-      assertEquals(without.json.statusCodes, { "400": 40 });
-      const withCert = await attackJson([
-        url,
-        "--cacert",
-        f.ca,
-        "--cert",
-        f.clientCert,
-        "--key",
-        f.clientKey,
-      ]);
-      assertEquals(withCert.code, 0, withCert.stderr);
-      assertEquals(withCert.json.statusCodes, { "200": 40 });
-      assertEquals(withCert.json.tls.client, "node:tls");
-      assertEquals(withCert.json.tls.version, "TLSv1.3");
-    } finally {
-      await nginx.stop();
-    }
   });
-});
+}
 
 Deno.test("verification failures are named by reason from either client's message", () => {
   assertEquals(verifyFailureReason("invalid peer certificate: Expired"), "expired");

@@ -1,10 +1,10 @@
 /**
- * The fd-leak check of both transports: a generator process runs every kind of run (every model,
+ * The fd-leak check of both transports, over TCP and over TLS (epoll: its `SSL`s freed with their sockets): a generator process runs every kind of run (every model,
  * Connection: close, timeouts, a refused connect, a stop request) and its /proc/self/fd count must be
  * the same after them as before. In its own process, since the parallel suite shares this one.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { epollUnavailableReason } from "../runner/http/epoll_ffi.ts";
+import { epollBlocker } from "../runner/http/transport_choice.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 
 /** Plain HTTP, or HTTPS with a throwaway certificate (its CA then written to `caFile`). */
@@ -24,13 +24,17 @@ const VARIANTS = [
   { transport: "epoll" },
   { transport: "deno", tls: "ca" },
   { transport: "deno", tls: "insecure" },
+  { transport: "epoll", tls: "ca" },
+  { transport: "epoll", tls: "insecure" },
 ] as const;
 
 for (const { transport, ...variant } of VARIANTS) {
   const tls = "tls" in variant ? variant.tls : undefined;
   Deno.test({
     name: `fd leak [${transport}${tls ? `+tls-${tls}` : ""}]: every socket closed on every exit path`,
-    ignore: Deno.build.os !== "linux" || (transport === "epoll" && epollUnavailableReason() !== null),
+    ignore: Deno.build.os !== "linux" ||
+      (transport === "epoll" &&
+        epollBlocker(new URL(tls ? "https://127.0.0.1/" : "http://127.0.0.1/")) !== null),
     async fn() {
       const pair = tls ? await selfSignedPair() : null;
       const target = startTarget(pair ? { cert: pair.certPem, key: pair.keyPem } : {});

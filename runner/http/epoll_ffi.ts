@@ -203,6 +203,11 @@ export class EpollSys {
     return this.#monotonicMs() + this.#clockOffsetMs;
   }
 
+  /** This thread's errno (for a library called through FFI that reports a system call's failure). */
+  lastErrno(): number {
+    return this.#errno.getInt32(0);
+  }
+
   /** Result or `-errno`. */
   #ret(rc: number): number {
     return rc >= 0 ? rc : -this.#errno.getInt32(0);

@@ -5,6 +5,8 @@
 export interface SocketLoop {
   readonly sys: EpollSys;
   readonly addr: SockAddr;
+  /** https: what the loop's first completed handshake negotiated (null until one did). */
+  tlsInfo: SslNegotiated | null;
   /** Sockets waiting for an event; the pump blocks only while some are. */
   waiting: number;
   /** Events settled outside the pump since its last turn. */
@@ -23,7 +25,10 @@ export interface SocketLoop {
  * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
  * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. Edge
  * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
- * so a read while it is true never waits for an edge that will not come.
+ * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`, openssl_ffi.ts)
+ * the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a non-blocking handshake
+ * retried on each edge, and only `-EAGAIN` (OpenSSL found the socket empty) ends `#readable`: a short
+ * `SSL_read` returns one record and may leave the next in the kernel, where no new edge announces it.
  */
 import {
   EAGAIN,
@@ -38,6 +43,7 @@ import {
 } from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
+import type { SslConn, SslNegotiated } from "./openssl_ffi.ts";
 import { connectError, connectStateOf, readError, readStateOf, writeError } from "./epoll_errors.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
@@ -63,7 +69,36 @@ export class EpollSocket implements InlineConn {
   #onWrite: ((n: number) => void) | null = null;
   #onWriteError: ((err: Error) => void) | null = null;
 
-  constructor(readonly loop: SocketLoop, public fd: number, readonly token: number) {}
+  /** https: the handshake after the TCP connect is under way (the connect's promise still pending). */
+  #handshaking = false;
+  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
+  tlsMs = -1;
+
+  constructor(
+    readonly loop: SocketLoop,
+    public fd: number,
+    readonly token: number,
+    readonly ssl: SslConn | null = null,
+  ) {}
+
+  /** Reads into `buf`: libc `read`, or `SSL_read` over TLS (both: count, 0 at end, or `-errno`). */
+  #recv(buf: Uint8Array): number {
+    return this.ssl === null ? this.loop.sys.read(this.fd, buf) : this.ssl.read(buf);
+  }
+
+  #send(bytes: Uint8Array): number {
+    return this.ssl === null ? this.loop.sys.write(this.fd, bytes) : this.ssl.write(bytes);
+  }
+
+  /** After a short read: the kernel is drained for plain TCP only (see the module comment). */
+  #drainedAfter(n: number, length: number): boolean {
+    return n < length && !this.#peerClosed && this.ssl === null;
+  }
+
+  /** The connect completed at once (loopback): over TLS the handshake starts now. */
+  connectedNow(): void {
+    this.#connected();
+  }
 
   awaitConnect(signal: AbortSignal): Promise<TransportConn> {
     return new Promise((resolve, reject) => {
@@ -84,9 +119,9 @@ export class EpollSocket implements InlineConn {
   read(buf: Uint8Array): Promise<number | null> {
     if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
     if (this.#readable) {
-      const n = this.loop.sys.read(this.fd, buf);
+      const n = this.#recv(buf);
       if (n >= 0) {
-        if (n < buf.length && !this.#peerClosed) this.#readable = false;
+        if (this.#drainedAfter(n, buf.length)) this.#readable = false;
         return Promise.resolve(n === 0 ? null : n);
       }
       this.#readable = false;
@@ -114,7 +149,7 @@ export class EpollSocket implements InlineConn {
 
   write(bytes: Uint8Array): Promise<number> {
     if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
-    const n = this.loop.sys.write(this.fd, bytes);
+    const n = this.#send(bytes);
     if (n >= 0) return Promise.resolve(n);
     if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(writeError(-n));
     return new Promise((resolve, reject) => {
@@ -127,7 +162,7 @@ export class EpollSocket implements InlineConn {
 
   writeNow(bytes: Uint8Array): number {
     if (this.fd < 0) throw new Deno.errors.BadResource("socket closed");
-    const n = this.loop.sys.write(this.fd, bytes);
+    const n = this.#send(bytes);
     if (n >= 0) return n;
     if (n === -EAGAIN || n === -EINTR) return 0;
     throw writeError(-n);
@@ -146,7 +181,13 @@ export class EpollSocket implements InlineConn {
     if (fd < 0) return;
     this.fd = -1;
     const sys = this.loop.sys;
-    const connecting = this.#onConnect !== null ? connectStateOf(sys, fd, this.loop.addr) : "";
+    // A handshake cut off by the timeout counts as a connect timeout, as on the deno transport (no
+    // "tls"/"handshake"/"certificate" in the message, which would count it as a tls failure).
+    const connecting = this.#handshaking
+      ? "connected, but the encrypted session was still being set up"
+      : this.#onConnect !== null
+      ? connectStateOf(sys, fd, this.loop.addr)
+      : "";
     const reading = this.#reader !== null || this.#onRead !== null ? readStateOf(sys, fd) : "";
     if (TRACE_CONN) {
       traceConn(
@@ -156,6 +197,8 @@ export class EpollSocket implements InlineConn {
         `token=${this.token} readable=${this.#readable} ${connecting}${reading}`,
       );
     }
+    this.#handshaking = false;
+    this.ssl?.free();
     sys.close(fd);
     this.loop.release(this.token);
     const closed = new Deno.errors.BadResource(reading ? `socket closed: ${reading}` : "socket closed");
@@ -178,7 +221,9 @@ export class EpollSocket implements InlineConn {
         }`,
       );
     }
-    if (this.#onConnect !== null && (flags & WRITE_FLAGS) !== 0) this.#connected();
+    if (this.#handshaking) {
+      if ((flags & (READ_FLAGS | WRITE_FLAGS)) !== 0) this.#stepHandshake();
+    } else if (this.#onConnect !== null && (flags & WRITE_FLAGS) !== 0) this.#connected();
     if ((flags & READ_FLAGS) !== 0) {
       if ((flags & CLOSED_FLAGS) !== 0) this.#peerClosed = true;
       this.#readable = true;
@@ -208,6 +253,12 @@ export class EpollSocket implements InlineConn {
 
   #connected(): void {
     const errno = this.loop.sys.socketError(this.fd);
+    if (errno === 0 && this.ssl !== null) {
+      this.#handshaking = true;
+      this.tlsMs = this.loop.sys.nowMs(); // the start, until the handshake is done
+      this.#stepHandshake();
+      return;
+    }
     const resolve = this.#onConnect!;
     const reject = this.#onConnectError!;
     this.#onConnect = this.#onConnectError = null;
@@ -220,14 +271,37 @@ export class EpollSocket implements InlineConn {
     }
   }
 
+  /** One `SSL_connect` step: done (the connect resolves, timed), waiting for the next edge, or failed. */
+  #stepHandshake(): void {
+    let failure: unknown = null;
+    try {
+      if (this.ssl!.handshake() === -EAGAIN) return;
+    } catch (err) {
+      failure = err;
+    }
+    this.#handshaking = false;
+    this.tlsMs = this.loop.sys.nowMs() - this.tlsMs;
+    const resolve = this.#onConnect!;
+    const reject = this.#onConnectError!;
+    this.#onConnect = this.#onConnectError = null;
+    this.loop.settled();
+    if (failure === null) {
+      this.loop.tlsInfo ??= this.ssl!.negotiated();
+      resolve();
+    } else {
+      this.close();
+      reject(failure as Error);
+    }
+  }
+
   #readInline(): void {
     const buf = this.#readBuf!;
-    const n = this.loop.sys.read(this.fd, buf);
+    const n = this.#recv(buf);
     if (n === -EAGAIN || n === -EINTR) {
       this.#readable = false;
       return;
     }
-    if (n < buf.length && !this.#peerClosed) this.#readable = false;
+    if (this.#drainedAfter(n, buf.length)) this.#readable = false;
     const reader = this.#reader!;
     this.#reader = null;
     this.#readBuf = null;
@@ -241,12 +315,12 @@ export class EpollSocket implements InlineConn {
   }
 
   #readNow(): void {
-    const n = this.loop.sys.read(this.fd, this.#readBuf!);
+    const n = this.#recv(this.#readBuf!);
     if (n === -EAGAIN || n === -EINTR) {
       this.#readable = false;
       return;
     }
-    if (n >= 0 && n < this.#readBuf!.length && !this.#peerClosed) this.#readable = false;
+    if (n >= 0 && this.#drainedAfter(n, this.#readBuf!.length)) this.#readable = false;
     const resolve = this.#onRead!;
     const reject = this.#onReadError!;
     this.#readBuf = null;
@@ -257,7 +331,7 @@ export class EpollSocket implements InlineConn {
   }
 
   #writeNow(): void {
-    const n = this.loop.sys.write(this.fd, this.#pendingWrite!);
+    const n = this.#send(this.#pendingWrite!);
     if (n === -EAGAIN || n === -EINTR) return;
     const resolve = this.#onWrite!;
     const reject = this.#onWriteError!;

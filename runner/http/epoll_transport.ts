@@ -1,6 +1,6 @@
 /**
  * @module
- * The epoll transport (Linux, plain http:): every socket of a worker is a non-blocking libc socket
+ * The epoll transport (Linux; https: through OpenSSL, openssl_ffi.ts): every socket of a worker is a non-blocking libc socket
  * (epoll_socket.ts) registered edge-triggered in one epoll set, and one pump turns ready events into
  * reads handed to the connections, so a round of responses costs one `epoll_wait` instead of a tokio
  * op, a promise and a microtask per read and per write. Sockets keep Deno.Conn's promise contract, so
@@ -36,6 +36,7 @@ import {
   sockAddrOf,
 } from "./epoll_ffi.ts";
 import type { TransportConn } from "./transport.ts";
+import type { OpenSslClient, SslNegotiated } from "./openssl_ffi.ts";
 import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
 import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
@@ -60,6 +61,8 @@ export function resolveOnce(sys: EpollSys, hostname: string, port: number): Sock
 export interface EpollLoopOptions {
   /** Block this thread in `epoll_wait` for up to this many ms (1-5); 0: poll, wait off-thread. */
   blockMs: number;
+  /** https: the worker's OpenSSL client; each socket gets its `SSL` and handshakes after connecting. */
+  tls?: OpenSslClient;
 }
 
 /** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
@@ -78,10 +81,13 @@ export class EpollLoop implements SocketLoop {
   asyncWakes = 0;
   #pumping = false;
   #closed = false;
+  readonly #tls: OpenSslClient | null;
+  tlsInfo: SslNegotiated | null = null;
 
   constructor(readonly addr: SockAddr, sys = new EpollSys(), options: EpollLoopOptions = { blockMs: 0 }) {
     this.sys = sys;
     this.#blockMs = Math.max(0, Math.min(5, Math.round(options.blockMs)));
+    this.#tls = options.tls ?? null;
     const epfd = sys.epollCreate();
     if (epfd < 0) throw new Error(`epoll_create1 failed: ${errnoMessage(-epfd)}`);
     this.#epfd = epfd;
@@ -99,8 +105,15 @@ export class EpollLoop implements SocketLoop {
     }
     const fd = this.sys.tcpSocket(this.addr.family);
     if (fd < 0) return Promise.reject(notAttemptedError("socket", -fd, this.addr));
+    const ssl = this.#tls === null ? null : this.#tls.open(fd);
+    if (this.#tls !== null && ssl === null) {
+      this.sys.close(fd);
+      return Promise.reject(
+        new Deno.errors.InvalidData("never attempted: tls SSL_new refused (out of memory?)"),
+      );
+    }
     const token = this.#free.pop() ?? this.#slots.length;
-    const sock = new EpollSocket(this, fd, token);
+    const sock = new EpollSocket(this, fd, token, ssl);
     this.#slots[token] = sock;
     const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
     if (rc < 0) {
@@ -113,8 +126,10 @@ export class EpollLoop implements SocketLoop {
       sock.close();
       return Promise.reject(connectError(-started, this.addr));
     }
-    if (started === 0) return Promise.resolve(sock);
-    return sock.awaitConnect(signal);
+    if (started === 0 && ssl === null) return Promise.resolve(sock);
+    const connected = sock.awaitConnect(signal);
+    if (started === 0) sock.connectedNow();
+    return connected;
   }
 
   /** Called by a socket when it closes: its slot is free again (the kernel drops it from the set). */
@@ -154,6 +169,7 @@ export class EpollLoop implements SocketLoop {
     for (const sock of this.#slots) sock?.close();
     this.#closed = true;
     this.sys.closeEpoll(this.#epfd);
+    this.#tls?.close();
   }
 
   #pump(): void {

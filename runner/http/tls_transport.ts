@@ -17,8 +17,11 @@ import type { TlsMaterial, TlsOptions } from "./tls_options.ts";
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
-  /** `deno` (Deno.startTls, rustls) or `node:tls` (insecure or client certificate with SNI). */
-  client: "deno" | "node:tls";
+  /**
+   * `deno` (Deno.startTls, rustls), `node:tls` (insecure or client certificate with SNI), or `openssl`
+   * (the epoll transport's libssl, openssl_ffi.ts).
+   */
+  client: "deno" | "node:tls" | "openssl";
   /** The ALPN protocol the server chose (we offer `http/1.1`), null when it chose none. */
   alpn: string | null;
   /** Protocol version, where the client exposes it (node:tls does; Deno.TlsConn does not). */
@@ -34,7 +37,7 @@ export interface TlsTransportConn extends TransportConn {
 
 export interface TlsTransport {
   transport: Transport;
-  client: TlsSessionInfo["client"];
+  client: "deno" | "node:tls";
   /** Set by the first handshake that completes. */
   info(): TlsSessionInfo | null;
 }

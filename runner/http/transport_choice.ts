@@ -2,16 +2,21 @@
  * @module
  * The one place a run's transport is chosen (STYLE rule 14: the choice made once and recorded, like
  * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
- * `epoll` is the Linux fast path over libc through FFI (epoll_transport.ts), only for plain http:.
- * `auto` (the default) is `epoll` wherever it can work, measured ahead of `deno` in CPU per request
- * (docs/PERFORMANCE.md); `auto` or `epoll` where it cannot (https:, not Linux, FFI not permitted,
- * libc missing) falls back to `deno` with the reason kept. Both pass the same conformance suite.
+ * `epoll` is the Linux fast path over libc through FFI (epoll_transport.ts); for https: it drives TLS
+ * itself through the system's OpenSSL (openssl_ffi.ts, one `SSL_CTX` per worker). `auto` (the default)
+ * is `epoll` for http: wherever it can work, measured ahead of `deno` in CPU per request; for https:
+ * it is `epoll` + OpenSSL where the `deno` transport would need `node:tls` (`--insecure`, a client
+ * certificate: measured cheaper), and `deno` (`Deno.startTls`) for a verified run without a client
+ * certificate, where epoll + OpenSSL was measured no cheaper (docs/PERFORMANCE.md). `auto` or `epoll`
+ * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
+ * with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
  */
 import { dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "./tls_transport.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "./tls_options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
+import { OpenSslClient, opensslUnavailableReason } from "./openssl_ffi.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
 export const TRANSPORT_CHOICES = ["auto", "epoll", "deno"] as const;
@@ -30,10 +35,20 @@ export interface ChosenTransport {
   close(): void;
 }
 
-/** Why epoll cannot serve `url` here, or null when it can. */
+/**
+ * Whether `auto` drives a verified https: run without a client certificate through epoll + OpenSSL. Off:
+ * over keep-alive TLS it spent no less CPU per request than `Deno.startTls` in the bench
+ * (docs/PERFORMANCE.md), so that default stays and `--transport epoll` asks for it. Runs the `deno`
+ * transport would give to `node:tls` go to epoll + OpenSSL either way.
+ */
+export const AUTO_HTTPS_ON_EPOLL = false;
+
+/** Why epoll cannot serve `url` here, or null when it can (https: needs libssl 3 as well). */
 export function epollBlocker(url: URL): string | null {
-  if (url.protocol !== "http:") return `${url.protocol} target (epoll serves plain http: only)`;
-  return epollUnavailableReason();
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol} target`;
+  const libc = epollUnavailableReason();
+  if (libc !== null || url.protocol === "http:") return libc;
+  return opensslUnavailableReason();
 }
 
 /** What the run tells the choice about itself. */
@@ -69,22 +84,36 @@ export function chooseTransport(
     return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
   };
   if (requested === "deno") return deno(null);
+  const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
+  if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {
+    return deno(
+      "https: auto keeps Deno.startTls for a verified run (--transport epoll drives TLS through OpenSSL)",
+    );
+  }
   const blocker = epollBlocker(url);
   if (blocker !== null) return deno(blocker);
   const { hostname, port } = dialTarget(url, connectToOf(options.tls));
   let loop: EpollLoop;
+  let tls: OpenSslClient | undefined;
   try {
     const sys = new EpollSys();
     const blockMs = options.closedModel ? CLOSED_MODEL_BLOCK_MS : 0;
-    loop = new EpollLoop(resolveOnce(sys, hostname, port), sys, { blockMs });
+    const addr = resolveOnce(sys, hostname, port);
+    if (url.protocol === "https:") {
+      const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
+      tls = new OpenSslClient(serverName, options.tls, () => sys.lastErrno());
+    }
+    loop = new EpollLoop(addr, sys, { blockMs, tls });
   } catch (err) {
+    tls?.close();
     return deno(err instanceof Error ? err.message : String(err));
   }
+  const insecure = options.tls?.insecure ?? false;
   return {
     kind: "epoll",
     transport: (_hostname, _port, signal) => loop.connect(signal),
     fallbackReason: null,
-    tlsInfo: () => null,
+    tlsInfo: () => loop.tlsInfo === null ? null : { client: "openssl", ...loop.tlsInfo, insecure },
     close: () => loop.close(),
   };
 }

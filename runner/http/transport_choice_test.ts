@@ -1,9 +1,11 @@
 /**
  * The transport is chosen once per run: deno is Deno.connect; auto and epoll are epoll where it can
- * run, and fall back to deno with the reason kept where it cannot (https:, not Linux, no FFI).
+ * run (https: through OpenSSL), and fall back to deno with the reason kept where it cannot (not Linux,
+ * no FFI, no libssl).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { chooseTransport } from "./transport_choice.ts";
+import { AUTO_HTTPS_ON_EPOLL, chooseTransport, epollBlocker } from "./transport_choice.ts";
+import { tlsOptionsSchema } from "./tls_options.ts";
 import { epollUnavailableReason } from "./epoll_ffi.ts";
 
 const epollHere = epollUnavailableReason();
@@ -19,12 +21,65 @@ Deno.test("deno chooses the deno transport, with no fallback reason", () => {
   chosen.close();
 });
 
-Deno.test("auto and epoll for an https: target fall back to deno and say why", () => {
-  for (const requested of ["auto", "epoll"] as const) {
-    const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), requested);
-    assertEquals(chosen.kind, "deno");
-    ok(/https:/.test(chosen.fallbackReason ?? ""), String(chosen.fallbackReason));
-  }
+Deno.test("auto for a verified https: run keeps Deno.startTls and says why", () => {
+  const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), "auto", {
+    tls: tlsOptionsSchema.parse({}),
+  });
+  assertEquals(chosen.kind, AUTO_HTTPS_ON_EPOLL && epollHere === null ? "epoll" : "deno");
+  if (!AUTO_HTTPS_ON_EPOLL) ok(/--transport epoll/.test(chosen.fallbackReason ?? ""), chosen.fallbackReason!);
+  chosen.close();
+});
+
+Deno.test({
+  name: "auto for an --insecure https: run is epoll + OpenSSL (the deno transport would need node:tls)",
+  ignore: epollBlocker(new URL("https://127.0.0.1/")) !== null,
+  fn() {
+    const tls = tlsOptionsSchema.parse({ insecure: true });
+    const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), "auto", { tls });
+    assertEquals([chosen.kind, chosen.fallbackReason], ["epoll", null]);
+    chosen.close();
+  },
+});
+
+Deno.test({
+  name: "epoll for an https: target is epoll with OpenSSL where libssl 3 loads",
+  ignore: epollBlocker(new URL("https://127.0.0.1/")) !== null,
+  fn() {
+    for (const requested of ["epoll"] as const) {
+      const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), requested, {
+        tls: tlsOptionsSchema.parse({}),
+      });
+      assertEquals([chosen.kind, chosen.fallbackReason, chosen.tlsInfo()], ["epoll", null, null]);
+      chosen.close();
+      chosen.close(); // idempotent: the SSL_CTX freed once
+    }
+  },
+});
+
+Deno.test({
+  name: "https: without libssl, epoll falls back to deno and records why",
+  ignore: epollHere !== null,
+  async fn() {
+    const probe = `import { chooseTransport } from ${
+      JSON.stringify(import.meta.resolve("./transport_choice.ts"))
+    };
+for (const requested of ["epoll"]) {
+  const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), requested);
+  console.log(JSON.stringify([chosen.kind, chosen.fallbackReason]));
+}`;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["eval", probe],
+      stdout: "piped",
+      stderr: "piped",
+      env: { LOADLAB_LIBSSL: "libssl-missing-for-test.so.3" },
+    }).output();
+    const lines = new TextDecoder().decode(out.stdout).trim().split("\n").map((l) => JSON.parse(l));
+    assertEquals(lines.length, 1, new TextDecoder().decode(out.stderr));
+    for (const [kind, reason] of lines) {
+      assertEquals(kind, "deno");
+      ok(/libssl-missing-for-test\.so\.3 not loadable/.test(reason), reason);
+    }
+  },
 });
 
 Deno.test({

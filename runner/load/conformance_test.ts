@@ -2,8 +2,9 @@
  * The shared conformance suite: every executor runs the same cases against a real `Deno.serve`
  * target (in this isolate) through real worker isolates, and must agree with what the target counted.
  * It runs once per transport (`deno`, and `epoll` where Linux and FFI allow it): a fast path keeps the
- * slow path's contract. The `deno` transport runs it over TLS too, once verifying the target's throwaway
- * certificate with its CA (`Deno.startTls`) and once with `insecure` (the `node:tls` client).
+ * slow path's contract. Both transports run it over TLS too, once verifying the target's throwaway
+ * certificate with its CA (`Deno.startTls`; epoll: OpenSSL) and once with `insecure` (`node:tls`;
+ * epoll: OpenSSL with verification off).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
@@ -91,6 +92,8 @@ const models: LoadModel[] = ["connections", "rate", "throughput", "count"];
 /** The transports the suite runs against; epoll is skipped (ignored, not passed) where it cannot run. */
 const TRANSPORTS = ["deno", "epoll"] as const;
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+/** epoll over TLS needs libssl 3 as well. */
+const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
 
 /** `ca`: verify with the target's CA (Deno.startTls); `insecure`: skip verification (node:tls). */
 type TlsVariant = "ca" | "insecure";
@@ -100,7 +103,7 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `${name} [${label}]`,
-      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      ignore: transport === "epoll" && (tls === undefined ? EPOLL_BLOCKER : EPOLL_TLS_BLOCKER) !== null,
       fn,
     });
   const tlsConfig = tls === "ca"
@@ -354,3 +357,5 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
 for (const transport of TRANSPORTS) suite(transport);
 suite("deno", "ca");
 suite("deno", "insecure");
+suite("epoll", "ca");
+suite("epoll", "insecure");
