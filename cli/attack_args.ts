@@ -8,6 +8,7 @@
  * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
  * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
  */
+import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { loadTlsMaterial, TlsFileError } from "../runner/http/tls_options.ts";
@@ -26,7 +27,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
-export interface AttackOutputOptions {
+export interface AttackOutputOptions extends BaselineArgs {
   json: boolean;
   outFile?: string;
   reportFile?: string;
@@ -110,6 +111,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       noLive: flags.has("no-live"),
       keepSecrets: flags.has("no-redact"),
       strict: flags.has("strict"),
+      ...baselineArgs(flags),
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),

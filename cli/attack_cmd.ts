@@ -4,8 +4,11 @@
  * line, then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json
  * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad
  * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
- * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 130 after Ctrl-C (the partial results are still printed and written).
+ * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 7 when `--baseline` with
+ * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
+import { gateTable, loadBaseline } from "./baseline_flags.ts";
+import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 import { parseAttackArgs } from "./attack_args.ts";
 import { runCommand } from "./run_command.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -15,12 +18,7 @@ import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import {
-  evaluateThresholds,
-  parseThreshold,
-  pendingThresholds,
-  type Threshold,
-} from "../results/thresholds.ts";
+import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
@@ -50,6 +48,8 @@ async function attack(argv: string[]): Promise<number> {
       throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
     });
   }
+  // Read before any load: a missing or wrong baseline is exit 2, not a wasted run.
+  const baseline = output.baselinePath === undefined ? undefined : await loadBaseline(output.baselinePath);
   const keepSecrets = output.keepSecrets;
   const dashboard = output.dashboard
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets })
@@ -111,12 +111,14 @@ async function attack(argv: string[]): Promise<number> {
   const results = keepSecrets ? assembled : redactResults(assembled);
   const shown = results.runs[0];
   await dashboard?.finish(results);
-  const written = await writeOutputs(output, results);
+  const written = await writeOutputs(output, results, baseline);
   if (output.json) console.log(JSON.stringify(shown));
   else if (!output.quiet) {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
   printThresholds(checked, [run], output.json);
+  const gate = baseline && gateAgainstBaseline(baseline, results, output.failOn);
+  if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
   if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
@@ -128,6 +130,7 @@ async function attack(argv: string[]): Promise<number> {
     written && !logFailure,
     interrupted ? interrupt.exitCode() : null,
     output.strict,
+    gate,
   );
 }
 
@@ -135,11 +138,12 @@ async function attack(argv: string[]): Promise<number> {
 async function writeOutputs(
   output: { outFile?: string; reportFile?: string; keepSecrets: boolean },
   results: ResultsFile,
+  baseline: ResultsFile | undefined,
 ): Promise<boolean> {
   const keepSecrets = output.keepSecrets;
   try {
     if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
-    if (output.reportFile) await writeReport(output.reportFile, results, { keepSecrets });
+    if (output.reportFile) await writeReport(output.reportFile, results, { keepSecrets, compare: baseline });
     return true;
   } catch (err) {
     console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
@@ -154,6 +158,7 @@ function exitCode(
   written: boolean,
   stoppedWith: number | null,
   strict: boolean,
+  gate: GateResult | undefined,
 ): number {
   if (stoppedWith !== null) return stoppedWith; // 130 after Ctrl-C, 143 after SIGTERM
   if (!written) return EXIT.outputNotWritable;
@@ -162,6 +167,7 @@ function exitCode(
     return EXIT.noResponse;
   }
   if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;
+  if (gate?.failed) return EXIT.baselineWorse;
   return checked.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 

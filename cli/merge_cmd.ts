@@ -10,7 +10,6 @@
 import { loadResultsFile, writeResultsFile } from "../results/io.ts";
 import { OutputError } from "../results/output_error.ts";
 import { redactResults } from "../results/redact.ts";
-import { terminalSafe } from "../validation/terminal_text.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeShardFiles } from "../results/merge_shards.ts";

@@ -11,6 +11,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
 import type { ServeOptions } from "./dashboard.ts";
+import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
@@ -32,12 +33,14 @@ Usage: loadlab run FILE|preset:NAME [options]
   --segment I/N             run segment I of N of every load (url: targets only; thresholds are
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
+${baselineHelp(2, 28)}
 ${dashboardHelp(2, 28)}
   -h, --help                this help
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 no response at all,
-5 output not writable, 6 a run flagged with --strict, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+5 output not writable, 6 a run flagged with --strict, 7 worse than --baseline past --fail-on,
+130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
 
 const SPECS: FlagSpec[] = [
   { long: "quick", takesValue: false },
@@ -52,12 +55,13 @@ const SPECS: FlagSpec[] = [
   { long: "junit", takesValue: true, example: "junit.xml" },
   { long: "no-redact", takesValue: false },
   { long: "strict", takesValue: false },
+  ...BASELINE_FLAGS,
   ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
 
 /** What `loadlab run` was asked to do. */
-export interface RunArgs {
+export interface RunArgs extends BaselineArgs {
   /** A file path or `preset:NAME`. */
   source: string;
   quick: boolean;
@@ -103,6 +107,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     junitFile: flags.path("junit"),
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
+    ...baselineArgs(flags),
     ...dashboardOf(flags),
   };
 }

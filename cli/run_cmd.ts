@@ -39,6 +39,8 @@ import {
 } from "../results/threshold_text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
+import { gateTable, loadBaseline } from "./baseline_flags.ts";
+import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 
 /** How another command (`demo`) runs through this one. */
 export interface RunCommandOptions {
@@ -69,11 +71,14 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
   });
   await assertOutputsWritable(plan, [["--summary", args.summaryFile], ["--junit", args.junitFile]]);
+  // Read before any load: a missing or wrong baseline is exit 2, not a wasted run.
+  const baseline = args.baselinePath === undefined ? undefined : await loadBaseline(args.baselinePath);
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
-  const outcome = await execute(command, plan, args, source, outDir);
+  const outcome = await execute(command, plan, args, source, outDir, baseline);
   if (typeof outcome === "number") return outcome;
-  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict });
+  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, args.failOn);
+  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
 }
 
 /** An experiment as read: planned and checked, with the text it came from and the preset's name. */
@@ -133,6 +138,7 @@ async function execute(
   args: RunArgs,
   source: Source,
   outDir: string,
+  baseline: ResultsFile | undefined,
 ): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
@@ -160,7 +166,7 @@ async function execute(
         quick: args.quick,
         ...(ran === null ? {} : { ranSource: ran }),
       },
-      renderReport: (results) => renderReport(results, { keepSecrets }),
+      renderReport: (results) => renderReport(results, { keepSecrets, compare: baseline }),
     });
     // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
     const results = keepSecrets ? outcome.results : redactResults(outcome.results);
@@ -183,7 +189,12 @@ async function execute(
 }
 
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
-async function conclude(command: string, outcome: Stopped, args: RunArgs): Promise<number> {
+async function conclude(
+  command: string,
+  outcome: Stopped,
+  args: RunArgs,
+  gate: GateResult | undefined,
+): Promise<number> {
   const { results } = outcome;
   const findings = buildFindings(results);
   if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
@@ -193,8 +204,9 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
   for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
     console.log(terminalSafe(thresholdLine(t, results.runs)));
   }
+  if (gate) console.log(`\n${terminalSafe(gateTable(gate))}`);
   try {
-    if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
+    if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results, { gate }));
     if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));
   } catch (err) {
     throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
@@ -208,6 +220,7 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
     return EXIT.noResponse;
   }
   if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
+  if (gate?.failed) return EXIT.baselineWorse;
   return failed.length ? EXIT.thresholdFailed : EXIT.ok;
 }
 
