@@ -8,7 +8,7 @@
  * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
 import { gateTable, loadBaseline } from "./baseline_flags.ts";
-import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
+import { type FailOn, gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 import { parseAttackArgs } from "./attack_args.ts";
 import { runCommand } from "./run_command.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -117,7 +117,7 @@ async function attack(argv: string[]): Promise<number> {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
   printThresholds(checked, [run], output.json);
-  const gate = baseline && gateAgainstBaseline(baseline, results, output.failOn);
+  const gate = baseline && gateAgainstBaseline(baseline, results, output.failOn ?? []);
   if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
   if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);
@@ -136,14 +136,20 @@ async function attack(argv: string[]): Promise<number> {
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
 async function writeOutputs(
-  output: { outFile?: string; reportFile?: string; keepSecrets: boolean },
+  output: { outFile?: string; reportFile?: string; keepSecrets: boolean; failOn?: FailOn[] },
   results: ResultsFile,
   baseline: ResultsFile | undefined,
 ): Promise<boolean> {
   const keepSecrets = output.keepSecrets;
   try {
     if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
-    if (output.reportFile) await writeReport(output.reportFile, results, { keepSecrets, compare: baseline });
+    if (output.reportFile) {
+      await writeReport(output.reportFile, results, {
+        keepSecrets,
+        compare: baseline,
+        failOn: output.failOn,
+      });
+    }
     return true;
   } catch (err) {
     console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);

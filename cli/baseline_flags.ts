@@ -33,7 +33,7 @@ export function baselineHelp(indent: number, column: number): string {
 /** What the gate was asked to do: the baseline's path and the parsed rules. */
 export interface BaselineArgs {
   baselinePath?: string;
-  failOn: FailOn[];
+  failOn?: FailOn[];
 }
 
 /** Reads the two flags; `--fail-on` without `--baseline` has nothing to compare with. */
@@ -43,7 +43,8 @@ export function baselineArgs(flags: FlagValues): BaselineArgs {
   if (failOn.length && baselinePath === undefined) {
     throw new UsageError(`--fail-on compares with a baseline: give --baseline main/results.json with it`);
   }
-  return { baselinePath, failOn };
+  // Only the flags given, so the parsed arguments of a command without them stay as they were.
+  return { ...(baselinePath === undefined ? {} : { baselinePath }), ...(failOn.length ? { failOn } : {}) };
 }
 
 /** Loads the baseline (a directory: its results.json); throws `ResultsFileError` (exit 2). */

@@ -77,7 +77,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   const outcome = await execute(command, plan, args, source, outDir, baseline);
   if (typeof outcome === "number") return outcome;
-  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, args.failOn);
+  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, args.failOn ?? []);
   return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
 }
 
@@ -166,7 +166,8 @@ async function execute(
         quick: args.quick,
         ...(ran === null ? {} : { ranSource: ran }),
       },
-      renderReport: (results) => renderReport(results, { keepSecrets, compare: baseline }),
+      renderReport: (results) =>
+        renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
     // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
     const results = keepSecrets ? outcome.results : redactResults(outcome.results);
