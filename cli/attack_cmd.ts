@@ -7,7 +7,7 @@
  * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 7 when `--baseline` with
  * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
-import { gateTable, loadBaseline } from "./baseline_flags.ts";
+import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { type FailOn, gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 import { parseAttackArgs } from "./attack_args.ts";
 import { runCommand } from "./run_command.ts";
@@ -49,7 +49,10 @@ async function attack(argv: string[]): Promise<number> {
     });
   }
   // Read before any load: a missing or wrong baseline is exit 2, not a wasted run.
-  const baseline = output.baselinePath === undefined ? undefined : await loadBaseline(output.baselinePath);
+  const gateWith = gateArgs(output);
+  const baseline = gateWith.baselinePath === undefined
+    ? undefined
+    : await loadBaseline(gateWith.baselinePath);
   const keepSecrets = output.keepSecrets;
   const dashboard = output.dashboard
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets })

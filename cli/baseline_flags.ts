@@ -36,15 +36,27 @@ export interface BaselineArgs {
   failOn?: FailOn[];
 }
 
-/** Reads the two flags; `--fail-on` without `--baseline` has nothing to compare with. */
+/** Reads the two flags (`run` checks them with the file's `compareWith:`/`failOn:`, see `gateArgs`). */
 export function baselineArgs(flags: FlagValues): BaselineArgs {
   const baselinePath = flags.path("baseline");
   const failOn = flags.all("fail-on").map(parseFailOn);
-  if (failOn.length && baselinePath === undefined) {
-    throw new UsageError(`--fail-on compares with a baseline: give --baseline main/results.json with it`);
-  }
   // Only the flags given, so the parsed arguments of a command without them stay as they were.
   return { ...(baselinePath === undefined ? {} : { baselinePath }), ...(failOn.length ? { failOn } : {}) };
+}
+
+/**
+ * The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only); rules
+ * without a baseline have nothing to compare with (exit 2).
+ */
+export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
+  const baselinePath = args.baselinePath ?? file.compareWith;
+  const failOn = args.failOn ?? (file.failOn ?? []).map(parseFailOn);
+  if (failOn.length && baselinePath === undefined) {
+    throw new UsageError(
+      `--fail-on compares with a baseline: give --baseline main/results.json (or compareWith: in the file)`,
+    );
+  }
+  return { baselinePath, failOn };
 }
 
 /** Loads the baseline (a directory: its results.json); throws `ResultsFileError` (exit 2). */

@@ -39,7 +39,7 @@ import {
 } from "../results/threshold_text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
-import { gateTable, loadBaseline } from "./baseline_flags.ts";
+import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 
 /** How another command (`demo`) runs through this one. */
@@ -58,6 +58,11 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   const args = parseRunArgs(argv, command, help);
   const source = loadSource(args);
   const plan = source.plan;
+  // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
+  const gateWith = gateArgs(args, plan.experiment);
+  const baseline = gateWith.baselinePath === undefined
+    ? undefined
+    : await loadBaseline(gateWith.baselinePath);
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
     [["--out-dir", `${outDir}/results.json`], ["--out-dir", `${outDir}/report.html`], [
@@ -71,13 +76,18 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
   });
   await assertOutputsWritable(plan, [["--summary", args.summaryFile], ["--junit", args.junitFile]]);
-  // Read before any load: a missing or wrong baseline is exit 2, not a wasted run.
-  const baseline = args.baselinePath === undefined ? undefined : await loadBaseline(args.baselinePath);
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
-  const outcome = await execute(command, plan, args, source, outDir, baseline);
+  const outcome = await execute(
+    command,
+    plan,
+    { ...args, failOn: gateWith.failOn },
+    source,
+    outDir,
+    baseline,
+  );
   if (typeof outcome === "number") return outcome;
-  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, args.failOn ?? []);
+  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
   return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
 }
 

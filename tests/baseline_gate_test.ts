@@ -5,7 +5,7 @@
  * The same experiment against its own saved results passes the gate (exit 0), the slower one fails it
  * (exit 7) with the verdicts in the terminal, the markdown summary and the report; `attack` does the
  * same with one run a side (the within-run noise). Bad rules and a missing baseline exit 2 before any
- * load. Loads are short (1.5 s a run, 4 connections on 127.0.0.1); only the direction of a change of
+ * load. Loads are short (1.5 s a run, 8 s an attack, 4 connections on 127.0.0.1); only the direction of a change of
  * about a fifth is asserted, never a speed.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
@@ -35,16 +35,12 @@ Deno.test("run --baseline: passes against itself, fails (exit 7) a 20% slower en
     assert(same.stdout.includes("baseline gate: no --fail-on rule fired"), same.stdout);
     assert(/app\/steady .* p50 .*Welch over 3\+3 repeats/.test(same.stdout), same.stdout);
 
-    const slow = await runLoadlab([
-      "run",
-      `${dir}/exp.yaml`,
-      "--out-dir",
-      `${dir}/slow`,
-      ...SLOWER,
-      ...gate,
-      "--summary",
-      `${dir}/summary.md`,
-    ]);
+    // The slower build names its baseline and rules in the file (compareWith:, failOn:) instead.
+    const gated = `${EXPERIMENT}compareWith: ${dir}/base/results.json\nfailOn: ["p50 +10%", "rps -10%"]\n`;
+    await Deno.writeTextFile(`${dir}/gated.yaml`, gated);
+    const slow = await runLoadlab(
+      ["run", `${dir}/gated.yaml`, "--out-dir", `${dir}/slow`, ...SLOWER, "--summary", `${dir}/summary.md`],
+    );
     assertEquals(slow.code, 7, slow.stdout + slow.stderr);
     assert(
       /p50 .*worse: \+\d+\.\d% \(95% CI ±[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%/.test(
@@ -81,7 +77,7 @@ Deno.test("attack --baseline: one run a side is judged on its own intervals, and
           "-c",
           "4",
           "-d",
-          "3s",
+          "8s",
           "--interval",
           "100ms",
           "--no-live",
@@ -114,6 +110,11 @@ Deno.test("bad --fail-on rules and a missing baseline exit 2 with one line, befo
       [["--baseline", dir, "--fail-on", "p99 10%"], /not understood; write it like "p99 \+10%"/],
       [["--fail-on", "p99 +10%"], /--fail-on compares with a baseline: give --baseline/],
     ];
+    const badFile = `${dir}/bad.yaml`;
+    await Deno.writeTextFile(badFile, `${EXPERIMENT}compareWith: ${dir}\nfailOn: ["p98 +1%"]\n`);
+    const file = await runLoadlab(["run", badFile]);
+    assertEquals(file.code, 2, file.stderr);
+    assert(/failOn.*unknown metric "p98"/.test(file.stderr), file.stderr);
     for (const [flags, message] of cases) {
       for (const command of [["run", "preset:demo"], ["attack", "http://127.0.0.1:9/"]]) {
         const out = await runLoadlab([...command, ...flags]);
