@@ -8,6 +8,7 @@
  * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
  * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
  */
+import { ciFilesToProbe } from "./ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
@@ -31,6 +32,8 @@ export interface AttackOutputOptions extends BaselineArgs {
   json: boolean;
   outFile?: string;
   reportFile?: string;
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
+  benchFile?: string;
   quiet: boolean;
   noLive: boolean;
   /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
@@ -96,8 +99,9 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   checkTlsFiles(config);
   const outFile = flags.path("out");
   const reportFile = flags.path("report");
+  const benchFile = flags.path("output-bench");
   const clash = outputClobbersInput(
-    [["-o", outFile], ["--report", reportFile], ["--log", config.logFile]],
+    [["-o", outFile], ["--report", reportFile], ["--log", config.logFile], ...ciFilesToProbe({ benchFile })],
     [["--body-file", flags.path("body-file")]],
   );
   if (clash) throw new UsageError(clash);
@@ -107,6 +111,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       json: flags.has("json"),
       outFile,
       reportFile,
+      ...(benchFile === undefined ? {} : { benchFile }),
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
       keepSecrets: flags.has("no-redact"),

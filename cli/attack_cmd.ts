@@ -7,6 +7,7 @@
  * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 7 when `--baseline` with
  * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
+import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { type FailOn, gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 import { parseAttackArgs } from "./attack_args.ts";
@@ -41,7 +42,7 @@ async function attack(argv: string[]): Promise<number> {
     const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
       "--log",
       config.logFile,
-    ]]
+    ], ...ciFilesToProbe(output)]
   ) {
     if (path === undefined) continue;
     await assertFileWritable(path).catch((err) => {
@@ -121,6 +122,7 @@ async function attack(argv: string[]): Promise<number> {
   }
   printThresholds(checked, [run], output.json);
   const gate = baseline && gateAgainstBaseline(baseline, results, output.failOn ?? []);
+  await writeCiFiles("attack", results, output, gate);
   if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
   if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);

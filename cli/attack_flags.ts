@@ -46,6 +46,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "json", takesValue: false },
   { long: "out", short: "o", takesValue: true, example: "results.json" },
   { long: "report", takesValue: true, example: "report.html" },
+  { long: "output-bench", takesValue: true, example: "bench.json" },
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
   { long: "strict", takesValue: false },
   ...BASELINE_FLAGS,

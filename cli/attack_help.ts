@@ -97,6 +97,9 @@ Output
                            stdout instead of the summary
   -o, --out FILE           write results.json (loadlab.results/v2)
       --report FILE        write a self-contained HTML report
+      --output-bench FILE  github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),
+                           req/s and success to FILE's .bigger.json (customBiggerIsBetter); with
+                           $GITHUB_STEP_SUMMARY set, a markdown summary is appended there
       --log FILE           stream every request to a CSV: code;startUs;endUs;connection
       --interval D         statistics interval for the time series                  [250ms]
       --interval-histograms keep|none

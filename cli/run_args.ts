@@ -26,6 +26,9 @@ Usage: loadlab run FILE|preset:NAME [options]
   --target NAME=URL         replace a target by a server already running (repeatable)
   --summary <file.md>       write a markdown summary (for CI step summaries)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
+  --output-bench <file>     github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,
+                            req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
+                            (with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)
   --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
                             headers, such query parameters and target env vars) in every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
@@ -53,6 +56,7 @@ const SPECS: FlagSpec[] = [
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
+  { long: "output-bench", takesValue: true, example: "bench.json" },
   { long: "no-redact", takesValue: false },
   { long: "strict", takesValue: false },
   ...BASELINE_FLAGS,
@@ -76,6 +80,8 @@ export interface RunArgs extends BaselineArgs {
   targets: Record<string, string>;
   summaryFile?: string;
   junitFile?: string;
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
+  benchFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
   /** `--strict`: a flagged run (results/run_verdict.ts) exits 6. */
@@ -105,6 +111,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     targets: parseTargets(flags.all("target")),
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
+    ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
     ...baselineArgs(flags),

@@ -20,7 +20,7 @@ import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { TargetFailedError } from "../scenarios/run_targets.ts";
 import { OutputError } from "../results/output_error.ts";
-import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
+import { assertWritable } from "../system/atomic_write.ts";
 import { redactResults, redactText } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
@@ -29,7 +29,7 @@ import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
-import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../report/findings.ts";
 import {
   flaggedRunNote,
@@ -65,17 +65,23 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     : await loadBaseline(gateWith.baselinePath);
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
-    [["--out-dir", `${outDir}/results.json`], ["--out-dir", `${outDir}/report.html`], [
-      "--summary",
-      args.summaryFile,
-    ], ["--junit", args.junitFile]],
+    [
+      ["--out-dir", `${outDir}/results.json`],
+      ["--out-dir", `${outDir}/report.html`],
+      [
+        "--summary",
+        args.summaryFile,
+      ],
+      ["--junit", args.junitFile],
+      ...ciFilesToProbe(args).slice(2),
+    ],
     [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
   );
   if (clash) throw new UsageError(clash);
   await assertWritable(outDir).catch((err) => {
     throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
   });
-  await assertOutputsWritable(plan, [["--summary", args.summaryFile], ["--junit", args.junitFile]]);
+  await assertOutputsWritable(plan, ciFilesToProbe(args));
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   const outcome = await execute(
@@ -216,12 +222,7 @@ async function conclude(
     console.log(terminalSafe(thresholdLine(t, results.runs)));
   }
   if (gate) console.log(`\n${terminalSafe(gateTable(gate))}`);
-  try {
-    if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results, { gate }));
-    if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results));
-  } catch (err) {
-    throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
-  }
+  await writeCiFiles(command, results, args, gate);
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
   if (outcome.interrupted) return outcome.stopExitCode;
   if (noResponseAtAll(results.runs)) {
