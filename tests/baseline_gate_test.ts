@@ -28,7 +28,9 @@ Deno.test("run --baseline: passes against itself, fails (exit 7) a 20% slower en
     await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
     const base = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/base`]);
     assertEquals(base.code, 0, base.stderr);
-    const gate = ["--fail-on", "p50 +10%", "--fail-on", "rps -10%", "--baseline", `${dir}/base`];
+    // Rules wider than the slower build's need: the same build twice may differ beyond noise (a busy
+    // machine between the two), but not by 15%.
+    const gate = ["--fail-on", "p50 +15%", "--fail-on", "rps -15%", "--baseline", `${dir}/base`];
 
     const same = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/same`, ...gate]);
     assertEquals(same.code, 0, same.stdout + same.stderr);
