@@ -7,7 +7,13 @@
  */
 import { loadResultsFile } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { type FailOn, type GateResult, parseFailOn, verdictText } from "../results/baseline_gate.ts";
+import {
+  type FailOn,
+  type GateResult,
+  METRIC_UNITS,
+  parseFailOn,
+  verdictText,
+} from "../results/baseline_gate.ts";
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
@@ -75,7 +81,13 @@ export function gateTable(gate: GateResult): string {
   const rows = [["vs baseline", "metric", "baseline", "this", "verdict"]];
   for (const g of gate.groups) {
     for (const m of g.metrics) {
-      rows.push([g.key, m.metric, String(m.baseline), String(m.current), verdictText(m, g, gate)]);
+      rows.push([
+        g.key,
+        `${m.metric} ${METRIC_UNITS[m.metric]}`,
+        String(m.baseline),
+        String(m.current),
+        verdictText(m, g, gate),
+      ]);
     }
   }
   const lines = gate.groups.length

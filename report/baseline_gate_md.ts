@@ -5,7 +5,7 @@
  * how noise was measured, the rules it fails, the other-machine flag). Names are escaped: they come
  * from results files.
  */
-import { type GateResult, verdictText } from "../results/baseline_gate.ts";
+import { type GateResult, METRIC_UNITS, verdictText } from "../results/baseline_gate.ts";
 
 /** The section's lines (empty without a gate); `escape` is the summary's markdown escaping. */
 export function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => string): string[] {
@@ -28,7 +28,7 @@ export function gateMarkdown(gate: GateResult | undefined, escape: (text: string
     for (const m of g.metrics) {
       const mark = m.failed.length ? "❌ " : m.verdict === "worse" ? "⚠️ " : "";
       lines.push(
-        `| ${escape(g.key)} | ${m.metric} | ${m.baseline} | ${m.current} | ${mark}${
+        `| ${escape(g.key)} | ${m.metric} ${METRIC_UNITS[m.metric]} | ${m.baseline} | ${m.current} | ${mark}${
           escape(verdictText(m, g, gate))
         } |`,
       );

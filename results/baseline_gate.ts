@@ -125,7 +125,12 @@ function sideStats(runs: RunResult[], metric: CompareMetric, noise: NoiseSource)
   return { ...within, mean: meanCi(runs.map((r) => runValue(r, metric))).mean };
 }
 
-function metricVerdict(before: RunResult[], after: RunResult[], metric: CompareMetric, failOn: FailOn[]) {
+function metricVerdict(
+  before: RunResult[],
+  after: RunResult[],
+  metric: CompareMetric,
+  failOn: FailOn[],
+): MetricVerdict {
   const noise: NoiseSource = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
   const a = sideStats(before, metric, noise), b = sideStats(after, metric, noise);
   const { diff, ci95 } = welchDiff(a, b);
@@ -185,7 +190,13 @@ export function gateAgainstBaseline(
   return { groups, unpaired, otherMachine: environmentDiff(baseline, current), failed };
 }
 
-const UNITS: Record<CompareMetric, string> = { p50: " ms", p99: " ms", rps: " req/s", success: " pp" };
+/** The unit a metric's values are shown in (success as a percentage; its changes are in points). */
+export const METRIC_UNITS: Record<CompareMetric, string> = {
+  p50: "ms",
+  p99: "ms",
+  rps: "req/s",
+  success: "%",
+};
 
 /** How the interval was measured, for the reader: the repeats, or one run's own intervals. */
 export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
@@ -203,13 +214,11 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
     : m.verdict;
   const sign = (x: number) => (x > 0 ? "+" : "");
   const change = m.metric === "success"
-    ? `${sign(m.diff)}${m.diff}${UNITS.success}`
+    ? `${sign(m.diff)}${m.diff} pp`
     : `${sign(m.changePct)}${m.changePct.toFixed(1)}%`;
   const ci = m.diffCi95 === null
     ? "noise not measurable: too few intervals"
-    : `95% CI ±${
-      m.metric === "success" ? `${m.diffCi95}${UNITS.success}` : `${m.changeCi95Pct?.toFixed(1)}%`
-    }`;
+    : `95% CI ±${m.metric === "success" ? `${m.diffCi95} pp` : `${m.changeCi95Pct?.toFixed(1)}%`}`;
   const parts = [`${label}: ${change} (${ci}; ${noiseText(m, group)})`];
   if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
   if (gate.otherMachine.length) {

@@ -112,6 +112,6 @@ Deno.test("the markdown summary carries the gate's verdicts", () => {
   const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +10%")]);
   const md = renderMarkdownSummary(slow, { gate });
   assert.match(md, /### Against the baseline: ❌ worse than the baseline past a --fail-on rule/);
-  assert.match(md, /\| redis-cache\/high \| p50 \| [\d.]+ \| [\d.]+ \| ❌ worse: \+/);
+  assert.match(md, /\| redis-cache\/high \| p50 ms \| [\d.]+ \| [\d.]+ \| ❌ worse: \+/);
   assert.ok(!renderMarkdownSummary(slow).includes("Against the baseline"), "no section without a gate");
 });
