@@ -5,7 +5,8 @@
  * The same experiment against its own saved results passes the gate (exit 0), the slower one fails it
  * (exit 7) with the verdicts in the terminal, the markdown summary and the report; `attack` does the
  * same with one run a side (the within-run noise). Bad rules and a missing baseline exit 2 before any
- * load. Loads are short (1.5 s a run, 8 s an attack, 4 connections on 127.0.0.1); only the direction of a change of
+ * load; with `--strict`, a flagged run exits 6 before the gate's 7. Loads are short (1.5 s a run, 5-8 s an
+ * attack, at most 4 connections on 127.0.0.1); only the direction of a change of
  * about a fifth is asserted, never a speed.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
@@ -95,6 +96,36 @@ Deno.test("attack --baseline: one run a side is judged on its own intervals, and
         ),
         slow.stdout,
       );
+    });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("precedence: a flagged run with --strict exits 6 even when the gate fails; without --strict, 7", async () => {
+  const t = sleepTarget();
+  try {
+    await withTempDir(async (dir) => {
+      const attack = (query: string, extra: string[]) =>
+        runLoadlab(["attack", `${t.url}${query}`, "-d", "5s", "--interval", "100ms", "--no-live", ...extra]);
+      const base = await attack("?ms=0", ["-c", "2", "--out", `${dir}/base.json`]);
+      assertEquals(base.code, 0, base.stderr);
+      // One connection asked for 300/s of 20 ms answers: far worse than the baseline, and flagged.
+      const slow = [
+        "-R",
+        "300",
+        "--max-connections",
+        "1",
+        "--baseline",
+        `${dir}/base.json`,
+        "--fail-on",
+        "p50 +10%",
+      ];
+      const gated = await attack("?ms=20", slow);
+      assertEquals(gated.code, 7, gated.stdout + gated.stderr);
+      const strict = await attack("?ms=20", [...slow, "--strict"]);
+      assertEquals(strict.code, 6, strict.stdout + strict.stderr);
+      assert(strict.stdout.includes("FAILS p50 +10%"), "the gate's verdict is still printed");
     });
   } finally {
     await t.close();
