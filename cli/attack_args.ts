@@ -8,6 +8,8 @@
  * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
  * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
  */
+import { ciFilesToProbe } from "./ci_outputs.ts";
+import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { loadTlsMaterial, TlsFileError } from "../runner/http/tls_options.ts";
@@ -26,10 +28,12 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
-export interface AttackOutputOptions {
+export interface AttackOutputOptions extends BaselineArgs {
   json: boolean;
   outFile?: string;
   reportFile?: string;
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
+  benchFile?: string;
   quiet: boolean;
   noLive: boolean;
   /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
@@ -95,8 +99,9 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   checkTlsFiles(config);
   const outFile = flags.path("out");
   const reportFile = flags.path("report");
+  const benchFile = flags.path("output-bench");
   const clash = outputClobbersInput(
-    [["-o", outFile], ["--report", reportFile], ["--log", config.logFile]],
+    [["-o", outFile], ["--report", reportFile], ["--log", config.logFile], ...ciFilesToProbe({ benchFile })],
     [["--body-file", flags.path("body-file")]],
   );
   if (clash) throw new UsageError(clash);
@@ -106,10 +111,12 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       json: flags.has("json"),
       outFile,
       reportFile,
+      ...(benchFile === undefined ? {} : { benchFile }),
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
       keepSecrets: flags.has("no-redact"),
       strict: flags.has("strict"),
+      ...baselineArgs(flags),
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),

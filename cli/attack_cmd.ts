@@ -4,8 +4,12 @@
  * line, then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json
  * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad
  * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
- * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 130 after Ctrl-C (the partial results are still printed and written).
+ * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 7 when `--baseline` with
+ * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
+import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
+import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
+import { type FailOn, gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 import { parseAttackArgs } from "./attack_args.ts";
 import { runCommand } from "./run_command.ts";
 import { OutputError } from "../results/output_error.ts";
@@ -39,13 +43,18 @@ async function attack(argv: string[]): Promise<number> {
     const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
       "--log",
       config.logFile,
-    ]]
+    ], ...ciFilesToProbe(output)]
   ) {
     if (path === undefined) continue;
     await assertFileWritable(path).catch((err) => {
       throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
     });
   }
+  // Read before any load: a missing or wrong baseline is exit 2, not a wasted run.
+  const gateWith = gateArgs(output);
+  const baseline = gateWith.baselinePath === undefined
+    ? undefined
+    : await loadBaseline(gateWith.baselinePath);
   const keepSecrets = output.keepSecrets;
   const dashboard = output.dashboard
     ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets })
@@ -107,12 +116,15 @@ async function attack(argv: string[]): Promise<number> {
   const results = keepSecrets ? assembled : redactResults(assembled);
   const shown = results.runs[0];
   await dashboard?.finish(results);
-  const written = await writeOutputs(output, results);
+  const written = await writeOutputs(output, results, baseline);
   if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
   else if (!output.quiet) {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
   }
   printThresholds(checked, [run], output.json);
+  const gate = baseline && gateAgainstBaseline(baseline, results, output.failOn ?? []);
+  await writeCiFiles("attack", results, output, gate);
+  if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
   if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
@@ -124,6 +136,7 @@ async function attack(argv: string[]): Promise<number> {
     written && !logFailure,
     interrupted ? interrupt.exitCode() : null,
     output.strict,
+    gate,
   );
 }
 
@@ -137,13 +150,20 @@ function jsonOutput(run: RunResult) {
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */
 async function writeOutputs(
-  output: { outFile?: string; reportFile?: string; keepSecrets: boolean },
+  output: { outFile?: string; reportFile?: string; keepSecrets: boolean; failOn?: FailOn[] },
   results: ResultsFile,
+  baseline: ResultsFile | undefined,
 ): Promise<boolean> {
   const keepSecrets = output.keepSecrets;
   try {
     if (output.outFile) await writeResultsFile(output.outFile, results, { keepSecrets });
-    if (output.reportFile) await writeReport(output.reportFile, results, { keepSecrets });
+    if (output.reportFile) {
+      await writeReport(output.reportFile, results, {
+        keepSecrets,
+        compare: baseline,
+        failOn: output.failOn,
+      });
+    }
     return true;
   } catch (err) {
     console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
@@ -158,6 +178,7 @@ function exitCode(
   written: boolean,
   stoppedWith: number | null,
   strict: boolean,
+  gate: GateResult | undefined,
 ): number {
   if (stoppedWith !== null) return stoppedWith; // 130 after Ctrl-C, 143 after SIGTERM
   if (!written) return EXIT.outputNotWritable;
@@ -166,6 +187,7 @@ function exitCode(
     return EXIT.noResponse;
   }
   if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;
+  if (gate?.failed) return EXIT.baselineWorse;
   return checked.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 

@@ -4,6 +4,7 @@
  * user most likely comes from: `-c -d` (wrk, autocannon, k6), `-n -m -H` (oha, hey), `-R` (wrk2),
  * `-b -w -p` (autocannon). Kept apart from the parser so the help text and tests can list it.
  */
+import { BASELINE_FLAGS } from "./baseline_flags.ts";
 import type { FlagSpec } from "./argv.ts";
 import { DASHBOARD_FLAGS } from "./dashboard_flags.ts";
 
@@ -45,8 +46,10 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "json", takesValue: false },
   { long: "out", short: "o", takesValue: true, example: "results.json" },
   { long: "report", takesValue: true, example: "report.html" },
+  { long: "output-bench", takesValue: true, example: "bench.json" },
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
   { long: "strict", takesValue: false },
+  ...BASELINE_FLAGS,
   { long: "quiet", short: "q", takesValue: false },
   { long: "no-live", takesValue: false },
   { long: "no-redact", takesValue: false },

@@ -3,6 +3,7 @@
  * The `loadlab attack --help` text. Plain text kept beside the flag table so the two change together;
  * the test checks that every flag in the table is documented here.
  */
+import { baselineHelp } from "./baseline_flags.ts";
 import { dashboardHelp } from "./dashboard_flags.ts";
 
 /** Full help for `loadlab attack`. */
@@ -97,6 +98,9 @@ Output
                            stdout instead of the summary
   -o, --out FILE           write results.json (loadlab.results/v2)
       --report FILE        write a self-contained HTML report
+      --output-bench FILE  github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),
+                           req/s and success to FILE's .bigger.json (customBiggerIsBetter); with
+                           $GITHUB_STEP_SUMMARY set, a markdown summary is appended there
       --log FILE           stream every request to a CSV: code;startUs;endUs;connection
       --interval D         statistics interval for the time series                  [250ms]
       --interval-histograms keep|none
@@ -105,6 +109,7 @@ Output
       --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
       --strict             exit 6 when the run is flagged (generator-bound, server-bound, dropped
                            sends, lost requests, incomplete): CI never gates on untrusted numbers
+${baselineHelp(6, 27)}
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line
       --no-redact          keep secrets in results, report and printed output (by default URL
@@ -115,7 +120,8 @@ ${dashboardHelp(6, 27)}
 
 Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
 fix), 4 no response at all, 5 an output cannot be written (checked before the load), 6 with --strict
-the run is flagged, 130 Ctrl-C, 143 SIGTERM (both stop gracefully and keep the partial results).
+the run is flagged, 7 worse than --baseline past a --fail-on rule, 130 Ctrl-C, 143 SIGTERM
+(both stop gracefully and keep the partial results).
 
 Examples
   loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s

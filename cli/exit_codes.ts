@@ -22,6 +22,11 @@ export const EXIT = {
    * threshold judged on untrusted numbers is no verdict on the target.
    */
   untrusted: 6,
+  /**
+   * `--baseline` with `--fail-on`: a change against the baseline is beyond noise and past a rule
+   * (results/baseline_gate.ts). After 6 (an untrusted run is no verdict either way), before 1.
+   */
+  baselineWorse: 7,
   /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
   interrupted: 130,
   /** 128 + SIGTERM: stopped by a supervisor (kill, Kubernetes, CI cancel), results kept as after Ctrl-C. */

@@ -11,6 +11,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
 import type { ServeOptions } from "./dashboard.ts";
+import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
@@ -25,6 +26,9 @@ Usage: loadlab run FILE|preset:NAME [options]
   --target NAME=URL         replace a target by a server already running (repeatable)
   --summary <file.md>       write a markdown summary (for CI step summaries)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
+  --output-bench <file>     github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,
+                            req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
+                            (with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)
   --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
                             headers, such query parameters and target env vars) in every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
@@ -32,12 +36,14 @@ Usage: loadlab run FILE|preset:NAME [options]
   --segment I/N             run segment I of N of every load (url: targets only; thresholds are
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
+${baselineHelp(2, 28)}
 ${dashboardHelp(2, 28)}
   -h, --help                this help
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
 Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 no response at all,
-5 output not writable, 6 a run flagged with --strict, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+5 output not writable, 6 a run flagged with --strict, 7 worse than --baseline past --fail-on,
+130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
 
 const SPECS: FlagSpec[] = [
   { long: "quick", takesValue: false },
@@ -50,14 +56,16 @@ const SPECS: FlagSpec[] = [
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
+  { long: "output-bench", takesValue: true, example: "bench.json" },
   { long: "no-redact", takesValue: false },
   { long: "strict", takesValue: false },
+  ...BASELINE_FLAGS,
   ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
 
 /** What `loadlab run` was asked to do. */
-export interface RunArgs {
+export interface RunArgs extends BaselineArgs {
   /** A file path or `preset:NAME`. */
   source: string;
   quick: boolean;
@@ -72,6 +80,8 @@ export interface RunArgs {
   targets: Record<string, string>;
   summaryFile?: string;
   junitFile?: string;
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
+  benchFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
   /** `--strict`: a flagged run (results/run_verdict.ts) exits 6. */
@@ -101,8 +111,10 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     targets: parseTargets(flags.all("target")),
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
+    ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
+    ...baselineArgs(flags),
     ...dashboardOf(flags),
   };
 }

@@ -20,7 +20,7 @@ import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { TargetFailedError } from "../scenarios/run_targets.ts";
 import { OutputError } from "../results/output_error.ts";
-import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
+import { assertWritable } from "../system/atomic_write.ts";
 import { redactResults, redactText } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
@@ -29,7 +29,7 @@ import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
 import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
-import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../report/findings.ts";
 import {
   flaggedRunNote,
@@ -39,6 +39,8 @@ import {
 } from "../results/threshold_text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
+import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
+import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 
 /** How another command (`demo`) runs through this one. */
 export interface RunCommandOptions {
@@ -56,24 +58,43 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   const args = parseRunArgs(argv, command, help);
   const source = loadSource(args);
   const plan = source.plan;
+  // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
+  const gateWith = gateArgs(args, plan.experiment);
+  const baseline = gateWith.baselinePath === undefined
+    ? undefined
+    : await loadBaseline(gateWith.baselinePath);
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
-    [["--out-dir", `${outDir}/results.json`], ["--out-dir", `${outDir}/report.html`], [
-      "--summary",
-      args.summaryFile,
-    ], ["--junit", args.junitFile]],
+    [
+      ["--out-dir", `${outDir}/results.json`],
+      ["--out-dir", `${outDir}/report.html`],
+      [
+        "--summary",
+        args.summaryFile,
+      ],
+      ["--junit", args.junitFile],
+      ...ciFilesToProbe(args).slice(2),
+    ],
     [["the experiment file", args.source.startsWith("preset:") ? undefined : args.source]],
   );
   if (clash) throw new UsageError(clash);
   await assertWritable(outDir).catch((err) => {
     throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
   });
-  await assertOutputsWritable(plan, [["--summary", args.summaryFile], ["--junit", args.junitFile]]);
+  await assertOutputsWritable(plan, ciFilesToProbe(args));
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
-  const outcome = await execute(command, plan, args, source, outDir);
+  const outcome = await execute(
+    command,
+    plan,
+    { ...args, failOn: gateWith.failOn },
+    source,
+    outDir,
+    baseline,
+  );
   if (typeof outcome === "number") return outcome;
-  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict });
+  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
+  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
 }
 
 /** An experiment as read: planned and checked, with the text it came from and the preset's name. */
@@ -133,6 +154,7 @@ async function execute(
   args: RunArgs,
   source: Source,
   outDir: string,
+  baseline: ResultsFile | undefined,
 ): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
@@ -160,7 +182,8 @@ async function execute(
         quick: args.quick,
         ...(ran === null ? {} : { ranSource: ran }),
       },
-      renderReport: (results) => renderReport(results, { keepSecrets }),
+      renderReport: (results) =>
+        renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
     // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
     const results = keepSecrets ? outcome.results : redactResults(outcome.results);
@@ -183,7 +206,12 @@ async function execute(
 }
 
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
-async function conclude(command: string, outcome: Stopped, args: RunArgs): Promise<number> {
+async function conclude(
+  command: string,
+  outcome: Stopped,
+  args: RunArgs,
+  gate: GateResult | undefined,
+): Promise<number> {
   const { results } = outcome;
   const findings = buildFindings(results);
   if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
@@ -193,12 +221,8 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
   for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
     console.log(terminalSafe(thresholdLine(t, results.runs)));
   }
-  try {
-    if (args.summaryFile) await writeTextAtomic(args.summaryFile, renderMarkdownSummary(results));
-    if (args.junitFile) await writeTextAtomic(args.junitFile, renderJunit(results, { strict: args.strict }));
-  } catch (err) {
-    throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
-  }
+  if (gate) console.log(`\n${terminalSafe(gateTable(gate))}`);
+  await writeCiFiles(command, results, args, gate);
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
   if (outcome.interrupted) return outcome.stopExitCode;
   if (noResponseAtAll(results.runs)) {
@@ -208,6 +232,7 @@ async function conclude(command: string, outcome: Stopped, args: RunArgs): Promi
     return EXIT.noResponse;
   }
   if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
+  if (gate?.failed) return EXIT.baselineWorse;
   return failed.length ? EXIT.thresholdFailed : EXIT.ok;
 }
 

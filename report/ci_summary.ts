@@ -14,6 +14,8 @@ import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../resul
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 import { buildFindings } from "./findings.ts";
+import { gateMarkdown } from "./baseline_gate_md.ts";
+import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRunNote, formatThresholdActual, thresholdRunVerdict } from "../results/threshold_text.ts";
 
 export { describeNoiseRule };
@@ -158,8 +160,8 @@ function findingLines(results: ResultsFile): string[] {
   return ["### Findings", "", ...findings.map((f) => `- ${mark[f.tone]}${escapeMarkdown(f.text)}`), ""];
 }
 
-/** The markdown step summary of an experiment. */
-export function renderMarkdownSummary(results: ResultsFile): string {
+/** The markdown step summary of an experiment; `gate` adds the `--baseline` verdicts. */
+export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateResult } = {}): string {
   const runs = results.runs.filter((r) => !r.probe);
   const status = results.complete === false ? " — incomplete: not every planned run finished" : "";
   const lines = [
@@ -172,6 +174,7 @@ export function renderMarkdownSummary(results: ResultsFile): string {
     ...runsTable(runs),
     ...thresholdLines(results.thresholds, results.runs),
     ...comparisonLines(results),
+    ...gateMarkdown(opts.gate, escapeMarkdown),
     ...searchAndKneeLines(results.analysis),
   ];
   return lines.join("\n") + "\n";

@@ -4,11 +4,15 @@
  * are parsed before any load is sent, so a typo exits 2 instead of wasting a run; after the run each
  * one is evaluated against every run it applies to. Grammar: `[run:]metric op value[unit]` with
  * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
- * for rates (`success>99.5%`).
+ * for rates (`success>99.5%`). A trailing `over 10s` (latency, rps, success rates) judges every window of
+ * that length of the interval data instead of the whole run (results/threshold_windows.ts): the worst
+ * window is the actual value. An unknown metric names the nearest known one.
  */
 import type { RunResult, ThresholdResult } from "./mod.ts";
 import type { LatencyKey } from "./schema_values.ts";
 import { ConfigError } from "../validation/config_error.ts";
+import { nearest } from "../validation/suggest.ts";
+import { type WindowMetric, windowValues } from "./threshold_windows.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
 
@@ -20,6 +24,8 @@ export interface Threshold {
   metric: string;
   op: Op;
   value: number;
+  /** `over 10s`: the rule must hold in every window of this length (ms). */
+  windowMs?: number;
 }
 
 const LATENCY_KEYS: Record<string, LatencyKey> = {
@@ -59,17 +65,25 @@ const COUNTS: Record<string, (r: RunResult) => number> = {
 /** Every metric name a threshold may use. */
 export const METRICS = [...Object.keys(LATENCY_KEYS), ...Object.keys(RATIOS), ...Object.keys(COUNTS)];
 
-const PATTERN = /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?$/;
+const PATTERN =
+  /^(?:([^:<>=]+):)?\s*([A-Za-z][\w.]*)\s*(<=|>=|==|<|>)\s*(-?[\d.]+)\s*(us|ms|s|%)?(?:\s+over\s+(\S+))?$/;
+const WINDOW = /^(\d+(?:\.\d+)?)(ms|s|m)$/;
+const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** Parses one expression; throws `ConfigError` naming the problem and the fix. */
 export function parseThreshold(expression: string): Threshold {
   const m = PATTERN.exec(expression.trim());
   const fix = `write it like "p99<200ms", "rps>=1000" or "success>99%"`;
   if (!m) throw thresholdError(expression, `not understood; ${fix}`);
-  const [, run, metric, op, number, unit] = m;
+  const [, run, metric, op, number, unit, over] = m;
   if (!METRICS.includes(metric)) {
-    throw thresholdError(expression, `unknown metric "${metric}"; use one of ${METRICS.join(", ")}`);
+    const guess = nearest(metric, METRICS);
+    throw thresholdError(
+      expression,
+      `unknown metric "${metric}"${guess ? `; did you mean "${guess}"?` : ""} (one of ${METRICS.join(", ")})`,
+    );
   }
+  const windowMs = over === undefined ? undefined : parseWindow(expression, metric, over);
   let value = Number(number);
   if (!Number.isFinite(value)) {
     throw thresholdError(expression, `"${number}" is not a number`);
@@ -85,7 +99,28 @@ export function parseThreshold(expression: string): Threshold {
   } else if (unit) {
     throw thresholdError(expression, `${metric} is a plain number; drop the "${unit}"`);
   }
-  return { expression, run: run?.trim(), metric, op: op as Op, value };
+  return { expression, run: run?.trim(), metric, op: op as Op, value, ...(windowMs ? { windowMs } : {}) };
+}
+
+/** `over 10s` -> 10000; only metrics a window has (latency, rps, success rates), a positive length. */
+function parseWindow(expression: string, metric: string, over: string): number {
+  const w = WINDOW.exec(over);
+  const ms = w ? Number(w[1]) * WINDOW_UNIT_MS[w[2]] : 0;
+  if (!(ms > 0)) {
+    throw thresholdError(expression, `"over ${over}": give a window length such as 10s, 500ms or 1m`);
+  }
+  if (!windowMetric(metric)) {
+    throw thresholdError(expression, `"over" applies to latency, rps and success rates, not ${metric}`);
+  }
+  return ms;
+}
+
+/** What a window of `metric` is measured from, or null for counts that have no per-window meaning here. */
+function windowMetric(metric: string): WindowMetric | null {
+  if (LATENCY_KEYS[metric]) return { kind: "latency", key: LATENCY_KEYS[metric] };
+  if (metric === "rps") return { kind: "rps" };
+  if (metric in RATIOS) return { kind: "success", invert: metric === "errorRate" };
+  return null;
 }
 
 /** A threshold problem: the expression is where, so the line reads `threshold "p99<x": not understood`. */
@@ -135,9 +170,26 @@ export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): 
   for (const t of thresholds) {
     for (const run of runs) {
       if (t.run !== undefined && t.run !== run.name) continue;
+      if (t.windowMs !== undefined) {
+        results.push(windowResult(t, run));
+        continue;
+      }
       const actual = metricValue(run, t.metric);
       results.push({ expression: t.expression, run: run.name, actual, ok: compare(actual, t.op, t.value) });
     }
   }
   return results;
+}
+
+/**
+ * A windowed rule: ok when every window with data passes; the actual value is the worst window (the
+ * highest for `<`/`<=`, the lowest for `>`/`>=`, the first unequal one for `==`).
+ */
+function windowResult(t: Threshold, run: RunResult): ThresholdResult {
+  const values = windowValues(run, t.windowMs!, windowMetric(t.metric)!).filter(Number.isFinite);
+  const failing = values.filter((v) => !compare(v, t.op, t.value));
+  const pick = (xs: number[]) =>
+    t.op === "<" || t.op === "<=" ? Math.max(...xs) : t.op === "==" ? xs[0] : Math.min(...xs);
+  const actual = values.length === 0 ? Number.NaN : pick(failing.length ? failing : values);
+  return { expression: t.expression, run: run.name, actual, ok: values.length > 0 && failing.length === 0 };
 }

@@ -5,6 +5,7 @@
  * scenarios/schema.ts refines it with those checks into `experimentSchema`. Its own module so the checks
  * and the schema they complete do not import each other.
  */
+import { parseFailOn } from "../results/baseline_gate.ts";
 import { z } from "zod";
 import { expectationShape } from "../results/expectation.ts";
 import { parseThreshold } from "../results/thresholds.ts";
@@ -100,12 +101,33 @@ export const experimentObject = z.strictObject({
   log: z.boolean().default(false),
   /** As `--strict`: a run loadlab does not trust (results/run_verdict.ts) makes the command exit 6. */
   strict: z.boolean().default(false),
+  /**
+   * A saved results.json (or the folder holding it) to gate every run against, as `--baseline` (which
+   * wins); relative to where loadlab runs. Not `baseline:`, which names the baseline variant.
+   */
+  compareWith: z.string().min(1).optional(),
+  /** The gate's rules, as `--fail-on` (which replaces them): e.g. "p99 +10%", "rps -5%", "success -0.1pp". */
+  failOn: z.array(
+    z.string().superRefine((rule, ctx) => {
+      for (const message of failOnProblems(rule)) ctx.addIssue({ code: "custom", message });
+    }),
+  ).default([]),
   /** The seed's expected directions ("cached's p99 lower than direct's"), checked in the report. */
   expect: z.array(z.strictObject(expectationShape)).optional(),
 });
 
 /** The structure before cross-field checks (what scenarios/schema_checks.ts reads). */
 export type ExperimentFields = z.output<typeof experimentObject>;
+
+/** Why a `failOn` rule does not parse (results/baseline_gate.ts), or nothing. */
+function failOnProblems(rule: string): string[] {
+  try {
+    parseFailOn(rule);
+    return [];
+  } catch (err) {
+    return [err instanceof Error ? err.message : String(err)];
+  }
+}
 
 /** Why a threshold expression does not parse (results/thresholds.ts), or nothing. */
 export function expressionProblems(expression: string): string[] {

@@ -3,11 +3,18 @@
  * The baseline-vs-candidate view of `loadlab report --compare`: runs are matched by name, and for
  * req/s, p50, p99 and success the change is reported together with whether it is beyond noise. Noise
  * comes from each run's own intervals, by the within-run rule of `results/noise.ts` (batch means after
- * the stabilization point, non-overlapping 95% confidence intervals).
+ * the stabilization point, non-overlapping 95% confidence intervals). Beside it, the verdicts of the
+ * `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the summary print.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/noise.ts";
 import { changePct, type NoiseVerdict, noiseVerdict, round4 } from "../../results/stats.ts";
+import {
+  type FailOn,
+  gateAgainstBaseline,
+  type MetricVerdict,
+  verdictText,
+} from "../../results/baseline_gate.ts";
 
 export { COMPARE_METRICS, type CompareMetric, runNoise };
 
@@ -52,4 +59,32 @@ export function buildCompare(baseline: ResultsFile, candidate: ResultsFile): Com
     rows.push({ name: run.name, cells });
   }
   return rows;
+}
+
+/** One verdict of the `--baseline` gate as the page shows it (results/baseline_gate.ts). */
+export interface GateRow {
+  key: string;
+  metric: CompareMetric;
+  baseline: number;
+  current: number;
+  verdict: MetricVerdict["verdict"];
+  failed: boolean;
+  /** The verdict text of the terminal and the markdown summary, word for word. */
+  text: string;
+}
+
+/** The gate's verdicts by run group (names without `#repeat`), the rules of `failOn` applied. */
+export function buildGateRows(baseline: ResultsFile, candidate: ResultsFile, failOn: FailOn[]): GateRow[] {
+  const gate = gateAgainstBaseline(baseline, candidate, failOn);
+  return gate.groups.flatMap((g) =>
+    g.metrics.map((m) => ({
+      key: g.key,
+      metric: m.metric,
+      baseline: m.baseline,
+      current: m.current,
+      verdict: m.verdict,
+      failed: m.failed.length > 0,
+      text: verdictText(m, g, gate),
+    }))
+  );
 }

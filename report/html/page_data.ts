@@ -10,7 +10,8 @@ import { shardsLine } from "../shards_line.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
-import { buildCompare, type CompareRow } from "./compare.ts";
+import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./compare.ts";
+import type { FailOn } from "../../results/baseline_gate.ts";
 import { buildFindings, type Finding } from "../findings.ts";
 import {
   groupSends,
@@ -107,6 +108,8 @@ export interface PageData {
   sweeps: PageSweep[];
   compare: CompareRow[] | null;
   compareName: string | null;
+  /** The `--baseline` gate's verdicts by run group; null without a baseline. */
+  gate: GateRow[] | null;
   /** The stored analysis (noise rule, capacity searches), null in files without one. */
   analysis: PageAnalysis | null;
   /** Per-phase mean, p99 and success across variants, for loads with phases. */
@@ -290,11 +293,14 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
   });
 }
 
-/** Builds the page data; `compare` is a baseline results file for the before/after view. */
+/**
+ * Builds the page data; `compare` is a baseline results file for the before/after view, `failOn` the
+ * `--fail-on` rules its gate verdicts apply.
+ */
 export function buildPageData(
   shown: ResultsFile,
   shownCompare?: ResultsFile,
-  opts: { keepSecrets?: boolean } = {},
+  opts: { keepSecrets?: boolean; failOn?: FailOn[] } = {},
 ): PageData {
   // Redacted here, the one door to every page (report, site, live dashboard): old files included.
   const results = opts.keepSecrets ? shown : redactResults(shown);
@@ -312,6 +318,7 @@ export function buildPageData(
     sweeps: buildSweeps(results),
     compare: compare ? buildCompare(compare, results) : null,
     compareName: compare ? compare.experiment.name : null,
+    gate: compare ? buildGateRows(compare, results, opts.failOn ?? []) : null,
     analysis: pageAnalysis(results),
     phaseComparisons: buildPhaseComparisons(results.runs),
     shards: shardsLine(results),

@@ -10,6 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ResultsFile } from "../../results/mod.ts";
+import type { FailOn } from "../../results/baseline_gate.ts";
 import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
 import { buildPageData } from "./page_data.ts";
 import { PAGE_CSS } from "./page_css.ts";
@@ -27,6 +28,7 @@ import * as experiment from "./client/experiment.ts";
 import * as phaseSummary from "./client/phase_summary.ts";
 import * as variantMatrix from "./client/variant_matrix.ts";
 import * as siteNav from "./client/site_nav.ts";
+import * as gateTable from "./client/gate_table.ts";
 import * as siteIndex from "./client/site_index.ts";
 import * as live from "./client/live.ts";
 import * as main from "./client/main.ts";
@@ -36,6 +38,8 @@ import type { SiteNav } from "./site_data.ts";
 export interface RenderOptions {
   /** A baseline results file: adds the before/after comparison of runs with the same name. */
   compare?: ResultsFile;
+  /** `--fail-on` rules applied to the gate verdicts shown beside the comparison. */
+  failOn?: FailOn[];
   /** The live dashboard's page (cli/dashboard.ts): the stream's `connect-src 'self'`, the live entry. */
   live?: boolean;
   /** `loadlab site`: the navigation (index link, baseline and candidate pickers) embedded beside the data. */
@@ -90,6 +94,7 @@ export function clientSource(entry = "loadlabMain"): string {
     phaseSummary,
     variantMatrix,
     siteNav,
+    gateTable,
     siteIndex,
     live,
     main,
@@ -166,7 +171,10 @@ in the page source as JSON (the element with id "loadlab-data").`,
     footer: `Made by loadlab ${version} with Chart.js ${CHART_JS_VERSION}.
 Self-contained: works offline; the data is embedded as JSON (#loadlab-data).`,
     json: [
-      ["loadlab-data", buildPageData(results, opts.compare, { keepSecrets: opts.keepSecrets })],
+      [
+        "loadlab-data",
+        buildPageData(results, opts.compare, { keepSecrets: opts.keepSecrets, failOn: opts.failOn }),
+      ],
       ...(opts.site ? [["loadlab-site", opts.site] as [string, unknown]] : []),
     ],
     scripts: [scriptSafe(CHART_JS_SOURCE), clientSource(opts.live ? "loadlabLive" : "loadlabMain")],

@@ -6,6 +6,7 @@ import {
   makeSeed000,
 } from "../../tests/fixtures/make_results.ts";
 import { jsonForScript, renderReport } from "./render.ts";
+import { parseFailOn } from "../../results/baseline_gate.ts";
 import { CHART_JS_VERSION } from "../assets/chart_js.ts";
 
 const html = renderReport(makeSeed000());
@@ -81,4 +82,22 @@ Deno.test("the comparison view lists matched runs and flags a real change as bey
   assert.deepEqual(row.cells.p50.verdict, "beyond-noise");
   const same = data.compare.find((r: { name: string }) => r.name === "no-cache/high#0");
   assert.deepEqual(same.cells.p50.verdict, "within-noise");
+});
+
+Deno.test("the comparison view carries the baseline gate's verdicts by run group, rules applied", () => {
+  const page = renderReport(makeSeed000(3, 20, 1.5), {
+    compare: makeSeed000(3),
+    failOn: [parseFailOn("p50 +10%")],
+  });
+  type Row = { key: string; metric: string; verdict: string; failed: boolean; text: string };
+  const rows: Row[] = embeddedData(page).gate;
+  const slower = rows.find((r) => r.key === "redis-cache/high" && r.metric === "p50")!;
+  assert.deepEqual([slower.verdict, slower.failed], ["worse", true]);
+  assert.match(
+    slower.text,
+    /^worse: \+\d+\.\d% \(95% CI ±[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
+  );
+  const same = rows.find((r) => r.key === "no-cache/high" && r.metric === "p50")!;
+  assert.deepEqual([same.verdict, same.failed], ["same", false]);
+  assert.equal(embeddedData(renderReport(makeSeed000())).gate, null, "no baseline, no verdicts");
 });

@@ -23,6 +23,7 @@ import {
   sortableTable,
 } from "./dom.ts";
 import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
+import { renderGateTable } from "./gate_table.ts";
 
 /** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
 export function renderHeader(data: PageData): HTMLElement {
@@ -200,6 +201,8 @@ export function renderCompare(data: PageData): HTMLElement | null {
   sec.appendChild(sortableTable(headers, rows, "compare"));
   const why = noVerdictNote(data);
   if (why) sec.appendChild(h("p", { class: "note", id: "compare-no-verdict" }, why));
+  const gate = renderGateTable(data);
+  if (gate) sec.appendChild(gate);
   return sec;
 }
 

@@ -1,0 +1,99 @@
+/**
+ * @module
+ * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any
+ * load is sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run
+ * the gate's verdicts printed as a table (results/baseline_gate.ts does the comparison). A directory
+ * means its `results.json`, as `--out-dir` writes it.
+ */
+import { loadResultsFile } from "../results/io.ts";
+import type { ResultsFile } from "../results/mod.ts";
+import {
+  type FailOn,
+  type GateResult,
+  METRIC_UNITS,
+  parseFailOn,
+  verdictText,
+} from "../results/baseline_gate.ts";
+import type { FlagSpec } from "./argv.ts";
+import type { FlagValues } from "./flag_values.ts";
+import { UsageError } from "./usage_error.ts";
+import { boxTable } from "../report/text_tables.ts";
+
+export const BASELINE_FLAGS: FlagSpec[] = [
+  { long: "baseline", takesValue: true, example: "main/results.json" },
+  { long: "fail-on", takesValue: true, repeatable: true, example: "p99 +10%" },
+];
+
+/** Help lines for both commands, indented to `indent` with the text column at `column`. */
+export function baselineHelp(indent: number, column: number): string {
+  const flag = (name: string, text: string) => `${" ".repeat(indent)}${name.padEnd(column - indent)}${text}`;
+  const more = (text: string) => `${" ".repeat(column)}${text}`;
+  return [
+    flag("--baseline <file|dir>", "compare with a saved results.json (a dir: its results.json): per"),
+    more("run and metric better / same (within noise) / worse, with a 95% CI"),
+    flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
+    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable)`),
+  ].join("\n");
+}
+
+/** What the gate was asked to do: the baseline's path and the parsed rules. */
+export interface BaselineArgs {
+  baselinePath?: string;
+  failOn?: FailOn[];
+}
+
+/** Reads the two flags (`run` checks them with the file's `compareWith:`/`failOn:`, see `gateArgs`). */
+export function baselineArgs(flags: FlagValues): BaselineArgs {
+  const baselinePath = flags.path("baseline");
+  const failOn = flags.all("fail-on").map(parseFailOn);
+  // Only the flags given, so the parsed arguments of a command without them stay as they were.
+  return { ...(baselinePath === undefined ? {} : { baselinePath }), ...(failOn.length ? { failOn } : {}) };
+}
+
+/**
+ * The gate's baseline path and rules: the flags, else the experiment file's keys (`run` only); rules
+ * without a baseline have nothing to compare with (exit 2).
+ */
+export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failOn?: string[] } = {}) {
+  const baselinePath = args.baselinePath ?? file.compareWith;
+  const failOn = args.failOn ?? (file.failOn ?? []).map(parseFailOn);
+  if (failOn.length && baselinePath === undefined) {
+    throw new UsageError(
+      `--fail-on compares with a baseline: give --baseline main/results.json (or compareWith: in the file)`,
+    );
+  }
+  return { baselinePath, failOn };
+}
+
+/** Loads the baseline (a directory: its results.json); throws `ResultsFileError` (exit 2). */
+export async function loadBaseline(path: string): Promise<ResultsFile> {
+  let file = path;
+  try {
+    if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
+  } catch {
+    // Not there: loadResultsFile says so with the path.
+  }
+  return await loadResultsFile(file);
+}
+
+/** The gate's verdicts as a table for the terminal, then one line on its outcome. */
+export function gateTable(gate: GateResult): string {
+  const rows = [["vs baseline", "metric", "baseline", "this", "verdict"]];
+  for (const g of gate.groups) {
+    for (const m of g.metrics) {
+      rows.push([
+        g.key,
+        `${m.metric} ${METRIC_UNITS[m.metric]}`,
+        String(m.baseline),
+        String(m.current),
+        verdictText(m, g, gate),
+      ]);
+    }
+  }
+  const lines = gate.groups.length
+    ? [boxTable(rows)]
+    : ["no run of this experiment has a run of the same name in the baseline"];
+  if (gate.unpaired.length) lines.push(`not in the baseline: ${gate.unpaired.join(", ")}`);
+  lines.push(gate.failed ? "baseline gate: FAILED (exit 7)" : "baseline gate: no --fail-on rule fired");
+  return lines.join("\n");
+}

@@ -1,0 +1,68 @@
+/**
+ * @module
+ * The CI files of `run` and `attack` after the load: `--summary` markdown (with the baseline gate's
+ * verdicts), `--junit`, `--output-bench` (github-action-benchmark JSON, two files: report/bench_json.ts),
+ * and, when `GITHUB_STEP_SUMMARY` is set (GitHub Actions sets it to a file for each step), the markdown
+ * summary appended there without a flag, so a job shows it on the run's page. A file named by a flag that
+ * cannot be written is exit 5 (each was probed before the load); the step summary belongs to the CI
+ * runner, so a failure there is a warning and the exit code stays.
+ */
+import type { ResultsFile } from "../results/mod.ts";
+import type { GateResult } from "../results/baseline_gate.ts";
+import { OutputError } from "../results/output_error.ts";
+import { writeTextAtomic } from "../system/atomic_write.ts";
+import { renderJunit, renderMarkdownSummary } from "../report/ci_summary.ts";
+import { biggerBenchPath, renderBenchJson } from "../report/bench_json.ts";
+
+/** Which CI files to write. */
+export interface CiFiles {
+  summaryFile?: string;
+  junitFile?: string;
+  benchFile?: string;
+  /** `--strict`: JUnit gets a failing case per flagged run. */
+  strict?: boolean;
+}
+
+/** The files named by flags beside the step summary: `[flag, path]` pairs for the pre-load write probe. */
+export function ciFilesToProbe(files: CiFiles): Array<[string, string | undefined]> {
+  return [
+    ["--summary", files.summaryFile],
+    ["--junit", files.junitFile],
+    ["--output-bench", files.benchFile],
+    ["--output-bench", files.benchFile && biggerBenchPath(files.benchFile)],
+  ];
+}
+
+/** Writes every CI file asked for, then appends the summary to `$GITHUB_STEP_SUMMARY` when it is set. */
+export async function writeCiFiles(
+  command: string,
+  results: ResultsFile,
+  files: CiFiles,
+  gate: GateResult | undefined,
+): Promise<void> {
+  const summary = renderMarkdownSummary(results, { gate });
+  try {
+    if (files.summaryFile) await writeTextAtomic(files.summaryFile, summary);
+    if (files.junitFile) {
+      await writeTextAtomic(files.junitFile, renderJunit(results, { strict: files.strict ?? false }));
+    }
+    if (files.benchFile) {
+      const bench = renderBenchJson(results);
+      await writeTextAtomic(files.benchFile, bench.smaller);
+      await writeTextAtomic(biggerBenchPath(files.benchFile), bench.bigger);
+    }
+  } catch (err) {
+    throw new OutputError(`cannot write the CI summary: ${(err as Error).message}`, { cause: err });
+  }
+  const step = Deno.env.get("GITHUB_STEP_SUMMARY");
+  if (!step) return;
+  try {
+    await Deno.writeTextFile(step, summary + "\n", { append: true });
+  } catch (err) {
+    console.error(
+      `loadlab ${command}: warning: cannot append to GITHUB_STEP_SUMMARY (${step}): ${
+        (err as Error).message
+      }`,
+    );
+  }
+}

@@ -1,0 +1,228 @@
+/**
+ * @module
+ * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: this run's results against a saved
+ * baseline results file. Runs are paired by name without the `#repeat` suffix (variant/load/sweep
+ * point, the pairing of `report --compare`); per metric (p99, p50, req/s, success) the change is the
+ * difference of the means with a 95% confidence interval from Welch's t: over the repeats when both
+ * sides have two or more, else over each side's within-run one-second batch means (results/noise.ts),
+ * and the verdict says which. A change is `better`/`worse` only when that interval excludes zero, and a
+ * `--fail-on` tolerance fails only a `worse` change whose point estimate is also past the tolerance.
+ * A baseline from another machine or build (CPU, cores, loadlab or Deno version) is flagged on every
+ * verdict. Pure: results in, verdicts out.
+ */
+import type { ResultsFile, RunResult } from "./mod.ts";
+import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./noise.ts";
+import { changePct, type MeanCi, meanCi, round4, tQuantile95 } from "./stats.ts";
+import { ConfigError } from "../validation/config_error.ts";
+
+/** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
+export interface FailOn {
+  expression: string;
+  metric: CompareMetric;
+  /** Signed, in the metric's bad direction: +10 for "p99 +10%", -5 for "rps -5%". */
+  tolerance: number;
+  unit: "%" | "pp";
+}
+
+/** Whether lower values of a metric are better (latency) or higher (req/s, success). */
+export const LOWER_IS_BETTER: Record<CompareMetric, boolean> = {
+  p50: true,
+  p99: true,
+  rps: false,
+  success: false,
+};
+
+const FAIL_ON = /^\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+(?:\.\d+)?)\s*(%|pp)\s*$/;
+
+/** Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. */
+export function parseFailOn(expression: string): FailOn {
+  const where = `--fail-on "${expression}"`;
+  const problem = (message: string) => new ConfigError([{ path: where, message }]);
+  const m = FAIL_ON.exec(expression);
+  if (!m) throw problem(`not understood; write it like "p99 +10%", "rps -5%" or "success -0.1pp"`);
+  const [, name, sign, number, unit] = m;
+  const metric = COMPARE_METRICS.find((x) => x === name);
+  if (!metric) throw problem(`unknown metric "${name}"; use one of ${COMPARE_METRICS.join(", ")}`);
+  const worseSign = LOWER_IS_BETTER[metric] ? "+" : "-";
+  if (sign !== worseSign) {
+    throw problem(
+      `${metric} gets worse ${worseSign === "+" ? "upward" : "downward"}; write ${worseSign}${number}${unit}`,
+    );
+  }
+  if (unit === "pp" && metric !== "success") {
+    throw problem(`pp (percentage points) is for success only; write ${sign}${number}%`);
+  }
+  return { expression, metric, tolerance: Number(`${sign}${number}`), unit: unit as "%" | "pp" };
+}
+
+/** How the noise behind a verdict was measured. */
+export type NoiseSource = "repeats" | "within-run";
+
+/** One metric of one paired group. */
+export interface MetricVerdict {
+  metric: CompareMetric;
+  baseline: number;
+  current: number;
+  /** current - baseline, in the metric's unit (success in percent, so this is in points). */
+  diff: number;
+  /** Half-width of the 95% confidence interval of `diff`; null when noise could not be measured. */
+  diffCi95: number | null;
+  /** The change in percent of the baseline, and its interval's half-width in percent. */
+  changePct: number;
+  changeCi95Pct: number | null;
+  verdict: "better" | "same" | "worse" | "unknown";
+  noise: NoiseSource;
+  /** The `--fail-on` expressions this change fails. */
+  failed: string[];
+}
+
+/** One paired group: its key, the runs on each side, a verdict per metric. */
+export interface GroupVerdict {
+  key: string;
+  baselineRuns: number;
+  currentRuns: number;
+  metrics: MetricVerdict[];
+}
+
+/** The whole gate. */
+export interface GateResult {
+  groups: GroupVerdict[];
+  /** Groups of this run the baseline has no runs for. */
+  unpaired: string[];
+  /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
+  otherMachine: string[];
+  failed: boolean;
+}
+
+/** The pairing key: the run name without its `#repeat` suffix. */
+export function pairKey(run: RunResult): string {
+  return run.name.replace(/#\d+$/, "");
+}
+
+function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
+  const out = new Map<string, RunResult[]>();
+  for (const run of runs.filter((r) => !r.probe)) {
+    const key = pairKey(run);
+    out.set(key, [...(out.get(key) ?? []), run]);
+  }
+  return out;
+}
+
+/** The difference of two means with the half-width of its 95% interval (Welch-Satterthwaite df). */
+export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; ci95: number | null } {
+  const diff = b.mean - a.mean;
+  if (a.ci95 === null || b.ci95 === null) return { diff, ci95: null };
+  const va = (a.ci95 / tQuantile95(a.n - 1)) ** 2, vb = (b.ci95 / tQuantile95(b.n - 1)) ** 2;
+  if (va + vb === 0) return { diff, ci95: 0 };
+  const df = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1));
+  return { diff, ci95: tQuantile95(Math.max(1, Math.floor(df))) * Math.sqrt(va + vb) };
+}
+
+function sideStats(runs: RunResult[], metric: CompareMetric, noise: NoiseSource): MeanCi {
+  if (noise === "repeats") return meanCi(runs.map((r) => runValue(r, metric)));
+  // One run: its own batch means; the point value stays the run's own figure (p99 of the whole run).
+  const within = runNoise(runs, metric);
+  return { ...within, mean: meanCi(runs.map((r) => runValue(r, metric))).mean };
+}
+
+function metricVerdict(
+  before: RunResult[],
+  after: RunResult[],
+  metric: CompareMetric,
+  failOn: FailOn[],
+): MetricVerdict {
+  const noise: NoiseSource = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
+  const a = sideStats(before, metric, noise), b = sideStats(after, metric, noise);
+  const { diff, ci95 } = welchDiff(a, b);
+  const beyond = ci95 !== null && Number.isFinite(diff) && Math.abs(diff) > ci95;
+  const worseWay = LOWER_IS_BETTER[metric] ? diff > 0 : diff < 0;
+  const verdict: MetricVerdict["verdict"] = ci95 === null || !Number.isFinite(diff)
+    ? "unknown"
+    : !beyond
+    ? "same"
+    : worseWay
+    ? "worse"
+    : "better";
+  const pct = changePct(a.mean, b.mean);
+  const failed = verdict !== "worse" ? [] : failOn.filter((f) => f.metric === metric).filter((f) => {
+    const moved = f.unit === "pp" ? diff : pct;
+    return f.tolerance > 0 ? moved > f.tolerance : moved < f.tolerance;
+  }).map((f) => f.expression);
+  return {
+    metric,
+    baseline: round4(a.mean),
+    current: round4(b.mean),
+    diff: round4(diff),
+    diffCi95: ci95 === null ? null : round4(ci95),
+    changePct: round4(pct),
+    changeCi95Pct: ci95 === null || a.mean === 0 ? null : round4((ci95 / Math.abs(a.mean)) * 100),
+    verdict,
+    noise,
+    failed,
+  };
+}
+
+const ENV_FIELDS = ["cpu", "cores", "loadlab", "deno"] as const;
+
+/** The environment fields on which the two files differ (another machine or another build). */
+export function environmentDiff(baseline: ResultsFile, current: ResultsFile): string[] {
+  return ENV_FIELDS.filter((f) => baseline.environment[f] !== current.environment[f]);
+}
+
+/** Compares `current` with `baseline`, group by group; `failed` when any `--fail-on` fired. */
+export function gateAgainstBaseline(
+  baseline: ResultsFile,
+  current: ResultsFile,
+  failOn: FailOn[],
+): GateResult {
+  const before = groupRuns(baseline.runs), after = groupRuns(current.runs);
+  const groups: GroupVerdict[] = [], unpaired: string[] = [];
+  for (const [key, runs] of after) {
+    const base = before.get(key);
+    if (!base) {
+      unpaired.push(key);
+      continue;
+    }
+    const metrics = COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, failOn));
+    groups.push({ key, baselineRuns: base.length, currentRuns: runs.length, metrics });
+  }
+  const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
+  return { groups, unpaired, otherMachine: environmentDiff(baseline, current), failed };
+}
+
+/** The unit a metric's values are shown in (success as a percentage; its changes are in points). */
+export const METRIC_UNITS: Record<CompareMetric, string> = {
+  p50: "ms",
+  p99: "ms",
+  rps: "req/s",
+  success: "%",
+};
+
+/** How the interval was measured, for the reader: the repeats, or one run's own intervals. */
+export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
+  return m.noise === "repeats"
+    ? `Welch over ${group.baselineRuns}+${group.currentRuns} repeats`
+    : `within-run interval variation: ${group.baselineRuns}+${group.currentRuns} runs, too few repeats for Welch`;
+}
+
+/** `worse: +21.3% (95% CI ±4.1%; Welch over 3+3 repeats)`, plus the failed tolerances and the machine flag. */
+export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateResult): string {
+  const label = m.verdict === "same"
+    ? "same (within noise)"
+    : m.verdict === "unknown"
+    ? "no verdict"
+    : m.verdict;
+  const sign = (x: number) => (x > 0 ? "+" : "");
+  const change = m.metric === "success"
+    ? `${sign(m.diff)}${m.diff} pp`
+    : `${sign(m.changePct)}${m.changePct.toFixed(1)}%`;
+  const ci = m.diffCi95 === null
+    ? "noise not measurable: too few intervals"
+    : `95% CI ±${m.metric === "success" ? `${m.diffCi95} pp` : `${m.changeCi95Pct?.toFixed(1)}%`}`;
+  const parts = [`${label}: ${change} (${ci}; ${noiseText(m, group)})`];
+  if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
+  if (gate.otherMachine.length) {
+    parts.push(`baseline from another machine/build: ${gate.otherMachine.join(", ")} differ`);
+  }
+  return parts.join("; ");
+}

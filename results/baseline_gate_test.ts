@@ -1,0 +1,117 @@
+import assert from "node:assert/strict";
+import { makeSeed000 } from "../tests/fixtures/make_results.ts";
+import {
+  environmentDiff,
+  gateAgainstBaseline,
+  parseFailOn,
+  verdictText,
+  welchDiff,
+} from "./baseline_gate.ts";
+import { ConfigError } from "../validation/config_error.ts";
+import { renderMarkdownSummary } from "../report/ci_summary.ts";
+import { meanCi } from "./stats.ts";
+
+Deno.test("parseFailOn: the three forms, signs in the metric's bad direction", () => {
+  assert.deepEqual(parseFailOn("p99 +10%"), {
+    expression: "p99 +10%",
+    metric: "p99",
+    tolerance: 10,
+    unit: "%",
+  });
+  assert.equal(parseFailOn("rps -5%").tolerance, -5);
+  assert.deepEqual(parseFailOn("success -0.1pp").unit, "pp");
+  assert.equal(parseFailOn("p50+2.5%").tolerance, 2.5);
+});
+
+Deno.test("parseFailOn: bad syntax, unknown metric, wrong sign and pp on latency are one-line ConfigErrors", () => {
+  const cases: Array<[string, RegExp]> = [
+    ["p99 10%", /not understood; write it like "p99 \+10%"/],
+    ["p98 +10%", /unknown metric "p98"; use one of rps, p50, p99, success/],
+    ["p99 -10%", /p99 gets worse upward; write \+10%/],
+    ["rps +5%", /rps gets worse downward; write -5%/],
+    ["p99 +1pp", /pp \(percentage points\) is for success only/],
+  ];
+  for (const [expression, message] of cases) {
+    assert.throws(() => parseFailOn(expression), (err: Error) => {
+      assert.ok(err instanceof ConfigError, expression);
+      assert.match(err.message, message);
+      assert.ok(!err.message.includes("\n"), "one line");
+      return true;
+    });
+  }
+});
+
+Deno.test("welchDiff: the interval of a difference of two means with Welch's degrees of freedom", () => {
+  const a = meanCi([10, 11, 12]), b = meanCi([20, 21, 22]);
+  const { diff, ci95 } = welchDiff(a, b);
+  assert.equal(diff, 10);
+  // Both variances are 1/3 of the mean's: sqrt(2/3) * t(4 df) = 0.8165 * 2.776.
+  assert.ok(Math.abs(ci95! - Math.sqrt(2 / 3) * 2.776) < 1e-9, String(ci95));
+  assert.equal(welchDiff(meanCi([1]), b).ci95, null, "one value: no interval");
+});
+
+Deno.test("the same results against themselves: every verdict same, no rule fires", () => {
+  const results = makeSeed000(3);
+  const gate = gateAgainstBaseline(results, results, [parseFailOn("p99 +10%"), parseFailOn("rps -5%")]);
+  assert.ok(gate.groups.length >= 6);
+  assert.equal(gate.failed, false);
+  assert.deepEqual(gate.otherMachine, []);
+  for (const g of gate.groups) {
+    for (const m of g.metrics) {
+      assert.ok(m.verdict === "same" || m.verdict === "unknown", `${g.key} ${m.metric}`);
+    }
+  }
+  const byRepeats = gate.groups.find((g) => g.key === "redis-cache/high")!;
+  assert.equal(byRepeats.metrics[0].noise, "repeats");
+});
+
+Deno.test("a 50% slower variant is worse beyond noise and fails a 10% rule, not an 80% one", () => {
+  const base = makeSeed000(3), slow = makeSeed000(3, 20, 1.5);
+  const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +10%"), parseFailOn("p50 +80%")]);
+  const cached = gate.groups.find((g) => g.key === "redis-cache/high")!;
+  const p50 = cached.metrics.find((m) => m.metric === "p50")!;
+  assert.equal(p50.verdict, "worse");
+  assert.ok(p50.changePct > 40 && p50.changePct < 60, String(p50.changePct));
+  assert.ok(p50.changeCi95Pct! > 0 && p50.changeCi95Pct! < p50.changePct);
+  assert.deepEqual(p50.failed, ["p50 +10%"]);
+  assert.equal(gate.failed, true);
+  const untouched = gate.groups.find((g) => g.key === "no-cache/high")!;
+  assert.ok(untouched.metrics.every((m) => m.failed.length === 0));
+  assert.match(
+    verdictText(p50, cached, gate),
+    /^worse: \+\d+\.\d% \(95% CI ±\d+\.\d%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
+  );
+});
+
+Deno.test("one repeat per side: the within-run interval variation, and the text says so", () => {
+  const base = makeSeed000(1), slow = makeSeed000(1, 20, 1.5);
+  const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +10%")]);
+  const cached = gate.groups.find((g) => g.key === "redis-cache/high")!;
+  const p50 = cached.metrics.find((m) => m.metric === "p50")!;
+  assert.equal(p50.noise, "within-run");
+  assert.match(verdictText(p50, cached, gate), /within-run interval variation: 1\+1 runs/);
+  assert.equal(p50.verdict, "worse");
+});
+
+Deno.test("a baseline from another machine is flagged on every verdict; unpaired runs are listed", () => {
+  const base = makeSeed000(2), current = makeSeed000(2);
+  current.environment = { ...current.environment, cpu: "another CPU", cores: current.environment.cores + 2 };
+  current.runs.push({ ...current.runs[0], name: "new/load#0" });
+  const gate = gateAgainstBaseline(base, current, []);
+  assert.deepEqual(environmentDiff(base, current), ["cpu", "cores"]);
+  assert.deepEqual(gate.unpaired, ["new/load"]);
+  for (const g of gate.groups) {
+    for (const m of g.metrics) {
+      assert.match(verdictText(m, g, gate), /baseline from another machine\/build: cpu, cores differ$/);
+    }
+  }
+});
+
+Deno.test("the markdown summary carries the gate's verdicts", () => {
+  const base = makeSeed000(3), slow = makeSeed000(3, 20, 1.5);
+  const gate = gateAgainstBaseline(base, slow, [parseFailOn("p50 +10%")]);
+  const md = renderMarkdownSummary(slow, { gate });
+  assert.match(md, /### Against the baseline: ❌ worse than the baseline past a --fail-on rule/);
+  assert.match(md, /\| redis-cache\/high \| p50 ms \| [\d.]+ \| [\d.]+ \| ❌ worse: \+/);
+  assert.ok(!renderMarkdownSummary(slow).includes("Against the baseline"), "no section without a gate");
+});

@@ -1,0 +1,160 @@
+/**
+ * @module
+ * `--baseline` and `--fail-on` end to end with real runs: the built-in target's `/sleep?ms=` answers
+ * after the time asked, so a build "20% slower" is the same experiment with a longer sleep (`--set`).
+ * The same experiment against its own saved results passes the gate (exit 0), the slower one fails it
+ * (exit 7) with the verdicts in the terminal, the markdown summary and the report; `attack` does the
+ * same with one run a side (the within-run noise). Bad rules and a missing baseline exit 2 before any
+ * load; with `--strict`, a flagged run exits 6 before the gate's 7. Loads are short (1.5 s a run, 5-8 s an
+ * attack, at most 4 connections on 127.0.0.1); only the direction of a change of
+ * about a fifth is asserted, never a speed.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+
+const EXPERIMENT = `
+name: gate
+targets:
+  app: { kind: builtin }
+loads:
+  steady: { model: connections, connections: 4, duration: 1500ms, requests: ["/sleep?ms=10"] }
+repeats: 3
+interval: 100ms
+`;
+
+const SLOWER = ["--set", `loads.steady.requests=["/sleep?ms=13"]`];
+
+Deno.test("run --baseline: passes against itself, fails (exit 7) a 20% slower endpoint", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
+    const base = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/base`]);
+    assertEquals(base.code, 0, base.stderr);
+    // Rules wider than the slower build's need: the same build twice may differ beyond noise (a busy
+    // machine between the two), but not by 15%.
+    const gate = ["--fail-on", "p50 +15%", "--fail-on", "rps -15%", "--baseline", `${dir}/base`];
+
+    const same = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/same`, ...gate]);
+    assertEquals(same.code, 0, same.stdout + same.stderr);
+    assert(same.stdout.includes("baseline gate: no --fail-on rule fired"), same.stdout);
+    assert(/app\/steady .* p50 .*Welch over 3\+3 repeats/.test(same.stdout), same.stdout);
+
+    // The slower build names its baseline and rules in the file (compareWith:, failOn:) instead.
+    const gated = `${EXPERIMENT}compareWith: ${dir}/base/results.json\nfailOn: ["p50 +10%", "rps -10%"]\n`;
+    await Deno.writeTextFile(`${dir}/gated.yaml`, gated);
+    const slow = await runLoadlab(
+      ["run", `${dir}/gated.yaml`, "--out-dir", `${dir}/slow`, ...SLOWER, "--summary", `${dir}/summary.md`],
+    );
+    assertEquals(slow.code, 7, slow.stdout + slow.stderr);
+    assert(
+      /p50 .*worse: \+\d+\.\d% \(95% CI ±[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%/.test(
+        slow.stdout,
+      ),
+      slow.stdout,
+    );
+    assert(slow.stdout.includes("baseline gate: FAILED (exit 7)"), slow.stdout);
+    const md = await Deno.readTextFile(`${dir}/summary.md`);
+    assert(md.includes("### Against the baseline: ❌ worse than the baseline past a --fail-on rule"), md);
+    const page = await Deno.readTextFile(`${dir}/slow/report.html`);
+    assert(page.includes("FAILS p50 +10%"), "the report's compare view carries the verdict");
+  });
+});
+
+/** A target whose answer waits `?ms=` milliseconds, for `attack`. */
+function sleepTarget() {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    const ms = Number(new URL(req.url).searchParams.get("ms") ?? 0);
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    return new Response("ok");
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}/`, close: () => server.shutdown() };
+}
+
+Deno.test("attack --baseline: one run a side is judged on its own intervals, and says so", async () => {
+  const t = sleepTarget();
+  try {
+    await withTempDir(async (dir) => {
+      const attack = (ms: number, extra: string[]) =>
+        runLoadlab([
+          "attack",
+          `${t.url}?ms=${ms}`,
+          "-c",
+          "4",
+          "-d",
+          "8s",
+          "--interval",
+          "100ms",
+          "--no-live",
+          ...extra,
+        ]);
+      const base = await attack(10, ["--out", `${dir}/base.json`]);
+      assertEquals(base.code, 0, base.stderr);
+      const slow = await attack(13, ["--baseline", `${dir}/base.json`, "--fail-on", "p50 +10%"]);
+      assertEquals(slow.code, 7, slow.stdout + slow.stderr);
+      assert(
+        /p50 .*worse: \+\d+\.\d% .*within-run interval variation: 1\+1 runs.*FAILS p50 \+10%/.test(
+          slow.stdout,
+        ),
+        slow.stdout,
+      );
+    });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("precedence: a flagged run with --strict exits 6 even when the gate fails; without --strict, 7", async () => {
+  const t = sleepTarget();
+  try {
+    await withTempDir(async (dir) => {
+      const attack = (query: string, extra: string[]) =>
+        runLoadlab(["attack", `${t.url}${query}`, "-d", "5s", "--interval", "100ms", "--no-live", ...extra]);
+      const base = await attack("?ms=0", ["-c", "2", "--out", `${dir}/base.json`]);
+      assertEquals(base.code, 0, base.stderr);
+      // One connection asked for 300/s of 20 ms answers: far worse than the baseline, and flagged.
+      const slow = [
+        "-R",
+        "300",
+        "--max-connections",
+        "1",
+        "--baseline",
+        `${dir}/base.json`,
+        "--fail-on",
+        "p50 +10%",
+      ];
+      const gated = await attack("?ms=20", slow);
+      assertEquals(gated.code, 7, gated.stdout + gated.stderr);
+      const strict = await attack("?ms=20", [...slow, "--strict"]);
+      assertEquals(strict.code, 6, strict.stdout + strict.stderr);
+      assert(strict.stdout.includes("FAILS p50 +10%"), "the gate's verdict is still printed");
+    });
+  } finally {
+    await t.close();
+  }
+});
+
+Deno.test("bad --fail-on rules and a missing baseline exit 2 with one line, before any load", async () => {
+  await withTempDir(async (dir) => {
+    const cases: Array<[string[], RegExp]> = [
+      [["--baseline", `${dir}/none.json`], /none\.json: cannot read/],
+      [
+        ["--baseline", dir, "--fail-on", "p98 +1%"],
+        /--fail-on "p98 \+1%": unknown metric "p98"; use one of rps, p50, p99, success/,
+      ],
+      [["--baseline", dir, "--fail-on", "p99 10%"], /not understood; write it like "p99 \+10%"/],
+      [["--fail-on", "p99 +10%"], /--fail-on compares with a baseline: give --baseline/],
+    ];
+    const badFile = `${dir}/bad.yaml`;
+    await Deno.writeTextFile(badFile, `${EXPERIMENT}compareWith: ${dir}\nfailOn: ["p98 +1%"]\n`);
+    const file = await runLoadlab(["run", badFile]);
+    assertEquals(file.code, 2, file.stderr);
+    assert(/failOn.*unknown metric "p98"/.test(file.stderr), file.stderr);
+    for (const [flags, message] of cases) {
+      for (const command of [["run", "preset:demo"], ["attack", "http://127.0.0.1:9/"]]) {
+        const out = await runLoadlab([...command, ...flags]);
+        assertEquals(out.code, 2, `${command} ${flags}: ${out.stdout}${out.stderr}`);
+        assert(message.test(out.stderr), out.stderr);
+        assertEquals(out.stderr.trim().split("\n").length, 1, out.stderr);
+      }
+    }
+  });
+});

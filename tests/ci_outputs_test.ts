@@ -1,0 +1,77 @@
+/**
+ * @module
+ * Where CI shows the results, end to end with real runs of the built-in target: with `GITHUB_STEP_SUMMARY`
+ * naming a file (a temp file here, as GitHub Actions gives each step) the markdown summary is appended
+ * to it without a flag, after what earlier steps wrote; `--output-bench` writes github-action-benchmark's
+ * custom JSON, latency and throughput in two files; a step summary that cannot be written is a warning,
+ * not a failed job. Loads are 30 requests; nothing is timed.
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { withTempDir } from "./helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+
+async function loadlab(args: string[], stepSummary: string) {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    env: { NO_COLOR: "1", GITHUB_STEP_SUMMARY: stepSummary },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const dec = new TextDecoder();
+  return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
+}
+
+const EXPERIMENT = `
+name: ci
+targets:
+  app: { kind: builtin }
+loads:
+  fixed: { model: count, requests: 30, connections: 2 }
+repeats: 2
+`;
+
+Deno.test("run: the summary is appended to GITHUB_STEP_SUMMARY and --output-bench writes both files", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
+    const step = `${dir}/step_summary.md`;
+    await Deno.writeTextFile(step, "an earlier step's summary\n");
+    const out = await loadlab(
+      ["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--output-bench", `${dir}/bench.json`],
+      step,
+    );
+    assertEquals(out.code, 0, out.stderr);
+    const md = await Deno.readTextFile(step);
+    assert(md.startsWith("an earlier step's summary\n## loadlab: ci\n"), md);
+    assert(md.includes("| app/fixed\\#1 |"), md);
+    const smaller = JSON.parse(await Deno.readTextFile(`${dir}/bench.json`));
+    const bigger = JSON.parse(await Deno.readTextFile(`${dir}/bench.bigger.json`));
+    assertEquals(smaller.map((e: { name: string }) => e.name), ["app/fixed p50", "app/fixed p99"]);
+    assertEquals(bigger.map((e: { name: string; unit: string }) => [e.name, e.unit]), [
+      ["app/fixed rps", "req/s"],
+      ["app/fixed success", "%"],
+    ]);
+    for (const e of [...smaller, ...bigger]) {
+      assert(Number.isFinite(e.value) && e.value > 0, JSON.stringify(e));
+      assert(e.extra.startsWith("2 runs"), JSON.stringify(e));
+    }
+  });
+});
+
+Deno.test("attack: the step summary is appended too; an unwritable one is a warning, exit 0", async () => {
+  await withTempDir(async (dir) => {
+    const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+    try {
+      const url = `http://127.0.0.1:${server.addr.port}/`;
+      const step = `${dir}/step.md`;
+      const ok = await loadlab(["attack", url, "-n", "20", "-c", "2", "--no-live", "-q"], step);
+      assertEquals(ok.code, 0, ok.stderr);
+      assert((await Deno.readTextFile(step)).startsWith("## loadlab: attack\n"));
+      const bad = await loadlab(["attack", url, "-n", "20", "-c", "2", "--no-live", "-q"], dir);
+      assertEquals(bad.code, 0, bad.stderr);
+      assert(bad.stderr.includes("warning: cannot append to GITHUB_STEP_SUMMARY"), bad.stderr);
+    } finally {
+      await server.shutdown();
+    }
+  });
+});
