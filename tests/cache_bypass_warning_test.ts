@@ -5,7 +5,15 @@
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
 import { requireProgram, withTempDir } from "./helpers.ts";
-import { eventually, readResults, redisKeys, redisOn, sleep, spawnRun } from "./fault_drill_helpers.ts";
+import {
+  cachedProxyExperiment,
+  eventually,
+  readResults,
+  redisKeys,
+  redisOn,
+  sleep,
+  spawnRun,
+} from "./fault_drill_helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
 import { formatCount } from "../report/text_format.ts";
@@ -21,22 +29,7 @@ Deno.test({
       const runId = `bypass-warning-${crypto.randomUUID()}`;
       const port = freePort();
       const redis = await redisOn(port, runId);
-      await Deno.writeTextFile(
-        `${dir}/exp.json`,
-        JSON.stringify({
-          name: "bypass",
-          targets: {
-            cached: {
-              kind: "proxy",
-              upstream: { kind: "builtin" },
-              cacheTtlSec: 60,
-              redisUrl: `redis://127.0.0.1:${port}`,
-            },
-          },
-          requests: ["/user"],
-          loads: { steady: { model: "rate", rate: 50, duration: "4s" } },
-        }),
-      );
+      await Deno.writeTextFile(`${dir}/exp.json`, cachedProxyExperiment("bypass", port, "4s"));
       const { output } = spawnRun(dir, runId);
       let result;
       try {

@@ -96,6 +96,23 @@ export function experiment(log: string, first: "direct" | "limited"): string {
 }
 
 /** `loadlab run` on the drill-5 experiment, marked with `runId`, in the background. */
+/** An experiment of one caching proxy over the built-in target on the Redis at `redisPort`: `/user` at 50/s. */
+export function cachedProxyExperiment(name: string, redisPort: number, duration: string): string {
+  return JSON.stringify({
+    name,
+    targets: {
+      cached: {
+        kind: "proxy",
+        upstream: { kind: "builtin" },
+        cacheTtlSec: 60,
+        redisUrl: `redis://127.0.0.1:${redisPort}`,
+      },
+    },
+    requests: ["/user"],
+    loads: { steady: { model: "rate", rate: 50, duration } },
+  });
+}
+
 export function startRun(dir: string, runId: string, first: "direct" | "limited" = "direct") {
   Deno.writeTextFileSync(`${dir}/exp.json`, experiment(`${dir}/requests.log`, first));
   return spawnRun(dir, runId);

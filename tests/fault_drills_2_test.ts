@@ -14,6 +14,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
 import {
+  cachedProxyExperiment,
   COUNTER,
   dirname,
   eventually,
@@ -115,22 +116,7 @@ Deno.test({
       const runId = `drill3-run-${crypto.randomUUID()}`;
       const port = freePort();
       let redis = await redisOn(port, runId);
-      await Deno.writeTextFile(
-        `${dir}/exp.json`,
-        JSON.stringify({
-          name: "drill3",
-          targets: {
-            cached: {
-              kind: "proxy",
-              upstream: { kind: "builtin" },
-              cacheTtlSec: 60,
-              redisUrl: `redis://127.0.0.1:${port}`,
-            },
-          },
-          requests: ["/user"],
-          loads: { steady: { model: "rate", rate: 50, duration: "5s" } },
-        }),
-      );
+      await Deno.writeTextFile(`${dir}/exp.json`, cachedProxyExperiment("drill3", port, "5s"));
       const { output } = spawnRun(dir, runId);
       try {
         // The first miss stored the page: the load is on. Then an outage of about a second.
