@@ -9,7 +9,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { freePort } from "../system/ports.ts";
-import { MAIN, sleep } from "./fault_drill_helpers.ts";
+import { sleep, spawnRun } from "./fault_drill_helpers.ts";
 import { requireProgram } from "./helpers.ts";
 import { describeProcesses, markedProcesses, waitUntilGone } from "./marked_processes.ts";
 
@@ -31,21 +31,6 @@ function experiment(port: number, appFlags: string, duration: string): string {
     requests: ["/x"],
     loads: { steady: { model: "rate", rate: 20, duration } },
   });
-}
-
-function spawnRun(dir: string, runId: string) {
-  const child = new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", `${dir}/exp.json`, "--out-dir", `${dir}/out`],
-    stdout: "piped",
-    stderr: "piped",
-    env: { NO_COLOR: "1", LOADLAB_RUN_ID: runId },
-  }).spawn();
-  const dec = new TextDecoder();
-  const output = child.output().then((o) => ({
-    code: o.code,
-    text: dec.decode(o.stderr) + dec.decode(o.stdout),
-  }));
-  return { child, output };
 }
 
 /** Resolves to the output, or to null when `withinMs` passes first (then the run is SIGKILLed). */
