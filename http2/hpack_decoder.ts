@@ -1,0 +1,312 @@
+/**
+ * @module
+ * HPACK decoder (RFC 7541) for the HTTP/2 client's responses: it reads one complete header block, keeps the
+ * dynamic table in step, and answers what the engine needs, the `:status` and `content-length`, by
+ * scanning bytes. HOT PATH: no strings or objects per field unless the caller passes `onField`; literal
+ * strings are read where they lie or Huffman-decoded (hpack_huffman.ts) into one buffer shared by every
+ * decoder of the isolate (decoding is synchronous); the dynamic table (hpack_table.ts) has a fixed size.
+ *
+ * Every rule a peer can break is a negative code, never an exception, and the connection must then fail
+ * with COMPRESSION_ERROR (or, for a malformed field, count an h2 protocol error; either way the table may
+ * now be out of step): an index of 0 or past the tables, an integer above 2^31 or with more than 5
+ * continuation octets, a string or block cut short, a bad Huffman string, a dynamic table size update
+ * after a field or above the size we advertised, a header list past its bound (RFC 9113 SETTINGS_MAX_
+ * HEADER_LIST_SIZE semantics: name + value + 32 per field), and fields RFC 9113 8.2 calls malformed:
+ * a name that is empty, has upper case or any octet outside 0x21-0x7e, a value with NUL, CR or LF, a
+ * pseudo-header after a regular field, and a `:status` that is repeated or not three digits 100-599.
+ * Other pseudo-headers pass (the decoder also reads request blocks, for tests and servers).
+ */
+import { huffmanDecode } from "./hpack_huffman.ts";
+import {
+  STATIC_BYTES,
+  STATIC_CONTENT_LENGTH,
+  STATIC_COUNT,
+  STATIC_NAME_LEN,
+  STATIC_NAME_OFF,
+  STATIC_STATUS_FIRST,
+  STATIC_STATUS_LAST,
+  STATIC_VALUE_LEN,
+} from "./hpack_static.ts";
+import { DynamicTable } from "./hpack_table.ts";
+
+export const HPACK_OK = 0;
+export const HPACK_BAD_INDEX = -1;
+export const HPACK_BAD_HUFFMAN = -2;
+export const HPACK_TABLE_SIZE = -3;
+export const HPACK_TOO_LARGE = -4;
+export const HPACK_TRUNCATED = -5;
+export const HPACK_BAD_STATUS = -6;
+/** A malformed field (RFC 9113 8.2): count it as an h2 protocol error. */
+export const HPACK_BAD_FIELD = -7;
+
+const ERROR_NAMES = [
+  "ok",
+  "bad index",
+  "bad Huffman string",
+  "table size update refused",
+  "header list or integer too large",
+  "header block truncated",
+  "bad :status",
+  "malformed field",
+];
+
+/** A short constant text for an HPACK_* code, for error messages. */
+export function hpackErrorName(code: number): string {
+  return ERROR_NAMES[-code] ?? "unknown";
+}
+
+const MAX_INTEGER = 0x7fffffff;
+const NAME_STATUS = Uint8Array.from([58, 115, 116, 97, 116, 117, 115]); // ":status"
+const NAME_CONTENT_LENGTH = new TextEncoder().encode("content-length");
+
+/** Huffman output for every decoder of this isolate; grown, never shrunk. */
+let scratch = new Uint8Array(4096);
+
+function sameBytes(buf: Uint8Array, off: number, len: number, name: Uint8Array): boolean {
+  if (len !== name.length) return false;
+  for (let i = 0; i < len; i++) if (buf[off + i] !== name[i]) return false;
+  return true;
+}
+
+function latin1(buf: Uint8Array, off: number, len: number): string {
+  let s = "";
+  for (let i = 0; i < len; i++) s += String.fromCharCode(buf[off + i]);
+  return s;
+}
+
+export class HpackDecoder {
+  private readonly table: DynamicTable;
+  private readonly maxHeaderListBytes: number;
+  /** Read position in the block being decoded. */
+  private pos = 0;
+  // The current field's name and value (where their bytes lie), set by `name*`/`readString`.
+  private nBuf: Uint8Array = STATIC_BYTES;
+  private nOff = 0;
+  private nLen = 0;
+  private sBuf: Uint8Array = STATIC_BYTES;
+  private sOff = 0;
+  private sLen = 0;
+  /** The static index of the current field's name, or 0 when the name is a literal or dynamic. */
+  private nStatic = 0;
+  private status = 0;
+  private regularSeen = false;
+  private listBytes = 0;
+  private clBytes = -1;
+  private clInvalid = false;
+
+  constructor(maxTableBytes = 4096, maxHeaderListBytes = 65536) {
+    this.table = new DynamicTable(maxTableBytes);
+    this.maxHeaderListBytes = maxHeaderListBytes;
+  }
+
+  /** content-length of the last decoded block, or -1 when absent/invalid. */
+  get contentLength(): number {
+    return this.clInvalid ? -1 : this.clBytes;
+  }
+
+  /** The dynamic table's size by RFC 7541 4.1 (never above the advertised maximum). */
+  get tableSizeBytes(): number {
+    return this.table.sizeBytes;
+  }
+
+  /**
+   * Decodes one complete header block from block[start..end), updating the dynamic table. Returns the
+   * :status (100..599) if the block had one, 0 if it had none (trailers), or a negative HPACK_* code.
+   */
+  decodeStatus(
+    block: Uint8Array,
+    start: number,
+    end: number,
+    onField?: (name: string, value: string) => void,
+  ): number {
+    this.status = 0;
+    this.regularSeen = false;
+    this.listBytes = 0;
+    this.clBytes = -1;
+    this.clInvalid = false;
+    // Decoded strings of one field never exceed the block's bits / 5 (the shortest code), nor the bound.
+    const need = Math.ceil(Math.min(end - start, 2 * this.maxHeaderListBytes + 16) * 8 / 5) + 8;
+    if (scratch.length < need) scratch = new Uint8Array(need);
+    this.pos = start;
+    let fields = 0;
+    while (this.pos < end) {
+      const b = block[this.pos];
+      let r: number;
+      if (b & 0x80) r = this.indexed(block, end);
+      else if (b & 0x40) r = this.literal(block, end, 0x3f);
+      else if (b & 0x20) {
+        if (fields > 0) return HPACK_TABLE_SIZE;
+        r = this.readInt(block, end, 0x1f);
+        if (r < 0) return r;
+        if (r > this.table.capacityBytes) return HPACK_TABLE_SIZE;
+        this.table.setMaxSize(r);
+        continue;
+      } else r = this.literal(block, end, 0x0f);
+      if (r < 0) return r;
+      fields++;
+      r = this.field();
+      if (r < 0) return r;
+      if (onField !== undefined) {
+        onField(latin1(this.nBuf, this.nOff, this.nLen), latin1(this.sBuf, this.sOff, this.sLen));
+      }
+      // Last: adding may evict (and move) the table entry the name was read from.
+      if (b & 0x40 && !(b & 0x80)) {
+        this.table.add(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen);
+      }
+    }
+    return this.status;
+  }
+
+  /** Reads an integer with an N-bit prefix (`mask` = 2^N - 1) at `pos`; the value or a negative code. */
+  private readInt(block: Uint8Array, end: number, mask: number): number {
+    let value = block[this.pos++] & mask;
+    if (value < mask) return value;
+    for (let factor = 1, octets = 0; octets < 5; factor *= 128, octets++) {
+      if (this.pos >= end) return HPACK_TRUNCATED;
+      const b = block[this.pos++];
+      value += (b & 0x7f) * factor;
+      if (value > MAX_INTEGER) return HPACK_TOO_LARGE;
+      if ((b & 0x80) === 0) return value;
+    }
+    return HPACK_TOO_LARGE;
+  }
+
+  /** Points the name at index `index` of either table; HPACK_OK or HPACK_BAD_INDEX. */
+  private nameAt(index: number): number {
+    if (index === 0) return HPACK_BAD_INDEX;
+    if (index <= STATIC_COUNT) {
+      this.nBuf = STATIC_BYTES;
+      this.nOff = STATIC_NAME_OFF[index];
+      this.nLen = STATIC_NAME_LEN[index];
+      this.nStatic = index;
+      return HPACK_OK;
+    }
+    if (index - STATIC_COUNT > this.table.count) return HPACK_BAD_INDEX;
+    const slot = this.table.slot(index - STATIC_COUNT);
+    this.nBuf = this.table.data;
+    this.nOff = this.table.nameOffset(slot);
+    this.nLen = this.table.nameLength(slot);
+    this.nStatic = 0;
+    return HPACK_OK;
+  }
+
+  /** An indexed field (RFC 7541 6.1): name and value from a table. */
+  private indexed(block: Uint8Array, end: number): number {
+    const index = this.readInt(block, end, 0x7f);
+    if (index < 0) return index;
+    const r = this.nameAt(index);
+    if (r < 0) return r;
+    if (index <= STATIC_COUNT) {
+      this.sBuf = STATIC_BYTES;
+      this.sOff = STATIC_NAME_OFF[index] + STATIC_NAME_LEN[index];
+      this.sLen = STATIC_VALUE_LEN[index];
+    } else {
+      const slot = this.table.slot(index - STATIC_COUNT);
+      this.sBuf = this.table.data;
+      this.sOff = this.table.valueOffset(slot);
+      this.sLen = this.table.valueLength(slot);
+    }
+    return HPACK_OK;
+  }
+
+  /** A literal field (RFC 7541 6.2); the caller adds one with incremental indexing to the table. */
+  private literal(block: Uint8Array, end: number, mask: number): number {
+    const index = this.readInt(block, end, mask);
+    if (index < 0) return index;
+    let r: number;
+    if (index !== 0) r = this.nameAt(index);
+    else {
+      r = this.readString(block, end, 0);
+      if (r < 0) return r;
+      this.nBuf = this.sBuf;
+      this.nOff = this.sOff;
+      this.nLen = this.sLen;
+      this.nStatic = 0;
+      r = this.checkName();
+    }
+    if (r < 0) return r;
+    // A Huffman name sits at the start of the scratch buffer; the value goes after it.
+    r = this.readString(block, end, this.nBuf === scratch ? this.nOff + this.nLen : 0);
+    if (r < 0) return r;
+    for (let i = 0; i < this.sLen; i++) {
+      const c = this.sBuf[this.sOff + i];
+      if (c === 0 || c === 10 || c === 13) return HPACK_BAD_FIELD;
+    }
+    return HPACK_OK;
+  }
+
+  /** Reads a string literal (RFC 7541 5.2) into sBuf/sOff/sLen; Huffman output at `scratch[at..]`. */
+  private readString(block: Uint8Array, end: number, at: number): number {
+    if (this.pos >= end) return HPACK_TRUNCATED;
+    const huffman = (block[this.pos] & 0x80) !== 0;
+    const len = this.readInt(block, end, 0x7f);
+    if (len < 0) return len;
+    if (len > this.maxHeaderListBytes) return HPACK_TOO_LARGE;
+    if (len > end - this.pos) return HPACK_TRUNCATED;
+    const from = this.pos;
+    this.pos += len;
+    if (!huffman) {
+      this.sBuf = block;
+      this.sOff = from;
+      this.sLen = len;
+      return HPACK_OK;
+    }
+    const to = huffmanDecode(block, from, from + len, scratch, at);
+    if (to < 0) return HPACK_BAD_HUFFMAN;
+    this.sBuf = scratch;
+    this.sOff = at;
+    this.sLen = to - at;
+    return HPACK_OK;
+  }
+
+  /** A literal name must be a non-empty lower-case token-ish run of 0x21-0x7e (RFC 9113 8.2.1). */
+  private checkName(): number {
+    if (this.nLen === 0) return HPACK_BAD_FIELD;
+    for (let i = 0; i < this.nLen; i++) {
+      const c = this.nBuf[this.nOff + i];
+      if (c < 0x21 || c > 0x7e || (c >= 0x41 && c <= 0x5a)) return HPACK_BAD_FIELD;
+    }
+    return HPACK_OK;
+  }
+
+  /** Accounts the current field: list size, pseudo-header order, :status, content-length. */
+  private field(): number {
+    this.listBytes += this.nLen + this.sLen + 32;
+    if (this.listBytes > this.maxHeaderListBytes) return HPACK_TOO_LARGE;
+    const ns = this.nStatic;
+    const isStatus = ns !== 0
+      ? ns >= STATIC_STATUS_FIRST && ns <= STATIC_STATUS_LAST
+      : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_STATUS);
+    if (isStatus) return this.readStatus();
+    if (this.nBuf[this.nOff] === 58) return this.regularSeen ? HPACK_BAD_FIELD : HPACK_OK; // ':'
+    this.regularSeen = true;
+    const isLength = ns !== 0
+      ? ns === STATIC_CONTENT_LENGTH
+      : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_CONTENT_LENGTH);
+    if (isLength) this.readContentLength();
+    return HPACK_OK;
+  }
+
+  private readStatus(): number {
+    if (this.regularSeen || this.status !== 0 || this.sLen !== 3) return HPACK_BAD_STATUS;
+    const v = this.sBuf;
+    const o = this.sOff;
+    const d0 = v[o] - 48, d1 = v[o + 1] - 48, d2 = v[o + 2] - 48;
+    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return HPACK_BAD_STATUS;
+    this.status = d0 * 100 + d1 * 10 + d2;
+    return HPACK_OK;
+  }
+
+  /** Digits only, below 2^53; a second content-length with another value makes it invalid. */
+  private readContentLength(): void {
+    let n = 0;
+    if (this.sLen === 0 || this.sLen > 15) this.clInvalid = true;
+    for (let i = 0; i < this.sLen && !this.clInvalid; i++) {
+      const d = this.sBuf[this.sOff + i] - 48;
+      if (d < 0 || d > 9) this.clInvalid = true;
+      n = n * 10 + d;
+    }
+    if (this.clBytes !== -1 && this.clBytes !== n) this.clInvalid = true;
+    this.clBytes = n;
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * @module
+ * The HPACK decoder against RFC 7541 Appendix C: C.2 (one representation each), C.3-C.6 (request and
+ * response sequences sharing a dynamic table, with and without Huffman; C.5/C.6 at a 256-octet table, so
+ * entries are evicted), taken from the spec-example fixtures that ship with the hpack.js package. Then what a
+ * peer can break: each HPACK_* code from a block built to trigger it, and the bounds (table size updates,
+ * header list size, integers, Huffman padding and EOS).
+ */
+import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import { specExamples } from "hpack.js/test/fixtures.js";
+import {
+  HPACK_BAD_FIELD,
+  HPACK_BAD_HUFFMAN,
+  HPACK_BAD_INDEX,
+  HPACK_BAD_STATUS,
+  HPACK_TABLE_SIZE,
+  HPACK_TOO_LARGE,
+  HPACK_TRUNCATED,
+  HpackDecoder,
+} from "./hpack_decoder.ts";
+import { HUFFMAN_CODES, huffmanDecode } from "./hpack_huffman.ts";
+
+interface SpecExample {
+  id: string;
+  input: string;
+  output: [string, string][];
+  table: [string, string, number][];
+}
+
+function hex(text: string): Uint8Array {
+  const digits = text.replace(/\s+/g, "");
+  return Uint8Array.from(
+    { length: digits.length / 2 },
+    (_, i) => parseInt(digits.slice(i * 2, i * 2 + 2), 16),
+  );
+}
+
+function decodeAll(d: HpackDecoder, block: Uint8Array): { code: number; fields: [string, string][] } {
+  const fields: [string, string][] = [];
+  const code = d.decodeStatus(block, 0, block.length, (n, v) => fields.push([n, v]));
+  return { code, fields };
+}
+
+Deno.test("C.2: literal with indexing, without indexing, never indexed, indexed", () => {
+  const cases: [string, [string, string], number][] = [
+    ["400a 6375 7374 6f6d 2d6b 6579 0d63 7573 746f 6d2d 6865 6164 6572", ["custom-key", "custom-header"], 55],
+    ["040c 2f73 616d 706c 652f 7061 7468", [":path", "/sample/path"], 0],
+    ["1008 7061 7373 776f 7264 0673 6563 7265 74", ["password", "secret"], 0],
+    ["82", [":method", "GET"], 0],
+  ];
+  for (const [input, field, tableBytes] of cases) {
+    const d = new HpackDecoder();
+    assertEquals(decodeAll(d, hex(input)), { code: 0, fields: [field] });
+    assertEquals(d.tableSizeBytes, tableBytes);
+  }
+});
+
+for (const group of ["C.3", "C.4", "C.5", "C.6"]) {
+  Deno.test(`${group}: the sequence decodes in order with the RFC's dynamic table sizes`, () => {
+    const examples = (specExamples as SpecExample[]).filter((e) => e.id.startsWith(group + "."));
+    assertEquals(examples.length, 3);
+    const d = new HpackDecoder(group === "C.5" || group === "C.6" ? 256 : 4096);
+    for (const e of examples) {
+      const { code, fields } = decodeAll(d, hex(e.input));
+      const status = e.output.find(([n]) => n === ":status");
+      assertEquals(code, status ? Number(status[1]) : 0, e.id);
+      assertEquals(fields, e.output, e.id);
+      assertEquals(d.tableSizeBytes, e.table.reduce((sum, [, , size]) => sum + size, 0), e.id);
+    }
+  });
+}
+
+Deno.test("the Huffman table is the RFC's canonical code", () => {
+  // Spot checks from RFC 7541 Appendix B: '0' = 00000 (5), 'a' = 00011 (5), ' ' = 010100 (6), EOS = 30 ones.
+  assertEquals([HUFFMAN_CODES[48], HUFFMAN_CODES[97], HUFFMAN_CODES[32]], [0x0, 0x3, 0x14]);
+  assertEquals(HUFFMAN_CODES[256], 0x3fffffff);
+  const out = new Uint8Array(64);
+  const src = hex("f1e3 c2e5 f23a 6ba0 ab90 f4ff");
+  const end = huffmanDecode(src, 0, src.length, out, 0);
+  assertEquals(new TextDecoder().decode(out.subarray(0, end)), "www.example.com");
+});
+
+Deno.test("Huffman: EOS inside, padding of 8 bits, padding of zeros are errors", () => {
+  const out = new Uint8Array(64);
+  // EOS (30 ones) then 2 ones of padding.
+  assert(huffmanDecode(hex("ffff ffff"), 0, 4, out, 0) < 0, "EOS");
+  // 'a' (00011) + 3 ones of padding = 0x1f, then a whole octet of ones: 8 bits of padding.
+  assert(huffmanDecode(hex("1fff"), 0, 2, out, 0) < 0, "8 bits padding");
+  // 'a' (00011) then 000 padding: zeros are not EOS's prefix.
+  assert(huffmanDecode(hex("18"), 0, 1, out, 0) < 0, "zero padding");
+  assertEquals(huffmanDecode(hex("1f"), 0, 1, out, 0), 1, "'a' + 111");
+});
+
+Deno.test("errors: index 0 or past the table, truncation, integer overflow, bad Huffman", () => {
+  const cases: [string, number][] = [
+    ["80", HPACK_BAD_INDEX], // indexed 0
+    ["be", HPACK_BAD_INDEX], // dynamic index 62 in an empty table
+    ["7f00", HPACK_BAD_INDEX], // literal with indexing, name index 63 (62 + 1): empty table
+    ["40", HPACK_TRUNCATED], // literal, new name, no name string
+    ["4005 6162", HPACK_TRUNCATED], // name of 5 octets, 2 given
+    ["ff", HPACK_TRUNCATED], // integer continues past the end
+    ["ff ffff ffff ff0f", HPACK_TOO_LARGE], // integer above 2^31
+    ["ff 8080 8080 8080 00", HPACK_TOO_LARGE], // more than 5 continuation octets
+    ["4081 ff00", HPACK_BAD_HUFFMAN], // Huffman name of 8 ones: padding too long
+    ["04 83ff ffff", HPACK_BAD_HUFFMAN], // Huffman value with EOS inside
+  ];
+  for (const [input, code] of cases) {
+    assertEquals(new HpackDecoder().decodeStatus(hex(input), 0, hex(input).length), code, input);
+  }
+});
+
+Deno.test("malformed fields: upper case, empty name, NUL/CR/LF in a value, pseudo after regular", () => {
+  const enc = new TextEncoder();
+  const literal = (
+    name: string,
+    value: string,
+  ) => [0, name.length, ...enc.encode(name), value.length, ...enc.encode(value)];
+  const cases: [number[], number][] = [
+    [literal("X-Up", "v"), HPACK_BAD_FIELD],
+    [literal("", "v"), HPACK_BAD_FIELD],
+    [literal("a b", "v"), HPACK_BAD_FIELD],
+    [literal("x", "a\r\nb"), HPACK_BAD_FIELD],
+    [literal("x", "a\0"), HPACK_BAD_FIELD],
+    [[...literal("x", "1"), 0x88], HPACK_BAD_STATUS], // :status after a regular field
+    [[...literal("x", "1"), 0x82], HPACK_BAD_FIELD], // :method after a regular field
+    [[0x88, 0x89], HPACK_BAD_STATUS], // two :status
+    [[0x08, 3, 0x36, 0x30, 0x30], HPACK_BAD_STATUS], // :status 600
+    [[0x08, 2, 0x32, 0x30], HPACK_BAD_STATUS], // :status "20"
+    [[0x08, 3, 0x32, 0x30, 0x78], HPACK_BAD_STATUS], // :status "20x"
+  ];
+  for (const [bytes, code] of cases) {
+    const block = Uint8Array.from(bytes);
+    assertEquals(new HpackDecoder().decodeStatus(block, 0, block.length), code, JSON.stringify(bytes));
+  }
+});
+
+Deno.test("table size updates: only before the first field, never above what we advertised", () => {
+  const d = new HpackDecoder(256);
+  assertEquals(d.decodeStatus(hex("3fe1 01 88"), 0, 4), 200); // update to 256, then :status 200
+  assertEquals(d.decodeStatus(hex("3fe2 01"), 0, 3), HPACK_TABLE_SIZE); // 257 > 256
+  assertEquals(d.decodeStatus(hex("88 20"), 0, 2), HPACK_TABLE_SIZE); // after a field
+  // Two updates at the start are allowed (RFC 7541 4.2): to 0 then back to 64; 0 evicts everything.
+  const e = new HpackDecoder();
+  assertEquals(e.decodeStatus(hex("4003 782d 6101 62"), 0, 7), 0); // literal with indexing "x-a: b"
+  assertEquals(e.tableSizeBytes, 3 + 1 + 32);
+  assertEquals(e.decodeStatus(hex("20 3f21 88"), 0, 4), 200); // to 0 (evicts), then to 64
+  assertEquals(e.tableSizeBytes, 0);
+  assertEquals(e.decodeStatus(hex("be"), 0, 1), HPACK_BAD_INDEX);
+});
+
+Deno.test("the header list bound counts name + value + 32 per field; content-length is read", () => {
+  const d = new HpackDecoder(4096, 100);
+  // :status 200 (42) + content-length 12 (14 + 2 + 32 = 48) = 90 <= 100.
+  const block = Uint8Array.from([0x88, 0x0f, 0x0d, 2, 0x31, 0x32]);
+  assertEquals(d.decodeStatus(block, 0, block.length), 200);
+  assertEquals(d.contentLength, 12);
+  const three = Uint8Array.from([0x88, 0x0f, 0x0d, 2, 0x31, 0x32, 0x84]); // + :path / (38): 128 > 100
+  assertEquals(d.decodeStatus(three, 0, three.length), HPACK_TOO_LARGE);
+  const twoLengths = Uint8Array.from([0x88, 0x0f, 0x0d, 1, 0x31, 0x0f, 0x0d, 1, 0x32]);
+  assertEquals(new HpackDecoder().decodeStatus(twoLengths, 0, twoLengths.length), 200);
+  const e = new HpackDecoder();
+  e.decodeStatus(twoLengths, 0, twoLengths.length);
+  assertEquals(e.contentLength, -1, "two different content-length values");
+  e.decodeStatus(hex("88"), 0, 1);
+  assertEquals(e.contentLength, -1, "absent");
+});
+
+Deno.test("a new entry may name an entry it evicts (RFC 7541 4.4)", () => {
+  // Table of 64: "aaaa: b" (4 + 1 + 32 = 37) fits; a new entry named by index 62 with a 20-octet value
+  // (4 + 20 + 32 = 56) must evict it and still keep the name.
+  const d = new HpackDecoder(64);
+  const first = Uint8Array.from([0x40, 4, 97, 97, 97, 97, 1, 98]);
+  assertEquals(d.decodeStatus(first, 0, first.length), 0);
+  const value = new Array(20).fill(0x7a);
+  const second = Uint8Array.from([0x7e, 20, ...value]); // literal with indexing, name index 62
+  const seen: [string, string][] = [];
+  assertEquals(d.decodeStatus(second, 0, second.length, (n, v) => seen.push([n, v])), 0);
+  assertEquals(seen, [["aaaa", "z".repeat(20)]]);
+  const third = Uint8Array.from([0xbe]); // index 62 is now the new entry
+  const again: [string, string][] = [];
+  assertEquals(d.decodeStatus(third, 0, 1, (n, v) => again.push([n, v])), 0);
+  assertEquals(again, seen);
+  assertEquals(d.tableSizeBytes, 56);
+});

@@ -1,0 +1,124 @@
+/**
+ * @module
+ * The HPACK Huffman code (RFC 7541 Appendix B) and its decoder. The code is canonical: codes of one
+ * length are consecutive and ordered by symbol, so the bit lengths of the 257 symbols (256 octets and EOS)
+ * are all that is written down here; the codes and the decoding tables are built from them once, at module
+ * load. Decoding peeks at 30 bits at a time: one 256-entry table answers every code of up to 8 bits (the
+ * common letters) in one step, longer codes are found by length from the first code of each length.
+ * HOT PATH: no allocation; output goes to a caller's buffer.
+ *
+ * Errors per RFC 7541 5.2: the EOS symbol inside a string, padding longer than 7 bits, or padding that is
+ * not the most significant bits of EOS (all ones) fail the string.
+ */
+
+/** Bit lengths of symbols 0..256 (256 is EOS), in symbol order, from the RFC's table. */
+// deno-fmt-ignore
+const LENGTHS: readonly number[] = [
+  13, 23, 28, 28, 28, 28, 28, 28, 28, 24, 30, 28, 28, 30, 28, 28,
+  28, 28, 28, 28, 28, 28, 30, 28, 28, 28, 28, 28, 28, 28, 28, 28,
+  6, 10, 10, 12, 13, 6, 8, 11, 10, 10, 8, 11, 8, 6, 6, 6,
+  5, 5, 5, 6, 6, 6, 6, 6, 6, 6, 7, 8, 15, 6, 12, 10,
+  13, 6, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7,
+  7, 7, 7, 7, 7, 7, 7, 7, 8, 7, 8, 13, 19, 13, 14, 6,
+  15, 5, 6, 5, 6, 5, 6, 6, 6, 5, 7, 7, 6, 6, 6, 5,
+  6, 7, 6, 5, 5, 6, 7, 7, 7, 7, 7, 15, 11, 14, 13, 28,
+  20, 22, 20, 20, 22, 22, 22, 23, 22, 23, 23, 23, 23, 23, 24, 23,
+  24, 24, 22, 23, 24, 23, 23, 23, 23, 21, 22, 23, 22, 23, 23, 24,
+  22, 21, 20, 22, 22, 23, 23, 21, 23, 22, 22, 24, 21, 22, 23, 23,
+  21, 21, 22, 21, 23, 22, 23, 23, 20, 22, 22, 22, 23, 22, 22, 23,
+  26, 26, 20, 19, 22, 23, 22, 25, 26, 26, 26, 27, 27, 26, 24, 25,
+  19, 21, 26, 27, 27, 26, 27, 24, 21, 21, 26, 26, 28, 27, 27, 27,
+  20, 24, 20, 21, 22, 21, 21, 23, 22, 22, 25, 25, 24, 24, 26, 23,
+  26, 27, 26, 26, 27, 27, 27, 27, 27, 28, 27, 27, 27, 27, 27, 26,
+  30,
+];
+
+/** The EOS symbol; decoding it inside a string is an error. */
+export const HUFFMAN_EOS = 256;
+/** Returned by `huffmanDecode` for a string that breaks RFC 7541 5.2. */
+export const HUFFMAN_ERROR = -1;
+const MAX_BITS = 30;
+const PEEK_MASK = 0x3fffffff;
+
+/** Per code length: the first code, one past the last code, and where its symbols start in `SORTED`. */
+const FIRST = new Int32Array(MAX_BITS + 1);
+const LIMIT = new Int32Array(MAX_BITS + 1);
+const OFFSET = new Int32Array(MAX_BITS + 1);
+/** The symbols ordered by (length, symbol), as the canonical code assigns them. */
+const SORTED = new Uint16Array(257);
+/** Codes of up to 8 bits by their first 8 bits (padded with any bits): symbol | length << 9, 0 if none. */
+const FAST = new Uint32Array(256);
+/** The code of each symbol (for tests and for an encoder), built from the lengths. */
+export const HUFFMAN_CODES = new Uint32Array(257);
+/** The bit length of each symbol's code. */
+export const HUFFMAN_LENGTHS = Uint8Array.from(LENGTHS);
+
+function buildTables(): void {
+  let code = 0;
+  let next = 0;
+  for (let len = 1; len <= MAX_BITS; len++) {
+    FIRST[len] = code;
+    OFFSET[len] = next;
+    for (let sym = 0; sym <= 256; sym++) {
+      if (LENGTHS[sym] !== len) continue;
+      HUFFMAN_CODES[sym] = code++;
+      SORTED[next++] = sym;
+    }
+    LIMIT[len] = code;
+    code <<= 1;
+  }
+  for (let sym = 0; sym <= 256; sym++) {
+    const len = LENGTHS[sym];
+    if (len > 8) continue;
+    const base = HUFFMAN_CODES[sym] << (8 - len);
+    for (let fill = 0; fill < 1 << (8 - len); fill++) FAST[base | fill] = sym | (len << 9);
+  }
+}
+buildTables();
+
+/**
+ * Decodes the Huffman string `src[start..end)` into `out` from `outStart`; returns the end offset in
+ * `out`, or `HUFFMAN_ERROR`. `out` must have room for `(end - start) * 8 / 5` octets (the shortest code
+ * is 5 bits); the caller sizes it.
+ */
+export function huffmanDecode(
+  src: Uint8Array,
+  start: number,
+  end: number,
+  out: Uint8Array,
+  outStart: number,
+): number {
+  let acc = 0; // the unread bits, in the low `bits` bits
+  let bits = 0;
+  let at = start;
+  let o = outStart;
+  for (;;) {
+    while (bits <= 23 && at < end) {
+      acc = ((acc << 8) | src[at++]) >>> 0;
+      bits += 8;
+    }
+    if (bits === 0) return o;
+    const peek = bits >= MAX_BITS
+      ? (acc >>> (bits - MAX_BITS)) & PEEK_MASK
+      : (acc << (MAX_BITS - bits)) & PEEK_MASK;
+    let sym: number;
+    let len: number;
+    const fast = FAST[peek >>> 22];
+    if (fast !== 0) {
+      sym = fast & 0x1ff;
+      len = fast >>> 9;
+    } else {
+      len = 9;
+      while (len < MAX_BITS && peek >>> (MAX_BITS - len) >= LIMIT[len]) len++;
+      sym = SORTED[OFFSET[len] + (peek >>> (MAX_BITS - len)) - FIRST[len]];
+    }
+    if (len > bits) {
+      // The rest is padding: at most 7 bits, all ones (a prefix of EOS).
+      return bits <= 7 && acc === (1 << bits) - 1 ? o : HUFFMAN_ERROR;
+    }
+    if (sym === HUFFMAN_EOS) return HUFFMAN_ERROR;
+    out[o++] = sym;
+    bits -= len;
+    acc = bits === 0 ? 0 : (acc & (0xffffffff >>> (32 - bits))) >>> 0;
+  }
+}

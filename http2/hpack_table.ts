@@ -1,0 +1,127 @@
+/**
+ * @module
+ * The HPACK dynamic table of one decoder (RFC 7541 2.3.2, 4): a FIFO of fields, newest first, whose size is
+ * the sum of name + value + 32 octets per entry, evicting the oldest entries when a new one or a smaller
+ * maximum needs the room. Fields are kept as bytes in one buffer of twice the maximum size (entries are
+ * appended; when the end is reached, the live entries, never more than the maximum, are moved to the start),
+ * with their offsets and lengths in a ring of typed arrays sized for the most entries that fit. So the memory
+ * of a table is fixed when it is made, whatever a peer sends, and adding a field allocates nothing.
+ */
+
+/** The octets RFC 7541 4.1 adds to each entry's name and value lengths. */
+export const ENTRY_OVERHEAD = 32;
+
+export class DynamicTable {
+  /** Entry bytes: each entry's name at `offsets[slot]`, its value right after it. */
+  readonly data: Uint8Array;
+  private readonly offsets: Int32Array;
+  private readonly nameLens: Int32Array;
+  private readonly valueLens: Int32Array;
+  private readonly nameCopy: Uint8Array;
+  private readonly slots: number;
+  /** Slot of the newest entry. */
+  private newest = -1;
+  /** Live entries. */
+  count = 0;
+  /** The table's size by RFC 7541 4.1. */
+  sizeBytes = 0;
+  /** The current maximum size (a size update may lower it below `capacityBytes`). */
+  maxSizeBytes: number;
+  /** Where the next entry's bytes go in `data`. */
+  private tail = 0;
+
+  /** `capacityBytes` is the largest maximum the peer may choose (our SETTINGS_HEADER_TABLE_SIZE). */
+  constructor(readonly capacityBytes: number) {
+    this.maxSizeBytes = capacityBytes;
+    this.slots = Math.floor(capacityBytes / ENTRY_OVERHEAD) + 1;
+    this.data = new Uint8Array(capacityBytes * 2);
+    this.nameCopy = new Uint8Array(capacityBytes);
+    this.offsets = new Int32Array(this.slots);
+    this.nameLens = new Int32Array(this.slots);
+    this.valueLens = new Int32Array(this.slots);
+  }
+
+  /** The ring slot of dynamic index `i` (1 = newest); the caller checks 1 <= i <= count. */
+  slot(i: number): number {
+    const s = this.newest - i + 1;
+    return s < 0 ? s + this.slots : s;
+  }
+  nameOffset(slot: number): number {
+    return this.offsets[slot];
+  }
+  nameLength(slot: number): number {
+    return this.nameLens[slot];
+  }
+  valueOffset(slot: number): number {
+    return this.offsets[slot] + this.nameLens[slot];
+  }
+  valueLength(slot: number): number {
+    return this.valueLens[slot];
+  }
+
+  /** Applies a dynamic table size update; the caller checks it against `capacityBytes`. */
+  setMaxSize(maxSizeBytes: number): void {
+    this.maxSizeBytes = maxSizeBytes;
+    while (this.sizeBytes > maxSizeBytes) this.evictOldest();
+  }
+
+  /**
+   * Inserts a field as the newest entry, evicting as needed; a field larger than the maximum empties the
+   * table (RFC 7541 4.4). The name may be an entry of this very table, even one evicted to make room.
+   */
+  add(
+    nameBuf: Uint8Array,
+    nameOff: number,
+    nameLen: number,
+    valueBuf: Uint8Array,
+    valueOff: number,
+    valueLen: number,
+  ): void {
+    const entryBytes = nameLen + valueLen + ENTRY_OVERHEAD;
+    if (entryBytes > this.maxSizeBytes) {
+      while (this.count > 0) this.evictOldest();
+      return;
+    }
+    while (this.sizeBytes + entryBytes > this.maxSizeBytes) this.evictOldest();
+    const bytes = nameLen + valueLen;
+    if (this.tail + bytes > this.data.length) {
+      if (nameBuf === this.data) { // compaction may move or overwrite it
+        this.nameCopy.set(this.data.subarray(nameOff, nameOff + nameLen));
+        nameBuf = this.nameCopy;
+        nameOff = 0;
+      }
+      this.compact();
+    }
+    const at = this.tail;
+    this.data.set(nameBuf.subarray(nameOff, nameOff + nameLen), at);
+    this.data.set(valueBuf.subarray(valueOff, valueOff + valueLen), at + nameLen);
+    this.tail = at + bytes;
+    this.newest = this.newest + 1 === this.slots ? 0 : this.newest + 1;
+    this.offsets[this.newest] = at;
+    this.nameLens[this.newest] = nameLen;
+    this.valueLens[this.newest] = valueLen;
+    this.count++;
+    this.sizeBytes += entryBytes;
+  }
+
+  private evictOldest(): void {
+    const s = this.slot(this.count);
+    this.sizeBytes -= this.nameLens[s] + this.valueLens[s] + ENTRY_OVERHEAD;
+    this.count--;
+    if (this.count === 0) this.tail = 0;
+  }
+
+  /** Moves the live entries (oldest first, at rising offsets) to the start of `data`. */
+  private compact(): void {
+    let to = 0;
+    for (let i = this.count; i >= 1; i--) {
+      const s = this.slot(i);
+      const from = this.offsets[s];
+      const len = this.nameLens[s] + this.valueLens[s];
+      this.data.copyWithin(to, from, from + len);
+      this.offsets[s] = to;
+      to += len;
+    }
+    this.tail = to;
+  }
+}
