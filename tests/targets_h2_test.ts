@@ -67,6 +67,24 @@ Deno.test("h2: the balancer relays h2c, and h2 by ALPN when it ends TLS", async 
   });
 });
 
+Deno.test("h2: a TLS balancer's own counters still answer (its stats are read over HTTP/1.1)", async () => {
+  await withTempDir(async (dir) => {
+    const target = await startTarget({ kind: "builtin", instances: 2, tls: "self-signed" }, { logDir: dir });
+    try {
+      await tenStreams(target.url, target.caFile);
+      const stats = await target.stats();
+      // instanceN are the balancer's per-instance request counts: an instance's own stats have none.
+      assertEquals(
+        ["instance1", "instance2"].map((k) => typeof stats[k]),
+        ["number", "number"],
+        JSON.stringify(stats),
+      );
+    } finally {
+      await target.stop();
+    }
+  });
+});
+
 Deno.test("h2: the caching proxy serves h2 by ALPN and h2c", async () => {
   if (!requireProgram("redis-server")) return;
   await withTempDir(async (dir) => {
