@@ -45,7 +45,8 @@ export function noResponseAtAll(runs: RunResult[]): boolean {
  */
 export function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
   if (!strict) return false;
-  const flagged = flaggedRuns(runs);
+  // A run a threshold stopped (`abortOnFail`) is that threshold's failure (exit 1), not untrusted numbers.
+  const flagged = flaggedRuns(runs).filter(({ verdict }) => verdict.flags.some((f) => f.kind !== "aborted"));
   for (const { run, verdict } of flagged) {
     console.error(`loadlab ${command}: --strict: run ${run.name} is flagged: ${verdict.label}`);
   }
