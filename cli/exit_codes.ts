@@ -10,7 +10,10 @@ import { flaggedRuns } from "../results/run_verdict.ts";
 
 export const EXIT = {
   ok: 0,
-  /** A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". */
+  /**
+   * A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". A
+   * threshold with `abortOnFail` that stopped a run (and the experiment) is such a failure too.
+   */
   thresholdFailed: 1,
   badInput: 2,
   targetFailed: 3,
