@@ -19,6 +19,7 @@ import type { GateResult } from "../results/baseline_gate.ts";
 import {
   abortNote,
   flaggedRunNote,
+  flaggedRunPhrase,
   formatThresholdActual,
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
@@ -97,7 +98,7 @@ function thresholdLines(thresholds: ThresholdResult[], runs: RunResult[]): strin
   ];
   for (const t of [...thresholds].sort((a, b) => Number(a.ok) - Number(b.ok))) {
     const v = thresholdRunVerdict(t, runs);
-    const verdict = v === null ? "–" : v.ok ? "ok" : `⚠️ on a ${escapeMarkdown(v.label)} run`;
+    const verdict = v === null ? "–" : v.ok ? "ok" : `⚠️ ${escapeMarkdown(flaggedRunPhrase(v))}`;
     lines.push(
       `| ${t.ok ? "✅ pass" : "❌ FAIL"} | ${escapeMarkdown(t.expression)} | ${escapeMarkdown(t.run)} | ` +
         `${actualOf(t)} | ${verdict} |`,

@@ -49,10 +49,19 @@ export function thresholdRunVerdict(t: ThresholdResult, runs: RunResult[]): RunV
  */
 export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
   const v = thresholdRunVerdict(t, runs);
-  if (!v || v.ok) return "";
+  return v && !v.ok ? ` — ${flaggedRunPhrase(v)}` : "";
+}
+
+/**
+ * What a flagged verdict says beside a threshold: "on a generator-bound run", "run aborted at 12.0s by
+ * p99<100ms", or both joined by " — ".
+ */
+export function flaggedRunPhrase(v: RunVerdict): string {
   const others = v.flags.filter((f) => f.kind !== "aborted").map((f) => f.label).join(", ");
   const aborted = v.flags.find((f) => f.kind === "aborted");
-  return (others ? ` — on a ${others} run` : "") + (aborted ? ` — run ${aborted.label}` : "");
+  return [others ? `on a ${others} run` : "", aborted ? `run ${aborted.label}` : ""].filter(Boolean).join(
+    " — ",
+  );
 }
 
 /**

@@ -31,7 +31,9 @@ async function readResults(path: string) {
 Deno.test("run: a failing abortOnFail threshold stops the run after its delay and the experiment with it", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(`${dir}/exp.yaml`, experiment("p99<20ms", "20s"));
-    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--strict"]);
+    const out = await runLoadlab(
+      ["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--strict", "--summary", `${dir}/summary.md`],
+    );
     assertEquals(out.code, 1, out.stdout + out.stderr);
     assert(
       /stopped: run app\/slow aborted at \d+\.\ds by p99<20ms \(abortOnFail\); 1 planned run not run: app\/after/
@@ -51,8 +53,9 @@ Deno.test("run: a failing abortOnFail threshold stops the run after its delay an
     assertEquals(run.errors.unfinished ?? 0, 0, "in-flight requests finished in the graceful stop");
     const failed = results.thresholds.filter((t: { ok: boolean }) => !t.ok);
     assertEquals(failed.map((t: { expression: string }) => t.expression), ["p99<20ms"]);
-    const page = await Deno.readTextFile(`${dir}/out/report.html`);
-    assert(page.includes("aborted at"), "the report carries the verdict");
+    const md = await Deno.readTextFile(`${dir}/summary.md`);
+    assert(/1 runs — stopped: run app\/slow aborted at \d+\.\ds by p99<20ms/.test(md), md);
+    assert(/app\/slow .*aborted at \d+\.\ds by p99<20ms/.test(md), "the run's row carries the qualifier");
   });
 });
 
