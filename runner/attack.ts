@@ -55,7 +55,12 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
   };
-  const abort = abortOnFail(hooks.abortOn ?? [], config.intervalMs);
+  // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
+  const name = hooks.name ?? "attack";
+  const rules = (hooks.abortOn ?? []).filter((r) =>
+    r.threshold.run === undefined || r.threshold.run === name
+  );
+  const abort = abortOnFail(rules, config.intervalMs, measuredDurationMs(config));
   aggregatorOptions.onComplete = abort.onComplete;
   const aggregator = new RunAggregator(aggregatorOptions);
   const flowAggregator = new FlowAggregator();
@@ -87,7 +92,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
   const durationSec = Math.max(durationMs, 1) / 1000;
   const run: RunResult = {
-    name: hooks.name ?? "attack",
+    name,
     url: config.url,
     model: config.model,
     config: configToJson(config),
@@ -115,8 +120,12 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   return run;
 }
 
-/** The live side of `abortOn`: judges each complete interval until the load is done, and stops it on a failure. */
-function abortOnFail(rules: AbortRule[], intervalMs: number) {
+/**
+ * The live side of `abortOn`: judges each complete interval until the load is done, and stops it on a
+ * failure. One found only at the planned end (the last interval completes as the load stops) stops
+ * nothing: the run went its whole length, and the threshold fails after it as any threshold does.
+ */
+function abortOnFail(rules: AbortRule[], intervalMs: number, plannedMs: number) {
   const controller = new AbortController();
   const watch = rules.length > 0 ? new AbortWatch(rules, intervalMs) : null;
   let running = true;
@@ -125,8 +134,10 @@ function abortOnFail(rules: AbortRule[], intervalMs: number) {
     abortedBy: null as AbortedBy | null,
     onComplete: watch === null ? undefined : (index: number, iv: Readonly<CompleteInterval>) => {
       if (!running || state.abortedBy !== null) return;
-      state.abortedBy = watch.add({ ...iv, index, histograms: iv.pending });
-      if (state.abortedBy !== null) controller.abort();
+      const failed = watch.add({ ...iv, index, histograms: iv.pending });
+      if (failed === null || failed.atSec * 1000 >= plannedMs) return;
+      state.abortedBy = failed;
+      controller.abort();
     },
     /** The load ended: intervals completed from now on (at the end) no longer stop anything. */
     done: () => (running = false),
