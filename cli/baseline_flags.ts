@@ -101,6 +101,7 @@ export function gateTable(gate: GateResult): string {
     ? [boxTable(rows)]
     : ["no run of this experiment has a run of the same name in the baseline"];
   if (gate.unpaired.length) lines.push(`not in the baseline: ${gate.unpaired.join(", ")}`);
+  if (gate.leftOut.length) lines.push(`left out, stopped early: ${gate.leftOut.join(", ")}`);
   lines.push(gate.failed ? "baseline gate: FAILED (exit 7)" : "baseline gate: no --fail-on rule fired");
   return lines.join("\n");
 }
