@@ -49,6 +49,8 @@ export interface ParsedAttack {
   output: AttackOutputOptions;
   /** `--threshold` expressions as typed, e.g. `p99<200ms`; evaluated after the run. */
   thresholds: string[];
+  /** `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs` (`--delay-abort-eval`). */
+  abortOnFail?: { delayMs: number };
 }
 
 export interface ParseAttackOptions {
@@ -120,7 +122,28 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),
+    ...abortOnFailOf(flags, config),
   };
+}
+
+/** `--abort-on-fail` and `--delay-abort-eval`: meaningful only together with thresholds on a whole load. */
+function abortOnFailOf(flags: FlagValues, config: AttackConfig): Pick<ParsedAttack, "abortOnFail"> {
+  const delayMs = flags.durationMs("delay-abort-eval");
+  if (!flags.has("abort-on-fail")) {
+    if (delayMs !== undefined) throw new UsageError("--delay-abort-eval needs --abort-on-fail");
+    return {};
+  }
+  if (flags.all("threshold").length === 0) {
+    throw new UsageError(
+      '--abort-on-fail stops the run when a --threshold fails; add one, e.g. --threshold "p99<200ms"',
+    );
+  }
+  if (config.segment) {
+    throw new UsageError(
+      "--abort-on-fail judges the whole load, and a --segment runs part of it; drop one of them",
+    );
+  }
+  return { abortOnFail: { delayMs: delayMs ?? 0 } };
 }
 
 /** `{dashboard}` when a dashboard flag was given, else nothing. */

@@ -76,6 +76,9 @@ async function attack(argv: string[]): Promise<number> {
     run = await runAttack(config, {
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       signal: interrupt.signal,
+      abortOn: parsed.abortOnFail
+        ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
+        : [],
     });
   } catch (err) {
     // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.

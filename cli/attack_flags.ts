@@ -48,6 +48,8 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "report", takesValue: true, example: "report.html" },
   { long: "output-bench", takesValue: true, example: "bench.json" },
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
+  { long: "abort-on-fail", takesValue: false },
+  { long: "delay-abort-eval", takesValue: true, example: "10s" },
   { long: "strict", takesValue: false },
   ...BASELINE_FLAGS,
   { long: "quiet", short: "q", takesValue: false },

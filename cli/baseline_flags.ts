@@ -3,7 +3,7 @@
  * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any
  * load is sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run
  * the gate's verdicts printed as a table (results/baseline_gate.ts does the comparison). A directory
- * means its `results.json`, as `--out-dir` writes it.
+ * means its `results.json`, as `--out-dir` writes it; an http(s) URL is fetched (cli/baseline_url.ts).
  */
 import { loadResultsFile } from "../results/io.ts";
 import type { ResultsFile } from "../results/mod.ts";
@@ -18,6 +18,7 @@ import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/text_tables.ts";
+import { isBaselineUrl, loadBaselineUrl } from "./baseline_url.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
   { long: "baseline", takesValue: true, example: "main/results.json" },
@@ -29,8 +30,10 @@ export function baselineHelp(indent: number, column: number): string {
   const flag = (name: string, text: string) => `${" ".repeat(indent)}${name.padEnd(column - indent)}${text}`;
   const more = (text: string) => `${" ".repeat(column)}${text}`;
   return [
-    flag("--baseline <file|dir>", "compare with a saved results.json (a dir: its results.json): per"),
-    more("run and metric better / same (within noise) / worse, with a 95% CI"),
+    flag("--baseline <path>", "compare with a saved results.json (a dir: its results.json): per"),
+    more("run and metric better / same (within noise) / worse, with a 95% CI; <path>"),
+    more("may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;"),
+    more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
     flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
     more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable)`),
   ].join("\n");
@@ -65,8 +68,12 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
   return { baselinePath, failOn };
 }
 
-/** Loads the baseline (a directory: its results.json); throws `ResultsFileError` (exit 2). */
+/**
+ * Loads the baseline (a directory: its results.json; an http(s) URL: fetched, cli/baseline_url.ts);
+ * throws `ResultsFileError` (exit 2).
+ */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
+  if (isBaselineUrl(path)) return await loadBaselineUrl(path);
   let file = path;
   try {
     if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
@@ -94,6 +101,7 @@ export function gateTable(gate: GateResult): string {
     ? [boxTable(rows)]
     : ["no run of this experiment has a run of the same name in the baseline"];
   if (gate.unpaired.length) lines.push(`not in the baseline: ${gate.unpaired.join(", ")}`);
+  if (gate.leftOut.length) lines.push(`left out, stopped early: ${gate.leftOut.join(", ")}`);
   lines.push(gate.failed ? "baseline gate: FAILED (exit 7)" : "baseline gate: no --fail-on rule fired");
   return lines.join("\n");
 }

@@ -10,7 +10,10 @@ import { flaggedRuns } from "../results/run_verdict.ts";
 
 export const EXIT = {
   ok: 0,
-  /** A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". */
+  /**
+   * A threshold failed, and nothing else: CI jobs read 1 as "the numbers were not good enough". A
+   * threshold with `abortOnFail` that stopped a run (and the experiment) is such a failure too.
+   */
   thresholdFailed: 1,
   badInput: 2,
   targetFailed: 3,
@@ -45,7 +48,8 @@ export function noResponseAtAll(runs: RunResult[]): boolean {
  */
 export function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
   if (!strict) return false;
-  const flagged = flaggedRuns(runs);
+  // A run a threshold stopped (`abortOnFail`) is that threshold's failure (exit 1), not untrusted numbers.
+  const flagged = flaggedRuns(runs).filter(({ verdict }) => verdict.flags.some((f) => f.kind !== "aborted"));
   for (const { run, verdict } of flagged) {
     console.error(`loadlab ${command}: --strict: run ${run.name} is flagged: ${verdict.label}`);
   }

@@ -32,6 +32,7 @@ import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../report/findings.ts";
 import {
+  abortNote,
   flaggedRunNote,
   formatThresholdActual,
   thresholdLine,
@@ -217,6 +218,8 @@ async function conclude(
   if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
   const failed = results.thresholds.filter((t) => !t.ok);
   if (failed.length) console.log(`\n${terminalSafe(failedTable(failed, results.runs))}`);
+  const stopped = abortNote(results);
+  if (stopped) console.log(`stopped: ${terminalSafe(stopped)}`);
   // A threshold passed on a flagged run is not a pass to rely on: say so beside it.
   for (const t of results.thresholds.filter((t) => t.ok && !t.pending && flaggedRunNote(t, results.runs))) {
     console.log(terminalSafe(thresholdLine(t, results.runs)));

@@ -35,5 +35,6 @@ export function gateMarkdown(gate: GateResult | undefined, escape: (text: string
     }
   }
   if (gate.unpaired.length) lines.push("", `Not in the baseline: ${escape(gate.unpaired.join(", "))}.`);
+  if (gate.leftOut.length) lines.push("", `Left out, stopped early: ${escape(gate.leftOut.join(", "))}.`);
   return lines;
 }

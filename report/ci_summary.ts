@@ -16,7 +16,13 @@ import { formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 import { buildFindings } from "./findings.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
-import { flaggedRunNote, formatThresholdActual, thresholdRunVerdict } from "../results/threshold_text.ts";
+import {
+  abortNote,
+  flaggedRunNote,
+  flaggedRunPhrase,
+  formatThresholdActual,
+  thresholdRunVerdict,
+} from "../results/threshold_text.ts";
 
 export { describeNoiseRule };
 
@@ -92,7 +98,7 @@ function thresholdLines(thresholds: ThresholdResult[], runs: RunResult[]): strin
   ];
   for (const t of [...thresholds].sort((a, b) => Number(a.ok) - Number(b.ok))) {
     const v = thresholdRunVerdict(t, runs);
-    const verdict = v === null ? "–" : v.ok ? "ok" : `⚠️ on a ${escapeMarkdown(v.label)} run`;
+    const verdict = v === null ? "–" : v.ok ? "ok" : `⚠️ ${escapeMarkdown(flaggedRunPhrase(v))}`;
     lines.push(
       `| ${t.ok ? "✅ pass" : "❌ FAIL"} | ${escapeMarkdown(t.expression)} | ${escapeMarkdown(t.run)} | ` +
         `${actualOf(t)} | ${verdict} |`,
@@ -163,7 +169,12 @@ function findingLines(results: ResultsFile): string[] {
 /** The markdown step summary of an experiment; `gate` adds the `--baseline` verdicts. */
 export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateResult } = {}): string {
   const runs = results.runs.filter((r) => !r.probe);
-  const status = results.complete === false ? " — incomplete: not every planned run finished" : "";
+  const stopped = abortNote(results);
+  const status = stopped
+    ? ` — stopped: ${stopped}`
+    : results.complete === false
+    ? " — incomplete: not every planned run finished"
+    : "";
   const lines = [
     `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
     "",

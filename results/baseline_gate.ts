@@ -8,7 +8,8 @@
  * and the verdict says which. A change is `better`/`worse` only when that interval excludes zero, and a
  * `--fail-on` tolerance fails only a `worse` change whose point estimate is also past the tolerance.
  * A baseline from another machine or build (CPU, cores, loadlab or Deno version) is flagged on every
- * verdict. Pure: results in, verdicts out.
+ * verdict. Runs that stopped early (`incomplete`, also after a threshold's abortOnFail) are left out and
+ * listed. Pure: results in, verdicts out.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
 import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./noise.ts";
@@ -89,6 +90,11 @@ export interface GateResult {
   groups: GroupVerdict[];
   /** Groups of this run the baseline has no runs for. */
   unpaired: string[];
+  /**
+   * Runs left out on either side because they stopped early (`incomplete`: Ctrl-C, a target that died,
+   * a threshold's abortOnFail): their numbers cover part of a run, as the analysis leaves them out too.
+   */
+  leftOut: string[];
   /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
   otherMachine: string[];
   failed: boolean;
@@ -101,7 +107,7 @@ export function pairKey(run: RunResult): string {
 
 function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
   const out = new Map<string, RunResult[]>();
-  for (const run of runs.filter((r) => !r.probe)) {
+  for (const run of runs.filter((r) => !r.probe && !r.incomplete)) {
     const key = pairKey(run);
     out.set(key, [...(out.get(key) ?? []), run]);
   }
@@ -169,6 +175,11 @@ export function environmentDiff(baseline: ResultsFile, current: ResultsFile): st
   return ENV_FIELDS.filter((f) => baseline.environment[f] !== current.environment[f]);
 }
 
+/** The names of the runs (not probes) that stopped early, each after `prefix`. */
+function stoppedEarly(runs: RunResult[], prefix: string): string[] {
+  return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
+}
+
 /** Compares `current` with `baseline`, group by group; `failed` when any `--fail-on` fired. */
 export function gateAgainstBaseline(
   baseline: ResultsFile,
@@ -187,7 +198,8 @@ export function gateAgainstBaseline(
     groups.push({ key, baselineRuns: base.length, currentRuns: runs.length, metrics });
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
-  return { groups, unpaired, otherMachine: environmentDiff(baseline, current), failed };
+  const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];
+  return { groups, unpaired, leftOut, otherMachine: environmentDiff(baseline, current), failed };
 }
 
 /** The unit a metric's values are shown in (success as a percentage; its changes are in points). */

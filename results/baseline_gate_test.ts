@@ -93,6 +93,36 @@ Deno.test("one repeat per side: the within-run interval variation, and the text 
   assert.equal(p50.verdict, "worse");
 });
 
+Deno.test("one run on one side, repeats on the other: still the within-run variation, and it says 1+3", () => {
+  const base = makeSeed000(1), current = makeSeed000(3, 20, 1.5);
+  const gate = gateAgainstBaseline(base, current, []);
+  assert.equal(gate.groups.filter((g) => g.currentRuns === 3).length, 8, "the repeated groups");
+  for (const g of gate.groups.filter((g) => g.currentRuns === 3)) {
+    assert.equal(g.baselineRuns, 1);
+    for (const m of g.metrics) {
+      assert.equal(m.noise, "within-run", `${g.key} ${m.metric}`);
+      assert.match(
+        verdictText(m, g, gate),
+        /within-run interval variation: 1\+3 runs, too few repeats for Welch/,
+      );
+    }
+  }
+});
+
+Deno.test("runs that stopped early (an abortOnFail, Ctrl-C) are left out of the gate and listed", () => {
+  const base = makeSeed000(3), slow = makeSeed000(3, 20, 1.5);
+  const aborted = slow.runs.findIndex((r) => r.name === "redis-cache/high#0");
+  slow.runs[aborted] = {
+    ...slow.runs[aborted],
+    incomplete: true,
+    abortedBy: { threshold: "p50<1ms", atSec: 2, actual: 13 },
+  };
+  const gate = gateAgainstBaseline(base, slow, []);
+  assert.deepEqual(gate.leftOut, ["redis-cache/high#0"]);
+  assert.equal(gate.groups.find((g) => g.key === "redis-cache/high")!.currentRuns, 2);
+  assert.match(renderMarkdownSummary(slow, { gate }), /Left out, stopped early: redis-cache\/high\\#0\./);
+});
+
 Deno.test("a baseline from another machine is flagged on every verdict; unpaired runs are listed", () => {
   const base = makeSeed000(2), current = makeSeed000(2);
   current.environment = { ...current.environment, cpu: "another CPU", cores: current.environment.cores + 2 };

@@ -16,6 +16,8 @@
  *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost: the server answered by closing, which
  *   the error counts and the success rate already show as the target's failure.
  * - `incomplete`: stopped early (Ctrl-C, the target died).
+ * - `aborted at 12.0s by p99<100ms`: stopped early by a threshold with `abortOnFail`; it replaces
+ *   `incomplete` and names the rule and the measured time, so the run's numbers carry why they are short.
  * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
  *   include the warm-up.
  *
@@ -30,6 +32,7 @@ export type VerdictKind =
   | "dropped"
   | "lost"
   | "incomplete"
+  | "aborted"
   | "warm-up not reached";
 
 /** One reason not to trust a run's numbers. */
@@ -113,9 +116,15 @@ export function runVerdict(run: RunResult): RunVerdict {
     const cause = kernel > 0 ? ` (the host's kernel dropped ${kernel.toLocaleString("en-US")} connects)` : "";
     flags.push({ kind: "lost", label: `lost ${lost.toLocaleString("en-US")}${cause}` });
   }
-  if (run.incomplete) flags.push({ kind: "incomplete", label: "incomplete" });
+  if (run.abortedBy) flags.push({ kind: "aborted", label: abortedLabel(run.abortedBy) });
+  else if (run.incomplete) flags.push({ kind: "incomplete", label: "incomplete" });
   if (run.warmupNotReached) flags.push({ kind: "warm-up not reached", label: "warm-up not reached" });
   return { ok: flags.length === 0, flags, label: flags.length ? flags.map((f) => f.label).join(", ") : "ok" };
+}
+
+/** "aborted at 12.0s by p99<100ms": when and by which threshold a run was stopped. */
+export function abortedLabel(abortedBy: NonNullable<RunResult["abortedBy"]>): string {
+  return `aborted at ${abortedBy.atSec.toFixed(1)}s by ${abortedBy.threshold}`;
 }
 
 /** The runs (not capacity-search probes) whose verdict is not ok, with their verdicts. */

@@ -163,6 +163,11 @@ export const resultsFileSchema = z.looseObject({
   thresholds: z.array(thresholdResultSchema).default([]),
   /** Every planned run is in the file (false while an experiment is running or after Ctrl-C). */
   complete: z.boolean().optional(),
+  /**
+   * Planned runs never started because a threshold with `abortOnFail` stopped the experiment (the
+   * aborted run is in `runs`, with its `abortedBy`).
+   */
+  notRun: z.array(z.string()).optional(),
   analysis: analysisSchema.optional(),
   /** Present on a file made by `loadlab merge` of several segments' shards. */
   shards: shardsSummarySchema.optional(),

@@ -45,6 +45,12 @@ export const runResultSchema = z.looseObject({
   repeat: z.number().int().min(0).optional(),
   /** Stopped early (Ctrl-C, target died): the numbers cover only part of the planned run. */
   incomplete: z.boolean().optional(),
+  /**
+   * Stopped early by a threshold with `abortOnFail` (results/threshold_abort.ts), judged while the load
+   * ran: its expression, the measured time it failed at (s after the warm-up) and the value it saw.
+   * Such a run is also `incomplete`.
+   */
+  abortedBy: z.looseObject({ threshold: z.string(), atSec: z.number(), actual: num }).optional(),
   /** A short probe run of a capacity search. */
   probe: z.boolean().optional(),
   /** Statistics cut at the stabilization time after the run (`warmup: auto`). */

@@ -6,8 +6,8 @@
  * evaluated on, so a threshold passed or failed on numbers loadlab does not trust says so ("on a
  * generator-bound run"). Pure; the grammar itself is results/thresholds.ts's.
  */
-import type { RunResult, ThresholdResult } from "./schema.ts";
-import { type RunVerdict, runVerdict } from "./run_verdict.ts";
+import type { ResultsFile, RunResult, ThresholdResult } from "./schema.ts";
+import { abortedLabel, type RunVerdict, runVerdict } from "./run_verdict.ts";
 
 const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
 const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
@@ -43,10 +43,25 @@ export function thresholdRunVerdict(t: ThresholdResult, runs: RunResult[]): RunV
   return run ? runVerdict(run) : null;
 }
 
-/** " — on a generator-bound run" when the run is flagged, "" when its verdict is ok or unknown. */
+/**
+ * " — on a generator-bound run" when the run is flagged, "" when its verdict is ok or unknown; a run a
+ * threshold stopped adds " — run aborted at 12.0s by p99<100ms".
+ */
 export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
   const v = thresholdRunVerdict(t, runs);
-  return v && !v.ok ? ` — on a ${v.label} run` : "";
+  return v && !v.ok ? ` — ${flaggedRunPhrase(v)}` : "";
+}
+
+/**
+ * What a flagged verdict says beside a threshold: "on a generator-bound run", "run aborted at 12.0s by
+ * p99<100ms", or both joined by " — ".
+ */
+export function flaggedRunPhrase(v: RunVerdict): string {
+  const others = v.flags.filter((f) => f.kind !== "aborted").map((f) => f.label).join(", ");
+  const aborted = v.flags.find((f) => f.kind === "aborted");
+  return [others ? `on a ${others} run` : "", aborted ? `run ${aborted.label}` : ""].filter(Boolean).join(
+    " — ",
+  );
 }
 
 /**
@@ -59,4 +74,19 @@ export function thresholdLine(t: ThresholdResult, runs: RunResult[]): string {
     formatThresholdActual(t.expression, t.actual)
   })` +
     flaggedRunNote(t, runs);
+}
+
+/**
+ * "run app/steady aborted at 12.0s by p99<100ms (abortOnFail); 2 planned runs not run: a, b" when a
+ * threshold stopped the experiment, else null.
+ */
+export function abortNote(results: Pick<ResultsFile, "runs" | "notRun">): string | null {
+  const run = results.runs.find((r) => r.abortedBy);
+  if (!run?.abortedBy) return null;
+  const notRun = results.notRun ?? [];
+  const names = notRun.slice(0, 5).join(", ") + (notRun.length > 5 ? ", ..." : "");
+  const rest = notRun.length
+    ? `; ${notRun.length} planned run${notRun.length > 1 ? "s" : ""} not run: ${names}`
+    : "";
+  return `run ${run.name} ${abortedLabel(run.abortedBy)} (abortOnFail)${rest}`;
 }

@@ -116,7 +116,7 @@ function parseWindow(expression: string, metric: string, over: string): number {
 }
 
 /** What a window of `metric` is measured from, or null for counts that have no per-window meaning here. */
-function windowMetric(metric: string): WindowMetric | null {
+export function windowMetric(metric: string): WindowMetric | null {
   if (LATENCY_KEYS[metric]) return { kind: "latency", key: LATENCY_KEYS[metric] };
   if (metric === "rps") return { kind: "rps" };
   if (metric in RATIOS) return { kind: "success", invert: metric === "errorRate" };
@@ -135,7 +135,8 @@ export function metricValue(run: RunResult, metric: string): number {
   return (RATIOS[metric] ?? COUNTS[metric])(run);
 }
 
-function compare(actual: number, op: Op, limit: number): boolean {
+/** Whether `actual` satisfies `op limit`. */
+export function compare(actual: number, op: Op, limit: number): boolean {
   switch (op) {
     case "<":
       return actual < limit;
@@ -164,21 +165,27 @@ export function pendingThresholds(thresholds: Threshold[], run: RunResult): Thre
   }));
 }
 
-/** Evaluates every threshold against every run it applies to. */
+/**
+ * Evaluates every threshold against every run it applies to. The rule that stopped a run
+ * (`abortedBy`) fails on it whatever the rest of the run did after: the stop is its verdict, and the
+ * actual shown is the one it failed with while the run went on unless the whole run fails it too.
+ */
 export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): ThresholdResult[] {
   const results: ThresholdResult[] = [];
   for (const t of thresholds) {
     for (const run of runs) {
       if (t.run !== undefined && t.run !== run.name) continue;
-      if (t.windowMs !== undefined) {
-        results.push(windowResult(t, run));
-        continue;
-      }
-      const actual = metricValue(run, t.metric);
-      results.push({ expression: t.expression, run: run.name, actual, ok: compare(actual, t.op, t.value) });
+      const result = t.windowMs !== undefined ? windowResult(t, run) : wholeRunResult(t, run);
+      const stopped = run.abortedBy?.threshold === t.expression;
+      results.push(stopped && result.ok ? { ...result, actual: run.abortedBy!.actual, ok: false } : result);
     }
   }
   return results;
+}
+
+function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
+  const actual = metricValue(run, t.metric);
+  return { expression: t.expression, run: run.name, actual, ok: compare(actual, t.op, t.value) };
 }
 
 /**

@@ -7,11 +7,14 @@
 import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
+import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { FlowAggregator } from "./stats/flow_aggregate.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
+import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
+import type { CompleteInterval } from "./stats/interval_accumulator.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -22,6 +25,11 @@ export interface AttackHooks {
   onStart?(startAtEpochMs: number): void;
   /** Aborting stops the load gracefully; the partial result is still returned. */
   signal?: AbortSignal;
+  /**
+   * Thresholds with `abortOnFail`, judged on each interval as it completes: the first to fail stops the
+   * load gracefully, as `signal` does, and the result says which and when (`abortedBy`, `incomplete`).
+   */
+  abortOn?: AbortRule[];
 }
 
 /**
@@ -39,14 +47,22 @@ export class RequestLogFailed extends Error {
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
   const uncorrected = config.model === "throughput";
-  const aggregator = new RunAggregator({
+  const aggregatorOptions: AggregatorOptions = {
     intervalMs: config.intervalMs,
     uncorrected,
     intervalHistograms: config.intervalHistograms,
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
-  });
+  };
+  // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
+  const name = hooks.name ?? "attack";
+  const rules = (hooks.abortOn ?? []).filter((r) =>
+    r.threshold.run === undefined || r.threshold.run === name
+  );
+  const abort = abortOnFail(rules, config.intervalMs, measuredDurationMs(config));
+  aggregatorOptions.onComplete = abort.onComplete;
+  const aggregator = new RunAggregator(aggregatorOptions);
   const flowAggregator = new FlowAggregator();
   const startedAt = new Date().toISOString();
   const startMs = performance.now();
@@ -65,17 +81,18 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
       onFlows: (flows) => flowAggregator.add(flows),
       onStart: hooks.onStart,
-      signal: hooks.signal,
+      signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
     });
   } finally {
     clearInterval(timer);
+    abort.done();
   }
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
   const durationSec = Math.max(durationMs, 1) / 1000;
   const run: RunResult = {
-    name: hooks.name ?? "attack",
+    name,
     url: config.url,
     model: config.model,
     config: configToJson(config),
@@ -97,9 +114,35 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
+    ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
   };
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
+}
+
+/**
+ * The live side of `abortOn`: judges each complete interval until the load is done, and stops it on a
+ * failure. One found only at the planned end (the last interval completes as the load stops) stops
+ * nothing: the run went its whole length, and the threshold fails after it as any threshold does.
+ */
+function abortOnFail(rules: AbortRule[], intervalMs: number, plannedMs: number) {
+  const controller = new AbortController();
+  const watch = rules.length > 0 ? new AbortWatch(rules, intervalMs) : null;
+  let running = true;
+  const state = {
+    signal: controller.signal,
+    abortedBy: null as AbortedBy | null,
+    onComplete: watch === null ? undefined : (index: number, iv: Readonly<CompleteInterval>) => {
+      if (!running || state.abortedBy !== null) return;
+      const failed = watch.add({ ...iv, index, histograms: iv.pending });
+      if (failed === null || failed.atSec * 1000 >= plannedMs) return;
+      state.abortedBy = failed;
+      controller.abort();
+    },
+    /** The load ended: intervals completed from now on (at the end) no longer stop anything. */
+    done: () => (running = false),
+  };
+  return state;
 }
 
 /** A shard's segment as results record it: when its schedule started, how late it was for it. */

@@ -104,6 +104,13 @@ function pointsOf(exp: Experiment, target: string, load: string): Point[] {
 
 function buildRun(exp: Experiment, variant: string, load: string, point: Point, repeat: number): PlannedRun {
   const target = resolveTarget(exp, exp.targets[variant]);
+  const scoped = exp.thresholds.filter((t) =>
+    (!t.target || t.target === variant) && (!t.load || t.load === load)
+  );
+  const aborting = scoped.filter((t) => t.abortOnFail).map((t) => ({
+    expr: t.expr,
+    delayMs: t.delayAbortEvalMs ?? 0,
+  }));
   let run: PlannedRun = {
     index: 0,
     name: runName(exp, variant, load, point, repeat),
@@ -117,10 +124,8 @@ function buildRun(exp: Experiment, variant: string, load: string, point: Point, 
     freshTarget: false,
     attack: baseAttack(exp, exp.loads[load]),
     cooldownMs: 0,
-    thresholds: exp.thresholds.filter((t) =>
-      (!t.target || t.target === variant) && (!t.load || t.load === load)
-    )
-      .map((t) => t.expr),
+    thresholds: scoped.map((t) => t.expr),
+    ...(aborting.length ? { abortOn: aborting } : {}),
     warmupAuto: exp.warmupAuto,
   };
   for (const s of [point.sweep, point.sweep2]) if (s) run = applyParameter(run, s.parameter, s.value);

@@ -44,6 +44,8 @@ export interface PlannedRun {
   cooldownMs: number;
   /** Threshold expressions that apply to this run. */
   thresholds: string[];
+  /** Those of them with `abortOnFail`, judged during the run; each with its `delayAbortEval` (ms). */
+  abortOn?: Array<{ expr: string; delayMs: number }>;
   /** Cut the statistics at the stabilization time after the run. */
   warmupAuto: boolean;
 }

@@ -92,22 +92,25 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
   const todo = plan.runs.filter((r) => !done.has(r.name));
   const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });
   const searchKeys = new Set(plan.searches.map((s) => s.base.targetKey));
+  // A threshold with abortOnFail stopped a run: as k6 aborts the whole test, the runs after it are not run.
+  let notRun: string[] | undefined;
   try {
     await output.write();
     for (const [i, run] of todo.entries()) {
       const etaMs = estimateDurationMs({ ...plan, runs: todo.slice(i) });
       opts.hooks?.onRunStart?.(run, i, todo.length, etaMs);
-      const result = await executeRun(run, pool, opts, exp.log);
+      const result = await executeRun(run, pool, opts, exp.log, thresholds);
       if (!result) break;
       const died = await pool.checkAlive(run);
       await output.append(died ? { ...result, incomplete: true } : result);
       opts.hooks?.onRunEnd?.(result, run);
       if (died) throw died;
+      if (result.abortedBy) notRun = todo.slice(i + 1).map((r) => r.name);
       if (result.incomplete) break;
       const needed = new Set([...todo.slice(i + 1).map((r) => r.targetKey), ...searchKeys]);
       await pool.keepOnly(needed);
     }
-    if (!opts.signal?.aborted) await finish({ plan, output, pool, opts }, thresholds);
+    if (!opts.signal?.aborted) await finish({ plan, output, pool, opts }, thresholds, notRun);
   } catch (err) {
     if (!(err instanceof Interrupted)) throw err;
   } finally {
@@ -144,11 +147,14 @@ interface RunContext {
   opts: RunPlanOptions;
 }
 
-/** Searches, analysis, thresholds and `complete: true`, written once more. */
-async function finish(ctx: RunContext, thresholds: Map<string, Threshold>): Promise<void> {
+/**
+ * Searches, analysis, thresholds and `complete: true`, written once more. After a stop by `abortOnFail`
+ * (`notRun` given) no search runs, the runs not started are listed and the file is not complete.
+ */
+async function finish(ctx: RunContext, thresholds: Map<string, Threshold>, notRun?: string[]): Promise<void> {
   const { plan, output } = ctx;
   const searches: Analysis["searches"] = [];
-  for (const search of plan.searches) {
+  for (const search of notRun ? [] : plan.searches) {
     searches.push(await searchCapacity(search, (value) => probe(search, value, ctx)));
   }
   const runs = output.results.runs.filter((r) => !r.probe);
@@ -161,7 +167,13 @@ async function finish(ctx: RunContext, thresholds: Map<string, Threshold>): Prom
       ? planned.thresholds.map((expr) => thresholdResult(plan, thresholds.get(expr)!, result))
       : [];
   });
-  await output.update({ analysis: { ...analysis, searches }, thresholds: results, complete: true });
+  await output.update({
+    analysis: { ...analysis, searches },
+    thresholds: results,
+    complete: notRun === undefined,
+    // Undefined clears the list of an earlier aborted invocation on --resume.
+    notRun,
+  });
 }
 
 /** One threshold on one run, with the scope (target, load) it was declared with in the file. */
@@ -191,7 +203,7 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
     thresholds: [],
     warmupAuto: false,
   };
-  const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment.log);
+  const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment.log, new Map());
   if (!result) throw new Interrupted();
   const died = await ctx.pool.checkAlive(run);
   const marked: RunResult = {
@@ -213,6 +225,7 @@ async function executeRun(
   pool: TargetPool,
   opts: RunPlanOptions,
   log: boolean,
+  thresholds: Map<string, Threshold>,
 ): Promise<RunResult | null> {
   if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
   if (opts.signal?.aborted) return null;
@@ -237,6 +250,10 @@ async function executeRun(
       onProgress: opts.hooks?.onProgress,
       onStart: warmupEnd.onStart,
       signal: opts.signal,
+      // A shard holds part of the load: its thresholds wait for `loadlab merge`, so none stops it.
+      abortOn: config.segment
+        ? []
+        : (run.abortOn ?? []).map((a) => ({ threshold: thresholds.get(a.expr)!, delayMs: a.delayMs })),
     });
   } catch (err) {
     throw (logFile && requestLogError(err, logFile)) || err;

@@ -54,15 +54,33 @@ const searchSchema = z.strictObject({
   maxProbes: z.number().int().min(1, "maxProbes must be >= 1").default(12),
 }).transform(({ probe, precision, ...rest }) => ({ ...rest, probeMs: probe, precisionRatio: precision }));
 
+/**
+ * A threshold: an expression, or an object with its scope and k6's `abortOnFail` (judged while the run
+ * goes; its failure stops the run and the experiment) with `delayAbortEval` (not before that much
+ * measured time).
+ */
 const thresholdSchema = z.union([
   z.string().min(1),
-  z.strictObject({ expr: z.string().min(1), target: z.string().optional(), load: z.string().optional() }),
+  z.strictObject({
+    expr: z.string().min(1),
+    target: z.string().optional(),
+    load: z.string().optional(),
+    abortOnFail: z.boolean().optional(),
+    delayAbortEval: durationSchema.optional(),
+  }),
 ]).superRefine((t, ctx) => {
   const path = typeof t === "string" ? [] : ["expr"];
   for (const message of expressionProblems(typeof t === "string" ? t : t.expr)) {
     ctx.addIssue({ code: "custom", path, message });
   }
-}).transform((t) => (typeof t === "string" ? { expr: t } : t));
+  if (typeof t !== "string" && t.delayAbortEval !== undefined && !t.abortOnFail) {
+    ctx.addIssue({ code: "custom", path: ["delayAbortEval"], message: "needs abortOnFail: true" });
+  }
+}).transform((t) => {
+  if (typeof t === "string") return { expr: t };
+  const { delayAbortEval, ...rest } = t;
+  return { ...rest, ...(delayAbortEval !== undefined ? { delayAbortEvalMs: delayAbortEval } : {}) };
+});
 
 const warmupSchema = z.union([z.literal("auto"), durationSchema]).meta({
   expected: 'a duration such as "2s", or "auto"',

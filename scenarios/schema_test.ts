@@ -221,6 +221,11 @@ Deno.test("errors: thresholds and the search SLO must parse", () => {
   assertIssue(BASE + "thresholds: ['p99 <']\n", "thresholds[0]", /not understood/);
   assertIssue(BASE + "thresholds: [{ expr: 'p42 < 1ms' }]\n", "thresholds[0].expr", /unknown metric "p42"/);
   assertIssue(
+    BASE + "thresholds: [{ expr: 'p99 < 1s', delayAbortEval: 10s }]\n",
+    "thresholds[0].delayAbortEval",
+    /needs abortOnFail: true/,
+  );
+  assertIssue(
     BASE +
       "search: { parameter: load.rate, load: steady, range: [1, 2], slo: 'p99 < 1ms and sucess > 99%' }\n",
     "search.slo",

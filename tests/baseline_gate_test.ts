@@ -132,10 +132,15 @@ Deno.test("precedence: a flagged run with --strict exits 6 even when the gate fa
   }
 });
 
-Deno.test("bad --fail-on rules and a missing baseline exit 2 with one line, before any load", async () => {
+Deno.test("bad --fail-on rules and a missing or unreachable baseline exit 2 with one line, before any load", async () => {
   await withTempDir(async (dir) => {
     const cases: Array<[string[], RegExp]> = [
       [["--baseline", `${dir}/none.json`], /none\.json: cannot read/],
+      // Nothing listens on the discard port: the fetch fails at once, before any load.
+      [
+        ["--baseline", "http://127.0.0.1:9/main/results.json"],
+        /127\.0\.0\.1:9\/main\/results\.json: cannot fetch:/,
+      ],
       [
         ["--baseline", dir, "--fail-on", "p98 +1%"],
         /--fail-on "p98 \+1%": unknown metric "p98"; use one of rps, p50, p99, success/,

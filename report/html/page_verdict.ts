@@ -7,7 +7,11 @@
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
 import { achievedAbove, runVerdict, sendFacts } from "../../results/run_verdict.ts";
-import { formatThresholdActual, thresholdRunVerdict } from "../../results/threshold_text.ts";
+import {
+  flaggedRunPhrase,
+  formatThresholdActual,
+  thresholdRunVerdict,
+} from "../../results/threshold_text.ts";
 import { round4 } from "../../results/stats.ts";
 
 /** Requested rate (mean over repeats), sends made and dropped (sums) of an overview row. */
@@ -23,7 +27,7 @@ export interface OverviewSends {
 /** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
 export type PageThreshold = ThresholdResult & {
   actualText: string;
-  /** The run's verdict label when it is flagged ("generator-bound"), else null. */
+  /** When the run is flagged, what its verdict says beside a threshold ("on a generator-bound run"), else null. */
   flagged: string | null;
 };
 
@@ -57,7 +61,7 @@ export function pageThresholds(results: ResultsFile): PageThreshold[] {
     return {
       ...t,
       actualText: formatThresholdActual(t.expression, t.actual),
-      flagged: v && !v.ok ? v.label : null,
+      flagged: v && !v.ok ? flaggedRunPhrase(v) : null,
     };
   });
 }

@@ -83,6 +83,7 @@ export class RunAggregator {
   readonly #tailIntervals: number;
   /** Highest interval index seen, -1 before the first sample. */
   #lastIndex = -1;
+  readonly #onComplete: AggregatorOptions["onComplete"];
   readonly #total: Histogram = createHistogram();
   readonly #rawTotal: Histogram | null;
   readonly #connectTotal: Histogram = createHistogram();
@@ -103,6 +104,7 @@ export class RunAggregator {
     // The live window (1 s) is read from these encodings too.
     const tailMs = Math.max(opts.foldWindowMs ?? DEFAULT_FOLD_WINDOW_MS, 1000);
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
+    this.#onComplete = opts.onComplete;
   }
 
   /**
@@ -144,10 +146,12 @@ export class RunAggregator {
 
   /** Completes every open interval up to `last`; without interval histograms, drops old encodings. */
   #completeThrough(last: number): void {
-    for (const [index, slot] of this.#open) {
-      if (index > last) continue;
-      this.#complete.set(index, completeInterval(slot));
+    for (const index of [...this.#open.keys()].sort((a, b) => a - b)) {
+      if (index > last) break;
+      const done = completeInterval(this.#open.get(index)!);
+      this.#complete.set(index, done);
       this.#open.delete(index);
+      this.#onComplete?.(index, done);
       if (!this.#keepIntervalHistograms) this.#encodedTail.push(index);
     }
     const oldest = this.#lastIndex - this.#tailIntervals;

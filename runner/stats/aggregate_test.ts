@@ -221,3 +221,29 @@ Deno.test("errors by kind of intervals past the measured duration fold into its 
   const { intervals } = agg.finish(0.2);
   assertEquals(intervals.map((iv) => iv.errorKinds), [{}, { timeout: 1, "closed-early": 1 }]);
 });
+
+Deno.test("onComplete: each interval once, in index order, when every worker reported it, with its counts", () => {
+  const workers = [newRecorder(false), newRecorder(false)];
+  const endMs = feed((k) => workers[k % 2], 2000);
+  const seen: Array<[number, number]> = [];
+  const agg = new RunAggregator({
+    intervalMs: INTERVAL_MS,
+    uncorrected: false,
+    workers: 2,
+    onComplete: (index, iv) => seen.push([index, iv.requests + iv.errors]),
+  });
+  // Worker 1 runs ahead: nothing completes until worker 0 reports the same intervals.
+  const early = workers[1].drain(ORIGIN_MS + 400, false);
+  for (const s of early) agg.add(s, 1);
+  assertEquals(seen.length, 0);
+  for (const s of workers[0].drain(ORIGIN_MS + 400, false)) agg.add(s, 0);
+  assert(seen.length > 0, "worker 0 caught up");
+  for (const s of workers[0].drain(endMs, true)) agg.add(s, 0);
+  for (const s of workers[1].drain(endMs, true)) agg.add(s, 1);
+  const indexes = seen.map(([i]) => i);
+  assertEquals(indexes, [...indexes].sort((a, b) => a - b), "ascending");
+  assertEquals(new Set(indexes).size, indexes.length, "once each");
+  const { intervals } = agg.finish((endMs - ORIGIN_MS) / 1000);
+  const sent = intervals.reduce((a, iv) => a + iv.requests + iv.errors, 0);
+  assertEquals(seen.reduce((a, [, n]) => a + n, 0), sent, "every answer was in a completed interval");
+});

@@ -5,6 +5,7 @@
  * about its bookkeeping.
  */
 import type { RunResult } from "../../results/mod.ts";
+import type { CompleteInterval } from "./interval_accumulator.ts";
 
 /** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
 export type AggregateStats = Pick<
@@ -59,4 +60,9 @@ export interface AggregatorOptions {
    * than this behind the newest interval are dropped. Default 5 s; the runner passes its graceful stop.
    */
   foldWindowMs?: number;
+  /**
+   * Told of each interval once every worker has reported it, in index order, while the run goes on
+   * (thresholds with `abortOnFail` are judged on these). Read only: its encodings are still to settle.
+   */
+  onComplete?(index: number, interval: Readonly<CompleteInterval>): void;
 }

@@ -1,0 +1,200 @@
+/**
+ * @module
+ * `--baseline https://...`: a baseline fetched over HTTP(S) before any load, such as main's results kept
+ * as a GitHub Actions artifact. The answer may be a results.json, or a zip holding one (GitHub's artifact
+ * download, `.../actions/artifacts/ID/zip`, answers with a redirect to a zip; the top-most `results.json`
+ * in it is taken). A URL ending in `/` is a folder and means its `results.json`, as a directory does.
+ * `GITHUB_TOKEN`, when set, is sent as a bearer token only over https and only to api.github.com and
+ * *.githubusercontent.com: redirects are followed here, one hop at a time, so the token never goes on
+ * to the storage host a download redirects to. The whole fetch has a time limit and the body a size cap
+ * (that of a results file); every failure is a `ResultsFileError` (exit 2, before any load) naming the
+ * URL, with its secrets redacted, and the fix.
+ */
+import { unzipSync } from "fflate";
+import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
+import { parseResultsFile } from "../results/parse.ts";
+import { redactText } from "../results/redact.ts";
+import type { ResultsFile } from "../results/mod.ts";
+
+/** How long the whole fetch (redirects, download) may take. */
+export const BASELINE_FETCH_TIMEOUT_MS = 60_000;
+const MAX_REDIRECTS = 5;
+
+/** True for an http(s) URL (the rest of `--baseline`'s values are paths). */
+export function isBaselineUrl(value: string): boolean {
+  return /^https?:\/\//i.test(value);
+}
+
+/** Where `GITHUB_TOKEN` may be sent: GitHub's API and content hosts, over https only. */
+export function tokenAllowed(url: URL): boolean {
+  return url.protocol === "https:" &&
+    (url.hostname === "api.github.com" || url.hostname.endsWith(".githubusercontent.com"));
+}
+
+export interface FetchBaselineOptions {
+  /** Default: `GITHUB_TOKEN` from the environment. */
+  token?: string;
+  timeoutMs?: number;
+  maxBytes?: number;
+}
+
+/** Fetches and validates the baseline at `url`; throws `ResultsFileError` naming the URL and the fix. */
+export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = {}): Promise<ResultsFile> {
+  const shown = redactText(url);
+  const fail = (message: string, cause?: unknown) => new ResultsFileError(`${shown}: ${message}`, { cause });
+  let start: URL;
+  try {
+    start = new URL(url.endsWith("/") ? `${url}results.json` : url);
+  } catch (err) {
+    throw fail("not a URL; give https://host/path/results.json or a zip of it", err);
+  }
+  const maxBytes = opts.maxBytes ?? MAX_RESULTS_FILE_BYTES;
+  const timeoutMs = opts.timeoutMs ?? BASELINE_FETCH_TIMEOUT_MS;
+  const token = opts.token ?? Deno.env.get("GITHUB_TOKEN");
+  let bytes: Uint8Array;
+  try {
+    bytes = await download(start, { token, maxBytes, signal: AbortSignal.timeout(timeoutMs) });
+  } catch (err) {
+    if (err instanceof FetchProblem) throw fail(err.message, err);
+    if (err instanceof DOMException && err.name === "TimeoutError") {
+      throw fail(
+        `no complete answer within ${
+          timeoutMs / 1000
+        } s; check the URL and the network, or download it and give the file`,
+        err,
+      );
+    }
+    throw fail(`cannot fetch: ${(err as Error).message}; check the URL and the network`, err);
+  }
+  const text = isZip(bytes) ? resultsFromZip(bytes, maxBytes, fail) : new TextDecoder().decode(bytes);
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (err) {
+    throw fail(`neither a results.json nor a zip holding one (not JSON: ${(err as Error).message})`, err);
+  }
+  const parsed = parseResultsFile(data);
+  if (!parsed.ok) throw fail(`not a loadlab results file: ${parsed.problem}`);
+  return parsed.results;
+}
+
+/** A failure whose message is already the one line to print after the URL. */
+class FetchProblem extends Error {
+  override name = "FetchProblem";
+}
+
+/** GETs `start`, following redirects by hand so the token goes only where `tokenAllowed` says. */
+async function download(
+  start: URL,
+  opts: { token?: string; maxBytes: number; signal: AbortSignal },
+): Promise<Uint8Array> {
+  let url = start;
+  for (let hop = 0;; hop++) {
+    const headers = new Headers({
+      "user-agent": "loadlab",
+      accept: "application/json, application/zip, */*",
+    });
+    if (opts.token && tokenAllowed(url)) headers.set("authorization", `Bearer ${opts.token}`);
+    const response = await fetch(url, { headers, redirect: "manual", signal: opts.signal });
+    const location = response.headers.get("location");
+    if (response.status >= 300 && response.status < 400 && location !== null) {
+      await response.body?.cancel();
+      if (hop >= MAX_REDIRECTS) throw new FetchProblem(`more than ${MAX_REDIRECTS} redirects`);
+      const next = new URL(location, url);
+      if (next.protocol !== "https:" && !(next.protocol === "http:" && url.protocol === "http:")) {
+        throw new FetchProblem(`redirected to ${next.protocol} (only https, or http from http, is followed)`);
+      }
+      url = next;
+      continue;
+    }
+    if (!response.ok) {
+      await response.body?.cancel();
+      throw new FetchProblem(httpAdvice(response.status, url, opts.token !== undefined));
+    }
+    return await readCapped(response, opts.maxBytes);
+  }
+}
+
+/** What an HTTP error most likely means, and what to do. */
+function httpAdvice(status: number, url: URL, hadToken: boolean): string {
+  const github = tokenAllowed(url);
+  if (status === 401 || status === 403) {
+    if (!github) {
+      return `HTTP ${status}: the server wants credentials; GITHUB_TOKEN is sent only to api.github.com and ` +
+        `*.githubusercontent.com over https, so download the file and give its path`;
+    }
+    return hadToken
+      ? `HTTP ${status}: GITHUB_TOKEN was refused; it needs read access to the repository's Actions artifacts (actions: read)`
+      : `HTTP ${status}: set GITHUB_TOKEN to a token with read access to the repository's Actions artifacts (actions: read)`;
+  }
+  if (status === 404 || status === 410) {
+    const hint = github && !hadToken ? "; for a private repository also set GITHUB_TOKEN" : "";
+    return `HTTP ${status}: nothing there (an expired artifact, or a wrong id or path)${hint}`;
+  }
+  return `HTTP ${status}; check the URL, or download the file and give its path`;
+}
+
+/** The body, refused past `maxBytes` (by Content-Length at once, else as it arrives). */
+async function readCapped(response: Response, maxBytes: number): Promise<Uint8Array> {
+  const tooLarge = () => new FetchProblem(`larger than ${maxBytes} bytes, the most a results file may be`);
+  if (Number(response.headers.get("content-length") ?? 0) > maxBytes) {
+    await response.body?.cancel();
+    throw tooLarge();
+  }
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body ?? []) {
+    size += chunk.length;
+    if (size > maxBytes) throw tooLarge();
+    chunks.push(chunk);
+  }
+  const bytes = new Uint8Array(size);
+  let at = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, at);
+    at += chunk.length;
+  }
+  return bytes;
+}
+
+/** A zip's local file header signature, "PK\x03\x04". */
+function isZip(bytes: Uint8Array): boolean {
+  return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+}
+
+/** The text of the top-most `results.json` in a zip (GitHub's artifact download). */
+function resultsFromZip(
+  bytes: Uint8Array,
+  maxBytes: number,
+  fail: (message: string, cause?: unknown) => ResultsFileError,
+): string {
+  const names: string[] = [];
+  const candidates: string[] = [];
+  let oversize = false;
+  let files: Record<string, Uint8Array>;
+  try {
+    files = unzipSync(bytes, {
+      filter(file) {
+        names.push(file.name);
+        const wanted = file.name === "results.json" || file.name.endsWith("/results.json");
+        if (wanted && file.originalSize > maxBytes) oversize = true;
+        if (wanted && file.originalSize <= maxBytes) candidates.push(file.name);
+        return wanted && file.originalSize <= maxBytes;
+      },
+    });
+  } catch (err) {
+    throw fail(`a zip that cannot be read (${(err as Error).message}); download it again`, err);
+  }
+  if (candidates.length === 0) {
+    if (oversize) {
+      throw fail(`its results.json is larger than ${maxBytes} bytes, the most a results file may be`);
+    }
+    const listed = names.slice(0, 5).join(", ") + (names.length > 5 ? ", ..." : "");
+    throw fail(`the zip holds no results.json (it holds: ${listed || "nothing"}); upload out/results.json`);
+  }
+  // The top-most one: an artifact of `out/` holds results.json at its root.
+  const name = candidates.sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b))[0];
+  const data = files[name];
+  if (data.length > maxBytes) throw fail(`its results.json is larger than ${maxBytes} bytes`);
+  return new TextDecoder().decode(data);
+}

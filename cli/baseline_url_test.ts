@@ -1,0 +1,112 @@
+import assert from "node:assert/strict";
+import { strToU8, zipSync } from "fflate";
+import { makeSingleAttack } from "../tests/fixtures/make_results.ts";
+import { loadBaselineUrl, tokenAllowed } from "./baseline_url.ts";
+import { loadBaseline } from "./baseline_flags.ts";
+import { ResultsFileError } from "../results/io.ts";
+
+const RESULTS = JSON.stringify(makeSingleAttack());
+
+/** A local server: each path answers as `routes` says; every request's path and Authorization recorded. */
+async function withServer(
+  routes: Record<string, () => Response | Promise<Response>>,
+  fn: (base: string, seen: Array<{ path: string; auth: string | null }>) => Promise<void>,
+): Promise<void> {
+  const seen: Array<{ path: string; auth: string | null }> = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const path = new URL(req.url).pathname;
+    seen.push({ path, auth: req.headers.get("authorization") });
+    return routes[path]?.() ?? new Response("no", { status: 404 });
+  });
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`, seen);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+const zip = (files: Record<string, string>) =>
+  zipSync(Object.fromEntries(Object.entries(files).map(([name, text]) => [name, strToU8(text)])));
+
+async function refusal(url: string, opts: Parameters<typeof loadBaselineUrl>[1] = {}): Promise<string> {
+  const err = await loadBaselineUrl(url, opts).then(() => null, (e) => e);
+  assert.ok(err instanceof ResultsFileError, `expected a ResultsFileError, got ${err}`);
+  return err.message;
+}
+
+Deno.test("a baseline URL answering JSON, a folder URL, and a zip holding results.json (after a redirect)", async () => {
+  await withServer({
+    "/main/results.json": () => Response.json(JSON.parse(RESULTS)),
+    "/artifacts/7/zip": () => new Response(null, { status: 302, headers: { location: "/blob/7.zip" } }),
+    "/blob/7.zip": () =>
+      new Response(zip({ "logs/x.txt": "x", "results.json": RESULTS, "report.html": "<p>" })),
+  }, async (base, seen) => {
+    assert.equal((await loadBaseline(`${base}/main/results.json`)).runs[0].name, "attack");
+    assert.equal((await loadBaselineUrl(`${base}/main/`, { token: "t0ken" })).runs.length, 1);
+    const fromZip = await loadBaselineUrl(`${base}/artifacts/7/zip`, { token: "t0ken" });
+    assert.equal(fromZip.experiment.name, makeSingleAttack().experiment.name);
+    assert.deepEqual(seen.map((s) => s.path), [
+      "/main/results.json",
+      "/main/results.json",
+      "/artifacts/7/zip",
+      "/blob/7.zip",
+    ]);
+    assert.ok(seen.every((s) => s.auth === null), "the token goes to GitHub's hosts over https only");
+  });
+});
+
+Deno.test("GITHUB_TOKEN goes only to api.github.com and *.githubusercontent.com, over https", () => {
+  assert.equal(tokenAllowed(new URL("https://api.github.com/repos/o/r/actions/artifacts/1/zip")), true);
+  assert.equal(tokenAllowed(new URL("https://pipelines.actions.githubusercontent.com/x")), true);
+  assert.equal(tokenAllowed(new URL("http://api.github.com/x")), false);
+  assert.equal(tokenAllowed(new URL("https://productionresultssa0.blob.core.windows.net/x")), false);
+  assert.equal(tokenAllowed(new URL("https://api.github.com.evil.example/x")), false);
+  assert.equal(tokenAllowed(new URL("https://evilgithubusercontent.com/x")), false);
+});
+
+Deno.test("refusals name the URL and the fix", async () => {
+  await withServer({
+    "/gone": () => new Response("", { status: 410 }),
+    "/private": () => new Response("", { status: 401 }),
+    "/html": () => new Response("<html>"),
+    "/empty.zip": () => new Response(zip({ "other.json": "{}" })),
+    "/big.json": () => new Response(RESULTS),
+    "/wrong.json": () => Response.json({ schema: "something/else" }),
+    "/loop": () => new Response(null, { status: 302, headers: { location: "/loop" } }),
+    "/slow": () => new Promise((resolve) => setTimeout(() => resolve(new Response(RESULTS)), 1_500)),
+  }, async (base) => {
+    assert.match(await refusal(`${base}/gone`), /\/gone: HTTP 410: nothing there \(an expired artifact/);
+    assert.match(
+      await refusal(`${base}/private`),
+      /HTTP 401: the server wants credentials; GITHUB_TOKEN is sent only/,
+    );
+    assert.match(await refusal(`${base}/html`), /\/html: neither a results.json nor a zip holding one/);
+    assert.match(
+      await refusal(`${base}/empty.zip`),
+      /the zip holds no results.json \(it holds: other.json\)/,
+    );
+    assert.match(await refusal(`${base}/big.json`, { maxBytes: 100 }), /larger than 100 bytes/);
+    assert.match(await refusal(`${base}/wrong.json`), /not a loadlab results file/);
+    assert.match(await refusal(`${base}/loop`), /more than 5 redirects/);
+    assert.match(await refusal(`${base}/slow`, { timeoutMs: 300 }), /no complete answer within 0.3 s/);
+    assert.match(
+      await refusal("http://127.0.0.1:9/results.json"),
+      /127.0.0.1:9\/results.json: cannot fetch: /,
+    );
+    assert.match(
+      await refusal(`${base}/x?token=s3cr3tvalue`),
+      /\[redacted/,
+      "the URL's secrets are not printed",
+    );
+  });
+});
+
+Deno.test("the zip's results.json is cut at the size cap, not read", async () => {
+  await withServer({ "/a.zip": () => new Response(zip({ "out/results.json": RESULTS })) }, async (base) => {
+    assert.match(
+      await refusal(`${base}/a.zip`, { maxBytes: RESULTS.length - 1 }),
+      /its results.json is larger than/,
+    );
+    assert.equal((await loadBaselineUrl(`${base}/a.zip`)).runs.length, 1, "a nested results.json is found");
+  });
+});
