@@ -26,6 +26,7 @@ import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.t
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
+import { isMetricsOut, type MetricsOutput, parseMetricsOut } from "./metrics_out/out_flags.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
 export interface AttackOutputOptions extends BaselineArgs {
@@ -42,6 +43,8 @@ export interface AttackOutputOptions extends BaselineArgs {
   strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
+  /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
+  metricsOut?: MetricsOutput[];
 }
 
 export interface ParsedAttack {
@@ -97,7 +100,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   });
   checkSockets(config, limit);
   checkTlsFiles(config);
-  const outFile = flags.path("out");
+  const { outFile, metricsOut } = outValues(flags);
   const reportFile = flags.path("report");
   const benchFile = flags.path("output-bench");
   const clash = outputClobbersInput(
@@ -110,6 +113,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     output: {
       json: flags.has("json"),
       outFile,
+      ...(metricsOut.length > 0 ? { metricsOut } : {}),
       reportFile,
       ...(benchFile === undefined ? {} : { benchFile }),
       quiet: flags.has("quiet"),
@@ -120,6 +124,21 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),
+  };
+}
+
+/**
+ * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one
+ * wins, as for any flag given twice).
+ */
+function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
+  const values = flags.all("out");
+  const files = values.filter((v) => !isMetricsOut(v));
+  const typed = flags.typed("out");
+  if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
+  return {
+    outFile: files.at(-1),
+    metricsOut: values.filter(isMetricsOut).map((v) => parseMetricsOut(typed, v)),
   };
 }
 

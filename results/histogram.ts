@@ -204,3 +204,26 @@ function bucketize(
     count,
   }));
 }
+
+/**
+ * Calls `each` for every HDR bucket that holds values, lowest first, with the top of the bucket (the value
+ * percentiles report), its middle (what the mean adds up) and its count: how other histogram formats are
+ * built from this one exactly (results/export/native_histogram.ts).
+ */
+export function forEachBucket(
+  h: Histogram,
+  each: (highestUs: number, medianUs: number, count: number) => void,
+): void {
+  if (h.totalCount === 0) return;
+  if (!(h instanceof hdr.JsHistogram)) {
+    throw new TypeError("histogram buckets need a JS (non-wasm) histogram");
+  }
+  const topUs = maxUs(h);
+  for (let i = 0; i < h.countsArrayLength; i++) {
+    const lowestUs = h.valueFromIndex(i);
+    if (lowestUs > topUs) break;
+    const count = h.getCountAtIndex(i);
+    if (count === 0) continue;
+    each(h.highestEquivalentValue(lowestUs), h.medianEquivalentValue(lowestUs), count);
+  }
+}

@@ -12,6 +12,7 @@ import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
+import type { IntervalDelta } from "../results/export/interval_delta.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -22,6 +23,11 @@ export interface AttackHooks {
   onStart?(startAtEpochMs: number): void;
   /** Aborting stops the load gracefully; the partial result is still returned. */
   signal?: AbortSignal;
+  /**
+   * Each interval once every worker reported it (and samples that came later, `late`), stamped with the
+   * interval's end on the wall clock: for a metrics exporter. Called on the samples' path: queue only.
+   */
+  onInterval?(delta: IntervalDelta): void;
 }
 
 /**
@@ -39,6 +45,9 @@ export class RequestLogFailed extends Error {
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
   const uncorrected = config.model === "throughput";
+  // The measured run's start on the wall clock, known once the workers are told when to start.
+  let originEpochMs = 0;
+  const onInterval = hooks.onInterval;
   const aggregator = new RunAggregator({
     intervalMs: config.intervalMs,
     uncorrected,
@@ -46,6 +55,14 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
+    ...(onInterval
+      ? {
+        onInterval: (delta: IntervalDelta) => {
+          delta.endEpochMs = originEpochMs + (delta.index + 1) * config.intervalMs;
+          onInterval(delta);
+        },
+      }
+      : {}),
   });
   const flowAggregator = new FlowAggregator();
   const startedAt = new Date().toISOString();
@@ -64,7 +81,10 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     workers = await runWorkers(config, {
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
       onFlows: (flows) => flowAggregator.add(flows),
-      onStart: hooks.onStart,
+      onStart: (startAtEpochMs) => {
+        originEpochMs = startAtEpochMs + config.warmupMs;
+        hooks.onStart?.(startAtEpochMs);
+      },
       signal: hooks.signal,
     });
   } finally {

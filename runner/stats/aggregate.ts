@@ -50,6 +50,7 @@ import {
   settleInterval,
 } from "./interval_accumulator.ts";
 import { detectStabilization } from "../../results/stabilization.ts";
+import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { verdict } from "../../results/bound_verdict.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
@@ -92,6 +93,7 @@ export class RunAggregator {
   readonly #statusCodes: Record<string, number> = {};
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
+  readonly #onInterval: AggregatorOptions["onInterval"];
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -103,6 +105,7 @@ export class RunAggregator {
     // The live window (1 s) is read from these encodings too.
     const tailMs = Math.max(opts.foldWindowMs ?? DEFAULT_FOLD_WINDOW_MS, 1000);
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
+    this.#onInterval = opts.onInterval;
   }
 
   /**
@@ -115,8 +118,11 @@ export class RunAggregator {
     const index = sample.index;
     if (index > this.#lastIndex) this.#lastIndex = index;
     const done = this.#complete.get(index);
-    if (done !== undefined) addToComplete(done, sampleAccumulator(sample), true);
-    else addSample(this.#slot(index), sample);
+    if (done !== undefined) {
+      const late = sampleAccumulator(sample);
+      addToComplete(done, late, true);
+      this.#onInterval?.(intervalDelta(index, late, true));
+    } else addSample(this.#slot(index), sample);
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
     this.#completeThrough(Math.min(...this.#reported));
@@ -146,6 +152,7 @@ export class RunAggregator {
   #completeThrough(last: number): void {
     for (const [index, slot] of this.#open) {
       if (index > last) continue;
+      this.#onInterval?.(intervalDelta(index, slot, false));
       this.#complete.set(index, completeInterval(slot));
       this.#open.delete(index);
       if (!this.#keepIntervalHistograms) this.#encodedTail.push(index);
@@ -274,6 +281,11 @@ export class RunAggregator {
     }
     this.#lastIndex = target;
   }
+}
+
+/** An interval for the exporter: the slot's counts by reference (it is not changed after), its encodings copied. */
+function intervalDelta(index: number, slot: IntervalAccumulator, late: boolean): IntervalDelta {
+  return { ...slot, index, endEpochMs: 0, histograms: [...slot.histograms], late };
 }
 
 /** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */

@@ -5,6 +5,7 @@
  * about its bookkeeping.
  */
 import type { RunResult } from "../../results/mod.ts";
+import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 
 /** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
 export type AggregateStats = Pick<
@@ -59,4 +60,10 @@ export interface AggregatorOptions {
    * than this behind the newest interval are dropped. Default 5 s; the runner passes its graceful stop.
    */
   foldWindowMs?: number;
+  /**
+   * Told each interval once every worker reported it, and any sample that came later (`late`): what a
+   * metrics exporter streams. Called on the samples' path, so it must only queue; `endEpochMs` is 0 here
+   * (the aggregator knows no wall clock; runner/attack.ts sets it).
+   */
+  onInterval?(delta: IntervalDelta): void;
 }
