@@ -7,7 +7,7 @@
  * within one bucket width, 2^(1/256) - 1 = 0.27% at schema 8 (the finest both formats allow), on top of
  * HDR's own 0.1%. Pure.
  */
-import { forEachBucket, type Histogram } from "../histogram.ts";
+import { bucketValuesUs, forEachBucket, type Histogram } from "../histogram.ts";
 
 /** Prometheus' finest schema: 256 buckets per doubling. */
 export const NATIVE_SCHEMA = 8;
@@ -41,22 +41,44 @@ export function bucketIndex(valueSec: number, schema = NATIVE_SCHEMA): number {
   return index;
 }
 
+/** What a slot of the shared HDR shape maps to: its top in seconds, middle in seconds, bucket index. */
+interface SlotFacts {
+  topSec: number;
+  middleSec: number;
+  index: number;
+}
+
+/** Slot facts at `NATIVE_SCHEMA`, filled as slots are met: every histogram has the same slots. */
+const slotFacts = new Map<number, SlotFacts>();
+
+function factsOf(h: Histogram, slot: number, schema: number): SlotFacts {
+  const cached = schema === NATIVE_SCHEMA ? slotFacts.get(slot) : undefined;
+  if (cached !== undefined) return cached;
+  const { highestUs, medianUs } = bucketValuesUs(h, slot);
+  const facts = {
+    topSec: highestUs / 1e6,
+    middleSec: medianUs / 1e6,
+    index: bucketIndex(highestUs / 1e6, schema),
+  };
+  if (schema === NATIVE_SCHEMA) slotFacts.set(slot, facts);
+  return facts;
+}
+
 /** Builds the exponential form of an HDR histogram of microseconds. */
 export function nativeHistogram(h: Histogram, schema = NATIVE_SCHEMA): NativeHistogram {
   const indexes: number[] = [];
   const counts: number[] = [];
   let sumSec = 0, minSec = 0, maxSec = 0;
-  forEachBucket(h, (highestUs, medianUs, count) => {
-    const valueSec = highestUs / 1e6;
-    const index = bucketIndex(valueSec, schema);
+  forEachBucket(h, (slot, count) => {
+    const { topSec, middleSec, index } = factsOf(h, slot, schema);
     if (indexes.at(-1) === index) counts[counts.length - 1] += count;
     else {
       indexes.push(index);
       counts.push(count);
     }
-    sumSec += (medianUs / 1e6) * count;
-    if (minSec === 0) minSec = valueSec;
-    maxSec = valueSec;
+    sumSec += middleSec * count;
+    if (minSec === 0) minSec = topSec;
+    maxSec = topSec;
   });
   return { schema, count: h.totalCount, sumSec, zeroCount: 0, indexes, counts, minSec, maxSec };
 }

@@ -12,12 +12,18 @@ const WIRE_FIXED64 = 1;
 const WIRE_LENGTH = 2;
 
 const utf8 = new TextEncoder();
+/** Strings met before (label names and values repeat in every point), UTF-8 encoded once. */
+const encodedStrings = new Map<string, Uint8Array>();
+const MAX_CACHED_STRINGS = 10_000;
+/** One double's bytes: a Float64Array and a byte view of the same 8 bytes (little-endian hosts). */
+const float64 = new Float64Array(1);
+const float64Bytes = new Uint8Array(float64.buffer);
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 /** Appends protobuf fields to a growing buffer; `finish` returns the bytes. */
 export class ProtoWriter {
   #buf = new Uint8Array(256);
   #len = 0;
-  readonly #scratch = new DataView(new ArrayBuffer(8));
 
   #ensure(extra: number): void {
     if (this.#len + extra <= this.#buf.length) return;
@@ -73,8 +79,8 @@ export class ProtoWriter {
   double(field: number, value: number): this {
     this.#tag(field, WIRE_FIXED64);
     this.#ensure(8);
-    this.#scratch.setFloat64(0, value, true);
-    this.#buf.set(new Uint8Array(this.#scratch.buffer), this.#len);
+    float64[0] = value;
+    for (let i = 0; i < 8; i++) this.#buf[this.#len + i] = float64Bytes[LITTLE_ENDIAN ? i : 7 - i];
     this.#len += 8;
     return this;
   }
@@ -91,7 +97,12 @@ export class ProtoWriter {
 
   /** string field (UTF-8). */
   string(field: number, value: string): this {
-    return this.bytes(field, utf8.encode(value));
+    let encoded = encodedStrings.get(value);
+    if (encoded === undefined) {
+      encoded = utf8.encode(value);
+      if (encodedStrings.size < MAX_CACHED_STRINGS) encodedStrings.set(value, encoded);
+    }
+    return this.bytes(field, encoded);
   }
 
   /** Nested message field, written by `write` into a writer of its own. */
