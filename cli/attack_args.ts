@@ -26,7 +26,8 @@ import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.t
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
-import { isMetricsOut, type MetricsOutput, parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
 export interface AttackOutputOptions extends BaselineArgs {

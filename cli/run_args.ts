@@ -11,7 +11,8 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
 import type { ServeOptions } from "./dashboard.ts";
-import { isMetricsOut, type MetricsOutput, parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)

@@ -42,6 +42,7 @@ import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 import { MetricsExporter } from "./metrics_out/exporter.ts";
+import { type MetricsOutput, parseMetricsOutput } from "../results/export/metrics_output.ts";
 import { exportLine, type ExportSummary } from "../results/export/summary.ts";
 import { writeResultsFile } from "../results/io.ts";
 
@@ -170,7 +171,8 @@ async function execute(
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
   const interrupt = interruptSignal();
   const ran = ranSource(source.text, args);
-  const exporter = args.metricsOut ? new MetricsExporter(args.metricsOut) : null;
+  const outputs = metricsOutputs(args, plan);
+  const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
   const baseHooks = dashboard
     ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
     : progress.hooks;
@@ -210,6 +212,15 @@ async function execute(
     interrupt.dispose();
     await dashboard?.finish();
   }
+}
+
+/** `--out KIND=URL` flags, else the file's `out:` list (checked with the file). */
+function metricsOutputs(args: RunArgs, plan: Plan): MetricsOutput[] {
+  if (args.metricsOut) return args.metricsOut;
+  return (plan.experiment.out ?? []).flatMap((value) => {
+    const parsed = parseMetricsOutput(value);
+    return typeof parsed === "string" ? [] : [parsed];
+  });
 }
 
 /** The outcome with what the metrics outputs did, written into results.json too. */

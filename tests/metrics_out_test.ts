@@ -205,6 +205,46 @@ Deno.test("attack --out otlp: the receiver gets cumulative OTLP JSON that adds u
   }
 });
 
+Deno.test("run with out: in the experiment file streams there too, one series per run with its sweep value", async () => {
+  const receiver = otlpReceiver();
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/exp.yaml`,
+        `name: filetest
+targets:
+  plain: { kind: builtin }
+loads:
+  fixed: { model: count, requests: 300, connections: 2 }
+sweeps:
+  - { parameter: load.connections, values: [1, 2] }
+interval: 100ms
+out: ["otlp=${receiver.url}"]
+`,
+      );
+      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+      assertEquals(r.code, 0, r.stderr);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+      assertEquals(results.export?.[0].intervalsFailed, 0);
+      const requests = dataPoints(receiver.bodies, "loadlab.requests");
+      const lastByRun = new Map<string, any>();
+      for (const p of requests) {
+        const attributes = Object.fromEntries(p.attributes.map((a: any) => [a.key, a.value.stringValue]));
+        lastByRun.set(attributes.run, { attributes, value: Number(p.asInt) });
+      }
+      assertEquals(lastByRun.size, 2);
+      for (const run of results.runs) {
+        const last = lastByRun.get(run.name);
+        assertEquals(last?.value, run.requests);
+        assertEquals(last.attributes.sweep_load_connections, String(run.sweep!.value));
+        assertEquals(last.attributes.experiment, "filetest");
+      }
+    });
+  } finally {
+    await receiver.close();
+  }
+});
+
 Deno.test("attack --out to a receiver that is down: the run ends normally, failures counted and printed", async () => {
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   try {
@@ -250,11 +290,19 @@ Deno.test("bad --out values are exit 2 with one line naming the flag and the fix
     [["attack", "http://127.0.0.1:1/", "--out", "otlp=nowhere"], "not a URL"],
     [["run", "preset:demo", "--out", "results.json"], "run writes its results to --out-dir"],
   ];
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/bad.yaml`,
+    "name: bad\ntargets: { a: { kind: builtin } }\nloads: { l: { model: count, requests: 1 } }\n" +
+      'out: ["otlpp=http://127.0.0.1:4318"]\n',
+  );
+  cases.push([["run", `${dir}/bad.yaml`], "did you mean otlp?"]);
   for (const [args, expected] of cases) {
     const r = await runLoadlab(args);
     assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
     const lines = r.stderr.trim().split("\n");
     assertEquals(lines.length, 1, r.stderr);
-    ok(lines[0].includes("--out") && lines[0].includes(expected), lines[0]);
+    ok(/--out|out\[0\]/.test(lines[0]) && lines[0].includes(expected), lines[0]);
   }
+  await Deno.remove(dir, { recursive: true });
 });

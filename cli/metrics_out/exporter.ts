@@ -23,7 +23,7 @@ import type { ExportSummary } from "../../results/export/summary.ts";
 import type { TelemetrySeries } from "../../results/mod.ts";
 import type { PlannedRun } from "../../scenarios/plan_types.ts";
 import type { RunPlanHooks } from "../../scenarios/run.ts";
-import type { MetricsOutput } from "./out_flags.ts";
+import type { MetricsOutput } from "../../results/export/metrics_output.ts";
 import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOptions } from "./sender.ts";
 
 /** Deltas waiting to be folded at most; beyond, the oldest is folded at once and its point dropped. */

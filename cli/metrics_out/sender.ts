@@ -11,7 +11,7 @@
 import type { ExportPoint } from "../../results/export/run_series.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
-import type { MetricsOutput } from "./out_flags.ts";
+import type { MetricsOutput } from "../../results/export/metrics_output.ts";
 
 /** A request body and its headers, for one batch. */
 export interface EncodedBatch {
