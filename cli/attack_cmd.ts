@@ -80,7 +80,7 @@ async function attack(argv: string[]): Promise<number> {
     run = await runAttack(config, {
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       signal: interrupt.signal,
-      ...exporter?.attackHooks(),
+      ...exporter?.attackHooks(config.segment),
     });
   } catch (err) {
     // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.

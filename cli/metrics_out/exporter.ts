@@ -58,9 +58,10 @@ export class MetricsExporter {
     this.#pumpEveryMs = opts.pumpEveryMs ?? 1_000;
   }
 
-  /** Hooks for `runAttack` of `loadlab attack` (one run, labelled experiment=attack). */
-  attackHooks(): { onInterval(delta: IntervalDelta): void } {
-    return { onInterval: (delta) => this.interval({ experiment: "attack", name: "attack" }, delta, null) };
+  /** Hooks for `runAttack` of `loadlab attack` (one run, labelled experiment=attack; a shard's segment). */
+  attackHooks(segment?: { index: number; count: number }): { onInterval(delta: IntervalDelta): void } {
+    const run = { experiment: "attack", name: "attack", ...(segment ? { segment } : {}) };
+    return { onInterval: (delta) => this.interval(run, delta, null) };
   }
 
   /** `hooks` with the experiment's intervals streamed too. */
@@ -126,6 +127,7 @@ function plannedLabels(experiment: string, run: PlannedRun): Parameters<typeof r
     name: run.name,
     repeat: run.repeat,
     sweeps: [run.sweep, run.sweep2].filter((s) => s !== undefined),
+    ...(run.attack.segment ? { segment: run.attack.segment } : {}),
   };
 }
 

@@ -124,8 +124,8 @@ export class RunSeries {
 }
 
 /**
- * A run's labels: experiment, variant (the target), load, run (its name) and one `sweep_<parameter>` per
- * sweep axis; names made valid Prometheus label names.
+ * A run's labels: experiment, variant (the target), load, run (its name), repeat, one `sweep_<parameter>`
+ * per sweep axis (names made valid Prometheus label names) and, for a shard, segment ("i/N").
  */
 export function runLabels(run: {
   experiment: string;
@@ -134,6 +134,8 @@ export function runLabels(run: {
   name: string;
   repeat?: number;
   sweeps?: { parameter: string; value: number | string }[];
+  /** `--segment i/N`: shards on several machines send the same runs, told apart by this label. */
+  segment?: { index: number; count: number };
 }): Record<string, string> {
   const labels: Record<string, string> = {
     experiment: run.experiment,
@@ -143,6 +145,7 @@ export function runLabels(run: {
   };
   if (run.repeat !== undefined) labels.repeat = String(run.repeat + 1);
   for (const sweep of run.sweeps ?? []) labels[labelName(`sweep_${sweep.parameter}`)] = String(sweep.value);
+  if (run.segment) labels.segment = `${run.segment.index}/${run.segment.count}`;
   return labels;
 }
 
