@@ -51,6 +51,8 @@ export class MetricsExporter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #current: RunSeries | null = null;
   #currentName = "";
+  /** The series the last pump folded into: closed (`closingPoint`) when another one starts, or at the end. */
+  #pumped: RunSeries | null = null;
 
   constructor(outputs: MetricsOutput[], opts: ExporterOptions = {}) {
     const senderOptions = { ...DEFAULT_SENDER_OPTIONS, ...opts.sender };
@@ -92,27 +94,45 @@ export class MetricsExporter {
     });
     if (this.#inbox.length > INBOX_CAPACITY) {
       const oldest = this.#inbox.shift()!;
+      if (oldest.series !== this.#pumped) {
+        const closing: ExportPoint[] = [];
+        this.#closeSeries(closing, oldest.series);
+        this.#hand(closing);
+      }
       oldest.series.fold(oldest.delta);
       if (!oldest.delta.late) this.#senders.forEach((s) => s.countDropped(1));
     }
     this.#timer ??= setTimeout(() => this.#pump(), this.#pumpEveryMs);
   }
 
-  /** Folds the inbox into points and hands them to every sender. */
-  #pump(): void {
+  /** Folds the inbox into points and hands them to every sender; `end`: no interval follows. */
+  #pump(end = false): void {
     clearTimeout(this.#timer);
     this.#timer = undefined;
     const points: ExportPoint[] = [];
     for (const { series, delta, telemetry } of this.#inbox.splice(0)) {
+      if (series !== this.#pumped) this.#closeSeries(points, series);
       series.fold(delta);
       if (!delta.late) points.push(series.point(delta, telemetry));
     }
+    if (end) this.#closeSeries(points, null);
+    this.#hand(points);
+  }
+
+  #hand(points: ExportPoint[]): void {
     if (points.length > 0) { for (const sender of this.#senders) sender.push(points); }
+  }
+
+  /** The previous series' closing point (late samples after its last interval); then `next` is current. */
+  #closeSeries(points: ExportPoint[], next: RunSeries | null): void {
+    const closing = this.#pumped?.closingPoint();
+    if (closing) points.push(closing);
+    this.#pumped = next;
   }
 
   /** Sends what is left within `limitMs`; what each output sent, dropped and failed. */
   async close(limitMs = FLUSH_LIMIT_MS): Promise<ExportSummary[]> {
-    this.#pump();
+    this.#pump(true);
     const deadline = performance.now() + limitMs;
     return await Promise.all(this.#senders.map((s) => s.close(deadline)));
   }

@@ -47,7 +47,7 @@ export function otlpRequest(points: ExportPoint[], version: string): Record<stri
       sum(
         c.otlp,
         c.help,
-        c.key.startsWith("bytes") ? "By" : "1",
+        c.unit,
         points.map((p) => ({
           ...base(p),
           asInt: String(p.counters[c.key]),
@@ -57,7 +57,7 @@ export function otlpRequest(points: ExportPoint[], version: string): Record<stri
     sum(
       METRICS.errors.otlp,
       "failed requests by kind",
-      "1",
+      "{request}",
       points.flatMap((p) =>
         Object.entries(p.errors).map(([kind, n]) => ({ ...base(p, { kind }), asInt: String(n) }))
       ),
@@ -71,8 +71,12 @@ export function otlpRequest(points: ExportPoint[], version: string): Record<stri
         dataPoints: points.map(histogramPoint(base)),
       },
     },
-    gauge(METRICS.inFlight.otlp, "1", points.map((p) => ({ ...base(p), asInt: String(p.inFlight) }))),
-    gauge(METRICS.connections.otlp, "1", points.map((p) => ({ ...base(p), asInt: String(p.connections) }))),
+    gauge(METRICS.inFlight.otlp, "{request}", points.map((p) => ({ ...base(p), asInt: String(p.inFlight) }))),
+    gauge(
+      METRICS.connections.otlp,
+      "{connection}",
+      points.map((p) => ({ ...base(p), asInt: String(p.connections) })),
+    ),
     gauge(METRICS.cpu.otlp, "%", telemetryPoints(points, "cpuPercent", base)),
     gauge(METRICS.rss.otlp, "By", telemetryPoints(points, "rssBytes", base)),
   ].filter((m) => !("gauge" in m) || (m.gauge as { dataPoints: unknown[] }).dataPoints.length > 0);

@@ -8,52 +8,76 @@
  * it all. `METRICS` names every series once for both formats (results/export/remote_write.ts,
  * otlp_json.ts) and the docs. Pure but for the clock the caller passes.
  */
-import { addCounters, addCounts, type Counters, emptyCounters } from "../interval_counts.ts";
+import {
+  addCounters,
+  addCounts,
+  type Counters,
+  emptyCounters,
+  emptyIntervalCounts,
+} from "../interval_counts.ts";
 import { ERROR_KINDS } from "../schema_values.ts";
 import { createHistogram, decodeHistogram, type Histogram } from "../histogram.ts";
 import { type NativeHistogram, nativeHistogram } from "./native_histogram.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
 
-/** Counters exported, each with its Prometheus and OpenTelemetry name. */
+/** Counters exported, each with its Prometheus and OpenTelemetry name and its OpenTelemetry unit. */
 export const COUNTERS = [
   {
     key: "requests",
     prom: "loadlab_requests_total",
     otlp: "loadlab.requests",
+    unit: "{response}",
     help: "responses, any status",
   },
   {
     key: "non2xx",
     prom: "loadlab_non2xx_responses_total",
     otlp: "loadlab.responses.non2xx",
+    unit: "{response}",
     help: "responses with a status outside 2xx/3xx",
   },
   {
     key: "lateSends",
     prom: "loadlab_late_sends_total",
     otlp: "loadlab.sends.late",
+    unit: "{send}",
     help: "sends more than 5 ms after their intended time (generator behind)",
   },
   {
     key: "droppedSends",
     prom: "loadlab_dropped_sends_total",
     otlp: "loadlab.sends.dropped",
+    unit: "{send}",
     help: "sends dropped for being later than the late bound",
   },
   {
     key: "serverBoundSends",
     prom: "loadlab_server_bound_sends_total",
     otlp: "loadlab.sends.server_bound",
+    unit: "{send}",
     help: "sends that waited for a connection the server held",
   },
-  { key: "bytesRead", prom: "loadlab_read_bytes_total", otlp: "loadlab.read", help: "bytes read" },
+  {
+    key: "bytesRead",
+    prom: "loadlab_read_bytes_total",
+    otlp: "loadlab.read",
+    unit: "By",
+    help: "bytes read",
+  },
   {
     key: "bytesWritten",
     prom: "loadlab_written_bytes_total",
     otlp: "loadlab.written",
+    unit: "By",
     help: "bytes written",
   },
-] as const satisfies readonly { key: keyof Counters; prom: string; otlp: string; help: string }[];
+] as const satisfies readonly {
+  key: keyof Counters;
+  prom: string;
+  otlp: string;
+  unit: string;
+  help: string;
+}[];
 
 /** Every other series, by role. */
 export const METRICS = {
@@ -93,6 +117,10 @@ export class RunSeries {
   readonly #counters = emptyCounters();
   readonly #errors: Record<string, number> = Object.fromEntries(ERROR_KINDS.map((k) => [k, 0]));
   readonly #latency: Histogram = createHistogram();
+  /** The last point taken, null before the first. */
+  #last: ExportPoint | null = null;
+  /** Counts folded since the last point. */
+  #unsent = false;
 
   readonly startEpochMs: number;
 
@@ -105,14 +133,17 @@ export class RunSeries {
     addCounters(this.#counters, delta);
     addCounts(this.#errors, delta.errorKinds);
     for (const encoded of delta.histograms) this.#latency.add(decodeHistogram(encoded));
+    this.#unsent = true;
   }
 
   /** The totals as of `delta`'s end, with its gauges and the telemetry given. */
   point(delta: IntervalDelta, telemetry: TelemetryGauge[]): ExportPoint {
-    return {
+    // Never two points at one instant (a receiver refuses a second, different value there).
+    const timestampMs = Math.max(Math.round(delta.endEpochMs), (this.#last?.timestampMs ?? -Infinity) + 1);
+    this.#last = {
       labels: this.labels,
       startEpochMs: this.startEpochMs,
-      timestampMs: Math.round(delta.endEpochMs),
+      timestampMs,
       counters: { ...this.#counters },
       errors: { ...this.#errors },
       inFlight: delta.inFlight,
@@ -120,6 +151,30 @@ export class RunSeries {
       latency: nativeHistogram(this.#latency),
       telemetry,
     };
+    this.#unsent = false;
+    return this.#last;
+  }
+
+  /**
+   * After the run's last interval, a point 1 ms after the last one when late samples were folded since
+   * (a worker's last responses): else the series would end short of the run's totals. Null when none.
+   */
+  closingPoint(): ExportPoint | null {
+    if (!this.#unsent || this.#last === null) return null;
+    const { inFlight, connections, telemetry, timestampMs } = this.#last;
+    return this.point(
+      {
+        ...emptyIntervalCounts(),
+        index: -1,
+        endEpochMs: timestampMs + 1,
+        errorKinds: {},
+        inFlight,
+        connections,
+        histograms: [],
+        late: false,
+      },
+      telemetry,
+    );
   }
 }
 

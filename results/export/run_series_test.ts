@@ -46,6 +46,25 @@ Deno.test("RunSeries: points are cumulative; a late sample adds to the totals of
   assertEquals(p1.telemetry, [{ process: "target", cpuPercent: 50 }]);
 });
 
+Deno.test("RunSeries: late samples after the last interval get a closing point 1 ms later, else none", () => {
+  const series = new RunSeries({ run: "r" }, 0);
+  const last = delta(3, [100]);
+  series.fold(last);
+  const p = series.point(last, []);
+  assertEquals(series.closingPoint(), null);
+  series.fold(delta(2, [200, 300], { late: true }));
+  const closing = series.closingPoint()!;
+  assertEquals([closing.timestampMs, closing.counters.requests, closing.latency.count], [
+    p.timestampMs + 1,
+    3,
+    3,
+  ]);
+  assertEquals(series.closingPoint(), null);
+  // A point never repeats an instant, even when an interval's end does.
+  series.fold(last);
+  assertEquals(series.point(last, []).timestampMs, p.timestampMs + 2);
+});
+
 Deno.test("runLabels: experiment coordinates, sweep values and the segment as valid label names", () => {
   assertEquals(
     runLabels({
