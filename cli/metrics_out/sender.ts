@@ -34,8 +34,12 @@ export interface SenderOptions {
   minGapMs: number;
 }
 
+/**
+ * A point holds its run's whole latency histogram (up to a few thousand buckets, ~30 KB), so the queue
+ * holds 600 (2.5 min of 250 ms intervals, ~20 MB at worst) and a longer outage keeps the newest.
+ */
 export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
-  capacity: 3_600,
+  capacity: 600,
   maxBatch: 600,
   retries: 3,
   backoffMs: 250,
