@@ -1,7 +1,8 @@
 /**
  * @module
  * One run of one load model against one URL: spawns the workers, merges their interval samples into
- * one aggregator, reports live progress, and returns a complete `RunResult`. This is the function the
+ * one aggregator, reports live progress, hands each finished interval on (stamped with its wall-clock
+ * end) for metrics outputs, and returns a complete `RunResult`. This is the function the
  * CLI's `attack`, the demo and experiments all call.
  */
 import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
