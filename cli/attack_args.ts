@@ -26,6 +26,8 @@ import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.t
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
+import { parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
 export interface AttackOutputOptions extends BaselineArgs {
@@ -42,6 +44,8 @@ export interface AttackOutputOptions extends BaselineArgs {
   strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
+  /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
+  metricsOut?: MetricsOutput[];
 }
 
 export interface ParsedAttack {
@@ -99,7 +103,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   });
   checkSockets(config, limit);
   checkTlsFiles(config);
-  const outFile = flags.path("out");
+  const { outFile, metricsOut } = outValues(flags);
   const reportFile = flags.path("report");
   const benchFile = flags.path("output-bench");
   const clash = outputClobbersInput(
@@ -112,6 +116,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     output: {
       json: flags.has("json"),
       outFile,
+      ...(metricsOut.length > 0 ? { metricsOut } : {}),
       reportFile,
       ...(benchFile === undefined ? {} : { benchFile }),
       quiet: flags.has("quiet"),
@@ -144,6 +149,21 @@ function abortOnFailOf(flags: FlagValues, config: AttackConfig): Pick<ParsedAtta
     );
   }
   return { abortOnFail: { delayMs: delayMs ?? 0 } };
+}
+
+/**
+ * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one
+ * wins, as for any flag given twice).
+ */
+function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
+  const values = flags.all("out");
+  const files = values.filter((v) => !isMetricsOut(v));
+  const typed = flags.typed("out");
+  if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
+  return {
+    outFile: files.at(-1),
+    metricsOut: values.filter(isMetricsOut).map((v) => parseMetricsOut(typed, v)),
+  };
 }
 
 /** `{dashboard}` when a dashboard flag was given, else nothing. */

@@ -29,6 +29,8 @@ import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
 import { runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { MetricsExporter } from "./metrics_out/exporter.ts";
+import { exportLine, type ExportSummary } from "../results/export/summary.ts";
 
 /** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
@@ -67,6 +69,8 @@ async function attack(argv: string[]): Promise<number> {
   }
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
+  const exporter = output.metricsOut ? new MetricsExporter(output.metricsOut) : null;
+  let exported: ExportSummary[] | undefined;
   let run: RunResult | undefined;
   // The log filled the disk mid-run: the measured results are still saved, then exit 5 names the log.
   let logFailure: Error | null = null;
@@ -79,6 +83,7 @@ async function attack(argv: string[]): Promise<number> {
       abortOn: parsed.abortOnFail
         ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
         : [],
+      ...exporter?.attackHooks(config.segment),
     });
   } catch (err) {
     // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.
@@ -93,6 +98,7 @@ async function attack(argv: string[]): Promise<number> {
     logFailure = unwritable;
   } finally {
     live.done();
+    exported = await exporter?.close();
     interrupt.dispose();
     if (!run) await dashboard?.finish();
   }
@@ -114,6 +120,7 @@ async function attack(argv: string[]): Promise<number> {
       thresholds: checked,
     }),
     ...(interrupted ? { complete: false } : {}),
+    ...(exported ? { export: exported } : {}),
   };
   // Everything written or printed from here on shows the redacted copy; the load sent the real values.
   const results = keepSecrets ? assembled : redactResults(assembled);
@@ -123,6 +130,9 @@ async function attack(argv: string[]): Promise<number> {
   if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
   else if (!output.quiet) {
     console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
+  }
+  if (!output.quiet) {
+    for (const s of exported ?? []) (output.json ? console.error : console.log)(terminalSafe(exportLine(s)));
   }
   printThresholds(checked, [run], output.json);
   const gate = baseline && gateAgainstBaseline(baseline, results, output.failOn ?? []);

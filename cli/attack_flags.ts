@@ -44,7 +44,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "segment", takesValue: true, example: "0/4" },
   { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
   { long: "json", takesValue: false },
-  { long: "out", short: "o", takesValue: true, example: "results.json" },
+  { long: "out", short: "o", takesValue: true, repeatable: true, example: "results.json" },
   { long: "report", takesValue: true, example: "report.html" },
   { long: "output-bench", takesValue: true, example: "bench.json" },
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },

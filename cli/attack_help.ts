@@ -97,6 +97,9 @@ Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
   -o, --out FILE           write results.json (loadlab.results/v2)
+      --out KIND=URL       stream metrics per interval while the load runs (repeatable):
+                           prometheus-remote-write=URL (native histograms) or otlp=URL (OTLP/HTTP
+                           JSON); never slows the load, drops counted (docs/METRICS_OUT.md)
       --report FILE        write a self-contained HTML report
       --output-bench FILE  github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),
                            req/s and success to FILE's .bigger.json (customBiggerIsBetter); with

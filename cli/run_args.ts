@@ -11,6 +11,8 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
 import type { ServeOptions } from "./dashboard.ts";
+import { parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
@@ -29,6 +31,8 @@ Usage: loadlab run FILE|preset:NAME [options]
   --output-bench <file>     github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,
                             req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
                             (with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)
+  --out KIND=URL            stream metrics per interval while the runs go (repeatable):
+                            prometheus-remote-write=URL or otlp=URL (docs/METRICS_OUT.md)
   --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
                             headers, such query parameters and target env vars) in every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
@@ -57,6 +61,12 @@ const SPECS: FlagSpec[] = [
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
   { long: "output-bench", takesValue: true, example: "bench.json" },
+  {
+    long: "out",
+    takesValue: true,
+    repeatable: true,
+    example: "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
+  },
   { long: "no-redact", takesValue: false },
   { long: "strict", takesValue: false },
   ...BASELINE_FLAGS,
@@ -88,11 +98,13 @@ export interface RunArgs extends BaselineArgs {
   strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
+  /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
+  metricsOut?: MetricsOutput[];
 }
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
 export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): RunArgs {
-  const hints = { "-o": "use --out-dir <dir>", "--out": "use --out-dir <dir>" };
+  const hints = { "-o": "use --out-dir <dir>" };
   const raw = tokenize(argv, SPECS, hints, command);
   if (raw.values.has("help")) throw new HelpRequested(help);
   const flags = new FlagValues(raw, SPECS);
@@ -114,6 +126,9 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
+    ...(flags.has("out")
+      ? { metricsOut: flags.all("out").map((v) => metricsOutOf(flags.typed("out"), v)) }
+      : {}),
     ...baselineArgs(flags),
     ...dashboardOf(flags),
   };
@@ -182,4 +197,13 @@ function parseTargets(values: string[]): Record<string, string> {
     targets[m[1]] = m[2];
   }
   return targets;
+}
+
+/** A `run --out` value: only metrics outputs (results go to --out-dir). */
+function metricsOutOf(typed: string, value: string): MetricsOutput {
+  if (isMetricsOut(value)) return parseMetricsOut(typed, value);
+  throw new UsageError(
+    `${typed} ${value}: run writes its results to --out-dir; ${typed} takes KIND=URL, e.g. ` +
+      `${typed} prometheus-remote-write=http://127.0.0.1:9090/api/v1/write or ${typed} otlp=http://127.0.0.1:4318`,
+  );
 }

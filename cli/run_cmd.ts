@@ -42,6 +42,10 @@ import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
+import { MetricsExporter } from "./metrics_out/exporter.ts";
+import { type MetricsOutput, parseMetricsOutput } from "../results/export/metrics_output.ts";
+import { exportLine, type ExportSummary } from "../results/export/summary.ts";
+import { writeResultsFile } from "../results/io.ts";
 
 /** How another command (`demo`) runs through this one. */
 export interface RunCommandOptions {
@@ -168,15 +172,18 @@ async function execute(
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
   const interrupt = interruptSignal();
   const ran = ranSource(source.text, args);
+  const outputs = metricsOutputs(args, plan);
+  const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
+  const baseHooks = dashboard
+    ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
+    : progress.hooks;
   try {
-    const outcome = await runPlan(plan, {
+    const planned = await runPlan(plan, {
       outDir,
       resume: args.resume,
       keepSecrets,
       signal: interrupt.signal,
-      hooks: dashboard
-        ? mergeHooks(progress.hooks, dashboard.hooks(`${outDir}/results.json`))
-        : progress.hooks,
+      hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: {
         ...(source.preset ? { preset: source.preset } : { file: args.source }),
         source: source.text,
@@ -186,6 +193,7 @@ async function execute(
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
+    const outcome = exporter ? await withExport(planned, await exporter.close(), keepSecrets) : planned;
     // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
     const results = keepSecrets ? outcome.results : redactResults(outcome.results);
     await dashboard?.finish(results);
@@ -201,9 +209,30 @@ async function execute(
     throw err;
   } finally {
     live.done();
+    await exporter?.close(0);
     interrupt.dispose();
     await dashboard?.finish();
   }
+}
+
+/** `--out KIND=URL` flags, else the file's `out:` list (checked with the file). */
+function metricsOutputs(args: RunArgs, plan: Plan): MetricsOutput[] {
+  if (args.metricsOut) return args.metricsOut;
+  return (plan.experiment.out ?? []).flatMap((value) => {
+    const parsed = parseMetricsOutput(value);
+    return typeof parsed === "string" ? [] : [parsed];
+  });
+}
+
+/** The outcome with what the metrics outputs did, written into results.json too. */
+async function withExport(
+  outcome: RunPlanOutcome,
+  exported: ExportSummary[],
+  keepSecrets: boolean,
+): Promise<RunPlanOutcome> {
+  const results = { ...outcome.results, export: exported };
+  await writeResultsFile(outcome.resultsPath, results, { keepSecrets });
+  return { ...outcome, results };
 }
 
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
@@ -225,6 +254,7 @@ async function conclude(
     console.log(terminalSafe(thresholdLine(t, results.runs)));
   }
   if (gate) console.log(`\n${terminalSafe(gateTable(gate))}`);
+  for (const s of results.export ?? []) console.log(terminalSafe(exportLine(s)));
   await writeCiFiles(command, results, args, gate);
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
   if (outcome.interrupted) return outcome.stopExitCode;

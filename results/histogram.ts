@@ -204,3 +204,28 @@ function bucketize(
     count,
   }));
 }
+
+/**
+ * Calls `each` for every HDR bucket that holds values, lowest first, with its slot in the counts array
+ * (the same slots in every histogram of the shared shape) and its count: how other histogram formats are
+ * built from this one exactly (results/export/native_histogram.ts). Empty slots cost one array read.
+ */
+export function forEachBucket(h: Histogram, each: (slot: number, count: number) => void): void {
+  if (h.totalCount === 0) return;
+  if (!(h instanceof hdr.JsHistogram)) {
+    throw new TypeError("histogram buckets need a JS (non-wasm) histogram");
+  }
+  for (let i = 0; i < h.countsArrayLength; i++) {
+    const count = h.getCountAtIndex(i);
+    if (count !== 0) each(i, count);
+  }
+}
+
+/** A slot's bucket: its top (the value percentiles report) and its middle (what the mean adds up), µs. */
+export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number; medianUs: number } {
+  if (!(h instanceof hdr.JsHistogram)) {
+    throw new TypeError("histogram buckets need a JS (non-wasm) histogram");
+  }
+  const lowestUs = h.valueFromIndex(slot);
+  return { highestUs: h.highestEquivalentValue(lowestUs), medianUs: h.medianEquivalentValue(lowestUs) };
+}

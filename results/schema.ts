@@ -27,6 +27,7 @@ import type {
 } from "./schema_series.ts";
 import { runResultSchema, type targetInfoSchema } from "./schema_run.ts";
 import { expectationSchema } from "./expectation.ts";
+import { exportSummarySchema } from "./export/summary.ts";
 
 /** The tag of the format this module writes. */
 export const RESULTS_SCHEMA = "loadlab.results/v2";
@@ -173,6 +174,8 @@ export const resultsFileSchema = z.looseObject({
   shards: shardsSummarySchema.optional(),
   /** Secrets replaced by `[redacted N chars sha256:…]` (results/redact.ts); absent with `--no-redact`. */
   redaction: z.looseObject({ secrets: z.number().int().min(0), kinds: z.array(z.string()) }).optional(),
+  /** `--out KIND=URL`: what each metrics output sent, dropped and failed (results/export/summary.ts). */
+  export: z.array(exportSummarySchema).optional(),
 });
 
 export type LoadModel = (typeof LOAD_MODELS)[number];

@@ -1,7 +1,8 @@
 /**
  * @module
  * One run of one load model against one URL: spawns the workers, merges their interval samples into
- * one aggregator, reports live progress, and returns a complete `RunResult`. This is the function the
+ * one aggregator, reports live progress, hands each finished interval on (stamped with its wall-clock
+ * end) for metrics outputs, and returns a complete `RunResult`. This is the function the
  * CLI's `attack`, the demo and experiments all call.
  */
 import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
@@ -15,6 +16,7 @@ import { phasesSchedule } from "./load/schedule.ts";
 import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { CompleteInterval } from "./stats/interval_accumulator.ts";
+import type { IntervalDelta } from "../results/export/interval_delta.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -30,6 +32,11 @@ export interface AttackHooks {
    * load gracefully, as `signal` does, and the result says which and when (`abortedBy`, `incomplete`).
    */
   abortOn?: AbortRule[];
+  /**
+   * Each interval once every worker reported it (and samples that came later, `late`), stamped with the
+   * interval's end on the wall clock: for a metrics exporter. Called on the samples' path: queue only.
+   */
+  onInterval?(delta: IntervalDelta): void;
 }
 
 /**
@@ -62,6 +69,15 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   );
   const abort = abortOnFail(rules, config.intervalMs, measuredDurationMs(config));
   aggregatorOptions.onComplete = abort.onComplete;
+  // The measured run's start on the wall clock, known once the workers are told when to start.
+  let originEpochMs = 0;
+  const onInterval = hooks.onInterval;
+  if (onInterval) {
+    aggregatorOptions.onInterval = (delta: IntervalDelta) => {
+      delta.endEpochMs = originEpochMs + (delta.index + 1) * config.intervalMs;
+      onInterval(delta);
+    };
+  }
   const aggregator = new RunAggregator(aggregatorOptions);
   const flowAggregator = new FlowAggregator();
   const startedAt = new Date().toISOString();
@@ -80,7 +96,10 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     workers = await runWorkers(config, {
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
       onFlows: (flows) => flowAggregator.add(flows),
-      onStart: hooks.onStart,
+      onStart: (startAtEpochMs) => {
+        originEpochMs = startAtEpochMs + config.warmupMs;
+        hooks.onStart?.(startAtEpochMs);
+      },
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
     });
   } finally {

@@ -34,6 +34,7 @@ import {
 } from "../results/thresholds.ts";
 import { startTelemetry } from "../targets/mod.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
+import type { IntervalDelta } from "../results/export/interval_delta.ts";
 
 /** Progress callbacks for the CLI. */
 export interface RunPlanHooks {
@@ -43,6 +44,15 @@ export interface RunPlanHooks {
   /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
   onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
   onRunEnd?(result: RunResult, run: PlannedRun): void;
+  /**
+   * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with
+   * the run's target telemetry so far (null for a running server): for metrics outputs. Queue only.
+   */
+  onInterval?(
+    delta: IntervalDelta,
+    run: PlannedRun,
+    telemetry: (() => NonNullable<RunResult["telemetry"]>) | null,
+  ): void;
 }
 
 export interface RunPlanOptions {
@@ -242,6 +252,8 @@ async function executeRun(
   await telemetry?.ready;
   if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
   const warmupEnd = warmupSnapshot(target, config.warmupMs);
+  const onInterval = opts.hooks?.onInterval;
+  const peek = telemetry ? telemetry.peek : null;
   let attack: RunResult;
   let series: RunResult["telemetry"];
   try {
@@ -254,6 +266,7 @@ async function executeRun(
       abortOn: config.segment
         ? []
         : (run.abortOn ?? []).map((a) => ({ threshold: thresholds.get(a.expr)!, delayMs: a.delayMs })),
+      ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
     });
   } catch (err) {
     throw (logFile && requestLogError(err, logFile)) || err;

@@ -5,6 +5,7 @@
  * scenarios/schema.ts refines it with those checks into `experimentSchema`. Its own module so the checks
  * and the schema they complete do not import each other.
  */
+import { parseMetricsOutput } from "../results/export/metrics_output.ts";
 import { parseFailOn } from "../results/baseline_gate.ts";
 import { z } from "zod";
 import { expectationShape } from "../results/expectation.ts";
@@ -130,6 +131,13 @@ export const experimentObject = z.strictObject({
       for (const message of failOnProblems(rule)) ctx.addIssue({ code: "custom", message });
     }),
   ).default([]),
+  /** Metrics outputs, as `--out KIND=URL` (which replaces them): streamed per interval while the runs go. */
+  out: z.array(
+    z.string().superRefine((value, ctx) => {
+      const parsed = parseMetricsOutput(value);
+      if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
+    }),
+  ).optional(),
   /** The seed's expected directions ("cached's p99 lower than direct's"), checked in the report. */
   expect: z.array(z.strictObject(expectationShape)).optional(),
 });

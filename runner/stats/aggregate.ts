@@ -50,6 +50,7 @@ import {
   settleInterval,
 } from "./interval_accumulator.ts";
 import { detectStabilization } from "../../results/stabilization.ts";
+import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { verdict } from "../../results/bound_verdict.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
@@ -93,6 +94,7 @@ export class RunAggregator {
   readonly #statusCodes: Record<string, number> = {};
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
+  readonly #onInterval: AggregatorOptions["onInterval"];
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -105,6 +107,7 @@ export class RunAggregator {
     const tailMs = Math.max(opts.foldWindowMs ?? DEFAULT_FOLD_WINDOW_MS, 1000);
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
     this.#onComplete = opts.onComplete;
+    this.#onInterval = opts.onInterval;
   }
 
   /**
@@ -117,8 +120,11 @@ export class RunAggregator {
     const index = sample.index;
     if (index > this.#lastIndex) this.#lastIndex = index;
     const done = this.#complete.get(index);
-    if (done !== undefined) addToComplete(done, sampleAccumulator(sample), true);
-    else addSample(this.#slot(index), sample);
+    if (done !== undefined) {
+      const late = sampleAccumulator(sample);
+      addToComplete(done, late, true);
+      this.#onInterval?.(intervalDelta(index, late, true));
+    } else addSample(this.#slot(index), sample);
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
     this.#completeThrough(Math.min(...this.#reported));
@@ -148,7 +154,9 @@ export class RunAggregator {
   #completeThrough(last: number): void {
     for (const index of [...this.#open.keys()].sort((a, b) => a - b)) {
       if (index > last) break;
-      const done = completeInterval(this.#open.get(index)!);
+      const slot = this.#open.get(index)!;
+      this.#onInterval?.(intervalDelta(index, slot, false));
+      const done = completeInterval(slot);
       this.#complete.set(index, done);
       this.#open.delete(index);
       this.#onComplete?.(index, done);
@@ -278,6 +286,11 @@ export class RunAggregator {
     }
     this.#lastIndex = target;
   }
+}
+
+/** An interval for the exporter: the slot's counts by reference (it is not changed after), its encodings copied. */
+function intervalDelta(index: number, slot: IntervalAccumulator, late: boolean): IntervalDelta {
+  return { ...slot, index, endEpochMs: 0, histograms: [...slot.histograms], late };
 }
 
 /** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */

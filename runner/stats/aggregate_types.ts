@@ -6,6 +6,7 @@
  */
 import type { RunResult } from "../../results/mod.ts";
 import type { CompleteInterval } from "./interval_accumulator.ts";
+import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 
 /** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
 export type AggregateStats = Pick<
@@ -65,4 +66,10 @@ export interface AggregatorOptions {
    * (thresholds with `abortOnFail` are judged on these). Read only: its encodings are still to settle.
    */
   onComplete?(index: number, interval: Readonly<CompleteInterval>): void;
+  /**
+   * Told each interval once every worker reported it, and any sample that came later (`late`): what a
+   * metrics exporter streams. Called on the samples' path, so it must only queue; `endEpochMs` is 0 here
+   * (the aggregator knows no wall clock; runner/attack.ts sets it).
+   */
+  onInterval?(delta: IntervalDelta): void;
 }

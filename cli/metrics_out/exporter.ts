@@ -1,0 +1,191 @@
+/**
+ * @module
+ * `--out KIND=URL` while the load runs: the engine hands each finished interval over (runner/attack.ts
+ * `onInterval`, through scenarios/run.ts for experiments) into a bounded inbox, which costs it one array
+ * push. About once a second, in this (the main) isolate and never in a worker's loop, the inbox is folded
+ * into each run's cumulative series (results/export/run_series.ts: the HDR encodings decoded here, not on
+ * the engine's path) and the points go to one sender per output (./sender.ts), each with its own bounded
+ * queue, retries and counts. `close` flushes within a time limit and returns what each output did, for
+ * results.json's `export` and the terminal's "metrics out:" line.
+ */
+import snappy from "snappyjs";
+import denoJson from "../../deno.json" with { type: "json" };
+import type { IntervalDelta } from "../../results/export/interval_delta.ts";
+import {
+  type ExportPoint,
+  runLabels,
+  RunSeries,
+  type TelemetryGauge,
+} from "../../results/export/run_series.ts";
+import { encodeWriteRequest } from "../../results/export/remote_write.ts";
+import { otlpRequest } from "../../results/export/otlp_json.ts";
+import type { ExportSummary } from "../../results/export/summary.ts";
+import type { TelemetrySeries } from "../../results/mod.ts";
+import type { PlannedRun } from "../../scenarios/plan_types.ts";
+import type { RunPlanHooks } from "../../scenarios/run.ts";
+import type { MetricsOutput } from "../../results/export/metrics_output.ts";
+import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOptions } from "./sender.ts";
+
+/** Deltas waiting to be folded at most; beyond, the oldest is folded at once and its point dropped. */
+const INBOX_CAPACITY = 4_096;
+/** How long the flush at the end may take. */
+export const FLUSH_LIMIT_MS = 5_000;
+
+export interface ExporterOptions {
+  /** How often the inbox is folded and handed to the senders (ms). */
+  pumpEveryMs?: number;
+  sender?: Partial<SenderOptions>;
+}
+
+interface Pending {
+  series: RunSeries;
+  delta: IntervalDelta;
+  telemetry: TelemetryGauge[];
+}
+
+/** Streams a command's runs to every `--out` output. */
+export class MetricsExporter {
+  readonly #senders: OutputSender[];
+  readonly #pumpEveryMs: number;
+  #inbox: Pending[] = [];
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #current: RunSeries | null = null;
+  #currentName = "";
+  /** The series the last pump folded into: closed (`closingPoint`) when another one starts, or at the end. */
+  #pumped: RunSeries | null = null;
+
+  constructor(outputs: MetricsOutput[], opts: ExporterOptions = {}) {
+    const senderOptions = { ...DEFAULT_SENDER_OPTIONS, ...opts.sender };
+    this.#senders = outputs.map((o) => new OutputSender(o, encoderOf(o), senderOptions));
+    this.#pumpEveryMs = opts.pumpEveryMs ?? 1_000;
+  }
+
+  /** Hooks for `runAttack` of `loadlab attack` (one run, labelled experiment=attack; a shard's segment). */
+  attackHooks(segment?: { index: number; count: number }): { onInterval(delta: IntervalDelta): void } {
+    const run = { experiment: "attack", name: "attack", ...(segment ? { segment } : {}) };
+    return { onInterval: (delta) => this.interval(run, delta, null) };
+  }
+
+  /** `hooks` with the experiment's intervals streamed too. */
+  planHooks(experiment: string, hooks: RunPlanHooks): RunPlanHooks {
+    return {
+      ...hooks,
+      onInterval: (delta, run, telemetry) => {
+        hooks.onInterval?.(delta, run, telemetry);
+        this.interval(plannedLabels(experiment, run), delta, telemetry);
+      },
+    };
+  }
+
+  /** Queues one interval of the run named `run.name` (a new name starts a new series). */
+  interval(
+    run: Parameters<typeof runLabels>[0],
+    delta: IntervalDelta,
+    telemetry: (() => TelemetrySeries[]) | null,
+  ): void {
+    if (this.#current === null || this.#currentName !== run.name) {
+      this.#current = new RunSeries(runLabels(run), Date.now());
+      this.#currentName = run.name;
+    }
+    this.#inbox.push({
+      series: this.#current,
+      delta,
+      telemetry: telemetry ? latestTelemetry(telemetry()) : [],
+    });
+    if (this.#inbox.length > INBOX_CAPACITY) {
+      const oldest = this.#inbox.shift()!;
+      if (oldest.series !== this.#pumped) {
+        const closing: ExportPoint[] = [];
+        this.#closeSeries(closing, oldest.series);
+        this.#hand(closing);
+      }
+      oldest.series.fold(oldest.delta);
+      if (!oldest.delta.late) this.#senders.forEach((s) => s.countDropped(1));
+    }
+    this.#timer ??= setTimeout(() => this.#pump(), this.#pumpEveryMs);
+  }
+
+  /** Folds the inbox into points and hands them to every sender; `end`: no interval follows. */
+  #pump(end = false): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    const points: ExportPoint[] = [];
+    for (const { series, delta, telemetry } of this.#inbox.splice(0)) {
+      if (series !== this.#pumped) this.#closeSeries(points, series);
+      series.fold(delta);
+      if (!delta.late) points.push(series.point(delta, telemetry));
+    }
+    if (end) this.#closeSeries(points, null);
+    this.#hand(points);
+  }
+
+  #hand(points: ExportPoint[]): void {
+    if (points.length > 0) { for (const sender of this.#senders) sender.push(points); }
+  }
+
+  /** The previous series' closing point (late samples after its last interval); then `next` is current. */
+  #closeSeries(points: ExportPoint[], next: RunSeries | null): void {
+    const closing = this.#pumped?.closingPoint();
+    if (closing) points.push(closing);
+    this.#pumped = next;
+  }
+
+  /** Sends what is left within `limitMs`; what each output sent, dropped and failed. */
+  async close(limitMs = FLUSH_LIMIT_MS): Promise<ExportSummary[]> {
+    this.#pump(true);
+    const deadline = performance.now() + limitMs;
+    return await Promise.all(this.#senders.map((s) => s.close(deadline)));
+  }
+}
+
+/** The labels of a planned run: experiment, variant, load, run, repeat and its sweep values. */
+function plannedLabels(experiment: string, run: PlannedRun): Parameters<typeof runLabels>[0] {
+  return {
+    experiment,
+    variant: run.variant,
+    load: run.load,
+    name: run.name,
+    repeat: run.repeat,
+    sweeps: [run.sweep, run.sweep2].filter((s) => s !== undefined),
+    ...(run.attack.segment ? { segment: run.attack.segment } : {}),
+  };
+}
+
+/** Each process's last CPU and RSS sample (Redis series have neither and are left out). */
+function latestTelemetry(series: TelemetrySeries[]): TelemetryGauge[] {
+  return series.flatMap((s) => {
+    const last = s.samples.at(-1);
+    if (s.kind !== "process" || last === undefined) return [];
+    return [{
+      process: s.name,
+      ...(last.cpuPercent !== undefined ? { cpuPercent: last.cpuPercent } : {}),
+      ...(last.rssBytes !== undefined ? { rssBytes: last.rssBytes } : {}),
+    }];
+  });
+}
+
+const USER_AGENT = `loadlab/${denoJson.version}`;
+
+/** The body of a batch for the output's kind. */
+function encoderOf(output: MetricsOutput): (points: ExportPoint[]) => EncodedBatch {
+  if (output.kind === "otlp") {
+    return (points) => ({
+      body: JSON.stringify(otlpRequest(points, denoJson.version)),
+      headers: { "content-type": "application/json", "user-agent": USER_AGENT },
+    });
+  }
+  return (points) => ({
+    body: snappyCompress(encodeWriteRequest(points)),
+    headers: {
+      "content-encoding": "snappy",
+      "content-type": "application/x-protobuf",
+      "x-prometheus-remote-write-version": "0.1.0",
+      "user-agent": USER_AGENT,
+    },
+  });
+}
+
+/** Snappy's block format (not its framing format), as remote write requires. */
+function snappyCompress(bytes: Uint8Array): Uint8Array<ArrayBuffer> {
+  return snappy.compress(bytes.slice()) as Uint8Array<ArrayBuffer>;
+}

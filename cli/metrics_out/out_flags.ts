@@ -1,0 +1,15 @@
+/**
+ * @module
+ * `--out KIND=URL` on `attack` and `run` (results/export/metrics_output.ts parses the value): a bad one
+ * is a `UsageError` naming the flag and the fix (exit 2, before any load). `attack`'s `-o FILE` shares
+ * the flag: a value is a metrics output when its part before `=` is a known kind or looks like one.
+ */
+import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
+import { UsageError } from "../usage_error.ts";
+
+/** Parses one `--out KIND=URL` (`typed` is how the flag was spelled); throws `UsageError`. */
+export function parseMetricsOut(typed: string, value: string): MetricsOutput {
+  const parsed = parseMetricsOutput(value);
+  if (typeof parsed === "string") throw new UsageError(`${typed} ${value}: ${parsed}`);
+  return parsed;
+}

@@ -1,0 +1,171 @@
+/**
+ * @module
+ * One metrics output's delivery: a bounded queue of export points and one loop that POSTs them in
+ * batches, at most one request a second while the load runs (the points still carry every interval).
+ * Nothing here ever waits on the load or slows it: a full queue drops its oldest point (counted; the
+ * points are cumulative, so the next one sent still has the totals), a receiver that fails or cannot be
+ * reached is retried with backoff and then its batch is counted failed, and `close` flushes what is
+ * left within a time limit, counting the rest as dropped. The body (protobuf + snappy, or OTLP JSON) is
+ * built by the caller's encoder, so this file holds only the network I/O.
+ */
+import type { ExportPoint } from "../../results/export/run_series.ts";
+import type { ExportSummary } from "../../results/export/summary.ts";
+import { sleepUnlessAborted } from "../../system/sleep.ts";
+import type { MetricsOutput } from "../../results/export/metrics_output.ts";
+
+/** A request body and its headers, for one batch. */
+export interface EncodedBatch {
+  body: Uint8Array<ArrayBuffer> | string;
+  headers: Record<string, string>;
+}
+
+export interface SenderOptions {
+  /** Points held at most; beyond, the oldest is dropped. */
+  capacity: number;
+  /** Points per POST at most. */
+  maxBatch: number;
+  /** Attempts after the first failed one. */
+  retries: number;
+  /** First backoff; doubled on each retry. */
+  backoffMs: number;
+  /** One POST's time limit. */
+  timeoutMs: number;
+  /** Least time between two POSTs while the load runs. */
+  minGapMs: number;
+}
+
+/**
+ * A point holds its run's whole latency histogram (up to a few thousand buckets, ~30 KB), so the queue
+ * holds 600 (2.5 min of 250 ms intervals, ~20 MB at worst) and a longer outage keeps the newest.
+ */
+export const DEFAULT_SENDER_OPTIONS: SenderOptions = {
+  capacity: 600,
+  maxBatch: 600,
+  retries: 3,
+  backoffMs: 250,
+  timeoutMs: 5_000,
+  minGapMs: 1_000,
+};
+
+/** Queues points for one output and sends them; `close` flushes and returns what happened. */
+export class OutputSender {
+  readonly #queue: ExportPoint[] = [];
+  readonly #stats = { intervalsSent: 0, intervalsDropped: 0, intervalsFailed: 0, posts: 0, retries: 0 };
+  #lastError: string | undefined;
+  #wake: (() => void) | null = null;
+  /** Aborted by `close`: no more pauses between POSTs. */
+  readonly #hurry = new AbortController();
+  /** Aborted at the flush's deadline: whatever is under way stops. */
+  readonly #stop = new AbortController();
+  readonly #loop: Promise<void>;
+
+  constructor(
+    readonly output: MetricsOutput,
+    readonly encode: (points: ExportPoint[]) => EncodedBatch,
+    readonly opts: SenderOptions = DEFAULT_SENDER_OPTIONS,
+  ) {
+    this.#loop = this.#run();
+  }
+
+  /** Queues points (never waits); a full queue drops its oldest. */
+  push(points: ExportPoint[]): void {
+    for (const point of points) {
+      if (this.#queue.length >= this.opts.capacity) {
+        this.#queue.shift();
+        this.#stats.intervalsDropped++;
+      }
+      this.#queue.push(point);
+    }
+    this.#wake?.();
+  }
+
+  /** Counts points that never reached this queue (the exporter's own inbox overflowed). */
+  countDropped(points: number): void {
+    this.#stats.intervalsDropped += points;
+  }
+
+  /** Sends what is queued until `deadlineMs` (performance.now() time), then stops; the rest is dropped. */
+  async close(deadlineMs: number): Promise<ExportSummary> {
+    this.#hurry.abort();
+    this.#wake?.();
+    const timer = setTimeout(() => this.#stop.abort(), Math.max(0, deadlineMs - performance.now()));
+    try {
+      await this.#loop;
+    } finally {
+      clearTimeout(timer);
+    }
+    this.#stats.intervalsDropped += this.#queue.splice(0).length;
+    return {
+      kind: this.output.kind,
+      url: this.output.url,
+      ...this.#stats,
+      ...(this.#lastError !== undefined ? { lastError: this.#lastError } : {}),
+    };
+  }
+
+  async #run(): Promise<void> {
+    while (!this.#stop.signal.aborted) {
+      if (this.#queue.length === 0) {
+        if (this.#hurry.signal.aborted) return;
+        await new Promise<void>((resolve) => this.#wake = resolve);
+        this.#wake = null;
+        continue;
+      }
+      const batch = this.#queue.splice(0, this.opts.maxBatch);
+      await this.#deliver(batch);
+      await sleepUnlessAborted(this.opts.minGapMs, this.#hurry.signal);
+    }
+  }
+
+  /** POSTs one batch, retrying with backoff; counts it sent or failed. */
+  async #deliver(batch: ExportPoint[]): Promise<void> {
+    let encoded: EncodedBatch;
+    try {
+      encoded = this.encode(batch);
+    } catch (err) {
+      this.#fail(batch, `cannot encode: ${(err as Error).message}`);
+      return;
+    }
+    for (let attempt = 0; attempt <= this.opts.retries && !this.#stop.signal.aborted; attempt++) {
+      if (attempt > 0) {
+        this.#stats.retries++;
+        await sleepUnlessAborted(this.opts.backoffMs * 2 ** (attempt - 1), this.#stop.signal);
+        if (this.#stop.signal.aborted) break;
+      }
+      const outcome = await this.#post(encoded);
+      if (outcome === "ok") {
+        this.#stats.intervalsSent += batch.length;
+        return;
+      }
+      if (outcome === "refused") break;
+    }
+    this.#fail(batch);
+  }
+
+  #fail(batch: ExportPoint[], error?: string): void {
+    this.#stats.intervalsFailed += batch.length;
+    if (error !== undefined) this.#lastError = error;
+  }
+
+  /** One POST: "ok" (2xx), "retry" (network error, 5xx, 429) or "refused" (another 4xx: retrying cannot help). */
+  async #post(encoded: EncodedBatch): Promise<"ok" | "retry" | "refused"> {
+    this.#stats.posts++;
+    try {
+      const response = await fetch(this.output.url, {
+        method: "POST",
+        body: encoded.body,
+        headers: { ...encoded.headers, ...this.output.headers },
+        signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.opts.timeoutMs)]),
+      });
+      const text = response.ok ? (await response.body?.cancel(), "") : await response.text();
+      if (response.ok) return "ok";
+      this.#lastError = `HTTP ${response.status}${text ? `: ${text.trim().slice(0, 200)}` : ""}`;
+      return response.status >= 500 || response.status === 429 ? "retry" : "refused";
+    } catch (err) {
+      this.#lastError = this.#stop.signal.aborted
+        ? "the flush at the end ran out of time"
+        : (err as Error).message.split("\n")[0].slice(0, 200);
+      return "retry";
+    }
+  }
+}

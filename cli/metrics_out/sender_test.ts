@@ -1,0 +1,131 @@
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { freePort } from "../../system/ports.ts";
+import { type ExportPoint, RunSeries } from "../../results/export/run_series.ts";
+import { emptyIntervalCounts } from "../../results/interval_counts.ts";
+import { OutputSender, type SenderOptions } from "./sender.ts";
+
+const FAST: SenderOptions = {
+  capacity: 100,
+  maxBatch: 100,
+  retries: 3,
+  backoffMs: 10,
+  timeoutMs: 2_000,
+  minGapMs: 0,
+};
+
+function points(n: number): ExportPoint[] {
+  const series = new RunSeries({ experiment: "t", run: "r" }, Date.now());
+  return Array.from({ length: n }, (_, index) =>
+    series.point({
+      ...emptyIntervalCounts(),
+      index,
+      endEpochMs: Date.now() + index,
+      errorKinds: {},
+      inFlight: 0,
+      connections: 0,
+      histograms: [],
+      late: false,
+    }, []));
+}
+
+/** A receiver answering with `answer`; counts the points it got (the test encoder's body is the count). */
+function receiver(answer: () => Response | Promise<Response>) {
+  const got = { posts: 0, points: 0 };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    got.posts++;
+    const response = await answer();
+    if (response.ok) got.points += Number(await req.text());
+    return response;
+  });
+  return { url: `http://127.0.0.1:${server.addr.port}/write`, got, close: () => server.shutdown() };
+}
+
+function sender(url: string, opts: Partial<SenderOptions> = {}): OutputSender {
+  return new OutputSender(
+    { kind: "prometheus-remote-write", url, headers: {} },
+    (batch) => ({ body: String(batch.length), headers: {} }),
+    { ...FAST, ...opts },
+  );
+}
+
+Deno.test("sender: every point reaches a receiver that answers", async () => {
+  const r = receiver(() => new Response(null, { status: 204 }));
+  try {
+    const s = sender(r.url);
+    s.push(points(3));
+    s.push(points(2));
+    const summary = await s.close(performance.now() + 5_000);
+    assertEquals(summary.intervalsSent, 5);
+    assertEquals([summary.intervalsDropped, summary.intervalsFailed, summary.retries], [0, 0, 0]);
+    assertEquals(r.got.points, 5);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("sender: a receiver that is down is retried with backoff, then the points count as failed", async () => {
+  const s = sender(`http://127.0.0.1:${freePort()}/api/v1/write`);
+  s.push(points(4));
+  const summary = await s.close(performance.now() + 5_000);
+  assertEquals(summary.intervalsFailed, 4);
+  assertEquals(summary.intervalsSent, 0);
+  assertEquals(summary.retries, 3);
+  assertEquals(summary.posts, 4);
+  ok(summary.lastError && summary.lastError.length > 0, "the connection error is kept");
+});
+
+Deno.test("sender: a 4xx is not retried (the receiver refuses the data) and its text is kept", async () => {
+  const r = receiver(() => new Response("out of order sample", { status: 400 }));
+  try {
+    const s = sender(r.url);
+    s.push(points(2));
+    const summary = await s.close(performance.now() + 5_000);
+    assertEquals([summary.intervalsFailed, summary.retries, summary.posts], [2, 0, 1]);
+    assertEquals(summary.lastError, "HTTP 400: out of order sample");
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("sender: a full queue drops its oldest points while a POST hangs, and counts them", async () => {
+  let release!: () => void;
+  const hung = new Promise<void>((resolve) => release = resolve);
+  let first = true;
+  const r = receiver(async () => {
+    if (first) {
+      first = false;
+      await hung;
+    }
+    return new Response(null, { status: 200 });
+  });
+  try {
+    const s = sender(r.url, { capacity: 3 });
+    s.push(points(1));
+    while (r.got.posts === 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    s.push(points(5)); // the first POST still hangs: 2 of these 5 are dropped
+    release();
+    const summary = await s.close(performance.now() + 5_000);
+    assertEquals([summary.intervalsSent, summary.intervalsDropped, summary.intervalsFailed], [4, 2, 0]);
+    assertEquals(r.got.points, 4);
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("sender: the flush at the end stops at its time limit; what is left counts as dropped", async () => {
+  let release!: () => void;
+  const hung = new Promise<void>((resolve) => release = resolve);
+  const r = receiver(async () => (await hung, new Response(null, { status: 200 })));
+  try {
+    const s = sender(r.url, { maxBatch: 2 });
+    s.push(points(5));
+    const started = performance.now();
+    const summary = await s.close(performance.now() + 300);
+    ok(performance.now() - started < 3_000, "close returned near its limit");
+    assertEquals([summary.intervalsSent, summary.intervalsFailed, summary.intervalsDropped], [0, 2, 3]);
+    assertEquals(summary.lastError, "the flush at the end ran out of time");
+  } finally {
+    release();
+    await r.close();
+  }
+});

@@ -1,0 +1,27 @@
+/**
+ * @module
+ * What the engine hands a metrics exporter while a run goes: `IntervalDelta`, the counts and latency
+ * encodings of one interval once every worker reported it (or, rarely, a worker's sample that came after
+ * its interval was handed on: `late`, to be added to the totals all the same). Plain data the aggregator
+ * (runner/stats/aggregate.ts) already holds, copied by reference, so handing it on costs no merging: the
+ * exporter decodes the encodings off the engine's path. Its timestamp is the interval's end on the wall
+ * clock, the time its counts are true as of.
+ */
+import type { IntervalCounts } from "../interval_counts.ts";
+
+/** One interval's counts as the engine closed it; the encodings are of its workers' HDR histograms (µs). */
+export interface IntervalDelta extends IntervalCounts {
+  /** Interval index from the start of the measured run (after warm-up). */
+  index: number;
+  /** The interval's end, ms since the epoch. */
+  endEpochMs: number;
+  /** Failed requests by kind (results' error kinds). */
+  errorKinds: Record<string, number>;
+  /** Requests in flight and open connections when the interval closed (summed over workers). */
+  inFlight: number;
+  connections: number;
+  /** Compressed base64 HDR encodings of the corrected latency (µs), one per worker that answered. */
+  histograms: string[];
+  /** A sample that came after its interval had been handed on: counts to add, not a point of its own. */
+  late: boolean;
+}

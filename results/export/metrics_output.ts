@@ -1,0 +1,66 @@
+/**
+ * @module
+ * A metrics output as written after `--out` or in an experiment's `out:` list: `KIND=URL`, KIND one of
+ * `prometheus-remote-write` and `otlp`, URL http(s). `parseMetricsOutput` gives the output or the one
+ * sentence saying what is wrong and how to write it (the caller prefixes the flag or field). Credentials
+ * in the URL become a basic `Authorization` header (fetch refuses them in a URL) and leave the URL that
+ * results keep; an OTLP URL without a path gets `/v1/metrics`, as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
+ */
+import { nearest } from "../../validation/suggest.ts";
+import { METRICS_OUT_KINDS, type MetricsOutKind } from "./summary.ts";
+
+/** One parsed `KIND=URL`. */
+export interface MetricsOutput {
+  kind: MetricsOutKind;
+  /** Where to POST, without credentials. */
+  url: string;
+  /** `Authorization` from the URL's user and password, when it had them. */
+  headers: Record<string, string>;
+}
+
+/** One example of each kind, for messages and help. */
+export const METRICS_OUT_EXAMPLES: Record<MetricsOutKind, string> = {
+  "prometheus-remote-write": "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
+  otlp: "otlp=http://127.0.0.1:4318/v1/metrics",
+};
+
+const BOTH = `e.g. ${METRICS_OUT_EXAMPLES["prometheus-remote-write"]} or ${METRICS_OUT_EXAMPLES.otlp}`;
+
+/** Whether a value is meant as a metrics output (a known kind, or `name=` then a URL) rather than a file. */
+export function isMetricsOut(value: string): boolean {
+  const match = /^([a-z][a-z0-9-]*)=(.*)$/i.exec(value);
+  if (!match) return false;
+  return (METRICS_OUT_KINDS as readonly string[]).includes(match[1]) ||
+    /^[a-z][a-z0-9+.-]*:\/\//i.test(match[2]);
+}
+
+/** The output, or what is wrong with the value and the fix (one sentence, no prefix). */
+export function parseMetricsOutput(value: string): MetricsOutput | string {
+  const eq = value.indexOf("=");
+  if (eq < 0) return `not KIND=URL; ${BOTH}`;
+  const kindText = value.slice(0, eq);
+  const kind = METRICS_OUT_KINDS.find((k) => k === kindText);
+  if (!kind) {
+    const near = nearest(kindText, METRICS_OUT_KINDS);
+    return `unknown output kind "${kindText}"; ${near ? `did you mean ${near}? ` : ""}${BOTH}`;
+  }
+  const text = value.slice(eq + 1);
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return `${kind}: "${text}" is not a URL; give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return `${kind}: "${text}" is not http(s); give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
+  }
+  const headers: Record<string, string> = {};
+  if (url.username || url.password) {
+    const user = decodeURIComponent(url.username), password = decodeURIComponent(url.password);
+    headers.authorization = `Basic ${btoa(`${user}:${password}`)}`;
+    url.username = "";
+    url.password = "";
+  }
+  if (kind === "otlp" && url.pathname === "/") url.pathname = "/v1/metrics";
+  return { kind, url: url.href, headers };
+}

@@ -1,0 +1,308 @@
+/**
+ * End to end: `--out prometheus-remote-write=URL` into a real Prometheus (Debian's `prometheus` with its
+ * remote-write receiver and native histograms), queried back over its HTTP API; `--out otlp=URL` into a
+ * receiver in this test that parses the OTLP JSON and checks it against results.json; a receiver that is
+ * down; bad `--out` values. Loads are short, bounded and on loopback.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { freePort } from "../system/ports.ts";
+import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
+import type { ResultsFile } from "../results/mod.ts";
+
+const EXPERIMENT = `
+name: promtest
+targets:
+  plain: { kind: builtin }
+loads:
+  closed: { model: connections, connections: 2, duration: 1500ms, requests: [/json] }
+interval: 250ms
+`;
+
+/** A Prometheus with the remote-write receiver and native histograms on a free port; stopped by `stop`. */
+async function startPrometheus(dir: string) {
+  const port = freePort();
+  await Deno.writeTextFile(`${dir}/prometheus.yml`, "global:\n  scrape_interval: 1h\n");
+  const child = new Deno.Command("prometheus", {
+    args: [
+      "--web.enable-remote-write-receiver",
+      "--enable-feature=native-histograms",
+      `--storage.tsdb.path=${dir}/tsdb`,
+      `--web.listen-address=127.0.0.1:${port}`,
+      `--config.file=${dir}/prometheus.yml`,
+    ],
+    stdout: "null",
+    stderr: "null",
+  }).spawn();
+  const base = `http://127.0.0.1:${port}`;
+  let ready = false;
+  for (let i = 0; i < 300 && !ready; i++) {
+    ready = await fetch(`${base}/-/ready`).then((r) => (r.body?.cancel(), r.ok), () => false);
+    if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!ready) {
+    child.kill("SIGTERM");
+    await child.status;
+    throw new Error("prometheus did not become ready within 30 s");
+  }
+  const query = async (promql: string) => {
+    const response = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(promql)}`);
+    const body = await response.json();
+    assertEquals(body.status, "success", JSON.stringify(body));
+    return body.data.result as { metric: Record<string, string>; value: [number, string] }[];
+  };
+  const stop = async () => {
+    child.kill("SIGTERM");
+    await child.status;
+  };
+  return { url: `${base}/api/v1/write`, query, stop };
+}
+
+function within(actual: number, expected: number, relative: number, what: string): void {
+  ok(
+    Math.abs(actual - expected) <= expected * relative,
+    `${what}: ${actual} vs ${expected} (±${relative * 100}%)`,
+  );
+}
+
+Deno.test("run --out prometheus-remote-write: a real Prometheus returns the run's p99 and request count", async () => {
+  if (!requireProgram("prometheus")) return;
+  await withTempDir(async (dir) => {
+    const prometheus = await startPrometheus(dir);
+    try {
+      await Deno.writeTextFile(`${dir}/exp.yaml`, EXPERIMENT);
+      const r = await runLoadlab([
+        "run",
+        `${dir}/exp.yaml`,
+        "--out-dir",
+        `${dir}/out`,
+        "--out",
+        `prometheus-remote-write=${prometheus.url}`,
+      ]);
+      assertEquals(r.code, 0, r.stderr);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+      const run = results.runs[0];
+      const [exported] = results.export!;
+      ok(exported.intervalsSent >= 6, `one point per 250 ms interval: ${JSON.stringify(exported)}`);
+      assertEquals([exported.intervalsDropped, exported.intervalsFailed], [0, 0]);
+      ok(
+        r.stdout.includes(
+          `metrics out: prometheus-remote-write ${exported.intervalsSent} intervals sent, 0 dropped`,
+        ),
+      );
+
+      const selector = `{experiment="promtest",variant="plain",load="closed",run="${run.name}"}`;
+      const [p99] = await prometheus.query(
+        `histogram_quantile(0.99, loadlab_request_duration_seconds${selector})`,
+      );
+      // The native buckets hold HDR's buckets whole: a quantile moves at most one bucket (0.27%).
+      within(Number(p99.value[1]) * 1000, run.latencyMs.p99, NATIVE_BUCKET_WIDTH, "p99 ms");
+      const [p50] = await prometheus.query(
+        `histogram_quantile(0.5, loadlab_request_duration_seconds${selector})`,
+      );
+      within(Number(p50.value[1]) * 1000, run.latencyMs.p50, NATIVE_BUCKET_WIDTH, "p50 ms");
+      const [requests] = await prometheus.query(`loadlab_requests_total${selector}`);
+      assertEquals(Number(requests.value[1]), run.requests);
+      const [count] = await prometheus.query(`histogram_count(loadlab_request_duration_seconds${selector})`);
+      assertEquals(Number(count.value[1]), run.requests);
+      const errors = await prometheus.query(`loadlab_errors_total${selector}`);
+      ok(errors.some((e) => e.metric.kind === "connect"), "every error kind is a series");
+      const cpu = await prometheus.query(`loadlab_target_cpu_percent${selector}`);
+      assertEquals(cpu[0]?.metric.process, "target");
+    } finally {
+      await prometheus.stop();
+    }
+  });
+});
+
+/** Collects OTLP/HTTP JSON requests. */
+function otlpReceiver() {
+  const bodies: any[] = [];
+  const contentTypes: string[] = [];
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    if (new URL(req.url).pathname !== "/v1/metrics") return new Response("not here", { status: 404 });
+    contentTypes.push(req.headers.get("content-type") ?? "");
+    bodies.push(await req.json());
+    return Response.json({});
+  });
+  return {
+    url: `http://127.0.0.1:${server.addr.port}`,
+    bodies,
+    contentTypes,
+    close: () => server.shutdown(),
+  };
+}
+
+/** Every data point of the named metric over all requests, in arrival order. */
+function dataPoints(bodies: any[], name: string): any[] {
+  return bodies.flatMap((b) =>
+    b.resourceMetrics.flatMap((rm: any) =>
+      rm.scopeMetrics.flatMap((sm: any) =>
+        sm.metrics.filter((m: any) => m.name === name).flatMap((m: any) =>
+          (m.sum ?? m.gauge ?? m.exponentialHistogram).dataPoints
+        )
+      )
+    )
+  );
+}
+
+Deno.test("attack --out otlp: the receiver gets cumulative OTLP JSON that adds up to results.json", async () => {
+  const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  const receiver = otlpReceiver();
+  try {
+    await withTempDir(async (dir) => {
+      const targetUrl = `http://127.0.0.1:${target.addr.port}/`;
+      const r = await runLoadlab([
+        "attack",
+        targetUrl,
+        "-c",
+        "2",
+        "-d",
+        "1200ms",
+        "--interval",
+        "200ms",
+        "--out",
+        `otlp=${receiver.url}`,
+        "-o",
+        `${dir}/results.json`,
+      ]);
+      assertEquals(r.code, 0, r.stderr);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      const run = results.runs[0];
+      assertEquals(results.export![0].kind, "otlp");
+      assertEquals(results.export![0].url, `${receiver.url}/v1/metrics`);
+      ok(receiver.contentTypes.every((t) => t === "application/json"));
+      const resource = receiver.bodies[0].resourceMetrics[0].resource.attributes;
+      ok(resource.some((a: any) => a.key === "service.name" && a.value.stringValue === "loadlab"));
+
+      const requests = dataPoints(receiver.bodies, "loadlab.requests");
+      assertEquals(requests.length, results.export![0].intervalsSent);
+      assertEquals(Number(requests.at(-1).asInt), run.requests);
+      const times = requests.map((p) => BigInt(p.timeUnixNano));
+      ok(times.every((t, i) => i === 0 || t > times[i - 1]), "one point per interval, in time order");
+      const attributes = Object.fromEntries(
+        requests[0].attributes.map((a: any) => [a.key, a.value.stringValue]),
+      );
+      assertEquals(attributes, { experiment: "attack", variant: "attack", load: "attack", run: "attack" });
+
+      const latency = dataPoints(receiver.bodies, "loadlab.request.duration").at(-1);
+      assertEquals(Number(latency.count), run.requests);
+      const counts: number[] = latency.positive.bucketCounts.map(Number);
+      assertEquals(counts.reduce((a, b) => a + b, 0) + Number(latency.zeroCount), run.requests);
+      // The bucket holding the 99th percentile's rank has results' p99 inside it (exponential base 2^(1/256)).
+      const base = 2 ** (2 ** -latency.scale);
+      let seen = 0, k = 0;
+      while ((seen += counts[k]) < 0.99 * run.requests) k++;
+      const upperMs = base ** (latency.positive.offset + k + 1) * 1000;
+      ok(
+        run.latencyMs.p99 <= upperMs * (1 + 1e-9) && run.latencyMs.p99 > upperMs / base,
+        "p99 in its bucket",
+      );
+    });
+  } finally {
+    await receiver.close();
+    await target.shutdown();
+  }
+});
+
+Deno.test("run with out: in the experiment file streams there too, one series per run with its sweep value", async () => {
+  const receiver = otlpReceiver();
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/exp.yaml`,
+        `name: filetest
+targets:
+  plain: { kind: builtin }
+loads:
+  fixed: { model: count, requests: 300, connections: 2 }
+sweeps:
+  - { parameter: load.connections, values: [1, 2] }
+interval: 100ms
+out: ["otlp=${receiver.url}"]
+`,
+      );
+      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+      assertEquals(r.code, 0, r.stderr);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+      assertEquals(results.export?.[0].intervalsFailed, 0);
+      const requests = dataPoints(receiver.bodies, "loadlab.requests");
+      const lastByRun = new Map<string, any>();
+      for (const p of requests) {
+        const attributes = Object.fromEntries(p.attributes.map((a: any) => [a.key, a.value.stringValue]));
+        lastByRun.set(attributes.run, { attributes, value: Number(p.asInt) });
+      }
+      assertEquals(lastByRun.size, 2);
+      for (const run of results.runs) {
+        const last = lastByRun.get(run.name);
+        assertEquals(last?.value, run.requests);
+        assertEquals(last.attributes.sweep_load_connections, String(run.sweep!.value));
+        assertEquals(last.attributes.experiment, "filetest");
+      }
+    });
+  } finally {
+    await receiver.close();
+  }
+});
+
+Deno.test("attack --out to a receiver that is down: the run ends normally, failures counted and printed", async () => {
+  const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  try {
+    await withTempDir(async (dir) => {
+      const down = `http://127.0.0.1:${freePort()}/api/v1/write`;
+      const r = await runLoadlab([
+        "attack",
+        `http://127.0.0.1:${target.addr.port}/`,
+        "-n",
+        "2000",
+        "-c",
+        "2",
+        "--out",
+        `prometheus-remote-write=${down}`,
+        "--out",
+        `${dir}/results.json`,
+      ]);
+      assertEquals(r.code, 0, r.stderr);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      assertEquals(results.runs[0].requests, 2000);
+      const [exported] = results.export!;
+      assertEquals([exported.intervalsSent, exported.intervalsDropped], [0, 0]);
+      ok(exported.intervalsFailed >= 1 && exported.retries >= 3, JSON.stringify(exported));
+      ok(
+        r.stdout.includes(
+          `metrics out: prometheus-remote-write 0 intervals sent, 0 dropped, ${exported.intervalsFailed} failed (last error:`,
+        ),
+        r.stdout,
+      );
+    });
+  } finally {
+    await target.shutdown();
+  }
+});
+
+Deno.test("bad --out values are exit 2 with one line naming the flag and the fix, before any load", async () => {
+  const cases: [string[], string][] = [
+    [
+      ["attack", "http://127.0.0.1:1/", "--out", "promethus-remote-write=http://127.0.0.1:9090/api/v1/write"],
+      "did you mean prometheus-remote-write?",
+    ],
+    [["attack", "http://127.0.0.1:1/", "--out", "otlp=ftp://127.0.0.1/"], "not http(s)"],
+    [["attack", "http://127.0.0.1:1/", "--out", "otlp=nowhere"], "not a URL"],
+    [["run", "preset:demo", "--out", "results.json"], "run writes its results to --out-dir"],
+  ];
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/bad.yaml`,
+    "name: bad\ntargets: { a: { kind: builtin } }\nloads: { l: { model: count, requests: 1 } }\n" +
+      'out: ["otlpp=http://127.0.0.1:4318"]\n',
+  );
+  cases.push([["run", `${dir}/bad.yaml`], "did you mean otlp?"]);
+  for (const [args, expected] of cases) {
+    const r = await runLoadlab(args);
+    assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+    const lines = r.stderr.trim().split("\n");
+    assertEquals(lines.length, 1, r.stderr);
+    ok(/--out|out\[0\]/.test(lines[0]) && lines[0].includes(expected), lines[0]);
+  }
+  await Deno.remove(dir, { recursive: true });
+});
