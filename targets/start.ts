@@ -14,6 +14,8 @@ import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
+import { makeRuntimeDir, withPreload } from "./runtime_preload.ts";
+import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import {
   autoCores,
   type BuiltinSpec,
@@ -75,10 +77,13 @@ async function spawnChild(
   cpuAffinity?: number[],
 ): Promise<string> {
   const { command, args } = childCommand(spec);
+  stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name,
     command,
     args,
+    // Our own processes start the runtime sampler themselves (child_main.ts): no preload flag needed.
+    env: opts.runtime ? { [RUNTIME_DIR_ENV]: opts.runtime.dir } : undefined,
     stdinPiped: true,
     logFile: logFile(opts, name),
     cpuAffinity,
@@ -86,6 +91,7 @@ async function spawnChild(
   stack.push(() => proc.stop());
   stack.processes.push({ name, pid: proc.pid });
   const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
+  stack.markListening(); // the READY line comes once the server listens
   return JSON.parse(line).url;
 }
 
@@ -159,12 +165,16 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
 }
 
 async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
+  const run = opts.runtime
+    ? withPreload(opts.runtime, spec.command, spec.args ?? [], spec.env)
+    : { args: spec.args, env: spec.env };
+  stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name: "external app",
     command: spec.command,
-    args: spec.args,
+    args: run.args,
     cwd: spec.cwd,
-    env: spec.env,
+    env: run.env,
     logFile: spec.logFile ?? logFile(opts, "external"),
   });
   stack.push(() => proc.stop());
@@ -174,8 +184,10 @@ async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOption
   const readyPath = spec.ready?.path;
   const { hostname, port, protocol } = new URL(url);
   const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
+  const host = hostname.replace(/^\[|\]$/g, "");
   await pollReady(proc, async () => {
-    if (!readyPath) return await waitForPort(hostname.replace(/^\[|\]$/g, ""), portNumber, 1);
+    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) stack.markListening();
+    if (!readyPath) return stack.listeningAtMs !== null;
     const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
     return res.ok;
@@ -190,6 +202,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
   if ("kind" in spec.upstream) {
     const started = upstream = await startTarget(spec.upstream, { logDir: opts.logDir });
     stack.push(() => started.stop());
+    stack.spawnedAtMs ??= started.coldStart?.spawnAtMs ?? null;
     upstreamUrl = upstream.url;
     stack.processes.push(...upstream.processes);
   } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
@@ -267,6 +280,7 @@ export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Pr
   const stack = new Stack();
   let started: Started;
   try {
+    opts = { ...opts, runtime: await runtimeDirOf(stack, valid, opts) };
     started = valid.kind === "builtin"
       ? await startBuiltin(stack, valid, opts)
       : valid.kind === "external"
@@ -281,10 +295,32 @@ export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Pr
       cause: err,
     });
   }
-  return handle(stack, started, opts.signal);
+  return handle(stack, started, opts);
 }
 
-function handle(stack: Stack, started: Started, signal?: AbortSignal): RunningTarget {
+/** The runtime samplers' folder: `runtime/` in the log folder (a temp folder without one); undefined when off. */
+async function runtimeDirOf(stack: Stack, spec: TargetSpec, opts: StartOptions) {
+  if (spec.runtimeTelemetry === false) return undefined;
+  if (opts.logDir !== undefined) return await makeRuntimeDir(`${opts.logDir}/runtime`);
+  const temp = await Deno.makeTempDir({ prefix: "loadlab-runtime-" });
+  stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
+  return await makeRuntimeDir(temp);
+}
+
+/** Spawn to listening and to ready in ms, from the stack's marks; undefined when nothing was spawned. */
+function coldStartOf(stack: Stack): RunningTarget["coldStart"] {
+  const spawnAtMs = stack.spawnedAtMs;
+  if (spawnAtMs === null) return undefined;
+  const since = (ms: number) => Math.round((ms - spawnAtMs) * 10) / 10;
+  return {
+    spawnAtMs,
+    listeningMs: stack.listeningAtMs === null ? null : since(stack.listeningAtMs),
+    readyMs: since(performance.now()),
+  };
+}
+
+function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarget {
+  const signal = opts.signal;
   let stopping: Promise<void> | null = null;
   const stop = () => stopping ??= stack.stopAll();
   signal?.addEventListener("abort", () => void stop(), { once: true });
@@ -296,6 +332,8 @@ function handle(stack: Stack, started: Started, signal?: AbortSignal): RunningTa
     pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,
     redisPid: started.redis?.pid,
+    ...(opts.runtime ? { runtimeDir: opts.runtime.dir } : {}),
+    coldStart: coldStartOf(stack),
     ...(started.caFile ? { caFile: started.caFile } : {}),
     stats: () => stopping ? Promise.resolve({}) : started.stats(),
     stop,

@@ -7,6 +7,7 @@
  * it instead of each other.
  */
 import { type RedisHandle, resolveRedis } from "./redis.ts";
+import type { RuntimeDir } from "./runtime_preload.ts";
 import type { TargetInfo, TargetProcess } from "./spec.ts";
 
 /** How a target is started, whatever its kind. */
@@ -15,6 +16,8 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** Where process logs go (`<name>.log`); without it output is drained and only its tail kept. */
   logDir?: string;
+  /** Set by startTarget: the runtime samplers' folder and preloads (targets/runtime_preload.ts). */
+  runtime?: RuntimeDir;
 }
 
 /** What a start function hands to `handle`. */
@@ -35,6 +38,17 @@ export const noStats = (): Promise<Record<string, number>> => Promise.resolve({}
 export class Stack {
   #stops: Array<() => Promise<void>> = [];
   processes: TargetProcess[] = [];
+  /** Cold start (`performance.now()`): the first target process spawned, the last one listening. */
+  spawnedAtMs: number | null = null;
+  listeningAtMs: number | null = null;
+  /** Call right before spawning a target process (the first call counts). */
+  markSpawn(): void {
+    this.spawnedAtMs ??= performance.now();
+  }
+  /** Call when a target process accepts connections (the last call counts). */
+  markListening(): void {
+    this.listeningAtMs = performance.now();
+  }
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
   }

@@ -21,6 +21,7 @@ import * as sections from "./client/sections.ts";
 import * as overviewCharts from "./client/overview_charts.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as runCharts from "./client/run_charts.ts";
+import * as runtimeCharts from "./client/runtime_charts.ts";
 import * as littlesLaw from "./client/littles_law.ts";
 import * as instances from "./client/instances.ts";
 import * as targetCounters from "./client/target_counters.ts";
@@ -87,6 +88,7 @@ export function clientSource(entry = "loadlabMain"): string {
     overviewCharts,
     runDetail,
     runCharts,
+    runtimeCharts,
     littlesLaw,
     instances,
     targetCounters,
