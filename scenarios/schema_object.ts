@@ -88,6 +88,12 @@ export const experimentObject = z.strictObject({
   cooldown: durationSchema.prefault("0s"),
   order: z.enum(["interleaved", "sequential"]).default("interleaved"),
   restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
+  /**
+   * Requests sent one at a time right after each target start, for its cold-start curve
+   * (scenarios/cold_start.ts); default 10 with `restart: per-run` or `per-repeat`, else 0 (spawn to
+   * listening and ready are recorded either way).
+   */
+  coldStartRequests: z.number().int().min(0).max(1000, "coldStartRequests must be 0..1000").optional(),
   interval: durationSchema.prefault("250ms"),
   baseline: z.string().optional(),
   thresholds: z.array(thresholdSchema).default([]),

@@ -7,7 +7,7 @@
  * `--preload <preload.mjs>`, and loadlab's own target processes call the sampler themselves
  * (targets/child_main.ts). `runtimeTelemetry: false` on a target turns all of it off.
  */
-import { basename } from "node:path";
+import { basename, resolve } from "node:path";
 import { RUNTIME_DIR_ENV, runtimeSampler } from "./runtime_sampler.ts";
 
 /** The sampler as a CommonJS preload (Node's `--require`). */
@@ -29,8 +29,12 @@ export interface RuntimeDir {
   mjs: string;
 }
 
-/** Creates `dir` with both preload files in it. */
-export async function makeRuntimeDir(dir: string): Promise<RuntimeDir> {
+/**
+ * Creates `dir` with both preload files in it. The paths are absolute: the target runs in a folder of its
+ * own, and Node reads a relative `--require` as a package name.
+ */
+export async function makeRuntimeDir(folder: string): Promise<RuntimeDir> {
+  const dir = resolve(folder);
   await Deno.mkdir(dir, { recursive: true });
   const cjs = `${dir}/preload.cjs`, mjs = `${dir}/preload.mjs`;
   await Deno.writeTextFile(cjs, preloadCjs());
