@@ -3,7 +3,8 @@
  * "The knee, explained": for each sweep knee and capacity search the stored analysis found, the target
  * telemetry of the last point below it beside the first point above it (report/telemetry_digest.ts), the
  * resources that changed most between the two (by ratio, each above a floor so noise near zero does not
- * win), and a verdict on what saturated: the target's CPU (85% of a core or more), Redis's CPU, GC
+ * win), and a verdict on what saturated: the target's CPU (85% of a core or more), a core it had to wait
+ * for (its main thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC
  * (100 ms of pauses per second), the CMS pool's queue, an event loop blocked without the CPU being full,
  * or the generator. One sentence with the numbers, for the findings block and the report's sweep section.
  * Points without telemetry (a `url` target) are not explained. Pure.
@@ -25,12 +26,12 @@ export interface KneeExplanation {
   parameter: string;
   below: KneeSide;
   above: KneeSide;
-  /** What saturated: "CPU", "Redis", "GC", "pool", "event loop", "generator", or "none seen". */
+  /** What saturated: "CPU", "CPU (shared)", "Redis", "GC", "pool", "event loop", "generator", or "none seen". */
   resource: string;
   sentence: string;
 }
 
-type Measure = "cpuPct" | "loopP99Ms" | "gcMsPerSec" | "redisCpuPct" | "poolQueuedPct";
+type Measure = "cpuPct" | "runQueueWaitPct" | "loopP99Ms" | "gcMsPerSec" | "redisCpuPct" | "poolQueuedPct";
 
 const one = (x: number) => formatNumber(x, x >= 10 ? 0 : 1);
 
@@ -43,6 +44,11 @@ const MEASURES: Array<
     floor: 5,
     tell: (a, b, d) =>
       `the ${d.cpuProcess ?? "target"} process's CPU went from ${one(a)}% to ${one(b)}% of a core`,
+  },
+  {
+    key: "runQueueWaitPct",
+    floor: 5,
+    tell: (a, b) => `its main thread waited for a core ${one(a)}% → ${one(b)}% of the time`,
   },
   { key: "loopP99Ms", floor: 1, tell: (a, b) => `event-loop p99 went ${one(a)} → ${one(b)} ms` },
   { key: "gcMsPerSec", floor: 5, tell: (a, b) => `GC pauses went ${one(a)} → ${one(b)} ms per second` },
@@ -72,6 +78,9 @@ function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, strin
   const rose = (k: Measure, factor: number) =>
     above[k] !== null && (below[k] === null || above[k]! >= factor * Math.max(below[k]!, 1));
   if ((above.cpuPct ?? 0) >= 85) return ["CPU", "CPU-bound"];
+  if ((above.runQueueWaitPct ?? 0) >= 20 && rose("runQueueWaitPct", 1.5)) {
+    return ["CPU (shared)", "CPU-starved: the target waited for a core that other processes held"];
+  }
   if ((above.redisCpuPct ?? 0) >= 85) return ["Redis", "Redis-bound (its single thread is full)"];
   if ((above.gcMsPerSec ?? 0) >= 100 && rose("gcMsPerSec", 1.5)) return ["GC", "GC-bound"];
   if ((above.poolQueuedPct ?? 0) >= 50 && rose("poolQueuedPct", 1.5)) {

@@ -1,7 +1,7 @@
 /**
  * @module
  * One run's target telemetry boiled down to the numbers that say what limited it: CPU of the busiest
- * target process (% of one core), its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
+ * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
  * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, and whether the generator
  * limited the run. A field is null when the run did not sample it. Used by the knee explanation
  * (report/knee_explained.ts). Pure.
@@ -12,6 +12,8 @@ export interface TelemetryDigest {
   /** Mean CPU % (of one core) of the busiest target process, and its name. */
   cpuPct: number | null;
   cpuProcess: string | null;
+  /** Mean % of the time that process's main thread waited for a core (a shared machine). */
+  runQueueWaitPct: number | null;
   /** Mean over ticks of the event-loop delay p99 (ms) of the most delayed sampled process. */
   loopP99Ms: number | null;
   /** GC pause time per second of wall time, all kinds, summed over sampled processes. */
@@ -27,7 +29,10 @@ function mean(values: number[]): number | null {
   return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
 }
 
-function meanOf(series: TelemetrySeries, key: "cpuPercent" | "loopP99Ms" | "opsPerSec"): number | null {
+function meanOf(
+  series: TelemetrySeries,
+  key: "cpuPercent" | "loopP99Ms" | "opsPerSec" | "runQueueWaitPct",
+): number | null {
   return mean(series.samples.flatMap((s) => typeof s[key] === "number" ? [s[key] as number] : []));
 }
 
@@ -68,6 +73,7 @@ export function digestRun(run: RunResult): TelemetryDigest {
   return {
     cpuPct: cpu?.value ?? null,
     cpuProcess: cpu?.name ?? null,
+    runQueueWaitPct: cpu ? meanOf(procs.find((p) => p.name === cpu.name)!, "runQueueWaitPct") : null,
     loopP99Ms: loop?.value ?? null,
     gcMsPerSec: gcMsPerSec(runtimes),
     redisCpuPct: redis.length ? meanOf(redis[0], "cpuPercent") : null,
@@ -84,6 +90,7 @@ export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
   return {
     cpuPct: avg("cpuPct"),
     cpuProcess: digests.find((d) => d.cpuProcess)?.cpuProcess ?? null,
+    runQueueWaitPct: avg("runQueueWaitPct"),
     loopP99Ms: avg("loopP99Ms"),
     gcMsPerSec: avg("gcMsPerSec"),
     redisCpuPct: avg("redisCpuPct"),

@@ -65,6 +65,8 @@ export const telemetrySchema = z.looseObject({
     tMs: z.number(),
     cpuPercent: z.number().optional(),
     rssBytes: z.number().optional(),
+    /** Process: % of the interval its main thread waited in the run queue for a core (schedstat). */
+    runQueueWaitPct: z.number().optional(),
     opsPerSec: z.number().optional(),
     hits: z.number().optional(),
     misses: z.number().optional(),

@@ -1,6 +1,8 @@
 /**
  * @module
- * Per-interval telemetry of a running target: CPU % and RSS of each target process from `/proc`; Redis
+ * Per-interval telemetry of a running target: CPU % and RSS of each target process from `/proc`, and the
+ * share of the interval its main thread waited for a core (run-queue wait, `schedstat`: on a shared
+ * machine a loop can be slow without its CPU being full); Redis
  * ops/s, keyspace hits and misses, evicted keys, used memory and connected clients from `INFO`, and slow
  * log entries added (the growth of the newest `SLOWLOG` id); and the event-loop delay, GC and heap the
  * runtime samplers inside the target's processes wrote (targets/runtime_telemetry.ts). All in the
@@ -16,6 +18,19 @@ import { RuntimeReader } from "./runtime_telemetry.ts";
 
 /** Linux USER_HZ: /proc/<pid>/stat counts CPU time in these ticks on every mainstream architecture. */
 const CLOCK_TICKS_PER_SEC = 100;
+
+/**
+ * Seconds the main thread of `pid` (the event loop of a Node or Deno process) waited in the run queue for a
+ * core, from /proc/<pid>/schedstat; null where the kernel does not keep it.
+ */
+export function readRunQueueWaitSec(pid: number): number | null {
+  try {
+    const waitNs = Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[1]);
+    return Number.isFinite(waitNs) ? waitNs / 1e9 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
 export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
@@ -66,7 +81,7 @@ type Sample = TelemetrySeries["samples"][number];
 /** Turns successive cumulative /proc readings of one process into per-interval samples. */
 class ProcessSeries {
   readonly series: TelemetrySeries;
-  #last: { cpuSec: number; atMs: number } | null = null;
+  #last: { cpuSec: number; waitSec: number | null; atMs: number } | null = null;
   constructor(name: string, kind: "process" | "redis", readonly pid: number) {
     this.series = { name, kind, samples: [] };
     this.sample(0, performance.now(), false);
@@ -76,10 +91,15 @@ class ProcessSeries {
     const proc = readProcSample(this.pid);
     if (!proc) return null;
     const last = this.#last;
-    this.#last = { cpuSec: proc.cpuSec, atMs: nowMs };
+    const waitSec = readRunQueueWaitSec(this.pid);
+    this.#last = { cpuSec: proc.cpuSec, waitSec, atMs: nowMs };
     if (!record || !last) return null;
-    const cpuPercent = ((proc.cpuSec - last.cpuSec) / ((nowMs - last.atMs) / 1000)) * 100;
+    const wallSec = (nowMs - last.atMs) / 1000;
+    const cpuPercent = ((proc.cpuSec - last.cpuSec) / wallSec) * 100;
     const sample: Sample = { tMs, cpuPercent: Math.round(cpuPercent * 10) / 10, rssBytes: proc.rssBytes };
+    if (waitSec !== null && last.waitSec !== null) {
+      sample.runQueueWaitPct = Math.round(((waitSec - last.waitSec) / wallSec) * 1000) / 10;
+    }
     this.series.samples.push(sample);
     return sample;
   }

@@ -53,6 +53,8 @@ export interface PageTelemetry {
   t: TimeAxis;
   cpuPercent?: Array<number | null>;
   rssMiB?: Array<number | null>;
+  /** Process: % of the interval its main thread waited for a core. */
+  runQueueWaitPct?: Array<number | null>;
   opsPerSec?: Array<number | null>;
   hitsPerSec?: Array<number | null>;
   missesPerSec?: Array<number | null>;
@@ -189,6 +191,7 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   const columns = {
     cpuPercent: col((s) => s.cpuPercent),
     rssMiB: col((s) => mib(s.rssBytes)),
+    runQueueWaitPct: col((s) => s.runQueueWaitPct),
     opsPerSec: col((s) => s.opsPerSec),
     hitsPerSec: col((s, i) => perSec(s, i, s.hits)),
     missesPerSec: col((s, i) => perSec(s, i, s.misses)),

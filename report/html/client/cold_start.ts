@@ -28,7 +28,7 @@ export function coldStartCurve(run: PageRun): Array<{ x: number; y: number | nul
 }
 
 /** One table row per start. */
-function startRow(run: PageRun): Cell[] {
+export function coldStartRow(run: PageRun): Cell[] {
   const cs = run.coldStart!;
   const ms = (v: number | null | undefined) =>
     v === null || v === undefined ? { text: "–", sort: NaN } : { text: fmtMs(v), sort: v };
@@ -83,6 +83,6 @@ export function renderColdStart(data: PageData): HTMLElement | null {
   });
   const headers = ["variant", "start", "run", "listening", "ready", "first 2xx", "1st probe", "last probe"]
     .map((label, i) => ({ label, num: i === 1 || i > 2 }));
-  grid.appendChild(h("div", null, sortableTable(headers, runs.map(startRow))));
+  grid.appendChild(h("div", null, sortableTable(headers, runs.map(coldStartRow))));
   return sec;
 }

@@ -11,7 +11,7 @@ import type { KneeSide } from "../../knee_explained.ts";
 import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
 
 /** One telemetry row: what, the value below, the value above (– where not sampled). */
-function kneeRow(label: string, below: number | null, above: number | null, unit: string): Cell[] {
+export function kneeRow(label: string, below: number | null, above: number | null, unit: string): Cell[] {
   const show = (v: number | null) =>
     v === null ? { text: "–", sort: NaN } : { text: `${fmtNum(v, 1)}${unit}`, sort: v };
   return [{ text: label, cls: "name" }, show(below), show(above)];
@@ -22,6 +22,7 @@ export function kneeRows(below: KneeSide, above: KneeSide): Cell[][] {
   const b = below.digest, a = above.digest;
   return [
     kneeRow(`CPU of ${a.cpuProcess ?? b.cpuProcess ?? "target"} (% of a core)`, b.cpuPct, a.cpuPct, "%"),
+    kneeRow("main thread waiting for a core (% of time)", b.runQueueWaitPct, a.runQueueWaitPct, "%"),
     kneeRow("event-loop delay p99", b.loopP99Ms, a.loopP99Ms, " ms"),
     kneeRow("GC pauses per second", b.gcMsPerSec, a.gcMsPerSec, " ms"),
     kneeRow("Redis CPU (% of a core)", b.redisCpuPct, a.redisCpuPct, "%"),

@@ -160,6 +160,10 @@ export function telemetryCharts(
     const datasets = procs.flatMap((t, i) => [
       ...line(t, "CPU %", t.cpuPercent, i * 2),
       ...line(t, "RSS MiB", t.rssMiB, i * 2 + 1, "y2").map((d) => ({ ...d, borderDash: [4, 3] })),
+      ...line(t, "waiting for a core %", t.runQueueWaitPct, i * 2 + 2).map((d) => ({
+        ...d,
+        borderDash: [1, 2],
+      })),
     ]);
     const opts = timeLineOptions("CPU %", "linear", maxSec);
     opts.scales.y2 = {

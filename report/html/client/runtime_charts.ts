@@ -12,7 +12,7 @@ import { h } from "./dom.ts";
 import { addChart, color, markerPlugin, timeLineOptions, xy } from "./charts.ts";
 
 /** One line of a telemetry column, or nothing when the column is absent. */
-function column(
+export function telemetryLine(
   t: PageTelemetry,
   label: string,
   ys: Array<number | null> | undefined,
@@ -24,7 +24,7 @@ function column(
 }
 
 /** A right-hand axis that draws no grid of its own. */
-function rightAxis(title: string): any {
+export function rightAxisScale(title: string): any {
   return {
     position: "right",
     beginAtZero: true,
@@ -47,18 +47,18 @@ export function runtimeChart(
     const name = several ? `${t.name} ` : "";
     const base = s * 6;
     return [
-      ...column(t, `${name}loop delay p50`, t.loopP50Ms, base),
-      ...column(t, `${name}loop delay p99`, t.loopP99Ms, base + 1),
-      ...column(t, `${name}loop delay max`, t.loopMaxMs, base + 2, { borderDash: [2, 2] }),
+      ...telemetryLine(t, `${name}loop delay p50`, t.loopP50Ms, base),
+      ...telemetryLine(t, `${name}loop delay p99`, t.loopP99Ms, base + 1),
+      ...telemetryLine(t, `${name}loop delay max`, t.loopMaxMs, base + 2, { borderDash: [2, 2] }),
       ...Object.entries(t.gcMsPerSec ?? {}).flatMap(([kind, ys], k) =>
-        column(t, `${name}GC ${kind} ms/s`, ys, base + 3 + k, { yAxisID: "y2", borderDash: [6, 3] })
+        telemetryLine(t, `${name}GC ${kind} ms/s`, ys, base + 3 + k, { yAxisID: "y2", borderDash: [6, 3] })
       ),
-      ...column(t, `${name}heap MiB`, t.heapMiB, base + 5, { yAxisID: "y3", hidden: true }),
+      ...telemetryLine(t, `${name}heap MiB`, t.heapMiB, base + 5, { yAxisID: "y3", hidden: true }),
     ];
   });
   const opts = timeLineOptions("loop delay ms", "linear", maxSec);
-  opts.scales.y2 = { ...rightAxis("GC ms per s"), display: "auto" };
-  opts.scales.y3 = { ...rightAxis("heap MiB"), display: "auto" };
+  opts.scales.y2 = { ...rightAxisScale("GC ms per s"), display: "auto" };
+  opts.scales.y3 = { ...rightAxisScale("heap MiB"), display: "auto" };
   const runtimes = [...new Set(series.map((t) => t.runtime).filter(Boolean))].join(", ");
   addChart(grid, `event loop and GC${runtimes ? ` (${runtimes})` : ""}`, {
     type: "line",
@@ -83,15 +83,15 @@ export function redisServerChart(
   const redis = run.telemetry.filter((t) => t.kind === "redis" && (t.usedMemoryMiB || t.hitRatioPct));
   if (!redis.length) return;
   const datasets = redis.flatMap((t) => [
-    ...column(t, "hit ratio % (server)", t.hitRatioPct, 0),
-    ...column(t, "used memory MiB", t.usedMemoryMiB, 1, { yAxisID: "y2" }),
-    ...column(t, "connected clients", t.connectedClients, 2, { yAxisID: "y2", hidden: true }),
-    ...column(t, "evicted keys/s", t.evictedPerSec, 3, { yAxisID: "y2" }),
-    ...column(t, "slow log entries", t.slowlogAdded, 4, { yAxisID: "y2" }),
+    ...telemetryLine(t, "hit ratio % (server)", t.hitRatioPct, 0),
+    ...telemetryLine(t, "used memory MiB", t.usedMemoryMiB, 1, { yAxisID: "y2" }),
+    ...telemetryLine(t, "connected clients", t.connectedClients, 2, { yAxisID: "y2", hidden: true }),
+    ...telemetryLine(t, "evicted keys/s", t.evictedPerSec, 3, { yAxisID: "y2" }),
+    ...telemetryLine(t, "slow log entries", t.slowlogAdded, 4, { yAxisID: "y2" }),
   ]);
   const opts = timeLineOptions("hit ratio %", "linear", maxSec);
   opts.scales.y.max = 100;
-  opts.scales.y2 = rightAxis("MiB, clients, keys/s, entries");
+  opts.scales.y2 = rightAxisScale("MiB, clients, keys/s, entries");
   addChart(grid, "redis server (INFO, SLOWLOG)", {
     type: "line",
     data: { datasets },
