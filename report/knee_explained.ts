@@ -48,7 +48,10 @@ const MEASURES: Array<
   {
     key: "runQueueWaitPct",
     floor: 5,
-    tell: (a, b) => `its main thread waited for a core ${one(a)}% → ${one(b)}% of the time`,
+    tell: (a, b, d) =>
+      `the ${d.cpuProcess ?? "target"} process's main thread waited for a core ${one(a)}% → ${
+        one(b)
+      }% of the time`,
   },
   { key: "loopP99Ms", floor: 1, tell: (a, b) => `event-loop p99 went ${one(a)} → ${one(b)} ms` },
   { key: "gcMsPerSec", floor: 5, tell: (a, b) => `GC pauses went ${one(a)} → ${one(b)} ms per second` },

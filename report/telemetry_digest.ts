@@ -55,7 +55,8 @@ function gcMsPerSec(series: TelemetrySeries[]): number | null {
     const samples = s.samples;
     if (!samples.some((x) => x.gc)) continue;
     seen = true;
-    for (const x of samples) for (const kind of Object.values(x.gc ?? {})) ms += kind.ms;
+    // Each sample holds the pauses of the tick that ended at it: the first one's lie before the span.
+    for (const x of samples.slice(1)) for (const kind of Object.values(x.gc ?? {})) ms += kind.ms;
     spanMs = Math.max(spanMs, samples[samples.length - 1].tMs - samples[0].tMs);
   }
   return seen && spanMs > 0 ? ms / (spanMs / 1000) : null;
