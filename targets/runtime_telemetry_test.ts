@@ -3,7 +3,7 @@
  * as an external command (the sampler arrives through NODE_OPTIONS) each report a higher event-loop delay
  * while they serve a CPU-bound endpoint than while they serve one that only waits, with no absolute
  * number asserted; the Node app also reports GC pauses by kind; a failing sampler says why once and the
- * app still serves; and `runtimeTelemetry: false` leaves the process alone.
+ * app still serves; and `runtimeTelemetry: false` (or no log folder: `loadlab serve`) leaves it alone.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { startTarget } from "./start.ts";
@@ -69,7 +69,7 @@ async function compareCpuAndSleep(spec: TargetSpec): Promise<[TelemetrySeries, T
 }
 
 Deno.test("built-in target: the event loop is delayed by /cpu?ms=50, not by /sleep?ms=50", async () => {
-  const [sleeping] = await compareCpuAndSleep({ kind: "builtin" });
+  const [sleeping] = await compareCpuAndSleep({ kind: "builtin", runtimeTelemetry: true });
   assertEquals(sleeping.runtime, "deno");
   assert(sleeping.samples.every((s) => (s.heapUsedBytes ?? 0) > 0 && s.gc === undefined));
 });
@@ -99,6 +99,7 @@ async function nodeApp(fn: (spec: TargetSpec) => Promise<void>): Promise<void> {
       cwd: dir,
       env: { PORT: String(port) },
       url: `http://127.0.0.1:${port}`,
+      runtimeTelemetry: true,
     });
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -157,15 +158,23 @@ Deno.test({
   });
 });
 
-Deno.test("runtimeTelemetry: false starts no sampler and records no runtime series", async () => {
-  const target = await startTarget({ kind: "builtin", runtimeTelemetry: false });
+Deno.test("runtimeTelemetry: false starts no sampler in an experiment; without a log folder none is asked", async () => {
+  const logDir = await Deno.makeTempDir({ prefix: "loadlab-logs-" });
   try {
-    assertEquals(target.runtimeDir, undefined);
-    const telemetry = startTelemetry(target, { intervalMs: 200 });
-    await drive(target.url + "/", 1, 5, 2000);
-    await new Promise((r) => setTimeout(r, 500));
-    assertEquals(telemetry.stop().filter((s) => s.kind === "runtime"), []);
+    for (const [spec, opts] of [[{ runtimeTelemetry: false }, { logDir }], [{}, {}]] as const) {
+      const target = await startTarget({ kind: "builtin", ...spec }, opts);
+      try {
+        assertEquals(target.runtimeDir, undefined);
+        const telemetry = startTelemetry(target, { intervalMs: 200 });
+        await drive(target.url + "/", 1, 5, 2000);
+        await new Promise((r) => setTimeout(r, 500));
+        assertEquals(telemetry.stop().filter((s) => s.kind === "runtime"), []);
+      } finally {
+        await target.stop();
+      }
+    }
+    assertEquals([...Deno.readDirSync(logDir)].map((e) => e.name).includes("runtime"), false);
   } finally {
-    await target.stop();
+    await Deno.remove(logDir, { recursive: true });
   }
 });

@@ -72,7 +72,10 @@ export const builtinSpecSchema = z.object({
   cpuAffinity: z.union([z.array(z.number().int().min(0)).min(1), z.literal("auto")]).optional(),
   /** Cost of the CMS-like `/home` page (docs/studies/cache-burst.md). */
   cms: cmsSchema.optional(),
-  /** Sample event-loop delay, GC and heap inside the target's Node/Deno processes (default true). */
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
   runtimeTelemetry: z.boolean().optional(),
 });
 
@@ -89,7 +92,10 @@ export const externalSpecSchema = z.object({
     timeoutMs: z.number().positive("ready.timeoutMs must be > 0").optional(),
   }).optional(),
   logFile: z.string().optional(),
-  /** Sample event-loop delay, GC and heap inside the target's Node/Deno processes (default true). */
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
   runtimeTelemetry: z.boolean().optional(),
 });
 
@@ -113,7 +119,10 @@ export const exampleSpecSchema = z.object({
   host: hostSchema.optional(),
   port: portSchema.optional(),
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
-  /** Sample event-loop delay, GC and heap inside the target's Node/Deno processes (default true). */
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
   runtimeTelemetry: z.boolean().optional(),
 });
 
@@ -163,7 +172,10 @@ export const proxySpecSchema = z.object({
   host: hostSchema.optional(),
   port: portSchema.optional(),
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
-  /** Sample event-loop delay, GC and heap inside the target's Node/Deno processes (default true). */
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
   runtimeTelemetry: z.boolean().optional(),
 });
 

@@ -298,10 +298,15 @@ export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Pr
   return handle(stack, started, opts);
 }
 
-/** The runtime samplers' folder: `runtime/` in the log folder (a temp folder without one); undefined when off. */
+/**
+ * The runtime samplers' folder: `runtime/` in the log folder, where experiments read it; undefined when off.
+ * Without a log folder (`loadlab serve`, benchmarks) nobody reads it, so only `runtimeTelemetry: true`
+ * turns it on there (in a temp folder removed at stop).
+ */
 async function runtimeDirOf(stack: Stack, spec: TargetSpec, opts: StartOptions) {
   if (spec.runtimeTelemetry === false) return undefined;
   if (opts.logDir !== undefined) return await makeRuntimeDir(`${opts.logDir}/runtime`);
+  if (spec.runtimeTelemetry !== true) return undefined;
   const temp = await Deno.makeTempDir({ prefix: "loadlab-runtime-" });
   stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
   return await makeRuntimeDir(temp);
