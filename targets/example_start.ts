@@ -48,6 +48,7 @@ export async function startExample(stack: Stack, spec: ExampleSpec, opts: StartO
     if (stack.listeningAtMs === null && await waitForPort(host, port, 1)) stack.markListening();
     const res = await fetch(url + "/json", { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
+    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
     return res.ok;
   }, READY_TIMEOUT_MS);
   const command = [run.command, ...run.args].join(" ");

@@ -190,6 +190,7 @@ async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOption
     if (!readyPath) return stack.listeningAtMs !== null;
     const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
+    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
     return res.ok;
   }, timeoutMs);
   const command = [spec.command, ...spec.args ?? []].join(" ");

@@ -90,7 +90,7 @@ Deno.test({
       const title of [
         "event loop and GC (deno)",
         "redis server (INFO, SLOWLOG)",
-        "cold-start curve: latency since spawn",
+        "cold-start curve of steady: latency since spawn",
       ]
     ) {
       assert.ok(visit.value.labels.includes(title), `no "${title}" chart among ${visit.value.labels}`);

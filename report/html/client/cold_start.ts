@@ -3,9 +3,9 @@
  * @module
  * The cold-start section of report.html: per target start (scenarios/cold_start.ts), ms from the first
  * process's spawn to listening, to ready and to the first 2xx, with the first probe requests' latency; and
- * the cold-start curve per variant, on a time axis from the spawn: the probe requests one by one, then the
- * median latency of each interval of the run that followed (placed from the run's start, so within tens of
- * ms). With `restart: per-run` or `per-repeat` every run starts cold and each start is its own line.
+ * the cold-start curve per variant (one chart per load, one colour per variant, a line per start), on a time
+ * axis from the spawn: the probe requests one by one, then the median latency of each interval of the run
+ * that followed (placed from the run's start, so within tens of ms). With `restart: per-run` or `per-repeat` every run starts cold and each start is its own line.
  * Inlined by source text (see dom.ts).
  */
 import type { PageData } from "../page_data.ts";
@@ -57,32 +57,41 @@ export function renderColdStart(data: PageData): HTMLElement | null {
       "and the median of each interval of the run that followed.",
   );
   const variants = [...new Set(runs.map((r) => r.variant ?? r.name))];
-  const datasets = runs.map((r) => {
-    const i = variants.indexOf(r.variant ?? r.name);
-    return {
-      label: `${r.variant ?? r.name} start ${r.coldStart!.start}`,
-      data: coldStartCurve(r),
-      borderColor: color(i, r.coldStart!.start > 1 ? 0.55 : 1),
-      backgroundColor: color(i),
-      pointRadius: 2,
-    };
-  });
   const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
-  addChart(grid, "cold-start curve: latency since spawn", {
-    type: "line",
-    data: { datasets },
-    options: {
-      parsing: false,
-      spanGaps: false,
-      scales: {
-        x: { type: "linear", min: 0, title: { display: true, text: "seconds since spawn" } },
-        y: { type: "logarithmic", title: { display: true, text: "ms (probes, then interval p50)" } },
+  // One chart per load (each asks for its own path); one colour per variant, each start its own line.
+  for (const load of [...new Set(runs.map((r) => r.load ?? ""))]) {
+    const atLoad = runs.filter((r) => (r.load ?? "") === load);
+    const datasets = atLoad.map((r) => {
+      const v = r.variant ?? r.name;
+      const i = variants.indexOf(v);
+      const first = atLoad.find((x) => (x.variant ?? x.name) === v) === r;
+      return {
+        label: first ? v : `${v} start ${r.coldStart!.start}`,
+        data: coldStartCurve(r),
+        borderColor: color(i, first ? 1 : 0.5),
+        backgroundColor: color(i),
+        pointRadius: 2,
+        legendShown: first,
+      };
+    });
+    addChart(grid, `cold-start curve${load ? ` of ${load}` : ""}: latency since spawn`, {
+      type: "line",
+      data: { datasets },
+      options: {
+        parsing: false,
+        plugins: {
+          legend: { labels: { filter: (item: any, d: any) => d.datasets[item.datasetIndex].legendShown } },
+        },
+        scales: {
+          x: { type: "linear", min: 0, title: { display: true, text: "seconds since spawn" } },
+          y: { type: "logarithmic", title: { display: true, text: "ms (probes, then interval p50)" } },
+        },
       },
-    },
-  });
+    });
+  }
   const headers = ["variant", "start", "run", "listening", "ready", "first 2xx", "1st probe", "last probe"]
     .map((label, i) => ({ label, num: i === 1 || i > 2 }));
-  grid.appendChild(h("div", null, sortableTable(headers, runs.map(coldStartRow))));
+  sec.appendChild(sortableTable(headers, runs.map(coldStartRow)));
   return sec;
 }
