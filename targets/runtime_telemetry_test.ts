@@ -2,7 +2,8 @@
  * The runtime sampler end to end: the built-in target (Deno, which samples itself) and a Node app started
  * as an external command (the sampler arrives through NODE_OPTIONS) each report a higher event-loop delay
  * while they serve a CPU-bound endpoint than while they serve one that only waits, with no absolute
- * number asserted; the Node app also reports GC pauses by kind; a failing sampler says why once and the
+ * number asserted (both also time their cold start: spawn, then listening, then ready); the Node app also
+ * reports GC pauses by kind; a failing sampler says why once and the
  * app still serves; and `runtimeTelemetry: false` (or no log folder: `loadlab serve`) leaves it alone.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
@@ -56,6 +57,11 @@ const p99Of = (s: TelemetrySeries) => median(s.samples.map((x) => x.loopP99Ms ??
 async function compareCpuAndSleep(spec: TargetSpec): Promise<[TelemetrySeries, TelemetrySeries]> {
   const target = await startTarget(spec);
   try {
+    const cs = target.coldStart!;
+    assert(
+      cs.listeningMs !== null && cs.listeningMs >= 0 && cs.listeningMs <= cs.readyMs,
+      JSON.stringify(cs),
+    );
     const sleeping = await loopDelayUnder(target, "/sleep?ms=50");
     const busy = await loopDelayUnder(target, "/cpu?ms=50");
     assert(
