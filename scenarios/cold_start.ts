@@ -23,6 +23,8 @@ export function coldStartRequests(exp: { restart: string; coldStartRequests?: nu
   return exp.coldStartRequests ?? (exp.restart === "never" ? 0 : COLD_START_REQUESTS);
 }
 const PROBE_TIMEOUT_MS = 10_000;
+/** All probes of one start together stop after this long: a target that hangs must not hold up the run. */
+const PROBES_BUDGET_MS = 15_000;
 
 export type ColdStart = NonNullable<RunResult["coldStart"]>;
 
@@ -33,12 +35,16 @@ export function probePath(config: AttackConfig): string {
   return first?.path ?? "/";
 }
 
-/** Sends the probe requests to a target just started (`start` counts the starts of its variant, from 1). */
+/**
+ * Sends the probe requests to a target just started (`start` counts the starts of its variant, from 1),
+ * fewer when Ctrl-C comes or they take over 15 s together.
+ */
 export async function measureColdStart(
   target: RunningTarget,
   start: number,
   config: AttackConfig,
   requests: number,
+  signal?: AbortSignal,
 ): Promise<ColdStart | null> {
   const marks = target.coldStart;
   if (!marks) return null;
@@ -46,11 +52,16 @@ export async function measureColdStart(
   const client = clientFor(target, config);
   const firstRequestsMs: Array<number | null> = [];
   let first2xxMs: number | null = null;
+  const deadline = performance.now() + PROBES_BUDGET_MS;
   try {
-    for (let i = 0; i < requests; i++) {
+    for (let i = 0; i < requests && performance.now() < deadline && !signal?.aborted; i++) {
       const sentAt = performance.now();
+      const timeout = AbortSignal.timeout(PROBE_TIMEOUT_MS);
       try {
-        const res = await fetch(target.url + path, { client, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+        const res = await fetch(target.url + path, {
+          client,
+          signal: signal ? AbortSignal.any([timeout, signal]) : timeout,
+        });
         await res.arrayBuffer();
         const doneAt = performance.now();
         firstRequestsMs.push(round(doneAt - sentAt));

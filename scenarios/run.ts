@@ -229,7 +229,7 @@ async function executeRun(
     ...(logFile ? { logFile } : {}),
   });
   const coldStart = target.startedNow && target.running
-    ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp))
+    ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;
   const statsBefore = await target.stats();
   const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
