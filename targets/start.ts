@@ -9,12 +9,21 @@ import type { BalanceMode } from "./balancer/balancer.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
 import { TargetError } from "./errors.ts";
 import { startExample } from "./example_start.ts";
-import { logFile, noStats, Stack, type Started, type StartOptions, startRedis } from "./start_stack.ts";
+import {
+  coldStartOf,
+  logFile,
+  noStats,
+  runtimeDirOf,
+  Stack,
+  type Started,
+  type StartOptions,
+  startRedis,
+} from "./start_stack.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
-import { makeRuntimeDir, withPreload } from "./runtime_preload.ts";
+import { withPreload } from "./runtime_preload.ts";
 import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import {
   autoCores,
@@ -297,32 +306,6 @@ export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Pr
     });
   }
   return handle(stack, started, opts);
-}
-
-/**
- * The runtime samplers' folder: `runtime/` in the log folder, where experiments read it; undefined when off.
- * Without a log folder (`loadlab serve`, benchmarks) nobody reads it, so only `runtimeTelemetry: true`
- * turns it on there (in a temp folder removed at stop).
- */
-async function runtimeDirOf(stack: Stack, spec: TargetSpec, opts: StartOptions) {
-  if (spec.runtimeTelemetry === false) return undefined;
-  if (opts.logDir !== undefined) return await makeRuntimeDir(`${opts.logDir}/runtime`);
-  if (spec.runtimeTelemetry !== true) return undefined;
-  const temp = await Deno.makeTempDir({ prefix: "loadlab-runtime-" });
-  stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
-  return await makeRuntimeDir(temp);
-}
-
-/** Spawn to listening and to ready in ms, from the stack's marks; undefined when nothing was spawned. */
-function coldStartOf(stack: Stack): RunningTarget["coldStart"] {
-  const spawnAtMs = stack.spawnedAtMs;
-  if (spawnAtMs === null) return undefined;
-  const since = (ms: number) => Math.round((ms - spawnAtMs) * 10) / 10;
-  return {
-    spawnAtMs,
-    listeningMs: stack.listeningAtMs === null ? null : since(stack.listeningAtMs),
-    readyMs: since(performance.now()),
-  };
 }
 
 function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarget {
