@@ -64,12 +64,15 @@ export interface PageTelemetry {
   connectedClients?: Array<number | null>;
   evictedPerSec?: Array<number | null>;
   slowlogAdded?: Array<number | null>;
-  /** Runtime series (Node/Deno sampler): event-loop delay per tick (ms), heap, GC pause ms per second by kind. */
+  /**
+   * Runtime series (Node/Deno sampler): event-loop delay per tick (ms), heap, GC pause ms per second (all
+   * kinds: results.json keeps them apart; one column keeps a long experiment's page within its budget).
+   */
   loopP50Ms?: Array<number | null>;
   loopP99Ms?: Array<number | null>;
   loopMaxMs?: Array<number | null>;
   heapMiB?: Array<number | null>;
-  gcMsPerSec?: Record<string, Array<number | null>>;
+  gcMsPerSec?: Array<number | null>;
   /** "node" or "deno"; the error that stopped the sampler, if one did. */
   runtime?: string;
   error?: string;
@@ -207,14 +210,11 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
     loopP99Ms: col((s) => s.loopP99Ms),
     loopMaxMs: col((s) => s.loopMaxMs),
     heapMiB: col((s) => mib(s.heapUsedBytes)),
+    gcMsPerSec: col((s, i) =>
+      perSec(s, i, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined)
+    ),
   };
   for (const [k, v] of Object.entries(columns)) if (v) out[k as keyof typeof columns] = v;
-  const gcKinds = [...new Set(ss.flatMap((s) => Object.keys(s.gc ?? {})))].sort();
-  if (gcKinds.length) {
-    out.gcMsPerSec = Object.fromEntries(
-      gcKinds.map((kind) => [kind, col((s, i) => perSec(s, i, s.gc ? s.gc[kind]?.ms ?? 0 : undefined))!]),
-    );
-  }
   if (series.runtime) out.runtime = series.runtime;
   if (series.error) out.error = series.error;
   return out;

@@ -3,7 +3,7 @@
  * @module
  * Browser-side charts of what happened inside the target during one run, on the latency chart's time
  * axis: the event loop (delay p50/p99/max per tick of the sampler in each Node or Deno process, GC pause
- * time per second by kind on a second axis, heap used hidden until asked for) and the Redis server's own
+ * time per second on a second axis (by kind in results.json), heap used hidden until asked for) and the Redis server's own
  * view (keyspace hit ratio, memory, connected clients, evictions and slow log entries per interval).
  * A sampler that stopped on an error says so under the chart. Inlined by source text (see dom.ts).
  */
@@ -50,9 +50,10 @@ export function runtimeChart(
       ...telemetryLine(t, `${name}loop delay p50`, t.loopP50Ms, base),
       ...telemetryLine(t, `${name}loop delay p99`, t.loopP99Ms, base + 1),
       ...telemetryLine(t, `${name}loop delay max`, t.loopMaxMs, base + 2, { borderDash: [2, 2] }),
-      ...Object.entries(t.gcMsPerSec ?? {}).flatMap(([kind, ys], k) =>
-        telemetryLine(t, `${name}GC ${kind} ms/s`, ys, base + 3 + k, { yAxisID: "y2", borderDash: [6, 3] })
-      ),
+      ...telemetryLine(t, `${name}GC pauses ms/s`, t.gcMsPerSec, base + 3, {
+        yAxisID: "y2",
+        borderDash: [6, 3],
+      }),
       ...telemetryLine(t, `${name}heap MiB`, t.heapMiB, base + 5, { yAxisID: "y3", hidden: true }),
     ];
   });
