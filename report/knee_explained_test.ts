@@ -92,3 +92,40 @@ Deno.test("explainKnees follows the stored knee to the next swept value and land
   assert.deepEqual(k.below.runs, ["direct/steady/load.rate=200"]);
   assert.ok(buildFindings(results).some((f) => f.kind === "knee" && f.text === k.sentence));
 });
+
+Deno.test("explainKnees puts a capacity search's passing value beside its first failing probe above", () => {
+  const probe = (rate: number, cpu: number) => ({
+    ...point(rate, { cpuPercent: cpu }, { loopP99Ms: cpu / 10 }),
+    name: `probe@${rate}`,
+    probe: true,
+  });
+  const results = makeSweepMatrix();
+  results.runs = [probe(100, 40), probe(400, 100), probe(200, 70)];
+  results.analysis = {
+    noiseRule: "within-run",
+    groups: [],
+    comparisons: [],
+    knees: [],
+    searches: [{
+      parameter: "load.rate",
+      target: "direct",
+      load: "steady",
+      slo: "p99 < 100ms",
+      value: 200,
+      low: { value: 100, run: "probe@100" },
+      high: { value: 400, run: "probe@400" },
+      confirmRun: null,
+      probes: [
+        { value: 100, run: "probe@100", ok: true },
+        { value: 400, run: "probe@400", ok: false },
+        { value: 200, run: "probe@200", ok: true },
+      ],
+    }],
+  };
+  const [k] = explainKnees(results);
+  assert.deepEqual([k.below.runs, k.above.runs, k.resource], [["probe@200"], ["probe@400"], "CPU"]);
+  assert.match(
+    k.sentence,
+    /^Above the knee of the capacity search of direct \/ steady \(load\.rate 200 → 400\)/,
+  );
+});
