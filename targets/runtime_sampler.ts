@@ -8,11 +8,12 @@
  * reads on the run's time axis: a file per process is the cheapest channel that needs no port, works
  * for every process a wrapper command forks, and survives the reader being late.
  *
- * `runtimeSampler` is written into a preload file by its source text (`preloadSource`), so it must stay
- * self-contained: it uses only its parameters and globals. It never throws and never keeps the process
- * alive (its timers are unref'd); the first error stops it and is written once, as an `error` line.
+ * `runtimeSampler` is written into the preload files by its source text (targets/runtime_preload.ts), so
+ * it must stay self-contained, one function using only its parameter and globals (hence its length).
+ * loadlab's own target processes call it through `sampleThisProcess`. It never throws and never keeps the
+ * process alive (its timers are unref'd); the first error stops it and is written once, as an `error`
+ * line (on stderr when its file cannot be opened).
  */
-
 import * as perfHooks from "node:perf_hooks";
 import * as fs from "node:fs";
 import proc from "node:process";
