@@ -73,7 +73,9 @@ export function runtimeSampler(host: SamplerHost): void {
   };
   try {
     const dir = host.proc.env.LOADLAB_RUNTIME_DIR;
-    if (!dir) return;
+    // Once per process: Deno also honours NODE_OPTIONS' --require, so a `deno run` gets both preloads.
+    if (!dir || g.__loadlabRuntimeSampler) return;
+    g.__loadlabRuntimeSampler = true;
     const tickMs = Number(host.proc.env.LOADLAB_RUNTIME_TICK_MS) || 250;
     const resolutionMs = 10;
     fd = host.fs.openSync(`${dir}/${host.proc.pid}.jsonl`, "a");

@@ -13,7 +13,7 @@ import type { RunningTarget, TargetSpec } from "./spec.ts";
 import type { TelemetrySeries } from "../results/mod.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { freePort } from "../system/ports.ts";
-import { preloadCjs } from "./runtime_preload.ts";
+import { makeRuntimeDir, preloadCjs, withPreload } from "./runtime_preload.ts";
 
 const onCi = Deno.env.get("CI") === "true";
 const node = findProgram("node");
@@ -182,5 +182,28 @@ Deno.test("runtimeTelemetry: false starts no sampler in an experiment; without a
     assertEquals([...Deno.readDirSync(logDir)].map((e) => e.name).includes("runtime"), false);
   } finally {
     await Deno.remove(logDir, { recursive: true });
+  }
+});
+
+Deno.test("a deno run target gets one sampler, though Deno honours NODE_OPTIONS' --require too", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-runtime-" });
+  try {
+    const runtime = await makeRuntimeDir(dir);
+    await Deno.writeTextFile(`${dir}/idle.js`, "setTimeout(() => {}, 1200);\n");
+    const { args, env } = withPreload(runtime, Deno.execPath(), ["run", "-A", `${dir}/idle.js`]);
+    assertEquals(args.slice(0, 3), ["run", "--preload", runtime.mjs]);
+    assert(env.NODE_OPTIONS.endsWith(`--require ${JSON.stringify(runtime.cjs)}`), env.NODE_OPTIONS);
+    const out = await new Deno.Command(Deno.execPath(), { args, env, stdout: "null", stderr: "piped" })
+      .output();
+    assert(out.success, new TextDecoder().decode(out.stderr));
+    const files = [...Deno.readDirSync(dir)].filter((e) => e.name.endsWith(".jsonl"));
+    assertEquals(files.length, 1);
+    const times = Deno.readTextFileSync(`${dir}/${files[0].name}`).trim().split("\n").map((l) =>
+      JSON.parse(l).t
+    );
+    // One sampler ticks every 250 ms; two would write pairs of lines a few ms apart.
+    assert(times.length >= 2 && times.every((t, i) => i === 0 || t - times[i - 1] >= 150), String(times));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
   }
 });
