@@ -223,7 +223,8 @@ export function isListenError(err: unknown): err is Error {
 export function latestTelemetry(series: TelemetrySeries[]): NonNullable<LiveProgress["targets"]> {
   return series.flatMap((s) => {
     const last = s.samples.at(-1);
-    if (!last) return [];
+    // Runtime series (event loop, GC) share their process's name and carry no CPU or memory.
+    if (!last || s.kind === "runtime") return [];
     const rssMiB = typeof last.rssBytes === "number" ? Math.round(last.rssBytes / 10485.76) / 100 : null;
     return [{ name: s.name, cpuPercent: last.cpuPercent ?? null, rssMiB }];
   });

@@ -12,10 +12,11 @@ import type { Analysis, ResultsFile, RunResult } from "../results/mod.ts";
 import { type Expectation, higherIsBetter } from "../results/expectation.ts";
 import { flaggedRuns, runVerdict } from "../results/run_verdict.ts";
 import { formatDurationMs, formatNumber } from "./text_format.ts";
+import { explainKnees } from "./knee_explained.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
 export interface Finding {
-  kind: "load" | "flagged" | "expect";
+  kind: "load" | "flagged" | "expect" | "knee";
   text: string;
   tone: "plain" | "warn" | "good" | "bad";
 }
@@ -205,10 +206,14 @@ function showMetric(m: Expectation["metric"], x: number): string {
   return formatDurationMs(x);
 }
 
-/** The findings of a results file: load sentences, flagged runs, then the seed's expectations. */
+/**
+ * The findings of a results file: load sentences, what saturated above each knee
+ * (report/knee_explained.ts), flagged runs, then the seed's expectations.
+ */
 export function buildFindings(results: ResultsFile): Finding[] {
   return [
     ...loadFindings(results),
+    ...explainKnees(results).map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
     ...flaggedFinding(results),
     ...(results.experiment.expect ?? []).map((e) => expectFinding(e, results)),
   ];

@@ -164,6 +164,21 @@ export const runResultSchema = z.looseObject({
   /** The same counters from the warm-up's end (a snapshot then) to the run's end; only with a warm-up. */
   targetStatsMeasured: z.record(z.string(), z.number()).optional(),
   /**
+   * The first run after loadlab started its target (scenarios/cold_start.ts): ms from the first process's
+   * spawn to listening (null when not observed), to ready, to the first 2xx (null: none of the probe
+   * requests got one), the latency of the probe requests sent one at a time to `path` (null: failed), and
+   * ms from spawn to this run's start. `start` counts the starts of this variant, from 1.
+   */
+  coldStart: z.looseObject({
+    start: z.number().int().min(1),
+    path: z.string(),
+    listeningMs: z.number().nullable(),
+    readyMs: z.number(),
+    first2xxMs: z.number().nullable(),
+    firstRequestsMs: z.array(z.number().nullable()),
+    runStartMs: z.number(),
+  }).optional(),
+  /**
    * One execution segment of a load split over several generators (`--segment index/count`): the run
    * holds only this shard's share until `loadlab merge` adds the shards up. `startAt` is when its
    * schedule started (warm-up included; the shared `--start-at` when given), `lateMs` how late this

@@ -48,18 +48,39 @@ export const intervalSchema = z.looseObject({
   histogramEncoded: z.string().optional(),
 });
 
-/** Telemetry of a target process or a Redis server, sampled per interval. */
+/**
+ * Telemetry of a target process or a Redis server, sampled per interval (`process`: CPU and RSS from
+ * /proc; `redis`: its INFO; `runtime`: what the sampler inside a Node or Deno target process measured,
+ * targets/runtime_sampler.ts, per its own tick).
+ */
 export const telemetrySchema = z.looseObject({
   /** e.g. "target", "target#2", "redis". */
   name: z.string(),
-  kind: z.enum(["process", "redis"]),
+  kind: z.enum(["process", "redis", "runtime"]),
+  /** `runtime` series: "node" or "deno". */
+  runtime: z.string().optional(),
+  /** `runtime` series: the error that stopped the sampler (it stops at its first). */
+  error: z.string().optional(),
   samples: z.array(z.looseObject({
     tMs: z.number(),
     cpuPercent: z.number().optional(),
     rssBytes: z.number().optional(),
+    /** Process: % of the interval its main thread waited in the run queue for a core (schedstat). */
+    runQueueWaitPct: z.number().optional(),
     opsPerSec: z.number().optional(),
     hits: z.number().optional(),
     misses: z.number().optional(),
+    /** Redis INFO: memory in use, connected clients (gauges); keys evicted, slow log entries added (in the interval). */
+    usedMemoryBytes: z.number().optional(),
+    connectedClients: z.number().optional(),
+    evictedKeys: z.number().optional(),
+    slowlogAdded: z.number().optional(),
+    /** Runtime: event-loop delay in the tick (ms), heap used, GC pauses by kind (count, total ms). */
+    loopP50Ms: z.number().optional(),
+    loopP99Ms: z.number().optional(),
+    loopMaxMs: z.number().optional(),
+    heapUsedBytes: z.number().optional(),
+    gc: z.record(z.string(), z.looseObject({ count: z.number(), ms: z.number() })).optional(),
   })),
 });
 

@@ -33,6 +33,7 @@ import {
   type Threshold,
 } from "../results/thresholds.ts";
 import { startTelemetry } from "../targets/mod.ts";
+import { coldStartRequests, measureColdStart } from "./cold_start.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 
@@ -109,7 +110,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     for (const [i, run] of todo.entries()) {
       const etaMs = estimateDurationMs({ ...plan, runs: todo.slice(i) });
       opts.hooks?.onRunStart?.(run, i, todo.length, etaMs);
-      const result = await executeRun(run, pool, opts, exp.log, thresholds);
+      const result = await executeRun(run, pool, opts, exp, thresholds);
       if (!result) break;
       const died = await pool.checkAlive(run);
       await output.append(died ? { ...result, incomplete: true } : result);
@@ -213,7 +214,7 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
     thresholds: [],
     warmupAuto: false,
   };
-  const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment.log, new Map());
+  const result = await executeRun(run, ctx.pool, ctx.opts, ctx.plan.experiment, new Map());
   if (!result) throw new Interrupted();
   const died = await ctx.pool.checkAlive(run);
   const marked: RunResult = {
@@ -229,24 +230,30 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
   return marked;
 }
 
-/** Runs one planned run (its requests logged with `log`); null when Ctrl-C came before its load started. */
+/**
+ * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with
+ * `exp`'s `coldStartRequests`); null when Ctrl-C came before its load started.
+ */
 async function executeRun(
   run: PlannedRun,
   pool: TargetPool,
   opts: RunPlanOptions,
-  log: boolean,
+  exp: Plan["experiment"],
   thresholds: Map<string, Threshold>,
 ): Promise<RunResult | null> {
   if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
   if (opts.signal?.aborted) return null;
   const target = await pool.acquire(run);
   if (!target || opts.signal?.aborted) return null;
-  const logFile = log ? requestLogPath(opts.outDir, run.name) : undefined;
+  const logFile = exp.log ? requestLogPath(opts.outDir, run.name) : undefined;
   if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
   const config = parseAttackConfig({
     ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
     ...(logFile ? { logFile } : {}),
   });
+  const coldStart = target.startedNow && target.running
+    ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
+    : null;
   const statsBefore = await target.stats();
   const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
   await telemetry?.ready;
@@ -275,7 +282,10 @@ async function executeRun(
     warmupEnd.cancel();
   }
   const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
-  const result = completeRunResult(attack, run, config, target, series, counters);
+  const result = {
+    ...completeRunResult(attack, run, config, target, series, counters),
+    ...(coldStart ? { coldStart } : {}),
+  };
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 

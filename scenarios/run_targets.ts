@@ -28,6 +28,8 @@ export interface RunTarget {
   running?: RunningTarget;
   info: NonNullable<RunResult["targetInfo"]>;
   stats(): Promise<Record<string, number>>;
+  /** Set when this acquire started the target: the how-many-th start of its variant (from 1). */
+  startedNow?: number;
 }
 
 interface Started {
@@ -40,6 +42,7 @@ interface Started {
 export class TargetPool {
   #live = new Map<string, Started>();
   #starts = 0;
+  #startsByVariant = new Map<string, number>();
 
   constructor(private readonly opts: { logDir: string; signal?: AbortSignal }) {}
 
@@ -50,7 +53,7 @@ export class TargetPool {
       return { url, info: { kind: "url" }, stats: () => Promise.resolve({}) };
     }
     const live = this.#live.get(run.targetKey);
-    if (live && !run.freshTarget) return live.target;
+    if (live && !run.freshTarget) return { ...live.target, startedNow: undefined };
     if (live) await this.#stop(run.targetKey);
     return await this.#start(run, run.target.spec);
   }
@@ -79,11 +82,14 @@ export class TargetPool {
       this.opts.signal?.removeEventListener("abort", abort);
     }
     this.#starts++;
+    const starts = (this.#startsByVariant.get(run.variant) ?? 0) + 1;
+    this.#startsByVariant.set(run.variant, starts);
     const target: RunTarget = {
       url: running.url,
       running,
       info: running.info,
       stats: () => running.stats(),
+      startedNow: starts,
     };
     this.#live.set(run.targetKey, { target, running, logDir });
     return target;

@@ -87,6 +87,9 @@ const warmupSchema = z.union([z.literal("auto"), durationSchema]).meta({
   expected: 'a duration such as "2s", or "auto"',
 });
 
+/** The one message of a bad `coldStartRequests`. */
+const COLD_START_RANGE = "coldStartRequests must be a whole number 0..1000";
+
 export const experimentObject = z.strictObject({
   name: nameSchema,
   description: z.string().optional(),
@@ -107,6 +110,13 @@ export const experimentObject = z.strictObject({
   cooldown: durationSchema.prefault("0s"),
   order: z.enum(["interleaved", "sequential"]).default("interleaved"),
   restart: z.enum(["never", "per-repeat", "per-run"]).default("never"),
+  /**
+   * Requests sent one at a time right after each target start, for its cold-start curve
+   * (scenarios/cold_start.ts); default 10 with `restart: per-run` or `per-repeat`, else 0 (spawn to
+   * listening and ready are recorded either way).
+   */
+  coldStartRequests: z.number().int(COLD_START_RANGE).min(0, COLD_START_RANGE).max(1000, COLD_START_RANGE)
+    .optional(),
   interval: durationSchema.prefault("250ms"),
   baseline: z.string().optional(),
   thresholds: z.array(thresholdSchema).default([]),

@@ -13,6 +13,7 @@ import type { CompressMode } from "./app/compress.ts";
 import { createProxy } from "./proxy/proxy.ts";
 import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
 import type { CmsSpec } from "./spec.ts";
+import { sampleThisProcess } from "./runtime_sampler.ts";
 
 /** What the parent asks a child to be. */
 export type ChildSpec =
@@ -100,6 +101,7 @@ async function quit(redis: RedisClient | null): Promise<void> {
 /** Serves the role described by `specJson` until SIGTERM, SIGINT or stdin EOF. */
 export async function runTargetChild(specJson: string): Promise<void> {
   const spec: ChildSpec = JSON.parse(specJson);
+  sampleThisProcess(); // event-loop delay and heap, when the parent set LOADLAB_RUNTIME_DIR
   // The balancer forwards raw HTTP/1.1 on its own sockets (balancer.ts says why), the others serve Requests.
   const { server, close } = spec.role === "balancer"
     ? {

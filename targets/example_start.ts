@@ -6,9 +6,10 @@
  * the built-in target, external apps and the proxy.
  */
 import { exampleCommand } from "./example.ts";
-import { freePort } from "../system/ports.ts";
+import { freePort, waitForPort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { connectRedis, seedRedis } from "./redis.ts";
+import { withPreload } from "./runtime_preload.ts";
 import type { ExampleSpec } from "./spec.ts";
 import { logFile, noStats, type Stack, type Started, type StartOptions, startRedis } from "./start_stack.ts";
 
@@ -27,12 +28,16 @@ export async function startExample(stack: Stack, spec: ExampleSpec, opts: StartO
   const port = spec.port || freePort(host);
   const env: Record<string, string> = { PORT: String(port), HOST: host, NODE_ENV: "production" };
   if (redis) env.REDIS_URL = redis.url;
+  const preloaded = opts.runtime
+    ? withPreload(opts.runtime, run.command, run.args, env)
+    : { args: run.args, env };
+  stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name: `${spec.app} app`,
     command: run.command,
-    args: run.args,
+    args: preloaded.args,
     cwd: run.cwd,
-    env,
+    env: preloaded.env,
     logFile: logFile(opts, spec.app),
     cpuAffinity: spec.cpuAffinity,
   });
@@ -40,8 +45,10 @@ export async function startExample(stack: Stack, spec: ExampleSpec, opts: StartO
   stack.processes.push({ name: "target", pid: proc.pid });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   await pollReady(proc, async () => {
+    if (stack.listeningAtMs === null && await waitForPort(host, port, 1)) stack.markListening();
     const res = await fetch(url + "/json", { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
+    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
     return res.ok;
   }, READY_TIMEOUT_MS);
   const command = [run.command, ...run.args].join(" ");

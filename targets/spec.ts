@@ -72,6 +72,11 @@ export const builtinSpecSchema = z.object({
   cpuAffinity: z.union([z.array(z.number().int().min(0)).min(1), z.literal("auto")]).optional(),
   /** Cost of the CMS-like `/home` page (docs/studies/cache-burst.md). */
   cms: cmsSchema.optional(),
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
+  runtimeTelemetry: z.boolean().optional(),
 });
 
 export const externalSpecSchema = z.object({
@@ -87,6 +92,11 @@ export const externalSpecSchema = z.object({
     timeoutMs: z.number().positive("ready.timeoutMs must be > 0").optional(),
   }).optional(),
   logFile: z.string().optional(),
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
+  runtimeTelemetry: z.boolean().optional(),
 });
 
 export const rateLimitSchema = z.object({
@@ -109,6 +119,11 @@ export const exampleSpecSchema = z.object({
   host: hostSchema.optional(),
   port: portSchema.optional(),
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
+  runtimeTelemetry: z.boolean().optional(),
 });
 
 export type CmsSpec = z.infer<typeof cmsSchema>;
@@ -138,6 +153,7 @@ export interface ProxySpec {
   host?: string;
   port?: number;
   cpuAffinity?: number[];
+  runtimeTelemetry?: boolean;
 }
 export type TargetSpec = BuiltinSpec | ExternalSpec | ExampleSpec | ProxySpec;
 
@@ -156,6 +172,11 @@ export const proxySpecSchema = z.object({
   host: hostSchema.optional(),
   port: portSchema.optional(),
   cpuAffinity: z.array(z.number().int().min(0)).min(1).optional(),
+  /**
+   * Sample event-loop delay, GC and heap inside the target's Node/Deno processes (targets/runtime_sampler.ts);
+   * default: on in experiments (a log folder), off elsewhere.
+   */
+  runtimeTelemetry: z.boolean().optional(),
 });
 
 /** Validates any target spec by its `kind`; errors name the path (e.g. `upstream.url`). */
@@ -202,6 +223,13 @@ export interface RunningTarget {
   caFile?: string;
   /** PID of a redis-server loadlab started for this target, for CPU/RSS telemetry. */
   redisPid?: number;
+  /** Where the runtime samplers in its processes write (targets/runtime_sampler.ts); absent when off. */
+  runtimeDir?: string;
+  /**
+   * Its cold start: when the first process was spawned (`performance.now()` of this process), and ms
+   * from then until the last process listened (null when not observed) and until it was ready.
+   */
+  coldStart?: { spawnAtMs: number; listeningMs: number | null; readyMs: number };
   /**
    * Cumulative counters (proxy hits/misses/bypasses, cacheHits/cacheMisses/staleHits, cms* pool counters);
    * {} when the target has none. Async: they live in the target's processes. Take differences over a run.

@@ -9,11 +9,22 @@ import type { BalanceMode } from "./balancer/balancer.ts";
 import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
 import { TargetError } from "./errors.ts";
 import { startExample } from "./example_start.ts";
-import { logFile, noStats, Stack, type Started, type StartOptions, startRedis } from "./start_stack.ts";
+import {
+  coldStartOf,
+  logFile,
+  noStats,
+  runtimeDirOf,
+  Stack,
+  type Started,
+  type StartOptions,
+  startRedis,
+} from "./start_stack.ts";
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
+import { withPreload } from "./runtime_preload.ts";
+import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import {
   autoCores,
   type BuiltinSpec,
@@ -75,10 +86,13 @@ async function spawnChild(
   cpuAffinity?: number[],
 ): Promise<string> {
   const { command, args } = childCommand(spec);
+  stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name,
     command,
     args,
+    // Our own processes start the runtime sampler themselves (child_main.ts): no preload flag needed.
+    env: opts.runtime ? { [RUNTIME_DIR_ENV]: opts.runtime.dir } : undefined,
     stdinPiped: true,
     logFile: logFile(opts, name),
     cpuAffinity,
@@ -86,6 +100,7 @@ async function spawnChild(
   stack.push(() => proc.stop());
   stack.processes.push({ name, pid: proc.pid });
   const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
+  stack.markListening(); // the READY line comes once the server listens
   return JSON.parse(line).url;
 }
 
@@ -159,12 +174,16 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
 }
 
 async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
+  const run = opts.runtime
+    ? withPreload(opts.runtime, spec.command, spec.args ?? [], spec.env)
+    : { args: spec.args, env: spec.env };
+  stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name: "external app",
     command: spec.command,
-    args: spec.args,
+    args: run.args,
     cwd: spec.cwd,
-    env: spec.env,
+    env: run.env,
     logFile: spec.logFile ?? logFile(opts, "external"),
   });
   stack.push(() => proc.stop());
@@ -174,10 +193,13 @@ async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOption
   const readyPath = spec.ready?.path;
   const { hostname, port, protocol } = new URL(url);
   const portNumber = Number(port || (protocol === "https:" ? 443 : 80));
+  const host = hostname.replace(/^\[|\]$/g, "");
   await pollReady(proc, async () => {
-    if (!readyPath) return await waitForPort(hostname.replace(/^\[|\]$/g, ""), portNumber, 1);
+    if (stack.listeningAtMs === null && await waitForPort(host, portNumber, 1)) stack.markListening();
+    if (!readyPath) return stack.listeningAtMs !== null;
     const res = await fetch(url + readyPath, { signal: AbortSignal.timeout(1000) });
     await res.body?.cancel();
+    if (stack.listeningAtMs === null) stack.markListening(); // it answered: it listened by now at the latest
     return res.ok;
   }, timeoutMs);
   const command = [spec.command, ...spec.args ?? []].join(" ");
@@ -190,6 +212,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
   if ("kind" in spec.upstream) {
     const started = upstream = await startTarget(spec.upstream, { logDir: opts.logDir });
     stack.push(() => started.stop());
+    stack.spawnedAtMs ??= started.coldStart?.spawnAtMs ?? null;
     upstreamUrl = upstream.url;
     stack.processes.push(...upstream.processes);
   } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
@@ -270,6 +293,7 @@ export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Pr
   const stack = new Stack();
   let started: Started;
   try {
+    opts = { ...opts, runtime: await runtimeDirOf(stack, valid, opts) };
     started = valid.kind === "builtin"
       ? await startBuiltin(stack, valid, opts)
       : valid.kind === "external"
@@ -284,10 +308,11 @@ export async function startTarget(spec: TargetSpec, opts: StartOptions = {}): Pr
       cause: err,
     });
   }
-  return handle(stack, started, opts.signal);
+  return handle(stack, started, opts);
 }
 
-function handle(stack: Stack, started: Started, signal?: AbortSignal): RunningTarget {
+function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarget {
+  const signal = opts.signal;
   let stopping: Promise<void> | null = null;
   const stop = () => stopping ??= stack.stopAll();
   signal?.addEventListener("abort", () => void stop(), { once: true });
@@ -299,6 +324,8 @@ function handle(stack: Stack, started: Started, signal?: AbortSignal): RunningTa
     pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,
     redisPid: started.redis?.pid,
+    ...(opts.runtime ? { runtimeDir: opts.runtime.dir } : {}),
+    coldStart: coldStartOf(stack),
     ...(started.caFile ? { caFile: started.caFile } : {}),
     stats: () => stopping ? Promise.resolve({}) : started.stats(),
     stop,

@@ -2,12 +2,14 @@
  * @module
  * What every way of starting a target shares (start.ts for the built-in target, external apps and the
  * proxy; example_start.ts for the framework apps of `examples/`): the options, the `Stack` of everything
- * started so far (stopped in reverse order when a later step fails), what a start function hands back,
- * where a process's log goes, and the Redis a target may need. Its own file so the two starters import
+ * started so far (stopped in reverse order when a later step fails, and marking the cold start: first
+ * spawn, last listening), what a start function hands back, where a process's log goes, the Redis a
+ * target may need, and the runtime samplers' folder. Its own file so the two starters import
  * it instead of each other.
  */
 import { type RedisHandle, resolveRedis } from "./redis.ts";
-import type { TargetInfo, TargetProcess } from "./spec.ts";
+import { makeRuntimeDir, type RuntimeDir } from "./runtime_preload.ts";
+import type { RunningTarget, TargetInfo, TargetProcess, TargetSpec } from "./spec.ts";
 
 /** How a target is started, whatever its kind. */
 export interface StartOptions {
@@ -15,6 +17,8 @@ export interface StartOptions {
   signal?: AbortSignal;
   /** Where process logs go (`<name>.log`); without it output is drained and only its tail kept. */
   logDir?: string;
+  /** Set by startTarget: the runtime samplers' folder and preloads (targets/runtime_preload.ts). */
+  runtime?: RuntimeDir;
 }
 
 /** What a start function hands to `handle`. */
@@ -35,6 +39,17 @@ export const noStats = (): Promise<Record<string, number>> => Promise.resolve({}
 export class Stack {
   #stops: Array<() => Promise<void>> = [];
   processes: TargetProcess[] = [];
+  /** Cold start (`performance.now()`): the first target process spawned, the last one listening. */
+  spawnedAtMs: number | null = null;
+  listeningAtMs: number | null = null;
+  /** Call right before spawning a target process (the first call counts). */
+  markSpawn(): void {
+    this.spawnedAtMs ??= performance.now();
+  }
+  /** Call when a target process accepts connections (the last call counts). */
+  markListening(): void {
+    this.listeningAtMs = performance.now();
+  }
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
   }
@@ -55,4 +70,34 @@ export async function startRedis(stack: Stack, url: string | undefined, needed: 
   });
   if (redis) stack.push(() => redis.stop());
   return redis;
+}
+
+/**
+ * The runtime samplers' folder: `runtime/` in the log folder, where experiments read it; undefined when off.
+ * Without a log folder (`loadlab serve`, benchmarks) nobody reads it, so only `runtimeTelemetry: true`
+ * turns it on there (in a temp folder removed at stop).
+ */
+export async function runtimeDirOf(
+  stack: Stack,
+  spec: TargetSpec,
+  opts: StartOptions,
+): Promise<RuntimeDir | undefined> {
+  if (spec.runtimeTelemetry === false) return undefined;
+  if (opts.logDir !== undefined) return await makeRuntimeDir(`${opts.logDir}/runtime`);
+  if (spec.runtimeTelemetry !== true) return undefined;
+  const temp = await Deno.makeTempDir({ prefix: "loadlab-runtime-" });
+  stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
+  return await makeRuntimeDir(temp);
+}
+
+/** Spawn to listening and to ready in ms, from the stack's marks; undefined when nothing was spawned. */
+export function coldStartOf(stack: Stack): RunningTarget["coldStart"] {
+  const spawnAtMs = stack.spawnedAtMs;
+  if (spawnAtMs === null) return undefined;
+  const since = (ms: number) => Math.round((ms - spawnAtMs) * 10) / 10;
+  return {
+    spawnAtMs,
+    listeningMs: stack.listeningAtMs === null ? null : since(stack.listeningAtMs),
+    readyMs: since(performance.now()),
+  };
 }

@@ -1,17 +1,36 @@
 /**
  * @module
- * Per-interval telemetry of a running target: CPU % and RSS of each target process from `/proc`, and
- * Redis ops/s, keyspace hits and misses from `INFO stats`, in the `TelemetrySeries` shape the results
- * file stores so the report can plot them on the latency time axis. CPU % is of one core (a process
- * using two cores fully shows 200). Hits and misses are counts within the interval, not totals. Runs in
- * the runner's process on a timer; a sample costs a few small file reads and one INFO round trip.
+ * Per-interval telemetry of a running target: CPU % and RSS of each target process from `/proc`, and the
+ * share of the interval its main thread waited for a core (run-queue wait, `schedstat`: on a shared
+ * machine a loop can be slow without its CPU being full); Redis
+ * ops/s, keyspace hits and misses, evicted keys, used memory and connected clients from `INFO`, and slow
+ * log entries added (the growth of the newest `SLOWLOG` id); and the event-loop delay, GC and heap the
+ * runtime samplers inside the target's processes wrote (targets/runtime_telemetry.ts). All in the
+ * `TelemetrySeries` shape the results file stores so the report can plot them on the latency time axis.
+ * CPU % is of one core (a process using two cores fully shows 200). Hits, misses, evictions and slow log
+ * entries are counts within the interval, not totals. Runs in the runner's process on a timer; a sample
+ * costs a few small file reads and two Redis round trips.
  */
 import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget } from "./spec.ts";
+import { RuntimeReader } from "./runtime_telemetry.ts";
 
 /** Linux USER_HZ: /proc/<pid>/stat counts CPU time in these ticks on every mainstream architecture. */
 const CLOCK_TICKS_PER_SEC = 100;
+
+/**
+ * Seconds the main thread of `pid` (the event loop of a Node or Deno process) waited in the run queue for a
+ * core, from /proc/<pid>/schedstat; null where the kernel does not keep it.
+ */
+export function readRunQueueWaitSec(pid: number): number | null {
+  try {
+    const waitNs = Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[1]);
+    return Number.isFinite(waitNs) ? waitNs / 1e9 : null;
+  } catch {
+    return null;
+  }
+}
 
 /** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
 export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
@@ -28,14 +47,33 @@ export function readProcSample(pid: number): { cpuSec: number; rssBytes: number 
   }
 }
 
-/** The counters of `INFO stats` we plot. */
-export function parseRedisInfo(info: string): { commands: number; hits: number; misses: number } {
+/** The fields of `INFO` (its default sections) we plot; counters are totals since Redis started. */
+export function parseRedisInfo(info: string): RedisInfo {
   const get = (name: string) => Number(new RegExp(`^${name}:(\\d+)`, "m").exec(info)?.[1] ?? 0);
   return {
     commands: get("total_commands_processed"),
     hits: get("keyspace_hits"),
     misses: get("keyspace_misses"),
+    evicted: get("evicted_keys"),
+    usedMemoryBytes: get("used_memory"),
+    connectedClients: get("connected_clients"),
   };
+}
+
+export interface RedisInfo {
+  commands: number;
+  hits: number;
+  misses: number;
+  evicted: number;
+  usedMemoryBytes: number;
+  connectedClients: number;
+}
+
+/** The id of the newest slow log entry (ids only grow, unlike the capped length); -1 when empty. */
+export function newestSlowlogId(reply: unknown): number {
+  const first = Array.isArray(reply) ? reply[0] : undefined;
+  const id = Array.isArray(first) ? Number(first[0]) : Number.NaN;
+  return Number.isFinite(id) ? id : -1;
 }
 
 type Sample = TelemetrySeries["samples"][number];
@@ -43,7 +81,7 @@ type Sample = TelemetrySeries["samples"][number];
 /** Turns successive cumulative /proc readings of one process into per-interval samples. */
 class ProcessSeries {
   readonly series: TelemetrySeries;
-  #last: { cpuSec: number; atMs: number } | null = null;
+  #last: { cpuSec: number; waitSec: number | null; atMs: number } | null = null;
   constructor(name: string, kind: "process" | "redis", readonly pid: number) {
     this.series = { name, kind, samples: [] };
     this.sample(0, performance.now(), false);
@@ -53,10 +91,15 @@ class ProcessSeries {
     const proc = readProcSample(this.pid);
     if (!proc) return null;
     const last = this.#last;
-    this.#last = { cpuSec: proc.cpuSec, atMs: nowMs };
+    const waitSec = readRunQueueWaitSec(this.pid);
+    this.#last = { cpuSec: proc.cpuSec, waitSec, atMs: nowMs };
     if (!record || !last) return null;
-    const cpuPercent = ((proc.cpuSec - last.cpuSec) / ((nowMs - last.atMs) / 1000)) * 100;
+    const wallSec = (nowMs - last.atMs) / 1000;
+    const cpuPercent = ((proc.cpuSec - last.cpuSec) / wallSec) * 100;
     const sample: Sample = { tMs, cpuPercent: Math.round(cpuPercent * 10) / 10, rssBytes: proc.rssBytes };
+    if (waitSec !== null && last.waitSec !== null) {
+      sample.runQueueWaitPct = Math.round(((waitSec - last.waitSec) / wallSec) * 1000) / 10;
+    }
     this.series.samples.push(sample);
     return sample;
   }
@@ -66,7 +109,7 @@ class ProcessSeries {
 class RedisSeries {
   readonly series: TelemetrySeries = { name: "redis", kind: "redis", samples: [] };
   #client: Promise<RedisClient | null>;
-  #last: { commands: number; hits: number; misses: number; atMs: number } | null = null;
+  #last: RedisInfo & { slowlogId: number; atMs: number } | null = null;
   #busy = false;
   constructor(url: string, readonly proc: ProcessSeries | null) {
     this.#client = connectRedis(url, 1000).catch(() => null);
@@ -79,18 +122,23 @@ class RedisSeries {
     if (!client || this.#busy) return;
     this.#busy = true;
     try {
-      const info = parseRedisInfo(await client.info("stats"));
+      const slowlogId = newestSlowlogId(await client.sendCommand(["SLOWLOG", "GET", "1"]));
+      const info = parseRedisInfo(await client.info());
       const last = this.#last;
-      this.#last = { ...info, atMs: nowMs };
+      this.#last = { ...info, slowlogId, atMs: nowMs };
       if (!last) return;
       const sample = procSample ?? { tMs };
-      // Minus one: our own INFO command is not load.
+      // Minus two: our own SLOWLOG and INFO commands are not load.
       sample.opsPerSec = Math.max(
         0,
-        Math.round((info.commands - last.commands - 1) / ((nowMs - last.atMs) / 1000)),
+        Math.round((info.commands - last.commands - 2) / ((nowMs - last.atMs) / 1000)),
       );
       sample.hits = info.hits - last.hits;
       sample.misses = info.misses - last.misses;
+      sample.evictedKeys = Math.max(0, info.evicted - last.evicted);
+      sample.usedMemoryBytes = info.usedMemoryBytes;
+      sample.connectedClients = info.connectedClients;
+      sample.slowlogAdded = Math.max(0, slowlogId - last.slowlogId);
       if (!procSample) this.series.samples.push(sample);
     } catch {
       /* Redis down: no sample for this interval */
@@ -119,21 +167,31 @@ export function startTelemetry(
   const redisUrl = opts.redisUrl ?? target.redisUrl;
   const redisProc = target.redisPid ? new ProcessSeries("redis", "redis", target.redisPid) : null;
   const redis = redisUrl ? new RedisSeries(redisUrl, redisProc) : null;
+  const runtime = target.runtimeDir
+    ? new RuntimeReader(target.runtimeDir, target.processes, Date.now() - (performance.now() - startMs))
+    : null;
   const ready = redis ? redis.sample(0, startMs, true) : Promise.resolve();
   const timer = setInterval(() => {
     const nowMs = performance.now();
     const tMs = Math.round(nowMs - startMs);
     for (const p of processes) p.sample(tMs, nowMs);
     if (redis) void redis.sample(tMs, nowMs);
+    runtime?.read();
   }, opts.intervalMs);
+  const all = () => [
+    ...processes.map((p) => p.series),
+    ...(redis ? [redis.series] : []),
+    ...(runtime?.series ?? []),
+  ];
   return {
     ready,
     /** The series as they stand (still growing), for the live dashboard; stop() ends them. */
-    peek: () => [...processes.map((p) => p.series), ...(redis ? [redis.series] : [])],
+    peek: all,
     stop() {
       clearInterval(timer);
       void redis?.close();
-      return [...processes.map((p) => p.series), ...(redis ? [redis.series] : [])];
+      runtime?.read();
+      return all();
     },
   };
 }

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { parseRedisInfo, readProcSample, startTelemetry } from "./telemetry.ts";
+import { newestSlowlogId, parseRedisInfo, readProcSample, startTelemetry } from "./telemetry.ts";
 
 const hasProc = Deno.build.os === "linux";
 if (!hasProc) console.log("skipped: the /proc sampling tests need Linux");
@@ -15,10 +15,24 @@ Deno.test({
   assertEquals(readProcSample(2 ** 22 + 7), null);
 });
 
-Deno.test("parseRedisInfo picks the counters out of INFO stats", () => {
-  const info = "# Stats\r\ntotal_connections_received:3\r\ntotal_commands_processed:42\r\n" +
-    "keyspace_hits:7\r\nkeyspace_misses:2\r\n";
-  assertEquals(parseRedisInfo(info), { commands: 42, hits: 7, misses: 2 });
+Deno.test("parseRedisInfo picks the counters and gauges out of INFO", () => {
+  const info = "# Clients\r\nconnected_clients:5\r\n# Memory\r\nused_memory:1048576\r\n" +
+    "used_memory_human:1.00M\r\n# Stats\r\ntotal_connections_received:3\r\ntotal_commands_processed:42\r\n" +
+    "keyspace_hits:7\r\nkeyspace_misses:2\r\nevicted_keys:4\r\n";
+  assertEquals(parseRedisInfo(info), {
+    commands: 42,
+    hits: 7,
+    misses: 2,
+    evicted: 4,
+    usedMemoryBytes: 1048576,
+    connectedClients: 5,
+  });
+});
+
+Deno.test("newestSlowlogId reads the id of SLOWLOG GET 1, -1 for an empty log", () => {
+  assertEquals(newestSlowlogId([[17, 1700000000, 12000, ["KEYS", "*"]]]), 17);
+  assertEquals(newestSlowlogId([]), -1);
+  assertEquals(newestSlowlogId(null), -1);
 });
 
 Deno.test(

@@ -13,6 +13,7 @@ import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } fro
 import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./compare.ts";
 import type { FailOn } from "../../results/baseline_gate.ts";
 import { buildFindings, type Finding } from "../findings.ts";
+import { explainKnees, type KneeExplanation } from "../knee_explained.ts";
 import {
   groupSends,
   groupVerdict,
@@ -114,6 +115,8 @@ export interface PageData {
   analysis: PageAnalysis | null;
   /** Per-phase mean, p99 and success across variants, for loads with phases. */
   phaseComparisons: PhaseComparison[];
+  /** Each stored knee and capacity search: the telemetry below beside above, and what saturated. */
+  knees: KneeExplanation[];
   /** How many shards on how many hosts made a merged file, or that a file is one shard; null otherwise. */
   shards: string | null;
   /** "3 secrets redacted: Authorization header, URL password"; null when none were. */
@@ -321,6 +324,7 @@ export function buildPageData(
     gate: compare ? buildGateRows(compare, results, opts.failOn ?? []) : null,
     analysis: pageAnalysis(results),
     phaseComparisons: buildPhaseComparisons(results.runs),
+    knees: explainKnees(results),
     shards: shardsLine(results),
     redaction: redactionLine(results.redaction),
   };

@@ -49,13 +49,33 @@ export interface IntervalColumns {
 /** One telemetry series column-wise; counters (hits, misses) already turned into per-second rates. */
 export interface PageTelemetry {
   name: string;
-  kind: "process" | "redis";
+  kind: "process" | "redis" | "runtime";
   t: TimeAxis;
   cpuPercent?: Array<number | null>;
   rssMiB?: Array<number | null>;
+  /** Process: % of the interval its main thread waited for a core. */
+  runQueueWaitPct?: Array<number | null>;
   opsPerSec?: Array<number | null>;
   hitsPerSec?: Array<number | null>;
   missesPerSec?: Array<number | null>;
+  /** Redis, from the server's side: keyspace hits / (hits + misses) in %, memory, clients, evictions, slow log. */
+  hitRatioPct?: Array<number | null>;
+  usedMemoryMiB?: Array<number | null>;
+  connectedClients?: Array<number | null>;
+  evictedPerSec?: Array<number | null>;
+  slowlogAdded?: Array<number | null>;
+  /**
+   * Runtime series (Node/Deno sampler): event-loop delay per tick (ms), heap, GC pause ms per second (all
+   * kinds: results.json keeps them apart; one column keeps a long experiment's page within its budget).
+   */
+  loopP50Ms?: Array<number | null>;
+  loopP99Ms?: Array<number | null>;
+  loopMaxMs?: Array<number | null>;
+  heapMiB?: Array<number | null>;
+  gcMsPerSec?: Array<number | null>;
+  /** "node" or "deno"; the error that stopped the sampler, if one did. */
+  runtime?: string;
+  error?: string;
 }
 
 /** `Omit` that keeps the known keys of results types (their index signature passes unknown keys through). */
@@ -152,6 +172,8 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
   };
 }
 
+type Sample = TelemetrySeries["samples"][number];
+
 function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   const ss = series.samples;
   const out: PageTelemetry = { name: series.name, kind: series.kind, t: timeAxis(ss.map((s) => s.tMs)) };
@@ -161,21 +183,40 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
       ? values.map((v) => (v === undefined ? null : round3(v)))
       : undefined;
   };
-  const rate = (key: "hits" | "misses") =>
-    col((s, i) => {
-      const prev = ss[i - 1];
-      if (!prev || s[key] === undefined || prev[key] === undefined) return undefined;
-      const dtSec = (s.tMs - prev.tMs) / 1000;
-      return dtSec > 0 ? Math.max(0, s[key]! - prev[key]!) / dtSec : undefined;
-    });
+  // Each sample's counters cover the time since the one before (the first: one interval, as recorded).
+  const perSec = (s: Sample, i: number, value: number | undefined) => {
+    if (value === undefined) return undefined;
+    const prev = ss[i - 1];
+    const dtSec = prev ? (s.tMs - prev.tMs) / 1000 : 0;
+    return prev && dtSec > 0 ? Math.max(0, value) / dtSec : undefined;
+  };
+  const mib = (bytes: number | undefined) => bytes === undefined ? undefined : bytes / 1048576;
   const columns = {
     cpuPercent: col((s) => s.cpuPercent),
-    rssMiB: col((s) => (s.rssBytes === undefined ? undefined : s.rssBytes / 1048576)),
+    rssMiB: col((s) => mib(s.rssBytes)),
+    runQueueWaitPct: col((s) => s.runQueueWaitPct),
     opsPerSec: col((s) => s.opsPerSec),
-    hitsPerSec: rate("hits"),
-    missesPerSec: rate("misses"),
+    hitsPerSec: col((s, i) => perSec(s, i, s.hits)),
+    missesPerSec: col((s, i) => perSec(s, i, s.misses)),
+    hitRatioPct: col((s) => {
+      const lookups = (s.hits ?? 0) + (s.misses ?? 0);
+      return s.hits === undefined || lookups === 0 ? undefined : (s.hits / lookups) * 100;
+    }),
+    usedMemoryMiB: col((s) => mib(s.usedMemoryBytes)),
+    connectedClients: col((s) => s.connectedClients),
+    evictedPerSec: col((s, i) => perSec(s, i, s.evictedKeys)),
+    slowlogAdded: col((s) => s.slowlogAdded),
+    loopP50Ms: col((s) => s.loopP50Ms),
+    loopP99Ms: col((s) => s.loopP99Ms),
+    loopMaxMs: col((s) => s.loopMaxMs),
+    heapMiB: col((s) => mib(s.heapUsedBytes)),
+    gcMsPerSec: col((s, i) =>
+      perSec(s, i, s.gc ? Object.values(s.gc).reduce((ms, kind) => ms + kind.ms, 0) : undefined)
+    ),
   };
   for (const [k, v] of Object.entries(columns)) if (v) out[k as keyof typeof columns] = v;
+  if (series.runtime) out.runtime = series.runtime;
+  if (series.error) out.error = series.error;
   return out;
 }
 

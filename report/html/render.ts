@@ -21,6 +21,9 @@ import * as sections from "./client/sections.ts";
 import * as overviewCharts from "./client/overview_charts.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as runCharts from "./client/run_charts.ts";
+import * as runtimeCharts from "./client/runtime_charts.ts";
+import * as coldStart from "./client/cold_start.ts";
+import * as kneeTable from "./client/knee_table.ts";
 import * as littlesLaw from "./client/littles_law.ts";
 import * as instances from "./client/instances.ts";
 import * as targetCounters from "./client/target_counters.ts";
@@ -87,6 +90,9 @@ export function clientSource(entry = "loadlabMain"): string {
     overviewCharts,
     runDetail,
     runCharts,
+    runtimeCharts,
+    coldStart,
+    kneeTable,
     littlesLaw,
     instances,
     targetCounters,

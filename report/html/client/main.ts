@@ -18,6 +18,8 @@ import { renderTargetCounters } from "./target_counters.ts";
 import { renderPhaseCharts, renderSearches } from "./experiment.ts";
 import { renderPhaseSummary } from "./phase_summary.ts";
 import { renderVariantMatrix } from "./variant_matrix.ts";
+import { renderColdStart } from "./cold_start.ts";
+import { renderKnees } from "./knee_table.ts";
 import { renderSiteNav, siteData } from "./site_nav.ts";
 
 // The UMD bundle defines this global.
@@ -71,6 +73,10 @@ export function renderApp(data: PageData): void {
   renderOverlay(data, overlay);
   const sweeps = renderSweeps(data);
   if (sweeps) app.appendChild(sweeps);
+  const knees = renderKnees(data);
+  if (knees) app.appendChild(knees);
+  const coldStart = renderColdStart(data);
+  if (coldStart) app.appendChild(coldStart);
   const instances = renderInstances(data);
   if (instances) app.appendChild(instances);
   const littlesLaw = renderLittlesLaw(data);

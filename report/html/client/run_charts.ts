@@ -2,7 +2,8 @@
 /**
  * @module
  * Browser-side charts of one run, drawn by the run section (client/run_detail.ts): the warm-up timeline
- * (p50/p75/p90/p99 per interval, log or linear), throughput, errors by kind and telemetry on one time axis with
+ * (p50/p75/p90/p99 per interval, log or linear) with the target's event loop beside it, throughput,
+ * errors by kind and telemetry (client/runtime_charts.ts for the loop and the Redis server) on one time axis with
  * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
  * uncorrected). Inlined by source text (see dom.ts).
  */
@@ -19,6 +20,7 @@ import {
   times,
   xy,
 } from "./charts.ts";
+import { redisServerChart, runtimeChart } from "./runtime_charts.ts";
 
 /** Latency, throughput, errors and telemetry per interval on one time axis. */
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
@@ -37,6 +39,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
     plugins: [markerPlugin(marks)],
   });
   addScaleToggle(latency);
+  runtimeChart(run, grid, maxSec, marks); // beside latency: a blocked loop lines up with its spike
   const tput: any[] = [{
     label: "achieved req/s",
     data: xy(iv.t, iv.rps),
@@ -74,6 +77,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   });
   errorCharts(run, grid, maxSec, marks);
   telemetryCharts(run, grid, maxSec, marks);
+  redisServerChart(run, grid, maxSec, marks);
 }
 
 /**
@@ -156,6 +160,10 @@ export function telemetryCharts(
     const datasets = procs.flatMap((t, i) => [
       ...line(t, "CPU %", t.cpuPercent, i * 2),
       ...line(t, "RSS MiB", t.rssMiB, i * 2 + 1, "y2").map((d) => ({ ...d, borderDash: [4, 3] })),
+      ...line(t, "waiting for a core %", t.runQueueWaitPct, i * 2 + 2).map((d) => ({
+        ...d,
+        borderDash: [1, 2],
+      })),
     ]);
     const opts = timeLineOptions("CPU %", "linear", maxSec);
     opts.scales.y2 = {

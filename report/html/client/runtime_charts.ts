@@ -1,0 +1,102 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side charts of what happened inside the target during one run, on the latency chart's time
+ * axis: the event loop (delay p50/p99/max per tick of the sampler in each Node or Deno process, GC pause
+ * time per second on a second axis (by kind in results.json), heap used hidden until asked for) and the Redis server's own
+ * view (keyspace hit ratio, memory, connected clients, evictions and slow log entries per interval).
+ * A sampler that stopped on an error says so under the chart. Inlined by source text (see dom.ts).
+ */
+import type { PageRun, PageTelemetry } from "../page_run.ts";
+import { h } from "./dom.ts";
+import { addChart, color, markerPlugin, timeLineOptions, xy } from "./charts.ts";
+
+/** One line of a telemetry column, or nothing when the column is absent. */
+export function telemetryLine(
+  t: PageTelemetry,
+  label: string,
+  ys: Array<number | null> | undefined,
+  i: number,
+  extra: Record<string, unknown> = {},
+): any[] {
+  if (!ys) return [];
+  return [{ label, data: xy(t.t, ys), borderColor: color(i), backgroundColor: color(i), ...extra }];
+}
+
+/** A right-hand axis that draws no grid of its own. */
+export function rightAxisScale(title: string): any {
+  return {
+    position: "right",
+    beginAtZero: true,
+    grid: { drawOnChartArea: false },
+    title: { display: true, text: title },
+  };
+}
+
+/** Event-loop delay and GC of each sampled process; nothing when the run has no runtime series. */
+export function runtimeChart(
+  run: PageRun,
+  grid: HTMLElement,
+  maxSec: number,
+  marks: Array<{ x: number; label: string }>,
+): void {
+  const series = run.telemetry.filter((t) => t.kind === "runtime");
+  if (!series.length) return;
+  const several = series.length > 1;
+  const datasets = series.flatMap((t, s) => {
+    const name = several ? `${t.name} ` : "";
+    const base = s * 6;
+    return [
+      ...telemetryLine(t, `${name}loop delay p50`, t.loopP50Ms, base),
+      ...telemetryLine(t, `${name}loop delay p99`, t.loopP99Ms, base + 1),
+      ...telemetryLine(t, `${name}loop delay max`, t.loopMaxMs, base + 2, { borderDash: [2, 2] }),
+      ...telemetryLine(t, `${name}GC pauses ms/s`, t.gcMsPerSec, base + 3, {
+        yAxisID: "y2",
+        borderDash: [6, 3],
+      }),
+      ...telemetryLine(t, `${name}heap MiB`, t.heapMiB, base + 5, { yAxisID: "y3", hidden: true }),
+    ];
+  });
+  const opts = timeLineOptions("loop delay ms", "linear", maxSec);
+  opts.scales.y2 = { ...rightAxisScale("GC ms per s"), display: "auto" };
+  opts.scales.y3 = { ...rightAxisScale("heap MiB"), display: "auto" };
+  const runtimes = [...new Set(series.map((t) => t.runtime).filter(Boolean))].join(", ");
+  addChart(grid, `event loop and GC${runtimes ? ` (${runtimes})` : ""}`, {
+    type: "line",
+    data: { datasets },
+    options: opts,
+    plugins: [markerPlugin(marks)],
+  });
+  const notes = series.filter((t) => t.error).map((t) => `${t.name}: the sampler stopped: ${t.error}`);
+  if (series.some((t) => t.runtime === "deno")) {
+    notes.push("Deno reports no GC events: no GC line for its processes.");
+  }
+  if (notes.length) grid.appendChild(h("p", { class: "note" }, notes.join(" ")));
+}
+
+/** The Redis server's own counters (INFO, SLOWLOG); nothing when the run sampled no Redis. */
+export function redisServerChart(
+  run: PageRun,
+  grid: HTMLElement,
+  maxSec: number,
+  marks: Array<{ x: number; label: string }>,
+): void {
+  const redis = run.telemetry.filter((t) => t.kind === "redis" && (t.usedMemoryMiB || t.hitRatioPct));
+  if (!redis.length) return;
+  const datasets = redis.flatMap((t) => [
+    ...telemetryLine(t, "hit ratio % (server)", t.hitRatioPct, 0),
+    ...telemetryLine(t, "used memory MiB", t.usedMemoryMiB, 1, { yAxisID: "y2" }),
+    ...telemetryLine(t, "connected clients", t.connectedClients, 2, { yAxisID: "y2", hidden: true }),
+    ...telemetryLine(t, "evicted keys/s", t.evictedPerSec, 3, { yAxisID: "y2" }),
+    ...telemetryLine(t, "slow log entries", t.slowlogAdded, 4, { yAxisID: "y2" }),
+  ]);
+  const opts = timeLineOptions("hit ratio %", "linear", maxSec);
+  opts.scales.y.max = 100;
+  opts.scales.y2 = rightAxisScale("MiB, clients, keys/s, entries");
+  addChart(grid, "redis server (INFO, SLOWLOG)", {
+    type: "line",
+    data: { datasets },
+    options: opts,
+    plugins: [markerPlugin(marks)],
+  });
+}

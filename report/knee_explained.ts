@@ -1,0 +1,165 @@
+/**
+ * @module
+ * "The knee, explained": for each sweep knee and capacity search the stored analysis found, the target
+ * telemetry of the last point below it beside the first point above it (report/telemetry_digest.ts), the
+ * resources that changed most between the two (by ratio, each above a floor so noise near zero does not
+ * win), and a verdict on what saturated: the target's CPU (85% of a core or more), a core it had to wait
+ * for (its main thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC
+ * (100 ms of pauses per second), the CMS pool's queue, an event loop blocked without the CPU being full,
+ * or the generator. One sentence with the numbers, for the findings block and the report's sweep section.
+ * Points without telemetry (a `url` target) are not explained. Pure.
+ */
+import type { ResultsFile, RunResult } from "../results/mod.ts";
+import { formatNumber } from "./text_format.ts";
+import { digestRun, meanDigest, type TelemetryDigest } from "./telemetry_digest.ts";
+
+/** One side of a knee: a sweep value, its runs and their telemetry. */
+export interface KneeSide {
+  x: number;
+  runs: string[];
+  digest: TelemetryDigest;
+}
+
+export interface KneeExplanation {
+  /** e.g. "direct / steady" */
+  title: string;
+  parameter: string;
+  below: KneeSide;
+  above: KneeSide;
+  /** What saturated: "CPU", "CPU (shared)", "Redis", "GC", "pool", "event loop", "generator", or "none seen". */
+  resource: string;
+  sentence: string;
+}
+
+type Measure = "cpuPct" | "runQueueWaitPct" | "loopP99Ms" | "gcMsPerSec" | "redisCpuPct" | "poolQueuedPct";
+
+const one = (x: number) => formatNumber(x, x >= 10 ? 0 : 1);
+
+/** How each measure is compared and told; `floor` keeps small values from making huge ratios. */
+const MEASURES: Array<
+  { key: Measure; floor: number; tell: (a: number, b: number, d: TelemetryDigest) => string }
+> = [
+  {
+    key: "cpuPct",
+    floor: 5,
+    tell: (a, b, d) =>
+      `the ${d.cpuProcess ?? "target"} process's CPU went from ${one(a)}% to ${one(b)}% of a core`,
+  },
+  {
+    key: "runQueueWaitPct",
+    floor: 5,
+    tell: (a, b, d) =>
+      `the ${d.cpuProcess ?? "target"} process's main thread waited for a core ${one(a)}% → ${
+        one(b)
+      }% of the time`,
+  },
+  { key: "loopP99Ms", floor: 1, tell: (a, b) => `event-loop p99 went ${one(a)} → ${one(b)} ms` },
+  { key: "gcMsPerSec", floor: 5, tell: (a, b) => `GC pauses went ${one(a)} → ${one(b)} ms per second` },
+  {
+    key: "redisCpuPct",
+    floor: 5,
+    tell: (a, b) => `Redis's CPU went from ${one(a)}% to ${one(b)}% of a core`,
+  },
+  { key: "poolQueuedPct", floor: 1, tell: (a, b) => `the pool queued ${one(a)}% → ${one(b)}% of queries` },
+];
+
+/** The measures that moved, biggest ratio first, as clauses. */
+function changes(below: TelemetryDigest, above: TelemetryDigest): string[] {
+  const moved: Array<{ ratio: number; text: string }> = [];
+  for (const m of MEASURES) {
+    const a = below[m.key], b = above[m.key];
+    if (a === null || b === null) continue;
+    const ratio = Math.max(b, m.floor) / Math.max(a, m.floor);
+    const factor = ratio >= 1 ? ratio : 1 / ratio;
+    if (factor >= 1.2) moved.push({ ratio: factor, text: m.tell(a, b, above) });
+  }
+  return moved.sort((x, y) => y.ratio - x.ratio).map((m) => m.text);
+}
+
+/** What saturated above the knee, as [resource, words]. */
+function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] {
+  const rose = (k: Measure, factor: number) =>
+    above[k] !== null && (below[k] === null || above[k]! >= factor * Math.max(below[k]!, 1));
+  if ((above.cpuPct ?? 0) >= 85) return ["CPU", "CPU-bound"];
+  if ((above.runQueueWaitPct ?? 0) >= 20 && rose("runQueueWaitPct", 1.5)) {
+    return ["CPU (shared)", "CPU-starved: the target waited for a core that other processes held"];
+  }
+  if ((above.redisCpuPct ?? 0) >= 85) return ["Redis", "Redis-bound (its single thread is full)"];
+  if ((above.gcMsPerSec ?? 0) >= 100 && rose("gcMsPerSec", 1.5)) return ["GC", "GC-bound"];
+  if ((above.poolQueuedPct ?? 0) >= 50 && rose("poolQueuedPct", 1.5)) {
+    return ["pool", "bound by the pool: requests queue for a connection"];
+  }
+  if ((above.loopP99Ms ?? 0) >= 20 && rose("loopP99Ms", 3)) {
+    return [
+      "event loop",
+      "the event loop is blocked while the CPU is not full (synchronous work, or CPU shared)",
+    ];
+  }
+  if (above.generatorBound) {
+    return ["generator", "generator-bound: the load generator, not the target, limited it"];
+  }
+  return [
+    "none seen",
+    "nothing loadlab samples saturated: look beyond the target (a downstream service, the network)",
+  ];
+}
+
+const hasTelemetry = (d: TelemetryDigest) =>
+  [d.cpuPct, d.loopP99Ms, d.gcMsPerSec, d.redisCpuPct, d.poolQueuedPct].some((v) => v !== null);
+
+/** The explanation of one knee from the runs of its two sides; null when neither has telemetry. */
+export function explainKnee(
+  title: string,
+  parameter: string,
+  below: { x: number; runs: RunResult[] },
+  above: { x: number; runs: RunResult[] },
+): KneeExplanation | null {
+  const side = (s: { x: number; runs: RunResult[] }): KneeSide => ({
+    x: s.x,
+    runs: s.runs.map((r) => r.name),
+    digest: meanDigest(s.runs.map(digestRun)),
+  });
+  const lo = side(below), hi = side(above);
+  if (!hasTelemetry(lo.digest) && !hasTelemetry(hi.digest)) return null;
+  const [resource, words] = verdict(lo.digest, hi.digest);
+  const moved = changes(lo.digest, hi.digest).slice(0, 2);
+  const what = moved.length ? moved.join(" while ") : "nothing loadlab samples changed by a fifth or more";
+  const value = (x: number) => String(Number(x.toPrecision(4)));
+  const sentence = `Above the knee of ${title} (${parameter} ${value(lo.x)} → ${value(hi.x)}) ` +
+    `${what}: ${words}.`;
+  return { title, parameter, below: lo, above: hi, resource, sentence };
+}
+
+/** Every stored knee and capacity search with a point on each side, explained. */
+export function explainKnees(results: ResultsFile): KneeExplanation[] {
+  const analysis = results.analysis;
+  if (!analysis) return [];
+  const out: KneeExplanation[] = [];
+  for (const knee of analysis.knees) {
+    if (knee.value === null) continue;
+    const curve = results.runs.filter((r) =>
+      !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
+      (r.load ?? null) === knee.load && !r.sweep2
+    );
+    const next = Math.min(...curve.map((r) => r.sweep!.value).filter((x) => x > knee.value!));
+    if (!Number.isFinite(next)) continue;
+    const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
+    const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";
+    const e = explainKnee(title, knee.parameter, { x: knee.value, runs: at(knee.value) }, {
+      x: next,
+      runs: at(next),
+    });
+    if (e) out.push(e);
+  }
+  for (const search of analysis.searches) {
+    if (search.value === null || !search.high) continue;
+    const byName = (name: string | null | undefined) => results.runs.filter((r) => r.name === name);
+    const pass = search.probes.filter((p) => p.ok && p.value === search.value).at(-1)?.run;
+    const e = explainKnee(`the capacity search of ${search.target} / ${search.load}`, search.parameter, {
+      x: search.value,
+      runs: byName(pass),
+    }, { x: search.high.value, runs: byName(search.high.run) });
+    if (e && e.below.runs.length && e.above.runs.length) out.push(e);
+  }
+  return out;
+}

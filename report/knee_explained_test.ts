@@ -1,0 +1,131 @@
+import assert from "node:assert/strict";
+import { makeRun, makeSweepMatrix } from "../tests/fixtures/make_results.ts";
+import type { RunResult, TelemetrySeries } from "../results/mod.ts";
+import { explainKnee, explainKnees } from "./knee_explained.ts";
+import { digestRun } from "./telemetry_digest.ts";
+import { buildFindings } from "./findings.ts";
+
+type Sample = TelemetrySeries["samples"][number];
+
+/** A rate sweep point whose target telemetry holds `proc` and `loop` in every sample. */
+function point(
+  rate: number,
+  proc: Partial<Sample>,
+  loop: Partial<Sample> = {},
+  extra: Partial<RunResult> = {},
+) {
+  const run = makeRun({
+    name: `direct/steady/load.rate=${rate}`,
+    variant: "direct",
+    load: "steady",
+    sweep: { parameter: "load.rate", value: rate },
+    rps: rate,
+    dist: { medianMs: 2, sigma: 0.3 },
+    durationSec: 2,
+    telemetry: null,
+  });
+  const samples = (s: Partial<Sample>) => [0, 250, 500, 750].map((tMs) => ({ tMs, ...s }));
+  run.telemetry = [
+    { name: "target", kind: "process", samples: samples(proc) },
+    { name: "target", kind: "runtime", runtime: "node", samples: samples(loop) },
+  ];
+  return { ...run, ...extra };
+}
+
+Deno.test("a full core above the knee is CPU-bound, the biggest change named first, with the numbers", () => {
+  const below = point(100, { cpuPercent: 62 }, { loopP99Ms: 3.1 });
+  const above = point(200, { cpuPercent: 99 }, { loopP99Ms: 48 });
+  const k = explainKnee("direct / steady", "load.rate", { x: 100, runs: [below] }, {
+    x: 200,
+    runs: [above],
+  })!;
+  assert.equal(k.resource, "CPU");
+  assert.equal(
+    k.sentence,
+    "Above the knee of direct / steady (load.rate 100 → 200) event-loop p99 went 3.1 → 48 ms while the " +
+      "target process's CPU went from 62% to 99% of a core: CPU-bound.",
+  );
+});
+
+Deno.test("waiting for a core, GC and the generator are told apart; no telemetry explains nothing", () => {
+  const explain = (lo: RunResult, hi: RunResult) =>
+    explainKnee("t", "load.rate", { x: 1, runs: [lo] }, { x: 2, runs: [hi] })!;
+  const starved = explain(
+    point(1, { cpuPercent: 20, runQueueWaitPct: 5 }, { loopP99Ms: 10 }),
+    point(2, { cpuPercent: 30, runQueueWaitPct: 60 }, { loopP99Ms: 200 }),
+  );
+  assert.equal(starved.resource, "CPU (shared)");
+  const gc = explain(
+    point(1, { cpuPercent: 40 }, { loopP99Ms: 5, gc: { major: { count: 1, ms: 5 } } }),
+    point(2, { cpuPercent: 50 }, { loopP99Ms: 6, gc: { major: { count: 9, ms: 60 } } }),
+  );
+  assert.equal(gc.resource, "GC");
+  assert.match(gc.sentence, /GC pauses went 20 → 240 ms per second/);
+  const generator = explain(
+    point(1, { cpuPercent: 10 }),
+    point(2, { cpuPercent: 11 }, {}, { generatorBound: true }),
+  );
+  assert.equal(generator.resource, "generator");
+  assert.match(generator.sentence, /nothing loadlab samples changed by a fifth or more: generator-bound/);
+  const bare = { ...point(1, {}), telemetry: undefined };
+  assert.equal(explainKnee("t", "x", { x: 1, runs: [bare] }, { x: 2, runs: [bare] }), null);
+  assert.equal(digestRun(bare).cpuPct, null);
+});
+
+Deno.test("explainKnees follows the stored knee to the next swept value and lands in the findings", () => {
+  const runs = [
+    point(100, { cpuPercent: 30 }, { loopP99Ms: 2 }),
+    point(200, { cpuPercent: 62 }, { loopP99Ms: 3 }),
+    point(400, { cpuPercent: 99 }, { loopP99Ms: 50 }),
+  ];
+  const results = makeSweepMatrix();
+  results.runs = runs;
+  results.analysis = {
+    noiseRule: "within-run",
+    groups: [],
+    comparisons: [],
+    knees: [{ variant: "direct", load: "steady", parameter: "load.rate", value: 200, reason: "r" }],
+    searches: [],
+  };
+  const [k] = explainKnees(results);
+  assert.deepEqual([k.below.x, k.above.x, k.resource], [200, 400, "CPU"]);
+  assert.deepEqual(k.below.runs, ["direct/steady/load.rate=200"]);
+  assert.ok(buildFindings(results).some((f) => f.kind === "knee" && f.text === k.sentence));
+});
+
+Deno.test("explainKnees puts a capacity search's passing value beside its first failing probe above", () => {
+  const probe = (rate: number, cpu: number) => ({
+    ...point(rate, { cpuPercent: cpu }, { loopP99Ms: cpu / 10 }),
+    name: `probe@${rate}`,
+    probe: true,
+  });
+  const results = makeSweepMatrix();
+  results.runs = [probe(100, 40), probe(400, 100), probe(200, 70)];
+  results.analysis = {
+    noiseRule: "within-run",
+    groups: [],
+    comparisons: [],
+    knees: [],
+    searches: [{
+      parameter: "load.rate",
+      target: "direct",
+      load: "steady",
+      slo: "p99 < 100ms",
+      value: 200,
+      low: { value: 100, run: "probe@100" },
+      high: { value: 400, run: "probe@400" },
+      confirmRun: null,
+      probes: [
+        { value: 100, run: "probe@100", ok: true },
+        { value: 400, run: "probe@400", ok: false },
+        { value: 200, run: "probe@200", ok: true },
+      ],
+    }],
+  };
+  const [k] = explainKnees(results);
+  assert.deepEqual([k.below.runs, k.above.runs, k.resource], [["probe@200"], ["probe@400"], "CPU"]);
+  assert.match(
+    k.sentence,
+    /^Above the knee of the capacity search of direct \/ steady \(load\.rate 200 → 400\)/,
+  );
+});

@@ -1,0 +1,102 @@
+/**
+ * @module
+ * One run's target telemetry boiled down to the numbers that say what limited it: CPU of the busiest
+ * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
+ * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, and whether the generator
+ * limited the run. A field is null when the run did not sample it. Used by the knee explanation
+ * (report/knee_explained.ts). Pure.
+ */
+import type { RunResult, TelemetrySeries } from "../results/mod.ts";
+
+export interface TelemetryDigest {
+  /** Mean CPU % (of one core) of the busiest target process, and its name. */
+  cpuPct: number | null;
+  cpuProcess: string | null;
+  /** Mean % of the time that process's main thread waited for a core (a shared machine). */
+  runQueueWaitPct: number | null;
+  /** Mean over ticks of the event-loop delay p99 (ms) of the most delayed sampled process. */
+  loopP99Ms: number | null;
+  /** GC pause time per second of wall time, all kinds, summed over sampled processes. */
+  gcMsPerSec: number | null;
+  redisCpuPct: number | null;
+  redisOpsPerSec: number | null;
+  /** Share of the CMS page's queries that waited for a pool slot, %. */
+  poolQueuedPct: number | null;
+  generatorBound: boolean;
+}
+
+function mean(values: number[]): number | null {
+  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : null;
+}
+
+function meanOf(
+  series: TelemetrySeries,
+  key: "cpuPercent" | "loopP99Ms" | "opsPerSec" | "runQueueWaitPct",
+): number | null {
+  return mean(series.samples.flatMap((s) => typeof s[key] === "number" ? [s[key] as number] : []));
+}
+
+/** The series with the highest mean of `key`, with that mean. */
+function busiest(
+  series: TelemetrySeries[],
+  key: "cpuPercent" | "loopP99Ms",
+): { name: string; value: number } | null {
+  let best: { name: string; value: number } | null = null;
+  for (const s of series) {
+    const value = meanOf(s, key);
+    if (value !== null && (best === null || value > best.value)) best = { name: s.name, value };
+  }
+  return best;
+}
+
+function gcMsPerSec(series: TelemetrySeries[]): number | null {
+  let ms = 0, spanMs = 0, seen = false;
+  for (const s of series) {
+    const samples = s.samples;
+    if (!samples.some((x) => x.gc)) continue;
+    seen = true;
+    // Each sample holds the pauses of the tick that ended at it: the first one's lie before the span.
+    for (const x of samples.slice(1)) for (const kind of Object.values(x.gc ?? {})) ms += kind.ms;
+    spanMs = Math.max(spanMs, samples[samples.length - 1].tMs - samples[0].tMs);
+  }
+  return seen && spanMs > 0 ? ms / (spanMs / 1000) : null;
+}
+
+/** The digest of one run (see the module comment). */
+export function digestRun(run: RunResult): TelemetryDigest {
+  const telemetry = run.telemetry ?? [];
+  const procs = telemetry.filter((t) => t.kind === "process");
+  const runtimes = telemetry.filter((t) => t.kind === "runtime");
+  const redis = telemetry.filter((t) => t.kind === "redis");
+  const cpu = busiest(procs, "cpuPercent");
+  const loop = busiest(runtimes, "loopP99Ms");
+  const stats = run.targetStatsMeasured ?? run.targetStats ?? {};
+  return {
+    cpuPct: cpu?.value ?? null,
+    cpuProcess: cpu?.name ?? null,
+    runQueueWaitPct: cpu ? meanOf(procs.find((p) => p.name === cpu.name)!, "runQueueWaitPct") : null,
+    loopP99Ms: loop?.value ?? null,
+    gcMsPerSec: gcMsPerSec(runtimes),
+    redisCpuPct: redis.length ? meanOf(redis[0], "cpuPercent") : null,
+    redisOpsPerSec: redis.length ? meanOf(redis[0], "opsPerSec") : null,
+    poolQueuedPct: stats.cmsQueries ? ((stats.cmsQueued ?? 0) / stats.cmsQueries) * 100 : null,
+    generatorBound: run.generatorBound,
+  };
+}
+
+/** The mean digest of several runs (the repeats of one sweep point); null fields stay null. */
+export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
+  const avg = (key: Exclude<keyof TelemetryDigest, "cpuProcess" | "generatorBound">) =>
+    mean(digests.flatMap((d) => d[key] === null ? [] : [d[key] as number]));
+  return {
+    cpuPct: avg("cpuPct"),
+    cpuProcess: digests.find((d) => d.cpuProcess)?.cpuProcess ?? null,
+    runQueueWaitPct: avg("runQueueWaitPct"),
+    loopP99Ms: avg("loopP99Ms"),
+    gcMsPerSec: avg("gcMsPerSec"),
+    redisCpuPct: avg("redisCpuPct"),
+    redisOpsPerSec: avg("redisOpsPerSec"),
+    poolQueuedPct: avg("poolQueuedPct"),
+    generatorBound: digests.some((d) => d.generatorBound),
+  };
+}

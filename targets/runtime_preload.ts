@@ -1,0 +1,62 @@
+/**
+ * @module
+ * Injecting the runtime sampler (targets/runtime_sampler.ts) into the targets loadlab starts: its source
+ * text is written as two small preload files into the target's runtime folder (a real file, so a
+ * compiled loadlab binary can inject it too), Node processes get `--require <preload.cjs>` through
+ * `NODE_OPTIONS` (which reaches a node that a wrapper like `npm start` forks), `deno run` commands get
+ * `--preload <preload.mjs>`, and loadlab's own target processes call the sampler themselves
+ * (targets/child_main.ts). `runtimeTelemetry: false` on a target turns all of it off.
+ */
+import { basename, resolve } from "node:path";
+import { RUNTIME_DIR_ENV, runtimeSampler } from "./runtime_sampler.ts";
+
+/** The sampler as a CommonJS preload (Node's `--require`). */
+export function preloadCjs(): string {
+  return `"use strict";\n(${runtimeSampler.toString()})({ perfHooks: require("node:perf_hooks"), ` +
+    `fs: require("node:fs"), proc: process });\n`;
+}
+
+/** The sampler as an ES module preload (Deno's `--preload`). */
+export function preloadMjs(): string {
+  return `import * as perfHooks from "node:perf_hooks";\nimport * as fs from "node:fs";\n` +
+    `import proc from "node:process";\n(${runtimeSampler.toString()})({ perfHooks, fs, proc });\n`;
+}
+
+/** Where a target's samplers write, and the preload files they are started from. */
+export interface RuntimeDir {
+  dir: string;
+  cjs: string;
+  mjs: string;
+}
+
+/**
+ * Creates `dir` with both preload files in it. The paths are absolute: the target runs in a folder of its
+ * own, and Node reads a relative `--require` as a package name.
+ */
+export async function makeRuntimeDir(folder: string): Promise<RuntimeDir> {
+  const dir = resolve(folder);
+  await Deno.mkdir(dir, { recursive: true });
+  const cjs = `${dir}/preload.cjs`, mjs = `${dir}/preload.mjs`;
+  await Deno.writeTextFile(cjs, preloadCjs());
+  await Deno.writeTextFile(mjs, preloadMjs());
+  return { dir, cjs, mjs };
+}
+
+/**
+ * The command's arguments and environment with the sampler injected: `NODE_OPTIONS` gains
+ * `--require` (after any options the user set), and `deno run ...` gains `--preload`.
+ */
+export function withPreload(
+  runtime: RuntimeDir,
+  command: string,
+  args: string[],
+  env: Record<string, string> = {},
+): { args: string[]; env: Record<string, string> } {
+  const inherited = env.NODE_OPTIONS ?? Deno.env.get("NODE_OPTIONS") ?? "";
+  const nodeOptions = `${inherited} --require ${JSON.stringify(runtime.cjs)}`.trim();
+  const isDenoRun = /^deno(\.exe)?$/.test(basename(command)) && args[0] === "run";
+  return {
+    args: isDenoRun ? ["run", "--preload", runtime.mjs, ...args.slice(1)] : args,
+    env: { ...env, NODE_OPTIONS: nodeOptions, [RUNTIME_DIR_ENV]: runtime.dir },
+  };
+}

@@ -1,0 +1,153 @@
+/**
+ * @module
+ * The sampler that runs inside a Node or Deno target process: event-loop delay (a 10 ms timer and how
+ * late it fires, the same method on both runtimes, because Deno 2.9.6's `monitorEventLoopDelay` records
+ * no delay while the loop is blocked), GC pauses by kind (Node's `PerformanceObserver` on `gc`; Deno
+ * delivers no GC entries, so its lines carry none) and heap used. Every `LOADLAB_RUNTIME_TICK_MS` (250)
+ * it appends one JSON line to `<LOADLAB_RUNTIME_DIR>/<pid>.jsonl`, which targets/runtime_telemetry.ts
+ * reads on the run's time axis: a file per process is the cheapest channel that needs no port, works
+ * for every process a wrapper command forks, and survives the reader being late.
+ *
+ * `runtimeSampler` is written into the preload files by its source text (targets/runtime_preload.ts), so
+ * it must stay self-contained, one function using only its parameter and globals (hence its length).
+ * loadlab's own target processes call it through `sampleThisProcess`. It never throws and never keeps the
+ * process alive (its timers are unref'd); the first error stops it and is written once, as an `error`
+ * line (on stderr when its file cannot be opened).
+ */
+import * as perfHooks from "node:perf_hooks";
+import * as fs from "node:fs";
+import proc from "node:process";
+
+/** Where the sampler writes; set in the target's environment by targets/runtime_preload.ts. */
+export const RUNTIME_DIR_ENV = "LOADLAB_RUNTIME_DIR";
+
+/** What `node:perf_hooks`, `node:fs` and `process` must offer the sampler. */
+export interface SamplerHost {
+  perfHooks: {
+    PerformanceObserver: new (
+      cb: (list: { getEntries(): unknown[] }) => void,
+    ) => { observe(o: unknown): void };
+  };
+  fs: { openSync(path: string, flags: string): number; writeSync(fd: number, text: string): unknown };
+  proc: { pid: number; env: Record<string, string | undefined>; memoryUsage(): { heapUsed: number } };
+}
+
+/** One line of a sampler's file: a tick, or the one error that stopped it. */
+export interface SamplerLine {
+  /** Wall clock (epoch ms) at the end of the tick. */
+  t: number;
+  pid: number;
+  runtime: "node" | "deno";
+  /** Event-loop delay over the tick, ms, from `n` timer firings. */
+  n?: number;
+  p50?: number;
+  p99?: number;
+  max?: number;
+  heap?: number;
+  /** GC pauses in the tick by kind: [count, total ms]. */
+  gc?: Record<string, [number, number]>;
+  error?: string;
+}
+
+/** Starts sampling when `LOADLAB_RUNTIME_DIR` is set; see the module comment. Self-contained. */
+export function runtimeSampler(host: SamplerHost): void {
+  // deno-lint-ignore no-explicit-any
+  const g = globalThis as any;
+  const isDeno = typeof g.Deno !== "undefined";
+  let fd = -1;
+  let stopped = false;
+  const fail = (err: unknown) => {
+    if (stopped) return;
+    stopped = true;
+    const message = err instanceof Error ? err.message : String(err);
+    try {
+      if (fd >= 0) {
+        const line = { t: Date.now(), pid: host.proc.pid, runtime: isDeno ? "deno" : "node", error: message };
+        host.fs.writeSync(fd, JSON.stringify(line) + "\n");
+      } else console.error(`loadlab runtime sampler off: ${message}`);
+    } catch { /* nowhere left to say it */ }
+  };
+  const unref = (timer: unknown) => {
+    if (timer && typeof timer === "object" && "unref" in timer) (timer as { unref(): void }).unref();
+    else if (isDeno) g.Deno.unrefTimer(timer);
+  };
+  try {
+    const dir = host.proc.env.LOADLAB_RUNTIME_DIR;
+    // Once per process: Deno also honours NODE_OPTIONS' --require, so a `deno run` gets both preloads.
+    if (!dir || g.__loadlabRuntimeSampler) return;
+    g.__loadlabRuntimeSampler = true;
+    const tickMs = Number(host.proc.env.LOADLAB_RUNTIME_TICK_MS) || 250;
+    const resolutionMs = 10;
+    fd = host.fs.openSync(`${dir}/${host.proc.pid}.jsonl`, "a");
+    let delays: number[] = [];
+    let expected = performance.now() + resolutionMs;
+    const probe = () => {
+      if (stopped) return;
+      const now = performance.now();
+      delays.push(Math.max(0, now - expected));
+      expected = now + resolutionMs;
+      unref(setTimeout(probe, resolutionMs));
+    };
+    unref(setTimeout(probe, resolutionMs));
+    let gc: Record<string, [number, number]> | null = null;
+    if (!isDeno) {
+      gc = {};
+      const kinds: Record<number, string> = {
+        1: "minor",
+        2: "major",
+        4: "major",
+        8: "incremental",
+        16: "weakcb",
+      };
+      new host.perfHooks.PerformanceObserver((list) => {
+        for (
+          const e of list.getEntries() as Array<
+            { duration: number; kind?: number; detail?: { kind?: number } }
+          >
+        ) {
+          const kind = kinds[e.detail?.kind ?? e.kind ?? 0] ?? "other";
+          const slot = gc![kind] ??= [0, 0];
+          slot[0]++;
+          slot[1] += e.duration;
+        }
+      }).observe({ entryTypes: ["gc"] });
+    }
+    const round = (ms: number) => Math.round(ms * 100) / 100;
+    const tick = () => {
+      if (stopped) return;
+      try {
+        const sorted = delays.sort((a, b) => a - b);
+        delays = [];
+        const at = (q: number) =>
+          sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : 0;
+        const line: SamplerLine = {
+          t: Date.now(),
+          pid: host.proc.pid,
+          runtime: isDeno ? "deno" : "node",
+          n: sorted.length,
+          p50: at(0.5),
+          p99: at(0.99),
+          max: sorted.length ? round(sorted[sorted.length - 1]) : 0,
+          heap: host.proc.memoryUsage().heapUsed,
+        };
+        if (gc) {
+          for (const slot of Object.values(gc)) slot[1] = round(slot[1]);
+          line.gc = gc;
+          gc = {};
+        }
+        host.fs.writeSync(fd, JSON.stringify(line) + "\n");
+        unref(setTimeout(tick, tickMs));
+      } catch (err) {
+        fail(err);
+      }
+    };
+    unref(setTimeout(tick, tickMs));
+  } catch (err) {
+    fail(err);
+  }
+}
+
+/** Samples this process (loadlab's own target processes, targets/child_main.ts) when the folder is set. */
+export function sampleThisProcess(): void {
+  runtimeSampler({ perfHooks, fs, proc });
+}
