@@ -2,8 +2,9 @@
  * @module
  * The load generators compared by `deno task bench`: how to find each one, the command line for "50
  * connections for D seconds against URL", and how to read its requests per second from its output.
- * Peers come from Debian (wrk, hey) or from `/work/shared/tools/install-peers.sh` under /tmp/peers
- * (autocannon, oha, k6; `PEERS` overrides the folder). A missing tool is a skip with a reason.
+ * Peers come from Debian (wrk, hey) or from `../shared/tools/install-peers.sh` (a path from the
+ * repository root) under /tmp/peers (autocannon, oha, k6; `PEERS` overrides the folder). A missing tool
+ * is a skip with a reason.
  */
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 
@@ -42,7 +43,9 @@ function plainOnly(url: string, variant: BenchVariant | undefined): string | nul
 }
 
 const PEERS = Deno.env.get("PEERS") ?? "/tmp/peers";
-const INSTALL_HINT = "run bash /work/shared/tools/install-peers.sh";
+/** `../shared/` from the repository root, wherever the checkout is (not a fixed machine path). */
+const INSTALL_SCRIPT = new URL("../../shared/tools/install-peers.sh", import.meta.url).pathname;
+const INSTALL_HINT = `run bash ${INSTALL_SCRIPT}`;
 
 /** wrk and hey print `Requests/sec: 12345.67`. */
 export function parseRequestsPerSecLine(stdout: string): number {

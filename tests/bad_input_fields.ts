@@ -5,7 +5,7 @@
  * with a wrong type, an out-of-range value, an unknown name or a missing file; one file with three
  * problems (three lines); and loads over the open-file limit. Data only: the test runs them.
  */
-import { add, type Case, edit, target } from "./bad_input_cases.ts";
+import { add, type Case, edit, target } from "./bad_input_shapes.ts";
 
 /** An Artillery script with one phase, run as it is (scenarios/artillery.ts converts it). */
 const artillery = (url: string, phase: string) =>

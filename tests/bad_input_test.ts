@@ -14,11 +14,14 @@
  * check passed, right before the first target starts); and no process carrying the case's
  * LOADLAB_RUN_ID is left. `serve` and `site` would block until Ctrl-C, so exiting 2 at all shows they
  * never served. Cases run in parallel batches of 8 (each is a `deno run` start-up, mostly waiting). The
- * cases are data: tests/bad_input_cases.ts (the commands) and tests/bad_input_fields.ts (experiment files).
+ * cases are data: tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and
+ * tests/bad_input_fields.ts (experiment files), on the shapes of tests/bad_input_shapes.ts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { markedProcesses } from "./marked_processes.ts";
-import { ATTACK, BASE, type Case, type Ctx, OTHERS, RUN_FLAGS } from "./bad_input_cases.ts";
+import { ATTACK } from "./bad_input_attack.ts";
+import { OTHERS, RUN_FLAGS } from "./bad_input_cases.ts";
+import { BASE, type Case, type Ctx } from "./bad_input_shapes.ts";
 import { FIELDS } from "./bad_input_fields.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;

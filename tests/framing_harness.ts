@@ -8,7 +8,8 @@
  * byte per read; and every case once through the real balancer, from a scripted upstream to a raw client.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { Framing, NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
+import { Framing } from "../http1/body_framing.ts";
+import { NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
 import { ResponseParser } from "../runner/http/response_parser.ts";
 import {
   bodyFramer,

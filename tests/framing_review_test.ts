@@ -8,7 +8,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { NEED_MORE } from "../http1/message_framer.ts";
 import { ResponseParser } from "../runner/http/response_parser.ts";
-import { EXTRA_BYTES, REVIEW_CASES } from "./framing_review_cases.ts";
+import { REVIEW_CASES } from "./framing_review_cases.ts";
+import { EXTRA_BYTES } from "./framing_review_eof.ts";
 import { checkCase, latin1, throughBalancer } from "./framing_harness.ts";
 
 for (const c of REVIEW_CASES) {

@@ -13,7 +13,7 @@
  * Requests on one client connection are forwarded one after another, so pipelined requests are answered
  * in order. HTTP/2 (h2c, or h2 by ALPN with `tls`) is relayed per connection instead (forward_h2.ts).
  */
-import { Framing } from "../../http1/message_framer.ts";
+import { Framing } from "../../http1/body_framing.ts";
 import { BufferedConn, UpstreamPool, writeAll } from "./forward_conn.ts";
 import { opensWithH2Preface, relayH2 } from "./forward_h2.ts";
 import { exchange } from "./forward_exchange.ts";

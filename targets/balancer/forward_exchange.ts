@@ -11,7 +11,7 @@
  * (forward_http1.ts) before any byte of it went out; after that, the client connection is closed, as no
  * other answer can be sent anymore.
  */
-import { Framing } from "../../http1/message_framer.ts";
+import { Framing } from "../../http1/body_framing.ts";
 import { type BufferedConn, type UpstreamPool, writeAll } from "./forward_conn.ts";
 import {
   INCOMPLETE,

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { Framing, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { Framing } from "../../http1/body_framing.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import {
   bodyFramer,
   INCOMPLETE,

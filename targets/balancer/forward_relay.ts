@@ -9,7 +9,8 @@
  * answers (502, 400).
  */
 import { type BufferedConn, writeAll } from "./forward_conn.ts";
-import { Framing, NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
+import { Framing } from "../../http1/body_framing.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import { bodyFramer, type MessageHead } from "./forward_http1.ts";
 
 /** The stream ended inside a message, or its framing broke: the connection cannot be used again. */

@@ -1,0 +1,53 @@
+/**
+ * @module
+ * How the body of a final head is delimited and whether its connection stays open, from the facts its
+ * framing fields gave (framing_fields.ts): RFC 9112 6.3, one rule book for the engine and the balancer.
+ * No body for HEAD, 1xx, 204 and 304; Transfer-Encoding with `chunked` final is chunked; Transfer-Encoding
+ * without it runs until the close (a response; a request is refused); Content-Length otherwise; else
+ * until the close (response) or no body (request). Transfer-Encoding together with Content-Length, or in
+ * an HTTP/1.0 message, is read by Transfer-Encoding and then the connection closes (RFC 9112 6.1, 6.3
+ * rule 3: it is a smuggling sign); a forwarder (`verbatim`) and a request refuse it, as they would have
+ * to rewrite the head; `chunked` listed twice is an error. Pure functions of a few numbers, called once
+ * per head.
+ */
+import type { FramingFields } from "./framing_fields.ts";
+
+/** How the body of the last head is delimited. */
+export const Framing = { None: 0, Length: 1, Chunked: 2, UntilClose: 3 } as const;
+export type Framing = typeof Framing[keyof typeof Framing];
+
+/** Why a final head's framing fields must be refused (a constant string), or "" when they can be read. */
+export function framingRefusal(
+  f: FramingFields,
+  http10: boolean,
+  request: boolean,
+  verbatim: boolean,
+): string {
+  if (!f.transferEncoding) return "";
+  if (f.chunkedCount > 1) return "chunked listed more than once";
+  if ((f.contentLength >= 0 || http10) && (verbatim || request)) {
+    return f.contentLength >= 0 ? "transfer-encoding with content-length" : "transfer-encoding in HTTP/1.0";
+  }
+  if (request && !f.chunkedFinal) return "transfer-encoding without final chunked";
+  return "";
+}
+
+/** The framing of a final head that `framingRefusal` accepted; `isHead`: a response that answers HEAD. */
+export function bodyFraming(f: FramingFields, status: number, request: boolean, isHead: boolean): Framing {
+  if (!request && (isHead || status === 204 || status === 304 || status === 101)) return Framing.None;
+  if (f.transferEncoding && f.chunkedFinal) return Framing.Chunked;
+  if (f.transferEncoding || (f.contentLength < 0 && !request)) return Framing.UntilClose;
+  return f.contentLength >= 0 ? Framing.Length : Framing.None;
+}
+
+/** What the head asks for (RFC 9112 9.3): HTTP/1.1 stays open unless `close`; HTTP/1.0 only on `keep-alive`. */
+export function keepAliveAsked(f: FramingFields, http10: boolean): boolean {
+  return http10 ? f.keepAliveToken && !f.closeToken : !f.closeToken;
+}
+
+/** Whether the framing closes the connection whatever the head asked. */
+export function framingCloses(f: FramingFields, http10: boolean, status: number, framing: Framing): boolean {
+  if (framing === Framing.UntilClose) return true; // the close is the body's end
+  if (status === 101) return true; // the connection is the other protocol's now
+  return f.transferEncoding && (f.contentLength >= 0 || http10); // read by TE, but a smuggling sign
+}

@@ -1,0 +1,93 @@
+/**
+ * @module
+ * The size line of a chunk in a chunked body (RFC 9112 7.1), scanned byte by byte as it arrives: hex
+ * digits, then only SP or HTAB, then `;` extensions (visible bytes and HTAB, not interpreted). Sizes are
+ * exact (below 2^53) or an error, never a wrap-around, so a reader cannot be steered into finding another
+ * end of the data than the sender meant. The line end itself (CRLF only in a chunked body) is the framer's
+ * business (message_framer.ts): `scan` stops at it, as the start line's does. HOT PATH: a few numbers of
+ * state, no allocation.
+ */
+import { hexValue } from "./chars.ts";
+
+const SP = 32, HTAB = 9, CR = 13, LF = 10, SEMICOLON = 59;
+/** Sizes above this lose precision as numbers: a framing error, not data to wait for. */
+const SIZE_MAX = Number.MAX_SAFE_INTEGER;
+/** Returned by `scan` for bytes that are no chunk-size line; `error` says which kind. */
+export const BAD_CHUNK_LINE = -2;
+
+// Parts of the line.
+const DIGITS = 0, SPACE = 1, EXTENSION = 2;
+
+/** One chunk-size line after another; `reset()` before each. */
+export class ChunkLine {
+  /** The chunk's data bytes, once the line ended (0: the last chunk, the trailer section follows). */
+  size = 0;
+  /** Why `scan` returned BAD_CHUNK_LINE (a constant string). */
+  error = "";
+  #part = DIGITS;
+  #digits = 0;
+
+  reset(): void {
+    this.size = 0;
+    this.#part = DIGITS;
+    this.#digits = 0;
+  }
+
+  /**
+   * Scans line bytes in buf[i, stop): returns the index of the CR or LF that ends the line (not
+   * consumed), `stop` when the line goes on in the next read, or BAD_CHUNK_LINE.
+   */
+  scan(buf: Uint8Array, i: number, stop: number): number {
+    if (this.#part === DIGITS) {
+      i = this.#sizeDigits(buf, i, stop);
+      if (i === BAD_CHUNK_LINE || i === stop) return i;
+      if (buf[i] === CR || buf[i] === LF) return i;
+      this.#part = SPACE;
+    }
+    if (this.#part === SPACE) {
+      i = this.#spaceBeforeExtension(buf, i, stop);
+      if (i === BAD_CHUNK_LINE || i === stop || this.#part === SPACE) return i;
+    }
+    let c = 0;
+    while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) i++;
+    if (i === stop || c === CR || c === LF) return i;
+    return this.#fail("control byte in a line");
+  }
+
+  /** The hex digits of the size; where they stopped, or BAD_CHUNK_LINE. */
+  #sizeDigits(buf: Uint8Array, i: number, stop: number): number {
+    let size = this.size, d = 0;
+    const from = i;
+    while (i < stop && (d = hexValue(buf[i])) >= 0) {
+      size = size * 16 + d;
+      if (size > SIZE_MAX) return this.#fail("bad chunk size");
+      i++;
+    }
+    this.size = size;
+    this.#digits += i - from;
+    if (i < stop && this.#digits === 0) return this.#fail("bad chunk size"); // no digit at all
+    return i;
+  }
+
+  /**
+   * Whitespace after the size: where it stopped (at a line end, still in SPACE; past a `;`, in
+   * EXTENSION), or BAD_CHUNK_LINE for any other byte (`1 2`, `5x`).
+   */
+  #spaceBeforeExtension(buf: Uint8Array, i: number, stop: number): number {
+    while (i < stop) {
+      const c = buf[i];
+      if (c === SP || c === HTAB) i++;
+      else if (c === SEMICOLON) {
+        this.#part = EXTENSION;
+        return i + 1;
+      } else if (c === CR || c === LF) return i;
+      else return this.#fail("bad chunk size");
+    }
+    return i;
+  }
+
+  #fail(message: string): number {
+    this.error = message;
+    return BAD_CHUNK_LINE;
+  }
+}

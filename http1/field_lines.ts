@@ -1,0 +1,143 @@
+/**
+ * @module
+ * The field lines of a head or of a chunked body's trailer section (RFC 9112 5), scanned byte by byte as
+ * they arrive: each name up to its colon, each value up to its line end, and the values of the three
+ * fields that decide framing handed to framing_fields.ts. Strict, because a reader that frames a message
+ * differently from its sender can be steered: a name must be a token (no space before the colon) and is
+ * compared with the framing names over ASCII letters only; a value holds HTAB, SP, visible ASCII and
+ * obs-text, nothing else. Tolerated, as robust user agents do: an obs-fold line is joined to the field
+ * before it with a space (RFC 9112 5.2), unless the head is forwarded as it is (`verbatim`). Framing
+ * fields in the trailers are not framing (RFC 9110 6.5.1): names there are not matched. The line ends are
+ * the framer's business (message_framer.ts). HOT PATH: a few numbers of state, no strings.
+ */
+import {
+  FIELD_NONE,
+  FIELD_OTHER,
+  FRAMING_NAMES,
+  framingNameAt,
+  matched,
+  narrowRange,
+  TCHAR,
+} from "./chars.ts";
+import { FramingFields, isFramingField } from "./framing_fields.ts";
+
+const SP = 32, HTAB = 9, COLON = 58;
+/** Every framing name can still match (a bit per FRAMING_NAMES entry). */
+const ANY_FRAMING_NAME = (1 << FRAMING_NAMES.length) - 1;
+/** Returned by `name` and `value` for bytes that break the rules; `error` says which. */
+export const BAD_FIELD_LINE = -2;
+
+/** The field lines of one head, then of its trailers; `reset()` before each head. */
+export class FieldLines {
+  /** What the framing fields of this head said. */
+  readonly facts = new FramingFields();
+  /** Why a method failed (a constant string). */
+  error = "";
+  readonly #verbatim: boolean;
+  #field = FIELD_NONE;
+  #inTrailers = false;
+  /** Bytes of the name so far and the framing names it can still be. */
+  #at = 0;
+  #mask = 0;
+
+  /** `verbatim`: the head is forwarded as it is, so an obs-fold (which needs a rewrite) is an error. */
+  constructor(verbatim: boolean) {
+    this.#verbatim = verbatim;
+  }
+
+  /** True once the trailer section of a chunked body began. */
+  get inTrailers(): boolean {
+    return this.#inTrailers;
+  }
+
+  /** A new head: no field line yet. */
+  reset(): void {
+    this.#field = FIELD_NONE;
+    this.#inTrailers = false;
+    this.facts.reset();
+  }
+
+  /** The last chunk ended: trailer field lines follow, whose names decide nothing. */
+  startTrailers(): void {
+    this.#field = FIELD_NONE;
+    this.#inTrailers = true;
+  }
+
+  /** A line starts with SP or HTAB: an obs-fold continuing the previous field's value. */
+  fold(): boolean {
+    if (this.#field === FIELD_NONE) return this.#refuse("whitespace before the first header line");
+    if (this.#verbatim) return this.#refuse("obs-fold header line");
+    // The line continues the previous field's value, joined with one space.
+    if (isFramingField(this.#field) && !this.facts.byte(SP)) return this.#refuse(this.facts.error);
+    return true;
+  }
+
+  /** A line starts with byte `c`, the first of a name: the previous field ends. */
+  startName(c: number): boolean {
+    if (!this.endField()) return false;
+    if (TCHAR[c] !== 1) return this.#refuse("bad header name");
+    this.#at = 0;
+    this.#mask = this.#inTrailers ? 0 : ANY_FRAMING_NAME;
+    return true;
+  }
+
+  /**
+   * Name bytes in buf[i, stop): returns the index of the colon that ends the name (not consumed), `stop`
+   * when the name goes on in the next read, or BAD_FIELD_LINE.
+   */
+  name(buf: Uint8Array, i: number, stop: number): number {
+    const from = i;
+    let c = 0;
+    while (i < stop && TCHAR[c = buf[i]] === 1) i++;
+    const at = this.#at + i - from;
+    if (i === stop) {
+      // The name goes on in the next read: keep which framing names it can still be.
+      this.#mask = narrowRange(buf, from, i, this.#at, this.#mask);
+      this.#at = at;
+      return i;
+    }
+    if (c !== COLON) return this.#fail("bad header name");
+    const field = this.#mask === 0 ? -1 : this.#at === 0
+      ? framingNameAt(buf, from, at) // the common case: the whole name is in this read
+      : matched(FRAMING_NAMES, narrowRange(buf, from, i, this.#at, this.#mask), at);
+    this.#field = field < 0 ? FIELD_OTHER : field;
+    if (field >= 0) this.facts.begin(field);
+    return i;
+  }
+
+  /**
+   * Value bytes in buf[i, stop): returns the index of the first byte that is no value byte (the line's
+   * end, or a control byte the framer refuses), `stop` when the value goes on, or BAD_FIELD_LINE.
+   */
+  value(buf: Uint8Array, i: number, stop: number): number {
+    let c = 0;
+    if (this.#field === FIELD_OTHER) {
+      while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) i++;
+      return i;
+    }
+    while (i < stop && ((c = buf[i]) >= 32 ? c !== 127 : c === HTAB)) {
+      if (!this.facts.byte(c)) return this.#fail(this.facts.error);
+      i++;
+    }
+    return i;
+  }
+
+  /** The current field's value ended (a new line began, or the head ended). */
+  endField(): boolean {
+    const field = this.#field;
+    if (field === FIELD_NONE) return true;
+    this.#field = FIELD_OTHER;
+    if (isFramingField(field) && !this.facts.end()) return this.#refuse(this.facts.error);
+    return true;
+  }
+
+  #refuse(message: string): boolean {
+    this.error = message;
+    return false;
+  }
+
+  #fail(message: string): number {
+    this.error = message;
+    return BAD_FIELD_LINE;
+  }
+}
