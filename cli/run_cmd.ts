@@ -115,6 +115,7 @@ function loadSource(args: RunArgs): Source {
     quick: args.quick,
     set: args.set,
     targets: args.targets,
+    profile: args.profile,
     warn,
     only: args.only,
     segment: args.segment,

@@ -15,6 +15,7 @@ import { applyParameter } from "./plan_attack.ts";
 import type { Plan, PlannedRun, SearchPlan } from "./plan_types.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
+import { saveRunProfiles, startRunProfiles } from "./run_profiles.ts";
 import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
@@ -229,8 +230,10 @@ async function executeRun(
   await telemetry?.ready;
   if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
   const warmupEnd = warmupSnapshot(target, config.warmupMs);
+  const profiling = await startRunProfiles(target);
   let attack: RunResult;
   let series: RunResult["telemetry"];
+  let taken: Awaited<ReturnType<NonNullable<typeof profiling>["stop"]>> = [];
   try {
     attack = await runAttack(config, {
       name: run.name,
@@ -243,9 +246,14 @@ async function executeRun(
   } finally {
     series = telemetry?.stop();
     warmupEnd.cancel();
+    taken = await profiling?.stop() ?? [];
   }
   const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
-  const result = completeRunResult(attack, run, config, target, series, counters);
+  const profiles = taken.length ? await saveRunProfiles(taken, opts.outDir, run.name) : [];
+  const result = {
+    ...completeRunResult(attack, run, config, target, series, counters),
+    ...(profiles.length ? { profiles } : {}),
+  };
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }
 

@@ -7,6 +7,7 @@
  * it instead of each other.
  */
 import { type RedisHandle, resolveRedis } from "./redis.ts";
+import type { InspectedProcess } from "./inspector.ts";
 import type { TargetInfo, TargetProcess } from "./spec.ts";
 
 /** How a target is started, whatever its kind. */
@@ -35,6 +36,8 @@ export const noStats = (): Promise<Record<string, number>> => Promise.resolve({}
 export class Stack {
   #stops: Array<() => Promise<void>> = [];
   processes: TargetProcess[] = [];
+  /** Processes started with the inspector open (`profile: cpu`). */
+  inspected: InspectedProcess[] = [];
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
   }

@@ -1,0 +1,68 @@
+import assert from "node:assert/strict";
+
+const assertEquals = (a: unknown, b: unknown) => assert.deepEqual(a, b);
+import { type CpuProfile, isCpuProfile, summarizeProfile } from "./cpu_profile.ts";
+
+const frame = (functionName: string, lineNumber = 0) => ({
+  functionName,
+  url: "file:///app/src/fib.js",
+  lineNumber,
+});
+
+/** (root) -> main -> fib -> fib (recursion), (root) -> (idle); samples 1 ms apart. */
+function profile(samples: number[]): CpuProfile {
+  return {
+    nodes: [
+      { id: 1, callFrame: frame("(root)"), children: [2, 5] },
+      { id: 2, callFrame: frame("main", 1), children: [3] },
+      { id: 3, callFrame: frame("fib", 9), children: [4] },
+      { id: 4, callFrame: frame("fib", 9) },
+      { id: 5, callFrame: frame("(idle)") },
+    ],
+    startTime: 0,
+    endTime: (samples.length + 1) * 1000,
+    samples,
+    timeDeltas: samples.map(() => 1000),
+  };
+}
+
+Deno.test("self and total time count a recursive function once per sample", () => {
+  const s = summarizeProfile(profile([4, 4, 3, 2, 5, 5]));
+  const named = (name: string) => s.top.find((t) => s.frames[t.frame].name === name)!;
+  assertEquals(named("fib").selfUs, 3000);
+  assertEquals(named("fib").totalUs, 3000); // not 5000: the inner fib's samples are already in the outer's
+  assertEquals(named("main").selfUs, 1000);
+  assertEquals(named("main").totalUs, 4000);
+  assertEquals(s.top.some((t) => s.frames[t.frame].name === "(idle)"), false);
+  assertEquals(s.idleUs, 2000);
+  assertEquals(s.samples, 6);
+  assertEquals(s.frames[named("fib").frame], { name: "fib", url: "src/fib.js", line: 10 });
+  // root, main, fib, fib, idle: V8's two fib nodes stay two tree levels, one frame.
+  assertEquals(s.tree.length, 5);
+  assertEquals(s.tree[0][1], -1);
+  assertEquals(s.tree[0][2], 6000);
+});
+
+Deno.test("the tree drops nodes under the share and stays under the node cap", () => {
+  const samples = [...Array(1000).fill(4), 2]; // main alone holds 0.1%
+  const s = summarizeProfile(profile(samples), { minShare: 0.005, maxNodes: 3, topCount: 5 });
+  assertEquals(s.tree.length <= 3, true);
+  assertEquals(s.tree.some(([f, , total]) => s.frames[f].name === "fib" && total > 0), true);
+  assertEquals(s.minShare >= 0.005, true);
+});
+
+Deno.test("the first second and the rest are windows of self time", () => {
+  const samples = [...Array(1000).fill(2), ...Array(500).fill(4)];
+  const s = summarizeProfile(profile(samples));
+  assertEquals(s.windows.map((w) => w.label), ["first second", "after the first second"]);
+  const [first, rest] = s.windows;
+  assertEquals(s.frames[first.self[0][0]].name, "main");
+  assertEquals(s.frames[rest.self[0][0]].name, "fib");
+  assertEquals(rest.busyUs, 500_000);
+});
+
+Deno.test("isCpuProfile tells a profile from other JSON", () => {
+  assertEquals(isCpuProfile(profile([2])), true);
+  assertEquals(isCpuProfile({ nodes: [] }), false);
+  assertEquals(isCpuProfile(null), false);
+});
