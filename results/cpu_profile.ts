@@ -264,3 +264,11 @@ function compactFrames(s: ProfileSummary): ProfileSummary {
   }));
   return { ...s, frames, tree, top, windows };
 }
+
+/**
+ * What profiling costs the target, as measured with docs/profile-cost.yaml (docs/PROFILES.md has the
+ * rounds): req/s of the profiled target against the unprofiled one, same machine, interleaved rounds.
+ */
+export const PROFILING_COST = {
+  sentence: "PLACEHOLDER",
+};

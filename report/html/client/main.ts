@@ -19,6 +19,7 @@ import { renderPhaseCharts, renderSearches } from "./experiment.ts";
 import { renderPhaseSummary } from "./phase_summary.ts";
 import { renderVariantMatrix } from "./variant_matrix.ts";
 import { renderSiteNav, siteData } from "./site_nav.ts";
+import { renderProfileDiff } from "./profiles.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -79,6 +80,8 @@ export function renderApp(data: PageData): void {
   if (counters) app.appendChild(counters);
   const searches = renderSearches(data);
   if (searches) app.appendChild(searches);
+  const profiles = renderProfileDiff(data);
+  if (profiles) app.appendChild(profiles);
   app.appendChild(runs.el);
 }
 
