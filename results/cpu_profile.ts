@@ -6,7 +6,7 @@
  * function (V8 may list one function under several nodes), nodes under a share of the whole are dropped
  * and the tree capped in size, and the top functions get their self time and their total time (a
  * recursive function's samples counted once, not once per frame on the stack). Self time is also split
- * into the profile's first second and the rest, for warm-up (JIT, GC) against steady state. Pure.
+ * into the load's first second and the rest, for warm-up (JIT, GC) against steady state. Pure.
  */
 import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema_profile.ts";
 
@@ -92,8 +92,16 @@ class Frames {
   }
 }
 
-/** Summarizes a `.cpuprofile` into what results.json keeps; see the module comment. */
-export function summarizeProfile(p: CpuProfile, limits: SummaryLimits = SUMMARY_LIMITS): ProfileSummary {
+/**
+ * Summarizes a `.cpuprofile` into what results.json keeps; see the module comment. `loadStartUs`: when the
+ * load started, after the profile's start (the profile may begin while the load generator still starts up);
+ * the windows count from there.
+ */
+export function summarizeProfile(
+  p: CpuProfile,
+  limits: SummaryLimits = SUMMARY_LIMITS,
+  loadStartUs = 0,
+): ProfileSummary {
   const frames = new Frames();
   const byId = new Map(p.nodes.map((n) => [n.id, n]));
   const parentOf = new Map<number, number>();
@@ -120,7 +128,7 @@ export function summarizeProfile(p: CpuProfile, limits: SummaryLimits = SUMMARY_
   };
   const firstSelf = new Map<number, number>();
   const restSelf = new Map<number, number>();
-  let elapsed = 0;
+  let sampleUs = 0; // the sample's time after the profile's start
   let idleUs = 0;
   let firstBusy = 0;
   let restBusy = 0;
@@ -128,11 +136,11 @@ export function summarizeProfile(p: CpuProfile, limits: SummaryLimits = SUMMARY_
     const node = land(p.samples[i]);
     const w = weights[i];
     node.selfUs += w;
-    elapsed += i === 0 ? 0 : p.timeDeltas[i];
+    sampleUs += p.timeDeltas[i];
     const idle = frames.list[node.frame].name === IDLE;
     if (idle) idleUs += w;
-    const early = elapsed < FIRST_WINDOW_US;
-    if (!idle) {
+    const early = sampleUs < loadStartUs + FIRST_WINDOW_US;
+    if (!idle && sampleUs >= loadStartUs) {
       const into = early ? firstSelf : restSelf;
       into.set(node.frame, (into.get(node.frame) ?? 0) + w);
       if (early) firstBusy += w;
@@ -142,11 +150,11 @@ export function summarizeProfile(p: CpuProfile, limits: SummaryLimits = SUMMARY_
   sumTotals(root);
   const durationUs = weights.reduce((a, b) => a + b, 0);
   const top = topFunctions(root, frames.list, limits.topCount);
+  const endUs = Math.max(p.endTime - p.startTime, 0);
+  const firstEndUs = Math.min(loadStartUs + FIRST_WINDOW_US, endUs);
   const windows: ProfileWindow[] = [
-    window("first second", 0, Math.min(FIRST_WINDOW_US, durationUs), firstBusy, firstSelf, limits),
-    ...(durationUs > FIRST_WINDOW_US
-      ? [window("after the first second", FIRST_WINDOW_US, durationUs, restBusy, restSelf, limits)]
-      : []),
+    window("first second of the load", loadStartUs, firstEndUs, firstBusy, firstSelf, limits),
+    ...(endUs > firstEndUs ? [window("after it", firstEndUs, endUs, restBusy, restSelf, limits)] : []),
   ];
   const { tree, minShare } = pruneTree(root, limits);
   return compactFrames({

@@ -51,14 +51,19 @@ Deno.test("the tree drops nodes under the share and stays under the node cap", (
   assertEquals(s.minShare >= 0.005, true);
 });
 
-Deno.test("the first second and the rest are windows of self time", () => {
+Deno.test("the load's first second and the rest are windows of self time", () => {
   const samples = [...Array(1000).fill(2), ...Array(500).fill(4)];
   const s = summarizeProfile(profile(samples));
-  assertEquals(s.windows.map((w) => w.label), ["first second", "after the first second"]);
+  assertEquals(s.windows.map((w) => w.label), ["first second of the load", "after it"]);
   const [first, rest] = s.windows;
   assertEquals(s.frames[first.self[0][0]].name, "main");
   assertEquals(s.frames[rest.self[0][0]].name, "fib");
-  assertEquals(rest.busyUs, 500_000);
+  assertEquals(first.busyUs + rest.busyUs, 1_500_000);
+  // The load started 0.6 s into the profile: its first second is main's last 0.4 s and fib's first 0.5 s.
+  const late = summarizeProfile(profile(samples), undefined, 600_000);
+  assertEquals([late.windows[0].fromUs, late.windows[0].toUs], [600_000, 1_501_000]);
+  assertEquals(late.windows.length, 1);
+  assertEquals(late.windows[0].busyUs, 901_000);
 });
 
 Deno.test("isCpuProfile tells a profile from other JSON", () => {

@@ -3,7 +3,7 @@
  * The CPU profile of a target process over one run, as `results.json` holds it (`profiles` of a run): the
  * relative path of the full `.cpuprofile` beside results.json, and a bounded summary that the report
  * draws (results/cpu_profile.ts makes it): the functions (frames), a pruned call tree, the top functions
- * by self and total time, and self time per function in the run's first second and after it. Times are
+ * by self and total time, and self time per function in the load's first second and after it. Times are
  * whole microseconds of sampled CPU time. Pure.
  */
 import { z } from "zod";
@@ -22,7 +22,10 @@ export const profileFunctionSchema = z.looseObject({
   totalUs: z.number(),
 });
 
-/** Self time per function within a window of the profile, from `fromUs` to `toUs` after its start. */
+/**
+ * Self time per function within a window of the profile, from `fromUs` to `toUs` after its start: the load's
+ * first second (from when the load started, which may be after the profile's start) and the rest.
+ */
 export const profileWindowSchema = z.looseObject({
   label: z.string(),
   fromUs: z.number(),

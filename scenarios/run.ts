@@ -231,6 +231,7 @@ async function executeRun(
   if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
   const warmupEnd = warmupSnapshot(target, config.warmupMs);
   const profiling = await startRunProfiles(target);
+  let loadStartEpochMs = profiling?.startedAtEpochMs ?? 0;
   let attack: RunResult;
   let series: RunResult["telemetry"];
   let taken: Awaited<ReturnType<NonNullable<typeof profiling>["stop"]>> = [];
@@ -238,7 +239,10 @@ async function executeRun(
     attack = await runAttack(config, {
       name: run.name,
       onProgress: opts.hooks?.onProgress,
-      onStart: warmupEnd.onStart,
+      onStart: (at) => {
+        loadStartEpochMs = at;
+        warmupEnd.onStart?.(at);
+      },
       signal: opts.signal,
     });
   } catch (err) {
@@ -249,7 +253,8 @@ async function executeRun(
     taken = await profiling?.stop() ?? [];
   }
   const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
-  const profiles = taken.length ? await saveRunProfiles(taken, opts.outDir, run.name) : [];
+  const loadStartUs = Math.max(0, loadStartEpochMs - (profiling?.startedAtEpochMs ?? 0)) * 1000;
+  const profiles = taken.length ? await saveRunProfiles(taken, opts.outDir, run.name, loadStartUs) : [];
   const result = {
     ...completeRunResult(attack, run, config, target, series, counters),
     ...(profiles.length ? { profiles } : {}),

@@ -24,11 +24,15 @@ export function profilePath(runName: string, process: string): string {
   return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
 }
 
-/** Writes each taken profile beside results.json and returns what the run records of them. */
+/**
+ * Writes each taken profile beside results.json and returns what the run records of them; `loadStartUs` is
+ * when the load started after the profilers did (where the summary's windows begin).
+ */
 export async function saveRunProfiles(
   taken: TakenProfile[],
   outDir: string,
   runName: string,
+  loadStartUs: number,
 ): Promise<RunProfile[]> {
   await Deno.mkdir(`${outDir}/profiles`, { recursive: true });
   return await Promise.all(taken.map(async (t): Promise<RunProfile> => {
@@ -40,6 +44,6 @@ export async function saveRunProfiles(
     } catch (err) {
       return { process: t.name, error: `cannot write ${file}: ${(err as Error).message}` };
     }
-    return { process: t.name, file, summary: summarizeProfile(t.profile) };
+    return { process: t.name, file, summary: summarizeProfile(t.profile, undefined, loadStartUs) };
   }));
 }

@@ -101,6 +101,8 @@ export type TakenProfile = { name: string; profile: unknown } | { name: string; 
 
 /** Profiling under way on a target's processes; `stop()` ends it and hands the profiles back. */
 export interface CpuProfiling {
+  /** When the profilers had started (ms since the epoch), to place the load within the profiles. */
+  startedAtEpochMs: number;
   stop(): Promise<TakenProfile[]>;
 }
 
@@ -127,6 +129,7 @@ export async function startCpuProfiles(procs: InspectedProcess[]): Promise<CpuPr
     );
   }
   return {
+    startedAtEpochMs: Date.now(),
     stop: () =>
       Promise.all(sessions.map(async ({ name, session }): Promise<TakenProfile> => {
         try {

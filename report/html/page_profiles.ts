@@ -2,8 +2,8 @@
  * @module
  * What the report's CPU profile section needs beyond the runs' own `profiles` (results/schema_profile.ts):
  * every profile (and each of its time windows) as something to pick for a diff, the pairs worth comparing
- * offered ready-made (the last sweep point below a knee against the first above it; a run's first second
- * against the rest, where JIT compiling and the first GCs show), and the sentence that states what
+ * offered ready-made (the last sweep point below a knee against the first above it; the load's first
+ * second against the rest, where JIT compiling and the first GCs show), and the sentence that states what
  * profiling costs. Pure; the browser draws it (client/profiles.ts).
  */
 import type { RunResult } from "../../results/mod.ts";
@@ -46,7 +46,7 @@ export function buildPageProfiles(runs: RunResult[]): PageProfiles | null {
         return refs.length - 1;
       });
       if (windows.length === 2) {
-        pairs.push({ label: `${name}: first second vs the rest`, a: windows[0], b: windows[1] });
+        pairs.push({ label: `${name}: first second of the load vs the rest`, a: windows[0], b: windows[1] });
       }
     }
   }

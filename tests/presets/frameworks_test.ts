@@ -123,7 +123,9 @@ Deno.test({
             charts: await page.locator("#variant-matrix canvas").count(),
             blank: await blankCanvases(page, "#variant-matrix canvas"),
             flames: await page.locator("#run-profiles svg.flame").count(),
-            warmupPairs: await page.locator("#profile-pair option", { hasText: "first second vs the rest" })
+            warmupPairs: await page.locator("#profile-pair option", {
+              hasText: "first second of the load vs the rest",
+            })
               .count(),
           }));
           assert.deepEqual(problems, []);
