@@ -12,10 +12,20 @@ import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
 import type { RunProfile } from "../results/schema_profile.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
 
-/** Starts profiling the target's inspected processes; null when the target is not profiled. */
+/**
+ * Starts profiling the target's inspected processes; null when the target is not profiled. When the
+ * profiler cannot start, the run goes on and each process records why it has no profile.
+ */
 export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling | null> {
   const inspected = target.running?.inspected;
-  return inspected?.length ? await startCpuProfiles(inspected) : null;
+  if (!inspected?.length) return null;
+  try {
+    return await startCpuProfiles(inspected);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const taken = inspected.map((p) => ({ name: p.name, error }));
+    return { startedAtEpochMs: Date.now(), stop: () => Promise.resolve(taken) };
+  }
 }
 
 /** The folder (under the output directory) and file name of one process's profile of one run. */
