@@ -33,7 +33,7 @@ import {
   pendingThresholds,
   type Threshold,
 } from "../results/thresholds.ts";
-import { startTelemetry } from "../targets/mod.ts";
+import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
 
 /** Progress callbacks for the CLI. */
@@ -234,7 +234,7 @@ async function executeRun(
   let loadStartEpochMs = profiling?.startedAtEpochMs ?? 0;
   let attack: RunResult;
   let series: RunResult["telemetry"];
-  let taken: Awaited<ReturnType<NonNullable<typeof profiling>["stop"]>> = [];
+  let taken: TakenProfile[] = [];
   try {
     attack = await runAttack(config, {
       name: run.name,
