@@ -252,5 +252,6 @@ export function profileBlocker(spec: Pick<ExternalSpec, "command" | "args">): st
     ? `profile: cpu needs 'deno run' or 'deno serve' (args start with ${
       JSON.stringify(spec.args?.[0] ?? "")
     })`
-    : `profile: cpu needs a node or deno command (V8 inspector), not '${spec.command}'`;
+    : `profile: cpu needs a node or deno command (V8 inspector), not '${spec.command}': start the app with ` +
+      "command: node (not through npm or a shell, whose own node would take the inspector's port)";
 }
