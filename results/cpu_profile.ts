@@ -57,10 +57,18 @@ interface TreeNode {
   children: Map<number, TreeNode>;
 }
 
-/** A script URL shortened to its last two path segments (the full one stays in the .cpuprofile). */
-function shortUrl(url: string): string {
-  const parts = url.replace(/[?#].*$/, "").split("/").filter(Boolean);
-  return parts.slice(-2).join("/");
+/**
+ * A script URL shortened (the full one stays in the .cpuprofile): a package's file as `npm:` and its path in
+ * the package (from node_modules or Deno's npm cache), a runtime's own (`node:`, `ext:`) as it is, any
+ * other file as its last two path segments.
+ */
+export function shortUrl(url: string): string {
+  const path = url.replace(/[?#].*$/, "");
+  const pkg = /\/node_modules\/(?!.*\/node_modules\/)(.+)$/.exec(path) ??
+    /\/registry\.npmjs\.org\/(.+)$/.exec(path);
+  if (pkg) return `npm:${pkg[1]}`;
+  if (/^[a-z]+:(?!\/\/)/.test(path)) return path;
+  return path.split("/").filter(Boolean).slice(-2).join("/");
 }
 
 /** Each sample's weight: the time until the next sample (the last one: until the profile's end). */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 
 const assertEquals = (a: unknown, b: unknown) => assert.deepEqual(a, b);
-import { type CpuProfile, isCpuProfile, summarizeProfile } from "./cpu_profile.ts";
+import { type CpuProfile, isCpuProfile, shortUrl, summarizeProfile } from "./cpu_profile.ts";
 
 const frame = (functionName: string, lineNumber = 0) => ({
   functionName,
@@ -70,4 +70,23 @@ Deno.test("isCpuProfile tells a profile from other JSON", () => {
   assertEquals(isCpuProfile(profile([2])), true);
   assertEquals(isCpuProfile({ nodes: [] }), false);
   assertEquals(isCpuProfile(null), false);
+});
+
+Deno.test("script URLs are shortened to a package path, a runtime's own name or the last two segments", () => {
+  assertEquals(
+    shortUrl("file:///app/node_modules/express/lib/router/index.js"),
+    "npm:express/lib/router/index.js",
+  );
+  assertEquals(
+    shortUrl("file:///a/node_modules/x/node_modules/@koa/router/lib/layer.js"),
+    "npm:@koa/router/lib/layer.js",
+  );
+  assertEquals(
+    shortUrl("file:///root/.cache/deno/npm/registry.npmjs.org/hono/4.6.3/dist/hono-base.js"),
+    "npm:hono/4.6.3/dist/hono-base.js",
+  );
+  assertEquals(shortUrl("node:internal/http"), "node:internal/http");
+  assertEquals(shortUrl("ext:deno_http/00_serve.ts"), "ext:deno_http/00_serve.ts");
+  assertEquals(shortUrl("file:///work/loadlab/targets/app/endpoints.ts"), "app/endpoints.ts");
+  assertEquals(shortUrl(""), "");
 });

@@ -70,13 +70,13 @@ export function profileTopTable(s: ProfileSummary): HTMLElement {
   );
 }
 
-/** A frame's fill: V8's own entries grey, dependencies and runtime internals cool, app code warm. */
+/** A frame's fill: V8's own entries grey, packages (`npm:`) and the runtime's own code cool, app code warm. */
 export function profileColor(name: string, url: string): string {
   if (name.startsWith("(")) return "#9aa3b2";
   let hash = 0;
   for (let i = 0; i < name.length; i++) hash = (hash * 31 + name.charCodeAt(i)) | 0;
   const shade = 45 + (Math.abs(hash) % 20);
-  const internal = /node_modules|^ext:|^node:|^internal|deno_|npm\//.test(url) || url === "";
+  const internal = /^(npm|ext|node):/.test(url) || url === "";
   return internal
     ? `hsl(${200 + (Math.abs(hash) % 40)}, 55%, ${shade}%)`
     : `hsl(${15 + (Math.abs(hash) % 30)}, 80%, ${shade}%)`;
