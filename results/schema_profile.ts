@@ -8,7 +8,10 @@
  */
 import { z } from "zod";
 
-/** One function of the profile: its name, script (last two path segments) and 1-based line. */
+/**
+ * One function of the profile: its name, its script shortened (`npm:express/lib/router/index.js`,
+ * `app/endpoints.ts`) and its 1-based line.
+ */
 export const profileFrameSchema = z.looseObject({
   name: z.string(),
   url: z.string(),
