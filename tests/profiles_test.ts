@@ -2,14 +2,17 @@
  * CPU profiles end to end (`profile: cpu`, `--profile`): the built-in target and the Express example (under
  * Node) each driven on `/fib/25` for a bounded run produce a `.cpuprofile` beside results.json that parses
  * as one and whose top function by self time is `fib`; report.html draws the flame graph, the top table and
- * the diff in chromium without a console error; and `profile: cpu` on an external command that is neither
- * node nor deno is exit 2 naming the target, before anything starts.
+ * the diff in chromium without a console error; `profile: cpu` on an external command that is neither
+ * node nor deno is exit 2 naming the target, before anything starts; and external `node` (even one that
+ * ignores SIGTERM, where `--cpu-prof` would write nothing) and `deno run` commands are profiled.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
 import { openReport } from "./browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
+import { startCpuProfiles, startTarget, type TargetSpec } from "../targets/mod.ts";
+import { freePort } from "../system/ports.ts";
 
 const hasNode = requireProgram("node");
 const hasExpress = (() => {
@@ -102,4 +105,45 @@ loads:
     assert.match(run.stderr, /targets\.mine\.profile/);
     assert.match(run.stderr, /node or deno/);
   });
+});
+
+Deno.test({
+  name: "external node (ignoring SIGTERM) and deno run commands are profiled through the inspector",
+  ignore: !hasNode,
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const fixtures = new URL("./fixtures/", import.meta.url).pathname;
+    const nodePort = freePort("127.0.0.1"), denoPort = freePort("127.0.0.1");
+    const specs: TargetSpec[] = [
+      {
+        kind: "external",
+        command: "node",
+        args: [`${fixtures}node_app.js`, "--port", String(nodePort), "--ignore-sigterm"],
+        url: `http://127.0.0.1:${nodePort}`,
+        profile: "cpu",
+      },
+      {
+        kind: "external",
+        command: Deno.execPath(),
+        args: ["run", "-A", `${fixtures}plain_server.ts`, String(denoPort)],
+        url: `http://127.0.0.1:${denoPort}`,
+        profile: "cpu",
+      },
+    ];
+    for (const spec of specs) {
+      const target = await startTarget(spec);
+      try {
+        assert.equal(target.inspected?.length, 1);
+        const profiling = await startCpuProfiles(target.inspected!);
+        for (let i = 0; i < 200; i++) await (await fetch(target.url + "/")).arrayBuffer(); // bounded
+        const [taken] = await profiling.stop();
+        assert.ok("profile" in taken && isCpuProfile(taken.profile), JSON.stringify(taken).slice(0, 200));
+        const s = summarizeProfile(taken.profile);
+        assert.ok(s.samples > 0 && s.durationUs > 0, `${spec.kind} ${(spec as { command: string }).command}`);
+      } finally {
+        await target.stop();
+      }
+    }
+  },
 });
