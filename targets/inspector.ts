@@ -61,6 +61,10 @@ class InspectorSession {
   }
 
   call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
+    // A closed WebSocket drops what is sent without an error: the process died, say so at once.
+    if (this.#ws.readyState !== WebSocket.OPEN) {
+      return Promise.reject(new Error(`${method}: the inspector connection is closed (the process exited?)`));
+    }
     const id = this.#nextId++;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {

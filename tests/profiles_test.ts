@@ -147,3 +147,23 @@ Deno.test({
     }
   },
 });
+
+Deno.test({
+  name: "a target process that dies while profiled yields the reason at once, not after a timeout",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const target = await startTarget({ kind: "builtin", profile: "cpu" });
+    try {
+      const profiling = await startCpuProfiles(target.inspected!);
+      Deno.kill(target.pids[0], "SIGKILL");
+      await target.stop(); // waits until the process is gone
+      const started = performance.now();
+      const [taken] = await profiling.stop();
+      assert.ok("error" in taken, JSON.stringify(taken).slice(0, 200));
+      assert.ok(performance.now() - started < 10_000, "no 30 s wait for an answer that cannot come");
+    } finally {
+      await target.stop();
+    }
+  },
+});
