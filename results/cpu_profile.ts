@@ -289,7 +289,7 @@ function compactFrames(s: ProfileSummary): ProfileSummary {
 export const PROFILING_COST = {
   sentence:
     "Profiling cost, measured on a busy 2-core machine (2026-11-22, load average 10-20, docs/PROFILES.md): " +
-    "the built-in target and Node on CPU-bound requests used 5-15% more CPU per request, with req/s changes " +
-    "within the machine's noise; Node on tiny requests (/json) used up to 35% more CPU per request and once " +
-    "served 40% fewer req/s. Read a profiled run's req/s as a lower bound.",
+    "0-15% more target CPU per request in steady state (most on deep CPU-bound code such as recursive fib), " +
+    "plus a burst when the profiler starts at the run's beginning; req/s changes were mostly within the " +
+    "machine's noise, once 40% fewer for Express. Read a profiled run's req/s as a lower bound.",
 };
