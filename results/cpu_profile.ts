@@ -291,5 +291,6 @@ export const PROFILING_COST = {
     "Profiling cost, measured on a busy 2-core machine (2026-11-22, load average 10-20, docs/PROFILES.md): " +
     "0-15% more target CPU per request in steady state (most on deep CPU-bound code such as recursive fib), " +
     "plus a start-up cost at the run's beginning (attaching, starting the profiler); req/s changes were mostly within the " +
-    "machine's noise, once 40% fewer for Express. Read a profiled run's req/s as a lower bound.",
+    "machine's noise, once 40% fewer for Express; a fresh Node process profiled through its warm-up served about " +
+    "a quarter to two thirds of its unprofiled req/s in 2 s runs. Read a profiled run's req/s as a lower bound.",
 };
