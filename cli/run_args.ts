@@ -26,6 +26,9 @@ Usage: loadlab run FILE|preset:NAME [options]
   --set PATH=VALUE          override a field of the file before validation, e.g. --set repeats=5
                             (repeatable; VALUE is read as a YAML scalar)
   --target NAME=URL         replace a target by a server already running (repeatable)
+  --profile                 a CPU profile of every target loadlab starts (node or deno), per run:
+                            profiles/*.cpuprofile beside results.json, top functions and flame
+                            graphs in the report (the numbers are then "profiled"; docs/PROFILES.md)
   --summary <file.md>       write a markdown summary (for CI step summaries)
   --junit <file.xml>        write JUnit XML: one test case per threshold and run
   --output-bench <file>     github-action-benchmark JSON: latency (customSmallerIsBetter) to <file>,
@@ -58,6 +61,7 @@ const SPECS: FlagSpec[] = [
   { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
   { long: "set", takesValue: true, repeatable: true, example: "repeats=5" },
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
+  { long: "profile", takesValue: false },
   { long: "summary", takesValue: true, example: "summary.md" },
   { long: "junit", takesValue: true, example: "junit.xml" },
   { long: "output-bench", takesValue: true, example: "bench.json" },
@@ -88,6 +92,8 @@ export interface RunArgs extends BaselineArgs {
   startAtEpochMs?: number;
   set: string[];
   targets: Record<string, string>;
+  /** `--profile`: `profile: cpu` on every target loadlab starts. */
+  profile?: boolean;
   summaryFile?: string;
   junitFile?: string;
   /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
@@ -121,6 +127,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...segmentOf(flags),
     set: flags.all("set"),
     targets: parseTargets(flags.all("target")),
+    ...(flags.has("profile") ? { profile: true } : {}),
     summaryFile: flags.path("summary"),
     junitFile: flags.path("junit"),
     ...(flags.has("output-bench") ? { benchFile: flags.path("output-bench") } : {}),

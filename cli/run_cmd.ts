@@ -120,6 +120,7 @@ function loadSource(args: RunArgs): Source {
     quick: args.quick,
     set: args.set,
     targets: args.targets,
+    profile: args.profile,
     warn,
     only: args.only,
     segment: args.segment,

@@ -45,7 +45,7 @@ export function formatEta(ms: number): string {
 /**
  * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open
  * models), p50, p99, success, and the run verdict (results/run_verdict.ts) last, so a log line never
- * shows "success 100.00%" beside dropped sends without saying so.
+ * shows "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
  */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);
@@ -62,5 +62,7 @@ export function summaryLine(run: RunResult): string {
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,
     `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,
     verdict.ok ? "[ok]" : `[${verdict.label}]`,
+    // The profiler's cost is in these numbers (docs/PROFILES.md).
+    ...(run.profiles?.length ? ["(profiled)"] : []),
   ].join("  ");
 }

@@ -13,4 +13,6 @@ Deno.test("a run's progress line puts requested, sent and dropped beside achieve
   assert.match(summaryLine(bound), /\[generator-bound\]$/);
   const closed = makeSeed000(1, 5).runs[0];
   assert.match(summaryLine({ ...closed, targetRps: null, model: "connections" }), / req\/s {2}p50 .*\[ok\]$/);
+  const profiled = { ...closed, profiles: [{ process: "target", file: "profiles/a.target.cpuprofile" }] };
+  assert.match(summaryLine(profiled), /\[ok\] {2}\(profiled\)$/);
 });

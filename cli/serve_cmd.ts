@@ -3,7 +3,9 @@
  * `loadlab serve`: runs a target standalone until Ctrl-C, so users can also point wrk, k6 or oha at it.
  * Without `--proxy` it serves the built-in target (one or several instances); `--redis-cache-ttl` or
  * `--rate-limit` put the Redis proxy in front of it, and `--proxy <url>` puts that proxy in front of an
- * app that is already running. Flag problems print one line naming the flag and the fix, exit code 2.
+ * app that is already running. `--profile[=DIR]` takes a CPU profile of the target's processes from start to
+ * Ctrl-C, written as `.cpuprofile` files (docs/PROFILES.md). Flag problems print one line naming the flag
+ * and the fix, exit code 2.
  */
 import type { FlagSpec } from "./argv.ts";
 import { tokenize } from "./argv.ts";
@@ -17,16 +19,21 @@ import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { maxSocketsUnder } from "../runner/socket_budget.ts";
 import { isListenError } from "./dashboard.ts";
 import {
+  type CpuProfiling,
   ENDPOINTS,
   parseRateLimit,
   type RunningTarget,
+  startCpuProfiles,
   startTarget,
   type TargetSpec,
 } from "../targets/mod.ts";
+import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
+import { writeTextAtomic } from "../system/atomic_write.ts";
 
 export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [--instances N]
   [--balance round-robin|least-connections] [--reuse-port] [--compress[=gzip|brotli]] [--cache-ttl SEC]
-  [--static-dir DIR] [--redis URL] [--proxy UPSTREAM_URL] [--redis-cache-ttl SEC] [--rate-limit N/WINDOW]`;
+  [--static-dir DIR] [--redis URL] [--proxy UPSTREAM_URL] [--redis-cache-ttl SEC] [--rate-limit N/WINDOW]
+  [--profile[=DIR]]   a CPU profile of the target's processes until Ctrl-C, as DIR/*.cpuprofile (default .)`;
 
 /** The flags of `loadlab serve`, parsed by the same tokenizer and readers as every other command. */
 export const SERVE_FLAGS: FlagSpec[] = [
@@ -42,6 +49,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { long: "proxy", takesValue: true, example: "http://127.0.0.1:3000" },
   { long: "redis-cache-ttl", takesValue: true, example: "60" },
   { long: "rate-limit", takesValue: true, example: "100/1s" },
+  { long: "profile", takesValue: false, optionalValue: true, example: "profiles" },
   { long: "help", short: "h", takesValue: false },
 ];
 
@@ -75,8 +83,10 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
     throw new UsageError(`--rate-limit ${JSON.stringify(rateText)}: must look like 100/1s or 10/500ms`);
   }
   const proxyTtl = flags.seconds("redis-cache-ttl");
+  const profile = flags.has("profile") ? { profile: "cpu" as const } : {};
   const builtin: TargetSpec = {
     kind: "builtin",
+    ...profile,
     compress,
     cacheTtlSec: flags.seconds("cache-ttl"),
     instances: flags.wholeNumber("instances", 1, 64),
@@ -103,6 +113,7 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
   if (upstreamUrl === undefined && proxyTtl === undefined && !rateLimit) return { ...builtin, host, port };
   return {
     kind: "proxy",
+    ...profile,
     upstream: upstreamUrl ? { url: upstreamUrl } : builtin,
     cacheTtlSec: proxyTtl,
     rateLimit,
@@ -189,15 +200,34 @@ export function runServeCommand(argv: string[]): Promise<number> {
     if (flags.has("help")) throw new HelpRequested(SERVE_USAGE);
     const spec = serveSpecFromFlags(flags);
     checkHost("host" in spec ? spec.host : undefined);
+    const profileDir = flags.has("profile") ? flags.path("profile") || "." : undefined;
+    if (profileDir !== undefined) {
+      const why = notAFolder(profileDir);
+      if (why) {
+        throw new UsageError(`--profile=${profileDir}: ${why}; give a folder for the .cpuprofile files`);
+      }
+    }
     // A target that cannot start throws TargetError: exit 3, as in run (README: exit codes).
-    await serveUntilStopped(spec, await startTarget(spec));
+    await serveUntilStopped(spec, await startTarget(spec), profileDir);
     return EXIT.ok;
   });
 }
 
-/** Prints where `target` listens and keeps it up until Ctrl-C or SIGTERM. */
-async function serveUntilStopped(spec: TargetSpec, target: RunningTarget): Promise<void> {
+/** Prints where `target` listens and keeps it up until Ctrl-C or SIGTERM (profiling it into `profileDir`). */
+async function serveUntilStopped(
+  spec: TargetSpec,
+  target: RunningTarget,
+  profileDir?: string,
+): Promise<void> {
+  let profiling: CpuProfiling | null = null;
+  try {
+    if (profileDir !== undefined) profiling = await startCpuProfiles(target.inspected ?? []);
+  } catch (err) {
+    await target.stop();
+    throw err;
+  }
   console.log(describe(target, spec));
+  if (profiling) console.log(`  CPU profile: from now until Ctrl-C, written to ${profileDir}/`);
   await new Promise<void>((resolve) => {
     const onSignal = () => {
       Deno.removeSignalListener("SIGINT", onSignal);
@@ -208,7 +238,25 @@ async function serveUntilStopped(spec: TargetSpec, target: RunningTarget): Promi
     Deno.addSignalListener("SIGTERM", onSignal);
   });
   console.log("loadlab serve: stopping");
+  if (profiling) await saveProfiles(profiling, profileDir!).finally(() => target.stop());
   await target.stop();
+}
+
+/** Stops the profiler and writes each process's profile, with its top functions on the terminal. */
+async function saveProfiles(profiling: CpuProfiling, dir: string): Promise<void> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, "-");
+  for (const taken of await profiling.stop()) {
+    if ("error" in taken || !isCpuProfile(taken.profile)) {
+      console.log(`  no CPU profile of ${taken.name}: ${"error" in taken ? taken.error : "not a profile"}`);
+      continue;
+    }
+    const file = `${dir}/serve-${taken.name.replace(/[^\w.-]/g, "_")}-${stamp}.cpuprofile`;
+    await writeTextAtomic(file, JSON.stringify(taken.profile));
+    const s = summarizeProfile(taken.profile);
+    const top = [...s.top].sort((a, b) => b.selfUs - a.selfUs).slice(0, 5)
+      .map((t) => `${s.frames[t.frame].name} ${(t.selfUs / 1000).toFixed(1)} ms`);
+    console.log(`  CPU profile of ${taken.name}: ${file} (top self time: ${top.join(", ")})`);
+  }
 }
 
 if (import.meta.main) Deno.exit(await runServeCommand(Deno.args));

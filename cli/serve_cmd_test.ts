@@ -33,3 +33,13 @@ Deno.test("serve flags: port 0, a TTL of 0 and a real folder are fine", () => {
   assert.equal(spec.port, 0);
   assert.equal(spec.kind === "builtin" && spec.staticDir, "cli");
 });
+
+Deno.test("serve --profile profiles the built-in target, and the proxy with its built-in upstream", () => {
+  assert.equal((specOf(["--profile"]) as { profile?: string }).profile, "cpu");
+  assert.equal((specOf(["--profile=out"]) as { profile?: string }).profile, "cpu");
+  const proxied = specOf(["--profile", "--redis-cache-ttl", "5"]);
+  assert.equal(proxied.kind, "proxy");
+  assert.equal((proxied as { profile?: string }).profile, "cpu");
+  assert.equal((proxied as { upstream: { profile?: string } }).upstream.profile, "cpu");
+  assert.equal((specOf([]) as { profile?: string }).profile, undefined);
+});

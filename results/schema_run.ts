@@ -18,6 +18,7 @@ import {
   sweepPointSchema,
 } from "./schema_values.ts";
 import { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./schema_series.ts";
+import { runProfileSchema } from "./schema_profile.ts";
 
 /** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */
 export const targetInfoSchema = z.looseObject({
@@ -156,6 +157,11 @@ export const runResultSchema = z.looseObject({
   phases: z.array(phaseResultSchema).optional(),
   flows: z.array(flowResultSchema).optional(),
   targetInfo: targetInfoSchema.optional(),
+  /**
+   * CPU profiles of the target's processes over the run (`profile: cpu`), one per process. Their numbers
+   * are "profiled": the sampling profiler costs the target some throughput (docs/PROFILES.md).
+   */
+  profiles: z.array(runProfileSchema).optional(),
   /**
    * Counter deltas of the target over the run (proxy hits/misses/bypasses, staleHits, limited, ...), warm-up
    * requests included (the counters are cumulative).

@@ -33,6 +33,8 @@ export interface LoadOptions {
   set?: string[];
   /** Targets replaced by running servers: name -> URL. */
   targets?: Record<string, string>;
+  /** `--profile`: a CPU profile of every target loadlab starts, for every run. */
+  profile?: boolean;
   /** Receives notes about an imported Artillery script that change no request. */
   warn?: (message: string) => void;
 }

@@ -136,10 +136,13 @@ function reservedKeyPath(value: unknown, at: string): string | undefined {
   return undefined;
 }
 
-/** Applies `quick`, then every `set`, then every `targets` replacement, to a copy of `doc`. */
+/**
+ * Applies `quick`, then every `set`, then every `targets` replacement, then `profile` (`--profile`: `profile:
+ * cpu` on every target loadlab starts, a proxy's upstream included), to a copy of `doc`.
+ */
 export function applyOverrides(
   doc: unknown,
-  opts: { quick?: boolean; set?: string[]; targets?: Record<string, string> },
+  opts: { quick?: boolean; set?: string[]; targets?: Record<string, string>; profile?: boolean },
 ): Result<unknown> {
   if (!isRecord(doc)) return { ok: true, value: doc };
   let value: Record<string, unknown> = structuredClone(doc);
@@ -170,7 +173,17 @@ export function applyOverrides(
       }`,
     });
   }
+  if (opts.profile && isRecord(value.targets)) {
+    for (const target of Object.values(value.targets)) profileTarget(target);
+  }
   return issues.length > 0 ? { ok: false, issues } : { ok: true, value };
+}
+
+/** Sets `profile: cpu` on a started target and on its inline upstream; `url` targets are left alone. */
+function profileTarget(target: unknown): void {
+  if (!isRecord(target) || typeof target.kind !== "string" || target.kind === "url") return;
+  target.profile = "cpu";
+  if (isRecord(target.upstream)) profileTarget(target.upstream);
 }
 
 /**

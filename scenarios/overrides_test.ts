@@ -84,3 +84,23 @@ Deno.test("parseDocument: a key twice in a mapping, __proto__ anywhere and alias
   const shared = parseDocument("base: &b { rate: 1 }\nloads:\n  a: *b\n  c: *b\n");
   assert.equal(shared.ok, true, "a few aliases still work");
 });
+
+Deno.test("--profile: profile: cpu on every started target and an inline upstream, never on a url target", () => {
+  const doc = {
+    targets: {
+      a: { kind: "builtin" },
+      b: { kind: "proxy", upstream: { kind: "example", app: "koa" } },
+      c: { url: "http://127.0.0.1:1" },
+      d: { kind: "proxy", upstream: "a" },
+    },
+  };
+  const result = applyOverrides(doc, { profile: true });
+  assert.ok(result.ok);
+  assert.deepEqual((result.value as typeof doc).targets, {
+    a: { kind: "builtin", profile: "cpu" },
+    b: { kind: "proxy", profile: "cpu", upstream: { kind: "example", app: "koa", profile: "cpu" } },
+    c: { url: "http://127.0.0.1:1" },
+    d: { kind: "proxy", upstream: "a", profile: "cpu" },
+  });
+  assert.equal((doc.targets.a as Record<string, unknown>).profile, undefined, "the input is not changed");
+});

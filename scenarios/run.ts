@@ -15,6 +15,7 @@ import { applyParameter } from "./plan_attack.ts";
 import type { Plan, PlannedRun, SearchPlan } from "./plan_types.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
 import { type RunTarget, TargetPool } from "./run_targets.ts";
+import { saveRunProfiles, startRunProfiles } from "./run_profiles.ts";
 import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
@@ -32,7 +33,7 @@ import {
   pendingThresholds,
   type Threshold,
 } from "../results/thresholds.ts";
-import { startTelemetry } from "../targets/mod.ts";
+import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
 import { coldStartRequests, measureColdStart } from "./cold_start.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
@@ -261,13 +262,19 @@ async function executeRun(
   const warmupEnd = warmupSnapshot(target, config.warmupMs);
   const onInterval = opts.hooks?.onInterval;
   const peek = telemetry ? telemetry.peek : null;
+  const profiling = await startRunProfiles(target);
+  let loadStartEpochMs = profiling?.startedAtEpochMs ?? 0;
   let attack: RunResult;
   let series: RunResult["telemetry"];
+  let taken: TakenProfile[] = [];
   try {
     attack = await runAttack(config, {
       name: run.name,
       onProgress: opts.hooks?.onProgress,
-      onStart: warmupEnd.onStart,
+      onStart: (at) => {
+        loadStartEpochMs = at;
+        warmupEnd.onStart?.(at);
+      },
       signal: opts.signal,
       // A shard holds part of the load: its thresholds wait for `loadlab merge`, so none stops it.
       abortOn: config.segment
@@ -280,11 +287,15 @@ async function executeRun(
   } finally {
     series = telemetry?.stop();
     warmupEnd.cancel();
+    taken = await profiling?.stop() ?? [];
   }
   const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
+  const loadStartUs = Math.max(0, loadStartEpochMs - (profiling?.startedAtEpochMs ?? 0)) * 1000;
+  const profiles = taken.length ? await saveRunProfiles(taken, opts.outDir, run.name, loadStartUs) : [];
   const result = {
     ...completeRunResult(attack, run, config, target, series, counters),
     ...(coldStart ? { coldStart } : {}),
+    ...(profiles.length ? { profiles } : {}),
   };
   return opts.signal?.aborted ? { ...result, incomplete: true } : result;
 }

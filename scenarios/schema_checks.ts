@@ -3,13 +3,14 @@
  * The checks of an experiment file that span fields, run once its structure is valid: every name a
  * field refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets
  * they vary, a grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by
- * target form no cycle. Each problem is `{path, message}` with the path of the offending key.
+ * target form no cycle, and `profile: cpu` is only on targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
  */
 import { nearest } from "../validation/suggest.ts";
 import {
   builtinSpecSchema,
   exampleSpecSchema,
   externalSpecSchema,
+  profileBlocker,
   proxySpecSchema,
 } from "../targets/spec.ts";
 import { type ExperimentFields, expressionProblems } from "./schema_object.ts";
@@ -63,6 +64,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
     refer(["thresholds", i, "load"], t.load, loadNames, "load");
   });
   for (const [name, target] of Object.entries(exp.targets)) checkUpstreams(exp, name, target, add, refer);
+  for (const [name, target] of Object.entries(exp.targets)) checkProfile(["targets", name], target, add);
   if (exp.warmup === "auto" && exp.intervalHistograms === "none") {
     add(
       ["warmup"],
@@ -73,6 +75,17 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
 }
 
 type Add = (path: Path, message: string) => void;
+
+/** `profile: cpu` needs a process with a V8 inspector: an external command must be node or deno. */
+function checkProfile(path: Path, target: FileTarget, add: Add): void {
+  if (target.kind === "external" && target.profile) {
+    const blocker = profileBlocker(target);
+    if (blocker) add([...path, "profile"], blocker);
+  }
+  if (target.kind === "proxy" && typeof target.upstream === "object") {
+    checkProfile([...path, "upstream"], target.upstream, add);
+  }
+}
 type Refer = (path: Path, name: string | undefined, names: string[], what: string) => void;
 
 function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {

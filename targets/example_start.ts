@@ -6,11 +6,12 @@
  * the built-in target, external apps and the proxy.
  */
 import { exampleCommand } from "./example.ts";
+import { inspectFlag } from "./inspector.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
 import { connectRedis, seedRedis } from "./redis.ts";
 import { withPreload } from "./runtime_preload.ts";
-import type { ExampleSpec } from "./spec.ts";
+import { argsWithInspect, type ExampleSpec } from "./spec.ts";
 import { logFile, noStats, type Stack, type Started, type StartOptions, startRedis } from "./start_stack.ts";
 
 /** Deno's first run of an app may download its npm packages: allow for that. */
@@ -28,9 +29,12 @@ export async function startExample(stack: Stack, spec: ExampleSpec, opts: StartO
   const port = spec.port || freePort(host);
   const env: Record<string, string> = { PORT: String(port), HOST: host, NODE_ENV: "production" };
   if (redis) env.REDIS_URL = redis.url;
-  const preloaded = opts.runtime
-    ? withPreload(opts.runtime, run.command, run.args, env)
-    : { args: run.args, env };
+  const inspectPort = spec.profile ? freePort("127.0.0.1") : undefined;
+  // The example commands are always `node app.js` or `deno run ...`, which take the flag.
+  const args = inspectPort === undefined
+    ? run.args
+    : argsWithInspect(run.command, run.args, inspectFlag(inspectPort)) ?? run.args;
+  const preloaded = opts.runtime ? withPreload(opts.runtime, run.command, args, env) : { args, env };
   stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name: `${spec.app} app`,
@@ -43,6 +47,7 @@ export async function startExample(stack: Stack, spec: ExampleSpec, opts: StartO
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name: "target", pid: proc.pid });
+  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   await pollReady(proc, async () => {
     if (stack.listeningAtMs === null && await waitForPort(host, port, 1)) stack.markListening();

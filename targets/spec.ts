@@ -5,12 +5,19 @@
  * starts processes so the scenario loader can validate a file without importing any of that.
  */
 import { z } from "zod";
+import type { InspectedProcess } from "./inspector.ts";
 
 /** Path where every built-in target (app, proxy, balancer) answers its counters as JSON. */
 export const STATS_PATH = "/__loadlab/stats";
 
 /** Compression of the built-in target: `true` negotiates brotli then gzip from Accept-Encoding. */
 export const compressSchema = z.union([z.boolean(), z.enum(["gzip", "brotli"])]);
+
+/**
+ * `profile: cpu`: a V8 CPU profile of the target's Node or Deno processes for every run (targets/inspector.ts),
+ * saved as `.cpuprofile` beside results.json.
+ */
+export const profileSchema = z.enum(["cpu"]);
 
 const hostSchema = z.string().min(1, "host must not be empty, e.g. 127.0.0.1");
 const portSchema = z.number().int().min(0).max(65535, "port must be 0..65535 (0 picks a free port)");
@@ -49,6 +56,7 @@ export type UpstreamTlsSpec = z.infer<typeof upstreamTlsSchema>;
 
 export const builtinSpecSchema = z.object({
   kind: z.literal("builtin"),
+  profile: profileSchema.optional(),
   tls: serveTlsSchema.optional(),
   host: hostSchema.optional(),
   port: portSchema.optional(),
@@ -81,6 +89,8 @@ export const builtinSpecSchema = z.object({
 
 export const externalSpecSchema = z.object({
   kind: z.literal("external"),
+  /** Needs `command` to be node or deno (`deno run`/`deno serve`): see `profileBlocker`. */
+  profile: profileSchema.optional(),
   command: z.string().min(1, "command must name a program, e.g. node"),
   args: z.array(z.string()).optional(),
   cwd: z.string().optional(),
@@ -110,6 +120,7 @@ export const rateLimitSchema = z.object({
  */
 export const exampleSpecSchema = z.object({
   kind: z.literal("example"),
+  profile: profileSchema.optional(),
   app: z.enum(["express", "fastify", "koa"]),
   /** The experiment uses `/redis/:key`: pass REDIS_URL (start a Redis if no redisUrl) and seed it. */
   redis: z.boolean().optional(),
@@ -143,6 +154,7 @@ export type ExternalSpec = z.infer<typeof externalSpecSchema>;
 export type RateLimit = z.infer<typeof rateLimitSchema>;
 export interface ProxySpec {
   kind: "proxy";
+  profile?: "cpu";
   tls?: ServeTls;
   upstreamTls?: UpstreamTlsSpec;
   upstream: TargetSpec | { url: string };
@@ -163,6 +175,8 @@ const upstreamSchema: z.ZodType<TargetSpec | { url: string }> = z.lazy(() =>
 
 export const proxySpecSchema = z.object({
   kind: z.literal("proxy"),
+  /** Profiles the proxy process; its upstream has its own `profile`. */
+  profile: profileSchema.optional(),
   tls: serveTlsSchema.optional(),
   upstreamTls: upstreamTlsSchema.optional(),
   upstream: upstreamSchema,
@@ -230,10 +244,42 @@ export interface RunningTarget {
    * from then until the last process listened (null when not observed) and until it was ready.
    */
   coldStart?: { spawnAtMs: number; listeningMs: number | null; readyMs: number };
+  /** With `profile: cpu`: the processes whose V8 inspector takes each run's CPU profile. */
+  inspected?: InspectedProcess[];
   /**
    * Cumulative counters (proxy hits/misses/bypasses, cacheHits/cacheMisses/staleHits, cms* pool counters);
    * {} when the target has none. Async: they live in the target's processes. Take differences over a run.
    */
   stats(): Promise<Record<string, number>>;
   stop(): Promise<void>;
+}
+
+/** Program names whose processes take `--inspect` (Node under its two usual names, Deno). */
+function runtimeOf(command: string): "node" | "deno" | null {
+  const base = command.split(/[\\/]/).pop() ?? "";
+  return base === "node" || base === "nodejs" ? "node" : base === "deno" ? "deno" : null;
+}
+
+/**
+ * The arguments of an external `command` with the inspector flag added where its runtime reads it (before
+ * the script for Node, after `run`/`serve` for Deno), or null when the command cannot be profiled.
+ */
+export function argsWithInspect(command: string, args: string[], flag: string): string[] | null {
+  const runtime = runtimeOf(command);
+  if (runtime === "node") return [flag, ...args];
+  if (runtime === "deno" && (args[0] === "run" || args[0] === "serve")) {
+    return [args[0], flag, ...args.slice(1)];
+  }
+  return null;
+}
+
+/** Why `profile: cpu` cannot work on this external command, or null when it can. */
+export function profileBlocker(spec: Pick<ExternalSpec, "command" | "args">): string | null {
+  if (argsWithInspect(spec.command, spec.args ?? [], "") !== null) return null;
+  return runtimeOf(spec.command) === "deno"
+    ? `profile: cpu needs 'deno run' or 'deno serve' (args start with ${
+      JSON.stringify(spec.args?.[0] ?? "")
+    })`
+    : `profile: cpu needs a node or deno command (V8 inspector), not '${spec.command}': start the app with ` +
+      "command: node (not through npm or a shell, whose own node would take the inspector's port)";
 }

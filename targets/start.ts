@@ -25,10 +25,13 @@ import { ManagedProcess, pollReady } from "./process.ts";
 import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import { withPreload } from "./runtime_preload.ts";
 import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
+import { inspectFlag } from "./inspector.ts";
 import {
+  argsWithInspect,
   autoCores,
   type BuiltinSpec,
   type ExternalSpec,
+  profileBlocker,
   type ProxySpec,
   type RunningTarget,
   type ServeTls,
@@ -63,14 +66,26 @@ async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Recor
   return sum;
 }
 
-/** How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file. */
-export function childCommand(spec: ChildSpec): { command: string; args: string[] } {
+/**
+ * How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file (with
+ * the inspector on `inspectPort` when given; a compiled binary takes no runtime flags, so it cannot).
+ */
+export function childCommand(spec: ChildSpec, inspectPort?: number): { command: string; args: string[] } {
   const json = JSON.stringify(spec);
-  if (Deno.build.standalone) return { command: Deno.execPath(), args: ["__target", json] };
+  if (Deno.build.standalone) {
+    if (inspectPort !== undefined) {
+      throw new TargetError(
+        "profile: cpu cannot profile the built-in target of a compiled loadlab binary",
+        "run loadlab from source (deno task loadlab ...) to profile it",
+      );
+    }
+    return { command: Deno.execPath(), args: ["__target", json] };
+  }
   const entry = new URL("./child_main.ts", import.meta.url);
   const config = new URL("../deno.json", import.meta.url);
   // --unstable-net: `reusePort` is still an unstable Deno API.
   const args = ["run", "-A", "--quiet", "--unstable-net"];
+  if (inspectPort !== undefined) args.push(inspectFlag(inspectPort));
   try {
     if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
   } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
@@ -84,8 +99,10 @@ async function spawnChild(
   spec: ChildSpec,
   opts: StartOptions,
   cpuAffinity?: number[],
+  profile?: "cpu",
 ): Promise<string> {
-  const { command, args } = childCommand(spec);
+  const inspectPort = profile ? freePort("127.0.0.1") : undefined;
+  const { command, args } = childCommand(spec, inspectPort);
   stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name,
@@ -99,6 +116,7 @@ async function spawnChild(
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name, pid: proc.pid });
+  if (inspectPort !== undefined) stack.inspected.push({ name, port: inspectPort });
   const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
   stack.markListening(); // the READY line comes once the server listens
   return JSON.parse(line).url;
@@ -128,20 +146,28 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   // Reuse-port instances share one address, so no single one can be asked for its counters.
   let statsUrls: string[] = [];
   if (instances === 1) {
-    url = await spawnChild(stack, "target", { ...app, ...edge, port: spec.port ?? 0 }, opts, cpuAffinity);
+    const only = { ...app, ...edge, port: spec.port ?? 0 };
+    url = await spawnChild(stack, "target", only, opts, cpuAffinity, spec.profile);
     statsUrls = [url];
   } else if (spec.balance === "reuse-port") {
     const port = spec.port || freePort(host);
     const urls = await Promise.all(
       [...Array(instances).keys()].map((i) =>
-        spawnChild(stack, name(i), { ...app, ...edge, port, reusePort: true }, opts, cpuAffinity)
+        spawnChild(
+          stack,
+          name(i),
+          { ...app, ...edge, port, reusePort: true },
+          opts,
+          cpuAffinity,
+          spec.profile,
+        )
       ),
     );
     url = urls[0];
   } else {
     const upstreams = await Promise.all(
       [...Array(instances).keys()].map((i) =>
-        spawnChild(stack, name(i), { ...app, port: 0 }, opts, cpuAffinity)
+        spawnChild(stack, name(i), { ...app, port: 0 }, opts, cpuAffinity, spec.profile)
       ),
     );
     const mode: BalanceMode = spec.balance === "least-connections" ? "least-connections" : "round-robin";
@@ -154,7 +180,7 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
       mode,
       ...edge,
     };
-    url = await spawnChild(stack, "balancer", balancer, opts, cpuAffinity);
+    url = await spawnChild(stack, "balancer", balancer, opts, cpuAffinity, spec.profile);
     statsUrls = [url, ...upstreams];
   }
   // Recorded when the spec asks for instances, so the report can compare 1 against N (cpu-sleep study).
@@ -174,9 +200,16 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
 }
 
 async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
+  const inspectPort = spec.profile ? freePort("127.0.0.1") : undefined;
+  const args = inspectPort === undefined
+    ? spec.args
+    : argsWithInspect(spec.command, spec.args ?? [], inspectFlag(inspectPort));
+  if (!args && inspectPort !== undefined) {
+    throw new TargetError(`external app: ${profileBlocker(spec)}`, "drop profile: cpu from this target");
+  }
   const run = opts.runtime
-    ? withPreload(opts.runtime, spec.command, spec.args ?? [], spec.env)
-    : { args: spec.args, env: spec.env };
+    ? withPreload(opts.runtime, spec.command, args ?? [], spec.env)
+    : { args: args ?? undefined, env: spec.env };
   stack.markSpawn();
   const proc = ManagedProcess.spawn({
     name: "external app",
@@ -188,6 +221,7 @@ async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOption
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name: "target", pid: proc.pid });
+  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort });
   const url = spec.url.replace(/\/+$/, "");
   const timeoutMs = spec.ready?.timeoutMs ?? 30_000;
   const readyPath = spec.ready?.path;
@@ -215,6 +249,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     stack.spawnedAtMs ??= started.coldStart?.spawnAtMs ?? null;
     upstreamUrl = upstream.url;
     stack.processes.push(...upstream.processes);
+    stack.inspected.push(...upstream.inspected ?? []);
   } else upstreamUrl = spec.upstream.url.replace(/\/+$/, "");
   const redis = (await startRedis(stack, spec.redisUrl, true, opts))!;
   const tls = await tlsFilesOf(stack, spec.tls, opts, "proxy-tls-");
@@ -230,7 +265,7 @@ async function startProxy(stack: Stack, spec: ProxySpec, opts: StartOptions): Pr
     cacheTtlSec: spec.cacheTtlSec,
     rateLimit: spec.rateLimit,
   };
-  const url = await spawnChild(stack, "proxy", proxy, opts, spec.cpuAffinity);
+  const url = await spawnChild(stack, "proxy", proxy, opts, spec.cpuAffinity, spec.profile);
   // The proxy is what the load hits: list it first for telemetry.
   stack.processes.unshift(stack.processes.pop()!);
   const info: TargetInfo = { kind: "proxy", runtime: DENO_RUNTIME, upstream: upstream?.info };
@@ -326,6 +361,7 @@ function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarg
     redisPid: started.redis?.pid,
     ...(opts.runtime ? { runtimeDir: opts.runtime.dir } : {}),
     coldStart: coldStartOf(stack),
+    ...(stack.inspected.length ? { inspected: stack.inspected } : {}),
     ...(started.caFile ? { caFile: started.caFile } : {}),
     stats: () => stopping ? Promise.resolve({}) : started.stats(),
     stop,

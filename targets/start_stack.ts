@@ -9,6 +9,7 @@
  */
 import { type RedisHandle, resolveRedis } from "./redis.ts";
 import { makeRuntimeDir, type RuntimeDir } from "./runtime_preload.ts";
+import type { InspectedProcess } from "./inspector.ts";
 import type { RunningTarget, TargetInfo, TargetProcess, TargetSpec } from "./spec.ts";
 
 /** How a target is started, whatever its kind. */
@@ -50,6 +51,8 @@ export class Stack {
   markListening(): void {
     this.listeningAtMs = performance.now();
   }
+  /** Processes started with the inspector open (`profile: cpu`). */
+  inspected: InspectedProcess[] = [];
   push(stop: () => Promise<void>): void {
     this.#stops.push(stop);
   }

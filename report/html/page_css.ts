@@ -38,6 +38,9 @@ pre { font: 12px/1.4 var(--mono); background: var(--bg); border: 1px solid var(-
   padding: 8px 10px; overflow: auto; max-height: 420px; white-space: pre-wrap; overflow-wrap: anywhere; }
 pre.oha { tab-size: 16; max-height: 560px; }
 table.compact { font-size: 12px; }
+svg.flame { display: block; margin: 6px 0; font-family: var(--mono); }
+svg.flame g.frame { cursor: pointer; }
+svg.flame g.frame:hover rect { stroke: var(--fg); stroke-width: 1; }
 h3.run-name { font-size: 15px; margin: 4px 0; overflow-wrap: anywhere; }
 details { margin: 8px 0; }
 summary { cursor: pointer; color: var(--link); }

@@ -22,6 +22,7 @@ import {
   pageThresholds,
 } from "./page_verdict.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
+import { buildPageProfiles, type PageProfiles } from "./page_profiles.ts";
 import {
   buildPhaseComparisons,
   type PageAnalysis,
@@ -121,6 +122,8 @@ export interface PageData {
   shards: string | null;
   /** "3 secrets redacted: Authorization header, URL password"; null when none were. */
   redaction: string | null;
+  /** CPU profiles to diff and what profiling costs; absent or null when no run was profiled. */
+  profiles?: PageProfiles | null;
 }
 
 const r4 = round4;
@@ -170,7 +173,8 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
     for (const m of OVERVIEW_METRICS) metrics[m] = meanCi(runs.map((r) => metricOf(r, m)));
     return {
       key,
-      label: groupLabel(runs[0]),
+      // A number shown carries what qualifies it: the profiler's cost is in these runs' numbers.
+      label: groupLabel(runs[0]) + (runs.some((r) => r.profiles?.length) ? " (profiled)" : ""),
       variant: runs[0].variant ?? null,
       load: runs[0].load ?? null,
       model: runs[0].model,
@@ -327,5 +331,6 @@ export function buildPageData(
     knees: explainKnees(results),
     shards: shardsLine(results),
     redaction: redactionLine(results.redaction),
+    profiles: buildPageProfiles(results.runs),
   };
 }

@@ -20,6 +20,7 @@ import * as toolTables from "./client/tool_tables.ts";
 import * as sections from "./client/sections.ts";
 import * as overviewCharts from "./client/overview_charts.ts";
 import * as runDetail from "./client/run_detail.ts";
+import * as profiles from "./client/profiles.ts";
 import * as runCharts from "./client/run_charts.ts";
 import * as runtimeCharts from "./client/runtime_charts.ts";
 import * as coldStart from "./client/cold_start.ts";
@@ -89,6 +90,7 @@ export function clientSource(entry = "loadlabMain"): string {
     sections,
     overviewCharts,
     runDetail,
+    profiles,
     runCharts,
     runtimeCharts,
     coldStart,

@@ -58,6 +58,9 @@ Deno.test({
       const cluster = results.runs.find((r) => r.variant === "cluster")!;
       assert.equal(cluster.targetInfo?.instances, Math.max(1, results.environment.cores - 1));
       assertFinding(results);
+      for (const run of results.runs) {
+        assert.ok(run.profiles?.length && run.profiles.every((p) => p.summary), `${run.name} is profiled`);
+      }
       const knees = results.analysis?.knees ?? [];
       assert.equal(knees.length, 6, "a knee (or its reason) for each target x sweep");
 
@@ -71,8 +74,12 @@ Deno.test({
             instanceCharts: await page.locator("#instances canvas").count(),
             caveat: await page.locator("#instances-caveat").count(),
             blank: await blankCanvases(page, "#sweeps canvas, #instances canvas"),
+            flames: await page.locator("#run-profiles svg.flame").count(),
+            kneePairs: await page.locator("#profile-pair option", { hasText: "at the knee" }).count(),
           }));
           assert.deepEqual(problems, []);
+          assert.ok(value.flames >= 1, "the first run's flame graph");
+          assert.ok(value.kneePairs > 0, "a profile at a knee against the one above it is offered");
           assert.deepEqual(value.sweepTitles.map((s) => s.replace(/y: (log|linear)$/, "").trim()), [
             "single/static: load.rate sweep",
             "cluster/static: load.rate sweep",

@@ -102,6 +102,18 @@ Deno.test({
         );
       }
       assertFinding(results);
+      for (const run of results.runs) {
+        const [profile] = run.profiles ?? [];
+        if (run.variant !== "builtin") {
+          assert.equal(profile, undefined, `${run.name}: the Node apps are not profiled in --quick`);
+          continue;
+        }
+        assert.ok(
+          profile?.summary && profile.file,
+          `${run.name} has a CPU profile: ${JSON.stringify(profile)}`,
+        );
+        assert.ok((await Deno.stat(`${dir}/${profile.file}`)).size > 0);
+      }
 
       await t.step({
         name: "the report opens in chromium with the variants × loads tables and warm-up charts",
@@ -114,9 +126,17 @@ Deno.test({
             tables: await page.locator("#variant-matrix table").count(),
             charts: await page.locator("#variant-matrix canvas").count(),
             blank: await blankCanvases(page, "#variant-matrix canvas"),
+            flames: await page.locator("#run-profiles svg.flame").count(),
+            warmupPairs: await page.locator("#profile-pair option", {
+              hasText: "first second of the load vs the rest",
+            })
+              .count(),
           }));
           assert.deepEqual(problems, []);
-          assert.deepEqual({ ...value, runtimes: undefined }, {
+          const { flames, warmupPairs, ...tables } = value;
+          assert.equal(flames, 1, "the first run's flame graph");
+          assert.ok(warmupPairs > 0, "first second vs the rest is offered");
+          assert.deepEqual({ ...tables, runtimes: undefined }, {
             rows: 3,
             runtimes: undefined,
             tables: 3,

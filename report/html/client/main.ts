@@ -21,6 +21,7 @@ import { renderVariantMatrix } from "./variant_matrix.ts";
 import { renderColdStart } from "./cold_start.ts";
 import { renderKnees } from "./knee_table.ts";
 import { renderSiteNav, siteData } from "./site_nav.ts";
+import { renderProfileDiff } from "./profiles.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -85,6 +86,8 @@ export function renderApp(data: PageData): void {
   if (counters) app.appendChild(counters);
   const searches = renderSearches(data);
   if (searches) app.appendChild(searches);
+  const profiles = renderProfileDiff(data);
+  if (profiles) app.appendChild(profiles);
   app.appendChild(runs.el);
 }
 

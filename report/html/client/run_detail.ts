@@ -15,6 +15,7 @@ import { destroyCharts } from "./charts.ts";
 import { distributionCharts, timelineCharts } from "./run_charts.ts";
 import { autocannonTables, ohaText } from "./tool_tables.ts";
 import { experimentTables } from "./experiment.ts";
+import { runProfiles } from "./profiles.ts";
 
 /** The "Runs" section: a picker and the chosen run's details below it. */
 export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name: string) => void } {
@@ -29,15 +30,15 @@ export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name
     const run = data.runs.find((r) => r.name === name);
     destroyCharts(body);
     body.replaceChildren();
-    if (run) showRun(run, body);
+    if (run) showRun(run, body, data.profiles?.cost ?? "");
   };
   select.addEventListener("change", () => pick(select.value));
   if (data.runs.length) pick(data.runs[0].name);
   return { el: sec, pick };
 }
 
-/** Builds everything about one run into `body`. */
-export function showRun(run: PageRun, body: HTMLElement): void {
+/** Builds everything about one run into `body`; `profileCost` states what profiling costs. */
+export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void {
   body.appendChild(h("h3", { class: "run-name" }, run.name));
   const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
   body.appendChild(facts([
@@ -83,6 +84,8 @@ export function showRun(run: PageRun, body: HTMLElement): void {
   body.appendChild(outcomeTables(run));
   const experiment = experimentTables(run);
   if (experiment) body.appendChild(experiment);
+  const profiles = runProfiles(run, profileCost);
+  if (profiles) body.appendChild(profiles);
   const tools = h("div", { class: "grid2 tools" });
   tools.appendChild(
     h("div", null, h("h3", null, "oha-style summary"), h("pre", { class: "oha" }, ohaText(run))),

@@ -1,0 +1,296 @@
+/**
+ * @module
+ * Reading a V8 CPU profile (the `.cpuprofile` JSON Chrome DevTools, Node's `--cpu-prof` and the inspector's
+ * `Profiler.stop` produce) into the bounded summary results.json keeps (results/schema_profile.ts): each
+ * sample is weighted by the time until the next one, the V8 nodes are merged into a call tree keyed by
+ * function (V8 may list one function under several nodes), nodes under a share of the whole are dropped
+ * and the tree capped in size, and the top functions get their self time and their total time (a
+ * recursive function's samples counted once, not once per frame on the stack). Self time is also split
+ * into the load's first second and the rest, for warm-up (JIT, GC) against steady state. Pure.
+ */
+import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema_profile.ts";
+
+/** The parts of a `.cpuprofile` this module reads. */
+export interface CpuProfile {
+  nodes: Array<{
+    id: number;
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber?: number };
+    children?: number[];
+  }>;
+  startTime: number;
+  endTime: number;
+  samples: number[];
+  timeDeltas: number[];
+}
+
+/** How much of a profile the summary keeps. */
+export interface SummaryLimits {
+  /** Tree nodes with less than this share (0..1) of the whole are dropped. */
+  minShare: number;
+  /** At most this many tree nodes; the share is raised until the tree fits. */
+  maxNodes: number;
+  /** Functions in `top` (by self time, then as many by total time) and in each window. */
+  topCount: number;
+}
+
+export const SUMMARY_LIMITS: SummaryLimits = { minShare: 0.005, maxNodes: 200, topCount: 20 };
+
+/** The first window: warm-up (JIT compiling, first GCs) shows here, steady state after it. */
+const FIRST_WINDOW_US = 1_000_000;
+
+/** Frames V8 adds that are no JavaScript function; `(idle)` is time the process waited. */
+const IDLE = "(idle)";
+const ROOT = "(root)";
+
+/** Whether `value` has the shape of a `.cpuprofile` (nodes, samples and their time deltas). */
+export function isCpuProfile(value: unknown): value is CpuProfile {
+  const p = value as CpuProfile;
+  return typeof p === "object" && p !== null && Array.isArray(p.nodes) && Array.isArray(p.samples) &&
+    Array.isArray(p.timeDeltas) && typeof p.startTime === "number";
+}
+
+/** Merged call tree node while summarizing. */
+interface TreeNode {
+  frame: number;
+  selfUs: number;
+  totalUs: number;
+  children: Map<number, TreeNode>;
+}
+
+/**
+ * A script URL shortened (the full one stays in the .cpuprofile): a package's file as `npm:` and its path in
+ * the package (from node_modules or Deno's npm cache), a runtime's own (`node:`, `ext:`) as it is, any
+ * other file as its last two path segments.
+ */
+export function shortUrl(url: string): string {
+  const path = url.replace(/[?#].*$/, "");
+  const pkg = /\/node_modules\/(?!.*\/node_modules\/)(.+)$/.exec(path) ??
+    /\/registry\.npmjs\.org\/(.+)$/.exec(path);
+  if (pkg) return `npm:${pkg[1]}`;
+  if (/^[a-z]+:(?!\/\/)/.test(path)) return path;
+  return path.split("/").filter(Boolean).slice(-2).join("/");
+}
+
+/** Each sample's weight: the time until the next sample (the last one: until the profile's end). */
+function sampleWeights(p: CpuProfile): number[] {
+  const n = p.samples.length;
+  const weights = new Array<number>(n);
+  let t = p.startTime;
+  const times = p.timeDeltas.map((d) => (t += d));
+  for (let i = 0; i < n; i++) {
+    const next = i + 1 < n ? times[i + 1] : Math.max(p.endTime, times[i]);
+    weights[i] = Math.max(0, next - times[i]);
+  }
+  return weights;
+}
+
+/** Interns frames by function identity, so equal functions under different V8 nodes merge. */
+class Frames {
+  list: ProfileFrame[] = [];
+  #index = new Map<string, number>();
+  of(cf: CpuProfile["nodes"][number]["callFrame"]): number {
+    const name = cf.functionName || "(anonymous)";
+    const key = `${name}\0${cf.url}\0${cf.lineNumber}\0${cf.columnNumber ?? 0}`;
+    let i = this.#index.get(key);
+    if (i === undefined) {
+      i = this.list.push({ name, url: shortUrl(cf.url), line: cf.lineNumber + 1 }) - 1;
+      this.#index.set(key, i);
+    }
+    return i;
+  }
+}
+
+/**
+ * Summarizes a `.cpuprofile` into what results.json keeps; see the module comment. `loadStartUs`: when the
+ * load started, after the profile's start (the profile may begin while the load generator still starts up);
+ * the windows count from there.
+ */
+export function summarizeProfile(
+  p: CpuProfile,
+  limits: SummaryLimits = SUMMARY_LIMITS,
+  loadStartUs = 0,
+): ProfileSummary {
+  const frames = new Frames();
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const parentOf = new Map<number, number>();
+  for (const n of p.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
+  const weights = sampleWeights(p);
+  const rootId = p.nodes.find((n) => !parentOf.has(n.id))?.id ?? p.nodes[0]?.id;
+  const root: TreeNode = {
+    frame: frames.of(byId.get(rootId)!.callFrame),
+    selfUs: 0,
+    totalUs: 0,
+    children: new Map(),
+  };
+  // Each V8 node's path from the root, as frames, and the merged tree node it lands on (memoized).
+  const landing = new Map<number, TreeNode>([[rootId, root]]);
+  const land = (id: number): TreeNode => {
+    const known = landing.get(id);
+    if (known) return known;
+    const parent = land(parentOf.get(id) ?? rootId);
+    const frame = frames.of(byId.get(id)!.callFrame);
+    let node = parent.children.get(frame);
+    if (!node) parent.children.set(frame, node = { frame, selfUs: 0, totalUs: 0, children: new Map() });
+    landing.set(id, node);
+    return node;
+  };
+  const firstSelf = new Map<number, number>();
+  const restSelf = new Map<number, number>();
+  let sampleUs = 0; // the sample's time after the profile's start
+  let idleUs = 0;
+  let firstBusy = 0;
+  let restBusy = 0;
+  for (let i = 0; i < p.samples.length; i++) {
+    const node = land(p.samples[i]);
+    const w = weights[i];
+    node.selfUs += w;
+    sampleUs += p.timeDeltas[i];
+    const idle = frames.list[node.frame].name === IDLE;
+    if (idle) idleUs += w;
+    const early = sampleUs < loadStartUs + FIRST_WINDOW_US;
+    if (!idle && sampleUs >= loadStartUs) {
+      const into = early ? firstSelf : restSelf;
+      into.set(node.frame, (into.get(node.frame) ?? 0) + w);
+      if (early) firstBusy += w;
+      else restBusy += w;
+    }
+  }
+  sumTotals(root);
+  const durationUs = weights.reduce((a, b) => a + b, 0);
+  const top = topFunctions(root, frames.list, limits.topCount);
+  const endUs = Math.max(p.endTime - p.startTime, 0);
+  const firstEndUs = Math.min(loadStartUs + FIRST_WINDOW_US, endUs);
+  const windows: ProfileWindow[] = [
+    window("first second of the load", loadStartUs, firstEndUs, firstBusy, firstSelf, limits),
+    ...(endUs > firstEndUs ? [window("after it", firstEndUs, endUs, restBusy, restSelf, limits)] : []),
+  ];
+  const { tree, minShare } = pruneTree(root, limits);
+  return compactFrames({
+    durationUs: Math.round(durationUs),
+    samples: p.samples.length,
+    intervalUs: p.samples.length ? Math.round(durationUs / p.samples.length) : 0,
+    idleUs: Math.round(idleUs),
+    frames: frames.list,
+    tree,
+    minShare,
+    top,
+    windows,
+  });
+}
+
+function sumTotals(node: TreeNode): number {
+  node.totalUs = node.selfUs;
+  for (const c of node.children.values()) node.totalUs += sumTotals(c);
+  return node.totalUs;
+}
+
+function window(
+  label: string,
+  fromUs: number,
+  toUs: number,
+  busyUs: number,
+  self: Map<number, number>,
+  limits: SummaryLimits,
+): ProfileWindow {
+  const ranked = [...self].sort((a, b) => b[1] - a[1]).slice(0, limits.topCount);
+  return {
+    label,
+    fromUs: Math.round(fromUs),
+    toUs: Math.round(toUs),
+    busyUs: Math.round(busyUs),
+    self: ranked.map(([f, us]) => [f, Math.round(us)]),
+  };
+}
+
+/**
+ * Self and total time per function over the whole tree: total counts a node's subtree only where the
+ * function is not already on the path above it, so recursion is not counted twice.
+ */
+function functionTimes(root: TreeNode, frameCount: number): { self: number[]; total: number[] } {
+  const self = new Array<number>(frameCount).fill(0);
+  const total = new Array<number>(frameCount).fill(0);
+  const onPath = new Array<number>(frameCount).fill(0);
+  const visit = (node: TreeNode) => {
+    self[node.frame] += node.selfUs;
+    if (onPath[node.frame] === 0) total[node.frame] += node.totalUs;
+    onPath[node.frame]++;
+    for (const c of node.children.values()) visit(c);
+    onPath[node.frame]--;
+  };
+  visit(root);
+  return { self, total };
+}
+
+function topFunctions(root: TreeNode, frames: ProfileFrame[], topCount: number): ProfileFunction[] {
+  const { self, total } = functionTimes(root, frames.length);
+  const shown = (f: number) => frames[f].name !== IDLE && frames[f].name !== ROOT;
+  const ids = [...frames.keys()].filter(shown);
+  const bySelf = [...ids].sort((a, b) => self[b] - self[a]).slice(0, topCount);
+  const byTotal = [...ids].sort((a, b) => total[b] - total[a]).slice(0, topCount);
+  const chosen = [...new Set([...bySelf, ...byTotal])].filter((f) => total[f] > 0);
+  return chosen.map((f) => ({ frame: f, selfUs: Math.round(self[f]), totalUs: Math.round(total[f]) }));
+}
+
+/**
+ * The tree in pre-order without nodes under `minShare` of the whole; when more than `maxNodes` remain, the
+ * largest are kept (a parent is never smaller than its child, so no kept node loses its parent) and the
+ * share reported is the one the tree was cut at.
+ */
+function pruneTree(
+  root: TreeNode,
+  limits: SummaryLimits,
+): { tree: ProfileSummary["tree"]; minShare: number } {
+  const floor = root.totalUs * limits.minShare;
+  const all: Array<{ node: TreeNode; depth: number }> = [];
+  const collect = (node: TreeNode, depth: number) => {
+    all.push({ node, depth });
+    for (const c of node.children.values()) if (c.totalUs >= floor && c.totalUs > 0) collect(c, depth + 1);
+  };
+  collect(root, 0);
+  all.sort((a, b) => b.node.totalUs - a.node.totalUs || a.depth - b.depth);
+  const kept = new Set(all.slice(0, limits.maxNodes).map((e) => e.node));
+  const cut = all[limits.maxNodes]?.node.totalUs;
+  const minShare = cut === undefined || root.totalUs === 0 ? limits.minShare : cut / root.totalUs;
+  const tree: ProfileSummary["tree"] = [];
+  const visit = (node: TreeNode, parent: number) => {
+    const index = tree.push([node.frame, parent, Math.round(node.totalUs), Math.round(node.selfUs)]) - 1;
+    const kids = [...node.children.values()].filter((c) => kept.has(c));
+    for (const c of kids.sort((a, b) => b.totalUs - a.totalUs)) visit(c, index);
+  };
+  visit(root, -1);
+  return { tree, minShare };
+}
+
+/** Keeps only the frames the tree, the top list and the windows use, renumbered. */
+function compactFrames(s: ProfileSummary): ProfileSummary {
+  const used = new Map<number, number>();
+  const frames: ProfileFrame[] = [];
+  const map = (f: number) => {
+    let i = used.get(f);
+    if (i === undefined) used.set(f, i = frames.push(s.frames[f]) - 1);
+    return i;
+  };
+  const tree = s.tree.map(([f, parent, total, self]) =>
+    [map(f), parent, total, self] as [number, number, number, number]
+  );
+  const top = s.top.map((t) => ({ ...t, frame: map(t.frame) }));
+  const windows = s.windows.map((w) => ({
+    ...w,
+    self: w.self.map(([f, us]) => [map(f), us] as [number, number]),
+  }));
+  return { ...s, frames, tree, top, windows };
+}
+
+/**
+ * What profiling costs the target, as measured with docs/profile-cost.yaml and bench/profile_cost.ts
+ * (docs/PROFILES.md has the rounds): the profiled target against the unprofiled one, same machine,
+ * interleaved rounds, in req/s and in CPU time per request. Shown beside every profile in the report.
+ */
+export const PROFILING_COST = {
+  sentence:
+    "Profiling cost, measured on a busy 2-core machine (2026-11-22, load average 10-20, docs/PROFILES.md): " +
+    "0-15% more target CPU per request in steady state (most on deep CPU-bound code such as recursive fib), " +
+    "plus a start-up cost at the run's beginning (attaching, starting the profiler); req/s changes were mostly within the " +
+    "machine's noise, once 40% fewer for Express; a fresh Node process profiled through its warm-up served about " +
+    "a quarter to two thirds of its unprofiled req/s in 2 s runs. Read a profiled run's req/s as a lower bound.",
+};

@@ -1,0 +1,59 @@
+/**
+ * @module
+ * CPU profiles of a run (`profile: cpu` on its target, `--profile`): started in the target's processes
+ * just before the load and stopped just after it (targets/inspector.ts says why through the inspector),
+ * each written whole as `profiles/<run>.<process>.cpuprofile` beside results.json, and summarized for the
+ * results file and the report (results/cpu_profile.ts). A profile that could not be taken or written is
+ * recorded with its reason instead; it never fails the run, whose numbers are already measured.
+ */
+import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../targets/mod.ts";
+import type { RunTarget } from "./run_targets.ts";
+import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
+import type { RunProfile } from "../results/schema_profile.ts";
+import { writeTextAtomic } from "../system/atomic_write.ts";
+
+/**
+ * Starts profiling the target's inspected processes; null when the target is not profiled. When the
+ * profiler cannot start, the run goes on and each process records why it has no profile.
+ */
+export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling | null> {
+  const inspected = target.running?.inspected;
+  if (!inspected?.length) return null;
+  try {
+    return await startCpuProfiles(inspected);
+  } catch (err) {
+    const error = err instanceof Error ? err.message : String(err);
+    const taken = inspected.map((p) => ({ name: p.name, error }));
+    return { startedAtEpochMs: Date.now(), stop: () => Promise.resolve(taken) };
+  }
+}
+
+/** The folder (under the output directory) and file name of one process's profile of one run. */
+export function profilePath(runName: string, process: string): string {
+  const safe = (s: string) => s.replace(/[^A-Za-z0-9.=-]+/g, "_");
+  return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
+}
+
+/**
+ * Writes each taken profile beside results.json and returns what the run records of them; `loadStartUs` is
+ * when the load started after the profilers did (where the summary's windows begin).
+ */
+export async function saveRunProfiles(
+  taken: TakenProfile[],
+  outDir: string,
+  runName: string,
+  loadStartUs: number,
+): Promise<RunProfile[]> {
+  await Deno.mkdir(`${outDir}/profiles`, { recursive: true });
+  return await Promise.all(taken.map(async (t): Promise<RunProfile> => {
+    if ("error" in t) return { process: t.name, error: t.error };
+    if (!isCpuProfile(t.profile)) return { process: t.name, error: "the inspector answered no CPU profile" };
+    const file = profilePath(runName, t.name);
+    try {
+      await writeTextAtomic(`${outDir}/${file}`, JSON.stringify(t.profile));
+    } catch (err) {
+      return { process: t.name, error: `cannot write ${file}: ${(err as Error).message}` };
+    }
+    return { process: t.name, file, summary: summarizeProfile(t.profile, undefined, loadStartUs) };
+  }));
+}
