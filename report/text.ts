@@ -187,6 +187,12 @@ function generatorLines(run: RunResult, c: Palette): string[] {
   }
   const startUp = startUpLine(run);
   if (startUp) out.push(`  Start-up: ${startUp}`);
+  if (run.dataRanOutWorkers) {
+    out.push(c.yellow(
+      `  Data: rows ran out in ${formatCount(run.dataRanOutWorkers)} worker(s), which stopped sending ` +
+        "there (whenDone: stop / order: unique): the run sent less than its load asked for.",
+    ));
+  }
   if (hostTcpTroubled(run)) {
     out.push(c.yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
   }

@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import { type CaptureSpec, captureSpecSchema, type CheckSpec, checkSpecSchema } from "../runner/config.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -129,14 +130,24 @@ const stepObjectSchema = z.strictObject({
   think: durationSchema.optional(),
   /** Name of the step in per-step statistics (default: METHOD PATH). */
   label: z.string().min(1).optional(),
+  /** Values taken from the response for later steps (`{{ as }}`): json, header or regexp. */
+  capture: z.array(captureSpecSchema).optional(),
+  /** Checks of the response, counted per check: status, json equals/exists, contains. */
+  expect: z.array(checkSpecSchema).optional(),
 });
 
 /** A flow step as the plan reads it. */
-export type FileFlowStep = { request: FileRequest; label?: string } | { thinkMs: number };
+export type FileFlowStep =
+  | { request: FileRequest; label?: string; capture?: CaptureSpec[]; expect?: CheckSpec[] }
+  | { thinkMs: number };
 
 /** One step: `{get: /home}`, `{post: {path: /login, json: {...}}}` or `{think: 500ms}`. */
 export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const].filter((k) => step[k] !== undefined);
+  if (step.think !== undefined && (step.capture || step.expect)) {
+    ctx.addIssue({ code: "custom", message: "capture and expect go with a request step, not think" });
+    return z.NEVER;
+  }
   if (given.length !== 1) {
     ctx.addIssue({
       code: "custom",
@@ -151,14 +162,20 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
   const value = step[method as (typeof FLOW_METHODS)[number]]!;
   const request = typeof value === "string" ? { path: value } : value;
   if (typeof value !== "string") oneBody(value, ctx);
-  const labelled = step.label === undefined ? {} : { label: step.label };
-  return { request: { ...request, method: method.toUpperCase() }, ...labelled };
+  const extras = {
+    ...(step.label === undefined ? {} : { label: step.label }),
+    ...(step.capture === undefined ? {} : { capture: step.capture }),
+    ...(step.expect === undefined ? {} : { expect: step.expect }),
+  };
+  return { request: { ...request, method: method.toUpperCase() }, ...extras };
 });
 
 /** A session: its steps run one after another on one connection. */
 export const flowSchema = z.strictObject({
   name: z.string().min(1, "a flow needs a name"),
   weight: z.number().positive("weight must be > 0").default(1),
+  /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
+  data: z.string().min(1).optional(),
   steps: z.array(flowStepSchema).min(1, "a flow needs at least one step"),
 }).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;
