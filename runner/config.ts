@@ -23,7 +23,8 @@ export const requestSpecSchema = z.object({
   method: z.string().regex(/^[A-Z]+$/, "method must be upper-case letters, e.g. GET or POST")
     .default("GET"),
   /** Path with query, e.g. `/json?x=1`. Joined to the URL's origin. */
-  path: z.string().startsWith("/", "path must start with '/'").default("/"),
+  path: z.string().refine((p) => p.startsWith("/") || p.startsWith("{{"), "path must start with '/'")
+    .default("/"),
   headers: z.array(z.tuple([z.string().min(1), z.string()])).default([]),
   body: z.instanceof(Uint8Array).optional(),
   weight: z.number().positive("weight must be > 0").default(1),

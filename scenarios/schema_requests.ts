@@ -61,7 +61,11 @@ export function nameProblem(name: string): string | undefined {
 }
 
 const METHOD = /^[A-Za-z]+$/;
-const pathSchema = z.string().startsWith("/", "path must start with '/'");
+/** A path; one may start with a placeholder (a captured `Location`, say): `{{ next }}`. */
+const pathSchema = z.string().refine(
+  (p) => p.startsWith("/") || p.startsWith("{{"),
+  "path must start with '/' (or a {{ placeholder }})",
+);
 
 const requestFields = {
   path: pathSchema,
@@ -93,7 +97,7 @@ function oneBody(request: { json?: unknown; body?: string }, ctx: z.RefinementCt
 function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
   const words = text.trim().split(/\s+/);
   const [method, path] = words.length === 1 ? ["GET", words[0]] : words;
-  if (words.length > 2 || !METHOD.test(method) || !path?.startsWith("/")) {
+  if (words.length > 2 || !METHOD.test(method) || !(path?.startsWith("/") || path?.startsWith("{{"))) {
     ctx.addIssue({
       code: "custom",
       message: `${

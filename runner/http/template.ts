@@ -62,6 +62,23 @@ export function placeholdersOf(text: string): Array<Placeholder | string> {
   return [...text.matchAll(PLACEHOLDER)].map((m) => placeholderOf(m[1]));
 }
 
+/**
+ * `text` as literal strings and value indexes (a built-in function: an empty string), for the few
+ * places that need a filled text rather than bytes (a templated path's cookie scope).
+ */
+export function textParts(text: string, indexOf: (name: string) => number): Array<string | number> {
+  const parts: Array<string | number> = [];
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    parts.push(text.slice(last, m.index));
+    last = m.index + m[0].length;
+    const p = placeholderOf(m[1]);
+    parts.push(typeof p !== "string" && p.kind === "name" ? indexOf(p.name) : "");
+  }
+  parts.push(text.slice(last));
+  return parts;
+}
+
 /** Segments and slots of one text: `segments.length === slots.length + 1`. */
 interface Parts {
   segments: Uint8Array[];

@@ -12,6 +12,18 @@
 import type { FlowSpec } from "../config.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
 import { compileExtract, type StepExtract } from "./step_checks.ts";
+import { hasPlaceholder, textParts } from "../http/template.ts";
+
+const decoder = new TextDecoder();
+
+/** A step's request path with the session's `values` filled in. */
+export function stepPath(
+  step: { request: EncodedRequest; pathParts: Array<string | number> | null },
+  values: ReadonlyArray<Uint8Array>,
+): string {
+  if (step.pathParts === null) return step.request.path;
+  return step.pathParts.map((p) => typeof p === "string" ? p : decoder.decode(values[p])).join("");
+}
 
 /** What of a response a step keeps: nothing (the usual path), its head, or head and body. */
 export const KEEP_NONE = 0;
@@ -27,6 +39,8 @@ export type EncodedStep =
     /** Captures and checks, or null. */
     extract: StepExtract | null;
     keep: number;
+    /** The path as literal parts and value indexes when it has placeholders (for cookie paths), else null. */
+    pathParts: Array<string | number> | null;
   }
   | { kind: "think"; thinkMs: number };
 
@@ -83,7 +97,8 @@ export function encodeFlows(
       const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
       const extract = hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null;
       const keep = extract?.needsBody ? KEEP_ALL : extract !== null || cookies ? KEEP_HEAD : KEEP_NONE;
-      steps.push({ kind: "request", request, stepIndex: labels.length, extract, keep });
+      const pathParts = hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null;
+      steps.push({ kind: "request", request, stepIndex: labels.length, extract, keep, pathParts });
       labels.push(step.label ?? `${spec.method} ${spec.path}`);
       checkNames.push(extract?.checks.map((c) => c.name) ?? []);
     }

@@ -22,7 +22,7 @@ import { CookieJar } from "../http/cookie_jar.ts";
 import { KeptResponse } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
 import { runExtract } from "./step_checks.ts";
-import { KEEP_NONE } from "./flow_plan.ts";
+import { KEEP_NONE, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
@@ -118,7 +118,9 @@ export class FlowSessions {
         if (flow.leadingThinkMs > 0) await sleepUnlessAborted(sendMs - performance.now(), run.ended);
       } else sendMs = performance.now();
       if (run.ended.aborted) return responses;
-      conn.prepareStep(values, jar === null ? null : jar.line(step.request.path, Date.now()), step.keep);
+      // A templated path is filled as text only for the jar (the bytes are filled by the connection).
+      const path = jar === null ? "" : stepPath(step, values);
+      conn.prepareStep(values, jar === null ? null : jar.line(path, Date.now()), step.keep);
       const got = await conn.exchange(sendMs, 1, step.request);
       if (got === 0) {
         // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).
@@ -131,7 +133,7 @@ export class FlowSessions {
       recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
       if (step.keep === KEEP_NONE) continue;
       const response = new KeptResponse(conn.keptResponse());
-      jar?.set(response.headers("set-cookie"), step.request.path, Date.now());
+      jar?.set(response.headers("set-cookie"), path, Date.now());
       if (step.extract === null) continue;
       const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
       if (runExtract(step.extract, response, values, counters.passed, counters.failed) !== null) {
