@@ -69,6 +69,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/user?delayMs=N", "a JSON user record, optionally slow"],
   ["/home", "CMS-like page: queries on a bounded pool, then rendered"],
   ["/static/news.html", "a page whose version changes every second"],
+  ["POST /login", 'JSON {user, password: "secret"} -> {token} and a session cookie'],
+  ["/me", "200 {user} with the Bearer token and the session cookie of /login, else 401"],
 ];
 
 /** The bodies of `/` and `/json`, as sent by the fast path. */
