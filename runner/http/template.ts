@@ -159,19 +159,26 @@ function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): number {
   return bytes;
 }
 
+/**
+ * Copies `src` to `buf` at `at`; returns the end. Short copies (most values, many segments) go byte by
+ * byte: `TypedArray.set` costs more to call than a few dozen byte moves.
+ */
+function copy(buf: Uint8Array, at: number, src: Uint8Array): number {
+  const n = src.length;
+  if (n > 32) buf.set(src, at);
+  else for (let k = 0; k < n; k++) buf[at + k] = src[k];
+  return at + n;
+}
+
 /** Writes `parts` at `at`; returns the end. */
 function writeParts(buf: Uint8Array, at: number, parts: Parts, values: ReadonlyArray<Uint8Array>): number {
   const { segments, slots, args } = parts;
   for (let k = 0; k < slots.length; k++) {
-    buf.set(segments[k], at);
-    at += segments[k].length;
+    at = copy(buf, at, segments[k]);
     const slot = slots[k];
     if (slot >= 0) {
       const value = values[slot];
-      if (value !== undefined) {
-        buf.set(value, at);
-        at += value.length;
-      }
+      if (value !== undefined) at = copy(buf, at, value);
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
       at = writeInt(buf, at, min + Math.floor(Math.random() * (args[2 * k + 1] - min + 1)));
@@ -180,9 +187,7 @@ function writeParts(buf: Uint8Array, at: number, parts: Parts, values: ReadonlyA
       for (; at < end; at++) buf[at] = ALNUM[(Math.random() * ALNUM.length) | 0];
     }
   }
-  const tail = segments[slots.length];
-  buf.set(tail, at);
-  return at + tail.length;
+  return copy(buf, at, segments[slots.length]);
 }
 
 /** Writes the decimal digits of integer `n` at `at`; returns the end. */
@@ -219,15 +224,11 @@ export class TemplateWriter {
     const bodyBytes = writeParts(buf, headMax, t.body, values) - headMax;
     let at = writeParts(buf, 0, t.head, values);
     if (t.autoLength) {
-      buf.set(CONTENT_LENGTH, at);
-      at = writeInt(buf, at + CONTENT_LENGTH.length, bodyBytes);
+      at = writeInt(buf, copy(buf, at, CONTENT_LENGTH), bodyBytes);
       buf[at++] = CRLF_CHARS[0];
       buf[at++] = CRLF_CHARS[1];
     }
-    if (extraHead !== null) {
-      buf.set(extraHead, at);
-      at += extraHead.length;
-    }
+    if (extraHead !== null) at = copy(buf, at, extraHead);
     buf[at++] = 13;
     buf[at++] = 10;
     if (bodyBytes > 0) buf.copyWithin(at, headMax, headMax + bodyBytes);
