@@ -9,7 +9,7 @@
  */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
-import { VALUE_NAME } from "../runner/config.ts";
+import { VALUE_NAME } from "../runner/session_schema.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
@@ -22,7 +22,18 @@ export const dataSourceSchema = z.strictObject({
   order: z.enum(["sequential", "random", "unique"]).default("sequential"),
   /** When a worker's rows are used up: `wrap` (default; not with unique) or `stop` (unique's only choice). */
   whenDone: z.enum(["wrap", "stop"]).optional(),
+  /** CSV without a header row (Artillery's payload `fields`): the column names, in order. */
+  fields: z.array(z.string().min(1)).min(1).optional(),
+  /** With `fields`: the file's first row is a header all the same; skip it. */
+  skipHeader: z.boolean().optional(),
 }).superRefine((d, ctx) => {
+  if (d.skipHeader !== undefined && d.fields === undefined) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["skipHeader"],
+      message: "skipHeader goes with fields (a CSV without a header)",
+    });
+  }
   if (d.order === "unique" && d.whenDone === "wrap") {
     ctx.addIssue({
       code: "custom",
@@ -55,8 +66,14 @@ export class DataFileError extends Error {
   }
 }
 
+/** How a CSV without a header row names its columns (Artillery's payload). */
+export interface CsvColumns {
+  fields?: string[];
+  skipHeader?: boolean;
+}
+
 /** Reads and parses the data file at `path` (its format from the extension). */
-export function readDataFile(path: string): DataTable {
+export function readDataFile(path: string, csv: CsvColumns = {}): DataTable {
   let bytes: Uint8Array;
   try {
     bytes = readFileCapped(path, MAX_DATA_FILE_BYTES);
@@ -75,8 +92,11 @@ export function readDataFile(path: string): DataTable {
   }
   const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
   const lower = path.toLowerCase();
+  if (csv.fields !== undefined && !lower.endsWith(".csv")) {
+    throw new DataFileError(path, 0, "fields and skipHeader apply to CSV files");
+  }
   const table = lower.endsWith(".csv")
-    ? parseCsv(text, path)
+    ? parseCsv(text, path, csv)
     : lower.endsWith(".json")
     ? fromObjects(parseJsonArray(text, path), path)
     : lower.endsWith(".ndjson") || lower.endsWith(".jsonl")
@@ -160,8 +180,10 @@ export function csvRecords(text: string, file: string): Array<{ line: number; fi
   return records;
 }
 
-function parseCsv(text: string, file: string): DataTable {
-  const [header, ...records] = csvRecords(text, file);
+function parseCsv(text: string, file: string, csv: CsvColumns): DataTable {
+  const all = csvRecords(text, file);
+  const header = csv.fields === undefined ? all[0] : { line: 0, fields: csv.fields };
+  const records = csv.fields === undefined || csv.skipHeader ? all.slice(1) : all;
   if (header === undefined) {
     throw new DataFileError(file, 0, "is empty; a CSV data file starts with a header row");
   }

@@ -7,7 +7,7 @@
  * naming the request and the name, exit 2 before any target starts.
  */
 import { dirname, isAbsolute, join } from "node:path";
-import type { DataSpec } from "../runner/config.ts";
+import type { DataSpec } from "../runner/session_schema.ts";
 import { placeholdersOf } from "../runner/http/template.ts";
 import type { Issue } from "../validation/mod.ts";
 import { DataFileError, type DataTable, readDataFile } from "./data_sources.ts";
@@ -29,7 +29,7 @@ export function readDataTables(exp: Experiment, experimentFile?: string): {
   for (const [name, source] of Object.entries(exp.data ?? {})) {
     const path = isAbsolute(source.file) ? source.file : join(base, source.file);
     try {
-      tables[name] = readDataFile(path);
+      tables[name] = readDataFile(path, source);
     } catch (err) {
       if (!(err instanceof DataFileError)) throw err;
       issues.push({ path: `data.${name}.file`, message: err.message });

@@ -7,7 +7,12 @@
  */
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
-import { type CaptureSpec, captureSpecSchema, type CheckSpec, checkSpecSchema } from "../runner/config.ts";
+import {
+  type CaptureSpec,
+  captureSpecSchema,
+  type CheckSpec,
+  checkSpecSchema,
+} from "../runner/session_schema.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';

@@ -11,7 +11,7 @@
  *   is used once and the worker stops sending when its rows are used (`whenDone` is always `stop`).
  * HOT PATH: `next()` is an index step; nothing is allocated.
  */
-import type { DataSpec } from "../config.ts";
+import type { DataSpec } from "../session_schema.ts";
 
 const encoder = new TextEncoder();
 

@@ -5,7 +5,8 @@
  * at most 200 requests, each run under a few seconds.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type DataSpec, parseAttackConfig } from "../config.ts";
+import { parseAttackConfig } from "../config.ts";
+import type { DataSpec } from "../session_schema.ts";
 import { runAttack } from "../attack.ts";
 import { Feeder } from "./feeder.ts";
 import { stripeOf } from "./schedule.ts";

@@ -6,7 +6,7 @@
  * paths are a small subset: `$`, `.name`, `["name"]`, `[0]` (what logins and APIs need); the body is
  * parsed once per response, and only when a JSON capture or check asks for it.
  */
-import type { CaptureSpec, CheckSpec } from "../config.ts";
+import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
 import type { KeptResponse } from "../http/kept_response.ts";
 
 const encoder = new TextEncoder();
