@@ -18,6 +18,9 @@ import { readDataFile } from "../scenarios/data_sources.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { startNginx } from "./nginx.ts";
+import { RequestMix } from "../runner/http/request.ts";
+import { RequestPicker } from "../runner/http/request_picker.ts";
+import { Feeder } from "../runner/load/feeder.ts";
 
 export interface SessionBenchOptions {
   durationSec: number;
@@ -64,9 +67,49 @@ async function closed(plan: ChildPlan, url: string, extra: Record<string, unknow
   return r;
 }
 
+/**
+ * The engine's own cost of one request's bytes, without the network: ns per `pick` of the fixed request
+ * (its pre-encoded bytes) and of the templated one (a row taken, segments and values copied), the best
+ * of three runs of a million picks each.
+ */
+function pickCostNs(data: { columns: string[]; rows: string[][] }): { fixedNs: number; templatedNs: number } {
+  const url = new URL("http://127.0.0.1:8080/");
+  const feeder = new Feeder({ name: "users", ...data, order: "sequential", whenDone: "wrap" }, 0, 1);
+  const header = (value: string): [string, string] => ["x-user", value];
+  const fixedMix = new RequestMix(url, [{
+    method: "GET",
+    path: "/items/42",
+    headers: [header("user42")],
+    weight: 1,
+  }]);
+  const templatedMix = new RequestMix(
+    url,
+    [{ method: "GET", path: "/items/{{ id }}", headers: [header("{{ name }}")], weight: 1 }],
+    0,
+    data.columns,
+  );
+  const best = (picker: RequestPicker) => {
+    let bestNs = Infinity;
+    for (let run = 0; run < 3; run++) {
+      const t0 = performance.now();
+      let bytes = 0;
+      for (let k = 0; k < 1_000_000; k++) bytes += picker.pick(1, null)!.length;
+      if (bytes === 0) throw new Error("nothing picked");
+      bestNs = Math.min(bestNs, ((performance.now() - t0) * 1e6) / 1_000_000);
+    }
+    return bestNs;
+  };
+  return {
+    fixedNs: best(new RequestPicker(fixedMix, 1)),
+    templatedNs: best(new RequestPicker(templatedMix, 1, feeder)),
+  };
+}
+
 /** The measuring side, run pinned to the generator's CPU: interleaved rounds, JSON on stdout. */
 async function child(plan: ChildPlan): Promise<void> {
   const table = readDataFile(plan.csv);
+  const picks = pickCostNs(table);
+  console.error(`pick cost: ${JSON.stringify(picks)}`);
   const data = {
     name: "users",
     columns: table.columns,
@@ -111,7 +154,7 @@ async function child(plan: ChildPlan): Promise<void> {
     });
     console.error(`round ${k + 1}: ${JSON.stringify(rounds.at(-1))}`);
   }
-  console.log(JSON.stringify(rounds));
+  console.log(JSON.stringify({ rounds, picks }));
 }
 
 /** Starts nginx and the built-in target on CPU 0, runs the child on CPU 1, prints and records. */
@@ -158,7 +201,10 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
       stderr: "inherit",
     }).output();
     if (!out.success) throw new Error(`the measuring process failed (exit ${out.code})`);
-    const rounds: Round[] = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
+    const { rounds, picks }: { rounds: Round[]; picks: { fixedNs: number; templatedNs: number } } = JSON
+      .parse(
+        new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!,
+      );
     const loadAfter = loadAverage();
     const summary = {
       fixedRpsMedian: median(rounds.map((r) => r.fixedRps)),
@@ -166,6 +212,8 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
       ratioMedian: median(rounds.map((r) => r.ratio)),
       flowSessionsPerSecMedian: median(rounds.map((r) => r.flowSessionsPerSec)),
       flowRpsMedian: median(rounds.map((r) => r.flowRps)),
+      pickFixedNs: picks.fixedNs,
+      pickTemplatedNs: picks.templatedNs,
     };
     console.log(
       `\nfixed ${Math.round(summary.fixedRpsMedian)} req/s, templated ${
@@ -175,7 +223,10 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
           summary.ratioMedian.toFixed(3)
         }x (median of ${rounds.length} rounds' ratios; goal >= 0.9x)\n` +
         `login -> /me flow (built-in target): ${Math.round(summary.flowSessionsPerSecMedian)} sessions/s, ` +
-        `${Math.round(summary.flowRpsMedian)} req/s\nload average before ${loadBefore}, after ${loadAfter}`,
+        `${Math.round(summary.flowRpsMedian)} req/s\nbytes of one request (no network): fixed ` +
+        `${picks.fixedNs.toFixed(0)} ns, templated ${
+          picks.templatedNs.toFixed(0)
+        } ns\nload average before ${loadBefore}, after ${loadAfter}`,
     );
     const record = {
       createdAt: new Date().toISOString(),
