@@ -37,6 +37,9 @@ interface ChildPlan extends SessionBenchOptions {
 interface Round {
   fixedRps: number;
   templatedRps: number;
+  /** This process's CPU (user + system, every worker thread) per request, microseconds. */
+  fixedCpuUs: number | null;
+  templatedCpuUs: number | null;
   ratio: number;
   flowSessionsPerSec: number;
   flowRps: number;
@@ -50,6 +53,17 @@ const loadAverage = () => {
     return "unknown";
   }
 };
+
+/** User + system CPU seconds of this process (all its threads: the load workers too), null off Linux. */
+function ownCpuSec(): number | null {
+  try {
+    const stat = Deno.readTextFileSync("/proc/self/stat");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return null;
+  }
+}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -141,12 +155,24 @@ async function child(plan: ChildPlan): Promise<void> {
     // Alternate which side goes first, so neither always follows the other.
     const order = k % 2 === 0 ? [fixed, templated] : [templated, fixed];
     const rps = new Map<unknown, number>();
-    for (const side of order) rps.set(side, (await closed(plan, plan.nginxUrl, side)).rps);
+    const cpuUs = new Map<unknown, number | null>();
+    for (const side of order) {
+      const before = ownCpuSec();
+      const r = await closed(plan, plan.nginxUrl, side);
+      const after = ownCpuSec();
+      rps.set(side, r.rps);
+      cpuUs.set(
+        side,
+        before === null || after === null || r.requests === 0 ? null : ((after - before) * 1e6) / r.requests,
+      );
+    }
     const f = await closed(plan, plan.appUrl, flow);
     const sessions = f.flows?.[0];
     rounds.push({
       fixedRps: rps.get(fixed)!,
       templatedRps: rps.get(templated)!,
+      fixedCpuUs: cpuUs.get(fixed)!,
+      templatedCpuUs: cpuUs.get(templated)!,
       ratio: rps.get(templated)! / rps.get(fixed)!,
       flowSessionsPerSec: (sessions?.completed ?? 0) / f.durationSec,
       flowRps: f.rps,
@@ -212,6 +238,8 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
       ratioMedian: median(rounds.map((r) => r.ratio)),
       flowSessionsPerSecMedian: median(rounds.map((r) => r.flowSessionsPerSec)),
       flowRpsMedian: median(rounds.map((r) => r.flowRps)),
+      fixedCpuUsMedian: median(rounds.map((r) => r.fixedCpuUs ?? NaN)),
+      templatedCpuUsMedian: median(rounds.map((r) => r.templatedCpuUs ?? NaN)),
       pickFixedNs: picks.fixedNs,
       pickTemplatedNs: picks.templatedNs,
     };
@@ -223,7 +251,11 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
           summary.ratioMedian.toFixed(3)
         }x (median of ${rounds.length} rounds' ratios; goal >= 0.9x)\n` +
         `login -> /me flow (built-in target): ${Math.round(summary.flowSessionsPerSecMedian)} sessions/s, ` +
-        `${Math.round(summary.flowRpsMedian)} req/s\nbytes of one request (no network): fixed ` +
+        `${Math.round(summary.flowRpsMedian)} req/s\ngenerator CPU per request (medians): fixed ` +
+        `${summary.fixedCpuUsMedian.toFixed(1)} us, templated ${
+          summary.templatedCpuUsMedian.toFixed(1)
+        } us\n` +
+        `bytes of one request (no network): fixed ` +
         `${picks.fixedNs.toFixed(0)} ns, templated ${
           picks.templatedNs.toFixed(0)
         } ns\nload average before ${loadBefore}, after ${loadAfter}`,
