@@ -273,13 +273,25 @@ function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
   return issues;
 }
 
-/** What data sources exclude: pipelining (one row per request, and a batch could run out midway). */
+/**
+ * What data sources exclude: pipelining (one row per request, and a batch could run out midway); and
+ * cookies without flows (a request mix has no sessions to keep a jar for).
+ */
 function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
-  if (c.data === undefined || c.pipelining === 1) return [];
-  return [{
-    path: ["pipelining"],
-    message: "a load with data sends one request per row: pipelining must be 1",
-  }];
+  const issues: Array<{ path: string[]; message: string }> = [];
+  if (c.cookies === true && c.flows === undefined) {
+    issues.push({
+      path: ["cookies"],
+      message: "cookies are kept per session: they need flows (a request mix keeps none)",
+    });
+  }
+  if (c.data !== undefined && c.pipelining > 1) {
+    issues.push({
+      path: ["pipelining"],
+      message: "a load with data sends one request per row: pipelining must be 1",
+    });
+  }
+  return issues;
 }
 
 /** What callers pass in; defaults are filled by `parseAttackConfig`. */

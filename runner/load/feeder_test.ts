@@ -195,3 +195,17 @@ Deno.test("templated body: Content-Length computed from the filled parts, sequen
     server.close();
   }
 });
+
+Deno.test("config refuses what data and cookies exclude: pipelining with data, cookies without flows, unique that wraps", () => {
+  const issues = (input: Record<string, unknown>) => {
+    try {
+      parseAttackConfig({ url: "http://127.0.0.1:1", model: "count", requests: 1, ...input });
+    } catch (err) {
+      return (err as { issues: Array<{ path: string; message: string }> }).issues.map((i) => i.path);
+    }
+    return [];
+  };
+  assertEquals(issues({ data: spec("sequential", "wrap"), pipelining: 4, connections: 1 }), ["pipelining"]);
+  assertEquals(issues({ cookies: true }), ["cookies"]);
+  assertEquals(issues({ data: spec("unique", "wrap") }), ["data.whenDone"]);
+});
