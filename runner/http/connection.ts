@@ -8,7 +8,9 @@
  * from there (`exchange`'s `next`), so one promise covers a whole chain of requests. Failures are
  * counted by kind, never thrown. Timeouts are enforced from outside by the worker's watchdog
  * (`deadlineMs` + `abort`), so no timer is armed per request. The transport (plain TCP, TLS or epoll)
- * is chosen once per run, like wrk's function table.
+ * is chosen once per run, like wrk's function table. A flow step that captures, checks or keeps
+ * cookies asks (`prepareStep`) for its response's bytes to be kept (the head, or head and body) in a
+ * buffer of the connection's own; every other exchange keeps none.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";

@@ -3,7 +3,8 @@
  * Turns request specs into wire bytes once, before any load is sent, so the hot loop only writes a
  * ready `Uint8Array`. A request mix is expanded into a fixed, interleaved pick table (smooth weighted
  * round-robin) so choosing the next request is an index increment: deterministic, allocation-free, and
- * every weight is honoured exactly over one cycle instead of approximately by a random draw.
+ * every weight is honoured exactly over one cycle instead of approximately by a random draw. A request
+ * with `{{ placeholders }}` is split into a template (template.ts) instead, filled per request.
  */
 import type { RequestSpec } from "../config.ts";
 import { buildTemplate, hasPlaceholder, type RequestTemplate } from "./template.ts";
