@@ -10,6 +10,7 @@ import type { DataSpec } from "../session_schema.ts";
 import { runAttack } from "../attack.ts";
 import { Feeder } from "./feeder.ts";
 import { stripeOf } from "./schedule.ts";
+import { runVerdict } from "../../results/run_verdict.ts";
 
 const decoder = new TextDecoder();
 const rowsOf = (n: number) => Array.from({ length: n }, (_, k) => [String(k), `user${k}`]);
@@ -179,6 +180,7 @@ Deno.test("templated request: exact bytes per row, unique rows across 4 workers 
         data: spec("unique", "stop"),
       }));
       ranOut.push(r.dataRanOutWorkers ?? 0);
+      assertEquals(runVerdict(r).label, "data ran out in 4 worker(s)");
     }
     assertEquals(ranOut, [4, 4]);
     assertEquals(server.requests.length, 40);
