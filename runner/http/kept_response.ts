@@ -7,12 +7,18 @@
 
 const decoder = new TextDecoder();
 
-/** The end of the head (index after the blank line), or -1. */
-function headEnd(raw: Uint8Array): number {
-  for (let k = 0; k + 3 < raw.length; k++) {
+/** The end of the head that starts at `from` (index after its blank line), or -1. */
+function headEnd(raw: Uint8Array, from: number): number {
+  for (let k = from; k + 3 < raw.length; k++) {
     if (raw[k] === 13 && raw[k + 1] === 10 && raw[k + 2] === 13 && raw[k + 3] === 10) return k + 4;
   }
   return -1;
+}
+
+/** The status code of the head starting at `from` ("HTTP/1.1 200 OK"), 0 when unreadable. */
+function statusAt(raw: Uint8Array, from: number): number {
+  const line = decoder.decode(raw.subarray(from, Math.min(raw.length, from + 16)));
+  return Number(line.split(" ")[1]) || 0;
 }
 
 /** A kept response, its head decoded once; the body decoded on first use. */
@@ -25,13 +31,16 @@ export class KeptResponse {
 
   constructor(raw: Uint8Array) {
     this.#raw = raw;
-    const end = headEnd(raw);
+    // Interim 1xx heads (100 Continue, 103 Early Hints) come first; the final head follows them.
+    let start = 0;
+    let end = headEnd(raw, 0);
+    while (end > 0 && statusAt(raw, start) >= 100 && statusAt(raw, start) < 200) {
+      start = end;
+      end = headEnd(raw, start);
+    }
     this.#bodyAt = end < 0 ? raw.length : end;
-    const head = decoder.decode(raw.subarray(0, this.#bodyAt));
-    // Interim 1xx heads come first; the final head is the last one.
-    const heads = head.split("\r\n\r\n").filter((h) => h.length > 0);
-    this.#lines = (heads.at(-1) ?? "").split("\r\n");
-    this.status = Number(this.#lines[0]?.split(" ")[1] ?? 0);
+    this.#lines = decoder.decode(raw.subarray(start, this.#bodyAt)).split("\r\n");
+    this.status = statusAt(raw, start);
   }
 
   /** Every value of header `name` (case-insensitive), in order. */

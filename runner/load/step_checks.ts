@@ -20,10 +20,11 @@ export function parseJsonPath(path: string): PathStep[] {
   const token = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[\s*"([^"]*)"\s*\]|\[\s*'([^']*)'\s*\]/y;
   token.lastIndex = 1;
   while (token.lastIndex < path.length) {
+    const at = token.lastIndex;
     const m = token.exec(path);
     if (m === null) {
       throw new Error(
-        `${path}: not a JSON path this tool reads ($.a.b[0].c, $["a b"]) at "${path.slice(token.lastIndex)}"`,
+        `${path}: not a JSON path this tool reads ($.a.b[0].c, $["a b"]) at "${path.slice(at)}"`,
       );
     }
     steps.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : m[3] ?? m[4]));
