@@ -92,6 +92,8 @@ export class Connection {
   #keptBytes = 0;
   /** Where the kept head's end is looked for next (keep 1), -1 once found. */
   #keptScan = 0;
+  /** Where the head being kept starts (past interim 1xx heads). */
+  #keptHead = 0;
   /** Bytes read in the exchange in progress, for the trace's `first-byte` (only with LOADLAB_TRACE). */
   #traceBytes = 0;
   // The exchange in progress: fields, not locals, so the inline path can resume it from a callback.
@@ -159,8 +161,13 @@ export class Connection {
     this.#keptBytes = need;
     if (this.#keep !== 1) return;
     const kept = this.#kept;
-    for (let k = Math.max(0, this.#keptScan - 3); k + 3 < need; k++) {
+    for (let k = Math.max(this.#keptHead, this.#keptScan - 3); k + 3 < need; k++) {
       if (kept[k] === 13 && kept[k + 1] === 10 && kept[k + 2] === 13 && kept[k + 3] === 10) {
+        // An interim 1xx head ("HTTP/1.1 1.."): the final head follows it; keep on to its end.
+        if (kept[this.#keptHead + 9] === 49) {
+          this.#keptHead = k + 4;
+          continue;
+        }
         this.#keptScan = -1;
         return;
       }
@@ -312,7 +319,7 @@ export class Connection {
     shared.recorder.addBytesWritten(sentMs, bytes.length);
     shared.recorder.inFlight += depth;
     this.#parser.start(this.#requests.isHead(0));
-    if (this.#keep !== 0) this.#keptBytes = this.#keptScan = 0;
+    if (this.#keep !== 0) this.#keptBytes = this.#keptScan = this.#keptHead = 0;
     if (TRACE_CONN) {
       this.#traceBytes = 0;
       traceConn(this.id, fdOf(this.#sock), "written", `${bytes.length} bytes x${depth}`);

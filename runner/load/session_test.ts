@@ -150,3 +150,52 @@ Deno.test("a capture that finds nothing ends its session (counted), never the ru
     await target.close();
   }
 });
+
+Deno.test("a Set-Cookie after an interim 103 head is kept (only the head is kept for cookies)", async () => {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const cookies: Array<string | null> = [];
+  const serve = (async () => {
+    const conn = await listener.accept();
+    const buf = new Uint8Array(8192);
+    let pending = "";
+    try {
+      for (let answered = 0; answered < 2;) {
+        const n = await conn.read(buf);
+        if (n === null) break;
+        pending += new TextDecoder().decode(buf.subarray(0, n));
+        const end = pending.indexOf("\r\n\r\n");
+        if (end < 0) continue;
+        const head = pending.slice(0, end);
+        pending = pending.slice(end + 4);
+        cookies.push(/\r\ncookie: ([^\r]*)/i.exec(head)?.[1] ?? null);
+        const write = (text: string) => conn.write(new TextEncoder().encode(text));
+        if (answered++ === 0) {
+          // The interim head in a read of its own, so the final head arrives after it was seen.
+          await write("HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n");
+          await new Promise((r) => setTimeout(r, 100));
+          await write("HTTP/1.1 200 OK\r\nSet-Cookie: k=v\r\nContent-Length: 2\r\n\r\nok");
+        } else await write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
+      }
+    } finally {
+      conn.close();
+    }
+  })();
+  try {
+    const r = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
+      model: "count",
+      requests: 1,
+      connections: 1,
+      intervalMs: 100,
+      flows: [{
+        name: "hints",
+        weight: 1,
+        steps: [{ request: req("GET", "/a") }, { request: req("GET", "/b") }],
+      }],
+    }));
+    assertEquals([r.flows![0].completed, cookies], [1, [null, "k=v"]]);
+  } finally {
+    await serve.catch(() => {});
+    listener.close();
+  }
+});
