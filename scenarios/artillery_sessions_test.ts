@@ -12,6 +12,7 @@ import { loadPlan } from "./load.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { createTargetApp } from "../targets/app/app.ts";
+import { findProgram } from "../system/path_lookup.ts";
 
 const dir = Deno.makeTempDirSync({ prefix: "loadlab-artillery-sessions-" });
 addEventListener("unload", () => Deno.removeSync(dir, { recursive: true }));
@@ -84,23 +85,31 @@ Deno.test("Artillery payload, capture, loop, think and $randomNumber run as sess
   }
 });
 
-async function artilleryAvailable(): Promise<boolean> {
-  try {
-    const out = await new Deno.Command("npx", {
-      args: ["--no-install", "artillery", "--version"],
-      stdout: "null",
-      stderr: "null",
-    })
-      .output();
-    return out.success;
-  } catch {
-    return false;
+/** How to run Artillery: `artillery` on PATH, else `npx --no-install artillery`; null when neither works. */
+async function artilleryCommand(): Promise<string[] | null> {
+  const onPath = findProgram("artillery");
+  for (const argv of [onPath ? [onPath] : null, ["npx", "--no-install", "artillery"]]) {
+    if (argv === null) continue;
+    try {
+      const out = await new Deno.Command(argv[0], {
+        args: [...argv.slice(1), "--version"],
+        stdout: "null",
+        stderr: "null",
+      })
+        .output();
+      if (out.success) return argv;
+    } catch {
+      // not runnable: try the next way
+    }
   }
+  return null;
 }
 
 Deno.test("cross-check: Artillery 2 and loadlab send the same requests per endpoint and sessions", async (t) => {
-  if (!(await artilleryAvailable())) {
-    const reason = "Artillery not installed (npx --no-install artillery); the cross-check needs it";
+  const artillery = await artilleryCommand();
+  if (artillery === null) {
+    const reason =
+      "Artillery not installed (artillery on PATH, or npx --no-install artillery); the cross-check needs it";
     if (Deno.env.get("CI") === "true") throw new Error(reason);
     console.log(`skipped: ${reason}`);
     return;
@@ -109,8 +118,8 @@ Deno.test("cross-check: Artillery 2 and loadlab send the same requests per endpo
   try {
     const file = join(dir, "cross.yml");
     Deno.writeTextFileSync(file, script(app.url));
-    const out = await new Deno.Command("npx", {
-      args: ["--no-install", "artillery", "run", "--quiet", file],
+    const out = await new Deno.Command(artillery[0], {
+      args: [...artillery.slice(1), "run", "--quiet", file],
       cwd: dir,
       stdout: "null",
       stderr: "piped",
