@@ -65,7 +65,7 @@ export function phasesTable(run: PageRun): HTMLElement | null {
 }
 
 /** A check's pass rate, e.g. "99.5% pass". */
-function checkRate(passed: number, failed: number): string {
+export function checkRate(passed: number, failed: number): string {
   const total = passed + failed;
   return total === 0 ? "no responses" : `${((100 * passed) / total).toFixed(1)}% pass`;
 }
@@ -93,7 +93,7 @@ export function flowsTable(run: PageRun): HTMLElement | null {
       ],
       // k6's checks: passed of checked responses, per check.
       ...(s.checks ?? []).map((c): Cell[] => [
-        { text: `      check ${c.name}`, sort: f.name },
+        { text: `◦ check ${c.name}`, sort: f.name },
         { text: `${fmtNum(c.passed)} passed`, sort: c.passed, title: "responses that passed" },
         { text: checkRate(c.passed, c.failed) },
         {
