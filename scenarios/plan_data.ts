@@ -76,11 +76,13 @@ function requestIssues(r: FileRequest, known: ReadonlySet<string>, path: string,
   for (const p of textsOf(r).flatMap(placeholdersOf)) {
     if (typeof p === "string") issues.push({ path, message: p });
     else if (p.kind === "name" && !known.has(p.name)) {
-      const from = source === undefined ? "the load has no data: source" : `not a column of data ${source}`;
+      const from = source === undefined
+        ? "the load has no data: source"
+        : `it is not a column of data ${source}`;
       issues.push({
         path,
         message:
-          `${r.method} ${r.path}: {{ ${p.name} }} is unknown (${from} and not captured by an earlier step)`,
+          `${r.method} ${r.path}: {{ ${p.name} }} is unknown: ${from}, and no earlier step captures it`,
       });
     }
   }
@@ -104,11 +106,14 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
       continue;
     }
     const columns = source === undefined ? [] : exp.dataTables?.[source]?.columns ?? [];
+    // A problem is named where it is written: the load's own flows or mix, else the file's.
     if (flows) {
-      flows.forEach((flow, k) => issues.push(...flowIssues(flow, columns, `${at}.flows[${k}]`, source)));
+      const where = load.flows ? `${at}.flows` : "flows";
+      flows.forEach((flow, k) => issues.push(...flowIssues(flow, columns, `${where}[${k}]`, source)));
     } else {
+      const where = load.mix ? `${at}.${load.model === "count" ? "mix" : "requests"}` : "requests";
       for (const r of load.mix ?? exp.requests ?? []) {
-        issues.push(...requestIssues(r, new Set(columns), `${at}.requests`, source));
+        issues.push(...requestIssues(r, new Set(columns), where, source));
       }
     }
   }

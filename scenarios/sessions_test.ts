@@ -83,7 +83,9 @@ Deno.test("plan time: unknown names, missing files, bad rows and unique+wrap are
   const file = join(dir, "exp.yaml");
   const unknown = experiment().replace("{{ token }}", "{{ tokn }}");
   ok(
-    issuesOf(unknown, file).includes("GET /me: {{ tokn }} is unknown (not a column of data users"),
+    issuesOf(unknown, file).includes(
+      "GET /me: {{ tokn }} is unknown: it is not a column of data users, and no earlier step captures it",
+    ),
     issuesOf(unknown, file),
   );
   ok(issuesOf(experiment("", "nope.csv"), file).includes("nope.csv: no such file"));
