@@ -16,6 +16,7 @@
  *
  *   deno task bench [--duration 10s] [--connections 50] [--warmup 2s] [--target URL] [--tools wrk,loadlab]
  *                   [--https] [--close]
+ *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -315,9 +316,26 @@ async function main(argv: string[]): Promise<number> {
   }
 }
 
+/** `--sessions`: templated vs fixed requests and a login flow (bench/sessions.ts), its own flags. */
+async function sessionsMain(argv: string[]): Promise<number> {
+  const flags = [
+    { long: "sessions", takesValue: false },
+    { long: "duration", short: "d", takesValue: true, example: "3s" },
+    { long: "rounds", takesValue: true, example: "5" },
+    { long: "connections", short: "c", takesValue: true, example: "50" },
+  ];
+  const values = new FlagValues(tokenize(argv, flags), flags);
+  const { runSessionBench } = await import("./sessions.ts");
+  return await runSessionBench({
+    durationSec: Math.max(1, Math.round((values.positiveDurationMs("duration") ?? 3_000) / 1_000)),
+    rounds: values.positiveInt("rounds") ?? 5,
+    connections: values.positiveInt("connections") ?? 50,
+  });
+}
+
 if (import.meta.main) {
   try {
-    Deno.exit(await main(Deno.args));
+    Deno.exit(await (Deno.args.includes("--sessions") ? sessionsMain(Deno.args) : main(Deno.args)));
   } catch (err) {
     console.error(
       err instanceof UsageError ? err.message : `bench failed: ${err instanceof Error ? err.message : err}`,

@@ -171,6 +171,37 @@ function errorLines(run: RunResult, c: Palette): string[] {
 }
 
 /**
+ * Checks of flow steps (k6's checks), one line each with its pass rate, and the sessions a capture
+ * ended; empty when no step checks or captures.
+ */
+function checkLines(run: RunResult, c: Palette): string[] {
+  const out: string[] = [];
+  for (const f of run.flows ?? []) {
+    if (f.captureFailed) {
+      out.push(
+        c.red(
+          `  [${formatCount(f.captureFailed)}] ${f.name}: sessions ended by a capture that found nothing`,
+        ),
+      );
+    }
+    if (f.noData) {
+      out.push(c.yellow(`  [${formatCount(f.noData)}] ${f.name}: arrivals found no data row left (not run)`));
+    }
+    for (const s of f.steps) {
+      for (const check of s.checks ?? []) {
+        const total = check.passed + check.failed;
+        const rate = total === 0
+          ? "no responses"
+          : `${((100 * check.passed) / total).toFixed(1)}% of ${formatCount(total)} passed`;
+        const line = `  ${f.name} / ${terminalSafe(s.label)}: ${terminalSafe(check.name)}: ${rate}`;
+        out.push(check.failed > 0 ? c.red(line) : line);
+      }
+    }
+  }
+  return out.length === 0 ? [] : [c.bold("Checks:"), ...out];
+}
+
+/**
  * The verdict line (report/generator_verdict.ts, the same words as the page), the late, waiting and
  * dropped counts, the start-up facts, and a warning with what to do when the run was bound.
  */
@@ -187,6 +218,12 @@ function generatorLines(run: RunResult, c: Palette): string[] {
   }
   const startUp = startUpLine(run);
   if (startUp) out.push(`  Start-up: ${startUp}`);
+  if (run.dataRanOutWorkers) {
+    out.push(c.yellow(
+      `  Data: rows ran out in ${formatCount(run.dataRanOutWorkers)} worker(s), which stopped sending ` +
+        "there (whenDone: stop / order: unique): the run sent less than its load asked for.",
+    ));
+  }
   if (hostTcpTroubled(run)) {
     out.push(c.yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
   }
@@ -251,6 +288,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     distributionLines(run, c),
     statusLines(run, c),
     errorLines(run, c),
+    checkLines(run, c),
     generatorLines(run, c),
     [latencyTable(run)],
     [throughputTable(run)],

@@ -265,3 +265,37 @@ Deno.test("an https run's start-up line carries the handshake time and says when
     text,
   );
 });
+
+Deno.test("renderSummary lists each check with its pass rate, sessions a capture ended, and rows that ran out", () => {
+  const [base] = makeCpuSleepQuick().runs;
+  const run: RunResult = {
+    ...base,
+    dataRanOutWorkers: 2,
+    flows: [{
+      name: "login",
+      sessions: 10,
+      completed: 8,
+      failed: 2,
+      captureFailed: 2,
+      sessionMs: null,
+      steps: [{
+        label: "POST /login",
+        requests: 10,
+        errors: 0,
+        latencyMs: null,
+        checks: [{ name: "status 200", passed: 8, failed: 2 }, {
+          name: "$.ok == true",
+          passed: 8,
+          failed: 0,
+        }],
+      }],
+    }],
+  };
+  const text = renderSummary(run);
+  assert(text.includes("Checks:"), text);
+  assert(text.includes("  [2] login: sessions ended by a capture that found nothing"), text);
+  assert(text.includes("  login / POST /login: status 200: 80.0% of 10 passed"), text);
+  assert(text.includes("  login / POST /login: $.ok == true: 100.0% of 8 passed"), text);
+  assert(text.includes("Data: rows ran out in 2 worker(s)"), text);
+  assert(!renderSummary(base).includes("Checks:"));
+});

@@ -184,6 +184,9 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     ...(first.tls ? { tls: first.tls } : {}),
     preConnected: sum(runs, (r) => r.preConnected),
     maxConnectsInFlight: sum(runs, (r) => r.maxConnectsInFlight),
+    ...(runs.some((r) => r.dataRanOutWorkers)
+      ? { dataRanOutWorkers: sum(runs, (r) => r.dataRanOutWorkers) }
+      : {}),
     generatorWarmupMs: Math.max(0, ...runs.map((r) => r.generatorWarmupMs ?? 0)),
     // The shards' transport when they agree (each machine chose its own).
     ...(first.transport !== undefined && runs.every((r) => r.transport === first.transport)

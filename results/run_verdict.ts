@@ -20,6 +20,8 @@
  *   `incomplete` and names the rule and the measured time, so the run's numbers carry why they are short.
  * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
  *   include the warm-up.
+ * - `data ran out in N worker(s)`: a `data:` source's rows ran out (`whenDone: stop`, `order: unique`),
+ *   so those workers stopped starting arrivals before the load's end or count.
  *
  * Pure; imports only the results schema.
  */
@@ -33,7 +35,8 @@ export type VerdictKind =
   | "lost"
   | "incomplete"
   | "aborted"
-  | "warm-up not reached";
+  | "warm-up not reached"
+  | "data ran out";
 
 /** One reason not to trust a run's numbers. */
 export interface VerdictFlag {
@@ -119,6 +122,10 @@ export function runVerdict(run: RunResult): RunVerdict {
   if (run.abortedBy) flags.push({ kind: "aborted", label: abortedLabel(run.abortedBy) });
   else if (run.incomplete) flags.push({ kind: "incomplete", label: "incomplete" });
   if (run.warmupNotReached) flags.push({ kind: "warm-up not reached", label: "warm-up not reached" });
+  // Rows of a `data:` source ran out (`whenDone: stop`, `unique`): those workers stopped sending early.
+  if (run.dataRanOutWorkers) {
+    flags.push({ kind: "data ran out", label: `data ran out in ${run.dataRanOutWorkers} worker(s)` });
+  }
   return { ok: flags.length === 0, flags, label: flags.length ? flags.map((f) => f.label).join(", ") : "ok" };
 }
 

@@ -118,6 +118,11 @@ export const runResultSchema = z.looseObject({
   /** Most connects to the target in flight at once (summed over workers), pre-connect included. */
   maxConnectsInFlight: count.optional(),
   /**
+   * Workers whose data rows ran out (`whenDone: stop`, or `order: unique`): each stopped starting
+   * arrivals there, so the run may have sent less than its load asked for.
+   */
+  dataRanOutWorkers: count.optional(),
+  /**
    * The kernel's TCP counters of the generator's host over the run (deltas; this host, all processes,
    * not only this run): accept-queue overflows and drops, SYNs sent again, retransmission timeouts and
    * segments. Absent where they cannot be read (not Linux) and in older files.

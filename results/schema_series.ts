@@ -106,11 +106,17 @@ export const flowResultSchema = z.looseObject({
   sessions: count,
   completed: count,
   failed: count,
+  /** Sessions ended by a capture that found nothing (also in `failed`). */
+  captureFailed: count.optional(),
+  /** Arrivals that found no data row left (`whenDone: stop`), so ran no session. */
+  noData: count.optional(),
   sessionMs: latencySummarySchema.nullable(),
   steps: z.array(z.looseObject({
     label: z.string(),
     requests: count,
     errors: count,
     latencyMs: latencySummarySchema.nullable(),
+    /** The step's checks (k6's checks): responses each passed and failed. */
+    checks: z.array(z.looseObject({ name: z.string(), passed: count, failed: count })).optional(),
   })),
 });

@@ -126,6 +126,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     preConnectEstimateMs: workers.preConnectEstimateMs,
     generatorWarmupMs: Math.round(workers.generatorWarmupMs),
     maxConnectsInFlight: workers.maxConnectsInFlight,
+    ...(workers.dataRanOutWorkers ? { dataRanOutWorkers: workers.dataRanOutWorkers } : {}),
     transport: workers.transport,
     ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
     ...(hostTcp !== null ? { hostTcp } : {}),
@@ -216,6 +217,8 @@ export function configToJson(config: AttackConfig): Record<string, unknown> {
         })),
       }
       : {}),
+    // The rows stay out of results (they may be large, or personal): the source is named and counted.
+    ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.length } } : {}),
   };
 }
 

@@ -17,13 +17,15 @@ import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { tlsOptionsSchema } from "./http/tls_options.ts";
+import { captureSpecSchema, checkSpecSchema, dataSpecSchema } from "./session_schema.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
 export const requestSpecSchema = z.object({
   method: z.string().regex(/^[A-Z]+$/, "method must be upper-case letters, e.g. GET or POST")
     .default("GET"),
   /** Path with query, e.g. `/json?x=1`. Joined to the URL's origin. */
-  path: z.string().startsWith("/", "path must start with '/'").default("/"),
+  path: z.string().refine((p) => p.startsWith("/") || p.startsWith("{{"), "path must start with '/'")
+    .default("/"),
   headers: z.array(z.tuple([z.string().min(1), z.string()])).default([]),
   body: z.instanceof(Uint8Array).optional(),
   weight: z.number().positive("weight must be > 0").default(1),
@@ -53,7 +55,12 @@ export type Phase = z.infer<typeof phaseSchema>;
 
 /** A step of a flow: a request (named in results by `label`, else `METHOD path`), or a pause. */
 export const flowStepSchema = z.union([
-  z.strictObject({ request: requestSpecSchema, label: z.string().min(1).optional() }),
+  z.strictObject({
+    request: requestSpecSchema,
+    label: z.string().min(1).optional(),
+    capture: z.array(captureSpecSchema).optional(),
+    expect: z.array(checkSpecSchema).optional(),
+  }),
   z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
 ]);
 
@@ -87,6 +94,10 @@ const commonFields = {
    * flow picked by weight. The count model's `requests` then counts sessions.
    */
   flows: z.array(flowSpecSchema).min(1).optional(),
+  /** One row per arrival (a request of the mix or a session) fills the requests' `{{ column }}`. */
+  data: dataSpecSchema.optional(),
+  /** A cookie jar per session (flows only): absent means on for flows. */
+  cookies: z.boolean().optional(),
   /**
    * `keep-alive`: arrivals reuse idle connections. `per-arrival`: each arrival (a session, or a single
    * request without flows) opens its own connection and closes it after, as Artillery does per user.
@@ -208,6 +219,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
     });
   }
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
+  for (const issue of dataIssues(c)) ctx.addIssue({ code: "custom", ...issue });
   if (
     c.model === "count" && c.ratePerSec !== undefined && c.durationMs === undefined &&
     (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
@@ -257,6 +269,27 @@ function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
   }
   if (c.pipelining > 1) {
     issues.push({ path: ["pipelining"], message: "flows send one request at a time: pipelining must be 1" });
+  }
+  return issues;
+}
+
+/**
+ * What data sources exclude: pipelining (one row per request, and a batch could run out midway); and
+ * cookies without flows (a request mix has no sessions to keep a jar for).
+ */
+function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
+  const issues: Array<{ path: string[]; message: string }> = [];
+  if (c.cookies === true && c.flows === undefined) {
+    issues.push({
+      path: ["cookies"],
+      message: "cookies are kept per session: they need flows (a request mix keeps none)",
+    });
+  }
+  if (c.data !== undefined && c.pipelining > 1) {
+    issues.push({
+      path: ["pipelining"],
+      message: "a load with data sends one request per row: pipelining must be 1",
+    });
   }
   return issues;
 }

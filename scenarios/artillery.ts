@@ -24,7 +24,13 @@ import {
 } from "./artillery_common.ts";
 import { convertEnsure } from "./artillery_ensure.ts";
 import { convertPhases, durationMs } from "./artillery_phases.ts";
-import { convertScenarios, type FlowContext, scalarMap, type Variables } from "./artillery_flow.ts";
+import {
+  captureNames,
+  convertScenarios,
+  type FlowContext,
+  scalarMap,
+  type Variables,
+} from "./artillery_flow.ts";
 
 /** Options of the conversion. */
 export interface ArtilleryOptions {
@@ -43,7 +49,50 @@ const CONFIG_KEYS = [
   "ensure",
   "plugins",
   "environments",
+  "payload",
 ];
+
+const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
+
+/**
+ * `config.payload` (one CSV file, a row per virtual user) as a loadlab data source: `fields` name the
+ * columns, `skipHeader` drops the file's own header row, `order: sequence` is `sequential` and
+ * Artillery's default, `random`, stays random. Several payloads, `loadAll`, `delimiter` and `cast` are
+ * refused with their paths.
+ */
+function convertPayload(payload: unknown, out: Collector) {
+  if (payload === undefined) return undefined;
+  const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;
+  const path = Array.isArray(payload) ? "config.payload[0]" : "config.payload";
+  if (!isRecord(one)) {
+    out.issues.push({
+      path: "config.payload",
+      message: "expected one payload {path, fields} (several are not supported)",
+    });
+    return undefined;
+  }
+  rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
+  const fields = one.fields;
+  if (typeof one.path !== "string" || !Array.isArray(fields) || !fields.every((f) => typeof f === "string")) {
+    out.issues.push({ path, message: "a payload needs path (a CSV file) and fields (its column names)" });
+    return undefined;
+  }
+  if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
+    out.issues.push({
+      path: join(path, "order"),
+      message: `expected random or sequence, found ${JSON.stringify(one.order)}`,
+    });
+  }
+  return {
+    source: {
+      file: one.path,
+      fields: fields as string[],
+      order: one.order === "sequence" ? "sequential" : "random",
+      ...(one.skipHeader === true ? { skipHeader: true } : {}),
+    },
+    fields: fields as string[],
+  };
+}
 
 /**
  * True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list.
@@ -73,11 +122,13 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
     );
   }
   const target = parseTarget(config.target, out);
+  const payload = convertPayload(config.payload, out);
   const ctx: FlowContext = {
     origin: target?.origin ?? "http://127.0.0.1",
     basePath: target?.pathname.replace(/\/+$/, "") ?? "",
     defaultHeaders: {},
     variables: parseVariables(config.variables, out),
+    runtimeNames: new Set([...(payload?.fields ?? []), ...captureNames(doc.scenarios)]),
   };
   ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
   const load = convertPhases(config.phases, out);
@@ -100,9 +151,10 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
     name: experimentName(opts.file),
     description: `Artillery script${opts.file ? ` ${opts.file}` : ""}, imported`,
     targets: { target: { url: ctx.origin } },
-    flows,
+    flows: payload ? flows.map((f) => ({ ...f, data: "payload" })) : flows,
     loads: { artillery: load },
   };
+  if (payload) experiment.data = { payload: payload.source };
   if (thresholds.length > 0) experiment.thresholds = thresholds;
   return experiment;
 }
@@ -198,7 +250,7 @@ function longestSessionMs(flows: ReturnType<typeof convertScenarios>, timeoutMs:
     let ms = 0;
     for (const step of flow.steps) {
       if (step === undefined) continue;
-      ms += "think" in step ? (step.think ? durationMs(step.think) : 0) : timeoutMs;
+      ms += "think" in step ? (typeof step.think === "string" ? durationMs(step.think) : 0) : timeoutMs;
     }
     longest = Math.max(longest, ms);
   }

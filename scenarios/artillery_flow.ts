@@ -2,12 +2,14 @@
  * @module
  * Artillery `scenarios[]` -> loadlab `flows`: each scenario becomes a flow with its weight, each
  * `get/post/put/patch/delete/head` step a request step (`url` made relative to the target, `qs` ->
- * `query`, `json`/`body`, `config.defaults.headers` under the step's own headers) and each `think`
- * (seconds) a think step. `{{ name }}` templates are filled from `config.variables`; a variable with a
- * list of values is refused where it is used, because Artillery draws one value per virtual user and
- * loadlab's requests are built once before the run: sending only the first value would change what the
- * target sees (a cache study would measure a 100% hit rate). Everything else a step may hold is refused
- * with its path by the shared table in artillery_common.ts.
+ * `query`, `json`/`body`, `config.defaults.headers` under the step's own headers, `capture` (json,
+ * header, regexp) the step's captures) and each `think` (seconds) a think step; `loop` with a `count`
+ * is written out that many times. `{{ name }}` templates are filled from `config.variables`; a payload
+ * field, a captured name and `$randomNumber(min,max)` / `$randomString(n)` stay placeholders, filled
+ * per session or request by the engine. A variable with a list of values is refused where it is used,
+ * because Artillery draws one value per virtual user and sending only the first value would change what
+ * the target sees (a cache study would measure a 100% hit rate): put such values in a payload file.
+ * Everything else a step may hold is refused with its path by the shared table in artillery_common.ts.
  */
 import {
   type Collector,
@@ -29,10 +31,17 @@ export interface FlowContext {
   basePath: string;
   defaultHeaders: Record<string, string>;
   variables: Variables;
+  /** Names filled at run time (payload fields, captures): their placeholders stay as written. */
+  runtimeNames: ReadonlySet<string>;
 }
 
+/** Steps a `loop` may write out at most (count x steps), so a typo cannot build a giant flow. */
+const MAX_UNROLLED_STEPS = 1000;
+const RUNTIME_CALL = /^\$random(Number|String)\(/;
+
 const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
-const REQUEST_KEYS = ["url", "json", "body", "headers", "qs"];
+const REQUEST_KEYS = ["url", "json", "body", "headers", "qs", "capture"];
+const CAPTURE_KEYS = ["json", "header", "regexp", "group", "as"];
 const SCENARIO_KEYS = ["name", "weight", "flow"];
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 
@@ -40,6 +49,7 @@ const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
 function fill(text: string, path: string, ctx: FlowContext, out: Collector): string | number | boolean {
   const whole = /^\{\{\s*([^}]*?)\s*\}\}$/.exec(text);
   const lookup = (name: string): string | number | boolean => {
+    if (ctx.runtimeNames.has(name) || RUNTIME_CALL.test(name)) return `{{ ${name} }}`;
     const v = ctx.variables.get(name);
     if (v && "value" in v) return v.value;
     if (v) {
@@ -53,7 +63,7 @@ function fill(text: string, path: string, ctx: FlowContext, out: Collector): str
     } else {
       out.issues.push({
         path,
-        message: `{{ ${name} }} is not in config.variables (captures are not supported)`,
+        message: `{{ ${name} }} is not in config.variables, a payload field or a capture`,
       });
     }
     return "";
@@ -152,20 +162,88 @@ function convertRequest(spec: unknown, path: string, ctx: FlowContext, out: Coll
     const body = typeof spec.body === "string" ? spec.body : JSON.stringify(spec.body);
     request.body = String(fill(body, join(path, "body"), ctx, out));
   }
-  return request;
+  return { request, capture: convertCaptures(spec.capture, join(path, "capture"), out) };
 }
 
-function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector) {
+/** Artillery's `capture` (one or a list) as loadlab captures: json, header or regexp (with group). */
+function convertCaptures(value: unknown, path: string, out: Collector) {
+  if (value === undefined) return undefined;
+  const list = Array.isArray(value) ? value : [value];
+  return list.map((c, i) => {
+    const at = Array.isArray(value) ? join(path, i) : path;
+    if (!isRecord(c) || typeof c.as !== "string") {
+      out.issues.push({ path: at, message: "expected a capture such as {json: $.token, as: token}" });
+      return undefined;
+    }
+    rejectUnknownKeys(c, at, CAPTURE_KEYS, out);
+    const kinds = ["json", "header", "regexp"].filter((k) => typeof c[k] === "string");
+    if (kinds.length !== 1) {
+      out.issues.push({ path: at, message: "a capture takes one of json, header or regexp (a string)" });
+      return undefined;
+    }
+    return Object.fromEntries(Object.entries(c).filter(([k]) => CAPTURE_KEYS.includes(k)));
+  }).filter((c) => c !== undefined);
+}
+
+/** Every capture name (`as`) of the scenarios: placeholders that stay for the engine to fill. */
+export function captureNames(scenarios: unknown): string[] {
+  const names: string[] = [];
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) value.forEach(visit);
+    else if (isRecord(value)) {
+      for (const [k, v] of Object.entries(value)) {
+        if (k !== "capture") visit(v);
+        else {for (const c of Array.isArray(v) ? v : [v]) {
+            if (isRecord(c) && typeof c.as === "string") names.push(c.as);
+          }}
+      }
+    }
+  };
+  visit(scenarios);
+  return names;
+}
+
+type Step = Record<string, unknown>;
+
+/** One step as loadlab steps: one, or a `loop`'s steps `count` times over. */
+function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collector): Array<Step | undefined> {
   if (!isRecord(step) || Object.keys(step).length === 0) {
     out.issues.push({ path, message: `expected a step such as {get: {url: /home}} or {think: 1}` });
-    return undefined;
+    return [undefined];
   }
+  if (step.loop !== undefined) return convertLoop(step, path, ctx, out);
   const keys = Object.keys(step);
   const action = keys.find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
   rejectUnknownKeys(step, path, action ? [action] : [], out);
-  if (action === "think") return { think: secondsToDuration(step.think, join(path, "think"), out) };
-  if (action) return { [action]: convertRequest(step[action], join(path, action), ctx, out) };
-  return undefined;
+  if (action === "think") return [{ think: secondsToDuration(step.think, join(path, "think"), out) }];
+  if (!action) return [undefined];
+  const converted = convertRequest(step[action], join(path, action), ctx, out);
+  if (converted === undefined) return [undefined];
+  const capture = converted.capture?.length ? { capture: converted.capture } : {};
+  return [{ [action]: converted.request, ...capture }];
+}
+
+/** `{loop: [steps], count: N}` written out N times; a loop over a list or without a count is refused. */
+function convertLoop(step: Record<string, unknown>, path: string, ctx: FlowContext, out: Collector) {
+  rejectUnknownKeys(step, path, ["loop", "count"], out);
+  const count = step.count;
+  if (!Array.isArray(step.loop) || typeof count !== "number" || !Number.isInteger(count) || count < 1) {
+    out.issues.push({
+      path: join(path, "loop"),
+      message: "a loop runs here with a list of steps and a whole count >= 1 (loops over values or " +
+        "without a count are not supported)",
+    });
+    return [undefined];
+  }
+  const once = step.loop.flatMap((s, j) => convertStep(s, join(join(path, "loop"), j), ctx, out));
+  if (once.length * count > MAX_UNROLLED_STEPS) {
+    out.issues.push({
+      path,
+      message: `loop writes out ${once.length * count} steps; at most ${MAX_UNROLLED_STEPS}`,
+    });
+    return [undefined];
+  }
+  return Array.from({ length: count }, () => once).flat();
 }
 
 /** Converts `scenarios[]` to loadlab flows; problems go to `out` with their paths. */
@@ -202,7 +280,9 @@ export function convertScenarios(scenarios: unknown, ctx: FlowContext, out: Coll
       out.warnings.push(`${path}: weight 0, never run by Artillery; left out`);
       return undefined;
     }
-    const steps = scenario.flow.map((step, j) => convertStep(step, join(join(path, "flow"), j), ctx, out));
+    const steps = scenario.flow.flatMap((step, j) =>
+      convertStep(step, join(join(path, "flow"), j), ctx, out)
+    );
     if (!steps.some((s) => s !== undefined && !("think" in s))) {
       out.issues.push({ path: join(path, "flow"), message: "a flow needs at least one request" });
     }

@@ -150,7 +150,7 @@ Deno.test("unsupported features: every offending path in one ArtilleryError", ()
 config:
   target: http://127.0.0.1:8080
   processor: ./hooks.js
-  payload: { path: users.csv, fields: [id] }
+  payload: { path: users.csv, fields: [user], delimiter: ";" }
   tls: { rejectUnauthorized: false }
   plugins: { ensure: {}, metrics-by-endpoint: {} }
   variables: { id: [1, 2, 3] }
@@ -165,7 +165,6 @@ scenarios:
       - get: { url: "/items/{{ id }}", match: { json: $.ok, value: true } }
       - function: setUser
       - loop: [{ get: { url: / } }]
-        count: 3
       - ifTrue: token
       - parallel: [{ get: { url: /a } }]
 `);
@@ -174,18 +173,16 @@ scenarios:
     [
       "before",
       "config.processor",
-      "config.payload",
+      "config.payload.delimiter",
       "config.tls",
       "config.plugins.metrics-by-endpoint",
       "scenarios[0].engine",
       "scenarios[0].flow[0].send",
       "scenarios[1].beforeRequest",
-      "scenarios[1].flow[0].get.capture",
       "scenarios[1].flow[1].get.match",
       "scenarios[1].flow[1].get.url",
       "scenarios[1].flow[2].function",
       "scenarios[1].flow[3].loop",
-      "scenarios[1].flow[3].count",
       "scenarios[1].flow[4].ifTrue",
       "scenarios[1].flow[5].parallel",
       "scenarios[0].flow",
@@ -203,7 +200,10 @@ scenarios:
   );
   assertEquals(one, [{ path: "scenarios[0].flow[0].get.capture", message: one[0].message }]);
   const message = new ArtilleryError(one).message;
-  assert(message.includes("scenarios[0].flow[0].get.capture: captures values from responses"), message);
+  assert(
+    message.includes("scenarios[0].flow[0].get.capture: expected a capture such as {json: $.token"),
+    message,
+  );
 });
 
 Deno.test("malformed phases and ensure are reported at their paths", () => {

@@ -22,6 +22,7 @@ import { preflightPlan } from "./plan_preflight.ts";
 import type { Plan, PlanOptions } from "./plan_types.ts";
 import { type Experiment, experimentSchema } from "./schema.ts";
 import { type PlanSegment, segmentPlan } from "./segment_plan.ts";
+import { readDataTables, templateIssues } from "./plan_data.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
@@ -63,7 +64,12 @@ export interface LoadPlanOptions extends LoadOptions {
  * @example loadPlan(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", openFileLimit: 1024 })
  */
 export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
-  const experiment = loadExperiment(text, opts);
+  const loaded = loadExperiment(text, opts);
+  // Data files are read now (relative to the file) and every placeholder checked against them.
+  const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
+  const experiment = { ...loaded, dataTables: tables };
+  const placeholderIssues = dataIssues.length > 0 ? dataIssues : templateIssues(experiment);
+  if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });
   const full = planExperiment(experiment);
   // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
   // checked for every run of the file now rather than when that run's turn comes.

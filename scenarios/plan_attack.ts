@@ -7,21 +7,32 @@
  */
 import type { RelativeAttackInput } from "../runner/config.ts";
 import type { TargetSpec } from "../targets/spec.ts";
-import type { Experiment } from "./schema.ts";
 import type { FileFlow, FileRequest } from "./schema_requests.ts";
 import type { LoadSpec } from "./schema_loads.ts";
 import type { PlannedRun } from "./plan_types.ts";
+import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
 
-/** `/validate` + `{id: 7}` -> `/validate?id=7` (the path's own query kept, the given names replaced). */
+/**
+ * `/validate` + `{id: 7}` -> `/validate?id=7` (the path's own query kept, the given names replaced). A
+ * `{{ placeholder }}` stays as written (it is filled when the request is sent), the text around it
+ * percent-encoded as a form would.
+ */
 export function withQuery(path: string, query: Record<string, string | number>): string {
   const hash = path.indexOf("?");
   const params = new URLSearchParams(hash < 0 ? "" : path.slice(hash + 1));
   for (const [name, value] of Object.entries(query)) params.set(name, String(value));
-  const search = params.toString();
+  const search = [...params].map(([k, v]) => `${encodeKeeping(k)}=${encodeKeeping(v)}`).join("&");
   return (hash < 0 ? path : path.slice(0, hash)) + (search ? `?${search}` : "");
+}
+
+/** Form-encodes `text` but for its `{{ ... }}` placeholders. */
+function encodeKeeping(text: string): string {
+  return text.split(/(\{\{.*?\}\})/).map((part, k) =>
+    k % 2 === 1 ? part : new URLSearchParams({ "": part }).toString().slice(1)
+  ).join("");
 }
 
 /** A file request as the engine takes it: query in the path, headers as pairs, the body as bytes. */
@@ -43,7 +54,12 @@ function toFlowInput(flow: FileFlow): FlowInput {
     name: flow.name,
     weight: flow.weight,
     steps: flow.steps.map((s) =>
-      "thinkMs" in s ? s : { request: toRequestInput(s.request), ...(s.label ? { label: s.label } : {}) }
+      "thinkMs" in s ? s : {
+        request: toRequestInput(s.request),
+        ...(s.label ? { label: s.label } : {}),
+        ...(s.capture ? { capture: s.capture } : {}),
+        ...(s.expect ? { expect: s.expect } : {}),
+      }
     ),
   };
 }
@@ -52,8 +68,9 @@ function toFlowInput(flow: FileFlow): FlowInput {
  * The attack of `load` at its base (no sweep applied): the load's own flows or mix, else the file's
  * flows (not for throughput loads) or requests, else the engine's default `GET /`.
  */
-export function baseAttack(exp: Experiment, load: LoadSpec): RelativeAttackInput {
-  const { mix, flows, ...fields } = load;
+export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAttackInput {
+  const { mix, flows, data: _data, ...fields } = load;
+  const data = dataSpecOf(exp, load);
   const common = {
     intervalMs: exp.intervalMs,
     warmupMs: exp.warmupMs,
@@ -68,6 +85,7 @@ export function baseAttack(exp: Experiment, load: LoadSpec): RelativeAttackInput
     ...common,
     ...(ownFlows ? { flows: ownFlows.map(toFlowInput) } : {}),
     ...(ownMix ? { requestMix: ownMix.map(toRequestInput) } : {}),
+    ...(data ? { data } : {}),
   };
 }
 

@@ -40,6 +40,10 @@ const commonFields = {
   transport: z.enum(["auto", "epoll", "deno"]).optional(),
   /** TLS options for https: targets (runner/http/tls_options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
   tls: tlsOptionsSchema.optional(),
+  /** The data source (top-level `data:`) whose rows fill `{{ column }}`: one row per request or session. */
+  data: z.string().min(1).optional(),
+  /** A cookie jar per session (flows; on unless false). */
+  cookies: z.boolean().optional(),
 };
 
 type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
@@ -60,6 +64,8 @@ function commonOut(l: CommonIn) {
     gracefulStopMs: l.gracefulStop,
     transport: l.transport,
     tls: l.tls,
+    data: l.data,
+    cookies: l.cookies,
   };
 }
 

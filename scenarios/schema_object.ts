@@ -13,6 +13,7 @@ import { parseThreshold } from "../results/thresholds.ts";
 import { durationSchema, flowListSchema, nameSchema, requestListSchema } from "./schema_requests.ts";
 import { loadSchema } from "./schema_loads.ts";
 import { namedRecord, targetsSchema } from "./schema_targets.ts";
+import { dataSourceSchema } from "./data_sources.ts";
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 const parameterSchema = z.string().regex(
@@ -100,6 +101,8 @@ export const experimentObject = z.strictObject({
   requests: requestListSchema.optional(),
   /** Sessions of several requests, used instead of `requests` by every load without its own. */
   flows: flowListSchema.optional(),
+  /** Named data sources (CSV, JSON, NDJSON files) that loads and flows pick with `data: NAME`. */
+  data: z.record(nameSchema, dataSourceSchema).optional(),
   loads: namedRecord(loadSchema, "load"),
   sweeps: z.array(sweepSchema).default([]),
   /** true with exactly two sweeps: every pair of their values. */

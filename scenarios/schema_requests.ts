@@ -7,6 +7,12 @@
  */
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import {
+  type CaptureSpec,
+  captureSpecSchema,
+  type CheckSpec,
+  checkSpecSchema,
+} from "../runner/session_schema.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -60,7 +66,11 @@ export function nameProblem(name: string): string | undefined {
 }
 
 const METHOD = /^[A-Za-z]+$/;
-const pathSchema = z.string().startsWith("/", "path must start with '/'");
+/** A path; one may start with a placeholder (a captured `Location`, say): `{{ next }}`. */
+const pathSchema = z.string().refine(
+  (p) => p.startsWith("/") || p.startsWith("{{"),
+  "path must start with '/' (or a {{ placeholder }})",
+);
 
 const requestFields = {
   path: pathSchema,
@@ -92,7 +102,7 @@ function oneBody(request: { json?: unknown; body?: string }, ctx: z.RefinementCt
 function fromShorthand(text: string, ctx: z.RefinementCtx): FileRequest {
   const words = text.trim().split(/\s+/);
   const [method, path] = words.length === 1 ? ["GET", words[0]] : words;
-  if (words.length > 2 || !METHOD.test(method) || !path?.startsWith("/")) {
+  if (words.length > 2 || !METHOD.test(method) || !(path?.startsWith("/") || path?.startsWith("{{"))) {
     ctx.addIssue({
       code: "custom",
       message: `${
@@ -129,14 +139,24 @@ const stepObjectSchema = z.strictObject({
   think: durationSchema.optional(),
   /** Name of the step in per-step statistics (default: METHOD PATH). */
   label: z.string().min(1).optional(),
+  /** Values taken from the response for later steps (`{{ as }}`): json, header or regexp. */
+  capture: z.array(captureSpecSchema).optional(),
+  /** Checks of the response, counted per check: status, json equals/exists, contains. */
+  expect: z.array(checkSpecSchema).optional(),
 });
 
 /** A flow step as the plan reads it. */
-export type FileFlowStep = { request: FileRequest; label?: string } | { thinkMs: number };
+export type FileFlowStep =
+  | { request: FileRequest; label?: string; capture?: CaptureSpec[]; expect?: CheckSpec[] }
+  | { thinkMs: number };
 
 /** One step: `{get: /home}`, `{post: {path: /login, json: {...}}}` or `{think: 500ms}`. */
 export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const].filter((k) => step[k] !== undefined);
+  if (step.think !== undefined && (step.capture || step.expect)) {
+    ctx.addIssue({ code: "custom", message: "capture and expect go with a request step, not think" });
+    return z.NEVER;
+  }
   if (given.length !== 1) {
     ctx.addIssue({
       code: "custom",
@@ -151,14 +171,20 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
   const value = step[method as (typeof FLOW_METHODS)[number]]!;
   const request = typeof value === "string" ? { path: value } : value;
   if (typeof value !== "string") oneBody(value, ctx);
-  const labelled = step.label === undefined ? {} : { label: step.label };
-  return { request: { ...request, method: method.toUpperCase() }, ...labelled };
+  const extras = {
+    ...(step.label === undefined ? {} : { label: step.label }),
+    ...(step.capture === undefined ? {} : { capture: step.capture }),
+    ...(step.expect === undefined ? {} : { expect: step.expect }),
+  };
+  return { request: { ...request, method: method.toUpperCase() }, ...extras };
 });
 
 /** A session: its steps run one after another on one connection. */
 export const flowSchema = z.strictObject({
   name: z.string().min(1, "a flow needs a name"),
   weight: z.number().positive("weight must be > 0").default(1),
+  /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
+  data: z.string().min(1).optional(),
   steps: z.array(flowStepSchema).min(1, "a flow needs at least one step"),
 }).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;

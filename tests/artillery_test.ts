@@ -124,10 +124,10 @@ config:
   phases: [{ duration: 1, arrivalRate: 5 }]
 scenarios:
   - flow:
-      - get: { url: /login, capture: { json: $.token, as: token } }
+      - get: { url: /login, capture: { xpath: //token, as: token } }
       - function: sign
       - loop: [{ get: { url: /json } }]
-        count: 2
+        over: [1, 2]
 `,
     );
     const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
@@ -138,7 +138,7 @@ scenarios:
         "scenarios[0].flow[0].get.capture",
         "scenarios[0].flow[1].function",
         "scenarios[0].flow[2].loop",
-        "scenarios[0].flow[2].count",
+        "scenarios[0].flow[2].over",
       ]
     ) ok(r.stderr.includes(path), `stderr names ${path}:\n${r.stderr}`);
     assertEquals(t.seen.byRoute, {});

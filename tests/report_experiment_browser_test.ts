@@ -40,7 +40,9 @@ Deno.test({
         await page.selectOption("#run-picker", "redis-cache/burst#1");
         assert.equal(await page.locator("#phases tbody tr").count(), 3);
         assert.ok((await page.textContent("#phases") ?? "").includes(HOSTILE_IMG), "phase name as text");
-        assert.equal(await page.locator("#flows tbody tr").count(), 3);
+        assert.equal(await page.locator("#flows tbody tr").count(), 4);
+        const flows = await page.textContent("#flows") ?? "";
+        assert.ok(flows.includes(`check contains ${HOSTILE_IMG}`) && flows.includes("76.9% pass"), flows);
         const target = await page.textContent("#target-info") ?? "";
         assert.ok(target.includes("deno 2.9.6") && target.includes("staleHits"), target);
 

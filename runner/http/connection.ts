@@ -8,12 +8,14 @@
  * from there (`exchange`'s `next`), so one promise covers a whole chain of requests. Failures are
  * counted by kind, never thrown. Timeouts are enforced from outside by the worker's watchdog
  * (`deadlineMs` + `abort`), so no timer is armed per request. The transport (plain TCP, TLS or epoll)
- * is chosen once per run, like wrk's function table.
+ * is chosen once per run, like wrk's function table. A flow step that captures, checks or keeps
+ * cookies asks (`prepareStep`) for its response's bytes to be kept (the head, or head and body) in a
+ * buffer of the connection's own; every other exchange keeps none.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { ErrorKind } from "../../results/mod.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
-import { RequestPicker } from "./request_picker.ts";
+import { RequestPicker, type RowSource } from "./request_picker.ts";
 import {
   classifyError,
   CLOSED_EARLY,
@@ -49,6 +51,8 @@ export interface ConnectionShared {
   readonly transport: Transport;
   readonly recorder: IntervalRecorder;
   readonly mix: RequestMix;
+  /** Data rows for the mix's templated requests (one each), or null (no data source, or flows). */
+  readonly rows?: RowSource | null;
   readonly timeoutMs: number;
   /** Cap of a response head; a bigger one is a `parse` error and the connection closes. */
   readonly maxHeaderBytes: number;
@@ -82,6 +86,14 @@ export class Connection {
   /** The requests of the exchange in progress (pre-encoded bytes, which ones are HEAD). */
   readonly #requests: RequestPicker;
   #everOpened = false;
+  /** What of the responses to keep for the session (`keep`): 0 nothing, 1 the head, 2 head and body. */
+  #keep = 0;
+  #kept = new Uint8Array(0);
+  #keptBytes = 0;
+  /** Where the kept head's end is looked for next (keep 1), -1 once found. */
+  #keptScan = 0;
+  /** Where the head being kept starts (past interim 1xx heads). */
+  #keptHead = 0;
   /** Bytes read in the exchange in progress, for the trace's `first-byte` (only with LOADLAB_TRACE). */
   #traceBytes = 0;
   // The exchange in progress: fields, not locals, so the inline path can resume it from a callback.
@@ -113,12 +125,54 @@ export class Connection {
   };
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly maxDepth = 1) {
-    this.#requests = new RequestPicker(shared.mix, maxDepth);
+    this.#requests = new RequestPicker(shared.mix, maxDepth, shared.rows ?? null);
     this.#parser = new ResponseParser(shared.maxHeaderBytes);
   }
 
   get isOpen(): boolean {
     return this.#sock !== null;
+  }
+
+  /**
+   * For a flow step that captures, checks or keeps cookies: the values of its placeholders, a Cookie
+   * line, and what of its response to keep (0 nothing: the usual path; 1 the head; 2 head and body).
+   */
+  prepareStep(values: ReadonlyArray<Uint8Array>, extraHead: Uint8Array | null, keep: number): void {
+    this.#requests.values = values;
+    this.#requests.extraHead = extraHead;
+    this.#keep = keep;
+  }
+
+  /** The raw bytes kept of the last response (see `prepareStep`); valid until the next exchange. */
+  keptResponse(): Uint8Array {
+    return this.#kept.subarray(0, this.#keptBytes);
+  }
+
+  /** Appends the response's bytes `buf[from, to)`; with keep 1 only up to the end of its head. */
+  #keepBytes(buf: Uint8Array, from: number, to: number): void {
+    if (this.#keep === 1 && this.#keptScan < 0) return;
+    const need = this.#keptBytes + to - from;
+    if (this.#kept.length < need) {
+      const grown = new Uint8Array(Math.max(need, 2 * this.#kept.length, 4096));
+      grown.set(this.#kept.subarray(0, this.#keptBytes));
+      this.#kept = grown;
+    }
+    this.#kept.set(buf.subarray(from, to), this.#keptBytes);
+    this.#keptBytes = need;
+    if (this.#keep !== 1) return;
+    const kept = this.#kept;
+    for (let k = Math.max(this.#keptHead, this.#keptScan - 3); k + 3 < need; k++) {
+      if (kept[k] === 13 && kept[k + 1] === 10 && kept[k + 2] === 13 && kept[k + 3] === 10) {
+        // An interim 1xx head ("HTTP/1.1 1.."): the final head follows it; keep on to its end.
+        if (kept[this.#keptHead + 9] === 49) {
+          this.#keptHead = k + 4;
+          continue;
+        }
+        this.#keptScan = -1;
+        return;
+      }
+    }
+    this.#keptScan = need;
   }
 
   /** Closes the socket now (watchdog timeout or shutdown); a pending connect or read then fails. */
@@ -218,11 +272,14 @@ export class Connection {
       return new Promise((resolve) => {
         this.#settle = resolve;
         this.#next = next;
-        this.#begin(intendedMs, depth, request, -1);
+        if (!this.#begin(intendedMs, depth, request, -1)) {
+          this.#settle = this.#next = null;
+          resolve(0);
+        }
       });
     }
     const sock = this.#sock!;
-    this.#begin(intendedMs, depth, request, -1);
+    if (!this.#begin(intendedMs, depth, request, -1)) return 0;
     const buf = this.#buf;
     while (true) {
       let n: number | null;
@@ -240,11 +297,13 @@ export class Connection {
   /**
    * Starts an exchange: picks and writes the request, then (inline) arms the read. `sentMs` is now
    * when the caller has just read the clock (a chained exchange: the previous response's end, a
-   * microsecond ago), else negative.
+   * microsecond ago), else negative. False when there was nothing to send (the mix's data rows ran
+   * out): no exchange started.
    */
-  #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): void {
+  #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
     const bytes = this.#requests.pick(depth, request);
+    if (bytes === null) return false;
     if (sentMs < 0) sentMs = performance.now();
     this.lastEventMs = sentMs;
     this.#intendedMs = intendedMs < 0 ? sentMs : intendedMs;
@@ -260,6 +319,7 @@ export class Connection {
     shared.recorder.addBytesWritten(sentMs, bytes.length);
     shared.recorder.inFlight += depth;
     this.#parser.start(this.#requests.isHead(0));
+    if (this.#keep !== 0) this.#keptBytes = this.#keptScan = this.#keptHead = 0;
     if (TRACE_CONN) {
       this.#traceBytes = 0;
       traceConn(this.id, fdOf(this.#sock), "written", `${bytes.length} bytes x${depth}`);
@@ -267,7 +327,7 @@ export class Connection {
     const inline = this.#inline;
     if (inline === null) {
       this.#sock!.write(bytes).then(this.#onWritten, this.#onWriteError);
-      return;
+      return true;
     }
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
     inline.armRead(this.#buf, this.#reader);
@@ -276,9 +336,10 @@ export class Connection {
       n = inline.writeNow(bytes);
     } catch (err) {
       this.#onWriteError(err);
-      return;
+      return true;
     }
     if (n < bytes.length) this.#written(n);
+    return true;
   }
 
   /** How long (ms) the exchange in progress has waited since it was sent at `nowMs`; -1 when idle. */
@@ -322,10 +383,7 @@ export class Connection {
     const next = this.#next;
     if (next !== null && this.#inline !== null) {
       const granted = next(this.maxDepth, this.lastEventMs);
-      if (granted > 0) {
-        this.#begin(-1, granted, null, this.lastEventMs);
-        return false;
-      }
+      if (granted > 0 && this.#begin(-1, granted, null, this.lastEventMs)) return false;
     }
     const settle = this.#settle;
     this.#settle = this.#next = null;
@@ -359,6 +417,7 @@ export class Connection {
     let offset = 0;
     while (offset < n) {
       const end = parser.feed(buf, offset, n);
+      if (this.#keep !== 0) this.#keepBytes(buf, offset, end < 0 ? n : end);
       if (end === NEED_MORE) return false;
       if (end === PARSE_ERROR) {
         this.#countFailed(nowMs, "parse", parser.error, depth - this.#done);

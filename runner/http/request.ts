@@ -3,19 +3,27 @@
  * Turns request specs into wire bytes once, before any load is sent, so the hot loop only writes a
  * ready `Uint8Array`. A request mix is expanded into a fixed, interleaved pick table (smooth weighted
  * round-robin) so choosing the next request is an index increment: deterministic, allocation-free, and
- * every weight is honoured exactly over one cycle instead of approximately by a random draw.
+ * every weight is honoured exactly over one cycle instead of approximately by a random draw. A request
+ * with `{{ placeholders }}` is split into a template (template.ts) instead, filled per request.
  */
 import type { RequestSpec } from "../config.ts";
+import { buildTemplate, hasPlaceholder, type RequestTemplate } from "./template.ts";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** One encoded request of a mix. */
 export interface EncodedRequest {
+  /** The whole request; empty when `fixed` is false (its bytes depend on values). */
   bytes: Uint8Array;
   /** HEAD responses carry no body even when they announce a Content-Length. */
   isHead: boolean;
   method: string;
   path: string;
+  /** The request split into segments and slots (template.ts); null when only `bytes` is ever sent. */
+  template: RequestTemplate | null;
+  /** `bytes` is the request as it is (no placeholder); a template may still add a Cookie line. */
+  fixed: boolean;
 }
 
 /** Headers the user set win over our defaults (compared case-insensitively). */
@@ -24,30 +32,55 @@ function hasHeader(headers: ReadonlyArray<readonly [string, string]>, name: stri
   return headers.some(([n]) => n.toLowerCase() === lower);
 }
 
-/**
- * Encodes one HTTP/1.1 request. `hostHeader` is the URL's host (with port when not default).
- * Adds `Host`, `User-Agent` and, when there is a body, `Content-Length`, unless given.
- */
-export function encodeRequest(hostHeader: string, spec: RequestSpec): EncodedRequest {
+/** Whether `spec` holds a `{{ ... }}` anywhere a value can go (path, header names and values, body). */
+export function isTemplated(spec: RequestSpec): boolean {
+  if (hasPlaceholder(spec.path)) return true;
+  if (spec.headers.some(([n, v]) => hasPlaceholder(n) || hasPlaceholder(v))) return true;
+  return spec.body !== undefined && hasPlaceholder(decoder.decode(spec.body));
+}
+
+/** The request line and header lines (CRLF each, without the blank line), and whether to add a length. */
+function headOf(hostHeader: string, spec: RequestSpec): { head: string; needsLength: boolean } {
   const headers: Array<readonly [string, string]> = [];
   if (!hasHeader(spec.headers, "host")) headers.push(["Host", hostHeader]);
   if (!hasHeader(spec.headers, "user-agent")) headers.push(["User-Agent", "loadlab"]);
   for (const h of spec.headers) headers.push(h);
-  const body = spec.body;
-  const needsLength = body !== undefined || spec.method === "POST" || spec.method === "PUT" ||
-    spec.method === "PATCH";
-  if (needsLength && !hasHeader(spec.headers, "content-length")) {
-    headers.push(["Content-Length", String(body?.length ?? 0)]);
-  }
+  const needsLength = (spec.body !== undefined || spec.method === "POST" || spec.method === "PUT" ||
+    spec.method === "PATCH") && !hasHeader(spec.headers, "content-length");
   let head = `${spec.method} ${spec.path} HTTP/1.1\r\n`;
   for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
-  head += "\r\n";
-  const headBytes = encoder.encode(head);
+  return { head, needsLength };
+}
+
+/**
+ * Encodes one HTTP/1.1 request. `hostHeader` is the URL's host (with port when not default).
+ * Adds `Host`, `User-Agent` and, when there is a body, `Content-Length`, unless given. With `names`
+ * (the values a session or a data row has, by index) a request with placeholders becomes a template,
+ * as does every request when `alwaysTemplate` (a flow with cookies adds a Cookie line to any step).
+ */
+export function encodeRequest(
+  hostHeader: string,
+  spec: RequestSpec,
+  names: readonly string[] = [],
+  alwaysTemplate = false,
+): EncodedRequest {
+  const { head, needsLength } = headOf(hostHeader, spec);
+  const templated = isTemplated(spec);
+  const template = templated || alwaysTemplate
+    ? buildTemplate(head, decoder.decode(spec.body ?? EMPTY), needsLength, (n) => names.indexOf(n))
+    : null;
+  const base = { isHead: spec.method === "HEAD", method: spec.method, path: spec.path, template };
+  if (templated) return { ...base, bytes: EMPTY, fixed: false };
+  const body = spec.body;
+  const full = head + (needsLength ? `Content-Length: ${body?.length ?? 0}\r\n` : "") + "\r\n";
+  const headBytes = encoder.encode(full);
   const bytes = new Uint8Array(headBytes.length + (body?.length ?? 0));
   bytes.set(headBytes, 0);
   if (body) bytes.set(body, headBytes.length);
-  return { bytes, isHead: spec.method === "HEAD", method: spec.method, path: spec.path };
+  return { ...base, bytes, fixed: true };
 }
+
+const EMPTY = new Uint8Array(0);
 
 /** `host[:port]` as it belongs in the Host header (default ports omitted). */
 export function hostHeaderOf(url: URL): string {
@@ -112,9 +145,15 @@ export class PickCycle {
 export class RequestMix extends PickCycle {
   readonly requests: EncodedRequest[];
 
-  constructor(url: URL, specs: readonly RequestSpec[], offset = 0) {
+  /** `names`: the data columns a templated request of the mix may use, by value index. */
+  constructor(url: URL, specs: readonly RequestSpec[], offset = 0, names: readonly string[] = []) {
     super(specs.map((s) => s.weight), offset);
     const host = hostHeaderOf(url);
-    this.requests = specs.map((s) => encodeRequest(host, { ...s, path: resolvePath(url, s.path) }));
+    this.requests = specs.map((s) => encodeRequest(host, { ...s, path: resolvePath(url, s.path) }, names));
+  }
+
+  /** Whether any request of the mix needs values (a data row per request). */
+  get templated(): boolean {
+    return this.requests.some((r) => !r.fixed);
   }
 }

@@ -2,25 +2,52 @@
  * @module
  * The bytes of one exchange: the mix's next request, a flow step's own, or `depth` of the mix's
  * requests back to back in one reused buffer (pipelining, still one write), with which of them are
- * HEAD (their responses have no body whatever their headers say). HOT PATH: nothing is allocated
+ * HEAD (their responses have no body whatever their headers say). A templated request (template.ts) is
+ * filled into this connection's own buffer with the session's values (a flow step), or a data row
+ * taken for it (the mix), and a Cookie line when the session has one. HOT PATH: nothing is allocated
  * per request; the batch buffer only grows.
  */
 import type { EncodedRequest, RequestMix } from "./request.ts";
+import { TemplateWriter } from "./template.ts";
+
+/** Rows of a data source, one per templated request of the mix (runner/load/feeder.ts). */
+export interface RowSource {
+  /** The next row's values, or null when none is left (the request is then not sent). */
+  next(): Uint8Array[] | null;
+}
+
+const NO_VALUES: ReadonlyArray<Uint8Array> = [];
 
 export class RequestPicker {
   /** 1 where request k of the exchange is HEAD. */
   readonly #heads: Uint8Array;
   #batch = new Uint8Array(0);
+  readonly #writer = new TemplateWriter();
+  /** The session's values by index (a flow step's placeholders); set by the session before a step. */
+  values: ReadonlyArray<Uint8Array> = NO_VALUES;
+  /** A `Cookie: ...` line (CRLF-ended) the session's jar adds to the next step, or null. */
+  extraHead: Uint8Array | null = null;
 
-  constructor(readonly mix: RequestMix, maxDepth: number) {
+  constructor(readonly mix: RequestMix, maxDepth: number, readonly rows: RowSource | null = null) {
     this.#heads = new Uint8Array(maxDepth);
   }
 
-  /** Bytes to write for `depth` requests (`request`, depth 1, instead of the mix's when given). */
-  pick(depth: number, request: EncodedRequest | null): Uint8Array {
+  /**
+   * Bytes to write for `depth` requests (`request`, depth 1, instead of the mix's when given); null
+   * when a templated request of the mix finds no data row left (nothing is sent).
+   */
+  pick(depth: number, request: EncodedRequest | null): Uint8Array | null {
     if (request !== null) return this.#one(request);
-    if (depth === 1) return this.#one(this.mix.requests[this.mix.next()]);
+    if (depth === 1) return this.#mixOne(this.mix.requests[this.mix.next()]);
     return this.#many(depth);
+  }
+
+  #mixOne(request: EncodedRequest): Uint8Array | null {
+    if (request.fixed || this.rows === null) return this.#one(request);
+    const row = this.rows.next();
+    if (row === null) return null;
+    this.#heads[0] = request.isHead ? 1 : 0;
+    return this.#writer.fill(request.template!, row, null);
   }
 
   /** Whether request `k` of the exchange picked last is HEAD. */
@@ -30,7 +57,8 @@ export class RequestPicker {
 
   #one(request: EncodedRequest): Uint8Array {
     this.#heads[0] = request.isHead ? 1 : 0;
-    return request.bytes;
+    if (request.fixed && this.extraHead === null) return request.bytes;
+    return this.#writer.fill(request.template!, this.values, this.extraHead);
   }
 
   #many(depth: number): Uint8Array {
@@ -39,13 +67,15 @@ export class RequestPicker {
     for (let k = 0; k < depth; k++) {
       const request = mix.requests[mix.next()];
       this.#heads[k] = request.isHead ? 1 : 0;
-      if (this.#batch.length < length + request.bytes.length) {
-        const grown = new Uint8Array(Math.max(2 * this.#batch.length, length + request.bytes.length));
+      // Data rows exclude pipelining (config.ts): a template here has built-in functions only.
+      const bytes = request.fixed ? request.bytes : this.#writer.fill(request.template!, NO_VALUES, null);
+      if (this.#batch.length < length + bytes.length) {
+        const grown = new Uint8Array(Math.max(2 * this.#batch.length, length + bytes.length));
         grown.set(this.#batch.subarray(0, length));
         this.#batch = grown;
       }
-      this.#batch.set(request.bytes, length);
-      length += request.bytes.length;
+      this.#batch.set(bytes, length);
+      length += bytes.length;
     }
     return this.#batch.subarray(0, length);
   }

@@ -4,14 +4,44 @@
  * the request mix is) and think steps keep their pause. Flows are picked by weight with the mix's
  * `PickCycle` (smooth weighted round-robin), so every weight is honoured exactly over one cycle. Only
  * request steps are numbered: results list one entry per request step, labelled by its `label` or
- * `METHOD path`.
+ * `METHOD path`. A flow's values are the data source's columns, then its captures' names in order
+ * (a capture may replace a column), so a placeholder is an index fixed here. With cookies every step is
+ * a template (a Cookie line may join any request); a step keeps its response's head (cookies, header
+ * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to.
  */
 import type { FlowSpec } from "../config.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
+import { compileExtract, type StepExtract } from "./step_checks.ts";
+import { hasPlaceholder, textParts } from "../http/template.ts";
+
+const decoder = new TextDecoder();
+
+/** A step's request path with the session's `values` filled in. */
+export function stepPath(
+  step: { request: EncodedRequest; pathParts: Array<string | number> | null },
+  values: ReadonlyArray<Uint8Array>,
+): string {
+  if (step.pathParts === null) return step.request.path;
+  return step.pathParts.map((p) => typeof p === "string" ? p : decoder.decode(values[p])).join("");
+}
+
+/** What of a response a step keeps: nothing (the usual path), its head, or head and body. */
+export const KEEP_NONE = 0;
+export const KEEP_HEAD = 1;
+export const KEEP_ALL = 2;
 
 /** One step of an encoded flow: a request (with its index among the flow's request steps) or a pause. */
 export type EncodedStep =
-  | { kind: "request"; request: EncodedRequest; stepIndex: number }
+  | {
+    kind: "request";
+    request: EncodedRequest;
+    stepIndex: number;
+    /** Captures and checks, or null. */
+    extract: StepExtract | null;
+    keep: number;
+    /** The path as literal parts and value indexes when it has placeholders (for cookie paths), else null. */
+    pathParts: Array<string | number> | null;
+  }
   | { kind: "think"; thinkMs: number };
 
 /** A flow whose request bytes are ready to write. */
@@ -20,16 +50,41 @@ export interface EncodedFlow {
   steps: EncodedStep[];
   /** Labels of the request steps, in order (what results name them). */
   labels: string[];
+  /** Per request step, the names of its checks (what results count them under). */
+  checkNames: string[][];
   /** Think time before the first request: the first request's intended time is arrival + this. */
   leadingThinkMs: number;
+  /** The session's values by index: data columns, then capture names. */
+  names: string[];
 }
 
-/** Encodes each flow's requests once; paths are joined to the target URL as the mix's are. */
-export function encodeFlows(url: URL, flows: readonly FlowSpec[]): EncodedFlow[] {
+/** The value names of a flow: `columns`, then each capture's name not among them yet. */
+export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
+  const names = [...columns];
+  for (const step of flow.steps) {
+    if (!("request" in step)) continue;
+    for (const c of step.capture ?? []) if (!names.includes(c.as)) names.push(c.as);
+  }
+  return names;
+}
+
+/**
+ * Encodes each flow's requests once; paths are joined to the target URL as the mix's are. `columns`:
+ * the data source's (the first values of every session); `cookies`: whether sessions keep a jar.
+ */
+export function encodeFlows(
+  url: URL,
+  flows: readonly FlowSpec[],
+  columns: readonly string[] = [],
+  cookies = false,
+): EncodedFlow[] {
   const host = hostHeaderOf(url);
   return flows.map((flow) => {
+    const names = valueNamesOf(flow, columns);
+    const indexOf = (name: string) => names.indexOf(name);
     const steps: EncodedStep[] = [];
     const labels: string[] = [];
+    const checkNames: string[][] = [];
     let leadingThinkMs = 0;
     for (const step of flow.steps) {
       if ("thinkMs" in step) {
@@ -38,10 +93,15 @@ export function encodeFlows(url: URL, flows: readonly FlowSpec[]): EncodedFlow[]
         continue;
       }
       const spec = step.request;
-      const request = encodeRequest(host, { ...spec, path: resolvePath(url, spec.path) });
-      steps.push({ kind: "request", request, stepIndex: labels.length });
+      const request = encodeRequest(host, { ...spec, path: resolvePath(url, spec.path) }, names, cookies);
+      const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
+      const extract = hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null;
+      const keep = extract?.needsBody ? KEEP_ALL : extract !== null || cookies ? KEEP_HEAD : KEEP_NONE;
+      const pathParts = hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null;
+      steps.push({ kind: "request", request, stepIndex: labels.length, extract, keep, pathParts });
       labels.push(step.label ?? `${spec.method} ${spec.path}`);
+      checkNames.push(extract?.checks.map((c) => c.name) ?? []);
     }
-    return { name: flow.name, steps, labels, leadingThinkMs };
+    return { name: flow.name, steps, labels, checkNames, leadingThinkMs, names };
   });
 }

@@ -10,9 +10,19 @@
  * as neither completed nor failed. Sessions that start in the
  * warm-up are run but not counted in the flow results. With `per-arrival` every arrival (a session, or
  * a single request without flows) opens its own connection and closes it after.
+ *
+ * A session takes one data row when the load has data (none left: no session, counted as `noData`),
+ * fills its steps' placeholders from the row and its captures, keeps a cookie jar when cookies are on,
+ * and runs each step's checks (counted per check) and captures: one that finds nothing ends the session
+ * (counted as `captureFailed`), never the run.
  */
 import type { Connection, ConnectionShared } from "../http/connection.ts";
 import { PickCycle } from "../http/request.ts";
+import { CookieJar } from "../http/cookie_jar.ts";
+import { KeptResponse } from "../http/kept_response.ts";
+import type { Feeder } from "./feeder.ts";
+import { runExtract } from "./step_checks.ts";
+import { KEEP_NONE, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
@@ -24,6 +34,18 @@ export interface SessionRun {
   /** Aborted on a stop request or at the end of the graceful stop: no further step starts, thinks end. */
   readonly ended: AbortSignal;
 }
+
+/** What sessions take beyond their flows: data rows, and cookies (with the target's host and scheme). */
+export interface SessionOptions {
+  feeder: Feeder | null;
+  cookies: boolean;
+  host: string;
+  https: boolean;
+}
+
+const NO_VALUES: Uint8Array[] = [];
+/** Check counters of sessions in the warm-up (not recorded). */
+const SCRATCH = { passed: new Uint32Array(64), failed: new Uint32Array(64) };
 
 /** Runs sessions of a worker's flows and records them. */
 export class FlowSessions {
@@ -37,6 +59,7 @@ export class FlowSessions {
     weights: readonly number[],
     readonly originMs: number,
     offset = 0,
+    readonly options: SessionOptions = { feeder: null, cookies: false, host: "", https: false },
   ) {
     this.#flows = flows;
     this.#picker = new PickCycle(weights, offset);
@@ -52,7 +75,36 @@ export class FlowSessions {
     const flow = this.#flows[flowIndex];
     const startMs = arrivalMs < 0 ? performance.now() : arrivalMs;
     const recorder = startMs >= this.originMs ? this.recorder : null;
+    const { feeder, cookies } = this.options;
+    let values = NO_VALUES;
+    if (feeder !== null || flow.names.length > 0) {
+      const row = feeder === null ? NO_VALUES : feeder.next();
+      if (row === null) {
+        recorder?.noData(flowIndex);
+        return 0;
+      }
+      values = new Array<Uint8Array>(flow.names.length);
+      for (let k = 0; k < row.length; k++) values[k] = row[k];
+    }
+    const jar = cookies ? new CookieJar(this.options.host, this.options.https) : null;
     recorder?.sessionStarted(flowIndex);
+    try {
+      return await this.#steps(run, conn, flowIndex, startMs, values, jar);
+    } finally {
+      conn.prepareStep(NO_VALUES, null, KEEP_NONE);
+    }
+  }
+
+  async #steps(
+    run: SessionRun,
+    conn: Connection,
+    flowIndex: number,
+    startMs: number,
+    values: Uint8Array[],
+    jar: CookieJar | null,
+  ): Promise<number> {
+    const flow = this.#flows[flowIndex];
+    const recorder = startMs >= this.originMs ? this.recorder : null;
     let responses = 0;
     for (const step of flow.steps) {
       if (step.kind === "think") {
@@ -66,6 +118,9 @@ export class FlowSessions {
         if (flow.leadingThinkMs > 0) await sleepUnlessAborted(sendMs - performance.now(), run.ended);
       } else sendMs = performance.now();
       if (run.ended.aborted) return responses;
+      // A templated path is filled as text only for the jar (the bytes are filled by the connection).
+      const path = jar === null ? "" : stepPath(step, values);
+      conn.prepareStep(values, jar === null ? null : jar.line(path, Date.now()), step.keep);
       const got = await conn.exchange(sendMs, 1, step.request);
       if (got === 0) {
         // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).
@@ -76,6 +131,15 @@ export class FlowSessions {
       }
       responses++;
       recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
+      if (step.keep === KEEP_NONE) continue;
+      const response = new KeptResponse(conn.keptResponse());
+      jar?.set(response.headers("set-cookie"), path, Date.now());
+      if (step.extract === null) continue;
+      const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
+      if (runExtract(step.extract, response, values, counters.passed, counters.failed) !== null) {
+        recorder?.captureFailed(flowIndex);
+        return responses;
+      }
     }
     recorder?.sessionCompleted(flowIndex, (conn.lastEventMs - startMs) * 1000);
     return responses;

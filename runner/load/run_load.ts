@@ -32,6 +32,7 @@ import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
+import { Feeder } from "./feeder.ts";
 
 const executors: Record<LoadModel, Executor> = {
   connections: connectionsExecutor,
@@ -77,6 +78,10 @@ export interface LoadRunSummary {
   tlsSession: TlsSessionInfo | null;
   /** Why the request log could not be written in full (a full disk...); the load itself still counts. */
   logError?: string;
+  /** The load's data rows ran out in this worker (`whenDone: stop`, or `unique`): it stopped sending. */
+  dataRanOut?: boolean;
+  /** Summed over a pool's workers: how many ran out of data rows. */
+  dataRanOutWorkers?: number;
 }
 
 /** A running load; `stop()` asks it to start nothing new and end gracefully. */
@@ -116,12 +121,17 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     closedModel: isClosedModel(config),
     tls: config.tls,
   });
+  // The worker's stripe of the rows (one per arrival): the mix's templated requests, or sessions.
+  const feeder = config.data === undefined
+    ? null
+    : new Feeder(config.data, opts.workerIndex, opts.workerCount);
   const shared: ConnectionShared = {
     hostname,
     port,
     transport: chosen.transport,
     recorder,
-    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919),
+    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns),
+    rows: config.flows === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: new ConnectGate(connectBoundOf(config)),
@@ -156,7 +166,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     start: (startMs) =>
       runPrepared(
         opts,
-        { executor, shared, connections, newConnection, pool: pool.connections, transport: chosen },
+        { executor, shared, connections, newConnection, pool: pool.connections, transport: chosen, feeder },
         startMs,
       ),
   };
@@ -179,6 +189,7 @@ interface Prepared {
   newConnection(): Connection;
   pool: Connection[];
   transport: ChosenTransport;
+  feeder: Feeder | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -190,11 +201,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
   const spanMs = config.warmupMs + measuredDurationMs(config);
+  const { feeder } = prepared;
+  const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows),
+    encodeFlows(url, config.flows, config.data?.columns, cookies),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
+    { feeder, cookies, host: url.hostname, https: url.protocol === "https:" },
   );
   // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
   const ended = new AbortController();
@@ -212,6 +226,13 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
+  // Out of rows: start no new arrival; those in progress finish (their graceful stop from now).
+  if (feeder !== null) {
+    feeder.onExhausted = () => {
+      ctx.stopRequested = true;
+      stopAtMs = Math.min(stopAtMs, performance.now());
+    };
+  }
   const done = (async () => {
     if (config.logFile) shared.log = await RequestLog.open(config.logFile, originMs, 0);
     await waitUntil(startMs);
@@ -249,6 +270,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
       ...(logError ? { logError } : {}),
+      ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };
   })().finally(() => prepared.transport.close());
   return {

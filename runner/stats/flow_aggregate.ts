@@ -7,7 +7,13 @@
  */
 import type { FlowResult } from "../../results/mod.ts";
 import { type Histogram, summarizeMs } from "../../results/histogram.ts";
-import { addFlowCounters, emptyFlowCounters, type FlowCounters, type FlowSample } from "./flow_counters.ts";
+import {
+  addFlowCounters,
+  checkCounts,
+  emptyFlowCounters,
+  type FlowCounters,
+  type FlowSample,
+} from "./flow_counters.ts";
 
 /** Merges the flow samples of any number of workers. */
 export class FlowAggregator {
@@ -15,7 +21,9 @@ export class FlowAggregator {
 
   /** Adds one worker's flow totals. */
   add(samples: readonly FlowSample[]): void {
-    const flows = this.#flows ??= samples.map((f) => emptyFlowCounters(f.name, f.steps.map((s) => s.label)));
+    const flows = this.#flows ??= samples.map((f) =>
+      emptyFlowCounters(f.name, f.steps.map((s) => s.label), f.steps.map((s) => s.checks.map((c) => c.name)))
+    );
     if (samples.length !== flows.length) throw new Error("flow samples of workers do not line up");
     samples.forEach((sample, k) => addFlowCounters(flows[k], sample));
   }
@@ -27,12 +35,15 @@ export class FlowAggregator {
       sessions: f.sessions,
       completed: f.completed,
       failed: f.failed,
+      ...(f.captureFailed > 0 ? { captureFailed: f.captureFailed } : {}),
+      ...(f.noData > 0 ? { noData: f.noData } : {}),
       sessionMs: summaryOrNull(f.sessionHistogram),
       steps: f.steps.map((s) => ({
         label: s.label,
         requests: s.requests,
         errors: s.errors,
         latencyMs: summaryOrNull(s.histogram),
+        ...(s.checkNames.length > 0 ? { checks: checkCounts(s) } : {}),
       })),
     }));
   }

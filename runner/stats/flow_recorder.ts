@@ -15,8 +15,12 @@ import { emptyFlowCounters, type FlowCounters, type FlowSample, flowSample } fro
 export class FlowRecorder {
   readonly #flows: FlowCounters[];
 
-  constructor(flows: ReadonlyArray<{ name: string; labels: readonly string[] }>) {
-    this.#flows = flows.map((f) => emptyFlowCounters(f.name, f.labels));
+  constructor(
+    flows: ReadonlyArray<
+      { name: string; labels: readonly string[]; checkNames?: ReadonlyArray<readonly string[]> }
+    >,
+  ) {
+    this.#flows = flows.map((f) => emptyFlowCounters(f.name, f.labels, f.checkNames));
   }
 
   sessionStarted(flow: number): void {
@@ -43,6 +47,24 @@ export class FlowRecorder {
 
   stepError(flow: number, step: number): void {
     this.#flows[flow].steps[step].errors++;
+  }
+
+  /** A capture found nothing: the session ends there (failed). */
+  captureFailed(flow: number): void {
+    const f = this.#flows[flow];
+    f.captureFailed++;
+    f.failed++;
+  }
+
+  /** An arrival found no data row left: no session ran. */
+  noData(flow: number): void {
+    this.#flows[flow].noData++;
+  }
+
+  /** The pass and fail counters of a step's checks (by check index), for `runExtract`. */
+  checks(flow: number, step: number): { passed: Uint32Array; failed: Uint32Array } {
+    const s = this.#flows[flow].steps[step];
+    return { passed: s.checkPassed, failed: s.checkFailed };
   }
 
   /** The totals so far as samples (histograms encoded); call once, at the end of the worker's share. */

@@ -158,6 +158,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
     let activeMs = 0;
     let maxConnectsInFlight = 0;
     let logError: string | undefined;
+    let dataRanOut = 0;
     let tlsSession: LoadRunSummary["tlsSession"] = null;
     for (const w of workers) {
       w.onerror = (e) => {
@@ -179,8 +180,15 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
             maxConnectsInFlight += msg.summary.maxConnectsInFlight;
             logError ??= msg.summary.logError;
             tlsSession ??= msg.summary.tlsSession;
+            if (msg.summary.dataRanOut) dataRanOut++;
             if (--remaining === 0) {
-              resolve({ activeMs, maxConnectsInFlight, tlsSession, ...(logError ? { logError } : {}) });
+              resolve({
+                activeMs,
+                maxConnectsInFlight,
+                tlsSession,
+                ...(logError ? { logError } : {}),
+                ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
+              });
             }
             break;
           case "failed":

@@ -9,6 +9,7 @@
  * docs/studies/frameworks.md). The app's counters (response cache, CMS pool) are answered at `STATS_PATH`
  * before Hono too, so the response cache can never store them.
  */
+import { login, LOGIN_PASSWORD, whoAmI } from "./session_auth.ts";
 import { Hono } from "hono";
 import { z } from "zod";
 import { compressMiddleware, type CompressMode, negotiateEncoding } from "./compress.ts";
@@ -68,6 +69,8 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/user?delayMs=N", "a JSON user record, optionally slow"],
   ["/home", "CMS-like page: queries on a bounded pool, then rendered"],
   ["/static/news.html", "a page whose version changes every second"],
+  ["POST /login", 'JSON {user, password: "secret"} -> {token} and a session cookie'],
+  ["/me", "200 {user} with the Bearer token and the session cookie of /login, else 401"],
 ];
 
 /** The bodies of `/` and `/json`, as sent by the fast path. */
@@ -152,6 +155,21 @@ function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: Qu
       throw err;
     }
     return c.html(renderHomePage(new Date(nowMs())));
+  });
+  app.post("/login", async (c) => {
+    const session = login(await c.req.json().catch(() => null));
+    if (session === null) {
+      return c.json({ error: `login needs JSON {user, password: "${LOGIN_PASSWORD}"}` }, 401);
+    }
+    c.header("set-cookie", `session=${session.session}; Path=/; HttpOnly; SameSite=Lax`);
+    return c.json({ token: session.token, user: session.user });
+  });
+  app.get("/me", (c) => {
+    const user = whoAmI(c.req.header("authorization"), c.req.header("cookie"));
+    if (user === null) {
+      return c.json({ error: "needs Authorization: Bearer <token> and the session cookie of /login" }, 401);
+    }
+    return c.json({ user });
   });
   app.onError((err, c) => c.json({ error: err.message }, 500));
   return app;

@@ -64,7 +64,13 @@ export function phasesTable(run: PageRun): HTMLElement | null {
   );
 }
 
-/** Sessions per flow and latency per step. */
+/** A check's pass rate, e.g. "99.5% pass". */
+export function checkRate(passed: number, failed: number): string {
+  const total = passed + failed;
+  return total === 0 ? "no responses" : `${((100 * passed) / total).toFixed(1)}% pass`;
+}
+
+/** Sessions per flow and latency per step, with each step's checks. */
 export function flowsTable(run: PageRun): HTMLElement | null {
   if (!run.flows?.length) return null;
   const rows: Cell[][] = run.flows.flatMap((f) => [
@@ -76,13 +82,29 @@ export function flowsTable(run: PageRun): HTMLElement | null {
       { text: fmtMs(f.sessionMs?.p50), sort: f.sessionMs?.p50 ?? NaN },
       { text: fmtMs(f.sessionMs?.p99), sort: f.sessionMs?.p99 ?? NaN },
     ],
-    ...f.steps.map((s): Cell[] => [
-      { text: `  ↳ ${s.label}`, sort: f.name },
-      { text: fmtNum(s.requests), sort: s.requests, title: "requests" },
-      { text: "" },
-      { text: fmtNum(s.errors), sort: s.errors, cls: s.errors ? "bad" : "", title: "errors" },
-      { text: fmtMs(s.latencyMs?.p50), sort: s.latencyMs?.p50 ?? NaN },
-      { text: fmtMs(s.latencyMs?.p99), sort: s.latencyMs?.p99 ?? NaN },
+    ...f.steps.flatMap((s): Cell[][] => [
+      [
+        { text: `  ↳ ${s.label}`, sort: f.name },
+        { text: fmtNum(s.requests), sort: s.requests, title: "requests" },
+        { text: "" },
+        { text: fmtNum(s.errors), sort: s.errors, cls: s.errors ? "bad" : "", title: "errors" },
+        { text: fmtMs(s.latencyMs?.p50), sort: s.latencyMs?.p50 ?? NaN },
+        { text: fmtMs(s.latencyMs?.p99), sort: s.latencyMs?.p99 ?? NaN },
+      ],
+      // k6's checks: passed of checked responses, per check.
+      ...(s.checks ?? []).map((c): Cell[] => [
+        { text: `◦ check ${c.name}`, sort: f.name },
+        { text: `${fmtNum(c.passed)} passed`, sort: c.passed, title: "responses that passed" },
+        { text: checkRate(c.passed, c.failed) },
+        {
+          text: `${fmtNum(c.failed)} failed`,
+          sort: c.failed,
+          cls: c.failed ? "bad" : "",
+          title: "check failures",
+        },
+        { text: "" },
+        { text: "" },
+      ]),
     ]),
   ]);
   const headers = [

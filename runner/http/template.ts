@@ -1,0 +1,241 @@
+/**
+ * @module
+ * Requests with `{{ name }}` in their path, headers or body: split once, at build time, into byte
+ * segments and slots, so sending one is a copy of segments and values into a reused buffer with the
+ * Content-Length computed from the parts. HOT PATH: `fillTemplate` allocates nothing (a new view only
+ * when the request's length changes); values are bytes, encoded once when a row is loaded or a value
+ * captured. Slots are a value index (a data column or a capture of the session) or one of the built-in
+ * functions Artillery names: `$randomNumber(min,max)` (an integer, both ends included) and
+ * `$randomString(n)` (n letters and digits). Requests without a slot never come here: they stay
+ * pre-encoded (request.ts).
+ */
+
+const encoder = new TextEncoder();
+
+/** Slot kinds below 0; 0 and above index the values. */
+const RANDOM_NUMBER = -1;
+const RANDOM_STRING = -2;
+
+/** `{{ expr }}`, the expression trimmed. */
+const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
+const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const RANDOM_NUMBER_CALL = /^\$randomNumber\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/;
+const RANDOM_STRING_CALL = /^\$randomString\(\s*(\d+)?\s*\)$/;
+/** Longest `$randomString`; longer ones are a typo that would only inflate the buffer. */
+export const MAX_RANDOM_STRING = 4096;
+
+/** One placeholder as written: a variable name, or a built-in call with its arguments. */
+export type Placeholder =
+  | { kind: "name"; name: string }
+  | { kind: "randomNumber"; min: number; max: number }
+  | { kind: "randomString"; length: number };
+
+/** Whether `text` has any `{{ ... }}`. */
+export function hasPlaceholder(text: string): boolean {
+  return text.includes("{{");
+}
+
+/** The placeholder `expr` stands for, or a problem in words. */
+export function placeholderOf(expr: string): Placeholder | string {
+  if (NAME.test(expr)) return { kind: "name", name: expr };
+  const number = RANDOM_NUMBER_CALL.exec(expr);
+  if (number) {
+    const [min, max] = [Number(number[1]), Number(number[2])];
+    if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || min > max) {
+      return `{{ ${expr} }}: $randomNumber(min,max) needs integers with min <= max`;
+    }
+    return { kind: "randomNumber", min, max };
+  }
+  const string = RANDOM_STRING_CALL.exec(expr);
+  if (string) {
+    const length = string[1] === undefined ? 10 : Number(string[1]);
+    if (length < 1 || length > MAX_RANDOM_STRING) {
+      return `{{ ${expr} }}: $randomString(n) needs 1 <= n <= ${MAX_RANDOM_STRING}`;
+    }
+    return { kind: "randomString", length };
+  }
+  return `{{ ${expr} }} is neither a name (letters, digits, _ . -) nor $randomNumber(min,max) / $randomString(n)`;
+}
+
+/** Every placeholder of `text` in order (problems as strings). */
+export function placeholdersOf(text: string): Array<Placeholder | string> {
+  return [...text.matchAll(PLACEHOLDER)].map((m) => placeholderOf(m[1]));
+}
+
+/**
+ * `text` as literal strings and value indexes (a built-in function: an empty string), for the few
+ * places that need a filled text rather than bytes (a templated path's cookie scope).
+ */
+export function textParts(text: string, indexOf: (name: string) => number): Array<string | number> {
+  const parts: Array<string | number> = [];
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    parts.push(text.slice(last, m.index));
+    last = m.index + m[0].length;
+    const p = placeholderOf(m[1]);
+    parts.push(typeof p !== "string" && p.kind === "name" ? indexOf(p.name) : "");
+  }
+  parts.push(text.slice(last));
+  return parts;
+}
+
+/** Segments and slots of one text: `segments.length === slots.length + 1`. */
+interface Parts {
+  segments: Uint8Array[];
+  slots: Int32Array;
+  /** Per slot: min and max ($randomNumber) or length ($randomString, in [0]). */
+  args: Float64Array;
+  /** Bytes of the segments together. */
+  fixedBytes: number;
+}
+
+function partsOf(text: string, indexOf: (name: string) => number): Parts {
+  const segments: Uint8Array[] = [];
+  const slots: number[] = [];
+  const args: number[] = [];
+  let last = 0;
+  for (const m of text.matchAll(PLACEHOLDER)) {
+    segments.push(encoder.encode(text.slice(last, m.index)));
+    last = m.index + m[0].length;
+    const p = placeholderOf(m[1]);
+    if (typeof p === "string") throw new TemplateError(p);
+    if (p.kind === "name") {
+      const index = indexOf(p.name);
+      if (index < 0) throw new TemplateError(`{{ ${p.name} }} is not a data column or an earlier capture`);
+      slots.push(index);
+      args.push(0, 0);
+    } else if (p.kind === "randomNumber") {
+      slots.push(RANDOM_NUMBER);
+      args.push(p.min, p.max);
+    } else {
+      slots.push(RANDOM_STRING);
+      args.push(p.length, 0);
+    }
+  }
+  segments.push(encoder.encode(text.slice(last)));
+  const fixedBytes = segments.reduce((sum, s) => sum + s.length, 0);
+  return { segments, slots: Int32Array.from(slots), args: Float64Array.from(args), fixedBytes };
+}
+
+/** A placeholder that cannot be built (unknown name, bad call); the plan checks first, so a bug of ours. */
+export class TemplateError extends Error {
+  override name = "TemplateError";
+}
+
+/** A request split into parts: the head up to its last header line, then the body. */
+export interface RequestTemplate {
+  head: Parts;
+  body: Parts;
+  /** Add `Content-Length` computed from the body's parts (a body or a method that carries one). */
+  autoLength: boolean;
+}
+
+/**
+ * Builds the template of a request whose head text (request line and header lines, each ending CRLF,
+ * without the blank line) and body text may hold placeholders; `indexOf` maps a name to its value index.
+ */
+export function buildTemplate(
+  headText: string,
+  bodyText: string,
+  autoLength: boolean,
+  indexOf: (name: string) => number,
+): RequestTemplate {
+  return { head: partsOf(headText, indexOf), body: partsOf(bodyText, indexOf), autoLength };
+}
+
+const ALNUM = encoder.encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
+const CONTENT_LENGTH = encoder.encode("Content-Length: ");
+const CRLF_CHARS = [13, 10];
+
+/** Most bytes `parts` can take with these values (random numbers: 20 digits and a sign). */
+function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): number {
+  let bytes = parts.fixedBytes;
+  const slots = parts.slots;
+  for (let k = 0; k < slots.length; k++) {
+    const slot = slots[k];
+    if (slot >= 0) bytes += values[slot]?.length ?? 0;
+    else bytes += slot === RANDOM_NUMBER ? 21 : parts.args[2 * k];
+  }
+  return bytes;
+}
+
+/**
+ * Copies `src` to `buf` at `at`; returns the end. Short copies (most values, many segments) go byte by
+ * byte: `TypedArray.set` costs more to call than a few dozen byte moves.
+ */
+function copy(buf: Uint8Array, at: number, src: Uint8Array): number {
+  const n = src.length;
+  if (n > 32) buf.set(src, at);
+  else for (let k = 0; k < n; k++) buf[at + k] = src[k];
+  return at + n;
+}
+
+/** Writes `parts` at `at`; returns the end. */
+function writeParts(buf: Uint8Array, at: number, parts: Parts, values: ReadonlyArray<Uint8Array>): number {
+  const { segments, slots, args } = parts;
+  for (let k = 0; k < slots.length; k++) {
+    at = copy(buf, at, segments[k]);
+    const slot = slots[k];
+    if (slot >= 0) {
+      const value = values[slot];
+      if (value !== undefined) at = copy(buf, at, value);
+    } else if (slot === RANDOM_NUMBER) {
+      const min = args[2 * k];
+      at = writeInt(buf, at, min + Math.floor(Math.random() * (args[2 * k + 1] - min + 1)));
+    } else {
+      const end = at + args[2 * k];
+      for (; at < end; at++) buf[at] = ALNUM[(Math.random() * ALNUM.length) | 0];
+    }
+  }
+  return copy(buf, at, segments[slots.length]);
+}
+
+/** Writes the decimal digits of integer `n` at `at`; returns the end. */
+export function writeInt(buf: Uint8Array, at: number, n: number): number {
+  if (n < 0) {
+    buf[at++] = 45;
+    n = -n;
+  }
+  let digits = 1;
+  for (let p = 10; p <= n; p *= 10) digits++;
+  for (let k = at + digits - 1; k >= at; k--) {
+    buf[k] = 48 + (n % 10);
+    n = Math.floor(n / 10);
+  }
+  return at + digits;
+}
+
+/**
+ * Fills templates into one reused buffer (one per connection: a short write still holds its bytes). The
+ * body is written past the head's upper bound first, so its length is known for Content-Length, then
+ * moved to follow the head.
+ */
+export class TemplateWriter {
+  #buf = new Uint8Array(4096);
+  #view = this.#buf.subarray(0, 0);
+
+  /** The bytes of `t` with `values`; `extraHead` (a Cookie line, CRLF-ended) goes after the headers. */
+  fill(t: RequestTemplate, values: ReadonlyArray<Uint8Array>, extraHead: Uint8Array | null): Uint8Array {
+    const extraBytes = extraHead === null ? 0 : extraHead.length;
+    const headMax = upperBound(t.head, values) + CONTENT_LENGTH.length + 18 + extraBytes + 2;
+    const need = headMax + upperBound(t.body, values);
+    if (this.#buf.length < need) this.#buf = new Uint8Array(Math.max(need, 2 * this.#buf.length));
+    const buf = this.#buf;
+    const bodyBytes = writeParts(buf, headMax, t.body, values) - headMax;
+    let at = writeParts(buf, 0, t.head, values);
+    if (t.autoLength) {
+      at = writeInt(buf, copy(buf, at, CONTENT_LENGTH), bodyBytes);
+      buf[at++] = CRLF_CHARS[0];
+      buf[at++] = CRLF_CHARS[1];
+    }
+    if (extraHead !== null) at = copy(buf, at, extraHead);
+    buf[at++] = 13;
+    buf[at++] = 10;
+    if (bodyBytes > 0) buf.copyWithin(at, headMax, headMax + bodyBytes);
+    const length = at + bodyBytes;
+    if (this.#view.length !== length || this.#view.buffer !== buf.buffer) {
+      this.#view = buf.subarray(0, length);
+    }
+    return this.#view;
+  }
+}

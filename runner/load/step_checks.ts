@@ -1,0 +1,159 @@
+/**
+ * @module
+ * Captures and checks of a flow step, compiled once per worker: a capture takes a value from the kept
+ * response (a JSON path of the body, a header, a regexp's group) into the session's values; a check
+ * (status, JSON path equal or present, body contains) passes or fails and is counted per check. JSON
+ * paths are a small subset: `$`, `.name`, `["name"]`, `[0]` (what logins and APIs need); the body is
+ * parsed once per response, and only when a JSON capture or check asks for it.
+ */
+import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
+import type { KeptResponse } from "../http/kept_response.ts";
+
+const encoder = new TextEncoder();
+
+type PathStep = string | number;
+
+/** `$.a.b[0]["c d"]` -> ["a", "b", 0, "c d"]; throws on anything else. */
+export function parseJsonPath(path: string): PathStep[] {
+  if (!path.startsWith("$")) throw new Error(`${path}: a JSON path starts with "$"`);
+  const steps: PathStep[] = [];
+  const token = /\.([A-Za-z_$][\w$-]*)|\[(\d+)\]|\[\s*"([^"]*)"\s*\]|\[\s*'([^']*)'\s*\]/y;
+  token.lastIndex = 1;
+  while (token.lastIndex < path.length) {
+    const at = token.lastIndex;
+    const m = token.exec(path);
+    if (m === null) {
+      throw new Error(
+        `${path}: not a JSON path this tool reads ($.a.b[0].c, $["a b"]) at "${path.slice(at)}"`,
+      );
+    }
+    steps.push(m[1] ?? (m[2] !== undefined ? Number(m[2]) : m[3] ?? m[4]));
+  }
+  return steps;
+}
+
+/** The value at `steps` of `value`, or undefined. */
+function at(value: unknown, steps: readonly PathStep[]): unknown {
+  let v = value;
+  for (const s of steps) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<string | number, unknown>)[s];
+  }
+  return v;
+}
+
+/** The body parsed as JSON once per response; undefined when it is not JSON. */
+class JsonBody {
+  #parsed = false;
+  #value: unknown = undefined;
+  constructor(readonly response: KeptResponse) {}
+  get value(): unknown {
+    if (!this.#parsed) {
+      this.#parsed = true;
+      try {
+        this.#value = JSON.parse(this.response.body);
+      } catch {
+        this.#value = undefined;
+      }
+    }
+    return this.#value;
+  }
+}
+
+interface Capture {
+  spec: CaptureSpec;
+  path: PathStep[];
+  regexp: RegExp | null;
+  /** Index in the session's values. */
+  index: number;
+}
+
+interface Check {
+  spec: CheckSpec;
+  path: PathStep[];
+  /** As results name it, e.g. `status 200`, `$.ok == true`. */
+  name: string;
+}
+
+/** A step's captures and checks, ready to run. */
+export interface StepExtract {
+  captures: Capture[];
+  checks: Check[];
+  /** Whether anything reads the body (a capture or check other than status and header). */
+  needsBody: boolean;
+}
+
+/** How results name a check. */
+export function checkName(c: CheckSpec): string {
+  if (c.status !== undefined) return `status ${c.status}`;
+  if (c.contains !== undefined) return `contains ${JSON.stringify(c.contains)}`;
+  if (c.exists !== undefined) return `${c.json} ${c.exists ? "exists" : "absent"}`;
+  return `${c.json} == ${JSON.stringify(c.equals)}`;
+}
+
+/** Compiles a step's captures (names mapped to value indexes by `indexOf`) and checks. */
+export function compileExtract(
+  captures: readonly CaptureSpec[],
+  checks: readonly CheckSpec[],
+  indexOf: (name: string) => number,
+): StepExtract {
+  const compiledCaptures = captures.map((spec) => ({
+    spec,
+    path: spec.json === undefined ? [] : parseJsonPath(spec.json),
+    regexp: spec.regexp === undefined ? null : new RegExp(spec.regexp),
+    index: indexOf(spec.as),
+  }));
+  const compiledChecks = checks.map((spec) => ({
+    spec,
+    path: spec.json === undefined ? [] : parseJsonPath(spec.json),
+    name: checkName(spec),
+  }));
+  const needsBody = captures.some((c) => c.header === undefined) ||
+    checks.some((c) => c.status === undefined);
+  return { captures: compiledCaptures, checks: compiledChecks, needsBody };
+}
+
+function captured(c: Capture, response: KeptResponse, json: JsonBody): string | undefined {
+  if (c.spec.header !== undefined) return response.headers(c.spec.header)[0];
+  if (c.regexp !== null) {
+    const m = c.regexp.exec(response.body);
+    if (m === null) return undefined;
+    return m[c.spec.group ?? (m.length > 1 ? 1 : 0)];
+  }
+  const v = at(json.value, c.path);
+  if (v === undefined) return undefined;
+  return typeof v === "string" ? v : JSON.stringify(v);
+}
+
+function passes(c: Check, response: KeptResponse, json: JsonBody): boolean {
+  const spec = c.spec;
+  if (spec.status !== undefined) return response.status === spec.status;
+  if (spec.contains !== undefined) return response.body.includes(spec.contains);
+  const v = at(json.value, c.path);
+  if (spec.exists !== undefined) return (v !== undefined) === spec.exists;
+  return v === spec.equals;
+}
+
+/**
+ * Runs `extract` on `response`: checks first (each counted into `passed`/`failed` by its index), then
+ * captures into `values`. Returns the first capture that found nothing (its `as`), or null.
+ */
+export function runExtract(
+  extract: StepExtract,
+  response: KeptResponse,
+  values: Uint8Array[],
+  passed: Uint32Array,
+  failed: Uint32Array,
+): string | null {
+  const json = new JsonBody(response);
+  extract.checks.forEach((c, k) => {
+    if (passes(c, response, json)) passed[k]++;
+    else failed[k]++;
+  });
+  for (const c of extract.captures) {
+    const value = captured(c, response, json);
+    if (value === undefined) return c.spec.as;
+    values[c.index] = encoder.encode(value);
+  }
+  return null;
+}

@@ -1,0 +1,101 @@
+/**
+ * @module
+ * The session parts of an attack's config (runner/config.ts): a data source as the workers take it,
+ * and a flow step's captures and checks. Value names are what `{{ name }}` may say: data columns and
+ * capture names.
+ */
+import { z } from "zod";
+
+/** A value name: a data column or a capture (`{{ name }}` in a request). */
+export const VALUE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+const valueName = z.string().regex(
+  VALUE_NAME,
+  "a name is letters, digits, _ . - (starting with a letter or _)",
+);
+
+/**
+ * A value taken from a step's response for the session's later steps: a JSON path (`$.a.b[0].c`) of the
+ * body, a header, or a regular expression's group over the body. One that finds nothing ends the session.
+ */
+export const captureSpecSchema = z.strictObject({
+  json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.token"').optional(),
+  header: z.string().min(1).optional(),
+  regexp: z.string().min(1).optional(),
+  /** The regexp's group (default 1 when it has one, else the whole match). */
+  group: z.number().int().min(0).optional(),
+  as: valueName,
+}).superRefine((c, ctx) => {
+  const given = (["json", "header", "regexp"] as const).filter((k) => c[k] !== undefined);
+  if (given.length !== 1) {
+    ctx.addIssue({ code: "custom", message: "a capture takes one of json, header or regexp (and as)" });
+  }
+  if (c.group !== undefined && c.regexp === undefined) {
+    ctx.addIssue({ code: "custom", path: ["group"], message: "group applies to regexp captures" });
+  }
+  if (c.regexp !== undefined) {
+    try {
+      new RegExp(c.regexp);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", path: ["regexp"], message: (err as Error).message });
+    }
+  }
+});
+export type CaptureSpec = z.infer<typeof captureSpecSchema>;
+
+/**
+ * A check of a step's response (k6's checks): its status, a JSON path equal to a value or present (or
+ * absent), the body containing a text. A failed check is counted, never ends the session.
+ */
+export const checkSpecSchema = z.strictObject({
+  status: z.number().int().min(100).max(999).optional(),
+  json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.ok"').optional(),
+  equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
+  exists: z.boolean().optional(),
+  contains: z.string().optional(),
+}).superRefine((c, ctx) => {
+  const kinds = [c.status !== undefined, c.json !== undefined, c.contains !== undefined].filter(Boolean);
+  if (kinds.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      message: "a check takes one of status, json (with equals or exists) or contains",
+    });
+  } else if (c.json !== undefined && (c.equals === undefined) === (c.exists === undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["json"],
+      message: "a json check takes equals or exists (one of them)",
+    });
+  } else if (c.json === undefined && (c.equals !== undefined || c.exists !== undefined)) {
+    ctx.addIssue({ code: "custom", message: "equals and exists go with json" });
+  }
+});
+export type CheckSpec = z.infer<typeof checkSpecSchema>;
+
+/**
+ * A data source as the workers take it: its columns and rows (text; each worker encodes them once), how
+ * rows are picked (runner/load/feeder.ts) and what happens when they run out.
+ */
+export const dataSpecSchema = z.strictObject({
+  name: z.string().min(1),
+  columns: z.array(valueName).min(1, "a data source needs at least one column"),
+  rows: z.array(z.array(z.string())).min(1, "a data source needs at least one row"),
+  order: z.enum(["sequential", "random", "unique"]).default("sequential"),
+  whenDone: z.enum(["wrap", "stop"]).default("wrap"),
+}).superRefine((d, ctx) => {
+  if (d.order === "unique" && d.whenDone === "wrap") {
+    ctx.addIssue({
+      code: "custom",
+      path: ["whenDone"],
+      message: "unique uses each row once: whenDone must be stop (or use order: sequential to wrap)",
+    });
+  }
+  const bad = d.rows.findIndex((r) => r.length !== d.columns.length);
+  if (bad >= 0) {
+    ctx.addIssue({
+      code: "custom",
+      path: ["rows", bad],
+      message: `row has ${d.rows[bad].length} values, not ${d.columns.length}`,
+    });
+  }
+});
+export type DataSpec = z.infer<typeof dataSpecSchema>;

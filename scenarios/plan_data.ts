@@ -1,0 +1,133 @@
+/**
+ * @module
+ * Data sources and placeholders at plan time: reads every `data:` file of an experiment (paths relative
+ * to the file), and checks every `{{ ... }}` of every request a load sends against what it can know
+ * there: the columns of the load's data source, the captures of earlier steps of the same flow, and the
+ * built-in functions. An unknown name, an unknown data source, or two sources for one load is a problem
+ * naming the request and the name, exit 2 before any target starts.
+ */
+import { dirname, isAbsolute, join } from "node:path";
+import type { DataSpec } from "../runner/session_schema.ts";
+import { placeholdersOf } from "../runner/http/template.ts";
+import type { Issue } from "../validation/mod.ts";
+import { DataFileError, type DataTable, readDataFile } from "./data_sources.ts";
+import type { Experiment } from "./schema.ts";
+import type { FileFlow, FileRequest } from "./schema_requests.ts";
+import type { LoadSpec } from "./schema_loads.ts";
+
+/** An experiment with its data files read (`dataTables` by source name). */
+export type ExperimentWithData = Experiment & { dataTables?: Record<string, DataTable> };
+
+/** Reads the data files of `exp`; problems (missing file, bad row) as issues at `data.NAME.file`. */
+export function readDataTables(exp: Experiment, experimentFile?: string): {
+  tables: Record<string, DataTable>;
+  issues: Issue[];
+} {
+  const tables: Record<string, DataTable> = {};
+  const issues: Issue[] = [];
+  const base = experimentFile === undefined ? Deno.cwd() : dirname(experimentFile);
+  for (const [name, source] of Object.entries(exp.data ?? {})) {
+    const path = isAbsolute(source.file) ? source.file : join(base, source.file);
+    try {
+      tables[name] = readDataFile(path, source);
+    } catch (err) {
+      if (!(err instanceof DataFileError)) throw err;
+      issues.push({ path: `data.${name}.file`, message: err.message });
+    }
+  }
+  return { tables, issues };
+}
+
+/** The data source a load uses: its own `data:`, else the one its flows name (all the same). */
+export function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined {
+  if (load.data !== undefined) return load.data;
+  return flowsOf(exp, load)?.find((f) => f.data !== undefined)?.data;
+}
+
+/** The flows a load runs (its own, else the file's unless a throughput load or a mix of its own). */
+function flowsOf(exp: Experiment, load: LoadSpec): FileFlow[] | undefined {
+  if (load.flows) return load.flows;
+  if (load.mix || load.model === "throughput") return undefined;
+  return exp.flows;
+}
+
+/** The engine's data spec of a load, or undefined when it uses none. */
+export function dataSpecOf(exp: ExperimentWithData, load: LoadSpec): DataSpec | undefined {
+  const name = dataNameOf(exp, load);
+  if (name === undefined) return undefined;
+  const source = exp.data?.[name];
+  const table = exp.dataTables?.[name];
+  if (source === undefined || table === undefined) throw new Error(`data source ${name} was not read`);
+  return { name, columns: table.columns, rows: table.rows, order: source.order, whenDone: source.whenDone };
+}
+
+/** Every text of a request a placeholder may be in. */
+function textsOf(r: FileRequest): string[] {
+  const texts = [r.path, ...Object.entries(r.headers ?? {}).flat()];
+  for (const value of Object.values(r.query ?? {})) texts.push(String(value));
+  if (r.body !== undefined) texts.push(r.body);
+  if (r.json !== undefined) texts.push(JSON.stringify(r.json));
+  return texts;
+}
+
+/** Problems of the placeholders of `r` given the names `known`. */
+function requestIssues(r: FileRequest, known: ReadonlySet<string>, path: string, source?: string): Issue[] {
+  const issues: Issue[] = [];
+  for (const p of textsOf(r).flatMap(placeholdersOf)) {
+    if (typeof p === "string") issues.push({ path, message: p });
+    else if (p.kind === "name" && !known.has(p.name)) {
+      const from = source === undefined
+        ? "the load has no data: source"
+        : `it is not a column of data ${source}`;
+      issues.push({
+        path,
+        message:
+          `${r.method} ${r.path}: {{ ${p.name} }} is unknown: ${from}, and no earlier step captures it`,
+      });
+    }
+  }
+  return issues;
+}
+
+/** Every placeholder and data problem of every load of `exp` (data tables already read). */
+export function templateIssues(exp: ExperimentWithData): Issue[] {
+  const issues: Issue[] = [];
+  for (const [loadName, load] of Object.entries(exp.loads)) {
+    const at = `loads.${loadName}`;
+    const flows = flowsOf(exp, load);
+    const names = new Set([load.data, ...(flows ?? []).map((f) => f.data)].filter((n) => n !== undefined));
+    if (names.size > 1) {
+      issues.push({ path: at, message: `one data source per load; found ${[...names].join(" and ")}` });
+      continue;
+    }
+    const source = dataNameOf(exp, load);
+    if (source !== undefined && exp.data?.[source] === undefined) {
+      issues.push({ path: `${at}.data`, message: `no data source ${source}; define it under data:` });
+      continue;
+    }
+    const columns = source === undefined ? [] : exp.dataTables?.[source]?.columns ?? [];
+    // A problem is named where it is written: the load's own flows or mix, else the file's.
+    if (flows) {
+      const where = load.flows ? `${at}.flows` : "flows";
+      flows.forEach((flow, k) => issues.push(...flowIssues(flow, columns, `${where}[${k}]`, source)));
+    } else {
+      const where = load.mix ? `${at}.${load.model === "count" ? "mix" : "requests"}` : "requests";
+      for (const r of load.mix ?? exp.requests ?? []) {
+        issues.push(...requestIssues(r, new Set(columns), where, source));
+      }
+    }
+  }
+  // One problem once, though several loads share the file's flows or requests.
+  return [...new Map(issues.map((i) => [`${i.path}\u0000${i.message}`, i])).values()];
+}
+
+function flowIssues(flow: FileFlow, columns: readonly string[], at: string, source?: string): Issue[] {
+  const known = new Set(columns);
+  const issues: Issue[] = [];
+  flow.steps.forEach((step, j) => {
+    if (!("request" in step)) return;
+    issues.push(...requestIssues(step.request, known, `${at}.steps[${j}]`, source));
+    for (const c of step.capture ?? []) known.add(c.as);
+  });
+  return issues;
+}
