@@ -171,6 +171,7 @@ Deno.test("attack --out otlp: the receiver gets cumulative OTLP JSON that adds u
         "-o",
         `${dir}/results.json`,
       ]);
+      const returnedNs = BigInt(Date.now()) * 1_000_000n;
       assertEquals(r.code, 0, r.stderr);
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
       const run = results.runs[0];
@@ -185,6 +186,9 @@ Deno.test("attack --out otlp: the receiver gets cumulative OTLP JSON that adds u
       assertEquals(Number(requests.at(-1).asInt), run.requests);
       const times = requests.map((p) => BigInt(p.timeUnixNano));
       ok(times.every((t, i) => i === 0 || t > times[i - 1]), "one point per interval, in time order");
+      // The graceful stop's partial interval is stamped when taken, not at its nominal end: a point in
+      // the future would hide the run's last responses from a query at its end.
+      ok(times.at(-1)! <= returnedNs, `last point at ${times.at(-1)} ns, command returned at ${returnedNs}`);
       const attributes = Object.fromEntries(
         requests[0].attributes.map((a: any) => [a.key, a.value.stringValue]),
       );

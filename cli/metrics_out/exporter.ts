@@ -89,7 +89,7 @@ export class MetricsExporter {
     }
     this.#inbox.push({
       series: this.#current,
-      delta,
+      delta: stampedNoLaterThan(delta, Date.now()),
       telemetry: telemetry ? latestTelemetry(telemetry()) : [],
     });
     if (this.#inbox.length > INBOX_CAPACITY) {
@@ -125,7 +125,7 @@ export class MetricsExporter {
 
   /** The previous series' closing point (late samples after its last interval); then `next` is current. */
   #closeSeries(points: ExportPoint[], next: RunSeries | null): void {
-    const closing = this.#pumped?.closingPoint();
+    const closing = this.#pumped?.closingPoint(Date.now());
     if (closing) points.push(closing);
     this.#pumped = next;
   }
@@ -136,6 +136,17 @@ export class MetricsExporter {
     const deadline = performance.now() + limitMs;
     return await Promise.all(this.#senders.map((s) => s.close(deadline)));
   }
+}
+
+/**
+ * `delta`, stamped `nowEpochMs` when its interval's end is later. The last interval of a run (the graceful
+ * stop's responses, or an interval cut short by a stop) is handed on before its nominal end: its counts
+ * are true as of now, and a point stamped in the future stays hidden from queries until then (Prometheus
+ * reads an instant query's value from the samples at or before that instant), so a query at the run's end
+ * would miss the run's last responses.
+ */
+function stampedNoLaterThan(delta: IntervalDelta, nowEpochMs: number): IntervalDelta {
+  return delta.endEpochMs > nowEpochMs ? { ...delta, endEpochMs: nowEpochMs } : delta;
 }
 
 /** The labels of a planned run: experiment, variant, load, run, repeat and its sweep values. */

@@ -156,17 +156,18 @@ export class RunSeries {
   }
 
   /**
-   * After the run's last interval, a point 1 ms after the last one when late samples were folded since
-   * (a worker's last responses): else the series would end short of the run's totals. Null when none.
+   * After the run's last interval, a point at `nowEpochMs` (at least 1 ms after the last one) when late
+   * samples were folded since (a worker's last responses): else the series would end short of the run's
+   * totals. Null when none.
    */
-  closingPoint(): ExportPoint | null {
+  closingPoint(nowEpochMs: number): ExportPoint | null {
     if (!this.#unsent || this.#last === null) return null;
-    const { inFlight, connections, telemetry, timestampMs } = this.#last;
+    const { inFlight, connections, telemetry } = this.#last;
     return this.point(
       {
         ...emptyIntervalCounts(),
         index: -1,
-        endEpochMs: timestampMs + 1,
+        endEpochMs: nowEpochMs,
         errorKinds: {},
         inFlight,
         connections,

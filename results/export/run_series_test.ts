@@ -46,23 +46,26 @@ Deno.test("RunSeries: points are cumulative; a late sample adds to the totals of
   assertEquals(p1.telemetry, [{ process: "target", cpuPercent: 50 }]);
 });
 
-Deno.test("RunSeries: late samples after the last interval get a closing point 1 ms later, else none", () => {
+Deno.test("RunSeries: late samples after the last interval get a closing point when folded, else none", () => {
   const series = new RunSeries({ run: "r" }, 0);
   const last = delta(3, [100]);
   series.fold(last);
   const p = series.point(last, []);
-  assertEquals(series.closingPoint(), null);
+  assertEquals(series.closingPoint(p.timestampMs + 500), null);
   series.fold(delta(2, [200, 300], { late: true }));
-  const closing = series.closingPoint()!;
+  const closing = series.closingPoint(p.timestampMs + 500)!;
   assertEquals([closing.timestampMs, closing.counters.requests, closing.latency.count], [
-    p.timestampMs + 1,
+    p.timestampMs + 500,
     3,
     3,
   ]);
-  assertEquals(series.closingPoint(), null);
+  assertEquals(series.closingPoint(p.timestampMs + 600), null);
+  // Folded within the last point's millisecond: still 1 ms after it.
+  series.fold(delta(2, [400], { late: true }));
+  assertEquals(series.closingPoint(closing.timestampMs)!.timestampMs, closing.timestampMs + 1);
   // A point never repeats an instant, even when an interval's end does.
   series.fold(last);
-  assertEquals(series.point(last, []).timestampMs, p.timestampMs + 2);
+  assertEquals(series.point(last, []).timestampMs, closing.timestampMs + 2);
 });
 
 Deno.test("runLabels: experiment coordinates, sweep values and the segment as valid label names", () => {
