@@ -28,6 +28,7 @@ const SYMBOLS = {
   read: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   write: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
+  ioctl: { parameters: ["i32", "u32", "buffer"], result: "i32" },
   clock_gettime: { parameters: ["i32", "buffer"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
   getaddrinfo: { parameters: ["buffer", "pointer", "buffer", "buffer"], result: "i32" },
@@ -48,6 +49,7 @@ const IPPROTO_TCP = 6;
 const TCP_NODELAY = 1;
 const SOL_SOCKET = 1;
 const SO_ERROR = 4;
+const FIONREAD = 0x541b;
 const EPOLL_CLOEXEC = 0o2000000;
 const CLOCK_MONOTONIC = 1;
 export const EPOLL_CTL_ADD = 1;
@@ -317,6 +319,12 @@ export class EpollSys {
   write(fd: number, bytes: Uint8Array): number {
     const length = Math.min(bytes.length, MAX_IO_BYTES);
     return this.#ret(this.#c.write(fd, bytes, length));
+  }
+
+  /** Bytes waiting in the socket's receive queue (`FIONREAD`), or `-errno`. */
+  bytesReadable(fd: number): number {
+    const rc = this.#c.ioctl(fd, FIONREAD, this.#intBytes);
+    return rc < 0 ? this.#ret(rc) : this.#int[0];
   }
 
   close(fd: number): void {

@@ -27,8 +27,8 @@ export interface SocketLoop {
  * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
  * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`, openssl_ffi.ts)
  * the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a non-blocking handshake
- * retried on each edge, and only `-EAGAIN` (OpenSSL found the socket empty) ends `#readable`: a short
- * `SSL_read` returns one record and may leave the next in the kernel, where no new edge announces it.
+ * retried on each edge, and a short `SSL_read` ends `#readable` only when OpenSSL holds no more bytes and
+ * the kernel's queue is empty (it returns one record and may leave the next where no edge announces it).
  */
 import {
   EAGAIN,
@@ -90,9 +90,15 @@ export class EpollSocket implements InlineConn {
     return this.ssl === null ? this.loop.sys.write(this.fd, bytes) : this.ssl.write(bytes);
   }
 
-  /** After a short read: the kernel is drained for plain TCP only (see the module comment). */
+  /**
+   * After a short read, whether nothing is left that no edge will announce: for plain TCP a short read
+   * proves it; over TLS `SSL_read` returns one record, so OpenSSL must hold nothing and the kernel's
+   * queue be empty (`FIONREAD`: one cheap call instead of an `SSL_read` that finds the socket empty).
+   */
   #drainedAfter(n: number, length: number): boolean {
-    return n < length && !this.#peerClosed && this.ssl === null;
+    if (n >= length || this.#peerClosed) return false;
+    if (this.ssl === null) return true;
+    return this.ssl.nothingBuffered() && this.loop.sys.bytesReadable(this.fd) === 0;
   }
 
   /** The connect completed at once (loopback): over TLS the handshake starts now. */

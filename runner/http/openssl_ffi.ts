@@ -34,6 +34,7 @@ const SYMBOLS = {
   SSL_set1_host: { parameters: ["pointer", "buffer"], result: "i32" },
   SSL_connect: { parameters: ["pointer"], result: "i32" },
   SSL_read: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
+  SSL_has_pending: { parameters: ["pointer"], result: "i32" },
   SSL_write: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
   SSL_get_error: { parameters: ["pointer", "i32"], result: "i32" },
   SSL_get_verify_result: { parameters: ["pointer"], result: "i64" },
@@ -52,6 +53,7 @@ const SSL_VERIFY_NONE = 0;
 const SSL_VERIFY_PEER = 1;
 const SSL_FILETYPE_PEM = 1;
 const SSL_CTRL_MODE = 33;
+const SSL_CTRL_SET_READ_AHEAD = 41;
 const SSL_CTRL_SET_MIN_PROTO_VERSION = 123;
 const TLS1_2_VERSION = 0x303;
 const SSL_CTRL_SET_TLSEXT_HOSTNAME = 55;
@@ -181,6 +183,8 @@ export class OpenSslClient {
     s.SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_MODE, BigInt(SSL_MODE_PARTIAL_MOVING), null);
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, BigInt(TLS1_2_VERSION), null);
+    // Read ahead: one read() takes a whole response's records instead of a record header, then its body.
+    s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_READ_AHEAD, 1n, null);
   }
 
   /** The oldest queued OpenSSL error as text (the queue cleared), or "no detail". */
@@ -276,6 +280,12 @@ export class SslConn {
     if (length <= 0 || length > buf.length || length > MAX_IO_BYTES) throw new RangeError("read length");
     const rc = this.s.SSL_read(ssl, buf, length);
     return rc > 0 ? rc : this.#failed(ssl, rc);
+  }
+
+  /** True when OpenSSL holds no bytes of this connection (decrypted or not) that a read would return. */
+  nothingBuffered(): boolean {
+    const ssl = this.#ssl;
+    return ssl !== null && this.s.SSL_has_pending(ssl) === 0;
   }
 
   /** Encrypts and sends `bytes` (a view): bytes taken, `-EAGAIN` when the socket is full, or `-errno`. */
