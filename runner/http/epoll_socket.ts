@@ -43,7 +43,7 @@ import {
 } from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
-import type { SslConn, SslNegotiated } from "./openssl_ffi.ts";
+import type { SslConn, SslNegotiated } from "./openssl_conn.ts";
 import { connectError, connectStateOf, readError, readStateOf, writeError } from "./epoll_errors.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;

@@ -16,7 +16,8 @@ import { type TlsSessionInfo, tlsTransport } from "./tls_transport.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "./tls_options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
-import { OpenSslClient, opensslUnavailableReason } from "./openssl_ffi.ts";
+import { OpenSslClient } from "./openssl_client.ts";
+import { opensslUnavailableReason } from "./openssl_ffi.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
 export const TRANSPORT_CHOICES = ["auto", "epoll", "deno"] as const;
@@ -109,11 +110,21 @@ export function chooseTransport(
     return deno(err instanceof Error ? err.message : String(err));
   }
   const insecure = options.tls?.insecure ?? false;
+  const resume = options.tls?.resume ?? true;
+  const tlsInfo = (): TlsSessionInfo | null =>
+    loop.tlsInfo === null || tls === undefined ? null : {
+      client: "openssl",
+      ...loop.tlsInfo,
+      insecure,
+      resume,
+      handshakes: tls.handshakes,
+      resumed: tls.resumed,
+    };
   return {
     kind: "epoll",
     transport: (_hostname, _port, signal) => loop.connect(signal),
     fallbackReason: null,
-    tlsInfo: () => loop.tlsInfo === null ? null : { client: "openssl", ...loop.tlsInfo, insecure },
+    tlsInfo,
     close: () => loop.close(),
   };
 }
