@@ -15,7 +15,6 @@ const SYMBOLS = {
   connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
-  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
   epoll_create1: { parameters: ["i32"], result: "i32" },
   epoll_ctl: { parameters: ["i32", "i32", "i32", "buffer"], result: "i32" },
   epoll_wait: { parameters: ["i32", "buffer", "i32", "i32"], result: "i32" },
@@ -42,9 +41,8 @@ export const AF_INET = 2;
 export const AF_INET6 = 10;
 const SOCK_STREAM = 1;
 const SOCK_CLOEXEC = 0o2000000;
-const F_GETFL = 3;
-const F_SETFL = 4;
-const O_NONBLOCK = 0o4000;
+/** Made non-blocking by `socket` itself (no `fcntl` pair per connection). */
+const SOCK_NONBLOCK = 0o4000;
 const IPPROTO_TCP = 6;
 const TCP_NODELAY = 1;
 const SOL_SOCKET = 1;
@@ -218,14 +216,10 @@ export class EpollSys {
   /** A non-blocking, close-on-exec TCP socket with TCP_NODELAY; returns the fd or `-errno`. */
   tcpSocket(family: number): number {
     const c = this.#c;
-    const fd = c.socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const fd = c.socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) return this.#ret(fd);
-    const flags = c.fcntl(fd, F_GETFL, 0);
-    let rc = flags < 0 ? flags : c.fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-    if (rc >= 0) {
-      this.#int[0] = 1;
-      rc = c.setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, this.#intBytes, 4);
-    }
+    this.#int[0] = 1;
+    const rc = c.setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, this.#intBytes, 4);
     if (rc < 0) {
       const err = this.#ret(rc);
       c.close(fd);
