@@ -12,7 +12,8 @@
  * `--https` serves nginx over TLS 1.3 with a throwaway certificate (session tickets and cache off, so
  * every new connection is a full handshake for every tool); `--close` sends `Connection: close`, one
  * connection (and handshake) per request. Those rows run wrk, loadlab (epoll: OpenSSL by FFI; deno:
- * Deno.startTls) and oha only.
+ * Deno.startTls; both verify nginx with its CA, and `loadlab-epoll-k` skips verification as wrk does) and
+ * oha only.
  *
  *   deno task bench [--duration 10s] [--connections 50] [--warmup 2s] [--target URL] [--tools wrk,loadlab]
  *                   [--https] [--close]

@@ -80,16 +80,20 @@ export function parseK6Summary(json: string): number {
 
 const sync = (parse: (s: string) => number) => (stdout: string) => Promise.resolve(parse(stdout));
 
-/** loadlab with one worker over one transport (`--transport`): one row per transport. */
-function loadlabWith(transport: "epoll" | "deno"): BenchTool {
+/**
+ * loadlab with one worker over one transport (`--transport`): one row per transport. `insecure`: the
+ * https rows' `-k` row, which skips certificate verification as wrk does (the others verify nginx).
+ */
+function loadlabWith(transport: "epoll" | "deno", insecure = false): BenchTool {
   return {
-    name: `loadlab-${transport}`,
-    label: `loadlab (${transport})`,
+    name: `loadlab-${transport}${insecure ? "-k" : ""}`,
+    label: `loadlab (${transport}${insecure ? ", -k" : ""})`,
     plan(url, connections, durationSec, variant) {
       const mainTs = new URL("../main.ts", import.meta.url).pathname;
       if (!isFile(mainTs)) return Promise.resolve("main.ts not found (the engine is not in this tree yet)");
+      if (insecure && !url.startsWith("https:")) return Promise.resolve("an https row only");
       const extra = [
-        ...(variant?.caFile ? ["--cacert", variant.caFile] : []),
+        ...(insecure ? ["--insecure"] : variant?.caFile ? ["--cacert", variant.caFile] : []),
         ...(variant?.close ? ["-H", "Connection: close"] : []),
       ];
       return Promise.resolve({
@@ -209,6 +213,7 @@ function isFile(path: string): boolean {
 export const BENCH_TOOLS: BenchTool[] = [
   wrk,
   loadlabWith("epoll"),
+  loadlabWith("epoll", true),
   loadlabWith("deno"),
   autocannon,
   oha,

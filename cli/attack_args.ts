@@ -181,8 +181,16 @@ function tlsOf(flags: FlagValues): AttackConfigInput["tls"] {
     keyFile: flags.path("key"),
     sni: flags.text("sni"),
     connectTo: flags.text("connect-to"),
+    resume: onOff("--tls-resume", flags.text("tls-resume")),
   };
   return Object.values(tls).some((v) => v !== undefined) ? tls : undefined;
+}
+
+/** An `on|off` flag's value; absent leaves the config's default. */
+function onOff(flag: string, value: string | undefined): boolean | undefined {
+  if (value === undefined) return undefined;
+  if (value === "on" || value === "off") return value === "on";
+  throw new UsageError(`${flag} ${JSON.stringify(value)}: expected on or off`);
 }
 
 /** Unreadable or mismatched TLS files are a usage error before any load. */
@@ -255,6 +263,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   "tls.keyFile": "--key",
   "tls.sni": "--sni",
   "tls.connectTo": "--connect-to",
+  "tls.resume": "--tls-resume",
   workers: "--workers",
   intervalMs: "--interval",
   intervalHistograms: "--interval-histograms",

@@ -35,6 +35,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "key", takesValue: true, example: "client-key.pem" },
   { long: "sni", takesValue: true, example: "api.example.com" },
   { long: "connect-to", takesValue: true, example: "127.0.0.1:8443" },
+  { long: "tls-resume", takesValue: true, example: "off" },
   { long: "workers", short: "w", takesValue: true, example: "2" },
   { long: "interval", takesValue: true, example: "250ms" },
   { long: "interval-histograms", takesValue: true, example: "none" },

@@ -82,6 +82,9 @@ TLS (https: URLs; docs/TLS.md)
       --key FILE
       --sni NAME           server name sent and verified instead of the URL's host
       --connect-to H:P     dial H:P instead of the URL's host and port (http: too)
+      --tls-resume on|off  resume the last TLS session on a worker's new connections (default
+                           on, as browsers do; epoll transport only: the deno transport cannot,
+                           and its results say so); results count the handshakes resumed
   Handshake time is its own measurement (tlsMs beside connectTimeMs); verification
   failures count as tls errors named expired, unknown-ca or hostname.
 

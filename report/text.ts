@@ -262,6 +262,9 @@ function startUpLine(run: RunResult): string {
       `TLS handshake mean ${formatDurationMs(run.tlsMs.mean)} p99 ${formatDurationMs(run.tlsMs.p99)}` +
         ` (${run.tls?.client ?? "?"} client${insecure})`,
     );
+    const tls = run.tls;
+    if (tls?.handshakes != null) parts.push(`${tls.resumed ?? 0} of ${tls.handshakes} handshakes resumed`);
+    if (tls?.resumeNote) parts.push(tls.resumeNote);
   }
   return parts.join(", ");
 }

@@ -299,3 +299,21 @@ Deno.test("renderSummary lists each check with its pass rate, sessions a capture
   assert(text.includes("Data: rows ran out in 2 worker(s)"), text);
   assert(!renderSummary(base).includes("Checks:"));
 });
+
+Deno.test("an https run's start-up line counts resumed handshakes, or says resumption was not available", () => {
+  const tlsMs = { min: 1, mean: 2, max: 9, p99: 8 };
+  const base = { alpn: "http/1.1", version: "TLSv1.3", cipher: null, insecure: false };
+  const resumed = renderSummary(sampleRun({
+    transport: "epoll",
+    tlsMs,
+    tls: { ...base, client: "openssl", resume: true, handshakes: 40, resumed: 38 },
+  }));
+  assert(resumed.includes("38 of 40 handshakes resumed"), resumed);
+  const note = "session resumption (--tls-resume on) is not available on the deno transport";
+  const unavailable = renderSummary(sampleRun({
+    transport: "deno",
+    tlsMs,
+    tls: { ...base, client: "deno", resume: false, handshakes: null, resumed: null, resumeNote: note },
+  }));
+  assert(unavailable.includes(note) && !unavailable.includes("handshakes resumed"), unavailable);
+});

@@ -151,6 +151,13 @@ export const runResultSchema = z.looseObject({
     version: z.string().nullable(),
     cipher: z.string().nullable(),
     insecure: z.boolean(),
+    /** New connections offered a saved session (`--tls-resume on` on the openssl client). */
+    resume: z.boolean().optional(),
+    /** Handshakes completed over the run and how many resumed a session; null where not counted. */
+    handshakes: count.nullable().optional(),
+    resumed: count.nullable().optional(),
+    /** Why resumption asked for did not happen (the deno transport cannot resume). */
+    resumeNote: z.string().optional(),
   }).optional(),
   intervals: z.array(intervalSchema).default([]),
   workers: z.number().default(1),

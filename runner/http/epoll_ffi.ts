@@ -15,7 +15,6 @@ const SYMBOLS = {
   connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
-  fcntl: { parameters: ["i32", "i32", "i32"], result: "i32" },
   epoll_create1: { parameters: ["i32"], result: "i32" },
   epoll_ctl: { parameters: ["i32", "i32", "i32", "buffer"], result: "i32" },
   epoll_wait: { parameters: ["i32", "buffer", "i32", "i32"], result: "i32" },
@@ -28,6 +27,7 @@ const SYMBOLS = {
   read: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   write: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
+  ioctl: { parameters: ["i32", "u32", "buffer"], result: "i32" },
   clock_gettime: { parameters: ["i32", "buffer"], result: "i32" },
   __errno_location: { parameters: [], result: "pointer" },
   getaddrinfo: { parameters: ["buffer", "pointer", "buffer", "buffer"], result: "i32" },
@@ -41,13 +41,13 @@ export const AF_INET = 2;
 export const AF_INET6 = 10;
 const SOCK_STREAM = 1;
 const SOCK_CLOEXEC = 0o2000000;
-const F_GETFL = 3;
-const F_SETFL = 4;
-const O_NONBLOCK = 0o4000;
+/** Made non-blocking by `socket` itself (no `fcntl` pair per connection). */
+const SOCK_NONBLOCK = 0o4000;
 const IPPROTO_TCP = 6;
 const TCP_NODELAY = 1;
 const SOL_SOCKET = 1;
 const SO_ERROR = 4;
+const FIONREAD = 0x541b;
 const EPOLL_CLOEXEC = 0o2000000;
 const CLOCK_MONOTONIC = 1;
 export const EPOLL_CTL_ADD = 1;
@@ -216,14 +216,10 @@ export class EpollSys {
   /** A non-blocking, close-on-exec TCP socket with TCP_NODELAY; returns the fd or `-errno`. */
   tcpSocket(family: number): number {
     const c = this.#c;
-    const fd = c.socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    const fd = c.socket(family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
     if (fd < 0) return this.#ret(fd);
-    const flags = c.fcntl(fd, F_GETFL, 0);
-    let rc = flags < 0 ? flags : c.fcntl(fd, F_SETFL, flags | O_NONBLOCK);
-    if (rc >= 0) {
-      this.#int[0] = 1;
-      rc = c.setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, this.#intBytes, 4);
-    }
+    this.#int[0] = 1;
+    const rc = c.setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, this.#intBytes, 4);
     if (rc < 0) {
       const err = this.#ret(rc);
       c.close(fd);
@@ -317,6 +313,12 @@ export class EpollSys {
   write(fd: number, bytes: Uint8Array): number {
     const length = Math.min(bytes.length, MAX_IO_BYTES);
     return this.#ret(this.#c.write(fd, bytes, length));
+  }
+
+  /** Bytes waiting in the socket's receive queue (`FIONREAD`), or `-errno`. */
+  bytesReadable(fd: number): number {
+    const rc = this.#c.ioctl(fd, FIONREAD, this.#intBytes);
+    return rc < 0 ? this.#ret(rc) : this.#int[0];
   }
 
   close(fd: number): void {

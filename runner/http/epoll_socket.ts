@@ -1,4 +1,18 @@
 /**
+ * @module
+ * One non-blocking TCP socket of the epoll transport, registered edge-triggered in its loop's epoll
+ * set (epoll_transport.ts). It has both contracts of transport.ts: Deno.Conn's promises (connect,
+ * flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
+ * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
+ * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. Edge
+ * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
+ * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`, openssl_conn.ts)
+ * the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a non-blocking handshake
+ * retried on each edge (epoll_connect.ts, the connect phase), and a short `SSL_read` ends `#readable` only
+ * when OpenSSL holds no more bytes and the kernel's queue is empty (it returns one record and may leave
+ * the next where no edge announces it).
+ */
+/**
  * What a socket needs of the event loop that owns it (epoll_transport.ts's `EpollLoop`): declared here, so
  * the socket depends on this shape and the loop on the socket, never both on each other.
  */
@@ -17,19 +31,6 @@ export interface SocketLoop {
   release(token: number): void;
 }
 
-/**
- * @module
- * One non-blocking TCP socket of the epoll transport, registered edge-triggered in its loop's epoll
- * set (epoll_transport.ts). It has both contracts of transport.ts: Deno.Conn's promises (connect,
- * flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
- * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
- * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. Edge
- * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
- * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`, openssl_ffi.ts)
- * the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a non-blocking handshake
- * retried on each edge, and only `-EAGAIN` (OpenSSL found the socket empty) ends `#readable`: a short
- * `SSL_read` returns one record and may leave the next in the kernel, where no new edge announces it.
- */
 import {
   EAGAIN,
   EINTR,
@@ -43,8 +44,9 @@ import {
 } from "./epoll_ffi.ts";
 import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
-import type { SslConn, SslNegotiated } from "./openssl_ffi.ts";
-import { connectError, connectStateOf, readError, readStateOf, writeError } from "./epoll_errors.ts";
+import type { SslConn, SslNegotiated } from "./openssl_conn.ts";
+import { readError, readStateOf, writeError } from "./epoll_errors.ts";
+import { ConnectPhase } from "./epoll_connect.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
@@ -63,16 +65,11 @@ export class EpollSocket implements InlineConn {
   #reader: InlineReader | null = null;
   #onRead: ((n: number | null) => void) | null = null;
   #onReadError: ((err: Error) => void) | null = null;
-  #onConnect: (() => void) | null = null;
-  #onConnectError: ((err: Error) => void) | null = null;
   #pendingWrite: Uint8Array | null = null;
   #onWrite: ((n: number) => void) | null = null;
   #onWriteError: ((err: Error) => void) | null = null;
-
-  /** https: the handshake after the TCP connect is under way (the connect's promise still pending). */
-  #handshaking = false;
-  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
-  tlsMs = -1;
+  /** The connect and, over TLS, the handshake: until the connect's promise settles. */
+  readonly #connect = new ConnectPhase(this);
 
   constructor(
     readonly loop: SocketLoop,
@@ -90,30 +87,29 @@ export class EpollSocket implements InlineConn {
     return this.ssl === null ? this.loop.sys.write(this.fd, bytes) : this.ssl.write(bytes);
   }
 
-  /** After a short read: the kernel is drained for plain TCP only (see the module comment). */
+  /**
+   * After a short read, whether nothing is left that no edge will announce: for plain TCP a short read
+   * proves it; over TLS `SSL_read` returns one record, so OpenSSL must hold nothing and the kernel's
+   * queue be empty (`FIONREAD`: one cheap call instead of an `SSL_read` that finds the socket empty).
+   */
   #drainedAfter(n: number, length: number): boolean {
-    return n < length && !this.#peerClosed && this.ssl === null;
+    if (n >= length || this.#peerClosed) return false;
+    if (this.ssl === null) return true;
+    return this.ssl.nothingBuffered() && this.loop.sys.bytesReadable(this.fd) === 0;
+  }
+
+  /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
+  get tlsMs(): number {
+    return this.#connect.tlsMs;
   }
 
   /** The connect completed at once (loopback): over TLS the handshake starts now. */
   connectedNow(): void {
-    this.#connected();
+    this.#connect.connected();
   }
 
   awaitConnect(signal: AbortSignal): Promise<TransportConn> {
-    return new Promise((resolve, reject) => {
-      const onAbort = () => this.close();
-      signal.addEventListener("abort", onAbort, { once: true });
-      this.#onConnect = () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(this);
-      };
-      this.#onConnectError = (err) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      };
-      this.loop.wait();
-    });
+    return this.#connect.wait(signal);
   }
 
   read(buf: Uint8Array): Promise<number | null> {
@@ -181,13 +177,7 @@ export class EpollSocket implements InlineConn {
     if (fd < 0) return;
     this.fd = -1;
     const sys = this.loop.sys;
-    // A handshake cut off by the timeout counts as a connect timeout, as on the deno transport (no
-    // "tls"/"handshake"/"certificate" in the message, which would count it as a tls failure).
-    const connecting = this.#handshaking
-      ? "connected, but the encrypted session was still being set up"
-      : this.#onConnect !== null
-      ? connectStateOf(sys, fd, this.loop.addr)
-      : "";
+    const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
     const reading = this.#reader !== null || this.#onRead !== null ? readStateOf(sys, fd) : "";
     if (TRACE_CONN) {
       traceConn(
@@ -197,12 +187,11 @@ export class EpollSocket implements InlineConn {
         `token=${this.token} readable=${this.#readable} ${connecting}${reading}`,
       );
     }
-    this.#handshaking = false;
     this.ssl?.free();
     sys.close(fd);
     this.loop.release(this.token);
     const closed = new Deno.errors.BadResource(reading ? `socket closed: ${reading}` : "socket closed");
-    const { reader, onConnectError, onReadError, onWriteError } = this.#takeAll();
+    const { reader, onReadError, onWriteError } = this.#takeAll();
     onConnectError?.(new Deno.errors.Interrupted(connecting));
     reader?.onReadError(closed);
     onReadError?.(closed);
@@ -216,14 +205,14 @@ export class EpollSocket implements InlineConn {
         "epfd-sock",
         this.fd,
         "flags",
-        `token=${this.token} ${flags.toString(16)} connecting=${this.#onConnect !== null} reader=${
+        `token=${this.token} ${flags.toString(16)} connecting=${this.#connect.pending} reader=${
           this.#reader !== null
         }`,
       );
     }
-    if (this.#handshaking) {
-      if ((flags & (READ_FLAGS | WRITE_FLAGS)) !== 0) this.#stepHandshake();
-    } else if (this.#onConnect !== null && (flags & WRITE_FLAGS) !== 0) this.#connected();
+    if (this.#connect.pending) {
+      this.#connect.edge((flags & (READ_FLAGS | WRITE_FLAGS)) !== 0, (flags & WRITE_FLAGS) !== 0);
+    }
     if ((flags & READ_FLAGS) !== 0) {
       if ((flags & CLOSED_FLAGS) !== 0) this.#peerClosed = true;
       this.#readable = true;
@@ -249,49 +238,6 @@ export class EpollSocket implements InlineConn {
   /** The pump's ready list: a read armed while the socket was already readable. */
   serveReady(): void {
     this.#serve();
-  }
-
-  #connected(): void {
-    const errno = this.loop.sys.socketError(this.fd);
-    if (errno === 0 && this.ssl !== null) {
-      this.#handshaking = true;
-      this.tlsMs = this.loop.sys.nowMs(); // the start, until the handshake is done
-      this.#stepHandshake();
-      return;
-    }
-    const resolve = this.#onConnect!;
-    const reject = this.#onConnectError!;
-    this.#onConnect = this.#onConnectError = null;
-    this.loop.settled();
-    if (errno === 0) resolve();
-    else {
-      const err = connectError(errno, this.loop.addr);
-      this.close();
-      reject(err);
-    }
-  }
-
-  /** One `SSL_connect` step: done (the connect resolves, timed), waiting for the next edge, or failed. */
-  #stepHandshake(): void {
-    let failure: unknown = null;
-    try {
-      if (this.ssl!.handshake() === -EAGAIN) return;
-    } catch (err) {
-      failure = err;
-    }
-    this.#handshaking = false;
-    this.tlsMs = this.loop.sys.nowMs() - this.tlsMs;
-    const resolve = this.#onConnect!;
-    const reject = this.#onConnectError!;
-    this.#onConnect = this.#onConnectError = null;
-    this.loop.settled();
-    if (failure === null) {
-      this.loop.tlsInfo ??= this.ssl!.negotiated();
-      resolve();
-    } else {
-      this.close();
-      reject(failure as Error);
-    }
   }
 
   #readInline(): void {
@@ -342,18 +288,12 @@ export class EpollSocket implements InlineConn {
     else reject(writeError(-n));
   }
 
-  /** Detaches every pending callback (and its count in `waiting`). */
+  /** Detaches every pending read and write callback (and its count in `waiting`). */
   #takeAll() {
-    const taken = {
-      reader: this.#reader,
-      onConnectError: this.#onConnectError,
-      onReadError: this.#onReadError,
-      onWriteError: this.#onWriteError,
-    };
-    const pending = Number(this.#onConnect !== null) + Number(this.#onRead !== null) +
-      Number(this.#onWrite !== null) + Number(this.#reader !== null);
+    const taken = { reader: this.#reader, onReadError: this.#onReadError, onWriteError: this.#onWriteError };
+    const pending = Number(this.#onRead !== null) + Number(this.#onWrite !== null) +
+      Number(this.#reader !== null);
     this.loop.waiting -= pending;
-    this.#onConnect = this.#onConnectError = null;
     this.#onRead = this.#onReadError = null;
     this.#onWrite = this.#onWriteError = null;
     this.#reader = null;

@@ -36,7 +36,8 @@ import {
   sockAddrOf,
 } from "./epoll_ffi.ts";
 import type { TransportConn } from "./transport.ts";
-import type { OpenSslClient, SslNegotiated } from "./openssl_ffi.ts";
+import type { OpenSslClient } from "./openssl_client.ts";
+import type { SslNegotiated } from "./openssl_conn.ts";
 import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
 import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";

@@ -7,7 +7,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { EpollSys } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
-import { OpenSslClient, verifyResultMessage } from "./openssl_ffi.ts";
+import { OpenSslClient } from "./openssl_client.ts";
+import { verifyResultMessage } from "./openssl_ffi.ts";
 import { epollBlocker } from "./transport_choice.ts";
 import { tlsFailureMessage, tlsOptionsSchema } from "./tls_options.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";

@@ -25,6 +25,13 @@ export const tlsOptionsSchema = z.strictObject({
   sni: z.string().regex(/^[A-Za-z0-9.-]+$/, "sni must be a DNS name, e.g. api.example.com").optional(),
   /** Address dialed instead of the URL's host and port (curl's and oha's --connect-to). */
   connectTo: z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").optional(),
+  /**
+   * Session resumption across a worker's connections (`--tls-resume on|off`, default on as browsers do):
+   * the epoll transport's OpenSSL client offers the last session it received; the `deno` transport's
+   * clients cannot (results say so).
+   */
+  resume: z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
+    .transform((v) => v === true || v === "on").default(true),
 }).refine((t) => (t.certFile === undefined) === (t.keyFile === undefined), {
   message: "a client certificate needs both certFile and keyFile (--cert FILE --key FILE)",
   path: ["keyFile"],
@@ -87,7 +94,7 @@ function certificatesOf(flag: string, path: string, pem: string): X509Certificat
 }
 
 /** Reads and checks the files `options` name; throws `TlsFileError` on the first problem. */
-export function loadTlsMaterial(options: TlsOptions | undefined): TlsMaterial {
+export function loadTlsMaterial(options: Partial<TlsOptions> | undefined): TlsMaterial {
   if (!options) return { caCerts: [] };
   const caCerts = options.caFile === undefined
     ? []

@@ -7,8 +7,8 @@
  * `--unsafely-ignore-certificate-errors` flag is process-wide) and a client certificate with a name of
  * our own (`Deno.connectTls` takes cert/key but sends the dialed host as SNI; `Deno.startTls` takes no
  * cert). Every connection's handshake completes inside the dial and is timed apart (`tlsMs`), so the
- * first request's latency no longer carries it. Session resumption is not controllable through either
- * client (no session cache option), so there is no `--tls-resume`.
+ * first request's latency no longer carries it. Neither client exposes a session cache, so no
+ * connection resumes a session: with `--tls-resume on` (the default) results say so (`resumeNote`).
  */
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
@@ -28,7 +28,23 @@ export interface TlsSessionInfo {
   version: string | null;
   cipher: string | null;
   insecure: boolean;
+  /** Whether new connections offered a saved session (`--tls-resume`; only the openssl client can). */
+  resume: boolean;
+  /** Handshakes completed and how many resumed a session (openssl: summed over workers; null: not counted). */
+  handshakes: number | null;
+  resumed: number | null;
+  /** Why resumption was asked for and not done: the `deno` transport's clients cannot resume. */
+  resumeNote?: string;
 }
+
+/** What a handshake tells: the session fields without the run's resumption counts. */
+type Negotiated = Omit<TlsSessionInfo, "resume" | "handshakes" | "resumed" | "resumeNote">;
+
+/** Recorded when resumption is on and the `deno` transport ran: it cannot resume, and says so. */
+export const RESUME_UNAVAILABLE =
+  "session resumption (--tls-resume on) is not available on the deno transport: " +
+  "neither Deno.startTls nor node:tls exposes a session cache, so every connection was a full handshake " +
+  "(--transport epoll resumes through OpenSSL)";
 
 /** A connection whose dial included a TLS handshake, with its duration. */
 export interface TlsTransportConn extends TransportConn {
@@ -52,14 +68,17 @@ export function tlsTransport(
 ): TlsTransport {
   const insecure = options?.insecure ?? false;
   const useNode = insecure || material.cert !== undefined;
-  let first: TlsSessionInfo | null = null;
-  const note = (info: TlsSessionInfo) => {
+  let first: Negotiated | null = null;
+  const note = (info: Negotiated) => {
     first ??= info;
   };
+  const resumeNote = options?.resume === false ? {} : { resumeNote: RESUME_UNAVAILABLE };
   const transport: Transport = useNode
     ? (hostname, port, signal) => nodeConnect(hostname, port, signal, serverName, insecure, material, note)
     : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note);
-  return { transport, client: useNode ? "node:tls" : "deno", info: () => first };
+  const info = () =>
+    first === null ? null : { ...first, resume: false, handshakes: null, resumed: null, ...resumeNote };
+  return { transport, client: useNode ? "node:tls" : "deno", info };
 }
 
 async function denoConnect(
@@ -68,7 +87,7 @@ async function denoConnect(
   signal: AbortSignal,
   serverName: string,
   material: TlsMaterial,
-  note: (info: TlsSessionInfo) => void,
+  note: (info: Negotiated) => void,
 ): Promise<TlsTransportConn> {
   const tcp = await Deno.connect({ hostname, port, transport: "tcp", signal });
   tcp.setNoDelay(true);
@@ -103,7 +122,7 @@ function nodeConnect(
   serverName: string,
   insecure: boolean,
   material: TlsMaterial,
-  note: (info: TlsSessionInfo) => void,
+  note: (info: Negotiated) => void,
 ): Promise<TlsTransportConn> {
   return new Promise((resolve, reject) => {
     let startMs = performance.now();

@@ -3,11 +3,10 @@
  * The one place a run's transport is chosen (STYLE rule 14: the choice made once and recorded, like
  * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
  * `epoll` is the Linux fast path over libc through FFI (epoll_transport.ts); for https: it drives TLS
- * itself through the system's OpenSSL (openssl_ffi.ts, one `SSL_CTX` per worker). `auto` (the default)
- * is `epoll` for http: wherever it can work, measured ahead of `deno` in CPU per request; for https:
- * it is `epoll` + OpenSSL where the `deno` transport would need `node:tls` (`--insecure`, a client
- * certificate: measured cheaper), and `deno` (`Deno.startTls`) for a verified run without a client
- * certificate, where epoll + OpenSSL was measured no cheaper (docs/PERFORMANCE.md). `auto` or `epoll`
+ * itself through the system's OpenSSL (openssl_client.ts, one `SSL_CTX` per worker). `auto` (the default)
+ * is `epoll` for http: and https: wherever it can work: measured ahead of `deno` in CPU per request over
+ * http: and keep-alive TLS, at a higher handshake rate, and only it can resume TLS sessions
+ * (docs/PERFORMANCE.md). `auto` or `epoll`
  * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
  * with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
  */
@@ -16,7 +15,8 @@ import { type TlsSessionInfo, tlsTransport } from "./tls_transport.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "./tls_options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
-import { OpenSslClient, opensslUnavailableReason } from "./openssl_ffi.ts";
+import { OpenSslClient } from "./openssl_client.ts";
+import { opensslUnavailableReason } from "./openssl_ffi.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
 export const TRANSPORT_CHOICES = ["auto", "epoll", "deno"] as const;
@@ -36,12 +36,13 @@ export interface ChosenTransport {
 }
 
 /**
- * Whether `auto` drives a verified https: run without a client certificate through epoll + OpenSSL. Off:
- * over keep-alive TLS it spent no less CPU per request than `Deno.startTls` in the bench
- * (docs/PERFORMANCE.md), so that default stays and `--transport epoll` asks for it. Runs the `deno`
- * transport would give to `node:tls` go to epoll + OpenSSL either way.
+ * Whether `auto` drives a verified https: run without a client certificate through epoll + OpenSSL
+ * rather than `Deno.startTls`. On: since read-ahead and the `FIONREAD` drain check it spent less CPU per
+ * keep-alive request than `Deno.startTls` in 5 of 6 interleaved rounds, reached higher handshake rates,
+ * and it alone honours `--tls-resume` (on by default). Runs the `deno` transport would give to
+ * `node:tls` (`--insecure`, a client certificate) go to epoll + OpenSSL either way.
  */
-export const AUTO_HTTPS_ON_EPOLL = false;
+export const AUTO_HTTPS_ON_EPOLL = true;
 
 /** Why epoll cannot serve `url` here, or null when it can (https: needs libssl 3 as well). */
 export function epollBlocker(url: URL): string | null {
@@ -109,11 +110,21 @@ export function chooseTransport(
     return deno(err instanceof Error ? err.message : String(err));
   }
   const insecure = options.tls?.insecure ?? false;
+  const resume = options.tls?.resume ?? true;
+  const tlsInfo = (): TlsSessionInfo | null =>
+    loop.tlsInfo === null || tls === undefined ? null : {
+      client: "openssl",
+      ...loop.tlsInfo,
+      insecure,
+      resume,
+      handshakes: tls.handshakes,
+      resumed: tls.resumed,
+    };
   return {
     kind: "epoll",
     transport: (_hostname, _port, signal) => loop.connect(signal),
     fallbackReason: null,
-    tlsInfo: () => loop.tlsInfo === null ? null : { client: "openssl", ...loop.tlsInfo, insecure },
+    tlsInfo,
     close: () => loop.close(),
   };
 }

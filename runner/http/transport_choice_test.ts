@@ -21,7 +21,7 @@ Deno.test("deno chooses the deno transport, with no fallback reason", () => {
   chosen.close();
 });
 
-Deno.test("auto for a verified https: run keeps Deno.startTls and says why", () => {
+Deno.test("auto for a verified https: run is epoll + OpenSSL where it can run, else says why not", () => {
   const chosen = chooseTransport(new URL("https://127.0.0.1:8443/"), "auto", {
     tls: tlsOptionsSchema.parse({}),
   });

@@ -152,6 +152,20 @@ function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
   };
 }
 
+/** The first worker's negotiated session, with every worker's handshake counts added up. */
+function mergeTlsSessions(
+  first: LoadRunSummary["tlsSession"],
+  next: LoadRunSummary["tlsSession"],
+): LoadRunSummary["tlsSession"] {
+  if (first === null || next === null) return first ?? next;
+  const sum = (a: number | null, b: number | null) => a === null || b === null ? a ?? b : a + b;
+  return {
+    ...first,
+    handshakes: sum(first.handshakes, next.handshakes),
+    resumed: sum(first.resumed, next.resumed),
+  };
+}
+
 function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> {
   return new Promise((resolve, reject) => {
     let remaining = workers.length;
@@ -179,7 +193,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
             // Each worker's own maximum, summed: an upper bound of the run's.
             maxConnectsInFlight += msg.summary.maxConnectsInFlight;
             logError ??= msg.summary.logError;
-            tlsSession ??= msg.summary.tlsSession;
+            tlsSession = mergeTlsSessions(tlsSession, msg.summary.tlsSession);
             if (msg.summary.dataRanOut) dataRanOut++;
             if (--remaining === 0) {
               resolve({

@@ -61,7 +61,11 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
       `${fmtNum(run.connects)} opened, ${fmtNum(run.reconnects)} reopened` +
       (run.connectTimeMs ? `, connect p99 ${fmtMs(run.connectTimeMs.p99)}` : "") +
       (run.tlsMs ? `, TLS handshake p99 ${fmtMs(run.tlsMs.p99)}` : "") +
-      (run.tls?.insecure ? " (certificates not verified: --insecure)" : ""),
+      (run.tls?.insecure ? " (certificates not verified: --insecure)" : "") +
+      (run.tls?.handshakes != null
+        ? `, ${fmtNum(run.tls.resumed ?? 0)} of ${fmtNum(run.tls.handshakes)} resumed`
+        : "") +
+      (run.tls?.resumeNote ? ` (${run.tls.resumeNote})` : ""),
     ],
     ["stabilized", run.stabilization],
   ]));

@@ -1,0 +1,145 @@
+/**
+ * @module
+ * One TLS connection of the epoll transport: an OpenSSL `SSL` on the socket's non-blocking fd, driven by
+ * the epoll pump (epoll_socket.ts). `SSL_connect`, `SSL_read` and `SSL_write` return what they did, or
+ * `-EAGAIN` when OpenSSL wants the socket readable or writable again (the socket is registered for both
+ * edges, so the next edge retries), or another `-errno`. The `SSL` is created by its `SslOwner`
+ * (openssl_client.ts, which holds the `SSL_CTX` and the session cache) and freed here, once, on every exit
+ * path; callers pass only their own `Uint8Array`s, whose lengths are bounded before each call.
+ */
+import { EAGAIN, MAX_IO_BYTES } from "./epoll_ffi.ts";
+import {
+  ECONNRESET,
+  type LibSsl,
+  SSL_ERROR_SYSCALL,
+  SSL_ERROR_WANT_READ,
+  SSL_ERROR_WANT_WRITE,
+  SSL_ERROR_ZERO_RETURN,
+  SSL_SHUTDOWN_BOTH,
+} from "./openssl_ffi.ts";
+
+/** What the first handshake negotiated (TlsSessionInfo's fields OpenSSL exposes). */
+export interface SslNegotiated {
+  alpn: string | null;
+  version: string | null;
+  cipher: string | null;
+}
+
+/** What a connection reports to the client that made it (openssl_client.ts's `OpenSslClient`). */
+export interface SslOwner {
+  /** The thread's errno (an `SSL_ERROR_SYSCALL` names it). */
+  errno(): number;
+  /** Why a failed handshake failed, as an error whose message names the reason. */
+  handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error;
+  /** A handshake completed; `reused`: it resumed a session. */
+  handshakeDone(reused: boolean): void;
+  /** The connection's first bytes arrived (TLS 1.3 tickets come after the handshake): keep its session. */
+  sessionArrived(ssl: Deno.PointerObject): void;
+  /** Called by `SslConn.free` once. */
+  released(): void;
+}
+
+/** One TLS connection's `SSL`; every call after `free` is a closed-socket answer, never a use after free. */
+export class SslConn {
+  #ssl: Deno.PointerObject | null;
+  /** Resumption on and this connection's session not yet offered to the cache. */
+  #wantSession: boolean;
+  readonly #ptr = new BigUint64Array(1);
+  readonly #len = new Uint32Array(1);
+
+  constructor(
+    readonly owner: SslOwner,
+    readonly s: LibSsl,
+    ssl: Deno.PointerObject,
+    resume: boolean,
+  ) {
+    this.#ssl = ssl;
+    this.#wantSession = resume;
+  }
+
+  /** 1 once the handshake is done, `-EAGAIN` while it waits for the socket; throws when it failed. */
+  handshake(): number {
+    const ssl = this.#ssl;
+    if (ssl === null) throw new Deno.errors.BadResource("socket closed");
+    const rc = this.s.SSL_connect(ssl);
+    if (rc === 1) {
+      this.owner.handshakeDone(this.s.SSL_session_reused(ssl) === 1);
+      return 1;
+    }
+    const code = this.s.SSL_get_error(ssl, rc);
+    if (code === SSL_ERROR_WANT_READ || code === SSL_ERROR_WANT_WRITE) return -EAGAIN;
+    throw this.owner.handshakeFailure(this.s, ssl, code === SSL_ERROR_SYSCALL ? this.owner.errno() : 0);
+  }
+
+  /** Decrypted bytes into `buf[0, length)`: count, 0 at end of stream, `-EAGAIN`, or `-errno`. */
+  read(buf: Uint8Array, length = buf.length): number {
+    const ssl = this.#ssl;
+    if (ssl === null) return -ECONNRESET;
+    if (length <= 0 || length > buf.length || length > MAX_IO_BYTES) throw new RangeError("read length");
+    const rc = this.s.SSL_read(ssl, buf, length);
+    if (rc <= 0) return this.#failed(ssl, rc);
+    if (this.#wantSession) {
+      this.#wantSession = false;
+      this.owner.sessionArrived(ssl);
+    }
+    return rc;
+  }
+
+  /** True when OpenSSL holds no bytes of this connection (decrypted or not) that a read would return. */
+  nothingBuffered(): boolean {
+    const ssl = this.#ssl;
+    return ssl !== null && this.s.SSL_has_pending(ssl) === 0;
+  }
+
+  /** Encrypts and sends `bytes` (a view): bytes taken, `-EAGAIN` when the socket is full, or `-errno`. */
+  write(bytes: Uint8Array): number {
+    const ssl = this.#ssl;
+    if (ssl === null) return -ECONNRESET;
+    const length = Math.min(bytes.length, MAX_IO_BYTES);
+    if (length === 0) return 0;
+    const rc = this.s.SSL_write(ssl, bytes, length);
+    return rc > 0 ? rc : this.#failed(ssl, rc);
+  }
+
+  #failed(ssl: Deno.PointerObject, rc: number): number {
+    const code = this.s.SSL_get_error(ssl, rc);
+    if (code === SSL_ERROR_WANT_READ || code === SSL_ERROR_WANT_WRITE) return -EAGAIN;
+    if (code === SSL_ERROR_ZERO_RETURN) return 0;
+    this.s.ERR_clear_error();
+    const os = code === SSL_ERROR_SYSCALL ? this.owner.errno() : 0;
+    return -(os > 0 ? os : ECONNRESET);
+  }
+
+  /** What the handshake negotiated (read once per run, off the hot path). */
+  negotiated(): SslNegotiated | null {
+    const ssl = this.#ssl;
+    if (ssl === null) return null;
+    const text = (p: Deno.PointerValue) => p === null ? null : new Deno.UnsafePointerView(p).getCString();
+    this.s.SSL_get0_alpn_selected(ssl, new Uint8Array(this.#ptr.buffer), new Uint8Array(this.#len.buffer));
+    const alpnPtr = Deno.UnsafePointer.create(this.#ptr[0]);
+    const alpnLen = Math.min(this.#len[0], 255);
+    const alpn = alpnPtr === null || alpnLen === 0
+      ? null
+      : new TextDecoder().decode(new Deno.UnsafePointerView(alpnPtr).getArrayBuffer(alpnLen));
+    const cipher = this.s.SSL_get_current_cipher(ssl);
+    return {
+      alpn,
+      version: text(this.s.SSL_get_version(ssl)),
+      cipher: cipher === null ? null : text(this.s.SSL_CIPHER_get_name(cipher)),
+    };
+  }
+
+  /**
+   * Frees the `SSL` (before its socket's fd is closed); idempotent. Marked shut down first without
+   * sending anything: OpenSSL otherwise marks the session of a connection freed without a close_notify
+   * not resumable, and the session cache may hold that very session.
+   */
+  free(): void {
+    const ssl = this.#ssl;
+    if (ssl === null) return;
+    this.#ssl = null;
+    this.s.SSL_set_shutdown(ssl, SSL_SHUTDOWN_BOTH);
+    this.s.SSL_free(ssl);
+    this.owner.released();
+  }
+}
