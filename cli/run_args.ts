@@ -32,7 +32,8 @@ Usage: loadlab run FILE|preset:NAME [options]
                             req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
                             (with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)
   --out KIND=URL            stream metrics per interval while the runs go (repeatable):
-                            prometheus-remote-write=URL or otlp=URL (docs/METRICS_OUT.md)
+                            prometheus-remote-write=URL, otlp=URL (protobuf) or otlp-json=URL
+                            (docs/METRICS_OUT.md)
   --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
                             headers, such query parameters and target env vars) in every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped

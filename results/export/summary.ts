@@ -8,7 +8,8 @@
  */
 import { z } from "zod";
 
-export const METRICS_OUT_KINDS = ["prometheus-remote-write", "otlp"] as const;
+/** `otlp` sends OTLP/HTTP's default encoding, protobuf; `otlp-json` its JSON encoding. */
+export const METRICS_OUT_KINDS = ["prometheus-remote-write", "otlp", "otlp-json"] as const;
 export type MetricsOutKind = (typeof METRICS_OUT_KINDS)[number];
 
 const count = z.number().int().min(0);
