@@ -7,6 +7,7 @@
  * changes, comparison matrices and sweeps with their knees. Pure; the page only draws what this returns.
  */
 import { shardsLine } from "../shards_line.ts";
+import { exportNote } from "../../results/export/summary.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
@@ -118,6 +119,8 @@ export interface PageData {
   shards: string | null;
   /** "3 secrets redacted: Authorization header, URL password"; null when none were. */
   redaction: string | null;
+  /** What each `--out` metrics output sent, qualified when points were not delivered; null without one. */
+  metricsOut: string | null;
 }
 
 const r4 = round4;
@@ -323,5 +326,6 @@ export function buildPageData(
     phaseComparisons: buildPhaseComparisons(results.runs),
     shards: shardsLine(results),
     redaction: redactionLine(results.redaction),
+    metricsOut: exportNote(results.export),
   };
 }
