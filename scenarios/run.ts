@@ -174,7 +174,7 @@ async function finish(ctx: RunContext, thresholds: Map<string, Threshold>, notRu
   const results: ThresholdResult[] = plan.runs.flatMap((planned) => {
     const result = byName.get(planned.name);
     return result
-      ? planned.thresholds.map((expr) => thresholdResult(plan, thresholds.get(expr)!, result))
+      ? planned.thresholds.flatMap((expr) => thresholdResult(plan, thresholds.get(expr)!, result) ?? [])
       : [];
   });
   await output.update({
@@ -186,8 +186,12 @@ async function finish(ctx: RunContext, thresholds: Map<string, Threshold>, notRu
   });
 }
 
-/** One threshold on one run, with the scope (target, load) it was declared with in the file. */
-function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
+/**
+ * One threshold on one run, with the scope (target, load) it was declared with in the file; null when
+ * the rule names another run (`app/after:p99<1s`).
+ */
+function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult | null {
+  if (threshold.run !== undefined && threshold.run !== run.name) return null;
   // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its thresholds on the whole.
   const [result] = run.segment ? pendingThresholds([threshold], run) : evaluateThresholds([threshold], [run]);
   const declared = plan.experiment.thresholds.find((t) =>
