@@ -1,9 +1,9 @@
 /**
  * @module
  * One run of one load model against one URL: spawns the workers, merges their interval samples into
- * one aggregator, reports live progress, hands each finished interval on (stamped with its wall-clock
- * end) for metrics outputs, and returns a complete `RunResult`. This is the function the
- * CLI's `attack`, the demo and experiments all call.
+ * one aggregator, reports live progress, hands each finished interval (stamped with its wall-clock end)
+ * to the thresholds with `abortOnFail`, which may stop the load, and on for metrics outputs, and returns
+ * a complete `RunResult`. This is the function the CLI's `attack`, the demo and experiments all call.
  */
 import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
