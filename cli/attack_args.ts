@@ -26,6 +26,7 @@ import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.t
 import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
+import { abortOnFailArg } from "./abort_flags.ts";
 import { parseMetricsOut } from "./metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 
@@ -127,28 +128,20 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       ...dashboardOf(flags),
     },
     thresholds: flags.all("threshold"),
-    ...abortOnFailOf(flags, config),
+    ...abortOnFailOf(flags),
   };
 }
 
-/** `--abort-on-fail` and `--delay-abort-eval`: meaningful only together with thresholds on a whole load. */
-function abortOnFailOf(flags: FlagValues, config: AttackConfig): Pick<ParsedAttack, "abortOnFail"> {
-  const delayMs = flags.durationMs("delay-abort-eval");
-  if (!flags.has("abort-on-fail")) {
-    if (delayMs !== undefined) throw new UsageError("--delay-abort-eval needs --abort-on-fail");
-    return {};
-  }
+/** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
+function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
+  const abort = abortOnFailArg(flags);
+  if (abort === undefined) return {};
   if (flags.all("threshold").length === 0) {
     throw new UsageError(
       '--abort-on-fail stops the run when a --threshold fails; add one, e.g. --threshold "p99<200ms"',
     );
   }
-  if (config.segment) {
-    throw new UsageError(
-      "--abort-on-fail judges the whole load, and a --segment runs part of it; drop one of them",
-    );
-  }
-  return { abortOnFail: { delayMs: delayMs ?? 0 } };
+  return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
 }
 
 /**

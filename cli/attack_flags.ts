@@ -4,6 +4,7 @@
  * user most likely comes from: `-c -d` (wrk, autocannon, k6), `-n -m -H` (oha, hey), `-R` (wrk2),
  * `-b -w -p` (autocannon). Kept apart from the parser so the help text and tests can list it.
  */
+import { ABORT_FLAGS } from "./abort_flags.ts";
 import { BASELINE_FLAGS } from "./baseline_flags.ts";
 import type { FlagSpec } from "./argv.ts";
 import { DASHBOARD_FLAGS } from "./dashboard_flags.ts";
@@ -49,8 +50,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "report", takesValue: true, example: "report.html" },
   { long: "output-bench", takesValue: true, example: "bench.json" },
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
-  { long: "abort-on-fail", takesValue: false },
-  { long: "delay-abort-eval", takesValue: true, example: "10s" },
+  ...ABORT_FLAGS,
   { long: "strict", takesValue: false },
   ...BASELINE_FLAGS,
   { long: "quiet", short: "q", takesValue: false },

@@ -101,8 +101,9 @@ Output
                            stdout instead of the summary
   -o, --out FILE           write results.json (loadlab.results/v2)
       --out KIND=URL       stream metrics per interval while the load runs (repeatable):
-                           prometheus-remote-write=URL (native histograms) or otlp=URL (OTLP/HTTP
-                           JSON); never slows the load, drops counted (docs/METRICS_OUT.md)
+                           prometheus-remote-write=URL (native histograms), otlp=URL (OTLP/HTTP
+                           protobuf) or otlp-json=URL; never slows the load, drops counted
+                           (docs/METRICS_OUT.md)
       --report FILE        write a self-contained HTML report
       --output-bench FILE  github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),
                            req/s and success to FILE's .bigger.json (customBiggerIsBetter); with

@@ -14,6 +14,7 @@ import type { ServeOptions } from "./dashboard.ts";
 import { parseMetricsOut } from "./metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
+import { ABORT_FLAGS, type AbortOnFailArg, abortOnFailArg } from "./abort_flags.ts";
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
@@ -35,11 +36,16 @@ Usage: loadlab run FILE|preset:NAME [options]
                             req/s and success (customBiggerIsBetter) to <file minus .json>.bigger.json
                             (with $GITHUB_STEP_SUMMARY set, the --summary markdown is appended there)
   --out KIND=URL            stream metrics per interval while the runs go (repeatable):
-                            prometheus-remote-write=URL or otlp=URL (docs/METRICS_OUT.md)
+                            prometheus-remote-write=URL, otlp=URL (protobuf) or otlp-json=URL
+                            (docs/METRICS_OUT.md)
   --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
                             headers, such query parameters and target env vars) in every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
                             sends, lost requests, incomplete, warm-up not reached; also strict: true)
+  --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
+                            goes, the first failure stops it and the experiment (exit 1)
+  --delay-abort-eval D      with --abort-on-fail: not before D of measured time, e.g. 10s (replaces
+                            each threshold's delayAbortEval; default: the file's, else 0s)
   --segment I/N             run segment I of N of every load (url: targets only; thresholds are
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
@@ -73,6 +79,7 @@ const SPECS: FlagSpec[] = [
   },
   { long: "no-redact", takesValue: false },
   { long: "strict", takesValue: false },
+  ...ABORT_FLAGS,
   ...BASELINE_FLAGS,
   ...DASHBOARD_FLAGS,
   { long: "help", short: "h", takesValue: false },
@@ -106,6 +113,8 @@ export interface RunArgs extends BaselineArgs {
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
+  /** `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure. */
+  abortOnFail?: AbortOnFailArg;
 }
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
@@ -138,7 +147,14 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
       : {}),
     ...baselineArgs(flags),
     ...dashboardOf(flags),
+    ...abortOf(flags),
   };
+}
+
+/** `{abortOnFail}` when the flag was given, else nothing (so the parsed args stay as they were). */
+function abortOf(flags: FlagValues): Pick<RunArgs, "abortOnFail"> {
+  const abortOnFail = abortOnFailArg(flags);
+  return abortOnFail ? { abortOnFail } : {};
 }
 
 /** No experiment, or more than one (`demo` is given its preset by the caller, so any other is extra). */

@@ -63,6 +63,12 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   const args = parseRunArgs(argv, command, help);
   const source = loadSource(args);
   const plan = source.plan;
+  if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
+    throw new UsageError(
+      `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
+        'add one to the file, e.g. thresholds: ["p99<200ms"]',
+    );
+  }
   // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
   const gateWith = gateArgs(args, plan.experiment);
   const baseline = gateWith.baselinePath === undefined
@@ -126,6 +132,7 @@ function loadSource(args: RunArgs): Source {
     segment: args.segment,
     startAtEpochMs: args.startAtEpochMs,
     openFileLimit: readOpenFileLimit(),
+    abortOnFail: args.abortOnFail,
   };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);

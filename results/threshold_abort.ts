@@ -16,6 +16,7 @@ import type { RunResult } from "./schema.ts";
 import { compare, type Threshold, windowMetric } from "./thresholds.ts";
 import { createHistogram, decodeHistogram, type Histogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { successRateOf } from "./interval_counts.ts";
+import type { IntervalDelta } from "./export/interval_delta.ts";
 
 /** A threshold that stops the run when it fails, not before `delayMs` of measured time. */
 export interface AbortRule {
@@ -23,17 +24,14 @@ export interface AbortRule {
   delayMs: number;
 }
 
-/** One interval every worker has reported, as the runner hands it over during the run. */
-export interface LiveInterval {
-  index: number;
-  requests: number;
-  errors: number;
-  non2xx: number;
-  lateSends: number;
-  droppedSends: number;
-  /** The workers' HDR encodings of its latencies (µs). */
-  histograms: string[];
-}
+/**
+ * What the watch reads of an interval the engine hands over during the run (the same `IntervalDelta`
+ * a metrics exporter gets): its counts and its workers' HDR encodings of latency (µs).
+ */
+export type LiveInterval = Pick<
+  IntervalDelta,
+  "index" | "requests" | "errors" | "non2xx" | "lateSends" | "droppedSends" | "histograms"
+>;
 
 /** Why and when a run was stopped (results' `abortedBy`). */
 export type AbortedBy = NonNullable<RunResult["abortedBy"]>;

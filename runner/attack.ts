@@ -1,9 +1,9 @@
 /**
  * @module
  * One run of one load model against one URL: spawns the workers, merges their interval samples into
- * one aggregator, reports live progress, hands each finished interval on (stamped with its wall-clock
- * end) for metrics outputs, and returns a complete `RunResult`. This is the function the
- * CLI's `attack`, the demo and experiments all call.
+ * one aggregator, reports live progress, hands each finished interval (stamped with its wall-clock end)
+ * to the thresholds with `abortOnFail`, which may stop the load, and on for metrics outputs, and returns
+ * a complete `RunResult`. This is the function the CLI's `attack`, the demo and experiments all call.
  */
 import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
@@ -15,7 +15,6 @@ import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
 import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
-import type { CompleteInterval } from "./stats/interval_accumulator.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 
 export interface AttackHooks {
@@ -68,14 +67,16 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     r.threshold.run === undefined || r.threshold.run === name
   );
   const abort = abortOnFail(rules, config.intervalMs, measuredDurationMs(config));
-  aggregatorOptions.onComplete = abort.onComplete;
   // The measured run's start on the wall clock, known once the workers are told when to start.
   let originEpochMs = 0;
   const onInterval = hooks.onInterval;
-  if (onInterval) {
+  if (abort.onInterval || onInterval) {
     aggregatorOptions.onInterval = (delta: IntervalDelta) => {
-      delta.endEpochMs = originEpochMs + (delta.index + 1) * config.intervalMs;
-      onInterval(delta);
+      // Its nominal end, or now for the last, partial interval that the end of the load completes early:
+      // a point stamped in the future is not what a receiver's query at "now" returns.
+      delta.endEpochMs = Math.min(originEpochMs + (delta.index + 1) * config.intervalMs, Date.now());
+      abort.onInterval?.(delta);
+      onInterval?.(delta);
     };
   }
   const aggregator = new RunAggregator(aggregatorOptions);
@@ -152,9 +153,10 @@ function abortOnFail(rules: AbortRule[], intervalMs: number, plannedMs: number) 
   const state = {
     signal: controller.signal,
     abortedBy: null as AbortedBy | null,
-    onComplete: watch === null ? undefined : (index: number, iv: Readonly<CompleteInterval>) => {
-      if (!running || state.abortedBy !== null) return;
-      const failed = watch.add({ ...iv, index, histograms: iv.pending });
+    onInterval: watch === null ? undefined : (delta: Readonly<IntervalDelta>) => {
+      // A late sample's few responses belong to an interval already judged: they are in the results.
+      if (!running || delta.late || state.abortedBy !== null) return;
+      const failed = watch.add(delta);
       if (failed === null || failed.atSec * 1000 >= plannedMs) return;
       state.abortedBy = failed;
       controller.abort();

@@ -3,7 +3,7 @@
  * The one way from an experiment's text to a plan ready to run, `loadPlan`: parse (YAML or JSON) ->
  * convert an Artillery script (scenarios/artillery.ts) -> overrides (`--quick`, `--set`, `--target`:
  * scenarios/overrides.ts) -> validate (scenarios/schema.ts) -> check the `quick:` section when it is not
- * applied -> plan once (scenarios/plan.ts) -> check every run against the engine's schema
+ * applied -> `--abort-on-fail` on every threshold -> plan once (scenarios/plan.ts) -> check every run against the engine's schema
  * (scenarios/plan_check.ts) -> cut one `--segment` (scenarios/segment_plan.ts) -> preflight on this
  * machine (scenarios/plan_preflight.ts: target files and programs, the open-file limit the caller read).
  * The experiment is planned once (twice with `--only`, which picks from a file checked in full). Each
@@ -38,6 +38,11 @@ export interface LoadOptions {
   profile?: boolean;
   /** Receives notes about an imported Artillery script that change no request. */
   warn?: (message: string) => void;
+  /**
+   * `--abort-on-fail`: every threshold gets `abortOnFail`, and with `delayMs` (`--delay-abort-eval`) that
+   * `delayAbortEval`, as the flags of `attack` do for its `--threshold`s.
+   */
+  abortOnFail?: { delayMs?: number };
 }
 
 /** Options of `loadPlan`: those of `loadExperiment`, then what picks, cuts and checks the runs. */
@@ -94,7 +99,14 @@ export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
   const overridden = applyOverrides(fromArtillery(parsed.value, opts), opts);
   if (!overridden.ok) throw new ExperimentError(overridden.issues, { file: opts.file });
-  return validateExperiment(overridden.value, opts);
+  return abortingThresholds(validateExperiment(overridden.value, opts), opts.abortOnFail);
+}
+
+/** The experiment with `--abort-on-fail` applied to every threshold (unchanged without the flag). */
+function abortingThresholds(exp: Experiment, abort: LoadOptions["abortOnFail"]): Experiment {
+  if (!abort) return exp;
+  const delay = abort.delayMs === undefined ? {} : { delayAbortEvalMs: abort.delayMs };
+  return { ...exp, thresholds: exp.thresholds.map((t) => ({ ...t, abortOnFail: true, ...delay })) };
 }
 
 /** An Artillery script becomes the experiment it describes (so --set and --target apply to it). */

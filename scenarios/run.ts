@@ -18,7 +18,7 @@ import { type RunTarget, TargetPool } from "./run_targets.ts";
 import { saveRunProfiles, startRunProfiles } from "./run_profiles.ts";
 import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
-import type { Analysis, AttackProgress, ExperimentInfo, RunResult, ThresholdResult } from "../results/mod.ts";
+import type { Analysis, AttackProgress, ExperimentInfo, RunResult } from "../results/mod.ts";
 import { runAttack } from "../runner/attack.ts";
 import { requestLogError, requestLogPath } from "../runner/load/request_log.ts";
 import {
@@ -27,12 +27,8 @@ import {
   parseAttackConfig,
   type RelativeAttackInput,
 } from "../runner/config.ts";
-import {
-  evaluateThresholds,
-  parseThreshold,
-  pendingThresholds,
-  type Threshold,
-} from "../results/thresholds.ts";
+import type { Threshold } from "../results/thresholds.ts";
+import { abortRules, judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
 import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
 import { coldStartRequests, measureColdStart } from "./cold_start.ts";
 import { sleepUnlessAborted } from "../system/sleep.ts";
@@ -142,15 +138,6 @@ class Interrupted extends Error {
   override name = "Interrupted";
 }
 
-/** Every threshold expression of the plan, parsed before any load so a typo costs no run. */
-function parseAllThresholds(plan: Plan): Map<string, Threshold> {
-  const parsed = new Map<string, Threshold>();
-  for (const expr of plan.runs.flatMap((r) => r.thresholds)) {
-    if (!parsed.has(expr)) parsed.set(expr, parseThreshold(expr));
-  }
-  return parsed;
-}
-
 /** What the end of an experiment works with. */
 interface RunContext {
   plan: Plan;
@@ -172,36 +159,13 @@ async function finish(ctx: RunContext, thresholds: Map<string, Threshold>, notRu
   const runs = output.results.runs.filter((r) => !r.probe);
   const slo = plan.experiment.search ? sloP99Ms(parseSlo(plan.experiment.search.slo)) : undefined;
   const analysis = analyze(runs, { baseline: plan.experiment.baseline, sloP99Ms: slo });
-  const byName = new Map(runs.map((r) => [r.name, r]));
-  const results: ThresholdResult[] = plan.runs.flatMap((planned) => {
-    const result = byName.get(planned.name);
-    return result
-      ? planned.thresholds.map((expr) => thresholdResult(plan, thresholds.get(expr)!, result))
-      : [];
-  });
   await output.update({
     analysis: { ...analysis, searches },
-    thresholds: results,
+    thresholds: judgeThresholds(plan, thresholds, runs),
     complete: notRun === undefined,
     // Undefined clears the list of an earlier aborted invocation on --resume.
     notRun,
   });
-}
-
-/** One threshold on one run, with the scope (target, load) it was declared with in the file. */
-function thresholdResult(plan: Plan, threshold: Threshold, run: RunResult): ThresholdResult {
-  // A shard (`--segment`) holds part of the load: `loadlab merge` evaluates its thresholds on the whole.
-  const [result] = run.segment ? pendingThresholds([threshold], run) : evaluateThresholds([threshold], [run]);
-  const declared = plan.experiment.thresholds.find((t) =>
-    t.expr === threshold.expression && (t.target === undefined || t.target === run.variant) &&
-    (t.load === undefined || t.load === run.load)
-  );
-  if (declared?.target === undefined && declared?.load === undefined) return result;
-  const scope = {
-    ...(declared.target !== undefined ? { target: declared.target } : {}),
-    ...(declared.load !== undefined ? { load: declared.load } : {}),
-  };
-  return { ...result, scope };
 }
 
 /** One short run of a capacity search at `value`, appended to the file as a probe. */
@@ -276,10 +240,7 @@ async function executeRun(
         warmupEnd.onStart?.(at);
       },
       signal: opts.signal,
-      // A shard holds part of the load: its thresholds wait for `loadlab merge`, so none stops it.
-      abortOn: config.segment
-        ? []
-        : (run.abortOn ?? []).map((a) => ({ threshold: thresholds.get(a.expr)!, delayMs: a.delayMs })),
+      abortOn: abortRules(run, thresholds, config.segment !== undefined),
       ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
     });
   } catch (err) {

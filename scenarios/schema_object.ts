@@ -59,20 +59,30 @@ const searchSchema = z.strictObject({
 /**
  * A threshold: an expression, or an object with its scope and k6's `abortOnFail` (judged while the run
  * goes; its failure stops the run and the experiment) with `delayAbortEval` (not before that much
- * measured time).
+ * measured time). The object's expression is `expr`, or `threshold` as k6 names it, so a k6 threshold
+ * object pasted in reads as it is (its expression in loadlab's words).
  */
 const thresholdSchema = z.union([
   z.string().min(1),
   z.strictObject({
-    expr: z.string().min(1),
+    expr: z.string().min(1).optional(),
+    /** k6's key for the expression: the same as `expr`. */
+    threshold: z.string().min(1).optional(),
     target: z.string().optional(),
     load: z.string().optional(),
     abortOnFail: z.boolean().optional(),
     delayAbortEval: durationSchema.optional(),
   }),
 ]).superRefine((t, ctx) => {
-  const path = typeof t === "string" ? [] : ["expr"];
-  for (const message of expressionProblems(typeof t === "string" ? t : t.expr)) {
+  if (typeof t !== "string" && (t.expr === undefined) === (t.threshold === undefined)) {
+    const message = t.expr === undefined
+      ? 'needs its expression: expr: "p99<200ms" (or threshold:, as k6 writes it)'
+      : "give expr or threshold (k6's name for it), not both";
+    ctx.addIssue({ code: "custom", path: [t.expr === undefined ? "expr" : "threshold"], message });
+    return;
+  }
+  const path = typeof t === "string" ? [] : [t.expr === undefined ? "threshold" : "expr"];
+  for (const message of expressionProblems(typeof t === "string" ? t : (t.expr ?? t.threshold)!)) {
     ctx.addIssue({ code: "custom", path, message });
   }
   if (typeof t !== "string" && t.delayAbortEval !== undefined && !t.abortOnFail) {
@@ -80,8 +90,12 @@ const thresholdSchema = z.union([
   }
 }).transform((t) => {
   if (typeof t === "string") return { expr: t };
-  const { delayAbortEval, ...rest } = t;
-  return { ...rest, ...(delayAbortEval !== undefined ? { delayAbortEvalMs: delayAbortEval } : {}) };
+  const { delayAbortEval, expr, threshold, ...rest } = t;
+  return {
+    ...rest,
+    expr: (expr ?? threshold)!,
+    ...(delayAbortEval !== undefined ? { delayAbortEvalMs: delayAbortEval } : {}),
+  };
 });
 
 const warmupSchema = z.union([z.literal("auto"), durationSchema]).meta({

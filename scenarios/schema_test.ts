@@ -226,11 +226,45 @@ Deno.test("errors: thresholds and the search SLO must parse", () => {
     /needs abortOnFail: true/,
   );
   assertIssue(
+    BASE + "thresholds: [{ threshold: 'p42 < 1ms' }]\n",
+    "thresholds[0].threshold",
+    /unknown metric/,
+  );
+  assertIssue(BASE + "thresholds: [{ abortOnFail: true }]\n", "thresholds[0].expr", /or threshold:, as k6/);
+  assertIssue(
+    BASE + "thresholds: [{ expr: 'p99 < 1s', threshold: 'p99 < 2s' }]\n",
+    "thresholds[0].threshold",
+    /not both/,
+  );
+  assertIssue(
     BASE +
       "search: { parameter: load.rate, load: steady, range: [1, 2], slo: 'p99 < 1ms and sucess > 99%' }\n",
     "search.slo",
     /unknown metric "sucess"/,
   );
+});
+
+Deno.test("thresholds: k6's threshold: key is expr; --abort-on-fail gives every threshold abortOnFail", () => {
+  const text = BASE +
+    "thresholds: [{ threshold: 'p99 < 1s', abortOnFail: true, delayAbortEval: 2s }, 'rps > 1', " +
+    "{ expr: 'p50 < 1s', load: steady }]\n";
+  const plain = loadExperiment(text);
+  assert.deepEqual(plain.thresholds, [
+    { expr: "p99 < 1s", abortOnFail: true, delayAbortEvalMs: 2000 },
+    { expr: "rps > 1" },
+    { expr: "p50 < 1s", load: "steady" },
+  ]);
+  // The flag: every threshold aborts; its delay replaces the file's only when given.
+  assert.deepEqual(loadExperiment(text, { abortOnFail: {} }).thresholds.map((t) => t.delayAbortEvalMs), [
+    2000,
+    undefined,
+    undefined,
+  ]);
+  const flagged = loadExperiment(text, { abortOnFail: { delayMs: 5000 } }).thresholds;
+  assert.deepEqual(flagged.map((t) => [t.abortOnFail, t.delayAbortEvalMs]), [[true, 5000], [true, 5000], [
+    true,
+    5000,
+  ]]);
 });
 
 Deno.test("errors: proxy upstreams must name a target and form no cycle", () => {

@@ -1,14 +1,16 @@
 /**
  * End to end: `--out prometheus-remote-write=URL` into a real Prometheus (Debian's `prometheus` with its
  * remote-write receiver and native histograms), queried back over its HTTP API; `--out otlp=URL` into a
- * receiver in this test that parses the OTLP JSON and checks it against results.json; a receiver that is
- * down; bad `--out` values. Loads are short, bounded and on loopback.
+ * receiver in this test that decodes the OTLP protobuf with protobufjs (against OTLP's own message
+ * definitions, tests/fixtures/otlp_metrics.proto) and checks it against results.json, `otlp-json=URL` the
+ * same in JSON; a receiver that is down; bad `--out` values. Loads are short, bounded and on loopback.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
 import type { ResultsFile } from "../results/mod.ts";
+import { decodeOtlpProtobuf } from "./fixtures/otlp_decode.ts";
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
 const QUANTILE_TOLERANCE = NATIVE_BUCKET_WIDTH + 0.001 + 0.001;
@@ -120,14 +122,19 @@ Deno.test("run --out prometheus-remote-write: a real Prometheus returns the run'
   });
 });
 
-/** Collects OTLP/HTTP JSON requests. */
+/** Collects OTLP/HTTP requests, protobuf bodies decoded into the JSON mapping's shape (protobufjs). */
 function otlpReceiver() {
   const bodies: any[] = [];
   const contentTypes: string[] = [];
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
     if (new URL(req.url).pathname !== "/v1/metrics") return new Response("not here", { status: 404 });
-    contentTypes.push(req.headers.get("content-type") ?? "");
-    bodies.push(await req.json());
+    const contentType = req.headers.get("content-type") ?? "";
+    contentTypes.push(contentType);
+    bodies.push(
+      contentType === "application/x-protobuf"
+        ? decodeOtlpProtobuf(new Uint8Array(await req.arrayBuffer()))
+        : await req.json(),
+    );
     return Response.json({});
   });
   return {
@@ -151,7 +158,7 @@ function dataPoints(bodies: any[], name: string): any[] {
   );
 }
 
-Deno.test("attack --out otlp: the receiver gets cumulative OTLP JSON that adds up to results.json", async () => {
+Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that adds up to results.json", async () => {
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   const receiver = otlpReceiver();
   try {
@@ -177,7 +184,7 @@ Deno.test("attack --out otlp: the receiver gets cumulative OTLP JSON that adds u
       const run = results.runs[0];
       assertEquals(results.export![0].kind, "otlp");
       assertEquals(results.export![0].url, `${receiver.url}/v1/metrics`);
-      ok(receiver.contentTypes.every((t) => t === "application/json"));
+      ok(receiver.contentTypes.every((t) => t === "application/x-protobuf"), receiver.contentTypes.join());
       const resource = receiver.bodies[0].resourceMetrics[0].resource.attributes;
       ok(resource.some((a: any) => a.key === "service.name" && a.value.stringValue === "loadlab"));
 
@@ -228,13 +235,15 @@ loads:
 sweeps:
   - { parameter: load.connections, values: [1, 2] }
 interval: 100ms
-out: ["otlp=${receiver.url}"]
+out: ["otlp-json=${receiver.url}"]
 `,
       );
       const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
       assertEquals(r.code, 0, r.stderr);
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
       assertEquals(results.export?.[0].intervalsFailed, 0);
+      assertEquals(results.export?.[0].kind, "otlp-json");
+      ok(receiver.contentTypes.every((t) => t === "application/json"), receiver.contentTypes.join());
       const requests = dataPoints(receiver.bodies, "loadlab.requests");
       const lastByRun = new Map<string, any>();
       for (const p of requests) {

@@ -3,7 +3,8 @@
  * `loadlab site` end to end in chromium: over a folder with three results files the index lists three
  * (hostile names and descriptions stay text), the compare picker opens the baseline-vs-candidate view
  * with the choice in the URL, and the `--static` output opens from file:// (index and a comparison)
- * with no console or page errors.
+ * with no console or page errors; the index and a report's header say what each experiment's `--out`
+ * metrics outputs delivered.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -14,15 +15,28 @@ import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { startLoadlab } from "./background.ts";
 import { openPage } from "./browser.ts";
 
-/** Three experiments: a baseline, a candidate (slower cache), and a hostile single attack. */
+/**
+ * Three experiments: a baseline (its metrics all sent), a candidate (slower cache; an OTLP receiver that
+ * was down), and a hostile single attack (no `--out`).
+ */
 async function writeThree(dir: string): Promise<void> {
   const at = (results: ResultsFile, createdAt: string): ResultsFile => ({ ...results, createdAt });
+  const out = (sent: number, failed: number): ResultsFile["export"] => [{
+    kind: failed ? "otlp" : "prometheus-remote-write",
+    url: "http://127.0.0.1:9/v1/metrics",
+    intervalsSent: sent,
+    intervalsDropped: 0,
+    intervalsFailed: failed,
+    posts: 3,
+    retries: failed ? 9 : 0,
+    ...(failed ? { lastError: "Connection refused (os error 111)" } : {}),
+  }];
   const hostile = makeSingleAttack();
   hostile.experiment = { ...hostile.experiment, name: `evil ${HOSTILE_SCRIPT}`, description: HOSTILE_IMG };
   for (
     const [folder, results] of [
-      ["base", at(makeSeed000(2, 20), "2026-11-01T10:00:00.000Z")],
-      ["cand", at(makeSeed000(2, 20, 0.6), "2026-11-02T10:00:00.000Z")],
+      ["base", { ...at(makeSeed000(2, 20), "2026-11-01T10:00:00.000Z"), export: out(40, 0) }],
+      ["cand", { ...at(makeSeed000(2, 20, 0.6), "2026-11-02T10:00:00.000Z"), export: out(0, 40) }],
       ["nested/evil", at(hostile, "2026-11-03T10:00:00.000Z")],
     ] as const
   ) {
@@ -35,6 +49,15 @@ async function writeThree(dir: string): Promise<void> {
 function readIndex(page: import("playwright-core").Page) {
   return page.evaluate(() => ({
     names: [...document.querySelectorAll("#experiments tbody td.name")].map((td) => td.textContent),
+    metricsOut: (() => {
+      const column = [...document.querySelectorAll("#experiments thead th")]
+        .findIndex((th) => th.textContent?.startsWith("metrics out"));
+      return [...document.querySelectorAll("#experiments tbody tr")].map((tr) => ({
+        folder: tr.children[1]?.textContent,
+        text: tr.children[column]?.textContent,
+        title: (tr.children[column] as HTMLElement | undefined)?.title,
+      }));
+    })(),
     sparklines: document.querySelectorAll("#experiments svg polyline, #experiments svg circle").length,
     title: document.title,
     imgs: document.querySelectorAll("img").length,
@@ -100,13 +123,31 @@ Deno.test({
       assert.deepEqual(index.problems, []);
       assert.equal(index.value.names.length, 3);
       assert.equal(index.value.imgs, 0);
+      // What the metrics outputs delivered: all, nothing (qualified), no --out.
+      const metricsOut = Object.fromEntries(index.value.metricsOut.map((m) => [m.folder, m]));
+      assert.equal(metricsOut.base?.text, "all sent");
+      assert.equal(metricsOut.cand?.text, "incomplete: 40 not delivered");
+      assert.equal(metricsOut.cand?.title, "otlp: 0 sent, 40 not delivered");
+      const evil = index.value.metricsOut.find((m) => m.folder !== "base" && m.folder !== "cand");
+      assert.equal(evil?.text, "–", JSON.stringify(index.value.metricsOut));
       const compare = await openPage(
         `file://${join(dir, "site", "e", "cand.html")}?base=base`,
-        (page) => page.evaluate(() => document.querySelectorAll("#compare tbody tr").length),
+        (page) =>
+          page.evaluate(() => ({
+            rows: document.querySelectorAll("#compare tbody tr").length,
+            metricsOut: [...document.querySelectorAll("header dl.facts dt")]
+              .find((dt) => dt.textContent === "metrics out")?.nextElementSibling?.textContent,
+          })),
         { ready: "#compare" },
       );
       assert.deepEqual(compare.problems, []);
-      assert.ok(compare.value > 0);
+      assert.ok(compare.value.rows > 0);
+      // The report's header says what was sent, to where, and that the receiver's series are incomplete.
+      assert.equal(
+        compare.value.metricsOut,
+        "otlp 0 intervals sent, 0 dropped, 40 failed (last error: Connection refused (os error 111)) to " +
+          "http://127.0.0.1:9/v1/metrics — incomplete at the receiver: 40 of 40 not delivered",
+      );
     });
   },
 });

@@ -4,8 +4,10 @@
  * `p99<20ms` fails from the first interval. The run stops early (about its `delayAbortEval` after the
  * warm-up, far before its 20 s), is marked aborted with its time and rule, the runs after it are not
  * run and are listed, and the exit code is the thresholds' 1 (with `--strict` too). A threshold that
- * holds never stops a run. Bounded: at most 2 connections on 127.0.0.1, a stop that does not fire ends
- * with the 20 s run; only "well before the end" is asserted, never a speed.
+ * holds never stops a run, nor does one scoped to another run, nor one that fails only at the planned
+ * end. `run --abort-on-fail` gives every threshold of the file abortOnFail, k6's `threshold:` key
+ * included. Bounded: at most 2 connections on 127.0.0.1, a stop that does not fire ends with the 20 s
+ * run; only "well before the end" is asserted, never a speed.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { startTarget } from "../targets/mod.ts";
@@ -116,3 +118,132 @@ Deno.test("attack: --abort-on-fail without a --threshold, --delay-abort-eval alo
   assertEquals(delay.code, 2, delay.stderr);
   assert(delay.stderr.includes("--delay-abort-eval needs --abort-on-fail"), delay.stderr);
 });
+
+Deno.test("run --abort-on-fail: every threshold of the file stops its run, k6's threshold: key too", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      `
+name: abortflag
+targets:
+  app: { kind: builtin }
+loads:
+  slow: { model: connections, connections: 2, duration: 20s, requests: ["/sleep?ms=60"] }
+  after: { model: connections, connections: 1, duration: 500ms, requests: ["/json"] }
+order: sequential
+thresholds:
+  - { threshold: "p99<20ms", load: slow }
+`,
+    );
+    const out = await runLoadlab(
+      [
+        "run",
+        `${dir}/exp.yaml`,
+        "--out-dir",
+        `${dir}/out`,
+        "--abort-on-fail",
+        "--delay-abort-eval",
+        "1500ms",
+      ],
+    );
+    assertEquals(out.code, 1, out.stdout + out.stderr);
+    const results = await readResults(`${dir}/out/results.json`);
+    assertEquals(results.notRun, ["app/after"]);
+    const [run] = results.runs;
+    assertEquals(run.abortedBy.threshold, "p99<20ms");
+    assert(run.abortedBy.atSec >= 1.5, `not before --delay-abort-eval: ${run.abortedBy.atSec}`);
+    assert(run.durationSec < 12, `stopped well before its 20 s: ${run.durationSec}`);
+  });
+});
+
+Deno.test("run --abort-on-fail on a file without thresholds, or with --segment: exit 2 before any load", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      "name: none\ntargets:\n  app: { url: http://127.0.0.1:9 }\nloads:\n  one: { model: count, requests: 1 }\n",
+    );
+    const none = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--abort-on-fail"]);
+    assertEquals(none.code, 2, none.stderr);
+    assert(none.stderr.includes("has none; add one to the file"), none.stderr);
+    const shard = await runLoadlab(["run", `${dir}/exp.yaml`, "--abort-on-fail", "--segment", "0/2"]);
+    assertEquals(shard.code, 2, shard.stderr);
+    assert(shard.stderr.includes("a --segment runs part of it"), shard.stderr);
+    const delay = await runLoadlab(["run", `${dir}/exp.yaml`, "--delay-abort-eval", "1s"]);
+    assertEquals(delay.code, 2, delay.stderr);
+    assert(delay.stderr.includes("--delay-abort-eval needs --abort-on-fail"), delay.stderr);
+    const both = `${dir}/both.yaml`;
+    await Deno.writeTextFile(
+      both,
+      (await Deno.readTextFile(`${dir}/exp.yaml`)) +
+        'thresholds: [{ expr: "p99<1s", threshold: "p99<2s" }]\n',
+    );
+    const twice = await runLoadlab(["run", both, "--out-dir", `${dir}/out`]);
+    assertEquals(twice.code, 2, twice.stderr);
+    assert(twice.stderr.includes("thresholds[0].threshold: give expr or threshold"), twice.stderr);
+    assert(!(await exists(`${dir}/out/results.json`)), "no load, no results");
+  });
+});
+
+Deno.test("abortOnFail scoped to another run by name stops that run only; this one runs its length", async () => {
+  await withTempDir(async (dir) => {
+    // Both loads answer in about 60 ms, so p99<20ms fails on either; the rule names app/after only.
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      `
+name: scoped
+targets:
+  app: { kind: builtin }
+loads:
+  slow: { model: connections, connections: 2, duration: 2500ms, requests: ["/sleep?ms=60"] }
+  after: { model: connections, connections: 1, duration: 20s, requests: ["/sleep?ms=60"] }
+order: sequential
+thresholds:
+  - { expr: "app/after:p99<20ms", abortOnFail: true, delayAbortEval: 1s }
+`,
+    );
+    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(out.code, 1, out.stdout + out.stderr);
+    const results = await readResults(`${dir}/out/results.json`);
+    const [slow, after] = results.runs;
+    assertEquals(slow.name, "app/slow");
+    assertEquals(slow.abortedBy, undefined, "not this run's rule");
+    assert(slow.durationSec >= 2.4, `ran to its end: ${slow.durationSec}`);
+    assertEquals(after.abortedBy?.threshold, "app/after:p99<20ms");
+    assert(after.durationSec < 12, `the run it names stopped well before its 20 s: ${after.durationSec}`);
+  });
+});
+
+Deno.test("abortOnFail failing only at the planned end stops nothing; the threshold fails after the run", async () => {
+  await withTempDir(async (dir) => {
+    // The delay is the whole run: the rule is first judged on the last interval, as the load ends.
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      `
+name: atend
+targets:
+  app: { kind: builtin }
+loads:
+  slow: { model: connections, connections: 2, duration: 2s, requests: ["/sleep?ms=60"] }
+  after: { model: connections, connections: 1, duration: 500ms, requests: ["/json"] }
+order: sequential
+interval: 500ms
+thresholds:
+  - { expr: "p99<20ms", load: slow, abortOnFail: true, delayAbortEval: 2s }
+`,
+    );
+    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(out.code, 1, out.stdout + out.stderr);
+    const results = await readResults(`${dir}/out/results.json`);
+    assertEquals(results.runs.map((r: { name: string }) => r.name), ["app/slow", "app/after"]);
+    assertEquals(results.complete, true);
+    assertEquals(results.notRun, undefined);
+    assertEquals(results.runs[0].abortedBy, undefined);
+    assertEquals(results.runs[0].incomplete, undefined);
+    const failed = results.thresholds.filter((t: { ok: boolean }) => !t.ok);
+    assertEquals(failed.map((t: { run: string }) => t.run), ["app/slow"]);
+  });
+});
+
+async function exists(path: string): Promise<boolean> {
+  return await Deno.stat(path).then(() => true, () => false);
+}

@@ -19,6 +19,7 @@ import {
 } from "../../results/export/run_series.ts";
 import { encodeWriteRequest } from "../../results/export/remote_write.ts";
 import { otlpRequest } from "../../results/export/otlp_json.ts";
+import { encodeOtlpRequest } from "../../results/export/otlp_protobuf.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import type { TelemetrySeries } from "../../results/mod.ts";
 import type { PlannedRun } from "../../scenarios/plan_types.ts";
@@ -179,10 +180,16 @@ const USER_AGENT = `loadlab/${denoJson.version}`;
 
 /** The body of a batch for the output's kind. */
 function encoderOf(output: MetricsOutput): (points: ExportPoint[]) => EncodedBatch {
-  if (output.kind === "otlp") {
+  if (output.kind === "otlp-json") {
     return (points) => ({
       body: JSON.stringify(otlpRequest(points, denoJson.version)),
       headers: { "content-type": "application/json", "user-agent": USER_AGENT },
+    });
+  }
+  if (output.kind === "otlp") {
+    return (points) => ({
+      body: encodeOtlpRequest(otlpRequest(points, denoJson.version)).slice(),
+      headers: { "content-type": "application/x-protobuf", "user-agent": USER_AGENT },
     });
   }
   return (points) => ({

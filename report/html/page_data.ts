@@ -7,6 +7,7 @@
  * changes, comparison matrices and sweeps with their knees. Pure; the page only draws what this returns.
  */
 import { shardsLine } from "../shards_line.ts";
+import { exportNote } from "../../results/export/summary.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
@@ -124,6 +125,8 @@ export interface PageData {
   redaction: string | null;
   /** CPU profiles to diff and what profiling costs; absent or null when no run was profiled. */
   profiles?: PageProfiles | null;
+  /** What each `--out` metrics output sent, qualified when points were not delivered; null without one. */
+  metricsOut: string | null;
 }
 
 const r4 = round4;
@@ -332,5 +335,6 @@ export function buildPageData(
     shards: shardsLine(results),
     redaction: redactionLine(results.redaction),
     profiles: buildPageProfiles(results.runs),
+    metricsOut: exportNote(results.export),
   };
 }

@@ -12,6 +12,7 @@ import type { ResultsFile } from "../../results/mod.ts";
 import { buildCompare, type CompareRow } from "./compare.ts";
 import { clientSource, htmlPage, renderReport } from "./render.ts";
 import type { SiteEntry, SiteNav } from "./site_data.ts";
+import { undelivered } from "../../results/export/summary.ts";
 
 /** One results file of the site; `id` is unique, made of letters, digits, `.`, `_` and `-`. */
 export interface SiteExperiment {
@@ -33,6 +34,13 @@ export function siteEntries(experiments: SiteExperiment[]): SiteEntry[] {
     rps: r.runs.map((run) => Math.round(run.rps * 10) / 10),
     complete: r.complete ?? null,
     quick: r.experiment.quick === true,
+    metricsOut: r.export?.length
+      ? {
+        outputs: r.export.map((s) => `${s.kind}: ${s.intervalsSent} sent, ${undelivered(s)} not delivered`)
+          .join("; "),
+        undelivered: r.export.reduce((n, s) => n + undelivered(s), 0),
+      }
+      : null,
   })).sort((a, b) => b.createdAt.localeCompare(a.createdAt));
 }
 

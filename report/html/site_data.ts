@@ -21,6 +21,11 @@ export interface SiteEntry {
   complete: boolean | null;
   /** Run with `--quick` (shorter runs of the same shape): its numbers are not the full study's. */
   quick: boolean;
+  /**
+   * `--out` metrics outputs: each one's kind and counts (no URL or error: the index is not redacted), and
+   * the points not delivered over all of them; null without `--out`.
+   */
+  metricsOut: { outputs: string; undelivered: number } | null;
 }
 
 /** What every site page embeds as `#loadlab-site`: where it is and what it can link to. */

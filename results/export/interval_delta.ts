@@ -13,7 +13,7 @@ import type { IntervalCounts } from "../interval_counts.ts";
 export interface IntervalDelta extends IntervalCounts {
   /** Interval index from the start of the measured run (after warm-up). */
   index: number;
-  /** The interval's end, ms since the epoch. */
+  /** The interval's end, ms since the epoch; never later than when it was handed on (a last, partial interval). */
   endEpochMs: number;
   /** Failed requests by kind (results' error kinds). */
   errorKinds: Record<string, number>;

@@ -1,7 +1,7 @@
 /**
  * @module
  * A metrics output as written after `--out` or in an experiment's `out:` list: `KIND=URL`, KIND one of
- * `prometheus-remote-write` and `otlp`, URL http(s). `parseMetricsOutput` gives the output or the one
+ * `prometheus-remote-write`, `otlp` (OTLP/HTTP protobuf) and `otlp-json` (OTLP/HTTP JSON), URL http(s). `parseMetricsOutput` gives the output or the one
  * sentence saying what is wrong and how to write it (the caller prefixes the flag or field). Credentials
  * in the URL become a basic `Authorization` header (fetch refuses them in a URL) and leave the URL that
  * results keep; an OTLP URL without a path gets `/v1/metrics`, as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
@@ -22,6 +22,7 @@ export interface MetricsOutput {
 export const METRICS_OUT_EXAMPLES: Record<MetricsOutKind, string> = {
   "prometheus-remote-write": "prometheus-remote-write=http://127.0.0.1:9090/api/v1/write",
   otlp: "otlp=http://127.0.0.1:4318/v1/metrics",
+  "otlp-json": "otlp-json=http://127.0.0.1:4318/v1/metrics",
 };
 
 const BOTH = `e.g. ${METRICS_OUT_EXAMPLES["prometheus-remote-write"]} or ${METRICS_OUT_EXAMPLES.otlp}`;
@@ -61,6 +62,6 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
     url.username = "";
     url.password = "";
   }
-  if (kind === "otlp" && url.pathname === "/") url.pathname = "/v1/metrics";
+  if (kind !== "prometheus-remote-write" && url.pathname === "/") url.pathname = "/v1/metrics";
   return { kind, url: url.href, headers };
 }

@@ -5,7 +5,9 @@
  * names, enums as numbers, 64-bit integers as decimal strings): counters as monotonic cumulative sums,
  * the latency as a cumulative exponential histogram (scale 8, the Prometheus native histogram's buckets
  * with the index shifted by one), gauges as gauges. One resource (`service.name` loadlab), one scope.
- * Pure.
+ * This object is the message: `--out otlp-json` sends it as JSON, `--out otlp` (OTLP/HTTP's default
+ * encoding) as protobuf bytes written from it (results/export/otlp_protobuf.ts), so both carry the same
+ * numbers. Pure.
  */
 import { COUNTERS, type ExportPoint, METRICS } from "./run_series.ts";
 import { denseBuckets } from "./native_histogram.ts";
@@ -13,9 +15,49 @@ import { denseBuckets } from "./native_histogram.ts";
 /** AggregationTemporality CUMULATIVE. */
 const CUMULATIVE = 2;
 
-type Attribute = { key: string; value: { stringValue: string } };
+/** A KeyValue with a string AnyValue. */
+export type OtlpAttribute = { key: string; value: { stringValue: string } };
 
-function attributes(labels: Record<string, string>): Attribute[] {
+/** What every data point has; 64-bit integers as decimal strings, as the JSON mapping writes them. */
+interface OtlpPointBase {
+  attributes: OtlpAttribute[];
+  startTimeUnixNano: string;
+  timeUnixNano: string;
+}
+
+/** NumberDataPoint: a counter's or a gauge's value. */
+export type OtlpNumberPoint = OtlpPointBase & ({ asInt: string } | { asDouble: number });
+
+/** ExponentialHistogramDataPoint (positive buckets only: latencies are never negative). */
+export interface OtlpExponentialPoint extends OtlpPointBase {
+  count: string;
+  sum: number;
+  scale: number;
+  zeroCount: string;
+  zeroThreshold: number;
+  positive: { offset: number; bucketCounts: string[] };
+  min?: number;
+  max?: number;
+}
+
+/** Metric, with the one kind of data loadlab sends for it. */
+export type OtlpMetric =
+  & { name: string; description?: string; unit: string }
+  & (
+    | { sum: { aggregationTemporality: number; isMonotonic: boolean; dataPoints: OtlpNumberPoint[] } }
+    | { gauge: { dataPoints: OtlpNumberPoint[] } }
+    | { exponentialHistogram: { aggregationTemporality: number; dataPoints: OtlpExponentialPoint[] } }
+  );
+
+/** ExportMetricsServiceRequest as loadlab fills it: one resource, one scope. */
+export interface OtlpRequest {
+  resourceMetrics: {
+    resource: { attributes: OtlpAttribute[] };
+    scopeMetrics: { scope: { name: string; version: string }; metrics: OtlpMetric[] }[];
+  }[];
+}
+
+function attributes(labels: Record<string, string>): OtlpAttribute[] {
   return Object.entries(labels).map(([key, value]) => ({ key, value: { stringValue: value } }));
 }
 
@@ -25,24 +67,24 @@ export function unixNano(epochMs: number): string {
 }
 
 /** The request body of a batch of points (`JSON.stringify` it). */
-export function otlpRequest(points: ExportPoint[], version: string): Record<string, unknown> {
-  const base = (p: ExportPoint, extra: Record<string, string> = {}) => ({
+export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest {
+  const base = (p: ExportPoint, extra: Record<string, string> = {}): OtlpPointBase => ({
     attributes: attributes({ ...p.labels, ...extra }),
     startTimeUnixNano: unixNano(p.startEpochMs),
     timeUnixNano: unixNano(p.timestampMs),
   });
-  const sum = (name: string, description: string, unit: string, dataPoints: unknown[]) => ({
+  const sum = (name: string, description: string, unit: string, dataPoints: OtlpNumberPoint[]) => ({
     name,
     description,
     unit,
     sum: { aggregationTemporality: CUMULATIVE, isMonotonic: true, dataPoints },
   });
-  const gauge = (name: string, unit: string, dataPoints: unknown[]) => ({
+  const gauge = (name: string, unit: string, dataPoints: OtlpNumberPoint[]) => ({
     name,
     unit,
     gauge: { dataPoints },
   });
-  const metrics = [
+  const metrics: OtlpMetric[] = [
     ...COUNTERS.map((c) =>
       sum(
         c.otlp,
@@ -79,7 +121,7 @@ export function otlpRequest(points: ExportPoint[], version: string): Record<stri
     ),
     gauge(METRICS.cpu.otlp, "%", telemetryPoints(points, "cpuPercent", base)),
     gauge(METRICS.rss.otlp, "By", telemetryPoints(points, "rssBytes", base)),
-  ].filter((m) => !("gauge" in m) || (m.gauge as { dataPoints: unknown[] }).dataPoints.length > 0);
+  ].filter((m) => !("gauge" in m) || m.gauge.dataPoints.length > 0);
   return {
     resourceMetrics: [{
       resource: { attributes: attributes({ "service.name": "loadlab", "service.version": version }) },
@@ -88,8 +130,8 @@ export function otlpRequest(points: ExportPoint[], version: string): Record<stri
   };
 }
 
-function histogramPoint(base: (p: ExportPoint) => Record<string, unknown>) {
-  return (p: ExportPoint) => {
+function histogramPoint(base: (p: ExportPoint) => OtlpPointBase) {
+  return (p: ExportPoint): OtlpExponentialPoint => {
     const h = p.latency;
     const { offset, bucketCounts } = denseBuckets(h);
     return {
@@ -108,8 +150,8 @@ function histogramPoint(base: (p: ExportPoint) => Record<string, unknown>) {
 function telemetryPoints(
   points: ExportPoint[],
   field: "cpuPercent" | "rssBytes",
-  base: (p: ExportPoint, extra: Record<string, string>) => Record<string, unknown>,
-): unknown[] {
+  base: (p: ExportPoint, extra: Record<string, string>) => OtlpPointBase,
+): OtlpNumberPoint[] {
   return points.flatMap((p) =>
     p.telemetry.flatMap((t) => {
       const value = t[field];

@@ -1,8 +1,10 @@
 /**
  * @module
- * The few protocol-buffers wire types Prometheus' remote-write `WriteRequest` needs, written by hand:
- * varints (uint64, int64 of non-negative values, sint32/sint64 zig-zag), doubles and length-delimited
- * strings and nested messages. Numbers are JS numbers, exact up to 2^53 (counts, millisecond timestamps).
+ * The few protocol-buffers wire types Prometheus' remote-write `WriteRequest` and OTLP's
+ * `ExportMetricsServiceRequest` need, written by hand: varints (uint64, int64 of non-negative values,
+ * sint32/sint64 zig-zag, packed or not), fixed64/sfixed64, doubles and length-delimited strings and nested
+ * messages. Numbers are JS numbers, exact up to 2^53 (counts, millisecond timestamps); fixed64 takes a
+ * bigint, as OTLP's nanosecond timestamps are beyond 2^53.
  * A nested message is written into its own writer and copied in with its length, which is simple and,
  * for a request of a few hundred series, cheap. Pure.
  */
@@ -73,6 +75,32 @@ export class ProtoWriter {
         w.#varint(value >= 0 ? value * 2 : -value * 2 - 1);
       }
     });
+  }
+
+  /** repeated uint64 field of non-negative values, packed. */
+  packedUint(field: number, values: number[]): this {
+    return this.message(field, (w) => {
+      for (const value of values) {
+        if (!Number.isSafeInteger(value) || value < 0) {
+          throw new RangeError(`not a safe unsigned integer: ${value}`);
+        }
+        w.#varint(value);
+      }
+    });
+  }
+
+  /** fixed64 or sfixed64 field (8 bytes little-endian; a negative value as its two's complement). */
+  fixed64(field: number, value: bigint): this {
+    const v = BigInt.asUintN(64, value);
+    this.#tag(field, WIRE_FIXED64);
+    this.#ensure(8);
+    const lo = Number(v & 0xffffffffn), hi = Number(v >> 32n);
+    for (let i = 0; i < 4; i++) {
+      this.#buf[this.#len + i] = (lo >>> (8 * i)) & 0xff;
+      this.#buf[this.#len + 4 + i] = (hi >>> (8 * i)) & 0xff;
+    }
+    this.#len += 8;
+    return this;
   }
 
   /** double field (little-endian IEEE 754). */

@@ -39,3 +39,30 @@ Deno.test("protobuf writer: millisecond timestamps beyond 2^32 and a growing buf
   for (let i = 0; i < 1000; i++) w.string(1, "label-value");
   assertEquals(w.finish().length, 1000 * 13);
 });
+
+Deno.test("protobuf writer: fixed64 of nanoseconds beyond 2^53, sfixed64 of a negative value, packed uint64", () => {
+  // 1_700_000_000_000_000_000 = 0x17979CFE362A0000, little-endian after the tag 0x11 (field 2, wire 1).
+  assertEquals(bytes(new ProtoWriter().fixed64(2, 1_700_000_000_000_000_000n)), [
+    0x11,
+    0x00,
+    0x00,
+    0x2a,
+    0x36,
+    0xfe,
+    0x9c,
+    0x97,
+    0x17,
+  ]);
+  assertEquals(bytes(new ProtoWriter().fixed64(6, -1n)), [0x31, ...new Array(8).fill(0xff)]);
+  // Packed repeated uint64 [3, 270, 86942] -> 22 06 03 8e 02 9e a7 05 (the documentation's example).
+  assertEquals(bytes(new ProtoWriter().packedUint(4, [3, 270, 86942])), [
+    0x22,
+    0x06,
+    0x03,
+    0x8e,
+    0x02,
+    0x9e,
+    0xa7,
+    0x05,
+  ]);
+});

@@ -1,14 +1,15 @@
 /**
  * @module
- * What a metrics output did, as results.json keeps it (`export`, one entry per `--out KIND=URL`) and the
- * terminal prints it: points (one per run and interval) sent and acknowledged, dropped (the queue was
+ * What a metrics output did, as results.json keeps it (`export`, one entry per `--out KIND=URL`), the
+ * terminal prints it and a report's header and the site's index show it: points (one per run and interval) sent and acknowledged, dropped (the queue was
  * full, or the flush at the end ran out of time) and failed (the receiver refused them or could not be
  * reached after the retries), the POSTs and retries made and the last error. Cumulative counters lose
  * nothing when a point is dropped or failed: the next point sent carries the totals. Pure.
  */
 import { z } from "zod";
 
-export const METRICS_OUT_KINDS = ["prometheus-remote-write", "otlp"] as const;
+/** `otlp` sends OTLP/HTTP's default encoding, protobuf; `otlp-json` its JSON encoding. */
+export const METRICS_OUT_KINDS = ["prometheus-remote-write", "otlp", "otlp-json"] as const;
 export type MetricsOutKind = (typeof METRICS_OUT_KINDS)[number];
 
 const count = z.number().int().min(0);
@@ -33,9 +34,35 @@ export type ExportSummary = z.output<typeof exportSummarySchema>;
 
 /** "metrics out: prometheus-remote-write 120 intervals sent, 0 dropped" (and failures with the last error). */
 export function exportLine(s: ExportSummary): string {
+  return `metrics out: ${exportClause(s)}`;
+}
+
+/** "otlp 0 intervals sent, 0 dropped, 33 failed (last error: ...)": one output, as the terminal says it. */
+function exportClause(s: ExportSummary): string {
   const failed = s.intervalsFailed > 0 ? `, ${s.intervalsFailed} failed` : "";
   const error = s.lastError !== undefined && (s.intervalsFailed > 0 || s.retries > 0)
     ? ` (last error: ${s.lastError})`
     : "";
-  return `metrics out: ${s.kind} ${s.intervalsSent} intervals sent, ${s.intervalsDropped} dropped${failed}${error}`;
+  return `${s.kind} ${s.intervalsSent} intervals sent, ${s.intervalsDropped} dropped${failed}${error}`;
+}
+
+/** Points an output did not deliver (dropped or failed): its receiver's series have gaps or end early. */
+export function undelivered(s: ExportSummary): number {
+  return s.intervalsDropped + s.intervalsFailed;
+}
+
+/**
+ * The outputs of a results file in one short line for a report's header: each output's clause and
+ * receiver, and when points were not delivered "incomplete at the receiver", since the dashboards fed
+ * from it then miss stretches of the run (its cumulative totals arrive only if a later point did). Null
+ * without `--out`.
+ */
+export function exportNote(summaries: ExportSummary[] | undefined): string | null {
+  if (!summaries?.length) return null;
+  return summaries.map((s) => {
+    const missing = undelivered(s);
+    const total = missing + s.intervalsSent;
+    return `${exportClause(s)} to ${s.url}` +
+      (missing > 0 ? ` — incomplete at the receiver: ${missing} of ${total} not delivered` : "");
+  }).join("; ");
 }

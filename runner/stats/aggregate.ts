@@ -84,7 +84,6 @@ export class RunAggregator {
   readonly #tailIntervals: number;
   /** Highest interval index seen, -1 before the first sample. */
   #lastIndex = -1;
-  readonly #onComplete: AggregatorOptions["onComplete"];
   readonly #total: Histogram = createHistogram();
   readonly #rawTotal: Histogram | null;
   readonly #connectTotal: Histogram = createHistogram();
@@ -106,7 +105,6 @@ export class RunAggregator {
     // The live window (1 s) is read from these encodings too.
     const tailMs = Math.max(opts.foldWindowMs ?? DEFAULT_FOLD_WINDOW_MS, 1000);
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
-    this.#onComplete = opts.onComplete;
     this.#onInterval = opts.onInterval;
   }
 
@@ -159,7 +157,6 @@ export class RunAggregator {
       const done = completeInterval(slot);
       this.#complete.set(index, done);
       this.#open.delete(index);
-      this.#onComplete?.(index, done);
       if (!this.#keepIntervalHistograms) this.#encodedTail.push(index);
     }
     const oldest = this.#lastIndex - this.#tailIntervals;

@@ -222,7 +222,7 @@ Deno.test("errors by kind of intervals past the measured duration fold into its 
   assertEquals(intervals.map((iv) => iv.errorKinds), [{}, { timeout: 1, "closed-early": 1 }]);
 });
 
-Deno.test("onComplete: each interval once, in index order, when every worker reported it, with its counts", () => {
+Deno.test("onInterval: each interval once, in index order, when every worker reported it, with its counts", () => {
   const workers = [newRecorder(false), newRecorder(false)];
   const endMs = feed((k) => workers[k % 2], 2000);
   const seen: Array<[number, number]> = [];
@@ -230,7 +230,7 @@ Deno.test("onComplete: each interval once, in index order, when every worker rep
     intervalMs: INTERVAL_MS,
     uncorrected: false,
     workers: 2,
-    onComplete: (index, iv) => seen.push([index, iv.requests + iv.errors]),
+    onInterval: (iv) => seen.push([iv.index, iv.requests + iv.errors]),
   });
   // Worker 1 runs ahead: nothing completes until worker 0 reports the same intervals.
   const early = workers[1].drain(ORIGIN_MS + 400, false);

@@ -5,7 +5,6 @@
  * about its bookkeeping.
  */
 import type { RunResult } from "../../results/mod.ts";
-import type { CompleteInterval } from "./interval_accumulator.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 
 /** The statistics part of a `RunResult`; the runner adds the identity and configuration fields. */
@@ -62,14 +61,11 @@ export interface AggregatorOptions {
    */
   foldWindowMs?: number;
   /**
-   * Told of each interval once every worker has reported it, in index order, while the run goes on
-   * (thresholds with `abortOnFail` are judged on these). Read only: its encodings are still to settle.
-   */
-  onComplete?(index: number, interval: Readonly<CompleteInterval>): void;
-  /**
-   * Told each interval once every worker reported it, and any sample that came later (`late`): what a
-   * metrics exporter streams. Called on the samples' path, so it must only queue; `endEpochMs` is 0 here
-   * (the aggregator knows no wall clock; runner/attack.ts sets it).
+   * Told of each interval once every worker has reported it, in index order, while the run goes on, and
+   * of any sample that came later (`late`: counts to add, not an interval of its own). Its one listener,
+   * runner/attack.ts, hands it to thresholds with `abortOnFail` and to metrics exporters. Called on the
+   * samples' path, so it must only queue or count; `endEpochMs` is 0 here (the aggregator knows no wall
+   * clock; runner/attack.ts sets it).
    */
   onInterval?(delta: IntervalDelta): void;
 }

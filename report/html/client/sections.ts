@@ -43,6 +43,7 @@ export function renderHeader(data: PageData): HTMLElement {
       ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
       ...headerRunFacts(data),
       ...(data.redaction ? [["secrets", data.redaction] as [string, string]] : []),
+      ...(data.metricsOut ? [["metrics out", data.metricsOut] as [string, string]] : []),
     ]),
   );
   const compat = npmCompatNote(data.runs);

@@ -2,7 +2,8 @@
 /**
  * @module
  * The index page of `loadlab site` (report/html/site.ts): one row per experiment (name linking to its
- * report, the folder it was read from, quick or full, date, git commit, runs, thresholds passed and failed, a sparkline of every run's req/s) and
+ * report, the folder it was read from, quick or full, date, git commit, runs, thresholds passed and failed,
+ * what its `--out` metrics outputs delivered, a sparkline of every run's req/s) and
  * the baseline/candidate picker that opens the comparison. Every string reaches the DOM as text; the
  * sparkline is SVG built with attributes, no markup, no inline style (the CSP allows none). Inlined by
  * source text like every client module (see dom.ts); `loadlabIndex()` is the page's entry.
@@ -49,6 +50,7 @@ export function renderIndexTable(entries: SiteEntry[]): HTMLElement {
     { label: "git commit" },
     { label: "runs", num: true },
     { label: "thresholds", title: "passed / failed" },
+    { label: "metrics out", title: "--out: intervals streamed to Prometheus / OpenTelemetry while it ran" },
     { label: "req/s per run" },
   ];
   const rows: Cell[][] = entries.map((e) => [
@@ -74,9 +76,22 @@ export function renderIndexTable(entries: SiteEntry[]): HTMLElement {
       ),
       sort: e.thresholdsFailed,
     },
+    metricsOutCell(e.metricsOut),
     { node: sparkline(e.rps), sort: Math.max(0, ...e.rps) },
   ]);
   return sortableTable(headers, rows, "site-index");
+}
+
+/** "all sent", or how many points the receivers miss (their series are incomplete); "–" without `--out`. */
+export function metricsOutCell(m: SiteEntry["metricsOut"]): Cell {
+  if (m === null) return { node: h("span", { class: "muted" }, "–"), sort: -1 };
+  return {
+    node: m.undelivered > 0
+      ? h("span", { class: "bad" }, `incomplete: ${m.undelivered} not delivered`)
+      : h("span", { class: "good" }, "all sent"),
+    title: m.outputs,
+    sort: m.undelivered,
+  };
 }
 
 /** Builds the index page from `#loadlab-data` (the entries) and `#loadlab-site`. */

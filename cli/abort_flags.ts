@@ -1,0 +1,36 @@
+/**
+ * @module
+ * `--abort-on-fail` and `--delay-abort-eval D` of `attack` and `run` (k6's `abortOnFail` and
+ * `delayAbortEval` for every threshold of the command: its `--threshold`s, or the experiment's
+ * `thresholds:`): read and checked here, before any load. Both commands refuse `--delay-abort-eval`
+ * alone and `--abort-on-fail` with `--segment` (a shard runs part of the load, and its thresholds wait
+ * for `loadlab merge`); each checks that it has a threshold at all where it knows its thresholds.
+ */
+import type { FlagSpec } from "./argv.ts";
+import type { FlagValues } from "./flag_values.ts";
+import { UsageError } from "./usage_error.ts";
+
+export const ABORT_FLAGS: FlagSpec[] = [
+  { long: "abort-on-fail", takesValue: false },
+  { long: "delay-abort-eval", takesValue: true, example: "10s" },
+];
+
+/** `--abort-on-fail`'s request: `delayMs` when `--delay-abort-eval` was given. */
+export interface AbortOnFailArg {
+  delayMs?: number;
+}
+
+/** The flags' request, or undefined without `--abort-on-fail`; throws `UsageError` on a bad combination. */
+export function abortOnFailArg(flags: FlagValues): AbortOnFailArg | undefined {
+  const delayMs = flags.durationMs("delay-abort-eval");
+  if (!flags.has("abort-on-fail")) {
+    if (delayMs !== undefined) throw new UsageError("--delay-abort-eval needs --abort-on-fail");
+    return undefined;
+  }
+  if (flags.has("segment")) {
+    throw new UsageError(
+      "--abort-on-fail judges the whole load, and a --segment runs part of it; drop one of them",
+    );
+  }
+  return delayMs === undefined ? {} : { delayMs };
+}
