@@ -44,11 +44,15 @@ export interface TlsTransport {
 
 const ALPN = ["http/1.1"];
 
-/** The TLS transport for `serverName` (SNI and verified name) with the run's options and files. */
+/**
+ * The TLS transport for `serverName` (SNI and verified name) with the run's options and files; `alpn`:
+ * the protocols offered (HTTP/2 runs offer `h2`).
+ */
 export function tlsTransport(
   serverName: string,
   options: TlsOptions | undefined,
   material: TlsMaterial,
+  alpn: readonly string[] = ALPN,
 ): TlsTransport {
   const insecure = options?.insecure ?? false;
   const useNode = insecure || material.cert !== undefined;
@@ -57,8 +61,9 @@ export function tlsTransport(
     first ??= info;
   };
   const transport: Transport = useNode
-    ? (hostname, port, signal) => nodeConnect(hostname, port, signal, serverName, insecure, material, note)
-    : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note);
+    ? (hostname, port, signal) =>
+      nodeConnect(hostname, port, signal, serverName, insecure, material, note, alpn)
+    : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note, alpn);
   return { transport, client: useNode ? "node:tls" : "deno", info: () => first };
 }
 
@@ -69,6 +74,7 @@ async function denoConnect(
   serverName: string,
   material: TlsMaterial,
   note: (info: TlsSessionInfo) => void,
+  alpn: readonly string[],
 ): Promise<TlsTransportConn> {
   const tcp = await Deno.connect({ hostname, port, transport: "tcp", signal });
   tcp.setNoDelay(true);
@@ -76,7 +82,7 @@ async function denoConnect(
   const tls = await Deno.startTls(tcp, {
     hostname: serverName,
     caCerts: material.caCerts,
-    alpnProtocols: ALPN,
+    alpnProtocols: [...alpn],
   });
   // The handshake cannot take the signal; closing the socket on abort fails it instead.
   const onAbort = () => tls.close();
@@ -104,6 +110,7 @@ function nodeConnect(
   insecure: boolean,
   material: TlsMaterial,
   note: (info: TlsSessionInfo) => void,
+  alpn: readonly string[],
 ): Promise<TlsTransportConn> {
   return new Promise((resolve, reject) => {
     let startMs = performance.now();
@@ -113,7 +120,7 @@ function nodeConnect(
       // node:tls sends no SNI for an IP literal (and refuses one as servername); it verifies the host then.
       ...(isIP(serverName) === 0 ? { servername: serverName } : {}),
       rejectUnauthorized: !insecure,
-      ALPNProtocols: ALPN,
+      ALPNProtocols: [...alpn],
       ...(material.caCerts.length > 0 ? { ca: material.caCerts } : {}),
       ...(material.cert !== undefined ? { cert: material.cert, key: material.key } : {}),
     });

@@ -11,7 +11,7 @@
  * warm-up are run but not counted in the flow results. With `per-arrival` every arrival (a session, or
  * a single request without flows) opens its own connection and closes it after.
  */
-import type { Connection, ConnectionShared } from "../http/connection.ts";
+import type { ConnectionShared, LoadConnection } from "../http/connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow } from "./flow_plan.ts";
@@ -47,7 +47,7 @@ export class FlowSessions {
    * One session on `conn`; `arrivalMs` is its intended start (negative: now, the closed models).
    * Resolves with the number of responses received.
    */
-  async run(run: SessionRun, conn: Connection, arrivalMs: number): Promise<number> {
+  async run(run: SessionRun, conn: LoadConnection, arrivalMs: number): Promise<number> {
     const flowIndex = this.#picker.next();
     const flow = this.#flows[flowIndex];
     const startMs = arrivalMs < 0 ? performance.now() : arrivalMs;

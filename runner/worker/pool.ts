@@ -149,6 +149,7 @@ function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
     // Every worker chose from the same config and URL, so they agree.
     transport: summaries[0]?.transport ?? "deno",
     transportFallback: summaries[0]?.transportFallback ?? null,
+    protocol: summaries[0]?.protocol ?? "http1",
   };
 }
 
@@ -159,6 +160,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
     let maxConnectsInFlight = 0;
     let logError: string | undefined;
     let tlsSession: LoadRunSummary["tlsSession"] = null;
+    let maxStreamsPerConnection = 0;
     for (const w of workers) {
       w.onerror = (e) => {
         e.preventDefault();
@@ -179,8 +181,15 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
             maxConnectsInFlight += msg.summary.maxConnectsInFlight;
             logError ??= msg.summary.logError;
             tlsSession ??= msg.summary.tlsSession;
+            maxStreamsPerConnection = Math.max(maxStreamsPerConnection, msg.summary.maxStreamsPerConnection);
             if (--remaining === 0) {
-              resolve({ activeMs, maxConnectsInFlight, tlsSession, ...(logError ? { logError } : {}) });
+              resolve({
+                activeMs,
+                maxConnectsInFlight,
+                tlsSession,
+                maxStreamsPerConnection,
+                ...(logError ? { logError } : {}),
+              });
             }
             break;
           case "failed":
