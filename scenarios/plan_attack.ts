@@ -94,6 +94,7 @@ const LOAD_KEYS: Record<string, string> = {
   requests: "requests",
   maxConnections: "maxConnections",
   pipelining: "pipelining",
+  streams: "streams",
   workers: "workers",
   timeout: "timeoutMs",
 };

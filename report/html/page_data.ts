@@ -7,6 +7,7 @@
  * changes, comparison matrices and sweeps with their knees. Pure; the page only draws what this returns.
  */
 import { shardsLine } from "../shards_line.ts";
+import { protocolTag } from "../text_format.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
@@ -149,6 +150,11 @@ export function groupKey(run: RunResult): string {
 }
 
 function groupLabel(run: RunResult): string {
+  const protocol = protocolTag(run);
+  return protocol === "" ? plainGroupLabel(run) : `${plainGroupLabel(run)} [${protocol}]`;
+}
+
+function plainGroupLabel(run: RunResult): string {
   if (run.repeat === undefined) return run.name;
   const parts = [run.variant, run.load].filter((p): p is string => p !== undefined);
   if (run.sweep) parts.push(`${run.sweep.parameter}=${run.sweep.value}`);
