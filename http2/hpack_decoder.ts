@@ -79,7 +79,7 @@ export class HpackDecoder {
   private readonly maxHeaderListBytes: number;
   /** Read position in the block being decoded. */
   private pos = 0;
-  // The current field's name and value (where their bytes lie), set by `name*`/`readString`.
+  // Where the current field's name and value bytes lie: set by `nameAt`, `indexed` and `readString`.
   private nBuf: Uint8Array = STATIC_BYTES;
   private nOff = 0;
   private nLen = 0;

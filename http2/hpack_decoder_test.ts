@@ -182,3 +182,13 @@ Deno.test("a new entry may name an entry it evicts (RFC 7541 4.4)", () => {
   assertEquals(again, seen);
   assertEquals(d.tableSizeBytes, 56);
 });
+
+Deno.test("a block inside a larger buffer (a frame in a read buffer) decodes between its offsets only", () => {
+  const c61 = hex((specExamples as SpecExample[]).find((e) => e.id === "C.6.1")!.input);
+  const buf = new Uint8Array(c61.length + 20).fill(0x80); // 0x80 around it: index 0, an error if read
+  buf.set(c61, 7);
+  const d = new HpackDecoder(256);
+  assertEquals(d.decodeStatus(buf, 7, 7 + c61.length), 302);
+  assertEquals(d.tableSizeBytes, 222);
+  assertEquals(d.decodeStatus(buf, 7, 7), 0, "an empty block");
+});

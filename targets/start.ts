@@ -243,10 +243,13 @@ async function tlsFilesOf(
   return await serveTlsFiles(tls, dir, prefix);
 }
 
-/** An HTTP client trusting a self-signed target's CA, closed with the target; undefined otherwise. */
+/**
+ * An HTTP client trusting a self-signed target's CA, closed with the target; undefined otherwise. HTTP/1.1
+ * only: the balancer answers its stats path on HTTP/1.1 and relays an h2 connection to an instance.
+ */
 function statsClient(stack: Stack, tls: ServeTlsFiles | undefined): Deno.HttpClient | undefined {
   if (!tls?.caFile) return undefined;
-  const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(tls.caFile)] });
+  const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(tls.caFile)], http2: false });
   stack.push(() => Promise.resolve(client.close()));
   return client;
 }

@@ -11,10 +11,11 @@
  * bodies stream, and a request costs a read and a write on each side. The node:http client it replaced
  * cost about 90 µs of CPU per `/` request, ten times an instance (docs/TARGETS.md has the numbers).
  * Requests on one client connection are forwarded one after another, so pipelined requests are answered
- * in order.
+ * in order. HTTP/2 (h2c, or h2 by ALPN with `tls`) is relayed per connection instead (forward_h2.ts).
  */
 import { Framing } from "../../http1/message_framer.ts";
 import { BufferedConn, UpstreamPool, writeAll } from "./forward_conn.ts";
+import { opensWithH2Preface, relayH2 } from "./forward_h2.ts";
 import { exchange } from "./forward_exchange.ts";
 import {
   INCOMPLETE,
@@ -38,6 +39,8 @@ export interface Balancer {
   opened(): number[];
   /** 502s answered for each instance: unreachable, or an answer refused for ambiguous framing. */
   badGateways(): number[];
+  /** HTTP/2 client connections relayed to each instance (each counts as in flight while it lasts). */
+  h2Connections: number[];
   close(): void;
 }
 
@@ -56,7 +59,18 @@ export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balan
   const pools = upstreamUrls.map((u) => new UpstreamPool(u));
   const inFlight = pools.map(() => 0);
   const sent = pools.map(() => 0);
+  const h2Connections = pools.map(() => 0);
   let next = 0;
+  const relay = async (client: BufferedConn): Promise<void> => {
+    const i = pickInstance(mode, inFlight, next++);
+    inFlight[i]++;
+    h2Connections[i]++;
+    try {
+      if (!(await relayH2(client, pools[i].hostname, pools[i].port))) pools[i].badGateways++;
+    } finally {
+      inFlight[i]--;
+    }
+  };
   const forward = async (client: BufferedConn, headEnd: number, req: MessageHead): Promise<boolean> => {
     const i = pickInstance(mode, inFlight, next++);
     inFlight[i]++;
@@ -71,9 +85,10 @@ export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balan
     plainAnswer(200, "OK", Object.fromEntries(sent.map((n, i) => [`instance${i + 1}`, n])), false);
   return {
     sent,
+    h2Connections,
     opened: () => pools.map((p) => p.opened),
     badGateways: () => pools.map((p) => p.badGateways),
-    serveConnection: (conn) => serveClient(new BufferedConn(conn), forward, stats),
+    serveConnection: (conn) => serveClient(new BufferedConn(conn), forward, stats, relay),
     close() {
       for (const pool of pools) pool.close();
     },
@@ -82,10 +97,16 @@ export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balan
 
 type Forward = (client: BufferedConn, headEnd: number, req: MessageHead) => Promise<boolean>;
 
-/** Reads requests from one client connection and forwards them one at a time. */
-async function serveClient(client: BufferedConn, forward: Forward, stats: () => Uint8Array): Promise<void> {
+/** Reads requests from one client connection and forwards them one at a time (or relays HTTP/2). */
+async function serveClient(
+  client: BufferedConn,
+  forward: Forward,
+  stats: () => Uint8Array,
+  relay: (client: BufferedConn) => Promise<void>,
+): Promise<void> {
   const req = newHead();
   try {
+    if (await opensWithH2Preface(client)) return await relay(client);
     for (;;) {
       let headEnd = parseRequestHead(client.buf, client.start, client.end, req);
       while (headEnd === INCOMPLETE) {
@@ -151,14 +172,14 @@ export function serveBalancer(
     port: number;
     upstreams: string[];
     mode: BalanceMode;
-    /** Terminate TLS here (PEM text); the upstreams stay plain HTTP. */
+    /** Terminate TLS here (PEM text), offering h2 and http/1.1 by ALPN; the upstreams stay plain (h2c). */
     tls?: { cert: string; key: string };
   },
 ): BalancerServer {
   const balancer = createBalancer(opts.upstreams, opts.mode);
   const address = { hostname: opts.hostname, port: opts.port };
   const listener: Deno.Listener = opts.tls
-    ? Deno.listenTls({ ...address, ...opts.tls })
+    ? Deno.listenTls({ ...address, ...opts.tls, alpnProtocols: ["h2", "http/1.1"] })
     : Deno.listen(address);
   // Each client connection with its serving loop, so a shutdown can close them and wait for the loops.
   const open = new Map<Deno.Conn, Promise<void>>();

@@ -1,0 +1,73 @@
+/**
+ * @module
+ * HTTP/2 through the balancer, per connection: a client connection that opens with the HTTP/2 preface (h2c
+ * with prior knowledge, or h2 chosen by ALPN on the balancer's TLS listener, RFC 9113 3.4) is relayed as
+ * bytes, both ways, to one instance picked by the balancing mode; the instances' Deno.serve reads the same
+ * preface and speaks h2c. So h2 is balanced per connection, not per request as HTTP/1.1 is: all the
+ * streams of one client connection go to one instance (a load of many connections still spreads; a few
+ * connections with many streams do not). The balancer's own stats path is not answered on such a
+ * connection (the instance answers its own). Parsing frames to balance each stream would make the
+ * balancer an HTTP/2 server and client of its own; relaying keeps its cost one read and one write.
+ */
+import { type BufferedConn, writeAll } from "./forward_conn.ts";
+
+/** The client connection preface of RFC 9113 3.4. */
+export const H2_PREFACE: Uint8Array = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+/**
+ * Whether the connection opens with the HTTP/2 preface, reading until it can tell (the first bytes that
+ * differ, or all 24). False at end of stream, leaving what was read for the HTTP/1.1 path.
+ */
+export async function opensWithH2Preface(client: BufferedConn): Promise<boolean> {
+  for (;;) {
+    const have = Math.min(client.end - client.start, H2_PREFACE.length);
+    for (let k = 0; k < have; k++) if (client.buf[client.start + k] !== H2_PREFACE[k]) return false;
+    if (have === H2_PREFACE.length) return true;
+    if (!(await client.fill())) return false;
+  }
+}
+
+/** Copies `from` to `to` until `from` ends or either breaks; then closes `to`'s write side. */
+async function pump(from: Deno.Conn, to: Deno.Conn, buf: Uint8Array): Promise<void> {
+  try {
+    for (let n = await from.read(buf); n !== null; n = await from.read(buf)) {
+      await writeAll(to, buf.subarray(0, n));
+    }
+  } catch { /* a reset on either side ends this direction */ }
+}
+
+/**
+ * Relays the client's connection (with the bytes it has buffered) to `hostname:port` until either side
+ * closes; false when the instance cannot be reached (the client is then closed: h2 has no 502 to send
+ * before the instance's SETTINGS).
+ */
+export async function relayH2(client: BufferedConn, hostname: string, port: number): Promise<boolean> {
+  let up: Deno.TcpConn;
+  try {
+    up = await Deno.connect({ hostname, port });
+  } catch {
+    return false;
+  }
+  up.setNoDelay(true);
+  try {
+    await writeAll(up, client.buf.subarray(client.start, client.end));
+    client.start = client.end;
+    const done = (conn: Deno.Conn) => () => {
+      try {
+        conn.close();
+      } catch { /* closed already */ }
+    };
+    // When one direction ends the connection is over for both: close both, which ends the other pump.
+    await Promise.race([
+      pump(client.conn, up, new Uint8Array(64 * 1024)).then(done(up)),
+      pump(up, client.conn, client.buf).then(done(client.conn)),
+    ]);
+  } catch {
+    /* the instance went away while the first bytes were written */
+  } finally {
+    try {
+      up.close();
+    } catch { /* closed already */ }
+  }
+  return true;
+}
