@@ -46,6 +46,7 @@ import {
   writeSettingsAck,
   writeWindowUpdate,
 } from "../../http2/frames.ts";
+import { hpackErrorName } from "../../http2/hpack_decoder.ts";
 import { H2Session, type H2Stream } from "./h2_session.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
@@ -245,7 +246,9 @@ export class H2Connection extends H2Session {
       );
     }
     const status = this.decoder.decodeStatus(block, from, to);
-    if (status < 0) return this.#error(COMPRESSION_ERROR, `HPACK decoding failed (${status})`, nowMs);
+    if (status < 0) {
+      return this.#error(COMPRESSION_ERROR, `HPACK decoding failed: ${hpackErrorName(status)}`, nowMs);
+    }
     const stream = this.streams.get(id);
     if (stream === undefined) {
       return this.#idle(id) ? this.#error(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
