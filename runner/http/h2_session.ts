@@ -128,6 +128,9 @@ export abstract class H2Session {
       this.#socketFailed(err, "read");
       return this.#takeSettled();
     },
+    // The pump drained the socket: one write for every frame the reads since the last one queued
+    // (over TLS one SSL_write, one record, instead of one per record read).
+    onDrained: () => this.flush(),
   };
   readonly #flushNow = () => this.flush();
   readonly #onWritten = (n: number) => {
@@ -259,10 +262,12 @@ export abstract class H2Session {
       }
       if (this.#sock !== sock) return;
       this.#batch(n, performance.now());
+      this.flush();
       this.#settledInBatch = false;
     }
   }
 
+  /** Inline read: frames handled; the write waits for `onDrained` (the pump's end of this socket's reads). */
   #onInlineRead(n: number | null): boolean {
     const inline = this.#inline!;
     this.#batch(n, inline.nowMs());
@@ -276,7 +281,7 @@ export abstract class H2Session {
     return settled;
   }
 
-  /** Bytes read (null: end of stream): frames handled, then one write of everything they queued. */
+  /** Bytes read (null: end of stream): frames handled; what they queued is written by the caller. */
   #batch(n: number | null, nowMs: number): void {
     if (n === null) {
       this.fail("closed-early", "the server closed the connection", nowMs);
@@ -296,7 +301,6 @@ export abstract class H2Session {
     } finally {
       this.#inBatch = false;
     }
-    this.flush();
   }
 
   /** Handles the complete frames in `in[0, inEnd)`; returns the bytes used (h2_frames_in.ts). */
