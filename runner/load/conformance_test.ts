@@ -245,6 +245,26 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol:
     }
   });
 
+  if (!http1) {
+    test("h2 streams: up to connections x streams requests at once, never more, counted per connection", async () => {
+      const target = startTarget();
+      try {
+        const r = await runAttack(parse({
+          url: target.url + "/slow",
+          model: "connections",
+          connections: 2,
+          streams: 4,
+          durationMs: 400,
+        }));
+        ok(target.maxOpen > 2 && target.maxOpen <= 8, `max concurrent ${target.maxOpen}`);
+        assertEquals([r.connects, r.streams, r.errors], [2, 4, {}]);
+        ok(r.maxStreamsPerConnection! > 1 && r.maxStreamsPerConnection! <= 4, `${r.maxStreamsPerConnection}`);
+      } finally {
+        await target.close();
+      }
+    });
+  }
+
   if (http1) {
     test("pipelining: -p 4 sends 4 requests per exchange and counts each", async () => {
       const target = startTarget();
