@@ -61,6 +61,25 @@ for (const transport of TRANSPORTS) {
     });
   });
 
+  Deno.test(`h2 [${transport}]: the server's SETTINGS_MAX_CONCURRENT_STREAMS holds streams back, all answered`, async () => {
+    if (!requireProgram("nginx") || !requireProgram("openssl")) return;
+    await withTempDir(async (dir) => {
+      const f = await makeTlsFixtures(dir);
+      const tls = await startNginx("nginx", [], {
+        directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey}; ` +
+          "http2_max_concurrent_streams 2;",
+      }, true);
+      try {
+        const r = await attackJson([tls.url, "--h2", "--streams", "8", "--cacert", f.ca], transport);
+        assertEquals(r.code, 0, r.stderr);
+        assertEquals([r.json.requests, r.json.errors], [300, {}]);
+        ok(r.json.maxStreamsPerConnection <= 2, `at most ${r.json.maxStreamsPerConnection} open at once`);
+      } finally {
+        await tls.stop();
+      }
+    });
+  });
+
   Deno.test(`h2 [${transport}]: auto keeps HTTP/1.1 where the server offers no h2, and --h2 says why it fails`, async () => {
     if (!requireProgram("nginx") || !requireProgram("openssl")) return;
     await withTempDir(async (dir) => {

@@ -373,11 +373,15 @@ export abstract class H2Session {
     if (this.#outStart === this.#outEnd) this.#outStart = this.#outEnd = 0;
   }
 
-  /** Starts `stream`'s request now, or queues it until a stream may be opened. */
+  /**
+   * Starts `stream`'s request now, or queues it until a stream may be opened. The first streams of a
+   * connection wait for the server's SETTINGS (one round trip, once): sent before it, streams above the
+   * server's SETTINGS_MAX_CONCURRENT_STREAMS would be refused.
+   */
   send(stream: H2Stream): void {
     if (
-      this.#sock === null || this.goingAway || this.streams.size >= this.peer.maxConcurrentStreams ||
-      this.pending.length > 0
+      this.#sock === null || this.goingAway || !this.gotSettings ||
+      this.streams.size >= this.peer.maxConcurrentStreams || this.pending.length > 0
     ) {
       this.pending.push(stream);
       return;
@@ -452,7 +456,7 @@ export abstract class H2Session {
   /** Opens waiting streams while the peer allows more. */
   startPending(): void {
     while (
-      this.pending.length > 0 && this.#sock !== null && !this.goingAway &&
+      this.pending.length > 0 && this.#sock !== null && !this.goingAway && this.gotSettings &&
       this.streams.size < this.peer.maxConcurrentStreams
     ) {
       this.#openStream(this.pending.shift()!);
