@@ -217,13 +217,15 @@ export class H2Connection extends H2Session {
 
   /** Appends a fragment of a continued header block; past `maxHeaderBytes` the connection ends. */
   #append(buf: Uint8Array, from: number, to: number, nowMs: number): boolean {
-    if (this.headerBlockLength + (to - from) > this.headerBlock.length) {
+    const max = this.shared.maxHeaderBytes;
+    if (this.headerBlockLength + (to - from) > max) {
       return this.#error(
         PROTOCOL_ERROR,
-        `a header block larger than ${this.headerBlock.length} bytes (--max-header-bytes)`,
+        `a header block larger than ${max} bytes (--max-header-bytes)`,
         nowMs,
       );
     }
+    if (this.headerBlock.length < max) this.headerBlock = new Uint8Array(max);
     this.headerBlock.set(buf.subarray(from, to), this.headerBlockLength);
     this.headerBlockLength += to - from;
     return true;
@@ -238,10 +240,11 @@ export class H2Connection extends H2Session {
     endStream: boolean,
     nowMs: number,
   ): boolean {
-    if (to - from > this.headerBlock.length) {
+    const max = this.shared.maxHeaderBytes;
+    if (to - from > max) {
       return this.#error(
         PROTOCOL_ERROR,
-        `a header block larger than ${this.headerBlock.length} bytes (--max-header-bytes)`,
+        `a header block larger than ${max} bytes (--max-header-bytes)`,
         nowMs,
       );
     }

@@ -43,8 +43,11 @@ import { tlsFailureMessage } from "./tls_options.ts";
 import { type H2Request, writeHeadersFrames } from "./h2_request.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "./transport.ts";
 
-/** Input buffer: room for several frames of the largest size we allow (16 KiB, we never raise it). */
-const IN_BYTES = 256 * 1024;
+/**
+ * Input buffer per connection: room for a few frames of the largest size we allow (16 KiB, never raised);
+ * what a read leaves of a frame moves to the front, so a frame always fits.
+ */
+const IN_BYTES = 64 * 1024;
 /** Output grows up to this; a peer that stops reading while we owe it more is dropped. */
 const MAX_OUT_BYTES = 8 * 1024 * 1024;
 /** Default windows we advertise (per stream and for the connection): large enough never to throttle. */
@@ -90,8 +93,11 @@ export abstract class H2Session {
   decoder = new HpackDecoder();
   peer = new PeerSettings();
   gotSettings = false;
-  /** Header block of a HEADERS frame continued by CONTINUATION frames (bounded by maxHeaderBytes). */
-  readonly headerBlock: Uint8Array;
+  /**
+   * Header block of a HEADERS frame continued by CONTINUATION frames, at most `maxHeaderBytes`; made on
+   * the first such block (most servers never split one).
+   */
+  headerBlock: Uint8Array = EMPTY;
   headerBlockLength = 0;
   /** Stream of the header block being continued (0: none), and whether its HEADERS ended the stream. */
   continuing = 0;
@@ -144,7 +150,6 @@ export abstract class H2Session {
   };
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
-    this.headerBlock = new Uint8Array(shared.maxHeaderBytes);
   }
 
   get isOpen(): boolean {
@@ -552,3 +557,5 @@ export abstract class H2Session {
     this.fail("closed-early", "the connection was closed", performance.now());
   }
 }
+
+const EMPTY = new Uint8Array(0);
