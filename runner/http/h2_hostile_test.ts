@@ -2,7 +2,8 @@
  * The engine's HTTP/2 client against the hostile h2 server fixture (tests/fixtures/h2_hostile_server.ts),
  * one misbehaviour per server, on both transports: every mode ends in bounded time with what happened
  * counted under its kind (`h2-protocol`, `h2-refused-stream`, `goaway`, `timeout`, `closed-early`),
- * never a crash or a hang, and the client says what it should to the server (GOAWAY with the right code).
+ * never a crash or a hang, and the client says what it should to the server (GOAWAY with the right code);
+ * and flow control: responses far larger than the smallest window, reopened by WINDOW_UPDATE.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
@@ -108,6 +109,35 @@ for (const transport of ["deno", "epoll"] as const) {
       // The first streams of a connection may go out before the server's SETTINGS shrink the window (the
       // default 65,535 applies until then, RFC 9113 6.9.2) and be answered; every one after waits.
       ok(count(r, "timeout") > 0, `${r.requests} answered, ${JSON.stringify(r.errors)}`);
+    },
+  });
+}
+
+for (const transport of ["deno", "epoll"] as const) {
+  Deno.test({
+    name:
+      `h2 client: 1 MiB responses through the smallest window (64 KiB) are reopened by WINDOW_UPDATE [${transport}]`,
+    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    async fn() {
+      const body = new Uint8Array(1 << 20).fill(97);
+      const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response(body));
+      try {
+        const r = await runAttack(parseAttackConfig({
+          url: `http://127.0.0.1:${server.addr.port}/`,
+          model: "count",
+          requests: 20,
+          connections: 2,
+          protocol: "h2c",
+          streams: 2,
+          h2WindowBytes: 65_535,
+          timeoutMs: 5_000,
+          transport,
+        }));
+        assertEquals([r.requests, r.errors], [20, {}]);
+        ok(r.bytesRead >= 20 * (1 << 20), `${r.bytesRead} bytes read`);
+      } finally {
+        await server.shutdown();
+      }
     },
   });
 }
