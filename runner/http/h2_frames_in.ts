@@ -113,7 +113,8 @@ export class H2Connection extends H2Session {
         if (length !== 8) return this.#error(FRAME_SIZE_ERROR, "PING not 8 bytes", nowMs);
         if (streamId !== 0) return this.#error(PROTOCOL_ERROR, "PING on a stream", nowMs);
         if ((flags & FLAG_ACK) === 0) {
-          this.wrote(writePing(this.out, this.reserve(PING_BYTES), true, buf, payload));
+          const at = this.output.reserve(PING_BYTES);
+          this.output.wrote(writePing(this.output.bytes, at, true, buf, payload));
         }
         return true;
       case GOAWAY:
@@ -149,7 +150,8 @@ export class H2Connection extends H2Session {
       return this.#error(FLOW_CONTROL_ERROR, "DATA beyond the connection window", nowMs);
     }
     if (this.recvUnacked >= this.run.windowBytes / 2) {
-      this.wrote(writeWindowUpdate(this.out, this.reserve(WINDOW_UPDATE_BYTES), 0, this.recvUnacked));
+      const update = this.output.reserve(WINDOW_UPDATE_BYTES);
+      this.output.wrote(writeWindowUpdate(this.output.bytes, update, 0, this.recvUnacked));
       this.recvUnacked = 0;
     }
     const stream = this.streams.get(id);
@@ -166,7 +168,8 @@ export class H2Connection extends H2Session {
       return this.#streamError(stream, "DATA beyond the stream window", nowMs);
     }
     if (stream.recvUnacked >= this.run.windowBytes / 2) {
-      this.wrote(writeWindowUpdate(this.out, this.reserve(WINDOW_UPDATE_BYTES), id, stream.recvUnacked));
+      const update = this.output.reserve(WINDOW_UPDATE_BYTES);
+      this.output.wrote(writeWindowUpdate(this.output.bytes, update, id, stream.recvUnacked));
       stream.recvUnacked = 0;
     }
     return true;
@@ -296,7 +299,8 @@ export class H2Connection extends H2Session {
     const problem = applySettings(buf, at, at + length, this.peer);
     if (problem !== null) return this.#error(problem.errorCode, problem.message, nowMs);
     this.gotSettings = true;
-    this.wrote(writeSettingsAck(this.out, this.reserve(settingsFrameBytes(0))));
+    const ack = this.output.reserve(settingsFrameBytes(0));
+    this.output.wrote(writeSettingsAck(this.output.bytes, ack));
     const delta = this.peer.initialWindowBytes - before;
     if (delta !== 0) {
       for (const stream of this.streams.values()) {

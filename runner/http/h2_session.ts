@@ -41,6 +41,7 @@ import type { ConnectionShared } from "./connection.ts";
 import { classifyError, connectTimeoutMessage, errorMessage } from "./exchange_errors.ts";
 import { tlsFailureMessage } from "./tls_options.ts";
 import { type H2Request, writeHeadersFrames } from "./h2_request.ts";
+import { H2Output, MAX_OUT_BYTES } from "./h2_output.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "./transport.ts";
 
 /**
@@ -48,8 +49,6 @@ import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from
  * what a read leaves of a frame moves to the front, so a frame always fits.
  */
 const IN_BYTES = 64 * 1024;
-/** Output grows up to this; a peer that stops reading while we owe it more is dropped. */
-const MAX_OUT_BYTES = 8 * 1024 * 1024;
 /** Default windows we advertise (per stream and for the connection): large enough never to throttle. */
 export const DEFAULT_H2_WINDOW_BYTES = 16 * 1024 * 1024;
 
@@ -105,14 +104,18 @@ export abstract class H2Session {
   /** DATA bytes consumed since the last connection WINDOW_UPDATE. */
   recvUnacked = 0;
 
-  // Output.
-  #out = new Uint8Array(64 * 1024);
-  #outStart = 0;
-  #outEnd = 0;
-  #writing = false;
-  #flushQueued = false;
-  /** True while frames are being handled: writes wait for the end of the batch. */
-  #inBatch = false;
+  /** Frames to send, written once per batch (h2_output.ts). */
+  readonly output = new H2Output({
+    socket: () => this.#sock,
+    inline: () => this.#inline,
+    writeFailed: (err) => this.#socketFailed(err, "write"),
+    overflowed: () =>
+      this.fail(
+        "h2-protocol",
+        `more than ${MAX_OUT_BYTES} bytes queued: the server stopped reading`,
+        performance.now(),
+      ),
+  });
 
   // Streams.
   readonly streams = new Map<number, H2Stream>();
@@ -136,17 +139,7 @@ export abstract class H2Session {
     },
     // The pump drained the socket: one write for every frame the reads since the last one queued
     // (over TLS one SSL_write, one record, instead of one per record read).
-    onDrained: () => this.flush(),
-  };
-  readonly #flushNow = () => this.flush();
-  readonly #onWritten = (n: number) => {
-    this.#writing = false;
-    this.#advanceOut(n);
-    this.flush();
-  };
-  readonly #onWriteError = (err: unknown) => {
-    this.#writing = false;
-    this.#socketFailed(err, "write");
+    onDrained: () => this.output.flush(),
   };
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
@@ -230,8 +223,7 @@ export abstract class H2Session {
     this.gotSettings = false;
     this.continuing = 0;
     this.recvUnacked = 0;
-    this.#outStart = this.#outEnd = 0;
-    this.#writing = false;
+    this.output.reset();
     this.nextStreamId = 1;
     this.sendWindow = DEFAULT_WINDOW_BYTES;
     this.goingAway = false;
@@ -242,16 +234,15 @@ export abstract class H2Session {
       [SETTINGS_INITIAL_WINDOW_SIZE, window],
       [SETTINGS_MAX_HEADER_LIST_SIZE, this.shared.maxHeaderBytes],
     ];
-    const at = this.reserve(
+    const at = this.output.reserve(
       CLIENT_PREFACE.length + settingsFrameBytes(settings.length) + WINDOW_UPDATE_BYTES,
     );
-    this.#out.set(CLIENT_PREFACE, at);
-    let end = writeSettings(this.#out, at + CLIENT_PREFACE.length, settings);
-    if (window > DEFAULT_WINDOW_BYTES) {
-      end = writeWindowUpdate(this.#out, end, 0, window - DEFAULT_WINDOW_BYTES);
-    }
-    this.#outEnd = end;
-    this.flush();
+    const out = this.output.bytes;
+    out.set(CLIENT_PREFACE, at);
+    let end = writeSettings(out, at + CLIENT_PREFACE.length, settings);
+    if (window > DEFAULT_WINDOW_BYTES) end = writeWindowUpdate(out, end, 0, window - DEFAULT_WINDOW_BYTES);
+    this.output.wrote(end);
+    this.output.flush();
     if (this.#inline !== null) this.#inline.armRead(this.#inView, this.#reader);
     else this.#readLoop(sock);
   }
@@ -267,7 +258,7 @@ export abstract class H2Session {
       }
       if (this.#sock !== sock) return;
       this.#batch(n, performance.now());
-      this.flush();
+      this.output.flush();
       this.#settledInBatch = false;
     }
   }
@@ -294,7 +285,7 @@ export abstract class H2Session {
     }
     this.shared.recorder.addBytesRead(nowMs, n);
     this.inEnd += n;
-    this.#inBatch = true;
+    this.output.inBatch = true;
     try {
       const used = this.consume(nowMs);
       if (this.#sock === null) return;
@@ -304,79 +295,12 @@ export abstract class H2Session {
       }
       this.#inView = this.inEnd === 0 ? this.in : this.in.subarray(this.inEnd);
     } finally {
-      this.#inBatch = false;
+      this.output.inBatch = false;
     }
   }
 
   /** Handles the complete frames in `in[0, inEnd)`; returns the bytes used (h2_frames_in.ts). */
   abstract consume(nowMs: number): number;
-
-  /** Room for `bytes` more output; returns where to write them (the caller then calls `wrote`). */
-  reserve(bytes: number): number {
-    if (this.#outEnd + bytes > this.#out.length) {
-      if (!this.#writing && this.#outStart > 0) {
-        this.#out.copyWithin(0, this.#outStart, this.#outEnd);
-        this.#outEnd -= this.#outStart;
-        this.#outStart = 0;
-      }
-      const need = this.#outEnd - this.#outStart + bytes;
-      if (need > this.#out.length || this.#outEnd + bytes > this.#out.length) {
-        const grown = new Uint8Array(Math.max(2 * this.#out.length, need));
-        grown.set(this.#out.subarray(this.#outStart, this.#outEnd));
-        this.#outEnd -= this.#outStart;
-        this.#outStart = 0;
-        this.#out = grown;
-      }
-    }
-    return this.#outEnd;
-  }
-
-  get out(): Uint8Array {
-    return this.#out;
-  }
-
-  /** Marks `out[.., end)` as queued; written at the end of the batch, or in this turn's microtasks. */
-  wrote(end: number): void {
-    this.#outEnd = end;
-    if (this.#outEnd - this.#outStart > MAX_OUT_BYTES) {
-      this.fail(
-        "h2-protocol",
-        `more than ${MAX_OUT_BYTES} bytes queued: the server stopped reading`,
-        performance.now(),
-      );
-      return;
-    }
-    if (!this.#inBatch && !this.#flushQueued) {
-      this.#flushQueued = true;
-      queueMicrotask(this.#flushNow);
-    }
-  }
-
-  /** Writes what is queued (what the kernel takes now; the rest when the socket drains). */
-  flush(): void {
-    this.#flushQueued = false;
-    const sock = this.#sock;
-    if (this.#writing || sock === null || this.#outEnd === this.#outStart) return;
-    const inline = this.#inline;
-    if (inline !== null) {
-      let n: number;
-      try {
-        n = inline.writeNow(this.#out.subarray(this.#outStart, this.#outEnd));
-      } catch (err) {
-        this.#socketFailed(err, "write");
-        return;
-      }
-      this.#advanceOut(n);
-      if (this.#outEnd === this.#outStart) return;
-    }
-    this.#writing = true;
-    sock.write(this.#out.subarray(this.#outStart, this.#outEnd)).then(this.#onWritten, this.#onWriteError);
-  }
-
-  #advanceOut(n: number): void {
-    this.#outStart += n;
-    if (this.#outStart === this.#outEnd) this.#outStart = this.#outEnd = 0;
-  }
 
   /**
    * Starts `stream`'s request now, or queues it until a stream may be opened. The first streams of a
@@ -412,8 +336,8 @@ export abstract class H2Session {
     stream.sendWindow = this.peer.initialWindowBytes;
     this.streams.set(id, stream);
     if (this.streams.size > this.maxOpenStreams) this.maxOpenStreams = this.streams.size;
-    const at = this.reserve(request.frames.length);
-    this.wrote(writeHeadersFrames(this.#out, at, request, id));
+    const at = this.output.reserve(request.frames.length);
+    this.output.wrote(writeHeadersFrames(this.output.bytes, at, request, id));
     this.shared.recorder.addBytesWritten(stream.sentMs, request.frames.length + (request.body?.length ?? 0));
     if (request.body !== null) this.sendBody(stream);
   }
@@ -429,10 +353,11 @@ export abstract class H2Session {
       }
       const size = Math.min(room, body.length - stream.bodyOffset);
       const last = stream.bodyOffset + size === body.length;
-      const at = this.reserve(FRAME_HEADER_BYTES + size);
-      const p = writeFrameHeader(this.#out, at, size, DATA, last ? FLAG_END_STREAM : 0, stream.streamId);
-      this.#out.set(body.subarray(stream.bodyOffset, stream.bodyOffset + size), p);
-      this.wrote(p + size);
+      const at = this.output.reserve(FRAME_HEADER_BYTES + size);
+      const out = this.output.bytes;
+      const p = writeFrameHeader(out, at, size, DATA, last ? FLAG_END_STREAM : 0, stream.streamId);
+      out.set(body.subarray(stream.bodyOffset, stream.bodyOffset + size), p);
+      this.output.wrote(p + size);
       stream.bodyOffset += size;
       this.sendWindow -= size;
       stream.sendWindow -= size;
@@ -487,8 +412,8 @@ export abstract class H2Session {
 
   /** Queues a RST_STREAM for `streamId`. */
   resetStream(streamId: number, errorCode: number): void {
-    const at = this.reserve(RST_STREAM_BYTES);
-    this.wrote(writeRstStream(this.#out, at, streamId, errorCode));
+    const at = this.output.reserve(RST_STREAM_BYTES);
+    this.output.wrote(writeRstStream(this.output.bytes, at, streamId, errorCode));
   }
 
   #unblock(stream: H2Stream): void {
@@ -502,9 +427,9 @@ export abstract class H2Session {
    */
   protocolError(errorCode: number, message: string, nowMs: number): void {
     if (this.#sock === null) return;
-    const at = this.reserve(GOAWAY_BYTES);
-    this.#outEnd = writeGoaway(this.#out, at, 0, errorCode);
-    this.flush();
+    const at = this.output.reserve(GOAWAY_BYTES);
+    this.output.wrote(writeGoaway(this.output.bytes, at, 0, errorCode));
+    this.output.flush();
     this.fail("h2-protocol", message, nowMs);
   }
 
@@ -543,7 +468,7 @@ export abstract class H2Session {
     if (sock === null) return false;
     this.#sock = null;
     this.#inline = null;
-    this.#writing = false;
+    this.output.reset();
     this.shared.recorder.connections--;
     try {
       sock.close();
