@@ -10,7 +10,11 @@ import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 import type { RunResult } from "../../results/mod.ts";
 import { epollBlocker } from "./transport_choice.ts";
-import { type H2HostileMode, startH2HostileServer } from "../../tests/fixtures/h2_hostile_server.ts";
+import {
+  type H2HostileMode,
+  PING_FLOOD_COUNT,
+  startH2HostileServer,
+} from "../../tests/fixtures/h2_hostile_server.ts";
 import { COMPRESSION_ERROR, FRAME_SIZE_ERROR, PROTOCOL_ERROR } from "../../http2/frames.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
@@ -91,6 +95,10 @@ for (const transport of ["deno", "epoll"] as const) {
         );
         check(r);
         assertEquals(r.protocol, "h2c");
+        if (mode === "ping-flood") {
+          // Every PING acknowledged, intact (the server counts ACKs that carry its own 8 bytes).
+          ok(server.received.pingAcks >= PING_FLOOD_COUNT, `${server.received.pingAcks} PING ACKs`);
+        }
         if (goawayCode !== undefined) {
           ok(server.received.goaway.includes(goawayCode), `GOAWAY sent: ${server.received.goaway}`);
         }
