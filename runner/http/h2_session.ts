@@ -10,8 +10,8 @@
  * status only, and requests are pre-encoded frames copied into one output buffer with their stream id
  * patched (h2_request.ts), written once per turn. Everything the peer does wrong is counted by kind
  * (`h2-protocol`, `h2-refused-stream`, `goaway`), never thrown; buffers are bounded (a header block
- * past `maxHeaderBytes` is an error, not growth). Frames in are handled by the subclass of
- * h2_frames_in.ts.
+ * past `maxHeaderBytes` is an error, not growth). The connect is h2_dial.ts's, the output buffer
+ * h2_output.ts's; frames in are handled by the subclass of h2_frames_in.ts.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import {
@@ -38,10 +38,10 @@ import {
 } from "../../http2/frames.ts";
 import { HpackDecoder } from "../../http2/hpack_decoder.ts";
 import type { ConnectionShared } from "./connection.ts";
-import { classifyError, connectTimeoutMessage, errorMessage } from "./exchange_errors.ts";
-import { tlsFailureMessage } from "./tls_options.ts";
+import { classifyError, errorMessage } from "./exchange_errors.ts";
 import { type H2Request, writeHeadersFrames } from "./h2_request.ts";
 import { H2Output, MAX_OUT_BYTES } from "./h2_output.ts";
+import { H2Dialer } from "./h2_dial.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "./transport.ts";
 
 /**
@@ -80,10 +80,7 @@ export abstract class H2Session {
   #sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
   #opening: Promise<boolean> | null = null;
-  #connecting: AbortController | null = null;
-  #everOpened = false;
-  /** Set by a slot's watchdog abort while the connect is under way: the failure is a timeout. */
-  connectTimedOut = false;
+  readonly #dialer: H2Dialer;
 
   // Input.
   readonly in = new Uint8Array(IN_BYTES);
@@ -143,6 +140,7 @@ export abstract class H2Session {
   };
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
+    this.#dialer = new H2Dialer(shared);
   }
 
   get isOpen(): boolean {
@@ -156,60 +154,17 @@ export abstract class H2Session {
   /** Dials (once for every slot that asks at the same time); false when the connect failed (counted). */
   open(): Promise<boolean> {
     if (this.#sock !== null) return Promise.resolve(true);
-    this.#opening ??= this.#open().finally(() => this.#opening = null);
+    this.#opening ??= this.#dialer.dial().then((sock) => {
+      if (sock === null) return false;
+      this.#start(sock);
+      return true;
+    }).finally(() => this.#opening = null);
     return this.#opening;
   }
 
-  /** Aborts a connect under way (the watchdog's timeout, or shutdown). */
+  /** Aborts a connect under way (shutdown). */
   abortConnect(): void {
-    this.#connecting?.abort();
-  }
-
-  async #open(): Promise<boolean> {
-    const gate = this.shared.connectGate;
-    const wait = gate.acquire();
-    if (wait !== undefined) await wait;
-    try {
-      return this.shared.stopping ? false : await this.#dial();
-    } finally {
-      gate.release();
-    }
-  }
-
-  async #dial(): Promise<boolean> {
-    const { recorder } = this.shared;
-    const startMs = performance.now();
-    this.connectTimedOut = false;
-    const connecting = new AbortController();
-    this.#connecting = connecting;
-    const timer = setTimeout(() => {
-      this.connectTimedOut = true;
-      connecting.abort();
-    }, this.shared.timeoutMs);
-    let sock: TransportConn;
-    try {
-      sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);
-    } catch (err) {
-      const message = this.connectTimedOut
-        ? connectTimeoutMessage(this.shared.timeoutMs, err)
-        : errorMessage(err);
-      if (!this.shared.stopping) {
-        const kind = classifyError(err, "connect");
-        recorder.recordError(performance.now(), kind, kind === "tls" ? tlsFailureMessage(message) : message);
-      }
-      return false;
-    } finally {
-      clearTimeout(timer);
-      this.#connecting = null;
-    }
-    const nowMs = performance.now();
-    const tlsMs = (sock as { tlsMs?: number }).tlsMs ?? -1;
-    recorder.connections++;
-    recorder.connected(nowMs, (nowMs - startMs - Math.max(tlsMs, 0)) * 1000, tlsMs * 1000);
-    if (this.#everOpened) recorder.reconnected(nowMs);
-    this.#everOpened = true;
-    this.#start(sock);
-    return true;
+    this.#dialer.abort();
   }
 
   /** A fresh connection's state, the preface and our SETTINGS, and the first read. */
