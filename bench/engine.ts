@@ -18,6 +18,8 @@
  *   deno task bench [--duration 10s] [--connections 50] [--warmup 2s] [--target URL] [--tools wrk,loadlab]
  *                   [--https] [--close]
  *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
+ *
+ * `--h2`: the HTTP/2 row instead, loadlab vs h2load on nginx over h2 (bench/h2.ts).
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -114,7 +116,7 @@ export async function pinning(): Promise<{ target: string[]; generator: string[]
 }
 
 /** User + system CPU seconds of this process's reaped children (cutime + cstime), null off Linux. */
-function childrenCpuSec(): number | null {
+export function childrenCpuSec(): number | null {
   try {
     const stat = Deno.readTextFileSync("/proc/self/stat");
     // Fields after the parenthesised command; cutime and cstime are fields 16 and 17 (1-based).
@@ -127,7 +129,7 @@ function childrenCpuSec(): number | null {
 /** USER_HZ: 100 on every Linux architecture Deno runs on. */
 const CLOCK_TICKS_PER_SEC = 100;
 
-async function runTool(
+export async function runTool(
   run: ToolRun,
   pin: string[],
   timeoutMs: number,
@@ -335,12 +337,19 @@ async function sessionsMain(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  try {
-    Deno.exit(await (Deno.args.includes("--sessions") ? sessionsMain(Deno.args) : main(Deno.args)));
-  } catch (err) {
-    console.error(
-      err instanceof UsageError ? err.message : `bench failed: ${err instanceof Error ? err.message : err}`,
-    );
-    Deno.exit(err instanceof UsageError ? 2 : 1);
-  }
+  // Not awaited at the top level: bench/h2.ts imports this module, which must finish evaluating first.
+  const chosen = Deno.args.includes("--h2")
+    ? import("./h2.ts").then((h2) => h2.main(Deno.args))
+    : Deno.args.includes("--sessions")
+    ? sessionsMain(Deno.args)
+    : main(Deno.args);
+  chosen.then(
+    (code) => Deno.exit(code),
+    (err) => {
+      console.error(
+        err instanceof UsageError ? err.message : `bench failed: ${err instanceof Error ? err.message : err}`,
+      );
+      Deno.exit(err instanceof UsageError ? 2 : 1);
+    },
+  );
 }

@@ -25,12 +25,14 @@ export interface NginxTls {
 
 /**
  * Starts nginx; `pinPrefix` is e.g. `["taskset", "-c", "0"]`, or `[]` to run unpinned. With `tls` it
- * listens with `ssl` and the URL is `https://localhost:PORT/`.
+ * listens with `ssl` and the URL is `https://localhost:PORT/`. `http2`: the listener speaks HTTP/2
+ * (nginx 1.22's `listen ... http2`): by ALPN over TLS, with prior knowledge (h2c) on a plain one.
  */
 export async function startNginx(
   nginxPath: string,
   pinPrefix: string[],
   tls?: NginxTls,
+  http2 = false,
 ): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "loadlab-bench-nginx-" });
   // Workers run as nobody when started by root; let them reach the temp paths inside the prefix.
@@ -41,7 +43,10 @@ export async function startNginx(
   await Deno.writeTextFile(
     confPath,
     template.replaceAll("__PREFIX__", prefix).replaceAll("__PORT__", `${port}`)
-      .replace("__SSL__", tls ? "ssl" : "").replace("# __TLS__", tls?.directives ?? ""),
+      .replace("__SSL__", `${tls ? "ssl" : ""}${http2 ? " http2" : ""}`).replace(
+        "# __TLS__",
+        tls?.directives ?? "",
+      ),
   );
   const argv = [...pinPrefix, nginxPath, "-p", prefix, "-c", confPath, "-e", `${prefix}/error.log`];
   const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "null", stderr: "piped" }).spawn();

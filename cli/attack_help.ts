@@ -51,6 +51,11 @@ Load
                            epoll through FFI, https: via OpenSSL; auto: epoll where
                            it can run, except verified https: (Deno.startTls),
                            else deno with the reason in results)
+      --protocol P         http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]
+                           h2c with prior knowledge on http://; auto: ALPN's choice)
+      --h2                 same as --protocol h2
+      --streams N          HTTP/2: concurrent streams per connection (h2load -m)    [1]
+      --h2-window BYTES    HTTP/2: receive windows advertised              [16777216]
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)

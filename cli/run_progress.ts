@@ -8,7 +8,13 @@
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import type { RunPlanHooks } from "../scenarios/run.ts";
-import { formatCount, formatDurationMs, formatNumber, formatPercent } from "../report/text_format.ts";
+import {
+  formatCount,
+  formatDurationMs,
+  formatNumber,
+  formatPercent,
+  protocolTag,
+} from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 
@@ -55,8 +61,9 @@ export function summaryLine(run: RunResult): string {
       `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
       `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
   const verdict = runVerdict(run);
+  const protocol = protocolTag(run);
   return [
-    terminalSafe(run.name),
+    terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
     rate,
     `p50 ${formatDurationMs(run.latencyMs.p50)}`,
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,

@@ -9,7 +9,7 @@
  * facts end with the run verdict (results/run_verdict.ts) that the badges show. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
-import { formatCount, formatDurationMs } from "./text_format.ts";
+import { formatCount, formatDurationMs, protocolTag } from "./text_format.ts";
 import { formatShare, runVerdict, sendsOf } from "../results/run_verdict.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
@@ -100,6 +100,12 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
   if (run.transport !== undefined) {
     const fallback = run.transportFallback ? ` (not epoll: ${run.transportFallback})` : "";
     facts.push(["transport", run.transport + fallback]);
+  }
+  if (run.protocol !== undefined) {
+    const most = run.maxStreamsPerConnection === undefined
+      ? ""
+      : `, at most ${run.maxStreamsPerConnection} open at once`;
+    facts.push(["protocol", run.protocol === "http1" ? "HTTP/1.1" : protocolTag(run) + most]);
   }
   const kernel = hostTcpLine(run);
   if (kernel !== null) facts.push([HOST_TCP_LABEL, kernel]);

@@ -21,6 +21,7 @@ import {
   formatNumber,
   formatPercent,
   formatPercentile,
+  protocolTag,
 } from "./text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
@@ -256,6 +257,9 @@ function startUpLine(run: RunResult): string {
     );
   }
   if (run.transport !== undefined) parts.push(`transport ${run.transport}`);
+  if (protocolTag(run) !== "") {
+    parts.push(`protocol ${protocolTag(run)} (at most ${run.maxStreamsPerConnection ?? "?"} open at once)`);
+  }
   if (run.tlsMs) {
     const insecure = run.tls?.insecure ? ", certificates NOT verified (--insecure)" : "";
     parts.push(

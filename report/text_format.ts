@@ -58,3 +58,13 @@ export function formatPercent(share: number, decimals = 2): string {
 export function formatPercentile(p: number): string {
   return `${Number(p.toFixed(4))}%`;
 }
+
+/**
+ * The HTTP version of a run for names, lines and tables: "" over HTTP/1.1 (and in files from before
+ * HTTP/2), else e.g. "h2, 10 streams/conn" (h2c: cleartext HTTP/2).
+ */
+export function protocolTag(run: { protocol?: string; streams?: number }): string {
+  if (run.protocol === undefined || run.protocol === "http1") return "";
+  const streams = run.streams ?? 1;
+  return `${run.protocol}, ${streams} stream${streams === 1 ? "" : "s"}/conn`;
+}

@@ -109,6 +109,11 @@ export const runResultSchema = z.looseObject({
   transport: z.enum(["epoll", "deno"]).optional(),
   /** Why epoll (`--transport epoll` or `auto`) was not used and `deno` was (https:, not Linux, no FFI). */
   transportFallback: z.string().optional(),
+  /** The HTTP version spoken (`protocol: auto` resolved by ALPN); absent in files from before HTTP/2. */
+  protocol: z.enum(["http1", "h2", "h2c"]).optional(),
+  /** HTTP/2: streams per connection asked for (`--streams`), and the most open at once on one connection. */
+  streams: z.number().optional(),
+  maxStreamsPerConnection: z.number().optional(),
   /** Connections open at t0 (opened before the first send; `--pre-connect`, or Little's law). */
   preConnected: count.optional(),
   /** The latency estimate (ms) the pre-connect pool was sized with: the target's connect round trip. */

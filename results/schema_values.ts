@@ -23,6 +23,11 @@ export const ERROR_KINDS = [
   "write",
   "tls",
   "unfinished",
+  // HTTP/2: a frame that broke the protocol (or a stream reset other than REFUSED_STREAM), a stream the
+  // server refused (RST_STREAM REFUSED_STREAM), a stream the server's GOAWAY refused (sent again).
+  "h2-protocol",
+  "h2-refused-stream",
+  "goaway",
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */

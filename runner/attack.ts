@@ -130,6 +130,10 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     ...(workers.dataRanOutWorkers ? { dataRanOutWorkers: workers.dataRanOutWorkers } : {}),
     transport: workers.transport,
     ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
+    protocol: workers.protocol,
+    ...(workers.protocol !== "http1"
+      ? { streams: config.streams, maxStreamsPerConnection: workers.maxStreamsPerConnection }
+      : {}),
     ...(hostTcp !== null ? { hostTcp } : {}),
     ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),

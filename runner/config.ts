@@ -114,6 +114,17 @@ const commonFields = {
    * without a client certificate, which stays on Deno.startTls; else deno; see docs/PERFORMANCE.md).
    */
   transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
+  /**
+   * HTTP version: `http1`; `h2` (HTTP/2 over TLS by ALPN; on an http: URL, h2c with prior knowledge);
+   * `h2c` (cleartext HTTP/2 with prior knowledge, http: only); `auto` (ALPN's choice on https: asked
+   * once before the run; HTTP/1.1 on http:). Recorded per run with what was used.
+   */
+  protocol: z.enum(["http1", "h2", "h2c", "auto"]).default("http1"),
+  /** HTTP/2: concurrent streams per connection (h2load's `-m`). */
+  streams: z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
+  /** HTTP/2: the receive windows advertised (each stream's and the connection's), bytes. */
+  h2WindowBytes: z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
+    .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),
   /** TLS options (runner/http/tls_options.ts); `connectTo` applies to http: too. */
   tls: tlsOptionsSchema.optional(),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
@@ -220,6 +231,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   }
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
   for (const issue of dataIssues(c)) ctx.addIssue({ code: "custom", ...issue });
+  for (const issue of protocolIssues(c)) ctx.addIssue({ code: "custom", ...issue });
   if (
     c.model === "count" && c.ratePerSec !== undefined && c.durationMs === undefined &&
     (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
@@ -290,6 +302,41 @@ function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
       path: ["pipelining"],
       message: "a load with data sends one request per row: pipelining must be 1",
     });
+  }
+  return issues;
+}
+
+/** What HTTP/2 excludes (for now): flows, pipelining, a connection per arrival; h2c on https:. */
+function protocolIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
+  const issues: Array<{ path: string[]; message: string }> = [];
+  if (c.protocol === "http1") {
+    if (c.streams > 1) {
+      issues.push({
+        path: ["streams"],
+        message: "streams apply to HTTP/2: add protocol h2 (--h2), or drop streams",
+      });
+    }
+    return issues;
+  }
+  if (c.protocol === "h2c" && c.url.startsWith("https://")) {
+    issues.push({
+      path: ["protocol"],
+      message: "h2c is cleartext: use an http:// URL, or protocol h2 for https://",
+    });
+  }
+  const what = `protocol ${c.protocol}`;
+  if (c.data !== undefined) {
+    issues.push({ path: ["data"], message: `data sources fill HTTP/1.1 requests only: drop ${what}` });
+  }
+  if (c.flows) issues.push({ path: ["flows"], message: `flows run over HTTP/1.1 only: drop ${what}` });
+  if (c.pipelining > 1) {
+    issues.push({
+      path: ["pipelining"],
+      message: `${what} sends concurrent streams: use streams, not pipelining`,
+    });
+  }
+  if (c.connection === "per-arrival") {
+    issues.push({ path: ["connection"], message: `${what} keeps connections alive: drop per-arrival` });
   }
   return issues;
 }

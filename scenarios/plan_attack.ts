@@ -112,6 +112,7 @@ const LOAD_KEYS: Record<string, string> = {
   requests: "requests",
   maxConnections: "maxConnections",
   pipelining: "pipelining",
+  streams: "streams",
   workers: "workers",
   timeout: "timeoutMs",
 };

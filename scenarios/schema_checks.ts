@@ -134,6 +134,7 @@ const LOAD_FIELDS: Record<string, LoadSpec["model"][]> = {
   duration: ["connections", "rate", "throughput", "count"],
   maxConnections: ["rate", "count"],
   pipelining: ["connections", "rate", "throughput", "count"],
+  streams: ["connections", "rate", "throughput", "count"],
   workers: ["connections", "rate", "throughput", "count"],
   timeout: ["connections", "rate", "throughput", "count"],
 };

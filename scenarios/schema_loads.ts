@@ -38,6 +38,15 @@ const commonFields = {
   gracefulStop: durationSchema.optional(),
   /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
   transport: z.enum(["auto", "epoll", "deno"]).optional(),
+  /**
+   * HTTP version (runner/config.ts): `http1`, `h2` (TLS by ALPN; h2c on an http: target), `h2c`, `auto`
+   * (ALPN's choice on https:).
+   */
+  protocol: z.enum(["http1", "h2", "h2c", "auto"]).optional(),
+  /** HTTP/2: concurrent streams per connection (h2load's -m). */
+  streams: positiveInt("streams").optional(),
+  /** HTTP/2: receive windows advertised, bytes. */
+  h2WindowBytes: positiveInt("h2WindowBytes").optional(),
   /** TLS options for https: targets (runner/http/tls_options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
   tls: tlsOptionsSchema.optional(),
   /** The data source (top-level `data:`) whose rows fill `{{ column }}`: one row per request or session. */
@@ -63,6 +72,9 @@ function commonOut(l: CommonIn) {
     lateBoundMs: l.lateBound,
     gracefulStopMs: l.gracefulStop,
     transport: l.transport,
+    protocol: l.protocol,
+    streams: l.streams,
+    h2WindowBytes: l.h2WindowBytes,
     tls: l.tls,
     data: l.data,
     cookies: l.cookies,

@@ -8,6 +8,7 @@
  */
 import { shardsLine } from "../shards_line.ts";
 import { exportNote } from "../../results/export/summary.ts";
+import { protocolTag } from "../text_format.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
@@ -158,6 +159,11 @@ export function groupKey(run: RunResult): string {
 }
 
 function groupLabel(run: RunResult): string {
+  const protocol = protocolTag(run);
+  return protocol === "" ? plainGroupLabel(run) : `${plainGroupLabel(run)} [${protocol}]`;
+}
+
+function plainGroupLabel(run: RunResult): string {
   if (run.repeat === undefined) return run.name;
   const parts = [run.variant, run.load].filter((p): p is string => p !== undefined);
   if (run.sweep) parts.push(`${run.sweep.parameter}=${run.sweep.value}`);

@@ -69,7 +69,31 @@ export interface ConnectionShared {
  */
 export type NextExchange = (depth: number, nowMs: number) => number;
 
-export class Connection {
+/**
+ * What the executors, the watchdog and the graceful stop need of a connection: an HTTP/1.1 `Connection`,
+ * or one stream of an HTTP/2 connection (h2_connection.ts `H2Slot`).
+ */
+export interface LoadConnection {
+  readonly id: number;
+  readonly maxDepth: number;
+  deadlineMs: number;
+  timedOut: boolean;
+  lastEventMs: number;
+  readonly isOpen: boolean;
+  open(): Promise<boolean>;
+  exchange(
+    intendedMs: number,
+    depth?: number,
+    request?: EncodedRequest | null,
+    next?: NextExchange | null,
+  ): Promise<number>;
+  abort(): void;
+  release(): void;
+  waitedMs(nowMs: number): number;
+  countUnfinished(nowMs: number, message: string): void;
+}
+
+export class Connection implements LoadConnection {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
   deadlineMs = Infinity;
   /** Set by the watchdog before it aborts the socket, so the failed read is counted as a timeout. */

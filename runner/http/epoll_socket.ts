@@ -233,6 +233,7 @@ export class EpollSocket implements InlineConn {
         return;
       }
     }
+    if (this.fd >= 0) this.#reader?.onDrained?.();
   }
 
   /** The pump's ready list: a read armed while the socket was already readable. */

@@ -110,6 +110,24 @@ export class OpenSslClient implements SslOwner {
     }
   }
 
+  /**
+   * The ALPN protocols offered, in order of preference (replacing `http/1.1`): `["h2"]` for HTTP/2,
+   * `["h2", "http/1.1"]` to let the server choose.
+   */
+  setAlpn(protocols: readonly string[]): void {
+    const names = protocols.map((p) => new TextEncoder().encode(p));
+    const wire = new Uint8Array(names.reduce((sum, n) => sum + 1 + n.length, 0));
+    let at = 0;
+    for (const name of names) {
+      wire[at++] = name.length;
+      wire.set(name, at);
+      at += name.length;
+    }
+    if (this.#s.SSL_CTX_set_alpn_protos(this.#ctx, wire, wire.length) !== 0) {
+      throw new Error(`ALPN ${protocols.join(",")}: ${this.#lastError()}`);
+    }
+  }
+
   /** The oldest queued OpenSSL error as text (the queue cleared), or "no detail". */
   #lastError(): string {
     const code = this.#s.ERR_get_error();

@@ -60,11 +60,15 @@ export interface TlsTransport {
 
 const ALPN = ["http/1.1"];
 
-/** The TLS transport for `serverName` (SNI and verified name) with the run's options and files. */
+/**
+ * The TLS transport for `serverName` (SNI and verified name) with the run's options and files; `alpn`:
+ * the protocols offered (HTTP/2 runs offer `h2`).
+ */
 export function tlsTransport(
   serverName: string,
   options: TlsOptions | undefined,
   material: TlsMaterial,
+  alpn: readonly string[] = ALPN,
 ): TlsTransport {
   const insecure = options?.insecure ?? false;
   const useNode = insecure || material.cert !== undefined;
@@ -74,8 +78,9 @@ export function tlsTransport(
   };
   const resumeNote = options?.resume === false ? {} : { resumeNote: RESUME_UNAVAILABLE };
   const transport: Transport = useNode
-    ? (hostname, port, signal) => nodeConnect(hostname, port, signal, serverName, insecure, material, note)
-    : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note);
+    ? (hostname, port, signal) =>
+      nodeConnect(hostname, port, signal, serverName, insecure, material, note, alpn)
+    : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note, alpn);
   const info = () =>
     first === null ? null : { ...first, resume: false, handshakes: null, resumed: null, ...resumeNote };
   return { transport, client: useNode ? "node:tls" : "deno", info };
@@ -88,6 +93,7 @@ async function denoConnect(
   serverName: string,
   material: TlsMaterial,
   note: (info: Negotiated) => void,
+  alpn: readonly string[],
 ): Promise<TlsTransportConn> {
   const tcp = await Deno.connect({ hostname, port, transport: "tcp", signal });
   tcp.setNoDelay(true);
@@ -95,7 +101,7 @@ async function denoConnect(
   const tls = await Deno.startTls(tcp, {
     hostname: serverName,
     caCerts: material.caCerts,
-    alpnProtocols: ALPN,
+    alpnProtocols: [...alpn],
   });
   // The handshake cannot take the signal; closing the socket on abort fails it instead.
   const onAbort = () => tls.close();
@@ -123,6 +129,7 @@ function nodeConnect(
   insecure: boolean,
   material: TlsMaterial,
   note: (info: Negotiated) => void,
+  alpn: readonly string[],
 ): Promise<TlsTransportConn> {
   return new Promise((resolve, reject) => {
     let startMs = performance.now();
@@ -132,7 +139,7 @@ function nodeConnect(
       // node:tls sends no SNI for an IP literal (and refuses one as servername); it verifies the host then.
       ...(isIP(serverName) === 0 ? { servername: serverName } : {}),
       rejectUnauthorized: !insecure,
-      ALPNProtocols: ALPN,
+      ALPNProtocols: [...alpn],
       ...(material.caCerts.length > 0 ? { ca: material.caCerts } : {}),
       ...(material.cert !== undefined ? { cert: material.cert, key: material.key } : {}),
     });

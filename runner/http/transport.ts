@@ -23,6 +23,11 @@ export interface TransportConn {
 export interface InlineReader {
   onRead(n: number | null): boolean;
   onReadError(err: unknown): boolean;
+  /**
+   * Optional: called by the pump once the socket has no more bytes for now (after one or more
+   * `onRead`s), so a reader can write once for everything those reads asked for (HTTP/2 streams).
+   */
+  onDrained?(): void;
 }
 
 /** A socket with the inline contract besides the promise one (the epoll transport's). */

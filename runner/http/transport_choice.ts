@@ -62,6 +62,8 @@ export interface TransportOptions {
   closedModel?: boolean;
   /** https: the run's TLS options; their files are read here (checked before the run by the caller). */
   tls?: TlsOptions;
+  /** https: the ALPN protocols offered (default `http/1.1`; HTTP/2 runs offer `h2`). */
+  alpn?: readonly string[];
 }
 
 /**
@@ -81,7 +83,7 @@ export function chooseTransport(
       return { kind: "deno", transport: transportFor(url), fallbackReason, tlsInfo: () => null, close() {} };
     }
     const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
-    const tls = tlsTransport(serverName, options.tls, loadTlsMaterial(options.tls));
+    const tls = tlsTransport(serverName, options.tls, loadTlsMaterial(options.tls), options.alpn);
     return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
   };
   if (requested === "deno") return deno(null);
@@ -103,6 +105,7 @@ export function chooseTransport(
     if (url.protocol === "https:") {
       const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
       tls = new OpenSslClient(serverName, options.tls, () => sys.lastErrno());
+      if (options.alpn !== undefined) tls.setAlpn(options.alpn);
     }
     loop = new EpollLoop(addr, sys, { blockMs, tls });
   } catch (err) {

@@ -4,7 +4,9 @@
  * It runs once per transport (`deno`, and `epoll` where Linux and FFI allow it): a fast path keeps the
  * slow path's contract. Both transports run it over TLS too, once verifying the target's throwaway
  * certificate with its CA (`Deno.startTls`; epoll: OpenSSL) and once with `insecure` (`node:tls`;
- * epoll: OpenSSL with verification off).
+ * epoll: OpenSSL with verification off). Over HTTP/2 it runs against the same target (Deno.serve speaks
+ * h2c with prior knowledge and h2 by ALPN), one stream per connection, so every case keeps its meaning;
+ * the HTTP/1.1-only cases (Connection: close, pipelining) are left out there.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
@@ -98,8 +100,10 @@ const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
 /** `ca`: verify with the target's CA (Deno.startTls); `insecure`: skip verification (node:tls). */
 type TlsVariant = "ca" | "insecure";
 
-function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
-  const label = tls === undefined ? transport : `${transport}+tls-${tls}`;
+function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant, protocol: "http1" | "h2" = "http1") {
+  const label = (tls === undefined ? transport : `${transport}+tls-${tls}`) +
+    (protocol === "h2" ? "+h2" : "");
+  const http1 = protocol === "http1";
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `${name} [${label}]`,
@@ -111,7 +115,8 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
     : tls === "insecure"
     ? { tls: { insecure: true } }
     : {};
-  const parse = (input: AttackConfigInput) => parseAttackConfig({ ...input, transport, ...tlsConfig });
+  const parse = (input: AttackConfigInput) =>
+    parseAttackConfig({ ...input, transport, protocol, ...tlsConfig });
   const startTarget = () => startTargetWith(tls !== undefined);
 
   for (const model of models) {
@@ -128,24 +133,27 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
         assertEquals(r.bytesRead > 0 && r.bytesWritten > 0, true);
         assertEquals(r.model, model);
         assertEquals(r.transport, transport, "the transport asked for is the one used and recorded");
+        assertEquals(r.protocol, http1 ? "http1" : tls === undefined ? "h2c" : "h2");
         assertEquals(r.uncorrectedLatencyMs !== null, model === "throughput");
       } finally {
         await target.close();
       }
     });
 
-    test(`conformance ${model}: Connection: close reconnects and counts it`, async () => {
-      const target = startTarget();
-      try {
-        const r = await runAttack(parse(configFor(model, target.url + "/close")));
-        assertEquals(r.requests, target.received);
-        assertEquals(r.errors, {});
-        ok(r.reconnects > 0, `reconnects counted (${r.reconnects})`);
-        ok(r.connects >= r.reconnects);
-      } finally {
-        await target.close();
-      }
-    });
+    if (http1) {
+      test(`conformance ${model}: Connection: close reconnects and counts it`, async () => {
+        const target = startTarget();
+        try {
+          const r = await runAttack(parse(configFor(model, target.url + "/close")));
+          assertEquals(r.requests, target.received);
+          assertEquals(r.errors, {});
+          ok(r.reconnects > 0, `reconnects counted (${r.reconnects})`);
+          ok(r.connects >= r.reconnects);
+        } finally {
+          await target.close();
+        }
+      });
+    }
 
     test(`conformance ${model}: a hanging target times out, counted, bounded`, async () => {
       const target = startTarget();
@@ -161,7 +169,7 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
         for (const message of Object.keys(r.errorMessages.timeout ?? {})) {
           ok(message.startsWith("no response within 200 ms"), message);
           // epoll says what the socket had: the target never answered, so nothing had arrived
-          if (transport === "epoll") {
+          if (transport === "epoll" && http1) {
             ok(message === "no response within 200 ms: nothing had arrived", message);
           }
         }
@@ -237,22 +245,44 @@ function suite(transport: typeof TRANSPORTS[number], tls?: TlsVariant) {
     }
   });
 
-  test("pipelining: -p 4 sends 4 requests per exchange and counts each", async () => {
-    const target = startTarget();
-    try {
-      const r = await runAttack(parse({
-        url: target.url + "/",
-        model: "count",
-        requests: 400,
-        connections: 2,
-        pipelining: 4,
-      }));
-      assertEquals([r.requests, target.received], [400, 400]);
-      assertEquals(r.errors, {});
-    } finally {
-      await target.close();
-    }
-  });
+  if (!http1) {
+    test("h2 streams: up to connections x streams requests at once, never more, counted per connection", async () => {
+      const target = startTarget();
+      try {
+        const r = await runAttack(parse({
+          url: target.url + "/slow",
+          model: "connections",
+          connections: 2,
+          streams: 4,
+          durationMs: 400,
+        }));
+        ok(target.maxOpen > 2 && target.maxOpen <= 8, `max concurrent ${target.maxOpen}`);
+        assertEquals([r.connects, r.streams, r.errors], [2, 4, {}]);
+        ok(r.maxStreamsPerConnection! > 1 && r.maxStreamsPerConnection! <= 4, `${r.maxStreamsPerConnection}`);
+      } finally {
+        await target.close();
+      }
+    });
+  }
+
+  if (http1) {
+    test("pipelining: -p 4 sends 4 requests per exchange and counts each", async () => {
+      const target = startTarget();
+      try {
+        const r = await runAttack(parse({
+          url: target.url + "/",
+          model: "count",
+          requests: 400,
+          connections: 2,
+          pipelining: 4,
+        }));
+        assertEquals([r.requests, target.received], [400, 400]);
+        assertEquals(r.errors, {});
+      } finally {
+        await target.close();
+      }
+    });
+  }
 
   test("rate: a connection-starved open model is server-bound, counts waiting and dropped sends", async () => {
     const target = startTarget();
@@ -359,3 +389,7 @@ suite("deno", "ca");
 suite("deno", "insecure");
 suite("epoll", "ca");
 suite("epoll", "insecure");
+suite("deno", undefined, "h2");
+suite("epoll", undefined, "h2");
+suite("deno", "ca", "h2");
+suite("epoll", "ca", "h2");

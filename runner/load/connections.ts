@@ -9,7 +9,7 @@ import { configOf } from "../config.ts";
 import { type Executor, type LoadContext, mayStart } from "./executor.ts";
 import { shareOf } from "./schedule.ts";
 import { sleepMs } from "./clock.ts";
-import type { Connection } from "../http/connection.ts";
+import type { LoadConnection } from "../http/connection.ts";
 
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
 const CONNECT_BACKOFF_MS = 10;
@@ -20,7 +20,7 @@ const CONNECT_BACKOFF_MS = 10;
  */
 export async function closedLoop(
   ctx: LoadContext,
-  conn: Connection,
+  conn: LoadConnection,
   take: (depth: number, nowMs: number) => number,
 ): Promise<void> {
   const depth = ctx.config.pipelining;
@@ -43,7 +43,7 @@ export async function closedLoop(
  */
 async function arrivalLoop(
   ctx: LoadContext,
-  conn: Connection,
+  conn: LoadConnection,
   take: (depth: number, nowMs: number) => number,
 ): Promise<void> {
   const arrival = ctx.arrival!;
@@ -65,7 +65,8 @@ export function closedLoopOf(ctx: LoadContext): typeof closedLoop {
 export const connectionsExecutor: Executor = {
   model: "connections",
   async run(ctx: LoadContext): Promise<void> {
-    const count = shareOf(configOf(ctx.config, "connections").connections, ctx.workerIndex, ctx.workerCount);
+    const count = ctx.streamsPerConnection *
+      shareOf(configOf(ctx.config, "connections").connections, ctx.workerIndex, ctx.workerCount);
     const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) ? depth : 0);
     const loop = closedLoopOf(ctx);
     const conns = Array.from({ length: count }, () => ctx.newConnection());

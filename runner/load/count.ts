@@ -28,7 +28,8 @@ export const countExecutor: Executor = {
       remaining -= granted;
       return granted;
     };
-    const connections = shareOf(config.connections, ctx.workerIndex, ctx.workerCount);
+    const connections = ctx.streamsPerConnection *
+      shareOf(config.connections, ctx.workerIndex, ctx.workerCount);
     const loop = closedLoopOf(ctx);
     await Promise.all(Array.from({ length: connections }, () => loop(ctx, ctx.newConnection(), take)));
   },
@@ -40,7 +41,7 @@ async function openCount(
   ratePerSec: number,
   maxConnections: number,
 ): Promise<void> {
-  const maxLanes = shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
+  const maxLanes = ctx.streamsPerConnection * shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
   const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
   await pace(ctx, constantSchedule(ratePerSec, { count: total }), (t, late) => lanes.dispatch(t, late));
   await lanes.finish();

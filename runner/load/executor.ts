@@ -6,7 +6,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import type { Connection, ConnectionShared } from "../http/connection.ts";
+import type { ConnectionShared, LoadConnection } from "../http/connection.ts";
 
 /** What a worker hands to its executor. Times are this isolate's `performance.now()` ms. */
 export interface LoadContext {
@@ -21,12 +21,17 @@ export interface LoadContext {
   /** Set on a stop request (Ctrl-C or a caller's abort): start nothing new. */
   stopRequested: boolean;
   /** Opens nothing yet: creates a connection registered with the watchdog. */
-  newConnection(): Connection;
+  newConnection(): LoadConnection;
   /**
    * Connections opened before t0 (pre-connect, open models): the executor takes them as its first
    * idle connections. Empty for the closed models and with `--pre-connect 0`.
    */
-  readonly pool: readonly Connection[];
+  readonly pool: readonly LoadConnection[];
+  /**
+   * What `newConnection` gives per connection: 1 over HTTP/1.1; over HTTP/2 each is one stream, and
+   * `streams` of them share a connection, so the executors ask for connections x streams.
+   */
+  readonly streamsPerConnection: number;
   /**
    * What one arrival does, chosen once per run (flow_session.ts): null is one request on a kept-alive
    * connection, the executors' fast path; otherwise a session of a flow and/or a connection per arrival.
@@ -35,7 +40,7 @@ export interface LoadContext {
 }
 
 /** One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received. */
-export type Arrival = (conn: Connection, intendedMs: number) => Promise<number>;
+export type Arrival = (conn: LoadConnection, intendedMs: number) => Promise<number>;
 
 /** A load model. `run` resolves when it has started all its requests and they have ended. */
 export interface Executor {

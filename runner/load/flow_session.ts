@@ -16,7 +16,7 @@
  * and runs each step's checks (counted per check) and captures: one that finds nothing ends the session
  * (counted as `captureFailed`), never the run.
  */
-import type { Connection, ConnectionShared } from "../http/connection.ts";
+import { Connection, type ConnectionShared, type LoadConnection } from "../http/connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
 import { KeptResponse } from "../http/kept_response.ts";
@@ -70,7 +70,10 @@ export class FlowSessions {
    * One session on `conn`; `arrivalMs` is its intended start (negative: now, the closed models).
    * Resolves with the number of responses received.
    */
-  async run(run: SessionRun, conn: Connection, arrivalMs: number): Promise<number> {
+  async run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
+    // Flows run over HTTP/1.1 only (the config refuses flows with HTTP/2), so this is an HTTP/1.1 connection.
+    if (!(load instanceof Connection)) throw new TypeError("flows need an HTTP/1.1 connection");
+    const conn = load;
     const flowIndex = this.#picker.next();
     const flow = this.#flows[flowIndex];
     const startMs = arrivalMs < 0 ? performance.now() : arrivalMs;

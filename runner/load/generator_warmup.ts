@@ -72,6 +72,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     endMs: startMs + GENERATOR_WARMUP_MS,
     stopRequested: false,
     pool: [],
+    streamsPerConnection: 1,
     newConnection() {
       const conn = new Connection(connections.length, shared, config.pipelining);
       connections.push(conn);

@@ -15,7 +15,7 @@
  * their latency still counts from the intended time. With flows a send is a session and holds its lane
  * until the session ends (think times included), as a virtual user holds its connection.
  */
-import type { Connection } from "../http/connection.ts";
+import type { LoadConnection } from "../http/connection.ts";
 import type { LoadContext } from "./executor.ts";
 import { TimeQueue } from "./time_queue.ts";
 
@@ -43,7 +43,7 @@ class Lane {
 
   /** `connectFirst`: open the connection before taking work (a lane opened on demand, keep-alive). */
   constructor(
-    readonly conn: Connection,
+    readonly conn: LoadConnection,
     readonly queue: TimeQueue,
     readonly owner: LaneOwner,
     readonly ctx: LoadContext,

@@ -18,7 +18,7 @@
  */
 import type { AttackConfig, Phase } from "../config.ts";
 import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
-import type { Connection } from "../http/connection.ts";
+import type { LoadConnection } from "../http/connection.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
 
 /** Connections per worker opened before t0 at least, whatever the estimate. */
@@ -28,7 +28,7 @@ const HEADROOM = 2;
 
 /** What pre-connecting opened, for the results. */
 export interface PreConnected {
-  connections: Connection[];
+  connections: LoadConnection[];
   /** The W of Little's law in ms (fastest first connect); null when not estimated. */
   estimateMs: number | null;
 }
@@ -67,7 +67,7 @@ export function littlesLawPool(ratePerSec: number, estimateMs: number, max: numb
 }
 
 /** Opens this worker's pool; `newConnection` registers each with the worker (watchdog, shutdown). */
-export async function preConnect(size: PoolSize, newConnection: () => Connection): Promise<PreConnected> {
+export async function preConnect(size: PoolSize, newConnection: () => LoadConnection): Promise<PreConnected> {
   if (size === null) return { connections: [], estimateMs: null };
   const first = "count" in size ? size.count : Math.min(size.max, PRE_CONNECT_FLOOR);
   const probe = await openMany(first, newConnection, "count" in size ? CONNECTS_IN_FLIGHT_PER_WORKER : 1);
@@ -81,10 +81,10 @@ export async function preConnect(size: PoolSize, newConnection: () => Connection
 /** Opens `n` connections, `atOnce` at a time; stops at the first failure. */
 async function openMany(
   n: number,
-  newConnection: () => Connection,
+  newConnection: () => LoadConnection,
   atOnce: number,
-): Promise<{ open: Connection[]; connectMs: number[]; ok: boolean }> {
-  const open: Connection[] = [];
+): Promise<{ open: LoadConnection[]; connectMs: number[]; ok: boolean }> {
+  const open: LoadConnection[] = [];
   const connectMs: number[] = [];
   let ok = true, started = 0;
   const opener = async () => {

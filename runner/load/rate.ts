@@ -16,7 +16,8 @@ export const rateExecutor: Executor = {
   async run(ctx: LoadContext): Promise<void> {
     const config = configOf(ctx.config, "rate");
     const phases = withWarmup(config.phases, config.warmupMs);
-    const maxLanes = shareOf(config.maxConnections, ctx.workerIndex, ctx.workerCount);
+    const maxLanes = ctx.streamsPerConnection *
+      shareOf(config.maxConnections, ctx.workerIndex, ctx.workerCount);
     const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), config.lateBoundMs);
     await pace(ctx, phasesSchedule(phases), (t, late) => lanes.dispatch(t, late));
     await lanes.finish();

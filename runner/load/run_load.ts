@@ -10,7 +10,10 @@
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { Connection, type ConnectionShared } from "../http/connection.ts";
+import { Connection, type ConnectionShared, type LoadConnection } from "../http/connection.ts";
+import { H2Slots } from "../http/h2_connection.ts";
+import { encodeH2Mix } from "../http/h2_request.ts";
+import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocol_choice.ts";
 import { dialTarget } from "../http/transport.ts";
 import { connectToOf } from "../http/tls_options.ts";
 import type { TlsSessionInfo } from "../http/tls_transport.ts";
@@ -27,7 +30,7 @@ import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { stripeOf } from "./schedule.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
-import { poolSizeOf, preConnect } from "./pre_connect.ts";
+import { type PoolSize, poolSizeOf, preConnect } from "./pre_connect.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
@@ -66,6 +69,8 @@ export interface PrepareSummary {
   /** The transport chosen for this run (transport_choice.ts), and why epoll fell back, if it did. */
   transport: TransportKind;
   transportFallback: string | null;
+  /** The HTTP version spoken (protocol_choice.ts; `auto` resolved by ALPN). */
+  protocol: ProtocolUsed;
 }
 
 /** What a worker reports when its share is done. */
@@ -76,6 +81,8 @@ export interface LoadRunSummary {
   maxConnectsInFlight: number;
   /** https: what the worker's first handshake negotiated; null when none completed (or http:). */
   tlsSession: TlsSessionInfo | null;
+  /** HTTP/2: most streams open at once on one connection of this worker (0 over HTTP/1.1). */
+  maxStreamsPerConnection: number;
   /** Why the request log could not be written in full (a full disk...); the load itself still counts. */
   logError?: string;
   /** The load's data rows ran out in this worker (`whenDone: stop`, or `unique`): it stopped sending. */
@@ -117,14 +124,17 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     uncorrected: config.model === "throughput",
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
+  const offer = alpnOf(url, config.protocol);
   const chosen = chooseTransport(url, config.transport, {
     closedModel: isClosedModel(config),
     tls: config.tls,
+    alpn: offer.alpn,
   });
   // The worker's stripe of the rows (one per arrival): the mix's templated requests, or sessions.
   const feeder = config.data === undefined
     ? null
     : new Feeder(config.data, opts.workerIndex, opts.workerCount);
+  const protocol = offer.settled ?? await probeProtocol(chosen, hostname, port, config.timeoutMs);
   const shared: ConnectionShared = {
     hostname,
     port,
@@ -138,9 +148,18 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     log: null,
     stopping: false,
   };
-  const connections: Connection[] = [];
+  const connections: LoadConnection[] = [];
+  const idBase = opts.workerIndex * 1_000_000;
+  // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection.
+  const h2 = protocol === "http1" ? null : new H2Slots(
+    shared,
+    { requests: encodeH2Mix(url, config.requestMix), windowBytes: config.h2WindowBytes },
+    config.streams,
+    idBase,
+  );
   const newConnection = () => {
-    const conn = new Connection(opts.workerIndex * 1_000_000 + connections.length, shared, config.pipelining);
+    const id = idBase + connections.length;
+    const conn = h2 !== null ? h2.next(id) : new Connection(id, shared, config.pipelining);
     connections.push(conn);
     return conn;
   };
@@ -148,7 +167,10 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const watch = setInterval(() => watchdog(connections, performance.now()), 50);
   let pool;
   try {
-    pool = await preConnect(poolSizeOf(config, opts.workerIndex, opts.workerCount), newConnection);
+    pool = await preConnect(
+      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), h2 === null ? 1 : config.streams),
+      newConnection,
+    );
   } catch (err) {
     chosen.close();
     throw err;
@@ -162,14 +184,30 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
       generatorWarmupMs,
       transport: chosen.kind,
       transportFallback: chosen.fallbackReason,
+      protocol,
     },
     start: (startMs) =>
       runPrepared(
         opts,
-        { executor, shared, connections, newConnection, pool: pool.connections, transport: chosen, feeder },
+        {
+          executor,
+          shared,
+          connections,
+          newConnection,
+          pool: pool.connections,
+          transport: chosen,
+          feeder,
+          h2,
+        },
         startMs,
       ),
   };
+}
+
+/** A pool size in connections as one in HTTP/2 stream slots (`streams` of them to a connection). */
+function inStreams(size: PoolSize, streams: number): PoolSize {
+  if (size === null || streams === 1) return size;
+  return "count" in size ? { count: size.count * streams } : { ...size, max: size.max * streams };
 }
 
 /** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
@@ -185,11 +223,12 @@ function isClosedModel(config: AttackConfig): boolean {
 interface Prepared {
   executor: Executor;
   shared: ConnectionShared;
-  connections: Connection[];
-  newConnection(): Connection;
-  pool: Connection[];
+  connections: LoadConnection[];
+  newConnection(): LoadConnection;
+  pool: LoadConnection[];
   transport: ChosenTransport;
   feeder: Feeder | null;
+  h2: H2Slots | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -223,6 +262,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     stopRequested: false,
     newConnection: prepared.newConnection,
     pool: prepared.pool,
+    streamsPerConnection: prepared.h2 === null ? 1 : config.streams,
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
@@ -269,6 +309,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
+      maxStreamsPerConnection: prepared.h2?.maxOpenStreams ?? 0,
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };
@@ -288,7 +329,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
  * Counts the requests still waiting for an answer as the run ends (`unfinished`), each worker's with one
  * message giving the longest wait. Once per run: after `stopping` is set, nothing more is counted.
  */
-function countUnfinished(connections: Connection[], shared: ConnectionShared, nowMs: number): void {
+function countUnfinished(connections: LoadConnection[], shared: ConnectionShared, nowMs: number): void {
   if (shared.stopping) return;
   let longestMs = -1;
   for (const conn of connections) longestMs = Math.max(longestMs, conn.waitedMs(nowMs));
@@ -298,7 +339,7 @@ function countUnfinished(connections: Connection[], shared: ConnectionShared, no
 }
 
 /** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */
-function watchdog(connections: Connection[], nowMs: number): void {
+function watchdog(connections: LoadConnection[], nowMs: number): void {
   for (const conn of connections) {
     if (conn.deadlineMs < nowMs) {
       conn.timedOut = true;

@@ -17,7 +17,8 @@ export const throughputExecutor: Executor = {
   async run(ctx: LoadContext): Promise<void> {
     const config = configOf(ctx.config, "throughput");
     const rate = config.ratePerSec;
-    const connections = Math.max(1, shareOf(config.connections, ctx.workerIndex, ctx.workerCount));
+    const connections = ctx.streamsPerConnection *
+      Math.max(1, shareOf(config.connections, ctx.workerIndex, ctx.workerCount));
     const lanes = new FixedLanes(ctx, connections);
     const spanMs = ctx.endMs - ctx.startMs;
     await pace(ctx, constantSchedule(rate, { durationMs: spanMs }), (t, late) => lanes.dispatch(t, late));

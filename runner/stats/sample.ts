@@ -80,6 +80,12 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 6;
     case "unfinished":
       return 7;
+    case "h2-protocol":
+      return 8;
+    case "h2-refused-stream":
+      return 9;
+    case "goaway":
+      return 10;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }

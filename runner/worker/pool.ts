@@ -149,6 +149,7 @@ function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
     // Every worker chose from the same config and URL, so they agree.
     transport: summaries[0]?.transport ?? "deno",
     transportFallback: summaries[0]?.transportFallback ?? null,
+    protocol: summaries[0]?.protocol ?? "http1",
   };
 }
 
@@ -174,6 +175,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
     let logError: string | undefined;
     let dataRanOut = 0;
     let tlsSession: LoadRunSummary["tlsSession"] = null;
+    let maxStreamsPerConnection = 0;
     for (const w of workers) {
       w.onerror = (e) => {
         e.preventDefault();
@@ -195,11 +197,13 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
             logError ??= msg.summary.logError;
             tlsSession = mergeTlsSessions(tlsSession, msg.summary.tlsSession);
             if (msg.summary.dataRanOut) dataRanOut++;
+            maxStreamsPerConnection = Math.max(maxStreamsPerConnection, msg.summary.maxStreamsPerConnection);
             if (--remaining === 0) {
               resolve({
                 activeMs,
                 maxConnectsInFlight,
                 tlsSession,
+                maxStreamsPerConnection,
                 ...(logError ? { logError } : {}),
                 ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
               });

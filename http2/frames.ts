@@ -1,0 +1,271 @@
+/**
+ * @module
+ * HTTP/2 framing (RFC 9113 section 4 and 6) for the engine's client and any h2 peer of loadlab: the
+ * frame types, flags, error codes and settings identifiers as numbers, the 9-byte frame header read
+ * straight from the bytes (no object per frame: callers read length, type, flags and stream id with
+ * the four functions below at an offset), writers of the control frames into a caller's buffer, and
+ * SETTINGS parsing with the ranges of RFC 9113 6.5.2 checked. Pure: no I/O, nothing of loadlab.
+ */
+
+/** The client connection preface (RFC 9113 3.4), sent before the first SETTINGS. */
+export const CLIENT_PREFACE = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
+
+export const FRAME_HEADER_BYTES = 9;
+
+// Frame types (RFC 9113 6).
+export const DATA = 0x0;
+export const HEADERS = 0x1;
+export const PRIORITY = 0x2;
+export const RST_STREAM = 0x3;
+export const SETTINGS = 0x4;
+export const PUSH_PROMISE = 0x5;
+export const PING = 0x6;
+export const GOAWAY = 0x7;
+export const WINDOW_UPDATE = 0x8;
+export const CONTINUATION = 0x9;
+
+// Flags.
+export const FLAG_END_STREAM = 0x1;
+export const FLAG_ACK = 0x1;
+export const FLAG_END_HEADERS = 0x4;
+export const FLAG_PADDED = 0x8;
+export const FLAG_PRIORITY = 0x20;
+
+// Error codes (RFC 9113 7).
+export const NO_ERROR = 0x0;
+export const PROTOCOL_ERROR = 0x1;
+export const INTERNAL_ERROR = 0x2;
+export const FLOW_CONTROL_ERROR = 0x3;
+export const SETTINGS_TIMEOUT = 0x4;
+export const STREAM_CLOSED = 0x5;
+export const FRAME_SIZE_ERROR = 0x6;
+export const REFUSED_STREAM = 0x7;
+export const CANCEL = 0x8;
+export const COMPRESSION_ERROR = 0x9;
+export const CONNECT_ERROR = 0xa;
+export const ENHANCE_YOUR_CALM = 0xb;
+export const INADEQUATE_SECURITY = 0xc;
+export const HTTP_1_1_REQUIRED = 0xd;
+
+const ERROR_NAMES = [
+  "NO_ERROR",
+  "PROTOCOL_ERROR",
+  "INTERNAL_ERROR",
+  "FLOW_CONTROL_ERROR",
+  "SETTINGS_TIMEOUT",
+  "STREAM_CLOSED",
+  "FRAME_SIZE_ERROR",
+  "REFUSED_STREAM",
+  "CANCEL",
+  "COMPRESSION_ERROR",
+  "CONNECT_ERROR",
+  "ENHANCE_YOUR_CALM",
+  "INADEQUATE_SECURITY",
+  "HTTP_1_1_REQUIRED",
+];
+
+/** An error code's name (`0x1` -> `PROTOCOL_ERROR`); unknown codes as hex (RFC 9113 7: not an error). */
+export function errorCodeName(code: number): string {
+  return ERROR_NAMES[code] ?? `0x${code.toString(16)}`;
+}
+
+// Settings identifiers (RFC 9113 6.5.2).
+export const SETTINGS_HEADER_TABLE_SIZE = 0x1;
+export const SETTINGS_ENABLE_PUSH = 0x2;
+export const SETTINGS_MAX_CONCURRENT_STREAMS = 0x3;
+export const SETTINGS_INITIAL_WINDOW_SIZE = 0x4;
+export const SETTINGS_MAX_FRAME_SIZE = 0x5;
+export const SETTINGS_MAX_HEADER_LIST_SIZE = 0x6;
+
+/** Defaults before a peer's SETTINGS arrive (RFC 9113 6.5.2). */
+export const DEFAULT_WINDOW_BYTES = 65_535;
+export const DEFAULT_MAX_FRAME_BYTES = 16_384;
+export const MAX_FRAME_BYTES_LIMIT = 16_777_215;
+export const MAX_WINDOW_BYTES = 0x7fff_ffff;
+export const MAX_STREAM_ID = 0x7fff_ffff;
+
+/** Payload length of the frame whose header starts at `at`. */
+export function frameLength(buf: Uint8Array, at: number): number {
+  return (buf[at] << 16) | (buf[at + 1] << 8) | buf[at + 2];
+}
+
+export function frameType(buf: Uint8Array, at: number): number {
+  return buf[at + 3];
+}
+
+export function frameFlags(buf: Uint8Array, at: number): number {
+  return buf[at + 4];
+}
+
+/** Stream id of the frame whose header starts at `at` (the reserved bit dropped). */
+export function frameStreamId(buf: Uint8Array, at: number): number {
+  return readUint31(buf, at + 5);
+}
+
+/** A 31-bit big-endian value (stream ids, window increments: the top bit is reserved). */
+export function readUint31(buf: Uint8Array, at: number): number {
+  return ((buf[at] & 0x7f) * 0x100_0000) + ((buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]);
+}
+
+/** A 32-bit big-endian unsigned value (error codes, settings values). */
+export function readUint32(buf: Uint8Array, at: number): number {
+  return buf[at] * 0x100_0000 + ((buf[at + 1] << 16) | (buf[at + 2] << 8) | buf[at + 3]);
+}
+
+/** Writes a 32-bit big-endian value (the top bit kept; callers mask a stream id themselves). */
+export function writeUint32(buf: Uint8Array, at: number, value: number): void {
+  buf[at] = (value >>> 24) & 0xff;
+  buf[at + 1] = (value >>> 16) & 0xff;
+  buf[at + 2] = (value >>> 8) & 0xff;
+  buf[at + 3] = value & 0xff;
+}
+
+/** Writes a frame header at `at`; returns the offset after it. */
+export function writeFrameHeader(
+  buf: Uint8Array,
+  at: number,
+  length: number,
+  type: number,
+  flags: number,
+  streamId: number,
+): number {
+  buf[at] = (length >>> 16) & 0xff;
+  buf[at + 1] = (length >>> 8) & 0xff;
+  buf[at + 2] = length & 0xff;
+  buf[at + 3] = type;
+  buf[at + 4] = flags;
+  writeUint32(buf, at + 5, streamId & MAX_STREAM_ID);
+  return at + FRAME_HEADER_BYTES;
+}
+
+/** Bytes of a SETTINGS frame with `count` settings. */
+export function settingsFrameBytes(count: number): number {
+  return FRAME_HEADER_BYTES + 6 * count;
+}
+
+/** Writes a SETTINGS frame of `[id, value]` pairs at `at`; returns the offset after it. */
+export function writeSettings(
+  buf: Uint8Array,
+  at: number,
+  settings: readonly (readonly [number, number])[],
+): number {
+  let p = writeFrameHeader(buf, at, 6 * settings.length, SETTINGS, 0, 0);
+  for (const [id, value] of settings) {
+    buf[p] = (id >>> 8) & 0xff;
+    buf[p + 1] = id & 0xff;
+    writeUint32(buf, p + 2, value);
+    p += 6;
+  }
+  return p;
+}
+
+/** Writes the SETTINGS acknowledgement (empty, ACK flag); returns the offset after it. */
+export function writeSettingsAck(buf: Uint8Array, at: number): number {
+  return writeFrameHeader(buf, at, 0, SETTINGS, FLAG_ACK, 0);
+}
+
+export const WINDOW_UPDATE_BYTES = FRAME_HEADER_BYTES + 4;
+
+/** Writes a WINDOW_UPDATE of `increment` (1 .. 2^31-1) for `streamId` (0: the connection). */
+export function writeWindowUpdate(buf: Uint8Array, at: number, streamId: number, increment: number): number {
+  const p = writeFrameHeader(buf, at, 4, WINDOW_UPDATE, 0, streamId);
+  writeUint32(buf, p, increment & MAX_WINDOW_BYTES);
+  return p + 4;
+}
+
+export const PING_BYTES = FRAME_HEADER_BYTES + 8;
+
+/** Writes a PING (or its ACK) carrying the 8 bytes at `data[dataAt, dataAt + 8)`. */
+export function writePing(
+  buf: Uint8Array,
+  at: number,
+  ack: boolean,
+  data: Uint8Array,
+  dataAt: number,
+): number {
+  const p = writeFrameHeader(buf, at, 8, PING, ack ? FLAG_ACK : 0, 0);
+  for (let k = 0; k < 8; k++) buf[p + k] = data[dataAt + k];
+  return p + 8;
+}
+
+export const RST_STREAM_BYTES = FRAME_HEADER_BYTES + 4;
+
+export function writeRstStream(buf: Uint8Array, at: number, streamId: number, errorCode: number): number {
+  const p = writeFrameHeader(buf, at, 4, RST_STREAM, 0, streamId);
+  writeUint32(buf, p, errorCode);
+  return p + 4;
+}
+
+export const GOAWAY_BYTES = FRAME_HEADER_BYTES + 8;
+
+/** Writes a GOAWAY without debug data. */
+export function writeGoaway(buf: Uint8Array, at: number, lastStreamId: number, errorCode: number): number {
+  const p = writeFrameHeader(buf, at, 8, GOAWAY, 0, 0);
+  writeUint32(buf, p, lastStreamId & MAX_STREAM_ID);
+  writeUint32(buf, p + 4, errorCode);
+  return p + 8;
+}
+
+/** A peer's settings, as far as a client needs them; starts at the RFC's defaults. */
+export class PeerSettings {
+  headerTableBytes = 4096;
+  enablePush = 1;
+  /** Infinity until the peer sets a limit. */
+  maxConcurrentStreams = Infinity;
+  initialWindowBytes = DEFAULT_WINDOW_BYTES;
+  maxFrameBytes = DEFAULT_MAX_FRAME_BYTES;
+  maxHeaderListBytes = Infinity;
+}
+
+/**
+ * Applies the SETTINGS payload at `buf[from, to)` to `into` in order (RFC 9113 6.5.3: the last value
+ * of an identifier wins; unknown identifiers are ignored). Returns null when valid, else the problem:
+ * a length not a multiple of 6 is a FRAME_SIZE_ERROR, a value out of range a PROTOCOL_ERROR (ENABLE_PUSH
+ * not 0/1, MAX_FRAME_SIZE outside 2^14..2^24-1) or a FLOW_CONTROL_ERROR (INITIAL_WINDOW_SIZE above
+ * 2^31-1); `errorCode` says which. `into` may be partly updated when invalid (the connection ends then).
+ */
+export function applySettings(
+  buf: Uint8Array,
+  from: number,
+  to: number,
+  into: PeerSettings,
+): { errorCode: number; message: string } | null {
+  if ((to - from) % 6 !== 0) {
+    return {
+      errorCode: FRAME_SIZE_ERROR,
+      message: `SETTINGS payload of ${to - from} bytes (not 6 per setting)`,
+    };
+  }
+  for (let p = from; p < to; p += 6) {
+    const id = (buf[p] << 8) | buf[p + 1];
+    const value = readUint32(buf, p + 2);
+    switch (id) {
+      case SETTINGS_HEADER_TABLE_SIZE:
+        into.headerTableBytes = value;
+        break;
+      case SETTINGS_ENABLE_PUSH:
+        if (value > 1) return { errorCode: PROTOCOL_ERROR, message: `SETTINGS_ENABLE_PUSH ${value}` };
+        into.enablePush = value;
+        break;
+      case SETTINGS_MAX_CONCURRENT_STREAMS:
+        into.maxConcurrentStreams = value;
+        break;
+      case SETTINGS_INITIAL_WINDOW_SIZE:
+        if (value > MAX_WINDOW_BYTES) {
+          return { errorCode: FLOW_CONTROL_ERROR, message: `SETTINGS_INITIAL_WINDOW_SIZE ${value}` };
+        }
+        into.initialWindowBytes = value;
+        break;
+      case SETTINGS_MAX_FRAME_SIZE:
+        if (value < DEFAULT_MAX_FRAME_BYTES || value > MAX_FRAME_BYTES_LIMIT) {
+          return { errorCode: PROTOCOL_ERROR, message: `SETTINGS_MAX_FRAME_SIZE ${value}` };
+        }
+        into.maxFrameBytes = value;
+        break;
+      case SETTINGS_MAX_HEADER_LIST_SIZE:
+        into.maxHeaderListBytes = value;
+        break;
+    }
+  }
+  return null;
+}
