@@ -36,7 +36,7 @@ Deno.test("exporter: the run's last, partial interval is stamped when handed on,
   });
   try {
     const exporter = new MetricsExporter([
-      { kind: "otlp", url: `http://127.0.0.1:${server.addr.port}/v1/metrics`, headers: {} },
+      { kind: "otlp-json", url: `http://127.0.0.1:${server.addr.port}/v1/metrics`, headers: {} },
     ]);
     const hooks = exporter.attackHooks();
     const pastEndMs = Date.now() - 1_000;
