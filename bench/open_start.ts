@@ -4,7 +4,7 @@
  * to CPU 0) and `loadlab attack URL -R 10000 -d 5s --json` (pinned to CPU 1), N runs in a row; per run
  * the connects, the pool opened before t0, the most connects in flight at once, late and server-bound
  * sends, p99, max, the first 250 ms interval's p99 and the verdict, then the median p99 and the worst
- * run's p99 as a multiple of it (the issue's goal: within 3x, no run generator-bound at 10k/s).
+ * run's p99 as a multiple of it (the goal: within 3x, no run generator-bound at 10k/s).
  * `--loadlab DIR` runs another tree's main.ts (e.g. an older commit extracted with `git archive`);
  * repeated, the trees take turns run by run on the same nginx (so a busy machine's drift hits both
  * alike) and each gets its own table; fields a tree does not report print as "-".

@@ -119,7 +119,7 @@ Output
                            keep each interval's latency histogram in results.json   [keep]
                            (exact re-analysis; none makes the file smaller)
       --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
-      --abort-on-fail      judge the --thresholds while the load runs and stop it (exit 1) at the
+      --abort-on-fail      judge each --threshold while the load runs and stop it (exit 1) at the
                            first failure, as k6's abortOnFail; the results say which and when
       --delay-abort-eval D not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]
       --strict             exit 6 when the run is flagged (generator-bound, server-bound, dropped
