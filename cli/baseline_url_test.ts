@@ -110,3 +110,27 @@ Deno.test("the zip's results.json is cut at the size cap, not read", async () =>
     assert.equal((await loadBaselineUrl(`${base}/a.zip`)).runs.length, 1, "a nested results.json is found");
   });
 });
+
+Deno.test("only the chosen results.json of a zip is inflated (many entries cannot add up past the cap)", async () => {
+  const bytes = zip({ "results.json": RESULTS, "a/results.json": "x".repeat(1000), "b/results.json": "y" });
+  // Corrupt the deeper entry's deflate data (block type 3 is invalid): inflating it would throw.
+  const name = new TextEncoder().encode("a/results.json");
+  const at = bytes.findIndex((_, i) => name.every((b, j) => bytes[i + j] === b));
+  bytes[at + name.length] = 0xff;
+  await withServer({ "/many.zip": () => new Response(bytes) }, async (base) => {
+    assert.equal((await loadBaselineUrl(`${base}/many.zip`)).runs.length, 1);
+  });
+});
+
+Deno.test("a failed hop after a redirect does not print the signed URL's query", async () => {
+  await withServer({
+    "/artifact": () =>
+      new Response(null, {
+        status: 302,
+        headers: { location: "http://127.0.0.1:9/blob?sig=S1GNATUREvalue&sv=1" },
+      }),
+  }, async (base) => {
+    const message = await refusal(`${base}/artifact`);
+    assert.doesNotMatch(message, /S1GNATUREvalue/, message);
+  });
+});
