@@ -311,3 +311,12 @@ Deno.test("bad --out values are exit 2 with one line naming the flag and the fix
   }
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("a bad --out value never prints its password, with or without a scheme", async () => {
+  for (const value of ["otlp=user:s3cretpw@127.0.0.1:4318", "otlp=ftp://user:s3cretpw@127.0.0.1/"]) {
+    const r = await runLoadlab(["attack", "http://127.0.0.1:1/", "--out", value]);
+    assertEquals(r.code, 2, r.stderr);
+    ok(!`${r.stdout}${r.stderr}`.includes("s3cretpw"), r.stderr);
+    ok(/^loadlab attack: --out otlp=(ftp:\/\/)?user:\[redacted [^\n]+\n$/.test(r.stderr), r.stderr);
+  }
+});

@@ -4,12 +4,16 @@
  * is a `UsageError` naming the flag and the fix (exit 2, before any load). `attack`'s `-o FILE` shares
  * the flag: a value is a metrics output when its part before `=` is a known kind or looks like one.
  */
-import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
+import {
+  type MetricsOutput,
+  parseMetricsOutput,
+  withoutPassword,
+} from "../../results/export/metrics_output.ts";
 import { UsageError } from "../usage_error.ts";
 
 /** Parses one `--out KIND=URL` (`typed` is how the flag was spelled); throws `UsageError`. */
 export function parseMetricsOut(typed: string, value: string): MetricsOutput {
   const parsed = parseMetricsOutput(value);
-  if (typeof parsed === "string") throw new UsageError(`${typed} ${value}: ${parsed}`);
+  if (typeof parsed === "string") throw new UsageError(`${typed} ${withoutPassword(value)}: ${parsed}`);
   return parsed;
 }
