@@ -77,3 +77,14 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
   if (kind === "otlp" && url.pathname === "/") url.pathname = "/v1/metrics";
   return { kind, url: url.href, headers };
 }
+
+/** What is wrong with `outputs[i]` given after the others: the same kind and URL as an earlier one, or nothing. */
+export function repeatedOutput(outputs: readonly MetricsOutput[], i: number): string | undefined {
+  const earlier = outputs.slice(0, i).findIndex((o) =>
+    o.kind === outputs[i].kind && o.url === outputs[i].url
+  );
+  if (earlier < 0) return undefined;
+  return `given twice (as output ${
+    earlier + 1
+  } too): every point would reach the receiver twice; give it once`;
+}
