@@ -134,3 +134,12 @@ Deno.test("a failed hop after a redirect does not print the signed URL's query",
     assert.doesNotMatch(message, /S1GNATUREvalue/, message);
   });
 });
+
+Deno.test("a baseline URL of another scheme is named as such, not as a missing file", async () => {
+  for (const url of ["file:///etc/passwd", "ftp://host/results.json"]) {
+    const err = await loadBaseline(url).then(() => null, (e) => e);
+    assert.ok(err instanceof ResultsFileError, String(err));
+    assert.match(err.message, /only http\(s\) URLs are fetched/, err.message);
+    assert.doesNotMatch(err.message, /no such file/);
+  }
+});
