@@ -6,7 +6,8 @@
  * judges its thresholds during a test; a windowed one (`p99<100ms over 10s`) on each window once it is
  * full (the windows of results/threshold_windows.ts, a whole number of intervals each). Nothing is judged
  * before the rule's `delayAbortEval` of measured time (after the warm-up): the first seconds of a run
- * are its most variable, and k6 has the same delay for that reason. The first rule that fails is the
+ * are its most variable, and k6 has the same delay for that reason. A lower bound on a whole run's count
+ * (`requests>1000`) is left to the end: the run so far is short of it by nature. The first rule that fails is the
  * run's `abortedBy`: its expression, the measured time it failed at (the end of the interval that made
  * it fail) and the value it saw; the caller stops the load. Latencies come from the intervals' HDR
  * encodings: each decoded once into a running histogram for whole-run rules, merged per window for
@@ -91,7 +92,7 @@ export class AbortWatch {
     addTally(this.#tally, iv);
     if (this.#whole.length > 0) { for (const h of iv.histograms) this.#total.add(decodeHistogram(h)); }
     for (const rule of this.#whole) {
-      if (nowMs < rule.delayMs) continue;
+      if (nowMs < rule.delayMs || stillGrowing(rule.threshold)) continue;
       const actual = valueOf(rule.threshold.metric, this.#tally, nowMs, () => this.#total);
       if (fails(rule.threshold, actual)) return abortedBy(rule.threshold, nowMs, actual);
     }
@@ -125,6 +126,17 @@ export class AbortWatch {
     }
     return failed;
   }
+}
+
+/** Counts of a whole run, which only grow while it runs. */
+const COUNTS = new Set(["requests", "errors", "non2xx", "late", "lateSends", "dropped"]);
+
+/**
+ * A lower bound on a whole run's count (`requests>1000`): short of it so far is not a failure, since the
+ * rest of the run adds to it; only the end can judge it. An upper bound once passed stays passed.
+ */
+function stillGrowing(t: Threshold): boolean {
+  return COUNTS.has(t.metric) && (t.op === ">" || t.op === ">=" || t.op === "==");
 }
 
 /** A value that says nothing (no requests for a latency or rate) never fails a rule. */
