@@ -92,9 +92,11 @@ export class AbortWatch {
     addTally(this.#tally, iv);
     if (this.#whole.length > 0) { for (const h of iv.histograms) this.#total.add(decodeHistogram(h)); }
     for (const rule of this.#whole) {
-      if (nowMs < rule.delayMs || stillGrowing(rule.threshold)) continue;
+      if (nowMs < rule.delayMs) continue;
       const actual = valueOf(rule.threshold.metric, this.#tally, nowMs, () => this.#total);
-      if (fails(rule.threshold, actual)) return abortedBy(rule.threshold, nowMs, actual);
+      if (fails(rule.threshold, actual) && !mayStillReach(rule.threshold, actual)) {
+        return abortedBy(rule.threshold, nowMs, actual);
+      }
     }
     for (const w of this.#windowed) {
       const failed = this.#addToWindows(w, iv, nowMs);
@@ -132,11 +134,12 @@ export class AbortWatch {
 const COUNTS = new Set(["requests", "errors", "non2xx", "late", "lateSends", "dropped"]);
 
 /**
- * A lower bound on a whole run's count (`requests>1000`): short of it so far is not a failure, since the
- * rest of the run adds to it; only the end can judge it. An upper bound once passed stays passed.
+ * Whether a whole run's count short of its rule may still meet it by the end (`requests>1000` at 200 so far,
+ * `requests==500` at 300): the rest of the run only adds to it, so only the end can judge. A count past an
+ * upper bound (`errors<10`, `errors==0`) stays past it, so that fails now.
  */
-function stillGrowing(t: Threshold): boolean {
-  return COUNTS.has(t.metric) && (t.op === ">" || t.op === ">=" || t.op === "==");
+function mayStillReach(t: Threshold, actual: number): boolean {
+  return COUNTS.has(t.metric) && (t.op === ">" || t.op === ">=" || (t.op === "==" && actual < t.value));
 }
 
 /** A value that says nothing (no requests for a latency or rate) never fails a rule. */

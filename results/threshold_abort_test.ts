@@ -72,6 +72,8 @@ Deno.test("AbortWatch: a count the run has not reached yet (requests>N) stops no
   assert.equal(feed(new AbortWatch([rule("requests>50")], 250), steady), null, "80 requests by the end");
   assert.equal(feed(new AbortWatch([rule("requests>=100"), rule("errors>=5")], 250), steady), null);
   assert.equal(feed(new AbortWatch([rule("errors<=3")], 250), steady)?.index, 3, "4 errors can only grow");
+  assert.equal(feed(new AbortWatch([rule("errors==0")], 250), steady)?.index, 0, "the first error");
+  assert.equal(feed(new AbortWatch([rule("requests==80")], 250), steady), null, "80 by the end");
 });
 
 /** A run as runAttack returns it after an abort (only what the threshold texts read). */
