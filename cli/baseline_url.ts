@@ -162,6 +162,11 @@ function isZip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 }
 
+/** Entries a baseline zip may hold: an artifact of out/ has a handful to a few thousand. */
+const MAX_ZIP_ENTRIES = 100_000;
+
+class TooManyEntries extends Error {}
+
 /**
  * The text of the top-most `results.json` in a zip (GitHub's artifact download). The entries are listed
  * first and only the chosen one is inflated, into a buffer of its declared size (fflate never grows it),
@@ -179,11 +184,17 @@ function resultsFromZip(
     try {
       return unzipSync(bytes, { filter });
     } catch (err) {
+      if (err instanceof TooManyEntries) {
+        throw fail(`a zip of more than ${MAX_ZIP_ENTRIES} entries; upload out/ (or results.json alone)`, err);
+      }
       throw fail(`a zip that cannot be read (${(err as Error).message}); download it again`, err);
     }
   };
+  let entries = 0;
   unzip((file) => {
-    names.push(file.name);
+    // The entry count is the zip's own claim (zip64: billions in a few bytes); it is walked, so bound it.
+    if (++entries > MAX_ZIP_ENTRIES) throw new TooManyEntries();
+    if (names.length <= 5) names.push(file.name);
     const wanted = file.name === "results.json" || file.name.endsWith("/results.json");
     if (wanted && file.originalSize > maxBytes) oversize = true;
     if (wanted && file.originalSize <= maxBytes) candidates.push(file.name);

@@ -143,3 +143,22 @@ Deno.test("a baseline URL of another scheme is named as such, not as a missing f
     assert.doesNotMatch(err.message, /no such file/);
   }
 });
+
+Deno.test("a zip whose directory claims billions of entries is refused at once, not walked", async () => {
+  const base = zip({ "results.json": RESULTS });
+  // A zip64 end record (and its locator) claiming 0xF0000000 entries, before the ordinary end record.
+  const eocdAt = base.length - 22;
+  const record = new Uint8Array(56), locator = new Uint8Array(20);
+  new DataView(record.buffer).setUint32(0, 0x06064b50, true);
+  new DataView(record.buffer).setUint32(32, 0xF0000000, true);
+  new DataView(locator.buffer).setUint32(0, 0x07064b50, true);
+  new DataView(locator.buffer).setUint32(8, eocdAt, true);
+  const bytes = new Uint8Array(base.length + 76);
+  bytes.set(base.subarray(0, eocdAt));
+  bytes.set(record, eocdAt);
+  bytes.set(locator, eocdAt + 56);
+  bytes.set(base.subarray(eocdAt), eocdAt + 76);
+  await withServer({ "/claims.zip": () => new Response(bytes) }, async (base) => {
+    assert.match(await refusal(`${base}/claims.zip`), /more than 100000 entries/);
+  });
+});
