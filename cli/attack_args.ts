@@ -27,7 +27,7 @@ import { buildRequestMix } from "./request_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
 import { abortOnFailArg } from "./abort_flags.ts";
-import { parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { distinctMetricsOuts, parseMetricsOut } from "./metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 
 /** Where and how results are shown; everything not part of the load itself. */
@@ -154,11 +154,12 @@ function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
 function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
   const values = flags.all("out");
   const files = values.filter((v) => !isMetricsOut(v));
+  const metrics = values.filter(isMetricsOut);
   const typed = flags.typed("out");
   if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
   return {
     outFile: files.at(-1),
-    metricsOut: values.filter(isMetricsOut).map((v) => parseMetricsOut(typed, v)),
+    metricsOut: distinctMetricsOuts(typed, metrics, metrics.map((v) => parseMetricsOut(typed, v))),
   };
 }
 

@@ -5,7 +5,8 @@
  * the gate's verdicts printed as a table (results/baseline_gate.ts does the comparison). A directory
  * means its `results.json`, as `--out-dir` writes it; an http(s) URL is fetched (cli/baseline_url.ts).
  */
-import { loadResultsFile } from "../results/io.ts";
+import { loadResultsFile, ResultsFileError } from "../results/io.ts";
+import { redactText } from "../results/redact.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import {
   type FailOn,
@@ -74,6 +75,14 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
  */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (isBaselineUrl(path)) return await loadBaselineUrl(path);
+  const scheme = /^([a-z][a-z0-9+.-]*):\/\//i.exec(path);
+  if (scheme) {
+    throw new ResultsFileError(
+      `${redactText(path)}: only http(s) URLs are fetched, not ${
+        scheme[1]
+      }:; give https://... or the file's path`,
+    );
+  }
   let file = path;
   try {
     if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;

@@ -162,7 +162,16 @@ function isZip(bytes: Uint8Array): boolean {
   return bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 }
 
-/** The text of the top-most `results.json` in a zip (GitHub's artifact download). */
+/** Entries a baseline zip may hold: an artifact of out/ has a handful to a few thousand. */
+const MAX_ZIP_ENTRIES = 100_000;
+
+class TooManyEntries extends Error {}
+
+/**
+ * The text of the top-most `results.json` in a zip (GitHub's artifact download). The entries are listed
+ * first and only the chosen one is inflated, into a buffer of its declared size (fflate never grows it),
+ * so a zip of many highly compressed entries cannot inflate past the cap in total.
+ */
 function resultsFromZip(
   bytes: Uint8Array,
   maxBytes: number,
@@ -171,20 +180,26 @@ function resultsFromZip(
   const names: string[] = [];
   const candidates: string[] = [];
   let oversize = false;
-  let files: Record<string, Uint8Array>;
-  try {
-    files = unzipSync(bytes, {
-      filter(file) {
-        names.push(file.name);
-        const wanted = file.name === "results.json" || file.name.endsWith("/results.json");
-        if (wanted && file.originalSize > maxBytes) oversize = true;
-        if (wanted && file.originalSize <= maxBytes) candidates.push(file.name);
-        return wanted && file.originalSize <= maxBytes;
-      },
-    });
-  } catch (err) {
-    throw fail(`a zip that cannot be read (${(err as Error).message}); download it again`, err);
-  }
+  const unzip = (filter: (file: { name: string; originalSize: number }) => boolean) => {
+    try {
+      return unzipSync(bytes, { filter });
+    } catch (err) {
+      if (err instanceof TooManyEntries) {
+        throw fail(`a zip of more than ${MAX_ZIP_ENTRIES} entries; upload out/ (or results.json alone)`, err);
+      }
+      throw fail(`a zip that cannot be read (${(err as Error).message}); download it again`, err);
+    }
+  };
+  let entries = 0;
+  unzip((file) => {
+    // The entry count is the zip's own claim (zip64: billions in a few bytes); it is walked, so bound it.
+    if (++entries > MAX_ZIP_ENTRIES) throw new TooManyEntries();
+    if (names.length <= 5) names.push(file.name);
+    const wanted = file.name === "results.json" || file.name.endsWith("/results.json");
+    if (wanted && file.originalSize > maxBytes) oversize = true;
+    if (wanted && file.originalSize <= maxBytes) candidates.push(file.name);
+    return false;
+  });
   if (candidates.length === 0) {
     if (oversize) {
       throw fail(`its results.json is larger than ${maxBytes} bytes, the most a results file may be`);
@@ -194,7 +209,12 @@ function resultsFromZip(
   }
   // The top-most one: an artifact of `out/` holds results.json at its root.
   const name = candidates.sort((a, b) => a.split("/").length - b.split("/").length || a.localeCompare(b))[0];
-  const data = files[name];
+  let taken = false;
+  const data = unzip((file) => {
+    const take = !taken && file.name === name && file.originalSize <= maxBytes;
+    taken ||= take;
+    return take;
+  })[name];
   if (data.length > maxBytes) throw fail(`its results.json is larger than ${maxBytes} bytes`);
   return new TextDecoder().decode(data);
 }

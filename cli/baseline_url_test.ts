@@ -110,3 +110,55 @@ Deno.test("the zip's results.json is cut at the size cap, not read", async () =>
     assert.equal((await loadBaselineUrl(`${base}/a.zip`)).runs.length, 1, "a nested results.json is found");
   });
 });
+
+Deno.test("only the chosen results.json of a zip is inflated (many entries cannot add up past the cap)", async () => {
+  const bytes = zip({ "results.json": RESULTS, "a/results.json": "x".repeat(1000), "b/results.json": "y" });
+  // Corrupt the deeper entry's deflate data (block type 3 is invalid): inflating it would throw.
+  const name = new TextEncoder().encode("a/results.json");
+  const at = bytes.findIndex((_, i) => name.every((b, j) => bytes[i + j] === b));
+  bytes[at + name.length] = 0xff;
+  await withServer({ "/many.zip": () => new Response(bytes) }, async (base) => {
+    assert.equal((await loadBaselineUrl(`${base}/many.zip`)).runs.length, 1);
+  });
+});
+
+Deno.test("a failed hop after a redirect does not print the signed URL's query", async () => {
+  await withServer({
+    "/artifact": () =>
+      new Response(null, {
+        status: 302,
+        headers: { location: "http://127.0.0.1:9/blob?sig=S1GNATUREvalue&sv=1" },
+      }),
+  }, async (base) => {
+    const message = await refusal(`${base}/artifact`);
+    assert.doesNotMatch(message, /S1GNATUREvalue/, message);
+  });
+});
+
+Deno.test("a baseline URL of another scheme is named as such, not as a missing file", async () => {
+  for (const url of ["file:///etc/passwd", "ftp://host/results.json"]) {
+    const err = await loadBaseline(url).then(() => null, (e) => e);
+    assert.ok(err instanceof ResultsFileError, String(err));
+    assert.match(err.message, /only http\(s\) URLs are fetched/, err.message);
+    assert.doesNotMatch(err.message, /no such file/);
+  }
+});
+
+Deno.test("a zip whose directory claims billions of entries is refused at once, not walked", async () => {
+  const base = zip({ "results.json": RESULTS });
+  // A zip64 end record (and its locator) claiming 0xF0000000 entries, before the ordinary end record.
+  const eocdAt = base.length - 22;
+  const record = new Uint8Array(56), locator = new Uint8Array(20);
+  new DataView(record.buffer).setUint32(0, 0x06064b50, true);
+  new DataView(record.buffer).setUint32(32, 0xF0000000, true);
+  new DataView(locator.buffer).setUint32(0, 0x07064b50, true);
+  new DataView(locator.buffer).setUint32(8, eocdAt, true);
+  const bytes = new Uint8Array(base.length + 76);
+  bytes.set(base.subarray(0, eocdAt));
+  bytes.set(record, eocdAt);
+  bytes.set(locator, eocdAt + 56);
+  bytes.set(base.subarray(eocdAt), eocdAt + 76);
+  await withServer({ "/claims.zip": () => new Response(bytes) }, async (base) => {
+    assert.match(await refusal(`${base}/claims.zip`), /more than 100000 entries/);
+  });
+});

@@ -11,7 +11,7 @@ import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt, type SegmentArg } from "./segment_args.ts";
 import { DASHBOARD_FLAGS, dashboardHelp, dashboardOptions } from "./dashboard_flags.ts";
 import type { ServeOptions } from "./dashboard.ts";
-import { parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { distinctMetricsOuts, parseMetricsOut } from "./metrics_out/out_flags.ts";
 import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
 import { ABORT_FLAGS, type AbortOnFailArg, abortOnFailArg } from "./abort_flags.ts";
@@ -143,7 +143,13 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     keepSecrets: flags.has("no-redact"),
     strict: flags.has("strict"),
     ...(flags.has("out")
-      ? { metricsOut: flags.all("out").map((v) => metricsOutOf(flags.typed("out"), v)) }
+      ? {
+        metricsOut: distinctMetricsOuts(
+          flags.typed("out"),
+          flags.all("out"),
+          flags.all("out").map((v) => metricsOutOf(flags.typed("out"), v)),
+        ),
+      }
       : {}),
     ...baselineArgs(flags),
     ...dashboardOf(flags),

@@ -28,7 +28,9 @@ import {
   type TargetSpec,
 } from "../targets/mod.ts";
 import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
-import { writeTextAtomic } from "../system/atomic_write.ts";
+import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
+import { OutputError } from "../results/output_error.ts";
+import { osErrorText } from "../system/os_error.ts";
 
 export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [--instances N]
   [--balance round-robin|least-connections] [--reuse-port] [--compress[=gzip|brotli]] [--cache-ttl SEC]
@@ -206,6 +208,10 @@ export function runServeCommand(argv: string[]): Promise<number> {
       if (why) {
         throw new UsageError(`--profile=${profileDir}: ${why}; give a folder for the .cpuprofile files`);
       }
+      // Checked now: the profiles are written only at Ctrl-C, and a folder that takes no file would lose them.
+      await assertWritable(profileDir).catch((err) => {
+        throw new OutputError(`--profile=${profileDir}: cannot write: ${osErrorText(err)}`, { cause: err });
+      });
     }
     // A target that cannot start throws TargetError: exit 3, as in run (README: exit codes).
     await serveUntilStopped(spec, await startTarget(spec), profileDir);

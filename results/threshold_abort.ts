@@ -6,7 +6,8 @@
  * judges its thresholds during a test; a windowed one (`p99<100ms over 10s`) on each window once it is
  * full (the windows of results/threshold_windows.ts, a whole number of intervals each). Nothing is judged
  * before the rule's `delayAbortEval` of measured time (after the warm-up): the first seconds of a run
- * are its most variable, and k6 has the same delay for that reason. The first rule that fails is the
+ * are its most variable, and k6 has the same delay for that reason. A lower bound on a whole run's count
+ * (`requests>1000`) is left to the end: the run so far is short of it by nature. The first rule that fails is the
  * run's `abortedBy`: its expression, the measured time it failed at (the end of the interval that made
  * it fail) and the value it saw; the caller stops the load. Latencies come from the intervals' HDR
  * encodings: each decoded once into a running histogram for whole-run rules, merged per window for
@@ -91,7 +92,9 @@ export class AbortWatch {
     for (const rule of this.#whole) {
       if (nowMs < rule.delayMs) continue;
       const actual = valueOf(rule.threshold.metric, this.#tally, nowMs, () => this.#total);
-      if (fails(rule.threshold, actual)) return abortedBy(rule.threshold, nowMs, actual);
+      if (fails(rule.threshold, actual) && !mayStillReach(rule.threshold, actual)) {
+        return abortedBy(rule.threshold, nowMs, actual);
+      }
     }
     for (const w of this.#windowed) {
       const failed = this.#addToWindows(w, iv, nowMs);
@@ -123,6 +126,18 @@ export class AbortWatch {
     }
     return failed;
   }
+}
+
+/** Counts of a whole run, which only grow while it runs. */
+const COUNTS = new Set(["requests", "errors", "non2xx", "late", "lateSends", "dropped"]);
+
+/**
+ * Whether a whole run's count short of its rule may still meet it by the end (`requests>1000` at 200 so far,
+ * `requests==500` at 300): the rest of the run only adds to it, so only the end can judge. A count past an
+ * upper bound (`errors<10`, `errors==0`) stays past it, so that fails now.
+ */
+function mayStillReach(t: Threshold, actual: number): boolean {
+  return COUNTS.has(t.metric) && (t.op === ">" || t.op === ">=" || (t.op === "==" && actual < t.value));
 }
 
 /** A value that says nothing (no requests for a latency or rate) never fails a rule. */

@@ -67,6 +67,15 @@ Deno.test("AbortWatch: rates and counts over the run so far", () => {
   assert.equal(feed(new AbortWatch([rule("rps>50", 1000)], 250), failing)?.index, 3);
 });
 
+Deno.test("AbortWatch: a count the run has not reached yet (requests>N) stops nothing; one already past an upper bound does", () => {
+  const steady = Array.from({ length: 8 }, (_, i) => live(i, 10, 5, 1));
+  assert.equal(feed(new AbortWatch([rule("requests>50")], 250), steady), null, "80 requests by the end");
+  assert.equal(feed(new AbortWatch([rule("requests>=100"), rule("errors>=5")], 250), steady), null);
+  assert.equal(feed(new AbortWatch([rule("errors<=3")], 250), steady)?.index, 3, "4 errors can only grow");
+  assert.equal(feed(new AbortWatch([rule("errors==0")], 250), steady)?.index, 0, "the first error");
+  assert.equal(feed(new AbortWatch([rule("requests==80")], 250), steady), null, "80 by the end");
+});
+
 /** A run as runAttack returns it after an abort (only what the threshold texts read). */
 function abortedRun(p99Ms: number): RunResult {
   return {

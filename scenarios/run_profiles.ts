@@ -6,6 +6,7 @@
  * results file and the report (results/cpu_profile.ts). A profile that could not be taken or written is
  * recorded with its reason instead; it never fails the run, whose numbers are already measured.
  */
+import { createHash } from "node:crypto";
 import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../targets/mod.ts";
 import type { RunTarget } from "./run_targets.ts";
 import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
@@ -28,9 +29,16 @@ export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling 
   }
 }
 
-/** The folder (under the output directory) and file name of one process's profile of one run. */
+/**
+ * The folder (under the output directory) and file name of one process's profile of one run. A name with
+ * characters a file name should not hold gets them as `_` and a short hash of the name as it was, so two
+ * runs (`x/y_z`, `x_y/z`) never write the same file.
+ */
 export function profilePath(runName: string, process: string): string {
-  const safe = (s: string) => s.replace(/[^A-Za-z0-9.=-]+/g, "_");
+  const safe = (s: string) => {
+    const cleaned = s.replace(/[^A-Za-z0-9.=-]+/g, "_");
+    return cleaned === s ? s : `${cleaned}-${createHash("sha256").update(s).digest("hex").slice(0, 8)}`;
+  };
   return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
 }
 

@@ -5,7 +5,7 @@
  * scenarios/schema.ts refines it with those checks into `experimentSchema`. Its own module so the checks
  * and the schema they complete do not import each other.
  */
-import { parseMetricsOutput } from "../results/export/metrics_output.ts";
+import { type MetricsOutput, parseMetricsOutput, repeatedOutput } from "../results/export/metrics_output.ts";
 import { parseFailOn } from "../results/baseline_gate.ts";
 import { z } from "zod";
 import { expectationShape } from "../results/expectation.ts";
@@ -164,7 +164,15 @@ export const experimentObject = z.strictObject({
       const parsed = parseMetricsOutput(value);
       if (typeof parsed === "string") ctx.addIssue({ code: "custom", message: parsed });
     }),
-  ).optional(),
+  ).superRefine((values, ctx) => {
+    const outputs = values.map(parseMetricsOutput);
+    if (outputs.some((o) => typeof o === "string")) return;
+    const parsed = outputs as MetricsOutput[];
+    parsed.forEach((_, i) => {
+      const problem = repeatedOutput(parsed, i);
+      if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
+    });
+  }).optional(),
   /** The seed's expected directions ("cached's p99 lower than direct's"), checked in the report. */
   expect: z.array(z.strictObject(expectationShape)).optional(),
 });

@@ -5,8 +5,9 @@
  * run starts at the shared `--start-at`, and later runs as each shard is ready, on the wall clock's
  * interval grid (runner/worker/pool.ts), so their intervals still cover the same spans on every shard. Refused, every reason named (exit 2): a target loadlab would
  * start itself (each shard would load its own copy, not one shared server: only `url:` targets),
- * a capacity search (its bisection needs each probe's merged result) and `warmup: auto` (shards
- * would cut at different points). Thresholds are recorded pending by `scenarios/run.ts` and evaluated
+ * a capacity search (its bisection needs each probe's merged result), `warmup: auto` (shards
+ * would cut at different points) and a threshold with `abortOnFail` (a shard's part of the load cannot
+ * judge it, so it would silently never stop anything). Thresholds are recorded pending by `scenarios/run.ts` and evaluated
  * by `loadlab merge`. Pure.
  */
 import { parseAttackConfig } from "../runner/config.ts";
@@ -47,6 +48,14 @@ export function segmentPlan(plan: Plan, segment: PlanSegment, startAtEpochMs?: n
         "warmup: auto cannot run with --segment (shards would cut at different points); give a duration",
     });
   }
+  plan.experiment.thresholds.forEach((t, i) => {
+    if (!t.abortOnFail) return;
+    issues.push({
+      path: `thresholds[${i}].abortOnFail`,
+      message: "cannot stop a --segment shard: it holds part of the load and its thresholds are judged by " +
+        "loadlab merge on the whole; drop abortOnFail for the shards (attack's --abort-on-fail is refused too)",
+    });
+  });
   const runs = plan.runs.map((run, i) => ({
     ...run,
     attack: {

@@ -50,3 +50,16 @@ Deno.test("segment plan refuses targets it would start, searches, warmup auto, t
   ok(few[0].includes("need at least 16 connections") && few[0].includes("(in run mine/x)"), few[0]);
   throws(() => segmentPlan(planExperiment(loadExperiment(builtin)), { index: 0, count: 2 }), ExperimentError);
 });
+
+Deno.test("segment plan refuses a threshold with abortOnFail: a shard holds part of the load, so it would never stop it", () => {
+  const aborting = URLS.replace(
+    'thresholds: ["p99 < 1s"]',
+    'thresholds: ["p99 < 1s", { expr: "p99 < 1s", abortOnFail: true }]',
+  );
+  const issues = issuesOf(() =>
+    segmentPlan(planExperiment(loadExperiment(aborting)), { index: 0, count: 2 })
+  );
+  assertEquals(issues.length, 1, issues.join("\n"));
+  ok(issues[0].startsWith("thresholds[1].abortOnFail: "), issues[0]);
+  ok(issues[0].includes("--segment"), issues[0]);
+});

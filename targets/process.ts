@@ -86,6 +86,24 @@ class Tail {
   }
 }
 
+/**
+ * Opens a target's log for appending. A FIFO is refused: opening one for writing blocks this (main)
+ * thread until a reader comes, and while it waits not even SIGTERM is handled.
+ */
+function openLog(name: string, path: string): Deno.FsFile {
+  let isFifo = false;
+  try {
+    isFifo = Deno.statSync(path).isFifo === true;
+  } catch { /* not there yet: created below */ }
+  if (isFifo) {
+    throw new TargetError(
+      `${name}: log file ${path} is a FIFO`,
+      "a target's output is appended to a regular file (or a device such as /dev/null); remove the FIFO or give another logFile",
+    );
+  }
+  return Deno.openSync(path, { append: true, create: true });
+}
+
 export class ManagedProcess {
   readonly pid: number;
   readonly exited: Promise<Deno.CommandStatus>;
@@ -143,7 +161,7 @@ export class ManagedProcess {
     const wrapped = findExecutable(opts.command, opts.cwd) ? inGroupOfItsOwn(command, args) : null;
     if (wrapped) ({ command, args } = wrapped);
     const env = { ...opts.env, [RUN_ID_ENV]: RUN_ID };
-    const log = opts.logFile ? Deno.openSync(opts.logFile, { append: true, create: true }) : null;
+    const log = opts.logFile ? openLog(opts.name, opts.logFile) : null;
     let child: Deno.ChildProcess;
     try {
       child = new Deno.Command(command, {

@@ -37,9 +37,20 @@ export async function makeRuntimeDir(folder: string): Promise<RuntimeDir> {
   const dir = resolve(folder);
   await Deno.mkdir(dir, { recursive: true });
   const cjs = `${dir}/preload.cjs`, mjs = `${dir}/preload.mjs`;
-  await Deno.writeTextFile(cjs, preloadCjs());
-  await Deno.writeTextFile(mjs, preloadMjs());
+  await writeFresh(cjs, preloadCjs());
+  await writeFresh(mjs, preloadMjs());
   return { dir, cjs, mjs };
+}
+
+/**
+ * Writes loadlab's own file at `path` as a new regular file: whatever is there (a file of an earlier run, a
+ * symlink or a FIFO someone planted in the out folder) is removed first, never written through or waited on.
+ */
+async function writeFresh(path: string, text: string): Promise<void> {
+  await Deno.remove(path).catch((err) => {
+    if (!(err instanceof Deno.errors.NotFound)) throw err;
+  });
+  await Deno.writeTextFile(path, text, { createNew: true });
 }
 
 /**

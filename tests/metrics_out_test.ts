@@ -324,3 +324,43 @@ Deno.test("bad --out values are exit 2 with one line naming the flag and the fix
   }
   await Deno.remove(dir, { recursive: true });
 });
+
+Deno.test("a bad --out value never prints its password, with or without a scheme", async () => {
+  for (const value of ["otlp=user:s3cretpw@127.0.0.1:4318", "otlp=ftp://user:s3cretpw@127.0.0.1/"]) {
+    const r = await runLoadlab(["attack", "http://127.0.0.1:1/", "--out", value]);
+    assertEquals(r.code, 2, r.stderr);
+    ok(!`${r.stdout}${r.stderr}`.includes("s3cretpw"), r.stderr);
+    ok(/^loadlab attack: --out otlp=(ftp:\/\/)?user:\[redacted [^\n]+\n$/.test(r.stderr), r.stderr);
+  }
+});
+
+Deno.test("the same metrics output given twice is exit 2 (every point would reach the receiver twice)", async () => {
+  const twice = ["--out", "otlp=http://127.0.0.1:4318", "--out", "otlp=http://127.0.0.1:4318/v1/metrics"];
+  const dir = await Deno.makeTempDir();
+  await Deno.writeTextFile(
+    `${dir}/twice.yaml`,
+    "name: twice\ntargets: { a: { kind: builtin } }\nloads: { l: { model: count, requests: 1 } }\n" +
+      'out: ["otlp=http://127.0.0.1:4318", "otlp=http://127.0.0.1:4318/v1/metrics"]\n',
+  );
+  const cases: [string[], RegExp][] = [
+    [
+      ["attack", "http://127.0.0.1:1/", ...twice],
+      /^loadlab attack: --out otlp=http:\/\/127\.0\.0\.1:4318\/v1\/metrics: given twice/,
+    ],
+    [
+      ["run", "preset:demo", ...twice],
+      /^loadlab run: --out otlp=http:\/\/127\.0\.0\.1:4318\/v1\/metrics: given twice/,
+    ],
+    [["run", `${dir}/twice.yaml`], /out\[1\]: .*given twice/],
+  ];
+  try {
+    for (const [args, expected] of cases) {
+      const r = await runLoadlab(args);
+      assertEquals(r.code, 2, `${args.join(" ")}: ${r.stderr}`);
+      assertEquals(r.stderr.trim().split("\n").length, 1, r.stderr);
+      ok(expected.test(r.stderr), r.stderr);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

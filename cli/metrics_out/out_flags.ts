@@ -2,14 +2,33 @@
  * @module
  * `--out KIND=URL` on `attack` and `run` (results/export/metrics_output.ts parses the value): a bad one
  * is a `UsageError` naming the flag and the fix (exit 2, before any load). `attack`'s `-o FILE` shares
- * the flag: a value is a metrics output when its part before `=` is a known kind or looks like one.
+ * the flag: a value is a metrics output when its part before `=` is a known kind or looks like one. The
+ * same output given twice is refused too: every point would reach its receiver twice.
  */
-import { type MetricsOutput, parseMetricsOutput } from "../../results/export/metrics_output.ts";
+import {
+  type MetricsOutput,
+  parseMetricsOutput,
+  repeatedOutput,
+  withoutPassword,
+} from "../../results/export/metrics_output.ts";
 import { UsageError } from "../usage_error.ts";
 
 /** Parses one `--out KIND=URL` (`typed` is how the flag was spelled); throws `UsageError`. */
 export function parseMetricsOut(typed: string, value: string): MetricsOutput {
   const parsed = parseMetricsOutput(value);
-  if (typeof parsed === "string") throw new UsageError(`${typed} ${value}: ${parsed}`);
+  if (typeof parsed === "string") throw new UsageError(`${typed} ${withoutPassword(value)}: ${parsed}`);
   return parsed;
+}
+
+/** `outputs` (parsed from `values`, in order) when no output is given twice; else a `UsageError` naming it. */
+export function distinctMetricsOuts(
+  typed: string,
+  values: string[],
+  outputs: MetricsOutput[],
+): MetricsOutput[] {
+  outputs.forEach((_, i) => {
+    const problem = repeatedOutput(outputs, i);
+    if (problem) throw new UsageError(`${typed} ${withoutPassword(values[i])}: ${problem}`);
+  });
+  return outputs;
 }

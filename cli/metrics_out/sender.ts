@@ -157,7 +157,7 @@ export class OutputSender {
         headers: { ...encoded.headers, ...this.output.headers },
         signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.opts.timeoutMs)]),
       });
-      const text = response.ok ? (await response.body?.cancel(), "") : await response.text();
+      const text = response.ok ? (await response.body?.cancel(), "") : await errorText(response);
       if (response.ok) return "ok";
       this.#lastError = `HTTP ${response.status}${text ? `: ${text.trim().slice(0, 200)}` : ""}`;
       return response.status >= 500 || response.status === 429 ? "retry" : "refused";
@@ -168,4 +168,26 @@ export class OutputSender {
       return "retry";
     }
   }
+}
+
+/** How much of an error answer is read: its first words are the message; a receiver may send megabytes. */
+const MAX_ERROR_BYTES = 4096;
+
+/** The start of an error answer's text; the rest is not read (cancelled), so memory and time stay bounded. */
+async function errorText(response: Response): Promise<string> {
+  const reader = response.body?.getReader();
+  if (!reader) return "";
+  const decoder = new TextDecoder();
+  let text = "", size = 0;
+  try {
+    while (size < MAX_ERROR_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.length;
+      text += decoder.decode(value.subarray(0, MAX_ERROR_BYTES), { stream: true });
+    }
+  } finally {
+    await reader.cancel().catch(() => {});
+  }
+  return text;
 }

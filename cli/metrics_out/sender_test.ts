@@ -129,3 +129,20 @@ Deno.test("sender: the flush at the end stops at its time limit; what is left co
     await r.close();
   }
 });
+
+Deno.test("sender: an endless error body is read only as far as the message needs, not into memory until the timeout", async () => {
+  const chunk = new TextEncoder().encode("x".repeat(64 * 1024));
+  const r = receiver(() =>
+    new Response(new ReadableStream({ pull: (c) => c.enqueue(chunk) }), { status: 400 })
+  );
+  try {
+    const s = sender(r.url, { timeoutMs: 3_000 });
+    s.push(points(1));
+    const summary = await s.close(performance.now() + 10_000);
+    assertEquals(summary.intervalsFailed, 1);
+    ok(summary.lastError?.startsWith("HTTP 400: xxx"), summary.lastError);
+    ok(summary.lastError!.length <= 210, `${summary.lastError!.length} characters kept`);
+  } finally {
+    await r.close();
+  }
+});

@@ -7,6 +7,7 @@
  * results keep; an OTLP URL without a path gets `/v1/metrics`, as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
  */
 import { nearest } from "../../validation/suggest.ts";
+import { redactedToken } from "../redact.ts";
 import { METRICS_OUT_KINDS, type MetricsOutKind } from "./summary.ts";
 
 /** One parsed `KIND=URL`. */
@@ -35,6 +36,17 @@ export function isMetricsOut(value: string): boolean {
     /^[a-z][a-z0-9+.-]*:\/\//i.test(match[2]);
 }
 
+/**
+ * `text` (a URL, or `KIND=URL`) with the password before its `@` redacted, with or without a scheme: a value refused as a URL
+ * is echoed in the message, and `user:pw@host` (no scheme) is not a URL the later redaction recognises.
+ */
+export function withoutPassword(text: string): string {
+  return text.replace(
+    /^((?:[a-z][a-z0-9-]*=)?(?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?[^\s/?#@:]*:)([^/?#]+)@/i,
+    (_, head: string, password: string) => `${head}${redactedToken(password)}@`,
+  );
+}
+
 /** The output, or what is wrong with the value and the fix (one sentence, no prefix). */
 export function parseMetricsOutput(value: string): MetricsOutput | string {
   const eq = value.indexOf("=");
@@ -46,14 +58,15 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
     return `unknown output kind "${kindText}"; ${near ? `did you mean ${near}? ` : ""}${BOTH}`;
   }
   const text = value.slice(eq + 1);
+  const shown = withoutPassword(text);
   let url: URL;
   try {
     url = new URL(text);
   } catch {
-    return `${kind}: "${text}" is not a URL; give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
+    return `${kind}: "${shown}" is not a URL; give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return `${kind}: "${text}" is not http(s); give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
+    return `${kind}: "${shown}" is not http(s); give an http(s) URL, e.g. ${METRICS_OUT_EXAMPLES[kind]}`;
   }
   const headers: Record<string, string> = {};
   if (url.username || url.password) {
@@ -64,4 +77,15 @@ export function parseMetricsOutput(value: string): MetricsOutput | string {
   }
   if (kind !== "prometheus-remote-write" && url.pathname === "/") url.pathname = "/v1/metrics";
   return { kind, url: url.href, headers };
+}
+
+/** What is wrong with `outputs[i]` given after the others: the same kind and URL as an earlier one, or nothing. */
+export function repeatedOutput(outputs: readonly MetricsOutput[], i: number): string | undefined {
+  const earlier = outputs.slice(0, i).findIndex((o) =>
+    o.kind === outputs[i].kind && o.url === outputs[i].url
+  );
+  if (earlier < 0) return undefined;
+  return `given twice (as output ${
+    earlier + 1
+  } too): every point would reach the receiver twice; give it once`;
 }
