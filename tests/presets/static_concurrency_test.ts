@@ -22,6 +22,7 @@ import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { littlesLawCurves } from "../../report/html/client/littles_law.ts";
 import { blankCanvases, openReport } from "../browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "../helpers.ts";
+import { cpuMsPerRequest } from "./target_cpu.ts";
 
 const POINTS = [10, 200, 1000];
 const VARIANTS = ["uncached", "cached"];
@@ -31,26 +32,6 @@ function runAt(results: ResultsFile, variant: string, connections: number): RunR
   const run = results.runs.find((r) => r.name === name);
   assert.ok(run, `no run ${name} in ${results.runs.map((r) => r.name).join(", ")}`);
   return run;
-}
-
-/** Target CPU ms per request over a variant's runs: CPU samples after the warm-up over the measured requests. */
-function cpuMsPerRequest(runs: RunResult[]): number {
-  let cpuMs = 0, requests = 0;
-  for (const run of runs) {
-    const samples = run.telemetry?.find((t) => t.name === "target")?.samples ?? [];
-    const warmupMs = run.warmupSec * 1000, endMs = warmupMs + run.durationSec * 1000;
-    let prevMs = 0;
-    for (const s of samples) {
-      const spanMs = s.tMs - prevMs;
-      prevMs = s.tMs;
-      if (s.tMs > warmupMs && s.tMs <= endMs + spanMs && typeof s.cpuPercent === "number") {
-        cpuMs += (s.cpuPercent / 100) * spanMs;
-      }
-    }
-    requests += run.requests;
-  }
-  assert.ok(cpuMs > 0 && requests > 0, "target CPU telemetry recorded");
-  return cpuMs / requests;
 }
 
 function assertFinding(results: ResultsFile): void {
