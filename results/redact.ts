@@ -2,10 +2,10 @@
  * @module
  * Takes secrets out of results before anything is written or shown: the one place that decides what a
  * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
- * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password or
- * auth), query parameters, environment variables and `--flag value` arguments with such names become
- * `[redacted 32 chars sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be
- * told apart. Secrets are first collected from the structure (request headers of the configuration,
+ * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password,
+ * auth or signature), query parameters (a signed URL's `sig` too), environment variables and
+ * `--flag value` arguments with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
+ * and a short hash stay, so two runs can still be told apart. Secrets are first collected from the structure (request headers of the configuration,
  * the experiment source parsed as YAML or JSON, URLs in any string), then every string of the file is
  * rewritten, so a secret echoed in the experiment's source text or an error message goes too.
  *
@@ -16,8 +16,13 @@ import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
 import type { ResultsFile } from "./schema.ts";
 
-/** Names of headers, query parameters, variables and flags whose values are secrets. */
-const SECRET_NAME = /token|key|secret|passw|auth|cookie|credential|session/i;
+/**
+ * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry
+ * theirs as `sig`, `signature`, `X-Amz-Signature` or `X-Goog-Signature` (`sig` only as a whole word, so
+ * `signal` or `design` stay).
+ */
+const SECRET_NAME =
+  /token|key|secret|passw|auth|cookie|credential|session|signature|(?:^|[^a-z])sig(?:$|[^a-z])/i;
 /** `scheme://user:password@`: the password group. */
 const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
 /** `?name=value` / `&name=value` in a URL or a path. */

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import { redactedToken, redactionLine, redactResults, redactText } from "./redact.ts";
 import type { ResultsFile } from "./schema.ts";
+import { withoutPassword } from "./export/metrics_output.ts";
 
 function file(run: Record<string, unknown>, source?: string): ResultsFile {
   return {
@@ -59,4 +60,31 @@ Deno.test("redactText hides URL passwords and secret query values in one line", 
   const line = redactText("GET http://a:b1@h/x?session=s9&n=1 failed");
   assertMatch(line, /^GET http:\/\/a:\[redacted 2 chars sha256:[0-9a-f]{8}\]@h\/x\?session=\[redacted 2/);
   ok(line.endsWith("&n=1 failed"));
+});
+
+Deno.test("signed URLs: signature and credential query values go from export[].url and terminal lines; look-alike names stay", () => {
+  const url = "https://h/write?sig=SIGVAL1&X-Amz-Signature=AMZSIG22&X-Amz-Credential=AMZCRED3" +
+    "&X-Goog-Signature=GOOGSIG4&signature=PLAINSIG5&api_key=APIKEY66&password=PASSWD77&design=blue&signal=on";
+  const results = {
+    ...file({ name: "r" }),
+    export: [{
+      kind: "otlp" as const,
+      url,
+      intervalsSent: 1,
+      intervalsDropped: 0,
+      intervalsFailed: 0,
+      posts: 1,
+      retries: 0,
+    }],
+  };
+  const secrets = ["SIGVAL1", "AMZSIG22", "AMZCRED3", "GOOGSIG4", "PLAINSIG5", "APIKEY66", "PASSWD77"];
+  const text = JSON.stringify(redactResults(results));
+  const line = redactText(`POST ${url} failed`);
+  const refused = withoutPassword(`otlp=user:PW@${url.replace("https://", "")}`); // echoed in a usage error
+  for (const secret of [...secrets, "PW@"]) {
+    ok(!text.includes(secret), `${secret} left in ${text}`);
+    ok(!line.includes(secret), `${secret} left in ${line}`);
+    ok(!refused.includes(secret), `${secret} left in ${refused}`);
+  }
+  ok(line.includes("design=blue&signal=on"), line);
 });

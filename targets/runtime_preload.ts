@@ -31,11 +31,15 @@ export interface RuntimeDir {
 
 /**
  * Creates `dir` with both preload files in it. The paths are absolute: the target runs in a folder of its
- * own, and Node reads a relative `--require` as a package name.
+ * own, and Node reads a relative `--require` as a package name. Symlinks and special files already in it
+ * are removed, so none sits where a sampler's `<pid>.jsonl` goes (the sampler refuses them as well).
  */
 export async function makeRuntimeDir(folder: string): Promise<RuntimeDir> {
   const dir = resolve(folder);
   await Deno.mkdir(dir, { recursive: true });
+  for await (const entry of Deno.readDir(dir)) {
+    if (!entry.isFile && !entry.isDirectory) await Deno.remove(`${dir}/${entry.name}`);
+  }
   const cjs = `${dir}/preload.cjs`, mjs = `${dir}/preload.mjs`;
   await writeFresh(cjs, preloadCjs());
   await writeFresh(mjs, preloadMjs());

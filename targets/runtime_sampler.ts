@@ -12,7 +12,7 @@
  * it must stay self-contained, one function using only its parameter and globals (hence its length).
  * loadlab's own target processes call it through `sampleThisProcess`. It never throws and never keeps the
  * process alive (its timers are unref'd); the first error stops it and is written once, as an `error`
- * line (on stderr when its file cannot be opened).
+ * line (on stderr when its file cannot be opened, as when a symlink was planted in its place).
  */
 import * as perfHooks from "node:perf_hooks";
 import * as fs from "node:fs";
@@ -28,7 +28,11 @@ export interface SamplerHost {
       cb: (list: { getEntries(): unknown[] }) => void,
     ) => { observe(o: unknown): void };
   };
-  fs: { openSync(path: string, flags: string): number; writeSync(fd: number, text: string): unknown };
+  fs: {
+    openSync(path: string, flags: string | number, mode?: number): number;
+    writeSync(fd: number, text: string): unknown;
+    constants?: Record<string, number>;
+  };
   proc: { pid: number; env: Record<string, string | undefined>; memoryUsage(): { heapUsed: number } };
 }
 
@@ -78,7 +82,13 @@ export function runtimeSampler(host: SamplerHost): void {
     g.__loadlabRuntimeSampler = true;
     const tickMs = Number(host.proc.env.LOADLAB_RUNTIME_TICK_MS) || 250;
     const resolutionMs = 10;
-    fd = host.fs.openSync(`${dir}/${host.proc.pid}.jsonl`, "a");
+    // Pids are predictable, so a symlink (or FIFO) planted at this path is refused, never written through
+    // or waited on: O_NOFOLLOW and O_NONBLOCK where the runtime has them, else create-exclusive.
+    const c = host.fs.constants ?? {};
+    const flags = typeof c.O_NOFOLLOW === "number"
+      ? c.O_WRONLY | c.O_APPEND | c.O_CREAT | c.O_NOFOLLOW | (c.O_NONBLOCK ?? 0)
+      : "wx";
+    fd = host.fs.openSync(`${dir}/${host.proc.pid}.jsonl`, flags, 0o644);
     let delays: number[] = [];
     let expected = performance.now() + resolutionMs;
     const probe = () => {

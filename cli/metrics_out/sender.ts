@@ -12,6 +12,7 @@ import type { ExportPoint } from "../../results/export/run_series.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { MetricsOutput } from "../../results/export/metrics_output.ts";
+import { terminalSafe } from "../../validation/terminal_text.ts";
 
 /** A request body and its headers, for one batch. */
 export interface EncodedBatch {
@@ -144,7 +145,15 @@ export class OutputSender {
 
   #fail(batch: ExportPoint[], error?: string): void {
     this.#stats.intervalsFailed += batch.length;
-    if (error !== undefined) this.#lastError = error;
+    if (error !== undefined) this.#setError(error);
+  }
+
+  /**
+   * Keeps `error` for results.json and the report: a receiver's text is outside input, so it loses escape
+   * sequences and control characters (line breaks become spaces) and is capped.
+   */
+  #setError(error: string): void {
+    this.#lastError = terminalSafe(error).replace(/\s+/g, " ").trim().slice(0, MAX_ERROR_CHARS);
   }
 
   /** One POST: "ok" (2xx), "retry" (network error, 5xx, 429) or "refused" (another 4xx: retrying cannot help). */
@@ -159,16 +168,21 @@ export class OutputSender {
       });
       const text = response.ok ? (await response.body?.cancel(), "") : await errorText(response);
       if (response.ok) return "ok";
-      this.#lastError = `HTTP ${response.status}${text ? `: ${text.trim().slice(0, 200)}` : ""}`;
+      this.#setError(`HTTP ${response.status}${text ? `: ${text}` : ""}`);
       return response.status >= 500 || response.status === 429 ? "retry" : "refused";
     } catch (err) {
-      this.#lastError = this.#stop.signal.aborted
-        ? "the flush at the end ran out of time"
-        : (err as Error).message.split("\n")[0].slice(0, 200);
+      this.#setError(
+        this.#stop.signal.aborted
+          ? "the flush at the end ran out of time"
+          : (err as Error).message.split("\n")[0],
+      );
       return "retry";
     }
   }
 }
+
+/** Characters of an error kept: a status and the first words of the receiver's message. */
+const MAX_ERROR_CHARS = 210;
 
 /** How much of an error answer is read: its first words are the message; a receiver may send megabytes. */
 const MAX_ERROR_BYTES = 4096;

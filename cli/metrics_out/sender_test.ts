@@ -87,6 +87,25 @@ Deno.test("sender: a 4xx is not retried (the receiver refuses the data) and its 
   }
 });
 
+Deno.test("sender: a receiver's error text is kept without escape sequences or control characters, and capped", async () => {
+  const r = receiver(() =>
+    new Response(`\x1b]0;pwned\x07bad \x1b[2J\x1b[1;1Hsample\r\nline two\x9b31m ${"y".repeat(400)}`, {
+      status: 400,
+    })
+  );
+  try {
+    const s = sender(r.url);
+    s.push(points(1));
+    const summary = await s.close(performance.now() + 5_000);
+    ok(summary.lastError?.startsWith("HTTP 400: bad sample line two yyy"), JSON.stringify(summary.lastError));
+    // deno-lint-ignore no-control-regex -- no control character may remain
+    ok(!/[\x00-\x1f\x7f-\x9f]/.test(summary.lastError!), JSON.stringify(summary.lastError));
+    ok(summary.lastError!.length <= 210, `${summary.lastError!.length} characters kept`);
+  } finally {
+    await r.close();
+  }
+});
+
 Deno.test("sender: a full queue drops its oldest points while a POST hangs, and counts them", async () => {
   let release!: () => void;
   const hung = new Promise<void>((resolve) => release = resolve);

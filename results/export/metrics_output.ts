@@ -7,7 +7,7 @@
  * results keep; an OTLP URL without a path gets `/v1/metrics`, as OTEL_EXPORTER_OTLP_ENDPOINT does. Pure.
  */
 import { nearest } from "../../validation/suggest.ts";
-import { redactedToken } from "../redact.ts";
+import { redactedToken, redactText } from "../redact.ts";
 import { METRICS_OUT_KINDS, type MetricsOutKind } from "./summary.ts";
 
 /** One parsed `KIND=URL`. */
@@ -38,13 +38,14 @@ export function isMetricsOut(value: string): boolean {
 
 /**
  * `text` (a URL, or `KIND=URL`) with the password before its `@` redacted, with or without a scheme: a value refused as a URL
- * is echoed in the message, and `user:pw@host` (no scheme) is not a URL the later redaction recognises.
+ * is echoed in the message, and `user:pw@host` (no scheme) is not a URL the later redaction recognises;
+ * secret query values (a signed URL's) go by the one rule of results/redact.ts.
  */
 export function withoutPassword(text: string): string {
-  return text.replace(
+  return redactText(text.replace(
     /^((?:[a-z][a-z0-9-]*=)?(?:[a-z][a-z0-9+.-]*:)?(?:\/\/)?[^\s/?#@:]*:)([^/?#]+)@/i,
     (_, head: string, password: string) => `${head}${redactedToken(password)}@`,
-  );
+  ));
 }
 
 /** The output, or what is wrong with the value and the fix (one sentence, no prefix). */

@@ -12,6 +12,10 @@
  * cost about 90 µs of CPU per `/` request, ten times an instance (docs/TARGETS.md has the numbers).
  * Requests on one client connection are forwarded one after another, so pipelined requests are answered
  * in order. HTTP/2 (h2c, or h2 by ALPN with `tls`) is relayed per connection instead (forward_h2.ts).
+ * A client gets `headTimeoutMs` (30 s) from connecting to finish its first head (or the h2 preface), and
+ * as long from the first byte of each later head; then its connection is closed, so a client that sends
+ * nothing, or a head a byte at a time, holds no connection for ever. Idle keep-alive between requests is
+ * not limited.
  */
 import { Framing } from "../../http1/body_framing.ts";
 import { BufferedConn, UpstreamPool, writeAll } from "./forward_conn.ts";
@@ -29,6 +33,9 @@ import { plainAnswer } from "./forward_relay.ts";
 import { STATS_PATH } from "../spec.ts";
 
 export type BalanceMode = "round-robin" | "least-connections";
+
+/** Time a client has to send a whole request head (or the HTTP/2 preface) before it is closed. */
+export const DEFAULT_HEAD_TIMEOUT_MS = 30_000;
 
 export interface Balancer {
   /** Serves one client connection until it closes; never throws. */
@@ -55,7 +62,11 @@ export function pickInstance(mode: BalanceMode, inFlight: number[], next: number
   return best;
 }
 
-export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balancer {
+export function createBalancer(
+  upstreamUrls: string[],
+  mode: BalanceMode,
+  headTimeoutMs = DEFAULT_HEAD_TIMEOUT_MS,
+): Balancer {
   const pools = upstreamUrls.map((u) => new UpstreamPool(u));
   const inFlight = pools.map(() => 0);
   const sent = pools.map(() => 0);
@@ -88,7 +99,7 @@ export function createBalancer(upstreamUrls: string[], mode: BalanceMode): Balan
     h2Connections,
     opened: () => pools.map((p) => p.opened),
     badGateways: () => pools.map((p) => p.badGateways),
-    serveConnection: (conn) => serveClient(new BufferedConn(conn), forward, stats, relay),
+    serveConnection: (conn) => serveClient(new BufferedConn(conn), forward, stats, relay, headTimeoutMs),
     close() {
       for (const pool of pools) pool.close();
     },
@@ -103,13 +114,21 @@ async function serveClient(
   forward: Forward,
   stats: () => Uint8Array,
   relay: (client: BufferedConn) => Promise<void>,
+  headTimeoutMs: number,
 ): Promise<void> {
   const req = newHead();
+  // Closing the socket ends the pending read; the loop below then ends through its catch.
+  const arm = () => setTimeout(() => client.close(), headTimeoutMs);
+  let headTimer: ReturnType<typeof setTimeout> | undefined = arm();
   try {
-    if (await opensWithH2Preface(client)) return await relay(client);
+    if (await opensWithH2Preface(client)) {
+      clearTimeout(headTimer);
+      return await relay(client);
+    }
     for (;;) {
       let headEnd = parseRequestHead(client.buf, client.start, client.end, req);
       while (headEnd === INCOMPLETE) {
+        if (headTimer === undefined && client.end > client.start) headTimer = arm();
         if (client.end - client.start >= MAX_HEAD_BYTES) {
           return await writeAll(client.conn, plainAnswer(431, "Request Header Fields Too Large", {}, true));
         }
@@ -122,6 +141,8 @@ async function serveClient(
           plainAnswer(400, "Bad Request", { error: `malformed request: ${req.error}` }, true),
         );
       }
+      clearTimeout(headTimer);
+      headTimer = undefined;
       client.start = req.headStart; // empty lines before a request line are not passed on
       if (isStatsRequest(client.buf, req)) {
         client.start = headEnd;
@@ -132,8 +153,9 @@ async function serveClient(
       if (!(await forward(client, headEnd, req))) return;
     }
   } catch {
-    /* a connection broke mid-message: there is no one left to tell */
+    /* a connection broke mid-message (or its head timed out): there is no one left to tell */
   } finally {
+    clearTimeout(headTimer);
     client.close();
   }
 }
@@ -174,9 +196,11 @@ export function serveBalancer(
     mode: BalanceMode;
     /** Terminate TLS here (PEM text), offering h2 and http/1.1 by ALPN; the upstreams stay plain (h2c). */
     tls?: { cert: string; key: string };
+    /** A client's time to send a request head; DEFAULT_HEAD_TIMEOUT_MS unless a test shortens it. */
+    headTimeoutMs?: number;
   },
 ): BalancerServer {
-  const balancer = createBalancer(opts.upstreams, opts.mode);
+  const balancer = createBalancer(opts.upstreams, opts.mode, opts.headTimeoutMs);
   const address = { hostname: opts.hostname, port: opts.port };
   const listener: Deno.Listener = opts.tls
     ? Deno.listenTls({ ...address, ...opts.tls, alpnProtocols: ["h2", "http/1.1"] })

@@ -161,3 +161,51 @@ Deno.test("an instance that is down gets 502 with the reason; the others keep an
     await a.close();
   }
 });
+
+/** Whether the balancer closes a connection that sent `opening` (maybe nothing) within `boundMs`. */
+async function closedWithin(port: number, opening: string, boundMs: number): Promise<boolean> {
+  const conn = await Deno.connect({ hostname: "127.0.0.1", port });
+  try {
+    if (opening) await conn.write(new TextEncoder().encode(opening));
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const bound = new Promise<"open">((resolve) => timer = setTimeout(() => resolve("open"), boundMs));
+    const read = conn.read(new Uint8Array(1024)).catch(() => null);
+    const result = await Promise.race([read, bound]);
+    clearTimeout(timer);
+    return result === null;
+  } finally {
+    conn.close();
+  }
+}
+
+Deno.test("a client that never completes its first head (nothing, a partial head, a partial h2 preface) is closed after the head timeout", async () => {
+  const a = instance("A");
+  const server = serveBalancer({
+    hostname: "127.0.0.1",
+    port: 0,
+    upstreams: [a.url],
+    mode: "round-robin",
+    headTimeoutMs: 200,
+  });
+  const port = server.addr.port;
+  try {
+    assert(await closedWithin(port, "", 5_000), "silent client still held");
+    assert(await closedWithin(port, "GET / HTTP/1.1\r\nHost: t\r\n", 5_000), "partial head still held");
+    assert(await closedWithin(port, "PRI * HTTP/2.0\r\n", 5_000), "partial h2 preface still held");
+    // A client that keeps to the time still gets its answers, and an idle keep-alive client between
+    // requests is not a slow head.
+    const client = await RawClient.open(port);
+    try {
+      await client.send("GET /one HTTP/1.1\r\nHost: t\r\n\r\n");
+      assertEquals((await client.answer()).body, "A /one");
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      await client.send("GET /two HTTP/1.1\r\nHost: t\r\n\r\n");
+      assertEquals((await client.answer()).body, "A /two");
+    } finally {
+      client.close();
+    }
+  } finally {
+    await server.shutdown();
+    await a.close();
+  }
+});
