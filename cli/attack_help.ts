@@ -128,8 +128,8 @@ ${baselineHelp(6, 27)}
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line
       --no-redact          keep secrets in results, report and printed output (by default URL
-                           passwords, Authorization/Cookie/*token*/*key*/*secret* headers and
-                           such query parameters become [redacted N chars sha256:...])
+                           passwords, Authorization/Cookie/*token*/*key*/*secret*/*signature*
+                           headers and such query parameters become [redacted N chars sha256:...])
 ${dashboardHelp(6, 27)}
   -h, --help               this help
 

@@ -38,8 +38,9 @@ Usage: loadlab run FILE|preset:NAME [options]
   --out KIND=URL            stream metrics per interval while the runs go (repeatable):
                             prometheus-remote-write=URL, otlp=URL (protobuf) or otlp-json=URL
                             (docs/METRICS_OUT.md)
-  --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*
-                            headers, such query parameters and target env vars) in every output
+  --no-redact               keep secrets (URL passwords, Authorization/Cookie/*token*/*key*/
+                            *signature* headers, such query parameters and target env vars) in
+                            every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
                             sends, lost requests, incomplete, warm-up not reached; also strict: true)
   --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
