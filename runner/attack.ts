@@ -72,9 +72,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   const onInterval = hooks.onInterval;
   if (abort.onInterval || onInterval) {
     aggregatorOptions.onInterval = (delta: IntervalDelta) => {
-      // Its nominal end, or now for the last, partial interval that the end of the load completes early:
-      // a point stamped in the future is not what a receiver's query at "now" returns.
-      delta.endEpochMs = Math.min(originEpochMs + (delta.index + 1) * config.intervalMs, Date.now());
+      // Its nominal end; the exporter stamps a last, partial interval no later than it is handed on.
+      delta.endEpochMs = originEpochMs + (delta.index + 1) * config.intervalMs;
       abort.onInterval?.(delta);
       onInterval?.(delta);
     };

@@ -13,7 +13,10 @@ import type { IntervalCounts } from "../interval_counts.ts";
 export interface IntervalDelta extends IntervalCounts {
   /** Interval index from the start of the measured run (after warm-up). */
   index: number;
-  /** The interval's end, ms since the epoch; never later than when it was handed on (a last, partial interval). */
+  /**
+   * The interval's nominal end, ms since the epoch; a last, partial interval is handed on before it, and the
+   * exporter (cli/metrics_out/exporter.ts) stamps its point no later than that moment.
+   */
   endEpochMs: number;
   /** Failed requests by kind (results' error kinds). */
   errorKinds: Record<string, number>;
