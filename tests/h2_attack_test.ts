@@ -6,34 +6,11 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { makeTlsFixtures } from "./tls_fixtures.ts";
+import { attackJson, makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { startTarget } from "../targets/mod.ts";
-import { epollBlocker } from "../runner/http/transport_choice.ts";
 
-const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
-if (EPOLL_TLS_BLOCKER !== null) console.log(`epoll skipped: ${EPOLL_TLS_BLOCKER}`);
-const TRANSPORTS = EPOLL_TLS_BLOCKER === null ? ["deno", "epoll"] as const : ["deno"] as const;
-
-async function attackJson(args: string[], transport: string) {
-  const r = await runLoadlab([
-    "attack",
-    ...args,
-    "--transport",
-    transport,
-    "-n",
-    "300",
-    "-c",
-    "3",
-    "--timeout",
-    "5s",
-    "--json",
-    "--no-live",
-  ]);
-  return { ...r, json: r.stdout.trim() ? JSON.parse(r.stdout.split("\n")[0]) : null };
-}
-
-for (const transport of TRANSPORTS) {
+for (const transport of TLS_TRANSPORTS) {
   Deno.test(`h2 [${transport}]: nginx over h2c and over TLS by ALPN answers exactly -n, streams counted`, async () => {
     if (!requireProgram("nginx") || !requireProgram("openssl")) return;
     await withTempDir(async (dir) => {
@@ -43,16 +20,16 @@ for (const transport of TRANSPORTS) {
         directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey};`,
       }, true);
       try {
-        const h2c = await attackJson([plain.url, "--h2", "--streams", "8"], transport);
+        const h2c = await attackJson([plain.url, "--h2", "--streams", "8"], transport, 300, 3);
         assertEquals(h2c.code, 0, h2c.stderr);
         assertEquals([h2c.json.requests, h2c.json.statusCodes, h2c.json.errors], [300, { "200": 300 }, {}]);
         assertEquals([h2c.json.protocol, h2c.json.streams, h2c.json.connects], ["h2c", 8, 3]);
         ok(h2c.json.maxStreamsPerConnection >= 1 && h2c.json.maxStreamsPerConnection <= 8);
-        const h2 = await attackJson([tls.url, "--h2", "--streams", "8", "--cacert", f.ca], transport);
+        const h2 = await attackJson([tls.url, "--h2", "--streams", "8", "--cacert", f.ca], transport, 300, 3);
         assertEquals(h2.code, 0, h2.stderr);
         assertEquals([h2.json.requests, h2.json.statusCodes, h2.json.errors], [300, { "200": 300 }, {}]);
         assertEquals([h2.json.protocol, h2.json.tls.alpn], ["h2", "h2"]);
-        const auto = await attackJson([tls.url, "--protocol", "auto", "--cacert", f.ca], transport);
+        const auto = await attackJson([tls.url, "--protocol", "auto", "--cacert", f.ca], transport, 300, 3);
         assertEquals([auto.json.protocol, auto.json.requests], ["h2", 300]);
       } finally {
         await plain.stop();
@@ -70,7 +47,7 @@ for (const transport of TRANSPORTS) {
           "http2_max_concurrent_streams 2;",
       }, true);
       try {
-        const r = await attackJson([tls.url, "--h2", "--streams", "8", "--cacert", f.ca], transport);
+        const r = await attackJson([tls.url, "--h2", "--streams", "8", "--cacert", f.ca], transport, 300, 3);
         assertEquals(r.code, 0, r.stderr);
         assertEquals([r.json.requests, r.json.errors], [300, {}]);
         ok(r.json.maxStreamsPerConnection <= 2, `at most ${r.json.maxStreamsPerConnection} open at once`);
@@ -89,14 +66,14 @@ for (const transport of TRANSPORTS) {
       });
       const plain = await startNginx("nginx", []);
       try {
-        const auto = await attackJson([tls.url, "--protocol", "auto", "--cacert", f.ca], transport);
+        const auto = await attackJson([tls.url, "--protocol", "auto", "--cacert", f.ca], transport, 300, 3);
         assertEquals([auto.json.protocol, auto.json.tls.alpn, auto.json.requests], [
           "http1",
           "http/1.1",
           300,
         ]);
         // An HTTP/1.1-only listener answers the h2c preface in HTTP/1.1: counted, named, never a hang.
-        const h2c = await attackJson([plain.url, "--h2"], transport);
+        const h2c = await attackJson([plain.url, "--h2"], transport, 300, 3);
         ok((h2c.json.errors["h2-protocol"] ?? 0) > 0, JSON.stringify(h2c.json.errors));
         ok(
           Object.keys(h2c.json.errorMessages["h2-protocol"]).some((m) => /answered in HTTP\/1\.1/.test(m)),
@@ -114,15 +91,20 @@ for (const transport of TRANSPORTS) {
       const target = await startTarget({ kind: "builtin", tls: "self-signed" }, { logDir: dir });
       try {
         const ca = target.caFile!;
-        const closed = await attackJson([
-          `${target.url}/json`,
-          "--protocol",
-          "auto",
-          "--streams",
-          "4",
-          "--cacert",
-          ca,
-        ], transport);
+        const closed = await attackJson(
+          [
+            `${target.url}/json`,
+            "--protocol",
+            "auto",
+            "--streams",
+            "4",
+            "--cacert",
+            ca,
+          ],
+          transport,
+          300,
+          3,
+        );
         assertEquals(closed.code, 0, closed.stderr);
         assertEquals([closed.json.protocol, closed.json.requests, closed.json.errors], ["h2", 300, {}]);
         const open = await runLoadlab([

@@ -6,14 +6,10 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { makeTlsFixtures, type TlsFixtures } from "./tls_fixtures.ts";
+import { attackJson, makeTlsFixtures, TLS_TRANSPORTS, type TlsFixtures } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls_options.ts";
-import { epollBlocker } from "../runner/http/transport_choice.ts";
 
-const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
-if (EPOLL_TLS_BLOCKER !== null) console.log(`epoll over TLS skipped: ${EPOLL_TLS_BLOCKER}`);
-const TRANSPORTS = EPOLL_TLS_BLOCKER === null ? ["deno", "epoll"] as const : ["deno"] as const;
 /** The client each transport records: epoll always OpenSSL; deno rustls, or node:tls where rustls cannot. */
 const clientOf = (transport: string, rustls: boolean) =>
   transport === "epoll" ? "openssl" : rustls ? "deno" : "node:tls";
@@ -37,28 +33,10 @@ async function withTlsTarget(fn: (port: number, f: TlsFixtures) => Promise<void>
   });
 }
 
-async function attackJson(args: string[], transport: string) {
-  const r = await runLoadlab([
-    "attack",
-    ...args,
-    "--transport",
-    transport,
-    "-n",
-    "40",
-    "-c",
-    "2",
-    "--timeout",
-    "5s",
-    "--json",
-    "--no-live",
-  ]);
-  return { ...r, json: r.stdout.trim() ? JSON.parse(r.stdout.split("\n")[0]) : null };
-}
-
-for (const transport of TRANSPORTS) {
+for (const transport of TLS_TRANSPORTS) {
   Deno.test(`https [${transport}]: the CA file verifies, the handshake is timed apart, what it negotiated is recorded`, async () => {
     await withTlsTarget(async (port, f) => {
-      const r = await attackJson([`https://localhost:${port}/`, "--cacert", f.ca], transport);
+      const r = await attackJson([`https://localhost:${port}/`, "--cacert", f.ca], transport, 40, 2);
       assertEquals(r.code, 0, r.stderr);
       assertEquals(r.json.statusCodes, { "200": 40 });
       ok(r.json.tlsMs && r.json.tlsMs.max > 0, JSON.stringify(r.json.tlsMs));
@@ -72,20 +50,27 @@ for (const transport of TRANSPORTS) {
 
   Deno.test(`https [${transport}]: verification failures are counted by reason, and --insecure skips them with a warning`, async () => {
     await withTlsTarget(async (port, f) => {
-      const unknown = await attackJson([`https://localhost:${port}/`], transport);
+      const unknown = await attackJson([`https://localhost:${port}/`], transport, 40, 2);
       const unknownMessages = Object.keys(unknown.json.errorMessages.tls);
       assertEquals(unknownMessages, [tlsFailureMessage("UnknownIssuer")]);
-      const wrongName = await attackJson([
-        `https://127.0.0.1:${port}/`,
-        "--cacert",
-        f.ca,
-        "--sni",
-        "example.com",
-      ], transport);
+      const wrongName = await attackJson(
+        [
+          `https://127.0.0.1:${port}/`,
+          "--cacert",
+          f.ca,
+          "--sni",
+          "example.com",
+        ],
+        transport,
+        40,
+        2,
+      );
       assertEquals(Object.keys(wrongName.json.errorMessages.tls), [tlsFailureMessage("not valid for name")]);
       const insecure = await attackJson(
         [`https://127.0.0.1:${port}/`, "--insecure", "--sni", "example.com"],
         transport,
+        40,
+        2,
       );
       assertEquals(insecure.code, 0, insecure.stderr);
       assertEquals(insecure.json.statusCodes, { "200": 40 });
@@ -96,13 +81,18 @@ for (const transport of TRANSPORTS) {
 
   Deno.test(`https [${transport}]: --connect-to dials another address while the URL's host is sent and verified`, async () => {
     await withTlsTarget(async (port, f) => {
-      const r = await attackJson([
-        "https://localhost:1/",
-        "--cacert",
-        f.ca,
-        "--connect-to",
-        `127.0.0.1:${port}`,
-      ], transport);
+      const r = await attackJson(
+        [
+          "https://localhost:1/",
+          "--cacert",
+          f.ca,
+          "--connect-to",
+          `127.0.0.1:${port}`,
+        ],
+        transport,
+        40,
+        2,
+      );
       assertEquals(r.code, 0, r.stderr);
       assertEquals(r.json.statusCodes, { "200": 40 });
     });
@@ -130,7 +120,7 @@ Deno.test("https: bad TLS files are exit 2 before any load, naming the flag", as
   });
 });
 
-for (const transport of TRANSPORTS) {
+for (const transport of TLS_TRANSPORTS) {
   Deno.test(`https [${transport}]: nginx requiring a client certificate answers 400 without one and 200 with it`, async () => {
     if (!requireProgram("nginx")) return;
     await withTlsTarget(async (_port, f) => {
@@ -140,17 +130,22 @@ for (const transport of TRANSPORTS) {
       });
       try {
         const url = nginx.url;
-        const without = await attackJson([url, "--cacert", f.ca], transport);
+        const without = await attackJson([url, "--cacert", f.ca], transport, 40, 2);
         assertEquals(without.json.statusCodes, { "400": 40 });
-        const withCert = await attackJson([
-          url,
-          "--cacert",
-          f.ca,
-          "--cert",
-          f.clientCert,
-          "--key",
-          f.clientKey,
-        ], transport);
+        const withCert = await attackJson(
+          [
+            url,
+            "--cacert",
+            f.ca,
+            "--cert",
+            f.clientCert,
+            "--key",
+            f.clientKey,
+          ],
+          transport,
+          40,
+          2,
+        );
         assertEquals(withCert.code, 0, withCert.stderr);
         assertEquals(withCert.json.statusCodes, { "200": 40 });
         assertEquals(withCert.json.tls.client, clientOf(transport, false));

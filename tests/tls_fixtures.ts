@@ -4,6 +4,33 @@
  * and 127.0.0.1, a client certificate, and a key that fits neither, made with the openssl program into
  * a temp folder (test fixtures only; loadlab itself never shells out for certificates).
  */
+import { runLoadlab } from "./helpers.ts";
+import { epollBlocker } from "../runner/http/transport_choice.ts";
+
+/** Why the epoll transport cannot speak TLS here (libssl missing...), or null. */
+export const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
+if (EPOLL_TLS_BLOCKER !== null) console.log(`epoll over TLS skipped: ${EPOLL_TLS_BLOCKER}`);
+/** The transports the TLS tests run on: both where epoll can speak TLS, else deno. */
+export const TLS_TRANSPORTS = EPOLL_TLS_BLOCKER === null ? ["deno", "epoll"] as const : ["deno"] as const;
+
+/** `attack ARGS --transport T -n N -c C --timeout 5s --json`; its first JSON line, or null. */
+export async function attackJson(args: string[], transport: string, requests: number, connections: number) {
+  const r = await runLoadlab([
+    "attack",
+    ...args,
+    "--transport",
+    transport,
+    "-n",
+    `${requests}`,
+    "-c",
+    `${connections}`,
+    "--timeout",
+    "5s",
+    "--json",
+    "--no-live",
+  ]);
+  return { ...r, json: r.stdout.trim() ? JSON.parse(r.stdout.split("\n")[0]) : null };
+}
 
 export interface TlsFixtures {
   dir: string;

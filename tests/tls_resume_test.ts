@@ -13,10 +13,8 @@ import { startTarget } from "../targets/mod.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { RESUME_UNAVAILABLE } from "../runner/http/tls_transport.ts";
 import { tlsOptionsSchema } from "../runner/http/tls_options.ts";
-import { epollBlocker } from "../runner/http/transport_choice.ts";
+import { EPOLL_TLS_BLOCKER } from "./tls_fixtures.ts";
 
-const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
-if (EPOLL_TLS_BLOCKER !== null) console.log(`epoll over TLS skipped: ${EPOLL_TLS_BLOCKER}`);
 const REQUESTS = 20;
 
 /** `attack` with a new connection (and handshake) per request; its results as JSON. */
