@@ -7,6 +7,7 @@
  * with their offsets and lengths in a ring of typed arrays sized for the most entries that fit. So the memory
  * of a table is fixed when it is made, whatever a peer sends, and adding a field allocates nothing.
  */
+import { copyBytes } from "../system/copy_bytes.ts";
 
 /** The octets RFC 7541 4.1 adds to each entry's name and value lengths. */
 export const ENTRY_OVERHEAD = 32;
@@ -86,15 +87,16 @@ export class DynamicTable {
     const bytes = nameLen + valueLen;
     if (this.tail + bytes > this.data.length) {
       if (nameBuf === this.data) { // compaction may move or overwrite it
-        this.nameCopy.set(this.data.subarray(nameOff, nameOff + nameLen));
+        copyBytes(this.nameCopy, 0, this.data, nameOff, nameLen);
         nameBuf = this.nameCopy;
         nameOff = 0;
       }
       this.compact();
     }
     const at = this.tail;
-    this.data.set(nameBuf.subarray(nameOff, nameOff + nameLen), at);
-    this.data.set(valueBuf.subarray(valueOff, valueOff + valueLen), at + nameLen);
+    // Past `tail`, so never onto its source. No view per call: servers add a field such as `date` with
+    // every response, and a `subarray` each was most of the HTTP/2 client's garbage.
+    copyBytes(this.data, copyBytes(this.data, at, nameBuf, nameOff, nameLen), valueBuf, valueOff, valueLen);
     this.tail = at + bytes;
     this.newest = this.newest + 1 === this.slots ? 0 : this.newest + 1;
     this.offsets[this.newest] = at;

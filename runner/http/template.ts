@@ -9,6 +9,7 @@
  * `$randomString(n)` (n letters and digits). Requests without a slot never come here: they stay
  * pre-encoded (request.ts).
  */
+import { copyBytes } from "../../system/copy_bytes.ts";
 
 const encoder = new TextEncoder();
 
@@ -159,26 +160,15 @@ function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): number {
   return bytes;
 }
 
-/**
- * Copies `src` to `buf` at `at`; returns the end. Short copies (most values, many segments) go byte by
- * byte: `TypedArray.set` costs more to call than a few dozen byte moves.
- */
-function copy(buf: Uint8Array, at: number, src: Uint8Array): number {
-  const n = src.length;
-  if (n > 32) buf.set(src, at);
-  else for (let k = 0; k < n; k++) buf[at + k] = src[k];
-  return at + n;
-}
-
 /** Writes `parts` at `at`; returns the end. */
 function writeParts(buf: Uint8Array, at: number, parts: Parts, values: ReadonlyArray<Uint8Array>): number {
   const { segments, slots, args } = parts;
   for (let k = 0; k < slots.length; k++) {
-    at = copy(buf, at, segments[k]);
+    at = copyBytes(buf, at, segments[k], 0, segments[k].length);
     const slot = slots[k];
     if (slot >= 0) {
       const value = values[slot];
-      if (value !== undefined) at = copy(buf, at, value);
+      if (value !== undefined) at = copyBytes(buf, at, value, 0, value.length);
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
       at = writeInt(buf, at, min + Math.floor(Math.random() * (args[2 * k + 1] - min + 1)));
@@ -187,7 +177,7 @@ function writeParts(buf: Uint8Array, at: number, parts: Parts, values: ReadonlyA
       for (; at < end; at++) buf[at] = ALNUM[(Math.random() * ALNUM.length) | 0];
     }
   }
-  return copy(buf, at, segments[slots.length]);
+  return copyBytes(buf, at, segments[slots.length], 0, segments[slots.length].length);
 }
 
 /** Writes the decimal digits of integer `n` at `at`; returns the end. */
@@ -224,11 +214,11 @@ export class TemplateWriter {
     const bodyBytes = writeParts(buf, headMax, t.body, values) - headMax;
     let at = writeParts(buf, 0, t.head, values);
     if (t.autoLength) {
-      at = writeInt(buf, copy(buf, at, CONTENT_LENGTH), bodyBytes);
+      at = writeInt(buf, copyBytes(buf, at, CONTENT_LENGTH, 0, CONTENT_LENGTH.length), bodyBytes);
       buf[at++] = CRLF_CHARS[0];
       buf[at++] = CRLF_CHARS[1];
     }
-    if (extraHead !== null) at = copy(buf, at, extraHead);
+    if (extraHead !== null) at = copyBytes(buf, at, extraHead, 0, extraHead.length);
     buf[at++] = 13;
     buf[at++] = 10;
     if (bodyBytes > 0) buf.copyWithin(at, headMax, headMax + bodyBytes);
