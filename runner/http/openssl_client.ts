@@ -5,8 +5,11 @@
  * read-ahead) and the worker's session cache for `--tls-resume`, and opens an `SslConn` (openssl_conn.ts)
  * per connection. The cache is one session: the last resumable one a connection received (TLS 1.3 sends
  * its tickets after the handshake, so it is taken at the connection's first read), offered to every new
- * connection with `SSL_set_session` and freed when replaced or when the client closes. Every pointer is
- * created and freed in the OpenSSL modules; callers pass fds and their own `Uint8Array`s.
+ * connection with `SSL_set_session` and freed when replaced or when the client closes. A server that
+ * gives no resumable session is asked again only now and then. The `SSL` of a connection that ended
+ * cleanly is cleared (`SSL_clear`, as wrk does) and kept for the next connection: its buffers and
+ * settings are reused instead of allocated and freed per handshake. Every pointer is created and freed
+ * in the OpenSSL modules; callers pass fds and their own `Uint8Array`s.
  */
 import {
   cstr,
@@ -28,6 +31,13 @@ import {
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
 import type { TlsOptions } from "./tls_options.ts";
 
+/** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */
+const MAX_SPARE_SSL = 64;
+/** Sessions in a row that could not be resumed before the client stops asking at every connection. */
+const SESSION_MISSES_BEFORE_BACKOFF = 8;
+/** While backed off, every this-many-th handshake still asks the server for a resumable session. */
+const SESSION_RETRY_EVERY = 64;
+
 /** One worker's `SSL_CTX`, its session cache and its handshake counts (never shared between isolates). */
 export class OpenSslClient implements SslOwner {
   readonly #s = libssl();
@@ -41,6 +51,10 @@ export class OpenSslClient implements SslOwner {
   #live = 0;
   /** The session new connections offer to resume (a reference of ours, freed when replaced). */
   #session: Deno.PointerObject | null = null;
+  /** Cleared `SSL`s of connections that ended cleanly, ready for the next ones. */
+  readonly #spare: Deno.PointerObject[] = [];
+  /** Sessions in a row the server gave that could not be resumed (tickets off, or no session cache). */
+  #sessionMisses = 0;
   /** Handshakes completed, and how many of them resumed a session. */
   handshakes = 0;
   resumed = 0;
@@ -143,22 +157,27 @@ export class OpenSslClient implements SslOwner {
   open(fd: number): SslConn | null {
     if (this.#closed) return null;
     const s = this.#s;
-    const ssl = s.SSL_new(this.#ctx);
+    const spare = this.#spare.pop() ?? null;
+    const ssl = spare ?? s.SSL_new(this.#ctx);
     if (ssl === null) return null;
+    // A cleared SSL keeps its last session: offer the cache's (or none), never the last connection's.
+    const session = this.#resume ? this.#session : null;
     if (
       s.SSL_set_fd(ssl, fd) !== 1 ||
       (this.#sni &&
         s.SSL_ctrl(ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, BigInt(TLSEXT_NAMETYPE_HOST_NAME), this.#name) !==
           1n) ||
       (!this.options?.insecure && s.SSL_set1_host(ssl, this.#name) !== 1) ||
-      (this.#resume && this.#session !== null && s.SSL_set_session(ssl, this.#session) !== 1)
+      ((session !== null || spare !== null) && s.SSL_set_session(ssl, session) !== 1)
     ) {
       s.SSL_free(ssl);
       s.ERR_clear_error();
       return null;
     }
     this.#live++;
-    return new SslConn(this, s, ssl, this.#resume);
+    const askSession = this.#resume &&
+      (this.#sessionMisses < SESSION_MISSES_BEFORE_BACKOFF || this.handshakes % SESSION_RETRY_EVERY === 0);
+    return new SslConn(this, s, ssl, askSession);
   }
 
   /** Connections opened and not yet freed. */
@@ -166,8 +185,14 @@ export class OpenSslClient implements SslOwner {
     return this.#live;
   }
 
-  released(): void {
+  released(ssl: Deno.PointerObject, reusable: boolean): void {
     this.#live--;
+    const s = this.#s;
+    if (reusable && !this.#closed && this.#spare.length < MAX_SPARE_SSL && s.SSL_clear(ssl) === 1) {
+      this.#spare.push(ssl);
+      return;
+    }
+    s.SSL_free(ssl);
   }
 
   handshakeDone(reused: boolean): void {
@@ -183,8 +208,10 @@ export class OpenSslClient implements SslOwner {
     if (session === null) return;
     if (s.SSL_SESSION_is_resumable(session) !== 1) {
       s.SSL_SESSION_free(session);
+      this.#sessionMisses++;
       return;
     }
+    this.#sessionMisses = 0;
     if (this.#session !== null) s.SSL_SESSION_free(this.#session);
     this.#session = session;
   }
@@ -203,7 +230,7 @@ export class OpenSslClient implements SslOwner {
   }
 
   /**
-   * Frees the cached session and the context (connections still open keep their own references to
+   * Frees the cached session, the spare `SSL`s and the context (connections still open keep their own references to
    * both, as OpenSSL counts them).
    */
   close(): void {
@@ -211,6 +238,7 @@ export class OpenSslClient implements SslOwner {
     this.#closed = true;
     if (this.#session !== null) this.#s.SSL_SESSION_free(this.#session);
     this.#session = null;
+    for (const ssl of this.#spare.splice(0)) this.#s.SSL_free(ssl);
     this.#s.SSL_CTX_free(this.#ctx);
   }
 }

@@ -35,8 +35,11 @@ export interface SslOwner {
   handshakeDone(reused: boolean): void;
   /** The connection's first bytes arrived (TLS 1.3 tickets come after the handshake): keep its session. */
   sessionArrived(ssl: Deno.PointerObject): void;
-  /** Called by `SslConn.free` once. */
-  released(): void;
+  /**
+   * Called by `SslConn.free` once, with the `SSL` (marked shut down): the owner frees it or, when
+   * `reusable` (its handshake completed and nothing failed), may clear it for the next connection.
+   */
+  released(ssl: Deno.PointerObject, reusable: boolean): void;
 }
 
 /** One TLS connection's `SSL`; every call after `free` is a closed-socket answer, never a use after free. */
@@ -44,6 +47,8 @@ export class SslConn {
   #ssl: Deno.PointerObject | null;
   /** Resumption on and this connection's session not yet offered to the cache. */
   #wantSession: boolean;
+  /** The handshake completed and no call failed since: the `SSL` can be cleared for another connection. */
+  #reusable = false;
   readonly #ptr = new BigUint64Array(1);
   readonly #len = new Uint32Array(1);
 
@@ -63,6 +68,7 @@ export class SslConn {
     if (ssl === null) throw new Deno.errors.BadResource("socket closed");
     const rc = this.s.SSL_connect(ssl);
     if (rc === 1) {
+      this.#reusable = true;
       this.owner.handshakeDone(this.s.SSL_session_reused(ssl) === 1);
       return 1;
     }
@@ -105,6 +111,7 @@ export class SslConn {
     const code = this.s.SSL_get_error(ssl, rc);
     if (code === SSL_ERROR_WANT_READ || code === SSL_ERROR_WANT_WRITE) return -EAGAIN;
     if (code === SSL_ERROR_ZERO_RETURN) return 0;
+    this.#reusable = false;
     this.s.ERR_clear_error();
     const os = code === SSL_ERROR_SYSCALL ? this.owner.errno() : 0;
     return -(os > 0 ? os : ECONNRESET);
@@ -130,16 +137,16 @@ export class SslConn {
   }
 
   /**
-   * Frees the `SSL` (before its socket's fd is closed); idempotent. Marked shut down first without
-   * sending anything: OpenSSL otherwise marks the session of a connection freed without a close_notify
-   * not resumable, and the session cache may hold that very session.
+   * Hands the `SSL` back to its owner (before its socket's fd is closed); idempotent. Marked shut down
+   * first without sending anything: OpenSSL otherwise marks the session of a connection freed without a
+   * close_notify not resumable (the session cache may hold that very session), and `SSL_clear` would
+   * drop it.
    */
   free(): void {
     const ssl = this.#ssl;
     if (ssl === null) return;
     this.#ssl = null;
     this.s.SSL_set_shutdown(ssl, SSL_SHUTDOWN_BOTH);
-    this.s.SSL_free(ssl);
-    this.owner.released();
+    this.owner.released(ssl, this.#reusable);
   }
 }

@@ -23,6 +23,7 @@ const SYMBOLS = {
   SSL_CTX_ctrl: { parameters: ["pointer", "i32", "i64", "pointer"], result: "i64" },
   SSL_new: { parameters: ["pointer"], result: "pointer" },
   SSL_free: { parameters: ["pointer"], result: "void" },
+  SSL_clear: { parameters: ["pointer"], result: "i32" },
   SSL_set_fd: { parameters: ["pointer", "i32"], result: "i32" },
   SSL_ctrl: { parameters: ["pointer", "i32", "i64", "buffer"], result: "i64" },
   SSL_set1_host: { parameters: ["pointer", "buffer"], result: "i32" },
