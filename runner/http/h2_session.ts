@@ -10,7 +10,7 @@
  * status only, and requests are pre-encoded frames copied into one output buffer with their stream id
  * patched (h2_request.ts), written once per turn. Everything the peer does wrong is counted by kind
  * (`h2-protocol`, `h2-refused-stream`, `goaway`), never thrown; buffers are bounded (a header block
- * past `maxHeaderBytes` is an error, not growth). The connect is h2_dial.ts's, the output buffer
+ * past `maxHeaderBytes` is an error, not growth). The connect is dial.ts's, the output buffer
  * h2_output.ts's; frames in are handled by the subclass of h2_frames_in.ts.
  */
 import type { ErrorKind } from "../../results/mod.ts";
@@ -37,11 +37,11 @@ import {
   writeWindowUpdate,
 } from "../../http2/frames.ts";
 import { HpackDecoder } from "../../http2/hpack_decoder.ts";
-import type { ConnectionShared } from "./connection.ts";
+import type { ConnectionShared } from "./load_connection.ts";
 import { classifyError, errorMessage } from "./exchange_errors.ts";
 import { type H2Request, writeHeadersFrames } from "./h2_request.ts";
 import { H2Output, MAX_OUT_BYTES } from "./h2_output.ts";
-import { H2Dialer } from "./h2_dial.ts";
+import { Dialer } from "./dial.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "./transport.ts";
 
 /**
@@ -80,7 +80,7 @@ export abstract class H2Session {
   #sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
   #opening: Promise<boolean> | null = null;
-  readonly #dialer: H2Dialer;
+  readonly #dialer: Dialer;
 
   // Input.
   readonly in = new Uint8Array(IN_BYTES);
@@ -140,7 +140,7 @@ export abstract class H2Session {
   };
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
-    this.#dialer = new H2Dialer(shared);
+    this.#dialer = new Dialer(shared, null);
   }
 
   get isOpen(): boolean {
