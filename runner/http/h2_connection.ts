@@ -16,7 +16,7 @@ import type { EncodedRequest, RequestMix } from "./request.ts";
 import { responseTimeoutMessage } from "./exchange_errors.ts";
 import { H2Connection } from "./h2_frames_in.ts";
 import type { H2Request } from "./h2_request.ts";
-import type { H2Run, H2Stream } from "./h2_session.ts";
+import type { H2Run, H2Stream } from "./h2_stream.ts";
 
 /** One stream's worth of an h2 connection, driven like a connection by the executors. */
 export class H2Slot implements LoadConnection, H2Stream {
