@@ -4,10 +4,10 @@
  * engine's h2 connection, the top of its layers (h2_session.ts's socket and output, h2_streams.ts's
  * streams, h2_headers_in.ts's response heads) with `consume` filled in. Each complete frame in the
  * input buffer is read by its header fields (http2/frames.ts) and acted on: responses end on
- * END_STREAM, heads go to h2_headers_in.ts, SETTINGS and PING are answered,
- * windows are kept (ours reopened with WINDOW_UPDATE as DATA is consumed, the peer's honoured for
- * request bodies), GOAWAY retries the streams it refused on a new connection, RST_STREAM ends its
- * stream. A frame that breaks the protocol ends the connection with GOAWAY and counts `h2-protocol`.
+ * END_STREAM, heads go to h2_headers_in.ts, SETTINGS and PING are answered, windows are kept (ours
+ * reopened with WINDOW_UPDATE as DATA is consumed, the peer's honoured for request bodies), GOAWAY
+ * retries the streams it refused on a new connection, RST_STREAM ends its stream. A frame that breaks
+ * the protocol ends the connection with GOAWAY and counts `h2-protocol`.
  */
 import {
   applySettings,
