@@ -8,6 +8,7 @@
  * events it could not hand to a socket). Epoch milliseconds so lines of every worker isolate sort
  * together. When off, every call site is one test of a constant: nothing is built on the hot path.
  */
+import type { TransportConn } from "./transport.ts";
 
 function traceWanted(): boolean {
   try {
@@ -24,4 +25,9 @@ export const TRACE_CONN: boolean = traceWanted();
 export function traceConn(id: number | string, fd: number, event: string, detail = ""): void {
   const epochMs = (performance.timeOrigin + performance.now()).toFixed(3);
   console.error(`trace conn ${epochMs} ${id} fd=${fd} ${event}${detail ? " " + detail : ""}`);
+}
+
+/** The socket's file descriptor for the trace (epoll sockets have one; Deno.Conn: -1). */
+export function fdOf(sock: TransportConn | null): number {
+  return sock !== null && "fd" in sock && typeof sock.fd === "number" ? sock.fd : -1;
 }

@@ -1,7 +1,7 @@
 /**
  * @module
  * HTTP/2 for the executors: every stream an h2 connection may carry is a `H2Slot` with the shape of an
- * HTTP/1.1 `Connection` (connection.ts `LoadConnection`), so the four load models, the watchdog and the
+ * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so the four load models, the watchdog and the
  * graceful stop run unchanged. A worker's slots are grouped `streams` to a connection (`H2Slots`): the
  * closed model runs `connections x streams` loops (h2load's `-c` and `-m`), and the open models' lanes
  * open slot after slot, so an arrival that finds every stream busy takes the next slot, which is a new
@@ -11,12 +11,12 @@
  * no promise per request, on either transport. The watchdog's timeout cancels one stream
  * (RST_STREAM), not the connection.
  */
-import type { ConnectionShared, LoadConnection, NextExchange } from "./connection.ts";
+import type { ConnectionShared, LoadConnection, NextExchange } from "./load_connection.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { responseTimeoutMessage } from "./exchange_errors.ts";
 import { H2Connection } from "./h2_frames_in.ts";
 import type { H2Request } from "./h2_request.ts";
-import type { H2Run, H2Stream } from "./h2_session.ts";
+import type { H2Run, H2Stream } from "./h2_stream.ts";
 
 /** One stream's worth of an h2 connection, driven like a connection by the executors. */
 export class H2Slot implements LoadConnection, H2Stream {

@@ -1,24 +1,22 @@
 /**
  * @module
  * The frames an HTTP/2 client receives, handled in place (RFC 9113 section 6): `H2Connection` is the
- * engine's h2 connection, h2_session.ts's socket, streams and output with `consume` filled in. Each
- * complete frame in the input buffer is read by its header fields (http2/frames.ts) and acted on:
- * responses end on END_STREAM, statuses come from the HPACK decoder, SETTINGS and PING are answered,
- * windows are kept (ours reopened with WINDOW_UPDATE as DATA is consumed, the peer's honoured for
- * request bodies), GOAWAY retries the streams it refused on a new connection, RST_STREAM ends its
- * stream. A frame that breaks the protocol ends the connection with GOAWAY and counts `h2-protocol`.
+ * engine's h2 connection, the top of its layers (h2_session.ts's socket and output, h2_streams.ts's
+ * streams, h2_headers_in.ts's response heads) with `consume` filled in. Each complete frame in the
+ * input buffer is read by its header fields (http2/frames.ts) and acted on: responses end on
+ * END_STREAM, heads go to h2_headers_in.ts, SETTINGS and PING are answered, windows are kept (ours
+ * reopened with WINDOW_UPDATE as DATA is consumed, the peer's honoured for request bodies), GOAWAY
+ * retries the streams it refused on a new connection, RST_STREAM ends its stream. A frame that breaks
+ * the protocol ends the connection with GOAWAY and counts `h2-protocol`.
  */
 import {
   applySettings,
-  COMPRESSION_ERROR,
   CONTINUATION,
   DATA,
   errorCodeName,
   FLAG_ACK,
-  FLAG_END_HEADERS,
   FLAG_END_STREAM,
   FLAG_PADDED,
-  FLAG_PRIORITY,
   FLOW_CONTROL_ERROR,
   FRAME_HEADER_BYTES,
   FRAME_SIZE_ERROR,
@@ -46,14 +44,14 @@ import {
   writeSettingsAck,
   writeWindowUpdate,
 } from "../../http2/frames.ts";
-import { hpackErrorName } from "../../http2/hpack_decoder.ts";
-import { H2Session, type H2Stream } from "./h2_session.ts";
+import { H2HeadersIn } from "./h2_headers_in.ts";
+import type { H2Stream } from "./h2_stream.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
 const MAX_FRAME_IN = 16_384;
 const HTTP1_REPLY = [0x48, 0x54, 0x54, 0x50, 0x2f]; // "HTTP/"
 
-export class H2Connection extends H2Session {
+export class H2Connection extends H2HeadersIn {
   /** Handles every complete frame in `in[0, inEnd)`; returns the bytes used (0 after a failure). */
   consume(nowMs: number): number {
     const buf = this.in;
@@ -91,63 +89,53 @@ export class H2Connection extends H2Session {
     const streamId = frameStreamId(buf, p);
     const payload = p + FRAME_HEADER_BYTES;
     if (this.continuing !== 0 && type !== CONTINUATION) {
-      return this.#error(PROTOCOL_ERROR, `a frame of type ${type} inside a header block`, nowMs);
+      return this.frameError(PROTOCOL_ERROR, `a frame of type ${type} inside a header block`, nowMs);
     }
     switch (type) {
       case DATA:
         return this.#data(buf, payload, length, flags, streamId, nowMs);
       case HEADERS:
-        return this.#headers(buf, payload, length, flags, streamId, nowMs);
+        return this.headers(buf, payload, length, flags, streamId, nowMs);
       case CONTINUATION:
-        return this.#continuation(buf, payload, length, flags, streamId, nowMs);
+        return this.continuation(buf, payload, length, flags, streamId, nowMs);
       case RST_STREAM:
-        if (length !== 4) return this.#error(FRAME_SIZE_ERROR, "RST_STREAM not 4 bytes", nowMs);
-        if (streamId === 0) return this.#error(PROTOCOL_ERROR, "RST_STREAM on stream 0", nowMs);
+        if (length !== 4) return this.frameError(FRAME_SIZE_ERROR, "RST_STREAM not 4 bytes", nowMs);
+        if (streamId === 0) return this.frameError(PROTOCOL_ERROR, "RST_STREAM on stream 0", nowMs);
         this.#reset(streamId, readUint32(buf, payload), nowMs);
         return true;
       case SETTINGS:
         return this.#settings(buf, payload, length, flags, streamId, nowMs);
       case PUSH_PROMISE:
-        return this.#error(PROTOCOL_ERROR, "PUSH_PROMISE with push disabled", nowMs);
+        return this.frameError(PROTOCOL_ERROR, "PUSH_PROMISE with push disabled", nowMs);
       case PING:
-        if (length !== 8) return this.#error(FRAME_SIZE_ERROR, "PING not 8 bytes", nowMs);
-        if (streamId !== 0) return this.#error(PROTOCOL_ERROR, "PING on a stream", nowMs);
+        if (length !== 8) return this.frameError(FRAME_SIZE_ERROR, "PING not 8 bytes", nowMs);
+        if (streamId !== 0) return this.frameError(PROTOCOL_ERROR, "PING on a stream", nowMs);
         if ((flags & FLAG_ACK) === 0) {
           const at = this.output.reserve(PING_BYTES);
           this.output.wrote(writePing(this.output.bytes, at, true, buf, payload));
         }
         return true;
       case GOAWAY:
-        if (length < 8) return this.#error(FRAME_SIZE_ERROR, "GOAWAY under 8 bytes", nowMs);
-        if (streamId !== 0) return this.#error(PROTOCOL_ERROR, "GOAWAY on a stream", nowMs);
+        if (length < 8) return this.frameError(FRAME_SIZE_ERROR, "GOAWAY under 8 bytes", nowMs);
+        if (streamId !== 0) return this.frameError(PROTOCOL_ERROR, "GOAWAY on a stream", nowMs);
         this.#goaway(readUint31(buf, payload), readUint32(buf, payload + 4), nowMs);
         return true;
       case WINDOW_UPDATE:
-        if (length !== 4) return this.#error(FRAME_SIZE_ERROR, "WINDOW_UPDATE not 4 bytes", nowMs);
+        if (length !== 4) return this.frameError(FRAME_SIZE_ERROR, "WINDOW_UPDATE not 4 bytes", nowMs);
         return this.#windowUpdate(streamId, readUint31(buf, payload), nowMs);
       default:
         return true; // PRIORITY and unknown types: ignored (RFC 9113 5.5)
     }
   }
 
-  #error(code: number, message: string, nowMs: number): boolean {
-    this.protocolError(code, `${errorCodeName(code)}: ${message}`, nowMs);
-    return false;
-  }
-
-  /** A stream id the peer used that we never opened (idle) is a connection error. */
-  #idle(streamId: number): boolean {
-    return (streamId & 1) === 0 || streamId >= this.nextStreamId;
-  }
-
   #data(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
-    if (id === 0) return this.#error(PROTOCOL_ERROR, "DATA on stream 0", nowMs);
+    if (id === 0) return this.frameError(PROTOCOL_ERROR, "DATA on stream 0", nowMs);
     if ((flags & FLAG_PADDED) !== 0 && (length === 0 || buf[at] >= length)) {
-      return this.#error(PROTOCOL_ERROR, "DATA padding longer than the frame", nowMs);
+      return this.frameError(PROTOCOL_ERROR, "DATA padding longer than the frame", nowMs);
     }
     this.recvUnacked += length;
     if (this.recvUnacked > this.run.windowBytes) {
-      return this.#error(FLOW_CONTROL_ERROR, "DATA beyond the connection window", nowMs);
+      return this.frameError(FLOW_CONTROL_ERROR, "DATA beyond the connection window", nowMs);
     }
     if (this.recvUnacked >= this.run.windowBytes / 2) {
       const update = this.output.reserve(WINDOW_UPDATE_BYTES);
@@ -156,124 +144,22 @@ export class H2Connection extends H2Session {
     }
     const stream = this.streams.get(id);
     if (stream === undefined) {
-      return this.#idle(id) ? this.#error(PROTOCOL_ERROR, `DATA on idle stream ${id}`, nowMs) : true;
+      return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `DATA on idle stream ${id}`, nowMs) : true;
     }
-    if (stream.status === 0) return this.#streamError(stream, "DATA before the response's HEADERS", nowMs);
+    if (stream.status === 0) return this.streamError(stream, "DATA before the response's HEADERS", nowMs);
     if ((flags & FLAG_END_STREAM) !== 0) {
       this.endStream(stream, nowMs, null, "");
       return true;
     }
     stream.recvUnacked += length;
     if (stream.recvUnacked > this.run.windowBytes) {
-      return this.#streamError(stream, "DATA beyond the stream window", nowMs);
+      return this.streamError(stream, "DATA beyond the stream window", nowMs);
     }
     if (stream.recvUnacked >= this.run.windowBytes / 2) {
       const update = this.output.reserve(WINDOW_UPDATE_BYTES);
       this.output.wrote(writeWindowUpdate(this.output.bytes, update, id, stream.recvUnacked));
       stream.recvUnacked = 0;
     }
-    return true;
-  }
-
-  #headers(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
-    if (id === 0) return this.#error(PROTOCOL_ERROR, "HEADERS on stream 0", nowMs);
-    let from = at;
-    let to = at + length;
-    if ((flags & FLAG_PADDED) !== 0) {
-      if (length === 0) return this.#error(PROTOCOL_ERROR, "HEADERS padded but empty", nowMs);
-      to -= buf[at];
-      from += 1;
-    }
-    if ((flags & FLAG_PRIORITY) !== 0) from += 5;
-    if (from > to) return this.#error(PROTOCOL_ERROR, "HEADERS padding longer than the frame", nowMs);
-    const endStream = (flags & FLAG_END_STREAM) !== 0;
-    if ((flags & FLAG_END_HEADERS) !== 0) return this.#headerBlock(buf, from, to, id, endStream, nowMs);
-    this.continuing = id;
-    this.continuingEndStream = endStream;
-    this.headerBlockLength = 0;
-    return this.#append(buf, from, to, nowMs);
-  }
-
-  #continuation(
-    buf: Uint8Array,
-    at: number,
-    length: number,
-    flags: number,
-    id: number,
-    nowMs: number,
-  ): boolean {
-    if (this.continuing === 0 || id !== this.continuing) {
-      return this.#error(PROTOCOL_ERROR, "CONTINUATION without its HEADERS", nowMs);
-    }
-    if (!this.#append(buf, at, at + length, nowMs)) return false;
-    if ((flags & FLAG_END_HEADERS) === 0) return true;
-    this.continuing = 0;
-    return this.#headerBlock(
-      this.headerBlock,
-      0,
-      this.headerBlockLength,
-      id,
-      this.continuingEndStream,
-      nowMs,
-    );
-  }
-
-  /** Appends a fragment of a continued header block; past `maxHeaderBytes` the connection ends. */
-  #append(buf: Uint8Array, from: number, to: number, nowMs: number): boolean {
-    const max = this.shared.maxHeaderBytes;
-    if (this.headerBlockLength + (to - from) > max) {
-      return this.#error(
-        PROTOCOL_ERROR,
-        `a header block larger than ${max} bytes (--max-header-bytes)`,
-        nowMs,
-      );
-    }
-    if (this.headerBlock.length < max) this.headerBlock = new Uint8Array(max);
-    this.headerBlock.set(buf.subarray(from, to), this.headerBlockLength);
-    this.headerBlockLength += to - from;
-    return true;
-  }
-
-  /** A complete header block: decoded (always, for HPACK's table), then the stream's status or end. */
-  #headerBlock(
-    block: Uint8Array,
-    from: number,
-    to: number,
-    id: number,
-    endStream: boolean,
-    nowMs: number,
-  ): boolean {
-    const max = this.shared.maxHeaderBytes;
-    if (to - from > max) {
-      return this.#error(
-        PROTOCOL_ERROR,
-        `a header block larger than ${max} bytes (--max-header-bytes)`,
-        nowMs,
-      );
-    }
-    const status = this.decoder.decodeStatus(block, from, to);
-    if (status < 0) {
-      return this.#error(COMPRESSION_ERROR, `HPACK decoding failed: ${hpackErrorName(status)}`, nowMs);
-    }
-    const stream = this.streams.get(id);
-    if (stream === undefined) {
-      return this.#idle(id) ? this.#error(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
-    }
-    if (stream.status === 0) {
-      if (status === 0) return this.#streamError(stream, "a response without :status", nowMs);
-      if (status >= 200) stream.status = status;
-      else if (endStream) {
-        return this.#streamError(stream, `an interim ${status} response ended the stream`, nowMs);
-      }
-    }
-    if (endStream) this.endStream(stream, nowMs, null, "");
-    return true;
-  }
-
-  /** The stream broke the protocol: RST_STREAM PROTOCOL_ERROR, counted; the connection goes on. */
-  #streamError(stream: H2Stream, message: string, nowMs: number): boolean {
-    this.resetStream(stream.streamId, PROTOCOL_ERROR);
-    this.endStream(stream, nowMs, "h2-protocol", message);
     return true;
   }
 
@@ -291,13 +177,13 @@ export class H2Connection extends H2Session {
   }
 
   #settings(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
-    if (id !== 0) return this.#error(PROTOCOL_ERROR, "SETTINGS on a stream", nowMs);
+    if (id !== 0) return this.frameError(PROTOCOL_ERROR, "SETTINGS on a stream", nowMs);
     if ((flags & FLAG_ACK) !== 0) {
-      return length === 0 ? true : this.#error(FRAME_SIZE_ERROR, "SETTINGS ACK with a payload", nowMs);
+      return length === 0 ? true : this.frameError(FRAME_SIZE_ERROR, "SETTINGS ACK with a payload", nowMs);
     }
     const before = this.peer.initialWindowBytes;
     const problem = applySettings(buf, at, at + length, this.peer);
-    if (problem !== null) return this.#error(problem.errorCode, problem.message, nowMs);
+    if (problem !== null) return this.frameError(problem.errorCode, problem.message, nowMs);
     this.gotSettings = true;
     const ack = this.output.reserve(settingsFrameBytes(0));
     this.output.wrote(writeSettingsAck(this.output.bytes, ack));
@@ -306,7 +192,11 @@ export class H2Connection extends H2Session {
       for (const stream of this.streams.values()) {
         stream.sendWindow += delta;
         if (stream.sendWindow > MAX_WINDOW_BYTES) {
-          return this.#error(FLOW_CONTROL_ERROR, "SETTINGS_INITIAL_WINDOW_SIZE overflows a window", nowMs);
+          return this.frameError(
+            FLOW_CONTROL_ERROR,
+            "SETTINGS_INITIAL_WINDOW_SIZE overflows a window",
+            nowMs,
+          );
         }
       }
       this.#sendBlocked();
@@ -317,15 +207,15 @@ export class H2Connection extends H2Session {
 
   #windowUpdate(id: number, increment: number, nowMs: number): boolean {
     if (id === 0) {
-      if (increment === 0) return this.#error(PROTOCOL_ERROR, "WINDOW_UPDATE of 0", nowMs);
+      if (increment === 0) return this.frameError(PROTOCOL_ERROR, "WINDOW_UPDATE of 0", nowMs);
       this.sendWindow += increment;
       if (this.sendWindow > MAX_WINDOW_BYTES) {
-        return this.#error(FLOW_CONTROL_ERROR, "WINDOW_UPDATE beyond 2^31-1", nowMs);
+        return this.frameError(FLOW_CONTROL_ERROR, "WINDOW_UPDATE beyond 2^31-1", nowMs);
       }
     } else {
       const stream = this.streams.get(id);
       if (stream === undefined) return true;
-      if (increment === 0) return this.#streamError(stream, "WINDOW_UPDATE of 0", nowMs);
+      if (increment === 0) return this.streamError(stream, "WINDOW_UPDATE of 0", nowMs);
       stream.sendWindow += increment;
       if (stream.sendWindow > MAX_WINDOW_BYTES) {
         this.resetStream(id, FLOW_CONTROL_ERROR);

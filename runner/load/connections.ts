@@ -9,7 +9,7 @@ import { configOf } from "../config.ts";
 import { type Executor, type LoadContext, mayStart } from "./executor.ts";
 import { shareOf } from "./schedule.ts";
 import { sleepMs } from "./clock.ts";
-import type { LoadConnection } from "../http/connection.ts";
+import type { LoadConnection } from "../http/load_connection.ts";
 
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
 const CONNECT_BACKOFF_MS = 10;

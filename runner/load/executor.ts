@@ -6,7 +6,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import type { ConnectionShared, LoadConnection } from "../http/connection.ts";
+import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 
 /** What a worker hands to its executor. Times are this isolate's `performance.now()` ms. */
 export interface LoadContext {

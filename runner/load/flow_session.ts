@@ -16,7 +16,8 @@
  * and runs each step's checks (counted per check) and captures: one that finds nothing ends the session
  * (counted as `captureFailed`), never the run.
  */
-import { Connection, type ConnectionShared, type LoadConnection } from "../http/connection.ts";
+import { Connection } from "../http/connection.ts";
+import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
 import { KeptResponse } from "../http/kept_response.ts";

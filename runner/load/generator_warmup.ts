@@ -9,7 +9,8 @@
  * not replayed (their think times would make the burst idle), their requests share the same path.
  */
 import type { AttackConfig } from "../config.ts";
-import { Connection, type ConnectionShared } from "../http/connection.ts";
+import { Connection } from "../http/connection.ts";
+import type { ConnectionShared } from "../http/load_connection.ts";
 import { chooseTransport } from "../http/transport_choice.ts";
 import { ConnectGate } from "../http/connect_gate.ts";
 import { RequestMix } from "../http/request.ts";

@@ -15,7 +15,7 @@
  * their latency still counts from the intended time. With flows a send is a session and holds its lane
  * until the session ends (think times included), as a virtual user holds its connection.
  */
-import type { LoadConnection } from "../http/connection.ts";
+import type { LoadConnection } from "../http/load_connection.ts";
 import type { LoadContext } from "./executor.ts";
 import { TimeQueue } from "./time_queue.ts";
 

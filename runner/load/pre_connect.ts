@@ -18,7 +18,7 @@
  */
 import type { AttackConfig, Phase } from "../config.ts";
 import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
-import type { LoadConnection } from "../http/connection.ts";
+import type { LoadConnection } from "../http/load_connection.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
 
 /** Connections per worker opened before t0 at least, whatever the estimate. */

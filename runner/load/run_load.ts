@@ -10,7 +10,8 @@
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { Connection, type ConnectionShared, type LoadConnection } from "../http/connection.ts";
+import { Connection } from "../http/connection.ts";
+import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import { H2Slots } from "../http/h2_connection.ts";
 import { encodeH2Mix } from "../http/h2_request.ts";
 import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocol_choice.ts";

@@ -1,0 +1,144 @@
+/**
+ * @module
+ * The response heads an HTTP/2 connection receives (RFC 9113 sections 4.3, 6.2, 6.10): HEADERS frames
+ * and the CONTINUATION frames that go on with a split header block, assembled (bounded by
+ * `maxHeaderBytes`) and decoded by the connection's HPACK decoder, always (HPACK's table must see every
+ * block) and for the status only, which then goes on the stream; END_STREAM on the head ends it. Also
+ * the errors every frame handler uses: a connection error (GOAWAY, `h2-protocol`) and a stream error
+ * (RST_STREAM, the connection goes on). h2_frames_in.ts, the layer above, handles the other frames.
+ */
+import {
+  COMPRESSION_ERROR,
+  errorCodeName,
+  FLAG_END_HEADERS,
+  FLAG_END_STREAM,
+  FLAG_PADDED,
+  FLAG_PRIORITY,
+  PROTOCOL_ERROR,
+} from "../../http2/frames.ts";
+import { hpackErrorName } from "../../http2/hpack_decoder.ts";
+import { H2Streams } from "./h2_streams.ts";
+import type { H2Stream } from "./h2_stream.ts";
+
+export abstract class H2HeadersIn extends H2Streams {
+  /** A connection error: GOAWAY with `code` (its name leads the message); false, so the caller stops. */
+  protected frameError(code: number, message: string, nowMs: number): boolean {
+    this.protocolError(code, `${errorCodeName(code)}: ${message}`, nowMs);
+    return false;
+  }
+
+  /** A stream id the peer used that we never opened (idle) is a connection error. */
+  protected idle(streamId: number): boolean {
+    return (streamId & 1) === 0 || streamId >= this.nextStreamId;
+  }
+
+  /** A HEADERS frame: its block, or the first fragment of a block CONTINUATION frames go on with. */
+  protected headers(
+    buf: Uint8Array,
+    at: number,
+    length: number,
+    flags: number,
+    id: number,
+    nowMs: number,
+  ): boolean {
+    if (id === 0) return this.frameError(PROTOCOL_ERROR, "HEADERS on stream 0", nowMs);
+    let from = at;
+    let to = at + length;
+    if ((flags & FLAG_PADDED) !== 0) {
+      if (length === 0) return this.frameError(PROTOCOL_ERROR, "HEADERS padded but empty", nowMs);
+      to -= buf[at];
+      from += 1;
+    }
+    if ((flags & FLAG_PRIORITY) !== 0) from += 5;
+    if (from > to) return this.frameError(PROTOCOL_ERROR, "HEADERS padding longer than the frame", nowMs);
+    const endStream = (flags & FLAG_END_STREAM) !== 0;
+    if ((flags & FLAG_END_HEADERS) !== 0) return this.#headerBlock(buf, from, to, id, endStream, nowMs);
+    this.continuing = id;
+    this.continuingEndStream = endStream;
+    this.headerBlockLength = 0;
+    return this.#append(buf, from, to, nowMs);
+  }
+
+  protected continuation(
+    buf: Uint8Array,
+    at: number,
+    length: number,
+    flags: number,
+    id: number,
+    nowMs: number,
+  ): boolean {
+    if (this.continuing === 0 || id !== this.continuing) {
+      return this.frameError(PROTOCOL_ERROR, "CONTINUATION without its HEADERS", nowMs);
+    }
+    if (!this.#append(buf, at, at + length, nowMs)) return false;
+    if ((flags & FLAG_END_HEADERS) === 0) return true;
+    this.continuing = 0;
+    return this.#headerBlock(
+      this.headerBlock,
+      0,
+      this.headerBlockLength,
+      id,
+      this.continuingEndStream,
+      nowMs,
+    );
+  }
+
+  /** Appends a fragment of a continued header block; past `maxHeaderBytes` the connection ends. */
+  #append(buf: Uint8Array, from: number, to: number, nowMs: number): boolean {
+    const max = this.shared.maxHeaderBytes;
+    if (this.headerBlockLength + (to - from) > max) {
+      return this.frameError(
+        PROTOCOL_ERROR,
+        `a header block larger than ${max} bytes (--max-header-bytes)`,
+        nowMs,
+      );
+    }
+    if (this.headerBlock.length < max) this.headerBlock = new Uint8Array(max);
+    this.headerBlock.set(buf.subarray(from, to), this.headerBlockLength);
+    this.headerBlockLength += to - from;
+    return true;
+  }
+
+  /** A complete header block: decoded (always, for HPACK's table), then the stream's status or end. */
+  #headerBlock(
+    block: Uint8Array,
+    from: number,
+    to: number,
+    id: number,
+    endStream: boolean,
+    nowMs: number,
+  ): boolean {
+    const max = this.shared.maxHeaderBytes;
+    if (to - from > max) {
+      return this.frameError(
+        PROTOCOL_ERROR,
+        `a header block larger than ${max} bytes (--max-header-bytes)`,
+        nowMs,
+      );
+    }
+    const status = this.decoder.decodeStatus(block, from, to);
+    if (status < 0) {
+      return this.frameError(COMPRESSION_ERROR, `HPACK decoding failed: ${hpackErrorName(status)}`, nowMs);
+    }
+    const stream = this.streams.get(id);
+    if (stream === undefined) {
+      return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
+    }
+    if (stream.status === 0) {
+      if (status === 0) return this.streamError(stream, "a response without :status", nowMs);
+      if (status >= 200) stream.status = status;
+      else if (endStream) {
+        return this.streamError(stream, `an interim ${status} response ended the stream`, nowMs);
+      }
+    }
+    if (endStream) this.endStream(stream, nowMs, null, "");
+    return true;
+  }
+
+  /** The stream broke the protocol: RST_STREAM PROTOCOL_ERROR, counted; the connection goes on. */
+  protected streamError(stream: H2Stream, message: string, nowMs: number): boolean {
+    this.resetStream(stream.streamId, PROTOCOL_ERROR);
+    this.endStream(stream, nowMs, "h2-protocol", message);
+    return true;
+  }
+}

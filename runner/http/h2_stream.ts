@@ -1,0 +1,35 @@
+/**
+ * @module
+ * The shapes an HTTP/2 connection of the engine works with: a stream (`H2Stream`, met by one slot of
+ * h2_connection.ts, whose fields h2_streams.ts fills while its request is in flight) and the run's
+ * HTTP/2 settings every connection of a worker shares (`H2Run`). Types only, so the session, its
+ * streams, its frame intake and the slots import them without importing each other.
+ */
+import type { H2Request } from "./h2_request.ts";
+
+/** Default windows we advertise (per stream and for the connection): large enough never to throttle. */
+export const DEFAULT_H2_WINDOW_BYTES = 16 * 1024 * 1024;
+
+/** What a stream (one slot of h2_connection.ts) holds while a request is in flight on it. */
+export interface H2Stream {
+  streamId: number;
+  request: H2Request | null;
+  bodyOffset: number;
+  sendWindow: number;
+  recvUnacked: number;
+  status: number;
+  intendedMs: number;
+  sentMs: number;
+  /**
+   * The request ended: `counted` when answered or counted as failed; false when it was never sent (the
+   * connection failed while it waited for a stream).
+   */
+  ended(nowMs: number, counted: boolean): void;
+}
+
+/** The run's HTTP/2 settings, shared by every connection of a worker. */
+export interface H2Run {
+  readonly requests: readonly H2Request[];
+  /** Our receive windows (SETTINGS_INITIAL_WINDOW_SIZE and the connection's), bytes. */
+  readonly windowBytes: number;
+}

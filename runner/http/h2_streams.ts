@@ -1,0 +1,145 @@
+/**
+ * @module
+ * The streams of an HTTP/2 connection (RFC 9113 section 5): h2_session.ts's socket, input and output
+ * with the requests put on it. HOT PATH: a request starts on a new stream id at once when the peer
+ * allows one more (else it waits in `pending`, as the first ones wait for the server's SETTINGS), its
+ * pre-encoded HEADERS copied into the output with the id patched (h2_request.ts) and its body sent as
+ * far as the flow-control windows allow (the rest waits in `blocked` for a WINDOW_UPDATE). A stream's
+ * end records its response or counts its error by kind and lets a waiting stream start; a timeout
+ * cancels with RST_STREAM. Frames in are handled by h2_frames_in.ts, above this class.
+ */
+import type { ErrorKind } from "../../results/mod.ts";
+import {
+  CANCEL,
+  DATA,
+  FLAG_END_STREAM,
+  FRAME_HEADER_BYTES,
+  MAX_STREAM_ID,
+  RST_STREAM_BYTES,
+  writeFrameHeader,
+  writeRstStream,
+} from "../../http2/frames.ts";
+import { writeHeadersFrames } from "./h2_request.ts";
+import { H2Session } from "./h2_session.ts";
+import type { H2Stream } from "./h2_stream.ts";
+
+export abstract class H2Streams extends H2Session {
+  /**
+   * Starts `stream`'s request now, or queues it until a stream may be opened. The first streams of a
+   * connection wait for the server's SETTINGS (one round trip, once): sent before it, streams above the
+   * server's SETTINGS_MAX_CONCURRENT_STREAMS would be refused.
+   */
+  send(stream: H2Stream): void {
+    if (
+      this.sock === null || this.goingAway || !this.gotSettings ||
+      this.streams.size >= this.peer.maxConcurrentStreams || this.pending.length > 0
+    ) {
+      this.pending.push(stream);
+      return;
+    }
+    this.#openStream(stream);
+  }
+
+  #openStream(stream: H2Stream): void {
+    const id = this.nextStreamId;
+    if (id > MAX_STREAM_ID) {
+      // Stream ids used up: this connection ends like one the server sent GOAWAY on.
+      this.goingAway = true;
+      this.pending.push(stream);
+      if (this.streams.size === 0) this.reconnect();
+      return;
+    }
+    this.nextStreamId += 2;
+    const request = stream.request!;
+    stream.streamId = id;
+    stream.status = 0;
+    stream.recvUnacked = 0;
+    stream.bodyOffset = 0;
+    stream.sendWindow = this.peer.initialWindowBytes;
+    this.streams.set(id, stream);
+    if (this.streams.size > this.maxOpenStreams) this.maxOpenStreams = this.streams.size;
+    const at = this.output.reserve(request.frames.length);
+    this.output.wrote(writeHeadersFrames(this.output.bytes, at, request, id));
+    this.shared.recorder.addBytesWritten(stream.sentMs, request.frames.length + (request.body?.length ?? 0));
+    if (request.body !== null) this.sendBody(stream);
+  }
+
+  /** Sends what the windows allow of `stream`'s body; the rest waits for a WINDOW_UPDATE. */
+  sendBody(stream: H2Stream): void {
+    const body = stream.request!.body!;
+    while (stream.bodyOffset < body.length) {
+      const room = Math.min(this.sendWindow, stream.sendWindow, this.peer.maxFrameBytes);
+      if (room <= 0) {
+        if (!this.blocked.includes(stream)) this.blocked.push(stream);
+        return;
+      }
+      const size = Math.min(room, body.length - stream.bodyOffset);
+      const last = stream.bodyOffset + size === body.length;
+      const at = this.output.reserve(FRAME_HEADER_BYTES + size);
+      const out = this.output.bytes;
+      const p = writeFrameHeader(out, at, size, DATA, last ? FLAG_END_STREAM : 0, stream.streamId);
+      out.set(body.subarray(stream.bodyOffset, stream.bodyOffset + size), p);
+      this.output.wrote(p + size);
+      stream.bodyOffset += size;
+      this.sendWindow -= size;
+      stream.sendWindow -= size;
+    }
+  }
+
+  /** A stream ended (answered, or failed and counted): its slot goes on; a waiting stream may start. */
+  endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string): void {
+    if (this.streams.get(stream.streamId) === stream) this.streams.delete(stream.streamId);
+    this.#unblock(stream);
+    if (kind === null) {
+      this.shared.recorder.recordResponse(
+        nowMs,
+        stream.status,
+        (nowMs - stream.intendedMs) * 1000,
+        (nowMs - stream.sentMs) * 1000,
+      );
+      this.shared.log?.write(stream.status, stream.intendedMs, nowMs, this.id);
+    } else if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message);
+    this.settledInBatch = true;
+    this.startPending();
+    stream.ended(nowMs, true);
+    if (this.goingAway && this.streams.size === 0) this.reconnect();
+  }
+
+  /** Opens waiting streams while the peer allows more. */
+  startPending(): void {
+    while (
+      this.pending.length > 0 && this.sock !== null && !this.goingAway && this.gotSettings &&
+      this.streams.size < this.peer.maxConcurrentStreams
+    ) {
+      this.#openStream(this.pending.shift()!);
+    }
+  }
+
+  /** Cancels `stream` (the watchdog's timeout): RST_STREAM CANCEL, counted as a timeout. */
+  cancel(stream: H2Stream, message: string): void {
+    this.cancelQuietly(stream);
+    this.endStream(stream, performance.now(), "timeout", message);
+  }
+
+  /** Forgets `stream` without counting it (its caller does): RST_STREAM CANCEL when it was open. */
+  cancelQuietly(stream: H2Stream): void {
+    const waiting = this.pending.indexOf(stream);
+    if (waiting >= 0) this.pending.splice(waiting, 1);
+    else if (this.streams.get(stream.streamId) === stream) {
+      this.streams.delete(stream.streamId);
+      if (this.sock !== null) this.resetStream(stream.streamId, CANCEL);
+    }
+    this.#unblock(stream);
+  }
+
+  /** Queues a RST_STREAM for `streamId`. */
+  resetStream(streamId: number, errorCode: number): void {
+    const at = this.output.reserve(RST_STREAM_BYTES);
+    this.output.wrote(writeRstStream(this.output.bytes, at, streamId, errorCode));
+  }
+
+  #unblock(stream: H2Stream): void {
+    const k = this.blocked.indexOf(stream);
+    if (k >= 0) this.blocked.splice(k, 1);
+  }
+}

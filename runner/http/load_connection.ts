@@ -1,0 +1,67 @@
+/**
+ * @module
+ * What the engine's connections have in common, whatever their protocol: the worker-wide parts every
+ * connection of a worker shares (`ConnectionShared`), and the shape the executors, the watchdog and the
+ * graceful stop drive (`LoadConnection`), met by an HTTP/1.1 `Connection` (connection.ts) and by one
+ * stream of an HTTP/2 connection (h2_connection.ts `H2Slot`). Types only, so both protocols import them
+ * without importing each other.
+ */
+import type { IntervalRecorder } from "../stats/recorder.ts";
+import type { EncodedRequest, RequestMix } from "./request.ts";
+import type { RowSource } from "./request_picker.ts";
+import type { ConnectGate } from "./connect_gate.ts";
+import type { Transport } from "./transport.ts";
+
+/** Receives one line per completed response; see request_log.ts. */
+export interface ResponseSink {
+  write(status: number, startMs: number, endMs: number, connectionId: number): void;
+}
+
+/** What every connection of a worker shares. */
+export interface ConnectionShared {
+  readonly hostname: string;
+  readonly port: number;
+  readonly transport: Transport;
+  readonly recorder: IntervalRecorder;
+  readonly mix: RequestMix;
+  /** Data rows for the mix's templated requests (one each), or null (no data source, or flows). */
+  readonly rows?: RowSource | null;
+  readonly timeoutMs: number;
+  /** Cap of a response head; a bigger one is a `parse` error and the connection closes. */
+  readonly maxHeaderBytes: number;
+  /** Bounds connects in flight at once (every `open` passes it). */
+  readonly connectGate: ConnectGate;
+  log: ResponseSink | null;
+  /** True once the run is over: failures caused by our own shutdown are not counted. */
+  stopping: boolean;
+}
+
+/**
+ * Grants the next exchange of a closed loop: requests to send (up to `depth`), 0 to stop; `nowMs` is
+ * when the previous one ended. Once it returns 0 it keeps returning 0 (the closed loop calls it again).
+ */
+export type NextExchange = (depth: number, nowMs: number) => number;
+
+/**
+ * What the executors, the watchdog and the graceful stop need of a connection: an HTTP/1.1 `Connection`,
+ * or one stream of an HTTP/2 connection (h2_connection.ts `H2Slot`).
+ */
+export interface LoadConnection {
+  readonly id: number;
+  readonly maxDepth: number;
+  deadlineMs: number;
+  timedOut: boolean;
+  lastEventMs: number;
+  readonly isOpen: boolean;
+  open(): Promise<boolean>;
+  exchange(
+    intendedMs: number,
+    depth?: number,
+    request?: EncodedRequest | null,
+    next?: NextExchange | null,
+  ): Promise<number>;
+  abort(): void;
+  release(): void;
+  waitedMs(nowMs: number): number;
+  countUnfinished(nowMs: number, message: string): void;
+}
