@@ -117,3 +117,23 @@ for (const transport of TLS_TRANSPORTS) {
     }
   });
 }
+
+Deno.test("h2 per-arrival: a server that never answers costs each arrival a timeout, and its connection is closed", async () => {
+  const server = startH2HostileServer("silent");
+  try {
+    const r = await runAttack(parseAttackConfig({
+      url: `${server.origin}/`,
+      model: "count",
+      requests: 4,
+      connections: 2,
+      protocol: "h2c",
+      connection: "per-arrival",
+      timeoutMs: 300,
+    }));
+    assertEquals([r.requests, r.errors, r.connects, r.reconnects], [0, { timeout: 4 }, 4, 0]);
+    await server.drained(5_000);
+    assertEquals(server.connections(), 4);
+  } finally {
+    await server.close();
+  }
+});
