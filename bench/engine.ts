@@ -19,7 +19,7 @@
  *                   [--https] [--close]
  *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
  *
- * `--h2`: the HTTP/2 row instead, loadlab vs h2load on nginx over h2 (bench/h2.ts).
+ * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";

@@ -1,15 +1,19 @@
 /**
  * @module
- * `deno task bench --h2`: loadlab's HTTP/2 client against h2load (nghttp2) on nginx serving h2 over TLS
- * (`listen ... ssl http2`, one worker, `return 200`, a throwaway certificate), both with the same
- * connections and streams per connection (`-c 50 -m 10` by default, h2load's flags), nginx pinned to
- * CPU 0 and each generator to CPU 1 as the engine bench pins. The tools take turns in interleaved rounds
- * (h2load, loadlab epoll, loadlab deno; then again), so a busy machine's load falls on all of them
- * alike; each round's ratio to h2load is kept, with the CPU time per request (the tool's user + system
- * time from this process's reaped-children times, start-up included) and the load average around it.
+ * `deno task bench --h2`: loadlab's HTTP/2 client against h2load (nghttp2), both with the same
+ * connections and streams per connection (`-c 50 -m 10` by default, h2load's flags), on two targets
+ * serving h2 over TLS by ALPN with a throwaway certificate: nginx (`listen ... ssl http2`, one worker,
+ * `return 200`) and the built-in target (`loadlab serve`'s app with `tls: self-signed`, one process,
+ * `GET /`: Deno.serve's h2). Each target is pinned to CPU 0 and each generator to CPU 1 as the engine
+ * bench pins. The tools take turns in interleaved rounds (per round and target: h2load, loadlab epoll,
+ * loadlab deno; then again), so a busy machine's load falls on all of them alike; each round's ratio to
+ * h2load is kept, with the CPU time per request (the tool's user + system time from this process's
+ * reaped-children times, start-up included) and the load average around it. The targets stay up for the
+ * whole bench and are reaped only at its end, so their CPU time never counts as a tool's.
  * `bench/last_run_h2.json` keeps every round.
  *
- *   deno task bench --h2 [--duration 10s] [--connections 50] [--streams 10] [--rounds 3] [--tools ...]
+ *   deno task bench --h2 [--target nginx|builtin|both] [--duration 10s] [--connections 50] [--streams 10]
+ *                        [--rounds 3] [--tools h2load,loadlab-epoll,loadlab-deno]
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -18,10 +22,12 @@ import { startNginx } from "./nginx.ts";
 import { childrenCpuSec, pinning, runTool } from "./engine.ts";
 import type { ToolRun } from "./tools.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
-import { findProgram } from "../system/path_lookup.ts";
+import { startTarget } from "../targets/mod.ts";
+import { findProgram, isExecutable } from "../system/path_lookup.ts";
 
 const FLAGS = [
   { long: "h2", takesValue: false },
+  { long: "target", takesValue: true, example: "builtin" },
   { long: "duration", short: "d", takesValue: true, example: "10s" },
   { long: "connections", short: "c", takesValue: true, example: "50" },
   { long: "streams", short: "m", takesValue: true, example: "10" },
@@ -32,6 +38,8 @@ const FLAGS = [
 
 const TOOLS = ["h2load", "loadlab-epoll", "loadlab-deno"] as const;
 type Tool = typeof TOOLS[number];
+const TARGETS = ["nginx", "builtin"] as const;
+type TargetName = typeof TARGETS[number];
 
 interface Options {
   durationSec: number;
@@ -39,10 +47,22 @@ interface Options {
   streams: number;
   rounds: number;
   tools: Tool[];
+  targets: TargetName[];
+}
+
+/** A target serving h2 over TLS for the bench, up until `stop`. */
+interface BenchTarget {
+  name: TargetName;
+  /** What it is, for the printout and the record. */
+  label: string;
+  url: string;
+  caFile: string;
+  stop(): Promise<void>;
 }
 
 interface Row {
   round: number;
+  target: TargetName;
   tool: Tool;
   rps: number | null;
   cpuUsPerRequest: number | null;
@@ -50,40 +70,60 @@ interface Row {
   error?: string;
 }
 
+const USAGE =
+  "usage: deno task bench --h2 [--target nginx|builtin|both] [--duration 10s] [--connections 50] " +
+  `[--streams 10] [--rounds 3] [--tools ${TOOLS.join(",")}]`;
+
 function parseArgs(argv: string[]): Options {
   const raw = tokenize(argv, FLAGS);
-  if (raw.values.has("help") || raw.positionals.length > 0) {
-    throw new UsageError(
-      "usage: deno task bench --h2 [--duration 10s] [--connections 50] [--streams 10] [--rounds 3] " +
-        `[--tools ${TOOLS.join(",")}]`,
-    );
-  }
+  if (raw.values.has("help") || raw.positionals.length > 0) throw new UsageError(USAGE);
   const flags = new FlagValues(raw, FLAGS);
   const names = flags.text("tools")?.split(",").map((s) => s.trim()) ?? [...TOOLS];
   const unknown = names.filter((n) => !(TOOLS as readonly string[]).includes(n));
   if (unknown.length) {
     throw new UsageError(`--tools: unknown ${unknown.join(", ")}; pick from ${TOOLS.join(",")}`);
   }
+  const target = flags.choice("target", ["nginx", "builtin", "both"] as const) ?? "both";
   return {
     durationSec: Math.max(1, Math.round((flags.positiveDurationMs("duration") ?? 10_000) / 1_000)),
     connections: flags.positiveInt("connections") ?? 50,
     streams: flags.positiveInt("streams") ?? 10,
     rounds: flags.positiveInt("rounds") ?? 3,
     tools: TOOLS.filter((t) => names.includes(t)),
+    targets: target === "both" ? [...TARGETS] : [target],
   };
 }
-
-/** h2load prints `finished in 10.00s, 12345.67 req/s, 1.23MB/s`. */
+/**
+ * h2load prints `finished in 10.00s, 12345.67 req/s, 1.23MB/s`; a run with failed requests or answers
+ * other than 2xx is refused (a rate of errors would compare nothing).
+ */
 export function parseH2loadRps(stdout: string): number {
+  const failed = /(\d+) failed, (\d+) errored/.exec(stdout);
+  const codes = /status codes: \d+ 2xx, (\d+) 3xx, (\d+) 4xx, (\d+) 5xx/.exec(stdout);
+  const bad = [...(failed?.slice(1) ?? []), ...(codes?.slice(1) ?? [])].reduce((n, x) => n + Number(x), 0);
+  if (bad > 0) throw new Error(`h2load: ${bad} requests failed or not 2xx: ${failed?.[0]}; ${codes?.[0]}`);
   const match = /finished in [\d.]+s, ([\d.]+) req\/s/.exec(stdout);
   return match ? Number(match[1]) : NaN;
+}
+
+/** loadlab's `--json` line: its req/s, refused when anything failed or answered other than 2xx. */
+function parseLoadlabRps(stdout: string): number {
+  const r = JSON.parse(stdout);
+  const notOk = Object.keys(r.statusCodes ?? {}).filter((code) => !code.startsWith("2"));
+  if (Object.keys(r.errors ?? {}).length || notOk.length) {
+    throw new Error(
+      `loadlab: errors ${JSON.stringify(r.errors)}, status codes ${JSON.stringify(r.statusCodes)}`,
+    );
+  }
+  if (r.protocol !== "h2") throw new Error(`loadlab spoke ${r.protocol}, not h2`);
+  return Number(r.rps);
 }
 
 function plan(tool: Tool, url: string, o: Options, caFile: string): ToolRun {
   if (tool === "h2load") {
     return {
       argv: ["h2load", "-c", `${o.connections}`, "-m", `${o.streams}`, "-D", `${o.durationSec}`, url],
-      parseRps: (stdout) => Promise.resolve(parseH2loadRps(stdout)),
+      parseRps: (stdout) => Promise.resolve().then(() => parseH2loadRps(stdout)),
     };
   }
   const mainTs = new URL("../main.ts", import.meta.url).pathname;
@@ -92,7 +132,7 @@ function plan(tool: Tool, url: string, o: Options, caFile: string): ToolRun {
     argv: [Deno.execPath(), "run", "-A", mainTs, "attack", url, "--h2", "--streams", `${o.streams}`]
       .concat(["-c", `${o.connections}`, "-d", `${o.durationSec}s`, "--workers", "1"])
       .concat(["--transport", transport, "--cacert", caFile, "--json", "--no-live"]),
-    parseRps: (stdout) => Promise.resolve(Number(JSON.parse(stdout).rps)),
+    parseRps: (stdout) => Promise.resolve().then(() => parseLoadlabRps(stdout)),
   };
 }
 
@@ -113,31 +153,28 @@ const median = (xs: number[]) => {
     : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-async function measureRound(
-  round: number,
-  url: string,
-  o: Options,
-  pin: string[],
-  caFile: string,
-): Promise<Row[]> {
+async function measureRound(round: number, target: BenchTarget, o: Options, pin: string[]): Promise<Row[]> {
   const rows: Row[] = [];
   for (const tool of o.tools) {
     const before = loadAvg();
+    const base = { round, target: target.name, tool };
     try {
       const cpuBefore = childrenCpuSec();
-      const { rps } = await runTool(plan(tool, url, o, caFile), pin, (o.durationSec + 60) * 1_000);
+      const run = plan(tool, target.url, o, target.caFile);
+      const { rps } = await runTool(run, pin, (o.durationSec + 60) * 1_000);
       const cpuAfter = childrenCpuSec();
       const requests = rps * o.durationSec;
       const cpuUs = cpuBefore === null || cpuAfter === null || requests <= 0
         ? null
         : ((cpuAfter - cpuBefore) * 1e6) / requests;
-      rows.push({ round, tool, rps, cpuUsPerRequest: cpuUs, loadAvg: `${before} -> ${loadAvg()}` });
+      rows.push({ ...base, rps, cpuUsPerRequest: cpuUs, loadAvg: `${before} -> ${loadAvg()}` });
     } catch (err) {
-      rows.push({ round, tool, rps: null, cpuUsPerRequest: null, loadAvg: before, error: String(err) });
+      rows.push({ ...base, rps: null, cpuUsPerRequest: null, loadAvg: before, error: String(err) });
     }
     const r = rows.at(-1)!;
     console.log(
-      `  round ${round} ${tool}: ${r.rps === null ? `FAILED ${r.error}` : `${Math.round(r.rps)} req/s`}` +
+      `  round ${round} ${target.name} ${tool}: ` +
+        `${r.rps === null ? `FAILED ${r.error}` : `${Math.round(r.rps)} req/s`}` +
         `${
           r.cpuUsPerRequest === null ? "" : `, ${r.cpuUsPerRequest.toFixed(1)} us CPU/req`
         }, load ${r.loadAvg}`,
@@ -146,7 +183,10 @@ async function measureRound(
   return rows;
 }
 
-/** Per tool: median req/s, median ratio to h2load over the rounds (each round's own), median CPU/req. */
+/**
+ * Per tool on one target: median req/s, median ratio to h2load over the rounds (each round's own, on the
+ * same target), median CPU/req.
+ */
 function summarize(rows: Row[], o: Options): Array<Record<string, unknown>> {
   return o.tools.map((tool) => {
     const mine = rows.filter((r) => r.tool === tool && r.rps !== null);
@@ -164,46 +204,106 @@ function summarize(rows: Row[], o: Options): Array<Record<string, unknown>> {
   });
 }
 
+/** nginx, one worker, `return 200`, h2 over TLS 1.3 with the bench's throwaway certificate in `dir`. */
+async function startNginxH2(dir: string, pinTarget: string[]): Promise<BenchTarget> {
+  const pair = await selfSignedPair();
+  await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
+  await Deno.writeTextFile(`${dir}/cert.pem`, pair.certPem + pair.caPem);
+  await Deno.writeTextFile(`${dir}/key.pem`, pair.keyPem, { mode: 0o600 });
+  // Debian installs nginx in /usr/sbin, which is not on every user's PATH.
+  const nginxPath = findProgram("nginx") ?? (isExecutable("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx");
+  const nginx = await startNginx(nginxPath, pinTarget, {
+    directives: `ssl_certificate ${dir}/cert.pem; ssl_certificate_key ${dir}/key.pem; ssl_protocols TLSv1.3;`,
+  }, true);
+  return {
+    name: "nginx",
+    label: "nginx 1 worker, return 200, h2 over TLS 1.3",
+    url: nginx.url,
+    caFile: `${dir}/ca.pem`,
+    stop: () => nginx.stop(),
+  };
+}
+
+/**
+ * The built-in target as `loadlab serve` runs it, one process, with a self-signed certificate (h2 by
+ * ALPN, Deno.serve's), `GET /` (its fast path's hello text); on CPU 0 when the bench pins.
+ */
+async function startBuiltinH2(dir: string, pinned: boolean): Promise<BenchTarget> {
+  const target = await startTarget(
+    { kind: "builtin", tls: "self-signed", ...(pinned ? { cpuAffinity: [0] } : {}) },
+    { logDir: dir },
+  );
+  return {
+    name: "builtin",
+    label: "built-in target, 1 process, GET /, h2 over TLS by ALPN (Deno.serve)",
+    url: `${target.url}/`,
+    caFile: target.caFile!,
+    stop: () => target.stop(),
+  };
+}
+
+async function startTargets(o: Options, dir: string, pinTarget: string[]): Promise<BenchTarget[]> {
+  const started: BenchTarget[] = [];
+  try {
+    for (const name of o.targets) {
+      const sub = await Deno.makeTempDir({ dir, prefix: `${name}-` });
+      started.push(
+        name === "nginx"
+          ? await startNginxH2(sub, pinTarget)
+          : await startBuiltinH2(sub, pinTarget.length > 0),
+      );
+    }
+    return started;
+  } catch (err) {
+    for (const t of started) await t.stop();
+    throw err;
+  }
+}
+
 export async function main(argv: string[]): Promise<number> {
   const o = parseArgs(argv);
   if (!findProgram("h2load")) o.tools = o.tools.filter((t) => t !== "h2load");
   const pin = await pinning();
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-h2-" });
-  const pair = await selfSignedPair();
-  await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
-  await Deno.writeTextFile(`${dir}/cert.pem`, pair.certPem + pair.caPem);
-  await Deno.writeTextFile(`${dir}/key.pem`, pair.keyPem, { mode: 0o600 });
-  const nginx = await startNginx(findProgram("nginx") ?? "/usr/sbin/nginx", pin.target, {
-    directives: `ssl_certificate ${dir}/cert.pem; ssl_certificate_key ${dir}/key.pem; ssl_protocols TLSv1.3;`,
-  }, true);
+  const targets = await startTargets(o, dir, pin.target).catch(async (err) => {
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+    throw err;
+  });
   try {
+    const loadBefore = loadAvg();
     console.log(
-      `h2 bench: nginx h2 over TLS at ${nginx.url}, -c ${o.connections} -m ${o.streams}, ${o.durationSec}s, ` +
-        `${o.rounds} interleaved rounds; ${pin.note}`,
+      `h2 bench: -c ${o.connections} -m ${o.streams}, ${o.durationSec}s, ${o.rounds} interleaved rounds; ` +
+        `${pin.note}; load average ${loadBefore}`,
     );
+    for (const t of targets) console.log(`  ${t.name}: ${t.label} at ${t.url}`);
     const rows: Row[] = [];
     for (let round = 1; round <= o.rounds; round++) {
-      rows.push(...await measureRound(round, nginx.url, o, pin.generator, `${dir}/ca.pem`));
+      for (const t of targets) rows.push(...await measureRound(round, t, o, pin.generator));
     }
-    const summary = summarize(rows, o);
-    console.table(summary);
+    const runs = targets.map((t) => {
+      const summary = summarize(rows.filter((r) => r.target === t.name), o);
+      console.log(`\n${t.label}:`);
+      console.table(summary);
+      return { target: t.name, label: t.label, summary };
+    });
     const out = new URL("./last_run_h2.json", import.meta.url);
     const record = {
       createdAt: new Date().toISOString(),
-      target: "nginx 1 worker, return 200, h2 over TLS 1.3",
       pinning: pin.note,
       connections: o.connections,
       streams: o.streams,
       durationSec: o.durationSec,
       cores: navigator.hardwareConcurrency,
-      summary,
+      loadAverageBefore: loadBefore,
+      loadAverageAfter: loadAvg(),
+      targets: runs,
       rounds: rows,
     };
     await Deno.writeTextFile(out, JSON.stringify(record, null, 2) + "\n");
     console.log(`wrote ${out.pathname}`);
     return rows.some((r) => r.error) ? 1 : 0;
   } finally {
-    await nginx.stop();
+    for (const t of targets) await t.stop();
     await Deno.remove(dir, { recursive: true }).catch(() => {});
   }
 }

@@ -306,7 +306,10 @@ function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
   return issues;
 }
 
-/** What HTTP/2 excludes (for now): flows, pipelining, a connection per arrival; h2c on https:. */
+/**
+ * What HTTP/2 excludes (for now): flows, data, pipelining; streams on a per-arrival connection (one
+ * request each); h2c on https:.
+ */
 function protocolIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
   const issues: Array<{ path: string[]; message: string }> = [];
   if (c.protocol === "http1") {
@@ -335,8 +338,12 @@ function protocolIssues(c: AttackConfig): Array<{ path: string[]; message: strin
       message: `${what} sends concurrent streams: use streams, not pipelining`,
     });
   }
-  if (c.connection === "per-arrival") {
-    issues.push({ path: ["connection"], message: `${what} keeps connections alive: drop per-arrival` });
+  if (c.connection === "per-arrival" && c.streams > 1) {
+    issues.push({
+      path: ["streams"],
+      message: "a per-arrival connection carries its arrival's one request on one stream: " +
+        "drop streams, or keep connections alive",
+    });
   }
   return issues;
 }

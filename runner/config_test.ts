@@ -106,3 +106,30 @@ Deno.test("rates are capped at MAX_RATE_PER_SEC and durations at 7 days, every m
   assert.deepEqual(paths({ url, model: "count", requests: 1e12, ratePerSec: 10, durationMs: 1000 }), []);
   assert.deepEqual(paths({ url, model: "connections", timeoutMs: week + 1 }), ["timeoutMs"]);
 });
+
+Deno.test("HTTP/2 takes a connection per arrival, one stream each: streams beside it are refused", () => {
+  const h2 = parseAttackConfig({
+    url,
+    model: "count",
+    requests: 5,
+    protocol: "h2",
+    connection: "per-arrival",
+  });
+  assert.deepEqual([h2.protocol, h2.connection, h2.streams], ["h2", "per-arrival", 1]);
+  const h2c = parseAttackConfig({
+    url,
+    model: "rate",
+    phases: [{ durationMs: 500, ratePerSec: 10 }],
+    protocol: "h2c",
+    connection: "per-arrival",
+  });
+  assert.equal(h2c.connection, "per-arrival");
+  assert.deepEqual(
+    issuesOf({ url, model: "count", requests: 5, protocol: "h2", connection: "per-arrival", streams: 4 }),
+    [{
+      path: "streams",
+      message: "a per-arrival connection carries its arrival's one request on one stream: " +
+        "drop streams, or keep connections alive",
+    }],
+  );
+});

@@ -13,6 +13,7 @@ import type { LoadModel } from "../../results/mod.ts";
 import { Connection } from "../http/connection.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import { H2Slots } from "../http/h2_connection.ts";
+import { H2Arrivals } from "../http/h2_arrival.ts";
 import { encodeH2Mix } from "../http/h2_request.ts";
 import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocol_choice.ts";
 import { dialTarget } from "../http/transport.ts";
@@ -151,13 +152,14 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   };
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection.
-  const h2 = protocol === "http1" ? null : new H2Slots(
-    shared,
-    { requests: encodeH2Mix(url, config.requestMix), windowBytes: config.h2WindowBytes },
-    config.streams,
-    idBase,
-  );
+  // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
+  // arrival, a lane whose every arrival dials a connection of its own (h2_arrival.ts).
+  const h2Run = { requests: encodeH2Mix(url, config.requestMix), windowBytes: config.h2WindowBytes };
+  const h2 = protocol === "http1"
+    ? null
+    : config.connection === "per-arrival"
+    ? new H2Arrivals(shared, h2Run)
+    : new H2Slots(shared, h2Run, config.streams, idBase);
   const newConnection = () => {
     const id = idBase + connections.length;
     const conn = h2 !== null ? h2.next(id) : new Connection(id, shared, config.pipelining);
@@ -229,7 +231,7 @@ interface Prepared {
   pool: LoadConnection[];
   transport: ChosenTransport;
   feeder: Feeder | null;
-  h2: H2Slots | null;
+  h2: H2Slots | H2Arrivals | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
