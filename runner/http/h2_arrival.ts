@@ -11,11 +11,11 @@
  * input and output buffers) is the price of that; an arrival already pays a connect and a handshake.
  */
 import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../http2/frames.ts";
-import type { ConnectionShared, LoadConnection, NextExchange } from "./connection.ts";
+import type { ConnectionShared, LoadConnection, NextExchange } from "./load_connection.ts";
 import { H2Slot } from "./h2_connection.ts";
 import { H2Connection } from "./h2_frames_in.ts";
 import type { EncodedRequest } from "./request.ts";
-import type { H2Run } from "./h2_session.ts";
+import type { H2Run } from "./h2_stream.ts";
 
 /** A worker's per-arrival h2 lanes, made as the executors ask for connections (as `H2Slots` are). */
 export class H2Arrivals {
@@ -42,7 +42,7 @@ export class H2ArrivalConnection implements LoadConnection {
     return this.#slot?.isOpen ?? false;
   }
 
-  /** The watchdog's deadline: the stream's in flight; a connect has its own timer (h2_dial.ts). */
+  /** The watchdog's deadline: the stream's in flight; a connect has its own timer (dial.ts). */
   get deadlineMs(): number {
     return this.#slot?.deadlineMs ?? Infinity;
   }
