@@ -144,9 +144,12 @@ export function noiseVerdict(before: MeanCi, after: MeanCi): NoiseVerdict {
   return highA < lowB || highB < lowA ? "beyond-noise" : "within-noise";
 }
 
-/** One point of a sweep: swept value, achieved req/s, p99 and (rate sweeps) the requested rate. */
+/**
+ * One point of a sweep: swept value (a word on a categorical axis, `load.protocol` = `h2`), achieved
+ * req/s, p99 and (rate sweeps) the requested rate.
+ */
 export interface SweepPoint {
-  x: number;
+  x: number | string;
   rps: number;
   p99Ms: number;
   targetRps: number | null;
@@ -159,20 +162,20 @@ export interface SweepPoint {
  * distance between the normalized req/s curve and the chord from its first to its last point.
  */
 export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | null {
-  if (points.length < 3) return null;
+  if (points.length < 3 || isCategorical(points.map((p) => p.x))) return null;
   if (isRateSweep) {
     const baseP99 = points[0].p99Ms;
     let last: number | null = null;
     for (let i = 0; i < points.length; i++) {
       const p = points[i];
-      const requested = p.targetRps ?? p.x;
+      const requested = p.targetRps ?? (p.x as number);
       const healthy = p.rps >= 0.95 * requested && !(p.p99Ms > 3 * baseP99);
       if (!healthy) return last !== null && last < points.length - 1 ? last : null;
       last = i;
     }
     return null;
   }
-  const xs = points.map((p) => p.x), ys = points.map((p) => p.rps);
+  const xs = points.map((p) => p.x as number), ys = points.map((p) => p.rps);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
   if (x1 === x0 || y1 === y0) return null;
@@ -185,6 +188,21 @@ export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | n
     if (dist > bestDist) [best, bestDist] = [i, dist];
   }
   return best > 0 && bestDist > 0.1 ? best : null;
+}
+
+/** Whether swept values are words (`load.protocol: [http1, h2]`): categories, with no order or knee. */
+export function isCategorical(values: ReadonlyArray<number | string | null | undefined>): boolean {
+  return values.some((v) => typeof v === "string");
+}
+
+/**
+ * The distinct values of a sweep in the order a reader expects: numbers ascending, words (a categorical
+ * sweep) in the order given, which is the experiment file's (runs are planned in it).
+ */
+export function orderedSweepValues<T extends number | string>(values: readonly T[]): T[] {
+  const distinct = [...new Set(values)];
+  const numbers = distinct.filter((v) => typeof v === "number").sort((a, b) => (a as number) - (b as number));
+  return [...numbers, ...distinct.filter((v) => typeof v === "string")];
 }
 
 /** Rounds to 4 significant digits: enough to read, and it keeps the embedded JSON small. */

@@ -18,8 +18,10 @@ import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../resu
 import {
   changePct,
   findKnee,
+  isCategorical,
   meanCi,
   noiseVerdict,
+  orderedSweepValues,
   round4,
   stdev,
   type SweepPoint,
@@ -151,8 +153,7 @@ function sweepCurves(runs: RunResult[]): RunResult[][] {
 }
 
 function curvePoints(runs: RunResult[]): SweepPoint[] {
-  const values = [...new Set(runs.map((r) => r.sweep!.value))].sort((a, b) => a - b);
-  return values.map((x) => {
+  return orderedSweepValues(runs.map((r) => r.sweep!.value)).map((x) => {
     const at = runs.filter((r) => r.sweep!.value === x);
     const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
     return {
@@ -170,13 +171,21 @@ export function kneeOf(
   points: SweepPoint[],
   sloP99Ms?: number,
 ): { value: number | null; reason: string } {
+  if (isCategorical(points.map((p) => p.x))) {
+    return {
+      value: null,
+      reason: `no knee: ${parameter}'s values (${
+        points.map((p) => p.x).join(", ")
+      }) are categories, not a scale; compare them side by side`,
+    };
+  }
   const isRate = isRateParameter(parameter);
-  const fmt = (x: number) => String(round4(x));
+  const fmt = (x: number | string) => String(typeof x === "number" ? round4(x) : x);
   let index = findKnee(points, isRate);
   let reason = "";
   if (index !== null) {
     const next = points[index + 1];
-    const requested = next?.targetRps ?? next?.x;
+    const requested = next?.targetRps ?? (next?.x as number);
     reason = !isRate
       ? `largest bend of req/s over ${parameter} (Kneedle)`
       : next.rps < 0.95 * requested
@@ -196,7 +205,7 @@ export function kneeOf(
   if (index === null) {
     return { value: null, reason: isRate ? "kept up with every requested rate" : "no clear bend in req/s" };
   }
-  return { value: points[index].x, reason };
+  return { value: points[index].x as number, reason };
 }
 
 function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {

@@ -137,6 +137,9 @@ const LOAD_FIELDS: Record<string, LoadSpec["model"][]> = {
   streams: ["connections", "rate", "throughput", "count"],
   workers: ["connections", "rate", "throughput", "count"],
   timeout: ["connections", "rate", "throughput", "count"],
+  protocol: ["connections", "rate", "throughput", "count"],
+  connection: ["connections", "rate", "throughput", "count"],
+  transport: ["connections", "rate", "throughput", "count"],
 };
 
 const TARGET_FIELDS: Record<string, string[]> = {
