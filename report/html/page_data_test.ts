@@ -69,3 +69,31 @@ Deno.test("every sweep point's table row has requested, sent, dropped and achiev
   assert.equal(run.verdict, "dropped 99.7%");
   assert.equal(run.sends!.dropped, 29_839);
 });
+
+Deno.test("a sweep over words is categorical: points in the file's order, no knee, labels as written", () => {
+  const results = makeSingleAttack();
+  const base = results.runs[0];
+  results.runs = ["http1", "h2c", "h2"].map((value, i) => ({
+    ...base,
+    name: `app/few/load.protocol=${value}`,
+    variant: "app",
+    load: "few",
+    repeat: 0,
+    sweep: { parameter: "load.protocol", value },
+    rps: [1000, 3000, 3100][i],
+  }));
+  const data = buildPageData(results);
+  assert.equal(data.sweeps.length, 1);
+  const sweep = data.sweeps[0];
+  assert.equal(sweep.categorical, true);
+  assert.deepEqual(sweep.points.map((p) => p.x), ["http1", "h2c", "h2"]);
+  assert.deepEqual(sweep.rows.map((r) => r.x), ["http1", "h2c", "h2"]);
+  assert.equal(sweep.knee, null);
+  assert.deepEqual(data.comparison.labels, [
+    "few · load.protocol=http1",
+    "few · load.protocol=h2c",
+    "few · load.protocol=h2",
+  ]);
+  // A numeric sweep stays a numeric axis.
+  assert.ok(buildPageData(makeCpuSleepQuick()).sweeps.every((sw) => !sw.categorical));
+});

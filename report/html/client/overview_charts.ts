@@ -156,9 +156,11 @@ export function renderSweeps(data: PageData): HTMLElement | null {
         h(
           "li",
           null,
-          `${sw.title}: knee ${
-            sw.knee === null ? "none" : fmtSweepValue(sw.points[sw.knee].x)
-          } — ${sw.kneeReason}`,
+          sw.categorical
+            ? `${sw.title}: ${sw.kneeReason}`
+            : `${sw.title}: knee ${
+              sw.knee === null ? "none" : fmtSweepValue(sw.points[sw.knee].x)
+            } — ${sw.kneeReason}`,
         )
       ),
     ));
