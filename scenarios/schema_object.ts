@@ -26,9 +26,7 @@ const parameterSchema = z.string().regex(
  * Sweep values as written: numbers, durations (`10s`, milliseconds after parsing) or words (`h2`); which
  * a string is depends on the parameter (scenarios/sweep_values.ts).
  */
-const sweepValueSchema = z.union([z.number(), z.string()]).meta({
-  expected: "a number, a duration such as 10s, or a word such as h2 (load.protocol)",
-});
+const sweepValueSchema = z.union([z.number(), z.string()]);
 
 const sweepSchema = z.strictObject({
   parameter: parameterSchema,
