@@ -205,6 +205,22 @@ export function orderedSweepValues<T extends number | string>(values: readonly T
   return [...numbers, ...distinct.filter((v) => typeof v === "string")];
 }
 
+/**
+ * The axis a run's sweep curve runs along, and the grid coordinate the curve is drawn at: the first sweep
+ * and the second, except in a grid of words by numbers (`protocol: [h2, h2c]` × `streams: [1, 10]`), where
+ * the curve runs along the numbers, one per word: a curve needs a scale, and words have none.
+ */
+export function curveAxes<P extends { parameter: string; value: number | string }>(
+  run: { sweep?: P; sweep2?: P },
+): { axis: P; at?: P } | undefined {
+  const { sweep, sweep2 } = run;
+  if (!sweep) return undefined;
+  if (sweep2 && typeof sweep.value === "string" && typeof sweep2.value === "number") {
+    return { axis: sweep2, at: sweep };
+  }
+  return sweep2 ? { axis: sweep, at: sweep2 } : { axis: sweep };
+}
+
 /** Rounds to 4 significant digits: enough to read, and it keeps the embedded JSON small. */
 export function round4(x: number): number {
   if (!Number.isFinite(x) || x === 0) return x;

@@ -17,6 +17,7 @@ import type { Analysis, RunResult } from "../results/mod.ts";
 import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../results/noise.ts";
 import {
   changePct,
+  curveAxes,
   findKnee,
   isCategorical,
   meanCi,
@@ -141,23 +142,28 @@ export function isRateParameter(parameter: string): boolean {
   return /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
 }
 
-/** One curve per variant × load × swept parameter (× value of a grid's second axis), by swept value. */
+/**
+ * One curve per variant × load × swept parameter (× value of a grid's other axis), by swept value; the
+ * axis as `curveAxes` picks it (a grid of words by numbers runs along the numbers).
+ */
 function sweepCurves(runs: RunResult[]): RunResult[][] {
   const byCurve = new Map<string, RunResult[]>();
   for (const run of runs) {
-    if (!run.sweep) continue;
-    const key = [run.variant, run.load, run.sweep.parameter, point(run.sweep2)].join("\u0000");
+    const axes = curveAxes(run);
+    if (!axes) continue;
+    const key = [run.variant, run.load, axes.axis.parameter, point(axes.at)].join("\u0000");
     byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
   }
   return [...byCurve.values()];
 }
 
 function curvePoints(runs: RunResult[]): SweepPoint[] {
-  return orderedSweepValues(runs.map((r) => r.sweep!.value)).map((x) => {
-    const at = runs.filter((r) => r.sweep!.value === x);
+  const x = (r: RunResult) => curveAxes(r)!.axis.value;
+  return orderedSweepValues(runs.map(x)).map((value) => {
+    const at = runs.filter((r) => x(r) === value);
     const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
     return {
-      x,
+      x: value,
       rps: meanCi(at.map((r) => r.rps)).mean,
       p99Ms: meanCi(at.map((r) => r.latencyMs.p99)).mean,
       targetRps: target.n ? target.mean : null,
@@ -211,9 +217,10 @@ export function kneeOf(
 function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {
   return sweepCurves(runs).map((curve) => {
     const first = curve[0];
-    const parameter = first.sweep!.parameter;
+    const axes = curveAxes(first)!;
+    const parameter = axes.axis.parameter;
     const knee = kneeOf(parameter, curvePoints(curve), sloP99Ms);
-    const at = first.sweep2 ? ` (at ${point(first.sweep2)})` : "";
+    const at = axes.at ? ` (at ${point(axes.at)})` : "";
     return {
       variant: first.variant ?? null,
       load: first.load ?? null,

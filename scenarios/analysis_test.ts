@@ -186,3 +186,26 @@ Deno.test("a sweep over words is categories: grouped per word, no knee, and the 
   assert.equal(a.knees[0].value, null);
   assert.match(a.knees[0].reason, /no knee: load\.protocol's values \(http1, h2c, h2\) are categories/);
 });
+
+Deno.test("a grid of words by numbers has its curves along the numbers, one per word", () => {
+  const runs = ["h2", "h2c"].flatMap((protocol) =>
+    [1, 10, 100].map((streams, i) =>
+      makeRun({
+        name: `app/few/load.protocol=${protocol}/load.streams=${streams}`,
+        variant: "app",
+        load: "few",
+        sweep: { parameter: "load.protocol", value: protocol },
+        sweep2: { parameter: "load.streams", value: streams },
+        repeat: 0,
+        rps: [1000, 9000, 9500][i],
+        durationSec: 2,
+        dist: { medianMs: 2, sigma: 0.3 },
+      })
+    )
+  );
+  const knees = analyze(runs).knees;
+  assert.deepEqual(knees.map((k) => [k.parameter, k.reason.match(/\(at .*\)$/)?.[0]]), [
+    ["load.streams", "(at load.protocol=h2)"],
+    ["load.streams", "(at load.protocol=h2c)"],
+  ]);
+});

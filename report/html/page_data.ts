@@ -13,6 +13,7 @@ import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import {
   changePct,
+  curveAxes,
   findKnee,
   isCategorical,
   type MeanCi,
@@ -282,16 +283,19 @@ function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatr
 function buildSweeps(results: ResultsFile): PageSweep[] {
   const byCurve = new Map<string, RunResult[]>();
   for (const run of results.runs) {
-    if (!run.sweep || run.probe) continue;
-    const second = run.sweep2 ? `${run.sweep2.parameter}=${run.sweep2.value}` : "";
-    const key = [run.variant, run.load, run.sweep.parameter, second].join("\u0000");
+    const axes = curveAxes(run);
+    if (!axes || run.probe) continue;
+    const at = axes.at ? `${axes.at.parameter}=${axes.at.value}` : "";
+    const key = [run.variant, run.load, axes.axis.parameter, at].join("\u0000");
     byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
   }
   return [...byCurve.values()].map((runs) => {
-    const parameter = runs[0].sweep!.parameter;
-    const values = orderedSweepValues(runs.map((r) => r.sweep!.value));
+    const axes = curveAxes(runs[0])!;
+    const parameter = axes.axis.parameter;
+    const xOf = (r: RunResult) => curveAxes(r)!.axis.value;
+    const values = orderedSweepValues(runs.map(xOf));
     const points = values.map((x): SweepPoint => {
-      const at = runs.filter((r) => r.sweep!.value === x);
+      const at = runs.filter((r) => xOf(r) === x);
       const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
       return {
         x,
@@ -301,13 +305,13 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
       };
     });
     const rows = points.map((p): PageSweepRow => {
-      const at = runs.filter((r) => r.sweep!.value === p.x);
+      const at = runs.filter((r) => xOf(r) === p.x);
       return { x: p.x, sends: groupSends(at), rps: p.rps, p99Ms: p.p99Ms, verdict: groupVerdict(at) };
     });
     const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
     const categorical = isCategorical(values);
     const where = [runs[0].variant, runs[0].load].filter((p) => p !== undefined).join("/");
-    const second = runs[0].sweep2 ? ` at ${runs[0].sweep2.parameter}=${runs[0].sweep2.value}` : "";
+    const second = axes.at ? ` at ${axes.at.parameter}=${axes.at.value}` : "";
     const title = (where ? `${where}: ${parameter}` : parameter) + second;
     const stored = storedKnee(results.analysis, runs[0]);
     if (stored === undefined) {

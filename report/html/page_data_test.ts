@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { buildPageData } from "./page_data.ts";
+import { analyze } from "../../scenarios/analysis.ts";
 import { makeCpuSleepQuick, makeSingleAttack } from "../../tests/fixtures/make_results.ts";
 
 Deno.test("the histogram chart uses the log-spaced buckets, and equal-width ones in older files", () => {
@@ -96,4 +97,30 @@ Deno.test("a sweep over words is categorical: points in the file's order, no kne
   ]);
   // A numeric sweep stays a numeric axis.
   assert.ok(buildPageData(makeCpuSleepQuick()).sweeps.every((sw) => !sw.categorical));
+});
+
+Deno.test("a grid of words by numbers draws one numeric curve per word, with the stored knee of each", () => {
+  const results = makeSingleAttack();
+  const base = results.runs[0];
+  results.runs = ["h2", "h2c"].flatMap((protocol) =>
+    [1, 10, 100].map((streams, i) => ({
+      ...base,
+      name: `app/few/load.protocol=${protocol}/load.streams=${streams}`,
+      variant: "app",
+      load: "few",
+      repeat: 0,
+      sweep: { parameter: "load.protocol", value: protocol },
+      sweep2: { parameter: "load.streams", value: streams },
+      rps: [1000, 9000, 9500][i] * (protocol === "h2" ? 1 : 0.5),
+    }))
+  );
+  results.analysis = analyze(results.runs);
+  const sweeps = buildPageData(results).sweeps;
+  assert.deepEqual(sweeps.map((sw) => sw.title), [
+    "app/few: load.streams at load.protocol=h2",
+    "app/few: load.streams at load.protocol=h2c",
+  ]);
+  assert.ok(sweeps.every((sw) => !sw.categorical));
+  assert.deepEqual(sweeps[1].points.map((p) => [p.x, p.rps]), [[1, 500], [10, 4500], [100, 4750]]);
+  assert.ok(sweeps.every((sw, i) => sw.kneeReason?.endsWith(`(at load.protocol=${["h2", "h2c"][i]})`)));
 });
