@@ -61,6 +61,7 @@ Deno.test("run: a protocol sweep [http1, h2] runs both, records each protocol, r
       charts: await page.$$eval("#sweeps figcaption", (fs) => fs.map((f) => f.textContent)),
       blank: await blankCanvases(page, "#sweeps canvas"),
       knees: await page.$eval("#sweeps", (s) => (s as HTMLElement).innerText.includes("are categories")),
+      note: await page.$eval("#sweeps", (s) => (s as HTMLElement).innerText.includes("bars per value")),
     }));
     assertEquals(visit.problems, []);
     assertEquals(visit.value.sweepRows, ["load.protocol=http1", "load.protocol=h2"]);
@@ -71,6 +72,7 @@ Deno.test("run: a protocol sweep [http1, h2] runs both, records each protocol, r
     );
     assertEquals(visit.value.blank, []);
     ok(visit.value.knees, "the sweep section says why there is no knee");
+    ok(visit.value.note, "the sweep section says how a sweep over words is drawn");
   });
 });
 

@@ -88,7 +88,10 @@ export function renderSweeps(data: PageData): HTMLElement | null {
     "sweeps",
     "Sweeps",
     "Knee: for rate sweeps the highest requested rate still sustained (achieved ≥ 95% of requested, p99 " +
-      "within 3× of the lowest rate's); otherwise the point farthest from the chord of the normalized req/s curve.",
+      "within 3× of the lowest rate's); otherwise the point farthest from the chord of the normalized req/s curve." +
+      (data.sweeps.some((sw) => sw.categorical)
+        ? " A sweep over words (such as protocols) is drawn as bars per value, in the file's order, with no knee."
+        : ""),
   );
   const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
