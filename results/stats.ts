@@ -4,7 +4,8 @@
  * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
  * repeats and batches are few), Welch's t-test for two sets of repeats, batch means over intervals
  * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
- * before/after comparisons, and knee detection for sweeps. Pure functions over plain numbers.
+ * before/after comparisons, and knee detection for sweeps with the order and axes of their values (a sweep
+ * over words is categories: kept in the file's order, never given a knee). Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */

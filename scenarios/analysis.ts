@@ -4,8 +4,10 @@
  * run so CI jobs and the report read the same verdicts: runs grouped by variant × load × sweep point(s),
  * each group's mean, stdev and 95% CI (Student's t) of req/s, p50, p99 and success over its repeats; the
  * change of every group against the baseline variant's group at the same load and sweep point, and
- * whether it is beyond noise; and the knee of every sweep curve. Probe runs of a capacity search and
- * incomplete runs (Ctrl-C) are left out: they would mix short or partial runs into the repeats.
+ * whether it is beyond noise; and the knee of every sweep curve (none over words such as protocols, which
+ * are categories; a grid of words by numbers has one curve per word along the numbers). Probe runs of a
+ * capacity search and incomplete runs (Ctrl-C) are left out: they would mix short or partial runs into the
+ * repeats.
  *
  * Noise is judged by one rule for the whole analysis, named in `noiseRule` so the page can say which:
  * `repeats` when every compared group has at least two repeats (Welch's t-test on the repeats: the spread

@@ -121,3 +121,15 @@ Deno.test("errors: a bad sweep word is exit-2 data at its value, with the allowe
     /streams apply to HTTP\/2.*in run app\/few\/load\.protocol=http1\/load\.streams=10/,
   );
 });
+
+Deno.test("errors: a capacity search cannot bisect a field that takes words", () => {
+  const issues = issuesOf(
+    BASE + "search: { parameter: load.protocol, range: [1, 2], slo: 'p99 < 1s' }\n",
+  );
+  assert.ok(
+    issues.some((i) =>
+      i.path === "search.parameter" && /takes words; a search bisects numbers/.test(i.message)
+    ),
+    JSON.stringify(issues),
+  );
+});
