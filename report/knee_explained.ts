@@ -141,7 +141,8 @@ export function explainKnees(results: ResultsFile): KneeExplanation[] {
       !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
       (r.load ?? null) === knee.load && !r.sweep2
     );
-    const next = Math.min(...curve.map((r) => r.sweep!.value).filter((x) => x > knee.value!));
+    const values = curve.map((r) => r.sweep!.value).filter((x): x is number => typeof x === "number");
+    const next = Math.min(...values.filter((x) => x > knee.value!));
     if (!Number.isFinite(next)) continue;
     const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
     const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";

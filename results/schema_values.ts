@@ -66,5 +66,8 @@ export const histogramBucketSchema = z.looseObject({
   toMs: z.number(),
   count: z.number(),
 });
-/** The value of a swept parameter of an experiment. */
-export const sweepPointSchema = z.looseObject({ parameter: z.string(), value: z.number() });
+/** The value of a swept parameter of an experiment: a number, or a word (`load.protocol` = `h2`). */
+export const sweepPointSchema = z.looseObject({
+  parameter: z.string(),
+  value: z.union([z.number(), z.string()]),
+});

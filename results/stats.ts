@@ -4,7 +4,8 @@
  * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
  * repeats and batches are few), Welch's t-test for two sets of repeats, batch means over intervals
  * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
- * before/after comparisons, and knee detection for sweeps. Pure functions over plain numbers.
+ * before/after comparisons, and knee detection for sweeps with the order and axes of their values (a sweep
+ * over words is categories: kept in the file's order, never given a knee). Pure.
  */
 
 /** A sample mean with the half-width of its 95% confidence interval (null when n < 2). */
@@ -144,9 +145,12 @@ export function noiseVerdict(before: MeanCi, after: MeanCi): NoiseVerdict {
   return highA < lowB || highB < lowA ? "beyond-noise" : "within-noise";
 }
 
-/** One point of a sweep: swept value, achieved req/s, p99 and (rate sweeps) the requested rate. */
+/**
+ * One point of a sweep: swept value (a word on a categorical axis, `load.protocol` = `h2`), achieved
+ * req/s, p99 and (rate sweeps) the requested rate.
+ */
 export interface SweepPoint {
-  x: number;
+  x: number | string;
   rps: number;
   p99Ms: number;
   targetRps: number | null;
@@ -159,20 +163,20 @@ export interface SweepPoint {
  * distance between the normalized req/s curve and the chord from its first to its last point.
  */
 export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | null {
-  if (points.length < 3) return null;
+  if (points.length < 3 || isCategorical(points.map((p) => p.x))) return null;
   if (isRateSweep) {
     const baseP99 = points[0].p99Ms;
     let last: number | null = null;
     for (let i = 0; i < points.length; i++) {
       const p = points[i];
-      const requested = p.targetRps ?? p.x;
+      const requested = p.targetRps ?? (p.x as number);
       const healthy = p.rps >= 0.95 * requested && !(p.p99Ms > 3 * baseP99);
       if (!healthy) return last !== null && last < points.length - 1 ? last : null;
       last = i;
     }
     return null;
   }
-  const xs = points.map((p) => p.x), ys = points.map((p) => p.rps);
+  const xs = points.map((p) => p.x as number), ys = points.map((p) => p.rps);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
   if (x1 === x0 || y1 === y0) return null;
@@ -185,6 +189,37 @@ export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | n
     if (dist > bestDist) [best, bestDist] = [i, dist];
   }
   return best > 0 && bestDist > 0.1 ? best : null;
+}
+
+/** Whether swept values are words (`load.protocol: [http1, h2]`): categories, with no order or knee. */
+export function isCategorical(values: ReadonlyArray<number | string | null | undefined>): boolean {
+  return values.some((v) => typeof v === "string");
+}
+
+/**
+ * The distinct values of a sweep in the order a reader expects: numbers ascending, words (a categorical
+ * sweep) in the order given, which is the experiment file's (runs are planned in it).
+ */
+export function orderedSweepValues<T extends number | string>(values: readonly T[]): T[] {
+  const distinct = [...new Set(values)];
+  const numbers = distinct.filter((v) => typeof v === "number").sort((a, b) => (a as number) - (b as number));
+  return [...numbers, ...distinct.filter((v) => typeof v === "string")];
+}
+
+/**
+ * The axis a run's sweep curve runs along, and the grid coordinate the curve is drawn at: the first sweep
+ * and the second, except in a grid of words by numbers (`protocol: [h2, h2c]` × `streams: [1, 10]`), where
+ * the curve runs along the numbers, one per word: a curve needs a scale, and words have none.
+ */
+export function curveAxes<P extends { parameter: string; value: number | string }>(
+  run: { sweep?: P; sweep2?: P },
+): { axis: P; at?: P } | undefined {
+  const { sweep, sweep2 } = run;
+  if (!sweep) return undefined;
+  if (sweep2 && typeof sweep.value === "string" && typeof sweep2.value === "number") {
+    return { axis: sweep2, at: sweep };
+  }
+  return sweep2 ? { axis: sweep, at: sweep2 } : { axis: sweep };
 }
 
 /** Rounds to 4 significant digits: enough to read, and it keeps the embedded JSON small. */

@@ -50,7 +50,7 @@ Deno.test("findKnee: last sustained rate of a rate sweep, Kneedle point otherwis
     targetRps: x,
   }));
   assert.equal(findKnee(rate, true), 2);
-  const healthy = rate.map((p) => ({ ...p, rps: p.x, p99Ms: 5 }));
+  const healthy = rate.map((p) => ({ ...p, rps: p.x as number, p99Ms: 5 }));
   assert.equal(findKnee(healthy, true), null);
   const cpu = [0, 10, 20, 50, 100, 200].map((x): SweepPoint => ({
     x,

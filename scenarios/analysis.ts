@@ -4,8 +4,10 @@
  * run so CI jobs and the report read the same verdicts: runs grouped by variant × load × sweep point(s),
  * each group's mean, stdev and 95% CI (Student's t) of req/s, p50, p99 and success over its repeats; the
  * change of every group against the baseline variant's group at the same load and sweep point, and
- * whether it is beyond noise; and the knee of every sweep curve. Probe runs of a capacity search and
- * incomplete runs (Ctrl-C) are left out: they would mix short or partial runs into the repeats.
+ * whether it is beyond noise; and the knee of every sweep curve (none over words such as protocols, which
+ * are categories; a grid of words by numbers has one curve per word along the numbers). Probe runs of a
+ * capacity search and incomplete runs (Ctrl-C) are left out: they would mix short or partial runs into the
+ * repeats.
  *
  * Noise is judged by one rule for the whole analysis, named in `noiseRule` so the page can say which:
  * `repeats` when every compared group has at least two repeats (Welch's t-test on the repeats: the spread
@@ -17,9 +19,12 @@ import type { Analysis, RunResult } from "../results/mod.ts";
 import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../results/noise.ts";
 import {
   changePct,
+  curveAxes,
   findKnee,
+  isCategorical,
   meanCi,
   noiseVerdict,
+  orderedSweepValues,
   round4,
   stdev,
   type SweepPoint,
@@ -139,24 +144,28 @@ export function isRateParameter(parameter: string): boolean {
   return /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
 }
 
-/** One curve per variant × load × swept parameter (× value of a grid's second axis), by swept value. */
+/**
+ * One curve per variant × load × swept parameter (× value of a grid's other axis), by swept value; the
+ * axis as `curveAxes` picks it (a grid of words by numbers runs along the numbers).
+ */
 function sweepCurves(runs: RunResult[]): RunResult[][] {
   const byCurve = new Map<string, RunResult[]>();
   for (const run of runs) {
-    if (!run.sweep) continue;
-    const key = [run.variant, run.load, run.sweep.parameter, point(run.sweep2)].join("\u0000");
+    const axes = curveAxes(run);
+    if (!axes) continue;
+    const key = [run.variant, run.load, axes.axis.parameter, point(axes.at)].join("\u0000");
     byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
   }
   return [...byCurve.values()];
 }
 
 function curvePoints(runs: RunResult[]): SweepPoint[] {
-  const values = [...new Set(runs.map((r) => r.sweep!.value))].sort((a, b) => a - b);
-  return values.map((x) => {
-    const at = runs.filter((r) => r.sweep!.value === x);
+  const x = (r: RunResult) => curveAxes(r)!.axis.value;
+  return orderedSweepValues(runs.map(x)).map((value) => {
+    const at = runs.filter((r) => x(r) === value);
     const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
     return {
-      x,
+      x: value,
       rps: meanCi(at.map((r) => r.rps)).mean,
       p99Ms: meanCi(at.map((r) => r.latencyMs.p99)).mean,
       targetRps: target.n ? target.mean : null,
@@ -170,13 +179,21 @@ export function kneeOf(
   points: SweepPoint[],
   sloP99Ms?: number,
 ): { value: number | null; reason: string } {
+  if (isCategorical(points.map((p) => p.x))) {
+    return {
+      value: null,
+      reason: `no knee: ${parameter}'s values (${
+        points.map((p) => p.x).join(", ")
+      }) are categories, not a scale; compare them side by side`,
+    };
+  }
   const isRate = isRateParameter(parameter);
-  const fmt = (x: number) => String(round4(x));
+  const fmt = (x: number | string) => String(typeof x === "number" ? round4(x) : x);
   let index = findKnee(points, isRate);
   let reason = "";
   if (index !== null) {
     const next = points[index + 1];
-    const requested = next?.targetRps ?? next?.x;
+    const requested = next?.targetRps ?? (next?.x as number);
     reason = !isRate
       ? `largest bend of req/s over ${parameter} (Kneedle)`
       : next.rps < 0.95 * requested
@@ -196,15 +213,16 @@ export function kneeOf(
   if (index === null) {
     return { value: null, reason: isRate ? "kept up with every requested rate" : "no clear bend in req/s" };
   }
-  return { value: points[index].x, reason };
+  return { value: points[index].x as number, reason };
 }
 
 function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {
   return sweepCurves(runs).map((curve) => {
     const first = curve[0];
-    const parameter = first.sweep!.parameter;
+    const axes = curveAxes(first)!;
+    const parameter = axes.axis.parameter;
     const knee = kneeOf(parameter, curvePoints(curve), sloP99Ms);
-    const at = first.sweep2 ? ` (at ${point(first.sweep2)})` : "";
+    const at = axes.at ? ` (at ${point(axes.at)})` : "";
     return {
       variant: first.variant ?? null,
       load: first.load ?? null,

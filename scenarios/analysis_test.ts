@@ -162,3 +162,50 @@ Deno.test("kneeOf: Kneedle for other parameters, none when healthy, none when th
   assert.equal(kneeOf("load.rate", healthy, 0.5).value, null);
   assert.match(kneeOf("load.rate", healthy, 0.5).reason, /from the lowest value/);
 });
+
+Deno.test("a sweep over words is categories: grouped per word, no knee, and the reason says so", () => {
+  const runs = ["http1", "h2c", "h2"].map((value, i) =>
+    makeRun({
+      name: `app/few/load.protocol=${value}`,
+      variant: "app",
+      load: "few",
+      sweep: { parameter: "load.protocol", value },
+      repeat: 0,
+      rps: [1000, 3000, 3100][i],
+      durationSec: 2,
+      dist: { medianMs: 2, sigma: 0.3 },
+    })
+  );
+  const a = analyze(runs);
+  assert.deepEqual(a.groups.map((g) => g.key), [
+    "app/few/load.protocol=http1",
+    "app/few/load.protocol=h2c",
+    "app/few/load.protocol=h2",
+  ]);
+  assert.equal(a.knees.length, 1);
+  assert.equal(a.knees[0].value, null);
+  assert.match(a.knees[0].reason, /no knee: load\.protocol's values \(http1, h2c, h2\) are categories/);
+});
+
+Deno.test("a grid of words by numbers has its curves along the numbers, one per word", () => {
+  const runs = ["h2", "h2c"].flatMap((protocol) =>
+    [1, 10, 100].map((streams, i) =>
+      makeRun({
+        name: `app/few/load.protocol=${protocol}/load.streams=${streams}`,
+        variant: "app",
+        load: "few",
+        sweep: { parameter: "load.protocol", value: protocol },
+        sweep2: { parameter: "load.streams", value: streams },
+        repeat: 0,
+        rps: [1000, 9000, 9500][i],
+        durationSec: 2,
+        dist: { medianMs: 2, sigma: 0.3 },
+      })
+    )
+  );
+  const knees = analyze(runs).knees;
+  assert.deepEqual(knees.map((k) => [k.parameter, k.reason.match(/\(at .*\)$/)?.[0]]), [
+    ["load.streams", "(at load.protocol=h2)"],
+    ["load.streams", "(at load.protocol=h2c)"],
+  ]);
+});

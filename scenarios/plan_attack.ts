@@ -93,7 +93,7 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
  * `run` with `parameter` set to `value`; the name and sweep coordinates are the caller's. A
  * `target.*` parameter changes `targetKey`, so the runner starts that configuration on its own.
  */
-export function applyParameter(run: PlannedRun, parameter: string, value: number): PlannedRun {
+export function applyParameter(run: PlannedRun, parameter: string, value: number | string): PlannedRun {
   const dot = parameter.indexOf(".");
   const [scope, field] = [parameter.slice(0, dot), parameter.slice(dot + 1)];
   const next: PlannedRun = structuredClone(run);
@@ -115,9 +115,22 @@ const LOAD_KEYS: Record<string, string> = {
   streams: "streams",
   workers: "workers",
   timeout: "timeoutMs",
+  protocol: "protocol",
+  connection: "connection",
+  transport: "transport",
 };
 
-function setLoadField(attack: RelativeAttackInput, field: string, value: number): RelativeAttackInput {
+function setLoadField(
+  attack: RelativeAttackInput,
+  field: string,
+  value: number | string,
+): RelativeAttackInput {
+  if (typeof value === "string") {
+    // A word field (scenarios/sweep_values.ts): the engine's schema checks the value with the plan.
+    const key = LOAD_KEYS[field];
+    if (!key) throw new Error(`load.${field} takes numbers, not ${JSON.stringify(value)}`);
+    return { ...attack, [key]: value };
+  }
   if (field === "rate") {
     if (attack.model === "rate") {
       return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
@@ -137,7 +150,7 @@ export function withDurationMs(attack: RelativeAttackInput, durationMs: number):
   return { ...attack, phases: attack.phases.map((p) => ({ ...p, durationMs })) };
 }
 
-function setQuery(attack: RelativeAttackInput, name: string, value: number): RelativeAttackInput {
+function setQuery(attack: RelativeAttackInput, name: string, value: number | string): RelativeAttackInput {
   const query = { [name]: value };
   const next = { ...attack };
   if (attack.requestMix) {

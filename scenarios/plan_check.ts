@@ -106,7 +106,7 @@ function sweepIndexOf(plan: Plan, run: PlannedRun, point: SweepPoint): [number, 
     if (s.parameter !== point.parameter) continue;
     if (s.loads && !s.loads.includes(run.load)) continue;
     if (s.targets && !s.targets.includes(run.variant)) continue;
-    const j = s.values.indexOf(point.value);
+    const j = (s.values as Array<number | string>).indexOf(point.value);
     if (j >= 0) return [i, j];
   }
   return undefined;

@@ -8,10 +8,10 @@ import type { RelativeAttackInput } from "../runner/config.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import type { Experiment } from "./schema.ts";
 
-/** A sweep coordinate of a run. */
+/** A sweep coordinate of a run: a number, or a word for a categorical sweep (`load.protocol=h2`). */
 export interface SweepPoint {
   parameter: string;
-  value: number;
+  value: number | string;
 }
 
 /** One run of the plan, in execution order. */

@@ -14,7 +14,7 @@ import {
   proxySpecSchema,
 } from "../targets/spec.ts";
 import { type ExperimentFields, expressionProblems } from "./schema_object.ts";
-import type { LoadSpec } from "./schema_loads.ts";
+import { type LoadSpec, WORD_FIELDS } from "./schema_loads.ts";
 import type { FileTarget } from "./schema_targets.ts";
 
 type Path = (string | number)[];
@@ -104,6 +104,13 @@ function checkSearch(exp: ExperimentFields, add: Add, refer: Refer): void {
   for (const message of parameterProblems(search.parameter, pick(exp, search.targets, [load]))) {
     add(["search", "parameter"], message);
   }
+  const field = search.parameter.slice(search.parameter.indexOf(".") + 1);
+  if (search.parameter.startsWith("load.") && Object.hasOwn(WORD_FIELDS, field)) {
+    add(
+      ["search", "parameter"],
+      `${search.parameter} takes words; a search bisects numbers: sweep it instead`,
+    );
+  }
   for (const part of splitSlo(search.slo)) {
     for (const message of expressionProblems(part)) add(["search", "slo"], message);
   }
@@ -137,6 +144,9 @@ const LOAD_FIELDS: Record<string, LoadSpec["model"][]> = {
   streams: ["connections", "rate", "throughput", "count"],
   workers: ["connections", "rate", "throughput", "count"],
   timeout: ["connections", "rate", "throughput", "count"],
+  protocol: ["connections", "rate", "throughput", "count"],
+  connection: ["connections", "rate", "throughput", "count"],
+  transport: ["connections", "rate", "throughput", "count"],
 };
 
 const TARGET_FIELDS: Record<string, string[]> = {

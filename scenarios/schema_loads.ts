@@ -25,24 +25,34 @@ const positiveRate = z.number().positive("rate must be > 0 (requests per second)
   `rate ${RATE_CAP}`,
 );
 
+/**
+ * The load fields whose values are words, not numbers: each field's one schema, used by the load and by a
+ * sweep over it (`load.protocol: [http1, h2]`), so both accept and refuse the same values.
+ */
+export const WORD_FIELDS = {
+  connection: z.enum(["keep-alive", "per-arrival"]),
+  transport: z.enum(["auto", "epoll", "deno"]),
+  protocol: z.enum(["http1", "h2", "h2c", "auto"]),
+};
+
 /** Fields every model takes. */
 const commonFields = {
   /** Sessions of several requests, used instead of the request mix. */
   flows: flowListSchema.optional(),
   /** `per-arrival`: a new connection for each arrival or session (Artillery's virtual users). */
-  connection: z.enum(["keep-alive", "per-arrival"]).optional(),
+  connection: WORD_FIELDS.connection.optional(),
   timeout: durationSchema.optional(),
   pipelining: positiveInt("pipelining").optional(),
   workers: positiveInt("workers").optional(),
   lateBound: durationSchema.optional(),
   gracefulStop: durationSchema.optional(),
   /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
-  transport: z.enum(["auto", "epoll", "deno"]).optional(),
+  transport: WORD_FIELDS.transport.optional(),
   /**
    * HTTP version (runner/config.ts): `http1`, `h2` (TLS by ALPN; h2c on an http: target), `h2c`, `auto`
    * (ALPN's choice on https:).
    */
-  protocol: z.enum(["http1", "h2", "h2c", "auto"]).optional(),
+  protocol: WORD_FIELDS.protocol.optional(),
   /** HTTP/2: concurrent streams per connection (h2load's -m). */
   streams: positiveInt("streams").optional(),
   /** HTTP/2: receive windows advertised, bytes. */

@@ -14,6 +14,7 @@ import { durationSchema, flowListSchema, nameSchema, requestListSchema } from ".
 import { loadSchema } from "./schema_loads.ts";
 import { namedRecord, targetsSchema } from "./schema_targets.ts";
 import { dataSourceSchema } from "./data_sources.ts";
+import { readSweepValues } from "./sweep_values.ts";
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 const parameterSchema = z.string().regex(
@@ -21,8 +22,11 @@ const parameterSchema = z.string().regex(
   "a parameter is load.<field>, query.<name> or target.<field>, e.g. load.rate or query.ms",
 );
 
-/** Sweep values: numbers, or durations (milliseconds) for duration fields such as load.duration. */
-const sweepValueSchema = z.union([z.number(), durationSchema]);
+/**
+ * Sweep values as written: numbers, durations (`10s`, milliseconds after parsing) or words (`h2`); which
+ * a string is depends on the parameter (scenarios/sweep_values.ts).
+ */
+const sweepValueSchema = z.union([z.number(), z.string()]);
 
 const sweepSchema = z.strictObject({
   parameter: parameterSchema,
@@ -31,6 +35,12 @@ const sweepSchema = z.strictObject({
   loads: z.array(z.string()).min(1).optional(),
   /** Only these targets (default: all). */
   targets: z.array(z.string()).min(1).optional(),
+}).transform((sweep, ctx) => {
+  const read = readSweepValues(sweep.parameter, sweep.values);
+  for (const { index, message } of read.problems) {
+    ctx.addIssue({ code: "custom", path: index === null ? ["values"] : ["values", index], message });
+  }
+  return read.problems.length ? z.NEVER : { ...sweep, values: read.values };
 });
 
 const percentSchema = z.union([

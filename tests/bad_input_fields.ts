@@ -83,6 +83,11 @@ export const FIELDS: Case[] = [
     names: [/sweeps\[0\]\.values\[1\]: connections must be >= 1/],
   },
   {
+    name: "sweep protocol word unknown",
+    yaml: add("sweeps: [{parameter: load.protocol, values: [http1, h3]}]\n"),
+    names: [/sweeps\[0\]\.values\[1\]: "h3" is not a load\.protocol value; use one of http1, h2, h2c, auto/],
+  },
+  {
     name: "search maxProbes 0",
     yaml: add(
       'search: {parameter: load.connections, load: closed, range: [1, 10], slo: "p99 < 1s", maxProbes: 0}\n',

@@ -11,7 +11,17 @@ import { exportNote } from "../../results/export/summary.ts";
 import { protocolTag } from "../text_format.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
-import { changePct, findKnee, type MeanCi, meanCi, round4, type SweepPoint } from "../../results/stats.ts";
+import {
+  changePct,
+  curveAxes,
+  findKnee,
+  isCategorical,
+  type MeanCi,
+  meanCi,
+  orderedSweepValues,
+  round4,
+  type SweepPoint,
+} from "../../results/stats.ts";
 import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./compare.ts";
 import type { FailOn } from "../../results/baseline_gate.ts";
 import { buildFindings, type Finding } from "../findings.ts";
@@ -79,6 +89,8 @@ export interface PageSweep {
   title: string;
   parameter: string;
   isRate: boolean;
+  /** Words (`load.protocol`: http1, h2): drawn as categories in the file's order, with no knee. */
+  categorical: boolean;
   points: SweepPoint[];
   knee: number | null;
   /** Why the knee is where it is (from the stored analysis), null when the page found it itself. */
@@ -89,7 +101,7 @@ export interface PageSweep {
 
 /** A sweep point as the sweep table lists it: requested, sent and dropped beside achieved, and the verdict. */
 export interface PageSweepRow {
-  x: number;
+  x: number | string;
   /** Open and throughput models: requested rate, sends made and dropped (over repeats); else null. */
   sends: OverviewSends | null;
   rps: number;
@@ -239,10 +251,15 @@ export function sweepPointLabel(run: RunResult | undefined): string {
 function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatrix {
   const byName = new Map(runs.map((r) => [r.name, r]));
   const loads = [...new Set(rows.map((r) => r.load))];
+  // Numbers by value; words (a categorical sweep) by their place in the file, after the numbers.
+  const words = [...new Set(runs.flatMap((r) => [r.sweep?.value, r.sweep2?.value]))]
+    .filter((v) => typeof v === "string");
+  const rank = (v: number | string | undefined, none: number) =>
+    v === undefined ? none : typeof v === "number" ? v : 2 ** 52 + words.indexOf(v);
   const placed = rows.map((row) => {
     const run = byName.get(row.runs[0]);
     const label = [row.load, sweepPointLabel(run)].filter((p) => p).join(" · ");
-    const sweep = [run?.sweep?.value ?? Infinity, run?.sweep2?.value ?? 0];
+    const sweep = [rank(run?.sweep?.value, Infinity), rank(run?.sweep2?.value, 0)];
     return { row, label, order: [loads.indexOf(row.load), ...sweep] };
   });
   const hasMatrix = rows.some((r) => r.variant !== null) && placed.some((p) => p.label !== "");
@@ -266,16 +283,19 @@ function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatr
 function buildSweeps(results: ResultsFile): PageSweep[] {
   const byCurve = new Map<string, RunResult[]>();
   for (const run of results.runs) {
-    if (!run.sweep || run.probe) continue;
-    const second = run.sweep2 ? `${run.sweep2.parameter}=${run.sweep2.value}` : "";
-    const key = [run.variant, run.load, run.sweep.parameter, second].join("\u0000");
+    const axes = curveAxes(run);
+    if (!axes || run.probe) continue;
+    const at = axes.at ? `${axes.at.parameter}=${axes.at.value}` : "";
+    const key = [run.variant, run.load, axes.axis.parameter, at].join("\u0000");
     byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
   }
   return [...byCurve.values()].map((runs) => {
-    const parameter = runs[0].sweep!.parameter;
-    const values = [...new Set(runs.map((r) => r.sweep!.value))].sort((a, b) => a - b);
+    const axes = curveAxes(runs[0])!;
+    const parameter = axes.axis.parameter;
+    const xOf = (r: RunResult) => curveAxes(r)!.axis.value;
+    const values = orderedSweepValues(runs.map(xOf));
     const points = values.map((x): SweepPoint => {
-      const at = runs.filter((r) => r.sweep!.value === x);
+      const at = runs.filter((r) => xOf(r) === x);
       const target = meanCi(at.map((r) => r.targetRps ?? Number.NaN));
       return {
         x,
@@ -285,22 +305,25 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
       };
     });
     const rows = points.map((p): PageSweepRow => {
-      const at = runs.filter((r) => r.sweep!.value === p.x);
+      const at = runs.filter((r) => xOf(r) === p.x);
       return { x: p.x, sends: groupSends(at), rps: p.rps, p99Ms: p.p99Ms, verdict: groupVerdict(at) };
     });
     const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
+    const categorical = isCategorical(values);
     const where = [runs[0].variant, runs[0].load].filter((p) => p !== undefined).join("/");
-    const second = runs[0].sweep2 ? ` at ${runs[0].sweep2.parameter}=${runs[0].sweep2.value}` : "";
+    const second = axes.at ? ` at ${axes.at.parameter}=${axes.at.value}` : "";
     const title = (where ? `${where}: ${parameter}` : parameter) + second;
     const stored = storedKnee(results.analysis, runs[0]);
     if (stored === undefined) {
-      return { title, parameter, isRate, points, knee: findKnee(points, isRate), kneeReason: null, rows };
+      const knee = findKnee(points, isRate);
+      return { title, parameter, isRate, categorical, points, knee, kneeReason: null, rows };
     }
     const knee = points.findIndex((p) => p.x === stored.value);
     return {
       title,
       parameter,
       isRate,
+      categorical,
       points,
       knee: knee === -1 ? null : knee,
       kneeReason: stored.reason,

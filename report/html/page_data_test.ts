@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { buildPageData } from "./page_data.ts";
+import { analyze } from "../../scenarios/analysis.ts";
 import { makeCpuSleepQuick, makeSingleAttack } from "../../tests/fixtures/make_results.ts";
 
 Deno.test("the histogram chart uses the log-spaced buckets, and equal-width ones in older files", () => {
@@ -68,4 +69,58 @@ Deno.test("every sweep point's table row has requested, sent, dropped and achiev
   // Each run carries its own verdict and sends for the other tables of sweep points (instances).
   assert.equal(run.verdict, "dropped 99.7%");
   assert.equal(run.sends!.dropped, 29_839);
+});
+
+Deno.test("a sweep over words is categorical: points in the file's order, no knee, labels as written", () => {
+  const results = makeSingleAttack();
+  const base = results.runs[0];
+  results.runs = ["http1", "h2c", "h2"].map((value, i) => ({
+    ...base,
+    name: `app/few/load.protocol=${value}`,
+    variant: "app",
+    load: "few",
+    repeat: 0,
+    sweep: { parameter: "load.protocol", value },
+    rps: [1000, 3000, 3100][i],
+  }));
+  const data = buildPageData(results);
+  assert.equal(data.sweeps.length, 1);
+  const sweep = data.sweeps[0];
+  assert.equal(sweep.categorical, true);
+  assert.deepEqual(sweep.points.map((p) => p.x), ["http1", "h2c", "h2"]);
+  assert.deepEqual(sweep.rows.map((r) => r.x), ["http1", "h2c", "h2"]);
+  assert.equal(sweep.knee, null);
+  assert.deepEqual(data.comparison.labels, [
+    "few · load.protocol=http1",
+    "few · load.protocol=h2c",
+    "few · load.protocol=h2",
+  ]);
+  // A numeric sweep stays a numeric axis.
+  assert.ok(buildPageData(makeCpuSleepQuick()).sweeps.every((sw) => !sw.categorical));
+});
+
+Deno.test("a grid of words by numbers draws one numeric curve per word, with the stored knee of each", () => {
+  const results = makeSingleAttack();
+  const base = results.runs[0];
+  results.runs = ["h2", "h2c"].flatMap((protocol) =>
+    [1, 10, 100].map((streams, i) => ({
+      ...base,
+      name: `app/few/load.protocol=${protocol}/load.streams=${streams}`,
+      variant: "app",
+      load: "few",
+      repeat: 0,
+      sweep: { parameter: "load.protocol", value: protocol },
+      sweep2: { parameter: "load.streams", value: streams },
+      rps: [1000, 9000, 9500][i] * (protocol === "h2" ? 1 : 0.5),
+    }))
+  );
+  results.analysis = analyze(results.runs);
+  const sweeps = buildPageData(results).sweeps;
+  assert.deepEqual(sweeps.map((sw) => sw.title), [
+    "app/few: load.streams at load.protocol=h2",
+    "app/few: load.streams at load.protocol=h2c",
+  ]);
+  assert.ok(sweeps.every((sw) => !sw.categorical));
+  assert.deepEqual(sweeps[1].points.map((p) => [p.x, p.rps]), [[1, 500], [10, 4500], [100, 4750]]);
+  assert.ok(sweeps.every((sw, i) => sw.kneeReason?.endsWith(`(at load.protocol=${["h2", "h2c"][i]})`)));
 });

@@ -8,7 +8,7 @@
  * without it (v1, `attack`) get what the page computes itself. Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../../results/mod.ts";
-import { meanCi, round4 } from "../../results/stats.ts";
+import { curveAxes, meanCi, round4 } from "../../results/stats.ts";
 
 /** What the page shows of the stored analysis. */
 export interface PageAnalysis {
@@ -68,14 +68,19 @@ export function storedComparison(
   return out;
 }
 
-/** The stored knee of a sweep curve (same variant, load and parameter), when there is one. */
+/**
+ * The stored knee of a run's sweep curve (same variant, load and parameter, and in a grid the same point
+ * of the other axis, which the analysis names at the end of the reason), when there is one.
+ */
 export function storedKnee(
   analysis: Analysis | undefined,
   run: RunResult,
 ): { value: number | null; reason: string } | undefined {
+  const axes = curveAxes(run);
+  const at = axes?.at ? ` (at ${axes.at.parameter}=${axes.at.value})` : "";
   return analysis?.knees.find((k) =>
     k.variant === (run.variant ?? null) && k.load === (run.load ?? null) &&
-    k.parameter === run.sweep?.parameter
+    k.parameter === axes?.axis.parameter && k.reason.endsWith(at)
   );
 }
 

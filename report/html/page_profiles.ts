@@ -61,13 +61,14 @@ export function buildPageProfiles(runs: RunResult[]): PageProfiles | null {
 function kneePairs(runs: RunResult[], whole: Map<string, number>): PageProfiles["pairs"] {
   const groups = new Map<string, RunResult[]>();
   for (const run of runs) {
-    if (!run.sweep || run.sweep2 || (run.repeat ?? 0) > 0) continue;
+    // A categorical sweep (words) has no knee to profile.
+    if (typeof run.sweep?.value !== "number" || run.sweep2 || (run.repeat ?? 0) > 0) continue;
     const key = `${run.variant}\0${run.load}\0${run.sweep.parameter}`;
     groups.set(key, [...(groups.get(key) ?? []), run]);
   }
   const pairs: PageProfiles["pairs"] = [];
   for (const group of groups.values()) {
-    const sorted = group.sort((a, b) => a.sweep!.value - b.sweep!.value);
+    const sorted = group.sort((a, b) => (a.sweep!.value as number) - (b.sweep!.value as number));
     const parameter = sorted[0].sweep!.parameter;
     const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
     const points = sorted.map((r) => ({

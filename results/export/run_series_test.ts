@@ -90,6 +90,13 @@ Deno.test("runLabels: experiment coordinates, sweep values and the segment as va
     },
   );
   assertEquals(labelName("9-lives"), "_9_lives");
+  // A categorical sweep's word is the label's value as written.
+  const words = runLabels({
+    experiment: "e",
+    name: "app/few/load.protocol=h2",
+    sweeps: [{ parameter: "load.protocol", value: "h2" }],
+  });
+  assertEquals(words.sweep_load_protocol, "h2");
 });
 
 Deno.test("remote write series: sorted labels with __name__, one series per metric and label set, time order", () => {

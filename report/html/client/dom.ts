@@ -51,6 +51,11 @@ export function fmtNum(x: number | null | undefined, digits = 1): string {
   return x.toLocaleString("en-US", { maximumFractionDigits: Math.abs(x) >= 100 ? 0 : digits });
 }
 
+/** A swept value: a number as `fmtNum` shows it, a word (a categorical sweep, `h2`) as it is. */
+export function fmtSweepValue(x: number | string): string {
+  return typeof x === "string" ? x : fmtNum(x, 2);
+}
+
 /** A percentage (already 0..100). */
 export function fmtPct(x: number | null | undefined, digits = 2): string {
   return isNum(x) ? `${x.toFixed(digits)}%` : "–";

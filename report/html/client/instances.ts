@@ -12,7 +12,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
-import { type Cell, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { metricBarChart } from "./charts.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
 import type { OverviewSends } from "../page_verdict.ts";
@@ -35,7 +35,7 @@ export interface InstancePoint {
 export interface InstanceGroup {
   load: string;
   parameter: string | null;
-  values: Array<number | null>;
+  values: Array<number | string | null>;
   variants: Array<
     { variant: string; instances: number; rps: Array<number | null>; points: Array<InstancePoint | null> }
   >;
@@ -78,7 +78,10 @@ export function instanceGroups(runs: InstanceRun[]): InstanceGroup[] | null {
   const loads = [...new Set(usable.map((r) => r.load!))];
   return loads.map((load) => {
     const of = usable.filter((r) => r.load === load && variants.includes(r.variant!));
-    const values = [...new Set(of.map((r) => r.sweep?.value ?? null))].sort((a, b) => (a ?? 0) - (b ?? 0));
+    // Numbers ascending; words (a categorical sweep) keep the runs' order, the file's (a stable sort).
+    const values = [...new Set(of.map((r) => r.sweep?.value ?? null))].sort((a, b) =>
+      (typeof a === "number" ? a : 0) - (typeof b === "number" ? b : 0)
+    );
     return {
       load,
       parameter: of.find((r) => r.sweep)?.sweep?.parameter ?? null,
@@ -127,7 +130,9 @@ export function instanceCells(group: InstanceGroup, variants: string[]): Cell[][
     const ratio = few.rps[i] && most.rps[i] !== null ? most.rps[i]! / few.rps[i]! : null;
     return [
       { text: group.load },
-      x === null ? { text: "–", sort: Number.NaN } : { text: `${group.parameter}=${fmtNum(x, 2)}`, sort: x },
+      x === null
+        ? { text: "–", sort: Number.NaN }
+        : { text: `${group.parameter}=${fmtSweepValue(x)}`, sort: x },
       ...variants.flatMap((name): Cell[] => {
         const v = group.variants.find((v) => v.variant === name);
         const point = v?.points[i] ?? null;
@@ -157,7 +162,7 @@ export function renderInstances(data: PageData): HTMLElement | null {
   const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
   for (const g of groups) {
-    const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtNum(x, 2)}`);
+    const labels = g.values.map((x) => x === null ? g.load : `${g.parameter}=${fmtSweepValue(x)}`);
     // cpuTime spans 1000/ms req/s, from tens of thousands down to tens: the axis goes log by itself then.
     metricBarChart(
       grid,

@@ -76,8 +76,8 @@ export function fitLine(xs: number[], ys: number[]): { slope: number; intercept:
 /** The connection count of a closed-model run (the swept value, else its config); null for other models. */
 export function connectionsOf(run: LittleRun): number | null {
   if (run.model !== "connections") return null;
-  if (run.sweep?.parameter === "load.connections") return run.sweep.value;
-  if (run.sweep2?.parameter === "load.connections") return run.sweep2.value;
+  const swept = [run.sweep, run.sweep2].find((s) => s?.parameter === "load.connections")?.value;
+  if (typeof swept === "number") return swept;
   const n = run.config?.connections;
   return typeof n === "number" ? n : null;
 }

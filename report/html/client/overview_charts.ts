@@ -3,11 +3,11 @@
  * @module
  * Browser-side charts that cover the whole experiment: bars of req/s, mean, p99 and success across variants,
  * loads and sweep points, the percentile overlay of the runs ticked in the overview (client/sections.ts), and one
- * chart per sweep with its knee. Inlined by source text like every client module (see dom.ts); strings
+ * chart per sweep with its knee (bars per category, in the file's order, for a sweep over words). Inlined by source text like every client module (see dom.ts); strings
  * from results only ever become text nodes.
  */
 import type { OverviewMetric, PageData, PageSweep } from "../page_data.ts";
-import { type Cell, fmtMs, fmtNum, h, section, sortableTable } from "./dom.ts";
+import { type Cell, fmtMs, fmtNum, fmtSweepValue, h, section, sortableTable } from "./dom.ts";
 import { sendCells, verdictBadge } from "./sections.ts";
 import { addChart, color, markerPlugin, metricBarChart, ninesAxis, percentileData } from "./charts.ts";
 
@@ -88,11 +88,18 @@ export function renderSweeps(data: PageData): HTMLElement | null {
     "sweeps",
     "Sweeps",
     "Knee: for rate sweeps the highest requested rate still sustained (achieved ≥ 95% of requested, p99 " +
-      "within 3× of the lowest rate's); otherwise the point farthest from the chord of the normalized req/s curve.",
+      "within 3× of the lowest rate's); otherwise the point farthest from the chord of the normalized req/s curve." +
+      (data.sweeps.some((sw) => sw.categorical)
+        ? " A sweep over words (such as protocols) is drawn as bars per value, in the file's order, with no knee."
+        : ""),
   );
   const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
   for (const sw of data.sweeps) {
+    if (sw.categorical) {
+      categoricalSweepCharts(grid, sw);
+      continue;
+    }
     const pts = sw.points;
     const datasets: any[] = [
       {
@@ -121,7 +128,8 @@ export function renderSweeps(data: PageData): HTMLElement | null {
         yAxisID: "y",
       });
     }
-    const marks = sw.knee === null ? [] : [{ x: pts[sw.knee].x, label: `knee ${fmtNum(pts[sw.knee].x)}` }];
+    const kneeX = sw.knee === null ? null : pts[sw.knee].x;
+    const marks = typeof kneeX === "number" ? [{ x: kneeX, label: `knee ${fmtNum(kneeX)}` }] : [];
     addChart(grid, `${sw.title} sweep`, {
       type: "line",
       data: { datasets },
@@ -151,12 +159,33 @@ export function renderSweeps(data: PageData): HTMLElement | null {
         h(
           "li",
           null,
-          `${sw.title}: knee ${sw.knee === null ? "none" : fmtNum(sw.points[sw.knee].x)} — ${sw.kneeReason}`,
+          sw.categorical
+            ? `${sw.title}: ${sw.kneeReason}`
+            : `${sw.title}: knee ${
+              sw.knee === null ? "none" : fmtSweepValue(sw.points[sw.knee].x)
+            } — ${sw.kneeReason}`,
         )
       ),
     ));
   }
   return sec;
+}
+
+/**
+ * A sweep over words (`load.protocol`: http1, h2) as categories in the file's order: achieved req/s and p99
+ * as bars, one per value; no line and no knee, since the values have no scale between them.
+ */
+export function categoricalSweepCharts(grid: HTMLElement, sw: PageSweep): void {
+  const labels = sw.points.map((p) => fmtSweepValue(p.x));
+  const rps = sw.points.map((p) => p.rps), p99 = sw.points.map((p) => p.p99Ms);
+  metricBarChart(
+    grid,
+    `${sw.title} sweep: achieved req/s`,
+    labels,
+    [{ name: "achieved req/s", values: rps }],
+    "req/s",
+  );
+  metricBarChart(grid, `${sw.title} sweep: p99`, labels, [{ name: "p99", values: p99 }], "ms");
 }
 
 /**
@@ -178,7 +207,7 @@ export function sweepTable(sweeps: PageSweep[]): HTMLElement {
   const rows = sweeps.flatMap((sw) =>
     sw.rows.map((row): Cell[] => [
       { text: sw.title },
-      { text: `${sw.parameter}=${fmtNum(row.x, 2)}`, sort: row.x },
+      { text: `${sw.parameter}=${fmtSweepValue(row.x)}`, sort: row.x },
       { node: verdictBadge(row.verdict), sort: row.verdict },
       ...sendCells(row),
       { text: fmtNum(row.rps, 0), sort: row.rps },

@@ -1,0 +1,80 @@
+/**
+ * @module
+ * What the values of one sweep are, read by its parameter: a load field that takes words
+ * (`load.protocol`, `load.connection`, `load.transport`) takes words, each checked against that field's
+ * own schema (scenarios/schema_loads.ts), so `protocol: [http1, h3]` fails at `values[1]` naming the
+ * values allowed; any other load field takes numbers, or durations in milliseconds (`10s`) as before; a
+ * `query.*` or `target.*` parameter takes numbers and durations, or words (`target.balance:
+ * [round-robin, reuse-port]`, checked against the target spec when the plan is). One sweep is numbers
+ * or words, never both: a categorical axis and a numeric one are drawn and analysed differently. Pure.
+ */
+import { durationMsOf } from "../validation/duration.ts";
+import { durationSchema } from "./schema_requests.ts";
+import { WORD_FIELDS } from "./schema_loads.ts";
+
+/** A value-level problem: `index` of the value, or null for the sweep's values as a whole. */
+export interface SweepValueProblem {
+  index: number | null;
+  message: string;
+}
+
+/** The sweep's values, numbers (durations read as milliseconds) or words, and what was wrong. */
+export function readSweepValues(
+  parameter: string,
+  written: Array<number | string>,
+): { values: number[] | string[]; problems: SweepValueProblem[] } {
+  const field = parameter.startsWith("load.") ? parameter.slice("load.".length) : undefined;
+  const words = field !== undefined && Object.hasOwn(WORD_FIELDS, field)
+    ? WORD_FIELDS[field as keyof typeof WORD_FIELDS]
+    : undefined;
+  if (words) return wordValues(parameter, written, words.options);
+  const problems: SweepValueProblem[] = [];
+  const values = written.map((value, index) => {
+    if (typeof value === "number") return value;
+    const duration = durationSchema.safeParse(value);
+    if (duration.success) return duration.data;
+    if (durationMsOf(value) !== undefined) {
+      problems.push({ index, message: duration.error.issues[0].message });
+    } else if (field !== undefined) {
+      problems.push({
+        index,
+        message: `${JSON.stringify(value)} is neither a number nor a duration; ${parameter} takes numbers${
+          durationField(field) ? " or durations such as 10s" : ""
+        } (words are for ${Object.keys(WORD_FIELDS).map((f) => `load.${f}`).join(", ")})`,
+      });
+    }
+    return value;
+  });
+  const numbers = values.filter((v) => typeof v === "number");
+  if (problems.length === 0 && numbers.length > 0 && numbers.length < values.length) {
+    const word = values.find((v) => typeof v === "string");
+    problems.push({
+      index: null,
+      message: `one sweep is all numbers (and durations) or all words; found ${numbers[0]} and ${
+        JSON.stringify(word)
+      }: split them into two sweeps`,
+    });
+  }
+  return { values: values as number[] | string[], problems };
+}
+
+function wordValues(
+  parameter: string,
+  written: Array<number | string>,
+  allowed: readonly string[],
+): { values: string[]; problems: SweepValueProblem[] } {
+  const problems: SweepValueProblem[] = [];
+  written.forEach((value, index) => {
+    if (typeof value === "string" && allowed.includes(value)) return;
+    problems.push({
+      index,
+      message: `${JSON.stringify(value)} is not a ${parameter} value; use one of ${allowed.join(", ")}`,
+    });
+  });
+  return { values: written.map(String), problems };
+}
+
+/** Load fields given as durations in files (the others are counts and rates). */
+function durationField(field: string): boolean {
+  return field === "duration" || field === "timeout";
+}
