@@ -16,7 +16,7 @@
  * pseudo-header after a regular field, and a `:status` that is repeated or not three digits 100-599.
  * Other pseudo-headers pass (the decoder also reads request blocks, for tests and servers).
  */
-import { huffmanDecode } from "./hpack_huffman.ts";
+import { huffmanDecodeCached } from "./hpack_huffman.ts";
 import {
   STATIC_BYTES,
   STATIC_CONTENT_LENGTH,
@@ -251,7 +251,7 @@ export class HpackDecoder {
       this.sLen = len;
       return HPACK_OK;
     }
-    const to = huffmanDecode(block, from, from + len, scratch, at);
+    const to = huffmanDecodeCached(block, from, from + len, scratch, at);
     if (to < 0) return HPACK_BAD_HUFFMAN;
     this.sBuf = scratch;
     this.sOff = at;

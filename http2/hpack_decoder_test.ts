@@ -18,7 +18,7 @@ import {
   HPACK_TRUNCATED,
   HpackDecoder,
 } from "./hpack_decoder.ts";
-import { HUFFMAN_CODES, huffmanDecode } from "./hpack_huffman.ts";
+import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached } from "./hpack_huffman.ts";
 
 interface SpecExample {
   id: string;
@@ -89,6 +89,33 @@ Deno.test("Huffman: EOS inside, padding of 8 bits, padding of zeros are errors",
   // 'a' (00011) then 000 padding: zeros are not EOS's prefix.
   assert(huffmanDecode(hex("18"), 0, 1, out, 0) < 0, "zero padding");
   assertEquals(huffmanDecode(hex("1f"), 0, 1, out, 0), 1, "'a' + 111");
+});
+
+Deno.test("Huffman: the cached decoder answers exactly what decoding does, errors never cached", () => {
+  // Few distinct strings (repeats hit the cache), slots shared by several (collisions), a third of them
+  // broken (bad padding or EOS inside) and decoded again after a valid one of the same length.
+  let seed = 7;
+  const r = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+  const pool = Array.from({ length: 200 }, () => {
+    const bytes = Uint8Array.from({ length: 1 + Math.floor(r() * 60) }, () => Math.floor(r() * 256));
+    if (r() < 0.5) bytes[bytes.length - 1] |= 0x7f; // mostly valid padding
+    return bytes;
+  });
+  const plain = new Uint8Array(128);
+  const cached = new Uint8Array(140);
+  let hits = 0;
+  for (let i = 0; i < 20_000; i++) {
+    const src = pool[Math.floor(r() * pool.length)];
+    const a = huffmanDecode(src, 0, src.length, plain, 0);
+    const b = huffmanDecodeCached(src, 0, src.length, cached, 12);
+    if (a < 0) assert(b < 0, `string ${i}: an error decoded from the cache`);
+    else {
+      assertEquals(b - 12, a, `string ${i}: length`);
+      assertEquals([...cached.subarray(12, b)], [...plain.subarray(0, a)], `string ${i}: bytes`);
+      hits++;
+    }
+  }
+  assert(hits > 1_000, `valid strings decoded: ${hits}`);
 });
 
 Deno.test("errors: index 0 or past the table, truncation, integer overflow, bad Huffman", () => {

@@ -5,7 +5,8 @@
  * are all that is written down here; the codes and the decoding tables are built from them once, at module
  * load. Decoding peeks at 30 bits at a time: one 256-entry table answers every code of up to 8 bits (the
  * common letters) in one step, longer codes are found by length from the first code of each length.
- * HOT PATH: no allocation; output goes to a caller's buffer.
+ * HOT PATH: no allocation; output goes to a caller's buffer. `huffmanDecodeCached` keeps the last strings
+ * decoded per isolate (a server repeats most of its header values), answering a repeat by a compare.
  *
  * Errors per RFC 7541 5.2: the EOS symbol inside a string, padding longer than 7 bits, or padding that is
  * not the most significant bits of EOS (all ones) fail the string.
@@ -121,4 +122,56 @@ export function huffmanDecode(
     bits -= len;
     acc = bits === 0 ? 0 : (acc & (0xffffffff >>> (32 - bits))) >>> 0;
   }
+}
+
+/** Slots of the decoded-string cache (a power of two), and the longest encoded string it keeps. */
+const CACHE_SLOTS = 64;
+const CACHE_MAX_BYTES = 48;
+/** Decoded bytes per slot: the shortest code is 5 bits, so 48 encoded octets decode to at most 76. */
+const CACHE_OUT_BYTES = Math.ceil((CACHE_MAX_BYTES * 8) / 5);
+const cacheIn = new Uint8Array(CACHE_SLOTS * CACHE_MAX_BYTES);
+const cacheOut = new Uint8Array(CACHE_SLOTS * CACHE_OUT_BYTES);
+/** Encoded and decoded lengths per slot; an encoded length of 0 marks an empty slot. */
+const cacheInLen = new Int32Array(CACHE_SLOTS);
+const cacheOutLen = new Int32Array(CACHE_SLOTS);
+
+/**
+ * `huffmanDecode` with a small cache of decoded strings per isolate. A server sends the same encoded
+ * strings with every response (`server`, `content-type`, the `date` within its second), and comparing
+ * a few dozen octets costs a fraction of decoding them bit by bit. Only strings that decoded without
+ * error are kept, keyed by their exact encoded octets, so a hit returns what decoding would.
+ */
+export function huffmanDecodeCached(
+  src: Uint8Array,
+  start: number,
+  end: number,
+  out: Uint8Array,
+  outStart: number,
+): number {
+  const len = end - start;
+  if (len === 0 || len > CACHE_MAX_BYTES) return huffmanDecode(src, start, end, out, outStart);
+  const slot = (len * 31 + src[start] * 7 + src[end - 1] * 3 + src[start + (len >> 1)]) & (CACHE_SLOTS - 1);
+  const inAt = slot * CACHE_MAX_BYTES;
+  const outAt = slot * CACHE_OUT_BYTES;
+  if (cacheInLen[slot] === len) {
+    let same = true;
+    for (let k = 0; k < len; k++) {
+      if (cacheIn[inAt + k] !== src[start + k]) {
+        same = false;
+        break;
+      }
+    }
+    if (same) {
+      const n = cacheOutLen[slot];
+      for (let k = 0; k < n; k++) out[outStart + k] = cacheOut[outAt + k];
+      return outStart + n;
+    }
+  }
+  const to = huffmanDecode(src, start, end, out, outStart);
+  if (to < 0) return to;
+  for (let k = 0; k < len; k++) cacheIn[inAt + k] = src[start + k];
+  for (let k = outStart; k < to; k++) cacheOut[outAt + k - outStart] = out[k];
+  cacheInLen[slot] = len;
+  cacheOutLen[slot] = to - outStart;
+  return to;
 }
