@@ -76,6 +76,8 @@ export class EpollLoop implements SocketLoop {
   readonly #free: number[] = [];
   /** Sockets whose read was armed while already readable: served by the next round. */
   #ready: EpollSocket[] = [];
+  /** The other of the two ready lists: served from while new arrivals go to `#ready` (no array per round). */
+  #serving: EpollSocket[] = [];
   /** Sockets waiting for an event (connect, read, or a write the kernel had no room for). */
   waiting = 0;
   /** Promises settled (connect, read, write, an exchange's end): their continuations need a turn. */
@@ -255,8 +257,13 @@ export class EpollLoop implements SocketLoop {
   #serveReady(): void {
     if (this.#ready.length === 0) return;
     const ready = this.#ready;
-    this.#ready = [];
-    for (const sock of ready) sock.serveReady();
+    this.#ready = this.#serving;
+    this.#serving = ready;
+    try {
+      for (let i = 0; i < ready.length; i++) ready[i].serveReady();
+    } finally {
+      ready.length = 0;
+    }
   }
 
   #dispatch(events: DataView, n: number): void {
