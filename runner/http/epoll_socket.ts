@@ -10,7 +10,8 @@
  * the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a non-blocking handshake
  * retried on each edge (epoll_connect.ts, the connect phase), and a short `SSL_read` ends `#readable` only
  * when OpenSSL holds no more bytes and the kernel's queue is empty (it returns one record and may leave
- * the next where no edge announces it).
+ * the next where no edge announces it; openssl_conn.ts's `drained` proves the queue empty without asking
+ * the kernel when OpenSSL's last read of the socket came back short).
  */
 /**
  * What a socket needs of the event loop that owns it (epoll_transport.ts's `EpollLoop`): declared here, so
@@ -90,12 +91,14 @@ export class EpollSocket implements InlineConn {
   /**
    * After a short read, whether nothing is left that no edge will announce: for plain TCP a short read
    * proves it; over TLS `SSL_read` returns one record, so OpenSSL must hold nothing and the kernel's
-   * queue be empty (`FIONREAD`: one cheap call instead of an `SSL_read` that finds the socket empty).
+   * queue be empty: proven by OpenSSL's own short read of the socket, else asked (`FIONREAD`: one cheap
+   * call instead of an `SSL_read` that finds the socket empty).
    */
   #drainedAfter(n: number, length: number): boolean {
     if (n >= length || this.#peerClosed) return false;
     if (this.ssl === null) return true;
-    return this.ssl.nothingBuffered() && this.loop.sys.bytesReadable(this.fd) === 0;
+    const drained = this.ssl.drained();
+    return drained === 1 || (drained === -1 && this.loop.sys.bytesReadable(this.fd) === 0);
   }
 
   /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */

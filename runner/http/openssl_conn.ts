@@ -18,6 +18,12 @@ import {
   SSL_SHUTDOWN_BOTH,
 } from "./openssl_ffi.ts";
 
+/**
+ * A read that took fewer octets from the socket than this emptied the socket's queue: OpenSSL 3's
+ * read-ahead buffer, empty, is asked to fill 16,705 octets or more (its 16,712 minus up to 7 of alignment).
+ */
+const SHORT_PULL_BYTES = 16 * 1024;
+
 /** What the first handshake negotiated (TlsSessionInfo's fields OpenSSL exposes). */
 export interface SslNegotiated {
   alpn: string | null;
@@ -49,6 +55,13 @@ export class SslConn {
   #wantSession: boolean;
   /** The handshake completed and no call failed since: the `SSL` can be cleared for another connection. */
   #reusable = false;
+  /** The socket BIO OpenSSL reads through, and the octets it had read from the socket after our last read. */
+  #rbio: Deno.PointerValue = null;
+  #pulled = 0;
+  /** OpenSSL held nothing (`SSL_has_pending` 0) when the next read starts: every socket read asks for a whole buffer. */
+  #emptyBuffer = false;
+  /** The last read started with that empty buffer and took fewer octets from the socket than it asked for. */
+  #shortPull = false;
   readonly #ptr = new BigUint64Array(1);
   readonly #len = new Uint32Array(1);
 
@@ -82,7 +95,14 @@ export class SslConn {
     const ssl = this.#ssl;
     if (ssl === null) return -ECONNRESET;
     if (length <= 0 || length > buf.length || length > MAX_IO_BYTES) throw new RangeError("read length");
+    const startedEmpty = this.#emptyBuffer;
+    this.#emptyBuffer = false;
     const rc = this.s.SSL_read(ssl, buf, length);
+    if (this.#rbio === null) this.#rbio = this.s.SSL_get_rbio(ssl);
+    const pulled = this.#rbio === null ? 0 : this.s.BIO_number_read(this.#rbio);
+    this.#shortPull = startedEmpty && ((pulled - this.#pulled) >>> 0) < SHORT_PULL_BYTES &&
+      pulled !== this.#pulled;
+    this.#pulled = pulled;
     if (rc <= 0) return this.#failed(ssl, rc);
     if (this.#wantSession) {
       this.#wantSession = false;
@@ -91,10 +111,18 @@ export class SslConn {
     return rc;
   }
 
-  /** True when OpenSSL holds no bytes of this connection (decrypted or not) that a read would return. */
-  nothingBuffered(): boolean {
+  /**
+   * After a read that returned data: 1 when nothing is left to read, neither in OpenSSL nor in the kernel;
+   * 0 when OpenSSL holds more (decrypted or not); -1 when only the kernel's queue can tell. OpenSSL reads
+   * ahead: with its buffer empty, each read it makes asks for a whole buffer (over 16 KiB), so a read
+   * that took less took everything the socket had; only a burst that filled the buffer leaves the kernel
+   * to be asked (`FIONREAD`), which costs a system call per response.
+   */
+  drained(): number {
     const ssl = this.#ssl;
-    return ssl !== null && this.s.SSL_has_pending(ssl) === 0;
+    if (ssl === null || this.s.SSL_has_pending(ssl) !== 0) return 0;
+    this.#emptyBuffer = true;
+    return this.#shortPull ? 1 : -1;
   }
 
   /** Encrypts and sends `bytes` (a view): bytes taken, `-EAGAIN` when the socket is full, or `-errno`. */

@@ -30,6 +30,9 @@ const SYMBOLS = {
   SSL_connect: { parameters: ["pointer"], result: "i32" },
   SSL_read: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
   SSL_has_pending: { parameters: ["pointer"], result: "i32" },
+  SSL_get_rbio: { parameters: ["pointer"], result: "pointer" },
+  // libcrypto's, found through libssl's handle; u32: only differences between two reads are used.
+  BIO_number_read: { parameters: ["pointer"], result: "u32" },
   SSL_write: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
   SSL_get_error: { parameters: ["pointer", "i32"], result: "i32" },
   SSL_get_verify_result: { parameters: ["pointer"], result: "i64" },
