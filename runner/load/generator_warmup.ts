@@ -2,7 +2,8 @@
  * @module
  * The generator's own warm-up, before t0 and never against the target: a short burst (at most
  * `GENERATOR_WARMUP_MS` of sending) of the run's own executor, connections, parser and recorder
- * against an in-process loopback sink that answers every request with a canned 200. V8 then runs the
+ * against an in-process loopback sink (warmup_sink.ts) that answers every request with a canned 200, over
+ * HTTP/1.1 or, for an HTTP/2 run, over h2c with the run's streams per connection. V8 then runs the
  * hot path as optimized code from the first real send, so a cold JIT cannot make the first
  * milliseconds late (and, in the open model, open a connection per late send). What the burst records
  * is thrown away. The burst sends `GET /` with the run's pipelining and connection mode; flows are
@@ -10,13 +11,16 @@
  */
 import type { AttackConfig } from "../config.ts";
 import { Connection } from "../http/connection.ts";
-import type { ConnectionShared } from "../http/load_connection.ts";
+import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import { H2Slots } from "../http/h2_connection.ts";
+import { encodeH2Mix } from "../http/h2_request.ts";
 import { chooseTransport } from "../http/transport_choice.ts";
 import { ConnectGate } from "../http/connect_gate.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 import type { Executor, LoadContext } from "./executor.ts";
 import { arrivalFor } from "./flow_session.ts";
+import { type Sink, startSink } from "./warmup_sink.ts";
 
 /** Longest the burst sends for. */
 export const GENERATOR_WARMUP_MS = 200;
@@ -25,19 +29,18 @@ const WARMUP_RATE_PER_SEC = 8_000;
 /** Connections of the burst in the closed and throughput models. */
 const WARMUP_CONNECTIONS = 4;
 
-const CANNED = new TextEncoder().encode(
-  "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nok",
-);
-
 /**
  * Runs the burst with `executor` (the run's own) and resolves with the time it took in ms. Never
  * throws: a warm-up that fails leaves the generator cold, nothing more.
  */
 export async function warmUpGenerator(config: AttackConfig, executor: Executor): Promise<number> {
   const beganMs = performance.now();
-  let sink: ReturnType<typeof startSink>;
+  // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
+  // only by the target's ALPN answer, so it warms HTTP/1.1 as before.
+  const h2 = config.protocol === "h2" || config.protocol === "h2c";
+  let sink: Sink;
   try {
-    sink = startSink();
+    sink = startSink(h2);
   } catch {
     return 0; // no loopback socket for the sink (a sandbox): the run starts cold, as before
   }
@@ -49,19 +52,28 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     originMs: beganMs,
     uncorrected: true,
   });
+  const burstMix = [{ method: "GET", path: "/", headers: [], weight: 1 }];
   const shared: ConnectionShared = {
     hostname: "127.0.0.1",
     port: Number(url.port),
     transport: chosen.transport,
     recorder,
-    mix: new RequestMix(url, [{ method: "GET", path: "/", headers: [], weight: 1 }], 0),
+    mix: new RequestMix(url, burstMix, 0),
     timeoutMs: 1_000,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: new ConnectGate(16),
     log: null,
     stopping: false,
   };
-  const connections: Connection[] = [];
+  const connections: LoadConnection[] = [];
+  const slots = h2
+    ? new H2Slots(
+      shared,
+      { requests: encodeH2Mix(url, burstMix), windowBytes: config.h2WindowBytes },
+      config.streams,
+      0,
+    )
+    : null;
   const ended = new AbortController();
   const startMs = performance.now() + 1;
   const ctx: LoadContext = {
@@ -73,13 +85,17 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     endMs: startMs + GENERATOR_WARMUP_MS,
     stopRequested: false,
     pool: [],
-    streamsPerConnection: 1,
+    streamsPerConnection: slots === null ? 1 : config.streams,
     newConnection() {
-      const conn = new Connection(connections.length, shared, config.pipelining);
+      const id = connections.length;
+      const conn = slots === null ? new Connection(id, shared, config.pipelining) : slots.next(id);
       connections.push(conn);
       return conn;
     },
-    arrival: arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
+    // h2 per arrival warms the kept-alive h2 path: the same frames, HPACK and session code.
+    arrival: slots !== null
+      ? null
+      : arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
   };
   // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
   // machine) is dropped and in-flight exchanges cut, so the whole warm-up stays near 250 ms.
@@ -100,7 +116,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
   return performance.now() - beganMs;
 }
 
-function stopAll(shared: ConnectionShared, connections: Connection[], ended: AbortController): void {
+function stopAll(shared: ConnectionShared, connections: LoadConnection[], ended: AbortController): void {
   shared.stopping = true;
   ended.abort();
   for (const c of connections) c.abort();
@@ -138,61 +154,4 @@ function burstConfig(config: AttackConfig, url: string): AttackConfig {
         ? { ...config, ...common, connections, requests: 1_000_000, durationMs }
         : { ...config, ...common, requests: 1_000_000, ratePerSec, maxConnections: 64, durationMs };
   }
-}
-
-/** A loopback TCP server that answers each request head (`\r\n\r\n`) with the canned response. */
-function startSink(): { url: string; close(): void } {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const open = new Set<Deno.Conn>();
-  (async () => {
-    for await (const conn of listener) {
-      open.add(conn);
-      answer(conn).finally(() => open.delete(conn));
-    }
-  })().catch(() => {});
-  return {
-    url: `http://127.0.0.1:${listener.addr.port}/`,
-    close() {
-      try {
-        listener.close();
-      } catch { /* closed */ }
-      for (const conn of open) {
-        try {
-          conn.close();
-        } catch { /* closed */ }
-      }
-    },
-  };
-}
-
-async function answer(conn: Deno.Conn): Promise<void> {
-  const buf = new Uint8Array(16 * 1024);
-  let state = 0; // bytes of "\r\n\r\n" matched so far
-  try {
-    while (true) {
-      const n = await conn.read(buf);
-      if (n === null) return;
-      let heads = 0;
-      for (let i = 0; i < n; i++) {
-        const b = buf[i];
-        state = b === 10
-          ? (state === 1 || state === 3 ? state + 1 : 0)
-          : b === 13
-          ? (state === 2 ? 3 : 1)
-          : 0;
-        if (state === 4) {
-          heads++;
-          state = 0;
-        }
-      }
-      for (let k = 0; k < heads; k++) await writeAll(conn, CANNED);
-    }
-  } catch {
-    // The burst ended and closed its side.
-  }
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
 }

@@ -1,0 +1,146 @@
+/**
+ * @module
+ * The in-process loopback sink the generator's warm-up (generator_warmup.ts) sends its burst to, never
+ * the target: over HTTP/1.1 it answers each request head (`\r\n\r\n`) with a canned 200; over HTTP/2
+ * with prior knowledge (h2c) it sends its SETTINGS, acknowledges the client's SETTINGS and PINGs, and
+ * answers each request that ends its stream with HEADERS (`:status 200`, one indexed octet) and a DATA
+ * frame `ok`, so the run's own h2 code (frames, HPACK, sessions) is optimized before the first real send.
+ */
+import {
+  CLIENT_PREFACE,
+  DATA,
+  FLAG_ACK,
+  FLAG_END_HEADERS,
+  FLAG_END_STREAM,
+  FRAME_HEADER_BYTES,
+  frameFlags,
+  frameLength,
+  frameStreamId,
+  frameType,
+  HEADERS,
+  PING,
+  SETTINGS,
+  writeFrameHeader,
+  writePing,
+  writeSettings,
+  writeSettingsAck,
+} from "../../http2/frames.ts";
+
+const CANNED = new TextEncoder().encode(
+  "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nok",
+);
+/** HPACK for `:status 200`: index 8 of the static table. */
+const STATUS_200_INDEXED = 0x88;
+/** What the sink reads and writes at once; an h2 frame of the burst is far smaller. */
+const SINK_BUFFER_BYTES = 64 * 1024;
+
+export interface Sink {
+  url: string;
+  close(): void;
+}
+
+/** A loopback TCP server answering HTTP/1.1 (`h2: false`) or h2c with prior knowledge. */
+export function startSink(h2: boolean): Sink {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const open = new Set<Deno.Conn>();
+  (async () => {
+    for await (const conn of listener) {
+      open.add(conn);
+      (h2 ? answerH2(conn) : answerHttp1(conn)).finally(() => open.delete(conn));
+    }
+  })().catch(() => {});
+  return {
+    url: `http://127.0.0.1:${listener.addr.port}/`,
+    close() {
+      try {
+        listener.close();
+      } catch { /* closed */ }
+      for (const conn of open) {
+        try {
+          conn.close();
+        } catch { /* closed */ }
+      }
+    },
+  };
+}
+
+async function answerHttp1(conn: Deno.Conn): Promise<void> {
+  const buf = new Uint8Array(16 * 1024);
+  let state = 0; // bytes of "\r\n\r\n" matched so far
+  try {
+    while (true) {
+      const n = await conn.read(buf);
+      if (n === null) return;
+      let heads = 0;
+      for (let i = 0; i < n; i++) {
+        const b = buf[i];
+        state = b === 10
+          ? (state === 1 || state === 3 ? state + 1 : 0)
+          : b === 13
+          ? (state === 2 ? 3 : 1)
+          : 0;
+        if (state === 4) {
+          heads++;
+          state = 0;
+        }
+      }
+      for (let k = 0; k < heads; k++) await writeAll(conn, CANNED);
+    }
+  } catch {
+    // The burst ended and closed its side.
+  }
+}
+
+async function answerH2(conn: Deno.Conn): Promise<void> {
+  const input = new Uint8Array(SINK_BUFFER_BYTES);
+  const out = new Uint8Array(SINK_BUFFER_BYTES);
+  let have = 0;
+  let prefaceLeft = CLIENT_PREFACE.length;
+  try {
+    await writeAll(conn, out.subarray(0, writeSettings(out, 0, [])));
+    while (have < input.length) {
+      const n = await conn.read(input.subarray(have));
+      if (n === null) return;
+      have += n;
+      let p = Math.min(prefaceLeft, have);
+      prefaceLeft -= p;
+      let o = 0;
+      while (have - p >= FRAME_HEADER_BYTES && have - p >= FRAME_HEADER_BYTES + frameLength(input, p)) {
+        o = answerFrame(input, p, out, o);
+        p += FRAME_HEADER_BYTES + frameLength(input, p);
+        if (o > out.length - 64) {
+          await writeAll(conn, out.subarray(0, o));
+          o = 0;
+        }
+      }
+      input.copyWithin(0, p, have);
+      have -= p;
+      if (o > 0) await writeAll(conn, out.subarray(0, o));
+    }
+  } catch {
+    // The burst ended and closed its side.
+  }
+}
+
+/** Writes the sink's answer to the client's frame at `p` (if any) at `out[o..]`; returns the new end. */
+function answerFrame(input: Uint8Array, p: number, out: Uint8Array, o: number): number {
+  const type = frameType(input, p);
+  const flags = frameFlags(input, p);
+  const id = frameStreamId(input, p);
+  if (type === SETTINGS && (flags & FLAG_ACK) === 0) return writeSettingsAck(out, o);
+  if (type === PING && (flags & FLAG_ACK) === 0) {
+    return writePing(out, o, true, input, p + FRAME_HEADER_BYTES);
+  }
+  if ((type !== HEADERS && type !== DATA) || (flags & FLAG_END_STREAM) === 0 || id === 0) return o;
+  o = writeFrameHeader(out, o, 1, HEADERS, FLAG_END_HEADERS, id);
+  out[o++] = STATUS_200_INDEXED;
+  o = writeFrameHeader(out, o, 2, DATA, FLAG_END_STREAM, id);
+  out[o++] = 0x6f; // "o"
+  out[o++] = 0x6b; // "k"
+  return o;
+}
+
+async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
+  let offset = 0;
+  while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
+}
