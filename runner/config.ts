@@ -311,8 +311,8 @@ function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
  * What HTTP/2 excludes (for now): flows, pipelining, placeholders in header names; streams on a
  * per-arrival connection (one request each); h2c on https:.
  */
-function protocolIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
-  const issues: Array<{ path: string[]; message: string }> = [];
+function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; message: string }> {
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
   if (c.protocol === "http1") {
     if (c.streams > 1) {
       issues.push({
@@ -334,7 +334,7 @@ function protocolIssues(c: AttackConfig): Array<{ path: string[]; message: strin
     const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
     if (name === undefined) return;
     issues.push({
-      path: ["requestMix", String(k), "headers"],
+      path: ["requestMix", k, "headers"],
       message:
         `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
     });

@@ -1,18 +1,19 @@
 /**
  * Data-driven requests over HTTP/2, end to end: a CSV read as an experiment's `data:` file fills path,
- * header and body placeholders of a POST sent over h2c (prior knowledge) and h2 (TLS by ALPN, the CA
- * file) on each transport, to the built-in target's app served by `Deno.serve` on 127.0.0.1, which
- * records what it received. Asserted: every row's exact request (path, header, body and its
+ * header and body placeholders of a POST sent over h2c (prior knowledge; connections kept, and one per
+ * arrival) and h2 (TLS by ALPN, the CA file) on each transport, to the built-in target's app served by
+ * `Deno.serve` on 127.0.0.1, which records what it received. Asserted: every row's exact request (path, header, body and its
  * content-length), each row once across 2 workers (`unique`), the answers the app gives (200 for the
- * right password, 401 else), no errors, and the same requests as over HTTP/1.1. Bounded count loads.
+ * right password, 401 else), no errors, and the same requests as over HTTP/1.1; a bad placeholder in an
+ * h2 experiment is exit 2 before anything is sent. Bounded count loads.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
 import { parseAttackConfig, type RequestSpec } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { createTargetApp } from "../targets/app/app.ts";
 import { readDataFile } from "../scenarios/data_sources.ts";
-import { requireProgram, withTempDir } from "./helpers.ts";
+import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { makeTlsFixtures, TLS_TRANSPORTS, type TlsFixtures } from "./tls_fixtures.ts";
 
 const ROWS = 24;
@@ -59,7 +60,13 @@ function serve(cert?: { cert: string; key: string }) {
 }
 
 /** One bounded load of the CSV's rows (unique, 2 workers) with `protocol`; the requests seen, sorted. */
-async function runRows(dir: string, protocol: "http1" | "h2c" | "h2", transport: string, f?: TlsFixtures) {
+async function runRows(
+  dir: string,
+  protocol: "http1" | "h2c" | "h2",
+  transport: string,
+  f?: TlsFixtures,
+  perArrival = false,
+) {
   const table = readDataFile(join(dir, "users.csv"));
   const caFile = f?.ca;
   const server = serve(
@@ -75,7 +82,7 @@ async function runRows(dir: string, protocol: "http1" | "h2c" | "h2", transport:
       connections: 2,
       workers: 2,
       protocol,
-      ...(protocol === "http1" ? {} : { streams: 4 }),
+      ...(perArrival ? { connection: "per-arrival" as const } : protocol === "http1" ? {} : { streams: 4 }),
       transport: transport as "deno" | "epoll",
       timeoutMs: 5_000,
       durationMs: 20_000,
@@ -103,12 +110,13 @@ function expected(): Seen[] {
 }
 
 for (const transport of ["deno", "epoll"]) {
-  Deno.test(`h2 data [${transport}]: CSV rows fill path, header and body over h2c as over HTTP/1.1`, async () => {
+  Deno.test(`h2 data [${transport}]: CSV rows fill path, header and body over h2c (kept and per-arrival) as over HTTP/1.1`, async () => {
     await withTempDir(async (dir) => {
       Deno.writeTextFileSync(join(dir, "users.csv"), csv());
       const h2c = await runRows(dir, "h2c", transport);
       assertEquals(h2c, expected());
       assertEquals(await runRows(dir, "http1", transport), h2c);
+      assertEquals(await runRows(dir, "h2c", transport, undefined, true), h2c);
     });
   });
 }
@@ -123,3 +131,28 @@ for (const transport of TLS_TRANSPORTS) {
     });
   });
 }
+
+Deno.test("h2 data: an unknown placeholder in an h2c experiment is exit 2 naming it; nothing is sent", async () => {
+  await withTempDir(async (dir) => {
+    Deno.writeTextFileSync(join(dir, "users.csv"), csv());
+    const server = serve();
+    try {
+      const file = join(dir, "exp.yaml");
+      Deno.writeTextFileSync(
+        file,
+        `name: h2-data
+targets: { mine: { url: "${server.url}" } }
+data: { users: { file: users.csv, order: unique } }
+requests: [{ method: POST, path: "/login?row={{ idd }}" }]
+loads: { once: { model: count, requests: 5, connections: 1, data: users, protocol: h2c } }
+`,
+      );
+      const r = await runLoadlab(["run", file, "--out-dir", join(dir, "out")]);
+      assertEquals(r.code, 2, r.stderr);
+      ok(r.stderr.includes("{{ idd }} is unknown: it is not a column of data users"), r.stderr);
+      assertEquals(server.seen, []);
+    } finally {
+      await server.close();
+    }
+  });
+});
