@@ -329,7 +329,7 @@ function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; 
     });
   }
   const what = `protocol ${c.protocol}`;
-  // HPACK sends a header's name as written once: a placeholder goes in a value, the path or the body.
+  // An h2 header name must be a lower-case token, checked once when the request is encoded (h2_request.ts).
   c.requestMix.forEach((r, k) => {
     const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
     if (name === undefined) return;

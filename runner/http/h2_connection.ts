@@ -69,7 +69,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   /**
    * One request on a stream of this slot's connection, from `intendedMs` (negative: now). `next` (a
    * closed loop's `take`): each time the request ends with the connection open, the next one starts
-   * from there; the promise resolves once `next` grants none. Flow steps (`request`) are HTTP/1.1 only.
+   * from there; the promise resolves once `next` grants none (or no data row is left). Flow steps
+   * (`request`) are HTTP/1.1 only.
    */
   async exchange(
     intendedMs: number,
