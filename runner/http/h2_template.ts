@@ -8,7 +8,8 @@
  * none, so the peer's table never changes either. `content-length` comes from the filled body, which
  * h2_streams.ts sends as DATA within the windows like any body. HOT PATH: `H2TemplateWriter.fill`
  * copies segments and values (template.ts `writeParts`) into the slot's own reused buffers and patches
- * lengths; it allocates only a new view when the request's length changes, as the HTTP/1.1 writer does.
+ * lengths; the views of the filled frames and body are kept per length (`LengthViews`), so rows of a few
+ * lengths allocate nothing once each length was seen.
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import { literalNameBytes } from "../../http2/hpack_encoder.ts";
@@ -130,27 +131,46 @@ export class FilledH2Request {
 const EMPTY = new Uint8Array(0);
 const ONE_START = new Uint32Array(1);
 
+/** Lengths up to this keep their view; longer ones (rare: a big body) get a new view when theirs changes. */
+const KEPT_VIEW_BYTES = 1 << 16;
+
+/** Views `buf[0, length)` of one growing buffer, one per length, dropped when the buffer is replaced. */
+class LengthViews {
+  #buf: Uint8Array = EMPTY;
+  #views: Uint8Array[] = [];
+  #last: Uint8Array = EMPTY;
+
+  of(buf: Uint8Array, length: number): Uint8Array {
+    if (buf !== this.#buf) {
+      this.#buf = buf;
+      this.#views = [];
+    }
+    if (this.#last.buffer === buf.buffer && this.#last.length === length) return this.#last;
+    this.#last = length > KEPT_VIEW_BYTES
+      ? buf.subarray(0, length)
+      : this.#views[length] ??= buf.subarray(0, length);
+    return this.#last;
+  }
+}
+
 /**
  * Fills templated h2 requests for one stream slot (one request in flight at a time: the buffers hold
- * its bytes until its last DATA frame is queued). Buffers grow on first use, so an unused writer costs
- * nothing.
+ * its bytes until its last DATA frame is queued). Buffers grow on first use, so an unused writer is a
+ * few empty objects.
  */
 export class H2TemplateWriter {
   #block = EMPTY;
   #body = EMPTY;
   #starts = ONE_START;
   readonly #filled = new FilledH2Request();
+  readonly #blockViews = new LengthViews();
+  readonly #bodyViews = new LengthViews();
 
   /** `request` (templated) with `values`: HEADERS (+ CONTINUATION) with stream id 0, and the body. */
   fill(t: H2Template, values: ReadonlyArray<Uint8Array>): FilledH2Request {
     const filled = this.#filled;
     const bodyBytes = this.#fillBody(t.body, values);
-    if (bodyBytes === 0) filled.body = null;
-    else if (
-      filled.body === null || filled.body.length !== bodyBytes || filled.body.buffer !== this.#body.buffer
-    ) {
-      filled.body = this.#body.subarray(0, bodyBytes);
-    }
+    filled.body = bodyBytes === 0 ? null : this.#bodyViews.of(this.#body, bodyBytes);
     let bound = FRAME_HEADER_BYTES + CONTENT_LENGTH.length + 1 + 16;
     for (const piece of t.pieces) bound += piece.length;
     for (const field of t.fields) {
@@ -209,10 +229,7 @@ export class H2TemplateWriter {
       writeFrameHeader(buf, k * step, size, k === 0 ? HEADERS : CONTINUATION, flags, 0);
     }
     const filled = this.#filled;
-    const length = blockBytes + count * FRAME_HEADER_BYTES;
-    if (filled.frames.length !== length || filled.frames.buffer !== buf.buffer) {
-      filled.frames = buf.subarray(0, length);
-    }
+    filled.frames = this.#blockViews.of(buf, blockBytes + count * FRAME_HEADER_BYTES);
     filled.frameStarts = this.#starts;
   }
 }

@@ -2,9 +2,9 @@
  * Templated HTTP/2 requests decoded by loadlab's own HPACK decoder: the filled fields in order with the
  * fixed ones, content-length from the filled body, literals that never touch the dynamic table, values
  * past 126 bytes (a longer length prefix) and past 16 KiB (CONTINUATION frames), and one writer reused
- * for rows of different lengths.
+ * for rows of different lengths without a new view per request.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { encodeH2Request, writeHeadersFrames } from "./h2_request.ts";
 import { H2TemplateWriter } from "./h2_template.ts";
 import { HpackDecoder } from "../../http2/hpack_decoder.ts";
@@ -115,4 +115,26 @@ Deno.test("h2 template: a templated Host is the :authority; a POST with an empty
   assertEquals(kinds, [[HEADERS, FLAG_END_HEADERS | FLAG_END_STREAM]]);
   assertEquals(fields.find(([n]) => n === ":authority"), [":authority", "eu.test"]);
   assertEquals(fields.at(-1), ["content-length", "0"]);
+});
+
+Deno.test("h2 template: rows of lengths seen before reuse their views (nothing allocated per request)", () => {
+  const r = encodeH2Request(
+    url,
+    spec({ method: "PUT", path: "/{{ id }}", body: enc.encode("{{ name }}") }),
+    names,
+  );
+  const writer = new H2TemplateWriter();
+  const seen = ["1", "22", "333"].map((id) => {
+    const filled = writer.fill(r.template!, row(id, id + id));
+    return [filled.frames, filled.body];
+  });
+  ["1", "22", "333", "1"].forEach((id, k) => {
+    const filled = writer.fill(r.template!, row(id, id + id));
+    ok(filled.frames === seen[k % 3][0] && filled.body === seen[k % 3][1], `row ${id}: new views`);
+    assertEquals(decode(filled.frames).fields.slice(3), [
+      [":path", `/${id}`],
+      ["user-agent", "loadlab"],
+      ["content-length", String(2 * id.length)],
+    ]);
+  });
 });
