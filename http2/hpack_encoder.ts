@@ -128,3 +128,25 @@ export function encodeRequestHeaders(
   for (const [name, value] of regular) pushField(out, name, value);
   return Uint8Array.from(out);
 }
+
+/** One field as `encodeRequestHeaders` writes it (indexed, or a literal without indexing); no checks. */
+export function encodeField(name: string, value: string): Uint8Array {
+  const out: number[] = [];
+  pushField(out, name, value);
+  return Uint8Array.from(out);
+}
+
+/**
+ * The start of a literal without indexing for `name` (the static index of the name, or 0 and the name
+ * as a string literal): the value's string literal follows, written per request by a template.
+ */
+export function literalNameBytes(name: string): Uint8Array {
+  const out: number[] = [];
+  const nameIndex = NAME_INDEX.get(name);
+  if (nameIndex !== undefined) pushInt(out, nameIndex, 4, 0x00);
+  else {
+    out.push(0x00);
+    pushString(out, name);
+  }
+  return Uint8Array.from(out);
+}

@@ -17,6 +17,7 @@ import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { tlsOptionsSchema } from "./http/tls_options.ts";
+import { hasPlaceholder } from "./http/template.ts";
 import { captureSpecSchema, checkSpecSchema, dataSpecSchema } from "./session_schema.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
@@ -307,11 +308,11 @@ function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
 }
 
 /**
- * What HTTP/2 excludes (for now): flows, data, pipelining; streams on a per-arrival connection (one
- * request each); h2c on https:.
+ * What HTTP/2 excludes (for now): flows, pipelining, placeholders in header names; streams on a
+ * per-arrival connection (one request each); h2c on https:.
  */
-function protocolIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
-  const issues: Array<{ path: string[]; message: string }> = [];
+function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; message: string }> {
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
   if (c.protocol === "http1") {
     if (c.streams > 1) {
       issues.push({
@@ -328,9 +329,16 @@ function protocolIssues(c: AttackConfig): Array<{ path: string[]; message: strin
     });
   }
   const what = `protocol ${c.protocol}`;
-  if (c.data !== undefined) {
-    issues.push({ path: ["data"], message: `data sources fill HTTP/1.1 requests only: drop ${what}` });
-  }
+  // An h2 header name must be a lower-case token, checked once when the request is encoded (h2_request.ts).
+  c.requestMix.forEach((r, k) => {
+    const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
+    if (name === undefined) return;
+    issues.push({
+      path: ["requestMix", k, "headers"],
+      message:
+        `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
+    });
+  });
   if (c.flows) issues.push({ path: ["flows"], message: `flows run over HTTP/1.1 only: drop ${what}` });
   if (c.pipelining > 1) {
     issues.push({

@@ -133,3 +133,46 @@ Deno.test("HTTP/2 takes a connection per arrival, one stream each: streams besid
     }],
   );
 });
+
+Deno.test("HTTP/2 takes data sources and placeholders in paths, values and bodies; not in header names or flows", () => {
+  const data = { name: "users", columns: ["id"], rows: [["1"]] };
+  const templated = {
+    method: "POST",
+    path: "/u/{{ id }}",
+    headers: [["x-id", "{{ id }}"]] as [string, string][],
+    body: new TextEncoder().encode("{{ id }}"),
+  };
+  for (const protocol of ["h2", "h2c"] as const) {
+    const c = parseAttackConfig({
+      url,
+      model: "count",
+      requests: 5,
+      protocol,
+      data,
+      requestMix: [templated],
+    });
+    assert.deepEqual([c.protocol, c.data?.columns], [protocol, ["id"]]);
+  }
+  assert.deepEqual(
+    issuesOf({
+      url,
+      model: "count",
+      requests: 5,
+      protocol: "h2",
+      data,
+      requestMix: [{}, { headers: [["x-{{ id }}", "1"]] }],
+    }),
+    [{
+      path: "requestMix[1].headers",
+      message:
+        'header name "x-{{ id }}" has a placeholder: over protocol h2 only values, paths and bodies take them',
+    }],
+  );
+  const flows = [{ name: "f", steps: [{ request: { path: "/" } }] }];
+  assert.deepEqual(
+    issuesOf({ url, model: "count", requests: 5, protocol: "h2c", flows }).map((i) => i.path),
+    [
+      "flows",
+    ],
+  );
+});

@@ -16,6 +16,7 @@ import { H2Slot } from "./h2_connection.ts";
 import { H2Connection } from "./h2_frames_in.ts";
 import type { EncodedRequest } from "./request.ts";
 import type { H2Run } from "./h2_stream.ts";
+import { H2TemplateWriter } from "./h2_template.ts";
 
 /** A worker's per-arrival h2 lanes, made as the executors ask for connections (as `H2Slots` are). */
 export class H2Arrivals {
@@ -35,6 +36,8 @@ export class H2ArrivalConnection implements LoadConnection {
   #slot: H2Slot | null = null;
   #lastEventMs = 0;
   #timedOut = false;
+  /** Templated requests are filled here, one arrival after another (its buffers grow on first use). */
+  readonly #writer = new H2TemplateWriter();
 
   constructor(readonly id: number, readonly owner: H2Arrivals) {}
 
@@ -85,7 +88,7 @@ export class H2ArrivalConnection implements LoadConnection {
     if (this.#slot !== null) return this.#slot;
     const { shared, run } = this.owner;
     // The lane's id names the connection (request log), as an HTTP/1.1 per-arrival lane's does.
-    const slot = new H2Slot(this.id, new H2Connection(this.id, shared, run), run);
+    const slot = new H2Slot(this.id, new H2Connection(this.id, shared, run), run, this.#writer);
     slot.lastEventMs = this.#lastEventMs;
     this.#slot = slot;
     return slot;

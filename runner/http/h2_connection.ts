@@ -9,7 +9,9 @@
  * HTTP/1.1. Latency counts from each request's intended send time, whatever it waited for. A closed
  * loop's next request starts from the end of the previous one inside the frame handler (`next`), with
  * no promise per request, on either transport. The watchdog's timeout cancels one stream
- * (RST_STREAM), not the connection.
+ * (RST_STREAM), not the connection. A templated request of the mix takes the next data row (the
+ * worker's feeder, as over HTTP/1.1) and is filled into the slot's own buffers (h2_template.ts); when
+ * no row is left nothing is sent.
  */
 import type { ConnectionShared, LoadConnection, NextExchange } from "./load_connection.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
@@ -17,6 +19,7 @@ import { responseTimeoutMessage } from "./exchange_errors.ts";
 import { H2Connection } from "./h2_frames_in.ts";
 import type { H2Request } from "./h2_request.ts";
 import type { H2Run, H2Stream } from "./h2_stream.ts";
+import { H2TemplateWriter } from "./h2_template.ts";
 
 /** One stream's worth of an h2 connection, driven like a connection by the executors. */
 export class H2Slot implements LoadConnection, H2Stream {
@@ -39,7 +42,13 @@ export class H2Slot implements LoadConnection, H2Stream {
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
 
-  constructor(readonly id: number, readonly session: H2Connection, run: H2Run) {
+  /** `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals). */
+  constructor(
+    readonly id: number,
+    readonly session: H2Connection,
+    run: H2Run,
+    readonly writer = new H2TemplateWriter(),
+  ) {
     this.#mix = session.shared.mix;
     this.#requests = run.requests;
   }
@@ -60,7 +69,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   /**
    * One request on a stream of this slot's connection, from `intendedMs` (negative: now). `next` (a
    * closed loop's `take`): each time the request ends with the connection open, the next one starts
-   * from there; the promise resolves once `next` grants none. Flow steps (`request`) are HTTP/1.1 only.
+   * from there; the promise resolves once `next` grants none (or no data row is left). Flow steps
+   * (`request`) are HTTP/1.1 only.
    */
   async exchange(
     intendedMs: number,
@@ -72,13 +82,23 @@ export class H2Slot implements LoadConnection, H2Stream {
     return new Promise((resolve) => {
       this.#settle = resolve;
       this.#next = next;
-      this.#begin(intendedMs, performance.now());
+      if (!this.#begin(intendedMs, performance.now())) {
+        this.#settle = this.#next = null;
+        resolve(0);
+      }
     });
   }
 
-  #begin(intendedMs: number, nowMs: number): void {
+  /** Starts the mix's next request; false when it is templated and no data row is left (nothing sent). */
+  #begin(intendedMs: number, nowMs: number): boolean {
     const shared = this.session.shared;
-    this.request = this.#requests[this.#mix.next()];
+    const request = this.#requests[this.#mix.next()];
+    if (request.template === null) this.request = request;
+    else {
+      const row = shared.rows?.next() ?? null;
+      if (row === null) return false;
+      this.request = this.writer.fill(request.template, row);
+    }
     this.lastEventMs = nowMs;
     this.intendedMs = intendedMs < 0 ? nowMs : intendedMs;
     this.sentMs = nowMs;
@@ -87,6 +107,7 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.#active = true;
     shared.recorder.inFlight++;
     this.session.send(this);
+    return true;
   }
 
   /** H2Stream: the request ended; the chain's next one starts here, or the exchange settles. */
@@ -98,10 +119,7 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.session.shared.recorder.inFlight--;
     const next = this.#next;
     if (next !== null && counted && this.session.isOpen && !this.session.shared.stopping) {
-      if (next(1, nowMs) > 0) {
-        this.#begin(-1, nowMs);
-        return;
-      }
+      if (next(1, nowMs) > 0 && this.#begin(-1, nowMs)) return;
     }
     const settle = this.#settle;
     this.#settle = this.#next = null;

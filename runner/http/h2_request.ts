@@ -5,10 +5,12 @@
  * frame size every peer takes) and its body, if any. HEADERS carries END_STREAM when there is no body.
  * On the hot path the frames are copied into the connection's output buffer and only the 4-byte
  * stream id of each frame header is patched there (`writeHeadersFrames`); nothing is encoded per
- * request. The mix's pick order (request.ts `RequestMix`) is the same as over HTTP/1.1.
+ * request. The mix's pick order (request.ts `RequestMix`) is the same as over HTTP/1.1. A request with
+ * `{{ placeholders }}` becomes a template instead (h2_template.ts), filled per request into its slot's
+ * buffers.
  */
 import type { RequestSpec } from "../config.ts";
-import { encodeRequestHeaders } from "../../http2/hpack_encoder.ts";
+import { encodeField, encodeRequestHeaders } from "../../http2/hpack_encoder.ts";
 import {
   CONTINUATION,
   DEFAULT_MAX_FRAME_BYTES,
@@ -19,7 +21,8 @@ import {
   MAX_STREAM_ID,
   writeFrameHeader,
 } from "../../http2/frames.ts";
-import { hostHeaderOf, resolvePath } from "./request.ts";
+import { hostHeaderOf, isTemplated, resolvePath } from "./request.ts";
+import { buildH2Template, type H2Template } from "./h2_template.ts";
 
 /** One request of the mix, ready to send on any stream. */
 export interface H2Request {
@@ -29,6 +32,8 @@ export interface H2Request {
   readonly frameStarts: Uint32Array;
   /** The request body (sent as DATA frames within the peer's windows), or null. */
   readonly body: Uint8Array | null;
+  /** Placeholders to fill per request (then `frames` and `body` are empty), or null. */
+  readonly template: H2Template | null;
 }
 
 /** Header fields HTTP/2 forbids (RFC 9113 8.2.2), and Host, which becomes :authority. */
@@ -41,8 +46,11 @@ const DROPPED = new Set([
   "host",
 ]);
 
-/** Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set). */
-export function encodeH2Request(url: URL, spec: RequestSpec): H2Request {
+/**
+ * Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set).
+ * With `names` (a data source's columns, by value index) a request with placeholders becomes a template.
+ */
+export function encodeH2Request(url: URL, spec: RequestSpec, names: readonly string[] = []): H2Request {
   const path = resolvePath(url, spec.path);
   let authority = hostHeaderOf(url);
   const headers: [string, string][] = [];
@@ -55,15 +63,30 @@ export function encodeH2Request(url: URL, spec: RequestSpec): H2Request {
     headers.push([lower, value]);
   }
   if (!hasUserAgent) headers.push(["user-agent", "loadlab"]);
+  const scheme = url.protocol === "https:" ? "https" : "http";
+  const hasLength = headers.some(([n]) => n === "content-length");
+  const carriesBody = spec.method === "POST" || spec.method === "PUT" || spec.method === "PATCH";
+  if (isTemplated({ ...spec, path })) {
+    // Checks every field as written (a placeholder's text is a valid value); the values come per request.
+    encodeRequestHeaders(spec.method, scheme, authority, path, headers);
+    const fields: Array<[string, string]> = [
+      [":method", spec.method],
+      [":scheme", scheme],
+      [":authority", authority],
+      [":path", path],
+      ...headers,
+    ];
+    const bodyText = new TextDecoder().decode(spec.body ?? new Uint8Array(0));
+    const autoLength = (spec.body !== undefined || carriesBody) && !hasLength;
+    const template = buildH2Template(fields, bodyText, autoLength, (n) => names.indexOf(n), encodeField);
+    return { frames: new Uint8Array(0), frameStarts: new Uint32Array(0), body: null, template };
+  }
   const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
-  const needsLength = body !== null || spec.method === "POST" || spec.method === "PUT" ||
-    spec.method === "PATCH";
-  if (needsLength && !headers.some(([n]) => n === "content-length")) {
+  if ((body !== null || carriesBody) && !hasLength) {
     headers.push(["content-length", String(body?.length ?? 0)]);
   }
-  const scheme = url.protocol === "https:" ? "https" : "http";
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
-  return { ...framesOf(block, body === null), body: body === null ? null : body.slice() };
+  return { ...framesOf(block, body === null), body: body === null ? null : body.slice(), template: null };
 }
 
 /** HEADERS then CONTINUATION frames carrying `block`, at most 16 KiB of it each. */
@@ -104,7 +127,14 @@ export function writeHeadersFrames(
   return at + request.frames.length;
 }
 
-/** Every request of a mix, in the mix's order (index = what `RequestMix.next()` returns). */
-export function encodeH2Mix(url: URL, specs: readonly RequestSpec[]): H2Request[] {
-  return specs.map((spec) => encodeH2Request(url, spec));
+/**
+ * Every request of a mix, in the mix's order (index = what `RequestMix.next()` returns); `names` are the
+ * data columns its templates use.
+ */
+export function encodeH2Mix(
+  url: URL,
+  specs: readonly RequestSpec[],
+  names: readonly string[] = [],
+): H2Request[] {
+  return specs.map((spec) => encodeH2Request(url, spec, names));
 }

@@ -81,7 +81,7 @@ export function textParts(text: string, indexOf: (name: string) => number): Arra
 }
 
 /** Segments and slots of one text: `segments.length === slots.length + 1`. */
-interface Parts {
+export interface Parts {
   segments: Uint8Array[];
   slots: Int32Array;
   /** Per slot: min and max ($randomNumber) or length ($randomString, in [0]). */
@@ -90,7 +90,8 @@ interface Parts {
   fixedBytes: number;
 }
 
-function partsOf(text: string, indexOf: (name: string) => number): Parts {
+/** `text` split into segments and slots; throws `TemplateError` for a placeholder it cannot fill. */
+export function partsOf(text: string, indexOf: (name: string) => number): Parts {
   const segments: Uint8Array[] = [];
   const slots: number[] = [];
   const args: number[] = [];
@@ -149,7 +150,7 @@ const CONTENT_LENGTH = encoder.encode("Content-Length: ");
 const CRLF_CHARS = [13, 10];
 
 /** Most bytes `parts` can take with these values (random numbers: 20 digits and a sign). */
-function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): number {
+export function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): number {
   let bytes = parts.fixedBytes;
   const slots = parts.slots;
   for (let k = 0; k < slots.length; k++) {
@@ -161,7 +162,12 @@ function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): number {
 }
 
 /** Writes `parts` at `at`; returns the end. */
-function writeParts(buf: Uint8Array, at: number, parts: Parts, values: ReadonlyArray<Uint8Array>): number {
+export function writeParts(
+  buf: Uint8Array,
+  at: number,
+  parts: Parts,
+  values: ReadonlyArray<Uint8Array>,
+): number {
   const { segments, slots, args } = parts;
   for (let k = 0; k < slots.length; k++) {
     at = copyBytes(buf, at, segments[k], 0, segments[k].length);

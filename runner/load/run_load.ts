@@ -154,7 +154,10 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const idBase = opts.workerIndex * 1_000_000;
   // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
   // arrival, a lane whose every arrival dials a connection of its own (h2_arrival.ts).
-  const h2Run = { requests: encodeH2Mix(url, config.requestMix), windowBytes: config.h2WindowBytes };
+  const h2Run = {
+    requests: encodeH2Mix(url, config.requestMix, config.data?.columns),
+    windowBytes: config.h2WindowBytes,
+  };
   const h2 = protocol === "http1"
     ? null
     : config.connection === "per-arrival"
