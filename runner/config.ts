@@ -322,6 +322,14 @@ function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; 
     }
     return issues;
   }
+  if (c.protocol === "auto" && c.url.startsWith("http://") && c.streams > 1) {
+    // No TLS, no ALPN: auto speaks HTTP/1.1 there, and the streams would be dropped without a word.
+    issues.push({
+      path: ["streams"],
+      message:
+        "protocol auto on an http:// URL speaks HTTP/1.1: use protocol h2c for HTTP/2, or drop streams",
+    });
+  }
   if (c.protocol === "h2c" && c.url.startsWith("https://")) {
     issues.push({
       path: ["protocol"],

@@ -134,6 +134,23 @@ Deno.test("HTTP/2 takes a connection per arrival, one stream each: streams besid
   );
 });
 
+Deno.test("protocol auto on an http:// URL speaks HTTP/1.1: streams beside it are refused, not dropped", () => {
+  const plain = "http://127.0.0.1:8080/";
+  assert.deepEqual(issuesOf({ url: plain, model: "count", requests: 5, protocol: "auto", streams: 4 }), [{
+    path: "streams",
+    message: "protocol auto on an http:// URL speaks HTTP/1.1: use protocol h2c for HTTP/2, or drop streams",
+  }]);
+  assert.equal(
+    parseAttackConfig({ url: plain, model: "count", requests: 5, protocol: "h2c", streams: 4 }).streams,
+    4,
+  );
+  const tls = "https://127.0.0.1:8443/";
+  assert.equal(
+    parseAttackConfig({ url: tls, model: "count", requests: 5, protocol: "auto", streams: 4 }).streams,
+    4,
+  );
+});
+
 Deno.test("HTTP/2 takes data sources and placeholders in paths, values and bodies; not in header names or flows", () => {
   const data = { name: "users", columns: ["id"], rows: [["1"]] };
   const templated = {
