@@ -6,35 +6,24 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { attackJson, makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
+import { attackJson, makeTlsFixtures, TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { startTarget } from "../targets/mod.ts";
 
 for (const transport of TLS_TRANSPORTS) {
   Deno.test(`h2 [${transport}]: nginx over h2c and over TLS by ALPN answers exactly -n, streams counted`, async () => {
-    if (!requireProgram("nginx") || !requireProgram("openssl")) return;
-    await withTempDir(async (dir) => {
-      const f = await makeTlsFixtures(dir);
-      const plain = await startNginx("nginx", [], undefined, true);
-      const tls = await startNginx("nginx", [], {
-        directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey};`,
-      }, true);
-      try {
-        const h2c = await attackJson([plain.url, "--h2", "--streams", "8"], transport, 300, 3);
-        assertEquals(h2c.code, 0, h2c.stderr);
-        assertEquals([h2c.json.requests, h2c.json.statusCodes, h2c.json.errors], [300, { "200": 300 }, {}]);
-        assertEquals([h2c.json.protocol, h2c.json.streams, h2c.json.connects], ["h2c", 8, 3]);
-        ok(h2c.json.maxStreamsPerConnection >= 1 && h2c.json.maxStreamsPerConnection <= 8);
-        const h2 = await attackJson([tls.url, "--h2", "--streams", "8", "--cacert", f.ca], transport, 300, 3);
-        assertEquals(h2.code, 0, h2.stderr);
-        assertEquals([h2.json.requests, h2.json.statusCodes, h2.json.errors], [300, { "200": 300 }, {}]);
-        assertEquals([h2.json.protocol, h2.json.tls.alpn], ["h2", "h2"]);
-        const auto = await attackJson([tls.url, "--protocol", "auto", "--cacert", f.ca], transport, 300, 3);
-        assertEquals([auto.json.protocol, auto.json.requests], ["h2", 300]);
-      } finally {
-        await plain.stop();
-        await tls.stop();
-      }
+    await withH2Nginx(async (plain, tls, f) => {
+      const h2c = await attackJson([plain.url, "--h2", "--streams", "8"], transport, 300, 3);
+      assertEquals(h2c.code, 0, h2c.stderr);
+      assertEquals([h2c.json.requests, h2c.json.statusCodes, h2c.json.errors], [300, { "200": 300 }, {}]);
+      assertEquals([h2c.json.protocol, h2c.json.streams, h2c.json.connects], ["h2c", 8, 3]);
+      ok(h2c.json.maxStreamsPerConnection >= 1 && h2c.json.maxStreamsPerConnection <= 8);
+      const h2 = await attackJson([tls.url, "--h2", "--streams", "8", "--cacert", f.ca], transport, 300, 3);
+      assertEquals(h2.code, 0, h2.stderr);
+      assertEquals([h2.json.requests, h2.json.statusCodes, h2.json.errors], [300, { "200": 300 }, {}]);
+      assertEquals([h2.json.protocol, h2.json.tls.alpn], ["h2", "h2"]);
+      const auto = await attackJson([tls.url, "--protocol", "auto", "--cacert", f.ca], transport, 300, 3);
+      assertEquals([auto.json.protocol, auto.json.requests], ["h2", 300]);
     });
   });
 

@@ -12,9 +12,8 @@ import { type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import type { TransportKind } from "../runner/http/transport_choice.ts";
 import { startTarget } from "../targets/mod.ts";
-import { startNginx } from "../bench/nginx.ts";
-import { requireProgram, withTempDir } from "./helpers.ts";
-import { makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
+import { withTempDir } from "./helpers.ts";
+import { TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";
 import { startH2HostileServer } from "./fixtures/h2_hostile_server.ts";
 
 const REQUESTS = 24;
@@ -74,20 +73,9 @@ for (const transport of TLS_TRANSPORTS) {
   });
 
   Deno.test(`h2 per-arrival [${transport}]: nginx over h2c and over TLS by ALPN`, async () => {
-    if (!requireProgram("nginx") || !requireProgram("openssl")) return;
-    await withTempDir(async (dir) => {
-      const f = await makeTlsFixtures(dir);
-      const plain = await startNginx("nginx", [], undefined, true);
-      const tls = await startNginx("nginx", [], {
-        directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey};`,
-      }, true);
-      try {
-        await checkPerArrival(plain.url, "h2c", transport);
-        await checkPerArrival(tls.url, "h2", transport, f.ca);
-      } finally {
-        await plain.stop();
-        await tls.stop();
-      }
+    await withH2Nginx(async (plain, tls, f) => {
+      await checkPerArrival(plain.url, "h2c", transport);
+      await checkPerArrival(tls.url, "h2", transport, f.ca);
     });
   });
 }

@@ -5,33 +5,14 @@
  * only, no speed asserted.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { attackJson, makeTlsFixtures, TLS_TRANSPORTS, type TlsFixtures } from "./tls_fixtures.ts";
+import { requireProgram, runLoadlab } from "./helpers.ts";
+import { attackJson, TLS_TRANSPORTS, withTlsTarget } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls_options.ts";
 
 /** The client each transport records: epoll always OpenSSL; deno rustls, or node:tls where rustls cannot. */
 const clientOf = (transport: string, rustls: boolean) =>
   transport === "epoll" ? "openssl" : rustls ? "deno" : "node:tls";
-
-async function withTlsTarget(fn: (port: number, f: TlsFixtures) => Promise<void>): Promise<void> {
-  if (!requireProgram("openssl")) return;
-  await withTempDir(async (dir) => {
-    const f = await makeTlsFixtures(dir);
-    const server = Deno.serve({
-      hostname: "127.0.0.1",
-      port: 0,
-      cert: await Deno.readTextFile(f.serverCert),
-      key: await Deno.readTextFile(f.serverKey),
-      onListen() {},
-    }, () => new Response("ok"));
-    try {
-      await fn(server.addr.port, f);
-    } finally {
-      await server.shutdown();
-    }
-  });
-}
 
 for (const transport of TLS_TRANSPORTS) {
   Deno.test(`https [${transport}]: the CA file verifies, the handshake is timed apart, what it negotiated is recorded`, async () => {

@@ -4,8 +4,9 @@
  * and 127.0.0.1, a client certificate, and a key that fits neither, made with the openssl program into
  * a temp folder (test fixtures only; loadlab itself never shells out for certificates).
  */
-import { runLoadlab } from "./helpers.ts";
+import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { epollBlocker } from "../runner/http/transport_choice.ts";
+import { type RunningNginx, startNginx } from "../bench/nginx.ts";
 
 /** Why the epoll transport cannot speak TLS here (libssl missing...), or null. */
 export const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
@@ -95,4 +96,50 @@ export async function makeTlsFixtures(dir: string): Promise<TlsFixtures> {
     clientCert: `${dir}/client.pem`,
     clientKey: `${dir}/client.key`,
   };
+}
+
+/**
+ * Runs `fn` against a `Deno.serve` HTTPS target on 127.0.0.1 with the fixtures' server certificate
+ * (`handler`: what it answers, "ok" by default); skipped with a printed reason without openssl.
+ */
+export async function withTlsTarget(
+  fn: (port: number, f: TlsFixtures) => Promise<void>,
+  handler: (req: Request) => Response = () => new Response("ok"),
+): Promise<void> {
+  if (!requireProgram("openssl")) return;
+  await withTempDir(async (dir) => {
+    const f = await makeTlsFixtures(dir);
+    const server = Deno.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      cert: await Deno.readTextFile(f.serverCert),
+      key: await Deno.readTextFile(f.serverKey),
+      onListen() {},
+    }, handler);
+    try {
+      await fn(server.addr.port, f);
+    } finally {
+      await server.shutdown();
+    }
+  });
+}
+
+/** Runs `fn` against Debian's nginx speaking HTTP/2: h2c on `plain`, h2 by ALPN over TLS on `tls`. */
+export async function withH2Nginx(
+  fn: (plain: RunningNginx, tls: RunningNginx, f: TlsFixtures) => Promise<void>,
+): Promise<void> {
+  if (!requireProgram("nginx") || !requireProgram("openssl")) return;
+  await withTempDir(async (dir) => {
+    const f = await makeTlsFixtures(dir);
+    const plain = await startNginx("nginx", [], undefined, true);
+    const tls = await startNginx("nginx", [], {
+      directives: `ssl_certificate ${f.serverCert}; ssl_certificate_key ${f.serverKey};`,
+    }, true);
+    try {
+      await fn(plain, tls, f);
+    } finally {
+      await plain.stop();
+      await tls.stop();
+    }
+  });
 }

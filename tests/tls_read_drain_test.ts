@@ -5,8 +5,7 @@
  * must all be read whole, with no request left to time out. Bounded runs (-n), loopback only.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { requireProgram, withTempDir } from "./helpers.ts";
-import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures } from "./tls_fixtures.ts";
+import { attackJson, EPOLL_TLS_BLOCKER, withTlsTarget } from "./tls_fixtures.ts";
 
 const BIG_BYTES = 200_000;
 const BIG = "x".repeat(BIG_BYTES);
@@ -16,37 +15,25 @@ Deno.test({
     "https [epoll]: bodies of many records and pipelined responses are read whole, none waits for a timeout",
   ignore: EPOLL_TLS_BLOCKER !== null,
   async fn() {
-    if (!requireProgram("openssl")) return;
-    await withTempDir(async (dir) => {
-      const f = await makeTlsFixtures(dir);
-      const server = Deno.serve({
-        hostname: "127.0.0.1",
-        port: 0,
-        cert: await Deno.readTextFile(f.serverCert),
-        key: await Deno.readTextFile(f.serverKey),
-        onListen() {},
-      }, (req) => new Response(new URL(req.url).pathname === "/big" ? BIG : "ok"));
-      try {
-        const base = `https://localhost:${server.addr.port}`;
-        const cases: Array<[string, string[], number]> = [
-          ["/big", [], 40],
-          ["/big", ["-p", "4"], 40],
-          ["/", ["-p", "16"], 800],
-        ];
-        for (const [path, extra, requests] of cases) {
-          const r = await attackJson([`${base}${path}`, "--cacert", f.ca, ...extra], "epoll", requests, 2);
-          assertEquals(r.code, 0, r.stderr);
-          const what = `${path} ${extra.join(" ")}`;
-          assertEquals(r.json.errors, {}, `${what}: ${JSON.stringify(r.json.errorMessages)}`);
-          assertEquals(r.json.statusCodes, { "200": requests }, what);
-          ok(
-            r.json.bytesRead >= requests * (path === "/big" ? BIG_BYTES : 2),
-            `${what}: ${r.json.bytesRead} bytes`,
-          );
-        }
-      } finally {
-        await server.shutdown();
+    const answer = (req: Request) => new Response(new URL(req.url).pathname === "/big" ? BIG : "ok");
+    await withTlsTarget(async (port, f) => {
+      const base = `https://localhost:${port}`;
+      const cases: Array<[string, string[], number]> = [
+        ["/big", [], 40],
+        ["/big", ["-p", "4"], 40],
+        ["/", ["-p", "16"], 800],
+      ];
+      for (const [path, extra, requests] of cases) {
+        const r = await attackJson([`${base}${path}`, "--cacert", f.ca, ...extra], "epoll", requests, 2);
+        assertEquals(r.code, 0, r.stderr);
+        const what = `${path} ${extra.join(" ")}`;
+        assertEquals(r.json.errors, {}, `${what}: ${JSON.stringify(r.json.errorMessages)}`);
+        assertEquals(r.json.statusCodes, { "200": requests }, what);
+        ok(
+          r.json.bytesRead >= requests * (path === "/big" ? BIG_BYTES : 2),
+          `${what}: ${r.json.bytesRead} bytes`,
+        );
       }
-    });
+    }, answer);
   },
 });
