@@ -30,13 +30,25 @@ const FILE_WIDE: Record<string, string> = {
 };
 
 /**
+ * A stand-in for the URL the run will load (the target's address is known only once it starts), with the
+ * run's scheme: the engine's rules that depend on it (h2c only on http:, auto negotiating only on https:)
+ * must judge the run as it will be.
+ */
+function placeholderUrlOf(target: PlannedRun["target"]): string {
+  const spec = target.kind === "spec" ? target.spec as { url?: unknown; tls?: unknown } : null;
+  const url = target.kind === "url" ? target.url : spec?.url;
+  const https = typeof url === "string" ? url.startsWith("https:") : spec?.tls !== undefined;
+  return https ? "https://127.0.0.1/" : "http://127.0.0.1/";
+}
+
+/**
  * Every run's attack (and every search's base) checked against the engine's config schema, so what
  * only the engine knows fails before any load. Issues name the first run they were found in.
  */
 export function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
   for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
-    const parsed = attackConfigSchema.safeParse({ ...run.attack, url: "http://127.0.0.1/" });
+    const parsed = attackConfigSchema.safeParse({ ...run.attack, url: placeholderUrlOf(run.target) });
     if (parsed.success) continue;
     for (const issue of issuesOf(parsed.error, attackConfigSchema)) {
       const path = filePath(plan, run, issue.path);

@@ -97,6 +97,23 @@ Deno.test("plan: protocol beside a streams sweep, and in a grid with streams", (
   ]);
 });
 
+Deno.test("plan: the engine's scheme rules judge each run by its target's scheme, not a stand-in", () => {
+  // auto negotiates h2 only over TLS: beside streams it is refused on a plain target, kept on a TLS one.
+  const sweep = "sweeps: [{ parameter: load.protocol, values: [h2, auto] }]\n";
+  const plain = BASE.replace("tls: self-signed", "instances: 1").replace(
+    "connections: 1",
+    "connections: 1, streams: 4",
+  );
+  const refused = issuesOf(plain + sweep);
+  assert.deepEqual(refused.map((i) => i.path), ["loads.few.streams"]);
+  assert.match(
+    refused[0].message,
+    /protocol auto on an http:\/\/ URL .* \(in run app\/few\/load\.protocol=auto\)/,
+  );
+  const tls = BASE.replace("connections: 1", "connections: 1, streams: 4");
+  assert.deepEqual(planOf(tls + sweep).runs.map((r) => r.attack.protocol), ["h2", "auto"]);
+});
+
 Deno.test("errors: a bad sweep word is exit-2 data at its value, with the allowed values", () => {
   const issues = issuesOf(BASE + "sweeps: [{ parameter: load.protocol, values: [http1, h3] }]\n");
   assert.deepEqual(issues.map((i) => i.path), ["sweeps[0].values[1]"]);
