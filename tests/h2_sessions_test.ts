@@ -6,7 +6,9 @@
  * file and with `insecure`) on each transport. Asserted: every session completes, a JSON capture feeds
  * the next step's header, a header and a regexp capture feed the third step, the session cookie goes
  * back on `/me`, checks are counted (one failing on purpose), connections per session, and the same
- * requests and results (in shape and counts) as over HTTP/1.1. Bounded count loads of 6 sessions.
+ * requests and results (in shape and counts) as over HTTP/1.1. And against a raw h2c server whose answer
+ * is valid but awkward (an interim 103 head, the final head split by CONTINUATION, padded DATA pieces,
+ * trailers): what a step keeps is the final head and the whole body. Bounded count loads.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import {
@@ -20,6 +22,7 @@ import type { FlowResult, RunResult } from "../results/mod.ts";
 import { createTargetApp } from "../targets/app/app.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
+import { startH2HostileServer } from "./fixtures/h2_hostile_server.ts";
 
 const SESSIONS = 6;
 const USERS = ["ada", "bob, jr", "carol", "dave"];
@@ -199,5 +202,56 @@ for (const transport of TLS_TRANSPORTS) {
       assertEquals(arrival.seen, kept.seen);
       assertEquals(shapeOf(arrival.r.flows![0]), shapeOf(kept.r.flows![0]));
     });
+  });
+}
+
+const splitFlow: FlowSpec = {
+  name: "split",
+  weight: 1,
+  steps: [
+    {
+      request: req("POST", "/login"),
+      capture: [{ header: "x-kind", as: "kind" }, { json: "$.token", as: "token" }],
+      expect: [{ status: 200 }, { json: "$.tail", equals: true }, { contains: '"tok"' }],
+    },
+    { request: req("GET", "/next/{{ kind }}?t={{ token }}"), expect: [{ status: 200 }] },
+  ],
+};
+
+for (const transport of ["deno", "epoll"] as const) {
+  Deno.test(`h2 sessions [${transport}]: a step keeps the final head and the whole body of a split, padded answer`, async () => {
+    const server = startH2HostileServer("split-answer");
+    try {
+      const r = await runAttack(parseAttackConfig({
+        url: server.origin,
+        model: "count",
+        requests: 2,
+        connections: 1,
+        protocol: "h2c",
+        transport,
+        timeoutMs: 5_000,
+        durationMs: 20_000,
+        flows: [splitFlow],
+      }));
+      assertEquals([r.errors, r.statusCodes], [{}, { "200": 4 }]);
+      const [f] = r.flows!;
+      assertEquals([f.sessions, f.completed, f.failed], [2, 2, 0]);
+      assertEquals(f.steps.map((s) => s.checks?.map((c) => [c.passed, c.failed])), [
+        [[2, 0], [2, 0], [2, 0]],
+        [[
+          2,
+          0,
+        ]],
+      ]);
+      // The header capture took the final head's value (not the 103's or the trailers'); the cookie came back.
+      assertEquals(server.received.heads, [
+        "/login -",
+        "/next/final?t=tok s=1",
+        "/login -",
+        "/next/final?t=tok s=1",
+      ]);
+    } finally {
+      await server.close();
+    }
   });
 }
