@@ -13,6 +13,13 @@ import { KeptBytes } from "./kept_bytes.ts";
 
 const decoder = new TextDecoder();
 
+/** A value the decoder read as Latin-1 octets, as UTF-8 text (as the HTTP/1.1 kept response reads it). */
+function utf8(octets: string): string {
+  // deno-lint-ignore no-control-regex
+  if (/^[\x00-\x7f]*$/.test(octets)) return octets;
+  return decoder.decode(Uint8Array.from(octets, (c) => c.charCodeAt(0)));
+}
+
 export class H2KeptResponse implements StepResponse {
   status = 0;
   /** Whether DATA is kept (the step reads the body), else the head only. */
@@ -56,7 +63,7 @@ export class H2KeptResponse implements StepResponse {
     const lower = name.toLowerCase();
     const values: string[] = [];
     for (let k = 0; k < this.#fields.length; k += 2) {
-      if (this.#fields[k] === lower) values.push(this.#fields[k + 1]);
+      if (this.#fields[k] === lower) values.push(utf8(this.#fields[k + 1]));
     }
     return values;
   }
