@@ -347,7 +347,17 @@ function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; 
         `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
     });
   });
-  if (c.flows) issues.push({ path: ["flows"], message: `flows run over HTTP/1.1 only: drop ${what}` });
+  c.flows?.forEach((flow, f) =>
+    flow.steps.forEach((step, k) => {
+      const name = "request" in step ? step.request.headers.find(([n]) => hasPlaceholder(n))?.[0] : undefined;
+      if (name === undefined) return;
+      issues.push({
+        path: ["flows", f, "steps", k, "request", "headers"],
+        message:
+          `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
+      });
+    })
+  );
   if (c.pipelining > 1) {
     issues.push({
       path: ["pipelining"],

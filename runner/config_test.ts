@@ -151,7 +151,7 @@ Deno.test("protocol auto on an http:// URL speaks HTTP/1.1: streams beside it ar
   );
 });
 
-Deno.test("HTTP/2 takes data sources and placeholders in paths, values and bodies; not in header names or flows", () => {
+Deno.test("HTTP/2 takes data sources, placeholders in paths, values and bodies, and flows; not placeholders in header names", () => {
   const data = { name: "users", columns: ["id"], rows: [["1"]] };
   const templated = {
     method: "POST",
@@ -186,10 +186,20 @@ Deno.test("HTTP/2 takes data sources and placeholders in paths, values and bodie
     }],
   );
   const flows = [{ name: "f", steps: [{ request: { path: "/" } }] }];
+  for (const protocol of ["h2", "h2c"] as const) {
+    const u = protocol === "h2" ? "https://127.0.0.1:8443" : url;
+    for (const connection of ["keep-alive", "per-arrival"] as const) {
+      const c = parseAttackConfig({ url: u, model: "count", requests: 5, protocol, connection, flows });
+      assert.deepEqual([c.protocol, c.connection, c.flows?.length], [protocol, connection, 1]);
+    }
+  }
   assert.deepEqual(
-    issuesOf({ url, model: "count", requests: 5, protocol: "h2c", flows }).map((i) => i.path),
-    [
-      "flows",
-    ],
+    issuesOf({ url, model: "count", requests: 5, protocol: "h2c", flows, pipelining: 2 }).map((i) => i.path),
+    ["pipelining", "pipelining"], // by flows, and by HTTP/2 (streams, not pipelining)
+  );
+  const named = [{ name: "f", steps: [{ request: { path: "/", headers: [["x-{{ a }}", "1"]] } }] }];
+  assert.deepEqual(
+    issuesOf({ url, model: "count", requests: 5, protocol: "h2c", flows: named }).map((i) => i.path),
+    ["flows[0].steps[0].request.headers"],
   );
 });

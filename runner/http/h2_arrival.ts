@@ -16,6 +16,8 @@ import { H2Slot } from "./h2_connection.ts";
 import { H2Connection } from "./h2_frames_in.ts";
 import type { EncodedRequest } from "./request.ts";
 import type { H2Run } from "./h2_stream.ts";
+import type { H2Request } from "./h2_request.ts";
+import type { H2KeptResponse } from "./h2_kept.ts";
 import { H2TemplateWriter } from "./h2_template.ts";
 
 /** A worker's per-arrival h2 lanes, made as the executors ask for connections (as `H2Slots` are). */
@@ -82,6 +84,25 @@ export class H2ArrivalConnection implements LoadConnection {
     _next: NextExchange | null = null,
   ): Promise<number> {
     return this.#current().exchange(intendedMs, 1);
+  }
+
+  /**
+   * A flow step (H2Slot `exchangeStep`): a session's steps go one after another as streams 1, 3, ... of
+   * the arrival's one connection, which `release` ends after its last step.
+   */
+  exchangeStep(
+    intendedMs: number,
+    request: H2Request,
+    values: ReadonlyArray<Uint8Array>,
+    cookie: Uint8Array | null,
+    keep: number,
+  ): Promise<number> {
+    return this.#current().exchangeStep(intendedMs, request, values, cookie, keep);
+  }
+
+  /** What the last kept step kept. */
+  keptResponse(): H2KeptResponse {
+    return this.#current().keptResponse();
   }
 
   #current(): H2Slot {

@@ -11,7 +11,8 @@
  * no promise per request, on either transport. The watchdog's timeout cancels one stream
  * (RST_STREAM), not the connection. A templated request of the mix takes the next data row (the
  * worker's feeder, as over HTTP/1.1) and is filled into the slot's own buffers (h2_template.ts); when
- * no row is left nothing is sent.
+ * no row is left nothing is sent. A flow's session sends its steps on one slot (`exchangeStep`), one
+ * after another, keeping what a step captures or checks (h2_kept.ts).
  */
 import type { ConnectionShared, LoadConnection, NextExchange } from "./load_connection.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
@@ -20,6 +21,9 @@ import { H2Connection } from "./h2_frames_in.ts";
 import type { H2Request } from "./h2_request.ts";
 import type { H2Run, H2Stream } from "./h2_stream.ts";
 import { H2TemplateWriter } from "./h2_template.ts";
+import { H2KeptResponse } from "./h2_kept.ts";
+
+const NO_VALUES: Uint8Array[] = [];
 
 /** One stream's worth of an h2 connection, driven like a connection by the executors. */
 export class H2Slot implements LoadConnection, H2Stream {
@@ -36,7 +40,15 @@ export class H2Slot implements LoadConnection, H2Stream {
   status = 0;
   intendedMs = 0;
   sentMs = 0;
+  kept: H2KeptResponse | null = null;
+  answered = false;
   #active = false;
+  /** A flow step's request, its session's values and cookie (exchangeStep), or null: the mix's next. */
+  #step: H2Request | null = null;
+  #stepValues: ReadonlyArray<Uint8Array> = NO_VALUES;
+  #cookie: Uint8Array | null = null;
+  /** What kept steps keep, made on the slot's first one and reused. */
+  #keptStore: H2KeptResponse | null = null;
   #settle: ((done: number) => void) | null = null;
   #next: NextExchange | null = null;
   readonly #mix: RequestMix;
@@ -69,8 +81,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   /**
    * One request on a stream of this slot's connection, from `intendedMs` (negative: now). `next` (a
    * closed loop's `take`): each time the request ends with the connection open, the next one starts
-   * from there; the promise resolves once `next` grants none (or no data row is left). Flow steps
-   * (`request`) are HTTP/1.1 only.
+   * from there; the promise resolves once `next` grants none (or no data row is left). Flow steps go
+   * by `exchangeStep` (an HTTP/1.1 `request` does not apply).
    */
   async exchange(
     intendedMs: number,
@@ -89,11 +101,47 @@ export class H2Slot implements LoadConnection, H2Stream {
     });
   }
 
-  /** Starts the mix's next request; false when it is templated and no data row is left (nothing sent). */
+  /**
+   * A flow step (flow_session.ts): `request` filled with the session's `values` and `cookie` (the value
+   * of its `cookie` field, or null), sent from `intendedMs` on a stream of this slot's connection.
+   * `keep` (flow_plan.ts: 0 nothing, 1 the head, 2 head and body) is what `keptResponse` then reads.
+   * Resolves with 1 when it was answered, 0 when it failed (counted by kind) or was never sent.
+   */
+  async exchangeStep(
+    intendedMs: number,
+    request: H2Request,
+    values: ReadonlyArray<Uint8Array>,
+    cookie: Uint8Array | null,
+    keep: number,
+  ): Promise<number> {
+    this.#step = request;
+    this.#stepValues = values;
+    this.#cookie = cookie;
+    if (keep !== 0) {
+      this.kept = this.#keptStore ??= new H2KeptResponse();
+      this.kept.reset(keep > 1);
+    }
+    this.answered = false;
+    try {
+      return (await this.exchange(intendedMs)) > 0 && this.answered ? 1 : 0;
+    } finally {
+      this.#step = this.kept = this.#cookie = null;
+      this.#stepValues = NO_VALUES;
+    }
+  }
+
+  /** What the last kept step kept (see `exchangeStep`); valid until the next step. */
+  keptResponse(): H2KeptResponse {
+    return this.#keptStore ??= new H2KeptResponse();
+  }
+
+  /** Starts the mix's next request (or the step's); false when no data row is left (nothing sent). */
   #begin(intendedMs: number, nowMs: number): boolean {
     const shared = this.session.shared;
-    const request = this.#requests[this.#mix.next()];
+    const step = this.#step;
+    const request = step ?? this.#requests[this.#mix.next()];
     if (request.template === null) this.request = request;
+    else if (step !== null) this.request = this.writer.fill(request.template, this.#stepValues, this.#cookie);
     else {
       const row = shared.rows?.next() ?? null;
       if (row === null) return false;

@@ -147,6 +147,11 @@ export class H2Connection extends H2HeadersIn {
       return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `DATA on idle stream ${id}`, nowMs) : true;
     }
     if (stream.status === 0) return this.streamError(stream, "DATA before the response's HEADERS", nowMs);
+    const kept = stream.kept;
+    if (kept !== null && kept.keepBody) {
+      const padded = (flags & FLAG_PADDED) !== 0;
+      kept.data(buf, padded ? at + 1 : at, padded ? at + length - buf[at] : at + length);
+    }
     if ((flags & FLAG_END_STREAM) !== 0) {
       this.endStream(stream, nowMs, null, "");
       return true;

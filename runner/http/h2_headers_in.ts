@@ -3,7 +3,8 @@
  * The response heads an HTTP/2 connection receives (RFC 9113 sections 4.3, 6.2, 6.10): HEADERS frames
  * and the CONTINUATION frames that go on with a split header block, assembled (bounded by
  * `maxHeaderBytes`) and decoded by the connection's HPACK decoder, always (HPACK's table must see every
- * block) and for the status only, which then goes on the stream; END_STREAM on the head ends it. Also
+ * block) and for the status only, which then goes on the stream, unless a flow step keeps the head
+ * (h2_kept.ts: its fields come by the decoder's `onField`); END_STREAM on the head ends it. Also
  * the errors every frame handler uses: a connection error (GOAWAY, `h2-protocol`) and a stream error
  * (RST_STREAM, the connection goes on). h2_frames_in.ts, the layer above, handles the other frames.
  */
@@ -116,14 +117,18 @@ export abstract class H2HeadersIn extends H2Streams {
         nowMs,
       );
     }
-    const status = this.decoder.decodeStatus(block, from, to);
+    const stream = this.streams.get(id);
+    // A flow step that keeps the head gets its fields as they are decoded (the final head's only).
+    const kept = stream?.kept ?? null;
+    const onField = kept === null || kept.headDone ? undefined : kept.onField;
+    const status = this.decoder.decodeStatus(block, from, to, onField);
     if (status < 0) {
       return this.frameError(COMPRESSION_ERROR, `HPACK decoding failed: ${hpackErrorName(status)}`, nowMs);
     }
-    const stream = this.streams.get(id);
     if (stream === undefined) {
       return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
     }
+    if (onField !== undefined) kept!.headEnded(status);
     if (stream.status === 0) {
       if (status === 0) return this.streamError(stream, "a response without :status", nowMs);
       if (status >= 200) stream.status = status;

@@ -48,9 +48,15 @@ const DROPPED = new Set([
 
 /**
  * Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set).
- * With `names` (a data source's columns, by value index) a request with placeholders becomes a template.
+ * With `names` (a data source's columns, by value index) a request with placeholders becomes a template;
+ * `template`: one even without (a flow step with cookies: a `cookie` field may join it per send).
  */
-export function encodeH2Request(url: URL, spec: RequestSpec, names: readonly string[] = []): H2Request {
+export function encodeH2Request(
+  url: URL,
+  spec: RequestSpec,
+  names: readonly string[] = [],
+  template = false,
+): H2Request {
   const path = resolvePath(url, spec.path);
   let authority = hostHeaderOf(url);
   const headers: [string, string][] = [];
@@ -66,7 +72,7 @@ export function encodeH2Request(url: URL, spec: RequestSpec, names: readonly str
   const scheme = url.protocol === "https:" ? "https" : "http";
   const hasLength = headers.some(([n]) => n === "content-length");
   const carriesBody = spec.method === "POST" || spec.method === "PUT" || spec.method === "PATCH";
-  if (isTemplated({ ...spec, path })) {
+  if (template || isTemplated({ ...spec, path })) {
     // Checks every field as written (a placeholder's text is a valid value); the values come per request.
     encodeRequestHeaders(spec.method, scheme, authority, path, headers);
     const fields: Array<[string, string]> = [

@@ -6,6 +6,7 @@
  * streams, its frame intake and the slots import them without importing each other.
  */
 import type { H2Request } from "./h2_request.ts";
+import type { H2KeptResponse } from "./h2_kept.ts";
 
 /** Default windows we advertise (per stream and for the connection): large enough never to throttle. */
 export const DEFAULT_H2_WINDOW_BYTES = 16 * 1024 * 1024;
@@ -20,6 +21,10 @@ export interface H2Stream {
   status: number;
   intendedMs: number;
   sentMs: number;
+  /** What of the response a flow step keeps (head fields, body), or null: the usual path keeps nothing. */
+  kept: H2KeptResponse | null;
+  /** The last request ended with a response (false: it failed, counted by kind). */
+  answered: boolean;
   /**
    * The request ended: `counted` when answered or counted as failed; false when it was never sent (the
    * connection failed while it waited for a stream).

@@ -90,6 +90,7 @@ export abstract class H2Streams extends H2Session {
   endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string): void {
     if (this.streams.get(stream.streamId) === stream) this.streams.delete(stream.streamId);
     this.#unblock(stream);
+    stream.answered = kind === null;
     if (kind === null) {
       this.shared.recorder.recordResponse(
         nowMs,

@@ -44,6 +44,8 @@ export interface H2Template {
 const MAX_PREFIX_BYTES = 6;
 /** `content-length` as a literal without indexing naming its static entry (28). */
 const CONTENT_LENGTH = literalNameBytes("content-length");
+/** `cookie` likewise (its static entry, 32): a flow step's cookies from the session's jar. */
+const COOKIE = literalNameBytes("cookie");
 
 /**
  * The template of a request whose `fields` (pseudo-headers first, names lower-case, values checked by
@@ -166,8 +168,11 @@ export class H2TemplateWriter {
   readonly #blockViews = new LengthViews();
   readonly #bodyViews = new LengthViews();
 
-  /** `request` (templated) with `values`: HEADERS (+ CONTINUATION) with stream id 0, and the body. */
-  fill(t: H2Template, values: ReadonlyArray<Uint8Array>): FilledH2Request {
+  /**
+   * `request` (templated) with `values`: HEADERS (+ CONTINUATION) with stream id 0, and the body;
+   * `cookie` (a flow step's, from its session's jar) is added as a `cookie` field.
+   */
+  fill(t: H2Template, values: ReadonlyArray<Uint8Array>, cookie: Uint8Array | null = null): FilledH2Request {
     const filled = this.#filled;
     const bodyBytes = this.#fillBody(t.body, values);
     filled.body = bodyBytes === 0 ? null : this.#bodyViews.of(this.#body, bodyBytes);
@@ -176,6 +181,7 @@ export class H2TemplateWriter {
     for (const field of t.fields) {
       bound += field.name.length + MAX_PREFIX_BYTES + upperBound(field.value, values);
     }
+    if (cookie !== null) bound += COOKIE.length + MAX_PREFIX_BYTES + cookie.length;
     bound += Math.ceil(bound / DEFAULT_MAX_FRAME_BYTES) * FRAME_HEADER_BYTES;
     if (this.#block.length < bound) {
       this.#block = new Uint8Array(Math.max(bound, 2 * this.#block.length, 1024));
@@ -190,6 +196,11 @@ export class H2TemplateWriter {
     }
     const last = pieces[fields.length];
     at = copyBytes(buf, at, last, 0, last.length);
+    if (cookie !== null) {
+      at = copyBytes(buf, at, COOKIE, 0, COOKIE.length);
+      at = writeLength(buf, at, cookie.length);
+      at = copyBytes(buf, at, cookie, 0, cookie.length);
+    }
     if (t.autoLength) {
       at = copyBytes(buf, at, CONTENT_LENGTH, 0, CONTENT_LENGTH.length);
       const end = writeInt(buf, at + 1, bodyBytes);

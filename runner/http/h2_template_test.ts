@@ -1,8 +1,8 @@
 /**
  * Templated HTTP/2 requests decoded by loadlab's own HPACK decoder: the filled fields in order with the
  * fixed ones, content-length from the filled body, literals that never touch the dynamic table, values
- * past 126 bytes (a longer length prefix) and past 16 KiB (CONTINUATION frames), and one writer reused
- * for rows of different lengths without a new view per request.
+ * past 126 bytes (a longer length prefix) and past 16 KiB (CONTINUATION frames), one writer reused
+ * for rows of different lengths without a new view per request, and a flow step's `cookie` field.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { encodeH2Request, writeHeadersFrames } from "./h2_request.ts";
@@ -137,4 +137,21 @@ Deno.test("h2 template: rows of lengths seen before reuse their views (nothing a
       ["content-length", String(2 * id.length)],
     ]);
   });
+});
+
+Deno.test("h2 template: a flow step with cookies is a template without placeholders; its cookie field joins per fill", () => {
+  const r = encodeH2Request(url, spec({ method: "POST", path: "/me" }), [], true);
+  ok(r.template !== null);
+  const writer = new H2TemplateWriter();
+  const long = "s=" + "v".repeat(300);
+  for (const cookie of ["a=1; b=2", long, null]) {
+    const filled = writer.fill(r.template, [], cookie === null ? null : enc.encode(cookie));
+    const { fields, tableBytes } = decode(filled.frames);
+    assertEquals(fields.filter(([n]) => n === "cookie" || n === "content-length" || n === ":path"), [
+      [":path", "/me"],
+      ...(cookie === null ? [] : [["cookie", cookie] as [string, string]]),
+      ["content-length", "0"],
+    ]);
+    assertEquals(tableBytes, 0);
+  }
 });

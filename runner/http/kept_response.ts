@@ -21,8 +21,17 @@ function statusAt(raw: Uint8Array, from: number): number {
   return Number(line.split(" ")[1]) || 0;
 }
 
+/** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2_kept.ts). */
+export interface StepResponse {
+  readonly status: number;
+  /** Every value of header `name` (case-insensitive), in order. */
+  headers(name: string): string[];
+  /** The body as text (UTF-8). */
+  readonly body: string;
+}
+
 /** A kept response, its head decoded once; the body decoded on first use. */
-export class KeptResponse {
+export class KeptResponse implements StepResponse {
   readonly status: number;
   readonly #lines: string[];
   readonly #raw: Uint8Array;

@@ -7,12 +7,14 @@
  * `METHOD path`. A flow's values are the data source's columns, then its captures' names in order
  * (a capture may replace a column), so a placeholder is an index fixed here. With cookies every step is
  * a template (a Cookie line may join any request); a step keeps its response's head (cookies, header
- * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to.
+ * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to. Over
+ * HTTP/2 each request step is also encoded as its HEADERS frames (h2_request.ts), a template likewise.
  */
 import type { FlowSpec } from "../config.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
 import { compileExtract, type StepExtract } from "./step_checks.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";
+import { encodeH2Request, type H2Request } from "../http/h2_request.ts";
 
 const decoder = new TextDecoder();
 
@@ -35,6 +37,8 @@ export type EncodedStep =
   | {
     kind: "request";
     request: EncodedRequest;
+    /** The same request for HTTP/2 (a template with cookies, as `request` is), or null over HTTP/1.1. */
+    h2: H2Request | null;
     stepIndex: number;
     /** Captures and checks, or null. */
     extract: StepExtract | null;
@@ -70,13 +74,15 @@ export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string
 
 /**
  * Encodes each flow's requests once; paths are joined to the target URL as the mix's are. `columns`:
- * the data source's (the first values of every session); `cookies`: whether sessions keep a jar.
+ * the data source's (the first values of every session); `cookies`: whether sessions keep a jar; `h2`:
+ * whether the run speaks HTTP/2 (each step also encoded as its HEADERS frames).
  */
 export function encodeFlows(
   url: URL,
   flows: readonly FlowSpec[],
   columns: readonly string[] = [],
   cookies = false,
+  h2 = false,
 ): EncodedFlow[] {
   const host = hostHeaderOf(url);
   return flows.map((flow) => {
@@ -98,7 +104,16 @@ export function encodeFlows(
       const extract = hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null;
       const keep = extract?.needsBody ? KEEP_ALL : extract !== null || cookies ? KEEP_HEAD : KEEP_NONE;
       const pathParts = hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null;
-      steps.push({ kind: "request", request, stepIndex: labels.length, extract, keep, pathParts });
+      const h2Request = h2 ? encodeH2Request(url, spec, names, cookies) : null;
+      steps.push({
+        kind: "request",
+        request,
+        h2: h2Request,
+        stepIndex: labels.length,
+        extract,
+        keep,
+        pathParts,
+      });
       labels.push(step.label ?? `${spec.method} ${spec.path}`);
       checkNames.push(extract?.checks.map((c) => c.name) ?? []);
     }

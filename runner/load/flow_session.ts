@@ -9,7 +9,9 @@
  * cut short by a stop request or the end of the graceful stop (a think time ends at once then) counts
  * as neither completed nor failed. Sessions that start in the
  * warm-up are run but not counted in the flow results. With `per-arrival` every arrival (a session, or
- * a single request without flows) opens its own connection and closes it after.
+ * a single request without flows) opens its own connection and closes it after. Over HTTP/2 a
+ * session's steps are streams, one after another, of its slot's connection (kept alive and shared with
+ * other sessions' slots), or of the arrival's own connection with `per-arrival`; counted the same way.
  *
  * A session takes one data row when the load has data (none left: no session, counted as `noData`),
  * fills its steps' placeholders from the row and its captures, keeps a cookie jar when cookies are on,
@@ -25,7 +27,9 @@ import type { Feeder } from "./feeder.ts";
 import { runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
-import type { EncodedFlow } from "./flow_plan.ts";
+import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
+import { H2Slot } from "../http/h2_connection.ts";
+import { H2ArrivalConnection } from "../http/h2_arrival.ts";
 import type { Arrival } from "./executor.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 
@@ -72,9 +76,7 @@ export class FlowSessions {
    * Resolves with the number of responses received.
    */
   async run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
-    // Flows run over HTTP/1.1 only (the config refuses flows with HTTP/2), so this is an HTTP/1.1 connection.
-    if (!(load instanceof Connection)) throw new TypeError("flows need an HTTP/1.1 connection");
-    const conn = load;
+    const conn = stepConnectionOf(load);
     const flowIndex = this.#picker.next();
     const flow = this.#flows[flowIndex];
     const startMs = arrivalMs < 0 ? performance.now() : arrivalMs;
@@ -95,13 +97,13 @@ export class FlowSessions {
     try {
       return await this.#steps(run, conn, flowIndex, startMs, values, jar);
     } finally {
-      conn.prepareStep(NO_VALUES, null, KEEP_NONE);
+      if (conn instanceof Connection) conn.prepareStep(NO_VALUES, null, KEEP_NONE);
     }
   }
 
   async #steps(
     run: SessionRun,
-    conn: Connection,
+    conn: StepConnection,
     flowIndex: number,
     startMs: number,
     values: Uint8Array[],
@@ -124,8 +126,13 @@ export class FlowSessions {
       if (run.ended.aborted) return responses;
       // A templated path is filled as text only for the jar (the bytes are filled by the connection).
       const path = jar === null ? "" : stepPath(step, values);
-      conn.prepareStep(values, jar === null ? null : jar.line(path, Date.now()), step.keep);
-      const got = await conn.exchange(sendMs, 1, step.request);
+      const got = await sendStep(
+        conn,
+        step,
+        values,
+        jar === null ? null : jar.line(path, Date.now()),
+        sendMs,
+      );
       if (got === 0) {
         // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).
         if (run.shared.stopping) return responses;
@@ -136,7 +143,9 @@ export class FlowSessions {
       responses++;
       recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
       if (step.keep === KEEP_NONE) continue;
-      const response = new KeptResponse(conn.keptResponse());
+      const response = conn instanceof Connection
+        ? new KeptResponse(conn.keptResponse())
+        : conn.keptResponse();
       jar?.set(response.headers("set-cookie"), path, Date.now());
       if (step.extract === null) continue;
       const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
@@ -148,6 +157,39 @@ export class FlowSessions {
     recorder?.sessionCompleted(flowIndex, (conn.lastEventMs - startMs) * 1000);
     return responses;
   }
+}
+
+/** What a session's steps go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
+type StepConnection = Connection | H2Slot | H2ArrivalConnection;
+
+function stepConnectionOf(load: LoadConnection): StepConnection {
+  if (load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection) {
+    return load;
+  }
+  throw new TypeError("flows need an HTTP/1.1 connection or an HTTP/2 stream slot");
+}
+
+/** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
+const COOKIE_PREFIX_BYTES = 8;
+
+/**
+ * Sends one step with the session's `values` and `cookieLine` (the jar's, or null) and resolves with
+ * 1 when it was answered: over HTTP/1.1 as the connection's next exchange, over HTTP/2 as a stream
+ * whose `cookie` field is the line's value.
+ */
+function sendStep(
+  conn: StepConnection,
+  step: Extract<EncodedStep, { kind: "request" }>,
+  values: Uint8Array[],
+  cookieLine: Uint8Array | null,
+  sendMs: number,
+): Promise<number> {
+  if (conn instanceof Connection) {
+    conn.prepareStep(values, cookieLine, step.keep);
+    return conn.exchange(sendMs, 1, step.request);
+  }
+  const cookie = cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
+  return conn.exchangeStep(sendMs, step.h2!, values, cookie, step.keep);
 }
 
 /**

@@ -249,7 +249,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies),
+    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.h2 !== null),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,

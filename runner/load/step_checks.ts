@@ -7,7 +7,7 @@
  * parsed once per response, and only when a JSON capture or check asks for it.
  */
 import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
-import type { KeptResponse } from "../http/kept_response.ts";
+import type { StepResponse } from "../http/kept_response.ts";
 
 const encoder = new TextEncoder();
 
@@ -46,7 +46,7 @@ function at(value: unknown, steps: readonly PathStep[]): unknown {
 class JsonBody {
   #parsed = false;
   #value: unknown = undefined;
-  constructor(readonly response: KeptResponse) {}
+  constructor(readonly response: StepResponse) {}
   get value(): unknown {
     if (!this.#parsed) {
       this.#parsed = true;
@@ -113,7 +113,7 @@ export function compileExtract(
   return { captures: compiledCaptures, checks: compiledChecks, needsBody };
 }
 
-function captured(c: Capture, response: KeptResponse, json: JsonBody): string | undefined {
+function captured(c: Capture, response: StepResponse, json: JsonBody): string | undefined {
   if (c.spec.header !== undefined) return response.headers(c.spec.header)[0];
   if (c.regexp !== null) {
     const m = c.regexp.exec(response.body);
@@ -125,7 +125,7 @@ function captured(c: Capture, response: KeptResponse, json: JsonBody): string | 
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-function passes(c: Check, response: KeptResponse, json: JsonBody): boolean {
+function passes(c: Check, response: StepResponse, json: JsonBody): boolean {
   const spec = c.spec;
   if (spec.status !== undefined) return response.status === spec.status;
   if (spec.contains !== undefined) return response.body.includes(spec.contains);
@@ -140,7 +140,7 @@ function passes(c: Check, response: KeptResponse, json: JsonBody): boolean {
  */
 export function runExtract(
   extract: StepExtract,
-  response: KeptResponse,
+  response: StepResponse,
   values: Uint8Array[],
   passed: Uint32Array,
   failed: Uint32Array,
