@@ -8,6 +8,7 @@
  * closed models), so `endUs - startUs` is the recorded latency. Beside it, where an experiment puts each
  * run's log (`requestLogPath`) and how a failed log write reaches the command (`requestLogError`).
  */
+import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../results/output_error.ts";
 
 const FLUSH_AT_BYTES = 60 * 1024;
@@ -72,11 +73,6 @@ export class RequestLog {
     this.#length = 0;
     this.#pending = this.#pending.then(() => writeAll(this.file, chunk)).catch((e) => this.#failed ??= e);
   }
-}
-
-async function writeAll(file: Deno.FsFile, bytes: Uint8Array): Promise<void> {
-  let written = 0;
-  while (written < bytes.length) written += await file.write(bytes.subarray(written));
 }
 
 /** Creates (truncates) the log file with its header line before the workers append to it. */

@@ -6,6 +6,7 @@
  * answers each request that ends its stream with HEADERS (`:status 200`, one indexed octet) and a DATA
  * frame `ok`, so the run's own h2 code (frames, HPACK, sessions) is optimized before the first real send.
  */
+import { writeAll } from "../../system/write_all.ts";
 import {
   CLIENT_PREFACE,
   DATA,
@@ -138,9 +139,4 @@ function answerFrame(input: Uint8Array, p: number, out: Uint8Array, o: number): 
   out[o++] = 0x6f; // "o"
   out[o++] = 0x6b; // "k"
   return o;
-}
-
-async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  let offset = 0;
-  while (offset < bytes.length) offset += await conn.write(bytes.subarray(offset));
 }

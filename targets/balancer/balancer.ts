@@ -17,8 +17,9 @@
  * nothing, or a head a byte at a time, holds no connection for ever. Idle keep-alive between requests is
  * not limited.
  */
+import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
-import { BufferedConn, UpstreamPool, writeAll } from "./forward_conn.ts";
+import { BufferedConn, UpstreamPool } from "./forward_conn.ts";
 import { opensWithH2Preface, relayH2 } from "./forward_h2.ts";
 import { exchange } from "./forward_exchange.ts";
 import {

@@ -67,11 +67,6 @@ export class BufferedConn {
   }
 }
 
-/** Writes all of `bytes` (a socket may take fewer than offered). */
-export async function writeAll(conn: Deno.Conn, bytes: Uint8Array): Promise<void> {
-  for (let n = await conn.write(bytes); n < bytes.length;) n += await conn.write(bytes.subarray(n));
-}
-
 /** Idle keep-alive connections to one upstream, most recently used first. */
 export class UpstreamPool {
   readonly hostname: string;

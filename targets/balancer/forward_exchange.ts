@@ -11,8 +11,9 @@
  * (forward_http1.ts) before any byte of it went out; after that, the client connection is closed, as no
  * other answer can be sent anymore.
  */
+import { writeAll } from "../../system/write_all.ts";
 import { Framing } from "../../http1/body_framing.ts";
-import { type BufferedConn, type UpstreamPool, writeAll } from "./forward_conn.ts";
+import type { BufferedConn, UpstreamPool } from "./forward_conn.ts";
 import {
   INCOMPLETE,
   MALFORMED,

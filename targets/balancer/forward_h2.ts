@@ -9,7 +9,8 @@
  * connection (the instance answers its own). Parsing frames to balance each stream would make the
  * balancer an HTTP/2 server and client of its own; relaying keeps its cost one read and one write.
  */
-import { type BufferedConn, writeAll } from "./forward_conn.ts";
+import { writeAll } from "../../system/write_all.ts";
+import type { BufferedConn } from "./forward_conn.ts";
 
 /** The client connection preface of RFC 9113 3.4. */
 export const H2_PREFACE: Uint8Array = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");

@@ -8,7 +8,8 @@
  * not held back. Also: a two-way tunnel for `101 Switching Protocols`, and the balancer's own small
  * answers (502, 400).
  */
-import { type BufferedConn, writeAll } from "./forward_conn.ts";
+import { writeAll } from "../../system/write_all.ts";
+import type { BufferedConn } from "./forward_conn.ts";
 import { Framing } from "../../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import { bodyFramer, type MessageHead } from "./forward_http1.ts";
