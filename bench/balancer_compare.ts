@@ -14,14 +14,13 @@
 import { parseArgs } from "node:util";
 import { startTarget } from "../targets/start.ts";
 import type { BuiltinSpec } from "../targets/spec.ts";
-
-const CLOCK_TICKS_PER_SEC = 100;
+import { readProcStat } from "../system/proc_stat.ts";
 
 /** utime and stime of `pid` in seconds. */
 function cpuSec(pid: number): { user: number; system: number } {
-  const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return { user: Number(fields[11]) / CLOCK_TICKS_PER_SEC, system: Number(fields[12]) / CLOCK_TICKS_PER_SEC };
+  const stat = readProcStat(pid);
+  if (stat === null) throw new Error(`process ${pid} is gone: no CPU time to read`);
+  return { user: stat.userSec, system: stat.systemSec };
 }
 
 async function run(command: string, args: string[]): Promise<string> {

@@ -28,6 +28,7 @@ import { BenchSetupError, startNginx } from "./nginx.ts";
 import { BENCH_TOOLS, type BenchTool, type BenchVariant, type ToolRun } from "./tools.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
+import { readProcStat } from "../system/proc_stat.ts";
 
 interface BenchOptions {
   durationSec: number;
@@ -117,17 +118,9 @@ export async function pinning(): Promise<{ target: string[]; generator: string[]
 
 /** User + system CPU seconds of this process's reaped children (cutime + cstime), null off Linux. */
 export function childrenCpuSec(): number | null {
-  try {
-    const stat = Deno.readTextFileSync("/proc/self/stat");
-    // Fields after the parenthesised command; cutime and cstime are fields 16 and 17 (1-based).
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[13]) + Number(fields[14])) / CLOCK_TICKS_PER_SEC;
-  } catch {
-    return null;
-  }
+  const stat = readProcStat("self");
+  return stat === null ? null : stat.childrenUserSec + stat.childrenSystemSec;
 }
-/** USER_HZ: 100 on every Linux architecture Deno runs on. */
-const CLOCK_TICKS_PER_SEC = 100;
 
 export async function runTool(
   run: ToolRun,

@@ -21,6 +21,7 @@ import { startNginx } from "./nginx.ts";
 import { RequestMix } from "../runner/http/request.ts";
 import { RequestPicker } from "../runner/http/request_picker.ts";
 import { Feeder } from "../runner/load/feeder.ts";
+import { readProcStat } from "../system/proc_stat.ts";
 
 export interface SessionBenchOptions {
   durationSec: number;
@@ -56,13 +57,8 @@ const loadAverage = () => {
 
 /** User + system CPU seconds of this process (all its threads: the load workers too), null off Linux. */
 function ownCpuSec(): number | null {
-  try {
-    const stat = Deno.readTextFileSync("/proc/self/stat");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return null;
-  }
+  const stat = readProcStat("self");
+  return stat === null ? null : stat.userSec + stat.systemSec;
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];

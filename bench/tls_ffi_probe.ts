@@ -12,6 +12,7 @@
  */
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { startNginx } from "./nginx.ts";
+import { readProcStat } from "../system/proc_stat.ts";
 
 const N = Number(Deno.args[0] ?? 20_000);
 const ROUNDS = Number(Deno.args[1] ?? 3);
@@ -42,9 +43,8 @@ const libc = Deno.dlopen("libc.so.6", {
 const cstr = (s: string) => enc.encode(s + "\0");
 
 function cpuSec(): number {
-  const stat = Deno.readTextFileSync("/proc/self/stat");
-  const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(f[11]) + Number(f[12])) / 100;
+  const stat = readProcStat("self");
+  return stat === null ? NaN : stat.userSec + stat.systemSec;
 }
 
 /** Reads one small nginx answer ("ok" body): until the body's 2 bytes after the head arrived. */

@@ -11,6 +11,7 @@
  * included). The watchdog has a session of its own too, so a Ctrl-C at the terminal does not end it.
  */
 import { findProgram } from "../system/path_lookup.ts";
+import { readProcStat } from "../system/proc_stat.ts";
 
 let setsid: string | null | undefined;
 let setpriv: string | null | undefined;
@@ -50,28 +51,16 @@ export function signalGroup(pgid: number, signal: Deno.Signal): boolean {
 export function groupAlive(pgid: number): boolean {
   for (const entry of Deno.readDirSync("/proc")) {
     if (!/^\d+$/.test(entry.name)) continue;
-    let stat: string;
-    try {
-      stat = Deno.readTextFileSync(`/proc/${entry.name}/stat`);
-    } catch {
-      continue; // gone meanwhile
-    }
-    // The command name in parentheses may hold spaces: fields count from the last ')'.
-    const [state, , pgrp] = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (state !== "Z" && Number(pgrp) === pgid) return true;
+    const stat = readProcStat(Number(entry.name)); // null: gone meanwhile
+    if (stat !== null && stat.state !== "Z" && stat.pgrp === pgid) return true;
   }
   return false;
 }
 
 /** When process `pid` started (clock ticks since boot, /proc/<pid>/stat), or null when it is not running. */
 export function processStartTicks(pid: number): number | null {
-  try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return fields[0] === "Z" ? null : Number(fields[19]); // field 22 of stat; fields here start at 3
-  } catch {
-    return null;
-  }
+  const stat = readProcStat(pid);
+  return stat === null || stat.state === "Z" ? null : stat.startTicks;
 }
 
 /** Lines `+<pgid>` add a group, `-<pgid>` drop it; at end of input every listed group is SIGKILLed. */

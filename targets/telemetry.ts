@@ -15,9 +15,7 @@ import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget } from "./spec.ts";
 import { RuntimeReader } from "./runtime_telemetry.ts";
-
-/** Linux USER_HZ: /proc/<pid>/stat counts CPU time in these ticks on every mainstream architecture. */
-const CLOCK_TICKS_PER_SEC = 100;
+import { readProcStat } from "../system/proc_stat.ts";
 
 /**
  * Seconds the main thread of `pid` (the event loop of a Node or Deno process) waited in the run queue for a
@@ -34,14 +32,12 @@ export function readRunQueueWaitSec(pid: number): number | null {
 
 /** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
 export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
+  const stat = readProcStat(pid);
+  if (stat === null) return null;
   try {
-    const stat = Deno.readTextFileSync(`/proc/${pid}/stat`);
-    // The command name (field 2) may contain spaces and parentheses: parse from the last ')'.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
     const status = Deno.readTextFileSync(`/proc/${pid}/status`);
     const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return { cpuSec: ticks / CLOCK_TICKS_PER_SEC, rssBytes: rssKb * 1024 };
+    return { cpuSec: stat.userSec + stat.systemSec, rssBytes: rssKb * 1024 };
   } catch {
     return null;
   }

@@ -1,0 +1,94 @@
+/**
+ * @module
+ * The one reader of `/proc/<pid>/stat`: the fields loadlab and its benches use (state, process group,
+ * start time, CPU time of the process and of its reaped children), parsed from after the command name,
+ * which may hold spaces and parentheses. Also the process tree under a pid (`/proc/<pid>/task/<tid>/children`),
+ * so a target that forks workers (nginx's master and its workers) is measured whole. Linux only: the
+ * readers return null elsewhere, and for a process that is gone.
+ */
+
+/** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
+export const CLOCK_TICKS_PER_SEC = 100;
+
+export interface ProcStat {
+  /** R, S, D, Z, ... (field 3). */
+  state: string;
+  /** Process group (field 5). */
+  pgrp: number;
+  /** When it started, in clock ticks since boot (field 22): with the pid, names one process for good. */
+  startTicks: number;
+  /** CPU seconds of all its threads (fields 14 and 15). */
+  userSec: number;
+  systemSec: number;
+  /** CPU seconds of its children it has reaped (fields 16 and 17). */
+  childrenUserSec: number;
+  childrenSystemSec: number;
+}
+
+/** Parses one `stat` line; null when it is not one. */
+export function parseProcStat(line: string): ProcStat | null {
+  const close = line.lastIndexOf(")");
+  if (close < 0) return null;
+  // Fields from the state (field 3) on: index k here is field k + 3.
+  const f = line.slice(close + 2).split(" ");
+  if (f.length < 20) return null;
+  const tick = (i: number) => Number(f[i]) / CLOCK_TICKS_PER_SEC;
+  return {
+    state: f[0],
+    pgrp: Number(f[2]),
+    startTicks: Number(f[19]),
+    userSec: tick(11),
+    systemSec: tick(12),
+    childrenUserSec: tick(13),
+    childrenSystemSec: tick(14),
+  };
+}
+
+/** `/proc/<pid>/stat` (or this process's), parsed; null when it cannot be read. */
+export function readProcStat(pid: number | "self"): ProcStat | null {
+  try {
+    return parseProcStat(Deno.readTextFileSync(`/proc/${pid}/stat`));
+  } catch {
+    return null;
+  }
+}
+
+/** `pid` and every process below it, parents first; just `[pid]` where the kernel does not list children. */
+export function processTree(pid: number): number[] {
+  const tree = [pid];
+  for (let i = 0; i < tree.length; i++) {
+    let tasks: Iterable<Deno.DirEntry>;
+    try {
+      tasks = Deno.readDirSync(`/proc/${tree[i]}/task`);
+    } catch {
+      continue; // gone meanwhile
+    }
+    for (const task of tasks) {
+      let children = "";
+      try {
+        children = Deno.readTextFileSync(`/proc/${tree[i]}/task/${task.name}/children`);
+      } catch {
+        continue;
+      }
+      for (const child of children.split(" ")) if (child !== "") tree.push(Number(child));
+    }
+  }
+  return tree;
+}
+
+/**
+ * User + system CPU seconds of `pid` and the processes under it now (a child that exited and was reaped
+ * counts in its parent's children fields, which this leaves out); null when `pid` cannot be read.
+ */
+export function treeCpuSec(pid: number): number | null {
+  let sum = 0;
+  for (const p of processTree(pid)) {
+    const stat = readProcStat(p);
+    if (stat === null) {
+      if (p === pid) return null;
+      continue;
+    }
+    sum += stat.userSec + stat.systemSec;
+  }
+  return sum;
+}
