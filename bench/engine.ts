@@ -6,7 +6,10 @@
  * target never competes with it. Each tool runs 50 connections for the same duration after one short
  * warm-up run; the table shows req/s, the ratio to wrk and the CPU time per request (the tool's user +
  * system time, start-up included, from this process's reaped-children times in /proc/self/stat: on a
- * shared machine the steadier figure), and `bench/last_run.json` keeps the numbers. loadlab runs once
+ * shared machine the steadier figure), and, against the bench's own nginx, the target's CPU per request
+ * and how busy its core was meanwhile (its master and workers, from /proc): near 100% the target, not
+ * the tool, set the rate, and a tool whose requests cost the target more shows it there.
+ * `bench/last_run.json` keeps the numbers. loadlab runs once
  * per transport (`loadlab (epoll)`, `loadlab (deno)`); `--tools loadlab` names both.
  *
  * `--https` serves nginx over TLS 1.3 with a throwaway certificate (session tickets and cache off, so
@@ -28,7 +31,7 @@ import { BenchSetupError, startNginx } from "./nginx.ts";
 import { BENCH_TOOLS, type BenchTool, type BenchVariant, type ToolRun } from "./tools.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
-import { readProcStat } from "../system/proc_stat.ts";
+import { readProcStat, treeCpuSec } from "../system/proc_stat.ts";
 
 interface BenchOptions {
   durationSec: number;
@@ -48,6 +51,10 @@ interface ToolResult {
   cpuSec?: number | null;
   /** cpuSec over the requests it completed (rps x duration), in microseconds. */
   cpuUsPerRequest?: number | null;
+  /** The target's (nginx's master and workers) CPU per request meanwhile, in microseconds. */
+  targetCpuUsPerRequest?: number | null;
+  /** The target's CPU time over the run's duration, % of one core: near 100 the target set the rate. */
+  targetBusyPct?: number | null;
   command?: string;
   skipped?: string;
   error?: string;
@@ -122,11 +129,17 @@ export function childrenCpuSec(): number | null {
   return stat === null ? null : stat.childrenUserSec + stat.childrenSystemSec;
 }
 
+/**
+ * Runs one tool to its end: its req/s, its CPU seconds (start-up included), and with `targetPid` the
+ * CPU seconds the target's processes spent meanwhile (null when they cannot be read).
+ */
 export async function runTool(
   run: ToolRun,
   pin: string[],
   timeoutMs: number,
-): Promise<{ rps: number; cpuSec: number | null }> {
+  targetPid: number | null = null,
+): Promise<{ rps: number; cpuSec: number | null; targetCpuSec: number | null }> {
+  const targetBefore = targetPid === null ? null : treeCpuSec(targetPid);
   const cpuBefore = childrenCpuSec();
   const argv = [...pin, ...run.argv];
   const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
@@ -141,9 +154,14 @@ export async function runTool(
       );
     }
     const cpuAfter = childrenCpuSec();
+    const targetAfter = targetPid === null ? null : treeCpuSec(targetPid);
     const rps = await run.parseRps(stdout);
     if (!Number.isFinite(rps)) throw new Error(`no req/s in its output: ${stdout.slice(0, 200)}`);
-    return { rps, cpuSec: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore };
+    return {
+      rps,
+      cpuSec: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
+      targetCpuSec: targetBefore === null || targetAfter === null ? null : targetAfter - targetBefore,
+    };
   } finally {
     clearTimeout(timer);
     await run.cleanup?.().catch(() => {});
@@ -155,6 +173,7 @@ async function measure(
   url: string,
   pin: string[],
   variant: BenchVariant,
+  targetPid: number | null,
 ): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   const timeoutMs = (opts.durationSec + 60) * 1_000;
@@ -169,10 +188,15 @@ async function measure(
     const name = tool.label ?? tool.name;
     console.log(`  ${name}: ${command}`);
     try {
-      const { rps, cpuSec } = await runTool(run, pin, timeoutMs);
-      const requests = rps * opts.durationSec;
-      const cpuUsPerRequest = cpuSec === null || requests <= 0 ? null : (cpuSec * 1e6) / requests;
-      results.push({ tool: name, rps, ratioToWrk: null, cpuSec, cpuUsPerRequest, command });
+      const { rps, cpuSec, targetCpuSec } = await runTool(run, pin, timeoutMs, targetPid);
+      results.push({
+        tool: name,
+        rps,
+        ratioToWrk: null,
+        cpuSec,
+        ...perRequest(rps, opts.durationSec, cpuSec, targetCpuSec),
+        command,
+      });
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       console.log(`  ${name}: FAILED ${error}`);
@@ -182,6 +206,22 @@ async function measure(
   const wrkRps = results.find((r) => r.tool === "wrk")?.rps;
   for (const r of results) r.ratioToWrk = r.rps !== null && wrkRps ? r.rps / wrkRps : null;
   return results;
+}
+
+/** CPU per request of the tool and of the target, and how busy the target was, from one run's totals. */
+export function perRequest(
+  rps: number,
+  durationSec: number,
+  cpuSec: number | null,
+  targetCpuSec: number | null,
+): { cpuUsPerRequest: number | null; targetCpuUsPerRequest: number | null; targetBusyPct: number | null } {
+  const requests = rps * durationSec;
+  const us = (sec: number | null) => sec === null || requests <= 0 ? null : (sec * 1e6) / requests;
+  return {
+    cpuUsPerRequest: us(cpuSec),
+    targetCpuUsPerRequest: us(targetCpuSec),
+    targetBusyPct: targetCpuSec === null ? null : (targetCpuSec / durationSec) * 100,
+  };
 }
 
 /** One throwaway run so the target, the kernel's socket paths and the page cache are warm for all. */
@@ -204,12 +244,14 @@ function printTable(results: ToolResult[]): void {
     r.rps === null ? "-" : Math.round(r.rps).toLocaleString("en-US"),
     r.ratioToWrk === null ? "-" : `${r.ratioToWrk.toFixed(2)}x`,
     r.cpuUsPerRequest == null ? "-" : `${r.cpuUsPerRequest.toFixed(1)} us`,
+    r.targetCpuUsPerRequest == null ? "-" : `${r.targetCpuUsPerRequest.toFixed(1)} us`,
+    r.targetBusyPct == null ? "-" : `${Math.round(r.targetBusyPct)}%`,
     r.skipped ? `skipped: ${r.skipped}` : r.error ? `failed: ${r.error}` : "",
   ]);
-  const header = ["tool", "req/s", "vs wrk", "CPU/req", ""];
+  const header = ["tool", "req/s", "vs wrk", "CPU/req", "target CPU/req", "target busy", ""];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 || i === 4 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
+    cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
       .trimEnd();
   console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ").trimEnd()}`);
   for (const row of rows) console.log(line(row));
@@ -285,7 +327,7 @@ async function main(argv: string[]): Promise<number> {
       `target: ${opts.target ? url : `nginx (1 worker) at ${url}`}${opts.close ? ", Connection: close" : ""}`,
     );
     await warmUp(opts, url, pin.generator, variant);
-    const results = await measure(opts, url, pin.generator, variant);
+    const results = await measure(opts, url, pin.generator, variant, nginx?.pid ?? null);
     printTable(results);
     const outPath = new URL(
       opts.https || opts.close ? "./last_run_tls.json" : "./last_run.json",

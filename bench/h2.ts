@@ -8,8 +8,10 @@
  * bench pins. The tools take turns in interleaved rounds (per round and target: h2load, loadlab epoll,
  * loadlab deno; then again), so a busy machine's load falls on all of them alike; each round's ratio to
  * h2load is kept, with the CPU time per request (the tool's user + system time from this process's
- * reaped-children times, start-up included) and the load average around it. The targets stay up for the
- * whole bench and are reaped only at its end, so their CPU time never counts as a tool's.
+ * reaped-children times, start-up included), the target's CPU per request and how busy its core was
+ * meanwhile (from /proc: near 100% the target set the rate, and a tool whose requests cost the target more
+ * shows it there), and the load average around it. The targets stay up for the whole bench and are reaped
+ * only at its end, so their CPU time never counts as a tool's.
  * `bench/last_run_h2.json` keeps every round.
  *
  *   deno task bench --h2 [--target nginx|builtin|both] [--duration 10s] [--connections 50] [--streams 10]
@@ -18,12 +20,10 @@
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
-import { startNginx } from "./nginx.ts";
-import { childrenCpuSec, pinning, runTool } from "./engine.ts";
+import { perRequest, pinning, runTool } from "./engine.ts";
 import type { ToolRun } from "./tools.ts";
-import { selfSignedPair } from "../targets/tls_cert.ts";
-import { startTarget } from "../targets/mod.ts";
-import { findProgram, isExecutable } from "../system/path_lookup.ts";
+import { findProgram } from "../system/path_lookup.ts";
+import { type BenchTarget, startTargets, type TargetName, TARGETS } from "./h2_targets.ts";
 
 const FLAGS = [
   { long: "h2", takesValue: false },
@@ -38,8 +38,6 @@ const FLAGS = [
 
 const TOOLS = ["h2load", "loadlab-epoll", "loadlab-deno"] as const;
 type Tool = typeof TOOLS[number];
-const TARGETS = ["nginx", "builtin"] as const;
-type TargetName = typeof TARGETS[number];
 
 interface Options {
   durationSec: number;
@@ -50,22 +48,15 @@ interface Options {
   targets: TargetName[];
 }
 
-/** A target serving h2 over TLS for the bench, up until `stop`. */
-interface BenchTarget {
-  name: TargetName;
-  /** What it is, for the printout and the record. */
-  label: string;
-  url: string;
-  caFile: string;
-  stop(): Promise<void>;
-}
-
 interface Row {
   round: number;
   target: TargetName;
   tool: Tool;
   rps: number | null;
   cpuUsPerRequest: number | null;
+  /** The target's CPU per request meanwhile (us), and its CPU over the duration (% of one core). */
+  targetCpuUsPerRequest: number | null;
+  targetBusyPct: number | null;
   loadAvg: string;
   error?: string;
 }
@@ -159,24 +150,23 @@ async function measureRound(round: number, target: BenchTarget, o: Options, pin:
     const before = loadAvg();
     const base = { round, target: target.name, tool };
     try {
-      const cpuBefore = childrenCpuSec();
       const run = plan(tool, target.url, o, target.caFile);
-      const { rps } = await runTool(run, pin, (o.durationSec + 60) * 1_000);
-      const cpuAfter = childrenCpuSec();
-      const requests = rps * o.durationSec;
-      const cpuUs = cpuBefore === null || cpuAfter === null || requests <= 0
-        ? null
-        : ((cpuAfter - cpuBefore) * 1e6) / requests;
-      rows.push({ ...base, rps, cpuUsPerRequest: cpuUs, loadAvg: `${before} -> ${loadAvg()}` });
+      const { rps, cpuSec, targetCpuSec } = await runTool(run, pin, (o.durationSec + 60) * 1_000, target.pid);
+      const costs = perRequest(rps, o.durationSec, cpuSec, targetCpuSec);
+      rows.push({ ...base, rps, ...costs, loadAvg: `${before} -> ${loadAvg()}` });
     } catch (err) {
-      rows.push({ ...base, rps: null, cpuUsPerRequest: null, loadAvg: before, error: String(err) });
+      const none = { cpuUsPerRequest: null, targetCpuUsPerRequest: null, targetBusyPct: null };
+      rows.push({ ...base, rps: null, ...none, loadAvg: before, error: String(err) });
     }
     const r = rows.at(-1)!;
     console.log(
       `  round ${round} ${target.name} ${tool}: ` +
         `${r.rps === null ? `FAILED ${r.error}` : `${Math.round(r.rps)} req/s`}` +
+        `${r.cpuUsPerRequest === null ? "" : `, ${r.cpuUsPerRequest.toFixed(1)} us CPU/req`}` +
         `${
-          r.cpuUsPerRequest === null ? "" : `, ${r.cpuUsPerRequest.toFixed(1)} us CPU/req`
+          r.targetCpuUsPerRequest === null || r.targetBusyPct === null
+            ? ""
+            : `; target ${r.targetCpuUsPerRequest.toFixed(1)} us/req, ${Math.round(r.targetBusyPct)}% busy`
         }, load ${r.loadAvg}`,
     );
   }
@@ -200,64 +190,12 @@ function summarize(rows: Row[], o: Options): Array<Record<string, unknown>> {
       ratioToH2load: ratios.length ? Number(median(ratios).toFixed(2)) : null,
       ratiosByRound: ratios.map((x) => Number(x.toFixed(2))),
       medianCpuUsPerRequest: Number(median(mine.flatMap((r) => r.cpuUsPerRequest ?? [])).toFixed(1)),
+      medianTargetCpuUsPerRequest: Number(
+        median(mine.flatMap((r) => r.targetCpuUsPerRequest ?? [])).toFixed(1),
+      ),
+      medianTargetBusyPct: Math.round(median(mine.flatMap((r) => r.targetBusyPct ?? []))),
     };
   });
-}
-
-/** nginx, one worker, `return 200`, h2 over TLS 1.3 with the bench's throwaway certificate in `dir`. */
-async function startNginxH2(dir: string, pinTarget: string[]): Promise<BenchTarget> {
-  const pair = await selfSignedPair();
-  await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
-  await Deno.writeTextFile(`${dir}/cert.pem`, pair.certPem + pair.caPem);
-  await Deno.writeTextFile(`${dir}/key.pem`, pair.keyPem, { mode: 0o600 });
-  // Debian installs nginx in /usr/sbin, which is not on every user's PATH.
-  const nginxPath = findProgram("nginx") ?? (isExecutable("/usr/sbin/nginx") ? "/usr/sbin/nginx" : "nginx");
-  const nginx = await startNginx(nginxPath, pinTarget, {
-    directives: `ssl_certificate ${dir}/cert.pem; ssl_certificate_key ${dir}/key.pem; ssl_protocols TLSv1.3;`,
-  }, true);
-  return {
-    name: "nginx",
-    label: "nginx 1 worker, return 200, h2 over TLS 1.3",
-    url: nginx.url,
-    caFile: `${dir}/ca.pem`,
-    stop: () => nginx.stop(),
-  };
-}
-
-/**
- * The built-in target as `loadlab serve` runs it, one process, with a self-signed certificate (h2 by
- * ALPN, Deno.serve's), `GET /` (its fast path's hello text); on CPU 0 when the bench pins.
- */
-async function startBuiltinH2(dir: string, pinned: boolean): Promise<BenchTarget> {
-  const target = await startTarget(
-    { kind: "builtin", tls: "self-signed", ...(pinned ? { cpuAffinity: [0] } : {}) },
-    { logDir: dir },
-  );
-  return {
-    name: "builtin",
-    label: "built-in target, 1 process, GET /, h2 over TLS by ALPN (Deno.serve)",
-    url: `${target.url}/`,
-    caFile: target.caFile!,
-    stop: () => target.stop(),
-  };
-}
-
-async function startTargets(o: Options, dir: string, pinTarget: string[]): Promise<BenchTarget[]> {
-  const started: BenchTarget[] = [];
-  try {
-    for (const name of o.targets) {
-      const sub = await Deno.makeTempDir({ dir, prefix: `${name}-` });
-      started.push(
-        name === "nginx"
-          ? await startNginxH2(sub, pinTarget)
-          : await startBuiltinH2(sub, pinTarget.length > 0),
-      );
-    }
-    return started;
-  } catch (err) {
-    for (const t of started) await t.stop();
-    throw err;
-  }
 }
 
 export async function main(argv: string[]): Promise<number> {
@@ -265,7 +203,7 @@ export async function main(argv: string[]): Promise<number> {
   if (!findProgram("h2load")) o.tools = o.tools.filter((t) => t !== "h2load");
   const pin = await pinning();
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-h2-" });
-  const targets = await startTargets(o, dir, pin.target).catch(async (err) => {
+  const targets = await startTargets(o.targets, dir, pin.target).catch(async (err) => {
     await Deno.remove(dir, { recursive: true }).catch(() => {});
     throw err;
   });

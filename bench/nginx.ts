@@ -13,6 +13,8 @@ export class BenchSetupError extends Error {
 
 export interface RunningNginx {
   url: string;
+  /** The master's pid (its workers are its children): the bench reads the target's CPU time from it. */
+  pid: number;
   stop(): Promise<void>;
 }
 
@@ -68,5 +70,5 @@ export async function startNginx(
     const why = exited ? "nginx exited" : `no answer within ${READY_TIMEOUT_MS} ms`;
     throw new BenchSetupError(`nginx did not start on 127.0.0.1:${port}: ${log || why}`);
   }
-  return { url: tls ? `https://localhost:${port}/` : `http://127.0.0.1:${port}/`, stop };
+  return { url: tls ? `https://localhost:${port}/` : `http://127.0.0.1:${port}/`, pid: child.pid, stop };
 }
