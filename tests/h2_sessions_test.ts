@@ -11,36 +11,26 @@
  * trailers): what a step keeps is the final head and the whole body. Bounded count loads.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import {
-  type AttackConfigInput,
-  type FlowSpec,
-  parseAttackConfig,
-  type RequestSpec,
-} from "../runner/config.ts";
+import { type AttackConfigInput, type FlowSpec, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import type { FlowResult, RunResult } from "../results/mod.ts";
 import { createTargetApp } from "../targets/app/app.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 import { makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
 import { startH2HostileServer } from "./fixtures/h2_hostile_server.ts";
+import { requestSpec } from "./fixtures/request_spec.ts";
 
 const SESSIONS = 6;
 const USERS = ["ada", "bob, jr", "carol", "dave"];
-
-const req = (method: string, path: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({
-  method,
-  path,
-  headers: [],
-  weight: 1,
-  ...extra,
-});
 
 const flow: FlowSpec = {
   name: "login-me",
   weight: 1,
   steps: [
     {
-      request: req("POST", "/login", {
+      request: requestSpec({
+        method: "POST",
+        path: "/login",
         headers: [["content-type", "application/json"]],
         body: new TextEncoder().encode('{"user":"{{ user }}","password":"secret"}'),
       }),
@@ -48,12 +38,22 @@ const flow: FlowSpec = {
       expect: [{ status: 200 }, { status: 201 }],
     },
     {
-      request: req("GET", "/me", { headers: [["authorization", "Bearer {{ token }}"]] }),
+      request: requestSpec({
+        method: "GET",
+        path: "/me",
+        headers: [["authorization", "Bearer {{ token }}"]],
+      }),
       capture: [{ regexp: '"user":"([a-z]+)', as: "who" }],
       expect: [{ status: 200 }, { json: "$.user", exists: true }, { contains: '"user"' }],
     },
     { thinkMs: 5 },
-    { request: req("GET", "/json?who={{ who }}", { headers: [["x-type", "{{ type }}"]] }) },
+    {
+      request: requestSpec({
+        method: "GET",
+        path: "/json?who={{ who }}",
+        headers: [["x-type", "{{ type }}"]],
+      }),
+    },
   ],
 };
 
@@ -210,11 +210,14 @@ const splitFlow: FlowSpec = {
   weight: 1,
   steps: [
     {
-      request: req("POST", "/login"),
+      request: requestSpec({ method: "POST", path: "/login" }),
       capture: [{ header: "x-kind", as: "kind" }, { json: "$.token", as: "token" }],
       expect: [{ status: 200 }, { json: "$.tail", equals: true }, { contains: '"tok"' }],
     },
-    { request: req("GET", "/next/{{ kind }}?t={{ token }}"), expect: [{ status: 200 }] },
+    {
+      request: requestSpec({ method: "GET", path: "/next/{{ kind }}?t={{ token }}" }),
+      expect: [{ status: 200 }],
+    },
   ],
 };
 

@@ -11,15 +11,7 @@ import {
   frameType,
   HEADERS,
 } from "../../http2/frames.ts";
-import type { RequestSpec } from "../config.ts";
-
-const spec = (over: Partial<RequestSpec>): RequestSpec => ({
-  method: "GET",
-  path: "/",
-  headers: [],
-  weight: 1,
-  ...over,
-});
+import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 
 /** The fields of a request's header block, decoded by the HPACK decoder (frames joined). */
 function fieldsOf(frames: Uint8Array): Array<[string, string]> {
@@ -36,7 +28,7 @@ function fieldsOf(frames: Uint8Array): Array<[string, string]> {
 Deno.test("h2 request: pseudo-headers from the URL, Host as :authority, connection headers dropped", () => {
   const r = encodeH2Request(
     new URL("https://example.test:8443/base?q=1"),
-    spec({ headers: [["Host", "api.test"], ["Connection", "keep-alive"], ["X-A", "1"]] }),
+    requestSpec({ headers: [["Host", "api.test"], ["Connection", "keep-alive"], ["X-A", "1"]] }),
   );
   assertEquals(fieldsOf(r.frames), [
     [":method", "GET"],
@@ -55,7 +47,7 @@ Deno.test("h2 request: pseudo-headers from the URL, Host as :authority, connecti
 
 Deno.test("h2 request: a body leaves the stream open for DATA and gets its content-length", () => {
   const body = new TextEncoder().encode("{}");
-  const r = encodeH2Request(new URL("http://h/"), spec({ method: "POST", path: "/p", body }));
+  const r = encodeH2Request(new URL("http://h/"), requestSpec({ method: "POST", path: "/p", body }));
   assertEquals(frameFlags(r.frames, 0), FLAG_END_HEADERS);
   assertEquals(fieldsOf(r.frames).find(([n]) => n === "content-length"), ["content-length", "2"]);
   assertEquals(r.body, body);
@@ -63,7 +55,7 @@ Deno.test("h2 request: a body leaves the stream open for DATA and gets its conte
 
 Deno.test("h2 request: a header block past 16 KiB goes on in CONTINUATION; every frame gets the stream id", () => {
   const big = "v".repeat(40_000);
-  const r = encodeH2Request(new URL("http://h/"), spec({ headers: [["x-big", big]] }));
+  const r = encodeH2Request(new URL("http://h/"), requestSpec({ headers: [["x-big", big]] }));
   assertEquals(r.frameStarts.length, 3);
   const out = new Uint8Array(r.frames.length + 5);
   const end = writeHeadersFrames(out, 5, r, 0x7fff_fffd);

@@ -18,16 +18,9 @@ import {
   frameType,
   HEADERS,
 } from "../../http2/frames.ts";
-import type { RequestSpec } from "../config.ts";
+import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 
 const enc = new TextEncoder();
-const spec = (over: Partial<RequestSpec>): RequestSpec => ({
-  method: "GET",
-  path: "/",
-  headers: [],
-  weight: 1,
-  ...over,
-});
 const row = (...values: string[]) => values.map((v) => enc.encode(v));
 
 /** Frame types and flags, and the fields of the joined header block (the decoder's table size after). */
@@ -49,7 +42,7 @@ const names = ["id", "name"];
 Deno.test("h2 template: filled path, header and body; fixed fields as encoded; content-length from the body", () => {
   const r = encodeH2Request(
     url,
-    spec({
+    requestSpec({
       method: "POST",
       path: "/u/{{ id }}",
       headers: [["X-User", "{{name}}"], ["Accept", "*/*"]],
@@ -85,7 +78,7 @@ Deno.test("h2 template: filled path, header and body; fixed fields as encoded; c
 });
 
 Deno.test("h2 template: a GET ends the stream on HEADERS; long values take longer prefixes and CONTINUATION", () => {
-  const r = encodeH2Request(url, spec({ headers: [["x-v", "<{{ name }}>"]], path: "/{{id}}" }), names);
+  const r = encodeH2Request(url, requestSpec({ headers: [["x-v", "<{{ name }}>"]], path: "/{{id}}" }), names);
   const writer = new H2TemplateWriter();
   for (const size of [1, 124, 125, 126, 127, 300, 20_000, 40_000, 3]) {
     const value = "v".repeat(size);
@@ -106,7 +99,7 @@ Deno.test("h2 template: a GET ends the stream on HEADERS; long values take longe
 Deno.test("h2 template: a templated Host is the :authority; a POST with an empty filled body says 0", () => {
   const r = encodeH2Request(
     url,
-    spec({ method: "POST", headers: [["Host", "{{ name }}.test"]], body: enc.encode("{{ id }}") }),
+    requestSpec({ method: "POST", headers: [["Host", "{{ name }}.test"]], body: enc.encode("{{ id }}") }),
     names,
   );
   const filled = new H2TemplateWriter().fill(r.template!, row("", "eu"));
@@ -120,7 +113,7 @@ Deno.test("h2 template: a templated Host is the :authority; a POST with an empty
 Deno.test("h2 template: rows of lengths seen before reuse their views (nothing allocated per request)", () => {
   const r = encodeH2Request(
     url,
-    spec({ method: "PUT", path: "/{{ id }}", body: enc.encode("{{ name }}") }),
+    requestSpec({ method: "PUT", path: "/{{ id }}", body: enc.encode("{{ name }}") }),
     names,
   );
   const writer = new H2TemplateWriter();
@@ -140,7 +133,7 @@ Deno.test("h2 template: rows of lengths seen before reuse their views (nothing a
 });
 
 Deno.test("h2 template: a flow step with cookies is a template without placeholders; its cookie field joins per fill", () => {
-  const r = encodeH2Request(url, spec({ method: "POST", path: "/me" }), [], true);
+  const r = encodeH2Request(url, requestSpec({ method: "POST", path: "/me" }), [], true);
   ok(r.template !== null);
   const writer = new H2TemplateWriter();
   const long = "s=" + "v".repeat(300);

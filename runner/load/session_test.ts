@@ -6,8 +6,9 @@
  * Secure not sent over http, a foreign Domain refused). Count loads of a few sessions each.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type FlowSpec, parseAttackConfig, type RequestSpec } from "../config.ts";
+import { type FlowSpec, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
+import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 
 interface Seen {
   path: string;
@@ -40,20 +41,12 @@ function startTarget(): { url: string; seen: Seen[]; close(): Promise<void> } {
   return { url: `http://127.0.0.1:${server.addr.port}`, seen, close: () => server.shutdown() };
 }
 
-const req = (method: string, path: string, extra: Partial<RequestSpec> = {}): RequestSpec => ({
-  method,
-  path,
-  headers: [],
-  weight: 1,
-  ...extra,
-});
-
 const flow: FlowSpec = {
   name: "login",
   weight: 1,
   steps: [
     {
-      request: req("POST", "/login"),
+      request: requestSpec({ method: "POST", path: "/login" }),
       capture: [
         { json: "$.token", as: "token" },
         { json: "$.user.ids[1]", as: "second" },
@@ -64,13 +57,19 @@ const flow: FlowSpec = {
       }],
     },
     {
-      request: req("GET", "{{ next }}/{{second}}", { headers: [["authorization", "Bearer {{ token }}"]] }),
+      request: requestSpec({
+        method: "GET",
+        path: "{{ next }}/{{second}}",
+        headers: [["authorization", "Bearer {{ token }}"]],
+      }),
       capture: [{ regexp: "id=(\\d+)", as: "id" }],
       expect: [{ contains: "welcome" }, { contains: "nope" }],
     },
-    { request: req("POST", "/items", { body: new TextEncoder().encode("id={{ id }}") }) },
+    {
+      request: requestSpec({ method: "POST", path: "/items", body: new TextEncoder().encode("id={{ id }}") }),
+    },
     { thinkMs: 1100 },
-    { request: req("GET", "/private/x") },
+    { request: requestSpec({ method: "GET", path: "/private/x" }) },
   ],
 };
 
@@ -122,14 +121,17 @@ Deno.test("a capture that finds nothing ends its session (counted), never the ru
       name: "broken",
       weight: 1,
       steps: [
-        { request: req("POST", "/login"), capture: [{ json: "$.missing", as: "m" }] },
-        { request: req("GET", "/after/{{ m }}") },
+        {
+          request: requestSpec({ method: "POST", path: "/login" }),
+          capture: [{ json: "$.missing", as: "m" }],
+        },
+        { request: requestSpec({ method: "GET", path: "/after/{{ m }}" }) },
       ],
     };
     const plain: FlowSpec = {
       name: "plain",
       weight: 1,
-      steps: [{ request: req("POST", "/login") }, flow.steps[4]],
+      steps: [{ request: requestSpec({ method: "POST", path: "/login" }) }, flow.steps[4]],
     };
     const r = await runAttack(parseAttackConfig({
       url: target.url,
@@ -138,7 +140,10 @@ Deno.test("a capture that finds nothing ends its session (counted), never the ru
       connections: 1,
       intervalMs: 100,
       cookies: false,
-      flows: [broken, { ...plain, steps: [plain.steps[0], { request: req("GET", "/private/y") }] }],
+      flows: [broken, {
+        ...plain,
+        steps: [plain.steps[0], { request: requestSpec({ method: "GET", path: "/private/y" }) }],
+      }],
     }));
     const [b, p] = r.flows!;
     assertEquals([b.sessions, b.completed, b.failed, b.captureFailed], [2, 0, 2, 2]);
@@ -190,7 +195,9 @@ Deno.test("a Set-Cookie after an interim 103 head is kept (only the head is kept
       flows: [{
         name: "hints",
         weight: 1,
-        steps: [{ request: req("GET", "/a") }, { request: req("GET", "/b") }],
+        steps: [{ request: requestSpec({ method: "GET", path: "/a" }) }, {
+          request: requestSpec({ method: "GET", path: "/b" }),
+        }],
       }],
     }));
     assertEquals([r.flows![0].completed, cookies], [1, [null, "k=v"]]);
