@@ -37,6 +37,28 @@ export interface ConnectionShared {
 }
 
 /**
+ * `fields` as a new object with every field of `ConnectionShared`, always in the same order. The
+ * generator's warm-up and the run each build one; with one hidden class between them, the code V8
+ * optimized during the warm-up (which reads `shared` on every request) stays valid at t0 instead of
+ * deoptimizing on a "wrong map" and running slow again for the run's first second.
+ */
+export function connectionShared(fields: ConnectionShared): ConnectionShared {
+  return {
+    hostname: fields.hostname,
+    port: fields.port,
+    transport: fields.transport,
+    recorder: fields.recorder,
+    mix: fields.mix,
+    rows: fields.rows ?? null,
+    timeoutMs: fields.timeoutMs,
+    maxHeaderBytes: fields.maxHeaderBytes,
+    connectGate: fields.connectGate,
+    log: fields.log,
+    stopping: fields.stopping,
+  };
+}
+
+/**
  * Grants the next exchange of a closed loop: requests to send (up to `depth`), 0 to stop; `nowMs` is
  * when the previous one ended. Once it returns 0 it keeps returning 0 (the closed loop calls it again).
  */

@@ -11,7 +11,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import { Connection } from "../http/connection.ts";
-import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
 import { H2Slots } from "../http/h2_connection.ts";
 import { encodeH2Mix } from "../http/h2_request.ts";
 import { chooseTransport } from "../http/transport_choice.ts";
@@ -53,7 +53,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     uncorrected: true,
   });
   const burstMix = [{ method: "GET", path: "/", headers: [], weight: 1 }];
-  const shared: ConnectionShared = {
+  const shared = connectionShared({
     hostname: "127.0.0.1",
     port: Number(url.port),
     transport: chosen.transport,
@@ -64,7 +64,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     connectGate: new ConnectGate(16),
     log: null,
     stopping: false,
-  };
+  });
   const connections: LoadConnection[] = [];
   const slots = h2
     ? new H2Slots(

@@ -11,7 +11,7 @@
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
 import { Connection } from "../http/connection.ts";
-import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
 import { H2Slots } from "../http/h2_connection.ts";
 import { H2Arrivals } from "../http/h2_arrival.ts";
 import { encodeH2Mix } from "../http/h2_request.ts";
@@ -137,7 +137,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     ? null
     : new Feeder(config.data, opts.workerIndex, opts.workerCount);
   const protocol = offer.settled ?? await probeProtocol(chosen, hostname, port, config.timeoutMs);
-  const shared: ConnectionShared = {
+  const shared = connectionShared({
     hostname,
     port,
     transport: chosen.transport,
@@ -149,7 +149,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     connectGate: new ConnectGate(connectBoundOf(config)),
     log: null,
     stopping: false,
-  };
+  });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
   // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per

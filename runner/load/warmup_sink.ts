@@ -27,9 +27,18 @@ import {
   writeSettingsAck,
 } from "../../http2/frames.ts";
 
-const CANNED = new TextEncoder().encode(
-  "HTTP/1.1 200 OK\r\ncontent-type: text/plain\r\ncontent-length: 2\r\n\r\nok",
-);
+/**
+ * The HTTP/1.1 answers, taken in turn: shaped like real servers' (mixed-case names, `Server`, `Date`,
+ * `Connection: keep-alive`, a sized body and a chunked one), so the parser's branches for them have run
+ * before t0. Canned lowercase heads left the real run's first responses to deoptimize the optimized
+ * framer (unseen uppercase names, an unseen Connection field) and run slow for its first second.
+ */
+const CANNED: readonly Uint8Array[] = [
+  "HTTP/1.1 200 OK\r\nServer: warm-up\r\nDate: Sun, 22 Nov 2026 00:00:00 GMT\r\nContent-Type: text/plain\r\n" +
+  "Content-Length: 2\r\nConnection: keep-alive\r\n\r\nok",
+  "HTTP/1.1 200 OK\r\ndate: Sun, 22 Nov 2026 00:00:00 GMT\r\ncontent-type: text/plain\r\n" +
+  "transfer-encoding: chunked\r\nvary: Accept-Encoding\r\n\r\n2\r\nok\r\n0\r\n\r\n",
+].map((text) => new TextEncoder().encode(text));
 /** HPACK for `:status 200`: index 8 of the static table. */
 const STATUS_200_INDEXED = 0x88;
 /** What the sink reads and writes at once; an h2 frame of the burst is far smaller. */
@@ -68,6 +77,7 @@ export function startSink(h2: boolean): Sink {
 async function answerHttp1(conn: Deno.Conn): Promise<void> {
   const buf = new Uint8Array(16 * 1024);
   let state = 0; // bytes of "\r\n\r\n" matched so far
+  let answered = 0;
   try {
     while (true) {
       const n = await conn.read(buf);
@@ -85,7 +95,7 @@ async function answerHttp1(conn: Deno.Conn): Promise<void> {
           state = 0;
         }
       }
-      for (let k = 0; k < heads; k++) await writeAll(conn, CANNED);
+      for (let k = 0; k < heads; k++) await writeAll(conn, CANNED[answered++ % CANNED.length]);
     }
   } catch {
     // The burst ended and closed its side.
