@@ -24,6 +24,7 @@ import { perRequest, pinning, runTool } from "./engine.ts";
 import type { ToolRun } from "./tools.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { type BenchTarget, startTargets, type TargetName, TARGETS } from "./h2_targets.ts";
+import { median } from "../results/stats.ts";
 
 const FLAGS = [
   { long: "h2", takesValue: false },
@@ -134,15 +135,6 @@ function loadAvg(): string {
     return "?";
   }
 }
-
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length === 0
-    ? NaN
-    : s.length % 2
-    ? s[(s.length - 1) / 2]
-    : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 async function measureRound(round: number, target: BenchTarget, o: Options, pin: string[]): Promise<Row[]> {
   const rows: Row[] = [];

@@ -10,6 +10,7 @@
  *   deno run -A bench/profile_cost.ts out/profile-cost/results.json
  */
 import { parseResultsFile, type RunResult } from "../results/mod.ts";
+import { median } from "../results/stats.ts";
 
 /** CPU seconds the target's first process spent per measured request, in µs; NaN without telemetry. */
 function cpuUsPerRequest(run: RunResult): number {
@@ -22,13 +23,6 @@ function cpuUsPerRequest(run: RunResult): number {
     lastMs = s.tMs;
   }
   return (cpuSec / run.requests) * 1e6;
-}
-
-function median(xs: number[]): number {
-  const s = xs.filter(Number.isFinite).sort((a, b) => a - b);
-  return s.length
-    ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2)
-    : NaN;
 }
 
 const pct = (ratio: number) => `${ratio >= 1 ? "+" : "−"}${Math.abs((ratio - 1) * 100).toFixed(1)}%`;

@@ -22,6 +22,7 @@ import { RequestMix } from "../runner/http/request.ts";
 import { RequestPicker } from "../runner/http/request_picker.ts";
 import { Feeder } from "../runner/load/feeder.ts";
 import { readProcStat } from "../system/proc_stat.ts";
+import { median } from "../results/stats.ts";
 
 export interface SessionBenchOptions {
   durationSec: number;
@@ -60,8 +61,6 @@ function ownCpuSec(): number | null {
   const stat = readProcStat("self");
   return stat === null ? null : stat.userSec + stat.systemSec;
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** One closed-model run of one worker; its requests per second (and the flow's counts). */
 async function closed(plan: ChildPlan, url: string, extra: Record<string, unknown>) {

@@ -18,6 +18,7 @@ import { startTarget } from "../targets/mod.ts";
 import { ManagedProcess } from "../targets/process.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { readProcSample } from "../targets/telemetry.ts";
+import { median } from "../results/stats.ts";
 
 function flag(name: string, fallback: number): number {
   const i = Deno.args.indexOf(`--${name}`);
@@ -128,11 +129,6 @@ async function assertSameAnswer(a: string, b: string): Promise<void> {
   if (!same) throw new Error(`answers differ: ${a} -> ${ta}; ${b} -> ${tb}`);
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-}
 const int = (x: number) => Math.round(x).toLocaleString("en-US");
 
 function line(side: Side, rs: Round[]): string {

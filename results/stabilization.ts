@@ -9,17 +9,12 @@
 
 import type { IntervalResult } from "./mod.ts";
 import { MIN_STABILIZATION_INTERVALS } from "./stats.ts";
+import { median } from "./stats.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
 export const STABILIZATION_WINDOW = 4;
 const RELATIVE_BAND = 0.2;
 const ABSOLUTE_BAND_MS = 0.2;
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 === 1 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-}
 
 /**
  * The start (ms) of the first interval from which the rolling p50 stays within ±20% (or ±0.2 ms, whichever

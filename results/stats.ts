@@ -2,7 +2,7 @@
  * @module
  * The statistics shared by the analysis stored in results.json (`scenarios/analysis.ts`) and the report
  * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
- * repeats and batches are few), Welch's t-test for two sets of repeats, batch means over intervals
+ * repeats and batches are few), the median, Welch's t-test for two sets of repeats, batch means over intervals
  * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
  * before/after comparisons, and knee detection for sweeps with the order and axes of their values (a sweep
  * over words is categories: kept in the file's order, never given a knee). Pure.
@@ -64,6 +64,13 @@ export function meanCi(values: number[]): MeanCi {
   if (n < 2) return { mean, ci95: null, n };
   const variance = xs.reduce((a, x) => a + (x - mean) ** 2, 0) / (n - 1);
   return { mean, ci95: tQuantile95(n - 1) * Math.sqrt(variance / n), n };
+}
+
+/** The median of the finite values (the mean of the middle two for an even count); NaN when there are none. */
+export function median(values: readonly number[]): number {
+  const s = values.filter(Number.isFinite).sort((a, b) => a - b);
+  const mid = s.length >> 1;
+  return s.length === 0 ? NaN : s.length % 2 === 1 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
 }
 
 /** Sample standard deviation (n - 1 in the denominator) of the finite values; 0 below two values. */

@@ -4,6 +4,7 @@ import {
   changePct,
   findKnee,
   meanCi,
+  median,
   noiseVerdict,
   stdev,
   type SweepPoint,
@@ -77,4 +78,12 @@ Deno.test("welchDiffers: a shift well beyond the spread differs, one within it d
   assert.equal(welchDiffers([5, 5], [5, 5]), false);
   assert.equal(welchDiffers([5, 5], [6, 6]), true);
   assert.equal(welchDiffers([5], [6, 7]), null);
+});
+
+Deno.test("median: the middle value, the mean of the middle two for an even count, NaN and empty ignored", () => {
+  assert.equal(median([3, 1, 2]), 2);
+  assert.equal(median([4, 1, 3, 2]), 2.5);
+  assert.equal(median([5, NaN, 1]), 3);
+  assert.ok(Number.isNaN(median([])));
+  assert.ok(Number.isNaN(median([NaN])));
 });

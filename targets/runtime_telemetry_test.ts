@@ -14,6 +14,7 @@ import type { TelemetrySeries } from "../results/mod.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { freePort } from "../system/ports.ts";
 import { makeRuntimeDir, preloadCjs, withPreload } from "./runtime_preload.ts";
+import { median } from "../results/stats.ts";
 
 const onCi = Deno.env.get("CI") === "true";
 const node = findProgram("node");
@@ -44,11 +45,6 @@ async function loopDelayUnder(target: RunningTarget, path: string): Promise<Tele
   assert(series, "no runtime series for the target process");
   assert(series.samples.length >= 2, `too few samples: ${JSON.stringify(series)}`);
   return series;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** Median of the per-tick p99 loop delays. */

@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { openReport } from "../browser.ts";
 import { requireProgram, runLoadlab } from "../helpers.ts";
+import { median } from "../../results/stats.ts";
 
 const RUNS = ["direct/delay-1s", "cache-limit/delay-1s", "direct/no-delay", "cache-limit/no-delay"];
 const CONNECTIONS = 10;
@@ -41,11 +42,6 @@ async function okAnswers(run: RunResult): Promise<Array<[number, number]>> {
   const lines = (await Deno.readTextFile(run.logFile)).trim().split("\n").slice(1);
   return lines.map((l) => l.split(";").map(Number)).filter(([code]) => code >= 200 && code < 300)
     .map(([, startUs, endUs]) => [startUs, (endUs - startUs) / 1000]);
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s[Math.floor(s.length / 2)];
 }
 
 /** The finding, as directions with margins. */

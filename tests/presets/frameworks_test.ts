@@ -17,6 +17,7 @@ import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { blankCanvases, openReport } from "../browser.ts";
 import { requireProgram, runLoadlab } from "../helpers.ts";
 import { cpuMsPerRequest } from "./target_cpu.ts";
+import { median } from "../../results/stats.ts";
 
 const TARGETS = ["builtin", "express", "fastify"];
 const LOADS = ["json", "fib"];
@@ -32,11 +33,6 @@ function meanRps(results: ResultsFile, variant: string, load: string): number {
 /** Target CPU ms per request of a variant and load over its repeats. */
 function cpuMs(results: ResultsFile, variant: string, load: string): number {
   return cpuMsPerRequest(results.runs.filter((r) => r.variant === variant && r.load === load));
-}
-
-function median(values: number[]): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 }
 
 /**
