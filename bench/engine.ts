@@ -19,7 +19,10 @@
  * oha only.
  *
  *   deno task bench [--duration 10s] [--connections 50] [--warmup 2s] [--target URL] [--tools wrk,loadlab]
- *                   [--https] [--close]
+ *                   [--https] [--close] [--rounds 1]
+ *
+ * `--rounds N` runs every tool N times in turn (one warm-up first) and ends with the medians and each
+ * round's ratio to that round's wrk: on a shared machine one round's ratio moves by 10% either way.
  *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
  *
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
@@ -31,7 +34,8 @@ import { BenchSetupError, startNginx } from "./nginx.ts";
 import { BENCH_TOOLS, type BenchTool, type BenchVariant, type ToolRun } from "./tools.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
-import { readProcStat, treeCpuSec } from "../system/proc_stat.ts";
+import { perRequest, pinning, runTool } from "./tool_run.ts";
+import { machine, printSummary, printTable, summarizeRounds, type ToolResult } from "./engine_table.ts";
 
 interface BenchOptions {
   durationSec: number;
@@ -41,23 +45,8 @@ interface BenchOptions {
   tools: BenchTool[];
   https: boolean;
   close: boolean;
-}
-
-interface ToolResult {
-  tool: string;
-  rps: number | null;
-  ratioToWrk: number | null;
-  /** User + system CPU seconds of the tool's process tree, start-up included; null when unknown. */
-  cpuSec?: number | null;
-  /** cpuSec over the requests it completed (rps x duration), in microseconds. */
-  cpuUsPerRequest?: number | null;
-  /** The target's (nginx's master and workers) CPU per request meanwhile, in microseconds. */
-  targetCpuUsPerRequest?: number | null;
-  /** The target's CPU time over the run's duration, % of one core: near 100 the target set the rate. */
-  targetBusyPct?: number | null;
-  command?: string;
-  skipped?: string;
-  error?: string;
+  /** Rounds of every tool in turn; the summary gives medians and each round's ratio. */
+  rounds: number;
 }
 
 const FLAGS = [
@@ -68,6 +57,7 @@ const FLAGS = [
   { long: "tools", takesValue: true, example: "wrk,loadlab" },
   { long: "https", takesValue: false },
   { long: "close", takesValue: false },
+  { long: "rounds", takesValue: true, example: "3" },
   { long: "help", short: "h", takesValue: false },
 ];
 
@@ -76,7 +66,8 @@ function parseBenchArgs(argv: string[]): BenchOptions {
   if (raw.values.has("help") || raw.positionals.length > 0) {
     throw new UsageError(
       "usage: deno task bench [--duration 10s] [--connections 50] [--warmup 2s] " +
-        "[--target URL] [--tools " + BENCH_TOOLS.map((t) => t.name).join(",") + "] [--https] [--close]",
+        "[--target URL] [--tools " + BENCH_TOOLS.map((t) => t.name).join(",") + "] [--https] [--close] " +
+        "[--rounds 1]",
     );
   }
   const flags = new FlagValues(raw, FLAGS);
@@ -103,69 +94,8 @@ function parseBenchArgs(argv: string[]): BenchOptions {
     tools: BENCH_TOOLS.filter((t) => names.includes(t.name)),
     https: flags.has("https"),
     close: flags.has("close"),
+    rounds: flags.positiveInt("rounds") ?? 1,
   };
-}
-
-/** `taskset` prefixes for target and generators, or none with the reason. */
-export async function pinning(): Promise<{ target: string[]; generator: string[]; note: string }> {
-  const taskset = findProgram("taskset");
-  if (!taskset) return { target: [], generator: [], note: "taskset not found: running UNPINNED" };
-  if (navigator.hardwareConcurrency < 2) {
-    return { target: [], generator: [], note: "1 CPU: running UNPINNED" };
-  }
-  const ok = await new Deno.Command(taskset, { args: ["-c", "1", "true"], stdout: "null", stderr: "null" })
-    .output().then((o) => o.success, () => false);
-  if (!ok) return { target: [], generator: [], note: "CPU 1 not available to taskset: running UNPINNED" };
-  return {
-    target: [taskset, "-c", "0"],
-    generator: [taskset, "-c", "1"],
-    note: "target pinned to CPU 0, generators to CPU 1",
-  };
-}
-
-/** User + system CPU seconds of this process's reaped children (cutime + cstime), null off Linux. */
-export function childrenCpuSec(): number | null {
-  const stat = readProcStat("self");
-  return stat === null ? null : stat.childrenUserSec + stat.childrenSystemSec;
-}
-
-/**
- * Runs one tool to its end: its req/s, its CPU seconds (start-up included), and with `targetPid` the
- * CPU seconds the target's processes spent meanwhile (null when they cannot be read).
- */
-export async function runTool(
-  run: ToolRun,
-  pin: string[],
-  timeoutMs: number,
-  targetPid: number | null = null,
-): Promise<{ rps: number; cpuSec: number | null; targetCpuSec: number | null }> {
-  const targetBefore = targetPid === null ? null : treeCpuSec(targetPid);
-  const cpuBefore = childrenCpuSec();
-  const argv = [...pin, ...run.argv];
-  const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-  try {
-    const out = await child.output();
-    const stdout = new TextDecoder().decode(out.stdout);
-    if (!out.success) {
-      const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-2).join(" | ");
-      throw new Error(
-        `exit ${out.code}${out.signal ? ` (${out.signal})` : ""}: ${stderr || stdout.slice(-200)}`,
-      );
-    }
-    const cpuAfter = childrenCpuSec();
-    const targetAfter = targetPid === null ? null : treeCpuSec(targetPid);
-    const rps = await run.parseRps(stdout);
-    if (!Number.isFinite(rps)) throw new Error(`no req/s in its output: ${stdout.slice(0, 200)}`);
-    return {
-      rps,
-      cpuSec: cpuBefore === null || cpuAfter === null ? null : cpuAfter - cpuBefore,
-      targetCpuSec: targetBefore === null || targetAfter === null ? null : targetAfter - targetBefore,
-    };
-  } finally {
-    clearTimeout(timer);
-    await run.cleanup?.().catch(() => {});
-  }
 }
 
 async function measure(
@@ -174,6 +104,7 @@ async function measure(
   pin: string[],
   variant: BenchVariant,
   targetPid: number | null,
+  round: number,
 ): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
   const timeoutMs = (opts.durationSec + 60) * 1_000;
@@ -181,7 +112,7 @@ async function measure(
     const run = await tool.plan(url, opts.connections, opts.durationSec, variant);
     if (typeof run === "string") {
       console.log(`  ${tool.name}: skipped (${run})`);
-      results.push({ tool: tool.label ?? tool.name, rps: null, ratioToWrk: null, skipped: run });
+      results.push({ round, tool: tool.label ?? tool.name, rps: null, ratioToWrk: null, skipped: run });
       continue;
     }
     const command = [...pin, ...run.argv].join(" ");
@@ -190,6 +121,7 @@ async function measure(
     try {
       const { rps, cpuSec, targetCpuSec } = await runTool(run, pin, timeoutMs, targetPid);
       results.push({
+        round,
         tool: name,
         rps,
         ratioToWrk: null,
@@ -200,28 +132,12 @@ async function measure(
     } catch (err) {
       const error = err instanceof Error ? err.message : String(err);
       console.log(`  ${name}: FAILED ${error}`);
-      results.push({ tool: name, rps: null, ratioToWrk: null, command, error });
+      results.push({ round, tool: name, rps: null, ratioToWrk: null, command, error });
     }
   }
   const wrkRps = results.find((r) => r.tool === "wrk")?.rps;
   for (const r of results) r.ratioToWrk = r.rps !== null && wrkRps ? r.rps / wrkRps : null;
   return results;
-}
-
-/** CPU per request of the tool and of the target, and how busy the target was, from one run's totals. */
-export function perRequest(
-  rps: number,
-  durationSec: number,
-  cpuSec: number | null,
-  targetCpuSec: number | null,
-): { cpuUsPerRequest: number | null; targetCpuUsPerRequest: number | null; targetBusyPct: number | null } {
-  const requests = rps * durationSec;
-  const us = (sec: number | null) => sec === null || requests <= 0 ? null : (sec * 1e6) / requests;
-  return {
-    cpuUsPerRequest: us(cpuSec),
-    targetCpuUsPerRequest: us(targetCpuSec),
-    targetBusyPct: targetCpuSec === null ? null : (targetCpuSec / durationSec) * 100,
-  };
 }
 
 /** One throwaway run so the target, the kernel's socket paths and the page cache are warm for all. */
@@ -236,38 +152,6 @@ async function warmUp(opts: BenchOptions, url: string, pin: string[], variant: B
     );
     return;
   }
-}
-
-function printTable(results: ToolResult[]): void {
-  const rows = results.map((r) => [
-    r.tool,
-    r.rps === null ? "-" : Math.round(r.rps).toLocaleString("en-US"),
-    r.ratioToWrk === null ? "-" : `${r.ratioToWrk.toFixed(2)}x`,
-    r.cpuUsPerRequest == null ? "-" : `${r.cpuUsPerRequest.toFixed(1)} us`,
-    r.targetCpuUsPerRequest == null ? "-" : `${r.targetCpuUsPerRequest.toFixed(1)} us`,
-    r.targetBusyPct == null ? "-" : `${Math.round(r.targetBusyPct)}%`,
-    r.skipped ? `skipped: ${r.skipped}` : r.error ? `failed: ${r.error}` : "",
-  ]);
-  const header = ["tool", "req/s", "vs wrk", "CPU/req", "target CPU/req", "target busy", ""];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) =>
-    cells.map((c, i) => (i === 0 || i === 6 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join("  ")
-      .trimEnd();
-  console.log(`\n${line(header)}\n${widths.map((w) => "-".repeat(w)).join("  ").trimEnd()}`);
-  for (const row of rows) console.log(line(row));
-}
-
-function machine(): Record<string, unknown> {
-  let cpu = "unknown";
-  try {
-    cpu = /model name\s*:\s*(.+)/.exec(Deno.readTextFileSync("/proc/cpuinfo"))?.[1] ?? cpu;
-  } catch { /* not Linux: keep "unknown" */ }
-  return {
-    cpu,
-    cores: navigator.hardwareConcurrency,
-    os: `${Deno.build.os} ${Deno.osRelease()}`,
-    deno: Deno.version.deno,
-  };
 }
 
 /**
@@ -327,8 +211,20 @@ async function main(argv: string[]): Promise<number> {
       `target: ${opts.target ? url : `nginx (1 worker) at ${url}`}${opts.close ? ", Connection: close" : ""}`,
     );
     await warmUp(opts, url, pin.generator, variant);
-    const results = await measure(opts, url, pin.generator, variant, nginx?.pid ?? null);
-    printTable(results);
+    const rounds: ToolResult[][] = [];
+    for (let round = 1; round <= opts.rounds; round++) {
+      if (opts.rounds > 1) console.log(`\nround ${round} of ${opts.rounds}`);
+      rounds.push(await measure(opts, url, pin.generator, variant, nginx?.pid ?? null, round));
+      printTable(rounds.at(-1)!);
+    }
+    const summary = summarizeRounds(rounds);
+    if (opts.rounds > 1) {
+      console.log(
+        `\nover ${opts.rounds} rounds (medians; "by round": each round's ratio to that round's wrk)`,
+      );
+      printSummary(summary);
+    }
+    const results = rounds.flat();
     const outPath = new URL(
       opts.https || opts.close ? "./last_run_tls.json" : "./last_run.json",
       import.meta.url,
@@ -343,6 +239,8 @@ async function main(argv: string[]): Promise<number> {
       pinning: pinNote,
       connections: opts.connections,
       durationSec: opts.durationSec,
+      rounds: opts.rounds,
+      summary,
       results,
     };
     await Deno.writeTextFile(outPath, JSON.stringify(record, null, 2) + "\n");
@@ -372,7 +270,6 @@ async function sessionsMain(argv: string[]): Promise<number> {
 }
 
 if (import.meta.main) {
-  // Not awaited at the top level: bench/h2.ts imports this module, which must finish evaluating first.
   const chosen = Deno.args.includes("--h2")
     ? import("./h2.ts").then((h2) => h2.main(Deno.args))
     : Deno.args.includes("--sessions")

@@ -20,7 +20,7 @@
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
-import { perRequest, pinning, runTool } from "./engine.ts";
+import { perRequest, pinning, runTool } from "./tool_run.ts";
 import type { ToolRun } from "./tools.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { type BenchTarget, startTargets, type TargetName, TARGETS } from "./h2_targets.ts";

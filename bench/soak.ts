@@ -19,7 +19,7 @@ import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { BenchSetupError, startNginx } from "./nginx.ts";
-import { pinning } from "./engine.ts";
+import { pinning } from "./tool_run.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { RUN_ID_ENV } from "../targets/process.ts";
 

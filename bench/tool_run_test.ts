@@ -1,6 +1,6 @@
-/** bench/engine.ts's per-request figures: the tool's and the target's CPU per request, the target's busy %. */
+/** bench/tool_run.ts's per-request figures: the tool's and the target's CPU per request, the target's busy %. */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { perRequest } from "./engine.ts";
+import { perRequest } from "./tool_run.ts";
 
 Deno.test("perRequest: CPU per request of tool and target over rps x duration; busy % of one core", () => {
   assertEquals(perRequest(1_000, 5, 0.5, 4.5), {
