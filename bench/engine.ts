@@ -31,7 +31,7 @@ import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { BenchSetupError, startNginx } from "./nginx.ts";
-import { BENCH_TOOLS, type BenchTool, type BenchVariant, type ToolRun } from "./tools.ts";
+import { BENCH_TOOLS, type BenchTool, type BenchVariant } from "./tools.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { perRequest, pinning, runTool } from "./tool_run.ts";
