@@ -1,12 +1,57 @@
 /**
  * @module
- * Free loopback ports and waiting for a port to accept, for targets, Redis, bench/ and tests. The OS picks the port (bind to 0) and we release it
- * at once; the tiny race with another process grabbing it in between is accepted because the consumer
- * fails loudly with "address in use" rather than silently measuring the wrong server.
+ * Free loopback ports and waiting for a port to accept, for targets, Redis, bench/ and tests. A free port
+ * is picked at random outside the kernel's ephemeral range (`/proc/sys/net/ipv4/ip_local_port_range`),
+ * checked by binding it and released at once. Outside that range no outgoing connection is ever given
+ * the port as its local one: a port the kernel picked (bind to 0) comes from the same range as every
+ * client socket's, and on a machine making thousands of loopback connections one of them took such a port
+ * between our release and the server's listen ("address in use"). The race left, with another process
+ * binding the same random port in that moment, fails loudly rather than measuring the wrong server.
  */
+
+/** Lowest port handed out: clear of the well-known and most registered service ports. */
+const LOWEST_PORT = 10_000;
+/** Random tries before falling back to the kernel's choice. */
+const TRIES = 64;
+/** Linux's default ephemeral range, assumed where the kernel does not say. */
+const DEFAULT_EPHEMERAL: readonly [number, number] = [32_768, 60_999];
+
+let pickRange: readonly [number, number] | null | undefined;
+
+/**
+ * The ports to pick from: the wider of the gaps below and above the ephemeral range (at least 1,000
+ * ports), or null when the ephemeral range leaves no such gap.
+ */
+export function rangeOutside(ephemeral: readonly [number, number]): readonly [number, number] | null {
+  const below: [number, number] = [LOWEST_PORT, ephemeral[0] - 1];
+  const above: [number, number] = [Math.max(LOWEST_PORT, ephemeral[1] + 1), 65_535];
+  const best = below[1] - below[0] >= above[1] - above[0] ? below : above;
+  return best[1] - best[0] >= 1_000 ? best : null;
+}
+
+function ephemeralRange(): readonly [number, number] {
+  try {
+    const [low, high] = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().split(/\s+/)
+      .map(Number);
+    return Number.isInteger(low) && Number.isInteger(high) && low <= high ? [low, high] : DEFAULT_EPHEMERAL;
+  } catch {
+    return DEFAULT_EPHEMERAL; // not Linux, or /proc not mounted
+  }
+}
 
 /** A TCP port on `host` that was free a moment ago. */
 export function freePort(host = "127.0.0.1"): number {
+  if (pickRange === undefined) pickRange = rangeOutside(ephemeralRange());
+  const range = pickRange;
+  for (let i = 0; range !== null && i < TRIES; i++) {
+    const port = range[0] + Math.floor(Math.random() * (range[1] - range[0] + 1));
+    try {
+      Deno.listen({ hostname: host, port }).close();
+      return port;
+    } catch {
+      // In use (or not ours to bind): try another.
+    }
+  }
   const listener = Deno.listen({ hostname: host, port: 0 });
   const port = (listener.addr as Deno.NetAddr).port;
   listener.close();

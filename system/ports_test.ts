@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { freePort, waitForPort } from "./ports.ts";
+import { freePort, rangeOutside, waitForPort } from "./ports.ts";
 
 Deno.test("waitForPort: true once a listener accepts, false at the deadline or when the caller gives up", async () => {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: freePort() });
@@ -18,4 +18,25 @@ Deno.test("waitForPort: true once a listener accepts, false at the deadline or w
   const started = Date.now();
   assert.equal(await waitForPort("127.0.0.1", closed, 60_000, () => true), false);
   assert.ok(Date.now() - started < 30_000, "giving up does not wait for the deadline");
+});
+
+Deno.test("freePort: a bindable port outside the kernel's ephemeral range, where no client socket gets one", () => {
+  let range: [number, number] = [32_768, 60_999];
+  try {
+    const [low, high] = Deno.readTextFileSync("/proc/sys/net/ipv4/ip_local_port_range").trim().split(/\s+/)
+      .map(Number);
+    range = [low, high];
+  } catch { /* not Linux: the default range is assumed */ }
+  for (let i = 0; i < 20; i++) {
+    const port = freePort();
+    assert.ok(port < range[0] || port > range[1], `port ${port} is outside ${range[0]}-${range[1]}`);
+    assert.ok(port >= 10_000 && port <= 65_535);
+    Deno.listen({ hostname: "127.0.0.1", port }).close(); // free when handed out
+  }
+});
+
+Deno.test("rangeOutside: the wider gap around the ephemeral range, none when it covers nearly everything", () => {
+  assert.deepEqual(rangeOutside([32_768, 60_999]), [10_000, 32_767]);
+  assert.deepEqual(rangeOutside([10_000, 20_000]), [20_001, 65_535]);
+  assert.equal(rangeOutside([1_024, 65_000]), null);
 });
