@@ -34,7 +34,7 @@ import { BenchSetupError, startNginx } from "./nginx.ts";
 import { BENCH_TOOLS, type BenchTool, type BenchVariant } from "./tools.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
-import { perRequest, pinning, runTool } from "./tool_run.ts";
+import { type BenchTargetProbe, perRequest, pinning, runTool } from "./tool_run.ts";
 import { machine, printSummary, printTable, summarizeRounds, type ToolResult } from "./engine_table.ts";
 
 interface BenchOptions {
@@ -103,7 +103,7 @@ async function measure(
   url: string,
   pin: string[],
   variant: BenchVariant,
-  targetPid: number | null,
+  target: BenchTargetProbe,
   round: number,
 ): Promise<ToolResult[]> {
   const results: ToolResult[] = [];
@@ -119,12 +119,20 @@ async function measure(
     const name = tool.label ?? tool.name;
     console.log(`  ${name}: ${command}`);
     try {
-      const { rps, cpuSec, targetCpuSec } = await runTool(run, pin, timeoutMs, targetPid);
+      const { rps, cpuSec, targetCpuSec, targetSteadyRps } = await runTool(
+        run,
+        pin,
+        timeoutMs,
+        target,
+        opts.durationSec,
+      );
       results.push({
         round,
         tool: name,
         rps,
         ratioToWrk: null,
+        targetSteadyRps,
+        steadyRatioToWrk: null,
         cpuSec,
         ...perRequest(rps, opts.durationSec, cpuSec, targetCpuSec),
         command,
@@ -135,8 +143,12 @@ async function measure(
       results.push({ round, tool: name, rps: null, ratioToWrk: null, command, error });
     }
   }
-  const wrkRps = results.find((r) => r.tool === "wrk")?.rps;
-  for (const r of results) r.ratioToWrk = r.rps !== null && wrkRps ? r.rps / wrkRps : null;
+  const wrk = results.find((r) => r.tool === "wrk");
+  for (const r of results) {
+    r.ratioToWrk = r.rps !== null && wrk?.rps ? r.rps / wrk.rps : null;
+    const steady = r.targetSteadyRps;
+    r.steadyRatioToWrk = steady != null && wrk?.targetSteadyRps ? steady / wrk.targetSteadyRps : null;
+  }
   return results;
 }
 
@@ -214,7 +226,8 @@ async function main(argv: string[]): Promise<number> {
     const rounds: ToolResult[][] = [];
     for (let round = 1; round <= opts.rounds; round++) {
       if (opts.rounds > 1) console.log(`\nround ${round} of ${opts.rounds}`);
-      rounds.push(await measure(opts, url, pin.generator, variant, nginx?.pid ?? null, round));
+      const target = { pid: nginx?.pid ?? null, requestsServed: nginx?.requestsServed };
+      rounds.push(await measure(opts, url, pin.generator, variant, target, round));
       printTable(rounds.at(-1)!);
     }
     const summary = summarizeRounds(rounds);

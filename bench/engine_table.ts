@@ -1,8 +1,9 @@
 /**
  * @module
  * What `deno task bench` prints and keeps: one row per tool and round (req/s, the ratio to wrk in that
- * round, the tool's and the target's CPU per request, how busy the target was), the summary over rounds
- * (medians, and each round's ratio, so a reader sees the spread and not one lucky round), and the machine.
+ * round, the target's own count per second in the middle of the run and its ratio to wrk's, the tool's
+ * and the target's CPU per request, how busy the target was), the summary over rounds (medians, and each
+ * round's ratio, so a reader sees the spread and not one lucky round), and the machine.
  */
 import { median } from "../results/stats.ts";
 
@@ -12,6 +13,12 @@ export interface ToolResult {
   tool: string;
   rps: number | null;
   ratioToWrk: number | null;
+  /**
+   * The bench's nginx's own count of requests per second in the middle of the run (bench/tool_run.ts's
+   * `steadyWindow`): every tool measured alike, start-up left out. Null for `--target` or short runs.
+   */
+  targetSteadyRps?: number | null;
+  steadyRatioToWrk?: number | null;
   /** User + system CPU seconds of the tool's process tree, start-up included; null when unknown. */
   cpuSec?: number | null;
   /** cpuSec over the requests it completed (rps x duration), in microseconds. */
@@ -25,17 +32,26 @@ export interface ToolResult {
   error?: string;
 }
 
+const count = (x: number | null | undefined) => x == null ? "-" : Math.round(x).toLocaleString("en-US");
+const ratio = (x: number | null | undefined) => x == null ? "-" : `${x.toFixed(2)}x`;
+
 export function printTable(results: ToolResult[]): void {
   const rows = results.map((r) => [
     r.tool,
-    r.rps === null ? "-" : Math.round(r.rps).toLocaleString("en-US"),
-    r.ratioToWrk === null ? "-" : `${r.ratioToWrk.toFixed(2)}x`,
+    count(r.rps),
+    ratio(r.ratioToWrk),
+    count(r.targetSteadyRps),
+    ratio(r.steadyRatioToWrk),
     r.cpuUsPerRequest == null ? "-" : `${r.cpuUsPerRequest.toFixed(1)} us`,
     r.targetCpuUsPerRequest == null ? "-" : `${r.targetCpuUsPerRequest.toFixed(1)} us`,
     r.targetBusyPct == null ? "-" : `${Math.round(r.targetBusyPct)}%`,
     r.skipped ? `skipped: ${r.skipped}` : r.error ? `failed: ${r.error}` : "",
   ]);
-  printRows(["tool", "req/s", "vs wrk", "CPU/req", "target CPU/req", "target busy", ""], rows, [0, 6]);
+  printRows(
+    ["tool", "req/s", "vs wrk", "steady at target", "vs wrk", "CPU/req", "target CPU/req", "target busy", ""],
+    rows,
+    [0, 8],
+  );
 }
 
 export function machine(): Record<string, unknown> {
@@ -57,6 +73,10 @@ export interface ToolSummary {
   medianRps: number | null;
   medianRatioToWrk: number | null;
   ratiosByRound: number[];
+  /** The same over the target's steady counts (empty where the target does not count). */
+  medianSteadyRps: number | null;
+  medianSteadyRatioToWrk: number | null;
+  steadyRatiosByRound: number[];
   medianCpuUsPerRequest: number | null;
   medianTargetCpuUsPerRequest: number | null;
   medianTargetBusyPct: number | null;
@@ -72,11 +92,15 @@ export function summarizeRounds(rounds: ToolResult[][]): ToolSummary[] {
   return tools.map((tool) => {
     const mine = rounds.flatMap((round) => round.filter((r) => r.tool === tool && r.rps !== null));
     const ratios = mine.flatMap((r) => r.ratioToWrk === null ? [] : [r.ratioToWrk]);
+    const steadyRatios = mine.flatMap((r) => r.steadyRatioToWrk == null ? [] : [r.steadyRatioToWrk]);
     return {
       tool,
       medianRps: of(mine.map((r) => r.rps)),
       medianRatioToWrk: of(ratios),
       ratiosByRound: ratios,
+      medianSteadyRps: of(mine.map((r) => r.targetSteadyRps)),
+      medianSteadyRatioToWrk: of(steadyRatios),
+      steadyRatiosByRound: steadyRatios,
       medianCpuUsPerRequest: of(mine.map((r) => r.cpuUsPerRequest)),
       medianTargetCpuUsPerRequest: of(mine.map((r) => r.targetCpuUsPerRequest)),
       medianTargetBusyPct: of(mine.map((r) => r.targetBusyPct)),
@@ -86,19 +110,25 @@ export function summarizeRounds(rounds: ToolResult[][]): ToolSummary[] {
 
 /** The summary of several rounds as a table. */
 export function printSummary(summary: ToolSummary[]): void {
+  const byRound = (xs: number[]) => xs.map((x) => x.toFixed(2)).join(" ");
   const rows = summary.map((s) => [
     s.tool,
-    s.medianRps === null ? "-" : Math.round(s.medianRps).toLocaleString("en-US"),
-    s.medianRatioToWrk === null ? "-" : `${s.medianRatioToWrk.toFixed(2)}x`,
-    s.ratiosByRound.map((x) => x.toFixed(2)).join(" "),
+    count(s.medianRps),
+    ratio(s.medianRatioToWrk),
+    byRound(s.ratiosByRound),
+    count(s.medianSteadyRps),
+    ratio(s.medianSteadyRatioToWrk),
+    byRound(s.steadyRatiosByRound),
     s.medianCpuUsPerRequest === null ? "-" : `${s.medianCpuUsPerRequest.toFixed(1)} us`,
     s.medianTargetCpuUsPerRequest === null ? "-" : `${s.medianTargetCpuUsPerRequest.toFixed(1)} us`,
     s.medianTargetBusyPct === null ? "-" : `${Math.round(s.medianTargetBusyPct)}%`,
   ]);
-  printRows(["tool", "req/s", "vs wrk", "by round", "CPU/req", "target CPU/req", "target busy"], rows, [
-    0,
-    3,
-  ]);
+  printRows(
+    ["tool", "req/s", "vs wrk", "by round", "steady at target", "vs wrk", "by round", "CPU/req"]
+      .concat(["target CPU/req", "target busy"]),
+    rows,
+    [0, 3, 6],
+  );
 }
 
 /** A plain text table: the columns in `left` are left-aligned, the others right-aligned. */

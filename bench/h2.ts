@@ -54,6 +54,8 @@ interface Row {
   target: TargetName;
   tool: Tool;
   rps: number | null;
+  /** nginx's own count per second in the middle of the run (bench/tool_run.ts), null elsewhere. */
+  targetSteadyRps: number | null;
   cpuUsPerRequest: number | null;
   /** The target's CPU per request meanwhile (us), and its CPU over the duration (% of one core). */
   targetCpuUsPerRequest: number | null;
@@ -143,17 +145,24 @@ async function measureRound(round: number, target: BenchTarget, o: Options, pin:
     const base = { round, target: target.name, tool };
     try {
       const run = plan(tool, target.url, o, target.caFile);
-      const { rps, cpuSec, targetCpuSec } = await runTool(run, pin, (o.durationSec + 60) * 1_000, target.pid);
+      const measured = await runTool(run, pin, (o.durationSec + 60) * 1_000, target, o.durationSec);
+      const { rps, cpuSec, targetCpuSec, targetSteadyRps } = measured;
       const costs = perRequest(rps, o.durationSec, cpuSec, targetCpuSec);
-      rows.push({ ...base, rps, ...costs, loadAvg: `${before} -> ${loadAvg()}` });
+      rows.push({ ...base, rps, targetSteadyRps, ...costs, loadAvg: `${before} -> ${loadAvg()}` });
     } catch (err) {
-      const none = { cpuUsPerRequest: null, targetCpuUsPerRequest: null, targetBusyPct: null };
+      const none = {
+        cpuUsPerRequest: null,
+        targetCpuUsPerRequest: null,
+        targetBusyPct: null,
+        targetSteadyRps: null,
+      };
       rows.push({ ...base, rps: null, ...none, loadAvg: before, error: String(err) });
     }
     const r = rows.at(-1)!;
     console.log(
       `  round ${round} ${target.name} ${tool}: ` +
         `${r.rps === null ? `FAILED ${r.error}` : `${Math.round(r.rps)} req/s`}` +
+        `${r.targetSteadyRps === null ? "" : ` (steady at the target ${Math.round(r.targetSteadyRps)})`}` +
         `${r.cpuUsPerRequest === null ? "" : `, ${r.cpuUsPerRequest.toFixed(1)} us CPU/req`}` +
         `${
           r.targetCpuUsPerRequest === null || r.targetBusyPct === null
@@ -176,11 +185,17 @@ function summarize(rows: Row[], o: Options): Array<Record<string, unknown>> {
       const ref = rows.find((x) => x.round === r.round && x.tool === "h2load")?.rps;
       return ref ? [r.rps! / ref] : [];
     });
+    const steadyRatios = mine.flatMap((r) => {
+      const ref = rows.find((x) => x.round === r.round && x.tool === "h2load")?.targetSteadyRps;
+      return ref && r.targetSteadyRps !== null ? [r.targetSteadyRps / ref] : [];
+    });
     return {
       tool,
       medianRps: Math.round(median(mine.map((r) => r.rps!))),
       ratioToH2load: ratios.length ? Number(median(ratios).toFixed(2)) : null,
       ratiosByRound: ratios.map((x) => Number(x.toFixed(2))),
+      steadyRatioToH2load: steadyRatios.length ? Number(median(steadyRatios).toFixed(2)) : null,
+      steadyRatiosByRound: steadyRatios.map((x) => Number(x.toFixed(2))),
       medianCpuUsPerRequest: Number(median(mine.flatMap((r) => r.cpuUsPerRequest ?? [])).toFixed(1)),
       medianTargetCpuUsPerRequest: Number(
         median(mine.flatMap((r) => r.targetCpuUsPerRequest ?? [])).toFixed(1),

@@ -22,6 +22,8 @@ export interface BenchTarget {
   caFile: string;
   /** Its process (nginx's master, whose workers are its children): the bench reads its CPU time. */
   pid: number | null;
+  /** nginx's own count of requests (streams) served: the bench's steady rate; absent for the built-in. */
+  requestsServed?: () => Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -42,6 +44,7 @@ async function startNginxH2(dir: string, pinTarget: string[]): Promise<BenchTarg
     url: nginx.url,
     caFile: `${dir}/ca.pem`,
     pid: nginx.pid,
+    requestsServed: nginx.requestsServed,
     stop: () => nginx.stop(),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * @module
  * Starts the benchmark target: Debian's nginx with `bench/nginx.conf`, in its own temp prefix (config,
- * pid, error log, temp paths) on a free loopback port, optionally pinned to one CPU with `taskset`.
- * Setup failures are `BenchSetupError`s carrying nginx's error log as the hint.
+ * pid, error log, temp paths) on a free loopback port, optionally pinned to one CPU with `taskset`, and
+ * reads the count of requests it served from its `stub_status` page on a second port. Setup failures are
+ * `BenchSetupError`s carrying nginx's error log as the hint.
  */
 import { freePort, waitForPort } from "../system/ports.ts";
 
@@ -15,6 +16,11 @@ export interface RunningNginx {
   url: string;
   /** The master's pid (its workers are its children): the bench reads the target's CPU time from it. */
   pid: number;
+  /**
+   * Requests nginx has served so far (its `stub_status` count, which includes the one asking), or null
+   * when the page cannot be read.
+   */
+  requestsServed(): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -40,11 +46,14 @@ export async function startNginx(
   // Workers run as nobody when started by root; let them reach the temp paths inside the prefix.
   await Deno.chmod(prefix, 0o755);
   const port = freePort();
+  let statusPort = freePort();
+  while (statusPort === port) statusPort = freePort();
   const template = await Deno.readTextFile(new URL("./nginx.conf", import.meta.url));
   const confPath = `${prefix}/nginx.conf`;
   await Deno.writeTextFile(
     confPath,
     template.replaceAll("__PREFIX__", prefix).replaceAll("__PORT__", `${port}`)
+      .replaceAll("__STATUS_PORT__", `${statusPort}`)
       .replace("__SSL__", `${tls ? "ssl" : ""}${http2 ? " http2" : ""}`).replace(
         "# __TLS__",
         tls?.directives ?? "",
@@ -70,5 +79,28 @@ export async function startNginx(
     const why = exited ? "nginx exited" : `no answer within ${READY_TIMEOUT_MS} ms`;
     throw new BenchSetupError(`nginx did not start on 127.0.0.1:${port}: ${log || why}`);
   }
-  return { url: tls ? `https://localhost:${port}/` : `http://127.0.0.1:${port}/`, pid: child.pid, stop };
+  return {
+    url: tls ? `https://localhost:${port}/` : `http://127.0.0.1:${port}/`,
+    pid: child.pid,
+    requestsServed: () => requestsServed(`http://127.0.0.1:${statusPort}/status`),
+    stop,
+  };
+}
+
+/**
+ * The `requests` figure of a `stub_status` page: its third line holds accepts, handled and requests
+ * (`Active connections: 1\nserver accepts handled requests\n 5 5 12\nReading: ...`).
+ */
+export function parseStubStatus(text: string): number | null {
+  const m = /server accepts handled requests\s*\n\s*\d+\s+\d+\s+(\d+)/.exec(text);
+  return m === null ? null : Number(m[1]);
+}
+
+async function requestsServed(statusUrl: string): Promise<number | null> {
+  try {
+    const res = await fetch(statusUrl, { signal: AbortSignal.timeout(2_000) });
+    return res.ok ? parseStubStatus(await res.text()) : (await res.body?.cancel(), null);
+  } catch {
+    return null;
+  }
 }
