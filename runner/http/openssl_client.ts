@@ -46,6 +46,8 @@ export class OpenSslClient implements SslOwner {
   readonly #sni: boolean;
   readonly #resume: boolean;
   readonly #errText = new Uint8Array(256);
+  /** `h2` is offered by ALPN (`setAlpn`): each connection that negotiates it reads record by record. */
+  offersH2 = false;
   #closed = false;
   /** `SSL`s made and not yet freed (zero after a run: the leak check). */
   #live = 0;
@@ -129,6 +131,7 @@ export class OpenSslClient implements SslOwner {
    * `["h2", "http/1.1"]` to let the server choose.
    */
   setAlpn(protocols: readonly string[]): void {
+    this.offersH2 = protocols.includes("h2");
     const names = protocols.map((p) => new TextEncoder().encode(p));
     const wire = new Uint8Array(names.reduce((sum, n) => sum + 1 + n.length, 0));
     let at = 0;
