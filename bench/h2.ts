@@ -181,14 +181,16 @@ async function measureRound(round: number, target: BenchTarget, o: Options, pin:
 function summarize(rows: Row[], o: Options): Array<Record<string, unknown>> {
   return o.tools.map((tool) => {
     const mine = rows.filter((r) => r.tool === tool && r.rps !== null);
-    const ratios = mine.flatMap((r) => {
-      const ref = rows.find((x) => x.round === r.round && x.tool === "h2load")?.rps;
-      return ref ? [r.rps! / ref] : [];
-    });
-    const steadyRatios = mine.flatMap((r) => {
-      const ref = rows.find((x) => x.round === r.round && x.tool === "h2load")?.targetSteadyRps;
-      return ref && r.targetSteadyRps !== null ? [r.targetSteadyRps / ref] : [];
-    });
+    // Each round's figure over h2load's in that round, where both have one.
+    const ratiosOf = (pick: (r: Row) => number | null) =>
+      mine.flatMap((r) => {
+        const ref = rows.find((x) => x.round === r.round && x.tool === "h2load");
+        const mineOf = pick(r);
+        const refOf = ref === undefined ? null : pick(ref);
+        return mineOf !== null && refOf ? [mineOf / refOf] : [];
+      });
+    const ratios = ratiosOf((r) => r.rps);
+    const steadyRatios = ratiosOf((r) => r.targetSteadyRps);
     return {
       tool,
       medianRps: Math.round(median(mine.map((r) => r.rps!))),
