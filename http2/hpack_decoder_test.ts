@@ -18,7 +18,7 @@ import {
   HPACK_TRUNCATED,
   HpackDecoder,
 } from "./hpack_decoder.ts";
-import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached } from "./hpack_huffman.ts";
+import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached, huffmanEncode } from "./hpack_huffman.ts";
 
 interface SpecExample {
   id: string;
@@ -78,6 +78,28 @@ Deno.test("the Huffman table is the RFC's canonical code", () => {
   const src = hex("f1e3 c2e5 f23a 6ba0 ab90 f4ff");
   const end = huffmanDecode(src, 0, src.length, out, 0);
   assertEquals(new TextDecoder().decode(out.subarray(0, end)), "www.example.com");
+});
+
+Deno.test("Huffman: every octet decodes at every bit offset, codes of up to 30 bits included", () => {
+  // RFC 7541 C.4.1's string, encoded here as the RFC has it.
+  assertEquals([...huffmanEncode(new TextEncoder().encode("www.example.com"))], [
+    ...hex("f1e3 c2e5 f23a 6ba0 ab90 f4ff"),
+  ]);
+  // A prefix of 0-7 five-bit symbols moves the octet's code to every alignment; after it, an octet whose
+  // code is 5 bits and the octet again, so a long code must end exactly where the next begins.
+  const out = new Uint8Array(64);
+  for (let octet = 0; octet < 256; octet++) {
+    for (let shift = 0; shift < 8; shift++) {
+      const text = Uint8Array.from([...Array(shift).fill(97), octet, 48, octet, octet]);
+      const src = huffmanEncode(text);
+      const end = huffmanDecode(src, 0, src.length, out, 0);
+      assertEquals(
+        [...out.subarray(0, Math.max(0, end))],
+        [...text],
+        `octet ${octet}, ${shift} symbols before it`,
+      );
+    }
+  }
 });
 
 Deno.test("Huffman: EOS inside, padding of 8 bits, padding of zeros are errors", () => {

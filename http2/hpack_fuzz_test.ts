@@ -37,7 +37,10 @@ interface Sequence {
 }
 
 function value(r: () => number): string {
-  const chars = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,;=/:"';
+  // Mostly ASCII, with octets whose Huffman codes are 19-30 bits (obs-text, controls other than NUL/CR/LF):
+  // servers send UTF-8 and Latin-1 in values, and a code that long straddles the decoder's 32-bit window.
+  const chars =
+    'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.,;=/:"\u0080\u00e9\u00ff\u0001\u0016\u007f\t';
   let s = "";
   for (let n = Math.floor(r() * (r() < 0.1 ? 300 : 30)); n > 0; n--) {
     s += chars[Math.floor(r() * chars.length)];

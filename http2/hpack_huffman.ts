@@ -3,10 +3,12 @@
  * The HPACK Huffman code (RFC 7541 Appendix B) and its decoder. The code is canonical: codes of one
  * length are consecutive and ordered by symbol, so the bit lengths of the 257 symbols (256 octets and EOS)
  * are all that is written down here; the codes and the decoding tables are built from them once, at module
- * load. Decoding peeks at 30 bits at a time: one 256-entry table answers every code of up to 8 bits (the
- * common letters) in one step, longer codes are found by length from the first code of each length.
- * HOT PATH: no allocation; output goes to a caller's buffer. `huffmanDecodeCached` keeps the last strings
- * decoded per isolate (a server repeats most of its header values), answering a repeat by a compare.
+ * load. Decoding peeks at 30 bits at a time (the longest code): one 256-entry table answers every code of
+ * up to 8 bits (the common letters) in one step, longer codes are found by length from the first code of
+ * each length. The 32-bit window holds 25-32 bits mid-string, so a long code (19-30 bits: octets above
+ * 0x7f, controls) is completed from the next octet. HOT PATH: no allocation; output goes to a caller's
+ * buffer. `huffmanDecodeCached` keeps the last strings decoded per isolate (a server repeats most of its
+ * header values), answering a repeat by a compare. `huffmanEncode` is the encoder, for tests.
  *
  * Errors per RFC 7541 5.2: the EOS symbol inside a string, padding longer than 7 bits, or padding that is
  * not the most significant bits of EOS (all ones) fail the string.
@@ -94,14 +96,17 @@ export function huffmanDecode(
   let at = start;
   let o = outStart;
   for (;;) {
-    while (bits <= 23 && at < end) {
+    // Up to 32 bits in `acc`: fewer than 25 only at the end of the input.
+    while (bits <= 24 && at < end) {
       acc = ((acc << 8) | src[at++]) >>> 0;
       bits += 8;
     }
     if (bits === 0) return o;
-    const peek = bits >= MAX_BITS
+    let peek = bits >= MAX_BITS
       ? (acc >>> (bits - MAX_BITS)) & PEEK_MASK
       : (acc << (MAX_BITS - bits)) & PEEK_MASK;
+    // A code may be longer than the 25-29 bits held: the next octet's leading bits complete the peek.
+    if (bits < MAX_BITS && at < end) peek |= src[at] >>> (8 - (MAX_BITS - bits));
     let sym: number;
     let len: number;
     const fast = FAST[peek >>> 22];
@@ -113,15 +118,48 @@ export function huffmanDecode(
       while (len < MAX_BITS && peek >>> (MAX_BITS - len) >= LIMIT[len]) len++;
       sym = SORTED[OFFSET[len] + (peek >>> (MAX_BITS - len)) - FIRST[len]];
     }
+    if (sym === HUFFMAN_EOS) return HUFFMAN_ERROR;
     if (len > bits) {
       // The rest is padding: at most 7 bits, all ones (a prefix of EOS).
-      return bits <= 7 && acc === (1 << bits) - 1 ? o : HUFFMAN_ERROR;
+      if (at === end) return bits <= 7 && acc === (1 << bits) - 1 ? o : HUFFMAN_ERROR;
+      // The code ends inside the next octet; what is left of it is that octet's last bits.
+      out[o++] = sym;
+      bits += 8 - len;
+      acc = src[at++] & ((1 << bits) - 1);
+      continue;
     }
-    if (sym === HUFFMAN_EOS) return HUFFMAN_ERROR;
     out[o++] = sym;
     bits -= len;
     acc = bits === 0 ? 0 : (acc & (0xffffffff >>> (32 - bits))) >>> 0;
   }
+}
+
+/**
+ * Huffman-encodes `text` (octets) per RFC 7541 5.2, padded with the most significant bits of EOS, as a
+ * server's encoder does; tests decode what it writes. Not for the hot path (it allocates): loadlab sends
+ * its requests' strings raw.
+ */
+export function huffmanEncode(text: Uint8Array): Uint8Array {
+  let bits = 0;
+  for (const b of text) bits += LENGTHS[b];
+  const out = new Uint8Array(Math.ceil(bits / 8));
+  let acc = 0; // pending bits, the low `have` of them
+  let have = 0;
+  let o = 0;
+  for (const b of text) {
+    const len = LENGTHS[b];
+    const code = HUFFMAN_CODES[b];
+    for (let k = len - 1; k >= 0; k--) { // bit by bit: codes are up to 30 bits, acc stays small
+      acc = (acc << 1) | ((code >>> k) & 1);
+      if (++have === 8) {
+        out[o++] = acc;
+        acc = 0;
+        have = 0;
+      }
+    }
+  }
+  if (have > 0) out[o] = (acc << (8 - have)) | ((1 << (8 - have)) - 1);
+  return out;
 }
 
 /** Slots of the decoded-string cache (a power of two), and the longest encoded string it keeps. */
