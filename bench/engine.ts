@@ -24,6 +24,7 @@
  * `--rounds N` runs every tool N times in turn (one warm-up first) and ends with the medians and each
  * round's ratio to that round's wrk: on a shared machine one round's ratio moves by 10% either way.
  *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
+ *                              [--protocol h2c --streams 10]
  *
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  */
@@ -272,13 +273,21 @@ async function sessionsMain(argv: string[]): Promise<number> {
     { long: "duration", short: "d", takesValue: true, example: "3s" },
     { long: "rounds", takesValue: true, example: "5" },
     { long: "connections", short: "c", takesValue: true, example: "50" },
+    { long: "protocol", takesValue: true, example: "h2c" },
+    { long: "streams", takesValue: true, example: "10" },
   ];
   const values = new FlagValues(tokenize(argv, flags), flags);
+  const protocol = values.text("protocol") ?? "http1";
+  if (protocol !== "http1" && protocol !== "h2c") {
+    throw new UsageError(`--protocol: http1 or h2c (found ${protocol}); e.g. --protocol h2c --streams 10`);
+  }
   const { runSessionBench } = await import("./sessions.ts");
   return await runSessionBench({
     durationSec: Math.max(1, Math.round((values.positiveDurationMs("duration") ?? 3_000) / 1_000)),
     rounds: values.positiveInt("rounds") ?? 5,
     connections: values.positiveInt("connections") ?? 50,
+    protocol,
+    streams: values.positiveInt("streams") ?? 10,
   });
 }
 

@@ -7,9 +7,12 @@
  * alike; the goal is templated >= 0.9x fixed req/s (the median of the rounds' ratios). Beside it, a
  * capture-and-reuse flow against the built-in target (`POST /login` capturing the token, then `GET /me`
  * with it and the session cookie): sessions and requests per second, recorded, no goal. The load
- * average before and after goes with the numbers (`bench/last_run_sessions.json`).
+ * average before and after goes with the numbers (`bench/last_run_sessions.json`). `--protocol h2c` asks the
+ * same of the HTTP/2 client: nginx speaks h2c with prior knowledge and both sides run `--streams` streams per
+ * connection (the templated side fills each HEADERS block in its stream's slot); the flow stays HTTP/1.1
+ * (`bench/last_run_sessions_h2c.json`).
  *
- *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]
+ *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50] [--protocol h2c --streams 10]
  */
 import { join } from "node:path";
 import { parseAttackConfig } from "../runner/config.ts";
@@ -28,6 +31,10 @@ export interface SessionBenchOptions {
   durationSec: number;
   rounds: number;
   connections: number;
+  /** The fixed and templated sides' protocol; the flow is HTTP/1.1 either way. */
+  protocol: "http1" | "h2c";
+  /** Streams per connection over h2c. */
+  streams: number;
 }
 
 interface ChildPlan extends SessionBenchOptions {
@@ -145,6 +152,7 @@ async function child(plan: ChildPlan): Promise<void> {
       ],
     }],
   };
+  const nginxSide = plan.protocol === "h2c" ? { protocol: "h2c", streams: plan.streams } : {};
   const rounds: Round[] = [];
   for (let k = 0; k < plan.rounds; k++) {
     // Alternate which side goes first, so neither always follows the other.
@@ -153,7 +161,7 @@ async function child(plan: ChildPlan): Promise<void> {
     const cpuUs = new Map<unknown, number | null>();
     for (const side of order) {
       const before = ownCpuSec();
-      const r = await closed(plan, plan.nginxUrl, side);
+      const r = await closed(plan, plan.nginxUrl, { ...side, ...nginxSide });
       const after = ownCpuSec();
       rps.set(side, r.rps);
       cpuUs.set(
@@ -192,7 +200,7 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
     csv,
     "id,name\n" + Array.from({ length: 1000 }, (_, k) => `${k},user${k}`).join("\n") + "\n",
   );
-  const nginx = await startNginx(nginxPath, pinTarget);
+  const nginx = await startNginx(nginxPath, pinTarget, undefined, opts.protocol === "h2c");
   const appPort = freePort();
   const main = new URL("../main.ts", import.meta.url).pathname;
   const serveArgv = [...pinTarget, Deno.execPath(), "run", "-A", main, "serve", "--port", String(appPort)];
@@ -203,7 +211,9 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
     if (!(await waitForPort("127.0.0.1", appPort, 20_000))) throw new Error("built-in target did not listen");
     const plan: ChildPlan = { ...opts, nginxUrl: nginx.url, appUrl: `http://127.0.0.1:${appPort}`, csv };
     console.log(
-      `sessions bench: ${opts.connections} connections, 1 worker, ${opts.durationSec}s x ${opts.rounds} ` +
+      `sessions bench: ${opts.connections} connections${
+        opts.protocol === "h2c" ? ` x ${opts.streams} h2c streams` : ""
+      }, 1 worker, ${opts.durationSec}s x ${opts.rounds} ` +
         `interleaved rounds; ${
           pinned ? "target CPU 0, generator CPU 1" : "UNPINNED"
         }; load average ${loadBefore}`,
@@ -250,7 +260,7 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
         `${summary.fixedCpuUsMedian.toFixed(1)} us, templated ${
           summary.templatedCpuUsMedian.toFixed(1)
         } us\n` +
-        `bytes of one request (no network): fixed ` +
+        `bytes of one HTTP/1.1 request (no network): fixed ` +
         `${picks.fixedNs.toFixed(0)} ns, templated ${
           picks.templatedNs.toFixed(0)
         } ns\nload average before ${loadBefore}, after ${loadAfter}`,
@@ -258,6 +268,8 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
     const record = {
       createdAt: new Date().toISOString(),
       pinned,
+      protocol: opts.protocol,
+      streams: opts.protocol === "h2c" ? opts.streams : 1,
       connections: opts.connections,
       durationSec: opts.durationSec,
       loadAverageBefore: loadBefore,
@@ -265,7 +277,10 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
       summary,
       rounds,
     };
-    const outPath = new URL("./last_run_sessions.json", import.meta.url);
+    const outPath = new URL(
+      opts.protocol === "h2c" ? "./last_run_sessions_h2c.json" : "./last_run_sessions.json",
+      import.meta.url,
+    );
     await Deno.writeTextFile(outPath, JSON.stringify(record, null, 2) + "\n");
     console.log(`wrote ${outPath.pathname}`);
     return summary.ratioMedian >= 0.9 ? 0 : 1;
@@ -281,5 +296,9 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
 
 if (import.meta.main) {
   if (Deno.args[0] === "--child") await child(JSON.parse(Deno.args[1]));
-  else Deno.exit(await runSessionBench({ durationSec: 3, rounds: 5, connections: 50 }));
+  else {
+    Deno.exit(
+      await runSessionBench({ durationSec: 3, rounds: 5, connections: 50, protocol: "http1", streams: 1 }),
+    );
+  }
 }
