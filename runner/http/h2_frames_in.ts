@@ -30,6 +30,7 @@ import {
   NO_ERROR,
   PING,
   PING_BYTES,
+  PRIORITY,
   PROTOCOL_ERROR,
   PUSH_PROMISE,
   readUint31,
@@ -38,6 +39,7 @@ import {
   RST_STREAM,
   SETTINGS,
   settingsFrameBytes,
+  STREAM_CLOSED,
   WINDOW_UPDATE,
   WINDOW_UPDATE_BYTES,
   writePing,
@@ -46,6 +48,7 @@ import {
 } from "../../http2/frames.ts";
 import { H2HeadersIn } from "./h2_headers_in.ts";
 import type { H2Stream } from "./h2_stream.ts";
+import { CLOSED_ENDED, CLOSED_RESET } from "./h2_streams.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
 const MAX_FRAME_IN = 16_384;
@@ -95,13 +98,23 @@ export class H2Connection extends H2HeadersIn {
       case DATA:
         return this.#data(buf, payload, length, flags, streamId, nowMs);
       case HEADERS:
+        if (streamId !== 0 && !this.streams.has(streamId) && !this.idle(streamId)) {
+          return this.#closedHeaders(buf, payload, length, flags, streamId, nowMs);
+        }
         return this.headers(buf, payload, length, flags, streamId, nowMs);
       case CONTINUATION:
         return this.continuation(buf, payload, length, flags, streamId, nowMs);
       case RST_STREAM:
         if (length !== 4) return this.frameError(FRAME_SIZE_ERROR, "RST_STREAM not 4 bytes", nowMs);
         if (streamId === 0) return this.frameError(PROTOCOL_ERROR, "RST_STREAM on stream 0", nowMs);
-        this.#reset(streamId, readUint32(buf, payload), nowMs);
+        return this.#reset(streamId, readUint32(buf, payload), nowMs);
+      case PRIORITY:
+        // Deprecated signals (RFC 9113 5.3.2), read for their errors only (6.3).
+        if (streamId === 0) return this.frameError(PROTOCOL_ERROR, "PRIORITY on stream 0", nowMs);
+        if (length !== 5) return this.#badPriority(streamId, FRAME_SIZE_ERROR, "PRIORITY not 5 bytes", nowMs);
+        if (readUint31(buf, payload) === streamId) {
+          return this.#badPriority(streamId, PROTOCOL_ERROR, "a stream depending on itself", nowMs);
+        }
         return true;
       case SETTINGS:
         return this.#settings(buf, payload, length, flags, streamId, nowMs);
@@ -124,7 +137,7 @@ export class H2Connection extends H2HeadersIn {
         if (length !== 4) return this.frameError(FRAME_SIZE_ERROR, "WINDOW_UPDATE not 4 bytes", nowMs);
         return this.#windowUpdate(streamId, readUint31(buf, payload), nowMs);
       default:
-        return true; // PRIORITY and unknown types: ignored (RFC 9113 5.5)
+        return true; // unknown types: ignored (RFC 9113 4.1, 5.5)
     }
   }
 
@@ -144,7 +157,8 @@ export class H2Connection extends H2HeadersIn {
     }
     const stream = this.streams.get(id);
     if (stream === undefined) {
-      return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `DATA on idle stream ${id}`, nowMs) : true;
+      if (this.idle(id)) return this.frameError(PROTOCOL_ERROR, `DATA on idle stream ${id}`, nowMs);
+      return this.#afterClose(id, "DATA", nowMs);
     }
     if (stream.status === 0) return this.streamError(stream, "DATA before the response's HEADERS", nowMs);
     const kept = stream.kept;
@@ -158,7 +172,9 @@ export class H2Connection extends H2HeadersIn {
     }
     stream.recvUnacked += length;
     if (stream.recvUnacked > this.run.windowBytes) {
-      return this.streamError(stream, "DATA beyond the stream window", nowMs);
+      this.resetStream(id, FLOW_CONTROL_ERROR);
+      this.endStream(stream, nowMs, "h2-protocol", "DATA beyond the stream window");
+      return true;
     }
     if (stream.recvUnacked >= this.run.windowBytes / 2) {
       const update = this.output.reserve(WINDOW_UPDATE_BYTES);
@@ -168,9 +184,53 @@ export class H2Connection extends H2HeadersIn {
     return true;
   }
 
-  #reset(id: number, code: number, nowMs: number): void {
+  /**
+   * A frame on a stream that closed (RFC 9113 5.1): after the server's END_STREAM a connection error
+   * STREAM_CLOSED, after its RST_STREAM a stream error STREAM_CLOSED (the request was counted already);
+   * after our RST_STREAM, or long closed, ignored (it may have been on its way).
+   */
+  #afterClose(id: number, what: string, nowMs: number): boolean {
+    const how = this.closedHowOf(id);
+    if (how === CLOSED_ENDED) {
+      return this.frameError(STREAM_CLOSED, `${what} after END_STREAM on ${id}`, nowMs);
+    }
+    if (how === CLOSED_RESET) this.resetStream(id, STREAM_CLOSED);
+    return true;
+  }
+
+  /** HEADERS on a closed stream: decoded all the same (HPACK's table must see it) unless the connection ends. */
+  #closedHeaders(
+    buf: Uint8Array,
+    at: number,
+    length: number,
+    flags: number,
+    id: number,
+    nowMs: number,
+  ): boolean {
+    if (this.closedHowOf(id) === CLOSED_ENDED) return this.#afterClose(id, "HEADERS", nowMs);
+    return this.headers(buf, at, length, flags, id, nowMs) && this.#afterClose(id, "HEADERS", nowMs);
+  }
+
+  /**
+   * A PRIORITY frame in error: a stream error on a stream in flight (counted), or on one that ended (its
+   * request counted already); an idle stream cannot be reset (RFC 9113 6.4), so the connection ends.
+   */
+  #badPriority(id: number, code: number, message: string, nowMs: number): boolean {
+    if (this.idle(id)) return this.frameError(code, `${message} (idle stream ${id})`, nowMs);
+    this.resetStream(id, code);
     const stream = this.streams.get(id);
-    if (stream === undefined) return;
+    if (stream !== undefined) {
+      this.endStream(stream, nowMs, "h2-protocol", `${errorCodeName(code)}: ${message}`);
+    }
+    return true;
+  }
+
+  #reset(id: number, code: number, nowMs: number): boolean {
+    const stream = this.streams.get(id);
+    if (stream === undefined) {
+      return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `RST_STREAM on idle stream ${id}`, nowMs) : true;
+    }
+    this.closedAs(id, CLOSED_RESET);
     if (code === REFUSED_STREAM) {
       this.endStream(stream, nowMs, "h2-refused-stream", "RST_STREAM REFUSED_STREAM");
     } else {this.endStream(
@@ -179,6 +239,7 @@ export class H2Connection extends H2HeadersIn {
         "h2-protocol",
         RESET_MESSAGES[code] ?? `RST_STREAM ${errorCodeName(code)}`,
       );}
+    return true;
   }
 
   #settings(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
@@ -187,7 +248,7 @@ export class H2Connection extends H2HeadersIn {
       return length === 0 ? true : this.frameError(FRAME_SIZE_ERROR, "SETTINGS ACK with a payload", nowMs);
     }
     const before = this.peer.initialWindowBytes;
-    const problem = applySettings(buf, at, at + length, this.peer);
+    const problem = applySettings(buf, at, at + length, this.peer, true);
     if (problem !== null) return this.frameError(problem.errorCode, problem.message, nowMs);
     this.gotSettings = true;
     const ack = this.output.reserve(settingsFrameBytes(0));
@@ -219,7 +280,12 @@ export class H2Connection extends H2HeadersIn {
       }
     } else {
       const stream = this.streams.get(id);
-      if (stream === undefined) return true;
+      if (stream === undefined) {
+        // On a closed stream it may have been on its way (RFC 9113 5.1); on an idle one it cannot.
+        return this.idle(id)
+          ? this.frameError(PROTOCOL_ERROR, `WINDOW_UPDATE on idle stream ${id}`, nowMs)
+          : true;
+      }
       if (increment === 0) return this.streamError(stream, "WINDOW_UPDATE of 0", nowMs);
       stream.sendWindow += increment;
       if (stream.sendWindow > MAX_WINDOW_BYTES) {
@@ -246,6 +312,7 @@ export class H2Connection extends H2HeadersIn {
     const message = `GOAWAY ${errorCodeName(code)}: retried on a new connection`;
     for (const stream of refused) {
       this.streams.delete(stream.streamId);
+      this.unblock(stream);
       if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, "goaway", message);
       this.pending.unshift(stream);
     }

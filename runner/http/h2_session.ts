@@ -39,6 +39,8 @@ import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from
  * what a read leaves of a frame moves to the front, so a frame always fits.
  */
 const IN_BYTES = 64 * 1024;
+/** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
+export const CLOSED_RING = 1024;
 export abstract class H2Session {
   protected sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
@@ -84,6 +86,13 @@ export abstract class H2Session {
   /** Streams whose body waits for the peer's windows. */
   readonly blocked: H2Stream[] = [];
   nextStreamId = 1;
+  /**
+   * How the last streams closed (RFC 9113 5.1), for the frames a server sends on them afterwards: by id
+   * modulo the ring's size, `closedIds` the id each entry is for and `closedHow` a CLOSED_* of
+   * h2_streams.ts. A stream not found here (we reset it, or it closed long ago) has its frames ignored.
+   */
+  readonly closedIds = new Uint32Array(CLOSED_RING);
+  readonly closedHow = new Uint8Array(CLOSED_RING);
   sendWindow = DEFAULT_WINDOW_BYTES;
   /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
   goingAway = false;
@@ -144,6 +153,7 @@ export abstract class H2Session {
     this.recvUnacked = 0;
     this.output.reset();
     this.nextStreamId = 1;
+    this.closedIds.fill(0);
     this.sendWindow = DEFAULT_WINDOW_BYTES;
     this.goingAway = false;
     this.maxOpenStreams = 0;
