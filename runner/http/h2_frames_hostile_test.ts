@@ -140,6 +140,56 @@ const CASES: Array<[string, H2Script, (r: RunResult, got: H2ScriptServer["receiv
     },
   ],
   [
+    "HEADERS on a stream the client never opened (odd 101, even 2) is a connection error PROTOCOL_ERROR (5.1.1)",
+    {
+      answer: async (id, w, n) => {
+        const block = w.block([[":status", "200"]]);
+        await w.frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM, n === 0 ? 101 : 2, block);
+        await w.ok(id);
+      },
+    },
+    connectionError(PROTOCOL_ERROR),
+  ],
+  [
+    "a frame inside a header block (HEADERS without END_HEADERS, then PING) is a connection error PROTOCOL_ERROR (6.10)",
+    {
+      answer: async (id, w) => {
+        await w.frame(FRAME.HEADERS, 0, id, w.block([[":status", "200"]]));
+        await w.frame(FRAME.PING, 0, 0, new Uint8Array(8));
+        await w.frame(FRAME.CONTINUATION, FLAG.END_HEADERS, id, new Uint8Array(0));
+      },
+    },
+    connectionError(PROTOCOL_ERROR),
+  ],
+  [
+    "HEADERS with PRIORITY too short for its 5 octets is a connection error FRAME_SIZE_ERROR (4.2)",
+    {
+      answer: (id, w) => w.frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.PRIORITY, id, Uint8Array.of(0, 0, 0)),
+    },
+    connectionError(FRAME_SIZE_ERROR),
+  ],
+  [
+    "DATA flagged PADDED without its pad length octet is a connection error FRAME_SIZE_ERROR (4.2)",
+    {
+      answer: async (id, w) => {
+        await w.frame(FRAME.HEADERS, FLAG.END_HEADERS, id, w.block([[":status", "200"]]));
+        await w.frame(FRAME.DATA, FLAG.PADDED | FLAG.END_STREAM, id);
+      },
+    },
+    connectionError(FRAME_SIZE_ERROR),
+  ],
+  [
+    "valid: a GOAWAY whose last stream id covers the streams in flight lets them finish, no error (6.8)",
+    {
+      answer: async (id, w, n) => {
+        // Both streams of the connection are in flight (streams: 2): the GOAWAY on the first covers both.
+        if (n === 0) await w.frame(FRAME.GOAWAY, 0, 0, words(id + 2, NO_ERROR));
+        await w.ok(id);
+      },
+    },
+    (r, got) => assertEquals([r.requests, errors(r), got.goaway, got.rstStream], [4, {}, [], []]),
+  ],
+  [
     "valid: padding, PRIORITY (also on an idle stream), unknown frames and flags, trailers, then " +
     "WINDOW_UPDATE and RST_STREAM NO_ERROR on the ended stream: no error",
     {
@@ -165,7 +215,7 @@ const CASES: Array<[string, H2Script, (r: RunResult, got: H2ScriptServer["receiv
 
 for (const [name, script, check] of CASES) {
   Deno.test(`h2 client vs a scripted server: ${name}`, async () => {
-    const { r, got } = await run(script);
+    const { r, got } = await run(script, /GOAWAY/.test(name) ? { streams: 2, requests: 4 } : {});
     check(r, got);
   });
 }

@@ -17,6 +17,7 @@ import {
   FLAG_ACK,
   FLAG_END_STREAM,
   FLAG_PADDED,
+  FLAG_PRIORITY,
   FLOW_CONTROL_ERROR,
   FRAME_HEADER_BYTES,
   FRAME_SIZE_ERROR,
@@ -98,6 +99,14 @@ export class H2Connection extends H2HeadersIn {
       case DATA:
         return this.#data(buf, payload, length, flags, streamId, nowMs);
       case HEADERS:
+        // Too short for its pad length and priority fields: "too small to contain mandatory frame data".
+        if (length < ((flags & FLAG_PADDED) !== 0 ? 1 : 0) + ((flags & FLAG_PRIORITY) !== 0 ? 5 : 0)) {
+          return this.frameError(
+            FRAME_SIZE_ERROR,
+            "HEADERS shorter than its padding and priority fields",
+            nowMs,
+          );
+        }
         if (streamId !== 0 && !this.streams.has(streamId) && !this.idle(streamId)) {
           return this.#closedHeaders(buf, payload, length, flags, streamId, nowMs);
         }
@@ -143,7 +152,10 @@ export class H2Connection extends H2HeadersIn {
 
   #data(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
     if (id === 0) return this.frameError(PROTOCOL_ERROR, "DATA on stream 0", nowMs);
-    if ((flags & FLAG_PADDED) !== 0 && (length === 0 || buf[at] >= length)) {
+    if ((flags & FLAG_PADDED) !== 0 && length === 0) {
+      return this.frameError(FRAME_SIZE_ERROR, "DATA padded without its pad length", nowMs);
+    }
+    if ((flags & FLAG_PADDED) !== 0 && buf[at] >= length) {
       return this.frameError(PROTOCOL_ERROR, "DATA padding longer than the frame", nowMs);
     }
     this.recvUnacked += length;
