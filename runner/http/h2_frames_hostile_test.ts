@@ -283,3 +283,29 @@ Deno.test("h2 client: WINDOW_UPDATE overflowing a stream's window is a stream er
   ok(got.rstStream.some(([, code]) => code === FLOW_CONTROL_ERROR), said(r, got));
   assertEquals([r.requests, errors(r), got.goaway], [0, { "h2-protocol": 2 }, []]);
 });
+
+Deno.test("h2 client: requests waiting for the server's SETTINGS when the connection fails are counted, each once", async () => {
+  // An invalid SETTINGS_MAX_FRAME_SIZE ends every connection before any stream opens: the three streams
+  // of each were started by the load model and must end as counted errors, not vanish.
+  const { r, got } = await run({ settings: [[0x5, 100]], answer: (id, w) => w.ok(id) }, {
+    streams: 3,
+    requests: 6,
+  });
+  assertEquals([r.requests, errors(r)], [0, { "h2-protocol": 6 }], said(r, got));
+  ok(got.goaway.every((code) => code === PROTOCOL_ERROR) && got.goaway.length > 0, said(r, got));
+});
+
+Deno.test("h2 client: a stream a GOAWAY refused goes again on a new connection even when the server closes at once (6.8)", async () => {
+  let first = true;
+  const { r, got } = await run({
+    answer: async (id, w) => {
+      if (!first) return w.ok(id);
+      first = false;
+      // The first connection's first stream: GOAWAY refusing the stream after it, then the close before
+      // answering this one (closed early, counted); the refused one was never processed and goes again.
+      await w.frame(FRAME.GOAWAY, 0, 0, words(id, NO_ERROR));
+      await w.close();
+    },
+  }, { streams: 2, requests: 2 });
+  assertEquals([r.requests, errors(r)], [1, { goaway: 1, "closed-early": 1 }], said(r, got));
+});

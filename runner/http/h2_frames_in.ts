@@ -325,6 +325,7 @@ export class H2Connection extends H2HeadersIn {
     for (const stream of refused) {
       this.streams.delete(stream.streamId);
       this.unblock(stream);
+      stream.refused = true;
       if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, "goaway", message);
       this.pending.unshift(stream);
     }

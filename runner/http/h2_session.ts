@@ -254,7 +254,13 @@ export abstract class H2Session {
     this.fail(classifyError(err, phase), errorMessage(err), performance.now());
   }
 
-  /** Closes the socket; streams in flight are counted under `kind`, waiting ones end unsent. */
+  /**
+   * Closes the socket; streams in flight are counted under `kind`, and so are the ones waiting on this
+   * connection (for its SETTINGS, or room under its stream limit): the load model started them, so each
+   * ends once, counted. A stream a GOAWAY refused (counted then) goes again on a new connection, as it
+   * would have had this one ended gracefully. A connect that failed (counted once by the dialer) and a
+   * run that is stopping count nothing more.
+   */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();
     const inFlight = [...this.streams.values()];
@@ -262,10 +268,23 @@ export abstract class H2Session {
     this.streams.clear();
     this.blocked.length = 0;
     for (const stream of inFlight) this.endStream(stream, nowMs, kind, message);
-    if (inFlight.length === 0 && wasOpen && kind === "h2-protocol" && !this.shared.stopping) {
+    const stopping = this.shared.stopping;
+    const counting = wasOpen && !stopping;
+    let counted = inFlight.length;
+    for (const stream of waiting) {
+      if (stream.refused && !stopping && kind !== "connect") this.pending.push(stream);
+      else {
+        if (counting && !stream.refused) {
+          this.shared.recorder.recordError(nowMs, kind, message);
+          counted++;
+        }
+        stream.ended(nowMs, counting || stream.refused);
+      }
+    }
+    if (counted === 0 && wasOpen && kind === "h2-protocol" && !stopping) {
       this.shared.recorder.recordError(nowMs, kind, message);
     }
-    for (const stream of waiting) stream.ended(nowMs, false);
+    if (this.pending.length > 0) this.reconnect();
   }
 
   /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */

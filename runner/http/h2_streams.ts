@@ -60,6 +60,7 @@ export abstract class H2Streams extends H2Session {
     this.nextStreamId += 2;
     const request = stream.request!;
     stream.streamId = id;
+    stream.refused = false;
     stream.status = 0;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
