@@ -2,7 +2,8 @@
  * @module
  * The frames an HTTP/2 client receives, handled in place (RFC 9113 section 6): `H2Connection` is the
  * engine's h2 connection, the top of its layers (h2_session.ts's socket and output, h2_streams.ts's
- * streams, h2_headers_in.ts's response heads) with `consume` filled in. Each complete frame in the
+ * streams, h2_headers_in.ts's response heads, h2_control_in.ts's SETTINGS, WINDOW_UPDATE and GOAWAY)
+ * with `consume` filled in. Each complete frame in the
  * input buffer is read by its header fields (http2/frames.ts) and acted on: responses end on
  * END_STREAM, heads go to h2_headers_in.ts, SETTINGS and PING are answered, windows are kept (ours
  * reopened with WINDOW_UPDATE as DATA is consumed, the peer's honoured for request bodies), GOAWAY
@@ -10,7 +11,6 @@
  * the protocol ends the connection with GOAWAY and counts `h2-protocol`.
  */
 import {
-  applySettings,
   CONTINUATION,
   DATA,
   errorCodeName,
@@ -27,7 +27,6 @@ import {
   frameType,
   GOAWAY,
   HEADERS,
-  MAX_WINDOW_BYTES,
   NO_ERROR,
   PING,
   PING_BYTES,
@@ -39,23 +38,20 @@ import {
   REFUSED_STREAM,
   RST_STREAM,
   SETTINGS,
-  settingsFrameBytes,
   STREAM_CLOSED,
   WINDOW_UPDATE,
   WINDOW_UPDATE_BYTES,
   writePing,
-  writeSettingsAck,
   writeWindowUpdate,
 } from "../../http2/frames.ts";
-import { H2HeadersIn } from "./h2_headers_in.ts";
-import type { H2Stream } from "./h2_stream.ts";
+import { H2ControlIn } from "./h2_control_in.ts";
 import { CLOSED_ENDED, CLOSED_RESET } from "./h2_streams.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
 const MAX_FRAME_IN = 16_384;
 const HTTP1_REPLY = [0x48, 0x54, 0x54, 0x50, 0x2f]; // "HTTP/"
 
-export class H2Connection extends H2HeadersIn {
+export class H2Connection extends H2ControlIn {
   /** Handles every complete frame in `in[0, inEnd)`; returns the bytes used (0 after a failure). */
   consume(nowMs: number): number {
     const buf = this.in;
@@ -126,7 +122,7 @@ export class H2Connection extends H2HeadersIn {
         }
         return true;
       case SETTINGS:
-        return this.#settings(buf, payload, length, flags, streamId, nowMs);
+        return this.settings(buf, payload, length, flags, streamId, nowMs);
       case PUSH_PROMISE:
         return this.frameError(PROTOCOL_ERROR, "PUSH_PROMISE with push disabled", nowMs);
       case PING:
@@ -140,11 +136,11 @@ export class H2Connection extends H2HeadersIn {
       case GOAWAY:
         if (length < 8) return this.frameError(FRAME_SIZE_ERROR, "GOAWAY under 8 bytes", nowMs);
         if (streamId !== 0) return this.frameError(PROTOCOL_ERROR, "GOAWAY on a stream", nowMs);
-        this.#goaway(readUint31(buf, payload), readUint32(buf, payload + 4), nowMs);
+        this.goaway(readUint31(buf, payload), readUint32(buf, payload + 4), nowMs);
         return true;
       case WINDOW_UPDATE:
         if (length !== 4) return this.frameError(FRAME_SIZE_ERROR, "WINDOW_UPDATE not 4 bytes", nowMs);
-        return this.#windowUpdate(streamId, readUint31(buf, payload), nowMs);
+        return this.windowUpdate(streamId, readUint31(buf, payload), nowMs);
       default:
         return true; // unknown types: ignored (RFC 9113 4.1, 5.5)
     }
@@ -210,7 +206,10 @@ export class H2Connection extends H2HeadersIn {
     return true;
   }
 
-  /** HEADERS on a closed stream: decoded all the same (HPACK's table must see it) unless the connection ends. */
+  /**
+   * HEADERS on a closed stream: decoded all the same (HPACK's table must see it), unless it ends the
+   * connection.
+   */
   #closedHeaders(
     buf: Uint8Array,
     at: number,
@@ -252,87 +251,6 @@ export class H2Connection extends H2HeadersIn {
         RESET_MESSAGES[code] ?? `RST_STREAM ${errorCodeName(code)}`,
       );}
     return true;
-  }
-
-  #settings(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
-    if (id !== 0) return this.frameError(PROTOCOL_ERROR, "SETTINGS on a stream", nowMs);
-    if ((flags & FLAG_ACK) !== 0) {
-      return length === 0 ? true : this.frameError(FRAME_SIZE_ERROR, "SETTINGS ACK with a payload", nowMs);
-    }
-    const before = this.peer.initialWindowBytes;
-    const problem = applySettings(buf, at, at + length, this.peer, true);
-    if (problem !== null) return this.frameError(problem.errorCode, problem.message, nowMs);
-    this.gotSettings = true;
-    const ack = this.output.reserve(settingsFrameBytes(0));
-    this.output.wrote(writeSettingsAck(this.output.bytes, ack));
-    const delta = this.peer.initialWindowBytes - before;
-    if (delta !== 0) {
-      for (const stream of this.streams.values()) {
-        stream.sendWindow += delta;
-        if (stream.sendWindow > MAX_WINDOW_BYTES) {
-          return this.frameError(
-            FLOW_CONTROL_ERROR,
-            "SETTINGS_INITIAL_WINDOW_SIZE overflows a window",
-            nowMs,
-          );
-        }
-      }
-      this.#sendBlocked();
-    }
-    this.startPending();
-    return true;
-  }
-
-  #windowUpdate(id: number, increment: number, nowMs: number): boolean {
-    if (id === 0) {
-      if (increment === 0) return this.frameError(PROTOCOL_ERROR, "WINDOW_UPDATE of 0", nowMs);
-      this.sendWindow += increment;
-      if (this.sendWindow > MAX_WINDOW_BYTES) {
-        return this.frameError(FLOW_CONTROL_ERROR, "WINDOW_UPDATE beyond 2^31-1", nowMs);
-      }
-    } else {
-      const stream = this.streams.get(id);
-      if (stream === undefined) {
-        // On a closed stream it may have been on its way (RFC 9113 5.1); on an idle one it cannot.
-        return this.idle(id)
-          ? this.frameError(PROTOCOL_ERROR, `WINDOW_UPDATE on idle stream ${id}`, nowMs)
-          : true;
-      }
-      if (increment === 0) return this.streamError(stream, "WINDOW_UPDATE of 0", nowMs);
-      stream.sendWindow += increment;
-      if (stream.sendWindow > MAX_WINDOW_BYTES) {
-        this.resetStream(id, FLOW_CONTROL_ERROR);
-        this.endStream(stream, nowMs, "h2-protocol", "WINDOW_UPDATE beyond 2^31-1 on a stream");
-        return true;
-      }
-    }
-    this.#sendBlocked();
-    return true;
-  }
-
-  #sendBlocked(): void {
-    if (this.blocked.length === 0) return;
-    const blocked = this.blocked.splice(0);
-    for (const stream of blocked) this.sendBody(stream);
-  }
-
-  /** GOAWAY: streams above `lastId` were not processed; they go again on a new connection, counted. */
-  #goaway(lastId: number, code: number, nowMs: number): void {
-    this.goingAway = true;
-    const refused: H2Stream[] = [];
-    for (const [id, stream] of this.streams) if (id > lastId) refused.push(stream);
-    const message = `GOAWAY ${errorCodeName(code)}: retried on a new connection`;
-    for (const stream of refused) {
-      this.streams.delete(stream.streamId);
-      this.unblock(stream);
-      stream.refused = true;
-      if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, "goaway", message);
-      this.pending.unshift(stream);
-    }
-    if (code !== NO_ERROR && refused.length === 0 && this.streams.size === 0 && !this.shared.stopping) {
-      this.shared.recorder.recordError(nowMs, "goaway", `GOAWAY ${errorCodeName(code)}`);
-    }
-    if (this.streams.size === 0) this.reconnect();
   }
 }
 

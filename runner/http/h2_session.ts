@@ -9,7 +9,7 @@
  * there (`H2Stream.ended`), so a chain of requests costs no promise. HOT PATH: frames are read in place
  * from one reused input buffer, and what they queue is written once per turn. Everything the peer does
  * wrong is counted by kind, never thrown. The layers above fill in the rest: the streams
- * (h2_streams.ts), then the frames in (h2_headers_in.ts, h2_frames_in.ts).
+ * (h2_streams.ts), then the frames in (h2_headers_in.ts, h2_control_in.ts, h2_frames_in.ts).
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import {
