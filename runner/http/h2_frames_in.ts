@@ -3,12 +3,11 @@
  * The frames an HTTP/2 client receives, handled in place (RFC 9113 section 6): `H2Connection` is the
  * engine's h2 connection, the top of its layers (h2_session.ts's socket and output, h2_streams.ts's
  * streams, h2_headers_in.ts's response heads, h2_control_in.ts's SETTINGS, WINDOW_UPDATE and GOAWAY)
- * with `consume` filled in. Each complete frame in the
- * input buffer is read by its header fields (http2/frames.ts) and acted on: responses end on
- * END_STREAM, heads go to h2_headers_in.ts, SETTINGS and PING are answered, windows are kept (ours
- * reopened with WINDOW_UPDATE as DATA is consumed, the peer's honoured for request bodies), GOAWAY
- * retries the streams it refused on a new connection, RST_STREAM ends its stream. A frame that breaks
- * the protocol ends the connection with GOAWAY and counts `h2-protocol`.
+ * with `consume` filled in. Each complete frame in the input buffer is read by its header fields
+ * (http2/frames.ts) and acted on: responses end on END_STREAM, heads go to h2_headers_in.ts, PING is
+ * answered, our windows reopened with WINDOW_UPDATE as DATA is consumed, RST_STREAM ends its stream,
+ * and frames on streams that are idle or closed are judged by how the stream closed (RFC 9113 5.1). A
+ * frame that breaks the protocol ends the connection with GOAWAY and counts `h2-protocol`.
  */
 import {
   CONTINUATION,
@@ -45,7 +44,7 @@ import {
   writeWindowUpdate,
 } from "../../http2/frames.ts";
 import { H2ControlIn } from "./h2_control_in.ts";
-import { CLOSED_ENDED, CLOSED_RESET } from "./h2_streams.ts";
+import { CLOSED_ENDED, CLOSED_RESET, CLOSED_UNKNOWN } from "./h2_streams.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
 const MAX_FRAME_IN = 16_384;
@@ -202,7 +201,10 @@ export class H2Connection extends H2ControlIn {
     if (how === CLOSED_ENDED) {
       return this.frameError(STREAM_CLOSED, `${what} after END_STREAM on ${id}`, nowMs);
     }
-    if (how === CLOSED_RESET) this.resetStream(id, STREAM_CLOSED);
+    if (how === CLOSED_RESET) {
+      this.resetStream(id, STREAM_CLOSED);
+      this.closedAs(id, CLOSED_UNKNOWN); // reset by us now: what follows is ignored
+    }
     return true;
   }
 
