@@ -221,14 +221,16 @@ export class PeerSettings {
  * Applies the SETTINGS payload at `buf[from, to)` to `into` in order (RFC 9113 6.5.3: the last value
  * of an identifier wins; unknown identifiers are ignored). Returns null when valid, else the problem:
  * a length not a multiple of 6 is a FRAME_SIZE_ERROR, a value out of range a PROTOCOL_ERROR (ENABLE_PUSH
- * not 0/1, MAX_FRAME_SIZE outside 2^14..2^24-1) or a FLOW_CONTROL_ERROR (INITIAL_WINDOW_SIZE above
- * 2^31-1); `errorCode` says which. `into` may be partly updated when invalid (the connection ends then).
+ * not 0/1, or not 0 `fromServer`: a client must refuse a server's 1; MAX_FRAME_SIZE outside 2^14..2^24-1)
+ * or a FLOW_CONTROL_ERROR (INITIAL_WINDOW_SIZE above 2^31-1); `errorCode` says which. `into` may be partly
+ * updated when invalid (the connection ends then).
  */
 export function applySettings(
   buf: Uint8Array,
   from: number,
   to: number,
   into: PeerSettings,
+  fromServer = false,
 ): { errorCode: number; message: string } | null {
   if ((to - from) % 6 !== 0) {
     return {
@@ -244,7 +246,9 @@ export function applySettings(
         into.headerTableBytes = value;
         break;
       case SETTINGS_ENABLE_PUSH:
-        if (value > 1) return { errorCode: PROTOCOL_ERROR, message: `SETTINGS_ENABLE_PUSH ${value}` };
+        if (value > (fromServer ? 0 : 1)) {
+          return { errorCode: PROTOCOL_ERROR, message: `SETTINGS_ENABLE_PUSH ${value}` };
+        }
         into.enablePush = value;
         break;
       case SETTINGS_MAX_CONCURRENT_STREAMS:

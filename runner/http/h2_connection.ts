@@ -42,6 +42,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   sentMs = 0;
   kept: H2KeptResponse | null = null;
   answered = false;
+  refused = false;
   #active = false;
   /** A flow step's request, its session's values and cookie (exchangeStep), or null: the mix's next. */
   #step: H2Request | null = null;

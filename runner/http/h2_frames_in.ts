@@ -2,21 +2,21 @@
  * @module
  * The frames an HTTP/2 client receives, handled in place (RFC 9113 section 6): `H2Connection` is the
  * engine's h2 connection, the top of its layers (h2_session.ts's socket and output, h2_streams.ts's
- * streams, h2_headers_in.ts's response heads) with `consume` filled in. Each complete frame in the
- * input buffer is read by its header fields (http2/frames.ts) and acted on: responses end on
- * END_STREAM, heads go to h2_headers_in.ts, SETTINGS and PING are answered, windows are kept (ours
- * reopened with WINDOW_UPDATE as DATA is consumed, the peer's honoured for request bodies), GOAWAY
- * retries the streams it refused on a new connection, RST_STREAM ends its stream. A frame that breaks
- * the protocol ends the connection with GOAWAY and counts `h2-protocol`.
+ * streams, h2_headers_in.ts's response heads, h2_control_in.ts's SETTINGS, WINDOW_UPDATE and GOAWAY)
+ * with `consume` filled in. Each complete frame in the input buffer is read by its header fields
+ * (http2/frames.ts) and acted on: responses end on END_STREAM, heads go to h2_headers_in.ts, PING is
+ * answered, our windows reopened with WINDOW_UPDATE as DATA is consumed, RST_STREAM ends its stream,
+ * and frames on streams that are idle or closed are judged by how the stream closed (RFC 9113 5.1). A
+ * frame that breaks the protocol ends the connection with GOAWAY and counts `h2-protocol`.
  */
 import {
-  applySettings,
   CONTINUATION,
   DATA,
   errorCodeName,
   FLAG_ACK,
   FLAG_END_STREAM,
   FLAG_PADDED,
+  FLAG_PRIORITY,
   FLOW_CONTROL_ERROR,
   FRAME_HEADER_BYTES,
   FRAME_SIZE_ERROR,
@@ -26,10 +26,10 @@ import {
   frameType,
   GOAWAY,
   HEADERS,
-  MAX_WINDOW_BYTES,
   NO_ERROR,
   PING,
   PING_BYTES,
+  PRIORITY,
   PROTOCOL_ERROR,
   PUSH_PROMISE,
   readUint31,
@@ -37,21 +37,20 @@ import {
   REFUSED_STREAM,
   RST_STREAM,
   SETTINGS,
-  settingsFrameBytes,
+  STREAM_CLOSED,
   WINDOW_UPDATE,
   WINDOW_UPDATE_BYTES,
   writePing,
-  writeSettingsAck,
   writeWindowUpdate,
 } from "../../http2/frames.ts";
-import { H2HeadersIn } from "./h2_headers_in.ts";
-import type { H2Stream } from "./h2_stream.ts";
+import { H2ControlIn } from "./h2_control_in.ts";
+import { CLOSED_ENDED, CLOSED_RESET, CLOSED_UNKNOWN } from "./h2_streams.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
 const MAX_FRAME_IN = 16_384;
 const HTTP1_REPLY = [0x48, 0x54, 0x54, 0x50, 0x2f]; // "HTTP/"
 
-export class H2Connection extends H2HeadersIn {
+export class H2Connection extends H2ControlIn {
   /** Handles every complete frame in `in[0, inEnd)`; returns the bytes used (0 after a failure). */
   consume(nowMs: number): number {
     const buf = this.in;
@@ -95,16 +94,34 @@ export class H2Connection extends H2HeadersIn {
       case DATA:
         return this.#data(buf, payload, length, flags, streamId, nowMs);
       case HEADERS:
+        // Too short for its pad length and priority fields: "too small to contain mandatory frame data".
+        if (length < ((flags & FLAG_PADDED) !== 0 ? 1 : 0) + ((flags & FLAG_PRIORITY) !== 0 ? 5 : 0)) {
+          return this.frameError(
+            FRAME_SIZE_ERROR,
+            "HEADERS shorter than its padding and priority fields",
+            nowMs,
+          );
+        }
+        if (streamId !== 0 && !this.streams.has(streamId) && !this.idle(streamId)) {
+          return this.#closedHeaders(buf, payload, length, flags, streamId, nowMs);
+        }
         return this.headers(buf, payload, length, flags, streamId, nowMs);
       case CONTINUATION:
         return this.continuation(buf, payload, length, flags, streamId, nowMs);
       case RST_STREAM:
         if (length !== 4) return this.frameError(FRAME_SIZE_ERROR, "RST_STREAM not 4 bytes", nowMs);
         if (streamId === 0) return this.frameError(PROTOCOL_ERROR, "RST_STREAM on stream 0", nowMs);
-        this.#reset(streamId, readUint32(buf, payload), nowMs);
+        return this.#reset(streamId, readUint32(buf, payload), nowMs);
+      case PRIORITY:
+        // Deprecated signals (RFC 9113 5.3.2), read for their errors only (6.3).
+        if (streamId === 0) return this.frameError(PROTOCOL_ERROR, "PRIORITY on stream 0", nowMs);
+        if (length !== 5) return this.#badPriority(streamId, FRAME_SIZE_ERROR, "PRIORITY not 5 bytes", nowMs);
+        if (readUint31(buf, payload) === streamId) {
+          return this.#badPriority(streamId, PROTOCOL_ERROR, "a stream depending on itself", nowMs);
+        }
         return true;
       case SETTINGS:
-        return this.#settings(buf, payload, length, flags, streamId, nowMs);
+        return this.settings(buf, payload, length, flags, streamId, nowMs);
       case PUSH_PROMISE:
         return this.frameError(PROTOCOL_ERROR, "PUSH_PROMISE with push disabled", nowMs);
       case PING:
@@ -118,19 +135,22 @@ export class H2Connection extends H2HeadersIn {
       case GOAWAY:
         if (length < 8) return this.frameError(FRAME_SIZE_ERROR, "GOAWAY under 8 bytes", nowMs);
         if (streamId !== 0) return this.frameError(PROTOCOL_ERROR, "GOAWAY on a stream", nowMs);
-        this.#goaway(readUint31(buf, payload), readUint32(buf, payload + 4), nowMs);
+        this.goaway(readUint31(buf, payload), readUint32(buf, payload + 4), nowMs);
         return true;
       case WINDOW_UPDATE:
         if (length !== 4) return this.frameError(FRAME_SIZE_ERROR, "WINDOW_UPDATE not 4 bytes", nowMs);
-        return this.#windowUpdate(streamId, readUint31(buf, payload), nowMs);
+        return this.windowUpdate(streamId, readUint31(buf, payload), nowMs);
       default:
-        return true; // PRIORITY and unknown types: ignored (RFC 9113 5.5)
+        return true; // unknown types: ignored (RFC 9113 4.1, 5.5)
     }
   }
 
   #data(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
     if (id === 0) return this.frameError(PROTOCOL_ERROR, "DATA on stream 0", nowMs);
-    if ((flags & FLAG_PADDED) !== 0 && (length === 0 || buf[at] >= length)) {
+    if ((flags & FLAG_PADDED) !== 0 && length === 0) {
+      return this.frameError(FRAME_SIZE_ERROR, "DATA padded without its pad length", nowMs);
+    }
+    if ((flags & FLAG_PADDED) !== 0 && buf[at] >= length) {
       return this.frameError(PROTOCOL_ERROR, "DATA padding longer than the frame", nowMs);
     }
     this.recvUnacked += length;
@@ -144,7 +164,8 @@ export class H2Connection extends H2HeadersIn {
     }
     const stream = this.streams.get(id);
     if (stream === undefined) {
-      return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `DATA on idle stream ${id}`, nowMs) : true;
+      if (this.idle(id)) return this.frameError(PROTOCOL_ERROR, `DATA on idle stream ${id}`, nowMs);
+      return this.#afterClose(id, "DATA", nowMs);
     }
     if (stream.status === 0) return this.streamError(stream, "DATA before the response's HEADERS", nowMs);
     const kept = stream.kept;
@@ -158,7 +179,9 @@ export class H2Connection extends H2HeadersIn {
     }
     stream.recvUnacked += length;
     if (stream.recvUnacked > this.run.windowBytes) {
-      return this.streamError(stream, "DATA beyond the stream window", nowMs);
+      this.resetStream(id, FLOW_CONTROL_ERROR);
+      this.endStream(stream, nowMs, "h2-protocol", "DATA beyond the stream window");
+      return true;
     }
     if (stream.recvUnacked >= this.run.windowBytes / 2) {
       const update = this.output.reserve(WINDOW_UPDATE_BYTES);
@@ -168,9 +191,59 @@ export class H2Connection extends H2HeadersIn {
     return true;
   }
 
-  #reset(id: number, code: number, nowMs: number): void {
+  /**
+   * A frame on a stream that closed (RFC 9113 5.1): after the server's END_STREAM a connection error
+   * STREAM_CLOSED, after its RST_STREAM a stream error STREAM_CLOSED (the request was counted already);
+   * after our RST_STREAM, or long closed, ignored (it may have been on its way).
+   */
+  #afterClose(id: number, what: string, nowMs: number): boolean {
+    const how = this.closedHowOf(id);
+    if (how === CLOSED_ENDED) {
+      return this.frameError(STREAM_CLOSED, `${what} after END_STREAM on ${id}`, nowMs);
+    }
+    if (how === CLOSED_RESET) {
+      this.resetStream(id, STREAM_CLOSED);
+      this.closedAs(id, CLOSED_UNKNOWN); // reset by us now: what follows is ignored
+    }
+    return true;
+  }
+
+  /**
+   * HEADERS on a closed stream: decoded all the same (HPACK's table must see it), unless it ends the
+   * connection.
+   */
+  #closedHeaders(
+    buf: Uint8Array,
+    at: number,
+    length: number,
+    flags: number,
+    id: number,
+    nowMs: number,
+  ): boolean {
+    if (this.closedHowOf(id) === CLOSED_ENDED) return this.#afterClose(id, "HEADERS", nowMs);
+    return this.headers(buf, at, length, flags, id, nowMs) && this.#afterClose(id, "HEADERS", nowMs);
+  }
+
+  /**
+   * A PRIORITY frame in error: a stream error on a stream in flight (counted), or on one that ended (its
+   * request counted already); an idle stream cannot be reset (RFC 9113 6.4), so the connection ends.
+   */
+  #badPriority(id: number, code: number, message: string, nowMs: number): boolean {
+    if (this.idle(id)) return this.frameError(code, `${message} (idle stream ${id})`, nowMs);
+    this.resetStream(id, code);
     const stream = this.streams.get(id);
-    if (stream === undefined) return;
+    if (stream !== undefined) {
+      this.endStream(stream, nowMs, "h2-protocol", `${errorCodeName(code)}: ${message}`);
+    }
+    return true;
+  }
+
+  #reset(id: number, code: number, nowMs: number): boolean {
+    const stream = this.streams.get(id);
+    if (stream === undefined) {
+      return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `RST_STREAM on idle stream ${id}`, nowMs) : true;
+    }
+    this.closedAs(id, CLOSED_RESET);
     if (code === REFUSED_STREAM) {
       this.endStream(stream, nowMs, "h2-refused-stream", "RST_STREAM REFUSED_STREAM");
     } else {this.endStream(
@@ -179,80 +252,7 @@ export class H2Connection extends H2HeadersIn {
         "h2-protocol",
         RESET_MESSAGES[code] ?? `RST_STREAM ${errorCodeName(code)}`,
       );}
-  }
-
-  #settings(buf: Uint8Array, at: number, length: number, flags: number, id: number, nowMs: number): boolean {
-    if (id !== 0) return this.frameError(PROTOCOL_ERROR, "SETTINGS on a stream", nowMs);
-    if ((flags & FLAG_ACK) !== 0) {
-      return length === 0 ? true : this.frameError(FRAME_SIZE_ERROR, "SETTINGS ACK with a payload", nowMs);
-    }
-    const before = this.peer.initialWindowBytes;
-    const problem = applySettings(buf, at, at + length, this.peer);
-    if (problem !== null) return this.frameError(problem.errorCode, problem.message, nowMs);
-    this.gotSettings = true;
-    const ack = this.output.reserve(settingsFrameBytes(0));
-    this.output.wrote(writeSettingsAck(this.output.bytes, ack));
-    const delta = this.peer.initialWindowBytes - before;
-    if (delta !== 0) {
-      for (const stream of this.streams.values()) {
-        stream.sendWindow += delta;
-        if (stream.sendWindow > MAX_WINDOW_BYTES) {
-          return this.frameError(
-            FLOW_CONTROL_ERROR,
-            "SETTINGS_INITIAL_WINDOW_SIZE overflows a window",
-            nowMs,
-          );
-        }
-      }
-      this.#sendBlocked();
-    }
-    this.startPending();
     return true;
-  }
-
-  #windowUpdate(id: number, increment: number, nowMs: number): boolean {
-    if (id === 0) {
-      if (increment === 0) return this.frameError(PROTOCOL_ERROR, "WINDOW_UPDATE of 0", nowMs);
-      this.sendWindow += increment;
-      if (this.sendWindow > MAX_WINDOW_BYTES) {
-        return this.frameError(FLOW_CONTROL_ERROR, "WINDOW_UPDATE beyond 2^31-1", nowMs);
-      }
-    } else {
-      const stream = this.streams.get(id);
-      if (stream === undefined) return true;
-      if (increment === 0) return this.streamError(stream, "WINDOW_UPDATE of 0", nowMs);
-      stream.sendWindow += increment;
-      if (stream.sendWindow > MAX_WINDOW_BYTES) {
-        this.resetStream(id, FLOW_CONTROL_ERROR);
-        this.endStream(stream, nowMs, "h2-protocol", "WINDOW_UPDATE beyond 2^31-1 on a stream");
-        return true;
-      }
-    }
-    this.#sendBlocked();
-    return true;
-  }
-
-  #sendBlocked(): void {
-    if (this.blocked.length === 0) return;
-    const blocked = this.blocked.splice(0);
-    for (const stream of blocked) this.sendBody(stream);
-  }
-
-  /** GOAWAY: streams above `lastId` were not processed; they go again on a new connection, counted. */
-  #goaway(lastId: number, code: number, nowMs: number): void {
-    this.goingAway = true;
-    const refused: H2Stream[] = [];
-    for (const [id, stream] of this.streams) if (id > lastId) refused.push(stream);
-    const message = `GOAWAY ${errorCodeName(code)}: retried on a new connection`;
-    for (const stream of refused) {
-      this.streams.delete(stream.streamId);
-      if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, "goaway", message);
-      this.pending.unshift(stream);
-    }
-    if (code !== NO_ERROR && refused.length === 0 && this.streams.size === 0 && !this.shared.stopping) {
-      this.shared.recorder.recordError(nowMs, "goaway", `GOAWAY ${errorCodeName(code)}`);
-    }
-    if (this.streams.size === 0) this.reconnect();
   }
 }
 

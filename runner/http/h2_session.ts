@@ -9,7 +9,7 @@
  * there (`H2Stream.ended`), so a chain of requests costs no promise. HOT PATH: frames are read in place
  * from one reused input buffer, and what they queue is written once per turn. Everything the peer does
  * wrong is counted by kind, never thrown. The layers above fill in the rest: the streams
- * (h2_streams.ts), then the frames in (h2_headers_in.ts, h2_frames_in.ts).
+ * (h2_streams.ts), then the frames in (h2_headers_in.ts, h2_control_in.ts, h2_frames_in.ts).
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import {
@@ -39,6 +39,8 @@ import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from
  * what a read leaves of a frame moves to the front, so a frame always fits.
  */
 const IN_BYTES = 64 * 1024;
+/** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
+export const CLOSED_RING = 1024;
 export abstract class H2Session {
   protected sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
@@ -84,6 +86,13 @@ export abstract class H2Session {
   /** Streams whose body waits for the peer's windows. */
   readonly blocked: H2Stream[] = [];
   nextStreamId = 1;
+  /**
+   * How the last streams closed (RFC 9113 5.1), for the frames a server sends on them afterwards: by id
+   * modulo the ring's size, `closedIds` the id each entry is for and `closedHow` a CLOSED_* of
+   * h2_streams.ts. A stream not found here (we reset it, or it closed long ago) has its frames ignored.
+   */
+  readonly closedIds = new Uint32Array(CLOSED_RING);
+  readonly closedHow = new Uint8Array(CLOSED_RING);
   sendWindow = DEFAULT_WINDOW_BYTES;
   /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
   goingAway = false;
@@ -144,6 +153,7 @@ export abstract class H2Session {
     this.recvUnacked = 0;
     this.output.reset();
     this.nextStreamId = 1;
+    this.closedIds.fill(0);
     this.sendWindow = DEFAULT_WINDOW_BYTES;
     this.goingAway = false;
     this.maxOpenStreams = 0;
@@ -244,7 +254,13 @@ export abstract class H2Session {
     this.fail(classifyError(err, phase), errorMessage(err), performance.now());
   }
 
-  /** Closes the socket; streams in flight are counted under `kind`, waiting ones end unsent. */
+  /**
+   * Closes the socket; streams in flight are counted under `kind`, and so are the ones waiting on this
+   * connection (for its SETTINGS, or room under its stream limit): the load model started them, so each
+   * ends once, counted. A stream a GOAWAY refused (counted then) goes again on a new connection, as it
+   * would have had this one ended gracefully. A connect that failed (counted once by the dialer) and a
+   * run that is stopping count nothing more.
+   */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();
     const inFlight = [...this.streams.values()];
@@ -252,10 +268,23 @@ export abstract class H2Session {
     this.streams.clear();
     this.blocked.length = 0;
     for (const stream of inFlight) this.endStream(stream, nowMs, kind, message);
-    if (inFlight.length === 0 && wasOpen && kind === "h2-protocol" && !this.shared.stopping) {
+    const stopping = this.shared.stopping;
+    const counting = wasOpen && !stopping;
+    let counted = inFlight.length;
+    for (const stream of waiting) {
+      if (stream.refused && !stopping && kind !== "connect") this.pending.push(stream);
+      else {
+        if (counting && !stream.refused) {
+          this.shared.recorder.recordError(nowMs, kind, message);
+          counted++;
+        }
+        stream.ended(nowMs, counting || stream.refused);
+      }
+    }
+    if (counted === 0 && wasOpen && kind === "h2-protocol" && !stopping) {
       this.shared.recorder.recordError(nowMs, kind, message);
     }
-    for (const stream of waiting) stream.ended(nowMs, false);
+    if (this.pending.length > 0) this.reconnect();
   }
 
   /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */

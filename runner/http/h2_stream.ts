@@ -25,9 +25,11 @@ export interface H2Stream {
   kept: H2KeptResponse | null;
   /** The last request ended with a response (false: it failed, counted by kind). */
   answered: boolean;
+  /** A GOAWAY refused it (counted `goaway`): it waits to go again on a new connection. */
+  refused: boolean;
   /**
-   * The request ended: `counted` when answered or counted as failed; false when it was never sent (the
-   * connection failed while it waited for a stream).
+   * The request ended: `counted` when answered or counted as failed; false when it was never sent and
+   * not counted (the run is stopping, or a connect failed, counted once by the dialer).
    */
   ended(nowMs: number, counted: boolean): void;
 }

@@ -15,13 +15,21 @@ import {
   FLAG_END_STREAM,
   FRAME_HEADER_BYTES,
   MAX_STREAM_ID,
+  NO_ERROR,
   RST_STREAM_BYTES,
   writeFrameHeader,
   writeRstStream,
 } from "../../http2/frames.ts";
 import { writeHeadersFrames } from "./h2_request.ts";
-import { H2Session } from "./h2_session.ts";
+import { CLOSED_RING, H2Session } from "./h2_session.ts";
 import type { H2Stream } from "./h2_stream.ts";
+
+/** How a stream closed, for frames that follow (RFC 9113 5.1): unknown or reset by us (ignore them). */
+export const CLOSED_UNKNOWN = 0;
+/** The server ended it with END_STREAM: DATA or HEADERS after is a connection error STREAM_CLOSED. */
+export const CLOSED_ENDED = 1;
+/** The server reset it with RST_STREAM: DATA or HEADERS after is a stream error STREAM_CLOSED. */
+export const CLOSED_RESET = 2;
 
 export abstract class H2Streams extends H2Session {
   /**
@@ -52,6 +60,7 @@ export abstract class H2Streams extends H2Session {
     this.nextStreamId += 2;
     const request = stream.request!;
     stream.streamId = id;
+    stream.refused = false;
     stream.status = 0;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
@@ -89,9 +98,17 @@ export abstract class H2Streams extends H2Session {
   /** A stream ended (answered, or failed and counted): its slot goes on; a waiting stream may start. */
   endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string): void {
     if (this.streams.get(stream.streamId) === stream) this.streams.delete(stream.streamId);
-    this.#unblock(stream);
+    this.unblock(stream);
     stream.answered = kind === null;
     if (kind === null) {
+      const body = stream.request?.body ?? null;
+      if (body === null || stream.bodyOffset === body.length) this.closedAs(stream.streamId, CLOSED_ENDED);
+      else if (this.sock !== null) {
+        // Answered before all of its body went (RFC 9113 8.1): the rest is not needed, and the stream
+        // must close on the server's side too, or it still counts there towards its
+        // SETTINGS_MAX_CONCURRENT_STREAMS (5.1.2) while we open the next one.
+        this.resetStream(stream.streamId, NO_ERROR);
+      }
       this.shared.recorder.recordResponse(
         nowMs,
         stream.status,
@@ -130,7 +147,7 @@ export abstract class H2Streams extends H2Session {
       this.streams.delete(stream.streamId);
       if (this.sock !== null) this.resetStream(stream.streamId, CANCEL);
     }
-    this.#unblock(stream);
+    this.unblock(stream);
   }
 
   /** Queues a RST_STREAM for `streamId`. */
@@ -139,7 +156,21 @@ export abstract class H2Streams extends H2Session {
     this.output.wrote(writeRstStream(this.output.bytes, at, streamId, errorCode));
   }
 
-  #unblock(stream: H2Stream): void {
+  /** Remembers how stream `id` closed (a CLOSED_*), for the frames the server may still send on it. */
+  closedAs(id: number, how: number): void {
+    const k = (id >>> 1) & (CLOSED_RING - 1);
+    this.closedIds[k] = id;
+    this.closedHow[k] = how;
+  }
+
+  /** How stream `id` closed, if it is remembered (CLOSED_UNKNOWN otherwise). */
+  closedHowOf(id: number): number {
+    const k = (id >>> 1) & (CLOSED_RING - 1);
+    return this.closedIds[k] === id ? this.closedHow[k] : CLOSED_UNKNOWN;
+  }
+
+  /** `stream` no longer waits for a window (it ended, or GOAWAY sends it again elsewhere). */
+  protected unblock(stream: H2Stream): void {
     const k = this.blocked.indexOf(stream);
     if (k >= 0) this.blocked.splice(k, 1);
   }
