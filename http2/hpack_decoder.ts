@@ -14,7 +14,8 @@
  * field). A malformed field (RFC 9113 8.1.1) is only a stream error, so the block is decoded to its end,
  * the table kept in step, and `HPACK_BAD_FIELD` or `HPACK_BAD_STATUS` returned then: a name or value
  * RFC 9113 8.2 forbids or a connection-specific field (hpack_field_rules.ts), a pseudo-header after a
- * regular field, and a `:status` that is repeated or not three digits 100-599. A table entry keeps what
+ * regular field, a `:status` that is repeated or not three digits 100-599, and a `content-length` that
+ * is not digits or differs from another one. A table entry keeps what
  * was malformed in it, so a later reference to it is malformed too. Other pseudo-headers pass, reported
  * by `otherPseudo` (the decoder also reads request blocks, for tests and servers; a response must not
  * carry them).
@@ -326,7 +327,7 @@ export class HpackDecoder {
     this.status = d0 * 100 + d1 * 10 + d2;
   }
 
-  /** Digits only, below 2^53; a second content-length with another value makes it invalid. */
+  /** Digits only, below 10^15; a second content-length with another value makes it invalid (malformed). */
   private readContentLength(): void {
     let n = 0;
     if (this.sLen === 0 || this.sLen > 15) this.clInvalid = true;
@@ -337,5 +338,7 @@ export class HpackDecoder {
     }
     if (this.clBytes !== -1 && this.clBytes !== n) this.clInvalid = true;
     this.clBytes = n;
+    // Such a message's length is unknown: it cannot match its DATA (RFC 9113 8.1.1).
+    if (this.clInvalid) this.malformed(HPACK_BAD_FIELD);
   }
 }

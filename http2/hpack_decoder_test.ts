@@ -208,10 +208,14 @@ Deno.test("the header list bound counts name + value + 32 per field; content-len
   const three = Uint8Array.from([0x88, 0x0f, 0x0d, 2, 0x31, 0x32, 0x84]); // + :path / (38): 128 > 100
   assertEquals(d.decodeStatus(three, 0, three.length), HPACK_TOO_LARGE);
   const twoLengths = Uint8Array.from([0x88, 0x0f, 0x0d, 1, 0x31, 0x0f, 0x0d, 1, 0x32]);
-  assertEquals(new HpackDecoder().decodeStatus(twoLengths, 0, twoLengths.length), 200);
   const e = new HpackDecoder();
-  e.decodeStatus(twoLengths, 0, twoLengths.length);
+  assertEquals(e.decodeStatus(twoLengths, 0, twoLengths.length), HPACK_BAD_FIELD, "two values: malformed");
   assertEquals(e.contentLength, -1, "two different content-length values");
+  const same = Uint8Array.from([0x88, 0x0f, 0x0d, 1, 0x31, 0x0f, 0x0d, 1, 0x31]);
+  assertEquals(e.decodeStatus(same, 0, same.length), 200, "the same value twice");
+  assertEquals(e.contentLength, 1);
+  const letters = Uint8Array.from([0x88, 0x0f, 0x0d, 2, 0x31, 0x78]);
+  assertEquals(e.decodeStatus(letters, 0, letters.length), HPACK_BAD_FIELD, "1x: malformed");
   e.decodeStatus(hex("88"), 0, 1);
   assertEquals(e.contentLength, -1, "absent");
 });

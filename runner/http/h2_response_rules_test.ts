@@ -168,6 +168,11 @@ const VALID: Array<[string, Answer, string?]> = [
   ]],
 ];
 
+VALID.push(["content-length twice with one value", (id) => [
+  headers(id, raw([[":status", "200"], ["content-length", "2"], ["content-length", "2"]])),
+  data(id, "ok"),
+]]);
+
 /** Malformed answers (RFC 9113 8.1.1): each request a stream error, counted `h2-protocol` once. */
 const MALFORMED: Array<[string, Answer]> = [
   ["no :status", (id) => [headers(id, raw([["x-a", "1"]]), true)]],
@@ -207,6 +212,14 @@ const MALFORMED: Array<[string, Answer]> = [
   ["a second head after the final one, without END_STREAM", (id) => [
     headers(id, raw([[":status", "200"]])),
     headers(id, raw([["x-t", "1"]])),
+    data(id, "ok"),
+  ]],
+  ["content-length not a number", (id) => [
+    headers(id, raw([[":status", "200"], ["content-length", "2x"]])),
+    data(id, "ok"),
+  ]],
+  ["two content-length values", (id) => [
+    headers(id, raw([[":status", "200"], ["content-length", "2"], ["content-length", "3"]])),
     data(id, "ok"),
   ]],
   ["an upper-case name", (id) => [headers(id, raw([[":status", "200"], ["X-Up", "v"]]), true)]],
