@@ -19,6 +19,7 @@ import {
   FLAG_END_STREAM,
   FLAG_PADDED,
   FLAG_PRIORITY,
+  FRAME_SIZE_ERROR,
   PROTOCOL_ERROR,
 } from "../../http2/frames.ts";
 import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../http2/hpack_decoder.ts";
@@ -47,14 +48,12 @@ export abstract class H2HeadersIn extends H2Streams {
     nowMs: number,
   ): boolean {
     if (id === 0) return this.frameError(PROTOCOL_ERROR, "HEADERS on stream 0", nowMs);
-    let from = at;
-    let to = at + length;
-    if ((flags & FLAG_PADDED) !== 0) {
-      if (length === 0) return this.frameError(PROTOCOL_ERROR, "HEADERS padded but empty", nowMs);
-      to -= buf[at];
-      from += 1;
-    }
-    if ((flags & FLAG_PRIORITY) !== 0) from += 5;
+    const padded = (flags & FLAG_PADDED) !== 0;
+    // The pad length octet and the 5 priority octets the flags announce (RFC 9113 4.2, 6.2).
+    const fixed = (padded ? 1 : 0) + ((flags & FLAG_PRIORITY) !== 0 ? 5 : 0);
+    if (length < fixed) return this.frameError(FRAME_SIZE_ERROR, "HEADERS too short for its flags", nowMs);
+    const from = at + fixed;
+    const to = at + length - (padded ? buf[at] : 0);
     if (from > to) return this.frameError(PROTOCOL_ERROR, "HEADERS padding longer than the frame", nowMs);
     const endStream = (flags & FLAG_END_STREAM) !== 0;
     if ((flags & FLAG_END_HEADERS) !== 0) return this.#headerBlock(buf, from, to, id, endStream, nowMs);

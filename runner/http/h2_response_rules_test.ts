@@ -302,6 +302,39 @@ for (const transport of ["deno", "epoll"] as const) {
   });
 }
 
+for (const transport of ["deno", "epoll"] as const) {
+  Deno.test({
+    name:
+      `h2 response rules: HEADERS too short for its PRIORITY or PADDED fields is FRAME_SIZE_ERROR [${transport}]`,
+    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    async fn() {
+      // RFC 9113 4.2: a frame too small to contain mandatory frame data. Padding longer than what is
+      // left of the frame is a PROTOCOL_ERROR instead (6.2).
+      const cases: [number, Uint8Array, number][] = [
+        [FLAG.PRIORITY, Uint8Array.of(0, 0, 0), H2_ERROR.FRAME_SIZE_ERROR],
+        [FLAG.PADDED, new Uint8Array(0), H2_ERROR.FRAME_SIZE_ERROR],
+        [FLAG.PADDED | FLAG.PRIORITY, Uint8Array.of(0, 0, 0, 0, 0), H2_ERROR.FRAME_SIZE_ERROR],
+        [FLAG.PADDED, Uint8Array.of(2, 0x88), H2_ERROR.PROTOCOL_ERROR],
+      ];
+      for (const [flags, payload, code] of cases) {
+        const server = serve((
+          id,
+        ) => [frame(FRAME.HEADERS, FLAG.END_HEADERS | FLAG.END_STREAM | flags, id, payload)]);
+        try {
+          const r = await attack(server, transport);
+          ok(r.requests === 0 && (errorsOf(r)["h2-protocol"] ?? 0) > 0, JSON.stringify(errorsOf(r)));
+          ok(
+            server.goaway.length > 0 && server.goaway.every((c) => c === code),
+            `flags ${flags}: ${server.goaway}`,
+          );
+        } finally {
+          await server.close();
+        }
+      }
+    },
+  });
+}
+
 Deno.test("the raw block helper writes literal fields an independent decoder reads back", () => {
   const fields: [string, string][] = [[":status", "200"], ["X-Up", " v\t"]];
   const decomp = hpack.decompressor.create({ table: { maxSize: 4096 } });
