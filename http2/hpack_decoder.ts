@@ -6,16 +6,28 @@
  * strings are read where they lie or Huffman-decoded (hpack_huffman.ts) into one buffer shared by every
  * decoder of the isolate (decoding is synchronous); the dynamic table (hpack_table.ts) has a fixed size.
  *
- * Every rule a peer can break is a negative code, never an exception, and the connection must then fail
- * with COMPRESSION_ERROR (or, for a malformed field, count an h2 protocol error; either way the table may
- * now be out of step): an index of 0 or past the tables, an integer above 2^31 or with more than 5
- * continuation octets, a string or block cut short, a bad Huffman string, a dynamic table size update
- * after a field or above the size we advertised, a header list past its bound (RFC 9113 SETTINGS_MAX_
- * HEADER_LIST_SIZE semantics: name + value + 32 per field), and fields RFC 9113 8.2 calls malformed:
- * a name that is empty, has upper case or any octet outside 0x21-0x7e, a value with NUL, CR or LF, a
- * pseudo-header after a regular field, and a `:status` that is repeated or not three digits 100-599.
- * Other pseudo-headers pass (the decoder also reads request blocks, for tests and servers).
+ * Every rule a peer can break is a negative code, never an exception. Decoding errors stop at once and
+ * the connection must fail with COMPRESSION_ERROR (the table is now out of step): an index of 0 or past
+ * the tables, an integer above 2^31 or with more than 5 continuation octets, a string or block cut short,
+ * a bad Huffman string, a dynamic table size update after a field or above the size we advertised, and a
+ * header list past its bound (RFC 9113 SETTINGS_MAX_HEADER_LIST_SIZE semantics: name + value + 32 per
+ * field). A malformed field (RFC 9113 8.1.1) is only a stream error, so the block is decoded to its end,
+ * the table kept in step, and `HPACK_BAD_FIELD` or `HPACK_BAD_STATUS` returned then: a name or value
+ * RFC 9113 8.2 forbids or a connection-specific field (hpack_field_rules.ts), a pseudo-header after a
+ * regular field, a `:status` that is repeated or not three digits 100-599, and a `content-length` that
+ * is not digits or differs from another one. A table entry keeps what
+ * was malformed in it, so a later reference to it is malformed too. Other pseudo-headers pass, reported
+ * by `otherPseudo` (the decoder also reads request blocks, for tests and servers; a response must not
+ * carry them).
  */
+import {
+  connectionSpecific,
+  NAME_CONTENT_LENGTH,
+  NAME_STATUS,
+  nameValid,
+  sameBytes,
+  valueValid,
+} from "./hpack_field_rules.ts";
 import { huffmanDecodeCached } from "./hpack_huffman.ts";
 import {
   STATIC_BYTES,
@@ -25,6 +37,7 @@ import {
   STATIC_NAME_OFF,
   STATIC_STATUS_FIRST,
   STATIC_STATUS_LAST,
+  STATIC_TRANSFER_ENCODING,
   STATIC_VALUE_LEN,
 } from "./hpack_static.ts";
 import { DynamicTable } from "./hpack_table.ts";
@@ -56,17 +69,12 @@ export function hpackErrorName(code: number): string {
 }
 
 const MAX_INTEGER = 0x7fffffff;
-const NAME_STATUS = Uint8Array.from([58, 115, 116, 97, 116, 117, 115]); // ":status"
-const NAME_CONTENT_LENGTH = new TextEncoder().encode("content-length");
+/** A field's (and its table entry's) malformed parts. */
+const MARK_NAME = 1;
+const MARK_VALUE = 2;
 
 /** Huffman output for every decoder of this isolate; grown, never shrunk. */
 let scratch = new Uint8Array(4096);
-
-function sameBytes(buf: Uint8Array, off: number, len: number, name: Uint8Array): boolean {
-  if (len !== name.length) return false;
-  for (let i = 0; i < len; i++) if (buf[off + i] !== name[i]) return false;
-  return true;
-}
 
 function latin1(buf: Uint8Array, off: number, len: number): string {
   let s = "";
@@ -88,6 +96,11 @@ export class HpackDecoder {
   private sLen = 0;
   /** The static index of the current field's name, or 0 when the name is a literal or dynamic. */
   private nStatic = 0;
+  /** The current field's `MARK_*` bits. */
+  private marks = 0;
+  /** The block's first malformed-field code, or 0. */
+  private bad = 0;
+  private pseudo = false;
   private status = 0;
   private regularSeen = false;
   private listBytes = 0;
@@ -104,6 +117,11 @@ export class HpackDecoder {
     return this.clInvalid ? -1 : this.clBytes;
   }
 
+  /** The last decoded block had a pseudo-header other than `:status` (malformed in a response). */
+  get otherPseudo(): boolean {
+    return this.pseudo;
+  }
+
   /** The dynamic table's size by RFC 7541 4.1 (never above the advertised maximum). */
   get tableSizeBytes(): number {
     return this.table.sizeBytes;
@@ -111,7 +129,8 @@ export class HpackDecoder {
 
   /**
    * Decodes one complete header block from block[start..end), updating the dynamic table. Returns the
-   * :status (100..599) if the block had one, 0 if it had none (trailers), or a negative HPACK_* code.
+   * :status (100..599) if the block had one, 0 if it had none (trailers), or a negative HPACK_* code
+   * (`HPACK_BAD_FIELD` and `HPACK_BAD_STATUS` after the whole block was decoded).
    */
   decodeStatus(
     block: Uint8Array,
@@ -120,6 +139,8 @@ export class HpackDecoder {
     onField?: (name: string, value: string) => void,
   ): number {
     this.status = 0;
+    this.bad = 0;
+    this.pseudo = false;
     this.regularSeen = false;
     this.listBytes = 0;
     this.clBytes = -1;
@@ -151,10 +172,10 @@ export class HpackDecoder {
       }
       // Last: adding may evict (and move) the table entry the name was read from.
       if (b & 0x40 && !(b & 0x80)) {
-        this.table.add(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen);
+        this.table.add(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen, this.marks);
       }
     }
-    return this.status;
+    return this.bad !== 0 ? this.bad : this.status;
   }
 
   /** Reads an integer with an N-bit prefix (`mask` = 2^N - 1) at `pos`; the value or a negative code. */
@@ -179,6 +200,7 @@ export class HpackDecoder {
       this.nOff = STATIC_NAME_OFF[index];
       this.nLen = STATIC_NAME_LEN[index];
       this.nStatic = index;
+      this.marks = 0;
       return HPACK_OK;
     }
     if (index - STATIC_COUNT > this.table.count) return HPACK_BAD_INDEX;
@@ -187,6 +209,7 @@ export class HpackDecoder {
     this.nOff = this.table.nameOffset(slot);
     this.nLen = this.table.nameLength(slot);
     this.nStatic = 0;
+    this.marks = this.table.mark(slot) & MARK_NAME;
     return HPACK_OK;
   }
 
@@ -205,6 +228,7 @@ export class HpackDecoder {
       this.sBuf = this.table.data;
       this.sOff = this.table.valueOffset(slot);
       this.sLen = this.table.valueLength(slot);
+      this.marks = this.table.mark(slot);
     }
     return HPACK_OK;
   }
@@ -222,16 +246,13 @@ export class HpackDecoder {
       this.nOff = this.sOff;
       this.nLen = this.sLen;
       this.nStatic = 0;
-      r = this.checkName();
+      this.marks = nameValid(this.nBuf, this.nOff, this.nLen) ? 0 : MARK_NAME;
     }
     if (r < 0) return r;
     // A Huffman name sits at the start of the scratch buffer; the value goes after it.
     r = this.readString(block, end, this.nBuf === scratch ? this.nOff + this.nLen : 0);
     if (r < 0) return r;
-    for (let i = 0; i < this.sLen; i++) {
-      const c = this.sBuf[this.sOff + i];
-      if (c === 0 || c === 10 || c === 13) return HPACK_BAD_FIELD;
-    }
+    if (!valueValid(this.sBuf, this.sOff, this.sLen)) this.marks |= MARK_VALUE;
     return HPACK_OK;
   }
 
@@ -259,45 +280,54 @@ export class HpackDecoder {
     return HPACK_OK;
   }
 
-  /** A literal name must be a non-empty lower-case token-ish run of 0x21-0x7e (RFC 9113 8.2.1). */
-  private checkName(): number {
-    if (this.nLen === 0) return HPACK_BAD_FIELD;
-    for (let i = 0; i < this.nLen; i++) {
-      const c = this.nBuf[this.nOff + i];
-      if (c < 0x21 || c > 0x7e || (c >= 0x41 && c <= 0x5a)) return HPACK_BAD_FIELD;
-    }
-    return HPACK_OK;
+  private malformed(code: number): void {
+    if (this.bad === 0) this.bad = code;
   }
 
-  /** Accounts the current field: list size, pseudo-header order, :status, content-length. */
+  /**
+   * Accounts the current field: list size (the only error here), malformed parts, pseudo-header order,
+   * :status, content-length, connection-specific fields.
+   */
   private field(): number {
     this.listBytes += this.nLen + this.sLen + 32;
     if (this.listBytes > this.maxHeaderListBytes) return HPACK_TOO_LARGE;
+    if (this.marks !== 0) this.malformed(HPACK_BAD_FIELD);
     const ns = this.nStatic;
     const isStatus = ns !== 0
       ? ns >= STATIC_STATUS_FIRST && ns <= STATIC_STATUS_LAST
       : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_STATUS);
-    if (isStatus) return this.readStatus();
-    if (this.nBuf[this.nOff] === 58) return this.regularSeen ? HPACK_BAD_FIELD : HPACK_OK; // ':'
+    if (isStatus) {
+      this.readStatus();
+      return HPACK_OK;
+    }
+    if (this.nLen > 0 && this.nBuf[this.nOff] === 58) { // ':'
+      if (this.regularSeen) this.malformed(HPACK_BAD_FIELD);
+      this.pseudo = true;
+      return HPACK_OK;
+    }
     this.regularSeen = true;
     const isLength = ns !== 0
       ? ns === STATIC_CONTENT_LENGTH
       : sameBytes(this.nBuf, this.nOff, this.nLen, NAME_CONTENT_LENGTH);
     if (isLength) this.readContentLength();
+    else if (
+      ns !== 0
+        ? ns === STATIC_TRANSFER_ENCODING
+        : connectionSpecific(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen)
+    ) this.malformed(HPACK_BAD_FIELD);
     return HPACK_OK;
   }
 
-  private readStatus(): number {
-    if (this.regularSeen || this.status !== 0 || this.sLen !== 3) return HPACK_BAD_STATUS;
+  private readStatus(): void {
+    if (this.regularSeen || this.status !== 0 || this.sLen !== 3) return this.malformed(HPACK_BAD_STATUS);
     const v = this.sBuf;
     const o = this.sOff;
     const d0 = v[o] - 48, d1 = v[o + 1] - 48, d2 = v[o + 2] - 48;
-    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return HPACK_BAD_STATUS;
+    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return this.malformed(HPACK_BAD_STATUS);
     this.status = d0 * 100 + d1 * 10 + d2;
-    return HPACK_OK;
   }
 
-  /** Digits only, below 2^53; a second content-length with another value makes it invalid. */
+  /** Digits only, below 10^15; a second content-length with another value makes it invalid (malformed). */
   private readContentLength(): void {
     let n = 0;
     if (this.sLen === 0 || this.sLen > 15) this.clInvalid = true;
@@ -308,5 +338,7 @@ export class HpackDecoder {
     }
     if (this.clBytes !== -1 && this.clBytes !== n) this.clInvalid = true;
     this.clBytes = n;
+    // Such a message's length is unknown: it cannot match its DATA (RFC 9113 8.1.1).
+    if (this.clInvalid) this.malformed(HPACK_BAD_FIELD);
   }
 }

@@ -19,6 +19,8 @@ import {
   HpackDecoder,
 } from "./hpack_decoder.ts";
 import { HUFFMAN_CODES, huffmanDecode, huffmanDecodeCached, huffmanEncode } from "./hpack_huffman.ts";
+import { STATIC_TABLE } from "./hpack_static.ts";
+import hpackStatic from "hpack.js/lib/hpack/static-table.js";
 
 interface SpecExample {
   id: string;
@@ -206,10 +208,14 @@ Deno.test("the header list bound counts name + value + 32 per field; content-len
   const three = Uint8Array.from([0x88, 0x0f, 0x0d, 2, 0x31, 0x32, 0x84]); // + :path / (38): 128 > 100
   assertEquals(d.decodeStatus(three, 0, three.length), HPACK_TOO_LARGE);
   const twoLengths = Uint8Array.from([0x88, 0x0f, 0x0d, 1, 0x31, 0x0f, 0x0d, 1, 0x32]);
-  assertEquals(new HpackDecoder().decodeStatus(twoLengths, 0, twoLengths.length), 200);
   const e = new HpackDecoder();
-  e.decodeStatus(twoLengths, 0, twoLengths.length);
+  assertEquals(e.decodeStatus(twoLengths, 0, twoLengths.length), HPACK_BAD_FIELD, "two values: malformed");
   assertEquals(e.contentLength, -1, "two different content-length values");
+  const same = Uint8Array.from([0x88, 0x0f, 0x0d, 1, 0x31, 0x0f, 0x0d, 1, 0x31]);
+  assertEquals(e.decodeStatus(same, 0, same.length), 200, "the same value twice");
+  assertEquals(e.contentLength, 1);
+  const letters = Uint8Array.from([0x88, 0x0f, 0x0d, 2, 0x31, 0x78]);
+  assertEquals(e.decodeStatus(letters, 0, letters.length), HPACK_BAD_FIELD, "1x: malformed");
   e.decodeStatus(hex("88"), 0, 1);
   assertEquals(e.contentLength, -1, "absent");
 });
@@ -240,4 +246,138 @@ Deno.test("a block inside a larger buffer (a frame in a read buffer) decodes bet
   assertEquals(d.decodeStatus(buf, 7, 7 + c61.length), 302);
   assertEquals(d.tableSizeBytes, 222);
   assertEquals(d.decodeStatus(buf, 7, 7), 0, "an empty block");
+});
+
+/** A literal field (without indexing, new name) of raw octets; `prefix` 0x40 adds it to the table. */
+function lit(name: string, value: string, prefix = 0x00): number[] {
+  const n = [...name].map((c) => c.charCodeAt(0));
+  const v = [...value].map((c) => c.charCodeAt(0));
+  return [prefix, n.length, ...n, v.length, ...v];
+}
+
+function code(d: HpackDecoder, bytes: number[]): number {
+  const block = Uint8Array.from(bytes);
+  return d.decodeStatus(block, 0, block.length);
+}
+
+Deno.test("a malformed field is decoded to the end of its block: the dynamic table stays in step", () => {
+  // RFC 9113 8.1.1 makes a malformed response a stream error; the connection goes on only if the HPACK
+  // state still matches the server's, so every field after the bad one is still decoded and indexed.
+  const d = new HpackDecoder();
+  assertEquals(code(d, [0x88, ...lit("X-Up", "v", 0x40), ...lit("x-ok", "1", 0x40)]), HPACK_BAD_FIELD);
+  assertEquals(d.tableSizeBytes, (4 + 1 + 32) * 2);
+  const seen: [string, string][] = [];
+  const next = Uint8Array.from([0x88, 0xbe]); // index 62: the newest entry, x-ok
+  assertEquals(d.decodeStatus(next, 0, next.length, (n, v) => seen.push([n, v])), 200);
+  assertEquals(seen, [[":status", "200"], ["x-ok", "1"]]);
+  // A bad :status too: the rest of the block is read.
+  const e = new HpackDecoder();
+  assertEquals(code(e, [0x08, 2, 0x32, 0x30, ...lit("x-ok", "1", 0x40)]), HPACK_BAD_STATUS);
+  assertEquals(e.tableSizeBytes, 4 + 1 + 32);
+});
+
+Deno.test("a dynamic entry made from a malformed field stays malformed when referenced again", () => {
+  const d = new HpackDecoder();
+  assertEquals(code(d, [0x88, ...lit("x-a", "a\nb", 0x40), ...lit("X-B", "b", 0x40)]), HPACK_BAD_FIELD);
+  assertEquals(code(d, [0x88, 0xbf]), HPACK_BAD_FIELD, "indexed: x-a with LF in its value");
+  // Literals without indexing (the table stays as it is) naming them: x-a's name is fine, X-B's is not.
+  assertEquals(code(d, [0x88, 0x0f, 0x30, 1, 0x76]), 200, "name index 63: x-a");
+  assertEquals(code(d, [0x88, 0x0f, 0x2f, 1, 0x76]), HPACK_BAD_FIELD, "name index 62: X-B, upper case");
+});
+
+Deno.test("RFC 9113 8.2.1: a colon inside a name, whitespace at either end of a value are malformed", () => {
+  const cases: [number[], number][] = [
+    [lit("x:y", "v"), HPACK_BAD_FIELD],
+    [lit("::status", "200"), HPACK_BAD_FIELD],
+    [lit("x", " v"), HPACK_BAD_FIELD],
+    [lit("x", "v "), HPACK_BAD_FIELD],
+    [lit("x", "\tv"), HPACK_BAD_FIELD],
+    [lit("x", "v\t"), HPACK_BAD_FIELD],
+    [lit("x", " "), HPACK_BAD_FIELD],
+    [[0x1f, 0x10, 2, 0x20, 0x61], HPACK_BAD_FIELD], // never indexed, static name 31 (content-type)
+    [[0x88, ...lit("x", "a b\tc")], 200], // inside a value: fine
+    [[0x88, ...lit("x", "")], 200], // empty value: fine
+    [[0x88, ...lit("x-\u00e9", "v")], HPACK_BAD_FIELD], // 0xe9 in a name
+    [[0x88, ...lit("x", "\u00e9\u0001\u007f")], 200], // obs-text and controls other than NUL/CR/LF
+  ];
+  for (const [bytes, want] of cases) {
+    assertEquals(code(new HpackDecoder(), bytes), want, JSON.stringify(bytes));
+  }
+});
+
+Deno.test("RFC 9113 8.2.2: connection-specific fields are malformed; te only as `trailers`", () => {
+  const cases: [number[], number][] = [
+    [[0x88, ...lit("connection", "close")], HPACK_BAD_FIELD],
+    [[0x88, ...lit("keep-alive", "timeout=5")], HPACK_BAD_FIELD],
+    [[0x88, ...lit("proxy-connection", "keep-alive")], HPACK_BAD_FIELD],
+    [[0x88, ...lit("transfer-encoding", "chunked")], HPACK_BAD_FIELD],
+    [[0x88, 0x0f, 0x2a, 7, ...[..."chunked"].map((c) => c.charCodeAt(0))], HPACK_BAD_FIELD], // static 57
+    [[0x88, ...lit("upgrade", "h2c")], HPACK_BAD_FIELD],
+    [[0x88, ...lit("te", "gzip")], HPACK_BAD_FIELD],
+    [[0x88, ...lit("te", "trailers")], 200],
+    [[0x88, ...lit("te", "Trailers")], 200],
+    [[0x88, ...lit("connectio", "x"), ...lit("upgrades", "x"), ...lit("tee", "x")], 200],
+  ];
+  for (const [bytes, want] of cases) {
+    assertEquals(code(new HpackDecoder(), bytes), want, JSON.stringify(bytes));
+  }
+  // By reference too: an entry named `connection` indexed later.
+  const d = new HpackDecoder();
+  assertEquals(code(d, [0x88, ...lit("connection", "close", 0x40)]), HPACK_BAD_FIELD);
+  assertEquals(code(d, [0x88, 0xbe]), HPACK_BAD_FIELD);
+});
+
+Deno.test("pseudo-headers other than :status are reported (a response must not carry them)", () => {
+  const d = new HpackDecoder();
+  assertEquals(code(d, [0x88, 0x82]), 200); // :method GET (static 2)
+  assertEquals(d.otherPseudo, true);
+  assertEquals(code(d, [0x88]), 200);
+  assertEquals(d.otherPseudo, false);
+  assertEquals(code(d, [...lit(":foo", "x"), 0x88]), 200);
+  assertEquals(d.otherPseudo, true);
+  assertEquals(code(d, [...lit(":status", "204"), 0x0f, 0x0d, 1, 0x30]), 204);
+  assertEquals(d.otherPseudo, false);
+});
+
+Deno.test("integers at every prefix size: 2^N - 1 exactly, leading zero continuation octets", () => {
+  const d = new HpackDecoder();
+  // 4-bit prefix: name index 15 (accept-charset) as 0f 00, and as 0f 80 80 00 (zero continuation octets).
+  const seen: string[] = [];
+  for (const bytes of [[0x0f, 0x00, 1, 0x76], [0x0f, 0x80, 0x80, 0x00, 1, 0x76], [0x01, 1, 0x76]]) {
+    const block = Uint8Array.from(bytes);
+    assertEquals(d.decodeStatus(block, 0, block.length, (n) => seen.push(n)), 0, JSON.stringify(bytes));
+  }
+  assertEquals(seen, ["accept-charset", "accept-charset", ":authority"]);
+  // 7-bit string length of exactly 127 (7f 00), and of 127 with 4 zero continuation octets.
+  const v = new Array(127).fill(0x76);
+  assertEquals(code(d, [0x88, 0x00, 1, 0x78, 0x7f, 0x00, ...v]), 200);
+  assertEquals(code(d, [0x88, 0x00, 1, 0x78, 0x7f, 0x80, 0x80, 0x80, 0x80, 0x00, ...v]), 200);
+  // 5-bit size update of exactly 31 (3f 00), then 0 and 4096 (3f e1 1f) in a row at the block start.
+  assertEquals(code(d, [0x3f, 0x00, 0x20, 0x3f, 0xe1, 0x1f, 0x88]), 200);
+  // 6-bit name index 63 (7f 00) and 7-bit index 127 (ff 00) need that many dynamic entries.
+  const e = new HpackDecoder();
+  const fill: number[] = [];
+  for (let k = 0; k < 66; k++) fill.push(...lit(`x${k}`, "v", 0x40));
+  assertEquals(code(e, fill), 0);
+  const names: string[] = [];
+  for (const bytes of [[0x7f, 0x00, 1, 0x77], [0xff, 0x00]]) {
+    const block = Uint8Array.from(bytes);
+    assertEquals(e.decodeStatus(block, 0, block.length, (n) => names.push(n)), 0);
+  }
+  // Index 63 = dynamic 2 = x64 (before the new entry); then index 127 = dynamic 66 (x1, the new entry counted).
+  assertEquals(names, ["x64", "x1"]);
+});
+
+Deno.test("the static table is RFC 7541 Appendix A, entry for entry (as hpack.js has it)", () => {
+  assertEquals(STATIC_TABLE.length, 61);
+  assertEquals(
+    STATIC_TABLE.map(([n, v]) => [n, v]),
+    (hpackStatic.table as { name: string; value: string }[]).map((e) => [e.name, e.value]),
+  );
+  // And byte for byte as the decoder reads it: every indexed field.
+  for (let i = 1; i <= 61; i++) {
+    const fields: [string, string][] = [];
+    new HpackDecoder().decodeStatus(Uint8Array.of(0x80 | i), 0, 1, (n, v) => fields.push([n, v]));
+    assertEquals(fields, [[...STATIC_TABLE[i - 1]]], `index ${i}`);
+  }
 });

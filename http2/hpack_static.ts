@@ -76,6 +76,7 @@ export const STATIC_COUNT = 61;
 export const STATIC_STATUS_FIRST = 8;
 export const STATIC_STATUS_LAST = 14;
 export const STATIC_CONTENT_LENGTH = 28;
+export const STATIC_TRANSFER_ENCODING = 57;
 
 const enc = new TextEncoder();
 /** All static names and values as bytes in one buffer: entry i's name at NAME_OFF[i], its value after it. */

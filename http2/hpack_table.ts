@@ -18,6 +18,8 @@ export class DynamicTable {
   private readonly offsets: Int32Array;
   private readonly nameLens: Int32Array;
   private readonly valueLens: Int32Array;
+  /** Per entry, what the decoder found malformed in it when it was added (its `MARK_*` bits). */
+  private readonly marks: Uint8Array;
   private readonly nameCopy: Uint8Array;
   private readonly slots: number;
   /** Slot of the newest entry. */
@@ -40,6 +42,7 @@ export class DynamicTable {
     this.offsets = new Int32Array(this.slots);
     this.nameLens = new Int32Array(this.slots);
     this.valueLens = new Int32Array(this.slots);
+    this.marks = new Uint8Array(this.slots);
   }
 
   /** The ring slot of dynamic index `i` (1 = newest); the caller checks 1 <= i <= count. */
@@ -59,6 +62,10 @@ export class DynamicTable {
   valueLength(slot: number): number {
     return this.valueLens[slot];
   }
+  /** The marks the entry was added with. */
+  mark(slot: number): number {
+    return this.marks[slot];
+  }
 
   /** Applies a dynamic table size update; the caller checks it against `capacityBytes`. */
   setMaxSize(maxSizeBytes: number): void {
@@ -69,6 +76,7 @@ export class DynamicTable {
   /**
    * Inserts a field as the newest entry, evicting as needed; a field larger than the maximum empties the
    * table (RFC 7541 4.4). The name may be an entry of this very table, even one evicted to make room.
+   * `mark`: the caller's note on the field (malformed name or value), kept for later references to it.
    */
   add(
     nameBuf: Uint8Array,
@@ -77,6 +85,7 @@ export class DynamicTable {
     valueBuf: Uint8Array,
     valueOff: number,
     valueLen: number,
+    mark: number,
   ): void {
     const entryBytes = nameLen + valueLen + ENTRY_OVERHEAD;
     if (entryBytes > this.maxSizeBytes) {
@@ -102,6 +111,7 @@ export class DynamicTable {
     this.offsets[this.newest] = at;
     this.nameLens[this.newest] = nameLen;
     this.valueLens[this.newest] = valueLen;
+    this.marks[this.newest] = mark;
     this.count++;
     this.sizeBytes += entryBytes;
   }

@@ -4,7 +4,11 @@
  * and the CONTINUATION frames that go on with a split header block, assembled (bounded by
  * `maxHeaderBytes`) and decoded by the connection's HPACK decoder, always (HPACK's table must see every
  * block) and for the status only, which then goes on the stream, unless a flow step keeps the head
- * (h2_kept.ts: its fields come by the decoder's `onField`); END_STREAM on the head ends it. Also
+ * (h2_kept.ts: its fields come by the decoder's `onField`); END_STREAM on the head ends it. Interim
+ * (1xx) heads may come first, trailers last. A malformed response (RFC 9113 8.1.1: a field the decoder
+ * finds malformed, no `:status`, a request or unknown pseudo-header, a 101, trailers with a
+ * pseudo-header or without END_STREAM) is a stream error, counted `h2-protocol`; the connection goes on,
+ * as the decoder read the whole block. Also
  * the errors every frame handler uses: a connection error (GOAWAY, `h2-protocol`) and a stream error
  * (RST_STREAM, the connection goes on). h2_frames_in.ts, the layer above, handles the other frames.
  */
@@ -15,9 +19,10 @@ import {
   FLAG_END_STREAM,
   FLAG_PADDED,
   FLAG_PRIORITY,
+  FRAME_SIZE_ERROR,
   PROTOCOL_ERROR,
 } from "../../http2/frames.ts";
-import { hpackErrorName } from "../../http2/hpack_decoder.ts";
+import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../http2/hpack_decoder.ts";
 import { H2Streams } from "./h2_streams.ts";
 import type { H2Stream } from "./h2_stream.ts";
 
@@ -43,14 +48,12 @@ export abstract class H2HeadersIn extends H2Streams {
     nowMs: number,
   ): boolean {
     if (id === 0) return this.frameError(PROTOCOL_ERROR, "HEADERS on stream 0", nowMs);
-    let from = at;
-    let to = at + length;
-    if ((flags & FLAG_PADDED) !== 0) {
-      if (length === 0) return this.frameError(PROTOCOL_ERROR, "HEADERS padded but empty", nowMs);
-      to -= buf[at];
-      from += 1;
-    }
-    if ((flags & FLAG_PRIORITY) !== 0) from += 5;
+    const padded = (flags & FLAG_PADDED) !== 0;
+    // The pad length octet and the 5 priority octets the flags announce (RFC 9113 4.2, 6.2).
+    const fixed = (padded ? 1 : 0) + ((flags & FLAG_PRIORITY) !== 0 ? 5 : 0);
+    if (length < fixed) return this.frameError(FRAME_SIZE_ERROR, "HEADERS too short for its flags", nowMs);
+    const from = at + fixed;
+    const to = at + length - (padded ? buf[at] : 0);
     if (from > to) return this.frameError(PROTOCOL_ERROR, "HEADERS padding longer than the frame", nowMs);
     const endStream = (flags & FLAG_END_STREAM) !== 0;
     if ((flags & FLAG_END_HEADERS) !== 0) return this.#headerBlock(buf, from, to, id, endStream, nowMs);
@@ -122,22 +125,44 @@ export abstract class H2HeadersIn extends H2Streams {
     const kept = stream?.kept ?? null;
     const onField = kept === null || kept.headDone ? undefined : kept.onField;
     const status = this.decoder.decodeStatus(block, from, to, onField);
-    if (status < 0) {
+    // A malformed field was decoded to the block's end (the table is in step): a stream error only.
+    const malformed = status === HPACK_BAD_FIELD || status === HPACK_BAD_STATUS;
+    if (status < 0 && !malformed) {
       return this.frameError(COMPRESSION_ERROR, `HPACK decoding failed: ${hpackErrorName(status)}`, nowMs);
     }
     if (stream === undefined) {
       return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
     }
     if (onField !== undefined) kept!.headEnded(status);
-    if (stream.status === 0) {
-      if (status === 0) return this.streamError(stream, "a response without :status", nowMs);
-      if (status >= 200) stream.status = status;
-      else if (endStream) {
-        return this.streamError(stream, `an interim ${status} response ended the stream`, nowMs);
-      }
-    }
+    const problem = malformed
+      ? `a malformed response: ${hpackErrorName(status)}`
+      : stream.status === 0
+      ? this.#headProblem(status, endStream)
+      : this.#trailersProblem(status, endStream);
+    if (problem !== null) return this.streamError(stream, problem, nowMs);
+    if (status >= 200 && stream.status === 0) stream.status = status;
     if (endStream) this.endStream(stream, nowMs, null, "");
     return true;
+  }
+
+  /**
+   * What makes a response head malformed (RFC 9113 8.1, 8.3.2), beside its fields: no `:status`, a
+   * request or unknown pseudo-header, a 101 (HTTP/2 has no upgrade), an interim head ending the stream.
+   * Constant texts: no string per response.
+   */
+  #headProblem(status: number, endStream: boolean): string | null {
+    if (status === 0) return "a response without :status";
+    if (this.decoder.otherPseudo) return "a request or unknown pseudo-header in a response";
+    if (status === 101) return "a 101 response (HTTP/2 has no protocol upgrade)";
+    if (status < 200 && endStream) return "an interim 1xx response ended the stream";
+    return null;
+  }
+
+  /** A block after the final head is trailers: it ends the stream and has no pseudo-header (8.1). */
+  #trailersProblem(status: number, endStream: boolean): string | null {
+    if (!endStream) return "a header block after the final response without END_STREAM";
+    if (status !== 0 || this.decoder.otherPseudo) return "a pseudo-header in trailers";
+    return null;
   }
 
   /** The stream broke the protocol: RST_STREAM PROTOCOL_ERROR, counted; the connection goes on. */
