@@ -38,6 +38,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   sendWindow = 0;
   recvUnacked = 0;
   status = 0;
+  contentRemaining = -1;
   intendedMs = 0;
   sentMs = 0;
   kept: H2KeptResponse | null = null;

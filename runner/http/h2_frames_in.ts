@@ -16,7 +16,6 @@ import {
   FLAG_ACK,
   FLAG_END_STREAM,
   FLAG_PADDED,
-  FLAG_PRIORITY,
   FLOW_CONTROL_ERROR,
   FRAME_HEADER_BYTES,
   FRAME_SIZE_ERROR,
@@ -44,6 +43,7 @@ import {
   writeWindowUpdate,
 } from "../../http2/frames.ts";
 import { H2ControlIn } from "./h2_control_in.ts";
+import { PAST_LENGTH, SHORT_OF_LENGTH } from "./h2_headers_in.ts";
 import { CLOSED_ENDED, CLOSED_RESET, CLOSED_UNKNOWN } from "./h2_streams.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
@@ -94,14 +94,6 @@ export class H2Connection extends H2ControlIn {
       case DATA:
         return this.#data(buf, payload, length, flags, streamId, nowMs);
       case HEADERS:
-        // Too short for its pad length and priority fields: "too small to contain mandatory frame data".
-        if (length < ((flags & FLAG_PADDED) !== 0 ? 1 : 0) + ((flags & FLAG_PRIORITY) !== 0 ? 5 : 0)) {
-          return this.frameError(
-            FRAME_SIZE_ERROR,
-            "HEADERS shorter than its padding and priority fields",
-            nowMs,
-          );
-        }
         if (streamId !== 0 && !this.streams.has(streamId) && !this.idle(streamId)) {
           return this.#closedHeaders(buf, payload, length, flags, streamId, nowMs);
         }
@@ -168,12 +160,17 @@ export class H2Connection extends H2ControlIn {
       return this.#afterClose(id, "DATA", nowMs);
     }
     if (stream.status === 0) return this.streamError(stream, "DATA before the response's HEADERS", nowMs);
-    const kept = stream.kept;
-    if (kept !== null && kept.keepBody) {
-      const padded = (flags & FLAG_PADDED) !== 0;
-      kept.data(buf, padded ? at + 1 : at, padded ? at + length - buf[at] : at + length);
+    const padded = (flags & FLAG_PADDED) !== 0;
+    const from = padded ? at + 1 : at;
+    const to = padded ? at + length - buf[at] : at + length;
+    if (stream.contentRemaining >= 0) {
+      stream.contentRemaining -= to - from;
+      if (stream.contentRemaining < 0) return this.streamError(stream, PAST_LENGTH, nowMs);
     }
+    const kept = stream.kept;
+    if (kept !== null && kept.keepBody) kept.data(buf, from, to);
     if ((flags & FLAG_END_STREAM) !== 0) {
+      if (stream.contentRemaining > 0) return this.streamError(stream, SHORT_OF_LENGTH, nowMs);
       this.endStream(stream, nowMs, null, "");
       return true;
     }
@@ -246,12 +243,14 @@ export class H2Connection extends H2ControlIn {
     this.closedAs(id, CLOSED_RESET);
     if (code === REFUSED_STREAM) {
       this.endStream(stream, nowMs, "h2-refused-stream", "RST_STREAM REFUSED_STREAM");
-    } else {this.endStream(
+    } else {
+      this.endStream(
         stream,
         nowMs,
         "h2-protocol",
         RESET_MESSAGES[code] ?? `RST_STREAM ${errorCodeName(code)}`,
-      );}
+      );
+    }
     return true;
   }
 }

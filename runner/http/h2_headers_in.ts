@@ -26,6 +26,10 @@ import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../http2/h
 import { H2Streams } from "./h2_streams.ts";
 import type { H2Stream } from "./h2_stream.ts";
 
+/** A response's DATA against its content-length (RFC 9113 8.1.1), as constant texts. */
+export const SHORT_OF_LENGTH = "a response ended short of its content-length";
+export const PAST_LENGTH = "DATA beyond the response's content-length";
+
 export abstract class H2HeadersIn extends H2Streams {
   /** A connection error: GOAWAY with `code` (its name leads the message); false, so the caller stops. */
   protected frameError(code: number, message: string, nowMs: number): boolean {
@@ -140,7 +144,12 @@ export abstract class H2HeadersIn extends H2Streams {
       ? this.#headProblem(status, endStream)
       : this.#trailersProblem(status, endStream);
     if (problem !== null) return this.streamError(stream, problem, nowMs);
-    if (status >= 200 && stream.status === 0) stream.status = status;
+    if (status >= 200 && stream.status === 0) {
+      stream.status = status;
+      const unchecked = stream.request?.head === true || status === 204 || status === 304;
+      stream.contentRemaining = unchecked ? -1 : this.decoder.contentLength;
+    }
+    if (endStream && stream.contentRemaining > 0) return this.streamError(stream, SHORT_OF_LENGTH, nowMs);
     if (endStream) this.endStream(stream, nowMs, null, "");
     return true;
   }

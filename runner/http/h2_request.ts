@@ -34,6 +34,8 @@ export interface H2Request {
   readonly body: Uint8Array | null;
   /** Placeholders to fill per request (then `frames` and `body` are empty), or null. */
   readonly template: H2Template | null;
+  /** A HEAD request: its answer may name a content-length and carry no DATA (RFC 9110 9.3.2). */
+  readonly head: boolean;
 }
 
 /** Header fields HTTP/2 forbids (RFC 9113 8.2.2), and Host, which becomes :authority. */
@@ -85,14 +87,16 @@ export function encodeH2Request(
     const bodyText = new TextDecoder().decode(spec.body ?? new Uint8Array(0));
     const autoLength = (spec.body !== undefined || carriesBody) && !hasLength;
     const template = buildH2Template(fields, bodyText, autoLength, (n) => names.indexOf(n), encodeField);
-    return { frames: new Uint8Array(0), frameStarts: new Uint32Array(0), body: null, template };
+    const head = spec.method === "HEAD";
+    return { frames: new Uint8Array(0), frameStarts: new Uint32Array(0), body: null, template, head };
   }
   const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
   if ((body !== null || carriesBody) && !hasLength) {
     headers.push(["content-length", String(body?.length ?? 0)]);
   }
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
-  return { ...framesOf(block, body === null), body: body === null ? null : body.slice(), template: null };
+  const sent = body === null ? null : body.slice();
+  return { ...framesOf(block, body === null), body: sent, template: null, head: spec.method === "HEAD" };
 }
 
 /** HEADERS then CONTINUATION frames carrying `block`, at most 16 KiB of it each. */

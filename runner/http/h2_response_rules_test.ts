@@ -2,11 +2,12 @@
  * The engine's HTTP/2 client against responses that keep or break RFC 9113 section 8 (HTTP semantics),
  * sent by a raw-frame h2c server on loopback, on both transports. A valid response, however unusual
  * (interim 1xx heads, trailers, `te: trailers`, a 304 or a HEAD answer with a content-length and no
- * body), is never counted as an error. A malformed one (RFC 9113 8.1.1: a request or unknown
- * pseudo-header, a pseudo-header after a regular field or in trailers, a connection-specific field, a
- * 101, a HEADERS after the final head without END_STREAM, a bad name or value) is a stream error: the
- * client resets the stream with PROTOCOL_ERROR and counts `h2-protocol` once, and the connection goes on
- * (no GOAWAY), so other streams on it are answered; every request ends exactly once.
+ * body, a content-length met over several DATA frames, padding not counted), is never counted as an
+ * error. A malformed one (RFC 9113 8.1.1: a request or unknown pseudo-header, a pseudo-header after a
+ * regular field or in trailers, a connection-specific field, a 101, a HEADERS after the final head
+ * without END_STREAM, a bad name or value, DATA short of or past the content-length) is a stream error:
+ * the client resets the stream with PROTOCOL_ERROR and counts `h2-protocol` once, and the connection goes
+ * on (no GOAWAY), so other streams on it are answered; every request ends exactly once.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { Buffer } from "node:buffer";
@@ -172,6 +173,28 @@ VALID.push(["content-length twice with one value", (id) => [
   headers(id, raw([[":status", "200"], ["content-length", "2"], ["content-length", "2"]])),
   data(id, "ok"),
 ]]);
+/** A DATA frame padded with `pad` zero octets (its content-length counts the payload only). */
+const padded = (id: number, text: string, pad: number, end: boolean) =>
+  frame(
+    FRAME.DATA,
+    FLAG.PADDED | (end ? FLAG.END_STREAM : 0),
+    id,
+    Uint8Array.from([pad, ...enc.encode(text), ...new Uint8Array(pad)]),
+  );
+VALID.push([
+  "a content-length met by three DATA frames, one padded, an empty one ending the stream",
+  (id, block) => [
+    headers(id, block([[":status", "200"], ["content-length", "5"]])),
+    data(id, "ok", false),
+    padded(id, "abc", 7, false),
+    data(id, "", true),
+  ],
+]);
+VALID.push(["a content-length met before trailers", (id, block) => [
+  headers(id, block([[":status", "200"], ["content-length", "2"]])),
+  data(id, "ok", false),
+  headers(id, block([["x-checksum", "abc"]]), true),
+]]);
 
 /** Malformed answers (RFC 9113 8.1.1): each request a stream error, counted `h2-protocol` once. */
 const MALFORMED: Array<[string, Answer]> = [
@@ -221,6 +244,21 @@ const MALFORMED: Array<[string, Answer]> = [
   ["two content-length values", (id) => [
     headers(id, raw([[":status", "200"], ["content-length", "2"], ["content-length", "3"]])),
     data(id, "ok"),
+  ]],
+  ["DATA short of the content-length", (id, block) => [
+    headers(id, block([[":status", "200"], ["content-length", "5"]])),
+    data(id, "ok"),
+  ]],
+  ["DATA past the content-length", (id, block) => [
+    headers(id, block([[":status", "200"], ["content-length", "1"]])),
+    data(id, "ok"),
+  ]],
+  ["a content-length, then trailers before the DATA it announced", (id, block) => [
+    headers(id, block([[":status", "200"], ["content-length", "2"]])),
+    headers(id, block([["x-checksum", "abc"]]), true),
+  ]],
+  ["a GET answered with a content-length and END_STREAM on the head", (id, block) => [
+    headers(id, block([[":status", "200"], ["content-length", "2"]]), true),
   ]],
   ["an upper-case name", (id) => [headers(id, raw([[":status", "200"], ["X-Up", "v"]]), true)]],
   ["a colon inside a name", (id) => [headers(id, raw([[":status", "200"], ["x:y", "v"]]), true)]],

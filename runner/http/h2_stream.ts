@@ -19,6 +19,11 @@ export interface H2Stream {
   sendWindow: number;
   recvUnacked: number;
   status: number;
+  /**
+   * DATA octets the final head's `content-length` still promises, or -1 when nothing is checked (no
+   * content-length, a HEAD request, 204 or 304): a response whose DATA differs is malformed (RFC 9113 8.1.1).
+   */
+  contentRemaining: number;
   intendedMs: number;
   sentMs: number;
   /** What of the response a flow step keeps (head fields, body), or null: the usual path keeps nothing. */

@@ -62,6 +62,7 @@ export abstract class H2Streams extends H2Session {
     stream.streamId = id;
     stream.refused = false;
     stream.status = 0;
+    stream.contentRemaining = -1;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
     stream.sendWindow = this.peer.initialWindowBytes;

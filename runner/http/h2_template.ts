@@ -38,6 +38,8 @@ export interface H2Template {
   readonly body: Parts;
   /** Add `content-length` from the filled body (a body, or a method that carries one). */
   readonly autoLength: boolean;
+  /** A HEAD request (see `H2Request.head`). */
+  readonly head: boolean;
 }
 
 /** Most bytes an HPACK length prefix takes here (a length below 2^35). */
@@ -71,7 +73,8 @@ export function buildH2Template(
     templated.push({ name: literalNameBytes(name), value: partsOf(value, indexOf) });
   }
   pieces.push(concat(fixed));
-  return { pieces, fields: templated, body: partsOf(bodyText, indexOf), autoLength };
+  const head = fields.some(([name, value]) => name === ":method" && value === "HEAD");
+  return { pieces, fields: templated, body: partsOf(bodyText, indexOf), autoLength, head };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
@@ -128,6 +131,7 @@ export class FilledH2Request {
   frameStarts: Uint32Array = ONE_START;
   body: Uint8Array | null = null;
   readonly template = null;
+  head = false;
 }
 
 const EMPTY = new Uint8Array(0);
@@ -174,6 +178,7 @@ export class H2TemplateWriter {
    */
   fill(t: H2Template, values: ReadonlyArray<Uint8Array>, cookie: Uint8Array | null = null): FilledH2Request {
     const filled = this.#filled;
+    filled.head = t.head;
     const bodyBytes = this.#fillBody(t.body, values);
     filled.body = bodyBytes === 0 ? null : this.#bodyViews.of(this.#body, bodyBytes);
     let bound = FRAME_HEADER_BYTES + CONTENT_LENGTH.length + 1 + 16;
