@@ -407,7 +407,7 @@ export class MessageFramer {
   #endHead(): boolean {
     const f = this.#fieldLines.facts;
     const status = this.status;
-    if (!this.#request && status < 200 && status !== 101) {
+    if (!this.#request && status >= 100 && status < 200 && status !== 101) {
       // Interim (100 Continue, 103 Early Hints): the final head follows; the cap runs on.
       this.#startHead();
       this.status = status;

@@ -97,7 +97,6 @@ export class Connection extends ConnectionIo {
         return this.#abortCounted();
       }
       this.#complete(nowMs);
-      this.shared.log?.write(parser.status, this.intendedMs, nowMs, this.id);
       this.done++;
       if (!parser.keepAlive) {
         if (this.done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - this.done);
@@ -117,13 +116,16 @@ export class Connection extends ConnectionIo {
     return true;
   }
 
+  /** Records a response that ended (by its framing, or by the close for a body read until it). */
   #complete(nowMs: number): void {
+    const status = this.#parser.status;
     this.shared.recorder.recordResponse(
       nowMs,
-      this.#parser.status,
+      status,
       (nowMs - this.intendedMs) * 1000,
       (nowMs - this.sentMs) * 1000,
     );
+    this.shared.log?.write(status, this.intendedMs, nowMs, this.id);
   }
 
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
