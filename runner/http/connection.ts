@@ -13,6 +13,7 @@ import type { ErrorKind } from "../../results/mod.ts";
 import {
   classifyError,
   CLOSED_EARLY,
+  CLOSED_UNANSWERED,
   errorMessage,
   responseTimeoutMessage,
   UNSOLICITED,
@@ -67,11 +68,16 @@ export class Connection extends ConnectionIo {
     const depth = this.depth;
     const parser = this.#parser;
     if (n === null) {
+      // The response in progress was cut short (or, when framed by the close, is complete); any after it
+      // never began.
       if (parser.completesAtEof()) {
         this.#complete(nowMs);
         this.done++;
+      } else if (parser.started && this.done < depth) {
+        this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, 1);
+        this.done++;
       }
-      if (this.done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - this.done);
+      this.#countUnanswered(nowMs);
       this.abort();
       return true;
     }
@@ -99,7 +105,7 @@ export class Connection extends ConnectionIo {
       this.#complete(nowMs);
       this.done++;
       if (!parser.keepAlive) {
-        if (this.done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - this.done);
+        this.#countUnanswered(nowMs);
         return this.#abortCounted();
       }
       if (this.done === depth) return true;
@@ -107,6 +113,13 @@ export class Connection extends ConnectionIo {
       offset = end;
     }
     return false;
+  }
+
+  /** The exchange's requests after `done` are lost with the connection before any byte of their responses. */
+  #countUnanswered(nowMs: number): void {
+    if (this.done < this.depth) {
+      this.#countFailed(nowMs, "closed-early", CLOSED_UNANSWERED, this.depth - this.done);
+    }
   }
 
   /** Closes after a failure already counted: the exchange reports all its requests as handled. */
@@ -126,6 +139,7 @@ export class Connection extends ConnectionIo {
       (nowMs - this.sentMs) * 1000,
     );
     this.shared.log?.write(status, this.intendedMs, nowMs, this.id);
+    this.answered++;
   }
 
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {

@@ -129,4 +129,50 @@ for (const transport of ["deno", "epoll"] as const) {
       await Deno.remove(dir, { recursive: true });
     }
   });
+
+  test("a server that closes mid-body: counted closed-early, never a response", async () => {
+    const r = await attack("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", transport, true);
+    assertEquals([r.requests, r.errors], [0, { "closed-early": REQUESTS }]);
+    assertEquals(Object.keys(r.errorMessages["closed-early"]), [
+      "connection closed before the response ended",
+    ]);
+  });
+
+  // RFC 9112 9.3: a server may close a persistent connection at any time; the request sent on it after
+  // the close was never answered, which the count says apart from a response cut short.
+  test("a server that closes after each kept-alive response: the next request on it is unanswered", async () => {
+    const r = await attack("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", transport, true);
+    const unanswered = r.errors["closed-early"] ?? 0;
+    ok(r.requests > 0 && unanswered > 0, JSON.stringify(r.errors));
+    assertEquals(r.requests + unanswered, REQUESTS);
+    assertEquals(Object.keys(r.errorMessages["closed-early"]), [
+      "connection closed before the response began",
+    ]);
+  });
+
+  // A step whose response does not parse was not answered: its session fails there, as on a timeout.
+  for (
+    const [what, answer] of [
+      ["a malformed head", "HTTP/1.1 200 OK\r\nBad Name: x\r\nContent-Length: 2\r\n\r\nok"],
+      ["a body longer than its Content-Length", "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nokEXTRA"],
+    ]
+  ) {
+    test(`a flow step answered by ${what} fails its session`, async () => {
+      const r = await attack(answer, transport, false, {
+        requests: 3,
+        flows: [{
+          name: "two",
+          weight: 1,
+          steps: [
+            { request: { method: "GET", path: "/a", headers: [], weight: 1 } },
+            { request: { method: "GET", path: "/b", headers: [], weight: 1 } },
+          ],
+        }],
+      });
+      const [flow] = r.flows ?? [];
+      assertEquals([flow.sessions, flow.completed, flow.failed], [3, 0, 3]);
+      assertEquals(flow.steps.map((step) => [step.requests, step.errors]), [[0, 3], [0, 0]]);
+      assertEquals([r.requests, r.errors], [0, { parse: 3 }]);
+    });
+  }
 }
