@@ -6,6 +6,7 @@
  * keeping only the head stops at the end of the final head (past interim 1xx heads, and past empty lines
  * and bare-LF line ends as the parser reads them). Every other exchange keeps nothing and never comes here.
  */
+import { isInterim } from "../../http1/body_framing.ts";
 
 export class KeptBytes {
   #bytes = new Uint8Array(0);
@@ -45,14 +46,24 @@ export class KeptBytes {
         this.#scan = need;
         return;
       }
-      // An interim 1xx head ("HTTP/1.1 1.."): the final head follows it; keep on to its end.
-      if (kept[start + 9] !== 49) {
+      // An interim 1xx head: the final head follows it; keep on to its end.
+      if (!isInterim(statusAt(kept, start))) {
         this.#scan = -1;
         return;
       }
       this.#head = this.#scan = end;
     }
   }
+}
+
+/**
+ * The status code of the head starting at `from`: the three digits after "HTTP/1.x " (the parser checked
+ * them), whatever follows them (a reason, a bare SP, or the line end when there is no reason); 0 when
+ * the head is shorter.
+ */
+export function statusAt(raw: Uint8Array, from: number): number {
+  if (from + 12 > raw.length) return 0;
+  return (raw[from + 9] - 48) * 100 + (raw[from + 10] - 48) * 10 + raw[from + 11] - 48;
 }
 
 /** Past the empty lines (CRLF or bare LF, as the parser skips them) at `from` in raw[from, to). */

@@ -7,18 +7,10 @@
  * Only steps that capture, check or keep cookies come here; the others keep no bytes at all.
  */
 
-import { headEnd, skipEmptyLines } from "./kept_bytes.ts";
+import { isInterim } from "../../http1/body_framing.ts";
+import { headEnd, skipEmptyLines, statusAt } from "./kept_bytes.ts";
 
 const decoder = new TextDecoder();
-
-/**
- * The status code of the head starting at `from`: the three digits after "HTTP/1.x " (the parser checked
- * them), whatever follows them (a reason, a bare SP, or the line end when there is no reason).
- */
-function statusAt(raw: Uint8Array, from: number): number {
-  if (from + 12 > raw.length) return 0;
-  return (raw[from + 9] - 48) * 100 + (raw[from + 10] - 48) * 10 + raw[from + 11] - 48;
-}
 
 /** The head's field lines (the start line first), each obs-fold joined to its field with a space. */
 function fieldLines(head: string): string[] {
@@ -53,7 +45,7 @@ export class KeptResponse implements StepResponse {
     // Interim 1xx heads (100 Continue, 103 Early Hints) come first; the final head follows them.
     let start = skipEmptyLines(raw, 0, raw.length);
     let end = headEnd(raw, start, raw.length);
-    while (end > 0 && statusAt(raw, start) >= 100 && statusAt(raw, start) < 200) {
+    while (end > 0 && isInterim(statusAt(raw, start))) {
       start = skipEmptyLines(raw, end, raw.length);
       end = headEnd(raw, start, raw.length);
     }

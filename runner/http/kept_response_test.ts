@@ -68,6 +68,13 @@ const cases: Case[] = [
     body: "",
   },
   {
+    name: "101 is a final head, not an interim one",
+    wire: "HTTP/1.1 103 Early Hints\r\n\r\nHTTP/1.1 101 Switching Protocols\r\nUpgrade: x\r\n\r\n",
+    status: 101,
+    header: ["upgrade", ["x"]],
+    body: "",
+  },
+  {
     name: "obs-fold lines join the field before them with a space",
     wire:
       "HTTP/1.1 200 OK\r\nX-Long: a\r\n  b\r\n\tc\r\nX-After: 1\r\n http://x\r\nContent-Length: 0\r\n\r\n",
