@@ -20,8 +20,11 @@ interface RawServer {
   close(): Promise<void>;
 }
 
-/** Reads request heads off `conn` and answers each with `answer`; closes after it when `closeAfter`. */
-async function serve(conn: Deno.Conn, answer: Uint8Array, closeAfter: boolean): Promise<void> {
+/** How the server sends: the answer whole, then the close after it, or one byte per write and a tick. */
+type Sending = "keep" | "close" | "byte-by-byte";
+
+/** Reads request heads off `conn` and answers each with `answer`, sent as `sending` says. */
+async function serve(conn: Deno.Conn, answer: Uint8Array, sending: Sending): Promise<void> {
   const buf = new Uint8Array(16 * 1024);
   let pending = "";
   try {
@@ -32,8 +35,14 @@ async function serve(conn: Deno.Conn, answer: Uint8Array, closeAfter: boolean): 
       let end: number;
       while ((end = pending.indexOf("\r\n\r\n")) >= 0) {
         pending = pending.slice(end + 4);
-        await conn.write(answer);
-        if (closeAfter) return;
+        if (sending !== "byte-by-byte") await conn.write(answer);
+        else {
+          for (let k = 0; k < answer.length; k++) {
+            await conn.write(answer.subarray(k, k + 1));
+            await new Promise((tick) => setTimeout(tick, 0));
+          }
+        }
+        if (sending === "close") return;
       }
     }
   } catch {
@@ -45,13 +54,13 @@ async function serve(conn: Deno.Conn, answer: Uint8Array, closeAfter: boolean): 
   }
 }
 
-function startRawServer(answer: string, closeAfter: boolean): RawServer {
+function startRawServer(answer: string, sending: Sending): RawServer {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const bytes = new Uint8Array([...answer].map((c) => c.charCodeAt(0))); // latin-1: obs-text stays one byte
   const conns: Promise<void>[] = [];
   const accepting = (async () => {
     try {
-      for await (const conn of listener) conns.push(serve(conn, bytes, closeAfter));
+      for await (const conn of listener) conns.push(serve(conn, bytes, sending));
     } catch { /* listener closed */ }
   })();
   return {
@@ -67,10 +76,10 @@ function startRawServer(answer: string, closeAfter: boolean): RawServer {
 async function attack(
   answer: string,
   transport: "deno" | "epoll",
-  closeAfter = false,
+  sending: Sending = "keep",
   extra: Partial<AttackConfigInput> = {},
 ): Promise<RunResult> {
-  const server = startRawServer(answer, closeAfter);
+  const server = startRawServer(answer, sending);
   const started = performance.now();
   try {
     const r = await runAttack(parseAttackConfig({
@@ -121,7 +130,7 @@ for (const transport of ["deno", "epoll"] as const) {
     const dir = await Deno.makeTempDir({ prefix: "loadlab-h1-hostile-" });
     try {
       const logFile = `${dir}/requests.csv`;
-      const r = await attack("HTTP/1.1 200 OK\r\n\r\nuntil the close", transport, true, { logFile });
+      const r = await attack("HTTP/1.1 200 OK\r\n\r\nuntil the close", transport, "close", { logFile });
       assertEquals([r.requests, r.errors], [REQUESTS, {}]);
       const lines = (await Deno.readTextFile(logFile)).split("\n").filter((l) => /^\d+;/.test(l));
       assertEquals(lines.length, REQUESTS, "one log line per response");
@@ -131,7 +140,7 @@ for (const transport of ["deno", "epoll"] as const) {
   });
 
   test("a server that closes mid-body: counted closed-early, never a response", async () => {
-    const r = await attack("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", transport, true);
+    const r = await attack("HTTP/1.1 200 OK\r\nContent-Length: 10\r\n\r\nabc", transport, "close");
     assertEquals([r.requests, r.errors], [0, { "closed-early": REQUESTS }]);
     assertEquals(Object.keys(r.errorMessages["closed-early"]), [
       "connection closed before the response ended",
@@ -141,7 +150,7 @@ for (const transport of ["deno", "epoll"] as const) {
   // RFC 9112 9.3: a server may close a persistent connection at any time; the request sent on it after
   // the close was never answered, which the count says apart from a response cut short.
   test("a server that closes after each kept-alive response: the next request on it is unanswered", async () => {
-    const r = await attack("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", transport, true);
+    const r = await attack("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok", transport, "close");
     const unanswered = r.errors["closed-early"] ?? 0;
     ok(r.requests > 0 && unanswered > 0, JSON.stringify(r.errors));
     assertEquals(r.requests + unanswered, REQUESTS);
@@ -158,7 +167,7 @@ for (const transport of ["deno", "epoll"] as const) {
     ]
   ) {
     test(`a flow step answered by ${what} fails its session`, async () => {
-      const r = await attack(answer, transport, false, {
+      const r = await attack(answer, transport, "keep", {
         requests: 3,
         flows: [{
           name: "two",
@@ -175,4 +184,15 @@ for (const transport of ["deno", "epoll"] as const) {
       assertEquals([r.requests, r.errors], [0, { parse: 3 }]);
     });
   }
+
+  test("pipelined answers arriving a byte at a time: every boundary found, every request answered", async () => {
+    const r = await attack(
+      "\r\nHTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 200 OK\nTransfer-Encoding: gzip, chunked\nX: a\n b\n\n" +
+        '05;x="a\\"b"\r\nhello\r\n0\r\nT: t\r\n\r\n',
+      transport,
+      "byte-by-byte",
+      { pipelining: 3 },
+    );
+    assertEquals([r.requests, r.errors, r.statusCodes], [REQUESTS, {}, { "200": REQUESTS }]);
+  });
 }
