@@ -16,6 +16,14 @@ import type { FramingFields } from "./framing_fields.ts";
 export const Framing = { None: 0, Length: 1, Chunked: 2, UntilClose: 3 } as const;
 export type Framing = typeof Framing[keyof typeof Framing];
 
+/**
+ * Whether a response head of `status` is interim (1xx but 101): the final head follows it. Only 100-199
+ * are: any other three digits, 000-099 too, make a final head (RFC 9110 15).
+ */
+export function isInterim(status: number): boolean {
+  return status >= 100 && status < 200 && status !== 101;
+}
+
 /** Why a final head's framing fields must be refused (a constant string), or "" when they can be read. */
 export function framingRefusal(
   f: FramingFields,

@@ -18,7 +18,14 @@
  * A forwarder (`verbatim`) passes heads on as they are, so it gets none of the tolerances that would need
  * a rewrite: bare LF, obs-fold and Transfer-Encoding with Content-Length or in HTTP/1.0 are errors there.
  */
-import { bodyFraming, Framing, framingCloses, framingRefusal, keepAliveAsked } from "./body_framing.ts";
+import {
+  bodyFraming,
+  Framing,
+  framingCloses,
+  framingRefusal,
+  isInterim,
+  keepAliveAsked,
+} from "./body_framing.ts";
 import { BAD_CHUNK_LINE, ChunkLine } from "./chunk_line.ts";
 import { BAD_FIELD_LINE, FieldLines } from "./field_lines.ts";
 import { BAD_LINE, StartLine } from "./start_line.ts";
@@ -407,7 +414,7 @@ export class MessageFramer {
   #endHead(): boolean {
     const f = this.#fieldLines.facts;
     const status = this.status;
-    if (!this.#request && status < 200 && status !== 101) {
+    if (!this.#request && isInterim(status)) {
       // Interim (100 Continue, 103 Early Hints): the final head follows; the cap runs on.
       this.#startHead();
       this.status = status;

@@ -2,7 +2,9 @@
  * @module
  * The start line of an HTTP/1.1 message (RFC 9112 3, 4), scanned byte by byte as it arrives: a status
  * line `HTTP/1.x SP 3DIGIT [SP reason-phrase]` (the reason and its space may be missing, as robust
- * clients accept; any status 100-999; a minor version above 1 reads as 1.1) or a request line
+ * clients accept; any three digits, 000-999, as RFC 9112 4's grammar and llhttp, h11 and Go read them:
+ * RFC 9110 15 has a client process a code outside 100-599 as an error answer, not refuse it; a minor
+ * version above 1 reads as 1.1) or a request line
  * `method SP request-target SP HTTP/1.x`. The version is case-sensitive; the reason phrase may hold HTAB,
  * SP, visible ASCII and obs-text, nothing else. The line end itself (CRLF or LF) is the framer's business
  * (message_framer.ts): `scan` stops at it. HOT PATH: a status line that came whole is checked in one go.
@@ -95,14 +97,14 @@ export class StartLine {
   /** Whether buf[i, i + 12) is "HTTP/1.x SSS" (then taken); false to go byte by byte. */
   #statusAt(buf: Uint8Array, i: number): boolean {
     for (let k = 0; k < 7; k++) if (buf[i + k] !== HTTP_1_DOT[k]) return false;
-    const minor = buf[i + 7] - 48, d0 = buf[i + 9] - 49, d1 = buf[i + 10] - 48, d2 = buf[i + 11] - 48;
+    const minor = buf[i + 7] - 48, d0 = buf[i + 9] - 48, d1 = buf[i + 10] - 48, d2 = buf[i + 11] - 48;
     if (
-      minor < 0 || minor > 9 || buf[i + 8] !== SP || d0 < 0 || d0 > 8 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9
+      minor < 0 || minor > 9 || buf[i + 8] !== SP || d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9
     ) {
       return false;
     }
     this.http10 = minor === 0;
-    this.status = (d0 + 1) * 100 + d1 * 10 + d2;
+    this.status = d0 * 100 + d1 * 10 + d2;
     this.#at = 12;
     return true;
   }
@@ -114,7 +116,7 @@ export class StartLine {
     if (at === 8) return c === SP;
     if (at <= 11) {
       const d = c - 48;
-      if (d < 0 || d > 9 || (at === 9 && d === 0)) return false;
+      if (d < 0 || d > 9) return false;
       this.status = this.status * 10 + d;
       return true;
     }

@@ -152,6 +152,9 @@ export const FRAMING_CASES: FramingCase[] = [
   // Status line (RFC 9112 4, RFC 9110 15): any 3-digit code, tolerated shapes.
   { name: "status 600", wire: "HTTP/1.1 600 Custom\r\nContent-Length: 5\r\n\r\nhello", ...fine(600) },
   { name: "status 999", wire: "HTTP/1.1 999 X\r\nContent-Length: 5\r\n\r\nhello", ...fine(999) },
+  // 3DIGIT (RFC 9112 4): below 100 is as invalid as above 599, read as an error answer (RFC 9110 15), final.
+  { name: "status 099", wire: "HTTP/1.1 099 X\r\nContent-Length: 5\r\n\r\nhello", ...fine(99) },
+  { name: "status 000", wire: "HTTP/1.1 000 X\r\nContent-Length: 5\r\n\r\nhello", ...fine(0) },
   { name: "no reason phrase, no space", wire: "HTTP/1.1 200\r\nContent-Length: 5\r\n\r\nhello", ...fine() },
   { name: "empty reason phrase", wire: "HTTP/1.1 404 \r\nContent-Length: 5\r\n\r\nhello", ...fine(404) },
   {
@@ -332,7 +335,6 @@ export const FRAMING_CASES: FramingCase[] = [
   },
   { name: "two-digit status", wire: "HTTP/1.1 20 OK\r\nContent-Length: 5\r\n\r\nhello", ...fails },
   { name: "four-digit status", wire: "HTTP/1.1 2000 OK\r\nContent-Length: 5\r\n\r\nhello", ...fails },
-  { name: "status 099", wire: "HTTP/1.1 099 X\r\nContent-Length: 5\r\n\r\nhello", ...fails },
   { name: "no space after the status", wire: "HTTP/1.1 200OK\r\nContent-Length: 5\r\n\r\nhello", ...fails },
   { name: "not HTTP at all", wire: "SSH-2.0-OpenSSH_9.6\r\n", ...fails },
 ];

@@ -8,7 +8,7 @@
  * byte per read; and every case once through the real balancer, from a scripted upstream to a raw client.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { Framing } from "../http1/body_framing.ts";
+import { Framing, isInterim } from "../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
 import { ResponseParser } from "../runner/http/response_parser.ts";
 import {
@@ -75,7 +75,7 @@ export function balancer(c: FramingCase, bytes: Uint8Array, cuts: number[]): Out
       continue;
     }
     start = end;
-    if (head.status >= 200 || head.status === 101) break; // else an interim head, passed on
+    if (!isInterim(head.status)) break; // else an interim head, passed on
   }
   const done = (body: number) => ({
     error: false,
@@ -129,7 +129,7 @@ function headRefused(c: FramingCase): boolean {
   for (let start = 0;;) {
     const end = parseResponseHead(bytes, start, bytes.length, c.head ?? false, head);
     if (end === MALFORMED) return true;
-    if (end === INCOMPLETE || head.status >= 200 || head.status === 101) return false;
+    if (end === INCOMPLETE || !isInterim(head.status)) return false;
     start = end;
   }
 }
@@ -181,7 +181,7 @@ export async function throughBalancer(cases: readonly FramingCase[]): Promise<nu
         }
         let answer = await client.answer(c.head).catch(() => null);
         // Interim answers are passed on as they came; what matters is the final one.
-        while (answer !== null && answer.status < 200 && answer.status !== 101) {
+        while (answer !== null && isInterim(answer.status)) {
           answer = await client.answer(c.head).catch(() => null);
         }
         if (headRefused(c)) {

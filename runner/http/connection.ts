@@ -13,6 +13,7 @@ import type { ErrorKind } from "../../results/mod.ts";
 import {
   classifyError,
   CLOSED_EARLY,
+  CLOSED_UNANSWERED,
   errorMessage,
   responseTimeoutMessage,
   UNSOLICITED,
@@ -67,11 +68,16 @@ export class Connection extends ConnectionIo {
     const depth = this.depth;
     const parser = this.#parser;
     if (n === null) {
+      // The response in progress was cut short (or, when framed by the close, is complete); any after it
+      // never began.
       if (parser.completesAtEof()) {
         this.#complete(nowMs);
         this.done++;
+      } else if (parser.started && this.done < depth) {
+        this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, 1);
+        this.done++;
       }
-      if (this.done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - this.done);
+      this.#countUnanswered(nowMs);
       this.abort();
       return true;
     }
@@ -97,10 +103,9 @@ export class Connection extends ConnectionIo {
         return this.#abortCounted();
       }
       this.#complete(nowMs);
-      this.shared.log?.write(parser.status, this.intendedMs, nowMs, this.id);
       this.done++;
       if (!parser.keepAlive) {
-        if (this.done < depth) this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, depth - this.done);
+        this.#countUnanswered(nowMs);
         return this.#abortCounted();
       }
       if (this.done === depth) return true;
@@ -110,6 +115,13 @@ export class Connection extends ConnectionIo {
     return false;
   }
 
+  /** The exchange's requests after `done` are lost with the connection before any byte of their responses. */
+  #countUnanswered(nowMs: number): void {
+    if (this.done < this.depth) {
+      this.#countFailed(nowMs, "closed-early", CLOSED_UNANSWERED, this.depth - this.done);
+    }
+  }
+
   /** Closes after a failure already counted: the exchange reports all its requests as handled. */
   #abortCounted(): boolean {
     this.abort();
@@ -117,13 +129,17 @@ export class Connection extends ConnectionIo {
     return true;
   }
 
+  /** Records a response that ended (by its framing, or by the close for a body read until it). */
   #complete(nowMs: number): void {
+    const status = this.#parser.status;
     this.shared.recorder.recordResponse(
       nowMs,
-      this.#parser.status,
+      status,
       (nowMs - this.intendedMs) * 1000,
       (nowMs - this.sentMs) * 1000,
     );
+    this.shared.log?.write(status, this.intendedMs, nowMs, this.id);
+    this.answered++;
   }
 
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {

@@ -38,7 +38,10 @@ export abstract class ConnectionIo implements LoadConnection {
   protected intendedMs = 0;
   protected sentMs = 0;
   protected depth = 0;
+  /** Requests of the exchange handled: answered, or failed and counted. */
   protected done = 0;
+  /** Requests of the exchange answered by a response (what `exchange` returns). */
+  protected answered = 0;
   /** An exchange is in progress: sent (or being sent), its responses not all in. */
   protected active = false;
   /** Bytes being written and how far; the write is not awaited (the response read is). */
@@ -178,7 +181,7 @@ export abstract class ConnectionIo implements LoadConnection {
     this.intendedMs = intendedMs < 0 ? sentMs : intendedMs;
     this.sentMs = sentMs;
     this.depth = depth;
-    this.done = 0;
+    this.done = this.answered = 0;
     this.active = true;
     this.deadlineMs = sentMs + shared.timeoutMs;
     this.timedOut = false;
@@ -218,13 +221,13 @@ export abstract class ConnectionIo implements LoadConnection {
    */
   abstract countUnfinished(nowMs: number, message: string): void;
 
-  /** Ends the exchange in progress; its response count. */
+  /** Ends the exchange in progress; its response count (a failed request, counted, is no response). */
   #end(): number {
-    if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "done", `${this.done}/${this.depth} answered`);
+    if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "done", `${this.answered}/${this.depth} answered`);
     this.active = false;
     this.shared.recorder.inFlight -= this.depth;
     this.deadlineMs = Infinity;
-    return this.done;
+    return this.answered;
   }
 
   /** Inline read: parse, then read on, or end the exchange. */

@@ -46,4 +46,6 @@ export function responseTimeoutMessage(timeoutMs: number, err: unknown): string 
 }
 
 export const CLOSED_EARLY = "connection closed before the response ended";
+/** No byte of the response came (a server may close a kept-alive connection at any time, RFC 9112 9.3). */
+export const CLOSED_UNANSWERED = "connection closed before the response began";
 export const UNSOLICITED = "bytes after the end of the response (a body longer than its Content-Length?)";

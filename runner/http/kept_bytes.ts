@@ -3,14 +3,15 @@
  * The raw bytes of one HTTP/1.1 response, kept for a flow step that captures, checks or keeps cookies
  * (connection.ts `prepareStep`; kept_response.ts reads them). The connection appends each run of bytes
  * the response parser says belong to the response, in one buffer of its own that grows and is reused;
- * keeping only the head stops at the end of the final head (past interim 1xx heads). Every other
- * exchange keeps nothing and never comes here.
+ * keeping only the head stops at the end of the final head (past interim 1xx heads, and past empty lines
+ * and bare-LF line ends as the parser reads them). Every other exchange keeps nothing and never comes here.
  */
+import { isInterim } from "../../http1/body_framing.ts";
 
 export class KeptBytes {
   #bytes = new Uint8Array(0);
   #length = 0;
-  /** Where the kept head's end is looked for next (head only), -1 once found. */
+  /** Where the kept head's end is looked for next, less two (head only); -1 once found. */
   #scan = 0;
   /** Where the head being kept starts (past interim 1xx heads). */
   #head = 0;
@@ -38,17 +39,49 @@ export class KeptBytes {
     this.#length = need;
     if (!headOnly) return;
     const kept = this.#bytes;
-    for (let k = Math.max(this.#head, this.#scan - 3); k + 3 < need; k++) {
-      if (kept[k] === 13 && kept[k + 1] === 10 && kept[k + 2] === 13 && kept[k + 3] === 10) {
-        // An interim 1xx head ("HTTP/1.1 1.."): the final head follows it; keep on to its end.
-        if (kept[this.#head + 9] === 49) {
-          this.#head = k + 4;
-          continue;
-        }
+    while (true) {
+      const start = skipEmptyLines(kept, this.#head, need);
+      const end = headEnd(kept, Math.max(start, this.#scan - 2), need);
+      if (end < 0) {
+        this.#scan = need;
+        return;
+      }
+      // An interim 1xx head: the final head follows it; keep on to its end.
+      if (!isInterim(statusAt(kept, start))) {
         this.#scan = -1;
         return;
       }
+      this.#head = this.#scan = end;
     }
-    this.#scan = need;
   }
+}
+
+/**
+ * The status code of the head starting at `from`: the three digits after "HTTP/1.x " (the parser checked
+ * them), whatever follows them (a reason, a bare SP, or the line end when there is no reason); 0 when
+ * the head is shorter.
+ */
+export function statusAt(raw: Uint8Array, from: number): number {
+  if (from + 12 > raw.length) return 0;
+  return (raw[from + 9] - 48) * 100 + (raw[from + 10] - 48) * 10 + raw[from + 11] - 48;
+}
+
+/** Past the empty lines (CRLF or bare LF, as the parser skips them) at `from` in raw[from, to). */
+export function skipEmptyLines(raw: Uint8Array, from: number, to: number): number {
+  while (from < to && (raw[from] === 13 || raw[from] === 10)) from++;
+  return from;
+}
+
+/**
+ * Just past the empty line that ends a head, looked for from `from` (in the head, past any empty lines
+ * before its start line) in raw[from, to), or -1. Line ends are CRLF or a bare LF, as the parser takes
+ * them in a head (RFC 9112 2.2), so the end is an LF followed by LF or CRLF.
+ */
+export function headEnd(raw: Uint8Array, from: number, to: number): number {
+  for (let k = from; k + 1 < to; k++) {
+    if (raw[k] !== 10) continue;
+    if (raw[k + 1] === 10) return k + 2;
+    if (raw[k + 1] === 13 && k + 2 < to && raw[k + 2] === 10) return k + 3;
+  }
+  return -1;
 }

@@ -1,24 +1,26 @@
 /**
  * @module
  * Reads a response the connection kept for a flow step (its raw bytes, already framed by the response
- * parser, so well formed): the status, a header's values, and the body (chunked transfer decoded).
+ * parser, so well formed, and read here as the parser read it: empty lines before a status line and bare-LF
+ * line ends skipped, interim 1xx heads passed over, obs-fold lines joined with a space): the status, a
+ * header's values, and the body (chunked transfer decoded when chunked is the final coding).
  * Only steps that capture, check or keep cookies come here; the others keep no bytes at all.
  */
 
+import { isInterim } from "../../http1/body_framing.ts";
+import { headEnd, skipEmptyLines, statusAt } from "./kept_bytes.ts";
+
 const decoder = new TextDecoder();
 
-/** The end of the head that starts at `from` (index after its blank line), or -1. */
-function headEnd(raw: Uint8Array, from: number): number {
-  for (let k = from; k + 3 < raw.length; k++) {
-    if (raw[k] === 13 && raw[k + 1] === 10 && raw[k + 2] === 13 && raw[k + 3] === 10) return k + 4;
+/** The head's field lines (the start line first), each obs-fold joined to its field with a space. */
+function fieldLines(head: string): string[] {
+  const lines: string[] = [];
+  for (const line of head.split(/\r?\n/)) {
+    const folded = line.length > 0 && (line[0] === " " || line[0] === "\t") && lines.length > 1;
+    if (folded) lines[lines.length - 1] = `${lines[lines.length - 1].trimEnd()} ${line.trim()}`;
+    else lines.push(line);
   }
-  return -1;
-}
-
-/** The status code of the head starting at `from` ("HTTP/1.1 200 OK"), 0 when unreadable. */
-function statusAt(raw: Uint8Array, from: number): number {
-  const line = decoder.decode(raw.subarray(from, Math.min(raw.length, from + 16)));
-  return Number(line.split(" ")[1]) || 0;
+  return lines;
 }
 
 /** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2_kept.ts). */
@@ -41,14 +43,14 @@ export class KeptResponse implements StepResponse {
   constructor(raw: Uint8Array) {
     this.#raw = raw;
     // Interim 1xx heads (100 Continue, 103 Early Hints) come first; the final head follows them.
-    let start = 0;
-    let end = headEnd(raw, 0);
-    while (end > 0 && statusAt(raw, start) >= 100 && statusAt(raw, start) < 200) {
-      start = end;
-      end = headEnd(raw, start);
+    let start = skipEmptyLines(raw, 0, raw.length);
+    let end = headEnd(raw, start, raw.length);
+    while (end > 0 && isInterim(statusAt(raw, start))) {
+      start = skipEmptyLines(raw, end, raw.length);
+      end = headEnd(raw, start, raw.length);
     }
     this.#bodyAt = end < 0 ? raw.length : end;
-    this.#lines = decoder.decode(raw.subarray(start, this.#bodyAt)).split("\r\n");
+    this.#lines = fieldLines(decoder.decode(raw.subarray(start, this.#bodyAt)));
     this.status = statusAt(raw, start);
   }
 
@@ -70,7 +72,11 @@ export class KeptResponse implements StepResponse {
   get body(): string {
     if (this.#body !== null) return this.#body;
     const bytes = this.#raw.subarray(this.#bodyAt);
-    const chunked = this.headers("transfer-encoding").some((v) => v.toLowerCase().includes("chunked"));
+    // Chunked only when it is the final coding (RFC 9112 6.3): otherwise the parser read to the close.
+    const codings = this.headers("transfer-encoding").join(",").split(",").map((c) => c.trim()).filter((c) =>
+      c
+    );
+    const chunked = codings.length > 0 && codings[codings.length - 1].toLowerCase() === "chunked";
     this.#body = decoder.decode(chunked ? dechunk(bytes) : bytes);
     return this.#body;
   }

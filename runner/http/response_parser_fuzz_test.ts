@@ -3,7 +3,8 @@
  * Fuzz test of the response parser: 100,000 inputs generated from a fixed seed (valid responses of every
  * framing, then mutated: bytes flipped, cut short, lines blown up past the head cap, garbage spliced in)
  * and fed split at random points, as reads from a hostile server arrive. Every input must end as
- * responses or one counted error, no exception may escape, `feed` must always make progress, and the
+ * responses or one counted error, exactly as the same bytes read whole do (each response's end, status and
+ * body), no exception may escape, `feed` must always make progress, and the
  * parser (the shared framing module, http1/message_framer.ts) must hold no bytes between reads and read
  * no more than the head cap plus one read before it rejects an oversized head. Deterministic: a failure
  * names the seed index to replay.
@@ -76,27 +77,39 @@ function generate(r: () => number): Uint8Array {
 interface Outcome {
   responses: number;
   errors: number;
+  /** Where each response ended and what it was, then the error or EOF: the same for every split. */
+  trace: string;
 }
 
-/** Feeds `bytes` in random reads, pipelining on leftovers, as connection.ts does; EOF at the end. */
-function consume(bytes: Uint8Array, r: () => number, index: number): Outcome {
+/**
+ * Feeds `bytes` in random reads (one read of all when `whole`), pipelining on leftovers, as connection.ts
+ * does; EOF at the end.
+ */
+function consume(
+  bytes: Uint8Array,
+  r: () => number,
+  index: number,
+  isHead: boolean,
+  whole: boolean,
+): Outcome {
   const p = new ResponseParser(HEAD_CAP);
-  const outcome = { responses: 0, errors: 0 };
-  p.start(r() < 0.05);
+  const outcome = { responses: 0, errors: 0, trace: "" };
+  p.start(isHead);
   let headFed = 0; // bytes fed since the current response started, while its head was not done
   let from = 0;
   while (from < bytes.length) {
-    const to = Math.min(bytes.length, from + 1 + Math.floor(r() * READ_MAX));
+    const to = whole ? bytes.length : Math.min(bytes.length, from + 1 + Math.floor(r() * READ_MAX));
     let offset = from;
     while (offset < to) {
       const end = p.feed(bytes, offset, to);
       assertEquals(p.bufferedBytes, 0, `input ${index}: the framer holds ${p.bufferedBytes} bytes`);
       if (end === PARSE_ERROR) {
-        if (p.error.startsWith("response head larger")) {
+        if (!whole && p.error.startsWith("response head larger")) {
           headFed += to - offset;
           assert(headFed <= HEAD_CAP + READ_MAX, `input ${index}: ${headFed} head bytes read before the cap`);
         }
         outcome.errors++;
+        outcome.trace += ` error`;
         return outcome;
       }
       if (end === NEED_MORE) {
@@ -105,6 +118,7 @@ function consume(bytes: Uint8Array, r: () => number, index: number): Outcome {
       }
       assert(end > offset && end <= to, `input ${index}: feed returned ${end} for [${offset}, ${to})`);
       outcome.responses++;
+      outcome.trace += ` ${end}:${p.status}:${p.bodyBytes}:${p.keepAlive}`;
       if (!p.keepAlive) return outcome; // the connection closes after it: the rest is never read
       p.start(false);
       headFed = 0;
@@ -112,8 +126,13 @@ function consume(bytes: Uint8Array, r: () => number, index: number): Outcome {
     }
     from = to;
   }
-  if (p.completesAtEof()) outcome.responses++;
-  else if (p.started) outcome.errors++; // closed-early
+  if (p.completesAtEof()) {
+    outcome.responses++;
+    outcome.trace += ` eof:${p.status}:${p.bodyBytes}`;
+  } else if (p.started) {
+    outcome.errors++; // closed-early
+    outcome.trace += " cut";
+  }
   return outcome;
 }
 
@@ -123,8 +142,12 @@ Deno.test(`parser fuzz: ${INPUTS} generated inputs in random splits end as respo
   for (let i = 0; i < INPUTS; i++) {
     const bytes = generate(r);
     let outcome: Outcome;
+    const isHead = r() < 0.05;
     try {
-      outcome = consume(bytes, r, i);
+      outcome = consume(bytes, r, i, isHead, false);
+      // A split never changes where a response ends or what it was (a misjudged boundary would shift
+      // every later response on the connection): the same bytes in one read conclude the same.
+      assertEquals(consume(bytes, r, i, isHead, true).trace, outcome.trace, `input ${i}: split vs whole`);
     } catch (err) {
       throw new Error(`input ${i} threw: ${(err as Error).message}`, { cause: err });
     }

@@ -83,6 +83,13 @@ const shapes: Shape[] = [
     keepAlive: true,
   },
   {
+    // RFC 9112 4: 3DIGIT; RFC 9110 15: a code outside 100-599 is read as an error answer, and is final.
+    name: "status 000 is final, not interim",
+    wire: "HTTP/1.1 000 \r\nContent-Length: 1\r\n\r\nx",
+    status: 0,
+    keepAlive: true,
+  },
+  {
     name: "read until close",
     wire: "HTTP/1.1 200 OK\r\n\r\nstreamed body",
     status: 200,

@@ -12,7 +12,7 @@
  * other answer can be sent anymore.
  */
 import { writeAll } from "../../system/write_all.ts";
-import { Framing } from "../../http1/body_framing.ts";
+import { Framing, isInterim } from "../../http1/body_framing.ts";
 import type { BufferedConn, UpstreamPool } from "./forward_conn.ts";
 import {
   INCOMPLETE,
@@ -118,7 +118,7 @@ async function relayAnswer(
   const answer = up.head!;
   let relayedBefore = -1; // up.relayedBytes when the final answer's head was in
   try {
-    while (answer.status < 200 && answer.status !== 101) {
+    while (isInterim(answer.status)) {
       await writeAll(client.conn, up.buf.subarray(up.start, headEnd));
       up.start = headEnd;
       headEnd = await readAnswerHead(up, req.head);
