@@ -14,7 +14,7 @@
  * field). A malformed field (RFC 9113 8.1.1) is only a stream error, so the block is decoded to its end,
  * the table kept in step, and `HPACK_BAD_FIELD` or `HPACK_BAD_STATUS` returned then: a name or value
  * RFC 9113 8.2 forbids or a connection-specific field (hpack_field_rules.ts), a pseudo-header after a
- * regular field, a `:status` that is repeated or not three digits 100-599, and a `content-length` that
+ * regular field, a `:status` that is repeated or not three digits (000 included), and a `content-length` that
  * is not digits or differs from another one. A table entry keeps what
  * was malformed in it, so a later reference to it is malformed too. Other pseudo-headers pass, reported
  * by `otherPseudo` (the decoder also reads request blocks, for tests and servers; a response must not
@@ -323,7 +323,11 @@ export class HpackDecoder {
     const v = this.sBuf;
     const o = this.sOff;
     const d0 = v[o] - 48, d1 = v[o + 1] - 48, d2 = v[o + 2] - 48;
-    if (d0 < 1 || d0 > 5 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9) return this.malformed(HPACK_BAD_STATUS);
+    // Any three digits, as over HTTP/1.1 (RFC 9110 15: a client reads 600-999 and 001-099 as errors, it
+    // does not refuse them); only 000, which would read as "no :status", is refused.
+    if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d0 + d1 + d2 === 0) {
+      return this.malformed(HPACK_BAD_STATUS);
+    }
     this.status = d0 * 100 + d1 * 10 + d2;
   }
 

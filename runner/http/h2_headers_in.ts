@@ -24,6 +24,7 @@ import {
 } from "../../http2/frames.ts";
 import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../http2/hpack_decoder.ts";
 import { H2Streams } from "./h2_streams.ts";
+import { isInterim } from "../../http1/body_framing.ts";
 import type { H2Stream } from "./h2_stream.ts";
 
 /** A response's DATA against its content-length (RFC 9113 8.1.1), as constant texts. */
@@ -144,7 +145,7 @@ export abstract class H2HeadersIn extends H2Streams {
       ? this.#headProblem(status, endStream)
       : this.#trailersProblem(status, endStream);
     if (problem !== null) return this.streamError(stream, problem, nowMs);
-    if (status >= 200 && stream.status === 0) {
+    if (status !== 0 && !isInterim(status) && stream.status === 0) {
       stream.status = status;
       const unchecked = stream.request?.head === true || status === 204 || status === 304;
       stream.contentRemaining = unchecked ? -1 : this.decoder.contentLength;
@@ -163,7 +164,7 @@ export abstract class H2HeadersIn extends H2Streams {
     if (status === 0) return "a response without :status";
     if (this.decoder.otherPseudo) return "a request or unknown pseudo-header in a response";
     if (status === 101) return "a 101 response (HTTP/2 has no protocol upgrade)";
-    if (status < 200 && endStream) return "an interim 1xx response ended the stream";
+    if (isInterim(status) && endStream) return "an interim 1xx response ended the stream";
     return null;
   }
 

@@ -8,6 +8,7 @@
  * stream slot, made on its first kept step; steps that keep nothing leave the stream's `kept` null and
  * cost one null check per frame.
  */
+import { isInterim } from "../../http1/body_framing.ts";
 import type { StepResponse } from "./kept_response.ts";
 import { KeptBytes } from "./kept_bytes.ts";
 
@@ -47,7 +48,7 @@ export class H2KeptResponse implements StepResponse {
 
   /** A head was decoded with `status`: an interim (1xx) one is dropped, the final one kept. */
   headEnded(status: number): void {
-    if (status >= 200) {
+    if (status !== 0 && !isInterim(status)) {
       this.headDone = true;
       this.status = status;
     } else this.#fields.length = 0;

@@ -190,6 +190,10 @@ VALID.push([
     data(id, "", true),
   ],
 ]);
+VALID.push(["a :status of 099 or 600 is a final answer, as over HTTP/1.1", (id, block) => [
+  headers(id, block([[":status", id % 4 === 1 ? "099" : "600"], ["content-length", "2"]])),
+  data(id, "ok"),
+]]);
 VALID.push(["a content-length met before trailers", (id, block) => [
   headers(id, block([[":status", "200"], ["content-length", "2"]])),
   data(id, "ok", false),

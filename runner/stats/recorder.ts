@@ -3,7 +3,7 @@
  * The worker-side recorder: one `IntervalRecorder` per worker isolate, called by the executors for every
  * response, error and byte count. HOT PATH: the per-event methods allocate nothing, build no strings and
  * create no closures; the counters are the fields of one `Counters` object made once (one shape, plain
- * numbers, zeroed in place), status codes (100-999) count into a `Uint32Array(1000)` and latencies go
+ * numbers, zeroed in place), status codes (000-999) count into a `Uint32Array(1000)` and latencies go
  * straight into reused HdrHistograms. Each event is attributed to the interval its own timestamp falls in
  * (`floor((nowMs - originMs) / intervalMs)`), rotating lazily when an event lands past the open interval, so
  * timer jitter in `drain` never moves a response into the wrong interval. Allocation happens only when an
