@@ -201,15 +201,19 @@ export class SslConn {
   }
 
   /**
-   * Hands the `SSL` back to its owner (before its socket's fd is closed); idempotent. Marked shut down
-   * first without sending anything: OpenSSL otherwise marks the session of a connection freed without a
-   * close_notify not resumable (the session cache may hold that very session), and `SSL_clear` would
-   * drop it.
+   * Hands the `SSL` back to its owner (before its socket's fd is closed); idempotent. A connection whose
+   * handshake completed and that nothing failed sends its close_notify first (`SSL_shutdown`, one write,
+   * never waited for: RFC 8446 section 6.1 requires one before closing, and without it a server sees a
+   * truncation), as wrk does. Then marked shut down either way: OpenSSL otherwise marks the session of a
+   * connection freed without a close_notify (a failed one) not resumable (the session cache may hold that
+   * very session), and `SSL_clear` would drop it.
    */
   free(): void {
     const ssl = this.#ssl;
     if (ssl === null) return;
     this.#ssl = null;
+    // 1 or 0 (sent; the peer's not awaited), or -1 when the socket is full or gone: nothing more to do.
+    if (this.#reusable && this.s.SSL_shutdown(ssl) < 0) this.s.ERR_clear_error();
     this.s.SSL_set_shutdown(ssl, SSL_SHUTDOWN_BOTH);
     this.owner.released(ssl, this.#reusable);
   }

@@ -44,6 +44,7 @@ const SYMBOLS = {
   SSL_get1_session: { parameters: ["pointer"], result: "pointer" },
   SSL_session_reused: { parameters: ["pointer"], result: "i32" },
   SSL_set_shutdown: { parameters: ["pointer", "i32"], result: "void" },
+  SSL_shutdown: { parameters: ["pointer"], result: "i32" },
   SSL_SESSION_is_resumable: { parameters: ["pointer"], result: "i32" },
   SSL_SESSION_free: { parameters: ["pointer"], result: "void" },
   ERR_get_error: { parameters: [], result: "u64" },

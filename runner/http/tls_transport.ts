@@ -171,6 +171,9 @@ function nodeConnect(
   });
 }
 
+/** How long a closed node:tls socket may take to send its close_notify before it is destroyed anyway. */
+const CLOSE_NOTIFY_MS = 1000;
+
 /** A node:tls socket with Deno.Conn's read/write/close contract (transport.ts). */
 class NodeTlsConn implements TlsTransportConn {
   #chunks: Uint8Array[] = [];
@@ -214,10 +217,22 @@ class NodeTlsConn implements TlsTransportConn {
     });
   }
 
+  /**
+   * Ends with a close_notify (`end`, RFC 8446 section 6.1; `destroy` alone sends none, and a server sees
+   * a truncation), then destroys the socket once that went out, not waiting for the peer's own; a peer
+   * that reads nothing more (the write never finishes) has the socket destroyed after `CLOSE_NOTIFY_MS`.
+   */
   close(): void {
     this.#failure ??= new Deno.errors.BadResource("connection closed");
     this.#settle();
-    this.socket.destroy();
+    const socket = this.socket;
+    if (socket.destroyed || !socket.writable) return void socket.destroy();
+    const timer = setTimeout(() => socket.destroy(), CLOSE_NOTIFY_MS);
+    Deno.unrefTimer(timer);
+    socket.end(() => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
   }
 
   #settle(): void {
