@@ -7,7 +7,14 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, withTempDir } from "./helpers.ts";
-import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
+import * as nodeTls from "node:tls";
+import {
+  attackJson,
+  EPOLL_TLS_BLOCKER,
+  makeTlsFixtures,
+  TLS_TRANSPORTS,
+  type TlsFixtures,
+} from "./tls_fixtures.ts";
 
 const OK = new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
 
@@ -93,6 +100,61 @@ for (const { transport, insecure } of CLIENTS) {
           listener.close();
           await accepting.catch(() => {});
           await Promise.all(served);
+        }
+      });
+    },
+  });
+}
+
+/**
+ * A `node:tls` server answering each request with a body delimited by the connection's end (no
+ * Content-Length), then ending with a close_notify (`end`) or without one (`destroy`: a TCP close).
+ */
+function closeDelimitedServer(f: TlsFixtures, withCloseNotify: boolean): Promise<nodeTls.Server> {
+  const server = nodeTls.createServer({
+    cert: Deno.readTextFileSync(f.serverCert),
+    key: Deno.readTextFileSync(f.serverKey),
+  }, (socket) => {
+    socket.on("error", () => {});
+    socket.once("data", () => {
+      socket.write("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\nhello", () => {
+        setTimeout(() => withCloseNotify ? socket.end() : socket.destroy(), 20);
+      });
+    });
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+for (const transport of TLS_TRANSPORTS) {
+  Deno.test({
+    name:
+      `https [${transport}]: a body ended by the connection's close is complete only with a close_notify (RFC 9112 9.8)`,
+    ignore: transport === "epoll" && EPOLL_TLS_BLOCKER !== null,
+    async fn() {
+      if (!requireProgram("openssl")) return;
+      await withTempDir(async (dir) => {
+        const f = await makeTlsFixtures(dir);
+        for (const withCloseNotify of [true, false]) {
+          const server = await closeDelimitedServer(f, withCloseNotify);
+          try {
+            const port = (server.address() as { port: number }).port;
+            const r = await attackJson([`https://127.0.0.1:${port}/`, "--cacert", f.ca], transport, 4, 1);
+            const what = withCloseNotify ? "with close_notify" : "TCP close, no close_notify";
+            if (withCloseNotify) {
+              assertEquals(
+                r.json.statusCodes,
+                { "200": 4 },
+                `${what}: ${JSON.stringify(r.json.errorMessages)}`,
+              );
+              continue;
+            }
+            // Truncation cannot be told from the end: none of them is a response.
+            assertEquals(r.json.statusCodes, {}, what);
+            const counted = Object.values(r.json.errors as Record<string, number>).reduce((a, b) => a + b, 0);
+            assertEquals(counted, 4, `${what}: ${JSON.stringify(r.json.errorMessages)}`);
+          } finally {
+            await new Promise((resolve) => server.close(resolve));
+          }
         }
       });
     },

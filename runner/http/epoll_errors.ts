@@ -7,6 +7,7 @@
  */
 import { EAGAIN, EINPROGRESS, errnoMessage } from "./epoll_ffi.ts";
 import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
+import { TLS_TRUNCATED } from "./openssl_ffi.ts";
 
 /** A connect that failed, its message saying why: refused, or the kernel gave up retrying its SYN. */
 export function connectError(errno: number, addr: SockAddr): Error {
@@ -61,6 +62,11 @@ export function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): strin
 }
 
 export function readError(errno: number): Error {
+  if (errno === TLS_TRUNCATED) {
+    return new Deno.errors.ConnectionReset(
+      "the server closed the connection without a TLS close_notify (what it sent may be truncated)",
+    );
+  }
   if (errno === 104) return new Deno.errors.ConnectionReset(errnoMessage(errno));
   return new Deno.errors.ConnectionAborted(errnoMessage(errno));
 }

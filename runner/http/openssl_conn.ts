@@ -9,6 +9,7 @@
  */
 import { EAGAIN, MAX_IO_BYTES } from "./epoll_ffi.ts";
 import {
+  BIO_CTRL_EOF,
   ECONNRESET,
   type LibSsl,
   SSL_CTRL_SET_READ_AHEAD,
@@ -17,6 +18,7 @@ import {
   SSL_ERROR_WANT_WRITE,
   SSL_ERROR_ZERO_RETURN,
   SSL_SHUTDOWN_BOTH,
+  TLS_TRUNCATED,
 } from "./openssl_ffi.ts";
 
 /**
@@ -175,11 +177,23 @@ export class SslConn {
   #failed(ssl: Deno.PointerObject, rc: number): number {
     const code = this.s.SSL_get_error(ssl, rc);
     if (code === SSL_ERROR_WANT_READ || code === SSL_ERROR_WANT_WRITE) return -EAGAIN;
-    if (code === SSL_ERROR_ZERO_RETURN) return 0;
+    if (code === SSL_ERROR_ZERO_RETURN) return this.#truncated() ? -TLS_TRUNCATED : 0;
     this.#reusable = false;
     this.s.ERR_clear_error();
     const os = code === SSL_ERROR_SYSCALL ? this.owner.errno() : 0;
     return -(os > 0 ? os : ECONNRESET);
+  }
+
+  /**
+   * At the end of stream: whether the server closed TCP without a close_notify. OpenSSL reports both
+   * ends alike (`SSL_OP_IGNORE_UNEXPECTED_EOF`, kept: as a fatal error the close would also spoil the
+   * session for resumption), but only a TCP close makes its socket BIO read the end of stream (`BIO_eof`):
+   * a close_notify ends the reads before the socket's FIN is read.
+   */
+  #truncated(): boolean {
+    if (this.#rbio === null || this.s.BIO_ctrl(this.#rbio, BIO_CTRL_EOF, 0n, null) === 0n) return false;
+    this.#reusable = false;
+    return true;
   }
 
   /** What the handshake negotiated (read once per run, off the hot path). */

@@ -33,6 +33,8 @@ const SYMBOLS = {
   SSL_get_rbio: { parameters: ["pointer"], result: "pointer" },
   // libcrypto's, found through libssl's handle; u32: only differences between two reads are used.
   BIO_number_read: { parameters: ["pointer"], result: "u32" },
+  // libcrypto's too: `BIO_eof` (a macro of `BIO_ctrl`), read only when a connection ends.
+  BIO_ctrl: { parameters: ["pointer", "i32", "i64", "pointer"], result: "i64" },
   SSL_write: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
   SSL_get_error: { parameters: ["pointer", "i32"], result: "i32" },
   SSL_get_verify_result: { parameters: ["pointer"], result: "i64" },
@@ -74,6 +76,14 @@ export const SSL_ERROR_WANT_WRITE = 3;
 export const SSL_ERROR_SYSCALL = 5;
 export const SSL_ERROR_ZERO_RETURN = 6;
 export const ECONNRESET = 104;
+/** `BIO_ctrl`'s `BIO_CTRL_EOF`: the socket BIO's last read found the end of stream. */
+export const BIO_CTRL_EOF = 2;
+/**
+ * Not an errno: what `SslConn.read` returns (negated) when the server closed TCP without a close_notify
+ * (epoll_errors.ts's `readError` names it), since RFC 9112 section 9.8 takes such an end as no proof that
+ * a body ended by the close is complete.
+ */
+export const TLS_TRUNCATED = 0x10000;
 
 /** `X509_V_ERR_*` codes by the reason results count them under (x509_vfy.h). */
 const VERIFY_REASONS: Record<number, string> = {
