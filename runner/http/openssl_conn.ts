@@ -20,6 +20,7 @@ import {
   SSL_SHUTDOWN_BOTH,
   TLS_TRUNCATED,
 } from "./openssl_ffi.ts";
+import { h2NotSelected } from "./tls_options.ts";
 
 /**
  * A read that took fewer octets from the socket than this emptied the socket's queue: OpenSSL 3's
@@ -40,6 +41,8 @@ export interface SslOwner {
   errno(): number;
   /** `h2` is among the ALPN protocols offered: an h2 connection reads record by record (`handshake`). */
   readonly offersH2: boolean;
+  /** `h2` is the only protocol offered: a handshake whose server selected another (or none) fails. */
+  readonly requiresH2: boolean;
   /** Why a failed handshake failed, as an error whose message names the reason. */
   handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error;
   /** A handshake completed; `reused`: it resumed a session. */
@@ -85,15 +88,19 @@ export class SslConn {
     this.#wantSession = resume;
   }
 
-  /** 1 once the handshake is done, `-EAGAIN` while it waits for the socket; throws when it failed. */
+  /**
+   * 1 once the handshake is done, `-EAGAIN` while it waits for the socket; throws when it failed, or when
+   * `h2` alone was offered and the server selected something else (the `SSL` still clean to reuse).
+   */
   handshake(): number {
     const ssl = this.#ssl;
     if (ssl === null) throw new Deno.errors.BadResource("socket closed");
     const rc = this.s.SSL_connect(ssl);
     if (rc === 1) {
       this.#reusable = true;
-      if (this.owner.offersH2) this.#chooseReads(ssl);
+      const h2 = this.owner.offersH2 && this.#chooseReads(ssl);
       this.owner.handshakeDone(this.s.SSL_session_reused(ssl) === 1);
+      if (!h2 && this.owner.requiresH2) throw h2NotSelected(this.negotiated()?.alpn ?? null);
       return 1;
     }
     const code = this.s.SSL_get_error(ssl, rc);
@@ -111,13 +118,14 @@ export class SslConn {
    * in one record (paired rounds: nginx spent 2-10% less per request, and loadlab less too). Set on
    * every handshake, as an `SSL` is reused for connections that may negotiate either protocol.
    */
-  #chooseReads(ssl: Deno.PointerObject): void {
+  #chooseReads(ssl: Deno.PointerObject): boolean {
     const alpn = this.#alpnSelected(ssl);
     // "h2": two octets, 0x68 0x32.
     const h2 = alpn !== null && this.#len[0] === 2 &&
       new Deno.UnsafePointerView(alpn).getUint16() === (0x32 << 8 | 0x68);
     this.#readAhead = !h2;
     this.s.SSL_ctrl(ssl, SSL_CTRL_SET_READ_AHEAD, h2 ? 0n : 1n, null);
+    return h2;
   }
 
   /** The protocol ALPN selected (its octets at the pointer, `#len[0]` of them), or null for none. */

@@ -13,7 +13,7 @@
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
 import type { Transport, TransportConn } from "./transport.ts";
-import type { TlsMaterial, TlsOptions } from "./tls_options.ts";
+import { h2NotSelected, h2Required, type TlsMaterial, type TlsOptions } from "./tls_options.ts";
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
@@ -110,6 +110,7 @@ async function denoConnect(
     if (signal.aborted) throw new Deno.errors.TimedOut("connect aborted");
     const { alpnProtocol } = await tls.handshake();
     note({ client: "deno", alpn: alpnProtocol, version: null, cipher: null, insecure: false });
+    if (alpnProtocol !== "h2" && h2Required(alpn)) throw h2NotSelected(alpnProtocol);
   } catch (err) {
     try {
       tls.close();
@@ -159,13 +160,15 @@ function nodeConnect(
       signal.removeEventListener("abort", onAbort);
       socket.off("error", fail);
       const cipher = socket.getCipher?.();
+      const selected = typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null;
       note({
         client: "node:tls",
-        alpn: typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null,
+        alpn: selected,
         version: socket.getProtocol?.() ?? null,
         cipher: cipher?.standardName ?? cipher?.name ?? null,
         insecure,
       });
+      if (selected !== "h2" && h2Required(alpn)) return fail(h2NotSelected(selected));
       resolve(new NodeTlsConn(socket, performance.now() - startMs));
     });
   });
