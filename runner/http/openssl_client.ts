@@ -29,6 +29,7 @@ import {
   verifyResultMessage,
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
+import { errnoMessage } from "./epoll_ffi.ts";
 import { h2Required, type TlsOptions } from "./tls_options.ts";
 
 /** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */
@@ -230,7 +231,7 @@ export class OpenSslClient implements SslOwner {
     const why = detail !== "no detail"
       ? detail
       : errno !== 0
-      ? `os error ${errno}`
+      ? errnoMessage(errno)
       : "the server closed the connection during the handshake";
     return new Deno.errors.InvalidData(`tls handshake failed: ${why}`);
   }

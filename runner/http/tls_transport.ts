@@ -115,7 +115,7 @@ async function denoConnect(
     try {
       tls.close();
     } catch { /* closed by the abort */ }
-    throw err;
+    throw signal.aborted ? err : handshakeError(err);
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
@@ -151,14 +151,17 @@ function nodeConnect(
     };
     const onAbort = () => fail(new Deno.errors.TimedOut("connect aborted"));
     signal.addEventListener("abort", onAbort, { once: true });
+    let connected = false;
     socket.once("connect", () => {
+      connected = true;
       startMs = performance.now();
       socket.setNoDelay(true);
     });
-    socket.once("error", fail);
+    const failed = (err: unknown) => fail(connected ? handshakeError(err) : err);
+    socket.once("error", failed);
     socket.once("secureConnect", () => {
       signal.removeEventListener("abort", onAbort);
-      socket.off("error", fail);
+      socket.off("error", failed);
       const cipher = socket.getCipher?.();
       const selected = typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null;
       note({
@@ -172,6 +175,18 @@ function nodeConnect(
       resolve(new NodeTlsConn(socket, performance.now() - startMs));
     });
   });
+}
+
+/**
+ * A handshake's failure on a connected socket, counted as `tls` as the epoll transport's is: a reset or a
+ * close by the server during the handshake says "connection reset" or "unexpected end of file", which
+ * alone would count as a connect failure. Failures that already name TLS or a certificate keep theirs
+ * (their reasons are read from the message).
+ */
+function handshakeError(err: unknown): unknown {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof Deno.errors.InvalidData || /certificate|tls|handshake/i.test(message)) return err;
+  return new Deno.errors.InvalidData(`tls handshake failed: ${message}`, { cause: err });
 }
 
 /** How long a closed node:tls socket may take to send its close_notify before it is destroyed anyway. */
