@@ -149,6 +149,10 @@ export class OpenSslClient implements SslOwner {
     }
   }
 
+  errorText(): string {
+    return this.#lastError();
+  }
+
   /** The oldest queued OpenSSL error as text (the queue cleared), or "no detail". */
   #lastError(): string {
     const code = this.#s.ERR_get_error();

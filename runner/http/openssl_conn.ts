@@ -13,11 +13,13 @@ import {
   ECONNRESET,
   type LibSsl,
   SSL_CTRL_SET_READ_AHEAD,
+  SSL_ERROR_SSL,
   SSL_ERROR_SYSCALL,
   SSL_ERROR_WANT_READ,
   SSL_ERROR_WANT_WRITE,
   SSL_ERROR_ZERO_RETURN,
   SSL_SHUTDOWN_BOTH,
+  TLS_FAILED,
   TLS_TRUNCATED,
 } from "./openssl_ffi.ts";
 import { h2NotSelected } from "./tls_options.ts";
@@ -43,6 +45,8 @@ export interface SslOwner {
   readonly offersH2: boolean;
   /** `h2` is the only protocol offered: a handshake whose server selected another (or none) fails. */
   readonly requiresH2: boolean;
+  /** The oldest queued OpenSSL error as text, the queue cleared ("no detail" when empty). */
+  errorText(): string;
   /** Why a failed handshake failed, as an error whose message names the reason. */
   handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error;
   /** A handshake completed; `reused`: it resumed a session. */
@@ -72,6 +76,8 @@ export class SslConn {
   #shortPull = false;
   /** OpenSSL reads ahead (the context's default); off for HTTP/2, see `handshake`. */
   #readAhead = true;
+  /** Why the last read or write that returned `-TLS_FAILED` failed (OpenSSL's reason). */
+  failure = "";
   readonly #ptr = new BigUint64Array(1);
   readonly #len = new Uint32Array(1);
   /** The two out-parameters above as the octets `SSL_get0_alpn_selected` writes. */
@@ -187,6 +193,10 @@ export class SslConn {
     if (code === SSL_ERROR_WANT_READ || code === SSL_ERROR_WANT_WRITE) return -EAGAIN;
     if (code === SSL_ERROR_ZERO_RETURN) return this.#truncated() ? -TLS_TRUNCATED : 0;
     this.#reusable = false;
+    if (code === SSL_ERROR_SSL) {
+      this.failure = this.owner.errorText();
+      return -TLS_FAILED;
+    }
     this.s.ERR_clear_error();
     const os = code === SSL_ERROR_SYSCALL ? this.owner.errno() : 0;
     return -(os > 0 ? os : ECONNRESET);

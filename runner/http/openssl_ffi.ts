@@ -73,6 +73,7 @@ export const SSL_OP_IGNORE_UNEXPECTED_EOF = 1n << 7n;
 export const SSL_SHUTDOWN_BOTH = 1 | 2;
 export const SSL_ERROR_WANT_READ = 2;
 export const SSL_ERROR_WANT_WRITE = 3;
+export const SSL_ERROR_SSL = 1;
 export const SSL_ERROR_SYSCALL = 5;
 export const SSL_ERROR_ZERO_RETURN = 6;
 export const ECONNRESET = 104;
@@ -84,6 +85,8 @@ export const BIO_CTRL_EOF = 2;
  * a body ended by the close is complete.
  */
 export const TLS_TRUNCATED = 0x10000;
+/** Not an errno either: a read or write failed in TLS itself (`SSL_ERROR_SSL`: a record that fails its check, a fatal alert). */
+export const TLS_FAILED = 0x10001;
 
 /** `X509_V_ERR_*` codes by the reason results count them under (x509_vfy.h). */
 const VERIFY_REASONS: Record<number, string> = {

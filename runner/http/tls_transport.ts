@@ -189,6 +189,22 @@ function handshakeError(err: unknown): unknown {
   return new Deno.errors.InvalidData(`tls handshake failed: ${message}`, { cause: err });
 }
 
+/**
+ * A node:tls connection's failure after the handshake, counted as the other clients count it: a socket's
+ * own error (an errno code: ECONNRESET, EPIPE) or a close without close_notify stays as it is (`reset`);
+ * a failure of TLS itself (a record that fails its check, a fatal alert) becomes `InvalidData` (`tls`),
+ * as Deno.startTls and the epoll transport report it.
+ */
+function sessionError(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof Deno.errors.InvalidData || (typeof code === "string" && /^E[A-Z]+$/.test(code))) {
+    return err;
+  }
+  if (/close_notify|unexpected end|EOF/i.test(message)) return err;
+  return new Deno.errors.InvalidData(`tls session failed: ${message}`, { cause: err });
+}
+
 /** How long a closed node:tls socket may take to send its close_notify before it is destroyed anyway. */
 const CLOSE_NOTIFY_MS = 1000;
 
@@ -211,7 +227,7 @@ class NodeTlsConn implements TlsTransportConn {
       this.#settle();
     });
     socket.on("error", (err: unknown) => {
-      this.#failure = err;
+      this.#failure = sessionError(err);
       this.#settle();
     });
     socket.on("close", () => {
