@@ -252,9 +252,8 @@ class NodeTlsConn implements TlsTransportConn {
   }
 
   /**
-   * Ends with a close_notify (`end`, RFC 8446 section 6.1; `destroy` alone sends none, and a server sees
-   * a truncation), then destroys the socket once that went out, not waiting for the peer's own; a peer
-   * that reads nothing more (the write never finishes) has the socket destroyed after `CLOSE_NOTIFY_MS`.
+   * Ends with a close_notify (`end`, RFC 8446 section 6.1: `destroy` sends none), destroying the socket
+   * once it went out (the peer's not awaited), or after `CLOSE_NOTIFY_MS` when the peer reads no more.
    */
   close(): void {
     this.#failure ??= new Deno.errors.BadResource("connection closed");
