@@ -7,6 +7,7 @@
  */
 import { EAGAIN, EINPROGRESS, errnoMessage } from "./epoll_ffi.ts";
 import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
+import { TLS_FAILED, TLS_TRUNCATED } from "./openssl_ffi.ts";
 
 /** A connect that failed, its message saying why: refused, or the kernel gave up retrying its SYN. */
 export function connectError(errno: number, addr: SockAddr): Error {
@@ -60,12 +61,30 @@ export function connectStateOf(sys: EpollSys, fd: number, addr: SockAddr): strin
   return `the connect had failed: ${errnoMessage(-rc)}`;
 }
 
-export function readError(errno: number): Error {
+/**
+ * A TLS read's or write's own failure (openssl_conn.ts's codes past the errnos), or null: `detail` is
+ * OpenSSL's reason. `InvalidData`: counted as `tls`, as the deno transport counts the same failures.
+ */
+function tlsError(code: number, detail: string): Error | null {
+  if (code === TLS_TRUNCATED) {
+    return new Deno.errors.ConnectionReset(
+      "the server closed the connection without a TLS close_notify (what it sent may be truncated)",
+    );
+  }
+  if (code === TLS_FAILED) return new Deno.errors.InvalidData(`tls session failed: ${detail}`);
+  return null;
+}
+
+export function readError(errno: number, tlsDetail = ""): Error {
+  const tls = tlsError(errno, tlsDetail);
+  if (tls !== null) return tls;
   if (errno === 104) return new Deno.errors.ConnectionReset(errnoMessage(errno));
   return new Deno.errors.ConnectionAborted(errnoMessage(errno));
 }
 
-export function writeError(errno: number): Error {
+export function writeError(errno: number, tlsDetail = ""): Error {
+  const tls = tlsError(errno, tlsDetail);
+  if (tls !== null) return tls;
   if (errno === 32) return new Deno.errors.BrokenPipe(errnoMessage(errno));
   return new Deno.errors.ConnectionReset(errnoMessage(errno));
 }

@@ -124,7 +124,7 @@ export class EpollSocket implements InlineConn {
         return Promise.resolve(n === 0 ? null : n);
       }
       this.#readable = false;
-      if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(readError(-n));
+      if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(readError(-n, this.ssl?.failure));
     }
     return new Promise((resolve, reject) => {
       this.#readBuf = buf;
@@ -150,7 +150,7 @@ export class EpollSocket implements InlineConn {
     if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
     const n = this.#send(bytes);
     if (n >= 0) return Promise.resolve(n);
-    if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(writeError(-n));
+    if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(writeError(-n, this.ssl?.failure));
     return new Promise((resolve, reject) => {
       this.#pendingWrite = bytes;
       this.#onWrite = resolve;
@@ -164,7 +164,7 @@ export class EpollSocket implements InlineConn {
     const n = this.#send(bytes);
     if (n >= 0) return n;
     if (n === -EAGAIN || n === -EINTR) return 0;
-    throw writeError(-n);
+    throw writeError(-n, this.ssl?.failure);
   }
 
   nowMs(): number {
@@ -263,7 +263,7 @@ export class EpollSocket implements InlineConn {
       ? reader.onRead(n)
       : n === 0
       ? reader.onRead(null)
-      : reader.onReadError(readError(-n));
+      : reader.onReadError(readError(-n, this.ssl?.failure));
     if (settled) this.loop.asyncWakes++;
   }
 
@@ -280,7 +280,7 @@ export class EpollSocket implements InlineConn {
     this.#onRead = this.#onReadError = null;
     this.loop.settled();
     if (n >= 0) resolve(n === 0 ? null : n);
-    else reject(readError(-n));
+    else reject(readError(-n, this.ssl?.failure));
   }
 
   #writeNow(): void {
@@ -292,7 +292,7 @@ export class EpollSocket implements InlineConn {
     this.#onWrite = this.#onWriteError = null;
     this.loop.settled();
     if (n >= 0) resolve(n);
-    else reject(writeError(-n));
+    else reject(writeError(-n, this.ssl?.failure));
   }
 
   /** Detaches every pending read and write callback (and its count in `waiting`). */

@@ -29,7 +29,8 @@ import {
   verifyResultMessage,
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
-import type { TlsOptions } from "./tls_options.ts";
+import { errnoMessage } from "./epoll_ffi.ts";
+import { h2Required, type TlsOptions } from "./tls_options.ts";
 
 /** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */
 const MAX_SPARE_SSL = 64;
@@ -48,6 +49,8 @@ export class OpenSslClient implements SslOwner {
   readonly #errText = new Uint8Array(256);
   /** `h2` is offered by ALPN (`setAlpn`): each connection that negotiates it reads record by record. */
   offersH2 = false;
+  /** `h2` is the only protocol offered (`--protocol h2`). */
+  requiresH2 = false;
   #closed = false;
   /** `SSL`s made and not yet freed (zero after a run: the leak check). */
   #live = 0;
@@ -132,6 +135,7 @@ export class OpenSslClient implements SslOwner {
    */
   setAlpn(protocols: readonly string[]): void {
     this.offersH2 = protocols.includes("h2");
+    this.requiresH2 = h2Required(protocols);
     const names = protocols.map((p) => new TextEncoder().encode(p));
     const wire = new Uint8Array(names.reduce((sum, n) => sum + 1 + n.length, 0));
     let at = 0;
@@ -143,6 +147,10 @@ export class OpenSslClient implements SslOwner {
     if (this.#s.SSL_CTX_set_alpn_protos(this.#ctx, wire, wire.length) !== 0) {
       throw new Error(`ALPN ${protocols.join(",")}: ${this.#lastError()}`);
     }
+  }
+
+  errorText(): string {
+    return this.#lastError();
   }
 
   /** The oldest queued OpenSSL error as text (the queue cleared), or "no detail". */
@@ -227,7 +235,7 @@ export class OpenSslClient implements SslOwner {
     const why = detail !== "no detail"
       ? detail
       : errno !== 0
-      ? `os error ${errno}`
+      ? errnoMessage(errno)
       : "the server closed the connection during the handshake";
     return new Deno.errors.InvalidData(`tls handshake failed: ${why}`);
   }

@@ -9,15 +9,20 @@
  */
 import { EAGAIN, MAX_IO_BYTES } from "./epoll_ffi.ts";
 import {
+  BIO_CTRL_EOF,
   ECONNRESET,
   type LibSsl,
   SSL_CTRL_SET_READ_AHEAD,
+  SSL_ERROR_SSL,
   SSL_ERROR_SYSCALL,
   SSL_ERROR_WANT_READ,
   SSL_ERROR_WANT_WRITE,
   SSL_ERROR_ZERO_RETURN,
   SSL_SHUTDOWN_BOTH,
+  TLS_FAILED,
+  TLS_TRUNCATED,
 } from "./openssl_ffi.ts";
+import { h2NotSelected } from "./tls_options.ts";
 
 /**
  * A read that took fewer octets from the socket than this emptied the socket's queue: OpenSSL 3's
@@ -38,6 +43,10 @@ export interface SslOwner {
   errno(): number;
   /** `h2` is among the ALPN protocols offered: an h2 connection reads record by record (`handshake`). */
   readonly offersH2: boolean;
+  /** `h2` is the only protocol offered: a handshake whose server selected another (or none) fails. */
+  readonly requiresH2: boolean;
+  /** The oldest queued OpenSSL error as text, the queue cleared ("no detail" when empty). */
+  errorText(): string;
   /** Why a failed handshake failed, as an error whose message names the reason. */
   handshakeFailure(s: LibSsl, ssl: Deno.PointerObject, errno: number): Error;
   /** A handshake completed; `reused`: it resumed a session. */
@@ -67,6 +76,8 @@ export class SslConn {
   #shortPull = false;
   /** OpenSSL reads ahead (the context's default); off for HTTP/2, see `handshake`. */
   #readAhead = true;
+  /** Why the last read or write that returned `-TLS_FAILED` failed (OpenSSL's reason). */
+  failure = "";
   readonly #ptr = new BigUint64Array(1);
   readonly #len = new Uint32Array(1);
   /** The two out-parameters above as the octets `SSL_get0_alpn_selected` writes. */
@@ -83,15 +94,19 @@ export class SslConn {
     this.#wantSession = resume;
   }
 
-  /** 1 once the handshake is done, `-EAGAIN` while it waits for the socket; throws when it failed. */
+  /**
+   * 1 once the handshake is done, `-EAGAIN` while it waits for the socket; throws when it failed, or when
+   * `h2` alone was offered and the server selected something else (the `SSL` still clean to reuse).
+   */
   handshake(): number {
     const ssl = this.#ssl;
     if (ssl === null) throw new Deno.errors.BadResource("socket closed");
     const rc = this.s.SSL_connect(ssl);
     if (rc === 1) {
       this.#reusable = true;
-      if (this.owner.offersH2) this.#chooseReads(ssl);
+      const h2 = this.owner.offersH2 && this.#chooseReads(ssl);
       this.owner.handshakeDone(this.s.SSL_session_reused(ssl) === 1);
+      if (!h2 && this.owner.requiresH2) throw h2NotSelected(this.negotiated()?.alpn ?? null);
       return 1;
     }
     const code = this.s.SSL_get_error(ssl, rc);
@@ -109,13 +124,14 @@ export class SslConn {
    * in one record (paired rounds: nginx spent 2-10% less per request, and loadlab less too). Set on
    * every handshake, as an `SSL` is reused for connections that may negotiate either protocol.
    */
-  #chooseReads(ssl: Deno.PointerObject): void {
+  #chooseReads(ssl: Deno.PointerObject): boolean {
     const alpn = this.#alpnSelected(ssl);
     // "h2": two octets, 0x68 0x32.
     const h2 = alpn !== null && this.#len[0] === 2 &&
       new Deno.UnsafePointerView(alpn).getUint16() === (0x32 << 8 | 0x68);
     this.#readAhead = !h2;
     this.s.SSL_ctrl(ssl, SSL_CTRL_SET_READ_AHEAD, h2 ? 0n : 1n, null);
+    return h2;
   }
 
   /** The protocol ALPN selected (its octets at the pointer, `#len[0]` of them), or null for none. */
@@ -175,11 +191,27 @@ export class SslConn {
   #failed(ssl: Deno.PointerObject, rc: number): number {
     const code = this.s.SSL_get_error(ssl, rc);
     if (code === SSL_ERROR_WANT_READ || code === SSL_ERROR_WANT_WRITE) return -EAGAIN;
-    if (code === SSL_ERROR_ZERO_RETURN) return 0;
+    if (code === SSL_ERROR_ZERO_RETURN) return this.#truncated() ? -TLS_TRUNCATED : 0;
     this.#reusable = false;
+    if (code === SSL_ERROR_SSL) {
+      this.failure = this.owner.errorText();
+      return -TLS_FAILED;
+    }
     this.s.ERR_clear_error();
     const os = code === SSL_ERROR_SYSCALL ? this.owner.errno() : 0;
     return -(os > 0 ? os : ECONNRESET);
+  }
+
+  /**
+   * At the end of stream: whether the server closed TCP without a close_notify. OpenSSL reports both
+   * ends alike (`SSL_OP_IGNORE_UNEXPECTED_EOF`, kept: as a fatal error the close would also spoil the
+   * session for resumption), but only a TCP close makes its socket BIO read the end of stream (`BIO_eof`):
+   * a close_notify ends the reads before the socket's FIN is read.
+   */
+  #truncated(): boolean {
+    if (this.#rbio === null || this.s.BIO_ctrl(this.#rbio, BIO_CTRL_EOF, 0n, null) === 0n) return false;
+    this.#reusable = false;
+    return true;
   }
 
   /** What the handshake negotiated (read once per run, off the hot path). */
@@ -201,15 +233,19 @@ export class SslConn {
   }
 
   /**
-   * Hands the `SSL` back to its owner (before its socket's fd is closed); idempotent. Marked shut down
-   * first without sending anything: OpenSSL otherwise marks the session of a connection freed without a
-   * close_notify not resumable (the session cache may hold that very session), and `SSL_clear` would
-   * drop it.
+   * Hands the `SSL` back to its owner (before its socket's fd is closed); idempotent. A connection whose
+   * handshake completed and that nothing failed sends its close_notify first (`SSL_shutdown`, one write,
+   * never waited for: RFC 8446 section 6.1 requires one before closing, and without it a server sees a
+   * truncation), as wrk does. Then marked shut down either way: OpenSSL otherwise marks the session of a
+   * connection freed without a close_notify (a failed one) not resumable (the session cache may hold that
+   * very session), and `SSL_clear` would drop it.
    */
   free(): void {
     const ssl = this.#ssl;
     if (ssl === null) return;
     this.#ssl = null;
+    // 1 or 0 (sent; the peer's not awaited), or -1 when the socket is full or gone: nothing more to do.
+    if (this.#reusable && this.s.SSL_shutdown(ssl) < 0) this.s.ERR_clear_error();
     this.s.SSL_set_shutdown(ssl, SSL_SHUTDOWN_BOTH);
     this.owner.released(ssl, this.#reusable);
   }

@@ -33,6 +33,8 @@ const SYMBOLS = {
   SSL_get_rbio: { parameters: ["pointer"], result: "pointer" },
   // libcrypto's, found through libssl's handle; u32: only differences between two reads are used.
   BIO_number_read: { parameters: ["pointer"], result: "u32" },
+  // libcrypto's too: `BIO_eof` (a macro of `BIO_ctrl`), read only when a connection ends.
+  BIO_ctrl: { parameters: ["pointer", "i32", "i64", "pointer"], result: "i64" },
   SSL_write: { parameters: ["pointer", "buffer", "i32"], result: "i32" },
   SSL_get_error: { parameters: ["pointer", "i32"], result: "i32" },
   SSL_get_verify_result: { parameters: ["pointer"], result: "i64" },
@@ -44,6 +46,7 @@ const SYMBOLS = {
   SSL_get1_session: { parameters: ["pointer"], result: "pointer" },
   SSL_session_reused: { parameters: ["pointer"], result: "i32" },
   SSL_set_shutdown: { parameters: ["pointer", "i32"], result: "void" },
+  SSL_shutdown: { parameters: ["pointer"], result: "i32" },
   SSL_SESSION_is_resumable: { parameters: ["pointer"], result: "i32" },
   SSL_SESSION_free: { parameters: ["pointer"], result: "void" },
   ERR_get_error: { parameters: [], result: "u64" },
@@ -70,9 +73,20 @@ export const SSL_OP_IGNORE_UNEXPECTED_EOF = 1n << 7n;
 export const SSL_SHUTDOWN_BOTH = 1 | 2;
 export const SSL_ERROR_WANT_READ = 2;
 export const SSL_ERROR_WANT_WRITE = 3;
+export const SSL_ERROR_SSL = 1;
 export const SSL_ERROR_SYSCALL = 5;
 export const SSL_ERROR_ZERO_RETURN = 6;
 export const ECONNRESET = 104;
+/** `BIO_ctrl`'s `BIO_CTRL_EOF`: the socket BIO's last read found the end of stream. */
+export const BIO_CTRL_EOF = 2;
+/**
+ * Not an errno: what `SslConn.read` returns (negated) when the server closed TCP without a close_notify
+ * (epoll_errors.ts's `readError` names it), since RFC 9112 section 9.8 takes such an end as no proof that
+ * a body ended by the close is complete.
+ */
+export const TLS_TRUNCATED = 0x10000;
+/** Not an errno either: a read or write failed in TLS itself (`SSL_ERROR_SSL`: a record that fails its check, a fatal alert). */
+export const TLS_FAILED = 0x10001;
 
 /** `X509_V_ERR_*` codes by the reason results count them under (x509_vfy.h). */
 const VERIFY_REASONS: Record<number, string> = {

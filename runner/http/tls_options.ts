@@ -149,6 +149,23 @@ export function tlsFailureMessage(message: string): string {
   }
 }
 
+/** ALPN offers `h2` alone (`--protocol h2`): a connection whose server selected anything else is refused. */
+export function h2Required(alpn: readonly string[] | undefined): boolean {
+  return alpn !== undefined && alpn.length === 1 && alpn[0] === "h2";
+}
+
+/**
+ * The failure of a connection that required `h2` and whose server selected `selected` (null: nothing,
+ * a server that ignores ALPN): HTTP/2 over TLS is spoken only after `h2` was selected (RFC 9113 section
+ * 3.2). `InvalidData`: counted under `tls` at connect, at once, instead of a preface the server misreads.
+ */
+export function h2NotSelected(selected: string | null): Error {
+  return new Deno.errors.InvalidData(
+    `the server did not select h2 by ALPN (it selected ${selected === null ? "no protocol" : selected}), ` +
+      "so it does not speak HTTP/2 over TLS here; --protocol auto falls back to HTTP/1.1",
+  );
+}
+
 /** The address `connectTo` dials instead of the URL's, or undefined. */
 export function connectToOf(options: TlsOptions | undefined): { hostname: string; port: number } | undefined {
   return options?.connectTo === undefined ? undefined : parseConnectTo(options.connectTo);

@@ -13,7 +13,7 @@
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
 import type { Transport, TransportConn } from "./transport.ts";
-import type { TlsMaterial, TlsOptions } from "./tls_options.ts";
+import { h2NotSelected, h2Required, type TlsMaterial, type TlsOptions } from "./tls_options.ts";
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
@@ -110,11 +110,12 @@ async function denoConnect(
     if (signal.aborted) throw new Deno.errors.TimedOut("connect aborted");
     const { alpnProtocol } = await tls.handshake();
     note({ client: "deno", alpn: alpnProtocol, version: null, cipher: null, insecure: false });
+    if (alpnProtocol !== "h2" && h2Required(alpn)) throw h2NotSelected(alpnProtocol);
   } catch (err) {
     try {
       tls.close();
     } catch { /* closed by the abort */ }
-    throw err;
+    throw signal.aborted ? err : handshakeError(err);
   } finally {
     signal.removeEventListener("abort", onAbort);
   }
@@ -150,26 +151,62 @@ function nodeConnect(
     };
     const onAbort = () => fail(new Deno.errors.TimedOut("connect aborted"));
     signal.addEventListener("abort", onAbort, { once: true });
+    let connected = false;
     socket.once("connect", () => {
+      connected = true;
       startMs = performance.now();
       socket.setNoDelay(true);
     });
-    socket.once("error", fail);
+    const failed = (err: unknown) => fail(connected ? handshakeError(err) : err);
+    socket.once("error", failed);
     socket.once("secureConnect", () => {
       signal.removeEventListener("abort", onAbort);
-      socket.off("error", fail);
+      socket.off("error", failed);
       const cipher = socket.getCipher?.();
+      const selected = typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null;
       note({
         client: "node:tls",
-        alpn: typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null,
+        alpn: selected,
         version: socket.getProtocol?.() ?? null,
         cipher: cipher?.standardName ?? cipher?.name ?? null,
         insecure,
       });
+      if (selected !== "h2" && h2Required(alpn)) return fail(h2NotSelected(selected));
       resolve(new NodeTlsConn(socket, performance.now() - startMs));
     });
   });
 }
+
+/**
+ * A handshake's failure on a connected socket, counted as `tls` as the epoll transport's is: a reset or a
+ * close by the server during the handshake says "connection reset" or "unexpected end of file", which
+ * alone would count as a connect failure. Failures that already name TLS or a certificate keep theirs
+ * (their reasons are read from the message).
+ */
+function handshakeError(err: unknown): unknown {
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof Deno.errors.InvalidData || /certificate|tls|handshake/i.test(message)) return err;
+  return new Deno.errors.InvalidData(`tls handshake failed: ${message}`, { cause: err });
+}
+
+/**
+ * A node:tls connection's failure after the handshake, counted as the other clients count it: a socket's
+ * own error (an errno code: ECONNRESET, EPIPE) or a close without close_notify stays as it is (`reset`);
+ * a failure of TLS itself (a record that fails its check, a fatal alert) becomes `InvalidData` (`tls`),
+ * as Deno.startTls and the epoll transport report it.
+ */
+function sessionError(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof Deno.errors.InvalidData || (typeof code === "string" && /^E[A-Z]+$/.test(code))) {
+    return err;
+  }
+  if (/close_notify|unexpected end|EOF/i.test(message)) return err;
+  return new Deno.errors.InvalidData(`tls session failed: ${message}`, { cause: err });
+}
+
+/** How long a closed node:tls socket may take to send its close_notify before it is destroyed anyway. */
+const CLOSE_NOTIFY_MS = 1000;
 
 /** A node:tls socket with Deno.Conn's read/write/close contract (transport.ts). */
 class NodeTlsConn implements TlsTransportConn {
@@ -190,7 +227,7 @@ class NodeTlsConn implements TlsTransportConn {
       this.#settle();
     });
     socket.on("error", (err: unknown) => {
-      this.#failure = err;
+      this.#failure = sessionError(err);
       this.#settle();
     });
     socket.on("close", () => {
@@ -214,10 +251,21 @@ class NodeTlsConn implements TlsTransportConn {
     });
   }
 
+  /**
+   * Ends with a close_notify (`end`, RFC 8446 section 6.1: `destroy` sends none), destroying the socket
+   * once it went out (the peer's not awaited), or after `CLOSE_NOTIFY_MS` when the peer reads no more.
+   */
   close(): void {
     this.#failure ??= new Deno.errors.BadResource("connection closed");
     this.#settle();
-    this.socket.destroy();
+    const socket = this.socket;
+    if (socket.destroyed || !socket.writable) return void socket.destroy();
+    const timer = setTimeout(() => socket.destroy(), CLOSE_NOTIFY_MS);
+    Deno.unrefTimer(timer);
+    socket.end(() => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
   }
 
   #settle(): void {
