@@ -22,10 +22,12 @@
  */
 import {
   connectionSpecific,
+  contentLengthValue,
   NAME_CONTENT_LENGTH,
   NAME_STATUS,
   nameValid,
   sameBytes,
+  statusValue,
   valueValid,
 } from "./hpack_field_rules.ts";
 import { huffmanDecodeCached } from "./hpack_huffman.ts";
@@ -318,29 +320,17 @@ export class HpackDecoder {
     return HPACK_OK;
   }
 
+  /** One `:status`, before any regular field, of three digits (statusValue); otherwise malformed. */
   private readStatus(): void {
-    if (this.regularSeen || this.status !== 0 || this.sLen !== 3) return this.malformed(HPACK_BAD_STATUS);
-    const v = this.sBuf;
-    const o = this.sOff;
-    const d0 = v[o] - 48, d1 = v[o + 1] - 48, d2 = v[o + 2] - 48;
-    // Any three digits, as over HTTP/1.1 (RFC 9110 15: a client reads 600-999 and 001-099 as errors, it
-    // does not refuse them); only 000, which would read as "no :status", is refused.
-    if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d0 + d1 + d2 === 0) {
-      return this.malformed(HPACK_BAD_STATUS);
-    }
-    this.status = d0 * 100 + d1 * 10 + d2;
+    const status = this.regularSeen || this.status !== 0 ? -1 : statusValue(this.sBuf, this.sOff, this.sLen);
+    if (status < 0) return this.malformed(HPACK_BAD_STATUS);
+    this.status = status;
   }
 
-  /** Digits only, below 10^15; a second content-length with another value makes it invalid (malformed). */
+  /** A content-length that is not digits, or a second one with another value, makes the message malformed. */
   private readContentLength(): void {
-    let n = 0;
-    if (this.sLen === 0 || this.sLen > 15) this.clInvalid = true;
-    for (let i = 0; i < this.sLen && !this.clInvalid; i++) {
-      const d = this.sBuf[this.sOff + i] - 48;
-      if (d < 0 || d > 9) this.clInvalid = true;
-      n = n * 10 + d;
-    }
-    if (this.clBytes !== -1 && this.clBytes !== n) this.clInvalid = true;
+    const n = contentLengthValue(this.sBuf, this.sOff, this.sLen);
+    if (n < 0 || (this.clBytes !== -1 && this.clBytes !== n)) this.clInvalid = true;
     this.clBytes = n;
     // Such a message's length is unknown: it cannot match its DATA (RFC 9113 8.1.1).
     if (this.clInvalid) this.malformed(HPACK_BAD_FIELD);

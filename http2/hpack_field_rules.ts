@@ -2,7 +2,7 @@
  * @module
  * The field rules of RFC 9113 8.2 that the HPACK decoder (hpack_decoder.ts) applies to every field it
  * decodes, on bytes where they lie: what makes a name or a value malformed (8.2.1) and which fields are
- * connection-specific (8.2.2). A malformed field makes its message malformed, a stream error (8.1.1),
+ * connection-specific (8.2.2), and the values of `:status` and `content-length`. A malformed field makes its message malformed, a stream error (8.1.1),
  * never a decoding error. HOT PATH: byte loops over the field only, no strings; a name is compared only
  * when its length is one of a connection-specific field's.
  */
@@ -82,4 +82,27 @@ function isTrailers(v: Uint8Array, off: number, len: number): boolean {
   if (len !== VALUE_TRAILERS.length) return false;
   for (let i = 0; i < len; i++) if ((v[off + i] | 0x20) !== VALUE_TRAILERS[i]) return false;
   return true;
+}
+
+/**
+ * A `:status` value: any three digits but 000 (which reads as "no :status"), as over HTTP/1.1 (RFC 9110
+ * 15: a client reads 600-999 and 001-099 as errors, it does not refuse them); -1 for anything else.
+ */
+export function statusValue(v: Uint8Array, off: number, len: number): number {
+  if (len !== 3) return -1;
+  const d0 = v[off] - 48, d1 = v[off + 1] - 48, d2 = v[off + 2] - 48;
+  if (d0 < 0 || d0 > 9 || d1 < 0 || d1 > 9 || d2 < 0 || d2 > 9 || d0 + d1 + d2 === 0) return -1;
+  return d0 * 100 + d1 * 10 + d2;
+}
+
+/** A `content-length` value: 1 to 15 digits (below 10^15), or -1. */
+export function contentLengthValue(v: Uint8Array, off: number, len: number): number {
+  if (len === 0 || len > 15) return -1;
+  let n = 0;
+  for (let i = 0; i < len; i++) {
+    const d = v[off + i] - 48;
+    if (d < 0 || d > 9) return -1;
+    n = n * 10 + d;
+  }
+  return n;
 }
