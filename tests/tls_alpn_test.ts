@@ -6,7 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, withTempDir } from "./helpers.ts";
-import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
+import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures, TLS_CLIENTS } from "./tls_fixtures.ts";
 
 /** A TLS server with no ALPN configured that answers whatever comes as an HTTP/1.1 server would the h2 preface. */
 async function serveHttp1(conn: Deno.Conn): Promise<void> {
@@ -24,12 +24,7 @@ async function serveHttp1(conn: Deno.Conn): Promise<void> {
   } catch { /* closed */ }
 }
 
-const CLIENTS = [
-  ...TLS_TRANSPORTS.map((transport) => ({ transport, insecure: false })),
-  { transport: "deno", insecure: true }, // node:tls
-] as const;
-
-for (const { transport, insecure } of CLIENTS) {
+for (const { transport, insecure } of TLS_CLIENTS) {
   Deno.test({
     name: `https [${transport}${
       insecure ? " --insecure" : ""

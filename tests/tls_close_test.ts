@@ -12,6 +12,7 @@ import {
   attackJson,
   EPOLL_TLS_BLOCKER,
   makeTlsFixtures,
+  TLS_CLIENTS,
   TLS_TRANSPORTS,
   type TlsFixtures,
 } from "./tls_fixtures.ts";
@@ -51,12 +52,7 @@ async function serve(conn: Deno.Conn, endings: Endings): Promise<void> {
   } catch { /* closed */ }
 }
 
-const CLIENTS = [
-  ...TLS_TRANSPORTS.map((transport) => ({ transport, insecure: false })),
-  { transport: "deno", insecure: true }, // node:tls
-] as const;
-
-for (const { transport, insecure } of CLIENTS) {
+for (const { transport, insecure } of TLS_CLIENTS) {
   Deno.test({
     name: `https [${transport}${
       insecure ? " --insecure" : ""

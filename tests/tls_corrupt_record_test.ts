@@ -12,7 +12,7 @@ import {
   attackJson,
   EPOLL_TLS_BLOCKER,
   makeTlsFixtures,
-  TLS_TRANSPORTS,
+  TLS_CLIENTS,
   type TlsFixtures,
 } from "./tls_fixtures.ts";
 
@@ -79,12 +79,7 @@ async function corruptingServer(f: TlsFixtures) {
   };
 }
 
-const CLIENTS = [
-  ...TLS_TRANSPORTS.map((transport) => ({ transport, insecure: false })),
-  { transport: "deno", insecure: true }, // node:tls
-] as const;
-
-for (const { transport, insecure } of CLIENTS) {
+for (const { transport, insecure } of TLS_CLIENTS) {
   Deno.test({
     name: `https [${transport}${
       insecure ? " --insecure" : ""

@@ -13,6 +13,11 @@ export const EPOLL_TLS_BLOCKER = epollBlocker(new URL("https://127.0.0.1/"));
 if (EPOLL_TLS_BLOCKER !== null) console.log(`epoll over TLS skipped: ${EPOLL_TLS_BLOCKER}`);
 /** The transports the TLS tests run on: both where epoll can speak TLS, else deno. */
 export const TLS_TRANSPORTS = EPOLL_TLS_BLOCKER === null ? ["deno", "epoll"] as const : ["deno"] as const;
+/** The three TLS clients: each transport verifying, and the deno transport with --insecure (node:tls). */
+export const TLS_CLIENTS = [
+  ...TLS_TRANSPORTS.map((transport) => ({ transport, insecure: false })),
+  { transport: "deno", insecure: true }, // node:tls
+] as const;
 
 /** `attack ARGS --transport T -n N -c C --timeout 5s --json`; its first JSON line, or null. */
 export async function attackJson(args: string[], transport: string, requests: number, connections: number) {

@@ -8,7 +8,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import * as net from "node:net";
 import { requireProgram, withTempDir } from "./helpers.ts";
-import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures, TLS_TRANSPORTS } from "./tls_fixtures.ts";
+import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures, TLS_CLIENTS } from "./tls_fixtures.ts";
 
 type Behaviour = "reset" | "close" | "plain" | "silent";
 
@@ -39,12 +39,7 @@ function hostileServer(behaviour: Behaviour): Promise<{ port: number; stop: () =
   );
 }
 
-const CLIENTS = [
-  ...TLS_TRANSPORTS.map((transport) => ({ transport, insecure: false })),
-  { transport: "deno", insecure: true }, // node:tls
-] as const;
-
-for (const { transport, insecure } of CLIENTS) {
+for (const { transport, insecure } of TLS_CLIENTS) {
   Deno.test({
     name: `https [${transport}${
       insecure ? " --insecure" : ""

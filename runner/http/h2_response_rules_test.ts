@@ -27,6 +27,7 @@ import {
   settings,
 } from "../../tests/fixtures/h2_frames_testing.ts";
 import { HpackDecoder } from "../../http2/hpack_decoder.ts";
+import { closeQuietly } from "../../tests/fixtures/close_quietly.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const REQUESTS = 20;
@@ -81,12 +82,6 @@ function serve(answer: Answer): Server {
     }
   })().catch(() => {});
   return server;
-}
-
-function closeQuietly(c: { close(): void }): void {
-  try {
-    c.close();
-  } catch { /* closed already */ }
 }
 
 async function connection(conn: Deno.Conn, answer: Answer, server: Server): Promise<void> {
