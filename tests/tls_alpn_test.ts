@@ -5,8 +5,7 @@
  * that selects `h2` is spoken to. Bounded runs (-n), loopback only.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { requireProgram, withTempDir } from "./helpers.ts";
-import { attackJson, EPOLL_TLS_BLOCKER, makeTlsFixtures, TLS_CLIENTS } from "./tls_fixtures.ts";
+import { attackJson, EPOLL_TLS_BLOCKER, TLS_CLIENTS, withTlsListener } from "./tls_fixtures.ts";
 
 /** A TLS server with no ALPN configured that answers whatever comes as an HTTP/1.1 server would the h2 preface. */
 async function serveHttp1(conn: Deno.Conn): Promise<void> {
@@ -31,32 +30,14 @@ for (const { transport, insecure } of TLS_CLIENTS) {
     }]: --protocol h2 against a server that selects no ALPN protocol is a tls error naming ALPN`,
     ignore: transport === "epoll" && EPOLL_TLS_BLOCKER !== null,
     async fn() {
-      if (!requireProgram("openssl")) return;
-      await withTempDir(async (dir) => {
-        const f = await makeTlsFixtures(dir);
-        const listener = Deno.listenTls({
-          hostname: "127.0.0.1",
-          port: 0,
-          cert: await Deno.readTextFile(f.serverCert),
-          key: await Deno.readTextFile(f.serverKey),
-        });
-        const served: Promise<void>[] = [];
-        const accepting = (async () => {
-          for await (const conn of listener) served.push(serveHttp1(conn));
-        })();
-        try {
-          const tlsArgs = insecure ? ["--insecure"] : ["--cacert", f.ca];
-          const url = `https://127.0.0.1:${listener.addr.port}/`;
-          const r = await attackJson([url, ...tlsArgs, "--protocol", "h2"], transport, 4, 1);
-          assertEquals(r.json.statusCodes, {});
-          assertEquals(Object.keys(r.json.errors), ["tls"], JSON.stringify(r.json.errorMessages));
-          const messages = Object.keys(r.json.errorMessages.tls);
-          ok(messages.every((m) => /ALPN/.test(m) && /h2/.test(m)), messages.join("; "));
-        } finally {
-          listener.close();
-          await accepting.catch(() => {});
-          await Promise.all(served);
-        }
+      await withTlsListener(serveHttp1, async (port, f) => {
+        const tlsArgs = insecure ? ["--insecure"] : ["--cacert", f.ca];
+        const url = `https://127.0.0.1:${port}/`;
+        const r = await attackJson([url, ...tlsArgs, "--protocol", "h2"], transport, 4, 1);
+        assertEquals(r.json.statusCodes, {});
+        assertEquals(Object.keys(r.json.errors), ["tls"], JSON.stringify(r.json.errorMessages));
+        const messages = Object.keys(r.json.errorMessages.tls);
+        ok(messages.every((m) => /ALPN/.test(m) && /h2/.test(m)), messages.join("; "));
       });
     },
   });

@@ -15,6 +15,7 @@ import {
   TLS_CLIENTS,
   TLS_TRANSPORTS,
   type TlsFixtures,
+  withTlsListener,
 } from "./tls_fixtures.ts";
 
 const OK = new TextEncoder().encode("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
@@ -59,44 +60,26 @@ for (const { transport, insecure } of TLS_CLIENTS) {
     }]: every connection loadlab closes ends with a close_notify`,
     ignore: transport === "epoll" && EPOLL_TLS_BLOCKER !== null,
     async fn() {
-      if (!requireProgram("openssl")) return;
-      await withTempDir(async (dir) => {
-        const f = await makeTlsFixtures(dir);
-        const listener = Deno.listenTls({
-          hostname: "127.0.0.1",
-          port: 0,
-          cert: await Deno.readTextFile(f.serverCert),
-          key: await Deno.readTextFile(f.serverKey),
-        });
-        const endings: Endings = { clean: 0, unclean: 0, other: [] };
-        const served: Promise<void>[] = [];
-        const accepting = (async () => {
-          for await (const conn of listener) served.push(serve(conn, endings));
-        })();
-        try {
-          const tlsArgs = insecure ? ["--insecure"] : ["--cacert", f.ca];
-          const url = `https://127.0.0.1:${listener.addr.port}/`;
-          const r = await attackJson([url, ...tlsArgs], transport, 20, 2);
-          assertEquals(r.code, 0, r.stderr);
-          assertEquals(r.json.statusCodes, { "200": 20 });
-          // The generator has exited: every connection it opened has ended at the server.
-          const deadline = Date.now() + 5000;
-          while (
-            endings.clean + endings.unclean + endings.other.length < served.length && Date.now() < deadline
-          ) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-          ok(served.length >= 2, `${served.length} connections`);
-          assertEquals(
-            { unclean: endings.unclean, other: endings.other },
-            { unclean: 0, other: [] },
-            `of ${served.length} connections ${endings.clean} ended with a close_notify`,
-          );
-        } finally {
-          listener.close();
-          await accepting.catch(() => {});
-          await Promise.all(served);
+      const endings: Endings = { clean: 0, unclean: 0, other: [] };
+      await withTlsListener((conn) => serve(conn, endings), async (port, f, served) => {
+        const tlsArgs = insecure ? ["--insecure"] : ["--cacert", f.ca];
+        const url = `https://127.0.0.1:${port}/`;
+        const r = await attackJson([url, ...tlsArgs], transport, 20, 2);
+        assertEquals(r.code, 0, r.stderr);
+        assertEquals(r.json.statusCodes, { "200": 20 });
+        // The generator has exited: every connection it opened has ended at the server.
+        const deadline = Date.now() + 5000;
+        while (
+          endings.clean + endings.unclean + endings.other.length < served.length && Date.now() < deadline
+        ) {
+          await new Promise((resolve) => setTimeout(resolve, 20));
         }
+        ok(served.length >= 2, `${served.length} connections`);
+        assertEquals(
+          { unclean: endings.unclean, other: endings.other },
+          { unclean: 0, other: [] },
+          `of ${served.length} connections ${endings.clean} ended with a close_notify`,
+        );
       });
     },
   });

@@ -129,6 +129,38 @@ export async function withTlsTarget(
   });
 }
 
+/**
+ * Runs `fn` against a raw `Deno.listenTls` server on 127.0.0.1 with the fixtures' server certificate,
+ * each connection handed to `serve`; `fn` gets the port and the serving of the connections so far, all
+ * awaited after it. Skipped with a printed reason without openssl.
+ */
+export async function withTlsListener(
+  serve: (conn: Deno.TlsConn) => Promise<void>,
+  fn: (port: number, f: TlsFixtures, served: Promise<void>[]) => Promise<void>,
+): Promise<void> {
+  if (!requireProgram("openssl")) return;
+  await withTempDir(async (dir) => {
+    const f = await makeTlsFixtures(dir);
+    const listener = Deno.listenTls({
+      hostname: "127.0.0.1",
+      port: 0,
+      cert: await Deno.readTextFile(f.serverCert),
+      key: await Deno.readTextFile(f.serverKey),
+    });
+    const served: Promise<void>[] = [];
+    const accepting = (async () => {
+      for await (const conn of listener) served.push(serve(conn));
+    })();
+    try {
+      await fn(listener.addr.port, f, served);
+    } finally {
+      listener.close();
+      await accepting.catch(() => {});
+      await Promise.all(served);
+    }
+  });
+}
+
 /** Runs `fn` against Debian's nginx speaking HTTP/2: h2c on `plain`, h2 by ALPN over TLS on `tls`. */
 export async function withH2Nginx(
   fn: (plain: RunningNginx, tls: RunningNginx, f: TlsFixtures) => Promise<void>,
