@@ -9,7 +9,12 @@
  * between runs as the experiment's `restart` policy says (so a profiled run is warmed up exactly like an
  * unprofiled one), and it does not depend on the app exiting cleanly: Node's `--cpu-prof` writes nothing
  * when SIGTERM ends a process that does not handle it. Only the `Profiler` domain is used (never
- * `Debugger`, which would deoptimize code).
+ * `Debugger`, which would deoptimize code), and one `Runtime.evaluate` of the process's pid before the
+ * profiler starts: the inspector port was free when loadlab picked it, but another process may have taken
+ * it before the target bound it (the target then runs without an inspector), and a profile of that other
+ * process would be read as the target's. A process whose pid is not the one loadlab started is refused.
+ * Deno's WebSocket client takes messages of at most 64 MiB, and `Profiler.stop` answers in one message:
+ * a larger profile is named as that, not as a closed connection.
  */
 import { TargetError } from "./errors.ts";
 
@@ -18,7 +23,15 @@ export interface InspectedProcess {
   /** The process name used in telemetry ("target", "target#2", "balancer", "proxy"). */
   name: string;
   port: number;
+  /** The pid loadlab started: the inspector on `port` must answer for this process. */
+  pid: number;
 }
+
+/** Which runtime a profiled process runs: Deno counts its Rust side's work (HTTP serving) as idle. */
+export type ProfiledRuntime = "node" | "deno";
+
+/** The largest message Deno's WebSocket client takes (its "Frame too large" past it). */
+export const MAX_INSPECTOR_MESSAGE_MIB = 64;
 
 /** The sampling interval: 1 ms, Node's `--cpu-prof-interval` default (fine enough, cheap enough). */
 export const SAMPLING_INTERVAL_US = 1000;
@@ -39,8 +52,10 @@ class InspectorSession {
 
   private constructor(ws: WebSocket) {
     this.#ws = ws;
+    let failure = "";
     ws.onmessage = (e) => this.#onMessage(String(e.data));
-    ws.onclose = () => this.#failAll(new Error("inspector connection closed"));
+    ws.onerror = (e) => failure = e instanceof ErrorEvent ? e.message : "";
+    ws.onclose = () => this.#failAll(new Error(closedReason(failure)));
   }
 
   /** Connects to the inspector on `port` (its first target, the main isolate). */
@@ -100,8 +115,48 @@ class InspectorSession {
   }
 }
 
+/** Why the inspector connection closed, from the WebSocket's last error (empty: none was given). */
+function closedReason(failure: string): string {
+  if (/too large/i.test(failure)) {
+    return `the profile is larger than the ${MAX_INSPECTOR_MESSAGE_MIB} MiB a WebSocket message may have in ` +
+      `Deno's client (inspector connection closed: ${failure}); profile a shorter run`;
+  }
+  return failure === "" ? "inspector connection closed" : `inspector connection closed: ${failure}`;
+}
+
 /** A profile taken of one process, or why none could be. */
-export type TakenProfile = { name: string; profile: unknown } | { name: string; error: string };
+export type TakenProfile =
+  | { name: string; profile: unknown; runtime: ProfiledRuntime }
+  | { name: string; error: string };
+
+/** Evaluated in the inspected process: its pid and runtime (Deno also has a `process` global). */
+const IDENTITY_EXPRESSION = `globalThis.Deno ? [Deno.pid, "deno"] : [process.pid, "node"]`;
+
+/**
+ * The runtime of the process behind `session`, or why it is not `proc` (another process holds its
+ * inspector port, or the process cannot say which it is).
+ */
+async function identify(
+  session: InspectorSession,
+  proc: InspectedProcess,
+): Promise<ProfiledRuntime | string> {
+  const answer = await session.call("Runtime.evaluate", {
+    expression: IDENTITY_EXPRESSION,
+    returnByValue: true,
+  }) as { result?: { value?: unknown } };
+  const value = answer.result?.value;
+  const [pid, runtime] = Array.isArray(value) ? value : [];
+  const where = `the inspector on 127.0.0.1:${proc.port}`;
+  if (typeof pid !== "number" || (runtime !== "node" && runtime !== "deno")) {
+    return `${where} did not say which process it belongs to: not profiled (a profile of another process ` +
+      `would be read as the target's)`;
+  }
+  if (pid !== proc.pid) {
+    return `${where} belongs to process ${pid}, not to the target's process ${proc.pid} (another process ` +
+      `took the port before the target bound it): not profiled`;
+  }
+  return runtime;
+}
 
 /** Profiling under way on a target's processes; `stop()` ends it and hands the profiles back. */
 export interface CpuProfiling {
@@ -112,20 +167,34 @@ export interface CpuProfiling {
 
 /**
  * Starts the V8 sampling profiler in every process of `procs`. Throws TargetError when an inspector
- * cannot be reached (the sessions already opened are closed first).
+ * cannot be reached (the sessions already opened are closed first); a process whose inspector belongs to
+ * another process is not profiled and gets that reason instead of a profile.
  */
 export async function startCpuProfiles(procs: InspectedProcess[]): Promise<CpuProfiling> {
-  const sessions: Array<{ name: string; session: InspectorSession }> = [];
+  type Entry = { name: string; session: InspectorSession; runtime: ProfiledRuntime | null; refused: string };
+  const entries: Entry[] = [];
   try {
     for (const proc of procs) {
-      const session = await InspectorSession.open(proc.port);
-      sessions.push({ name: proc.name, session });
-      await session.call("Profiler.enable");
-      await session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
-      await session.call("Profiler.start");
+      const entry: Entry = {
+        name: proc.name,
+        session: await InspectorSession.open(proc.port),
+        runtime: null,
+        refused: "",
+      };
+      entries.push(entry);
+      const runtime = await identify(entry.session, proc);
+      if (runtime !== "node" && runtime !== "deno") {
+        entry.session.close();
+        entry.refused = runtime;
+        continue;
+      }
+      entry.runtime = runtime;
+      await entry.session.call("Profiler.enable");
+      await entry.session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
+      await entry.session.call("Profiler.start");
     }
   } catch (err) {
-    for (const { session } of sessions) session.close();
+    for (const { session } of entries) session.close();
     throw new TargetError(
       `cannot start the CPU profiler: ${(err as Error).message}`,
       "the target's process must be node or deno started by loadlab with profile: cpu",
@@ -135,10 +204,11 @@ export async function startCpuProfiles(procs: InspectedProcess[]): Promise<CpuPr
   return {
     startedAtEpochMs: Date.now(),
     stop: () =>
-      Promise.all(sessions.map(async ({ name, session }): Promise<TakenProfile> => {
+      Promise.all(entries.map(async ({ name, session, runtime, refused }): Promise<TakenProfile> => {
+        if (runtime === null) return { name, error: refused };
         try {
           const result = await session.call("Profiler.stop") as { profile: unknown };
-          return { name, profile: result.profile };
+          return { name, profile: result.profile, runtime };
         } catch (err) {
           return { name, error: (err as Error).message };
         } finally {
