@@ -6,11 +6,12 @@
  * domain. Cookies are scoped by the request's host, the Host header a step sends (virtual hosts on one
  * address each get their own) and else the URL's host; ports do not scope cookies (RFC 6265 8.5).
  * Without `Domain` a cookie is host-only (sent back to that host alone); with it, to that domain and
- * below, and refused unless the request's host is in that domain. The jar is capped as browsers cap
+ * below, and refused unless the request's host is in that domain (and a single label such as `test` is
+ * refused unless it is that host: no public-suffix list here). The jar is capped as browsers cap
  * theirs, at RFC 6265 6.1's minimums: 50 cookies per domain and 3,000 in all, the least recently set
  * evicted first; a cookie over 4,096 bytes is ignored. Cookies live in one map per domain (insertion
  * order is the eviction order), so a response's cookies are taken at a constant cost each however many
- * arrive, and a request's line reads only the domains its host is in. The `Cookie:` line is encoded
+ * arrive, and a request's line reads only the cookies of the domains its host is in. The `Cookie:` line is encoded
  * once per change of the jar or of the request's host and path, not per step.
  */
 
@@ -77,7 +78,9 @@ export class CookieJar {
   /** Every cookie, least recently set first (the jar-wide eviction order). */
   readonly #all = new Set<Cookie>();
   #line: Uint8Array | null = null;
-  #lineKey: string | null = null;
+  /** The authority and path `#line` was made for (null: stale). */
+  #lineAuthority: string | null = null;
+  #linePath = "";
   /** Earliest expiry among the cookies (a bound: it may be of a cookie gone): the line is stale past it. */
   #nextExpiryMs = Infinity;
 
@@ -96,7 +99,7 @@ export class CookieJar {
     if (setCookies.length === 0) return;
     const host = requestHostOf(authority);
     for (const header of setCookies) this.#setOne(header, host, requestPath, nowMs);
-    this.#line = this.#lineKey = null;
+    this.#lineAuthority = null;
   }
 
   #setOne(header: string, host: string, requestPath: string, nowMs: number): void {
@@ -121,9 +124,11 @@ export class CookieJar {
       if (key === "path" && value.startsWith("/")) cookie.path = value;
       else if (key === "secure") cookie.secure = true;
       else if (key === "domain" && value !== "") {
-        // RFC 6265 5.3 step 6: a Domain the request's host is not in is refused.
-        if (!domainMatches(host, value)) return;
-        cookie.domain = value.replace(/^\./, "").toLowerCase();
+        // RFC 6265 5.3 step 6: a Domain the request's host is not in is refused; and, without a
+        // public-suffix list, a single label (`test`, `com`) other than the host itself (step 5).
+        const domain = value.replace(/^\./, "").toLowerCase();
+        if (!domainMatches(host, domain) || (!domain.includes(".") && domain !== host)) return;
+        cookie.domain = domain;
         cookie.hostOnly = false;
       } else if (key === "max-age" && /^-?\d+$/.test(value)) maxAge = Number(value);
       else if (key === "expires") {
@@ -167,8 +172,7 @@ export class CookieJar {
   line(authority: string, requestPath: string, nowMs: number): Uint8Array | null {
     if (this.#all.size === 0) return null;
     if (nowMs >= this.#nextExpiryMs) this.#expire(nowMs);
-    const lineKey = `${authority} ${requestPath}`;
-    if (this.#lineKey === lineKey) return this.#line;
+    if (this.#lineAuthority === authority && this.#linePath === requestPath) return this.#line;
     const host = requestHostOf(authority);
     const sent: Cookie[] = [];
     for (const [domain, cookies] of this.#byDomain) {
@@ -183,7 +187,8 @@ export class CookieJar {
     this.#line = sent.length === 0
       ? null
       : encoder.encode(`Cookie: ${sent.map((c) => `${c.name}=${c.value}`).join("; ")}\r\n`);
-    this.#lineKey = lineKey;
+    this.#lineAuthority = authority;
+    this.#linePath = requestPath;
     return this.#line;
   }
 
@@ -193,7 +198,7 @@ export class CookieJar {
       if (c.expiresMs <= nowMs) this.#remove(c);
       else if (c.expiresMs < next) next = c.expiresMs;
     }
-    this.#line = this.#lineKey = null;
+    this.#lineAuthority = null;
     this.#nextExpiryMs = next;
   }
 }

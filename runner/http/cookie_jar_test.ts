@@ -69,6 +69,13 @@ Deno.test("cookie jar: scoped by the request host; host-only cookies stay on it,
   jar.set(["wide=5; Domain=a.test"], "api.a.test", "/", NOW);
   assertEquals(text(jar.line("A.TEST", "/", NOW)), "Cookie: only=1; wide=5\r\n");
   assertEquals(text(jar.line("b.test", "/", NOW)), "Cookie: only=9\r\n");
+  // No public-suffix list: a single label is refused as a Domain unless it is the host itself.
+  jar.set(["tld=1; Domain=test", "top=1; Domain=.TEST"], "a.test", "/", NOW);
+  jar.set(["local=1; Domain=localhost"], "localhost:8080", "/", NOW);
+  assertEquals([text(jar.line("c.test", "/", NOW)), text(jar.line("localhost", "/", NOW))], [
+    null,
+    "Cookie: local=1\r\n",
+  ]);
   assertEquals(
     ["A.test:80", "[::1]:8443", "[::1]", "127.0.0.1"].map(requestHostOf),
     ["a.test", "::1", "::1", "127.0.0.1"],

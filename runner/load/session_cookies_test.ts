@@ -11,6 +11,7 @@ import { runAttack } from "../attack.ts";
 import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 import { MAX_COOKIES_PER_DOMAIN } from "../http/cookie_jar.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
+import { eachRequestHead } from "../../tests/fixtures/request_heads.ts";
 
 interface Seen {
   host: string | null;
@@ -93,20 +94,11 @@ function startCookieBomb(perAnswer: number) {
   };
   const serve = (async () => {
     const conn = await listener.accept();
-    const buf = new Uint8Array(64 * 1024);
-    let pending = "";
     try {
-      for (;;) {
-        const n = await conn.read(buf);
-        if (n === null) break;
-        pending += new TextDecoder().decode(buf.subarray(0, n));
-        const end = pending.indexOf("\r\n\r\n");
-        if (end < 0) continue;
-        const head = pending.slice(0, end);
-        pending = pending.slice(end + 4);
+      await eachRequestHead(conn, async (head) => {
         cookies.push(/\r\ncookie: ([^\r]*)/i.exec(head)?.[1] ?? "");
         await conn.write(answer(head.split(" ")[1].slice(1)));
-      }
+      });
     } finally {
       conn.close();
     }
