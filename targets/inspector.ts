@@ -13,10 +13,12 @@
  * profiler starts: the inspector port was free when loadlab picked it, but another process may have taken
  * it before the target bound it (the target then runs without an inspector), and a profile of that other
  * process would be read as the target's. A process whose pid is not the one loadlab started is refused.
- * Deno's WebSocket client takes messages of at most 64 MiB, and `Profiler.stop` answers in one message:
- * a larger profile is named as that, not as a closed connection.
+ * `Profiler.stop` answers with the whole profile in one WebSocket message, which a long run's profile
+ * makes larger than the 64 MiB Deno's WebSocket client takes: the session speaks WebSocket itself
+ * (inspector_socket.ts), up to 256 MiB per message, and names that cap when a profile passes it.
  */
 import { TargetError } from "./errors.ts";
+import { InspectorSocket, MAX_INSPECTOR_MESSAGE_BYTES } from "./inspector_socket.ts";
 
 /** A process of a running target with an inspector listening on loopback. */
 export interface InspectedProcess {
@@ -29,9 +31,6 @@ export interface InspectedProcess {
 
 /** Which runtime a profiled process runs: Deno counts its Rust side's work (HTTP serving) as idle. */
 export type ProfiledRuntime = "node" | "deno";
-
-/** The largest message Deno's WebSocket client takes (its "Frame too large" past it). */
-export const MAX_INSPECTOR_MESSAGE_MIB = 64;
 
 /** The sampling interval: 1 ms, Node's `--cpu-prof-interval` default (fine enough, cheap enough). */
 export const SAMPLING_INTERVAL_US = 1000;
@@ -46,38 +45,29 @@ export function inspectFlag(port: number): string {
 
 /** One inspector session: JSON-RPC over a WebSocket, one pending call per id. */
 class InspectorSession {
-  #ws: WebSocket;
+  #socket: InspectorSocket;
   #nextId = 1;
   #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
-    let failure = "";
-    ws.onmessage = (e) => this.#onMessage(String(e.data));
-    ws.onerror = (e) => failure = e instanceof ErrorEvent ? e.message : "";
-    ws.onclose = () => this.#failAll(new Error(closedReason(failure)));
+  private constructor(socket: InspectorSocket) {
+    this.#socket = socket;
+    socket.listen((text) => this.#onMessage(text), (reason) => this.#failAll(new Error(reason)));
   }
 
   /** Connects to the inspector on `port` (its first target, the main isolate). */
-  static async open(port: number): Promise<InspectorSession> {
+  static async open(port: number, maxMessageBytes: number): Promise<InspectorSession> {
     const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
       signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
     const list = await res.json() as Array<{ webSocketDebuggerUrl?: string }>;
     const url = list.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
     if (!url) throw new Error(`no inspector target listed on port ${port}`);
-    const ws = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("inspector WebSocket did not open")), CALL_TIMEOUT_MS);
-      ws.onopen = () => (clearTimeout(timer), resolve());
-      ws.onerror = () => (clearTimeout(timer), reject(new Error(`cannot open ${url}`)));
-    });
-    return new InspectorSession(ws);
+    return new InspectorSession(await InspectorSocket.connect(url, CALL_TIMEOUT_MS, maxMessageBytes));
   }
 
   call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    // A closed WebSocket drops what is sent without an error: the process died, say so at once.
-    if (this.#ws.readyState !== WebSocket.OPEN) {
+    // Nothing sent on a closed connection is answered: the process died, say so at once.
+    if (!this.#socket.open) {
       return Promise.reject(new Error(`${method}: the inspector connection is closed (the process exited?)`));
     }
     const id = this.#nextId++;
@@ -90,7 +80,7 @@ class InspectorSession {
         resolve: (v) => (clearTimeout(timer), resolve(v)),
         reject: (e) => (clearTimeout(timer), reject(e)),
       });
-      this.#ws.send(JSON.stringify({ id, method, params }));
+      this.#socket.send(JSON.stringify({ id, method, params }));
     });
   }
 
@@ -109,19 +99,9 @@ class InspectorSession {
   }
 
   close(): void {
-    this.#ws.onclose = null;
-    this.#ws.close();
+    this.#socket.close();
     this.#failAll(new Error("inspector session closed"));
   }
-}
-
-/** Why the inspector connection closed, from the WebSocket's last error (empty: none was given). */
-function closedReason(failure: string): string {
-  if (/too large/i.test(failure)) {
-    return `the profile is larger than the ${MAX_INSPECTOR_MESSAGE_MIB} MiB a WebSocket message may have in ` +
-      `Deno's client (inspector connection closed: ${failure}); profile a shorter run`;
-  }
-  return failure === "" ? "inspector connection closed" : `inspector connection closed: ${failure}`;
 }
 
 /** A profile taken of one process, or why none could be. */
@@ -168,16 +148,20 @@ export interface CpuProfiling {
 /**
  * Starts the V8 sampling profiler in every process of `procs`. Throws TargetError when an inspector
  * cannot be reached (the sessions already opened are closed first); a process whose inspector belongs to
- * another process is not profiled and gets that reason instead of a profile.
+ * another process is not profiled and gets that reason instead of a profile. `maxMessageBytes`: the
+ * largest profile (as JSON text) taken.
  */
-export async function startCpuProfiles(procs: InspectedProcess[]): Promise<CpuProfiling> {
+export async function startCpuProfiles(
+  procs: InspectedProcess[],
+  maxMessageBytes = MAX_INSPECTOR_MESSAGE_BYTES,
+): Promise<CpuProfiling> {
   type Entry = { name: string; session: InspectorSession; runtime: ProfiledRuntime | null; refused: string };
   const entries: Entry[] = [];
   try {
     for (const proc of procs) {
       const entry: Entry = {
         name: proc.name,
-        session: await InspectorSession.open(proc.port),
+        session: await InspectorSession.open(proc.port, maxMessageBytes),
         runtime: null,
         refused: "",
       };
