@@ -109,8 +109,9 @@ export type TakenProfile =
   | { name: string; profile: unknown; runtime: ProfiledRuntime }
   | { name: string; error: string };
 
-/** Evaluated in the inspected process: its pid and runtime (Deno also has a `process` global). */
-const IDENTITY_EXPRESSION = `globalThis.Deno ? [Deno.pid, "deno"] : [process.pid, "node"]`;
+/** Evaluated in the inspected process: its pid and runtime (Deno 2 has a `process` global too). */
+const IDENTITY_EXPRESSION =
+  `[globalThis.process?.pid ?? globalThis.Deno?.pid, globalThis.Deno ? "deno" : "node"]`;
 
 /**
  * The runtime of the process behind `session`, or why it is not `proc` (another process holds its
