@@ -262,7 +262,7 @@ async function saveProfiles(profiling: CpuProfiling, dir: string): Promise<void>
     const top = [...s.top].sort((a, b) => b.selfUs - a.selfUs).slice(0, 5)
       .map((t) => `${s.frames[t.frame].name} ${(t.selfUs / 1000).toFixed(1)} ms`);
     console.log(`  CPU profile of ${taken.name}: ${file} (top self time: ${top.join(", ")})`);
-    const warning = idleWarning(s, taken.runtime);
+    const warning = idleWarning(s, taken.runtime, taken.children);
     if (warning !== null) console.log(`  ${warning}`);
   }
 }

@@ -65,7 +65,7 @@ export async function saveRunProfiles(
       return { process: t.name, error: `cannot write ${file}: ${(err as Error).message}` };
     }
     const summary = summarizeProfile(t.profile, undefined, loadStartUs);
-    const warning = idleWarning(summary, t.runtime);
+    const warning = idleWarning(summary, t.runtime, t.children);
     return { process: t.name, file, summary, ...(warning === null ? {} : { warning }) };
   }));
 }

@@ -19,6 +19,7 @@
  */
 import { TargetError } from "./errors.ts";
 import { InspectorSocket, MAX_INSPECTOR_MESSAGE_BYTES } from "./inspector_socket.ts";
+import { processTree, readProcStat } from "../system/proc_stat.ts";
 
 /** A process of a running target with an inspector listening on loopback. */
 export interface InspectedProcess {
@@ -104,10 +105,33 @@ class InspectorSession {
   }
 }
 
-/** A profile taken of one process, or why none could be. */
+/**
+ * The processes under a profiled one while it was profiled: how many there were at the end, and the CPU
+ * seconds they used meanwhile (ones that ended and were reaped included). A profile that is mostly idle
+ * while they were busy shows a process that hands its work to them (a node:cluster primary).
+ */
+export interface ChildrenCpu {
+  count: number;
+  cpuSec: number;
+}
+
+/** A profile taken of one process (with its children's CPU meanwhile, where /proc tells), or why none could be. */
 export type TakenProfile =
-  | { name: string; profile: unknown; runtime: ProfiledRuntime }
+  | { name: string; profile: unknown; runtime: ProfiledRuntime; children: ChildrenCpu | null }
   | { name: string; error: string };
+
+/** The processes under `pid` now and the CPU seconds they have used so far, reaped ones included. */
+function childrenCpuNow(pid: number): ChildrenCpu | null {
+  const own = readProcStat(pid);
+  if (own === null) return null;
+  const below = processTree(pid).slice(1);
+  let cpuSec = own.childrenUserSec + own.childrenSystemSec;
+  for (const child of below) {
+    const stat = readProcStat(child);
+    if (stat !== null) cpuSec += stat.userSec + stat.systemSec;
+  }
+  return { count: below.length, cpuSec };
+}
 
 /** Evaluated in the inspected process: its pid and runtime (Deno 2 has a `process` global too). */
 const IDENTITY_EXPRESSION =
@@ -146,6 +170,15 @@ export interface CpuProfiling {
   stop(): Promise<TakenProfile[]>;
 }
 
+/** One process being profiled: its session, its runtime (null: refused, and why), its children at the start. */
+interface Entry {
+  proc: InspectedProcess;
+  session: InspectorSession;
+  runtime: ProfiledRuntime | null;
+  refused: string;
+  childrenAtStart: ChildrenCpu | null;
+}
+
 /**
  * Starts the V8 sampling profiler in every process of `procs`. Throws TargetError when an inspector
  * cannot be reached (the sessions already opened are closed first); a process whose inspector belongs to
@@ -156,16 +189,11 @@ export async function startCpuProfiles(
   procs: InspectedProcess[],
   maxMessageBytes = MAX_INSPECTOR_MESSAGE_BYTES,
 ): Promise<CpuProfiling> {
-  type Entry = { name: string; session: InspectorSession; runtime: ProfiledRuntime | null; refused: string };
   const entries: Entry[] = [];
   try {
     for (const proc of procs) {
-      const entry: Entry = {
-        name: proc.name,
-        session: await InspectorSession.open(proc.port, maxMessageBytes),
-        runtime: null,
-        refused: "",
-      };
+      const session = await InspectorSession.open(proc.port, maxMessageBytes);
+      const entry: Entry = { proc, session, runtime: null, refused: "", childrenAtStart: null };
       entries.push(entry);
       const runtime = await identify(entry.session, proc);
       if (runtime !== "node" && runtime !== "deno") {
@@ -177,6 +205,7 @@ export async function startCpuProfiles(
       await entry.session.call("Profiler.enable");
       await entry.session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
       await entry.session.call("Profiler.start");
+      entry.childrenAtStart = childrenCpuNow(proc.pid);
     }
   } catch (err) {
     for (const { session } of entries) session.close();
@@ -188,17 +217,26 @@ export async function startCpuProfiles(
   }
   return {
     startedAtEpochMs: Date.now(),
-    stop: () =>
-      Promise.all(entries.map(async ({ name, session, runtime, refused }): Promise<TakenProfile> => {
-        if (runtime === null) return { name, error: refused };
-        try {
-          const result = await session.call("Profiler.stop") as { profile: unknown };
-          return { name, profile: result.profile, runtime };
-        } catch (err) {
-          return { name, error: (err as Error).message };
-        } finally {
-          session.close();
-        }
-      })),
+    stop: () => Promise.all(entries.map(stopOne)),
   };
+}
+
+/** Stops one process's profiler: its profile and its children's CPU meanwhile, or why there is none. */
+async function stopOne(
+  { proc, session, runtime, refused, childrenAtStart }: Entry,
+): Promise<TakenProfile> {
+  const name = proc.name;
+  if (runtime === null) return { name, error: refused };
+  const atEnd = childrenCpuNow(proc.pid);
+  const children = atEnd === null || childrenAtStart === null
+    ? null
+    : { count: atEnd.count, cpuSec: Math.max(0, atEnd.cpuSec - childrenAtStart.cpuSec) };
+  try {
+    const result = await session.call("Profiler.stop") as { profile: unknown };
+    return { name, profile: result.profile, runtime, children };
+  } catch (err) {
+    return { name, error: (err as Error).message };
+  } finally {
+    session.close();
+  }
 }

@@ -65,7 +65,7 @@ warmup: 0s
       assert.equal(profile.process, "target");
       assert.match(
         profile.warning ?? "",
-        /^profile mostly idle \(\d+\.\d% of [\d.]+ s idle\): the work may run in another process \(workers\/cluster\)$/,
+        /^profile mostly idle \(\d+\.\d% of [\d.]+ s idle\): the work may run in another process \(workers\/cluster\); its 2 child processes used [\d.]+ s of CPU meanwhile$/,
       );
       if (!requireProgram("chromium")) return;
       const visit = await openReport(
