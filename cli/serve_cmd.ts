@@ -27,7 +27,7 @@ import {
   startTarget,
   type TargetSpec,
 } from "../targets/mod.ts";
-import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
+import { idleWarning, isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
 import { assertWritable, writeTextAtomic } from "../system/atomic_write.ts";
 import { OutputError } from "../results/output_error.ts";
 import { osErrorText } from "../system/os_error.ts";
@@ -262,6 +262,8 @@ async function saveProfiles(profiling: CpuProfiling, dir: string): Promise<void>
     const top = [...s.top].sort((a, b) => b.selfUs - a.selfUs).slice(0, 5)
       .map((t) => `${s.frames[t.frame].name} ${(t.selfUs / 1000).toFixed(1)} ms`);
     console.log(`  CPU profile of ${taken.name}: ${file} (top self time: ${top.join(", ")})`);
+    const warning = idleWarning(s, taken.runtime, taken.children);
+    if (warning !== null) console.log(`  ${warning}`);
   }
 }
 

@@ -281,6 +281,33 @@ function compactFrames(s: ProfileSummary): ProfileSummary {
   return { ...s, frames, tree, top, windows };
 }
 
+/** Above this idle share a profile shows too little of the work to be read as the target's CPU. */
+export const MOSTLY_IDLE_SHARE = 0.95;
+
+/**
+ * What qualifies a profile that is almost all idle, or null: a node:cluster primary or a process whose
+ * worker threads or children do the work profiles as waiting; a Deno process also counts its Rust side's
+ * work (HTTP serving) as idle (docs/PROFILES.md). `children`: the processes under it and the CPU seconds
+ * they used while it was profiled (null: not known), named when they did work.
+ */
+export function idleWarning(
+  s: ProfileSummary,
+  runtime: "node" | "deno",
+  children: { count: number; cpuSec: number } | null,
+): string | null {
+  if (s.durationUs <= 0 || s.idleUs / s.durationUs <= MOSTLY_IDLE_SHARE) return null;
+  const share = `${((s.idleUs / s.durationUs) * 100).toFixed(1)}% of ${
+    (s.durationUs / 1e6).toFixed(2)
+  } s idle`;
+  const deno = runtime === "deno" ? ", or in Deno's Rust side (HTTP serving), which V8 counts as idle" : "";
+  const busy = children !== null && children.cpuSec >= 0.01
+    ? `; its ${children.count} child process${children.count === 1 ? "" : "es"} used ${
+      children.cpuSec.toFixed(2)
+    } s of CPU meanwhile`
+    : "";
+  return `profile mostly idle (${share}): the work may run in another process (workers/cluster)${deno}${busy}`;
+}
+
 /**
  * What profiling costs the target, as measured with docs/profile-cost.yaml and bench/profile_cost.ts
  * (docs/PROFILES.md has the rounds): the profiled target against the unprofiled one, same machine,

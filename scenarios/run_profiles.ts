@@ -3,13 +3,15 @@
  * CPU profiles of a run (`profile: cpu` on its target, `--profile`): started in the target's processes
  * just before the load and stopped just after it (targets/inspector.ts says why through the inspector),
  * each written whole as `profiles/<run>.<process>.cpuprofile` beside results.json, and summarized for the
- * results file and the report (results/cpu_profile.ts). A profile that could not be taken or written is
- * recorded with its reason instead; it never fails the run, whose numbers are already measured.
+ * results file and the report (results/cpu_profile.ts), with a warning when it is almost all idle (the work
+ * then ran elsewhere: cluster workers, threads, or a Deno process's Rust side). A profile that could not be
+ * taken or written is recorded with its reason instead; it never fails the run, whose numbers are already
+ * measured.
  */
 import { createHash } from "node:crypto";
 import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../targets/mod.ts";
 import type { RunTarget } from "./run_targets.ts";
-import { isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
+import { idleWarning, isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
 import type { RunProfile } from "../results/schema_profile.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
 
@@ -62,6 +64,8 @@ export async function saveRunProfiles(
     } catch (err) {
       return { process: t.name, error: `cannot write ${file}: ${(err as Error).message}` };
     }
-    return { process: t.name, file, summary: summarizeProfile(t.profile, undefined, loadStartUs) };
+    const summary = summarizeProfile(t.profile, undefined, loadStartUs);
+    const warning = idleWarning(summary, t.runtime, t.children);
+    return { process: t.name, file, summary, ...(warning === null ? {} : { warning }) };
   }));
 }

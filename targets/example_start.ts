@@ -47,7 +47,7 @@ export async function startExample(stack: Stack, spec: ExampleSpec, opts: StartO
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name: "target", pid: proc.pid });
-  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort });
+  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort, pid: proc.pid });
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   await pollReady(proc, async () => {
     if (stack.listeningAtMs === null && await waitForPort(host, port, 1)) stack.markListening();

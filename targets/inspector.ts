@@ -9,16 +9,29 @@
  * between runs as the experiment's `restart` policy says (so a profiled run is warmed up exactly like an
  * unprofiled one), and it does not depend on the app exiting cleanly: Node's `--cpu-prof` writes nothing
  * when SIGTERM ends a process that does not handle it. Only the `Profiler` domain is used (never
- * `Debugger`, which would deoptimize code).
+ * `Debugger`, which would deoptimize code), and one `Runtime.evaluate` of the process's pid before the
+ * profiler starts: the inspector port was free when loadlab picked it, but another process may have taken
+ * it before the target bound it (the target then runs without an inspector), and a profile of that other
+ * process would be read as the target's. A process whose pid is not the one loadlab started is refused.
+ * `Profiler.stop` answers with the whole profile in one WebSocket message, which a long run's profile
+ * makes larger than the 64 MiB Deno's WebSocket client takes: the session speaks WebSocket itself
+ * (inspector_socket.ts), up to 256 MiB per message, and names that cap when a profile passes it.
  */
 import { TargetError } from "./errors.ts";
+import { InspectorSocket, MAX_INSPECTOR_MESSAGE_BYTES } from "./inspector_socket.ts";
+import { processTree, readProcStat } from "../system/proc_stat.ts";
 
 /** A process of a running target with an inspector listening on loopback. */
 export interface InspectedProcess {
   /** The process name used in telemetry ("target", "target#2", "balancer", "proxy"). */
   name: string;
   port: number;
+  /** The pid loadlab started: the inspector on `port` must answer for this process. */
+  pid: number;
 }
+
+/** Which runtime a profiled process runs: Deno counts its Rust side's work (HTTP serving) as idle. */
+export type ProfiledRuntime = "node" | "deno";
 
 /** The sampling interval: 1 ms, Node's `--cpu-prof-interval` default (fine enough, cheap enough). */
 export const SAMPLING_INTERVAL_US = 1000;
@@ -33,36 +46,29 @@ export function inspectFlag(port: number): string {
 
 /** One inspector session: JSON-RPC over a WebSocket, one pending call per id. */
 class InspectorSession {
-  #ws: WebSocket;
+  #socket: InspectorSocket;
   #nextId = 1;
   #pending = new Map<number, { resolve(v: unknown): void; reject(e: Error): void }>();
 
-  private constructor(ws: WebSocket) {
-    this.#ws = ws;
-    ws.onmessage = (e) => this.#onMessage(String(e.data));
-    ws.onclose = () => this.#failAll(new Error("inspector connection closed"));
+  private constructor(socket: InspectorSocket) {
+    this.#socket = socket;
+    socket.listen((text) => this.#onMessage(text), (reason) => this.#failAll(new Error(reason)));
   }
 
   /** Connects to the inspector on `port` (its first target, the main isolate). */
-  static async open(port: number): Promise<InspectorSession> {
+  static async open(port: number, maxMessageBytes: number): Promise<InspectorSession> {
     const res = await fetch(`http://127.0.0.1:${port}/json/list`, {
       signal: AbortSignal.timeout(CALL_TIMEOUT_MS),
     });
     const list = await res.json() as Array<{ webSocketDebuggerUrl?: string }>;
     const url = list.find((t) => t.webSocketDebuggerUrl)?.webSocketDebuggerUrl;
     if (!url) throw new Error(`no inspector target listed on port ${port}`);
-    const ws = new WebSocket(url);
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error("inspector WebSocket did not open")), CALL_TIMEOUT_MS);
-      ws.onopen = () => (clearTimeout(timer), resolve());
-      ws.onerror = () => (clearTimeout(timer), reject(new Error(`cannot open ${url}`)));
-    });
-    return new InspectorSession(ws);
+    return new InspectorSession(await InspectorSocket.connect(url, CALL_TIMEOUT_MS, maxMessageBytes));
   }
 
   call(method: string, params: Record<string, unknown> = {}): Promise<unknown> {
-    // A closed WebSocket drops what is sent without an error: the process died, say so at once.
-    if (this.#ws.readyState !== WebSocket.OPEN) {
+    // Nothing sent on a closed connection is answered: the process died, say so at once.
+    if (!this.#socket.open) {
       return Promise.reject(new Error(`${method}: the inspector connection is closed (the process exited?)`));
     }
     const id = this.#nextId++;
@@ -75,7 +81,7 @@ class InspectorSession {
         resolve: (v) => (clearTimeout(timer), resolve(v)),
         reject: (e) => (clearTimeout(timer), reject(e)),
       });
-      this.#ws.send(JSON.stringify({ id, method, params }));
+      this.#socket.send(JSON.stringify({ id, method, params }));
     });
   }
 
@@ -94,14 +100,68 @@ class InspectorSession {
   }
 
   close(): void {
-    this.#ws.onclose = null;
-    this.#ws.close();
+    this.#socket.close();
     this.#failAll(new Error("inspector session closed"));
   }
 }
 
-/** A profile taken of one process, or why none could be. */
-export type TakenProfile = { name: string; profile: unknown } | { name: string; error: string };
+/**
+ * The processes under a profiled one while it was profiled: how many there were at the end, and the CPU
+ * seconds they used meanwhile (ones that ended and were reaped included). A profile that is mostly idle
+ * while they were busy shows a process that hands its work to them (a node:cluster primary).
+ */
+export interface ChildrenCpu {
+  count: number;
+  cpuSec: number;
+}
+
+/** A profile taken of one process (with its children's CPU meanwhile, where /proc tells), or why none could be. */
+export type TakenProfile =
+  | { name: string; profile: unknown; runtime: ProfiledRuntime; children: ChildrenCpu | null }
+  | { name: string; error: string };
+
+/** The processes under `pid` now and the CPU seconds they have used so far, reaped ones included. */
+function childrenCpuNow(pid: number): ChildrenCpu | null {
+  const own = readProcStat(pid);
+  if (own === null) return null;
+  const below = processTree(pid).slice(1);
+  let cpuSec = own.childrenUserSec + own.childrenSystemSec;
+  for (const child of below) {
+    const stat = readProcStat(child);
+    if (stat !== null) cpuSec += stat.userSec + stat.systemSec;
+  }
+  return { count: below.length, cpuSec };
+}
+
+/** Evaluated in the inspected process: its pid and runtime (Deno 2 has a `process` global too). */
+const IDENTITY_EXPRESSION =
+  `[globalThis.process?.pid ?? globalThis.Deno?.pid, globalThis.Deno ? "deno" : "node"]`;
+
+/**
+ * The runtime of the process behind `session`, or why it is not `proc` (another process holds its
+ * inspector port, or the process cannot say which it is).
+ */
+async function identify(
+  session: InspectorSession,
+  proc: InspectedProcess,
+): Promise<ProfiledRuntime | string> {
+  const answer = await session.call("Runtime.evaluate", {
+    expression: IDENTITY_EXPRESSION,
+    returnByValue: true,
+  }) as { result?: { value?: unknown } };
+  const value = answer.result?.value;
+  const [pid, runtime] = Array.isArray(value) ? value : [];
+  const where = `the inspector on 127.0.0.1:${proc.port}`;
+  if (typeof pid !== "number" || (runtime !== "node" && runtime !== "deno")) {
+    return `${where} did not say which process it belongs to: not profiled (a profile of another process ` +
+      `would be read as the target's)`;
+  }
+  if (pid !== proc.pid) {
+    return `${where} belongs to process ${pid}, not to the target's process ${proc.pid} (another process ` +
+      `took the port before the target bound it): not profiled`;
+  }
+  return runtime;
+}
 
 /** Profiling under way on a target's processes; `stop()` ends it and hands the profiles back. */
 export interface CpuProfiling {
@@ -110,22 +170,45 @@ export interface CpuProfiling {
   stop(): Promise<TakenProfile[]>;
 }
 
+/** One process being profiled: its session, its runtime (null: refused, and why), its children at the start. */
+interface Entry {
+  proc: InspectedProcess;
+  session: InspectorSession;
+  runtime: ProfiledRuntime | null;
+  refused: string;
+  childrenAtStart: ChildrenCpu | null;
+}
+
 /**
  * Starts the V8 sampling profiler in every process of `procs`. Throws TargetError when an inspector
- * cannot be reached (the sessions already opened are closed first).
+ * cannot be reached (the sessions already opened are closed first); a process whose inspector belongs to
+ * another process is not profiled and gets that reason instead of a profile. `maxMessageBytes`: the
+ * largest profile (as JSON text) taken.
  */
-export async function startCpuProfiles(procs: InspectedProcess[]): Promise<CpuProfiling> {
-  const sessions: Array<{ name: string; session: InspectorSession }> = [];
+export async function startCpuProfiles(
+  procs: InspectedProcess[],
+  maxMessageBytes = MAX_INSPECTOR_MESSAGE_BYTES,
+): Promise<CpuProfiling> {
+  const entries: Entry[] = [];
   try {
     for (const proc of procs) {
-      const session = await InspectorSession.open(proc.port);
-      sessions.push({ name: proc.name, session });
-      await session.call("Profiler.enable");
-      await session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
-      await session.call("Profiler.start");
+      const session = await InspectorSession.open(proc.port, maxMessageBytes);
+      const entry: Entry = { proc, session, runtime: null, refused: "", childrenAtStart: null };
+      entries.push(entry);
+      const runtime = await identify(entry.session, proc);
+      if (runtime !== "node" && runtime !== "deno") {
+        entry.session.close();
+        entry.refused = runtime;
+        continue;
+      }
+      entry.runtime = runtime;
+      await entry.session.call("Profiler.enable");
+      await entry.session.call("Profiler.setSamplingInterval", { interval: SAMPLING_INTERVAL_US });
+      await entry.session.call("Profiler.start");
+      entry.childrenAtStart = childrenCpuNow(proc.pid);
     }
   } catch (err) {
-    for (const { session } of sessions) session.close();
+    for (const { session } of entries) session.close();
     throw new TargetError(
       `cannot start the CPU profiler: ${(err as Error).message}`,
       "the target's process must be node or deno started by loadlab with profile: cpu",
@@ -134,16 +217,26 @@ export async function startCpuProfiles(procs: InspectedProcess[]): Promise<CpuPr
   }
   return {
     startedAtEpochMs: Date.now(),
-    stop: () =>
-      Promise.all(sessions.map(async ({ name, session }): Promise<TakenProfile> => {
-        try {
-          const result = await session.call("Profiler.stop") as { profile: unknown };
-          return { name, profile: result.profile };
-        } catch (err) {
-          return { name, error: (err as Error).message };
-        } finally {
-          session.close();
-        }
-      })),
+    stop: () => Promise.all(entries.map(stopOne)),
   };
+}
+
+/** Stops one process's profiler: its profile and its children's CPU meanwhile, or why there is none. */
+async function stopOne(
+  { proc, session, runtime, refused, childrenAtStart }: Entry,
+): Promise<TakenProfile> {
+  const name = proc.name;
+  if (runtime === null) return { name, error: refused };
+  const atEnd = childrenCpuNow(proc.pid);
+  const children = atEnd === null || childrenAtStart === null
+    ? null
+    : { count: atEnd.count, cpuSec: Math.max(0, atEnd.cpuSec - childrenAtStart.cpuSec) };
+  try {
+    const result = await session.call("Profiler.stop") as { profile: unknown };
+    return { name, profile: result.profile, runtime, children };
+  } catch (err) {
+    return { name, error: (err as Error).message };
+  } finally {
+    session.close();
+  }
 }

@@ -21,7 +21,7 @@
 export { startTarget } from "./start.ts";
 export type { StartOptions } from "./start_stack.ts";
 export { startTelemetry } from "./telemetry.ts";
-export { type CpuProfiling, startCpuProfiles, type TakenProfile } from "./inspector.ts";
+export { type CpuProfiling, type ProfiledRuntime, startCpuProfiles, type TakenProfile } from "./inspector.ts";
 export { runTargetChild } from "./child_main.ts";
 export { TargetError } from "./errors.ts";
 export { createTargetApp, ENDPOINTS, type TargetAppOptions } from "./app/app.ts";

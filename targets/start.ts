@@ -116,7 +116,7 @@ async function spawnChild(
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name, pid: proc.pid });
-  if (inspectPort !== undefined) stack.inspected.push({ name, port: inspectPort });
+  if (inspectPort !== undefined) stack.inspected.push({ name, port: inspectPort, pid: proc.pid });
   const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
   stack.markListening(); // the READY line comes once the server listens
   return JSON.parse(line).url;
@@ -221,7 +221,7 @@ async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOption
   });
   stack.push(() => proc.stop());
   stack.processes.push({ name: "target", pid: proc.pid });
-  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort });
+  if (inspectPort !== undefined) stack.inspected.push({ name: "target", port: inspectPort, pid: proc.pid });
   const url = spec.url.replace(/\/+$/, "");
   const timeoutMs = spec.ready?.timeoutMs ?? 30_000;
   const readyPath = spec.ready?.path;

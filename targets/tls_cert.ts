@@ -35,8 +35,13 @@ export async function serveTlsFiles(tls: ServeTls, dir: string, prefix = "tls-")
   return files;
 }
 
-/** A throwaway CA and a server certificate it signed, as PEM. */
-export async function selfSignedPair(): Promise<{ caPem: string; certPem: string; keyPem: string }> {
+/**
+ * A throwaway CA and a server certificate it signed, as PEM; `certNotBeforeMs` (epoch ms) dates the
+ * server certificate's start instead of a minute ago (a test's certificate that is not valid yet).
+ */
+export async function selfSignedPair(
+  certNotBeforeMs?: number,
+): Promise<{ caPem: string; certPem: string; keyPem: string }> {
   await import("reflect-metadata");
   const x509 = await import("@peculiar/x509");
   const alg = { name: "ECDSA", namedCurve: "P-256", hash: "SHA-256" };
@@ -62,7 +67,7 @@ export async function selfSignedPair(): Promise<{ caPem: string; certPem: string
     serialNumber: randomSerial(),
     subject: "CN=localhost",
     issuer: ca.subject,
-    notBefore,
+    notBefore: certNotBeforeMs === undefined ? notBefore : new Date(certNotBeforeMs),
     notAfter,
     publicKey: keys.publicKey,
     signingKey: caKeys.privateKey,

@@ -2,16 +2,34 @@
  * @module
  * One session's cookies (RFC 6265, what matters to a client of one target): `Set-Cookie` of a response
  * is kept for the session's later steps with its Path (default: the request path's folder), expiry
- * (`Max-Age` over `Expires`; a past one deletes the cookie), `Secure` (sent only over https) and
- * `Domain` (kept only when the target host is that domain or below it). The `Cookie:` line is encoded
- * once per change of the jar or of the request path, not per step.
+ * (`Max-Age` over `Expires`; a past one deletes the cookie), `Secure` (sent only over https) and its
+ * domain. Cookies are scoped by the request's host, the Host header a step sends (virtual hosts on one
+ * address each get their own) and else the URL's host; ports do not scope cookies (RFC 6265 8.5).
+ * Without `Domain` a cookie is host-only (sent back to that host alone); with it, to that domain and
+ * below, and refused unless the request's host is in that domain (and a single label such as `test` is
+ * refused unless it is that host: no public-suffix list here). The jar is capped as browsers cap
+ * theirs, at RFC 6265 6.1's minimums: 50 cookies per domain and 3,000 in all, the least recently set
+ * evicted first; a cookie over 4,096 bytes is ignored. Cookies live in one map per domain (insertion
+ * order is the eviction order), so a response's cookies are taken at a constant cost each however many
+ * arrive, and a request's line reads only the cookies of the domains its host is in. The `Cookie:` line is encoded
+ * once per change of the jar or of the request's host and path, not per step.
  */
 
 const encoder = new TextEncoder();
 
+/** Cookies kept per domain (RFC 6265 6.1's minimum); past it the least recently set is evicted. */
+export const MAX_COOKIES_PER_DOMAIN = 50;
+/** Cookies kept in one jar (RFC 6265 6.1's minimum); past it the least recently set is evicted. */
+export const MAX_COOKIES = 3_000;
+/** Largest cookie kept, name, value and attributes (RFC 6265 6.1); a larger one is ignored as browsers do. */
+export const MAX_COOKIE_BYTES = 4_096;
+
 interface Cookie {
   name: string;
   value: string;
+  /** The host that set it (host-only) or its Domain attribute, lower case without a leading dot. */
+  domain: string;
+  hostOnly: boolean;
   path: string;
   /** Wall-clock expiry (ms since the epoch); Infinity for a session cookie. */
   expiresMs: number;
@@ -40,32 +58,60 @@ export function domainMatches(host: string, domain: string): boolean {
   return h === d || (h.endsWith(`.${d}`) && !/^[\d.]+$/.test(h) && !h.includes(":"));
 }
 
+/**
+ * The request host of an authority (a Host header's value or a URL's `host`): lower case, without the
+ * port, an IPv6 literal without its brackets (RFC 6265 5.1.2 canonical host).
+ */
+export function requestHostOf(authority: string): string {
+  const a = authority.trim().toLowerCase();
+  if (a.startsWith("[")) {
+    const close = a.indexOf("]");
+    return close < 0 ? a.slice(1) : a.slice(1, close);
+  }
+  const colon = a.indexOf(":");
+  return colon < 0 ? a : a.slice(0, colon);
+}
+
 export class CookieJar {
-  readonly #cookies: Cookie[] = [];
+  /** Domain -> cookies by `name;path`, least recently set first. */
+  readonly #byDomain = new Map<string, Map<string, Cookie>>();
+  /** Every cookie, least recently set first (the jar-wide eviction order). */
+  readonly #all = new Set<Cookie>();
   #line: Uint8Array | null = null;
-  #linePath: string | null = null;
-  /** Earliest expiry among the cookies: the cached line is stale past it. */
+  /** The authority and path `#line` was made for (null: stale). */
+  #lineAuthority: string | null = null;
+  #linePath = "";
+  /** Earliest expiry among the cookies (a bound: it may be of a cookie gone): the line is stale past it. */
   #nextExpiryMs = Infinity;
 
-  /** `host`: the target's host name (no port); `https`: whether Secure cookies may be sent. */
-  constructor(readonly host: string, readonly https: boolean) {}
+  /** `https`: whether Secure cookies may be sent. */
+  constructor(readonly https: boolean) {}
 
   get size(): number {
-    return this.#cookies.length;
+    return this.#all.size;
   }
 
-  /** Takes the `Set-Cookie` values of a response to `requestPath`, received at `nowMs` (epoch ms). */
-  set(setCookies: readonly string[], requestPath: string, nowMs: number): void {
-    for (const header of setCookies) this.#setOne(header, requestPath, nowMs);
+  /**
+   * Takes the `Set-Cookie` values of a response to `requestPath` on `authority` (the Host header sent,
+   * or the URL's host), received at `nowMs` (epoch ms).
+   */
+  set(setCookies: readonly string[], authority: string, requestPath: string, nowMs: number): void {
+    if (setCookies.length === 0) return;
+    const host = requestHostOf(authority);
+    for (const header of setCookies) this.#setOne(header, host, requestPath, nowMs);
+    this.#lineAuthority = null;
   }
 
-  #setOne(header: string, requestPath: string, nowMs: number): void {
+  #setOne(header: string, host: string, requestPath: string, nowMs: number): void {
+    if (header.length > MAX_COOKIE_BYTES) return;
     const [pair, ...attributes] = header.split(";");
     const eq = pair.indexOf("=");
     if (eq <= 0) return;
     const cookie: Cookie = {
       name: pair.slice(0, eq).trim(),
       value: pair.slice(eq + 1).trim(),
+      domain: host,
+      hostOnly: true,
       path: defaultPath(requestPath),
       expiresMs: Infinity,
       secure: false,
@@ -77,41 +123,82 @@ export class CookieJar {
       const value = at < 0 ? "" : attribute.slice(at + 1).trim();
       if (key === "path" && value.startsWith("/")) cookie.path = value;
       else if (key === "secure") cookie.secure = true;
-      else if (key === "domain" && value !== "" && !domainMatches(this.host, value)) return;
-      else if (key === "max-age" && /^-?\d+$/.test(value)) maxAge = Number(value);
+      else if (key === "domain" && value !== "") {
+        // RFC 6265 5.3 step 6: a Domain the request's host is not in is refused; and, without a
+        // public-suffix list, a single label (`test`, `com`) other than the host itself (step 5).
+        const domain = value.replace(/^\./, "").toLowerCase();
+        if (!domainMatches(host, domain) || (!domain.includes(".") && domain !== host)) return;
+        cookie.domain = domain;
+        cookie.hostOnly = false;
+      } else if (key === "max-age" && /^-?\d+$/.test(value)) maxAge = Number(value);
       else if (key === "expires") {
         const ms = Date.parse(value);
         if (!Number.isNaN(ms)) cookie.expiresMs = ms;
       }
     }
     if (maxAge !== undefined) cookie.expiresMs = maxAge <= 0 ? -Infinity : nowMs + maxAge * 1000;
-    const same = this.#cookies.findIndex((c) => c.name === cookie.name && c.path === cookie.path);
-    if (same >= 0) this.#cookies.splice(same, 1);
-    if (cookie.expiresMs > nowMs) this.#cookies.push(cookie);
-    this.#line = this.#linePath = null;
+    this.#store(cookie, nowMs);
   }
 
-  /** The `Cookie: ...\r\n` line for a request to `requestPath` at `nowMs`, or null when none applies. */
-  line(requestPath: string, nowMs: number): Uint8Array | null {
-    if (this.#cookies.length === 0) return null;
+  /** Replaces the cookie of the same name, domain and path (RFC 6265 5.3 step 11), then evicts past the caps. */
+  #store(cookie: Cookie, nowMs: number): void {
+    let cookies = this.#byDomain.get(cookie.domain);
+    const key = `${cookie.name};${cookie.path}`;
+    const old = cookies?.get(key);
+    if (old !== undefined) {
+      cookies!.delete(key);
+      this.#all.delete(old);
+    }
+    if (cookie.expiresMs <= nowMs) return;
+    if (cookies === undefined) this.#byDomain.set(cookie.domain, cookies = new Map());
+    cookies.set(key, cookie);
+    this.#all.add(cookie);
+    if (cookie.expiresMs < this.#nextExpiryMs) this.#nextExpiryMs = cookie.expiresMs;
+    if (cookies.size > MAX_COOKIES_PER_DOMAIN) this.#remove(cookies.values().next().value!);
+    if (this.#all.size > MAX_COOKIES) this.#remove(this.#all.values().next().value!);
+  }
+
+  #remove(cookie: Cookie): void {
+    this.#all.delete(cookie);
+    const cookies = this.#byDomain.get(cookie.domain)!;
+    cookies.delete(`${cookie.name};${cookie.path}`);
+    if (cookies.size === 0) this.#byDomain.delete(cookie.domain);
+  }
+
+  /**
+   * The `Cookie: ...\r\n` line for a request to `requestPath` on `authority` (the Host header sent, or
+   * the URL's host) at `nowMs`, or null when none applies.
+   */
+  line(authority: string, requestPath: string, nowMs: number): Uint8Array | null {
+    if (this.#all.size === 0) return null;
     if (nowMs >= this.#nextExpiryMs) this.#expire(nowMs);
-    if (this.#linePath === requestPath) return this.#line;
-    const sent = this.#cookies.filter((c) => (!c.secure || this.https) && pathMatches(requestPath, c.path))
-      // Longer paths first (RFC 6265 5.4).
-      .sort((a, b) => b.path.length - a.path.length);
+    if (this.#lineAuthority === authority && this.#linePath === requestPath) return this.#line;
+    const host = requestHostOf(authority);
+    const sent: Cookie[] = [];
+    for (const [domain, cookies] of this.#byDomain) {
+      if (!domainMatches(host, domain)) continue;
+      for (const c of cookies.values()) {
+        if (c.hostOnly && c.domain !== host) continue;
+        if ((!c.secure || this.https) && pathMatches(requestPath, c.path)) sent.push(c);
+      }
+    }
+    // Longer paths first (RFC 6265 5.4); the sort is stable, so the earlier set first among equals.
+    sent.sort((a, b) => b.path.length - a.path.length);
     this.#line = sent.length === 0
       ? null
       : encoder.encode(`Cookie: ${sent.map((c) => `${c.name}=${c.value}`).join("; ")}\r\n`);
+    this.#lineAuthority = authority;
     this.#linePath = requestPath;
-    this.#nextExpiryMs = Math.min(...this.#cookies.map((c) => c.expiresMs));
     return this.#line;
   }
 
   #expire(nowMs: number): void {
-    for (let k = this.#cookies.length - 1; k >= 0; k--) {
-      if (this.#cookies[k].expiresMs <= nowMs) this.#cookies.splice(k, 1);
+    let next = Infinity;
+    for (const c of this.#all) {
+      if (c.expiresMs <= nowMs) this.#remove(c);
+      else if (c.expiresMs < next) next = c.expiresMs;
     }
-    this.#line = this.#linePath = null;
-    this.#nextExpiryMs = Infinity;
+    this.#lineAuthority = null;
+    this.#nextExpiryMs = next;
   }
 }

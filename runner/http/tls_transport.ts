@@ -178,13 +178,25 @@ function nodeConnect(
 }
 
 /**
+ * rustls's certificate validity failures with their times ("certificate not valid yet: verification time
+ * 1795423131 (UNIX), but certificate is not valid before ..."): counted as written, every second of a run
+ * would make a new error message, so errors by message would grow without bound. Only the reason is kept.
+ */
+const DATED_VALIDITY = /certificate (not valid yet|expired): verification time/i;
+
+/**
  * A handshake's failure on a connected socket, counted as `tls` as the epoll transport's is: a reset or a
  * close by the server during the handshake says "connection reset" or "unexpected end of file", which
  * alone would count as a connect failure. Failures that already name TLS or a certificate keep theirs
- * (their reasons are read from the message).
+ * (their reasons are read from the message), a dated validity failure as its reason alone.
  */
 function handshakeError(err: unknown): unknown {
   const message = err instanceof Error ? err.message : String(err);
+  const dated = DATED_VALIDITY.exec(message);
+  if (dated !== null) {
+    const reason = dated[1].toLowerCase() === "expired" ? "Expired" : "NotValidYet";
+    return new Deno.errors.InvalidData(`invalid peer certificate: ${reason}`, { cause: err });
+  }
   if (err instanceof Deno.errors.InvalidData || /certificate|tls|handshake/i.test(message)) return err;
   return new Deno.errors.InvalidData(`tls handshake failed: ${message}`, { cause: err });
 }

@@ -6,7 +6,8 @@
  * request steps are numbered: results list one entry per request step, labelled by its `label` or
  * `METHOD path`. A flow's values are the data source's columns, then its captures' names in order
  * (a capture may replace a column), so a placeholder is an index fixed here. With cookies every step is
- * a template (a Cookie line may join any request); a step keeps its response's head (cookies, header
+ * a template (a Cookie line may join any request) and knows its host (its Host header, else the
+ * URL's: what scopes its cookies); a step keeps its response's head (cookies, header
  * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to. Over
  * HTTP/2 each request step is also encoded as its HEADERS frames (h2_request.ts), a template likewise.
  */
@@ -18,13 +19,25 @@ import { encodeH2Request, type H2Request } from "../http/h2_request.ts";
 
 const decoder = new TextDecoder();
 
+/** Literal parts and value indexes (template.ts `textParts`) with the session's `values` filled in. */
+function filled(parts: ReadonlyArray<string | number>, values: ReadonlyArray<Uint8Array>): string {
+  return parts.map((p) => typeof p === "string" ? p : decoder.decode(values[p])).join("");
+}
+
 /** A step's request path with the session's `values` filled in. */
 export function stepPath(
   step: { request: EncodedRequest; pathParts: Array<string | number> | null },
   values: ReadonlyArray<Uint8Array>,
 ): string {
-  if (step.pathParts === null) return step.request.path;
-  return step.pathParts.map((p) => typeof p === "string" ? p : decoder.decode(values[p])).join("");
+  return step.pathParts === null ? step.request.path : filled(step.pathParts, values);
+}
+
+/** A step's authority (its Host header, else the URL's host) with the session's `values` filled in. */
+export function stepAuthority(
+  step: { authority: string; authorityParts: Array<string | number> | null },
+  values: ReadonlyArray<Uint8Array>,
+): string {
+  return step.authorityParts === null ? step.authority : filled(step.authorityParts, values);
 }
 
 /** What of a response a step keeps: nothing (the usual path), its head, or head and body. */
@@ -45,6 +58,10 @@ export type EncodedStep =
     keep: number;
     /** The path as literal parts and value indexes when it has placeholders (for cookie paths), else null. */
     pathParts: Array<string | number> | null;
+    /** The host the request names (its Host header, else the URL's host): what scopes its cookies. */
+    authority: string;
+    /** `authority` as parts and value indexes when it has placeholders, else null. */
+    authorityParts: Array<string | number> | null;
   }
   | { kind: "think"; thinkMs: number };
 
@@ -105,6 +122,8 @@ export function encodeFlows(
       const keep = extract?.needsBody ? KEEP_ALL : extract !== null || cookies ? KEEP_HEAD : KEEP_NONE;
       const pathParts = hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null;
       const h2Request = h2 ? encodeH2Request(url, spec, names, cookies) : null;
+      // The last Host header given wins, as it does for HTTP/2's :authority (h2_request.ts).
+      const authority = spec.headers.findLast(([n]) => n.toLowerCase() === "host")?.[1] ?? host;
       steps.push({
         kind: "request",
         request,
@@ -113,6 +132,8 @@ export function encodeFlows(
         extract,
         keep,
         pathParts,
+        authority,
+        authorityParts: hasPlaceholder(authority) ? textParts(authority, indexOf) : null,
       });
       labels.push(step.label ?? `${spec.method} ${spec.path}`);
       checkNames.push(extract?.checks.map((c) => c.name) ?? []);

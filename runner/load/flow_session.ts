@@ -25,7 +25,7 @@ import { CookieJar } from "../http/cookie_jar.ts";
 import { KeptResponse } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
 import { runExtract } from "./step_checks.ts";
-import { KEEP_NONE, stepPath } from "./flow_plan.ts";
+import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
 import { H2Slot } from "../http/h2_connection.ts";
@@ -40,11 +40,10 @@ export interface SessionRun {
   readonly ended: AbortSignal;
 }
 
-/** What sessions take beyond their flows: data rows, and cookies (with the target's host and scheme). */
+/** What sessions take beyond their flows: data rows, and cookies (with the target's scheme). */
 export interface SessionOptions {
   feeder: Feeder | null;
   cookies: boolean;
-  host: string;
   https: boolean;
 }
 
@@ -64,7 +63,7 @@ export class FlowSessions {
     weights: readonly number[],
     readonly originMs: number,
     offset = 0,
-    readonly options: SessionOptions = { feeder: null, cookies: false, host: "", https: false },
+    readonly options: SessionOptions = { feeder: null, cookies: false, https: false },
   ) {
     this.#flows = flows;
     this.#picker = new PickCycle(weights, offset);
@@ -92,7 +91,7 @@ export class FlowSessions {
       values = new Array<Uint8Array>(flow.names.length);
       for (let k = 0; k < row.length; k++) values[k] = row[k];
     }
-    const jar = cookies ? new CookieJar(this.options.host, this.options.https) : null;
+    const jar = cookies ? new CookieJar(this.options.https) : null;
     recorder?.sessionStarted(flowIndex);
     try {
       return await this.#steps(run, conn, flowIndex, startMs, values, jar);
@@ -124,13 +123,14 @@ export class FlowSessions {
         if (flow.leadingThinkMs > 0) await sleepUnlessAborted(sendMs - performance.now(), run.ended);
       } else sendMs = performance.now();
       if (run.ended.aborted) return responses;
-      // A templated path is filled as text only for the jar (the bytes are filled by the connection).
+      // A templated path or host is filled as text only for the jar (the bytes are filled by the connection).
       const path = jar === null ? "" : stepPath(step, values);
+      const host = jar === null ? "" : stepAuthority(step, values);
       const got = await sendStep(
         conn,
         step,
         values,
-        jar === null ? null : jar.line(path, Date.now()),
+        jar === null ? null : jar.line(host, path, Date.now()),
         sendMs,
       );
       if (got === 0) {
@@ -146,7 +146,7 @@ export class FlowSessions {
       const response = conn instanceof Connection
         ? new KeptResponse(conn.keptResponse())
         : conn.keptResponse();
-      jar?.set(response.headers("set-cookie"), path, Date.now());
+      jar?.set(response.headers("set-cookie"), host, path, Date.now());
       if (step.extract === null) continue;
       const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
       if (runExtract(step.extract, response, values, counters.passed, counters.failed) !== null) {

@@ -253,7 +253,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
-    { feeder, cookies, host: url.hostname, https: url.protocol === "https:" },
+    { feeder, cookies, https: url.protocol === "https:" },
   );
   // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
   const ended = new AbortController();

@@ -9,6 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type FlowSpec, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 import { requestSpec } from "../../tests/fixtures/request_spec.ts";
+import { eachRequestHead } from "../../tests/fixtures/request_heads.ts";
 
 interface Seen {
   path: string;
@@ -161,17 +162,9 @@ Deno.test("a Set-Cookie after an interim 103 head is kept (only the head is kept
   const cookies: Array<string | null> = [];
   const serve = (async () => {
     const conn = await listener.accept();
-    const buf = new Uint8Array(8192);
-    let pending = "";
+    let answered = 0;
     try {
-      for (let answered = 0; answered < 2;) {
-        const n = await conn.read(buf);
-        if (n === null) break;
-        pending += new TextDecoder().decode(buf.subarray(0, n));
-        const end = pending.indexOf("\r\n\r\n");
-        if (end < 0) continue;
-        const head = pending.slice(0, end);
-        pending = pending.slice(end + 4);
+      await eachRequestHead(conn, async (head) => {
         cookies.push(/\r\ncookie: ([^\r]*)/i.exec(head)?.[1] ?? null);
         const write = (text: string) => conn.write(new TextEncoder().encode(text));
         if (answered++ === 0) {
@@ -180,7 +173,8 @@ Deno.test("a Set-Cookie after an interim 103 head is kept (only the head is kept
           await new Promise((r) => setTimeout(r, 100));
           await write("HTTP/1.1 200 OK\r\nSet-Cookie: k=v\r\nContent-Length: 2\r\n\r\nok");
         } else await write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok");
-      }
+        return answered < 2;
+      });
     } finally {
       conn.close();
     }

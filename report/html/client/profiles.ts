@@ -189,6 +189,7 @@ export function runProfiles(run: PageRun, cost: string): HTMLElement | null {
     box.appendChild(
       h("p", { class: "note" }, `Profiled run: its numbers include the profiler's cost. ${cost}`),
     );
+    if (p.warning) box.appendChild(h("p", { class: "warn" }, p.warning));
     box.appendChild(facts([
       ["file", p.file ?? "–"],
       [
