@@ -41,7 +41,7 @@ export interface AttackOutputOptions extends BaselineArgs {
   noLive: boolean;
   /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
   keepSecrets: boolean;
-  /** `--strict`: a run loadlab does not trust (results/run_verdict.ts) exits 6. */
+  /** `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;

@@ -6,7 +6,7 @@
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
-import { flaggedRuns } from "../results/run_verdict.ts";
+import { flaggedRuns } from "../results/conclude/run_verdict.ts";
 
 export const EXIT = {
   ok: 0,
@@ -20,7 +20,7 @@ export const EXIT = {
   noResponse: 4,
   outputNotWritable: 5,
   /**
-   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust (results/run_verdict.ts:
+   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust (results/conclude/run_verdict.ts:
    * generator-bound, server-bound, dropped, lost, incomplete, warm-up not reached). It wins over 1: a
    * threshold judged on untrusted numbers is no verdict on the target.
    */

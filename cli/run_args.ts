@@ -108,7 +108,7 @@ export interface RunArgs extends BaselineArgs {
   benchFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
-  /** `--strict`: a flagged run (results/run_verdict.ts) exits 6. */
+  /** `--strict`: a flagged run (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;

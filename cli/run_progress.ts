@@ -16,7 +16,7 @@ import {
   protocolTag,
 } from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
-import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -50,7 +50,7 @@ export function formatEta(ms: number): string {
 
 /**
  * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open
- * models), p50, p99, success, and the run verdict (results/run_verdict.ts) last, so a log line never
+ * models), p50, p99, success, and the run verdict (results/conclude/run_verdict.ts) last, so a log line never
  * shows "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
  */
 export function summaryLine(run: RunResult): string {

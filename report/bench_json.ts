@@ -12,7 +12,7 @@ import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { type CompareMetric, runValue } from "../results/noise.ts";
 import { meanCi, round4 } from "../results/stats.ts";
 import { pairKey } from "../results/baseline_gate.ts";
-import { runVerdict } from "../results/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 
 /** One entry of github-action-benchmark's custom JSON. */
 export interface BenchEntry {

@@ -4,7 +4,7 @@
  * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
  * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
  * so a failed threshold shows up as a failed test with its actual value next to the expected one. Each run
- * carries its verdict (results/run_verdict.ts: a badge column, a property and a system-out line; under
+ * carries its verdict (results/conclude/run_verdict.ts: a badge column, a property and a system-out line; under
  * `--strict` also a "run verdict" test case that fails when the run is flagged), and
  * open-model runs their requested rate, sends made and dropped beside the achieved rate. Pure: reads
  * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
@@ -12,7 +12,7 @@
  */
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
-import { formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 import { buildFindings } from "./findings.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";

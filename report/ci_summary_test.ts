@@ -7,7 +7,7 @@ import {
   makeSeed000,
 } from "../tests/fixtures/make_results.ts";
 import { describeNoiseRule, escapeXml, renderJunit, renderMarkdownSummary } from "./ci_summary.ts";
-import { runVerdict } from "../results/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 
 const metrics = (rps: number, p50: number) => ({
   rps: { n: 2, mean: rps, stdev: 1, ci95: 9 },

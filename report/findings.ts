@@ -3,14 +3,14 @@
  * The "Findings" block at the top of every experiment report (and of `--summary`): one sentence per
  * load (and sweep point) comparing the variants' req/s, p99 and success, with the change against the
  * baseline and, when the stored analysis judged it, whether it is beyond noise and the 95% CI of the
- * repeats; one sentence naming the runs loadlab does not trust (results/run_verdict.ts); and for an
+ * repeats; one sentence naming the runs loadlab does not trust (results/conclude/run_verdict.ts); and for an
  * experiment that states its seed's expected directions (`expect:` in a preset), whether these runs
  * reproduced each one. Computed from the results file only (runs, `analysis`, `experiment.expect`).
  * Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../results/mod.ts";
 import { type Expectation, higherIsBetter } from "../results/expectation.ts";
-import { flaggedRuns, runVerdict } from "../results/run_verdict.ts";
+import { flaggedRuns, runVerdict } from "../results/conclude/run_verdict.ts";
 import { formatDurationMs, formatNumber } from "./text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
 

@@ -5,7 +5,7 @@
  * and then autocannon's box tables, because those are the two layouts people doing this kind of test
  * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
  * one-line verdict on who limited the run (report/generator_verdict.ts, the page's words) and with a
- * warning when the generator, not the target, limited it. The run verdict (results/run_verdict.ts) is the
+ * warning when the generator, not the target, limited it. The run verdict (results/conclude/run_verdict.ts) is the
  * first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
  * rate, so "success 100%" never stands alone beside dropped sends. An empty run prints zeros and dashes,
  * never NaN.
@@ -25,7 +25,13 @@ import {
 } from "./text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
-import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import {
+  achievedAbove,
+  droppedShare,
+  formatShare,
+  runVerdict,
+  sendFacts,
+} from "../results/conclude/run_verdict.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {

@@ -25,7 +25,7 @@
  *
  * Pure; imports only the results schema.
  */
-import type { RunResult } from "./schema.ts";
+import type { RunResult } from "../schema.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
