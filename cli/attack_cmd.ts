@@ -22,7 +22,7 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
-import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { EXIT, noResponseLine, runsWithoutResponse, untrustedRuns } from "./exit_codes.ts";
 import { assertFileWritable } from "../system/atomic_write.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 import { startDashboard } from "./dashboard.ts";
@@ -195,8 +195,9 @@ function exitCode(
 ): number {
   if (stoppedWith !== null) return stoppedWith; // 130 after Ctrl-C, 143 after SIGTERM
   if (!written) return EXIT.outputNotWritable;
-  if (noResponseAtAll([run])) {
-    console.error(`loadlab attack: no response at all: every request failed (${errorSummary([run])})`);
+  const failed = runsWithoutResponse([run]);
+  if (failed.length) {
+    console.error(noResponseLine("attack", [run], failed));
     return EXIT.noResponse;
   }
   if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;

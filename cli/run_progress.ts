@@ -17,6 +17,7 @@ import {
 } from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
+import { sampledLatency } from "../results/conclude/responses.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -62,11 +63,12 @@ export function summaryLine(run: RunResult): string {
       `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
   const verdict = runVerdict(run);
   const protocol = protocolTag(run);
+  const latency = sampledLatency(run);
   return [
     terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
     rate,
-    `p50 ${formatDurationMs(run.latencyMs.p50)}`,
-    `p99 ${formatDurationMs(run.latencyMs.p99)}`,
+    `p50 ${formatDurationMs(latency.p50)}`,
+    `p99 ${formatDurationMs(latency.p99)}`,
     `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,
     verdict.ok ? "[ok]" : `[${verdict.label}]`,
     // The profiler's cost is in these numbers (docs/PROFILES.md).

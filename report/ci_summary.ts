@@ -13,6 +13,7 @@
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
+import { sampledLatency } from "../results/conclude/responses.ts";
 import { buildFindings } from "./findings.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
@@ -76,10 +77,13 @@ function runsTable(runs: RunResult[]): string[] {
   ];
   for (const r of runs) {
     const v = runVerdict(r);
-    const verdict = v.ok ? "ok" : `⚠️ ${escapeMarkdown(v.label)}`;
+    const verdict = v.ok
+      ? "ok"
+      : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
+    const latency = sampledLatency(r); // "–" without a response, not 0
     lines.push(
-      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(r.latencyMs.p50, 2)} | ` +
-        `${fixed(r.latencyMs.p99, 2)} | ${fixed(r.successRate * 100, 2)}% |`,
+      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(latency.p50, 2)} | ` +
+        `${fixed(latency.p99, 2)} | ${fixed(r.successRate * 100, 2)}% |`,
     );
   }
   return lines;

@@ -11,6 +11,7 @@
 import type { Analysis, ResultsFile, RunResult } from "../results/mod.ts";
 import { type Expectation, higherIsBetter } from "../results/expectation.ts";
 import { flaggedRuns, runVerdict } from "../results/conclude/run_verdict.ts";
+import { errorCount } from "../results/conclude/responses.ts";
 import { formatDurationMs, formatNumber } from "./text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
 
@@ -38,9 +39,10 @@ const sweepLabel = (r: RunResult) =>
 
 function valueOf(run: RunResult, m: Metric | "mean" | "p50"): number {
   if (m === "rps") return run.rps;
-  // A run without a response has no latency or success to speak of (its summary holds zeros).
+  // Success is over the sends: a run whose every send failed is at 0%, as its run line says.
+  if (m === "success") return errorCount(run) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
+  // A run without a response has no latency to speak of (its summary holds zeros).
   if (run.requests === 0) return Number.NaN;
-  if (m === "success") return run.successRate * 100;
   return run.latencyMs[m];
 }
 

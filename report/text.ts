@@ -7,8 +7,8 @@
  * one-line verdict on who limited the run (report/generator_verdict.ts, the page's words) and with a
  * warning when the generator, not the target, limited it. The run verdict (results/conclude/run_verdict.ts) is the
  * first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
- * rate, so "success 100%" never stands alone beside dropped sends. An empty run prints zeros and dashes,
- * never NaN.
+ * rate, so "success 100%" never stands alone beside dropped sends. A run without a response prints "-"
+ * for every latency statistic (it has no samples), never "0 ms" and never NaN.
  */
 
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -29,9 +29,11 @@ import {
   achievedAbove,
   droppedShare,
   formatShare,
+  type RunVerdict,
   runVerdict,
   sendFacts,
 } from "../results/conclude/run_verdict.ts";
+import { latencySampled, sampledLatency } from "../results/conclude/responses.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {
@@ -88,20 +90,21 @@ function overview(run: RunResult, c: Palette): string[] {
     : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
       (achievedAbove(run) ? " (above requested beyond noise)" : "");
   const verdict = runVerdict(run);
+  const latency = sampledLatency(run);
   const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
     "Sent",
     `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
     "of intended sends)",
   ]];
   return [
-    `${c.bold("Verdict:")} ${verdict.ok ? c.green("ok") : c.yellow(verdict.label)}`,
+    `${c.bold("Verdict:")} ${verdictText(verdict, c)}`,
     c.bold("Summary:"),
     ...fields([
       ["Success rate", (sends.sent === 0 ? rate : successColor(rate)) + successQualifier(run)],
       ["Total", formatDurationMs(run.durationSec * 1000)],
-      ["Slowest", formatDurationMs(run.latencyMs.max)],
-      ["Fastest", formatDurationMs(run.latencyMs.min)],
-      ["Average", formatDurationMs(run.latencyMs.mean)],
+      ["Slowest", formatDurationMs(latency.max)],
+      ["Fastest", formatDurationMs(latency.min)],
+      ["Average", formatDurationMs(latency.mean)],
       ["Requests/sec", requestsLine],
       ["Requests", formatCount(run.requests)],
       ...sendRows,
@@ -109,7 +112,10 @@ function overview(run: RunResult, c: Palette): string[] {
     "",
     ...fields([
       ["Total data", formatBytes(run.bytesRead)],
-      ["Size/request", formatBytes(Math.round(safe(run.bytesRead, run.requests)))],
+      [
+        "Size/request",
+        latencySampled(run) ? formatBytes(Math.round(safe(run.bytesRead, run.requests))) : "-",
+      ],
       ["Size/sec", formatBytes(Math.round(safe(run.bytesRead, run.durationSec)))],
     ]),
   ];
@@ -136,6 +142,7 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   const header = uncorrected === null
     ? "Response time distribution:"
     : "Response time distribution (corrected | uncorrected):";
+  if (!latencySampled(run)) return [c.bold(header), "  (no responses)"];
   return [
     c.bold(header),
     ...DISTRIBUTION.map(([p, key]) => {
@@ -290,6 +297,15 @@ function segmentLines(run: RunResult, c: Palette): string[] {
         "loadlab merge the shards for the whole (docs/scale-out.md)",
     ),
   ];
+}
+
+/**
+ * The verdict in its colour: green `ok`, red when no request got any response (`failed`), else yellow
+ * (the numbers are there, qualified).
+ */
+function verdictText(verdict: RunVerdict, c: Palette): string {
+  if (verdict.ok) return c.green("ok");
+  return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);
 }
 
 /** The full end-of-run text for one run (no trailing newline). */

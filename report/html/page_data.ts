@@ -34,6 +34,7 @@ import {
   pageThresholds,
 } from "./page_verdict.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
+import { sampledLatency } from "../../results/conclude/responses.ts";
 import { buildPageProfiles, type PageProfiles } from "./page_profiles.ts";
 import {
   buildPhaseComparisons,
@@ -145,7 +146,8 @@ export interface PageData {
 const r4 = round4;
 
 function metricOf(run: RunResult, m: OverviewMetric): number {
-  const l: LatencySummaryMs = run.latencyMs;
+  // NaN without a response: no sample, so the cell shows "–" and the mean over repeats leaves it out.
+  const l: LatencySummaryMs = sampledLatency(run);
   switch (m) {
     case "rps":
       return run.rps;
@@ -300,7 +302,7 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
       return {
         x,
         rps: r4(meanCi(at.map((r) => r.rps)).mean),
-        p99Ms: r4(meanCi(at.map((r) => r.latencyMs.p99)).mean),
+        p99Ms: r4(meanCi(at.map((r) => sampledLatency(r).p99)).mean),
         targetRps: target.n ? r4(target.mean) : null,
       };
     });

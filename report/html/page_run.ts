@@ -11,6 +11,7 @@ import { MIN_STABILIZATION_INTERVALS, round3, round4 } from "../../results/stats
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 import { cacheBypassSentence } from "../cache_bypass.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
+import { sampledLatency } from "../../results/conclude/responses.ts";
 
 const r4 = round4;
 
@@ -253,6 +254,9 @@ export function pageRun(run: RunResult, group: string): PageRun {
   return {
     ...rest,
     group,
+    // Without a response every latency field is NaN (null in the page), shown "–", not "0 ms".
+    latencyMs: sampledLatency(run),
+    uncorrectedLatencyMs: rest.uncorrectedLatencyMs && sampledLatency(run, rest.uncorrectedLatencyMs),
     percentiles: points(percentiles),
     uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
     histogram: bars(histogram),
