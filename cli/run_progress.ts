@@ -2,7 +2,8 @@
  * @module
  * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
  * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
- * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
+ * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
+ * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line.
  * Capacity-search probes print their summary line too, marked as probes.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -16,6 +17,7 @@ import {
   protocolTag,
 } from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
+import { renderChecks } from "../report/text.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
 
@@ -36,6 +38,9 @@ export function runProgress(opts: {
         opts.live.done();
         const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
         console.log(prefix + summaryLine(result));
+        // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
+        const checks = renderChecks(result);
+        if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
         const bypass = cacheBypassSentence(result);
         if (bypass) console.log(`${prefix}warning: ${bypass}`);
       },

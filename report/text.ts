@@ -185,9 +185,14 @@ function errorLines(run: RunResult, c: Palette): string[] {
 }
 
 /**
- * Checks of flow steps (k6's checks), one line each with its pass rate, and the sessions a capture
- * ended; empty when no step checks or captures.
+ * Checks of flow steps (k6's checks), one line each with its pass rate and its passed and failed
+ * counts, and the sessions a capture ended; empty when no step checks or captures. `attack`'s summary
+ * and `run`'s line per run (cli/run_progress.ts) print it.
  */
+export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
+  return checkLines(run, palette(opts.color ?? false));
+}
+
 function checkLines(run: RunResult, c: Palette): string[] {
   const out: string[] = [];
   for (const f of run.flows ?? []) {
@@ -206,7 +211,8 @@ function checkLines(run: RunResult, c: Palette): string[] {
         const total = check.passed + check.failed;
         const rate = total === 0
           ? "no responses"
-          : `${((100 * check.passed) / total).toFixed(1)}% of ${formatCount(total)} passed`;
+          : `${((100 * check.passed) / total).toFixed(1)}% of ${formatCount(total)} passed ` +
+            `(✓ ${formatCount(check.passed)} / ✗ ${formatCount(check.failed)})`;
         const line = `  ${f.name} / ${terminalSafe(s.label)}: ${terminalSafe(check.name)}: ${rate}`;
         out.push(check.failed > 0 ? c.red(line) : line);
       }
