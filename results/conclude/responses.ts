@@ -13,8 +13,8 @@
  * - "server errors": 5xx responses over `SERVER_ERROR_FLAG_SHARE` of the responses. Their latencies are
  *   in the percentiles (the server's error path, often its fastest), so the run's latency is not the
  *   latency of the service the target gives; the success rate counts them as failures too.
- * - "no success": responses came back and not one was 2xx or 3xx (a 404 for every request: the run
- *   measured the wrong path). Not said when every response was a 5xx ("server errors 100%" says it).
+ * - "no success": responses came back and the success rate is 0 (not one 2xx or 3xx: a 404 for every
+ *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server errors 100%" says it).
  *
  * Pure; imports only the results schema.
  */
@@ -59,22 +59,12 @@ export function sampledLatency(run: RunResult, summary: LatencySummaryMs = run.l
   return Object.fromEntries(Object.keys(summary).map((k) => [k, Number.NaN])) as LatencySummaryMs;
 }
 
-/** Responses whose status is in `[from, to)`. */
-function statusesIn(run: RunResult, from: number, to: number): number {
-  return Object.entries(run.statusCodes).reduce((a, [code, n]) => {
-    const status = Number(code);
-    return status >= from && status < to ? a + (n ?? 0) : a;
-  }, 0);
-}
-
-/** Responses with a 5xx status. */
+/** Responses with a 5xx status; 0 when the run recorded no status codes. */
 export function serverErrorResponses(run: RunResult): number {
-  return statusesIn(run, 500, 600);
-}
-
-/** Responses that count as success (2xx and 3xx, as the success rate counts them). */
-export function successResponses(run: RunResult): number {
-  return statusesIn(run, 200, 400);
+  return Object.entries(run.statusCodes ?? {}).reduce((a, [code, n]) => {
+    const status = Number(code);
+    return status >= 500 && status < 600 ? a + (n ?? 0) : a;
+  }, 0);
 }
 
 /** "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any. */

@@ -41,7 +41,6 @@ import {
   sendsOf,
   SERVER_ERROR_FLAG_SHARE,
   serverErrorResponses,
-  successResponses,
 } from "./responses.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
@@ -156,7 +155,8 @@ function answerFlags(run: RunResult): VerdictFlag[] {
   if (serverErrors > SERVER_ERROR_FLAG_SHARE * run.requests) {
     flags.push({ kind: "server errors", label: `server errors ${formatShare(serverErrors / run.requests)}` });
   }
-  if (run.requests > 0 && successResponses(run) === 0 && serverErrors < run.requests) {
+  // The success rate is the run's own count of 2xx/3xx over sends: 0 with responses is "not one".
+  if (run.requests > 0 && run.successRate === 0 && serverErrors < run.requests) {
     flags.push({ kind: "no success", label: "no success: not one response was 2xx/3xx" });
   }
   return flags;
