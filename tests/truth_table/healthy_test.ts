@@ -3,8 +3,7 @@
  * report badge, `--summary`, `--junit`), exit 0 in `attack` and in `run`, alone, beside another
  * built-in target and under `--strict`, and measured latency in every cell.
  */
-import { startTarget } from "../../targets/mod.ts";
-import { assertAttack, assertRun, type VerdictClass } from "./truth_table.ts";
+import { assertAttack, assertRun, type VerdictClass, withBuiltinTarget } from "./truth_table.ts";
 
 const healthy = (url: string): VerdictClass => ({
   url,
@@ -15,19 +14,9 @@ const healthy = (url: string): VerdictClass => ({
 });
 
 Deno.test("healthy: attack on the built-in target is ok, exit 0, also under --strict", async () => {
-  const target = await startTarget({ kind: "builtin" });
-  try {
-    await assertAttack(healthy(`${target.url}/`));
-  } finally {
-    await target.stop();
-  }
+  await withBuiltinTarget((url) => assertAttack(healthy(`${url}/`)));
 });
 
 Deno.test("healthy: run is ok and exits 0 alone, beside another built-in target and under --strict", async () => {
-  const target = await startTarget({ kind: "builtin" });
-  try {
-    await assertRun(healthy(target.url));
-  } finally {
-    await target.stop();
-  }
+  await withBuiltinTarget((url) => assertRun(healthy(url)));
 });
