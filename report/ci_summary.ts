@@ -13,7 +13,7 @@
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
-import { sampledLatency } from "../results/conclude/responses.ts";
+import { noResponse, sampledLatency } from "../results/conclude/responses.ts";
 import { buildFindings } from "./findings.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
@@ -238,9 +238,19 @@ function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
   };
 }
 
+/** A failing "got a response" case for a run that got none (its verdict `failed`, exit 4). */
+function noResponseTestcase(run: RunResult): string {
+  const label = escapeXml(runVerdict(run).label);
+  return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
+    `time="${fixed(run.durationSec, 3)}">\n` +
+    `      <failure type="no-response" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
+    `    </testcase>`;
+}
+
 /**
  * JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected.
- * With `strict` (`--strict` or `strict: true`), also one "run verdict" case per run, failing when flagged.
+ * With `strict` (`--strict` or `strict: true`), also one "run verdict" case per run, failing when flagged;
+ * without it, a failing "got a response" case per run that got none (it exits 4 either way).
  */
 export function renderJunit(results: ResultsFile, options: { strict?: boolean } = {}): string {
   const byName = new Map(results.runs.map((r) => [r.name, r]));
@@ -251,6 +261,12 @@ export function renderJunit(results: ResultsFile, options: { strict?: boolean } 
       const { xml, failed } = verdictTestcase(run);
       cases.push(xml);
       if (failed) failures++;
+    }
+  } else {
+    // A run without a response fails the job (exit 4) with or without --strict: so does its test case.
+    for (const run of results.runs.filter((r) => !r.probe && noResponse(r))) {
+      cases.push(noResponseTestcase(run));
+      failures++;
     }
   }
   if (results.complete === false) {

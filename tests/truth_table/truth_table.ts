@@ -104,6 +104,9 @@ export async function assertAttack(c: VerdictClass): Promise<void> {
     if (c.noSamples) assert(row.includes("| – | – |"), `no p50/p99 in the summary without samples: ${row}`);
     const junit = await Deno.readTextFile(`${dir}/j.xml`);
     assert(junit.includes(`<testsuite name="attack"`), junit);
+    // A run without a response fails the job without --strict too: its JUnit file says so.
+    assertEquals(junit.includes('name="got a response"'), c.noSamples, junit);
+    assertEquals(junit.includes('<failure type="no-response"'), c.noSamples, junit);
     // Under --strict a flagged run is a failing "run verdict" test case, and the exit code says so.
     const strict = await runLoadlab([
       "attack",
