@@ -116,8 +116,12 @@ export async function assertAttack(c: VerdictClass): Promise<void> {
       "--strict",
       "--junit",
       `${dir}/k.xml`,
+      // A latency rule no response can break still fails without a sample, never passing on a stored 0.
+      "--threshold",
+      "p99<1000s",
     ]);
     assertEquals(strict.code, c.strictCode, strict.stderr);
+    assert(strict.stdout.includes(`${c.noSamples ? "FAIL" : "PASS"}  p99<1000s  (attack: `), strict.stdout);
     const strictJunit = await Deno.readTextFile(`${dir}/k.xml`);
     const flagged = label !== "ok";
     assertEquals(strictJunit.includes('<failure type="verdict"'), flagged, strictJunit);
