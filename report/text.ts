@@ -349,7 +349,8 @@ export function renderLiveLine(s: LiveLineStats): string {
     `[${elapsed.padStart(6)}s${total}${pct}]`,
     `${formatCount(s.requests).padStart(11)} req`,
     `${formatNumber(s.rps, 0).padStart(9)} req/s`,
-    `p99 ${formatDurationMs(s.p99Ms).padStart(10)}`,
+    // Before the first response the p99 has no sample: "-", not "0 ms".
+    `p99 ${(s.requests > 0 ? formatDurationMs(s.p99Ms) : "-").padStart(10)}`,
     `${formatCount(s.errors).padStart(7)} errors`,
   ].join("  ");
 }
