@@ -1,8 +1,9 @@
 /**
  * @module
  * The exit codes every command shares (README's table) and the checks behind those that need data:
- * "no response at all" in any run (4) and the untrusted-run check of `--strict` (6); "output not writable" (5)
- * follows the write probe of system/atomic_write.ts. One place, so `attack` and `run` cannot drift apart: a CI job reads the same number from either.
+ * "no response at all" in any run (4) and the untrusted-run check of `--strict` (6); "output not
+ * writable" (5) follows the write probe of system/atomic_write.ts. One place, so `attack` and `run`
+ * cannot drift apart: a CI job reads the same number from either.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
@@ -21,8 +22,9 @@ export const EXIT = {
   noResponse: 4,
   outputNotWritable: 5,
   /**
-   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust (results/conclude/run_verdict.ts:
-   * generator-bound, server-bound, dropped, lost, incomplete, warm-up not reached). It wins over 1: a
+   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust
+   * (results/conclude/run_verdict.ts: generator-bound, server-bound, dropped, lost, incomplete, warm-up not
+   * reached, server errors, no success; a `failed` run exits 4 first). It wins over 1: a
    * threshold judged on untrusted numbers is no verdict on the target.
    */
   untrusted: 6,

@@ -54,7 +54,7 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
       sentence: "closed model: each connection sends when its previous response ends, so no send is late",
     };
   }
-  // The same dropped share the run verdict flags (results/conclude/run_verdict.ts), so the two never disagree.
+  // The same dropped share the run verdict flags (results/conclude/run_verdict.ts): the two never disagree.
   const dropped = run.droppedSends > 0
     ? `; ${shareOf(run.droppedSends, sends)} of intended sends dropped`
     : "";

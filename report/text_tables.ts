@@ -78,10 +78,12 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
   return [label, ...[s.p2_5, s.p50, s.p97_5, s.p99, s.mean, s.stdev, s.max].map(formatDurationMs)];
 }
 
-/** Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max); a second row when uncorrected is present; "-" cells without a response. */
+/**
+ * Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max); a second row when uncorrected is present; "-"
+ * cells without a response.
+ */
 export function latencyTable(run: RunResult): string {
   const rows = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
-  // Without a response the cells have no samples: "-", not the 0 the schema stores.
   if (run.uncorrectedLatencyMs === null) {
     rows.push(latencyRow("Latency", sampledLatency(run)));
   } else {

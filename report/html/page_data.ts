@@ -73,7 +73,10 @@ export interface OverviewRow {
   changePct: Partial<Record<OverviewMetric, number>> | null;
   /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
   beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
-  /** The run verdict (results/conclude/run_verdict.ts): "ok", or each flagged run's label (with its name in a group). */
+  /**
+   * The run verdict (results/conclude/run_verdict.ts): "ok", or each flagged run's label (with its name in
+   * a group).
+   */
   verdict: string;
   /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
   sends: OverviewSends | null;

@@ -110,7 +110,7 @@ export type PageRun =
     stabilization: string;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
-    /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why its numbers are not to be trusted. */
+    /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;
     /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
     sends: OverviewSends | null;

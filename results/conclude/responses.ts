@@ -14,7 +14,8 @@
  *   in the percentiles (the server's error path, often its fastest), so the run's latency is not the
  *   latency of the service the target gives; the success rate counts them as failures too.
  * - "no success": responses came back and the success rate is 0 (not one 2xx or 3xx: a 404 for every
- *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server errors 100%" says it).
+ *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server
+ *   errors 100%" says it).
  *
  * Pure; imports only the results schema.
  */
