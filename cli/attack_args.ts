@@ -37,11 +37,15 @@ export interface AttackOutputOptions extends BaselineArgs {
   reportFile?: string;
   /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
   benchFile?: string;
+  /** `--summary`: the markdown step summary, as `run` writes it (report/ci_summary.ts). */
+  summaryFile?: string;
+  /** `--junit`: JUnit XML, a test case per threshold (and per run under `--strict`), as `run` writes it. */
+  junitFile?: string;
   quiet: boolean;
   noLive: boolean;
   /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
   keepSecrets: boolean;
-  /** `--strict`: a run loadlab does not trust (results/run_verdict.ts) exits 6. */
+  /** `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;
@@ -110,8 +114,15 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   const { outFile, metricsOut } = outValues(flags);
   const reportFile = flags.path("report");
   const benchFile = flags.path("output-bench");
+  const summaryFile = flags.path("summary");
+  const junitFile = flags.path("junit");
   const clash = outputClobbersInput(
-    [["-o", outFile], ["--report", reportFile], ["--log", config.logFile], ...ciFilesToProbe({ benchFile })],
+    [
+      ["-o", outFile],
+      ["--report", reportFile],
+      ["--log", config.logFile],
+      ...ciFilesToProbe({ benchFile, summaryFile, junitFile }),
+    ],
     [["--body-file", flags.path("body-file")]],
   );
   if (clash) throw new UsageError(clash);
@@ -123,6 +134,8 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
       ...(metricsOut.length > 0 ? { metricsOut } : {}),
       reportFile,
       ...(benchFile === undefined ? {} : { benchFile }),
+      ...(summaryFile === undefined ? {} : { summaryFile }),
+      ...(junitFile === undefined ? {} : { junitFile }),
       quiet: flags.has("quiet"),
       noLive: flags.has("no-live"),
       keepSecrets: flags.has("no-redact"),

@@ -4,7 +4,7 @@
  * line, then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json
  * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad
  * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
- * the load), 6 with `--strict` when the run is flagged (results/run_verdict.ts), 7 when `--baseline` with
+ * the load), 6 with `--strict` when the run is flagged (results/conclude/run_verdict.ts), 7 when `--baseline` with
  * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 130 after Ctrl-C (the partial results are still printed and written).
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
@@ -22,13 +22,13 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
-import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { EXIT, noResponseLine, runsWithoutResponse, untrustedRuns } from "./exit_codes.ts";
 import { assertFileWritable } from "../system/atomic_write.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
-import { runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 import { MetricsExporter } from "./metrics_out/exporter.ts";
 import { exportLine, type ExportSummary } from "../results/export/summary.ts";
 
@@ -195,8 +195,9 @@ function exitCode(
 ): number {
   if (stoppedWith !== null) return stoppedWith; // 130 after Ctrl-C, 143 after SIGTERM
   if (!written) return EXIT.outputNotWritable;
-  if (noResponseAtAll([run])) {
-    console.error(`loadlab attack: no response at all: every request failed (${errorSummary([run])})`);
+  const failed = runsWithoutResponse([run]);
+  if (failed.length) {
+    console.error(noResponseLine("attack", [run], failed));
     return EXIT.noResponse;
   }
   if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;

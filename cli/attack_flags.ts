@@ -53,6 +53,8 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "out", short: "o", takesValue: true, repeatable: true, example: "results.json" },
   { long: "report", takesValue: true, example: "report.html" },
   { long: "output-bench", takesValue: true, example: "bench.json" },
+  { long: "summary", takesValue: true, example: "summary.md" },
+  { long: "junit", takesValue: true, example: "junit.xml" },
   { long: "threshold", takesValue: true, repeatable: true, example: '"p99<200ms"' },
   ...ABORT_FLAGS,
   { long: "strict", takesValue: false },

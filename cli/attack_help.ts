@@ -113,6 +113,10 @@ Output
       --output-bench FILE  github-action-benchmark JSON: latency to FILE (customSmallerIsBetter),
                            req/s and success to FILE's .bigger.json (customBiggerIsBetter); with
                            $GITHUB_STEP_SUMMARY set, a markdown summary is appended there
+      --summary FILE       write a markdown summary (CI step summaries): the run, its verdict,
+                           the thresholds, as "run --summary" writes it
+      --junit FILE         write JUnit XML: one test case per threshold (and with --strict one
+                           "run verdict" case, failing when the run is flagged)
       --log FILE           stream every request to a CSV: code;startUs;endUs;connection
       --interval D         statistics interval for the time series                  [250ms]
       --interval-histograms keep|none
@@ -123,7 +127,8 @@ Output
                            first failure, as k6's abortOnFail; the results say which and when
       --delay-abort-eval D not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]
       --strict             exit 6 when the run is flagged (generator-bound, server-bound, dropped
-                           sends, lost requests, incomplete): CI never gates on untrusted numbers
+                           sends, lost requests, server errors, no 2xx/3xx, incomplete): CI never
+                           gates on untrusted numbers
 ${baselineHelp(6, 27)}
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line
@@ -134,9 +139,9 @@ ${dashboardHelp(6, 27)}
   -h, --help               this help
 
 Exit codes: 0 ok, 1 a threshold failed (only that), 2 bad usage (one line naming the problem and the
-fix), 4 no response at all, 5 an output cannot be written (checked before the load), 6 with --strict
-the run is flagged, 7 worse than --baseline past a --fail-on rule, 130 Ctrl-C, 143 SIGTERM
-(both stop gracefully and keep the partial results).
+fix), 4 no response at all (any error kind, TLS included), 5 an output cannot be written (checked
+before the load), 6 with --strict the run is flagged, 7 worse than --baseline past a --fail-on rule,
+130 Ctrl-C, 143 SIGTERM (both stop gracefully and keep the partial results).
 
 Examples
   loadlab attack http://127.0.0.1:8080/ -c 50 -d 30s

@@ -1,12 +1,14 @@
 /**
  * @module
  * The exit codes every command shares (README's table) and the checks behind those that need data:
- * "no response at all" (4) and the untrusted-run check of `--strict` (6); "output not writable" (5)
- * follows the write probe of system/atomic_write.ts. One place, so `attack` and `run` cannot drift apart: a CI job reads the same number from either.
+ * "no response at all" in any run (4) and the untrusted-run check of `--strict` (6); "output not
+ * writable" (5) follows the write probe of system/atomic_write.ts. One place, so `attack` and `run`
+ * cannot drift apart: a CI job reads the same number from either.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
-import { flaggedRuns } from "../results/run_verdict.ts";
+import { flaggedRuns } from "../results/conclude/run_verdict.ts";
+import { noResponse } from "../results/conclude/responses.ts";
 
 export const EXIT = {
   ok: 0,
@@ -20,8 +22,9 @@ export const EXIT = {
   noResponse: 4,
   outputNotWritable: 5,
   /**
-   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust (results/run_verdict.ts:
-   * generator-bound, server-bound, dropped, lost, incomplete, warm-up not reached). It wins over 1: a
+   * `--strict` (or `strict: true` in the file) and a run loadlab does not trust
+   * (results/conclude/run_verdict.ts: generator-bound, server-bound, dropped, lost, incomplete, warm-up not
+   * reached, server errors, no success; a `failed` run exits 4 first). It wins over 1: a
    * threshold judged on untrusted numbers is no verdict on the target.
    */
   untrusted: 6,
@@ -36,10 +39,27 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
-/** True when runs were made and not one request got an answer (connection refused, ...). */
-export function noResponseAtAll(runs: RunResult[]): boolean {
-  const counted = runs.filter((r) => !r.probe);
-  return counted.length > 0 && counted.every((r) => r.requests === 0);
+/**
+ * The runs (not capacity-search probes) that got no response at all: their verdict is `failed`
+ * (results/conclude/responses.ts), whatever the error kind. Any one of them makes the command exit 4,
+ * whatever the number of runs: a CI job must not pass when one of two targets never answered.
+ */
+export function runsWithoutResponse(runs: RunResult[]): RunResult[] {
+  return runs.filter((r) => !r.probe && noResponse(r));
+}
+
+/**
+ * The stderr line of exit 4: "no response at all: every request failed (tls: 160, ...)" for one run, or
+ * the runs that got none among several, each with its errors by kind.
+ */
+export function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
+  if (runs.filter((r) => !r.probe).length === 1) {
+    return `loadlab ${command}: no response at all: every request failed (${errorSummary(failed)})`;
+  }
+  const each = failed.map((r) => `${terminalSafe(r.name)} (${errorSummary([r])})`).join("; ");
+  return `loadlab ${command}: no response at all in ${failed.length} of ${
+    runs.filter((r) => !r.probe).length
+  } runs: ${each}`;
 }
 
 /**

@@ -42,7 +42,8 @@ Usage: loadlab run FILE|preset:NAME [options]
                             *signature* headers, such query parameters and target env vars) in
                             every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
-                            sends, lost requests, incomplete, warm-up not reached; also strict: true)
+                            sends, lost requests, server errors, no 2xx/3xx, incomplete, warm-up
+                            not reached; also strict: true)
   --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
                             goes, the first failure stops it and the experiment (exit 1)
   --delay-abort-eval D      with --abort-on-fail: not before D of measured time, e.g. 10s (replaces
@@ -55,9 +56,9 @@ ${dashboardHelp(2, 28)}
   -h, --help                this help
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
-Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 no response at all,
-5 output not writable, 6 a run flagged with --strict, 7 worse than --baseline past --fail-on,
-130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
+Exit codes: 0 ok, 1 a threshold failed, 2 bad input, 3 a target failed, 4 a run got no
+response at all (any one run, any error kind), 5 output not writable, 6 a run flagged with
+--strict, 7 worse than --baseline past --fail-on, 130 interrupted (Ctrl-C), 143 stopped by SIGTERM.`;
 
 const SPECS: FlagSpec[] = [
   { long: "quick", takesValue: false },
@@ -108,7 +109,7 @@ export interface RunArgs extends BaselineArgs {
   benchFile?: string;
   /** `--no-redact`: outputs keep secrets as they are (results/redact.ts). */
   keepSecrets: boolean;
-  /** `--strict`: a flagged run (results/run_verdict.ts) exits 6. */
+  /** `--strict`: a flagged run (results/conclude/run_verdict.ts) exits 6. */
   strict: boolean;
   /** `--dashboard` and its options. */
   dashboard?: ServeOptions;

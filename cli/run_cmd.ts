@@ -28,7 +28,7 @@ import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
-import { errorSummary, EXIT, noResponseAtAll, untrustedRuns } from "./exit_codes.ts";
+import { EXIT, noResponseLine, runsWithoutResponse, untrustedRuns } from "./exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../report/findings.ts";
 import {
@@ -266,10 +266,9 @@ async function conclude(
   await writeCiFiles(command, results, args, gate);
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
   if (outcome.interrupted) return outcome.stopExitCode;
-  if (noResponseAtAll(results.runs)) {
-    console.error(
-      `loadlab ${command}: no response at all: every request failed (${errorSummary(results.runs)})`,
-    );
+  const noAnswer = runsWithoutResponse(results.runs);
+  if (noAnswer.length) {
+    console.error(noResponseLine(command, results.runs, noAnswer));
     return EXIT.noResponse;
   }
   if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;

@@ -2,7 +2,8 @@
  * @module
  * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
  * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
- * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run.
+ * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
+ * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line.
  * Capacity-search probes print their summary line too, marked as probes.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -16,7 +17,9 @@ import {
   protocolTag,
 } from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
-import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { renderChecks } from "../report/text.ts";
+import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
+import { sampledLatency } from "../results/conclude/responses.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -35,6 +38,9 @@ export function runProgress(opts: {
         opts.live.done();
         const prefix = result.probe ? "search probe " : opts.terminal ? "  " : `${position} `;
         console.log(prefix + summaryLine(result));
+        // Flow checks (k6's checks) per run: a failing check must not show only as a lower success rate.
+        const checks = renderChecks(result);
+        if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
         const bypass = cacheBypassSentence(result);
         if (bypass) console.log(`${prefix}warning: ${bypass}`);
       },
@@ -50,8 +56,9 @@ export function formatEta(ms: number): string {
 
 /**
  * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open
- * models), p50, p99, success, and the run verdict (results/run_verdict.ts) last, so a log line never
- * shows "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
+ * models), p50, p99 ("-" without a response), success, and the run verdict
+ * (results/conclude/run_verdict.ts) last, so a log line never shows "success 100.00%" beside dropped sends
+ * without saying so; then "(profiled)" when it was.
  */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);
@@ -62,11 +69,12 @@ export function summaryLine(run: RunResult): string {
       `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
   const verdict = runVerdict(run);
   const protocol = protocolTag(run);
+  const latency = sampledLatency(run);
   return [
     terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
     rate,
-    `p50 ${formatDurationMs(run.latencyMs.p50)}`,
-    `p99 ${formatDurationMs(run.latencyMs.p99)}`,
+    `p50 ${formatDurationMs(latency.p50)}`,
+    `p99 ${formatDurationMs(latency.p99)}`,
     `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,
     verdict.ok ? "[ok]" : `[${verdict.label}]`,
     // The profiler's cost is in these numbers (docs/PROFILES.md).

@@ -12,7 +12,8 @@ import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { type CompareMetric, runValue } from "../results/noise.ts";
 import { meanCi, round4 } from "../results/stats.ts";
 import { pairKey } from "../results/baseline_gate.ts";
-import { runVerdict } from "../results/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
+import { latencySampled } from "../results/conclude/responses.ts";
 
 /** One entry of github-action-benchmark's custom JSON. */
 export interface BenchEntry {
@@ -48,7 +49,10 @@ function entries(results: ResultsFile, metrics: Array<[CompareMetric, string]>):
       ...(flagged.length ? [`flagged: ${[...new Set(flagged)].join("; ")}`] : []),
     ].join("\n");
     for (const [metric, unit] of metrics) {
-      const m = meanCi(runs.map((r) => runValue(r, metric)));
+      // A run without a response has no latency sample: left out, never charted as 0 ms.
+      const m = meanCi(
+        runs.map((r) => unit === "ms" && !latencySampled(r) ? Number.NaN : runValue(r, metric)),
+      );
       if (!Number.isFinite(m.mean)) continue;
       out.push({
         name: `${key} ${metric}`,

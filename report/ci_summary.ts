@@ -4,15 +4,17 @@
  * step summaries (GitHub's `$GITHUB_STEP_SUMMARY`, GitLab and Buildkite annotations) with the runs, the
  * thresholds and the changes beyond noise, and a JUnit XML file with one test case per threshold and run,
  * so a failed threshold shows up as a failed test with its actual value next to the expected one. Each run
- * carries its verdict (results/run_verdict.ts: a badge column, a property and a system-out line; under
- * `--strict` also a "run verdict" test case that fails when the run is flagged), and
+ * carries its verdict (results/conclude/run_verdict.ts: a badge column, a property and a system-out
+ * line; under `--strict` also a "run verdict" test case that fails when the run is flagged; without it, a
+ * failing "got a response" case for a run that got none), and
  * open-model runs their requested rate, sends made and dropped beside the achieved rate. Pure: reads
  * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
  * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
  */
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
-import { formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
+import { noResponse, sampledLatency } from "../results/conclude/responses.ts";
 import { buildFindings } from "./findings.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
@@ -76,10 +78,13 @@ function runsTable(runs: RunResult[]): string[] {
   ];
   for (const r of runs) {
     const v = runVerdict(r);
-    const verdict = v.ok ? "ok" : `⚠️ ${escapeMarkdown(v.label)}`;
+    const verdict = v.ok
+      ? "ok"
+      : `${v.flags.some((f) => f.kind === "failed") ? "❌" : "⚠️"} ${escapeMarkdown(v.label)}`;
+    const latency = sampledLatency(r); // "–" without a response, not 0
     lines.push(
-      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(r.latencyMs.p50, 2)} | ` +
-        `${fixed(r.latencyMs.p99, 2)} | ${fixed(r.successRate * 100, 2)}% |`,
+      `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(latency.p50, 2)} | ` +
+        `${fixed(latency.p99, 2)} | ${fixed(r.successRate * 100, 2)}% |`,
     );
   }
   return lines;
@@ -234,9 +239,19 @@ function verdictTestcase(run: RunResult): { xml: string; failed: boolean } {
   };
 }
 
+/** A failing "got a response" case for a run that got none (its verdict `failed`, exit 4). */
+function noResponseTestcase(run: RunResult): string {
+  const label = escapeXml(runVerdict(run).label);
+  return `    <testcase classname="${escapeXml(`loadlab.${run.name}`)}" name="got a response" ` +
+    `time="${fixed(run.durationSec, 3)}">\n` +
+    `      <failure type="no-response" message="${label}">${escapeXml(run.name)}: ${label}</failure>\n` +
+    `    </testcase>`;
+}
+
 /**
  * JUnit XML: one test case per threshold and run; a failed threshold is a failure with actual vs expected.
- * With `strict` (`--strict` or `strict: true`), also one "run verdict" case per run, failing when flagged.
+ * With `strict` (`--strict` or `strict: true`), also one "run verdict" case per run, failing when flagged;
+ * without it, a failing "got a response" case per run that got none (it exits 4 either way).
  */
 export function renderJunit(results: ResultsFile, options: { strict?: boolean } = {}): string {
   const byName = new Map(results.runs.map((r) => [r.name, r]));
@@ -247,6 +262,12 @@ export function renderJunit(results: ResultsFile, options: { strict?: boolean } 
       const { xml, failed } = verdictTestcase(run);
       cases.push(xml);
       if (failed) failures++;
+    }
+  } else {
+    // A run without a response fails the job (exit 4) with or without --strict: so does its test case.
+    for (const run of results.runs.filter((r) => !r.probe && noResponse(r))) {
+      cases.push(noResponseTestcase(run));
+      failures++;
     }
   }
   if (results.complete === false) {

@@ -7,7 +7,7 @@ import {
   makeSeed000,
 } from "../tests/fixtures/make_results.ts";
 import { describeNoiseRule, escapeXml, renderJunit, renderMarkdownSummary } from "./ci_summary.ts";
-import { runVerdict } from "../results/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 
 const metrics = (rps: number, p50: number) => ({
   rps: { n: 2, mean: rps, stdev: 1, ci95: 9 },
@@ -151,8 +151,12 @@ Deno.test("a dropped-send run shows requested, sent and dropped; flagged gates s
 Deno.test("JUnit carries each run's verdict as a property and a system-out line", () => {
   const xml = renderJunit(makeCpuSleepQuick());
   assert.match(xml, /<property name="loadlab.verdict" value="generator-bound"\/>/);
-  assert.match(xml, /<system-out>run verdict: dropped 99.7%<\/system-out>/);
-  assert.match(xml, /message="actual 73.33%, expected success &gt;= 99% — on a dropped 99.7% run"/);
+  // The fixture's run answered 22% of its requests with a 503: the verdict says so beside the drops.
+  assert.match(xml, /<system-out>run verdict: dropped 99.7%, server errors 22%<\/system-out>/);
+  assert.match(
+    xml,
+    /message="actual 73.33%, expected success &gt;= 99% — on a dropped 99.7%, server errors 22% run"/,
+  );
   // properties, then the failure, then system-out: the order JUnit readers expect.
   assert.match(xml, /<\/properties>\n {6}<failure [^\n]*<\/failure>\n {6}<system-out>/);
 });

@@ -3,14 +3,15 @@
  * The "Findings" block at the top of every experiment report (and of `--summary`): one sentence per
  * load (and sweep point) comparing the variants' req/s, p99 and success, with the change against the
  * baseline and, when the stored analysis judged it, whether it is beyond noise and the 95% CI of the
- * repeats; one sentence naming the runs loadlab does not trust (results/run_verdict.ts); and for an
+ * repeats; one sentence naming the runs loadlab does not trust (results/conclude/run_verdict.ts); and for an
  * experiment that states its seed's expected directions (`expect:` in a preset), whether these runs
  * reproduced each one. Computed from the results file only (runs, `analysis`, `experiment.expect`).
  * Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../results/mod.ts";
 import { type Expectation, higherIsBetter } from "../results/expectation.ts";
-import { flaggedRuns, runVerdict } from "../results/run_verdict.ts";
+import { flaggedRuns, runVerdict } from "../results/conclude/run_verdict.ts";
+import { errorCount } from "../results/conclude/responses.ts";
 import { formatDurationMs, formatNumber } from "./text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
 
@@ -38,9 +39,10 @@ const sweepLabel = (r: RunResult) =>
 
 function valueOf(run: RunResult, m: Metric | "mean" | "p50"): number {
   if (m === "rps") return run.rps;
-  // A run without a response has no latency or success to speak of (its summary holds zeros).
+  // Success is over the sends: a run whose every send failed is at 0%, as its run line says.
+  if (m === "success") return errorCount(run) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
+  // A run without a response has no latency to speak of (its summary holds zeros).
   if (run.requests === 0) return Number.NaN;
-  if (m === "success") return run.successRate * 100;
   return run.latencyMs[m];
 }
 

@@ -6,11 +6,12 @@
  * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's
  * warm-up and the transport). The sentence follows the runner's flags (results/bound_verdict.ts) rather
  * than judging again, so the page, the summary and a CI job reading `generatorBound` always agree, and its
- * facts end with the run verdict (results/run_verdict.ts) that the badges show. Pure.
+ * facts end with the run verdict (results/conclude/run_verdict.ts) that the badges show. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "./text_format.ts";
-import { formatShare, runVerdict, sendsOf } from "../results/run_verdict.ts";
+import { formatShare, runVerdict } from "../results/conclude/run_verdict.ts";
+import { sendsOf } from "../results/conclude/responses.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {
@@ -53,7 +54,7 @@ function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind
       sentence: "closed model: each connection sends when its previous response ends, so no send is late",
     };
   }
-  // The same dropped share the run verdict flags (results/run_verdict.ts), so the two never disagree.
+  // The same dropped share the run verdict flags (results/conclude/run_verdict.ts): the two never disagree.
   const dropped = run.droppedSends > 0
     ? `; ${shareOf(run.droppedSends, sends)} of intended sends dropped`
     : "";

@@ -5,10 +5,10 @@
  * and then autocannon's box tables, because those are the two layouts people doing this kind of test
  * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
  * one-line verdict on who limited the run (report/generator_verdict.ts, the page's words) and with a
- * warning when the generator, not the target, limited it. The run verdict (results/run_verdict.ts) is the
- * first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
- * rate, so "success 100%" never stands alone beside dropped sends. An empty run prints zeros and dashes,
- * never NaN.
+ * warning when the generator, not the target, limited it. The run verdict
+ * (results/conclude/run_verdict.ts) is the first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
+ * rate, so "success 100%" never stands alone beside dropped sends. A run without a response prints "-"
+ * for every latency statistic (it has no samples), never "0 ms" and never NaN.
  */
 
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -25,7 +25,15 @@ import {
 } from "./text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
-import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import {
+  achievedAbove,
+  droppedShare,
+  formatShare,
+  type RunVerdict,
+  runVerdict,
+  sendFacts,
+} from "../results/conclude/run_verdict.ts";
+import { latencySampled, sampledLatency } from "../results/conclude/responses.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {
@@ -82,20 +90,21 @@ function overview(run: RunResult, c: Palette): string[] {
     : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
       (achievedAbove(run) ? " (above requested beyond noise)" : "");
   const verdict = runVerdict(run);
+  const latency = sampledLatency(run);
   const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
     "Sent",
     `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
     "of intended sends)",
   ]];
   return [
-    `${c.bold("Verdict:")} ${verdict.ok ? c.green("ok") : c.yellow(verdict.label)}`,
+    `${c.bold("Verdict:")} ${verdictText(verdict, c)}`,
     c.bold("Summary:"),
     ...fields([
       ["Success rate", (sends.sent === 0 ? rate : successColor(rate)) + successQualifier(run)],
       ["Total", formatDurationMs(run.durationSec * 1000)],
-      ["Slowest", formatDurationMs(run.latencyMs.max)],
-      ["Fastest", formatDurationMs(run.latencyMs.min)],
-      ["Average", formatDurationMs(run.latencyMs.mean)],
+      ["Slowest", formatDurationMs(latency.max)],
+      ["Fastest", formatDurationMs(latency.min)],
+      ["Average", formatDurationMs(latency.mean)],
       ["Requests/sec", requestsLine],
       ["Requests", formatCount(run.requests)],
       ...sendRows,
@@ -103,7 +112,10 @@ function overview(run: RunResult, c: Palette): string[] {
     "",
     ...fields([
       ["Total data", formatBytes(run.bytesRead)],
-      ["Size/request", formatBytes(Math.round(safe(run.bytesRead, run.requests)))],
+      [
+        "Size/request",
+        latencySampled(run) ? formatBytes(Math.round(safe(run.bytesRead, run.requests))) : "-",
+      ],
       ["Size/sec", formatBytes(Math.round(safe(run.bytesRead, run.durationSec)))],
     ]),
   ];
@@ -130,6 +142,7 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   const header = uncorrected === null
     ? "Response time distribution:"
     : "Response time distribution (corrected | uncorrected):";
+  if (!latencySampled(run)) return [c.bold(header), "  (no responses)"];
   return [
     c.bold(header),
     ...DISTRIBUTION.map(([p, key]) => {
@@ -172,9 +185,14 @@ function errorLines(run: RunResult, c: Palette): string[] {
 }
 
 /**
- * Checks of flow steps (k6's checks), one line each with its pass rate, and the sessions a capture
- * ended; empty when no step checks or captures.
+ * Checks of flow steps (k6's checks), one line each with its pass rate and its passed and failed
+ * counts, and the sessions a capture ended; empty when no step checks or captures. `attack`'s summary
+ * and `run`'s line per run (cli/run_progress.ts) print it.
  */
+export function renderChecks(run: RunResult, opts: SummaryOptions = {}): string[] {
+  return checkLines(run, palette(opts.color ?? false));
+}
+
 function checkLines(run: RunResult, c: Palette): string[] {
   const out: string[] = [];
   for (const f of run.flows ?? []) {
@@ -193,7 +211,8 @@ function checkLines(run: RunResult, c: Palette): string[] {
         const total = check.passed + check.failed;
         const rate = total === 0
           ? "no responses"
-          : `${((100 * check.passed) / total).toFixed(1)}% of ${formatCount(total)} passed`;
+          : `${((100 * check.passed) / total).toFixed(1)}% of ${formatCount(total)} passed ` +
+            `(✓ ${formatCount(check.passed)} / ✗ ${formatCount(check.failed)})`;
         const line = `  ${f.name} / ${terminalSafe(s.label)}: ${terminalSafe(check.name)}: ${rate}`;
         out.push(check.failed > 0 ? c.red(line) : line);
       }
@@ -286,6 +305,15 @@ function segmentLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
+/**
+ * The verdict in its colour: green `ok`, red when no request got any response (`failed`), else yellow
+ * (the numbers are there, qualified).
+ */
+function verdictText(verdict: RunVerdict, c: Palette): string {
+  if (verdict.ok) return c.green("ok");
+  return verdict.flags.some((f) => f.kind === "failed") ? c.red(verdict.label) : c.yellow(verdict.label);
+}
+
 /** The full end-of-run text for one run (no trailing newline). */
 export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string {
   const c = palette(opts.color ?? false);
@@ -321,7 +349,8 @@ export function renderLiveLine(s: LiveLineStats): string {
     `[${elapsed.padStart(6)}s${total}${pct}]`,
     `${formatCount(s.requests).padStart(11)} req`,
     `${formatNumber(s.rps, 0).padStart(9)} req/s`,
-    `p99 ${formatDurationMs(s.p99Ms).padStart(10)}`,
+    // Before the first response the p99 has no sample: "-", not "0 ms".
+    `p99 ${(s.requests > 0 ? formatDurationMs(s.p99Ms) : "-").padStart(10)}`,
     `${formatCount(s.errors).padStart(7)} errors`,
   ].join("  ");
 }

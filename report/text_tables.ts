@@ -7,6 +7,7 @@
 
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../results/mod.ts";
 import { formatBytes, formatDurationMs, formatNumber } from "./text_format.ts";
+import { sampledLatency } from "../results/conclude/responses.ts";
 
 /** Draws rows (the first one is the header) in a Unicode box, columns sized to their widest cell. */
 export function boxTable(rows: string[][]): string {
@@ -77,14 +78,17 @@ function latencyRow(label: string, s: LatencySummaryMs): string[] {
   return [label, ...[s.p2_5, s.p50, s.p97_5, s.p99, s.mean, s.stdev, s.max].map(formatDurationMs)];
 }
 
-/** Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max); a second row when uncorrected is present. */
+/**
+ * Latency table (2.5%, 50%, 97.5%, 99%, Avg, Stdev, Max); a second row when uncorrected is present; "-"
+ * cells without a response.
+ */
 export function latencyTable(run: RunResult): string {
   const rows = [["Stat", "2.5%", "50%", "97.5%", "99%", "Avg", "Stdev", "Max"]];
   if (run.uncorrectedLatencyMs === null) {
-    rows.push(latencyRow("Latency", run.latencyMs));
+    rows.push(latencyRow("Latency", sampledLatency(run)));
   } else {
-    rows.push(latencyRow("Latency (corrected)", run.latencyMs));
-    rows.push(latencyRow("Latency (uncorrected)", run.uncorrectedLatencyMs));
+    rows.push(latencyRow("Latency (corrected)", sampledLatency(run)));
+    rows.push(latencyRow("Latency (uncorrected)", sampledLatency(run, run.uncorrectedLatencyMs)));
   }
   return boxTable(rows);
 }

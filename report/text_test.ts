@@ -198,6 +198,7 @@ Deno.test("renderLiveLine is one line with the live numbers", () => {
   }
   const open = renderLiveLine({ elapsedSec: 1, totalSec: null, requests: 0, rps: 0, p99Ms: 0, errors: 0 });
   assert(!/NaN|%| \/ /.test(open), open);
+  assert(/p99 +- /.test(open) && !open.includes("0 ms"), `no response yet, no p99: ${open}`);
   assertEquals(
     open.length,
     renderLiveLine({ ...{ elapsedSec: 2, totalSec: null, requests: 9, rps: 9, p99Ms: 0, errors: 0 } }).length,

@@ -3,7 +3,7 @@ import { createHistogram, encodeHistogram } from "./histogram.ts";
 import { evaluateThresholds, parseThreshold } from "./thresholds.ts";
 import { AbortWatch, type LiveInterval } from "./threshold_abort.ts";
 import type { RunResult } from "./schema.ts";
-import { runVerdict } from "./run_verdict.ts";
+import { runVerdict } from "./conclude/run_verdict.ts";
 import { abortNote, thresholdLine } from "./threshold_text.ts";
 
 /** Interval `index` (250 ms) of `requests` answers of `latencyMs` each, `errors` failed. */

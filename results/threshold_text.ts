@@ -7,7 +7,7 @@
  * generator-bound run"). Pure; the grammar itself is results/thresholds.ts's.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "./schema.ts";
-import { abortedLabel, type RunVerdict, runVerdict } from "./run_verdict.ts";
+import { abortedLabel, type RunVerdict, runVerdict } from "./conclude/run_verdict.ts";
 
 const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
 const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;

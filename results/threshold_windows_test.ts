@@ -30,6 +30,7 @@ function spikyRun(bare = false): RunResult {
   );
   return {
     name: "spiky",
+    requests: 9020,
     rps: 902,
     latencyMs: { p99: 10 },
     successRate: 1,

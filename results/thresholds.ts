@@ -13,6 +13,7 @@ import type { LatencyKey } from "./schema_values.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { nearest } from "../validation/suggest.ts";
 import { type WindowMetric, windowValues } from "./threshold_windows.ts";
+import { sampledLatency } from "./conclude/responses.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
 
@@ -128,10 +129,14 @@ function thresholdError(expression: string, message: string): ConfigError {
   return new ConfigError([{ path: `threshold "${expression}"`, message }]);
 }
 
-/** The measured value of a metric for a run (latencies in ms, rates as 0..1). */
+/**
+ * The measured value of a metric for a run (latencies in ms, rates as 0..1). A latency without a sample
+ * (no response at all) is NaN, so its rule fails as a windowed rule without data does, never passing on
+ * the 0 the schema stores.
+ */
 export function metricValue(run: RunResult, metric: string): number {
   const key = LATENCY_KEYS[metric];
-  if (key) return run.latencyMs[key];
+  if (key) return sampledLatency(run)[key];
   return (RATIOS[metric] ?? COUNTS[metric])(run);
 }
 

@@ -110,8 +110,10 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
       const result = await executeRun(run, pool, opts, exp, thresholds);
       if (!result) break;
       const died = await pool.checkAlive(run);
-      await output.append(died ? { ...result, incomplete: true } : result);
-      opts.hooks?.onRunEnd?.(result, run);
+      // The run line and the dashboard show the run as results.json holds it: `incomplete` when it died.
+      const marked = died ? { ...result, incomplete: true } : result;
+      await output.append(marked);
+      opts.hooks?.onRunEnd?.(marked, run);
       if (died) throw died;
       if (result.abortedBy) notRun = todo.slice(i + 1).map((r) => r.name);
       if (result.incomplete) break;

@@ -155,7 +155,7 @@ export const experimentObject = z.strictObject({
   intervalHistograms: z.enum(["keep", "none"]).default("keep"),
   /** Every request of every run to `<out-dir>/requests/<run>.csv` (`code;startUs;endUs;connection`). */
   log: z.boolean().default(false),
-  /** As `--strict`: a run loadlab does not trust (results/run_verdict.ts) makes the command exit 6. */
+  /** As `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) makes it exit 6. */
   strict: z.boolean().default(false),
   /**
    * A saved results.json (or the folder holding it) to gate every run against, as `--baseline` (which

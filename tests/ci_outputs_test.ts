@@ -75,3 +75,17 @@ Deno.test("attack: the step summary is appended too; an unwritable one is a warn
     }
   });
 });
+
+Deno.test("attack --summary and --junit: an unwritable file is exit 5 before any load, as on run", async () => {
+  await withTempDir(async (dir) => {
+    for (const flag of ["--summary", "--junit"]) {
+      // Nothing listens on this port: a probe that let the load start would end in exit 4, not 5.
+      const out = await loadlab(
+        ["attack", "http://127.0.0.1:9/", "-n", "5", "--no-live", flag, `${dir}/missing/dir/file`],
+        `${dir}/step.md`,
+      );
+      assertEquals(out.code, 5, out.stderr);
+      assert(out.stderr.includes(`${flag} ${dir}/missing/dir/file: cannot write`), out.stderr);
+    }
+  });
+});

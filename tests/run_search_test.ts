@@ -140,5 +140,8 @@ loads:
     ok(out.stderr.includes("dying on purpose"), out.stderr);
     const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
     assertEquals(results.runs.map((r) => [r.name, r.incomplete]), [["mortal/closed", true]]);
+    // The run line shows the verdict results.json holds, not the one from before the death was known.
+    const line = out.stdout.split("\n").find((l) => l.startsWith("run 1/2 mortal/closed "));
+    ok(line && /\[[^\]]*incomplete[^\]]*\]$/.test(line), out.stdout);
   });
 });

@@ -10,7 +10,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { runVerdict } from "../results/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { freePort } from "../system/ports.ts";
 
 /** A target that answers every request after `delayMs`. */

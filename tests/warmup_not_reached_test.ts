@@ -11,7 +11,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { runVerdict } from "../results/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 
 /** Answers `/drift` after 2 ms × 2^(seconds since the first `/drift` / 0.5), at most 1 s; others at once. */
 function driftingTarget() {

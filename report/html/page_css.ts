@@ -52,6 +52,7 @@ summary { cursor: pointer; color: var(--link); }
   color: #fff; background: var(--good); }
 li.fail .badge { background: var(--bad); }
 .badge.flag, li .badge.flag { background: var(--accent); }
+.badge.flag.failed { background: var(--bad); }
 ul.findings { margin: 4px 0; padding-left: 18px; }
 ul.findings li { margin: 3px 0; }
 ul.findings li.warn, ul.findings li.bad { color: var(--bad); }

@@ -34,6 +34,7 @@ import {
   pageThresholds,
 } from "./page_verdict.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
+import { sampledLatency } from "../../results/conclude/responses.ts";
 import { buildPageProfiles, type PageProfiles } from "./page_profiles.ts";
 import {
   buildPhaseComparisons,
@@ -72,7 +73,10 @@ export interface OverviewRow {
   changePct: Partial<Record<OverviewMetric, number>> | null;
   /** The stored analysis' verdict per compared metric (rps, p50, p99, success); null without one. */
   beyondNoise: Partial<Record<OverviewMetric, boolean>> | null;
-  /** The run verdict (results/run_verdict.ts): "ok", or each flagged run's label (with its name in a group). */
+  /**
+   * The run verdict (results/conclude/run_verdict.ts): "ok", or each flagged run's label (with its name in
+   * a group).
+   */
   verdict: string;
   /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
   sends: OverviewSends | null;
@@ -145,7 +149,8 @@ export interface PageData {
 const r4 = round4;
 
 function metricOf(run: RunResult, m: OverviewMetric): number {
-  const l: LatencySummaryMs = run.latencyMs;
+  // NaN without a response: no sample, so the cell shows "–" and the mean over repeats leaves it out.
+  const l: LatencySummaryMs = sampledLatency(run);
   switch (m) {
     case "rps":
       return run.rps;
@@ -300,7 +305,7 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
       return {
         x,
         rps: r4(meanCi(at.map((r) => r.rps)).mean),
-        p99Ms: r4(meanCi(at.map((r) => r.latencyMs.p99)).mean),
+        p99Ms: r4(meanCi(at.map((r) => sampledLatency(r).p99)).mean),
         targetRps: target.n ? r4(target.mean) : null,
       };
     });

@@ -45,7 +45,7 @@ Deno.test("overview rows carry the run verdict and, for open models, requested, 
   assert.equal(data.overview.find((r) => r.label === "cluster/cpuTime/query.ms=0")!.verdict, "ok");
   assert.deepEqual(
     data.thresholds.map((t) => [t.actualText, t.flagged]),
-    [["25.61 ms", "on a generator-bound run"], ["73.33%", "on a dropped 99.7% run"]],
+    [["25.61 ms", "on a generator-bound run"], ["73.33%", "on a dropped 99.7%, server errors 22% run"]],
   );
   assert.ok(data.findings.some((f) => f.kind === "flagged"));
   const closed = makeSingleAttack();

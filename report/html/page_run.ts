@@ -11,6 +11,7 @@ import { MIN_STABILIZATION_INTERVALS, round3, round4 } from "../../results/stats
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 import { cacheBypassSentence } from "../cache_bypass.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
+import { sampledLatency } from "../../results/conclude/responses.ts";
 
 const r4 = round4;
 
@@ -109,7 +110,7 @@ export type PageRun =
     stabilization: string;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
-    /** The run verdict's label (results/run_verdict.ts): "ok", or why its numbers are not to be trusted. */
+    /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;
     /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
     sends: OverviewSends | null;
@@ -253,6 +254,9 @@ export function pageRun(run: RunResult, group: string): PageRun {
   return {
     ...rest,
     group,
+    // Without a response every latency field is NaN (null in the page), shown "–", not "0 ms".
+    latencyMs: sampledLatency(run),
+    uncorrectedLatencyMs: rest.uncorrectedLatencyMs && sampledLatency(run, rest.uncorrectedLatencyMs),
     percentiles: points(percentiles),
     uncorrectedPercentiles: uncorrectedPercentiles ? points(uncorrectedPercentiles) : null,
     histogram: bars(histogram),

@@ -10,7 +10,7 @@ import type { DataSpec } from "../session_schema.ts";
 import { runAttack } from "../attack.ts";
 import { Feeder } from "./feeder.ts";
 import { stripeOf } from "./schedule.ts";
-import { runVerdict } from "../../results/run_verdict.ts";
+import { runVerdict } from "../../results/conclude/run_verdict.ts";
 
 const decoder = new TextDecoder();
 const rowsOf = (n: number) => Array.from({ length: n }, (_, k) => [String(k), `user${k}`]);

@@ -134,9 +134,17 @@ export function renderFindings(data: PageData): HTMLElement | null {
   return sec;
 }
 
-/** The run verdict as a badge: green "ok", or the flags on the accent colour. */
+/**
+ * The run verdict as a badge: green "ok", red when a run got no response at all (`failed`, also as
+ * "name: failed: ..." in a group of repeats), else the flags on the accent colour.
+ */
 export function verdictBadge(verdict: string): HTMLElement {
-  return h("span", { class: verdict === "ok" ? "badge" : "badge flag", title: "run verdict" }, verdict);
+  const cls = verdict === "ok"
+    ? "badge"
+    : /(^|: )failed: no response/.test(verdict)
+    ? "badge flag failed"
+    : "badge flag";
+  return h("span", { class: cls, title: "run verdict" }, verdict);
 }
 
 /** Requested rate, sends made and dropped of an open-model row (overview, sweep point); dashes for closed models. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { makeCpuSleepQuick, makeRun } from "../tests/fixtures/make_results.ts";
+import { makeCpuSleepQuick, makeRun } from "../../tests/fixtures/make_results.ts";
 import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "./run_verdict.ts";
-import type { RunResult } from "./schema.ts";
+import type { RunResult } from "../schema.ts";
 
 const clean = (patch: Partial<RunResult> = {}): RunResult => ({
   ...makeRun({ name: "r", rps: 100, targetRps: 100, dist: { medianMs: 5, sigma: 0.4 }, durationSec: 2 }),

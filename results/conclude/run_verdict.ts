@@ -4,8 +4,11 @@
  * holds and shown wherever a run's numbers are (report overview, threshold rows, terminal summary and
  * progress lines, `--summary`, `--junit`) and gated by `--strict`. It reads, never judges again: the
  * generator-bound and server-bound flags are the runner's (results/bound_verdict.ts), and the rest are
- * counts the run recorded. A run is flagged when any of these holds:
+ * counts the run recorded. A run is flagged when any of these holds, in this order:
  *
+ * - `failed: no response (tls 160)`: not one request got any response, whatever the error kind (a TLS
+ *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
+ *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
  * - `generator-bound` / `server-bound`: the runner's flags (who limited the run).
  * - `dropped X%`: sends dropped for being later than the bound, over 0.1% of the intended sends (the
  *   requested rate was not sent; a handful in a long run is shown but not flagged).
@@ -22,13 +25,27 @@
  *   include the warm-up.
  * - `data ran out in N worker(s)`: a `data:` source's rows ran out (`whenDone: stop`, `order: unique`),
  *   so those workers stopped starting arrivals before the load's end or count.
+ * - `server errors 25%`: 5xx responses over 0.1% of the responses: their latencies, the server's error
+ *   path, are in the percentiles (responses.ts).
+ * - `no success: not one response was 2xx/3xx` (every one a 404...), unless every one was a 5xx
+ *   (`server errors 100%` says so). A run with answers is not `failed` whatever their status: it exits
+ *   0 unless `--strict` (6) or a threshold such as `success>=99%` (1) says otherwise.
  *
- * Pure; imports only the results schema.
+ * Pure; imports only the results schema and what answers a run got (responses.ts).
  */
-import type { RunResult } from "./schema.ts";
+import type { RunResult } from "../schema.ts";
+import {
+  errorCount,
+  errorKindsText,
+  noResponse,
+  sendsOf,
+  SERVER_ERROR_FLAG_SHARE,
+  serverErrorResponses,
+} from "./responses.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
+  | "failed"
   | "generator-bound"
   | "server-bound"
   | "dropped"
@@ -36,7 +53,9 @@ export type VerdictKind =
   | "incomplete"
   | "aborted"
   | "warm-up not reached"
-  | "data ran out";
+  | "data ran out"
+  | "server errors"
+  | "no success";
 
 /** One reason not to trust a run's numbers. */
 export interface VerdictFlag {
@@ -66,16 +85,6 @@ export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
 interface HostTcp {
   listenOverflows?: number;
   listenDrops?: number;
-}
-
-/** Every error of a run, any kind. */
-export function errorCount(run: RunResult): number {
-  return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
-}
-
-/** Every send the run attempted: answered, failed, or dropped for being too late. */
-export function sendsOf(run: RunResult): number {
-  return run.requests + errorCount(run) + run.droppedSends;
 }
 
 /** Dropped sends as a share (0..1) of intended sends; 0 without sends. */
@@ -108,7 +117,10 @@ export function kernelDrops(run: RunResult): number {
 
 /** The verdict of one run. */
 export function runVerdict(run: RunResult): RunVerdict {
-  const flags: VerdictFlag[] = [];
+  const failed = noResponse(run);
+  const flags: VerdictFlag[] = failed
+    ? [{ kind: "failed", label: `failed: no response (${errorKindsText(run)})` }]
+    : [];
   if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
   if (run.serverBound) flags.push({ kind: "server-bound", label: "server-bound" });
   const dropped = droppedShare(run);
@@ -126,7 +138,28 @@ export function runVerdict(run: RunResult): RunVerdict {
   if (run.dataRanOutWorkers) {
     flags.push({ kind: "data ran out", label: `data ran out in ${run.dataRanOutWorkers} worker(s)` });
   }
-  return { ok: flags.length === 0, flags, label: flags.length ? flags.map((f) => f.label).join(", ") : "ok" };
+  flags.push(...answerFlags(run));
+  // `failed` says every request got no answer: `lost` would repeat it with a number.
+  const shown = failed ? flags.filter((f) => f.kind !== "lost") : flags;
+  return {
+    ok: shown.length === 0,
+    flags: shown,
+    label: shown.length ? shown.map((f) => f.label).join(", ") : "ok",
+  };
+}
+
+/** The flags of what the answers were: server errors, or not one success. */
+function answerFlags(run: RunResult): VerdictFlag[] {
+  const flags: VerdictFlag[] = [];
+  const serverErrors = serverErrorResponses(run);
+  if (serverErrors > SERVER_ERROR_FLAG_SHARE * run.requests) {
+    flags.push({ kind: "server errors", label: `server errors ${formatShare(serverErrors / run.requests)}` });
+  }
+  // The success rate is the run's own count of 2xx/3xx over sends: 0 with responses is "not one".
+  if (run.requests > 0 && run.successRate === 0 && serverErrors < run.requests) {
+    flags.push({ kind: "no success", label: "no success: not one response was 2xx/3xx" });
+  }
+  return flags;
 }
 
 /** "aborted at 12.0s by p99<100ms": when and by which threshold a run was stopped. */

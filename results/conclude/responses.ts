@@ -1,0 +1,77 @@
+/**
+ * @module
+ * What answers a run got, as the results file counts them: none at all (every send failed, whatever the
+ * error kind: a TLS handshake the client refused, a refused connect, a timeout, a reset), server errors
+ * (5xx), or responses of which not one succeeded (no 2xx/3xx). The run verdict (run_verdict.ts) turns these
+ * into its `failed`, `server errors` and `no success` flags, the exit codes read `failed` (exit 4), and the
+ * printers read `latencySampled` so a statistic with no samples prints "-", never "0 ms".
+ *
+ * Preconditions, one per statement:
+ * - "failed" (no response): the run meant to send (`sendsOf` > 0: answered, failed or dropped) and not one
+ *   response came back (`requests` = 0). A run that meant to send nothing is not failed: there was nothing
+ *   to answer.
+ * - "server errors": 5xx responses over `SERVER_ERROR_FLAG_SHARE` of the responses. Their latencies are
+ *   in the percentiles (the server's error path, often its fastest), so the run's latency is not the
+ *   latency of the service the target gives; the success rate counts them as failures too.
+ * - "no success": responses came back and the success rate is 0 (not one 2xx or 3xx: a 404 for every
+ *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server
+ *   errors 100%" says it).
+ *
+ * Pure; imports only the results schema.
+ */
+import type { LatencySummaryMs, RunResult } from "../schema.ts";
+
+/**
+ * 5xx responses over this share of the responses flag the run, as dropped sends and lost requests over
+ * the same share do (run_verdict.ts): a handful in a long run is shown in the status codes, not flagged.
+ */
+export const SERVER_ERROR_FLAG_SHARE = 0.001;
+
+/** Every send the run attempted: answered, failed, or dropped for being too late. */
+export function sendsOf(run: RunResult): number {
+  return run.requests + errorCount(run) + run.droppedSends;
+}
+
+/** Every error of a run, any kind. */
+export function errorCount(run: RunResult): number {
+  return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
+}
+
+/** True when the run meant to send and not one response came back (any error kind, TLS included). */
+export function noResponse(run: RunResult): boolean {
+  return run.requests === 0 && sendsOf(run) > 0;
+}
+
+/**
+ * True when the run's latency statistics have samples (at least one response). Without any, a printer
+ * shows "-" for each latency cell: the schema stores 0 there, which would read as "0 ms".
+ */
+export function latencySampled(run: RunResult): boolean {
+  return run.requests > 0;
+}
+
+/**
+ * The latency summary to print: the run's own, or every field NaN when it has no samples, so each
+ * formatter prints its "no value" mark ("-" in the terminal, "–" in the page and CI files; NaN goes to
+ * JSON as null) instead of the 0 the schema stores.
+ */
+export function sampledLatency(run: RunResult, summary: LatencySummaryMs = run.latencyMs): LatencySummaryMs {
+  if (latencySampled(run)) return summary;
+  return Object.fromEntries(Object.keys(summary).map((k) => [k, Number.NaN])) as LatencySummaryMs;
+}
+
+/** Responses with a 5xx status; 0 when the run recorded no status codes. */
+export function serverErrorResponses(run: RunResult): number {
+  return Object.entries(run.statusCodes ?? {}).reduce((a, [code, n]) => {
+    const status = Number(code);
+    return status >= 500 && status < 600 ? a + (n ?? 0) : a;
+  }, 0);
+}
+
+/** "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any. */
+export function errorKindsText(run: RunResult): string {
+  const kinds = Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
+  if (kinds.length === 0) return "no request sent";
+  return kinds.map(([kind, n]) => `${kind} ${(n ?? 0).toLocaleString("en-US")}`).join(", ");
+}
