@@ -11,6 +11,10 @@
  *
  * It runs once per write or render, on the assembled results, never on the hot path: the engine still
  * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
+ * Values that become names before any results exist are redacted where they enter, by the same rule:
+ * a swept secret (`query.api_key`) in the plan's run names and sweep points (`shownSweepValue`), so the
+ * terminal, the dashboard, metrics labels and file names show what results.json shows; the credentials a
+ * metrics output sends, in every form a receiver's error could echo them (`credentialForms`, `redactKnown`).
  */
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
