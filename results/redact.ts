@@ -262,6 +262,8 @@ export function redactResults(results: ResultsFile): ResultsFile {
   const collector = new Collector();
   collector.walk(results);
   collector.walk(parseSource(results.experiment.source));
+  // The experiment as run (`--set`, `--quick`, `--target` applied) may hold values the file does not.
+  collector.walk(parseSource(results.experiment.ranSource));
   const exact = new Map<string, string>();
   const literals: Array<[string, string]> = [];
   for (const secret of collector.secrets.keys()) {
