@@ -81,10 +81,12 @@ export function isSecretParameter(parameter: string): boolean {
 
 /**
  * A sweep value as every output shows it (run names, results, metrics labels, the terminal, file names):
- * the redacted token for a secret parameter's value, else the value. The load still sends the value.
+ * the redacted token for a secret parameter's value, a word with its URL passwords and secret query values
+ * redacted (`target.redisUrl: [redis://:PW@…]`), else the value. The load still sends the value.
  */
 export function shownSweepValue(parameter: string, value: number | string): number | string {
-  return isSecretParameter(parameter) ? redactedToken(String(value)) : value;
+  if (isSecretParameter(parameter)) return redactedToken(String(value));
+  return typeof value === "string" ? redactText(value) : value;
 }
 
 /**

@@ -126,6 +126,12 @@ Deno.test("a swept secret parameter's values go from the source and the runs; th
   const shown = shownSweepValue("query.api_key", "QKB2222");
   assertEquals(shown, redactedToken("QKB2222"));
   assertEquals(shownSweepValue("query.page", 3), 3);
+  assertEquals(shownSweepValue("target.balance", "reuse-port"), "reuse-port");
+  assertEquals(
+    shownSweepValue("target.redisUrl", "redis://:PW1234@h:6379"),
+    redactText("redis://:PW1234@h:6379"),
+  );
+  ok(!String(shownSweepValue("target.redisUrl", "redis://:PW1234@h:6379")).includes("PW1234"));
   assertEquals(
     redactResults(file({ name: "r", sweep: { parameter: "query.api_key", value: shown } })).runs[0].sweep,
     {

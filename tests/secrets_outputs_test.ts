@@ -3,7 +3,8 @@
  * credentials reach no output in clear, not only results.json and the report: the terminal's run lines,
  * the metrics labels a real receiver decodes (OTLP protobuf and remote write), the request-log file names,
  * the live dashboard's stream from its first snapshot on, and a receiver's error body that echoes the
- * `Authorization` it was sent. Runs are short (built-in target, a few hundred ms each) and on loopback.
+ * `Authorization` it was sent; `--resume` finds the runs by those names. Runs are short (built-in target,
+ * a few hundred ms each) and on loopback.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -101,6 +102,13 @@ Deno.test("run: a swept secret query value is redacted in the run lines, metrics
       const names = await fileNames(`${dir}/out`);
       assertEquals(leaked(names.join("\n")), [], names.join("\n"));
       assertEquals(names.filter((n) => n.endsWith(".csv") && n.includes("redacted_11_chars")).length, 2);
+
+      // --resume pairs the planned runs with the file's by the same names: nothing runs again.
+      const resumed = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, "--resume"]);
+      assertEquals(resumed.code, 0, resumed.stderr);
+      ok(!/run \d\/\d/.test(resumed.stdout), resumed.stdout);
+      const again: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+      assertEquals(again.runs.map((r) => r.name), results.runs.map((r) => r.name));
     });
   } finally {
     await receiver.close();
