@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
-import { startLoadlab } from "./background.ts";
+import { readDashboard, startLoadlab } from "./background.ts";
 import { metricsReceiver, otlpAttributes } from "./fixtures/metrics_receiver.ts";
 import type { ResultsFile } from "../results/mod.ts";
 
@@ -56,24 +56,10 @@ Deno.test("run: a swept secret query value is redacted in the run lines, metrics
         `prometheus-remote-write=${receiver.url}/api/v1/write`,
         "--dashboard",
       ], /dashboard: (http:\/\/\S+)/);
-      let stream = "";
-      try {
-        const res = await fetch(`${bg.url}events`);
-        const decoder = new TextDecoder();
-        for await (const chunk of res.body!) {
-          stream += decoder.decode(chunk, { stream: true });
-          if (stream.includes("event: end")) break;
-        }
-        await res.body?.cancel().catch(() => {});
-      } finally {
-        const end = await bg.done;
-        assertEquals(end.code, 0, end.stderr);
-        assertEquals(leaked(end.stdout + end.stderr), [], end.stdout + end.stderr);
-        assertMatch(
-          end.stdout,
-          /run 1\/2 plain\/short\/query\.api_key=\[redacted 11 chars sha256:[0-9a-f]{8}\]/,
-        );
-      }
+      const { stream, code, stdout, stderr } = await readDashboard(bg);
+      assertEquals(code, 0, stderr);
+      assertEquals(leaked(stdout + stderr), [], stdout + stderr);
+      assertMatch(stdout, /run 1\/2 plain\/short\/query\.api_key=\[redacted 11 chars sha256:[0-9a-f]{8}\]/);
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
       assertEquals(results.runs.map((r) => r.statusCodes), [{ "200": results.runs[0].requests }, {
         "200": results.runs[1].requests,
