@@ -265,12 +265,47 @@ Deno.test("attack --out to a receiver that is down: the run ends normally, failu
       ok(exported.intervalsFailed >= 1 && exported.retries >= 3, JSON.stringify(exported));
       ok(
         r.stdout.includes(
-          `metrics out: prometheus-remote-write 0 intervals sent, 0 dropped, ${exported.intervalsFailed} failed (last error:`,
+          `metrics out: prometheus-remote-write 0 intervals sent, 0 dropped, ${exported.intervalsFailed} failed ` +
+            "(last error: Connection refused (os error 111))",
         ),
         r.stdout,
       );
     });
   } finally {
+    await target.shutdown();
+  }
+});
+
+Deno.test("attack --out to a receiver in a 307 loop: each POST is sent once, the batch failed with the redirect named", async () => {
+  const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  let hits = 0;
+  const loop = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    hits++;
+    await req.body?.cancel();
+    return new Response(null, { status: 307, headers: { location: req.url } });
+  });
+  try {
+    await withTempDir(async (dir) => {
+      const r = await runLoadlab([
+        "attack",
+        `http://127.0.0.1:${target.addr.port}/`,
+        "-n",
+        "500",
+        "-c",
+        "1",
+        "--out",
+        `otlp=http://127.0.0.1:${loop.addr.port}/v1/metrics`,
+        "-o",
+        `${dir}/results.json`,
+      ]);
+      assertEquals(r.code, 0, r.stderr);
+      const [exported] = (JSON.parse(await Deno.readTextFile(`${dir}/results.json`)) as ResultsFile).export!;
+      ok(exported.posts >= 1 && exported.intervalsFailed >= 1, JSON.stringify(exported));
+      assertEquals([hits, exported.retries, exported.intervalsSent], [exported.posts, 0, 0]);
+      ok(exported.lastError?.startsWith("HTTP 307 redirect to http://127.0.0.1:"), exported.lastError);
+    });
+  } finally {
+    await loop.shutdown();
     await target.shutdown();
   }
 });
