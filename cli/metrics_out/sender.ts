@@ -209,10 +209,9 @@ export function fetchErrorText(err: unknown): string {
 /** A 3xx as one failure: the status, where it pointed and that metrics POSTs do not follow redirects. */
 function redirectError(response: Response): string {
   const location = response.headers.get("location");
-  return `HTTP ${response.status} redirect${
-    location ? ` to ${location}` : ""
-  }: metrics POSTs do not follow ` +
-    "redirects (the body and credentials would be sent again); give the receiver's final URL";
+  const to = location ? ` to ${location}` : "";
+  return `HTTP ${response.status} redirect${to}: metrics POSTs do not follow redirects (the body and ` +
+    "credentials would be sent again); give the receiver's final URL";
 }
 
 /** Characters of an error kept: a status and the first words of the receiver's message. */
