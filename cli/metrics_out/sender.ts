@@ -197,13 +197,15 @@ export class OutputSender {
 /**
  * Why a POST got no answer, as the OS says it: fetch's own message is "fetch failed" for every network
  * error; its `cause` says "error sending request for url (...): client error (Connect): tcp connect error:
- * Connection refused (os error 111)", of which the OS reason is kept (the whole cause when it has none).
+ * Connection refused (os error 111)", of which the OS reason is kept, or without one what follows the
+ * client's prefix ("dns error: failed to lookup address information: Name or service not known").
  */
 export function fetchErrorText(err: unknown): string {
   let reason = err as Error;
   while (reason?.cause instanceof Error) reason = reason.cause;
   const text = String(reason?.message ?? err).split("\n")[0];
-  return /[^:]*\(os error \d+\)/.exec(text)?.[0].trim() ?? text;
+  const os = /[^:]*\(os error \d+\)/.exec(text)?.[0].trim();
+  return os ?? text.replace(/^error sending request for url \(.*?\): (?:client error \(\w+\): )?/, "");
 }
 
 /** A 3xx as one failure: the status, where it pointed and that metrics POSTs do not follow redirects. */

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { freePort } from "../../system/ports.ts";
 import { type ExportPoint, RunSeries } from "../../results/export/run_series.ts";
 import { emptyIntervalCounts } from "../../results/interval_counts.ts";
-import { OutputSender, type SenderOptions } from "./sender.ts";
+import { fetchErrorText, OutputSender, type SenderOptions } from "./sender.ts";
 
 const FAST: SenderOptions = {
   capacity: 100,
@@ -76,6 +76,22 @@ Deno.test("sender: a receiver that is down is retried with backoff, then the poi
     "Connection refused (os error 111)",
     "the OS reason, not fetch's own words",
   );
+});
+
+Deno.test("fetchErrorText: the OS reason, else what follows the client's prefix, never 'fetch failed'", () => {
+  const failed = (cause: string) => new TypeError("fetch failed", { cause: new Error(cause) });
+  const prefix = "error sending request for url (http://h:1/x): client error (Connect): ";
+  assertEquals(
+    fetchErrorText(failed(`${prefix}tcp connect error: Connection refused (os error 111)`)),
+    "Connection refused (os error 111)",
+  );
+  assertEquals(
+    fetchErrorText(
+      failed(`${prefix}dns error: failed to lookup address information: Name or service not known`),
+    ),
+    "dns error: failed to lookup address information: Name or service not known",
+  );
+  assertEquals(fetchErrorText(new DOMException("Signal timed out.", "TimeoutError")), "Signal timed out.");
 });
 
 Deno.test("sender: a 307 loop is one failure with its own message: the POST is not sent again per hop", async () => {
