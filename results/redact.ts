@@ -73,10 +73,11 @@ function isSecretQueryValue(name: string, value: string): boolean {
 
 /**
  * Whether the values of a sweep over `parameter` are secrets: its last name is a secret one
- * (`query.api_key`, `query.token`), by the same rule as a query parameter's.
+ * (`query.api_key`, `query.token`), by the same rule as a query parameter's. A `load.*` field is a knob of
+ * the engine (`load.cookies` takes a mode), never data a secret could be.
  */
 export function isSecretParameter(parameter: string): boolean {
-  return isSecretName(parameter.slice(parameter.lastIndexOf(".") + 1));
+  return !parameter.startsWith("load.") && isSecretName(parameter.slice(parameter.lastIndexOf(".") + 1));
 }
 
 /**

@@ -126,6 +126,7 @@ Deno.test("a swept secret parameter's values go from the source and the runs; th
   const shown = shownSweepValue("query.api_key", "QKB2222");
   assertEquals(shown, redactedToken("QKB2222"));
   assertEquals(shownSweepValue("query.page", 3), 3);
+  assertEquals(shownSweepValue("load.cookies", "off"), "off", "an engine knob is not a secret");
   assertEquals(shownSweepValue("target.balance", "reuse-port"), "reuse-port");
   assertEquals(
     shownSweepValue("target.redisUrl", "redis://:PW1234@h:6379"),
