@@ -110,7 +110,10 @@ export function credentialForms(value: string): string[] {
   return forms.filter((f) => f.length >= MIN_LITERAL);
 }
 
-/** `text` with each of `secrets` (longest first) replaced by its token, then URL passwords and secret query values. */
+/**
+ * `text` with each of `secrets` (longest first) replaced by its token, then its URL passwords and secret
+ * query values.
+ */
 export function redactKnown(text: string, secrets: readonly string[]): string {
   const literals = [...new Set(secrets)].filter((s) => s.length >= MIN_LITERAL)
     .sort((a, b) => b.length - a.length).map((s): [string, string] => [s, redactedToken(s)]);
@@ -135,7 +138,8 @@ class Collector {
   walk(value: unknown, parentKey = ""): void {
     if (typeof value === "string") return this.scanText(value);
     if (Array.isArray(value)) {
-      if (isHeaderTuple(value)) {
+      // A sweep's two `values` are not a header and its value (they are found by `sweepValues`).
+      if (isHeaderTuple(value) && parentKey !== "values") {
         if (isSecretName(value[0])) this.add(String(value[1]), `${value[0]} header`);
       } else if (value.every((v) => typeof v === "string")) this.scanArgs(value as string[]);
       for (const v of value) this.walk(v, parentKey);
