@@ -4,8 +4,9 @@
  * batches, at most one request a second while the load runs (the points still carry every interval).
  * Nothing here ever waits on the load or slows it: a full queue drops its oldest point (counted; the
  * points are cumulative, so the next one sent still has the totals), a receiver that fails or cannot be
- * reached is retried with backoff and then its batch is counted failed, and `close` flushes what is
- * left within a time limit, counting the rest as dropped. The body (protobuf + snappy, or OTLP JSON) is
+ * reached is retried with backoff and then its batch is counted failed, a redirect is not followed (one
+ * failure: the POST is not sent again per hop), and `close` flushes what is left within a time limit,
+ * counting the rest as dropped. Errors are kept with the output's credentials redacted. The body (protobuf + snappy, or OTLP JSON) is
  * built by the caller's encoder, so this file holds only the network I/O.
  */
 import type { ExportPoint } from "../../results/export/run_series.ts";
