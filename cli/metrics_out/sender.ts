@@ -6,8 +6,9 @@
  * points are cumulative, so the next one sent still has the totals), a receiver that fails or cannot be
  * reached is retried with backoff and then its batch is counted failed, a redirect is not followed (one
  * failure: the POST is not sent again per hop), and `close` flushes what is left within a time limit,
- * counting the rest as dropped. Errors are kept with the output's credentials redacted. The body (protobuf + snappy, or OTLP JSON) is
- * built by the caller's encoder, so this file holds only the network I/O.
+ * counting the rest as dropped. Errors are kept with the output's credentials redacted. The body
+ * (protobuf + snappy, or OTLP JSON) is built by the caller's encoder, so this file holds only the network
+ * I/O.
  */
 import type { ExportPoint } from "../../results/export/run_series.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
