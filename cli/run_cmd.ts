@@ -133,6 +133,7 @@ function loadSource(args: RunArgs): Source {
     startAtEpochMs: args.startAtEpochMs,
     openFileLimit: readOpenFileLimit(),
     abortOnFail: args.abortOnFail,
+    keepSecrets: args.keepSecrets,
   };
   if (args.source.startsWith("preset:")) {
     const name = args.source.slice("preset:".length);

@@ -11,6 +11,10 @@
  *
  * It runs once per write or render, on the assembled results, never on the hot path: the engine still
  * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
+ * Values that become names before any results exist are redacted where they enter, by the same rule:
+ * a swept secret (`query.api_key`) in the plan's run names and sweep points (`shownSweepValue`), so the
+ * terminal, the dashboard, metrics labels and file names show what results.json shows; the credentials a
+ * metrics output sends, in every form a receiver's error could echo them (`credentialForms`, `redactKnown`).
  */
 import { createHash } from "node:crypto";
 import { parse as parseYaml } from "yaml";
@@ -25,8 +29,13 @@ const SECRET_NAME =
   /token|key|secret|passw|auth|cookie|credential|session|signature|(?:^|[^a-z])sig(?:$|[^a-z])/i;
 /** `scheme://user:password@`: the password group. */
 const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
-/** `?name=value` / `&name=value` in a URL or a path. */
-const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=([^&#\s;"']*)/g;
+/**
+ * `?name=value` / `&name=value` in a URL or a path; a `{{ placeholder }}` (spaces and all) is one piece of
+ * a value, so a templated step label is read whole.
+ */
+const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=((?:\{\{[^{}]*\}\}|[^&#\s;"'])*)/g;
+/** A value that is only placeholders: filled per request, the label shows no secret of its own. */
+const ONLY_PLACEHOLDERS = /^(?:\{\{[^{}]*\}\})+$/;
 /** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
 const NUMBERS_ONLY = new Set([
   "histogramEncoded",
@@ -57,6 +66,60 @@ export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
 }
 
+/** Whether a query value, as written or filled, is a secret to hide: a secret name and a literal value. */
+function isSecretQueryValue(name: string, value: string): boolean {
+  return value !== "" && isSecretName(name) && !ONLY_PLACEHOLDERS.test(value);
+}
+
+/**
+ * Whether the values of a sweep over `parameter` are secrets: its last name is a secret one
+ * (`query.api_key`, `query.token`), by the same rule as a query parameter's. A `load.*` field is a knob of
+ * the engine (`load.cookies` takes a mode), never data a secret could be.
+ */
+export function isSecretParameter(parameter: string): boolean {
+  return !parameter.startsWith("load.") && isSecretName(parameter.slice(parameter.lastIndexOf(".") + 1));
+}
+
+/**
+ * A sweep value as every output shows it (run names, results, metrics labels, the terminal, file names):
+ * the redacted token for a secret parameter's value, a word with its URL passwords and secret query values
+ * redacted (`target.redisUrl: [redis://:PW@…]`), else the value. The load still sends the value.
+ */
+export function shownSweepValue(parameter: string, value: number | string): number | string {
+  if (isSecretParameter(parameter)) return redactedToken(String(value));
+  return typeof value === "string" ? redactText(value) : value;
+}
+
+/**
+ * The forms in which a credential header's value can come back in text (a receiver's error echoing what
+ * it was sent): the whole value, the token after its scheme, and for `Basic` the decoded `user:password`
+ * and the password alone.
+ */
+export function credentialForms(value: string): string[] {
+  const forms = [value];
+  const token = /^\s*[A-Za-z-]+\s+(\S+)\s*$/.exec(value)?.[1];
+  if (token) forms.push(token);
+  if (token && /^basic\s/i.test(value.trim())) {
+    try {
+      const decoded = atob(token);
+      forms.push(decoded);
+      const colon = decoded.indexOf(":");
+      if (colon >= 0) forms.push(decoded.slice(colon + 1));
+    } catch { /* not base64: the token itself is the secret */ }
+  }
+  return forms.filter((f) => f.length >= MIN_LITERAL);
+}
+
+/**
+ * `text` with each of `secrets` (longest first) replaced by its token, then its URL passwords and secret
+ * query values.
+ */
+export function redactKnown(text: string, secrets: readonly string[]): string {
+  const literals = [...new Set(secrets)].filter((s) => s.length >= MIN_LITERAL)
+    .sort((a, b) => b.length - a.length).map((s): [string, string] => [s, redactedToken(s)]);
+  return rewrite(text, literals, new Map());
+}
+
 class Collector {
   readonly secrets = new Map<string, string>();
   add(value: string, kind: string): void {
@@ -68,20 +131,22 @@ class Collector {
     if (!mayHoldUrlSecret(text)) return;
     for (const m of text.matchAll(URL_USERINFO)) this.add(m[2], "URL password");
     for (const m of text.matchAll(QUERY_PARAM)) {
-      if (isSecretName(m[2]) && m[3]) this.add(m[3], `${m[2]} query parameter`);
+      if (isSecretQueryValue(m[2], m[3])) this.add(m[3], `${m[2]} query parameter`);
     }
   }
   /** Walks any JSON-like value: header tuples, header/env/query records, argument lists, URLs. */
   walk(value: unknown, parentKey = ""): void {
     if (typeof value === "string") return this.scanText(value);
     if (Array.isArray(value)) {
-      if (isHeaderTuple(value)) {
+      // A sweep's two `values` are not a header and its value (they are found by `sweepValues`).
+      if (isHeaderTuple(value) && parentKey !== "values") {
         if (isSecretName(value[0])) this.add(String(value[1]), `${value[0]} header`);
       } else if (value.every((v) => typeof v === "string")) this.scanArgs(value as string[]);
       for (const v of value) this.walk(v, parentKey);
       return;
     }
     if (value === null || typeof value !== "object") return;
+    this.sweepValues(value as Record<string, unknown>);
     const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
     for (const [k, v] of Object.entries(value)) {
       this.scanText(k); // error messages are keys of their count maps
@@ -89,6 +154,16 @@ class Collector {
         this.add(String(v), `${k} ${kindOf(parentKey)}`);
       }
       if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
+    }
+  }
+  /** A sweep (`{parameter, values}`) or a run's point (`{parameter, value}`) of a secret parameter. */
+  sweepValues(value: Record<string, unknown>): void {
+    if (typeof value.parameter !== "string" || !isSecretParameter(value.parameter)) return;
+    const values = Array.isArray(value.values) ? value.values : [value.value];
+    for (const v of values) {
+      if (typeof v === "string" || typeof v === "number") {
+        this.add(String(v), `${value.parameter} sweep value`);
+      }
     }
   }
   /** `--api-key=X`, `--token X` and `-H "Authorization: X"` in an argument list. */
@@ -150,7 +225,7 @@ function rewrite(text: string, literals: Array<[string, string]>, exact: Map<str
   out = out.replace(
     QUERY_PARAM,
     (all, sep: string, name: string, value: string) =>
-      value && isSecretName(name) && !value.startsWith("[redacted")
+      isSecretQueryValue(name, value) && !value.startsWith("[redacted")
         ? `${sep}${name}=${redactedToken(value)}`
         : all,
   );
@@ -194,6 +269,8 @@ export function redactResults(results: ResultsFile): ResultsFile {
   const collector = new Collector();
   collector.walk(results);
   collector.walk(parseSource(results.experiment.source));
+  // The experiment as run (`--set`, `--quick`, `--target` applied) may hold values the file does not.
+  collector.walk(parseSource(results.experiment.ranSource));
   const exact = new Map<string, string>();
   const literals: Array<[string, string]> = [];
   for (const secret of collector.secrets.keys()) {
@@ -211,7 +288,10 @@ export function redactResults(results: ResultsFile): ResultsFile {
     return out;
   }) as ResultsFile;
   const before = results.redaction;
-  const kinds = [...new Set([...(before?.kinds ?? []), ...collector.secrets.values()])];
+  // A kind names where a secret was found; a misread name (a list of two values read as a header) must
+  // not carry a secret out, so the kinds are rewritten too.
+  const found = [...collector.secrets.values()].map((kind) => rewrite(kind, literals, exact));
+  const kinds = [...new Set([...(before?.kinds ?? []), ...found])];
   const secrets = tokens.size || (before?.secrets ?? 0);
   // A file without secrets stays as it was: `redaction` appears only when something was redacted.
   return secrets === 0 ? redacted : { ...redacted, redaction: { secrets, kinds } };

@@ -1,5 +1,13 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
-import { redactedToken, redactionLine, redactResults, redactText } from "./redact.ts";
+import {
+  credentialForms,
+  redactedToken,
+  redactionLine,
+  redactKnown,
+  redactResults,
+  redactText,
+  shownSweepValue,
+} from "./redact.ts";
 import type { ResultsFile } from "./schema.ts";
 import { withoutPassword } from "./export/metrics_output.ts";
 
@@ -87,4 +95,60 @@ Deno.test("signed URLs: signature and credential query values go from export[].u
     ok(!refused.includes(secret), `${secret} left in ${refused}`);
   }
   ok(line.includes("design=blue&signal=on"), line);
+});
+
+Deno.test("a templated step label keeps its placeholders; a literal secret beside them goes", () => {
+  const labels = [
+    "GET /orders?token={{ token }}",
+    "GET /u/{{ id }}?api_key={{ key }}&page=1",
+    "GET /x?session={{session}}",
+    "login {{ user }}",
+  ];
+  const results = file({ name: "r", flows: [{ name: "f", steps: labels.map((label) => ({ label })) }] });
+  const out = redactResults(results);
+  assertEquals(out, results, JSON.stringify(out));
+  assertEquals(
+    redactText("GET /a?token=LIT9999&x={{ y }}"),
+    `GET /a?token=${redactedToken("LIT9999")}&x={{ y }}`,
+  );
+});
+
+Deno.test("a swept secret parameter's values go from the source and the runs; the kinds never carry one", () => {
+  const source = "sweeps:\n  - { parameter: query.api_key, values: [mytoken77, QKB2222] }\n";
+  const results = file({ name: "r", sweep: { parameter: "query.api_key", value: "mytoken77" } }, source);
+  // `--set 'sweeps[0].values=[SETKEY333]'`: the experiment as run holds a value the file does not.
+  results.experiment.ranSource = "sweeps:\n  - parameter: query.api_key\n    values: [SETKEY333]\n";
+  const out = redactResults(results);
+  const text = JSON.stringify(out);
+  ok(!/mytoken77|QKB2222|SETKEY333/.test(text), text);
+  assertEquals(out.redaction!.kinds, ["query.api_key sweep value"]);
+  // An already shown token stays as it is.
+  const shown = shownSweepValue("query.api_key", "QKB2222");
+  assertEquals(shown, redactedToken("QKB2222"));
+  assertEquals(shownSweepValue("query.page", 3), 3);
+  assertEquals(shownSweepValue("load.cookies", "off"), "off", "an engine knob is not a secret");
+  assertEquals(shownSweepValue("target.balance", "reuse-port"), "reuse-port");
+  assertEquals(
+    shownSweepValue("target.redisUrl", "redis://:PW1234@h:6379"),
+    redactText("redis://:PW1234@h:6379"),
+  );
+  ok(!String(shownSweepValue("target.redisUrl", "redis://:PW1234@h:6379")).includes("PW1234"));
+  assertEquals(
+    redactResults(file({ name: "r", sweep: { parameter: "query.api_key", value: shown } })).runs[0].sweep,
+    {
+      parameter: "query.api_key",
+      value: shown,
+    },
+  );
+});
+
+Deno.test("credentialForms: a Basic header's token, user:password and password; redactKnown hides each", () => {
+  const header = `Basic ${btoa("ada:pw4567")}`;
+  assertEquals(credentialForms(header), [header, btoa("ada:pw4567"), "ada:pw4567", "pw4567"]);
+  assertEquals(credentialForms("Bearer tok12345"), ["Bearer tok12345", "tok12345"]);
+  const text = redactKnown(
+    `echo ${header} / ${btoa("ada:pw4567")} / user ada:pw4567 / pw4567`,
+    credentialForms(header),
+  );
+  ok(!/pw4567|YWRh/.test(text), text);
 });

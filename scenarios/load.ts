@@ -49,6 +49,8 @@ export interface LoadOptions {
 export interface LoadPlanOptions extends LoadOptions {
   /** `--only target=X,load=Y`. */
   only?: PlanOptions["only"];
+  /** `--no-redact`: run names and sweep coordinates keep secret values (scenarios/plan.ts). */
+  keepSecrets?: boolean;
   /** `--segment i/N`: the plan of one shard. */
   segment?: PlanSegment;
   /** `--start-at`: when the first run of a segment starts. */
@@ -75,14 +77,16 @@ export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
   const experiment = { ...loaded, dataTables: tables };
   const placeholderIssues = dataIssues.length > 0 ? dataIssues : templateIssues(experiment);
   if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });
-  const full = planExperiment(experiment);
+  const full = planExperiment(experiment, { keepSecrets: opts.keepSecrets });
   // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
   // checked for every run of the file now rather than when that run's turn comes.
   const runIssues = checkPlan(full);
   if (runIssues.length > 0) throw new ExperimentError(runIssues, { file: opts.file });
   // --only picks from a file checked in full (a broken run is a broken file even when not picked); the
   // picked runs are ordered among themselves, so they are planned as such.
-  let plan = opts.only ? planExperiment(experiment, { only: opts.only }) : full;
+  let plan = opts.only
+    ? planExperiment(experiment, { only: opts.only, keepSecrets: opts.keepSecrets })
+    : full;
   if (opts.segment) plan = segmentPlan(plan, opts.segment, opts.startAtEpochMs);
   if (opts.preflight === false) return plan;
   return preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });

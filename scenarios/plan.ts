@@ -11,6 +11,7 @@
 import { DEFAULT_DURATION_MS, type RelativeAttackInput } from "../runner/config.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { nearest } from "../validation/suggest.ts";
+import { shownSweepValue } from "../results/redact.ts";
 import { applyParameter, baseAttack, targetKeyOf, withDurationMs } from "./plan_attack.ts";
 import type { Experiment } from "./schema.ts";
 import type { FileTarget } from "./schema_targets.ts";
@@ -29,7 +30,10 @@ export function planExperiment(exp: Experiment, opts: PlanOptions = {}): Plan {
   const cells = exp.order === "interleaved"
     ? interleaved(exp, targets, loads)
     : sequential(exp, targets, loads);
-  const runs = cells.map(({ target, load, point, repeat }) => buildRun(exp, target, load, point, repeat));
+  const redact = !opts.keepSecrets && exp.redact !== false;
+  const runs = cells.map(({ target, load, point, repeat }) =>
+    buildRun(exp, target, load, point, repeat, redact)
+  );
   return { experiment: exp, runs: scheduled(exp, runs), searches: searchPlans(exp, targets, loads) };
 }
 
@@ -102,7 +106,19 @@ function pointsOf(exp: Experiment, target: string, load: string): Point[] {
   return covering.flatMap((_, i) => axis(i).map((sweep) => ({ sweep })));
 }
 
-function buildRun(exp: Experiment, variant: string, load: string, point: Point, repeat: number): PlannedRun {
+/**
+ * One run; with `redact`, its name and sweep coordinates show a secret parameter's value (`query.api_key`)
+ * as its redacted token (results/redact.ts), while its attack sends the value: every output of the run
+ * (results, terminal, dashboard, metrics labels, request-log and profile file names) starts from these.
+ */
+function buildRun(
+  exp: Experiment,
+  variant: string,
+  load: string,
+  point: Point,
+  repeat: number,
+  redact = true,
+): PlannedRun {
   const target = resolveTarget(exp, exp.targets[variant]);
   const scoped = exp.thresholds.filter((t) =>
     (!t.target || t.target === variant) && (!t.load || t.load === load)
@@ -111,13 +127,14 @@ function buildRun(exp: Experiment, variant: string, load: string, point: Point, 
     expr: t.expr,
     delayMs: t.delayAbortEvalMs ?? 0,
   }));
+  const shown = redact ? shownPoint(point) : point;
   let run: PlannedRun = {
     index: 0,
-    name: runName(exp, variant, load, point, repeat),
+    name: runName(exp, variant, load, shown, repeat),
     variant,
     load,
-    ...(point.sweep ? { sweep: point.sweep } : {}),
-    ...(point.sweep2 ? { sweep2: point.sweep2 } : {}),
+    ...(shown.sweep ? { sweep: shown.sweep } : {}),
+    ...(shown.sweep2 ? { sweep2: shown.sweep2 } : {}),
     repeat,
     targetKey: targetKeyOf(variant, target),
     target,
@@ -130,6 +147,16 @@ function buildRun(exp: Experiment, variant: string, load: string, point: Point, 
   };
   for (const s of [point.sweep, point.sweep2]) if (s) run = applyParameter(run, s.parameter, s.value);
   return run;
+}
+
+/** `point` as outputs show it (results/redact.ts `shownSweepValue`): a secret parameter's value as its token. */
+function shownPoint(point: Point): Point {
+  const shown = (s: SweepPoint | undefined) =>
+    s && { parameter: s.parameter, value: shownSweepValue(s.parameter, s.value) };
+  return {
+    ...(point.sweep ? { sweep: shown(point.sweep) } : {}),
+    ...(point.sweep2 ? { sweep2: shown(point.sweep2) } : {}),
+  };
 }
 
 function runName(exp: Experiment, variant: string, load: string, point: Point, repeat: number): string {

@@ -9,6 +9,7 @@
 import { attackConfigSchema } from "../runner/config.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
 import { formatPath, type Issue, issuesOf } from "../validation/mod.ts";
+import { shownSweepValue } from "../results/redact.ts";
 import type { Plan, PlannedRun, SweepPoint } from "./plan_types.ts";
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
@@ -118,7 +119,10 @@ function sweepIndexOf(plan: Plan, run: PlannedRun, point: SweepPoint): [number, 
     if (s.parameter !== point.parameter) continue;
     if (s.loads && !s.loads.includes(run.load)) continue;
     if (s.targets && !s.targets.includes(run.variant)) continue;
-    const j = (s.values as Array<number | string>).indexOf(point.value);
+    // The run shows a secret (or a URL password) redacted (scenarios/plan.ts); the file has the value.
+    const j = (s.values as Array<number | string>).findIndex((v) =>
+      v === point.value || shownSweepValue(s.parameter, v) === point.value
+    );
     if (j >= 0) return [i, j];
   }
   return undefined;

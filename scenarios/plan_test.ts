@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { loadExperiment } from "./load.ts";
 import { estimateDurationMs, planExperiment } from "./plan.ts";
 import { applyParameter } from "./plan_attack.ts";
+import { redactedToken } from "../results/redact.ts";
 
 const TWO_BY_TWO = `
 name: t
@@ -101,6 +102,30 @@ sweeps: [{ parameter: query.ms, values: [7] }]
     "/b?k=v&ms=7",
   ]);
   assert.equal(f.attack.requestMix, undefined);
+});
+
+Deno.test("plan: a secret swept value shows as its token in the run's name and sweep, sent as it is", () => {
+  const text = `
+name: q
+targets: { a: { kind: builtin } }
+requests: [/json]
+loads: { x: { model: count, requests: 10 } }
+sweeps:
+  - { parameter: query.api_key, values: [KEYONE11] }
+  - { parameter: query.token, values: [42] }
+  - { parameter: query.page, values: [3] }
+`;
+  const [one, two, page] = planExperiment(loadExperiment(text)).runs;
+  assert.equal(one.name, `a/x/query.api_key=${redactedToken("KEYONE11")}`);
+  assert.deepEqual(one.sweep, { parameter: "query.api_key", value: redactedToken("KEYONE11") });
+  assert.deepEqual(two.sweep?.value, redactedToken("42"));
+  assert.deepEqual(one.attack.requestMix?.map((r) => r.path), ["/json?api_key=KEYONE11"]);
+  assert.deepEqual(two.attack.requestMix?.map((r) => r.path), ["/json?token=42"]);
+  assert.equal(page.name, "a/x/query.page=3", "other parameters show as they are");
+  const kept = planExperiment(loadExperiment(text), { keepSecrets: true }).runs[0];
+  assert.equal(kept.name, "a/x/query.api_key=KEYONE11");
+  const off = planExperiment(loadExperiment(`${text}redact: false\n`)).runs[0];
+  assert.deepEqual(off.sweep?.value, "KEYONE11");
 });
 
 Deno.test("plan: requests become engine inputs (query in path, headers as pairs, json body)", () => {

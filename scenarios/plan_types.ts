@@ -8,7 +8,11 @@ import type { RelativeAttackInput } from "../runner/config.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import type { Experiment } from "./schema.ts";
 
-/** A sweep coordinate of a run: a number, or a word for a categorical sweep (`load.protocol=h2`). */
+/**
+ * A sweep coordinate of a run: a number, or a word for a categorical sweep (`load.protocol=h2`); the value
+ * of a secret parameter (`query.api_key`) is its redacted token unless secrets are kept (the run's attack
+ * carries the value itself).
+ */
 export interface SweepPoint {
   parameter: string;
   value: number | string;
@@ -74,4 +78,9 @@ export interface Plan {
 /** Which targets and loads to run (`--only target=X,load=Y`). */
 export interface PlanOptions {
   only?: { target?: string[]; load?: string[] };
+  /**
+   * `--no-redact`: run names and sweep coordinates show secret values as they are (so does `redact:
+   * false` in the file); otherwise they show their redacted tokens.
+   */
+  keepSecrets?: boolean;
 }

@@ -9,6 +9,7 @@
  * or words, never both: a categorical axis and a numeric one are drawn and analysed differently. Pure.
  */
 import { durationMsOf } from "../validation/duration.ts";
+import { shownSweepValue } from "../results/redact.ts";
 import { durationSchema } from "./schema_requests.ts";
 import { WORD_FIELDS } from "./schema_loads.ts";
 
@@ -47,10 +48,12 @@ export function readSweepValues(
   });
   const numbers = values.filter((v) => typeof v === "number");
   if (problems.length === 0 && numbers.length > 0 && numbers.length < values.length) {
-    const word = values.find((v) => typeof v === "string");
+    // Quoted as every output shows them: a secret parameter's values (`query.api_key`) as their tokens.
+    const number = shownSweepValue(parameter, numbers[0]);
+    const word = shownSweepValue(parameter, values.find((v) => typeof v === "string")!);
     problems.push({
       index: null,
-      message: `one sweep is all numbers (and durations) or all words; found ${numbers[0]} and ${
+      message: `one sweep is all numbers (and durations) or all words; found ${number} and ${
         JSON.stringify(word)
       }: split them into two sweeps`,
     });

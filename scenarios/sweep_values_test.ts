@@ -58,6 +58,14 @@ Deno.test("readSweepValues: a bad word, a word for a numeric field, a mix, a dur
   assert.equal(mixed.index, null);
   assert.match(mixed.message, /all numbers \(and durations\) or all words; found 3 and "fast"/);
   assert.match(readSweepValues("load.duration", ["9000h"]).problems[0].message, /too long/);
+  // A secret parameter's values are quoted as their tokens: the message is printed.
+  const [secret] = readSweepValues("query.api_key", ["KEYWORD77", 12345678]).problems;
+  assert.equal(
+    secret.message.includes("KEYWORD77") || secret.message.includes("12345678"),
+    false,
+    secret.message,
+  );
+  assert.match(secret.message, /found \[redacted 8 chars sha256:[0-9a-f]{8}\] and "\[redacted 9 chars/);
 });
 
 Deno.test("plan: a protocol sweep makes one run per word, named and set in the file's order", () => {

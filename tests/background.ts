@@ -60,3 +60,25 @@ export async function startLoadlab(args: string[], pattern: RegExp, timeoutMs = 
     clearTimeout(timer);
   }
 }
+
+/**
+ * A dashboard's `/events` stream as text, read until its `end` event (or until the server closes it),
+ * and the process's exit, awaited whatever the read did.
+ */
+export async function readDashboard(
+  bg: Background,
+): Promise<{ stream: string; code: number; stdout: string; stderr: string }> {
+  let stream = "";
+  try {
+    const res = await fetch(`${bg.url}events`);
+    const decoder = new TextDecoder();
+    for await (const chunk of res.body!) {
+      stream += decoder.decode(chunk, { stream: true });
+      if (stream.includes("event: end")) break;
+    }
+    await res.body?.cancel().catch(() => {});
+  } finally {
+    await bg.done;
+  }
+  return { stream, ...await bg.done };
+}

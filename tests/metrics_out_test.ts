@@ -10,7 +10,7 @@ import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { decodeOtlpProtobuf } from "./fixtures/otlp_decode.ts";
+import { metricsReceiver } from "./fixtures/metrics_receiver.ts";
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
 const QUANTILE_TOLERANCE = NATIVE_BUCKET_WIDTH + 0.001 + 0.001;
@@ -122,29 +122,6 @@ Deno.test("run --out prometheus-remote-write: a real Prometheus returns the run'
   });
 });
 
-/** Collects OTLP/HTTP requests, protobuf bodies decoded into the JSON mapping's shape (protobufjs). */
-function otlpReceiver() {
-  const bodies: any[] = [];
-  const contentTypes: string[] = [];
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
-    if (new URL(req.url).pathname !== "/v1/metrics") return new Response("not here", { status: 404 });
-    const contentType = req.headers.get("content-type") ?? "";
-    contentTypes.push(contentType);
-    bodies.push(
-      contentType === "application/x-protobuf"
-        ? decodeOtlpProtobuf(new Uint8Array(await req.arrayBuffer()))
-        : await req.json(),
-    );
-    return Response.json({});
-  });
-  return {
-    url: `http://127.0.0.1:${server.addr.port}`,
-    bodies,
-    contentTypes,
-    close: () => server.shutdown(),
-  };
-}
-
 /** Every data point of the named metric over all requests, in arrival order. */
 function dataPoints(bodies: any[], name: string): any[] {
   return bodies.flatMap((b) =>
@@ -160,7 +137,7 @@ function dataPoints(bodies: any[], name: string): any[] {
 
 Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that adds up to results.json", async () => {
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
-  const receiver = otlpReceiver();
+  const receiver = metricsReceiver();
   try {
     await withTempDir(async (dir) => {
       const targetUrl = `http://127.0.0.1:${target.addr.port}/`;
@@ -185,10 +162,10 @@ Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that
       assertEquals(results.export![0].kind, "otlp");
       assertEquals(results.export![0].url, `${receiver.url}/v1/metrics`);
       ok(receiver.contentTypes.every((t) => t === "application/x-protobuf"), receiver.contentTypes.join());
-      const resource = receiver.bodies[0].resourceMetrics[0].resource.attributes;
+      const resource = receiver.otlp[0].resourceMetrics[0].resource.attributes;
       ok(resource.some((a: any) => a.key === "service.name" && a.value.stringValue === "loadlab"));
 
-      const requests = dataPoints(receiver.bodies, "loadlab.requests");
+      const requests = dataPoints(receiver.otlp, "loadlab.requests");
       assertEquals(requests.length, results.export![0].intervalsSent);
       assertEquals(Number(requests.at(-1).asInt), run.requests);
       const times = requests.map((p) => BigInt(p.timeUnixNano));
@@ -201,7 +178,7 @@ Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that
       );
       assertEquals(attributes, { experiment: "attack", variant: "attack", load: "attack", run: "attack" });
 
-      const latency = dataPoints(receiver.bodies, "loadlab.request.duration").at(-1);
+      const latency = dataPoints(receiver.otlp, "loadlab.request.duration").at(-1);
       assertEquals(Number(latency.count), run.requests);
       const counts: number[] = latency.positive.bucketCounts.map(Number);
       assertEquals(counts.reduce((a, b) => a + b, 0) + Number(latency.zeroCount), run.requests);
@@ -222,7 +199,7 @@ Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that
 });
 
 Deno.test("run with out: in the experiment file streams there too, one series per run with its sweep value", async () => {
-  const receiver = otlpReceiver();
+  const receiver = metricsReceiver();
   try {
     await withTempDir(async (dir) => {
       await Deno.writeTextFile(
@@ -244,7 +221,7 @@ out: ["otlp-json=${receiver.url}"]
       assertEquals(results.export?.[0].intervalsFailed, 0);
       assertEquals(results.export?.[0].kind, "otlp-json");
       ok(receiver.contentTypes.every((t) => t === "application/json"), receiver.contentTypes.join());
-      const requests = dataPoints(receiver.bodies, "loadlab.requests");
+      const requests = dataPoints(receiver.otlp, "loadlab.requests");
       const lastByRun = new Map<string, any>();
       for (const p of requests) {
         const attributes = Object.fromEntries(p.attributes.map((a: any) => [a.key, a.value.stringValue]));
@@ -288,12 +265,47 @@ Deno.test("attack --out to a receiver that is down: the run ends normally, failu
       ok(exported.intervalsFailed >= 1 && exported.retries >= 3, JSON.stringify(exported));
       ok(
         r.stdout.includes(
-          `metrics out: prometheus-remote-write 0 intervals sent, 0 dropped, ${exported.intervalsFailed} failed (last error:`,
+          `metrics out: prometheus-remote-write 0 intervals sent, 0 dropped, ${exported.intervalsFailed} failed ` +
+            "(last error: Connection refused (os error 111))",
         ),
         r.stdout,
       );
     });
   } finally {
+    await target.shutdown();
+  }
+});
+
+Deno.test("attack --out to a receiver in a 307 loop: each POST is sent once, the batch failed with the redirect named", async () => {
+  const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  let hits = 0;
+  const loop = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async (req) => {
+    hits++;
+    await req.body?.cancel();
+    return new Response(null, { status: 307, headers: { location: req.url } });
+  });
+  try {
+    await withTempDir(async (dir) => {
+      const r = await runLoadlab([
+        "attack",
+        `http://127.0.0.1:${target.addr.port}/`,
+        "-n",
+        "500",
+        "-c",
+        "1",
+        "--out",
+        `otlp=http://127.0.0.1:${loop.addr.port}/v1/metrics`,
+        "-o",
+        `${dir}/results.json`,
+      ]);
+      assertEquals(r.code, 0, r.stderr);
+      const [exported] = (JSON.parse(await Deno.readTextFile(`${dir}/results.json`)) as ResultsFile).export!;
+      ok(exported.posts >= 1 && exported.intervalsFailed >= 1, JSON.stringify(exported));
+      assertEquals([hits, exported.retries, exported.intervalsSent], [exported.posts, 0, 0]);
+      ok(exported.lastError?.startsWith("HTTP 307 redirect to http://127.0.0.1:"), exported.lastError);
+    });
+  } finally {
+    await loop.shutdown();
     await target.shutdown();
   }
 });

@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
-import { startLoadlab } from "./background.ts";
+import { readDashboard, startLoadlab } from "./background.ts";
 
 const SECRETS = ["hunter2pw", "s3cr3tTOKEN", "XK999key", "COOKIE77", "QKEY123q"];
 
@@ -79,19 +79,8 @@ Deno.test("attack --dashboard: the live stream carries the redacted results only
       const args = attackArgs(t.port, dir).filter((a) => a !== "--json");
       args.splice(args.indexOf("-n"), 2, "-R", "20", "-d", "2s");
       const bg = await startLoadlab([...args, "-q", "--dashboard"], /dashboard: (http:\/\/\S+)/);
-      let stream = "";
-      try {
-        const res = await fetch(`${bg.url}events`);
-        const decoder = new TextDecoder();
-        for await (const chunk of res.body!) {
-          stream += decoder.decode(chunk, { stream: true });
-          if (stream.includes("event: end")) break;
-        }
-        await res.body?.cancel().catch(() => {});
-      } finally {
-        const end = await bg.done;
-        assertEquals(end.code, 0, end.stderr);
-      }
+      const { stream, code, stderr } = await readDashboard(bg);
+      assertEquals(code, 0, stderr);
       assertEquals(t.seen.bad, 0);
       assertMatch(stream, /event: snapshot/);
       assertMatch(stream, /\[redacted 18 chars sha256:[0-9a-f]{8}\]/);

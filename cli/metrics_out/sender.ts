@@ -4,15 +4,18 @@
  * batches, at most one request a second while the load runs (the points still carry every interval).
  * Nothing here ever waits on the load or slows it: a full queue drops its oldest point (counted; the
  * points are cumulative, so the next one sent still has the totals), a receiver that fails or cannot be
- * reached is retried with backoff and then its batch is counted failed, and `close` flushes what is
- * left within a time limit, counting the rest as dropped. The body (protobuf + snappy, or OTLP JSON) is
- * built by the caller's encoder, so this file holds only the network I/O.
+ * reached is retried with backoff and then its batch is counted failed, a redirect is not followed (one
+ * failure: the POST is not sent again per hop), and `close` flushes what is left within a time limit,
+ * counting the rest as dropped. Errors are kept with the output's credentials redacted. The body
+ * (protobuf + snappy, or OTLP JSON) is built by the caller's encoder, so this file holds only the network
+ * I/O.
  */
 import type { ExportPoint } from "../../results/export/run_series.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { MetricsOutput } from "../../results/export/metrics_output.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
+import { credentialForms, isSecretName, redactKnown } from "../../results/redact.ts";
 
 /** A request body and its headers, for one batch. */
 export interface EncodedBatch {
@@ -59,12 +62,16 @@ export class OutputSender {
   /** Aborted at the flush's deadline: whatever is under way stops. */
   readonly #stop = new AbortController();
   readonly #loop: Promise<void>;
+  /** The credentials this output sends, in every form an error text could echo them. */
+  readonly #secrets: string[];
 
   constructor(
     readonly output: MetricsOutput,
     readonly encode: (points: ExportPoint[]) => EncodedBatch,
     readonly opts: SenderOptions = DEFAULT_SENDER_OPTIONS,
   ) {
+    this.#secrets = Object.entries(output.headers).filter(([name]) => isSecretName(name))
+      .flatMap(([, value]) => credentialForms(value));
     this.#loop = this.#run();
   }
 
@@ -149,11 +156,13 @@ export class OutputSender {
   }
 
   /**
-   * Keeps `error` for results.json and the report: a receiver's text is outside input, so it loses escape
-   * sequences and control characters (line breaks become spaces) and is capped.
+   * Keeps `error` for results.json, the report and the terminal: a receiver's text is outside input, so it
+   * loses escape sequences and control characters (line breaks become spaces), the credentials this output
+   * sent (a receiver may echo its `Authorization`) and secret query values, and is capped.
    */
   #setError(error: string): void {
-    this.#lastError = terminalSafe(error).replace(/\s+/g, " ").trim().slice(0, MAX_ERROR_CHARS);
+    const safe = terminalSafe(error).replace(/\s+/g, " ").trim();
+    this.#lastError = redactKnown(safe, this.#secrets).slice(0, MAX_ERROR_CHARS);
   }
 
   /** One POST: "ok" (2xx), "retry" (network error, 5xx, 429) or "refused" (another 4xx: retrying cannot help). */
@@ -165,20 +174,48 @@ export class OutputSender {
         body: encoded.body,
         headers: { ...encoded.headers, ...this.output.headers },
         signal: AbortSignal.any([this.#stop.signal, AbortSignal.timeout(this.opts.timeoutMs)]),
+        // A redirect is not followed: fetch would send the body again to each hop (a 307 loop POSTs every
+        // batch 21 times), and the credentials with it. The receiver's URL is given, so a move is an error.
+        redirect: "manual",
       });
-      const text = response.ok ? (await response.body?.cancel(), "") : await errorText(response);
-      if (response.ok) return "ok";
+      if (response.ok) return (await response.body?.cancel(), "ok");
+      if (response.status >= 300 && response.status < 400) {
+        await response.body?.cancel();
+        this.#setError(redirectError(response));
+        return "refused";
+      }
+      const text = await errorText(response);
       this.#setError(`HTTP ${response.status}${text ? `: ${text}` : ""}`);
       return response.status >= 500 || response.status === 429 ? "retry" : "refused";
     } catch (err) {
       this.#setError(
-        this.#stop.signal.aborted
-          ? "the flush at the end ran out of time"
-          : (err as Error).message.split("\n")[0],
+        this.#stop.signal.aborted ? "the flush at the end ran out of time" : fetchErrorText(err),
       );
       return "retry";
     }
   }
+}
+
+/**
+ * Why a POST got no answer, as the OS says it: fetch's own message is "fetch failed" for every network
+ * error; its `cause` says "error sending request for url (...): client error (Connect): tcp connect error:
+ * Connection refused (os error 111)", of which the OS reason is kept, or without one what follows the
+ * client's prefix ("dns error: failed to lookup address information: Name or service not known").
+ */
+export function fetchErrorText(err: unknown): string {
+  let reason = err as Error;
+  while (reason?.cause instanceof Error) reason = reason.cause;
+  const text = String(reason?.message ?? err).split("\n")[0];
+  const os = /[^:]*\(os error \d+\)/.exec(text)?.[0].trim();
+  return os ?? text.replace(/^error sending request for url \(.*?\): (?:client error \(\w+\): )?/, "");
+}
+
+/** A 3xx as one failure: the status, where it pointed and that metrics POSTs do not follow redirects. */
+function redirectError(response: Response): string {
+  const location = response.headers.get("location");
+  const to = location ? ` to ${location}` : "";
+  return `HTTP ${response.status} redirect${to}: metrics POSTs do not follow redirects (the body and ` +
+    "credentials would be sent again); give the receiver's final URL";
 }
 
 /** Characters of an error kept: a status and the first words of the receiver's message. */

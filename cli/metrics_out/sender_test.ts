@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { freePort } from "../../system/ports.ts";
 import { type ExportPoint, RunSeries } from "../../results/export/run_series.ts";
 import { emptyIntervalCounts } from "../../results/interval_counts.ts";
-import { OutputSender, type SenderOptions } from "./sender.ts";
+import { fetchErrorText, OutputSender, type SenderOptions } from "./sender.ts";
 
 const FAST: SenderOptions = {
   capacity: 100,
@@ -71,7 +71,67 @@ Deno.test("sender: a receiver that is down is retried with backoff, then the poi
   assertEquals(summary.intervalsSent, 0);
   assertEquals(summary.retries, 3);
   assertEquals(summary.posts, 4);
-  ok(summary.lastError && summary.lastError.length > 0, "the connection error is kept");
+  assertEquals(
+    summary.lastError,
+    "Connection refused (os error 111)",
+    "the OS reason, not fetch's own words",
+  );
+});
+
+Deno.test("fetchErrorText: the OS reason, else what follows the client's prefix, never 'fetch failed'", () => {
+  const failed = (cause: string) => new TypeError("fetch failed", { cause: new Error(cause) });
+  const prefix = "error sending request for url (http://h:1/x): client error (Connect): ";
+  assertEquals(
+    fetchErrorText(failed(`${prefix}tcp connect error: Connection refused (os error 111)`)),
+    "Connection refused (os error 111)",
+  );
+  assertEquals(
+    fetchErrorText(
+      failed(`${prefix}dns error: failed to lookup address information: Name or service not known`),
+    ),
+    "dns error: failed to lookup address information: Name or service not known",
+  );
+  assertEquals(fetchErrorText(new DOMException("Signal timed out.", "TimeoutError")), "Signal timed out.");
+});
+
+Deno.test("sender: a 307 loop is one failure with its own message: the POST is not sent again per hop", async () => {
+  let url = "";
+  const r = receiver(() => new Response(null, { status: 307, headers: { location: url } }));
+  url = r.url;
+  try {
+    const s = sender(r.url);
+    s.push(points(2));
+    const summary = await s.close(performance.now() + 5_000);
+    assertEquals([summary.intervalsFailed, summary.retries, summary.posts, r.got.posts], [2, 0, 1, 1]);
+    assertEquals(
+      summary.lastError,
+      `HTTP 307 redirect to ${url}: metrics POSTs do not follow redirects (the body and credentials would be ` +
+        "sent again); give the receiver's final URL",
+    );
+  } finally {
+    await r.close();
+  }
+});
+
+Deno.test("sender: a receiver echoing the credentials it was sent keeps none of them in the error", async () => {
+  const echo = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const authorization = req.headers.get("authorization")!;
+    return new Response(`bad ${authorization}; user ${atob(authorization.slice(6))}`, { status: 401 });
+  });
+  try {
+    const authorization = `Basic ${btoa("ada:pw4567xyz")}`;
+    const s = new OutputSender(
+      { kind: "otlp", url: `http://127.0.0.1:${echo.addr.port}/v1/metrics`, headers: { authorization } },
+      (batch) => ({ body: String(batch.length), headers: {} }),
+      FAST,
+    );
+    s.push(points(1));
+    const { lastError } = await s.close(performance.now() + 5_000);
+    ok(lastError?.startsWith("HTTP 401: bad [redacted 26 chars sha256:"), lastError);
+    ok(!/pw4567xyz|YWRh/.test(lastError!), lastError);
+  } finally {
+    await echo.shutdown();
+  }
 });
 
 Deno.test("sender: a 4xx is not retried (the receiver refuses the data) and its text is kept", async () => {
