@@ -20,6 +20,7 @@ import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { isBaselineUrl, loadBaselineUrl } from "./baseline_url.ts";
+import { EXIT } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
   { long: "baseline", takesValue: true, example: "main/results.json" },
@@ -36,7 +37,8 @@ export function baselineHelp(indent: number, column: number): string {
     more("may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;"),
     more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
     flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
-    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable)`),
+    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a`),
+    more("rule checked no run (nothing paired with the baseline, or only flagged runs)"),
   ].join("\n");
 }
 
@@ -109,8 +111,31 @@ export function gateTable(gate: GateResult): string {
   const lines = gate.groups.length
     ? [boxTable(rows)]
     : ["no run of this experiment has a run of the same name in the baseline"];
-  if (gate.unpaired.length) lines.push(`not in the baseline: ${gate.unpaired.join(", ")}`);
-  if (gate.leftOut.length) lines.push(`left out, stopped early: ${gate.leftOut.join(", ")}`);
-  lines.push(gate.failed ? "baseline gate: FAILED (exit 7)" : "baseline gate: no --fail-on rule fired");
+  lines.push(...pairingLines(gate), gateOutcome(gate));
   return lines.join("\n");
+}
+
+/** Which runs paired with the baseline and which did not, one line per kind (none when empty). */
+export function pairingLines(gate: GateResult): string[] {
+  const line = (label: string, keys: string[]) => keys.length ? [`${label}: ${keys.join(", ")}`] : [];
+  return [
+    ...line(
+      "paired",
+      gate.groups.filter((g) => !g.flagged).map((g) => `${g.key} (${g.baselineRuns}+${g.currentRuns})`),
+    ),
+    ...line("paired but flagged", gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`)),
+    ...line("not in the baseline", gate.unpaired),
+    ...line("only in the baseline", gate.baselineOnly),
+    ...line("left out, stopped early", gate.leftOut),
+  ];
+}
+
+/** The gate's outcome in one line: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
+export function gateOutcome(gate: GateResult): string {
+  if (gate.failed) return "baseline gate: FAILED (exit 7)";
+  if (gate.unjudged.length) {
+    const why = gate.unjudged.map((u) => `"${u.rule}" checked no run: ${u.reason}`).join("; ");
+    return `baseline gate: NOT JUDGED (exit ${EXIT.baselineUnjudged}): ${why}`;
+  }
+  return "baseline gate: no --fail-on rule fired";
 }

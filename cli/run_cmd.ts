@@ -274,6 +274,7 @@ async function conclude(
   }
   if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
   if (gate?.failed) return EXIT.baselineWorse;
+  if (gate?.unjudged.length) return EXIT.baselineUnjudged;
   return failed.length ? EXIT.thresholdFailed : EXIT.ok;
 }
 
