@@ -3,9 +3,11 @@
  * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any
  * load is sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run
  * the gate's verdicts printed as a table (results/baseline_gate.ts does the comparison). A directory
- * means its `results.json`, as `--out-dir` writes it; an http(s) URL is fetched (cli/baseline_url.ts).
+ * means its `results.json`, as `--out-dir` writes it; a file may be a zip holding one (an artifact
+ * downloaded by hand), read as an http(s) URL's answer is (cli/baseline_url.ts).
  */
-import { loadResultsFile, ResultsFileError } from "../results/io.ts";
+import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
+import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 import { redactText } from "../results/redact.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import {
@@ -19,7 +21,7 @@ import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/text_tables.ts";
-import { isBaselineUrl, loadBaselineUrl } from "./baseline_url.ts";
+import { baselineFromBytes, isBaselineUrl, loadBaselineUrl } from "./baseline_url.ts";
 import { EXIT } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
@@ -72,8 +74,8 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
 }
 
 /**
- * Loads the baseline (a directory: its results.json; an http(s) URL: fetched, cli/baseline_url.ts);
- * throws `ResultsFileError` (exit 2).
+ * Loads the baseline (a directory: its results.json; a file: a results.json or a zip holding one; an
+ * http(s) URL: fetched, cli/baseline_url.ts); throws `ResultsFileError` (exit 2).
  */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (isBaselineUrl(path)) return await loadBaselineUrl(path);
@@ -89,9 +91,23 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
   try {
     if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
   } catch {
-    // Not there: loadResultsFile says so with the path.
+    // Not there: the read below says so with the path.
   }
-  return await loadResultsFile(file);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileCapped(file, MAX_RESULTS_FILE_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new ResultsFileError(
+      `${file}: cannot read: ${err.reason}; give a results.json written by loadlab (or a zip holding one)`,
+      { cause: err },
+    );
+  }
+  return baselineFromBytes(
+    bytes,
+    MAX_RESULTS_FILE_BYTES,
+    (message, cause) => new ResultsFileError(`${file}: ${message}`, { cause }),
+  );
 }
 
 /** The gate's verdicts as a table for the terminal, then one line on its outcome. */

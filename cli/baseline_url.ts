@@ -66,6 +66,18 @@ export async function loadBaselineUrl(url: string, opts: FetchBaselineOptions = 
     }
     throw fail(`cannot fetch: ${(err as Error).message}; check the URL and the network`, err);
   }
+  return baselineFromBytes(bytes, maxBytes, fail);
+}
+
+/**
+ * The results file in `bytes`: a results.json, or a zip holding one (the top-most); a local file and a
+ * URL's answer are read alike. Throws `fail(message)`'s `ResultsFileError`.
+ */
+export function baselineFromBytes(
+  bytes: Uint8Array,
+  maxBytes: number,
+  fail: (message: string, cause?: unknown) => ResultsFileError,
+): ResultsFile {
   const text = isZip(bytes) ? resultsFromZip(bytes, maxBytes, fail) : new TextDecoder().decode(bytes);
   let data: unknown;
   try {

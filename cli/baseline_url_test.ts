@@ -182,3 +182,17 @@ Deno.test("a gzip- or deflate-encoded answer is inflated by loadlab, under the c
     assert.match(await refusal(`${base}/gz/`, { maxBytes: RESULTS.length - 1 }), /larger than \d+ bytes/);
   });
 });
+
+Deno.test("a local zip holding results.json is read as a URL's zip is; a zip without one says what it holds", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-baseline-zip-" });
+  try {
+    await Deno.writeFile(`${dir}/artifact.zip`, zip({ "out/x/report.html": "<p>", "results.json": RESULTS }));
+    assert.equal((await loadBaseline(`${dir}/artifact.zip`)).runs[0].name, "attack");
+    await Deno.writeFile(`${dir}/other.zip`, zip({ "notes.txt": "hi" }));
+    const err = await loadBaseline(`${dir}/other.zip`).then(() => null, (e) => e);
+    assert.ok(err instanceof ResultsFileError, String(err));
+    assert.match(err.message, /other\.zip: the zip holds no results\.json \(it holds: notes\.txt\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
