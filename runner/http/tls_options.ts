@@ -26,7 +26,13 @@ export const tlsOptionsSchema = z.strictObject({
   /** Server name sent in the handshake and verified, instead of the URL's host. */
   sni: z.string().regex(/^[A-Za-z0-9.-]+$/, "sni must be a DNS name, e.g. api.example.com").optional(),
   /** Address dialed instead of the URL's host and port (curl's and oha's --connect-to). */
-  connectTo: z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").optional(),
+  connectTo: z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").refine(
+    (text) => !HOST_PORT.test(text) || validPort(parseConnectTo(text).port),
+    {
+      error: (issue) =>
+        `connectTo port ${String(issue.input).replace(/^.*:/, "")} is not 1-65535, e.g. 127.0.0.1:8443`,
+    },
+  ).optional(),
   /**
    * Session resumption across a worker's connections (`--tls-resume on|off`, default on as browsers do):
    * the epoll transport's OpenSSL client offers the last session it received; the `deno` transport's
@@ -54,6 +60,11 @@ export class TlsFileError extends Error {
   constructor(readonly flag: string, message: string, options?: ErrorOptions) {
     super(`${flag}: ${message}`, options);
   }
+}
+
+/** A port that can be dialed: 0 means "any" to the OS and is never a server's. */
+function validPort(port: number): boolean {
+  return port >= 1 && port <= 65535;
 }
 
 /** Host and port `connectTo` names (brackets stripped from IPv6 literals). */
