@@ -142,15 +142,33 @@ async function accepts(url: string): Promise<boolean> {
   }
 }
 
+/** How much of the end of a log is read for its last lines: a target may log gigabytes in a long run. */
+const LOG_TAIL_BYTES = 64 * 1024;
+
 /** The last lines of every log in `dir`, newest file last; "" when there are none. */
 export async function logTail(dir: string, lines = 10): Promise<string> {
   const parts: string[] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isFile || !entry.name.endsWith(".log")) continue;
-      const text = (await Deno.readTextFile(`${dir}/${entry.name}`)).trimEnd();
+      const text = (await fileEnd(`${dir}/${entry.name}`, LOG_TAIL_BYTES)).trimEnd();
       if (text) parts.push(`[${entry.name}]\n${text.split("\n").slice(-lines).join("\n")}`);
     }
   } catch { /* no log folder: nothing to show */ }
   return parts.join("\n");
+}
+
+/** The text of the last `maxBytes` of the file at `path` (a character cut at the start is replaced). */
+async function fileEnd(path: string, maxBytes: number): Promise<string> {
+  using file = await Deno.open(path, { read: true });
+  const size = (await file.stat()).size;
+  await file.seek(Math.max(0, size - maxBytes), Deno.SeekMode.Start);
+  const buf = new Uint8Array(Math.min(size, maxBytes));
+  let n = 0;
+  while (n < buf.length) {
+    const got = await file.read(buf.subarray(n));
+    if (got === null) break;
+    n += got;
+  }
+  return new TextDecoder().decode(buf.subarray(0, n));
 }
