@@ -11,6 +11,7 @@
 import type { PlannedRun } from "./plan_types.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../targets/mod.ts";
+import { readInto } from "../system/read_capped.ts";
 
 /** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
 export class TargetFailedError extends Error {
@@ -164,11 +165,5 @@ async function fileEnd(path: string, maxBytes: number): Promise<string> {
   const size = (await file.stat()).size;
   await file.seek(Math.max(0, size - maxBytes), Deno.SeekMode.Start);
   const buf = new Uint8Array(Math.min(size, maxBytes));
-  let n = 0;
-  while (n < buf.length) {
-    const got = await file.read(buf.subarray(n));
-    if (got === null) break;
-    n += got;
-  }
-  return new TextDecoder().decode(buf.subarray(0, n));
+  return new TextDecoder().decode(buf.subarray(0, await readInto(file, buf)));
 }

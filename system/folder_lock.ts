@@ -9,6 +9,7 @@
  * and tries again, so two holders are never both sure.
  */
 import { sleepUnlessAborted } from "./sleep.ts";
+import { readInto } from "./read_capped.ts";
 
 /** Who holds (or held) a folder's lock, as written in the lock file. */
 export interface LockHolder {
@@ -104,13 +105,7 @@ async function readHolder(file: Deno.FsFile, waitMs: number): Promise<LockHolder
 async function readAll(file: Deno.FsFile): Promise<string> {
   await file.seek(0, Deno.SeekMode.Start);
   const buf = new Uint8Array(MAX_LOCK_FILE_BYTES);
-  let n = 0;
-  while (n < buf.length) {
-    const got = await file.read(buf.subarray(n));
-    if (got === null) break;
-    n += got;
-  }
-  return new TextDecoder().decode(buf.subarray(0, n));
+  return new TextDecoder().decode(buf.subarray(0, await readInto(file, buf)));
 }
 
 function parseHolder(text: string): LockHolder | null {
