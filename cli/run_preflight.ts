@@ -42,7 +42,7 @@ export async function assertOutputsWritable(
 /**
  * Locks the output folder (created and write-checked before) for `loadlab COMMAND`; throws `OutputError`
  * (exit 5) naming the process that holds it. A lock left by a process that is gone is taken over with
- * a note on stderr.
+ * a note on stderr, as is a folder that cannot be locked at all (the run goes on without the lock).
  */
 export async function lockOutDir(command: string, outDir: string): Promise<FolderLock> {
   try {
@@ -63,6 +63,12 @@ export async function lockOutDir(command: string, outDir: string): Promise<Folde
         { cause: err },
       );
     }
-    throw new OutputError(`cannot lock ${outDir}: ${osErrorText(err)}`, { cause: err });
+    // A file system without locks (some network mounts): the run goes on, unguarded, and says so.
+    console.error(
+      `loadlab ${command}: note: ${outDir}: cannot be locked (${osErrorText(err)}); ` +
+        "another run into this folder at the same time would not be refused",
+    );
+    const release = () => Promise.resolve();
+    return { tookOverFrom: null, release, [Symbol.asyncDispose]: release };
   }
 }
