@@ -17,7 +17,7 @@
 import { join } from "node:path";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { readDataFile } from "../scenarios/data_sources.ts";
+import { type DataTable, readDataFile } from "../scenarios/data_sources.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { startNginx } from "./nginx.ts";
@@ -88,7 +88,7 @@ async function closed(plan: ChildPlan, url: string, extra: Record<string, unknow
  * (its pre-encoded bytes) and of the templated one (a row taken, segments and values copied), the best
  * of three runs of a million picks each.
  */
-function pickCostNs(data: { columns: string[]; rows: string[][] }): { fixedNs: number; templatedNs: number } {
+function pickCostNs(data: DataTable): { fixedNs: number; templatedNs: number } {
   const url = new URL("http://127.0.0.1:8080/");
   const feeder = new Feeder({ name: "users", ...data, order: "sequential", whenDone: "wrap" }, 0, 1);
   const header = (value: string): [string, string] => ["x-user", value];

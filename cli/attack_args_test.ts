@@ -272,6 +272,12 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "--mix", "GET /a", "-m", "POST"], /^-m has no effect with --mix/],
   [[URL_, "--out", ""], '--out "": empty path, e.g. --out results.json'],
   [
+    [URL_, "--connect-to", "127.0.0.1:0"],
+    /^--connect-to: connectTo port 0 is not 1-65535, e.g\. 127\.0\.0\.1:8443;/,
+  ],
+  [[URL_, "--connect-to", "h:99999"], /^--connect-to: connectTo port 99999 is not 1-65535/],
+  [[URL_, "--connect-to", "[::1]:65536"], /^--connect-to: connectTo port 65536 is not 1-65535/],
+  [
     [URL_, "-c", "1000"],
     /^-c 1000: needs 1000 sockets but the open-file limit is 1024 .* or use at most -c 974$/,
   ],

@@ -202,6 +202,7 @@ function exitCode(
   }
   if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;
   if (gate?.failed) return EXIT.baselineWorse;
+  if (gate?.unjudged.length) return EXIT.baselineUnjudged;
   return checked.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 

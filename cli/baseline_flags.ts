@@ -3,9 +3,11 @@
  * `--baseline FILE|DIR` and `--fail-on "p99 +10%"` of `run` and `attack`: read and checked before any
  * load is sent (a missing or unreadable baseline, a bad expression: exit 2, one line), and after the run
  * the gate's verdicts printed as a table (results/baseline_gate.ts does the comparison). A directory
- * means its `results.json`, as `--out-dir` writes it; an http(s) URL is fetched (cli/baseline_url.ts).
+ * means its `results.json`, as `--out-dir` writes it; a file may be a zip holding one (an artifact
+ * downloaded by hand), read as an http(s) URL's answer is (cli/baseline_url.ts).
  */
-import { loadResultsFile, ResultsFileError } from "../results/io.ts";
+import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
+import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 import { redactText } from "../results/redact.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import {
@@ -19,7 +21,8 @@ import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import { boxTable } from "../report/text_tables.ts";
-import { isBaselineUrl, loadBaselineUrl } from "./baseline_url.ts";
+import { baselineFromBytes, isBaselineUrl, loadBaselineUrl } from "./baseline_url.ts";
+import { EXIT } from "./exit_codes.ts";
 
 export const BASELINE_FLAGS: FlagSpec[] = [
   { long: "baseline", takesValue: true, example: "main/results.json" },
@@ -36,7 +39,8 @@ export function baselineHelp(indent: number, column: number): string {
     more("may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;"),
     more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
     flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
-    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable)`),
+    more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a`),
+    more("rule checked no run (nothing paired with the baseline, or only flagged runs)"),
   ].join("\n");
 }
 
@@ -70,8 +74,8 @@ export function gateArgs(args: BaselineArgs, file: { compareWith?: string; failO
 }
 
 /**
- * Loads the baseline (a directory: its results.json; an http(s) URL: fetched, cli/baseline_url.ts);
- * throws `ResultsFileError` (exit 2).
+ * Loads the baseline (a directory: its results.json; a file: a results.json or a zip holding one; an
+ * http(s) URL: fetched, cli/baseline_url.ts); throws `ResultsFileError` (exit 2).
  */
 export async function loadBaseline(path: string): Promise<ResultsFile> {
   if (isBaselineUrl(path)) return await loadBaselineUrl(path);
@@ -87,9 +91,23 @@ export async function loadBaseline(path: string): Promise<ResultsFile> {
   try {
     if (Deno.statSync(path).isDirectory) file = `${path.replace(/\/+$/, "")}/results.json`;
   } catch {
-    // Not there: loadResultsFile says so with the path.
+    // Not there: the read below says so with the path.
   }
-  return await loadResultsFile(file);
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileCapped(file, MAX_RESULTS_FILE_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new ResultsFileError(
+      `${file}: cannot read: ${err.reason}; give a results.json written by loadlab (or a zip holding one)`,
+      { cause: err },
+    );
+  }
+  return baselineFromBytes(
+    bytes,
+    MAX_RESULTS_FILE_BYTES,
+    (message, cause) => new ResultsFileError(`${file}: ${message}`, { cause }),
+  );
 }
 
 /** The gate's verdicts as a table for the terminal, then one line on its outcome. */
@@ -109,8 +127,31 @@ export function gateTable(gate: GateResult): string {
   const lines = gate.groups.length
     ? [boxTable(rows)]
     : ["no run of this experiment has a run of the same name in the baseline"];
-  if (gate.unpaired.length) lines.push(`not in the baseline: ${gate.unpaired.join(", ")}`);
-  if (gate.leftOut.length) lines.push(`left out, stopped early: ${gate.leftOut.join(", ")}`);
-  lines.push(gate.failed ? "baseline gate: FAILED (exit 7)" : "baseline gate: no --fail-on rule fired");
+  lines.push(...pairingLines(gate), gateOutcome(gate));
   return lines.join("\n");
+}
+
+/** Which runs paired with the baseline and which did not, one line per kind (none when empty). */
+export function pairingLines(gate: GateResult): string[] {
+  const line = (label: string, keys: string[]) => keys.length ? [`${label}: ${keys.join(", ")}`] : [];
+  return [
+    ...line(
+      "paired",
+      gate.groups.filter((g) => !g.flagged).map((g) => `${g.key} (${g.baselineRuns}+${g.currentRuns})`),
+    ),
+    ...line("paired but flagged", gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`)),
+    ...line("not in the baseline", gate.unpaired),
+    ...line("only in the baseline", gate.baselineOnly),
+    ...line("left out, stopped early", gate.leftOut),
+  ];
+}
+
+/** The gate's outcome in one line: FAILED (exit 7), NOT JUDGED (exit 8) with each rule's reason, or passed. */
+export function gateOutcome(gate: GateResult): string {
+  if (gate.failed) return "baseline gate: FAILED (exit 7)";
+  if (gate.unjudged.length) {
+    const why = gate.unjudged.map((u) => `"${u.rule}" checked no run: ${u.reason}`).join("; ");
+    return `baseline gate: NOT JUDGED (exit ${EXIT.baselineUnjudged}): ${why}`;
+  }
+  return "baseline gate: no --fail-on rule fired";
 }

@@ -162,3 +162,37 @@ Deno.test("a zip whose directory claims billions of entries is refused at once, 
     assert.match(await refusal(`${base}/claims.zip`), /more than 100000 entries/);
   });
 });
+
+Deno.test("a gzip- or deflate-encoded answer is inflated by loadlab, under the cap", async () => {
+  const encoded = async (format: CompressionFormat) =>
+    new Uint8Array(
+      await new Response(new Blob([RESULTS]).stream().pipeThrough(new CompressionStream(format)))
+        .arrayBuffer(),
+    );
+  const gzip = await encoded("gzip"), deflate = await encoded("deflate");
+  await withServer({
+    "/gz/results.json": () => new Response(gzip, { headers: { "content-encoding": "gzip" } }),
+    "/deflate/results.json": () => new Response(deflate, { headers: { "content-encoding": "deflate" } }),
+    "/br/results.json": () => new Response("x", { headers: { "content-encoding": "br" } }),
+  }, async (base) => {
+    assert.equal((await loadBaselineUrl(`${base}/gz/`)).runs.length, 1);
+    assert.equal((await loadBaselineUrl(`${base}/deflate/`)).runs.length, 1);
+    assert.match(await refusal(`${base}/br/`), /Content-Encoding br, which loadlab does not decode/);
+    // Decoded bytes count against the cap, not those on the wire.
+    assert.match(await refusal(`${base}/gz/`, { maxBytes: RESULTS.length - 1 }), /larger than \d+ bytes/);
+  });
+});
+
+Deno.test("a local zip holding results.json is read as a URL's zip is; a zip without one says what it holds", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-baseline-zip-" });
+  try {
+    await Deno.writeFile(`${dir}/artifact.zip`, zip({ "out/x/report.html": "<p>", "results.json": RESULTS }));
+    assert.equal((await loadBaseline(`${dir}/artifact.zip`)).runs[0].name, "attack");
+    await Deno.writeFile(`${dir}/other.zip`, zip({ "notes.txt": "hi" }));
+    const err = await loadBaseline(`${dir}/other.zip`).then(() => null, (e) => e);
+    assert.ok(err instanceof ResultsFileError, String(err));
+    assert.match(err.message, /other\.zip: the zip holds no results\.json \(it holds: notes\.txt\)/);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

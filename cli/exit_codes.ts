@@ -33,6 +33,13 @@ export const EXIT = {
    * (results/baseline_gate.ts). After 6 (an untrusted run is no verdict either way), before 1.
    */
   baselineWorse: 7,
+  /**
+   * `--baseline` with `--fail-on`, and a rule that checked no pair: nothing paired with the baseline
+   * (a renamed load, another experiment's file), every pair is flagged, or no pair has a verdict on the
+   * rule's metric (results/baseline_gate.ts `unjudged`). A gate that judged nothing did not pass. After
+   * 7 (a rule that fired is the stronger finding), before 1.
+   */
+  baselineUnjudged: 8,
   /** 128 + SIGINT, as shells report a process stopped by Ctrl-C. */
   interrupted: 130,
   /** 128 + SIGTERM: stopped by a supervisor (kill, Kubernetes, CI cancel), results kept as after Ctrl-C. */

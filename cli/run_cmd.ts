@@ -9,7 +9,7 @@
 import { interruptSignal, liveLine } from "./live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
-import { assertOutputsWritable } from "./run_preflight.ts";
+import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./run_command.ts";
@@ -93,6 +93,8 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
   });
   await assertOutputsWritable(plan, ciFilesToProbe(args));
+  // Held until this function returns: one run writes a folder at a time.
+  await using _lock = await lockOutDir(command, outDir);
   // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
   for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
   const outcome = await execute(
@@ -274,6 +276,7 @@ async function conclude(
   }
   if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
   if (gate?.failed) return EXIT.baselineWorse;
+  if (gate?.unjudged.length) return EXIT.baselineUnjudged;
   return failed.length ? EXIT.thresholdFailed : EXIT.ok;
 }
 

@@ -12,6 +12,8 @@ export function gateMarkdown(gate: GateResult | undefined, escape: (text: string
   if (!gate) return [];
   const head = gate.failed
     ? "❌ worse than the baseline past a --fail-on rule"
+    : gate.unjudged.length
+    ? "❌ not judged: a --fail-on rule checked no run"
     : "✅ no --fail-on rule fired";
   const lines = ["", `### Against the baseline: ${head}`, ""];
   if (gate.otherMachine.length) {
@@ -34,7 +36,15 @@ export function gateMarkdown(gate: GateResult | undefined, escape: (text: string
       );
     }
   }
+  for (const u of gate.unjudged) {
+    lines.push("", `Rule "${escape(u.rule)}" checked no run: ${escape(u.reason)}.`);
+  }
+  const flagged = gate.groups.filter((g) => g.flagged).map((g) => `${g.key} (${g.flagged})`);
+  if (flagged.length) lines.push("", `Paired but flagged: ${escape(flagged.join(", "))}.`);
   if (gate.unpaired.length) lines.push("", `Not in the baseline: ${escape(gate.unpaired.join(", "))}.`);
+  if (gate.baselineOnly.length) {
+    lines.push("", `Only in the baseline: ${escape(gate.baselineOnly.join(", "))}.`);
+  }
   if (gate.leftOut.length) lines.push("", `Left out, stopped early: ${escape(gate.leftOut.join(", "))}.`);
   return lines;
 }

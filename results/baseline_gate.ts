@@ -15,6 +15,7 @@ import type { ResultsFile, RunResult } from "./mod.ts";
 import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./noise.ts";
 import { changePct, type MeanCi, meanCi, round4, tQuantile95 } from "./stats.ts";
 import { ConfigError } from "../validation/config_error.ts";
+import { runVerdict } from "./run_verdict.ts";
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
 export interface FailOn {
@@ -83,6 +84,17 @@ export interface GroupVerdict {
   baselineRuns: number;
   currentRuns: number;
   metrics: MetricVerdict[];
+  /**
+   * Why this pair's numbers cannot pass a `--fail-on` rule ("this run: server-bound"), when a run on
+   * either side is flagged (results/run_verdict.ts); absent when both sides are trusted.
+   */
+  flagged?: string;
+}
+
+/** A `--fail-on` rule no trusted pair could check, and why: the gate cannot pass on it. */
+export interface UnjudgedRule {
+  rule: string;
+  reason: string;
 }
 
 /** The whole gate. */
@@ -90,6 +102,8 @@ export interface GateResult {
   groups: GroupVerdict[];
   /** Groups of this run the baseline has no runs for. */
   unpaired: string[];
+  /** Groups of the baseline this run has no runs for (a renamed load, another experiment's file). */
+  baselineOnly: string[];
   /**
    * Runs left out on either side because they stopped early (`incomplete`: Ctrl-C, a target that died,
    * a threshold's abortOnFail): their numbers cover part of a run, as the analysis leaves them out too.
@@ -98,6 +112,12 @@ export interface GateResult {
   /** Environment fields that differ ("cpu", "cores", "loadlab", "deno"): every verdict is weak. */
   otherMachine: string[];
   failed: boolean;
+  /**
+   * The `--fail-on` rules that checked no pair: nothing paired, every pair is flagged, or no trusted
+   * pair has a verdict on the rule's metric (no samples, too few intervals for noise). Such a gate did
+   * not pass: the command exits 8 (after 7: a rule that fired is the stronger finding).
+   */
+  unjudged: UnjudgedRule[];
 }
 
 /** The pairing key: the run name without its `#repeat` suffix. */
@@ -180,6 +200,31 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
   return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
 }
 
+/** "baseline: server-bound; this run: lost 12" for the flagged runs of a pair, or undefined. */
+function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
+  const flags = (side: string, list: RunResult[]) => {
+    const labels = [...new Set(list.map(runVerdict).filter((v) => !v.ok).map((v) => v.label))];
+    return labels.length ? [`${side}: ${labels.join(", ")}`] : [];
+  };
+  const parts = [...flags("baseline", base), ...flags("this run", runs)];
+  return parts.length ? parts.join("; ") : undefined;
+}
+
+/** The rules no trusted pair has a verdict on, each with the reason that holds for it. */
+function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
+  const trusted = groups.filter((g) => !g.flagged);
+  return failOn.filter((f) =>
+    !trusted.some((g) => g.metrics.some((m) => m.metric === f.metric && m.verdict !== "unknown"))
+  ).map((f) => ({
+    rule: f.expression,
+    reason: groups.length === 0
+      ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
+      : trusted.length === 0
+      ? "every paired run is flagged, on one side or both: untrusted numbers pass no rule"
+      : `no trusted pair has a verdict on ${f.metric} (no samples, or too few intervals to measure noise)`,
+  }));
+}
+
 /** Compares `current` with `baseline`, group by group; `failed` when any `--fail-on` fired. */
 export function gateAgainstBaseline(
   baseline: ResultsFile,
@@ -195,11 +240,26 @@ export function gateAgainstBaseline(
       continue;
     }
     const metrics = COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, failOn));
-    groups.push({ key, baselineRuns: base.length, currentRuns: runs.length, metrics });
+    const flagged = pairFlags(base, runs);
+    groups.push({
+      key,
+      baselineRuns: base.length,
+      currentRuns: runs.length,
+      metrics,
+      ...(flagged ? { flagged } : {}),
+    });
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
   const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];
-  return { groups, unpaired, leftOut, otherMachine: environmentDiff(baseline, current), failed };
+  return {
+    groups,
+    unpaired,
+    baselineOnly: [...before.keys()].filter((key) => !after.has(key)),
+    leftOut,
+    otherMachine: environmentDiff(baseline, current),
+    failed,
+    unjudged: unjudgedRules(groups, failOn),
+  };
 }
 
 /** The unit a metric's values are shown in (success as a percentage; its changes are in points). */

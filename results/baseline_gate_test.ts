@@ -145,3 +145,23 @@ Deno.test("the markdown summary carries the gate's verdicts", () => {
   assert.match(md, /\| redis-cache\/high \| p50 ms \| [\d.]+ \| [\d.]+ \| ❌ worse: \+/);
   assert.ok(!renderMarkdownSummary(slow).includes("Against the baseline"), "no section without a gate");
 });
+
+Deno.test("a rule no trusted pair has a verdict on is unjudged, with the reason that holds", () => {
+  const results = makeSeed000(1);
+  const rules = [parseFailOn("p99 +10%")];
+  const paired = gateAgainstBaseline(results, results, rules);
+  assert.ok(paired.groups.some((g) => !g.flagged && g.metrics.some((m) => m.verdict !== "unknown")));
+  assert.deepEqual(paired.unjudged, []);
+  assert.deepEqual(gateAgainstBaseline(results, results, []).unjudged, [], "no rule, nothing to judge");
+  // No intervals on either side: no noise to measure, so no verdict on any metric.
+  const blind = { ...results, runs: results.runs.map((r) => ({ ...r, intervals: [] })) };
+  const gate = gateAgainstBaseline(blind, blind, rules);
+  assert.deepEqual(gate.unjudged, [{
+    rule: "p99 +10%",
+    reason: "no trusted pair has a verdict on p99 (no samples, or too few intervals to measure noise)",
+  }]);
+  assert.match(
+    renderMarkdownSummary(blind, { gate }),
+    /❌ not judged.*\n[^]*Rule "p99 \+10%" checked no run/,
+  );
+});

@@ -223,7 +223,7 @@ export function configToJson(config: AttackConfig): Record<string, unknown> {
       }
       : {}),
     // The rows stay out of results (they may be large, or personal): the source is named and counted.
-    ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.length } } : {}),
+    ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
   };
 }
 

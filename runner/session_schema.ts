@@ -5,6 +5,7 @@
  * capture names.
  */
 import { z } from "zod";
+import { isPackedRows, type PackedRows, packRows } from "./data_rows.ts";
 
 /** A value name: a data column or a capture (`{{ name }}` in a request). */
 export const VALUE_NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
@@ -72,13 +73,18 @@ export const checkSpecSchema = z.strictObject({
 export type CheckSpec = z.infer<typeof checkSpecSchema>;
 
 /**
- * A data source as the workers take it: its columns and rows (text; each worker encodes them once), how
- * rows are picked (runner/load/feeder.ts) and what happens when they run out.
+ * A data source as the workers take it: its columns and rows, how rows are picked (runner/load/feeder.ts)
+ * and what happens when they run out. Rows are packed (runner/data_rows.ts) as the plan builds them, or
+ * text (rows of strings, packed here) as a config written by hand gives them; packed rows are checked by
+ * shape, never walked, so a large source costs nothing to validate.
  */
 export const dataSpecSchema = z.strictObject({
   name: z.string().min(1),
   columns: z.array(valueName).min(1, "a data source needs at least one column"),
-  rows: z.array(z.array(z.string())).min(1, "a data source needs at least one row"),
+  rows: z.union([
+    z.custom<PackedRows>(isPackedRows),
+    z.array(z.array(z.string())).min(1, "a data source needs at least one row"),
+  ], { error: "rows are rows of text (arrays of strings)" }),
   order: z.enum(["sequential", "random", "unique"]).default("sequential"),
   whenDone: z.enum(["wrap", "stop"]).default("wrap"),
 }).superRefine((d, ctx) => {
@@ -89,13 +95,20 @@ export const dataSpecSchema = z.strictObject({
       message: "unique uses each row once: whenDone must be stop (or use order: sequential to wrap)",
     });
   }
-  const bad = d.rows.findIndex((r) => r.length !== d.columns.length);
+  const widths = Array.isArray(d.rows) ? d.rows.map((r) => r.length) : [d.rows.columns];
+  const bad = widths.findIndex((n) => n !== d.columns.length);
   if (bad >= 0) {
     ctx.addIssue({
       code: "custom",
       path: ["rows", bad],
-      message: `row has ${d.rows[bad].length} values, not ${d.columns.length}`,
+      message: `row has ${widths[bad]} values, not ${d.columns.length}`,
     });
   }
-});
+  if (!Array.isArray(d.rows) && d.rows.count === 0) {
+    ctx.addIssue({ code: "custom", path: ["rows"], message: "a data source needs at least one row" });
+  }
+}).transform((d) => ({
+  ...d,
+  rows: Array.isArray(d.rows) ? packRows(d.rows, d.columns.length) : d.rows,
+}));
 export type DataSpec = z.infer<typeof dataSpecSchema>;

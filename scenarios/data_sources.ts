@@ -3,13 +3,16 @@
  * The `data:` sources of an experiment file: a CSV file with a header row (RFC 4180 quoting: quoted
  * fields, `""` inside them, commas and line breaks within quotes), a JSON array of objects, or NDJSON
  * (one object a line), its path relative to the experiment file, read once at plan time with a size cap.
- * Every row becomes text values in the header's (or the first object's keys') order; each worker encodes
- * them once (runner/load/feeder.ts). A missing file or a bad row is one problem naming the file and its
- * line, exit 2 before any load.
+ * Every row becomes values in the header's (or the first object's keys') order, packed once as UTF-8
+ * (runner/data_rows.ts) that every worker shares; a CSV is parsed on its bytes (csv_bytes.ts), never
+ * held as strings. A missing file, a bad row or a column named twice is one problem naming the file and
+ * its line, exit 2 before any load.
  */
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { VALUE_NAME } from "../runner/session_schema.ts";
+import { type PackedRows, packRows } from "../runner/data_rows.ts";
+import { CsvError, csvPacked } from "./csv_bytes.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
@@ -52,10 +55,10 @@ export const dataSourceSchema = z.strictObject({
   .meta({ id: "dataSource" });
 export type DataSource = z.output<typeof dataSourceSchema>;
 
-/** A data file's columns and rows (text). */
+/** A data file's columns and its rows, packed as the workers take them (runner/data_rows.ts). */
 export interface DataTable {
   columns: string[];
-  rows: string[][];
+  rows: PackedRows;
 }
 
 /** A data file that cannot be used; `line` is 1-based, 0 when the problem is the file as a whole. */
@@ -90,114 +93,63 @@ export function readDataFile(path: string, csv: CsvColumns = {}): DataTable {
     }
     throw err;
   }
-  const text = new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
   const lower = path.toLowerCase();
   if (csv.fields !== undefined && !lower.endsWith(".csv")) {
     throw new DataFileError(path, 0, "fields and skipHeader apply to CSV files");
   }
+  const text = () => new TextDecoder().decode(bytes).replace(/^\uFEFF/, "");
   const table = lower.endsWith(".csv")
-    ? parseCsv(text, path, csv)
+    ? parseCsv(bytes, path, csv)
     : lower.endsWith(".json")
-    ? fromObjects(parseJsonArray(text, path), path)
+    ? fromObjects(parseJsonArray(text(), path), path)
     : lower.endsWith(".ndjson") || lower.endsWith(".jsonl")
-    ? fromObjects(parseNdjson(text, path), path)
+    ? fromObjects(parseNdjson(text(), path), path)
     : null;
   if (table === null) {
     throw new DataFileError(path, 0, "unknown format: name it .csv, .json, .ndjson or .jsonl");
   }
-  if (table.rows.length === 0) throw new DataFileError(path, 0, "has no rows");
-  const bad = table.columns.find((c) => !VALUE_NAME.test(c));
-  if (bad !== undefined) {
-    throw new DataFileError(
-      path,
-      1,
-      `column ${JSON.stringify(bad)} is not a name ({{ name }}: letters, digits, _ . -)`,
-    );
-  }
+  if (table.rows.count === 0) throw new DataFileError(path, 0, "has no rows");
+  checkColumns(table.columns, path, csv.fields === undefined ? "the header" : "fields");
   return table;
 }
 
-/** RFC 4180 records of `text`: each with the line it starts on. */
-export function csvRecords(text: string, file: string): Array<{ line: number; fields: string[] }> {
-  const records: Array<{ line: number; fields: string[] }> = [];
-  let fields: string[] = [];
-  let field = "";
-  let line = 1;
-  let start = 1;
-  let i = 0;
-  let quoted = false;
-  let any = false;
-  const endRecord = () => {
-    fields.push(field);
-    if (any || fields.length > 1 || field !== "") records.push({ line: start, fields });
-    fields = [];
-    field = "";
-    any = false;
-  };
-  while (i < text.length) {
-    const c = text[i];
-    if (quoted) {
-      if (c === '"' && text[i + 1] === '"') {
-        field += '"';
-        i += 2;
-        continue;
-      }
-      if (c === '"') {
-        quoted = false;
-        i++;
-        if (i < text.length && !",\r\n".includes(text[i])) {
-          throw new DataFileError(file, line, "a quoted field must end at a comma or the end of the line");
-        }
-        continue;
-      }
-      if (c === "\n") line++;
-      field += c;
-      i++;
-      continue;
-    }
-    if (c === '"' && field === "") {
-      quoted = any = true;
-      i++;
-    } else if (c === ",") {
-      fields.push(field);
-      field = "";
-      any = true;
-      i++;
-    } else if (c === "\r" || c === "\n") {
-      endRecord();
-      i += c === "\r" && text[i + 1] === "\n" ? 2 : 1;
-      start = ++line;
-    } else {
-      if (c === '"') {
-        throw new DataFileError(file, line, 'a quote (") inside an unquoted field; quote the field');
-      }
-      field += c;
-      i++;
-    }
+/** Every column a `{{ name }}`, and no two alike (the second would never be filled). */
+function checkColumns(columns: string[], path: string, where: string): void {
+  const line = where === "the header" ? 1 : 0;
+  const bad = columns.find((c) => !VALUE_NAME.test(c));
+  if (bad !== undefined) {
+    throw new DataFileError(
+      path,
+      line,
+      `column ${JSON.stringify(bad)} is not a name ({{ name }}: letters, digits, _ . -)`,
+    );
   }
-  if (quoted) throw new DataFileError(file, start, "a quoted field is not closed");
-  if (any || field !== "" || fields.length > 0) endRecord();
-  return records;
+  const twice = columns.findIndex((c, k) => columns.indexOf(c) !== k);
+  if (twice >= 0) {
+    const name = columns[twice];
+    throw new DataFileError(
+      path,
+      line,
+      `column ${JSON.stringify(name)} appears twice in ${where} (columns ${columns.indexOf(name) + 1} and ${
+        twice + 1
+      }); rename one`,
+    );
+  }
 }
 
-function parseCsv(text: string, file: string, csv: CsvColumns): DataTable {
-  const all = csvRecords(text, file);
-  const header = csv.fields === undefined ? all[0] : { line: 0, fields: csv.fields };
-  const records = csv.fields === undefined || csv.skipHeader ? all.slice(1) : all;
-  if (header === undefined) {
+function parseCsv(bytes: Uint8Array, file: string, csv: CsvColumns): DataTable {
+  let parsed;
+  try {
+    parsed = csvPacked(bytes, csv.fields === undefined || csv.skipHeader === true, csv.fields?.length);
+  } catch (err) {
+    if (err instanceof CsvError) throw new DataFileError(file, err.line, err.reason, { cause: err });
+    throw err;
+  }
+  const columns = csv.fields ?? parsed.header?.map((f) => f.trim());
+  if (columns === undefined) {
     throw new DataFileError(file, 0, "is empty; a CSV data file starts with a header row");
   }
-  const columns = header.fields.map((f) => f.trim());
-  for (const r of records) {
-    if (r.fields.length !== columns.length) {
-      throw new DataFileError(
-        file,
-        r.line,
-        `has ${r.fields.length} fields; the header has ${columns.length}`,
-      );
-    }
-  }
-  return { columns, rows: records.map((r) => r.fields) };
+  return { columns, rows: parsed.rows };
 }
 
 function parseJsonArray(text: string, file: string): Array<{ line: number; value: unknown }> {
@@ -230,7 +182,7 @@ function fromObjects(items: Array<{ line: number; value: unknown }>, file: strin
     v !== null && typeof v === "object" && !Array.isArray(v);
   const where = (line: number) => file.toLowerCase().endsWith(".json") ? `item ${line}` : "line";
   const first = items[0];
-  if (first === undefined) return { columns: [], rows: [] };
+  if (first === undefined) return { columns: [], rows: packRows([], 0) };
   if (!isObject(first.value)) {
     throw new DataFileError(file, first.line, `${where(first.line)} is not an object`);
   }
@@ -241,7 +193,7 @@ function fromObjects(items: Array<{ line: number; value: unknown }>, file: strin
     if (missing !== undefined) throw new DataFileError(file, line, `${where(line)} has no "${missing}"`);
     return columns.map((c) => textOf(value[c]));
   });
-  return { columns, rows };
+  return { columns, rows: packRows(rows, columns.length) };
 }
 
 /** A JSON value as the text a placeholder gets: strings as they are, anything else as JSON. */

@@ -23,6 +23,8 @@ import type { Plan, PlanOptions } from "./plan_types.ts";
 import { type Experiment, experimentSchema } from "./schema.ts";
 import { type PlanSegment, segmentPlan } from "./segment_plan.ts";
 import { readDataTables, templateIssues } from "./plan_data.ts";
+import { anchorTargets } from "./schema_targets.ts";
+import { dirname } from "node:path";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
@@ -71,7 +73,11 @@ export interface LoadPlanOptions extends LoadOptions {
  * @example loadPlan(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", openFileLimit: 1024 })
  */
 export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
-  const loaded = loadExperiment(text, opts);
+  const read = loadExperiment(text, opts);
+  // External targets run in the file's folder, as data files are read from it (none for a preset).
+  const loaded = opts.file === undefined
+    ? read
+    : { ...read, targets: anchorTargets(read.targets, dirname(opts.file)) };
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
   const experiment = { ...loaded, dataTables: tables };

@@ -11,6 +11,7 @@
 import type { PlannedRun } from "./plan_types.ts";
 import type { RunResult } from "../results/mod.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../targets/mod.ts";
+import { readInto } from "../system/read_capped.ts";
 
 /** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
 export class TargetFailedError extends Error {
@@ -142,15 +143,27 @@ async function accepts(url: string): Promise<boolean> {
   }
 }
 
+/** How much of the end of a log is read for its last lines: a target may log gigabytes in a long run. */
+const LOG_TAIL_BYTES = 64 * 1024;
+
 /** The last lines of every log in `dir`, newest file last; "" when there are none. */
 export async function logTail(dir: string, lines = 10): Promise<string> {
   const parts: string[] = [];
   try {
     for await (const entry of Deno.readDir(dir)) {
       if (!entry.isFile || !entry.name.endsWith(".log")) continue;
-      const text = (await Deno.readTextFile(`${dir}/${entry.name}`)).trimEnd();
+      const text = (await fileEnd(`${dir}/${entry.name}`, LOG_TAIL_BYTES)).trimEnd();
       if (text) parts.push(`[${entry.name}]\n${text.split("\n").slice(-lines).join("\n")}`);
     }
   } catch { /* no log folder: nothing to show */ }
   return parts.join("\n");
+}
+
+/** The text of the last `maxBytes` of the file at `path` (a character cut at the start is replaced). */
+async function fileEnd(path: string, maxBytes: number): Promise<string> {
+  using file = await Deno.open(path, { read: true });
+  const size = (await file.stat()).size;
+  await file.seek(Math.max(0, size - maxBytes), Deno.SeekMode.Start);
+  const buf = new Uint8Array(Math.min(size, maxBytes));
+  return new TextDecoder().decode(buf.subarray(0, await readInto(file, buf)));
 }

@@ -3,9 +3,11 @@
  * The `targets:` section of experiment files: each named variant is a target spec of targets/spec.ts
  * (built-in, external command, example app, proxy), made strict so a mistyped option is an error, or
  * `{url}` for a server already running. A proxy's `upstream` may also name another target of the file;
- * scenarios/plan.ts resolves the name to a copy of that target's spec.
+ * scenarios/plan.ts resolves the name to a copy of that target's spec. An external target's process runs
+ * in the experiment file's folder (`anchorTargets`), as its data files are read from there.
  */
 import { z } from "zod";
+import { resolve } from "node:path";
 import {
   type BuiltinSpec,
   builtinSpecSchema,
@@ -90,4 +92,24 @@ export function namedRecord<T extends z.ZodType>(value: T, what: string) {
       ctx.addIssue({ code: "custom", path: [name], message });
     }
   });
+}
+
+/**
+ * The targets with every external process anchored to `folder` (the experiment file's): a relative `cwd`
+ * is resolved against it, and a target without `cwd` runs in it, so a relative `command` or `args`
+ * path means beside the file whatever folder loadlab runs from, as `data:` files do.
+ */
+export function anchorTargets(
+  targets: Record<string, FileTarget>,
+  folder: string,
+): Record<string, FileTarget> {
+  return Object.fromEntries(Object.entries(targets).map(([name, t]) => [name, anchored(t, folder)]));
+}
+
+function anchored(target: FileTarget, folder: string): FileTarget {
+  if (target.kind === "external") return { ...target, cwd: resolve(folder, target.cwd ?? ".") };
+  if (target.kind === "proxy" && typeof target.upstream !== "string") {
+    return { ...target, upstream: anchored(target.upstream, folder) };
+  }
+  return target;
 }

@@ -8,7 +8,8 @@ import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict"
 import { join } from "node:path";
 import { loadPlan } from "./load.ts";
 import { ExperimentError } from "./experiment_error.ts";
-import { csvRecords, readDataFile } from "./data_sources.ts";
+import { readDataFile } from "./data_sources.ts";
+import { rowStrings } from "../runner/data_rows.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { createTargetApp } from "../targets/app/app.ts";
@@ -23,26 +24,34 @@ function write(name: string, text: string): string {
 }
 
 Deno.test("CSV: quoted commas, doubled quotes, line breaks inside quotes, CRLF; errors name the line", () => {
-  const recs = csvRecords('a,b\r\n"x, y","say ""hi"""\r\n"multi\nline",2\n', "f.csv");
-  assertEquals(recs, [
-    { line: 1, fields: ["a", "b"] },
-    { line: 2, fields: ["x, y", 'say "hi"'] },
-    { line: 3, fields: ["multi\nline", "2"] },
-  ]);
-  throws(() => csvRecords('a\n"open\n', "f.csv"), /f\.csv:2: a quoted field is not closed/);
+  const table = readDataFile(write("f.csv", 'a,b\r\n"x, y","say ""hi"""\r\n\n"multi\nline",2\n""," é"\n'));
+  assertEquals(table.columns, ["a", "b"]);
+  assertEquals(rowStrings(table.rows), [["x, y", 'say "hi"'], ["multi\nline", "2"], ["", " é"]]);
+  throws(() => readDataFile(write("open.csv", 'a\n"open\n')), /open\.csv:2: a quoted field is not closed/);
+  throws(() => readDataFile(write("q.csv", 'a\nx"y\n')), /q\.csv:2: a quote \(\"\) inside an unquoted field/);
+  throws(() => readDataFile(write("e.csv", 'a,b\n"x"y,1\n')), /e\.csv:2: a quoted field must end at a comma/);
   throws(
     () => readDataFile(write("short.csv", "user,password\nada,secret\nbob\n")),
     /short\.csv:3: has 1 fields; the header has 2/,
   );
-  assertEquals(readDataFile(write("u.json", '[{"user":"ada","n":1},{"user":"bob","n":2}]')), {
-    columns: ["user", "n"],
-    rows: [["ada", "1"], ["bob", "2"]],
-  });
+  const json = readDataFile(write("u.json", '[{"user":"ada","n":1},{"user":"bob","n":2}]'));
+  assertEquals([json.columns, rowStrings(json.rows)], [["user", "n"], [["ada", "1"], ["bob", "2"]]]);
   throws(
     () => readDataFile(write("u.ndjson", '{"user":"ada"}\n{"name":"bob"}\n')),
     /u\.ndjson:2: line has no "user"/,
   );
   throws(() => readDataFile(join(dir, "missing.csv")), /missing\.csv: no such file/);
+});
+
+Deno.test("a column named twice is refused, naming it and the file, instead of the first silently winning", () => {
+  throws(
+    () => readDataFile(write("twice.csv", "user,password,user\nada,1,bob\n")),
+    /twice\.csv:1: column "user" appears twice in the header \(columns 1 and 3\); rename one/,
+  );
+  throws(
+    () => readDataFile(write("fields.csv", "ada,1\n"), { fields: ["id", "id"] }),
+    /fields\.csv: column "id" appears twice in fields \(columns 1 and 2\); rename one/,
+  );
 });
 
 const experiment = (extra = "", data = "users.csv") => `

@@ -58,6 +58,17 @@ export function readFileCapped(path: string, maxBytes: number): Uint8Array<Array
   }
 }
 
+/** Reads `file` into `buf` from where it stands until `buf` is full or the file ends; the bytes read. */
+export async function readInto(file: Deno.FsFile, buf: Uint8Array): Promise<number> {
+  let n = 0;
+  while (n < buf.length) {
+    const got = await file.read(buf.subarray(n));
+    if (got === null) break;
+    n += got;
+  }
+  return n;
+}
+
 /** The text (UTF-8) of the regular file at `path`, at most `maxBytes`; otherwise throws `FileReadError`. */
 export function readTextFileCapped(path: string, maxBytes: number): string {
   return new TextDecoder().decode(readFileCapped(path, maxBytes));

@@ -2,13 +2,15 @@
  * @module
  * The TLS options of a run (`--insecure`, `--cacert`, `--cert`/`--key`, `--sni`, `--connect-to`; `tls:`
  * of a load in experiment files) and the PEM material they name. The files are read and checked once
- * before any load (unreadable file, no PEM block, a key that does not sign for the certificate), each
- * problem one `TlsFileError` naming the flag and the fix; workers read the same files again at start.
+ * before any load (a regular file of at most 16 MiB, as every input file, system/read_capped.ts; a PEM
+ * block; a key that signs for the certificate), each problem one `TlsFileError` naming the flag and the
+ * fix; workers read the same files again at start.
  * Verification failures of a handshake are named by reason (`expired`, `unknown-ca`, `hostname`) so
  * results count them apart instead of as one generic `tls` message.
  */
 import { z } from "zod";
 import { createPrivateKey, X509Certificate } from "node:crypto";
+import { FileReadError, readTextFileCapped } from "../../system/read_capped.ts";
 
 /** `HOST:PORT`, the host a hostname, an IPv4 literal or a bracketed IPv6 literal. */
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -24,7 +26,13 @@ export const tlsOptionsSchema = z.strictObject({
   /** Server name sent in the handshake and verified, instead of the URL's host. */
   sni: z.string().regex(/^[A-Za-z0-9.-]+$/, "sni must be a DNS name, e.g. api.example.com").optional(),
   /** Address dialed instead of the URL's host and port (curl's and oha's --connect-to). */
-  connectTo: z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").optional(),
+  connectTo: z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").refine(
+    (text) => !HOST_PORT.test(text) || validPort(parseConnectTo(text).port),
+    {
+      error: (issue) =>
+        `connectTo port ${String(issue.input).replace(/^.*:/, "")} is not 1-65535, e.g. 127.0.0.1:8443`,
+    },
+  ).optional(),
   /**
    * Session resumption across a worker's connections (`--tls-resume on|off`, default on as browsers do):
    * the epoll transport's OpenSSL client offers the last session it received; the `deno` transport's
@@ -54,19 +62,30 @@ export class TlsFileError extends Error {
   }
 }
 
+/** A port that can be dialed: 0 means "any" to the OS and is never a server's. */
+function validPort(port: number): boolean {
+  return port >= 1 && port <= 65535;
+}
+
 /** Host and port `connectTo` names (brackets stripped from IPv6 literals). */
 export function parseConnectTo(text: string): { hostname: string; port: number } {
   const m = HOST_PORT.exec(text)!;
   return { hostname: m[1].replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
 }
 
+/**
+ * Largest PEM file read: a system CA bundle is ~200 KiB and a long chain a few hundred KiB; anything
+ * bigger is not a PEM file, and a device (`/dev/zero`) would be read forever.
+ */
+export const MAX_PEM_FILE_BYTES = 16 * 2 ** 20;
+
 function readPem(flag: string, path: string, what: string): string {
   let text: string;
   try {
-    text = Deno.readTextFileSync(path);
+    text = readTextFileCapped(path, MAX_PEM_FILE_BYTES);
   } catch (err) {
-    const why = err instanceof Deno.errors.NotFound ? "no such file" : String(err);
-    throw new TlsFileError(flag, `cannot read ${path} (${why}); give the path of a PEM ${what}`, {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new TlsFileError(flag, `cannot read ${path} (${err.reason}); give the path of a PEM ${what}`, {
       cause: err,
     });
   }

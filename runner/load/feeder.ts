@@ -9,14 +9,20 @@
  * - `random`: a uniform pick each time; it never runs out.
  * - `unique`: row k belongs to stripe `k mod G` only, so workers and segments never share a row; each
  *   is used once and the worker stops sending when its rows are used (`whenDone` is always `stop`).
- * HOT PATH: `next()` is an index step; nothing is allocated.
+ * HOT PATH: `next()` is an index step. A row's values are views of the packed bytes every worker shares
+ * (runner/data_rows.ts), made the first time the worker hands the row out and kept: nothing is allocated
+ * per arrival after that, and a worker holds views only of the rows it used.
  */
 import type { DataSpec } from "../session_schema.ts";
-
-const encoder = new TextEncoder();
+import { type PackedRows, rowViews } from "../data_rows.ts";
 
 export class Feeder {
-  readonly #rows: Uint8Array[][];
+  readonly #packed: PackedRows;
+  /** Row `j` of this worker is packed row `#first + j * #step`. */
+  readonly #first: number;
+  readonly #step: number;
+  readonly #count: number;
+  readonly #views: Array<Uint8Array[] | undefined>;
   readonly #random: boolean;
   readonly #wrap: boolean;
   #cursor: number;
@@ -27,28 +33,35 @@ export class Feeder {
   onExhausted: (() => void) | null = null;
 
   constructor(readonly spec: DataSpec, stripe: number, stripes: number) {
-    const n = spec.rows.length;
+    const n = spec.rows.count;
     const unique = spec.order === "unique";
-    const mine = unique ? spec.rows.filter((_, k) => k % stripes === stripe) : spec.rows;
-    this.#rows = mine.map((row) => row.map((value) => encoder.encode(value)));
+    this.#packed = spec.rows;
+    this.#first = unique ? stripe : 0;
+    this.#step = unique ? stripes : 1;
+    this.#count = unique ? Math.max(0, Math.ceil((n - stripe) / stripes)) : n;
+    this.#views = new Array(this.#count);
     this.#random = spec.order === "random";
     this.#wrap = !unique && spec.whenDone === "wrap";
     this.#cursor = unique || n === 0 ? 0 : Math.floor((stripe * n) / stripes) % n;
-    this.#left = this.#rows.length;
+    this.#left = this.#count;
   }
 
   /** The next row's values (column order), or null when this worker's rows are used up. */
   next(): Uint8Array[] | null {
-    const rows = this.#rows;
-    if (this.#random) return rows[(Math.random() * rows.length) | 0];
+    const count = this.#count;
+    if (this.#random) return this.#row((Math.random() * count) | 0);
     if (this.#left === 0) {
-      if (!this.#wrap || rows.length === 0) return this.#ranOut();
-      this.#left = rows.length;
+      if (!this.#wrap || count === 0) return this.#ranOut();
+      this.#left = count;
     }
     this.#left--;
-    const row = rows[this.#cursor];
-    this.#cursor = this.#cursor + 1 === rows.length ? 0 : this.#cursor + 1;
-    return row;
+    const j = this.#cursor;
+    this.#cursor = j + 1 === count ? 0 : j + 1;
+    return this.#row(j);
+  }
+
+  #row(j: number): Uint8Array[] {
+    return this.#views[j] ??= rowViews(this.#packed, this.#first + j * this.#step);
   }
 
   #ranOut(): null {

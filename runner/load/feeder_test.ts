@@ -9,6 +9,7 @@ import { parseAttackConfig } from "../config.ts";
 import type { DataSpec } from "../session_schema.ts";
 import { runAttack } from "../attack.ts";
 import { Feeder } from "./feeder.ts";
+import { packRows } from "../data_rows.ts";
 import { stripeOf } from "./schedule.ts";
 import { runVerdict } from "../../results/conclude/run_verdict.ts";
 
@@ -17,7 +18,7 @@ const rowsOf = (n: number) => Array.from({ length: n }, (_, k) => [String(k), `u
 const spec = (order: DataSpec["order"], whenDone: DataSpec["whenDone"], n = 40): DataSpec => ({
   name: "users",
   columns: ["id", "name"],
-  rows: rowsOf(n),
+  rows: packRows(rowsOf(n), 2),
   order,
   whenDone,
 });

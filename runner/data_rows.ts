@@ -1,0 +1,74 @@
+/**
+ * @module
+ * A data source's rows packed for the engine: the UTF-8 bytes of every value back to back, row by row,
+ * and where each value ends. Two typed arrays instead of a string and a Uint8Array per value: a 60 MB
+ * CSV held as arrays of strings, then encoded value by value in every worker, took ~60x its size and
+ * most of a minute before the first request. Both arrays live in SharedArrayBuffers, so every worker
+ * isolate reads the same memory (postMessage shares them instead of copying), and the file's bytes are
+ * the values' bytes, so a CSV is packed without decoding it (scenarios/data_sources.ts).
+ */
+
+/** Rows of `columns` values each: value `k = row * columns + column` is `bytes[ends[k-1] .. ends[k])`. */
+export interface PackedRows {
+  count: number;
+  columns: number;
+  bytes: Uint8Array;
+  ends: Uint32Array;
+}
+
+/** Packs rows of text (each of `columns` values), as a JSON data file or a config of the API gives them. */
+export function packRows(rows: ReadonlyArray<ReadonlyArray<string>>, columns: number): PackedRows {
+  const encoder = new TextEncoder();
+  const ends = new Uint32Array(new SharedArrayBuffer(rows.length * columns * 4));
+  let bytes = new Uint8Array(1024);
+  let at = 0, k = 0;
+  for (const row of rows) {
+    for (let c = 0; c < columns; c++) {
+      const value = row[c] ?? "";
+      // UTF-8 takes at most 3 bytes per UTF-16 unit.
+      if (bytes.length - at < value.length * 3) bytes = grown(bytes, at + value.length * 3);
+      at += encoder.encodeInto(value, bytes.subarray(at)).written;
+      ends[k++] = at;
+    }
+  }
+  return { count: rows.length, columns, bytes: shared(bytes.subarray(0, at)), ends };
+}
+
+/** A copy of `bytes` in a SharedArrayBuffer, so workers share it instead of each getting a copy. */
+export function shared(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(new SharedArrayBuffer(bytes.length));
+  out.set(bytes);
+  return out;
+}
+
+function grown(bytes: Uint8Array, need: number): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(Math.max(need, 2 * bytes.length));
+  out.set(bytes);
+  return out;
+}
+
+/** The values of row `r` as views of the packed bytes (no copy). */
+export function rowViews(rows: PackedRows, r: number): Uint8Array[] {
+  const out = new Array<Uint8Array>(rows.columns);
+  for (let c = 0, k = r * rows.columns; c < rows.columns; c++, k++) {
+    out[c] = rows.bytes.subarray(k === 0 ? 0 : rows.ends[k - 1], rows.ends[k]);
+  }
+  return out;
+}
+
+/** The rows as text again (tests, a bench, a summary): decodes every value. */
+export function rowStrings(rows: PackedRows): string[][] {
+  const decoder = new TextDecoder();
+  return Array.from(
+    { length: rows.count },
+    (_, r) => rowViews(rows, r).map((view) => decoder.decode(view.slice())),
+  );
+}
+
+/** True for a value of the packed shape (a config built by the plan), checked without walking it. */
+export function isPackedRows(value: unknown): value is PackedRows {
+  const v = value as Partial<PackedRows> | null;
+  return typeof v === "object" && v !== null && v.bytes instanceof Uint8Array &&
+    v.ends instanceof Uint32Array && Number.isInteger(v.count) && Number.isInteger(v.columns) &&
+    v.ends.length === v.count! * v.columns!;
+}

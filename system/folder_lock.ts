@@ -1,0 +1,120 @@
+/**
+ * @module
+ * One writer per output folder: `lockFolder` takes an exclusive advisory lock (flock) on `DIR/.loadlab.lock`
+ * for as long as the caller runs, with the holder's pid written in the file, so a second process refuses
+ * at once naming the first instead of both rewriting the same results.json. The kernel drops the lock
+ * when its process dies, however it dies (SIGKILL, a crash), so a lock file left behind is never in the
+ * way: the next process takes it over and says whose it was. The file is removed on release; a process
+ * that locked the removed file (opened just before the removal) notices the path now names another file
+ * and tries again, so two holders are never both sure.
+ */
+import { sleepUnlessAborted } from "./sleep.ts";
+import { readInto } from "./read_capped.ts";
+
+/** Who holds (or held) a folder's lock, as written in the lock file. */
+export interface LockHolder {
+  pid: number;
+  /** ISO time the holder took the lock. */
+  startedAt: string;
+  /** What the holder is, e.g. "loadlab run". */
+  command: string;
+}
+
+/** A held folder lock; releasing (or disposing) removes the file and drops the lock. */
+export interface FolderLock extends AsyncDisposable {
+  /** The holder of a lock file left behind by a process that is gone, which this lock replaced. */
+  tookOverFrom: LockHolder | null;
+  release(): Promise<void>;
+}
+
+/** The folder is locked by a running process; `holder` is null when it had not yet written its pid. */
+export class FolderInUseError extends Error {
+  override name = "FolderInUseError";
+  constructor(readonly dir: string, readonly holder: LockHolder | null) {
+    super(`${dir}: in use by ${holder ? holderText(holder) : "another process (its pid not yet written)"}`);
+  }
+}
+
+/** The lock file's name inside the folder. */
+export const LOCK_FILE_NAME = ".loadlab.lock";
+
+/** "another loadlab run (pid 123, since 2026-11-23T09:00:00.000Z)". */
+export function holderText(holder: LockHolder): string {
+  return `another ${holder.command} (pid ${holder.pid}, since ${holder.startedAt})`;
+}
+
+/** A holder wrote its pid right after locking: a reader that raced it waits this long at most. */
+const HOLDER_WRITE_WAIT_MS = 1000;
+/** The lock file is a line of JSON; anything longer is not ours. */
+const MAX_LOCK_FILE_BYTES = 4096;
+
+/**
+ * Locks `dir` (which must exist) for `command`; throws `FolderInUseError` when a running process holds
+ * it, and OS errors as they come (an unwritable folder was checked before).
+ */
+export async function lockFolder(dir: string, command: string): Promise<FolderLock> {
+  const path = `${dir}/${LOCK_FILE_NAME}`;
+  // Each retry follows a release that removed the file between this open and lock: rare, and bounded.
+  for (let attempt = 0; attempt < 10; attempt++) {
+    const file = await Deno.open(path, { read: true, write: true, create: true });
+    if (!(await file.tryLock(true))) {
+      const holder = await readHolder(file, HOLDER_WRITE_WAIT_MS);
+      file.close();
+      throw new FolderInUseError(dir, holder);
+    }
+    // Locked a file its holder removed on release (after this open): it guards nothing, so again.
+    if (!(await namesFile(path, file))) {
+      file.close();
+      continue;
+    }
+    const tookOverFrom = await readHolder(file, 0);
+    const mine: LockHolder = { pid: Deno.pid, startedAt: new Date().toISOString(), command };
+    await file.truncate(0);
+    await file.seek(0, Deno.SeekMode.Start);
+    await file.write(new TextEncoder().encode(`${JSON.stringify(mine)}\n`));
+    let released = false;
+    const release = async () => {
+      if (released) return;
+      released = true;
+      await Deno.remove(path).catch(() => {});
+      file.close();
+    };
+    return { tookOverFrom, release, [Symbol.asyncDispose]: release };
+  }
+  throw new FolderInUseError(dir, null);
+}
+
+/** True when `path` still names the open `file` (same device and inode). */
+async function namesFile(path: string, file: Deno.FsFile): Promise<boolean> {
+  const [there, open] = await Promise.all([Deno.stat(path).catch(() => null), file.stat()]);
+  if (!there) return false;
+  if (there.ino === null || open.ino === null) return true;
+  return there.ino === open.ino && there.dev === open.dev;
+}
+
+/** The holder written in the lock file, waiting up to `waitMs` for one that has just locked it. */
+async function readHolder(file: Deno.FsFile, waitMs: number): Promise<LockHolder | null> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const holder = parseHolder(await readAll(file));
+    if (holder || Date.now() >= deadline) return holder;
+    await sleepUnlessAborted(50);
+  }
+}
+
+async function readAll(file: Deno.FsFile): Promise<string> {
+  await file.seek(0, Deno.SeekMode.Start);
+  const buf = new Uint8Array(MAX_LOCK_FILE_BYTES);
+  return new TextDecoder().decode(buf.subarray(0, await readInto(file, buf)));
+}
+
+function parseHolder(text: string): LockHolder | null {
+  try {
+    const v = JSON.parse(text);
+    return Number.isInteger(v?.pid) && typeof v.startedAt === "string" && typeof v.command === "string"
+      ? { pid: v.pid, startedAt: v.startedAt, command: v.command }
+      : null;
+  } catch {
+    return null;
+  }
+}
