@@ -15,7 +15,7 @@ import type { ResultsFile, RunResult } from "./mod.ts";
 import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./noise.ts";
 import { changePct, type MeanCi, meanCi, round4, tQuantile95 } from "./stats.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { runVerdict } from "./run_verdict.ts";
+import { runVerdict } from "./conclude/run_verdict.ts";
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
 export interface FailOn {
