@@ -86,7 +86,7 @@ export interface GroupVerdict {
   metrics: MetricVerdict[];
   /**
    * Why this pair's numbers cannot pass a `--fail-on` rule ("this run: server-bound"), when a run on
-   * either side is flagged (results/run_verdict.ts); absent when both sides are trusted.
+   * either side is flagged (results/conclude/run_verdict.ts); absent when both sides are trusted.
    */
   flagged?: string;
 }
