@@ -27,8 +27,8 @@ import {
   percentileCurve,
   summarizeMs,
 } from "./histogram.ts";
-import { verdict } from "./bound_verdict.ts";
-import { detectStabilization } from "./stabilization.ts";
+import { verdict } from "./conclude/bound_verdict.ts";
+import { detectStabilization } from "./conclude/stabilization.ts";
 
 /** Where each shard's intervals land in the merged run. */
 export interface Alignment {

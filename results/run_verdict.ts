@@ -3,7 +3,7 @@
  * The run verdict: whether loadlab trusts a run's numbers, computed once from what the results file
  * holds and shown wherever a run's numbers are (report overview, threshold rows, terminal summary and
  * progress lines, `--summary`, `--junit`) and gated by `--strict`. It reads, never judges again: the
- * generator-bound and server-bound flags are the runner's (results/bound_verdict.ts), and the rest are
+ * generator-bound and server-bound flags are the runner's (results/conclude/bound_verdict.ts), and the rest are
  * counts the run recorded. A run is flagged when any of these holds:
  *
  * - `generator-bound` / `server-bound`: the runner's flags (who limited the run).

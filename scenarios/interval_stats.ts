@@ -14,7 +14,7 @@
  * exist only for the whole run and are kept as they are.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "../results/mod.ts";
-import { verdict } from "../results/bound_verdict.ts";
+import { verdict } from "../results/conclude/bound_verdict.ts";
 import {
   addIntervalCounts,
   addIntervalDetail,

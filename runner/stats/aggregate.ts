@@ -49,9 +49,9 @@ import {
   sampleAccumulator,
   settleInterval,
 } from "./interval_accumulator.ts";
-import { detectStabilization } from "../../results/stabilization.ts";
+import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
-import { verdict } from "../../results/bound_verdict.ts";
+import { verdict } from "../../results/conclude/bound_verdict.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 

@@ -4,7 +4,7 @@
  * a run as the aggregator finishes it (runner/stats/aggregate.ts), for a phase of a run
  * (scenarios/interval_stats.ts) and for shards merged into one (merge_shard_runs.ts). Pure.
  */
-import type { RunResult } from "./mod.ts";
+import type { RunResult } from "../mod.ts";
 
 /** The fewest late (or waiting) sends that can name who limited a run. */
 export const MIN_HELD_SENDS = 5;

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import type { IntervalResult } from "./mod.ts";
+import type { IntervalResult } from "../mod.ts";
 import { detectStabilization } from "./stabilization.ts";
 
 const INTERVAL_MS = 250;

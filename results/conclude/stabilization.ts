@@ -7,9 +7,9 @@
  * noisy intervals without hiding a trend.
  */
 
-import type { IntervalResult } from "./mod.ts";
-import { MIN_STABILIZATION_INTERVALS } from "./stats.ts";
-import { median } from "./stats.ts";
+import type { IntervalResult } from "../mod.ts";
+import { MIN_STABILIZATION_INTERVALS } from "../stats.ts";
+import { median } from "../stats.ts";
 
 /** Rolling window length, in intervals (~1 s at the default 250 ms). */
 export const STABILIZATION_WINDOW = 4;
