@@ -17,6 +17,7 @@ import {
 } from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { drainedNote } from "../results/conclude/served_rate.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -60,11 +61,12 @@ export function summaryLine(run: RunResult): string {
     : `${formatNumber(run.rps, 1)} of ${formatNumber(f.requestedRps, 0)} req/s requested` +
       `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
       `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
+  const drained = drainedNote(run);
   const verdict = runVerdict(run);
   const protocol = protocolTag(run);
   return [
     terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
-    rate,
+    rate + (drained ? `, ${drained}` : ""),
     `p50 ${formatDurationMs(run.latencyMs.p50)}`,
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,
     `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,

@@ -26,6 +26,7 @@ import {
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
+import { drainedNote } from "../results/conclude/served_rate.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {
@@ -77,10 +78,12 @@ function overview(run: RunResult, c: Palette): string[] {
   const rate = formatPercent(run.successRate);
   const successColor = run.successRate >= 0.99 ? c.green : run.successRate >= 0.9 ? c.yellow : c.red;
   const sends = sendFacts(run);
-  const requestsLine = sends.requestedRps === null
-    ? formatNumber(run.rps, 2)
-    : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
-      (achievedAbove(run) ? " (above requested beyond noise)" : "");
+  const drained = drainedNote(run);
+  const requestsLine =
+    (sends.requestedRps === null
+      ? formatNumber(run.rps, 2)
+      : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
+        (achievedAbove(run) ? " (above requested beyond noise)" : "")) + (drained ? ` (${drained})` : "");
   const verdict = runVerdict(run);
   const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
     "Sent",

@@ -1,6 +1,6 @@
 /**
  * @module
- * The counters of a run and how they add. `Counters` is the one record of the nine counters: a worker's
+ * The counters of a run and how they add. `Counters` is the one record of the ten counters: a worker's
  * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and
  * `addCounters` sums them over workers (runner/stats/aggregate.ts, interval_accumulator.ts), over the
  * intervals of part of a run (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics) and
@@ -31,6 +31,11 @@ export interface Counters {
   connects: number;
   /** Connections the server closed that were reopened. */
   reconnects: number;
+  /**
+   * Responses that arrived after the load's end, during the graceful stop (the drain): among `requests`
+   * (their latency is the run's), never in the achieved rate, which is served per second over the window.
+   */
+  drained: number;
 }
 
 /** Zero of every counter, in one field order, so every `Counters` object has the same shape. */
@@ -45,6 +50,7 @@ export function emptyCounters(): Counters {
     droppedSends: 0,
     connects: 0,
     reconnects: 0,
+    drained: 0,
   };
 }
 
@@ -59,6 +65,7 @@ export function addCounters(into: Counters, from: Partial<Counters>): void {
   into.droppedSends += from.droppedSends ?? 0;
   into.connects += from.connects ?? 0;
   into.reconnects += from.reconnects ?? 0;
+  into.drained += from.drained ?? 0;
 }
 
 /** The counters of intervals with their errors and status codes. */

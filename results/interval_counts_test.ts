@@ -21,6 +21,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     droppedSends: 7,
     connects: 8,
     reconnects: 9,
+    drained: 10,
   };
   addCounters(into, all);
   addCounters(into, all);
@@ -35,6 +36,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     droppedSends: 14,
     connects: 16,
     reconnects: 18,
+    drained: 20,
   });
   assertEquals(Object.keys(emptyCounters()), Object.keys(all), "one field order: one object shape");
 });
@@ -55,6 +57,7 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
     droppedSends: 0,
     connects: 0,
     reconnects: 0,
+    drained: 0,
     errors: 2,
     statusCodes: { "200": 5, "500": 1 },
   });

@@ -6,7 +6,8 @@
  * generator-bound and server-bound flags are the runner's (results/conclude/bound_verdict.ts), and the rest are
  * counts the run recorded. A run is flagged when any of these holds:
  *
- * - `generator-bound` / `server-bound`: the runner's flags (who limited the run).
+ * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a server-bound run served
+ *   short of its requested rate says so ("server-bound: served 176 of 500 req/s").
  * - `dropped X%`: sends dropped for being later than the bound, over 0.1% of the intended sends (the
  *   requested rate was not sent; a handful in a long run is shown but not flagged).
  * - `lost N`: requests that never got any answer, so no latency of theirs is in the percentiles: errors
@@ -23,9 +24,10 @@
  * - `data ran out in N worker(s)`: a `data:` source's rows ran out (`whenDone: stop`, `order: unique`),
  *   so those workers stopped starting arrivals before the load's end or count.
  *
- * Pure; imports only the results schema.
+ * Pure; imports the results schema and the served-rate statements (results/conclude/served_rate.ts).
  */
 import type { RunResult } from "./schema.ts";
+import { serverBoundLabel } from "./conclude/served_rate.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
@@ -110,7 +112,7 @@ export function kernelDrops(run: RunResult): number {
 export function runVerdict(run: RunResult): RunVerdict {
   const flags: VerdictFlag[] = [];
   if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
-  if (run.serverBound) flags.push({ kind: "server-bound", label: "server-bound" });
+  if (run.serverBound) flags.push({ kind: "server-bound", label: serverBoundLabel(run) });
   const dropped = droppedShare(run);
   if (dropped > DROPPED_FLAG_SHARE) flags.push({ kind: "dropped", label: `dropped ${formatShare(dropped)}` });
   const lost = lostRequests(run);

@@ -66,9 +66,14 @@ export const runResultSchema = z.looseObject({
   /** Measured duration (excludes warm-up). */
   durationSec: z.number(),
   warmupSec: z.number().default(0),
-  /** Completed requests (responses received, any status), excluding warm-up. */
+  /** Completed requests (responses received, any status), excluding warm-up; `drained` included. */
   requests: count,
-  /** requests / durationSec. */
+  /**
+   * Of `requests`, responses that arrived after the load's end, during the graceful stop (the drain):
+   * their latency is the run's, but they were not served within the measured window. Absent in older files.
+   */
+  drained: count.optional(),
+  /** The achieved rate: (requests - drained) / durationSec, served per second over the load window. */
   rps: num,
   /** Requested rate for open models (req/s), null for closed models. */
   targetRps: z.number().nullable().default(null),

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { IntervalResult } from "../mod.ts";
-import { detectStabilization } from "./stabilization.ts";
+import { detectStabilization, stabilizationText } from "./stabilization.ts";
 
 const INTERVAL_MS = 250;
 
@@ -58,4 +58,49 @@ Deno.test("too few non-empty intervals give no verdict; empty intervals are skip
   assertEquals(detectStabilization(series([1, null, 1, null, 1, 1, 1, 1, null, 1])), null);
   const gappy = series([9, null, 9, 9, 1, null, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
   assertEquals(detectStabilization(gappy), 4 * INTERVAL_MS);
+});
+
+Deno.test("a queue growing inside the band is no steady state: latency must be flat, not only close", () => {
+  // A linear climb: the last third sits within ±20% of its own median, yet it keeps rising.
+  const climbing = series(Array.from({ length: 12 }, (_, i) => 100 + 90 * i));
+  assertEquals(detectStabilization(climbing), null);
+  assert(
+    stabilizationText({ stabilizedAtMs: null, intervals: climbing, targetRps: null }).startsWith("never"),
+  );
+});
+
+Deno.test("throughput must be flat too", () => {
+  const falling = series(Array.from({ length: 12 }, () => 5)).map((iv, i) => ({
+    ...iv,
+    requests: 200 - 15 * i,
+  }));
+  assertEquals(detectStabilization(falling), null);
+  assertEquals(
+    stabilizationText({ stabilizedAtMs: null, intervals: falling, targetRps: null }),
+    "never (throughput kept drifting)",
+  );
+});
+
+Deno.test("an open model served below its requested rate never stabilized, however flat", () => {
+  const flat = series(Array.from({ length: 12 }, () => 5)); // 100 per 250 ms: 400 req/s served
+  assertEquals(detectStabilization(flat, 400), 0);
+  assertEquals(detectStabilization(flat, 1000), null);
+  assertEquals(
+    stabilizationText({ stabilizedAtMs: null, intervals: flat, targetRps: 1000 }),
+    "never: served 400 of 1,000 req/s requested (a queue growing)",
+  );
+});
+
+Deno.test("the not-judged text says what is short: intervals, or intervals with responses", () => {
+  const six = series([1, 1, 1, 1, 1, 1]);
+  assertEquals(
+    stabilizationText({ stabilizedAtMs: null, intervals: six, targetRps: null }),
+    "not judged: too few intervals: 6, 8 needed",
+  );
+  const gappy = series([1, null, 1, null, 1, 1, 1, 1, null, 1]);
+  assertEquals(
+    stabilizationText({ stabilizedAtMs: null, intervals: gappy, targetRps: null }),
+    "not judged: too few intervals with responses: 7 of 10, 8 needed",
+  );
+  assertEquals(stabilizationText({ stabilizedAtMs: 2000, intervals: six, targetRps: null }), "after 2.00 s");
 });

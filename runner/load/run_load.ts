@@ -272,11 +272,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
+  // Responses after the load's end are the drain: counted apart from the rate served over the window.
+  recorder.setLoadEnd(ctx.endMs);
   // Out of rows: start no new arrival; those in progress finish (their graceful stop from now).
   if (feeder !== null) {
     feeder.onExhausted = () => {
       ctx.stopRequested = true;
       stopAtMs = Math.min(stopAtMs, performance.now());
+      recorder.setLoadEnd(stopAtMs);
     };
   }
   const done = (async () => {
@@ -327,6 +330,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       ctx.stopRequested = true;
       ended.abort();
       stopAtMs = performance.now();
+      recorder.setLoadEnd(stopAtMs);
     },
   };
 }

@@ -46,6 +46,8 @@ export class IntervalRecorder {
 
   readonly #intervalMs: number;
   #originMs: number;
+  /** `performance.now()` at the load's end (its planned end, or a stop): later responses are the drain. */
+  #loadEndMs = Infinity;
   readonly #maxMessages: number;
   /** Index of the interval collecting events, or -1 when none is open. */
   #openIndex = -1;
@@ -85,6 +87,7 @@ export class IntervalRecorder {
     // least the late bound old).
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
+    if (nowMs >= this.#loadEndMs) this.#c.drained++;
     if (status < 200 || status >= 400) this.#c.non2xx++;
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
     this.#histogram.recordValue(clampUs(latencyUs));
@@ -126,6 +129,14 @@ export class IntervalRecorder {
   setOrigin(originMs: number): void {
     if (this.#originMs !== Infinity) throw new Error("the recorder's origin is already set");
     this.#originMs = originMs;
+  }
+
+  /**
+   * Sets (or moves earlier, on a stop) the load's end: responses after it are counted as drained, apart
+   * from the served rate over the load window. Never set for a load that ends with its last response.
+   */
+  setLoadEnd(loadEndMs: number): void {
+    this.#loadEndMs = Math.min(this.#loadEndMs, loadEndMs);
   }
 
   /**
