@@ -22,6 +22,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     connects: 8,
     reconnects: 9,
     drained: 10,
+    retried: 11,
   };
   addCounters(into, all);
   addCounters(into, all);
@@ -37,6 +38,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     connects: 16,
     reconnects: 18,
     drained: 20,
+    retried: 22,
   });
   assertEquals(Object.keys(emptyCounters()), Object.keys(all), "one field order: one object shape");
 });
@@ -58,6 +60,7 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
     connects: 0,
     reconnects: 0,
     drained: 0,
+    retried: 0,
     errors: 2,
     statusCodes: { "200": 5, "500": 1 },
   });

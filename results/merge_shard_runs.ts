@@ -185,6 +185,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     ...verdict(lateSends, c.serverBoundSends, requests + errorCount + droppedSends, full),
     connects: c.connects,
     reconnects: c.reconnects,
+    retried: c.retried,
     connectTimeMs: mergeConnectTimes(runs, (r) => r.connectTimeMs),
     ...(runs.some((r) => r.tlsMs) ? { tlsMs: mergeConnectTimes(runs, (r) => r.tlsMs ?? null) } : {}),
     ...(first.tls ? { tls: first.tls } : {}),

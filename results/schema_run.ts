@@ -147,6 +147,11 @@ export const runResultSchema = z.looseObject({
   connects: count.default(0),
   /** Connections closed by the server (Connection: close or EOF) and reopened. */
   reconnects: count.default(0),
+  /**
+   * Re-sends of requests the server refused unprocessed (HTTP/2 GOAWAY above its last stream id): each
+   * request counts once, as its final outcome (answered, or failed by kind); absent in older files.
+   */
+  retried: count.optional(),
   connectTimeMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().default(null),
   /** https: TLS handshake time per connection, apart from the TCP connect (`connectTimeMs`). */
   tlsMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().optional(),

@@ -247,6 +247,7 @@ export class RunAggregator {
       ...verdict(c.lateSends, c.serverBoundSends, sends, full),
       connects: c.connects,
       reconnects: c.reconnects,
+      retried: c.retried,
       connectTimeMs: summaryMs(this.#connectTotal),
       tlsMs: summaryMs(this.#tlsTotal),
       intervals,

@@ -33,6 +33,7 @@ export type AggregateStats = Pick<
   | "serverBound"
   | "connects"
   | "reconnects"
+  | "retried"
   | "connectTimeMs"
   | "tlsMs"
   | "intervals"

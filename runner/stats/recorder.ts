@@ -125,6 +125,11 @@ export class IntervalRecorder {
     if (this.#slot(nowMs)) this.#c.serverBoundSends++;
   }
 
+  /** A request the server refused unprocessed (HTTP/2 GOAWAY), sent again: its outcome is counted then. */
+  retried(nowMs: number): void {
+    if (this.#slot(nowMs)) this.#c.retried++;
+  }
+
   /** Sets the start of the measured run, once, for a recorder made with `originMs: Infinity`. */
   setOrigin(originMs: number): void {
     if (this.#originMs !== Infinity) throw new Error("the recorder's origin is already set");
