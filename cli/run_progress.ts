@@ -17,7 +17,7 @@ import {
 } from "../report/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
-import { drainedNote } from "../results/conclude/served_rate.ts";
+import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -66,7 +66,7 @@ export function summaryLine(run: RunResult): string {
   const protocol = protocolTag(run);
   return [
     terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
-    rate + (drained ? `, ${drained}` : ""),
+    rate + (drained ? `, ${drained}` : "") + (unfinishedNote(run) ? `, ${unfinishedNote(run)}` : ""),
     `p50 ${formatDurationMs(run.latencyMs.p50)}`,
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,
     `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,

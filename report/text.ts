@@ -26,7 +26,7 @@ import {
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
-import { drainedNote } from "../results/conclude/served_rate.ts";
+import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {
@@ -85,6 +85,10 @@ function overview(run: RunResult, c: Palette): string[] {
       : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
         (achievedAbove(run) ? " (above requested beyond noise)" : "")) + (drained ? ` (${drained})` : "");
   const verdict = runVerdict(run);
+  const unfinished = unfinishedNote(run);
+  const unfinishedRows: Array<[string, string]> = unfinished
+    ? [["Unfinished", `${unfinished}: cut by the run's own stop, not failures of the target`]]
+    : [];
   const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
     "Sent",
     `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
@@ -102,6 +106,7 @@ function overview(run: RunResult, c: Palette): string[] {
       ["Requests/sec", requestsLine],
       ["Requests", formatCount(run.requests)],
       ...sendRows,
+      ...unfinishedRows,
     ]),
     "",
     ...fields([

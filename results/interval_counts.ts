@@ -1,11 +1,11 @@
 /**
  * @module
- * The counters of a run and how they add. `Counters` is the one record of the eleven counters: a worker's
+ * The counters of a run and how they add. `Counters` is the one record of the twelve counters: a worker's
  * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and
  * `addCounters` sums them over workers (runner/stats/aggregate.ts, interval_accumulator.ts), over the
  * intervals of part of a run (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics) and
  * over shards (merge_shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects,
- * reconnects or re-sends, a run no non-2xx count, and files from before server-bound sends were recorded lack them;
+ * reconnects, re-sends or unfinished requests, a run no non-2xx count, and files from before server-bound sends were recorded lack them;
  * a counter missing from what is added adds nothing. `IntervalCounts` adds what a results interval
  * counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not summed,
  * and are not among them. Errors by kind and server-bound sends of results intervals are summed by
@@ -41,6 +41,11 @@ export interface Counters {
    * each counts once, as its final outcome, and its re-sends are counted here, never as failures.
    */
   retried: number;
+  /**
+   * Requests still unanswered when the graceful stop ran out (`gracefulStop: 0s` cuts every one in
+   * flight): cut by the experiment's own stop, shown apart, never a failure of the target.
+   */
+  unfinished: number;
 }
 
 /** Zero of every counter, in one field order, so every `Counters` object has the same shape. */
@@ -57,6 +62,7 @@ export function emptyCounters(): Counters {
     reconnects: 0,
     drained: 0,
     retried: 0,
+    unfinished: 0,
   };
 }
 
@@ -73,6 +79,7 @@ export function addCounters(into: Counters, from: Partial<Counters>): void {
   into.reconnects += from.reconnects ?? 0;
   into.drained += from.drained ?? 0;
   into.retried += from.retried ?? 0;
+  into.unfinished += from.unfinished ?? 0;
 }
 
 /** The counters of intervals with their errors and status codes. */

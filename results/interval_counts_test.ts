@@ -23,6 +23,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     reconnects: 9,
     drained: 10,
     retried: 11,
+    unfinished: 12,
   };
   addCounters(into, all);
   addCounters(into, all);
@@ -39,6 +40,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     reconnects: 18,
     drained: 20,
     retried: 22,
+    unfinished: 24,
   });
   assertEquals(Object.keys(emptyCounters()), Object.keys(all), "one field order: one object shape");
 });
@@ -61,6 +63,7 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
     reconnects: 0,
     drained: 0,
     retried: 0,
+    unfinished: 0,
     errors: 2,
     statusCodes: { "200": 5, "500": 1 },
   });

@@ -186,6 +186,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     connects: c.connects,
     reconnects: c.reconnects,
     retried: c.retried,
+    unfinished: c.unfinished,
     connectTimeMs: mergeConnectTimes(runs, (r) => r.connectTimeMs),
     ...(runs.some((r) => r.tlsMs) ? { tlsMs: mergeConnectTimes(runs, (r) => r.tlsMs ?? null) } : {}),
     ...(first.tls ? { tls: first.tls } : {}),

@@ -77,7 +77,7 @@ export function errorCount(run: RunResult): number {
 
 /** Every send the run attempted: answered, failed, or dropped for being too late. */
 export function sendsOf(run: RunResult): number {
-  return run.requests + errorCount(run) + run.droppedSends;
+  return run.requests + errorCount(run) + run.droppedSends + (run.unfinished ?? 0);
 }
 
 /** Dropped sends as a share (0..1) of intended sends; 0 without sends. */
@@ -147,7 +147,7 @@ export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict:
 export interface SendFacts {
   /** The requested rate (req/s); null for closed models. */
   requestedRps: number | null;
-  /** Requests that went out (answered or failed). */
+  /** Requests that went out (answered, failed, or unfinished when the graceful stop ran out). */
   sent: number;
   /** Intended sends dropped for being later than the bound. */
   dropped: number;
@@ -159,7 +159,7 @@ export interface SendFacts {
 export function sendFacts(run: RunResult): SendFacts {
   return {
     requestedRps: run.targetRps,
-    sent: run.requests + errorCount(run),
+    sent: run.requests + errorCount(run) + (run.unfinished ?? 0),
     dropped: run.droppedSends,
     droppedShare: droppedShare(run),
   };

@@ -152,6 +152,12 @@ export const runResultSchema = z.looseObject({
    * request counts once, as its final outcome (answered, or failed by kind); absent in older files.
    */
   retried: count.optional(),
+  /**
+   * Requests still unanswered when the graceful stop ran out, cut by the experiment's own stop
+   * (`gracefulStop`): shown, never among the failures of `successRate` nor lost. Older files counted them
+   * as errors of kind `unfinished`.
+   */
+  unfinished: count.optional(),
   connectTimeMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().default(null),
   /** https: TLS handshake time per connection, apart from the TCP connect (`connectTimeMs`). */
   tlsMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().optional(),

@@ -115,7 +115,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
   const t = totalsOf(kept);
   const errors = errorsOf(t, run);
   const durationSec = t.spanMs / 1000;
-  const sends = t.requests + t.errors + run.droppedSends;
+  const sends = t.requests + t.errors + run.droppedSends + (run.unfinished ?? 0);
   const rps = servedRps(t.requests, t.drained, durationSec);
   const full = saturated({ rps, targetRps: run.targetRps, durationSec, intervals: kept });
   return {

@@ -96,3 +96,16 @@ export function drainedNote(run: Pick<RunResult, "drained">): string {
   const n = run.drained ?? 0;
   return n > 0 ? `${n.toLocaleString("en-US")} drained after the load's end` : "";
 }
+
+/**
+ * Requests the experiment's own stop cut, in words ("250 unfinished by gracefulStop (0 s)"): still
+ * unanswered when the graceful stop after the load's end ran out. Shown beside the counts, never as a
+ * failure of the target; "" without any.
+ */
+export function unfinishedNote(run: Pick<RunResult, "unfinished" | "config">): string {
+  const n = run.unfinished ?? 0;
+  if (n === 0) return "";
+  const stopMs = run.config.gracefulStopMs;
+  const limit = typeof stopMs === "number" ? ` (${stopMs / 1000} s)` : "";
+  return `${n.toLocaleString("en-US")} unfinished by gracefulStop${limit}`;
+}

@@ -220,7 +220,7 @@ export class RunAggregator {
     this.#completeThrough(Infinity);
     const c = this.#c;
     const errors = sumValues(this.#errors);
-    const sends = c.requests + errors + c.droppedSends;
+    const sends = c.requests + errors + c.droppedSends + c.unfinished;
     const raw = this.#rawTotal;
     const intervals = this.#denseIntervals(durationSec);
     const served = { rps: servedRps(c.requests, c.drained, durationSec), targetRps: this.#requestedRps };
@@ -248,6 +248,7 @@ export class RunAggregator {
       connects: c.connects,
       reconnects: c.reconnects,
       retried: c.retried,
+      unfinished: c.unfinished,
       connectTimeMs: summaryMs(this.#connectTotal),
       tlsMs: summaryMs(this.#tlsTotal),
       intervals,

@@ -34,6 +34,7 @@ export type AggregateStats = Pick<
   | "connects"
   | "reconnects"
   | "retried"
+  | "unfinished"
   | "connectTimeMs"
   | "tlsMs"
   | "intervals"

@@ -125,6 +125,14 @@ export class IntervalRecorder {
     if (this.#slot(nowMs)) this.#c.serverBoundSends++;
   }
 
+  /**
+   * `count` requests still waiting for an answer when the graceful stop ran out: the experiment's own
+   * stop cut them, so they are counted apart, never as failures of the target.
+   */
+  unfinished(nowMs: number, count: number): void {
+    if (this.#slot(nowMs)) this.#c.unfinished += count;
+  }
+
   /** A request the server refused unprocessed (HTTP/2 GOAWAY), sent again: its outcome is counted then. */
   retried(nowMs: number): void {
     if (this.#slot(nowMs)) this.#c.retried++;

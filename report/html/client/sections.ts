@@ -249,6 +249,10 @@ export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
     const mark = verdict ? " ●" : "";
     lines.push(h("small", { class: `${cls} change` }, fmtChange(change) + mark));
   }
+  // Cut by the run's own stop: beside the errors, never among them.
+  if (m === "errors" && (row.unfinished ?? 0) > 0) {
+    lines.push(h("small", { class: "muted" }, `+ ${fmtNum(row.unfinished!, 0)} unfinished by gracefulStop`));
+  }
   return { node: h("span", { class: "stack" }, ...lines), sort: v.mean };
 }
 
