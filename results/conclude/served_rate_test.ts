@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import type { IntervalResult } from "../mod.ts";
+import { intervalSeries } from "../../tests/fixtures/interval_series.ts";
 import {
   drainedNote,
   latencyRising,
@@ -9,28 +9,7 @@ import {
   serverBoundLabel,
 } from "./served_rate.ts";
 
-/** Intervals of 250 ms with these p50s (ms), 100 responses each. */
-function intervals(p50s: number[]): IntervalResult[] {
-  return p50s.map((p50, i) => ({
-    startMs: i * 250,
-    durationMs: 250,
-    requests: 100,
-    errors: 0,
-    non2xx: 0,
-    p50,
-    p75: p50,
-    p90: p50,
-    p99: p50,
-    mean: p50,
-    max: p50,
-    bytesRead: 0,
-    bytesWritten: 0,
-    lateSends: 0,
-    inFlight: 0,
-    connections: 0,
-    statusCodes: {},
-  }));
-}
+const intervals = intervalSeries;
 
 Deno.test("the achieved rate leaves the drain out", () => {
   assert.equal(servedRps(1000, 600, 2), 200);

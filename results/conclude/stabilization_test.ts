@@ -1,31 +1,9 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import type { IntervalResult } from "../mod.ts";
+import { intervalSeries, SERIES_INTERVAL_MS } from "../../tests/fixtures/interval_series.ts";
 import { detectStabilization, stabilizationText } from "./stabilization.ts";
 
-const INTERVAL_MS = 250;
-
-/** Synthetic intervals with the given p50 series (ms); requests 0 where p50 is null. */
-function series(p50s: Array<number | null>): IntervalResult[] {
-  return p50s.map((p50, i) => ({
-    startMs: i * INTERVAL_MS,
-    durationMs: INTERVAL_MS,
-    requests: p50 === null ? 0 : 100,
-    errors: 0,
-    non2xx: 0,
-    p50: p50 ?? 0,
-    p75: p50 ?? 0,
-    p90: p50 ?? 0,
-    p99: p50 ?? 0,
-    mean: p50 ?? 0,
-    max: p50 ?? 0,
-    bytesRead: 0,
-    bytesWritten: 0,
-    lateSends: 0,
-    inFlight: 0,
-    connections: 0,
-    statusCodes: {},
-  }));
-}
+const INTERVAL_MS = SERIES_INTERVAL_MS;
+const series = intervalSeries;
 
 /** Deterministic ±5% jitter around 1. */
 const jitter = (i: number) => 1 + 0.05 * Math.sin(i * 12.9898);
