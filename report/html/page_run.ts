@@ -9,6 +9,7 @@
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
 import { round3, round4 } from "../../results/stats.ts";
 import { stabilizationText } from "../../results/conclude/stabilization.ts";
+import { servedRps } from "../../results/conclude/served_rate.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 import { cacheBypassSentence } from "../cache_bypass.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
@@ -157,7 +158,8 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
   return {
     t: timeAxis(intervals.map((iv) => iv.startMs)),
     durSec: (intervals[0]?.durationMs ?? 250) / 1000,
-    rps: intervals.map((iv) => r4(iv.requests / (iv.durationMs / 1000))),
+    // Served within the window: the drain folded into the last interval would draw a false spike there.
+    rps: intervals.map((iv) => r4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
     errorKinds: errorKindColumns(intervals),
     non2xx: sparse(intervals.map((iv) => iv.non2xx)),
