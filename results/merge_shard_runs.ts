@@ -182,7 +182,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     bytesWritten: c.bytesWritten,
     lateSends,
     droppedSends,
-    ...verdict(lateSends, c.serverBoundSends, requests + errorCount + droppedSends, full),
+    ...verdict(lateSends, c.serverBoundSends, requests + errorCount + droppedSends + c.unfinished, full),
     connects: c.connects,
     reconnects: c.reconnects,
     retried: c.retried,
