@@ -51,7 +51,7 @@ export function formatEta(ms: number): string {
 
 /**
  * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open
- * models), p50, p99, success, and the run verdict (results/run_verdict.ts) last, so a log line never
+ * models; the drain and requests unfinished by gracefulStop beside it), p50, p99, success, and the run verdict (results/run_verdict.ts) last, so a log line never
  * shows "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
  */
 export function summaryLine(run: RunResult): string {
@@ -61,12 +61,13 @@ export function summaryLine(run: RunResult): string {
     : `${formatNumber(run.rps, 1)} of ${formatNumber(f.requestedRps, 0)} req/s requested` +
       `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
       `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
-  const drained = drainedNote(run);
+  // What the achieved rate leaves out, and what the run's own stop cut: beside it, never as failures.
+  const beside = [drainedNote(run), unfinishedNote(run)].filter((note) => note !== "");
   const verdict = runVerdict(run);
   const protocol = protocolTag(run);
   return [
     terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
-    rate + (drained ? `, ${drained}` : "") + (unfinishedNote(run) ? `, ${unfinishedNote(run)}` : ""),
+    [rate, ...beside].join(", "),
     `p50 ${formatDurationMs(run.latencyMs.p50)}`,
     `p99 ${formatDurationMs(run.latencyMs.p99)}`,
     `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,
