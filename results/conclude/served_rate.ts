@@ -6,7 +6,9 @@
  * it, so a server that queued half the requests no longer reads as having kept up once its queue drained.
  * A run fell short of its requested rate when it was served well below it, and it was saturated (the
  * server could not keep up, whatever the connections) when it fell short while its latency kept rising:
- * a queue growing at the server. Pure: numbers of the results file in, statements out.
+ * a queue growing at the server. Beside the achieved rate stand the drain and the requests the run's own
+ * stop cut (`unfinished by gracefulStop`): shown, never failures of the target. Pure: numbers of the results
+ * file in, statements out.
  */
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";

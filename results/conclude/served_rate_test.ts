@@ -47,3 +47,12 @@ Deno.test("saturated and its label: served short while the queue grew", () => {
   assert.equal(drainedNote({ drained: 1388 }), "1,388 drained after the load's end");
   assert.equal(drainedNote({}), "");
 });
+
+Deno.test("requests the run's own stop cut are named with its gracefulStop", () => {
+  assert.equal(
+    unfinishedNote({ unfinished: 250, config: { gracefulStopMs: 0 } }),
+    "250 unfinished by gracefulStop (0 s)",
+  );
+  assert.equal(unfinishedNote({ unfinished: 3, config: {} }), "3 unfinished by gracefulStop");
+  assert.equal(unfinishedNote({ config: {} }), "");
+});
