@@ -7,6 +7,7 @@ import {
   servedRps,
   servedShortfall,
   serverBoundLabel,
+  unfinishedNote,
 } from "./served_rate.ts";
 
 const intervals = intervalSeries;
