@@ -50,9 +50,10 @@ export function formatEta(ms: number): string {
 }
 
 /**
- * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open
- * models; the drain and requests unfinished by gracefulStop beside it), p50, p99, success, and the run verdict (results/run_verdict.ts) last, so a log line never
- * shows "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
+ * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open models;
+ * the drain and requests unfinished by gracefulStop beside it), p50, p99, success, and the run verdict
+ * (results/run_verdict.ts) last, so a log line never shows "success 100.00%" beside dropped sends without
+ * saying so; then "(profiled)" when it was.
  */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);

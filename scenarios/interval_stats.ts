@@ -157,10 +157,10 @@ function intervalsByPhase(intervals: IntervalResult[], phases: PhaseSpan[]): Int
 
 /**
  * Per-phase statistics of an open-model run (Artillery's per-phase summary), exact from the interval
- * histograms. Phases start at the measured start (a fixed warm-up is a phase of its own before it) and
- * follow each other; each takes the intervals that start inside it. `rps` is over the time its
- * intervals cover (the phase's length unless the run stopped early), the drain left out. Latency is NaN when the intervals
- * carry no histograms.
+ * histograms. Phases start at the measured start (a fixed warm-up is a phase of its own before it) and follow
+ * each other; each takes the intervals that start inside it. `rps` is over the time its intervals cover (the
+ * phase's length unless the run stopped early), the drain left out. Latency is NaN when the intervals carry
+ * no histograms.
  */
 export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
   if (phases.length === 0) return [];

@@ -1,9 +1,9 @@
 /**
  * @module
- * The load's own limits end to end, run as users run `loadlab attack`: a rate at the cap against a
- * local target ends soon after its duration in bounded memory, the sends it could not make counted as
- * dropped; and requests still unanswered when the graceful stop ends (a server that reads and never
- * answers) are counted as `unfinished` (apart from the failures) on both transports and every load model, in results.json, the
+ * The load's own limits end to end, run as users run `loadlab attack`: a rate at the cap against a local
+ * target ends soon after its duration in bounded memory, the sends it could not make counted as dropped; and
+ * requests still unanswered when the graceful stop ends (a server that reads and never answers) are counted
+ * as `unfinished` (apart from the failures) on both transports and every load model, in results.json, the
  * summary and the exit-4 line, instead of vanishing. Loads are bounded in time and go to 127.0.0.1.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";

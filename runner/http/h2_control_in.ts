@@ -2,8 +2,9 @@
  * @module
  * The control frames an HTTP/2 client receives that change the connection (RFC 9113 sections 6.5, 6.8,
  * 6.9): SETTINGS (validated, applied, acknowledged), WINDOW_UPDATE (the peer's windows for request bodies)
- * and GOAWAY (the streams it refused go again on a new connection, counted as retried). A layer between the response
- * heads (h2_headers_in.ts) and the frame loop (h2_frames_in.ts), so each stays a file of one concern.
+ * and GOAWAY (the streams it refused go again on a new connection, counted as retried). A layer between
+ * the response heads (h2_headers_in.ts) and the frame loop (h2_frames_in.ts), so each stays a file of one
+ * concern.
  */
 import {
   applySettings,
