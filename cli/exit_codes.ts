@@ -97,6 +97,9 @@ export function errorSummary(runs: RunResult[]): string {
   const parts = [...counts].filter(([, n]) => n > 0).map(([kind, n]) =>
     `${kind}: ${n}${messages.has(kind) ? `, e.g. "${messages.get(kind)}"` : ""}`
   );
+  // Still waiting when the run's own stop came: no failure, yet no response either.
+  const unfinished = runs.reduce((a, r) => a + (r.unfinished ?? 0), 0);
+  if (unfinished > 0) parts.push(`unfinished by gracefulStop: ${unfinished}`);
   // Messages may quote what a server sent.
   return terminalSafe(parts.join("; ")) || "no request was sent";
 }

@@ -20,6 +20,7 @@ import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { renderChecks } from "../report/text.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
+import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -55,10 +56,10 @@ export function formatEta(ms: number): string {
 }
 
 /**
- * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open
- * models), p50, p99 ("-" without a response), success, and the run verdict
- * (results/conclude/run_verdict.ts) last, so a log line never shows "success 100.00%" beside dropped sends
- * without saying so; then "(profiled)" when it was.
+ * One line per finished run: name, req/s (with the requested rate, sends made and dropped for open models;
+ * the drain and requests unfinished by gracefulStop beside it), p50, p99 ("-" without a response),
+ * success, and the run verdict (results/conclude/run_verdict.ts) last, so a log line never shows
+ * "success 100.00%" beside dropped sends without saying so; then "(profiled)" when it was.
  */
 export function summaryLine(run: RunResult): string {
   const f = sendFacts(run);
@@ -67,12 +68,14 @@ export function summaryLine(run: RunResult): string {
     : `${formatNumber(run.rps, 1)} of ${formatNumber(f.requestedRps, 0)} req/s requested` +
       `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
       `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
+  // What the achieved rate leaves out, and what the run's own stop cut: beside it, never as failures.
+  const beside = [drainedNote(run), unfinishedNote(run)].filter((note) => note !== "");
   const verdict = runVerdict(run);
   const protocol = protocolTag(run);
   const latency = sampledLatency(run);
   return [
     terminalSafe(run.name) + (protocol ? ` [${protocol}]` : ""),
-    rate,
+    [rate, ...beside].join(", "),
     `p50 ${formatDurationMs(latency.p50)}`,
     `p99 ${formatDurationMs(latency.p99)}`,
     `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,

@@ -68,7 +68,9 @@ function sendCells(r: RunResult): string {
   const f = sendFacts(r);
   const requested = f.requestedRps === null ? "–" : whole(f.requestedRps);
   const dropped = f.dropped > 0 ? `${whole(f.dropped)} (${formatShare(f.droppedShare)})` : "0";
-  return `${requested} | ${whole(f.sent)} | ${dropped} | ${whole(r.rps)}`;
+  // The drain is among the sends, never in the achieved rate (results/conclude/served_rate.ts).
+  const drained = (r.drained ?? 0) > 0 ? ` (${whole(r.drained!)} drained)` : "";
+  return `${requested} | ${whole(f.sent)}${drained} | ${dropped} | ${whole(r.rps)}`;
 }
 
 function runsTable(runs: RunResult[]): string[] {

@@ -4,7 +4,7 @@
  * report.html (report/html/page_run.ts) alike: one sentence ("server-bound: 93% of sends waited for a
  * connection the server held") and the facts behind it (late, server-bound and dropped sends with their
  * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's
- * warm-up and the transport). The sentence follows the runner's flags (results/bound_verdict.ts) rather
+ * warm-up and the transport). The sentence follows the runner's flags (results/conclude/bound_verdict.ts) rather
  * than judging again, so the page, the summary and a CI job reading `generatorBound` always agree, and its
  * facts end with the run verdict (results/conclude/run_verdict.ts) that the badges show. Pure.
  */

@@ -34,6 +34,7 @@ import {
   sendFacts,
 } from "../results/conclude/run_verdict.ts";
 import { latencySampled, sampledLatency } from "../results/conclude/responses.ts";
+import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {
@@ -85,12 +86,18 @@ function overview(run: RunResult, c: Palette): string[] {
   const rate = formatPercent(run.successRate);
   const successColor = run.successRate >= 0.99 ? c.green : run.successRate >= 0.9 ? c.yellow : c.red;
   const sends = sendFacts(run);
-  const requestsLine = sends.requestedRps === null
-    ? formatNumber(run.rps, 2)
-    : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
-      (achievedAbove(run) ? " (above requested beyond noise)" : "");
+  const drained = drainedNote(run);
+  const requestsLine =
+    (sends.requestedRps === null
+      ? formatNumber(run.rps, 2)
+      : `${formatNumber(run.rps, 2)} achieved of ${formatNumber(sends.requestedRps, 2)} requested` +
+        (achievedAbove(run) ? " (above requested beyond noise)" : "")) + (drained ? ` (${drained})` : "");
   const verdict = runVerdict(run);
   const latency = sampledLatency(run);
+  const unfinished = unfinishedNote(run);
+  const unfinishedRows: Array<[string, string]> = unfinished
+    ? [["Unfinished", `${unfinished}: cut by the run's own stop, not failures of the target`]]
+    : [];
   const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
     "Sent",
     `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
@@ -108,6 +115,7 @@ function overview(run: RunResult, c: Palette): string[] {
       ["Requests/sec", requestsLine],
       ["Requests", formatCount(run.requests)],
       ...sendRows,
+      ...unfinishedRows,
     ]),
     "",
     ...fields([

@@ -1,14 +1,14 @@
 /**
  * @module
- * The counters of a run and how they add. `Counters` is the one record of the nine counters: a worker's
- * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and
- * `addCounters` sums them over workers (runner/stats/aggregate.ts, interval_accumulator.ts), over the
- * intervals of part of a run (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics) and
- * over shards (merge_shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects or
- * reconnects, a run no non-2xx count, and files from before server-bound sends were recorded lack them;
- * a counter missing from what is added adds nothing. `IntervalCounts` adds what a results interval
- * counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not summed,
- * and are not among them. Errors by kind and server-bound sends of results intervals are summed by
+ * The counters of a run and how they add. `Counters` is the one record of the twelve counters: a worker's
+ * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and `addCounters`
+ * sums them over workers (runner/stats/aggregate.ts, interval_accumulator.ts), over the intervals of part of
+ * a run (scenarios/interval_stats.ts: the warm-up cut, per-phase statistics) and over shards
+ * (merge_shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects, reconnects,
+ * re-sends or unfinished requests, a run no non-2xx count, and files from before server-bound sends were
+ * recorded lack them; a counter missing from what is added adds nothing. `IntervalCounts` adds what a results
+ * interval counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not
+ * summed, and are not among them. Errors by kind and server-bound sends of results intervals are summed by
  * `IntervalDetail` only while every interval has them, so a sum is exact or absent, never an undercount.
  * Pure.
  */
@@ -31,6 +31,21 @@ export interface Counters {
   connects: number;
   /** Connections the server closed that were reopened. */
   reconnects: number;
+  /**
+   * Responses that arrived after the load's end, during the graceful stop (the drain): among `requests`
+   * (their latency is the run's), never in the achieved rate, which is served per second over the window.
+   */
+  drained: number;
+  /**
+   * Requests sent again on a new connection after the server refused them unprocessed (HTTP/2 GOAWAY):
+   * each counts once, as its final outcome, and its re-sends are counted here, never as failures.
+   */
+  retried: number;
+  /**
+   * Requests still unanswered when the graceful stop ran out (`gracefulStop: 0s` cuts every one in
+   * flight): cut by the experiment's own stop, shown apart, never a failure of the target.
+   */
+  unfinished: number;
 }
 
 /** Zero of every counter, in one field order, so every `Counters` object has the same shape. */
@@ -45,6 +60,9 @@ export function emptyCounters(): Counters {
     droppedSends: 0,
     connects: 0,
     reconnects: 0,
+    drained: 0,
+    retried: 0,
+    unfinished: 0,
   };
 }
 
@@ -59,6 +77,9 @@ export function addCounters(into: Counters, from: Partial<Counters>): void {
   into.droppedSends += from.droppedSends ?? 0;
   into.connects += from.connects ?? 0;
   into.reconnects += from.reconnects ?? 0;
+  into.drained += from.drained ?? 0;
+  into.retried += from.retried ?? 0;
+  into.unfinished += from.unfinished ?? 0;
 }
 
 /** The counters of intervals with their errors and status codes. */

@@ -21,6 +21,9 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     droppedSends: 7,
     connects: 8,
     reconnects: 9,
+    drained: 10,
+    retried: 11,
+    unfinished: 12,
   };
   addCounters(into, all);
   addCounters(into, all);
@@ -35,6 +38,9 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     droppedSends: 14,
     connects: 16,
     reconnects: 18,
+    drained: 20,
+    retried: 22,
+    unfinished: 24,
   });
   assertEquals(Object.keys(emptyCounters()), Object.keys(all), "one field order: one object shape");
 });
@@ -55,6 +61,9 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
     droppedSends: 0,
     connects: 0,
     reconnects: 0,
+    drained: 0,
+    retried: 0,
+    unfinished: 0,
     errors: 2,
     statusCodes: { "200": 5, "500": 1 },
   });

@@ -27,8 +27,9 @@ import {
   percentileCurve,
   summarizeMs,
 } from "./histogram.ts";
-import { verdict } from "./bound_verdict.ts";
-import { detectStabilization } from "./stabilization.ts";
+import { verdict } from "./conclude/bound_verdict.ts";
+import { saturated, servedRps } from "./conclude/served_rate.ts";
+import { detectStabilization } from "./conclude/stabilization.ts";
 
 /** Where each shard's intervals land in the merged run. */
 export interface Alignment {
@@ -94,6 +95,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     startMs: index * alignment.intervalMs,
     durationMs: parts.length ? Math.max(...parts.map((iv) => iv.durationMs)) : alignment.intervalMs,
     requests: counts.requests,
+    ...(counts.drained > 0 ? { drained: counts.drained } : {}),
     errors: counts.errors,
     ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
     non2xx: counts.non2xx,
@@ -148,6 +150,10 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const { requests, lateSends, droppedSends } = c;
   const errorCount = sumValues(errors);
   const first = runs[0];
+  // Each shard requested its share of the rate.
+  const targetRps = runs.every((r) => r.targetRps !== null) ? sum(runs, (r) => r.targetRps!) : null;
+  const rps = servedRps(requests, c.drained, durationSec);
+  const full = saturated({ rps, targetRps, durationSec, intervals });
   // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
   const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ...whole } = first;
   const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
@@ -155,11 +161,11 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     ...whole,
     config,
     startedAt: runs.map((r) => r.startedAt).sort()[0],
-    // Each shard requested its share of the rate.
-    targetRps: runs.every((r) => r.targetRps !== null) ? sum(runs, (r) => r.targetRps!) : null,
+    targetRps,
     durationSec,
     requests,
-    rps: durationSec > 0 ? requests / durationSec : 0,
+    drained: c.drained,
+    rps,
     successRate: requests + errorCount > 0 ? sum(runs, successes) / (requests + errorCount) : 0,
     latencyMs: summarizeMs(total),
     percentiles: percentileCurve(total),
@@ -176,9 +182,11 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     bytesWritten: c.bytesWritten,
     lateSends,
     droppedSends,
-    ...verdict(lateSends, c.serverBoundSends, requests + errorCount + droppedSends),
+    ...verdict(lateSends, c.serverBoundSends, requests + errorCount + droppedSends + c.unfinished, full),
     connects: c.connects,
     reconnects: c.reconnects,
+    retried: c.retried,
+    unfinished: c.unfinished,
     connectTimeMs: mergeConnectTimes(runs, (r) => r.connectTimeMs),
     ...(runs.some((r) => r.tlsMs) ? { tlsMs: mergeConnectTimes(runs, (r) => r.tlsMs ?? null) } : {}),
     ...(first.tls ? { tls: first.tls } : {}),
@@ -195,7 +203,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     workers: sum(runs, (r) => r.workers),
     ...(runs.length === 1 && first.hostTcp !== undefined ? { hostTcp: first.hostTcp } : {}),
     intervals,
-    stabilizedAtMs: detectStabilization(intervals),
+    stabilizedAtMs: detectStabilization(intervals, targetRps),
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(first.flows ? { flows: mergeFlows(runs) } : {}),

@@ -8,6 +8,7 @@
  */
 import type { IntervalResult, RunResult } from "./schema.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "./stats.ts";
+import { servedRps } from "./conclude/served_rate.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
@@ -19,8 +20,8 @@ export const BATCH_MS = 1000;
 /** One interval's value of a metric (NaN when the interval says nothing about it). */
 export function intervalValue(iv: IntervalResult, metric: CompareMetric): number {
   switch (metric) {
-    case "rps":
-      return iv.requests / (iv.durationMs / 1000);
+    case "rps": // served within the window, as the achieved rate: the drain left out
+      return servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000);
     case "p50":
       return iv.p50;
     case "p99":

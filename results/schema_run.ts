@@ -66,9 +66,14 @@ export const runResultSchema = z.looseObject({
   /** Measured duration (excludes warm-up). */
   durationSec: z.number(),
   warmupSec: z.number().default(0),
-  /** Completed requests (responses received, any status), excluding warm-up. */
+  /** Completed requests (responses received, any status), excluding warm-up; `drained` included. */
   requests: count,
-  /** requests / durationSec. */
+  /**
+   * Of `requests`, responses that arrived after the load's end, during the graceful stop (the drain):
+   * their latency is the run's, but they were not served within the measured window. Absent in older files.
+   */
+  drained: count.optional(),
+  /** The achieved rate: (requests - drained) / durationSec, served per second over the load window. */
   rps: num,
   /** Requested rate for open models (req/s), null for closed models. */
   targetRps: z.number().nullable().default(null),
@@ -142,6 +147,17 @@ export const runResultSchema = z.looseObject({
   connects: count.default(0),
   /** Connections closed by the server (Connection: close or EOF) and reopened. */
   reconnects: count.default(0),
+  /**
+   * Re-sends of requests the server refused unprocessed (HTTP/2 GOAWAY above its last stream id): each
+   * request counts once, as its final outcome (answered, or failed by kind); absent in older files.
+   */
+  retried: count.optional(),
+  /**
+   * Requests still unanswered when the graceful stop ran out, cut by the experiment's own stop
+   * (`gracefulStop`): shown, never among the failures of `successRate` nor lost. Older files counted them
+   * as errors of kind `unfinished`.
+   */
+  unfinished: count.optional(),
   connectTimeMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().default(null),
   /** https: TLS handshake time per connection, apart from the TCP connect (`connectTimeMs`). */
   tlsMs: z.looseObject({ min: num, mean: num, max: num, p99: num }).nullable().optional(),

@@ -15,6 +15,11 @@ export const intervalSchema = z.looseObject({
   durationMs: z.number().positive(),
   /** Completed requests (any status). */
   requests: count,
+  /**
+   * Of `requests`, those that arrived after the load's end (the graceful stop's drain, folded into the
+   * last interval): not served within the window. Written when non-zero; absent in older files.
+   */
+  drained: count.optional(),
   /** Failed requests (error kinds, not HTTP status). */
   errors: count,
   /**

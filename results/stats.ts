@@ -242,7 +242,7 @@ export function round3(x: number): number {
 }
 
 /**
- * Fewer intervals with responses than this give no stabilization verdict (results/stabilization.ts);
+ * Fewer intervals with responses than this give no stabilization verdict (results/conclude/stabilization.ts);
  * the report says "too few intervals to judge" then, not "kept drifting".
  */
 export const MIN_STABILIZATION_INTERVALS = 8;

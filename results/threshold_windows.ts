@@ -12,6 +12,7 @@ import type { IntervalResult, RunResult } from "./schema.ts";
 import type { LatencyKey } from "./schema_values.ts";
 import { mergeEncoded, summarizeMs } from "./histogram.ts";
 import { successRateOf } from "./interval_counts.ts";
+import { servedRps } from "./conclude/served_rate.ts";
 
 /** What a window's value of a threshold metric is measured from. */
 export type WindowMetric = { kind: "latency"; key: LatencyKey } | { kind: "rps" } | {
@@ -55,7 +56,11 @@ function latencyOf(window: IntervalResult[], key: LatencyKey): number {
 export function windowValue(window: IntervalResult[], metric: WindowMetric): number {
   if (metric.kind === "latency") return latencyOf(window, metric.key);
   const requests = window.reduce((a, iv) => a + iv.requests, 0);
-  if (metric.kind === "rps") return requests / (window.reduce((a, iv) => a + iv.durationMs, 0) / 1000);
+  if (metric.kind === "rps") {
+    // Served within the window, as the achieved rate: the drain folded into the last interval left out.
+    const drained = window.reduce((a, iv) => a + (iv.drained ?? 0), 0);
+    return servedRps(requests, drained, window.reduce((a, iv) => a + iv.durationMs, 0) / 1000);
+  }
   const errors = window.reduce((a, iv) => a + iv.errors, 0);
   const rate = successRateOf({ requests, errors, non2xx: window.reduce((a, iv) => a + iv.non2xx, 0) }, NaN);
   return metric.invert ? 1 - rate : rate;

@@ -53,8 +53,11 @@ export class RequestLogFailed extends Error {
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
   const uncorrected = config.model === "throughput";
+  // A segment's share of the requested rate (the shards' add up to the configured one).
+  const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
   const aggregatorOptions: AggregatorOptions = {
     intervalMs: config.intervalMs,
+    requestedRps,
     uncorrected,
     intervalHistograms: config.intervalHistograms,
     workers: config.workers,
@@ -118,8 +121,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     startedAt,
     durationSec,
     warmupSec: config.warmupMs / 1000,
-    // A segment's share of the requested rate (the shards' add up to the configured one).
-    targetRps: shareOfRate(targetRps(config), config.segment?.count ?? 1),
+    targetRps: requestedRps,
     workers: config.workers,
     ...aggregator.finish(durationSec),
     preConnected: workers.preConnected,

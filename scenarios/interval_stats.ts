@@ -14,7 +14,8 @@
  * exist only for the whole run and are kept as they are.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "../results/mod.ts";
-import { verdict } from "../results/bound_verdict.ts";
+import { verdict } from "../results/conclude/bound_verdict.ts";
+import { saturated, servedRps } from "../results/conclude/served_rate.ts";
 import {
   addIntervalCounts,
   addIntervalDetail,
@@ -114,14 +115,17 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
   const t = totalsOf(kept);
   const errors = errorsOf(t, run);
   const durationSec = t.spanMs / 1000;
-  const sends = t.requests + t.errors + run.droppedSends;
+  const sends = t.requests + t.errors + run.droppedSends + (run.unfinished ?? 0);
+  const rps = servedRps(t.requests, t.drained, durationSec);
+  const full = saturated({ rps, targetRps: run.targetRps, durationSec, intervals: kept });
   return {
     ...run,
     warmupAuto: true,
     warmupSec: run.warmupSec + kept[0].startMs / 1000,
     durationSec,
     requests: t.requests,
-    rps: durationSec > 0 ? t.requests / durationSec : 0,
+    drained: t.drained,
+    rps,
     successRate: successRateOf(t, 0),
     latencyMs: summarizeMs(total),
     percentiles: percentileCurve(total),
@@ -134,7 +138,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     bytesWritten: t.bytesWritten,
     lateSends: t.lateSends,
     // The aggregator's rule; in files whose intervals carry no server-bound count the whole run's stands in.
-    ...verdict(t.lateSends, t.detail.serverBoundSends ?? run.serverBoundSends ?? 0, sends),
+    ...verdict(t.lateSends, t.detail.serverBoundSends ?? run.serverBoundSends ?? 0, sends, full),
   };
 }
 
@@ -153,10 +157,10 @@ function intervalsByPhase(intervals: IntervalResult[], phases: PhaseSpan[]): Int
 
 /**
  * Per-phase statistics of an open-model run (Artillery's per-phase summary), exact from the interval
- * histograms. Phases start at the measured start (a fixed warm-up is a phase of its own before it) and
- * follow each other; each takes the intervals that start inside it. `rps` is over the time its
- * intervals cover (the phase's length unless the run stopped early). Latency is NaN when the intervals
- * carry no histograms.
+ * histograms. Phases start at the measured start (a fixed warm-up is a phase of its own before it) and follow
+ * each other; each takes the intervals that start inside it. `rps` is over the time its intervals cover (the
+ * phase's length unless the run stopped early), the drain left out. Latency is NaN when the intervals carry
+ * no histograms.
  */
 export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
   if (phases.length === 0) return [];
@@ -171,7 +175,7 @@ export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
       startMs,
       durationMs: phase.durationMs,
       requests: t.requests,
-      rps: t.spanMs > 0 ? t.requests / (t.spanMs / 1000) : 0,
+      rps: servedRps(t.requests, t.drained, t.spanMs / 1000),
       successRate: successRateOf(t, Number.NaN),
       timeouts: errors.timeout ?? 0,
       non2xx: t.non2xx,

@@ -52,7 +52,7 @@ Deno.test("run: a failing abortOnFail threshold stops the run after its delay an
     assert(run.abortedBy.atSec >= 1.5, `not before delayAbortEval: ${run.abortedBy.atSec}`);
     assert(run.durationSec < 12, `stopped well before its 20 s: ${run.durationSec}`);
     assert(run.requests > 0, "what was measured is kept");
-    assertEquals(run.errors.unfinished ?? 0, 0, "in-flight requests finished in the graceful stop");
+    assertEquals(run.unfinished ?? 0, 0, "in-flight requests finished in the graceful stop");
     const failed = results.thresholds.filter((t: { ok: boolean }) => !t.ok);
     assertEquals(failed.map((t: { expression: string }) => t.expression), ["p99<20ms"]);
     const md = await Deno.readTextFile(`${dir}/summary.md`);

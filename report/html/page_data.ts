@@ -80,6 +80,8 @@ export interface OverviewRow {
   verdict: string;
   /** Open and throughput models: requested rate, sends made and dropped (summed over repeats); else null. */
   sends: OverviewSends | null;
+  /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
+  unfinished?: number;
 }
 
 /** A grouped bar chart: one label per load and sweep point (or per row), one series per variant. */
@@ -210,6 +212,7 @@ function buildOverview(results: ResultsFile): OverviewRow[] {
       beyondNoise: null,
       verdict: groupVerdict(runs),
       sends: groupSends(runs),
+      unfinished: runs.reduce((a, r) => a + (r.unfinished ?? 0), 0),
     };
   });
   const baseline = results.experiment.baseline;

@@ -40,7 +40,14 @@ Deno.test("overview rows carry the run verdict and, for open models, requested, 
   assert.equal(row.verdict, "dropped 99.7%");
   assert.deepEqual(
     { ...row.sends, droppedShare: Number(row.sends!.droppedShare.toFixed(4)) },
-    { requestedRps: 20000, sent: 94, dropped: 29_839, droppedShare: 0.9969, aboveRequested: false },
+    {
+      requestedRps: 20000,
+      sent: 94,
+      dropped: 29_839,
+      droppedShare: 0.9969,
+      aboveRequested: false,
+      drained: 0,
+    },
   );
   assert.equal(data.overview.find((r) => r.label === "cluster/cpuTime/query.ms=0")!.verdict, "ok");
   assert.deepEqual(

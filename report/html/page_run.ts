@@ -7,7 +7,9 @@
  * rest of the page data around it.
  */
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
-import { MIN_STABILIZATION_INTERVALS, round3, round4 } from "../../results/stats.ts";
+import { round3, round4 } from "../../results/stats.ts";
+import { stabilizationText } from "../../results/conclude/stabilization.ts";
+import { servedRps } from "../../results/conclude/served_rate.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 import { cacheBypassSentence } from "../cache_bypass.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
@@ -106,7 +108,7 @@ export type PageRun =
     telemetry: PageTelemetry[];
     /** Who limited the run, in words, with its facts (report/generator_verdict.ts); null when unknown. */
     generator: GeneratorVerdict | null;
-    /** When latency stopped drifting, in words (`stabilizationText`). */
+    /** When latency and throughput settled, or why not, in words (results/conclude/stabilization.ts). */
     stabilization: string;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
@@ -157,7 +159,8 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
   return {
     t: timeAxis(intervals.map((iv) => iv.startMs)),
     durSec: (intervals[0]?.durationMs ?? 250) / 1000,
-    rps: intervals.map((iv) => r4(iv.requests / (iv.durationMs / 1000))),
+    // Served within the window: the drain folded into the last interval would draw a false spike there.
+    rps: intervals.map((iv) => r4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
     errorKinds: errorKindColumns(intervals),
     non2xx: sparse(intervals.map((iv) => iv.non2xx)),
@@ -219,20 +222,6 @@ function telemetryColumns(series: TelemetrySeries): PageTelemetry {
   if (series.runtime) out.runtime = series.runtime;
   if (series.error) out.error = series.error;
   return out;
-}
-
-/**
- * The run's stabilization point in words. Without one, says why: too few intervals with responses to judge
- * (a stalled or very short run), or latency still drifting over the run's last third.
- */
-export function stabilizationText(run: Pick<RunResult, "stabilizedAtMs" | "intervals">): string {
-  if (run.stabilizedAtMs !== null) return `after ${(run.stabilizedAtMs / 1000).toFixed(2)} s`;
-  const busy = run.intervals.filter((iv) => iv.requests > 0).length;
-  if (busy < MIN_STABILIZATION_INTERVALS) {
-    return `not judged: too few intervals with responses to judge (${busy} of ${run.intervals.length}, ` +
-      `${MIN_STABILIZATION_INTERVALS} needed)`;
-  }
-  return "never (latency kept drifting)";
 }
 
 /** One run for the page; `group` is its overview group (repeats share one). */

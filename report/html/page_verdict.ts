@@ -22,6 +22,8 @@ export interface OverviewSends {
   droppedShare: number;
   /** Achieved req/s above the requested rate beyond noise (`achievedAbove`). */
   aboveRequested: boolean;
+  /** Responses after the load's end (summed), which the achieved rate leaves out. */
+  drained?: number;
 }
 
 /** A threshold with its actual in the rule's unit and the verdict of the run it was evaluated on. */
@@ -51,6 +53,7 @@ export function groupSends(runs: RunResult[]): OverviewSends | null {
     dropped,
     droppedShare: sent + dropped > 0 ? round4(dropped / (sent + dropped)) : 0,
     aboveRequested: runs.some(achievedAbove),
+    drained: runs.reduce((a, r) => a + (r.drained ?? 0), 0),
   };
 }
 

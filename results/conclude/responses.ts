@@ -7,7 +7,8 @@
  * printers read `latencySampled` so a statistic with no samples prints "-", never "0 ms".
  *
  * Preconditions, one per statement:
- * - "failed" (no response): the run meant to send (`sendsOf` > 0: answered, failed or dropped) and not one
+ * - "failed" (no response): the run meant to send (`sendsOf` > 0: answered, failed, dropped or unfinished
+ *   by the graceful stop: a server that never answers leaves only unfinished requests) and not one
  *   response came back (`requests` = 0). A run that meant to send nothing is not failed: there was nothing
  *   to answer.
  * - "server errors": 5xx responses over `SERVER_ERROR_FLAG_SHARE` of the responses. Their latencies are
@@ -27,9 +28,12 @@ import type { LatencySummaryMs, RunResult } from "../schema.ts";
  */
 export const SERVER_ERROR_FLAG_SHARE = 0.001;
 
-/** Every send the run attempted: answered, failed, or dropped for being too late. */
+/**
+ * Every send the run attempted: answered, failed, dropped for being too late, or still unanswered when the
+ * graceful stop ran out (unfinished: not a failure of the target, but a send all the same).
+ */
 export function sendsOf(run: RunResult): number {
-  return run.requests + errorCount(run) + run.droppedSends;
+  return run.requests + errorCount(run) + run.droppedSends + (run.unfinished ?? 0);
 }
 
 /** Every error of a run, any kind. */
@@ -70,7 +74,11 @@ export function serverErrorResponses(run: RunResult): number {
 
 /** "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any. */
 export function errorKindsText(run: RunResult): string {
-  const kinds = Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0)
+  const counted: [string, number | undefined][] = [...Object.entries(run.errors), [
+    "unfinished",
+    run.unfinished,
+  ]];
+  const kinds = counted.filter(([, n]) => (n ?? 0) > 0)
     .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
   if (kinds.length === 0) return "no request sent";
   return kinds.map(([kind, n]) => `${kind} ${(n ?? 0).toLocaleString("en-US")}`).join(", ");

@@ -3,13 +3,14 @@
  * The run verdict: whether loadlab trusts a run's numbers, computed once from what the results file
  * holds and shown wherever a run's numbers are (report overview, threshold rows, terminal summary and
  * progress lines, `--summary`, `--junit`) and gated by `--strict`. It reads, never judges again: the
- * generator-bound and server-bound flags are the runner's (results/bound_verdict.ts), and the rest are
- * counts the run recorded. A run is flagged when any of these holds, in this order:
+ * generator-bound and server-bound flags are the runner's (results/conclude/bound_verdict.ts), and the
+ * rest are counts the run recorded. A run is flagged when any of these holds, in this order:
  *
  * - `failed: no response (tls 160)`: not one request got any response, whatever the error kind (a TLS
  *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
  *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
- * - `generator-bound` / `server-bound`: the runner's flags (who limited the run).
+ * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a server-bound run served
+ *   short of its requested rate says so ("server-bound: served 176 of 500 req/s").
  * - `dropped X%`: sends dropped for being later than the bound, over 0.1% of the intended sends (the
  *   requested rate was not sent; a handful in a long run is shown but not flagged).
  * - `lost N`: requests that never got any answer, so no latency of theirs is in the percentiles: errors
@@ -31,7 +32,8 @@
  *   (`server errors 100%` says so). A run with answers is not `failed` whatever their status: it exits
  *   0 unless `--strict` (6) or a threshold such as `success>=99%` (1) says otherwise.
  *
- * Pure; imports only the results schema and what answers a run got (responses.ts).
+ * Pure; imports only the results schema, what answers a run got (responses.ts) and the served-rate
+ * statements (served_rate.ts).
  */
 import type { RunResult } from "../schema.ts";
 import {
@@ -42,6 +44,7 @@ import {
   SERVER_ERROR_FLAG_SHARE,
   serverErrorResponses,
 } from "./responses.ts";
+import { serverBoundLabel } from "./served_rate.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
@@ -122,7 +125,7 @@ export function runVerdict(run: RunResult): RunVerdict {
     ? [{ kind: "failed", label: `failed: no response (${errorKindsText(run)})` }]
     : [];
   if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
-  if (run.serverBound) flags.push({ kind: "server-bound", label: "server-bound" });
+  if (run.serverBound) flags.push({ kind: "server-bound", label: serverBoundLabel(run) });
   const dropped = droppedShare(run);
   if (dropped > DROPPED_FLAG_SHARE) flags.push({ kind: "dropped", label: `dropped ${formatShare(dropped)}` });
   const lost = lostRequests(run);
@@ -178,7 +181,7 @@ export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict:
 export interface SendFacts {
   /** The requested rate (req/s); null for closed models. */
   requestedRps: number | null;
-  /** Requests that went out (answered or failed). */
+  /** Requests that went out (answered, failed, or unfinished when the graceful stop ran out). */
   sent: number;
   /** Intended sends dropped for being later than the bound. */
   dropped: number;
@@ -190,7 +193,7 @@ export interface SendFacts {
 export function sendFacts(run: RunResult): SendFacts {
   return {
     requestedRps: run.targetRps,
-    sent: run.requests + errorCount(run),
+    sent: run.requests + errorCount(run) + (run.unfinished ?? 0),
     dropped: run.droppedSends,
     droppedShare: droppedShare(run),
   };

@@ -57,9 +57,9 @@ export class Connection extends ConnectionIo {
    * Counts the exchange's unanswered requests as `unfinished` (the graceful stop ended with it still
    * waiting). Call before `stopping` is set and the socket closed (failures after that are not counted).
    */
-  countUnfinished(nowMs: number, message: string): void {
+  countUnfinished(nowMs: number): void {
     if (!this.active) return;
-    this.#countFailed(nowMs, "unfinished", message, this.depth - this.done);
+    if (!this.shared.stopping) this.shared.recorder.unfinished(nowMs, this.depth - this.done);
     this.done = this.depth;
   }
 

@@ -210,16 +210,12 @@ export abstract class ConnectionIo implements LoadConnection {
     return true;
   }
 
-  /** How long (ms) the exchange in progress has waited since it was sent at `nowMs`; -1 when idle. */
-  waitedMs(nowMs: number): number {
-    return this.active ? nowMs - this.sentMs : -1;
-  }
-
   /**
    * The run is over with this exchange still waiting (the graceful stop ended): counts its unanswered
-   * requests as `unfinished`, so a request sent is never lost from the results.
+   * requests as `unfinished` (cut by the experiment's own stop: shown, never a failure of the target), so
+   * a request sent is never lost from the results.
    */
-  abstract countUnfinished(nowMs: number, message: string): void;
+  abstract countUnfinished(nowMs: number): void;
 
   /** Ends the exchange in progress; its response count (a failed request, counted, is no response). */
   #end(): number {

@@ -152,11 +152,7 @@ export class H2ArrivalConnection implements LoadConnection {
     this.#slot = null;
   }
 
-  waitedMs(nowMs: number): number {
-    return this.#slot?.waitedMs(nowMs) ?? -1;
-  }
-
-  countUnfinished(nowMs: number, message: string): void {
-    this.#slot?.countUnfinished(nowMs, message);
+  countUnfinished(nowMs: number): void {
+    this.#slot?.countUnfinished(nowMs);
   }
 }

@@ -194,13 +194,9 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.session.close();
   }
 
-  waitedMs(nowMs: number): number {
-    return this.#active ? nowMs - this.sentMs : -1;
-  }
-
-  countUnfinished(nowMs: number, message: string): void {
+  countUnfinished(nowMs: number): void {
     if (!this.#active) return;
-    this.session.shared.recorder.recordError(nowMs, "unfinished", message);
+    this.session.shared.recorder.unfinished(nowMs, 1);
     this.session.cancelQuietly(this);
     this.ended(nowMs, true);
   }

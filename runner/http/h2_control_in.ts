@@ -2,8 +2,9 @@
  * @module
  * The control frames an HTTP/2 client receives that change the connection (RFC 9113 sections 6.5, 6.8,
  * 6.9): SETTINGS (validated, applied, acknowledged), WINDOW_UPDATE (the peer's windows for request bodies)
- * and GOAWAY (the streams it refused go again on a new connection, counted). A layer between the response
- * heads (h2_headers_in.ts) and the frame loop (h2_frames_in.ts), so each stays a file of one concern.
+ * and GOAWAY (the streams it refused go again on a new connection, counted as retried). A layer between
+ * the response heads (h2_headers_in.ts) and the frame loop (h2_frames_in.ts), so each stays a file of one
+ * concern.
  */
 import {
   applySettings,
@@ -92,17 +93,20 @@ export abstract class H2ControlIn extends H2HeadersIn {
     for (const stream of blocked) this.sendBody(stream);
   }
 
-  /** GOAWAY: streams above `lastId` were not processed; they go again on a new connection, counted. */
+  /**
+   * GOAWAY: streams above `lastId` were not processed; they go again on a new connection, each counted as
+   * `retried` (a server ending a connection after its N requests is healthy): the request counts once,
+   * as the outcome of its re-send.
+   */
   protected goaway(lastId: number, code: number, nowMs: number): void {
     this.goingAway = true;
     const refused: H2Stream[] = [];
     for (const [id, stream] of this.streams) if (id > lastId) refused.push(stream);
-    const message = `GOAWAY ${errorCodeName(code)}: retried on a new connection`;
     for (const stream of refused) {
       this.streams.delete(stream.streamId);
       this.unblock(stream);
       stream.refused = true;
-      if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, "goaway", message);
+      if (!this.shared.stopping) this.shared.recorder.retried(nowMs);
     }
     this.pending.unshift(...refused);
     if (code !== NO_ERROR && refused.length === 0 && this.streams.size === 0 && !this.shared.stopping) {

@@ -30,7 +30,7 @@ export interface H2Stream {
   kept: H2KeptResponse | null;
   /** The last request ended with a response (false: it failed, counted by kind). */
   answered: boolean;
-  /** A GOAWAY refused it (counted `goaway`): it waits to go again on a new connection. */
+  /** A GOAWAY refused it (counted `retried`): it waits to go again on a new connection. */
   refused: boolean;
   /**
    * The request ended: `counted` when answered or counted as failed; false when it was never sent and

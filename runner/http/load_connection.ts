@@ -84,6 +84,5 @@ export interface LoadConnection {
   ): Promise<number>;
   abort(): void;
   release(): void;
-  waitedMs(nowMs: number): number;
-  countUnfinished(nowMs: number, message: string): void;
+  countUnfinished(nowMs: number): void;
 }

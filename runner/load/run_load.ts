@@ -4,7 +4,7 @@
  * runs one timer that both enforces per-request timeouts (the watchdog scans deadlines, so no timer
  * per request) and drains finished intervals to the caller, and ends the run gracefully: after the
  * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those still
- * waiting then are counted as `unfinished`, with the longest wait). Two steps, so nothing of the
+ * waiting then are counted as `unfinished`, apart from the failures). Two steps, so nothing of the
  * generator's own start-up falls after t0: `prepareLoad` (before t0: the generator's warm-up against an
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
@@ -272,11 +272,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
+  // Responses after the load's end are the drain: counted apart from the rate served over the window.
+  recorder.setLoadEnd(ctx.endMs);
   // Out of rows: start no new arrival; those in progress finish (their graceful stop from now).
   if (feeder !== null) {
     feeder.onExhausted = () => {
       ctx.stopRequested = true;
       stopAtMs = Math.min(stopAtMs, performance.now());
+      recorder.setLoadEnd(stopAtMs);
     };
   }
   const done = (async () => {
@@ -327,21 +330,19 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       ctx.stopRequested = true;
       ended.abort();
       stopAtMs = performance.now();
+      recorder.setLoadEnd(stopAtMs);
     },
   };
 }
 
 /**
- * Counts the requests still waiting for an answer as the run ends (`unfinished`), each worker's with one
- * message giving the longest wait. Once per run: after `stopping` is set, nothing more is counted.
+ * Counts the requests still waiting for an answer as the run ends (`unfinished`): the experiment's own
+ * stop cut them, so they are shown apart and never count as failures of the target. Once per run: after
+ * `stopping` is set, nothing more is counted.
  */
 function countUnfinished(connections: LoadConnection[], shared: ConnectionShared, nowMs: number): void {
   if (shared.stopping) return;
-  let longestMs = -1;
-  for (const conn of connections) longestMs = Math.max(longestMs, conn.waitedMs(nowMs));
-  if (longestMs < 0) return;
-  const message = `still waiting after ${Math.round(longestMs)} ms at the end of the run (the longest wait)`;
-  for (const conn of connections) conn.countUnfinished(nowMs, message);
+  for (const conn of connections) conn.countUnfinished(nowMs);
 }
 
 /** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */

@@ -49,9 +49,10 @@ import {
   sampleAccumulator,
   settleInterval,
 } from "./interval_accumulator.ts";
-import { detectStabilization } from "../../results/stabilization.ts";
+import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
-import { verdict } from "../../results/bound_verdict.ts";
+import { verdict } from "../../results/conclude/bound_verdict.ts";
+import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 
@@ -94,6 +95,7 @@ export class RunAggregator {
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
   readonly #onInterval: AggregatorOptions["onInterval"];
+  readonly #requestedRps: number | null;
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -106,6 +108,7 @@ export class RunAggregator {
     const tailMs = Math.max(opts.foldWindowMs ?? DEFAULT_FOLD_WINDOW_MS, 1000);
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
     this.#onInterval = opts.onInterval;
+    this.#requestedRps = opts.requestedRps ?? null;
   }
 
   /**
@@ -217,12 +220,15 @@ export class RunAggregator {
     this.#completeThrough(Infinity);
     const c = this.#c;
     const errors = sumValues(this.#errors);
-    const sends = c.requests + errors + c.droppedSends;
+    const sends = c.requests + errors + c.droppedSends + c.unfinished;
     const raw = this.#rawTotal;
     const intervals = this.#denseIntervals(durationSec);
+    const served = { rps: servedRps(c.requests, c.drained, durationSec), targetRps: this.#requestedRps };
+    const full = saturated({ ...served, durationSec, intervals });
     return {
       requests: c.requests,
-      rps: durationSec > 0 ? c.requests / durationSec : 0,
+      drained: c.drained,
+      rps: served.rps,
       successRate: successRateOf({ requests: c.requests, errors, non2xx: c.non2xx }, 0),
       latencyMs: summarizeMs(this.#total),
       uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
@@ -238,13 +244,15 @@ export class RunAggregator {
       bytesWritten: c.bytesWritten,
       lateSends: c.lateSends,
       droppedSends: c.droppedSends,
-      ...verdict(c.lateSends, c.serverBoundSends, sends),
+      ...verdict(c.lateSends, c.serverBoundSends, sends, full),
       connects: c.connects,
       reconnects: c.reconnects,
+      retried: c.retried,
+      unfinished: c.unfinished,
       connectTimeMs: summaryMs(this.#connectTotal),
       tlsMs: summaryMs(this.#tlsTotal),
       intervals,
-      stabilizedAtMs: detectStabilization(intervals),
+      stabilizedAtMs: detectStabilization(intervals, this.#requestedRps),
     };
   }
 
@@ -252,7 +260,8 @@ export class RunAggregator {
    * Intervals 0..last measured index, gaps filled with zeros; the last one is cut to the measured
    * duration. Responses that ended after it (in-flight requests finishing during the graceful stop)
    * are folded into that last interval: they belong to the run's totals, and a separate sliver of an
-   * interval would draw a false drop in throughput at the end of every chart.
+   * interval would draw a false drop in throughput at the end of every chart. They are counted as drained
+   * there (runner/stats/recorder.ts), so the interval's and the run's served rate leave them out.
    */
   #denseIntervals(durationSec: number): IntervalResult[] {
     const durationMs = durationSec * 1000;

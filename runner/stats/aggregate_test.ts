@@ -247,3 +247,20 @@ Deno.test("onInterval: each interval once, in index order, when every worker rep
   const sent = intervals.reduce((a, iv) => a + iv.requests + iv.errors, 0);
   assertEquals(seen.reduce((a, [, n]) => a + n, 0), sent, "every answer was in a completed interval");
 });
+
+Deno.test("the drain after the load's end is counted apart and the achieved rate is served per second", () => {
+  const r = newRecorder(false);
+  r.setLoadEnd(ORIGIN_MS + 1000);
+  // 100 responses within the 1 s window, then 300 that the graceful stop drained.
+  for (let k = 0; k < 100; k++) r.recordResponse(ORIGIN_MS + 5 + k * 9, 200, 1000, 1000);
+  for (let k = 0; k < 300; k++) r.recordResponse(ORIGIN_MS + 1000 + k, 200, 1000, 1000);
+  r.retried(ORIGIN_MS + 50);
+  r.unfinished(ORIGIN_MS + 1400, 7);
+  const agg = new RunAggregator({ intervalMs: INTERVAL_MS, uncorrected: false, requestedRps: 400 });
+  for (const s of r.drain(ORIGIN_MS + 1500, true)) agg.add(s);
+  const stats = agg.finish(1);
+  assertEquals([stats.requests, stats.drained, stats.rps], [400, 300, 100]);
+  assertEquals([stats.retried, stats.unfinished, stats.errors], [1, 7, {}]);
+  const last = stats.intervals.at(-1)!;
+  assertEquals([stats.intervals.length, last.requests, last.drained], [10, 300, 300]);
+});

@@ -11,6 +11,7 @@ import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 export type AggregateStats = Pick<
   RunResult,
   | "requests"
+  | "drained"
   | "rps"
   | "successRate"
   | "latencyMs"
@@ -32,6 +33,8 @@ export type AggregateStats = Pick<
   | "serverBound"
   | "connects"
   | "reconnects"
+  | "retried"
+  | "unfinished"
   | "connectTimeMs"
   | "tlsMs"
   | "intervals"
@@ -50,6 +53,11 @@ export interface LiveStats {
 export interface AggregatorOptions {
   intervalMs: number;
   uncorrected: boolean;
+  /**
+   * The requested rate (req/s) of an open or throughput run, null for closed models: a run served well
+   * below it with latency rising is server-bound and never stabilized (results/conclude/served_rate.ts).
+   */
+  requestedRps?: number | null;
   /** Keep each interval's merged histogram encoding for the results (default true). */
   intervalHistograms?: boolean;
   /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */

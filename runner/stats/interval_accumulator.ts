@@ -169,6 +169,7 @@ export function intervalResult(
     startMs,
     durationMs,
     requests: done?.requests ?? 0,
+    ...(done !== undefined && done.drained > 0 ? { drained: done.drained } : {}),
     errors: done?.errors ?? 0,
     errorKinds: { ...(done?.errorKinds ?? {}) },
     non2xx: done?.non2xx ?? 0,

@@ -46,6 +46,8 @@ export class IntervalRecorder {
 
   readonly #intervalMs: number;
   #originMs: number;
+  /** `performance.now()` at the load's end (its planned end, or a stop): later responses are the drain. */
+  #loadEndMs = Infinity;
   readonly #maxMessages: number;
   /** Index of the interval collecting events, or -1 when none is open. */
   #openIndex = -1;
@@ -85,6 +87,7 @@ export class IntervalRecorder {
     // least the late bound old).
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
+    if (nowMs >= this.#loadEndMs) this.#c.drained++;
     if (status < 200 || status >= 400) this.#c.non2xx++;
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
     this.#histogram.recordValue(clampUs(latencyUs));
@@ -122,10 +125,31 @@ export class IntervalRecorder {
     if (this.#slot(nowMs)) this.#c.serverBoundSends++;
   }
 
+  /**
+   * `count` requests still waiting for an answer when the graceful stop ran out: the experiment's own
+   * stop cut them, so they are counted apart, never as failures of the target.
+   */
+  unfinished(nowMs: number, count: number): void {
+    if (this.#slot(nowMs)) this.#c.unfinished += count;
+  }
+
+  /** A request the server refused unprocessed (HTTP/2 GOAWAY), sent again: its outcome is counted then. */
+  retried(nowMs: number): void {
+    if (this.#slot(nowMs)) this.#c.retried++;
+  }
+
   /** Sets the start of the measured run, once, for a recorder made with `originMs: Infinity`. */
   setOrigin(originMs: number): void {
     if (this.#originMs !== Infinity) throw new Error("the recorder's origin is already set");
     this.#originMs = originMs;
+  }
+
+  /**
+   * Sets (or moves earlier, on a stop) the load's end: responses after it are counted as drained, apart
+   * from the served rate over the load window. Never set for a load that ends with its last response.
+   */
+  setLoadEnd(loadEndMs: number): void {
+    this.#loadEndMs = Math.min(this.#loadEndMs, loadEndMs);
   }
 
   /**

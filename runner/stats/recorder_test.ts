@@ -151,3 +151,16 @@ Deno.test("each interval's sample counts its own errors by kind and its server-b
   assertEquals([samples.get(0)!.errors, samples.get(0)!.serverBoundSends], [{ timeout: 1 }, 1]);
   assertEquals([samples.get(2)!.errors, samples.get(2)!.serverBoundSends], [{ connect: 2, reset: 1 }, 0]);
 });
+
+Deno.test("responses after the load's end count as drained, among the requests; a stop moves the end earlier", () => {
+  const r = recorder();
+  r.setLoadEnd(1300);
+  r.recordResponse(1250, 200, 1000, 1000); // within the window
+  r.setLoadEnd(1280); // a stop
+  r.setLoadEnd(1400); // never moves later
+  r.recordResponse(1280, 200, 1000, 1000); // at the end: the drain's
+  r.recordResponse(1450, 200, 1000, 1000);
+  const samples = byIndex(r.drain(1500, true));
+  assertEquals([samples.get(2)!.requests, samples.get(2)!.drained], [2, 1]);
+  assertEquals([samples.get(4)!.requests, samples.get(4)!.drained], [1, 1]);
+});

@@ -57,6 +57,7 @@ export function instancePoint(at: InstanceRun[]): InstancePoint | null {
       dropped,
       droppedShare: sent + dropped > 0 ? dropped / (sent + dropped) : 0,
       aboveRequested: all.some((f) => f.aboveRequested),
+      drained: all.reduce((a, f) => a + (f.drained ?? 0), 0),
     },
     verdict,
   };

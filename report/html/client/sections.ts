@@ -152,13 +152,18 @@ export function sendCells(row: Pick<OverviewRow, "sends">): Cell[] {
   const s = row.sends;
   if (s === null) return [{ text: "–", sort: -1 }, { text: "–", sort: -1 }, { text: "–", sort: -1 }];
   const dropped = s.dropped > 0 ? `${fmtNum(s.dropped, 0)} (${fmtPct(s.droppedShare * 100)})` : "0";
+  const drained = s.drained ?? 0;
   return [
     {
       text: fmtNum(s.requestedRps, 0) + (s.aboveRequested ? " (achieved above)" : ""),
       sort: s.requestedRps,
       title: s.aboveRequested ? "achieved req/s is above the requested rate beyond noise" : "",
     },
-    { text: fmtNum(s.sent, 0), sort: s.sent },
+    {
+      text: fmtNum(s.sent, 0) + (drained > 0 ? ` (${fmtNum(drained, 0)} drained)` : ""),
+      sort: s.sent,
+      title: drained > 0 ? "of them, answered after the load's end: not in the achieved req/s" : "",
+    },
     { text: dropped, sort: s.droppedShare, cls: s.dropped > 0 ? "bad" : "" },
   ];
 }
@@ -252,6 +257,10 @@ export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
     const mark = verdict ? " ●" : "";
     lines.push(h("small", { class: `${cls} change` }, fmtChange(change) + mark));
   }
+  // Cut by the run's own stop: beside the errors, never among them.
+  if (m === "errors" && (row.unfinished ?? 0) > 0) {
+    lines.push(h("small", { class: "muted" }, `+ ${fmtNum(row.unfinished!, 0)} unfinished by gracefulStop`));
+  }
   return { node: h("span", { class: "stack" }, ...lines), sort: v.mean };
 }
 
@@ -291,7 +300,15 @@ export function renderOverview(
     { label: "requested/s", num: true, title: "open and throughput models: the rate asked for" },
     { label: "sent", num: true, title: "requests that went out (answered or failed)" },
     { label: "dropped", num: true, title: "intended sends dropped for being too late, and their share" },
-    ...metrics.map(([, label]) => ({ label: label === "req/s" ? "achieved req/s" : label, num: true })),
+    ...metrics.map(([, label]) =>
+      label === "req/s"
+        ? {
+          label: "achieved req/s",
+          num: true,
+          title: "served within the load window, per second (drain left out)",
+        }
+        : { label, num: true }
+    ),
   ];
   const ticked = defaultOverlayRows(data);
   const rows: Cell[][] = data.overview.map((row) => {

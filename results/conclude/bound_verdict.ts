@@ -4,7 +4,7 @@
  * a run as the aggregator finishes it (runner/stats/aggregate.ts), for a phase of a run
  * (scenarios/interval_stats.ts) and for shards merged into one (merge_shard_runs.ts). Pure.
  */
-import type { RunResult } from "./mod.ts";
+import type { RunResult } from "../mod.ts";
 
 /** The fewest late (or waiting) sends that can name who limited a run. */
 export const MIN_HELD_SENDS = 5;
@@ -20,17 +20,25 @@ export const MIN_HELD_SENDS = 5;
  * results; a dropped send was counted as one of them. Neither flag rests on fewer than `MIN_HELD_SENDS`
  * sends: one send in a 20-send run that a busy machine's scheduler let out 6 ms late is 5% of the run, yet it
  * says nothing about who limited it.
+ *
+ * `saturated` (results/conclude/served_rate.ts: served short of the requested rate while latency kept
+ * rising) names the server too: with connections free to open, no send waits for one, and the late sends
+ * that opening hundreds of connections costs a busy generator must not name it while it sent the whole
+ * rate and the server's queue grew. Only more than half the sends late still names the generator.
  */
 export function verdict(
   lateSends: number,
   serverBoundSends: number,
   sends: number,
+  saturated = false,
 ): Pick<RunResult, "generatorBound" | "serverBound" | "serverBoundSends"> {
+  const mostLate = lateSends > 0.5 * sends;
   const generatorBound = lateSends >= MIN_HELD_SENDS && lateSends > 0.01 * sends &&
-    (lateSends >= serverBoundSends || lateSends > 0.5 * sends);
+    (lateSends >= serverBoundSends || mostLate) && (!saturated || mostLate);
+  const waited = serverBoundSends >= MIN_HELD_SENDS && serverBoundSends > 0.01 * sends;
   return {
     generatorBound,
-    serverBound: serverBoundSends >= MIN_HELD_SENDS && serverBoundSends > 0.01 * sends && !generatorBound,
+    serverBound: (waited || saturated) && !generatorBound,
     serverBoundSends,
   };
 }

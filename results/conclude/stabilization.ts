@@ -1,0 +1,150 @@
+/**
+ * @module
+ * Detects when a run settled (JIT warm-up, cache filling, connection pools growing are over), so the report
+ * can mark "stable from t = X s" and readers can ignore the warm-up part, and says in words why a run was
+ * not judged or never settled. Pure: intervals in, a start time or a reason out. A run is stable from a
+ * point on only when its latency AND its throughput are flat from there, and never while a queue grows:
+ * latency that keeps climbing inside the band, or (open models) a served rate below the requested one,
+ * is a server falling behind, not a steady state. The reference of each metric is the median of the last
+ * third of the run, on the reasoning that the end of a run is the steady state if there is one; a rolling
+ * median of ~4 intervals smooths single noisy intervals without hiding a trend.
+ */
+
+import type { IntervalResult, RunResult } from "../mod.ts";
+import { median, MIN_STABILIZATION_INTERVALS } from "../stats.ts";
+import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
+import { MIN_HELD_SENDS } from "./bound_verdict.ts";
+
+/** Rolling window length, in intervals (~1 s at the default 250 ms). */
+export const STABILIZATION_WINDOW = 4;
+const RELATIVE_BAND = 0.2;
+const ABSOLUTE_BAND_MS = 0.2;
+
+/** A run's stabilization: the start (ms) of its steady part, or why there is none. */
+type Judgement = { atMs: number } | { reason: string };
+
+/**
+ * The start (ms) of the first interval from which both the rolling p50 and the rolling served rate stay
+ * within ±20% (or ±0.2 ms; for the rate, two Poisson deviations of a count) of their medians over the
+ * last third of the run, with no trend beyond that band over the steady part; 0 for a run stable from
+ * the start. Null when there are fewer than 8 non-empty intervals (empty ones are skipped), when either
+ * metric does not settle, when latency keeps rising or falling through the steady part, or when an open
+ * model (`requestedRps`) was served more than 10% below its requested rate there.
+ */
+export function detectStabilization(
+  intervals: IntervalResult[],
+  requestedRps: number | null = null,
+): number | null {
+  const judged = judge(intervals, requestedRps);
+  return "atMs" in judged ? judged.atMs : null;
+}
+
+/**
+ * The run's stabilization in words: "after 2.00 s", or why not ("not judged: too few intervals: 6, 8
+ * needed", "never: latency kept rising (p50 3 ms to 900 ms)"). The stored `stabilizedAtMs` is what the
+ * run concluded; a file whose intervals now judge otherwise reads as drifting.
+ */
+export function stabilizationText(
+  run: Pick<RunResult, "stabilizedAtMs" | "intervals" | "targetRps">,
+): string {
+  if (run.stabilizedAtMs !== null) return `after ${(run.stabilizedAtMs / 1000).toFixed(2)} s`;
+  const judged = judge(run.intervals, run.targetRps ?? null);
+  return "reason" in judged ? judged.reason : "never (latency kept drifting)";
+}
+
+function judge(intervals: IntervalResult[], requestedRps: number | null): Judgement {
+  const busy = intervals.filter((interval) => interval.requests > 0);
+  const n = busy.length;
+  if (n < MIN_STABILIZATION_INTERVALS) {
+    const of = n === intervals.length ? `${n}` : `${n} of ${intervals.length}`;
+    const which = n === intervals.length ? "intervals" : "intervals with responses";
+    return { reason: `not judged: too few ${which}: ${of}, ${MIN_STABILIZATION_INTERVALS} needed` };
+  }
+  const p50s = busy.map((iv) => iv.p50);
+  const latencyFrom = flatFrom(p50s, (ref) => Math.max(ref * RELATIVE_BAND, ABSOLUTE_BAND_MS));
+  if (latencyFrom === null) return { reason: "never (latency kept drifting)" };
+  const rates = busy.map((iv) => served(iv) / (iv.durationMs / 1000));
+  const countSec = busy[0].durationMs / 1000;
+  const rateBand = (ref: number) => Math.max(ref * RELATIVE_BAND, (2 * Math.sqrt(ref * countSec)) / countSec);
+  const rateFrom = flatFrom(rates, rateBand);
+  const from = Math.max(latencyFrom, rateFrom ?? 0);
+  const referenceRps = median(rates.slice(n - Math.ceil(n / 3)));
+  if (rateFrom === null || Math.abs(rise(rates.slice(from))) > rateBand(referenceRps)) {
+    return { reason: "never (throughput kept drifting)" };
+  }
+  const steady = p50s.slice(from);
+  const referenceMs = median(p50s.slice(n - Math.ceil(n / 3)));
+  if (Math.abs(rise(steady)) > Math.max(referenceMs * RELATIVE_BAND, ABSOLUTE_BAND_MS)) {
+    const firstMs = steady[0], lastMs = steady[steady.length - 1];
+    const how = lastMs > firstMs ? "rising" : "falling";
+    return { reason: `never: latency kept ${how} (p50 ${roundMs(firstMs)} ms to ${roundMs(lastMs)} ms)` };
+  }
+  const short = servedShort(intervals.filter((iv) => iv.startMs >= busy[from].startMs), requestedRps);
+  if (short !== null) return { reason: short };
+  return { atMs: busy[from].startMs };
+}
+
+/** Responses served within the load window (the drain left out). */
+function served(iv: IntervalResult): number {
+  return iv.requests - (iv.drained ?? 0);
+}
+
+/**
+ * The index of the first value from which the rolling median stays within `band(reference)` of the
+ * median of the last third, starting at a value itself in the band; null when the last third itself is
+ * not in the band (the reference would then describe no steady state).
+ */
+function flatFrom(values: number[], band: (reference: number) => number): number | null {
+  const n = values.length;
+  const lastThirdStart = n - Math.ceil(n / 3);
+  const reference = median(values.slice(lastThirdStart));
+  const tolerance = band(reference);
+  const windows = n - STABILIZATION_WINDOW + 1;
+  let stableFrom = windows; // index of the first window of the in-band suffix; `windows` = none in band
+  for (let i = windows - 1; i >= 0; i--) {
+    if (Math.abs(median(values.slice(i, i + STABILIZATION_WINDOW)) - reference) > tolerance) break;
+    stableFrom = i;
+  }
+  if (stableFrom > lastThirdStart || stableFrom === windows) return null;
+  // A window's median ignores its one warm first value, so the suffix may start an interval early: begin
+  // at the first value that is itself in the band (noisy values later on are still tolerated).
+  while (stableFrom < lastThirdStart && Math.abs(values[stableFrom] - reference) > tolerance) stableFrom++;
+  return stableFrom;
+}
+
+/**
+ * The least-squares line's change from the first value to the last when it is a trend: beyond three
+ * standard errors of the fit (a busy machine's noisy intervals tilt a short line by chance); else 0.
+ */
+function rise(values: number[]): number {
+  const m = values.length;
+  if (m < 3) return 0;
+  const meanX = (m - 1) / 2;
+  const meanY = values.reduce((a, v) => a + v, 0) / m;
+  let num = 0, den = 0;
+  for (let i = 0; i < m; i++) {
+    num += (i - meanX) * (values[i] - meanY);
+    den += (i - meanX) ** 2;
+  }
+  const slope = num / den;
+  let squares = 0;
+  for (let i = 0; i < m; i++) squares += (values[i] - meanY - slope * (i - meanX)) ** 2;
+  const slopeError = Math.sqrt(squares / (m - 2) / den);
+  return Math.abs(slope) > 3 * slopeError ? slope * (m - 1) : 0;
+}
+
+/** Why a steady part served well below the requested rate is no steady state; null when it kept up. */
+function servedShort(steady: IntervalResult[], requestedRps: number | null): string | null {
+  if (requestedRps === null || !(requestedRps > 0)) return null;
+  const spanSec = steady.reduce((a, iv) => a + iv.durationMs, 0) / 1000;
+  const count = steady.reduce((a, iv) => a + served(iv), 0);
+  const rps = spanSec > 0 ? count / spanSec : 0;
+  if (rps >= requestedRps * (1 - SHORTFALL_SHARE) || (requestedRps - rps) * spanSec < MIN_HELD_SENDS) {
+    return null;
+  }
+  return `never: served ${formatRate(rps)} of ${formatRate(requestedRps)} req/s requested (a queue growing)`;
+}
+
+function roundMs(ms: number): string {
+  return ms < 10 ? ms.toFixed(1) : Math.round(ms).toLocaleString("en-US");
+}
