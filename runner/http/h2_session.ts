@@ -32,7 +32,14 @@ import { classifyError, errorMessage } from "./exchange_errors.ts";
 import type { H2Run, H2Stream } from "./h2_stream.ts";
 import { H2Output, MAX_OUT_BYTES } from "./h2_output.ts";
 import { Dialer } from "./dial.ts";
-import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "./transport.ts";
+import {
+  type InlineConn,
+  inlineOf,
+  type InlineReader,
+  type TransportConn,
+  TURN_READ_BYTES,
+} from "./transport.ts";
+import { nextTurn } from "../load/clock.ts";
 
 /**
  * Input buffer per connection: room for a few frames of the largest size we allow (16 KiB, never raised);
@@ -176,8 +183,15 @@ export abstract class H2Session {
     else this.#readLoop(sock);
   }
 
+  /** The promise transport's reads; past TURN_READ_BYTES read back to back, the event loop gets a turn. */
   async #readLoop(sock: TransportConn): Promise<void> {
+    let budget = TURN_READ_BYTES;
     while (this.sock === sock) {
+      if (budget <= 0) {
+        budget = TURN_READ_BYTES;
+        await nextTurn();
+        if (this.sock !== sock) return;
+      }
       let n: number | null;
       try {
         n = await sock.read(this.#inView);
@@ -186,6 +200,7 @@ export abstract class H2Session {
         return;
       }
       if (this.sock !== sock) return;
+      budget -= n ?? 0;
       this.#batch(n, performance.now());
       this.output.flush();
       this.settledInBatch = false;
