@@ -95,6 +95,7 @@ export abstract class H2ControlIn extends H2HeadersIn {
   /** GOAWAY: streams above `lastId` were not processed; they go again on a new connection, counted. */
   protected goaway(lastId: number, code: number, nowMs: number): void {
     this.goingAway = true;
+    this.goawayCode = code;
     const refused: H2Stream[] = [];
     for (const [id, stream] of this.streams) if (id > lastId) refused.push(stream);
     const message = `GOAWAY ${errorCodeName(code)}: retried on a new connection`;
