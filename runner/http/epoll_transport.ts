@@ -94,6 +94,11 @@ export class EpollLoop implements SocketLoop {
     this.#epfd = epfd;
   }
 
+  /** The epoll set's fd (for tests: whether it is still open, by its number in /proc/self/fd). */
+  get epollFd(): number {
+    return this.#epfd;
+  }
+
   /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
     return this.#slots.length - this.#free.length;
