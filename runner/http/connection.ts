@@ -29,8 +29,8 @@ export class Connection extends ConnectionIo {
   /** What of the responses to keep for the session (`keep`): 0 nothing, 1 the head, 2 head and body. */
   #keep = 0;
   readonly #kept = new KeptBytes();
-  /** Bytes read in the exchange in progress, for the trace's `first-byte` (only with LOADLAB_TRACE). */
-  #traceBytes = 0;
+  /** Bytes read in the exchange in progress: a timeout says how much of the response had come. */
+  #arrivedBytes = 0;
 
   /**
    * For a flow step that captures, checks or keeps cookies: the values of its placeholders, a Cookie
@@ -50,7 +50,7 @@ export class Connection extends ConnectionIo {
   protected started(): void {
     this.#parser.start(this.requests.isHead(0));
     if (this.#keep !== 0) this.#kept.reset();
-    if (TRACE_CONN) this.#traceBytes = 0;
+    this.#arrivedBytes = 0;
   }
 
   /**
@@ -82,10 +82,10 @@ export class Connection extends ConnectionIo {
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    if (TRACE_CONN && this.#traceBytes === 0) {
+    if (TRACE_CONN && this.#arrivedBytes === 0) {
       traceConn(this.id, fdOf(this.sock), "first-byte", `${n} bytes`);
     }
-    if (TRACE_CONN) this.#traceBytes += n;
+    this.#arrivedBytes += n;
     const buf = this.buf;
     let offset = 0;
     while (offset < n) {
@@ -156,7 +156,8 @@ export class Connection extends ConnectionIo {
     const nowMs = performance.now();
     if (TRACE_CONN) traceConn(this.id, -1, "failed", timedOut ? "timeout" : errorMessage(writeError ?? err));
     if (timedOut) {
-      this.#countFailed(nowMs, "timeout", responseTimeoutMessage(this.shared.timeoutMs, err), count);
+      const message = responseTimeoutMessage(this.shared.timeoutMs, err, this.#arrivedBytes);
+      this.#countFailed(nowMs, "timeout", message, count);
     } else if (writeError !== null) {
       this.#countFailed(nowMs, classifyError(writeError, "write"), errorMessage(writeError), count);
     } else this.#countFailed(nowMs, classifyError(err, "read"), errorMessage(err), count);

@@ -8,6 +8,7 @@
 import { EAGAIN, EINPROGRESS, errnoMessage } from "./epoll_ffi.ts";
 import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
 import { TLS_FAILED, TLS_TRUNCATED } from "./openssl_ffi.ts";
+import { NOTHING_ARRIVED } from "./exchange_errors.ts";
 
 /** A connect that failed, its message saying why: refused, or the kernel gave up retrying its SYN. */
 export function connectError(errno: number, addr: SockAddr): Error {
@@ -30,7 +31,7 @@ export function readStateOf(sys: EpollSys, fd: number): string {
   const n = sys.read(fd, probe);
   if (n > 0) return "a response had arrived but was not read yet (its readiness event late or lost)";
   if (n === 0) return "the peer had closed the connection";
-  if (n === -EAGAIN) return "nothing had arrived";
+  if (n === -EAGAIN) return NOTHING_ARRIVED;
   return errnoMessage(-n);
 }
 

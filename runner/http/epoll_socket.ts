@@ -4,7 +4,9 @@
  * set (epoll_transport.ts). It has both contracts of transport.ts: Deno.Conn's promises (connect,
  * flows, lanes, anything that awaits), and the inline one, where the pump calls the armed reader
  * with the bytes it read, in its own turn, so a closed loop's request costs no promise. HOT PATH:
- * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. Edge
+ * `onEvents` -> `#serve` -> one libc `read` -> the reader; `writeNow` is one libc `write`. A socket that
+ * stays readable is served TURN_READ_BYTES at a time, then waits its turn on the pump's ready list, so a
+ * peer that sends as fast as we read cannot keep the worker from its timers and stop message. Edge
  * triggered: `#readable` is true from an EPOLLIN edge until a read comes back short or with EAGAIN,
  * so a read while it is true never waits for an edge that will not come. Over TLS (`ssl`, openssl_conn.ts)
  * the same calls go through `SSL_read`/`SSL_write`, the connect goes on into a non-blocking handshake
@@ -43,7 +45,7 @@ import {
   type EpollSys,
   type SockAddr,
 } from "./epoll_ffi.ts";
-import type { InlineConn, InlineReader, TransportConn } from "./transport.ts";
+import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { SslConn, SslNegotiated } from "./openssl_conn.ts";
 import { readError, readStateOf, writeError } from "./epoll_errors.ts";
@@ -62,6 +64,8 @@ export class EpollSocket implements InlineConn {
    */
   #peerClosed = false;
   #readBuf: Uint8Array | null = null;
+  /** On the loop's ready list already: a re-arm while readable does not add it twice. */
+  #queued = false;
   /** The armed read: inline (`#reader`) or promise (`#onRead`), never both. */
   #reader: InlineReader | null = null;
   #onRead: ((n: number | null) => void) | null = null;
@@ -143,7 +147,14 @@ export class EpollSocket implements InlineConn {
     this.#readBuf = buf;
     this.#reader = reader;
     this.loop.wait();
-    if (this.#readable) this.loop.ready(this);
+    if (this.#readable) this.#requeue();
+  }
+
+  /** Onto the pump's ready list (once): served in its next round, after the others. */
+  #requeue(): void {
+    if (this.#queued) return;
+    this.#queued = true;
+    this.loop.ready(this);
   }
 
   write(bytes: Uint8Array): Promise<number> {
@@ -229,12 +240,20 @@ export class EpollSocket implements InlineConn {
 
   /**
    * Serves the armed read while the socket is readable: an inline reader that re-arms (more of the
-   * response, or the chain's next request) is served again at once; a promise read once.
+   * response, or the chain's next request) is served again at once, up to TURN_READ_BYTES, then the
+   * socket waits its next turn on the ready list (the reader told, as when drained, so what its reads
+   * queued is written now); a promise read once.
    */
   #serve(): void {
+    let budget = TURN_READ_BYTES;
     while (this.#readable && this.fd >= 0) {
-      if (this.#reader !== null) this.#readInline();
-      else {
+      if (this.#reader !== null) {
+        budget -= this.#readInline();
+        if (budget <= 0 && this.#readable && this.fd >= 0) {
+          this.#requeue();
+          break;
+        }
+      } else {
         if (this.#onRead !== null) this.#readNow();
         return;
       }
@@ -242,17 +261,19 @@ export class EpollSocket implements InlineConn {
     if (this.fd >= 0) this.#reader?.onDrained?.();
   }
 
-  /** The pump's ready list: a read armed while the socket was already readable. */
+  /** The pump's ready list: a read armed while the socket was already readable, or its turn's budget spent. */
   serveReady(): void {
+    this.#queued = false;
     this.#serve();
   }
 
-  #readInline(): void {
+  /** One read handed to the armed reader; returns the bytes read (0 when none). */
+  #readInline(): number {
     const buf = this.#readBuf!;
     const n = this.#recv(buf);
     if (n === -EAGAIN || n === -EINTR) {
       this.#readable = false;
-      return;
+      return 0;
     }
     if (this.#drainedAfter(n, buf.length)) this.#readable = false;
     const reader = this.#reader!;
@@ -265,6 +286,7 @@ export class EpollSocket implements InlineConn {
       ? reader.onRead(null)
       : reader.onReadError(readError(-n, this.ssl?.failure));
     if (settled) this.loop.asyncWakes++;
+    return n > 0 ? n : 0;
   }
 
   #readNow(): void {

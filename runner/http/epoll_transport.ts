@@ -22,7 +22,6 @@
  *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
  *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
  */
-import { setImmediate } from "node:timers";
 import {
   EINPROGRESS,
   EPOLL_CTL_ADD,
@@ -41,14 +40,13 @@ import type { SslNegotiated } from "./openssl_conn.ts";
 import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
 import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
+import { nextTurn } from "../load/clock.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
 const IDLE_WAIT_MS = 5;
 /** Empty polls (one event-loop turn each) before the pump waits off-thread. */
 const SPIN_TURNS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Resolves `hostname` once (numeric literals as they are) to the address every connect of a run uses. */
 export function resolveOnce(sys: EpollSys, hostname: string, port: number): SockAddr {
@@ -94,6 +92,11 @@ export class EpollLoop implements SocketLoop {
     const epfd = sys.epollCreate();
     if (epfd < 0) throw new Error(`epoll_create1 failed: ${errnoMessage(-epfd)}`);
     this.#epfd = epfd;
+  }
+
+  /** The epoll set's fd (for tests: whether it is still open, by its number in /proc/self/fd). */
+  get epollFd(): number {
+    return this.#epfd;
   }
 
   /** Open sockets (for tests: zero after a run). */
@@ -156,7 +159,10 @@ export class EpollLoop implements SocketLoop {
     this.asyncWakes++;
   }
 
-  /** A read armed on a socket already readable: no edge will come, so the next round serves it. */
+  /**
+   * A read armed on a socket already readable, or one whose turn's read budget ran out: no edge will
+   * come, so the next round serves it (the socket adds itself once).
+   */
   ready(sock: EpollSocket): void {
     this.#ready.push(sock);
   }
@@ -196,7 +202,8 @@ export class EpollLoop implements SocketLoop {
           if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
           const leftMs = turnEndMs - sys.nowMs();
           if (leftMs <= 0) break;
-          const n = sys.epollWait(this.#epfd, Math.ceil(leftMs));
+          // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
+          const n = sys.epollWait(this.#epfd, this.#ready.length > 0 ? 0 : Math.ceil(leftMs));
           if (n > 0) this.#dispatch(sys.events, n);
           else if (n < 0) break;
         }
@@ -219,7 +226,7 @@ export class EpollLoop implements SocketLoop {
         if (n > 0) {
           this.#dispatch(sys.events, n);
           empty = 0;
-        } else if (++empty > SPIN_TURNS) {
+        } else if (this.#ready.length === 0 && ++empty > SPIN_TURNS) {
           const waitedFromMs = TRACE_CONN ? performance.now() : 0;
           const idle = await sys.epollWaitAsync(this.#epfd, IDLE_WAIT_MS);
           if (TRACE_CONN) this.#traceIdleWait(idle, performance.now() - waitedFromMs);

@@ -4,6 +4,7 @@
  * messages of failures that are not socket errors. Counted by kind, never thrown (STYLE rule 8).
  */
 import type { ErrorKind } from "../../results/mod.ts";
+import { formatCap } from "../../system/read_capped.ts";
 
 /** Maps a socket error to the kind we count it under. */
 export function classifyError(err: unknown, phase: "connect" | "write" | "read"): ErrorKind {
@@ -35,14 +36,34 @@ export function connectTimeoutMessage(timeoutMs: number, err: unknown): string {
 }
 
 /**
- * A response given up at the timeout, with what the socket had then when the transport can tell
- * (epoll: `socket closed: nothing had arrived`, or a response that had arrived but was not read yet).
+ * A response given up at the timeout, with what had come of it: `arrivedBytes` of it read (a response that
+ * began and never ended: an endless body, a stream of tiny frames), or nothing; and what the socket had
+ * then when the transport can tell (epoll: `socket closed: nothing had arrived`, or a response that had
+ * arrived but was not read yet). The count is rounded to its order of magnitude, so the messages counted
+ * stay few.
  */
-export function responseTimeoutMessage(timeoutMs: number, err: unknown): string {
+export function responseTimeoutMessage(timeoutMs: number, err: unknown, arrivedBytes = 0): string {
   const prefix = "socket closed: ";
   const message = err instanceof Deno.errors.BadResource ? err.message : "";
-  const why = message.startsWith(prefix) ? `: ${message.slice(prefix.length)}` : "";
-  return `no response within ${timeoutMs} ms${why}`;
+  const state = message.startsWith(prefix) ? message.slice(prefix.length) : "";
+  if (arrivedBytes <= 0) return `no response within ${timeoutMs} ms${state ? `: ${state}` : ""}`;
+  const then = state === "" || state === NOTHING_ARRIVED ? "" : `, then ${state}`;
+  return `no complete response within ${timeoutMs} ms: ${
+    bytesRoughly(arrivedBytes)
+  } of it had arrived${then}`;
+}
+
+/** What the epoll transport's `socket closed: ...` says when the kernel held nothing for the read. */
+export const NOTHING_ARRIVED = "nothing had arrived";
+
+/** A byte count by its order of magnitude ("over 10 MiB", "under 1 KiB"): a handful of texts in all. */
+export function bytesRoughly(bytes: number): string {
+  if (bytes < 1024) return "under 1 KiB";
+  let unit = 1024;
+  while (unit * 1024 <= bytes && unit < 1024 ** 3) unit *= 1024;
+  let step = unit;
+  while (step * 10 <= bytes) step *= 10;
+  return `over ${formatCap(step)}`;
 }
 
 export const CLOSED_EARLY = "connection closed before the response ended";

@@ -196,3 +196,23 @@ for (const transport of ["deno", "epoll"] as const) {
     assertEquals([r.requests, r.errors, r.statusCodes], [REQUESTS, {}, { "200": REQUESTS }]);
   });
 }
+
+for (const transport of ["deno", "epoll"] as const) {
+  // A response that began and never ended: its timeout says what had come of it, not "nothing had
+  // arrived" (the kernel's queue is empty by then: everything that came was read).
+  Deno.test({
+    name: `h1 client vs a raw server: a body that stops short times out saying it had begun [${transport}]`,
+    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    async fn() {
+      const r = await attack(
+        `HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n${"x".repeat(20_000)}`,
+        transport,
+        "keep",
+        { requests: 2, timeoutMs: 300 },
+      );
+      assertEquals([r.requests, Object.keys(r.errorMessages.timeout ?? {})], [0, [
+        "no complete response within 300 ms: over 10 KiB of it had arrived",
+      ]]);
+    },
+  });
+}

@@ -16,7 +16,7 @@
  */
 import type { ConnectionShared, LoadConnection, NextExchange } from "./load_connection.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
-import { responseTimeoutMessage } from "./exchange_errors.ts";
+import { bytesRoughly, responseTimeoutMessage } from "./exchange_errors.ts";
 import { H2Connection } from "./h2_frames_in.ts";
 import type { H2Request } from "./h2_request.ts";
 import type { H2Run, H2Stream } from "./h2_stream.ts";
@@ -39,6 +39,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   recvUnacked = 0;
   status = 0;
   contentRemaining = -1;
+  receivedBytes = 0;
   intendedMs = 0;
   sentMs = 0;
   kept: H2KeptResponse | null = null;
@@ -154,6 +155,7 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.sentMs = nowMs;
     this.deadlineMs = nowMs + shared.timeoutMs;
     this.timedOut = false;
+    this.receivedBytes = 0;
     this.#active = true;
     shared.recorder.inFlight++;
     this.session.send(this);
@@ -182,9 +184,8 @@ export class H2Slot implements LoadConnection, H2Stream {
    */
   abort(): void {
     if (this.timedOut) {
-      if (this.#active) {
-        this.session.cancel(this, responseTimeoutMessage(this.session.shared.timeoutMs, null));
-      } else this.session.abortConnect();
+      if (this.#active) this.session.cancel(this, this.#timeoutMessage());
+      else this.session.abortConnect();
       return;
     }
     this.session.close();
@@ -192,6 +193,31 @@ export class H2Slot implements LoadConnection, H2Stream {
 
   release(): void {
     this.session.close();
+  }
+
+  /**
+   * Why the timeout came, from what the connection had then: the stream never opened (no SETTINGS from the
+   * server, or it allows no stream, or every one it allows busy), or what of its response had come.
+   */
+  #timeoutMessage(): string {
+    const session = this.session;
+    const timeoutMs = session.shared.timeoutMs;
+    if (session.pending.includes(this)) {
+      const limit = session.peer.maxConcurrentStreams;
+      const why = !session.isOpen
+        ? "its connection was being opened again"
+        : !session.gotSettings
+        ? "the server sent no SETTINGS (streams wait for them)"
+        : limit === 0
+        ? "the server allows no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)"
+        : session.goingAway
+        ? "its connection was going away (GOAWAY)"
+        : `never sent: every stream the server allows was busy (SETTINGS_MAX_CONCURRENT_STREAMS ${limit})`;
+      return `no response within ${timeoutMs} ms: ${why}`;
+    }
+    if (this.status === 0) return responseTimeoutMessage(timeoutMs, null);
+    const body = this.receivedBytes === 0 ? "no body" : `${bytesRoughly(this.receivedBytes)} of its body`;
+    return `no complete response within ${timeoutMs} ms: its head and ${body} had arrived`;
   }
 
   countUnfinished(nowMs: number): void {

@@ -100,6 +100,7 @@ export abstract class H2ControlIn extends H2HeadersIn {
    */
   protected goaway(lastId: number, code: number, nowMs: number): void {
     this.goingAway = true;
+    this.goawayCode = code;
     const refused: H2Stream[] = [];
     for (const [id, stream] of this.streams) if (id > lastId) refused.push(stream);
     for (const stream of refused) {

@@ -13,6 +13,7 @@ import type { RunResult } from "../../results/mod.ts";
 import {
   FLOW_CONTROL_ERROR,
   FRAME_SIZE_ERROR,
+  INTERNAL_ERROR,
   NO_ERROR,
   PROTOCOL_ERROR,
   STREAM_CLOSED,
@@ -214,7 +215,46 @@ const CASES: Array<[string, H2Script, (r: RunResult, got: H2ScriptServer["receiv
     },
     (r, got) => assertEquals([r.requests, errors(r), got.goaway, got.rstStream], [2, {}, [], []]),
   ],
+  [
+    "a timeout names why no stream opened: the server allows none (SETTINGS_MAX_CONCURRENT_STREAMS 0)",
+    { settings: [[0x3, 0]], answer: (id, w) => w.ok(id) },
+    (r, got) => timedOut(r, got, "no response within 1000 ms: the server allows no streams"),
+  ],
+  [
+    "a timeout names why no stream opened: the server sent no SETTINGS",
+    { settings: null, answer: (id, w) => w.ok(id) },
+    (r, got) => timedOut(r, got, "no response within 1000 ms: the server sent no SETTINGS"),
+  ],
+  [
+    "a timeout says what of the response had come: its head and some DATA",
+    {
+      answer: async (id, w) => {
+        await w.frame(FRAME.HEADERS, FLAG.END_HEADERS, id, w.block([[":status", "200"]]));
+        await w.frame(FRAME.DATA, 0, id, text.encode("x"));
+      },
+    },
+    (r, got) => timedOut(r, got, "no complete response within 1000 ms: its head and under 1 KiB of its body"),
+  ],
+  [
+    "a close after GOAWAY INTERNAL_ERROR keeps its code in what is counted (6.8)",
+    {
+      answer: async (
+        id,
+        w,
+      ) => (await w.frame(FRAME.GOAWAY, 0, 0, words(id, INTERNAL_ERROR)), await w.close()),
+    },
+    (r, got) => {
+      const closed = Object.keys(r.errorMessages["closed-early"] ?? {});
+      assertEquals(closed, ["the server closed the connection after GOAWAY INTERNAL_ERROR"], said(r, got));
+    },
+  ],
 ];
+
+/** Every request timed out, counted with one message that starts with `text`. */
+function timedOut(r: RunResult, got: H2ScriptServer["received"], text: string): void {
+  const timeouts = Object.keys(r.errorMessages.timeout ?? {});
+  ok(r.requests === 0 && timeouts.length === 1 && timeouts[0].startsWith(text), said(r, got));
+}
 
 for (const [name, script, check] of CASES) {
   Deno.test(`h2 client vs a scripted server: ${name}`, async () => {

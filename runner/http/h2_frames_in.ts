@@ -160,6 +160,7 @@ export class H2Connection extends H2ControlIn {
       return this.#afterClose(id, "DATA", nowMs);
     }
     if (stream.status === 0) return this.streamError(stream, "DATA before the response's HEADERS", nowMs);
+    stream.receivedBytes += length;
     const padded = (flags & FLAG_PADDED) !== 0;
     const from = padded ? at + 1 : at;
     const to = padded ? at + length - buf[at] : at + length;

@@ -2,7 +2,7 @@
  * @module
  * The response heads an HTTP/2 connection receives (RFC 9113 sections 4.3, 6.2, 6.10): HEADERS frames
  * and the CONTINUATION frames that go on with a split header block, assembled (bounded by
- * `maxHeaderBytes`) and decoded by the connection's HPACK decoder, always (HPACK's table must see every
+ * `maxHeaderBytes` and by its number of frames) and decoded by the connection's HPACK decoder, always (HPACK's table must see every
  * block) and for the status only, which then goes on the stream, unless a flow step keeps the head
  * (h2_kept.ts: its fields come by the decoder's `onField`); END_STREAM on the head ends it. Interim
  * (1xx) heads may come first, trailers last. A malformed response (RFC 9113 8.1.1: a field the decoder
@@ -14,6 +14,7 @@
  */
 import {
   COMPRESSION_ERROR,
+  ENHANCE_YOUR_CALM,
   errorCodeName,
   FLAG_END_HEADERS,
   FLAG_END_STREAM,
@@ -30,8 +31,18 @@ import type { H2Stream } from "./h2_stream.ts";
 /** A response's DATA against its content-length (RFC 9113 8.1.1), as constant texts. */
 export const SHORT_OF_LENGTH = "a response ended short of its content-length";
 export const PAST_LENGTH = "DATA beyond the response's content-length";
+/**
+ * CONTINUATION frames one header block may take (nghttp2's default), or as many as `maxHeaderBytes` needs
+ * at the largest frame we allow: bytes alone do not bound a block, as empty CONTINUATION frames add none
+ * and would keep a connection mid-block for ever (the 2024 CONTINUATION flood).
+ */
+const MIN_CONTINUATIONS = 8;
+const MAX_FRAME_BYTES = 16_384;
 
 export abstract class H2HeadersIn extends H2Streams {
+  /** CONTINUATION frames of the header block being continued. */
+  #continuations = 0;
+
   /** A connection error: GOAWAY with `code` (its name leads the message); false, so the caller stops. */
   protected frameError(code: number, message: string, nowMs: number): boolean {
     this.protocolError(code, `${errorCodeName(code)}: ${message}`, nowMs);
@@ -65,6 +76,7 @@ export abstract class H2HeadersIn extends H2Streams {
     this.continuing = id;
     this.continuingEndStream = endStream;
     this.headerBlockLength = 0;
+    this.#continuations = 0;
     return this.#append(buf, from, to, nowMs);
   }
 
@@ -78,6 +90,14 @@ export abstract class H2HeadersIn extends H2Streams {
   ): boolean {
     if (this.continuing === 0 || id !== this.continuing) {
       return this.frameError(PROTOCOL_ERROR, "CONTINUATION without its HEADERS", nowMs);
+    }
+    const most = Math.max(MIN_CONTINUATIONS, Math.ceil(this.shared.maxHeaderBytes / MAX_FRAME_BYTES));
+    if (++this.#continuations > most) {
+      return this.frameError(
+        ENHANCE_YOUR_CALM,
+        `more than ${most} CONTINUATION frames in one header block (a CONTINUATION flood)`,
+        nowMs,
+      );
     }
     if (!this.#append(buf, at, at + length, nowMs)) return false;
     if ((flags & FLAG_END_HEADERS) === 0) return true;

@@ -15,6 +15,7 @@ import type { ErrorKind } from "../../results/mod.ts";
 import {
   CLIENT_PREFACE,
   DEFAULT_WINDOW_BYTES,
+  errorCodeName,
   GOAWAY_BYTES,
   PeerSettings,
   SETTINGS_ENABLE_PUSH,
@@ -32,7 +33,14 @@ import { classifyError, errorMessage } from "./exchange_errors.ts";
 import type { H2Run, H2Stream } from "./h2_stream.ts";
 import { H2Output, MAX_OUT_BYTES } from "./h2_output.ts";
 import { Dialer } from "./dial.ts";
-import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "./transport.ts";
+import {
+  type InlineConn,
+  inlineOf,
+  type InlineReader,
+  type TransportConn,
+  TURN_READ_BYTES,
+} from "./transport.ts";
+import { nextTurn } from "../load/clock.ts";
 
 /**
  * Input buffer per connection: room for a few frames of the largest size we allow (16 KiB, never raised);
@@ -96,6 +104,8 @@ export abstract class H2Session {
   sendWindow = DEFAULT_WINDOW_BYTES;
   /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
   goingAway = false;
+  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
+  goawayCode = -1;
   /** Most streams open at once on this connection (results: per-connection stream counts). */
   maxOpenStreams = 0;
   /** A stream ended in the batch of frames being handled (the inline pump's "settled"). */
@@ -156,6 +166,7 @@ export abstract class H2Session {
     this.closedIds.fill(0);
     this.sendWindow = DEFAULT_WINDOW_BYTES;
     this.goingAway = false;
+    this.goawayCode = -1;
     this.maxOpenStreams = 0;
     const window = this.run.windowBytes;
     const settings: [number, number][] = [
@@ -176,8 +187,15 @@ export abstract class H2Session {
     else this.#readLoop(sock);
   }
 
+  /** The promise transport's reads; past TURN_READ_BYTES read back to back, the event loop gets a turn. */
   async #readLoop(sock: TransportConn): Promise<void> {
+    let budget = TURN_READ_BYTES;
     while (this.sock === sock) {
+      if (budget <= 0) {
+        budget = TURN_READ_BYTES;
+        await nextTurn();
+        if (this.sock !== sock) return;
+      }
       let n: number | null;
       try {
         n = await sock.read(this.#inView);
@@ -186,6 +204,7 @@ export abstract class H2Session {
         return;
       }
       if (this.sock !== sock) return;
+      budget -= n ?? 0;
       this.#batch(n, performance.now());
       this.output.flush();
       this.settledInBatch = false;
@@ -209,7 +228,7 @@ export abstract class H2Session {
   /** Bytes read (null: end of stream): frames handled; what they queued is written by the caller. */
   #batch(n: number | null, nowMs: number): void {
     if (n === null) {
-      this.fail("closed-early", "the server closed the connection", nowMs);
+      this.fail("closed-early", `the server closed the connection${this.#afterGoaway()}`, nowMs);
       return;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
@@ -251,7 +270,12 @@ export abstract class H2Session {
 
   #socketFailed(err: unknown, phase: "read" | "write"): void {
     if (this.sock === null) return;
-    this.fail(classifyError(err, phase), errorMessage(err), performance.now());
+    this.fail(classifyError(err, phase), `${errorMessage(err)}${this.#afterGoaway()}`, performance.now());
+  }
+
+  /** The peer's GOAWAY code, for the end of a connection it announced (its reason kept in the message). */
+  #afterGoaway(): string {
+    return this.goawayCode < 0 ? "" : ` after GOAWAY ${errorCodeName(this.goawayCode)}`;
   }
 
   /**

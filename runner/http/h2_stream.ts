@@ -24,6 +24,8 @@ export interface H2Stream {
    * content-length, a HEAD request, 204 or 304): a response whose DATA differs is malformed (RFC 9113 8.1.1).
    */
   contentRemaining: number;
+  /** DATA octets of the response so far (a timeout says how much of it had come). */
+  receivedBytes: number;
   intendedMs: number;
   sentMs: number;
   /** What of the response a flow step keeps (head fields, body), or null: the usual path keeps nothing. */

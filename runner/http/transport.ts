@@ -8,6 +8,15 @@
  * per run (transport_choice.ts), like wrk's function table.
  */
 
+/**
+ * Bytes one socket's reads may take in one turn before the event loop gets one: a peer that sends as
+ * fast as we read (endless tiny HTTP/2 frames) would otherwise keep the reads going back to back (the
+ * epoll pump's loop; over TLS Deno's reads resolving at once from what rustls holds), and the worker's
+ * timers, its stop message and signals would never run. Four reads of an h2 connection's 64 KiB buffer:
+ * a healthy socket runs dry long before, and the check is one compare per read.
+ */
+export const TURN_READ_BYTES = 256 * 1024;
+
 /** Deno.Conn's read/write/close contract (a read pending when the socket closes fails). */
 export interface TransportConn {
   read(buf: Uint8Array): Promise<number | null>;
