@@ -14,7 +14,7 @@ import {
   formatNumber,
   formatPercent,
   protocolTag,
-} from "../report/text_format.ts";
+} from "../results/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 

@@ -13,7 +13,7 @@
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
-import { buildFindings } from "./findings.ts";
+import { buildFindings } from "../results/conclude/findings.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import {
@@ -158,7 +158,7 @@ function searchAndKneeLines(analysis: Analysis | undefined): string[] {
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
 }
 
-/** The report's findings block (report/findings.ts) as a list, first: what a reader should take away. */
+/** The report's findings block (results/conclude/findings.ts) as a list, first: what a reader should take away. */
 function findingLines(results: ResultsFile): string[] {
   const findings = buildFindings(results);
   if (findings.length === 0) return [];

@@ -9,7 +9,7 @@
  * facts end with the run verdict (results/run_verdict.ts) that the badges show. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
-import { formatCount, formatDurationMs, protocolTag } from "./text_format.ts";
+import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
 import { formatShare, runVerdict, sendsOf } from "../results/run_verdict.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */

@@ -26,7 +26,7 @@ import type {
   telemetrySchema,
 } from "./schema_series.ts";
 import { runResultSchema, type targetInfoSchema } from "./schema_run.ts";
-import { expectationSchema } from "./expectation.ts";
+import { expectationSchema } from "./conclude/expectation.ts";
 import { exportSummarySchema } from "./export/summary.ts";
 
 /** The tag of the format this module writes. */

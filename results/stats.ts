@@ -1,6 +1,6 @@
 /**
  * @module
- * The statistics shared by the analysis stored in results.json (`scenarios/analysis.ts`) and the report
+ * The statistics shared by the analysis stored in results.json (`results/conclude/analysis.ts`) and the report
  * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
  * repeats and batches are few), the median, Welch's t-test for two sets of repeats, batch means over intervals
  * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for

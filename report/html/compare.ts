@@ -2,12 +2,12 @@
  * @module
  * The baseline-vs-candidate view of `loadlab report --compare`: runs are matched by name, and for
  * req/s, p50, p99 and success the change is reported together with whether it is beyond noise. Noise
- * comes from each run's own intervals, by the within-run rule of `results/noise.ts` (batch means after
+ * comes from each run's own intervals, by the within-run rule of `results/conclude/noise.ts` (batch means after
  * the stabilization point, non-overlapping 95% confidence intervals). Beside it, the verdicts of the
  * `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the summary print.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/noise.ts";
+import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/conclude/noise.ts";
 import { changePct, type NoiseVerdict, noiseVerdict, round4 } from "../../results/stats.ts";
 import {
   type FailOn,

@@ -8,7 +8,7 @@
  */
 import { shardsLine } from "../shards_line.ts";
 import { exportNote } from "../../results/export/summary.ts";
-import { protocolTag } from "../text_format.ts";
+import { protocolTag } from "../../results/text_format.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import {
@@ -24,8 +24,8 @@ import {
 } from "../../results/stats.ts";
 import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./compare.ts";
 import type { FailOn } from "../../results/baseline_gate.ts";
-import { buildFindings, type Finding } from "../findings.ts";
-import { explainKnees, type KneeExplanation } from "../knee_explained.ts";
+import { buildFindings, type Finding } from "../../results/conclude/findings.ts";
+import { explainKnees, type KneeExplanation } from "../../results/conclude/knee_explained.ts";
 import {
   groupSends,
   groupVerdict,
@@ -116,7 +116,7 @@ export interface PageData {
   environment: ResultsFile["environment"];
   experiment: ResultsFile["experiment"];
   thresholds: PageThreshold[];
-  /** The findings block (report/findings.ts): one sentence per load, flagged runs, the seed's expectations. */
+  /** The findings block (results/conclude/findings.ts): one sentence per load, flagged runs, the seed's expectations. */
   findings: Finding[];
   runs: PageRun[];
   overview: OverviewRow[];

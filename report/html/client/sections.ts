@@ -116,7 +116,7 @@ export function experimentSource(data: PageData): HTMLElement | DocumentFragment
 
 /**
  * The findings block at the top of the report: one sentence per load comparing the variants, the runs
- * loadlab does not trust, and whether the seed's expected directions were reproduced (report/findings.ts).
+ * loadlab does not trust, and whether the seed's expected directions were reproduced (results/conclude/findings.ts).
  */
 export function renderFindings(data: PageData): HTMLElement | null {
   if (data.findings.length === 0) return null;

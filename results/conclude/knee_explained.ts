@@ -1,7 +1,7 @@
 /**
  * @module
  * "The knee, explained": for each sweep knee and capacity search the stored analysis found, the target
- * telemetry of the last point below it beside the first point above it (report/telemetry_digest.ts), the
+ * telemetry of the last point below it beside the first point above it (results/conclude/telemetry_digest.ts), the
  * resources that changed most between the two (by ratio, each above a floor so noise near zero does not
  * win), and a verdict on what saturated: the target's CPU (85% of a core or more), a core it had to wait
  * for (its main thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC
@@ -9,8 +9,8 @@
  * or the generator. One sentence with the numbers, for the findings block and the report's sweep section.
  * Points without telemetry (a `url` target) are not explained. Pure.
  */
-import type { ResultsFile, RunResult } from "../results/mod.ts";
-import { formatNumber } from "./text_format.ts";
+import type { ResultsFile, RunResult } from "../mod.ts";
+import { formatNumber } from "../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "./telemetry_digest.ts";
 
 /** One side of a knee: a sweep value, its runs and their telemetry. */

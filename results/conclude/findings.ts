@@ -8,10 +8,10 @@
  * reproduced each one. Computed from the results file only (runs, `analysis`, `experiment.expect`).
  * Pure.
  */
-import type { Analysis, ResultsFile, RunResult } from "../results/mod.ts";
-import { type Expectation, higherIsBetter } from "../results/expectation.ts";
-import { flaggedRuns, runVerdict } from "../results/run_verdict.ts";
-import { formatDurationMs, formatNumber } from "./text_format.ts";
+import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
+import { type Expectation, higherIsBetter } from "./expectation.ts";
+import { flaggedRuns, runVerdict } from "../run_verdict.ts";
+import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
@@ -208,7 +208,7 @@ function showMetric(m: Expectation["metric"], x: number): string {
 
 /**
  * The findings of a results file: load sentences, what saturated above each knee
- * (report/knee_explained.ts), flagged runs, then the seed's expectations.
+ * (results/conclude/knee_explained.ts), flagged runs, then the seed's expectations.
  */
 export function buildFindings(results: ResultsFile): Finding[] {
   return [

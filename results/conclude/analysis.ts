@@ -15,8 +15,8 @@
  * `within-run`, the rule `loadlab report --compare` uses (batch means after stabilization, pooled over a
  * group's runs, non-overlapping 95% CIs). Pure.
  */
-import type { Analysis, RunResult } from "../results/mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../results/noise.ts";
+import type { Analysis, RunResult } from "../mod.ts";
+import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./noise.ts";
 import {
   changePct,
   curveAxes,
@@ -29,7 +29,7 @@ import {
   stdev,
   type SweepPoint,
   welchDiffers,
-} from "../results/stats.ts";
+} from "../stats.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {

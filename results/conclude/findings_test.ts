@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { makeCpuSleepQuick, makeSeed000 } from "../tests/fixtures/make_results.ts";
-import { analyze } from "../scenarios/analysis.ts";
+import { makeCpuSleepQuick, makeSeed000 } from "../../tests/fixtures/make_results.ts";
+import { analyze } from "./analysis.ts";
 import { buildFindings } from "./findings.ts";
 
 Deno.test("findings: one sentence per load, with changes beyond noise and CIs from the stored analysis", () => {

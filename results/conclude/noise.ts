@@ -6,8 +6,8 @@
  * is beyond noise when the 95% confidence intervals of the two sides' batch means do not overlap
  * (`noiseVerdict`). Pure; the metrics are the four the analysis compares.
  */
-import type { IntervalResult, RunResult } from "./schema.ts";
-import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "./stats.ts";
+import type { IntervalResult, RunResult } from "../schema.ts";
+import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;

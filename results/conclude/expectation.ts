@@ -3,7 +3,7 @@
  * What a study's seed expects, as data: "cached's p99 is lower than direct's under the burst load". An
  * experiment file (a preset) states it in `expect:` (validated strictly there, scenarios/schema.ts);
  * `loadlab run` copies it into `results.experiment.expect` (read leniently here), and the report's
- * findings (report/findings.ts) say whether these runs reproduced it. Pure.
+ * findings (results/conclude/findings.ts) say whether these runs reproduced it. Pure.
  */
 import { z } from "zod";
 

@@ -4,9 +4,9 @@
  * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
  * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, and whether the generator
  * limited the run. A field is null when the run did not sample it. Used by the knee explanation
- * (report/knee_explained.ts). Pure.
+ * (results/conclude/knee_explained.ts). Pure.
  */
-import type { RunResult, TelemetrySeries } from "../results/mod.ts";
+import type { RunResult, TelemetrySeries } from "../mod.ts";
 
 export interface TelemetryDigest {
   /** Mean CPU % (of one core) of the busiest target process, and its name. */
