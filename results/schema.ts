@@ -131,6 +131,8 @@ export const analysisSchema = z.looseObject({
     beyondNoise: z.boolean(),
     /** The noise rule could not judge the change (too few repeats or batches): neither beyond nor within. */
     noiseUnknown: z.boolean().optional(),
+    /** Why it could not (a load whose rate changes within the run, a run that never settled, too few batches). */
+    noiseNotJudged: z.string().optional(),
   })),
   knees: z.array(z.looseObject({
     variant: z.string().nullable(),

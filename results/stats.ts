@@ -163,6 +163,9 @@ export interface SweepPoint {
   targetRps: number | null;
 }
 
+/** A rate sweep's point kept up when it achieved at least this share of the requested rate. */
+export const KEPT_UP_SHARE = 0.95;
+
 /**
  * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
  * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99), because
@@ -177,7 +180,7 @@ export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | n
     for (let i = 0; i < points.length; i++) {
       const p = points[i];
       const requested = p.targetRps ?? (p.x as number);
-      const healthy = p.rps >= 0.95 * requested && !(p.p99Ms > 3 * baseP99);
+      const healthy = p.rps >= KEPT_UP_SHARE * requested && !(p.p99Ms > 3 * baseP99);
       if (!healthy) return last !== null && last < points.length - 1 ? last : null;
       last = i;
     }

@@ -7,8 +7,19 @@
  * `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the summary print.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/conclude/noise.ts";
-import { changePct, type NoiseVerdict, noiseVerdict, round4 } from "../../results/stats.ts";
+import {
+  COMPARE_METRICS,
+  type CompareMetric,
+  type NoiseJudgement,
+  runNoise,
+  runValue,
+  withinRunJudgement,
+} from "../../results/conclude/noise.ts";
+import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
+
+/** The judgement as the page's three words ("unknown" also where a precondition failed). */
+const noiseWord = (j: NoiseJudgement): NoiseVerdict =>
+  "notJudged" in j ? "unknown" : j.beyond ? "beyond-noise" : "within-noise";
 import {
   type FailOn,
   gateAgainstBaseline,
@@ -43,7 +54,7 @@ function compareCell(before: RunResult, after: RunResult, metric: CompareMetric)
     changePct: round4(changePct(x, y)),
     beforeCi: a.ci95 === null ? null : round4(a.ci95),
     afterCi: b.ci95 === null ? null : round4(b.ci95),
-    verdict: noiseVerdict(a, b),
+    verdict: noiseWord(withinRunJudgement([before], [after], metric)),
   };
 }
 

@@ -4,12 +4,12 @@
  * load (and sweep point) comparing the variants' req/s, p99 and success, with the change against the
  * baseline and, when the stored analysis judged it, whether it is beyond noise and the 95% CI of the
  * repeats; one sentence naming the runs loadlab does not trust (results/run_verdict.ts); and for an
- * experiment that states its seed's expected directions (`expect:` in a preset), whether these runs
- * reproduced each one. Computed from the results file only (runs, `analysis`, `experiment.expect`).
- * Pure.
+ * experiment that states expected directions (`expect:` in a preset), whether these runs reproduced each
+ * one (expect_verdict.ts, with its preconditions). Computed from the results file only (runs, `analysis`,
+ * `experiment.expect`). Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
-import { type Expectation, higherIsBetter } from "./expectation.ts";
+import { judgeExpectation } from "./expect_verdict.ts";
 import { flaggedRuns, runVerdict } from "../run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
@@ -116,7 +116,7 @@ function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
     const noise = !stored
       ? ""
       : stored.noiseUnknown
-      ? " (noise not judged: too few repeats or too short)"
+      ? ` (noise not judged: ${stored.noiseNotJudged ?? "too few repeats or too short"})`
       : stored.beyondNoise
       ? " beyond noise"
       : " within noise";
@@ -163,58 +163,18 @@ function flaggedFinding(results: ResultsFile): Finding[] {
   }];
 }
 
-/** Whether one expectation held at every load and sweep point both variants ran. */
-function expectFinding(e: Expectation, results: ResultsFile): Finding {
-  const points = byPoint(results.runs.filter((r) => e.load === undefined || r.load === e.load));
-  const direction = higherIsBetter(e.metric) ? "higher" : "lower";
-  const name = e.metric === "rps" ? "req/s" : e.metric;
-  const claim = `Seed expects ${e.better}'s ${name} ${direction} than ${e.than}'s` +
-    (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
-  let held = 0, pairs = 0, flagged = false;
-  const seen: string[] = [];
-  for (const [point, variants] of points) {
-    const better = variants.get(e.better), than = variants.get(e.than);
-    if (!better || !than) continue;
-    pairs++;
-    const [b, t] = [
-      average(better.map((r) => valueOf(r, e.metric))),
-      average(than.map((r) => valueOf(r, e.metric))),
-    ];
-    if (higherIsBetter(e.metric) ? b > t : b < t) held++;
-    flagged ||= [...better, ...than].some((r) => !runVerdict(r).ok);
-    if (seen.length < 3) seen.push(`${point}: ${showMetric(e.metric, b)} vs ${showMetric(e.metric, t)}`);
-  }
-  if (pairs === 0) {
-    return { kind: "expect", text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
-  }
-  const verdict = held === pairs
-    ? "reproduced here"
-    : held === 0
-    ? "not reproduced here"
-    : `reproduced at ${held} of ${pairs} points`;
-  const caveat = flagged ? "; some of these runs are flagged" : "";
-  return {
-    kind: "expect",
-    text: `${claim}: ${verdict} (${seen.join("; ")}${pairs > seen.length ? "; …" : ""}${caveat}).`,
-    tone: held === pairs ? "good" : "bad",
-  };
-}
-
-function showMetric(m: Expectation["metric"], x: number): string {
-  if (m === "rps") return `${formatNumber(x, x >= 100 ? 0 : 1)} req/s`;
-  if (m === "success") return `${formatNumber(x, 2)}%`;
-  return formatDurationMs(x);
-}
-
 /**
  * The findings of a results file: load sentences, what saturated above each knee
- * (results/conclude/knee_explained.ts), flagged runs, then the seed's expectations.
+ * (results/conclude/knee_explained.ts), flagged runs, then the expected directions.
  */
 export function buildFindings(results: ResultsFile): Finding[] {
   return [
     ...loadFindings(results),
     ...explainKnees(results).map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
     ...flaggedFinding(results),
-    ...(results.experiment.expect ?? []).map((e) => expectFinding(e, results)),
+    ...(results.experiment.expect ?? []).map((e): Finding => ({
+      kind: "expect",
+      ...judgeExpectation(e, results),
+    })),
   ];
 }

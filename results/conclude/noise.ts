@@ -4,21 +4,37 @@
  * experiment has one repeat: after a run's stabilization point its intervals are averaged into
  * one-second batches (batch means, because neighbouring 250 ms intervals are correlated), and a change
  * is beyond noise when the 95% confidence intervals of the two sides' batch means do not overlap
- * (`noiseVerdict`). Pure; the metrics are the four the analysis compares.
+ * (`noiseVerdict`). Batch means estimate noise only where the intervals scatter around one level, so the
+ * rule states its preconditions (`withinRunBlocker`) and judges nothing where they fail: a load whose rate
+ * changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and 2 req/s in three seconds, so
+ * its batches differ by the load, and a 20x p99 gap read as "within noise") and a run that never settled
+ * (a growing queue drifts instead of scattering). Pure; the metrics are the four the analysis compares,
+ * and the mean latency an expectation may name.
  */
 import type { IntervalResult, RunResult } from "../schema.ts";
-import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
+import {
+  batchMeans,
+  type IntervalSample,
+  type MeanCi,
+  meanCi,
+  noiseVerdict,
+  welchDiffers,
+} from "../stats.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
 export type CompareMetric = typeof COMPARE_METRICS[number];
+/** What the noise rules can judge: the compared metrics and the mean latency (an expectation's). */
+export type NoiseMetric = CompareMetric | "mean";
 
 /** Length of one batch in the batch-means noise estimate. */
 export const BATCH_MS = 1000;
 
 /** One interval's value of a metric (NaN when the interval says nothing about it). */
-export function intervalValue(iv: IntervalResult, metric: CompareMetric): number {
+export function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
   switch (metric) {
+    case "mean":
+      return iv.mean;
     case "rps":
       return iv.requests / (iv.durationMs / 1000);
     case "p50":
@@ -33,13 +49,13 @@ export function intervalValue(iv: IntervalResult, metric: CompareMetric): number
 }
 
 /** A whole run's value of a metric (success in percent). */
-export function runValue(run: RunResult, metric: CompareMetric): number {
+export function runValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "rps") return run.rps;
   if (metric === "success") return run.successRate * 100;
   return run.latencyMs[metric];
 }
 
-function batchesOf(run: RunResult, metric: CompareMetric): number[] {
+function batchesOf(run: RunResult, metric: NoiseMetric): number[] {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
     startMs: iv.startMs,
     durationMs: iv.durationMs,
@@ -54,7 +70,71 @@ function batchesOf(run: RunResult, metric: CompareMetric): number[] {
  * Batch means of one metric after each run's stabilization point (the whole run if it never settled),
  * pooled over the runs given (one run, or a group whose repeats are too few for their own spread).
  */
-export function runNoise(runs: RunResult | RunResult[], metric: CompareMetric): MeanCi {
+export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): MeanCi {
   const list = Array.isArray(runs) ? runs : [runs];
   return meanCi(list.flatMap((run) => batchesOf(run, metric)));
+}
+
+/** Whether the run's load asked for one rate (or one concurrency) throughout: no phases of other rates, no ramp. */
+function steadyLoad(run: RunResult): boolean {
+  const phases = run.config.phases;
+  if (!Array.isArray(phases) || phases.length === 0) return true;
+  const rates = phases.flatMap((
+    p: { ratePerSec?: number; rampToPerSec?: number },
+  ) => [p.ratePerSec, p.rampToPerSec ?? p.ratePerSec]);
+  return new Set(rates).size === 1;
+}
+
+/**
+ * Why a run's own intervals cannot tell its noise, or null when they can. Preconditions of the within-run
+ * rule: the load asked for one rate throughout (else the batches differ by the load), and the run settled
+ * (`stabilizedAtMs`; else they drift with a growing queue or a warm-up that never ended).
+ */
+export function withinRunBlocker(run: RunResult): string | null {
+  if (!steadyLoad(run)) {
+    return `${run.name}'s load changes its rate within the run, so its intervals differ by the load, not by noise`;
+  }
+  if (run.stabilizedAtMs === null) {
+    return `${run.name} never settled, so its intervals drift rather than scatter`;
+  }
+  return null;
+}
+
+/** A noise judgement: beyond noise or not, or why it could not be judged. */
+export type NoiseJudgement = { beyond: boolean } | { notJudged: string };
+
+/** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
+const TOO_FEW = "too few repeats, or runs too short for three one-second batches";
+
+/**
+ * The within-run verdict between two sets of runs (one run each for `report --compare`, a group's
+ * repeats pooled otherwise), after the preconditions of `withinRunBlocker` on every run.
+ */
+export function withinRunJudgement(
+  before: RunResult[],
+  after: RunResult[],
+  metric: NoiseMetric,
+): NoiseJudgement {
+  const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
+  if (blocker) return { notJudged: blocker };
+  const verdict = noiseVerdict(runNoise(before, metric), runNoise(after, metric));
+  return verdict === "unknown" ? { notJudged: TOO_FEW } : { beyond: verdict === "beyond-noise" };
+}
+
+/**
+ * The verdict of the analysis's rule (`repeats`: Welch's t-test over the repeats, which needs two a side;
+ * `within-run`: `withinRunJudgement`) on the runs of a group against the baseline group's.
+ */
+export function judgeNoise(
+  rule: "repeats" | "within-run",
+  runs: RunResult[],
+  baseRuns: RunResult[],
+  metric: NoiseMetric,
+): NoiseJudgement {
+  if (rule === "within-run") return withinRunJudgement(baseRuns, runs, metric);
+  const differs = welchDiffers(
+    baseRuns.map((r) => runValue(r, metric)),
+    runs.map((r) => runValue(r, metric)),
+  );
+  return differs === null ? { notJudged: TOO_FEW } : { beyond: differs };
 }
