@@ -103,7 +103,7 @@ export const experimentInfoSchema = z.looseObject({
   baseline: z.string().optional(),
   /** Runs the plan holds (the file is complete when that many are in it). */
   plannedRuns: z.number().int().min(0).optional(),
-  /** The seed's expected directions (a preset's `expect:`), checked by the report's findings. */
+  /** The expected directions (a preset's `expect:`), judged by results/conclude/expect_verdict.ts. */
   expect: z.array(expectationSchema).optional(),
 });
 

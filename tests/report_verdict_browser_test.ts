@@ -38,7 +38,7 @@ Deno.test({
         assert.match(findings!, /single\/cpuTime\/query\.ms=10 \(dropped 99\.7%\)/);
         assert.match(
           findings!,
-          /Seed expects cluster's req\/s higher than single's at load cpuTime.*not reproduced here/,
+          /Expected: cluster's req\/s higher than single's at load cpuTime.*not reproduced here/,
         );
 
         const dropped = await page.evaluate(() => {

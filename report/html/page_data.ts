@@ -116,7 +116,7 @@ export interface PageData {
   environment: ResultsFile["environment"];
   experiment: ResultsFile["experiment"];
   thresholds: PageThreshold[];
-  /** The findings block (results/conclude/findings.ts): one sentence per load, flagged runs, the seed's expectations. */
+  /** The findings block (results/conclude/findings.ts): one sentence per load, flagged runs, the expected directions. */
   findings: Finding[];
   runs: PageRun[];
   overview: OverviewRow[];

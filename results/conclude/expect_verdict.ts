@@ -83,13 +83,13 @@ const meanOf = (runs: RunResult[], e: Expectation) =>
 
 /** What one point concludes, after the preconditions in the module comment. */
 function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], results: ResultsFile): string {
+  const unmet = unmetNeed(e, better, than, results.environment.cores);
+  if (unmet) return `not judged: ${unmet}`;
   const untrusted = [...better, ...than].flatMap((r) => {
     const flag = runVerdict(r).flags.find((f) => NOT_THE_TARGETS.includes(f.kind));
     return flag ? [`${r.name} is ${flag.label}`] : [];
   });
   if (untrusted.length) return `not judged: ${untrusted.slice(0, 2).join(", ")}`;
-  const unmet = unmetNeed(e, better, than, results.environment.cores);
-  if (unmet) return `not judged: ${unmet}`;
   const [b, t] = [meanOf(better, e), meanOf(than, e)];
   if (b === t) return "no difference";
   if (!(higherIsBetter(e.metric) ? b > t : b < t)) return "the other way round";

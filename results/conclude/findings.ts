@@ -107,22 +107,23 @@ function describeCell(c: Cell): string {
 /** "p99 −99.6% (beyond noise)" for each metric the analysis compared, else the plain change. */
 function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
   const group = groupOf(analysis, c.runs);
-  const parts: string[] = [];
+  const parts: Array<{ text: string; notJudged: string | null }> = [];
   for (const m of ["rps", "p99", "success"] as const) {
     const stored = group && analysis?.comparisons.find((x) => x.group === group.key && x.metric === m);
     const pct = stored ? stored.changePct : (c.mean[m] - base.mean[m]) / Math.abs(base.mean[m]) * 100;
     if (!Number.isFinite(pct)) continue;
     const label = m === "rps" ? "req/s" : m;
-    const noise = !stored
-      ? ""
-      : stored.noiseUnknown
-      ? ` (noise not judged: ${stored.noiseNotJudged ?? "too few repeats or too short"})`
-      : stored.beyondNoise
-      ? " beyond noise"
-      : " within noise";
-    parts.push(`${label} ${pct > 0 ? "+" : ""}${formatNumber(pct, 1)}%${noise}`);
+    const notJudged = stored?.noiseUnknown ? stored.noiseNotJudged ?? "too few repeats or too short" : null;
+    const noise = !stored || notJudged !== null ? "" : stored.beyondNoise ? " beyond noise" : " within noise";
+    parts.push({ text: `${label} ${pct > 0 ? "+" : ""}${formatNumber(pct, 1)}%${noise}`, notJudged });
   }
-  return parts.length ? `${c.variant} against ${base.variant}: ${parts.join(", ")}` : "";
+  if (parts.length === 0) return "";
+  // One reason the noise was not judged is said once, after the changes it covers.
+  const reasons = [...new Set(parts.map((p) => p.notJudged))];
+  const text = reasons.length === 1
+    ? parts.map((p) => p.text).join(", ") + (reasons[0] ? ` (noise not judged: ${reasons[0]})` : "")
+    : parts.map((p) => p.text + (p.notJudged ? ` (noise not judged: ${p.notJudged})` : "")).join(", ");
+  return `${c.variant} against ${base.variant}: ${text}`;
 }
 
 function loadFindings(results: ResultsFile): Finding[] {

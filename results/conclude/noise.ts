@@ -17,6 +17,7 @@ import {
   type IntervalSample,
   type MeanCi,
   meanCi,
+  MIN_STABILIZATION_INTERVALS,
   noiseVerdict,
   welchDiffers,
 } from "../stats.ts";
@@ -75,7 +76,7 @@ export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): Me
   return meanCi(list.flatMap((run) => batchesOf(run, metric)));
 }
 
-/** Whether the run's load asked for one rate (or one concurrency) throughout: no phases of other rates, no ramp. */
+/** Whether the run's load asked for one rate throughout: no phases of other rates, no ramp. */
 function steadyLoad(run: RunResult): boolean {
   const phases = run.config.phases;
   if (!Array.isArray(phases) || phases.length === 0) return true;
@@ -92,12 +93,14 @@ function steadyLoad(run: RunResult): boolean {
  */
 export function withinRunBlocker(run: RunResult): string | null {
   if (!steadyLoad(run)) {
-    return `${run.name}'s load changes its rate within the run, so its intervals differ by the load, not by noise`;
+    const load = run.load ? `load ${run.load}` : `${run.name}'s load`;
+    return `the ${load} changes its rate within the run, so its intervals differ by the load, not by noise`;
   }
-  if (run.stabilizedAtMs === null) {
-    return `${run.name} never settled, so its intervals drift rather than scatter`;
-  }
-  return null;
+  if (run.stabilizedAtMs !== null) return null;
+  const busy = run.intervals.filter((iv) => iv.requests > 0).length;
+  return busy < MIN_STABILIZATION_INTERVALS
+    ? `${run.name} has ${busy} intervals with responses, too few to tell whether it settled`
+    : `${run.name} never settled, so its intervals drift rather than scatter`;
 }
 
 /** A noise judgement: beyond noise or not, or why it could not be judged. */

@@ -116,15 +116,17 @@ export function experimentSource(data: PageData): HTMLElement | DocumentFragment
 
 /**
  * The findings block at the top of the report: one sentence per load comparing the variants, the runs
- * loadlab does not trust, and whether the seed's expected directions were reproduced (results/conclude/findings.ts).
+ * loadlab does not trust, and whether the expected directions were reproduced (results/conclude/findings.ts).
  */
 export function renderFindings(data: PageData): HTMLElement | null {
   if (data.findings.length === 0) return null;
+  // The expected directions are named only where the file states some (a plain attack has none).
+  const expected = data.findings.some((f) => f.kind === "expect") ? ", and the expected directions" : "";
   const sec = section(
     "findings",
     "Findings",
     "Computed from these results only: means over repeats, changes against the baseline (beyond noise " +
-      "as the stored analysis judged it), flagged runs, and the seed's expected directions.",
+      `as the stored analysis judged it), flagged runs${expected}.`,
   );
   sec.appendChild(h(
     "ul",
