@@ -40,6 +40,7 @@ import {
   type PageAnalysis,
   pageAnalysis,
   type PhaseComparison,
+  quickRanValues,
   storedComparison,
   storedKnee,
 } from "./page_experiment.ts";
@@ -118,6 +119,8 @@ export interface PageData {
   thresholds: PageThreshold[];
   /** The findings block (results/conclude/findings.ts): one sentence per load, flagged runs, the expected directions. */
   findings: Finding[];
+  /** Under --quick, the durations, rates and timeouts each load actually ran (page_experiment.ts). */
+  quickValues: string | null;
   runs: PageRun[];
   overview: OverviewRow[];
   comparison: ComparisonMatrix;
@@ -351,6 +354,7 @@ export function buildPageData(
     experiment: results.experiment,
     thresholds: pageThresholds(results),
     findings: buildFindings(results),
+    quickValues: quickRanValues(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
     comparison: buildComparison(overview, results.runs),

@@ -33,6 +33,14 @@ export function renderHeader(data: PageData): HTMLElement {
     { class: "card" },
     h("h1", null, data.experiment.name),
     data.experiment.description ? h("p", { class: "lead" }, data.experiment.description) : null,
+    // The description tells the full study; a quick run says what it ran instead, beside it.
+    data.quickValues
+      ? h(
+        "p",
+        { class: "warn", id: "quick-values" },
+        `Ran with --quick, not the values described above: ${data.quickValues}.`,
+      )
+      : null,
     facts([
       ["date", data.createdAt],
       ["loadlab", env.loadlab],
