@@ -86,11 +86,20 @@ export const RUN_QUEUE_STARVED_PCT = 20;
 /** The target's CPU at this % of a core or more is full. */
 export const CPU_FULL_PCT = 85;
 
-/** "the profile's top function, sort (app.js:12), took 64% of the target's busy CPU time". */
+/**
+ * The target used or waited for a core this share of the time or more (its CPU % of a core plus its main
+ * thread's run-queue wait %): only then is the CPU a cause, and a profile of what ran on it evidence. A
+ * mostly idle process (a sleep endpoint at 8% of a core) has a top function too, but it explains nothing.
+ */
+export const CPU_DEMAND_PCT = 50;
+
+/** "the profile's top function, sort (app.js:12), took 64% of the target process's busy CPU time". */
 function hotSpot(above: TelemetryDigest): string | null {
   const top = above.profileTop;
   if (!top || top.sharePct < PROFILE_HOT_SHARE_PCT) return null;
-  return `the profile's top function, ${top.name} (${top.where}), took ${
+  if (above.cpuPct !== null && above.cpuPct + (above.runQueueWaitPct ?? 0) < CPU_DEMAND_PCT) return null;
+  const where = top.where ? ` (${top.where})` : "";
+  return `the profile's top function, ${top.name}${where}, took ${
     one(top.sharePct)
   }% of the ${top.process} ` +
     "process's busy CPU time";
@@ -98,8 +107,9 @@ function hotSpot(above: TelemetryDigest): string | null {
 
 /**
  * What saturated above the knee, as [resource, words], citing the strongest evidence recorded, in this
- * order: a profile's hot function (it names the code that used the CPU, so it beats any ratio, and a
- * profiled process that waited for a core still spent what it ran on that function); the CPU full; Redis
+ * order: a profile's hot function when the CPU was in demand (`CPU_DEMAND_PCT`: it names the code that
+ * used the CPU, so it beats any ratio, and a process that waited for a core still spent what it ran on
+ * that function); the CPU full; Redis
  * full; GC; the pool's queue; a main thread that waited for a core (a CPU-wait ratio over the bar beats
  * "nothing saturated" whether or not it rose at the knee); a blocked event loop; the generator; nothing.
  */
@@ -110,7 +120,12 @@ function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, strin
   const cpuFull = (above.cpuPct ?? 0) >= CPU_FULL_PCT;
   const hot = hotSpot(above);
   if (hot) {
-    const state = cpuFull ? "CPU-bound" : waited ? "CPU-bound on a shared core" : "CPU-heavy";
+    // The profile names what ran; a wait for a core is said beside it, never blamed on other processes.
+    const state = cpuFull
+      ? "CPU-bound"
+      : waited
+      ? `CPU-starved (its main thread waited for a core ${one(above.runQueueWaitPct!)}% of the time)`
+      : "CPU-heavy";
     return ["CPU (profiled)", `${state}: ${hot}`];
   }
   if (cpuFull) return ["CPU", "CPU-bound"];

@@ -28,7 +28,10 @@ export interface TelemetryDigest {
   profileTop: ProfileTop | null;
 }
 
-/** The hottest function of a profile: its name, where it is (`app/endpoints.ts:12`), its share, its process. */
+/**
+ * The hottest function of a profile: its name, where it is (`app/endpoints.ts:12`; "" for a built-in such
+ * as `(garbage collector)`), its share, its process.
+ */
 export interface ProfileTop {
   name: string;
   where: string;
@@ -54,7 +57,7 @@ function profileTop(run: RunResult): ProfileTop | null {
     if (best === null || sharePct > best.sharePct) {
       best = {
         name: frame.name || "(anonymous)",
-        where: `${frame.url}:${frame.line}`,
+        where: frame.url ? `${frame.url}:${frame.line}` : "",
         sharePct,
         process: p.process,
       };
