@@ -33,7 +33,8 @@ export interface PhaseComparison {
 /** How the analysis judged noise, in the words the report and the CI summary both use. */
 export function describeNoiseRule(analysis: Analysis): string {
   if (analysis.noiseRule === "within-run") {
-    return "judged within each run (batch means after stabilization), as there are not two repeats of each";
+    return "judged within each run (batch means after stabilization, where the load asked for one rate and " +
+      "the run settled; else not judged), as there are not two repeats of each";
   }
   const counts = analysis.groups.map((g) => g.runs.length);
   const fewest = Math.min(...counts), most = Math.max(...counts);
@@ -134,9 +135,9 @@ function runValues(config: Record<string, unknown>): string {
     : typeof config.ratePerSec === "number"
     ? `${config.ratePerSec}/s`
     : null;
+  const length = typeof durationMs === "number" ? shortMs(durationMs) : `${config.requests} requests`;
   const parts = [
-    typeof durationMs === "number" ? shortMs(durationMs) : `${config.requests} requests`,
-    rates ? `at ${rates}` : null,
+    rates ? `${length} at ${rates}` : length,
     typeof config.connections === "number" ? `${config.connections} connections` : null,
     typeof config.timeoutMs === "number" ? `timeout ${shortMs(config.timeoutMs)}` : null,
   ];
