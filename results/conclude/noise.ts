@@ -88,19 +88,20 @@ function steadyLoad(run: RunResult): boolean {
 
 /**
  * Why a run's own intervals cannot tell its noise, or null when they can. Preconditions of the within-run
- * rule: the load asked for one rate throughout (else the batches differ by the load), and the run settled
- * (`stabilizedAtMs`; else they drift with a growing queue or a warm-up that never ended).
+ * rule: the load asked for one rate throughout (else the batches differ by the load), and a run with
+ * intervals enough to tell settled (`stabilizedAtMs`; else they drift with a growing queue or a warm-up
+ * that never ended).
  */
 export function withinRunBlocker(run: RunResult): string | null {
   if (!steadyLoad(run)) {
     const load = run.load ? `load ${run.load}` : `${run.name}'s load`;
     return `the ${load} changes its rate within the run, so its intervals differ by the load, not by noise`;
   }
-  if (run.stabilizedAtMs !== null) return null;
+  // A run with too few busy intervals to tell (a sparse one) is left to the batch count: its one-second
+  // batches still scatter around one level under a steady load.
   const busy = run.intervals.filter((iv) => iv.requests > 0).length;
-  return busy < MIN_STABILIZATION_INTERVALS
-    ? `${run.name} has ${busy} intervals with responses, too few to tell whether it settled`
-    : `${run.name} never settled, so its intervals drift rather than scatter`;
+  if (run.stabilizedAtMs !== null || busy < MIN_STABILIZATION_INTERVALS) return null;
+  return `${run.name} never settled, so its intervals drift rather than scatter`;
 }
 
 /** A noise judgement: beyond noise or not, or why it could not be judged. */
