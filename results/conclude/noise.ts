@@ -19,7 +19,9 @@ import {
   meanCi,
   MIN_STABILIZATION_INTERVALS,
   noiseVerdict,
-  welchDiffers,
+  standardErrorsApart,
+  welchTest,
+  WITHIN_NOISE_MAX_SE,
 } from "../stats.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
@@ -76,6 +78,20 @@ export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): Me
   return meanCi(list.flatMap((run) => batchesOf(run, metric)));
 }
 
+/**
+ * The scale a metric's noise is judged on: latency on a log scale, because its noise is multiplicative
+ * (a stall doubles a p99, it does not add 5 ms) and one slow repeat or batch among fast ones would
+ * otherwise widen the spread until a 20x gap reads as noise; throughput and success as they are.
+ */
+function judgedScale(metric: NoiseMetric): (x: number) => number {
+  return metric === "rps" || metric === "success" ? (x) => x : (x) => (x > 0 ? Math.log(x) : Number.NaN);
+}
+
+/** `runNoise` on the scale the metric is judged on. */
+function judgedNoise(runs: RunResult[], metric: NoiseMetric): MeanCi {
+  return meanCi(runs.flatMap((run) => batchesOf(run, metric)).map(judgedScale(metric)));
+}
+
 /** Whether the run's load asked for one rate throughout: no phases of other rates, no ramp. */
 function steadyLoad(run: RunResult): boolean {
   const phases = run.config.phases;
@@ -110,9 +126,17 @@ export type NoiseJudgement = { beyond: boolean } | { notJudged: string };
 /** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
 const TOO_FEW = "too few repeats, or runs too short for three one-second batches";
 
+/** Why a change few samples could not tell from noise is not "within noise" (`WITHIN_NOISE_MAX_SE`). */
+const tooFewFor = (what: string, se: number) =>
+  `${what} cannot tell a difference of ${
+    se === Infinity ? "many" : se.toFixed(1)
+  } standard errors from noise`;
+
 /**
  * The within-run verdict between two sets of runs (one run each for `report --compare`, a group's
- * repeats pooled otherwise), after the preconditions of `withinRunBlocker` on every run.
+ * repeats pooled otherwise), after the preconditions of `withinRunBlocker` on every run. Overlapping
+ * CIs are "within noise" only when the means are less than `WITHIN_NOISE_MAX_SE` standard errors apart:
+ * a wider gap that a few batches cannot resolve is not judged.
  */
 export function withinRunJudgement(
   before: RunResult[],
@@ -121,13 +145,21 @@ export function withinRunJudgement(
 ): NoiseJudgement {
   const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
   if (blocker) return { notJudged: blocker };
-  const verdict = noiseVerdict(runNoise(before, metric), runNoise(after, metric));
-  return verdict === "unknown" ? { notJudged: TOO_FEW } : { beyond: verdict === "beyond-noise" };
+  const [a, b] = [judgedNoise(before, metric), judgedNoise(after, metric)];
+  const verdict = noiseVerdict(a, b);
+  if (verdict === "unknown") return { notJudged: TOO_FEW };
+  if (verdict === "beyond-noise") return { beyond: true };
+  const se = standardErrorsApart(a, b);
+  return se >= WITHIN_NOISE_MAX_SE
+    ? { notJudged: tooFewFor(`${Math.min(a.n, b.n)} one-second batches`, se) }
+    : { beyond: false };
 }
 
 /**
  * The verdict of the analysis's rule (`repeats`: Welch's t-test over the repeats, which needs two a side;
- * `within-run`: `withinRunJudgement`) on the runs of a group against the baseline group's.
+ * `within-run`: `withinRunJudgement`) on the runs of a group against the baseline group's. A change the
+ * repeats cannot show beyond noise is "within noise" only when it is under `WITHIN_NOISE_MAX_SE` standard
+ * errors (two repeats a side let through a gap of 12: that is too few repeats, not noise).
  */
 export function judgeNoise(
   rule: "repeats" | "within-run",
@@ -136,9 +168,14 @@ export function judgeNoise(
   metric: NoiseMetric,
 ): NoiseJudgement {
   if (rule === "within-run") return withinRunJudgement(baseRuns, runs, metric);
-  const differs = welchDiffers(
-    baseRuns.map((r) => runValue(r, metric)),
-    runs.map((r) => runValue(r, metric)),
+  const scale = judgedScale(metric);
+  const test = welchTest(
+    baseRuns.map((r) => scale(runValue(r, metric))),
+    runs.map((r) => scale(runValue(r, metric))),
   );
-  return differs === null ? { notJudged: TOO_FEW } : { beyond: differs };
+  if (test === null) return { notJudged: TOO_FEW };
+  if (test.differs) return { beyond: true };
+  return test.t >= WITHIN_NOISE_MAX_SE
+    ? { notJudged: tooFewFor(`${Math.min(runs.length, baseRuns.length)} repeats a side`, test.t) }
+    : { beyond: false };
 }
