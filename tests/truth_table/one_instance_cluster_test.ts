@@ -6,8 +6,7 @@
  * instances each ran, however the two runs' req/s happen to differ.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runLoadlab, withTempDir } from "../helpers.ts";
+import { runExperiment } from "./experiment_run.ts";
 
 /** Two one-instance targets, 1 s of 10 connections on /sleep?ms=5 each: bounded in time and load. */
 const EXPERIMENT = `
@@ -27,21 +26,12 @@ Deno.test({
   name: "truth table: a 1-instance cluster's 'more req/s than single' is not judged, never reproduced",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    await withTempDir(async (dir) => {
-      const file = join(dir, "cluster.yaml");
-      await Deno.writeTextFile(file, EXPERIMENT);
-      const out = await runLoadlab(["run", file, "--out-dir", join(dir, "out")]);
-      assert.equal(out.code, 0, out.stderr + out.stdout);
-      const expect = out.stdout.split("\n").find((l) => l.includes("Expected: cluster's req/s"));
-      assert.ok(expect, out.stdout);
+  fn: () =>
+    runExperiment(EXPERIMENT, [], (stdout, results) => {
+      const expect = stdout.split("\n").find((l) => l.includes("Expected: cluster's req/s"));
+      assert.ok(expect, stdout);
       assert.match(expect, /: not judged: cluster ran 1 instance and single 1: the direction needs more/);
-      assert.doesNotMatch(out.stdout, /: reproduced here|reproduced at \d/);
-      const results = JSON.parse(await Deno.readTextFile(join(dir, "out", "results.json")));
-      assert.deepEqual(
-        results.runs.map((r: { targetInfo?: { instances?: number } }) => r.targetInfo?.instances ?? 1),
-        [1, 1],
-      );
-    });
-  },
+      assert.doesNotMatch(stdout, /: reproduced here|reproduced at \d/);
+      assert.deepEqual(results.runs.map((r) => r.targetInfo?.instances ?? 1), [1, 1]);
+    }),
 });

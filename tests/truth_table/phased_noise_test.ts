@@ -6,8 +6,7 @@
  * within-run rule cannot judge the change: the findings must say why, and never "within noise".
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runLoadlab, withTempDir } from "../helpers.ts";
+import { runExperiment } from "./experiment_run.ts";
 
 /** 53 arrivals over 3 s per variant, a 3 s timeout and as long to finish: bounded in time and load. */
 const EXPERIMENT = `
@@ -34,20 +33,14 @@ Deno.test({
   name: "truth table: a p99 many times apart under a phased load is never 'within noise'",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    await withTempDir(async (dir) => {
-      const file = join(dir, "spike.yaml");
-      await Deno.writeTextFile(file, EXPERIMENT);
-      const out = await runLoadlab(["run", file, "--out-dir", join(dir, "out")]);
-      assert.equal(out.code, 0, out.stderr + out.stdout);
-      const line = out.stdout.split("\n").find((l) => l.includes("fast against slow:"));
-      assert.ok(line, out.stdout);
+  fn: () =>
+    runExperiment(EXPERIMENT, [], (stdout, results) => {
+      const line = stdout.split("\n").find((l) => l.includes("fast against slow:"));
+      assert.ok(line, stdout);
       assert.match(line, /p99 -\d+\.\d%/);
       assert.match(line, /noise not judged: the load spike changes its rate within the run/);
-      assert.doesNotMatch(out.stdout, /within noise/);
-      const results = JSON.parse(await Deno.readTextFile(join(dir, "out", "results.json")));
-      const p99 = (v: string) => results.runs.find((r: { variant: string }) => r.variant === v).latencyMs.p99;
+      assert.doesNotMatch(stdout, /within noise/);
+      const p99 = (v: string) => results.runs.find((r) => r.variant === v)!.latencyMs.p99;
       assert.ok(p99("slow") > 3 * p99("fast"), `slow p99 ${p99("slow")} ms, fast ${p99("fast")} ms`);
-    });
-  },
+    }),
 });

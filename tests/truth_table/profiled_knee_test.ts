@@ -7,8 +7,7 @@
  * keep up with, and the highest is tens of times the target's capacity.
  */
 import assert from "node:assert/strict";
-import { join } from "node:path";
-import { runLoadlab, withTempDir } from "../helpers.ts";
+import { runExperiment } from "./experiment_run.ts";
 
 /** Three 1 s points (20/s, 40/s, 5,000/s) on 8 connections: bounded in time and load. */
 const EXPERIMENT = `
@@ -26,19 +25,14 @@ Deno.test({
   name: "truth table: a profiled CPU-bound knee is explained by the profile's top function",
   sanitizeResources: false,
   sanitizeOps: false,
-  async fn() {
-    await withTempDir(async (dir) => {
-      const file = join(dir, "knee.yaml");
-      await Deno.writeTextFile(file, EXPERIMENT);
-      const out = await runLoadlab(["run", file, "--profile", "--out-dir", join(dir, "out")]);
-      assert.equal(out.code, 0, out.stderr + out.stdout);
-      const knee = out.stdout.split("\n").find((l) => l.includes("Above the knee of"));
-      assert.ok(knee, out.stdout);
+  fn: () =>
+    runExperiment(EXPERIMENT, ["--profile"], (stdout) => {
+      const knee = stdout.split("\n").find((l) => l.includes("Above the knee of"));
+      assert.ok(knee, stdout);
       assert.match(
         knee,
         /the profile's top function, fib \([^)]+:\d+\), took \d+% of the target process's busy/,
       );
       assert.doesNotMatch(knee, /nothing loadlab samples saturated|other processes/);
-    });
-  },
+    }),
 });
