@@ -183,7 +183,7 @@ export const experimentObject = z.strictObject({
       if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
     });
   }).optional(),
-  /** The seed's expected directions ("cached's p99 lower than direct's"), checked in the report. */
+  /** The expected directions ("cached's p99 lower than direct's"), checked in the report. */
   expect: z.array(z.strictObject(expectationShape)).optional(),
 });
 
