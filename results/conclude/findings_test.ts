@@ -71,3 +71,20 @@ Deno.test("findings: a change too short to judge says so instead of 'within nois
   assert.match(text, /noise not judged: too few repeats or too short/);
   assert.doesNotMatch(text, /within noise/);
 });
+
+Deno.test("findings: a direction beyond noise at every point is reproduced; the other way round is not", () => {
+  const results = makeSeed000(3, 5);
+  results.analysis = analyze(results.runs, { baseline: "no-cache" });
+  results.experiment.expect = [
+    { metric: "p99", better: "redis-cache", than: "no-cache", load: "high" },
+    { metric: "p99", better: "no-cache", than: "redis-cache", load: "high" },
+  ];
+  const [held, opposite] = buildFindings(results).filter((f) => f.kind === "expect");
+  assert.match(
+    held.text,
+    /^Expected: redis-cache's p99 lower than no-cache's at load high: reproduced here \(high: .* beyond noise\)\.$/,
+  );
+  assert.equal(held.tone, "good");
+  assert.match(opposite.text, /: not reproduced here: the other way round/);
+  assert.equal(opposite.tone, "bad");
+});
