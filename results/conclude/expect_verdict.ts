@@ -18,7 +18,8 @@
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
-import { judgeNoise, type NoiseJudgement, runValue } from "./noise.ts";
+import { judgeNoise, type NoiseJudgement } from "./noise.ts";
+import { finiteMean, metricValue, pointKey } from "./points.ts";
 import { runVerdict, type VerdictKind } from "../run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
@@ -78,8 +79,7 @@ function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores
   return null;
 }
 
-const meanOf = (runs: RunResult[], e: Expectation) =>
-  runs.reduce((a, r) => a + runValue(r, e.metric), 0) / runs.length;
+const meanOf = (runs: RunResult[], e: Expectation) => finiteMean(runs.map((r) => metricValue(r, e.metric)));
 
 /** What one point concludes, after the preconditions in the module comment. */
 function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], results: ResultsFile): string {
@@ -91,6 +91,7 @@ function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], resu
   });
   if (untrusted.length) return `not judged: ${untrusted.slice(0, 2).join(", ")}`;
   const [b, t] = [meanOf(better, e), meanOf(than, e)];
+  if (!Number.isFinite(b) || !Number.isFinite(t)) return "not judged: a side has no response to compare";
   if (b === t) return "no difference";
   if (!(higherIsBetter(e.metric) ? b > t : b < t)) return "the other way round";
   const rule = results.analysis?.noiseRule ??
@@ -106,9 +107,6 @@ function showMetric(m: Expectation["metric"], x: number): string {
   return formatDurationMs(x);
 }
 
-const sweepLabel = (r: RunResult) =>
-  [r.sweep, r.sweep2].filter((p) => p !== undefined).map((p) => `${p!.parameter}=${p!.value}`).join(", ");
-
 /** The points both variants ran (non-probe, complete runs), by "load at sweep point". */
 function pointsOf(
   e: Expectation,
@@ -119,7 +117,7 @@ function pointsOf(
     if (run.probe || run.incomplete || (e.load !== undefined && run.load !== e.load)) continue;
     const side = run.variant === e.better ? "better" : run.variant === e.than ? "than" : null;
     if (side === null) continue;
-    const key = [run.load ?? "", sweepLabel(run)].filter(Boolean).join(" at ") || "runs";
+    const key = pointKey(run);
     const at = out.get(key) ?? { better: [], than: [] };
     at[side].push(run);
     out.set(key, at);

@@ -10,6 +10,7 @@
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";
+import { finiteMean, metricValue, pointKey } from "./points.ts";
 import { flaggedRuns, runVerdict } from "../run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
@@ -33,28 +34,12 @@ interface Cell {
   ci95: Partial<Record<Metric, number>>;
 }
 
-const sweepLabel = (r: RunResult) =>
-  [r.sweep, r.sweep2].filter((p) => p !== undefined).map((p) => `${p!.parameter}=${p!.value}`).join(", ");
-
-function valueOf(run: RunResult, m: Metric | "mean" | "p50"): number {
-  if (m === "rps") return run.rps;
-  // A run without a response has no latency or success to speak of (its summary holds zeros).
-  if (run.requests === 0) return Number.NaN;
-  if (m === "success") return run.successRate * 100;
-  return run.latencyMs[m];
-}
-
-function average(values: number[]): number {
-  const finite = values.filter(Number.isFinite);
-  return finite.length ? finite.reduce((a, b) => a + b, 0) / finite.length : Number.NaN;
-}
-
 /** Non-probe runs by "load · sweep point", then by variant, in the order they appear. */
 function byPoint(runs: RunResult[]): Map<string, Map<string, RunResult[]>> {
   const points = new Map<string, Map<string, RunResult[]>>();
   for (const run of runs) {
     if (run.probe) continue;
-    const key = [run.load ?? "", sweepLabel(run)].filter(Boolean).join(" at ") || "runs";
+    const key = pointKey(run);
     const variants = points.get(key) ?? new Map<string, RunResult[]>();
     const variant = run.variant ?? run.name.replace(/#\d+$/, "");
     variants.set(variant, [...(variants.get(variant) ?? []), run]);
@@ -73,7 +58,7 @@ function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefin
   const mean = {} as Record<Metric, number>;
   const ci95: Partial<Record<Metric, number>> = {};
   for (const m of ["rps", "p99", "success"] as const) {
-    mean[m] = average(runs.map((r) => valueOf(r, m)));
+    mean[m] = finiteMean(runs.map((r) => metricValue(r, m)));
     const ci = group?.metrics[m]?.ci95;
     if (group && group.metrics[m].n > 1 && Number.isFinite(ci)) ci95[m] = ci!;
   }
