@@ -3,7 +3,9 @@
  * The baseline-vs-candidate view of `loadlab report --compare`: runs are matched by name, and for
  * req/s, p50, p99 and success the change is reported together with whether it is beyond noise. Noise
  * comes from each run's own intervals, by the within-run rule of `results/conclude/noise.ts` (batch means after
- * the stabilization point, non-overlapping 95% confidence intervals). Beside it, the verdicts of the
+ * the stabilization point, non-overlapping 95% confidence intervals, latency on a log scale; "unknown" where
+ * its preconditions fail or too few batches cannot resolve the gap). The CIs shown beside it are in the
+ * metric's own unit. Beside it, the verdicts of the
  * `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the summary print.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
