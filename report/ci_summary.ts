@@ -14,6 +14,7 @@ import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../resul
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/run_verdict.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
+import { quickRanValues } from "./quick_values.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import {
@@ -179,6 +180,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
     "",
     ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
+    ...quickLines(results),
     `${runs.length} runs${status}.`,
     "",
     ...findingLines(results),
@@ -189,6 +191,12 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     ...searchAndKneeLines(results.analysis),
   ];
   return lines.join("\n") + "\n";
+}
+
+/** Under --quick, the values each load ran, beside a description that tells the full study. */
+function quickLines(results: ResultsFile): string[] {
+  const values = quickRanValues(results);
+  return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
 }
 
 /** The run verdict as a JUnit property and a system-out line, which CI test views show beside the case. */

@@ -35,12 +35,12 @@ import {
 } from "./page_verdict.ts";
 import { type PageRun, pageRun } from "./page_run.ts";
 import { buildPageProfiles, type PageProfiles } from "./page_profiles.ts";
+import { quickRanValues } from "../quick_values.ts";
 import {
   buildPhaseComparisons,
   type PageAnalysis,
   pageAnalysis,
   type PhaseComparison,
-  quickRanValues,
   storedComparison,
   storedKnee,
 } from "./page_experiment.ts";
@@ -119,7 +119,7 @@ export interface PageData {
   thresholds: PageThreshold[];
   /** The findings block (results/conclude/findings.ts): one sentence per load, flagged runs, the expected directions. */
   findings: Finding[];
-  /** Under --quick, the durations, rates and timeouts each load actually ran (page_experiment.ts). */
+  /** Under --quick, the durations, rates and timeouts each load actually ran (report/quick_values.ts). */
   quickValues: string | null;
   runs: PageRun[];
   overview: OverviewRow[];
