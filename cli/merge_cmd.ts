@@ -13,7 +13,7 @@ import { redactResults } from "../results/redact.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeShardFiles } from "../results/merge_shards.ts";
-import { analyze } from "../scenarios/analysis.ts";
+import { analyze } from "../results/conclude/analysis.ts";
 import { phaseStats } from "../scenarios/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";

@@ -30,7 +30,7 @@ import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
 import { EXIT, noResponseLine, runsWithoutResponse, untrustedRuns } from "./exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
-import { buildFindings } from "../report/findings.ts";
+import { buildFindings } from "../results/conclude/findings.ts";
 import {
   abortNote,
   flaggedRunNote,

@@ -15,7 +15,7 @@ import {
   formatNumber,
   formatPercent,
   protocolTag,
-} from "../report/text_format.ts";
+} from "../results/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { renderChecks } from "../report/text.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";

@@ -7,7 +7,7 @@
  * and the run's detail in report.html (report/html/page_run.ts). Pure.
  */
 import type { RunResult } from "../results/mod.ts";
-import { formatCount } from "./text_format.ts";
+import { formatCount } from "../results/text_format.ts";
 import { shareOf } from "./generator_verdict.ts";
 
 /**

@@ -15,7 +15,8 @@ import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../resul
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 import { noResponse, sampledLatency } from "../results/conclude/responses.ts";
-import { buildFindings } from "./findings.ts";
+import { buildFindings } from "../results/conclude/findings.ts";
+import { quickRanValues } from "./quick_values.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
 import {
@@ -165,7 +166,7 @@ function searchAndKneeLines(analysis: Analysis | undefined): string[] {
   return lines.length ? ["", "### Capacity", "", ...lines] : [];
 }
 
-/** The report's findings block (report/findings.ts) as a list, first: what a reader should take away. */
+/** The report's findings block (results/conclude/findings.ts) as a list, first: what a reader should take away. */
 function findingLines(results: ResultsFile): string[] {
   const findings = buildFindings(results);
   if (findings.length === 0) return [];
@@ -186,6 +187,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
     "",
     ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
+    ...quickLines(results),
     `${runs.length} runs${status}.`,
     "",
     ...findingLines(results),
@@ -196,6 +198,12 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     ...searchAndKneeLines(results.analysis),
   ];
   return lines.join("\n") + "\n";
+}
+
+/** Under --quick, the values each load ran, beside a description that tells the full study. */
+function quickLines(results: ResultsFile): string[] {
+  const values = quickRanValues(results);
+  return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
 }
 
 /** The run verdict as a JUnit property and a system-out line, which CI test views show beside the case. */

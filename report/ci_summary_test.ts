@@ -190,3 +190,14 @@ Deno.test("describeNoiseRule names the rule and the number of repeats", () => {
   assert.match(describeNoiseRule({ ...ANALYSIS, noiseRule: "within-run" }), /within each run/);
   assert.equal(describeNoiseRule(ANALYSIS), "judged by the spread between 2 repeats (Welch's t-test, 95%)");
 });
+
+Deno.test("a --quick run's summary says the values each load ran beside the full study's description", () => {
+  const results = makeSeed000(1, 5);
+  results.experiment.description = "baseline 10/s for 30 s";
+  assert.doesNotMatch(renderMarkdownSummary(results), /Ran with --quick/);
+  results.experiment.quick = true;
+  assert.match(
+    renderMarkdownSummary(results),
+    /baseline 10\/s for 30 s\n\nRan with --quick, not the values described above: /,
+  );
+});

@@ -9,7 +9,7 @@
  * facts end with the run verdict (results/conclude/run_verdict.ts) that the badges show. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
-import { formatCount, formatDurationMs, protocolTag } from "./text_format.ts";
+import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
 import { formatShare, runVerdict } from "../results/conclude/run_verdict.ts";
 import { sendsOf } from "../results/conclude/responses.ts";
 

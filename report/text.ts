@@ -22,7 +22,7 @@ import {
   formatPercent,
   formatPercentile,
   protocolTag,
-} from "./text_format.ts";
+} from "../results/text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import {

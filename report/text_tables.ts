@@ -6,7 +6,7 @@
  */
 
 import type { IntervalResult, LatencySummaryMs, RunResult } from "../results/mod.ts";
-import { formatBytes, formatDurationMs, formatNumber } from "./text_format.ts";
+import { formatBytes, formatDurationMs, formatNumber } from "../results/text_format.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
 
 /** Draws rows (the first one is the header) in a Unicode box, columns sized to their widest cell. */

@@ -4,7 +4,7 @@
  * baseline results file. Runs are paired by name without the `#repeat` suffix (variant/load/sweep
  * point, the pairing of `report --compare`); per metric (p99, p50, req/s, success) the change is the
  * difference of the means with a 95% confidence interval from Welch's t: over the repeats when both
- * sides have two or more, else over each side's within-run one-second batch means (results/noise.ts),
+ * sides have two or more, else over each side's within-run one-second batch means (results/conclude/noise.ts),
  * and the verdict says which. A change is `better`/`worse` only when that interval excludes zero, and a
  * `--fail-on` tolerance fails only a `worse` change whose point estimate is also past the tolerance.
  * A baseline from another machine or build (CPU, cores, loadlab or Deno version) is flagged on every
@@ -12,7 +12,7 @@
  * listed. Pure: results in, verdicts out.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./noise.ts";
+import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./conclude/noise.ts";
 import { changePct, type MeanCi, meanCi, round4, tQuantile95 } from "./stats.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";

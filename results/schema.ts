@@ -26,7 +26,7 @@ import type {
   telemetrySchema,
 } from "./schema_series.ts";
 import { runResultSchema, type targetInfoSchema } from "./schema_run.ts";
-import { expectationSchema } from "./expectation.ts";
+import { expectationSchema } from "./conclude/expectation.ts";
 import { exportSummarySchema } from "./export/summary.ts";
 
 /** The tag of the format this module writes. */
@@ -103,7 +103,7 @@ export const experimentInfoSchema = z.looseObject({
   baseline: z.string().optional(),
   /** Runs the plan holds (the file is complete when that many are in it). */
   plannedRuns: z.number().int().min(0).optional(),
-  /** The seed's expected directions (a preset's `expect:`), checked by the report's findings. */
+  /** The expected directions (a preset's `expect:`), judged by results/conclude/expect_verdict.ts. */
   expect: z.array(expectationSchema).optional(),
 });
 
@@ -131,6 +131,8 @@ export const analysisSchema = z.looseObject({
     beyondNoise: z.boolean(),
     /** The noise rule could not judge the change (too few repeats or batches): neither beyond nor within. */
     noiseUnknown: z.boolean().optional(),
+    /** Why it could not (a load whose rate changes within the run, a run that never settled, too few batches). */
+    noiseNotJudged: z.string().optional(),
   })),
   knees: z.array(z.looseObject({
     variant: z.string().nullable(),

@@ -1,6 +1,6 @@
 /**
  * @module
- * The statistics shared by the analysis stored in results.json (`scenarios/analysis.ts`) and the report
+ * The statistics shared by the analysis stored in results.json (`results/conclude/analysis.ts`) and the report
  * that draws it, kept in one copy here: a mean with its 95% confidence interval (Student's t, because
  * repeats and batches are few), the median, Welch's t-test for two sets of repeats, batch means over intervals
  * (consecutive intervals are autocorrelated, so their raw spread understates noise), a noise verdict for
@@ -83,20 +83,39 @@ export function stdev(values: number[]): number {
 
 /**
  * Welch's t-test at the 95% level: whether the means of two samples (the repeats of two groups) differ
- * by more than their spread explains. Welch rather than Student because variants rarely share a
- * variance (a cached variant is steadier). Null when either side has fewer than two values. Two
- * spread-free samples differ exactly when their means do.
+ * by more than their spread explains, and the difference in standard errors (`t`; Infinity for two
+ * spread-free samples that differ). Welch rather than Student because variants rarely share a variance
+ * (a cached variant is steadier). Null when either side has fewer than two values.
  */
-export function welchDiffers(a: number[], b: number[]): boolean | null {
+export function welchTest(a: number[], b: number[]): { differs: boolean; t: number } | null {
   const xs = a.filter(Number.isFinite), ys = b.filter(Number.isFinite);
   if (xs.length < 2 || ys.length < 2) return null;
   const [ma, mb] = [meanCi(xs).mean, meanCi(ys).mean];
   const va = stdev(xs) ** 2 / xs.length, vb = stdev(ys) ** 2 / ys.length;
-  if (va + vb === 0) return ma !== mb;
+  if (va + vb === 0) return { differs: ma !== mb, t: ma === mb ? 0 : Infinity };
   const t = Math.abs(ma - mb) / Math.sqrt(va + vb);
   // Welch-Satterthwaite degrees of freedom, rounded down (the conservative side of the table).
   const df = (va + vb) ** 2 / (va ** 2 / (xs.length - 1) + vb ** 2 / (ys.length - 1));
-  return t > tQuantile95(Math.max(1, Math.floor(df)));
+  return { differs: t > tQuantile95(Math.max(1, Math.floor(df))), t };
+}
+
+/** `welchTest`'s verdict alone: true or false, null below two values a side. */
+export function welchDiffers(a: number[], b: number[]): boolean | null {
+  return welchTest(a, b)?.differs ?? null;
+}
+
+/**
+ * A difference of this many standard errors or more would be beyond noise with many samples (the normal
+ * 95% quantile): when few samples cannot show it, it is "not judged", never "within noise".
+ */
+export const WITHIN_NOISE_MAX_SE = 1.96;
+
+/** How many standard errors apart two means with 95% CIs are (half-widths from Student's t). */
+export function standardErrorsApart(a: MeanCi, b: MeanCi): number {
+  if (a.ci95 === null || b.ci95 === null) return Number.NaN;
+  const se = (m: MeanCi) => m.ci95! / tQuantile95(m.n - 1);
+  const spread = Math.sqrt(se(a) ** 2 + se(b) ** 2);
+  return spread === 0 ? (a.mean === b.mean ? 0 : Infinity) : Math.abs(a.mean - b.mean) / spread;
 }
 
 /** Relative change in percent from `before` to `after`; NaN when the baseline is zero or missing. */
@@ -163,6 +182,9 @@ export interface SweepPoint {
   targetRps: number | null;
 }
 
+/** A rate sweep's point kept up when it achieved at least this share of the requested rate. */
+export const KEPT_UP_SHARE = 0.95;
+
 /**
  * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
  * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99), because
@@ -177,7 +199,7 @@ export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | n
     for (let i = 0; i < points.length; i++) {
       const p = points[i];
       const requested = p.targetRps ?? (p.x as number);
-      const healthy = p.rps >= 0.95 * requested && !(p.p99Ms > 3 * baseP99);
+      const healthy = p.rps >= KEPT_UP_SHARE * requested && !(p.p99Ms > 3 * baseP99);
       if (!healthy) return last !== null && last < points.length - 1 ? last : null;
       last = i;
     }

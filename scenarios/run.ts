@@ -8,7 +8,7 @@
  * target that cannot start or dies throws `TargetFailedError` with its log tail, finished runs kept.
  * Every started target is stopped before `runPlan` returns or throws.
  */
-import { analyze } from "./analysis.ts";
+import { analyze } from "../results/conclude/analysis.ts";
 import { cutWarmup, phaseStats } from "./interval_stats.ts";
 import { estimateDurationMs } from "./plan.ts";
 import { applyParameter } from "./plan_attack.ts";

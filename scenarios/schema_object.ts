@@ -8,7 +8,7 @@
 import { type MetricsOutput, parseMetricsOutput, repeatedOutput } from "../results/export/metrics_output.ts";
 import { parseFailOn } from "../results/baseline_gate.ts";
 import { z } from "zod";
-import { expectationShape } from "../results/expectation.ts";
+import { expectationShape } from "../results/conclude/expectation.ts";
 import { parseThreshold } from "../results/thresholds.ts";
 import { durationSchema, flowListSchema, nameSchema, requestListSchema } from "./schema_requests.ts";
 import { loadSchema } from "./schema_loads.ts";
@@ -183,7 +183,7 @@ export const experimentObject = z.strictObject({
       if (problem) ctx.addIssue({ code: "custom", path: [i], message: problem });
     });
   }).optional(),
-  /** The seed's expected directions ("cached's p99 lower than direct's"), checked in the report. */
+  /** The expected directions ("cached's p99 lower than direct's"), checked in the report. */
   expect: z.array(z.strictObject(expectationShape)).optional(),
 });
 

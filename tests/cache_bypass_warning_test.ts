@@ -16,7 +16,7 @@ import {
 } from "./fault_drill_helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { describeProcesses, waitUntilGone } from "./marked_processes.ts";
-import { formatCount } from "../report/text_format.ts";
+import { formatCount } from "../results/text_format.ts";
 
 const hasRedis = requireProgram("redis-server");
 

@@ -2,7 +2,7 @@
  * The run verdict in a real browser: chromium opens the report of cpu-sleep `--quick` as a new user saw
  * it (a run at 20,000/s that answered 94 and dropped 29,839 sends, a generator-bound run whose
  * `p99<100ms` gate passed, a `success >= 99%` gate at 73.33%) and the test checks what a reader sees
- * first: the findings block naming the flagged runs and the seed's expectations, the dropped share and
+ * first: the findings block naming the flagged runs and the expected directions, the dropped share and
  * the verdict badge beside "success 100%" in the overview, and each gate's actual in its unit with the
  * flag of its run; the sweep table lists the same point with its requested, sent and dropped sends.
  */
@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { writeReport } from "../report/write.ts";
 import { openPage } from "./browser.ts";
-import { makeCpuSleepQuick } from "./fixtures/make_results.ts";
+import { makeCpuSleepQuick, makeSeed000 } from "./fixtures/make_results.ts";
 import { requireProgram } from "./helpers.ts";
 
 Deno.test({
@@ -38,8 +38,9 @@ Deno.test({
         assert.match(findings!, /single\/cpuTime\/query\.ms=10 \(dropped 99\.7%\)/);
         assert.match(
           findings!,
-          /Seed expects cluster's req\/s higher than single's at load cpuTime.*not reproduced here/,
+          /Expected: cluster's req\/s higher than single's at load cpuTime.*not reproduced here/,
         );
+        assert.match(findings!, /flagged runs, and the expected directions\./);
 
         const dropped = await page.evaluate(() => {
           const row = [...document.querySelectorAll("#overview tbody tr")].find((tr) =>
@@ -81,6 +82,28 @@ Deno.test({
           `${gates}`,
         );
       });
+      assert.deepEqual(visit.problems, []);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
+
+Deno.test({
+  name: "a file without expected directions (a plain attack) has a findings block that names none",
+  ignore: !requireProgram("chromium"),
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "loadlab_findings_attack_" });
+    const results = makeSeed000(1, 5);
+    results.runs = results.runs.filter((r) => r.name === "redis-cache/baseline#0");
+    const path = join(dir, "report.html");
+    await writeReport(path, results);
+    try {
+      const visit = await openPage(`file://${path}`, (page) => page.textContent("#findings"));
+      assert.match(visit.value!, /flagged runs\./);
+      assert.doesNotMatch(visit.value!, /expect|seed/i);
       assert.deepEqual(visit.problems, []);
     } finally {
       await Deno.remove(dir, { recursive: true });

@@ -9,8 +9,8 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import type { ResultsFile } from "../results/mod.ts";
-import { explainKnee } from "../report/knee_explained.ts";
-import { buildFindings } from "../report/findings.ts";
+import { explainKnee } from "../results/conclude/knee_explained.ts";
+import { buildFindings } from "../results/conclude/findings.ts";
 import { blankCanvases, openReport } from "./browser.ts";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 

@@ -2,13 +2,26 @@
  * @module
  * The baseline-vs-candidate view of `loadlab report --compare`: runs are matched by name, and for
  * req/s, p50, p99 and success the change is reported together with whether it is beyond noise. Noise
- * comes from each run's own intervals, by the within-run rule of `results/noise.ts` (batch means after
- * the stabilization point, non-overlapping 95% confidence intervals). Beside it, the verdicts of the
+ * comes from each run's own intervals, by the within-run rule of `results/conclude/noise.ts` (batch means after
+ * the stabilization point, non-overlapping 95% confidence intervals, latency on a log scale; "unknown" where
+ * its preconditions fail or too few batches cannot resolve the gap). The CIs shown beside it are in the
+ * metric's own unit. Beside it, the verdicts of the
  * `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the summary print.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/noise.ts";
-import { changePct, type NoiseVerdict, noiseVerdict, round4 } from "../../results/stats.ts";
+import {
+  COMPARE_METRICS,
+  type CompareMetric,
+  type NoiseJudgement,
+  runNoise,
+  runValue,
+  withinRunJudgement,
+} from "../../results/conclude/noise.ts";
+import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
+
+/** The judgement as the page's three words ("unknown" also where a precondition failed). */
+const noiseWord = (j: NoiseJudgement): NoiseVerdict =>
+  "notJudged" in j ? "unknown" : j.beyond ? "beyond-noise" : "within-noise";
 import {
   type FailOn,
   gateAgainstBaseline,
@@ -43,7 +56,7 @@ function compareCell(before: RunResult, after: RunResult, metric: CompareMetric)
     changePct: round4(changePct(x, y)),
     beforeCi: a.ci95 === null ? null : round4(a.ci95),
     afterCi: b.ci95 === null ? null : round4(b.ci95),
-    verdict: noiseVerdict(a, b),
+    verdict: noiseWord(withinRunJudgement([before], [after], metric)),
   };
 }
 

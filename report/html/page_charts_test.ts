@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildPageData } from "./page_data.ts";
-import { autoScaleType, barLabel, logFloor, xy } from "./client/charts.ts";
+import { autoScaleType, barLabel, isolatedPointRadii, logFloor, xy } from "./client/charts.ts";
 import { makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
 
 Deno.test("an interval with no completions is a gap (null) in the chart data, not 0 ms", () => {
@@ -70,4 +70,17 @@ Deno.test("page data of a --quick run holds the config that ran", () => {
   const data = buildPageData(results);
   assert.equal(data.experiment.quick, true);
   assert.equal(data.experiment.ranSource, "loads:\n  n: { duration: 5s }\n");
+});
+
+Deno.test("a --quick run's page says the values each load ran, not the description's full study", () => {
+  const results = makeSweepMatrix();
+  assert.equal(buildPageData(results).quickValues, null, "a full run needs no such line");
+  results.experiment.quick = true;
+  const values = buildPageData(results).quickValues!;
+  assert.match(values, /^runs: 5 s; swept concurrency 50, 100, 200$/);
+});
+
+Deno.test("a sparse latency series gets a dot for each value with no neighbour, so it is not an empty chart", () => {
+  const data = [null, 2, null, null, 5, 6, null, 9].map((y, x) => ({ x, y }));
+  assert.deepEqual(isolatedPointRadii(data), [0, 3, 0, 0, 0, 0, 0, 3]);
 });

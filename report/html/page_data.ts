@@ -8,7 +8,7 @@
  */
 import { shardsLine } from "../shards_line.ts";
 import { exportNote } from "../../results/export/summary.ts";
-import { protocolTag } from "../text_format.ts";
+import { protocolTag } from "../../results/text_format.ts";
 import { redactionLine, redactResults } from "../../results/redact.ts";
 import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod.ts";
 import {
@@ -24,8 +24,8 @@ import {
 } from "../../results/stats.ts";
 import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./compare.ts";
 import type { FailOn } from "../../results/baseline_gate.ts";
-import { buildFindings, type Finding } from "../findings.ts";
-import { explainKnees, type KneeExplanation } from "../knee_explained.ts";
+import { buildFindings, type Finding } from "../../results/conclude/findings.ts";
+import { explainKnees, type KneeExplanation } from "../../results/conclude/knee_explained.ts";
 import {
   groupSends,
   groupVerdict,
@@ -36,6 +36,7 @@ import {
 import { type PageRun, pageRun } from "./page_run.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
 import { buildPageProfiles, type PageProfiles } from "./page_profiles.ts";
+import { quickRanValues } from "../quick_values.ts";
 import {
   buildPhaseComparisons,
   type PageAnalysis,
@@ -122,8 +123,10 @@ export interface PageData {
   environment: ResultsFile["environment"];
   experiment: ResultsFile["experiment"];
   thresholds: PageThreshold[];
-  /** The findings block (report/findings.ts): one sentence per load, flagged runs, the seed's expectations. */
+  /** The findings block (results/conclude/findings.ts): one sentence per load, flagged runs, the expected directions. */
   findings: Finding[];
+  /** Under --quick, the durations, rates and timeouts each load actually ran (report/quick_values.ts). */
+  quickValues: string | null;
   runs: PageRun[];
   overview: OverviewRow[];
   comparison: ComparisonMatrix;
@@ -359,6 +362,7 @@ export function buildPageData(
     experiment: results.experiment,
     thresholds: pageThresholds(results),
     findings: buildFindings(results),
+    quickValues: quickRanValues(results),
     runs: results.runs.map((run) => pageRun(run, groupKey(run))),
     overview,
     comparison: buildComparison(overview, results.runs),

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { buildPageData } from "./page_data.ts";
-import { analyze } from "../../scenarios/analysis.ts";
+import { analyze } from "../../results/conclude/analysis.ts";
 import { makeCpuSleepQuick, makeSingleAttack } from "../../tests/fixtures/make_results.ts";
 
 Deno.test("the histogram chart uses the log-spaced buckets, and equal-width ones in older files", () => {

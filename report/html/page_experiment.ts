@@ -33,7 +33,8 @@ export interface PhaseComparison {
 /** How the analysis judged noise, in the words the report and the CI summary both use. */
 export function describeNoiseRule(analysis: Analysis): string {
   if (analysis.noiseRule === "within-run") {
-    return "judged within each run (batch means after stabilization), as there are not two repeats of each";
+    return "judged within each run (batch means after stabilization, where the load asked for one rate and " +
+      "the run settled; else not judged), as there are not two repeats of each";
   }
   const counts = analysis.groups.map((g) => g.runs.length);
   const fewest = Math.min(...counts), most = Math.max(...counts);

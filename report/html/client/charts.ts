@@ -316,6 +316,16 @@ export function times(axis: TimeAxis): number[] {
 }
 
 /**
+ * Point radii for a series with gaps: a dot where a value has no value beside it (a line needs two in a
+ * row, so a sparse run, one response a second at 250 ms intervals, would otherwise draw nothing), none
+ * elsewhere (the line shows those).
+ */
+export function isolatedPointRadii(data: Array<{ y: number | null }>, radius = 3): number[] {
+  const has = (i: number) => i >= 0 && i < data.length && data[i].y !== null;
+  return data.map((_, i) => (has(i) && !has(i - 1) && !has(i + 1) ? radius : 0));
+}
+
+/**
  * Pairs index-aligned x and y arrays into chart points. A null value (an interval without completions, a
  * missing telemetry sample) stays as a `y: null` point, which Chart.js draws as a gap in the line; values
  * past the end of a shorter column (an all-zero column stored empty) are left out.

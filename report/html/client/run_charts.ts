@@ -13,6 +13,7 @@ import {
   addChart,
   addScaleToggle,
   color,
+  isolatedPointRadii,
   markerPlugin,
   ninesAxis,
   percentileData,
@@ -26,12 +27,16 @@ import { redisServerChart, runtimeChart } from "./runtime_charts.ts";
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const iv = run.iv, maxSec = run.durationSec;
   const marks = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
-  const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => ({
-    label: k,
-    data: xy(iv.t, iv[k]),
-    borderColor: color(i),
-    backgroundColor: color(i),
-  }));
+  const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => {
+    const data = xy(iv.t, iv[k]);
+    return {
+      label: k,
+      data,
+      borderColor: color(i),
+      backgroundColor: color(i),
+      pointRadius: isolatedPointRadii(data),
+    };
+  });
   const latency = addChart(grid, "latency per interval (ms)", {
     type: "line",
     data: { datasets: series },

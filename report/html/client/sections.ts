@@ -33,6 +33,14 @@ export function renderHeader(data: PageData): HTMLElement {
     { class: "card" },
     h("h1", null, data.experiment.name),
     data.experiment.description ? h("p", { class: "lead" }, data.experiment.description) : null,
+    // The description tells the full study; a quick run says what it ran instead, beside it.
+    data.quickValues
+      ? h(
+        "p",
+        { class: "warn", id: "quick-values" },
+        `Ran with --quick, not the values described above: ${data.quickValues}.`,
+      )
+      : null,
     facts([
       ["date", data.createdAt],
       ["loadlab", env.loadlab],
@@ -116,15 +124,17 @@ export function experimentSource(data: PageData): HTMLElement | DocumentFragment
 
 /**
  * The findings block at the top of the report: one sentence per load comparing the variants, the runs
- * loadlab does not trust, and whether the seed's expected directions were reproduced (report/findings.ts).
+ * loadlab does not trust, and whether the expected directions were reproduced (results/conclude/findings.ts).
  */
 export function renderFindings(data: PageData): HTMLElement | null {
   if (data.findings.length === 0) return null;
+  // The expected directions are named only where the file states some (a plain attack has none).
+  const expected = data.findings.some((f) => f.kind === "expect") ? ", and the expected directions" : "";
   const sec = section(
     "findings",
     "Findings",
     "Computed from these results only: means over repeats, changes against the baseline (beyond noise " +
-      "as the stored analysis judged it), flagged runs, and the seed's expected directions.",
+      `as the stored analysis judged it), flagged runs${expected}.`,
   );
   sec.appendChild(h(
     "ul",

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { makeRun, makeSweepMatrix } from "../tests/fixtures/make_results.ts";
-import type { RunResult, TelemetrySeries } from "../results/mod.ts";
+import { makeRun, makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
+import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { explainKnee, explainKnees } from "./knee_explained.ts";
 import { digestRun } from "./telemetry_digest.ts";
 import { buildFindings } from "./findings.ts";
@@ -70,6 +70,56 @@ Deno.test("waiting for a core, GC and the generator are told apart; no telemetry
   const bare = { ...point(1, {}), telemetry: undefined };
   assert.equal(explainKnee("t", "x", { x: 1, runs: [bare] }, { x: 2, runs: [bare] }), null);
   assert.equal(digestRun(bare).cpuPct, null);
+});
+
+/** A profile summary whose top function `name` took `sharePct` of 1 s of busy time. */
+function profiled(run: RunResult, name: string, sharePct: number): RunResult {
+  const frames = [{ name, url: "app.js", line: 12 }, { name: "(program)", url: "", line: 0 }];
+  const top = [{ frame: 1, selfUs: 900_000, totalUs: 900_000 }, {
+    frame: 0,
+    selfUs: sharePct * 10_000,
+    totalUs: sharePct * 10_000,
+  }];
+  const summary = {
+    durationUs: 2_000_000,
+    samples: 2000,
+    intervalUs: 1000,
+    idleUs: 1_000_000,
+    frames,
+    tree: [],
+    minShare: 0.005,
+    top,
+    windows: [],
+  };
+  return { ...run, profiles: [{ process: "target", summary }] };
+}
+
+Deno.test("the strongest evidence wins: a profile's hot function, then a CPU wait over the bar, then nothing", () => {
+  const explain = (lo: RunResult, hi: RunResult) =>
+    explainKnee("t", "load.rate", { x: 1, runs: [lo] }, { x: 2, runs: [hi] })!;
+  // Waiting for a core 60% of the time, the profile still names what ran: the app's own sort.
+  const hot = explain(
+    point(1, { cpuPercent: 30, runQueueWaitPct: 5 }),
+    profiled(point(2, { cpuPercent: 35, runQueueWaitPct: 60 }), "sort", 64),
+  );
+  assert.equal(hot.resource, "CPU (profiled)");
+  assert.match(
+    hot.sentence,
+    /CPU-starved \(its main thread waited for a core 60% of the time\): the profile's top function, sort \(app\.js:12\), took 64% of the target process's busy CPU time\.$/,
+  );
+  assert.doesNotMatch(hot.sentence, /other processes/);
+  // A mostly idle process's top function explains nothing; a steady 31% wait still beats "nothing".
+  const idle = explain(
+    point(1, { cpuPercent: 8, runQueueWaitPct: 33 }),
+    profiled(point(2, { cpuPercent: 8, runQueueWaitPct: 31 }), "sort", 64),
+  );
+  assert.equal(idle.resource, "CPU (shared)");
+  assert.match(idle.sentence, /waited for a core 31% of the time \(33% below the knee already\)/);
+  const calm = explain(
+    point(1, { cpuPercent: 8, runQueueWaitPct: 2 }),
+    point(2, { cpuPercent: 8, runQueueWaitPct: 3 }),
+  );
+  assert.equal(calm.resource, "none seen");
 });
 
 Deno.test("explainKnees follows the stored knee to the next swept value and lands in the findings", () => {

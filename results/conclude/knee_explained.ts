@@ -1,16 +1,16 @@
 /**
  * @module
  * "The knee, explained": for each sweep knee and capacity search the stored analysis found, the target
- * telemetry of the last point below it beside the first point above it (report/telemetry_digest.ts), the
+ * telemetry of the last point below it beside the first point above it (results/conclude/telemetry_digest.ts), the
  * resources that changed most between the two (by ratio, each above a floor so noise near zero does not
- * win), and a verdict on what saturated: the target's CPU (85% of a core or more), a core it had to wait
- * for (its main thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC
- * (100 ms of pauses per second), the CMS pool's queue, an event loop blocked without the CPU being full,
- * or the generator. One sentence with the numbers, for the findings block and the report's sweep section.
+ * win), and a verdict on what saturated that cites the strongest evidence recorded (`verdict`): a CPU
+ * profile's hot function, the target's CPU (85% of a core or more), a core it had to wait for (its main
+ * thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC (100 ms of pauses
+ * per second), the CMS pool's queue, an event loop blocked without the CPU being full, or the generator. One sentence with the numbers, for the findings block and the report's sweep section.
  * Points without telemetry (a `url` target) are not explained. Pure.
  */
-import type { ResultsFile, RunResult } from "../results/mod.ts";
-import { formatNumber } from "./text_format.ts";
+import type { ResultsFile, RunResult } from "../mod.ts";
+import { formatNumber } from "../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "./telemetry_digest.ts";
 
 /** One side of a knee: a sweep value, its runs and their telemetry. */
@@ -26,7 +26,10 @@ export interface KneeExplanation {
   parameter: string;
   below: KneeSide;
   above: KneeSide;
-  /** What saturated: "CPU", "CPU (shared)", "Redis", "GC", "pool", "event loop", "generator", or "none seen". */
+  /**
+   * What saturated: "CPU (profiled)", "CPU", "CPU (shared)", "Redis", "GC", "pool", "event loop",
+   * "generator", or "none seen".
+   */
   resource: string;
   sentence: string;
 }
@@ -76,18 +79,71 @@ function changes(below: TelemetryDigest, above: TelemetryDigest): string[] {
   return moved.sort((x, y) => y.ratio - x.ratio).map((m) => m.text);
 }
 
-/** What saturated above the knee, as [resource, words]. */
+/** A profile's top function at this share of its process's busy time or more is a hot spot worth naming. */
+export const PROFILE_HOT_SHARE_PCT = 20;
+/** A main thread in the run queue this share of the time or more was starved of a core. */
+export const RUN_QUEUE_STARVED_PCT = 20;
+/** The target's CPU at this % of a core or more is full. */
+export const CPU_FULL_PCT = 85;
+
+/**
+ * The target used or waited for a core this share of the time or more (its CPU % of a core plus its main
+ * thread's run-queue wait %): only then is the CPU a cause, and a profile of what ran on it evidence. A
+ * mostly idle process (a sleep endpoint at 8% of a core) has a top function too, but it explains nothing.
+ */
+export const CPU_DEMAND_PCT = 50;
+
+/** "the profile's top function, sort (app.js:12), took 64% of the target process's busy CPU time". */
+function hotSpot(above: TelemetryDigest): string | null {
+  const top = above.profileTop;
+  if (!top || top.sharePct < PROFILE_HOT_SHARE_PCT) return null;
+  if (above.cpuPct !== null && above.cpuPct + (above.runQueueWaitPct ?? 0) < CPU_DEMAND_PCT) return null;
+  const where = top.where ? ` (${top.where})` : "";
+  return `the profile's top function, ${top.name}${where}, took ${
+    one(top.sharePct)
+  }% of the ${top.process} ` +
+    "process's busy CPU time";
+}
+
+/**
+ * What saturated above the knee, as [resource, words], citing the strongest evidence recorded, in this
+ * order: a profile's hot function when the CPU was in demand (`CPU_DEMAND_PCT`: it names the code that
+ * used the CPU, so it beats any ratio, and a process that waited for a core still spent what it ran on
+ * that function); the CPU full; Redis
+ * full; GC; the pool's queue; a main thread that waited for a core (a CPU-wait ratio over the bar beats
+ * "nothing saturated" whether or not it rose at the knee); a blocked event loop; the generator; nothing.
+ */
 function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] {
   const rose = (k: Measure, factor: number) =>
     above[k] !== null && (below[k] === null || above[k]! >= factor * Math.max(below[k]!, 1));
-  if ((above.cpuPct ?? 0) >= 85) return ["CPU", "CPU-bound"];
-  if ((above.runQueueWaitPct ?? 0) >= 20 && rose("runQueueWaitPct", 1.5)) {
-    return ["CPU (shared)", "CPU-starved: the target waited for a core that other processes held"];
+  const waited = (above.runQueueWaitPct ?? 0) >= RUN_QUEUE_STARVED_PCT;
+  const cpuFull = (above.cpuPct ?? 0) >= CPU_FULL_PCT;
+  const hot = hotSpot(above);
+  if (hot) {
+    // The profile names what ran; a wait for a core is said beside it, never blamed on other processes.
+    const state = cpuFull
+      ? "CPU-bound"
+      : waited
+      ? `CPU-starved (its main thread waited for a core ${one(above.runQueueWaitPct!)}% of the time)`
+      : "CPU-heavy";
+    return ["CPU (profiled)", `${state}: ${hot}`];
   }
+  if (cpuFull) return ["CPU", "CPU-bound"];
   if ((above.redisCpuPct ?? 0) >= 85) return ["Redis", "Redis-bound (its single thread is full)"];
   if ((above.gcMsPerSec ?? 0) >= 100 && rose("gcMsPerSec", 1.5)) return ["GC", "GC-bound"];
   if ((above.poolQueuedPct ?? 0) >= 50 && rose("poolQueuedPct", 1.5)) {
     return ["pool", "bound by the pool: requests queue for a connection"];
+  }
+  if (waited) {
+    const since = rose("runQueueWaitPct", 1.5)
+      ? ""
+      : ` (${one(below.runQueueWaitPct ?? 0)}% below the knee already)`;
+    return [
+      "CPU (shared)",
+      `CPU-starved: the target's main thread waited for a core ${
+        one(above.runQueueWaitPct!)
+      }% of the time${since}`,
+    ];
   }
   if ((above.loopP99Ms ?? 0) >= 20 && rose("loopP99Ms", 3)) {
     return [
@@ -105,7 +161,7 @@ function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, strin
 }
 
 const hasTelemetry = (d: TelemetryDigest) =>
-  [d.cpuPct, d.loopP99Ms, d.gcMsPerSec, d.redisCpuPct, d.poolQueuedPct].some((v) => v !== null);
+  [d.cpuPct, d.loopP99Ms, d.gcMsPerSec, d.redisCpuPct, d.poolQueuedPct, d.profileTop].some((v) => v !== null);
 
 /** The explanation of one knee from the runs of its two sides; null when neither has telemetry. */
 export function explainKnee(

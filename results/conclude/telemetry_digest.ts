@@ -2,11 +2,12 @@
  * @module
  * One run's target telemetry boiled down to the numbers that say what limited it: CPU of the busiest
  * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
- * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, and whether the generator
- * limited the run. A field is null when the run did not sample it. Used by the knee explanation
- * (report/knee_explained.ts). Pure.
+ * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, whether the generator
+ * limited the run, and the hottest function of the run's CPU profiles (`profile: cpu`) with its share of
+ * the profiled process's busy time. A field is null when the run did not sample it. Used by the knee explanation
+ * (results/conclude/knee_explained.ts). Pure.
  */
-import type { RunResult, TelemetrySeries } from "../results/mod.ts";
+import type { RunResult, TelemetrySeries } from "../mod.ts";
 
 export interface TelemetryDigest {
   /** Mean CPU % (of one core) of the busiest target process, and its name. */
@@ -23,6 +24,46 @@ export interface TelemetryDigest {
   /** Share of the CMS page's queries that waited for a pool slot, %. */
   poolQueuedPct: number | null;
   generatorBound: boolean;
+  /** The function with the most self time in the run's CPU profiles, as a % of its process's busy time. */
+  profileTop: ProfileTop | null;
+}
+
+/**
+ * The hottest function of a profile: its name, where it is (`app/endpoints.ts:12`; "" for a built-in such
+ * as `(garbage collector)`), its share, its process.
+ */
+export interface ProfileTop {
+  name: string;
+  where: string;
+  sharePct: number;
+  process: string;
+}
+
+/** The profiler's catch-all for time in native code it cannot attribute: not a function to name. */
+const UNATTRIBUTED = "(program)";
+
+/** The function with the highest share of busy time over the run's profiles, or null without one. */
+function profileTop(run: RunResult): ProfileTop | null {
+  let best: ProfileTop | null = null;
+  for (const p of run.profiles ?? []) {
+    const s = p.summary;
+    const busyUs = s ? s.durationUs - s.idleUs : 0;
+    if (!s || busyUs <= 0) continue;
+    const top = [...s.top].filter((t) => s.frames[t.frame]?.name !== UNATTRIBUTED)
+      .sort((a, b) => b.selfUs - a.selfUs)[0];
+    if (!top) continue;
+    const frame = s.frames[top.frame];
+    const sharePct = (top.selfUs / busyUs) * 100;
+    if (best === null || sharePct > best.sharePct) {
+      best = {
+        name: frame.name || "(anonymous)",
+        where: frame.url ? `${frame.url}:${frame.line}` : "",
+        sharePct,
+        process: p.process,
+      };
+    }
+  }
+  return best;
 }
 
 function mean(values: number[]): number | null {
@@ -81,12 +122,13 @@ export function digestRun(run: RunResult): TelemetryDigest {
     redisOpsPerSec: redis.length ? meanOf(redis[0], "opsPerSec") : null,
     poolQueuedPct: stats.cmsQueries ? ((stats.cmsQueued ?? 0) / stats.cmsQueries) * 100 : null,
     generatorBound: run.generatorBound,
+    profileTop: profileTop(run),
   };
 }
 
 /** The mean digest of several runs (the repeats of one sweep point); null fields stay null. */
 export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
-  const avg = (key: Exclude<keyof TelemetryDigest, "cpuProcess" | "generatorBound">) =>
+  const avg = (key: Exclude<keyof TelemetryDigest, "cpuProcess" | "generatorBound" | "profileTop">) =>
     mean(digests.flatMap((d) => d[key] === null ? [] : [d[key] as number]));
   return {
     cpuPct: avg("cpuPct"),
@@ -98,5 +140,8 @@ export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
     redisOpsPerSec: avg("redisOpsPerSec"),
     poolQueuedPct: avg("poolQueuedPct"),
     generatorBound: digests.some((d) => d.generatorBound),
+    // The repeat whose profile has the hottest function: the strongest evidence any repeat recorded.
+    profileTop: digests.map((d) => d.profileTop).filter((t) => t !== null)
+      .sort((a, b) => b!.sharePct - a!.sharePct)[0] ?? null,
   };
 }

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { makeRun, makeSeed000 } from "../tests/fixtures/make_results.ts";
-import { meanCi } from "../results/stats.ts";
+import { makeRun, makeSeed000 } from "../../tests/fixtures/make_results.ts";
+import { meanCi } from "../stats.ts";
 import { analysisGroupKey, analyze, kneeOf } from "./analysis.ts";
 
 Deno.test("analyze groups repeats by variant x load and gives mean, stdev and CI of each metric", () => {

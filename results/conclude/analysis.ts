@@ -15,21 +15,20 @@
  * `within-run`, the rule `loadlab report --compare` uses (batch means after stabilization, pooled over a
  * group's runs, non-overlapping 95% CIs). Pure.
  */
-import type { Analysis, RunResult } from "../results/mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../results/noise.ts";
+import type { Analysis, RunResult } from "../mod.ts";
+import { COMPARE_METRICS, judgeNoise, runValue } from "./noise.ts";
 import {
   changePct,
   curveAxes,
   findKnee,
   isCategorical,
+  KEPT_UP_SHARE,
   meanCi,
-  noiseVerdict,
   orderedSweepValues,
   round4,
   stdev,
   type SweepPoint,
-  welchDiffers,
-} from "../results/stats.ts";
+} from "../stats.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
@@ -93,24 +92,6 @@ function baselinePairs(groups: Group[], baseline: string | undefined): Array<[Gr
   return pairs;
 }
 
-/**
- * Whether a change is beyond noise: true or false when the rule could judge it, null when it could not
- * (fewer than two repeats a side, or runs too short for three one-second batches): a change that was never
- * judged must not read as "within noise".
- */
-function noiseJudgement(
-  rule: Analysis["noiseRule"],
-  runs: RunResult[],
-  baseRuns: RunResult[],
-  metric: CompareMetric,
-): boolean | null {
-  if (rule === "repeats") {
-    return welchDiffers(baseRuns.map((r) => runValue(r, metric)), runs.map((r) => runValue(r, metric)));
-  }
-  const verdict = noiseVerdict(runNoise(baseRuns, metric), runNoise(runs, metric));
-  return verdict === "unknown" ? null : verdict === "beyond-noise";
-}
-
 /** Groups runs, compares them with the baseline and finds the knees of sweeps; `searches` is empty. */
 export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis {
   const measured = runs.filter((r) => !r.probe && !r.incomplete);
@@ -125,14 +106,15 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
   const noiseRule = judged.length > 0 && judged.every((g) => g.runs.length >= 2) ? "repeats" : "within-run";
   const comparisons: Comparison[] = pairs.flatMap(([g, base]) =>
     COMPARE_METRICS.map((metric) => {
-      const judged = noiseJudgement(noiseRule, byKey.get(g.key)!, byKey.get(base.key)!, metric);
+      // A change never judged must not read as "within noise": it is stored with why.
+      const judged = judgeNoise(noiseRule, byKey.get(g.key)!, byKey.get(base.key)!, metric);
       return {
         group: g.key,
         baselineGroup: base.key,
         metric,
         changePct: round4(changePct(base.metrics[metric].mean, g.metrics[metric].mean)),
-        beyondNoise: judged === true,
-        ...(judged === null ? { noiseUnknown: true } : {}),
+        beyondNoise: "beyond" in judged && judged.beyond,
+        ...("notJudged" in judged ? { noiseUnknown: true, noiseNotJudged: judged.notJudged } : {}),
       };
     })
   );
@@ -173,6 +155,20 @@ function curvePoints(runs: RunResult[]): SweepPoint[] {
   });
 }
 
+/**
+ * Why a rate sweep has no knee. "Kept up with every requested rate" holds only when the achieved rate was
+ * within `KEPT_UP_SHARE` of the requested one at every point; else the first point that fell short is
+ * named (a curve short from its lowest rate has no sustained rate to call its knee).
+ */
+function noKneeOfRate(points: SweepPoint[]): string {
+  const short = points.find((p) => !(p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number))));
+  if (!short) return "kept up with every requested rate";
+  const requested = short.targetRps ?? (short.x as number);
+  const at = points.indexOf(short) === 0 ? "from the lowest rate" : `at ${round4(short.x as number)}`;
+  return `fell short ${at}: achieved ${round4(short.rps)} of the requested ${round4(requested)} req/s ` +
+    `(${Math.round((1 - short.rps / requested) * 100)}% short)`;
+}
+
 /** The knee of one curve and why; value null when there is none in the swept range. */
 export function kneeOf(
   parameter: string,
@@ -196,7 +192,7 @@ export function kneeOf(
     const requested = next?.targetRps ?? (next?.x as number);
     reason = !isRate
       ? `largest bend of req/s over ${parameter} (Kneedle)`
-      : next.rps < 0.95 * requested
+      : next.rps < KEPT_UP_SHARE * requested
       ? `achieved ${fmt(next.rps)} req/s, below 95% of the requested ${fmt(requested)}, at ${fmt(next.x)}`
       : `p99 ${fmt(next.p99Ms)} ms, over 3x the lowest rate's, at ${fmt(next.x)}`;
   }
@@ -211,7 +207,7 @@ export function kneeOf(
     }`;
   }
   if (index === null) {
-    return { value: null, reason: isRate ? "kept up with every requested rate" : "no clear bend in req/s" };
+    return { value: null, reason: isRate ? noKneeOfRate(points) : "no clear bend in req/s" };
   }
   return { value: points[index].x as number, reason };
 }

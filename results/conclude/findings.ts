@@ -3,16 +3,16 @@
  * The "Findings" block at the top of every experiment report (and of `--summary`): one sentence per
  * load (and sweep point) comparing the variants' req/s, p99 and success, with the change against the
  * baseline and, when the stored analysis judged it, whether it is beyond noise and the 95% CI of the
- * repeats; one sentence naming the runs loadlab does not trust (results/conclude/run_verdict.ts); and for an
- * experiment that states its seed's expected directions (`expect:` in a preset), whether these runs
- * reproduced each one. Computed from the results file only (runs, `analysis`, `experiment.expect`).
- * Pure.
+ * repeats; one sentence naming the runs loadlab does not trust (run_verdict.ts); and for an
+ * experiment that states expected directions (`expect:` in a preset), whether these runs reproduced each
+ * one (expect_verdict.ts, with its preconditions). Computed from the results file only (runs, `analysis`,
+ * `experiment.expect`). Pure.
  */
-import type { Analysis, ResultsFile, RunResult } from "../results/mod.ts";
-import { type Expectation, higherIsBetter } from "../results/expectation.ts";
-import { flaggedRuns, runVerdict } from "../results/conclude/run_verdict.ts";
-import { errorCount } from "../results/conclude/responses.ts";
-import { formatDurationMs, formatNumber } from "./text_format.ts";
+import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
+import { judgeExpectation } from "./expect_verdict.ts";
+import { finiteMean, metricValue, pointKey } from "./points.ts";
+import { flaggedRuns, runVerdict } from "./run_verdict.ts";
+import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
@@ -34,29 +34,12 @@ interface Cell {
   ci95: Partial<Record<Metric, number>>;
 }
 
-const sweepLabel = (r: RunResult) =>
-  [r.sweep, r.sweep2].filter((p) => p !== undefined).map((p) => `${p!.parameter}=${p!.value}`).join(", ");
-
-function valueOf(run: RunResult, m: Metric | "mean" | "p50"): number {
-  if (m === "rps") return run.rps;
-  // Success is over the sends: a run whose every send failed is at 0%, as its run line says.
-  if (m === "success") return errorCount(run) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
-  // A run without a response has no latency to speak of (its summary holds zeros).
-  if (run.requests === 0) return Number.NaN;
-  return run.latencyMs[m];
-}
-
-function average(values: number[]): number {
-  const finite = values.filter(Number.isFinite);
-  return finite.length ? finite.reduce((a, b) => a + b, 0) / finite.length : Number.NaN;
-}
-
 /** Non-probe runs by "load · sweep point", then by variant, in the order they appear. */
 function byPoint(runs: RunResult[]): Map<string, Map<string, RunResult[]>> {
   const points = new Map<string, Map<string, RunResult[]>>();
   for (const run of runs) {
     if (run.probe) continue;
-    const key = [run.load ?? "", sweepLabel(run)].filter(Boolean).join(" at ") || "runs";
+    const key = pointKey(run);
     const variants = points.get(key) ?? new Map<string, RunResult[]>();
     const variant = run.variant ?? run.name.replace(/#\d+$/, "");
     variants.set(variant, [...(variants.get(variant) ?? []), run]);
@@ -75,7 +58,7 @@ function cellOf(variant: string, runs: RunResult[], analysis: Analysis | undefin
   const mean = {} as Record<Metric, number>;
   const ci95: Partial<Record<Metric, number>> = {};
   for (const m of ["rps", "p99", "success"] as const) {
-    mean[m] = average(runs.map((r) => valueOf(r, m)));
+    mean[m] = finiteMean(runs.map((r) => metricValue(r, m)));
     const ci = group?.metrics[m]?.ci95;
     if (group && group.metrics[m].n > 1 && Number.isFinite(ci)) ci95[m] = ci!;
   }
@@ -109,22 +92,23 @@ function describeCell(c: Cell): string {
 /** "p99 −99.6% (beyond noise)" for each metric the analysis compared, else the plain change. */
 function changes(c: Cell, base: Cell, analysis: Analysis | undefined): string {
   const group = groupOf(analysis, c.runs);
-  const parts: string[] = [];
+  const parts: Array<{ text: string; notJudged: string | null }> = [];
   for (const m of ["rps", "p99", "success"] as const) {
     const stored = group && analysis?.comparisons.find((x) => x.group === group.key && x.metric === m);
     const pct = stored ? stored.changePct : (c.mean[m] - base.mean[m]) / Math.abs(base.mean[m]) * 100;
     if (!Number.isFinite(pct)) continue;
     const label = m === "rps" ? "req/s" : m;
-    const noise = !stored
-      ? ""
-      : stored.noiseUnknown
-      ? " (noise not judged: too few repeats or too short)"
-      : stored.beyondNoise
-      ? " beyond noise"
-      : " within noise";
-    parts.push(`${label} ${pct > 0 ? "+" : ""}${formatNumber(pct, 1)}%${noise}`);
+    const notJudged = stored?.noiseUnknown ? stored.noiseNotJudged ?? "too few repeats or too short" : null;
+    const noise = !stored || notJudged !== null ? "" : stored.beyondNoise ? " beyond noise" : " within noise";
+    parts.push({ text: `${label} ${pct > 0 ? "+" : ""}${formatNumber(pct, 1)}%${noise}`, notJudged });
   }
-  return parts.length ? `${c.variant} against ${base.variant}: ${parts.join(", ")}` : "";
+  if (parts.length === 0) return "";
+  // One reason the noise was not judged is said once, after the changes it covers.
+  const reasons = [...new Set(parts.map((p) => p.notJudged))];
+  const text = reasons.length === 1
+    ? parts.map((p) => p.text).join(", ") + (reasons[0] ? ` (noise not judged: ${reasons[0]})` : "")
+    : parts.map((p) => p.text + (p.notJudged ? ` (noise not judged: ${p.notJudged})` : "")).join(", ");
+  return `${c.variant} against ${base.variant}: ${text}`;
 }
 
 function loadFindings(results: ResultsFile): Finding[] {
@@ -165,58 +149,18 @@ function flaggedFinding(results: ResultsFile): Finding[] {
   }];
 }
 
-/** Whether one expectation held at every load and sweep point both variants ran. */
-function expectFinding(e: Expectation, results: ResultsFile): Finding {
-  const points = byPoint(results.runs.filter((r) => e.load === undefined || r.load === e.load));
-  const direction = higherIsBetter(e.metric) ? "higher" : "lower";
-  const name = e.metric === "rps" ? "req/s" : e.metric;
-  const claim = `Seed expects ${e.better}'s ${name} ${direction} than ${e.than}'s` +
-    (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
-  let held = 0, pairs = 0, flagged = false;
-  const seen: string[] = [];
-  for (const [point, variants] of points) {
-    const better = variants.get(e.better), than = variants.get(e.than);
-    if (!better || !than) continue;
-    pairs++;
-    const [b, t] = [
-      average(better.map((r) => valueOf(r, e.metric))),
-      average(than.map((r) => valueOf(r, e.metric))),
-    ];
-    if (higherIsBetter(e.metric) ? b > t : b < t) held++;
-    flagged ||= [...better, ...than].some((r) => !runVerdict(r).ok);
-    if (seen.length < 3) seen.push(`${point}: ${showMetric(e.metric, b)} vs ${showMetric(e.metric, t)}`);
-  }
-  if (pairs === 0) {
-    return { kind: "expect", text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
-  }
-  const verdict = held === pairs
-    ? "reproduced here"
-    : held === 0
-    ? "not reproduced here"
-    : `reproduced at ${held} of ${pairs} points`;
-  const caveat = flagged ? "; some of these runs are flagged" : "";
-  return {
-    kind: "expect",
-    text: `${claim}: ${verdict} (${seen.join("; ")}${pairs > seen.length ? "; …" : ""}${caveat}).`,
-    tone: held === pairs ? "good" : "bad",
-  };
-}
-
-function showMetric(m: Expectation["metric"], x: number): string {
-  if (m === "rps") return `${formatNumber(x, x >= 100 ? 0 : 1)} req/s`;
-  if (m === "success") return `${formatNumber(x, 2)}%`;
-  return formatDurationMs(x);
-}
-
 /**
  * The findings of a results file: load sentences, what saturated above each knee
- * (report/knee_explained.ts), flagged runs, then the seed's expectations.
+ * (results/conclude/knee_explained.ts), flagged runs, then the expected directions.
  */
 export function buildFindings(results: ResultsFile): Finding[] {
   return [
     ...loadFindings(results),
     ...explainKnees(results).map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
     ...flaggedFinding(results),
-    ...(results.experiment.expect ?? []).map((e) => expectFinding(e, results)),
+    ...(results.experiment.expect ?? []).map((e): Finding => ({
+      kind: "expect",
+      ...judgeExpectation(e, results),
+    })),
   ];
 }

@@ -1,9 +1,9 @@
 /**
  * @module
- * What a study's seed expects, as data: "cached's p99 is lower than direct's under the burst load". An
+ * What a study expects, as data: "cached's p99 is lower than direct's under the burst load". An
  * experiment file (a preset) states it in `expect:` (validated strictly there, scenarios/schema.ts);
- * `loadlab run` copies it into `results.experiment.expect` (read leniently here), and the report's
- * findings (report/findings.ts) say whether these runs reproduced it. Pure.
+ * `loadlab run` copies it into `results.experiment.expect` (read leniently here), and
+ * expect_verdict.ts says whether these runs reproduced it. Pure.
  */
 import { z } from "zod";
 
@@ -20,8 +20,13 @@ export const expectationShape = {
   than: z.string().min(1),
   /** Only at this load; every load both variants ran when absent. */
   load: z.string().optional(),
-  /** The seed's own words, shown beside the verdict. */
+  /** The study's own words, shown beside the verdict. */
   says: z.string().optional(),
+  /**
+   * The condition the direction depends on; where it did not hold the direction is "not judged"
+   * (expect_verdict.ts). `instances`: `better` runs more instances than `than`, each on a core of its own.
+   */
+  needs: z.enum(["instances"]).optional(),
 };
 
 /** One expectation as results.json holds it. */

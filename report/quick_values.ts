@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The values a `--quick` run actually ran, per load: a preset's description tells the full study (its
+ * durations, rates and timeouts), which a quick run does not use, so the report's header and the CI
+ * summary set these beside it. Read from each run's recorded config. Pure.
+ */
+import type { ResultsFile, RunResult } from "../results/mod.ts";
+import { round4 } from "../results/stats.ts";
+
+/** "5 s", "500 ms", "1.5 s": a run's duration or timeout as the experiment file would write it. */
+const shortMs = (ms: number) => (ms >= 1000 ? `${round4(ms / 1000)} s` : `${round4(ms)} ms`);
+
+/** What one run's config asked: its length, rate or connections, and timeout ("5 s at 100/s, timeout 5 s"). */
+function runValues(config: Record<string, unknown>): string {
+  const phases = Array.isArray(config.phases) ? config.phases as Array<Record<string, number>> : null;
+  const durationMs = phases ? phases.reduce((a, p) => a + p.durationMs, 0) : config.durationMs as number;
+  const rates = phases
+    ? phases.map((p) => `${p.ratePerSec}${p.rampToPerSec !== undefined ? `→${p.rampToPerSec}` : ""}/s`).join(
+      ", ",
+    )
+    : typeof config.ratePerSec === "number"
+    ? `${config.ratePerSec}/s`
+    : null;
+  const length = typeof durationMs === "number" ? shortMs(durationMs) : `${config.requests} requests`;
+  const parts = [
+    rates ? `${length} at ${rates}` : length,
+    typeof config.connections === "number" ? `${config.connections} connections` : null,
+    typeof config.timeoutMs === "number" ? `timeout ${shortMs(config.timeoutMs)}` : null,
+  ];
+  return parts.filter((p) => p !== null).join(", ");
+}
+
+/**
+ * The values a `--quick` run actually ran, per load ("high: 5 s at 100/s, timeout 5 s"), with a swept
+ * parameter's values; null for a full run. A preset's description tells the full study (its durations,
+ * rates and timeouts), which a quick run does not use, so the header sets these beside it.
+ */
+export function quickRanValues(results: ResultsFile): string | null {
+  if (!results.experiment.quick) return null;
+  const byLoad = new Map<string, RunResult[]>();
+  for (const run of results.runs) {
+    if (run.probe) continue;
+    const load = run.load ?? "runs";
+    byLoad.set(load, [...(byLoad.get(load) ?? []), run]);
+  }
+  const loads = [...byLoad].map(([load, runs]) => {
+    const sweeps = [
+      ...new Set(
+        runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p !== undefined)
+          .map((p) => p!.parameter),
+      ),
+    ].map((param) => {
+      const values = [
+        ...new Set(
+          runs.flatMap((r) => [r.sweep, r.sweep2]).filter((p) => p?.parameter === param)
+            .map((p) => p!.value),
+        ),
+      ];
+      return `${param} ${values.join(", ")}`;
+    });
+    return `${load}: ${runValues(runs[0].config)}${sweeps.length ? `; swept ${sweeps.join("; ")}` : ""}`;
+  });
+  return loads.length ? loads.join(" · ") : null;
+}

@@ -1,0 +1,166 @@
+/**
+ * @module
+ * Whether these runs reproduced an expected direction (`expect:` of an experiment file, copied into
+ * `results.experiment.expect`): "cluster's req/s higher than single's at load sleepTime". A direction is
+ * "reproduced" at a load and sweep point only when all of these held, each written beside its check:
+ *
+ * - both variants ran there, and no run of theirs carries a flag that makes its numbers not the target's
+ *   (results/run_verdict.ts: generator-bound, stopped early, warm-up not reached, data ran out); a target's
+ *   own overload (server-bound, dropped, lost sends) is what many directions are about and does not block;
+ * - the condition the direction depends on held (`needs: instances`: the better variant ran more instances
+ *   than the other, with a core each besides the load generator's; else two equal targets are compared and
+ *   any difference between them is noise, not scaling);
+ * - the difference points the expected way and is beyond noise by the analysis's rule (noise.ts); a change
+ *   within noise, or one the rule could not judge, reproduces nothing.
+ *
+ * Otherwise the sentence says "not reproduced here" with why (the opposite direction, within noise) or
+ * "not judged" with the precondition that failed. Pure: computed from the results file only.
+ */
+import type { ResultsFile, RunResult } from "../mod.ts";
+import { type Expectation, higherIsBetter } from "./expectation.ts";
+import { judgeNoise, type NoiseJudgement } from "./noise.ts";
+import { finiteMean, metricValue, pointKey } from "./points.ts";
+import { runVerdict, type VerdictKind } from "./run_verdict.ts";
+import { formatDurationMs, formatNumber } from "../text_format.ts";
+
+/** The verdict on one expectation: its sentence and how the page colours it. */
+export interface ExpectVerdict {
+  text: string;
+  /** good: reproduced everywhere; bad: not reproduced (opposite, or within noise); warn: not judged. */
+  tone: "good" | "bad" | "warn" | "plain";
+}
+
+/** One load and sweep point both variants ran: the two means and what was concluded there. */
+interface PointVerdict {
+  point: string;
+  better: number;
+  than: number;
+  /** "reproduced", "opposite", "within noise", or "not judged: <why>". */
+  outcome: string;
+}
+
+const MAX_SHOWN_POINTS = 3;
+
+/** Run flags after which a run's numbers describe loadlab or a cut-short run, not the target. */
+const NOT_THE_TARGETS: readonly VerdictKind[] = [
+  "generator-bound",
+  "incomplete",
+  "aborted",
+  "warm-up not reached",
+  "data ran out",
+];
+
+/** Instances of a run: recorded ones, else 1 for a built-in target, else unknown (null). */
+function instancesOf(run: RunResult): number | null {
+  const n = run.targetInfo?.instances;
+  if (typeof n === "number") return n;
+  return run.targetInfo?.kind === "builtin" ? 1 : null;
+}
+
+/**
+ * Why the condition `needs` names did not hold, or null when it did. `instances`: the better variant ran
+ * more instances than the other, and the machine has a core for each of them plus one for the generator.
+ */
+function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores: number): string | null {
+  if (e.needs !== "instances") return null;
+  const most = (runs: RunResult[]) => Math.max(...runs.map((r) => instancesOf(r) ?? Number.NaN));
+  const [b, t] = [most(better), most(than)];
+  if (Number.isNaN(b) || Number.isNaN(t)) return "the runs do not record how many instances served them";
+  if (b <= t) {
+    return `${e.better} ran ${b} instance${
+      b === 1 ? "" : "s"
+    } and ${e.than} ${t}: the direction needs more ` +
+      `instances in ${e.better}`;
+  }
+  if (cores <= b) {
+    return `${e.better}'s ${b} instances need a core each besides the load generator's, and this machine ` +
+      `has ${cores}`;
+  }
+  return null;
+}
+
+const meanOf = (runs: RunResult[], e: Expectation) => finiteMean(runs.map((r) => metricValue(r, e.metric)));
+
+/** What one point concludes, after the preconditions in the module comment. */
+function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], results: ResultsFile): string {
+  const unmet = unmetNeed(e, better, than, results.environment.cores);
+  if (unmet) return `not judged: ${unmet}`;
+  const untrusted = [...better, ...than].flatMap((r) => {
+    const flag = runVerdict(r).flags.find((f) => NOT_THE_TARGETS.includes(f.kind));
+    return flag ? [`${r.name} is ${flag.label}`] : [];
+  });
+  if (untrusted.length) return `not judged: ${untrusted.slice(0, 2).join(", ")}`;
+  const [b, t] = [meanOf(better, e), meanOf(than, e)];
+  if (!Number.isFinite(b) || !Number.isFinite(t)) return "not judged: a side has no response to compare";
+  if (b === t) return "no difference";
+  if (!(higherIsBetter(e.metric) ? b > t : b < t)) return "the other way round";
+  const rule = results.analysis?.noiseRule ??
+    (better.length >= 2 && than.length >= 2 ? "repeats" : "within-run");
+  const noise: NoiseJudgement = judgeNoise(rule, better, than, e.metric);
+  if ("notJudged" in noise) return `not judged: noise not judged (${noise.notJudged})`;
+  return noise.beyond ? "reproduced" : "within noise";
+}
+
+function showMetric(m: Expectation["metric"], x: number): string {
+  if (m === "rps") return `${formatNumber(x, x >= 100 ? 0 : 1)} req/s`;
+  if (m === "success") return `${formatNumber(x, 2)}%`;
+  return formatDurationMs(x);
+}
+
+/** The points both variants ran (non-probe, complete runs), by "load at sweep point". */
+function pointsOf(
+  e: Expectation,
+  runs: RunResult[],
+): Map<string, { better: RunResult[]; than: RunResult[] }> {
+  const out = new Map<string, { better: RunResult[]; than: RunResult[] }>();
+  for (const run of runs) {
+    if (run.probe || run.incomplete || (e.load !== undefined && run.load !== e.load)) continue;
+    const side = run.variant === e.better ? "better" : run.variant === e.than ? "than" : null;
+    if (side === null) continue;
+    const key = pointKey(run);
+    const at = out.get(key) ?? { better: [], than: [] };
+    at[side].push(run);
+    out.set(key, at);
+  }
+  return new Map([...out].filter(([, at]) => at.better.length > 0 && at.than.length > 0));
+}
+
+/** The verdict over the points, its tone, and whether each point's own outcome is worth showing. */
+function summarize(points: PointVerdict[]): { verdict: string; tone: ExpectVerdict["tone"]; mixed: boolean } {
+  const held = points.filter((p) => p.outcome === "reproduced").length;
+  const unjudged = points.filter((p) => p.outcome.startsWith("not judged"));
+  const whys = (
+    list: PointVerdict[],
+  ) => [...new Set(list.map((p) => p.outcome.replace(/^not judged: /, "")))];
+  if (held === points.length) return { verdict: "reproduced here", tone: "good", mixed: false };
+  if (unjudged.length === points.length) {
+    return { verdict: `not judged: ${whys(points).join("; ")}`, tone: "warn", mixed: false };
+  }
+  if (held === 0 && unjudged.length === 0) {
+    return { verdict: `not reproduced here: ${whys(points).join(", ")}`, tone: "bad", mixed: false };
+  }
+  const verdict = held ? `reproduced at ${held} of ${points.length} points` : "not reproduced here";
+  return { verdict, tone: "bad", mixed: true };
+}
+
+/** The sentence on one expectation (see the module comment for when it says "reproduced"). */
+export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVerdict {
+  const direction = higherIsBetter(e.metric) ? "higher" : "lower";
+  const name = e.metric === "rps" ? "req/s" : e.metric;
+  const claim = `Expected: ${e.better}'s ${name} ${direction} than ${e.than}'s` +
+    (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
+  const points = [...pointsOf(e, results.runs)].map(([point, at]): PointVerdict => ({
+    point,
+    better: meanOf(at.better, e),
+    than: meanOf(at.than, e),
+    outcome: judgePoint(e, at.better, at.than, results),
+  }));
+  if (points.length === 0) return { text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
+  const { verdict, tone, mixed } = summarize(points);
+  const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
+    `${p.point}: ${showMetric(e.metric, p.better)} vs ${showMetric(e.metric, p.than)}` +
+    (p.outcome === "reproduced" ? ", beyond noise" : mixed ? `, ${p.outcome}` : "")
+  );
+  const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
+  return { text: `${claim}: ${verdict} (${shown.join("; ")}${more}).`, tone };
+}

@@ -1,0 +1,35 @@
+/**
+ * @module
+ * What the findings and the expected directions both read off the runs: the point a run belongs to
+ * ("sleepTime at query.ms=10", "runs" outside an experiment) and a run's value of a metric, where a run
+ * without a response has no latency or success (its summary holds zeros, which must not read as 0 ms).
+ * Pure.
+ */
+import type { RunResult } from "../mod.ts";
+import type { NoiseMetric } from "./noise.ts";
+import { errorCount } from "./responses.ts";
+
+/** "load at parameter=value, parameter2=value", the load alone, or "runs" when neither is set. */
+export function pointKey(run: RunResult): string {
+  const sweep = [run.sweep, run.sweep2].filter((p) => p !== undefined)
+    .map((p) => `${p!.parameter}=${p!.value}`).join(", ");
+  return [run.load ?? "", sweep].filter(Boolean).join(" at ") || "runs";
+}
+
+/**
+ * A run's value of `metric` (success in percent); NaN for the latency of a run with no response, and for
+ * the success of a run that sent nothing. Success is over the sends: a run whose every send failed is at
+ * 0%, as its run line says.
+ */
+export function metricValue(run: RunResult, metric: NoiseMetric): number {
+  if (metric === "rps") return run.rps;
+  if (metric === "success") return errorCount(run) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
+  if (run.requests === 0) return Number.NaN;
+  return run.latencyMs[metric];
+}
+
+/** The mean of the finite values; NaN when there are none. */
+export function finiteMean(values: number[]): number {
+  const finite = values.filter(Number.isFinite);
+  return finite.length ? finite.reduce((a, b) => a + b, 0) / finite.length : Number.NaN;
+}
