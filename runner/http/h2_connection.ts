@@ -137,17 +137,25 @@ export class H2Slot implements LoadConnection, H2Stream {
     return this.#keptStore ??= new H2KeptResponse();
   }
 
-  /** Starts the mix's next request (or the step's); false when no data row is left (nothing sent). */
+  /**
+   * Starts the mix's next request (or the step's); false when no data row is left or a filled value
+   * was refused (counted): nothing sent.
+   */
   #begin(intendedMs: number, nowMs: number): boolean {
     const shared = this.session.shared;
     const step = this.#step;
     const request = step ?? this.#requests[this.#mix.next()];
     if (request.template === null) this.request = request;
-    else if (step !== null) this.request = this.writer.fill(request.template, this.#stepValues, this.#cookie);
     else {
-      const row = shared.rows?.next() ?? null;
+      const row = step !== null ? this.#stepValues : shared.rows?.next() ?? null;
       if (row === null) return false;
-      this.request = this.writer.fill(request.template, row);
+      const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
+      if (filled === null) {
+        // A refused value (a line break, or a space at an end of a field): counted, never sent.
+        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused);
+        return false;
+      }
+      this.request = filled;
     }
     this.lastEventMs = nowMs;
     this.intendedMs = intendedMs < 0 ? nowMs : intendedMs;
