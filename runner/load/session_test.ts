@@ -206,3 +206,41 @@ Deno.test("a Set-Cookie after an interim 103 head is kept (only the head is kept
     listener.close();
   }
 });
+
+Deno.test("a check's text is filled from the session's values, as a request's placeholders are", async () => {
+  const target = startTarget();
+  try {
+    const checked: FlowSpec = {
+      name: "checked",
+      weight: 1,
+      steps: [
+        {
+          request: requestSpec({ method: "POST", path: "/login" }),
+          capture: [{ json: "$.token", as: "token" }],
+        },
+        {
+          request: requestSpec({ method: "GET", path: "/echo/{{ token }}" }),
+          expect: [{ contains: "at /echo/{{ token }}" }, { contains: "at /echo/{{ token }}-not" }],
+        },
+        {
+          request: requestSpec({ method: "POST", path: "/login" }),
+          expect: [{ json: "$.token", equals: "{{ token }}" }, { json: "$.token", equals: "x{{ token }}" }],
+        },
+      ],
+    };
+    const r = await runAttack(parseAttackConfig({
+      url: target.url,
+      model: "count",
+      requests: 2,
+      connections: 1,
+      intervalMs: 100,
+      flows: [checked],
+    }));
+    const [f] = r.flows!;
+    assertEquals([f.sessions, f.completed], [2, 2]);
+    assertEquals(f.steps[1].checks!.map((c) => [c.passed, c.failed]), [[2, 0], [0, 2]]);
+    assertEquals(f.steps[2].checks!.map((c) => [c.passed, c.failed]), [[2, 0], [0, 2]]);
+  } finally {
+    await target.close();
+  }
+});
