@@ -7,11 +7,12 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import * as http2 from "node:http2";
-import { type AttackConfigInput, type FlowSpec, parseAttackConfig } from "../runner/config.ts";
+import { type FlowSpec, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { requestSpec } from "./fixtures/request_spec.ts";
 import { readDataFile } from "../scenarios/data_sources.ts";
 import type { RunResult } from "../results/mod.ts";
+import { countingServer } from "./fixtures/balancer_testing.ts";
 
 const INJECTED = "X-Injected: 1";
 /** What the login answers: a JSON string whose value holds CR LF and a header line. */
@@ -36,49 +37,26 @@ const ENCODED = "/next/7/a%20b&c=d?q=a%20b%26c%3Dd&r=x%2Fy&s=%2Fnext%2F7&t=x%252
 
 /** A raw HTTP/1.1 server on 127.0.0.1 recording every byte it receives; /login answers LOGIN_BODY. */
 function rawServer() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const received: string[] = [];
-  const conns = new Set<Deno.Conn>();
-  const serveConn = async (conn: Deno.Conn) => {
-    conns.add(conn);
+  const server = countingServer(async (conn) => {
     const decoder = new TextDecoder("latin1");
     const chunk = new Uint8Array(16384);
     let buf = "";
-    try {
-      while (true) {
-        const n = await conn.read(chunk);
-        if (n === null) return;
-        const text = decoder.decode(chunk.subarray(0, n));
-        received.push(text);
-        buf += text;
-        for (let end = requestEnd(buf, 0); end >= 0; end = requestEnd(buf, 0)) {
-          const body = buf.startsWith("POST /login") ? LOGIN_BODY : "ok";
-          buf = buf.slice(end);
-          const head =
-            `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
-          await conn.write(new TextEncoder().encode(head + body));
-        }
+    for (let n = await conn.read(chunk); n !== null; n = await conn.read(chunk)) {
+      const text = decoder.decode(chunk.subarray(0, n));
+      received.push(text);
+      buf += text;
+      for (let end = requestEnd(buf, 0); end >= 0; end = requestEnd(buf, 0)) {
+        const body = buf.startsWith("POST /login") ? LOGIN_BODY : "ok";
+        buf = buf.slice(end);
+        const head =
+          `HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${body.length}\r\n\r\n`;
+        await conn.write(new TextEncoder().encode(head + body));
       }
-    } catch {
-      // The client closed mid-write: nothing more to record.
-    } finally {
-      conns.delete(conn);
-      conn.close();
     }
-  };
-  (async () => {
-    for await (const conn of listener) serveConn(conn);
-  })().catch(() => {});
-  const port = (listener.addr as Deno.NetAddr).port;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    /** Everything received, in order of arrival. */
-    bytes: () => received.join(""),
-    close() {
-      listener.close();
-      for (const conn of conns) conn.close();
-    },
-  };
+  });
+  /** Everything received, in order of arrival. */
+  return { url: server.url, bytes: () => received.join(""), close: () => server.close() };
 }
 
 /** Log in, then send the token in a header; log in, then in the path; log in, then raw and encoded values. */
@@ -125,10 +103,8 @@ const flows: FlowSpec[] = [
   },
 ];
 
-function flowRun(
-  url: string,
-  extra: Pick<AttackConfigInput, "transport" | "protocol" | "streams">,
-): Promise<RunResult> {
+/** A count load of three arrivals on one connection, with `extra` (flows or a mix, transport, protocol). */
+function countRun(url: string, extra: Record<string, unknown>): Promise<RunResult> {
   return runAttack(parseAttackConfig({
     url,
     model: "count",
@@ -137,7 +113,6 @@ function flowRun(
     timeoutMs: 5_000,
     durationMs: 20_000,
     intervalMs: 100,
-    flows,
     ...extra,
   }));
 }
@@ -146,7 +121,7 @@ for (const transport of ["deno", "epoll"] as const) {
   Deno.test(`filled values [${transport}]: a captured CR LF never reaches the wire; counted as bad-value`, async () => {
     const server = rawServer();
     try {
-      const r = await flowRun(server.url, { transport });
+      const r = await countRun(server.url, { transport, flows });
       const bytes = server.bytes();
       ok(!bytes.includes(`\r\n${INJECTED}`), `an injected header line reached the server:\n${bytes}`);
       ok(!bytes.includes("/me") && !bytes.includes("/users/"), "a request with a refused value was sent");
@@ -160,7 +135,7 @@ for (const transport of ["deno", "epoll"] as const) {
       // A path keeps its slashes, a query value is one value, `| raw` is sent as it is.
       ok(bytes.includes(`GET ${ENCODED} HTTP/1.1\r\n`), bytes);
     } finally {
-      server.close();
+      await server.close();
     }
   });
 
@@ -170,24 +145,17 @@ for (const transport of ["deno", "epoll"] as const) {
     try {
       Deno.writeTextFileSync(`${dir}/users.csv`, `name\nalice\n"bob\r\n${INJECTED}"\ncarol\n`);
       const table = readDataFile(`${dir}/users.csv`);
-      const r = await runAttack(parseAttackConfig({
-        url: server.url,
+      const r = await countRun(server.url, {
         transport,
-        model: "count",
-        requests: 3,
-        connections: 1,
-        timeoutMs: 5_000,
-        durationMs: 20_000,
-        intervalMs: 100,
         data: { name: "users", columns: table.columns, rows: table.rows, order: "unique", whenDone: "stop" },
         requestMix: [requestSpec({ path: "/u", headers: [["x-user", "{{ name }}"]] })],
-      }));
+      });
       const bytes = server.bytes();
       ok(!bytes.includes(`\r\n${INJECTED}`), `an injected header line reached the server:\n${bytes}`);
       assertEquals(bytes.match(/x-user: \w+/g), ["x-user: alice", "x-user: carol"]);
       assertEquals([r.statusCodes["200"], r.errors["bad-value"]], [2, 1]);
     } finally {
-      server.close();
+      await server.close();
       Deno.removeSync(dir, { recursive: true });
     }
   });
@@ -210,7 +178,7 @@ for (const transport of ["deno", "epoll"] as const) {
   Deno.test(`filled values [h2c, ${transport}]: a captured CR LF is refused in a field and :path; counted`, async () => {
     const server = await h2cServer();
     try {
-      const r = await flowRun(server.url, { transport, protocol: "h2c", streams: 1 });
+      const r = await countRun(server.url, { transport, flows, protocol: "h2c", streams: 1 });
       const paths = server.seen.map((h) => h[":path"]);
       ok(
         !paths.includes("/me") && !paths.some((p) => String(p).startsWith("/users/")),

@@ -11,6 +11,7 @@ import { type FlowSpec, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { requestSpec } from "./fixtures/request_spec.ts";
 import type { RunResult } from "../results/mod.ts";
+import { countingServer } from "./fixtures/balancer_testing.ts";
 
 const CHUNK = new TextEncoder().encode("x".repeat(64 * 1024));
 const SMALL = "id=7 " + "y".repeat(8 * 1024);
@@ -25,48 +26,26 @@ async function endless(conn: Deno.Conn, chunked: boolean): Promise<void> {
 
 /** A raw HTTP/1.1 server: /chunked and /length send endless bodies, /small an 8 KiB one. */
 function rawServer() {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const conns = new Set<Deno.Conn>();
-  const serveConn = async (conn: Deno.Conn) => {
-    conns.add(conn);
+  return countingServer(async (conn) => {
     const buf = new Uint8Array(16384);
     let text = "";
-    try {
-      while (!text.includes("\r\n\r\n")) {
-        const n = await conn.read(buf);
-        if (n === null) return;
-        text += new TextDecoder().decode(buf.subarray(0, n));
-      }
-      const enc = new TextEncoder();
-      if (text.startsWith("GET /small")) {
-        await conn.write(
-          enc.encode(
-            `HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: ${SMALL.length}\r\n\r\n${SMALL}`,
-          ),
-        );
-        return;
-      }
-      const chunked = text.startsWith("GET /chunked");
-      const framing = chunked ? "transfer-encoding: chunked" : "content-length: 1000000000000";
-      await conn.write(enc.encode(`HTTP/1.1 200 OK\r\n${framing}\r\n\r\n`));
-      await endless(conn, chunked);
-    } catch {
-      // The client closed: that is what the test waits for.
-    } finally {
-      conns.delete(conn);
-      conn.close();
+    while (!text.includes("\r\n\r\n")) {
+      const n = await conn.read(buf);
+      if (n === null) return;
+      text += new TextDecoder().decode(buf.subarray(0, n));
     }
-  };
-  (async () => {
-    for await (const conn of listener) serveConn(conn);
-  })().catch(() => {});
-  return {
-    url: `http://127.0.0.1:${(listener.addr as Deno.NetAddr).port}`,
-    close() {
-      listener.close();
-      for (const conn of conns) conn.close();
-    },
-  };
+    const enc = new TextEncoder();
+    if (text.startsWith("GET /small")) {
+      const head = `HTTP/1.1 200 OK\r\nconnection: close\r\ncontent-length: ${SMALL.length}\r\n\r\n`;
+      await conn.write(enc.encode(head + SMALL));
+      return;
+    }
+    const chunked = text.startsWith("GET /chunked");
+    const framing = chunked ? "transfer-encoding: chunked" : "content-length: 1000000000000";
+    await conn.write(enc.encode(`HTTP/1.1 200 OK\r\n${framing}\r\n\r\n`));
+    // Until the client closes: that is what the test waits for.
+    await endless(conn, chunked);
+  });
 }
 
 function flowOf(path: string, maxKeptBytes?: number): FlowSpec {
@@ -113,7 +92,7 @@ for (const transport of ["deno", "epoll"] as const) {
         const startedMs = performance.now();
         checkCapped(await run(server.url, flowOf(path), { transport }), 1024 * 1024, startedMs);
       } finally {
-        server.close();
+        await server.close();
       }
     });
   }
@@ -130,7 +109,7 @@ for (const transport of ["deno", "epoll"] as const) {
         JSON.stringify(r.errors),
       );
     } finally {
-      server.close();
+      await server.close();
     }
   });
 
