@@ -148,3 +148,23 @@ Deno.test("h2 template: a flow step with cookies is a template without placehold
     assertEquals(tableBytes, 0);
   }
 });
+
+Deno.test("a filled field with a line break, or a space at an end, is refused; :path is percent-encoded", () => {
+  const r = encodeH2Request(
+    new URL("http://h/"),
+    requestSpec({ path: "/u/{{ a }}", headers: [["authorization", "Bearer {{ a }}"]] }),
+    ["a"],
+  );
+  const writer = new H2TemplateWriter();
+  const filled = writer.fill(r.template!, row("x y"))!;
+  const { fields } = decode(filled.frames);
+  ok(fields.some(([n, v]) => n === ":path" && v === "/u/x%20y"), JSON.stringify(fields));
+  ok(fields.some(([n, v]) => n === "authorization" && v === "Bearer x y"), JSON.stringify(fields));
+  assertEquals(writer.fill(r.template!, row("t\r\nx-injected: 1")), null);
+  assertEquals(writer.refused, "{{ a }} in the path holds CR, LF or NUL: not sent");
+  assertEquals(writer.fill(r.template!, row("t ")), null);
+  assertEquals(
+    writer.refused,
+    'header "authorization" as filled starts or ends with a space or tab: not sent',
+  );
+});
