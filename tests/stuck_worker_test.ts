@@ -69,7 +69,10 @@ Deno.test("a worker stuck in a capture's regexp is ended past the graceful stop:
     ok(performance.now() - startedMs < 60_000, `ran ${performance.now() - startedMs} ms`);
     ok(out.code !== 0, "an incomplete run with no response is not a success");
     const [run] = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs;
-    assertEquals([run.stuckWorkers, run.incomplete], [1, true]);
+    assertEquals([run.stuckWorkers, run.incomplete, run.errors.unfinished], [1, true, 1]);
+    const [message] = Object.keys(run.errorMessages.unfinished);
+    ok(message.startsWith("worker 0 did not stop within the graceful stop (500 ms) + 5000 ms"), message);
+    ok(new TextDecoder().decode(out.stderr).includes("unfinished: 1"), "the terminal says why");
   });
 });
 

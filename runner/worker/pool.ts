@@ -194,7 +194,7 @@ interface Collecting {
 function stuckMessage(workerIndex: number, gracefulStopMs: number): string {
   return `worker ${workerIndex} did not stop within the graceful stop (${gracefulStopMs} ms) + ${STUCK_MARGIN_MS} ms ` +
     "(code that never yields, e.g. a capture's regexp) and was ended: its requests in flight at its last " +
-    "interval are counted here, its counts since then are lost";
+    "interval (at least the one it was handling) are counted here, its counts since then are lost";
 }
 
 function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Collecting {
@@ -234,11 +234,10 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
         w.terminate();
         stuck++;
         const sample = idleSample(lastIndex[k] + 1, 0, 0, config.model === "throughput");
-        const inFlight = lastInFlight[k];
-        if (inFlight > 0) {
-          sample.errors.unfinished = inFlight;
-          sample.errorMessages.unfinished = { [stuckMessage(k, config.gracefulStopMs)]: inFlight };
-        }
+        // A stuck worker was handling at least one response (its sample of it never came).
+        const inFlight = Math.max(1, lastInFlight[k]);
+        sample.errors.unfinished = inFlight;
+        sample.errorMessages.unfinished = { [stuckMessage(k, config.gracefulStopMs)]: inFlight };
         opts.onSamples([sample], k);
         finish(k);
       });
