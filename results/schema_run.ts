@@ -133,6 +133,11 @@ export const runResultSchema = z.looseObject({
    */
   dataRanOutWorkers: count.optional(),
   /**
+   * Workers ended because they did not stop past the graceful stop (code that never yields, such as a
+   * capture's regexp backtracking without end); the run is `incomplete` and their last counts missing.
+   */
+  stuckWorkers: count.optional(),
+  /**
    * The kernel's TCP counters of the generator's host over the run (deltas; this host, all processes,
    * not only this run): accept-queue overflows and drops, SYNs sent again, retransmission timeouts and
    * segments. Absent where they cannot be read (not Linux) and in older files.

@@ -28,6 +28,12 @@ export const ERROR_KINDS = [
   "h2-protocol",
   "h2-refused-stream",
   "goaway",
+  // A filled value (a capture, a data-file field) that may not go where its placeholder is: CR, LF or
+  // NUL in a header or the path, or an HTTP/2 field value with a space at an end. The request is not sent.
+  "bad-value",
+  // A response past the bytes its flow step keeps for captures and checks (`maxKeptBytes`, 1 MiB unless
+  // set): the connection (HTTP/2: the stream) is closed, the step fails.
+  "body-too-large",
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */

@@ -141,6 +141,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
+    // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
+    ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
   };
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;

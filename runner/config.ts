@@ -18,7 +18,8 @@ import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { tlsOptionsSchema } from "./http/tls_options.ts";
 import { hasPlaceholder } from "./http/template.ts";
-import { captureSpecSchema, checkSpecSchema, dataSpecSchema } from "./session_schema.ts";
+import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
+import { captureSpecSchema, checkSpecSchema, dataSpecSchema, maxKeptBytesSchema } from "./session_schema.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
 export const requestSpecSchema = z.object({
@@ -26,8 +27,10 @@ export const requestSpecSchema = z.object({
     .default("GET"),
   /** Path with query, e.g. `/json?x=1`. Joined to the URL's origin. */
   path: z.string().refine((p) => p.startsWith("/") || p.startsWith("{{"), "path must start with '/'")
-    .default("/"),
-  headers: z.array(z.tuple([z.string().min(1), z.string()])).default([]),
+    .superRefine(ruleOf(pathProblem)).default("/"),
+  /** Names are tokens, values one line (request_rules.ts): a bad one is a config error, not a worker's crash. */
+  headers: z.array(z.tuple([z.string().min(1), z.string()]))
+    .superRefine((h, ctx) => headerRules(h, ctx, (_, k, part) => [k, part])).default([]),
   body: z.instanceof(Uint8Array).optional(),
   weight: z.number().positive("weight must be > 0").default(1),
 });
@@ -61,6 +64,7 @@ export const flowStepSchema = z.union([
     label: z.string().min(1).optional(),
     capture: z.array(captureSpecSchema).optional(),
     expect: z.array(checkSpecSchema).optional(),
+    maxKeptBytes: maxKeptBytesSchema.optional(),
   }),
   z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
 ]);

@@ -72,6 +72,17 @@ export const checkSpecSchema = z.strictObject({
 });
 export type CheckSpec = z.infer<typeof checkSpecSchema>;
 
+/** The most a step's `maxKeptBytes` may be: one response held whole per connection. */
+export const MAX_KEPT_BYTES = 256 * 1024 * 1024;
+
+/**
+ * A step's `maxKeptBytes`: the most bytes of its response kept for its captures and checks (1 MiB
+ * unless set); a response past it fails the step as `body-too-large`.
+ */
+export const maxKeptBytesSchema = z.number().int()
+  .min(1024, "maxKeptBytes must be >= 1024")
+  .max(MAX_KEPT_BYTES, `maxKeptBytes must be <= ${MAX_KEPT_BYTES} (256 MiB)`);
+
 /**
  * A data source as the workers take it: its columns and rows, how rows are picked (runner/load/feeder.ts)
  * and what happens when they run out. Rows are packed (runner/data_rows.ts) as the plan builds them, or

@@ -59,6 +59,7 @@ function toFlowInput(flow: FileFlow): FlowInput {
         ...(s.label ? { label: s.label } : {}),
         ...(s.capture ? { capture: s.capture } : {}),
         ...(s.expect ? { expect: s.expect } : {}),
+        ...(s.maxKeptBytes !== undefined ? { maxKeptBytes: s.maxKeptBytes } : {}),
       }
     ),
   };

@@ -70,20 +70,19 @@ function textsOf(r: FileRequest): string[] {
   return texts;
 }
 
+/** Why `{{ name }}` cannot be filled: neither a column of `source` nor captured before. */
+function unknownName(name: string, source: string | undefined): string {
+  const from = source === undefined ? "the load has no data: source" : `it is not a column of data ${source}`;
+  return `{{ ${name} }} is unknown: ${from}, and no earlier step captures it; use a data column or an earlier capture's name`;
+}
+
 /** Problems of the placeholders of `r` given the names `known`. */
 function requestIssues(r: FileRequest, known: ReadonlySet<string>, path: string, source?: string): Issue[] {
   const issues: Issue[] = [];
   for (const p of textsOf(r).flatMap(placeholdersOf)) {
     if (typeof p === "string") issues.push({ path, message: p });
     else if (p.kind === "name" && !known.has(p.name)) {
-      const from = source === undefined
-        ? "the load has no data: source"
-        : `it is not a column of data ${source}`;
-      issues.push({
-        path,
-        message:
-          `${r.method} ${r.path}: {{ ${p.name} }} is unknown: ${from}, and no earlier step captures it`,
-      });
+      issues.push({ path, message: `${r.method} ${r.path}: ${unknownName(p.name, source)}` });
     }
   }
   return issues;
@@ -127,6 +126,16 @@ function flowIssues(flow: FileFlow, columns: readonly string[], at: string, sour
   flow.steps.forEach((step, j) => {
     if (!("request" in step)) return;
     issues.push(...requestIssues(step.request, known, `${at}.steps[${j}]`, source));
+    // A check runs before its step's captures: it may use the data's columns and earlier captures.
+    (step.expect ?? []).forEach((check, k) => {
+      const text = check.contains ?? (typeof check.equals === "string" ? check.equals : "");
+      for (const p of placeholdersOf(text)) {
+        const unknown = typeof p !== "string" && p.kind === "name" && !known.has(p.name);
+        if (typeof p !== "string" && !unknown) continue;
+        const message = typeof p === "string" ? p : unknownName(p.name, source);
+        issues.push({ path: `${at}.steps[${j}].expect[${k}]`, message });
+      }
+    });
     for (const c of step.capture ?? []) known.add(c.as);
   });
   return issues;

@@ -12,7 +12,9 @@ import {
   captureSpecSchema,
   type CheckSpec,
   checkSpecSchema,
+  maxKeptBytesSchema,
 } from "../runner/session_schema.ts";
+import { headerRules, pathProblem, ruleOf } from "../runner/request_rules.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
 const DURATION_WORDS = 'a duration with a unit, e.g. "500ms", "10s", "1m"';
@@ -70,13 +72,16 @@ const METHOD = /^[A-Za-z]+$/;
 const pathSchema = z.string().refine(
   (p) => p.startsWith("/") || p.startsWith("{{"),
   "path must start with '/' (or a {{ placeholder }})",
-);
+).superRefine(ruleOf(pathProblem));
 
 const requestFields = {
   path: pathSchema,
   /** Merged into the path's query string. */
   query: z.record(z.string(), z.union([z.string(), z.number()])).optional(),
-  headers: z.record(z.string(), z.string()).optional(),
+  /** Names are tokens, values one line (runner/request_rules.ts): checked here, never by a worker. */
+  headers: z.record(z.string(), z.string()).superRefine((h, ctx) =>
+    headerRules(Object.entries(h), ctx, (name) => [name])
+  ).optional(),
   /** Sent as JSON with `content-type: application/json` (unless a header sets it). */
   json: z.unknown().optional(),
   /** Sent as is (UTF-8). */
@@ -143,18 +148,29 @@ const stepObjectSchema = z.strictObject({
   capture: z.array(captureSpecSchema).optional(),
   /** Checks of the response, counted per check: status, json equals/exists, contains. */
   expect: z.array(checkSpecSchema).optional(),
+  /** The most bytes of the response kept for captures and checks (1 MiB); past it the step fails. */
+  maxKeptBytes: maxKeptBytesSchema.optional(),
 });
 
 /** A flow step as the plan reads it. */
 export type FileFlowStep =
-  | { request: FileRequest; label?: string; capture?: CaptureSpec[]; expect?: CheckSpec[] }
+  | {
+    request: FileRequest;
+    label?: string;
+    capture?: CaptureSpec[];
+    expect?: CheckSpec[];
+    maxKeptBytes?: number;
+  }
   | { thinkMs: number };
 
 /** One step: `{get: /home}`, `{post: {path: /login, json: {...}}}` or `{think: 500ms}`. */
 export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
   const given = [...FLOW_METHODS, "think" as const].filter((k) => step[k] !== undefined);
-  if (step.think !== undefined && (step.capture || step.expect)) {
-    ctx.addIssue({ code: "custom", message: "capture and expect go with a request step, not think" });
+  if (step.think !== undefined && (step.capture || step.expect || step.maxKeptBytes !== undefined)) {
+    ctx.addIssue({
+      code: "custom",
+      message: "capture, expect and maxKeptBytes go with a request step, not think",
+    });
     return z.NEVER;
   }
   if (given.length !== 1) {
@@ -175,6 +191,7 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
     ...(step.label === undefined ? {} : { label: step.label }),
     ...(step.capture === undefined ? {} : { capture: step.capture }),
     ...(step.expect === undefined ? {} : { expect: step.expect }),
+    ...(step.maxKeptBytes === undefined ? {} : { maxKeptBytes: step.maxKeptBytes }),
   };
   return { request: { ...request, method: method.toUpperCase() }, ...extras };
 });

@@ -93,7 +93,8 @@ Deno.test("plan time: unknown names, missing files, bad rows and unique+wrap are
   const unknown = experiment().replace("{{ token }}", "{{ tokn }}");
   ok(
     issuesOf(unknown, file).includes(
-      "GET /me: {{ tokn }} is unknown: it is not a column of data users, and no earlier step captures it",
+      "GET /me: {{ tokn }} is unknown: it is not a column of data users, and no earlier step captures it; " +
+        "use a data column or an earlier capture's name",
     ),
     issuesOf(unknown, file),
   );

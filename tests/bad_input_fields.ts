@@ -165,6 +165,41 @@ export const FIELDS: Case[] = [
     names: [/requests\[0\]\.weight: .*> 0/],
   },
   {
+    name: "request header name not a token",
+    yaml: add('requests: ["/", {path: /a, headers: {"x:bad": v}}]\n'),
+    names: [/requests\[1\]\.headers\["x:bad"\]: header name "x:bad" is not a token/],
+  },
+  {
+    name: "request header value with CR LF",
+    yaml: add('requests: [{path: /a, headers: {x-a: "v\\r\\nX-Injected: 1"}}]\n'),
+    names: [/requests\[0\]\.headers\.x-a: header values cannot contain line breaks/],
+  },
+  {
+    name: "request header value with a trailing space",
+    yaml: add('requests: [{path: /a, headers: {x-a: "v "}}]\n'),
+    names: [/requests\[0\]\.headers\.x-a: header values cannot start or end with a space/],
+  },
+  {
+    name: "request path with NUL",
+    yaml: add('requests: [{path: "/a\\0b"}]\n'),
+    names: [/requests\[0\]\.path: a path cannot contain .*NUL; percent-encode/],
+  },
+  {
+    name: "flow step path with LF",
+    yaml: add('flows: [{name: f, steps: [{get: "/a\\nb"}]}]\n'),
+    names: [/flows\[0\]\.steps\[0\]\.get: a path cannot contain .*line breaks/],
+  },
+  {
+    name: "flow step header value with LF",
+    yaml: add('flows: [{name: f, steps: [{get: {path: /a, headers: {x-a: "a\\nb"}}}]}]\n'),
+    names: [/flows\[0\]\.steps\[0\]\.get\.headers\.x-a: header values cannot contain line breaks/],
+  },
+  {
+    name: "flow check with an unknown placeholder",
+    yaml: add('flows: [{name: f, steps: [{get: /a, expect: [{contains: "{{ token }}"}]}]}]\n'),
+    names: [/flows\[0\]\.steps\[0\]\.expect\[0\]: \{\{ token \}\} is unknown/],
+  },
+  {
     name: "flow think without unit",
     yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],

@@ -19,7 +19,9 @@
  *   beside them as a likely cause, but never flag a run alone: they count every process of the host, and
  *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost: the server answered by closing, which
  *   the error counts and the success rate already show as the target's failure.
- * - `incomplete`: stopped early (Ctrl-C, the target died).
+ * - `incomplete`: stopped early (Ctrl-C, the target died), or `incomplete: 1 worker stuck` when a load worker
+ *   ran code that never yields (a capture's regexp) past the graceful stop and loadlab ended it: its
+ *   requests in flight are `unfinished`, its counts since its last interval lost.
  * - `aborted at 12.0s by p99<100ms`: stopped early by a threshold with `abortOnFail`; it replaces
  *   `incomplete` and names the rule and the measured time, so the run's numbers carry why they are short.
  * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
@@ -135,7 +137,7 @@ export function runVerdict(run: RunResult): RunVerdict {
     flags.push({ kind: "lost", label: `lost ${lost.toLocaleString("en-US")}${cause}` });
   }
   if (run.abortedBy) flags.push({ kind: "aborted", label: abortedLabel(run.abortedBy) });
-  else if (run.incomplete) flags.push({ kind: "incomplete", label: "incomplete" });
+  else if (run.incomplete) flags.push({ kind: "incomplete", label: incompleteLabel(run) });
   if (run.warmupNotReached) flags.push({ kind: "warm-up not reached", label: "warm-up not reached" });
   // Rows of a `data:` source ran out (`whenDone: stop`, `unique`): those workers stopped sending early.
   if (run.dataRanOutWorkers) {
@@ -209,4 +211,10 @@ export const ACHIEVED_ABOVE_SHARE = 0.02;
  */
 export function achievedAbove(run: RunResult): boolean {
   return run.targetRps !== null && run.targetRps > 0 && run.rps > run.targetRps * (1 + ACHIEVED_ABOVE_SHARE);
+}
+
+/** "incomplete", naming the load workers loadlab had to end when there were any. */
+function incompleteLabel(run: RunResult): string {
+  const stuck = run.stuckWorkers ?? 0;
+  return stuck > 0 ? `incomplete: ${stuck} worker${stuck === 1 ? "" : "s"} stuck` : "incomplete";
 }

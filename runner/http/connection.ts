@@ -22,24 +22,33 @@ import { MAX_EMPTY_LINES, NEED_MORE, PARSE_ERROR } from "../../http1/message_fra
 import { ResponseParser } from "./response_parser.ts";
 import { fdOf, TRACE_CONN, traceConn } from "./conn_trace.ts";
 import { ConnectionIo } from "./connection_io.ts";
-import { KeptBytes } from "./kept_bytes.ts";
+import { DEFAULT_KEPT_BYTES, KeptBytes, keptTooLargeMessage } from "./kept_bytes.ts";
 
 export class Connection extends ConnectionIo {
   readonly #parser = new ResponseParser(this.shared.maxHeaderBytes);
   /** What of the responses to keep for the session (`keep`): 0 nothing, 1 the head, 2 head and body. */
   #keep = 0;
+  /** The most bytes kept of the step's response; past it the response fails as `body-too-large`. */
+  #keptLimit = DEFAULT_KEPT_BYTES;
   readonly #kept = new KeptBytes();
   /** Bytes read in the exchange in progress: a timeout says how much of the response had come. */
   #arrivedBytes = 0;
 
   /**
    * For a flow step that captures, checks or keeps cookies: the values of its placeholders, a Cookie
-   * line, and what of its response to keep (0 nothing: the usual path; 1 the head; 2 head and body).
+   * line, what of its response to keep (0 nothing: the usual path; 1 the head; 2 head and body), and
+   * at most how many bytes of it.
    */
-  prepareStep(values: ReadonlyArray<Uint8Array>, extraHead: Uint8Array | null, keep: number): void {
+  prepareStep(
+    values: ReadonlyArray<Uint8Array>,
+    extraHead: Uint8Array | null,
+    keep: number,
+    keptLimit = DEFAULT_KEPT_BYTES,
+  ): void {
     this.requests.values = values;
     this.requests.extraHead = extraHead;
     this.#keep = keep;
+    this.#keptLimit = keptLimit;
   }
 
   /** The raw bytes kept of the last response (see `prepareStep`); valid until the next exchange. */
@@ -49,7 +58,7 @@ export class Connection extends ConnectionIo {
 
   protected started(): void {
     this.#parser.start(this.requests.isHead(0));
-    if (this.#keep !== 0) this.#kept.reset();
+    if (this.#keep !== 0) this.#kept.reset(this.#keptLimit);
     this.#arrivedBytes = 0;
   }
 
@@ -90,7 +99,11 @@ export class Connection extends ConnectionIo {
     let offset = 0;
     while (offset < n) {
       const end = parser.feed(buf, offset, n);
-      if (this.#keep !== 0) this.#kept.append(buf, offset, end < 0 ? n : end, this.#keep === 1);
+      if (this.#keep !== 0 && !this.#kept.append(buf, offset, end < 0 ? n : end, this.#keep === 1)) {
+        // Past what the step keeps: no capture could run on a cut body; the rest is not worth reading.
+        this.#countFailed(nowMs, "body-too-large", keptTooLargeMessage(this.#keptLimit), depth - this.done);
+        return this.#abortCounted();
+      }
       if (end === NEED_MORE) return false;
       if (end === PARSE_ERROR) {
         this.#countFailed(nowMs, "parse", parser.error, depth - this.done);

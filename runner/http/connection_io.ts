@@ -170,12 +170,17 @@ export abstract class ConnectionIo implements LoadConnection {
    * Starts an exchange: picks and writes the request, then (inline) arms the read. `sentMs` is now
    * when the caller has just read the clock (a chained exchange: the previous response's end, a
    * microsecond ago), else negative. False when there was nothing to send (the mix's data rows ran
-   * out): no exchange started.
+   * out, or a filled value was refused and counted): no exchange started.
    */
   #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
     const shared = this.shared;
     const bytes = this.requests.pick(depth, request);
-    if (bytes === null) return false;
+    if (bytes === null) {
+      // A refused value (a line break in a header or the path): counted as the request's error, unsent.
+      const refused = this.requests.refused;
+      if (refused !== "") shared.recorder.recordError(performance.now(), "bad-value", refused);
+      return false;
+    }
     if (sentMs < 0) sentMs = performance.now();
     this.lastEventMs = sentMs;
     this.intendedMs = intendedMs < 0 ? sentMs : intendedMs;

@@ -96,8 +96,9 @@ export class H2ArrivalConnection implements LoadConnection {
     values: ReadonlyArray<Uint8Array>,
     cookie: Uint8Array | null,
     keep: number,
+    keptLimit: number,
   ): Promise<number> {
-    return this.#current().exchangeStep(intendedMs, request, values, cookie, keep);
+    return this.#current().exchangeStep(intendedMs, request, values, cookie, keep, keptLimit);
   }
 
   /** What the last kept step kept. */

@@ -22,6 +22,7 @@ import type { H2Request } from "./h2_request.ts";
 import type { H2Run, H2Stream } from "./h2_stream.ts";
 import { H2TemplateWriter } from "./h2_template.ts";
 import { H2KeptResponse } from "./h2_kept.ts";
+import { DEFAULT_KEPT_BYTES } from "./kept_bytes.ts";
 
 const NO_VALUES: Uint8Array[] = [];
 
@@ -107,7 +108,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   /**
    * A flow step (flow_session.ts): `request` filled with the session's `values` and `cookie` (the value
    * of its `cookie` field, or null), sent from `intendedMs` on a stream of this slot's connection.
-   * `keep` (flow_plan.ts: 0 nothing, 1 the head, 2 head and body) is what `keptResponse` then reads.
+   * `keep` (flow_plan.ts: 0 nothing, 1 the head, 2 head and body, at most `keptLimit` bytes of body) is
+   * what `keptResponse` then reads.
    * Resolves with 1 when it was answered, 0 when it failed (counted by kind) or was never sent.
    */
   async exchangeStep(
@@ -116,13 +118,14 @@ export class H2Slot implements LoadConnection, H2Stream {
     values: ReadonlyArray<Uint8Array>,
     cookie: Uint8Array | null,
     keep: number,
+    keptLimit = DEFAULT_KEPT_BYTES,
   ): Promise<number> {
     this.#step = request;
     this.#stepValues = values;
     this.#cookie = cookie;
     if (keep !== 0) {
       this.kept = this.#keptStore ??= new H2KeptResponse();
-      this.kept.reset(keep > 1);
+      this.kept.reset(keep > 1, keptLimit);
     }
     this.answered = false;
     try {
@@ -138,17 +141,25 @@ export class H2Slot implements LoadConnection, H2Stream {
     return this.#keptStore ??= new H2KeptResponse();
   }
 
-  /** Starts the mix's next request (or the step's); false when no data row is left (nothing sent). */
+  /**
+   * Starts the mix's next request (or the step's); false when no data row is left or a filled value
+   * was refused (counted): nothing sent.
+   */
   #begin(intendedMs: number, nowMs: number): boolean {
     const shared = this.session.shared;
     const step = this.#step;
     const request = step ?? this.#requests[this.#mix.next()];
     if (request.template === null) this.request = request;
-    else if (step !== null) this.request = this.writer.fill(request.template, this.#stepValues, this.#cookie);
     else {
-      const row = shared.rows?.next() ?? null;
+      const row = step !== null ? this.#stepValues : shared.rows?.next() ?? null;
       if (row === null) return false;
-      this.request = this.writer.fill(request.template, row);
+      const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
+      if (filled === null) {
+        // A refused value (a line break, or a space at an end of a field): counted, never sent.
+        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused);
+        return false;
+      }
+      this.request = filled;
     }
     this.lastEventMs = nowMs;
     this.intendedMs = intendedMs < 0 ? nowMs : intendedMs;

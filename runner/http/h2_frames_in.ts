@@ -10,6 +10,7 @@
  * frame that breaks the protocol ends the connection with GOAWAY and counts `h2-protocol`.
  */
 import {
+  CANCEL,
   CONTINUATION,
   DATA,
   errorCodeName,
@@ -45,6 +46,7 @@ import {
 import { H2ControlIn } from "./h2_control_in.ts";
 import { PAST_LENGTH, SHORT_OF_LENGTH } from "./h2_headers_in.ts";
 import { CLOSED_ENDED, CLOSED_RESET, CLOSED_UNKNOWN } from "./h2_streams.ts";
+import { keptTooLargeMessage } from "./kept_bytes.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
 const MAX_FRAME_IN = 16_384;
@@ -169,7 +171,12 @@ export class H2Connection extends H2ControlIn {
       if (stream.contentRemaining < 0) return this.streamError(stream, PAST_LENGTH, nowMs);
     }
     const kept = stream.kept;
-    if (kept !== null && kept.keepBody) kept.data(buf, from, to);
+    if (kept !== null && kept.keepBody && !kept.data(buf, from, to)) {
+      // Past what the step keeps: the stream is cancelled (the connection's other streams go on).
+      this.resetStream(id, CANCEL);
+      this.endStream(stream, nowMs, "body-too-large", keptTooLargeMessage(kept.limitBytes));
+      return true;
+    }
     if ((flags & FLAG_END_STREAM) !== 0) {
       if (stream.contentRemaining > 0) return this.streamError(stream, SHORT_OF_LENGTH, nowMs);
       this.endStream(stream, nowMs, null, "");

@@ -10,7 +10,7 @@
  */
 import { isInterim } from "../../http1/body_framing.ts";
 import type { StepResponse } from "./kept_response.ts";
-import { KeptBytes } from "./kept_bytes.ts";
+import { DEFAULT_KEPT_BYTES, KeptBytes } from "./kept_bytes.ts";
 
 const decoder = new TextDecoder();
 
@@ -36,13 +36,13 @@ export class H2KeptResponse implements StepResponse {
     this.#fields.push(name, value);
   };
 
-  /** Forgets the last response; `keepBody`: whether the next one's DATA is kept. */
-  reset(keepBody: boolean): void {
+  /** Forgets the last response; `keepBody`: whether the next one's DATA is kept, at most `limitBytes`. */
+  reset(keepBody: boolean, limitBytes = DEFAULT_KEPT_BYTES): void {
     this.status = 0;
     this.keepBody = keepBody;
     this.headDone = false;
     this.#fields.length = 0;
-    this.#body.reset();
+    this.#body.reset(limitBytes);
     this.#text = null;
   }
 
@@ -54,9 +54,14 @@ export class H2KeptResponse implements StepResponse {
     } else this.#fields.length = 0;
   }
 
-  /** A DATA frame's payload `buf[from, to)` (padding removed). */
-  data(buf: Uint8Array, from: number, to: number): void {
-    this.#body.append(buf, from, to, false);
+  /** A DATA frame's payload `buf[from, to)` (padding removed); false when past the bytes kept (`limitBytes`). */
+  data(buf: Uint8Array, from: number, to: number): boolean {
+    return this.#body.append(buf, from, to, false);
+  }
+
+  /** The most bytes of body kept (see `reset`). */
+  get limitBytes(): number {
+    return this.#body.limitBytes;
   }
 
   /** Every value of header `name` (case-insensitive), in order. */

@@ -9,7 +9,9 @@
  * h2_streams.ts sends as DATA within the windows like any body. HOT PATH: `H2TemplateWriter.fill`
  * copies segments and values (template.ts `writeParts`) into the slot's own reused buffers and patches
  * lengths; the views of the filled frames and body are kept per length (`LengthViews`), so rows of a few
- * lengths allocate nothing once each length was seen.
+ * lengths allocate nothing once each length was seen. A filled field value follows RFC 9113 8.2.1: one
+ * with CR, LF or NUL, or (the whole value) a space or tab at either end, is refused and nothing is sent;
+ * `:path` is percent-encoded as over HTTP/1.1 (fill_values.ts).
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import { literalNameBytes } from "../../http2/hpack_encoder.ts";
@@ -23,11 +25,14 @@ import {
   writeFrameHeader,
 } from "../../http2/frames.ts";
 import { hasPlaceholder, type Parts, partsOf, upperBound, writeInt, writeParts } from "./template.ts";
+import { fieldPlace, urlPlace } from "./fill_values.ts";
 
 /** A field whose value has placeholders: its literal's name part, then the value's parts. */
 interface TemplatedField {
   readonly name: Uint8Array;
   readonly value: Parts;
+  /** The count message when the filled value starts or ends with a space or tab. */
+  readonly padded: string;
 }
 
 /** A request's header block and body as pre-encoded pieces and fields to fill. */
@@ -70,7 +75,10 @@ export function buildH2Template(
     }
     pieces.push(concat(fixed));
     fixed = [];
-    templated.push({ name: literalNameBytes(name), value: partsOf(value, indexOf) });
+    const place = (offset: number, raw: boolean) =>
+      name === ":path" ? urlPlace(value, offset, raw) : fieldPlace(name);
+    const padded = `header "${name}" as filled starts or ends with a space or tab: not sent`;
+    templated.push({ name: literalNameBytes(name), value: partsOf(value, indexOf, place), padded });
   }
   pieces.push(concat(fixed));
   const head = fields.some(([name, value]) => name === ":method" && value === "HEAD");
@@ -104,9 +112,18 @@ function lengthBytes(n: number): number {
   return bytes;
 }
 
+/** A space or tab: no field value starts or ends with one (RFC 9113 8.2.1). */
+function isBlank(b: number): boolean {
+  return b === 32 || b === 9;
+}
+
+/** `writeStringParts` refused a value that starts or ends with a space or tab. */
+const PADDED = -1 << 30;
+
 /**
  * A string literal whose bytes are `parts` filled with `values`, at `at`: written one byte in, then
- * moved when the length takes more than one byte (values over 126 bytes). Returns the end.
+ * moved when the length takes more than one byte (values over 126 bytes). Returns the end, or a
+ * negative number for a refused value: `writeParts`'s `-1 - k`, or `PADDED`.
  */
 function writeStringParts(
   buf: Uint8Array,
@@ -115,6 +132,8 @@ function writeStringParts(
   values: ReadonlyArray<Uint8Array>,
 ): number {
   const end = writeParts(buf, at + 1, parts, values);
+  if (end < 0) return end;
+  if (end > at + 1 && (isBlank(buf[at + 1]) || isBlank(buf[end - 1]))) return PADDED;
   const length = end - at - 1;
   const prefix = lengthBytes(length);
   if (prefix > 1) buf.copyWithin(at + prefix, at + 1, end);
@@ -171,12 +190,19 @@ export class H2TemplateWriter {
   readonly #filled = new FilledH2Request();
   readonly #blockViews = new LengthViews();
   readonly #bodyViews = new LengthViews();
+  /** Why the last `fill` returned null: the refused field's count message. */
+  refused = "";
 
   /**
    * `request` (templated) with `values`: HEADERS (+ CONTINUATION) with stream id 0, and the body;
-   * `cookie` (a flow step's, from its session's jar) is added as a `cookie` field.
+   * `cookie` (a flow step's, from its session's jar) is added as a `cookie` field. Null when a value
+   * was refused (`refused` says which): nothing is to be sent.
    */
-  fill(t: H2Template, values: ReadonlyArray<Uint8Array>, cookie: Uint8Array | null = null): FilledH2Request {
+  fill(
+    t: H2Template,
+    values: ReadonlyArray<Uint8Array>,
+    cookie: Uint8Array | null = null,
+  ): FilledH2Request | null {
     const filled = this.#filled;
     filled.head = t.head;
     const bodyBytes = this.#fillBody(t.body, values);
@@ -197,7 +223,12 @@ export class H2TemplateWriter {
     for (let k = 0; k < fields.length; k++) {
       at = copyBytes(buf, at, pieces[k], 0, pieces[k].length);
       at = copyBytes(buf, at, fields[k].name, 0, fields[k].name.length);
-      at = writeStringParts(buf, at, fields[k].value, values);
+      const end = writeStringParts(buf, at, fields[k].value, values);
+      if (end < 0) {
+        this.refused = end === PADDED ? fields[k].padded : fields[k].value.messages[-1 - end];
+        return null;
+      }
+      at = end;
     }
     const last = pieces[fields.length];
     at = copyBytes(buf, at, last, 0, last.length);

@@ -54,7 +54,7 @@ Deno.test("h2 template: filled path, header and body; fixed fields as encoded; c
   const writer = new H2TemplateWriter();
   const decoder = new HpackDecoder(4096, 1 << 20);
   for (const [id, name] of [["7", "ada"], ["12345", "bob"], ["1", "eve"]]) {
-    const filled = writer.fill(r.template!, row(id, name));
+    const filled = writer.fill(r.template!, row(id, name))!;
     const out = new Uint8Array(filled.frames.length);
     writeHeadersFrames(out, 0, filled, 5);
     assertEquals(frameStreamId(out, 0), 5);
@@ -82,7 +82,7 @@ Deno.test("h2 template: a GET ends the stream on HEADERS; long values take longe
   const writer = new H2TemplateWriter();
   for (const size of [1, 124, 125, 126, 127, 300, 20_000, 40_000, 3]) {
     const value = "v".repeat(size);
-    const filled = writer.fill(r.template!, row(String(size), value));
+    const filled = writer.fill(r.template!, row(String(size), value))!;
     assertEquals(filled.body, null);
     const { kinds, fields } = decode(filled.frames);
     const frames = Math.ceil((filled.frames.length - 9) / (16384 + 9));
@@ -102,7 +102,7 @@ Deno.test("h2 template: a templated Host is the :authority; a POST with an empty
     requestSpec({ method: "POST", headers: [["Host", "{{ name }}.test"]], body: enc.encode("{{ id }}") }),
     names,
   );
-  const filled = new H2TemplateWriter().fill(r.template!, row("", "eu"));
+  const filled = new H2TemplateWriter().fill(r.template!, row("", "eu"))!;
   assertEquals(filled.body, null);
   const { kinds, fields } = decode(filled.frames);
   assertEquals(kinds, [[HEADERS, FLAG_END_HEADERS | FLAG_END_STREAM]]);
@@ -118,11 +118,11 @@ Deno.test("h2 template: rows of lengths seen before reuse their views (nothing a
   );
   const writer = new H2TemplateWriter();
   const seen = ["1", "22", "333"].map((id) => {
-    const filled = writer.fill(r.template!, row(id, id + id));
+    const filled = writer.fill(r.template!, row(id, id + id))!;
     return [filled.frames, filled.body];
   });
   ["1", "22", "333", "1"].forEach((id, k) => {
-    const filled = writer.fill(r.template!, row(id, id + id));
+    const filled = writer.fill(r.template!, row(id, id + id))!;
     ok(filled.frames === seen[k % 3][0] && filled.body === seen[k % 3][1], `row ${id}: new views`);
     assertEquals(decode(filled.frames).fields.slice(3), [
       [":path", `/${id}`],
@@ -138,7 +138,7 @@ Deno.test("h2 template: a flow step with cookies is a template without placehold
   const writer = new H2TemplateWriter();
   const long = "s=" + "v".repeat(300);
   for (const cookie of ["a=1; b=2", long, null]) {
-    const filled = writer.fill(r.template, [], cookie === null ? null : enc.encode(cookie));
+    const filled = writer.fill(r.template, [], cookie === null ? null : enc.encode(cookie))!;
     const { fields, tableBytes } = decode(filled.frames);
     assertEquals(fields.filter(([n]) => n === "cookie" || n === "content-length" || n === ":path"), [
       [":path", "/me"],
@@ -147,4 +147,24 @@ Deno.test("h2 template: a flow step with cookies is a template without placehold
     ]);
     assertEquals(tableBytes, 0);
   }
+});
+
+Deno.test("a filled field with a line break, or a space at an end, is refused; :path is percent-encoded", () => {
+  const r = encodeH2Request(
+    new URL("http://h/"),
+    requestSpec({ path: "/u/{{ a }}", headers: [["authorization", "Bearer {{ a }}"]] }),
+    ["a"],
+  );
+  const writer = new H2TemplateWriter();
+  const filled = writer.fill(r.template!, row("x y"))!;
+  const { fields } = decode(filled.frames);
+  ok(fields.some(([n, v]) => n === ":path" && v === "/u/x%20y"), JSON.stringify(fields));
+  ok(fields.some(([n, v]) => n === "authorization" && v === "Bearer x y"), JSON.stringify(fields));
+  assertEquals(writer.fill(r.template!, row("t\r\nx-injected: 1")), null);
+  assertEquals(writer.refused, "{{ a }} in the path holds CR, LF or NUL: not sent");
+  assertEquals(writer.fill(r.template!, row("t ")), null);
+  assertEquals(
+    writer.refused,
+    'header "authorization" as filled starts or ends with a space or tab: not sent',
+  );
 });

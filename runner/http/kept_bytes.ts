@@ -5,20 +5,34 @@
  * the response parser says belong to the response, in one buffer of its own that grows and is reused;
  * keeping only the head stops at the end of the final head (past interim 1xx heads, and past empty lines
  * and bare-LF line ends as the parser reads them). Every other exchange keeps nothing and never comes here.
+ * What is kept is capped (`limitBytes`, a step's `maxKeptBytes`, 1 MiB unless set): an endless or huge
+ * body would otherwise grow the buffer until the process dies (2.8 GB in 8 s on one connection); past
+ * the cap `append` refuses, and the caller fails the response as `body-too-large`.
  */
 import { isInterim } from "../../http1/body_framing.ts";
+
+/** The most bytes a step keeps of a response unless it sets `maxKeptBytes`. */
+export const DEFAULT_KEPT_BYTES = 1024 * 1024;
+
+/** The count message of a response past the bytes its step keeps. */
+export function keptTooLargeMessage(limitBytes: number): string {
+  return `the response passed the ${limitBytes} bytes its step keeps for captures and checks (maxKeptBytes)`;
+}
 
 export class KeptBytes {
   #bytes = new Uint8Array(0);
   #length = 0;
+  /** The most bytes kept of one response (see `reset`). */
+  limitBytes = DEFAULT_KEPT_BYTES;
   /** Where the kept head's end is looked for next, less two (head only); -1 once found. */
   #scan = 0;
   /** Where the head being kept starts (past interim 1xx heads). */
   #head = 0;
 
-  /** Forgets the last response: the next append starts a new one. */
-  reset(): void {
+  /** Forgets the last response: the next append starts a new one, kept up to `limitBytes`. */
+  reset(limitBytes = DEFAULT_KEPT_BYTES): void {
     this.#length = this.#scan = this.#head = 0;
+    this.limitBytes = limitBytes;
   }
 
   /** The bytes kept of the response; valid until the next `reset`. */
@@ -26,10 +40,14 @@ export class KeptBytes {
     return this.#bytes.subarray(0, this.#length);
   }
 
-  /** Appends the response's bytes `buf[from, to)`; with `headOnly` only up to the end of its head. */
-  append(buf: Uint8Array, from: number, to: number, headOnly: boolean): void {
-    if (headOnly && this.#scan < 0) return;
+  /**
+   * Appends the response's bytes `buf[from, to)`; with `headOnly` only up to the end of its head. False
+   * (nothing appended) when they would take the response past `limitBytes`.
+   */
+  append(buf: Uint8Array, from: number, to: number, headOnly: boolean): boolean {
+    if (headOnly && this.#scan < 0) return true;
     const need = this.#length + to - from;
+    if (need > this.limitBytes) return false;
     if (this.#bytes.length < need) {
       const grown = new Uint8Array(Math.max(need, 2 * this.#bytes.length, 4096));
       grown.set(this.#bytes.subarray(0, this.#length));
@@ -37,19 +55,19 @@ export class KeptBytes {
     }
     this.#bytes.set(buf.subarray(from, to), this.#length);
     this.#length = need;
-    if (!headOnly) return;
+    if (!headOnly) return true;
     const kept = this.#bytes;
     while (true) {
       const start = skipEmptyLines(kept, this.#head, need);
       const end = headEnd(kept, Math.max(start, this.#scan - 2), need);
       if (end < 0) {
         this.#scan = need;
-        return;
+        return true;
       }
       // An interim 1xx head: the final head follows it; keep on to its end.
       if (!isInterim(statusAt(kept, start))) {
         this.#scan = -1;
-        return;
+        return true;
       }
       this.#head = this.#scan = end;
     }

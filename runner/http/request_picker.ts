@@ -4,8 +4,9 @@
  * requests back to back in one reused buffer (pipelining, still one write), with which of them are
  * HEAD (their responses have no body whatever their headers say). A templated request (template.ts) is
  * filled into this connection's own buffer with the session's values (a flow step), or a data row
- * taken for it (the mix), and a Cookie line when the session has one. HOT PATH: nothing is allocated
- * per request; the batch buffer only grows.
+ * taken for it (the mix), and a Cookie line when the session has one; a value that may not go where
+ * its placeholder is (template.ts) leaves nothing to send and `refused` set. HOT PATH: nothing is
+ * allocated per request; the batch buffer only grows.
  */
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { TemplateWriter } from "./template.ts";
@@ -27,6 +28,8 @@ export class RequestPicker {
   values: ReadonlyArray<Uint8Array> = NO_VALUES;
   /** A `Cookie: ...` line (CRLF-ended) the session's jar adds to the next step, or null. */
   extraHead: Uint8Array | null = null;
+  /** Why the last `pick` returned null for a value it refused (the count message), else "". */
+  refused = "";
 
   constructor(readonly mix: RequestMix, maxDepth: number, readonly rows: RowSource | null = null) {
     this.#heads = new Uint8Array(maxDepth);
@@ -34,9 +37,11 @@ export class RequestPicker {
 
   /**
    * Bytes to write for `depth` requests (`request`, depth 1, instead of the mix's when given); null
-   * when a templated request of the mix finds no data row left (nothing is sent).
+   * when a templated request of the mix finds no data row left, or a value was refused (`refused`
+   * set): nothing is sent.
    */
   pick(depth: number, request: EncodedRequest | null): Uint8Array | null {
+    this.refused = "";
     if (request !== null) return this.#one(request);
     if (depth === 1) return this.#mixOne(this.mix.requests[this.mix.next()]);
     return this.#many(depth);
@@ -47,7 +52,12 @@ export class RequestPicker {
     const row = this.rows.next();
     if (row === null) return null;
     this.#heads[0] = request.isHead ? 1 : 0;
-    return this.#writer.fill(request.template!, row, null);
+    return this.#filled(this.#writer.fill(request.template!, row, null));
+  }
+
+  #filled(bytes: Uint8Array | null): Uint8Array | null {
+    if (bytes === null) this.refused = this.#writer.refused;
+    return bytes;
   }
 
   /** Whether request `k` of the exchange picked last is HEAD. */
@@ -55,10 +65,10 @@ export class RequestPicker {
     return this.#heads[k] === 1;
   }
 
-  #one(request: EncodedRequest): Uint8Array {
+  #one(request: EncodedRequest): Uint8Array | null {
     this.#heads[0] = request.isHead ? 1 : 0;
     if (request.fixed && this.extraHead === null) return request.bytes;
-    return this.#writer.fill(request.template!, this.values, this.extraHead);
+    return this.#filled(this.#writer.fill(request.template!, this.values, this.extraHead));
   }
 
   #many(depth: number): Uint8Array {
@@ -67,8 +77,8 @@ export class RequestPicker {
     for (let k = 0; k < depth; k++) {
       const request = mix.requests[mix.next()];
       this.#heads[k] = request.isHead ? 1 : 0;
-      // Data rows exclude pipelining (config.ts): a template here has built-in functions only.
-      const bytes = request.fixed ? request.bytes : this.#writer.fill(request.template!, NO_VALUES, null);
+      // Data rows exclude pipelining (config.ts): a template here has built-in functions only, never refused.
+      const bytes = request.fixed ? request.bytes : this.#writer.fill(request.template!, NO_VALUES, null)!;
       if (this.#batch.length < length + bytes.length) {
         const grown = new Uint8Array(Math.max(2 * this.#batch.length, length + bytes.length));
         grown.set(this.#batch.subarray(0, length));

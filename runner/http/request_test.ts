@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { buildPickTable, encodeRequest, RequestMix } from "./request.ts";
+import { TemplateWriter } from "./template.ts";
 
 const decode = (b: Uint8Array) => new TextDecoder().decode(b);
 
@@ -54,4 +55,27 @@ Deno.test("RequestMix uses the URL path for '/' specs and cycles", () => {
   assertEquals(decode(mix.requests[0].bytes).startsWith("GET /base?q=1 HTTP/1.1"), true);
   const seen = [mix.next(), mix.next(), mix.next()];
   assertEquals(seen, [0, 1, 0]);
+});
+
+Deno.test("a filled value: path and query percent-encoded (raw as is), a line break in a header or the path refused", () => {
+  const spec = {
+    method: "GET",
+    path: "/u/{{ a }}?q={{ a }}&r={{ a | raw }}",
+    headers: [["X-A", "v={{ a }}"]] as [string, string][],
+    weight: 1,
+  };
+  const r = encodeRequest("h", spec, ["a"]);
+  const writer = new TemplateWriter();
+  const filled = writer.fill(r.template!, [new TextEncoder().encode("x/y z&%")], null);
+  assertEquals(
+    decode(filled!),
+    "GET /u/x/y%20z&%25?q=x%2Fy%20z%26%25&r=x/y z&% HTTP/1.1\r\nHost: h\r\nUser-Agent: loadlab\r\nX-A: v=x/y z&%\r\n\r\n",
+  );
+  for (const [value, where] of [["a\r\nB: 1", "the path"], ["a\0", "the path"]]) {
+    assertEquals(writer.fill(r.template!, [new TextEncoder().encode(value)], null), null);
+    assertEquals(writer.refused, `{{ a }} in ${where} holds CR, LF or NUL: not sent`);
+  }
+  const header = encodeRequest("h", { ...spec, path: "/" }, ["a"]);
+  assertEquals(writer.fill(header.template!, [new TextEncoder().encode("a\nB: 1")], null), null);
+  assertEquals(writer.refused, '{{ a }} in header "X-A" holds CR, LF or NUL: not sent');
 });

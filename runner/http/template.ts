@@ -6,10 +6,26 @@
  * when the request's length changes); values are bytes, encoded once when a row is loaded or a value
  * captured. Slots are a value index (a data column or a capture of the session) or one of the built-in
  * functions Artillery names: `$randomNumber(min,max)` (an integer, both ends included) and
- * `$randomString(n)` (n letters and digits). Requests without a slot never come here: they stay
- * pre-encoded (request.ts).
+ * `$randomString(n)` (n letters and digits). Each slot knows its place (fill_values.ts): a value
+ * filled into the path or query is percent-encoded unless written `{{ name | raw }}`, and one with CR,
+ * LF or NUL in the path or a header is refused (`writeParts` says which slot; the request is not sent).
+ * A body is filled as it is: no JSON or other escaping (a JSON body's template quotes its values itself).
+ * Requests without a slot never come here: they stay pre-encoded (request.ts).
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
+import {
+  BODY_PLACE,
+  fieldPlace,
+  FILL_BODY,
+  FILL_PATH,
+  FILL_QUERY,
+  filledBytes,
+  type FillPlace,
+  fitsOnLine,
+  refusedMessage,
+  urlPlace,
+  writeEncoded,
+} from "./fill_values.ts";
 
 const encoder = new TextEncoder();
 
@@ -20,6 +36,8 @@ const RANDOM_STRING = -2;
 /** `{{ expr }}`, the expression trimmed. */
 const PLACEHOLDER = /\{\{\s*(.*?)\s*\}\}/g;
 const NAME = /^[A-Za-z_][A-Za-z0-9_.-]*$/;
+/** `name | raw`: a path or query value sent unencoded. */
+const RAW_NAME = /^([A-Za-z_][A-Za-z0-9_.-]*)\s*\|\s*raw$/;
 const RANDOM_NUMBER_CALL = /^\$randomNumber\(\s*(-?\d+)\s*,\s*(-?\d+)\s*\)$/;
 const RANDOM_STRING_CALL = /^\$randomString\(\s*(\d+)?\s*\)$/;
 /** Longest `$randomString`; longer ones are a typo that would only inflate the buffer. */
@@ -27,7 +45,7 @@ export const MAX_RANDOM_STRING = 4096;
 
 /** One placeholder as written: a variable name, or a built-in call with its arguments. */
 export type Placeholder =
-  | { kind: "name"; name: string }
+  | { kind: "name"; name: string; raw: boolean }
   | { kind: "randomNumber"; min: number; max: number }
   | { kind: "randomString"; length: number };
 
@@ -38,7 +56,9 @@ export function hasPlaceholder(text: string): boolean {
 
 /** The placeholder `expr` stands for, or a problem in words. */
 export function placeholderOf(expr: string): Placeholder | string {
-  if (NAME.test(expr)) return { kind: "name", name: expr };
+  if (NAME.test(expr)) return { kind: "name", name: expr, raw: false };
+  const raw = RAW_NAME.exec(expr);
+  if (raw) return { kind: "name", name: raw[1], raw: true };
   const number = RANDOM_NUMBER_CALL.exec(expr);
   if (number) {
     const [min, max] = [Number(number[1]), Number(number[2])];
@@ -55,7 +75,7 @@ export function placeholderOf(expr: string): Placeholder | string {
     }
     return { kind: "randomString", length };
   }
-  return `{{ ${expr} }} is neither a name (letters, digits, _ . -) nor $randomNumber(min,max) / $randomString(n)`;
+  return `{{ ${expr} }} is neither a name (letters, digits, _ . -), a name | raw, nor $randomNumber(min,max) / $randomString(n)`;
 }
 
 /** Every placeholder of `text` in order (problems as strings). */
@@ -86,21 +106,37 @@ export interface Parts {
   slots: Int32Array;
   /** Per slot: min and max ($randomNumber) or length ($randomString, in [0]). */
   args: Float64Array;
+  /** Per slot: where its value goes (fill_values.ts `FILL_*`). */
+  fills: Uint8Array;
+  /** Per slot: the count message when its value is refused (names only). */
+  messages: string[];
   /** Bytes of the segments together. */
   fixedBytes: number;
 }
 
-/** `text` split into segments and slots; throws `TemplateError` for a placeholder it cannot fill. */
-export function partsOf(text: string, indexOf: (name: string) => number): Parts {
+/**
+ * `text` split into segments and slots, each slot's place from `placeOf` (its offset in `text`, and
+ * whether it is written `| raw`); throws `TemplateError` for a placeholder it cannot fill.
+ */
+export function partsOf(
+  text: string,
+  indexOf: (name: string) => number,
+  placeOf: (offset: number, raw: boolean) => FillPlace = () => BODY_PLACE,
+): Parts {
   const segments: Uint8Array[] = [];
   const slots: number[] = [];
   const args: number[] = [];
+  const fills: number[] = [];
+  const messages: string[] = [];
   let last = 0;
   for (const m of text.matchAll(PLACEHOLDER)) {
     segments.push(encoder.encode(text.slice(last, m.index)));
     last = m.index + m[0].length;
     const p = placeholderOf(m[1]);
     if (typeof p === "string") throw new TemplateError(p);
+    const place = p.kind === "name" ? placeOf(m.index, p.raw) : BODY_PLACE;
+    fills.push(place.fill);
+    messages.push(p.kind === "name" && place.fill !== FILL_BODY ? refusedMessage(p.name, place) : "");
     if (p.kind === "name") {
       const index = indexOf(p.name);
       if (index < 0) throw new TemplateError(`{{ ${p.name} }} is not a data column or an earlier capture`);
@@ -116,7 +152,25 @@ export function partsOf(text: string, indexOf: (name: string) => number): Parts 
   }
   segments.push(encoder.encode(text.slice(last)));
   const fixedBytes = segments.reduce((sum, s) => sum + s.length, 0);
-  return { segments, slots: Int32Array.from(slots), args: Float64Array.from(args), fixedBytes };
+  return {
+    segments,
+    slots: Int32Array.from(slots),
+    args: Float64Array.from(args),
+    fills: Uint8Array.from(fills),
+    messages,
+    fixedBytes,
+  };
+}
+
+/**
+ * The place of a placeholder at `offset` of an HTTP/1.1 head's text: the request line's path or query,
+ * or the value of the header whose line it is on.
+ */
+function headPlace(head: string, offset: number, raw: boolean): FillPlace {
+  const lineEnd = head.indexOf("\r\n");
+  if (offset < lineEnd) return urlPlace(head.slice(0, lineEnd), offset, raw);
+  const lineStart = head.lastIndexOf("\r\n", offset) + 2;
+  return fieldPlace(head.slice(lineStart, head.indexOf(":", lineStart)));
 }
 
 /** A placeholder that cannot be built (unknown name, bad call); the plan checks first, so a bug of ours. */
@@ -142,7 +196,8 @@ export function buildTemplate(
   autoLength: boolean,
   indexOf: (name: string) => number,
 ): RequestTemplate {
-  return { head: partsOf(headText, indexOf), body: partsOf(bodyText, indexOf), autoLength };
+  const head = partsOf(headText, indexOf, (offset, raw) => headPlace(headText, offset, raw));
+  return { head, body: partsOf(bodyText, indexOf), autoLength };
 }
 
 const ALNUM = encoder.encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789");
@@ -155,26 +210,36 @@ export function upperBound(parts: Parts, values: ReadonlyArray<Uint8Array>): num
   const slots = parts.slots;
   for (let k = 0; k < slots.length; k++) {
     const slot = slots[k];
-    if (slot >= 0) bytes += values[slot]?.length ?? 0;
-    else bytes += slot === RANDOM_NUMBER ? 21 : parts.args[2 * k];
+    if (slot >= 0) {
+      const value = values[slot];
+      if (value !== undefined) bytes += filledBytes(parts.fills[k], value);
+    } else bytes += slot === RANDOM_NUMBER ? 21 : parts.args[2 * k];
   }
   return bytes;
 }
 
-/** Writes `parts` at `at`; returns the end. */
+/**
+ * Writes `parts` at `at`; returns the end, or `-1 - k` when slot k's value may not go where it is
+ * (CR, LF or NUL on a line: `parts.messages[k]` names it; the bytes written are then garbage).
+ */
 export function writeParts(
   buf: Uint8Array,
   at: number,
   parts: Parts,
   values: ReadonlyArray<Uint8Array>,
 ): number {
-  const { segments, slots, args } = parts;
+  const { segments, slots, args, fills } = parts;
   for (let k = 0; k < slots.length; k++) {
     at = copyBytes(buf, at, segments[k], 0, segments[k].length);
     const slot = slots[k];
     if (slot >= 0) {
       const value = values[slot];
-      if (value !== undefined) at = copyBytes(buf, at, value, 0, value.length);
+      if (value === undefined) continue;
+      const fill = fills[k];
+      if (fill !== FILL_BODY && !fitsOnLine(value)) return -1 - k;
+      at = fill === FILL_PATH || fill === FILL_QUERY
+        ? writeEncoded(buf, at, value, fill)
+        : copyBytes(buf, at, value, 0, value.length);
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
       at = writeInt(buf, at, min + Math.floor(Math.random() * (args[2 * k + 1] - min + 1)));
@@ -209,9 +274,18 @@ export function writeInt(buf: Uint8Array, at: number, n: number): number {
 export class TemplateWriter {
   #buf = new Uint8Array(4096);
   #view = this.#buf.subarray(0, 0);
+  /** Why the last `fill` returned null: the refused slot's count message. */
+  refused = "";
 
-  /** The bytes of `t` with `values`; `extraHead` (a Cookie line, CRLF-ended) goes after the headers. */
-  fill(t: RequestTemplate, values: ReadonlyArray<Uint8Array>, extraHead: Uint8Array | null): Uint8Array {
+  /**
+   * The bytes of `t` with `values`; `extraHead` (a Cookie line, CRLF-ended) goes after the headers.
+   * Null when a value may not go where its slot is (`refused` says which): nothing is to be sent.
+   */
+  fill(
+    t: RequestTemplate,
+    values: ReadonlyArray<Uint8Array>,
+    extraHead: Uint8Array | null,
+  ): Uint8Array | null {
     const extraBytes = extraHead === null ? 0 : extraHead.length;
     const headMax = upperBound(t.head, values) + CONTENT_LENGTH.length + 18 + extraBytes + 2;
     const need = headMax + upperBound(t.body, values);
@@ -219,6 +293,10 @@ export class TemplateWriter {
     const buf = this.#buf;
     const bodyBytes = writeParts(buf, headMax, t.body, values) - headMax;
     let at = writeParts(buf, 0, t.head, values);
+    if (at < 0) {
+      this.refused = t.head.messages[-1 - at];
+      return null;
+    }
     if (t.autoLength) {
       at = writeInt(buf, copyBytes(buf, at, CONTENT_LENGTH, 0, CONTENT_LENGTH.length), bodyBytes);
       buf[at++] = CRLF_CHARS[0];

@@ -15,6 +15,7 @@ import type { FlowSpec } from "../config.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
 import { compileExtract, type StepExtract } from "./step_checks.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";
+import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { encodeH2Request, type H2Request } from "../http/h2_request.ts";
 
 const decoder = new TextDecoder();
@@ -56,6 +57,8 @@ export type EncodedStep =
     /** Captures and checks, or null. */
     extract: StepExtract | null;
     keep: number;
+    /** The most bytes of its response the step keeps (its `maxKeptBytes`, else 1 MiB). */
+    maxKeptBytes: number;
     /** The path as literal parts and value indexes when it has placeholders (for cookie paths), else null. */
     pathParts: Array<string | number> | null;
     /** The host the request names (its Host header, else the URL's host): what scopes its cookies. */
@@ -131,6 +134,7 @@ export function encodeFlows(
         stepIndex: labels.length,
         extract,
         keep,
+        maxKeptBytes: step.maxKeptBytes ?? DEFAULT_KEPT_BYTES,
         pathParts,
         authority,
         authorityParts: hasPlaceholder(authority) ? textParts(authority, indexOf) : null,

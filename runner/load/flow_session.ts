@@ -185,11 +185,11 @@ function sendStep(
   sendMs: number,
 ): Promise<number> {
   if (conn instanceof Connection) {
-    conn.prepareStep(values, cookieLine, step.keep);
+    conn.prepareStep(values, cookieLine, step.keep, step.maxKeptBytes);
     return conn.exchange(sendMs, 1, step.request);
   }
   const cookie = cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
-  return conn.exchangeStep(sendMs, step.h2!, values, cookie, step.keep);
+  return conn.exchangeStep(sendMs, step.h2!, values, cookie, step.keep, step.maxKeptBytes);
 }
 
 /**

@@ -91,6 +91,8 @@ export interface LoadRunSummary {
   dataRanOut?: boolean;
   /** Summed over a pool's workers: how many ran out of data rows. */
   dataRanOutWorkers?: number;
+  /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
+  stuckWorkers?: number;
 }
 
 /** A running load; `stop()` asks it to start nothing new and end gracefully. */

@@ -42,6 +42,18 @@ function startTarget(): { url: string; seen: Seen[]; close(): Promise<void> } {
   return { url: `http://127.0.0.1:${server.addr.port}`, seen, close: () => server.shutdown() };
 }
 
+/** `requests` sessions of `flows` on one connection, one after another. */
+function countSessions(url: string, requests: number, flows: FlowSpec[], cookies = true) {
+  return runAttack(
+    parseAttackConfig({ url, model: "count", requests, connections: 1, intervalMs: 100, cookies, flows }),
+  );
+}
+
+/** A login step capturing the JSON path `json` as `as`. */
+function loginCapturing(json: string, as: string): FlowSpec["steps"][number] {
+  return { request: requestSpec({ method: "POST", path: "/login" }), capture: [{ json, as }] };
+}
+
 const flow: FlowSpec = {
   name: "login",
   weight: 1,
@@ -122,10 +134,7 @@ Deno.test("a capture that finds nothing ends its session (counted), never the ru
       name: "broken",
       weight: 1,
       steps: [
-        {
-          request: requestSpec({ method: "POST", path: "/login" }),
-          capture: [{ json: "$.missing", as: "m" }],
-        },
+        loginCapturing("$.missing", "m"),
         { request: requestSpec({ method: "GET", path: "/after/{{ m }}" }) },
       ],
     };
@@ -134,18 +143,10 @@ Deno.test("a capture that finds nothing ends its session (counted), never the ru
       weight: 1,
       steps: [{ request: requestSpec({ method: "POST", path: "/login" }) }, flow.steps[4]],
     };
-    const r = await runAttack(parseAttackConfig({
-      url: target.url,
-      model: "count",
-      requests: 4,
-      connections: 1,
-      intervalMs: 100,
-      cookies: false,
-      flows: [broken, {
-        ...plain,
-        steps: [plain.steps[0], { request: requestSpec({ method: "GET", path: "/private/y" }) }],
-      }],
-    }));
+    const r = await countSessions(target.url, 4, [broken, {
+      ...plain,
+      steps: [plain.steps[0], { request: requestSpec({ method: "GET", path: "/private/y" }) }],
+    }], false);
     const [b, p] = r.flows!;
     assertEquals([b.sessions, b.completed, b.failed, b.captureFailed], [2, 0, 2, 2]);
     assertEquals([p.sessions, p.completed, p.failed], [2, 2, 0]);
@@ -198,5 +199,32 @@ Deno.test("a Set-Cookie after an interim 103 head is kept (only the head is kept
   } finally {
     await serve.catch(() => {});
     listener.close();
+  }
+});
+
+Deno.test("a check's text is filled from the session's values, as a request's placeholders are", async () => {
+  const target = startTarget();
+  try {
+    const checked: FlowSpec = {
+      name: "checked",
+      weight: 1,
+      steps: [
+        loginCapturing("$.token", "token"),
+        {
+          request: requestSpec({ method: "GET", path: "/echo/{{ token }}" }),
+          expect: [{ contains: "at /echo/{{ token }}" }, { contains: "at /echo/{{ token }}-not" }],
+        },
+        {
+          request: requestSpec({ method: "POST", path: "/login" }),
+          expect: [{ json: "$.token", equals: "{{ token }}" }, { json: "$.token", equals: "x{{ token }}" }],
+        },
+      ],
+    };
+    const [f] = (await countSessions(target.url, 2, [checked])).flows!;
+    assertEquals([f.sessions, f.completed], [2, 2]);
+    assertEquals(f.steps[1].checks!.map((c) => [c.passed, c.failed]), [[2, 0], [0, 2]]);
+    assertEquals(f.steps[2].checks!.map((c) => [c.passed, c.failed]), [[2, 0], [0, 2]]);
+  } finally {
+    await target.close();
   }
 });

@@ -4,12 +4,16 @@
  * response (a JSON path of the body, a header, a regexp's group) into the session's values; a check
  * (status, JSON path equal or present, body contains) passes or fails and is counted per check. JSON
  * paths are a small subset: `$`, `.name`, `["name"]`, `[0]` (what logins and APIs need); the body is
- * parsed once per response, and only when a JSON capture or check asks for it.
+ * parsed once per response, and only when a JSON capture or check asks for it. A check's text
+ * (`contains`, a string `equals`) may hold `{{ name }}` placeholders, filled from the session's values
+ * as a request's are (k6 and Artillery users compare against a captured token or a data column).
  */
 import type { CaptureSpec, CheckSpec } from "../session_schema.ts";
 import type { StepResponse } from "../http/kept_response.ts";
+import { hasPlaceholder, textParts } from "../http/template.ts";
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 type PathStep = string | number;
 
@@ -73,6 +77,24 @@ interface Check {
   path: PathStep[];
   /** As results name it, e.g. `status 200`, `$.ok == true`. */
   name: string;
+  /** The text compared (`contains`, a string `equals`) as literals and value indexes, when it has placeholders. */
+  text: Array<string | number> | null;
+}
+
+/** The text a check compares, or undefined (a status, `exists`, a non-string `equals`). */
+function checkText(c: CheckSpec): string | undefined {
+  if (c.contains !== undefined) return c.contains;
+  return typeof c.equals === "string" ? c.equals : undefined;
+}
+
+/** `parts` (textParts) filled with the session's `values`, as text. */
+function filledText(parts: ReadonlyArray<string | number>, values: ReadonlyArray<Uint8Array>): string {
+  let text = "";
+  for (const part of parts) {
+    if (typeof part === "string") text += part;
+    else if (values[part] !== undefined) text += decoder.decode(values[part]);
+  }
+  return text;
 }
 
 /** A step's captures and checks, ready to run. */
@@ -103,11 +125,15 @@ export function compileExtract(
     regexp: spec.regexp === undefined ? null : new RegExp(spec.regexp),
     index: indexOf(spec.as),
   }));
-  const compiledChecks = checks.map((spec) => ({
-    spec,
-    path: spec.json === undefined ? [] : parseJsonPath(spec.json),
-    name: checkName(spec),
-  }));
+  const compiledChecks = checks.map((spec) => {
+    const text = checkText(spec);
+    return {
+      spec,
+      path: spec.json === undefined ? [] : parseJsonPath(spec.json),
+      name: checkName(spec),
+      text: text !== undefined && hasPlaceholder(text) ? textParts(text, indexOf) : null,
+    };
+  });
   const needsBody = captures.some((c) => c.header === undefined) ||
     checks.some((c) => c.status === undefined);
   return { captures: compiledCaptures, checks: compiledChecks, needsBody };
@@ -125,13 +151,19 @@ function captured(c: Capture, response: StepResponse, json: JsonBody): string | 
   return typeof v === "string" ? v : JSON.stringify(v);
 }
 
-function passes(c: Check, response: StepResponse, json: JsonBody): boolean {
+function passes(
+  c: Check,
+  response: StepResponse,
+  json: JsonBody,
+  values: ReadonlyArray<Uint8Array>,
+): boolean {
   const spec = c.spec;
   if (spec.status !== undefined) return response.status === spec.status;
-  if (spec.contains !== undefined) return response.body.includes(spec.contains);
+  const text = c.text === null ? checkText(spec) : filledText(c.text, values);
+  if (spec.contains !== undefined) return response.body.includes(text!);
   const v = at(json.value, c.path);
   if (spec.exists !== undefined) return (v !== undefined) === spec.exists;
-  return v === spec.equals;
+  return v === (typeof spec.equals === "string" ? text : spec.equals);
 }
 
 /**
@@ -147,7 +179,7 @@ export function runExtract(
 ): string | null {
   const json = new JsonBody(response);
   extract.checks.forEach((c, k) => {
-    if (passes(c, response, json)) passed[k]++;
+    if (passes(c, response, json, values)) passed[k]++;
     else failed[k]++;
   });
   for (const c of extract.captures) {

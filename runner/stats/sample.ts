@@ -86,6 +86,10 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 9;
     case "goaway":
       return 10;
+    case "bad-value":
+      return 11;
+    case "body-too-large":
+      return 12;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }

@@ -3,15 +3,26 @@
  * Main-isolate side of the workers: spawns N worker isolates, waits until all are loaded, has each
  * prepare its share (generator warm-up, pre-connect pool: before t0), starts them at one common instant, forwards their interval samples to one callback (the same merge path for 1
  * or N workers) and resolves when every worker has finished its share. A failing worker stops the
- * others and rejects with a `LoadError`.
+ * others and rejects with a `LoadError`. A worker that does not end by its deadline (its load's end, or
+ * a stop request, plus the graceful stop and `STUCK_MARGIN_MS`) is stuck in code that never yields (a
+ * capture's regexp backtracking without end): it is terminated, and what it had in flight at its last
+ * interval counts as `unfinished` (cut by loadlab, not failed by the target), the run is flagged
+ * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends
+ * and the other workers' results are kept whole.
  */
-import type { AttackConfig } from "../config.ts";
-import type { IntervalSample } from "../stats/sample.ts";
+import { type AttackConfig, measuredDurationMs } from "../config.ts";
+import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 
 const READY_TIMEOUT_MS = 30_000;
+/**
+ * How long past its graceful stop a worker may take to report it is done before it is terminated:
+ * a worker's own end takes a few ms (drain, flows, the log's close), so 5 s only ever passes a stuck
+ * one, even on a busy machine.
+ */
+export const STUCK_MARGIN_MS = 5_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
 const START_LEAD_MS = 30;
 
@@ -58,14 +69,20 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const nowEpochMs = performance.timeOrigin + performance.now();
     const startAtEpochMs = config.startAtEpochMs ?? leadStartOf(config, nowEpochMs + START_LEAD_MS);
     const startLateMs = config.startAtEpochMs === undefined ? 0 : Math.max(0, nowEpochMs - startAtEpochMs);
-    const finished = collect(workers, opts);
+    const collecting = collect(workers, opts, config);
     opts.onStart?.(startAtEpochMs);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
-    const onAbort = () => workers.forEach((w) => send(w, { type: "stop" }));
+    // The load's own end (Infinity for a count without a duration), then a stop request's, if sooner.
+    const endMs = startAtEpochMs - performance.timeOrigin + config.warmupMs + measuredDurationMs(config);
+    collecting.endBy(endMs + config.gracefulStopMs + STUCK_MARGIN_MS);
+    const onAbort = () => {
+      workers.forEach((w) => send(w, { type: "stop" }));
+      collecting.endBy(performance.now() + config.gracefulStopMs + STUCK_MARGIN_MS);
+    };
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });
     try {
-      return { ...prepared, ...await finished, startAtEpochMs, startLateMs };
+      return { ...prepared, ...await collecting.done, startAtEpochMs, startLateMs };
     } finally {
       opts.signal?.removeEventListener("abort", onAbort);
     }
@@ -167,15 +184,58 @@ function mergeTlsSessions(
   };
 }
 
-function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> {
-  return new Promise((resolve, reject) => {
+/** The workers' summaries as they come, and the deadline past which the ones not done are ended. */
+interface Collecting {
+  readonly done: Promise<LoadRunSummary>;
+  /** Ends the workers not done by `deadlineMs` (`performance.now()` time); the soonest deadline given wins. */
+  endBy(deadlineMs: number): void;
+}
+
+function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Collecting {
+  let deadlineMs = Infinity;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Per worker: done, and the index and in-flight gauge of its last sample. */
+  const finished = workers.map(() => false);
+  const lastIndex = workers.map(() => -1);
+  const lastInFlight = workers.map(() => 0);
+  let endStuck = () => {};
+  const done = new Promise<LoadRunSummary>((resolve, reject) => {
     let remaining = workers.length;
     let activeMs = 0;
     let maxConnectsInFlight = 0;
     let logError: string | undefined;
     let dataRanOut = 0;
+    let stuck = 0;
     let tlsSession: LoadRunSummary["tlsSession"] = null;
     let maxStreamsPerConnection = 0;
+    const finish = (workerIndex: number) => {
+      finished[workerIndex] = true;
+      if (--remaining > 0) return;
+      clearTimeout(timer);
+      resolve({
+        activeMs,
+        maxConnectsInFlight,
+        tlsSession,
+        maxStreamsPerConnection,
+        ...(logError ? { logError } : {}),
+        ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
+        ...(stuck > 0 ? { stuckWorkers: stuck } : {}),
+      });
+    };
+    endStuck = () => {
+      workers.forEach((w, k) => {
+        if (finished[k]) return;
+        w.terminate();
+        stuck++;
+        const sample = idleSample(lastIndex[k] + 1, 0, 0, config.model === "throughput");
+        // A stuck worker was handling at least one response (its sample of it never came).
+        const inFlight = Math.max(1, lastInFlight[k]);
+        // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
+        sample.unfinished = inFlight;
+        opts.onSamples([sample], k);
+        finish(k);
+      });
+    };
     for (const w of workers) {
       w.onerror = (e) => {
         e.preventDefault();
@@ -184,9 +244,15 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
       w.onmessage = (e: MessageEvent<WorkerToMain>) => {
         const msg = e.data;
         switch (msg.type) {
-          case "samples":
+          case "samples": {
+            const last = msg.samples[msg.samples.length - 1];
+            if (last !== undefined) {
+              lastIndex[msg.workerIndex] = Math.max(lastIndex[msg.workerIndex], last.index);
+              lastInFlight[msg.workerIndex] = last.inFlight;
+            }
             opts.onSamples(msg.samples, msg.workerIndex);
             break;
+          }
           case "flows":
             opts.onFlows?.(msg.flows);
             break;
@@ -198,16 +264,7 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
             tlsSession = mergeTlsSessions(tlsSession, msg.summary.tlsSession);
             if (msg.summary.dataRanOut) dataRanOut++;
             maxStreamsPerConnection = Math.max(maxStreamsPerConnection, msg.summary.maxStreamsPerConnection);
-            if (--remaining === 0) {
-              resolve({
-                activeMs,
-                maxConnectsInFlight,
-                tlsSession,
-                maxStreamsPerConnection,
-                ...(logError ? { logError } : {}),
-                ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
-              });
-            }
+            finish(msg.workerIndex);
             break;
           case "failed":
             reject(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));
@@ -219,4 +276,15 @@ function collect(workers: Worker[], opts: PoolOptions): Promise<LoadRunSummary> 
       };
     }
   });
+  const endBy = (ms: number) => {
+    if (ms >= deadlineMs || finished.every((f) => f)) return;
+    deadlineMs = ms;
+    clearTimeout(timer);
+    // A deadline past what a timer takes (a count without a duration: Infinity) waits for a stop instead.
+    if (ms - performance.now() < 2 ** 31 - 1) {
+      timer = setTimeout(endStuck, Math.max(0, ms - performance.now()));
+    }
+  };
+  done.finally(() => clearTimeout(timer)).catch(() => {});
+  return { done, endBy };
 }

@@ -1,0 +1,75 @@
+/**
+ * @module
+ * What a request's static text may hold, checked where a request enters loadlab (an experiment file's
+ * requests and flow steps, the engine's config, so `attack`, `--mix` and imported scripts alike): a
+ * header name is a token (RFC 9110 5.6.2; `x:bad` would send header `x` with value `bad: ...`), a header
+ * value has no CR, LF or NUL and no space or tab at its ends (HTTP/1.1 would end the line early and send
+ * another request than the one asked for; HTTP/2 refuses such a field, RFC 9113 8.2.1), a path has no
+ * space, tab, CR, LF or NUL (they would split the request line). `{{ placeholders }}` are not checked
+ * here: their values are, per request, where they are filled (runner/http/fill_values.ts). Each problem
+ * is one sentence that says the fix.
+ */
+import type { z } from "zod";
+import { TCHAR } from "../http1/chars.ts";
+import { hasPlaceholder } from "./http/template.ts";
+
+/** Why `name` cannot be a header name, or undefined. */
+export function headerNameProblem(name: string): string | undefined {
+  if (hasPlaceholder(name)) return undefined;
+  for (let k = 0; k < name.length; k++) {
+    const c = name.charCodeAt(k);
+    if (c > 127 || TCHAR[c] !== 1) {
+      return `header name ${
+        JSON.stringify(name)
+      } is not a token: use letters, digits and !#$%&'*+-.^_\`|~ only, e.g. "x-api-key"`;
+    }
+  }
+  return name.length === 0 ? 'a header needs a name, e.g. "x-api-key"' : undefined;
+}
+
+/** Why `value` cannot be a header value, or undefined. */
+export function headerValueProblem(value: string): string | undefined {
+  if (/[\r\n\0]/.test(value)) {
+    return "header values cannot contain line breaks (CR, LF) or NUL; put the value on one line";
+  }
+  if (/^[ \t]|[ \t]$/.test(value)) {
+    return "header values cannot start or end with a space or tab (HTTP/2 refuses them); remove them";
+  }
+  return undefined;
+}
+
+/** Why `path` cannot be a request's path, or undefined (placeholders are left out of the check). */
+export function pathProblem(path: string): string | undefined {
+  if (/[\s\0]/.test(path.replace(/\{\{.*?\}\}/g, ""))) {
+    return "a path cannot contain spaces, tabs, line breaks or NUL; percent-encode them, e.g. %20";
+  }
+  return undefined;
+}
+
+/** A zod refinement adding `problem`'s sentence as the issue of the value it finds wrong. */
+export function ruleOf(problem: (text: string) => string | undefined) {
+  return (text: string, ctx: z.RefinementCtx): void => {
+    const message = problem(text);
+    if (message !== undefined) ctx.addIssue({ code: "custom", message });
+  };
+}
+
+/** A zod refinement of headers (`[name, value]` pairs): each problem at its name's path (`headers.x:bad`). */
+export function headerRules(
+  headers: Iterable<readonly [string, string]>,
+  ctx: z.RefinementCtx,
+  pathOf: (name: string, k: number, part: 0 | 1) => PropertyKey[],
+): void {
+  let k = 0;
+  for (const [name, value] of headers) {
+    const nameIssue = headerNameProblem(name);
+    if (nameIssue !== undefined) {
+      ctx.addIssue({ code: "custom", path: pathOf(name, k, 0), message: nameIssue });
+    }
+    const valueIssue = headerValueProblem(value);
+    if (valueIssue !== undefined) {
+      ctx.addIssue({ code: "custom", path: pathOf(name, k, 1), message: valueIssue });
+    }
+    k++;
+  }
+}
