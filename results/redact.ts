@@ -120,6 +120,34 @@ export function redactKnown(text: string, secrets: readonly string[]): string {
   return rewrite(text, literals, new Map());
 }
 
+/**
+ * The secrets `value` holds, found by the rules results.json's are (credential headers, secret `env:`
+ * variables, `--flag value` arguments, URL passwords, secret query values): for a message built from a
+ * configuration before any results exist (a target that failed to start echoes its command line and output).
+ */
+export function secretsIn(value: unknown): string[] {
+  const collector = new Collector();
+  collector.walk(value);
+  return [...collector.secrets.keys()];
+}
+
+/**
+ * A `--set PATH=VALUE` as messages quote it: the value as its token when the field's name is a secret one
+ * (`headers.authorization`, `env.API_TOKEN`), else with its URL passwords and secret query values
+ * redacted. A load's own fields (`loads.NAME.cookies`) are knobs of the engine, never secrets.
+ */
+export function shownAssignment(assignment: string): string {
+  const eq = assignment.indexOf("=");
+  if (eq < 0) return redactText(assignment);
+  const path = assignment.slice(0, eq);
+  const value = assignment.slice(eq + 1);
+  const last = path.replace(/\[[^\]]*\]$/, "").split(".").pop() ?? "";
+  const loadKnob = /^loads\.[^.]+\.[^.]+$/.test(path);
+  return `${path}=${
+    !loadKnob && value !== "" && isSecretName(last) ? redactedToken(value) : redactText(value)
+  }`;
+}
+
 class Collector {
   readonly secrets = new Map<string, string>();
   add(value: string, kind: string): void {

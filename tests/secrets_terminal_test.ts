@@ -1,0 +1,94 @@
+/**
+ * End to end: what `loadlab run` prints on the terminal holds no secret the files do not, on the paths
+ * results.json's redaction never sees: a flow step's `Checks:` lines (its label is `METHOD path`, and the
+ * path may carry `?token=`), the message of a target that exited before it was ready (it echoes the
+ * command line and the tail of the app's output, which may print its own `env:` secret), and the exit-2
+ * line of a `--set` that cannot be applied (it quotes the assignment). Real runs: the built-in target, an
+ * external `sh` that exits at once.
+ */
+import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+
+function leaked(text: string, secrets: string[]): string[] {
+  return secrets.filter((s) => text.includes(s));
+}
+
+Deno.test("run: a flow step's secret query value is redacted in the terminal's Checks lines", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/e.yaml`,
+      `name: checked
+targets:
+  plain: { kind: builtin }
+flows:
+  - name: f
+    steps:
+      - get: /json?token=STEPTOKEN12345
+        expect: [{ status: 201 }]
+loads:
+  short: { model: count, requests: 20, connections: 1 }
+`,
+    );
+    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(code, 0, stderr);
+    assertMatch(stdout, /Checks:/);
+    assertMatch(stdout, /GET \/json\?token=\[redacted 14 chars sha256:[0-9a-f]{8}\]: status 201/);
+    assertEquals(leaked(stdout + stderr, ["STEPTOKEN12345"]), [], stdout + stderr);
+    const results = await Deno.readTextFile(`${dir}/out/results.json`);
+    assertEquals(leaked(results, ["STEPTOKEN12345"]), []);
+  });
+});
+
+Deno.test("run: a target that fails to start has its env and argument secrets redacted on the terminal", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/e.yaml`,
+      `name: dies
+targets:
+  ext:
+    kind: external
+    command: sh
+    args: [-c, 'echo "token is $API_TOKEN" >&2; exit 3', sh, --api-key, ARGKEY4444]
+    env: { API_TOKEN: ENVSECRET6666 }
+    url: http://127.0.0.1:9
+loads:
+  short: { model: count, requests: 1, connections: 1 }
+`,
+    );
+    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(code, 3, stderr);
+    assertMatch(stderr, /token is \[redacted 13 chars sha256:[0-9a-f]{8}\]/);
+    assertMatch(stderr, /--api-key \[redacted 10 chars sha256:[0-9a-f]{8}\]/);
+    assertEquals(leaked(stdout + stderr, ["ENVSECRET6666", "ARGKEY4444"]), [], stdout + stderr);
+  });
+});
+
+Deno.test("run: a --set of a secret field that cannot be applied does not echo its value", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/e.yaml`,
+      `name: set
+targets:
+  plain: { kind: builtin }
+loads:
+  short: { model: count, requests: 1, connections: 1 }
+`,
+    );
+    const { code, stderr } = await runLoadlab([
+      "run",
+      `${dir}/e.yaml`,
+      "--set",
+      "loads.short.connections.authorization=Bearer SETSECRET2222",
+      "--set",
+      "loads.short.connections.x=3",
+    ]);
+    assertEquals(code, 2, stderr);
+    assertMatch(
+      stderr,
+      /--set loads\.short\.connections\.authorization=\[redacted 20 chars sha256:[0-9a-f]{8}\]/,
+    );
+    // Not secret: a load's field keeps its value.
+    assertMatch(stderr, /--set loads\.short\.connections\.x=3/);
+    assertEquals(leaked(stderr, ["SETSECRET2222"]), [], stderr);
+  });
+});
