@@ -4,7 +4,7 @@
  * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
  * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password,
  * auth or signature), query parameters (a signed URL's `sig` too), environment variables and
- * `--flag value` arguments with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
+ * `--flag value` arguments and fields of a request's JSON body with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
  * and a short hash stay, so two runs can still be told apart. Secrets are first collected from the structure (request headers of the configuration,
  * the experiment source parsed as YAML or JSON, URLs in any string), then every string of the file is
  * rewritten, so a secret echoed in the experiment's source text or an error message goes too.
@@ -174,6 +174,7 @@ class Collector {
       return;
     }
     if (value === null || typeof value !== "object") return;
+    if (parentKey === "json") this.bodyFields(value as Record<string, unknown>);
     this.sweepValues(value as Record<string, unknown>);
     const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
     for (const [k, v] of Object.entries(value)) {
@@ -182,6 +183,15 @@ class Collector {
         this.add(String(v), `${k} ${kindOf(parentKey)}`);
       }
       if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
+    }
+  }
+  /** A request's JSON body (`json: { password: … }`): its secret-named fields at any depth. */
+  bodyFields(value: Record<string, unknown>): void {
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== null && typeof v === "object") this.bodyFields(v as Record<string, unknown>);
+      else if (isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
+        this.add(String(v), `${k} body field`);
+      }
     }
   }
   /** A sweep (`{parameter, values}`) or a run's point (`{parameter, value}`) of a secret parameter. */

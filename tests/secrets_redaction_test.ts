@@ -167,3 +167,31 @@ ${redact ? "" : "redact: false\n"}`;
     assertEquals(leaked(await Deno.readTextFile(`${dir}/kept/results.json`), secrets), secrets);
   });
 });
+
+Deno.test("run: a secret field of a request's JSON body is redacted in results and report", async () => {
+  await withTempDir(async (dir) => {
+    // The docs' own login step: the password is a field of the JSON body, not a header.
+    await Deno.writeTextFile(
+      `${dir}/e.yaml`,
+      `name: login
+targets:
+  plain: { kind: builtin }
+flows:
+  - name: f
+    steps:
+      - post: { path: /login, json: { user: ada, credentials: { password: BODYPW1234 }, page: 2 } }
+loads:
+  short: { model: count, requests: 5, connections: 1 }
+`,
+    );
+    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(code, 0, stderr);
+    for (const file of ["results.json", "report.html"]) {
+      const text = await Deno.readTextFile(`${dir}/out/${file}`);
+      assertEquals(leaked(text, ["BODYPW1234"]), [], file);
+    }
+    const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    assertMatch(results.experiment.source, /password: \[redacted 10 chars sha256:[0-9a-f]{8}\] \}, page: 2/);
+    assertEquals(leaked(stdout + stderr, ["BODYPW1234"]), []);
+  });
+});
