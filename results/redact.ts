@@ -148,6 +148,16 @@ export function shownAssignment(assignment: string): string {
   }`;
 }
 
+/**
+ * A `Name: value` header as messages quote it (a refused `-H`): the value as its token when the name (the
+ * text before `:`, else the first word, for a header missing its colon) is a secret one.
+ */
+export function shownHeader(text: string): string {
+  const m = /^([^:\s]+)(:\s*|\s+)([\s\S]*)$/.exec(text);
+  if (!m || m[3].trim() === "" || !isSecretName(m[1])) return redactText(text);
+  return `${m[1]}${m[2]}${redactedToken(m[3].trim())}`;
+}
+
 class Collector {
   readonly secrets = new Map<string, string>();
   add(value: string, kind: string): void {

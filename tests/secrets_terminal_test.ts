@@ -1,10 +1,10 @@
 /**
- * End to end: what `loadlab run` prints on the terminal holds no secret the files do not, on the paths
- * results.json's redaction never sees: a flow step's `Checks:` lines (its label is `METHOD path`, and the
- * path may carry `?token=`), the message of a target that exited before it was ready (it echoes the
- * command line and the tail of the app's output, which may print its own `env:` secret), and the exit-2
- * line of a `--set` that cannot be applied (it quotes the assignment). Real runs: the built-in target, an
- * external `sh` that exits at once.
+ * End to end: what `loadlab run` and `attack` print on the terminal holds no secret the files do not, on
+ * the paths results.json's redaction never sees: a flow step's `Checks:` lines (its label is `METHOD path`,
+ * and the path may carry `?token=`), the message of a target that exited before it was ready (it echoes
+ * the command line and the tail of the app's output, which may print its own `env:` secret), and the
+ * exit-2 line of a `--set` that cannot be applied (it quotes the assignment) or of a refused `-H` (it
+ * quotes the header). Real runs: the built-in target, an external `sh` that exits at once.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -91,4 +91,24 @@ loads:
     assertMatch(stderr, /--set loads\.short\.connections\.x=3/);
     assertEquals(leaked(stderr, ["SETSECRET2222"]), [], stderr);
   });
+});
+
+Deno.test("attack: an -H with a secret name that is refused does not echo its value", async () => {
+  for (
+    const [header, shown] of [
+      [
+        "Authorization: Bearer HSECRET1111\r\nX-Smuggled: 1",
+        /-H "Authorization: \[redacted 33 chars sha256:[0-9a-f]{8}\]"/,
+      ],
+      ["X-Api-Key HSECRET2222", /-H "X-Api-Key \[redacted 11 chars sha256:[0-9a-f]{8}\]": not a header/],
+    ] as const
+  ) {
+    const { code, stderr } = await runLoadlab(["attack", "http://127.0.0.1:9/", "-n", "1", "-H", header]);
+    assertEquals(code, 2, stderr);
+    assertMatch(stderr, shown);
+    assertEquals(leaked(stderr, ["HSECRET1111", "HSECRET2222"]), [], stderr);
+  }
+  // A header whose name is not secret is quoted as it is.
+  const { stderr } = await runLoadlab(["attack", "http://127.0.0.1:9/", "-n", "1", "-H", "Accept json"]);
+  assertMatch(stderr, /-H "Accept json": not a header/);
 });
