@@ -4,7 +4,7 @@
  * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
  * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password,
  * auth or signature), query parameters (a signed URL's `sig` too), environment variables and
- * `--flag value` arguments and fields of a request's JSON body with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
+ * `--flag value` arguments and fields of a request's JSON or form body with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
  * and a short hash stay, so two runs can still be told apart. Secrets are first collected from the structure (request headers of the configuration,
  * the experiment source parsed as YAML or JSON, URLs in any string), then every string of the file is
  * rewritten, so a secret echoed in the experiment's source text or an error message goes too.
@@ -34,6 +34,8 @@ const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
  * a value, so a templated step label is read whole.
  */
 const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=((?:\{\{[^{}]*\}\}|[^&#\s;"'])*)/g;
+/** A form-encoded body: `name=value` pairs joined by `&`, nothing else. */
+const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
 /** A value that is only placeholders: filled per request, the label shows no secret of its own. */
 const ONLY_PLACEHOLDERS = /^(?:\{\{[^{}]*\}\})+$/;
 /** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
@@ -189,11 +191,24 @@ class Collector {
     const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
     for (const [k, v] of Object.entries(value)) {
       this.scanText(k); // error messages are keys of their count maps
+      if (k === "body" && typeof v === "string") this.bodyText(v);
       if (named && isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
         this.add(String(v), `${k} ${kindOf(parentKey)}`);
       }
       if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
     }
+  }
+  /**
+   * A request body given as text (`body:`, `attack -b`): a JSON object's secret-named fields, a form's
+   * (`password=…&user=…`) secret parameters, the first one included.
+   */
+  bodyText(text: string): void {
+    if (/^\s*\{/.test(text)) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed !== null && typeof parsed === "object") this.bodyFields(parsed as Record<string, unknown>);
+      } catch { /* not JSON: only its URLs are read */ }
+    } else if (FORM_BODY.test(text)) this.scanText(`?${text}`);
   }
   /** A request's JSON body (`json: { password: … }`): its secret-named fields at any depth. */
   bodyFields(value: Record<string, unknown>): void {
@@ -217,6 +232,8 @@ class Collector {
   /** `--api-key=X`, `--token X` and `-H "Authorization: X"` in an argument list. */
   scanArgs(args: string[]): void {
     args.forEach((arg, i) => {
+      if (/^(?:-b|--body)$/.test(arg) && args[i + 1] !== undefined) this.bodyText(args[i + 1]);
+      if (arg.startsWith("--body=")) this.bodyText(arg.slice("--body=".length));
       const eq = /^--?([A-Za-z0-9_.-]+)=(.+)$/.exec(arg);
       if (eq && isSecretName(eq[1])) return this.add(eq[2], `--${eq[1]} argument`);
       const flag = /^--?([A-Za-z0-9_.-]+)$/.exec(arg);

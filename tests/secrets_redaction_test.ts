@@ -195,3 +195,56 @@ loads:
     assertEquals(leaked(stdout + stderr, ["BODYPW1234"]), []);
   });
 });
+
+Deno.test("attack -b and a step's body: text: secret-named fields of a JSON or form body are redacted", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  try {
+    await withTempDir(async (dir) => {
+      const url = `http://127.0.0.1:${server.addr.port}/login`;
+      const json = await runLoadlab([
+        ..."attack -n 2 -c 1 -m POST --json".split(" "),
+        url,
+        "-b",
+        '{"user":"ada","auth":{"password":"BODYPW1111"}}',
+        "-o",
+        `${dir}/a.json`,
+      ]);
+      assertEquals(json.code, 0, json.stderr);
+      const form = await runLoadlab([
+        "attack",
+        "-n",
+        "2",
+        "-c",
+        "1",
+        url,
+        "--body=password=FORMPW2222&user=ada",
+        "-o",
+        `${dir}/b.json`,
+      ]);
+      assertEquals(form.code, 0, form.stderr);
+      await Deno.writeTextFile(
+        `${dir}/e.yaml`,
+        `name: form
+targets:
+  mine: { url: "http://127.0.0.1:${server.addr.port}" }
+flows:
+  - name: f
+    steps:
+      - post: { path: /login, body: "api_key=FORMKEY3333&page=2" }
+loads:
+  short: { model: count, requests: 2, connections: 1 }
+`,
+      );
+      const run = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+      assertEquals(run.code, 0, run.stderr);
+      const secrets = ["BODYPW1111", "FORMPW2222", "FORMKEY3333"];
+      for (const file of ["a.json", "b.json", "out/results.json", "out/report.html"]) {
+        assertEquals(leaked(await Deno.readTextFile(`${dir}/${file}`), secrets), [], file);
+      }
+      assertEquals(leaked(json.stdout + form.stdout + run.stdout, secrets), []);
+      assertMatch(await Deno.readTextFile(`${dir}/out/results.json`), /page=2/);
+    });
+  } finally {
+    await server.shutdown();
+  }
+});
