@@ -36,6 +36,8 @@ const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
 const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=((?:\{\{[^{}]*\}\}|[^&#\s;"'])*)/g;
 /** A form-encoded body: `name=value` pairs joined by `&`, nothing else. */
 const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
+/** A `{{ name }}` placeholder: its name. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 /** A value that is only placeholders: filled per request, the label shows no secret of its own. */
 const ONLY_PLACEHOLDERS = /^(?:\{\{[^{}]*\}\})+$/;
 /** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
@@ -161,10 +163,24 @@ export function shownHeader(text: string): string {
 }
 
 class Collector {
-  readonly secrets = new Map<string, string>();
+  readonly #secrets = new Map<string, string>();
+  /** Names of `{{ placeholders }}` found in secret values, and the file's `variables:` (Artillery's). */
+  readonly #filledIn = new Set<string>();
+  readonly #variables = new Map<string, string>();
   add(value: string, kind: string): void {
-    if (!value || value.includes("[redacted") || this.secrets.has(value)) return;
-    this.secrets.set(value, kind);
+    if (!value || value.includes("[redacted") || this.#secrets.has(value)) return;
+    this.#secrets.set(value, kind);
+    for (const m of value.matchAll(PLACEHOLDER)) this.#filledIn.add(m[1]);
+  }
+  /**
+   * Every secret found, with its kind: a variable filled into a secret value (`Authorization: Bearer {{
+   * bearer }}`) is one too, whatever its name.
+   */
+  get secrets(): Map<string, string> {
+    for (const [name, value] of this.#variables) {
+      if (this.#filledIn.has(name)) this.add(value, `${name} variable`);
+    }
+    return this.#secrets;
   }
   /** Finds URL passwords and secret query values in free text. */
   scanText(text: string): void {
@@ -190,6 +206,9 @@ class Collector {
     this.sweepValues(value as Record<string, unknown>);
     const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
     for (const [k, v] of Object.entries(value)) {
+      if (parentKey === "variables" && (typeof v === "string" || typeof v === "number")) {
+        this.#variables.set(k, String(v));
+      }
       this.scanText(k); // error messages are keys of their count maps
       if (k === "body" && typeof v === "string") this.bodyText(v);
       if (named && isSecretName(k) && (typeof v === "string" || typeof v === "number")) {

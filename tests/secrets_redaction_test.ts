@@ -248,3 +248,42 @@ loads:
     await server.shutdown();
   }
 });
+
+Deno.test("run of an Artillery script: a variable filled into a secret header is redacted in results and report", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const good = req.headers.get("authorization") === "Bearer ARTVAR3333";
+    return new Response(good ? "ok" : "no", { status: good ? 200 : 401 });
+  });
+  try {
+    await withTempDir(async (dir) => {
+      // `bearer` and `qtoken` are no secret names: their values are, being filled into a secret header
+      // and a secret query parameter (the converter writes the latter into the URL).
+      await Deno.writeTextFile(
+        `${dir}/script.yml`,
+        `config:
+  target: "http://127.0.0.1:${server.addr.port}"
+  phases: [{ duration: 1, arrivalRate: 4 }]
+  variables:
+    bearer: ARTVAR3333
+    page: 2
+    qtoken: ARTQ4444
+scenarios:
+  - flow:
+      - get: { url: "/x?page={{ page }}", headers: { authorization: "Bearer {{ bearer }}" } }
+      - get: { url: "/x?token={{ qtoken }}", headers: { authorization: "Bearer {{ bearer }}" } }
+`,
+      );
+      const run = await runLoadlab(["run", `${dir}/script.yml`, "--out-dir", `${dir}/out`]);
+      assertEquals(run.code, 0, run.stderr);
+      const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+      assertEquals(results.runs[0].statusCodes, { "200": results.runs[0].requests }, "sent as it is");
+      for (const file of ["results.json", "report.html"]) {
+        const text = await Deno.readTextFile(`${dir}/out/${file}`);
+        assertEquals(leaked(text, ["ARTVAR3333", "ARTQ4444"]), [], file);
+      }
+      assertMatch(results.experiment.source, /bearer: \[redacted 10 chars sha256:[0-9a-f]{8}\]\n {4}page: 2/);
+    });
+  } finally {
+    await server.shutdown();
+  }
+});
