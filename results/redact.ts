@@ -2,7 +2,7 @@
  * @module
  * Takes secrets out of results before anything is written or shown: the one place that decides what a
  * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
- * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password,
+ * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password, pwd,
  * auth or signature), query parameters (a signed URL's `sig` too), environment variables and
  * `--flag value` arguments and fields of a request's JSON or form body with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
  * and a short hash stay, so two runs can still be told apart. Secrets are first collected from the structure (request headers of the configuration,
@@ -22,11 +22,11 @@ import type { ResultsFile } from "./schema.ts";
 
 /**
  * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry
- * theirs as `sig`, `signature`, `X-Amz-Signature` or `X-Goog-Signature` (`sig` only as a whole word, so
- * `signal` or `design` stay).
+ * theirs as `sig`, `signature`, `X-Amz-Signature` or `X-Goog-Signature`; passwords are also `pwd` and
+ * `pass` (`sig` and `pass` only as whole words, so `signal`, `design`, `bypass` or `passive` stay).
  */
 const SECRET_NAME =
-  /token|key|secret|passw|auth|cookie|credential|session|signature|(?:^|[^a-z])sig(?:$|[^a-z])/i;
+  /token|key|secret|passw|pwd|auth|cookie|credential|session|signature|(?:^|[^a-z])(?:sig|pass)(?:$|[^a-z])/i;
 /** `scheme://user:password@`: the password group. */
 const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
 /**

@@ -1,11 +1,14 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import {
   credentialForms,
+  isSecretName,
   redactedToken,
   redactionLine,
   redactKnown,
   redactResults,
   redactText,
+  shownAssignment,
+  shownHeader,
   shownSweepValue,
 } from "./redact.ts";
 import type { ResultsFile } from "./schema.ts";
@@ -151,4 +154,34 @@ Deno.test("credentialForms: a Basic header's token, user:password and password; 
     credentialForms(header),
   );
   ok(!/pw4567|YWRh/.test(text), text);
+});
+
+Deno.test("isSecretName: pwd and pass as a word are secret names; bypass, passive and compass are not", () => {
+  for (const name of ["pwd", "DB_PWD", "pass", "X-Pass", "user_pass", "apiKey", "sig"]) {
+    ok(isSecretName(name), name);
+  }
+  for (const name of ["bypass", "passive", "compass", "page", "signal", "cache_bypass"]) {
+    ok(!isSecretName(name), name);
+  }
+});
+
+Deno.test("shownAssignment and shownHeader: a secret field's or header's value as its token, others as given", () => {
+  assertMatch(
+    shownAssignment("targets.a.env.API_TOKEN=abc123"),
+    /^targets\.a\.env\.API_TOKEN=\[redacted 6 chars/,
+  );
+  assertMatch(
+    shownAssignment("requests[0].headers.authorization=Bearer x"),
+    /authorization=\[redacted 8 chars/,
+  );
+  assertEquals(shownAssignment("loads.l.cookies=false"), "loads.l.cookies=false");
+  assertEquals(shownAssignment("loads.l.connections=3"), "loads.l.connections=3");
+  assertMatch(
+    shownAssignment("targets.t.url=http://u:pw12@h"),
+    /^targets\.t\.url=http:\/\/u:\[redacted 4 chars/,
+  );
+  assertMatch(shownHeader("Authorization: Bearer abc"), /^Authorization: \[redacted 10 chars/);
+  assertMatch(shownHeader("X-Api-Key abc1"), /^X-Api-Key \[redacted 4 chars/);
+  assertEquals(shownHeader("Accept: text/html"), "Accept: text/html");
+  assertEquals(shownHeader("Authorization:"), "Authorization:");
 });
