@@ -8,7 +8,7 @@
  */
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
-import { shownHeader } from "../results/redact.ts";
+import { shownHeader } from "../results/redact_quote.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */

@@ -3,11 +3,12 @@
  * Takes secrets out of results before anything is written or shown: the one place that decides what a
  * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
  * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password, pwd,
- * auth or signature), query parameters (a signed URL's `sig` too), environment variables and
- * `--flag value` arguments and fields of a request's JSON or form body with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
- * and a short hash stay, so two runs can still be told apart. Secrets are first collected from the structure (request headers of the configuration,
- * the experiment source parsed as YAML or JSON, URLs in any string), then every string of the file is
- * rewritten, so a secret echoed in the experiment's source text or an error message goes too.
+ * auth or signature), query parameters (a signed URL's `sig` too), environment variables, `--flag value`
+ * arguments and fields of a request's JSON or form body with such names become `[redacted 32 chars
+ * sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be told apart. Secrets are
+ * first collected from the structure (request headers of the configuration, the experiment source parsed
+ * as YAML or JSON, URLs in any string), then every string of the file is rewritten, so a secret echoed in
+ * the experiment's source text or an error message goes too.
  *
  * It runs once per write or render, on the assembled results, never on the hot path: the engine still
  * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
@@ -133,33 +134,6 @@ export function secretsIn(value: unknown): string[] {
   const collector = new Collector();
   collector.walk(value);
   return [...collector.secrets.keys()];
-}
-
-/**
- * A `--set PATH=VALUE` as messages quote it: the value as its token when the field's name is a secret one
- * (`headers.authorization`, `env.API_TOKEN`), else with its URL passwords and secret query values
- * redacted. A load's own fields (`loads.NAME.cookies`) are knobs of the engine, never secrets.
- */
-export function shownAssignment(assignment: string): string {
-  const eq = assignment.indexOf("=");
-  if (eq < 0) return redactText(assignment);
-  const path = assignment.slice(0, eq);
-  const value = assignment.slice(eq + 1);
-  const last = path.replace(/\[[^\]]*\]$/, "").split(".").pop() ?? "";
-  const loadKnob = /^loads\.[^.]+\.[^.]+$/.test(path);
-  return `${path}=${
-    !loadKnob && value !== "" && isSecretName(last) ? redactedToken(value) : redactText(value)
-  }`;
-}
-
-/**
- * A `Name: value` header as messages quote it (a refused `-H`): the value as its token when the name (the
- * text before `:`, else the first word, for a header missing its colon) is a secret one.
- */
-export function shownHeader(text: string): string {
-  const m = /^([^:\s]+)(:\s*|\s+)([\s\S]*)$/.exec(text);
-  if (!m || m[3].trim() === "" || !isSecretName(m[1])) return redactText(text);
-  return `${m[1]}${m[2]}${redactedToken(m[3].trim())}`;
 }
 
 class Collector {

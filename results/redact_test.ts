@@ -7,10 +7,9 @@ import {
   redactKnown,
   redactResults,
   redactText,
-  shownAssignment,
-  shownHeader,
   shownSweepValue,
 } from "./redact.ts";
+import { shownAssignment, shownHeader } from "./redact_quote.ts";
 import type { ResultsFile } from "./schema.ts";
 import { withoutPassword } from "./export/metrics_output.ts";
 

@@ -16,7 +16,7 @@ import {
   visit,
 } from "yaml";
 import type { Issue } from "../validation/mod.ts";
-import { shownAssignment } from "../results/redact.ts";
+import { shownAssignment, shownFieldValue } from "../results/redact_quote.ts";
 import { nearest } from "../validation/suggest.ts";
 
 /** A value, or every problem found. */
@@ -276,8 +276,12 @@ function assign(doc: Record<string, unknown>, steps: Step[], value: unknown): st
     }
     if (!isRecord(container)) {
       // The value found may be a secret of the file (`env.API_TOKEN`): quoted as the assignment is.
-      const found = shownAssignment(`${shown}=${JSON.stringify(container)}`).slice(shown.length + 1);
-      return `${shown} is ${found}, not an object or a list`;
+      const found = typeof container === "string"
+        ? shownFieldValue(shown, container)
+        : JSON.stringify(container);
+      return `${shown} is ${
+        found === container ? JSON.stringify(container) : found
+      }, not an object or a list`;
     }
     const record = container;
     const n = longestKey(record, steps, i);
