@@ -10,6 +10,7 @@
 import { z } from "zod";
 import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 import { VALUE_NAME } from "../runner/session_schema.ts";
+import { jsonErrorReason } from "../validation/json_error.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
@@ -205,7 +206,7 @@ function parseJsonArray(text: string, file: string): Array<{ line: number; value
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new DataFileError(file, 0, `is not JSON: ${(err as Error).message}`, { cause: err });
+    throw new DataFileError(file, 0, `is not JSON: ${jsonErrorReason(err)}`, { cause: err });
   }
   if (!Array.isArray(value)) throw new DataFileError(file, 0, "a JSON data file is an array of objects");
   return value.map((v, k) => ({ line: k + 1, value: v }));
@@ -218,7 +219,7 @@ function parseNdjson(text: string, file: string): Array<{ line: number; value: u
     try {
       items.push({ line: k + 1, value: JSON.parse(raw) });
     } catch (err) {
-      throw new DataFileError(file, k + 1, `is not JSON: ${(err as Error).message}`, { cause: err });
+      throw new DataFileError(file, k + 1, `is not JSON: ${jsonErrorReason(err)}`, { cause: err });
     }
   });
   return items;

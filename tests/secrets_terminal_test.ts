@@ -3,8 +3,8 @@
  * the paths results.json's redaction never sees: a flow step's `Checks:` lines (its label is `METHOD path`,
  * and the path may carry `?token=`), the message of a target that exited before it was ready (it echoes
  * the command line and the tail of the app's output, which may print its own `env:` secret), and the
- * exit-2 line of a `--set` that cannot be applied (it quotes the assignment) or of a refused `-H` (it
- * quotes the header). Real runs: the built-in target, an external `sh` that exits at once.
+ * exit-2 line of a `--set` that cannot be applied (it quotes the assignment), of a refused `-H` (it
+ * quotes the header) and of a file that is not JSON (V8's parser quotes the text around the fault). Real runs: the built-in target, an external `sh` that exits at once.
  */
 import { deepStrictEqual as assertEquals, match as assertMatch } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
@@ -111,4 +111,42 @@ Deno.test("attack: an -H with a secret name that is refused does not echo its va
   // A header whose name is not secret is quoted as it is.
   const { stderr } = await runLoadlab(["attack", "http://127.0.0.1:9/", "-n", "1", "-H", "Accept json"]);
   assertMatch(stderr, /-H "Accept json": not a header/);
+});
+
+Deno.test("a file that is not JSON: its exit-2 line gives the reason, not the text around the fault", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(`${dir}/r.json`, '{"token": JSONSEC1111}');
+    await Deno.writeTextFile(`${dir}/d.json`, '[{"user": "a", "key": JSONSEC2222}]');
+    await Deno.writeTextFile(
+      `${dir}/d.ndjson`,
+      '{"user": "a", "key": "x"}\n{"user": "b", "key": JSONSEC3333}\n',
+    );
+    const experiment = (file: string) =>
+      `name: data
+targets:
+  plain: { kind: builtin }
+data:
+  users: { file: ${file} }
+loads:
+  short: { model: count, requests: 1, connections: 1, data: users }
+`;
+    await Deno.writeTextFile(`${dir}/a.yaml`, experiment("d.json"));
+    await Deno.writeTextFile(`${dir}/b.yaml`, experiment("d.ndjson"));
+    const secrets = ["JSONSEC1111", "JSONSEC2222", "JSONSEC3333"];
+    for (
+      const [args, reason] of [
+        [["report", `${dir}/r.json`, "-o", `${dir}/r.html`], /r\.json: not JSON \(Unexpected token 'J'\)$/m],
+        [["run", `${dir}/a.yaml`, "--out-dir", `${dir}/out`], /d\.json: is not JSON: Unexpected token 'J'$/m],
+        [
+          ["run", `${dir}/b.yaml`, "--out-dir", `${dir}/out`],
+          /d\.ndjson:2: is not JSON: Unexpected token 'J'$/m,
+        ],
+      ] as const
+    ) {
+      const { code, stderr } = await runLoadlab([...args]);
+      assertEquals(code, 2, stderr);
+      assertMatch(stderr, reason);
+      assertEquals(leaked(stderr, secrets), [], stderr);
+    }
+  });
 });
