@@ -18,12 +18,23 @@ export function shownAssignment(assignment: string): string {
   return `${path}=${shownFieldValue(path, assignment.slice(eq + 1))}`;
 }
 
-/** The value of the field at `path` as messages quote it (see `shownAssignment`). */
+/**
+ * The value of the field at `path` as messages quote it (see `shownAssignment`); a YAML map given as the
+ * value (`env={API_TOKEN: X}`, valid or not) has its secret-named entries' values redacted.
+ */
 export function shownFieldValue(path: string, value: string): string {
   const last = path.replace(/\[[^\]]*\]$/, "").split(".").pop() ?? "";
   const loadKnob = /^loads\.[^.]+\.[^.]+$/.test(path);
-  return !loadKnob && value !== "" && isSecretName(last) ? redactedToken(value) : redactText(value);
+  if (!loadKnob && value !== "" && isSecretName(last)) return redactedToken(value);
+  return redactText(value).replace(
+    MAP_ENTRY,
+    (all, name: string, sep: string, quote: string, v: string) =>
+      isSecretName(name) ? `${name}${sep}${quote}${redactedToken(v)}` : all,
+  );
 }
+
+/** `name: value` in a YAML flow map (`{a: 1, b: "x"}`): the value up to its quote, comma or brace. */
+const MAP_ENTRY = /([A-Za-z0-9_.-]+)(\s*:\s*)(["']?)([^,}"'\s][^,}"']*)/g;
 
 /**
  * A `Name: value` header as messages quote it (a refused `-H`): the value as its token when the name (the

@@ -179,6 +179,14 @@ Deno.test("shownAssignment and shownHeader: a secret field's or header's value a
     shownAssignment("targets.t.url=http://u:pw12@h"),
     /^targets\.t\.url=http:\/\/u:\[redacted 4 chars/,
   );
+  assertMatch(
+    shownAssignment('targets.t.env={API_TOKEN: "abc12, PORT: 80'),
+    /API_TOKEN: "\[redacted 5 chars/,
+  );
+  assertMatch(
+    shownAssignment("targets.t.env={PORT: 80, DB_PWD: x}"),
+    /^targets\.t\.env=\{PORT: 80, DB_PWD: \[redacted 1 chars/,
+  );
   assertMatch(shownHeader("Authorization: Bearer abc"), /^Authorization: \[redacted 10 chars/);
   assertMatch(shownHeader("X-Api-Key abc1"), /^X-Api-Key \[redacted 4 chars/);
   assertEquals(shownHeader("Accept: text/html"), "Accept: text/html");
