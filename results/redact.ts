@@ -177,6 +177,7 @@ class Collector {
     }
     if (value === null || typeof value !== "object") return;
     if (parentKey === "json") this.bodyFields(value as Record<string, unknown>);
+    this.checkValue(value as Record<string, unknown>);
     this.sweepValues(value as Record<string, unknown>);
     const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
     for (const [k, v] of Object.entries(value)) {
@@ -210,6 +211,15 @@ class Collector {
       else if (isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
         this.add(String(v), `${k} body field`);
       }
+    }
+  }
+  /** A check that a secret-named JSON field equals a value (`{ json: $.token, equals: X }`): X. */
+  checkValue(value: Record<string, unknown>): void {
+    if (typeof value.json !== "string" || !("equals" in value)) return;
+    const field = /([A-Za-z0-9_-]+)[^A-Za-z0-9_-]*$/.exec(value.json)?.[1] ?? "";
+    const v = value.equals;
+    if (isSecretName(field) && (typeof v === "string" || typeof v === "number")) {
+      this.add(String(v), `${field} check value`);
     }
   }
   /** A sweep (`{parameter, values}`) or a run's point (`{parameter, value}`) of a secret parameter. */

@@ -150,3 +150,29 @@ loads:
     }
   });
 });
+
+Deno.test("run: a check that a secret-named JSON field equals a value shows the value as its token", async () => {
+  await withTempDir(async (dir) => {
+    await Deno.writeTextFile(
+      `${dir}/e.yaml`,
+      `name: eq
+targets:
+  plain: { kind: builtin }
+flows:
+  - name: f
+    steps:
+      - post: { path: /login, json: { user: ada } }
+        expect: [{ json: $.token, equals: EQSECRET1234 }, { json: $.user, equals: ada }]
+loads:
+  short: { model: count, requests: 4, connections: 1 }
+`,
+    );
+    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(code, 0, stderr);
+    assertMatch(stdout, /\$\.token == "\[redacted 12 chars sha256:[0-9a-f]{8}\]"/);
+    assertMatch(stdout, /\$\.user == "ada"/);
+    for (const text of [stdout + stderr, await Deno.readTextFile(`${dir}/out/results.json`)]) {
+      assertEquals(leaked(text, ["EQSECRET1234"]), []);
+    }
+  });
+});
