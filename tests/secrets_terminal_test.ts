@@ -13,10 +13,16 @@ function leaked(text: string, secrets: string[]): string[] {
   return secrets.filter((s) => text.includes(s));
 }
 
+/** Writes `yaml` as `dir/e.yaml` and runs it into `dir/out`, with `extra` arguments. */
+async function runExperiment(dir: string, yaml: string, extra: string[] = []) {
+  await Deno.writeTextFile(`${dir}/e.yaml`, yaml);
+  return await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`, ...extra]);
+}
+
 Deno.test("run: a flow step's secret query value is redacted in the terminal's Checks lines", async () => {
   await withTempDir(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/e.yaml`,
+    const { code, stdout, stderr } = await runExperiment(
+      dir,
       `name: checked
 targets:
   plain: { kind: builtin }
@@ -29,7 +35,6 @@ loads:
   short: { model: count, requests: 20, connections: 1 }
 `,
     );
-    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(code, 0, stderr);
     assertMatch(stdout, /Checks:/);
     assertMatch(stdout, /GET \/json\?token=\[redacted 14 chars sha256:[0-9a-f]{8}\]: status 201/);
@@ -41,8 +46,8 @@ loads:
 
 Deno.test("run: a target that fails to start has its env and argument secrets redacted on the terminal", async () => {
   await withTempDir(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/e.yaml`,
+    const { code, stdout, stderr } = await runExperiment(
+      dir,
       `name: dies
 targets:
   ext:
@@ -55,7 +60,6 @@ loads:
   short: { model: count, requests: 1, connections: 1 }
 `,
     );
-    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(code, 3, stderr);
     assertMatch(stderr, /token is \[redacted 13 chars sha256:[0-9a-f]{8}\]/);
     assertMatch(stderr, /--api-key \[redacted 10 chars sha256:[0-9a-f]{8}\]/);
@@ -65,23 +69,21 @@ loads:
 
 Deno.test("run: a --set of a secret field that cannot be applied does not echo its value", async () => {
   await withTempDir(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/e.yaml`,
+    const { code, stderr } = await runExperiment(
+      dir,
       `name: set
 targets:
   plain: { kind: builtin }
 loads:
   short: { model: count, requests: 1, connections: 1 }
 `,
+      [
+        "--set",
+        "loads.short.connections.authorization=Bearer SETSECRET2222",
+        "--set",
+        "loads.short.connections.x=3",
+      ],
     );
-    const { code, stderr } = await runLoadlab([
-      "run",
-      `${dir}/e.yaml`,
-      "--set",
-      "loads.short.connections.authorization=Bearer SETSECRET2222",
-      "--set",
-      "loads.short.connections.x=3",
-    ]);
     assertEquals(code, 2, stderr);
     assertMatch(
       stderr,
@@ -153,8 +155,8 @@ loads:
 
 Deno.test("run: a check that a secret-named JSON field equals a value shows the value as its token", async () => {
   await withTempDir(async (dir) => {
-    await Deno.writeTextFile(
-      `${dir}/e.yaml`,
+    const { code, stdout, stderr } = await runExperiment(
+      dir,
       `name: eq
 targets:
   plain: { kind: builtin }
@@ -167,7 +169,6 @@ loads:
   short: { model: count, requests: 4, connections: 1 }
 `,
     );
-    const { code, stdout, stderr } = await runLoadlab(["run", `${dir}/e.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(code, 0, stderr);
     assertMatch(stdout, /\$\.token == "\[redacted 12 chars sha256:[0-9a-f]{8}\]"/);
     assertMatch(stdout, /\$\.user == "ada"/);
