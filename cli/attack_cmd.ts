@@ -17,7 +17,7 @@ import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
 import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
-import { redactResults } from "../results/redact.ts";
+import { redactKnown, redactResults, secretsIn } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
@@ -115,7 +115,7 @@ async function attack(argv: string[]): Promise<number> {
   }
   const assembled: ResultsFile = {
     ...buildResultsFile({
-      experiment: { name: "attack", source: ["loadlab", "attack", ...argv].join(" ") },
+      experiment: { name: "attack", source: commandLine(argv, keepSecrets) },
       runs: [run],
       thresholds: checked,
     }),
@@ -151,6 +151,15 @@ async function attack(argv: string[]): Promise<number> {
     output.strict,
     gate,
   );
+}
+
+/**
+ * The command line as results.json and the report show it: a secret found in the arguments as given (a
+ * `-b` body's `password` field, read before the words are joined) redacted unless `--no-redact`.
+ */
+function commandLine(argv: string[], keepSecrets: boolean): string {
+  const line = ["loadlab", "attack", ...argv].join(" ");
+  return keepSecrets ? line : redactKnown(line, secretsIn(argv));
 }
 
 /**

@@ -14,6 +14,7 @@ import { unzipSync } from "fflate";
 import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { parseResultsFile } from "../results/parse.ts";
 import { redactText } from "../results/redact.ts";
+import { jsonErrorReason } from "../validation/json_error.ts";
 import type { ResultsFile } from "../results/mod.ts";
 
 /** How long the whole fetch (redirects, download) may take. */
@@ -83,7 +84,7 @@ export function baselineFromBytes(
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw fail(`neither a results.json nor a zip holding one (not JSON: ${(err as Error).message})`, err);
+    throw fail(`neither a results.json nor a zip holding one (not JSON: ${jsonErrorReason(err)})`, err);
   }
   const parsed = parseResultsFile(data);
   if (!parsed.ok) throw fail(`not a loadlab results file: ${parsed.problem}`);

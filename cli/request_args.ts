@@ -8,6 +8,7 @@
  */
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
+import { shownHeader } from "../results/redact_quote.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */
@@ -58,16 +59,21 @@ function withBody(request: RequestInput, body: Uint8Array<ArrayBuffer> | undefin
   return body === undefined ? request : { ...request, body };
 }
 
-/** `Name: value` → `[name, value]`, rejecting what would corrupt the encoded request. */
+/**
+ * `Name: value` → `[name, value]`, rejecting what would corrupt the encoded request; the refusal quotes a
+ * secret header's value as its token (`shownHeader`).
+ */
 export function parseHeader(text: string): [string, string] {
   const colon = text.indexOf(":");
   const name = colon < 0 ? "" : text.slice(0, colon).trim();
   if (colon < 0 || !TOKEN.test(name)) {
     throw new UsageError(
-      `-H ${JSON.stringify(text)}: not a header; write "Name: value", e.g. -H "Accept: application/json"`,
+      `-H ${
+        JSON.stringify(shownHeader(text))
+      }: not a header; write "Name: value", e.g. -H "Accept: application/json"`,
     );
   }
-  return [name, checkHeaderValue(text.slice(colon + 1).trim(), `-H ${JSON.stringify(text)}`)];
+  return [name, checkHeaderValue(text.slice(colon + 1).trim(), `-H ${JSON.stringify(shownHeader(text))}`)];
 }
 
 function checkHeaderValue(value: string, where: string): string {

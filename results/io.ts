@@ -9,6 +9,7 @@
 import denoJson from "../deno.json" with { type: "json" };
 import { parseResultsFile } from "./parse.ts";
 import { redactResults } from "./redact.ts";
+import { jsonErrorReason } from "../validation/json_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
 import {
@@ -122,7 +123,7 @@ export async function loadResultsFile(path: string): Promise<ResultsFile> {
   try {
     data = JSON.parse(text);
   } catch (err) {
-    throw new ResultsFileError(`${path}: not JSON (${(err as Error).message})`, { cause: err });
+    throw new ResultsFileError(`${path}: not JSON (${jsonErrorReason(err)})`, { cause: err });
   }
   const parsed = parseResultsFile(data);
   if (!parsed.ok) throw new ResultsFileError(`${path}: not a loadlab results file: ${parsed.problem}`);

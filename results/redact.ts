@@ -2,12 +2,13 @@
  * @module
  * Takes secrets out of results before anything is written or shown: the one place that decides what a
  * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
- * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password,
- * auth or signature), query parameters (a signed URL's `sig` too), environment variables and
- * `--flag value` arguments with such names become `[redacted 32 chars sha256:1a2b3c4d]`: the length
- * and a short hash stay, so two runs can still be told apart. Secrets are first collected from the structure (request headers of the configuration,
- * the experiment source parsed as YAML or JSON, URLs in any string), then every string of the file is
- * rewritten, so a secret echoed in the experiment's source text or an error message goes too.
+ * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password, pwd,
+ * auth or signature), query parameters (a signed URL's `sig` too), environment variables, `--flag value`
+ * arguments and fields of a request's JSON or form body with such names become `[redacted 32 chars
+ * sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be told apart. Secrets are
+ * first collected from the structure (request headers of the configuration, the experiment source parsed
+ * as YAML or JSON, URLs in any string), then every string of the file is rewritten, so a secret echoed in
+ * the experiment's source text or an error message goes too.
  *
  * It runs once per write or render, on the assembled results, never on the hot path: the engine still
  * sends the real values. Idempotent: an already redacted file comes back unchanged, its count kept.
@@ -22,11 +23,11 @@ import type { ResultsFile } from "./schema.ts";
 
 /**
  * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry
- * theirs as `sig`, `signature`, `X-Amz-Signature` or `X-Goog-Signature` (`sig` only as a whole word, so
- * `signal` or `design` stay).
+ * theirs as `sig`, `signature`, `X-Amz-Signature` or `X-Goog-Signature`; passwords are also `pwd` and
+ * `pass` (`sig` and `pass` only as whole words, so `signal`, `design`, `bypass` or `passive` stay).
  */
 const SECRET_NAME =
-  /token|key|secret|passw|auth|cookie|credential|session|signature|(?:^|[^a-z])sig(?:$|[^a-z])/i;
+  /token|key|secret|passw|pwd|auth|cookie|credential|session|signature|(?:^|[^a-z])(?:sig|pass)(?:$|[^a-z])/i;
 /** `scheme://user:password@`: the password group. */
 const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
 /**
@@ -34,6 +35,10 @@ const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
  * a value, so a templated step label is read whole.
  */
 const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=((?:\{\{[^{}]*\}\}|[^&#\s;"'])*)/g;
+/** A form-encoded body: `name=value` pairs joined by `&`, nothing else. */
+const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
+/** A `{{ name }}` placeholder: its name. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
 /** A value that is only placeholders: filled per request, the label shows no secret of its own. */
 const ONLY_PLACEHOLDERS = /^(?:\{\{[^{}]*\}\})+$/;
 /** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
@@ -120,11 +125,36 @@ export function redactKnown(text: string, secrets: readonly string[]): string {
   return rewrite(text, literals, new Map());
 }
 
+/**
+ * The secrets `value` holds, found by the rules results.json's are (credential headers, secret `env:`
+ * variables, `--flag value` arguments, URL passwords, secret query values): for a message built from a
+ * configuration before any results exist (a target that failed to start echoes its command line and output).
+ */
+export function secretsIn(value: unknown): string[] {
+  const collector = new Collector();
+  collector.walk(value);
+  return [...collector.secrets.keys()];
+}
+
 class Collector {
-  readonly secrets = new Map<string, string>();
+  readonly #secrets = new Map<string, string>();
+  /** Names of `{{ placeholders }}` found in secret values, and the file's `variables:` (Artillery's). */
+  readonly #filledIn = new Set<string>();
+  readonly #variables = new Map<string, string>();
   add(value: string, kind: string): void {
-    if (!value || value.includes("[redacted") || this.secrets.has(value)) return;
-    this.secrets.set(value, kind);
+    if (!value || value.includes("[redacted") || this.#secrets.has(value)) return;
+    this.#secrets.set(value, kind);
+    for (const m of value.matchAll(PLACEHOLDER)) this.#filledIn.add(m[1]);
+  }
+  /**
+   * Every secret found, with its kind: a variable filled into a secret value (`Authorization: Bearer {{
+   * bearer }}`) is one too, whatever its name.
+   */
+  get secrets(): Map<string, string> {
+    for (const [name, value] of this.#variables) {
+      if (this.#filledIn.has(name)) this.add(value, `${name} variable`);
+    }
+    return this.#secrets;
   }
   /** Finds URL passwords and secret query values in free text. */
   scanText(text: string): void {
@@ -146,14 +176,50 @@ class Collector {
       return;
     }
     if (value === null || typeof value !== "object") return;
+    if (parentKey === "json") this.bodyFields(value as Record<string, unknown>);
+    this.checkValue(value as Record<string, unknown>);
     this.sweepValues(value as Record<string, unknown>);
     const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
     for (const [k, v] of Object.entries(value)) {
+      if (parentKey === "variables" && (typeof v === "string" || typeof v === "number")) {
+        this.#variables.set(k, String(v));
+      }
       this.scanText(k); // error messages are keys of their count maps
+      if (k === "body" && typeof v === "string") this.bodyText(v);
       if (named && isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
         this.add(String(v), `${k} ${kindOf(parentKey)}`);
       }
       if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
+    }
+  }
+  /**
+   * A request body given as text (`body:`, `attack -b`): a JSON object's secret-named fields, a form's
+   * (`password=…&user=…`) secret parameters, the first one included.
+   */
+  bodyText(text: string): void {
+    if (/^\s*\{/.test(text)) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed !== null && typeof parsed === "object") this.bodyFields(parsed as Record<string, unknown>);
+      } catch { /* not JSON: only its URLs are read */ }
+    } else if (FORM_BODY.test(text)) this.scanText(`?${text}`);
+  }
+  /** A request's JSON body (`json: { password: … }`): its secret-named fields at any depth. */
+  bodyFields(value: Record<string, unknown>): void {
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== null && typeof v === "object") this.bodyFields(v as Record<string, unknown>);
+      else if (isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
+        this.add(String(v), `${k} body field`);
+      }
+    }
+  }
+  /** A check that a secret-named JSON field equals a value (`{ json: $.token, equals: X }`): X. */
+  checkValue(value: Record<string, unknown>): void {
+    if (typeof value.json !== "string" || !("equals" in value)) return;
+    const field = /([A-Za-z0-9_-]+)[^A-Za-z0-9_-]*$/.exec(value.json)?.[1] ?? "";
+    const v = value.equals;
+    if (isSecretName(field) && (typeof v === "string" || typeof v === "number")) {
+      this.add(String(v), `${field} check value`);
     }
   }
   /** A sweep (`{parameter, values}`) or a run's point (`{parameter, value}`) of a secret parameter. */
@@ -169,6 +235,8 @@ class Collector {
   /** `--api-key=X`, `--token X` and `-H "Authorization: X"` in an argument list. */
   scanArgs(args: string[]): void {
     args.forEach((arg, i) => {
+      if (/^(?:-b|--body)$/.test(arg) && args[i + 1] !== undefined) this.bodyText(args[i + 1]);
+      if (arg.startsWith("--body=")) this.bodyText(arg.slice("--body=".length));
       const eq = /^--?([A-Za-z0-9_.-]+)=(.+)$/.exec(arg);
       if (eq && isSecretName(eq[1])) return this.add(eq[2], `--${eq[1]} argument`);
       const flag = /^--?([A-Za-z0-9_.-]+)$/.exec(arg);

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import {
   credentialForms,
+  isSecretName,
   redactedToken,
   redactionLine,
   redactKnown,
@@ -8,6 +9,7 @@ import {
   redactText,
   shownSweepValue,
 } from "./redact.ts";
+import { shownAssignment, shownHeader } from "./redact_quote.ts";
 import type { ResultsFile } from "./schema.ts";
 import { withoutPassword } from "./export/metrics_output.ts";
 
@@ -151,4 +153,42 @@ Deno.test("credentialForms: a Basic header's token, user:password and password; 
     credentialForms(header),
   );
   ok(!/pw4567|YWRh/.test(text), text);
+});
+
+Deno.test("isSecretName: pwd and pass as a word are secret names; bypass, passive and compass are not", () => {
+  for (const name of ["pwd", "DB_PWD", "pass", "X-Pass", "user_pass", "apiKey", "sig"]) {
+    ok(isSecretName(name), name);
+  }
+  for (const name of ["bypass", "passive", "compass", "page", "signal", "cache_bypass"]) {
+    ok(!isSecretName(name), name);
+  }
+});
+
+Deno.test("shownAssignment and shownHeader: a secret field's or header's value as its token, others as given", () => {
+  assertMatch(
+    shownAssignment("targets.a.env.API_TOKEN=abc123"),
+    /^targets\.a\.env\.API_TOKEN=\[redacted 6 chars/,
+  );
+  assertMatch(
+    shownAssignment("requests[0].headers.authorization=Bearer x"),
+    /authorization=\[redacted 8 chars/,
+  );
+  assertEquals(shownAssignment("loads.l.cookies=false"), "loads.l.cookies=false");
+  assertEquals(shownAssignment("loads.l.connections=3"), "loads.l.connections=3");
+  assertMatch(
+    shownAssignment("targets.t.url=http://u:pw12@h"),
+    /^targets\.t\.url=http:\/\/u:\[redacted 4 chars/,
+  );
+  assertMatch(
+    shownAssignment('targets.t.env={API_TOKEN: "abc12, PORT: 80'),
+    /API_TOKEN: "\[redacted 5 chars/,
+  );
+  assertMatch(
+    shownAssignment("targets.t.env={PORT: 80, DB_PWD: x}"),
+    /^targets\.t\.env=\{PORT: 80, DB_PWD: \[redacted 1 chars/,
+  );
+  assertMatch(shownHeader("Authorization: Bearer abc"), /^Authorization: \[redacted 10 chars/);
+  assertMatch(shownHeader("X-Api-Key abc1"), /^X-Api-Key \[redacted 4 chars/);
+  assertEquals(shownHeader("Accept: text/html"), "Accept: text/html");
+  assertEquals(shownHeader("Authorization:"), "Authorization:");
 });

@@ -13,6 +13,7 @@ import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.
 import { VALUE_NAME } from "../runner/session_schema.ts";
 import { type PackedRows, packRows } from "../runner/data_rows.ts";
 import { CsvError, csvPacked } from "./csv_bytes.ts";
+import { jsonErrorReason } from "../validation/json_error.ts";
 
 /** Largest data file read: rows are held by every worker, so this is a memory bound too. */
 export const MAX_DATA_FILE_BYTES = 64 * 2 ** 20;
@@ -157,7 +158,7 @@ function parseJsonArray(text: string, file: string): Array<{ line: number; value
   try {
     value = JSON.parse(text);
   } catch (err) {
-    throw new DataFileError(file, 0, `is not JSON: ${(err as Error).message}`, { cause: err });
+    throw new DataFileError(file, 0, `is not JSON: ${jsonErrorReason(err)}`, { cause: err });
   }
   if (!Array.isArray(value)) throw new DataFileError(file, 0, "a JSON data file is an array of objects");
   return value.map((v, k) => ({ line: k + 1, value: v }));
@@ -170,7 +171,7 @@ function parseNdjson(text: string, file: string): Array<{ line: number; value: u
     try {
       items.push({ line: k + 1, value: JSON.parse(raw) });
     } catch (err) {
-      throw new DataFileError(file, k + 1, `is not JSON: ${(err as Error).message}`, { cause: err });
+      throw new DataFileError(file, k + 1, `is not JSON: ${jsonErrorReason(err)}`, { cause: err });
     }
   });
   return items;

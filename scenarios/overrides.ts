@@ -16,6 +16,7 @@ import {
   visit,
 } from "yaml";
 import type { Issue } from "../validation/mod.ts";
+import { shownAssignment, shownFieldValue } from "../results/redact_quote.ts";
 import { nearest } from "../validation/suggest.ts";
 
 /** A value, or every problem found. */
@@ -157,7 +158,8 @@ export function applyOverrides(
   }
   for (const assignment of opts.set ?? []) {
     const problem = setPath(value, assignment);
-    if (problem) issues.push({ path: `--set ${assignment}`, message: problem });
+    // The value may be a secret (`headers.authorization=Bearer ...`): quoted as every output shows it.
+    if (problem) issues.push({ path: `--set ${shownAssignment(assignment)}`, message: problem });
   }
   for (const [name, url] of Object.entries(opts.targets ?? {})) {
     const targets = isRecord(value.targets) ? value.targets : {};
@@ -272,7 +274,15 @@ function assign(doc: Record<string, unknown>, steps: Step[], value: unknown): st
       i += 1;
       continue;
     }
-    if (!isRecord(container)) return `${shown} is ${JSON.stringify(container)}, not an object or a list`;
+    if (!isRecord(container)) {
+      // The value found may be a secret of the file (`env.API_TOKEN`): quoted as the assignment is.
+      const found = typeof container === "string"
+        ? shownFieldValue(shown, container)
+        : JSON.stringify(container);
+      return `${shown} is ${
+        found === container ? JSON.stringify(container) : found
+      }, not an object or a list`;
+    }
     const record = container;
     const n = longestKey(record, steps, i);
     const key = n > 0 ? steps.slice(i, i + n).join(".") : String(steps[i]);

@@ -104,3 +104,28 @@ Deno.test("--profile: profile: cpu on every started target and an inline upstrea
   });
   assert.equal((doc.targets.a as Record<string, unknown>).profile, undefined, "the input is not changed");
 });
+
+Deno.test("applyOverrides: a --set problem quotes a secret value (given or found in the file) as its token", () => {
+  const doc = {
+    targets: { t: { env: { API_TOKEN: "FILESECRET1", PORT: "80" } } },
+    loads: { l: { connections: 1 } },
+  };
+  const result = applyOverrides(doc, {
+    set: [
+      "targets.t.env.API_TOKEN.x=1",
+      "targets.t.env.PORT.x=1",
+      "loads.l.connections.authorization=Bearer GIVEN22",
+      "loads.l.connections.x=3",
+    ],
+  });
+  assert.ok(!result.ok);
+  const lines = result.issues.map((i) => `${i.path}: ${i.message}`);
+  assert.match(lines[0], /API_TOKEN is \[redacted 11 chars sha256:[0-9a-f]{8}\], not an object/);
+  assert.match(lines[1], /PORT is "80", not an object/);
+  assert.match(
+    lines[2],
+    /^--set loads\.l\.connections\.authorization=\[redacted 14 chars sha256:[0-9a-f]{8}\]:/,
+  );
+  assert.match(lines[3], /^--set loads\.l\.connections\.x=3: loads\.l\.connections is 1,/);
+  assert.ok(!lines.join("\n").includes("SECRET1") && !lines.join("\n").includes("GIVEN22"));
+});

@@ -41,6 +41,7 @@ export interface RunPlanHooks {
   onProgress?(p: AttackProgress): void;
   /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
   onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
+  /** `result` as results.json shows it: secrets redacted unless kept (`ExperimentOutput.shown`). */
   onRunEnd?(result: RunResult, run: PlannedRun): void;
   /**
    * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with
@@ -112,8 +113,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
       const died = await pool.checkAlive(run);
       // The run line and the dashboard show the run as results.json holds it: `incomplete` when it died.
       const marked = died ? { ...result, incomplete: true } : result;
-      await output.append(marked);
-      opts.hooks?.onRunEnd?.(marked, run);
+      opts.hooks?.onRunEnd?.(await output.append(marked), run);
       if (died) throw died;
       if (result.abortedBy) notRun = todo.slice(i + 1).map((r) => r.name);
       if (result.incomplete) break;
@@ -190,8 +190,7 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
     sweep: { parameter: search.parameter, value },
     ...(died ? { incomplete: true } : {}),
   };
-  await ctx.output.append(marked);
-  ctx.opts.hooks?.onRunEnd?.(marked, run);
+  ctx.opts.hooks?.onRunEnd?.(await ctx.output.append(marked), run);
   if (died) throw died;
   if (marked.incomplete) throw new Interrupted();
   return marked;

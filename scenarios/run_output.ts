@@ -11,6 +11,7 @@ import { buildResultsFile, loadResultsFile, ResultsFileError, writeResultsFile }
 import { WriteError, writeTextAtomic } from "../system/atomic_write.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { OutputError } from "../results/output_error.ts";
+import { redactResults } from "../results/redact.ts";
 
 /** Turns the results so far into the text of report.html. */
 export type RenderReport = (results: ResultsFile) => string;
@@ -74,9 +75,19 @@ export class ExperimentOutput {
   }
 
   /** Adds one run and writes both files. */
-  async append(run: RunResult): Promise<void> {
+  async append(run: RunResult): Promise<RunResult> {
     this.results = { ...this.results, runs: [...this.results.runs, run] };
     await this.write();
+    return this.shown(run);
+  }
+
+  /**
+   * `run` as results.json shows it (its secrets redacted unless kept), for what prints it outside the
+   * files: the terminal's run line and its `Checks:` block, whose step labels are `METHOD path` and may
+   * carry a `?token=`. Once per run, with the experiment's source to find the file's secrets in.
+   */
+  shown(run: RunResult): RunResult {
+    return this.keepSecrets ? run : redactResults({ ...this.results, runs: [run] }).runs[0];
   }
 
   /** Replaces the whole file's content (analysis, thresholds, `complete`) and writes both files. */

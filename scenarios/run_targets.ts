@@ -10,14 +10,31 @@
  */
 import type { PlannedRun } from "./plan_types.ts";
 import type { RunResult } from "../results/mod.ts";
+import { redactKnown, secretsIn } from "../results/redact.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../targets/mod.ts";
 import { readInto } from "../system/read_capped.ts";
 
-/** A target could not be started or stopped answering during a run; exit code 3 at the CLI. */
+/**
+ * A target could not be started or stopped answering during a run; exit code 3 at the CLI. Its message
+ * echoes the target's command line and the tail of its output, where an app may print its own `env:`
+ * secret: the target's secrets (`secretsIn` its spec) are redacted as the message is made.
+ */
 export class TargetFailedError extends Error {
   override name = "TargetFailedError";
-  constructor(readonly variant: string, message: string, readonly logTail: string, options?: ErrorOptions) {
-    super(logTail ? `${message}\n--- last log lines of ${variant} ---\n${logTail}` : message, options);
+  readonly logTail: string;
+  constructor(
+    readonly variant: string,
+    message: string,
+    logTail: string,
+    secrets: readonly string[] = [],
+    options?: ErrorOptions,
+  ) {
+    const tail = redactKnown(logTail, secrets);
+    super(
+      redactKnown(tail ? `${message}\n--- last log lines of ${variant} ---\n${logTail}` : message, secrets),
+      options,
+    );
+    this.logTail = tail;
   }
 }
 
@@ -77,6 +94,7 @@ export class TargetPool {
         run.variant,
         `target "${run.variant}" could not be started: ${why}`,
         await logTail(logDir),
+        secretsIn(spec),
         { cause: err },
       );
     } finally {
@@ -107,7 +125,8 @@ export class TargetPool {
     if (!live || await accepts(live.target.url)) return null;
     const tail = await logTail(live.logDir);
     await this.#stop(run.targetKey);
-    return new TargetFailedError(run.variant, `target "${run.variant}" died during run ${run.name}`, tail);
+    const died = `target "${run.variant}" died during run ${run.name}`;
+    return new TargetFailedError(run.variant, died, tail, secretsIn(run.target));
   }
 
   /** Stops every started target whose key is not in `needed`. */
