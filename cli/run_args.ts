@@ -42,7 +42,8 @@ Usage: loadlab run FILE|preset:NAME [options]
                             *signature* headers, such query parameters and target env vars) in
                             every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
-                            sends, lost requests, server errors, no 2xx/3xx, incomplete, warm-up
+                            sends, lost or failed requests, server errors, no 2xx/3xx,
+                            incomplete, warm-up
                             not reached; also strict: true)
   --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
                             goes, the first failure stops it and the experiment (exit 1)

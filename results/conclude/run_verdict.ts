@@ -16,8 +16,8 @@
  *   of kind `connect`, `timeout` and `unfinished` (still in flight when the run ended), over 0.1% of
  *   sends, as for dropped ones. The host's kernel listen-queue drops (`hostTcp`, when recorded) are named
  *   beside them as a likely cause, but never flag a run alone: they count every process of the host, and
- *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost: the server answered by closing, which
- *   the error counts and the success rate already show as the target's failure.
+ *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost:
+ *   the server answered by closing (the `errors` flag below).
  * - `incomplete`: stopped early (Ctrl-C, the target died).
  * - `aborted at 12.0s by p99<100ms`: stopped early by a threshold with `abortOnFail`; it replaces
  *   `incomplete` and names the rule and the measured time, so the run's numbers carry why they are short.
@@ -25,6 +25,10 @@
  *   include the warm-up.
  * - `data ran out in N worker(s)`: a `data:` source's rows ran out (`whenDone: stop`, `order: unique`),
  *   so those workers stopped starting arrivals before the load's end or count.
+ * - `errors 25% (closed-early 10)`: requests that failed without a response of any other kind (the
+ *   server closed or reset the connection, a malformed or refused answer: `ANSWERED_ERROR_KINDS`), over
+ *   0.1% of sends. Like lost ones they have no latency in the percentiles, and a run whose success rate
+ *   says 75% must not read `ok`. GOAWAY's refusals are not counted: those requests are sent again.
  * - `server errors 25%`: 5xx responses over 0.1% of the responses: their latencies, the server's error
  *   path, are in the percentiles (responses.ts).
  * - `no success: not one response was 2xx/3xx` (every one a 404...), unless every one was a 5xx
@@ -54,6 +58,7 @@ export type VerdictKind =
   | "aborted"
   | "warm-up not reached"
   | "data ran out"
+  | "errors"
   | "server errors"
   | "no success";
 
@@ -81,6 +86,20 @@ export const DROPPED_FLAG_SHARE = 0.001;
 /** Error kinds whose requests got no answer at all. */
 export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
 
+/**
+ * Error kinds of requests the target failed without a response: it closed or reset the connection, or
+ * answered in a way loadlab could not read or that refused the stream. Not `goaway`: those are sent again.
+ */
+export const ANSWERED_ERROR_KINDS = [
+  "reset",
+  "closed-early",
+  "parse",
+  "write",
+  "tls",
+  "h2-protocol",
+  "h2-refused-stream",
+] as const;
+
 /** Kernel listen-queue drop counters a run may carry (deltas over the run), when recorded. */
 interface HostTcp {
   listenOverflows?: number;
@@ -107,6 +126,18 @@ export function lostRequests(run: RunResult): number {
   return LOST_ERROR_KINDS.reduce((a, kind) => a + (run.errors[kind] ?? 0), 0);
 }
 
+/** Requests the target failed without a response (`ANSWERED_ERROR_KINDS`): their number and "reset 9, parse 1". */
+export function answeredErrors(run: RunResult): { total: number; text: string } {
+  const kinds = ANSWERED_ERROR_KINDS.map((kind) => [kind, run.errors[kind] ?? 0] as const).filter(([, n]) =>
+    n > 0
+  )
+    .sort((a, b) => b[1] - a[1]);
+  return {
+    total: kinds.reduce((a, [, n]) => a + n, 0),
+    text: kinds.map(([kind, n]) => `${kind} ${n.toLocaleString("en-US")}`).join(", "),
+  };
+}
+
 /** Connections the host's kernel dropped from a full listen queue during the run; 0 when not recorded. */
 export function kernelDrops(run: RunResult): number {
   const host = (run as { hostTcp?: HostTcp }).hostTcp;
@@ -131,6 +162,13 @@ export function runVerdict(run: RunResult): RunVerdict {
     const cause = kernel > 0 ? ` (the host's kernel dropped ${kernel.toLocaleString("en-US")} connects)` : "";
     flags.push({ kind: "lost", label: `lost ${lost.toLocaleString("en-US")}${cause}` });
   }
+  const answered = answeredErrors(run);
+  if (answered.total > DROPPED_FLAG_SHARE * sendsOf(run)) {
+    flags.push({
+      kind: "errors",
+      label: `errors ${formatShare(answered.total / sendsOf(run))} (${answered.text})`,
+    });
+  }
   if (run.abortedBy) flags.push({ kind: "aborted", label: abortedLabel(run.abortedBy) });
   else if (run.incomplete) flags.push({ kind: "incomplete", label: "incomplete" });
   if (run.warmupNotReached) flags.push({ kind: "warm-up not reached", label: "warm-up not reached" });
@@ -139,8 +177,8 @@ export function runVerdict(run: RunResult): RunVerdict {
     flags.push({ kind: "data ran out", label: `data ran out in ${run.dataRanOutWorkers} worker(s)` });
   }
   flags.push(...answerFlags(run));
-  // `failed` says every request got no answer: `lost` would repeat it with a number.
-  const shown = failed ? flags.filter((f) => f.kind !== "lost") : flags;
+  // `failed` says every request got no answer: `lost` and `errors` would repeat it with a number.
+  const shown = failed ? flags.filter((f) => f.kind !== "lost" && f.kind !== "errors") : flags;
   return {
     ok: shown.length === 0,
     flags: shown,
