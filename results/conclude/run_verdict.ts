@@ -34,6 +34,9 @@
  * - `no success: not one response was 2xx/3xx` (every one a 404...), unless every one was a 5xx
  *   (`server errors 100%` says so). A run with answers is not `failed` whatever their status: it exits
  *   0 unless `--strict` (6) or a threshold such as `success>=99%` (1) says otherwise.
+ * - `no session completed: 20 of 20 ended early (a capture found nothing in 20)`: a flow run whose every
+ *   session ended before its last step (a failed capture, a failed request), so the later steps were
+ *   never measured whatever the success rate of those that ran. Exit 0 as `no success`, 6 with `--strict`.
  *
  * Pure; imports only the results schema and what answers a run got (responses.ts).
  */
@@ -60,7 +63,8 @@ export type VerdictKind =
   | "data ran out"
   | "errors"
   | "server errors"
-  | "no success";
+  | "no success"
+  | "no session completed";
 
 /** One reason not to trust a run's numbers. */
 export interface VerdictFlag {
@@ -177,6 +181,8 @@ export function runVerdict(run: RunResult): RunVerdict {
     flags.push({ kind: "data ran out", label: `data ran out in ${run.dataRanOutWorkers} worker(s)` });
   }
   flags.push(...answerFlags(run));
+  const sessions = sessionsFlag(run);
+  if (sessions) flags.push(sessions);
   // `failed` says every request got no answer: `lost` and `errors` would repeat it with a number.
   const shown = failed ? flags.filter((f) => f.kind !== "lost" && f.kind !== "errors") : flags;
   return {
@@ -198,6 +204,21 @@ function answerFlags(run: RunResult): VerdictFlag[] {
     flags.push({ kind: "no success", label: "no success: not one response was 2xx/3xx" });
   }
   return flags;
+}
+
+/** The flag of a flow run whose every session ended early (none completed); null otherwise. */
+function sessionsFlag(run: RunResult): VerdictFlag | null {
+  const flows = run.flows ?? [];
+  const started = flows.reduce((a, f) => a + f.sessions, 0);
+  const ended = flows.reduce((a, f) => a + f.failed, 0);
+  if (started === 0 || ended < started || flows.some((f) => f.completed > 0)) return null;
+  const captures = flows.reduce((a, f) => a + (f.captureFailed ?? 0), 0);
+  const cause = captures > 0 ? ` (a capture found nothing in ${captures.toLocaleString("en-US")})` : "";
+  const n = (v: number) => v.toLocaleString("en-US");
+  return {
+    kind: "no session completed",
+    label: `no session completed: ${n(ended)} of ${n(started)} ended early${cause}`,
+  };
 }
 
 /** "aborted at 12.0s by p99<100ms": when and by which threshold a run was stopped. */
