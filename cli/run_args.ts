@@ -23,6 +23,7 @@ Usage: loadlab run FILE|preset:NAME [options]
   --quick                   apply the file's quick: section (a shorter run of the same shape)
   --out-dir <dir>           where results.json, report.html and target logs go (default out/<name>)
   --resume                  keep the complete runs of <dir>/results.json and run only the rest
+                            (a run that got no response runs again)
   --only target=X,load=Y    run a subset (repeat a key for several: target=a,target=b)
   --set PATH=VALUE          override a field of the file before validation, e.g. --set repeats=5
                             (repeatable; VALUE is read as a YAML scalar)
