@@ -7,14 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "../helpers.ts";
-
-/** A port on 127.0.0.1 nothing listens on (taken, then given back). */
-function freePort(): number {
-  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const port = listener.addr.port;
-  listener.close();
-  return port;
-}
+import { freePort } from "../../system/ports.ts";
 
 const experiment = (port: number) =>
   `name: resume\ntargets:\n  good: { kind: builtin }\n  late: { url: "http://127.0.0.1:${port}" }\n` +
