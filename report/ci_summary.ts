@@ -14,7 +14,7 @@
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
-import { noResponse, sampledLatency } from "../results/conclude/responses.ts";
+import { measuredSuccessRate, noResponse, sampledLatency } from "../results/conclude/responses.ts";
 import { buildFindings } from "./findings.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
@@ -54,6 +54,12 @@ function fixed(x: number, digits: number): string {
   return Number.isFinite(x) ? x.toFixed(digits) : "–";
 }
 
+/** "99.50%", or "–" when the run measured nothing (no success rate of no request). */
+function successCell(run: RunResult): string {
+  const rate = measuredSuccessRate(run);
+  return Number.isFinite(rate) ? `${fixed(rate * 100, 2)}%` : "–";
+}
+
 function whole(x: number): string {
   return Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–";
 }
@@ -84,7 +90,7 @@ function runsTable(runs: RunResult[]): string[] {
     const latency = sampledLatency(r); // "–" without a response, not 0
     lines.push(
       `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(latency.p50, 2)} | ` +
-        `${fixed(latency.p99, 2)} | ${fixed(r.successRate * 100, 2)}% |`,
+        `${fixed(latency.p99, 2)} | ${successCell(r)} |`,
     );
   }
   return lines;

@@ -13,6 +13,9 @@
  * - "server errors": 5xx responses over `SERVER_ERROR_FLAG_SHARE` of the responses. Their latencies are
  *   in the percentiles (the server's error path, often its fastest), so the run's latency is not the
  *   latency of the service the target gives; the success rate counts them as failures too.
+ * - "nothing measured": the run sent nothing after its warm-up (`sendsOf` = 0): a count load whose every
+ *   request fell in the warm-up, a run stopped before its first send. Its success rate is no statistic
+ *   (`measuredSuccessRate` is NaN, printed "-"), not the 0 the schema stores.
  * - "no success": responses came back and the success rate is 0 (not one 2xx or 3xx: a 404 for every
  *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server
  *   errors 100%" says it).
@@ -35,6 +38,16 @@ export function sendsOf(run: RunResult): number {
 /** Every error of a run, any kind. */
 export function errorCount(run: RunResult): number {
   return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
+}
+
+/** True when the run sent nothing after its warm-up (nor dropped a send): not one request was measured. */
+export function nothingMeasured(run: RunResult): boolean {
+  return sendsOf(run) === 0;
+}
+
+/** The success rate to print: the run's own, or NaN ("-") when nothing was measured. */
+export function measuredSuccessRate(run: RunResult): number {
+  return nothingMeasured(run) ? Number.NaN : run.successRate;
 }
 
 /** True when the run meant to send and not one response came back (any error kind, TLS included). */

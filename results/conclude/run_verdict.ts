@@ -6,6 +6,9 @@
  * generator-bound and server-bound flags are the runner's (results/bound_verdict.ts), and the rest are
  * counts the run recorded. A run is flagged when any of these holds, in this order:
  *
+ * - `nothing measured: every request fell in the 3s warm-up`: not one send after the warm-up (a count
+ *   load spent in it, a run stopped before its first send), so every statistic is of nothing. The target
+ *   may have answered the warm-up, so this is not `failed`: exit 0 unless `--strict` (6).
  * - `failed: no response (tls 160)`: not one request got any response, whatever the error kind (a TLS
  *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
  *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
@@ -45,6 +48,7 @@ import {
   errorCount,
   errorKindsText,
   noResponse,
+  nothingMeasured,
   sendsOf,
   SERVER_ERROR_FLAG_SHARE,
   serverErrorResponses,
@@ -52,6 +56,7 @@ import {
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
+  | "nothing measured"
   | "failed"
   | "generator-bound"
   | "server-bound"
@@ -156,6 +161,7 @@ export function runVerdict(run: RunResult): RunVerdict {
   const flags: VerdictFlag[] = failed
     ? [{ kind: "failed", label: `failed: no response (${errorKindsText(run)})` }]
     : [];
+  if (nothingMeasured(run)) flags.push({ kind: "nothing measured", label: nothingMeasuredLabel(run) });
   if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
   if (run.serverBound) flags.push({ kind: "server-bound", label: "server-bound" });
   const dropped = droppedShare(run);
@@ -204,6 +210,12 @@ function answerFlags(run: RunResult): VerdictFlag[] {
     flags.push({ kind: "no success", label: "no success: not one response was 2xx/3xx" });
   }
   return flags;
+}
+
+/** "nothing measured: every request fell in the 3s warm-up", or "...: no request was sent" without one. */
+function nothingMeasuredLabel(run: RunResult): string {
+  if (run.warmupSec > 0) return `nothing measured: every request fell in the ${run.warmupSec}s warm-up`;
+  return "nothing measured: no request was sent";
 }
 
 /** The flag of a flow run whose every session ended early (none completed); null otherwise. */
