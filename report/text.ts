@@ -82,8 +82,7 @@ function successQualifier(run: RunResult): string {
 
 function overview(run: RunResult, c: Palette): string[] {
   const safe = (n: number, d: number) => (d > 0 ? n / d : 0);
-  const measured = measuredSuccessRate(run);
-  const rate = Number.isFinite(measured) ? formatPercent(measured) : "-";
+  const rate = formatPercent(measuredSuccessRate(run)); // "-" when nothing was measured
   const successColor = run.successRate >= 0.99 ? c.green : run.successRate >= 0.9 ? c.yellow : c.red;
   const sends = sendFacts(run);
   const requestsLine = sends.requestedRps === null
