@@ -81,6 +81,19 @@ export function serverErrorResponses(run: RunResult): number {
   }, 0);
 }
 
+/** "429 40", "404 12, 401 8": the status codes a run got, most first (at most `STATUSES_NAMED`, then "..."). */
+export function statusCodesText(run: RunResult): string {
+  const codes = Object.entries(run.statusCodes ?? {}).filter(([, n]) => (n ?? 0) > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
+  const named = codes.slice(0, STATUSES_NAMED).map(([code, n]) =>
+    `${code} ${(n ?? 0).toLocaleString("en-US")}`
+  );
+  return named.join(", ") + (codes.length > STATUSES_NAMED ? ", ..." : "");
+}
+
+/** The most status codes a verdict label names. */
+const STATUSES_NAMED = 3;
+
 /** "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any. */
 export function errorKindsText(run: RunResult): string {
   const kinds = Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0)

@@ -34,7 +34,8 @@
  *   says 75% must not read `ok`. GOAWAY's refusals are not counted: those requests are sent again.
  * - `server errors 25%`: 5xx responses over 0.1% of the responses: their latencies, the server's error
  *   path, are in the percentiles (responses.ts).
- * - `no success: not one response was 2xx/3xx` (every one a 404...), unless every one was a 5xx
+ * - `no success: not one response was 2xx/3xx (429 40)` (with the statuses that came back: every one a
+ *   404, a 429 of a rate limiter...), unless every one was a 5xx
  *   (`server errors 100%` says so). A run with answers is not `failed` whatever their status: it exits
  *   0 unless `--strict` (6) or a threshold such as `success>=99%` (1) says otherwise.
  * - `no session completed: 20 of 20 ended early (a capture found nothing in 20)`: a flow run whose every
@@ -52,6 +53,7 @@ import {
   sendsOf,
   SERVER_ERROR_FLAG_SHARE,
   serverErrorResponses,
+  statusCodesText,
 } from "./responses.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
@@ -207,7 +209,9 @@ function answerFlags(run: RunResult): VerdictFlag[] {
   }
   // The success rate is the run's own count of 2xx/3xx over sends: 0 with responses is "not one".
   if (run.requests > 0 && run.successRate === 0 && serverErrors < run.requests) {
-    flags.push({ kind: "no success", label: "no success: not one response was 2xx/3xx" });
+    const statuses = statusCodesText(run);
+    const label = `no success: not one response was 2xx/3xx${statuses ? ` (${statuses})` : ""}`;
+    flags.push({ kind: "no success", label });
   }
   return flags;
 }
