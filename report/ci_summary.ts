@@ -190,7 +190,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     `## loadlab: ${escapeMarkdown(results.experiment.name)}`,
     "",
     ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
-    `${runs.length} runs${status}.`,
+    `${runs.length} run${runs.length === 1 ? "" : "s"}${status}.`,
     "",
     ...findingLines(results),
     ...runsTable(runs),
