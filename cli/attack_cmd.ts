@@ -29,6 +29,7 @@ import { startDashboard } from "./dashboard.ts";
 import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
 import { runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
+import { sampledLatency } from "../results/conclude/responses.ts";
 import { MetricsExporter } from "./metrics_out/exporter.ts";
 import { exportLine, type ExportSummary } from "../results/export/summary.ts";
 
@@ -164,10 +165,12 @@ function commandLine(argv: string[], keepSecrets: boolean): string {
 
 /**
  * The `--json` object: the run as results.json holds it, with its verdict and what it was asked to send
- * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers.
+ * beside what it sent, so a script reading stdout sees whether loadlab trusts the numbers. Without a
+ * response its latency statistics are null (no sample), not the 0 results.json stores, which a script's
+ * gate on p99 would read as fast.
  */
 function jsonOutput(run: RunResult) {
-  return { ...run, verdict: runVerdict(run), sends: sendFacts(run) };
+  return { ...run, latencyMs: sampledLatency(run), verdict: runVerdict(run), sends: sendFacts(run) };
 }
 
 /** Writes results.json and report.html when asked; false (after saying why) when one could not be written. */

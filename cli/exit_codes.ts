@@ -24,7 +24,7 @@ export const EXIT = {
   /**
    * `--strict` (or `strict: true` in the file) and a run loadlab does not trust
    * (results/conclude/run_verdict.ts: generator-bound, server-bound, dropped, lost, incomplete, warm-up not
-   * reached, server errors, no success; a `failed` run exits 4 first). It wins over 1: a
+   * reached, nothing measured, errors, server errors, no success, no session completed; a `failed` run exits 4 first). It wins over 1: a
    * threshold judged on untrusted numbers is no verdict on the target.
    */
   untrusted: 6,

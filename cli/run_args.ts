@@ -23,6 +23,7 @@ Usage: loadlab run FILE|preset:NAME [options]
   --quick                   apply the file's quick: section (a shorter run of the same shape)
   --out-dir <dir>           where results.json, report.html and target logs go (default out/<name>)
   --resume                  keep the complete runs of <dir>/results.json and run only the rest
+                            (a run that got no response runs again)
   --only target=X,load=Y    run a subset (repeat a key for several: target=a,target=b)
   --set PATH=VALUE          override a field of the file before validation, e.g. --set repeats=5
                             (repeatable; VALUE is read as a YAML scalar)
@@ -42,8 +43,9 @@ Usage: loadlab run FILE|preset:NAME [options]
                             *signature* headers, such query parameters and target env vars) in
                             every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
-                            sends, lost requests, server errors, no 2xx/3xx, incomplete, warm-up
-                            not reached; also strict: true)
+                            sends, lost or failed requests, server errors, no 2xx/3xx, no
+                            session completed, incomplete, warm-up not reached; also
+                            strict: true)
   --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
                             goes, the first failure stops it and the experiment (exit 1)
   --delay-abort-eval D      with --abort-on-fail: not before D of measured time, e.g. 10s (replaces

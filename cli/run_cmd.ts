@@ -254,6 +254,10 @@ async function conclude(
   gate: GateResult | undefined,
 ): Promise<number> {
   const { results } = outcome;
+  if (args.resume) {
+    const planned = results.experiment.plannedRuns ?? results.runs.length;
+    console.log(`resumed: kept ${outcome.resumed} of ${planned} runs from ${outcome.resultsPath}`);
+  }
   const findings = buildFindings(results);
   if (findings.length) console.log(`\nFindings:\n${findings.map((f) => `  - ${f.text}`).join("\n")}`);
   const failed = results.thresholds.filter((t) => !t.ok);

@@ -19,7 +19,7 @@ import {
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { renderChecks } from "../report/text.ts";
 import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
-import { sampledLatency } from "../results/conclude/responses.ts";
+import { measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
@@ -78,7 +78,7 @@ export function summaryLine(run: RunResult): string {
     [rate, ...beside].join(", "),
     `p50 ${formatDurationMs(latency.p50)}`,
     `p99 ${formatDurationMs(latency.p99)}`,
-    `success ${formatPercent(run.successRate)}${f.dropped > 0 ? " of sent" : ""}`,
+    `success ${formatPercent(measuredSuccessRate(run))}${f.dropped > 0 ? " of sent" : ""}`,
     verdict.ok ? "[ok]" : `[${verdict.label}]`,
     // The profiler's cost is in these numbers (docs/PROFILES.md).
     ...(run.profiles?.length ? ["(profiled)"] : []),

@@ -14,7 +14,7 @@
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
-import { noResponse, sampledLatency } from "../results/conclude/responses.ts";
+import { measuredSuccessRate, noResponse, sampledLatency } from "../results/conclude/responses.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
 import { quickRanValues } from "./quick_values.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
@@ -55,6 +55,12 @@ function fixed(x: number, digits: number): string {
   return Number.isFinite(x) ? x.toFixed(digits) : "–";
 }
 
+/** "99.50%", or "–" when the run measured nothing (no success rate of no request). */
+function successCell(run: RunResult): string {
+  const rate = measuredSuccessRate(run);
+  return Number.isFinite(rate) ? `${fixed(rate * 100, 2)}%` : "–";
+}
+
 function whole(x: number): string {
   return Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "–";
 }
@@ -87,7 +93,7 @@ function runsTable(runs: RunResult[]): string[] {
     const latency = sampledLatency(r); // "–" without a response, not 0
     lines.push(
       `| ${escapeMarkdown(r.name)} | ${verdict} | ${sendCells(r)} | ${fixed(latency.p50, 2)} | ` +
-        `${fixed(latency.p99, 2)} | ${fixed(r.successRate * 100, 2)}% |`,
+        `${fixed(latency.p99, 2)} | ${successCell(r)} |`,
     );
   }
   return lines;
@@ -188,7 +194,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     "",
     ...(results.experiment.description ? [escapeMarkdown(results.experiment.description), ""] : []),
     ...quickLines(results),
-    `${runs.length} runs${status}.`,
+    `${runs.length} run${runs.length === 1 ? "" : "s"}${status}.`,
     "",
     ...findingLines(results),
     ...runsTable(runs),

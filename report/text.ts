@@ -33,7 +33,7 @@ import {
   runVerdict,
   sendFacts,
 } from "../results/conclude/run_verdict.ts";
-import { latencySampled, sampledLatency } from "../results/conclude/responses.ts";
+import { latencySampled, measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 
 /** Options of `renderSummary`. */
@@ -83,7 +83,7 @@ function successQualifier(run: RunResult): string {
 
 function overview(run: RunResult, c: Palette): string[] {
   const safe = (n: number, d: number) => (d > 0 ? n / d : 0);
-  const rate = formatPercent(run.successRate);
+  const rate = formatPercent(measuredSuccessRate(run)); // "-" when nothing was measured
   const successColor = run.successRate >= 0.99 ? c.green : run.successRate >= 0.9 ? c.yellow : c.red;
   const sends = sendFacts(run);
   const drained = drainedNote(run);

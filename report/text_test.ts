@@ -162,7 +162,9 @@ Deno.test("an empty run renders without NaN or Infinity", () => {
   const empty: RunResult = { ...sampleRun(), ...stats, durationSec: 0, connectTimeMs: null };
   const text = renderSummary(empty);
   assert(!/NaN|Infinity|undefined/.test(text), text);
-  assert(text.includes("Success rate:  0.00%") && text.includes("(no responses)"), text);
+  // Nothing sent: no success rate to print, and the verdict says nothing was measured.
+  assert(text.includes("Success rate:  -\n") && text.includes("(no responses)"), text);
+  assert(text.startsWith("Verdict: nothing measured: no request was sent"), text);
   assert(!renderSummary(empty, { color: true }).includes("\x1b[31m"), "an empty run is not an error");
 });
 

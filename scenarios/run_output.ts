@@ -12,9 +12,19 @@ import { WriteError, writeTextAtomic } from "../system/atomic_write.ts";
 import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { OutputError } from "../results/output_error.ts";
 import { redactResults } from "../results/redact.ts";
+import { noResponse } from "../results/conclude/responses.ts";
 
 /** Turns the results so far into the text of report.html. */
 export type RenderReport = (results: ResultsFile) => string;
+
+/**
+ * Whether `--resume` keeps a run of the file: a complete one. Incomplete runs and capacity-search probes
+ * run again, and so does a run that got no response at all: it measured no target (one not up yet, a
+ * certificate not trusted), and keeping it would resume into the same exit 4 without sending a request.
+ */
+export function keptOnResume(run: RunResult): boolean {
+  return !run.incomplete && !run.probe && !noResponse(run);
+}
 
 /** Holds the results of one experiment and writes them out. */
 export class ExperimentOutput {
@@ -34,8 +44,8 @@ export class ExperimentOutput {
   }
 
   /**
-   * A fresh file, or with `resume` the one already in `outDir` minus its incomplete runs and probes
-   * (those run again). Throws `ResultsFileError` when the existing file cannot be read.
+   * A fresh file, or with `resume` the one already in `outDir` minus the runs it does not keep (those
+   * run again: `keptOnResume`). Throws `ResultsFileError` when the existing file cannot be read.
    */
   static async open(
     outDir: string,
@@ -61,7 +71,7 @@ export class ExperimentOutput {
         ...fresh,
         createdAt: previous.createdAt,
         environment: previous.environment,
-        runs: previous.runs.filter((r) => !r.incomplete && !r.probe),
+        runs: previous.runs.filter(keptOnResume),
         ...(previous.redaction ? { redaction: previous.redaction } : {}),
       },
       render,
@@ -71,7 +81,7 @@ export class ExperimentOutput {
 
   /** Names of the runs already complete in the file. */
   completedNames(): Set<string> {
-    return new Set(this.results.runs.filter((r) => !r.incomplete).map((r) => r.name));
+    return new Set(this.results.runs.filter(keptOnResume).map((r) => r.name));
   }
 
   /** Adds one run and writes both files. */

@@ -56,7 +56,7 @@ Deno.test("run: a failing abortOnFail threshold stops the run after its delay an
     const failed = results.thresholds.filter((t: { ok: boolean }) => !t.ok);
     assertEquals(failed.map((t: { expression: string }) => t.expression), ["p99<20ms"]);
     const md = await Deno.readTextFile(`${dir}/summary.md`);
-    assert(/1 runs — stopped: run app\/slow aborted at \d+\.\ds by p99<20ms/.test(md), md);
+    assert(/1 run — stopped: run app\/slow aborted at \d+\.\ds by p99<20ms/.test(md), md);
     assert(/app\/slow .*aborted at \d+\.\ds by p99<20ms/.test(md), "the run's row carries the qualifier");
   });
 });

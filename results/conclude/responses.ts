@@ -14,6 +14,9 @@
  * - "server errors": 5xx responses over `SERVER_ERROR_FLAG_SHARE` of the responses. Their latencies are
  *   in the percentiles (the server's error path, often its fastest), so the run's latency is not the
  *   latency of the service the target gives; the success rate counts them as failures too.
+ * - "nothing measured": the run sent nothing after its warm-up (`sendsOf` = 0): a count load whose every
+ *   request fell in the warm-up, a run stopped before its first send. Its success rate is no statistic
+ *   (`measuredSuccessRate` is NaN, printed "-"), not the 0 the schema stores.
  * - "no success": responses came back and the success rate is 0 (not one 2xx or 3xx: a 404 for every
  *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server
  *   errors 100%" says it).
@@ -39,6 +42,16 @@ export function sendsOf(run: RunResult): number {
 /** Every error of a run, any kind. */
 export function errorCount(run: RunResult): number {
   return Object.values(run.errors).reduce((a: number, n) => a + (n ?? 0), 0);
+}
+
+/** True when the run sent nothing after its warm-up (nor dropped a send): not one request was measured. */
+export function nothingMeasured(run: RunResult): boolean {
+  return sendsOf(run) === 0;
+}
+
+/** The success rate to print: the run's own, or NaN ("-") when nothing was measured. */
+export function measuredSuccessRate(run: RunResult): number {
+  return nothingMeasured(run) ? Number.NaN : run.successRate;
 }
 
 /** True when the run meant to send and not one response came back (any error kind, TLS included). */
@@ -71,6 +84,19 @@ export function serverErrorResponses(run: RunResult): number {
     return status >= 500 && status < 600 ? a + (n ?? 0) : a;
   }, 0);
 }
+
+/** "429 40", "404 12, 401 8": the status codes a run got, most first (at most `STATUSES_NAMED`, then "..."). */
+export function statusCodesText(run: RunResult): string {
+  const codes = Object.entries(run.statusCodes ?? {}).filter(([, n]) => (n ?? 0) > 0)
+    .sort((a, b) => (b[1] ?? 0) - (a[1] ?? 0) || a[0].localeCompare(b[0]));
+  const named = codes.slice(0, STATUSES_NAMED).map(([code, n]) =>
+    `${code} ${(n ?? 0).toLocaleString("en-US")}`
+  );
+  return named.join(", ") + (codes.length > STATUSES_NAMED ? ", ..." : "");
+}
+
+/** The most status codes a verdict label names. */
+const STATUSES_NAMED = 3;
 
 /** "tls 160", "connect 90, timeout 3": the error kinds of a run, most first; "no request sent" without any. */
 export function errorKindsText(run: RunResult): string {

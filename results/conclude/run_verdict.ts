@@ -6,6 +6,9 @@
  * generator-bound and server-bound flags are the runner's (results/conclude/bound_verdict.ts), and the
  * rest are counts the run recorded. A run is flagged when any of these holds, in this order:
  *
+ * - `nothing measured: every request fell in the 3s warm-up`: not one send after the warm-up (a count
+ *   load spent in it, a run stopped before its first send), so every statistic is of nothing. The target
+ *   may have answered the warm-up, so this is not `failed`: exit 0 unless `--strict` (6).
  * - `failed: no response (tls 160)`: not one request got any response, whatever the error kind (a TLS
  *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
  *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
@@ -17,8 +20,8 @@
  *   of kind `connect`, `timeout` and `unfinished` (still in flight when the run ended), over 0.1% of
  *   sends, as for dropped ones. The host's kernel listen-queue drops (`hostTcp`, when recorded) are named
  *   beside them as a likely cause, but never flag a run alone: they count every process of the host, and
- *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost: the server answered by closing, which
- *   the error counts and the success rate already show as the target's failure.
+ *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost:
+ *   the server answered by closing (the `errors` flag below).
  * - `incomplete`: stopped early (Ctrl-C, the target died), or `incomplete: 1 worker stuck` when a load worker
  *   ran code that never yields (a capture's regexp) past the graceful stop and loadlab ended it: its
  *   requests in flight are `unfinished`, its counts since its last interval lost.
@@ -28,11 +31,19 @@
  *   include the warm-up.
  * - `data ran out in N worker(s)`: a `data:` source's rows ran out (`whenDone: stop`, `order: unique`),
  *   so those workers stopped starting arrivals before the load's end or count.
+ * - `errors 25% (closed-early 10)`: requests that failed without a response of any other kind (the
+ *   server closed or reset the connection, a malformed or refused answer: `ANSWERED_ERROR_KINDS`), over
+ *   0.1% of sends. Like lost ones they have no latency in the percentiles, and a run whose success rate
+ *   says 75% must not read `ok`. GOAWAY's refusals are not counted: those requests are sent again.
  * - `server errors 25%`: 5xx responses over 0.1% of the responses: their latencies, the server's error
  *   path, are in the percentiles (responses.ts).
- * - `no success: not one response was 2xx/3xx` (every one a 404...), unless every one was a 5xx
+ * - `no success: not one response was 2xx/3xx (429 40)` (with the statuses that came back: every one a
+ *   404, a 429 of a rate limiter...), unless every one was a 5xx
  *   (`server errors 100%` says so). A run with answers is not `failed` whatever their status: it exits
  *   0 unless `--strict` (6) or a threshold such as `success>=99%` (1) says otherwise.
+ * - `no session completed: 20 of 20 ended early (a capture found nothing in 20)`: a flow run whose every
+ *   session ended before its last step (a failed capture, a failed request), so the later steps were
+ *   never measured whatever the success rate of those that ran. Exit 0 as `no success`, 6 with `--strict`.
  *
  * Pure; imports only the results schema, what answers a run got (responses.ts) and the served-rate
  * statements (served_rate.ts).
@@ -42,14 +53,17 @@ import {
   errorCount,
   errorKindsText,
   noResponse,
+  nothingMeasured,
   sendsOf,
   SERVER_ERROR_FLAG_SHARE,
   serverErrorResponses,
+  statusCodesText,
 } from "./responses.ts";
 import { serverBoundLabel } from "./served_rate.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
+  | "nothing measured"
   | "failed"
   | "generator-bound"
   | "server-bound"
@@ -59,8 +73,10 @@ export type VerdictKind =
   | "aborted"
   | "warm-up not reached"
   | "data ran out"
+  | "errors"
   | "server errors"
-  | "no success";
+  | "no success"
+  | "no session completed";
 
 /** One reason not to trust a run's numbers. */
 export interface VerdictFlag {
@@ -85,6 +101,24 @@ export const DROPPED_FLAG_SHARE = 0.001;
 
 /** Error kinds whose requests got no answer at all. */
 export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
+
+/**
+ * Error kinds of requests that failed without a response the percentiles hold: the target closed or reset
+ * the connection, or answered in a way loadlab could not read or that refused the stream; or the session's
+ * own data made the request unsendable (`bad-value`: a filled value with CR, LF or NUL) or its answer
+ * unkeepable (`body-too-large`: past the step's `maxKeptBytes`). Not `goaway`: those are sent again.
+ */
+export const ANSWERED_ERROR_KINDS = [
+  "reset",
+  "closed-early",
+  "parse",
+  "write",
+  "tls",
+  "h2-protocol",
+  "h2-refused-stream",
+  "bad-value",
+  "body-too-large",
+] as const;
 
 /** Kernel listen-queue drop counters a run may carry (deltas over the run), when recorded. */
 interface HostTcp {
@@ -112,6 +146,18 @@ export function lostRequests(run: RunResult): number {
   return LOST_ERROR_KINDS.reduce((a, kind) => a + (run.errors[kind] ?? 0), 0);
 }
 
+/** Requests the target failed without a response (`ANSWERED_ERROR_KINDS`): their number and "reset 9, parse 1". */
+export function answeredErrors(run: RunResult): { total: number; text: string } {
+  const kinds = ANSWERED_ERROR_KINDS.map((kind) => [kind, run.errors[kind] ?? 0] as const).filter(([, n]) =>
+    n > 0
+  )
+    .sort((a, b) => b[1] - a[1]);
+  return {
+    total: kinds.reduce((a, [, n]) => a + n, 0),
+    text: kinds.map(([kind, n]) => `${kind} ${n.toLocaleString("en-US")}`).join(", "),
+  };
+}
+
 /** Connections the host's kernel dropped from a full listen queue during the run; 0 when not recorded. */
 export function kernelDrops(run: RunResult): number {
   const host = (run as { hostTcp?: HostTcp }).hostTcp;
@@ -126,6 +172,7 @@ export function runVerdict(run: RunResult): RunVerdict {
   const flags: VerdictFlag[] = failed
     ? [{ kind: "failed", label: `failed: no response (${errorKindsText(run)})` }]
     : [];
+  if (nothingMeasured(run)) flags.push({ kind: "nothing measured", label: nothingMeasuredLabel(run) });
   if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
   if (run.serverBound) flags.push({ kind: "server-bound", label: serverBoundLabel(run) });
   const dropped = droppedShare(run);
@@ -136,6 +183,13 @@ export function runVerdict(run: RunResult): RunVerdict {
     const cause = kernel > 0 ? ` (the host's kernel dropped ${kernel.toLocaleString("en-US")} connects)` : "";
     flags.push({ kind: "lost", label: `lost ${lost.toLocaleString("en-US")}${cause}` });
   }
+  const answered = answeredErrors(run);
+  if (answered.total > DROPPED_FLAG_SHARE * sendsOf(run)) {
+    flags.push({
+      kind: "errors",
+      label: `errors ${formatShare(answered.total / sendsOf(run))} (${answered.text})`,
+    });
+  }
   if (run.abortedBy) flags.push({ kind: "aborted", label: abortedLabel(run.abortedBy) });
   else if (run.incomplete) flags.push({ kind: "incomplete", label: incompleteLabel(run) });
   if (run.warmupNotReached) flags.push({ kind: "warm-up not reached", label: "warm-up not reached" });
@@ -144,8 +198,10 @@ export function runVerdict(run: RunResult): RunVerdict {
     flags.push({ kind: "data ran out", label: `data ran out in ${run.dataRanOutWorkers} worker(s)` });
   }
   flags.push(...answerFlags(run));
-  // `failed` says every request got no answer: `lost` would repeat it with a number.
-  const shown = failed ? flags.filter((f) => f.kind !== "lost") : flags;
+  const sessions = sessionsFlag(run);
+  if (sessions) flags.push(sessions);
+  // `failed` says every request got no answer: `lost` and `errors` would repeat it with a number.
+  const shown = failed ? flags.filter((f) => f.kind !== "lost" && f.kind !== "errors") : flags;
   return {
     ok: shown.length === 0,
     flags: shown,
@@ -162,9 +218,32 @@ function answerFlags(run: RunResult): VerdictFlag[] {
   }
   // The success rate is the run's own count of 2xx/3xx over sends: 0 with responses is "not one".
   if (run.requests > 0 && run.successRate === 0 && serverErrors < run.requests) {
-    flags.push({ kind: "no success", label: "no success: not one response was 2xx/3xx" });
+    const statuses = statusCodesText(run);
+    const label = `no success: not one response was 2xx/3xx${statuses ? ` (${statuses})` : ""}`;
+    flags.push({ kind: "no success", label });
   }
   return flags;
+}
+
+/** "nothing measured: every request fell in the 3s warm-up", or "...: no request was sent" without one. */
+function nothingMeasuredLabel(run: RunResult): string {
+  if (run.warmupSec > 0) return `nothing measured: every request fell in the ${run.warmupSec}s warm-up`;
+  return "nothing measured: no request was sent";
+}
+
+/** The flag of a flow run whose every session ended early (none completed); null otherwise. */
+function sessionsFlag(run: RunResult): VerdictFlag | null {
+  const flows = run.flows ?? [];
+  const started = flows.reduce((a, f) => a + f.sessions, 0);
+  const ended = flows.reduce((a, f) => a + f.failed, 0);
+  if (started === 0 || ended < started || flows.some((f) => f.completed > 0)) return null;
+  const captures = flows.reduce((a, f) => a + (f.captureFailed ?? 0), 0);
+  const cause = captures > 0 ? ` (a capture found nothing in ${captures.toLocaleString("en-US")})` : "";
+  const n = (v: number) => v.toLocaleString("en-US");
+  return {
+    kind: "no session completed",
+    label: `no session completed: ${n(ended)} of ${n(started)} ended early${cause}`,
+  };
 }
 
 /** "aborted at 12.0s by p99<100ms": when and by which threshold a run was stopped. */

@@ -21,11 +21,16 @@ Deno.test("a clean run is ok; each recorded fact flags it, in a fixed order", ()
     "generator-bound",
     "dropped",
     "lost",
+    "errors",
     "incomplete",
     "warm-up not reached",
   ]);
-  // reset and closed-early are the server's answers, not lost requests.
+  // reset and closed-early are the server's answers, not lost requests: failed requests of their own.
   assert.equal(v.flags.find((f) => f.kind === "lost")?.label, "lost 6");
+  assert.match(
+    v.flags.find((f) => f.kind === "errors")?.label ?? "",
+    /^errors [\d.]+% \(reset 9, closed-early 4\)$/,
+  );
   assert.equal(runVerdict(clean({ serverBound: true })).label, "server-bound");
 });
 

@@ -13,7 +13,7 @@ import {
 
 const noSuccess = (url: string): VerdictClass => ({
   url,
-  label: /^no success: not one response was 2xx\/3xx$/,
+  label: /^no success: not one response was 2xx\/3xx \(404 \d+\)$/,
   code: 0,
   strictCode: 6,
   noSamples: false,

@@ -98,6 +98,7 @@ export async function assertAttack(c: VerdictClass): Promise<void> {
       assertEquals(page.runs[0].latencyMs.p50, null);
     }
     const summary = await Deno.readTextFile(`${dir}/s.md`);
+    assert(/^1 run\.$/m.test(summary), `one run is "1 run.": ${summary}`);
     const row = summary.split("\n").find((line) => line.startsWith("| attack |"));
     assert(row, summary);
     assert(row.includes(escapeMarkdown(label)), `summary row carries the verdict: ${row}`);
