@@ -45,6 +45,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   kept: H2KeptResponse | null = null;
   answered = false;
   refused = false;
+  resends = 0;
   #active = false;
   /** A flow step's request, its session's values and cookie (exchangeStep), or null: the mix's next. */
   #step: H2Request | null = null;
@@ -156,6 +157,7 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.deadlineMs = nowMs + shared.timeoutMs;
     this.timedOut = false;
     this.receivedBytes = 0;
+    this.resends = 0;
     this.#active = true;
     shared.recorder.inFlight++;
     this.session.send(this);
