@@ -23,8 +23,9 @@ export const ERROR_KINDS = [
   "write",
   "tls",
   "unfinished",
-  // HTTP/2: a frame that broke the protocol (or a stream reset other than REFUSED_STREAM), a stream the
-  // server refused (RST_STREAM REFUSED_STREAM), a stream the server's GOAWAY refused (sent again).
+  // HTTP/2: a frame that broke the protocol (or a stream reset other than REFUSED_STREAM), a request the
+  // server refused with RST_STREAM REFUSED_STREAM past its re-sends, a GOAWAY's (older files: every stream
+  // a GOAWAY refused; now sent again).
   "h2-protocol",
   "h2-refused-stream",
   "goaway",

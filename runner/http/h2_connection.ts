@@ -46,6 +46,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   kept: H2KeptResponse | null = null;
   answered = false;
   refused = false;
+  resends = 0;
   #active = false;
   /** A flow step's request, its session's values and cookie (exchangeStep), or null: the mix's next. */
   #step: H2Request | null = null;
@@ -167,6 +168,7 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.deadlineMs = nowMs + shared.timeoutMs;
     this.timedOut = false;
     this.receivedBytes = 0;
+    this.resends = 0;
     this.#active = true;
     shared.recorder.inFlight++;
     this.session.send(this);

@@ -96,20 +96,18 @@ export abstract class H2ControlIn extends H2HeadersIn {
   /**
    * GOAWAY: streams above `lastId` were not processed; they go again on a new connection, each counted as
    * `retried` (a server ending a connection after its N requests is healthy): the request counts once,
-   * as the outcome of its re-send.
+   * as the outcome of its re-send. One refused past its re-sends counts as `goaway`.
    */
   protected goaway(lastId: number, code: number, nowMs: number): void {
     this.goingAway = true;
     this.goawayCode = code;
     const refused: H2Stream[] = [];
     for (const [id, stream] of this.streams) if (id > lastId) refused.push(stream);
-    for (const stream of refused) {
-      this.streams.delete(stream.streamId);
-      this.unblock(stream);
-      stream.refused = true;
-      if (!this.shared.stopping) this.shared.recorder.retried(nowMs);
+    // Those sent again first (in the order they started), ahead of the requests the spent ones' ends start.
+    const spent = refused.reverse().filter((stream) => !this.resend(stream, nowMs));
+    for (const stream of spent) {
+      this.endStream(stream, nowMs, "goaway", this.refusedMessage(stream, `GOAWAY ${errorCodeName(code)}`));
     }
-    this.pending.unshift(...refused);
     if (code !== NO_ERROR && refused.length === 0 && this.streams.size === 0 && !this.shared.stopping) {
       this.shared.recorder.recordError(nowMs, "goaway", `GOAWAY ${errorCodeName(code)}`);
     }

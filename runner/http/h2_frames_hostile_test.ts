@@ -16,6 +16,7 @@ import {
   INTERNAL_ERROR,
   NO_ERROR,
   PROTOCOL_ERROR,
+  REFUSED_STREAM,
   STREAM_CLOSED,
 } from "../../http2/frames.ts";
 import {
@@ -352,4 +353,30 @@ Deno.test("h2 client: a stream a GOAWAY refused goes again on a new connection e
     },
   }, { streams: 2, requests: 2 });
   assertEquals([r.requests, errors(r), r.retried], [1, { "closed-early": 1 }, 1], said(r, got));
+});
+
+/** The server's answer to a stream it did no processing of (RFC 9113 8.7). */
+const refuse = (id: number, w: Parameters<H2Script["answer"]>[1]) =>
+  w.frame(FRAME.RST_STREAM, 0, id, words(REFUSED_STREAM));
+
+Deno.test("h2 client: a stream reset with REFUSED_STREAM goes again, counted once and as retried, under the server's SETTINGS_MAX_CONCURRENT_STREAMS (8.7, 5.1.2)", async () => {
+  const { r, got } = await run({
+    settings: [[0x3, 1]], // one stream at a time: each request after the first is refused once, then answered
+    answer: (id, w, n) => n % 2 === 1 ? refuse(id, w) : w.ok(id),
+  }, { streams: 4, requests: 6 });
+  assertEquals([r.requests, errors(r), r.retried, got.rstStream], [6, {}, 5, []], said(r, got));
+  ok(got.maxOpen <= 1, `${got.maxOpen} streams open at once on the server (it allows 1)`);
+});
+
+Deno.test("h2 client: a request re-sent after REFUSED_STREAM has its latency from its first send (the user waited the whole time)", async () => {
+  const REFUSED_AFTER_MS = 300;
+  const { r, got } = await run({
+    answer: async (id, w, n) => {
+      if (n > 0) return w.ok(id);
+      await new Promise((resolve) => setTimeout(resolve, REFUSED_AFTER_MS));
+      await refuse(id, w);
+    },
+  }, { requests: 1 });
+  assertEquals([r.requests, errors(r), r.retried], [1, {}, 1], said(r, got));
+  ok(r.latencyMs.min >= REFUSED_AFTER_MS, `latency ${r.latencyMs.min} ms counts the refused send's wait`);
 });

@@ -250,7 +250,18 @@ export class H2Connection extends H2ControlIn {
     }
     this.closedAs(id, CLOSED_RESET);
     if (code === REFUSED_STREAM) {
-      this.endStream(stream, nowMs, "h2-refused-stream", "RST_STREAM REFUSED_STREAM");
+      // Not processed (RFC 9113 8.7): sent again on this connection, as its stream limit allows.
+      if (this.resend(stream, nowMs)) {
+        this.startPending();
+        if (this.goingAway && this.streams.size === 0) this.reconnect();
+      } else {
+        this.endStream(
+          stream,
+          nowMs,
+          "h2-refused-stream",
+          this.refusedMessage(stream, "RST_STREAM REFUSED_STREAM"),
+        );
+      }
     } else {
       this.endStream(
         stream,

@@ -281,9 +281,9 @@ export abstract class H2Session {
   /**
    * Closes the socket; streams in flight are counted under `kind`, and so are the ones waiting on this
    * connection (for its SETTINGS, or room under its stream limit): the load model started them, so each
-   * ends once, counted. A stream a GOAWAY refused (counted as retried, not as failed) goes again on a new
-   * connection, as it would have had this one ended gracefully. A connect that failed (counted once by the
-   * dialer) and a run that is stopping count nothing more.
+   * ends once, counted. A stream the server refused unprocessed (GOAWAY, REFUSED_STREAM; counted as
+   * retried, not as failed) goes again on a new connection, as it would have had this one ended gracefully.
+   * A connect that failed (counted once by the dialer) and a run that is stopping count nothing more.
    */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();

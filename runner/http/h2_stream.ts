@@ -8,6 +8,13 @@
 import type { H2Request } from "./h2_request.ts";
 import type { H2KeptResponse } from "./h2_kept.ts";
 
+/**
+ * Re-sends of one request the server refused unprocessed (above a GOAWAY's last stream id, or reset with
+ * REFUSED_STREAM; RFC 9113 8.7) before it counts as failed: a server that refuses every stream cannot
+ * keep one request going round for ever.
+ */
+export const MAX_RESENDS = 3;
+
 /** Default windows we advertise (per stream and for the connection): large enough never to throttle. */
 export const DEFAULT_H2_WINDOW_BYTES = 16 * 1024 * 1024;
 
@@ -32,8 +39,13 @@ export interface H2Stream {
   kept: H2KeptResponse | null;
   /** The last request ended with a response (false: it failed, counted by kind). */
   answered: boolean;
-  /** A GOAWAY refused it (counted `retried`): it waits to go again on a new connection. */
+  /**
+   * The server refused it unprocessed (GOAWAY, REFUSED_STREAM; counted `retried`): it waits to go again,
+   * after a GOAWAY on a new connection.
+   */
   refused: boolean;
+  /** Times this request was sent again (at most MAX_RESENDS); 0 when it starts. */
+  resends: number;
   /**
    * The request ended: `counted` when answered or counted as failed; false when it was never sent and
    * not counted (the run is stopping, or a connect failed, counted once by the dialer).

@@ -22,7 +22,7 @@ import {
 } from "../../http2/frames.ts";
 import { writeHeadersFrames } from "./h2_request.ts";
 import { CLOSED_RING, H2Session } from "./h2_session.ts";
-import type { H2Stream } from "./h2_stream.ts";
+import { type H2Stream, MAX_RESENDS } from "./h2_stream.ts";
 
 /** How a stream closed, for frames that follow (RFC 9113 5.1): unknown or reset by us (ignore them). */
 export const CLOSED_UNKNOWN = 0;
@@ -122,6 +122,29 @@ export abstract class H2Streams extends H2Session {
     this.startPending();
     stream.ended(nowMs, true);
     if (this.goingAway && this.streams.size === 0) this.reconnect();
+  }
+
+  /**
+   * The server refused `stream` unprocessed (RFC 9113 8.7: above a GOAWAY's last id, or reset with
+   * REFUSED_STREAM), so its request may go again whatever its method: it leaves this connection's
+   * streams and waits at the front of `pending` (it started first), counted `retried`, its latency still
+   * from its intended send time. False when it may not: its MAX_RESENDS re-sends are spent, or the run is
+   * stopping; the caller then ends it, counted (`refusedMessage` says how often it was refused).
+   */
+  protected resend(stream: H2Stream, nowMs: number): boolean {
+    if (this.streams.get(stream.streamId) === stream) this.streams.delete(stream.streamId);
+    this.unblock(stream);
+    if (stream.resends >= MAX_RESENDS || this.shared.stopping) return false;
+    stream.resends++;
+    stream.refused = true;
+    this.shared.recorder.retried(nowMs);
+    this.pending.unshift(stream);
+    return true;
+  }
+
+  /** Why a request refused past its re-sends failed: `cause` and how many times it was refused. */
+  protected refusedMessage(stream: H2Stream, cause: string): string {
+    return `${cause}: refused ${stream.resends + 1} times, not sent again`;
   }
 
   /** Opens waiting streams while the peer allows more. */

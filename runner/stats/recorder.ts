@@ -133,7 +133,10 @@ export class IntervalRecorder {
     if (this.#slot(nowMs)) this.#c.unfinished += count;
   }
 
-  /** A request the server refused unprocessed (HTTP/2 GOAWAY), sent again: its outcome is counted then. */
+  /**
+   * A request the server refused unprocessed (HTTP/2 GOAWAY or REFUSED_STREAM), sent again: its outcome is
+   * counted then.
+   */
   retried(nowMs: number): void {
     if (this.#slot(nowMs)) this.#c.retried++;
   }
