@@ -161,6 +161,36 @@ for (const transport of ["deno", "epoll"] as const) {
   });
 }
 
+for (const transport of ["deno", "epoll"] as const) {
+  Deno.test(`filled values [${transport}]: a closed load whose every row is refused ends on time, counted`, async () => {
+    const server = rawServer();
+    const dir = Deno.makeTempDirSync();
+    try {
+      Deno.writeTextFileSync(`${dir}/users.csv`, `name\n"bob\r\n${INJECTED}"\n`);
+      const table = readDataFile(`${dir}/users.csv`);
+      // Refused requests complete nothing on a connection that stays open: a loop that went straight on
+      // settled promises only, so the load's end never ran and the pool ended the worker as stuck.
+      const r = await runAttack(parseAttackConfig({
+        url: server.url,
+        model: "connections",
+        connections: 1,
+        durationMs: 500,
+        gracefulStopMs: 0,
+        intervalMs: 100,
+        transport,
+        data: { name: "users", columns: table.columns, rows: table.rows },
+        requestMix: [requestSpec({ path: "/u", headers: [["x-user", "{{ name }}"]] })],
+      }));
+      assertEquals([r.requests, r.stuckWorkers, r.incomplete], [0, undefined, undefined]);
+      ok((r.errors["bad-value"] ?? 0) > 0, JSON.stringify(r.errors));
+      ok(!server.bytes().includes(INJECTED), "a refused value reached the server");
+    } finally {
+      await server.close();
+      Deno.removeSync(dir, { recursive: true });
+    }
+  });
+}
+
 /** An h2c server (node:http2) recording each request's path and headers; /login answers LOGIN_BODY. */
 async function h2cServer() {
   const seen: Array<Record<string, unknown>> = [];

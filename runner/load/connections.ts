@@ -30,7 +30,10 @@ export async function closedLoop(
     if (granted === 0) return;
     // `take` lets an inline transport (epoll) chain the next exchanges without a promise each.
     const done = await conn.exchange(-1, granted, null, take);
-    if (done === 0 && !conn.isOpen) {
+    // Nothing completed: a connect that failed, or a request never sent (a filled value refused, counted
+    // `bad-value`) on a connection still open. Either way wait before the next try: a loop of refusals
+    // that only settles promises would never let timers or the stop message run.
+    if (done === 0) {
       await sleepMs(CONNECT_BACKOFF_MS);
       conn.lastEventMs = performance.now();
     }
@@ -50,7 +53,10 @@ async function arrivalLoop(
   conn.lastEventMs = performance.now();
   while (take(1, conn.lastEventMs) !== 0) {
     const done = await arrival(conn, -1);
-    if (done === 0 && !conn.isOpen) {
+    // Nothing completed: a connect that failed, or a request never sent (a filled value refused, counted
+    // `bad-value`) on a connection still open. Either way wait before the next try: a loop of refusals
+    // that only settles promises would never let timers or the stop message run.
+    if (done === 0) {
       await sleepMs(CONNECT_BACKOFF_MS);
       conn.lastEventMs = performance.now();
     }
