@@ -56,17 +56,32 @@ export function runsWithoutResponse(runs: RunResult[]): RunResult[] {
 }
 
 /**
- * The stderr line of exit 4: "no response at all: every request failed (tls: 160, ...)" for one run, or
+ * The stderr line of exit 4: "no response at all: every request failed or was cut unanswered (tls: 160, ...)" for one run, or
  * the runs that got none among several, each with its errors by kind.
  */
 export function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
   if (runs.filter((r) => !r.probe).length === 1) {
-    return `loadlab ${command}: no response at all: every request failed (${errorSummary(failed)})`;
+    return `loadlab ${command}: no response at all: every request failed or was cut unanswered ` +
+      `(${errorSummary(failed)})${stuckNote(failed)}`;
   }
   const each = failed.map((r) => `${terminalSafe(r.name)} (${errorSummary([r])})`).join("; ");
   return `loadlab ${command}: no response at all in ${failed.length} of ${
     runs.filter((r) => !r.probe).length
-  } runs: ${each}`;
+  } runs: ${each}${stuckNote(failed)}`;
+}
+
+/**
+ * Said beside exit 4 when load workers were ended as stuck: their requests' outcome is unknown, so the
+ * line must not read as the target's silence alone.
+ */
+function stuckNote(runs: RunResult[]): string {
+  const stuck = runs.reduce((a, r) => a + (r.stuckWorkers ?? 0), 0);
+  return stuck > 0
+    ? `; ${stuck} load worker${
+      stuck === 1 ? " was" : "s were"
+    } stuck in the session's own code and ended by ` +
+      "loadlab, so what the target answered them is unknown"
+    : "";
 }
 
 /**
@@ -99,7 +114,7 @@ export function errorSummary(runs: RunResult[]): string {
   );
   // Still waiting when the run's own stop came: no failure, yet no response either.
   const unfinished = runs.reduce((a, r) => a + (r.unfinished ?? 0), 0);
-  if (unfinished > 0) parts.push(`unfinished by gracefulStop: ${unfinished}`);
+  if (unfinished > 0) parts.push(`unfinished (cut by the stop): ${unfinished}`);
   // Messages may quote what a server sent.
   return terminalSafe(parts.join("; ")) || "no request was sent";
 }

@@ -123,7 +123,7 @@ for (const transport of TRANSPORTS) {
           const what = `exit ${r.code}: ${r.stderr}`;
           assertEquals(r.code, 4, what);
           ok(
-            /no response at all.*unfinished by gracefulStop: \d+/.test(r.stderr),
+            /no response at all.*unfinished \(cut by the stop\): \d+/.test(r.stderr),
             what,
           );
           ok(!r.stderr.includes("no request was sent"), what);

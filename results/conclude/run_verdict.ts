@@ -22,6 +22,9 @@
  *   beside them as a likely cause, but never flag a run alone: they count every process of the host, and
  *   a busy machine's other listeners overflow without touching this run. `reset` and `closed-early` are not lost:
  *   the server answered by closing (the `errors` flag below).
+ * - `unanswered N at the stop`: requests still waiting for an answer when a graceful stop longer than 0 ran
+ *   out (`unfinished`), over 0.1% of sends: their latencies, the run's slowest, are not in the percentiles.
+ *   A hard stop (`gracefulStop: 0s`) cuts what is in flight by design: shown beside the counts, no flag.
  * - `incomplete`: stopped early (Ctrl-C, the target died), or `incomplete: 1 worker stuck` when a load worker
  *   ran code that never yields (a capture's regexp) past the graceful stop and loadlab ended it: its
  *   requests in flight are `unfinished`, its counts since its last interval lost.
@@ -32,9 +35,11 @@
  * - `data ran out in N worker(s)`: a `data:` source's rows ran out (`whenDone: stop`, `order: unique`),
  *   so those workers stopped starting arrivals before the load's end or count.
  * - `errors 25% (closed-early 10)`: requests that failed without a response of any other kind (the
- *   server closed or reset the connection, a malformed or refused answer: `ANSWERED_ERROR_KINDS`), over
- *   0.1% of sends. Like lost ones they have no latency in the percentiles, and a run whose success rate
- *   says 75% must not read `ok`. GOAWAY's refusals are not counted: those requests are sent again.
+ *   server closed or reset the connection, a malformed or refused answer, a request refused past its
+ *   re-sends, a value the session's data made unsendable: `ANSWERED_ERROR_KINDS`), over 0.1% of sends.
+ *   Like lost ones they have no latency in the percentiles, and a run whose success rate says 75% must not
+ *   read `ok`. A GOAWAY or REFUSED_STREAM refusal that was sent again is no error: only its final outcome
+ *   counts, and `retried` beside it.
  * - `server errors 25%`: 5xx responses over 0.1% of the responses: their latencies, the server's error
  *   path, are in the percentiles (responses.ts).
  * - `no success: not one response was 2xx/3xx (429 40)` (with the statuses that came back: every one a
@@ -69,6 +74,7 @@ export type VerdictKind =
   | "server-bound"
   | "dropped"
   | "lost"
+  | "unanswered"
   | "incomplete"
   | "aborted"
   | "warm-up not reached"
@@ -106,7 +112,8 @@ export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
  * Error kinds of requests that failed without a response the percentiles hold: the target closed or reset
  * the connection, or answered in a way loadlab could not read or that refused the stream; or the session's
  * own data made the request unsendable (`bad-value`: a filled value with CR, LF or NUL) or its answer
- * unkeepable (`body-too-large`: past the step's `maxKeptBytes`). Not `goaway`: those are sent again.
+ * unkeepable (`body-too-large`: past the step's `maxKeptBytes`). `goaway` and `h2-refused-stream` count a
+ * request only once its re-sends are spent (refused 4 times): a refusal sent again is no error.
  */
 export const ANSWERED_ERROR_KINDS = [
   "reset",
@@ -116,6 +123,7 @@ export const ANSWERED_ERROR_KINDS = [
   "tls",
   "h2-protocol",
   "h2-refused-stream",
+  "goaway",
   "bad-value",
   "body-too-large",
 ] as const;
@@ -144,6 +152,16 @@ export function formatShare(share: number): string {
 /** Requests that never got an answer (`LOST_ERROR_KINDS`). */
 export function lostRequests(run: RunResult): number {
   return LOST_ERROR_KINDS.reduce((a, kind) => a + (run.errors[kind] ?? 0), 0);
+}
+
+/**
+ * Requests still unanswered when a graceful stop longer than 0 ran out: they waited the whole stop, so
+ * the slowest latencies are missing from the percentiles (as lost ones are), whatever cut them. 0 when the
+ * experiment asked for a hard stop (`gracefulStop: 0s` cuts what is in flight by design: shown, no flag).
+ */
+export function unansweredAtStop(run: RunResult): number {
+  const stopMs = run.config.gracefulStopMs;
+  return typeof stopMs === "number" && stopMs > 0 ? run.unfinished ?? 0 : 0;
 }
 
 /** Requests the target failed without a response (`ANSWERED_ERROR_KINDS`): their number and "reset 9, parse 1". */
@@ -182,6 +200,10 @@ export function runVerdict(run: RunResult): RunVerdict {
     const kernel = kernelDrops(run);
     const cause = kernel > 0 ? ` (the host's kernel dropped ${kernel.toLocaleString("en-US")} connects)` : "";
     flags.push({ kind: "lost", label: `lost ${lost.toLocaleString("en-US")}${cause}` });
+  }
+  const unanswered = unansweredAtStop(run);
+  if (!failed && unanswered > DROPPED_FLAG_SHARE * sendsOf(run)) {
+    flags.push({ kind: "unanswered", label: `unanswered ${unanswered.toLocaleString("en-US")} at the stop` });
   }
   const answered = answeredErrors(run);
   if (answered.total > DROPPED_FLAG_SHARE * sendsOf(run)) {
