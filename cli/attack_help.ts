@@ -127,8 +127,9 @@ Output
                            first failure, as k6's abortOnFail; the results say which and when
       --delay-abort-eval D not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]
       --strict             exit 6 when the run is flagged (generator-bound, server-bound, dropped
-                           sends, lost or failed requests, server errors, no 2xx/3xx,
-                           incomplete): CI never gates on untrusted numbers
+                           sends, lost, unanswered or failed requests, server errors, no 2xx/3xx,
+                           nothing measured, incomplete, warm-up not reached; the list in
+                           docs/REFERENCE.md): CI never gates on untrusted numbers
 ${baselineHelp(6, 27)}
   -q, --quiet              print nothing but errors (and --json output)
       --no-live            no live progress line

@@ -43,9 +43,9 @@ Usage: loadlab run FILE|preset:NAME [options]
                             *signature* headers, such query parameters and target env vars) in
                             every output
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
-                            sends, lost or failed requests, server errors, no 2xx/3xx, no
-                            session completed, incomplete, warm-up not reached; also
-                            strict: true)
+                            sends, lost, unanswered or failed requests, server errors, no
+                            2xx/3xx, no session completed, nothing measured, incomplete,
+                            warm-up not reached, data ran out; also strict: true)
   --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
                             goes, the first failure stops it and the experiment (exit 1)
   --delay-abort-eval D      with --abort-on-fail: not before D of measured time, e.g. 10s (replaces
