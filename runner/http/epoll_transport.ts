@@ -5,7 +5,7 @@
  * reads handed to the connections, so a round of responses costs one `epoll_wait` instead of a tokio
  * op, a promise and a microtask per read and per write. Sockets keep Deno.Conn's promise contract, so
  * `Connection`, the parser, the recorder, the watchdog and every executor stay as they are and one
- * conformance suite runs against both transports (STYLE rule 14); a closed loop uses the inline
+ * conformance suite runs against both transports (one shared test for every implementation); a closed loop uses the inline
  * contract (transport.ts), where the pump calls the connection back and the next request is written
  * from that callback, with no promise per request.
  *

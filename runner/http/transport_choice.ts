@@ -1,6 +1,6 @@
 /**
  * @module
- * The one place a run's transport is chosen (STYLE rule 14: the choice made once and recorded, like
+ * The one place a run's transport is chosen (made once and recorded, so the event loop never branches on it, like
  * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
  * `epoll` is the Linux fast path over libc through FFI (epoll_transport.ts); for https: it drives TLS
  * itself through the system's OpenSSL (openssl_client.ts, one `SSL_CTX` per worker). `auto` (the default)
