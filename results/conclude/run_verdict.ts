@@ -160,8 +160,10 @@ export function lostRequests(run: RunResult): number {
  * experiment asked for a hard stop (`gracefulStop: 0s` cuts what is in flight by design: shown, no flag).
  */
 export function unansweredAtStop(run: RunResult): number {
+  const unfinished = run.unfinished ?? 0;
+  if (unfinished === 0) return 0;
   const stopMs = run.config.gracefulStopMs;
-  return typeof stopMs === "number" && stopMs > 0 ? run.unfinished ?? 0 : 0;
+  return typeof stopMs === "number" && stopMs > 0 ? unfinished : 0;
 }
 
 /** Requests the target failed without a response (`ANSWERED_ERROR_KINDS`): their number and "reset 9, parse 1". */
