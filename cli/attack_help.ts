@@ -104,7 +104,7 @@ Scale-out (docs/scale-out.md)
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
-  -o, --out FILE           write results.json (loadlab.results/v2)
+  -o, --out FILE           write results.json (loadlab.results/v3)
       --out KIND=URL       stream metrics per interval while the load runs (repeatable):
                            prometheus-remote-write=URL (native histograms), otlp=URL (OTLP/HTTP
                            protobuf) or otlp-json=URL; never slows the load, drops counted

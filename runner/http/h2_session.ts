@@ -299,7 +299,7 @@ export abstract class H2Session {
       if (stream.refused && !stopping && kind !== "connect") this.pending.push(stream);
       else {
         if (counting) {
-          this.shared.recorder.recordError(nowMs, kind, message);
+          this.shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
           counted++;
         }
         stream.ended(nowMs, counting);

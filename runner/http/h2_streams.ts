@@ -70,7 +70,8 @@ export abstract class H2Streams extends H2Session {
     if (this.streams.size > this.maxOpenStreams) this.maxOpenStreams = this.streams.size;
     const at = this.output.reserve(request.frames.length);
     this.output.wrote(writeHeadersFrames(this.output.bytes, at, request, id));
-    this.shared.recorder.addBytesWritten(stream.sentMs, request.frames.length + (request.body?.length ?? 0));
+    const written = request.frames.length + (request.body?.length ?? 0);
+    this.shared.recorder.addBytesWritten(stream.sentMs, written, stream.endpoint);
     if (request.body !== null) this.sendBody(stream);
   }
 
@@ -115,9 +116,10 @@ export abstract class H2Streams extends H2Session {
         stream.status,
         (nowMs - stream.intendedMs) * 1000,
         (nowMs - stream.sentMs) * 1000,
+        stream.endpoint,
       );
       this.shared.log?.write(stream.status, stream.intendedMs, nowMs, this.id);
-    } else if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message);
+    } else if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
     this.settledInBatch = true;
     this.startPending();
     stream.ended(nowMs, true);

@@ -38,6 +38,7 @@ import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { endpointTable } from "../endpoint_table.ts";
 
 const executors: Record<LoadModel, Executor> = {
   connections: connectionsExecutor,
@@ -121,11 +122,14 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
   const url = new URL(config.url);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
+  // Each request's endpoint is fixed here, so a response is recorded under it by index.
+  const endpoints = endpointTable(config);
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
     uncorrected: config.model === "throughput",
+    endpoints: endpoints.endpoints.length,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, config.protocol);
@@ -144,7 +148,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     port,
     transport: chosen.transport,
     recorder,
-    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns),
+    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints.mix),
     rows: config.flows === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
@@ -157,7 +161,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
   // arrival, a lane whose every arrival dials a connection of its own (h2_arrival.ts).
   const h2Run = {
-    requests: encodeH2Mix(url, config.requestMix, config.data?.columns),
+    requests: encodeH2Mix(url, config.requestMix, config.data?.columns, endpoints.mix),
     windowBytes: config.h2WindowBytes,
   };
   const h2 = protocol === "http1"
@@ -251,7 +255,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.h2 !== null),
+    encodeFlows(
+      url,
+      config.flows,
+      config.data?.columns,
+      cookies,
+      prepared.h2 !== null,
+      endpointTable(config).flows,
+    ),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,

@@ -53,6 +53,14 @@ import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import { verdict } from "../../results/conclude/bound_verdict.ts";
 import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
+import {
+  addEndpointPart,
+  emptyEndpointTotals,
+  endpointResult,
+  type EndpointTotals,
+  partErrors,
+} from "../../results/endpoint_totals.ts";
+import type { EndpointResult } from "../../results/mod.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 
@@ -96,6 +104,8 @@ export class RunAggregator {
   readonly #errorMessages: Record<string, Record<string, number>> = {};
   readonly #onInterval: AggregatorOptions["onInterval"];
   readonly #requestedRps: number | null;
+  /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
+  readonly #endpoints: EndpointTotals[];
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -109,6 +119,9 @@ export class RunAggregator {
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
     this.#onInterval = opts.onInterval;
     this.#requestedRps = opts.requestedRps ?? null;
+    this.#endpoints = (opts.endpoints ?? []).map((e) =>
+      emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
+    );
   }
 
   /**
@@ -185,6 +198,10 @@ export class RunAggregator {
     }
     if (sample.connectHistogram !== null) this.#connectTotal.add(decodeHistogram(sample.connectHistogram));
     if (sample.tlsHistogram !== null) this.#tlsTotal.add(decodeHistogram(sample.tlsHistogram));
+    for (const part of sample.endpoints ?? []) {
+      const into = this.#endpoints[part.endpoint];
+      if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
+    }
   }
 
   /**
@@ -253,7 +270,19 @@ export class RunAggregator {
       tlsMs: summaryMs(this.#tlsTotal),
       intervals,
       stabilizedAtMs: detectStabilization(intervals, this.#requestedRps),
+      ...(this.#endpoints.length > 0 ? { endpoints: this.#endpointResults(intervals) } : {}),
     };
+  }
+
+  /** Each endpoint's result; a run of one endpoint has the run's own numbers under its name. */
+  #endpointResults(intervals: IntervalResult[]): EndpointResult[] {
+    if (this.#endpoints.length > 1) return this.#endpoints.map((t) => endpointResult(t, intervals.length));
+    const only = this.#endpoints[0];
+    const c = this.#c;
+    const part = { ...c, errors: this.#errors, statusCodes: this.#statusCodes, histogram: null };
+    addEndpointPart(only, part, 0, intervals.map((i) => i.requests), intervals.map((i) => i.errors));
+    only.histogram = this.#total;
+    return [endpointResult(only, intervals.length)];
   }
 
   /**

@@ -1,0 +1,119 @@
+/**
+ * End to end, per endpoint: a mix of the built-in target's `/json` and `/sleep?ms=20` measured apart
+ * (each endpoint its own latency, the counts adding up to the run's), and the same load through one
+ * worker, four workers and two segments merged giving the same per-endpoint counts and histograms.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { createTargetApp } from "../targets/app/app.ts";
+import { decodeHistogram } from "../results/histogram.ts";
+import type { EndpointResult, ResultsFile, RunResult } from "../results/mod.ts";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+
+function builtinTarget() {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, createTargetApp().fetch);
+  return { url: `http://127.0.0.1:${server.addr.port}/`, close: () => server.shutdown() };
+}
+
+const MIX = ["--mix", "GET /json 3", "--mix", "GET /sleep?ms=20 1"];
+
+async function runOf(file: string): Promise<RunResult> {
+  return (JSON.parse(await Deno.readTextFile(file)) as ResultsFile).runs[0];
+}
+
+function byName(run: RunResult): Map<string, EndpointResult> {
+  return new Map((run.endpoints ?? []).map((e) => [e.name, e]));
+}
+
+/** What must be equal however the load was split: counts, statuses and the histograms' totals. */
+function countsOf(run: RunResult) {
+  return (run.endpoints ?? []).map((e) => ({
+    name: e.name,
+    requests: e.requests,
+    statusCodes: e.statusCodes,
+    errors: e.errors,
+    histogramTotal: e.histogramEncoded === null ? 0 : decodeHistogram(e.histogramEncoded).totalCount,
+    intervalRequests: e.intervals.requests.reduce((a, b) => a + b, 0),
+  }));
+}
+
+Deno.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, adding up to the run", async () => {
+  const target = builtinTarget();
+  try {
+    await withTempDir(async (dir) => {
+      const r = await runLoadlab([
+        "attack",
+        target.url,
+        ...MIX,
+        "-n",
+        "400",
+        "-c",
+        "4",
+        "-o",
+        `${dir}/r.json`,
+      ]);
+      assertEquals(r.code, 0, r.stderr);
+      const run = await runOf(`${dir}/r.json`);
+      const endpoints = byName(run);
+      assertEquals([...endpoints.keys()], ["GET /json", "GET /sleep?ms=20"]);
+      const json = endpoints.get("GET /json")!, sleep = endpoints.get("GET /sleep?ms=20")!;
+      // The mix's weights are honoured exactly per cycle: 3 to 1.
+      assertEquals([json.requests, sleep.requests], [300, 100]);
+      // The sleep endpoint cannot answer before its 20 ms; /json never waits for anything.
+      ok(sleep.latencyMs!.p50 >= 20, `sleep p50 ${sleep.latencyMs!.p50}`);
+      ok(json.latencyMs!.p50 < sleep.latencyMs!.p50, `json p50 ${json.latencyMs!.p50}`);
+      assertEquals(json.requests + sleep.requests, run.requests);
+      assertEquals(json.bytesRead + sleep.bytesRead, run.bytesRead);
+      assertEquals(json.bytesWritten + sleep.bytesWritten, run.bytesWritten);
+      for (const e of [json, sleep]) {
+        assertEquals(e.statusCodes, { "200": e.requests });
+        assertEquals(decodeHistogram(e.histogramEncoded!).totalCount, e.requests);
+        assertEquals(e.intervals.requests.length, run.intervals.length);
+        assertEquals(e.intervals.requests.reduce((a, b) => a + b, 0), e.requests);
+      }
+      // The terminal shows a per-endpoint block when there is more than one endpoint.
+      ok(/GET \/sleep\?ms=20/.test(r.stdout), r.stdout);
+    });
+  } finally {
+    await target.close();
+  }
+});
+
+Deno.test("1 worker, 4 workers and 2 segments merged: the same per-endpoint counts and histograms", async () => {
+  const target = builtinTarget();
+  try {
+    await withTempDir(async (dir) => {
+      // 1600 requests: every worker's share (and every shard's worker's) is whole cycles of the 3:1 mix.
+      const load = [target.url, ...MIX, "-n", "1600", "-c", "8", "--quiet"];
+      const one = await runLoadlab(["attack", ...load, "--workers", "1", "-o", `${dir}/one.json`]);
+      assertEquals(one.code, 0, one.stderr);
+      const four = await runLoadlab(["attack", ...load, "--workers", "4", "-o", `${dir}/four.json`]);
+      assertEquals(four.code, 0, four.stderr);
+      for (const i of [0, 1]) {
+        const shard = await runLoadlab([
+          "attack",
+          ...load,
+          ...["--workers", "2", "--segment", `${i}/2`, "-o", `${dir}/shard-${i}.json`],
+        ]);
+        assertEquals(shard.code, 0, shard.stderr);
+      }
+      const merge = await runLoadlab([
+        "merge",
+        `${dir}/shard-0.json`,
+        `${dir}/shard-1.json`,
+        "-o",
+        `${dir}/merged.json`,
+      ]);
+      assertEquals(merge.code, 0, merge.stderr);
+      const expected = countsOf(await runOf(`${dir}/one.json`));
+      assertEquals(expected.map((e) => [e.name, e.requests]), [["GET /json", 1200], [
+        "GET /sleep?ms=20",
+        400,
+      ]]);
+      assertEquals(expected.map((e) => e.histogramTotal), [1200, 400]);
+      assertEquals(countsOf(await runOf(`${dir}/four.json`)), expected);
+      assertEquals(countsOf(await runOf(`${dir}/merged.json`)), expected);
+    });
+  } finally {
+    await target.close();
+  }
+});
