@@ -11,6 +11,7 @@
  * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
  * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
  */
+import { endpointMarkdown } from "./endpoint_md.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
@@ -198,6 +199,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     "",
     ...findingLines(results),
     ...runsTable(runs),
+    ...endpointMarkdown(runs, escapeMarkdown),
     ...thresholdLines(results.thresholds, results.runs),
     ...comparisonLines(results),
     ...gateMarkdown(opts.gate, escapeMarkdown),
