@@ -117,3 +117,25 @@ Deno.test("1 worker, 4 workers and 2 segments merged: the same per-endpoint coun
     await target.close();
   }
 });
+
+Deno.test("a per-endpoint threshold fails while the run's passes; a selector matching nothing is exit 2", async () => {
+  const target = builtinTarget();
+  try {
+    const load = ["attack", target.url, ...MIX, "-n", "200", "-c", "2", "--quiet"];
+    const r = await runLoadlab([
+      ...load,
+      ...["--threshold", "requests>=200", "--threshold", "requests{name:GET /sleep?ms=20}>=100"],
+      ...["--threshold", "http_req_duration{name:GET /sleep?ms=20}: p(50)<20"],
+    ]);
+    // Counts are exact (200 in all, 50 of them the sleep's); the sleep cannot answer within 20 ms.
+    assertEquals(r.code, 1, r.stdout + r.stderr);
+    ok(/PASS\s+requests>=200/.test(r.stdout), r.stdout);
+    ok(/FAIL\s+requests\{name:GET \/sleep\?ms=20\}>=100\s+\(attack: 50\)/.test(r.stdout), r.stdout);
+    ok(/FAIL\s+http_req_duration\{name:GET \/sleep\?ms=20\}: p\(50\)<20/.test(r.stdout), r.stdout);
+    const typo = await runLoadlab([...load, "--threshold", "p99{name:GET /slep}<1s"]);
+    assertEquals(typo.code, 2, typo.stderr);
+    ok(typo.stderr.includes('the endpoints are "GET /json", "GET /sleep?ms=20"'), typo.stderr);
+  } finally {
+    await target.close();
+  }
+});
