@@ -45,7 +45,7 @@ async function attack(argv: string[]): Promise<number> {
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
   // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load.
-  checkSelectors(thresholds, endpointTable(config).endpoints);
+  checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
   for (
     const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
       "--log",

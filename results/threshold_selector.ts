@@ -128,7 +128,8 @@ export function checkSelectors(
 
 /**
  * The run as the selected endpoints make it: their requests, failures, rate over the run's duration and
- * added histograms pooled; null when no endpoint matches (or the file has none).
+ * added histograms pooled, and their interval counts (an interval's latency is the run's only, so it
+ * is NaN here); null when no endpoint matches (or the file has none).
  */
 export function selectedRun(run: RunResult, selector: Selector): RunResult | null {
   const chosen = (run.endpoints ?? []).filter((e) => selects(selector, e));
@@ -143,8 +144,24 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
   const non2xx = Object.entries(statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
   const encodings = chosen.flatMap((e) => e.histogramEncoded === null ? [] : [e.histogramEncoded]);
   const histogram = encodings.length === 1 ? decodeHistogram(encodings[0]) : mergeEncoded(encodings);
+  // The endpoints' own counts per interval; their latency per interval is not kept (NaN: unmeasured).
+  const intervals = run.intervals.map((iv, k) => ({
+    ...iv,
+    requests: chosen.reduce((a, e) => a + (e.intervals.requests[k] ?? 0), 0),
+    errors: chosen.reduce((a, e) => a + (e.intervals.errors[k] ?? 0), 0),
+    drained: 0,
+    non2xx: 0,
+    errorKinds: undefined,
+    p50: Number.NaN,
+    p75: Number.NaN,
+    p90: Number.NaN,
+    p99: Number.NaN,
+    mean: Number.NaN,
+    max: Number.NaN,
+  }));
   return {
     ...run,
+    intervals,
     requests,
     errors,
     statusCodes,
