@@ -64,7 +64,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/cpu?ms=N", "busy CPU for N ms"],
   ["/fib/:n", "recursive Fibonacci, e.g. /fib/23"],
   ["/sleep?ms=N", "answer after N ms"],
-  ["/redis/:key", "GET from Redis (keys key:0..key:99 are seeded)"],
+  ["/redis/:key", "GET from Redis (keys key:0..key:99 are written at start)"],
   ["/error/:n", "500 through the error handler when n is 1"],
   ["/validate?id=<int>&name=<min 5 chars>", "zod validation, 400 with the reason"],
   ["/user?delayMs=N", "a JSON user record, optionally slow"],
