@@ -2,10 +2,11 @@
  * @module
  * Keeps the layers of docs/ARCHITECTURE.md true. The graph is Deno's own (`deno info` from every entry
  * point: main.ts, the worker isolate, the target child, the build scripts; tests/import_graph.ts), the
- * rules are tests/import_rules.ts: the `ALLOWED` table of layers, the parts of targets/ kept apart, no
- * import cycle, and pure folders without `Deno.*` or a `node:` module with I/O. A rule broken here is fixed
- * in the code (or the doc and the table change together), never listed as an exception. The last tests
- * feed each rule a graph or a source made to break it, so none of them passes by seeing nothing.
+ * rules are tests/import_rules.ts: the `ALLOWED` table of layers, the parts of targets/ and the protocol
+ * rooms of runner/http/ kept apart, no import cycle, and pure folders without `Deno.*` or a `node:` module
+ * with I/O. A rule broken here is fixed in the code (or the doc and the table change together), never
+ * listed as an exception. The last tests feed each rule a graph or a source made to break it, so none of
+ * them passes by seeing nothing.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { codeText } from "./code_text.ts";
@@ -17,6 +18,7 @@ import {
   layerViolations,
   nodeIoImports,
   oneCycle,
+  roomViolations,
   targetPartViolations,
 } from "./import_rules.ts";
 
@@ -57,6 +59,10 @@ Deno.test("the parts of targets/ do not import each other", async () => {
       true,
     );
   }
+});
+
+Deno.test("the protocol rooms of runner/http/ do not import each other", async () => {
+  assertEquals(roomViolations((await product()).graph), []);
 });
 
 Deno.test("no import cycle between files", async () => {
@@ -118,6 +124,9 @@ Deno.test("each rule reports a graph made to break it", () => {
     ["http1/bytes.ts", []],
     ["http2/frames.ts", ["http1/bytes.ts"]],
     ["system/sleep.ts", ["system/sleep.ts"]], // a file importing itself
+    ["runner/http/h2/session.ts", ["runner/http/h1/parser.ts", "runner/http/tls/conn.ts"]], // h1 is not h2's
+    ["runner/http/transport/dial.ts", ["runner/http/ws/client.ts"]], // a shared room serves, never uses
+    ["runner/http/protocols.ts", ["runner/http/h2/session.ts", "runner/http/ws/client.ts"]], // the table may
   ]);
   assertEquals(layerViolations(graph), [
     "report/page.ts -> runner/attack.ts",
@@ -127,6 +136,10 @@ Deno.test("each rule reports a graph made to break it", () => {
   assertEquals(targetPartViolations(graph), [
     "targets/app/app.ts -> targets/proxy/proxy.ts",
     "targets/proxy/proxy.ts -> targets/app/app.ts",
+  ]);
+  assertEquals(roomViolations(graph), [
+    "runner/http/h2/session.ts -> runner/http/h1/parser.ts",
+    "runner/http/transport/dial.ts -> runner/http/ws/client.ts",
   ]);
   assertEquals(cycleGroups(graph).map((g) => oneCycle(graph, g)), [
     "system/sleep.ts -> system/sleep.ts",

@@ -6,7 +6,8 @@
  * break each rule. Four rules:
  *
  * - a folder imports only the folders `ALLOWED` lists for it (a file may always import its own folder);
- * - the parts of targets/ (`app/`, `proxy/`, `balancer/`) do not import each other;
+ * - the parts of targets/ (`app/`, `proxy/`, `balancer/`) do not import each other, nor do the protocol
+ *   rooms of runner/http/ (`h1/`, `h2/`, `ws/`; the shared `tls/` and `transport/` serve them all);
  * - no import cycle between files at all (each strongly connected group is reported with one cycle spelled out);
  * - the pure folders (`PURE`) touch neither `Deno.*` nor a `node:` module that does I/O.
  */
@@ -100,6 +101,27 @@ export function targetPartViolations(graph: Graph): string[] {
     for (const to of tos) {
       const a = partOf(from), b = partOf(to);
       if (a && b && a !== b) bad.push(`${from} -> ${to}`);
+    }
+  }
+  return bad.sort();
+}
+
+/** The rooms of runner/http/ that every protocol room may use; every other subfolder is a protocol room. */
+export const SHARED_ROOMS: readonly string[] = ["tls", "transport"];
+
+/**
+ * Imports between the protocol rooms of runner/http/ (`h1/`, `h2/`, `ws/`, ...), or from a shared room
+ * (`tls/`, `transport/`) into a protocol room: a protocol is added or changed in its own room, behind
+ * `LoadConnection`, without touching another. The root of runner/http/ (the seam, the protocol table) and
+ * the rest of the engine may use any room.
+ */
+export function roomViolations(graph: Graph): string[] {
+  const roomOf = (file: string) => file.match(/^runner\/http\/([^/]+)\//)?.[1];
+  const bad: string[] = [];
+  for (const [from, tos] of graph) {
+    for (const to of tos) {
+      const a = roomOf(from), b = roomOf(to);
+      if (a && b && a !== b && !SHARED_ROOMS.includes(b)) bad.push(`${from} -> ${to}`);
     }
   }
   return bad.sort();
