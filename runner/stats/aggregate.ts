@@ -50,7 +50,7 @@ import {
   settleInterval,
 } from "./interval_accumulator.ts";
 import { detectStabilization } from "../../results/conclude/stabilization.ts";
-import type { IntervalDelta } from "../../results/export/interval_delta.ts";
+import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
 import { verdict } from "../../results/conclude/bound_verdict.ts";
 import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
 import {
@@ -106,6 +106,7 @@ export class RunAggregator {
   readonly #requestedRps: number | null;
   /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
   readonly #endpoints: EndpointTotals[];
+  readonly #endpointNames: string[];
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -119,6 +120,7 @@ export class RunAggregator {
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
     this.#onInterval = opts.onInterval;
     this.#requestedRps = opts.requestedRps ?? null;
+    this.#endpointNames = (opts.endpoints ?? []).map((e) => e.name);
     this.#endpoints = (opts.endpoints ?? []).map((e) =>
       emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
     );
@@ -137,7 +139,7 @@ export class RunAggregator {
     if (done !== undefined) {
       const late = sampleAccumulator(sample);
       addToComplete(done, late, true);
-      this.#onInterval?.(intervalDelta(index, late, true));
+      this.#onInterval?.(intervalDelta(index, late, true, this.#endpointNames));
     } else addSample(this.#slot(index), sample);
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
@@ -169,7 +171,7 @@ export class RunAggregator {
     for (const index of [...this.#open.keys()].sort((a, b) => a - b)) {
       if (index > last) break;
       const slot = this.#open.get(index)!;
-      this.#onInterval?.(intervalDelta(index, slot, false));
+      this.#onInterval?.(intervalDelta(index, slot, false, this.#endpointNames));
       const done = completeInterval(slot);
       this.#complete.set(index, done);
       this.#open.delete(index);
@@ -323,9 +325,31 @@ export class RunAggregator {
   }
 }
 
-/** An interval for the exporter: the slot's counts by reference (it is not changed after), its encodings copied. */
-function intervalDelta(index: number, slot: IntervalAccumulator, late: boolean): IntervalDelta {
-  return { ...slot, index, endEpochMs: 0, histograms: [...slot.histograms], late };
+/**
+ * An interval for the exporter: the slot's counts by reference (it is not changed after), its encodings
+ * copied, its workers' endpoint parts gathered per endpoint under its name.
+ */
+function intervalDelta(
+  index: number,
+  slot: IntervalAccumulator,
+  late: boolean,
+  names: string[],
+): IntervalDelta {
+  const { endpoints, ...counts } = slot;
+  const delta: IntervalDelta = { ...counts, index, endEpochMs: 0, histograms: [...slot.histograms], late };
+  if (endpoints === undefined) return delta;
+  const byIndex = new Map<number, EndpointDelta>();
+  for (const part of endpoints) {
+    const name = names[part.endpoint];
+    if (name === undefined) continue;
+    let e = byIndex.get(part.endpoint);
+    if (e === undefined) byIndex.set(part.endpoint, e = { name, requests: 0, errors: 0, histograms: [] });
+    e.requests += part.requests;
+    e.errors += partErrors(part);
+    if (part.histogram !== null) e.histograms.push(part.histogram);
+  }
+  delta.endpoints = [...byIndex.values()];
+  return delta;
 }
 
 /** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */
