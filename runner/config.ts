@@ -116,7 +116,7 @@ const commonFields = {
    * Socket transport, chosen once per run and recorded in results: `deno` (Deno.connect), `epoll` (the
    * Linux fast path over libc through FFI, https: through the system's OpenSSL; falls back to deno
    * with the reason recorded), `auto` (epoll wherever it can run, except a verified https: run
-   * without a client certificate, which stays on Deno.startTls; else deno; see docs/PERFORMANCE.md).
+   * without a client certificate, which stays on Deno.startTls; else deno; see docs/TLS.md).
    */
   transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
   /**

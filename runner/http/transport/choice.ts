@@ -6,7 +6,7 @@
  * itself through the system's OpenSSL (tls/openssl_client.ts, one `SSL_CTX` per worker). `auto` (the default)
  * is `epoll` for http: and https: wherever it can work: measured ahead of `deno` in CPU per request over
  * http: and keep-alive TLS, at a higher handshake rate, and only it can resume TLS sessions
- * (docs/PERFORMANCE.md). `auto` or `epoll`
+ * (docs/PERFORMANCE.md, docs/lab/PERFORMANCE_NOTES.md). `auto` or `epoll`
  * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
  * with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
  */

@@ -1,7 +1,7 @@
 /**
  * @module
  * A per-connection event trace for hunting lost requests, off unless the environment variable
- * `LOADLAB_TRACE` contains `conn` (docs/PERFORMANCE.md, "Lost requests"). Each event is one line on
+ * `LOADLAB_TRACE` contains `conn` (docs/lab/PERFORMANCE_NOTES.md, "Lost requests"). Each event is one line on
  * stderr: `trace conn <epoch ms> <connection id> fd=<fd> <event> <detail>`, where the events are
  * `connect` (issued), `connected`, `connect-failed`, `written`, `first-byte`, `done`, `failed`,
  * `closed`, and the epoll pump's own (`event` for every readiness event it dispatches, `stray` for

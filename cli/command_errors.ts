@@ -3,7 +3,8 @@
  * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts), so
  * every command answers the same error the same way: help goes to stdout (0); bad input is one line
  * `loadlab NAME: message` (2), an experiment file's problems one line each (2); an output that cannot be
- * written is 5; a target that cannot start or dies is 3. Anything else is a bug and is rethrown with its
+ * written is 5; a target that cannot start or dies is 3 (with where the finished runs are kept, when an
+ * experiment's were). Anything else is a bug and is rethrown with its
  * stack. Errors are told apart by their `name` (each class sets it), so this module imports none of the
  * modules that throw them and a command still loads only what it uses (`version` no results code).
  * Lines are made terminal-safe and secrets in them redacted: messages may quote a file or a flag value.
@@ -27,12 +28,12 @@ export async function runCommand(name: string, fn: () => number | Promise<number
   try {
     return await fn();
   } catch (err) {
-    return exitCodeOf(name, err);
+    return exitCodeOfThrown(name, err);
   }
 }
 
 /** Prints `err` as command `name` reports it and returns the exit code; rethrows what is not mapped. */
-export function exitCodeOf(name: string, err: unknown): number {
+function exitCodeOfThrown(name: string, err: unknown): number {
   if (err instanceof HelpRequested) {
     console.log(err.text);
     return EXIT.ok;
@@ -59,6 +60,9 @@ export function exitCodeOf(name: string, err: unknown): number {
   if (TARGET_FAILED.has(err.name)) {
     // A target's message may end with the tail of its own log, several lines.
     console.error(`loadlab ${name}: ${line(err.message)}`);
+    // `run` stopped by a target keeps the runs it finished (scenarios/run.ts names their file).
+    const kept = (err as { keptIn?: unknown }).keptIn;
+    if (typeof kept === "string") console.error(`finished runs are kept in ${line(kept)}`);
     return EXIT.targetFailed;
   }
   throw err;

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { TargetFailedError } from "../scenarios/run_targets.ts";
