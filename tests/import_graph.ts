@@ -3,7 +3,8 @@
  * The product's import graph as Deno itself resolves it: `deno info --json` run once from each entry
  * point, so every kind of import counts exactly as the runtime loads it (static, type-only, dynamic,
  * multi-line with comments in it). The entry points are main.ts, every module the product starts by URL
- * (`new URL("./x.ts", import.meta.url)`: the worker isolate, the target child process) and every script
+ * (`new URL("./x.ts", import.meta.url)` or `import.meta.resolve("./x.ts")`: the worker isolate, the target
+ * child process) and every script
  * run on its own (`import.meta.main`, the asset build scripts); `productFiles` lets the test check that
  * they reach every product file, so none escapes the rules. npm packages are not resolved (`--no-npm`):
  * libraries are not layers, and the test needs no registry.
@@ -32,7 +33,9 @@ export async function productFiles(root: URL): Promise<string[]> {
   return out.sort();
 }
 
-const STARTED_BY_URL = /\bnew\s+URL\(\s*(["'`])([^"'`$]+\.ts)\1\s*,\s*import\.meta\.url\s*\)/g;
+/** `new URL("./x.ts", import.meta.url)` or `import.meta.resolve("./x.ts")`: a module the product starts. */
+const STARTED_BY_URL =
+  /\bnew\s+URL\(\s*(["'`])([^"'`$]+\.ts)\1\s*,\s*import\.meta\.url\s*\)|\bimport\.meta\.resolve\(\s*(["'`])([^"'`$]+\.ts)\3\s*\)/g;
 
 /**
  * The entry points among `files` (read from `root`): main.ts, the modules a file starts by URL and the
@@ -44,7 +47,7 @@ export async function entryPoints(root: URL, files: string[]): Promise<string[]>
   for (const file of files) {
     const code = codeText(await Deno.readTextFile(new URL(file, root)), { strings: true });
     for (const m of code.matchAll(STARTED_BY_URL)) {
-      entries.add(new URL(m[2], new URL(file, root)).href.slice(root.href.length));
+      entries.add(new URL(m[2] ?? m[4], new URL(file, root)).href.slice(root.href.length));
     }
     if (/\bimport\.meta\.main\b/.test(codeText(code))) entries.add(file);
   }
