@@ -18,7 +18,7 @@
  * (the run then counts the target's errors as usual, after t0).
  */
 import type { AttackConfig, Phase } from "../config.ts";
-import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
+import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
 
