@@ -83,23 +83,24 @@ async function infoModules(root: URL, entry: string): Promise<InfoModule[]> {
 
 /**
  * The graph reached from `entries`: each module under `root` with the `.ts` modules under `root` and the
- * `node:` modules it imports, paths relative to `root` (data imported as text or JSON is not a layer). A module Deno could not
- * resolve throws (an npm package is skipped: `--no-npm` leaves those unresolved on purpose).
+ * `node:` modules it imports, paths relative to `root` (data imported as text or JSON is not a layer). A
+ * module Deno could not resolve throws, naming the files that import it (an npm package is skipped:
+ * `--no-npm` leaves those unresolved on purpose).
  */
 export async function importGraph(root: URL, entries: string[]): Promise<Graph> {
   const graph: Graph = new Map();
   const local = (specifier: string) =>
     specifier.startsWith(root.href) ? specifier.slice(root.href.length) : undefined;
-  const problems: string[] = [];
+  const unresolved = new Map<string, string>();
   for (const modules of await Promise.all(entries.map((e) => infoModules(root, e)))) {
     for (const mod of modules) {
-      if (mod.error && !mod.specifier.startsWith("npm:")) problems.push(`${mod.specifier}: ${mod.error}`);
       const from = local(mod.specifier);
+      if (mod.error && !mod.specifier.startsWith("npm:")) unresolved.set(from ?? mod.specifier, mod.error);
       if (!from || mod.kind !== "esm" || graph.has(from)) continue;
       const tos = new Set<string>();
       for (const dep of mod.dependencies ?? []) {
         for (const side of [dep.code, dep.type]) {
-          if (side?.error) problems.push(`${from} imports ${dep.specifier}: ${side.error}`);
+          if (side?.error) unresolved.set(`${dep.specifier} (imported by ${from})`, side.error);
           const to = side?.specifier;
           if (!to) continue;
           if (to.startsWith("node:")) tos.add(to);
@@ -109,6 +110,13 @@ export async function importGraph(root: URL, entries: string[]): Promise<Graph> 
       graph.set(from, [...tos].sort());
     }
   }
-  if (problems.length > 0) throw new Error(`deno info could not resolve:\n${problems.join("\n")}`);
+  if (unresolved.size > 0) {
+    const importers = (path: string) => [...graph].filter(([, tos]) => tos.includes(path)).map(([f]) => f);
+    const lines = [...unresolved].map(([path, error]) => {
+      const by = importers(path);
+      return `${path}${by.length > 0 ? ` (imported by ${by.join(", ")})` : ""}: ${error}`;
+    });
+    throw new Error(`deno info could not resolve:\n${lines.join("\n")}`);
+  }
   return graph;
 }

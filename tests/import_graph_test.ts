@@ -113,6 +113,17 @@ Deno.test("the graph reader sees every kind of import, as Deno resolves it", asy
   }
 });
 
+Deno.test("an import Deno cannot resolve fails the graph, naming who imports it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-import-graph-" });
+  try {
+    await Deno.writeTextFile(`${dir}/main.ts`, 'import { gone } from "./moved.ts";\nconsole.log(gone);\n');
+    const error = await importGraph(new URL(`file://${dir}/`), ["main.ts"]).then(() => null, (e) => e);
+    assertEquals(String(error).includes("moved.ts (imported by main.ts)"), true, String(error));
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
 Deno.test("each rule reports a graph made to break it", () => {
   const graph: Graph = new Map([
     ["report/page.ts", ["results/schema.ts", "runner/attack.ts"]], // report may not reach the engine
