@@ -259,7 +259,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
+    encodeFlows(
+      url,
+      config.flows,
+      config.data?.columns,
+      cookies,
+      prepared.factory.h2Steps,
+      endpointTable(config).flows,
+    ),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
