@@ -77,7 +77,8 @@ Requests
                            METHOD, a path relative to the URL's origin, and an optional weight
                            (default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs
                            for each POST. -H goes on every entry; -b/--body-file on every entry
-                           whose method is not GET or HEAD.
+                           whose method is not GET or HEAD. Each entry is an endpoint measured
+                           apart, named "METHOD /path" (results, report, thresholds, metrics out)
 
 TLS (https: URLs; docs/TLS.md)
   -k, --insecure           skip certificate verification (printed as a warning, recorded
@@ -122,7 +123,10 @@ Output
       --interval-histograms keep|none
                            keep each interval's latency histogram in results.json   [keep]
                            (exact re-analysis; none makes the file smaller)
-      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
+      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable. On
+                           endpoints: "p99{name:GET /json}<200ms", {method:POST}, a tag, or k6's
+                           "http_req_duration{name:GET /json}: p(99)<200"; a selector matching no
+                           endpoint is exit 2 naming them
       --abort-on-fail      judge each --threshold while the load runs and stop it (exit 1) at the
                            first failure, as k6's abortOnFail; the results say which and when
       --delay-abort-eval D not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]
