@@ -72,6 +72,18 @@ Deno.test("a mix of /json and /sleep?ms=20: two endpoints, apart by the sleep, a
       }
       // The terminal shows a per-endpoint block when there is more than one endpoint.
       ok(/GET \/sleep\?ms=20/.test(r.stdout), r.stdout);
+      // HTTP/2 streams record each response under its request's endpoint too.
+      const h2 = await runLoadlab([
+        ...["attack", target.url, ...MIX, "-n", "400", "-c", "2", "--protocol", "h2c", "--streams", "4"],
+        ...["--quiet", "-o", `${dir}/h2.json`],
+      ]);
+      assertEquals(h2.code, 0, h2.stderr);
+      const overH2 = byName(await runOf(`${dir}/h2.json`));
+      assertEquals([...overH2].map(([name, e]) => [name, e.requests]), [["GET /json", 300], [
+        "GET /sleep?ms=20",
+        100,
+      ]]);
+      ok(overH2.get("GET /sleep?ms=20")!.latencyMs!.p50 >= 20);
     });
   } finally {
     await target.close();
@@ -135,6 +147,50 @@ Deno.test("a per-endpoint threshold fails while the run's passes; a selector mat
     const typo = await runLoadlab([...load, "--threshold", "p99{name:GET /slep}<1s"]);
     assertEquals(typo.code, 2, typo.stderr);
     ok(typo.stderr.includes('the endpoints are "GET /json", "GET /sleep?ms=20"'), typo.stderr);
+  } finally {
+    await target.close();
+  }
+});
+
+Deno.test("an experiment file: name:, tags: and a data-fed request's template name; thresholds by tag", async () => {
+  const target = builtinTarget();
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(`${dir}/ms.csv`, "ms\n20\n21\n22\n");
+      await Deno.writeTextFile(
+        `${dir}/exp.yaml`,
+        `
+name: named
+targets:
+  app: { url: "${target.url.slice(0, -1)}" }
+data:
+  waits: { file: ms.csv }
+loads:
+  closed:
+    model: count
+    connections: 2
+    requests: 120
+    data: waits
+    mix:
+      - { path: /json, name: fast, weight: 2 }
+      - { path: "/sleep?ms={{ ms }}", tags: { tier: slow } }
+thresholds:
+  - "p50{tier:slow}>=20ms"
+  - "requests{name:fast}==80"
+  - "p99{name:fast}<60s"
+`,
+      );
+      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+      assertEquals(r.code, 0, r.stdout + r.stderr);
+      const results = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)) as ResultsFile;
+      const run = results.runs[0];
+      // Filled values never make names: the three waits are one endpoint.
+      assertEquals(run.endpoints!.map((e) => [e.name, e.requests, e.tags ?? {}]), [
+        ["fast", 80, {}],
+        ["GET /sleep?ms={{ ms }}", 40, { tier: "slow" }],
+      ]);
+      assertEquals(results.thresholds.map((t) => t.ok), [true, true, true]);
+    });
   } finally {
     await target.close();
   }
