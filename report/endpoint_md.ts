@@ -4,7 +4,7 @@
  * endpoint, its endpoints slowest p99 first, with requests, rate, failures and latency. Pure.
  */
 import type { RunResult } from "../results/mod.ts";
-import { endpointRows } from "./endpoint_rows.ts";
+import { endpointQualifier, endpointRows } from "./endpoint_rows.ts";
 
 function fixed(x: number, digits: number): string {
   return Number.isFinite(x) ? x.toFixed(digits) : "–";
@@ -22,7 +22,9 @@ export function endpointMarkdown(runs: RunResult[], escape: (text: string) => st
     if (rows.length < 2) continue;
     lines.push(
       "",
-      `### Endpoints of ${escape(run.name)} (slowest p99 first)`,
+      `### Endpoints of ${escape(run.name)} (slowest p99 first${
+        endpointQualifier(run) ? `; ${endpointQualifier(run)}` : ""
+      })`,
       "",
       "| endpoint | requests | req/s | failed | p50 ms | p99 ms | max ms |",
       "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",

@@ -32,6 +32,13 @@ function non2xxOf(e: EndpointResult): number {
   }, 0);
 }
 
+/** What qualifies every endpoint's numbers of the run, or "" (the run's own warm-up cut they do not have). */
+export function endpointQualifier(run: RunResult): string {
+  return (run.endpoints ?? []).some((e) => e.warmupIncluded)
+    ? "they include the warm-up cut from the run's numbers (warmup: auto)"
+    : "";
+}
+
 /** The run's endpoints, slowest p99 first; empty for a file without them. */
 export function endpointRows(run: RunResult): EndpointRow[] {
   const seconds = run.durationSec > 0 ? run.durationSec : Number.NaN;

@@ -6,6 +6,7 @@ import { endpointMarkdown } from "./endpoint_md.ts";
 import { renderJunit, renderMarkdownSummary } from "./ci_summary.ts";
 import { pageEndpoints } from "./html/page_endpoints.ts";
 import { renderSummary } from "./text.ts";
+import { cutWarmup } from "../results/interval_stats.ts";
 
 /** A real run of a 3:1 mix of `/json` and `/sleep?ms=20` against the built-in target (200 requests). */
 async function fixture() {
@@ -45,4 +46,13 @@ Deno.test("a name pooled over several requests is said once, beside its row", as
   const endpoints = run.endpoints!.map((e, k) => k === 0 ? { ...e, pooledRequests: 2 } : e);
   const lines = endpointLines({ ...run, endpoints }, (t) => t);
   assertEquals(lines.filter((l) => l.includes("pooled")).length, 1);
+});
+
+Deno.test("after a warm-up cut the endpoints, not cut, say they include it", async () => {
+  const results = await fixture();
+  const run = results.runs[0];
+  const cut = cutWarmup(run, run.intervals[1].startMs);
+  ok(cut.warmupAuto && cut.endpoints!.every((e) => e.warmupIncluded));
+  ok(endpointLines(cut, (t) => t)[0].includes("include the warm-up"), endpointLines(cut, (t) => t)[0]);
+  ok(renderMarkdownSummary({ ...results, runs: [cut] }).includes("include the warm-up"));
 });

@@ -7,7 +7,7 @@
 import { terminalSafe } from "../validation/terminal_text.ts";
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, formatNumber } from "../results/text_format.ts";
-import { endpointRows } from "./endpoint_rows.ts";
+import { endpointQualifier, endpointRows } from "./endpoint_rows.ts";
 
 /** The block's lines (heading first); empty for a run of one endpoint or none. */
 export function endpointLines(run: RunResult, bold: (text: string) => string): string[] {
@@ -24,9 +24,9 @@ export function endpointLines(run: RunResult, bold: (text: string) => string): s
   const pooled = rows.filter((r) => r.pooledRequests > 1).map((r) =>
     `  note: "${terminalSafe(r.name)}" names ${r.pooledRequests} different requests: their numbers are pooled`
   );
-  return [
-    bold("Endpoints (slowest p99 first; latency from the intended send, as the run's):"),
-    ...lines,
-    ...pooled,
-  ];
+  const qualifier = endpointQualifier(run);
+  const heading = `Endpoints (slowest p99 first; latency from the intended send, as the run's${
+    qualifier ? `; ${qualifier}` : ""
+  }):`;
+  return [bold(heading), ...lines, ...pooled];
 }

@@ -15,6 +15,7 @@ import { cacheBypassSentence } from "../cache_bypass.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
 import { type PageEndpoint, pageEndpoints } from "./page_endpoints.ts";
+import { endpointQualifier } from "../endpoint_rows.ts";
 
 const r4 = round4;
 
@@ -102,6 +103,8 @@ export type PageRun =
     group: string;
     /** The run's endpoints, slowest p99 first (page_endpoints.ts); empty for a file without them. */
     endpoints: PageEndpoint[];
+    /** What qualifies every endpoint's numbers (a warm-up they still include), or "". */
+    endpointNote: string;
     percentiles: Array<[number, number]>;
     uncorrectedPercentiles: Array<[number, number]> | null;
     /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
@@ -258,6 +261,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
     endpoints: pageEndpoints(run),
+    endpointNote: endpointQualifier(run),
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
     cacheBypass: cacheBypassSentence(run),

@@ -32,7 +32,12 @@ export function endpointSection(run: PageRun): HTMLElement | null {
     "div",
     { class: "endpoints", id: "run-endpoints" },
     h("h3", null, "Endpoints"),
-    h("p", { class: "note" }, "Slowest p99 first; latency from the intended send, as the run's."),
+    h(
+      "p",
+      { class: "note" },
+      "Slowest p99 first; latency from the intended send, as the run's" +
+        (run.endpointNote ? `; ${run.endpointNote}.` : "."),
+    ),
     sortableTable(
       [
         { label: "endpoint" },
