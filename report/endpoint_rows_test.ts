@@ -38,7 +38,14 @@ Deno.test("endpoints are listed slowest p99 first in the terminal, the markdown 
   ok(page[0].percentiles.length > 10 && page[0].percentiles.every(([, ms]) => ms >= 20));
   // A single-endpoint run prints no block: its numbers are the run's.
   assertEquals(endpointLines({ ...run, endpoints: run.endpoints!.slice(0, 1) }, (t) => t), []);
-  ok(renderJunit(results).includes("<testsuites"));
+  const junit = renderJunit({
+    ...results,
+    thresholds: [{ expression: "p99<1s", run: "attack", actual: 1, ok: true }],
+  });
+  ok(
+    junit.includes('<property name="loadlab.endpoint GET /sleep?ms=20" value="requests 50, failed 0, p50'),
+    junit,
+  );
 });
 
 Deno.test("a name pooled over several requests is said once, beside its row", async () => {
