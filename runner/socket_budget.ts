@@ -7,12 +7,15 @@
  * (cli/open_file_limit.ts) and passes it in.
  */
 
+import type { LoadModel } from "../results/mod.ts";
+import { pacingOf } from "./load/models/mod.ts";
+
 /** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */
 export const FD_HEADROOM = 50;
 
 /** The parts of a validated attack config that decide how many sockets it may hold at once. */
 export interface SocketFields {
-  model: string;
+  model: LoadModel;
   connections?: number;
   maxConnections?: number;
   ratePerSec?: number;
@@ -23,7 +26,7 @@ export interface SocketFields {
  * else its fixed `connections`. `open` says which, so messages name the right knob.
  */
 export function socketsOf(config: SocketFields): { open: boolean; sockets: number } {
-  const open = config.model === "rate" || (config.model === "count" && config.ratePerSec !== undefined);
+  const open = pacingOf(config) === "open";
   return { open, sockets: (open ? config.maxConnections : config.connections) ?? 0 };
 }
 

@@ -8,7 +8,8 @@
  * that spec), a key shared by identical target configurations, whether to (re)start it, the attack
  * without its URL, the thresholds scoped to it, and the pause before it.
  */
-import { DEFAULT_DURATION_MS, type RelativeAttackInput } from "../runner/config.ts";
+import type { RelativeAttackInput } from "../runner/config.ts";
+import { DEFAULT_DURATION_MS } from "../runner/load/models/fields.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { nearest } from "../validation/suggest.ts";
 import { shownSweepValue } from "../results/redact.ts";

@@ -11,6 +11,7 @@ import type { FileFlow, FileRequest } from "./schema_requests.ts";
 import type { LoadSpec } from "./schema_loads.ts";
 import type { PlannedRun } from "./plan_types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
+import { modelDef } from "../runner/load/models/mod.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
@@ -77,8 +78,8 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
     warmupMs: exp.warmupMs,
     intervalHistograms: exp.intervalHistograms === "keep",
   };
-  // The file's flows do not apply to throughput loads (single requests over fixed connections).
-  const fileFlows = load.model === "throughput" ? undefined : exp.flows;
+  // The file's flows do not apply to a model they cannot drive (throughput: single requests over fixed connections).
+  const fileFlows = modelDef(load.model).noFlows === undefined ? exp.flows : undefined;
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   const ownMix = mix ?? (ownFlows ? undefined : exp.requests);
   return {

@@ -10,7 +10,7 @@
 import { z } from "zod";
 import { tlsOptionsSchema } from "../runner/http/tls_options.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
-import { MAX_RATE_PER_SEC } from "../runner/config.ts";
+import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
 const RATE_CAP = `must be at most ${
