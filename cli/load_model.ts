@@ -8,6 +8,7 @@
  *   latency measured from the intended send time (coordinated-omission corrected);
  * - `-R` (optionally `--ramp-to`) or `--phases` → rate: open model, Artillery/k6 arrival rate,
  *   connections opened on demand up to `--max-connections`;
+ * - `--stages` (k6), or `--ramp-up` with `-c` (Locust's spawn rate) → ramping-connections;
  * - otherwise connections: closed model, autocannon/oha `-c`.
  * A flag the chosen model would ignore is an error, never a silent no-op.
  */
@@ -18,6 +19,8 @@ import type { LoadModel } from "../results/mod.ts";
 import { LOAD_MODELS } from "../results/schema_values.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { parsePhases } from "./phases.ts";
+import { parseStages, rampUpStages } from "./stages.ts";
+import type { Stage } from "../runner/load/models/ramping_connections.ts";
 import { UsageError } from "./usage_error.ts";
 
 type Model = LoadModel;
@@ -43,8 +46,14 @@ const APPLIES: Record<string, { models: Model[]; fix: string }> = {
     models: modelsWithField("phases"),
     fix: "--phases drive the rate model; drop -c, --co and --model",
   },
+  stages: { models: modelsWithField("stages"), fix: "--stages ramp connections; drop -R, -n and --model" },
+  "ramp-up": {
+    models: modelsWithField("stages"),
+    fix: "--ramp-up ramps connections up to -c; drop -R, -n and --model",
+  },
   connections: {
-    models: modelsWithField("connections"),
+    // --ramp-up ramps up to -c; with --stages, -c is refused by the ramp's own rule (it names both).
+    models: [...modelsWithField("connections"), ...modelsWithField("stages")],
     fix: "the rate model opens connections on demand; cap them with --max-connections",
   },
   "max-connections": {
@@ -119,7 +128,28 @@ const FROM_FLAGS: { [M in Model]: (flags: FlagValues, maxSockets?: number) => Lo
     phases: ratePhases(flags),
     ...openFlags(flags, maxSockets),
   }),
+  "ramping-connections": (flags) => ({ model: "ramping-connections", stages: rampStages(flags) }),
 };
+
+/** The stages of `--stages`, or of `--ramp-up` to `-c` within `-d`. */
+function rampStages(flags: FlagValues): Stage[] {
+  if (flags.has("stages")) {
+    for (const long of ["ramp-up", "connections", "duration"]) {
+      if (!flags.has(long)) continue;
+      throw new UsageError(
+        `${
+          flags.typed(long)
+        } conflicts with --stages, whose targets and durations set the connections; drop it`,
+      );
+    }
+    return parseStages(flags.text("stages") ?? "");
+  }
+  const connections = flags.positiveInt("connections");
+  if (connections === undefined || !flags.has("ramp-up")) {
+    throw needs("ramping-connections", "--stages, or --ramp-up with -c, e.g. -c 100 --ramp-up 10/s");
+  }
+  return rampUpStages(flags.text("ramp-up") ?? "", connections, flags.positiveDurationMs("duration"));
+}
 
 /** Open pacing's connection flags; the default bound lowered to what the open-file limit allows. */
 function openFlags(flags: FlagValues, maxSockets?: number) {
@@ -144,6 +174,7 @@ function decideModel(flags: FlagValues): Model {
   if (flags.has("requests")) return "count";
   if (flags.has("co") || (flags.has("rate") && flags.has("connections"))) return "throughput";
   if (flags.has("rate") || flags.has("ramp-to") || flags.has("phases")) return "rate";
+  if (flags.has("stages") || flags.has("ramp-up")) return "ramping-connections";
   return "connections";
 }
 

@@ -136,6 +136,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   member(LOAD_MODEL_DEFS.rate),
   member(LOAD_MODEL_DEFS.throughput),
   member(LOAD_MODEL_DEFS.count),
+  member(LOAD_MODEL_DEFS["ramping-connections"]),
 ]).superRefine((c, ctx) => {
   // The model's own checks across its fields (runner/load/models/), then what every model shares.
   for (const issue of modelDef(c.model).check(c)) ctx.addIssue({ code: "custom", ...issue });

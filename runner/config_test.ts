@@ -58,7 +58,7 @@ Deno.test("an unknown model names the models; workers must not exceed connection
     {
       path: "model",
       message:
-        'expected one of "connections", "rate", "throughput", "count", found "cont"; did you mean "count"?',
+        'expected one of "connections", "rate", "throughput", "count", "ramping-connections", found "cont"; did you mean "count"?',
     },
   ]);
   assert.deepEqual(issuesOf({ url, model: "connections", connections: 2, workers: 3 }), [

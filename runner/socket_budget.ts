@@ -19,6 +19,8 @@ export interface SocketFields {
   connections?: number;
   maxConnections?: number;
   ratePerSec?: number;
+  /** Ramping connections: the most any stage asks for. */
+  stages?: ReadonlyArray<{ target: number }>;
 }
 
 /**
@@ -27,7 +29,8 @@ export interface SocketFields {
  */
 export function socketsOf(config: SocketFields): { open: boolean; sockets: number } {
   const open = pacingOf(config) === "open";
-  return { open, sockets: (open ? config.maxConnections : config.connections) ?? 0 };
+  const peak = config.stages ? Math.max(0, ...config.stages.map((s) => s.target)) : undefined;
+  return { open, sockets: (open ? config.maxConnections : config.connections ?? peak) ?? 0 };
 }
 
 /** The most sockets a load may ask for under `limit` (never below 1). */

@@ -137,7 +137,9 @@ function setLoadField(
     if (attack.model === "rate") {
       return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
     }
-    if (attack.model === "connections") throw new Error("load.rate: a connections load has no rate");
+    if (attack.model === "connections" || attack.model === "ramping-connections") {
+      throw new Error(`load.rate: a ${attack.model} load has no rate`);
+    }
     return { ...attack, ratePerSec: value };
   }
   if (field === "duration") return withDurationMs(attack, value);
@@ -148,6 +150,9 @@ function setLoadField(
 
 /** The measured duration set to `durationMs` (a one-phase rate load: its phase). */
 export function withDurationMs(attack: RelativeAttackInput, durationMs: number): RelativeAttackInput {
+  if (attack.model === "ramping-connections") {
+    throw new Error("load.duration: a ramping-connections load lasts its stages");
+  }
   if (attack.model !== "rate") return { ...attack, durationMs };
   return { ...attack, phases: attack.phases.map((p) => ({ ...p, durationMs })) };
 }

@@ -12,6 +12,7 @@ import { connectionsModel } from "./connections.ts";
 import { rateModel } from "./rate.ts";
 import { throughputModel } from "./throughput.ts";
 import { countModel } from "./count.ts";
+import { rampingConnectionsModel } from "./ramping_connections.ts";
 
 /** Every load model's record, by name. */
 export const LOAD_MODEL_DEFS = {
@@ -19,6 +20,7 @@ export const LOAD_MODEL_DEFS = {
   rate: rateModel,
   throughput: throughputModel,
   count: countModel,
+  "ramping-connections": rampingConnectionsModel,
 } satisfies { [M in LoadModel]: LoadModelDef<M, any> };
 
 /**
