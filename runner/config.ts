@@ -19,27 +19,20 @@ import { cappedMs } from "./load/models/fields.ts";
 import { LOAD_MODEL_DEFS, modelDef } from "./load/models/mod.ts";
 import type { LoadModelDef } from "./load/models/model.ts";
 import type { CommonConfig } from "./load/executor.ts";
-import { tlsOptionsSchema } from "./http/tls_options.ts";
+import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { requestSpecSchema } from "./request_spec.ts";
-import { captureSpecSchema, checkSpecSchema, dataSpecSchema, maxKeptBytesSchema } from "./session_schema.ts";
+import { dataSpecSchema, flowFields, requestStepFields } from "./session_schema.ts";
 
 /** A step of a flow: a request (named in results by `label`, else `METHOD path`), or a pause. */
 export const flowStepSchema = z.union([
-  z.strictObject({
-    request: requestSpecSchema,
-    label: z.string().min(1).optional(),
-    capture: z.array(captureSpecSchema).optional(),
-    expect: z.array(checkSpecSchema).optional(),
-    maxKeptBytes: maxKeptBytesSchema.optional(),
-  }),
+  z.strictObject({ request: requestSpecSchema, ...requestStepFields }),
   z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
 ]);
 
 /** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
 export const flowSpecSchema = z.strictObject({
-  name: z.string().min(1, "a flow needs a name"),
-  weight: z.number().positive("weight must be > 0").default(1),
+  ...flowFields,
   steps: z.array(flowStepSchema).refine(
     (steps) => steps.some((s) => "request" in s),
     "a flow needs at least one request step",
@@ -77,7 +70,7 @@ const commonFields = {
    * Socket transport, chosen once per run and recorded in results: `deno` (Deno.connect), `epoll` (the
    * Linux fast path over libc through FFI, https: through the system's OpenSSL; falls back to deno
    * with the reason recorded), `auto` (epoll wherever it can run, except a verified https: run
-   * without a client certificate, which stays on Deno.startTls; else deno; see docs/PERFORMANCE.md).
+   * without a client certificate, which stays on Deno.startTls; else deno; see docs/TLS.md).
    */
   transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
   /**
@@ -91,7 +84,7 @@ const commonFields = {
   /** HTTP/2: the receive windows advertised (each stream's and the connection's), bytes. */
   h2WindowBytes: z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
     .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),
-  /** TLS options (runner/http/tls_options.ts); `connectTo` applies to http: too. */
+  /** TLS options (runner/http/tls/options.ts); `connectTo` applies to http: too. */
   tls: tlsOptionsSchema.optional(),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
@@ -217,7 +210,7 @@ function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; 
     });
   }
   const what = `protocol ${c.protocol}`;
-  // An h2 header name must be a lower-case token, checked once when the request is encoded (h2_request.ts).
+  // An h2 header name must be a lower-case token, checked once when the request is encoded (h2/request.ts).
   c.requestMix.forEach((r, k) => {
     const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
     if (name === undefined) return;

@@ -13,7 +13,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import type { LoadModel, RunResult } from "../../results/mod.ts";
 import { runAttack } from "../attack.ts";
 import { LOAD_MODEL_DEFS } from "./models/mod.ts";
-import { epollBlocker } from "../http/transport_choice.ts";
+import { epollBlocker } from "../http/transport/choice.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
 
 interface CountingTarget {

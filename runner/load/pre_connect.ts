@@ -1,8 +1,8 @@
 /**
  * @module
  * Connections opened before t0, so the open models start against a warm pool instead of opening one
- * connection per early send (the start-up storm in docs/PERFORMANCE.md). Each model's record says its
- * size per worker (`poolSize`, runner/load/models/); the rules:
+ * connection per early send (the start-up storm in docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
+ * Each model's record says its size per worker (`poolSize`, runner/load/models/); the rules:
  * - `preConnect` given (`--pre-connect N`): this worker's share of N;
  * - throughput: all its fixed connections;
  * - rate and open count: Little's law, L = lambda x W, with lambda the first non-pause phase's peak
@@ -19,7 +19,7 @@
  */
 import type { Phase } from "./models/fields.ts";
 import type { PoolSize, WorkerShare } from "./models/model.ts";
-import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
+import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 
 /** Connections per worker opened before t0 at least, whatever the estimate. */

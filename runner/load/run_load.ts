@@ -9,16 +9,18 @@
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
-import { Connection } from "../http/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2_connection.ts";
-import { H2Arrivals } from "../http/h2_arrival.ts";
-import { encodeH2Mix } from "../http/h2_request.ts";
-import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocol_choice.ts";
-import { dialTarget } from "../http/transport.ts";
-import { connectToOf } from "../http/tls_options.ts";
-import type { TlsSessionInfo } from "../http/tls_transport.ts";
-import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport_choice.ts";
+import {
+  alpnOf,
+  type ConnectionFactory,
+  probeProtocol,
+  PROTOCOLS,
+  type ProtocolUsed,
+} from "../http/protocols.ts";
+import { dialTarget } from "../http/transport/transport.ts";
+import { connectToOf } from "../http/tls/options.ts";
+import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
+import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 import type { IntervalSample } from "../stats/sample.ts";
@@ -27,7 +29,7 @@ import { type AnyModelDef, modelDef, pacingOf, poolSizeOf } from "./models/mod.t
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { stripeOf } from "./schedule.ts";
-import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
+import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
@@ -53,10 +55,10 @@ export interface PrepareSummary {
   preConnectEstimateMs: number | null;
   /** Time of the generator's warm-up against its sink (ms); 0 when skipped. */
   generatorWarmupMs: number;
-  /** The transport chosen for this run (transport_choice.ts), and why epoll fell back, if it did. */
+  /** The transport chosen for this run (transport/choice.ts), and why epoll fell back, if it did. */
   transport: TransportKind;
   transportFallback: string | null;
-  /** The HTTP version spoken (protocol_choice.ts; `auto` resolved by ALPN). */
+  /** The HTTP version spoken (protocols.ts; `auto` resolved by ALPN). */
   protocol: ProtocolUsed;
 }
 
@@ -139,20 +141,21 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
-  // arrival, a lane whose every arrival dials a connection of its own (h2_arrival.ts).
-  const h2Run = {
-    requests: encodeH2Mix(url, config.requestMix, config.data?.columns),
+  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots.
+  const factory = PROTOCOLS[protocol]({
+    shared,
+    url,
+    requests: config.requestMix,
+    columns: config.data?.columns,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    perArrival: config.connection === "per-arrival",
     windowBytes: config.h2WindowBytes,
-  };
-  const h2 = protocol === "http1"
-    ? null
-    : config.connection === "per-arrival"
-    ? new H2Arrivals(shared, h2Run)
-    : new H2Slots(shared, h2Run, config.streams, idBase);
+    idBase,
+  });
   const newConnection = () => {
     const id = idBase + connections.length;
-    const conn = h2 !== null ? h2.next(id) : new Connection(id, shared, config.pipelining);
+    const conn = factory.next(id);
     connections.push(conn);
     return conn;
   };
@@ -161,7 +164,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   let pool;
   try {
     pool = await preConnect(
-      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), h2 === null ? 1 : config.streams),
+      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), factory.perConnection),
       newConnection,
     );
   } catch (err) {
@@ -190,7 +193,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           pool: pool.connections,
           transport: chosen,
           feeder,
-          h2,
+          factory,
         },
         startMs,
       ),
@@ -221,7 +224,7 @@ interface Prepared {
   pool: LoadConnection[];
   transport: ChosenTransport;
   feeder: Feeder | null;
-  h2: H2Slots | H2Arrivals | null;
+  factory: ConnectionFactory;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -236,7 +239,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.h2 !== null),
+    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
@@ -255,7 +258,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     stopRequested: false,
     newConnection: prepared.newConnection,
     pool: prepared.pool,
-    streamsPerConnection: prepared.h2 === null ? 1 : config.streams,
+    streamsPerConnection: prepared.factory.perConnection,
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
@@ -305,7 +308,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
-      maxStreamsPerConnection: prepared.h2?.maxOpenStreams ?? 0,
+      maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };
