@@ -40,6 +40,7 @@ export const ENDPOINT_METRICS = new Set([
   "rps",
   "requests",
   "errors",
+  "failedStatus",
   "non2xx",
 ]);
 
@@ -150,7 +151,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests: chosen.reduce((a, e) => a + (e.intervals.requests[k] ?? 0), 0),
     errors: chosen.reduce((a, e) => a + (e.intervals.errors[k] ?? 0), 0),
     drained: 0,
-    non2xx: 0,
+    failedStatus: 0,
     errorKinds: undefined,
     p50: Number.NaN,
     p75: Number.NaN,
@@ -165,7 +166,7 @@ export function selectedRun(run: RunResult, selector: Selector): RunResult | nul
     requests,
     errors,
     statusCodes,
-    successRate: successRateOf({ requests, errors: sumValues(errors), non2xx }, 0),
+    successRate: successRateOf({ requests, errors: sumValues(errors), failedStatus: non2xx }, 0),
     rps: run.durationSec > 0 ? requests / run.durationSec : 0,
     latencyMs: summarizeMs(histogram),
   };

@@ -64,12 +64,18 @@ const RATIOS: Record<string, (r: RunResult) => number> = {
   errorRate: (r) => 1 - r.successRate,
 };
 
+/** Responses counted as failed by their status: 4xx, 5xx and any below 200 (a 3xx is success). */
+function failedStatusOf(r: RunResult): number {
+  return Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
+}
+
 const COUNTS: Record<string, (r: RunResult) => number> = {
   rps: (r) => r.rps,
   requests: (r) => r.requests,
   errors: (r) => Object.values(r.errors).reduce((a, b) => a + (b ?? 0), 0),
-  non2xx: (r) =>
-    Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0),
+  failedStatus: failedStatusOf,
+  /** The earlier name of `failedStatus`, kept so existing files and flags still work. */
+  non2xx: failedStatusOf,
   lateSends: (r) => r.lateSends,
   late: (r) => r.lateSends,
   dropped: (r) => r.droppedSends,
@@ -132,7 +138,7 @@ function checkEndpointRule(expression: string, metric: string, selector: Selecto
     throw thresholdError(
       expression,
       `${metric} is the run's, not measured per endpoint; drop ${selectorText(selector)} or use ` +
-        "latency, rps, requests, errors, non2xx or a success rate",
+        "latency, rps, requests, errors, failedStatus or a success rate",
     );
   }
   if (windowMs !== undefined) {

@@ -10,7 +10,8 @@
  * given one name pool under it, as k6 pools requests of one `name` tag; the table says which names do.
  * Pure: the main isolate and every worker build the same table from the same config.
  */
-import type { AttackConfig, RequestSpec } from "./config.ts";
+import type { AttackConfig } from "./config.ts";
+import type { RequestSpec } from "./request_spec.ts";
 import { resolvePath } from "./http/request.ts";
 
 /** Distinct endpoint names kept apart; further names count under `OTHER_ENDPOINT`. */
