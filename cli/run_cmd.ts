@@ -272,7 +272,7 @@ async function conclude(
 }
 
 /** The failed thresholds as an aligned table: expression, scope, run, measured value, the run's verdict. */
-export function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"] = []): string {
+function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"] = []): string {
   return boxTable([
     ["FAILED threshold", "scope", "run", "actual", "run verdict"],
     ...failed.map((t) => [
