@@ -1,6 +1,6 @@
 /**
  * @module
- * The counters of a run and how they add. `Counters` is the one record of the twelve counters: a worker's
+ * The counters of a run and how they add. `Counters` is the one record of the run's counters: a worker's
  * recorder increments one (runner/stats/recorder.ts), each interval sample carries one, and `addCounters`
  * sums them over workers (runner/stats/aggregate.ts, interval_accumulator.ts), over the intervals of part of
  * a run (results/interval_stats.ts: the warm-up cut, per-phase statistics) and over shards

@@ -46,6 +46,8 @@ export interface IntervalColumns {
   p99: Array<number | null>;
   mean: Array<number | null>;
   inFlight: number[];
+  /** Open connections at each interval's end (the concurrency of a closed model). */
+  connections: number[];
   status: Record<string, number[]>;
 }
 
@@ -172,6 +174,7 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     p99: intervals.map((iv) => latencyOrGap(iv, iv.p99)),
     mean: intervals.map((iv) => latencyOrGap(iv, iv.mean)),
     inFlight: intervals.map((iv) => iv.inFlight),
+    connections: intervals.map((iv) => iv.connections),
     status,
   };
 }

@@ -37,10 +37,13 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
       pointRadius: isolatedPointRadii(data),
     };
   });
+  // Concurrency on its own axis beside latency, so where latency bends is read against the users.
+  const users = concurrency(run);
+  const latencyOpts = withRightAxis(timeLineOptions("ms", "logarithmic", maxSec));
   const latency = addChart(grid, "latency per interval (ms)", {
     type: "line",
-    data: { datasets: series },
-    options: timeLineOptions("ms", "logarithmic", maxSec),
+    data: { datasets: [...series, { ...users, yAxisID: "y2" }] },
+    options: latencyOpts,
     plugins: [markerPlugin(marks)],
   });
   addScaleToggle(latency);
@@ -60,20 +63,8 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
       borderDash: [4, 4],
     });
   }
-  tput.push({
-    label: "in flight",
-    data: xy(iv.t, iv.inFlight),
-    borderColor: color(4),
-    yAxisID: "y2",
-    hidden: true,
-  });
-  const tOpts = timeLineOptions("req/s", "linear", maxSec);
-  tOpts.scales.y2 = {
-    position: "right",
-    beginAtZero: true,
-    grid: { drawOnChartArea: false },
-    display: "auto",
-  };
+  tput.push({ ...users, yAxisID: "y2" });
+  const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
   addChart(grid, "throughput per interval", {
     type: "line",
     data: { datasets: tput },
@@ -83,6 +74,33 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   errorCharts(run, grid, maxSec, marks);
   telemetryCharts(run, grid, maxSec, marks);
   redisServerChart(run, grid, maxSec, marks);
+}
+
+/**
+ * The run's concurrency per interval as a line: open connections at each interval's end for a closed
+ * model (no requested rate), requests in flight for an open one.
+ */
+function concurrency(run: PageRun) {
+  const closed = !run.targetRps;
+  return {
+    label: closed ? "connections" : "in flight",
+    data: xy(run.iv.t, closed ? run.iv.connections : run.iv.inFlight),
+    borderColor: color(4),
+    backgroundColor: color(4),
+    borderDash: [2, 2],
+    pointRadius: 0,
+  };
+}
+
+/** Options with a second y axis on the right (concurrency), from 0, without its own grid. */
+function withRightAxis(opts: any): any {
+  opts.scales.y2 = {
+    position: "right",
+    beginAtZero: true,
+    grid: { drawOnChartArea: false },
+    display: "auto",
+  };
+  return opts;
 }
 
 /**

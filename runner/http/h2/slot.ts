@@ -14,10 +14,11 @@
  * no row is left nothing is sent. A flow's session sends its steps on one slot (`exchangeStep`), one
  * after another, keeping what a step captures or checks (h2/kept.ts).
  */
-import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
+import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";
 import { bytesRoughly, responseTimeoutMessage } from "../exchange_errors.ts";
-import { H2Connection } from "./frames_in.ts";
+import { H2Connection } from "./connection.ts";
+import type { StreamTable } from "./stream_table.ts";
 import type { H2Request } from "./request.ts";
 import type { H2Run, H2Stream } from "./stream.ts";
 import { H2TemplateWriter } from "./template.ts";
@@ -25,14 +26,21 @@ import { H2KeptResponse } from "./kept.ts";
 import { DEFAULT_KEPT_BYTES } from "../kept_bytes.ts";
 
 const NO_VALUES: Uint8Array[] = [];
+/** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
+const COOKIE_PREFIX_BYTES = 8;
+
+/** The value of a jar's `Cookie: ...` line (CRLF-ended), as HTTP/2's `cookie` field takes it; null stays null. */
+export function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
+  return cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
+}
 
 /** One stream's worth of an h2 connection, driven like a connection by the executors. */
-export class H2Slot implements LoadConnection, H2Stream {
+export class H2Slot implements StepConnection, H2Stream {
   deadlineMs = Infinity;
   timedOut = false;
   lastEventMs = 0;
   readonly maxDepth = 1;
-  // H2Stream: the request in flight (h2/session.ts fills the stream fields).
+  // H2Stream: the request in flight (stream_table.ts fills the stream fields).
   streamId = 0;
   request: H2Request | null = null;
   bodyOffset = 0;
@@ -58,6 +66,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   #next: NextExchange | null = null;
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
+  /** The connection's streams (its part that sends, cancels and ends them). */
+  readonly #streams: StreamTable;
 
   /** `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals). */
   constructor(
@@ -68,6 +78,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   ) {
     this.#mix = session.shared.mix;
     this.#requests = run.requests;
+    this.#streams = session.streams;
   }
 
   get isOpen(): boolean {
@@ -137,10 +148,30 @@ export class H2Slot implements LoadConnection, H2Stream {
     }
   }
 
+  /** A flow step (StepConnection): the step's HTTP/2 request, its cookie line as a `cookie` field. */
+  sendStep(
+    sendMs: number,
+    step: StepRequest,
+    values: ReadonlyArray<Uint8Array>,
+    cookieLine: Uint8Array | null,
+  ): Promise<number> {
+    return this.exchangeStep(
+      sendMs,
+      step.h2!,
+      values,
+      cookieValueOf(cookieLine),
+      step.keep,
+      step.maxKeptBytes,
+    );
+  }
+
   /** What the last kept step kept (see `exchangeStep`); valid until the next step. */
   keptResponse(): H2KeptResponse {
     return this.#keptStore ??= new H2KeptResponse();
   }
+
+  /** Nothing of a session outlives its steps here (`exchangeStep` forgets it after each). */
+  endSession(): void {}
 
   /**
    * Starts the mix's next request (or the step's); false when no data row is left or a filled value
@@ -171,7 +202,7 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.resends = 0;
     this.#active = true;
     shared.recorder.inFlight++;
-    this.session.send(this);
+    this.#streams.send(this);
     return true;
   }
 
@@ -197,7 +228,7 @@ export class H2Slot implements LoadConnection, H2Stream {
    */
   abort(): void {
     if (this.timedOut) {
-      if (this.#active) this.session.cancel(this, this.#timeoutMessage());
+      if (this.#active) this.#streams.cancel(this, this.#timeoutMessage());
       else this.session.abortConnect();
       return;
     }
@@ -215,7 +246,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   #timeoutMessage(): string {
     const session = this.session;
     const timeoutMs = session.shared.timeoutMs;
-    if (session.pending.includes(this)) {
+    const streams = this.#streams;
+    if (streams.pending.includes(this)) {
       const limit = session.peer.maxConcurrentStreams;
       const why = !session.isOpen
         ? "its connection was being opened again"
@@ -223,7 +255,7 @@ export class H2Slot implements LoadConnection, H2Stream {
         ? "the server sent no SETTINGS (streams wait for them)"
         : limit === 0
         ? "the server allows no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)"
-        : session.goingAway
+        : streams.goingAway
         ? "its connection was going away (GOAWAY)"
         : `never sent: every stream the server allows was busy (SETTINGS_MAX_CONCURRENT_STREAMS ${limit})`;
       return `no response within ${timeoutMs} ms: ${why}`;
@@ -236,7 +268,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   countUnfinished(nowMs: number): void {
     if (!this.#active) return;
     this.session.shared.recorder.unfinished(nowMs, 1);
-    this.session.cancelQuietly(this);
+    this.#streams.cancelQuietly(this);
     this.ended(nowMs, true);
   }
 }
