@@ -12,7 +12,7 @@
  * report's per-phase table is how Artillery users read their results. Whatever loadlab cannot reproduce
  * (captures, loops, JS hooks, plugins, payload files, other engines, ...) is named with its path in one
  * `ArtilleryError` before any load starts; nothing is dropped silently. Notes that change no request
- * (an `environments` section not selected, a weaker error-rate definition) arrive through `warn`.
+ * (an `environments` section not selected, a weaker error-rate definition) come back as `notes`.
  */
 import {
   ArtilleryError,
@@ -36,8 +36,13 @@ import {
 export interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
-  /** Receives notes about differences that change no request; printed by the CLI. */
-  warn?: (message: string) => void;
+}
+
+/** The experiment an Artillery script describes, with notes on differences that change no request. */
+export interface ArtilleryConversion {
+  experiment: Record<string, unknown>;
+  /** Printed by the CLI before the run, one line each. */
+  notes: string[];
 }
 
 const CONFIG_KEYS = [
@@ -104,7 +109,7 @@ export function isArtilleryScript(doc: unknown): boolean {
 }
 
 /** The loadlab experiment object for an Artillery script; throws `ArtilleryError` listing every issue. */
-export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {}): Record<string, unknown> {
+export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryConversion {
   const out: Collector = { issues: [], warnings: [] };
   if (!isRecord(doc) || !isRecord(doc.config)) {
     throw new ArtilleryError([{
@@ -145,7 +150,6 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
     ),
   ];
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
-  for (const w of out.warnings) opts.warn?.(w);
 
   const experiment: Record<string, unknown> = {
     name: experimentName(opts.file),
@@ -156,7 +160,7 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   };
   if (payload) experiment.data = { payload: payload.source };
   if (thresholds.length > 0) experiment.thresholds = thresholds;
-  return experiment;
+  return { experiment, notes: out.warnings };
 }
 
 /** `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`. */

@@ -10,7 +10,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
-import { type Cell, facts, fmtBytes, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 import { destroyCharts } from "./charts.ts";
 import { distributionCharts, timelineCharts } from "./run_charts.ts";
 import { autocannonTables, ohaText } from "./tool_tables.ts";
@@ -151,9 +151,4 @@ export function outcomeTables(run: PageRun): HTMLElement {
         : h("p", { class: "note" }, "No transport errors."),
     ),
   );
-}
-
-/** Bytes read per second, for the facts and tool tables. */
-export function bytesPerSec(run: PageRun): string {
-  return `${fmtBytes(run.bytesRead / Math.max(run.durationSec, 1e-9))}/s`;
 }
