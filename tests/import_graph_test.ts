@@ -21,13 +21,26 @@ const ROOT = new URL("../", import.meta.url);
 /** Which top-level folders each layer may import (besides itself). `main` is main.ts at the root. */
 const ALLOWED: Record<string, readonly string[]> = {
   main: ["cli", "system"],
-  cli: ["scenarios", "runner", "targets", "report", "results", "validation", "http1", "http2", "system"],
-  scenarios: ["runner", "targets", "results", "validation", "http1", "http2", "system"],
-  runner: ["results", "validation", "http1", "http2", "system"],
-  targets: ["results", "validation", "http1", "http2", "system"],
+  cli: [
+    "scenarios",
+    "runner",
+    "targets",
+    "report",
+    "results",
+    "validation",
+    "http1",
+    "http2",
+    "ws",
+    "system",
+  ],
+  scenarios: ["runner", "targets", "results", "validation", "http1", "http2", "ws", "system"],
+  runner: ["results", "validation", "http1", "http2", "ws", "system"],
+  targets: ["results", "validation", "http1", "http2", "ws", "system"],
   http1: ["system"],
   // HTTP/2 framing and HPACK for engine and targets; it uses HTTP/1.1's byte classes (tokens).
   http2: ["http1", "system"],
+  // RFC 6455 frames and handshake for the engine's WebSocket client; neutral and pure like http1/.
+  ws: ["http1", "system"],
   report: ["results", "validation", "system"],
   results: ["validation", "system"],
   validation: ["system"],
