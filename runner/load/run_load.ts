@@ -8,6 +8,11 @@
  * generator's own start-up falls after t0: `prepareLoad` (before t0: the generator's warm-up against an
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
+import { WsConnection } from "../http/ws/ws_connection.ts";
+import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/ws_run.ts";
+import { WS_DEFAULTS } from "../http/ws/ws_config.ts";
+import type { WsSample } from "../http/ws/ws_stats.ts";
+import type { WsResult } from "../../results/schema_ws.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
 import { Connection } from "../http/connection.ts";
@@ -91,6 +96,10 @@ export interface LoadRunSummary {
   dataRanOut?: boolean;
   /** Summed over a pool's workers: how many ran out of data rows. */
   dataRanOutWorkers?: number;
+  /** WebSocket runs: this worker's counts (handshakes, messages each way, close codes). */
+  ws?: WsSample;
+  /** WebSocket runs: the pool's, merged (set by the pool only). */
+  wsResult?: WsResult;
   /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
   stuckWorkers?: number;
 }
@@ -118,8 +127,15 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const executor = executorFor(config.model);
-  const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
-  const url = new URL(config.url);
+  // ws: the HTTP generator's warm-up does not apply (its sink speaks HTTP); the http(s) form of the URL
+  // picks the transport and TLS path.
+  const wsUrl = new URL(config.url);
+  const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
+  const wsRun = isWs ? wsRunOf(wsUrl, config.ws ?? WS_DEFAULTS) : null;
+  const generatorWarmupMs = config.generatorWarmup && wsRun === null
+    ? await warmUpGenerator(config, executor)
+    : 0;
+  const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
@@ -128,7 +144,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     uncorrected: config.model === "throughput",
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
-  const offer = alpnOf(url, config.protocol);
+  const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
   const chosen = chooseTransport(url, config.transport, {
     closedModel: isClosedModel(config),
     tls: config.tls,
@@ -167,7 +183,11 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     : new H2Slots(shared, h2Run, config.streams, idBase);
   const newConnection = () => {
     const id = idBase + connections.length;
-    const conn = h2 !== null ? h2.next(id) : new Connection(id, shared, config.pipelining);
+    const conn = wsRun !== null
+      ? new WsConnection(id, shared, wsRun)
+      : h2 !== null
+      ? h2.next(id)
+      : new Connection(id, shared, config.pipelining);
     connections.push(conn);
     return conn;
   };
@@ -206,6 +226,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           transport: chosen,
           feeder,
           h2,
+          wsRun,
         },
         startMs,
       ),
@@ -237,6 +258,7 @@ interface Prepared {
   transport: ChosenTransport;
   feeder: Feeder | null;
   h2: H2Slots | H2Arrivals | null;
+  wsRun: WsRun | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -247,6 +269,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const url = new URL(config.url);
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
+  if (prepared.wsRun !== null) prepared.wsRun.stats.originMs = originMs;
   const spanMs = config.warmupMs + measuredDurationMs(config);
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
@@ -321,6 +344,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
       maxStreamsPerConnection: prepared.h2?.maxOpenStreams ?? 0,
+      ...(prepared.wsRun !== null ? { ws: prepared.wsRun.stats.take() } : {}),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };
