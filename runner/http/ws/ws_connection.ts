@@ -380,7 +380,10 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.deadlineMs = Infinity;
     const answered = this.#answered;
     this.#answered = 0;
-    if (this.run.messagesPerConnection > 0 && this.#sock !== null) this.#closeSocket();
+    if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
+      this.#closeSocket();
+      this.#dialer.forgetOpened();
+    }
     return answered;
   }
 
