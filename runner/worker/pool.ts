@@ -10,7 +10,7 @@
  * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends
  * and the other workers' results are kept whole.
  */
-import { mergeWsSamples, type WsSample } from "../http/ws/ws_stats.ts";
+import { mergeWsSamples, type WsSample } from "../http/ws/stats.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
