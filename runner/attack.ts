@@ -13,7 +13,8 @@ import { FlowAggregator } from "./stats/flow_aggregate.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { phasesSchedule } from "./load/schedule.ts";
-import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
+import { hostTcpDelta } from "./stats/host_tcp.ts";
+import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 

@@ -8,19 +8,21 @@
  * generator's own start-up falls after t0: `prepareLoad` (before t0: the generator's warm-up against an
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
-import { WsConnection } from "../http/ws/connection.ts";
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
+import { wsConnections } from "../http/ws/factory.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
 import type { WsSample } from "../http/ws/stats.ts";
 import type { WsResult } from "../../results/schema_ws.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { Connection } from "../http/h1/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2/slot.ts";
-import { H2Arrivals } from "../http/h2/arrival.ts";
-import { encodeH2Mix } from "../http/h2/request.ts";
-import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocols.ts";
+import {
+  alpnOf,
+  type ConnectionFactory,
+  probeProtocol,
+  PROTOCOLS,
+  type ProtocolUsed,
+} from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/options.ts";
 import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
@@ -170,24 +172,22 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
-  // arrival, a lane whose every arrival dials a connection of its own (h2/arrival.ts).
-  const h2Run = {
-    requests: encodeH2Mix(url, config.requestMix, config.data?.columns),
+  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots; a ws:
+  // URL's are WebSocket connections (runner/http/ws/).
+  const factory = wsRun !== null ? wsConnections(shared, wsRun) : PROTOCOLS[protocol]({
+    shared,
+    url,
+    requests: config.requestMix,
+    columns: config.data?.columns,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    perArrival: config.connection === "per-arrival",
     windowBytes: config.h2WindowBytes,
-  };
-  const h2 = protocol === "http1"
-    ? null
-    : config.connection === "per-arrival"
-    ? new H2Arrivals(shared, h2Run)
-    : new H2Slots(shared, h2Run, config.streams, idBase);
+    idBase,
+  });
   const newConnection = () => {
     const id = idBase + connections.length;
-    const conn = wsRun !== null
-      ? new WsConnection(id, shared, wsRun)
-      : h2 !== null
-      ? h2.next(id)
-      : new Connection(id, shared, config.pipelining);
+    const conn = factory.next(id);
     connections.push(conn);
     return conn;
   };
@@ -196,7 +196,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   let pool;
   try {
     pool = await preConnect(
-      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), h2 === null ? 1 : config.streams),
+      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), factory.perConnection),
       newConnection,
     );
   } catch (err) {
@@ -225,7 +225,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           pool: pool.connections,
           transport: chosen,
           feeder,
-          h2,
+          factory,
           wsRun,
         },
         startMs,
@@ -257,7 +257,7 @@ interface Prepared {
   pool: LoadConnection[];
   transport: ChosenTransport;
   feeder: Feeder | null;
-  h2: H2Slots | H2Arrivals | null;
+  factory: ConnectionFactory;
   wsRun: WsRun | null;
 }
 
@@ -274,7 +274,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.h2 !== null),
+    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
@@ -293,7 +293,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     stopRequested: false,
     newConnection: prepared.newConnection,
     pool: prepared.pool,
-    streamsPerConnection: prepared.h2 === null ? 1 : config.streams,
+    streamsPerConnection: prepared.factory.perConnection,
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
@@ -343,7 +343,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
-      maxStreamsPerConnection: prepared.h2?.maxOpenStreams ?? 0,
+      maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
       ...(prepared.wsRun !== null ? { ws: prepared.wsRun.stats.take() } : {}),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
