@@ -8,14 +8,25 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
 import { epollBlocker } from "../transport/choice.ts";
+import { selfSignedPair } from "../../../targets/tls_cert.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const BOUND_MS = 20_000;
 const MESSAGES = 40;
 
-/** Deno's WebSocket server: echoes every message; `/close-4001` closes with 4001 after one echo. */
-function denoServer(): { url: string; server: Deno.HttpServer } {
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+/** wss: a throwaway CA and server certificate, the CA in a file for `caFile`. */
+const PAIR = await selfSignedPair();
+const CA_FILE = await Deno.makeTempFile({ prefix: "loadlab-ws-ca-", suffix: ".pem" });
+await Deno.writeTextFile(CA_FILE, PAIR.caPem);
+addEventListener("unload", () => Deno.removeSync(CA_FILE));
+
+/**
+ * Deno's WebSocket server: echoes every message; `/close-4001` closes with 4001 after one echo. With
+ * `tls`, over TLS (wss:) with the throwaway certificate.
+ */
+function denoServer(tls = false): { url: string; server: Deno.HttpServer } {
+  const pem = tls ? { cert: PAIR.certPem, key: PAIR.keyPem } : {};
+  const server = Deno.serve({ ...pem, hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const { socket, response } = Deno.upgradeWebSocket(req);
     const path = new URL(req.url).pathname;
     socket.onmessage = (e) => {
@@ -24,11 +35,16 @@ function denoServer(): { url: string; server: Deno.HttpServer } {
     };
     return response;
   });
-  return { url: `ws://127.0.0.1:${server.addr.port}`, server };
+  return { url: `${tls ? "wss" : "ws"}://127.0.0.1:${server.addr.port}`, server };
 }
 
-async function attack(path: string, transport: "deno" | "epoll", extra: Partial<AttackConfigInput> = {}) {
-  const { url, server } = denoServer();
+async function attack(
+  path: string,
+  transport: "deno" | "epoll",
+  extra: Partial<AttackConfigInput> = {},
+  tls = false,
+) {
+  const { url, server } = denoServer(tls);
   const started = performance.now();
   try {
     const r: RunResult = await runAttack(parseAttackConfig({
@@ -63,6 +79,12 @@ for (const transport of ["deno", "epoll"] as const) {
     assertEquals([r.ws?.messagesSent, r.ws?.messagesReceived, r.ws?.unsolicited], [MESSAGES, MESSAGES, 0]);
     assertEquals(r.ws?.handshakes, 2);
     ok((r.ws?.handshakeMs?.p50 ?? 0) > 0);
+  });
+
+  test("wss: through the TLS path of https, verified with the run's CA", async () => {
+    const r = await attack("/echo", transport, { tls: { caFile: CA_FILE } }, true);
+    assertEquals([r.requests, r.errors, r.ws?.handshakes], [MESSAGES, {}, 2]);
+    ok(r.tls !== undefined, "the TLS session is recorded as for https");
   });
 
   test("binary, fragmented into 3-byte frames and reassembled by the server", async () => {
