@@ -15,8 +15,7 @@
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
- * same way), a failed read or write. Writes are queued behind a short one, so a pong or a close never
- * lands inside a data frame.
+ * same way), a failed read or write. Writes go through frame_writer.ts, in order.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
@@ -36,6 +35,7 @@ import { Dialer } from "../transport/dial.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
 import { handshake } from "./handshake_io.ts";
+import { FrameWriter } from "./frame_writer.ts";
 import type { WsRun } from "./run.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
@@ -78,22 +78,13 @@ export class WsConnection implements LoadConnection, FrameSink {
   /** The exchange is over (answered, failed, or its close handshake done); `consume` returns it. */
   #over = false;
   #nowMs = 0;
-  // Writes: the one in progress and those queued behind it.
-  #writing: Uint8Array | null = null;
-  #writeOffset = 0;
-  readonly #queue: Uint8Array[] = [];
-  #writeError: unknown = null;
+  readonly #writer = new FrameWriter(() => this.abort());
   // Inline: resolves the exchange (or the chain of them); `#next` grants the next.
   #settle: ((n: number) => void) | null = null;
   #next: NextExchange | null = null;
   // Hold's idle wait, ended early by `abort`.
   #idleTimer: ReturnType<typeof setTimeout> | undefined = undefined;
   #idleEnd: (() => void) | null = null;
-  readonly #onWritten = (n: number) => this.#written(n);
-  readonly #onWriteError = (err: unknown) => {
-    this.#writeError = err;
-    this.abort();
-  };
   readonly #reader: InlineReader = {
     onRead: (n) => this.#inlineRead(n),
     onReadError: (err) => {
@@ -116,6 +107,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   adopt(sock: TransportConn): void {
     this.#sock = sock;
     this.#inline = inlineOf(sock);
+    this.#writer.reset(sock, this.#inline);
   }
 
   /** Dials, then runs the handshake; false when either failed (counted). */
@@ -124,8 +116,6 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (sock === null) return false;
     this.#parser = new FrameParser(this, this.run.maxMessageBytes);
     this.#closeSent = this.#closeReceived = false;
-    this.#writing = null;
-    this.#queue.length = 0;
     this.#stormSent = 0;
     const extra = await handshake(sock, this.#buf, this.run, this.shared, this);
     if (extra < 0 || this.#sock === null) {
@@ -198,7 +188,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#over = false;
     this.deadlineMs = sentMs + this.shared.timeoutMs;
     this.timedOut = false;
-    this.#writeError = null;
+    this.#writer.error = null;
     this.#match.reset();
     let bytes: Uint8Array;
     if (run.pingIntervalMs > 0) {
@@ -315,42 +305,8 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#send(closeFrame(code, "", this.run.keys));
   }
 
-  /** Writes now, or after the write in progress. */
   #send(bytes: Uint8Array): void {
-    if (this.#writing !== null) {
-      this.#queue.push(bytes);
-      return;
-    }
-    const sock = this.#sock;
-    if (sock === null) return;
-    this.#writing = bytes;
-    this.#writeOffset = 0;
-    const inline = this.#inline;
-    if (inline === null) {
-      sock.write(bytes).then(this.#onWritten, this.#onWriteError);
-      return;
-    }
-    let n: number;
-    try {
-      n = inline.writeNow(bytes);
-    } catch (err) {
-      this.#onWriteError(err);
-      return;
-    }
-    this.#written(n);
-  }
-
-  #written(n: number): void {
-    const bytes = this.#writing;
-    if (bytes === null) return;
-    this.#writeOffset += n;
-    if (this.#writeOffset < bytes.length) {
-      this.#sock?.write(bytes.subarray(this.#writeOffset)).then(this.#onWritten, this.#onWriteError);
-      return;
-    }
-    this.#writing = null;
-    const queued = this.#queue.shift();
-    if (queued !== undefined) this.#send(queued);
+    this.#writer.send(bytes);
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
@@ -364,8 +320,8 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (timedOut) {
       const what = waiting ? "no answer" : "no close frame from the server";
       this.fault(nowMs, "timeout", `${what} within ${this.shared.timeoutMs} ms`);
-    } else if (this.#writeError !== null) {
-      this.fault(nowMs, classifyError(this.#writeError, "write"), errorMessage(this.#writeError));
+    } else if (this.#writer.error !== null) {
+      this.fault(nowMs, classifyError(this.#writer.error, "write"), errorMessage(this.#writer.error));
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
@@ -440,6 +396,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (sock === null) return;
     this.#sock = null;
     this.#inline = null;
+    this.#writer.reset(null, null);
     this.shared.recorder.connections--;
     try {
       sock.close();
