@@ -19,6 +19,11 @@ const matchRuleSchema = z.discriminatedUnion("kind", [
 ]);
 
 export const wsConfigSchema = z.object({
+  /**
+   * Experiment files: the WebSocket path on the target (its scheme becomes ws: or wss:); an attack's
+   * URL carries its own path, so the engine never reads this.
+   */
+  path: z.string().startsWith("/", "ws.path starts with /, e.g. /ws/echo").optional(),
   /** Messages sent in turn (text; with `binary`, each is base64 of the bytes). */
   messages: z.array(z.string()).min(1, "ws.messages: give at least one message").default(["hello"]),
   binary: z.boolean().default(false),
