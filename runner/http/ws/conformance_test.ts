@@ -101,11 +101,11 @@ for (const transport of ["deno", "epoll"] as const) {
     assertEquals([r.requests, r.errors, r.ws?.pingsSent, r.ws?.pongsReceived], [6, {}, 6, 6]);
   });
 
-  test("storm: each connection does 4 messages and closes with 1000", async () => {
+  test("storm: each connection does 4 messages (a think after the first) and closes with 1000", async () => {
     const r = await attack("/echo", transport, {
       requests: 5,
       connections: 1,
-      ws: { messagesPerConnection: 4 },
+      ws: { messagesPerConnection: 4, thinkAfterMs: [15] },
     } as never);
     assertEquals([r.requests, r.errors, r.ws?.handshakes], [20, {}, 5]);
     assertEquals([r.ws?.closesSent, r.ws?.closeCodes], [5, { "1000": 5 }]);

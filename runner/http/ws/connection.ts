@@ -58,6 +58,8 @@ export class WsConnection implements LoadConnection, FrameSink {
   lastEventMs = 0;
   #sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
+  /** An inline read is armed (its reader not yet called). */
+  #armed = false;
   readonly #dialer: Dialer;
   readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
   #parser: FrameParser;
@@ -88,6 +90,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   readonly #reader: InlineReader = {
     onRead: (n) => this.#inlineRead(n),
     onReadError: (err) => {
+      this.#armed = false;
       this.#fail(err);
       return this.#inlineEnd();
     },
@@ -145,11 +148,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   ): Promise<number> {
     if (this.#sock === null && !(await this.open())) return 0;
     if (this.run.pingIntervalMs > 0) {
-      await new Promise<void>((resolve) => {
-        this.#idleEnd = resolve;
-        this.#idleTimer = setTimeout(resolve, this.run.pingIntervalMs);
-      });
-      this.#idleEnd = null;
+      await new Promise<void>((resolve) => this.#pause(this.run.pingIntervalMs, resolve));
       if (this.#sock === null) return 0;
       next = null;
     }
@@ -173,6 +172,20 @@ export class WsConnection implements LoadConnection, FrameSink {
       if (this.#consume(n, performance.now())) break;
     }
     return this.#end();
+  }
+
+  /**
+   * Waits `ms` (hold's idle wait, a storm's think time; no deadline runs meanwhile), then `then`;
+   * `abort` ends the wait early, calling `then` at once.
+   */
+  #pause(ms: number, then: () => void): void {
+    this.deadlineMs = Infinity;
+    this.#idleEnd = () => {
+      this.#idleEnd = null;
+      clearTimeout(this.#idleTimer);
+      then();
+    };
+    this.#idleTimer = setTimeout(this.#idleEnd, ms);
   }
 
   /** Starts a send: the next message (or a ping), masked and written; the read armed (inline). */
@@ -206,8 +219,9 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.shared.recorder.addBytesWritten(sentMs, bytes.length);
     this.shared.recorder.inFlight++;
     this.#outstanding = true;
-    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
-    this.#inline?.armRead(this.#buf, this.#reader);
+    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn; a
+    // storm's next send from inside a read finds it armed again by the read that called it.
+    this.#arm();
     this.#send(bytes);
   }
 
@@ -289,7 +303,10 @@ export class WsConnection implements LoadConnection, FrameSink {
       return;
     }
     if (++this.#stormSent < storm && !this.shared.stopping) {
-      this.#begin(-1, nowMs);
+      const thinkMs = this.run.thinkAfterMs[this.#stormSent - 1] ?? 0;
+      if (thinkMs > 0) {
+        this.#pause(thinkMs, () => this.#sock !== null && !this.shared.stopping && this.#begin(-1, -1));
+      } else this.#begin(-1, nowMs);
       return;
     }
     // The storm's last answer: our close (1000), then the server's close ends the exchange.
@@ -343,11 +360,19 @@ export class WsConnection implements LoadConnection, FrameSink {
     return answered;
   }
 
+  /** Arms one inline read, unless one is armed already (a read is armed at most once at a time). */
+  #arm(): void {
+    if (this.#armed || this.#inline === null) return;
+    this.#armed = true;
+    this.#inline.armRead(this.#buf, this.#reader);
+  }
+
   #inlineRead(n: number | null): boolean {
+    this.#armed = false;
     const inline = this.#inline;
     if (inline === null) return this.#inlineEnd();
     if (!this.#consume(n, inline.nowMs())) {
-      inline.armRead(this.#buf, this.#reader);
+      this.#arm();
       return false;
     }
     return this.#inlineEnd();
@@ -377,10 +402,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   /** Closes now (timeout, the run's end): an open connection says so first (1001, going away). */
   abort(): void {
     this.#dialer.abort();
-    if (this.#idleEnd !== null) {
-      clearTimeout(this.#idleTimer);
-      this.#idleEnd();
-    }
+    this.#idleEnd?.();
     if (this.#sock !== null && this.shared.stopping && !this.timedOut) this.#closeWith(CLOSE_GOING_AWAY);
     this.#closeSocket();
   }
@@ -396,6 +418,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (sock === null) return;
     this.#sock = null;
     this.#inline = null;
+    this.#armed = false;
     this.#writer.reset(null, null);
     this.shared.recorder.connections--;
     try {

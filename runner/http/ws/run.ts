@@ -20,6 +20,8 @@ export interface WsRun {
   readonly maxMessageBytes: number;
   readonly messagesPerConnection: number;
   readonly pingIntervalMs: number;
+  /** A storm's pause after each message before the next (index i: after message i), ms. */
+  readonly thinkAfterMs: readonly number[];
   readonly keys: MaskKeys;
   readonly stats: WsStats;
 }
@@ -40,6 +42,7 @@ export function wsRunOf(url: URL, config: WsConfig): WsRun {
     maxMessageBytes: config.maxMessageBytes,
     messagesPerConnection: config.messagesPerConnection,
     pingIntervalMs: config.pingIntervalMs,
+    thinkAfterMs: config.thinkAfterMs,
     keys: new MaskKeys(),
     stats: new WsStats(),
   };
