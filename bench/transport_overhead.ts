@@ -19,7 +19,7 @@ import { CLOSED_MODEL_BLOCK_MS } from "../runner/http/transport/choice.ts";
 import { ConnectGate } from "../runner/http/transport/connect_gate.ts";
 import { RequestMix } from "../runner/http/request.ts";
 import { IntervalRecorder } from "../runner/stats/recorder.ts";
-import { closedLoop } from "../runner/load/connections.ts";
+import { closedLoop } from "../runner/load/closed_loop.ts";
 import type { LoadContext } from "../runner/load/executor.ts";
 
 const RESPONSE = new TextEncoder().encode(

@@ -266,6 +266,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   durationMs: "-d",
   requests: "-n",
   phases: "--phases",
+  stages: "--stages",
   ratePerSec: "-R",
   requestMix: "--mix",
   timeoutMs: "--timeout",

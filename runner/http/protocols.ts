@@ -13,7 +13,7 @@
  * http: is HTTP/1.1 (cleartext h2 cannot be negotiated without an upgrade round trip per connection).
  */
 import type { ChosenTransport } from "./transport/choice.ts";
-import type { RequestSpec } from "../config.ts";
+import type { RequestSpec } from "../request_spec.ts";
 import type { ConnectionShared, LoadConnection } from "./load_connection.ts";
 import { Connection } from "./h1/connection.ts";
 import { H2Slots } from "./h2/slot.ts";

@@ -6,7 +6,7 @@
  * every weight is honoured exactly over one cycle instead of approximately by a random draw. A request
  * with `{{ placeholders }}` is split into a template (template.ts) instead, filled per request.
  */
-import type { RequestSpec } from "../config.ts";
+import type { RequestSpec } from "../request_spec.ts";
 import { buildTemplate, type RequestTemplate } from "./template.ts";
 import {
   addsLength,

@@ -1,6 +1,6 @@
 /**
  * @module
- * The worker-side runtime around an executor: builds the shared connection state and the recorder,
+ * The worker-side runtime around a load model's run (runner/load/models/): builds the shared connection state and the recorder,
  * runs one timer that both enforces per-request timeouts (the watchdog scans deadlines, so no timer
  * per request) and drains finished intervals to the caller, and ends the run gracefully: after the
  * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those still
@@ -14,7 +14,6 @@ import { WS_DEFAULTS } from "../http/ws/config.ts";
 import type { WsSample } from "../http/ws/stats.ts";
 import type { WsResult } from "../../results/schema_ws.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
-import type { LoadModel } from "../../results/mod.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
 import {
   alpnOf,
@@ -30,33 +29,19 @@ import { chooseTransport, type ChosenTransport, type TransportKind } from "../ht
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 import type { IntervalSample } from "../stats/sample.ts";
-import type { Executor, LoadContext } from "./executor.ts";
-import { connectionsExecutor } from "./connections.ts";
-import { countExecutor } from "./count.ts";
-import { rateExecutor } from "./rate.ts";
-import { throughputExecutor } from "./throughput.ts";
+import type { LoadContext } from "./executor.ts";
+import { type AnyModelDef, modelDef, pacingOf, poolSizeOf } from "./models/mod.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { stripeOf } from "./schedule.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
-import { type PoolSize, poolSizeOf, preConnect } from "./pre_connect.ts";
+import { preConnect } from "./pre_connect.ts";
+import type { PoolSize } from "./models/model.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
-
-const executors: Record<LoadModel, Executor> = {
-  connections: connectionsExecutor,
-  rate: rateExecutor,
-  throughput: throughputExecutor,
-  count: countExecutor,
-};
-
-/** The executor of a load model. */
-export function executorFor(model: LoadModel): Executor {
-  return executors[model];
-}
 
 export interface LoadRunOptions {
   config: AttackConfig;
@@ -128,14 +113,14 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
-  const executor = executorFor(config.model);
+  const model = modelDef(config.model);
   // ws: the HTTP generator's warm-up does not apply (its sink speaks HTTP); the http(s) form of the URL
   // picks the transport and TLS path.
   const wsUrl = new URL(config.url);
   const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
   const wsRun = isWs ? wsRunOf(wsUrl, config.ws ?? WS_DEFAULTS) : null;
   const generatorWarmupMs = config.generatorWarmup && wsRun === null
-    ? await warmUpGenerator(config, executor)
+    ? await warmUpGenerator(config, model)
     : 0;
   const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
@@ -143,7 +128,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
-    uncorrected: config.model === "throughput",
+    uncorrected: model.keepsUncorrected,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
@@ -218,7 +203,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
       runPrepared(
         opts,
         {
-          executor,
+          model,
           shared,
           connections,
           newConnection,
@@ -246,11 +231,11 @@ function connectBoundOf(config: AttackConfig): number {
 
 /** Connections that send again as soon as they are answered (no schedule, no pacer). */
 function isClosedModel(config: AttackConfig): boolean {
-  return config.model === "connections" || (config.model === "count" && config.ratePerSec === undefined);
+  return pacingOf(config) === "closed";
 }
 
 interface Prepared {
-  executor: Executor;
+  model: AnyModelDef;
   shared: ConnectionShared;
   connections: LoadConnection[];
   newConnection(): LoadConnection;
@@ -283,7 +268,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
   const ended = new AbortController();
   const sessionRun: SessionRun = { shared, ended: ended.signal };
-  const ctx: LoadContext = {
+  const ctx: LoadContext<AttackConfig> = {
     config,
     shared,
     workerIndex: opts.workerIndex,
@@ -323,7 +308,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       if (samples.length) opts.onSamples(samples);
     }, Math.min(config.intervalMs, 50));
     try {
-      await prepared.executor.run(ctx);
+      await prepared.model.run(ctx);
     } finally {
       clearInterval(timer);
       countUnfinished(connections, shared, performance.now());

@@ -9,7 +9,7 @@
  * `{{ placeholders }}` becomes a template instead (h2/template.ts), filled per request into its slot's
  * buffers.
  */
-import type { RequestSpec } from "../../config.ts";
+import type { RequestSpec } from "../../request_spec.ts";
 import { encodeField, encodeRequestHeaders } from "../../../http2/hpack_encoder.ts";
 import {
   CONTINUATION,
