@@ -24,6 +24,7 @@ import {
 } from "./artillery_common.ts";
 import { convertEnsure } from "./artillery_ensure.ts";
 import { convertPhases, durationMs } from "./artillery_phases.ts";
+import { allWsScenarios, convertWsScenarios } from "./artillery_ws.ts";
 import {
   captureNames,
   convertScenarios,
@@ -126,6 +127,7 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
       "config.environments: not applied (as `artillery run` without -e); the base config runs",
     );
   }
+  if (allWsScenarios(doc.scenarios)) return wsExperiment(doc.config, doc.scenarios as unknown[], opts, out);
   const target = parseTarget(config.target, out);
   const payload = convertPayload(config.payload, out);
   const ctx: FlowContext = {
@@ -161,6 +163,40 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   if (payload) experiment.data = { payload: payload.source };
   if (thresholds.length > 0) experiment.thresholds = thresholds;
   return { experiment, notes: out.warnings };
+}
+
+/**
+ * An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections at the target's
+ * origin (artillery_ws.ts), each running the scenario's messages.
+ */
+function wsExperiment(
+  config: Record<string, unknown>,
+  scenarios: unknown[],
+  opts: ArtilleryOptions,
+  out: Collector,
+): Record<string, unknown> {
+  const target = typeof config.target === "string" && /^wss?:\/\//i.test(config.target)
+    ? new URL(config.target)
+    : undefined;
+  if (target === undefined) {
+    out.issues.push({ path: "config.target", message: "engine: ws needs a ws:// or wss:// target" });
+  }
+  for (const key of ["payload", "variables", "defaults", "http", "ensure"]) {
+    if (config[key] !== undefined) {
+      out.issues.push({ path: `config.${key}`, message: "not converted for engine: ws scenarios" });
+    }
+  }
+  const load = convertPhases(config.phases, out);
+  const ws = target ? convertWsScenarios(scenarios, target, out) : {};
+  if (out.issues.length > 0) throw new ArtilleryError(out.issues);
+  for (const w of out.warnings) opts.warn?.(w);
+  const origin = target!.origin.replace(/^ws/i, "http");
+  return {
+    name: experimentName(opts.file),
+    description: `Artillery engine: ws script${opts.file ? ` ${opts.file}` : ""}, imported`,
+    targets: { target: { url: origin } },
+    loads: { artillery: { ...load, ws } },
+  };
 }
 
 /** `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`. */

@@ -95,6 +95,20 @@ export class IntervalRecorder {
     if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
   }
 
+  /**
+   * One answered WebSocket message: counted with the responses and its round trip in the same
+   * histograms, but under no status (a message has none), so it is never a non-2xx.
+   */
+  recordMessage(nowMs: number, latencyUs: number, rawLatencyUs: number): void {
+    if (!this.#slot(nowMs)) return;
+    if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
+    this.#c.requests++;
+    if (nowMs >= this.#loadEndMs) this.#c.drained++;
+    this.#histogram.recordValue(clampUs(latencyUs));
+    const raw = this.#rawHistogram;
+    if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
+  }
+
   /** One failed request; the message is kept in a bounded map (existing strings only, nothing built). */
   recordError(nowMs: number, kind: ErrorKind, message: string): void {
     if (!this.#slot(nowMs)) return;
