@@ -174,7 +174,7 @@ function wsExperiment(
   scenarios: unknown[],
   opts: ArtilleryOptions,
   out: Collector,
-): Record<string, unknown> {
+): ArtilleryConversion {
   const target = typeof config.target === "string" && /^wss?:\/\//i.test(config.target)
     ? new URL(config.target)
     : undefined;
@@ -189,14 +189,14 @@ function wsExperiment(
   const load = convertPhases(config.phases, out);
   const ws = target ? convertWsScenarios(scenarios, target, out) : {};
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
-  for (const w of out.warnings) opts.warn?.(w);
   const origin = target!.origin.replace(/^ws/i, "http");
-  return {
+  const experiment: Record<string, unknown> = {
     name: experimentName(opts.file),
     description: `Artillery engine: ws script${opts.file ? ` ${opts.file}` : ""}, imported`,
     targets: { target: { url: origin } },
     loads: { artillery: { ...load, ws } },
   };
+  return { experiment, notes: out.warnings };
 }
 
 /** `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`. */

@@ -28,7 +28,7 @@ scenarios:
 `;
 
 Deno.test("an engine: ws script becomes a storm of its messages, thinks and loops unrolled", () => {
-  const exp = artilleryToExperiment(parseYaml(SCRIPT(8080)));
+  const exp = artilleryToExperiment(parseYaml(SCRIPT(8080))).experiment;
   assertEquals(exp.targets, { target: { url: "http://127.0.0.1:8080" } });
   const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
   assertEquals(load.ws, {

@@ -10,7 +10,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
-import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
+import { type Cell, facts, fmtBytes, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 import { destroyCharts } from "./charts.ts";
 import { distributionCharts, timelineCharts } from "./run_charts.ts";
 import { autocannonTables, ohaText } from "./tool_tables.ts";
