@@ -28,6 +28,8 @@ import {
   type RelativeAttackInput,
 } from "../runner/config.ts";
 import type { Threshold } from "../results/thresholds.ts";
+import { checkSelectors } from "../results/threshold_selector.ts";
+import { endpointTable } from "../runner/endpoint_table.ts";
 import { abortRules, judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
 import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
 import { coldStartRequests, measureColdStart } from "./cold_start.ts";
@@ -224,6 +226,8 @@ async function executeRun(
     ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
     ...(logFile ? { logFile } : {}),
   });
+  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load.
+  checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;

@@ -42,6 +42,7 @@ import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { endpointTable } from "../endpoint_table.ts";
 
 export interface LoadRunOptions {
   config: AttackConfig;
@@ -124,11 +125,14 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     : 0;
   const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
+  // Each request's endpoint is fixed here, so a response is recorded under it by index.
+  const endpoints = endpointTable(config);
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
     uncorrected: model.keepsUncorrected,
+    endpoints: endpoints.endpoints.length,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
@@ -147,7 +151,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     port,
     transport: chosen.transport,
     recorder,
-    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns),
+    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints.mix),
     rows: config.flows === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
@@ -163,6 +167,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     shared,
     url,
     requests: config.requestMix,
+    endpoints: endpoints.mix,
     columns: config.data?.columns,
     pipelining: config.pipelining,
     streams: config.streams,
@@ -259,7 +264,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
+    encodeFlows(
+      url,
+      config.flows,
+      config.data?.columns,
+      cookies,
+      prepared.factory.h2Steps,
+      endpointTable(config).flows,
+    ),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,

@@ -80,7 +80,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
  * The run's concurrency per interval as a line: open connections at each interval's end for a closed
  * model (no requested rate), requests in flight for an open one.
  */
-function concurrency(run: PageRun) {
+export function concurrency(run: PageRun) {
   const closed = !run.targetRps;
   return {
     label: closed ? "connections" : "in flight",
@@ -93,7 +93,7 @@ function concurrency(run: PageRun) {
 }
 
 /** Options with a second y axis on the right (concurrency), from 0, without its own grid. */
-function withRightAxis(opts: any): any {
+export function withRightAxis(opts: any): any {
   opts.scales.y2 = {
     position: "right",
     beginAtZero: true,
