@@ -55,7 +55,7 @@ const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
 
 /** The shards' intervals added per absolute interval; percentiles from the added histograms. */
-export function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
+function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
   const slots = new Map<number, IntervalResult[]>();
   runs.forEach((run, k) => {
     run.intervals.forEach((iv, i) => {

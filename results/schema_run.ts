@@ -6,6 +6,7 @@
  * sends, the pre-connected pool, the generator's warm-up, the transport), and the series over time
  * (intervals, telemetry, phases, flows) and the same numbers per endpoint. Pure; results/schema.ts puts runs in a file.
  */
+import { wsResultSchema } from "./schema_ws.ts";
 import { z } from "zod";
 import {
   count,
@@ -195,6 +196,8 @@ export const runResultSchema = z.looseObject({
   logFile: z.string().optional(),
   phases: z.array(phaseResultSchema).optional(),
   flows: z.array(flowResultSchema).optional(),
+  /** WebSocket runs: handshakes, messages each way, fan-out, close codes (results/schema_ws.ts). */
+  ws: wsResultSchema.optional(),
   /** Numbers per endpoint (request name), sorted as the run's endpoint table; absent in older files. */
   endpoints: z.array(endpointResultSchema).optional(),
   targetInfo: targetInfoSchema.optional(),

@@ -4,7 +4,7 @@ import { artilleryToExperiment } from "./artillery.ts";
 import { ArtilleryError } from "./artillery_common.ts";
 
 function stepNames(yaml: string): unknown[] {
-  const exp = artilleryToExperiment(parse(yaml)) as {
+  const exp = artilleryToExperiment(parse(yaml)).experiment as {
     flows: { steps: Record<string, { name?: string }>[] }[];
   };
   return exp.flows.flatMap((f) => f.steps.flatMap((s) => Object.values(s).map((r) => r.name)));

@@ -108,6 +108,20 @@ export class IntervalRecorder {
   }
 
   /**
+   * One answered WebSocket message: counted with the responses and its round trip in the same
+   * histograms, but under no status (a message has none), so it is never a non-2xx.
+   */
+  recordMessage(nowMs: number, latencyUs: number, rawLatencyUs: number): void {
+    if (!this.#slot(nowMs)) return;
+    if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
+    this.#c.requests++;
+    if (nowMs >= this.#loadEndMs) this.#c.drained++;
+    this.#histogram.recordValue(clampUs(latencyUs));
+    const raw = this.#rawHistogram;
+    if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
+  }
+
+  /**
    * One failed request of endpoint `endpoint` (negative: of none, e.g. a connect before any request was
    * picked); the message is kept in a bounded map (existing strings only, nothing built).
    */

@@ -1,7 +1,7 @@
 /**
  * @module
  * HTTP/2 for the executors: every stream an h2 connection may carry is a `H2Slot` with the shape of an
- * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so the four load models, the watchdog and the
+ * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so every load model, the watchdog and the
  * graceful stop run unchanged. A worker's slots are grouped `streams` to a connection (`H2Slots`): the
  * closed model runs `connections x streams` loops (h2load's `-c` and `-m`), and the open models' lanes
  * open slot after slot, so an arrival that finds every stream busy takes the next slot, which is a new
