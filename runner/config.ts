@@ -16,6 +16,7 @@ import type { LoadModel } from "../results/mod.ts";
 import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import { steeringSchema } from "../results/schema_steering.ts";
 import { tlsOptionsSchema } from "./http/tls_options.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
@@ -147,6 +148,11 @@ const commonFields = {
   /** Time given to in-flight requests after the end before they are counted as timeouts. */
   gracefulStopMs: cappedMs("graceful stop").min(0).default(2_000),
   logFile: z.string().optional(),
+  /**
+   * A recorded schedule replayed (`loadlab run --replay`): the changes a steered run had, each applied at
+   * its instant as it was live (results/schema_steering.ts).
+   */
+  steering: steeringSchema.optional(),
   /**
    * This generator's execution segment when one load is split over several machines (k6's execution
    * segments): `index` of `count`, from 0. Open models take every `count`-th send of the one schedule

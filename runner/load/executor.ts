@@ -7,6 +7,7 @@
 import type { AttackConfig } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import type { WorkerSteering } from "./steer.ts";
 
 /** What a worker hands to its executor. Times are this isolate's `performance.now()` ms. */
 export interface LoadContext {
@@ -16,8 +17,11 @@ export interface LoadContext {
   readonly workerCount: number;
   /** When the load starts (warm-up included). */
   readonly startMs: number;
-  /** After this no request is started (Infinity when only a count bounds the run). */
-  readonly endMs: number;
+  /**
+   * After this no request is started (Infinity when only a count bounds the run); a steering change that
+   * ends the load (the last phase ended, a stop) moves it earlier.
+   */
+  endMs: number;
   /** Set on a stop request (Ctrl-C or a caller's abort): start nothing new. */
   stopRequested: boolean;
   /** Opens nothing yet: creates a connection registered with the watchdog. */
@@ -37,6 +41,8 @@ export interface LoadContext {
    * connection, the executors' fast path; otherwise a session of a flow and/or a connection per arrival.
    */
   readonly arrival: Arrival | null;
+  /** Changes made to the running load (steer.ts): the open schedule and the closed loops follow them. */
+  readonly steer: WorkerSteering;
 }
 
 /** One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received. */

@@ -21,6 +21,7 @@ import { IntervalRecorder } from "../stats/recorder.ts";
 import type { Executor, LoadContext } from "./executor.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink } from "./warmup_sink.ts";
+import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
 export const GENERATOR_WARMUP_MS = 200;
@@ -76,8 +77,9 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     : null;
   const ended = new AbortController();
   const startMs = performance.now() + 1;
+  const burst = burstConfig(config, sink.url);
   const ctx: LoadContext = {
-    config: burstConfig(config, sink.url),
+    config: burst,
     shared,
     workerIndex: 0,
     workerCount: 1,
@@ -96,6 +98,8 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     arrival: slots !== null
       ? null
       : arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
+    // Never steered: the burst is the generator's own.
+    steer: new WorkerSteering(burst, startMs, GENERATOR_WARMUP_MS, () => {}),
   };
   // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
   // machine) is dropped and in-flight exchanges cut, so the whole warm-up stays near 250 ms.

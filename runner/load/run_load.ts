@@ -38,6 +38,8 @@ import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { connectionsShareOf, WorkerSteering } from "./steer.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
 
 const executors: Record<LoadModel, Executor> = {
   connections: connectionsExecutor,
@@ -95,9 +97,10 @@ export interface LoadRunSummary {
   stuckWorkers?: number;
 }
 
-/** A running load; `stop()` asks it to start nothing new and end gracefully. */
+/** A running load; `stop()` asks it to start nothing new and end gracefully; `steer` changes it. */
 export interface LoadRun {
   done: Promise<LoadRunSummary>;
+  steer(change: SteerChange): void;
   stop(): void;
 }
 
@@ -272,7 +275,16 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     pool: prepared.pool,
     streamsPerConnection: prepared.h2 === null ? 1 : config.streams,
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
+    steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
+      ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
+      recorder.setLoadEnd(ctx.endMs);
+    }),
   };
+  const streams = ctx.streamsPerConnection;
+  const steer = (change: SteerChange) =>
+    ctx.steer.add(change, (total) => connectionsShareOf(total, opts.workerIndex, opts.workerCount, streams));
+  // A replayed schedule: every change known from the start, each taking effect at its instant.
+  for (const change of config.steering ?? []) steer(change);
   let stopAtMs = Infinity;
   // Responses after the load's end are the drain: counted apart from the rate served over the window.
   recorder.setLoadEnd(ctx.endMs);
@@ -327,6 +339,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   })().finally(() => prepared.transport.close());
   return {
     done,
+    steer,
     stop() {
       if (ctx.stopRequested) return;
       ctx.stopRequested = true;
