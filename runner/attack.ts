@@ -16,6 +16,8 @@ import { phasesSchedule } from "./load/schedule.ts";
 import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
+import type { RunSteering } from "./steering.ts";
+import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -36,6 +38,8 @@ export interface AttackHooks {
    * interval's end on the wall clock: for a metrics exporter. Called on the samples' path: queue only.
    */
   onInterval?(delta: IntervalDelta): void;
+  /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
+  steering?: RunSteering;
 }
 
 /**
@@ -94,6 +98,10 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     }, hooks.progressEveryMs ?? 250)
     : undefined;
   const tcpBefore = readHostTcp();
+  // A replayed schedule is the run's steering; live changes are taken only when none is replayed.
+  const steering = config.steering ? undefined : hooks.steering;
+  steering?.begin(name, config);
+  let steered: SteerChange[] = (config.steering ?? []).map((c) => ({ ...c, by: "replay" }));
   let workers: WorkersSummary;
   try {
     workers = await runWorkers(config, {
@@ -103,11 +111,13 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
         originEpochMs = startAtEpochMs + config.warmupMs;
         hooks.onStart?.(startAtEpochMs);
       },
+      onSteerable: (send) => steering?.started(originEpochMs, send),
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
     });
   } finally {
     clearInterval(timer);
     abort.done();
+    if (steering) steered = steering.end();
   }
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;
@@ -140,6 +150,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
+    ...(steered.length ? { steering: steered } : {}),
     ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
     // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),

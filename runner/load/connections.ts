@@ -6,10 +6,11 @@
  * With flows each connection runs sessions back to back.
  */
 import { configOf } from "../config.ts";
-import { type Executor, type LoadContext, mayStart } from "./executor.ts";
+import type { Executor, LoadContext } from "./executor.ts";
 import { shareOf } from "./schedule.ts";
 import { sleepMs } from "./clock.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
+import { runSteeredLoops } from "./steer_closed.ts";
 
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
 const CONNECT_BACKOFF_MS = 10;
@@ -73,7 +74,6 @@ export const connectionsExecutor: Executor = {
   async run(ctx: LoadContext): Promise<void> {
     const count = ctx.streamsPerConnection *
       shareOf(configOf(ctx.config, "connections").connections, ctx.workerIndex, ctx.workerCount);
-    const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) ? depth : 0);
     const loop = closedLoopOf(ctx);
     const conns = Array.from({ length: count }, () => ctx.newConnection());
     // Every connection opens before the first send (still after t0: connects belong to the run). On the
@@ -84,9 +84,7 @@ export const connectionsExecutor: Executor = {
     const opened = ctx.arrival === null
       ? await Promise.all(conns.map((conn) => conn.open()))
       : conns.map(() => true);
-    await Promise.all(conns.map(async (conn, i) => {
-      if (!opened[i]) await sleepMs(CONNECT_BACKOFF_MS);
-      await loop(ctx, conn, take);
-    }));
+    // Steering may add, retire, pause and resume connections (steer_closed.ts).
+    await runSteeredLoops(ctx, conns, opened, loop);
   },
 };

@@ -292,6 +292,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   if (feeder !== null) {
     feeder.onExhausted = () => {
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       stopAtMs = Math.min(stopAtMs, performance.now());
       recorder.setLoadEnd(stopAtMs);
     };
@@ -343,6 +344,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     stop() {
       if (ctx.stopRequested) return;
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       ended.abort();
       stopAtMs = performance.now();
       recorder.setLoadEnd(stopAtMs);

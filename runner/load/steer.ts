@@ -36,9 +36,7 @@ export class WorkerSteering {
     spanMs: number,
     private readonly onEnd: (endMs: number) => void,
   ) {
-    this.base = config.model === "rate"
-      ? withWarmup(config.phases, config.warmupMs)
-      : [{ durationMs: spanMs, ratePerSec: "ratePerSec" in config ? config.ratePerSec ?? 0 : 0 }];
+    this.base = basePhasesOf(config, spanMs);
     this.reshapes = config.model === "rate" || config.model === "throughput";
     this.#changed = this.#nextChange();
     this.#warmupMs = config.warmupMs;
@@ -57,6 +55,11 @@ export class WorkerSteering {
       this.onEnd(this.startMs + steeredDurationMs(this.base, this.#changes));
     }
     this.version++;
+    this.interrupt();
+  }
+
+  /** Ends every wait for a change now (a stop request: nothing more is to be waited for). */
+  interrupt(): void {
     const wake = this.#wake;
     this.#changed = this.#nextChange();
     wake();
@@ -127,6 +130,15 @@ export class WorkerSteering {
   #nextChange(): Promise<void> {
     return new Promise((resolve) => this.#wake = resolve);
   }
+}
+
+/**
+ * The phases a load's changes apply to, warm-up included: the rate model's own, else one phase as long
+ * as the load (`spanMs`) at its rate (0 for the closed models, which only end sooner or pause).
+ */
+export function basePhasesOf(config: AttackConfig, spanMs: number): Phase[] {
+  if (config.model === "rate") return withWarmup(config.phases, config.warmupMs);
+  return [{ durationMs: spanMs, ratePerSec: "ratePerSec" in config ? config.ratePerSec ?? 0 : 0 }];
 }
 
 /** This worker's share of a whole load's connections (HTTP/2: in stream slots). */
