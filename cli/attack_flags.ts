@@ -16,6 +16,8 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "rate", short: "R", takesValue: true, example: "1000" },
   { long: "ramp-to", takesValue: true, example: "200" },
   { long: "phases", takesValue: true, example: "30s@10,60s@50->200" },
+  { long: "stages", takesValue: true, example: "30s:50,1m:200,30s:0" },
+  { long: "ramp-up", takesValue: true, example: "10/s" },
   { long: "model", takesValue: true, example: "rate" },
   { long: "co", takesValue: false },
   { long: "max-connections", takesValue: true, example: "500" },

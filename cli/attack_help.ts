@@ -20,11 +20,15 @@ Load models (how requests are paced)
   throughput   wrk2 -R: a constant total rate over fixed connections; latency is measured from the
                intended send time (coordinated omission corrected) and the uncorrected one is kept.
   count        exactly -n requests, closed (over -c connections) or open-paced with -R.
+  ramping-connections
+               closed model whose connections follow stages (k6 stages, Locust spawn rate):
+               added and retired on schedule; a retired one finishes its request, then closes.
 
   Which model runs, unless --model says so:
     -n N               -> count
     --co, or -R with -c -> throughput   (what wrk2 users type: -c 100 -R 2000)
     -R, --ramp-to, --phases alone -> rate
+    --stages, or --ramp-up with -c -> ramping-connections
     none of these      -> connections
   A flag the chosen model would ignore is an error, not a silent no-op.
 
@@ -39,7 +43,12 @@ Load
       --phases LIST        arrival-rate phases, Artillery-like: DURATION@RATE or
                            DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.
                            --phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)
-      --model M            connections | rate | throughput | count
+      --stages LIST        ramping connections, k6's stages: DURATION:TARGET, comma-separated;
+                           from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0
+                           (replaces -c and -d; at most 1000 stages, 100000 connections)
+      --ramp-up R/s        Locust's spawn rate: add R connections a second up to -c, then hold
+                           them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m
+      --model M            connections | rate | throughput | count | ramping-connections
       --co                 same as --model throughput (coordinated-omission corrected)
       --max-connections N  cap on connections the open models open         [1000, or less if
                            the open-file limit is lower]

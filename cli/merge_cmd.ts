@@ -14,12 +14,12 @@ import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeShardFiles } from "../results/merge_shards.ts";
 import { analyze } from "../results/conclude/analysis.ts";
-import { phaseStats } from "../scenarios/interval_stats.ts";
+import { phaseStats } from "../results/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 

@@ -51,5 +51,8 @@ function misfitFor(change: SteerChange, model: string): string | null {
     return `connections apply to the closed model (connections); this run's model is ${model}`;
   }
   if (model === "count" && change.action !== "stop") return "a count run can only be stopped";
+  if (model === "ramping-connections" && !["pause", "resume", "stop"].includes(change.action)) {
+    return "a ramping-connections run follows its stages: only pause, resume and stop apply";
+  }
   return null;
 }

@@ -7,7 +7,7 @@
  * under way, a wrong token) prints the endpoint's reason and exits 2; nothing changed then.
  */
 import { EXIT } from "./exit_codes.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { TOKEN_HEADER } from "./steer_control.ts";
 import { describeChange, type SteerChange } from "../results/schema_steering.ts";

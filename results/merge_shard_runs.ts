@@ -19,14 +19,7 @@ import {
   emptyIntervalDetail,
   sumValues,
 } from "./interval_counts.ts";
-import {
-  encodeHistogram,
-  histogramBuckets,
-  logHistogramBuckets,
-  mergeEncoded,
-  percentileCurve,
-  summarizeMs,
-} from "./histogram.ts";
+import { encodeHistogram, latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
 import { detectStabilization } from "./conclude/stabilization.ts";
@@ -98,7 +91,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     ...(counts.drained > 0 ? { drained: counts.drained } : {}),
     errors: counts.errors,
     ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
-    non2xx: counts.non2xx,
+    failedStatus: counts.failedStatus,
     p50: latency(summary.p50),
     p75: latency(summary.p75),
     p90: latency(summary.p90),
@@ -134,7 +127,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const durationSec = Math.max(
     ...runs.map((r, k) => r.durationSec + (alignment.offsets[k] * alignment.intervalMs) / 1000),
   );
-  // A run stores no non-2xx count and older files no server-bound sends: those add nothing.
+  // A run stores no failed-status count and older files no server-bound sends: those add nothing.
   const c = emptyCounters();
   const statusCodes: Record<string, number> = {};
   const errors: Record<string, number> = {};
@@ -167,11 +160,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     drained: c.drained,
     rps,
     successRate: requests + errorCount > 0 ? sum(runs, successes) / (requests + errorCount) : 0,
-    latencyMs: summarizeMs(total),
-    percentiles: percentileCurve(total),
-    histogram: histogramBuckets(total),
-    logHistogram: logHistogramBuckets(total),
-    histogramEncoded: encodeHistogram(total),
+    ...latencyBlock(total),
     // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
     uncorrectedPercentiles: runs.length === 1 ? first.uncorrectedPercentiles : null,

@@ -9,7 +9,7 @@
 import { z } from "zod";
 
 /** The load models an executor implements; the one list of them. */
-export const LOAD_MODELS = ["connections", "rate", "throughput", "count"] as const;
+export const LOAD_MODELS = ["connections", "rate", "throughput", "count", "ramping-connections"] as const;
 /**
  * Error kinds counted on the hot path; never one object per failure. `unfinished`: a request still
  * unanswered when the graceful stop ended (sent, neither answered nor timed out).

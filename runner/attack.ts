@@ -5,15 +5,17 @@
  * to the thresholds with `abortOnFail`, which may stop the load, and on for metrics outputs, and returns
  * a complete `RunResult`. This is the function the CLI's `attack`, the demo and experiments all call.
  */
-import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
+import { type AttackConfig, measuredDurationMs } from "./config.ts";
+import type { RequestSpec } from "./request_spec.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { FlowAggregator } from "./stats/flow_aggregate.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
-import { phasesSchedule } from "./load/schedule.ts";
-import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
+import { modelDef } from "./load/models/mod.ts";
+import { hostTcpDelta } from "./stats/host_tcp.ts";
+import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import type { RunSteering } from "./steering.ts";
@@ -56,7 +58,7 @@ export class RequestLogFailed extends Error {
 /** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
-  const uncorrected = config.model === "throughput";
+  const uncorrected = modelDef(config.model).keepsUncorrected;
   // A segment's share of the requested rate (the shards' add up to the configured one).
   const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
   const aggregatorOptions: AggregatorOptions = {
@@ -199,13 +201,8 @@ function segmentOf(segment: { index: number; count: number }, workers: WorkersSu
  * flows the schedule is of sessions: times the requests a session sends on average (by weight).
  */
 function targetRps(config: AttackConfig): number | null {
-  const perArrival = requestsPerArrival(config);
-  if (config.model === "rate") {
-    const schedule = phasesSchedule(config.phases);
-    return schedule.durationMs > 0 ? (schedule.count * 1000 * perArrival) / schedule.durationMs : 0;
-  }
-  if (config.model === "connections" || config.ratePerSec === undefined) return null;
-  return config.ratePerSec * perArrival;
+  const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec(config);
+  return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
 }
 
 function shareOfRate(ratePerSec: number | null, segments: number): number | null {

@@ -140,6 +140,9 @@ function checkRequest(req: SteerRequest, run: RunUnderWay, atSec: number): Check
   if (model === "count" && action !== "stop") {
     return bad(`a count run (${config.requests} requests) can only be stopped`);
   }
+  if (model === "ramping-connections" && !["pause", "resume", "stop"].includes(action)) {
+    return bad("a ramping-connections run follows its stages: it can be paused, resumed or stopped");
+  }
   switch (action as SteerAction) {
     case "pause":
       return run.paused ? bad("already paused") : { change: { action: "pause" } };

@@ -11,6 +11,7 @@ import type { FileFlow, FileRequest } from "./schema_requests.ts";
 import type { LoadSpec } from "./schema_loads.ts";
 import type { PlannedRun } from "./plan_types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
+import { modelDef } from "../runner/load/models/mod.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
@@ -77,8 +78,8 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
     warmupMs: exp.warmupMs,
     intervalHistograms: exp.intervalHistograms === "keep",
   };
-  // The file's flows do not apply to throughput loads (single requests over fixed connections).
-  const fileFlows = load.model === "throughput" ? undefined : exp.flows;
+  // The file's flows do not apply to a model they cannot drive (throughput: single requests over fixed connections).
+  const fileFlows = modelDef(load.model).noFlows === undefined ? exp.flows : undefined;
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   const ownMix = mix ?? (ownFlows ? undefined : exp.requests);
   return {
@@ -136,7 +137,9 @@ function setLoadField(
     if (attack.model === "rate") {
       return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
     }
-    if (attack.model === "connections") throw new Error("load.rate: a connections load has no rate");
+    if (attack.model === "connections" || attack.model === "ramping-connections") {
+      throw new Error(`load.rate: a ${attack.model} load has no rate`);
+    }
     return { ...attack, ratePerSec: value };
   }
   if (field === "duration") return withDurationMs(attack, value);
@@ -147,6 +150,9 @@ function setLoadField(
 
 /** The measured duration set to `durationMs` (a one-phase rate load: its phase). */
 export function withDurationMs(attack: RelativeAttackInput, durationMs: number): RelativeAttackInput {
+  if (attack.model === "ramping-connections") {
+    throw new Error("load.duration: a ramping-connections load lasts its stages");
+  }
   if (attack.model !== "rate") return { ...attack, durationMs };
   return { ...attack, phases: attack.phases.map((p) => ({ ...p, durationMs })) };
 }

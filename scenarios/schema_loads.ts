@@ -8,9 +8,9 @@
  * loads where `requests` is the count and the mix is `mix:`.
  */
 import { z } from "zod";
-import { tlsOptionsSchema } from "../runner/http/tls_options.ts";
+import { tlsOptionsSchema } from "../runner/http/tls/options.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
-import { MAX_RATE_PER_SEC } from "../runner/config.ts";
+import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
 const RATE_CAP = `must be at most ${
@@ -57,7 +57,7 @@ const commonFields = {
   streams: positiveInt("streams").optional(),
   /** HTTP/2: receive windows advertised, bytes. */
   h2WindowBytes: positiveInt("h2WindowBytes").optional(),
-  /** TLS options for https: targets (runner/http/tls_options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
+  /** TLS options for https: targets (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
   tls: tlsOptionsSchema.optional(),
   /** The data source (top-level `data:`) whose rows fill `{{ column }}`: one row per request or session. */
   data: z.string().min(1).optional(),
@@ -111,11 +111,34 @@ const phaseSchema = z.strictObject({
   defined({ name: p.name, durationMs: p.duration, ratePerSec: p.rate, rampToPerSec: p.rampTo })
 );
 
+/** One stage of ramping connections: the whole load's connections reach `target` over `duration`. */
+const stageSchema = z.strictObject({ duration: durationSchema, target: z.number() })
+  .transform((s) => ({ durationMs: s.duration, target: s.target }));
+
+/**
+ * A closed load: fixed `connections` for `duration`, or `stages` (k6's) that ramp them, which the
+ * engine runs as its ramping-connections model (runner/load/models/ramping_connections.ts checks them).
+ */
 const connectionsLoad = z.strictObject({
   model: z.literal("connections"),
   ...poolFields,
+  stages: z.array(stageSchema).optional(),
   ...commonFields,
-}).transform((l) => defined({ model: l.model, ...poolOut(l), ...commonOut(l) }));
+}).superRefine((l, ctx) => {
+  if (l.stages === undefined) return;
+  for (const key of ["connections", "duration"] as const) {
+    if (l[key] === undefined) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [key],
+      message: `give stages or ${key}, not both (the stages' targets and durations set the connections)`,
+    });
+  }
+}).transform((l) =>
+  l.stages === undefined
+    ? defined({ model: l.model, ...poolOut(l), ...commonOut(l) })
+    : defined({ model: "ramping-connections" as const, stages: l.stages, mix: l.requests, ...commonOut(l) })
+);
 
 const rateLoad = z.strictObject({
   model: z.literal("rate"),

@@ -1,7 +1,7 @@
 /**
  * @module
  * The generator's own warm-up, before t0 and never against the target: a short burst (at most
- * `GENERATOR_WARMUP_MS` of sending) of the run's own executor, connections, parser and recorder
+ * `GENERATOR_WARMUP_MS` of sending) of the run's own load model, connections, parser and recorder
  * against an in-process loopback sink (warmup_sink.ts) that answers every request with a canned 200, over
  * HTTP/1.1 or, for an HTTP/2 run, over h2c with the run's streams per connection. V8 then runs the
  * hot path as optimized code from the first real send, so a cold JIT cannot make the first
@@ -10,15 +10,14 @@
  * not replayed (their think times would make the burst idle), their requests share the same path.
  */
 import type { AttackConfig } from "../config.ts";
-import { Connection } from "../http/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2_connection.ts";
-import { encodeH2Mix } from "../http/h2_request.ts";
-import { chooseTransport } from "../http/transport_choice.ts";
-import { ConnectGate } from "../http/connect_gate.ts";
+import { PROTOCOLS } from "../http/protocols.ts";
+import { chooseTransport } from "../http/transport/choice.ts";
+import { ConnectGate } from "../http/transport/connect_gate.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
-import type { Executor, LoadContext } from "./executor.ts";
+import type { LoadContext } from "./executor.ts";
+import type { AnyModelDef } from "./models/mod.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink } from "./warmup_sink.ts";
 import { WorkerSteering } from "./steer.ts";
@@ -31,10 +30,10 @@ const WARMUP_RATE_PER_SEC = 8_000;
 const WARMUP_CONNECTIONS = 4;
 
 /**
- * Runs the burst with `executor` (the run's own) and resolves with the time it took in ms. Never
+ * Runs the burst with `model` (the run's own) and resolves with the time it took in ms. Never
  * throws: a warm-up that fails leaves the generator cold, nothing more.
  */
-export async function warmUpGenerator(config: AttackConfig, executor: Executor): Promise<number> {
+export async function warmUpGenerator(config: AttackConfig, model: AnyModelDef): Promise<number> {
   const beganMs = performance.now();
   // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
   // only by the target's ALPN answer, so it warms HTTP/1.1 as before.
@@ -67,18 +66,21 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     stopping: false,
   });
   const connections: LoadConnection[] = [];
-  const slots = h2
-    ? new H2Slots(
-      shared,
-      { requests: encodeH2Mix(url, burstMix), windowBytes: config.h2WindowBytes },
-      config.streams,
-      0,
-    )
-    : null;
+  // h2 per arrival warms the kept-alive h2 path: the same frames, HPACK and session code.
+  const factory = PROTOCOLS[h2 ? "h2c" : "http1"]({
+    shared,
+    url,
+    requests: burstMix,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    perArrival: false,
+    windowBytes: config.h2WindowBytes,
+    idBase: 0,
+  });
   const ended = new AbortController();
   const startMs = performance.now() + 1;
-  const burst = burstConfig(config, sink.url);
-  const ctx: LoadContext = {
+  const burst = burstConfig(config, model, sink.url);
+  const ctx: LoadContext<AttackConfig> = {
     config: burst,
     shared,
     workerIndex: 0,
@@ -87,15 +89,14 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     endMs: startMs + GENERATOR_WARMUP_MS,
     stopRequested: false,
     pool: [],
-    streamsPerConnection: slots === null ? 1 : config.streams,
+    streamsPerConnection: factory.perConnection,
     newConnection() {
       const id = connections.length;
-      const conn = slots === null ? new Connection(id, shared, config.pipelining) : slots.next(id);
+      const conn = factory.next(id);
       connections.push(conn);
       return conn;
     },
-    // h2 per arrival warms the kept-alive h2 path: the same frames, HPACK and session code.
-    arrival: slots !== null
+    arrival: h2
       ? null
       : arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
     // Never steered: the burst is the generator's own.
@@ -108,7 +109,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     if (performance.now() > ctx.endMs) stopAll(shared, connections, ended);
   }, 25);
   try {
-    await executor.run(ctx);
+    await model.run(ctx);
   } catch {
     // A cold generator is the worst outcome; the run itself still goes ahead.
   } finally {
@@ -127,7 +128,7 @@ function stopAll(shared: ConnectionShared, connections: LoadConnection[], ended:
 }
 
 /** The run's config pointed at the sink, short, single requests, no log, no warm-up of its own. */
-function burstConfig(config: AttackConfig, url: string): AttackConfig {
+function burstConfig(config: AttackConfig, model: AnyModelDef, url: string): AttackConfig {
   const common = {
     url,
     requestMix: [{ method: "GET", path: "/", headers: [], weight: 1 }],
@@ -137,25 +138,10 @@ function burstConfig(config: AttackConfig, url: string): AttackConfig {
     timeoutMs: 1_000,
     workers: 1,
   };
-  const durationMs = GENERATOR_WARMUP_MS;
-  const connections = WARMUP_CONNECTIONS;
-  const ratePerSec = WARMUP_RATE_PER_SEC;
-  switch (config.model) {
-    case "connections":
-      return { ...config, ...common, connections, durationMs };
-    case "throughput":
-      return { ...config, ...common, connections, ratePerSec, durationMs };
-    case "rate":
-      return {
-        ...config,
-        ...common,
-        phases: [{ durationMs, ratePerSec }],
-        maxConnections: 64,
-        preConnect: 0,
-      };
-    case "count":
-      return config.ratePerSec === undefined
-        ? { ...config, ...common, connections, requests: 1_000_000, durationMs }
-        : { ...config, ...common, requests: 1_000_000, ratePerSec, maxConnections: 64, durationMs };
-  }
+  const burst = {
+    durationMs: GENERATOR_WARMUP_MS,
+    connections: WARMUP_CONNECTIONS,
+    ratePerSec: WARMUP_RATE_PER_SEC,
+  };
+  return { ...config, ...common, ...model.warmupFields(config, burst) };
 }

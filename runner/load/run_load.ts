@@ -1,6 +1,6 @@
 /**
  * @module
- * The worker-side runtime around an executor: builds the shared connection state and the recorder,
+ * The worker-side runtime around a load model's run (runner/load/models/): builds the shared connection state and the recorder,
  * runs one timer that both enforces per-request timeouts (the watchdog scans deadlines, so no timer
  * per request) and drains finished intervals to the caller, and ends the run gracefully: after the
  * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those still
@@ -9,30 +9,29 @@
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
-import type { LoadModel } from "../../results/mod.ts";
-import { Connection } from "../http/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2_connection.ts";
-import { H2Arrivals } from "../http/h2_arrival.ts";
-import { encodeH2Mix } from "../http/h2_request.ts";
-import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocol_choice.ts";
-import { dialTarget } from "../http/transport.ts";
-import { connectToOf } from "../http/tls_options.ts";
-import type { TlsSessionInfo } from "../http/tls_transport.ts";
-import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport_choice.ts";
+import {
+  alpnOf,
+  type ConnectionFactory,
+  probeProtocol,
+  PROTOCOLS,
+  type ProtocolUsed,
+} from "../http/protocols.ts";
+import { dialTarget } from "../http/transport/transport.ts";
+import { connectToOf } from "../http/tls/options.ts";
+import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
+import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 import type { IntervalSample } from "../stats/sample.ts";
-import type { Executor, LoadContext } from "./executor.ts";
-import { connectionsExecutor } from "./connections.ts";
-import { countExecutor } from "./count.ts";
-import { rateExecutor } from "./rate.ts";
-import { throughputExecutor } from "./throughput.ts";
+import type { LoadContext } from "./executor.ts";
+import { type AnyModelDef, modelDef, pacingOf, poolSizeOf } from "./models/mod.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { stripeOf } from "./schedule.ts";
-import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
-import { type PoolSize, poolSizeOf, preConnect } from "./pre_connect.ts";
+import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
+import { preConnect } from "./pre_connect.ts";
+import type { PoolSize } from "./models/model.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
@@ -40,18 +39,6 @@ import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
 import { connectionsShareOf, WorkerSteering } from "./steer.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
-
-const executors: Record<LoadModel, Executor> = {
-  connections: connectionsExecutor,
-  rate: rateExecutor,
-  throughput: throughputExecutor,
-  count: countExecutor,
-};
-
-/** The executor of a load model. */
-export function executorFor(model: LoadModel): Executor {
-  return executors[model];
-}
 
 export interface LoadRunOptions {
   config: AttackConfig;
@@ -70,10 +57,10 @@ export interface PrepareSummary {
   preConnectEstimateMs: number | null;
   /** Time of the generator's warm-up against its sink (ms); 0 when skipped. */
   generatorWarmupMs: number;
-  /** The transport chosen for this run (transport_choice.ts), and why epoll fell back, if it did. */
+  /** The transport chosen for this run (transport/choice.ts), and why epoll fell back, if it did. */
   transport: TransportKind;
   transportFallback: string | null;
-  /** The HTTP version spoken (protocol_choice.ts; `auto` resolved by ALPN). */
+  /** The HTTP version spoken (protocols.ts; `auto` resolved by ALPN). */
   protocol: ProtocolUsed;
 }
 
@@ -120,15 +107,15 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
-  const executor = executorFor(config.model);
-  const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
+  const model = modelDef(config.model);
+  const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, model) : 0;
   const url = new URL(config.url);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
-    uncorrected: config.model === "throughput",
+    uncorrected: model.keepsUncorrected,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, config.protocol);
@@ -157,20 +144,21 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
-  // arrival, a lane whose every arrival dials a connection of its own (h2_arrival.ts).
-  const h2Run = {
-    requests: encodeH2Mix(url, config.requestMix, config.data?.columns),
+  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots.
+  const factory = PROTOCOLS[protocol]({
+    shared,
+    url,
+    requests: config.requestMix,
+    columns: config.data?.columns,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    perArrival: config.connection === "per-arrival",
     windowBytes: config.h2WindowBytes,
-  };
-  const h2 = protocol === "http1"
-    ? null
-    : config.connection === "per-arrival"
-    ? new H2Arrivals(shared, h2Run)
-    : new H2Slots(shared, h2Run, config.streams, idBase);
+    idBase,
+  });
   const newConnection = () => {
     const id = idBase + connections.length;
-    const conn = h2 !== null ? h2.next(id) : new Connection(id, shared, config.pipelining);
+    const conn = factory.next(id);
     connections.push(conn);
     return conn;
   };
@@ -179,7 +167,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   let pool;
   try {
     pool = await preConnect(
-      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), h2 === null ? 1 : config.streams),
+      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), factory.perConnection),
       newConnection,
     );
   } catch (err) {
@@ -201,14 +189,14 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
       runPrepared(
         opts,
         {
-          executor,
+          model,
           shared,
           connections,
           newConnection,
           pool: pool.connections,
           transport: chosen,
           feeder,
-          h2,
+          factory,
         },
         startMs,
       ),
@@ -228,18 +216,18 @@ function connectBoundOf(config: AttackConfig): number {
 
 /** Connections that send again as soon as they are answered (no schedule, no pacer). */
 function isClosedModel(config: AttackConfig): boolean {
-  return config.model === "connections" || (config.model === "count" && config.ratePerSec === undefined);
+  return pacingOf(config) === "closed";
 }
 
 interface Prepared {
-  executor: Executor;
+  model: AnyModelDef;
   shared: ConnectionShared;
   connections: LoadConnection[];
   newConnection(): LoadConnection;
   pool: LoadConnection[];
   transport: ChosenTransport;
   feeder: Feeder | null;
-  h2: H2Slots | H2Arrivals | null;
+  factory: ConnectionFactory;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -254,7 +242,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.h2 !== null),
+    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
@@ -263,7 +251,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
   const ended = new AbortController();
   const sessionRun: SessionRun = { shared, ended: ended.signal };
-  const ctx: LoadContext = {
+  const ctx: LoadContext<AttackConfig> = {
     config,
     shared,
     workerIndex: opts.workerIndex,
@@ -273,7 +261,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     stopRequested: false,
     newConnection: prepared.newConnection,
     pool: prepared.pool,
-    streamsPerConnection: prepared.h2 === null ? 1 : config.streams,
+    streamsPerConnection: prepared.factory.perConnection,
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
     steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
       ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
@@ -313,7 +301,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       if (samples.length) opts.onSamples(samples);
     }, Math.min(config.intervalMs, 50));
     try {
-      await prepared.executor.run(ctx);
+      await prepared.model.run(ctx);
     } finally {
       clearInterval(timer);
       countUnfinished(connections, shared, performance.now());
@@ -333,7 +321,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
-      maxStreamsPerConnection: prepared.h2?.maxOpenStreams ?? 0,
+      maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };

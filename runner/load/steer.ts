@@ -7,11 +7,19 @@
  * comes, so a rate raised from 1/s takes effect at its instant, not at the next planned send. Changes
  * that end the load (the last phase ended, a stop) move `endMs`, which the worker's timer reads.
  */
-import type { AttackConfig, Phase } from "../config.ts";
+import type { Phase } from "./models/fields.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
 import { type ScheduleChange, steeredDurationMs, steeredPhases } from "./steer_schedule.ts";
 import { waitUntil } from "./clock.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
+
+/** What steering reads of a load's config (the rate model's phases, a fixed rate). */
+export interface SteeredConfig {
+  readonly model: string;
+  readonly warmupMs: number;
+  readonly phases?: readonly Phase[];
+  readonly ratePerSec?: number;
+}
 
 /** A wait longer than this races the next change; shorter ones just wait (no promise per send). */
 const RACE_ABOVE_MS = 5;
@@ -31,7 +39,7 @@ export class WorkerSteering {
   #changed: Promise<void>;
 
   constructor(
-    config: AttackConfig,
+    config: SteeredConfig,
     private readonly startMs: number,
     spanMs: number,
     private readonly onEnd: (endMs: number) => void,
@@ -136,9 +144,9 @@ export class WorkerSteering {
  * The phases a load's changes apply to, warm-up included: the rate model's own, else one phase as long
  * as the load (`spanMs`) at its rate (0 for the closed models, which only end sooner or pause).
  */
-export function basePhasesOf(config: AttackConfig, spanMs: number): Phase[] {
-  if (config.model === "rate") return withWarmup(config.phases, config.warmupMs);
-  return [{ durationMs: spanMs, ratePerSec: "ratePerSec" in config ? config.ratePerSec ?? 0 : 0 }];
+export function basePhasesOf(config: SteeredConfig, spanMs: number): Phase[] {
+  if (config.model === "rate" && config.phases) return withWarmup(config.phases, config.warmupMs);
+  return [{ durationMs: spanMs, ratePerSec: config.ratePerSec ?? 0 }];
 }
 
 /** This worker's share of a whole load's connections (HTTP/2: in stream slots). */

@@ -9,9 +9,7 @@
 import { type LoadContext, mayStart } from "./executor.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import { sleepMs } from "./clock.ts";
-
-/** Pause before the first try of a connection whose connect failed (as the closed loop does). */
-const CONNECT_BACKOFF_MS = 10;
+import { CONNECT_BACKOFF_MS } from "./closed_loop.ts";
 
 /** Runs `conns` (the planned ones, `opened[i]` when open) closed-loop and follows the changes until the end. */
 export async function runSteeredLoops(

@@ -9,7 +9,7 @@
  * same, so a pacer keeps its send index across a change, and sends skipped while paused never exist (no
  * drop, no late send). Replaying the same changes gives the same schedule.
  */
-import type { Phase } from "../config.ts";
+import type { Phase } from "./models/fields.ts";
 
 /** A change on the schedule's time axis (ms from the start, warm-up included). */
 export interface ScheduleChange {

@@ -88,7 +88,7 @@ export class IntervalRecorder {
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
-    if (status < 200 || status >= 400) this.#c.non2xx++;
+    if (status < 200 || status >= 400) this.#c.failedStatus++;
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
     this.#histogram.recordValue(clampUs(latencyUs));
     const raw = this.#rawHistogram;

@@ -15,6 +15,7 @@ import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
+import { modelDef } from "../load/models/mod.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -232,7 +233,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
         if (finished[k]) return;
         w.terminate();
         stuck++;
-        const sample = idleSample(lastIndex[k] + 1, 0, 0, config.model === "throughput");
+        const sample = idleSample(lastIndex[k] + 1, 0, 0, modelDef(config.model).keepsUncorrected);
         // A stuck worker was handling at least one response (its sample of it never came).
         const inFlight = Math.max(1, lastInFlight[k]);
         // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
