@@ -9,14 +9,15 @@
  * final snapshot's data; the panel goes and the page is then what report.html shows. With target
  * telemetry, each sample also carries every target process' CPU % and RSS, drawn in a second chart.
  * Stream events: `snapshot` (PageData), `run-start` ({index, total, name, etaMs}), `progress`
- * (LiveProgress),
- * `backlog` (the run's progress so far, for a browser that connects mid-run), `end`.
+ * (LiveProgress), `backlog` (the run's progress so far, for a browser that connects mid-run), `steer`
+ * (a change made to the run and the steering's state: live_controls.ts), `end`.
  */
 import type { PageData } from "../page_data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
 import { addChart, applyChartTheme, color } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
+import { fetchSteerState, type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -156,6 +157,10 @@ export function loadlabLive(): void {
   const wrap = h("main", { id: "live-wrap" });
   app.parentNode!.insertBefore(wrap, app);
   const charts = renderLivePanel(wrap);
+  // With the run's token in the URL the page steers too (live_controls.ts); without it, it only watches.
+  const token = steerToken();
+  const showSteer = token ? renderSteerControls(document.getElementById("live")!, token) : null;
+  const refreshSteer = () => showSteer && token && fetchSteerState(token, showSteer);
   const redraw = () => [charts.timeline, charts.cpu].forEach((c) => c.update("none"));
   let prev: LiveProgress | null = null;
   const source = new EventSource("events");
@@ -165,7 +170,10 @@ export function loadlabLive(): void {
   on("run-start", (run: LiveRunStart) => {
     prev = null;
     startLiveRun(charts, run);
+    refreshSteer();
   });
+  on("steer", (event: { state: LiveSteerState }) => showSteer?.(event.state));
+  refreshSteer();
   on("backlog", (points: LiveProgress[]) => {
     for (const p of points) {
       addLivePoint(charts, p, prev);
@@ -174,6 +182,7 @@ export function loadlabLive(): void {
     redraw();
   });
   on("progress", (p: LiveProgress) => {
+    if (prev === null) refreshSteer(); // the run's load has started: its controls apply now
     addLivePoint(charts, p, prev);
     prev = p;
     redraw();
