@@ -33,7 +33,7 @@ const HELP_ROWS: Array<[string, string[]]> = [
     "(open models), connections (closed), end the phase, stop; also from a",
     "terminal: loadlab steer URL ACTION (URL and its token are printed).",
     "On by default with --dashboard, except for a run file whose thresholds",
-    "gate the result; a steered run is flagged 'steered' (docs/DASHBOARD.md)",
+    "gate the result; a steered run is flagged steered (docs/REFERENCE.md)",
   ]],
   ["--no-steer", ["a dashboard that only watches: no controls, no control endpoint"]],
 ];

@@ -54,7 +54,7 @@ Usage: loadlab run FILE|preset:NAME [options]
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
   --replay <results.json>   run each steered run of that file again with its recorded changes (pause,
-                            rate, connections, end of a phase, stop) at their instants (docs/DASHBOARD.md)
+                            rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)
 ${baselineHelp(2, 28)}
 ${dashboardHelp(2, 28)}
   -h, --help                this help
