@@ -19,7 +19,7 @@ import { basePhasesOf } from "./load/steer.ts";
 import { steeredDurationMs } from "./load/steer_schedule.ts";
 
 /** How far ahead of the request a change takes effect: time for the message to reach every worker. */
-export const STEER_LEAD_MS = 40;
+export const STEER_LEAD_MS = 100;
 
 /** A change as asked for, not yet checked (a control request's JSON body). */
 export interface SteerRequest {
