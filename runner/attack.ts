@@ -18,7 +18,7 @@ import { hostTcpDelta } from "./stats/host_tcp.ts";
 import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
-import type { RunSteering } from "./steering.ts";
+import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
@@ -60,7 +60,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   if (config.logFile) await createLogFile(config.logFile);
   const uncorrected = modelDef(config.model).keepsUncorrected;
   // A segment's share of the requested rate (the shards' add up to the configured one).
-  const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
+  let requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
   const aggregatorOptions: AggregatorOptions = {
     intervalMs: config.intervalMs,
     requestedRps,
@@ -120,6 +120,13 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     clearInterval(timer);
     abort.done();
     if (steering) steered = steering.end();
+  }
+  // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
+  if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
+    const measuredMs = Math.min(workers.activeMs, plannedMs);
+    const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, measuredMs);
+    requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
+    aggregator.setRequestedRps(requestedRps);
   }
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;

@@ -15,8 +15,10 @@ import {
   type SteerAction,
   type SteerChange,
 } from "../results/schema_steering.ts";
-import { basePhasesOf } from "./load/steer.ts";
-import { steeredDurationMs } from "./load/steer_schedule.ts";
+import { basePhasesOf, scheduleChangesOf } from "./load/steer.ts";
+import { steeredDurationMs, steeredPhases } from "./load/steer_schedule.ts";
+import { phasesSchedule } from "./load/schedule.ts";
+import { firstDueFrom } from "./load/pacer.ts";
 
 /** How far ahead of the request a change takes effect: time for the message to reach every worker. */
 export const STEER_LEAD_MS = 100;
@@ -134,7 +136,9 @@ function checkRequest(req: SteerRequest, run: RunUnderWay, atSec: number): Check
     return bad(`action must be one of ${STEER_ACTIONS.join(", ")} (found ${JSON.stringify(action)})`);
   }
   const { config } = run;
-  const endSec = (steeredDurationMs(base(config), toSchedule(run.changes, config)) - config.warmupMs) / 1000;
+  const endSec =
+    (steeredDurationMs(base(config), scheduleChangesOf(run.changes, config.warmupMs)) - config.warmupMs) /
+    1000;
   if (atSec >= endSec) return { status: 409, reason: "the load has ended (its graceful stop is under way)" };
   const model = config.model;
   if (model === "count" && action !== "stop") {
@@ -192,10 +196,20 @@ function base(config: AttackConfig) {
   return basePhasesOf(config, config.warmupMs + measuredDurationMs(config));
 }
 
-function toSchedule(changes: SteerChange[], config: AttackConfig) {
-  return changes.map((c) => ({
-    atMs: c.atSec * 1000 + config.warmupMs,
-    action: c.action,
-    ratePerSec: c.ratePerSec,
-  }));
+/**
+ * The arrivals per second a steered open load asked for over its measured part (`measuredMs` from the
+ * warm-up's end): the sends of the steered schedule there, so a pause or a raised rate is not read as
+ * the server's shortfall or excess.
+ */
+export function steeredArrivalsPerSec(
+  config: AttackConfig,
+  changes: readonly SteerChange[],
+  plannedMs: number,
+  measuredMs: number,
+): number {
+  const base = basePhasesOf(config, config.warmupMs + plannedMs);
+  const schedule = phasesSchedule(steeredPhases(base, scheduleChangesOf(changes, config.warmupMs)));
+  const from = firstDueFrom(schedule, 0, 1, config.warmupMs);
+  const to = firstDueFrom(schedule, 0, 1, config.warmupMs + measuredMs);
+  return measuredMs > 0 ? ((to - from) * 1000) / measuredMs : 0;
 }

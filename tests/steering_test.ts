@@ -118,6 +118,8 @@ Deno.test("a pause sends nothing until the resume, counts no drop; the run still
     const pausedSec = resume.atSec - pause.atSec;
     ok(Math.abs(expected - 40 * (3.5 - pausedSec)) <= 2, `${expected} sends, paused ${pausedSec} s`);
     ok(run.durationSec >= 3.4, `ran its planned length: ${run.durationSec}`);
+    // What the run asked for is the steered schedule's rate: the pause is no shortfall of the server.
+    ok(Math.abs(run.targetRps! - expected / run.durationSec) < 1, `requested ${run.targetRps} req/s`);
     // Intervals inside the pause, past the responses of the last sends before it, are empty.
     const quiet = run.intervals.filter((i) =>
       i.startMs >= pause.atSec * 1000 + 750 && i.startMs + i.durationMs <= resume.atSec * 1000

@@ -52,8 +52,9 @@ export class WorkerSteering {
 
   /** Takes one change (or a replayed one, of any instant): the schedule and the end follow from now on. */
   add(change: SteerChange, connectionsShare: (total: number) => number): void {
-    const atMs = change.atSec * 1000 + this.#warmupMs;
-    this.#changes.push({ atMs, action: change.action, ratePerSec: change.ratePerSec });
+    const [scheduled] = scheduleChangesOf([change], this.#warmupMs);
+    const atMs = scheduled.atMs;
+    this.#changes.push(scheduled);
     this.#changes.sort((a, b) => a.atMs - b.atMs);
     if (change.action === "connections") {
       this.#connections.push({ atMs: this.startMs + atMs, count: connectionsShare(change.connections!) });
@@ -147,6 +148,15 @@ export class WorkerSteering {
 export function basePhasesOf(config: SteeredConfig, spanMs: number): Phase[] {
   if (config.model === "rate" && config.phases) return withWarmup(config.phases, config.warmupMs);
   return [{ durationMs: spanMs, ratePerSec: config.ratePerSec ?? 0 }];
+}
+
+/** Recorded changes (seconds from the measured start) on the schedule's axis (ms from its start). */
+export function scheduleChangesOf(changes: readonly SteerChange[], warmupMs: number): ScheduleChange[] {
+  return changes.map((c) => ({
+    atMs: c.atSec * 1000 + warmupMs,
+    action: c.action,
+    ratePerSec: c.ratePerSec,
+  }));
 }
 
 /** This worker's share of a whole load's connections (HTTP/2: in stream slots). */
