@@ -23,6 +23,7 @@ import { openBrowser } from "./open_browser.ts";
 import { rejectForeignHost } from "./local_http.ts";
 import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
 import type { RunSteering } from "../runner/steering.ts";
+import { describeChange } from "../results/schema_steering.ts";
 
 /** How to serve: `port` 0 picks a free one. */
 export interface ServeOptions {
@@ -89,7 +90,11 @@ export class Dashboard {
     console.error(`dashboard: ${url}`);
     if (steering) {
       console.error(`steer: loadlab steer '${url}' pause|resume|rate N|connections N|end-phase|stop`);
-      steering.onChange = (change, state) => hub.send("steer", { change, state });
+      steering.onChange = (change, state) => {
+        hub.send("steer", { change, state });
+        // On its own line: the live progress line redraws below it.
+        console.error(`\nsteer: ${describeChange(change)} at ${change.atSec.toFixed(2)}s (${change.by})`);
+      };
     } else if (typeof opts.steering === "string") {
       console.error(`dashboard: steering is off: ${opts.steering}`);
     }

@@ -40,6 +40,8 @@ export interface SteerState {
   ratePerSec: number | null;
   /** The connections of a closed run now (planned or steered); null for the others. */
   connections: number | null;
+  /** The run's warm-up (s): a change's `atSec` counts from its end. */
+  warmupSec: number;
   changes: SteerChange[];
 }
 
@@ -101,6 +103,7 @@ export class RunSteering {
       paused: run?.paused ?? false,
       ratePerSec: run?.ratePerSec ?? null,
       connections: run?.connections ?? null,
+      warmupSec: (run?.config.warmupMs ?? 0) / 1000,
       changes: run?.changes ?? [],
     };
   }

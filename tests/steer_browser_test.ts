@@ -71,12 +71,14 @@ Deno.test({
             /refused \(400\)/.test(document.getElementById("steer-status")!.textContent!)
           );
           const refused = await page.textContent("#steer-status");
+          // The live timeline marks the three changes at their instants.
+          const marks = await page.evaluate(() => document.getElementById("live")!.dataset.marks);
           const changesAfterRefusal = await steer("changes");
           await page.click("#steer-stop");
           await page.waitForFunction(() => document.documentElement.dataset.live === "ended", null, {
             timeout: 30_000,
           });
-          return { model, pausedLabel, refused, changesAfterRefusal };
+          return { model, pausedLabel, refused, changesAfterRefusal, marks };
         }, { ready: "#steer" });
         // The refused change is the browser's one complaint: its 400 answer.
         assert.deepEqual(visit.problems.filter((p) => !/status of 400/.test(p)), []);
@@ -85,6 +87,7 @@ Deno.test({
         assert.equal(v.pausedLabel, "Resume");
         assert.match(v.refused ?? "", /ratePerSec must be a number > 0/);
         assert.equal(v.changesAfterRefusal, "3", "a refused change changes nothing");
+        assert.equal(v.marks, "3");
       } finally {
         const end = await bg.done;
         assert.equal(end.code, 0, end.stderr);

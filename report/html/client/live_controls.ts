@@ -18,7 +18,23 @@ export interface LiveSteerState {
   paused: boolean;
   ratePerSec: number | null;
   connections: number | null;
+  warmupSec: number;
   changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number; by?: string }>;
+}
+
+/**
+ * The changes as markers of the live timeline, whose seconds count from the start of the run's load
+ * (its warm-up included): each at its `atSec` past the warm-up.
+ */
+export function liveSteerMarks(state: LiveSteerState): Array<{ x: number; label: string }> {
+  return state.changes.map((c) => ({
+    x: c.atSec + state.warmupSec,
+    label: c.action === "rate"
+      ? `rate ${c.ratePerSec}/s`
+      : c.action === "connections"
+      ? `connections ${c.connections}`
+      : c.action,
+  }));
 }
 
 /** The run's token from the page's URL (`?token=...`), or null: the page then only watches. */
