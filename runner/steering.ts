@@ -139,6 +139,12 @@ function checkRequest(req: SteerRequest, run: RunUnderWay, atSec: number): Check
     return bad(`action must be one of ${STEER_ACTIONS.join(", ")} (found ${JSON.stringify(action)})`);
   }
   const { config } = run;
+  if (config.segment) {
+    const { index, count } = config.segment;
+    return bad(
+      `this generator runs segment ${index} of ${count} of a split load: a change here would steer only its part`,
+    );
+  }
   const endSec =
     (steeredDurationMs(base(config), scheduleChangesOf(run.changes, config.warmupMs)) - config.warmupMs) /
     1000;
