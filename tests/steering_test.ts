@@ -187,7 +187,7 @@ Deno.test("a closed run follows a connections change; requests out of range or f
     const [up, down] = run.steering!;
     const during = (fromSec: number, toSec: number) =>
       run.intervals.filter((i) =>
-        i.startMs >= fromSec * 1000 + 250 && i.startMs + i.durationMs <= toSec * 1000
+        i.startMs >= fromSec * 1000 + 500 && i.startMs + i.durationMs <= toSec * 1000
       );
     // `connections` is counted at each interval's end: 6 open while up, back to 2 after the retirement.
     ok(

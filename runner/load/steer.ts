@@ -21,6 +21,9 @@ export interface SteeredConfig {
   readonly ratePerSec?: number;
 }
 
+/** The answer to a wait for a time already past. */
+const DONE: Promise<void> = Promise.resolve();
+
 /** A wait longer than this races the next change; shorter ones just wait (no promise per send). */
 const RACE_ABOVE_MS = 5;
 
@@ -111,10 +114,18 @@ export class WorkerSteering {
     return next === undefined ? Infinity : this.startMs + next.atMs;
   }
 
-  /** Resolves at `dueMs`, or earlier when a change comes. */
-  async waitUntil(dueMs: number): Promise<void> {
+  /**
+   * Resolves at `dueMs`, or earlier when a change comes. A send already due or due within a few ms (every
+   * send at a high rate) gets the clock's own wait, not wrapped in another promise: the hot path's cost.
+   */
+  waitUntil(dueMs: number): Promise<void> {
     const aheadMs = dueMs - performance.now();
-    if (aheadMs <= RACE_ABOVE_MS) return await waitUntil(dueMs);
+    if (aheadMs <= 0) return DONE;
+    if (aheadMs <= RACE_ABOVE_MS) return waitUntil(dueMs);
+    return this.#waitOrChange(dueMs, aheadMs);
+  }
+
+  async #waitOrChange(dueMs: number, aheadMs: number): Promise<void> {
     const version = this.version;
     await this.#sleepOrChange(aheadMs - RACE_ABOVE_MS);
     if (version === this.version) await waitUntil(dueMs);
