@@ -10,7 +10,7 @@ import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { TOKEN_HEADER } from "./steer_control.ts";
-import { describeChange, type SteerChange } from "../results/schema_steering.ts";
+import { describeChange, STEER_ACTIONS, type SteerChange } from "../results/schema_steering.ts";
 import type { SteerState } from "../runner/steering.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 
@@ -39,7 +39,8 @@ export function runSteerCommand(argv: string[]): Promise<number> {
     const [address, action, value, ...extra] = argv;
     if (!address || !action || extra.length) {
       throw new UsageError(
-        "give the dashboard URL and an action, e.g. loadlab steer 'http://127.0.0.1:8700/?token=...' pause",
+        "give the dashboard URL the running command printed (it carries the run's token) and an action, " +
+          "e.g. loadlab steer URL pause (see loadlab steer --help)",
       );
     }
     const { url, token } = controlUrlOf(address);
@@ -66,13 +67,16 @@ function controlUrlOf(address: string): { url: URL; token: string } {
   }
   const token = url.searchParams.get("token");
   if (!token) {
-    throw new UsageError(`${address} has no ?token=...: give the whole URL the running command printed`);
+    throw new UsageError("the URL has no token: give the whole dashboard URL the running command printed");
   }
   return { url: new URL("/control", url), token };
 }
 
 /** The JSON change of an action and its value; a usage error names what is missing. */
 function changeOf(action: string, value: string | undefined): Record<string, unknown> {
+  if (!(STEER_ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`unknown action "${action}": use ${STEER_ACTIONS.join(", ")} or status`);
+  }
   const needsValue = action === "rate" || action === "connections";
   if (needsValue !== (value !== undefined)) {
     throw new UsageError(
