@@ -59,7 +59,8 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   }];
   if (run.targetRps) {
     tput.push({
-      label: "requested req/s",
+      // A steered run asked for its steered schedule: its average is drawn, the changes marked.
+      label: run.steering?.length ? "requested req/s (steered schedule's average)" : "requested req/s",
       data: times(iv.t).map((x) => ({ x, y: run.targetRps })),
       borderColor: color(2),
       borderDash: [4, 4],
