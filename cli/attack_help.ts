@@ -65,6 +65,18 @@ Load
       --h2                 same as --protocol h2
       --streams N          HTTP/2: concurrent streams per connection (h2load -m)    [1]
       --h2-window BYTES    HTTP/2: receive windows advertised              [16777216]
+WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):
+      --ws-message TEXT    a message to send (repeatable: sent in turn)           [hello]
+      --ws-binary          messages are base64 of binary payloads
+      --ws-fragment N      cut each message into frames of at most N bytes   [one frame]
+      --ws-match RULE      which server message answers a send: echo (the next one),
+                           nth:N, or json:FIELD=VALUE                              [echo]
+      --ws-protocol P      a subprotocol to offer (repeatable)
+      --ws-per-connection N  connection storm: each connection sends N messages, then
+                           closes (1000); with -R: connections opened at that rate
+      --ws-ping D          hold: no messages; each connection pings after D idle and
+                           times the pong
+      --ws-max-message N   cap of a server message; a bigger one is ws-too-big  [1048576]
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)
@@ -86,7 +98,8 @@ Requests
                            METHOD, a path relative to the URL's origin, and an optional weight
                            (default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs
                            for each POST. -H goes on every entry; -b/--body-file on every entry
-                           whose method is not GET or HEAD.
+                           whose method is not GET or HEAD. Each entry is an endpoint measured
+                           apart, named "METHOD /path" (results, report, thresholds, metrics out)
 
 TLS (https: URLs; docs/TLS.md)
   -k, --insecure           skip certificate verification (printed as a warning, recorded
@@ -113,7 +126,7 @@ Scale-out (docs/scale-out.md)
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
-  -o, --out FILE           write results.json (loadlab.results/v2)
+  -o, --out FILE           write results.json (loadlab.results/v3)
       --out KIND=URL       stream metrics per interval while the load runs (repeatable):
                            prometheus-remote-write=URL (native histograms), otlp=URL (OTLP/HTTP
                            protobuf) or otlp-json=URL; never slows the load, drops counted
@@ -131,7 +144,10 @@ Output
       --interval-histograms keep|none
                            keep each interval's latency histogram in results.json   [keep]
                            (exact re-analysis; none makes the file smaller)
-      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
+      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable. On
+                           endpoints: "p99{name:GET /json}<200ms", {method:POST}, a tag, or k6's
+                           "http_req_duration{name:GET /json}: p(99)<200"; a selector matching no
+                           endpoint is exit 2 naming them
       --abort-on-fail      judge each --threshold while the load runs and stop it (exit 1) at the
                            first failure, as k6's abortOnFail; the results say which and when
       --delay-abort-eval D not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]

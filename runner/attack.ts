@@ -11,6 +11,7 @@ import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { FlowAggregator } from "./stats/flow_aggregate.ts";
+import { endpointTable } from "./endpoint_table.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
@@ -69,6 +70,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
+    // The same table every worker builds: sample endpoint k is endpoint k here.
+    endpoints: endpointTable(config).endpoints,
   };
   // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
   const name = hooks.name ?? "attack";
@@ -157,6 +160,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     ...(hostTcp !== null ? { hostTcp } : {}),
     ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
     ...(config.flows ? { flows: flowAggregator.finish() } : {}),
+    ...(workers.wsResult ? { ws: workers.wsResult } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(steered.length ? { steering: steered } : {}),

@@ -1,7 +1,7 @@
 /**
  * @module
  * HTTP/2 for the executors: every stream an h2 connection may carry is a `H2Slot` with the shape of an
- * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so the four load models, the watchdog and the
+ * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so every load model, the watchdog and the
  * graceful stop run unchanged. A worker's slots are grouped `streams` to a connection (`H2Slots`): the
  * closed model runs `connections x streams` loops (h2load's `-c` and `-m`), and the open models' lanes
  * open slot after slot, so an arrival that finds every stream busy takes the next slot, which is a new
@@ -47,6 +47,7 @@ export class H2Slot implements StepConnection, H2Stream {
   sendWindow = 0;
   recvUnacked = 0;
   status = 0;
+  endpoint = 0;
   contentRemaining = -1;
   receivedBytes = 0;
   intendedMs = 0;
@@ -181,6 +182,7 @@ export class H2Slot implements StepConnection, H2Stream {
     const shared = this.session.shared;
     const step = this.#step;
     const request = step ?? this.#requests[this.#mix.next()];
+    this.endpoint = request.endpoint ?? 0;
     if (request.template === null) this.request = request;
     else {
       const row = step !== null ? this.#stepValues : shared.rows?.next() ?? null;
@@ -188,7 +190,7 @@ export class H2Slot implements StepConnection, H2Stream {
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
         // A refused value (a line break, or a space at an end of a field): counted, never sent.
-        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused);
+        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused, this.endpoint);
         return false;
       }
       this.request = filled;

@@ -25,8 +25,13 @@ import type { LoadConnection } from "../../http/load_connection.ts";
 export const MAX_STAGES = 1_000;
 /** Most connections a stage may ask for (the whole load's). */
 export const MAX_STAGE_CONNECTIONS = 100_000;
-/** How often a worker compares its connections with its share (ms). */
-const TICK_MS = 5;
+/**
+ * Longest a worker sleeps between looks at its share (ms): it wakes at the next change of the count
+ * (`nextChangeMs`) or after this, to notice a stop. A fixed fast tick cost the plateau CPU per request.
+ */
+const MAX_SLEEP_MS = 50;
+/** Woken this long after a change, the rounded count has surely moved (ms). */
+const CHANGE_MARGIN_MS = 0.5;
 
 const stageSchema = z.strictObject({
   durationMs: cappedMs("stage duration").positive("stage duration must be > 0"),
@@ -55,6 +60,29 @@ export function connectionsAt(stages: readonly Stage[], tMs: number): number {
     startMs += s.durationMs;
   }
   return from;
+}
+
+/**
+ * When `connectionsAt` next changes at or after `tMs`: where the stage's line crosses a whole number in
+ * its direction (a flat stage: its end); Infinity after the last stage; 0 before 0 (the warm-up).
+ */
+export function nextChangeMs(stages: readonly Stage[], tMs: number): number {
+  if (tMs < 0) return 0;
+  let from = 0, startMs = 0;
+  for (const s of stages) {
+    const endMs = startMs + s.durationMs;
+    if (tMs < endMs) {
+      if (s.target === from) return endMs;
+      const v = from + ((s.target - from) * (tMs - startMs)) / s.durationMs;
+      // Rounded down, a rising count changes on reaching the next whole number; a falling one just
+      // after leaving the current one (at once when it is exactly on it).
+      const next = s.target > from ? Math.floor(v) + 1 : Math.floor(v);
+      return Math.min(endMs, startMs + ((next - from) * s.durationMs) / (s.target - from));
+    }
+    from = s.target;
+    startMs = endMs;
+  }
+  return Infinity;
 }
 
 /** Worker `index` of `count`'s connections at `tMs` (before 0: the warm-up, at the first target). */
@@ -125,7 +153,8 @@ export const rampingConnectionsModel = defineModel({
       }
       // The newest go first: the oldest connections keep their warm state.
       while (live.length > want) live.pop()!.retired = true;
-      await sleepMs(TICK_MS);
+      const tMs = nowMs - originMs;
+      await sleepMs(Math.min(MAX_SLEEP_MS, nextChangeMs(stages, tMs) - tMs + CHANGE_MARGIN_MS));
       nowMs = performance.now();
     }
     await Promise.all(loops);

@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { connectionsAt, type Stage, workerConnectionsAt } from "./ramping_connections.ts";
+import { connectionsAt, nextChangeMs, type Stage, workerConnectionsAt } from "./ramping_connections.ts";
 import { stripeOf } from "../schedule.ts";
 import { parseAttackConfig } from "../../config.ts";
 import { ConfigError } from "../../../validation/config_error.ts";
@@ -81,5 +81,26 @@ Deno.test("stages: bad ones are refused with the stage's path", () => {
   } catch (err) {
     ok(err instanceof ConfigError);
     assertEquals(err.issues.map((i) => i.path), ["protocol"]);
+  }
+});
+
+Deno.test("stages: the next change of the count is where the line crosses the next whole number", () => {
+  assertEquals(nextChangeMs(STAGES, -5), 0);
+  assertEquals(nextChangeMs(STAGES, 0), 600); // 0 -> 50 over 30 s: one more every 600 ms
+  assertEquals(nextChangeMs(STAGES, 601), 1_200);
+  assertEquals(nextChangeMs(STAGES, 29_999), 30_000);
+  // Down 200 -> 0 over 30 s: 150 ms a step; from 100.5 (at 104_925) the count drops to 100 after 105_000.
+  assertEquals(nextChangeMs(STAGES, 104_925), 105_000);
+  assertEquals(nextChangeMs([{ durationMs: 1000, target: 3 }, { durationMs: 1000, target: 3 }], 1200), 2000);
+  assertEquals(nextChangeMs(STAGES, 120_000), Infinity);
+  // Sampled finely, the count never changes between a time and its next change.
+  for (let tMs = 0; tMs < 120_000; tMs += 97) {
+    const next = nextChangeMs(STAGES, tMs);
+    const before = connectionsAt(STAGES, tMs);
+    for (const probe of [tMs + (next - tMs) / 3, tMs + (2 * (next - tMs)) / 3]) {
+      assertEquals(connectionsAt(STAGES, probe), before, `t=${tMs} probe=${probe} next=${next}`);
+    }
+    // It moves there, except at a stage end where the line already reached its target.
+    ok(connectionsAt(STAGES, next + 0.5) !== before || [30_000, 90_000, 120_000].includes(next), `t=${tMs}`);
   }
 });
