@@ -7,9 +7,10 @@
  * of this plan, and each change must fit the run's model; each problem names the run and the change.
  */
 import { loadResultsFile } from "../results/io.ts";
-import { describeChange, type SteerChange } from "../results/schema_steering.ts";
+import { describeChange } from "../results/schema_steering.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { UsageError } from "./usage_error.ts";
+import { modelMisfit } from "../runner/steering.ts";
 
 /** `plan` with each recorded run's changes in its attack config (`steering`); throws `UsageError`. */
 export async function withReplayedSchedule(plan: Plan, path: string): Promise<Plan> {
@@ -27,7 +28,7 @@ export async function withReplayedSchedule(plan: Plan, path: string): Promise<Pl
       continue;
     }
     run.steering!.forEach((change, i) => {
-      const misfit = misfitFor(change, planned.attack.model);
+      const misfit = modelMisfit(change.action, planned.attack.model);
       if (misfit) problems.push(`run "${run.name}" steering[${i}] (${describeChange(change)}): ${misfit}`);
     });
   }
@@ -40,19 +41,4 @@ export async function withReplayedSchedule(plan: Plan, path: string): Promise<Pl
       return steering ? { ...r, attack: { ...r.attack, steering } } : r;
     }),
   };
-}
-
-/** Why `change` cannot apply to a run of `model`, or null. */
-function misfitFor(change: SteerChange, model: string): string | null {
-  if (change.action === "rate" && model !== "rate" && model !== "throughput") {
-    return `a rate applies to the open models (rate, throughput); this run's model is ${model}`;
-  }
-  if (change.action === "connections" && model !== "connections") {
-    return `connections apply to the closed model (connections); this run's model is ${model}`;
-  }
-  if (model === "count" && change.action !== "stop") return "a count run can only be stopped";
-  if (model === "ramping-connections" && !["pause", "resume", "stop"].includes(change.action)) {
-    return "a ramping-connections run follows its stages: only pause, resume and stop apply";
-  }
-  return null;
 }

@@ -149,40 +149,45 @@ function checkRequest(req: SteerRequest, run: RunUnderWay, atSec: number): Check
     (steeredDurationMs(base(config), scheduleChangesOf(run.changes, config.warmupMs)) - config.warmupMs) /
     1000;
   if (atSec >= endSec) return { status: 409, reason: "the load has ended (its graceful stop is under way)" };
-  const model = config.model;
-  if (model === "count" && action !== "stop") {
-    return bad(`a count run (${config.requests} requests) can only be stopped`);
-  }
+  const misfit = modelMisfit(action as SteerAction, config.model);
+  return misfit ? bad(misfit) : changeFor(action as SteerAction, req, run, atSec);
+}
+
+/** Why `action` cannot apply to a run of `model`, or null (the live check and `--replay`'s). */
+export function modelMisfit(action: SteerAction, model: LoadModel): string | null {
+  if (model === "count" && action !== "stop") return "a count run can only be stopped";
   if (model === "ramping-connections" && !["pause", "resume", "stop"].includes(action)) {
-    return bad("a ramping-connections run follows its stages: it can be paused, resumed or stopped");
+    return "a ramping-connections run follows its stages: it can be paused, resumed or stopped";
   }
-  switch (action as SteerAction) {
+  if (action === "rate" && model !== "rate" && model !== "throughput") {
+    return `a rate applies to the open models (rate, throughput); this run's model is ${model}`;
+  }
+  if (action === "connections" && model !== "connections") {
+    return `connections apply to the closed model (connections); this run's model is ${model}`;
+  }
+  return null;
+}
+
+/** The change `action` makes to `run` now, or why its value or the run's state refuses it. */
+function changeFor(action: SteerAction, req: SteerRequest, run: RunUnderWay, atSec: number): Checked {
+  switch (action) {
     case "pause":
       return run.paused ? bad("already paused") : { change: { action: "pause" } };
     case "resume":
       return run.paused ? { change: { action: "resume" } } : bad("not paused");
     case "rate": {
-      if (model !== "rate" && model !== "throughput") {
-        return bad(`a rate applies to the open models (rate, throughput); this run's model is ${model}`);
-      }
       const rate = req.ratePerSec;
       if (typeof rate !== "number" || !(rate > 0) || rate > MAX_STEER_RATE_PER_SEC) {
-        return bad(
-          `ratePerSec must be a number > 0 and at most ${MAX_STEER_RATE_PER_SEC} (found ${
-            JSON.stringify(rate)
-          })`,
-        );
+        const found = JSON.stringify(rate);
+        return bad(`ratePerSec must be a number > 0 and at most ${MAX_STEER_RATE_PER_SEC} (found ${found})`);
       }
       return { change: { action: "rate", ratePerSec: rate } };
     }
     case "connections": {
-      if (model !== "connections") {
-        return bad(`connections apply to the closed model (connections); this run's model is ${model}`);
-      }
-      const n = req.connections;
-      if (typeof n !== "number" || !Number.isInteger(n) || n < config.workers || n > MAX_STEER_CONNECTIONS) {
+      const n = req.connections, workers = run.config.workers;
+      if (typeof n !== "number" || !Number.isInteger(n) || n < workers || n > MAX_STEER_CONNECTIONS) {
         return bad(
-          `connections must be a whole number from ${config.workers} (one per worker) to ` +
+          `connections must be a whole number from ${workers} (one per worker) to ` +
             `${MAX_STEER_CONNECTIONS} (found ${JSON.stringify(n)})`,
         );
       }
