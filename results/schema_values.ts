@@ -35,6 +35,9 @@ export const ERROR_KINDS = [
   // A response past the bytes its flow step keeps for captures and checks (`maxKeptBytes`, 1 MiB unless
   // set): the connection (HTTP/2: the stream) is closed, the step fails.
   "body-too-large",
+  // A session script's own failure (a throw, a request it could not send, an unhandled rejection),
+  // counted per message with the script's file:line; the session ends, the run goes on.
+  "script",
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */

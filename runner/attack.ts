@@ -16,6 +16,9 @@ import { phasesSchedule } from "./load/schedule.ts";
 import { hostTcpDelta, readHostTcp } from "./stats/host_tcp.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
+import type { FlowSample } from "./stats/flow_counters.ts";
+import { alignFlowSamples } from "./stats/flow_align.ts";
+import { withScriptSetup } from "./script/script_hooks.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -52,6 +55,11 @@ export class RequestLogFailed extends Error {
 /** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
+  // A session script's setup() runs once before the load; its teardown() once after, whatever happened.
+  return await withScriptSetup(config, (ready) => runLoaded(ready, hooks));
+}
+
+async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
   const uncorrected = config.model === "throughput";
   // A segment's share of the requested rate (the shards' add up to the configured one).
   const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
@@ -83,6 +91,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   }
   const aggregator = new RunAggregator(aggregatorOptions);
   const flowAggregator = new FlowAggregator();
+  // Each worker's flow totals; a script's steps are lined up by name once all are in.
+  const flowSamples: FlowSample[][] = [];
   const startedAt = new Date().toISOString();
   const startMs = performance.now();
   const plannedMs = measuredDurationMs(config);
@@ -98,7 +108,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   try {
     workers = await runWorkers(config, {
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
-      onFlows: (flows) => flowAggregator.add(flows),
+      onFlows: (flows) => flowSamples.push(flows),
       onStart: (startAtEpochMs) => {
         originEpochMs = startAtEpochMs + config.warmupMs;
         hooks.onStart?.(startAtEpochMs);
@@ -109,6 +119,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     clearInterval(timer);
     abort.done();
   }
+  for (const flows of alignFlowSamples(flowSamples)) flowAggregator.add(flows);
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
@@ -137,7 +148,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
       : {}),
     ...(hostTcp !== null ? { hostTcp } : {}),
     ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
-    ...(config.flows ? { flows: flowAggregator.finish() } : {}),
+    ...(config.flows || config.script ? { flows: flowAggregator.finish() } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
@@ -226,6 +237,8 @@ export function configToJson(config: AttackConfig): Record<string, unknown> {
         })),
       }
       : {}),
+    // The environment and setup's data stay out of results (they may hold secrets).
+    ...(config.script ? { script: { path: config.script.path } } : {}),
     // The rows stay out of results (they may be large, or personal): the source is named and counted.
     ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
   };

@@ -20,6 +20,7 @@ import { tlsOptionsSchema } from "./http/tls_options.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
 import { captureSpecSchema, checkSpecSchema, dataSpecSchema, maxKeptBytesSchema } from "./session_schema.ts";
+import { scriptIssues, scriptSpecSchema } from "./script/script_spec.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
 export const requestSpecSchema = z.object({
@@ -99,6 +100,11 @@ const commonFields = {
    * flow picked by weight. The count model's `requests` then counts sessions.
    */
   flows: z.array(flowSpecSchema).min(1).optional(),
+  /**
+   * A session script instead of requests or flows (runner/script/): each arrival (open) or each turn of
+   * a connection (closed) calls its default export once. The count model's `requests` counts sessions.
+   */
+  script: scriptSpecSchema.optional(),
   /** One row per arrival (a request of the mix or a session) fills the requests' `{{ column }}`. */
   data: dataSpecSchema.optional(),
   /** A cookie jar per session (flows only): absent means on for flows. */
@@ -235,6 +241,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
     });
   }
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
+  if (c.script) { for (const issue of scriptIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
   for (const issue of dataIssues(c)) ctx.addIssue({ code: "custom", ...issue });
   for (const issue of protocolIssues(c)) ctx.addIssue({ code: "custom", ...issue });
   if (
@@ -296,7 +303,7 @@ function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
  */
 function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
   const issues: Array<{ path: string[]; message: string }> = [];
-  if (c.cookies === true && c.flows === undefined) {
+  if (c.cookies === true && c.flows === undefined && c.script === undefined) {
     issues.push({
       path: ["cookies"],
       message: "cookies are kept per session: they need flows (a request mix keeps none)",

@@ -70,15 +70,19 @@ export class KeptResponse implements StepResponse {
 
   /** The body as text (UTF-8), chunked encoding removed. */
   get body(): string {
-    if (this.#body !== null) return this.#body;
+    this.#body ??= decoder.decode(this.bodyBytes);
+    return this.#body;
+  }
+
+  /** The body's bytes, chunked encoding removed (a session script's `bytes()`). */
+  get bodyBytes(): Uint8Array {
     const bytes = this.#raw.subarray(this.#bodyAt);
     // Chunked only when it is the final coding (RFC 9112 6.3): otherwise the parser read to the close.
     const codings = this.headers("transfer-encoding").join(",").split(",").map((c) => c.trim()).filter((c) =>
       c
     );
     const chunked = codings.length > 0 && codings[codings.length - 1].toLowerCase() === "chunked";
-    this.#body = decoder.decode(chunked ? dechunk(bytes) : bytes);
-    return this.#body;
+    return chunked ? dechunk(bytes) : bytes;
   }
 }
 

@@ -40,7 +40,7 @@ export function isTemplated(spec: RequestSpec): boolean {
 }
 
 /** The request line and header lines (CRLF each, without the blank line), and whether to add a length. */
-function headOf(hostHeader: string, spec: RequestSpec): { head: string; needsLength: boolean } {
+export function headOf(hostHeader: string, spec: RequestSpec): { head: string; needsLength: boolean } {
   const headers: Array<readonly [string, string]> = [];
   if (!hasHeader(spec.headers, "host")) headers.push(["Host", hostHeader]);
   if (!hasHeader(spec.headers, "user-agent")) headers.push(["User-Agent", "loadlab"]);

@@ -38,6 +38,8 @@ import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { loadScript, scriptArrival } from "../script/script_load.ts";
+import type { ScriptModule } from "../script/script_module.ts";
 
 const executors: Record<LoadModel, Executor> = {
   connections: connectionsExecutor,
@@ -118,6 +120,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const executor = executorFor(config.model);
+  const script = await loadScript(config);
   const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
   const url = new URL(config.url);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
@@ -145,7 +148,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     transport: chosen.transport,
     recorder,
     mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns),
-    rows: config.flows === undefined ? feeder : null,
+    rows: config.flows === undefined && config.script === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: new ConnectGate(connectBoundOf(config)),
@@ -206,6 +209,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           transport: chosen,
           feeder,
           h2,
+          script,
         },
         startMs,
       ),
@@ -237,6 +241,8 @@ interface Prepared {
   transport: ChosenTransport;
   feeder: Feeder | null;
   h2: H2Slots | H2Arrivals | null;
+  /** The session script's module (runner/script/), or null. */
+  script: ScriptModule | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -260,6 +266,9 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
   const ended = new AbortController();
   const sessionRun: SessionRun = { shared, ended: ended.signal };
+  const scripted = prepared.script === null
+    ? null
+    : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder });
   const ctx: LoadContext = {
     config,
     shared,
@@ -271,7 +280,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     newConnection: prepared.newConnection,
     pool: prepared.pool,
     streamsPerConnection: prepared.h2 === null ? 1 : config.streams,
-    arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
+    arrival: scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
   // Responses after the load's end are the drain: counted apart from the rate served over the window.
@@ -311,6 +320,8 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     const endMs = performance.now();
     opts.onSamples(recorder.drain(endMs, true));
     if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
+    if (scripted !== null) opts.onFlows?.(scripted.sessions.recorder.take());
+    scripted?.dispose();
     // A failed log costs the log, not the measurements: reported beside them instead of thrown.
     const logError = await (shared.log as RequestLog | null)?.close().then(
       () => undefined,

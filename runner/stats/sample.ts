@@ -90,6 +90,8 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 11;
     case "body-too-large":
       return 12;
+    case "script":
+      return 13;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }

@@ -1,0 +1,117 @@
+/**
+ * @module
+ * A session script's request (`s.get(path, options)`) as the bytes loadlab's HTTP/1.1 connections send:
+ * the same head as a fixed request of a mix (request.ts `headOf`: Host, User-Agent, Content-Length), the
+ * session's Cookie line after the headers, then the body. Never a template: what a script sends is its
+ * own text, `{{` included. A request without headers, body or cookie is encoded once per method and
+ * path and kept (a bounded cache), so a loop of the same GET costs a map lookup. A bad method, path or
+ * header is refused with a sentence (the session then ends as a `script` error), never sent.
+ */
+import { type EncodedRequest, headOf, hostHeaderOf } from "../http/request.ts";
+import { headerNameProblem, headerValueProblem, pathProblem } from "../request_rules.ts";
+
+const encoder = new TextEncoder();
+const EMPTY = new Uint8Array(0);
+/** Distinct plain requests kept encoded; past it the cache starts over (a script walking ids). */
+const MAX_CACHED = 1024;
+const METHOD = /^[A-Z][A-Z0-9-]*$/;
+
+/** A request as the script gave it, with the body already bytes. */
+export interface ScriptRequestParts {
+  method: string;
+  /** A path with query, or an absolute URL of the target's origin. */
+  target: string;
+  headers: ReadonlyArray<readonly [string, string]>;
+  body: Uint8Array | undefined;
+}
+
+/** Encodes a session script's requests for one worker's target. */
+export class ScriptRequests {
+  readonly #host: string;
+  readonly #origin: string;
+  readonly #cache = new Map<string, EncodedRequest>();
+
+  constructor(readonly url: URL) {
+    this.#host = hostHeaderOf(url);
+    this.#origin = url.origin;
+  }
+
+  /** The request path of `target` (a path, or a URL of the target's origin), or a problem in words. */
+  pathOf(target: string): string | { problem: string } {
+    if (target.startsWith("/")) return target;
+    let url: URL;
+    try {
+      url = new URL(target);
+    } catch {
+      return { problem: `${JSON.stringify(target)} is neither a path (starting with /) nor a URL` };
+    }
+    if (url.origin !== this.#origin) {
+      return {
+        problem: `${url.origin} is not the target (${this.#origin}): sessions send on the run's ` +
+          "connections to its target; use a path",
+      };
+    }
+    return url.pathname + url.search;
+  }
+
+  /**
+   * The bytes of `parts` with `cookieLine` (the jar's `Cookie: ...\r\n`, or null), or a problem in words
+   * when the method, path or a header cannot be sent.
+   */
+  encode(parts: ScriptRequestParts, cookieLine: Uint8Array | null): EncodedRequest | { problem: string } {
+    const path = this.pathOf(parts.target);
+    if (typeof path !== "string") return path;
+    const plain = parts.headers.length === 0 && parts.body === undefined && cookieLine === null;
+    const key = plain ? `${parts.method} ${path}` : "";
+    if (plain) {
+      const kept = this.#cache.get(key);
+      if (kept !== undefined) return kept;
+    }
+    const problem = requestProblem(parts.method, path, parts.headers);
+    if (problem !== undefined) return { problem };
+    const spec = { method: parts.method, path, headers: [...parts.headers] as [string, string][], weight: 1 };
+    // headOf reads only whether there is a body.
+    const { head, needsLength } = headOf(this.#host, {
+      ...spec,
+      body: parts.body === undefined ? undefined : EMPTY,
+    });
+    const body = parts.body ?? EMPTY;
+    const headBytes = encoder.encode(head + (needsLength ? `Content-Length: ${body.length}\r\n` : ""));
+    const extra = cookieLine ?? EMPTY;
+    const bytes = new Uint8Array(headBytes.length + extra.length + 2 + body.length);
+    bytes.set(headBytes, 0);
+    bytes.set(extra, headBytes.length);
+    bytes[headBytes.length + extra.length] = 13;
+    bytes[headBytes.length + extra.length + 1] = 10;
+    bytes.set(body, headBytes.length + extra.length + 2);
+    const request: EncodedRequest = {
+      bytes,
+      isHead: parts.method === "HEAD",
+      method: parts.method,
+      path,
+      template: null,
+      fixed: true,
+    };
+    if (plain) {
+      if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
+      this.#cache.set(key, request);
+    }
+    return request;
+  }
+}
+
+/** Why a request cannot be sent as written, or undefined. */
+function requestProblem(
+  method: string,
+  path: string,
+  headers: ReadonlyArray<readonly [string, string]>,
+): string | undefined {
+  if (!METHOD.test(method)) return `method ${JSON.stringify(method)} must be upper-case letters, e.g. GET`;
+  const bad = pathProblem(path);
+  if (bad !== undefined) return `${path}: ${bad}`;
+  for (const [name, value] of headers) {
+    const problem = headerNameProblem(name) ?? headerValueProblem(value);
+    if (problem !== undefined) return `header ${name}: ${problem}`;
+  }
+  return undefined;
+}

@@ -1,0 +1,85 @@
+/**
+ * @module
+ * A session script's response (session.ts `Response`): a copy of the bytes the connection kept, read
+ * only as far as the script asks. The status is read from the status line; the head is decoded into
+ * fields on the first header lookup, the body on the first `text()`/`json()`/`bytes()` (chunked coding
+ * removed by kept_response.ts). A failed request's response has status 0, no fields, an empty body.
+ */
+import { KeptResponse } from "../http/kept_response.ts";
+import { skipEmptyLines, statusAt } from "../http/kept_bytes.ts";
+import type { Response, ResponseHeaders } from "./session.ts";
+
+const EMPTY = new Uint8Array(0);
+
+export class ScriptResponse implements Response, ResponseHeaders {
+  readonly status: number;
+  readonly #raw: Uint8Array;
+  #kept: KeptResponse | null = null;
+
+  /** `raw`: the response's bytes as received (head and body), owned by this response; empty: failed. */
+  constructor(raw: Uint8Array) {
+    this.#raw = raw;
+    if (raw.length === 0) {
+      this.status = 0;
+      return;
+    }
+    const status = statusAt(raw, skipEmptyLines(raw, 0, raw.length));
+    // An interim head (100, 103) comes first: the final status is the kept response's.
+    this.status = status >= 200 ? status : this.#read().status;
+  }
+
+  get headers(): ResponseHeaders {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const values = this.getAll(name);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.getAll(name).length > 0;
+  }
+
+  getAll(name: string): string[] {
+    return this.#raw.length === 0 ? [] : this.#read().headers(name);
+  }
+
+  text(): string {
+    return this.#raw.length === 0 ? "" : this.#read().body;
+  }
+
+  json<T = any>(): T {
+    return JSON.parse(this.text());
+  }
+
+  bytes(): Uint8Array {
+    return this.#raw.length === 0 ? EMPTY : this.#read().bodyBytes;
+  }
+
+  #read(): KeptResponse {
+    return this.#kept ??= new KeptResponse(this.#raw);
+  }
+}
+
+/** The response of a request that got none. */
+export const NO_RESPONSE = new ScriptResponse(EMPTY);
+
+const SET_COOKIE = new TextEncoder().encode("et-cookie:");
+
+/** Whether the head of `raw` may hold a Set-Cookie field (a quick scan: a line starting `set-cookie:`). */
+export function mayHaveSetCookie(raw: Uint8Array): boolean {
+  const end = raw.length - SET_COOKIE.length;
+  for (let k = 1; k < end; k++) {
+    if (raw[k - 1] === 10 && (raw[k] | 32) === 115) {
+      let j = 0;
+      while (j < SET_COOKIE.length && (raw[k + 1 + j] | 32) === SET_COOKIE[j]) j++;
+      if (j === SET_COOKIE.length) return true;
+    }
+    // The head ends at an empty line.
+    if (raw[k] === 10 && raw[k - 1] === 10 || (raw[k] === 10 && raw[k - 2] === 10 && raw[k - 1] === 13)) {
+      return false;
+    }
+  }
+  return false;
+}
