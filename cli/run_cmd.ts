@@ -13,6 +13,7 @@ import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./run_command.ts";
+import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
 import { loadPlan } from "../scenarios/load.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
@@ -61,8 +62,13 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
-  const source = loadSource(args);
+  // A session script runs as the experiment its options describe; any script is checked before a load.
+  const source = loadSource(
+    args,
+    isScriptPath(args.source) ? await scriptExperimentText(args.source) : undefined,
+  );
   const plan = source.plan;
+  await checkPlanScripts(plan);
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
     throw new UsageError(
       `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
@@ -121,7 +127,7 @@ interface Source {
  * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
  * loaded by scenarios/load.ts `loadPlan`, the notes of a converted Artillery script printed here.
  */
-function loadSource(args: RunArgs): Source {
+function loadSource(args: RunArgs, scriptText?: string): Source {
   const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
   const common = {
     file: args.source,
@@ -147,6 +153,7 @@ function loadSource(args: RunArgs): Source {
     }
     return { plan: loadPlan(preset.text, common), text: preset.text, preset: name };
   }
+  if (scriptText !== undefined) return { plan: loadPlan(scriptText, common), text: scriptText };
   let text: string;
   try {
     text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);

@@ -25,6 +25,7 @@ import { type PlanSegment, segmentPlan } from "./segment_plan.ts";
 import { readDataTables, templateIssues } from "./plan_data.ts";
 import { anchorTargets } from "./schema_targets.ts";
 import { dirname } from "node:path";
+import { anchorScript } from "./script_source.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
@@ -78,6 +79,8 @@ export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
   const loaded = opts.file === undefined
     ? read
     : { ...read, targets: anchorTargets(read.targets, dirname(opts.file)) };
+  // A script is read from the file's folder, as data files are.
+  if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
   const experiment = { ...loaded, dataTables: tables };
