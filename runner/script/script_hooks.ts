@@ -35,7 +35,9 @@ export async function withScriptSetup<T>(
   }
   let result: T;
   try {
-    result = await load({ ...config, script: { ...script, setupData } });
+    // Sessions read loadlab's environment as `s.env` (k6's __ENV) unless the config gives one.
+    const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
+    result = await load({ ...config, script: { ...script, setupData, env } });
   } catch (err) {
     // A failed load's own error wins over a teardown's.
     await teardown(module.teardown, setupData, script.path).catch(() => {});

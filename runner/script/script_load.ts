@@ -48,12 +48,13 @@ export function scriptArrival(
     workerIndex: place.workerIndex,
     workerCount: place.workerCount,
   }, basename(script.path));
-  // A promise the script dropped and that failed: counted, and kept from ending the worker.
-  const onRejection = (e: PromiseRejectionEvent) => {
+  // A promise the script dropped and that failed: counted, and kept from ending the worker. The listener
+  // stays for the isolate's life: a rejection noticed after the load (its last session's) ends nothing.
+  let counting = true;
+  globalThis.addEventListener("unhandledrejection", (e: PromiseRejectionEvent) => {
     e.preventDefault();
-    sessions.unhandled(e.reason, run.shared);
-  };
-  globalThis.addEventListener("unhandledrejection", onRejection);
+    if (counting) sessions.unhandled(e.reason, run.shared);
+  });
   const perArrival = config.connection === "per-arrival";
   const arrival: Arrival = perArrival
     ? async (conn, intendedMs) => {
@@ -67,6 +68,8 @@ export function scriptArrival(
   return {
     sessions,
     arrival,
-    dispose: () => globalThis.removeEventListener("unhandledrejection", onRejection),
+    dispose: () => {
+      counting = false;
+    },
   };
 }

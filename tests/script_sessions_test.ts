@@ -1,0 +1,125 @@
+/**
+ * Session scripts end to end: real worker isolates against the built-in target (its /login, /me and
+ * cookie), each `s.*` call, per-request names, a throwing script (counted by message and file:line, the
+ * run goes on), unhandled rejections, a script that blocks its isolate (the worker ended at the graceful
+ * stop, the run flagged), setup and teardown once per segment around every session with 4 workers and 2
+ * segments, and a type error refused before any load (exit 2 with file:line). Loads are bounded counts
+ * or sub-second durations.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { createTargetApp } from "../targets/app/app.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+
+const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
+
+async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
+  const target = createTargetApp();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+Deno.test("each s.* call against the built-in target, counted by request name", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 6,
+      connections: 2,
+      workers: 2,
+      intervalMs: 100,
+      script: { path: script("login_me.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.name, flow.sessions, flow.completed, flow.failed], ["login_me.ts", 6, 6, 0]);
+    const labels = flow.steps.map((s) => s.label).sort();
+    assertEquals(labels, ["DELETE /json", "GET /json", "PATCH /json", "PUT /json", "login", "me"]);
+    for (const step of flow.steps) assertEquals([step.requests, step.errors], [6, 0]);
+    const checks = flow.steps.flatMap((s) => s.checks ?? []);
+    assertEquals(checks.length, 9);
+    for (const c of checks) assertEquals([c.name, c.failed, c.passed], [c.name, 0, 6]);
+    assertEquals(run.errors, {});
+  }));
+
+Deno.test("a throw ends its session as a script error with file:line; the run goes on", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 8,
+      connections: 1,
+      intervalMs: 100,
+      script: { path: script("throwing.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed], [8, 4, 4]);
+    assertEquals(flow.steps[0].requests, 8);
+    const messages = run.errorMessages?.script ?? {};
+    assertEquals(messages["odd iteration (throwing.ts:7)"], 4);
+    const rejected = Object.entries(messages).find(([m]) =>
+      m.startsWith("unhandled rejection: dropped promise")
+    );
+    ok(rejected !== undefined && rejected[1] >= 1, JSON.stringify(messages));
+  }));
+
+Deno.test("a session that blocks its isolate is ended after the graceful stop and flagged", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "connections",
+      connections: 1,
+      durationMs: 300,
+      gracefulStopMs: 100,
+      intervalMs: 100,
+      script: { path: script("blocking.ts") },
+    }));
+    assertEquals([run.incomplete, run.stuckWorkers], [true, 1]);
+  }));
+
+Deno.test("setup before and teardown after every session, once per segment (4 workers, 2 segments)", () =>
+  withTarget(async (url) => {
+    const log = await Deno.makeTempFile();
+    Deno.env.set("SCRIPT_LOG", log);
+    try {
+      for (const index of [0, 1]) {
+        await runAttack(parseAttackConfig({
+          url,
+          model: "connections",
+          connections: 8,
+          workers: 4,
+          durationMs: 300,
+          intervalMs: 100,
+          segment: { index, count: 2 },
+          script: { path: script("lifecycle.ts") },
+        }));
+      }
+      const lines = Deno.readTextFileSync(log).trim().split("\n");
+      const setups = lines.flatMap((l, k) => l === "setup" ? [k] : []);
+      const teardowns = lines.flatMap((l, k) => l === "teardown 1" ? [k] : []);
+      assertEquals(setups.length, 2);
+      assertEquals(teardowns.length, 2);
+      // Segment 0: setup, its sessions, teardown; then segment 1 the same.
+      assertEquals([setups[0], teardowns[1]], [0, lines.length - 1]);
+      ok(teardowns[0] < setups[1]);
+      const sessions = lines.filter((l) => l.startsWith("session"));
+      ok(sessions.length >= 8 && sessions.every((l) => l === "session 1"), lines.join(","));
+    } finally {
+      Deno.env.delete("SCRIPT_LOG");
+      await Deno.remove(log);
+    }
+  }));
+
+Deno.test("a type error is refused before any load: exit 2 naming file:line", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", script("type_error.ts")],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stderr);
+  assertEquals(out.code, 2, text);
+  ok(text.includes("type_error.ts:4:9: Type 'number' is not assignable to type 'string'"), text);
+});
