@@ -4,7 +4,8 @@
  * the same head as a fixed request of a mix (request.ts `headOf`: Host, User-Agent, Content-Length), the
  * session's Cookie line after the headers, then the body. Never a template: what a script sends is its
  * own text, `{{` included. A request without headers, body or cookie is encoded once per method and
- * path and kept (a bounded cache), so a loop of the same GET costs a map lookup. A bad method, path or
+ * path and kept (a bounded cache) with the name it counts under, so a loop of the same GET costs a map
+ * lookup. A bad method, path or
  * header is refused with a sentence (the session then ends as a `script` error), never sent.
  */
 import { type EncodedRequest, headOf, hostHeaderOf } from "../http/request.ts";
@@ -16,20 +17,17 @@ const EMPTY = new Uint8Array(0);
 const MAX_CACHED = 1024;
 const METHOD = /^[A-Z][A-Z0-9-]*$/;
 
-/** A request as the script gave it, with the body already bytes. */
-export interface ScriptRequestParts {
-  method: string;
-  /** A path with query, or an absolute URL of the target's origin. */
-  target: string;
-  headers: ReadonlyArray<readonly [string, string]>;
-  body: Uint8Array | undefined;
+/** An encoded request and the name it counts under when the script gives none (`METHOD path`). */
+export interface ScriptEncoded {
+  request: EncodedRequest;
+  defaultName: string;
 }
 
 /** Encodes a session script's requests for one worker's target. */
 export class ScriptRequests {
   readonly #host: string;
   readonly #origin: string;
-  readonly #cache = new Map<string, EncodedRequest>();
+  readonly #cache = new Map<string, ScriptEncoded>();
 
   constructor(readonly url: URL) {
     this.#host = hostHeaderOf(url);
@@ -55,48 +53,49 @@ export class ScriptRequests {
   }
 
   /**
-   * The bytes of `parts` with `cookieLine` (the jar's `Cookie: ...\r\n`, or null), or a problem in words
-   * when the method, path or a header cannot be sent.
+   * The bytes of a request to `path` (a path: see `pathOf`) with `cookieLine` (the jar's `Cookie: ...\r\n`,
+   * or null), or a problem in words when the method, path or a header cannot be sent.
    */
-  encode(parts: ScriptRequestParts, cookieLine: Uint8Array | null): EncodedRequest | { problem: string } {
-    const path = this.pathOf(parts.target);
-    if (typeof path !== "string") return path;
-    const plain = parts.headers.length === 0 && parts.body === undefined && cookieLine === null;
-    const key = plain ? `${parts.method} ${path}` : "";
+  encode(
+    method: string,
+    path: string,
+    headers: ReadonlyArray<readonly [string, string]>,
+    body: Uint8Array | undefined,
+    cookieLine: Uint8Array | null,
+  ): ScriptEncoded | { problem: string } {
+    const plain = headers.length === 0 && body === undefined && cookieLine === null;
+    const key = plain ? method + " " + path : "";
     if (plain) {
       const kept = this.#cache.get(key);
       if (kept !== undefined) return kept;
     }
-    const problem = requestProblem(parts.method, path, parts.headers);
+    const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
-    const spec = { method: parts.method, path, headers: [...parts.headers] as [string, string][], weight: 1 };
+    const spec = { method, path, headers: [...headers] as [string, string][], weight: 1 };
     // headOf reads only whether there is a body.
     const { head, needsLength } = headOf(this.#host, {
       ...spec,
-      body: parts.body === undefined ? undefined : EMPTY,
+      body: body === undefined ? undefined : EMPTY,
     });
-    const body = parts.body ?? EMPTY;
-    const headBytes = encoder.encode(head + (needsLength ? `Content-Length: ${body.length}\r\n` : ""));
+    const content = body ?? EMPTY;
+    const headBytes = encoder.encode(head + (needsLength ? `Content-Length: ${content.length}\r\n` : ""));
     const extra = cookieLine ?? EMPTY;
-    const bytes = new Uint8Array(headBytes.length + extra.length + 2 + body.length);
+    const bytes = new Uint8Array(headBytes.length + extra.length + 2 + content.length);
     bytes.set(headBytes, 0);
     bytes.set(extra, headBytes.length);
     bytes[headBytes.length + extra.length] = 13;
     bytes[headBytes.length + extra.length + 1] = 10;
-    bytes.set(body, headBytes.length + extra.length + 2);
-    const request: EncodedRequest = {
-      bytes,
-      isHead: parts.method === "HEAD",
-      method: parts.method,
-      path,
-      template: null,
-      fixed: true,
+    bytes.set(content, headBytes.length + extra.length + 2);
+    const q = path.indexOf("?");
+    const encoded: ScriptEncoded = {
+      request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true },
+      defaultName: `${method} ${q < 0 ? path : path.slice(0, q)}`,
     };
     if (plain) {
       if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
-      this.#cache.set(key, request);
+      this.#cache.set(key, encoded);
     }
-    return request;
+    return encoded;
   }
 }
 

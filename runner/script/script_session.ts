@@ -190,10 +190,10 @@ class ScriptSession implements Session {
     const host = requests.url.host;
     const jar = this.#jar;
     const cookieLine = jar === null ? null : jar.line(host, path, Date.now());
-    const encoded = requests.encode({ method, target: path, headers, body }, cookieLine);
+    const encoded = requests.encode(method, path, headers, body, cookieLine);
     if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
     const recorder = this.#recorder;
-    const step = recorder === null ? -1 : recorder.step(options.name ?? defaultName(method, path));
+    const step = recorder === null ? -1 : recorder.step(options.name ?? encoded.defaultName);
     this.#step = step;
     const conn = this.#conn;
     const timeoutMs = options.timeoutMs;
@@ -202,7 +202,7 @@ class ScriptSession implements Session {
     // The first request goes at the arrival's intended time; later ones when the script sends them.
     const sendMs = this.#sent++ === 0 ? this.#startMs : performance.now();
     conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
-    const exchange = conn.exchange(sendMs, 1, encoded);
+    const exchange = conn.exchange(sendMs, 1, encoded.request);
     if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
       conn.deadlineMs = performance.now() + timeoutMs;
     }
@@ -257,10 +257,4 @@ class ScriptSession implements Session {
       },
     };
   }
-}
-
-/** A request's name when the script gives none: its method and path without the query. */
-function defaultName(method: string, path: string): string {
-  const q = path.indexOf("?");
-  return `${method} ${q < 0 ? path : path.slice(0, q)}`;
 }
