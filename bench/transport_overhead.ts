@@ -11,12 +11,12 @@
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
-import { EPOLLIN, EPOLLOUT, type EpollSys, sockAddrOf } from "../runner/http/epoll_ffi.ts";
-import { EpollLoop } from "../runner/http/epoll_transport.ts";
-import { Connection } from "../runner/http/connection.ts";
+import { EPOLLIN, EPOLLOUT, type EpollSys, sockAddrOf } from "../runner/http/transport/epoll_ffi.ts";
+import { EpollLoop } from "../runner/http/transport/epoll_transport.ts";
+import { Connection } from "../runner/http/h1/connection.ts";
 import type { ConnectionShared } from "../runner/http/load_connection.ts";
-import { CLOSED_MODEL_BLOCK_MS } from "../runner/http/transport_choice.ts";
-import { ConnectGate } from "../runner/http/connect_gate.ts";
+import { CLOSED_MODEL_BLOCK_MS } from "../runner/http/transport/choice.ts";
+import { ConnectGate } from "../runner/http/transport/connect_gate.ts";
 import { RequestMix } from "../runner/http/request.ts";
 import { IntervalRecorder } from "../runner/stats/recorder.ts";
 import { closedLoop } from "../runner/load/connections.ts";

@@ -12,7 +12,7 @@ import { ciFilesToProbe } from "./ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
 import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { loadTlsMaterial, TlsFileError } from "../runner/http/tls_options.ts";
+import { loadTlsMaterial, TlsFileError } from "../runner/http/tls/options.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";

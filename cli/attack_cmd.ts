@@ -9,9 +9,9 @@
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
-import { type FailOn, gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
+import { type FailOn, gateAgainstBaseline } from "../results/baseline_gate.ts";
 import { parseAttackArgs } from "./attack_args.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { OutputError } from "../results/output_error.ts";
 import { interruptSignal, liveLine } from "./live.ts";
 import { writeReport } from "../report/write.ts";
@@ -22,7 +22,7 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
-import { EXIT, noResponseLine, runsWithoutResponse, untrustedRuns } from "./exit_codes.ts";
+import { EXIT, exitCodeOf } from "./exit_codes.ts";
 import { assertFileWritable } from "../system/atomic_write.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 import { startDashboard } from "./dashboard.ts";
@@ -144,14 +144,15 @@ async function attack(argv: string[]): Promise<number> {
     if (output.reportFile) console.log(`report:  ${output.reportFile}`);
   }
   if (logFailure) console.error(`loadlab attack: ${terminalSafe(logFailure.message)}`);
-  return exitCode(
-    run,
-    checked,
-    written && !logFailure,
-    interrupted ? interrupt.exitCode() : null,
-    output.strict,
+  return exitCodeOf({
+    command: "attack",
+    runs: [run],
+    thresholds: checked,
+    written: written && !logFailure,
+    stoppedWith: interrupted ? interrupt.exitCode() : null,
+    strict: output.strict,
     gate,
-  );
+  });
 }
 
 /**
@@ -194,28 +195,6 @@ async function writeOutputs(
     console.error(`loadlab attack: cannot write the results: ${(err as Error).message}`);
     return false;
   }
-}
-
-/** Most telling first: a stop by the user, lost output, no answer at all, untrusted (--strict), the thresholds. */
-function exitCode(
-  run: RunResult,
-  checked: ThresholdResult[],
-  written: boolean,
-  stoppedWith: number | null,
-  strict: boolean,
-  gate: GateResult | undefined,
-): number {
-  if (stoppedWith !== null) return stoppedWith; // 130 after Ctrl-C, 143 after SIGTERM
-  if (!written) return EXIT.outputNotWritable;
-  const failed = runsWithoutResponse([run]);
-  if (failed.length) {
-    console.error(noResponseLine("attack", [run], failed));
-    return EXIT.noResponse;
-  }
-  if (untrustedRuns("attack", [run], strict)) return EXIT.untrusted;
-  if (gate?.failed) return EXIT.baselineWorse;
-  if (gate?.unjudged.length) return EXIT.baselineUnjudged;
-  return checked.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
 }
 
 /** Threshold outcomes go to stderr with --json so stdout stays one JSON object. */

@@ -2,11 +2,13 @@
  * @module
  * The exit codes every command shares (README's table) and the checks behind those that need data:
  * "no response at all" in any run (4) and the untrusted-run check of `--strict` (6); "output not
- * writable" (5) follows the write probe of system/atomic_write.ts. One place, so `attack` and `run`
- * cannot drift apart: a CI job reads the same number from either.
+ * writable" (5) follows the write probe of system/atomic_write.ts. `exitCodeOf` is the one order in which
+ * an ended load command's outcome picks its code, so `attack` and `run` cannot drift apart: a CI job reads
+ * the same number from either. What a command throws is mapped in cli/command_errors.ts.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
-import type { RunResult } from "../results/mod.ts";
+import type { RunResult, ThresholdResult } from "../results/mod.ts";
+import type { GateResult } from "../results/baseline_gate.ts";
 import { flaggedRuns } from "../results/conclude/run_verdict.ts";
 import { noResponse } from "../results/conclude/responses.ts";
 
@@ -46,12 +48,56 @@ export const EXIT = {
   terminated: 143,
 } as const;
 
+/** How a load command (`attack`, `run`) ended, as far as its exit code cares. */
+export interface CommandOutcome {
+  /** `attack` or `run` (or `demo`): the name the stderr lines start with. */
+  command: string;
+  runs: RunResult[];
+  thresholds: ThresholdResult[];
+  /** 130 (Ctrl-C) or 143 (SIGTERM) when a signal stopped the command; null when it went to its end. */
+  stoppedWith: number | null;
+  /** False when results.json, report.html or a log could not be written (already said on stderr). */
+  written: boolean;
+  /** `--strict` (or `strict: true` in the file). */
+  strict: boolean;
+  /** The baseline gate's verdict with `--baseline`. */
+  gate?: GateResult;
+}
+
+/**
+ * The exit code of an ended load command, the most telling cause first; prints the stderr line of 4 and
+ * of 6. Each code wins over the ones after it because it makes them meaningless or unreliable:
+ * - 130/143, a stop by a signal: the user or a supervisor asked for it, so nothing after is a verdict on
+ *   the target (partial runs, thresholds judged on part of the load);
+ * - 5, output not written: a CI job must not read a pass whose results are not on disk;
+ * - 4, no response at all: no number was measured, so trust, baseline and thresholds judged nothing;
+ * - 6, untrusted with `--strict`: numbers loadlab flags are no verdict on the target either way;
+ * - 7, worse than the baseline: a rule that fired is a finding about the target;
+ * - 8, the baseline gate judged nothing: a gate that checked no pair did not pass;
+ * - 1, a threshold failed (a shard's pending thresholds count as passed: `loadlab merge` judges them);
+ * - 0 otherwise.
+ */
+export function exitCodeOf(outcome: CommandOutcome): number {
+  const { command, runs, gate } = outcome;
+  if (outcome.stoppedWith !== null) return outcome.stoppedWith;
+  if (!outcome.written) return EXIT.outputNotWritable;
+  const failed = runsWithoutResponse(runs);
+  if (failed.length) {
+    console.error(noResponseLine(command, runs, failed));
+    return EXIT.noResponse;
+  }
+  if (untrustedRuns(command, runs, outcome.strict)) return EXIT.untrusted;
+  if (gate?.failed) return EXIT.baselineWorse;
+  if (gate?.unjudged.length) return EXIT.baselineUnjudged;
+  return outcome.thresholds.every((t) => t.ok) ? EXIT.ok : EXIT.thresholdFailed;
+}
+
 /**
  * The runs (not capacity-search probes) that got no response at all: their verdict is `failed`
  * (results/conclude/responses.ts), whatever the error kind. Any one of them makes the command exit 4,
  * whatever the number of runs: a CI job must not pass when one of two targets never answered.
  */
-export function runsWithoutResponse(runs: RunResult[]): RunResult[] {
+function runsWithoutResponse(runs: RunResult[]): RunResult[] {
   return runs.filter((r) => !r.probe && noResponse(r));
 }
 
@@ -59,7 +105,7 @@ export function runsWithoutResponse(runs: RunResult[]): RunResult[] {
  * The stderr line of exit 4: "no response at all: every request failed or was cut unanswered (tls: 160, ...)" for one run, or
  * the runs that got none among several, each with its errors by kind.
  */
-export function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
+function noResponseLine(command: string, runs: RunResult[], failed: RunResult[]): string {
   if (runs.filter((r) => !r.probe).length === 1) {
     return `loadlab ${command}: no response at all: every request failed or was cut unanswered ` +
       `(${errorSummary(failed)})${stuckNote(failed)}`;
@@ -88,7 +134,7 @@ function stuckNote(runs: RunResult[]): string {
  * With `strict`, prints each flagged run (not probes) to stderr and returns true when there is one:
  * the caller exits `EXIT.untrusted`. Without it, nothing.
  */
-export function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
+function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boolean {
   if (!strict) return false;
   // A run a threshold stopped (`abortOnFail`) is that threshold's failure (exit 1), not untrusted numbers.
   const flagged = flaggedRuns(runs).filter(({ verdict }) => verdict.flags.some((f) => f.kind !== "aborted"));

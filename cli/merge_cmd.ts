@@ -19,7 +19,7 @@ import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 

@@ -14,7 +14,7 @@ import { boxTable } from "../report/text_tables.ts";
 import { tokenize } from "./argv.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 
 export const PRESETS_HELP = `loadlab presets: the experiments shipped inside loadlab
 

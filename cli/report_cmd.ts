@@ -18,7 +18,7 @@ import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 
 /** `loadlab report --help`. */
 export const REPORT_HELP = `loadlab report: rebuild report.html from saved results

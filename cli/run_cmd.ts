@@ -12,24 +12,23 @@ import { runProgress } from "./run_progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { UsageError } from "./usage_error.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
-import { loadPlan } from "../scenarios/load.ts";
+import { loadRunnable } from "../scenarios/load.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
-import { TargetFailedError } from "../scenarios/run_targets.ts";
 import { OutputError } from "../results/output_error.ts";
 import { assertWritable } from "../system/atomic_write.ts";
-import { redactResults, redactText } from "../results/redact.ts";
+import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
 import { renderReport } from "../report/html/mod.ts";
-import { EXIT, noResponseLine, runsWithoutResponse, untrustedRuns } from "./exit_codes.ts";
+import { EXIT, exitCodeOf } from "./exit_codes.ts";
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
 import {
@@ -40,13 +39,12 @@ import {
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
-import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
+import { exampleRuntimeLines } from "./run_notes.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
 import { MetricsExporter } from "./metrics_out/exporter.ts";
 import { type MetricsOutput, parseMetricsOutput } from "../results/export/metrics_output.ts";
-import { exportLine, type ExportSummary } from "../results/export/summary.ts";
-import { writeResultsFile } from "../results/io.ts";
+import { exportLine } from "../results/export/summary.ts";
 
 /** How another command (`demo`) runs through this one. */
 export interface RunCommandOptions {
@@ -116,16 +114,20 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
 }
 
-/** An experiment as read: planned and checked, with the text it came from and the preset's name. */
+/**
+ * An experiment as read: planned and checked, with the text it came from, the experiment as it runs
+ * (null when unchanged) and the preset's name.
+ */
 interface Source {
   plan: Plan;
   text: string;
+  ranSource: string | null;
   preset?: string;
 }
 
 /**
  * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
- * loaded by scenarios/load.ts `loadPlan`, the notes of a converted Artillery script printed here.
+ * loaded by scenarios/load.ts `loadRunnable`, the notes of a converted Artillery script printed here.
  */
 function loadSource(args: RunArgs, scriptText?: string): Source {
   const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
@@ -151,9 +153,9 @@ function loadSource(args: RunArgs, scriptText?: string): Source {
         `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
       );
     }
-    return { plan: loadPlan(preset.text, common), text: preset.text, preset: name };
+    return { ...loadRunnable(preset.text, common), text: preset.text, preset: name };
   }
-  if (scriptText !== undefined) return { plan: loadPlan(scriptText, common), text: scriptText };
+  if (scriptText !== undefined) return { ...loadRunnable(scriptText, common), text: scriptText };
   let text: string;
   try {
     text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
@@ -164,13 +166,16 @@ function loadSource(args: RunArgs, scriptText?: string): Source {
       { cause: err },
     );
   }
-  return { plan: loadPlan(text, common), text };
+  return { ...loadRunnable(text, common), text };
 }
 
 /** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
 type Stopped = RunPlanOutcome & { stopExitCode: number };
 
-/** Runs the plan with progress; an exit code when it could not finish normally. */
+/**
+ * Runs the plan with progress; an exit code when it could not finish normally. A target that fails
+ * throws `TargetFailedError` (exit 3, cli/command_errors.ts), naming where the finished runs are kept.
+ */
 async function execute(
   command: string,
   plan: Plan,
@@ -189,7 +194,6 @@ async function execute(
   const live = liveLine(true);
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
   const interrupt = interruptSignal();
-  const ran = ranSource(source.text, args);
   const outputs = metricsOutputs(args, plan);
   const exporter = outputs.length > 0 ? new MetricsExporter(outputs) : null;
   const baseHooks = dashboard
@@ -206,25 +210,19 @@ async function execute(
         ...(source.preset ? { preset: source.preset } : { file: args.source }),
         source: source.text,
         quick: args.quick,
-        ...(ran === null ? {} : { ranSource: ran }),
+        ...(source.ranSource === null ? {} : { ranSource: source.ranSource }),
       },
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
-    const outcome = exporter ? await withExport(planned, await exporter.close(), keepSecrets) : planned;
+    // What the metrics outputs delivered exists only once they are closed: the last write of both
+    // files carries it, so report.html's note and results.json agree.
+    if (exporter) await planned.output.update({ export: await exporter.close() });
     // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
-    const results = keepSecrets ? outcome.results : redactResults(outcome.results);
+    const written = planned.output.results;
+    const results = keepSecrets ? written : redactResults(written);
     await dashboard?.finish(results);
-    return { ...outcome, results, stopExitCode: interrupt.exitCode() };
-  } catch (err) {
-    live.done();
-    if (err instanceof TargetFailedError) {
-      // The message ends with the tail of the target's own output.
-      console.error(`loadlab ${command}: ${terminalSafe(redactText(err.message))}`);
-      console.error(`finished runs are kept in ${outDir}/results.json`);
-      return EXIT.targetFailed;
-    }
-    throw err;
+    return { ...planned, results, stopExitCode: interrupt.exitCode() };
   } finally {
     live.done();
     await exporter?.close(0);
@@ -240,17 +238,6 @@ function metricsOutputs(args: RunArgs, plan: Plan): MetricsOutput[] {
     const parsed = parseMetricsOutput(value);
     return typeof parsed === "string" ? [] : [parsed];
   });
-}
-
-/** The outcome with what the metrics outputs did, written into results.json too. */
-async function withExport(
-  outcome: RunPlanOutcome,
-  exported: ExportSummary[],
-  keepSecrets: boolean,
-): Promise<RunPlanOutcome> {
-  const results = { ...outcome.results, export: exported };
-  await writeResultsFile(outcome.resultsPath, results, { keepSecrets });
-  return { ...outcome, results };
 }
 
 /** Failed thresholds, CI files, paths; the exit code of a run that went to its end (or was stopped). */
@@ -279,16 +266,16 @@ async function conclude(
   for (const s of results.export ?? []) console.log(terminalSafe(exportLine(s)));
   await writeCiFiles(command, results, args, gate);
   console.log(`\nresults: ${outcome.resultsPath}\nreport:  ${outcome.reportPath}`);
-  if (outcome.interrupted) return outcome.stopExitCode;
-  const noAnswer = runsWithoutResponse(results.runs);
-  if (noAnswer.length) {
-    console.error(noResponseLine(command, results.runs, noAnswer));
-    return EXIT.noResponse;
-  }
-  if (untrustedRuns(command, results.runs, args.strict)) return EXIT.untrusted;
-  if (gate?.failed) return EXIT.baselineWorse;
-  if (gate?.unjudged.length) return EXIT.baselineUnjudged;
-  return failed.length ? EXIT.thresholdFailed : EXIT.ok;
+  return exitCodeOf({
+    command,
+    runs: results.runs,
+    thresholds: results.thresholds,
+    stoppedWith: outcome.interrupted ? outcome.stopExitCode : null,
+    // A file that could not be written threw `OutputError` (exit 5) before this point.
+    written: true,
+    strict: args.strict,
+    gate,
+  });
 }
 
 /** The failed thresholds as an aligned table: expression, scope, run, measured value, the run's verdict. */

@@ -1,41 +1,13 @@
 /**
  * @module
- * What `loadlab run` tells the reader about how its experiment will run, before the first run: the
- * experiment as it ran when `--quick`, `--set` or `--target` changed the file (stored in results.json for
- * the report's header, so a quick run's report shows the quick durations, not the file's full ones), and
- * which runtime serves each example framework app, with the one command that installs Node's packages
- * when they fell back to Deno's npm compatibility (a framework's numbers differ a lot between the two).
+ * What `loadlab run` tells the reader about how its experiment will run, before the first run: which
+ * runtime serves each example framework app, with the one command that installs Node's packages when
+ * they fell back to Deno's npm compatibility (a framework's numbers differ a lot between the two). The
+ * experiment as it ran after `--quick`, `--set` or `--target` comes from scenarios/load.ts `loadRunnable`.
  */
-import { stringify } from "yaml";
-import { applyOverrides, parseDocument } from "../scenarios/overrides.ts";
-import { isArtilleryScript } from "../scenarios/artillery.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { exampleCommand, EXAMPLES_DIR, EXAMPLES_INSTALL_HINT } from "../targets/example.ts";
 import { findProgram } from "../system/path_lookup.ts";
-
-/** What changed the experiment file on the command line. */
-export interface SourceChanges {
-  quick?: boolean;
-  set?: string[];
-  targets?: Record<string, string>;
-}
-
-/**
- * The experiment as it ran, as YAML (the `quick:` section merged in and dropped, every `--set` and
- * `--target` applied; comments are not kept); null when nothing changed the file or it is not an
- * experiment document (an Artillery script is shown as written).
- */
-export function ranSource(text: string, changes: SourceChanges): string | null {
-  const changed = changes.quick || (changes.set?.length ?? 0) > 0 ||
-    Object.keys(changes.targets ?? {}).length > 0;
-  if (!changed) return null;
-  const parsed = parseDocument(text);
-  if (!parsed.ok || isArtilleryScript(parsed.value)) return null;
-  const applied = applyOverrides(parsed.value, changes);
-  if (!applied.ok || typeof applied.value !== "object" || applied.value === null) return null;
-  const { quick: _quick, ...ran } = applied.value as Record<string, unknown>;
-  return stringify(ran, { lineWidth: 0 });
-}
 
 /**
  * One line per runtime that will serve the plan's example apps (`express, fastify: node v20.20.2`); a

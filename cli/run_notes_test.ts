@@ -1,24 +1,10 @@
 import assert from "node:assert/strict";
-import { parse } from "yaml";
-import { exampleRuntimeLines, ranSource } from "./run_notes.ts";
+import { exampleRuntimeLines } from "./run_notes.ts";
 import { findPreset } from "../scenarios/presets/mod.ts";
 import { loadExperiment } from "../scenarios/load.ts";
 import { planExperiment } from "../scenarios/plan.ts";
 
 const frameworks = findPreset("frameworks")!.text;
-
-Deno.test("the experiment as a --quick run ran: the quick section merged in, not the file's full config", () => {
-  const ran = parse(ranSource(frameworks, { quick: true })!);
-  assert.equal(ran.loads.json.duration, "2s");
-  assert.equal(ran.repeats, 3);
-  assert.deepEqual(Object.keys(ran.loads), ["json", "fib"]);
-  assert.equal(ran.targets.koa, undefined);
-  assert.equal(ran.quick, undefined, "the quick: section itself is not part of what ran");
-  const set = parse(ranSource(frameworks, { set: ["repeats=2"] })!);
-  assert.equal(set.repeats, 2);
-  assert.equal(set.loads.json.duration, "10s");
-  assert.equal(ranSource(frameworks, {}), null, "an unchanged file is shown as written");
-});
 
 Deno.test("example apps without their packages: the runtime that serves them and the install command", async () => {
   // A copy of examples/ without node_modules, as in a fresh checkout.

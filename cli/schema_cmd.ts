@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { experimentSchema } from "../scenarios/schema.ts";
 import { EXIT } from "./exit_codes.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 
 const HELP = `Usage: loadlab schema

@@ -12,7 +12,7 @@ import { tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { EXIT } from "./exit_codes.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { findProgram } from "../system/path_lookup.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";

@@ -21,7 +21,7 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import { redactResults } from "../results/redact.ts";
 import { badPathResponse, decodedPath, rejectForeignHost } from "./local_http.ts";
 import { EXIT } from "./exit_codes.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { notAFolder } from "../scenarios/schema_files.ts";
 
 export const SITE_HELP = `loadlab site: browse and compare every results.json under a folder

@@ -2,7 +2,7 @@
  * @module
  * The one error type of command-line parsing. Its message is a single line that names the problem and
  * the fix (`-d "10x": not a duration; use ..., e.g. -d 10s`); the command throws it and `runCommand`
- * (cli/run_command.ts) prints it and exits with code 2 (`EXIT.badInput`) before any load is sent. Help
+ * (cli/command_errors.ts) prints it and exits with code 2 (`EXIT.badInput`) before any load is sent. Help
  * is not an error, so it travels as its own type and exits 0.
  */
 

@@ -3,7 +3,7 @@
  * `loadlab version` (also `--version`, `-V`): loadlab's version and the Deno and V8 it runs on.
  */
 import { EXIT } from "./exit_codes.ts";
-import { runCommand } from "./run_command.ts";
+import { runCommand } from "./command_errors.ts";
 import { UsageError } from "./usage_error.ts";
 import denoJson from "../deno.json" with { type: "json" };
 

@@ -2,13 +2,13 @@
  * @module
  * What the example apps share that is not framework code: naive Fibonacci (the CPU scenario), the
  * division that fails on purpose (the error scenario), the port and the optional Redis client. Each app
- * keeps routing, validation and error handling in its framework's own idiom, since that is what seed 004
- * compares.
+ * keeps routing, validation and error handling in its framework's own idiom, since that is what the
+ * frameworks study compares.
  */
 import process from "node:process";
 import { createClient } from "redis";
 
-/** Naive recursive Fibonacci (seed 004 measures fib(23)). */
+/** Naive recursive Fibonacci (the frameworks study measures fib(23)). */
 export function fib(n) {
   return n < 2 ? n : fib(n - 1) + fib(n - 2);
 }

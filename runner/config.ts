@@ -16,7 +16,7 @@ import type { LoadModel } from "../results/mod.ts";
 import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
-import { tlsOptionsSchema } from "./http/tls_options.ts";
+import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
 import { captureSpecSchema, checkSpecSchema, dataSpecSchema, maxKeptBytesSchema } from "./session_schema.ts";
@@ -122,7 +122,7 @@ const commonFields = {
    * Socket transport, chosen once per run and recorded in results: `deno` (Deno.connect), `epoll` (the
    * Linux fast path over libc through FFI, https: through the system's OpenSSL; falls back to deno
    * with the reason recorded), `auto` (epoll wherever it can run, except a verified https: run
-   * without a client certificate, which stays on Deno.startTls; else deno; see docs/PERFORMANCE.md).
+   * without a client certificate, which stays on Deno.startTls; else deno; see docs/TLS.md).
    */
   transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
   /**
@@ -136,7 +136,7 @@ const commonFields = {
   /** HTTP/2: the receive windows advertised (each stream's and the connection's), bytes. */
   h2WindowBytes: z.number().int().min(65_535, "h2 window must be >= 65535 bytes")
     .max(0x7fff_ffff, "h2 window must be < 2 GiB").default(16 * 1024 * 1024),
-  /** TLS options (runner/http/tls_options.ts); `connectTo` applies to http: too. */
+  /** TLS options (runner/http/tls/options.ts); `connectTo` applies to http: too. */
   tls: tlsOptionsSchema.optional(),
   workers: z.number().int().min(1, "workers must be >= 1").max(64).default(1),
   intervalMs: z.number().min(10, "interval must be >= 10ms").default(250),
@@ -348,7 +348,7 @@ function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; 
     });
   }
   const what = `protocol ${c.protocol}`;
-  // An h2 header name must be a lower-case token, checked once when the request is encoded (h2_request.ts).
+  // An h2 header name must be a lower-case token, checked once when the request is encoded (h2/request.ts).
   c.requestMix.forEach((r, k) => {
     const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
     if (name === undefined) return;

@@ -4,7 +4,7 @@
  * every command: `socketsOf` says how many sockets a load can hold at once (its connections, or the cap
  * of an open model), `socketProblem` the one-line error with the limit, what was asked and how to raise
  * it, so `attack`, `serve` and `run` cannot drift apart. Pure: the caller reads the limit
- * (cli/open_file_limit.ts) and passes it in.
+ * (system/open_file_limit.ts) and passes it in.
  */
 
 /** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */

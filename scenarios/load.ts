@@ -9,7 +9,8 @@
  * The experiment is planned once (twice with `--only`, which picks from a file checked in full). Each
  * step that finds problems throws one `ExperimentError` with all of them, so nothing starts and the
  * command prints every line at once. `loadExperiment` is the first half (up to the `quick:` check), for
- * what reads a file without planning it.
+ * what reads a file without planning it. `loadRunnable` also gives the experiment as it will run (the
+ * overrides applied, as YAML) from the same parse, for results.json: the text is parsed once.
  */
 import { validate } from "../validation/mod.ts";
 import { ArtilleryError } from "./artillery_common.ts";
@@ -26,6 +27,7 @@ import { readDataTables, templateIssues } from "./plan_data.ts";
 import { anchorTargets } from "./schema_targets.ts";
 import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
+import { stringify } from "yaml";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
@@ -74,7 +76,23 @@ export interface LoadPlanOptions extends LoadOptions {
  * @example loadPlan(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", openFileLimit: 1024 })
  */
 export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
-  const read = loadExperiment(text, opts);
+  return loadRunnable(text, opts).plan;
+}
+
+/** A plan ready to run and the experiment as it runs (`ranSource`: null when nothing changed the file). */
+export interface Runnable {
+  plan: Plan;
+  /**
+   * The experiment as YAML with the `quick:` section merged in and dropped, every `--set` and `--target`
+   * applied (comments are not kept); null when nothing changed the file or it is an Artillery script
+   * (shown as written). results.json keeps it so a quick run's report shows the durations it ran.
+   */
+  ranSource: string | null;
+}
+
+/** `loadPlan` with the experiment as it runs, from one parse of `text`. */
+export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable {
+  const { experiment: read, ranSource } = readExperiment(text, opts);
   // External targets run in the file's folder, as data files are read from it (none for a preset).
   const loaded = opts.file === undefined
     ? read
@@ -97,8 +115,10 @@ export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
     ? planExperiment(experiment, { only: opts.only, keepSecrets: opts.keepSecrets })
     : full;
   if (opts.segment) plan = segmentPlan(plan, opts.segment, opts.startAtEpochMs);
-  if (opts.preflight === false) return plan;
-  return preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });
+  if (opts.preflight !== false) {
+    plan = preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });
+  }
+  return { plan, ranSource };
 }
 
 /**
@@ -108,11 +128,23 @@ export function loadPlan(text: string, opts: LoadPlanOptions = {}): Plan {
  * @example loadExperiment(Deno.readTextFileSync("study.yaml"), { file: "study.yaml", set: ["repeats=5"] })
  */
 export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment {
+  return readExperiment(text, opts).experiment;
+}
+
+/** `loadExperiment` with the experiment as it runs (`Runnable.ranSource`). */
+function readExperiment(
+  text: string,
+  opts: LoadOptions,
+): { experiment: Experiment; ranSource: string | null } {
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
   const overridden = applyOverrides(fromArtillery(parsed.value, opts), opts);
   if (!overridden.ok) throw new ExperimentError(overridden.issues, { file: opts.file });
-  return abortingThresholds(validateExperiment(overridden.value, opts), opts.abortOnFail);
+  const experiment = abortingThresholds(validateExperiment(overridden.value, opts), opts.abortOnFail);
+  const changed = opts.quick || (opts.set?.length ?? 0) > 0 || Object.keys(opts.targets ?? {}).length > 0;
+  if (!changed || isArtilleryScript(parsed.value)) return { experiment, ranSource: null };
+  const { quick: _quick, ...ran } = overridden.value as Record<string, unknown>;
+  return { experiment, ranSource: stringify(ran, { lineWidth: 0 }) };
 }
 
 /** The experiment with `--abort-on-fail` applied to every threshold (unchanged without the flag). */

@@ -1,6 +1,8 @@
 import assert from "node:assert/strict";
 import { ExperimentError } from "./experiment_error.ts";
-import { loadPlan } from "./load.ts";
+import { loadPlan, type LoadPlanOptions, loadRunnable } from "./load.ts";
+import { parse } from "yaml";
+import { findPreset } from "./presets/mod.ts";
 
 const FILE = `
 name: pipeline
@@ -54,4 +56,22 @@ loads: { x: { model: connections, connections: 1, duration: 1s } }
 `;
   assert.match(linesOf(() => loadPlan(missing))[0], /^targets\.app\.command: /);
   assert.equal(loadPlan(missing, { preflight: false }).runs.length, 1);
+});
+
+/** The experiment as the frameworks preset runs with `changes`, from `loadRunnable`. */
+function ranOf(changes: LoadPlanOptions): string | null {
+  return loadRunnable(findPreset("frameworks")!.text, { ...changes, preflight: false }).ranSource;
+}
+
+Deno.test("the experiment as a --quick run ran: the quick section merged in, not the file's full config", () => {
+  const ran = parse(ranOf({ quick: true })!);
+  assert.equal(ran.loads.json.duration, "2s");
+  assert.equal(ran.repeats, 3);
+  assert.deepEqual(Object.keys(ran.loads), ["json", "fib"]);
+  assert.equal(ran.targets.koa, undefined);
+  assert.equal(ran.quick, undefined, "the quick: section itself is not part of what ran");
+  const set = parse(ranOf({ set: ["repeats=2"] })!);
+  assert.equal(set.repeats, 2);
+  assert.equal(set.loads.json.duration, "10s");
+  assert.equal(ranOf({}), null, "an unchanged file is shown as written");
 });

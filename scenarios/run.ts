@@ -14,7 +14,7 @@ import { estimateDurationMs } from "./plan.ts";
 import { applyParameter } from "./plan_attack.ts";
 import type { Plan, PlannedRun, SearchPlan } from "./plan_types.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
-import { type RunTarget, TargetPool } from "./run_targets.ts";
+import { type RunTarget, TargetFailedError, TargetPool } from "./run_targets.ts";
 import { saveRunProfiles, startRunProfiles } from "./run_profiles.ts";
 import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
@@ -76,6 +76,11 @@ export interface RunPlanOutcome {
   interrupted: boolean;
   /** Runs taken from the file being resumed. */
   resumed: number;
+  /**
+   * The one writer of results.json and report.html: what the command learns after the plan (what the
+   * metrics outputs delivered) goes in with `update`, so both files show it.
+   */
+  output: ExperimentOutput;
 }
 
 /** Runs every planned run, the searches and the analysis; see the module comment. */
@@ -122,6 +127,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     }
     if (!opts.signal?.aborted) await finish({ plan, output, pool, opts }, thresholds, notRun);
   } catch (err) {
+    if (err instanceof TargetFailedError) err.keptIn = output.resultsPath;
     if (!(err instanceof Interrupted)) throw err;
   } finally {
     await pool.stopAll();
@@ -132,6 +138,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     reportPath: output.reportPath,
     interrupted: opts.signal?.aborted ?? false,
     resumed: plan.runs.length - todo.length,
+    output,
   };
 }
 

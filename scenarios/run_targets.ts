@@ -22,6 +22,8 @@ import { readInto } from "../system/read_capped.ts";
 export class TargetFailedError extends Error {
   override name = "TargetFailedError";
   readonly logTail: string;
+  /** The results.json that keeps the runs finished before the failure, once `runPlan` names it. */
+  keptIn?: string;
   constructor(
     readonly variant: string,
     message: string,

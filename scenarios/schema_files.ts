@@ -19,7 +19,7 @@ import {
   TlsFileError,
   type TlsOptionsInput,
   tlsOptionsSchema,
-} from "../runner/http/tls_options.ts";
+} from "../runner/http/tls/options.ts";
 
 /** Every file-system problem of the targets the plan starts, one per target field, and of loads' TLS files. */
 export function checkTargetFiles(plan: Plan): Issue[] {

@@ -8,7 +8,7 @@
  * loads where `requests` is the count and the mix is `mix:`.
  */
 import { z } from "zod";
-import { tlsOptionsSchema } from "../runner/http/tls_options.ts";
+import { tlsOptionsSchema } from "../runner/http/tls/options.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
 import { MAX_RATE_PER_SEC } from "../runner/config.ts";
 
@@ -57,7 +57,7 @@ const commonFields = {
   streams: positiveInt("streams").optional(),
   /** HTTP/2: receive windows advertised, bytes. */
   h2WindowBytes: positiveInt("h2WindowBytes").optional(),
-  /** TLS options for https: targets (runner/http/tls_options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
+  /** TLS options for https: targets (runner/http/tls/options.ts): insecure, caFile, certFile/keyFile, sni, connectTo. */
   tls: tlsOptionsSchema.optional(),
   /** The data source (top-level `data:`) whose rows fill `{{ column }}`: one row per request or session. */
   data: z.string().min(1).optional(),

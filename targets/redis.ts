@@ -2,7 +2,7 @@
  * @module
  * Redis for targets: connecting a client that fails fast instead of queueing (a cache that is down must
  * cost a request nothing, so commands are not held in an offline queue), and starting a private
- * `redis-server` on a free port with persistence off when the user gave no `--redis` URL. The seed
+ * `redis-server` on a free port with persistence off when the user gave no `--redis` URL. The published
  * studies run Redis next to the app on the same machine; so do we.
  */
 import { createClient } from "redis";

@@ -1,7 +1,7 @@
 /**
  * @module
  * The harness of the framing tables (tests/framing_cases.ts, tests/framing_review_cases.ts): one case
- * through both readers of HTTP/1.1 responses, the engine's parser (runner/http/response_parser.ts) and
+ * through both readers of HTTP/1.1 responses, the engine's parser (runner/http/h1/response_parser.ts) and
  * the balancer's framing (targets/balancer/forward_http1.ts, driven the way forward_exchange.ts and
  * forward_relay.ts drive it: heads re-parsed from their first byte as reads arrive, interim heads passed
  * on, then the body by Content-Length, chunked or the close), whole, split at every single byte and one
@@ -10,7 +10,7 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { Framing, isInterim } from "../http1/body_framing.ts";
 import { NEED_MORE, PARSE_ERROR } from "../http1/message_framer.ts";
-import { ResponseParser } from "../runner/http/response_parser.ts";
+import { ResponseParser } from "../runner/http/h1/response_parser.ts";
 import {
   bodyFramer,
   INCOMPLETE,

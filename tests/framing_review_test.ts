@@ -7,7 +7,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { NEED_MORE } from "../http1/message_framer.ts";
-import { ResponseParser } from "../runner/http/response_parser.ts";
+import { ResponseParser } from "../runner/http/h1/response_parser.ts";
 import { REVIEW_CASES } from "./framing_review_cases.ts";
 import { EXTRA_BYTES } from "./framing_review_eof.ts";
 import { checkCase, latin1, throughBalancer } from "./framing_harness.ts";

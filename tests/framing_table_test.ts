@@ -8,7 +8,7 @@
  * scripted upstream to a raw client: what the balancer refuses is a counted 502.
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
-import { ResponseParser } from "../runner/http/response_parser.ts";
+import { ResponseParser } from "../runner/http/h1/response_parser.ts";
 import { FRAMING_CASES } from "./framing_cases.ts";
 import { checkCase, latin1, throughBalancer } from "./framing_harness.ts";
 

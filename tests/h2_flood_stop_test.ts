@@ -4,11 +4,11 @@
  * through and the run exits 143 within the graceful stop, not when the server relents. Run as users run
  * it (a child process), against the flood server of tests/fixtures/h2_flood_server.ts sending 1-byte DATA
  * frames on 127.0.0.1, over h2c on both transports and over TLS on the epoll one (the deno transport's TLS
- * reads are bounded the same way; runner/http/h2_flood_test.ts times them).
+ * reads are bounded the same way; runner/http/h2/flood_test.ts times them).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type H2FloodMode, startH2FloodServer } from "./fixtures/h2_flood_server.ts";
-import { epollBlocker } from "../runner/http/transport_choice.ts";
+import { epollBlocker } from "../runner/http/transport/choice.ts";
 import { EPOLL_TLS_BLOCKER, makeTlsFixtures, type TlsFixtures } from "./tls_fixtures.ts";
 import { requireProgram, withTempDir } from "./helpers.ts";
 

@@ -10,7 +10,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import type { TransportKind } from "../runner/http/transport_choice.ts";
+import type { TransportKind } from "../runner/http/transport/choice.ts";
 import { startTarget } from "../targets/mod.ts";
 import { withTempDir } from "./helpers.ts";
 import { TLS_TRANSPORTS, withH2Nginx } from "./tls_fixtures.ts";

@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
-import { epollBlocker } from "../runner/http/transport_choice.ts";
+import { epollBlocker } from "../runner/http/transport/choice.ts";
 import type { ResultsFile } from "../results/mod.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;

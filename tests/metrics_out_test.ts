@@ -10,6 +10,7 @@ import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { freePort } from "../system/ports.ts";
 import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
 import type { ResultsFile } from "../results/mod.ts";
+import { exportNote } from "../results/export/summary.ts";
 import { metricsReceiver } from "./fixtures/metrics_receiver.ts";
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
@@ -234,6 +235,34 @@ out: ["otlp-json=${receiver.url}"]
         assertEquals(last.attributes.sweep_load_connections, String(run.sweep!.value));
         assertEquals(last.attributes.experiment, "filetest");
       }
+    });
+  } finally {
+    await receiver.close();
+  }
+});
+
+Deno.test("run --out: report.html carries what the metrics output delivered, as results.json does", async () => {
+  const receiver = metricsReceiver();
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/exp.yaml`,
+        `name: notetest
+targets:
+  plain: { kind: builtin }
+loads:
+  fixed: { model: count, requests: 200, connections: 2 }
+interval: 100ms
+`,
+      );
+      const out = `otlp-json=${receiver.url}`;
+      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`, "--out", out]);
+      assertEquals(r.code, 0, r.stderr);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+      const note = exportNote(results.export);
+      ok(note?.includes(receiver.url), String(note));
+      const html = await Deno.readTextFile(`${dir}/out/report.html`);
+      ok(html.includes(JSON.stringify(note).slice(1, -1)), "report.html lacks the metrics-out note");
     });
   } finally {
     await receiver.close();

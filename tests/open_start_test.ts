@@ -9,7 +9,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
 import { type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../runner/http/connect_gate.ts";
+import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../runner/http/transport/connect_gate.ts";
 import type { RunResult } from "../results/mod.ts";
 
 interface CountingTarget {

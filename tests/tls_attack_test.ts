@@ -8,7 +8,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab } from "./helpers.ts";
 import { attackJson, TLS_TRANSPORTS, withTlsTarget } from "./tls_fixtures.ts";
 import { startNginx } from "../bench/nginx.ts";
-import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls_options.ts";
+import { tlsFailureMessage, verifyFailureReason } from "../runner/http/tls/options.ts";
 
 /** The client each transport records: epoll always OpenSSL; deno rustls, or node:tls where rustls cannot. */
 const clientOf = (transport: string, rustls: boolean) =>

@@ -5,7 +5,7 @@
  * a temp folder (test fixtures only; loadlab itself never shells out for certificates).
  */
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { epollBlocker } from "../runner/http/transport_choice.ts";
+import { epollBlocker } from "../runner/http/transport/choice.ts";
 import { type RunningNginx, startNginx } from "../bench/nginx.ts";
 
 /** Why the epoll transport cannot speak TLS here (libssl missing...), or null. */

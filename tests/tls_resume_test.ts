@@ -11,8 +11,8 @@ import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
 import { startNginx } from "../bench/nginx.ts";
 import { startTarget } from "../targets/mod.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
-import { RESUME_UNAVAILABLE } from "../runner/http/tls_transport.ts";
-import { tlsOptionsSchema } from "../runner/http/tls_options.ts";
+import { RESUME_UNAVAILABLE } from "../runner/http/tls/deno_tls.ts";
+import { tlsOptionsSchema } from "../runner/http/tls/options.ts";
 import { EPOLL_TLS_BLOCKER } from "./tls_fixtures.ts";
 
 const REQUESTS = 20;

@@ -4,7 +4,7 @@
  * the same after them as before. In its own process, since the parallel suite shares this one.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { epollBlocker } from "../runner/http/transport_choice.ts";
+import { epollBlocker } from "../runner/http/transport/choice.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 
 /** Plain HTTP, or HTTPS with a throwaway certificate (its CA then written to `caFile`). */

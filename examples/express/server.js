@@ -1,6 +1,6 @@
 /**
  * @module
- * Seed 004's five scenarios on Express: static JSON, fib, Redis GET, an error thrown in a handler (500
+ * The frameworks study's five scenarios on Express: static JSON, fib, Redis GET, an error thrown in a handler (500
  * from an error middleware), and query validation (400). `PORT`, `HOST`, `REDIS_URL` from the environment.
  */
 import express from "express";
@@ -46,7 +46,7 @@ app.get("/validate", (req, res) => {
   }
   res.json({ ok: true, id: Number(id), name });
 });
-// Express's default handler would print every stack trace; the seed measures error handling, not logging.
+// Express's default handler would print every stack trace; the study measures error handling, not logging.
 app.use((err, _req, res, _next) => res.status(500).json({ error: err.message }));
 
 const server = app.listen(PORT, HOST);

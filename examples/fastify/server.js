@@ -1,8 +1,8 @@
 /**
  * @module
- * Seed 004's five scenarios on Fastify: static JSON, fib, Redis GET, an error thrown in a handler (500
+ * The frameworks study's five scenarios on Fastify: static JSON, fib, Redis GET, an error thrown in a handler (500
  * from the error handler), and query validation with Fastify's own JSON-schema validation (ajv), as in
- * the seed. `PORT`, `HOST`, `REDIS_URL` from the environment.
+ * the study. `PORT`, `HOST`, `REDIS_URL` from the environment.
  */
 import Fastify from "fastify";
 import { connectRedis, divideBy, fib, HOST, PORT, stopOnSignal } from "../shared.js";

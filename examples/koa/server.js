@@ -1,6 +1,6 @@
 /**
  * @module
- * Seed 004's five scenarios on Koa with @koa/router: static JSON, fib, Redis GET, an error thrown in a
+ * The frameworks study's five scenarios on Koa with @koa/router: static JSON, fib, Redis GET, an error thrown in a
  * handler (500 from an error-catching middleware), and query validation (400). `PORT`, `HOST`,
  * `REDIS_URL` from the environment.
  */

@@ -5,7 +5,7 @@
  * "reproduced" at a load and sweep point only when all of these held, each written beside its check:
  *
  * - both variants ran there, and no run of theirs carries a flag that makes its numbers not the target's
- *   (results/run_verdict.ts: generator-bound, stopped early, warm-up not reached, data ran out); a target's
+ *   (results/conclude/run_verdict.ts: generator-bound, stopped early, warm-up not reached, data ran out); a target's
  *   own overload (server-bound, dropped, lost sends) is what many directions are about and does not block;
  * - the condition the direction depends on held (`needs: instances`: the better variant ran more instances
  *   than the other, with a core each besides the load generator's; else two equal targets are compared and

@@ -1,7 +1,7 @@
 /**
  * @module
  * The raw bytes of one HTTP/1.1 response, kept for a flow step that captures, checks or keeps cookies
- * (connection.ts `prepareStep`; kept_response.ts reads them). The connection appends each run of bytes
+ * (h1/connection.ts `prepareStep`; kept_response.ts reads them). The connection appends each run of bytes
  * the response parser says belong to the response, in one buffer of its own that grows and is reused;
  * keeping only the head stops at the end of the final head (past interim 1xx heads, and past empty lines
  * and bare-LF line ends as the parser reads them). Every other exchange keeps nothing and never comes here.

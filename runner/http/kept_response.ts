@@ -23,7 +23,7 @@ function fieldLines(head: string): string[] {
   return lines;
 }
 
-/** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2_kept.ts). */
+/** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2/kept.ts). */
 export interface StepResponse {
   readonly status: number;
   /** Every value of header `name` (case-insensitive), in order. */

@@ -3,15 +3,15 @@
  * parser framed it: bare-LF line ends and empty lines before a status line (RFC 9112 2.2), interim 1xx
  * heads before the final one, obs-fold lines joined with a space (RFC 9112 5.2), and a body decoded as
  * chunked only when chunked is the final transfer coding (RFC 9112 6.3). The bytes are fed through the
- * parser and kept as connection.ts keeps them, split at every byte as reads may split them.
+ * parser and kept as h1/connection.ts keeps them, split at every byte as reads may split them.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { NEED_MORE, PARSE_ERROR } from "../../http1/message_framer.ts";
 import { KeptBytes } from "./kept_bytes.ts";
 import { KeptResponse } from "./kept_response.ts";
-import { ResponseParser } from "./response_parser.ts";
+import { ResponseParser } from "./h1/response_parser.ts";
 
-/** Feeds `wire` to a parser in reads of `step` bytes, keeping as connection.ts does; the kept response. */
+/** Feeds `wire` to a parser in reads of `step` bytes, keeping as h1/connection.ts does; the kept response. */
 function keep(wire: string, headOnly: boolean, step: number): KeptResponse {
   const bytes = new TextEncoder().encode(wire);
   const parser = new ResponseParser();

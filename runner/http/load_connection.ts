@@ -2,15 +2,15 @@
  * @module
  * What the engine's connections have in common, whatever their protocol: the worker-wide parts every
  * connection of a worker shares (`ConnectionShared`), and the shape the executors, the watchdog and the
- * graceful stop drive (`LoadConnection`), met by an HTTP/1.1 `Connection` (connection.ts) and by one
- * stream of an HTTP/2 connection (h2_connection.ts `H2Slot`). Types only, so both protocols import them
+ * graceful stop drive (`LoadConnection`), met by an HTTP/1.1 `Connection` (h1/connection.ts) and by one
+ * stream of an HTTP/2 connection (h2/slot.ts `H2Slot`). Types only, so both protocols import them
  * without importing each other.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import type { RowSource } from "./request_picker.ts";
-import type { ConnectGate } from "./connect_gate.ts";
-import type { Transport } from "./transport.ts";
+import type { ConnectGate } from "./transport/connect_gate.ts";
+import type { Transport } from "./transport/transport.ts";
 
 /** Receives one line per completed response; see request_log.ts. */
 export interface ResponseSink {
@@ -66,7 +66,7 @@ export type NextExchange = (depth: number, nowMs: number) => number;
 
 /**
  * What the executors, the watchdog and the graceful stop need of a connection: an HTTP/1.1 `Connection`,
- * or one stream of an HTTP/2 connection (h2_connection.ts `H2Slot`).
+ * or one stream of an HTTP/2 connection (h2/slot.ts `H2Slot`).
  */
 export interface LoadConnection {
   readonly id: number;

@@ -2,7 +2,7 @@
  * @module
  * Requests with `{{ name }}` in their path, headers or body: split once, at build time, into byte
  * segments and slots, so sending one is a copy of segments and values into a reused buffer with the
- * Content-Length computed from the parts. HOT PATH: `fillTemplate` allocates nothing (a new view only
+ * Content-Length computed from the parts. HOT PATH: `TemplateWriter.fill` allocates nothing (a new view only
  * when the request's length changes); values are bytes, encoded once when a row is loaded or a value
  * captured. Slots are a value index (a data column or a capture of the session) or one of the built-in
  * functions Artillery names: `$randomNumber(min,max)` (an integer, both ends included) and

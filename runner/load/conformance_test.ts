@@ -12,7 +12,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import type { LoadModel, RunResult } from "../../results/mod.ts";
 import { runAttack } from "../attack.ts";
-import { epollBlocker } from "../http/transport_choice.ts";
+import { epollBlocker } from "../http/transport/choice.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
 
 interface CountingTarget {

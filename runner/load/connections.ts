@@ -78,7 +78,7 @@ export const connectionsExecutor: Executor = {
     const conns = Array.from({ length: count }, () => ctx.newConnection());
     // Every connection opens before the first send (still after t0: connects belong to the run). On the
     // deno transport a connect issued while the others are busy is starved until the traffic stops: with
-    // -c 5000 on a busy machine a third never opened in 8 s (docs/PERFORMANCE.md, Held load). A failed
+    // -c 5000 on a busy machine a third never opened in 8 s (docs/lab/PERFORMANCE_NOTES.md, "Held load"). A failed
     // connect is counted here and retried by its loop after the usual pause. Arrivals that are sessions
     // or connections of their own (per-arrival) open as they go.
     const opened = ctx.arrival === null

@@ -9,14 +9,14 @@
  * a template (a Cookie line may join any request) and knows its host (its Host header, else the
  * URL's: what scopes its cookies); a step keeps its response's head (cookies, header
  * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to. Over
- * HTTP/2 each request step is also encoded as its HEADERS frames (h2_request.ts), a template likewise.
+ * HTTP/2 each request step is also encoded as its HEADERS frames (h2/request.ts), a template likewise.
  */
 import type { FlowSpec } from "../config.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
 import { compileExtract, type StepExtract } from "./step_checks.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";
 import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
-import { encodeH2Request, type H2Request } from "../http/h2_request.ts";
+import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 
 const decoder = new TextDecoder();
 
@@ -125,7 +125,7 @@ export function encodeFlows(
       const keep = extract?.needsBody ? KEEP_ALL : extract !== null || cookies ? KEEP_HEAD : KEEP_NONE;
       const pathParts = hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null;
       const h2Request = h2 ? encodeH2Request(url, spec, names, cookies) : null;
-      // The last Host header given wins, as it does for HTTP/2's :authority (h2_request.ts).
+      // The last Host header given wins, as it does for HTTP/2's :authority (h2/request.ts).
       const authority = spec.headers.findLast(([n]) => n.toLowerCase() === "host")?.[1] ?? host;
       steps.push({
         kind: "request",

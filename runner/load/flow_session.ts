@@ -18,7 +18,7 @@
  * and runs each step's checks (counted per check) and captures: one that finds nothing ends the session
  * (counted as `captureFailed`), never the run.
  */
-import { Connection } from "../http/connection.ts";
+import { Connection } from "../http/h1/connection.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
@@ -28,8 +28,8 @@ import { runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
-import { H2Slot } from "../http/h2_connection.ts";
-import { H2ArrivalConnection } from "../http/h2_arrival.ts";
+import { H2Slot } from "../http/h2/slot.ts";
+import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import type { Arrival } from "./executor.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 

@@ -10,12 +10,12 @@
  * not replayed (their think times would make the burst idle), their requests share the same path.
  */
 import type { AttackConfig } from "../config.ts";
-import { Connection } from "../http/connection.ts";
+import { Connection } from "../http/h1/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2_connection.ts";
-import { encodeH2Mix } from "../http/h2_request.ts";
-import { chooseTransport } from "../http/transport_choice.ts";
-import { ConnectGate } from "../http/connect_gate.ts";
+import { H2Slots } from "../http/h2/slot.ts";
+import { encodeH2Mix } from "../http/h2/request.ts";
+import { chooseTransport } from "../http/transport/choice.ts";
+import { ConnectGate } from "../http/transport/connect_gate.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 import type { Executor, LoadContext } from "./executor.ts";

@@ -143,7 +143,8 @@ export class SharedLanes implements LaneOwner {
     else if (this.#queue.length > this.#connecting && (!late || !this.#keepAlive)) {
       // Every lane busy and the connects under way do not cover the queue: open one if allowed. Not
       // for a send the isolate itself dispatched late (keep-alive): its busy connections wait on this
-      // isolate to read their responses, and a new one would only slow it further (the start-up storm of docs/PERFORMANCE.md).
+      // isolate to read their responses, and a new one would only slow it further (the start-up storm:
+      // docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
       if (this.#lanes.length < this.maxLanes && this.ctx.shared.connectGate.hasRoom) this.#open();
       else waits = true;
     }

@@ -11,7 +11,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { Hono } from "hono";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
-import { epollBlocker } from "../http/transport_choice.ts";
+import { epollBlocker } from "../http/transport/choice.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import { prepareLoad } from "./run_load.ts";
 

@@ -1,7 +1,8 @@
 /**
  * @module
  * Connections opened before t0, so the open models start against a warm pool instead of opening one
- * connection per early send (the start-up storm in docs/PERFORMANCE.md). The size, per worker:
+ * connection per early send (the start-up storm in docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
+ * The size, per worker:
  * - `preConnect` given (`--pre-connect N`): this worker's share of N;
  * - throughput: all its fixed connections;
  * - rate and open count: Little's law, L = lambda x W, with lambda the first non-pause phase's peak
@@ -17,7 +18,7 @@
  * (the run then counts the target's errors as usual, after t0).
  */
 import type { AttackConfig, Phase } from "../config.ts";
-import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
+import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import { shareOf, withWarmup } from "./schedule.ts";
 

@@ -10,16 +10,16 @@
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { Connection } from "../http/connection.ts";
+import { Connection } from "../http/h1/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2_connection.ts";
-import { H2Arrivals } from "../http/h2_arrival.ts";
-import { encodeH2Mix } from "../http/h2_request.ts";
-import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocol_choice.ts";
-import { dialTarget } from "../http/transport.ts";
-import { connectToOf } from "../http/tls_options.ts";
-import type { TlsSessionInfo } from "../http/tls_transport.ts";
-import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport_choice.ts";
+import { H2Slots } from "../http/h2/slot.ts";
+import { H2Arrivals } from "../http/h2/arrival.ts";
+import { encodeH2Mix } from "../http/h2/request.ts";
+import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocols.ts";
+import { dialTarget } from "../http/transport/transport.ts";
+import { connectToOf } from "../http/tls/options.ts";
+import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
+import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 import type { IntervalSample } from "../stats/sample.ts";
@@ -31,7 +31,7 @@ import { throughputExecutor } from "./throughput.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { stripeOf } from "./schedule.ts";
-import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/connect_gate.ts";
+import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import { type PoolSize, poolSizeOf, preConnect } from "./pre_connect.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
@@ -70,10 +70,10 @@ export interface PrepareSummary {
   preConnectEstimateMs: number | null;
   /** Time of the generator's warm-up against its sink (ms); 0 when skipped. */
   generatorWarmupMs: number;
-  /** The transport chosen for this run (transport_choice.ts), and why epoll fell back, if it did. */
+  /** The transport chosen for this run (transport/choice.ts), and why epoll fell back, if it did. */
   transport: TransportKind;
   transportFallback: string | null;
-  /** The HTTP version spoken (protocol_choice.ts; `auto` resolved by ALPN). */
+  /** The HTTP version spoken (protocols.ts; `auto` resolved by ALPN). */
   protocol: ProtocolUsed;
 }
 
@@ -158,7 +158,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
   // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
-  // arrival, a lane whose every arrival dials a connection of its own (h2_arrival.ts).
+  // arrival, a lane whose every arrival dials a connection of its own (h2/arrival.ts).
   const h2Run = {
     requests: encodeH2Mix(url, config.requestMix, config.data?.columns),
     windowBytes: config.h2WindowBytes,

@@ -10,7 +10,7 @@
  * message and file:line; a failed request gives a status-0 response and the script goes on (its error
  * is counted by kind); once the run stops, requests are not sent and sleeps end at once.
  */
-import { Connection } from "../http/connection.ts";
+import { Connection } from "../http/h1/connection.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
 import { KEEP_ALL } from "../load/flow_plan.ts";

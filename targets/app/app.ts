@@ -1,8 +1,9 @@
 /**
  * @module
- * The built-in target: a Hono app with the endpoints every seed study needs, plus a fast path in front
+ * The built-in target: a Hono app with the endpoints every published study needs, plus a fast path in front
  * of it. `/` and `/json` are answered from constant strings before Hono routes anything, because the
- * benchmark compares them with the fastest bare `Deno.serve` and the goal is >= 0.97x of it (docs/PERFORMANCE.md:
+ * benchmark compares them with the fastest bare `Deno.serve` and the goal is >= 0.97x of it (docs/PERFORMANCE.md;
+ * docs/lab/PERFORMANCE_NOTES.md, "Target overhead":
  * a string body costs less CPU than a `Uint8Array`, which `Response` copies per request). Both bodies are below
  * the compression threshold and never change, so skipping compression and the response cache there
  * sends the same bytes those would. Everything else goes through Hono (frameworks are measured in
@@ -63,7 +64,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/cpu?ms=N", "busy CPU for N ms"],
   ["/fib/:n", "recursive Fibonacci, e.g. /fib/23"],
   ["/sleep?ms=N", "answer after N ms"],
-  ["/redis/:key", "GET from Redis (keys key:0..key:99 are seeded)"],
+  ["/redis/:key", "GET from Redis (keys key:0..key:99 are written at start)"],
   ["/error/:n", "500 through the error handler when n is 1"],
   ["/validate?id=<int>&name=<min 5 chars>", "zod validation, 400 with the reason"],
   ["/user?delayMs=N", "a JSON user record, optionally slow"],
@@ -197,12 +198,12 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
   const fetch = (req: Request): Response | Promise<Response> => {
     // Only the URL is read: each Request property is a call into the runtime, so `/` and `/json` answer
     // any method. Reading it at all is what keeps us ~10% above the cheapest bare Deno.serve, whose
-    // parameterless handler gets no Request built (docs/PERFORMANCE.md); a router cannot skip it.
+    // parameterless handler gets no Request built (docs/lab/PERFORMANCE_NOTES.md); a router cannot skip it.
     // Path length is taken from the first '/' after "http://" without allocating a substring.
     const url = req.url;
     const pathLength = url.length - url.indexOf("/", 8);
     // Strings, not bytes: `new Response(Uint8Array)` copies the bytes into a fresh ArrayBuffer on every
-    // call, a string is only referenced (docs/PERFORMANCE.md, "Target overhead": ~15% less CPU per request).
+    // call, a string is only referenced (docs/lab/PERFORMANCE_NOTES.md, "Target overhead": ~15% less CPU per request).
     if (pathLength === 5 && url.endsWith("/json")) {
       return new Response(JSON_TEXT, { headers: { "content-type": "application/json" } });
     }

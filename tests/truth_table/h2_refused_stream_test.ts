@@ -11,7 +11,7 @@ import assert from "node:assert/strict";
 import { attackJson } from "../tls_fixtures.ts";
 import { type H2Script, startH2ScriptServer } from "../fixtures/h2_script_server.ts";
 import { FRAME, H2_ERROR, words } from "../fixtures/h2_frames_testing.ts";
-import { epollBlocker } from "../../runner/http/transport_choice.ts";
+import { epollBlocker } from "../../runner/http/transport/choice.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 /** A run of 40 requests ends in well under a second here; this bound is for a busy machine. */

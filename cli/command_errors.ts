@@ -1,0 +1,69 @@
+/**
+ * @module
+ * One mapping from what a command throws to what it prints and its exit code (cli/exit_codes.ts), so
+ * every command answers the same error the same way: help goes to stdout (0); bad input is one line
+ * `loadlab NAME: message` (2), an experiment file's problems one line each (2); an output that cannot be
+ * written is 5; a target that cannot start or dies is 3 (with where the finished runs are kept, when an
+ * experiment's were). Anything else is a bug and is rethrown with its
+ * stack. Errors are told apart by their `name` (each class sets it), so this module imports none of the
+ * modules that throw them and a command still loads only what it uses (`version` no results code).
+ * Lines are made terminal-safe and secrets in them redacted: messages may quote a file or a flag value.
+ */
+import { redactText } from "../results/redact.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
+import { EXIT } from "./exit_codes.ts";
+import { HelpRequested, oneLine } from "./usage_error.ts";
+
+/** Errors that are bad input, printed as one line (exit 2). */
+const BAD_INPUT = new Set(["UsageError", "ConfigError", "ResultsFileError"]);
+/** Errors of a target that could not start or stopped answering (exit 3). */
+const TARGET_FAILED = new Set(["TargetError", "TargetFailedError"]);
+
+/**
+ * Runs command `name` and returns its exit code, the errors it throws mapped to theirs.
+ *
+ * @example export function runSchemaCommand(argv: string[]) { return runCommand("schema", () => ...) }
+ */
+export async function runCommand(name: string, fn: () => number | Promise<number>): Promise<number> {
+  try {
+    return await fn();
+  } catch (err) {
+    return exitCodeOfThrown(name, err);
+  }
+}
+
+/** Prints `err` as command `name` reports it and returns the exit code; rethrows what is not mapped. */
+function exitCodeOfThrown(name: string, err: unknown): number {
+  if (err instanceof HelpRequested) {
+    console.log(err.text);
+    return EXIT.ok;
+  }
+  if (!(err instanceof Error)) throw err;
+  const line = (text: string) => terminalSafe(redactText(text));
+  if (err.name === "ExperimentError") {
+    // Each line already names the file and the field.
+    for (const text of err.message.split("\n")) console.error(line(text));
+    return EXIT.badInput;
+  }
+  if (err.name === "MergeError") {
+    for (const text of err.message.split("\n")) console.error(`loadlab ${name}: ${line(text)}`);
+    return EXIT.badInput;
+  }
+  if (BAD_INPUT.has(err.name)) {
+    console.error(`loadlab ${name}: ${line(oneLine(err.message))}`);
+    return EXIT.badInput;
+  }
+  if (err.name === "OutputError") {
+    console.error(`loadlab ${name}: ${line(err.message)}`);
+    return EXIT.outputNotWritable;
+  }
+  if (TARGET_FAILED.has(err.name)) {
+    // A target's message may end with the tail of its own log, several lines.
+    console.error(`loadlab ${name}: ${line(err.message)}`);
+    // `run` stopped by a target keeps the runs it finished (scenarios/run.ts names their file).
+    const kept = (err as { keptIn?: unknown }).keptIn;
+    if (typeof kept === "string") console.error(`finished runs are kept in ${line(kept)}`);
+    return EXIT.targetFailed;
+  }
+  throw err;
+}

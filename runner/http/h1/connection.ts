@@ -1,0 +1,188 @@
+/**
+ * @module
+ * One keep-alive HTTP/1.1 connection of the load generator: h1/connection_io.ts's socket side (dial,
+ * un-awaited writes, reads into one reused buffer, inline chains of exchanges) with the response side
+ * filled in. HOT PATH: the byte-scanning parser finds where each response ends in the bytes read, and
+ * each one is recorded into the worker's recorder; nothing is allocated per response. Failures are
+ * counted by kind, never thrown: a timeout (the watchdog's abort), a failed write or read, a connection
+ * closed early, a response that does not parse, bytes nobody asked for. A flow step that captures,
+ * checks or keeps cookies asks (`prepareStep`) for its response's bytes to be kept (the head, or head
+ * and body, kept_bytes.ts); every other exchange keeps none.
+ */
+import type { ErrorKind } from "../../../results/mod.ts";
+import {
+  classifyError,
+  CLOSED_EARLY,
+  CLOSED_UNANSWERED,
+  errorMessage,
+  responseTimeoutMessage,
+  UNSOLICITED,
+} from "../exchange_errors.ts";
+import { MAX_EMPTY_LINES, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
+import { ResponseParser } from "./response_parser.ts";
+import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
+import { ConnectionIo } from "./connection_io.ts";
+import { DEFAULT_KEPT_BYTES, KeptBytes, keptTooLargeMessage } from "../kept_bytes.ts";
+
+export class Connection extends ConnectionIo {
+  readonly #parser = new ResponseParser(this.shared.maxHeaderBytes);
+  /** What of the responses to keep for the session (`keep`): 0 nothing, 1 the head, 2 head and body. */
+  #keep = 0;
+  /** The most bytes kept of the step's response; past it the response fails as `body-too-large`. */
+  #keptLimit = DEFAULT_KEPT_BYTES;
+  readonly #kept = new KeptBytes();
+  /** Bytes read in the exchange in progress: a timeout says how much of the response had come. */
+  #arrivedBytes = 0;
+
+  /**
+   * For a flow step that captures, checks or keeps cookies: the values of its placeholders, a Cookie
+   * line, what of its response to keep (0 nothing: the usual path; 1 the head; 2 head and body), and
+   * at most how many bytes of it.
+   */
+  prepareStep(
+    values: ReadonlyArray<Uint8Array>,
+    extraHead: Uint8Array | null,
+    keep: number,
+    keptLimit = DEFAULT_KEPT_BYTES,
+  ): void {
+    this.requests.values = values;
+    this.requests.extraHead = extraHead;
+    this.#keep = keep;
+    this.#keptLimit = keptLimit;
+  }
+
+  /** The raw bytes kept of the last response (see `prepareStep`); valid until the next exchange. */
+  keptResponse(): Uint8Array {
+    return this.#kept.view();
+  }
+
+  protected started(): void {
+    this.#parser.start(this.requests.isHead(0));
+    if (this.#keep !== 0) this.#kept.reset(this.#keptLimit);
+    this.#arrivedBytes = 0;
+  }
+
+  /**
+   * Counts the exchange's unanswered requests as `unfinished` (the graceful stop ended with it still
+   * waiting). Call before `stopping` is set and the socket closed (failures after that are not counted).
+   */
+  countUnfinished(nowMs: number): void {
+    if (!this.active) return;
+    if (!this.shared.stopping) this.shared.recorder.unfinished(nowMs, this.depth - this.done);
+    this.done = this.depth;
+  }
+
+  protected consume(n: number | null, nowMs: number): boolean {
+    this.lastEventMs = nowMs;
+    const depth = this.depth;
+    const parser = this.#parser;
+    if (n === null) {
+      // The response in progress was cut short (or, when framed by the close, is complete); any after it
+      // never began.
+      if (parser.completesAtEof()) {
+        this.#complete(nowMs);
+        this.done++;
+      } else if (parser.started && this.done < depth) {
+        this.#countFailed(nowMs, "closed-early", CLOSED_EARLY, 1);
+        this.done++;
+      }
+      this.#countUnanswered(nowMs);
+      this.abort();
+      return true;
+    }
+    this.shared.recorder.addBytesRead(nowMs, n);
+    if (TRACE_CONN && this.#arrivedBytes === 0) {
+      traceConn(this.id, fdOf(this.sock), "first-byte", `${n} bytes`);
+    }
+    this.#arrivedBytes += n;
+    const buf = this.buf;
+    let offset = 0;
+    while (offset < n) {
+      const end = parser.feed(buf, offset, n);
+      if (this.#keep !== 0 && !this.#kept.append(buf, offset, end < 0 ? n : end, this.#keep === 1)) {
+        // Past what the step keeps: no capture could run on a cut body; the rest is not worth reading.
+        this.#countFailed(nowMs, "body-too-large", keptTooLargeMessage(this.#keptLimit), depth - this.done);
+        return this.#abortCounted();
+      }
+      if (end === NEED_MORE) return false;
+      if (end === PARSE_ERROR) {
+        this.#countFailed(nowMs, "parse", parser.error, depth - this.done);
+        return this.#abortCounted();
+      }
+      if (end < n && this.done + 1 === depth && parser.keepAlive && !emptyLines(buf, end, n)) {
+        // Bytes nobody asked for (a body longer than its Content-Length): the stream is out of step,
+        // so the next response could not be told apart from them. Count it once and start afresh.
+        this.#countFailed(nowMs, "parse", UNSOLICITED, 1);
+        return this.#abortCounted();
+      }
+      this.#complete(nowMs);
+      this.done++;
+      if (!parser.keepAlive) {
+        this.#countUnanswered(nowMs);
+        return this.#abortCounted();
+      }
+      if (this.done === depth) return true;
+      parser.start(this.requests.isHead(this.done));
+      offset = end;
+    }
+    return false;
+  }
+
+  /** The exchange's requests after `done` are lost with the connection before any byte of their responses. */
+  #countUnanswered(nowMs: number): void {
+    if (this.done < this.depth) {
+      this.#countFailed(nowMs, "closed-early", CLOSED_UNANSWERED, this.depth - this.done);
+    }
+  }
+
+  /** Closes after a failure already counted: the exchange reports all its requests as handled. */
+  #abortCounted(): boolean {
+    this.abort();
+    this.done = this.depth;
+    return true;
+  }
+
+  /** Records a response that ended (by its framing, or by the close for a body read until it). */
+  #complete(nowMs: number): void {
+    const status = this.#parser.status;
+    this.shared.recorder.recordResponse(
+      nowMs,
+      status,
+      (nowMs - this.intendedMs) * 1000,
+      (nowMs - this.sentMs) * 1000,
+    );
+    this.shared.log?.write(status, this.intendedMs, nowMs, this.id);
+    this.answered++;
+  }
+
+  #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
+    if (this.shared.stopping) return;
+    for (let k = 0; k < count; k++) this.shared.recorder.recordError(nowMs, kind, message);
+  }
+
+  /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
+  protected fail(err: unknown): void {
+    const count = this.depth - this.done;
+    const timedOut = this.timedOut;
+    const writeError = this.writeError;
+    this.abort();
+    const nowMs = performance.now();
+    if (TRACE_CONN) traceConn(this.id, -1, "failed", timedOut ? "timeout" : errorMessage(writeError ?? err));
+    if (timedOut) {
+      const message = responseTimeoutMessage(this.shared.timeoutMs, err, this.#arrivedBytes);
+      this.#countFailed(nowMs, "timeout", message, count);
+    } else if (writeError !== null) {
+      this.#countFailed(nowMs, classifyError(writeError, "write"), errorMessage(writeError), count);
+    } else this.#countFailed(nowMs, classifyError(err, "read"), errorMessage(err), count);
+  }
+}
+
+/**
+ * Whether buf[from, to) is only a few empty lines (CRLF or LF): what a server may send between responses,
+ * which the next response's parse would skip anyway (http1/message_framer.ts), so not unsolicited bytes.
+ */
+function emptyLines(buf: Uint8Array, from: number, to: number): boolean {
+  if (to - from > 2 * MAX_EMPTY_LINES) return false;
+  for (let k = from; k < to; k++) if (buf[k] !== 10 && buf[k] !== 13) return false;
+  return true;
+}

@@ -1,0 +1,264 @@
+/**
+ * @module
+ * The socket side of an HTTP/1.1 connection of the load generator (h1/connection.ts's `Connection` adds the
+ * response side). HOT PATH: `exchange` writes pre-encoded bytes without awaiting the write and reads into
+ * one reused buffer per connection, allocating nothing per request beyond the promises of the write and
+ * the read. On a transport with the inline contract (epoll, transport/transport.ts) not even those: the pump hands
+ * read bytes to `consume` by callback, and a closed loop's next exchange starts from there (`exchange`'s
+ * `next`), so one promise covers a whole chain of requests. Timeouts are enforced from outside by the
+ * worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request; the connect is transport/dial.ts's.
+ * The state of the exchange in progress lives in fields, not locals, so the inline path can resume it
+ * from a callback.
+ */
+import type { EncodedRequest } from "../request.ts";
+import { RequestPicker } from "../request_picker.ts";
+import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
+import { Dialer } from "../transport/dial.ts";
+import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
+import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
+
+const READ_BUFFER_BYTES = 32 * 1024;
+const EMPTY = new Uint8Array(0);
+
+export abstract class ConnectionIo implements LoadConnection {
+  /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
+  deadlineMs = Infinity;
+  /** Set by the watchdog before it aborts the socket, so the failed read is counted as a timeout. */
+  timedOut = false;
+  /** `performance.now()` when the last exchange ended: closed loops reuse it instead of asking again. */
+  lastEventMs = 0;
+  protected sock: TransportConn | null = null;
+  /** The same socket when its transport has the inline contract (epoll), else null. */
+  #inline: InlineConn | null = null;
+  readonly #dialer: Dialer;
+  protected readonly buf = new Uint8Array(READ_BUFFER_BYTES);
+  /** The requests of the exchange in progress (pre-encoded bytes, which ones are HEAD). */
+  protected readonly requests: RequestPicker;
+  // The exchange in progress.
+  protected intendedMs = 0;
+  protected sentMs = 0;
+  protected depth = 0;
+  /** Requests of the exchange handled: answered, or failed and counted. */
+  protected done = 0;
+  /** Requests of the exchange answered by a response (what `exchange` returns). */
+  protected answered = 0;
+  /** An exchange is in progress: sent (or being sent), its responses not all in. */
+  protected active = false;
+  /** Bytes being written and how far; the write is not awaited (the response read is). */
+  #writing: Uint8Array = EMPTY;
+  #writeOffset = 0;
+  protected writeError: unknown = null;
+  /** Inline path: resolves the exchange (or the chain of them) in progress; `#next` grants the next. */
+  #settle: ((done: number) => void) | null = null;
+  #next: NextExchange | null = null;
+  // Bound once: handlers of the un-awaited write and of inline reads, so no closure per request.
+  readonly #onWritten = (n: number) => this.#written(n);
+  readonly #onWriteError = (err: unknown) => {
+    this.writeError = err;
+    this.abort();
+  };
+  readonly #reader: InlineReader = {
+    onRead: (n) => this.#inlineRead(n),
+    onReadError: (err) => {
+      this.fail(err);
+      return this.#inlineEnd();
+    },
+  };
+
+  constructor(readonly id: number, readonly shared: ConnectionShared, readonly maxDepth = 1) {
+    this.requests = new RequestPicker(shared.mix, maxDepth, shared.rows ?? null);
+    this.#dialer = new Dialer(shared, this);
+  }
+
+  /**
+   * Takes `n` bytes read into `buf` at `nowMs` (null: end of stream): records every response they end.
+   * True when the exchange is over (all responses in, or failed and counted, the socket then closed).
+   */
+  protected abstract consume(n: number | null, nowMs: number): boolean;
+
+  /** A failed read: counts the exchange's unanswered requests and closes the socket. */
+  protected abstract fail(err: unknown): void;
+
+  /** An exchange of `depth` requests starts: the response side gets ready for the first response. */
+  protected abstract started(): void;
+
+  get isOpen(): boolean {
+    return this.sock !== null;
+  }
+
+  /** Closes the socket now (watchdog timeout or shutdown); a pending connect or read then fails. */
+  abort(): void {
+    this.#dialer.abort();
+    const sock = this.sock;
+    if (sock === null) return;
+    this.sock = null;
+    this.#inline = null;
+    this.shared.recorder.connections--;
+    try {
+      sock.close();
+    } catch { /* already closed */ }
+  }
+
+  /**
+   * Dials once the connect gate has room; records the connect time or the error. A connect past the
+   * timeout is aborted by the watchdog (the wait for the gate is not part of it).
+   */
+  async open(): Promise<boolean> {
+    return (await this.#dialer.dial()) !== null;
+  }
+
+  /** The dialer's socket, taken in the turn it connected (transport/dial.ts `DialWatch`). */
+  adopt(sock: TransportConn): void {
+    this.sock = sock;
+    this.#inline = inlineOf(sock);
+  }
+
+  /**
+   * Closes after a per-arrival session or request (Artillery's connection per virtual user): a close
+   * of our own, so the next `open` counts as a new connection, not as a reconnect.
+   */
+  release(): void {
+    this.abort();
+    this.#dialer.forgetOpened();
+  }
+
+  /**
+   * Sends `depth` requests back to back (pipelining when > 1) and reads their responses. Latency is
+   * measured from `intendedMs` (coordinated-omission corrected; pass a negative value for "now") and
+   * from the actual send. Returns the number of responses; failures are recorded, the socket closed.
+   * `request` (a flow step, depth 1) is sent instead of the mix's next one; null keeps the mix.
+   *
+   * `next` (a closed loop's `take`): on an inline transport, each time an exchange ends with the
+   * socket still open, the next one (`next(maxDepth, nowMs)` requests, sent "now") starts from the
+   * pump's callback, with no promise per request; the promise then resolves with the count of the last
+   * exchange, once `next` grants none or the socket is closed. Elsewhere `next` is ignored.
+   */
+  async exchange(
+    intendedMs: number,
+    depth = 1,
+    request: EncodedRequest | null = null,
+    next: NextExchange | null = null,
+  ): Promise<number> {
+    if (this.sock === null && !(await this.open())) return 0;
+    if (this.#inline !== null) {
+      return new Promise((resolve) => {
+        this.#settle = resolve;
+        this.#next = next;
+        if (!this.#begin(intendedMs, depth, request, -1)) {
+          this.#settle = this.#next = null;
+          resolve(0);
+        }
+      });
+    }
+    const sock = this.sock!;
+    if (!this.#begin(intendedMs, depth, request, -1)) return 0;
+    const buf = this.buf;
+    while (true) {
+      let n: number | null;
+      try {
+        n = await sock.read(buf);
+      } catch (err) {
+        this.fail(err);
+        break;
+      }
+      if (this.consume(n, performance.now())) break;
+    }
+    return this.#end();
+  }
+
+  /**
+   * Starts an exchange: picks and writes the request, then (inline) arms the read. `sentMs` is now
+   * when the caller has just read the clock (a chained exchange: the previous response's end, a
+   * microsecond ago), else negative. False when there was nothing to send (the mix's data rows ran
+   * out, or a filled value was refused and counted): no exchange started.
+   */
+  #begin(intendedMs: number, depth: number, request: EncodedRequest | null, sentMs: number): boolean {
+    const shared = this.shared;
+    const bytes = this.requests.pick(depth, request);
+    if (bytes === null) {
+      // A refused value (a line break in a header or the path): counted as the request's error, unsent.
+      const refused = this.requests.refused;
+      if (refused !== "") shared.recorder.recordError(performance.now(), "bad-value", refused);
+      return false;
+    }
+    if (sentMs < 0) sentMs = performance.now();
+    this.lastEventMs = sentMs;
+    this.intendedMs = intendedMs < 0 ? sentMs : intendedMs;
+    this.sentMs = sentMs;
+    this.depth = depth;
+    this.done = this.answered = 0;
+    this.active = true;
+    this.deadlineMs = sentMs + shared.timeoutMs;
+    this.timedOut = false;
+    this.#writing = bytes;
+    this.#writeOffset = 0;
+    this.writeError = null;
+    shared.recorder.addBytesWritten(sentMs, bytes.length);
+    shared.recorder.inFlight += depth;
+    this.started();
+    if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "written", `${bytes.length} bytes x${depth}`);
+    const inline = this.#inline;
+    if (inline === null) {
+      this.sock!.write(bytes).then(this.#onWritten, this.#onWriteError);
+      return true;
+    }
+    // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
+    inline.armRead(this.buf, this.#reader);
+    let n: number;
+    try {
+      n = inline.writeNow(bytes);
+    } catch (err) {
+      this.#onWriteError(err);
+      return true;
+    }
+    if (n < bytes.length) this.#written(n);
+    return true;
+  }
+
+  /**
+   * The run is over with this exchange still waiting (the graceful stop ended): counts its unanswered
+   * requests as `unfinished` (cut by the experiment's own stop: shown, never a failure of the target), so
+   * a request sent is never lost from the results.
+   */
+  abstract countUnfinished(nowMs: number): void;
+
+  /** Ends the exchange in progress; its response count (a failed request, counted, is no response). */
+  #end(): number {
+    if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "done", `${this.answered}/${this.depth} answered`);
+    this.active = false;
+    this.shared.recorder.inFlight -= this.depth;
+    this.deadlineMs = Infinity;
+    return this.answered;
+  }
+
+  /** Inline read: parse, then read on, or end the exchange. */
+  #inlineRead(n: number | null): boolean {
+    const inline = this.#inline!;
+    if (!this.consume(n, inline.nowMs())) {
+      inline.armRead(this.buf, this.#reader);
+      return false;
+    }
+    return this.#inlineEnd();
+  }
+
+  /** Inline: the exchange ended; starts the chain's next one, or settles. True when it settled. */
+  #inlineEnd(): boolean {
+    const done = this.#end();
+    const next = this.#next;
+    if (next !== null && this.#inline !== null) {
+      const granted = next(this.maxDepth, this.lastEventMs);
+      if (granted > 0 && this.#begin(-1, granted, null, this.lastEventMs)) return false;
+    }
+    const settle = this.#settle;
+    this.#settle = this.#next = null;
+    settle?.(done);
+    return true;
+  }
+
+  /** A short write: send the rest (the response cannot start before the request ends). */
+  #written(n: number): void {
+    this.#writeOffset += n;
+    if (this.#writeOffset >= this.#writing.length || this.sock === null) return;
+    this.sock.write(this.#writing.subarray(this.#writeOffset)).then(this.#onWritten, this.#onWriteError);
+  }
+}

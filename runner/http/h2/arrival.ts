@@ -1,0 +1,159 @@
+/**
+ * @module
+ * HTTP/2 with `connection: per-arrival` (Artillery's virtual users, k6's new connection per iteration):
+ * each arrival dials an h2 connection of its own (TLS with ALPN `h2`, or the h2c preface), exchanges
+ * SETTINGS, sends its one request on stream 1 and, once answered, ends the connection with GOAWAY and a
+ * close. A lane (`H2ArrivalConnection`) is what the executors hold, shaped like an HTTP/1.1
+ * `Connection`; each arrival on it gets a fresh `H2Connection` and its one `H2Slot`, so the connect, the
+ * TLS handshake, the latency from the intended send time and the errors by kind are counted by the same
+ * code as a kept-alive h2 connection's, and a new connection per arrival is never counted as a reconnect
+ * (a session's dialer counts every dial after its first as one). The session object per arrival (its
+ * input and output buffers) is the price of that; an arrival already pays a connect and a handshake.
+ */
+import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
+import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
+import { H2Slot } from "./slot.ts";
+import { H2Connection } from "./frames_in.ts";
+import type { EncodedRequest } from "../request.ts";
+import type { H2Run } from "./stream.ts";
+import type { H2Request } from "./request.ts";
+import type { H2KeptResponse } from "./kept.ts";
+import { H2TemplateWriter } from "./template.ts";
+
+/** A worker's per-arrival h2 lanes, made as the executors ask for connections (as `H2Slots` are). */
+export class H2Arrivals {
+  /** Most streams open at once on one connection so far: 1 once any arrival was sent. */
+  maxOpenStreams = 0;
+
+  constructor(readonly shared: ConnectionShared, readonly run: H2Run) {}
+
+  next(id: number): H2ArrivalConnection {
+    return new H2ArrivalConnection(id, this);
+  }
+}
+
+/** One lane of per-arrival h2 connections: at most one at a time, made by `exchange`, ended by `release`. */
+export class H2ArrivalConnection implements LoadConnection {
+  readonly maxDepth = 1;
+  #slot: H2Slot | null = null;
+  #lastEventMs = 0;
+  #timedOut = false;
+  /** Templated requests are filled here, one arrival after another (its buffers grow on first use). */
+  readonly #writer = new H2TemplateWriter();
+
+  constructor(readonly id: number, readonly owner: H2Arrivals) {}
+
+  get isOpen(): boolean {
+    return this.#slot?.isOpen ?? false;
+  }
+
+  /** The watchdog's deadline: the stream's in flight; a connect has its own timer (transport/dial.ts). */
+  get deadlineMs(): number {
+    return this.#slot?.deadlineMs ?? Infinity;
+  }
+  set deadlineMs(ms: number) {
+    if (this.#slot !== null) this.#slot.deadlineMs = ms;
+  }
+
+  get timedOut(): boolean {
+    return this.#slot?.timedOut ?? this.#timedOut;
+  }
+  set timedOut(yes: boolean) {
+    this.#timedOut = yes;
+    if (this.#slot !== null) this.#slot.timedOut = yes;
+  }
+
+  get lastEventMs(): number {
+    return this.#slot?.lastEventMs ?? this.#lastEventMs;
+  }
+  set lastEventMs(ms: number) {
+    this.#lastEventMs = ms;
+    if (this.#slot !== null) this.#slot.lastEventMs = ms;
+  }
+
+  /** A new connection for the next arrival (pre-connect never asks: per-arrival opens nothing ahead). */
+  open(): Promise<boolean> {
+    return this.#current().open();
+  }
+
+  /** The arrival's request on stream 1 of its own connection, dialed first; `next` is not chained. */
+  exchange(
+    intendedMs: number,
+    _depth = 1,
+    _request: EncodedRequest | null = null,
+    _next: NextExchange | null = null,
+  ): Promise<number> {
+    return this.#current().exchange(intendedMs, 1);
+  }
+
+  /**
+   * A flow step (H2Slot `exchangeStep`): a session's steps go one after another as streams 1, 3, ... of
+   * the arrival's one connection, which `release` ends after its last step.
+   */
+  exchangeStep(
+    intendedMs: number,
+    request: H2Request,
+    values: ReadonlyArray<Uint8Array>,
+    cookie: Uint8Array | null,
+    keep: number,
+    keptLimit: number,
+  ): Promise<number> {
+    return this.#current().exchangeStep(intendedMs, request, values, cookie, keep, keptLimit);
+  }
+
+  /** What the last kept step kept. */
+  keptResponse(): H2KeptResponse {
+    return this.#current().keptResponse();
+  }
+
+  #current(): H2Slot {
+    if (this.#slot !== null) return this.#slot;
+    const { shared, run } = this.owner;
+    // The lane's id names the connection (request log), as an HTTP/1.1 per-arrival lane's does.
+    const slot = new H2Slot(this.id, new H2Connection(this.id, shared, run), run, this.#writer);
+    slot.lastEventMs = this.#lastEventMs;
+    this.#slot = slot;
+    return slot;
+  }
+
+  /**
+   * The arrival is answered: GOAWAY (NO_ERROR, last stream id 0: we refuse server push, so the server
+   * started no stream we acted on), then the close. RFC 9113 section 6.8: an endpoint SHOULD send GOAWAY
+   * before closing a connection, so the server knows no stream was left half processed, as a browser
+   * closing its tab does; with every stream closed it is the graceful shutdown, nothing counted on
+   * either side. A connection that never opened (a failed connect, counted) just ends.
+   */
+  release(): void {
+    const slot = this.#slot;
+    if (slot === null) return;
+    const session = slot.session;
+    if (session.isOpen) {
+      const at = session.output.reserve(GOAWAY_BYTES);
+      session.output.wrote(writeGoaway(session.output.bytes, at, 0, NO_ERROR));
+      session.output.flush();
+    }
+    this.#end(slot);
+    slot.release();
+  }
+
+  /** Shutdown closes the connection (streams in flight counted unless stopping); a timeout cancels the stream. */
+  abort(): void {
+    const slot = this.#slot;
+    if (slot === null) return;
+    slot.abort();
+    if (!slot.timedOut) this.#end(slot);
+  }
+
+  #end(slot: H2Slot): void {
+    this.#lastEventMs = slot.lastEventMs;
+    this.#timedOut = false;
+    if (slot.session.maxOpenStreams > this.owner.maxOpenStreams) {
+      this.owner.maxOpenStreams = slot.session.maxOpenStreams;
+    }
+    this.#slot = null;
+  }
+
+  countUnfinished(nowMs: number): void {
+    this.#slot?.countUnfinished(nowMs);
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * The engine's HTTP/2 client against servers that flood it with tiny frames as fast as it reads
+ * (tests/fixtures/h2_flood_server.ts), on both transports, h2c and over TLS: every run ends within its
+ * duration, timeout and graceful stop (plus slack for a busy machine), as the worker's timers and stop
+ * message still run while bytes keep coming; an endless header block ends at the CONTINUATION cap as a
+ * connection error ENHANCE_YOUR_CALM, named and counted, with GOAWAY sent.
+ */
+import { ok } from "node:assert/strict";
+import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
+import { runAttack } from "../../attack.ts";
+import type { RunResult } from "../../../results/mod.ts";
+import { epollBlocker } from "../transport/choice.ts";
+import { ENHANCE_YOUR_CALM } from "../../../http2/frames.ts";
+import {
+  H2_FLOOD_MODES,
+  type H2FloodMode,
+  startH2FloodServer,
+} from "../../../tests/fixtures/h2_flood_server.ts";
+import { EPOLL_TLS_BLOCKER, makeTlsFixtures, type TlsFixtures } from "../../../tests/tls_fixtures.ts";
+import { requireProgram, withTempDir } from "../../../tests/helpers.ts";
+
+const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const DURATION_MS = 1_000;
+const TIMEOUT_MS = 1_000;
+const GRACEFUL_STOP_MS = 500;
+/** Certain on a busy machine: 5 s past what the run may take; a starved worker took 12 s to minutes. */
+const BOUND_MS = DURATION_MS + TIMEOUT_MS + GRACEFUL_STOP_MS + 5_000;
+
+const errorsOf = (r: RunResult) => JSON.stringify(r.errorMessages);
+const messages = (r: RunResult, kind: string) =>
+  Object.keys((r.errorMessages as Record<string, Record<string, number>>)[kind] ?? {}).join(" | ");
+
+/** What each flood must come to, beside the run's end in time: no answer, and what happened counted. */
+const EXPECT: Record<H2FloodMode, (r: RunResult, goaway: number[]) => void> = {
+  data: (r) => ok(r.requests === 0 && r.bytesRead > 1_000_000, `${r.bytesRead} bytes read, ${errorsOf(r)}`),
+  continuation: (r, goaway) => {
+    ok(/ENHANCE_YOUR_CALM: more than \d+ CONTINUATION frames/.test(messages(r, "h2-protocol")), errorsOf(r));
+    ok(goaway.includes(ENHANCE_YOUR_CALM), `GOAWAY sent: ${goaway}`);
+  },
+  interim: (r) => ok(r.requests === 0, errorsOf(r)),
+  ping: (r) => ok(r.requests === 0, errorsOf(r)),
+  "window-update": (r) => ok(r.requests === 0, errorsOf(r)),
+};
+
+async function floodRun(
+  mode: H2FloodMode,
+  transport: "deno" | "epoll",
+  tls: TlsFixtures | null,
+): Promise<void> {
+  const server = startH2FloodServer(
+    mode,
+    tls === null ? undefined : {
+      cert: await Deno.readTextFile(tls.serverCert),
+      key: await Deno.readTextFile(tls.serverKey),
+    },
+  );
+  try {
+    const started = performance.now();
+    const r = await runAttack(parseAttackConfig({
+      url: `${server.origin}/`,
+      model: "connections",
+      connections: 2,
+      durationMs: DURATION_MS,
+      protocol: tls === null ? "h2c" : "h2",
+      timeoutMs: TIMEOUT_MS,
+      gracefulStopMs: GRACEFUL_STOP_MS,
+      transport,
+      ...(tls === null ? {} : { tls: { caFile: tls.ca } }),
+    } as AttackConfigInput));
+    const tookMs = performance.now() - started;
+    ok(server.flooded > 0, `${mode}: the server flooded no connection: ${errorsOf(r)}`);
+    ok(tookMs < BOUND_MS, `${mode}: a run of ${DURATION_MS} ms took ${tookMs.toFixed(0)} ms`);
+    EXPECT[mode](r, server.goaway);
+  } finally {
+    await server.close();
+  }
+}
+
+for (const transport of ["deno", "epoll"] as const) {
+  Deno.test({
+    name: `h2c floods of tiny frames end the run on time [${transport}]`,
+    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    async fn(t) {
+      for (const mode of H2_FLOOD_MODES) await t.step(mode, () => floodRun(mode, transport, null));
+    },
+  });
+
+  Deno.test({
+    name: `h2 floods of tiny frames over TLS end the run on time [${transport}]`,
+    ignore: transport === "epoll" && EPOLL_TLS_BLOCKER !== null,
+    async fn(t) {
+      if (!requireProgram("openssl")) return;
+      await withTempDir(async (dir) => {
+        const tls = await makeTlsFixtures(dir);
+        for (const mode of H2_FLOOD_MODES) await t.step(mode, () => floodRun(mode, transport, tls));
+      });
+    },
+  });
+}

@@ -1,0 +1,82 @@
+/**
+ * @module
+ * What an HTTP/2 stream keeps of its response for a flow step that captures, checks or keeps cookies
+ * (the HTTP/1.1 connection keeps raw bytes instead, kept_bytes.ts): the final head's fields, handed
+ * over by the HPACK decoder's `onField` callback (already bounded by `--max-header-bytes`: the decoder
+ * refuses a header list past it), its status, and, when the step reads the body, the DATA frames'
+ * bytes in one buffer that grows and is reused (kept_bytes.ts, as the HTTP/1.1 kept response). One per
+ * stream slot, made on its first kept step; steps that keep nothing leave the stream's `kept` null and
+ * cost one null check per frame.
+ */
+import { isInterim } from "../../../http1/body_framing.ts";
+import type { StepResponse } from "../kept_response.ts";
+import { DEFAULT_KEPT_BYTES, KeptBytes } from "../kept_bytes.ts";
+
+const decoder = new TextDecoder();
+
+/** A value the decoder read as Latin-1 octets, as UTF-8 text (as the HTTP/1.1 kept response reads it). */
+function utf8(octets: string): string {
+  // deno-lint-ignore no-control-regex
+  if (/^[\x00-\x7f]*$/.test(octets)) return octets;
+  return decoder.decode(Uint8Array.from(octets, (c) => c.charCodeAt(0)));
+}
+
+export class H2KeptResponse implements StepResponse {
+  status = 0;
+  /** Whether DATA is kept (the step reads the body), else the head only. */
+  keepBody = false;
+  /** The final head was decoded: later blocks (trailers) add nothing. */
+  headDone = false;
+  /** Names (lower case, as HTTP/2 sends them) and values of the final head, in order. */
+  readonly #fields: string[] = [];
+  readonly #body = new KeptBytes();
+  #text: string | null = null;
+  /** The decoder's callback, made once per slot (no closure per response). */
+  readonly onField = (name: string, value: string): void => {
+    this.#fields.push(name, value);
+  };
+
+  /** Forgets the last response; `keepBody`: whether the next one's DATA is kept, at most `limitBytes`. */
+  reset(keepBody: boolean, limitBytes = DEFAULT_KEPT_BYTES): void {
+    this.status = 0;
+    this.keepBody = keepBody;
+    this.headDone = false;
+    this.#fields.length = 0;
+    this.#body.reset(limitBytes);
+    this.#text = null;
+  }
+
+  /** A head was decoded with `status`: an interim (1xx) one is dropped, the final one kept. */
+  headEnded(status: number): void {
+    if (status !== 0 && !isInterim(status)) {
+      this.headDone = true;
+      this.status = status;
+    } else this.#fields.length = 0;
+  }
+
+  /** A DATA frame's payload `buf[from, to)` (padding removed); false when past the bytes kept (`limitBytes`). */
+  data(buf: Uint8Array, from: number, to: number): boolean {
+    return this.#body.append(buf, from, to, false);
+  }
+
+  /** The most bytes of body kept (see `reset`). */
+  get limitBytes(): number {
+    return this.#body.limitBytes;
+  }
+
+  /** Every value of header `name` (case-insensitive), in order. */
+  headers(name: string): string[] {
+    const lower = name.toLowerCase();
+    const values: string[] = [];
+    for (let k = 0; k < this.#fields.length; k += 2) {
+      if (this.#fields[k] === lower) values.push(utf8(this.#fields[k + 1]));
+    }
+    return values;
+  }
+
+  /** The body as text (UTF-8). */
+  get body(): string {
+    this.#text ??= decoder.decode(this.#body.view());
+    return this.#text;
+  }
+}

@@ -1,0 +1,113 @@
+/**
+ * @module
+ * The output side of an HTTP/2 connection: one growing byte buffer that frames are written into in
+ * place (`reserve` then the frame writers of http2/frames.ts at the offset it returned, then `wrote`),
+ * and written to the socket once per batch: at the end of the frames a read brought (the pump's
+ * `onDrained`, or the read loop), or in this turn's microtasks for sends started elsewhere. What the
+ * kernel does not take at once goes by the socket's promise write, and nothing is compacted while that
+ * write holds a view of the buffer. Bounded: more than `MAX_OUT_BYTES` queued means the server stopped
+ * reading, and the owner is told.
+ */
+import type { InlineConn, TransportConn } from "../transport/transport.ts";
+
+/** Output grows up to this; a peer that stops reading while we owe it more is dropped. */
+export const MAX_OUT_BYTES = 8 * 1024 * 1024;
+
+/** What the buffer needs of its connection. */
+export interface H2OutputOwner {
+  /** The socket now (null when closed), and its inline side (epoll), if any. */
+  socket(): TransportConn | null;
+  inline(): InlineConn | null;
+  /** A write failed (the connection ends). */
+  writeFailed(err: unknown): void;
+  /** More than MAX_OUT_BYTES queued. */
+  overflowed(): void;
+}
+
+export class H2Output {
+  /** The buffer; read it only after `reserve` (which may replace it). */
+  bytes = new Uint8Array(64 * 1024);
+  #start = 0;
+  #end = 0;
+  #writing = false;
+  #flushQueued = false;
+  /** True while a read's frames are handled: `wrote` leaves the write to the end of the batch. */
+  inBatch = false;
+  readonly #flushNow = () => this.flush();
+  readonly #onWritten = (n: number) => {
+    if (!this.#writing) return; // a write of a socket closed since (reset)
+    this.#writing = false;
+    this.#advance(n);
+    this.flush();
+  };
+  readonly #onWriteError = (err: unknown) => {
+    if (!this.#writing) return;
+    this.#writing = false;
+    this.owner.writeFailed(err);
+  };
+
+  constructor(readonly owner: H2OutputOwner) {}
+
+  /** A new connection: nothing queued, no write pending. */
+  reset(): void {
+    this.#start = this.#end = 0;
+    this.#writing = false;
+  }
+
+  /** Room for `bytes` more; returns the offset to write them at (then `wrote(end)`). */
+  reserve(bytes: number): number {
+    if (this.#end + bytes <= this.bytes.length) return this.#end;
+    if (!this.#writing && this.#start > 0) {
+      this.bytes.copyWithin(0, this.#start, this.#end);
+      this.#end -= this.#start;
+      this.#start = 0;
+    }
+    if (this.#end + bytes > this.bytes.length) {
+      const grown = new Uint8Array(Math.max(2 * this.bytes.length, this.#end - this.#start + bytes));
+      grown.set(this.bytes.subarray(this.#start, this.#end));
+      this.#end -= this.#start;
+      this.#start = 0;
+      this.bytes = grown;
+    }
+    return this.#end;
+  }
+
+  /** Marks `bytes[.., end)` queued: written at the end of the batch, or in this turn's microtasks. */
+  wrote(end: number): void {
+    this.#end = end;
+    if (this.#end - this.#start > MAX_OUT_BYTES) {
+      this.owner.overflowed();
+      return;
+    }
+    if (!this.inBatch && !this.#flushQueued) {
+      this.#flushQueued = true;
+      queueMicrotask(this.#flushNow);
+    }
+  }
+
+  /** Writes what is queued: what the kernel takes now, the rest when the socket drains. */
+  flush(): void {
+    this.#flushQueued = false;
+    const sock = this.owner.socket();
+    if (this.#writing || sock === null || this.#end === this.#start) return;
+    const inline = this.owner.inline();
+    if (inline !== null) {
+      let n: number;
+      try {
+        n = inline.writeNow(this.bytes.subarray(this.#start, this.#end));
+      } catch (err) {
+        this.owner.writeFailed(err);
+        return;
+      }
+      this.#advance(n);
+      if (this.#end === this.#start) return;
+    }
+    this.#writing = true;
+    sock.write(this.bytes.subarray(this.#start, this.#end)).then(this.#onWritten, this.#onWriteError);
+  }
+
+  #advance(n: number): void {
+    this.#start += n;
+    if (this.#start === this.#end) this.#start = this.#end = 0;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * @module
+ * The requests of an HTTP/2 run, encoded once before any load: each mix entry becomes its HEADERS frame
+ * (HPACK through http2/hpack_encoder.ts; split into CONTINUATION frames past 16 KiB, the smallest
+ * frame size every peer takes) and its body, if any. HEADERS carries END_STREAM when there is no body.
+ * On the hot path the frames are copied into the connection's output buffer and only the 4-byte
+ * stream id of each frame header is patched there (`writeHeadersFrames`); nothing is encoded per
+ * request. The mix's pick order (request.ts `RequestMix`) is the same as over HTTP/1.1. A request with
+ * `{{ placeholders }}` becomes a template instead (h2/template.ts), filled per request into its slot's
+ * buffers.
+ */
+import type { RequestSpec } from "../../config.ts";
+import { encodeField, encodeRequestHeaders } from "../../../http2/hpack_encoder.ts";
+import {
+  CONTINUATION,
+  DEFAULT_MAX_FRAME_BYTES,
+  FLAG_END_HEADERS,
+  FLAG_END_STREAM,
+  FRAME_HEADER_BYTES,
+  HEADERS,
+  MAX_STREAM_ID,
+  writeFrameHeader,
+} from "../../../http2/frames.ts";
+import { hostHeaderOf, isTemplated, resolvePath } from "../request.ts";
+import { buildH2Template, type H2Template } from "./template.ts";
+
+/** One request of the mix, ready to send on any stream. */
+export interface H2Request {
+  /** HEADERS (+ CONTINUATION) frames with stream id 0, patched per send. */
+  readonly frames: Uint8Array;
+  /** Offsets of each frame header in `frames` (where the stream id is patched). */
+  readonly frameStarts: Uint32Array;
+  /** The request body (sent as DATA frames within the peer's windows), or null. */
+  readonly body: Uint8Array | null;
+  /** Placeholders to fill per request (then `frames` and `body` are empty), or null. */
+  readonly template: H2Template | null;
+  /** A HEAD request: its answer may name a content-length and carry no DATA (RFC 9110 9.3.2). */
+  readonly head: boolean;
+}
+
+/** Header fields HTTP/2 forbids (RFC 9113 8.2.2), and Host, which becomes :authority. */
+const DROPPED = new Set([
+  "connection",
+  "keep-alive",
+  "proxy-connection",
+  "transfer-encoding",
+  "upgrade",
+  "host",
+]);
+
+/**
+ * Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set).
+ * With `names` (a data source's columns, by value index) a request with placeholders becomes a template;
+ * `template`: one even without (a flow step with cookies: a `cookie` field may join it per send).
+ */
+export function encodeH2Request(
+  url: URL,
+  spec: RequestSpec,
+  names: readonly string[] = [],
+  template = false,
+): H2Request {
+  const path = resolvePath(url, spec.path);
+  let authority = hostHeaderOf(url);
+  const headers: [string, string][] = [];
+  let hasUserAgent = false;
+  for (const [name, value] of spec.headers) {
+    const lower = name.toLowerCase();
+    if (lower === "host") authority = value;
+    if (lower === "user-agent") hasUserAgent = true;
+    if (DROPPED.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers")) continue;
+    headers.push([lower, value]);
+  }
+  if (!hasUserAgent) headers.push(["user-agent", "loadlab"]);
+  const scheme = url.protocol === "https:" ? "https" : "http";
+  const hasLength = headers.some(([n]) => n === "content-length");
+  const carriesBody = spec.method === "POST" || spec.method === "PUT" || spec.method === "PATCH";
+  if (template || isTemplated({ ...spec, path })) {
+    // Checks every field as written (a placeholder's text is a valid value); the values come per request.
+    encodeRequestHeaders(spec.method, scheme, authority, path, headers);
+    const fields: Array<[string, string]> = [
+      [":method", spec.method],
+      [":scheme", scheme],
+      [":authority", authority],
+      [":path", path],
+      ...headers,
+    ];
+    const bodyText = new TextDecoder().decode(spec.body ?? new Uint8Array(0));
+    const autoLength = (spec.body !== undefined || carriesBody) && !hasLength;
+    const template = buildH2Template(fields, bodyText, autoLength, (n) => names.indexOf(n), encodeField);
+    const head = spec.method === "HEAD";
+    return { frames: new Uint8Array(0), frameStarts: new Uint32Array(0), body: null, template, head };
+  }
+  const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
+  if ((body !== null || carriesBody) && !hasLength) {
+    headers.push(["content-length", String(body?.length ?? 0)]);
+  }
+  const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
+  const sent = body === null ? null : body.slice();
+  return { ...framesOf(block, body === null), body: sent, template: null, head: spec.method === "HEAD" };
+}
+
+/** HEADERS then CONTINUATION frames carrying `block`, at most 16 KiB of it each. */
+function framesOf(block: Uint8Array, endStream: boolean): { frames: Uint8Array; frameStarts: Uint32Array } {
+  const count = Math.max(1, Math.ceil(block.length / DEFAULT_MAX_FRAME_BYTES));
+  const frames = new Uint8Array(block.length + count * FRAME_HEADER_BYTES);
+  const frameStarts = new Uint32Array(count);
+  let at = 0;
+  for (let k = 0; k < count; k++) {
+    const from = k * DEFAULT_MAX_FRAME_BYTES;
+    const to = Math.min(block.length, from + DEFAULT_MAX_FRAME_BYTES);
+    const last = k === count - 1;
+    const flags = (last ? FLAG_END_HEADERS : 0) | (k === 0 && endStream ? FLAG_END_STREAM : 0);
+    frameStarts[k] = at;
+    at = writeFrameHeader(frames, at, to - from, k === 0 ? HEADERS : CONTINUATION, flags, 0);
+    frames.set(block.subarray(from, to), at);
+    at += to - from;
+  }
+  return { frames, frameStarts };
+}
+
+/** Copies `request`'s HEADERS frames into `out` at `at` with `streamId` patched in; returns the end. */
+export function writeHeadersFrames(
+  out: Uint8Array,
+  at: number,
+  request: H2Request,
+  streamId: number,
+): number {
+  out.set(request.frames, at);
+  const starts = request.frameStarts;
+  for (let k = 0; k < starts.length; k++) {
+    const p = at + starts[k] + 5;
+    out[p] = (streamId >>> 24) & (MAX_STREAM_ID >>> 24);
+    out[p + 1] = (streamId >>> 16) & 0xff;
+    out[p + 2] = (streamId >>> 8) & 0xff;
+    out[p + 3] = streamId & 0xff;
+  }
+  return at + request.frames.length;
+}
+
+/**
+ * Every request of a mix, in the mix's order (index = what `RequestMix.next()` returns); `names` are the
+ * data columns its templates use.
+ */
+export function encodeH2Mix(
+  url: URL,
+  specs: readonly RequestSpec[],
+  names: readonly string[] = [],
+): H2Request[] {
+  return specs.map((spec) => encodeH2Request(url, spec, names));
+}

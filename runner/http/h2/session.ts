@@ -1,0 +1,345 @@
+/**
+ * @module
+ * One HTTP/2 connection of the load generator (RFC 9113), its socket side: the connect (transport/dial.ts's),
+ * the preface and our SETTINGS, the input buffer and the read of it, the output buffer (h2/output.ts's),
+ * and how the connection ends (a protocol error of the peer's, a socket failure, GOAWAY's reconnect,
+ * shutdown). The socket is any transport of transport/transport.ts: with the inline contract (epoll) the pump
+ * hands read bytes to `consume` by callback, elsewhere one read loop does; either way every frame is
+ * handled in the turn its bytes arrived, and a stream's end starts the closed loop's next request from
+ * there (`H2Stream.ended`), so a chain of requests costs no promise. HOT PATH: frames are read in place
+ * from one reused input buffer, and what they queue is written once per turn. Everything the peer does
+ * wrong is counted by kind, never thrown. The layers above fill in the rest: the streams
+ * (h2/streams.ts), then the frames in (h2/headers_in.ts, h2/control_in.ts, h2/frames_in.ts).
+ */
+import type { ErrorKind } from "../../../results/mod.ts";
+import {
+  CLIENT_PREFACE,
+  DEFAULT_WINDOW_BYTES,
+  errorCodeName,
+  GOAWAY_BYTES,
+  PeerSettings,
+  SETTINGS_ENABLE_PUSH,
+  SETTINGS_INITIAL_WINDOW_SIZE,
+  SETTINGS_MAX_HEADER_LIST_SIZE,
+  settingsFrameBytes,
+  WINDOW_UPDATE_BYTES,
+  writeGoaway,
+  writeSettings,
+  writeWindowUpdate,
+} from "../../../http2/frames.ts";
+import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import { classifyError, errorMessage } from "../exchange_errors.ts";
+import type { H2Run, H2Stream } from "./stream.ts";
+import { H2Output, MAX_OUT_BYTES } from "./output.ts";
+import { Dialer } from "../transport/dial.ts";
+import {
+  type InlineConn,
+  inlineOf,
+  type InlineReader,
+  type TransportConn,
+  TURN_READ_BYTES,
+} from "../transport/transport.ts";
+import { nextTurn } from "../../load/clock.ts";
+
+/**
+ * Input buffer per connection: room for a few frames of the largest size we allow (16 KiB, never raised);
+ * what a read leaves of a frame moves to the front, so a frame always fits.
+ */
+const IN_BYTES = 64 * 1024;
+/** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
+export const CLOSED_RING = 1024;
+export abstract class H2Session {
+  protected sock: TransportConn | null = null;
+  #inline: InlineConn | null = null;
+  #opening: Promise<boolean> | null = null;
+  readonly #dialer: Dialer;
+
+  // Input.
+  readonly in = new Uint8Array(IN_BYTES);
+  inEnd = 0;
+  #inView: Uint8Array = this.in;
+  decoder = new HpackDecoder();
+  peer = new PeerSettings();
+  gotSettings = false;
+  /**
+   * Header block of a HEADERS frame continued by CONTINUATION frames, at most `maxHeaderBytes`; made on
+   * the first such block (most servers never split one).
+   */
+  headerBlock: Uint8Array = EMPTY;
+  headerBlockLength = 0;
+  /** Stream of the header block being continued (0: none), and whether its HEADERS ended the stream. */
+  continuing = 0;
+  continuingEndStream = false;
+  /** DATA bytes consumed since the last connection WINDOW_UPDATE. */
+  recvUnacked = 0;
+
+  /** Frames to send, written once per batch (h2/output.ts). */
+  readonly output = new H2Output({
+    socket: () => this.sock,
+    inline: () => this.#inline,
+    writeFailed: (err) => this.#socketFailed(err, "write"),
+    overflowed: () =>
+      this.fail(
+        "h2-protocol",
+        `more than ${MAX_OUT_BYTES} bytes queued: the server stopped reading`,
+        performance.now(),
+      ),
+  });
+
+  // Streams.
+  readonly streams = new Map<number, H2Stream>();
+  /** Streams waiting for room: the peer's max concurrent streams, or a connection going away. */
+  readonly pending: H2Stream[] = [];
+  /** Streams whose body waits for the peer's windows. */
+  readonly blocked: H2Stream[] = [];
+  nextStreamId = 1;
+  /**
+   * How the last streams closed (RFC 9113 5.1), for the frames a server sends on them afterwards: by id
+   * modulo the ring's size, `closedIds` the id each entry is for and `closedHow` a CLOSED_* of
+   * h2/streams.ts. A stream not found here (we reset it, or it closed long ago) has its frames ignored.
+   */
+  readonly closedIds = new Uint32Array(CLOSED_RING);
+  readonly closedHow = new Uint8Array(CLOSED_RING);
+  sendWindow = DEFAULT_WINDOW_BYTES;
+  /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
+  goingAway = false;
+  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
+  goawayCode = -1;
+  /** Most streams open at once on this connection (results: per-connection stream counts). */
+  maxOpenStreams = 0;
+  /** A stream ended in the batch of frames being handled (the inline pump's "settled"). */
+  protected settledInBatch = false;
+
+  readonly #reader: InlineReader = {
+    onRead: (n) => this.#onInlineRead(n),
+    onReadError: (err) => {
+      this.#socketFailed(err, "read");
+      return this.#takeSettled();
+    },
+    // The pump drained the socket: one write for every frame the reads since the last one queued
+    // (over TLS one SSL_write, one record, instead of one per record read).
+    onDrained: () => this.output.flush(),
+  };
+
+  constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
+    this.#dialer = new Dialer(shared, null);
+  }
+
+  get isOpen(): boolean {
+    return this.sock !== null;
+  }
+
+  get openStreams(): number {
+    return this.streams.size;
+  }
+
+  /** Dials (once for every slot that asks at the same time); false when the connect failed (counted). */
+  open(): Promise<boolean> {
+    if (this.sock !== null) return Promise.resolve(true);
+    this.#opening ??= this.#dialer.dial().then((sock) => {
+      if (sock === null) return false;
+      this.#start(sock);
+      return true;
+    }).finally(() => this.#opening = null);
+    return this.#opening;
+  }
+
+  /** Aborts a connect under way (shutdown). */
+  abortConnect(): void {
+    this.#dialer.abort();
+  }
+
+  /** A fresh connection's state, the preface and our SETTINGS, and the first read. */
+  #start(sock: TransportConn): void {
+    this.sock = sock;
+    this.#inline = inlineOf(sock);
+    this.inEnd = 0;
+    this.#inView = this.in;
+    this.decoder = new HpackDecoder(4096, this.shared.maxHeaderBytes);
+    this.peer = new PeerSettings();
+    this.gotSettings = false;
+    this.continuing = 0;
+    this.recvUnacked = 0;
+    this.output.reset();
+    this.nextStreamId = 1;
+    this.closedIds.fill(0);
+    this.sendWindow = DEFAULT_WINDOW_BYTES;
+    this.goingAway = false;
+    this.goawayCode = -1;
+    this.maxOpenStreams = 0;
+    const window = this.run.windowBytes;
+    const settings: [number, number][] = [
+      [SETTINGS_ENABLE_PUSH, 0],
+      [SETTINGS_INITIAL_WINDOW_SIZE, window],
+      [SETTINGS_MAX_HEADER_LIST_SIZE, this.shared.maxHeaderBytes],
+    ];
+    const at = this.output.reserve(
+      CLIENT_PREFACE.length + settingsFrameBytes(settings.length) + WINDOW_UPDATE_BYTES,
+    );
+    const out = this.output.bytes;
+    out.set(CLIENT_PREFACE, at);
+    let end = writeSettings(out, at + CLIENT_PREFACE.length, settings);
+    if (window > DEFAULT_WINDOW_BYTES) end = writeWindowUpdate(out, end, 0, window - DEFAULT_WINDOW_BYTES);
+    this.output.wrote(end);
+    this.output.flush();
+    if (this.#inline !== null) this.#inline.armRead(this.#inView, this.#reader);
+    else this.#readLoop(sock);
+  }
+
+  /** The promise transport's reads; past TURN_READ_BYTES read back to back, the event loop gets a turn. */
+  async #readLoop(sock: TransportConn): Promise<void> {
+    let budget = TURN_READ_BYTES;
+    while (this.sock === sock) {
+      if (budget <= 0) {
+        budget = TURN_READ_BYTES;
+        await nextTurn();
+        if (this.sock !== sock) return;
+      }
+      let n: number | null;
+      try {
+        n = await sock.read(this.#inView);
+      } catch (err) {
+        if (this.sock === sock) this.#socketFailed(err, "read");
+        return;
+      }
+      if (this.sock !== sock) return;
+      budget -= n ?? 0;
+      this.#batch(n, performance.now());
+      this.output.flush();
+      this.settledInBatch = false;
+    }
+  }
+
+  /** Inline read: frames handled; the write waits for `onDrained` (the pump's end of this socket's reads). */
+  #onInlineRead(n: number | null): boolean {
+    const inline = this.#inline!;
+    this.#batch(n, inline.nowMs());
+    if (this.#inline === inline) inline.armRead(this.#inView, this.#reader);
+    return this.#takeSettled();
+  }
+
+  #takeSettled(): boolean {
+    const settled = this.settledInBatch;
+    this.settledInBatch = false;
+    return settled;
+  }
+
+  /** Bytes read (null: end of stream): frames handled; what they queued is written by the caller. */
+  #batch(n: number | null, nowMs: number): void {
+    if (n === null) {
+      this.fail("closed-early", `the server closed the connection${this.#afterGoaway()}`, nowMs);
+      return;
+    }
+    this.shared.recorder.addBytesRead(nowMs, n);
+    this.inEnd += n;
+    this.output.inBatch = true;
+    try {
+      const used = this.consume(nowMs);
+      if (this.sock === null) return;
+      if (used > 0) {
+        if (used < this.inEnd) this.in.copyWithin(0, used, this.inEnd);
+        this.inEnd -= used;
+      }
+      this.#inView = this.inEnd === 0 ? this.in : this.in.subarray(this.inEnd);
+    } finally {
+      this.output.inBatch = false;
+    }
+  }
+
+  /** Handles the complete frames in `in[0, inEnd)`; returns the bytes used (h2/frames_in.ts). */
+  abstract consume(nowMs: number): number;
+
+  /** A stream ended (answered, or failed and counted): h2/streams.ts. */
+  abstract endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string): void;
+
+  /** Opens waiting streams while the peer allows more: h2/streams.ts. */
+  abstract startPending(): void;
+
+  /**
+   * A connection error of ours (the peer broke the protocol): GOAWAY with `errorCode`, then every
+   * stream in flight counted under `kind` and the socket closed.
+   */
+  protocolError(errorCode: number, message: string, nowMs: number): void {
+    if (this.sock === null) return;
+    const at = this.output.reserve(GOAWAY_BYTES);
+    this.output.wrote(writeGoaway(this.output.bytes, at, 0, errorCode));
+    this.output.flush();
+    this.fail("h2-protocol", message, nowMs);
+  }
+
+  #socketFailed(err: unknown, phase: "read" | "write"): void {
+    if (this.sock === null) return;
+    this.fail(classifyError(err, phase), `${errorMessage(err)}${this.#afterGoaway()}`, performance.now());
+  }
+
+  /** The peer's GOAWAY code, for the end of a connection it announced (its reason kept in the message). */
+  #afterGoaway(): string {
+    return this.goawayCode < 0 ? "" : ` after GOAWAY ${errorCodeName(this.goawayCode)}`;
+  }
+
+  /**
+   * Closes the socket; streams in flight are counted under `kind`, and so are the ones waiting on this
+   * connection (for its SETTINGS, or room under its stream limit): the load model started them, so each
+   * ends once, counted. A stream the server refused unprocessed (GOAWAY, REFUSED_STREAM; counted as
+   * retried, not as failed) goes again on a new connection, as it would have had this one ended gracefully.
+   * A connect that failed (counted once by the dialer) and a run that is stopping count nothing more.
+   */
+  fail(kind: ErrorKind, message: string, nowMs: number): void {
+    const wasOpen = this.#close();
+    const inFlight = [...this.streams.values()];
+    const waiting = this.pending.splice(0);
+    this.streams.clear();
+    this.blocked.length = 0;
+    for (const stream of inFlight) this.endStream(stream, nowMs, kind, message);
+    const stopping = this.shared.stopping;
+    const counting = wasOpen && !stopping;
+    let counted = inFlight.length;
+    for (const stream of waiting) {
+      if (stream.refused && !stopping && kind !== "connect") this.pending.push(stream);
+      else {
+        if (counting) {
+          this.shared.recorder.recordError(nowMs, kind, message);
+          counted++;
+        }
+        stream.ended(nowMs, counting);
+      }
+    }
+    if (counted === 0 && wasOpen && kind === "h2-protocol" && !stopping) {
+      this.shared.recorder.recordError(nowMs, kind, message);
+    }
+    if (this.pending.length > 0) this.reconnect();
+  }
+
+  /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */
+  reconnect(): void {
+    this.#close();
+    if (this.pending.length === 0 || this.shared.stopping) return;
+    this.open().then((ok) => {
+      if (ok) this.startPending();
+      else this.fail("connect", "", performance.now());
+    });
+  }
+
+  /** Closes the socket (shutdown, or a slot's own close); true when it was open. */
+  #close(): boolean {
+    const sock = this.sock;
+    if (sock === null) return false;
+    this.sock = null;
+    this.#inline = null;
+    this.output.reset();
+    this.shared.recorder.connections--;
+    try {
+      sock.close();
+    } catch { /* already closed */ }
+    return true;
+  }
+
+  /** Closes everything now (shutdown): streams in flight end, counted unless the run is stopping. */
+  close(): void {
+    this.abortConnect();
+    this.fail("closed-early", "the connection was closed", performance.now());
+  }
+}
+
+const EMPTY = new Uint8Array(0);

@@ -1,0 +1,275 @@
+/**
+ * @module
+ * HTTP/2 for the executors: every stream an h2 connection may carry is a `H2Slot` with the shape of an
+ * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so the four load models, the watchdog and the
+ * graceful stop run unchanged. A worker's slots are grouped `streams` to a connection (`H2Slots`): the
+ * closed model runs `connections x streams` loops (h2load's `-c` and `-m`), and the open models' lanes
+ * open slot after slot, so an arrival that finds every stream busy takes the next slot, which is a new
+ * connection once the current one has `streams` of them, as a new lane opens a connection over
+ * HTTP/1.1. Latency counts from each request's intended send time, whatever it waited for. A closed
+ * loop's next request starts from the end of the previous one inside the frame handler (`next`), with
+ * no promise per request, on either transport. The watchdog's timeout cancels one stream
+ * (RST_STREAM), not the connection. A templated request of the mix takes the next data row (the
+ * worker's feeder, as over HTTP/1.1) and is filled into the slot's own buffers (h2/template.ts); when
+ * no row is left nothing is sent. A flow's session sends its steps on one slot (`exchangeStep`), one
+ * after another, keeping what a step captures or checks (h2/kept.ts).
+ */
+import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
+import type { EncodedRequest, RequestMix } from "../request.ts";
+import { bytesRoughly, responseTimeoutMessage } from "../exchange_errors.ts";
+import { H2Connection } from "./frames_in.ts";
+import type { H2Request } from "./request.ts";
+import type { H2Run, H2Stream } from "./stream.ts";
+import { H2TemplateWriter } from "./template.ts";
+import { H2KeptResponse } from "./kept.ts";
+import { DEFAULT_KEPT_BYTES } from "../kept_bytes.ts";
+
+const NO_VALUES: Uint8Array[] = [];
+
+/** One stream's worth of an h2 connection, driven like a connection by the executors. */
+export class H2Slot implements LoadConnection, H2Stream {
+  deadlineMs = Infinity;
+  timedOut = false;
+  lastEventMs = 0;
+  readonly maxDepth = 1;
+  // H2Stream: the request in flight (h2/session.ts fills the stream fields).
+  streamId = 0;
+  request: H2Request | null = null;
+  bodyOffset = 0;
+  sendWindow = 0;
+  recvUnacked = 0;
+  status = 0;
+  contentRemaining = -1;
+  receivedBytes = 0;
+  intendedMs = 0;
+  sentMs = 0;
+  kept: H2KeptResponse | null = null;
+  answered = false;
+  refused = false;
+  resends = 0;
+  #active = false;
+  /** A flow step's request, its session's values and cookie (exchangeStep), or null: the mix's next. */
+  #step: H2Request | null = null;
+  #stepValues: ReadonlyArray<Uint8Array> = NO_VALUES;
+  #cookie: Uint8Array | null = null;
+  /** What kept steps keep, made on the slot's first one and reused. */
+  #keptStore: H2KeptResponse | null = null;
+  #settle: ((done: number) => void) | null = null;
+  #next: NextExchange | null = null;
+  readonly #mix: RequestMix;
+  readonly #requests: readonly H2Request[];
+
+  /** `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals). */
+  constructor(
+    readonly id: number,
+    readonly session: H2Connection,
+    run: H2Run,
+    readonly writer = new H2TemplateWriter(),
+  ) {
+    this.#mix = session.shared.mix;
+    this.#requests = run.requests;
+  }
+
+  get isOpen(): boolean {
+    return this.session.isOpen;
+  }
+
+  get shared(): ConnectionShared {
+    return this.session.shared;
+  }
+
+  /** Opens the slot's connection (shared with its sibling slots); the connect is timed by the session. */
+  open(): Promise<boolean> {
+    return this.session.open();
+  }
+
+  /**
+   * One request on a stream of this slot's connection, from `intendedMs` (negative: now). `next` (a
+   * closed loop's `take`): each time the request ends with the connection open, the next one starts
+   * from there; the promise resolves once `next` grants none (or no data row is left). Flow steps go
+   * by `exchangeStep` (an HTTP/1.1 `request` does not apply).
+   */
+  async exchange(
+    intendedMs: number,
+    _depth = 1,
+    _request: EncodedRequest | null = null,
+    next: NextExchange | null = null,
+  ): Promise<number> {
+    if (!this.session.isOpen && !(await this.session.open())) return 0;
+    return new Promise((resolve) => {
+      this.#settle = resolve;
+      this.#next = next;
+      if (!this.#begin(intendedMs, performance.now())) {
+        this.#settle = this.#next = null;
+        resolve(0);
+      }
+    });
+  }
+
+  /**
+   * A flow step (flow_session.ts): `request` filled with the session's `values` and `cookie` (the value
+   * of its `cookie` field, or null), sent from `intendedMs` on a stream of this slot's connection.
+   * `keep` (flow_plan.ts: 0 nothing, 1 the head, 2 head and body, at most `keptLimit` bytes of body) is
+   * what `keptResponse` then reads.
+   * Resolves with 1 when it was answered, 0 when it failed (counted by kind) or was never sent.
+   */
+  async exchangeStep(
+    intendedMs: number,
+    request: H2Request,
+    values: ReadonlyArray<Uint8Array>,
+    cookie: Uint8Array | null,
+    keep: number,
+    keptLimit = DEFAULT_KEPT_BYTES,
+  ): Promise<number> {
+    this.#step = request;
+    this.#stepValues = values;
+    this.#cookie = cookie;
+    if (keep !== 0) {
+      this.kept = this.#keptStore ??= new H2KeptResponse();
+      this.kept.reset(keep > 1, keptLimit);
+    }
+    this.answered = false;
+    try {
+      return (await this.exchange(intendedMs)) > 0 && this.answered ? 1 : 0;
+    } finally {
+      this.#step = this.kept = this.#cookie = null;
+      this.#stepValues = NO_VALUES;
+    }
+  }
+
+  /** What the last kept step kept (see `exchangeStep`); valid until the next step. */
+  keptResponse(): H2KeptResponse {
+    return this.#keptStore ??= new H2KeptResponse();
+  }
+
+  /**
+   * Starts the mix's next request (or the step's); false when no data row is left or a filled value
+   * was refused (counted): nothing sent.
+   */
+  #begin(intendedMs: number, nowMs: number): boolean {
+    const shared = this.session.shared;
+    const step = this.#step;
+    const request = step ?? this.#requests[this.#mix.next()];
+    if (request.template === null) this.request = request;
+    else {
+      const row = step !== null ? this.#stepValues : shared.rows?.next() ?? null;
+      if (row === null) return false;
+      const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
+      if (filled === null) {
+        // A refused value (a line break, or a space at an end of a field): counted, never sent.
+        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused);
+        return false;
+      }
+      this.request = filled;
+    }
+    this.lastEventMs = nowMs;
+    this.intendedMs = intendedMs < 0 ? nowMs : intendedMs;
+    this.sentMs = nowMs;
+    this.deadlineMs = nowMs + shared.timeoutMs;
+    this.timedOut = false;
+    this.receivedBytes = 0;
+    this.resends = 0;
+    this.#active = true;
+    shared.recorder.inFlight++;
+    this.session.send(this);
+    return true;
+  }
+
+  /** H2Stream: the request ended; the chain's next one starts here, or the exchange settles. */
+  ended(nowMs: number, counted: boolean): void {
+    if (!this.#active) return;
+    this.#active = false;
+    this.deadlineMs = Infinity;
+    this.lastEventMs = nowMs;
+    this.session.shared.recorder.inFlight--;
+    const next = this.#next;
+    if (next !== null && counted && this.session.isOpen && !this.session.shared.stopping) {
+      if (next(1, nowMs) > 0 && this.#begin(-1, nowMs)) return;
+    }
+    const settle = this.#settle;
+    this.#settle = this.#next = null;
+    settle?.(counted ? 1 : 0);
+  }
+
+  /**
+   * The watchdog's timeout (`timedOut` set): the stream is cancelled and counted, the connection goes
+   * on; a connect past it is aborted. Otherwise (shutdown, `release`): the whole connection closes.
+   */
+  abort(): void {
+    if (this.timedOut) {
+      if (this.#active) this.session.cancel(this, this.#timeoutMessage());
+      else this.session.abortConnect();
+      return;
+    }
+    this.session.close();
+  }
+
+  release(): void {
+    this.session.close();
+  }
+
+  /**
+   * Why the timeout came, from what the connection had then: the stream never opened (no SETTINGS from the
+   * server, or it allows no stream, or every one it allows busy), or what of its response had come.
+   */
+  #timeoutMessage(): string {
+    const session = this.session;
+    const timeoutMs = session.shared.timeoutMs;
+    if (session.pending.includes(this)) {
+      const limit = session.peer.maxConcurrentStreams;
+      const why = !session.isOpen
+        ? "its connection was being opened again"
+        : !session.gotSettings
+        ? "the server sent no SETTINGS (streams wait for them)"
+        : limit === 0
+        ? "the server allows no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)"
+        : session.goingAway
+        ? "its connection was going away (GOAWAY)"
+        : `never sent: every stream the server allows was busy (SETTINGS_MAX_CONCURRENT_STREAMS ${limit})`;
+      return `no response within ${timeoutMs} ms: ${why}`;
+    }
+    if (this.status === 0) return responseTimeoutMessage(timeoutMs, null);
+    const body = this.receivedBytes === 0 ? "no body" : `${bytesRoughly(this.receivedBytes)} of its body`;
+    return `no complete response within ${timeoutMs} ms: its head and ${body} had arrived`;
+  }
+
+  countUnfinished(nowMs: number): void {
+    if (!this.#active) return;
+    this.session.shared.recorder.unfinished(nowMs, 1);
+    this.session.cancelQuietly(this);
+    this.ended(nowMs, true);
+  }
+}
+
+/** A worker's slots, `streams` to a connection, made as the executors ask for connections. */
+export class H2Slots {
+  #session: H2Connection | null = null;
+  #inSession = 0;
+  #sessions = 0;
+  readonly sessions: H2Connection[] = [];
+
+  constructor(
+    readonly shared: ConnectionShared,
+    readonly run: H2Run,
+    readonly streams: number,
+    readonly idBase: number,
+  ) {}
+
+  /** The next slot: on the current connection while it has fewer than `streams`, else on a new one. */
+  next(id: number): H2Slot {
+    if (this.#session === null || this.#inSession === this.streams) {
+      this.#session = new H2Connection(this.idBase + this.#sessions++, this.shared, this.run);
+      this.sessions.push(this.#session);
+      this.#inSession = 0;
+    }
+    this.#inSession++;
+    return new H2Slot(id, this.#session, this.run);
+  }
+
+  /** Most streams open at once on any one connection so far. */
+  get maxOpenStreams(): number {
+    let most = 0;
+    for (const s of this.sessions) most = Math.max(most, s.maxOpenStreams);
+    return most;
+  }
+}

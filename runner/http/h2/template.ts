@@ -1,0 +1,282 @@
+/**
+ * @module
+ * HTTP/2 requests with `{{ name }}` placeholders (a data row's values, built-in random functions): the
+ * header block is split once, at build time, into pre-encoded bytes (every field without a placeholder,
+ * indexed or literal exactly as h2/request.ts encodes a fixed request) and templated fields, each the
+ * pre-encoded start of a literal without indexing (RFC 7541 6.2.2: the static index of its name) whose
+ * value string is filled per request. Nothing filled ever enters a dynamic table: the encoder keeps
+ * none, so the peer's table never changes either. `content-length` comes from the filled body, which
+ * h2/streams.ts sends as DATA within the windows like any body. HOT PATH: `H2TemplateWriter.fill`
+ * copies segments and values (template.ts `writeParts`) into the slot's own reused buffers and patches
+ * lengths; the views of the filled frames and body are kept per length (`LengthViews`), so rows of a few
+ * lengths allocate nothing once each length was seen. A filled field value follows RFC 9113 8.2.1: one
+ * with CR, LF or NUL, or (the whole value) a space or tab at either end, is refused and nothing is sent;
+ * `:path` is percent-encoded as over HTTP/1.1 (fill_values.ts).
+ */
+import { copyBytes } from "../../../system/copy_bytes.ts";
+import { literalNameBytes } from "../../../http2/hpack_encoder.ts";
+import {
+  CONTINUATION,
+  DEFAULT_MAX_FRAME_BYTES,
+  FLAG_END_HEADERS,
+  FLAG_END_STREAM,
+  FRAME_HEADER_BYTES,
+  HEADERS,
+  writeFrameHeader,
+} from "../../../http2/frames.ts";
+import { hasPlaceholder, type Parts, partsOf, upperBound, writeInt, writeParts } from "../template.ts";
+import { fieldPlace, urlPlace } from "../fill_values.ts";
+
+/** A field whose value has placeholders: its literal's name part, then the value's parts. */
+interface TemplatedField {
+  readonly name: Uint8Array;
+  readonly value: Parts;
+  /** The count message when the filled value starts or ends with a space or tab. */
+  readonly padded: string;
+}
+
+/** A request's header block and body as pre-encoded pieces and fields to fill. */
+export interface H2Template {
+  /** Fixed bytes around the fields: `pieces[k]`, field k, ..., `pieces[fields.length]`. */
+  readonly pieces: readonly Uint8Array[];
+  readonly fields: readonly TemplatedField[];
+  readonly body: Parts;
+  /** Add `content-length` from the filled body (a body, or a method that carries one). */
+  readonly autoLength: boolean;
+  /** A HEAD request (see `H2Request.head`). */
+  readonly head: boolean;
+}
+
+/** Most bytes an HPACK length prefix takes here (a length below 2^35). */
+const MAX_PREFIX_BYTES = 6;
+/** `content-length` as a literal without indexing naming its static entry (28). */
+const CONTENT_LENGTH = literalNameBytes("content-length");
+/** `cookie` likewise (its static entry, 32): a flow step's cookies from the session's jar. */
+const COOKIE = literalNameBytes("cookie");
+
+/**
+ * The template of a request whose `fields` (pseudo-headers first, names lower-case, values checked by
+ * the caller) and body text may hold placeholders; `encodeFixed` encodes a field without one.
+ */
+export function buildH2Template(
+  fields: ReadonlyArray<readonly [string, string]>,
+  bodyText: string,
+  autoLength: boolean,
+  indexOf: (name: string) => number,
+  encodeFixed: (name: string, value: string) => Uint8Array,
+): H2Template {
+  const pieces: Uint8Array[] = [];
+  const templated: TemplatedField[] = [];
+  let fixed: Uint8Array[] = [];
+  for (const [name, value] of fields) {
+    if (!hasPlaceholder(value)) {
+      fixed.push(encodeFixed(name, value));
+      continue;
+    }
+    pieces.push(concat(fixed));
+    fixed = [];
+    const place = (offset: number, raw: boolean) =>
+      name === ":path" ? urlPlace(value, offset, raw) : fieldPlace(name);
+    const padded = `header "${name}" as filled starts or ends with a space or tab: not sent`;
+    templated.push({ name: literalNameBytes(name), value: partsOf(value, indexOf, place), padded });
+  }
+  pieces.push(concat(fixed));
+  const head = fields.some(([name, value]) => name === ":method" && value === "HEAD");
+  return { pieces, fields: templated, body: partsOf(bodyText, indexOf), autoLength, head };
+}
+
+function concat(chunks: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(chunks.reduce((sum, c) => sum + c.length, 0));
+  let at = 0;
+  for (const c of chunks) at = copyBytes(out, at, c, 0, c.length);
+  return out;
+}
+
+/** Writes an HPACK integer with a 7-bit prefix (a string's length, not Huffman) at `at`; returns the end. */
+function writeLength(buf: Uint8Array, at: number, n: number): number {
+  if (n < 127) {
+    buf[at] = n;
+    return at + 1;
+  }
+  buf[at++] = 127;
+  for (n -= 127; n >= 128; n = Math.floor(n / 128)) buf[at++] = (n % 128) | 0x80;
+  buf[at] = n;
+  return at + 1;
+}
+
+/** Bytes `writeLength` takes for `n`. */
+function lengthBytes(n: number): number {
+  if (n < 127) return 1;
+  let bytes = 2;
+  for (n -= 127; n >= 128; n = Math.floor(n / 128)) bytes++;
+  return bytes;
+}
+
+/** A space or tab: no field value starts or ends with one (RFC 9113 8.2.1). */
+function isBlank(b: number): boolean {
+  return b === 32 || b === 9;
+}
+
+/** `writeStringParts` refused a value that starts or ends with a space or tab. */
+const PADDED = -1 << 30;
+
+/**
+ * A string literal whose bytes are `parts` filled with `values`, at `at`: written one byte in, then
+ * moved when the length takes more than one byte (values over 126 bytes). Returns the end, or a
+ * negative number for a refused value: `writeParts`'s `-1 - k`, or `PADDED`.
+ */
+function writeStringParts(
+  buf: Uint8Array,
+  at: number,
+  parts: Parts,
+  values: ReadonlyArray<Uint8Array>,
+): number {
+  const end = writeParts(buf, at + 1, parts, values);
+  if (end < 0) return end;
+  if (end > at + 1 && (isBlank(buf[at + 1]) || isBlank(buf[end - 1]))) return PADDED;
+  const length = end - at - 1;
+  const prefix = lengthBytes(length);
+  if (prefix > 1) buf.copyWithin(at + prefix, at + 1, end);
+  writeLength(buf, at, length);
+  return at + prefix + length;
+}
+
+/**
+ * A request as the streams send it (the shape of h2/request.ts `H2Request`), filled into one slot's
+ * buffers and reused by its next request.
+ */
+export class FilledH2Request {
+  frames: Uint8Array = EMPTY;
+  frameStarts: Uint32Array = ONE_START;
+  body: Uint8Array | null = null;
+  readonly template = null;
+  head = false;
+}
+
+const EMPTY = new Uint8Array(0);
+const ONE_START = new Uint32Array(1);
+
+/** Lengths up to this keep their view; longer ones (rare: a big body) get a new view when theirs changes. */
+const KEPT_VIEW_BYTES = 1 << 16;
+
+/** Views `buf[0, length)` of one growing buffer, one per length, dropped when the buffer is replaced. */
+class LengthViews {
+  #buf: Uint8Array = EMPTY;
+  #views: Uint8Array[] = [];
+  #last: Uint8Array = EMPTY;
+
+  of(buf: Uint8Array, length: number): Uint8Array {
+    if (buf !== this.#buf) {
+      this.#buf = buf;
+      this.#views = [];
+    }
+    if (this.#last.buffer === buf.buffer && this.#last.length === length) return this.#last;
+    this.#last = length > KEPT_VIEW_BYTES
+      ? buf.subarray(0, length)
+      : this.#views[length] ??= buf.subarray(0, length);
+    return this.#last;
+  }
+}
+
+/**
+ * Fills templated h2 requests for one stream slot (one request in flight at a time: the buffers hold
+ * its bytes until its last DATA frame is queued). Buffers grow on first use, so an unused writer is a
+ * few empty objects.
+ */
+export class H2TemplateWriter {
+  #block = EMPTY;
+  #body = EMPTY;
+  #starts = ONE_START;
+  readonly #filled = new FilledH2Request();
+  readonly #blockViews = new LengthViews();
+  readonly #bodyViews = new LengthViews();
+  /** Why the last `fill` returned null: the refused field's count message. */
+  refused = "";
+
+  /**
+   * `request` (templated) with `values`: HEADERS (+ CONTINUATION) with stream id 0, and the body;
+   * `cookie` (a flow step's, from its session's jar) is added as a `cookie` field. Null when a value
+   * was refused (`refused` says which): nothing is to be sent.
+   */
+  fill(
+    t: H2Template,
+    values: ReadonlyArray<Uint8Array>,
+    cookie: Uint8Array | null = null,
+  ): FilledH2Request | null {
+    const filled = this.#filled;
+    filled.head = t.head;
+    const bodyBytes = this.#fillBody(t.body, values);
+    filled.body = bodyBytes === 0 ? null : this.#bodyViews.of(this.#body, bodyBytes);
+    let bound = FRAME_HEADER_BYTES + CONTENT_LENGTH.length + 1 + 16;
+    for (const piece of t.pieces) bound += piece.length;
+    for (const field of t.fields) {
+      bound += field.name.length + MAX_PREFIX_BYTES + upperBound(field.value, values);
+    }
+    if (cookie !== null) bound += COOKIE.length + MAX_PREFIX_BYTES + cookie.length;
+    bound += Math.ceil(bound / DEFAULT_MAX_FRAME_BYTES) * FRAME_HEADER_BYTES;
+    if (this.#block.length < bound) {
+      this.#block = new Uint8Array(Math.max(bound, 2 * this.#block.length, 1024));
+    }
+    const buf = this.#block;
+    let at = FRAME_HEADER_BYTES;
+    const { pieces, fields } = t;
+    for (let k = 0; k < fields.length; k++) {
+      at = copyBytes(buf, at, pieces[k], 0, pieces[k].length);
+      at = copyBytes(buf, at, fields[k].name, 0, fields[k].name.length);
+      const end = writeStringParts(buf, at, fields[k].value, values);
+      if (end < 0) {
+        this.refused = end === PADDED ? fields[k].padded : fields[k].value.messages[-1 - end];
+        return null;
+      }
+      at = end;
+    }
+    const last = pieces[fields.length];
+    at = copyBytes(buf, at, last, 0, last.length);
+    if (cookie !== null) {
+      at = copyBytes(buf, at, COOKIE, 0, COOKIE.length);
+      at = writeLength(buf, at, cookie.length);
+      at = copyBytes(buf, at, cookie, 0, cookie.length);
+    }
+    if (t.autoLength) {
+      at = copyBytes(buf, at, CONTENT_LENGTH, 0, CONTENT_LENGTH.length);
+      const end = writeInt(buf, at + 1, bodyBytes);
+      buf[at] = end - at - 1;
+      at = end;
+    }
+    this.#frame(at - FRAME_HEADER_BYTES, bodyBytes === 0);
+    return filled;
+  }
+
+  /** Fills the body into its own buffer; returns its length. */
+  #fillBody(body: Parts, values: ReadonlyArray<Uint8Array>): number {
+    const need = upperBound(body, values);
+    if (need === 0) return 0;
+    if (this.#body.length < need) this.#body = new Uint8Array(Math.max(need, 2 * this.#body.length, 256));
+    return writeParts(this.#body, 0, body, values);
+  }
+
+  /**
+   * Frames the block written at FRAME_HEADER_BYTES: one HEADERS frame, or (past 16 KiB, the smallest
+   * frame size every peer takes) its chunks moved apart, last first, for the CONTINUATION headers.
+   */
+  #frame(blockBytes: number, endStream: boolean): void {
+    const buf = this.#block;
+    const count = Math.max(1, Math.ceil(blockBytes / DEFAULT_MAX_FRAME_BYTES));
+    const step = DEFAULT_MAX_FRAME_BYTES + FRAME_HEADER_BYTES;
+    for (let k = count - 1; k > 0; k--) {
+      const from = FRAME_HEADER_BYTES + k * DEFAULT_MAX_FRAME_BYTES;
+      const to = Math.min(FRAME_HEADER_BYTES + blockBytes, from + DEFAULT_MAX_FRAME_BYTES);
+      buf.copyWithin(k * step + FRAME_HEADER_BYTES, from, to);
+    }
+    if (this.#starts.length !== count) this.#starts = new Uint32Array(count);
+    for (let k = 0; k < count; k++) {
+      const size = Math.min(DEFAULT_MAX_FRAME_BYTES, blockBytes - k * DEFAULT_MAX_FRAME_BYTES);
+      const flags = (k === count - 1 ? FLAG_END_HEADERS : 0) | (k === 0 && endStream ? FLAG_END_STREAM : 0);
+      this.#starts[k] = k * step;
+      writeFrameHeader(buf, k * step, size, k === 0 ? HEADERS : CONTINUATION, flags, 0);
+    }
+    const filled = this.#filled;
+    filled.frames = this.#blockViews.of(buf, blockBytes + count * FRAME_HEADER_BYTES);
+    filled.frameStarts = this.#starts;
+  }
+}

@@ -1,0 +1,313 @@
+/**
+ * @module
+ * TLS over the `deno` transport. Two clients, chosen once per run from the options: `Deno.startTls`
+ * (rustls) on a TCP socket dialed by us, so the dialed address (`--connect-to`) and the name sent and
+ * verified (`--sni`, else the URL's host) are independent; and `node:tls` where Deno's own API has no
+ * switch: skipping verification (`--insecure`: `Deno.startTls` and `Deno.connectTls` verify always, the
+ * `--unsafely-ignore-certificate-errors` flag is process-wide) and a client certificate with a name of
+ * our own (`Deno.connectTls` takes cert/key but sends the dialed host as SNI; `Deno.startTls` takes no
+ * cert). Every connection's handshake completes inside the dial and is timed apart (`tlsMs`), so the
+ * first request's latency no longer carries it. Neither client exposes a session cache, so no
+ * connection resumes a session: with `--tls-resume on` (the default) results say so (`resumeNote`).
+ */
+import * as nodeTls from "node:tls";
+import { isIP } from "node:net";
+import type { Transport, TransportConn } from "../transport/transport.ts";
+import { h2NotSelected, h2Required, type TlsMaterial, type TlsOptions } from "./options.ts";
+
+/** What the run's first handshake negotiated, recorded once per run. */
+export interface TlsSessionInfo {
+  /**
+   * `deno` (Deno.startTls, rustls), `node:tls` (insecure or client certificate with SNI), or `openssl`
+   * (the epoll transport's libssl, tls/openssl_ffi.ts).
+   */
+  client: "deno" | "node:tls" | "openssl";
+  /** The ALPN protocol the server chose (we offer `http/1.1`), null when it chose none. */
+  alpn: string | null;
+  /** Protocol version, where the client exposes it (node:tls does; Deno.TlsConn does not). */
+  version: string | null;
+  cipher: string | null;
+  insecure: boolean;
+  /** Whether new connections offered a saved session (`--tls-resume`; only the openssl client can). */
+  resume: boolean;
+  /** Handshakes completed and how many resumed a session (openssl: summed over workers; null: not counted). */
+  handshakes: number | null;
+  resumed: number | null;
+  /** Why resumption was asked for and not done: the `deno` transport's clients cannot resume. */
+  resumeNote?: string;
+}
+
+/** What a handshake tells: the session fields without the run's resumption counts. */
+type Negotiated = Omit<TlsSessionInfo, "resume" | "handshakes" | "resumed" | "resumeNote">;
+
+/** Recorded when resumption is on and the `deno` transport ran: it cannot resume, and says so. */
+export const RESUME_UNAVAILABLE =
+  "session resumption (--tls-resume on) is not available on the deno transport: " +
+  "neither Deno.startTls nor node:tls exposes a session cache, so every connection was a full handshake " +
+  "(--transport epoll resumes through OpenSSL)";
+
+/** A connection whose dial included a TLS handshake, with its duration. */
+export interface TlsTransportConn extends TransportConn {
+  readonly tlsMs: number;
+}
+
+export interface TlsTransport {
+  transport: Transport;
+  client: "deno" | "node:tls";
+  /** Set by the first handshake that completes. */
+  info(): TlsSessionInfo | null;
+}
+
+const ALPN = ["http/1.1"];
+
+/**
+ * The TLS transport for `serverName` (SNI and verified name) with the run's options and files; `alpn`:
+ * the protocols offered (HTTP/2 runs offer `h2`).
+ */
+export function tlsTransport(
+  serverName: string,
+  options: TlsOptions | undefined,
+  material: TlsMaterial,
+  alpn: readonly string[] = ALPN,
+): TlsTransport {
+  const insecure = options?.insecure ?? false;
+  const useNode = insecure || material.cert !== undefined;
+  let first: Negotiated | null = null;
+  const note = (info: Negotiated) => {
+    first ??= info;
+  };
+  const resumeNote = options?.resume === false ? {} : { resumeNote: RESUME_UNAVAILABLE };
+  const transport: Transport = useNode
+    ? (hostname, port, signal) =>
+      nodeConnect(hostname, port, signal, serverName, insecure, material, note, alpn)
+    : (hostname, port, signal) => denoConnect(hostname, port, signal, serverName, material, note, alpn);
+  const info = () =>
+    first === null ? null : { ...first, resume: false, handshakes: null, resumed: null, ...resumeNote };
+  return { transport, client: useNode ? "node:tls" : "deno", info };
+}
+
+async function denoConnect(
+  hostname: string,
+  port: number,
+  signal: AbortSignal,
+  serverName: string,
+  material: TlsMaterial,
+  note: (info: Negotiated) => void,
+  alpn: readonly string[],
+): Promise<TlsTransportConn> {
+  const tcp = await Deno.connect({ hostname, port, transport: "tcp", signal });
+  tcp.setNoDelay(true);
+  const startMs = performance.now();
+  const tls = await Deno.startTls(tcp, {
+    hostname: serverName,
+    caCerts: material.caCerts,
+    alpnProtocols: [...alpn],
+  });
+  // The handshake cannot take the signal; closing the socket on abort fails it instead.
+  const onAbort = () => tls.close();
+  signal.addEventListener("abort", onAbort, { once: true });
+  try {
+    if (signal.aborted) throw new Deno.errors.TimedOut("connect aborted");
+    const { alpnProtocol } = await tls.handshake();
+    note({ client: "deno", alpn: alpnProtocol, version: null, cipher: null, insecure: false });
+    if (alpnProtocol !== "h2" && h2Required(alpn)) throw h2NotSelected(alpnProtocol);
+  } catch (err) {
+    try {
+      tls.close();
+    } catch { /* closed by the abort */ }
+    throw signal.aborted ? err : handshakeError(err);
+  } finally {
+    signal.removeEventListener("abort", onAbort);
+  }
+  return Object.assign(tls, { tlsMs: performance.now() - startMs });
+}
+
+function nodeConnect(
+  hostname: string,
+  port: number,
+  signal: AbortSignal,
+  serverName: string,
+  insecure: boolean,
+  material: TlsMaterial,
+  note: (info: Negotiated) => void,
+  alpn: readonly string[],
+): Promise<TlsTransportConn> {
+  return new Promise((resolve, reject) => {
+    let startMs = performance.now();
+    const socket = nodeTls.connect({
+      host: hostname,
+      port,
+      // node:tls sends no SNI for an IP literal (and refuses one as servername); it verifies the host then.
+      ...(isIP(serverName) === 0 ? { servername: serverName } : {}),
+      rejectUnauthorized: !insecure,
+      ALPNProtocols: [...alpn],
+      ...(material.caCerts.length > 0 ? { ca: material.caCerts } : {}),
+      ...(material.cert !== undefined ? { cert: material.cert, key: material.key } : {}),
+    });
+    const fail = (err: unknown) => {
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
+      reject(err);
+    };
+    const onAbort = () => fail(new Deno.errors.TimedOut("connect aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    let connected = false;
+    socket.once("connect", () => {
+      connected = true;
+      startMs = performance.now();
+      socket.setNoDelay(true);
+    });
+    const failed = (err: unknown) => fail(connected ? handshakeError(err) : err);
+    socket.once("error", failed);
+    socket.once("secureConnect", () => {
+      signal.removeEventListener("abort", onAbort);
+      socket.off("error", failed);
+      const cipher = socket.getCipher?.();
+      const selected = typeof socket.alpnProtocol === "string" ? socket.alpnProtocol : null;
+      note({
+        client: "node:tls",
+        alpn: selected,
+        version: socket.getProtocol?.() ?? null,
+        cipher: cipher?.standardName ?? cipher?.name ?? null,
+        insecure,
+      });
+      if (selected !== "h2" && h2Required(alpn)) return fail(h2NotSelected(selected));
+      resolve(new NodeTlsConn(socket, performance.now() - startMs));
+    });
+  });
+}
+
+/**
+ * rustls's certificate validity failures with their times ("certificate not valid yet: verification time
+ * 1795423131 (UNIX), but certificate is not valid before ..."): counted as written, every second of a run
+ * would make a new error message, so errors by message would grow without bound. Only the reason is kept.
+ */
+const DATED_VALIDITY = /certificate (not valid yet|expired): verification time/i;
+
+/**
+ * A handshake's failure on a connected socket, counted as `tls` as the epoll transport's is: a reset or a
+ * close by the server during the handshake says "connection reset" or "unexpected end of file", which
+ * alone would count as a connect failure. Failures that already name TLS or a certificate keep theirs
+ * (their reasons are read from the message), a dated validity failure as its reason alone.
+ */
+function handshakeError(err: unknown): unknown {
+  const message = err instanceof Error ? err.message : String(err);
+  const dated = DATED_VALIDITY.exec(message);
+  if (dated !== null) {
+    const reason = dated[1].toLowerCase() === "expired" ? "Expired" : "NotValidYet";
+    return new Deno.errors.InvalidData(`invalid peer certificate: ${reason}`, { cause: err });
+  }
+  if (err instanceof Deno.errors.InvalidData || /certificate|tls|handshake/i.test(message)) return err;
+  return new Deno.errors.InvalidData(`tls handshake failed: ${message}`, { cause: err });
+}
+
+/**
+ * A node:tls connection's failure after the handshake, counted as the other clients count it: a socket's
+ * own error (an errno code: ECONNRESET, EPIPE) or a close without close_notify stays as it is (`reset`);
+ * a failure of TLS itself (a record that fails its check, a fatal alert) becomes `InvalidData` (`tls`),
+ * as Deno.startTls and the epoll transport report it.
+ */
+function sessionError(err: unknown): unknown {
+  const code = (err as { code?: unknown })?.code;
+  const message = err instanceof Error ? err.message : String(err);
+  if (err instanceof Deno.errors.InvalidData || (typeof code === "string" && /^E[A-Z]+$/.test(code))) {
+    return err;
+  }
+  if (/close_notify|unexpected end|EOF/i.test(message)) return err;
+  return new Deno.errors.InvalidData(`tls session failed: ${message}`, { cause: err });
+}
+
+/** How long a closed node:tls socket may take to send its close_notify before it is destroyed anyway. */
+const CLOSE_NOTIFY_MS = 1000;
+
+/** A node:tls socket with Deno.Conn's read/write/close contract (transport/transport.ts). */
+class NodeTlsConn implements TlsTransportConn {
+  #chunks: Uint8Array[] = [];
+  #offset = 0;
+  #ended = false;
+  #failure: unknown = null;
+  #pending: { buf: Uint8Array; resolve: (n: number | null) => void; reject: (e: unknown) => void } | null =
+    null;
+
+  constructor(private readonly socket: nodeTls.TLSSocket, readonly tlsMs: number) {
+    socket.on("data", (chunk: Uint8Array) => {
+      this.#chunks.push(chunk);
+      this.#settle();
+    });
+    socket.on("end", () => {
+      this.#ended = true;
+      this.#settle();
+    });
+    socket.on("error", (err: unknown) => {
+      this.#failure = sessionError(err);
+      this.#settle();
+    });
+    socket.on("close", () => {
+      this.#ended = true;
+      this.#settle();
+    });
+  }
+
+  read(buf: Uint8Array): Promise<number | null> {
+    if (this.#pending) return Promise.reject(new Error("a read is already pending"));
+    return new Promise((resolve, reject) => {
+      this.#pending = { buf, resolve, reject };
+      this.#settle();
+    });
+  }
+
+  write(bytes: Uint8Array): Promise<number> {
+    // Copied: the caller reuses its buffer once the promise settles, the socket may still hold it.
+    return new Promise((resolve, reject) => {
+      this.socket.write(bytes.slice(), (err?: Error | null) => err ? reject(err) : resolve(bytes.length));
+    });
+  }
+
+  /**
+   * Ends with a close_notify (`end`, RFC 8446 section 6.1: `destroy` sends none), destroying the socket
+   * once it went out (the peer's not awaited), or after `CLOSE_NOTIFY_MS` when the peer reads no more.
+   */
+  close(): void {
+    this.#failure ??= new Deno.errors.BadResource("connection closed");
+    this.#settle();
+    const socket = this.socket;
+    if (socket.destroyed || !socket.writable) return void socket.destroy();
+    const timer = setTimeout(() => socket.destroy(), CLOSE_NOTIFY_MS);
+    Deno.unrefTimer(timer);
+    socket.end(() => {
+      clearTimeout(timer);
+      socket.destroy();
+    });
+  }
+
+  #settle(): void {
+    const pending = this.#pending;
+    if (pending === null) return;
+    if (this.#chunks.length > 0) {
+      this.#pending = null;
+      pending.resolve(this.#take(pending.buf));
+    } else if (this.#failure !== null) {
+      this.#pending = null;
+      pending.reject(this.#failure);
+    } else if (this.#ended) {
+      this.#pending = null;
+      pending.resolve(null);
+    }
+  }
+
+  #take(buf: Uint8Array): number {
+    let n = 0;
+    while (n < buf.length && this.#chunks.length > 0) {
+      const chunk = this.#chunks[0];
+      const count = Math.min(buf.length - n, chunk.length - this.#offset);
+      buf.set(chunk.subarray(this.#offset, this.#offset + count), n);
+      n += count;
+      this.#offset += count;
+      if (this.#offset === chunk.length) {
+        this.#chunks.shift();
+        this.#offset = 0;
+      }
+    }
+    return n;
+  }
+}

@@ -1,0 +1,191 @@
+/**
+ * @module
+ * The TLS options of a run (`--insecure`, `--cacert`, `--cert`/`--key`, `--sni`, `--connect-to`; `tls:`
+ * of a load in experiment files) and the PEM material they name. The files are read and checked once
+ * before any load (a regular file of at most 16 MiB, as every input file, system/read_capped.ts; a PEM
+ * block; a key that signs for the certificate), each problem one `TlsFileError` naming the flag and the
+ * fix; workers read the same files again at start.
+ * Verification failures of a handshake are named by reason (`expired`, `unknown-ca`, `hostname`) so
+ * results count them apart instead of as one generic `tls` message.
+ */
+import { z } from "zod";
+import { createPrivateKey, X509Certificate } from "node:crypto";
+import { FileReadError, readTextFileCapped } from "../../../system/read_capped.ts";
+
+/** `HOST:PORT`, the host a hostname, an IPv4 literal or a bracketed IPv6 literal. */
+const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
+
+export const tlsOptionsSchema = z.strictObject({
+  /** Skip certificate verification (chain, expiry and name); recorded in results and warned about. */
+  insecure: z.boolean().default(false),
+  /** PEM bundle of extra trusted roots (a private CA, a target's self-signed CA file). */
+  caFile: z.string().min(1).optional(),
+  /** Client certificate (PEM) presented when the server asks for one; needs `keyFile`. */
+  certFile: z.string().min(1).optional(),
+  keyFile: z.string().min(1).optional(),
+  /** Server name sent in the handshake and verified, instead of the URL's host. */
+  sni: z.string().regex(/^[A-Za-z0-9.-]+$/, "sni must be a DNS name, e.g. api.example.com").optional(),
+  /** Address dialed instead of the URL's host and port (curl's and oha's --connect-to). */
+  connectTo: z.string().regex(HOST_PORT, "connectTo must be HOST:PORT, e.g. 127.0.0.1:8443").refine(
+    (text) => !HOST_PORT.test(text) || validPort(parseConnectTo(text).port),
+    {
+      error: (issue) =>
+        `connectTo port ${String(issue.input).replace(/^.*:/, "")} is not 1-65535, e.g. 127.0.0.1:8443`,
+    },
+  ).optional(),
+  /**
+   * Session resumption across a worker's connections (`--tls-resume on|off`, default on as browsers do):
+   * the epoll transport's OpenSSL client offers the last session it received; the `deno` transport's
+   * clients cannot (results say so).
+   */
+  resume: z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
+    .transform((v) => v === true || v === "on").default(true),
+}).refine((t) => (t.certFile === undefined) === (t.keyFile === undefined), {
+  message: "a client certificate needs both certFile and keyFile (--cert FILE --key FILE)",
+  path: ["keyFile"],
+});
+export type TlsOptions = z.output<typeof tlsOptionsSchema>;
+export type TlsOptionsInput = z.input<typeof tlsOptionsSchema>;
+
+/** The files' contents, as the TLS clients take them. */
+export interface TlsMaterial {
+  caCerts: string[];
+  cert?: string;
+  key?: string;
+}
+
+/** A TLS file that cannot be used; `flag` is the option that named it. */
+export class TlsFileError extends Error {
+  override name = "TlsFileError";
+  constructor(readonly flag: string, message: string, options?: ErrorOptions) {
+    super(`${flag}: ${message}`, options);
+  }
+}
+
+/** A port that can be dialed: 0 means "any" to the OS and is never a server's. */
+function validPort(port: number): boolean {
+  return port >= 1 && port <= 65535;
+}
+
+/** Host and port `connectTo` names (brackets stripped from IPv6 literals). */
+export function parseConnectTo(text: string): { hostname: string; port: number } {
+  const m = HOST_PORT.exec(text)!;
+  return { hostname: m[1].replace(/^\[(.*)\]$/, "$1"), port: Number(m[2]) };
+}
+
+/**
+ * Largest PEM file read: a system CA bundle is ~200 KiB and a long chain a few hundred KiB; anything
+ * bigger is not a PEM file, and a device (`/dev/zero`) would be read forever.
+ */
+export const MAX_PEM_FILE_BYTES = 16 * 2 ** 20;
+
+function readPem(flag: string, path: string, what: string): string {
+  let text: string;
+  try {
+    text = readTextFileCapped(path, MAX_PEM_FILE_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new TlsFileError(flag, `cannot read ${path} (${err.reason}); give the path of a PEM ${what}`, {
+      cause: err,
+    });
+  }
+  if (!text.includes("-----BEGIN ")) {
+    throw new TlsFileError(flag, `${path} holds no PEM block; convert it with openssl to PEM ${what}`);
+  }
+  return text;
+}
+
+/** Every certificate of a PEM bundle, each parsed (a broken one throws). */
+function certificatesOf(flag: string, path: string, pem: string): X509Certificate[] {
+  const blocks = pem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? [];
+  if (blocks.length === 0) {
+    throw new TlsFileError(flag, `${path} holds no "BEGIN CERTIFICATE" block; give a PEM certificate file`);
+  }
+  return blocks.map((block, i) => {
+    try {
+      return new X509Certificate(block);
+    } catch (err) {
+      throw new TlsFileError(flag, `certificate ${i + 1} of ${path} does not parse; re-export it as PEM`, {
+        cause: err,
+      });
+    }
+  });
+}
+
+/** Reads and checks the files `options` name; throws `TlsFileError` on the first problem. */
+export function loadTlsMaterial(options: Partial<TlsOptions> | undefined): TlsMaterial {
+  if (!options) return { caCerts: [] };
+  const caCerts = options.caFile === undefined
+    ? []
+    : [readPem("--cacert", options.caFile, "certificate bundle")];
+  if (options.caFile !== undefined) certificatesOf("--cacert", options.caFile, caCerts[0]);
+  if (options.certFile === undefined || options.keyFile === undefined) return { caCerts };
+  const cert = readPem("--cert", options.certFile, "certificate");
+  const key = readPem("--key", options.keyFile, "private key");
+  const [leaf] = certificatesOf("--cert", options.certFile, cert);
+  let privateKey;
+  try {
+    privateKey = createPrivateKey(key);
+  } catch (err) {
+    throw new TlsFileError(
+      "--key",
+      `${options.keyFile} is not an unencrypted PEM private key; decrypt it (openssl pkey -in KEY -out plain.pem)`,
+      { cause: err },
+    );
+  }
+  if (!leaf.checkPrivateKey(privateKey)) {
+    throw new TlsFileError(
+      "--key",
+      `${options.keyFile} does not match the certificate of --cert ${options.certFile}; give the key it was issued for`,
+    );
+  }
+  return { caCerts, cert, key };
+}
+
+/** Why certificate verification failed, named the same for every TLS client; null when it is not one. */
+export function verifyFailureReason(message: string): "expired" | "unknown-ca" | "hostname" | null {
+  if (/expired|not yet valid|NotValidYet/i.test(message)) return "expired";
+  if (/UnknownIssuer|unknown ca|issuer certificate|self[- ]signed|CaUsedAsEndEntity/i.test(message)) {
+    return "unknown-ca";
+  }
+  if (/not valid for name|NotValidForName|altnames|hostname|Host: .* is not/i.test(message)) {
+    return "hostname";
+  }
+  return null;
+}
+
+/** The counted message of a failed handshake: the reason first, then what to do about it. */
+export function tlsFailureMessage(message: string): string {
+  switch (verifyFailureReason(message)) {
+    case "expired":
+      return "tls expired: the server's certificate is expired or not yet valid (or pass --insecure)";
+    case "unknown-ca":
+      return "tls unknown-ca: the server's certificate is not signed by a trusted CA (pass --cacert FILE or --insecure)";
+    case "hostname":
+      return "tls hostname: the server's certificate does not name the host (use --sni NAME or --insecure)";
+    default:
+      return `tls: ${message}`;
+  }
+}
+
+/** ALPN offers `h2` alone (`--protocol h2`): a connection whose server selected anything else is refused. */
+export function h2Required(alpn: readonly string[] | undefined): boolean {
+  return alpn !== undefined && alpn.length === 1 && alpn[0] === "h2";
+}
+
+/**
+ * The failure of a connection that required `h2` and whose server selected `selected` (null: nothing,
+ * a server that ignores ALPN): HTTP/2 over TLS is spoken only after `h2` was selected (RFC 9113 section
+ * 3.2). `InvalidData`: counted under `tls` at connect, at once, instead of a preface the server misreads.
+ */
+export function h2NotSelected(selected: string | null): Error {
+  return new Deno.errors.InvalidData(
+    `the server did not select h2 by ALPN (it selected ${selected === null ? "no protocol" : selected}), ` +
+      "so it does not speak HTTP/2 over TLS here; --protocol auto falls back to HTTP/1.1",
+  );
+}
+
+/** The address `connectTo` dials instead of the URL's, or undefined. */
+export function connectToOf(options: TlsOptions | undefined): { hostname: string; port: number } | undefined {
+  return options?.connectTo === undefined ? undefined : parseConnectTo(options.connectTo);
+}

@@ -1,0 +1,133 @@
+/**
+ * @module
+ * The one place a run's transport is chosen (made once and recorded, so the event loop never branches on it, like
+ * wrk swapping its `sock` table at start-up). `deno` is `Deno.connect` (TCP, or TLS for https:);
+ * `epoll` is the Linux fast path over libc through FFI (transport/epoll_transport.ts); for https: it drives TLS
+ * itself through the system's OpenSSL (tls/openssl_client.ts, one `SSL_CTX` per worker). `auto` (the default)
+ * is `epoll` for http: and https: wherever it can work: measured ahead of `deno` in CPU per request over
+ * http: and keep-alive TLS, at a higher handshake rate, and only it can resume TLS sessions
+ * (docs/PERFORMANCE.md, docs/lab/PERFORMANCE_NOTES.md). `auto` or `epoll`
+ * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
+ * with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
+ */
+import { dialTarget, type Transport, transportFor } from "./transport.ts";
+import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
+import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
+import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
+import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
+import { OpenSslClient } from "../tls/openssl_client.ts";
+import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
+
+/** What a run asks for (`--transport`, `transport:` in config). */
+export const TRANSPORT_CHOICES = ["auto", "epoll", "deno"] as const;
+export type TransportRequest = typeof TRANSPORT_CHOICES[number];
+/** What a run used (recorded in results). */
+export type TransportKind = "epoll" | "deno";
+
+export interface ChosenTransport {
+  kind: TransportKind;
+  transport: Transport;
+  /** Why `epoll` (asked for, or `auto`) was not used and `deno` used; null otherwise. */
+  fallbackReason: string | null;
+  /** https: what the first handshake negotiated (null before one completed, or for http:). */
+  tlsInfo(): TlsSessionInfo | null;
+  /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
+  close(): void;
+}
+
+/**
+ * Whether `auto` drives a verified https: run without a client certificate through epoll + OpenSSL
+ * rather than `Deno.startTls`. On: since read-ahead and the `FIONREAD` drain check it spent less CPU per
+ * keep-alive request than `Deno.startTls` in 5 of 6 interleaved rounds, reached higher handshake rates,
+ * and it alone honours `--tls-resume` (on by default). Runs the `deno` transport would give to
+ * `node:tls` (`--insecure`, a client certificate) go to epoll + OpenSSL either way.
+ */
+export const AUTO_HTTPS_ON_EPOLL = true;
+
+/** Why epoll cannot serve `url` here, or null when it can (https: needs libssl 3 as well). */
+export function epollBlocker(url: URL): string | null {
+  if (url.protocol !== "http:" && url.protocol !== "https:") return `${url.protocol} target`;
+  const libc = epollUnavailableReason();
+  if (libc !== null || url.protocol === "http:") return libc;
+  return opensslUnavailableReason();
+}
+
+/** What the run tells the choice about itself. */
+export interface TransportOptions {
+  /**
+   * A closed model (connections, count without a rate) in an isolate of its own: no timer needs
+   * sub-millisecond precision and no server shares the isolate, so the epoll pump may block its
+   * thread in `epoll_wait` for up to `CLOSED_MODEL_BLOCK_MS` when nothing is ready (transport/epoll_transport.ts).
+   */
+  closedModel?: boolean;
+  /** https: the run's TLS options; their files are read here (checked before the run by the caller). */
+  tls?: TlsOptions;
+  /** https: the ALPN protocols offered (default `http/1.1`; HTTP/2 runs offer `h2`). */
+  alpn?: readonly string[];
+}
+
+/**
+ * How long the epoll pump of a closed model keeps the thread per event-loop turn (timers and messages
+ * run at most about this late; the watchdog's own resolution is 50 ms).
+ */
+export const CLOSED_MODEL_BLOCK_MS = 5;
+
+/** Chooses once per run (and per worker); names are resolved here, once. */
+export function chooseTransport(
+  url: URL,
+  requested: TransportRequest,
+  options: TransportOptions = {},
+): ChosenTransport {
+  const deno = (fallbackReason: string | null): ChosenTransport => {
+    if (url.protocol !== "https:") {
+      return { kind: "deno", transport: transportFor(url), fallbackReason, tlsInfo: () => null, close() {} };
+    }
+    const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
+    const tls = tlsTransport(serverName, options.tls, loadTlsMaterial(options.tls), options.alpn);
+    return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
+  };
+  if (requested === "deno") return deno(null);
+  const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
+  if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {
+    return deno(
+      "https: auto keeps Deno.startTls for a verified run (--transport epoll drives TLS through OpenSSL)",
+    );
+  }
+  const blocker = epollBlocker(url);
+  if (blocker !== null) return deno(blocker);
+  const { hostname, port } = dialTarget(url, connectToOf(options.tls));
+  let loop: EpollLoop;
+  let tls: OpenSslClient | undefined;
+  try {
+    const sys = new EpollSys();
+    const blockMs = options.closedModel ? CLOSED_MODEL_BLOCK_MS : 0;
+    const addr = resolveOnce(sys, hostname, port);
+    if (url.protocol === "https:") {
+      const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
+      tls = new OpenSslClient(serverName, options.tls, () => sys.lastErrno());
+      if (options.alpn !== undefined) tls.setAlpn(options.alpn);
+    }
+    loop = new EpollLoop(addr, sys, { blockMs, tls });
+  } catch (err) {
+    tls?.close();
+    return deno(err instanceof Error ? err.message : String(err));
+  }
+  const insecure = options.tls?.insecure ?? false;
+  const resume = options.tls?.resume ?? true;
+  const tlsInfo = (): TlsSessionInfo | null =>
+    loop.tlsInfo === null || tls === undefined ? null : {
+      client: "openssl",
+      ...loop.tlsInfo,
+      insecure,
+      resume,
+      handshakes: tls.handshakes,
+      resumed: tls.resumed,
+    };
+  return {
+    kind: "epoll",
+    transport: (_hostname, _port, signal) => loop.connect(signal),
+    fallbackReason: null,
+    tlsInfo,
+    close: () => loop.close(),
+  };
+}

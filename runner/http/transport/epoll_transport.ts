@@ -1,0 +1,295 @@
+/**
+ * @module
+ * The epoll transport (Linux; https: through OpenSSL, tls/openssl_ffi.ts): every socket of a worker is a non-blocking libc socket
+ * (transport/epoll_socket.ts) registered edge-triggered in one epoll set, and one pump turns ready events into
+ * reads handed to the connections, so a round of responses costs one `epoll_wait` instead of a tokio
+ * op, a promise and a microtask per read and per write. Sockets keep Deno.Conn's promise contract, so
+ * `Connection`, the parser, the recorder, the watchdog and every executor stay as they are and one
+ * conformance suite runs against both transports (one shared test for every implementation); a closed loop uses the inline
+ * contract (transport/transport.ts), where the pump calls the connection back and the next request is written
+ * from that callback, with no promise per request.
+ *
+ * The pump lives in the isolate's event loop: it runs only while some socket waits (an idle worker
+ * can exit) and gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and
+ * the stop message run. Two ways to wait when nothing is ready:
+ * - `blockMs > 0` (the closed models, where no timer needs sub-millisecond precision): rounds run back
+ *   to back in one turn while only inline work was done, for up to `blockMs`, and `epoll_wait` blocks
+ *   this thread for what is left of it when nothing is ready, so timers and messages run at most
+ *   about `blockMs` late; like wrk's loop, a generator waiting for its target sleeps in the kernel and
+ *   wakes once per burst of events, and the event-loop turn (about 25 us here) is paid once per
+ *   `blockMs`, not once per round.
+ * - otherwise (open models, whose pacer spins on `setImmediate` for sub-ms send times, and anything
+ *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
+ *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
+ */
+import {
+  EINPROGRESS,
+  EPOLL_CTL_ADD,
+  EPOLLET,
+  EPOLLIN,
+  EPOLLOUT,
+  EPOLLRDHUP,
+  EpollSys,
+  errnoMessage,
+  type SockAddr,
+  sockAddrOf,
+} from "./epoll_ffi.ts";
+import type { TransportConn } from "./transport.ts";
+import type { OpenSslClient } from "../tls/openssl_client.ts";
+import type { SslNegotiated } from "../tls/openssl_conn.ts";
+import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
+import { connectError, notAttemptedError } from "./epoll_errors.ts";
+import { TRACE_CONN, traceConn } from "./conn_trace.ts";
+import { nextTurn } from "../../load/clock.ts";
+
+/** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
+const IDLE_WAIT_MS = 5;
+/** Empty polls (one event-loop turn each) before the pump waits off-thread. */
+const SPIN_TURNS = 2;
+const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
+
+/** Resolves `hostname` once (numeric literals as they are) to the address every connect of a run uses. */
+export function resolveOnce(sys: EpollSys, hostname: string, port: number): SockAddr {
+  const literal = /^[\d.]+$/.test(hostname) || hostname.includes(":");
+  const ip = literal ? hostname : sys.resolve(hostname)[0];
+  if (ip === undefined) throw new Error(`cannot resolve ${hostname}: no address`);
+  return sockAddrOf(ip, port);
+}
+
+/** How the pump waits when nothing is ready (see the module comment). */
+export interface EpollLoopOptions {
+  /** Block this thread in `epoll_wait` for up to this many ms (1-5); 0: poll, wait off-thread. */
+  blockMs: number;
+  /** https: the worker's OpenSSL client; each socket gets its `SSL` and handshakes after connecting. */
+  tls?: OpenSslClient;
+}
+
+/** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
+export class EpollLoop implements SocketLoop {
+  readonly sys: EpollSys;
+  readonly #epfd: number;
+  readonly #blockMs: number;
+  /** Sockets by token (their slot); freed slots are reused. */
+  readonly #slots: Array<EpollSocket | null> = [];
+  readonly #free: number[] = [];
+  /** Sockets whose read was armed while already readable: served by the next round. */
+  #ready: EpollSocket[] = [];
+  /** The other of the two ready lists: served from while new arrivals go to `#ready` (no array per round). */
+  #serving: EpollSocket[] = [];
+  /** Sockets waiting for an event (connect, read, or a write the kernel had no room for). */
+  waiting = 0;
+  /** Promises settled (connect, read, write, an exchange's end): their continuations need a turn. */
+  asyncWakes = 0;
+  #pumping = false;
+  #closed = false;
+  readonly #tls: OpenSslClient | null;
+  tlsInfo: SslNegotiated | null = null;
+
+  constructor(readonly addr: SockAddr, sys = new EpollSys(), options: EpollLoopOptions = { blockMs: 0 }) {
+    this.sys = sys;
+    this.#blockMs = Math.max(0, Math.min(5, Math.round(options.blockMs)));
+    this.#tls = options.tls ?? null;
+    const epfd = sys.epollCreate();
+    if (epfd < 0) throw new Error(`epoll_create1 failed: ${errnoMessage(-epfd)}`);
+    this.#epfd = epfd;
+  }
+
+  /** The epoll set's fd (for tests: whether it is still open, by its number in /proc/self/fd). */
+  get epollFd(): number {
+    return this.#epfd;
+  }
+
+  /** Open sockets (for tests: zero after a run). */
+  get openSockets(): number {
+    return this.#slots.length - this.#free.length;
+  }
+
+  /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
+  connect(signal: AbortSignal): Promise<TransportConn> {
+    if (this.#closed) {
+      return Promise.reject(new Deno.errors.BadResource("never attempted: the epoll loop was closed"));
+    }
+    const fd = this.sys.tcpSocket(this.addr.family);
+    if (fd < 0) return Promise.reject(notAttemptedError("socket", -fd, this.addr));
+    const ssl = this.#tls === null ? null : this.#tls.open(fd);
+    if (this.#tls !== null && ssl === null) {
+      this.sys.close(fd);
+      return Promise.reject(
+        new Deno.errors.InvalidData("never attempted: tls SSL_new refused (out of memory?)"),
+      );
+    }
+    const token = this.#free.pop() ?? this.#slots.length;
+    const sock = new EpollSocket(this, fd, token, ssl);
+    this.#slots[token] = sock;
+    const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
+    if (rc < 0) {
+      sock.close();
+      return Promise.reject(notAttemptedError("epoll_ctl", -rc, this.addr));
+    }
+    const started = this.sys.connect(fd, this.addr);
+    if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token} rc=${started}`);
+    if (started < 0 && started !== -EINPROGRESS) {
+      sock.close();
+      return Promise.reject(connectError(-started, this.addr));
+    }
+    if (started === 0 && ssl === null) return Promise.resolve(sock);
+    const connected = sock.awaitConnect(signal);
+    if (started === 0) sock.connectedNow();
+    return connected;
+  }
+
+  /** Called by a socket when it closes: its slot is free again (the kernel drops it from the set). */
+  release(token: number): void {
+    this.#slots[token] = null;
+    this.#free.push(token);
+  }
+
+  /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
+  wait(): void {
+    this.waiting++;
+    if (!this.#pumping && !this.#closed) {
+      this.#pumping = true;
+      this.#pump();
+    }
+  }
+
+  /** A promise-contract wait ended with its promise settled. */
+  settled(): void {
+    this.waiting--;
+    this.asyncWakes++;
+  }
+
+  /**
+   * A read armed on a socket already readable, or one whose turn's read budget ran out: no edge will
+   * come, so the next round serves it (the socket adds itself once).
+   */
+  ready(sock: EpollSocket): void {
+    this.#ready.push(sock);
+  }
+
+  /**
+   * Closes every socket (their pending reads fail) and the epoll set: at once, unless an idle wait on
+   * it is still pending on the thread pool; then its number stays taken until that wait returns
+   * (`closeEpoll`), so a wait started late cannot land on the next set given the same number and eat
+   * its events. The pump then sees `#closed` and never touches the fd again.
+   */
+  close(): void {
+    if (this.#closed) return;
+    for (const sock of this.#slots) sock?.close();
+    this.#closed = true;
+    this.sys.closeEpoll(this.#epfd);
+    this.#tls?.close();
+  }
+
+  #pump(): void {
+    (this.#blockMs > 0 ? this.#pumpBlocking() : this.#pumpPolling()).catch((err) => {
+      if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, -1, "pump-died", `${err} waiting=${this.waiting}`);
+    });
+  }
+
+  /**
+   * Rounds back to back while only inline work is done, for up to `blockMs` per event-loop turn,
+   * blocking in the kernel for what is left of it when nothing is ready.
+   */
+  async #pumpBlocking(): Promise<void> {
+    const sys = this.sys;
+    try {
+      while (this.waiting > 0 && !this.#closed) {
+        const turnEndMs = sys.nowMs() + this.#blockMs;
+        this.asyncWakes = 0;
+        while (true) {
+          this.#serveReady();
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
+          const leftMs = turnEndMs - sys.nowMs();
+          if (leftMs <= 0) break;
+          // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
+          const n = sys.epollWait(this.#epfd, this.#ready.length > 0 ? 0 : Math.ceil(leftMs));
+          if (n > 0) this.#dispatch(sys.events, n);
+          else if (n < 0) break;
+        }
+        await nextTurn();
+      }
+    } finally {
+      // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
+      this.#pumping = false;
+    }
+  }
+
+  /** One non-blocking poll per event-loop turn; after a few empty ones, an off-thread wait. */
+  async #pumpPolling(): Promise<void> {
+    const sys = this.sys;
+    let empty = 0;
+    try {
+      while (this.waiting > 0 && !this.#closed) {
+        this.#serveReady();
+        const n = sys.epollWait(this.#epfd, 0);
+        if (n > 0) {
+          this.#dispatch(sys.events, n);
+          empty = 0;
+        } else if (this.#ready.length === 0 && ++empty > SPIN_TURNS) {
+          const waitedFromMs = TRACE_CONN ? performance.now() : 0;
+          const idle = await sys.epollWaitAsync(this.#epfd, IDLE_WAIT_MS);
+          if (TRACE_CONN) this.#traceIdleWait(idle, performance.now() - waitedFromMs);
+          this.#dispatch(sys.idleEvents, idle);
+          empty = 0;
+          continue; // its continuations already ran: awaiting the wait drained the microtasks
+        }
+        await nextTurn();
+      }
+    } finally {
+      this.#pumping = false;
+    }
+  }
+
+  /** The trace's note of an idle wait that came back late (the thread pool was behind) or after close. */
+  #traceIdleWait(events: number, tookMs: number): void {
+    if (tookMs < 4 * IDLE_WAIT_MS && !this.#closed) return;
+    const tokens = [];
+    for (let i = 0; i < Math.min(events, 8); i++) {
+      tokens.push(
+        `${this.sys.eventToken(this.sys.idleEvents, i)}:${
+          this.sys.eventFlags(this.sys.idleEvents, i).toString(16)
+        }`,
+      );
+    }
+    const what = this.#closed ? "stray" : "slow-idle-wait";
+    traceConn(
+      `epfd${this.#epfd}`,
+      -1,
+      what,
+      `${events} events in ${tookMs.toFixed(1)} ms [${tokens.join(" ")}]`,
+    );
+  }
+
+  #serveReady(): void {
+    if (this.#ready.length === 0) return;
+    const ready = this.#ready;
+    this.#ready = this.#serving;
+    this.#serving = ready;
+    try {
+      for (let i = 0; i < ready.length; i++) ready[i].serveReady();
+    } finally {
+      ready.length = 0;
+    }
+  }
+
+  #dispatch(events: DataView, n: number): void {
+    if (this.#closed) return;
+    for (let i = 0; i < n; i++) {
+      const sock = this.#slots[this.sys.eventToken(events, i)];
+      if (TRACE_CONN) this.#traceEvent(events, i, sock);
+      if (sock != null) sock.onEvents(this.sys.eventFlags(events, i));
+    }
+  }
+
+  #traceEvent(events: DataView, i: number, sock: EpollSocket | null | undefined): void {
+    const token = this.sys.eventToken(events, i);
+    const flags = this.sys.eventFlags(events, i).toString(16);
+    traceConn(
+      `epfd${this.#epfd}`,
+      sock?.fd ?? -1,
+      sock == null ? "stray" : "event",
+      `token=${token} flags=${flags}`,
+    );
+  }
+}
