@@ -129,7 +129,7 @@ export const experimentObject = z.strictObject({
   /**
    * A session script (docs/SCRIPTS.md) used instead of `requests` and `flows` by every load without a
    * mix of its own: its path (relative to this file), or the path with the data source its sessions
-   * take rows from and what it may reach beyond its folder and the targets.
+   * take rows from.
    */
   script: scriptSourceSchema.optional(),
   /** Named data sources (CSV, JSON, NDJSON files) that loads and flows pick with `data: NAME`. */

@@ -1,8 +1,7 @@
 /**
  * @module
  * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file,
- * as a string or with the data source its sessions read (`data: NAME`) and what it may reach beyond its
- * folder and the targets (`allowRead`, `allowNet`). `anchorScript` makes the path absolute once the
+ * as a string or with the data source its sessions read (`data: NAME`). `anchorScript` makes the path absolute once the
  * file is known; `scriptAttackOf` is what a load's attack carries.
  */
 import { z } from "zod";
@@ -12,10 +11,6 @@ const scriptFields = z.strictObject({
   file: z.string().regex(/\.(ts|js|mts|mjs)$/, "a session script is a .ts or .js file, e.g. ./session.ts"),
   /** The data source each session takes one row of (`s.data`). */
   data: z.string().optional(),
-  /** Paths the script may read besides its own folder (Deno permissions of the workers). */
-  allowRead: z.array(z.string()).default([]),
-  /** Hosts (`host` or `host:port`) the script may reach besides the targets. */
-  allowNet: z.array(z.string()).default([]),
 });
 
 export const scriptSourceSchema = z.union([
@@ -34,5 +29,5 @@ export function anchorScript(script: ScriptSource, experimentFile: string | unde
 /** The script part of a load's attack, or undefined without a script. */
 export function scriptAttackOf(script: ScriptSource | undefined) {
   if (script === undefined) return undefined;
-  return { path: resolve(script.file), allowRead: script.allowRead, allowNet: script.allowNet };
+  return { path: resolve(script.file) };
 }

@@ -1,6 +1,6 @@
 /**
  * Session scripts end to end: real worker isolates against the built-in target (its /login, /me and
- * cookie), each `s.*` call, per-request names, a throwing script (counted by message and file:line, the
+ * cookie), each `s.*` call, per-request names, open pacing (a session per arrival), a throwing script (counted by message and file:line, the
  * run goes on), unhandled rejections, a script that blocks its isolate (the worker ended at the graceful
  * stop, the run flagged), setup and teardown once per segment around every session with 4 workers and 2
  * segments, and a type error refused before any load (exit 2 with file:line). Loads are bounded counts
@@ -43,6 +43,22 @@ Deno.test("each s.* call against the built-in target, counted by request name", 
     assertEquals(checks.length, 9);
     for (const c of checks) assertEquals([c.name, c.failed, c.passed], [c.name, 0, 6]);
     assertEquals(run.errors, {});
+  }));
+
+Deno.test("open pacing: one session per arrival, each a user of its own", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 10,
+      ratePerSec: 50,
+      maxConnections: 10,
+      intervalMs: 100,
+      script: { path: script("open.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.steps[0].requests], [10, 10, 10]);
+    assertEquals(flow.steps[0].checks, [{ name: "own user, first iteration", passed: 10, failed: 0 }]);
   }));
 
 Deno.test("a throw ends its session as a script error with file:line; the run goes on", () =>

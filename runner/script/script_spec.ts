@@ -2,7 +2,7 @@
  * @module
  * The script part of an attack's config (runner/config.ts): which session script the workers import,
  * what its `setup()` returned (set by the attack after running it, handed to every session), the
- * environment sessions read as `s.env`, and what the script may reach beyond its folder and targets.
+ * environment sessions read as `s.env`.
  * `scriptIssues` says what a script excludes (the throughput model, a request mix, flows, pipelining,
  * HTTP/2 for now).
  */
@@ -15,9 +15,6 @@ export const scriptSpecSchema = z.strictObject({
   setupData: z.unknown().optional(),
   /** `s.env`: environment variables handed to sessions (kept out of results). */
   env: z.record(z.string(), z.string()).default({}),
-  /** Beyond the script's folder and the targets: more paths to read, hosts to reach (Deno permissions). */
-  allowRead: z.array(z.string()).default([]),
-  allowNet: z.array(z.string()).default([]),
 });
 export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
 
