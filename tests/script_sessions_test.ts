@@ -139,3 +139,47 @@ Deno.test("a type error is refused before any load: exit 2 naming file:line", as
   assertEquals(out.code, 2, text);
   ok(text.includes("type_error.ts:4:9: Type 'number' is not assignable to type 'string'"), text);
 });
+
+Deno.test("the scripts of docs/SCRIPTS.md are there verbatim and type-check", async () => {
+  const doc = await Deno.readTextFile(new URL("../docs/SCRIPTS.md", import.meta.url));
+  const names = ["login_browse.ts", "gallery_loop.ts", "signed.ts"];
+  const paths = names.map((n) => new URL(`../docs/scripts/${n}`, import.meta.url).pathname);
+  for (const path of paths) {
+    ok(doc.includes(await Deno.readTextFile(path)), `${path} differs from docs/SCRIPTS.md`);
+  }
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", ...paths],
+    stderr: "piped",
+  })
+    .output();
+  ok(out.success, new TextDecoder().decode(out.stderr));
+});
+
+Deno.test({
+  name: "a compiled loadlab runs a script from disk (where DENORT_BIN names a denort)",
+  ignore: Deno.env.get("DENORT_BIN") === undefined,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const root = new URL("../", import.meta.url).pathname;
+      const binary = `${dir}/loadlab`;
+      const compiled = await new Deno.Command(Deno.execPath(), {
+        args: ["compile", "-A", "--unstable-net", "--include", "runner/worker/worker.ts", "--include"]
+          .concat(["runner/script/session.ts", "-o", binary, "main.ts"]),
+        cwd: root,
+        stderr: "piped",
+      }).output();
+      ok(compiled.success, new TextDecoder().decode(compiled.stderr));
+      const out = await new Deno.Command(binary, {
+        args: ["run", script("browse.ts"), "--out-dir", `${dir}/out`],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 0, text);
+      ok(text.includes("json 200: 100.0% of 4 passed"), text);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
