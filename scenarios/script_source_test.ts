@@ -1,9 +1,8 @@
 /**
  * `script:` in an experiment file: the path is read relative to the file, every load without a mix of
- * its own runs it (sweeps and repeats unchanged), a load with its own mix or a throughput load keeps its
- * requests, and a script on HTTP/2 is refused before any run.
+ * its own runs it (sweeps and repeats unchanged), a load with its own mix keeps its requests.
  */
-import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { loadPlan } from "./load.ts";
 
 const FILE = "/studies/shop/exp.yaml";
@@ -29,11 +28,4 @@ Deno.test("a script runs in every load without its own mix, sweeps and repeats u
     [2, 4],
   );
   for (const r of own) ok(r.attack.requestMix?.[0].path === "/json");
-});
-
-Deno.test("a script over HTTP/2 is refused with the fix", () => {
-  throws(
-    () => plan("loads:\n  a: { model: connections, connections: 2, duration: 1s, protocol: h2c }\n"),
-    /session scripts run over HTTP\/1\.1 for now/,
-  );
 });

@@ -1,6 +1,6 @@
 /**
  * Session scripts end to end: real worker isolates against the built-in target (its /login, /me and
- * cookie), each `s.*` call, per-request names, open pacing (a session per arrival), a throwing script (counted by message and file:line, the
+ * cookie), each `s.*` call over HTTP/1.1 and h2c, per-request names, open pacing (a session per arrival), a throwing script (counted by message and file:line, the
  * run goes on), unhandled rejections, a script that blocks its isolate (the worker ended at the graceful
  * stop, the run flagged), setup and teardown once per segment around every session with 4 workers and 2
  * segments, and a type error refused before any load (exit 2 with file:line). Loads are bounded counts
@@ -43,6 +43,29 @@ Deno.test("each s.* call against the built-in target, counted by request name", 
     assertEquals(checks.length, 9);
     for (const c of checks) assertEquals([c.name, c.failed, c.passed], [c.name, 0, 6]);
     assertEquals(run.errors, {});
+  }));
+
+Deno.test("the same sessions over h2c: streams of shared connections, and a connection per session", () =>
+  withTarget(async (url) => {
+    for (const connection of ["keep-alive", "per-arrival"] as const) {
+      const run = await runAttack(parseAttackConfig({
+        url,
+        model: "count",
+        requests: 4,
+        connections: 2,
+        protocol: "h2c",
+        connection,
+        intervalMs: 100,
+        script: { path: script("login_me.ts") },
+      }));
+      assertEquals(run.protocol, "h2c");
+      const flow = run.flows![0];
+      assertEquals([flow.sessions, flow.completed, flow.failed], [4, 4, 0], connection);
+      for (const step of flow.steps) assertEquals([step.requests, step.errors], [4, 0]);
+      for (const c of flow.steps.flatMap((s) => s.checks ?? [])) {
+        assertEquals([c.name, c.failed], [c.name, 0]);
+      }
+    }
   }));
 
 Deno.test("open pacing: one session per arrival, each a user of its own", () =>
@@ -143,7 +166,7 @@ Deno.test("a type error is refused before any load: exit 2 naming file:line", as
 Deno.test("the scripts of docs/SCRIPTS.md are there verbatim and type-check", async () => {
   const doc = await Deno.readTextFile(new URL("../docs/SCRIPTS.md", import.meta.url));
   const names = ["login_browse.ts", "gallery_loop.ts", "signed.ts"];
-  const paths = names.map((n) => new URL(`../docs/scripts/${n}`, import.meta.url).pathname);
+  const paths = names.map((n) => new URL(`../examples/scripts/${n}`, import.meta.url).pathname);
   for (const path of paths) {
     ok(doc.includes(await Deno.readTextFile(path)), `${path} differs from docs/SCRIPTS.md`);
   }

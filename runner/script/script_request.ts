@@ -9,6 +9,7 @@
  * header is refused with a sentence (the session then ends as a `script` error), never sent.
  */
 import { type EncodedRequest, headOf, hostHeaderOf } from "../http/request.ts";
+import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 import { headerNameProblem, headerValueProblem, pathProblem } from "../request_rules.ts";
 
 const encoder = new TextEncoder();
@@ -23,11 +24,18 @@ export interface ScriptEncoded {
   defaultName: string;
 }
 
+/** The same over HTTP/2. */
+export interface ScriptEncodedH2 {
+  request: H2Request;
+  defaultName: string;
+}
+
 /** Encodes a session script's requests for one worker's target. */
 export class ScriptRequests {
   readonly #host: string;
   readonly #origin: string;
   readonly #cache = new Map<string, ScriptEncoded>();
+  readonly #h2Cache = new Map<string, ScriptEncodedH2>();
 
   constructor(readonly url: URL) {
     this.#host = hostHeaderOf(url);
@@ -86,10 +94,9 @@ export class ScriptRequests {
     bytes[headBytes.length + extra.length] = 13;
     bytes[headBytes.length + extra.length + 1] = 10;
     bytes.set(content, headBytes.length + extra.length + 2);
-    const q = path.indexOf("?");
     const encoded: ScriptEncoded = {
       request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true },
-      defaultName: `${method} ${q < 0 ? path : path.slice(0, q)}`,
+      defaultName: nameOf(method, path),
     };
     if (plain) {
       if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
@@ -97,6 +104,55 @@ export class ScriptRequests {
     }
     return encoded;
   }
+
+  /**
+   * The same request as HTTP/2 HEADERS (and DATA) frames; `cookie` (the jar's line's value, or null)
+   * joins as a `cookie` field. Cached like `encode`.
+   */
+  encodeH2(
+    method: string,
+    path: string,
+    headers: ReadonlyArray<readonly [string, string]>,
+    body: Uint8Array | undefined,
+    cookie: string | null,
+  ): ScriptEncodedH2 | { problem: string } {
+    const plain = headers.length === 0 && body === undefined && cookie === null;
+    const key = plain ? method + " " + path : "";
+    if (plain) {
+      const kept = this.#h2Cache.get(key);
+      if (kept !== undefined) return kept;
+    }
+    const problem = requestProblem(method, path, headers);
+    if (problem !== undefined) return { problem };
+    const fields = [...headers] as [string, string][];
+    if (cookie !== null) fields.push(["cookie", cookie]);
+    let request: H2Request;
+    try {
+      // The encoder only reads the body (and copies it for the DATA frames).
+      const spec = {
+        method,
+        path,
+        headers: fields,
+        body: body as Uint8Array<ArrayBuffer> | undefined,
+        weight: 1,
+      };
+      request = encodeH2Request(this.url, spec, [], false, true);
+    } catch (err) {
+      return { problem: (err as Error).message };
+    }
+    const encoded = { request, defaultName: nameOf(method, path) };
+    if (plain) {
+      if (this.#h2Cache.size >= MAX_CACHED) this.#h2Cache.clear();
+      this.#h2Cache.set(key, encoded);
+    }
+    return encoded;
+  }
+}
+
+/** A request's name when the script gives none: its method and path without the query. */
+function nameOf(method: string, path: string): string {
+  const q = path.indexOf("?");
+  return `${method} ${q < 0 ? path : path.slice(0, q)}`;
 }
 
 /** Why a request cannot be sent as written, or undefined. */

@@ -3,13 +3,14 @@
  * A session script's response (session.ts `Response`): a copy of the bytes the connection kept, read
  * only as far as the script asks. The status is read from the status line; the head is decoded into
  * fields on the first header lookup, the body on the first `text()`/`json()`/`bytes()` (chunked coding
- * removed by kept_response.ts). A failed request's response has status 0, no fields, an empty body.
+ * removed by kept_response.ts); over HTTP/2 a copy of the stream's head and body. A failed request's response has status 0, no fields, an empty body.
  */
 import { KeptResponse } from "../http/kept_response.ts";
 import { skipEmptyLines, statusAt } from "../http/kept_bytes.ts";
 import type { Response, ResponseHeaders } from "./session.ts";
 
 const EMPTY = new Uint8Array(0);
+const decoder = new TextDecoder();
 
 export class ScriptResponse implements Response, ResponseHeaders {
   readonly status: number;
@@ -82,4 +83,51 @@ export function mayHaveSetCookie(raw: Uint8Array): boolean {
     }
   }
   return false;
+}
+
+/** An HTTP/2 response (a copy of what the stream slot kept: h2/kept.ts `snapshot`). */
+export class H2ScriptResponse implements Response, ResponseHeaders {
+  readonly status: number;
+  readonly #fields: string[];
+  readonly #body: Uint8Array;
+
+  constructor(kept: { status: number; fields: string[]; body: Uint8Array }) {
+    this.status = kept.status;
+    this.#fields = kept.fields;
+    this.#body = kept.body;
+  }
+
+  get headers(): ResponseHeaders {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const values = this.getAll(name);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.getAll(name).length > 0;
+  }
+
+  getAll(name: string): string[] {
+    const lower = name.toLowerCase();
+    const values: string[] = [];
+    for (let k = 0; k < this.#fields.length; k += 2) {
+      if (this.#fields[k] === lower) values.push(this.#fields[k + 1]);
+    }
+    return values;
+  }
+
+  text(): string {
+    return decoder.decode(this.#body);
+  }
+
+  json<T = any>(): T {
+    return JSON.parse(this.text());
+  }
+
+  bytes(): Uint8Array {
+    return this.#body;
+  }
 }

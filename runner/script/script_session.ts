@@ -19,7 +19,11 @@ import type { Feeder } from "../load/feeder.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { Response, Session, SessionCookies } from "./session.ts";
 import { ScriptRequests } from "./script_request.ts";
-import { mayHaveSetCookie, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
+import { H2ScriptResponse, mayHaveSetCookie, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
+import { H2Slot } from "../http/h2/slot.ts";
+import { H2ArrivalConnection } from "../http/h2/arrival.ts";
+import type { H2Request } from "../http/h2/request.ts";
+import type { EncodedRequest } from "../http/request.ts";
 import { ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
 import { scriptErrorMessage } from "./script_module.ts";
 import type { RequestOptions } from "./session.ts";
@@ -60,7 +64,9 @@ export class ScriptSessions {
 
   /** One session on `load` from `arrivalMs` (negative: now, a closed loop); resolves with its responses. */
   async run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
-    if (!(load instanceof Connection)) throw new TypeError("session scripts run over HTTP/1.1 connections");
+    if (!(load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection)) {
+      throw new TypeError("session scripts need an HTTP/1.1 connection or an HTTP/2 stream slot");
+    }
     const o = this.options;
     const closed = arrivalMs < 0;
     const startMs = closed ? performance.now() : arrivalMs;
@@ -91,7 +97,7 @@ export class ScriptSessions {
         recorder?.sessionFailed();
       }
     } finally {
-      load.prepareStep(NO_VALUES, null, 0);
+      if (load instanceof Connection) load.prepareStep(NO_VALUES, null, 0);
     }
     return s.responses;
   }
@@ -122,7 +128,7 @@ class ScriptSession implements Session {
   responses = 0;
   readonly #sessions: ScriptSessions;
   readonly #run: SessionRun;
-  readonly #conn: Connection;
+  readonly #conn: SessionConnection;
   readonly #startMs: number;
   readonly #recorder: ScriptRecorder | null;
   #jar: CookieJar | null;
@@ -133,7 +139,7 @@ class ScriptSession implements Session {
   constructor(
     sessions: ScriptSessions,
     run: SessionRun,
-    conn: Connection,
+    conn: SessionConnection,
     startMs: number,
     recorder: ScriptRecorder | null,
     ids: { data: Record<string, string>; vu: number; iteration: number },
@@ -190,19 +196,23 @@ class ScriptSession implements Session {
     const host = requests.url.host;
     const jar = this.#jar;
     const cookieLine = jar === null ? null : jar.line(host, path, Date.now());
-    const encoded = requests.encode(method, path, headers, body, cookieLine);
+    const conn = this.#conn;
+    const h1 = conn instanceof Connection;
+    const encoded = h1
+      ? requests.encode(method, path, headers, body, cookieLine)
+      : requests.encodeH2(method, path, headers, body, cookieLine === null ? null : cookieValue(cookieLine));
     if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
     const recorder = this.#recorder;
     const step = recorder === null ? -1 : recorder.step(options.name ?? encoded.defaultName);
     this.#step = step;
-    const conn = this.#conn;
     const timeoutMs = options.timeoutMs;
     // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen && !(await conn.open())) return this.#failed(step);
     // The first request goes at the arrival's intended time; later ones when the script sends them.
     const sendMs = this.#sent++ === 0 ? this.#startMs : performance.now();
-    conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
-    const exchange = conn.exchange(sendMs, 1, encoded.request);
+    const exchange = h1
+      ? exchangeH1(conn, sendMs, encoded.request as EncodedRequest)
+      : conn.exchangeStep(sendMs, encoded.request as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
     if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
       conn.deadlineMs = performance.now() + timeoutMs;
     }
@@ -210,6 +220,13 @@ class ScriptSession implements Session {
     if (got === 0) return this.#failed(step);
     this.responses++;
     recorder?.stepResponse(step, (conn.lastEventMs - sendMs) * 1000);
+    if (!h1) {
+      const response = new H2ScriptResponse(conn.keptResponse().snapshot());
+      if (jar !== null && response.has("set-cookie")) {
+        jar.set(response.getAll("set-cookie"), host, path, Date.now());
+      }
+      return response;
+    }
     const raw = conn.keptResponse().slice();
     const response = new ScriptResponse(raw);
     if (jar !== null && mayHaveSetCookie(raw)) jar.set(response.getAll("set-cookie"), host, path, Date.now());
@@ -257,4 +274,18 @@ class ScriptSession implements Session {
       },
     };
   }
+}
+
+/** What a session's requests go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
+type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
+
+/** An HTTP/1.1 exchange of `request` that keeps its response for the script. */
+function exchangeH1(conn: Connection, sendMs: number, request: EncodedRequest): Promise<number> {
+  conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+  return conn.exchange(sendMs, 1, request);
+}
+
+/** The value of the jar's `Cookie: ...\r\n` line (HTTP/2 sends it as a `cookie` field). */
+function cookieValue(line: Uint8Array): string {
+  return decoder.decode(line.subarray(8, line.length - 2));
 }

@@ -3,8 +3,7 @@
  * The script part of an attack's config (runner/config.ts): which session script the workers import,
  * what its `setup()` returned (set by the attack after running it, handed to every session), the
  * environment sessions read as `s.env`.
- * `scriptIssues` says what a script excludes (the throughput model, a request mix, flows, pipelining,
- * HTTP/2 for now).
+ * `scriptIssues` says what a script excludes (the throughput model, a request mix, flows, pipelining).
  */
 import { z } from "zod";
 
@@ -24,7 +23,6 @@ interface ScriptExcludes {
   flows?: unknown;
   requestMix: ReadonlyArray<{ method: string; path: string; headers: readonly unknown[]; body?: unknown }>;
   pipelining: number;
-  protocol: string;
 }
 
 /** What a script excludes, as issues at their paths. */
@@ -53,12 +51,6 @@ export function scriptIssues(c: ScriptExcludes): Array<{ path: string[]; message
     issues.push({
       path: ["pipelining"],
       message: "a script sends one request at a time: pipelining must be 1",
-    });
-  }
-  if (c.protocol !== "http1") {
-    issues.push({
-      path: ["protocol"],
-      message: "session scripts run over HTTP/1.1 for now: protocol must be http1",
     });
   }
   return issues;

@@ -1,5 +1,5 @@
 // A branch on a response and a loop over what a page links to: fetch a page, then every asset it names,
-// checking images by their content type. Runnable as is: loadlab run docs/scripts/gallery_loop.ts
+// checking images by their content type. Runnable as is: loadlab run examples/scripts/gallery_loop.ts
 import type { Session } from "../../runner/script/session.ts";
 
 export const options = {

@@ -1,5 +1,5 @@
 // A request signed with a library: an HMAC-SHA256 of the method, path and time (node:crypto; any
-// npm: package imports the same way). Runnable as is: loadlab run docs/scripts/signed.ts
+// npm: package imports the same way). Runnable as is: loadlab run examples/scripts/signed.ts
 import { createHmac } from "node:crypto";
 import type { Session } from "../../runner/script/session.ts";
 

@@ -1,5 +1,5 @@
 // Log in, then browse with the token (and the session cookie the jar carries by itself).
-// Runnable as is against the built-in target: loadlab run docs/scripts/login_browse.ts
+// Runnable as is against the built-in target: loadlab run examples/scripts/login_browse.ts
 import type { Session } from "../../runner/script/session.ts";
 
 export const options = {
