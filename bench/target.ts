@@ -17,7 +17,7 @@
 import { startTarget } from "../targets/mod.ts";
 import { ManagedProcess } from "../targets/process.ts";
 import { findProgram } from "../system/path_lookup.ts";
-import { readProcSample } from "../targets/telemetry.ts";
+import { readProcSample } from "../system/proc_stat.ts";
 import { median } from "../results/stats.ts";
 
 function flag(name: string, fallback: number): number {

@@ -14,7 +14,7 @@ import { outputClobbersInput } from "../system/output_file.ts";
 import type { ResultsFile, RunResult } from "../results/mod.ts";
 import { mergeShardFiles } from "../results/merge_shards.ts";
 import { analyze } from "../results/conclude/analysis.ts";
-import { phaseStats } from "../scenarios/interval_stats.ts";
+import { phaseStats } from "../results/interval_stats.ts";
 import { writeReport } from "../report/write.ts";
 import { type FlagSpec, tokenize } from "./argv.ts";
 import { FlagValues } from "./flag_values.ts";

@@ -229,3 +229,26 @@ export function bucketValuesUs(h: Histogram, slot: number): { highestUs: number;
   const lowestUs = h.valueFromIndex(slot);
   return { highestUs: h.highestEquivalentValue(lowestUs), medianUs: h.medianEquivalentValue(lowestUs) };
 }
+
+/** The latency fields a run stores, all from its one corrected histogram. */
+export interface LatencyBlock {
+  latencyMs: LatencySummaryMs;
+  percentiles: PercentilePoint[];
+  histogram: HistogramBucket[];
+  logHistogram: HistogramBucket[];
+  histogramEncoded: string;
+}
+
+/**
+ * A run's latency fields from its histogram: the one builder for a run as the aggregator finishes it,
+ * after the warm-up cut, and for shards merged into one, so the three cannot store different shapes.
+ */
+export function latencyBlock(h: Histogram): LatencyBlock {
+  return {
+    latencyMs: summarizeMs(h),
+    percentiles: percentileCurve(h),
+    histogram: histogramBuckets(h),
+    logHistogram: logHistogramBuckets(h),
+    histogramEncoded: encodeHistogram(h),
+  };
+}

@@ -1,7 +1,8 @@
 /**
  * @module
  * Reads and writes `results.json`; the only part of `results/` that touches `Deno.*`. A results file
- * records the runs, the thresholds and where they ran (versions, OS, CPU, git commit) so a report or a CI
+ * records the runs, the thresholds and where they ran (versions; OS, CPU and git commit as
+ * system/host_info.ts reads them) so a report or a CI
  * job can be read months later. Writes go to a temporary file in the same directory that is then renamed,
  * so a crash mid-write never leaves a truncated file in place of a good one (experiments rewrite the file
  * after every run).
@@ -12,6 +13,7 @@ import { redactResults } from "./redact.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
+import { currentGitCommit, hostInfo } from "../system/host_info.ts";
 import {
   type EnvironmentInfo,
   RESULTS_SCHEMA,
@@ -23,45 +25,22 @@ import {
 /** The program's version, from deno.json (the single place it is set). */
 export const LOADLAB_VERSION: string = denoJson.version;
 
-/** Describes this machine and runtime for the report header. */
+/** Describes this machine and runtime for the report header (the machine's facts: system/host_info.ts). */
 export function environmentInfo(): EnvironmentInfo {
   const gitCommit = currentGitCommit();
+  const { os, arch, cpu, cores, hostname } = hostInfo();
   return {
     loadlab: LOADLAB_VERSION,
     deno: Deno.version.deno,
     v8: Deno.version.v8,
     typescript: Deno.version.typescript,
-    os: `${Deno.build.os} ${safe(() => Deno.osRelease()) ?? ""}`.trim(),
-    arch: Deno.build.arch,
-    cpu: cpuModel(),
-    cores: navigator.hardwareConcurrency,
-    hostname: safe(() => Deno.hostname()),
+    os,
+    arch,
+    cpu,
+    cores,
+    hostname,
     ...(gitCommit ? { gitCommit } : {}),
   };
-}
-
-function safe<T>(f: () => T): T | undefined {
-  try {
-    return f();
-  } catch {
-    return undefined;
-  }
-}
-
-function cpuModel(): string {
-  const text = safe(() => Deno.readTextFileSync("/proc/cpuinfo"));
-  const line = text?.split("\n").find((l) => l.startsWith("model name"));
-  return line?.split(":")[1]?.trim() ?? "unknown";
-}
-
-/** The commit checked out in the working directory; undefined without git or outside a repository. */
-function currentGitCommit(): string | undefined {
-  const out = safe(() =>
-    new Deno.Command("git", { args: ["rev-parse", "HEAD"], stdout: "piped", stderr: "null" }).outputSync()
-  );
-  if (!out?.success) return undefined;
-  const commit = new TextDecoder().decode(out.stdout).trim();
-  return /^[0-9a-f]{40,64}$/.test(commit) ? commit : undefined;
 }
 
 /** A complete results file. */

@@ -19,14 +19,7 @@ import {
   emptyIntervalDetail,
   sumValues,
 } from "./interval_counts.ts";
-import {
-  encodeHistogram,
-  histogramBuckets,
-  logHistogramBuckets,
-  mergeEncoded,
-  percentileCurve,
-  summarizeMs,
-} from "./histogram.ts";
+import { encodeHistogram, latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
 import { detectStabilization } from "./conclude/stabilization.ts";
@@ -167,11 +160,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     drained: c.drained,
     rps,
     successRate: requests + errorCount > 0 ? sum(runs, successes) / (requests + errorCount) : 0,
-    latencyMs: summarizeMs(total),
-    percentiles: percentileCurve(total),
-    histogram: histogramBuckets(total),
-    logHistogram: logHistogramBuckets(total),
-    histogramEncoded: encodeHistogram(total),
+    ...latencyBlock(total),
     // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
     uncorrectedPercentiles: runs.length === 1 ? first.uncorrectedPercentiles : null,

@@ -19,7 +19,7 @@ import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
-import { captureSpecSchema, checkSpecSchema, dataSpecSchema, maxKeptBytesSchema } from "./session_schema.ts";
+import { dataSpecSchema, flowFields, requestStepFields } from "./session_schema.ts";
 import { scriptIssues, scriptSpecSchema } from "./script/script_spec.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
@@ -60,20 +60,13 @@ export type Phase = z.infer<typeof phaseSchema>;
 
 /** A step of a flow: a request (named in results by `label`, else `METHOD path`), or a pause. */
 export const flowStepSchema = z.union([
-  z.strictObject({
-    request: requestSpecSchema,
-    label: z.string().min(1).optional(),
-    capture: z.array(captureSpecSchema).optional(),
-    expect: z.array(checkSpecSchema).optional(),
-    maxKeptBytes: maxKeptBytesSchema.optional(),
-  }),
+  z.strictObject({ request: requestSpecSchema, ...requestStepFields }),
   z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
 ]);
 
 /** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
 export const flowSpecSchema = z.strictObject({
-  name: z.string().min(1, "a flow needs a name"),
-  weight: z.number().positive("weight must be > 0").default(1),
+  ...flowFields,
   steps: z.array(flowStepSchema).refine(
     (steps) => steps.some((s) => "request" in s),
     "a flow needs at least one request step",

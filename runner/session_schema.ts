@@ -1,7 +1,7 @@
 /**
  * @module
  * The session parts of an attack's config (runner/config.ts): a data source as the workers take it,
- * and a flow step's captures and checks. Value names are what `{{ name }}` may say: data columns and
+ * a flow step's captures and checks, and the flow and step fields an experiment file's flows share. Value names are what `{{ name }}` may say: data columns and
  * capture names.
  */
 import { z } from "zod";
@@ -82,6 +82,27 @@ export const MAX_KEPT_BYTES = 256 * 1024 * 1024;
 export const maxKeptBytesSchema = z.number().int()
   .min(1024, "maxKeptBytes must be >= 1024")
   .max(MAX_KEPT_BYTES, `maxKeptBytes must be <= ${MAX_KEPT_BYTES} (256 MiB)`);
+
+/**
+ * What a flow is beyond its steps, the same in an experiment file (scenarios/schema_requests.ts) and in
+ * the attack config (runner/config.ts): stated once so the two cannot hold different rules.
+ */
+export const flowFields = {
+  name: z.string().min(1, "a flow needs a name"),
+  weight: z.number().positive("weight must be > 0").default(1),
+};
+
+/** What a request step carries beside its request, the same in a file and in the attack config. */
+export const requestStepFields = {
+  /** Name of the step in per-step statistics (default: METHOD PATH). */
+  label: z.string().min(1).optional(),
+  /** Values taken from the response for later steps (`{{ as }}`): json, header or regexp. */
+  capture: z.array(captureSpecSchema).optional(),
+  /** Checks of the response, counted per check: status, json equals/exists, contains. */
+  expect: z.array(checkSpecSchema).optional(),
+  /** The most bytes of the response kept for captures and checks (1 MiB); past it the step fails. */
+  maxKeptBytes: maxKeptBytesSchema.optional(),
+};
 
 /**
  * A data source as the workers take it: its columns and rows, how rows are picked (runner/load/feeder.ts)

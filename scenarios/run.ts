@@ -9,7 +9,7 @@
  * Every started target is stopped before `runPlan` returns or throws.
  */
 import { analyze } from "../results/conclude/analysis.ts";
-import { cutWarmup, phaseStats } from "./interval_stats.ts";
+import { cutWarmup, phaseStats } from "../results/interval_stats.ts";
 import { estimateDurationMs } from "./plan.ts";
 import { applyParameter } from "./plan_attack.ts";
 import type { Plan, PlannedRun, SearchPlan } from "./plan_types.ts";

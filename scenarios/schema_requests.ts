@@ -7,13 +7,8 @@
  */
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
-import {
-  type CaptureSpec,
-  captureSpecSchema,
-  type CheckSpec,
-  checkSpecSchema,
-  maxKeptBytesSchema,
-} from "../runner/session_schema.ts";
+import { flowFields, requestStepFields } from "../runner/session_schema.ts";
+import type { FlowSpec } from "../runner/config.ts";
 import { headerRules, pathProblem, ruleOf } from "../runner/request_rules.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */
@@ -142,26 +137,19 @@ const stepObjectSchema = z.strictObject({
     z.ZodOptional<typeof stepRequestSchema>
   >,
   think: durationSchema.optional(),
-  /** Name of the step in per-step statistics (default: METHOD PATH). */
-  label: z.string().min(1).optional(),
-  /** Values taken from the response for later steps (`{{ as }}`): json, header or regexp. */
-  capture: z.array(captureSpecSchema).optional(),
-  /** Checks of the response, counted per check: status, json equals/exists, contains. */
-  expect: z.array(checkSpecSchema).optional(),
-  /** The most bytes of the response kept for captures and checks (1 MiB); past it the step fails. */
-  maxKeptBytes: maxKeptBytesSchema.optional(),
+  ...requestStepFields,
 });
 
-/** A flow step as the plan reads it. */
+/** A step of the attack config (runner/config.ts), whose type a file's step takes. */
+type EngineStep = FlowSpec["steps"][number];
+
+/**
+ * A flow step as the plan reads it: the attack config's step with the file's request (a path still
+ * relative, a `json` or `query` not yet encoded).
+ */
 export type FileFlowStep =
-  | {
-    request: FileRequest;
-    label?: string;
-    capture?: CaptureSpec[];
-    expect?: CheckSpec[];
-    maxKeptBytes?: number;
-  }
-  | { thinkMs: number };
+  | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
+  | Extract<EngineStep, { thinkMs: number }>;
 
 /** One step: `{get: /home}`, `{post: {path: /login, json: {...}}}` or `{think: 500ms}`. */
 export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
@@ -198,8 +186,7 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
 
 /** A session: its steps run one after another on one connection. */
 export const flowSchema = z.strictObject({
-  name: z.string().min(1, "a flow needs a name"),
-  weight: z.number().positive("weight must be > 0").default(1),
+  ...flowFields,
   /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
   data: z.string().min(1).optional(),
   steps: z.array(flowStepSchema).min(1, "a flow needs at least one step"),

@@ -3,8 +3,9 @@
  * The one reader of `/proc/<pid>/stat`: the fields loadlab and its benches use (state, process group,
  * start time, CPU time of the process and of its reaped children), parsed from after the command name,
  * which may hold spaces and parentheses. Also the process tree under a pid (`/proc/<pid>/task/<tid>/children`),
- * so a target that forks workers (nginx's master and its workers) is measured whole. Linux only: the
- * readers return null elsewhere, and for a process that is gone.
+ * so a target that forks workers (nginx's master and its workers) is measured whole, and the samples a
+ * target's telemetry takes (`status` for RSS, `schedstat` for run-queue wait). Linux only: the readers
+ * return null elsewhere, and for a process that is gone.
  */
 
 /** USER_HZ: `/proc` counts CPU time in these ticks on every architecture Deno runs on. */
@@ -91,4 +92,30 @@ export function treeCpuSec(pid: number): number | null {
     sum += stat.userSec + stat.systemSec;
   }
   return sum;
+}
+
+/**
+ * Seconds the main thread of `pid` (the event loop of a Node or Deno process) waited in the run queue for a
+ * core, from /proc/<pid>/schedstat; null where the kernel does not keep it.
+ */
+export function readRunQueueWaitSec(pid: number): number | null {
+  try {
+    const waitNs = Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[1]);
+    return Number.isFinite(waitNs) ? waitNs / 1e9 : null;
+  } catch {
+    return null;
+  }
+}
+
+/** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
+export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
+  const stat = readProcStat(pid);
+  if (stat === null) return null;
+  try {
+    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
+    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
+    return { cpuSec: stat.userSec + stat.systemSec, rssBytes: rssKb * 1024 };
+  } catch {
+    return null;
+  }
 }

@@ -4,7 +4,7 @@
  * CPU time of a real process tree (a shell that works, with a child of its own) read while it runs.
  */
 import assert from "node:assert/strict";
-import { parseProcStat, processTree, readProcStat, treeCpuSec } from "./proc_stat.ts";
+import { parseProcStat, processTree, readProcSample, readProcStat, treeCpuSec } from "./proc_stat.ts";
 
 Deno.test("parseProcStat: fields counted from the last ')' (names may hold spaces and parentheses)", () => {
   const fields = ["S", "1", "77", "77", "0", "-1", "4194560", "10", "0", "0", "0", "250", "125", "30", "20"]
@@ -60,4 +60,15 @@ Deno.test({
       await child.stdout.cancel().catch(() => {});
     }
   },
+});
+
+Deno.test({
+  name: "readProcSample reads CPU seconds and RSS of a live process, null for a gone one",
+  ignore: Deno.build.os !== "linux",
+}, () => {
+  const own = readProcSample(Deno.pid);
+  assert.ok(own !== null);
+  assert.ok(own.rssBytes > 1_000_000, `RSS ${own.rssBytes} should be over 1 MB for a Deno process`);
+  assert.ok(own.cpuSec >= 0);
+  assert.equal(readProcSample(2 ** 22 + 7), null);
 });

@@ -15,33 +15,7 @@ import type { TelemetrySeries } from "../results/mod.ts";
 import { connectRedis, type RedisClient } from "./redis.ts";
 import type { RunningTarget } from "./spec.ts";
 import { RuntimeReader } from "./runtime_telemetry.ts";
-import { readProcStat } from "../system/proc_stat.ts";
-
-/**
- * Seconds the main thread of `pid` (the event loop of a Node or Deno process) waited in the run queue for a
- * core, from /proc/<pid>/schedstat; null where the kernel does not keep it.
- */
-export function readRunQueueWaitSec(pid: number): number | null {
-  try {
-    const waitNs = Number(Deno.readTextFileSync(`/proc/${pid}/schedstat`).split(" ")[1]);
-    return Number.isFinite(waitNs) ? waitNs / 1e9 : null;
-  } catch {
-    return null;
-  }
-}
-
-/** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
-export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
-  const stat = readProcStat(pid);
-  if (stat === null) return null;
-  try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return { cpuSec: stat.userSec + stat.systemSec, rssBytes: rssKb * 1024 };
-  } catch {
-    return null;
-  }
-}
+import { readProcSample, readRunQueueWaitSec } from "../system/proc_stat.ts";
 
 /** The fields of `INFO` (its default sections) we plot; counters are totals since Redis started. */
 export function parseRedisInfo(info: string): RedisInfo {

@@ -3,7 +3,8 @@
  * The product's import graph as Deno itself resolves it: `deno info --json` run once from each entry
  * point, so every kind of import counts exactly as the runtime loads it (static, type-only, dynamic,
  * multi-line with comments in it). The entry points are main.ts, every module the product starts by URL
- * (`new URL("./x.ts", import.meta.url)`: the worker isolate, the target child process) and every script
+ * (`new URL("./x.ts", import.meta.url)` or `import.meta.resolve("./x.ts")`: the worker isolate, the target
+ * child process) and every script
  * run on its own (`import.meta.main`, the asset build scripts); `productFiles` lets the test check that
  * they reach every product file, so none escapes the rules. npm packages are not resolved (`--no-npm`):
  * libraries are not layers, and the test needs no registry.
@@ -32,7 +33,9 @@ export async function productFiles(root: URL): Promise<string[]> {
   return out.sort();
 }
 
-const STARTED_BY_URL = /\bnew\s+URL\(\s*(["'`])([^"'`$]+\.ts)\1\s*,\s*import\.meta\.url\s*\)/g;
+/** `new URL("./x.ts", import.meta.url)` or `import.meta.resolve("./x.ts")`: a module the product starts. */
+const STARTED_BY_URL =
+  /\bnew\s+URL\(\s*(["'`])([^"'`$]+\.ts)\1\s*,\s*import\.meta\.url\s*\)|\bimport\.meta\.resolve\(\s*(["'`])([^"'`$]+\.ts)\3\s*\)/g;
 
 /**
  * The entry points among `files` (read from `root`): main.ts, the modules a file starts by URL and the
@@ -44,7 +47,7 @@ export async function entryPoints(root: URL, files: string[]): Promise<string[]>
   for (const file of files) {
     const code = codeText(await Deno.readTextFile(new URL(file, root)), { strings: true });
     for (const m of code.matchAll(STARTED_BY_URL)) {
-      entries.add(new URL(m[2], new URL(file, root)).href.slice(root.href.length));
+      entries.add(new URL(m[2] ?? m[4], new URL(file, root)).href.slice(root.href.length));
     }
     if (/\bimport\.meta\.main\b/.test(codeText(code))) entries.add(file);
   }
@@ -80,23 +83,24 @@ async function infoModules(root: URL, entry: string): Promise<InfoModule[]> {
 
 /**
  * The graph reached from `entries`: each module under `root` with the `.ts` modules under `root` and the
- * `node:` modules it imports, paths relative to `root` (data imported as text or JSON is not a layer). A module Deno could not
- * resolve throws (an npm package is skipped: `--no-npm` leaves those unresolved on purpose).
+ * `node:` modules it imports, paths relative to `root` (data imported as text or JSON is not a layer). A
+ * module Deno could not resolve throws, naming the files that import it (an npm package is skipped:
+ * `--no-npm` leaves those unresolved on purpose).
  */
 export async function importGraph(root: URL, entries: string[]): Promise<Graph> {
   const graph: Graph = new Map();
   const local = (specifier: string) =>
     specifier.startsWith(root.href) ? specifier.slice(root.href.length) : undefined;
-  const problems: string[] = [];
+  const unresolved = new Map<string, string>();
   for (const modules of await Promise.all(entries.map((e) => infoModules(root, e)))) {
     for (const mod of modules) {
-      if (mod.error && !mod.specifier.startsWith("npm:")) problems.push(`${mod.specifier}: ${mod.error}`);
       const from = local(mod.specifier);
+      if (mod.error && !mod.specifier.startsWith("npm:")) unresolved.set(from ?? mod.specifier, mod.error);
       if (!from || mod.kind !== "esm" || graph.has(from)) continue;
       const tos = new Set<string>();
       for (const dep of mod.dependencies ?? []) {
         for (const side of [dep.code, dep.type]) {
-          if (side?.error) problems.push(`${from} imports ${dep.specifier}: ${side.error}`);
+          if (side?.error) unresolved.set(`${dep.specifier} (imported by ${from})`, side.error);
           const to = side?.specifier;
           if (!to) continue;
           if (to.startsWith("node:")) tos.add(to);
@@ -106,6 +110,13 @@ export async function importGraph(root: URL, entries: string[]): Promise<Graph> 
       graph.set(from, [...tos].sort());
     }
   }
-  if (problems.length > 0) throw new Error(`deno info could not resolve:\n${problems.join("\n")}`);
+  if (unresolved.size > 0) {
+    const importers = (path: string) => [...graph].filter(([, tos]) => tos.includes(path)).map(([f]) => f);
+    const lines = [...unresolved].map(([path, error]) => {
+      const by = importers(path);
+      return `${path}${by.length > 0 ? ` (imported by ${by.join(", ")})` : ""}: ${error}`;
+    });
+    throw new Error(`deno info could not resolve:\n${lines.join("\n")}`);
+  }
   return graph;
 }

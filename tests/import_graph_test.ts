@@ -89,22 +89,36 @@ Deno.test("the graph reader sees every kind of import, as Deno resolves it", asy
         'import type { C } from "./lib/c.ts";\n' +
         'export const w = new Worker(new URL("./lib/worker.ts", import.meta.url).href, { type: "module" });\n' +
         '// new URL("./lib/not_started.ts", import.meta.url) in a comment starts nothing\n' +
-        'export const later = () => import("./lib/d.ts");\nexport type { B, C };\nconsole.log(a);\n',
+        'export const later = () => import("./lib/d.ts");\nexport type { B, C };\nconsole.log(a);\n' +
+        'export const child = import.meta.resolve("./lib/child.ts");\n',
       "lib/a.ts": "export const a = 1;\nexport type B = number;\n",
       "lib/c.ts": "export type C = string;\n",
       "lib/d.ts": 'import { readFileSync } from "node:fs";\nexport const d = readFileSync;\n',
       "lib/worker.ts": 'import { a } from "./a.ts";\nconsole.log(a);\n',
       "lib/not_started.ts": "export const n = 1;\n",
+      "lib/child.ts": 'import { d } from "./d.ts";\nconsole.log(d);\n',
     };
     await Deno.mkdir(new URL("lib/", root));
     for (const [path, text] of Object.entries(files)) await Deno.writeTextFile(new URL(path, root), text);
     const entries = await entryPoints(root, await productFiles(root));
-    assertEquals(entries, ["lib/worker.ts", "main.ts"]);
+    assertEquals(entries, ["lib/child.ts", "lib/worker.ts", "main.ts"]);
     const graph = await importGraph(root, entries);
     assertEquals(graph.get("main.ts"), ["lib/a.ts", "lib/c.ts", "lib/d.ts"]);
     assertEquals(graph.get("lib/worker.ts"), ["lib/a.ts"]);
+    assertEquals(graph.get("lib/child.ts"), ["lib/d.ts"]);
     assertEquals(graph.get("lib/d.ts"), ["node:fs"]);
     assertEquals(graph.has("lib/not_started.ts"), false);
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("an import Deno cannot resolve fails the graph, naming who imports it", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-import-graph-" });
+  try {
+    await Deno.writeTextFile(`${dir}/main.ts`, 'import { gone } from "./moved.ts";\nconsole.log(gone);\n');
+    const error = await importGraph(new URL(`file://${dir}/`), ["main.ts"]).then(() => null, (e) => e);
+    assertEquals(String(error).includes("moved.ts (imported by main.ts)"), true, String(error));
   } finally {
     await Deno.remove(dir, { recursive: true });
   }

@@ -25,6 +25,7 @@ import type { TelemetrySeries } from "../../results/mod.ts";
 import type { PlannedRun } from "../../scenarios/plan_types.ts";
 import type { RunPlanHooks } from "../../scenarios/run.ts";
 import type { MetricsOutput } from "../../results/export/metrics_output.ts";
+import type { MetricsOutKind } from "../../results/export/summary.ts";
 import { DEFAULT_SENDER_OPTIONS, type EncodedBatch, OutputSender, type SenderOptions } from "./sender.ts";
 
 /** Deltas waiting to be folded at most; beyond, the oldest is folded at once and its point dropped. */
@@ -178,21 +179,22 @@ function latestTelemetry(series: TelemetrySeries[]): TelemetryGauge[] {
 
 const USER_AGENT = `loadlab/${denoJson.version}`;
 
-/** The body of a batch for the output's kind. */
-function encoderOf(output: MetricsOutput): (points: ExportPoint[]) => EncodedBatch {
-  if (output.kind === "otlp-json") {
-    return (points) => ({
-      body: JSON.stringify(otlpRequest(points, denoJson.version)),
-      headers: { "content-type": "application/json", "user-agent": USER_AGENT },
-    });
-  }
-  if (output.kind === "otlp") {
-    return (points) => ({
-      body: encodeOtlpRequest(otlpRequest(points, denoJson.version)).slice(),
-      headers: { "content-type": "application/x-protobuf", "user-agent": USER_AGENT },
-    });
-  }
-  return (points) => ({
+type Encoder = (points: ExportPoint[]) => EncodedBatch;
+
+/**
+ * The body of a batch for each kind. A `Record` over every kind, so a kind added to the list without its
+ * encoder fails to compile instead of sending another kind's format.
+ */
+const ENCODERS: Record<MetricsOutKind, Encoder> = {
+  "otlp-json": (points) => ({
+    body: JSON.stringify(otlpRequest(points, denoJson.version)),
+    headers: { "content-type": "application/json", "user-agent": USER_AGENT },
+  }),
+  otlp: (points) => ({
+    body: encodeOtlpRequest(otlpRequest(points, denoJson.version)).slice(),
+    headers: { "content-type": "application/x-protobuf", "user-agent": USER_AGENT },
+  }),
+  "prometheus-remote-write": (points) => ({
     body: snappyCompress(encodeWriteRequest(points)),
     headers: {
       "content-encoding": "snappy",
@@ -200,7 +202,18 @@ function encoderOf(output: MetricsOutput): (points: ExportPoint[]) => EncodedBat
       "x-prometheus-remote-write-version": "0.1.0",
       "user-agent": USER_AGENT,
     },
-  });
+  }),
+};
+
+/** The encoder of the output's kind; a kind without one (a value not parsed by the flag) is a bug, said so. */
+export function encoderOf(output: MetricsOutput): Encoder {
+  const encoder = Object.hasOwn(ENCODERS, output.kind) ? ENCODERS[output.kind] : undefined;
+  if (!encoder) {
+    throw new Error(
+      `metrics output kind "${output.kind}" has no encoder; known: ${Object.keys(ENCODERS).join(", ")}`,
+    );
+  }
+  return encoder;
 }
 
 /** Snappy's block format (not its framing format), as remote write requires. */

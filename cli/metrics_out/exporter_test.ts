@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { emptyIntervalCounts } from "../../results/interval_counts.ts";
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
-import { MetricsExporter } from "./exporter.ts";
+import { encoderOf, MetricsExporter } from "./exporter.ts";
+import { METRICS_OUT_KINDS, type MetricsOutKind } from "../../results/export/summary.ts";
 
 function delta(index: number, requests: number, endEpochMs: number): IntervalDelta {
   return {
@@ -54,4 +55,21 @@ Deno.test("exporter: the run's last, partial interval is stamped when handed on,
   } finally {
     await server.shutdown();
   }
+});
+
+Deno.test("encoderOf: each kind its own format; a kind without an encoder is an error naming it, not remote write", () => {
+  const url = "http://127.0.0.1:1/v1/metrics";
+  const formats = METRICS_OUT_KINDS.map((kind) => {
+    const { headers } = encoderOf({ kind, url, headers: {} })([]);
+    return `${headers["content-type"]} ${headers["content-encoding"] ?? ""}`.trim();
+  });
+  assertEquals(formats, ["application/x-protobuf snappy", "application/x-protobuf", "application/json"]);
+  const unwired = { kind: "statsd" as MetricsOutKind, url, headers: {} };
+  let message = "";
+  try {
+    encoderOf(unwired);
+  } catch (err) {
+    message = (err as Error).message;
+  }
+  ok(message.includes('metrics output kind "statsd" has no encoder'), message);
 });

@@ -1,7 +1,7 @@
 /**
  * @module
  * The raw bytes of one HTTP/1.1 response, kept for a flow step that captures, checks or keeps cookies
- * (h1/connection.ts `prepareStep`; kept_response.ts reads them). The connection appends each run of bytes
+ * (h1/connection.ts `prepareStep`; kept_response.ts reads them with http1/'s scanners). The connection appends each run of bytes
  * the response parser says belong to the response, in one buffer of its own that grows and is reused;
  * keeping only the head stops at the end of the final head (past interim 1xx heads, and past empty lines
  * and bare-LF line ends as the parser reads them). Every other exchange keeps nothing and never comes here.
@@ -95,7 +95,7 @@ export function skipEmptyLines(raw: Uint8Array, from: number, to: number): numbe
  * before its start line) in raw[from, to), or -1. Line ends are CRLF or a bare LF, as the parser takes
  * them in a head (RFC 9112 2.2), so the end is an LF followed by LF or CRLF.
  */
-export function headEnd(raw: Uint8Array, from: number, to: number): number {
+function headEnd(raw: Uint8Array, from: number, to: number): number {
   for (let k = from; k + 1 < to; k++) {
     if (raw[k] !== 10) continue;
     if (raw[k + 1] === 10) return k + 2;

@@ -1,27 +1,21 @@
 /**
  * @module
  * Reads a response the connection kept for a flow step (its raw bytes, already framed by the response
- * parser, so well formed, and read here as the parser read it: empty lines before a status line and bare-LF
- * line ends skipped, interim 1xx heads passed over, obs-fold lines joined with a space): the status, a
- * header's values, and the body (chunked transfer decoded when chunked is the final coding).
- * Only steps that capture, check or keep cookies come here; the others keep no bytes at all.
+ * parser, so well formed) with the parser's own scanners (http1/): the framer finds each head's end as
+ * the parser did (empty lines before a status line and bare-LF line ends skipped, interim 1xx heads
+ * passed over) and says whether chunked is the final coding; the field-line scanner finds each name and
+ * value (obs-fold lines joined with a space); the chunk-size scanner walks a chunked body. Read: the
+ * status, a header's values, and the body. Only steps that capture, check or keep cookies come here;
+ * the others keep no bytes at all.
  */
 
-import { isInterim } from "../../http1/body_framing.ts";
-import { headEnd, skipEmptyLines, statusAt } from "./kept_bytes.ts";
+import { Framing, isInterim } from "../../http1/body_framing.ts";
+import { ChunkLine } from "../../http1/chunk_line.ts";
+import { FieldLines } from "../../http1/field_lines.ts";
+import { MessageFramer } from "../../http1/message_framer.ts";
 
 const decoder = new TextDecoder();
-
-/** The head's field lines (the start line first), each obs-fold joined to its field with a space. */
-function fieldLines(head: string): string[] {
-  const lines: string[] = [];
-  for (const line of head.split(/\r?\n/)) {
-    const folded = line.length > 0 && (line[0] === " " || line[0] === "\t") && lines.length > 1;
-    if (folded) lines[lines.length - 1] = `${lines[lines.length - 1].trimEnd()} ${line.trim()}`;
-    else lines.push(line);
-  }
-  return lines;
-}
+const CR = 13, LF = 10, SP = 32, HTAB = 9;
 
 /** What a step's captures and checks read of a response, over HTTP/1.1 or HTTP/2 (h2/kept.ts). */
 export interface StepResponse {
@@ -32,39 +26,43 @@ export interface StepResponse {
   readonly body: string;
 }
 
-/** A kept response, its head decoded once; the body decoded on first use. */
+/** A kept response, its head read once; the body decoded on first use. */
 export class KeptResponse implements StepResponse {
   readonly status: number;
-  readonly #lines: string[];
+  /** The final head's field names (lower case) and values, in order. */
+  readonly #names: string[] = [];
+  readonly #values: string[] = [];
   readonly #raw: Uint8Array;
   readonly #bodyAt: number;
+  readonly #chunked: boolean;
   #body: string | null = null;
 
   constructor(raw: Uint8Array) {
     this.#raw = raw;
-    // Interim 1xx heads (100 Continue, 103 Early Hints) come first; the final head follows them.
-    let start = skipEmptyLines(raw, 0, raw.length);
-    let end = headEnd(raw, start, raw.length);
-    while (end > 0 && isInterim(statusAt(raw, start))) {
-      start = skipEmptyLines(raw, end, raw.length);
-      end = headEnd(raw, start, raw.length);
+    // The parser's framing again, one head at a time: interim 1xx heads (100 Continue, 103 Early
+    // Hints) come first; the final head follows them.
+    const framer = new MessageFramer({ maxHeadBytes: raw.length + 1, stopAtHeads: true });
+    framer.start();
+    let at = 0, headAt = -1;
+    for (;;) {
+      const end = framer.feed(raw, at, raw.length);
+      if (end < 0) break; // no further complete head (the parser framed these bytes: not expected)
+      headAt = at + framer.leadingBytes;
+      at = end;
+      if (!isInterim(framer.status)) break;
     }
-    this.#bodyAt = end < 0 ? raw.length : end;
-    this.#lines = fieldLines(decoder.decode(raw.subarray(start, this.#bodyAt)));
-    this.status = statusAt(raw, start);
+    this.status = framer.status;
+    this.#bodyAt = headAt < 0 ? raw.length : at;
+    // Chunked only when it is the final coding (RFC 9112 6.3): otherwise the parser read to the close.
+    this.#chunked = framer.framing === Framing.Chunked;
+    if (headAt >= 0) readFields(raw, headAt, at, this.#names, this.#values);
   }
 
   /** Every value of header `name` (case-insensitive), in order. */
   headers(name: string): string[] {
     const lower = name.toLowerCase();
     const values: string[] = [];
-    for (let k = 1; k < this.#lines.length; k++) {
-      const line = this.#lines[k];
-      const colon = line.indexOf(":");
-      if (colon > 0 && line.slice(0, colon).trim().toLowerCase() === lower) {
-        values.push(line.slice(colon + 1).trim());
-      }
-    }
+    for (let k = 0; k < this.#names.length; k++) if (this.#names[k] === lower) values.push(this.#values[k]);
     return values;
   }
 
@@ -77,26 +75,66 @@ export class KeptResponse implements StepResponse {
   /** The body's bytes, chunked encoding removed (a session script's `bytes()`). */
   get bodyBytes(): Uint8Array {
     const bytes = this.#raw.subarray(this.#bodyAt);
-    // Chunked only when it is the final coding (RFC 9112 6.3): otherwise the parser read to the close.
-    const codings = this.headers("transfer-encoding").join(",").split(",").map((c) => c.trim()).filter((c) =>
-      c
-    );
-    const chunked = codings.length > 0 && codings[codings.length - 1].toLowerCase() === "chunked";
-    return chunked ? dechunk(bytes) : bytes;
+    return this.#chunked ? dechunk(bytes) : bytes;
   }
 }
 
-/** The data of a chunked body (extensions and trailers dropped). */
+/**
+ * The field lines of the head in raw[from, to) (the start line first), each name and value found by
+ * http1/'s field-line scanner; an obs-fold line joins the value before it with one space (RFC 9112 5.2).
+ */
+function readFields(raw: Uint8Array, from: number, to: number, names: string[], values: string[]): void {
+  const scanner = new FieldLines(false);
+  scanner.reset();
+  let i = raw.indexOf(LF, from) + 1; // past the start line
+  while (i > 0 && i < to) {
+    const c = raw[i];
+    if (c === CR || c === LF) return; // the empty line that ends the head
+    const folded = c === SP || c === HTAB;
+    let valueAt = i;
+    if (!folded) {
+      if (!scanner.startName(c)) return;
+      const colon = scanner.name(raw, i, to);
+      if (colon < 0 || colon === to) return;
+      names.push(decoder.decode(raw.subarray(i, colon)).toLowerCase());
+      valueAt = colon + 1;
+    }
+    const lineEnd = scanner.value(raw, valueAt, to);
+    if (lineEnd < 0) return;
+    const value = decoder.decode(
+      raw.subarray(trimStart(raw, valueAt, lineEnd), trimEnd(raw, valueAt, lineEnd)),
+    );
+    if (!folded) values.push(value);
+    else if (values.length > 0 && value !== "") {
+      const last = values.length - 1;
+      values[last] = values[last] === "" ? value : `${values[last]} ${value}`;
+    }
+    i = lineEnd + (raw[lineEnd] === CR ? 2 : 1);
+  }
+}
+
+function trimStart(raw: Uint8Array, from: number, to: number): number {
+  while (from < to && (raw[from] === SP || raw[from] === HTAB)) from++;
+  return from;
+}
+
+function trimEnd(raw: Uint8Array, from: number, to: number): number {
+  while (to > from && (raw[to - 1] === SP || raw[to - 1] === HTAB)) to--;
+  return to;
+}
+
+/** The data of a chunked body (extensions and trailers dropped), its size lines read by http1/'s scanner. */
 function dechunk(bytes: Uint8Array): Uint8Array {
+  const line = new ChunkLine();
   const parts: Uint8Array[] = [];
   let at = 0;
   while (at < bytes.length) {
-    let lineEnd = at;
-    while (lineEnd + 1 < bytes.length && !(bytes[lineEnd] === 13 && bytes[lineEnd + 1] === 10)) lineEnd++;
-    const size = parseInt(decoder.decode(bytes.subarray(at, lineEnd)).split(";")[0].trim(), 16);
-    if (!(size > 0)) break;
-    parts.push(bytes.subarray(lineEnd + 2, lineEnd + 2 + size));
-    at = lineEnd + 2 + size + 2;
+    line.reset();
+    const end = line.scan(bytes, at, bytes.length);
+    if (end < 0 || end === bytes.length || line.size === 0) break;
+    const dataAt = end + (bytes[end] === CR ? 2 : 1);
+    parts.push(bytes.subarray(dataAt, dataAt + line.size));
+    at = dataAt + line.size + 2;
   }
   const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
   let offset = 0;

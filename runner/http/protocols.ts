@@ -1,12 +1,24 @@
 /**
  * @module
- * Which HTTP version a run speaks, chosen once per worker before t0 like the transport: `http1`; `h2`
+ * The protocol table: which protocol a run speaks and how a worker makes its connections for it.
+ * `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s
+ * (load_connection.ts), the one shape the executors, the watchdog and the graceful stop drive: the
+ * HTTP/1.1 room's `Connection` (h1/), the HTTP/2 room's stream slots or per-arrival lanes (h2/). A new
+ * protocol is a room of its own plus one entry here; nothing else branches on the protocol.
+ *
+ * The protocol is chosen once per worker before t0 like the transport: `http1`; `h2`
  * over TLS (ALPN offers only `h2`) or, on an http: URL, cleartext h2 with prior knowledge (`h2c`);
  * `auto` on https: offers `h2` and `http/1.1` and asks the server once with one connection before
  * the run (the probe sends no request), then every connection speaks what the server chose; `auto` on
  * http: is HTTP/1.1 (cleartext h2 cannot be negotiated without an upgrade round trip per connection).
  */
 import type { ChosenTransport } from "./transport/choice.ts";
+import type { RequestSpec } from "../config.ts";
+import type { ConnectionShared, LoadConnection } from "./load_connection.ts";
+import { Connection } from "./h1/connection.ts";
+import { H2Slots } from "./h2/slot.ts";
+import { H2Arrivals } from "./h2/arrival.ts";
+import { encodeH2Mix } from "./h2/request.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
 export type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
@@ -45,3 +57,71 @@ export async function probeProtocol(
   }
   return chosen.tlsInfo()?.alpn === "h2" ? "h2" : "http1";
 }
+
+/** What a protocol's connections are made from: the worker's shared parts and the run's settings. */
+export interface ProtocolSetup {
+  readonly shared: ConnectionShared;
+  readonly url: URL;
+  /** The request mix, and the data columns its templates may name. */
+  readonly requests: readonly RequestSpec[];
+  readonly columns?: readonly string[];
+  /** HTTP/1.1 requests in flight per connection. */
+  readonly pipelining: number;
+  /** HTTP/2 streams per connection. */
+  readonly streams: number;
+  /** Each arrival dials a connection of its own (`connection: per-arrival`). */
+  readonly perArrival: boolean;
+  /** HTTP/2 receive windows, bytes. */
+  readonly windowBytes: number;
+  /** First id of this worker's connections (ids stay unique across workers). */
+  readonly idBase: number;
+}
+
+/** A worker's connections for one protocol, made one at a time as the executors ask. */
+export interface ConnectionFactory {
+  /** Load connections that share one connection to the target (HTTP/2 streams; 1 otherwise). */
+  readonly perConnection: number;
+  /** Flow steps go as HTTP/2 requests (their HEADERS frames encoded too), not HTTP/1.1 ones. */
+  readonly h2Steps: boolean;
+  /** The next load connection; `id` is unique in the worker. */
+  next(id: number): LoadConnection;
+  /** Most streams open at once on one connection so far (results), 0 for a protocol without streams. */
+  maxOpenStreams(): number;
+}
+
+/** HTTP/1.1: one `Connection` per load connection, `pipelining` requests in flight on it. */
+function http1Connections(setup: ProtocolSetup): ConnectionFactory {
+  return {
+    perConnection: 1,
+    h2Steps: false,
+    next: (id) => new Connection(id, setup.shared, setup.pipelining),
+    maxOpenStreams: () => 0,
+  };
+}
+
+/**
+ * HTTP/2: each load connection is one stream slot, `streams` of them to a connection; per arrival, a
+ * lane whose every arrival dials a connection of its own (h2/arrival.ts).
+ */
+function h2Connections(setup: ProtocolSetup): ConnectionFactory {
+  const run = {
+    requests: encodeH2Mix(setup.url, setup.requests, setup.columns),
+    windowBytes: setup.windowBytes,
+  };
+  const lanes = setup.perArrival
+    ? new H2Arrivals(setup.shared, run)
+    : new H2Slots(setup.shared, run, setup.streams, setup.idBase);
+  return {
+    perConnection: setup.streams,
+    h2Steps: true,
+    next: (id) => lanes.next(id),
+    maxOpenStreams: () => lanes.maxOpenStreams,
+  };
+}
+
+/** The protocol table: each protocol a run speaks, and the factory of its connections. */
+export const PROTOCOLS: Readonly<Record<ProtocolUsed, (setup: ProtocolSetup) => ConnectionFactory>> = {
+  http1: http1Connections,
+  h2: h2Connections,
+  h2c: h2Connections,
+};

@@ -7,10 +7,17 @@
  * with `{{ placeholders }}` is split into a template (template.ts) instead, filled per request.
  */
 import type { RequestSpec } from "../config.ts";
-import { buildTemplate, hasPlaceholder, type RequestTemplate } from "./template.ts";
+import { buildTemplate, type RequestTemplate } from "./template.ts";
+import {
+  addsLength,
+  bodyTextOf,
+  DEFAULT_USER_AGENT,
+  isTemplated,
+  type RequestFields,
+  requestFieldsOf,
+} from "./request_fields.ts";
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
 /** One encoded request of a mix. */
 export interface EncodedRequest {
@@ -26,30 +33,16 @@ export interface EncodedRequest {
   fixed: boolean;
 }
 
-/** Headers the user set win over our defaults (compared case-insensitively). */
-function hasHeader(headers: ReadonlyArray<readonly [string, string]>, name: string): boolean {
-  const lower = name.toLowerCase();
-  return headers.some(([n]) => n.toLowerCase() === lower);
-}
-
-/** Whether `spec` holds a `{{ ... }}` anywhere a value can go (path, header names and values, body). */
-export function isTemplated(spec: RequestSpec): boolean {
-  if (hasPlaceholder(spec.path)) return true;
-  if (spec.headers.some(([n, v]) => hasPlaceholder(n) || hasPlaceholder(v))) return true;
-  return spec.body !== undefined && hasPlaceholder(decoder.decode(spec.body));
-}
-
-/** The request line and header lines (CRLF each, without the blank line), and whether to add a length. */
-export function headOf(hostHeader: string, spec: RequestSpec): { head: string; needsLength: boolean } {
-  const headers: Array<readonly [string, string]> = [];
-  if (!hasHeader(spec.headers, "host")) headers.push(["Host", hostHeader]);
-  if (!hasHeader(spec.headers, "user-agent")) headers.push(["User-Agent", "loadlab"]);
-  for (const h of spec.headers) headers.push(h);
-  const needsLength = (spec.body !== undefined || spec.method === "POST" || spec.method === "PUT" ||
-    spec.method === "PATCH") && !hasHeader(spec.headers, "content-length");
+/**
+ * The request line and header lines (CRLF each, without the blank line): Host and User-Agent first
+ * unless the user set them (headers the user set win over our defaults), then the user's as given.
+ */
+export function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFields): string {
   let head = `${spec.method} ${spec.path} HTTP/1.1\r\n`;
-  for (const [name, value] of headers) head += `${name}: ${value}\r\n`;
-  return { head, needsLength };
+  if (!fields.hasHost) head += `Host: ${hostHeader}\r\n`;
+  if (!fields.hasUserAgent) head += `User-Agent: ${DEFAULT_USER_AGENT}\r\n`;
+  for (const [name, value] of spec.headers) head += `${name}: ${value}\r\n`;
+  return head;
 }
 
 /**
@@ -64,12 +57,14 @@ export function encodeRequest(
   names: readonly string[] = [],
   alwaysTemplate = false,
 ): EncodedRequest {
-  const { head, needsLength } = headOf(hostHeader, spec);
+  const fields = requestFieldsOf(hostHeader, spec);
+  const head = headOf(hostHeader, spec, fields);
+  const needsLength = addsLength(spec, fields);
   const templated = isTemplated(spec);
   const template = templated || alwaysTemplate
-    ? buildTemplate(head, decoder.decode(spec.body ?? EMPTY), needsLength, (n) => names.indexOf(n))
+    ? buildTemplate(head, bodyTextOf(spec), needsLength, (n) => names.indexOf(n))
     : null;
-  const base = { isHead: spec.method === "HEAD", method: spec.method, path: spec.path, template };
+  const base = { isHead: fields.isHead, method: spec.method, path: spec.path, template };
   if (templated) return { ...base, bytes: EMPTY, fixed: false };
   const body = spec.body;
   const full = head + (needsLength ? `Content-Length: ${body?.length ?? 0}\r\n` : "") + "\r\n";

@@ -10,10 +10,8 @@
  * not replayed (their think times would make the burst idle), their requests share the same path.
  */
 import type { AttackConfig } from "../config.ts";
-import { Connection } from "../http/h1/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2/slot.ts";
-import { encodeH2Mix } from "../http/h2/request.ts";
+import { PROTOCOLS } from "../http/protocols.ts";
 import { chooseTransport } from "../http/transport/choice.ts";
 import { ConnectGate } from "../http/transport/connect_gate.ts";
 import { RequestMix } from "../http/request.ts";
@@ -66,14 +64,17 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     stopping: false,
   });
   const connections: LoadConnection[] = [];
-  const slots = h2
-    ? new H2Slots(
-      shared,
-      { requests: encodeH2Mix(url, burstMix), windowBytes: config.h2WindowBytes },
-      config.streams,
-      0,
-    )
-    : null;
+  // h2 per arrival warms the kept-alive h2 path: the same frames, HPACK and session code.
+  const factory = PROTOCOLS[h2 ? "h2c" : "http1"]({
+    shared,
+    url,
+    requests: burstMix,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    perArrival: false,
+    windowBytes: config.h2WindowBytes,
+    idBase: 0,
+  });
   const ended = new AbortController();
   const startMs = performance.now() + 1;
   const ctx: LoadContext = {
@@ -85,15 +86,14 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     endMs: startMs + GENERATOR_WARMUP_MS,
     stopRequested: false,
     pool: [],
-    streamsPerConnection: slots === null ? 1 : config.streams,
+    streamsPerConnection: factory.perConnection,
     newConnection() {
       const id = connections.length;
-      const conn = slots === null ? new Connection(id, shared, config.pipelining) : slots.next(id);
+      const conn = factory.next(id);
       connections.push(conn);
       return conn;
     },
-    // h2 per arrival warms the kept-alive h2 path: the same frames, HPACK and session code.
-    arrival: slots !== null
+    arrival: h2
       ? null
       : arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
   };

@@ -10,12 +10,14 @@
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { LoadModel } from "../../results/mod.ts";
-import { Connection } from "../http/h1/connection.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { H2Slots } from "../http/h2/slot.ts";
-import { H2Arrivals } from "../http/h2/arrival.ts";
-import { encodeH2Mix } from "../http/h2/request.ts";
-import { alpnOf, probeProtocol, type ProtocolUsed } from "../http/protocols.ts";
+import {
+  alpnOf,
+  type ConnectionFactory,
+  probeProtocol,
+  PROTOCOLS,
+  type ProtocolUsed,
+} from "../http/protocols.ts";
 import { dialTarget } from "../http/transport/transport.ts";
 import { connectToOf } from "../http/tls/options.ts";
 import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
@@ -157,20 +159,21 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // HTTP/2: each "connection" an executor asks for is one stream slot, `streams` to a connection; per
-  // arrival, a lane whose every arrival dials a connection of its own (h2/arrival.ts).
-  const h2Run = {
-    requests: encodeH2Mix(url, config.requestMix, config.data?.columns),
+  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots.
+  const factory = PROTOCOLS[protocol]({
+    shared,
+    url,
+    requests: config.requestMix,
+    columns: config.data?.columns,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    perArrival: config.connection === "per-arrival",
     windowBytes: config.h2WindowBytes,
-  };
-  const h2 = protocol === "http1"
-    ? null
-    : config.connection === "per-arrival"
-    ? new H2Arrivals(shared, h2Run)
-    : new H2Slots(shared, h2Run, config.streams, idBase);
+    idBase,
+  });
   const newConnection = () => {
     const id = idBase + connections.length;
-    const conn = h2 !== null ? h2.next(id) : new Connection(id, shared, config.pipelining);
+    const conn = factory.next(id);
     connections.push(conn);
     return conn;
   };
@@ -179,7 +182,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   let pool;
   try {
     pool = await preConnect(
-      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), h2 === null ? 1 : config.streams),
+      inStreams(poolSizeOf(config, opts.workerIndex, opts.workerCount), factory.perConnection),
       newConnection,
     );
   } catch (err) {
@@ -208,7 +211,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           pool: pool.connections,
           transport: chosen,
           feeder,
-          h2,
+          factory,
           script,
         },
         startMs,
@@ -240,7 +243,7 @@ interface Prepared {
   pool: LoadConnection[];
   transport: ChosenTransport;
   feeder: Feeder | null;
-  h2: H2Slots | H2Arrivals | null;
+  factory: ConnectionFactory;
   /** The session script's module (runner/script/), or null. */
   script: ScriptModule | null;
 }
@@ -257,7 +260,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.h2 !== null),
+    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
@@ -279,7 +282,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     stopRequested: false,
     newConnection: prepared.newConnection,
     pool: prepared.pool,
-    streamsPerConnection: prepared.h2 === null ? 1 : config.streams,
+    streamsPerConnection: prepared.factory.perConnection,
     arrival: scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
   };
   let stopAtMs = Infinity;
@@ -331,7 +334,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       activeMs: Math.max(0, Math.min(endMs, ctx.endMs, stopAtMs) - originMs),
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
-      maxStreamsPerConnection: prepared.h2?.maxOpenStreams ?? 0,
+      maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };

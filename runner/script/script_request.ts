@@ -1,7 +1,7 @@
 /**
  * @module
  * A session script's request (`s.get(path, options)`) as the bytes loadlab's HTTP/1.1 connections send:
- * the same head as a fixed request of a mix (request.ts `headOf`: Host, User-Agent, Content-Length), the
+ * the same head as a fixed request of a mix (request.ts `headOf`: Host, User-Agent; Content-Length), the
  * session's Cookie line after the headers, then the body. Never a template: what a script sends is its
  * own text, `{{` included. A request without headers, body or cookie is encoded once per method and
  * path and kept (a bounded cache) with the name it counts under, so a loop of the same GET costs a map
@@ -9,6 +9,7 @@
  * header is refused with a sentence (the session then ends as a `script` error), never sent.
  */
 import { type EncodedRequest, headOf, hostHeaderOf } from "../http/request.ts";
+import { addsLength, requestFieldsOf } from "../http/request_fields.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 import { headerNameProblem, headerValueProblem, pathProblem } from "../request_rules.ts";
 
@@ -79,12 +80,17 @@ export class ScriptRequests {
     }
     const problem = requestProblem(method, path, headers);
     if (problem !== undefined) return { problem };
-    const spec = { method, path, headers: [...headers] as [string, string][], weight: 1 };
-    // headOf reads only whether there is a body.
-    const { head, needsLength } = headOf(this.#host, {
-      ...spec,
+    // The head's fields read only whether there is a body (its bytes go after the head, as they are).
+    const spec = {
+      method,
+      path,
+      headers: [...headers] as [string, string][],
       body: body === undefined ? undefined : EMPTY,
-    });
+      weight: 1,
+    };
+    const fields = requestFieldsOf(this.#host, spec);
+    const head = headOf(this.#host, spec, fields);
+    const needsLength = addsLength(spec, fields);
     const content = body ?? EMPTY;
     const headBytes = encoder.encode(head + (needsLength ? `Content-Length: ${content.length}\r\n` : ""));
     const extra = cookieLine ?? EMPTY;

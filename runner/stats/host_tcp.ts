@@ -6,7 +6,8 @@
  * (`TCPSynRetrans`), retransmission timeouts (`TCPTimeouts`) and segments sent again (`RetransSegs`).
  * They count every process of the host (its network namespace), not only this run's sockets, so a
  * reader must be told so; a delta of zero is still evidence that nothing was dropped. Elsewhere (not
- * Linux, no read permission) there are no counters and the run records none.
+ * Linux, no read permission) there are no counters and the run records none. The files are read by
+ * system/proc_net.ts; this module picks the counters a run reports and takes their difference.
  */
 
 /** Counter deltas over a run: this host, all processes (a type, so results' loose object takes it). */
@@ -25,31 +26,6 @@ const NETSTAT_FIELDS = {
   timeouts: ["TcpExt", "TCPTimeouts"],
   retransSegs: ["Tcp", "RetransSegs"],
 } as const satisfies Record<keyof HostTcpDelta, readonly [string, string]>;
-
-/** Parses the header/value line pairs of `/proc/net/netstat` or `/proc/net/snmp` into `Prefix.Name`. */
-export function parseProcNet(text: string, into: Map<string, number> = new Map()): Map<string, number> {
-  const lines = text.split("\n");
-  for (let i = 0; i + 1 < lines.length; i++) {
-    const names = lines[i].trim().split(/\s+/);
-    const values = lines[i + 1].trim().split(/\s+/);
-    if (names[0] === values[0] && names[0].endsWith(":") && /^-?\d/.test(values[1] ?? "")) {
-      const prefix = names[0].slice(0, -1);
-      for (let k = 1; k < names.length; k++) into.set(`${prefix}.${names[k]}`, Number(values[k]));
-      i++;
-    }
-  }
-  return into;
-}
-
-/** The host's counters now, or null where they cannot be read. */
-export function readHostTcp(): Map<string, number> | null {
-  try {
-    const counters = parseProcNet(Deno.readTextFileSync("/proc/net/netstat"));
-    return parseProcNet(Deno.readTextFileSync("/proc/net/snmp"), counters);
-  } catch {
-    return null;
-  }
-}
 
 /** What changed between two readings; null when either is missing or lacks the accept-queue counters. */
 export function hostTcpDelta(

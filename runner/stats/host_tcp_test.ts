@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { hostTcpDelta, parseProcNet, readHostTcp } from "./host_tcp.ts";
+import { hostTcpDelta } from "./host_tcp.ts";
+import { parseProcNet, readHostTcp } from "../../system/proc_net.ts";
 
 const NETSTAT = `TcpExt: SyncookiesSent ListenOverflows ListenDrops TCPTimeouts TCPSynRetrans
 TcpExt: 0 5 7 11 13

@@ -9,11 +9,9 @@
  * connection (the instance answers its own). Parsing frames to balance each stream would make the
  * balancer an HTTP/2 server and client of its own; relaying keeps its cost one read and one write.
  */
+import { CLIENT_PREFACE } from "../../http2/frames.ts";
 import { writeAll } from "../../system/write_all.ts";
 import type { BufferedConn } from "./forward_conn.ts";
-
-/** The client connection preface of RFC 9113 3.4. */
-export const H2_PREFACE: Uint8Array = new TextEncoder().encode("PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n");
 
 /**
  * Whether the connection opens with the HTTP/2 preface, reading until it can tell (the first bytes that
@@ -21,9 +19,9 @@ export const H2_PREFACE: Uint8Array = new TextEncoder().encode("PRI * HTTP/2.0\r
  */
 export async function opensWithH2Preface(client: BufferedConn): Promise<boolean> {
   for (;;) {
-    const have = Math.min(client.end - client.start, H2_PREFACE.length);
-    for (let k = 0; k < have; k++) if (client.buf[client.start + k] !== H2_PREFACE[k]) return false;
-    if (have === H2_PREFACE.length) return true;
+    const have = Math.min(client.end - client.start, CLIENT_PREFACE.length);
+    for (let k = 0; k < have; k++) if (client.buf[client.start + k] !== CLIENT_PREFACE[k]) return false;
+    if (have === CLIENT_PREFACE.length) return true;
     if (!(await client.fill())) return false;
   }
 }

@@ -13,7 +13,7 @@
 import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
 import { H2Slot } from "./slot.ts";
-import { H2Connection } from "./frames_in.ts";
+import { H2Connection } from "./connection.ts";
 import type { EncodedRequest } from "../request.ts";
 import type { H2Run } from "./stream.ts";
 import type { H2Request } from "./request.ts";

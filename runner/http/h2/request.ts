@@ -21,7 +21,14 @@ import {
   MAX_STREAM_ID,
   writeFrameHeader,
 } from "../../../http2/frames.ts";
-import { hostHeaderOf, isTemplated, resolvePath } from "../request.ts";
+import { hostHeaderOf, resolvePath } from "../request.ts";
+import {
+  addsLength,
+  bodyTextOf,
+  DEFAULT_USER_AGENT,
+  isTemplated,
+  requestFieldsOf,
+} from "../request_fields.ts";
 import { buildH2Template, type H2Template } from "./template.ts";
 
 /** One request of the mix, ready to send on any stream. */
@@ -62,43 +69,44 @@ export function encodeH2Request(
   literal = false,
 ): H2Request {
   const path = resolvePath(url, spec.path);
-  let authority = hostHeaderOf(url);
+  const fields = requestFieldsOf(hostHeaderOf(url), spec);
+  const authority = fields.authority;
   const headers: [string, string][] = [];
-  let hasUserAgent = false;
   for (const [name, value] of spec.headers) {
     const lower = name.toLowerCase();
-    if (lower === "host") authority = value;
-    if (lower === "user-agent") hasUserAgent = true;
     if (DROPPED.has(lower) || (lower === "te" && value.toLowerCase() !== "trailers")) continue;
     headers.push([lower, value]);
   }
-  if (!hasUserAgent) headers.push(["user-agent", "loadlab"]);
+  if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);
   const scheme = url.protocol === "https:" ? "https" : "http";
-  const hasLength = headers.some(([n]) => n === "content-length");
-  const carriesBody = spec.method === "POST" || spec.method === "PUT" || spec.method === "PATCH";
   if (!literal && (template || isTemplated({ ...spec, path }))) {
     // Checks every field as written (a placeholder's text is a valid value); the values come per request.
     encodeRequestHeaders(spec.method, scheme, authority, path, headers);
-    const fields: Array<[string, string]> = [
+    const all: Array<[string, string]> = [
       [":method", spec.method],
       [":scheme", scheme],
       [":authority", authority],
       [":path", path],
       ...headers,
     ];
-    const bodyText = new TextDecoder().decode(spec.body ?? new Uint8Array(0));
-    const autoLength = (spec.body !== undefined || carriesBody) && !hasLength;
-    const template = buildH2Template(fields, bodyText, autoLength, (n) => names.indexOf(n), encodeField);
-    const head = spec.method === "HEAD";
-    return { frames: new Uint8Array(0), frameStarts: new Uint32Array(0), body: null, template, head };
+    const autoLength = addsLength(spec, fields);
+    const template = buildH2Template(all, bodyTextOf(spec), autoLength, (n) => names.indexOf(n), encodeField);
+    return {
+      frames: new Uint8Array(0),
+      frameStarts: new Uint32Array(0),
+      body: null,
+      template,
+      head: fields.isHead,
+    };
   }
   const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
-  if ((body !== null || carriesBody) && !hasLength) {
+  // An empty body is no body here: a fixed request without one ends its stream on HEADERS.
+  if ((body !== null || fields.carriesBody) && !fields.hasLength) {
     headers.push(["content-length", String(body?.length ?? 0)]);
   }
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
   const sent = body === null ? null : body.slice();
-  return { ...framesOf(block, body === null), body: sent, template: null, head: spec.method === "HEAD" };
+  return { ...framesOf(block, body === null), body: sent, template: null, head: fields.isHead };
 }
 
 /** HEADERS then CONTINUATION frames carrying `block`, at most 16 KiB of it each. */

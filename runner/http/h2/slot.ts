@@ -17,7 +17,8 @@
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";
 import { bytesRoughly, responseTimeoutMessage } from "../exchange_errors.ts";
-import { H2Connection } from "./frames_in.ts";
+import { H2Connection } from "./connection.ts";
+import type { StreamTable } from "./stream_table.ts";
 import type { H2Request } from "./request.ts";
 import type { H2Run, H2Stream } from "./stream.ts";
 import { H2TemplateWriter } from "./template.ts";
@@ -32,7 +33,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   timedOut = false;
   lastEventMs = 0;
   readonly maxDepth = 1;
-  // H2Stream: the request in flight (h2/session.ts fills the stream fields).
+  // H2Stream: the request in flight (stream_table.ts fills the stream fields).
   streamId = 0;
   request: H2Request | null = null;
   bodyOffset = 0;
@@ -58,6 +59,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   #next: NextExchange | null = null;
   readonly #mix: RequestMix;
   readonly #requests: readonly H2Request[];
+  /** The connection's streams (its part that sends, cancels and ends them). */
+  readonly #streams: StreamTable;
 
   /** `writer`: where templated requests are filled (a per-arrival lane passes its own, kept across arrivals). */
   constructor(
@@ -68,6 +71,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   ) {
     this.#mix = session.shared.mix;
     this.#requests = run.requests;
+    this.#streams = session.streams;
   }
 
   get isOpen(): boolean {
@@ -171,7 +175,7 @@ export class H2Slot implements LoadConnection, H2Stream {
     this.resends = 0;
     this.#active = true;
     shared.recorder.inFlight++;
-    this.session.send(this);
+    this.#streams.send(this);
     return true;
   }
 
@@ -197,7 +201,7 @@ export class H2Slot implements LoadConnection, H2Stream {
    */
   abort(): void {
     if (this.timedOut) {
-      if (this.#active) this.session.cancel(this, this.#timeoutMessage());
+      if (this.#active) this.#streams.cancel(this, this.#timeoutMessage());
       else this.session.abortConnect();
       return;
     }
@@ -215,7 +219,8 @@ export class H2Slot implements LoadConnection, H2Stream {
   #timeoutMessage(): string {
     const session = this.session;
     const timeoutMs = session.shared.timeoutMs;
-    if (session.pending.includes(this)) {
+    const streams = this.#streams;
+    if (streams.pending.includes(this)) {
       const limit = session.peer.maxConcurrentStreams;
       const why = !session.isOpen
         ? "its connection was being opened again"
@@ -223,7 +228,7 @@ export class H2Slot implements LoadConnection, H2Stream {
         ? "the server sent no SETTINGS (streams wait for them)"
         : limit === 0
         ? "the server allows no streams (SETTINGS_MAX_CONCURRENT_STREAMS 0)"
-        : session.goingAway
+        : streams.goingAway
         ? "its connection was going away (GOAWAY)"
         : `never sent: every stream the server allows was busy (SETTINGS_MAX_CONCURRENT_STREAMS ${limit})`;
       return `no response within ${timeoutMs} ms: ${why}`;
@@ -236,7 +241,7 @@ export class H2Slot implements LoadConnection, H2Stream {
   countUnfinished(nowMs: number): void {
     if (!this.#active) return;
     this.session.shared.recorder.unfinished(nowMs, 1);
-    this.session.cancelQuietly(this);
+    this.#streams.cancelQuietly(this);
     this.ended(nowMs, true);
   }
 }

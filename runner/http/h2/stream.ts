@@ -1,7 +1,7 @@
 /**
  * @module
  * The shapes an HTTP/2 connection of the engine works with: a stream (`H2Stream`, met by one slot of
- * h2/slot.ts, whose fields h2/streams.ts fills while its request is in flight) and the run's
+ * slot.ts, whose fields stream_table.ts fills while its request is in flight) and the run's
  * HTTP/2 settings every connection of a worker shares (`H2Run`). Types only, so the session, its
  * streams, its frame intake and the slots import them without importing each other.
  */

@@ -6,7 +6,7 @@
  * pre-encoded start of a literal without indexing (RFC 7541 6.2.2: the static index of its name) whose
  * value string is filled per request. Nothing filled ever enters a dynamic table: the encoder keeps
  * none, so the peer's table never changes either. `content-length` comes from the filled body, which
- * h2/streams.ts sends as DATA within the windows like any body. HOT PATH: `H2TemplateWriter.fill`
+ * stream_table.ts sends as DATA within the windows like any body. HOT PATH: `H2TemplateWriter.fill`
  * copies segments and values (template.ts `writeParts`) into the slot's own reused buffers and patches
  * lengths; the views of the filled frames and body are kept per length (`LengthViews`), so rows of a few
  * lengths allocate nothing once each length was seen. A filled field value follows RFC 9113 8.2.1: one

@@ -8,14 +8,12 @@
  * (1xx) heads may come first, trailers last. A malformed response (RFC 9113 8.1.1: a field the decoder
  * finds malformed, no `:status`, a request or unknown pseudo-header, a 101, trailers with a
  * pseudo-header or without END_STREAM) is a stream error, counted `h2-protocol`; the connection goes on,
- * as the decoder read the whole block. Also
- * the errors every frame handler uses: a connection error (GOAWAY, `h2-protocol`) and a stream error
- * (RST_STREAM, the connection goes on). h2/frames_in.ts, the layer above, handles the other frames.
+ * as the decoder read the whole block. One part of connection.ts `H2Connection`, called by the frame
+ * reader (frame_reader.ts) for HEADERS and CONTINUATION.
  */
 import {
   COMPRESSION_ERROR,
   ENHANCE_YOUR_CALM,
-  errorCodeName,
   FLAG_END_HEADERS,
   FLAG_END_STREAM,
   FLAG_PADDED,
@@ -24,8 +22,10 @@ import {
   PROTOCOL_ERROR,
 } from "../../../http2/frames.ts";
 import { HPACK_BAD_FIELD, HPACK_BAD_STATUS, hpackErrorName } from "../../../http2/hpack_decoder.ts";
-import { H2Streams } from "./streams.ts";
 import { isInterim } from "../../../http1/body_framing.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import type { H2Core } from "./core.ts";
+import type { StreamTable } from "./stream_table.ts";
 import type { H2Stream } from "./stream.ts";
 
 /** A response's DATA against its content-length (RFC 9113 8.1.1), as constant texts. */
@@ -39,23 +39,37 @@ export const PAST_LENGTH = "DATA beyond the response's content-length";
 const MIN_CONTINUATIONS = 8;
 const MAX_FRAME_BYTES = 16_384;
 
-export abstract class H2HeadersIn extends H2Streams {
+export class HeaderBlocks {
+  /**
+   * Header block of a HEADERS frame continued by CONTINUATION frames, at most `maxHeaderBytes`; made on
+   * the first such block (most servers never split one).
+   */
+  headerBlock: Uint8Array = EMPTY;
+  headerBlockLength = 0;
+  /** Stream of the header block being continued (0: none), and whether its HEADERS ended the stream. */
+  continuing = 0;
+  continuingEndStream = false;
   /** CONTINUATION frames of the header block being continued. */
   #continuations = 0;
+  readonly #core: H2Core;
+  readonly #shared: ConnectionShared;
+  readonly #streams: StreamTable;
+  readonly #byId: Map<number, H2Stream>;
 
-  /** A connection error: GOAWAY with `code` (its name leads the message); false, so the caller stops. */
-  protected frameError(code: number, message: string, nowMs: number): boolean {
-    this.protocolError(code, `${errorCodeName(code)}: ${message}`, nowMs);
-    return false;
+  constructor(core: H2Core, streams: StreamTable) {
+    this.#core = core;
+    this.#shared = core.shared;
+    this.#streams = streams;
+    this.#byId = streams.byId;
   }
 
-  /** A stream id the peer used that we never opened (idle) is a connection error. */
-  protected idle(streamId: number): boolean {
-    return (streamId & 1) === 0 || streamId >= this.nextStreamId;
+  /** A fresh connection: no block being continued. */
+  reset(): void {
+    this.continuing = 0;
   }
 
   /** A HEADERS frame: its block, or the first fragment of a block CONTINUATION frames go on with. */
-  protected headers(
+  headers(
     buf: Uint8Array,
     at: number,
     length: number,
@@ -63,14 +77,15 @@ export abstract class H2HeadersIn extends H2Streams {
     id: number,
     nowMs: number,
   ): boolean {
-    if (id === 0) return this.frameError(PROTOCOL_ERROR, "HEADERS on stream 0", nowMs);
+    const core = this.#core;
+    if (id === 0) return core.frameError(PROTOCOL_ERROR, "HEADERS on stream 0", nowMs);
     const padded = (flags & FLAG_PADDED) !== 0;
     // The pad length octet and the 5 priority octets the flags announce (RFC 9113 4.2, 6.2).
     const fixed = (padded ? 1 : 0) + ((flags & FLAG_PRIORITY) !== 0 ? 5 : 0);
-    if (length < fixed) return this.frameError(FRAME_SIZE_ERROR, "HEADERS too short for its flags", nowMs);
+    if (length < fixed) return core.frameError(FRAME_SIZE_ERROR, "HEADERS too short for its flags", nowMs);
     const from = at + fixed;
     const to = at + length - (padded ? buf[at] : 0);
-    if (from > to) return this.frameError(PROTOCOL_ERROR, "HEADERS padding longer than the frame", nowMs);
+    if (from > to) return core.frameError(PROTOCOL_ERROR, "HEADERS padding longer than the frame", nowMs);
     const endStream = (flags & FLAG_END_STREAM) !== 0;
     if ((flags & FLAG_END_HEADERS) !== 0) return this.#headerBlock(buf, from, to, id, endStream, nowMs);
     this.continuing = id;
@@ -80,7 +95,7 @@ export abstract class H2HeadersIn extends H2Streams {
     return this.#append(buf, from, to, nowMs);
   }
 
-  protected continuation(
+  continuation(
     buf: Uint8Array,
     at: number,
     length: number,
@@ -89,11 +104,11 @@ export abstract class H2HeadersIn extends H2Streams {
     nowMs: number,
   ): boolean {
     if (this.continuing === 0 || id !== this.continuing) {
-      return this.frameError(PROTOCOL_ERROR, "CONTINUATION without its HEADERS", nowMs);
+      return this.#core.frameError(PROTOCOL_ERROR, "CONTINUATION without its HEADERS", nowMs);
     }
-    const most = Math.max(MIN_CONTINUATIONS, Math.ceil(this.shared.maxHeaderBytes / MAX_FRAME_BYTES));
+    const most = Math.max(MIN_CONTINUATIONS, Math.ceil(this.#shared.maxHeaderBytes / MAX_FRAME_BYTES));
     if (++this.#continuations > most) {
-      return this.frameError(
+      return this.#core.frameError(
         ENHANCE_YOUR_CALM,
         `more than ${most} CONTINUATION frames in one header block (a CONTINUATION flood)`,
         nowMs,
@@ -114,9 +129,9 @@ export abstract class H2HeadersIn extends H2Streams {
 
   /** Appends a fragment of a continued header block; past `maxHeaderBytes` the connection ends. */
   #append(buf: Uint8Array, from: number, to: number, nowMs: number): boolean {
-    const max = this.shared.maxHeaderBytes;
+    const max = this.#shared.maxHeaderBytes;
     if (this.headerBlockLength + (to - from) > max) {
-      return this.frameError(
+      return this.#core.frameError(
         PROTOCOL_ERROR,
         `a header block larger than ${max} bytes (--max-header-bytes)`,
         nowMs,
@@ -137,26 +152,29 @@ export abstract class H2HeadersIn extends H2Streams {
     endStream: boolean,
     nowMs: number,
   ): boolean {
-    const max = this.shared.maxHeaderBytes;
+    const max = this.#shared.maxHeaderBytes;
+    const core = this.#core;
     if (to - from > max) {
-      return this.frameError(
+      return core.frameError(
         PROTOCOL_ERROR,
         `a header block larger than ${max} bytes (--max-header-bytes)`,
         nowMs,
       );
     }
-    const stream = this.streams.get(id);
+    const streams = this.#streams;
+    const decoder = core.decoder;
+    const stream = this.#byId.get(id);
     // A flow step that keeps the head gets its fields as they are decoded (the final head's only).
     const kept = stream?.kept ?? null;
     const onField = kept === null || kept.headDone ? undefined : kept.onField;
-    const status = this.decoder.decodeStatus(block, from, to, onField);
+    const status = decoder.decodeStatus(block, from, to, onField);
     // A malformed field was decoded to the block's end (the table is in step): a stream error only.
     const malformed = status === HPACK_BAD_FIELD || status === HPACK_BAD_STATUS;
     if (status < 0 && !malformed) {
-      return this.frameError(COMPRESSION_ERROR, `HPACK decoding failed: ${hpackErrorName(status)}`, nowMs);
+      return core.frameError(COMPRESSION_ERROR, `HPACK decoding failed: ${hpackErrorName(status)}`, nowMs);
     }
     if (stream === undefined) {
-      return this.idle(id) ? this.frameError(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
+      return streams.idle(id) ? core.frameError(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
     }
     if (onField !== undefined) kept!.headEnded(status);
     const problem = malformed
@@ -164,14 +182,14 @@ export abstract class H2HeadersIn extends H2Streams {
       : stream.status === 0
       ? this.#headProblem(status, endStream)
       : this.#trailersProblem(status, endStream);
-    if (problem !== null) return this.streamError(stream, problem, nowMs);
+    if (problem !== null) return streams.streamError(stream, problem, nowMs);
     if (status !== 0 && !isInterim(status) && stream.status === 0) {
       stream.status = status;
       const unchecked = stream.request?.head === true || status === 204 || status === 304;
-      stream.contentRemaining = unchecked ? -1 : this.decoder.contentLength;
+      stream.contentRemaining = unchecked ? -1 : decoder.contentLength;
     }
-    if (endStream && stream.contentRemaining > 0) return this.streamError(stream, SHORT_OF_LENGTH, nowMs);
-    if (endStream) this.endStream(stream, nowMs, null, "");
+    if (endStream && stream.contentRemaining > 0) return streams.streamError(stream, SHORT_OF_LENGTH, nowMs);
+    if (endStream) streams.endStream(stream, nowMs, null, "");
     return true;
   }
 
@@ -182,7 +200,7 @@ export abstract class H2HeadersIn extends H2Streams {
    */
   #headProblem(status: number, endStream: boolean): string | null {
     if (status === 0) return "a response without :status";
-    if (this.decoder.otherPseudo) return "a request or unknown pseudo-header in a response";
+    if (this.#core.decoder.otherPseudo) return "a request or unknown pseudo-header in a response";
     if (status === 101) return "a 101 response (HTTP/2 has no protocol upgrade)";
     if (isInterim(status) && endStream) return "an interim 1xx response ended the stream";
     return null;
@@ -191,14 +209,9 @@ export abstract class H2HeadersIn extends H2Streams {
   /** A block after the final head is trailers: it ends the stream and has no pseudo-header (8.1). */
   #trailersProblem(status: number, endStream: boolean): string | null {
     if (!endStream) return "a header block after the final response without END_STREAM";
-    if (status !== 0 || this.decoder.otherPseudo) return "a pseudo-header in trailers";
+    if (status !== 0 || this.#core.decoder.otherPseudo) return "a pseudo-header in trailers";
     return null;
   }
-
-  /** The stream broke the protocol: RST_STREAM PROTOCOL_ERROR, counted; the connection goes on. */
-  protected streamError(stream: H2Stream, message: string, nowMs: number): boolean {
-    this.resetStream(stream.streamId, PROTOCOL_ERROR);
-    this.endStream(stream, nowMs, "h2-protocol", message);
-    return true;
-  }
 }
+
+const EMPTY = new Uint8Array(0);

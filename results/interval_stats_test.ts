@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import type { IntervalResult, RunResult } from "../results/mod.ts";
-import { createHistogram, decodeHistogram, encodeHistogram, summarizeMs } from "../results/histogram.ts";
+import type { IntervalResult, RunResult } from "./mod.ts";
+import { createHistogram, decodeHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
 import { makeRun } from "../tests/fixtures/make_results.ts";
 import { apportionErrors, cutWarmup, phaseStats } from "./interval_stats.ts";
 

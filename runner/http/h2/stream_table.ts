@@ -1,28 +1,36 @@
 /**
  * @module
- * The streams of an HTTP/2 connection (RFC 9113 section 5): h2/session.ts's socket, input and output
- * with the requests put on it. HOT PATH: a request starts on a new stream id at once when the peer
+ * The streams of an HTTP/2 connection (RFC 9113 section 5), one part of connection.ts `H2Connection`:
+ * the streams open by id, the ones waiting, the stream ids, how the last ones closed, and the
+ * connection's send window. HOT PATH: a request starts on a new stream id at once when the peer
  * allows one more (else it waits in `pending`, as the first ones wait for the server's SETTINGS), its
  * pre-encoded HEADERS copied into the output with the id patched (h2/request.ts) and its body sent as
  * far as the flow-control windows allow (the rest waits in `blocked` for a WINDOW_UPDATE). A stream's
  * end records its response or counts its error by kind and lets a waiting stream start; a timeout
- * cancels with RST_STREAM. Frames in are handled by h2/frames_in.ts, above this class.
+ * cancels with RST_STREAM. Frames in are read by frame_reader.ts, which ends streams here.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
   CANCEL,
   DATA,
+  DEFAULT_WINDOW_BYTES,
   FLAG_END_STREAM,
   FRAME_HEADER_BYTES,
   MAX_STREAM_ID,
   NO_ERROR,
+  PROTOCOL_ERROR,
   RST_STREAM_BYTES,
   writeFrameHeader,
   writeRstStream,
 } from "../../../http2/frames.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import type { H2Core } from "./core.ts";
+import type { H2Output } from "./output.ts";
 import { writeHeadersFrames } from "./request.ts";
-import { CLOSED_RING, H2Session } from "./session.ts";
 import { type H2Stream, MAX_RESENDS } from "./stream.ts";
+
+/** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
+export const CLOSED_RING = 1024;
 
 /** How a stream closed, for frames that follow (RFC 9113 5.1): unknown or reset by us (ignore them). */
 export const CLOSED_UNKNOWN = 0;
@@ -31,16 +39,58 @@ export const CLOSED_ENDED = 1;
 /** The server reset it with RST_STREAM: DATA or HEADERS after is a stream error STREAM_CLOSED. */
 export const CLOSED_RESET = 2;
 
-export abstract class H2Streams extends H2Session {
+export class StreamTable {
+  /** The streams open now, by id. */
+  readonly byId = new Map<number, H2Stream>();
+  /** Streams waiting for room: the peer's max concurrent streams, or a connection going away. */
+  readonly pending: H2Stream[] = [];
+  /** Streams whose body waits for the peer's windows. */
+  readonly blocked: H2Stream[] = [];
+  nextStreamId = 1;
+  /**
+   * How the last streams closed (RFC 9113 5.1), for the frames a server sends on them afterwards: by id
+   * modulo the ring's size, `closedIds` the id each entry is for and `closedHow` a CLOSED_*. A stream not
+   * found here (we reset it, or it closed long ago) has its frames ignored.
+   */
+  readonly closedIds = new Uint32Array(CLOSED_RING);
+  readonly closedHow = new Uint8Array(CLOSED_RING);
+  /** The peer's window for the connection (request bodies). */
+  sendWindow = DEFAULT_WINDOW_BYTES;
+  /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
+  goingAway = false;
+  /** Most streams open at once on this connection (results: per-connection stream counts). */
+  maxOpenStreams = 0;
+  /** A stream ended in the batch of frames being handled (the inline pump's "settled"). */
+  settled = false;
+  readonly #core: H2Core;
+  readonly #output: H2Output;
+  readonly #shared: ConnectionShared;
+
+  constructor(core: H2Core) {
+    this.#core = core;
+    this.#output = core.output;
+    this.#shared = core.shared;
+  }
+
+  /** A fresh connection: stream ids from 1, no stream remembered closed, the default window. */
+  reset(): void {
+    this.nextStreamId = 1;
+    this.closedIds.fill(0);
+    this.sendWindow = DEFAULT_WINDOW_BYTES;
+    this.goingAway = false;
+    this.maxOpenStreams = 0;
+  }
+
   /**
    * Starts `stream`'s request now, or queues it until a stream may be opened. The first streams of a
    * connection wait for the server's SETTINGS (one round trip, once): sent before it, streams above the
    * server's SETTINGS_MAX_CONCURRENT_STREAMS would be refused.
    */
   send(stream: H2Stream): void {
+    const core = this.#core;
     if (
-      this.sock === null || this.goingAway || !this.gotSettings ||
-      this.streams.size >= this.peer.maxConcurrentStreams || this.pending.length > 0
+      !core.isOpen || this.goingAway || !core.gotSettings ||
+      this.byId.size >= core.peer.maxConcurrentStreams || this.pending.length > 0
     ) {
       this.pending.push(stream);
       return;
@@ -54,7 +104,7 @@ export abstract class H2Streams extends H2Session {
       // Stream ids used up: this connection ends like one the server sent GOAWAY on.
       this.goingAway = true;
       this.pending.push(stream);
-      if (this.streams.size === 0) this.reconnect();
+      if (this.byId.size === 0) this.#core.reconnect();
       return;
     }
     this.nextStreamId += 2;
@@ -65,31 +115,34 @@ export abstract class H2Streams extends H2Session {
     stream.contentRemaining = -1;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
-    stream.sendWindow = this.peer.initialWindowBytes;
-    this.streams.set(id, stream);
-    if (this.streams.size > this.maxOpenStreams) this.maxOpenStreams = this.streams.size;
-    const at = this.output.reserve(request.frames.length);
-    this.output.wrote(writeHeadersFrames(this.output.bytes, at, request, id));
-    this.shared.recorder.addBytesWritten(stream.sentMs, request.frames.length + (request.body?.length ?? 0));
+    stream.sendWindow = this.#core.peer.initialWindowBytes;
+    this.byId.set(id, stream);
+    if (this.byId.size > this.maxOpenStreams) this.maxOpenStreams = this.byId.size;
+    const output = this.#output;
+    const at = output.reserve(request.frames.length);
+    output.wrote(writeHeadersFrames(output.bytes, at, request, id));
+    this.#shared.recorder.addBytesWritten(stream.sentMs, request.frames.length + (request.body?.length ?? 0));
     if (request.body !== null) this.sendBody(stream);
   }
 
   /** Sends what the windows allow of `stream`'s body; the rest waits for a WINDOW_UPDATE. */
   sendBody(stream: H2Stream): void {
     const body = stream.request!.body!;
+    const output = this.#output;
+    const maxFrameBytes = this.#core.peer.maxFrameBytes;
     while (stream.bodyOffset < body.length) {
-      const room = Math.min(this.sendWindow, stream.sendWindow, this.peer.maxFrameBytes);
+      const room = Math.min(this.sendWindow, stream.sendWindow, maxFrameBytes);
       if (room <= 0) {
         if (!this.blocked.includes(stream)) this.blocked.push(stream);
         return;
       }
       const size = Math.min(room, body.length - stream.bodyOffset);
       const last = stream.bodyOffset + size === body.length;
-      const at = this.output.reserve(FRAME_HEADER_BYTES + size);
-      const out = this.output.bytes;
+      const at = output.reserve(FRAME_HEADER_BYTES + size);
+      const out = output.bytes;
       const p = writeFrameHeader(out, at, size, DATA, last ? FLAG_END_STREAM : 0, stream.streamId);
       out.set(body.subarray(stream.bodyOffset, stream.bodyOffset + size), p);
-      this.output.wrote(p + size);
+      output.wrote(p + size);
       stream.bodyOffset += size;
       this.sendWindow -= size;
       stream.sendWindow -= size;
@@ -98,30 +151,31 @@ export abstract class H2Streams extends H2Session {
 
   /** A stream ended (answered, or failed and counted): its slot goes on; a waiting stream may start. */
   endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string): void {
-    if (this.streams.get(stream.streamId) === stream) this.streams.delete(stream.streamId);
+    if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);
     this.unblock(stream);
+    const shared = this.#shared;
     stream.answered = kind === null;
     if (kind === null) {
       const body = stream.request?.body ?? null;
       if (body === null || stream.bodyOffset === body.length) this.closedAs(stream.streamId, CLOSED_ENDED);
-      else if (this.sock !== null) {
+      else if (this.#core.isOpen) {
         // Answered before all of its body went (RFC 9113 8.1): the rest is not needed, and the stream
         // must close on the server's side too, or it still counts there towards its
         // SETTINGS_MAX_CONCURRENT_STREAMS (5.1.2) while we open the next one.
         this.resetStream(stream.streamId, NO_ERROR);
       }
-      this.shared.recorder.recordResponse(
+      shared.recorder.recordResponse(
         nowMs,
         stream.status,
         (nowMs - stream.intendedMs) * 1000,
         (nowMs - stream.sentMs) * 1000,
       );
-      this.shared.log?.write(stream.status, stream.intendedMs, nowMs, this.id);
-    } else if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message);
-    this.settledInBatch = true;
+      shared.log?.write(stream.status, stream.intendedMs, nowMs, this.#core.id);
+    } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message);
+    this.settled = true;
     this.startPending();
     stream.ended(nowMs, true);
-    if (this.goingAway && this.streams.size === 0) this.reconnect();
+    if (this.goingAway && this.byId.size === 0) this.#core.reconnect();
   }
 
   /**
@@ -131,27 +185,28 @@ export abstract class H2Streams extends H2Session {
    * from its intended send time. False when it may not: its MAX_RESENDS re-sends are spent, or the run is
    * stopping; the caller then ends it, counted (`refusedMessage` says how often it was refused).
    */
-  protected resend(stream: H2Stream, nowMs: number): boolean {
-    if (this.streams.get(stream.streamId) === stream) this.streams.delete(stream.streamId);
+  resend(stream: H2Stream, nowMs: number): boolean {
+    if (this.byId.get(stream.streamId) === stream) this.byId.delete(stream.streamId);
     this.unblock(stream);
-    if (stream.resends >= MAX_RESENDS || this.shared.stopping) return false;
+    if (stream.resends >= MAX_RESENDS || this.#shared.stopping) return false;
     stream.resends++;
     stream.refused = true;
-    this.shared.recorder.retried(nowMs);
+    this.#shared.recorder.retried(nowMs);
     this.pending.unshift(stream);
     return true;
   }
 
   /** Why a request refused past its re-sends failed: `cause` and how many times it was refused. */
-  protected refusedMessage(stream: H2Stream, cause: string): string {
+  refusedMessage(stream: H2Stream, cause: string): string {
     return `${cause}: refused ${stream.resends + 1} times, not sent again`;
   }
 
   /** Opens waiting streams while the peer allows more. */
   startPending(): void {
+    const core = this.#core;
     while (
-      this.pending.length > 0 && this.sock !== null && !this.goingAway && this.gotSettings &&
-      this.streams.size < this.peer.maxConcurrentStreams
+      this.pending.length > 0 && core.isOpen && !this.goingAway && core.gotSettings &&
+      this.byId.size < core.peer.maxConcurrentStreams
     ) {
       this.#openStream(this.pending.shift()!);
     }
@@ -167,17 +222,17 @@ export abstract class H2Streams extends H2Session {
   cancelQuietly(stream: H2Stream): void {
     const waiting = this.pending.indexOf(stream);
     if (waiting >= 0) this.pending.splice(waiting, 1);
-    else if (this.streams.get(stream.streamId) === stream) {
-      this.streams.delete(stream.streamId);
-      if (this.sock !== null) this.resetStream(stream.streamId, CANCEL);
+    else if (this.byId.get(stream.streamId) === stream) {
+      this.byId.delete(stream.streamId);
+      if (this.#core.isOpen) this.resetStream(stream.streamId, CANCEL);
     }
     this.unblock(stream);
   }
 
   /** Queues a RST_STREAM for `streamId`. */
   resetStream(streamId: number, errorCode: number): void {
-    const at = this.output.reserve(RST_STREAM_BYTES);
-    this.output.wrote(writeRstStream(this.output.bytes, at, streamId, errorCode));
+    const at = this.#output.reserve(RST_STREAM_BYTES);
+    this.#output.wrote(writeRstStream(this.#output.bytes, at, streamId, errorCode));
   }
 
   /** Remembers how stream `id` closed (a CLOSED_*), for the frames the server may still send on it. */
@@ -194,8 +249,20 @@ export abstract class H2Streams extends H2Session {
   }
 
   /** `stream` no longer waits for a window (it ended, or GOAWAY sends it again elsewhere). */
-  protected unblock(stream: H2Stream): void {
+  unblock(stream: H2Stream): void {
     const k = this.blocked.indexOf(stream);
     if (k >= 0) this.blocked.splice(k, 1);
+  }
+
+  /** A stream id the peer used that we never opened (idle) is a connection error. */
+  idle(streamId: number): boolean {
+    return (streamId & 1) === 0 || streamId >= this.nextStreamId;
+  }
+
+  /** The stream broke the protocol: RST_STREAM PROTOCOL_ERROR, counted; the connection goes on. */
+  streamError(stream: H2Stream, message: string, nowMs: number): boolean {
+    this.resetStream(stream.streamId, PROTOCOL_ERROR);
+    this.endStream(stream, nowMs, "h2-protocol", message);
+    return true;
   }
 }

@@ -13,9 +13,9 @@
  * count for the verdict. Dropped sends, connects, connect times, uncorrected latency and error messages
  * exist only for the whole run and are kept as they are.
  */
-import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "../results/mod.ts";
-import { verdict } from "../results/conclude/bound_verdict.ts";
-import { saturated, servedRps } from "../results/conclude/served_rate.ts";
+import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "./mod.ts";
+import { verdict } from "./conclude/bound_verdict.ts";
+import { saturated, servedRps } from "./conclude/served_rate.ts";
 import {
   addIntervalCounts,
   addIntervalDetail,
@@ -24,15 +24,8 @@ import {
   type IntervalCounts,
   type IntervalDetail,
   successRateOf,
-} from "../results/interval_counts.ts";
-import {
-  encodeHistogram,
-  histogramBuckets,
-  logHistogramBuckets,
-  mergeEncoded,
-  percentileCurve,
-  summarizeMs,
-} from "../results/histogram.ts";
+} from "./interval_counts.ts";
+import { latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
 
 /** A phase of an open-model load, in schedule order; phases follow each other from the measured start. */
 export interface PhaseSpan {
@@ -127,11 +120,7 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     drained: t.drained,
     rps,
     successRate: successRateOf(t, 0),
-    latencyMs: summarizeMs(total),
-    percentiles: percentileCurve(total),
-    histogram: histogramBuckets(total),
-    logHistogram: logHistogramBuckets(total),
-    histogramEncoded: encodeHistogram(total),
+    ...latencyBlock(total),
     statusCodes: t.statusCodes,
     errors,
     bytesRead: t.bytesRead,

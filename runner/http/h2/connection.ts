@@ -1,15 +1,16 @@
 /**
  * @module
- * One HTTP/2 connection of the load generator (RFC 9113), its socket side: the connect (transport/dial.ts's),
- * the preface and our SETTINGS, the input buffer and the read of it, the output buffer (h2/output.ts's),
- * and how the connection ends (a protocol error of the peer's, a socket failure, GOAWAY's reconnect,
+ * One HTTP/2 connection of the load generator (RFC 9113), `H2Connection`: the session object of the h2
+ * room, made of small parts it owns: the output (output.ts), the streams (stream_table.ts), the frame
+ * reader (frame_reader.ts) with the header blocks (header_blocks.ts) and the control frames
+ * (control_frames.ts). It keeps the socket side itself: the connect (transport/dial.ts's), the preface
+ * and our SETTINGS, the input buffer and the read of it, and how the connection ends (a protocol error of the peer's, a socket failure, GOAWAY's reconnect,
  * shutdown). The socket is any transport of transport/transport.ts: with the inline contract (epoll) the pump
  * hands read bytes to `consume` by callback, elsewhere one read loop does; either way every frame is
  * handled in the turn its bytes arrived, and a stream's end starts the closed loop's next request from
  * there (`H2Stream.ended`), so a chain of requests costs no promise. HOT PATH: frames are read in place
  * from one reused input buffer, and what they queue is written once per turn. Everything the peer does
- * wrong is counted by kind, never thrown. The layers above fill in the rest: the streams
- * (h2/streams.ts), then the frames in (h2/headers_in.ts, h2/control_in.ts, h2/frames_in.ts).
+ * wrong is counted by kind, never thrown. The parts reach the connection through `H2Core` (core.ts).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
@@ -30,8 +31,13 @@ import {
 import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
-import type { H2Run, H2Stream } from "./stream.ts";
+import type { H2Run } from "./stream.ts";
+import type { H2Core } from "./core.ts";
 import { H2Output, MAX_OUT_BYTES } from "./output.ts";
+import { StreamTable } from "./stream_table.ts";
+import { HeaderBlocks } from "./header_blocks.ts";
+import { ControlFrames } from "./control_frames.ts";
+import { FrameReader } from "./frame_reader.ts";
 import { Dialer } from "../transport/dial.ts";
 import {
   type InlineConn,
@@ -47,36 +53,26 @@ import { nextTurn } from "../../load/clock.ts";
  * what a read leaves of a frame moves to the front, so a frame always fits.
  */
 const IN_BYTES = 64 * 1024;
-/** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
-export const CLOSED_RING = 1024;
-export abstract class H2Session {
-  protected sock: TransportConn | null = null;
+
+export class H2Connection implements H2Core {
+  #sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
   #opening: Promise<boolean> | null = null;
   readonly #dialer: Dialer;
 
   // Input.
-  readonly in = new Uint8Array(IN_BYTES);
-  inEnd = 0;
-  #inView: Uint8Array = this.in;
+  readonly #in = new Uint8Array(IN_BYTES);
+  #inEnd = 0;
+  #inView: Uint8Array = this.#in;
   decoder = new HpackDecoder();
   peer = new PeerSettings();
   gotSettings = false;
-  /**
-   * Header block of a HEADERS frame continued by CONTINUATION frames, at most `maxHeaderBytes`; made on
-   * the first such block (most servers never split one).
-   */
-  headerBlock: Uint8Array = EMPTY;
-  headerBlockLength = 0;
-  /** Stream of the header block being continued (0: none), and whether its HEADERS ended the stream. */
-  continuing = 0;
-  continuingEndStream = false;
-  /** DATA bytes consumed since the last connection WINDOW_UPDATE. */
-  recvUnacked = 0;
+  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
+  goawayCode = -1;
 
   /** Frames to send, written once per batch (h2/output.ts). */
   readonly output = new H2Output({
-    socket: () => this.sock,
+    socket: () => this.#sock,
     inline: () => this.#inline,
     writeFailed: (err) => this.#socketFailed(err, "write"),
     overflowed: () =>
@@ -87,29 +83,11 @@ export abstract class H2Session {
       ),
   });
 
-  // Streams.
-  readonly streams = new Map<number, H2Stream>();
-  /** Streams waiting for room: the peer's max concurrent streams, or a connection going away. */
-  readonly pending: H2Stream[] = [];
-  /** Streams whose body waits for the peer's windows. */
-  readonly blocked: H2Stream[] = [];
-  nextStreamId = 1;
-  /**
-   * How the last streams closed (RFC 9113 5.1), for the frames a server sends on them afterwards: by id
-   * modulo the ring's size, `closedIds` the id each entry is for and `closedHow` a CLOSED_* of
-   * h2/streams.ts. A stream not found here (we reset it, or it closed long ago) has its frames ignored.
-   */
-  readonly closedIds = new Uint32Array(CLOSED_RING);
-  readonly closedHow = new Uint8Array(CLOSED_RING);
-  sendWindow = DEFAULT_WINDOW_BYTES;
-  /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
-  goingAway = false;
-  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
-  goawayCode = -1;
-  /** Most streams open at once on this connection (results: per-connection stream counts). */
-  maxOpenStreams = 0;
-  /** A stream ended in the batch of frames being handled (the inline pump's "settled"). */
-  protected settledInBatch = false;
+  /** The streams: open by id, waiting, blocked by the windows, ids and how the last ones closed. */
+  readonly streams: StreamTable;
+  readonly #heads: HeaderBlocks;
+  /** Reads the frames of each read: heads to `#heads`, control frames to its `ControlFrames`. */
+  readonly #frames: FrameReader;
 
   readonly #reader: InlineReader = {
     onRead: (n) => this.#onInlineRead(n),
@@ -124,19 +102,23 @@ export abstract class H2Session {
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
     this.#dialer = new Dialer(shared, null);
+    this.streams = new StreamTable(this);
+    this.#heads = new HeaderBlocks(this, this.streams);
+    this.#frames = new FrameReader(this, this.streams, this.#heads, new ControlFrames(this, this.streams));
   }
 
   get isOpen(): boolean {
-    return this.sock !== null;
+    return this.#sock !== null;
   }
 
-  get openStreams(): number {
-    return this.streams.size;
+  /** Most streams open at once on this connection (results: per-connection stream counts). */
+  get maxOpenStreams(): number {
+    return this.streams.maxOpenStreams;
   }
 
   /** Dials (once for every slot that asks at the same time); false when the connect failed (counted). */
   open(): Promise<boolean> {
-    if (this.sock !== null) return Promise.resolve(true);
+    if (this.#sock !== null) return Promise.resolve(true);
     this.#opening ??= this.#dialer.dial().then((sock) => {
       if (sock === null) return false;
       this.#start(sock);
@@ -152,22 +134,18 @@ export abstract class H2Session {
 
   /** A fresh connection's state, the preface and our SETTINGS, and the first read. */
   #start(sock: TransportConn): void {
-    this.sock = sock;
+    this.#sock = sock;
     this.#inline = inlineOf(sock);
-    this.inEnd = 0;
-    this.#inView = this.in;
+    this.#inEnd = 0;
+    this.#inView = this.#in;
     this.decoder = new HpackDecoder(4096, this.shared.maxHeaderBytes);
     this.peer = new PeerSettings();
     this.gotSettings = false;
-    this.continuing = 0;
-    this.recvUnacked = 0;
-    this.output.reset();
-    this.nextStreamId = 1;
-    this.closedIds.fill(0);
-    this.sendWindow = DEFAULT_WINDOW_BYTES;
-    this.goingAway = false;
     this.goawayCode = -1;
-    this.maxOpenStreams = 0;
+    this.#heads.reset();
+    this.#frames.reset();
+    this.output.reset();
+    this.streams.reset();
     const window = this.run.windowBytes;
     const settings: [number, number][] = [
       [SETTINGS_ENABLE_PUSH, 0],
@@ -190,24 +168,24 @@ export abstract class H2Session {
   /** The promise transport's reads; past TURN_READ_BYTES read back to back, the event loop gets a turn. */
   async #readLoop(sock: TransportConn): Promise<void> {
     let budget = TURN_READ_BYTES;
-    while (this.sock === sock) {
+    while (this.#sock === sock) {
       if (budget <= 0) {
         budget = TURN_READ_BYTES;
         await nextTurn();
-        if (this.sock !== sock) return;
+        if (this.#sock !== sock) return;
       }
       let n: number | null;
       try {
         n = await sock.read(this.#inView);
       } catch (err) {
-        if (this.sock === sock) this.#socketFailed(err, "read");
+        if (this.#sock === sock) this.#socketFailed(err, "read");
         return;
       }
-      if (this.sock !== sock) return;
+      if (this.#sock !== sock) return;
       budget -= n ?? 0;
       this.#batch(n, performance.now());
       this.output.flush();
-      this.settledInBatch = false;
+      this.streams.settled = false;
     }
   }
 
@@ -220,8 +198,9 @@ export abstract class H2Session {
   }
 
   #takeSettled(): boolean {
-    const settled = this.settledInBatch;
-    this.settledInBatch = false;
+    const streams = this.streams;
+    const settled = streams.settled;
+    streams.settled = false;
     return settled;
   }
 
@@ -232,44 +211,43 @@ export abstract class H2Session {
       return;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    this.inEnd += n;
+    const input = this.#in;
+    let end = this.#inEnd + n;
     this.output.inBatch = true;
     try {
-      const used = this.consume(nowMs);
-      if (this.sock === null) return;
+      const used = this.#frames.consume(input, end, nowMs);
+      if (this.#sock === null) return;
       if (used > 0) {
-        if (used < this.inEnd) this.in.copyWithin(0, used, this.inEnd);
-        this.inEnd -= used;
+        if (used < end) input.copyWithin(0, used, end);
+        end -= used;
       }
-      this.#inView = this.inEnd === 0 ? this.in : this.in.subarray(this.inEnd);
+      this.#inEnd = end;
+      this.#inView = end === 0 ? input : input.subarray(end);
     } finally {
       this.output.inBatch = false;
     }
   }
-
-  /** Handles the complete frames in `in[0, inEnd)`; returns the bytes used (h2/frames_in.ts). */
-  abstract consume(nowMs: number): number;
-
-  /** A stream ended (answered, or failed and counted): h2/streams.ts. */
-  abstract endStream(stream: H2Stream, nowMs: number, kind: ErrorKind | null, message: string): void;
-
-  /** Opens waiting streams while the peer allows more: h2/streams.ts. */
-  abstract startPending(): void;
 
   /**
    * A connection error of ours (the peer broke the protocol): GOAWAY with `errorCode`, then every
    * stream in flight counted under `kind` and the socket closed.
    */
   protocolError(errorCode: number, message: string, nowMs: number): void {
-    if (this.sock === null) return;
+    if (this.#sock === null) return;
     const at = this.output.reserve(GOAWAY_BYTES);
     this.output.wrote(writeGoaway(this.output.bytes, at, 0, errorCode));
     this.output.flush();
     this.fail("h2-protocol", message, nowMs);
   }
 
+  /** A connection error: GOAWAY with `code` (its name leads the message); false, so the caller stops. */
+  frameError(code: number, message: string, nowMs: number): boolean {
+    this.protocolError(code, `${errorCodeName(code)}: ${message}`, nowMs);
+    return false;
+  }
+
   #socketFailed(err: unknown, phase: "read" | "write"): void {
-    if (this.sock === null) return;
+    if (this.#sock === null) return;
     this.fail(classifyError(err, phase), `${errorMessage(err)}${this.#afterGoaway()}`, performance.now());
   }
 
@@ -287,16 +265,17 @@ export abstract class H2Session {
    */
   fail(kind: ErrorKind, message: string, nowMs: number): void {
     const wasOpen = this.#close();
-    const inFlight = [...this.streams.values()];
-    const waiting = this.pending.splice(0);
-    this.streams.clear();
-    this.blocked.length = 0;
-    for (const stream of inFlight) this.endStream(stream, nowMs, kind, message);
+    const streams = this.streams;
+    const inFlight = [...streams.byId.values()];
+    const waiting = streams.pending.splice(0);
+    streams.byId.clear();
+    streams.blocked.length = 0;
+    for (const stream of inFlight) streams.endStream(stream, nowMs, kind, message);
     const stopping = this.shared.stopping;
     const counting = wasOpen && !stopping;
     let counted = inFlight.length;
     for (const stream of waiting) {
-      if (stream.refused && !stopping && kind !== "connect") this.pending.push(stream);
+      if (stream.refused && !stopping && kind !== "connect") streams.pending.push(stream);
       else {
         if (counting) {
           this.shared.recorder.recordError(nowMs, kind, message);
@@ -308,24 +287,24 @@ export abstract class H2Session {
     if (counted === 0 && wasOpen && kind === "h2-protocol" && !stopping) {
       this.shared.recorder.recordError(nowMs, kind, message);
     }
-    if (this.pending.length > 0) this.reconnect();
+    if (streams.pending.length > 0) this.reconnect();
   }
 
   /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */
   reconnect(): void {
     this.#close();
-    if (this.pending.length === 0 || this.shared.stopping) return;
+    if (this.streams.pending.length === 0 || this.shared.stopping) return;
     this.open().then((ok) => {
-      if (ok) this.startPending();
+      if (ok) this.streams.startPending();
       else this.fail("connect", "", performance.now());
     });
   }
 
   /** Closes the socket (shutdown, or a slot's own close); true when it was open. */
   #close(): boolean {
-    const sock = this.sock;
+    const sock = this.#sock;
     if (sock === null) return false;
-    this.sock = null;
+    this.#sock = null;
     this.#inline = null;
     this.output.reset();
     this.shared.recorder.connections--;
@@ -341,5 +320,3 @@ export abstract class H2Session {
     this.fail("closed-early", "the connection was closed", performance.now());
   }
 }
-
-const EMPTY = new Uint8Array(0);

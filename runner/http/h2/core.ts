@@ -1,0 +1,37 @@
+/**
+ * @module
+ * What the parts of an HTTP/2 connection reach of the connection that owns them (`H2Core`, met by
+ * connection.ts `H2Connection`): its worker-wide parts, the per-connection state the peer sets (its
+ * SETTINGS, the HPACK decoder's table), the output, and the ways a connection ends. Types only, so the
+ * stream table, the header blocks, the control frames and the frame reader depend on this shape and
+ * not on the connection's file (which imports them all).
+ */
+import type { PeerSettings } from "../../../http2/frames.ts";
+import type { HpackDecoder } from "../../../http2/hpack_decoder.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import type { H2Output } from "./output.ts";
+import type { H2Run } from "./stream.ts";
+
+/** One h2 connection as its parts see it. */
+export interface H2Core {
+  readonly id: number;
+  readonly shared: ConnectionShared;
+  readonly run: H2Run;
+  /** Frames to send, written once per batch. */
+  readonly output: H2Output;
+  /** The peer's SETTINGS (a new object per connection). */
+  readonly peer: PeerSettings;
+  /** The response heads' HPACK decoder (a new one per connection). */
+  readonly decoder: HpackDecoder;
+  /** The server's first SETTINGS came: streams may open. */
+  gotSettings: boolean;
+  /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
+  goawayCode: number;
+  readonly isOpen: boolean;
+  /** A connection error of ours: GOAWAY with `errorCode`, streams in flight counted, the socket closed. */
+  protocolError(errorCode: number, message: string, nowMs: number): void;
+  /** `protocolError` with the code's name leading the message; false, so a frame handler stops. */
+  frameError(code: number, message: string, nowMs: number): boolean;
+  /** After GOAWAY, once its last stream ended: a new connection for the streams waiting, if any. */
+  reconnect(): void;
+}
