@@ -10,6 +10,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
@@ -117,6 +118,8 @@ Deno.test("a session that blocks its isolate is ended after the graceful stop an
       script: { path: script("blocking.ts") },
     }));
     assertEquals([run.incomplete, run.stuckWorkers], [true, 1]);
+    const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
+    assertEquals(flag?.label, "incomplete: 1 worker stuck in blocking.ts");
   }));
 
 Deno.test("setup before and teardown after every session, once per segment (4 workers, 2 segments)", () =>
