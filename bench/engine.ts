@@ -28,6 +28,7 @@
  *
  *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50]      (bench/scripts.ts)
  *
+ * `--ws`: WebSocket closed echo instead, loadlab vs gcannon `--ws` on a C echo server (bench/ws.ts).
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  */
 import { tokenize } from "../cli/argv.ts";
@@ -313,6 +314,8 @@ async function scriptsMain(argv: string[]): Promise<number> {
 if (import.meta.main) {
   const chosen = Deno.args.includes("--h2")
     ? import("./h2.ts").then((h2) => h2.main(Deno.args))
+    : Deno.args.includes("--ws")
+    ? import("./ws.ts").then((ws) => ws.main(Deno.args))
     : Deno.args.includes("--sessions")
     ? sessionsMain(Deno.args)
     : Deno.args.includes("--scripts")

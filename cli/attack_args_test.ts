@@ -58,6 +58,20 @@ const CONFIG_CASES: Array<[string[], Record<string, unknown>]> = [
     ],
   }],
   [["-R", "100", "--max-connections", "200"], { model: "rate", maxConnections: 200 }],
+  [["--stages", "30s:50,1m:200,30s:0"], {
+    model: "ramping-connections",
+    stages: [
+      { durationMs: 30_000, target: 50 },
+      { durationMs: 60_000, target: 200 },
+      { durationMs: 30_000, target: 0 },
+    ],
+    connections: undefined,
+    durationMs: undefined,
+  }],
+  [["-c", "100", "--ramp-up", "10/s", "-d", "1m"], {
+    model: "ramping-connections",
+    stages: [{ durationMs: 10_000, target: 100 }, { durationMs: 50_000, target: 100 }],
+  }],
   [["-R", "100"], { preConnect: undefined, generatorWarmup: true }],
   [["-R", "100", "--pre-connect", "50"], { model: "rate", preConnect: 50 }],
   [["-n", "100", "-R", "50", "--pre-connect", "0"], { model: "count", preConnect: 0 }],
@@ -191,10 +205,14 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "http://127.0.0.1:9/"], /^one URL expected, got 2 .*--mix/],
   [
     ["localhost:8080"],
-    '"localhost:8080": not an http(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/',
+    '"localhost:8080": not an http(s) or ws(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/',
   ],
-  [["ftp://127.0.0.1/"], /not an http\(s\) URL/],
-  [["not a url"], /not an http\(s\) URL/],
+  [["ftp://127.0.0.1/"], /not an http\(s\) or ws\(s\) URL/],
+  [["not a url"], /not an http\(s\) or ws\(s\) URL/],
+  [[URL_, "--ws-message", "hi"], /^--ws-message needs a ws:\/\/ or wss:\/\/ URL/],
+  [["ws://127.0.0.1:8080/", "-b", "x"], /^--body is for HTTP; a ws:\/\/ run sends --ws-message/],
+  [["ws://127.0.0.1:8080/", "--ws-match", "first"], /^--ws-match "first": expected echo, nth:N/],
+  [["ws://127.0.0.1:8080/", "--ws-match", "nth:0"], /^--ws-match: nth: n must be >= 1/],
   [[URL_, "--bogus"], "--bogus: unknown flag; see loadlab attack --help"],
   [[URL_, "-x"], "-x: unknown flag; see loadlab attack --help"],
   [[URL_, "-t2"], /^-t: unknown flag; for worker threads use --workers/],
@@ -237,7 +255,30 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "--phases", "10s@1", "-d", "5s"], "-d conflicts with --phases, whose durations add up; drop it"],
   [[URL_, "--phases", "10s@1", "-c", "5"], /^-c has no effect with the rate model; .*--max-connections/],
   [[URL_, "--phases", "10s@1", "--co"], /^--phases has no effect with the throughput model/],
-  [[URL_, "--model", "fast"], '--model "fast": unknown model; use connections, rate, throughput or count'],
+  [
+    [URL_, "--model", "fast"],
+    '--model "fast": unknown model; use connections, rate, throughput, count or ramping-connections',
+  ],
+  [
+    [URL_, "--stages", "30s:5,-1m:200"],
+    /^--stages "30s:5,-1m:200": stage 2 \("-1m:200"\): "-1m" is not a duration/,
+  ],
+  [
+    [URL_, "--stages", "30s:5,1m:-2"],
+    /^--stages "30s:5,1m:-2": stage 2 \("1m:-2"\): "-2" is not a number of connections/,
+  ],
+  [
+    [URL_, "--stages", "30s:5,1m:100001"],
+    /^--stages .*: stage 2 \("1m:100001"\): 100001 is over the cap of 100,000/,
+  ],
+  [[URL_, "--stages", "30s:0,1m:0"], /^--stages "30s:0,1m:0": no stage opens a connection/],
+  [[URL_, "--stages", "30s:5,,1m:2"], /^--stages .*: stage 2 \(""\) is not DURATION:TARGET/],
+  [[URL_, "--stages", "30s:5", "-c", "5"], /^-c conflicts with --stages, whose targets and durations set/],
+  [[URL_, "--stages", "30s:5", "-d", "5s"], /^-d conflicts with --stages/],
+  [[URL_, "--stages", "30s:5", "-R", "5"], /^--stages has no effect with the rate model/],
+  [[URL_, "--ramp-up", "10/s"], /^the ramping-connections model needs --stages, or --ramp-up with -c/],
+  [[URL_, "--ramp-up", "fast", "-c", "5"], /^--ramp-up "fast": not a spawn rate/],
+  [[URL_, "--ramp-up", "1/s", "-c", "50", "-d", "10s"], /^--ramp-up 1\/s to -c 50 takes 50s, not shorter/],
   [[URL_, "--model", "throughput"], "the throughput model needs -R <req/s>, e.g. -R 1000 -c 50"],
   [[URL_, "--co"], "the throughput model needs -R <req/s>, e.g. -R 1000 -c 50"],
   [[URL_, "--model", "rate"], "the rate model needs -R <req/s> or --phases, e.g. -R 100"],
@@ -300,6 +341,30 @@ Deno.test("bad input throws one UsageError line naming the problem and the fix",
     if (typeof expected === "string") assert.equal(caught.message, expected, JSON.stringify(argv));
     else assert.match(caught.message, expected, JSON.stringify(argv));
   }
+});
+
+Deno.test("a ws:// URL takes the WebSocket flags into the run's ws config; -H goes on the handshake", () => {
+  const { config } = parseAttackArgs([
+    "ws://127.0.0.1:8080/ws/room",
+    "--ws-message",
+    '{"a":1}',
+    "--ws-message",
+    "b",
+    "--ws-match",
+    "json:type=ack",
+    "--ws-per-connection",
+    "3",
+    "-H",
+    "Origin: http://x",
+    "-c",
+    "4",
+  ], { openFileLimit: null });
+  assert.deepEqual(
+    [config.url, config.ws?.messages, config.ws?.match, config.ws?.messagesPerConnection, config.ws?.headers],
+    ["ws://127.0.0.1:8080/ws/room", ['{"a":1}', "b"], { kind: "json", field: "type", equals: "ack" }, 3, {
+      Origin: "http://x",
+    }],
+  );
 });
 
 Deno.test("the real open-file limit is read and enforced", () => {

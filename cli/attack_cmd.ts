@@ -32,6 +32,8 @@ import { runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
 import { MetricsExporter } from "./metrics_out/exporter.ts";
 import { exportLine, type ExportSummary } from "../results/export/summary.ts";
+import { checkSelectors } from "../results/threshold_selector.ts";
+import { endpointTable } from "../runner/endpoint_table.ts";
 
 /** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
@@ -42,6 +44,8 @@ async function attack(argv: string[]): Promise<number> {
   const parsed = parseAttackArgs(argv);
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
+  // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load.
+  checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
   for (
     const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
       "--log",

@@ -20,11 +20,15 @@ Load models (how requests are paced)
   throughput   wrk2 -R: a constant total rate over fixed connections; latency is measured from the
                intended send time (coordinated omission corrected) and the uncorrected one is kept.
   count        exactly -n requests, closed (over -c connections) or open-paced with -R.
+  ramping-connections
+               closed model whose connections follow stages (k6 stages, Locust spawn rate):
+               added and retired on schedule; a retired one finishes its request, then closes.
 
   Which model runs, unless --model says so:
     -n N               -> count
     --co, or -R with -c -> throughput   (what wrk2 users type: -c 100 -R 2000)
     -R, --ramp-to, --phases alone -> rate
+    --stages, or --ramp-up with -c -> ramping-connections
     none of these      -> connections
   A flag the chosen model would ignore is an error, not a silent no-op.
 
@@ -39,7 +43,12 @@ Load
       --phases LIST        arrival-rate phases, Artillery-like: DURATION@RATE or
                            DURATION@FROM->TO, comma-separated; a rate of 0 is a pause, e.g.
                            --phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)
-      --model M            connections | rate | throughput | count
+      --stages LIST        ramping connections, k6's stages: DURATION:TARGET, comma-separated;
+                           from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0
+                           (replaces -c and -d; at most 1000 stages, 100000 connections)
+      --ramp-up R/s        Locust's spawn rate: add R connections a second up to -c, then hold
+                           them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m
+      --model M            connections | rate | throughput | count | ramping-connections
       --co                 same as --model throughput (coordinated-omission corrected)
       --max-connections N  cap on connections the open models open         [1000, or less if
                            the open-file limit is lower]
@@ -56,6 +65,18 @@ Load
       --h2                 same as --protocol h2
       --streams N          HTTP/2: concurrent streams per connection (h2load -m)    [1]
       --h2-window BYTES    HTTP/2: receive windows advertised              [16777216]
+WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):
+      --ws-message TEXT    a message to send (repeatable: sent in turn)           [hello]
+      --ws-binary          messages are base64 of binary payloads
+      --ws-fragment N      cut each message into frames of at most N bytes   [one frame]
+      --ws-match RULE      which server message answers a send: echo (the next one),
+                           nth:N, or json:FIELD=VALUE                              [echo]
+      --ws-protocol P      a subprotocol to offer (repeatable)
+      --ws-per-connection N  connection storm: each connection sends N messages, then
+                           closes (1000); with -R: connections opened at that rate
+      --ws-ping D          hold: no messages; each connection pings after D idle and
+                           times the pong
+      --ws-max-message N   cap of a server message; a bigger one is ws-too-big  [1048576]
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)
@@ -77,7 +98,8 @@ Requests
                            METHOD, a path relative to the URL's origin, and an optional weight
                            (default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs
                            for each POST. -H goes on every entry; -b/--body-file on every entry
-                           whose method is not GET or HEAD.
+                           whose method is not GET or HEAD. Each entry is an endpoint measured
+                           apart, named "METHOD /path" (results, report, thresholds, metrics out)
 
 TLS (https: URLs; docs/TLS.md)
   -k, --insecure           skip certificate verification (printed as a warning, recorded
@@ -104,7 +126,7 @@ Scale-out (docs/scale-out.md)
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
-  -o, --out FILE           write results.json (loadlab.results/v2)
+  -o, --out FILE           write results.json (loadlab.results/v3)
       --out KIND=URL       stream metrics per interval while the load runs (repeatable):
                            prometheus-remote-write=URL (native histograms), otlp=URL (OTLP/HTTP
                            protobuf) or otlp-json=URL; never slows the load, drops counted
@@ -122,7 +144,10 @@ Output
       --interval-histograms keep|none
                            keep each interval's latency histogram in results.json   [keep]
                            (exact re-analysis; none makes the file smaller)
-      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
+      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable. On
+                           endpoints: "p99{name:GET /json}<200ms", {method:POST}, a tag, or k6's
+                           "http_req_duration{name:GET /json}: p(99)<200"; a selector matching no
+                           endpoint is exit 2 naming them
       --abort-on-fail      judge each --threshold while the load runs and stop it (exit 1) at the
                            first failure, as k6's abortOnFail; the results say which and when
       --delay-abort-eval D not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]

@@ -7,7 +7,7 @@
 import type { FlagSpec, RawArgs } from "./argv.ts";
 import { parseDurationMs } from "./duration.ts";
 import { UsageError } from "./usage_error.ts";
-import { MAX_RATE_PER_SEC } from "../runner/config.ts";
+import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
 
 const WHOLE = /^\d+$/;
 const DECIMAL = /^(\d+(\.\d+)?|\.\d+)$/;

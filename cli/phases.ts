@@ -4,7 +4,7 @@
  * 30 s at 10 req/s, 60 s at 20 req/s, then 30 s ramping linearly from 50 to 200 req/s. A rate of 0 is
  * a pause (`10s@0`), and a spike is a short phase between calm ones (`30s@1,5s@50,30s@2`).
  */
-import { MAX_RATE_PER_SEC, type Phase } from "../runner/config.ts";
+import { MAX_RATE_PER_SEC, type Phase } from "../runner/load/models/fields.ts";
 import { MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { parseDurationMs } from "./duration.ts";
 import { UsageError } from "./usage_error.ts";

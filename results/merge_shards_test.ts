@@ -31,7 +31,7 @@ function shard(
   });
   const requests = latenciesUs.flat().length;
   const raw = {
-    schema: "loadlab.results/v2",
+    schema: "loadlab.results/v3",
     createdAt: START,
     environment: { hostname: opts.host ?? `gen-${index}` },
     experiment: { name: opts.experiment ?? "attack" },
@@ -63,7 +63,7 @@ function shard(
 }
 const zeros = {
   errors: 0,
-  non2xx: 0,
+  failedStatus: 0,
   p50: 0,
   p75: 0,
   p90: 0,

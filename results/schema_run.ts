@@ -4,8 +4,9 @@
  * model, configuration, target), the totals (requests, latency summary and distribution, status codes,
  * errors by kind with their messages, bytes), the open-model verdict (late, server-bound and dropped
  * sends, the pre-connected pool, the generator's warm-up, the transport), and the series over time
- * (intervals, telemetry, phases, flows). Pure; results/schema.ts puts runs in a file.
+ * (intervals, telemetry, phases, flows) and the same numbers per endpoint. Pure; results/schema.ts puts runs in a file.
  */
+import { wsResultSchema } from "./schema_ws.ts";
 import { z } from "zod";
 import {
   count,
@@ -19,6 +20,7 @@ import {
 } from "./schema_values.ts";
 import { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./schema_series.ts";
 import { runProfileSchema } from "./schema_profile.ts";
+import { endpointResultSchema } from "./schema_endpoint.ts";
 
 /** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */
 export const targetInfoSchema = z.looseObject({
@@ -194,6 +196,10 @@ export const runResultSchema = z.looseObject({
   logFile: z.string().optional(),
   phases: z.array(phaseResultSchema).optional(),
   flows: z.array(flowResultSchema).optional(),
+  /** WebSocket runs: handshakes, messages each way, fan-out, close codes (results/schema_ws.ts). */
+  ws: wsResultSchema.optional(),
+  /** Numbers per endpoint (request name), sorted as the run's endpoint table; absent in older files. */
+  endpoints: z.array(endpointResultSchema).optional(),
   targetInfo: targetInfoSchema.optional(),
   /**
    * CPU profiles of the target's processes over the run (`profile: cpu`), one per process. Their numbers

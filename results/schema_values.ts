@@ -9,7 +9,7 @@
 import { z } from "zod";
 
 /** The load models an executor implements; the one list of them. */
-export const LOAD_MODELS = ["connections", "rate", "throughput", "count"] as const;
+export const LOAD_MODELS = ["connections", "rate", "throughput", "count", "ramping-connections"] as const;
 /**
  * Error kinds counted on the hot path; never one object per failure. `unfinished`: a request still
  * unanswered when the graceful stop ended (sent, neither answered nor timed out).
@@ -35,6 +35,17 @@ export const ERROR_KINDS = [
   // A response past the bytes its flow step keeps for captures and checks (`maxKeptBytes`, 1 MiB unless
   // set): the connection (HTTP/2: the stream) is closed, the step fails.
   "body-too-large",
+  // WebSocket: the handshake refused (a status other than 101, named in the message), a wrong
+  // Sec-WebSocket-Accept, an answer that is no upgrade (no Upgrade or Connection field, an extension or
+  // subprotocol never offered); a frame that broke RFC 6455; a message past the cap; a text message that
+  // is not UTF-8; the connection closed (by a close frame or without one) with a message unanswered.
+  "ws-refused",
+  "ws-bad-accept",
+  "ws-handshake",
+  "ws-protocol",
+  "ws-too-big",
+  "ws-bad-utf8",
+  "ws-closed",
   // A session script's own failure (a throw, a request it could not send, an unhandled rejection),
   // counted per message with the script's file:line; the session ends, the run goes on.
   "script",

@@ -5,14 +5,16 @@
  * to the thresholds with `abortOnFail`, which may stop the load, and on for metrics outputs, and returns
  * a complete `RunResult`. This is the function the CLI's `attack`, the demo and experiments all call.
  */
-import { type AttackConfig, measuredDurationMs, type RequestSpec } from "./config.ts";
+import { type AttackConfig, measuredDurationMs } from "./config.ts";
+import type { RequestSpec } from "./request_spec.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { FlowAggregator } from "./stats/flow_aggregate.ts";
+import { endpointTable } from "./endpoint_table.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
-import { phasesSchedule } from "./load/schedule.ts";
+import { modelDef } from "./load/models/mod.ts";
 import { hostTcpDelta } from "./stats/host_tcp.ts";
 import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
@@ -61,7 +63,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
 }
 
 async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
-  const uncorrected = config.model === "throughput";
+  const uncorrected = modelDef(config.model).keepsUncorrected;
   // A segment's share of the requested rate (the shards' add up to the configured one).
   const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
   const aggregatorOptions: AggregatorOptions = {
@@ -72,6 +74,8 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
+    // The same table every worker builds: sample endpoint k is endpoint k here.
+    endpoints: endpointTable(config).endpoints,
   };
   // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
   const name = hooks.name ?? "attack";
@@ -150,6 +154,7 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     ...(hostTcp !== null ? { hostTcp } : {}),
     ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
     ...(config.flows || config.script ? { flows: flowAggregator.finish() } : {}),
+    ...(workers.wsResult ? { ws: workers.wsResult } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
@@ -200,13 +205,8 @@ function segmentOf(segment: { index: number; count: number }, workers: WorkersSu
  * flows the schedule is of sessions: times the requests a session sends on average (by weight).
  */
 function targetRps(config: AttackConfig): number | null {
-  const perArrival = requestsPerArrival(config);
-  if (config.model === "rate") {
-    const schedule = phasesSchedule(config.phases);
-    return schedule.durationMs > 0 ? (schedule.count * 1000 * perArrival) / schedule.durationMs : 0;
-  }
-  if (config.model === "connections" || config.ratePerSec === undefined) return null;
-  return config.ratePerSec * perArrival;
+  const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec(config);
+  return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
 }
 
 function shareOfRate(ratePerSec: number | null, segments: number): number | null {

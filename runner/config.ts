@@ -1,9 +1,9 @@
 /**
  * @module
  * The validated configuration of one attack (one run of one load model against one URL): a zod
- * discriminated union on `model`, so each model states its own required fields once (rate: `phases`,
- * throughput: `ratePerSec`, count: `requests`) and a field a model would ignore is rejected instead of
- * silently dropped. The CLI, experiment files and presets all build this same object, and worker
+ * discriminated union on `model`, each member the common fields here plus what the model's record adds
+ * (runner/load/models/: rate `phases`, throughput `ratePerSec`, count `requests`), so a field a model
+ * would ignore is rejected instead of silently dropped, and each model's own checks run from its record. The CLI, experiment files and presets all build this same object, and worker
  * isolates receive it as structured-cloned data. Durations are milliseconds, rates requests per second.
  *
  * Defaults live only here, in the schema. Problems come back as `ConfigError.issues` (`{path,
@@ -11,52 +11,20 @@
  * The list of models is the results format's `LOAD_MODELS` (type `LoadModel`); the union is checked
  * against it below.
  */
+import { wsConfigSchema } from "./http/ws/config.ts";
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";
 import { validate } from "../validation/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
-import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
+import { cappedMs } from "./load/models/fields.ts";
+import { LOAD_MODEL_DEFS, modelDef } from "./load/models/mod.ts";
+import type { LoadModelDef } from "./load/models/model.ts";
+import type { CommonConfig } from "./load/executor.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
 import { hasPlaceholder } from "./http/template.ts";
-import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
+import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema, flowFields, requestStepFields } from "./session_schema.ts";
 import { scriptIssues, scriptSpecSchema } from "./script/script_spec.ts";
-
-/** One request of a mix; `weight` decides how often it is picked relative to the others. */
-export const requestSpecSchema = z.object({
-  method: z.string().regex(/^[A-Z]+$/, "method must be upper-case letters, e.g. GET or POST")
-    .default("GET"),
-  /** Path with query, e.g. `/json?x=1`. Joined to the URL's origin. */
-  path: z.string().refine((p) => p.startsWith("/") || p.startsWith("{{"), "path must start with '/'")
-    .superRefine(ruleOf(pathProblem)).default("/"),
-  /** Names are tokens, values one line (request_rules.ts): a bad one is a config error, not a worker's crash. */
-  headers: z.array(z.tuple([z.string().min(1), z.string()]))
-    .superRefine((h, ctx) => headerRules(h, ctx, (_, k, part) => [k, part])).default([]),
-  body: z.instanceof(Uint8Array).optional(),
-  weight: z.number().positive("weight must be > 0").default(1),
-});
-export type RequestSpec = z.infer<typeof requestSpecSchema>;
-
-/**
- * The highest rate of one whole load (all workers and segments together), requests per second: ten
- * times what one generator reaches on loopback. Above it a rate is a typo, and its schedule would
- * only be dropped sends.
- */
-export const MAX_RATE_PER_SEC = 10_000_000;
-const RATE_CAP = `at most ${MAX_RATE_PER_SEC.toLocaleString("en-US")} requests per second (one load's cap)`;
-
-/** A duration in ms, capped at `MAX_DURATION_MS` (7 days). */
-const cappedMs = (what: string) => z.number().max(MAX_DURATION_MS, `${what} must be ${MAX_DURATION_WORDS}`);
-
-/** One arrival-rate phase (Artillery's arrivalRate / rampTo); rate 0 is a pause. */
-export const phaseSchema = z.object({
-  durationMs: cappedMs("phase duration").positive("phase duration must be > 0"),
-  ratePerSec: z.number().min(0, "rate must be >= 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`),
-  rampToPerSec: z.number().min(0, "rampTo must be >= 0").max(MAX_RATE_PER_SEC, `rampTo must be ${RATE_CAP}`)
-    .optional(),
-  name: z.string().optional(),
-});
-export type Phase = z.infer<typeof phaseSchema>;
 
 /** A step of a flow: a request (named in results by `label`, else `METHOD path`), or a pause. */
 export const flowStepSchema = z.union([
@@ -74,18 +42,14 @@ export const flowSpecSchema = z.strictObject({
 });
 export type FlowSpec = z.infer<typeof flowSpecSchema>;
 
-/** Measured duration of the connections and throughput models when none is given (wrk's 10 s). */
-export const DEFAULT_DURATION_MS = 10_000;
-
-/** Open pacing's default bound on connections opened on demand. */
-export const DEFAULT_MAX_CONNECTIONS = 1_000;
-
 /** Fields every model has. A new common field is one line here. */
 const commonFields = {
-  url: z.string().url("url must be an absolute http:// or https:// URL").refine(
-    (u) => u.startsWith("http://") || u.startsWith("https://"),
-    "url must start with http:// or https://",
+  url: z.string().url("url must be an absolute http://, https://, ws:// or wss:// URL").refine(
+    (u) => /^(https?|wss?):\/\//.test(u),
+    "url must start with http://, https://, ws:// or wss://",
   ),
+  /** WebSocket (a ws:// or wss:// url): the messages and what each connection does (runner/http/ws/). */
+  ws: wsConfigSchema.optional(),
   requestMix: z.array(requestSpecSchema).min(1).prefault([{}]),
   /**
    * Sessions instead of single requests (not with a request mix of your own; not the throughput
@@ -164,116 +128,31 @@ const commonFields = {
   startAtEpochMs: z.number().int().positive().optional(),
 };
 
-/** Closed model and throughput model: the connections kept open for the whole run. */
-const connections = z.number().int().positive("connections must be >= 1").default(10);
-/** Open pacing: upper bound of connections opened on demand. */
-const maxConnections = z.number().int().positive("maxConnections must be >= 1").default(
-  DEFAULT_MAX_CONNECTIONS,
-);
-/**
- * Open pacing: connections opened before t0 (k6's preAllocatedVUs). Absent: sized by Little's law
- * from the first rate and the measured connect round trip (see runner/load/pre_connect.ts).
- */
-const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
-const durationMs = cappedMs("duration").positive("duration must be > 0");
-const ratePerSec = z.number().positive("rate must be > 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`);
-
-/** What each model adds to the common fields; keyed by `LoadModel`, so none is missing or extra. */
-const modelFields = {
-  connections: { connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
-  /** Open model: arrivals follow the phases; the measured duration is their sum. */
-  rate: {
-    phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"),
-    maxConnections,
-    preConnect,
-  },
-  /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
-  throughput: { ratePerSec, connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
-  /** Exactly `requests`; closed over `connections`, or open-paced at `ratePerSec` when given. */
-  count: {
-    /** Requests to send; with `flows`, sessions to run. */
-    requests: z.number().int().positive("requests must be >= 1"),
-    connections,
-    ratePerSec: ratePerSec.optional(),
-    maxConnections,
-    /** Open-paced count only (with `ratePerSec`). */
-    preConnect,
-    /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
-    durationMs: durationMs.optional(),
-  },
-} satisfies Record<LoadModel, z.ZodRawShape>;
-
-function member<M extends LoadModel>(model: M) {
-  return z.strictObject({ model: z.literal(model), ...commonFields, ...modelFields[model] });
+/** One model's member of the union: the common fields and what its record adds (runner/load/models/). */
+function member<M extends LoadModel, F extends z.ZodRawShape>(def: LoadModelDef<M, F>) {
+  return z.strictObject({ model: z.literal(def.model), ...commonFields, ...def.fields });
 }
 
 export const attackConfigSchema = z.discriminatedUnion("model", [
-  member("connections"),
-  member("rate"),
-  member("throughput"),
-  member("count"),
+  member(LOAD_MODEL_DEFS.connections),
+  member(LOAD_MODEL_DEFS.rate),
+  member(LOAD_MODEL_DEFS.throughput),
+  member(LOAD_MODEL_DEFS.count),
+  member(LOAD_MODEL_DEFS["ramping-connections"]),
 ]).superRefine((c, ctx) => {
-  // A worker with no connection of its own would idle; the rate model opens them on demand.
-  // Connections below 1 are already an issue of their own; comparing with them would only repeat it.
-  if ("connections" in c && c.connections >= 1 && c.workers > c.connections) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["workers"],
-      message: `workers (${c.workers}) must not exceed connections (${c.connections})`,
-    });
-  } else if (
-    "connections" in c && c.segment && c.workers * c.segment.count > c.connections &&
-    !(c.model === "count" && c.ratePerSec !== undefined)
-  ) {
-    // Every segment's every worker needs a connection of its own, or a shard would idle.
-    ctx.addIssue({
-      code: "custom",
-      path: ["segment"],
-      message: `${c.segment.count} segments of ${c.workers} worker(s) need at least ` +
-        `${c.workers * c.segment.count} connections (have ${c.connections})`,
-    });
-  }
+  // The model's own checks across its fields (runner/load/models/), then what every model shares.
+  for (const issue of modelDef(c.model).check(c)) ctx.addIssue({ code: "custom", ...issue });
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
   if (c.script) { for (const issue of scriptIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
   for (const issue of dataIssues(c)) ctx.addIssue({ code: "custom", ...issue });
   for (const issue of protocolIssues(c)) ctx.addIssue({ code: "custom", ...issue });
-  if (
-    c.model === "count" && c.ratePerSec !== undefined && c.durationMs === undefined &&
-    (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
-  ) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["requests"],
-      message: `${c.requests} requests at ${c.ratePerSec}/s take longer than 7 days; durations must be ` +
-        `${MAX_DURATION_WORDS}: send fewer, faster, or bound the run with a duration`,
-    });
-  }
-  if (c.model === "rate" && measuredDurationMs(c) > MAX_DURATION_MS) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["phases"],
-      message: `the phases together must be ${MAX_DURATION_WORDS}`,
-    });
-  }
-  if (c.model === "count" && c.ratePerSec === undefined && c.preConnect !== undefined) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["preConnect"],
-      message: "preConnect applies to open pacing: give the count a ratePerSec, or drop preConnect",
-    });
-  }
 });
 
-/** What flows exclude: the throughput model, a request mix of one's own, pipelining. */
+/** What flows exclude: a model they cannot drive (its record says why), a request mix of one's own, pipelining. */
 function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
   const issues: Array<{ path: string[]; message: string }> = [];
-  if (c.model === "throughput") {
-    issues.push({
-      path: ["flows"],
-      message: "flows need a rate, connections or count load: throughput spreads single requests " +
-        "over fixed connections",
-    });
-  }
+  const noFlows = modelDef(c.model).noFlows;
+  if (noFlows !== undefined) issues.push({ path: ["flows"], message: noFlows });
   // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
   const [only, ...more] = c.requestMix;
   const defaultMix = more.length === 0 && only.method === "GET" && only.path === "/" &&
@@ -399,6 +278,9 @@ const coversEveryModel: [LoadModel] extends [AttackConfig["model"]]
   ? [AttackConfig["model"]] extends [LoadModel] ? true : false
   : false = true;
 void coversEveryModel;
+// The models' rules and the shared runtime read these common fields (runner/load/executor.ts).
+const hasCommonFields: AttackConfig extends CommonConfig ? true : false = true;
+void hasCommonFields;
 
 /** Validates and fills defaults; throws `ConfigError` listing every problem. */
 export function parseAttackConfig(input: AttackConfigInput): AttackConfig {
@@ -407,14 +289,7 @@ export function parseAttackConfig(input: AttackConfigInput): AttackConfig {
   throw new ConfigError(parsed.issues, { cause: parsed.error });
 }
 
-/** Narrows a config to the model an executor runs; a mismatch is a programming error. */
-export function configOf<M extends LoadModel>(config: AttackConfig, model: M): AttackConfigOf<M> {
-  if (config.model !== model) throw new Error(`${model} executor given a ${config.model} config`);
-  return config as AttackConfigOf<M>;
-}
-
 /** The measured duration the run aims for: phases' sum, the duration, or none (Infinity) for `count`. */
 export function measuredDurationMs(c: AttackConfig): number {
-  if (c.model === "rate") return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
-  return c.durationMs ?? Infinity;
+  return modelDef(c.model).measuredDurationMs(c);
 }

@@ -1,11 +1,6 @@
 import assert from "node:assert/strict";
-import {
-  type AttackConfigInput,
-  DEFAULT_DURATION_MS,
-  MAX_RATE_PER_SEC,
-  measuredDurationMs,
-  parseAttackConfig,
-} from "./config.ts";
+import { type AttackConfigInput, measuredDurationMs, parseAttackConfig } from "./config.ts";
+import { DEFAULT_DURATION_MS, MAX_RATE_PER_SEC } from "./load/models/fields.ts";
 import { ConfigError } from "../validation/config_error.ts";
 
 const url = "http://127.0.0.1:8080/";
@@ -63,7 +58,7 @@ Deno.test("an unknown model names the models; workers must not exceed connection
     {
       path: "model",
       message:
-        'expected one of "connections", "rate", "throughput", "count", found "cont"; did you mean "count"?',
+        'expected one of "connections", "rate", "throughput", "count", "ramping-connections", found "cont"; did you mean "count"?',
     },
   ]);
   assert.deepEqual(issuesOf({ url, model: "connections", connections: 2, workers: 3 }), [

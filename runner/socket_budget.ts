@@ -7,15 +7,20 @@
  * (system/open_file_limit.ts) and passes it in.
  */
 
+import type { LoadModel } from "../results/mod.ts";
+import { pacingOf } from "./load/models/mod.ts";
+
 /** Sockets kept free for stdio, the log file, worker channels and the runtime itself. */
 export const FD_HEADROOM = 50;
 
 /** The parts of a validated attack config that decide how many sockets it may hold at once. */
 export interface SocketFields {
-  model: string;
+  model: LoadModel;
   connections?: number;
   maxConnections?: number;
   ratePerSec?: number;
+  /** Ramping connections: the most any stage asks for. */
+  stages?: ReadonlyArray<{ target: number }>;
 }
 
 /**
@@ -23,8 +28,9 @@ export interface SocketFields {
  * else its fixed `connections`. `open` says which, so messages name the right knob.
  */
 export function socketsOf(config: SocketFields): { open: boolean; sockets: number } {
-  const open = config.model === "rate" || (config.model === "count" && config.ratePerSec !== undefined);
-  return { open, sockets: (open ? config.maxConnections : config.connections) ?? 0 };
+  const open = pacingOf(config) === "open";
+  const peak = config.stages ? Math.max(0, ...config.stages.map((s) => s.target)) : undefined;
+  return { open, sockets: (open ? config.maxConnections : config.connections ?? peak) ?? 0 };
 }
 
 /** The most sockets a load may ask for under `limit` (never below 1). */

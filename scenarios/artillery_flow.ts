@@ -11,6 +11,7 @@
  * the target sees (a cache study would measure a 100% hit rate): put such values in a payload file.
  * Everything else a step may hold is refused with its path by the shared table in artillery_common.ts.
  */
+import { artilleryEndpointName, type EndpointNaming } from "./artillery_endpoints.ts";
 import {
   type Collector,
   isRecord,
@@ -33,6 +34,8 @@ export interface FlowContext {
   variables: Variables;
   /** Names filled at run time (payload fields, captures): their placeholders stay as written. */
   runtimeNames: ReadonlySet<string>;
+  /** How requests are named as endpoints (artillery_endpoints.ts). */
+  naming: EndpointNaming;
 }
 
 /** Steps a `loop` may write out at most (count x steps), so a typo cannot build a giant flow. */
@@ -40,7 +43,7 @@ const MAX_UNROLLED_STEPS = 1000;
 const RUNTIME_CALL = /^\$random(Number|String)\(/;
 
 const METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
-const REQUEST_KEYS = ["url", "json", "body", "headers", "qs", "capture"];
+const REQUEST_KEYS = ["url", "json", "body", "headers", "qs", "capture", "name"];
 const CAPTURE_KEYS = ["json", "header", "regexp", "group", "as"];
 const SCENARIO_KEYS = ["name", "weight", "flow"];
 const TEMPLATE = /\{\{\s*([^}]*?)\s*\}\}/g;
@@ -148,6 +151,9 @@ function convertRequest(spec: unknown, path: string, ctx: FlowContext, out: Coll
   }
   rejectUnknownKeys(spec, path, REQUEST_KEYS, out);
   const request: Record<string, unknown> = { path: toPath(spec.url, join(path, "url"), ctx, out) };
+  if (typeof spec.url === "string") {
+    request.name = artilleryEndpointName(spec.url, spec.name, ctx.basePath, ctx.naming);
+  }
   if (spec.qs !== undefined) request.query = scalarMap(spec.qs, join(path, "qs"), ctx, out);
   const own = spec.headers === undefined
     ? undefined

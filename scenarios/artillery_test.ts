@@ -3,7 +3,7 @@ import { parse } from "yaml";
 import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
 import { ArtilleryError } from "./artillery_common.ts";
 import { ExperimentError } from "./experiment_error.ts";
-import { loadExperiment } from "./load.ts";
+import { loadExperiment, loadRunnable } from "./load.ts";
 
 const SCRIPT = `
 config:
@@ -43,10 +43,9 @@ scenarios:
 `;
 
 function convert(text: string, warnings: string[] = []) {
-  return artilleryToExperiment(parse(text), {
-    file: "examples/artillery/cms.yml",
-    warn: (w) => warnings.push(w),
-  });
+  const { experiment, notes } = artilleryToExperiment(parse(text), { file: "examples/artillery/cms.yml" });
+  warnings.push(...notes);
+  return experiment;
 }
 
 function issuesOf(text: string) {
@@ -97,6 +96,7 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
         {
           get: {
             path: "/home",
+            name: "/home",
             query: { page: "2", q: "ada" },
             headers: { "x-api-key": "secret", accept: "text/html" },
           },
@@ -105,6 +105,7 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
         {
           post: {
             path: "/users/7",
+            name: "/users/{{ id }}",
             headers: { "x-api-key": "secret", accept: "application/json" },
             json: { id: 7, name: "ada-x" },
           },
@@ -114,7 +115,13 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
     {
       name: "scenario 1",
       weight: 1,
-      steps: [{ get: { path: "/json?a=1", headers: { "x-api-key": "secret", accept: "text/html" } } }],
+      steps: [{
+        get: {
+          path: "/json?a=1",
+          name: "/json?a=1",
+          headers: { "x-api-key": "secret", accept: "text/html" },
+        },
+      }],
     },
   ]);
 });
@@ -141,7 +148,11 @@ config: { target: "http://h:1/api/", phases: [{ duration: 1, arrivalRate: 1 }] }
 scenarios: [{ flow: [{ get: { url: /x } }] }]
 `);
   assertEquals(exp.targets, { target: { url: "http://h:1" } });
-  assertEquals(exp.flows, [{ name: "scenario 0", weight: 1, steps: [{ get: { path: "/api/x" } }] }]);
+  assertEquals(exp.flows, [{
+    name: "scenario 0",
+    weight: 1,
+    steps: [{ get: { path: "/api/x", name: "/api/x" } }],
+  }]);
   assertEquals(exp.thresholds, undefined);
 });
 
@@ -152,7 +163,7 @@ config:
   processor: ./hooks.js
   payload: { path: users.csv, fields: [user], delimiter: ";" }
   tls: { rejectUnauthorized: false }
-  plugins: { ensure: {}, metrics-by-endpoint: {} }
+  plugins: { ensure: {}, metrics-by-endpoint: {}, datadog: {} }
   variables: { id: [1, 2, 3] }
   phases: [{ duration: 10, arrivalRate: 1 }]
 before: { flow: [{ get: { url: / } }] }
@@ -175,7 +186,7 @@ scenarios:
       "config.processor",
       "config.payload.delimiter",
       "config.tls",
-      "config.plugins.metrics-by-endpoint",
+      "config.plugins.datadog",
       "scenarios[0].engine",
       "scenarios[0].flow[0].send",
       "scenarios[1].beforeRequest",
@@ -242,17 +253,12 @@ scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: 
 `,
     warnings,
   );
-  assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b" } }] }]);
+  assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b", name: "/b" } }] }]);
   assertEquals(warnings, ["scenarios[0]: weight 0, never run by Artillery; left out"]);
 });
 
 Deno.test("loadExperiment recognises an Artillery script: validated, --set applies, issues as ExperimentError", () => {
-  const warnings: string[] = [];
-  const exp = loadExperiment(SCRIPT, {
-    file: "shop.yml",
-    set: ["loads.artillery.phases[0].rate=6"],
-    warn: (w) => warnings.push(w),
-  });
+  const exp = loadExperiment(SCRIPT, { file: "shop.yml", set: ["loads.artillery.phases[0].rate=6"] });
   assertEquals(exp.name, "shop");
   const load = exp.loads.artillery as Record<string, unknown>;
   assertEquals(load.connection, "per-arrival");
@@ -268,7 +274,8 @@ Deno.test("loadExperiment recognises an Artillery script: validated, --set appli
     1,
     1,
   ]]);
-  assert(warnings.length > 0);
+  const { notes } = loadRunnable(SCRIPT, { file: "shop.yml", preflight: false });
+  assert(notes.length > 0, "the import's notes come back with the plan");
   try {
     loadExperiment(SCRIPT.replace("think: 1.5", "loop: []"), { file: "shop.yml" });
     throw new Error("expected an ExperimentError");
@@ -294,7 +301,7 @@ scenarios: [{ flow: [{ get: { url: /a } }] }]
   assertEquals(exp.flows, [{
     name: "scenario 0",
     weight: 1,
-    steps: [{ get: { path: "/a", headers: { authorization: "Bearer abc" } } }],
+    steps: [{ get: { path: "/a", name: "/a", headers: { authorization: "Bearer abc" } } }],
   }]);
   assertEquals(exp.thresholds, ["p95 < 100ms"]);
   const plain = convert(`

@@ -8,7 +8,8 @@
  * that spec), a key shared by identical target configurations, whether to (re)start it, the attack
  * without its URL, the thresholds scoped to it, and the pause before it.
  */
-import { DEFAULT_DURATION_MS, type RelativeAttackInput } from "../runner/config.ts";
+import type { RelativeAttackInput } from "../runner/config.ts";
+import { DEFAULT_DURATION_MS } from "../runner/load/models/fields.ts";
 import type { TargetSpec } from "../targets/spec.ts";
 import { nearest } from "../validation/suggest.ts";
 import { shownSweepValue } from "../results/redact.ts";
@@ -216,9 +217,13 @@ function searchPlans(exp: Experiment, targets: string[], loads: string[]): Searc
   });
 }
 
-/** Probes run for `probeMs`, except a count load (it runs to its count) and a multi-phase rate load. */
+/**
+ * Probes run for `probeMs`, except a count load (it runs to its count), a multi-phase rate load and
+ * ramping connections (their shape is their stages).
+ */
 function probeAttack(attack: RelativeAttackInput, probeMs: number): RelativeAttackInput {
-  if (attack.model === "count" || (attack.model === "rate" && attack.phases.length > 1)) return attack;
+  if (attack.model === "count" || attack.model === "ramping-connections") return attack;
+  if (attack.model === "rate" && attack.phases.length > 1) return attack;
   return withDurationMs(attack, probeMs);
 }
 
@@ -238,6 +243,9 @@ function runDurationMs(attack: RelativeAttackInput): number {
   if (attack.model === "count") {
     const pacedMs = attack.ratePerSec ? (attack.requests / attack.ratePerSec) * 1000 : 0;
     return warmupMs + Math.min(attack.durationMs ?? Infinity, pacedMs);
+  }
+  if (attack.model === "ramping-connections") {
+    return warmupMs + attack.stages.reduce((sum, s) => sum + s.durationMs, 0);
   }
   return warmupMs + (attack.durationMs ?? DEFAULT_DURATION_MS);
 }

@@ -12,6 +12,7 @@ import type { LoadSpec } from "./schema_loads.ts";
 import type { PlannedRun } from "./plan_types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
 import { scriptAttackOf } from "./script_source.ts";
+import { modelDef } from "../runner/load/models/mod.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
@@ -47,6 +48,8 @@ export function toRequestInput(r: FileRequest): RequestInput {
   if (headers.length > 0) request.headers = headers;
   if (text !== undefined) request.body = new TextEncoder().encode(text);
   if (r.weight !== undefined) request.weight = r.weight;
+  if (r.name !== undefined) request.name = r.name;
+  if (r.tags !== undefined) request.tags = r.tags;
   return request;
 }
 
@@ -78,8 +81,8 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
     warmupMs: exp.warmupMs,
     intervalHistograms: exp.intervalHistograms === "keep",
   };
-  // The file's flows do not apply to throughput loads (single requests over fixed connections).
-  const fileFlows = load.model === "throughput" ? undefined : exp.flows;
+  // The file's flows do not apply to a model they cannot drive (throughput: single requests over fixed connections).
+  const fileFlows = modelDef(load.model).noFlows === undefined ? exp.flows : undefined;
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
   const script = mix || flows || load.model === "throughput" ? undefined : scriptAttackOf(exp.script);
@@ -140,7 +143,9 @@ function setLoadField(
     if (attack.model === "rate") {
       return { ...attack, phases: attack.phases.map((p) => ({ ...p, ratePerSec: value })) };
     }
-    if (attack.model === "connections") throw new Error("load.rate: a connections load has no rate");
+    if (attack.model === "connections" || attack.model === "ramping-connections") {
+      throw new Error(`load.rate: a ${attack.model} load has no rate`);
+    }
     return { ...attack, ratePerSec: value };
   }
   if (field === "duration") return withDurationMs(attack, value);
@@ -151,6 +156,9 @@ function setLoadField(
 
 /** The measured duration set to `durationMs` (a one-phase rate load: its phase). */
 export function withDurationMs(attack: RelativeAttackInput, durationMs: number): RelativeAttackInput {
+  if (attack.model === "ramping-connections") {
+    throw new Error("load.duration: a ramping-connections load lasts its stages");
+  }
   if (attack.model !== "rate") return { ...attack, durationMs };
   return { ...attack, phases: attack.phases.map((p) => ({ ...p, durationMs })) };
 }

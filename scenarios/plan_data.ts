@@ -14,6 +14,7 @@ import { DataFileError, type DataTable, readDataFile } from "./data_sources.ts";
 import type { Experiment } from "./schema.ts";
 import type { FileFlow, FileRequest } from "./schema_requests.ts";
 import type { LoadSpec } from "./schema_loads.ts";
+import { modelDef } from "../runner/load/models/mod.ts";
 
 /** An experiment with its data files read (`dataTables` by source name). */
 export type ExperimentWithData = Experiment & { dataTables?: Record<string, DataTable> };
@@ -48,7 +49,7 @@ export function dataNameOf(exp: Experiment, load: LoadSpec): string | undefined 
 /** The flows a load runs (its own, else the file's unless a throughput load or a mix of its own). */
 function flowsOf(exp: Experiment, load: LoadSpec): FileFlow[] | undefined {
   if (load.flows) return load.flows;
-  if (load.mix || load.model === "throughput") return undefined;
+  if (load.mix || modelDef(load.model).noFlows !== undefined) return undefined;
   return exp.flows;
 }
 

@@ -28,6 +28,8 @@ import {
   type RelativeAttackInput,
 } from "../runner/config.ts";
 import type { Threshold } from "../results/thresholds.ts";
+import { checkSelectors } from "../results/threshold_selector.ts";
+import { endpointTable } from "../runner/endpoint_table.ts";
 import { abortRules, judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
 import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
 import { coldStartRequests, measureColdStart } from "./cold_start.ts";
@@ -224,6 +226,8 @@ async function executeRun(
     ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
     ...(logFile ? { logFile } : {}),
   });
+  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load.
+  checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;
@@ -331,6 +335,11 @@ function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined):
 export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, "");
+  if (attack.ws !== undefined) {
+    // A WebSocket load: the target's origin as ws: or wss:, with the load's path.
+    const scheme = base.protocol === "https:" || base.protocol === "wss:" ? "wss:" : "ws:";
+    return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
+  }
   const url = `${base.origin}/`;
   if (!prefix) return { ...attack, url };
   const requestMix = attack.requestMix?.map((r) => ({ ...r, path: prefix + (r.path ?? "/") }));

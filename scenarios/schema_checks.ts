@@ -16,6 +16,8 @@ import {
 import { type ExperimentFields, expressionProblems } from "./schema_object.ts";
 import { type LoadSpec, WORD_FIELDS } from "./schema_loads.ts";
 import type { FileTarget } from "./schema_targets.ts";
+import { modelsWithField } from "../runner/load/models/mod.ts";
+import { LOAD_MODELS } from "../results/schema_values.ts";
 
 type Path = (string | number)[];
 
@@ -133,20 +135,23 @@ function pick(exp: ExperimentFields, targets?: string[], loads?: string[]): Cove
   };
 }
 
-/** Load fields a sweep or search may set, and the models that have them. */
-const LOAD_FIELDS: Record<string, LoadSpec["model"][]> = {
-  rate: ["rate", "throughput", "count"],
-  connections: ["connections", "throughput", "count"],
-  requests: ["count"],
-  duration: ["connections", "rate", "throughput", "count"],
-  maxConnections: ["rate", "count"],
-  pipelining: ["connections", "rate", "throughput", "count"],
-  streams: ["connections", "rate", "throughput", "count"],
-  workers: ["connections", "rate", "throughput", "count"],
-  timeout: ["connections", "rate", "throughput", "count"],
-  protocol: ["connections", "rate", "throughput", "count"],
-  connection: ["connections", "rate", "throughput", "count"],
-  transport: ["connections", "rate", "throughput", "count"],
+/** Every model: the load fields they all have. */
+const ALL_MODELS: readonly LoadSpec["model"][] = LOAD_MODELS;
+
+/** Load fields a sweep or search may set, and the models that have them (read from the models' records). */
+const LOAD_FIELDS: Record<string, readonly LoadSpec["model"][]> = {
+  rate: modelsWithField("phases", "ratePerSec"),
+  connections: modelsWithField("connections"),
+  requests: modelsWithField("requests"),
+  duration: modelsWithField("phases", "durationMs"),
+  maxConnections: modelsWithField("maxConnections"),
+  pipelining: ALL_MODELS,
+  streams: ALL_MODELS,
+  workers: ALL_MODELS,
+  timeout: ALL_MODELS,
+  protocol: ALL_MODELS,
+  connection: ALL_MODELS,
+  transport: ALL_MODELS,
 };
 
 const TARGET_FIELDS: Record<string, string[]> = {

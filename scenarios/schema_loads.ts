@@ -9,8 +9,9 @@
  */
 import { z } from "zod";
 import { tlsOptionsSchema } from "../runner/http/tls/options.ts";
+import { wsConfigSchema } from "../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
-import { MAX_RATE_PER_SEC } from "../runner/config.ts";
+import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
 
 const positiveInt = (what: string) => z.number().int().min(1, `${what} must be >= 1`);
 const RATE_CAP = `must be at most ${
@@ -63,6 +64,8 @@ const commonFields = {
   data: z.string().min(1).optional(),
   /** A cookie jar per session (flows; on unless false). */
   cookies: z.boolean().optional(),
+  /** WebSocket load (docs/WEBSOCKET.md): the path on the target, the messages, the match rule, storm or hold. */
+  ws: wsConfigSchema.optional(),
 };
 
 type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
@@ -88,6 +91,7 @@ function commonOut(l: CommonIn) {
     tls: l.tls,
     data: l.data,
     cookies: l.cookies,
+    ws: l.ws,
   };
 }
 
@@ -111,11 +115,34 @@ const phaseSchema = z.strictObject({
   defined({ name: p.name, durationMs: p.duration, ratePerSec: p.rate, rampToPerSec: p.rampTo })
 );
 
+/** One stage of ramping connections: the whole load's connections reach `target` over `duration`. */
+const stageSchema = z.strictObject({ duration: durationSchema, target: z.number() })
+  .transform((s) => ({ durationMs: s.duration, target: s.target }));
+
+/**
+ * A closed load: fixed `connections` for `duration`, or `stages` (k6's) that ramp them, which the
+ * engine runs as its ramping-connections model (runner/load/models/ramping_connections.ts checks them).
+ */
 const connectionsLoad = z.strictObject({
   model: z.literal("connections"),
   ...poolFields,
+  stages: z.array(stageSchema).optional(),
   ...commonFields,
-}).transform((l) => defined({ model: l.model, ...poolOut(l), ...commonOut(l) }));
+}).superRefine((l, ctx) => {
+  if (l.stages === undefined) return;
+  for (const key of ["connections", "duration"] as const) {
+    if (l[key] === undefined) continue;
+    ctx.addIssue({
+      code: "custom",
+      path: [key],
+      message: `give stages or ${key}, not both (the stages' targets and durations set the connections)`,
+    });
+  }
+}).transform((l) =>
+  l.stages === undefined
+    ? defined({ model: l.model, ...poolOut(l), ...commonOut(l) })
+    : defined({ model: "ramping-connections" as const, stages: l.stages, mix: l.requests, ...commonOut(l) })
+);
 
 const rateLoad = z.strictObject({
   model: z.literal("rate"),

@@ -399,3 +399,25 @@ Deno.test("errors: a closed count's maxConnections, an external url without http
     /instances must be >= 1 \(in run direct\/.*target\.instances=0\)/,
   );
 });
+
+Deno.test("ramping connections: a connections load with stages, each bad stage named at its key", () => {
+  const ramp =
+    "  ramp: { model: connections, stages: [{ duration: 1s, target: 5 }, { duration: 2s, target: 0 }] }\n";
+  assert.deepEqual(loadExperiment(BASE + ramp).loads.ramp, {
+    model: "ramping-connections",
+    stages: [{ durationMs: 1_000, target: 5 }, { durationMs: 2_000, target: 0 }],
+  });
+  assertIssue(BASE + ramp.replace("target: 0", "target: -2"), "loads.ramp.stages[1].target", /must be >= 0/);
+  assertIssue(
+    BASE + ramp.replace("target: 5", "target: 100001"),
+    "loads.ramp.stages[0].target",
+    /at most 100,000/,
+  );
+  assertIssue(BASE + ramp.replace("duration: 2s", "duration: 0s"), "loads.ramp.stages[1].duration", /> 0/);
+  assertIssue(BASE + ramp.replace("stages", "connections: 3, stages"), "loads.ramp.connections", /not both/);
+  assertIssue(
+    BASE + "  ramp: { model: connections, stages: [] }\n",
+    "loads.ramp.stages",
+    /at least one stage/,
+  );
+});

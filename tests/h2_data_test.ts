@@ -9,7 +9,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { join } from "node:path";
-import { parseAttackConfig, type RequestSpec } from "../runner/config.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import type { RequestSpec } from "../runner/request_spec.ts";
 import { runAttack } from "../runner/attack.ts";
 import { createTargetApp } from "../targets/app/app.ts";
 import { readDataFile } from "../scenarios/data_sources.ts";

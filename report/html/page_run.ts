@@ -14,6 +14,8 @@ import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts
 import { cacheBypassSentence } from "../cache_bypass.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
+import { type PageEndpoint, pageEndpoints } from "./page_endpoints.ts";
+import { endpointQualifier } from "../endpoint_rows.ts";
 
 const r4 = round4;
 
@@ -35,7 +37,7 @@ export interface IntervalColumns {
    * kinds (files from before they were kept), and the page draws the total instead.
    */
   errorKinds: Record<string, number[]>;
-  non2xx: number[];
+  failedStatus: number[];
   lateSends: number[];
   /** Sends that waited for a connection the server held (empty in older files). */
   serverBoundSends: number[];
@@ -46,6 +48,8 @@ export interface IntervalColumns {
   p99: Array<number | null>;
   mean: Array<number | null>;
   inFlight: number[];
+  /** Open connections at each interval's end (the concurrency of a closed model). */
+  connections: number[];
   status: Record<string, number[]>;
 }
 
@@ -95,9 +99,14 @@ export type PageRun =
     | "histogram"
     | "logHistogram"
     | "telemetry"
+    | "endpoints"
   >
   & {
     group: string;
+    /** The run's endpoints, slowest p99 first (page_endpoints.ts); empty for a file without them. */
+    endpoints: PageEndpoint[];
+    /** What qualifies every endpoint's numbers (a warm-up they still include), or "". */
+    endpointNote: string;
     percentiles: Array<[number, number]>;
     uncorrectedPercentiles: Array<[number, number]> | null;
     /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
@@ -163,7 +172,7 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     rps: intervals.map((iv) => r4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
     errorKinds: errorKindColumns(intervals),
-    non2xx: sparse(intervals.map((iv) => iv.non2xx)),
+    failedStatus: sparse(intervals.map((iv) => iv.failedStatus)),
     lateSends: sparse(intervals.map((iv) => iv.lateSends)),
     serverBoundSends: sparse(intervals.map((iv) => iv.serverBoundSends ?? 0)),
     p50: intervals.map((iv) => latencyOrGap(iv, iv.p50)),
@@ -172,6 +181,7 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     p99: intervals.map((iv) => latencyOrGap(iv, iv.p99)),
     mean: intervals.map((iv) => latencyOrGap(iv, iv.mean)),
     inFlight: intervals.map((iv) => iv.inFlight),
+    connections: intervals.map((iv) => iv.connections),
     status,
   };
 }
@@ -234,6 +244,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     histogram,
     logHistogram,
     telemetry,
+    endpoints: _endpoints,
     ...rest
   } = run;
   const bars = (bs: RunResult["histogram"]) =>
@@ -252,6 +263,8 @@ export function pageRun(run: RunResult, group: string): PageRun {
     chartHistogram: bars(logHistogram ?? histogram),
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
+    endpoints: pageEndpoints(run),
+    endpointNote: endpointQualifier(run),
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
     cacheBypass: cacheBypassSentence(run),

@@ -22,6 +22,7 @@ import * as overviewCharts from "./client/overview_charts.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as profiles from "./client/profiles.ts";
 import * as runCharts from "./client/run_charts.ts";
+import * as endpoints from "./client/endpoints.ts";
 import * as runtimeCharts from "./client/runtime_charts.ts";
 import * as coldStart from "./client/cold_start.ts";
 import * as kneeTable from "./client/knee_table.ts";
@@ -92,6 +93,7 @@ export function clientSource(entry = "loadlabMain"): string {
     runDetail,
     profiles,
     runCharts,
+    endpoints,
     runtimeCharts,
     coldStart,
     kneeTable,

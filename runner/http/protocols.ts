@@ -13,7 +13,7 @@
  * http: is HTTP/1.1 (cleartext h2 cannot be negotiated without an upgrade round trip per connection).
  */
 import type { ChosenTransport } from "./transport/choice.ts";
-import type { RequestSpec } from "../config.ts";
+import type { RequestSpec } from "../request_spec.ts";
 import type { ConnectionShared, LoadConnection } from "./load_connection.ts";
 import { Connection } from "./h1/connection.ts";
 import { H2Slots } from "./h2/slot.ts";
@@ -65,6 +65,8 @@ export interface ProtocolSetup {
   /** The request mix, and the data columns its templates may name. */
   readonly requests: readonly RequestSpec[];
   readonly columns?: readonly string[];
+  /** The endpoint index of each request of the mix (runner/endpoint_table.ts). */
+  readonly endpoints?: readonly number[];
   /** HTTP/1.1 requests in flight per connection. */
   readonly pipelining: number;
   /** HTTP/2 streams per connection. */
@@ -105,7 +107,7 @@ function http1Connections(setup: ProtocolSetup): ConnectionFactory {
  */
 function h2Connections(setup: ProtocolSetup): ConnectionFactory {
   const run = {
-    requests: encodeH2Mix(setup.url, setup.requests, setup.columns),
+    requests: encodeH2Mix(setup.url, setup.requests, setup.columns, setup.endpoints),
     windowBytes: setup.windowBytes,
   };
   const lanes = setup.perArrival

@@ -6,7 +6,7 @@
  * (a body, or a method that carries one, and none given), and whether the request is a template. Runs
  * once per request spec, before any load; nothing here is on the hot path.
  */
-import type { RequestSpec } from "../config.ts";
+import type { RequestSpec } from "../request_spec.ts";
 import { hasPlaceholder } from "./template.ts";
 
 /** The User-Agent we send unless the request sets one. */

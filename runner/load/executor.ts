@@ -1,16 +1,32 @@
 /**
  * @module
- * The one shape every load model implements, and the context a worker gives it. An executor only
+ * The context a worker gives a load model's run (models/model.ts holds the model's record). A run only
  * decides *when* each request starts and on which connection; connections, recording, the watchdog
- * and the graceful stop belong to the worker runtime (`run_load.ts`), so the four models share them.
+ * and the graceful stop belong to the worker runtime (`run_load.ts`), so every model shares them.
  */
-import type { AttackConfig } from "../config.ts";
-import type { LoadModel } from "../../results/mod.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 
-/** What a worker hands to its executor. Times are this isolate's `performance.now()` ms. */
-export interface LoadContext {
-  readonly config: AttackConfig;
+/**
+ * The fields of every model's config that model rules and the shared runtime (pacer, lanes, closed
+ * loops) read; runner/config.ts checks that its `AttackConfig` has them.
+ */
+export interface CommonConfig {
+  readonly warmupMs: number;
+  readonly lateBoundMs: number;
+  readonly pipelining: number;
+  readonly connection: "keep-alive" | "per-arrival";
+  readonly workers: number;
+  readonly protocol: "http1" | "h2" | "h2c" | "auto";
+  readonly segment?: { readonly index: number; readonly count: number };
+  readonly flows?: readonly unknown[];
+}
+
+/**
+ * What a worker hands to its model's run (`C`: that model's config). Times are this isolate's
+ * `performance.now()` ms.
+ */
+export interface LoadContext<C extends CommonConfig = CommonConfig> {
+  readonly config: C;
   readonly shared: ConnectionShared;
   readonly workerIndex: number;
   readonly workerCount: number;
@@ -41,12 +57,6 @@ export interface LoadContext {
 
 /** One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received. */
 export type Arrival = (conn: LoadConnection, intendedMs: number) => Promise<number>;
-
-/** A load model. `run` resolves when it has started all its requests and they have ended. */
-export interface Executor {
-  readonly model: LoadModel;
-  run(ctx: LoadContext): Promise<void>;
-}
 
 /** True while the executor may start another request (`nowMs`: a recent `performance.now()`). */
 export function mayStart(ctx: LoadContext, nowMs: number): boolean {

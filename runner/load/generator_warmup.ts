@@ -1,7 +1,7 @@
 /**
  * @module
  * The generator's own warm-up, before t0 and never against the target: a short burst (at most
- * `GENERATOR_WARMUP_MS` of sending) of the run's own executor, connections, parser and recorder
+ * `GENERATOR_WARMUP_MS` of sending) of the run's own load model, connections, parser and recorder
  * against an in-process loopback sink (warmup_sink.ts) that answers every request with a canned 200, over
  * HTTP/1.1 or, for an HTTP/2 run, over h2c with the run's streams per connection. V8 then runs the
  * hot path as optimized code from the first real send, so a cold JIT cannot make the first
@@ -16,7 +16,8 @@ import { chooseTransport } from "../http/transport/choice.ts";
 import { ConnectGate } from "../http/transport/connect_gate.ts";
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
-import type { Executor, LoadContext } from "./executor.ts";
+import type { LoadContext } from "./executor.ts";
+import type { AnyModelDef } from "./models/mod.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink } from "./warmup_sink.ts";
 
@@ -28,10 +29,10 @@ const WARMUP_RATE_PER_SEC = 8_000;
 const WARMUP_CONNECTIONS = 4;
 
 /**
- * Runs the burst with `executor` (the run's own) and resolves with the time it took in ms. Never
+ * Runs the burst with `model` (the run's own) and resolves with the time it took in ms. Never
  * throws: a warm-up that fails leaves the generator cold, nothing more.
  */
-export async function warmUpGenerator(config: AttackConfig, executor: Executor): Promise<number> {
+export async function warmUpGenerator(config: AttackConfig, model: AnyModelDef): Promise<number> {
   const beganMs = performance.now();
   // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
   // only by the target's ALPN answer, so it warms HTTP/1.1 as before.
@@ -77,8 +78,8 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
   });
   const ended = new AbortController();
   const startMs = performance.now() + 1;
-  const ctx: LoadContext = {
-    config: burstConfig(config, sink.url),
+  const ctx: LoadContext<AttackConfig> = {
+    config: burstConfig(config, model, sink.url),
     shared,
     workerIndex: 0,
     workerCount: 1,
@@ -104,7 +105,7 @@ export async function warmUpGenerator(config: AttackConfig, executor: Executor):
     if (performance.now() > ctx.endMs) stopAll(shared, connections, ended);
   }, 25);
   try {
-    await executor.run(ctx);
+    await model.run(ctx);
   } catch {
     // A cold generator is the worst outcome; the run itself still goes ahead.
   } finally {
@@ -123,7 +124,7 @@ function stopAll(shared: ConnectionShared, connections: LoadConnection[], ended:
 }
 
 /** The run's config pointed at the sink, short, single requests, no log, no warm-up of its own. */
-function burstConfig(config: AttackConfig, url: string): AttackConfig {
+function burstConfig(config: AttackConfig, model: AnyModelDef, url: string): AttackConfig {
   const common = {
     url,
     requestMix: [{ method: "GET", path: "/", headers: [], weight: 1 }],
@@ -133,25 +134,10 @@ function burstConfig(config: AttackConfig, url: string): AttackConfig {
     timeoutMs: 1_000,
     workers: 1,
   };
-  const durationMs = GENERATOR_WARMUP_MS;
-  const connections = WARMUP_CONNECTIONS;
-  const ratePerSec = WARMUP_RATE_PER_SEC;
-  switch (config.model) {
-    case "connections":
-      return { ...config, ...common, connections, durationMs };
-    case "throughput":
-      return { ...config, ...common, connections, ratePerSec, durationMs };
-    case "rate":
-      return {
-        ...config,
-        ...common,
-        phases: [{ durationMs, ratePerSec }],
-        maxConnections: 64,
-        preConnect: 0,
-      };
-    case "count":
-      return config.ratePerSec === undefined
-        ? { ...config, ...common, connections, requests: 1_000_000, durationMs }
-        : { ...config, ...common, requests: 1_000_000, ratePerSec, maxConnections: 64, durationMs };
-  }
+  const burst = {
+    durationMs: GENERATOR_WARMUP_MS,
+    connections: WARMUP_CONNECTIONS,
+    ratePerSec: WARMUP_RATE_PER_SEC,
+  };
+  return { ...config, ...common, ...model.warmupFields(config, burst) };
 }

@@ -2,7 +2,7 @@
  * @module
  * Connections opened before t0, so the open models start against a warm pool instead of opening one
  * connection per early send (the start-up storm in docs/lab/PERFORMANCE_NOTES.md, "Open-model start-up").
- * The size, per worker:
+ * Each model's record says its size per worker (`poolSize`, runner/load/models/); the rules:
  * - `preConnect` given (`--pre-connect N`): this worker's share of N;
  * - throughput: all its fixed connections;
  * - rate and open count: Little's law, L = lambda x W, with lambda the first non-pause phase's peak
@@ -17,10 +17,10 @@
  * they measure). Connects go through the worker's connect gate; the first failure stops pre-connecting
  * (the run then counts the target's errors as usual, after t0).
  */
-import type { AttackConfig, Phase } from "../config.ts";
+import type { Phase } from "./models/fields.ts";
+import type { PoolSize, WorkerShare } from "./models/model.ts";
 import { CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
-import { shareOf, withWarmup } from "./schedule.ts";
 
 /** Connections per worker opened before t0 at least, whatever the estimate. */
 export const PRE_CONNECT_FLOOR = 4;
@@ -34,26 +34,23 @@ export interface PreConnected {
   estimateMs: number | null;
 }
 
-/** How this worker sizes its pool: a fixed count, Little's law at a rate, or nothing. */
-export type PoolSize = { count: number } | { ratePerSec: number; max: number } | null;
-
-/** The pool rule of a config for one worker (see the module comment). */
-export function poolSizeOf(config: AttackConfig, workerIndex: number, workerCount: number): PoolSize {
-  const share = (n: number) => shareOf(n, workerIndex, workerCount);
-  if (config.connection === "per-arrival") return null;
-  if (config.model === "throughput") return { count: share(config.connections) };
-  if (config.model === "connections") return null;
-  if (config.model === "count" && config.ratePerSec === undefined) return null;
-  const max = Math.max(1, share(config.maxConnections));
-  if (config.preConnect !== undefined) return { count: Math.min(max, share(config.preConnect)) };
-  const ratePerSec = config.model === "rate"
-    ? firstRatePerSec(withWarmup(config.phases, config.warmupMs))
-    : config.ratePerSec!;
-  return { ratePerSec: ratePerSec / workerCount, max };
+/**
+ * The pool of open pacing (rate, count with a rate) for one worker: its share of `preConnect` when
+ * given, else Little's law at `ratePerSec` (the whole load's first rate), capped by its share of
+ * `maxConnections`.
+ */
+export function openPoolSize(
+  c: { maxConnections: number; preConnect?: number },
+  ratePerSec: number,
+  worker: WorkerShare,
+): PoolSize {
+  const max = Math.max(1, worker.share(c.maxConnections));
+  if (c.preConnect !== undefined) return { count: Math.min(max, worker.share(c.preConnect)) };
+  return { ratePerSec: ratePerSec / worker.count, max };
 }
 
 /** The peak rate of the first phase that sends anything (a leading pause sends nothing). */
-function firstRatePerSec(phases: readonly Phase[]): number {
+export function firstRatePerSec(phases: readonly Phase[]): number {
   for (const p of phases) {
     const peak = Math.max(p.ratePerSec, p.rampToPerSec ?? 0);
     if (peak > 0) return peak;

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../config.ts";
-import { littlesLawPool, poolSizeOf, PRE_CONNECT_FLOOR } from "./pre_connect.ts";
+import { littlesLawPool, PRE_CONNECT_FLOOR } from "./pre_connect.ts";
+import { poolSizeOf } from "./models/mod.ts";
 
 const url = "http://127.0.0.1:1/";
 

@@ -1,6 +1,6 @@
 /**
  * @module
- * The worker-side runtime around an executor: builds the shared connection state and the recorder,
+ * The worker-side runtime around a load model's run (runner/load/models/): builds the shared connection state and the recorder,
  * runs one timer that both enforces per-request timeouts (the watchdog scans deadlines, so no timer
  * per request) and drains finished intervals to the caller, and ends the run gracefully: after the
  * last start, in-flight requests get `gracefulStopMs` before their sockets are closed (those still
@@ -8,8 +8,12 @@
  * generator's own start-up falls after t0: `prepareLoad` (before t0: the generator's warm-up against an
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
+import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
+import { wsConnections } from "../http/ws/factory.ts";
+import { WS_DEFAULTS } from "../http/ws/config.ts";
+import type { WsSample } from "../http/ws/stats.ts";
+import type { WsResult } from "../../results/schema_ws.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
-import type { LoadModel } from "../../results/mod.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
 import {
   alpnOf,
@@ -25,35 +29,22 @@ import { chooseTransport, type ChosenTransport, type TransportKind } from "../ht
 import { RequestMix } from "../http/request.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 import type { IntervalSample } from "../stats/sample.ts";
-import type { Executor, LoadContext } from "./executor.ts";
-import { connectionsExecutor } from "./connections.ts";
-import { countExecutor } from "./count.ts";
-import { rateExecutor } from "./rate.ts";
-import { throughputExecutor } from "./throughput.ts";
+import type { LoadContext } from "./executor.ts";
+import { type AnyModelDef, modelDef, pacingOf, poolSizeOf } from "./models/mod.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { stripeOf } from "./schedule.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
-import { type PoolSize, poolSizeOf, preConnect } from "./pre_connect.ts";
+import { preConnect } from "./pre_connect.ts";
+import type { PoolSize } from "./models/model.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { endpointTable } from "../endpoint_table.ts";
 import { loadScript, scriptArrival } from "../script/script_load.ts";
 import type { ScriptModule } from "../script/script_module.ts";
-
-const executors: Record<LoadModel, Executor> = {
-  connections: connectionsExecutor,
-  rate: rateExecutor,
-  throughput: throughputExecutor,
-  count: countExecutor,
-};
-
-/** The executor of a load model. */
-export function executorFor(model: LoadModel): Executor {
-  return executors[model];
-}
 
 export interface LoadRunOptions {
   config: AttackConfig;
@@ -95,6 +86,10 @@ export interface LoadRunSummary {
   dataRanOut?: boolean;
   /** Summed over a pool's workers: how many ran out of data rows. */
   dataRanOutWorkers?: number;
+  /** WebSocket runs: this worker's counts (handshakes, messages each way, close codes). */
+  ws?: WsSample;
+  /** WebSocket runs: the pool's, merged (set by the pool only). */
+  wsResult?: WsResult;
   /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
   stuckWorkers?: number;
 }
@@ -121,19 +116,29 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const { config } = opts;
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
-  const executor = executorFor(config.model);
+  const model = modelDef(config.model);
   const script = await loadScript(config);
-  const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, executor) : 0;
-  const url = new URL(config.url);
+  // ws: the HTTP generator's warm-up does not apply (its sink speaks HTTP); the http(s) form of the URL
+  // picks the transport and TLS path.
+  const wsUrl = new URL(config.url);
+  const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
+  const wsRun = isWs ? wsRunOf(wsUrl, config.ws ?? WS_DEFAULTS) : null;
+  const generatorWarmupMs = config.generatorWarmup && wsRun === null
+    ? await warmUpGenerator(config, model)
+    : 0;
+  const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
+  // Each request's endpoint is fixed here, so a response is recorded under it by index.
+  const endpoints = endpointTable(config);
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
-    uncorrected: config.model === "throughput",
+    uncorrected: model.keepsUncorrected,
+    endpoints: endpoints.endpoints.length,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
-  const offer = alpnOf(url, config.protocol);
+  const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
   const chosen = chooseTransport(url, config.transport, {
     closedModel: isClosedModel(config),
     tls: config.tls,
@@ -149,7 +154,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     port,
     transport: chosen.transport,
     recorder,
-    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns),
+    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints.mix),
     rows: config.flows === undefined && config.script === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
@@ -159,11 +164,13 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots.
-  const factory = PROTOCOLS[protocol]({
+  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots; a ws:
+  // URL's are WebSocket connections (runner/http/ws/).
+  const factory = wsRun !== null ? wsConnections(shared, wsRun) : PROTOCOLS[protocol]({
     shared,
     url,
     requests: config.requestMix,
+    endpoints: endpoints.mix,
     columns: config.data?.columns,
     pipelining: config.pipelining,
     streams: config.streams,
@@ -204,7 +211,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
       runPrepared(
         opts,
         {
-          executor,
+          model,
           shared,
           connections,
           newConnection,
@@ -212,6 +219,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           transport: chosen,
           feeder,
           factory,
+          wsRun,
           script,
         },
         startMs,
@@ -232,11 +240,11 @@ function connectBoundOf(config: AttackConfig): number {
 
 /** Connections that send again as soon as they are answered (no schedule, no pacer). */
 function isClosedModel(config: AttackConfig): boolean {
-  return config.model === "connections" || (config.model === "count" && config.ratePerSec === undefined);
+  return pacingOf(config) === "closed";
 }
 
 interface Prepared {
-  executor: Executor;
+  model: AnyModelDef;
   shared: ConnectionShared;
   connections: LoadConnection[];
   newConnection(): LoadConnection;
@@ -244,6 +252,7 @@ interface Prepared {
   transport: ChosenTransport;
   feeder: Feeder | null;
   factory: ConnectionFactory;
+  wsRun: WsRun | null;
   /** The session script's module (runner/script/), or null. */
   script: ScriptModule | null;
 }
@@ -256,11 +265,19 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const url = new URL(config.url);
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
+  if (prepared.wsRun !== null) prepared.wsRun.stats.originMs = originMs;
   const spanMs = config.warmupMs + measuredDurationMs(config);
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
+    encodeFlows(
+      url,
+      config.flows,
+      config.data?.columns,
+      cookies,
+      prepared.factory.h2Steps,
+      endpointTable(config).flows,
+    ),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
@@ -272,7 +289,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const scripted = prepared.script === null
     ? null
     : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder });
-  const ctx: LoadContext = {
+  const ctx: LoadContext<AttackConfig> = {
     config,
     shared,
     workerIndex: opts.workerIndex,
@@ -312,7 +329,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       if (samples.length) opts.onSamples(samples);
     }, Math.min(config.intervalMs, 50));
     try {
-      await prepared.executor.run(ctx);
+      await prepared.model.run(ctx);
     } finally {
       clearInterval(timer);
       countUnfinished(connections, shared, performance.now());
@@ -335,6 +352,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
       maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
+      ...(prepared.wsRun !== null ? { ws: prepared.wsRun.stats.take() } : {}),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };

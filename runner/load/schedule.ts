@@ -7,7 +7,7 @@
  * send i happens when N(t) reaches i. A phase with rate 0 is a pause. No clock inside: callers (the
  * pacer) add the start time, and tests need no sleeping.
  */
-import type { Phase } from "../config.ts";
+import type { Phase } from "./models/fields.ts";
 
 /** An open-model schedule. */
 export interface Schedule {

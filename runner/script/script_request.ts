@@ -101,7 +101,8 @@ export class ScriptRequests {
     bytes[headBytes.length + extra.length + 1] = 10;
     bytes.set(content, headBytes.length + extra.length + 2);
     const encoded: ScriptEncoded = {
-      request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true },
+      // Endpoint 0: a script names its requests at run time (its steps, script_recorder.ts), not in the table.
+      request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 },
       defaultName: nameOf(method, path),
     };
     if (plain) {

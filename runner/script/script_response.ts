@@ -6,7 +6,6 @@
  * removed by kept_response.ts); over HTTP/2 a copy of the stream's head and body. A failed request's response has status 0, no fields, an empty body.
  */
 import { KeptResponse } from "../http/kept_response.ts";
-import { skipEmptyLines, statusAt } from "../http/kept_bytes.ts";
 import type { Response, ResponseHeaders } from "./session.ts";
 
 const EMPTY = new Uint8Array(0);
@@ -24,7 +23,7 @@ export class ScriptResponse implements Response, ResponseHeaders {
       this.status = 0;
       return;
     }
-    const status = statusAt(raw, skipEmptyLines(raw, 0, raw.length));
+    const status = statusOf(raw);
     // An interim head (100, 103) comes first: the final status is the kept response's.
     this.status = status >= 200 ? status : this.#read().status;
   }
@@ -61,6 +60,17 @@ export class ScriptResponse implements Response, ResponseHeaders {
   #read(): KeptResponse {
     return this.#kept ??= new KeptResponse(this.#raw);
   }
+}
+
+/**
+ * The status of the first head in `raw` (the three digits after "HTTP/1.x ", the parser checked them),
+ * past the empty lines a server may send first; 0 when too short.
+ */
+function statusOf(raw: Uint8Array): number {
+  let at = 0;
+  while (at < raw.length && (raw[at] === 13 || raw[at] === 10)) at++;
+  if (at + 12 > raw.length) return 0;
+  return (raw[at + 9] - 48) * 100 + (raw[at + 10] - 48) * 10 + raw[at + 11] - 48;
 }
 
 /** The response of a request that got none. */

@@ -97,7 +97,7 @@ export class ScriptSessions {
         recorder?.sessionFailed();
       }
     } finally {
-      if (load instanceof Connection) load.prepareStep(NO_VALUES, null, 0);
+      load.endSession();
     }
     return s.responses;
   }
@@ -227,7 +227,7 @@ class ScriptSession implements Session {
       }
       return response;
     }
-    const raw = conn.keptResponse().slice();
+    const raw = conn.keptBytes().slice();
     const response = new ScriptResponse(raw);
     if (jar !== null && mayHaveSetCookie(raw)) jar.set(response.getAll("set-cookie"), host, path, Date.now());
     return response;

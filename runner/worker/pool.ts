@@ -10,10 +10,12 @@
  * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends
  * and the other workers' results are kept whole.
  */
+import { mergeWsSamples, type WsSample } from "../http/ws/stats.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
+import { modelDef } from "../load/models/mod.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -208,6 +210,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
     let stuck = 0;
     let tlsSession: LoadRunSummary["tlsSession"] = null;
     let maxStreamsPerConnection = 0;
+    const ws: WsSample[] = [];
     const finish = (workerIndex: number) => {
       finished[workerIndex] = true;
       if (--remaining > 0) return;
@@ -217,6 +220,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
         maxConnectsInFlight,
         tlsSession,
         maxStreamsPerConnection,
+        ...(ws.length > 0 ? { wsResult: mergeWsSamples(ws) } : {}),
         ...(logError ? { logError } : {}),
         ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
         ...(stuck > 0 ? { stuckWorkers: stuck } : {}),
@@ -227,7 +231,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
         if (finished[k]) return;
         w.terminate();
         stuck++;
-        const sample = idleSample(lastIndex[k] + 1, 0, 0, config.model === "throughput");
+        const sample = idleSample(lastIndex[k] + 1, 0, 0, modelDef(config.model).keepsUncorrected);
         // A stuck worker was handling at least one response (its sample of it never came).
         const inFlight = Math.max(1, lastInFlight[k]);
         // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
@@ -263,6 +267,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
             logError ??= msg.summary.logError;
             tlsSession = mergeTlsSessions(tlsSession, msg.summary.tlsSession);
             if (msg.summary.dataRanOut) dataRanOut++;
+            if (msg.summary.ws) ws.push(msg.summary.ws);
             maxStreamsPerConnection = Math.max(maxStreamsPerConnection, msg.summary.maxStreamsPerConnection);
             finish(msg.workerIndex);
             break;

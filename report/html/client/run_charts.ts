@@ -37,10 +37,13 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
       pointRadius: isolatedPointRadii(data),
     };
   });
+  // Concurrency on its own axis beside latency, so where latency bends is read against the users.
+  const users = concurrency(run);
+  const latencyOpts = withRightAxis(timeLineOptions("ms", "logarithmic", maxSec));
   const latency = addChart(grid, "latency per interval (ms)", {
     type: "line",
-    data: { datasets: series },
-    options: timeLineOptions("ms", "logarithmic", maxSec),
+    data: { datasets: [...series, { ...users, yAxisID: "y2" }] },
+    options: latencyOpts,
     plugins: [markerPlugin(marks)],
   });
   addScaleToggle(latency);
@@ -60,20 +63,8 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
       borderDash: [4, 4],
     });
   }
-  tput.push({
-    label: "in flight",
-    data: xy(iv.t, iv.inFlight),
-    borderColor: color(4),
-    yAxisID: "y2",
-    hidden: true,
-  });
-  const tOpts = timeLineOptions("req/s", "linear", maxSec);
-  tOpts.scales.y2 = {
-    position: "right",
-    beginAtZero: true,
-    grid: { drawOnChartArea: false },
-    display: "auto",
-  };
+  tput.push({ ...users, yAxisID: "y2" });
+  const tOpts = withRightAxis(timeLineOptions("req/s", "linear", maxSec));
   addChart(grid, "throughput per interval", {
     type: "line",
     data: { datasets: tput },
@@ -86,8 +77,35 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
 }
 
 /**
+ * The run's concurrency per interval as a line: open connections at each interval's end for a closed
+ * model (no requested rate), requests in flight for an open one.
+ */
+export function concurrency(run: PageRun) {
+  const closed = !run.targetRps;
+  return {
+    label: closed ? "connections" : "in flight",
+    data: xy(run.iv.t, closed ? run.iv.connections : run.iv.inFlight),
+    borderColor: color(4),
+    backgroundColor: color(4),
+    borderDash: [2, 2],
+    pointRadius: 0,
+  };
+}
+
+/** Options with a second y axis on the right (concurrency), from 0, without its own grid. */
+export function withRightAxis(opts: any): any {
+  opts.scales.y2 = {
+    position: "right",
+    beginAtZero: true,
+    grid: { drawOnChartArea: false },
+    display: "auto",
+  };
+  return opts;
+}
+
+/**
  * Errors per interval as stacked bars, one color per kind (timeout, connect, reset, ...) when the
- * intervals record their kinds, else the total, with non-2xx responses; late and server-bound sends as
+ * intervals record their kinds, else the total, with 4xx/5xx responses; late and server-bound sends as
  * lines on their own axis (a server-bound run waits for most sends, which would flatten the errors).
  */
 export function errorCharts(
@@ -101,7 +119,7 @@ export function errorCharts(
   const errors: Array<[string, number[]]> = kinds.length
     ? kinds.map(([kind, ys]) => [`${kind} errors`, ys])
     : [["errors", iv.errors]];
-  const bars = [...errors, ["non-2xx", iv.non2xx] as [string, number[]]].map(([label, ys], i) => ({
+  const bars = [...errors, ["4xx/5xx", iv.failedStatus] as [string, number[]]].map(([label, ys], i) => ({
     label,
     data: xy(iv.t, ys),
     backgroundColor: color(i + 1, 0.8),

@@ -4,7 +4,8 @@
  * Browser-side per-run section of report.html: a run picker, then for the chosen run its facts, the
  * generator's verdict (who limited the run, with late and server-bound sends and the start-up facts), its
  * charts (client/run_charts.ts: the warm-up timeline, throughput, errors and telemetry on one time axis,
- * the latency histogram and HDR percentile plot), status and error tables, and oha- and
+ * the latency histogram and HDR percentile plot), status and error tables, the endpoints (client/endpoints.ts:
+ * a table by p99 and their percentile curves, when there are several), and oha- and
  * autocannon-style summaries. Only one run is drawn at a time so a 50-run report stays light. Inlined by
  * source text (see dom.ts).
  */
@@ -16,6 +17,7 @@ import { distributionCharts, timelineCharts } from "./run_charts.ts";
 import { autocannonTables, ohaText } from "./tool_tables.ts";
 import { experimentTables } from "./experiment.ts";
 import { runProfiles } from "./profiles.ts";
+import { endpointSection } from "./endpoints.ts";
 
 /** The "Runs" section: a picker and the chosen run's details below it. */
 export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name: string) => void } {
@@ -67,6 +69,7 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
         : "") +
       (run.tls?.resumeNote ? ` (${run.tls.resumeNote})` : ""),
     ],
+    ...wsFacts(run),
     ["stabilized", run.stabilization],
   ]));
   const generator = generatorSection(run);
@@ -86,6 +89,8 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
   body.appendChild(dist);
   distributionCharts(run, dist);
   body.appendChild(outcomeTables(run));
+  const endpoints = endpointSection(run);
+  if (endpoints) body.appendChild(endpoints);
   const experiment = experimentTables(run);
   if (experiment) body.appendChild(experiment);
   const profiles = runProfiles(run, profileCost);
@@ -153,7 +158,26 @@ export function outcomeTables(run: PageRun): HTMLElement {
   );
 }
 
-/** Bytes read per second, for the facts and tool tables. */
-export function bytesPerSec(run: PageRun): string {
-  return `${fmtBytes(run.bytesRead / Math.max(run.durationSec, 1e-9))}/s`;
+/** A WebSocket run's facts: what its requests are, handshakes, messages each way, fan-out, closes. */
+export function wsFacts(run: PageRun): Array<[string, string]> {
+  const ws = run.ws;
+  if (!ws) return [];
+  const codes = Object.entries(ws.closeCodes).map(([code, n]) => `${code} x${fmtNum(n)}`).join(", ");
+  return [
+    ["WebSocket", "requests are messages answered; latency is each one's round trip from its intended send"],
+    [
+      "handshakes / messages",
+      `${fmtNum(ws.handshakes)} handshakes` + (ws.handshakeMs ? ` (p99 ${fmtMs(ws.handshakeMs.p99)})` : "") +
+      `; ${fmtNum(ws.messagesSent)} sent (${fmtBytes(ws.payloadBytesSent)}), ${
+        fmtNum(ws.messagesReceived)
+      } received (${fmtBytes(ws.payloadBytesReceived)})`,
+    ],
+    [
+      "unsolicited / closes",
+      `${fmtNum(ws.unsolicited)} unsolicited` +
+      (ws.fanoutMs ? ` (fan-out p50 ${fmtMs(ws.fanoutMs.p50)}, p99 ${fmtMs(ws.fanoutMs.p99)})` : "") +
+      (ws.pingsSent ? `; ${fmtNum(ws.pingsSent)} pings, ${fmtNum(ws.pongsReceived)} pongs` : "") +
+      `; ${fmtNum(ws.closesSent)} closes sent, server codes ${codes || "none"}`,
+    ],
+  ];
 }

@@ -23,8 +23,12 @@ import { ResponseParser } from "./response_parser.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { ConnectionIo } from "./connection_io.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes, keptTooLargeMessage } from "../kept_bytes.ts";
+import { KeptResponse } from "../kept_response.ts";
+import type { StepConnection, StepRequest } from "../load_connection.ts";
 
-export class Connection extends ConnectionIo {
+const NO_VALUES: Uint8Array[] = [];
+
+export class Connection extends ConnectionIo implements StepConnection {
   readonly #parser = new ResponseParser(this.shared.maxHeaderBytes);
   /** What of the responses to keep for the session (`keep`): 0 nothing, 1 the head, 2 head and body. */
   #keep = 0;
@@ -51,9 +55,30 @@ export class Connection extends ConnectionIo {
     this.#keptLimit = keptLimit;
   }
 
-  /** The raw bytes kept of the last response (see `prepareStep`); valid until the next exchange. */
-  keptResponse(): Uint8Array {
+  /** A flow step: its values and Cookie line taken for the next exchange, which sends it. */
+  sendStep(
+    sendMs: number,
+    step: StepRequest,
+    values: ReadonlyArray<Uint8Array>,
+    cookieLine: Uint8Array | null,
+  ): Promise<number> {
+    this.prepareStep(values, cookieLine, step.keep, step.maxKeptBytes);
+    return this.exchange(sendMs, 1, step.request);
+  }
+
+  /** The last response's kept bytes, read (see `prepareStep`); valid until the next exchange. */
+  keptResponse(): KeptResponse {
+    return new KeptResponse(this.#kept.view());
+  }
+
+  /** The last response's kept bytes as received (a session script copies them); valid until the next exchange. */
+  keptBytes(): Uint8Array {
     return this.#kept.view();
+  }
+
+  /** The session is over: the next exchanges keep nothing and fill no session values. */
+  endSession(): void {
+    this.prepareStep(NO_VALUES, null, 0);
   }
 
   protected started(): void {
@@ -90,7 +115,7 @@ export class Connection extends ConnectionIo {
       this.abort();
       return true;
     }
-    this.shared.recorder.addBytesRead(nowMs, n);
+    this.shared.recorder.addBytesRead(nowMs, n, this.requests.endpointOf(this.done));
     if (TRACE_CONN && this.#arrivedBytes === 0) {
       traceConn(this.id, fdOf(this.sock), "first-byte", `${n} bytes`);
     }
@@ -150,14 +175,19 @@ export class Connection extends ConnectionIo {
       status,
       (nowMs - this.intendedMs) * 1000,
       (nowMs - this.sentMs) * 1000,
+      this.requests.endpointOf(this.done),
     );
     this.shared.log?.write(status, this.intendedMs, nowMs, this.id);
     this.answered++;
   }
 
+  /** Counts the exchange's `count` requests from the one in progress (`done`) on as failed. */
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
     if (this.shared.stopping) return;
-    for (let k = 0; k < count; k++) this.shared.recorder.recordError(nowMs, kind, message);
+    const recorder = this.shared.recorder, requests = this.requests, first = this.done;
+    for (let k = 0; k < count; k++) {
+      recorder.recordError(nowMs, kind, message, requests.endpointOf(first + k));
+    }
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */

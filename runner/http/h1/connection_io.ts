@@ -1,14 +1,14 @@
 /**
  * @module
- * The socket side of an HTTP/1.1 connection of the load generator (h1/connection.ts's `Connection` adds the
- * response side). HOT PATH: `exchange` writes pre-encoded bytes without awaiting the write and reads into
- * one reused buffer per connection, allocating nothing per request beyond the promises of the write and
- * the read. On a transport with the inline contract (epoll, transport/transport.ts) not even those: the pump hands
- * read bytes to `consume` by callback, and a closed loop's next exchange starts from there (`exchange`'s
- * `next`), so one promise covers a whole chain of requests. Timeouts are enforced from outside by the
- * worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request; the connect is transport/dial.ts's.
- * The state of the exchange in progress lives in fields, not locals, so the inline path can resume it
- * from a callback.
+ * The socket side of an HTTP/1.1 connection of the load generator (connection.ts's `Connection` adds
+ * the response side). HOT PATH: `exchange` writes pre-encoded bytes without awaiting the write and reads
+ * into one reused buffer per connection, allocating nothing per request beyond the promises of the write
+ * and the read. On a transport with the inline contract (epoll, transport/transport.ts) not even those:
+ * the pump hands read bytes to `consume` by callback, and a closed loop's next exchange starts from there
+ * (`exchange`'s `next`), so one promise covers a whole chain of requests. Timeouts are enforced from
+ * outside by the worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request; the
+ * connect is transport/dial.ts's. The state of the exchange in progress lives in fields, not locals, so
+ * the inline path can resume it from a callback.
  */
 import type { EncodedRequest } from "../request.ts";
 import { RequestPicker } from "../request_picker.ts";
@@ -178,7 +178,9 @@ export abstract class ConnectionIo implements LoadConnection {
     if (bytes === null) {
       // A refused value (a line break in a header or the path): counted as the request's error, unsent.
       const refused = this.requests.refused;
-      if (refused !== "") shared.recorder.recordError(performance.now(), "bad-value", refused);
+      if (refused !== "") {
+        shared.recorder.recordError(performance.now(), "bad-value", refused, this.requests.endpointOf(0));
+      }
       return false;
     }
     if (sentMs < 0) sentMs = performance.now();
@@ -193,7 +195,8 @@ export abstract class ConnectionIo implements LoadConnection {
     this.#writing = bytes;
     this.#writeOffset = 0;
     this.writeError = null;
-    shared.recorder.addBytesWritten(sentMs, bytes.length);
+    // A pipelined batch's bytes count under its first request's endpoint.
+    shared.recorder.addBytesWritten(sentMs, bytes.length, this.requests.endpointOf(0));
     shared.recorder.inFlight += depth;
     this.started();
     if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "written", `${bytes.length} bytes x${depth}`);

@@ -9,7 +9,7 @@
  * `{{ placeholders }}` becomes a template instead (h2/template.ts), filled per request into its slot's
  * buffers.
  */
-import type { RequestSpec } from "../../config.ts";
+import type { RequestSpec } from "../../request_spec.ts";
 import { encodeField, encodeRequestHeaders } from "../../../http2/hpack_encoder.ts";
 import {
   CONTINUATION,
@@ -43,6 +43,8 @@ export interface H2Request {
   readonly template: H2Template | null;
   /** A HEAD request: its answer may name a content-length and carry no DATA (RFC 9110 9.3.2). */
   readonly head: boolean;
+  /** Index of the endpoint its responses are recorded under (runner/endpoint_table.ts); 0 when absent. */
+  endpoint?: number;
 }
 
 /** Header fields HTTP/2 forbids (RFC 9113 8.2.2), and Host, which becomes :authority. */
@@ -155,6 +157,7 @@ export function encodeH2Mix(
   url: URL,
   specs: readonly RequestSpec[],
   names: readonly string[] = [],
+  endpoints: readonly number[] = [],
 ): H2Request[] {
-  return specs.map((spec) => encodeH2Request(url, spec, names));
+  return specs.map((spec, k) => ({ ...encodeH2Request(url, spec, names), endpoint: endpoints[k] ?? 0 }));
 }

@@ -1,18 +1,16 @@
 /**
  * @module
- * `connections` — the closed model (autocannon / oha `-c`): this worker's share of the connections
- * each sends the next request as soon as the previous response has ended, until the end of the run.
- * The intended send time is the actual one, so latency here is service time as seen by one user.
- * With flows each connection runs sessions back to back.
+ * The closed loop the closed models share (`connections`, closed `count`, ramping connections): a
+ * connection sends the next request as soon as the previous response has ended, while its `take`
+ * grants requests. The intended send time is the actual one, so latency here is service time as seen
+ * by one user. With flows or per-arrival connections each turn is one arrival (a session) instead.
  */
-import { configOf } from "../config.ts";
-import { type Executor, type LoadContext, mayStart } from "./executor.ts";
-import { shareOf } from "./schedule.ts";
+import type { LoadContext } from "./executor.ts";
 import { sleepMs } from "./clock.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 
 /** Pause after a failed connect so a down target costs a count, not a spinning core. */
-const CONNECT_BACKOFF_MS = 10;
+export const CONNECT_BACKOFF_MS = 10;
 
 /**
  * Runs one connection closed-loop while `take(depth, nowMs)` grants requests; shared with `count`.
@@ -67,26 +65,3 @@ async function arrivalLoop(
 export function closedLoopOf(ctx: LoadContext): typeof closedLoop {
   return ctx.arrival === null ? closedLoop : arrivalLoop;
 }
-
-export const connectionsExecutor: Executor = {
-  model: "connections",
-  async run(ctx: LoadContext): Promise<void> {
-    const count = ctx.streamsPerConnection *
-      shareOf(configOf(ctx.config, "connections").connections, ctx.workerIndex, ctx.workerCount);
-    const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) ? depth : 0);
-    const loop = closedLoopOf(ctx);
-    const conns = Array.from({ length: count }, () => ctx.newConnection());
-    // Every connection opens before the first send (still after t0: connects belong to the run). On the
-    // deno transport a connect issued while the others are busy is starved until the traffic stops: with
-    // -c 5000 on a busy machine a third never opened in 8 s (docs/lab/PERFORMANCE_NOTES.md, "Held load"). A failed
-    // connect is counted here and retried by its loop after the usual pause. Arrivals that are sessions
-    // or connections of their own (per-arrival) open as they go.
-    const opened = ctx.arrival === null
-      ? await Promise.all(conns.map((conn) => conn.open()))
-      : conns.map(() => true);
-    await Promise.all(conns.map(async (conn, i) => {
-      if (!opened[i]) await sleepMs(CONNECT_BACKOFF_MS);
-      await loop(ctx, conn, take);
-    }));
-  },
-};

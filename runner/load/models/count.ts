@@ -1,0 +1,106 @@
+/**
+ * @module
+ * `count` — a fixed number of requests (`-n`). Without a rate it is closed-model: the connections
+ * share a countdown and stop at zero. With a rate (`-n 1000 -R 200`) the sends are paced like the
+ * rate model and the schedule simply ends after n sends. Either way exactly n requests are started
+ * (all of them unless the run is stopped or a duration bound ends it first). With flows n counts
+ * sessions, not requests.
+ */
+import { z } from "zod";
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
+import {
+  connections,
+  connectionShareIssues,
+  durationMs,
+  maxConnections,
+  preConnect,
+  ratePerSec,
+} from "./fields.ts";
+import { defineModel, type ModelIssue } from "./model.ts";
+import { type LoadContext, mayStart } from "../executor.ts";
+import { constantSchedule, shareOf } from "../schedule.ts";
+import { closedLoopOf } from "../closed_loop.ts";
+import { pace } from "../pacer.ts";
+import { SharedLanes } from "../lanes.ts";
+import { openPoolSize } from "../pre_connect.ts";
+
+export const countModel = defineModel({
+  model: "count",
+  /** Exactly `requests`; closed over `connections`, or open-paced at `ratePerSec` when given. */
+  fields: {
+    /** Requests to send; with `flows`, sessions to run. */
+    requests: z.number().int().positive("requests must be >= 1"),
+    connections,
+    ratePerSec: ratePerSec.optional(),
+    maxConnections,
+    /** Open-paced count only (with `ratePerSec`). */
+    preConnect,
+    /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
+    durationMs: durationMs.optional(),
+  },
+  pacing: (c) => (c.ratePerSec === undefined ? "closed" : "open"),
+  keepsUncorrected: false,
+  check(c) {
+    // Open pacing opens its connections on demand: the segments need no fixed share of them.
+    const issues: ModelIssue[] = connectionShareIssues(c, c.ratePerSec === undefined);
+    if (
+      c.ratePerSec !== undefined && c.durationMs === undefined &&
+      (c.requests / c.ratePerSec) * 1000 > MAX_DURATION_MS
+    ) {
+      issues.push({
+        path: ["requests"],
+        message: `${c.requests} requests at ${c.ratePerSec}/s take longer than 7 days; durations must be ` +
+          `${MAX_DURATION_WORDS}: send fewer, faster, or bound the run with a duration`,
+      });
+    }
+    if (c.ratePerSec === undefined && c.preConnect !== undefined) {
+      issues.push({
+        path: ["preConnect"],
+        message: "preConnect applies to open pacing: give the count a ratePerSec, or drop preConnect",
+      });
+    }
+    return issues;
+  },
+  poolSize: (c, worker) => (c.ratePerSec === undefined ? null : openPoolSize(c, c.ratePerSec, worker)),
+  targetArrivalsPerSec: (c) => c.ratePerSec ?? null,
+  measuredDurationMs: (c) => c.durationMs ?? Infinity,
+  warmupFields: (c, burst) =>
+    c.ratePerSec === undefined
+      ? { connections: burst.connections, requests: 1_000_000, durationMs: burst.durationMs }
+      : {
+        requests: 1_000_000,
+        ratePerSec: burst.ratePerSec,
+        maxConnections: 64,
+        durationMs: burst.durationMs,
+      },
+  async run(ctx): Promise<void> {
+    const config = ctx.config;
+    const total = config.requests;
+    if (config.ratePerSec !== undefined) {
+      return await openCount(ctx, total, config.ratePerSec, config.maxConnections);
+    }
+    let remaining = shareOf(total, ctx.workerIndex, ctx.workerCount);
+    const take = (depth: number, nowMs: number) => {
+      if (remaining <= 0 || !mayStart(ctx, nowMs)) return 0;
+      const granted = Math.min(depth, remaining);
+      remaining -= granted;
+      return granted;
+    };
+    const connections = ctx.streamsPerConnection *
+      shareOf(config.connections, ctx.workerIndex, ctx.workerCount);
+    const loop = closedLoopOf(ctx);
+    await Promise.all(Array.from({ length: connections }, () => loop(ctx, ctx.newConnection(), take)));
+  },
+});
+
+async function openCount(
+  ctx: LoadContext,
+  total: number,
+  ratePerSec: number,
+  maxConnections: number,
+): Promise<void> {
+  const maxLanes = ctx.streamsPerConnection * shareOf(maxConnections, ctx.workerIndex, ctx.workerCount);
+  const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), ctx.config.lateBoundMs);
+  await pace(ctx, constantSchedule(ratePerSec, { count: total }), (t, late) => lanes.dispatch(t, late));
+  await lanes.finish();
+}

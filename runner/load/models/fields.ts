@@ -1,0 +1,78 @@
+/**
+ * @module
+ * The zod pieces the load models build their config fields from (connections, rates, durations,
+ * arrival-rate phases), with their caps and defaults stated once, and the checks several models share.
+ * Each model's file picks the ones it takes; runner/config.ts joins them with the fields every model has.
+ */
+import { z } from "zod";
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
+
+/**
+ * The highest rate of one whole load (all workers and segments together), requests per second: ten
+ * times what one generator reaches on loopback. Above it a rate is a typo, and its schedule would
+ * only be dropped sends.
+ */
+export const MAX_RATE_PER_SEC = 10_000_000;
+const RATE_CAP = `at most ${MAX_RATE_PER_SEC.toLocaleString("en-US")} requests per second (one load's cap)`;
+
+/** A duration in ms, capped at `MAX_DURATION_MS` (7 days). */
+export const cappedMs = (what: string) =>
+  z.number().max(MAX_DURATION_MS, `${what} must be ${MAX_DURATION_WORDS}`);
+
+/** One arrival-rate phase (Artillery's arrivalRate / rampTo); rate 0 is a pause. */
+export const phaseSchema = z.object({
+  durationMs: cappedMs("phase duration").positive("phase duration must be > 0"),
+  ratePerSec: z.number().min(0, "rate must be >= 0").max(MAX_RATE_PER_SEC, `rate must be ${RATE_CAP}`),
+  rampToPerSec: z.number().min(0, "rampTo must be >= 0").max(MAX_RATE_PER_SEC, `rampTo must be ${RATE_CAP}`)
+    .optional(),
+  name: z.string().optional(),
+});
+export type Phase = z.infer<typeof phaseSchema>;
+
+/** Measured duration of the connections and throughput models when none is given (wrk's 10 s). */
+export const DEFAULT_DURATION_MS = 10_000;
+
+/** Open pacing's default bound on connections opened on demand. */
+export const DEFAULT_MAX_CONNECTIONS = 1_000;
+
+/** Closed model and throughput model: the connections kept open for the whole run. */
+export const connections = z.number().int().positive("connections must be >= 1").default(10);
+/** Open pacing: upper bound of connections opened on demand. */
+export const maxConnections = z.number().int().positive("maxConnections must be >= 1").default(
+  DEFAULT_MAX_CONNECTIONS,
+);
+/**
+ * Open pacing: connections opened before t0 (k6's preAllocatedVUs). Absent: sized by Little's law
+ * from the first rate and the measured connect round trip (see runner/load/pre_connect.ts).
+ */
+export const preConnect = z.number().int().min(0, "preConnect must be >= 0").optional();
+export const durationMs = cappedMs("duration").positive("duration must be > 0");
+export const ratePerSec = z.number().positive("rate must be > 0").max(
+  MAX_RATE_PER_SEC,
+  `rate must be ${RATE_CAP}`,
+);
+
+/**
+ * The fixed-connection models' shared check: every worker (of every segment) needs a connection of
+ * its own, or it would idle. `segments: false` for a load that opens its connections on demand.
+ */
+export function connectionShareIssues(
+  c: { connections: number; workers: number; segment?: { count: number } },
+  segments = true,
+): Array<{ path: Array<string | number>; message: string }> {
+  // Connections below 1 are already an issue of their own; comparing with them would only repeat it.
+  if (c.connections >= 1 && c.workers > c.connections) {
+    return [{
+      path: ["workers"],
+      message: `workers (${c.workers}) must not exceed connections (${c.connections})`,
+    }];
+  }
+  if (segments && c.segment && c.workers * c.segment.count > c.connections) {
+    return [{
+      path: ["segment"],
+      message: `${c.segment.count} segments of ${c.workers} worker(s) need at least ` +
+        `${c.workers * c.segment.count} connections (have ${c.connections})`,
+    }];
+  }
+  return [];
+}

@@ -1,0 +1,55 @@
+/**
+ * @module
+ * The table of load models: one record per model (model.ts), keyed by the results format's
+ * `LoadModel`, so a model added there without its file here (or the reverse) fails type checking. The
+ * config union (runner/config.ts), the CLI's flags (cli/load_model.ts), planning (scenarios/) and the
+ * worker (run_load.ts) read the models' rules from here rather than branching on their names.
+ */
+import type { LoadModel } from "../../../results/mod.ts";
+import { shareOf } from "../schedule.ts";
+import type { LoadModelDef, ModelConfig, Pacing, PoolSize } from "./model.ts";
+import { connectionsModel } from "./connections.ts";
+import { rateModel } from "./rate.ts";
+import { throughputModel } from "./throughput.ts";
+import { countModel } from "./count.ts";
+import { rampingConnectionsModel } from "./ramping_connections.ts";
+
+/** Every load model's record, by name. */
+export const LOAD_MODEL_DEFS = {
+  connections: connectionsModel,
+  rate: rateModel,
+  throughput: throughputModel,
+  count: countModel,
+  "ramping-connections": rampingConnectionsModel,
+} satisfies { [M in LoadModel]: LoadModelDef<M, any> };
+
+/**
+ * A record seen through its name only: its rules take the config of its model, which the caller's
+ * `model` field guarantees (the config union is discriminated by it).
+ */
+export type AnyModelDef = LoadModelDef<LoadModel, any>;
+
+/** The record of `model`. */
+export function modelDef(model: LoadModel): AnyModelDef {
+  const def: AnyModelDef = LOAD_MODEL_DEFS[model];
+  return def;
+}
+
+/** A config of some model, as the table's dispatchers read it. */
+export type AnyConfig = ModelConfig<LoadModel, any>;
+
+/** How a config's model paces its sends. Takes inputs too (only the model's own fields are read). */
+export function pacingOf(c: { readonly model: LoadModel }): Pacing {
+  return modelDef(c.model).pacing(c);
+}
+
+/** The models that have any of the config fields `fields` (e.g. `connections`), in the table's order. */
+export function modelsWithField(...fields: string[]): LoadModel[] {
+  return Object.values(LOAD_MODEL_DEFS).filter((d) => fields.some((f) => f in d.fields)).map((d) => d.model);
+}
+
+/** The pre-connect pool of worker `index` of `count` (a per-arrival run opens none: see pre_connect.ts). */
+export function poolSizeOf(c: AnyConfig, index: number, count: number): PoolSize {
+  if (c.connection === "per-arrival") return null;
+  return modelDef(c.model).poolSize(c, { index, count, share: (n) => shareOf(n, index, count) });
+}

@@ -1,0 +1,170 @@
+/**
+ * @module
+ * `ramping-connections` — the closed model with a connection count that follows stages (k6's
+ * ramping-vus `stages`, Locust's users with a spawn rate, Gatling's rampConcurrentUsers): from 0, each
+ * stage moves the whole load's connections linearly to its `target` over its `durationMs`. Each
+ * connection runs the closed loop of the `connections` model. The count at any instant is a pure
+ * function of time (`connectionsAt`), split over the workers (and segments) by `shareOf`, so the shares
+ * add up to the total at every instant whatever the split. A worker adds a connection when its share
+ * rises and retires its newest when it falls: a retired connection finishes the request (or session)
+ * in flight, then closes, within the request timeout. That is k6's `gracefulRampDown` set to the
+ * timeout: nothing is cut at a ramp-down. A warm-up runs at the first stage's target before the stages.
+ * Experiment files write it `model: connections` with `stages:`; the CLI `--stages` or `--ramp-up`.
+ */
+import { z } from "zod";
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
+import { cappedMs } from "./fields.ts";
+import { defineModel, type ModelIssue } from "./model.ts";
+import { type LoadContext, mayStart } from "../executor.ts";
+import { shareOf } from "../schedule.ts";
+import { sleepMs } from "../clock.ts";
+import { closedLoopOf, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
+import type { LoadConnection } from "../../http/load_connection.ts";
+
+/** Most stages of one load. */
+export const MAX_STAGES = 1_000;
+/** Most connections a stage may ask for (the whole load's). */
+export const MAX_STAGE_CONNECTIONS = 100_000;
+/**
+ * Longest a worker sleeps between looks at its share (ms): it wakes at the next change of the count
+ * (`nextChangeMs`) or after this, to notice a stop. A fixed fast tick cost the plateau CPU per request.
+ */
+const MAX_SLEEP_MS = 50;
+/** Woken this long after a change, the rounded count has surely moved (ms). */
+const CHANGE_MARGIN_MS = 0.5;
+
+const stageSchema = z.strictObject({
+  durationMs: cappedMs("stage duration").positive("stage duration must be > 0"),
+  target: z.number().int("stage target must be a whole number of connections")
+    .min(0, "stage target must be >= 0")
+    .max(
+      MAX_STAGE_CONNECTIONS,
+      `stage target must be at most ${MAX_STAGE_CONNECTIONS.toLocaleString("en-US")}`,
+    ),
+});
+export type Stage = z.infer<typeof stageSchema>;
+
+/**
+ * The whole load's connections at `tMs` from the start of the stages: linear from the previous stage's
+ * target (0 before the first) to this one's, rounded down; the last target after the end.
+ *
+ * @example connectionsAt([{ durationMs: 1000, target: 10 }], 550) // 5
+ */
+export function connectionsAt(stages: readonly Stage[], tMs: number): number {
+  let from = 0, startMs = 0;
+  for (const s of stages) {
+    if (tMs < startMs + s.durationMs) {
+      return Math.floor(from + ((s.target - from) * Math.max(0, tMs - startMs)) / s.durationMs);
+    }
+    from = s.target;
+    startMs += s.durationMs;
+  }
+  return from;
+}
+
+/**
+ * When `connectionsAt` next changes at or after `tMs`: where the stage's line crosses a whole number in
+ * its direction (a flat stage: its end); Infinity after the last stage; 0 before 0 (the warm-up).
+ */
+export function nextChangeMs(stages: readonly Stage[], tMs: number): number {
+  if (tMs < 0) return 0;
+  let from = 0, startMs = 0;
+  for (const s of stages) {
+    const endMs = startMs + s.durationMs;
+    if (tMs < endMs) {
+      if (s.target === from) return endMs;
+      const v = from + ((s.target - from) * (tMs - startMs)) / s.durationMs;
+      // Rounded down, a rising count changes on reaching the next whole number; a falling one just
+      // after leaving the current one (at once when it is exactly on it).
+      const next = s.target > from ? Math.floor(v) + 1 : Math.floor(v);
+      return Math.min(endMs, startMs + ((next - from) * s.durationMs) / (s.target - from));
+    }
+    from = s.target;
+    startMs = endMs;
+  }
+  return Infinity;
+}
+
+/** Worker `index` of `count`'s connections at `tMs` (before 0: the warm-up, at the first target). */
+export function workerConnectionsAt(
+  stages: readonly Stage[],
+  tMs: number,
+  index: number,
+  count: number,
+): number {
+  const total = tMs < 0 ? stages[0].target : connectionsAt(stages, tMs);
+  return shareOf(total, index, count);
+}
+
+function stagesMs(c: { stages: readonly Stage[] }): number {
+  return c.stages.reduce((sum, s) => sum + s.durationMs, 0);
+}
+
+export const rampingConnectionsModel = defineModel({
+  model: "ramping-connections",
+  fields: {
+    stages: z.array(stageSchema).min(1, "needs at least one stage").max(
+      MAX_STAGES,
+      `at most ${MAX_STAGES} stages`,
+    ),
+  },
+  pacing: () => "closed",
+  keepsUncorrected: false,
+  check(c) {
+    const issues: ModelIssue[] = [];
+    if (stagesMs(c) > MAX_DURATION_MS) {
+      issues.push({ path: ["stages"], message: `the stages together must be ${MAX_DURATION_WORDS}` });
+    }
+    if (c.stages.length > 0 && c.stages.every((s) => s.target === 0)) {
+      issues.push({ path: ["stages"], message: "no stage opens a connection: give one a target >= 1" });
+    }
+    if (c.protocol !== "http1") {
+      // An HTTP/2 stream slot shares its session: retiring one would close the others' streams.
+      issues.push({
+        path: ["protocol"],
+        message: "ramping connections speak HTTP/1.1 for now: drop the protocol, or hold -c fixed",
+      });
+    }
+    return issues;
+  },
+  poolSize: () => null,
+  targetArrivalsPerSec: () => null,
+  measuredDurationMs: stagesMs,
+  warmupFields: (_c, burst) => ({
+    stages: [{ durationMs: 1, target: burst.connections }, {
+      durationMs: burst.durationMs,
+      target: burst.connections,
+    }],
+  }),
+  async run(ctx): Promise<void> {
+    const stages = ctx.config.stages;
+    const originMs = ctx.startMs + ctx.config.warmupMs;
+    const live: Array<{ retired: boolean }> = [];
+    const loops: Promise<void>[] = [];
+    let nowMs = performance.now();
+    while (mayStart(ctx, nowMs)) {
+      const want = ctx.streamsPerConnection *
+        workerConnectionsAt(stages, nowMs - originMs, ctx.workerIndex, ctx.workerCount);
+      while (live.length < want) {
+        const slot = { retired: false };
+        live.push(slot);
+        loops.push(runSlot(ctx, ctx.newConnection(), slot));
+      }
+      // The newest go first: the oldest connections keep their warm state.
+      while (live.length > want) live.pop()!.retired = true;
+      const tMs = nowMs - originMs;
+      await sleepMs(Math.min(MAX_SLEEP_MS, nextChangeMs(stages, tMs) - tMs + CHANGE_MARGIN_MS));
+      nowMs = performance.now();
+    }
+    await Promise.all(loops);
+  },
+});
+
+/** One connection's closed loop until it is retired or the load ends; then it closes. */
+async function runSlot(ctx: LoadContext, conn: LoadConnection, slot: { retired: boolean }): Promise<void> {
+  const take = (depth: number, nowMs: number) => (!slot.retired && mayStart(ctx, nowMs) ? depth : 0);
+  if (ctx.arrival === null && !(await conn.open())) await sleepMs(CONNECT_BACKOFF_MS);
+  await closedLoopOf(ctx)(ctx, conn, take);
+  // Idle now (its last exchange ended): closing it cuts nothing.
+  if (slot.retired) conn.abort();
+}

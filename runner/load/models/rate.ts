@@ -1,0 +1,56 @@
+/**
+ * @module
+ * `rate` — the open model (Artillery arrivalRate / rampTo, k6 ramping-arrival-rate): requests arrive
+ * on the phases' schedule whatever the target does. Connections are opened on demand up to
+ * `maxConnections`; when all are busy a send waits and is counted late, and one that waited longer
+ * than `lateBoundMs` is dropped and counted, so a generator-bound run is visible in the results.
+ */
+import { z } from "zod";
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
+import { maxConnections, phaseSchema, preConnect } from "./fields.ts";
+import { defineModel } from "./model.ts";
+import { phasesSchedule, shareOf, withWarmup } from "../schedule.ts";
+import { pace } from "../pacer.ts";
+import { SharedLanes } from "../lanes.ts";
+import { firstRatePerSec, openPoolSize } from "../pre_connect.ts";
+
+/** The measured duration: the phases' sum. */
+function phasesMs(c: { phases: ReadonlyArray<{ durationMs: number }> }): number {
+  return c.phases.reduce((sum, p) => sum + p.durationMs, 0);
+}
+
+export const rateModel = defineModel({
+  model: "rate",
+  /** Arrivals follow the phases; the measured duration is their sum. */
+  fields: {
+    phases: z.array(phaseSchema).min(1, "rate model needs at least one phase"),
+    maxConnections,
+    preConnect,
+  },
+  pacing: () => "open",
+  keepsUncorrected: false,
+  check: (c) =>
+    phasesMs(c) > MAX_DURATION_MS
+      ? [{ path: ["phases"], message: `the phases together must be ${MAX_DURATION_WORDS}` }]
+      : [],
+  poolSize: (c, worker) => openPoolSize(c, firstRatePerSec(withWarmup(c.phases, c.warmupMs)), worker),
+  targetArrivalsPerSec(c) {
+    const schedule = phasesSchedule(c.phases);
+    return schedule.durationMs > 0 ? (schedule.count * 1000) / schedule.durationMs : 0;
+  },
+  measuredDurationMs: phasesMs,
+  warmupFields: (_c, burst) => ({
+    phases: [{ durationMs: burst.durationMs, ratePerSec: burst.ratePerSec }],
+    maxConnections: 64,
+    preConnect: 0,
+  }),
+  async run(ctx): Promise<void> {
+    const config = ctx.config;
+    const phases = withWarmup(config.phases, config.warmupMs);
+    const maxLanes = ctx.streamsPerConnection *
+      shareOf(config.maxConnections, ctx.workerIndex, ctx.workerCount);
+    const lanes = new SharedLanes(ctx, Math.max(1, maxLanes), config.lateBoundMs);
+    await pace(ctx, phasesSchedule(phases), (t, late) => lanes.dispatch(t, late));
+    await lanes.finish();
+  },
+});

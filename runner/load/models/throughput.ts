@@ -1,0 +1,41 @@
+/**
+ * @module
+ * `throughput` — constant total rate over a fixed set of connections with coordinated-omission
+ * correction (wrk2 `-R`): send i is intended at start + i/rate and assigned round-robin, so each
+ * connection runs at rate/connections. When a response is slow the connection's next sends go out
+ * late, but their latency counts from the intended time (what a user arriving on schedule would
+ * have seen); the recorder also keeps the uncorrected latency from the actual send.
+ */
+import { connections, connectionShareIssues, DEFAULT_DURATION_MS, durationMs, ratePerSec } from "./fields.ts";
+import { defineModel } from "./model.ts";
+import { constantSchedule, shareOf } from "../schedule.ts";
+import { pace } from "../pacer.ts";
+import { FixedLanes } from "../lanes.ts";
+
+export const throughputModel = defineModel({
+  model: "throughput",
+  /** wrk2: a constant total rate over fixed connections, latency from the intended send time. */
+  fields: { ratePerSec, connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
+  pacing: () => "fixed",
+  keepsUncorrected: true,
+  check: (c) => connectionShareIssues(c),
+  poolSize: (c, worker) => ({ count: worker.share(c.connections) }),
+  targetArrivalsPerSec: (c) => c.ratePerSec,
+  measuredDurationMs: (c) => c.durationMs,
+  warmupFields: (_c, burst) => ({
+    connections: burst.connections,
+    ratePerSec: burst.ratePerSec,
+    durationMs: burst.durationMs,
+  }),
+  noFlows: "flows need a rate, connections or count load: throughput spreads single requests " +
+    "over fixed connections",
+  async run(ctx): Promise<void> {
+    const rate = ctx.config.ratePerSec;
+    const connections = ctx.streamsPerConnection *
+      Math.max(1, shareOf(ctx.config.connections, ctx.workerIndex, ctx.workerCount));
+    const lanes = new FixedLanes(ctx, connections);
+    const spanMs = ctx.endMs - ctx.startMs;
+    await pace(ctx, constantSchedule(rate, { durationMs: spanMs }), (t, late) => lanes.dispatch(t, late));
+    await lanes.finish();
+  },
+});

@@ -1,0 +1,32 @@
+/**
+ * @module
+ * One request of a load's mix as the config states it (method, path, headers, body, weight), kept apart
+ * from runner/config.ts so the request encoders can name its type without reaching the config union
+ * (which reads the load models, whose runs use the encoders).
+ */
+import { z } from "zod";
+import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
+
+/** One request of a mix; `weight` decides how often it is picked relative to the others. */
+export const requestSpecSchema = z.object({
+  method: z.string().regex(/^[A-Z]+$/, "method must be upper-case letters, e.g. GET or POST")
+    .default("GET"),
+  /** Path with query, e.g. `/json?x=1`. Joined to the URL's origin. */
+  path: z.string().refine((p) => p.startsWith("/") || p.startsWith("{{"), "path must start with '/'")
+    .superRefine(ruleOf(pathProblem)).default("/"),
+  /** Names are tokens, values one line (request_rules.ts): a bad one is a config error, not a worker's crash. */
+  headers: z.array(z.tuple([z.string().min(1), z.string()]))
+    .superRefine((h, ctx) => headerRules(h, ctx, (_, k, part) => [k, part])).default([]),
+  body: z.instanceof(Uint8Array).optional(),
+  weight: z.number().positive("weight must be > 0").default(1),
+  /**
+   * The endpoint this request's numbers are reported under (runner/endpoint_table.ts); default its
+   * method and path as written (`GET /items/{{ id }}`: one endpoint whatever the values).
+   */
+  name: z.string().trim().min(1, "a request name must not be empty")
+    .max(200, "a request name is at most 200 characters").optional(),
+  /** User tags a threshold may select by (`p99{tier:db}<50ms`), as k6's request tags. */
+  tags: z.record(z.string().regex(/^[A-Za-z_][\w.-]*$/, "a tag name is letters, digits, _ . -"), z.string())
+    .optional(),
+});
+export type RequestSpec = z.infer<typeof requestSpecSchema>;
