@@ -22,6 +22,8 @@ import type { IntervalDelta } from "../results/export/interval_delta.ts";
 import type { FlowSample } from "./stats/flow_counters.ts";
 import { alignFlowSamples } from "./stats/flow_align.ts";
 import { withScriptSetup } from "./script/script_hooks.ts";
+import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
+import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -42,6 +44,8 @@ export interface AttackHooks {
    * interval's end on the wall clock: for a metrics exporter. Called on the samples' path: queue only.
    */
   onInterval?(delta: IntervalDelta): void;
+  /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
+  steering?: RunSteering;
 }
 
 /**
@@ -65,7 +69,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
 async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
   const uncorrected = modelDef(config.model).keepsUncorrected;
   // A segment's share of the requested rate (the shards' add up to the configured one).
-  const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
+  let requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
   const aggregatorOptions: AggregatorOptions = {
     intervalMs: config.intervalMs,
     requestedRps,
@@ -109,6 +113,10 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     }, hooks.progressEveryMs ?? 250)
     : undefined;
   const tcpBefore = readHostTcp();
+  // A replayed schedule is the run's steering; live changes are taken only when none is replayed.
+  const steering = config.steering ? undefined : hooks.steering;
+  steering?.begin(name, config);
+  let steered: SteerChange[] = (config.steering ?? []).map((c) => ({ ...c, by: "replay" }));
   let workers: WorkersSummary;
   try {
     workers = await runWorkers(config, {
@@ -118,11 +126,20 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
         originEpochMs = startAtEpochMs + config.warmupMs;
         hooks.onStart?.(startAtEpochMs);
       },
+      onSteerable: (send) => steering?.started(originEpochMs, send),
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
     });
   } finally {
     clearInterval(timer);
     abort.done();
+    if (steering) steered = steering.end();
+  }
+  // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
+  if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
+    const measuredMs = Math.min(workers.activeMs, plannedMs);
+    const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, measuredMs);
+    requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
+    aggregator.setRequestedRps(requestedRps);
   }
   for (const flows of alignFlowSamples(flowSamples)) flowAggregator.add(flows);
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
@@ -157,6 +174,7 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     ...(workers.wsResult ? { ws: workers.wsResult } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
+    ...(steered.length ? { steering: steered } : {}),
     ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
     // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),

@@ -42,6 +42,8 @@ import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { connectionsShareOf, WorkerSteering } from "./steer.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { loadScript, scriptArrival } from "../script/script_load.ts";
 import type { ScriptModule } from "../script/script_module.ts";
@@ -94,9 +96,10 @@ export interface LoadRunSummary {
   stuckWorkers?: number;
 }
 
-/** A running load; `stop()` asks it to start nothing new and end gracefully. */
+/** A running load; `stop()` asks it to start nothing new and end gracefully; `steer` changes it. */
 export interface LoadRun {
   done: Promise<LoadRunSummary>;
+  steer(change: SteerChange): void;
   stop(): void;
 }
 
@@ -301,7 +304,16 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     pool: prepared.pool,
     streamsPerConnection: prepared.factory.perConnection,
     arrival: scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
+    steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
+      ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
+      recorder.setLoadEnd(ctx.endMs);
+    }),
   };
+  const streams = ctx.streamsPerConnection;
+  const steer = (change: SteerChange) =>
+    ctx.steer.add(change, (total) => connectionsShareOf(total, opts.workerIndex, opts.workerCount, streams));
+  // A replayed schedule: every change known from the start, each taking effect at its instant.
+  for (const change of config.steering ?? []) steer(change);
   let stopAtMs = Infinity;
   // Responses after the load's end are the drain: counted apart from the rate served over the window.
   recorder.setLoadEnd(ctx.endMs);
@@ -309,6 +321,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   if (feeder !== null) {
     feeder.onExhausted = () => {
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       stopAtMs = Math.min(stopAtMs, performance.now());
       recorder.setLoadEnd(stopAtMs);
     };
@@ -337,6 +350,8 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       for (const c of connections) c.abort();
       prepared.transport.close();
     }
+    // A script's promises rejected in its last turns are reported by the runtime on the next one.
+    if (scripted !== null) await scripted.settled();
     const endMs = performance.now();
     opts.onSamples(recorder.drain(endMs, true));
     if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
@@ -359,9 +374,11 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   })().finally(() => prepared.transport.close());
   return {
     done,
+    steer,
     stop() {
       if (ctx.stopRequested) return;
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       ended.abort();
       stopAtMs = performance.now();
       recorder.setLoadEnd(stopAtMs);

@@ -33,7 +33,7 @@ export function scriptArrival(
   module: ScriptModule,
   run: SessionRun,
   place: ScriptPlace,
-): { sessions: ScriptSessions; arrival: Arrival; dispose(): void } {
+): { sessions: ScriptSessions; arrival: Arrival; settled(): Promise<void>; dispose(): void } {
   const { config } = place;
   const script = config.script!;
   const sessions = new ScriptSessions(module.run as (s: Session) => unknown, {
@@ -68,6 +68,8 @@ export function scriptArrival(
   return {
     sessions,
     arrival,
+    // One event-loop turn: the runtime reports the rejections of the last turns (counted above).
+    settled: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
     dispose: () => {
       counting = false;
     },
