@@ -35,19 +35,32 @@ export async function checkScript(path: string): Promise<ScriptModule> {
   }
 }
 
-/** `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside). */
+/**
+ * `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside), run
+ * from the script's folder so its own deno.json applies. A folder with a package.json but no installed
+ * node_modules (an npm project not installed) cannot find `@types/node`: then checked again with npm
+ * packages from Deno's cache (`--node-modules-dir=none`), so that is not taken for the script's error.
+ */
 async function typeProblems(path: string): Promise<string[]> {
   if (Deno.build.standalone) return [];
+  let text = await denoCheck(path, []);
+  if (text !== null && text.includes("Could not find a matching package")) {
+    text = await denoCheck(path, ["--node-modules-dir=none"]);
+  }
+  return text === null ? [] : problemsOf(text, dirname(path));
+}
+
+/** The output of `deno check` on `path` when it failed, else null. */
+async function denoCheck(path: string, flags: string[]): Promise<string | null> {
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--quiet", path],
+    args: ["check", "--quiet", ...flags, path],
     cwd: dirname(path),
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
   }).output();
-  if (out.success) return [];
-  const text = new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
-  return problemsOf(text, dirname(path));
+  if (out.success) return null;
+  return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
 }
 
 /** Each `TS... [ERROR]: message` of `deno check`'s output with the place its `at file://...` line gives. */

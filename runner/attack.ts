@@ -223,6 +223,8 @@ function segmentOf(segment: { index: number; count: number }, workers: WorkersSu
  * flows the schedule is of sessions: times the requests a session sends on average (by weight).
  */
 function targetRps(config: AttackConfig): number | null {
+  // A script's session sends as many requests as its code does: no requested rate of requests to compare.
+  if (config.script) return null;
   const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec(config);
   return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
 }
