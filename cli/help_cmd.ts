@@ -20,6 +20,7 @@ Commands:
   merge <shards>   one results.json from the shards of a load split with --segment I/N
   site [dir]       browse and compare every results.json under dir (default out/); --static OUT
   demo             run preset:demo: the built-in target under each load model, with a report
+  init --script    write a starter session script and its types (docs/SCRIPTS.md)
   schema           print the JSON Schema of experiment files (for editor completion)
   version          print versions
 

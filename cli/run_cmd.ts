@@ -13,6 +13,7 @@ import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
+import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
 import { loadRunnable, type Runnable } from "../scenarios/load.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
@@ -61,9 +62,14 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
-  const source = loadSource(args);
+  // A session script runs as the experiment its options describe; any script is checked before a load.
+  const source = loadSource(
+    args,
+    isScriptPath(args.source) ? await scriptExperimentText(args.source) : undefined,
+  );
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
+  await checkPlanScripts(plan);
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
     throw new UsageError(
       `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
@@ -124,7 +130,7 @@ interface Source extends Runnable {
  * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
  * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
  */
-function loadSource(args: RunArgs): Source {
+function loadSource(args: RunArgs, scriptText?: string): Source {
   const common = {
     file: args.source,
     quick: args.quick,
@@ -148,6 +154,7 @@ function loadSource(args: RunArgs): Source {
     }
     return { ...loadRunnable(preset.text, common), text: preset.text, preset: name };
   }
+  if (scriptText !== undefined) return { ...loadRunnable(scriptText, common), text: scriptText };
   let text: string;
   try {
     text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);

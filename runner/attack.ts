@@ -19,6 +19,9 @@ import { hostTcpDelta } from "./stats/host_tcp.ts";
 import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
+import type { FlowSample } from "./stats/flow_counters.ts";
+import { alignFlowSamples } from "./stats/flow_align.ts";
+import { withScriptSetup } from "./script/script_hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import type { SteerChange } from "../results/schema_steering.ts";
 
@@ -59,6 +62,11 @@ export class RequestLogFailed extends Error {
 /** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
+  // A session script's setup() runs once before the load; its teardown() once after, whatever happened.
+  return await withScriptSetup(config, (ready) => runLoaded(ready, hooks));
+}
+
+async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
   const uncorrected = modelDef(config.model).keepsUncorrected;
   // A segment's share of the requested rate (the shards' add up to the configured one).
   let requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
@@ -92,6 +100,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   }
   const aggregator = new RunAggregator(aggregatorOptions);
   const flowAggregator = new FlowAggregator();
+  // Each worker's flow totals; a script's steps are lined up by name once all are in.
+  const flowSamples: FlowSample[][] = [];
   const startedAt = new Date().toISOString();
   const startMs = performance.now();
   const plannedMs = measuredDurationMs(config);
@@ -111,7 +121,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   try {
     workers = await runWorkers(config, {
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
-      onFlows: (flows) => flowAggregator.add(flows),
+      onFlows: (flows) => flowSamples.push(flows),
       onStart: (startAtEpochMs) => {
         originEpochMs = startAtEpochMs + config.warmupMs;
         hooks.onStart?.(startAtEpochMs);
@@ -131,6 +141,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
     aggregator.setRequestedRps(requestedRps);
   }
+  for (const flows of alignFlowSamples(flowSamples)) flowAggregator.add(flows);
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
@@ -159,7 +170,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
       : {}),
     ...(hostTcp !== null ? { hostTcp } : {}),
     ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
-    ...(config.flows ? { flows: flowAggregator.finish() } : {}),
+    ...(config.flows || config.script ? { flows: flowAggregator.finish() } : {}),
     ...(workers.wsResult ? { ws: workers.wsResult } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
@@ -212,6 +223,8 @@ function segmentOf(segment: { index: number; count: number }, workers: WorkersSu
  * flows the schedule is of sessions: times the requests a session sends on average (by weight).
  */
 function targetRps(config: AttackConfig): number | null {
+  // A script's session sends as many requests as its code does: no requested rate of requests to compare.
+  if (config.script) return null;
   const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec(config);
   return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
 }
@@ -245,6 +258,8 @@ export function configToJson(config: AttackConfig): Record<string, unknown> {
         })),
       }
       : {}),
+    // The environment and setup's data stay out of results (they may hold secrets).
+    ...(config.script ? { script: { path: config.script.path } } : {}),
     // The rows stay out of results (they may be large, or personal): the source is named and counted.
     ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
   };

@@ -345,8 +345,14 @@ export function achievedAbove(run: RunResult): boolean {
   return run.targetRps !== null && run.targetRps > 0 && run.rps > run.targetRps * (1 + ACHIEVED_ABOVE_SHARE);
 }
 
-/** "incomplete", naming the load workers loadlab had to end when there were any. */
+/**
+ * "incomplete", naming the load workers loadlab had to end when there were any, and the session script
+ * they were running (a script's loop that never yields is the usual cause).
+ */
 function incompleteLabel(run: RunResult): string {
   const stuck = run.stuckWorkers ?? 0;
-  return stuck > 0 ? `incomplete: ${stuck} worker${stuck === 1 ? "" : "s"} stuck` : "incomplete";
+  if (stuck === 0) return "incomplete";
+  const script = (run.config as { script?: { path?: unknown } } | undefined)?.script?.path;
+  const where = typeof script === "string" ? ` in ${script.slice(script.lastIndexOf("/") + 1)}` : "";
+  return `incomplete: ${stuck} worker${stuck === 1 ? "" : "s"} stuck${where}`;
 }
