@@ -38,7 +38,7 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
     };
   });
   // Concurrency on its own axis beside latency, so where latency bends is read against the users.
-  const users = concurrency(run);
+  const users = concurrencyLine(run);
   const latencyOpts = withRightAxis(timeLineOptions("ms", "logarithmic", maxSec));
   const latency = addChart(grid, "latency per interval (ms)", {
     type: "line",
@@ -78,9 +78,10 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
 
 /**
  * The run's concurrency per interval as a line: open connections at each interval's end for a closed
- * model (no requested rate), requests in flight for an open one.
+ * model (no requested rate), requests in flight for an open one. Exported, as every client function
+ * the page inlines by its source text.
  */
-function concurrency(run: PageRun) {
+export function concurrencyLine(run: PageRun) {
   const closed = !run.targetRps;
   return {
     label: closed ? "connections" : "in flight",
@@ -93,7 +94,7 @@ function concurrency(run: PageRun) {
 }
 
 /** Options with a second y axis on the right (concurrency), from 0, without its own grid. */
-function withRightAxis(opts: any): any {
+export function withRightAxis(opts: any): any {
   opts.scales.y2 = {
     position: "right",
     beginAtZero: true,
