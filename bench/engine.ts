@@ -26,6 +26,7 @@
  *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
  *                              [--protocol h2c --streams 10]
  *
+ * `--ws`: WebSocket closed echo instead, loadlab vs gcannon `--ws` on a C echo server (bench/ws.ts).
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  */
 import { tokenize } from "../cli/argv.ts";
@@ -294,6 +295,8 @@ async function sessionsMain(argv: string[]): Promise<number> {
 if (import.meta.main) {
   const chosen = Deno.args.includes("--h2")
     ? import("./h2.ts").then((h2) => h2.main(Deno.args))
+    : Deno.args.includes("--ws")
+    ? import("./ws.ts").then((ws) => ws.main(Deno.args))
     : Deno.args.includes("--sessions")
     ? sessionsMain(Deno.args)
     : main(Deno.args);

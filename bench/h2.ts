@@ -130,7 +130,7 @@ function plan(tool: Tool, url: string, o: Options, caFile: string): ToolRun {
   };
 }
 
-function loadAvg(): string {
+export function loadAvg(): string {
   try {
     return Deno.readTextFileSync("/proc/loadavg").split(" ").slice(0, 3).join(" ");
   } catch {

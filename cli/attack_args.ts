@@ -24,6 +24,7 @@ import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.ts";
 import { buildRequestMix } from "./request_args.ts";
+import { WS_CONFIG_PATH_FLAGS, wsArgs } from "./ws_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
 import { abortOnFailArg } from "./abort_flags.ts";
@@ -77,7 +78,8 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   if (raw.values.has("help")) throw new HelpRequested(attackHelp());
   const flags = new FlagValues(raw, ATTACK_FLAGS);
   const url = parseUrl(raw.positionals);
-  const requestMix = buildRequestMix({
+  const ws = wsArgs(flags, url);
+  const requestMix = ws !== undefined ? undefined : buildRequestMix({
     url,
     method: flags.text("method"),
     headers: flags.all("header"),
@@ -92,6 +94,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     url: url.href,
     ...load,
     requestMix,
+    ...(ws !== undefined ? { ws } : {}),
     timeoutMs: flags.positiveDurationMs("timeout"),
     maxHeaderBytes: flags.positiveInt("max-header-bytes"),
     pipelining: flags.positiveInt("pipelining"),
@@ -236,9 +239,11 @@ function parseUrl(positionals: string[]): URL {
   } catch {
     url = undefined;
   }
-  if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || url.hostname === "") {
+  if (!url || !/^(https?|wss?):$/.test(url.protocol) || url.hostname === "") {
     throw new UsageError(
-      `${JSON.stringify(text)}: not an http(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
+      `${
+        JSON.stringify(text)
+      }: not an http(s) or ws(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
     );
   }
   return url;
@@ -286,6 +291,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   logFile: "--log",
   segment: "--segment",
   startAtEpochMs: "--start-at",
+  ...WS_CONFIG_PATH_FLAGS,
 };
 
 /** Runs the shared zod validation; its issues become one line that names flags, not config paths. */
@@ -295,7 +301,8 @@ function toConfig(input: AttackConfigInput): AttackConfig {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     const lines = err.issues.map(({ path, message }) => {
-      const flag = CONFIG_PATH_FLAGS[path] ?? CONFIG_PATH_FLAGS[/^[^.[]*/.exec(path)![0]];
+      const flag = CONFIG_PATH_FLAGS[path] ?? CONFIG_PATH_FLAGS[/^[^.[]*(\.[^.[]*)?/.exec(path)![0]] ??
+        CONFIG_PATH_FLAGS[/^[^.[]*/.exec(path)![0]];
       return `${flag ?? path}: ${message}`;
     });
     throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });

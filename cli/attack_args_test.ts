@@ -205,10 +205,14 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "http://127.0.0.1:9/"], /^one URL expected, got 2 .*--mix/],
   [
     ["localhost:8080"],
-    '"localhost:8080": not an http(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/',
+    '"localhost:8080": not an http(s) or ws(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/',
   ],
-  [["ftp://127.0.0.1/"], /not an http\(s\) URL/],
-  [["not a url"], /not an http\(s\) URL/],
+  [["ftp://127.0.0.1/"], /not an http\(s\) or ws\(s\) URL/],
+  [["not a url"], /not an http\(s\) or ws\(s\) URL/],
+  [[URL_, "--ws-message", "hi"], /^--ws-message needs a ws:\/\/ or wss:\/\/ URL/],
+  [["ws://127.0.0.1:8080/", "-b", "x"], /^--body is for HTTP; a ws:\/\/ run sends --ws-message/],
+  [["ws://127.0.0.1:8080/", "--ws-match", "first"], /^--ws-match "first": expected echo, nth:N/],
+  [["ws://127.0.0.1:8080/", "--ws-match", "nth:0"], /^--ws-match: nth: n must be >= 1/],
   [[URL_, "--bogus"], "--bogus: unknown flag; see loadlab attack --help"],
   [[URL_, "-x"], "-x: unknown flag; see loadlab attack --help"],
   [[URL_, "-t2"], /^-t: unknown flag; for worker threads use --workers/],
@@ -337,6 +341,30 @@ Deno.test("bad input throws one UsageError line naming the problem and the fix",
     if (typeof expected === "string") assert.equal(caught.message, expected, JSON.stringify(argv));
     else assert.match(caught.message, expected, JSON.stringify(argv));
   }
+});
+
+Deno.test("a ws:// URL takes the WebSocket flags into the run's ws config; -H goes on the handshake", () => {
+  const { config } = parseAttackArgs([
+    "ws://127.0.0.1:8080/ws/room",
+    "--ws-message",
+    '{"a":1}',
+    "--ws-message",
+    "b",
+    "--ws-match",
+    "json:type=ack",
+    "--ws-per-connection",
+    "3",
+    "-H",
+    "Origin: http://x",
+    "-c",
+    "4",
+  ], { openFileLimit: null });
+  assert.deepEqual(
+    [config.url, config.ws?.messages, config.ws?.match, config.ws?.messagesPerConnection, config.ws?.headers],
+    ["ws://127.0.0.1:8080/ws/room", ['{"a":1}', "b"], { kind: "json", field: "type", equals: "ack" }, 3, {
+      Origin: "http://x",
+    }],
+  );
 });
 
 Deno.test("the real open-file limit is read and enforced", () => {

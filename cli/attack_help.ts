@@ -65,6 +65,18 @@ Load
       --h2                 same as --protocol h2
       --streams N          HTTP/2: concurrent streams per connection (h2load -m)    [1]
       --h2-window BYTES    HTTP/2: receive windows advertised              [16777216]
+WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET.md):
+      --ws-message TEXT    a message to send (repeatable: sent in turn)           [hello]
+      --ws-binary          messages are base64 of binary payloads
+      --ws-fragment N      cut each message into frames of at most N bytes   [one frame]
+      --ws-match RULE      which server message answers a send: echo (the next one),
+                           nth:N, or json:FIELD=VALUE                              [echo]
+      --ws-protocol P      a subprotocol to offer (repeatable)
+      --ws-per-connection N  connection storm: each connection sends N messages, then
+                           closes (1000); with -R: connections opened at that rate
+      --ws-ping D          hold: no messages; each connection pings after D idle and
+                           times the pong
+      --ws-max-message N   cap of a server message; a bigger one is ws-too-big  [1048576]
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)

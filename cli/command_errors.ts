@@ -4,9 +4,9 @@
  * every command answers the same error the same way: help goes to stdout (0); bad input is one line
  * `loadlab NAME: message` (2), an experiment file's problems one line each (2); an output that cannot be
  * written is 5; a target that cannot start or dies is 3 (with where the finished runs are kept, when an
- * experiment's were). Anything else is a bug and is rethrown with its
- * stack. Errors are told apart by their `name` (each class sets it), so this module imports none of the
- * modules that throw them and a command still loads only what it uses (`version` no results code).
+ * experiment's were). Anything else is a bug and is rethrown with its stack. Errors are told apart by
+ * their `name` (each class sets it), so this module imports none of the modules that throw them: a
+ * command loads the planner, the engine or the targets only when it uses them.
  * Lines are made terminal-safe and secrets in them redacted: messages may quote a file or a flag value.
  */
 import { redactText } from "../results/redact.ts";

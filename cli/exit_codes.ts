@@ -145,7 +145,7 @@ function untrustedRuns(command: string, runs: RunResult[], strict: boolean): boo
 }
 
 /** `connect: 66, e.g. "Connection refused (os error 111)"`: the errors of every run, by kind. */
-export function errorSummary(runs: RunResult[]): string {
+function errorSummary(runs: RunResult[]): string {
   const counts = new Map<string, number>();
   const messages = new Map<string, string>();
   for (const run of runs) {

@@ -14,7 +14,7 @@ import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
-import { loadRunnable } from "../scenarios/load.ts";
+import { loadRunnable, type Runnable } from "../scenarios/load.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
@@ -60,6 +60,7 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
   const source = loadSource(args);
+  for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = source.plan;
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
     throw new UsageError(
@@ -110,28 +111,24 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
 
 /**
  * An experiment as read: planned and checked, with the text it came from, the experiment as it runs
- * (null when unchanged) and the preset's name.
+ * (null when unchanged), the notes of a converted Artillery script and the preset's name.
  */
-interface Source {
-  plan: Plan;
+interface Source extends Runnable {
   text: string;
-  ranSource: string | null;
   preset?: string;
 }
 
 /**
  * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
- * loaded by scenarios/load.ts `loadRunnable`, the notes of a converted Artillery script printed here.
+ * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
  */
 function loadSource(args: RunArgs): Source {
-  const warn = (message: string) => console.error(terminalSafe(`${args.source}: note: ${message}`));
   const common = {
     file: args.source,
     quick: args.quick,
     set: args.set,
     targets: args.targets,
     profile: args.profile,
-    warn,
     only: args.only,
     segment: args.segment,
     startAtEpochMs: args.startAtEpochMs,
@@ -272,7 +269,7 @@ async function conclude(
 }
 
 /** The failed thresholds as an aligned table: expression, scope, run, measured value, the run's verdict. */
-export function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"] = []): string {
+function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"] = []): string {
   return boxTable([
     ["FAILED threshold", "scope", "run", "actual", "run verdict"],
     ...failed.map((t) => [

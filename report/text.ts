@@ -24,6 +24,7 @@ import {
   protocolTag,
 } from "../results/text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
+import { wsLines } from "./ws_text.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import {
   achievedAbove,
@@ -330,6 +331,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     histogramLines(run, c),
     distributionLines(run, c),
     statusLines(run, c),
+    wsLines(run, c.bold),
     errorLines(run, c),
     checkLines(run, c),
     generatorLines(run, c),

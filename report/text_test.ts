@@ -12,7 +12,7 @@ function interval(startMs: number, requests: number, bytesRead: number): Interva
     durationMs: 250,
     requests,
     errors: 0,
-    non2xx: 0,
+    failedStatus: 0,
     p50: 1,
     p75: 1,
     p90: 1,

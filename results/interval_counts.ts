@@ -5,7 +5,7 @@
  * sums them over workers (runner/stats/aggregate.ts, interval_accumulator.ts), over the intervals of part of
  * a run (results/interval_stats.ts: the warm-up cut, per-phase statistics) and over shards
  * (merge_shard_runs.ts). Results keep a subset: an interval has no dropped sends, connects, reconnects,
- * re-sends or unfinished requests, a run no non-2xx count, and files from before server-bound sends were
+ * re-sends or unfinished requests, a run no failed-status count, and files from before server-bound sends were
  * recorded lack them; a counter missing from what is added adds nothing. `IntervalCounts` adds what a results
  * interval counts besides: its errors and status codes. Gauges (`inFlight`, `connections`) are sampled, not
  * summed, and are not among them. Errors by kind and server-bound sends of results intervals are summed by
@@ -19,7 +19,7 @@ export interface Counters {
   /** Responses, any status. */
   requests: number;
   /** Responses with a status outside 2xx/3xx. */
-  non2xx: number;
+  failedStatus: number;
   bytesRead: number;
   bytesWritten: number;
   /** Sends that went out after their intended time (open models). */
@@ -52,7 +52,7 @@ export interface Counters {
 export function emptyCounters(): Counters {
   return {
     requests: 0,
-    non2xx: 0,
+    failedStatus: 0,
     bytesRead: 0,
     bytesWritten: 0,
     lateSends: 0,
@@ -69,7 +69,7 @@ export function emptyCounters(): Counters {
 /** Adds every counter of `from` into `into`; one `from` lacks (a results subset) adds nothing. */
 export function addCounters(into: Counters, from: Partial<Counters>): void {
   into.requests += from.requests ?? 0;
-  into.non2xx += from.non2xx ?? 0;
+  into.failedStatus += from.failedStatus ?? 0;
   into.bytesRead += from.bytesRead ?? 0;
   into.bytesWritten += from.bytesWritten ?? 0;
   into.lateSends += from.lateSends ?? 0;
@@ -139,9 +139,9 @@ export function addIntervalDetail(
 
 /** Responses with a 2xx status over attempts (responses + errors); `none` when nothing was attempted. */
 export function successRateOf(
-  counts: Pick<IntervalCounts, "requests" | "errors" | "non2xx">,
+  counts: Pick<IntervalCounts, "requests" | "errors" | "failedStatus">,
   none: number,
 ): number {
   const attempted = counts.requests + counts.errors;
-  return attempted > 0 ? (counts.requests - counts.non2xx) / attempted : none;
+  return attempted > 0 ? (counts.requests - counts.failedStatus) / attempted : none;
 }

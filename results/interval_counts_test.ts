@@ -13,7 +13,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
   const into = emptyCounters();
   const all = {
     requests: 1,
-    non2xx: 2,
+    failedStatus: 2,
     bytesRead: 3,
     bytesWritten: 4,
     lateSends: 5,
@@ -30,7 +30,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
   addCounters(into, { requests: 10 });
   assertEquals(into, {
     requests: 12,
-    non2xx: 4,
+    failedStatus: 4,
     bytesRead: 6,
     bytesWritten: 8,
     lateSends: 10,
@@ -47,12 +47,12 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
 
 Deno.test("interval counts add counter by counter, status codes by key", () => {
   const into = emptyIntervalCounts();
-  const one = { requests: 3, errors: 1, non2xx: 1, bytesRead: 30, bytesWritten: 9, lateSends: 2 };
+  const one = { requests: 3, errors: 1, failedStatus: 1, bytesRead: 30, bytesWritten: 9, lateSends: 2 };
   addIntervalCounts(into, { ...one, statusCodes: { "200": 2, "500": 1 } });
   addIntervalCounts(into, { ...one, statusCodes: { "200": 3 } });
   assertEquals(into, {
     requests: 6,
-    non2xx: 2,
+    failedStatus: 2,
     bytesRead: 60,
     bytesWritten: 18,
     lateSends: 4,
@@ -71,8 +71,8 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
 });
 
 Deno.test("success rate is 2xx responses over attempts, or the given value when nothing was attempted", () => {
-  assertEquals(successRateOf({ requests: 8, errors: 2, non2xx: 3 }, 0), 0.5);
-  assertEquals(successRateOf({ requests: 0, errors: 0, non2xx: 0 }, Number.NaN), Number.NaN);
+  assertEquals(successRateOf({ requests: 8, errors: 2, failedStatus: 3 }, 0), 0.5);
+  assertEquals(successRateOf({ requests: 0, errors: 0, failedStatus: 0 }, Number.NaN), Number.NaN);
 });
 
 Deno.test("interval detail sums error kinds and server-bound sends while every interval has them", () => {

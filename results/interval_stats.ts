@@ -6,7 +6,7 @@
  * wholly toward the part of the run in which it starts, so a phase boundary that falls inside an interval
  * (a 1.1 s boundary with 250 ms intervals) is moved to that interval's start. Pure.
  *
- * Per-interval data hold requests, errors by kind, non-2xx, status codes, bytes, late and server-bound
+ * Per-interval data hold requests, errors by kind, failed statuses (4xx/5xx), status codes, bytes, late and server-bound
  * sends, so those are recomputed exactly: a phase's timeouts are the timeouts of its own intervals. Only
  * files from before intervals carried `errorKinds` fall back to apportioning the interval error counts
  * by the whole run's mix of kinds (exact when the run has one kind), and to the whole run's server-bound
@@ -167,7 +167,7 @@ export function phaseStats(run: RunResult, phases: PhaseSpan[]): PhaseResult[] {
       rps: servedRps(t.requests, t.drained, t.spanMs / 1000),
       successRate: successRateOf(t, Number.NaN),
       timeouts: errors.timeout ?? 0,
-      non2xx: t.non2xx,
+      failedStatus: t.failedStatus,
       statusCodes: t.statusCodes,
       errors,
       latencyMs: histogramsComplete(ivs) ? summarizeMs(mergeEncoded(encodingsOf(ivs))) : unknownLatency(),

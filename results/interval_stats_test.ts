@@ -13,13 +13,13 @@ function interval(
   const h = createHistogram();
   for (const ms of latenciesMs) h.recordValue(ms * 1000);
   const s = summarizeMs(h);
-  const requests = latenciesMs.length, non2xx = extra.non2xx ?? 0;
+  const requests = latenciesMs.length, failedStatus = extra.failedStatus ?? 0;
   return {
     startMs,
     durationMs: 250,
     requests,
     errors: 0,
-    non2xx,
+    failedStatus,
     p50: s.p50,
     p75: s.p75,
     p90: s.p90,
@@ -31,7 +31,7 @@ function interval(
     lateSends: 0,
     inFlight: 0,
     connections: 4,
-    statusCodes: non2xx ? { "200": requests - non2xx, "503": non2xx } : { "200": requests },
+    statusCodes: failedStatus ? { "200": requests - failedStatus, "503": failedStatus } : { "200": requests },
     histogramEncoded: encodeHistogram(h),
     ...extra,
   };
@@ -45,7 +45,7 @@ function warmRun(): RunResult {
   const intervals = [
     ...[0, 250, 500, 750].map((t) => interval(t, ramp(100, 50, 0.09))),
     ...[1000, 1250, 1500, 1750].map((t, i) =>
-      interval(t, ramp(100, 10, 0.09), { errors: i % 2 ? 2 : 0, non2xx: 5 })
+      interval(t, ramp(100, 10, 0.09), { errors: i % 2 ? 2 : 0, failedStatus: 5 })
     ),
   ];
   const run = makeRun({ name: "warm", rps: 400, dist: { medianMs: 30, sigma: 0.5 }, durationSec: 2 });
@@ -107,7 +107,7 @@ Deno.test("phaseStats: exact per-phase figures, intervals assigned by where they
   assert.equal(warm.timeouts, 0);
   assert.deepEqual(warm.latencyMs, summaryOf([1, 2, 3, 4].flatMap(() => ramp(100, 50, 0.09))));
   assert.equal(fast.startMs, 1000);
-  assert.equal(fast.non2xx, 20);
+  assert.equal(fast.failedStatus, 20);
   assert.deepEqual(fast.statusCodes, { "200": 380, "503": 20 });
   assert.equal(fast.timeouts, 3);
   assert.ok(fast.latencyMs.p95 < 20);

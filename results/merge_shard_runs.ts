@@ -53,7 +53,7 @@ const sum = (runs: RunResult[], of: (r: RunResult) => number | undefined) =>
   runs.reduce((total, r) => total + (of(r) ?? 0), 0);
 
 /** The shards' intervals added per absolute interval; percentiles from the added histograms. */
-export function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
+function mergeIntervals(runs: RunResult[], alignment: Alignment): IntervalResult[] {
   const slots = new Map<number, IntervalResult[]>();
   runs.forEach((run, k) => {
     run.intervals.forEach((iv, i) => {
@@ -91,7 +91,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     ...(counts.drained > 0 ? { drained: counts.drained } : {}),
     errors: counts.errors,
     ...(detail.errorKinds !== null ? { errorKinds: detail.errorKinds } : {}),
-    non2xx: counts.non2xx,
+    failedStatus: counts.failedStatus,
     p50: latency(summary.p50),
     p75: latency(summary.p75),
     p90: latency(summary.p90),
@@ -127,7 +127,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const durationSec = Math.max(
     ...runs.map((r, k) => r.durationSec + (alignment.offsets[k] * alignment.intervalMs) / 1000),
   );
-  // A run stores no non-2xx count and older files no server-bound sends: those add nothing.
+  // A run stores no failed-status count and older files no server-bound sends: those add nothing.
   const c = emptyCounters();
   const statusCodes: Record<string, number> = {};
   const errors: Record<string, number> = {};

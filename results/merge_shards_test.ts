@@ -63,7 +63,7 @@ function shard(
 }
 const zeros = {
   errors: 0,
-  non2xx: 0,
+  failedStatus: 0,
   p50: 0,
   p75: 0,
   p90: 0,

@@ -35,3 +35,33 @@ Deno.test("parseResultsFile reads a v1 file as v2, with the v2 fields absent", (
   assert.equal(parsed.results.analysis, undefined);
   assert.equal(parsed.results.runs[0].intervals[0].histogramEncoded, undefined);
 });
+
+Deno.test("parseResultsFile reads an older file's non2xx as failedStatus, in intervals and phases", () => {
+  const json = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
+  const run = json.runs[0];
+  const older = (iv: Record<string, unknown>) => {
+    const { failedStatus, ...rest } = iv;
+    return { ...rest, non2xx: failedStatus };
+  };
+  const counted = run.intervals.map((iv: { failedStatus: number }) => iv.failedStatus);
+  run.intervals[0].failedStatus = 7;
+  counted[0] = 7;
+  run.intervals = run.intervals.map(older);
+  run.phases = [{
+    name: "p",
+    startMs: 0,
+    durationMs: 1000,
+    requests: 10,
+    rps: 10,
+    successRate: 0.5,
+    timeouts: 0,
+    non2xx: 5,
+    latencyMs: run.latencyMs,
+  }];
+  const parsed = parseResultsFile(json);
+  assert.ok(parsed.ok, parsed.ok ? "" : parsed.problem);
+  const read = parsed.results.runs[0];
+  assert.deepEqual(read.intervals.map((iv) => iv.failedStatus), counted);
+  assert.ok(read.intervals.every((iv) => !("non2xx" in iv)), "the older name is not carried along");
+  assert.equal(read.phases?.[0].failedStatus, 5);
+});

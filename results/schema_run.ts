@@ -6,6 +6,7 @@
  * sends, the pre-connected pool, the generator's warm-up, the transport), and the series over time
  * (intervals, telemetry, phases, flows). Pure; results/schema.ts puts runs in a file.
  */
+import { wsResultSchema } from "./schema_ws.ts";
 import { z } from "zod";
 import {
   count,
@@ -194,6 +195,8 @@ export const runResultSchema = z.looseObject({
   logFile: z.string().optional(),
   phases: z.array(phaseResultSchema).optional(),
   flows: z.array(flowResultSchema).optional(),
+  /** WebSocket runs: handshakes, messages each way, fan-out, close codes (results/schema_ws.ts). */
+  ws: wsResultSchema.optional(),
   targetInfo: targetInfoSchema.optional(),
   /**
    * CPU profiles of the target's processes over the run (`profile: cpu`), one per process. Their numbers

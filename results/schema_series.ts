@@ -8,50 +8,65 @@
 import { z } from "zod";
 import { count, counts, latencySummarySchema, num } from "./schema_values.ts";
 
+/**
+ * Files from before the count of failed statuses got its name call it `non2xx` (a misnomer: a 3xx was
+ * never in it). It is read under its name, so an older results.json still loads, merges and renders.
+ */
+function renamedNon2xx(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || !("non2xx" in value) || "failedStatus" in value) {
+    return value;
+  }
+  const { non2xx, ...rest } = value as Record<string, unknown>;
+  return { ...rest, failedStatus: non2xx };
+}
+
 /** Statistics of one time interval (default 250 ms), merged across workers. */
-export const intervalSchema = z.looseObject({
-  /** Start relative to the start of the measured run (after warm-up). */
-  startMs: z.number(),
-  durationMs: z.number().positive(),
-  /** Completed requests (any status). */
-  requests: count,
-  /**
-   * Of `requests`, those that arrived after the load's end (the graceful stop's drain, folded into the
-   * last interval): not served within the window. Written when non-zero; absent in older files.
-   */
-  drained: count.optional(),
-  /** Failed requests (error kinds, not HTTP status). */
-  errors: count,
-  /**
-   * `errors` by kind (`ERROR_KINDS`: timeout, connect, reset, ...), so a phase or the part after a
-   * warm-up cut counts each kind exactly. Always written by the runner (empty when the interval had no
-   * error); absent in files from before it was recorded.
-   */
-  errorKinds: counts.optional(),
-  /**
-   * Responses that count as failed by their status: 4xx and 5xx (and any status below 200). A 3xx is
-   * success, despite the name, which the file format keeps.
-   */
-  non2xx: count,
-  p50: num,
-  p75: num,
-  p90: num,
-  p99: num,
-  mean: num,
-  max: num,
-  bytesRead: count,
-  bytesWritten: count,
-  lateSends: count,
-  /** Sends that waited for a connection, every one busy at the server; absent in older files. */
-  serverBoundSends: count.optional(),
-  /** Requests in flight at the end of the interval, summed over workers. */
-  inFlight: count,
-  /** Open connections at the end of the interval. */
-  connections: count,
-  statusCodes: counts.default({}),
-  /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
-  histogramEncoded: z.string().optional(),
-});
+export const intervalSchema = z.preprocess(
+  renamedNon2xx,
+  z.looseObject({
+    /** Start relative to the start of the measured run (after warm-up). */
+    startMs: z.number(),
+    durationMs: z.number().positive(),
+    /** Completed requests (any status). */
+    requests: count,
+    /**
+     * Of `requests`, those that arrived after the load's end (the graceful stop's drain, folded into the
+     * last interval): not served within the window. Written when non-zero; absent in older files.
+     */
+    drained: count.optional(),
+    /** Failed requests (error kinds, not HTTP status). */
+    errors: count,
+    /**
+     * `errors` by kind (`ERROR_KINDS`: timeout, connect, reset, ...), so a phase or the part after a
+     * warm-up cut counts each kind exactly. Always written by the runner (empty when the interval had no
+     * error); absent in files from before it was recorded.
+     */
+    errorKinds: counts.optional(),
+    /**
+     * Responses that count as failed by their status: 4xx and 5xx (and any status below 200); a 3xx is
+     * success. Named `non2xx` in older files (`renamedNon2xx`).
+     */
+    failedStatus: count,
+    p50: num,
+    p75: num,
+    p90: num,
+    p99: num,
+    mean: num,
+    max: num,
+    bytesRead: count,
+    bytesWritten: count,
+    lateSends: count,
+    /** Sends that waited for a connection, every one busy at the server; absent in older files. */
+    serverBoundSends: count.optional(),
+    /** Requests in flight at the end of the interval, summed over workers. */
+    inFlight: count,
+    /** Open connections at the end of the interval. */
+    connections: count,
+    statusCodes: counts.default({}),
+    /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
+    histogramEncoded: z.string().optional(),
+  }),
+);
 
 /**
  * Telemetry of a target process or a Redis server, sampled per interval (`process`: CPU and RSS from
@@ -90,20 +105,23 @@ export const telemetrySchema = z.looseObject({
 });
 
 /** One phase of an open-model run, computed exactly from the interval histograms and counters. */
-export const phaseResultSchema = z.looseObject({
-  name: z.string(),
-  startMs: z.number(),
-  durationMs: z.number(),
-  requests: count,
-  rps: num,
-  successRate: num,
-  timeouts: count,
-  /** 4xx and 5xx responses (and any status below 200); a 3xx is success (as in intervals). */
-  non2xx: count,
-  statusCodes: counts.default({}),
-  errors: counts.default({}),
-  latencyMs: latencySummarySchema,
-});
+export const phaseResultSchema = z.preprocess(
+  renamedNon2xx,
+  z.looseObject({
+    name: z.string(),
+    startMs: z.number(),
+    durationMs: z.number(),
+    requests: count,
+    rps: num,
+    successRate: num,
+    timeouts: count,
+    /** 4xx and 5xx responses (and any status below 200); a 3xx is success (as in intervals). */
+    failedStatus: count,
+    statusCodes: counts.default({}),
+    errors: counts.default({}),
+    latencyMs: latencySummarySchema,
+  }),
+);
 
 /** Sessions of one flow, with per-step latency. */
 export const flowResultSchema = z.looseObject({

@@ -35,6 +35,17 @@ export const ERROR_KINDS = [
   // A response past the bytes its flow step keeps for captures and checks (`maxKeptBytes`, 1 MiB unless
   // set): the connection (HTTP/2: the stream) is closed, the step fails.
   "body-too-large",
+  // WebSocket: the handshake refused (a status other than 101, named in the message), a wrong
+  // Sec-WebSocket-Accept, an answer that is no upgrade (no Upgrade or Connection field, an extension or
+  // subprotocol never offered); a frame that broke RFC 6455; a message past the cap; a text message that
+  // is not UTF-8; the connection closed (by a close frame or without one) with a message unanswered.
+  "ws-refused",
+  "ws-bad-accept",
+  "ws-handshake",
+  "ws-protocol",
+  "ws-too-big",
+  "ws-bad-utf8",
+  "ws-closed",
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */

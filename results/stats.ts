@@ -99,11 +99,6 @@ export function welchTest(a: number[], b: number[]): { differs: boolean; t: numb
   return { differs: t > tQuantile95(Math.max(1, Math.floor(df))), t };
 }
 
-/** `welchTest`'s verdict alone: true or false, null below two values a side. */
-export function welchDiffers(a: number[], b: number[]): boolean | null {
-  return welchTest(a, b)?.differs ?? null;
-}
-
 /**
  * A difference of this many standard errors or more would be beyond noise with many samples (the normal
  * 95% quantile): when few samples cannot show it, it is "not judged", never "within noise".

@@ -8,7 +8,7 @@ import {
   noiseVerdict,
   stdev,
   type SweepPoint,
-  welchDiffers,
+  welchTest,
 } from "./stats.ts";
 
 Deno.test("meanCi uses Student's t for few samples and ignores NaN", () => {
@@ -69,7 +69,8 @@ Deno.test("stdev uses n - 1 and is 0 below two values", () => {
   assert.equal(stdev([5]), 0);
 });
 
-Deno.test("welchDiffers: a shift well beyond the spread differs, one within it does not", () => {
+Deno.test("welchTest: a shift well beyond the spread differs, one within it does not", () => {
+  const welchDiffers = (a: number[], b: number[]) => welchTest(a, b)?.differs ?? null;
   assert.equal(welchDiffers([100, 102, 98], [150, 149, 151]), true);
   assert.equal(welchDiffers([100, 110, 90], [104, 96, 108]), false);
   // Two repeats each: df 1-2, so only a large shift relative to the spread counts.

@@ -31,7 +31,7 @@ export interface AbortRule {
  */
 export type LiveInterval = Pick<
   IntervalDelta,
-  "index" | "requests" | "errors" | "non2xx" | "lateSends" | "droppedSends" | "histograms"
+  "index" | "requests" | "errors" | "failedStatus" | "lateSends" | "droppedSends" | "histograms"
 >;
 
 /** Why and when a run was stopped (results' `abortedBy`). */
@@ -41,7 +41,7 @@ export type AbortedBy = NonNullable<RunResult["abortedBy"]>;
 interface Tally {
   requests: number;
   errors: number;
-  non2xx: number;
+  failedStatus: number;
   lateSends: number;
   droppedSends: number;
 }
@@ -54,12 +54,12 @@ interface WindowRule {
   open: Map<number, { tally: Tally; histograms: string[] }>;
 }
 
-const emptyTally = (): Tally => ({ requests: 0, errors: 0, non2xx: 0, lateSends: 0, droppedSends: 0 });
+const emptyTally = (): Tally => ({ requests: 0, errors: 0, failedStatus: 0, lateSends: 0, droppedSends: 0 });
 
 function addTally(into: Tally, from: Tally): void {
   into.requests += from.requests;
   into.errors += from.errors;
-  into.non2xx += from.non2xx;
+  into.failedStatus += from.failedStatus;
   into.lateSends += from.lateSends;
   into.droppedSends += from.droppedSends;
 }
@@ -129,7 +129,7 @@ export class AbortWatch {
 }
 
 /** Counts of a whole run, which only grow while it runs. */
-const COUNTS = new Set(["requests", "errors", "non2xx", "late", "lateSends", "dropped"]);
+const COUNTS = new Set(["requests", "errors", "failedStatus", "non2xx", "late", "lateSends", "dropped"]);
 
 /**
  * Whether a whole run's count short of its rule may still meet it by the end (`requests>1000` at 200 so far,
@@ -163,8 +163,9 @@ function valueOf(metric: string, tally: Tally, spanMs: number, histogram: () => 
       return tally.requests;
     case "errors":
       return tally.errors;
-    case "non2xx":
-      return tally.non2xx;
+    case "failedStatus":
+    case "non2xx": // its earlier name
+      return tally.failedStatus;
     case "late":
     case "lateSends":
       return tally.lateSends;

@@ -14,7 +14,7 @@ function live(index: number, requests: number, latencyMs: number, errors = 0): L
     index,
     requests,
     errors,
-    non2xx: 0,
+    failedStatus: 0,
     lateSends: 0,
     droppedSends: 0,
     histograms: requests > 0 ? [encodeHistogram(h)] : [],

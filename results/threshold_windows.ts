@@ -62,7 +62,11 @@ export function windowValue(window: IntervalResult[], metric: WindowMetric): num
     return servedRps(requests, drained, window.reduce((a, iv) => a + iv.durationMs, 0) / 1000);
   }
   const errors = window.reduce((a, iv) => a + iv.errors, 0);
-  const rate = successRateOf({ requests, errors, non2xx: window.reduce((a, iv) => a + iv.non2xx, 0) }, NaN);
+  const rate = successRateOf({
+    requests,
+    errors,
+    failedStatus: window.reduce((a, iv) => a + iv.failedStatus, 0),
+  }, NaN);
   return metric.invert ? 1 - rate : rate;
 }
 

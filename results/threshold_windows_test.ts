@@ -13,7 +13,7 @@ function interval(i: number, requests: number, latencyMs: number, bare = false):
     durationMs: 1000,
     requests,
     errors: 0,
-    non2xx: 0,
+    failedStatus: 0,
     p50: latencyMs,
     p75: latencyMs,
     p90: latencyMs,

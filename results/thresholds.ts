@@ -52,12 +52,18 @@ const RATIOS: Record<string, (r: RunResult) => number> = {
   errorRate: (r) => 1 - r.successRate,
 };
 
+/** Responses counted as failed by their status: 4xx, 5xx and any below 200 (a 3xx is success). */
+function failedStatusOf(r: RunResult): number {
+  return Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0);
+}
+
 const COUNTS: Record<string, (r: RunResult) => number> = {
   rps: (r) => r.rps,
   requests: (r) => r.requests,
   errors: (r) => Object.values(r.errors).reduce((a, b) => a + (b ?? 0), 0),
-  non2xx: (r) =>
-    Object.entries(r.statusCodes).reduce((a, [c, n]) => (c < "200" || c >= "400" ? a + n : a), 0),
+  failedStatus: failedStatusOf,
+  /** The earlier name of `failedStatus`, kept so existing files and flags still work. */
+  non2xx: failedStatusOf,
   lateSends: (r) => r.lateSends,
   late: (r) => r.lateSends,
   dropped: (r) => r.droppedSends,

@@ -19,7 +19,8 @@ Deno.test("thresholds parse units and evaluate per run", () => {
   assertEquals(parseThreshold("p99 < 200000us").value, 200);
   assertEquals(parseThreshold("success>99%").value, 0.99);
   const results = evaluateThresholds(
-    ["p99<200ms", "rps>=1500", "success>99%", "errors==0", "non2xx<=100", "other:p50<1"].map(parseThreshold),
+    ["p99<200ms", "rps>=1500", "success>99%", "errors==0", "failedStatus<=100", "non2xx<=100", "other:p50<1"]
+      .map(parseThreshold),
     [run],
   );
   assertEquals(results.map((r) => [r.expression, r.ok, r.actual]), [
@@ -27,6 +28,7 @@ Deno.test("thresholds parse units and evaluate per run", () => {
     ["rps>=1500", false, 1200],
     ["success>99%", true, 0.995],
     ["errors==0", false, 3],
+    ["failedStatus<=100", true, 100],
     ["non2xx<=100", true, 100],
   ]);
 });

@@ -11,6 +11,7 @@
  * The list of models is the results format's `LOAD_MODELS` (type `LoadModel`); the union is checked
  * against it below.
  */
+import { wsConfigSchema } from "./http/ws/config.ts";
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";
 import { validate } from "../validation/mod.ts";
@@ -42,10 +43,12 @@ export type FlowSpec = z.infer<typeof flowSpecSchema>;
 
 /** Fields every model has. A new common field is one line here. */
 const commonFields = {
-  url: z.string().url("url must be an absolute http:// or https:// URL").refine(
-    (u) => u.startsWith("http://") || u.startsWith("https://"),
-    "url must start with http:// or https://",
+  url: z.string().url("url must be an absolute http://, https://, ws:// or wss:// URL").refine(
+    (u) => /^(https?|wss?):\/\//.test(u),
+    "url must start with http://, https://, ws:// or wss://",
   ),
+  /** WebSocket (a ws:// or wss:// url): the messages and what each connection does (runner/http/ws/). */
+  ws: wsConfigSchema.optional(),
   requestMix: z.array(requestSpecSchema).min(1).prefault([{}]),
   /**
    * Sessions instead of single requests (not with a request mix of your own; not the throughput

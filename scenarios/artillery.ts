@@ -12,7 +12,7 @@
  * report's per-phase table is how Artillery users read their results. Whatever loadlab cannot reproduce
  * (captures, loops, JS hooks, plugins, payload files, other engines, ...) is named with its path in one
  * `ArtilleryError` before any load starts; nothing is dropped silently. Notes that change no request
- * (an `environments` section not selected, a weaker error-rate definition) arrive through `warn`.
+ * (an `environments` section not selected, a weaker error-rate definition) come back as `notes`.
  */
 import {
   ArtilleryError,
@@ -24,6 +24,7 @@ import {
 } from "./artillery_common.ts";
 import { convertEnsure } from "./artillery_ensure.ts";
 import { convertPhases, durationMs } from "./artillery_phases.ts";
+import { allWsScenarios, convertWsScenarios } from "./artillery_ws.ts";
 import {
   captureNames,
   convertScenarios,
@@ -36,8 +37,13 @@ import {
 export interface ArtilleryOptions {
   /** The script's file name: names the experiment (`cms.yml` -> `cms`) and appears in its description. */
   file?: string;
-  /** Receives notes about differences that change no request; printed by the CLI. */
-  warn?: (message: string) => void;
+}
+
+/** The experiment an Artillery script describes, with notes on differences that change no request. */
+export interface ArtilleryConversion {
+  experiment: Record<string, unknown>;
+  /** Printed by the CLI before the run, one line each. */
+  notes: string[];
 }
 
 const CONFIG_KEYS = [
@@ -104,7 +110,7 @@ export function isArtilleryScript(doc: unknown): boolean {
 }
 
 /** The loadlab experiment object for an Artillery script; throws `ArtilleryError` listing every issue. */
-export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {}): Record<string, unknown> {
+export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {}): ArtilleryConversion {
   const out: Collector = { issues: [], warnings: [] };
   if (!isRecord(doc) || !isRecord(doc.config)) {
     throw new ArtilleryError([{
@@ -121,6 +127,7 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
       "config.environments: not applied (as `artillery run` without -e); the base config runs",
     );
   }
+  if (allWsScenarios(doc.scenarios)) return wsExperiment(doc.config, doc.scenarios as unknown[], opts, out);
   const target = parseTarget(config.target, out);
   const payload = convertPayload(config.payload, out);
   const ctx: FlowContext = {
@@ -145,7 +152,6 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
     ),
   ];
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
-  for (const w of out.warnings) opts.warn?.(w);
 
   const experiment: Record<string, unknown> = {
     name: experimentName(opts.file),
@@ -156,7 +162,41 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   };
   if (payload) experiment.data = { payload: payload.source };
   if (thresholds.length > 0) experiment.thresholds = thresholds;
-  return experiment;
+  return { experiment, notes: out.warnings };
+}
+
+/**
+ * An `engine: ws` script: one `rate` load whose arrivals are WebSocket connections at the target's
+ * origin (artillery_ws.ts), each running the scenario's messages.
+ */
+function wsExperiment(
+  config: Record<string, unknown>,
+  scenarios: unknown[],
+  opts: ArtilleryOptions,
+  out: Collector,
+): ArtilleryConversion {
+  const target = typeof config.target === "string" && /^wss?:\/\//i.test(config.target)
+    ? new URL(config.target)
+    : undefined;
+  if (target === undefined) {
+    out.issues.push({ path: "config.target", message: "engine: ws needs a ws:// or wss:// target" });
+  }
+  for (const key of ["payload", "variables", "defaults", "http", "ensure"]) {
+    if (config[key] !== undefined) {
+      out.issues.push({ path: `config.${key}`, message: "not converted for engine: ws scenarios" });
+    }
+  }
+  const load = convertPhases(config.phases, out);
+  const ws = target ? convertWsScenarios(scenarios, target, out) : {};
+  if (out.issues.length > 0) throw new ArtilleryError(out.issues);
+  const origin = target!.origin.replace(/^ws/i, "http");
+  const experiment: Record<string, unknown> = {
+    name: experimentName(opts.file),
+    description: `Artillery engine: ws script${opts.file ? ` ${opts.file}` : ""}, imported`,
+    targets: { target: { url: origin } },
+    loads: { artillery: { ...load, ws } },
+  };
+  return { experiment, notes: out.warnings };
 }
 
 /** `cms.yml` -> `cms`; characters outside the experiment-name alphabet become `-`. */

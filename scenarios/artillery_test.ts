@@ -3,7 +3,7 @@ import { parse } from "yaml";
 import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
 import { ArtilleryError } from "./artillery_common.ts";
 import { ExperimentError } from "./experiment_error.ts";
-import { loadExperiment } from "./load.ts";
+import { loadExperiment, loadRunnable } from "./load.ts";
 
 const SCRIPT = `
 config:
@@ -43,10 +43,9 @@ scenarios:
 `;
 
 function convert(text: string, warnings: string[] = []) {
-  return artilleryToExperiment(parse(text), {
-    file: "examples/artillery/cms.yml",
-    warn: (w) => warnings.push(w),
-  });
+  const { experiment, notes } = artilleryToExperiment(parse(text), { file: "examples/artillery/cms.yml" });
+  warnings.push(...notes);
+  return experiment;
 }
 
 function issuesOf(text: string) {
@@ -247,12 +246,7 @@ scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: 
 });
 
 Deno.test("loadExperiment recognises an Artillery script: validated, --set applies, issues as ExperimentError", () => {
-  const warnings: string[] = [];
-  const exp = loadExperiment(SCRIPT, {
-    file: "shop.yml",
-    set: ["loads.artillery.phases[0].rate=6"],
-    warn: (w) => warnings.push(w),
-  });
+  const exp = loadExperiment(SCRIPT, { file: "shop.yml", set: ["loads.artillery.phases[0].rate=6"] });
   assertEquals(exp.name, "shop");
   const load = exp.loads.artillery as Record<string, unknown>;
   assertEquals(load.connection, "per-arrival");
@@ -268,7 +262,8 @@ Deno.test("loadExperiment recognises an Artillery script: validated, --set appli
     1,
     1,
   ]]);
-  assert(warnings.length > 0);
+  const { notes } = loadRunnable(SCRIPT, { file: "shop.yml", preflight: false });
+  assert(notes.length > 0, "the import's notes come back with the plan");
   try {
     loadExperiment(SCRIPT.replace("think: 1.5", "loop: []"), { file: "shop.yml" });
     throw new Error("expected an ExperimentError");

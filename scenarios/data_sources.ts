@@ -54,7 +54,6 @@ export const dataSourceSchema = z.strictObject({
   }
 }).transform((d) => ({ ...d, whenDone: d.whenDone ?? (d.order === "unique" ? "stop" : "wrap") }))
   .meta({ id: "dataSource" });
-export type DataSource = z.output<typeof dataSourceSchema>;
 
 /** A data file's columns and its rows, packed as the workers take them (runner/data_rows.ts). */
 export interface DataTable {

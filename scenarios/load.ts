@@ -40,8 +40,6 @@ export interface LoadOptions {
   targets?: Record<string, string>;
   /** `--profile`: a CPU profile of every target loadlab starts, for every run. */
   profile?: boolean;
-  /** Receives notes about an imported Artillery script that change no request. */
-  warn?: (message: string) => void;
   /**
    * `--abort-on-fail`: every threshold gets `abortOnFail`, and with `delayMs` (`--delay-abort-eval`) that
    * `delayAbortEval`, as the flags of `attack` do for its `--threshold`s.
@@ -87,11 +85,13 @@ export interface Runnable {
    * (shown as written). results.json keeps it so a quick run's report shows the durations it ran.
    */
   ranSource: string | null;
+  /** Notes on an imported Artillery script that change no request, for the command to print. */
+  notes: string[];
 }
 
 /** `loadPlan` with the experiment as it runs, from one parse of `text`. */
 export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable {
-  const { experiment: read, ranSource } = readExperiment(text, opts);
+  const { experiment: read, ranSource, notes } = readExperiment(text, opts);
   // External targets run in the file's folder, as data files are read from it (none for a preset).
   const loaded = opts.file === undefined
     ? read
@@ -115,7 +115,7 @@ export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable
   if (opts.preflight !== false) {
     plan = preflightPlan(plan, { file: opts.file, openFileLimit: opts.openFileLimit });
   }
-  return { plan, ranSource };
+  return { plan, ranSource, notes };
 }
 
 /**
@@ -128,20 +128,21 @@ export function loadExperiment(text: string, opts: LoadOptions = {}): Experiment
   return readExperiment(text, opts).experiment;
 }
 
-/** `loadExperiment` with the experiment as it runs (`Runnable.ranSource`). */
+/** `loadExperiment` with the experiment as it runs and the import's notes (`Runnable`). */
 function readExperiment(
   text: string,
   opts: LoadOptions,
-): { experiment: Experiment; ranSource: string | null } {
+): Omit<Runnable, "plan"> & { experiment: Experiment } {
   const parsed = parseDocument(text);
   if (!parsed.ok) throw new ExperimentError(parsed.issues, { file: opts.file });
-  const overridden = applyOverrides(fromArtillery(parsed.value, opts), opts);
+  const { doc, notes } = fromArtillery(parsed.value, opts);
+  const overridden = applyOverrides(doc, opts);
   if (!overridden.ok) throw new ExperimentError(overridden.issues, { file: opts.file });
   const experiment = abortingThresholds(validateExperiment(overridden.value, opts), opts.abortOnFail);
   const changed = opts.quick || (opts.set?.length ?? 0) > 0 || Object.keys(opts.targets ?? {}).length > 0;
-  if (!changed || isArtilleryScript(parsed.value)) return { experiment, ranSource: null };
+  if (!changed || isArtilleryScript(parsed.value)) return { experiment, ranSource: null, notes };
   const { quick: _quick, ...ran } = overridden.value as Record<string, unknown>;
-  return { experiment, ranSource: stringify(ran, { lineWidth: 0 }) };
+  return { experiment, ranSource: stringify(ran, { lineWidth: 0 }), notes };
 }
 
 /** The experiment with `--abort-on-fail` applied to every threshold (unchanged without the flag). */
@@ -152,10 +153,11 @@ function abortingThresholds(exp: Experiment, abort: LoadOptions["abortOnFail"]):
 }
 
 /** An Artillery script becomes the experiment it describes (so --set and --target apply to it). */
-function fromArtillery(doc: unknown, opts: LoadOptions): unknown {
-  if (!isArtilleryScript(doc)) return doc;
+function fromArtillery(doc: unknown, opts: LoadOptions): { doc: unknown; notes: string[] } {
+  if (!isArtilleryScript(doc)) return { doc, notes: [] };
   try {
-    return artilleryToExperiment(doc, { file: opts.file, warn: opts.warn });
+    const { experiment, notes } = artilleryToExperiment(doc, { file: opts.file });
+    return { doc: experiment, notes };
   } catch (err) {
     if (err instanceof ArtilleryError) throw new ExperimentError(err.issues, { file: opts.file, cause: err });
     throw err;

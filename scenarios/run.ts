@@ -331,6 +331,11 @@ function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined):
 export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
   const base = new URL(baseUrl);
   const prefix = base.pathname.replace(/\/+$/, "");
+  if (attack.ws !== undefined) {
+    // A WebSocket load: the target's origin as ws: or wss:, with the load's path.
+    const scheme = base.protocol === "https:" || base.protocol === "wss:" ? "wss:" : "ws:";
+    return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
+  }
   const url = `${base.origin}/`;
   if (!prefix) return { ...attack, url };
   const requestMix = attack.requestMix?.map((r) => ({ ...r, path: prefix + (r.path ?? "/") }));

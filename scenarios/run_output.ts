@@ -22,7 +22,7 @@ export type RenderReport = (results: ResultsFile) => string;
  * run again, and so does a run that got no response at all: it measured no target (one not up yet, a
  * certificate not trusted), and keeping it would resume into the same exit 4 without sending a request.
  */
-export function keptOnResume(run: RunResult): boolean {
+function keptOnResume(run: RunResult): boolean {
   return !run.incomplete && !run.probe && !noResponse(run);
 }
 

@@ -9,6 +9,7 @@
  */
 import { z } from "zod";
 import { tlsOptionsSchema } from "../runner/http/tls/options.ts";
+import { wsConfigSchema } from "../runner/http/ws/config.ts";
 import { durationSchema, flowListSchema, requestListSchema } from "./schema_requests.ts";
 import { MAX_RATE_PER_SEC } from "../runner/load/models/fields.ts";
 
@@ -63,6 +64,8 @@ const commonFields = {
   data: z.string().min(1).optional(),
   /** A cookie jar per session (flows; on unless false). */
   cookies: z.boolean().optional(),
+  /** WebSocket load (docs/WEBSOCKET.md): the path on the target, the messages, the match rule, storm or hold. */
+  ws: wsConfigSchema.optional(),
 };
 
 type CommonIn = z.output<z.ZodObject<typeof commonFields>>;
@@ -88,6 +91,7 @@ function commonOut(l: CommonIn) {
     tls: l.tls,
     data: l.data,
     cookies: l.cookies,
+    ws: l.ws,
   };
 }
 

@@ -35,7 +35,7 @@ export interface IntervalColumns {
    * kinds (files from before they were kept), and the page draws the total instead.
    */
   errorKinds: Record<string, number[]>;
-  non2xx: number[];
+  failedStatus: number[];
   lateSends: number[];
   /** Sends that waited for a connection the server held (empty in older files). */
   serverBoundSends: number[];
@@ -165,7 +165,7 @@ function columns(intervals: IntervalResult[]): IntervalColumns {
     rps: intervals.map((iv) => r4(servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000))),
     errors: sparse(intervals.map((iv) => iv.errors)),
     errorKinds: errorKindColumns(intervals),
-    non2xx: sparse(intervals.map((iv) => iv.non2xx)),
+    failedStatus: sparse(intervals.map((iv) => iv.failedStatus)),
     lateSends: sparse(intervals.map((iv) => iv.lateSends)),
     serverBoundSends: sparse(intervals.map((iv) => iv.serverBoundSends ?? 0)),
     p50: intervals.map((iv) => latencyOrGap(iv, iv.p50)),

@@ -47,7 +47,7 @@ export function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
       return iv.p99;
     case "success": {
       const sent = iv.requests + iv.errors;
-      return sent > 0 ? ((iv.requests - iv.non2xx) / sent) * 100 : Number.NaN;
+      return sent > 0 ? ((iv.requests - iv.failedStatus) / sent) * 100 : Number.NaN;
     }
   }
 }

@@ -126,6 +126,13 @@ export const ANSWERED_ERROR_KINDS = [
   "goaway",
   "bad-value",
   "body-too-large",
+  "ws-refused",
+  "ws-bad-accept",
+  "ws-handshake",
+  "ws-protocol",
+  "ws-too-big",
+  "ws-bad-utf8",
+  "ws-closed",
 ] as const;
 
 /** Kernel listen-queue drop counters a run may carry (deltas over the run), when recorded. */

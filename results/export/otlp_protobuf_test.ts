@@ -30,7 +30,7 @@ function points() {
       const delta: IntervalDelta = {
         ...emptyIntervalCounts(),
         requests: 400,
-        non2xx: index,
+        failedStatus: index,
         bytesRead: 2 ** 40 + index,
         index,
         endEpochMs: 1_700_000_000_250 + index * 250,

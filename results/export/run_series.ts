@@ -30,7 +30,7 @@ export const COUNTERS = [
     help: "responses, any status",
   },
   {
-    key: "non2xx",
+    key: "failedStatus",
     prom: "loadlab_non2xx_responses_total",
     otlp: "loadlab.responses.non2xx",
     unit: "{response}",

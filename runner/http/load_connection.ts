@@ -3,14 +3,17 @@
  * What the engine's connections have in common, whatever their protocol: the worker-wide parts every
  * connection of a worker shares (`ConnectionShared`), and the shape the executors, the watchdog and the
  * graceful stop drive (`LoadConnection`), met by an HTTP/1.1 `Connection` (h1/connection.ts) and by one
- * stream of an HTTP/2 connection (h2/slot.ts `H2Slot`). Types only, so both protocols import them
- * without importing each other.
+ * stream of an HTTP/2 connection (h2/slot.ts `H2Slot`); and what a flow's session needs of one
+ * (`StepConnection`: send a step, read what it kept). Types only, so every protocol room imports them
+ * without importing another.
  */
 import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import type { RowSource } from "./request_picker.ts";
 import type { ConnectGate } from "./transport/connect_gate.ts";
 import type { Transport } from "./transport/transport.ts";
+import type { StepResponse } from "./kept_response.ts";
+import type { H2Request } from "./h2/request.ts";
 
 /** Receives one line per completed response; see request_log.ts. */
 export interface ResponseSink {
@@ -85,4 +88,41 @@ export interface LoadConnection {
   abort(): void;
   release(): void;
   countUnfinished(nowMs: number): void;
+}
+
+/** A flow step's request, encoded once per flow for each protocol a run may speak. */
+export interface StepRequest {
+  /** The step over HTTP/1.1 (a template when it has placeholders or the session keeps cookies). */
+  readonly request: EncodedRequest;
+  /** The same step over HTTP/2, or null when the run speaks HTTP/1.1. */
+  readonly h2: H2Request | null;
+  /** What of its response the step keeps: 0 nothing, 1 the head, 2 head and body. */
+  readonly keep: number;
+  /** The most bytes of its response the step keeps. */
+  readonly maxKeptBytes: number;
+}
+
+/** A load connection that runs a flow's steps (every protocol room's that supports flows). */
+export interface StepConnection extends LoadConnection {
+  /**
+   * One step from `sendMs`: its request filled with the session's `values` and the jar's `cookieLine`
+   * (`Cookie: ...` with its CRLF, or null), keeping what `step.keep` asks of the response (then
+   * `keptResponse`). Resolves with 1 when it was answered, 0 when it failed (counted) or was never sent.
+   */
+  sendStep(
+    sendMs: number,
+    step: StepRequest,
+    values: ReadonlyArray<Uint8Array>,
+    cookieLine: Uint8Array | null,
+  ): Promise<number>;
+  /** What the last step that kept something kept; valid until the next step. */
+  keptResponse(): StepResponse;
+  /** The session is over: its values and cookies are forgotten. */
+  endSession(): void;
+}
+
+/** `conn` as a connection that runs flow steps; throws when its protocol has no flows. */
+export function stepConnectionOf(conn: LoadConnection): StepConnection {
+  if ("sendStep" in conn) return conn as StepConnection;
+  throw new TypeError("flows need a connection that runs steps (HTTP/1.1 or HTTP/2)");
 }

@@ -18,18 +18,19 @@
  * and runs each step's checks (counted per check) and captures: one that finds nothing ends the session
  * (counted as `captureFailed`), never the run.
  */
-import { Connection } from "../http/h1/connection.ts";
-import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import {
+  type ConnectionShared,
+  type LoadConnection,
+  type StepConnection,
+  stepConnectionOf,
+} from "../http/load_connection.ts";
 import { PickCycle } from "../http/request.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
-import { KeptResponse } from "../http/kept_response.ts";
 import type { Feeder } from "./feeder.ts";
 import { runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
-import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
-import { H2Slot } from "../http/h2/slot.ts";
-import { H2ArrivalConnection } from "../http/h2/arrival.ts";
+import type { EncodedFlow } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 
@@ -96,7 +97,7 @@ export class FlowSessions {
     try {
       return await this.#steps(run, conn, flowIndex, startMs, values, jar);
     } finally {
-      if (conn instanceof Connection) conn.prepareStep(NO_VALUES, null, KEEP_NONE);
+      conn.endSession();
     }
   }
 
@@ -126,12 +127,11 @@ export class FlowSessions {
       // A templated path or host is filled as text only for the jar (the bytes are filled by the connection).
       const path = jar === null ? "" : stepPath(step, values);
       const host = jar === null ? "" : stepAuthority(step, values);
-      const got = await sendStep(
-        conn,
+      const got = await conn.sendStep(
+        sendMs,
         step,
         values,
         jar === null ? null : jar.line(host, path, Date.now()),
-        sendMs,
       );
       if (got === 0) {
         // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).
@@ -143,9 +143,7 @@ export class FlowSessions {
       responses++;
       recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
       if (step.keep === KEEP_NONE) continue;
-      const response = conn instanceof Connection
-        ? new KeptResponse(conn.keptResponse())
-        : conn.keptResponse();
+      const response = conn.keptResponse();
       jar?.set(response.headers("set-cookie"), host, path, Date.now());
       if (step.extract === null) continue;
       const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
@@ -157,39 +155,6 @@ export class FlowSessions {
     recorder?.sessionCompleted(flowIndex, (conn.lastEventMs - startMs) * 1000);
     return responses;
   }
-}
-
-/** What a session's steps go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
-type StepConnection = Connection | H2Slot | H2ArrivalConnection;
-
-function stepConnectionOf(load: LoadConnection): StepConnection {
-  if (load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection) {
-    return load;
-  }
-  throw new TypeError("flows need an HTTP/1.1 connection or an HTTP/2 stream slot");
-}
-
-/** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
-const COOKIE_PREFIX_BYTES = 8;
-
-/**
- * Sends one step with the session's `values` and `cookieLine` (the jar's, or null) and resolves with
- * 1 when it was answered: over HTTP/1.1 as the connection's next exchange, over HTTP/2 as a stream
- * whose `cookie` field is the line's value.
- */
-function sendStep(
-  conn: StepConnection,
-  step: Extract<EncodedStep, { kind: "request" }>,
-  values: Uint8Array[],
-  cookieLine: Uint8Array | null,
-  sendMs: number,
-): Promise<number> {
-  if (conn instanceof Connection) {
-    conn.prepareStep(values, cookieLine, step.keep, step.maxKeptBytes);
-    return conn.exchange(sendMs, 1, step.request);
-  }
-  const cookie = cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
-  return conn.exchangeStep(sendMs, step.h2!, values, cookie, step.keep, step.maxKeptBytes);
 }
 
 /**

@@ -8,6 +8,11 @@
  * generator's own start-up falls after t0: `prepareLoad` (before t0: the generator's warm-up against an
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
+import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
+import { wsConnections } from "../http/ws/factory.ts";
+import { WS_DEFAULTS } from "../http/ws/config.ts";
+import type { WsSample } from "../http/ws/stats.ts";
+import type { WsResult } from "../../results/schema_ws.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
 import {
@@ -78,6 +83,10 @@ export interface LoadRunSummary {
   dataRanOut?: boolean;
   /** Summed over a pool's workers: how many ran out of data rows. */
   dataRanOutWorkers?: number;
+  /** WebSocket runs: this worker's counts (handshakes, messages each way, close codes). */
+  ws?: WsSample;
+  /** WebSocket runs: the pool's, merged (set by the pool only). */
+  wsResult?: WsResult;
   /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
   stuckWorkers?: number;
 }
@@ -105,8 +114,15 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const model = modelDef(config.model);
-  const generatorWarmupMs = config.generatorWarmup ? await warmUpGenerator(config, model) : 0;
-  const url = new URL(config.url);
+  // ws: the HTTP generator's warm-up does not apply (its sink speaks HTTP); the http(s) form of the URL
+  // picks the transport and TLS path.
+  const wsUrl = new URL(config.url);
+  const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
+  const wsRun = isWs ? wsRunOf(wsUrl, config.ws ?? WS_DEFAULTS) : null;
+  const generatorWarmupMs = config.generatorWarmup && wsRun === null
+    ? await warmUpGenerator(config, model)
+    : 0;
+  const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
@@ -115,7 +131,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     uncorrected: model.keepsUncorrected,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
-  const offer = alpnOf(url, config.protocol);
+  const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
   const chosen = chooseTransport(url, config.transport, {
     closedModel: isClosedModel(config),
     tls: config.tls,
@@ -141,8 +157,9 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots.
-  const factory = PROTOCOLS[protocol]({
+  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots; a ws:
+  // URL's are WebSocket connections (runner/http/ws/).
+  const factory = wsRun !== null ? wsConnections(shared, wsRun) : PROTOCOLS[protocol]({
     shared,
     url,
     requests: config.requestMix,
@@ -194,6 +211,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           transport: chosen,
           feeder,
           factory,
+          wsRun,
         },
         startMs,
       ),
@@ -225,6 +243,7 @@ interface Prepared {
   transport: ChosenTransport;
   feeder: Feeder | null;
   factory: ConnectionFactory;
+  wsRun: WsRun | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -235,6 +254,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const url = new URL(config.url);
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
+  if (prepared.wsRun !== null) prepared.wsRun.stats.originMs = originMs;
   const spanMs = config.warmupMs + measuredDurationMs(config);
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
@@ -309,6 +329,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
       maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
+      ...(prepared.wsRun !== null ? { ws: prepared.wsRun.stats.take() } : {}),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };

@@ -227,7 +227,7 @@ export class RunAggregator {
       requests: c.requests,
       drained: c.drained,
       rps: served.rps,
-      successRate: successRateOf({ requests: c.requests, errors, non2xx: c.non2xx }, 0),
+      successRate: successRateOf({ requests: c.requests, errors, failedStatus: c.failedStatus }, 0),
       ...latencyBlock(this.#total),
       uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
       uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),

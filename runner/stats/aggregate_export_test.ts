@@ -47,8 +47,8 @@ Deno.test("onInterval: each interval once, when every worker reported it; a late
   // What the exporter adds up is the run's totals exactly: counts and the latency histogram.
   assertEquals(deltas.reduce((sum, d) => sum + d.requests, 0), result.requests);
   assertEquals(
-    deltas.reduce((sum, d) => sum + d.non2xx, 0),
-    [...a, ...b, straggler].reduce((s, x) => s + x.non2xx, 0),
+    deltas.reduce((sum, d) => sum + d.failedStatus, 0),
+    [...a, ...b, straggler].reduce((s, x) => s + x.failedStatus, 0),
   );
   const latency = mergeEncoded(deltas.flatMap((d) => d.histograms));
   assertEquals(latency.totalCount, result.requests);

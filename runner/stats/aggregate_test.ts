@@ -72,7 +72,7 @@ Deno.test("intervals are dense from 0 to the last index and the last one is cut 
   r.recordResponse(ORIGIN_MS + 350, 404, 3000, 3000);
   for (const sample of r.drain(ORIGIN_MS + 360, true)) agg.add(sample);
   const { intervals } = agg.finish(0.36);
-  assertEquals(intervals.map((i) => [i.startMs, i.requests, i.non2xx]), [
+  assertEquals(intervals.map((i) => [i.startMs, i.requests, i.failedStatus]), [
     [0, 1, 0],
     [100, 0, 0],
     [200, 0, 0],

@@ -172,7 +172,7 @@ export function intervalResult(
     ...(done !== undefined && done.drained > 0 ? { drained: done.drained } : {}),
     errors: done?.errors ?? 0,
     errorKinds: { ...(done?.errorKinds ?? {}) },
-    non2xx: done?.non2xx ?? 0,
+    failedStatus: done?.failedStatus ?? 0,
     ...(done?.latency ?? NO_LATENCY),
     bytesRead: done?.bytesRead ?? 0,
     bytesWritten: done?.bytesWritten ?? 0,

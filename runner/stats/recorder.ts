@@ -88,8 +88,22 @@ export class IntervalRecorder {
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
-    if (status < 200 || status >= 400) this.#c.non2xx++;
+    if (status < 200 || status >= 400) this.#c.failedStatus++;
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
+    this.#histogram.recordValue(clampUs(latencyUs));
+    const raw = this.#rawHistogram;
+    if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
+  }
+
+  /**
+   * One answered WebSocket message: counted with the responses and its round trip in the same
+   * histograms, but under no status (a message has none), so it is never a non-2xx.
+   */
+  recordMessage(nowMs: number, latencyUs: number, rawLatencyUs: number): void {
+    if (!this.#slot(nowMs)) return;
+    if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
+    this.#c.requests++;
+    if (nowMs >= this.#loadEndMs) this.#c.drained++;
     this.#histogram.recordValue(clampUs(latencyUs));
     const raw = this.#rawHistogram;
     if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));

@@ -21,10 +21,10 @@ Deno.test("events land in the interval of their own timestamp, not of the drain"
   const samples = byIndex(r.drain(1400, false)); // interval 3 ends exactly at 1400
   assertEquals([...samples.keys()], [0, 1, 3]);
   const [s0, s1, s3] = [samples.get(0)!, samples.get(1)!, samples.get(3)!];
-  assertEquals([s0.requests, s0.non2xx, s0.statusCodes], [2, 0, { "200": 1, "302": 1 }]);
-  assertEquals([s1.requests, s1.non2xx, s1.statusCodes], [2, 2, { "199": 1, "404": 1 }]);
+  assertEquals([s0.requests, s0.failedStatus, s0.statusCodes], [2, 0, { "200": 1, "302": 1 }]);
+  assertEquals([s1.requests, s1.failedStatus, s1.statusCodes], [2, 2, { "199": 1, "404": 1 }]);
   assertEquals([s1.bytesRead, s1.bytesWritten, s0.bytesRead], [500, 80, 0]);
-  assertEquals([s3.requests, s3.non2xx], [1, 1]);
+  assertEquals([s3.requests, s3.failedStatus], [1, 1]);
   // Histograms are reset between intervals: each holds only its own latencies.
   assertEquals(decodeHistogram(s0.histogram).totalCount, 2);
   assertEquals(decodeHistogram(s1.histogram).minNonZeroValue, 3000);
@@ -129,14 +129,14 @@ Deno.test("an event stamped in an already drained interval still counts, in the 
   assertEquals([late.index, late.requests], [2, 1]);
 });
 
-Deno.test("any 3-digit status counts as itself; out-of-range codes under 0; both non-2xx", () => {
+Deno.test("any 3-digit status counts as itself; out-of-range codes under 0; both failed statuses", () => {
   const r = recorder();
   r.recordResponse(1010, 999, 10, 10);
   r.recordResponse(1010, 600, 10, 10);
   r.recordResponse(1010, 1000, 10, 10);
   r.recordResponse(1010, -1, 10, 10);
   const [s] = r.drain(1100, false);
-  assertEquals([s.statusCodes, s.non2xx], [{ "0": 2, "600": 1, "999": 1 }, 4]);
+  assertEquals([s.statusCodes, s.failedStatus], [{ "0": 2, "600": 1, "999": 1 }, 4]);
 });
 
 Deno.test("each interval's sample counts its own errors by kind and its server-bound sends", () => {

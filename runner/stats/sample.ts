@@ -90,6 +90,20 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 11;
     case "body-too-large":
       return 12;
+    case "ws-refused":
+      return 13;
+    case "ws-bad-accept":
+      return 14;
+    case "ws-handshake":
+      return 15;
+    case "ws-protocol":
+      return 16;
+    case "ws-too-big":
+      return 17;
+    case "ws-bad-utf8":
+      return 18;
+    case "ws-closed":
+      return 19;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }

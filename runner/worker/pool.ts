@@ -10,6 +10,7 @@
  * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends
  * and the other workers' results are kept whole.
  */
+import { mergeWsSamples, type WsSample } from "../http/ws/stats.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
@@ -209,6 +210,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
     let stuck = 0;
     let tlsSession: LoadRunSummary["tlsSession"] = null;
     let maxStreamsPerConnection = 0;
+    const ws: WsSample[] = [];
     const finish = (workerIndex: number) => {
       finished[workerIndex] = true;
       if (--remaining > 0) return;
@@ -218,6 +220,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
         maxConnectsInFlight,
         tlsSession,
         maxStreamsPerConnection,
+        ...(ws.length > 0 ? { wsResult: mergeWsSamples(ws) } : {}),
         ...(logError ? { logError } : {}),
         ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
         ...(stuck > 0 ? { stuckWorkers: stuck } : {}),
@@ -264,6 +267,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
             logError ??= msg.summary.logError;
             tlsSession = mergeTlsSessions(tlsSession, msg.summary.tlsSession);
             if (msg.summary.dataRanOut) dataRanOut++;
+            if (msg.summary.ws) ws.push(msg.summary.ws);
             maxStreamsPerConnection = Math.max(maxStreamsPerConnection, msg.summary.maxStreamsPerConnection);
             finish(msg.workerIndex);
             break;

@@ -29,6 +29,7 @@ import {
 import { ResponseCache } from "./response_cache.ts";
 import { type CmsSpec, STATS_PATH } from "../spec.ts";
 import { createStaticStore } from "./static_files.ts";
+import { addWsEndpoints, WS_ENDPOINTS } from "./ws_endpoints.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
 export interface KeyReader {
@@ -72,6 +73,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/static/news.html", "a page whose version changes every second"],
   ["POST /login", 'JSON {user, password: "secret"} -> {token} and a session cookie'],
   ["/me", "200 {user} with the Bearer token and the session cookie of /login, else 401"],
+  ...WS_ENDPOINTS,
 ];
 
 /** The bodies of `/` and `/json`, as sent by the fast path. */
@@ -188,12 +190,14 @@ export function createTargetApp(opts: TargetAppOptions = {}): TargetApp {
   const cms = resolveCms(opts.cms);
   const pool = new QueryPool(cms.poolSize, cms.acquireTimeoutMs);
   const app = buildHono(opts, cache, pool, cms);
+  const wsCounters = addWsEndpoints(app);
   const honoFetch = app.fetch;
   const stats = (): Record<string, number> => ({
     ...(cache
       ? { cacheHits: cache.stats.hits, cacheMisses: cache.stats.misses, staleHits: cache.stats.staleHits }
       : {}),
     ...cmsStats(pool),
+    ...wsCounters(),
   });
   const fetch = (req: Request): Response | Promise<Response> => {
     // Only the URL is read: each Request property is a call into the runtime, so `/` and `/json` answer

@@ -106,7 +106,7 @@ export function withRightAxis(opts: any): any {
 
 /**
  * Errors per interval as stacked bars, one color per kind (timeout, connect, reset, ...) when the
- * intervals record their kinds, else the total, with non-2xx responses; late and server-bound sends as
+ * intervals record their kinds, else the total, with 4xx/5xx responses; late and server-bound sends as
  * lines on their own axis (a server-bound run waits for most sends, which would flatten the errors).
  */
 export function errorCharts(
@@ -120,7 +120,7 @@ export function errorCharts(
   const errors: Array<[string, number[]]> = kinds.length
     ? kinds.map(([kind, ys]) => [`${kind} errors`, ys])
     : [["errors", iv.errors]];
-  const bars = [...errors, ["non-2xx", iv.non2xx] as [string, number[]]].map(([label, ys], i) => ({
+  const bars = [...errors, ["4xx/5xx", iv.failedStatus] as [string, number[]]].map(([label, ys], i) => ({
     label,
     data: xy(iv.t, ys),
     backgroundColor: color(i + 1, 0.8),

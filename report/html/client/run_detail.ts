@@ -67,6 +67,7 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
         : "") +
       (run.tls?.resumeNote ? ` (${run.tls.resumeNote})` : ""),
     ],
+    ...wsFacts(run),
     ["stabilized", run.stabilization],
   ]));
   const generator = generatorSection(run);
@@ -153,7 +154,26 @@ export function outcomeTables(run: PageRun): HTMLElement {
   );
 }
 
-/** Bytes read per second, for the facts and tool tables. */
-export function bytesPerSec(run: PageRun): string {
-  return `${fmtBytes(run.bytesRead / Math.max(run.durationSec, 1e-9))}/s`;
+/** A WebSocket run's facts: what its requests are, handshakes, messages each way, fan-out, closes. */
+export function wsFacts(run: PageRun): Array<[string, string]> {
+  const ws = run.ws;
+  if (!ws) return [];
+  const codes = Object.entries(ws.closeCodes).map(([code, n]) => `${code} x${fmtNum(n)}`).join(", ");
+  return [
+    ["WebSocket", "requests are messages answered; latency is each one's round trip from its intended send"],
+    [
+      "handshakes / messages",
+      `${fmtNum(ws.handshakes)} handshakes` + (ws.handshakeMs ? ` (p99 ${fmtMs(ws.handshakeMs.p99)})` : "") +
+      `; ${fmtNum(ws.messagesSent)} sent (${fmtBytes(ws.payloadBytesSent)}), ${
+        fmtNum(ws.messagesReceived)
+      } received (${fmtBytes(ws.payloadBytesReceived)})`,
+    ],
+    [
+      "unsolicited / closes",
+      `${fmtNum(ws.unsolicited)} unsolicited` +
+      (ws.fanoutMs ? ` (fan-out p50 ${fmtMs(ws.fanoutMs.p50)}, p99 ${fmtMs(ws.fanoutMs.p99)})` : "") +
+      (ws.pingsSent ? `; ${fmtNum(ws.pingsSent)} pings, ${fmtNum(ws.pongsReceived)} pongs` : "") +
+      `; ${fmtNum(ws.closesSent)} closes sent, server codes ${codes || "none"}`,
+    ],
+  ];
 }

@@ -23,8 +23,12 @@ import { ResponseParser } from "./response_parser.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { ConnectionIo } from "./connection_io.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes, keptTooLargeMessage } from "../kept_bytes.ts";
+import { KeptResponse } from "../kept_response.ts";
+import type { StepConnection, StepRequest } from "../load_connection.ts";
 
-export class Connection extends ConnectionIo {
+const NO_VALUES: Uint8Array[] = [];
+
+export class Connection extends ConnectionIo implements StepConnection {
   readonly #parser = new ResponseParser(this.shared.maxHeaderBytes);
   /** What of the responses to keep for the session (`keep`): 0 nothing, 1 the head, 2 head and body. */
   #keep = 0;
@@ -51,9 +55,25 @@ export class Connection extends ConnectionIo {
     this.#keptLimit = keptLimit;
   }
 
-  /** The raw bytes kept of the last response (see `prepareStep`); valid until the next exchange. */
-  keptResponse(): Uint8Array {
-    return this.#kept.view();
+  /** A flow step: its values and Cookie line taken for the next exchange, which sends it. */
+  sendStep(
+    sendMs: number,
+    step: StepRequest,
+    values: ReadonlyArray<Uint8Array>,
+    cookieLine: Uint8Array | null,
+  ): Promise<number> {
+    this.prepareStep(values, cookieLine, step.keep, step.maxKeptBytes);
+    return this.exchange(sendMs, 1, step.request);
+  }
+
+  /** The last response's kept bytes, read (see `prepareStep`); valid until the next exchange. */
+  keptResponse(): KeptResponse {
+    return new KeptResponse(this.#kept.view());
+  }
+
+  /** The session is over: the next exchanges keep nothing and fill no session values. */
+  endSession(): void {
+    this.prepareStep(NO_VALUES, null, 0);
   }
 
   protected started(): void {

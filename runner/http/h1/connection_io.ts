@@ -1,14 +1,14 @@
 /**
  * @module
- * The socket side of an HTTP/1.1 connection of the load generator (h1/connection.ts's `Connection` adds the
- * response side). HOT PATH: `exchange` writes pre-encoded bytes without awaiting the write and reads into
- * one reused buffer per connection, allocating nothing per request beyond the promises of the write and
- * the read. On a transport with the inline contract (epoll, transport/transport.ts) not even those: the pump hands
- * read bytes to `consume` by callback, and a closed loop's next exchange starts from there (`exchange`'s
- * `next`), so one promise covers a whole chain of requests. Timeouts are enforced from outside by the
- * worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request; the connect is transport/dial.ts's.
- * The state of the exchange in progress lives in fields, not locals, so the inline path can resume it
- * from a callback.
+ * The socket side of an HTTP/1.1 connection of the load generator (connection.ts's `Connection` adds
+ * the response side). HOT PATH: `exchange` writes pre-encoded bytes without awaiting the write and reads
+ * into one reused buffer per connection, allocating nothing per request beyond the promises of the write
+ * and the read. On a transport with the inline contract (epoll, transport/transport.ts) not even those:
+ * the pump hands read bytes to `consume` by callback, and a closed loop's next exchange starts from there
+ * (`exchange`'s `next`), so one promise covers a whole chain of requests. Timeouts are enforced from
+ * outside by the worker's watchdog (`deadlineMs` + `abort`), so no timer is armed per request; the
+ * connect is transport/dial.ts's. The state of the exchange in progress lives in fields, not locals, so
+ * the inline path can resume it from a callback.
  */
 import type { EncodedRequest } from "../request.ts";
 import { RequestPicker } from "../request_picker.ts";

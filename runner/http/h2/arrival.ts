@@ -11,8 +11,8 @@
  * input and output buffers) is the price of that; an arrival already pays a connect and a handshake.
  */
 import { GOAWAY_BYTES, NO_ERROR, writeGoaway } from "../../../http2/frames.ts";
-import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
-import { H2Slot } from "./slot.ts";
+import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
+import { cookieValueOf, H2Slot } from "./slot.ts";
 import { H2Connection } from "./connection.ts";
 import type { EncodedRequest } from "../request.ts";
 import type { H2Run } from "./stream.ts";
@@ -33,7 +33,7 @@ export class H2Arrivals {
 }
 
 /** One lane of per-arrival h2 connections: at most one at a time, made by `exchange`, ended by `release`. */
-export class H2ArrivalConnection implements LoadConnection {
+export class H2ArrivalConnection implements StepConnection {
   readonly maxDepth = 1;
   #slot: H2Slot | null = null;
   #lastEventMs = 0;
@@ -101,10 +101,30 @@ export class H2ArrivalConnection implements LoadConnection {
     return this.#current().exchangeStep(intendedMs, request, values, cookie, keep, keptLimit);
   }
 
+  /** A flow step (StepConnection) on the arrival's connection. */
+  sendStep(
+    sendMs: number,
+    step: StepRequest,
+    values: ReadonlyArray<Uint8Array>,
+    cookieLine: Uint8Array | null,
+  ): Promise<number> {
+    return this.exchangeStep(
+      sendMs,
+      step.h2!,
+      values,
+      cookieValueOf(cookieLine),
+      step.keep,
+      step.maxKeptBytes,
+    );
+  }
+
   /** What the last kept step kept. */
   keptResponse(): H2KeptResponse {
     return this.#current().keptResponse();
   }
+
+  /** Nothing of a session outlives its steps here; `release` ends the arrival's connection. */
+  endSession(): void {}
 
   #current(): H2Slot {
     if (this.#slot !== null) return this.#slot;

@@ -4,13 +4,14 @@
  * room, made of small parts it owns: the output (output.ts), the streams (stream_table.ts), the frame
  * reader (frame_reader.ts) with the header blocks (header_blocks.ts) and the control frames
  * (control_frames.ts). It keeps the socket side itself: the connect (transport/dial.ts's), the preface
- * and our SETTINGS, the input buffer and the read of it, and how the connection ends (a protocol error of the peer's, a socket failure, GOAWAY's reconnect,
- * shutdown). The socket is any transport of transport/transport.ts: with the inline contract (epoll) the pump
- * hands read bytes to `consume` by callback, elsewhere one read loop does; either way every frame is
- * handled in the turn its bytes arrived, and a stream's end starts the closed loop's next request from
- * there (`H2Stream.ended`), so a chain of requests costs no promise. HOT PATH: frames are read in place
- * from one reused input buffer, and what they queue is written once per turn. Everything the peer does
- * wrong is counted by kind, never thrown. The parts reach the connection through `H2Core` (core.ts).
+ * and our SETTINGS, the input buffer and the read of it, and how the connection ends (a protocol error
+ * of the peer's, a socket failure, GOAWAY's reconnect, shutdown). The socket is any transport of
+ * transport/transport.ts: with the inline contract (epoll) the pump hands read bytes to the frame reader
+ * by callback, elsewhere one read loop does; either way every frame is handled in the turn its bytes
+ * arrived, and a stream's end starts the closed loop's next request from there (`H2Stream.ended`), so a
+ * chain of requests costs no promise. HOT PATH: frames are read in place from one reused input buffer,
+ * and what they queue is written once per turn. Everything the peer does wrong is counted by kind, never
+ * thrown. The parts reach the connection through `H2Core` (core.ts).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {

@@ -2,14 +2,14 @@
  * @module
  * The response heads an HTTP/2 connection receives (RFC 9113 sections 4.3, 6.2, 6.10): HEADERS frames
  * and the CONTINUATION frames that go on with a split header block, assembled (bounded by
- * `maxHeaderBytes` and by its number of frames) and decoded by the connection's HPACK decoder, always (HPACK's table must see every
- * block) and for the status only, which then goes on the stream, unless a flow step keeps the head
- * (h2/kept.ts: its fields come by the decoder's `onField`); END_STREAM on the head ends it. Interim
- * (1xx) heads may come first, trailers last. A malformed response (RFC 9113 8.1.1: a field the decoder
- * finds malformed, no `:status`, a request or unknown pseudo-header, a 101, trailers with a
- * pseudo-header or without END_STREAM) is a stream error, counted `h2-protocol`; the connection goes on,
- * as the decoder read the whole block. One part of connection.ts `H2Connection`, called by the frame
- * reader (frame_reader.ts) for HEADERS and CONTINUATION.
+ * `maxHeaderBytes` and by its number of frames) and decoded by the connection's HPACK decoder, always
+ * (HPACK's table must see every block) and for the status only, which then goes on the stream, unless a
+ * flow step keeps the head (kept.ts: its fields come by the decoder's `onField`); END_STREAM on the head
+ * ends it. Interim (1xx) heads may come first, trailers last. A malformed response (RFC 9113 8.1.1: a
+ * field the decoder finds malformed, no `:status`, a request or unknown pseudo-header, a 101, trailers
+ * with a pseudo-header or without END_STREAM) is a stream error, counted `h2-protocol`; the connection
+ * goes on, as the decoder read the whole block. One part of connection.ts `H2Connection`, called by the
+ * frame reader (frame_reader.ts) for HEADERS and CONTINUATION.
  */
 import {
   COMPRESSION_ERROR,

@@ -1,7 +1,7 @@
 /**
  * @module
  * HTTP/2 for the executors: every stream an h2 connection may carry is a `H2Slot` with the shape of an
- * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so the four load models, the watchdog and the
+ * HTTP/1.1 `Connection` (load_connection.ts `LoadConnection`), so every load model, the watchdog and the
  * graceful stop run unchanged. A worker's slots are grouped `streams` to a connection (`H2Slots`): the
  * closed model runs `connections x streams` loops (h2load's `-c` and `-m`), and the open models' lanes
  * open slot after slot, so an arrival that finds every stream busy takes the next slot, which is a new
@@ -14,7 +14,7 @@
  * no row is left nothing is sent. A flow's session sends its steps on one slot (`exchangeStep`), one
  * after another, keeping what a step captures or checks (h2/kept.ts).
  */
-import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
+import type { ConnectionShared, NextExchange, StepConnection, StepRequest } from "../load_connection.ts";
 import type { EncodedRequest, RequestMix } from "../request.ts";
 import { bytesRoughly, responseTimeoutMessage } from "../exchange_errors.ts";
 import { H2Connection } from "./connection.ts";
@@ -26,9 +26,16 @@ import { H2KeptResponse } from "./kept.ts";
 import { DEFAULT_KEPT_BYTES } from "../kept_bytes.ts";
 
 const NO_VALUES: Uint8Array[] = [];
+/** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
+const COOKIE_PREFIX_BYTES = 8;
+
+/** The value of a jar's `Cookie: ...` line (CRLF-ended), as HTTP/2's `cookie` field takes it; null stays null. */
+export function cookieValueOf(cookieLine: Uint8Array | null): Uint8Array | null {
+  return cookieLine === null ? null : cookieLine.subarray(COOKIE_PREFIX_BYTES, cookieLine.length - 2);
+}
 
 /** One stream's worth of an h2 connection, driven like a connection by the executors. */
-export class H2Slot implements LoadConnection, H2Stream {
+export class H2Slot implements StepConnection, H2Stream {
   deadlineMs = Infinity;
   timedOut = false;
   lastEventMs = 0;
@@ -141,10 +148,30 @@ export class H2Slot implements LoadConnection, H2Stream {
     }
   }
 
+  /** A flow step (StepConnection): the step's HTTP/2 request, its cookie line as a `cookie` field. */
+  sendStep(
+    sendMs: number,
+    step: StepRequest,
+    values: ReadonlyArray<Uint8Array>,
+    cookieLine: Uint8Array | null,
+  ): Promise<number> {
+    return this.exchangeStep(
+      sendMs,
+      step.h2!,
+      values,
+      cookieValueOf(cookieLine),
+      step.keep,
+      step.maxKeptBytes,
+    );
+  }
+
   /** What the last kept step kept (see `exchangeStep`); valid until the next step. */
   keptResponse(): H2KeptResponse {
     return this.#keptStore ??= new H2KeptResponse();
   }
+
+  /** Nothing of a session outlives its steps here (`exchangeStep` forgets it after each). */
+  endSession(): void {}
 
   /**
    * Starts the mix's next request (or the step's); false when no data row is left or a filled value

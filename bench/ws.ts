@@ -1,0 +1,183 @@
+/**
+ * @module
+ * `deno task bench --ws`: WebSocket closed echo, loadlab against gcannon `--ws` (HttpArena's io_uring
+ * generator), one worker or thread on one core, 50 connections, small messages, against one fast echo
+ * server (bench/ws_echo_server.c, built here with gcc) pinned to the other core. Rounds run the tools
+ * in turn (A/B/A/B) and print messages per second, the ratio to gcannon in each round, the CPU time
+ * per message (the tool's user + system time from this process's reaped-children times, start-up
+ * included) and the load average before and after.
+ *
+ *   deno task bench --ws [--duration 5s] [--connections 50] [--rounds 3] [--message hello]
+ *
+ * gcannon is found as $GCANNON, /tmp/gcannon-build/gcannon, or on PATH; without it the bench prints
+ * why and how to build it, and runs loadlab alone. To build it (liburing 2.4 or newer):
+ *   git clone https://github.com/axboe/liburing && (cd liburing && ./configure && make -C src)
+ *   git clone <gcannon's repository> gcannon && make -C gcannon LIBURING=../liburing
+ * (here: /work/shared/tools/build-gcannon.sh builds /tmp/gcannon-build/gcannon).
+ */
+import { tokenize } from "../cli/argv.ts";
+import { FlagValues } from "../cli/flag_values.ts";
+import { findProgram, isExecutable } from "../system/path_lookup.ts";
+import { childrenCpuSec, pinning } from "./tool_run.ts";
+import { loadAvg } from "./h2.ts";
+
+const FLAGS = [
+  { long: "ws", takesValue: false },
+  { long: "duration", short: "d", takesValue: true, example: "5s" },
+  { long: "connections", short: "c", takesValue: true, example: "50" },
+  { long: "rounds", takesValue: true, example: "3" },
+  { long: "message", takesValue: true, example: "hello" },
+];
+
+interface Row {
+  tool: string;
+  messagesPerSec: number;
+  cpuUsPerMessage: number;
+}
+
+/** gcannon's path, or null with why it is absent. */
+function findGcannon(): { path: string | null; why: string } {
+  const candidates = [Deno.env.get("GCANNON"), "/tmp/gcannon-build/gcannon", findProgram("gcannon")];
+  const path = candidates.find((p): p is string => typeof p === "string" && isExecutable(p)) ?? null;
+  return { path, why: path ? "" : "gcannon not found ($GCANNON, /tmp/gcannon-build/gcannon, PATH)" };
+}
+
+/** Builds the echo server into `dir`; its path, or throws with why. */
+async function buildServer(dir: string): Promise<string> {
+  const gcc = findProgram("gcc") ?? findProgram("cc");
+  if (!gcc) throw new Error("no C compiler (gcc or cc) to build bench/ws_echo_server.c");
+  const source = new URL("./ws_echo_server.c", import.meta.url).pathname;
+  const out = `${dir}/ws_echo_server`;
+  const built = await new Deno.Command(gcc, { args: ["-O2", "-o", out, source] }).output();
+  if (!built.success) {
+    throw new Error(`building the echo server failed: ${new TextDecoder().decode(built.stderr)}`);
+  }
+  return out;
+}
+
+/** Runs `argv`, returns its stdout and the CPU seconds it used (reaped-children delta). */
+async function timed(argv: string[]): Promise<{ stdout: string; cpuSec: number }> {
+  const before = childrenCpuSec() ?? 0;
+  const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" })
+    .output();
+  const cpuSec = (childrenCpuSec() ?? 0) - before;
+  if (!out.success) {
+    throw new Error(`${argv.join(" ")} failed: ${new TextDecoder().decode(out.stderr).slice(-400)}`);
+  }
+  return { stdout: new TextDecoder().decode(out.stdout), cpuSec };
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const flags = new FlagValues(tokenize(argv, FLAGS, {}), FLAGS);
+  const durationSec = (flags.positiveDurationMs("duration") ?? 5000) / 1000;
+  const connections = flags.positiveInt("connections") ?? 50;
+  const rounds = flags.positiveInt("rounds") ?? 3;
+  const message = flags.text("message") ?? "hello";
+  const gcannon = findGcannon();
+  if (!gcannon.path) console.log(`gcannon rows skipped: ${gcannon.why}; see bench/ws.ts for how to build it`);
+  const pin = await pinning();
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-ws-" });
+  const port = 18000 + Math.floor(Math.random() * 2000);
+  const serverPath = await buildServer(dir);
+  const serverArgv = [...pin.target, serverPath, String(port)];
+  const server = new Deno.Command(serverArgv[0], {
+    args: serverArgv.slice(1),
+    stdout: "null",
+    stderr: "null",
+  })
+    .spawn();
+  await new Promise((r) => setTimeout(r, 300));
+  const url = `ws://127.0.0.1:${port}/ws`;
+  const mainTs = new URL("../main.ts", import.meta.url).pathname;
+  const tools: Array<{ tool: string; argv: string[]; parse(stdout: string): number }> = [];
+  if (gcannon.path) {
+    tools.push({
+      tool: "gcannon --ws",
+      argv: [
+        ...pin.generator,
+        gcannon.path,
+        url.replace("ws:", "http:"),
+        "--ws",
+        "--ws-msg",
+        message,
+        "-c",
+        `${connections}`,
+        "-t",
+        "1",
+        "-d",
+        `${durationSec}s`,
+        "--json",
+      ],
+      parse: (s) => JSON.parse(s.slice(s.indexOf("{"))).ws_frames,
+    });
+  }
+  tools.push({
+    tool: "loadlab (epoll)",
+    argv: [
+      ...pin.generator,
+      Deno.execPath(),
+      "run",
+      "-A",
+      mainTs,
+      "attack",
+      url,
+      "--ws-message",
+      message,
+      "-c",
+      `${connections}`,
+      "-d",
+      `${durationSec}s`,
+      "--transport",
+      "epoll",
+      "--json",
+    ],
+    parse: (s) => JSON.parse(s).requests,
+  });
+  console.log(
+    `WebSocket closed echo: ${connections} connections, ${
+      JSON.stringify(message)
+    }, ${durationSec}s x ${rounds} rounds; ${pin.note}`,
+  );
+  const loadBefore = loadAvg();
+  const all: Row[][] = [];
+  try {
+    for (let round = 0; round < rounds; round++) {
+      const rows: Row[] = [];
+      for (const t of tools) {
+        const { stdout, cpuSec } = await timed(t.argv);
+        const messages = t.parse(stdout);
+        rows.push({
+          tool: t.tool,
+          messagesPerSec: messages / durationSec,
+          cpuUsPerMessage: (cpuSec * 1e6) / messages,
+        });
+      }
+      all.push(rows);
+      const base = rows[0].messagesPerSec;
+      console.log(
+        `round ${round + 1}: ` +
+          rows.map((r) =>
+            `${r.tool} ${Math.round(r.messagesPerSec)} msg/s (${(r.messagesPerSec / base).toFixed(2)}x, ${
+              r.cpuUsPerMessage.toFixed(2)
+            } us CPU/msg)`
+          ).join("; "),
+      );
+    }
+  } finally {
+    server.kill();
+    await server.status;
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (let k = 0; k < tools.length; k++) {
+    const ratios = all.map((rows) => rows[k].messagesPerSec / rows[0].messagesPerSec);
+    console.log(
+      `${tools[k].tool}: median ${Math.round(median(all.map((r) => r[k].messagesPerSec)))} msg/s, ` +
+        `ratio to ${tools[0].tool} ${median(ratios).toFixed(2)}x, ${
+          median(all.map((r) => r[k].cpuUsPerMessage)).toFixed(2)
+        } us CPU/msg (start-up included)`,
+    );
+  }
+  console.log(`load average: ${loadBefore} before, ${loadAvg()} after`);
+  return 0;
+}

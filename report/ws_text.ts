@@ -1,0 +1,43 @@
+/**
+ * @module
+ * The WebSocket block of the terminal summary (a run with a `ws` section): what its "requests" are
+ * (messages answered, their round trip the latency above), handshakes and their time, messages and
+ * payload bytes each way, unsolicited messages and their fan-out, pings, and the close codes. Pure:
+ * results in, lines out.
+ */
+import type { RunResult } from "../results/mod.ts";
+import { formatBytes, formatCount, formatDurationMs } from "../results/text_format.ts";
+
+/** The block's lines; empty for an HTTP run. */
+export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
+  const ws = run.ws;
+  if (ws === undefined) return [];
+  const out = [
+    bold("WebSocket:"),
+    "  Requests are messages answered; latency is each one's round trip from its intended send.",
+    `  Handshakes:  ${formatCount(ws.handshakes)}${
+      ws.handshakeMs
+        ? ` (p50 ${formatDurationMs(ws.handshakeMs.p50)}, p99 ${formatDurationMs(ws.handshakeMs.p99)})`
+        : ""
+    }`,
+    `  Messages:    ${formatCount(ws.messagesSent)} sent (${formatBytes(ws.payloadBytesSent)}), ${
+      formatCount(ws.messagesReceived)
+    } received (${formatBytes(ws.payloadBytesReceived)})`,
+  ];
+  if (ws.unsolicited > 0) {
+    const fanout = ws.fanoutMs
+      ? `; fan-out p50 ${formatDurationMs(ws.fanoutMs.p50)}, p99 ${formatDurationMs(ws.fanoutMs.p99)}`
+      : "";
+    out.push(`  Unsolicited: ${formatCount(ws.unsolicited)} server messages answered no send${fanout}`);
+  }
+  if (ws.pingsSent > 0) {
+    out.push(`  Pings:       ${formatCount(ws.pingsSent)} sent, ${formatCount(ws.pongsReceived)} pongs`);
+  }
+  const codes = Object.entries(ws.closeCodes).map(([code, n]) => `${code} x${formatCount(n)}`);
+  out.push(
+    `  Closes:      ${formatCount(ws.closesSent)} sent; server codes ${
+      codes.length ? codes.join(", ") : "none"
+    }${ws.closeCodes["1006"] ? " (1006: closed without a close frame)" : ""}`,
+  );
+  return out;
+}

@@ -1,0 +1,33 @@
+/**
+ * @module
+ * The `ws` section of a WebSocket run in `results.json`: handshakes and their time (apart from the TCP
+ * connect and TLS, which stay in `connectTimeMs`/`tlsMs`), messages and payload bytes each way, server
+ * messages that answered no send (broadcasts) and their fan-out latency when they carried the target's
+ * send time, pings and pongs, and the close codes the server closed with (1006: closed without a close
+ * frame). Round trips of answered messages are the run's own latency (`latency`, `requests`).
+ */
+import { z } from "zod";
+import { count, counts, latencySummarySchema } from "./schema_values.ts";
+
+export const wsResultSchema = z.looseObject({
+  /** Handshakes completed (101 checked) over the measured run. */
+  handshakes: count,
+  /** Time from the Upgrade request written to its 101 read (ms); null without a handshake. */
+  handshakeMs: latencySummarySchema.nullable(),
+  messagesSent: count,
+  messagesReceived: count,
+  /** Payload bytes (frame headers and masks not included; the run's bytes count those). */
+  payloadBytesSent: count,
+  payloadBytesReceived: count,
+  /** Server messages that answered no send: broadcasts, or answers past the match rule. */
+  unsolicited: count,
+  /** Receive time minus the send time the target wrote into an unsolicited message (ms); null: none carried one. */
+  fanoutMs: latencySummarySchema.nullable(),
+  pingsSent: count,
+  pongsReceived: count,
+  /** Close frames we sent (end of a storm connection, a fault, the run's end) and the server's close codes. */
+  closesSent: count,
+  closeCodes: counts,
+});
+
+export type WsResult = z.infer<typeof wsResultSchema>;

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * Which server message answers a send. `echo` (the default): the first message after the send, what an
+ * echo server sends back. `nth`: the n-th message after the send (a server that acknowledges, then
+ * answers). `json`: the first message after the send whose top-level JSON field `field` equals `equals`
+ * (a server that interleaves broadcasts with answers); it parses each message read during an exchange,
+ * so it costs more per message than the other two, which only count. Messages passed over are
+ * unsolicited. `fanoutUs` reads the send time a target wrote into a broadcast (`"sentAt": <epoch ms>`,
+ * by a byte scan, no parse) to time its fan-out.
+ */
+
+/** A match rule as the config gives it. */
+export type MatchRule =
+  | { kind: "echo" }
+  | { kind: "nth"; n: number }
+  | { kind: "json"; field: string; equals: string | number | boolean };
+
+export class AnswerMatch {
+  #seen = 0;
+  readonly #decoder = new TextDecoder();
+
+  constructor(readonly rule: MatchRule) {}
+
+  /** A send went out: counting starts again. */
+  reset(): void {
+    this.#seen = 0;
+  }
+
+  /** Whether buf[start, end), a message read while a send waits, is its answer. */
+  answers(buf: Uint8Array, start: number, end: number): boolean {
+    const rule = this.rule;
+    if (rule.kind === "echo") return true;
+    if (rule.kind === "nth") return ++this.#seen >= rule.n;
+    if (buf[start] !== 0x7b) return false; // not a JSON object
+    try {
+      const value = JSON.parse(this.#decoder.decode(buf.subarray(start, end)));
+      return value !== null && typeof value === "object" && value[rule.field] === rule.equals;
+    } catch {
+      return false;
+    }
+  }
+}
+
+/** The field a broadcast carries its send time in (epoch ms), written by the target. */
+export const FANOUT_FIELD = new TextEncoder().encode('"sentAt":');
+
+/**
+ * Microseconds from the send time in buf[start, end) (`"sentAt": <epoch ms>`) to `nowEpochMs`, or -1
+ * when the message carries none.
+ */
+export function fanoutUs(buf: Uint8Array, start: number, end: number, nowEpochMs: number): number {
+  const field = FANOUT_FIELD;
+  const last = end - field.length;
+  outer: for (let i = start; i <= last; i++) {
+    for (let k = 0; k < field.length; k++) if (buf[i + k] !== field[k]) continue outer;
+    let at = i + field.length;
+    while (at < end && buf[at] === 0x20) at++;
+    let ms = 0, scale = 0, digits = 0;
+    for (; at < end; at++) {
+      const c = buf[at];
+      if (c === 0x2e && scale === 0) scale = 1;
+      else if (c >= 0x30 && c <= 0x39) {
+        digits++;
+        if (scale === 0) ms = ms * 10 + (c - 0x30);
+        else ms += (c - 0x30) / (scale *= 10);
+      } else break;
+    }
+    return digits === 0 ? -1 : Math.max(0, (nowEpochMs - ms) * 1000);
+  }
+  return -1;
+}

@@ -1,0 +1,52 @@
+/**
+ * @module
+ * The `ws` part of a run's config (a ws:// or wss:// url): the messages sent and how, which message
+ * answers a send, the handshake's extras, the message cap, and what each connection does: keep
+ * sending (closed and open models), a storm's N messages then a close, or hold's pings. One zod
+ * schema; the type is inferred from it, defaults stated here once.
+ */
+import { z } from "zod";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../ws/opcodes.ts";
+
+const matchRuleSchema = z.discriminatedUnion("kind", [
+  z.object({ kind: z.literal("echo") }),
+  z.object({ kind: z.literal("nth"), n: z.number().int().min(1, "nth: n must be >= 1") }),
+  z.object({
+    kind: z.literal("json"),
+    field: z.string().min(1, "json: name the field"),
+    equals: z.union([z.string(), z.number(), z.boolean()]),
+  }),
+]);
+
+export const wsConfigSchema = z.object({
+  /**
+   * Experiment files: the WebSocket path on the target (its scheme becomes ws: or wss:); an attack's
+   * URL carries its own path, so the engine never reads this.
+   */
+  path: z.string().startsWith("/", "ws.path starts with /, e.g. /ws/echo").optional(),
+  /** Messages sent in turn (text; with `binary`, each is base64 of the bytes). */
+  messages: z.array(z.string()).min(1, "ws.messages: give at least one message").default(["hello"]),
+  binary: z.boolean().default(false),
+  /** Cut each message into frames of at most this many payload bytes (0: one frame). */
+  fragmentBytes: z.number().int().min(0).default(0),
+  /** Which server message answers a send: echo (the next one), nth, or a JSON field's value. */
+  match: matchRuleSchema.default({ kind: "echo" }),
+  /** Subprotocols offered (Sec-WebSocket-Protocol); the server may pick one of them or none. */
+  protocols: z.array(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a subprotocol is a token")).default(
+    [],
+  ),
+  headers: z.record(z.string(), z.string()).default({}),
+  /** Cap of one server message (all its fragments); a bigger one is `ws-too-big`, refused at its header. */
+  maxMessageBytes: z.number().int().min(125).max(64 * 1024 * 1024).default(DEFAULT_MAX_MESSAGE_BYTES),
+  /** Connection storm: each connection sends this many messages, then closes (1000). 0: keep it open. */
+  messagesPerConnection: z.number().int().min(0).default(0),
+  /** A storm's pause after each message (index i: after the i-th) before the next one, ms (Artillery's think). */
+  thinkAfterMs: z.array(z.number().int().min(0).max(600_000)).default([]),
+  /** Hold: no messages; each connection pings after this idle wait and times the pong. 0: off. */
+  pingIntervalMs: z.number().int().min(0).max(600_000).default(0),
+});
+
+export type WsConfig = z.infer<typeof wsConfigSchema>;
+
+/** The config of a ws:// run that gave none: one text message, echoed. */
+export const WS_DEFAULTS: WsConfig = wsConfigSchema.parse({});

@@ -1,0 +1,79 @@
+/**
+ * @module
+ * The opening handshake on a freshly dialed socket: the Upgrade request written, the answer read
+ * (promise reads, on every transport: once per connection, not per message) until its head is whole
+ * and checked (ws/handshake.ts). The handshake's time is recorded apart from the connect and TLS; a
+ * failed one is counted by kind: `ws-refused` (with the status), `ws-bad-accept`, `ws-handshake`, or
+ * the socket's error (`timeout` when the watchdog cut it).
+ */
+import type { ErrorKind } from "../../../results/mod.ts";
+import { handshakeRequest, newKey, readHandshake } from "../../../ws/handshake.ts";
+import { classifyError, errorMessage } from "../exchange_errors.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import type { TransportConn } from "../transport/transport.ts";
+import type { WsRun } from "./run.ts";
+
+/** The connection the handshake runs for: its watchdog fields and its failures' counter. */
+export interface HandshakeWatch {
+  deadlineMs: number;
+  timedOut: boolean;
+  fault(nowMs: number, kind: ErrorKind, message: string): void;
+}
+
+/**
+ * Runs the handshake; the number of bytes read past the answer's head (already frames, left at the
+ * start of `buf`), or -1 when it failed (counted; the caller closes the socket).
+ */
+export async function handshake(
+  sock: TransportConn,
+  buf: Uint8Array,
+  run: WsRun,
+  shared: ConnectionShared,
+  watch: HandshakeWatch,
+): Promise<number> {
+  const key = newKey();
+  const request = handshakeRequest(run.url, key, { protocols: run.protocols, headers: run.headers });
+  const startMs = performance.now();
+  watch.deadlineMs = startMs + shared.timeoutMs;
+  watch.timedOut = false;
+  let have = 0;
+  try {
+    for (let written = 0; written < request.length;) written += await sock.write(request.subarray(written));
+    shared.recorder.addBytesWritten(startMs, request.length);
+    while (true) {
+      const n = have < buf.length ? await sock.read(buf.subarray(have)) : 0;
+      const nowMs = performance.now();
+      if (n === null) {
+        watch.fault(nowMs, "ws-handshake", "connection closed before the handshake's answer");
+        return -1;
+      }
+      shared.recorder.addBytesRead(nowMs, n);
+      have += n;
+      const answer = readHandshake(buf, have, key, run.protocols);
+      if (answer.kind === "more") {
+        if (have < buf.length) continue;
+        watch.fault(nowMs, "ws-handshake", "handshake answer head too large");
+        return -1;
+      }
+      if (answer.kind === "failed") {
+        const kind = answer.fault === "refused"
+          ? "ws-refused"
+          : answer.fault === "bad-accept"
+          ? "ws-bad-accept"
+          : "ws-handshake";
+        watch.fault(nowMs, kind, answer.message);
+        return -1;
+      }
+      run.stats.handshake(nowMs, (nowMs - startMs) * 1000);
+      buf.copyWithin(0, answer.headBytes, have);
+      return have - answer.headBytes;
+    }
+  } catch (err) {
+    const nowMs = performance.now();
+    if (watch.timedOut) watch.fault(nowMs, "timeout", `no handshake answer within ${shared.timeoutMs} ms`);
+    else watch.fault(nowMs, classifyError(err, "read"), errorMessage(err));
+    return -1;
+  } finally {
+    watch.deadlineMs = Infinity;
+  }
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages
+ * (frames built once, `ws/frame_encoder.ts`), the match rule, the handshake's extras, the caps, what
+ * each connection does (keep sending; a storm's N messages then close; hold's pings), the worker's
+ * mask keys and its `WsStats`. Built once per worker from the config (`wsRunOf`).
+ */
+import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
+import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
+import type { MatchRule } from "./answer_match.ts";
+import { WsStats } from "./stats.ts";
+import type { WsConfig } from "./config.ts";
+
+export interface WsRun {
+  readonly url: URL;
+  readonly messages: readonly MessageTemplate[];
+  readonly match: MatchRule;
+  readonly protocols: readonly string[];
+  readonly headers: ReadonlyArray<readonly [string, string]>;
+  readonly maxMessageBytes: number;
+  readonly messagesPerConnection: number;
+  readonly pingIntervalMs: number;
+  /** A storm's pause after each message before the next (index i: after message i), ms. */
+  readonly thinkAfterMs: readonly number[];
+  readonly keys: MaskKeys;
+  readonly stats: WsStats;
+}
+
+/** The worker's `WsRun` for `url` (ws:, wss:) and its config. */
+export function wsRunOf(url: URL, config: WsConfig): WsRun {
+  const encoder = new TextEncoder();
+  const payloads = config.messages.map((m) =>
+    config.binary ? Uint8Array.from(atob(m), (c) => c.charCodeAt(0)) : encoder.encode(m)
+  );
+  const opcode = config.binary ? OP_BINARY : OP_TEXT;
+  return {
+    url,
+    messages: payloads.map((p) => new MessageTemplate(opcode, p, config.fragmentBytes)),
+    match: config.match,
+    protocols: config.protocols,
+    headers: Object.entries(config.headers),
+    maxMessageBytes: config.maxMessageBytes,
+    messagesPerConnection: config.messagesPerConnection,
+    pingIntervalMs: config.pingIntervalMs,
+    thinkAfterMs: config.thinkAfterMs,
+    keys: new MaskKeys(),
+    stats: new WsStats(),
+  };
+}
+
+/** ws: and wss: as the http: and https: their transport and TLS options are chosen by. */
+export function httpFormOf(url: URL): URL {
+  if (url.protocol !== "ws:" && url.protocol !== "wss:") return url;
+  const http = new URL(url);
+  http.protocol = url.protocol === "wss:" ? "https:" : "http:";
+  return http;
+}

@@ -1,0 +1,117 @@
+/**
+ * Artillery `engine: ws` scripts: converted to a WebSocket storm (send, think, loop unrolled; the rest
+ * named with its path), and, end to end, Artillery 2 and loadlab running the same script against a
+ * counting echo server send the same number of messages over the same number of connections.
+ * Artillery missing: that part skips with the reason, except under CI=true.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { parse as parseYaml } from "yaml";
+import { artilleryToExperiment } from "./artillery.ts";
+import { ArtilleryError } from "./artillery_common.ts";
+import { findProgram } from "../system/path_lookup.ts";
+
+const SCRIPT = (port: number) => `
+config:
+  target: ws://127.0.0.1:${port}/chat?room=a
+  phases:
+    - duration: 2
+      arrivalRate: 4
+scenarios:
+  - engine: ws
+    flow:
+      - send: hello
+      - think: 0.05
+      - loop:
+          - send: { op: ping }
+        count: 3
+      - send: bye
+`;
+
+Deno.test("an engine: ws script becomes a storm of its messages, thinks and loops unrolled", () => {
+  const exp = artilleryToExperiment(parseYaml(SCRIPT(8080))).experiment;
+  assertEquals(exp.targets, { target: { url: "http://127.0.0.1:8080" } });
+  const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
+  assertEquals(load.ws, {
+    path: "/chat?room=a",
+    messages: ["hello", '{"op":"ping"}', '{"op":"ping"}', '{"op":"ping"}', "bye"],
+    messagesPerConnection: 5,
+    thinkAfterMs: [50, 0, 0, 0],
+  });
+});
+
+Deno.test("an engine: ws script's steps loadlab cannot run are named with their paths", () => {
+  const script = `
+config: { target: "ws://127.0.0.1:1/", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - engine: ws
+    flow: [{ think: 1 }, { send: a }, { loop: [{ send: b }] }, { connect: x }]
+`;
+  let issues: string[] = [];
+  try {
+    artilleryToExperiment(parseYaml(script));
+  } catch (err) {
+    if (!(err instanceof ArtilleryError)) throw err;
+    issues = err.issues.map((i) => i.path);
+  }
+  assertEquals(issues, ["scenarios[0].flow[0]", "scenarios[0].flow[2]", "scenarios[0].flow[3]"]);
+});
+
+/** A WebSocket echo server that counts messages and connections. */
+function countingServer() {
+  const counts = { messages: 0, connections: 0 };
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onopen = () => counts.connections++;
+    socket.onmessage = (e) => {
+      counts.messages++;
+      socket.send(e.data);
+    };
+    return response;
+  });
+  return { counts, server, port: server.addr.port };
+}
+
+async function runScript(argv: (file: string) => string[], cwd: string) {
+  const { counts, server, port } = countingServer();
+  try {
+    const file = `${cwd}/chat-${port}.yml`;
+    await Deno.writeTextFile(file, SCRIPT(port));
+    const [cmd, ...args] = argv(file);
+    const out = await new Deno.Command(cmd, { args, cwd, stdout: "piped", stderr: "piped" }).output();
+    ok(out.success, new TextDecoder().decode(out.stderr).slice(-600));
+    return { ...counts };
+  } finally {
+    await server.shutdown();
+  }
+}
+
+const ARTILLERY = findProgram("artillery");
+if (!ARTILLERY && Deno.env.get("CI") === "true") {
+  throw new Error("artillery is not on PATH (npm i -g artillery)");
+}
+if (!ARTILLERY) {
+  console.log("artillery_ws_test: the comparison with Artillery skipped: artillery not on PATH");
+}
+
+Deno.test({
+  name: "Artillery and loadlab on the same engine: ws script send the same messages on the same connections",
+  ignore: !ARTILLERY,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "loadlab-artillery-ws-" });
+    try {
+      const main = new URL("../main.ts", import.meta.url).pathname;
+      const ours = await runScript(
+        (f) => [Deno.execPath(), "run", "-A", main, "run", f, "--out-dir", `${dir}/out`],
+        dir,
+      );
+      const theirs = await runScript((f) => [ARTILLERY!, "run", f], dir);
+      // 2 s at 4 users a second: 8 users, 5 messages each.
+      assertEquals(ours, { messages: 40, connections: 8 });
+      assertEquals(theirs, ours);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});

@@ -1,0 +1,99 @@
+/**
+ * @module
+ * The built-in target's WebSocket endpoints, on `Deno.upgradeWebSocket`: `/ws/echo` sends every
+ * message back as it came (text or binary); `/ws/room?room=NAME` joins a room (`main` by default) and
+ * broadcasts every text message to every member as JSON `{"room","from","self","sentAt","data"}`:
+ * `sentAt` is the target's clock (epoch ms) when it broadcast, so a client times the fan-out from it;
+ * `self` is true only in the sender's own copy, so a load generator matches its answer with
+ * `json:self=true` and counts the others' copies as unsolicited. Counters (open sockets, messages in
+ * and out, rooms) join the app's stats, which the target's telemetry reads.
+ */
+import type { Hono } from "hono";
+
+/** The endpoints' cumulative counters (and the gauge of open sockets). */
+export interface WsCounters {
+  wsOpen: number;
+  wsMessagesIn: number;
+  wsMessagesOut: number;
+  wsRooms: number;
+}
+
+/** Endpoint list lines for `loadlab serve`. */
+export const WS_ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
+  ["/ws/echo", "WebSocket: every message sent back"],
+  ["/ws/room?room=NAME", 'WebSocket: every message to every member, JSON with "sentAt" and "self"'],
+];
+
+/** Adds `/ws/echo` and `/ws/room` to `app`; the counters they keep. */
+export function addWsEndpoints(app: Hono): () => Partial<WsCounters> {
+  const counters = { wsOpen: 0, wsMessagesIn: 0, wsMessagesOut: 0 };
+  const rooms = new Map<string, Set<WebSocket>>();
+  let nextId = 0;
+  let upgrades = 0;
+  const upgrade = (req: Request, on: Handlers) => {
+    if (req.headers.get("upgrade")?.toLowerCase() !== "websocket") {
+      return new Response("expected a WebSocket upgrade\n", {
+        status: 426,
+        headers: { upgrade: "websocket" },
+      });
+    }
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onopen = () => {
+      counters.wsOpen++;
+      upgrades++;
+      on.open?.(socket);
+    };
+    socket.onmessage = (e) => {
+      counters.wsMessagesIn++;
+      on.message(socket, e.data);
+    };
+    socket.onclose = () => {
+      counters.wsOpen--;
+      on.close?.(socket);
+    };
+    socket.onerror = () => {};
+    return response;
+  };
+  app.get("/ws/echo", (c) =>
+    upgrade(c.req.raw, {
+      message(socket, data) {
+        socket.send(data as string | ArrayBuffer);
+        counters.wsMessagesOut++;
+      },
+    }));
+  app.get("/ws/room", (c) => {
+    const name = c.req.query("room") || "main";
+    const id = nextId++;
+    return upgrade(c.req.raw, {
+      open(socket) {
+        let members = rooms.get(name);
+        if (members === undefined) rooms.set(name, members = new Set());
+        members.add(socket);
+      },
+      message(sender, data) {
+        const sentAt = performance.timeOrigin + performance.now();
+        const text = typeof data === "string" ? data : "";
+        const others = JSON.stringify({ room: name, from: id, self: false, sentAt, data: text });
+        const own = JSON.stringify({ room: name, from: id, self: true, sentAt, data: text });
+        for (const member of rooms.get(name) ?? []) {
+          if (member.readyState !== WebSocket.OPEN) continue;
+          member.send(member === sender ? own : others);
+          counters.wsMessagesOut++;
+        }
+      },
+      close(socket) {
+        const room = rooms.get(name);
+        room?.delete(socket);
+        if (room?.size === 0) rooms.delete(name);
+      },
+    });
+  });
+  // Absent until a first upgrade: an HTTP-only run's counters stay as they were.
+  return () => upgrades === 0 ? {} : { ...counters, wsRooms: rooms.size };
+}
+
+interface Handlers {
+  open?(socket: WebSocket): void;
+  message(socket: WebSocket, data: unknown): void;
+  close?(socket: WebSocket): void;
+}

@@ -1,0 +1,188 @@
+/**
+ * @module
+ * The RFC 6455 codec against the RFC's own examples (5.7, 1.3) and against every server fault the
+ * parser must refuse, fed whole and byte by byte (a frame cut anywhere across reads).
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { FrameParser, type FrameSink } from "./frame_parser.ts";
+import { closeFrame, MaskKeys, MessageTemplate, pongFrame } from "./frame_encoder.ts";
+import { acceptOf, handshakeRequest, readHandshake } from "./handshake.ts";
+import { OP_BINARY, OP_TEXT } from "./opcodes.ts";
+import { UTF8_ACCEPT, UTF8_REJECT, utf8Step } from "./utf8.ts";
+
+type Event = [string, ...unknown[]];
+
+function collect(): { sink: FrameSink; events: Event[] } {
+  const events: Event[] = [];
+  const text = (b: Uint8Array, s: number, e: number) => new TextDecoder().decode(b.subarray(s, e));
+  const sink: FrameSink = {
+    onMessage: (isText, b, s, e) => events.push(["message", isText, isText ? text(b, s, e) : e - s]),
+    onPing: (b, s, e) => events.push(["ping", text(b, s, e)]),
+    onPong: (b, s, e) => events.push(["pong", text(b, s, e)]),
+    onClose: (code, b, s, e) => events.push(["close", code, text(b, s, e)]),
+  };
+  return { sink, events };
+}
+
+/** Parses `bytes` whole and byte by byte: both must give the same events and fault. */
+function parse(bytes: number[] | Uint8Array, max?: number): { events: Event[]; fault: string | null } {
+  const input = Uint8Array.from(bytes);
+  const whole = collect();
+  const p1 = new FrameParser(whole.sink, max);
+  p1.feed(input, 0, input.length);
+  const split = collect();
+  const p2 = new FrameParser(split.sink, max);
+  for (let i = 0; i < input.length && p2.feed(input.slice(i, i + 1), 0, 1); i++);
+  assertEquals(split.events, whole.events);
+  assertEquals(p2.fault, p1.fault);
+  return { events: whole.events, fault: p1.fault };
+}
+
+const HELLO = [0x48, 0x65, 0x6c, 0x6c, 0x6f];
+
+Deno.test("RFC 6455 5.7: unmasked text, fragments, ping, 256-byte and 64 KiB binary", () => {
+  assertEquals(parse([0x81, 0x05, ...HELLO]).events, [["message", true, "Hello"]]);
+  assertEquals(parse([0x01, 0x03, 0x48, 0x65, 0x6c, 0x80, 0x02, 0x6c, 0x6f]).events, [[
+    "message",
+    true,
+    "Hello",
+  ]]);
+  assertEquals(parse([0x89, 0x05, ...HELLO]).events, [["ping", "Hello"]]);
+  assertEquals(parse([0x82, 0x7e, 0x01, 0x00, ...new Uint8Array(256)]).events, [["message", false, 256]]);
+  const big = [0x82, 0x7f, 0, 0, 0, 0, 0, 1, 0, 0];
+  assertEquals(parse(Uint8Array.from([...big, ...new Uint8Array(65536)])).events, [[
+    "message",
+    false,
+    65536,
+  ]]);
+});
+
+Deno.test("RFC 6455 5.7: a control frame between fragments; empty frames; close with code and reason", () => {
+  const events = parse([0x01, 0x03, 0x48, 0x65, 0x6c, 0x89, 0x00, 0x80, 0x02, 0x6c, 0x6f, 0x81, 0x00]).events;
+  assertEquals(events, [["ping", ""], ["message", true, "Hello"], ["message", true, ""]]);
+  assertEquals(parse([0x88, 0x04, 0x03, 0xe8, 0x6f, 0x6b]).events, [["close", 1000, "ok"]]);
+  assertEquals(parse([0x88, 0x00]).events, [["close", 1005, ""]]);
+});
+
+Deno.test("RFC 6455 5.7: a masked client frame unmasks to its payload; the key changes per send", () => {
+  const keys = new MaskKeys();
+  const template = new MessageTemplate(OP_TEXT, new TextEncoder().encode("Hello"));
+  const first = template.mask(keys).slice();
+  const second = template.mask(keys).slice();
+  for (const frame of [first, second]) {
+    assertEquals([frame[0], frame[1]], [0x81, 0x85]);
+    const key = frame.subarray(2, 6);
+    assertEquals(Array.from(frame.subarray(6), (b, i) => b ^ key[i & 3]), HELLO);
+  }
+  assertEquals(first.subarray(2, 6).join() === second.subarray(2, 6).join(), false);
+});
+
+Deno.test("client frames: every length form and fragments unmask to the payload", () => {
+  const keys = new MaskKeys();
+  for (const size of [0, 1, 3, 125, 126, 127, 1000, 65535, 65536, 70001]) {
+    for (const fragment of [0, 7, 500]) {
+      const payload = Uint8Array.from({ length: size }, (_, i) => (i * 31) & 0xff);
+      const bytes = new MessageTemplate(OP_BINARY, payload, fragment).mask(keys);
+      const out: number[] = [];
+      let at = 0;
+      let frames = 0;
+      while (at < bytes.length) {
+        const b1 = bytes[at + 1] & 0x7f;
+        let length = b1, header = 2;
+        if (b1 === 126) [length, header] = [(bytes[at + 2] << 8) | bytes[at + 3], 4];
+        if (b1 === 127) {
+          [length, header] = [new DataView(bytes.buffer, bytes.byteOffset + at + 6).getUint32(0), 10];
+        }
+        assertEquals(bytes[at + 1] & 0x80, 0x80);
+        assertEquals(bytes[at] & 0x0f, frames === 0 ? OP_BINARY : 0);
+        const key = bytes.subarray(at + header, at + header + 4);
+        for (let i = 0; i < length; i++) out.push(bytes[at + header + 4 + i] ^ key[i & 3]);
+        at += header + 4 + length;
+        frames++;
+        assertEquals((bytes[at - length - header - 4] & 0x80) !== 0, at === bytes.length);
+      }
+      assertEquals(at, bytes.length);
+      assertEquals(out.length, size);
+      assertEquals(Uint8Array.from(out), payload, `size ${size} fragment ${fragment}`);
+    }
+  }
+});
+
+Deno.test("control frames: a pong and a close are masked, the close carries its code", () => {
+  const keys = new MaskKeys();
+  const pong = pongFrame(Uint8Array.from(HELLO), keys);
+  assertEquals([pong[0], pong[1]], [0x8a, 0x85]);
+  const close = closeFrame(1000, "bye", keys);
+  const key = close.subarray(2, 6);
+  assertEquals(Array.from(close.subarray(6), (b, i) => b ^ key[i & 3]), [0x03, 0xe8, 0x62, 0x79, 0x65]);
+});
+
+Deno.test("faults: what a server must not send is refused by kind", () => {
+  const cases: Array<[string, number[], string]> = [
+    ["reserved bit", [0xc1, 0x00], "protocol"],
+    ["masked server frame", [0x81, 0x85, 1, 2, 3, 4, ...HELLO], "protocol"],
+    ["reserved data opcode", [0x83, 0x00], "protocol"],
+    ["reserved control opcode", [0x8b, 0x00], "protocol"],
+    ["control frame over 125", [0x89, 0x7e, 0x00, 0x7e, ...new Array(126).fill(0)], "protocol"],
+    ["fragmented control", [0x09, 0x00], "protocol"],
+    ["continuation with no message", [0x80, 0x00], "protocol"],
+    ["new message inside a fragmented one", [0x01, 0x01, 0x41, 0x81, 0x00], "protocol"],
+    ["close of 1 byte", [0x88, 0x01, 0x03], "protocol"],
+    ["close code 1005 on the wire", [0x88, 0x02, 0x03, 0xed], "protocol"],
+    ["close code 999", [0x88, 0x02, 0x03, 0xe7], "protocol"],
+    ["close code 5000", [0x88, 0x02, 0x13, 0x88], "protocol"],
+    ["64-bit length top bit", [0x82, 0x7f, 0x80, 0, 0, 0, 0, 0, 0, 0], "protocol"],
+    ["bad utf8", [0x81, 0x02, 0xc3, 0x28], "bad-utf8"],
+    ["bad utf8 across fragments", [0x01, 0x01, 0xe2, 0x80, 0x02, 0x82, 0x28], "bad-utf8"],
+    ["truncated utf8 at the end", [0x01, 0x01, 0xe2, 0x80, 0x01, 0x82], "bad-utf8"],
+    ["close reason not utf8", [0x88, 0x03, 0x03, 0xe8, 0xff], "bad-utf8"],
+  ];
+  for (const [name, bytes, fault] of cases) assertEquals(parse(bytes).fault, fault, name);
+  // The cap refuses at the header: a 2^40-byte claim never makes it allocate.
+  assertEquals(parse([0x82, 0x7f, 0, 0, 1, 0, 0, 0, 0, 0]).fault, "too-big");
+  assertEquals(
+    parse([0x01, 0x7e, 0x00, 0x80, ...new Array(128).fill(0x41), 0x80, 0x01, 0x41], 128).fault,
+    "too-big",
+  );
+});
+
+Deno.test("UTF-8: valid across every split point, overlongs, surrogates and past U+10FFFF refused", () => {
+  const valid = new TextEncoder().encode("aé€𝄞z");
+  for (let cut = 0; cut <= valid.length; cut++) {
+    const state = utf8Step(UTF8_ACCEPT, valid, 0, cut);
+    assertEquals(utf8Step(state, valid, cut, valid.length), UTF8_ACCEPT);
+  }
+  for (
+    const bad of [[0xc0, 0x80], [0xe0, 0x80, 0x80], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xff]]
+  ) {
+    assertEquals(utf8Step(UTF8_ACCEPT, Uint8Array.from(bad), 0, bad.length), UTF8_REJECT, String(bad));
+  }
+});
+
+Deno.test("RFC 6455 1.3: the accept of the sample key; handshake answers checked", () => {
+  const key = "dGhlIHNhbXBsZSBub25jZQ==";
+  assertEquals(acceptOf(key), "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=");
+  const request = new TextDecoder().decode(
+    handshakeRequest(new URL("ws://h:8080/chat?x=1"), key, { protocols: ["chat"] }),
+  );
+  assertEquals(request.split("\r\n").slice(0, 2), ["GET /chat?x=1 HTTP/1.1", "Host: h:8080"]);
+  const answer = (lines: string[]) => {
+    const bytes = new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\nrest");
+    return readHandshake(bytes, bytes.length, key, ["chat"]);
+  };
+  const good = ["HTTP/1.1 101 Switching Protocols", "Upgrade: websocket", "Connection: Upgrade"];
+  const accept = "Sec-WebSocket-Accept: s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
+  const ok = answer([...good, accept, "Sec-WebSocket-Protocol: chat"]);
+  assertEquals(ok.kind === "ok" && ok.protocol, "chat");
+  const fault = (lines: string[]) => {
+    const r = answer(lines);
+    return r.kind === "failed" ? [r.fault, r.status] : r.kind;
+  };
+  assertEquals(fault(["HTTP/1.1 200 OK", "Content-Length: 0"]), ["refused", 200]);
+  assertEquals(fault([...good, "Sec-WebSocket-Accept: x"]), ["bad-accept", 101]);
+  assertEquals(fault([good[0], good[2], accept]), ["handshake", 101]);
+  assertEquals(fault([...good, accept, "Sec-WebSocket-Protocol: other"]), ["handshake", 101]);
+  assertEquals(fault([...good, accept, "Sec-WebSocket-Extensions: permessage-deflate"]), ["handshake", 101]);
+  const partial = new TextEncoder().encode("HTTP/1.1 101 Switching");
+  assertEquals(readHandshake(partial, partial.length, key).kind, "more");
+});

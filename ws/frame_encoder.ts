@@ -1,0 +1,172 @@
+/**
+ * @module
+ * Client frames (RFC 6455 5.2/5.3). A client masks every frame with a fresh 4-byte key. HOT PATH: a
+ * message template builds its frame once (header, key slot, plain payload kept aside), and each send
+ * writes a new key and XORs the payload into the same buffer, 4 bytes a word: the buffer is laid out
+ * so the key slot and the payload start on a 4-byte boundary, so the XOR runs over `Uint32Array` views
+ * of both in native byte order (the key is written through the same kind of view, so the order
+ * matches). Keys come from a pool of random words refilled 1024 at a time, not one crypto call a send.
+ * Control frames (pong, close) are rare and built when needed.
+ */
+import { MAX_CONTROL_PAYLOAD_BYTES, OP_CLOSE, OP_PING, OP_PONG } from "./opcodes.ts";
+
+const POOL_WORDS = 1024;
+
+/** Random mask keys, drawn from a pool refilled by `crypto.getRandomValues` when spent. */
+export class MaskKeys {
+  readonly #pool = new Uint32Array(POOL_WORDS);
+  #next = POOL_WORDS;
+
+  /** A fresh key as a 32-bit word (native order); never 0, so a frame is never sent unmasked in effect. */
+  next(): number {
+    if (this.#next === POOL_WORDS) {
+      crypto.getRandomValues(this.#pool);
+      this.#next = 0;
+    }
+    return this.#pool[this.#next++] || 0x5a5a5a5a;
+  }
+}
+
+/** Bytes of a client frame header for a payload of `length` bytes (mask key included). */
+export function clientHeaderBytes(length: number): number {
+  return (length < 126 ? 2 : length < 65536 ? 4 : 10) + 4;
+}
+
+/** Writes the header of a final, masked frame (key slot left for the caller); returns its length. */
+function writeHeader(frame: Uint8Array, opcode: number, length: number, fin: boolean): number {
+  frame[0] = (fin ? 0x80 : 0) | opcode;
+  if (length < 126) {
+    frame[1] = 0x80 | length;
+    return 6;
+  }
+  if (length < 65536) {
+    frame[1] = 0x80 | 126;
+    frame[2] = length >>> 8;
+    frame[3] = length & 0xff;
+    return 8;
+  }
+  frame[1] = 0x80 | 127;
+  const high = Math.floor(length / 2 ** 32);
+  frame[2] = frame[3] = 0;
+  frame[4] = (high >>> 8) & 0xff;
+  frame[5] = high & 0xff;
+  frame[6] = (length >>> 24) & 0xff;
+  frame[7] = (length >>> 16) & 0xff;
+  frame[8] = (length >>> 8) & 0xff;
+  frame[9] = length & 0xff;
+  return 14;
+}
+
+/**
+ * One message (text or binary), possibly cut into fragments, as client frames built once; `mask`
+ * re-keys and re-masks them in place for each send. The frames of a fragmented message are laid one
+ * after another in `bytes`, each with its own key.
+ */
+export class MessageTemplate {
+  /** The frame(s) to write, masked for the current send (after `mask`). */
+  readonly bytes: Uint8Array;
+  /** Payload bytes (what a reader of the message gets). */
+  readonly payloadBytes: number;
+  /** The frames in the aligned buffer: where each starts, its key slot, its payload length. */
+  readonly #starts: number[] = [];
+  readonly #keyAt: number[] = [];
+  readonly #lengths: number[] = [];
+  readonly #all: Uint8Array;
+  readonly #words: Uint32Array;
+  readonly #plain: Uint32Array;
+
+  /** `fragmentBytes` > 0 cuts the payload into frames of at most that many bytes. */
+  constructor(opcode: number, payload: Uint8Array, fragmentBytes = 0) {
+    const pieces = piecesOf(payload.length, fragmentBytes);
+    // Each frame padded so its key slot and payload start 4-aligned: pad + header + payload + tail pad.
+    let total = 0;
+    for (const length of pieces) {
+      const header = clientHeaderBytes(length);
+      const start = total + ((4 - (header % 4)) % 4);
+      this.#starts.push(start);
+      this.#keyAt.push(start + header - 4);
+      this.#lengths.push(length);
+      total = start + header + length + ((4 - (length % 4)) % 4);
+    }
+    const buffer = new ArrayBuffer(total);
+    this.#all = new Uint8Array(buffer);
+    this.#words = new Uint32Array(buffer);
+    const plain = new ArrayBuffer(total);
+    this.#plain = new Uint32Array(plain);
+    let at = 0;
+    for (let k = 0; k < pieces.length; k++) {
+      const last = k === pieces.length - 1;
+      writeHeader(this.#all.subarray(this.#starts[k]), k === 0 ? opcode : 0, pieces[k], last);
+      new Uint8Array(plain).set(payload.subarray(at, at + pieces[k]), this.#keyAt[k] + 4);
+      at += pieces[k];
+    }
+    this.payloadBytes = payload.length;
+    const wire = pieces.reduce((sum, n) => sum + clientHeaderBytes(n) + n, 0);
+    // One frame: written straight from the aligned buffer; several: gathered back to back after masking.
+    this.bytes = pieces.length === 1
+      ? this.#all.subarray(this.#starts[0], this.#starts[0] + wire)
+      : new Uint8Array(wire);
+  }
+
+  /** Masks every frame with a fresh key from `keys`; `bytes` is then ready to write. */
+  mask(keys: MaskKeys): Uint8Array {
+    const words = this.#words;
+    const plain = this.#plain;
+    const frames = this.#keyAt.length;
+    for (let k = 0; k < frames; k++) {
+      const keyWord = this.#keyAt[k] >> 2;
+      const key = keys.next();
+      words[keyWord] = key;
+      // Whole words, the last one's padding included (it is never written out).
+      const end = keyWord + 1 + ((this.#lengths[k] + 3) >> 2);
+      for (let w = keyWord + 1; w < end; w++) words[w] = plain[w] ^ key;
+    }
+    if (frames > 1) this.#gather();
+    return this.bytes;
+  }
+
+  /** A fragmented message: its aligned frames copied back to back into `bytes`. */
+  #gather(): void {
+    let out = 0;
+    for (let k = 0; k < this.#starts.length; k++) {
+      const start = this.#starts[k];
+      const length = this.#keyAt[k] + 4 - start + this.#lengths[k];
+      this.bytes.set(this.#all.subarray(start, start + length), out);
+      out += length;
+    }
+  }
+}
+
+/** Payload lengths of the frames of a message of `length` bytes cut at `fragmentBytes` (0: one frame). */
+function piecesOf(length: number, fragmentBytes: number): number[] {
+  if (fragmentBytes <= 0 || length <= fragmentBytes) return [length];
+  const pieces: number[] = [];
+  for (let at = 0; at < length; at += fragmentBytes) pieces.push(Math.min(fragmentBytes, length - at));
+  return pieces;
+}
+
+/** A masked control frame (ping, pong, close); payload cut to 125 bytes. Rare: built when needed. */
+export function controlFrame(opcode: number, payload: Uint8Array, keys: MaskKeys): Uint8Array {
+  const length = Math.min(payload.length, MAX_CONTROL_PAYLOAD_BYTES);
+  const frame = new Uint8Array(6 + length);
+  writeHeader(frame, opcode, length, true);
+  const key = new Uint8Array(Uint32Array.of(keys.next()).buffer);
+  frame.set(key, 2);
+  for (let i = 0; i < length; i++) frame[6 + i] = payload[i] ^ key[i & 3];
+  return frame;
+}
+
+/** A close frame with `code` (and a reason, UTF-8, cut to fit); `code` 0 sends an empty close. */
+export function closeFrame(code: number, reason: string, keys: MaskKeys): Uint8Array {
+  if (code === 0) return controlFrame(OP_CLOSE, new Uint8Array(0), keys);
+  const text = new TextEncoder().encode(reason).subarray(0, MAX_CONTROL_PAYLOAD_BYTES - 2);
+  const payload = new Uint8Array(2 + text.length);
+  payload[0] = code >>> 8;
+  payload[1] = code & 0xff;
+  payload.set(text, 2);
+  return controlFrame(OP_CLOSE, payload, keys);
+}
+
+/** A ping with `payload` (hold's keep-alive), and the pong answering a server's ping. */
+export const pingFrame = (payload: Uint8Array, keys: MaskKeys) => controlFrame(OP_PING, payload, keys);
+export const pongFrame = (payload: Uint8Array, keys: MaskKeys) => controlFrame(OP_PONG, payload, keys);

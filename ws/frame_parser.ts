@@ -1,0 +1,234 @@
+/**
+ * @module
+ * The client's reader of server frames (RFC 6455 5.2): fed the bytes of each read, it finds frames by
+ * scanning bytes and hands whole messages and control frames to a `FrameSink`. HOT PATH: a frame that
+ * arrived whole in one read (the usual echo) is handed over as a view of the read buffer, with no copy
+ * and no allocation; only a message cut across reads or into fragments is gathered into the
+ * connection's message buffer, which grows up to the cap and no further (and is let go once it held
+ * more than `KEPT_BUFFER_BYTES`, so a few big messages do not pin memory on every connection).
+ *
+ * Everything RFC 6455 forbids a server is a fault, counted by kind by the caller (the parser stops at
+ * the first one): `protocol` (reserved bits with no extension, reserved opcodes, a masked frame, a
+ * control frame over 125 bytes or fragmented, a continuation with no message or a new message inside a
+ * fragmented one, a close frame of 1 byte or with a code no peer may send, a 64-bit length with its top
+ * bit set), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
+ * read), `bad-utf8` (a text message, or a close reason, that is not UTF-8, checked across fragments).
+ */
+import {
+  CLOSE_NO_STATUS,
+  closeCodeAllowed,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  MAX_CONTROL_PAYLOAD_BYTES,
+  OP_BINARY,
+  OP_CLOSE,
+  OP_CONTINUATION,
+  OP_PING,
+  OP_PONG,
+  OP_TEXT,
+} from "./opcodes.ts";
+import { UTF8_ACCEPT, utf8Step } from "./utf8.ts";
+
+/** Receives what the parser found; views are valid only during the call. */
+export interface FrameSink {
+  /** A whole data message: buf[start, end) (text already checked as UTF-8). */
+  onMessage(text: boolean, buf: Uint8Array, start: number, end: number): void;
+  onPing(buf: Uint8Array, start: number, end: number): void;
+  onPong(buf: Uint8Array, start: number, end: number): void;
+  /** The server's close: its code (1005 when it sent none) and reason bytes buf[start, end). */
+  onClose(code: number, buf: Uint8Array, start: number, end: number): void;
+}
+
+/** Why the parser stopped (see the module comment). */
+export type FrameFault = "protocol" | "too-big" | "bad-utf8";
+
+/** A gathered message buffer bigger than this is dropped once its message was handed over. */
+const KEPT_BUFFER_BYTES = 64 * 1024;
+const FIRST_BUFFER_BYTES = 4 * 1024;
+const HEADER = 0;
+const PAYLOAD = 1;
+
+/** Header length (key-less: server frames carry none) from the second byte. */
+function headerBytes(b1: number): number {
+  const len7 = b1 & 0x7f;
+  return len7 < 126 ? 2 : len7 === 126 ? 4 : 10;
+}
+
+export class FrameParser {
+  /** Set at the first fault; the parser then refuses every byte. */
+  fault: FrameFault | null = null;
+  faultMessage = "";
+  #state = HEADER;
+  readonly #head = new Uint8Array(10);
+  #headLen = 0;
+  #opcode = 0;
+  #fin = false;
+  #remaining = 0;
+  /** The data message in progress across frames or reads: its opcode (0 none), bytes gathered, UTF-8 state. */
+  #msgOpcode = 0;
+  #msgLen = 0;
+  #msg: Uint8Array | null = null;
+  #utf8 = UTF8_ACCEPT;
+  /** A control frame cut across reads. */
+  readonly #ctl = new Uint8Array(MAX_CONTROL_PAYLOAD_BYTES);
+  #ctlLen = 0;
+
+  constructor(readonly sink: FrameSink, readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES) {}
+
+  /** Parses buf[from, to); false once a fault stopped it (`fault`, `faultMessage`). */
+  feed(buf: Uint8Array, from: number, to: number): boolean {
+    if (this.fault !== null) return false;
+    let i = from;
+    while (i < to) {
+      if (this.#state === HEADER) {
+        if (this.#headLen === 0 && to - i >= 2) {
+          const need = headerBytes(buf[i + 1]);
+          if (to - i >= need) {
+            i += need;
+            if (!this.#header(buf, i - need)) return false;
+            continue;
+          }
+        }
+        const head = this.#head;
+        while (i < to && (this.#headLen < 2 || this.#headLen < headerBytes(head[1]))) {
+          head[this.#headLen++] = buf[i++];
+        }
+        if (this.#headLen < 2 || this.#headLen < headerBytes(head[1])) return true;
+        this.#headLen = 0;
+        if (!this.#header(head, 0)) return false;
+        continue;
+      }
+      const take = Math.min(to - i, this.#remaining);
+      if (!(this.#opcode >= OP_CLOSE ? this.#control(buf, i, take) : this.#data(buf, i, take))) return false;
+      i += take;
+    }
+    return true;
+  }
+
+  /** Reads a frame header at h[at]; checks it against what a server may send. */
+  #header(h: Uint8Array, at: number): boolean {
+    const b0 = h[at], b1 = h[at + 1];
+    const opcode = b0 & 0x0f;
+    if ((b0 & 0x70) !== 0) return this.#fail("protocol", "reserved bits set with no extension agreed");
+    if ((b1 & 0x80) !== 0) return this.#fail("protocol", "masked frame from the server");
+    let length = b1 & 0x7f;
+    if (length === 126) length = (h[at + 2] << 8) | h[at + 3];
+    else if (length === 127) {
+      const high = ((h[at + 2] << 24) | (h[at + 3] << 16) | (h[at + 4] << 8) | h[at + 5]) >>> 0;
+      if (high >= 0x80000000) return this.#fail("protocol", "64-bit frame length with its top bit set");
+      length = high * 2 ** 32 +
+        (((h[at + 6] << 24) | (h[at + 7] << 16) | (h[at + 8] << 8) | h[at + 9]) >>> 0);
+    }
+    this.#opcode = opcode;
+    this.#fin = (b0 & 0x80) !== 0;
+    this.#remaining = length;
+    this.#state = PAYLOAD;
+    if (opcode >= OP_CLOSE) {
+      if (opcode > OP_PONG) return this.#fail("protocol", "reserved control opcode");
+      if (!this.#fin) return this.#fail("protocol", "fragmented control frame");
+      if (length > MAX_CONTROL_PAYLOAD_BYTES) return this.#fail("protocol", "control frame over 125 bytes");
+      this.#ctlLen = 0;
+      return length === 0 ? this.#control(h, at, 0) : true;
+    }
+    if (opcode > OP_BINARY) return this.#fail("protocol", "reserved data opcode");
+    if (opcode === OP_CONTINUATION && this.#msgOpcode === 0) {
+      return this.#fail("protocol", "continuation frame with no message in progress");
+    }
+    if (opcode !== OP_CONTINUATION) {
+      if (this.#msgOpcode !== 0) return this.#fail("protocol", "new message inside a fragmented one");
+      this.#msgOpcode = opcode;
+      this.#utf8 = UTF8_ACCEPT;
+    }
+    if (this.#msgLen + length > this.maxMessageBytes) {
+      return this.#fail("too-big", `message over the ${this.maxMessageBytes}-byte cap`);
+    }
+    return length === 0 ? this.#data(h, at, 0) : true;
+  }
+
+  /** `take` bytes of a data frame's payload at buf[i]. */
+  #data(buf: Uint8Array, i: number, take: number): boolean {
+    const text = this.#msgOpcode === OP_TEXT;
+    this.#remaining -= take;
+    if (this.#msgLen === 0 && this.#remaining === 0 && this.#fin) {
+      // The whole message in this read: handed over as a view, no copy.
+      this.#state = HEADER;
+      this.#msgOpcode = 0;
+      if (text && utf8Step(UTF8_ACCEPT, buf, i, i + take) !== UTF8_ACCEPT) return this.#badText();
+      this.sink.onMessage(text, buf, i, i + take);
+      return true;
+    }
+    const msg = this.#room(take);
+    msg.set(buf.subarray(i, i + take), this.#msgLen);
+    if (text) {
+      this.#utf8 = utf8Step(this.#utf8, msg, this.#msgLen, this.#msgLen + take);
+      if (this.#utf8 < 0) return this.#badText();
+    }
+    this.#msgLen += take;
+    if (this.#remaining !== 0) return true;
+    this.#state = HEADER;
+    if (!this.#fin) return true;
+    if (text && this.#utf8 !== UTF8_ACCEPT) return this.#badText();
+    const length = this.#msgLen;
+    this.#msgLen = 0;
+    this.#msgOpcode = 0;
+    this.sink.onMessage(text, msg, 0, length);
+    if (msg.length > KEPT_BUFFER_BYTES) this.#msg = null;
+    return true;
+  }
+
+  /** The message buffer with room for `more` bytes (within the cap, checked at the header). */
+  #room(more: number): Uint8Array {
+    const need = this.#msgLen + more;
+    const msg = this.#msg;
+    if (msg !== null && msg.length >= need) return msg;
+    let size = msg === null ? FIRST_BUFFER_BYTES : msg.length * 2;
+    while (size < need) size *= 2;
+    const grown = new Uint8Array(Math.min(size, Math.max(need, this.maxMessageBytes)));
+    if (msg !== null) grown.set(msg.subarray(0, this.#msgLen));
+    this.#msg = grown;
+    return grown;
+  }
+
+  /** `take` bytes of a control frame's payload at buf[i]; handed over once whole. */
+  #control(buf: Uint8Array, i: number, take: number): boolean {
+    this.#remaining -= take;
+    let from = i, to = i + take;
+    if (this.#ctlLen !== 0 || this.#remaining !== 0) {
+      this.#ctl.set(buf.subarray(i, i + take), this.#ctlLen);
+      this.#ctlLen += take;
+      if (this.#remaining !== 0) return true;
+      buf = this.#ctl;
+      from = 0;
+      to = this.#ctlLen;
+    }
+    this.#state = HEADER;
+    if (this.#opcode === OP_PING) this.sink.onPing(buf, from, to);
+    else if (this.#opcode === OP_PONG) this.sink.onPong(buf, from, to);
+    else return this.#close(buf, from, to);
+    return true;
+  }
+
+  #close(buf: Uint8Array, from: number, to: number): boolean {
+    if (to - from === 0) {
+      this.sink.onClose(CLOSE_NO_STATUS, buf, from, from);
+      return true;
+    }
+    if (to - from === 1) return this.#fail("protocol", "close frame of 1 byte");
+    const code = (buf[from] << 8) | buf[from + 1];
+    if (!closeCodeAllowed(code)) return this.#fail("protocol", "close code no peer may send");
+    if (utf8Step(UTF8_ACCEPT, buf, from + 2, to) !== UTF8_ACCEPT) {
+      return this.#fail("bad-utf8", "close reason is not UTF-8");
+    }
+    this.sink.onClose(code, buf, from + 2, to);
+    return true;
+  }
+
+  #badText(): boolean {
+    return this.#fail("bad-utf8", "text message is not UTF-8");
+  }
+
+  #fail(kind: FrameFault, message: string): boolean {
+    this.fault = kind;
+    this.faultMessage = message;
+    return false;
+  }
+}

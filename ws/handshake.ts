@@ -1,0 +1,126 @@
+/**
+ * @module
+ * The opening handshake of RFC 6455 4.1-4.2, client side: the Upgrade request (built once per
+ * connection: its key is fresh each time) and the check of the server's answer: `101`, `Upgrade:
+ * websocket`, `Connection: upgrade`, `Sec-WebSocket-Accept` = base64(SHA-1(key + GUID)), a subprotocol
+ * only among those offered, and no extension (none is offered: permessage-deflate is not implemented,
+ * so a server that answers with one breaks the protocol and is refused). The answer's head is small and
+ * read once per connection, so it is decoded as text; nothing here runs per message.
+ */
+import { createHash } from "node:crypto";
+
+/** RFC 6455's fixed GUID appended to the key before hashing. */
+export const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+/** A handshake answer's head bigger than this is refused (`handshake`). */
+export const MAX_HANDSHAKE_BYTES = 16 * 1024;
+
+/** What the request may carry beyond the required fields. */
+export interface HandshakeOptions {
+  /** Offered subprotocols (`Sec-WebSocket-Protocol`), in order of preference. */
+  protocols?: readonly string[];
+  /** More header fields, e.g. Origin or Authorization. */
+  headers?: ReadonlyArray<readonly [string, string]>;
+}
+
+/** A fresh `Sec-WebSocket-Key`: 16 random bytes, base64. */
+export function newKey(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  return btoa(String.fromCharCode(...bytes));
+}
+
+/** The `Sec-WebSocket-Accept` a server must answer `key` with. */
+export function acceptOf(key: string): string {
+  return createHash("sha1").update(key + WS_GUID).digest("base64");
+}
+
+/** The Upgrade request for `url` (ws: or wss:, or their http(s) forms) with `key`. */
+export function handshakeRequest(url: URL, key: string, options: HandshakeOptions = {}): Uint8Array {
+  const secure = url.protocol === "wss:" || url.protocol === "https:";
+  const defaultPort = secure ? "443" : "80";
+  const host = url.port === "" || url.port === defaultPort ? url.hostname : `${url.hostname}:${url.port}`;
+  const lines = [
+    `GET ${url.pathname}${url.search} HTTP/1.1`,
+    `Host: ${host}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    `Sec-WebSocket-Key: ${key}`,
+    "Sec-WebSocket-Version: 13",
+  ];
+  if (options.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${options.protocols.join(", ")}`);
+  for (const [name, value] of options.headers ?? []) lines.push(`${name}: ${value}`);
+  return new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n");
+}
+
+/** Why a handshake failed: refused (a status other than 101), a wrong accept key, or a broken answer. */
+export type HandshakeFault = "refused" | "bad-accept" | "handshake";
+
+/** The outcome of reading a handshake answer. */
+export type HandshakeResult =
+  | { kind: "more" }
+  | { kind: "ok"; headBytes: number; protocol: string | null }
+  | { kind: "failed"; fault: HandshakeFault; status: number; message: string };
+
+/**
+ * Reads the answer to a handshake with `key` from buf[0, end): `more` until its head is whole, then
+ * `ok` (with the head's length: bytes after it are already frames) or `failed` with the reason.
+ */
+export function readHandshake(
+  buf: Uint8Array,
+  end: number,
+  key: string,
+  protocols: readonly string[] = [],
+): HandshakeResult {
+  const headEnd = headEndOf(buf, end);
+  if (headEnd < 0) {
+    return end > MAX_HANDSHAKE_BYTES
+      ? failed("handshake", 0, `answer head over ${MAX_HANDSHAKE_BYTES} bytes`)
+      : { kind: "more" };
+  }
+  const lines = new TextDecoder("latin1").decode(buf.subarray(0, headEnd)).split("\r\n");
+  const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(lines[0]);
+  if (status === null) return failed("handshake", 0, "answer is not an HTTP/1.1 status line");
+  const code = Number(status[1]);
+  if (code !== 101) return failed("refused", code, `status ${code} instead of 101`);
+  const fields = new Map<string, string>();
+  for (const line of lines.slice(1)) {
+    const colon = line.indexOf(":");
+    if (colon <= 0) return failed("handshake", code, "malformed header line in the answer");
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    fields.set(name, fields.has(name) ? `${fields.get(name)}, ${value}` : value);
+  }
+  if (!hasToken(fields.get("upgrade"), "websocket")) {
+    return failed("handshake", code, "no Upgrade: websocket");
+  }
+  if (!hasToken(fields.get("connection"), "upgrade")) {
+    return failed("handshake", code, "no Connection: upgrade");
+  }
+  if (fields.get("sec-websocket-accept") !== acceptOf(key)) {
+    return failed("bad-accept", code, "Sec-WebSocket-Accept does not match the key");
+  }
+  if (fields.has("sec-websocket-extensions")) {
+    return failed("handshake", code, "server answered with an extension none was offered");
+  }
+  const protocol = fields.get("sec-websocket-protocol") ?? null;
+  if (protocol !== null && !protocols.includes(protocol)) {
+    return failed("handshake", code, "server chose a subprotocol not offered");
+  }
+  return { kind: "ok", headBytes: headEnd + 4, protocol };
+}
+
+function failed(fault: HandshakeFault, status: number, message: string): HandshakeResult {
+  return { kind: "failed", fault, status, message };
+}
+
+/** Index of the CRLFCRLF ending the head in buf[0, end), or -1. */
+function headEndOf(buf: Uint8Array, end: number): number {
+  for (let i = 0; i + 3 < end; i++) {
+    if (buf[i] === 13 && buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
+  }
+  return -1;
+}
+
+/** Whether a comma-separated field value has `token` (case-insensitive). */
+function hasToken(value: string | undefined, token: string): boolean {
+  return value !== undefined && value.split(",").some((t) => t.trim().toLowerCase() === token);
+}
