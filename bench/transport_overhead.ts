@@ -7,7 +7,10 @@
  * `deno task bench` (there the kernel's share and the target's speed dominate). Pin it for steadier
  * figures; no test asserts a speed.
  *
- *   taskset -c 1 deno run -A bench/transport_overhead.ts [--duration-ms 2000] [--connections 50]
+ *   taskset -c 1 deno run -A bench/transport_overhead.ts [--duration-ms 2000] [--connections 50] [--endpoints 2]
+ *
+ * The mix is two requests; `--endpoints 2` records them as two endpoints (runner/stats/endpoint_recorder.ts),
+ * `--endpoints 1` (the default) as one: the single histogram of a run of one endpoint.
  */
 import process from "node:process";
 import { parseArgs } from "node:util";
@@ -61,6 +64,7 @@ class FakeSys {
     return RESPONSE.length;
   }
   close() {}
+  closeEpoll() {}
   nowMs = () => performance.now();
   #fill(events: DataView): number {
     const n = Math.min(MAX_EVENTS, this.#ready.length);
@@ -78,14 +82,21 @@ const { values } = parseArgs({
   options: {
     "duration-ms": { type: "string", default: "2000" },
     connections: { type: "string", default: "50" },
+    endpoints: { type: "string", default: "1" },
   },
 });
+const endpoints = values.endpoints === "2" ? 2 : 1;
 const durationMs = Number(values["duration-ms"]);
 const connections = Number(values.connections);
 const loop = new EpollLoop(sockAddrOf("127.0.0.1", 80), new FakeSys() as unknown as EpollSys, {
   blockMs: CLOSED_MODEL_BLOCK_MS,
 });
-const recorder = new IntervalRecorder({ intervalMs: 250, originMs: performance.now(), uncorrected: false });
+const recorder = new IntervalRecorder({
+  intervalMs: 250,
+  originMs: performance.now(),
+  uncorrected: false,
+  endpoints,
+});
 const shared: ConnectionShared = {
   hostname: "127.0.0.1",
   port: 80,
@@ -93,8 +104,15 @@ const shared: ConnectionShared = {
   recorder,
   mix: new RequestMix(
     new URL("http://127.0.0.1/"),
-    [{ method: "GET", path: "/", headers: [], weight: 1 }],
+    [{ method: "GET", path: "/", headers: [], weight: 1 }, {
+      method: "GET",
+      path: "/?x=1",
+      headers: [],
+      weight: 1,
+    }],
     0,
+    [],
+    [0, endpoints - 1],
   ),
   timeoutMs: 5_000,
   maxHeaderBytes: 64 * 1024,
@@ -125,6 +143,7 @@ const cpu = process.cpuUsage(cpu0);
 const elapsedSec = (performance.now() - startMs) / 1_000;
 loop.close();
 console.log(JSON.stringify({
+  endpoints,
   requests,
   rps: Math.round(requests / elapsedSec),
   userUsPerRequest: +(cpu.user / requests).toFixed(3),

@@ -98,7 +98,8 @@ Requests
                            METHOD, a path relative to the URL's origin, and an optional weight
                            (default 1): --mix "GET /json 3" --mix "POST /user 1" sends 3 GETs
                            for each POST. -H goes on every entry; -b/--body-file on every entry
-                           whose method is not GET or HEAD.
+                           whose method is not GET or HEAD. Each entry is an endpoint measured
+                           apart, named "METHOD /path" (results, report, thresholds, metrics out)
 
 TLS (https: URLs; docs/TLS.md)
   -k, --insecure           skip certificate verification (printed as a warning, recorded
@@ -125,7 +126,7 @@ Scale-out (docs/scale-out.md)
 Output
       --json               print one JSON object (rps, latencyMs, statusCodes, errors, ...) on
                            stdout instead of the summary
-  -o, --out FILE           write results.json (loadlab.results/v2)
+  -o, --out FILE           write results.json (loadlab.results/v3)
       --out KIND=URL       stream metrics per interval while the load runs (repeatable):
                            prometheus-remote-write=URL (native histograms), otlp=URL (OTLP/HTTP
                            protobuf) or otlp-json=URL; never slows the load, drops counted
@@ -143,7 +144,10 @@ Output
       --interval-histograms keep|none
                            keep each interval's latency histogram in results.json   [keep]
                            (exact re-analysis; none makes the file smaller)
-      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable
+      --threshold EXPR     fail (exit 1) unless EXPR holds, e.g. "p99<200ms"; repeatable. On
+                           endpoints: "p99{name:GET /json}<200ms", {method:POST}, a tag, or k6's
+                           "http_req_duration{name:GET /json}: p(99)<200"; a selector matching no
+                           endpoint is exit 2 naming them
       --abort-on-fail      judge each --threshold while the load runs and stop it (exit 1) at the
                            first failure, as k6's abortOnFail; the results say which and when
       --delay-abort-eval D not before D of measured time, e.g. 10s (k6's delayAbortEval)     [0s]

@@ -40,7 +40,8 @@ export function baselineHelp(indent: number, column: number): string {
     more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
     flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),
     more(`rule, e.g. "p99 +10%", "rps -5%", "success -0.1pp" (repeatable); exit 8 when a`),
-    more("rule checked no run (nothing paired with the baseline, or only flagged runs)"),
+    more("rule checked no run (nothing paired with the baseline, or only flagged runs);"),
+    more(`per endpoint: "p99{name:GET /json} +10%" (its latency noise needs repeats)`),
   ].join("\n");
 }
 

@@ -38,6 +38,8 @@ import {
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
+import { steeringFor } from "./dashboard_flags.ts";
+import { withReplayedSchedule } from "./replay.ts";
 import { exampleRuntimeLines } from "./run_notes.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
@@ -61,7 +63,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
   const args = parseRunArgs(argv, command, help);
   const source = loadSource(args);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
-  const plan = source.plan;
+  const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
     throw new UsageError(
       `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
@@ -176,8 +178,14 @@ async function execute(
 ): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
+  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard_flags.ts).
+  const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
   if (args.dashboard) {
-    const started = startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets });
+    const started = startDashboard(command, plan.experiment.name, {
+      ...args.dashboard,
+      keepSecrets,
+      steering,
+    });
     if (!started) return EXIT.badInput;
     dashboard = started;
   }
@@ -195,6 +203,7 @@ async function execute(
       resume: args.resume,
       keepSecrets,
       signal: interrupt.signal,
+      ...(typeof steering === "object" ? { steering } : {}),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: {
         ...(source.preset ? { preset: source.preset } : { file: args.source }),

@@ -11,6 +11,8 @@
  * the stored `results.analysis` (written by `loadlab run`), never recomputes it. Every string from a
  * results file is escaped: markdown step summaries render inline HTML, and XML breaks on a stray `<`.
  */
+import { endpointMarkdown } from "./endpoint_md.ts";
+import { endpointRows } from "./endpoint_rows.ts";
 import type { Analysis, ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
@@ -198,6 +200,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     "",
     ...findingLines(results),
     ...runsTable(runs),
+    ...endpointMarkdown(runs, escapeMarkdown),
     ...thresholdLines(results.thresholds, results.runs),
     ...comparisonLines(results),
     ...gateMarkdown(opts.gate, escapeMarkdown),
@@ -212,12 +215,30 @@ function quickLines(results: ResultsFile): string[] {
   return values ? [`Ran with --quick, not the values described above: ${escapeMarkdown(values)}.`, ""] : [];
 }
 
+/**
+ * A run of several endpoints: one property per endpoint, slowest p99 first, so a CI test view shows which
+ * endpoint is slow beside the threshold that judged the run.
+ */
+function endpointProperties(run: RunResult): string {
+  const rows = endpointRows(run);
+  if (rows.length < 2) return "";
+  return rows.map((r) =>
+    `<property name="${escapeXml(`loadlab.endpoint ${r.name}`)}" value="${
+      escapeXml(
+        `requests ${whole(r.requests)}, failed ${whole(r.errors + r.non2xx)}, p50 ${fixed(r.p50Ms, 2)} ms, ` +
+          `p99 ${fixed(r.p99Ms, 2)} ms`,
+      )
+    }"/>`
+  ).join("");
+}
+
 /** The run verdict as a JUnit property and a system-out line, which CI test views show beside the case. */
 function verdictXml(run: RunResult | undefined): { properties: string; systemOut: string } {
   if (!run) return { properties: "", systemOut: "" };
   const label = escapeXml(runVerdict(run).label);
   return {
-    properties: `      <properties><property name="loadlab.verdict" value="${label}"/></properties>\n`,
+    properties: `      <properties><property name="loadlab.verdict" value="${label}"/>` +
+      `${endpointProperties(run)}</properties>\n`,
     systemOut: `      <system-out>run verdict: ${label}</system-out>\n`,
   };
 }

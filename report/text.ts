@@ -25,6 +25,7 @@ import {
 } from "../results/text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { wsLines } from "./ws_text.ts";
+import { endpointLines } from "./endpoint_text.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
 import {
   achievedAbove,
@@ -333,6 +334,7 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     statusLines(run, c),
     wsLines(run, c.bold),
     errorLines(run, c),
+    endpointLines(run, c.bold),
     checkLines(run, c),
     generatorLines(run, c),
     [latencyTable(run)],

@@ -16,6 +16,7 @@ import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./concl
 import { changePct, type MeanCi, meanCi, round4, tQuantile95 } from "./stats.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
+import { selectedRun, type Selector, selectorText, splitSelector } from "./threshold_selector.ts";
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
 export interface FailOn {
@@ -24,6 +25,8 @@ export interface FailOn {
   /** Signed, in the metric's bad direction: +10 for "p99 +10%", -5 for "rps -5%". */
   tolerance: number;
   unit: "%" | "pp";
+  /** `p99{name:GET /json} +10%`: judged on the endpoints it selects (results/threshold_selector.ts). */
+  selector?: Selector;
 }
 
 /** Whether lower values of a metric are better (latency) or higher (req/s, success). */
@@ -40,8 +43,14 @@ const FAIL_ON = /^\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+(?:\.\d+)?)\s*(%|pp)\s*$/;
 export function parseFailOn(expression: string): FailOn {
   const where = `--fail-on "${expression}"`;
   const problem = (message: string) => new ConfigError([{ path: where, message }]);
-  const m = FAIL_ON.exec(expression);
-  if (!m) throw problem(`not understood; write it like "p99 +10%", "rps -5%" or "success -0.1pp"`);
+  const { rest, selector, problem: badSelector } = splitSelector(expression);
+  if (badSelector) throw problem(badSelector);
+  const m = FAIL_ON.exec(rest);
+  if (!m) {
+    throw problem(
+      `not understood; write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`,
+    );
+  }
   const [, name, sign, number, unit] = m;
   const metric = COMPARE_METRICS.find((x) => x === name);
   if (!metric) throw problem(`unknown metric "${name}"; use one of ${COMPARE_METRICS.join(", ")}`);
@@ -54,7 +63,13 @@ export function parseFailOn(expression: string): FailOn {
   if (unit === "pp" && metric !== "success") {
     throw problem(`pp (percentage points) is for success only; write ${sign}${number}%`);
   }
-  return { expression, metric, tolerance: Number(`${sign}${number}`), unit: unit as "%" | "pp" };
+  return {
+    expression,
+    metric,
+    tolerance: Number(`${sign}${number}`),
+    unit: unit as "%" | "pp",
+    ...(selector ? { selector } : {}),
+  };
 }
 
 /** How the noise behind a verdict was measured. */
@@ -89,6 +104,8 @@ export interface GroupVerdict {
    * either side is flagged (results/conclude/run_verdict.ts); absent when both sides are trusted.
    */
   flagged?: string;
+  /** The endpoint selector of the pair's rules (`{name:GET /json}`); absent for the runs as a whole. */
+  selector?: string;
 }
 
 /** A `--fail-on` rule no trusted pair could check, and why: the gate cannot pass on it. */
@@ -213,16 +230,58 @@ function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
 /** The rules no trusted pair has a verdict on, each with the reason that holds for it. */
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
   const trusted = groups.filter((g) => !g.flagged);
+  const mine = (f: FailOn, g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));
   return failOn.filter((f) =>
-    !trusted.some((g) => g.metrics.some((m) => m.metric === f.metric && m.verdict !== "unknown"))
+    !trusted.some((g) =>
+      mine(f, g) && g.metrics.some((m) => m.metric === f.metric && m.verdict !== "unknown")
+    )
   ).map((f) => ({
     rule: f.expression,
     reason: groups.length === 0
       ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
       : trusted.length === 0
       ? "every paired run is flagged, on one side or both: untrusted numbers pass no rule"
+      : f.selector
+      ? `no trusted pair has a verdict on ${f.metric} of ${
+        selectorText(f.selector)
+      } (no endpoint selected, ` +
+        "no samples, or one run a side: an endpoint's latency noise needs repeats)"
       : `no trusted pair has a verdict on ${f.metric} (no samples, or too few intervals to measure noise)`,
   }));
+}
+
+/**
+ * The pair's verdicts on the endpoints each selector of `failOn` picks (both sides' runs as those
+ * endpoints make them), one group per selector, keyed `load {name:...}`.
+ */
+function endpointGroups(
+  key: string,
+  base: RunResult[],
+  runs: RunResult[],
+  failOn: FailOn[],
+  flagged: string | undefined,
+): GroupVerdict[] {
+  const bySelector = new Map<string, FailOn[]>();
+  for (const f of failOn) {
+    if (f.selector) {
+      bySelector.set(selectorText(f.selector), [...(bySelector.get(selectorText(f.selector)) ?? []), f]);
+    }
+  }
+  const out: GroupVerdict[] = [];
+  for (const [text, rules] of bySelector) {
+    const view = (list: RunResult[]) => list.flatMap((r) => selectedRun(r, rules[0].selector!) ?? []);
+    const before = view(base), after = view(runs);
+    if (before.length === 0 || after.length === 0) continue;
+    out.push({
+      key: `${key} ${text}`,
+      baselineRuns: before.length,
+      currentRuns: after.length,
+      metrics: COMPARE_METRICS.map((m) => metricVerdict(before, after, m, rules)),
+      ...(flagged ? { flagged } : {}),
+      selector: text,
+    });
+  }
+  return out;
 }
 
 /** Compares `current` with `baseline`, group by group; `failed` when any `--fail-on` fired. */
@@ -239,7 +298,8 @@ export function gateAgainstBaseline(
       unpaired.push(key);
       continue;
     }
-    const metrics = COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, failOn));
+    const whole = failOn.filter((f) => f.selector === undefined);
+    const metrics = COMPARE_METRICS.map((m) => metricVerdict(base, runs, m, whole));
     const flagged = pairFlags(base, runs);
     groups.push({
       key,
@@ -248,6 +308,7 @@ export function gateAgainstBaseline(
       metrics,
       ...(flagged ? { flagged } : {}),
     });
+    groups.push(...endpointGroups(key, base, runs, failOn, flagged));
   }
   const failed = groups.some((g) => g.metrics.some((m) => m.failed.length > 0));
   const leftOut = [...stoppedEarly(baseline.runs, "baseline's "), ...stoppedEarly(current.runs, "")];

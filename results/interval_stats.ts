@@ -115,6 +115,8 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     ...run,
     warmupAuto: true,
     warmupSec: run.warmupSec + kept[0].startMs / 1000,
+    // An endpoint keeps no histogram per interval: its numbers stay whole, and say so.
+    ...(run.endpoints ? { endpoints: run.endpoints.map((e) => ({ ...e, warmupIncluded: true })) } : {}),
     durationSec,
     requests: t.requests,
     drained: t.drained,

@@ -5,7 +5,8 @@
  * run's and each interval's), so merged percentiles are those of every request together within HDR
  * precision; counters are summed (each interval's errors by kind too); intervals are aligned by absolute time (each shard's schedule start
  * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
- * added exactly is left out rather than guessed: the uncorrected latency of the throughput model (only
+ * added exactly is left out rather than guessed (the endpoints' numbers add exactly, by name:
+ * results/endpoint_totals.ts): the uncorrected latency of the throughput model (only
  * its summary is stored) and the flows' latency summaries. Pure; `merge_shards.ts` checks the set first.
  */
 import type { IntervalResult, RunResult } from "./mod.ts";
@@ -23,6 +24,7 @@ import { encodeHistogram, latencyBlock, mergeEncoded, summarizeMs } from "./hist
 import { verdict } from "./conclude/bound_verdict.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
 import { detectStabilization } from "./conclude/stabilization.ts";
+import { mergeEndpoints } from "./endpoint_totals.ts";
 
 /** Where each shard's intervals land in the merged run. */
 export interface Alignment {
@@ -148,6 +150,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const rps = servedRps(requests, c.drained, durationSec);
   const full = saturated({ rps, targetRps, durationSec, intervals });
   // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
+  const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervals.length);
   const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ...whole } = first;
   const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
   return {
@@ -196,6 +199,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(first.flows ? { flows: mergeFlows(runs) } : {}),
+    ...(endpoints !== undefined ? { endpoints } : {}),
   };
 }
 

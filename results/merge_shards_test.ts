@@ -31,7 +31,7 @@ function shard(
   });
   const requests = latenciesUs.flat().length;
   const raw = {
-    schema: "loadlab.results/v2",
+    schema: "loadlab.results/v3",
     createdAt: START,
     environment: { hostname: opts.host ?? `gen-${index}` },
     experiment: { name: opts.experiment ?? "attack" },

@@ -21,16 +21,16 @@ Deno.test("parseResultsFile names the path of the first problem", () => {
   assert.ok(!other.ok);
   assert.match(
     other.problem,
-    /^schema: expected one of "loadlab.results\/v2", "loadlab.results\/v1", found "k6\/summary"/,
+    /^schema: expected one of "loadlab.results\/v3", "loadlab.results\/v2", "loadlab.results\/v1", found "k6\/summary"/,
   );
 });
 
-Deno.test("parseResultsFile reads a v1 file as v2, with the v2 fields absent", () => {
+Deno.test("parseResultsFile reads a v1 file as v3, with the v2 fields absent", () => {
   const json = JSON.parse(JSON.stringify(makeSeed000(1, 5)));
   json.schema = "loadlab.results/v1";
   const parsed = parseResultsFile(json);
   assert.ok(parsed.ok);
-  assert.equal(parsed.results.schema, "loadlab.results/v2");
+  assert.equal(parsed.results.schema, "loadlab.results/v3");
   assert.equal(parsed.results.runs.length, json.runs.length);
   assert.equal(parsed.results.analysis, undefined);
   assert.equal(parsed.results.runs[0].intervals[0].histogramEncoded, undefined);
@@ -64,4 +64,18 @@ Deno.test("parseResultsFile reads an older file's non2xx as failedStatus, in int
   assert.deepEqual(read.intervals.map((iv) => iv.failedStatus), counted);
   assert.ok(read.intervals.every((iv) => !("non2xx" in iv)), "the older name is not carried along");
   assert.equal(read.phases?.[0].failedStatus, 5);
+});
+
+Deno.test("parseResultsFile reads a v2 file written by an earlier loadlab: no endpoints, the run's numbers intact", async () => {
+  const json = JSON.parse(
+    await Deno.readTextFile(new URL("../tests/fixtures/results_v2_mix.json", import.meta.url)),
+  );
+  assert.equal(json.schema, "loadlab.results/v2");
+  const parsed = parseResultsFile(json);
+  assert.ok(parsed.ok);
+  assert.equal(parsed.results.schema, "loadlab.results/v3");
+  const run = parsed.results.runs[0];
+  assert.equal(run.endpoints, undefined);
+  assert.equal(run.requests, json.runs[0].requests);
+  assert.ok(run.requests > 0);
 });

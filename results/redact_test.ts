@@ -15,7 +15,7 @@ import { withoutPassword } from "./export/metrics_output.ts";
 
 function file(run: Record<string, unknown>, source?: string): ResultsFile {
   return {
-    schema: "loadlab.results/v2",
+    schema: "loadlab.results/v3",
     createdAt: "2026-11-22T00:00:00Z",
     environment: {} as ResultsFile["environment"],
     experiment: { name: "x", ...(source ? { source } : {}) },

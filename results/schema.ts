@@ -6,8 +6,8 @@
  * so files of a newer loadlab still load), optional detail gets empty defaults, and JSON's `null` for a
  * NaN latency comes back as NaN (the page shows a dash). Latencies are in milliseconds (floats with
  * microsecond precision) because that is what people read; the encoded HDR histograms keep microseconds.
- * Version 2 only adds optional fields, so a v1 file is a v2 file with another tag: the `schema` field
- * accepts both and always reads as v2.
+ * Versions 2 and 3 only add optional fields (3: numbers per endpoint, `runs[i].endpoints`), so a v1 or
+ * v2 file is a v3 file with another tag: the `schema` field accepts all three and always reads as v3.
  */
 import { z } from "zod";
 import {
@@ -26,12 +26,14 @@ import type {
   telemetrySchema,
 } from "./schema_series.ts";
 import { runResultSchema, type targetInfoSchema } from "./schema_run.ts";
+import type { endpointResultSchema } from "./schema_endpoint.ts";
 import { expectationSchema } from "./conclude/expectation.ts";
 import { exportSummarySchema } from "./export/summary.ts";
 
 /** The tag of the format this module writes. */
-export const RESULTS_SCHEMA = "loadlab.results/v2";
-/** The tag of the previous format, still read. */
+export const RESULTS_SCHEMA = "loadlab.results/v3";
+/** The tags of the previous formats, still read. */
+export const RESULTS_SCHEMA_V2 = "loadlab.results/v2";
 export const RESULTS_SCHEMA_V1 = "loadlab.results/v1";
 
 /** Pass/fail of one threshold, e.g. `p99 < 200ms`, and the runs it applies to. */
@@ -154,10 +156,11 @@ export const analysisSchema = z.looseObject({
   })),
 });
 
-/** The whole `results.json`; a v1 file reads as v2 (v2 only added optional fields). */
+/** The whole `results.json`; a v1 or v2 file reads as v3 (later versions only added optional fields). */
 export const resultsFileSchema = z.looseObject({
-  schema: z.enum([RESULTS_SCHEMA, RESULTS_SCHEMA_V1], {
-    error: `schema must be "${RESULTS_SCHEMA}" or "${RESULTS_SCHEMA_V1}" (is this a loadlab results.json?)`,
+  schema: z.enum([RESULTS_SCHEMA, RESULTS_SCHEMA_V2, RESULTS_SCHEMA_V1], {
+    error: `schema must be "${RESULTS_SCHEMA}", "${RESULTS_SCHEMA_V2}" or "${RESULTS_SCHEMA_V1}" ` +
+      "(is this a loadlab results.json?)",
   }).transform((): typeof RESULTS_SCHEMA => RESULTS_SCHEMA),
   createdAt: z.string(),
   environment: environmentSchema,
@@ -189,6 +192,7 @@ export type IntervalResult = z.output<typeof intervalSchema>;
 export type TelemetrySeries = z.output<typeof telemetrySchema>;
 export type PhaseResult = z.output<typeof phaseResultSchema>;
 export type FlowResult = z.output<typeof flowResultSchema>;
+export type EndpointResult = z.output<typeof endpointResultSchema>;
 export type TargetInfo = z.output<typeof targetInfoSchema>;
 export type RunResult = z.output<typeof runResultSchema>;
 export type ThresholdResult = z.output<typeof thresholdResultSchema>;

@@ -4,7 +4,7 @@
  * model, configuration, target), the totals (requests, latency summary and distribution, status codes,
  * errors by kind with their messages, bytes), the open-model verdict (late, server-bound and dropped
  * sends, the pre-connected pool, the generator's warm-up, the transport), and the series over time
- * (intervals, telemetry, phases, flows). Pure; results/schema.ts puts runs in a file.
+ * (intervals, telemetry, phases, flows) and the same numbers per endpoint. Pure; results/schema.ts puts runs in a file.
  */
 import { wsResultSchema } from "./schema_ws.ts";
 import { z } from "zod";
@@ -20,6 +20,8 @@ import {
 } from "./schema_values.ts";
 import { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./schema_series.ts";
 import { runProfileSchema } from "./schema_profile.ts";
+import { steeringSchema } from "./schema_steering.ts";
+import { endpointResultSchema } from "./schema_endpoint.ts";
 
 /** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */
 export const targetInfoSchema = z.looseObject({
@@ -53,6 +55,11 @@ export const runResultSchema = z.looseObject({
    * Such a run is also `incomplete`.
    */
   abortedBy: z.looseObject({ threshold: z.string(), atSec: z.number(), actual: num }).optional(),
+  /**
+   * Changes made while the load ran (pause, rate, connections, end of a phase, stop), or replayed from a
+   * recorded run, in order: the run followed this schedule, not only its configuration.
+   */
+  steering: steeringSchema.optional(),
   /** A short probe run of a capacity search. */
   probe: z.boolean().optional(),
   /** Statistics cut at the stabilization time after the run (`warmup: auto`). */
@@ -197,6 +204,8 @@ export const runResultSchema = z.looseObject({
   flows: z.array(flowResultSchema).optional(),
   /** WebSocket runs: handshakes, messages each way, fan-out, close codes (results/schema_ws.ts). */
   ws: wsResultSchema.optional(),
+  /** Numbers per endpoint (request name), sorted as the run's endpoint table; absent in older files. */
+  endpoints: z.array(endpointResultSchema).optional(),
   targetInfo: targetInfoSchema.optional(),
   /**
    * CPU profiles of the target's processes over the run (`profile: cpu`), one per process. Their numbers

@@ -13,6 +13,7 @@
  * encodings: each decoded once into a running histogram for whole-run rules, merged per window for
  * windowed ones. Only a run with such a rule pays for this. Pure.
  */
+import { ConfigError } from "../validation/config_error.ts";
 import type { RunResult } from "./schema.ts";
 import { compare, type Threshold, windowMetric } from "./thresholds.ts";
 import { createHistogram, decodeHistogram, type Histogram, mergeEncoded, summarizeMs } from "./histogram.ts";
@@ -74,6 +75,14 @@ export class AbortWatch {
   #lastIndex = -1;
 
   constructor(rules: AbortRule[], intervalMs: number) {
+    const onEndpoints = rules.find((r) => r.threshold.selector !== undefined);
+    if (onEndpoints) {
+      throw new ConfigError([{
+        path: `threshold "${onEndpoints.threshold.expression}"`,
+        message: "abortOnFail judges the run's intervals, not an endpoint's: it is judged after the run; " +
+          "drop abortOnFail for it, or the selector",
+      }]);
+    }
     this.#intervalMs = intervalMs;
     this.#whole = rules.filter((r) => r.threshold.windowMs === undefined);
     this.#windowed = rules.filter((r) => r.threshold.windowMs !== undefined).map((rule) => ({

@@ -8,6 +8,7 @@
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "./schema.ts";
 import { abortedLabel, type RunVerdict, runVerdict } from "./conclude/run_verdict.ts";
+import { fromK6, splitSelector } from "./threshold_selector.ts";
 
 const EXPRESSION = /^(?:[^:<>=]+:)?\s*([A-Za-z][\w.]*)\s*(?:<=|>=|==|<|>)\s*-?[\d.]+\s*(us|ms|s|%)?/;
 const LATENCY_METRIC = /^(min|mean|avg|stdev|median|max|p\d+(\.\d+)?)$/;
@@ -19,7 +20,8 @@ function fixed(x: number, digits: number): string {
 
 /** The metric and unit of a threshold expression ("" when it has none or does not parse). */
 export function thresholdUnit(expression: string): { metric: string; unit: string } {
-  const m = EXPRESSION.exec(expression.trim());
+  // An endpoint selector and k6's form say nothing of the unit: read the rule as loadlab writes it.
+  const m = EXPRESSION.exec(splitSelector(fromK6(expression) ?? expression).rest.trim());
   return { metric: m?.[1] ?? "", unit: m?.[2] ?? "" };
 }
 

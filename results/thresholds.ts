@@ -6,7 +6,9 @@
  * metric one of the names in `METRICS`, op `< <= > >= ==`, latency units us/ms/s (default ms), and `%`
  * for rates (`success>99.5%`). A trailing `over 10s` (latency, rps, success rates) judges every window of
  * that length of the interval data instead of the whole run (results/threshold_windows.ts): the worst
- * window is the actual value. An unknown metric names the nearest known one.
+ * window is the actual value. An unknown metric names the nearest known one. A selector in braces
+ * (`p99{name:GET /json}<200ms`, or k6's `http_req_duration{name:/login}: p(99)<200`) judges the rule on
+ * the endpoints it picks (results/threshold_selector.ts).
  */
 import type { RunResult, ThresholdResult } from "./mod.ts";
 import type { LatencyKey } from "./schema_values.ts";
@@ -14,6 +16,14 @@ import { ConfigError } from "../validation/config_error.ts";
 import { nearest } from "../validation/suggest.ts";
 import { type WindowMetric, windowValues } from "./threshold_windows.ts";
 import { sampledLatency } from "./conclude/responses.ts";
+import {
+  ENDPOINT_METRICS,
+  fromK6,
+  selectedRun,
+  type Selector,
+  selectorText,
+  splitSelector,
+} from "./threshold_selector.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
 
@@ -27,6 +37,8 @@ export interface Threshold {
   value: number;
   /** `over 10s`: the rule must hold in every window of this length (ms). */
   windowMs?: number;
+  /** `p99{name:GET /json}<200ms`: judged on the endpoints it selects (results/threshold_selector.ts). */
+  selector?: Selector;
 }
 
 const LATENCY_KEYS: Record<string, LatencyKey> = {
@@ -79,8 +91,10 @@ const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** Parses one expression; throws `ConfigError` naming the problem and the fix. */
 export function parseThreshold(expression: string): Threshold {
-  const m = PATTERN.exec(expression.trim());
-  const fix = `write it like "p99<200ms", "rps>=1000" or "success>99%"`;
+  const { rest, selector, problem } = splitSelector(fromK6(expression) ?? expression);
+  if (problem) throw thresholdError(expression, problem);
+  const m = PATTERN.exec(rest.trim());
+  const fix = `write it like "p99<200ms", "rps>=1000", "success>99%" or "p99{name:GET /json}<200ms"`;
   if (!m) throw thresholdError(expression, `not understood; ${fix}`);
   const [, run, metric, op, number, unit, over] = m;
   if (!METRICS.includes(metric)) {
@@ -91,6 +105,7 @@ export function parseThreshold(expression: string): Threshold {
     );
   }
   const windowMs = over === undefined ? undefined : parseWindow(expression, metric, over);
+  if (selector) checkEndpointRule(expression, metric, selector, windowMs);
   let value = Number(number);
   if (!Number.isFinite(value)) {
     throw thresholdError(expression, `"${number}" is not a number`);
@@ -106,7 +121,32 @@ export function parseThreshold(expression: string): Threshold {
   } else if (unit) {
     throw thresholdError(expression, `${metric} is a plain number; drop the "${unit}"`);
   }
-  return { expression, run: run?.trim(), metric, op: op as Op, value, ...(windowMs ? { windowMs } : {}) };
+  return {
+    expression,
+    run: run?.trim(),
+    metric,
+    op: op as Op,
+    value,
+    ...(windowMs ? { windowMs } : {}),
+    ...(selector ? { selector } : {}),
+  };
+}
+
+/** A rule on endpoints takes what endpoints measure, over the whole run. */
+function checkEndpointRule(expression: string, metric: string, selector: Selector, windowMs?: number): void {
+  if (!ENDPOINT_METRICS.has(metric)) {
+    throw thresholdError(
+      expression,
+      `${metric} is the run's, not measured per endpoint; drop ${selectorText(selector)} or use ` +
+        "latency, rps, requests, errors, failedStatus or a success rate",
+    );
+  }
+  if (windowMs !== undefined) {
+    throw thresholdError(
+      expression,
+      `"over" is judged on the whole run's intervals, not per endpoint; drop one`,
+    );
+  }
 }
 
 /** `over 10s` -> 10000; only metrics a window has (latency, rps, success rates), a positive length. */
@@ -195,7 +235,9 @@ export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): 
 }
 
 function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
-  const actual = metricValue(run, t.metric);
+  // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured.
+  const judged = t.selector ? selectedRun(run, t.selector) : run;
+  const actual = judged === null ? Number.NaN : metricValue(judged, t.metric);
   return { expression: t.expression, run: run.name, actual, ok: compare(actual, t.op, t.value) };
 }
 

@@ -11,6 +11,7 @@ import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { FlowAggregator } from "./stats/flow_aggregate.ts";
+import { endpointTable } from "./endpoint_table.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
@@ -18,6 +19,8 @@ import { hostTcpDelta } from "./stats/host_tcp.ts";
 import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
+import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
+import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -38,6 +41,8 @@ export interface AttackHooks {
    * interval's end on the wall clock: for a metrics exporter. Called on the samples' path: queue only.
    */
   onInterval?(delta: IntervalDelta): void;
+  /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
+  steering?: RunSteering;
 }
 
 /**
@@ -56,7 +61,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   if (config.logFile) await createLogFile(config.logFile);
   const uncorrected = modelDef(config.model).keepsUncorrected;
   // A segment's share of the requested rate (the shards' add up to the configured one).
-  const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
+  let requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
   const aggregatorOptions: AggregatorOptions = {
     intervalMs: config.intervalMs,
     requestedRps,
@@ -65,6 +70,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
+    // The same table every worker builds: sample endpoint k is endpoint k here.
+    endpoints: endpointTable(config).endpoints,
   };
   // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
   const name = hooks.name ?? "attack";
@@ -96,6 +103,10 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     }, hooks.progressEveryMs ?? 250)
     : undefined;
   const tcpBefore = readHostTcp();
+  // A replayed schedule is the run's steering; live changes are taken only when none is replayed.
+  const steering = config.steering ? undefined : hooks.steering;
+  steering?.begin(name, config);
+  let steered: SteerChange[] = (config.steering ?? []).map((c) => ({ ...c, by: "replay" }));
   let workers: WorkersSummary;
   try {
     workers = await runWorkers(config, {
@@ -105,11 +116,20 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
         originEpochMs = startAtEpochMs + config.warmupMs;
         hooks.onStart?.(startAtEpochMs);
       },
+      onSteerable: (send) => steering?.started(originEpochMs, send),
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
     });
   } finally {
     clearInterval(timer);
     abort.done();
+    if (steering) steered = steering.end();
+  }
+  // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
+  if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
+    const measuredMs = Math.min(workers.activeMs, plannedMs);
+    const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, measuredMs);
+    requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
+    aggregator.setRequestedRps(requestedRps);
   }
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;
@@ -143,6 +163,7 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     ...(workers.wsResult ? { ws: workers.wsResult } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
+    ...(steered.length ? { steering: steered } : {}),
     ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
     // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),

@@ -21,6 +21,7 @@ import { LOAD_MODEL_DEFS, modelDef } from "./load/models/mod.ts";
 import type { LoadModelDef } from "./load/models/model.ts";
 import type { CommonConfig } from "./load/executor.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
+import { steeringSchema } from "../results/schema_steering.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema, flowFields, requestStepFields } from "./session_schema.ts";
@@ -104,6 +105,11 @@ const commonFields = {
   /** Time given to in-flight requests after the end before they are counted as timeouts. */
   gracefulStopMs: cappedMs("graceful stop").min(0).default(2_000),
   logFile: z.string().optional(),
+  /**
+   * A recorded schedule replayed (`loadlab run --replay`): the changes a steered run had, each applied at
+   * its instant as it was live (results/schema_steering.ts).
+   */
+  steering: steeringSchema.optional(),
   /**
    * This generator's execution segment when one load is split over several machines (k6's execution
    * segments): `index` of `count`, from 0. Open models take every `count`-th send of the one schedule

@@ -19,5 +19,14 @@ export const requestSpecSchema = z.object({
     .superRefine((h, ctx) => headerRules(h, ctx, (_, k, part) => [k, part])).default([]),
   body: z.instanceof(Uint8Array).optional(),
   weight: z.number().positive("weight must be > 0").default(1),
+  /**
+   * The endpoint this request's numbers are reported under (runner/endpoint_table.ts); default its
+   * method and path as written (`GET /items/{{ id }}`: one endpoint whatever the values).
+   */
+  name: z.string().trim().min(1, "a request name must not be empty")
+    .max(200, "a request name is at most 200 characters").optional(),
+  /** User tags a threshold may select by (`p99{tier:db}<50ms`), as k6's request tags. */
+  tags: z.record(z.string().regex(/^[A-Za-z_][\w.-]*$/, "a tag name is letters, digits, _ . -"), z.string())
+    .optional(),
 });
 export type RequestSpec = z.infer<typeof requestSpecSchema>;

@@ -14,6 +14,7 @@
  * `ArtilleryError` before any load starts; nothing is dropped silently. Notes that change no request
  * (an `environments` section not selected, a weaker error-rate definition) come back as `notes`.
  */
+import { endpointNaming } from "./artillery_endpoints.ts";
 import {
   ArtilleryError,
   type Collector,
@@ -136,6 +137,7 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
     defaultHeaders: {},
     variables: parseVariables(config.variables, out),
     runtimeNames: new Set([...(payload?.fields ?? []), ...captureNames(doc.scenarios)]),
+    naming: endpointNaming(config.plugins, out),
   };
   ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
   const load = convertPhases(config.phases, out);
@@ -219,7 +221,10 @@ function parseTarget(target: unknown, out: Collector): URL | undefined {
   return new URL(target);
 }
 
-/** `plugins: {ensure: {}}` only switches on the ensure checks read from `config.ensure`. */
+/**
+ * `plugins: {ensure: {}}` only switches on the ensure checks read from `config.ensure`;
+ * `metrics-by-endpoint` names the endpoints as loadlab always does for a script (artillery_endpoints.ts).
+ */
 function checkPlugins(plugins: unknown, out: Collector): void {
   if (plugins === undefined) return;
   if (!isRecord(plugins)) {
@@ -227,7 +232,7 @@ function checkPlugins(plugins: unknown, out: Collector): void {
     return;
   }
   for (const name of Object.keys(plugins)) {
-    if (name === "ensure") continue;
+    if (name === "ensure" || name === "metrics-by-endpoint") continue;
     out.issues.push({ path: `config.plugins.${name}`, message: "Artillery plugins do not run in loadlab" });
   }
 }

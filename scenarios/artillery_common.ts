@@ -45,7 +45,7 @@ const UNSUPPORTED: Record<string, string> = {
   beforeScenario: "runs a JavaScript hook; loadlab runs no script code",
   afterScenario: "runs a JavaScript hook; loadlab runs no script code",
   processor: "loads JavaScript hooks; loadlab runs no script code",
-  plugins: "Artillery plugins do not run in loadlab (only `ensure` is understood)",
+  plugins: "Artillery plugins do not run in loadlab (only `ensure` and `metrics-by-endpoint` are understood)",
   delimiter: "payload files are read as comma-separated CSV",
   loadAll: "payloads with loadAll are not supported (one row per virtual user is)",
   cast: "payload values are sent as written; cast is not supported",

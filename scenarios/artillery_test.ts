@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { parse } from "yaml";
 import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
 import { ArtilleryError } from "./artillery_common.ts";
+import { FRACTIONAL_THINK } from "./artillery_flow.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { loadExperiment, loadRunnable } from "./load.ts";
 
@@ -96,6 +97,7 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
         {
           get: {
             path: "/home",
+            name: "/home",
             query: { page: "2", q: "ada" },
             headers: { "x-api-key": "secret", accept: "text/html" },
           },
@@ -104,6 +106,7 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
         {
           post: {
             path: "/users/7",
+            name: "/users/{{ id }}",
             headers: { "x-api-key": "secret", accept: "application/json" },
             json: { id: 7, name: "ada-x" },
           },
@@ -113,7 +116,13 @@ Deno.test("scenarios: weighted flows, think in seconds, qs as query, default hea
     {
       name: "scenario 1",
       weight: 1,
-      steps: [{ get: { path: "/json?a=1", headers: { "x-api-key": "secret", accept: "text/html" } } }],
+      steps: [{
+        get: {
+          path: "/json?a=1",
+          name: "/json?a=1",
+          headers: { "x-api-key": "secret", accept: "text/html" },
+        },
+      }],
     },
   ]);
 });
@@ -140,7 +149,11 @@ config: { target: "http://h:1/api/", phases: [{ duration: 1, arrivalRate: 1 }] }
 scenarios: [{ flow: [{ get: { url: /x } }] }]
 `);
   assertEquals(exp.targets, { target: { url: "http://h:1" } });
-  assertEquals(exp.flows, [{ name: "scenario 0", weight: 1, steps: [{ get: { path: "/api/x" } }] }]);
+  assertEquals(exp.flows, [{
+    name: "scenario 0",
+    weight: 1,
+    steps: [{ get: { path: "/api/x", name: "/api/x" } }],
+  }]);
   assertEquals(exp.thresholds, undefined);
 });
 
@@ -151,7 +164,7 @@ config:
   processor: ./hooks.js
   payload: { path: users.csv, fields: [user], delimiter: ";" }
   tls: { rejectUnauthorized: false }
-  plugins: { ensure: {}, metrics-by-endpoint: {} }
+  plugins: { ensure: {}, metrics-by-endpoint: {}, datadog: {} }
   variables: { id: [1, 2, 3] }
   phases: [{ duration: 10, arrivalRate: 1 }]
 before: { flow: [{ get: { url: / } }] }
@@ -174,7 +187,7 @@ scenarios:
       "config.processor",
       "config.payload.delimiter",
       "config.tls",
-      "config.plugins.metrics-by-endpoint",
+      "config.plugins.datadog",
       "scenarios[0].engine",
       "scenarios[0].flow[0].send",
       "scenarios[1].beforeRequest",
@@ -241,7 +254,7 @@ scenarios: [{ weight: 0, flow: [{ get: { url: /a } }] }, { flow: [{ get: { url: 
 `,
     warnings,
   );
-  assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b" } }] }]);
+  assertEquals(exp.flows, [{ name: "scenario 1", weight: 1, steps: [{ get: { path: "/b", name: "/b" } }] }]);
   assertEquals(warnings, ["scenarios[0]: weight 0, never run by Artillery; left out"]);
 });
 
@@ -289,7 +302,7 @@ scenarios: [{ flow: [{ get: { url: /a } }] }]
   assertEquals(exp.flows, [{
     name: "scenario 0",
     weight: 1,
-    steps: [{ get: { path: "/a", headers: { authorization: "Bearer abc" } } }],
+    steps: [{ get: { path: "/a", name: "/a", headers: { authorization: "Bearer abc" } } }],
   }]);
   assertEquals(exp.thresholds, ["p95 < 100ms"]);
   const plain = convert(`
@@ -297,4 +310,45 @@ config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], plugi
 scenarios: [{ flow: [{ get: { url: /a } }] }]
 `);
   assertEquals(plain.thresholds, undefined);
+});
+
+Deno.test("a fractional think keeps Artillery's documented seconds (500 ms) and is said once, naming the step", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+config:
+  target: "http://127.0.0.1:8080"
+  phases: [{ duration: 1, arrivalRate: 1 }]
+scenarios:
+  - flow:
+      - get: { url: "/a" }
+      - think: 0.5
+      - loop:
+          - think: 0.25
+        count: 3
+      - think: 2
+`,
+    warnings,
+  );
+  assertEquals(
+    (exp.flows as Array<{ steps: Array<Record<string, unknown>> }>)[0].steps.map((s) => s.think ?? "get"),
+    [
+      "get",
+      "500ms",
+      "250ms",
+      "250ms",
+      "250ms",
+      "2s",
+    ],
+  );
+  const notes = warnings.filter((w) => w.includes(FRACTIONAL_THINK));
+  assertEquals(notes.length, 1, warnings.join("\n"));
+  assert(notes[0].startsWith("scenarios[0].flow[1].think: "), notes[0]);
+  assert(notes[0].includes("waits 500 ms") && notes[0].includes("Artillery 2.0.21"), notes[0]);
+});
+
+Deno.test("whole-second think times need no note", () => {
+  const warnings: string[] = [];
+  convert(SCRIPT.replace("think: 1.5", "think: 2"), warnings);
+  assert(!warnings.some((w) => w.includes(FRACTIONAL_THINK)), warnings.join("\n"));
 });

@@ -47,6 +47,8 @@ export function toRequestInput(r: FileRequest): RequestInput {
   if (headers.length > 0) request.headers = headers;
   if (text !== undefined) request.body = new TextEncoder().encode(text);
   if (r.weight !== undefined) request.weight = r.weight;
+  if (r.name !== undefined) request.name = r.name;
+  if (r.tags !== undefined) request.tags = r.tags;
   return request;
 }
 

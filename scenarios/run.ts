@@ -20,6 +20,7 @@ import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counte
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult } from "../results/mod.ts";
 import { runAttack } from "../runner/attack.ts";
+import type { RunSteering } from "../runner/steering.ts";
 import { requestLogError, requestLogPath } from "../runner/load/request_log.ts";
 import {
   type AttackConfig,
@@ -28,6 +29,8 @@ import {
   type RelativeAttackInput,
 } from "../runner/config.ts";
 import type { Threshold } from "../results/thresholds.ts";
+import { checkSelectors } from "../results/threshold_selector.ts";
+import { endpointTable } from "../runner/endpoint_table.ts";
 import { abortRules, judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
 import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
 import { coldStartRequests, measureColdStart } from "./cold_start.ts";
@@ -67,6 +70,8 @@ export interface RunPlanOptions {
   renderReport: RenderReport;
   /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
   keepSecrets?: boolean;
+  /** Live steering of each run under way (the dashboard's controls, `loadlab steer`). */
+  steering?: RunSteering;
 }
 
 export interface RunPlanOutcome {
@@ -224,6 +229,8 @@ async function executeRun(
     ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
     ...(logFile ? { logFile } : {}),
   });
+  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load.
+  checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;
@@ -249,6 +256,7 @@ async function executeRun(
       },
       signal: opts.signal,
       abortOn: abortRules(run, thresholds, config.segment !== undefined),
+      ...(opts.steering ? { steering: opts.steering } : {}),
       ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
     });
   } catch (err) {

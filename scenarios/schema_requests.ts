@@ -82,6 +82,10 @@ const requestFields = {
   /** Sent as is (UTF-8). */
   body: z.string().optional(),
   weight: z.number().positive("weight must be > 0").optional(),
+  /** The endpoint its numbers are reported under (default: METHOD PATH as written; a step's label). */
+  name: z.string().trim().min(1, "a request name must not be empty").optional(),
+  /** User tags a threshold may select by: `p99{tier:db}<50ms`. */
+  tags: z.record(z.string(), z.string()).optional(),
 };
 
 const requestObjectSchema = z.strictObject({

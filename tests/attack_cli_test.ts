@@ -91,7 +91,7 @@ Deno.test("attack POST with a body, headers, --out, --report, --log and a failin
     ok(r.stdout.includes("PASS  p99<10s"), r.stdout);
     assertEquals([t.seen.posts, t.seen.bodies], [200, 200]);
     const results = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
-    assertEquals(results.schema, "loadlab.results/v2");
+    assertEquals(results.schema, "loadlab.results/v3");
     assertEquals(results.runs[0].requests, 200);
     assertEquals(results.thresholds.map((g: { ok: boolean }) => g.ok), [false, true]);
     ok(/^<!doctype html>/i.test(await Deno.readTextFile(`${dir}/report.html`)));

@@ -7,11 +7,12 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { requireProgram, runLoadlab, withTempDir } from "./helpers.ts";
-import { freePort } from "../system/ports.ts";
 import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { exportNote } from "../results/export/summary.ts";
+import { freePort } from "../system/ports.ts";
 import { metricsReceiver } from "./fixtures/metrics_receiver.ts";
+import { startPrometheus } from "./fixtures/prometheus_server.ts";
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
 const QUANTILE_TOLERANCE = NATIVE_BUCKET_WIDTH + 0.001 + 0.001;
@@ -24,45 +25,6 @@ loads:
   closed: { model: connections, connections: 2, duration: 1500ms, requests: [/json] }
 interval: 250ms
 `;
-
-/** A Prometheus with the remote-write receiver and native histograms on a free port; stopped by `stop`. */
-async function startPrometheus(dir: string) {
-  const port = freePort();
-  await Deno.writeTextFile(`${dir}/prometheus.yml`, "global:\n  scrape_interval: 1h\n");
-  const child = new Deno.Command("prometheus", {
-    args: [
-      "--web.enable-remote-write-receiver",
-      "--enable-feature=native-histograms",
-      `--storage.tsdb.path=${dir}/tsdb`,
-      `--web.listen-address=127.0.0.1:${port}`,
-      `--config.file=${dir}/prometheus.yml`,
-    ],
-    stdout: "null",
-    stderr: "null",
-  }).spawn();
-  const base = `http://127.0.0.1:${port}`;
-  let ready = false;
-  for (let i = 0; i < 300 && !ready; i++) {
-    ready = await fetch(`${base}/-/ready`).then((r) => (r.body?.cancel(), r.ok), () => false);
-    if (!ready) await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  if (!ready) {
-    child.kill("SIGTERM");
-    await child.status;
-    throw new Error("prometheus did not become ready within 30 s");
-  }
-  const query = async (promql: string) => {
-    const response = await fetch(`${base}/api/v1/query?query=${encodeURIComponent(promql)}`);
-    const body = await response.json();
-    assertEquals(body.status, "success", JSON.stringify(body));
-    return body.data.result as { metric: Record<string, string>; value: [number, string] }[];
-  };
-  const stop = async () => {
-    child.kill("SIGTERM");
-    await child.status;
-  };
-  return { url: `${base}/api/v1/write`, query, stop };
-}
 
 function within(actual: number, expected: number, relative: number, what: string): void {
   ok(

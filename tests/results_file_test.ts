@@ -46,7 +46,7 @@ Deno.test("a real run written as results.json reads back equal (v2, NaN kept as 
     const file = buildResultsFile({ experiment: { name: "roundtrip" }, runs: [run] });
     await writeResultsFile(path, file);
     const back = await loadResultsFile(path);
-    assertEquals(back.schema, "loadlab.results/v2");
+    assertEquals(back.schema, "loadlab.results/v3");
     // NaN (written as null) must come back as NaN, not 0: compare with NaN restored where it was.
     assertEquals(back, { ...jsonShape(file), runs: [{ ...jsonShape(run), latencyMs: run.latencyMs }] });
     assertEquals(back.runs[0].requests, 300);

@@ -51,7 +51,7 @@ Deno.test("run: two targets x two loads x two repeats, interleaved, analysed, ta
     const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
     assertEquals(out.code, 0, out.stderr + out.stdout);
     const results = await readResults(dir);
-    assertEquals(results.schema, "loadlab.results/v2");
+    assertEquals(results.schema, "loadlab.results/v3");
     assertEquals(results.complete, true);
     assertEquals(results.runs.map((r) => [r.variant, r.load, r.repeat]), [
       ["plain", "closed", 0],

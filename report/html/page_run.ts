@@ -14,6 +14,8 @@ import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts
 import { cacheBypassSentence } from "../cache_bypass.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
+import { type PageEndpoint, pageEndpoints } from "./page_endpoints.ts";
+import { endpointQualifier } from "../endpoint_rows.ts";
 
 const r4 = round4;
 
@@ -97,9 +99,14 @@ export type PageRun =
     | "histogram"
     | "logHistogram"
     | "telemetry"
+    | "endpoints"
   >
   & {
     group: string;
+    /** The run's endpoints, slowest p99 first (page_endpoints.ts); empty for a file without them. */
+    endpoints: PageEndpoint[];
+    /** What qualifies every endpoint's numbers (a warm-up they still include), or "". */
+    endpointNote: string;
     percentiles: Array<[number, number]>;
     uncorrectedPercentiles: Array<[number, number]> | null;
     /** oha-style equal-width buckets [fromMs, toMs, count] (the oha table). */
@@ -237,6 +244,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     histogram,
     logHistogram,
     telemetry,
+    endpoints: _endpoints,
     ...rest
   } = run;
   const bars = (bs: RunResult["histogram"]) =>
@@ -255,6 +263,8 @@ export function pageRun(run: RunResult, group: string): PageRun {
     chartHistogram: bars(logHistogram ?? histogram),
     iv: columns(intervals),
     telemetry: (telemetry ?? []).map(telemetryColumns),
+    endpoints: pageEndpoints(run),
+    endpointNote: endpointQualifier(run),
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
     cacheBypass: cacheBypassSentence(run),

@@ -22,6 +22,7 @@ import * as overviewCharts from "./client/overview_charts.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as profiles from "./client/profiles.ts";
 import * as runCharts from "./client/run_charts.ts";
+import * as endpoints from "./client/endpoints.ts";
 import * as runtimeCharts from "./client/runtime_charts.ts";
 import * as coldStart from "./client/cold_start.ts";
 import * as kneeTable from "./client/knee_table.ts";
@@ -35,6 +36,7 @@ import * as siteNav from "./client/site_nav.ts";
 import * as gateTable from "./client/gate_table.ts";
 import * as siteIndex from "./client/site_index.ts";
 import * as live from "./client/live.ts";
+import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 
@@ -92,6 +94,7 @@ export function clientSource(entry = "loadlabMain"): string {
     runDetail,
     profiles,
     runCharts,
+    endpoints,
     runtimeCharts,
     coldStart,
     kneeTable,
@@ -105,6 +108,7 @@ export function clientSource(entry = "loadlabMain"): string {
     gateTable,
     siteIndex,
     live,
+    liveControls,
     main,
   ]
     .flatMap((m) => Object.values(m))

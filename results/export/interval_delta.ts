@@ -27,4 +27,16 @@ export interface IntervalDelta extends IntervalCounts {
   histograms: string[];
   /** A sample that came after its interval had been handed on: counts to add, not a point of its own. */
   late: boolean;
+  /** Per endpoint with an event (runs of several endpoints): its counts and its workers' encodings. */
+  endpoints?: EndpointDelta[];
+}
+
+/** One endpoint's part of an interval. */
+export interface EndpointDelta {
+  /** The endpoint's name (runner/endpoint_table.ts: bounded, never a filled value). */
+  name: string;
+  requests: number;
+  errors: number;
+  /** Compressed base64 HDR encodings of its corrected latency (µs), one per worker that had a response. */
+  histograms: string[];
 }

@@ -119,15 +119,57 @@ export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest
       "{connection}",
       points.map((p) => ({ ...base(p), asInt: String(p.connections) })),
     ),
+    sum(
+      METRICS.endpointRequests.otlp,
+      "responses of one endpoint, any status",
+      "{response}",
+      points.flatMap((p) =>
+        p.endpoints.map((e) => ({ ...base(p, { endpoint: e.name }), asInt: String(e.requests) }))
+      ),
+    ),
+    sum(
+      METRICS.endpointErrors.otlp,
+      "failed requests of one endpoint",
+      "{request}",
+      points.flatMap((p) =>
+        p.endpoints.map((e) => ({ ...base(p, { endpoint: e.name }), asInt: String(e.errors) }))
+      ),
+    ),
+    {
+      name: METRICS.endpointLatency.otlp,
+      description: "one endpoint's request latency (from the intended send time)",
+      unit: "s",
+      exponentialHistogram: {
+        aggregationTemporality: CUMULATIVE,
+        dataPoints: points.flatMap((p) =>
+          p.endpoints.map((e) =>
+            histogramPoint((q) => base(q, { endpoint: e.name }))({ ...p, latency: e.latency })
+          )
+        ),
+      },
+    },
     gauge(METRICS.cpu.otlp, "%", telemetryPoints(points, "cpuPercent", base)),
     gauge(METRICS.rss.otlp, "By", telemetryPoints(points, "rssBytes", base)),
-  ].filter((m) => !("gauge" in m) || m.gauge.dataPoints.length > 0);
+  ].filter((m) => !optionalMetric(m) || dataPointsOf(m).length > 0);
   return {
     resourceMetrics: [{
       resource: { attributes: attributes({ "service.name": "loadlab", "service.version": version }) },
       scopeMetrics: [{ scope: { name: "loadlab", version }, metrics }],
     }],
   };
+}
+
+/** Gauges and the per-endpoint metrics are sent only with data; the run's counters always. */
+function optionalMetric(m: OtlpMetric): boolean {
+  return "gauge" in m || m.name.startsWith("loadlab.endpoint.");
+}
+
+function dataPointsOf(m: OtlpMetric): unknown[] {
+  return "gauge" in m
+    ? m.gauge.dataPoints
+    : "sum" in m
+    ? m.sum.dataPoints
+    : m.exponentialHistogram.dataPoints;
 }
 
 function histogramPoint(base: (p: ExportPoint) => OtlpPointBase) {

@@ -29,6 +29,13 @@ const FAMILIES: { name: string; type: number; help: string }[] = [
   { name: METRICS.connections.prom, type: TYPE.gauge, help: "open connections at the interval's end" },
   { name: METRICS.cpu.prom, type: TYPE.gauge, help: "target process CPU, % of one core" },
   { name: METRICS.rss.prom, type: TYPE.gauge, help: "target process resident memory" },
+  { name: METRICS.endpointRequests.prom, type: TYPE.counter, help: "responses of one endpoint, any status" },
+  { name: METRICS.endpointErrors.prom, type: TYPE.counter, help: "failed requests of one endpoint" },
+  {
+    name: METRICS.endpointLatency.prom,
+    type: TYPE.histogram,
+    help: "one endpoint's request latency (from the intended send time)",
+  },
 ];
 
 /** The series of a batch of points, in first-seen order. */
@@ -59,6 +66,15 @@ export function remoteWriteSeries(points: ExportPoint[]): Series[] {
       histogram: p.latency,
       timestampMs: p.timestampMs,
     });
+    for (const e of p.endpoints) {
+      const endpoint = { endpoint: e.name };
+      sample(METRICS.endpointRequests.prom, e.requests, endpoint);
+      sample(METRICS.endpointErrors.prom, e.errors, endpoint);
+      seriesOf(METRICS.endpointLatency.prom, p.labels, endpoint).histograms.push({
+        histogram: e.latency,
+        timestampMs: p.timestampMs,
+      });
+    }
   }
   return [...byKey.values()];
 }

@@ -87,7 +87,24 @@ export const METRICS = {
   connections: { prom: "loadlab_open_connections", otlp: "loadlab.connections" },
   cpu: { prom: "loadlab_target_cpu_percent", otlp: "loadlab.target.cpu" },
   rss: { prom: "loadlab_target_rss_bytes", otlp: "loadlab.target.rss" },
+  // Per endpoint, labelled `endpoint` (names from the configuration, at most MAX_ENDPOINTS + "(other)"):
+  // series of their own, so a sum over the label is the run's and never counts the run's series twice.
+  endpointRequests: { prom: "loadlab_endpoint_requests_total", otlp: "loadlab.endpoint.requests" },
+  endpointErrors: { prom: "loadlab_endpoint_errors_total", otlp: "loadlab.endpoint.errors" },
+  endpointLatency: {
+    prom: "loadlab_endpoint_request_duration_seconds",
+    otlp: "loadlab.endpoint.request.duration",
+  },
 } as const;
+
+/** One endpoint's totals since the run's start in a point. */
+export interface EndpointPoint {
+  /** The value of the `endpoint` label. */
+  name: string;
+  requests: number;
+  errors: number;
+  latency: NativeHistogram;
+}
 
 /** A target process's last telemetry sample when the interval was handed on. */
 export interface TelemetryGauge {
@@ -110,6 +127,8 @@ export interface ExportPoint {
   connections: number;
   latency: NativeHistogram;
   telemetry: TelemetryGauge[];
+  /** Per endpoint of a run of several; empty otherwise. */
+  endpoints: EndpointPoint[];
 }
 
 /** Running totals of one run. */
@@ -117,6 +136,8 @@ export class RunSeries {
   readonly #counters = emptyCounters();
   readonly #errors: Record<string, number> = Object.fromEntries(ERROR_KINDS.map((k) => [k, 0]));
   readonly #latency: Histogram = createHistogram();
+  /** Per endpoint name, in first-seen order. */
+  readonly #endpoints = new Map<string, { requests: number; errors: number; latency: Histogram }>();
   /** The last point taken, null before the first. */
   #last: ExportPoint | null = null;
   /** Counts folded since the last point. */
@@ -133,6 +154,15 @@ export class RunSeries {
     addCounters(this.#counters, delta);
     addCounts(this.#errors, delta.errorKinds);
     for (const encoded of delta.histograms) this.#latency.add(decodeHistogram(encoded));
+    for (const e of delta.endpoints ?? []) {
+      let into = this.#endpoints.get(e.name);
+      if (into === undefined) {
+        this.#endpoints.set(e.name, into = { requests: 0, errors: 0, latency: createHistogram() });
+      }
+      into.requests += e.requests;
+      into.errors += e.errors;
+      for (const encoded of e.histograms) into.latency.add(decodeHistogram(encoded));
+    }
     this.#unsent = true;
   }
 
@@ -150,6 +180,12 @@ export class RunSeries {
       connections: delta.connections,
       latency: nativeHistogram(this.#latency),
       telemetry,
+      endpoints: [...this.#endpoints].map(([name, e]) => ({
+        name,
+        requests: e.requests,
+        errors: e.errors,
+        latency: nativeHistogram(e.latency),
+      })),
     };
     this.#unsent = false;
     return this.#last;

@@ -65,6 +65,8 @@ export interface ProtocolSetup {
   /** The request mix, and the data columns its templates may name. */
   readonly requests: readonly RequestSpec[];
   readonly columns?: readonly string[];
+  /** The endpoint index of each request of the mix (runner/endpoint_table.ts). */
+  readonly endpoints?: readonly number[];
   /** HTTP/1.1 requests in flight per connection. */
   readonly pipelining: number;
   /** HTTP/2 streams per connection. */
@@ -105,7 +107,7 @@ function http1Connections(setup: ProtocolSetup): ConnectionFactory {
  */
 function h2Connections(setup: ProtocolSetup): ConnectionFactory {
   const run = {
-    requests: encodeH2Mix(setup.url, setup.requests, setup.columns),
+    requests: encodeH2Mix(setup.url, setup.requests, setup.columns, setup.endpoints),
     windowBytes: setup.windowBytes,
   };
   const lanes = setup.perArrival

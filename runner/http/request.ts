@@ -31,6 +31,8 @@ export interface EncodedRequest {
   template: RequestTemplate | null;
   /** `bytes` is the request as it is (no placeholder); a template may still add a Cookie line. */
   fixed: boolean;
+  /** Index of the endpoint its responses are recorded under (runner/endpoint_table.ts); 0 by default. */
+  endpoint: number;
 }
 
 /**
@@ -64,7 +66,7 @@ export function encodeRequest(
   const template = templated || alwaysTemplate
     ? buildTemplate(head, bodyTextOf(spec), needsLength, (n) => names.indexOf(n))
     : null;
-  const base = { isHead: fields.isHead, method: spec.method, path: spec.path, template };
+  const base = { isHead: fields.isHead, method: spec.method, path: spec.path, template, endpoint: 0 };
   if (templated) return { ...base, bytes: EMPTY, fixed: false };
   const body = spec.body;
   const full = head + (needsLength ? `Content-Length: ${body?.length ?? 0}\r\n` : "") + "\r\n";
@@ -140,11 +142,23 @@ export class PickCycle {
 export class RequestMix extends PickCycle {
   readonly requests: EncodedRequest[];
 
-  /** `names`: the data columns a templated request of the mix may use, by value index. */
-  constructor(url: URL, specs: readonly RequestSpec[], offset = 0, names: readonly string[] = []) {
+  /**
+   * `names`: the data columns a templated request of the mix may use, by value index; `endpoints`: the
+   * endpoint index of each request (runner/endpoint_table.ts), 0 for each when not given.
+   */
+  constructor(
+    url: URL,
+    specs: readonly RequestSpec[],
+    offset = 0,
+    names: readonly string[] = [],
+    endpoints: readonly number[] = [],
+  ) {
     super(specs.map((s) => s.weight), offset);
     const host = hostHeaderOf(url);
-    this.requests = specs.map((s) => encodeRequest(host, { ...s, path: resolvePath(url, s.path) }, names));
+    this.requests = specs.map((s, k) => ({
+      ...encodeRequest(host, { ...s, path: resolvePath(url, s.path) }, names),
+      endpoint: endpoints[k] ?? 0,
+    }));
   }
 
   /** Whether any request of the mix needs values (a data row per request). */

@@ -22,6 +22,8 @@ const NO_VALUES: ReadonlyArray<Uint8Array> = [];
 export class RequestPicker {
   /** 1 where request k of the exchange is HEAD. */
   readonly #heads: Uint8Array;
+  /** The endpoint index of request k of the exchange (runner/endpoint_table.ts), fixed when picked. */
+  readonly #endpoints: Uint16Array;
   #batch = new Uint8Array(0);
   readonly #writer = new TemplateWriter();
   /** The session's values by index (a flow step's placeholders); set by the session before a step. */
@@ -33,6 +35,7 @@ export class RequestPicker {
 
   constructor(readonly mix: RequestMix, maxDepth: number, readonly rows: RowSource | null = null) {
     this.#heads = new Uint8Array(maxDepth);
+    this.#endpoints = new Uint16Array(maxDepth);
   }
 
   /**
@@ -52,6 +55,7 @@ export class RequestPicker {
     const row = this.rows.next();
     if (row === null) return null;
     this.#heads[0] = request.isHead ? 1 : 0;
+    this.#endpoints[0] = request.endpoint;
     return this.#filled(this.#writer.fill(request.template!, row, null));
   }
 
@@ -65,8 +69,14 @@ export class RequestPicker {
     return this.#heads[k] === 1;
   }
 
+  /** The endpoint index of request `k` of the exchange picked last (the last one past its depth). */
+  endpointOf(k: number): number {
+    return this.#endpoints[k < this.#endpoints.length ? k : this.#endpoints.length - 1];
+  }
+
   #one(request: EncodedRequest): Uint8Array | null {
     this.#heads[0] = request.isHead ? 1 : 0;
+    this.#endpoints[0] = request.endpoint;
     if (request.fixed && this.extraHead === null) return request.bytes;
     return this.#filled(this.#writer.fill(request.template!, this.values, this.extraHead));
   }
@@ -77,6 +87,7 @@ export class RequestPicker {
     for (let k = 0; k < depth; k++) {
       const request = mix.requests[mix.next()];
       this.#heads[k] = request.isHead ? 1 : 0;
+      this.#endpoints[k] = request.endpoint;
       // Data rows exclude pipelining (config.ts): a template here has built-in functions only, never refused.
       const bytes = request.fixed ? request.bytes : this.#writer.fill(request.template!, NO_VALUES, null)!;
       if (this.#batch.length < length + bytes.length) {

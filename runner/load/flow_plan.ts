@@ -95,7 +95,8 @@ export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string
 /**
  * Encodes each flow's requests once; paths are joined to the target URL as the mix's are. `columns`:
  * the data source's (the first values of every session); `cookies`: whether sessions keep a jar; `h2`:
- * whether the run speaks HTTP/2 (each step also encoded as its HEADERS frames).
+ * whether the run speaks HTTP/2 (each step also encoded as its HEADERS frames); `endpoints`: per flow,
+ * each request step's endpoint index (runner/endpoint_table.ts), 0 when not given.
  */
 export function encodeFlows(
   url: URL,
@@ -103,9 +104,10 @@ export function encodeFlows(
   columns: readonly string[] = [],
   cookies = false,
   h2 = false,
+  endpoints: readonly (readonly number[])[] = [],
 ): EncodedFlow[] {
   const host = hostHeaderOf(url);
-  return flows.map((flow) => {
+  return flows.map((flow, f) => {
     const names = valueNamesOf(flow, columns);
     const indexOf = (name: string) => names.indexOf(name);
     const steps: EncodedStep[] = [];
@@ -119,12 +121,16 @@ export function encodeFlows(
         continue;
       }
       const spec = step.request;
-      const request = encodeRequest(host, { ...spec, path: resolvePath(url, spec.path) }, names, cookies);
+      const endpoint = endpoints[f]?.[labels.length] ?? 0;
+      const request = {
+        ...encodeRequest(host, { ...spec, path: resolvePath(url, spec.path) }, names, cookies),
+        endpoint,
+      };
       const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
       const extract = hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null;
       const keep = extract?.needsBody ? KEEP_ALL : extract !== null || cookies ? KEEP_HEAD : KEEP_NONE;
       const pathParts = hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null;
-      const h2Request = h2 ? encodeH2Request(url, spec, names, cookies) : null;
+      const h2Request = h2 ? { ...encodeH2Request(url, spec, names, cookies), endpoint } : null;
       // The last Host header given wins, as it does for HTTP/2's :authority (h2/request.ts).
       const authority = spec.headers.findLast(([n]) => n.toLowerCase() === "host")?.[1] ?? host;
       steps.push({

@@ -42,6 +42,9 @@ import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { connectionsShareOf, WorkerSteering } from "./steer.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
+import { endpointTable } from "../endpoint_table.ts";
 
 export interface LoadRunOptions {
   config: AttackConfig;
@@ -91,9 +94,10 @@ export interface LoadRunSummary {
   stuckWorkers?: number;
 }
 
-/** A running load; `stop()` asks it to start nothing new and end gracefully. */
+/** A running load; `stop()` asks it to start nothing new and end gracefully; `steer` changes it. */
 export interface LoadRun {
   done: Promise<LoadRunSummary>;
+  steer(change: SteerChange): void;
   stop(): void;
 }
 
@@ -124,11 +128,14 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     : 0;
   const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
+  // Each request's endpoint is fixed here, so a response is recorded under it by index.
+  const endpoints = endpointTable(config);
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
   const recorder = new IntervalRecorder({
     intervalMs: config.intervalMs,
     originMs: Infinity,
     uncorrected: model.keepsUncorrected,
+    endpoints: endpoints.endpoints.length,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
@@ -147,7 +154,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     port,
     transport: chosen.transport,
     recorder,
-    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns),
+    mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints.mix),
     rows: config.flows === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
@@ -163,6 +170,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     shared,
     url,
     requests: config.requestMix,
+    endpoints: endpoints.mix,
     columns: config.data?.columns,
     pipelining: config.pipelining,
     streams: config.streams,
@@ -259,7 +267,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;
   const sessions = config.flows === undefined ? null : new FlowSessions(
-    encodeFlows(url, config.flows, config.data?.columns, cookies, prepared.factory.h2Steps),
+    encodeFlows(
+      url,
+      config.flows,
+      config.data?.columns,
+      cookies,
+      prepared.factory.h2Steps,
+      endpointTable(config).flows,
+    ),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
@@ -280,7 +295,16 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     pool: prepared.pool,
     streamsPerConnection: prepared.factory.perConnection,
     arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
+    steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
+      ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
+      recorder.setLoadEnd(ctx.endMs);
+    }),
   };
+  const streams = ctx.streamsPerConnection;
+  const steer = (change: SteerChange) =>
+    ctx.steer.add(change, (total) => connectionsShareOf(total, opts.workerIndex, opts.workerCount, streams));
+  // A replayed schedule: every change known from the start, each taking effect at its instant.
+  for (const change of config.steering ?? []) steer(change);
   let stopAtMs = Infinity;
   // Responses after the load's end are the drain: counted apart from the rate served over the window.
   recorder.setLoadEnd(ctx.endMs);
@@ -288,6 +312,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   if (feeder !== null) {
     feeder.onExhausted = () => {
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       stopAtMs = Math.min(stopAtMs, performance.now());
       recorder.setLoadEnd(stopAtMs);
     };
@@ -336,9 +361,11 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   })().finally(() => prepared.transport.close());
   return {
     done,
+    steer,
     stop() {
       if (ctx.stopRequested) return;
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       ended.abort();
       stopAtMs = performance.now();
       recorder.setLoadEnd(stopAtMs);

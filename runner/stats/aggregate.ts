@@ -48,9 +48,17 @@ import {
   settleInterval,
 } from "./interval_accumulator.ts";
 import { detectStabilization } from "../../results/conclude/stabilization.ts";
-import type { IntervalDelta } from "../../results/export/interval_delta.ts";
+import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
 import { verdict } from "../../results/conclude/bound_verdict.ts";
 import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
+import {
+  addEndpointPart,
+  emptyEndpointTotals,
+  endpointResult,
+  type EndpointTotals,
+  partErrors,
+} from "../../results/endpoint_totals.ts";
+import type { EndpointResult } from "../../results/mod.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 
@@ -93,7 +101,10 @@ export class RunAggregator {
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
   readonly #onInterval: AggregatorOptions["onInterval"];
-  readonly #requestedRps: number | null;
+  #requestedRps: number | null;
+  /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
+  readonly #endpoints: EndpointTotals[];
+  readonly #endpointNames: string[];
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -107,6 +118,10 @@ export class RunAggregator {
     this.#tailIntervals = Math.ceil(tailMs / opts.intervalMs) + 1;
     this.#onInterval = opts.onInterval;
     this.#requestedRps = opts.requestedRps ?? null;
+    this.#endpointNames = (opts.endpoints ?? []).map((e) => e.name);
+    this.#endpoints = (opts.endpoints ?? []).map((e) =>
+      emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
+    );
   }
 
   /**
@@ -122,7 +137,7 @@ export class RunAggregator {
     if (done !== undefined) {
       const late = sampleAccumulator(sample);
       addToComplete(done, late, true);
-      this.#onInterval?.(intervalDelta(index, late, true));
+      this.#onInterval?.(intervalDelta(index, late, true, this.#endpointNames));
     } else addSample(this.#slot(index), sample);
     while (workerIndex >= this.#reported.length) this.#reported.push(-1);
     this.#reported[workerIndex] = Math.max(this.#reported[workerIndex], index);
@@ -154,7 +169,7 @@ export class RunAggregator {
     for (const index of [...this.#open.keys()].sort((a, b) => a - b)) {
       if (index > last) break;
       const slot = this.#open.get(index)!;
-      this.#onInterval?.(intervalDelta(index, slot, false));
+      this.#onInterval?.(intervalDelta(index, slot, false, this.#endpointNames));
       const done = completeInterval(slot);
       this.#complete.set(index, done);
       this.#open.delete(index);
@@ -183,6 +198,10 @@ export class RunAggregator {
     }
     if (sample.connectHistogram !== null) this.#connectTotal.add(decodeHistogram(sample.connectHistogram));
     if (sample.tlsHistogram !== null) this.#tlsTotal.add(decodeHistogram(sample.tlsHistogram));
+    for (const part of sample.endpoints ?? []) {
+      const into = this.#endpoints[part.endpoint];
+      if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
+    }
   }
 
   /**
@@ -210,6 +229,11 @@ export class RunAggregator {
       rps: windowSec > 0 ? requests / windowSec : 0,
       p99Ms: p99Us / 1000,
     };
+  }
+
+  /** The rate the run asked for, when steering changed it from the plan's (runner/steering.ts). */
+  setRequestedRps(rps: number | null): void {
+    this.#requestedRps = rps;
   }
 
   /** The run's statistics; `durationSec` is the measured duration (after warm-up). */
@@ -247,7 +271,19 @@ export class RunAggregator {
       tlsMs: summaryMs(this.#tlsTotal),
       intervals,
       stabilizedAtMs: detectStabilization(intervals, this.#requestedRps),
+      ...(this.#endpoints.length > 0 ? { endpoints: this.#endpointResults(intervals) } : {}),
     };
+  }
+
+  /** Each endpoint's result; a run of one endpoint has the run's own numbers under its name. */
+  #endpointResults(intervals: IntervalResult[]): EndpointResult[] {
+    if (this.#endpoints.length > 1) return this.#endpoints.map((t) => endpointResult(t, intervals.length));
+    const only = this.#endpoints[0];
+    const c = this.#c;
+    const part = { ...c, errors: this.#errors, statusCodes: this.#statusCodes, histogram: null };
+    addEndpointPart(only, part, 0, intervals.map((i) => i.requests), intervals.map((i) => i.errors));
+    only.histogram = this.#total;
+    return [endpointResult(only, intervals.length)];
   }
 
   /**
@@ -288,9 +324,31 @@ export class RunAggregator {
   }
 }
 
-/** An interval for the exporter: the slot's counts by reference (it is not changed after), its encodings copied. */
-function intervalDelta(index: number, slot: IntervalAccumulator, late: boolean): IntervalDelta {
-  return { ...slot, index, endEpochMs: 0, histograms: [...slot.histograms], late };
+/**
+ * An interval for the exporter: the slot's counts by reference (it is not changed after), its encodings
+ * copied, its workers' endpoint parts gathered per endpoint under its name.
+ */
+function intervalDelta(
+  index: number,
+  slot: IntervalAccumulator,
+  late: boolean,
+  names: string[],
+): IntervalDelta {
+  const { endpoints, ...counts } = slot;
+  const delta: IntervalDelta = { ...counts, index, endEpochMs: 0, histograms: [...slot.histograms], late };
+  if (endpoints === undefined) return delta;
+  const byIndex = new Map<number, EndpointDelta>();
+  for (const part of endpoints) {
+    const name = names[part.endpoint];
+    if (name === undefined) continue;
+    let e = byIndex.get(part.endpoint);
+    if (e === undefined) byIndex.set(part.endpoint, e = { name, requests: 0, errors: 0, histograms: [] });
+    e.requests += part.requests;
+    e.errors += partErrors(part);
+    if (part.histogram !== null) e.histograms.push(part.histogram);
+  }
+  delta.endpoints = [...byIndex.values()];
+  return delta;
 }
 
 /** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */

@@ -39,6 +39,7 @@ export type AggregateStats = Pick<
   | "tlsMs"
   | "intervals"
   | "stabilizedAtMs"
+  | "endpoints"
 >;
 
 /** Numbers shown on the live progress line. */
@@ -60,6 +61,11 @@ export interface AggregatorOptions {
   requestedRps?: number | null;
   /** Keep each interval's merged histogram encoding for the results (default true). */
   intervalHistograms?: boolean;
+  /**
+   * The run's endpoints (runner/endpoint_table.ts), index for index with the samples' `endpoints`: the
+   * results then hold numbers per endpoint. Absent: none are kept.
+   */
+  endpoints?: ReadonlyArray<{ name: string; method: string; tags: Record<string, string>; requests: number }>;
   /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
   workers?: number;
   /**

@@ -19,7 +19,7 @@ import {
   sumValues,
 } from "../../results/interval_counts.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "../../results/histogram.ts";
-import { emptyHistogramEncoding, type IntervalSample } from "./sample.ts";
+import { emptyHistogramEncoding, type EndpointSample, type IntervalSample } from "./sample.ts";
 
 /**
  * Counters of one interval index, summed over the workers that reported it (dropped sends, connects and
@@ -30,6 +30,8 @@ export interface IntervalAccumulator extends IntervalCounts {
   inFlight: number;
   connections: number;
   histograms: string[];
+  /** The workers' per-endpoint parts, kept only until the interval is handed on (metrics outputs). */
+  endpoints?: EndpointSample[];
 }
 
 /** The latency figures a results interval carries (ms). */
@@ -100,13 +102,14 @@ export function addSample(into: IntervalAccumulator, sample: IntervalSample): vo
     errorKinds: sample.errors as Record<string, number>,
   });
   if (sample.requests > 0) into.histograms.push(sample.histogram);
+  if (sample.endpoints !== undefined) (into.endpoints ??= []).push(...sample.endpoints);
   into.inFlight += sample.inFlight;
   into.connections += sample.connections;
 }
 
 /** The complete form of an interval: counters compacted, its workers' encodings left to settle. */
 export function completeInterval(slot: IntervalAccumulator): CompleteInterval {
-  const { histograms, statusCodes, errorKinds, ...counts } = slot;
+  const { histograms, statusCodes, errorKinds, endpoints: _endpoints, ...counts } = slot;
   return {
     ...counts,
     statusCodes: compactCounts(statusCodes),

@@ -16,6 +16,7 @@ import type { ErrorKind } from "../../results/mod.ts";
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import { ERROR_KINDS, errorKindIndex, idleSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import { EndpointRecorder } from "./endpoint_recorder.ts";
 
 /** Zero of every counter, copied over the open interval's counters when it closes. */
 const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
@@ -32,6 +33,8 @@ export interface RecorderOptions {
   uncorrected: boolean;
   /** Distinct error messages kept per kind and interval; the rest count under "(other)". Default 20. */
   maxMessagesPerKind?: number;
+  /** Endpoints of the run (runner/endpoint_table.ts); more than one are counted apart. Default 1. */
+  endpoints?: number;
 }
 
 /** Records events of one worker into per-interval counters and histograms. */
@@ -67,6 +70,8 @@ export class IntervalRecorder {
   readonly #rawHistogram: Histogram | null;
   readonly #connectHistogram: Histogram = createHistogram();
   readonly #tlsHistogram: Histogram = createHistogram();
+  /** Per-endpoint counts, or null for a run of one endpoint (its counts are the run's). */
+  readonly #endpoints: EndpointRecorder | null;
 
   constructor(opts: RecorderOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -74,10 +79,14 @@ export class IntervalRecorder {
     this.#originMs = opts.originMs;
     this.#maxMessages = opts.maxMessagesPerKind ?? 20;
     this.#rawHistogram = opts.uncorrected ? createHistogram() : null;
+    this.#endpoints = (opts.endpoints ?? 1) > 1 ? new EndpointRecorder(opts.endpoints!) : null;
   }
 
-  /** One response with any status; latencies in microseconds (corrected from intended send, raw from send). */
-  recordResponse(nowMs: number, status: number, latencyUs: number, rawLatencyUs: number): void {
+  /**
+   * One response with any status of endpoint `endpoint`; latencies in microseconds (corrected from
+   * intended send, raw from send).
+   */
+  recordResponse(nowMs: number, status: number, latencyUs: number, rawLatencyUs: number, endpoint = 0): void {
     if (!this.#slot(nowMs)) return;
     // A response to a send intended before t0 is the warm-up's even when it lands after t0 (a backlog of
     // late warm-up sends caught up): counting it put achieved above requested in short runs. The request
@@ -90,7 +99,10 @@ export class IntervalRecorder {
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
     if (status < 200 || status >= 400) this.#c.failedStatus++;
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
-    this.#histogram.recordValue(clampUs(latencyUs));
+    // One record per response: with endpoints, in its endpoint's histogram (the run's is their sum).
+    const endpoints = this.#endpoints;
+    if (endpoints === null) this.#histogram.recordValue(clampUs(latencyUs));
+    else endpoints.response(endpoint, status, clampUs(latencyUs));
     const raw = this.#rawHistogram;
     if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
   }
@@ -109,11 +121,15 @@ export class IntervalRecorder {
     if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
   }
 
-  /** One failed request; the message is kept in a bounded map (existing strings only, nothing built). */
-  recordError(nowMs: number, kind: ErrorKind, message: string): void {
+  /**
+   * One failed request of endpoint `endpoint` (negative: of none, e.g. a connect before any request was
+   * picked); the message is kept in a bounded map (existing strings only, nothing built).
+   */
+  recordError(nowMs: number, kind: ErrorKind, message: string, endpoint = -1): void {
     if (!this.#slot(nowMs)) return;
     const k = errorKindIndex(kind);
     this.#errorCounts[k]++;
+    this.#endpoints?.error(endpoint, k);
     const messages = this.#messages[k];
     const seen = messages.get(message);
     if (seen !== undefined) messages.set(message, seen + 1);
@@ -121,12 +137,18 @@ export class IntervalRecorder {
     else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
   }
 
-  addBytesRead(nowMs: number, n: number): void {
-    if (this.#slot(nowMs)) this.#c.bytesRead += n;
+  /** Bytes read, counted under the endpoint whose response they arrived for (negative: none). */
+  addBytesRead(nowMs: number, n: number, endpoint = -1): void {
+    if (!this.#slot(nowMs)) return;
+    this.#c.bytesRead += n;
+    this.#endpoints?.bytesRead(endpoint, n);
   }
 
-  addBytesWritten(nowMs: number, n: number): void {
-    if (this.#slot(nowMs)) this.#c.bytesWritten += n;
+  /** Bytes written, counted under the endpoint of the request they carry (negative: none). */
+  addBytesWritten(nowMs: number, n: number, endpoint = -1): void {
+    if (!this.#slot(nowMs)) return;
+    this.#c.bytesWritten += n;
+    this.#endpoints?.bytesWritten(endpoint, n);
   }
 
   /** A send that went out after its intended time (open models). */
@@ -248,6 +270,7 @@ export class IntervalRecorder {
     Object.assign(this.#c, NO_COUNTERS);
     sample.statusCodes = this.#takeStatusCodes();
     this.#takeErrors(sample);
+    if (this.#endpoints !== null) sample.endpoints = this.#endpoints.take(this.#histogram);
     sample.histogram = this.#takeHistogram(this.#histogram) ?? sample.histogram;
     if (this.#rawHistogram !== null) {
       sample.uncorrectedHistogram = this.#takeHistogram(this.#rawHistogram) ?? sample.uncorrectedHistogram;

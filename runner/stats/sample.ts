@@ -4,7 +4,7 @@
  * small fixed tables behind it: `IntervalSample` (plain structured-cloneable data that crosses isolates
  * in the worker protocol's "samples" message, keyed by its interval index), the error kinds in the fixed
  * order the recorder counts them in, the key of messages past the per-kind bound, and the encoding of an
- * empty histogram. Its errors are by kind, and so is every interval the aggregator builds from it.
+ * empty histogram; with more than one endpoint, each endpoint's counts of the interval (`EndpointSample`). Its errors are by kind, and so is every interval the aggregator builds from it.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema_values.ts";
@@ -27,6 +27,21 @@ export interface IntervalSample extends Counters {
   tlsHistogram: string | null;
   inFlight: number;
   connections: number;
+  /** Per endpoint with an event (runs of more than one endpoint): runner/stats/endpoint_recorder.ts. */
+  endpoints?: EndpointSample[];
+}
+
+/** One endpoint's counts in one interval of one worker. */
+export interface EndpointSample {
+  /** Index in the run's endpoint table. */
+  endpoint: number;
+  requests: number;
+  statusCodes: Record<string, number>;
+  errors: Partial<Record<ErrorKind, number>>;
+  bytesRead: number;
+  bytesWritten: number;
+  /** Encoded corrected latency (µs) of its responses; null when it had none. */
+  histogram: string | null;
 }
 
 /** The error kinds in a fixed order (the results format's), so counts live in a typed array by kind. */

@@ -4,7 +4,8 @@
  * Browser-side per-run section of report.html: a run picker, then for the chosen run its facts, the
  * generator's verdict (who limited the run, with late and server-bound sends and the start-up facts), its
  * charts (client/run_charts.ts: the warm-up timeline, throughput, errors and telemetry on one time axis,
- * the latency histogram and HDR percentile plot), status and error tables, and oha- and
+ * the latency histogram and HDR percentile plot), status and error tables, the endpoints (client/endpoints.ts:
+ * a table by p99 and their percentile curves, when there are several), and oha- and
  * autocannon-style summaries. Only one run is drawn at a time so a 50-run report stays light. Inlined by
  * source text (see dom.ts).
  */
@@ -16,6 +17,7 @@ import { distributionCharts, timelineCharts } from "./run_charts.ts";
 import { autocannonTables, ohaText } from "./tool_tables.ts";
 import { experimentTables } from "./experiment.ts";
 import { runProfiles } from "./profiles.ts";
+import { endpointSection } from "./endpoints.ts";
 
 /** The "Runs" section: a picker and the chosen run's details below it. */
 export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name: string) => void } {
@@ -87,6 +89,8 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
   body.appendChild(dist);
   distributionCharts(run, dist);
   body.appendChild(outcomeTables(run));
+  const endpoints = endpointSection(run);
+  if (endpoints) body.appendChild(endpoints);
   const experiment = experimentTables(run);
   if (experiment) body.appendChild(experiment);
   const profiles = runProfiles(run, profileCost);

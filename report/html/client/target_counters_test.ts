@@ -18,7 +18,7 @@ function run(name: string, variant: string, targetStats?: Record<string, number>
 
 function pageRuns(runs: RunResult[]) {
   const results = {
-    schema: "loadlab.results/v2",
+    schema: "loadlab.results/v3",
     createdAt: "2026-11-21T15:00:00.000Z",
     environment: {
       loadlab: "0",

@@ -37,7 +37,7 @@ function frameworks(): ResultsFile {
     }
   }
   return {
-    schema: "loadlab.results/v2",
+    schema: "loadlab.results/v3",
     createdAt: "2026-11-21T15:00:00.000Z",
     environment: {
       loadlab: "0.1.0",

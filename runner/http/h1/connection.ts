@@ -110,7 +110,7 @@ export class Connection extends ConnectionIo implements StepConnection {
       this.abort();
       return true;
     }
-    this.shared.recorder.addBytesRead(nowMs, n);
+    this.shared.recorder.addBytesRead(nowMs, n, this.requests.endpointOf(this.done));
     if (TRACE_CONN && this.#arrivedBytes === 0) {
       traceConn(this.id, fdOf(this.sock), "first-byte", `${n} bytes`);
     }
@@ -170,14 +170,19 @@ export class Connection extends ConnectionIo implements StepConnection {
       status,
       (nowMs - this.intendedMs) * 1000,
       (nowMs - this.sentMs) * 1000,
+      this.requests.endpointOf(this.done),
     );
     this.shared.log?.write(status, this.intendedMs, nowMs, this.id);
     this.answered++;
   }
 
+  /** Counts the exchange's `count` requests from the one in progress (`done`) on as failed. */
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
     if (this.shared.stopping) return;
-    for (let k = 0; k < count; k++) this.shared.recorder.recordError(nowMs, kind, message);
+    const recorder = this.shared.recorder, requests = this.requests, first = this.done;
+    for (let k = 0; k < count; k++) {
+      recorder.recordError(nowMs, kind, message, requests.endpointOf(first + k));
+    }
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */

@@ -178,7 +178,9 @@ export abstract class ConnectionIo implements LoadConnection {
     if (bytes === null) {
       // A refused value (a line break in a header or the path): counted as the request's error, unsent.
       const refused = this.requests.refused;
-      if (refused !== "") shared.recorder.recordError(performance.now(), "bad-value", refused);
+      if (refused !== "") {
+        shared.recorder.recordError(performance.now(), "bad-value", refused, this.requests.endpointOf(0));
+      }
       return false;
     }
     if (sentMs < 0) sentMs = performance.now();
@@ -193,7 +195,8 @@ export abstract class ConnectionIo implements LoadConnection {
     this.#writing = bytes;
     this.#writeOffset = 0;
     this.writeError = null;
-    shared.recorder.addBytesWritten(sentMs, bytes.length);
+    // A pipelined batch's bytes count under its first request's endpoint.
+    shared.recorder.addBytesWritten(sentMs, bytes.length, this.requests.endpointOf(0));
     shared.recorder.inFlight += depth;
     this.started();
     if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "written", `${bytes.length} bytes x${depth}`);

@@ -279,7 +279,7 @@ export class H2Connection implements H2Core {
       if (stream.refused && !stopping && kind !== "connect") streams.pending.push(stream);
       else {
         if (counting) {
-          this.shared.recorder.recordError(nowMs, kind, message);
+          this.shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
           counted++;
         }
         stream.ended(nowMs, counting);

@@ -43,6 +43,8 @@ export interface H2Request {
   readonly template: H2Template | null;
   /** A HEAD request: its answer may name a content-length and carry no DATA (RFC 9110 9.3.2). */
   readonly head: boolean;
+  /** Index of the endpoint its responses are recorded under (runner/endpoint_table.ts); 0 when absent. */
+  endpoint?: number;
 }
 
 /** Header fields HTTP/2 forbids (RFC 9113 8.2.2), and Host, which becomes :authority. */
@@ -153,6 +155,7 @@ export function encodeH2Mix(
   url: URL,
   specs: readonly RequestSpec[],
   names: readonly string[] = [],
+  endpoints: readonly number[] = [],
 ): H2Request[] {
-  return specs.map((spec) => encodeH2Request(url, spec, names));
+  return specs.map((spec, k) => ({ ...encodeH2Request(url, spec, names), endpoint: endpoints[k] ?? 0 }));
 }

@@ -47,6 +47,7 @@ export class H2Slot implements StepConnection, H2Stream {
   sendWindow = 0;
   recvUnacked = 0;
   status = 0;
+  endpoint = 0;
   contentRemaining = -1;
   receivedBytes = 0;
   intendedMs = 0;
@@ -181,6 +182,7 @@ export class H2Slot implements StepConnection, H2Stream {
     const shared = this.session.shared;
     const step = this.#step;
     const request = step ?? this.#requests[this.#mix.next()];
+    this.endpoint = request.endpoint ?? 0;
     if (request.template === null) this.request = request;
     else {
       const row = step !== null ? this.#stepValues : shared.rows?.next() ?? null;
@@ -188,7 +190,7 @@ export class H2Slot implements StepConnection, H2Stream {
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
         // A refused value (a line break, or a space at an end of a field): counted, never sent.
-        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused);
+        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused, this.endpoint);
         return false;
       }
       this.request = filled;

@@ -35,6 +35,8 @@ export interface H2Stream {
   receivedBytes: number;
   intendedMs: number;
   sentMs: number;
+  /** The endpoint index of the request (runner/endpoint_table.ts), fixed when it was picked. */
+  endpoint: number;
   /** What of the response a flow step keeps (head fields, body), or null: the usual path keeps nothing. */
   kept: H2KeptResponse | null;
   /** The last request ended with a response (false: it failed, counted by kind). */

@@ -121,7 +121,8 @@ export class StreamTable {
     const output = this.#output;
     const at = output.reserve(request.frames.length);
     output.wrote(writeHeadersFrames(output.bytes, at, request, id));
-    this.#shared.recorder.addBytesWritten(stream.sentMs, request.frames.length + (request.body?.length ?? 0));
+    const written = request.frames.length + (request.body?.length ?? 0);
+    this.#shared.recorder.addBytesWritten(stream.sentMs, written, stream.endpoint);
     if (request.body !== null) this.sendBody(stream);
   }
 
@@ -169,9 +170,10 @@ export class StreamTable {
         stream.status,
         (nowMs - stream.intendedMs) * 1000,
         (nowMs - stream.sentMs) * 1000,
+        stream.endpoint,
       );
       shared.log?.write(stream.status, stream.intendedMs, nowMs, this.#core.id);
-    } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message);
+    } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
     this.settled = true;
     this.startPending();
     stream.ended(nowMs, true);

@@ -1,0 +1,73 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side per-endpoint part of a run (client/run_detail.ts), shown when the run has more than one
+ * endpoint: a table sorted by p99 (slowest first; every column sortable) and the endpoints' latency by
+ * percentile on one chart, so the slow endpoint the run's overall numbers average away stands out.
+ * Latency is from the intended send, as the run's. Inlined by source text (see dom.ts).
+ */
+import type { PageRun } from "../page_run.ts";
+import { type Cell, fmtMs, fmtNum, h, sortableTable } from "./dom.ts";
+import { addChart, color, ninesAxis, percentileData } from "./charts.ts";
+
+/** The endpoints' table and chart; null for a run of one endpoint. */
+export function endpointSection(run: PageRun): HTMLElement | null {
+  const endpoints = run.endpoints ?? [];
+  if (endpoints.length < 2) return null;
+  const rows: Cell[][] = endpoints.map((e) => [
+    { text: e.pooledRequests > 1 ? `${e.name} (${e.pooledRequests} requests pooled)` : e.name },
+    { text: fmtNum(e.requests), sort: e.requests },
+    { text: fmtNum(e.rps), sort: e.rps },
+    {
+      text: fmtNum(e.errors + e.non2xx),
+      sort: e.errors + e.non2xx,
+      cls: e.errors + e.non2xx > 0 ? "bad" : "",
+    },
+    { text: fmtMs(e.p50Ms), sort: e.p50Ms ?? -1 },
+    { text: fmtMs(e.p90Ms), sort: e.p90Ms ?? -1 },
+    { text: fmtMs(e.p99Ms), sort: e.p99Ms ?? -1 },
+    { text: fmtMs(e.maxMs), sort: e.maxMs ?? -1 },
+  ]);
+  const el = h(
+    "div",
+    { class: "endpoints", id: "run-endpoints" },
+    h("h3", null, "Endpoints"),
+    h(
+      "p",
+      { class: "note" },
+      "Slowest p99 first; latency from the intended send, as the run's" +
+        (run.endpointNote ? `; ${run.endpointNote}.` : "."),
+    ),
+    sortableTable(
+      [
+        { label: "endpoint" },
+        { label: "requests", num: true },
+        { label: "req/s", num: true },
+        { label: "failed", num: true },
+        { label: "p50", num: true },
+        { label: "p90", num: true },
+        { label: "p99", num: true },
+        { label: "max", num: true },
+      ],
+      rows,
+    ),
+  );
+  const grid = h("div", { class: "grid2" });
+  el.appendChild(grid);
+  addChart(grid, "latency by percentile per endpoint (ms)", {
+    type: "line",
+    data: {
+      datasets: endpoints.map((e, i) => ({
+        label: e.name,
+        data: percentileData(e.percentiles),
+        borderColor: color(i),
+        backgroundColor: color(i),
+      })),
+    },
+    options: {
+      parsing: false,
+      scales: { x: ninesAxis(), y: { beginAtZero: true, title: { display: true, text: "ms" } } },
+    },
+  });
+  return el;
+}

@@ -1,0 +1,90 @@
+/**
+ * @module
+ * The endpoints of an attack: every request of the mix and every request step of a flow gets a name
+ * (its `name:`, a step's `label`, else its method and path as written, so `/items/{{ id }}` is one
+ * endpoint whatever values fill it), and each name an index, fixed before the load so the hot path
+ * records a response under its endpoint with one array index (runner/stats/endpoint_recorder.ts). Names
+ * come from the configuration only, never from filled values; still, a generated mix may hold thousands
+ * of distinct ones, so at most `MAX_ENDPOINTS` are kept apart and the rest pool under `OTHER_ENDPOINT`
+ * (bounded memory per worker, bounded label cardinality for metrics outputs). Two different requests
+ * given one name pool under it, as k6 pools requests of one `name` tag; the table says which names do.
+ * Pure: the main isolate and every worker build the same table from the same config.
+ */
+import type { AttackConfig } from "./config.ts";
+import type { RequestSpec } from "./request_spec.ts";
+import { resolvePath } from "./http/request.ts";
+
+/** Distinct endpoint names kept apart; further names count under `OTHER_ENDPOINT`. */
+export const MAX_ENDPOINTS = 64;
+
+/** The endpoint that pools every name past `MAX_ENDPOINTS`. */
+export const OTHER_ENDPOINT = "(other)";
+
+/** One endpoint: its name, the method of its (first) request, and the user tags of its requests. */
+export interface EndpointInfo {
+  name: string;
+  method: string;
+  tags: Record<string, string>;
+  /** Distinct requests that share this name (1 unless a name was reused; pooled like k6's tags). */
+  requests: number;
+}
+
+/** The run's endpoints and, per request of the mix and per request step of each flow, its endpoint index. */
+export interface EndpointTable {
+  endpoints: EndpointInfo[];
+  /** Endpoint index of each request of `requestMix`. */
+  mix: number[];
+  /** Per flow, the endpoint index of each request step (in step order, pauses skipped). */
+  flows: number[][];
+}
+
+/** The default name of a request: its method and path as configured (the URL's own path for "/"). */
+export function defaultEndpointName(url: URL, spec: Pick<RequestSpec, "method" | "path">): string {
+  return `${spec.method} ${resolvePath(url, spec.path)}`;
+}
+
+/** What makes two requests the same request (name aside): method, path, headers and body. */
+function identityOf(url: URL, spec: RequestSpec): string {
+  const body = spec.body === undefined ? "" : new TextDecoder().decode(spec.body);
+  return JSON.stringify([spec.method, resolvePath(url, spec.path), spec.headers, body]);
+}
+
+/** Builds the endpoint table of a config: the flows' steps when it has flows, else the request mix. */
+export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | "flows">): EndpointTable {
+  const url = new URL(config.url);
+  const endpoints: EndpointInfo[] = [];
+  const identities: Set<string>[] = [];
+  const indexOf = (spec: RequestSpec, label?: string): number => {
+    const name = spec.name ?? label ?? defaultEndpointName(url, spec);
+    let index = endpoints.findIndex((e) => e.name === name);
+    if (index < 0 && endpoints.length >= MAX_ENDPOINTS) {
+      index = endpoints.findIndex((e) => e.name === OTHER_ENDPOINT);
+      if (index < 0) {
+        index = endpoints.push({ name: OTHER_ENDPOINT, method: spec.method, tags: {}, requests: 0 }) - 1;
+        identities.push(new Set());
+      }
+    }
+    if (index < 0) {
+      index = endpoints.push({ name, method: spec.method, tags: {}, requests: 0 }) - 1;
+      identities.push(new Set());
+    }
+    const endpoint = endpoints[index];
+    Object.assign(endpoint.tags, spec.tags ?? {});
+    identities[index].add(identityOf(url, spec));
+    endpoint.requests = identities[index].size;
+    return index;
+  };
+  if (config.flows !== undefined) {
+    const flows = config.flows.map((flow) =>
+      flow.steps.flatMap((step) => "request" in step ? [indexOf(step.request, step.label)] : [])
+    );
+    return { endpoints, mix: config.requestMix.map(() => 0), flows };
+  }
+  const mix = config.requestMix.map((spec) => indexOf(spec));
+  return { endpoints, mix, flows: [] };
+}
+
+/** The names given to more than one different request: their numbers pool (said once, in the results). */
+export function pooledNames(table: EndpointTable): string[] {
+  return table.endpoints.filter((e) => e.requests > 1 && e.name !== OTHER_ENDPOINT).map((e) => e.name);
+}

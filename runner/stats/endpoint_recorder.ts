@@ -1,0 +1,116 @@
+/**
+ * @module
+ * The per-endpoint part of a worker's recorder (runner/stats/recorder.ts), used when a run has more than
+ * one endpoint (runner/endpoint_table.ts). HOT PATH: counters are typed arrays indexed by the endpoint
+ * index the request picker fixed when it picked the request, so a response costs a few array increments
+ * and one histogram record, and nothing is allocated. A response's latency is recorded once, in its
+ * endpoint's histogram: the run's histogram of the interval is the sum of the endpoints' (added when the
+ * interval closes, a few times a second, not per response). Only endpoints with an event in the interval
+ * go into its sample, as `EndpointSample`s (plain data, histograms encoded like the run's).
+ */
+import type { ErrorKind } from "../../results/mod.ts";
+import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
+import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
+
+/** Status codes counted apart per endpoint (000-999; others count at 0, as the run's). */
+const STATUS_SLOTS = 1000;
+
+/** Counts of `count` endpoints for the open interval. */
+export class EndpointRecorder {
+  readonly #count: number;
+  readonly #requests: Uint32Array;
+  readonly #statuses: Uint32Array;
+  readonly #errors: Uint32Array;
+  readonly #bytesRead: Float64Array;
+  readonly #bytesWritten: Float64Array;
+  readonly #histograms: Histogram[];
+  /** 1 for an endpoint with any event in the open interval. */
+  readonly #touched: Uint8Array;
+
+  constructor(count: number) {
+    this.#count = count;
+    this.#requests = new Uint32Array(count);
+    this.#statuses = new Uint32Array(count * STATUS_SLOTS);
+    this.#errors = new Uint32Array(count * ERROR_KINDS.length);
+    this.#bytesRead = new Float64Array(count);
+    this.#bytesWritten = new Float64Array(count);
+    this.#histograms = Array.from({ length: count }, createHistogram);
+    this.#touched = new Uint8Array(count);
+  }
+
+  /** A response of endpoint `e`; `latencyUs` already clamped. */
+  response(e: number, status: number, latencyUs: number): void {
+    if (e < 0 || e >= this.#count) e = 0;
+    this.#requests[e]++;
+    this.#statuses[e * STATUS_SLOTS + (status >= 0 && status < STATUS_SLOTS ? status : 0)]++;
+    this.#histograms[e].recordValue(latencyUs);
+    this.#touched[e] = 1;
+  }
+
+  /** A failed request of endpoint `e` (`kindIndex` in `ERROR_KINDS` order); negative `e`: no endpoint. */
+  error(e: number, kindIndex: number): void {
+    if (e < 0 || e >= this.#count) return;
+    this.#errors[e * ERROR_KINDS.length + kindIndex]++;
+    this.#touched[e] = 1;
+  }
+
+  bytesRead(e: number, n: number): void {
+    if (e < 0 || e >= this.#count) return;
+    this.#bytesRead[e] += n;
+    this.#touched[e] = 1;
+  }
+
+  bytesWritten(e: number, n: number): void {
+    if (e < 0 || e >= this.#count) return;
+    this.#bytesWritten[e] += n;
+    this.#touched[e] = 1;
+  }
+
+  /** The samples of the endpoints with events; their histograms are added into `total`; all reset. */
+  take(total: Histogram): EndpointSample[] {
+    const out: EndpointSample[] = [];
+    for (let e = 0; e < this.#count; e++) {
+      if (this.#touched[e] === 0) continue;
+      const h = this.#histograms[e];
+      let histogram: string | null = null;
+      if (h.totalCount > 0) {
+        total.add(h);
+        histogram = encodeHistogram(h);
+        h.reset();
+      }
+      out.push({
+        endpoint: e,
+        requests: this.#requests[e],
+        statusCodes: this.#takeStatuses(e),
+        errors: this.#takeErrors(e),
+        bytesRead: this.#bytesRead[e],
+        bytesWritten: this.#bytesWritten[e],
+        histogram,
+      });
+      this.#requests[e] =
+        this.#bytesRead[e] =
+        this.#bytesWritten[e] =
+        this.#touched[e] =
+          0;
+    }
+    return out;
+  }
+
+  #takeStatuses(e: number): Record<string, number> {
+    const out: Record<string, number> = {};
+    const counts = this.#statuses.subarray(e * STATUS_SLOTS, (e + 1) * STATUS_SLOTS);
+    for (let code = 0; code < STATUS_SLOTS; code++) {
+      if (counts[code] !== 0) out[String(code)] = counts[code];
+    }
+    counts.fill(0);
+    return out;
+  }
+
+  #takeErrors(e: number): Partial<Record<ErrorKind, number>> {
+    const out: Partial<Record<ErrorKind, number>> = {};
+    const counts = this.#errors.subarray(e * ERROR_KINDS.length, (e + 1) * ERROR_KINDS.length);
+    for (let k = 0; k < ERROR_KINDS.length; k++) if (counts[k] !== 0) out[ERROR_KINDS[k]] = counts[k];
+    counts.fill(0);
+    return out;
+  }
+}

@@ -1,0 +1,39 @@
+/**
+ * In a real browser: report.html of a run of two endpoints (a real run of a 3:1 mix of `/json` and
+ * `/sleep?ms=20`) shows the endpoints' table, slowest p99 first, and draws their percentile chart, with
+ * no error on the page.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { parseResultsFile } from "../results/mod.ts";
+import { writeReport } from "../report/write.ts";
+import { blankCanvases, openReport } from "./browser.ts";
+import { requireProgram, withTempDir } from "./helpers.ts";
+
+Deno.test("report.html: the endpoints' table by p99 and their chart", async () => {
+  if (!requireProgram("chromium")) return;
+  const json = JSON.parse(
+    await Deno.readTextFile(new URL("./fixtures/results_v3_endpoints.json", import.meta.url)),
+  );
+  const parsed = parseResultsFile(json);
+  assert.ok(parsed.ok);
+  await withTempDir(async (dir) => {
+    const path = join(dir, "report.html");
+    await writeReport(path, parsed.results);
+    const visit = await openReport(path, async (page) => {
+      await page.waitForSelector("#run-endpoints");
+      return {
+        names: await page.$$eval(
+          "#run-endpoints tbody tr td:first-child",
+          (cells) => cells.map((c) => c.textContent),
+        ),
+        blank: await blankCanvases(page, "#run-endpoints canvas"),
+        charts: await page.$$eval("#run-endpoints canvas", (cs) => cs.length),
+      };
+    });
+    assert.deepEqual(visit.problems, []);
+    assert.deepEqual(visit.value.names, ["GET /sleep?ms=20", "GET /json"]);
+    assert.equal(visit.value.charts, 1);
+    assert.deepEqual(visit.value.blank, []);
+  });
+});
