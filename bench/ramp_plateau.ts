@@ -7,7 +7,10 @@
  * request over that window (all workers: they are isolates of this process). Rounds alternate A/B so drift on a shared machine hits both; the medians and
  * each round's ratio are printed with the load average. It measures and reports, never asserts.
  *
- *   taskset -c 1 deno run -A bench/ramp_plateau.ts [--connections 50] [--seconds 6] [--rounds 6]
+ *   taskset -c 1 deno run -A bench/ramp_plateau.ts [--connections 50] [--seconds 6] [--rounds 6] [--step]
+ *
+ * `--step` opens the ramping model's connections all at once (a 1 ms first stage) instead of over 1 s: what
+ * is left of a difference then is the model's code, not connections that started apart.
  */
 import process from "node:process";
 import { parseAttackConfig } from "../runner/config.ts";
@@ -27,16 +30,24 @@ interface Sample {
 }
 
 /** One run: its plateau req/s (intervals from RAMP_MS on) and the process's CPU per request. */
-async function measure(url: string, ramp: boolean, connections: number, plateauMs: number): Promise<Sample> {
+async function measure(
+  url: string,
+  ramp: boolean,
+  connections: number,
+  plateauMs: number,
+  step = false,
+): Promise<Sample> {
+  // `step`: all connections at once (a 1 ms first stage), held until the plateau: the model's own code
+  // without the staggered start of a ramp.
+  const first = step
+    ? [{ durationMs: 1, target: connections }, { durationMs: RAMP_MS - 1, target: connections }]
+    : [{ durationMs: RAMP_MS, target: connections }];
   const config = parseAttackConfig(
     ramp
       ? {
         url,
         model: "ramping-connections",
-        stages: [{ durationMs: RAMP_MS, target: connections }, {
-          durationMs: plateauMs,
-          target: connections,
-        }],
+        stages: [...first, { durationMs: plateauMs, target: connections }],
         intervalMs: INTERVAL_MS,
       }
       : { url, model: "connections", connections, durationMs: RAMP_MS + plateauMs, intervalMs: INTERVAL_MS },
@@ -71,11 +82,13 @@ const SPECS = [
   { long: "connections", takesValue: true, example: "50" },
   { long: "seconds", takesValue: true, example: "6" },
   { long: "rounds", takesValue: true, example: "6" },
+  { long: "step", takesValue: false },
 ];
 const flags = new FlagValues(tokenize(Deno.args, SPECS, {}, "bench"), SPECS);
 const connections = flags.positiveInt("connections") ?? 50;
 const plateauMs = (flags.positiveInt("seconds") ?? 6) * 1000;
 const rounds = flags.positiveInt("rounds") ?? 6;
+const step = flags.has("step");
 const nginxPath = findProgram("nginx");
 if (nginxPath === null) throw new Error("nginx is not on PATH");
 const nginx = await startNginx(nginxPath, ["taskset", "-c", "0"]);
@@ -85,7 +98,7 @@ try {
   const ratios: number[] = [], cpuRatios: number[] = [];
   for (let round = 1; round <= rounds; round++) {
     const fixed = await measure(`${nginx.url}/`, false, connections, plateauMs);
-    const ramp = await measure(`${nginx.url}/`, true, connections, plateauMs);
+    const ramp = await measure(`${nginx.url}/`, true, connections, plateauMs, step);
     ratios.push(ramp.rps / fixed.rps);
     cpuRatios.push(ramp.cpuUsPerRequest / fixed.cpuUsPerRequest);
     console.log(

@@ -1,7 +1,8 @@
 /**
  * report.html's charts for a swept variants experiment in chromium (as tests/report_browser_test.ts): the
  * comparison covers every sweep point with req/s beside latency and success, a >2-decade chart starts on a
- * log axis and prints its bars' values, a stalled interval is a gap in the run's latency chart, and the
+ * log axis and prints its bars' values, a stalled interval is a gap in the run's latency chart, the run's
+ * concurrency is a line beside its latency and req/s, and the
  * header of a --quick run of example apps says what ran and on which runtime. No console or page errors,
  * no blank chart.
  */
@@ -71,6 +72,22 @@ Deno.test({
         });
         assert.deepEqual([p50[1], p50[2]], [null, null], "the stalled intervals (3 and 4) are a gap");
         assert.ok(p50[0] > 100 && p50[3] > 100, `their neighbours are drawn: ${p50}`);
+        // Concurrency on the right axis beside latency and req/s, shown: this closed run's connections.
+        const users = await page.evaluate(() =>
+          ["latency per interval (ms)", "throughput per interval"].map((title) => {
+            const chart = (globalThis as any).Chart.getChart(
+              document.querySelector(`canvas[aria-label="${title}"]`),
+            );
+            const set = chart.data.datasets.find((d: { yAxisID?: string }) => d.yAxisID === "y2");
+            return set &&
+              { label: set.label, hidden: set.hidden === true, ys: set.data.map((p: { y: number }) => p.y) };
+          })
+        );
+        for (const u of users) {
+          assert.equal(u?.label, "connections", JSON.stringify(users));
+          assert.equal(u.hidden, false);
+          assert.ok(u.ys.length > 0 && u.ys.every((y: number) => y === u.ys[0]), JSON.stringify(u.ys));
+        }
         await page.selectOption("#run-picker", "short");
         assert.match(
           await page.textContent("#run-body") ?? "",
