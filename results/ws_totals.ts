@@ -81,3 +81,21 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
     closeCodes,
   };
 }
+
+/** A WebSocket run's counts of one interval that metrics outputs stream (results/export/run_series.ts). */
+export interface WsIntervalCounts {
+  handshakes: number;
+  messagesSent: number;
+  messagesReceived: number;
+}
+
+/** Adds `from` into `into` (an interval's workers, or a series' running totals). */
+export function addWsIntervalCounts(into: WsIntervalCounts, from: WsIntervalCounts): void {
+  into.handshakes += from.handshakes;
+  into.messagesSent += from.messagesSent;
+  into.messagesReceived += from.messagesReceived;
+}
+
+export function emptyWsIntervalCounts(): WsIntervalCounts {
+  return { handshakes: 0, messagesSent: 0, messagesReceived: 0 };
+}
