@@ -24,6 +24,10 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/demo_cmd.ts")).runDemoCommand(rest);
     case "site":
       return (await import("./cli/site_cmd.ts")).runSiteCommand(rest);
+    case "init":
+      return (await import("./cli/init_cmd.ts")).runInitCommand(rest);
+    case "steer":
+      return (await import("./cli/steer_cmd.ts")).runSteerCommand(rest);
     case "schema":
       return (await import("./cli/schema_cmd.ts")).runSchemaCommand(rest);
     case "__target":
@@ -40,7 +44,7 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/help_cmd.ts")).runHelpCommand();
     default:
       console.error(
-        `loadlab: unknown command "${command}"; use run, presets, attack, serve, report, merge, site, demo, schema or version (see --help)`,
+        `loadlab: unknown command "${command}"; use run, init, presets, attack, steer, serve, report, merge, site, demo, schema or version (see --help)`,
       );
       return 2;
   }

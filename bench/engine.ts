@@ -26,6 +26,8 @@
  *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
  *                              [--protocol h2c --streams 10]
  *
+ *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50]      (bench/scripts.ts)
+ *
  * `--ws`: WebSocket closed echo instead, loadlab vs gcannon `--ws` on a C echo server (bench/ws.ts).
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  */
@@ -292,6 +294,23 @@ async function sessionsMain(argv: string[]): Promise<number> {
   });
 }
 
+/** `--scripts`: a session script vs the fixed request and k6, and a login session (bench/scripts.ts). */
+async function scriptsMain(argv: string[]): Promise<number> {
+  const flags = [
+    { long: "scripts", takesValue: false },
+    { long: "duration", short: "d", takesValue: true, example: "3s" },
+    { long: "rounds", takesValue: true, example: "3" },
+    { long: "connections", short: "c", takesValue: true, example: "50" },
+  ];
+  const values = new FlagValues(tokenize(argv, flags), flags);
+  const { runScriptBench } = await import("./scripts.ts");
+  return await runScriptBench({
+    durationSec: Math.max(1, Math.round((values.positiveDurationMs("duration") ?? 3_000) / 1_000)),
+    rounds: values.positiveInt("rounds") ?? 3,
+    connections: values.positiveInt("connections") ?? 50,
+  });
+}
+
 if (import.meta.main) {
   const chosen = Deno.args.includes("--h2")
     ? import("./h2.ts").then((h2) => h2.main(Deno.args))
@@ -299,6 +318,8 @@ if (import.meta.main) {
     ? import("./ws.ts").then((ws) => ws.main(Deno.args))
     : Deno.args.includes("--sessions")
     ? sessionsMain(Deno.args)
+    : Deno.args.includes("--scripts")
+    ? scriptsMain(Deno.args)
     : main(Deno.args);
   chosen.then(
     (code) => Deno.exit(code),

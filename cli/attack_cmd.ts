@@ -26,6 +26,7 @@ import { EXIT, exitCodeOf } from "./exit_codes.ts";
 import { assertFileWritable } from "../system/atomic_write.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
 import { startDashboard } from "./dashboard.ts";
+import { steeringFor } from "./dashboard_flags.ts";
 import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
 import { runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
@@ -63,8 +64,10 @@ async function attack(argv: string[]): Promise<number> {
     ? undefined
     : await loadBaseline(gateWith.baselinePath);
   const keepSecrets = output.keepSecrets;
+  // Thresholds gate the result: steering it then takes --steer (cli/dashboard_flags.ts).
+  const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
   const dashboard = output.dashboard
-    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets })
+    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets, steering })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
   if (config.tls?.insecure) {
@@ -85,6 +88,7 @@ async function attack(argv: string[]): Promise<number> {
     run = await runAttack(config, {
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       signal: interrupt.signal,
+      ...(typeof steering === "object" ? { steering } : {}),
       abortOn: parsed.abortOnFail
         ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
         : [],

@@ -8,7 +8,9 @@
  * work is one JSON encoding whatever the number of browsers, handed to each through a bounded queue
  * (cli/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
  * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
- * embeds), ends every stream and stops the server.
+ * embeds), ends every stream and stops the server. With steering, `/control` changes the run under way
+ * (cli/steer_control.ts: the run's token, printed with the URL, is required) and each change goes to the
+ * browsers as a `steer` event.
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../results/mod.ts";
 import type { LiveProgress } from "../report/html/client/live.ts";
@@ -19,6 +21,9 @@ import type { RunPlanHooks } from "../scenarios/run.ts";
 import { EventHub, type HubStats, sseFrame } from "./sse.ts";
 import { openBrowser } from "./open_browser.ts";
 import { rejectForeignHost } from "./local_http.ts";
+import { type ControlOptions, controlResponse, newSteerToken } from "./steer_control.ts";
+import type { RunSteering } from "../runner/steering.ts";
+import { describeChange } from "../results/schema_steering.ts";
 
 /** How to serve: `port` 0 picks a free one. */
 export interface ServeOptions {
@@ -27,6 +32,13 @@ export interface ServeOptions {
   open: boolean;
   /** `--no-redact`: the page shows secrets as they are (results/redact.ts). */
   keepSecrets?: boolean;
+  /**
+   * Steering of the command's runs through `/control` (cli/steer_control.ts), or the reason it is off
+   * (a string): `--no-steer`, or thresholds that gate the result without `--steer`.
+   */
+  steering?: RunSteering | string;
+  /** `--steer` (true) or `--no-steer` (false); absent: the command's default (cli/dashboard_flags.ts). */
+  steer?: boolean;
 }
 
 /** The progress samples of the run under way kept for late browsers (10 minutes at 4 a second). */
@@ -47,6 +59,7 @@ export class Dashboard {
   #ended = false;
   #keepSecrets = false;
   #host = "127.0.0.1";
+  #control: ControlOptions | null = null;
 
   private constructor(server: Deno.HttpServer, hub: EventHub, url: string) {
     this.#server = server;
@@ -68,12 +81,33 @@ export class Dashboard {
       { hostname: opts.host, port: opts.port, onListen: () => {} },
       (req) => ref.dashboard ? ref.dashboard.#route(req, page) : new Response("starting", { status: 503 }),
     );
-    const url = `http://${urlHost(opts.host)}:${(server.addr as Deno.NetAddr).port}/`;
+    const port = (server.addr as Deno.NetAddr).port;
+    const steering = typeof opts.steering === "object" ? opts.steering : null;
+    const token = newSteerToken();
+    // The token rides in the URL (the page reads it from there), so a printed URL steers and a bare one watches.
+    const url = `http://${urlHost(opts.host)}:${port}/${steering ? `?token=${token}` : ""}`;
     warnIfExposed(opts.command, opts.host);
     console.error(`dashboard: ${url}`);
+    if (steering) {
+      console.error(`steer: loadlab steer '${url}' pause|resume|rate N|connections N|end-phase|stop`);
+      steering.onChange = (change, state) => {
+        hub.send("steer", { change, state });
+        // On its own line: the live progress line redraws below it.
+        console.error(`\nsteer: ${describeChange(change)} at ${change.atSec.toFixed(2)}s (${change.by})`);
+      };
+    } else if (typeof opts.steering === "string") {
+      console.error(`dashboard: steering is off: ${opts.steering}`);
+    }
     ref.dashboard = new Dashboard(server, hub, url);
     ref.dashboard.#keepSecrets = opts.keepSecrets ?? false;
     ref.dashboard.#host = opts.host;
+    ref.dashboard.#control = {
+      steering,
+      offReason: typeof opts.steering === "string" ? opts.steering : "this command was started without it",
+      token,
+      listenHost: opts.host,
+      port,
+    };
     if (opts.open) openBrowser(url);
     return ref.dashboard;
   }
@@ -165,10 +199,11 @@ export class Dashboard {
       .then((results) => this.publish(results), () => {});
   }
 
-  #route(req: Request, page: Uint8Array<ArrayBuffer>): Response {
+  #route(req: Request, page: Uint8Array<ArrayBuffer>): Response | Promise<Response> {
     const foreign = rejectForeignHost(req, this.#host);
     if (foreign) return foreign;
     const path = new URL(req.url).pathname;
+    if (path === "/control" && this.#control) return controlResponse(req, this.#control);
     if (req.method !== "GET") return new Response("method not allowed", { status: 405 });
     if (path === "/" || path === "/index.html") {
       return new Response(page, {

@@ -45,7 +45,7 @@ Usage: loadlab run FILE|preset:NAME [options]
   --strict                  exit 6 when a run is flagged (generator-bound, server-bound, dropped
                             sends, lost, unanswered or failed requests, server errors, no
                             2xx/3xx, no session completed, nothing measured, incomplete,
-                            warm-up not reached, data ran out; also strict: true)
+                            warm-up not reached, data ran out, steered; also strict: true)
   --abort-on-fail           every threshold of the file gets abortOnFail: judged while each run
                             goes, the first failure stops it and the experiment (exit 1)
   --delay-abort-eval D      with --abort-on-fail: not before D of measured time, e.g. 10s (replaces
@@ -53,6 +53,8 @@ Usage: loadlab run FILE|preset:NAME [options]
   --segment I/N             run segment I of N of every load (url: targets only; thresholds are
                             left pending for 'loadlab merge'; docs/scale-out.md)
   --start-at <time>         with --segment: the RFC 3339 instant the first run starts on every shard
+  --replay <results.json>   run each steered run of that file again with its recorded changes (pause,
+                            rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)
 ${baselineHelp(2, 28)}
 ${dashboardHelp(2, 28)}
   -h, --help                this help
@@ -70,6 +72,7 @@ const SPECS: FlagSpec[] = [
   { long: "only", takesValue: true, repeatable: true, example: "target=direct,load=burst" },
   { long: "segment", takesValue: true, example: "0/4" },
   { long: "start-at", takesValue: true, example: "2026-11-21T17:00:00Z" },
+  { long: "replay", takesValue: true, example: "out/study/results.json" },
   { long: "set", takesValue: true, repeatable: true, example: "repeats=5" },
   { long: "target", takesValue: true, repeatable: true, example: "mine=http://127.0.0.1:3000" },
   { long: "profile", takesValue: false },
@@ -118,6 +121,8 @@ export interface RunArgs extends BaselineArgs {
   dashboard?: ServeOptions;
   /** `--out KIND=URL`: metrics streamed while the runs go (cli/metrics_out/). */
   metricsOut?: MetricsOutput[];
+  /** `--replay`: a results file whose steered runs' changes this run applies again (cli/replay.ts). */
+  replay?: string;
   /** `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure. */
   abortOnFail?: AbortOnFailArg;
 }
@@ -156,6 +161,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
         ),
       }
       : {}),
+    ...(flags.has("replay") ? { replay: flags.path("replay") } : {}),
     ...baselineArgs(flags),
     ...dashboardOf(flags),
     ...abortOf(flags),

@@ -13,6 +13,7 @@ import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
+import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
 import { loadRunnable, type Runnable } from "../scenarios/load.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
@@ -38,6 +39,8 @@ import {
   thresholdRunVerdict,
 } from "../results/threshold_text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
+import { steeringFor } from "./dashboard_flags.ts";
+import { withReplayedSchedule } from "./replay.ts";
 import { exampleRuntimeLines } from "./run_notes.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
@@ -59,9 +62,14 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
-  const source = loadSource(args);
+  // A session script runs as the experiment its options describe; any script is checked before a load.
+  const source = loadSource(
+    args,
+    isScriptPath(args.source) ? await scriptExperimentText(args.source) : undefined,
+  );
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
-  const plan = source.plan;
+  const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
+  await checkPlanScripts(plan);
   if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
     throw new UsageError(
       `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
@@ -122,7 +130,7 @@ interface Source extends Runnable {
  * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
  * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
  */
-function loadSource(args: RunArgs): Source {
+function loadSource(args: RunArgs, scriptText?: string): Source {
   const common = {
     file: args.source,
     quick: args.quick,
@@ -146,6 +154,7 @@ function loadSource(args: RunArgs): Source {
     }
     return { ...loadRunnable(preset.text, common), text: preset.text, preset: name };
   }
+  if (scriptText !== undefined) return { ...loadRunnable(scriptText, common), text: scriptText };
   let text: string;
   try {
     text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
@@ -176,8 +185,14 @@ async function execute(
 ): Promise<Stopped | number> {
   let dashboard: Dashboard | undefined;
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
+  // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard_flags.ts).
+  const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
   if (args.dashboard) {
-    const started = startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets });
+    const started = startDashboard(command, plan.experiment.name, {
+      ...args.dashboard,
+      keepSecrets,
+      steering,
+    });
     if (!started) return EXIT.badInput;
     dashboard = started;
   }
@@ -195,6 +210,7 @@ async function execute(
       resume: args.resume,
       keepSecrets,
       signal: interrupt.signal,
+      ...(typeof steering === "object" ? { steering } : {}),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
       experiment: {
         ...(source.preset ? { preset: source.preset } : { file: args.source }),

@@ -20,6 +20,7 @@ import {
 } from "./schema_values.ts";
 import { flowResultSchema, intervalSchema, phaseResultSchema, telemetrySchema } from "./schema_series.ts";
 import { runProfileSchema } from "./schema_profile.ts";
+import { steeringSchema } from "./schema_steering.ts";
 import { endpointResultSchema } from "./schema_endpoint.ts";
 
 /** How the target of a run was provided (`example`: an app of examples/, see targets/example.ts). */
@@ -54,6 +55,11 @@ export const runResultSchema = z.looseObject({
    * Such a run is also `incomplete`.
    */
   abortedBy: z.looseObject({ threshold: z.string(), atSec: z.number(), actual: num }).optional(),
+  /**
+   * Changes made while the load ran (pause, rate, connections, end of a phase, stop), or replayed from a
+   * recorded run, in order: the run followed this schedule, not only its configuration.
+   */
+  steering: steeringSchema.optional(),
   /** A short probe run of a capacity search. */
   probe: z.boolean().optional(),
   /** Statistics cut at the stabilization time after the run (`warmup: auto`). */

@@ -46,6 +46,9 @@ export const ERROR_KINDS = [
   "ws-too-big",
   "ws-bad-utf8",
   "ws-closed",
+  // A session script's own failure (a throw, a request it could not send, an unhandled rejection),
+  // counted per message with the script's file:line; the session ends, the run goes on.
+  "script",
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */

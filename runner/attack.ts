@@ -19,6 +19,11 @@ import { hostTcpDelta } from "./stats/host_tcp.ts";
 import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
+import type { FlowSample } from "./stats/flow_counters.ts";
+import { alignFlowSamples } from "./stats/flow_align.ts";
+import { withScriptSetup } from "./script/script_hooks.ts";
+import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
+import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
   /** Name of the run in the results; default "attack". */
@@ -39,6 +44,8 @@ export interface AttackHooks {
    * interval's end on the wall clock: for a metrics exporter. Called on the samples' path: queue only.
    */
   onInterval?(delta: IntervalDelta): void;
+  /** Live steering of this run (the dashboard's controls, `loadlab steer`); absent: it runs as planned. */
+  steering?: RunSteering;
 }
 
 /**
@@ -55,9 +62,14 @@ export class RequestLogFailed extends Error {
 /** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
+  // A session script's setup() runs once before the load; its teardown() once after, whatever happened.
+  return await withScriptSetup(config, (ready) => runLoaded(ready, hooks));
+}
+
+async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
   const uncorrected = modelDef(config.model).keepsUncorrected;
   // A segment's share of the requested rate (the shards' add up to the configured one).
-  const requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
+  let requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
   const aggregatorOptions: AggregatorOptions = {
     intervalMs: config.intervalMs,
     requestedRps,
@@ -88,6 +100,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   }
   const aggregator = new RunAggregator(aggregatorOptions);
   const flowAggregator = new FlowAggregator();
+  // Each worker's flow totals; a script's steps are lined up by name once all are in.
+  const flowSamples: FlowSample[][] = [];
   const startedAt = new Date().toISOString();
   const startMs = performance.now();
   const plannedMs = measuredDurationMs(config);
@@ -99,21 +113,35 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
     }, hooks.progressEveryMs ?? 250)
     : undefined;
   const tcpBefore = readHostTcp();
+  // A replayed schedule is the run's steering; live changes are taken only when none is replayed.
+  const steering = config.steering ? undefined : hooks.steering;
+  steering?.begin(name, config);
+  let steered: SteerChange[] = (config.steering ?? []).map((c) => ({ ...c, by: "replay" }));
   let workers: WorkersSummary;
   try {
     workers = await runWorkers(config, {
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
-      onFlows: (flows) => flowAggregator.add(flows),
+      onFlows: (flows) => flowSamples.push(flows),
       onStart: (startAtEpochMs) => {
         originEpochMs = startAtEpochMs + config.warmupMs;
         hooks.onStart?.(startAtEpochMs);
       },
+      onSteerable: (send) => steering?.started(originEpochMs, send),
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
     });
   } finally {
     clearInterval(timer);
     abort.done();
+    if (steering) steered = steering.end();
   }
+  // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
+  if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
+    const measuredMs = Math.min(workers.activeMs, plannedMs);
+    const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, measuredMs);
+    requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
+    aggregator.setRequestedRps(requestedRps);
+  }
+  for (const flows of alignFlowSamples(flowSamples)) flowAggregator.add(flows);
   const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
   const { activeMs } = workers;
   const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
@@ -142,10 +170,11 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
       : {}),
     ...(hostTcp !== null ? { hostTcp } : {}),
     ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
-    ...(config.flows ? { flows: flowAggregator.finish() } : {}),
+    ...(config.flows || config.script ? { flows: flowAggregator.finish() } : {}),
     ...(workers.wsResult ? { ws: workers.wsResult } : {}),
     ...(config.logFile ? { logFile: config.logFile } : {}),
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
+    ...(steered.length ? { steering: steered } : {}),
     ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
     // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
@@ -194,6 +223,8 @@ function segmentOf(segment: { index: number; count: number }, workers: WorkersSu
  * flows the schedule is of sessions: times the requests a session sends on average (by weight).
  */
 function targetRps(config: AttackConfig): number | null {
+  // A script's session sends as many requests as its code does: no requested rate of requests to compare.
+  if (config.script) return null;
   const arrivalsPerSec = modelDef(config.model).targetArrivalsPerSec(config);
   return arrivalsPerSec === null ? null : arrivalsPerSec * requestsPerArrival(config);
 }
@@ -227,6 +258,8 @@ export function configToJson(config: AttackConfig): Record<string, unknown> {
         })),
       }
       : {}),
+    // The environment and setup's data stay out of results (they may hold secrets).
+    ...(config.script ? { script: { path: config.script.path } } : {}),
     // The rows stay out of results (they may be large, or personal): the source is named and counted.
     ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
   };

@@ -21,9 +21,11 @@ import { LOAD_MODEL_DEFS, modelDef } from "./load/models/mod.ts";
 import type { LoadModelDef } from "./load/models/model.ts";
 import type { CommonConfig } from "./load/executor.ts";
 import { tlsOptionsSchema } from "./http/tls/options.ts";
+import { steeringSchema } from "../results/schema_steering.ts";
 import { hasPlaceholder } from "./http/template.ts";
 import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema, flowFields, requestStepFields } from "./session_schema.ts";
+import { scriptIssues, scriptSpecSchema } from "./script/script_spec.ts";
 
 /** A step of a flow: a request (named in results by `label`, else `METHOD path`), or a pause. */
 export const flowStepSchema = z.union([
@@ -56,6 +58,11 @@ const commonFields = {
    * flow picked by weight. The count model's `requests` then counts sessions.
    */
   flows: z.array(flowSpecSchema).min(1).optional(),
+  /**
+   * A session script instead of requests or flows (runner/script/): each arrival (open) or each turn of
+   * a connection (closed) calls its default export once. The count model's `requests` counts sessions.
+   */
+  script: scriptSpecSchema.optional(),
   /** One row per arrival (a request of the mix or a session) fills the requests' `{{ column }}`. */
   data: dataSpecSchema.optional(),
   /** A cookie jar per session (flows only): absent means on for flows. */
@@ -105,6 +112,11 @@ const commonFields = {
   gracefulStopMs: cappedMs("graceful stop").min(0).default(2_000),
   logFile: z.string().optional(),
   /**
+   * A recorded schedule replayed (`loadlab run --replay`): the changes a steered run had, each applied at
+   * its instant as it was live (results/schema_steering.ts).
+   */
+  steering: steeringSchema.optional(),
+  /**
    * This generator's execution segment when one load is split over several machines (k6's execution
    * segments): `index` of `count`, from 0. Open models take every `count`-th send of the one schedule
    * (send j goes to segment j mod count), closed ones an even share of the connections and the count,
@@ -137,6 +149,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   // The model's own checks across its fields (runner/load/models/), then what every model shares.
   for (const issue of modelDef(c.model).check(c)) ctx.addIssue({ code: "custom", ...issue });
   if (c.flows) { for (const issue of flowIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
+  if (c.script) { for (const issue of scriptIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
   for (const issue of dataIssues(c)) ctx.addIssue({ code: "custom", ...issue });
   for (const issue of protocolIssues(c)) ctx.addIssue({ code: "custom", ...issue });
 });
@@ -168,7 +181,7 @@ function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
  */
 function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
   const issues: Array<{ path: string[]; message: string }> = [];
-  if (c.cookies === true && c.flows === undefined) {
+  if (c.cookies === true && c.flows === undefined && c.script === undefined) {
     issues.push({
       path: ["cookies"],
       message: "cookies are kept per session: they need flows (a request mix keeps none)",

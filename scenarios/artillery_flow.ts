@@ -221,12 +221,36 @@ function convertStep(step: unknown, path: string, ctx: FlowContext, out: Collect
   const keys = Object.keys(step);
   const action = keys.find((k) => k === "think" || (METHODS as readonly string[]).includes(k));
   rejectUnknownKeys(step, path, action ? [action] : [], out);
-  if (action === "think") return [{ think: secondsToDuration(step.think, join(path, "think"), out) }];
+  if (action === "think") {
+    const thinkPath = join(path, "think");
+    noteFractionalThink(step.think, thinkPath, out);
+    return [{ think: secondsToDuration(step.think, thinkPath, out) }];
+  }
   if (!action) return [undefined];
   const converted = convertRequest(step[action], join(path, action), ctx, out);
   if (converted === undefined) return [undefined];
   const capture = converted.capture?.length ? { capture: converted.capture } : {};
   return [{ [action]: converted.request, ...capture }];
+}
+
+/** The start of the one warning about fractional think times (it is given once per script). */
+export const FRACTIONAL_THINK = "think is read as seconds";
+
+/**
+ * Artillery's docs define `think` in seconds, which loadlab keeps (0.5 waits 500 ms); Artillery 2.0.21
+ * itself takes only whole numbers as seconds and a fraction as milliseconds (0.5 waits about 1 ms). So
+ * the same script paces differently in the two tools: said once, at the first fractional think.
+ */
+function noteFractionalThink(value: unknown, path: string, out: Collector): void {
+  const seconds = typeof value === "string" && /^\s*\d+(\.\d+)?\s*$/.test(value) ? Number(value) : value;
+  if (typeof seconds !== "number" || !Number.isFinite(seconds) || Number.isInteger(seconds)) return;
+  if (out.warnings.some((w) => w.includes(FRACTIONAL_THINK))) return;
+  const ms = Math.round(seconds * 1000);
+  out.warnings.push(
+    `${path}: ${FRACTIONAL_THINK} (${JSON.stringify(value)} waits ${ms} ms, as Artillery's documentation ` +
+      `defines it); Artillery 2.0.21 itself waits about 1 ms for a fractional think (only whole numbers ` +
+      `are seconds there), so its runs of this script pause less between requests`,
+  );
 }
 
 /** `{loop: [steps], count: N}` written out N times; a loop over a list or without a count is refused. */

@@ -2,6 +2,7 @@ import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/stric
 import { parse } from "yaml";
 import { artilleryToExperiment, isArtilleryScript } from "./artillery.ts";
 import { ArtilleryError } from "./artillery_common.ts";
+import { FRACTIONAL_THINK } from "./artillery_flow.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import { loadExperiment, loadRunnable } from "./load.ts";
 
@@ -309,4 +310,45 @@ config: { target: "http://h:1", phases: [{ duration: 1, arrivalRate: 1 }], plugi
 scenarios: [{ flow: [{ get: { url: /a } }] }]
 `);
   assertEquals(plain.thresholds, undefined);
+});
+
+Deno.test("a fractional think keeps Artillery's documented seconds (500 ms) and is said once, naming the step", () => {
+  const warnings: string[] = [];
+  const exp = convert(
+    `
+config:
+  target: "http://127.0.0.1:8080"
+  phases: [{ duration: 1, arrivalRate: 1 }]
+scenarios:
+  - flow:
+      - get: { url: "/a" }
+      - think: 0.5
+      - loop:
+          - think: 0.25
+        count: 3
+      - think: 2
+`,
+    warnings,
+  );
+  assertEquals(
+    (exp.flows as Array<{ steps: Array<Record<string, unknown>> }>)[0].steps.map((s) => s.think ?? "get"),
+    [
+      "get",
+      "500ms",
+      "250ms",
+      "250ms",
+      "250ms",
+      "2s",
+    ],
+  );
+  const notes = warnings.filter((w) => w.includes(FRACTIONAL_THINK));
+  assertEquals(notes.length, 1, warnings.join("\n"));
+  assert(notes[0].startsWith("scenarios[0].flow[1].think: "), notes[0]);
+  assert(notes[0].includes("waits 500 ms") && notes[0].includes("Artillery 2.0.21"), notes[0]);
+});
+
+Deno.test("whole-second think times need no note", () => {
+  const warnings: string[] = [];
+  convert(SCRIPT.replace("think: 1.5", "think: 2"), warnings);
+  assert(!warnings.some((w) => w.includes(FRACTIONAL_THINK)), warnings.join("\n"));
 });

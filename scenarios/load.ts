@@ -26,6 +26,7 @@ import { type PlanSegment, segmentPlan } from "./segment_plan.ts";
 import { readDataTables, templateIssues } from "./plan_data.ts";
 import { anchorTargets } from "./schema_targets.ts";
 import { dirname } from "node:path";
+import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
 
 /** Options of `loadExperiment`, as the command line gives them. */
@@ -96,6 +97,8 @@ export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable
   const loaded = opts.file === undefined
     ? read
     : { ...read, targets: anchorTargets(read.targets, dirname(opts.file)) };
+  // A script is read from the file's folder, as data files are.
+  if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
   const experiment = { ...loaded, dataTables: tables };

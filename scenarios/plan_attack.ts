@@ -11,6 +11,7 @@ import type { FileFlow, FileRequest } from "./schema_requests.ts";
 import type { LoadSpec } from "./schema_loads.ts";
 import type { PlannedRun } from "./plan_types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
+import { scriptAttackOf } from "./script_source.ts";
 import { modelDef } from "../runner/load/models/mod.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
@@ -83,12 +84,15 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
   // The file's flows do not apply to a model they cannot drive (throughput: single requests over fixed connections).
   const fileFlows = modelDef(load.model).noFlows === undefined ? exp.flows : undefined;
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
-  const ownMix = mix ?? (ownFlows ? undefined : exp.requests);
+  // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
+  const script = mix || flows || load.model === "throughput" ? undefined : scriptAttackOf(exp.script);
+  const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
   return {
     ...fields,
     ...common,
     ...(ownFlows ? { flows: ownFlows.map(toFlowInput) } : {}),
     ...(ownMix ? { requestMix: ownMix.map(toRequestInput) } : {}),
+    ...(script ? { script } : {}),
     ...(data ? { data } : {}),
   };
 }

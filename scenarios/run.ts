@@ -20,6 +20,7 @@ import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counte
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
 import type { Analysis, AttackProgress, ExperimentInfo, RunResult } from "../results/mod.ts";
 import { runAttack } from "../runner/attack.ts";
+import type { RunSteering } from "../runner/steering.ts";
 import { requestLogError, requestLogPath } from "../runner/load/request_log.ts";
 import {
   type AttackConfig,
@@ -69,6 +70,8 @@ export interface RunPlanOptions {
   renderReport: RenderReport;
   /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
   keepSecrets?: boolean;
+  /** Live steering of each run under way (the dashboard's controls, `loadlab steer`). */
+  steering?: RunSteering;
 }
 
 export interface RunPlanOutcome {
@@ -253,6 +256,7 @@ async function executeRun(
       },
       signal: opts.signal,
       abortOn: abortRules(run, thresholds, config.segment !== undefined),
+      ...(opts.steering ? { steering: opts.steering } : {}),
       ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
     });
   } catch (err) {

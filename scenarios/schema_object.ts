@@ -15,6 +15,7 @@ import { loadSchema } from "./schema_loads.ts";
 import { namedRecord, targetsSchema } from "./schema_targets.ts";
 import { dataSourceSchema } from "./data_sources.ts";
 import { readSweepValues } from "./sweep_values.ts";
+import { scriptSourceSchema } from "./script_source.ts";
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 const parameterSchema = z.string().regex(
@@ -125,6 +126,12 @@ export const experimentObject = z.strictObject({
   requests: requestListSchema.optional(),
   /** Sessions of several requests, used instead of `requests` by every load without its own. */
   flows: flowListSchema.optional(),
+  /**
+   * A session script (docs/SCRIPTS.md) used instead of `requests` and `flows` by every load without a
+   * mix of its own: its path (relative to this file), or the path with the data source its sessions
+   * take rows from.
+   */
+  script: scriptSourceSchema.optional(),
   /** Named data sources (CSV, JSON, NDJSON files) that loads and flows pick with `data: NAME`. */
   data: z.record(nameSchema, dataSourceSchema).optional(),
   loads: namedRecord(loadSchema, "load"),

@@ -70,7 +70,7 @@ export async function readDashboard(
 ): Promise<{ stream: string; code: number; stdout: string; stderr: string }> {
   let stream = "";
   try {
-    const res = await fetch(`${bg.url}events`);
+    const res = await fetch(new URL("events", bg.url));
     const decoder = new TextDecoder();
     for await (const chunk of res.body!) {
       stream += decoder.decode(chunk, { stream: true });

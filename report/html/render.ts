@@ -36,6 +36,7 @@ import * as siteNav from "./client/site_nav.ts";
 import * as gateTable from "./client/gate_table.ts";
 import * as siteIndex from "./client/site_index.ts";
 import * as live from "./client/live.ts";
+import * as liveControls from "./client/live_controls.ts";
 import * as main from "./client/main.ts";
 import type { SiteNav } from "./site_data.ts";
 
@@ -107,6 +108,7 @@ export function clientSource(entry = "loadlabMain"): string {
     gateTable,
     siteIndex,
     live,
+    liveControls,
     main,
   ]
     .flatMap((m) => Object.values(m))

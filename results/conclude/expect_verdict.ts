@@ -48,6 +48,7 @@ const NOT_THE_TARGETS: readonly VerdictKind[] = [
   "aborted",
   "warm-up not reached",
   "data ran out",
+  "steered",
 ];
 
 /** Instances of a run: recorded ones, else 1 for a built-in target, else unknown (null). */

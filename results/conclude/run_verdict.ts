@@ -34,6 +34,10 @@
  *   include the warm-up.
  * - `data ran out in N worker(s)`: a `data:` source's rows ran out (`whenDone: stop`, `order: unique`),
  *   so those workers stopped starting arrivals before the load's end or count.
+ * - `steered: rate 400/s at 1.0s, pause at 2.1s`: changed by hand while it ran (the live dashboard's
+ *   controls, `loadlab steer`), so its numbers describe the load as steered, not as configured (the
+ *   changes are in `steering`, and `loadlab run --replay` runs them again). A replayed schedule is no flag:
+ *   it was planned.
  * - `errors 25% (closed-early 10)`: requests that failed without a response of any other kind (the
  *   server closed or reset the connection, a malformed or refused answer, a request refused past its
  *   re-sends, a value the session's data made unsendable: `ANSWERED_ERROR_KINDS`), over 0.1% of sends.
@@ -65,6 +69,7 @@ import {
   statusCodesText,
 } from "./responses.ts";
 import { serverBoundLabel } from "./served_rate.ts";
+import { describeChange } from "../schema_steering.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
@@ -79,6 +84,7 @@ export type VerdictKind =
   | "aborted"
   | "warm-up not reached"
   | "data ran out"
+  | "steered"
   | "errors"
   | "server errors"
   | "no success"
@@ -228,6 +234,8 @@ export function runVerdict(run: RunResult): RunVerdict {
   if (run.dataRanOutWorkers) {
     flags.push({ kind: "data ran out", label: `data ran out in ${run.dataRanOutWorkers} worker(s)` });
   }
+  const steered = steeredLabel(run);
+  if (steered) flags.push({ kind: "steered", label: steered });
   flags.push(...answerFlags(run));
   const sessions = sessionsFlag(run);
   if (sessions) flags.push(sessions);
@@ -238,6 +246,20 @@ export function runVerdict(run: RunResult): RunVerdict {
     flags: shown,
     label: shown.length ? shown.map((f) => f.label).join(", ") : "ok",
   };
+}
+
+/** Changes listed in a steered run's flag; more are counted. */
+const STEER_CHANGES_SHOWN = 3;
+
+/** `steered: rate 400/s at 1.0s, pause at 2.1s` for changes made by hand; null for none or a replay. */
+function steeredLabel(run: RunResult): string | null {
+  const live = (run.steering ?? []).filter((c) => c.by !== "replay");
+  if (live.length === 0) return null;
+  const shown = live.slice(0, STEER_CHANGES_SHOWN).map((c) =>
+    `${describeChange(c)} at ${c.atSec.toFixed(1)}s`
+  );
+  const more = live.length > STEER_CHANGES_SHOWN ? ` and ${live.length - STEER_CHANGES_SHOWN} more` : "";
+  return `steered: ${shown.join(", ")}${more}`;
 }
 
 /** The flags of what the answers were: server errors, or not one success. */
@@ -323,8 +345,14 @@ export function achievedAbove(run: RunResult): boolean {
   return run.targetRps !== null && run.targetRps > 0 && run.rps > run.targetRps * (1 + ACHIEVED_ABOVE_SHARE);
 }
 
-/** "incomplete", naming the load workers loadlab had to end when there were any. */
+/**
+ * "incomplete", naming the load workers loadlab had to end when there were any, and the session script
+ * they were running (a script's loop that never yields is the usual cause).
+ */
 function incompleteLabel(run: RunResult): string {
   const stuck = run.stuckWorkers ?? 0;
-  return stuck > 0 ? `incomplete: ${stuck} worker${stuck === 1 ? "" : "s"} stuck` : "incomplete";
+  if (stuck === 0) return "incomplete";
+  const script = (run.config as { script?: { path?: unknown } } | undefined)?.script?.path;
+  const where = typeof script === "string" ? ` in ${script.slice(script.lastIndexOf("/") + 1)}` : "";
+  return `incomplete: ${stuck} worker${stuck === 1 ? "" : "s"} stuck${where}`;
 }

@@ -74,3 +74,19 @@ Deno.test("achieved above requested is labelled only beyond noise", () => {
   assert.equal(achievedAbove(clean({ rps: 105, targetRps: 100 })), true);
   assert.equal(achievedAbove(clean({ rps: 105, targetRps: null })), false);
 });
+
+Deno.test("a run steered by hand is flagged with its changes; a replayed schedule is not", () => {
+  const run = clean();
+  assert.equal(runVerdict(run).label, "ok");
+  const steering = [
+    { atSec: 1.04, action: "rate" as const, ratePerSec: 400, by: "dashboard" as const },
+    { atSec: 2, action: "pause" as const, by: "terminal" as const },
+    { atSec: 2.5, action: "resume" as const, by: "terminal" as const },
+    { atSec: 3, action: "end-phase" as const, by: "terminal" as const },
+  ];
+  const steered = runVerdict({ ...run, steering });
+  assert.equal(steered.ok, false);
+  assert.equal(steered.label, "steered: rate 400/s at 1.0s, pause at 2.0s, resume at 2.5s and 1 more");
+  const replayed = runVerdict({ ...run, steering: steering.map((c) => ({ ...c, by: "replay" as const })) });
+  assert.equal(replayed.label, "ok");
+});

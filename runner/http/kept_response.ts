@@ -68,10 +68,14 @@ export class KeptResponse implements StepResponse {
 
   /** The body as text (UTF-8), chunked encoding removed. */
   get body(): string {
-    if (this.#body !== null) return this.#body;
-    const bytes = this.#raw.subarray(this.#bodyAt);
-    this.#body = decoder.decode(this.#chunked ? dechunk(bytes) : bytes);
+    this.#body ??= decoder.decode(this.bodyBytes);
     return this.#body;
+  }
+
+  /** The body's bytes, chunked encoding removed (a session script's `bytes()`). */
+  get bodyBytes(): Uint8Array {
+    const bytes = this.#raw.subarray(this.#bodyAt);
+    return this.#chunked ? dechunk(bytes) : bytes;
   }
 }
 

@@ -39,7 +39,7 @@ export interface EncodedRequest {
  * The request line and header lines (CRLF each, without the blank line): Host and User-Agent first
  * unless the user set them (headers the user set win over our defaults), then the user's as given.
  */
-function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFields): string {
+export function headOf(hostHeader: string, spec: RequestSpec, fields: RequestFields): string {
   let head = `${spec.method} ${spec.path} HTTP/1.1\r\n`;
   if (!fields.hasHost) head += `Host: ${hostHeader}\r\n`;
   if (!fields.hasUserAgent) head += `User-Agent: ${DEFAULT_USER_AGENT}\r\n`;

@@ -5,6 +5,7 @@
  * and the graceful stop belong to the worker runtime (`run_load.ts`), so every model shares them.
  */
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import type { WorkerSteering } from "./steer.ts";
 
 /**
  * The fields of every model's config that model rules and the shared runtime (pacer, lanes, closed
@@ -32,8 +33,11 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
   readonly workerCount: number;
   /** When the load starts (warm-up included). */
   readonly startMs: number;
-  /** After this no request is started (Infinity when only a count bounds the run). */
-  readonly endMs: number;
+  /**
+   * After this no request is started (Infinity when only a count bounds the run); a steering change that
+   * ends the load (the last phase ended, a stop) moves it earlier.
+   */
+  endMs: number;
   /** Set on a stop request (Ctrl-C or a caller's abort): start nothing new. */
   stopRequested: boolean;
   /** Opens nothing yet: creates a connection registered with the watchdog. */
@@ -53,6 +57,8 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
    * connection, the executors' fast path; otherwise a session of a flow and/or a connection per arrival.
    */
   readonly arrival: Arrival | null;
+  /** Changes made to the running load (steer.ts): the open schedule and the closed loops follow them. */
+  readonly steer: WorkerSteering;
 }
 
 /** One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received. */

@@ -20,6 +20,7 @@ import type { LoadContext } from "./executor.ts";
 import type { AnyModelDef } from "./models/mod.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink } from "./warmup_sink.ts";
+import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
 export const GENERATOR_WARMUP_MS = 200;
@@ -78,8 +79,9 @@ export async function warmUpGenerator(config: AttackConfig, model: AnyModelDef):
   });
   const ended = new AbortController();
   const startMs = performance.now() + 1;
+  const burst = burstConfig(config, model, sink.url);
   const ctx: LoadContext<AttackConfig> = {
-    config: burstConfig(config, model, sink.url),
+    config: burst,
     shared,
     workerIndex: 0,
     workerCount: 1,
@@ -97,6 +99,8 @@ export async function warmUpGenerator(config: AttackConfig, model: AnyModelDef):
     arrival: h2
       ? null
       : arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
+    // Never steered: the burst is the generator's own.
+    steer: new WorkerSteering(burst, startMs, GENERATOR_WARMUP_MS, () => {}),
   };
   // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
   // machine) is dropped and in-flight exchanges cut, so the whole warm-up stays near 250 ms.

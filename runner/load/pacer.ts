@@ -12,7 +12,8 @@
  */
 import type { Schedule } from "./schedule.ts";
 import { LATE_SEND_MS, type LoadContext } from "./executor.ts";
-import { nextTurn, waitUntil } from "./clock.ts";
+import { nextTurn } from "./clock.ts";
+import { phasesSchedule } from "./schedule.ts";
 
 /** Receives each send: its intended time, and whether the generator itself was late for it. */
 export type Dispatch = (intendedMs: number, late: boolean) => void;
@@ -24,11 +25,23 @@ export const MAX_BATCH = 1_024;
 export async function pace(ctx: LoadContext, schedule: Schedule, dispatch: Dispatch): Promise<void> {
   const stride = ctx.workerCount;
   const lateBoundMs = ctx.config.lateBoundMs;
+  const steer = ctx.steer;
+  let version = 0;
   let i = ctx.workerIndex;
-  while (i < schedule.count && !ctx.stopRequested) {
-    let dueMs = ctx.startMs + schedule.sendTimeMs(i);
-    if (dueMs >= ctx.endMs) break;
-    await waitUntil(dueMs);
+  while (!ctx.stopRequested) {
+    // A steering change: the same sends before its instant, the new ones after (steer_schedule.ts).
+    if (version !== steer.version) {
+      version = steer.version;
+      if (steer.reshapes) schedule = phasesSchedule(steer.phases());
+    }
+    let dueMs = i < schedule.count ? ctx.startMs + schedule.sendTimeMs(i) : Infinity;
+    if (dueMs >= ctx.endMs) {
+      // Paused to the end, or nothing left: a steered run waits for a change (a resume) until its end.
+      if (steer.steered && await steer.waitChange(ctx.endMs)) continue;
+      break;
+    }
+    await steer.waitUntil(dueMs);
+    if (version !== steer.version) continue;
     const nowMs = performance.now();
     if (nowMs - dueMs > lateBoundMs) {
       // Only sends due before the end are skipped (and counted): the later ones were never to be sent.

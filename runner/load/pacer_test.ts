@@ -2,6 +2,8 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { firstDueFrom, pace } from "./pacer.ts";
 import { constantSchedule, phasesSchedule } from "./schedule.ts";
 import type { LoadContext } from "./executor.ts";
+import { WorkerSteering } from "./steer.ts";
+import type { AttackConfig } from "../config.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
 
 /** A context far behind its schedule: it started `behindMs` ago and its end passed `endedMs` ago. */
@@ -17,6 +19,7 @@ function behind(behindMs: number, endedMs: number, lateBoundMs: number) {
     startMs,
     endMs: nowMs - endedMs,
     stopRequested: false,
+    steer: new WorkerSteering({ lateBoundMs } as unknown as AttackConfig, startMs, behindMs, () => {}),
   } as unknown as LoadContext;
   const dropped = () =>
     recorder.drain(performance.now(), true).reduce((sum, sample) => sum + sample.droppedSends, 0);

@@ -42,7 +42,11 @@ import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import { Feeder } from "./feeder.ts";
+import { connectionsShareOf, WorkerSteering } from "./steer.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
 import { endpointTable } from "../endpoint_table.ts";
+import { loadScript, scriptArrival } from "../script/script_load.ts";
+import type { ScriptModule } from "../script/script_module.ts";
 
 export interface LoadRunOptions {
   config: AttackConfig;
@@ -92,9 +96,10 @@ export interface LoadRunSummary {
   stuckWorkers?: number;
 }
 
-/** A running load; `stop()` asks it to start nothing new and end gracefully. */
+/** A running load; `stop()` asks it to start nothing new and end gracefully; `steer` changes it. */
 export interface LoadRun {
   done: Promise<LoadRunSummary>;
+  steer(change: SteerChange): void;
   stop(): void;
 }
 
@@ -115,6 +120,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // From here on the worker is its stripe of the whole load (segments are one more level of striping).
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const model = modelDef(config.model);
+  const script = await loadScript(config);
   // ws: the HTTP generator's warm-up does not apply (its sink speaks HTTP); the http(s) form of the URL
   // picks the transport and TLS path.
   const wsUrl = new URL(config.url);
@@ -152,7 +158,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     transport: chosen.transport,
     recorder,
     mix: new RequestMix(url, config.requestMix, opts.workerIndex * 7919, config.data?.columns, endpoints.mix),
-    rows: config.flows === undefined ? feeder : null,
+    rows: config.flows === undefined && config.script === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: new ConnectGate(connectBoundOf(config)),
@@ -217,6 +223,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
           feeder,
           factory,
           wsRun,
+          script,
         },
         startMs,
       ),
@@ -249,6 +256,8 @@ interface Prepared {
   feeder: Feeder | null;
   factory: ConnectionFactory;
   wsRun: WsRun | null;
+  /** The session script's module (runner/script/), or null. */
+  script: ScriptModule | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -283,6 +292,9 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
   const ended = new AbortController();
   const sessionRun: SessionRun = { shared, ended: ended.signal };
+  const scripted = prepared.script === null
+    ? null
+    : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder });
   const ctx: LoadContext<AttackConfig> = {
     config,
     shared,
@@ -294,8 +306,17 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
     newConnection: prepared.newConnection,
     pool: prepared.pool,
     streamsPerConnection: prepared.factory.perConnection,
-    arrival: arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
+    arrival: scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival"),
+    steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
+      ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
+      recorder.setLoadEnd(ctx.endMs);
+    }),
   };
+  const streams = ctx.streamsPerConnection;
+  const steer = (change: SteerChange) =>
+    ctx.steer.add(change, (total) => connectionsShareOf(total, opts.workerIndex, opts.workerCount, streams));
+  // A replayed schedule: every change known from the start, each taking effect at its instant.
+  for (const change of config.steering ?? []) steer(change);
   let stopAtMs = Infinity;
   // Responses after the load's end are the drain: counted apart from the rate served over the window.
   recorder.setLoadEnd(ctx.endMs);
@@ -303,6 +324,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   if (feeder !== null) {
     feeder.onExhausted = () => {
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       stopAtMs = Math.min(stopAtMs, performance.now());
       recorder.setLoadEnd(stopAtMs);
     };
@@ -331,9 +353,13 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       for (const c of connections) c.abort();
       prepared.transport.close();
     }
+    // A script's promises rejected in its last turns are reported by the runtime on the next one.
+    if (scripted !== null) await scripted.settled();
     const endMs = performance.now();
     opts.onSamples(recorder.drain(endMs, true));
     if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
+    if (scripted !== null) opts.onFlows?.(scripted.sessions.recorder.take());
+    scripted?.dispose();
     // A failed log costs the log, not the measurements: reported beside them instead of thrown.
     const logError = await (shared.log as RequestLog | null)?.close().then(
       () => undefined,
@@ -351,9 +377,11 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   })().finally(() => prepared.transport.close());
   return {
     done,
+    steer,
     stop() {
       if (ctx.stopRequested) return;
       ctx.stopRequested = true;
+      ctx.steer.interrupt();
       ended.abort();
       stopAtMs = performance.now();
       recorder.setLoadEnd(stopAtMs);

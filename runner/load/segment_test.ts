@@ -16,7 +16,8 @@ import {
 } from "./schedule.ts";
 import { pace } from "./pacer.ts";
 import type { LoadContext } from "./executor.ts";
-import { parseAttackConfig } from "../config.ts";
+import { WorkerSteering } from "./steer.ts";
+import { type AttackConfig, parseAttackConfig } from "../config.ts";
 import { ConfigError } from "../../validation/config_error.ts";
 
 /** Equal lists of send times, within float noise (pace adds and subtracts the start time). */
@@ -35,7 +36,15 @@ function assertSameSends(actual: number[], expected: number[], what: string): vo
 async function paced(schedule: Schedule, stripe: { workerIndex: number; workerCount: number }) {
   const startMs = performance.now() - 1e9;
   const config = { lateBoundMs: Infinity };
-  const ctx = { ...stripe, config, startMs, endMs: Infinity, stopRequested: false } as unknown as LoadContext;
+  const steer = new WorkerSteering(config as unknown as AttackConfig, startMs, Infinity, () => {});
+  const ctx = {
+    ...stripe,
+    config,
+    startMs,
+    endMs: Infinity,
+    stopRequested: false,
+    steer,
+  } as unknown as LoadContext;
   const times: number[] = [];
   await pace(ctx, schedule, (intendedMs) => times.push(intendedMs - startMs));
   return times;

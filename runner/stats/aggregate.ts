@@ -101,7 +101,7 @@ export class RunAggregator {
   readonly #errors: Partial<Record<ErrorKind, number>> = {};
   readonly #errorMessages: Record<string, Record<string, number>> = {};
   readonly #onInterval: AggregatorOptions["onInterval"];
-  readonly #requestedRps: number | null;
+  #requestedRps: number | null;
   /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
   readonly #endpoints: EndpointTotals[];
   readonly #endpointNames: string[];
@@ -229,6 +229,11 @@ export class RunAggregator {
       rps: windowSec > 0 ? requests / windowSec : 0,
       p99Ms: p99Us / 1000,
     };
+  }
+
+  /** The rate the run asked for, when steering changed it from the plan's (runner/steering.ts). */
+  setRequestedRps(rps: number | null): void {
+    this.#requestedRps = rps;
   }
 
   /** The run's statistics; `durationSec` is the measured duration (after warm-up). */

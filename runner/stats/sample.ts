@@ -122,6 +122,8 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 18;
     case "ws-closed":
       return 19;
+    case "script":
+      return 20;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }

@@ -14,6 +14,7 @@ import type { WsSample } from "../http/ws/stats.ts";
 import { addWsParts } from "../../results/ws_totals.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { modelDef } from "../load/models/mod.ts";
@@ -41,6 +42,8 @@ export interface PoolOptions {
   onFlows?(flows: FlowSample[]): void;
   /** Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's end. */
   onStart?(startAtEpochMs: number): void;
+  /** After the start, a way to send a steering change to every worker; null again when the load is over. */
+  onSteerable?(send: ((change: SteerChange) => void) | null): void;
   signal?: AbortSignal;
 }
 
@@ -75,6 +78,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const collecting = collect(workers, opts, config);
     opts.onStart?.(startAtEpochMs);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
+    opts.onSteerable?.((change) => workers.forEach((w) => send(w, { type: "steer", change })));
     // The load's own end (Infinity for a count without a duration), then a stop request's, if sooner.
     const endMs = startAtEpochMs - performance.timeOrigin + config.warmupMs + measuredDurationMs(config);
     collecting.endBy(endMs + config.gracefulStopMs + STUCK_MARGIN_MS);
@@ -87,6 +91,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     try {
       return { ...prepared, ...await collecting.done, startAtEpochMs, startLateMs };
     } finally {
+      opts.onSteerable?.(null);
       opts.signal?.removeEventListener("abort", onAbort);
     }
   } finally {

@@ -9,6 +9,7 @@ import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
 
 export type MainToWorker =
   | { type: "prepare"; config: AttackConfig; workerIndex: number; workerCount: number }
@@ -17,6 +18,8 @@ export type MainToWorker =
     /** Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin). */
     startAtEpochMs: number;
   }
+  /** A change to the running load (pause, rate, ...), effective at its `atSec` on the run's time axis. */
+  | { type: "steer"; change: SteerChange }
   | { type: "stop" };
 
 export type WorkerToMain =

@@ -40,6 +40,9 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       run.done.then((summary) => post({ type: "done", workerIndex, summary }), failed);
       break;
     }
+    case "steer":
+      run?.steer(msg.change);
+      break;
     case "stop":
       run?.stop();
       break;

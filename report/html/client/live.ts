@@ -9,14 +9,21 @@
  * final snapshot's data; the panel goes and the page is then what report.html shows. With target
  * telemetry, each sample also carries every target process' CPU % and RSS, drawn in a second chart.
  * Stream events: `snapshot` (PageData), `run-start` ({index, total, name, etaMs}), `progress`
- * (LiveProgress),
- * `backlog` (the run's progress so far, for a browser that connects mid-run), `end`.
+ * (LiveProgress), `backlog` (the run's progress so far, for a browser that connects mid-run), `steer`
+ * (a change made to the run and the steering's state: live_controls.ts), `end`.
  */
 import type { PageData } from "../page_data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
-import { addChart, applyChartTheme, color } from "./charts.ts";
+import { addChart, applyChartTheme, color, markerPlugin } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
+import {
+  fetchSteerState,
+  liveSteerMarks,
+  type LiveSteerState,
+  renderSteerControls,
+  steerToken,
+} from "./live_controls.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -26,10 +33,11 @@ export interface LiveProgress extends AttackProgress {
   targets?: Array<{ name: string; cpuPercent: number | null; rssMiB: number | null }>;
 }
 
-/** The panel's two charts. */
+/** The panel's two charts, and the steering changes the timeline marks (refilled in place). */
 export interface LiveCharts {
   timeline: any;
   cpu: any;
+  marks: Array<{ x: number; label: string }>;
 }
 
 /** What the stream says when a run starts. */
@@ -64,6 +72,7 @@ export function renderLivePanel(wrap: HTMLElement): LiveCharts {
     backgroundColor: color(i, 0.2),
     yAxisID: axis,
   });
+  const marks: LiveCharts["marks"] = [];
   const timeline = addChart(panel, "Run under way: req/s, p99 and errors/s over seconds since its start", {
     type: "line",
     data: { datasets: [dataset("req/s", 0, "y"), dataset("p99 ms", 1, "y1"), dataset("errors/s", 2, "y")] },
@@ -81,6 +90,7 @@ export function renderLivePanel(wrap: HTMLElement): LiveCharts {
         },
       },
     },
+    plugins: [markerPlugin(marks)],
   }, "wide");
   const cpu = addChart(panel, "Target processes: CPU % (100 = one core)", {
     type: "line",
@@ -95,7 +105,7 @@ export function renderLivePanel(wrap: HTMLElement): LiveCharts {
     },
   });
   cpu.canvas.closest("figure").hidden = true;
-  return { timeline, cpu };
+  return { timeline, cpu, marks };
 }
 
 /** Adds the targets' CPU of one sample to the CPU chart (a line per process, made on first sight). */
@@ -141,6 +151,7 @@ export function startLiveRun(charts: LiveCharts, run: LiveRunStart): void {
   document.getElementById("live-status")!.textContent = `run ${run.index + 1} of ${run.total}: ${run.name}` +
     ` · ETA ${fmtEta(run.etaMs)}`;
   for (const d of charts.timeline.data.datasets) d.data = [];
+  charts.marks.length = 0;
   charts.cpu.data.datasets = [];
   charts.cpu.canvas.closest("figure").hidden = true;
   for (const c of [charts.timeline, charts.cpu]) c.update("none");
@@ -156,6 +167,16 @@ export function loadlabLive(): void {
   const wrap = h("main", { id: "live-wrap" });
   app.parentNode!.insertBefore(wrap, app);
   const charts = renderLivePanel(wrap);
+  // With the run's token in the URL the page steers too (live_controls.ts); without it, it only watches.
+  const token = steerToken();
+  const controls = token ? renderSteerControls(document.getElementById("live")!, token) : null;
+  const showSteer = controls && ((state: LiveSteerState) => {
+    controls(state);
+    charts.marks.splice(0, charts.marks.length, ...liveSteerMarks(state));
+    document.getElementById("live")!.dataset.marks = String(charts.marks.length);
+    redraw();
+  });
+  const refreshSteer = () => showSteer && token && fetchSteerState(token, showSteer);
   const redraw = () => [charts.timeline, charts.cpu].forEach((c) => c.update("none"));
   let prev: LiveProgress | null = null;
   const source = new EventSource("events");
@@ -165,7 +186,10 @@ export function loadlabLive(): void {
   on("run-start", (run: LiveRunStart) => {
     prev = null;
     startLiveRun(charts, run);
+    refreshSteer();
   });
+  on("steer", (event: { state: LiveSteerState }) => showSteer?.(event.state));
+  refreshSteer();
   on("backlog", (points: LiveProgress[]) => {
     for (const p of points) {
       addLivePoint(charts, p, prev);
@@ -174,6 +198,7 @@ export function loadlabLive(): void {
     redraw();
   });
   on("progress", (p: LiveProgress) => {
+    if (prev === null) refreshSteer(); // the run's load has started: its controls apply now
     addLivePoint(charts, p, prev);
     prev = p;
     redraw();

@@ -5,7 +5,8 @@
  * (p50/p75/p90/p99 per interval, log or linear) with the target's event loop beside it, throughput,
  * errors by kind and telemetry (client/runtime_charts.ts for the loop and the Redis server) on one time axis with
  * the stabilization point marked, then the latency histogram and HDR percentile plot (corrected and
- * uncorrected). Inlined by source text (see dom.ts).
+ * uncorrected). Changes made to the running load (steering) are marked on every timeline. Inlined by
+ * source text (see dom.ts).
  */
 import type { PageRun, PageTelemetry } from "../page_run.ts";
 import { fmtMs } from "./dom.ts";
@@ -26,7 +27,8 @@ import { redisServerChart, runtimeChart } from "./runtime_charts.ts";
 /** Latency, throughput, errors and telemetry per interval on one time axis. */
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const iv = run.iv, maxSec = run.durationSec;
-  const marks = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
+  const stable = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
+  const marks = [...stable, ...steeringMarks(run)];
   const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => {
     const data = xy(iv.t, iv[k]);
     return {
@@ -57,7 +59,8 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   }];
   if (run.targetRps) {
     tput.push({
-      label: "requested req/s",
+      // A steered run asked for its steered schedule: its average is drawn, the changes marked.
+      label: run.steering?.length ? "requested req/s (steered schedule's average)" : "requested req/s",
       data: times(iv.t).map((x) => ({ x, y: run.targetRps })),
       borderColor: color(2),
       borderDash: [4, 4],
@@ -74,6 +77,21 @@ export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   errorCharts(run, grid, maxSec, marks);
   telemetryCharts(run, grid, maxSec, marks);
   redisServerChart(run, grid, maxSec, marks);
+}
+
+/**
+ * A marker per change made to the running load (results' `steering`: the dashboard's controls,
+ * `loadlab steer`, a replay), at its instant on the run's time axis, so a bend is read against its cause.
+ */
+export function steeringMarks(run: PageRun): Array<{ x: number; label: string }> {
+  return (run.steering ?? []).map((c) => ({
+    x: c.atSec,
+    label: c.action === "rate"
+      ? `rate ${c.ratePerSec}/s`
+      : c.action === "connections"
+      ? `connections ${c.connections}`
+      : c.action,
+  }));
 }
 
 /**

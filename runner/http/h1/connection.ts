@@ -71,6 +71,11 @@ export class Connection extends ConnectionIo implements StepConnection {
     return new KeptResponse(this.#kept.view());
   }
 
+  /** The last response's kept bytes as received (a session script copies them); valid until the next exchange. */
+  keptBytes(): Uint8Array {
+    return this.#kept.view();
+  }
+
   /** The session is over: the next exchanges keep nothing and fill no session values. */
   endSession(): void {
     this.prepareStep(NO_VALUES, null, 0);

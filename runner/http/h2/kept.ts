@@ -74,6 +74,15 @@ export class H2KeptResponse implements StepResponse {
     return values;
   }
 
+  /**
+   * A copy of the response that outlives the slot's next step: the status, the final head's names (lower
+   * case) and values (UTF-8) in turn, the body kept.
+   */
+  snapshot(): { status: number; fields: string[]; body: Uint8Array } {
+    const fields = this.#fields.map((f, k) => k % 2 === 0 ? f : utf8(f));
+    return { status: this.status, fields, body: this.#body.view().slice() };
+  }
+
   /** The body as text (UTF-8). */
   get body(): string {
     this.#text ??= decoder.decode(this.#body.view());

@@ -60,13 +60,15 @@ const DROPPED = new Set([
 /**
  * Encodes one request spec for `url` (scheme and authority from the URL, unless a Host header is set).
  * With `names` (a data source's columns, by value index) a request with placeholders becomes a template;
- * `template`: one even without (a flow step with cookies: a `cookie` field may join it per send).
+ * `template`: one even without (a flow step with cookies: a `cookie` field may join it per send);
+ * `literal`: never one, `{{` sent as written (a session script's request, runner/script/).
  */
 export function encodeH2Request(
   url: URL,
   spec: RequestSpec,
   names: readonly string[] = [],
   template = false,
+  literal = false,
 ): H2Request {
   const path = resolvePath(url, spec.path);
   const fields = requestFieldsOf(hostHeaderOf(url), spec);
@@ -79,7 +81,7 @@ export function encodeH2Request(
   }
   if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);
   const scheme = url.protocol === "https:" ? "https" : "http";
-  if (template || isTemplated({ ...spec, path })) {
+  if (!literal && (template || isTemplated({ ...spec, path }))) {
     // Checks every field as written (a placeholder's text is a valid value); the values come per request.
     encodeRequestHeaders(spec.method, scheme, authority, path, headers);
     const all: Array<[string, string]> = [

@@ -7,10 +7,9 @@
  */
 import { connections, connectionShareIssues, DEFAULT_DURATION_MS, durationMs } from "./fields.ts";
 import { defineModel } from "./model.ts";
-import { mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
-import { sleepMs } from "../clock.ts";
-import { closedLoopOf, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
+import { closedLoopOf } from "../closed_loop.ts";
+import { runSteeredLoops } from "../steer_closed.ts";
 
 export const connectionsModel = defineModel({
   model: "connections",
@@ -25,7 +24,6 @@ export const connectionsModel = defineModel({
   async run(ctx): Promise<void> {
     const count = ctx.streamsPerConnection *
       shareOf(ctx.config.connections, ctx.workerIndex, ctx.workerCount);
-    const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) ? depth : 0);
     const loop = closedLoopOf(ctx);
     const conns = Array.from({ length: count }, () => ctx.newConnection());
     // Every connection opens before the first send (still after t0: connects belong to the run). On the
@@ -36,9 +34,7 @@ export const connectionsModel = defineModel({
     const opened = ctx.arrival === null
       ? await Promise.all(conns.map((conn) => conn.open()))
       : conns.map(() => true);
-    await Promise.all(conns.map(async (conn, i) => {
-      if (!opened[i]) await sleepMs(CONNECT_BACKOFF_MS);
-      await loop(ctx, conn, take);
-    }));
+    // Steering may add, retire, pause and resume connections (steer_closed.ts).
+    await runSteeredLoops(ctx, conns, opened, loop);
   },
 });

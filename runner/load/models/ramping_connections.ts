@@ -143,7 +143,8 @@ export const rampingConnectionsModel = defineModel({
     const loops: Promise<void>[] = [];
     let nowMs = performance.now();
     while (mayStart(ctx, nowMs)) {
-      const want = ctx.streamsPerConnection *
+      // Paused by steering: every connection retires after its request, and comes back on a resume.
+      const want = ctx.steer.steered && ctx.steer.pausedAt(nowMs) ? 0 : ctx.streamsPerConnection *
         workerConnectionsAt(stages, nowMs - originMs, ctx.workerIndex, ctx.workerCount);
       while (live.length < want) {
         const slot = { retired: false };

@@ -1,0 +1,75 @@
+/**
+ * @module
+ * `loadlab init --script [DIR]`: writes a starter session script (`session.ts`) and the types it imports
+ * (`loadlab_session.ts`, a copy of runner/script/session.ts) into DIR (default: the working folder), so
+ * an editor completes `s.` and `deno check session.ts` works without a checkout of loadlab. An existing
+ * `session.ts` is never overwritten (exit 2); the types file is refreshed.
+ */
+import { join } from "node:path";
+import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./command_errors.ts";
+import { UsageError } from "./usage_error.ts";
+import { tokenize } from "./argv.ts";
+
+const HELP = `loadlab init --script [DIR]: a starter session script and its types in DIR (default .)
+
+  session.ts           the default export runs once per session; edit it, then: loadlab run session.ts
+  loadlab_session.ts   the types it imports (Session, Response, RequestOptions)`;
+
+/** The types users import; read from loadlab itself (`deno compile --include`s it). */
+const TYPES_URL = new URL("../runner/script/session.ts", import.meta.url);
+
+const STARTER =
+  `// A session script: the default export runs once per session (each virtual user loops it in a
+// closed load; each arrival runs it once in an open one). Run it: loadlab run session.ts
+// Docs: docs/SCRIPTS.md in loadlab's repository.
+import type { Session } from "./loadlab_session.ts";
+
+/** What an experiment file would say; used by \`loadlab run session.ts\`. */
+export const options = {
+  targets: { app: { kind: "builtin" } },
+  loads: { try: { model: "connections", connections: 10, duration: "10s" } },
+  thresholds: ["p99 < 200ms"],
+};
+
+export default async (s: Session) => {
+  const login = await s.post("/login", { json: { user: \`user\${s.vu}\`, password: "secret" }, name: "login" });
+  if (!s.check(login.status === 200, "logged in")) return;
+  const { token } = login.json<{ token: string }>();
+  const me = await s.get("/me", { headers: { authorization: \`Bearer \${token}\` }, name: "me" });
+  s.check(me.status === 200, "me answers");
+  await s.sleep(100);
+};
+`;
+
+/** Runs `loadlab init ...`; returns the exit code. */
+export function runInitCommand(argv: string[]): Promise<number> {
+  return runCommand("init", async () => {
+    const specs = [{ long: "script", takesValue: false }, { long: "help", short: "h", takesValue: false }];
+    const raw = tokenize(argv, specs, {}, "init");
+    if (raw.values.has("help")) {
+      console.log(HELP);
+      return EXIT.ok;
+    }
+    if (!raw.values.has("script")) {
+      throw new UsageError("say what to start: loadlab init --script [DIR] (a session script)");
+    }
+    if (raw.positionals.length > 1) {
+      throw new UsageError(
+        `takes one folder (found ${raw.positionals.join(" ")}); e.g. loadlab init --script .`,
+      );
+    }
+    const dir = raw.positionals[0] ?? ".";
+    await Deno.mkdir(dir, { recursive: true });
+    const script = join(dir, "session.ts");
+    try {
+      await Deno.writeTextFile(script, STARTER, { createNew: true });
+    } catch (err) {
+      if (!(err instanceof Deno.errors.AlreadyExists)) throw err;
+      throw new UsageError(`${script} exists; pick another folder: loadlab init --script DIR`);
+    }
+    await Deno.writeTextFile(join(dir, "loadlab_session.ts"), await Deno.readTextFile(TYPES_URL));
+    console.log(`wrote ${script} and ${join(dir, "loadlab_session.ts")}; run it: loadlab run ${script}`);
+    return EXIT.ok;
+  });
+}

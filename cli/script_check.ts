@@ -1,0 +1,105 @@
+/**
+ * @module
+ * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
+ * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
+ * import below still refuses a syntax error), then imported to see it loads and has a default function.
+ * Problems name the script's file:line. `scriptExperimentText` is the experiment `loadlab run
+ * session.ts` runs: the script's `options` (what a file would say) over a default of the built-in target
+ * under 10 connections for 10 s.
+ */
+import { basename, dirname, extname, resolve } from "node:path";
+import { importScript, ScriptLoadError, type ScriptModule } from "../runner/script/script_module.ts";
+import { UsageError } from "./usage_error.ts";
+import type { Plan } from "../scenarios/plan_types.ts";
+
+/** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */
+const typeChecked = new Set<string>();
+
+/** Whether `source` names a session script rather than an experiment file. */
+export function isScriptPath(source: string): boolean {
+  return /\.(ts|js|mts|mjs)$/.test(source);
+}
+
+/** Type-checks (from source) and imports the script at `path`; throws `UsageError` naming file:line. */
+export async function checkScript(path: string): Promise<ScriptModule> {
+  const problems = typeChecked.has(path) ? [] : await typeProblems(path);
+  if (problems.length > 0) {
+    throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
+  }
+  typeChecked.add(path);
+  try {
+    return await importScript(path);
+  } catch (err) {
+    if (err instanceof ScriptLoadError) throw new UsageError(err.message, { cause: err });
+    throw err;
+  }
+}
+
+/**
+ * `deno check`'s errors as `file:line:col: message` (none in a compiled loadlab: no checker inside), run
+ * from the script's folder so its own deno.json applies. A folder with a package.json but no installed
+ * node_modules (an npm project not installed) cannot find `@types/node`: then checked again with npm
+ * packages from Deno's cache (`--node-modules-dir=none`), so that is not taken for the script's error.
+ */
+async function typeProblems(path: string): Promise<string[]> {
+  if (Deno.build.standalone) return [];
+  let text = await denoCheck(path, []);
+  if (text !== null && text.includes("Could not find a matching package")) {
+    text = await denoCheck(path, ["--node-modules-dir=none"]);
+  }
+  return text === null ? [] : problemsOf(text, dirname(path));
+}
+
+/** The output of `deno check` on `path` when it failed, else null. */
+async function denoCheck(path: string, flags: string[]): Promise<string | null> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", ...flags, path],
+    cwd: dirname(path),
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (out.success) return null;
+  return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+}
+
+/** Each `TS... [ERROR]: message` of `deno check`'s output with the place its `at file://...` line gives. */
+export function problemsOf(text: string, folder: string): string[] {
+  const problems: string[] = [];
+  const lines = text.split("\n");
+  for (let k = 0; k < lines.length; k++) {
+    const head = /(?:TS\d+ )?\[ERROR\]: (.*)$/.exec(lines[k]) ?? /^error: (.*)$/.exec(lines[k]);
+    if (head === null) continue;
+    let place = "";
+    for (let j = k + 1; j < Math.min(lines.length, k + 12); j++) {
+      const at = /at (file:\/\/\S+?):(\d+):(\d+)/.exec(lines[j]);
+      if (at === null) continue;
+      const file = decodeURIComponent(new URL(at[1]).pathname);
+      place = `${file.startsWith(folder + "/") ? file.slice(folder.length + 1) : file}:${at[2]}:${at[3]}: `;
+      break;
+    }
+    if (head[1] !== "Type checking failed.") problems.push(place + head[1].trim());
+  }
+  return problems.length > 0 ? problems : [text.trim().split("\n")[0]];
+}
+
+/** The experiment (JSON text) `loadlab run session.ts` runs, and the script as checked. */
+export async function scriptExperimentText(source: string): Promise<string> {
+  const path = resolve(source);
+  const module = await checkScript(path);
+  const options = module.options ?? {};
+  const experiment = {
+    name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
+    targets: { app: { kind: "builtin" } },
+    loads: { session: { model: "connections", connections: 10, duration: "10s" } },
+    ...options,
+    script: options.script ?? path,
+  };
+  return JSON.stringify(experiment);
+}
+
+/** Checks every script the plan's runs use (once each) before any of them starts. */
+export async function checkPlanScripts(plan: Plan): Promise<void> {
+  const paths = new Set(plan.runs.flatMap((r) => r.attack.script ? [r.attack.script.path] : []));
+  for (const path of paths) await checkScript(path);
+}

@@ -1,0 +1,111 @@
+/**
+ * @module
+ * `loadlab steer URL ACTION [VALUE]`: changes a running `run`/`attack`/`demo` from another terminal, as
+ * `k6 pause`, `k6 resume` and `k6 scale` do: it sends the change to the dashboard's control endpoint
+ * (cli/steer_control.ts) at the URL the running command printed, whose `token` parameter authorizes it.
+ * `status` prints where the steering stands. A refused change (out of range, not for this model, no run
+ * under way, a wrong token) prints the endpoint's reason and exits 2; nothing changed then.
+ */
+import { EXIT } from "./exit_codes.ts";
+import { runCommand } from "./command_errors.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+import { TOKEN_HEADER } from "./steer_control.ts";
+import { describeChange, STEER_ACTIONS, type SteerChange } from "../results/schema_steering.ts";
+import type { SteerState } from "../runner/steering.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
+
+export const STEER_HELP = `loadlab steer: change the load of a running run, attack or demo
+
+Usage: loadlab steer URL ACTION [VALUE]
+
+  URL is the dashboard address the running command printed (with its ?token=...).
+  ACTION:
+    pause             send nothing from now until resume (the run's clock keeps going)
+    resume            go on with the schedule as planned from now
+    rate N            open models (rate, throughput): N requests/s to the end of the phase under way
+    connections N     closed model: N connections from now (retired ones finish their request first)
+    end-phase         end the phase under way now (the last one: the load ends)
+    stop              end the load now (in-flight requests get the graceful stop)
+    status            print the run under way and the changes so far
+
+Every change is recorded in results.json (steering) with its instant, shown on the report's timelines,
+and flags the run 'steered'; 'loadlab run --replay results.json' runs the same schedule again.
+Exit codes: 0 applied, 2 refused (the reason is printed) or bad usage.`;
+
+/** Runs `loadlab steer ...`; returns the exit code. */
+export function runSteerCommand(argv: string[]): Promise<number> {
+  return runCommand("steer", async () => {
+    if (argv.includes("-h") || argv.includes("--help")) throw new HelpRequested(STEER_HELP);
+    const [address, action, value, ...extra] = argv;
+    if (!address || !action || extra.length) {
+      throw new UsageError(
+        "give the dashboard URL the running command printed (it carries the run's token) and an action, " +
+          "e.g. loadlab steer URL pause (see loadlab steer --help)",
+      );
+    }
+    const { url, token } = controlUrlOf(address);
+    const res = await send(url, token, action === "status" ? null : changeOf(action, value));
+    const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
+    if (!res.ok) {
+      console.error(`loadlab steer: refused (${res.status}): ${terminalSafe(String(body.error))}`);
+      return EXIT.badInput;
+    }
+    if (body.change) {
+      console.log(`${describeChange(body.change as SteerChange)} at ${body.change.atSec.toFixed(2)}s`);
+    } else console.log(statusText(body as SteerState));
+    return EXIT.ok;
+  });
+}
+
+/** The control endpoint and the token of a printed dashboard URL. */
+function controlUrlOf(address: string): { url: URL; token: string } {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new UsageError(`"${address}" is not a URL; give the dashboard URL the running command printed`);
+  }
+  const token = url.searchParams.get("token");
+  if (!token) {
+    throw new UsageError("the URL has no token: give the whole dashboard URL the running command printed");
+  }
+  return { url: new URL("/control", url), token };
+}
+
+/** The JSON change of an action and its value; a usage error names what is missing. */
+function changeOf(action: string, value: string | undefined): Record<string, unknown> {
+  if (!(STEER_ACTIONS as readonly string[]).includes(action)) {
+    throw new UsageError(`unknown action "${action}": use ${STEER_ACTIONS.join(", ")} or status`);
+  }
+  const needsValue = action === "rate" || action === "connections";
+  if (needsValue !== (value !== undefined)) {
+    throw new UsageError(
+      needsValue
+        ? `${action} needs a number, e.g. loadlab steer URL ${action} 200`
+        : `${action} takes no value`,
+    );
+  }
+  if (action === "rate") return { action, ratePerSec: Number(value), by: "terminal" };
+  if (action === "connections") return { action, connections: Number(value), by: "terminal" };
+  return { action, by: "terminal" };
+}
+
+async function send(url: URL, token: string, change: Record<string, unknown> | null): Promise<Response> {
+  const headers: Record<string, string> = { [TOKEN_HEADER]: token };
+  try {
+    if (change === null) return await fetch(url, { headers });
+    headers["content-type"] = "application/json";
+    return await fetch(url, { method: "POST", headers, body: JSON.stringify(change) });
+  } catch (err) {
+    throw new UsageError(`cannot reach ${url.origin}: ${(err as Error).message} (is the run still going?)`);
+  }
+}
+
+function statusText(state: SteerState): string {
+  if (!state.running) return "no load is running now";
+  const where = [`run ${state.run} (${state.model})`, state.paused ? "paused" : "running"];
+  if (state.ratePerSec !== null) where.push(`rate ${state.ratePerSec}/s`);
+  if (state.connections !== null) where.push(`connections ${state.connections}`);
+  const changes = state.changes.map((c) => `  ${c.atSec.toFixed(2)}s ${describeChange(c)} (${c.by})`);
+  return [where.join(", "), ...changes].join("\n");
+}

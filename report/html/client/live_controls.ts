@@ -1,0 +1,135 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * The live dashboard's steering controls (shown only when the page's URL carries the run's `token`, as
+ * the running command prints it): pause/resume, a rate for the open models, connections for the closed
+ * one, end the phase under way, stop. Each click POSTs one change to `/control` (cli/steer_control.ts)
+ * with the token in a header; the endpoint's answer (the new state, or the reason a change was refused)
+ * is shown under the buttons, and `steer` events of the stream keep every open page in step. The panel's
+ * `data-paused`, `data-model` and `data-changes` say where the steering stands, for tests and styles.
+ */
+import { h } from "./dom.ts";
+
+/** What `/control` says (runner/steering.ts `SteerState`). */
+export interface LiveSteerState {
+  running: boolean;
+  run: string | null;
+  model: string | null;
+  paused: boolean;
+  ratePerSec: number | null;
+  connections: number | null;
+  warmupSec: number;
+  changes: Array<{ atSec: number; action: string; ratePerSec?: number; connections?: number; by?: string }>;
+}
+
+/**
+ * The changes as markers of the live timeline, whose seconds count from the start of the run's load
+ * (its warm-up included): each at its `atSec` past the warm-up.
+ */
+export function liveSteerMarks(state: LiveSteerState): Array<{ x: number; label: string }> {
+  return state.changes.map((c) => ({
+    x: c.atSec + state.warmupSec,
+    label: c.action === "rate"
+      ? `rate ${c.ratePerSec}/s`
+      : c.action === "connections"
+      ? `connections ${c.connections}`
+      : c.action,
+  }));
+}
+
+/** The run's token from the page's URL (`?token=...`), or null: the page then only watches. */
+export function steerToken(): string | null {
+  return new URLSearchParams(location.search).get("token");
+}
+
+/** Builds the controls into `panel`; returns a function that shows a state (from an answer or an event). */
+export function renderSteerControls(panel: HTMLElement, token: string): (state: LiveSteerState) => void {
+  const rate = h("input", { id: "steer-rate", type: "number", min: "0", step: "any", placeholder: "req/s" });
+  const conns = h("input", { id: "steer-connections", type: "number", min: "1", step: "1" });
+  const status = h("p", { id: "steer-status", class: "note" }, "steering: waiting for the run to start");
+  const box = h(
+    "div",
+    { id: "steer", "data-paused": "false", "data-model": "", "data-changes": "0" },
+    h("button", { id: "steer-pause", type: "button" }, "Pause"),
+    h(
+      "span",
+      { id: "steer-rate-box" },
+      " rate ",
+      rate,
+      h("button", { id: "steer-rate-set", type: "button" }, "Set rate"),
+    ),
+    h(
+      "span",
+      { id: "steer-connections-box" },
+      " connections ",
+      conns,
+      h("button", { id: "steer-connections-set", type: "button" }, "Set connections"),
+    ),
+    " ",
+    h("button", { id: "steer-end-phase", type: "button" }, "End phase"),
+    " ",
+    h("button", { id: "steer-stop", type: "button" }, "Stop"),
+    status,
+  );
+  panel.appendChild(box);
+  const show = (state: LiveSteerState) => showSteerState(box, state);
+  const send = (change: Record<string, unknown>) => postSteerChange(token, change, show, status);
+  const click = (id: string, fn: () => void) => document.getElementById(id)!.addEventListener("click", fn);
+  click("steer-pause", () => send({ action: box.dataset.paused === "true" ? "resume" : "pause" }));
+  click(
+    "steer-rate-set",
+    () => send({ action: "rate", ratePerSec: Number((rate as HTMLInputElement).value) }),
+  );
+  click(
+    "steer-connections-set",
+    () => send({ action: "connections", connections: Number((conns as HTMLInputElement).value) }),
+  );
+  click("steer-end-phase", () => send({ action: "end-phase" }));
+  click("steer-stop", () => send({ action: "stop" }));
+  return show;
+}
+
+/** Asks `/control` where the steering stands and shows it. */
+export function fetchSteerState(token: string, show: (state: LiveSteerState) => void): void {
+  fetch("control", { headers: { "x-loadlab-token": token } })
+    .then((res) => res.ok ? res.json() : null)
+    .then((state) => state && show(state), () => {});
+}
+
+/** POSTs one change; shows the new state, or the endpoint's reason for refusing it. */
+export function postSteerChange(
+  token: string,
+  change: Record<string, unknown>,
+  show: (state: LiveSteerState) => void,
+  status: HTMLElement,
+): void {
+  fetch("control", {
+    method: "POST",
+    headers: { "content-type": "application/json", "x-loadlab-token": token },
+    body: JSON.stringify(change),
+  }).then(async (res) => {
+    const body = await res.json();
+    if (res.ok) show(body.state);
+    else status.textContent = `refused (${res.status}): ${body.error}`;
+  }, (err) => status.textContent = `not sent: ${err}`);
+}
+
+/** The state on the controls: the pause button's word, which value applies to this model, the last change. */
+export function showSteerState(box: HTMLElement, state: LiveSteerState): void {
+  box.dataset.paused = String(state.paused);
+  box.dataset.model = state.model ?? "";
+  box.dataset.changes = String(state.changes.length);
+  document.getElementById("steer-pause")!.textContent = state.paused ? "Resume" : "Pause";
+  const open = state.model === "rate" || state.model === "throughput";
+  document.getElementById("steer-rate-box")!.hidden = !open;
+  document.getElementById("steer-connections-box")!.hidden = state.model !== "connections";
+  const last = state.changes.at(-1);
+  const what = last === undefined
+    ? "no change yet"
+    : `last change: ${last.action}${last.ratePerSec ? ` ${last.ratePerSec}/s` : ""}${
+      last.connections ? ` ${last.connections}` : ""
+    } at ${last.atSec.toFixed(1)} s`;
+  document.getElementById("steer-status")!.textContent = state.running
+    ? `steering ${state.run} (${state.model}): ${state.paused ? "paused" : "running"}; ${what}`
+    : "steering: no load is running now";
+}

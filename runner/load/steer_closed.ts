@@ -1,0 +1,51 @@
+/**
+ * @module
+ * The closed model's connections under steering: connection i runs its loop while i is below the count
+ * active now (the planned one, the last `connections` change's share, or none while paused). A retired
+ * connection finishes the request it has in flight, then closes (over HTTP/1.1; an HTTP/2 stream slot
+ * just idles, its connection shared); one added later opens as its loop starts, and a resume restarts the
+ * loops that a pause ended. Without a change it is the plain closed model: every loop from start to end.
+ */
+import { type LoadContext, mayStart } from "./executor.ts";
+import type { LoadConnection } from "../http/load_connection.ts";
+import { sleepMs } from "./clock.ts";
+import { CONNECT_BACKOFF_MS } from "./closed_loop.ts";
+
+/** Runs `conns` (the planned ones, `opened[i]` when open) closed-loop and follows the changes until the end. */
+export async function runSteeredLoops(
+  ctx: LoadContext,
+  conns: LoadConnection[],
+  opened: boolean[],
+  loop: (
+    ctx: LoadContext,
+    conn: LoadConnection,
+    take: (depth: number, nowMs: number) => number,
+  ) => Promise<void>,
+): Promise<void> {
+  const steer = ctx.steer;
+  const planned = conns.length;
+  const activeAt = (nowMs: number) =>
+    !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
+  const running = new Map<number, Promise<void>>();
+  const start = (i: number, backoff: boolean) => {
+    const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) && i < activeAt(nowMs) ? depth : 0);
+    running.set(
+      i,
+      (async () => {
+        if (backoff) await sleepMs(CONNECT_BACKOFF_MS);
+        await loop(ctx, conns[i], take);
+        if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conns[i].release();
+      })().finally(() => running.delete(i)),
+    );
+  };
+  conns.forEach((_, i) => start(i, !opened[i]));
+  while (mayStart(ctx, performance.now())) {
+    const nowMs = performance.now();
+    for (let i = 0; i < activeAt(nowMs); i++) {
+      if (i === conns.length) conns.push(ctx.newConnection());
+      if (!running.has(i)) start(i, false);
+    }
+    await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs)));
+  }
+  while (running.size > 0) await Promise.all(running.values());
+}

@@ -1,0 +1,105 @@
+/**
+ * @module
+ * The open-model schedule of a steered run, pure: the planned phases (warm-up included, ms from the
+ * schedule's start) with the changes applied in time order, each from its instant on. A rate change holds
+ * the new rate to the end of the phase under way (then the plan goes on); a pause sends nothing from its
+ * instant until a resume (the run's clock keeps going: the run still ends at its planned end); ending a
+ * phase cuts it at the instant and moves the later phases earlier; a stop cuts everything after it. As a
+ * change never alters the schedule before its instant, the cumulative arrival count before it is the
+ * same, so a pacer keeps its send index across a change, and sends skipped while paused never exist (no
+ * drop, no late send). Replaying the same changes gives the same schedule.
+ */
+import type { Phase } from "./models/fields.ts";
+
+/** A change on the schedule's time axis (ms from the start, warm-up included). */
+export interface ScheduleChange {
+  atMs: number;
+  action: "pause" | "resume" | "rate" | "connections" | "end-phase" | "stop";
+  ratePerSec?: number;
+}
+
+interface Span {
+  startMs: number;
+  endMs: number;
+  r0: number;
+  r1: number;
+  /** Index of the planned phase this span belongs to. */
+  phase: number;
+  paused: boolean;
+  name?: string;
+}
+
+/** `phases` with `changes` (in time order) applied; phases of zero length are left out. */
+export function steeredPhases(phases: readonly Phase[], changes: readonly ScheduleChange[]): Phase[] {
+  let spans = spansOf(phases);
+  for (const change of changes) spans = applyChange(spans, change);
+  return spans.filter((s) => s.endMs > s.startMs).map((s) => ({
+    durationMs: s.endMs - s.startMs,
+    ratePerSec: s.paused ? 0 : s.r0,
+    ...(s.paused || s.r1 !== s.r0 ? { rampToPerSec: s.paused ? 0 : s.r1 } : {}),
+    ...(s.name !== undefined ? { name: s.name } : {}),
+  }));
+}
+
+/** The schedule's length once `changes` are applied (ms). */
+export function steeredDurationMs(phases: readonly Phase[], changes: readonly ScheduleChange[]): number {
+  return steeredPhases(phases, changes).reduce((sum, p) => sum + p.durationMs, 0);
+}
+
+function spansOf(phases: readonly Phase[]): Span[] {
+  let startMs = 0;
+  return phases.map((p, phase) => {
+    const span = {
+      startMs,
+      endMs: startMs + p.durationMs,
+      r0: p.ratePerSec,
+      r1: p.rampToPerSec ?? p.ratePerSec,
+      phase,
+      paused: false,
+      ...(p.name !== undefined ? { name: p.name } : {}),
+    };
+    startMs = span.endMs;
+    return span;
+  });
+}
+
+function applyChange(spans: Span[], change: ScheduleChange): Span[] {
+  const endMs = spans.at(-1)?.endMs ?? 0;
+  const atMs = Math.min(Math.max(change.atMs, 0), endMs);
+  const cut = splitAt(spans, atMs);
+  const from = cut.findIndex((s) => s.startMs >= atMs);
+  if (from === -1) return cut;
+  const before = cut.slice(0, from), after = cut.slice(from);
+  const phase = after[0].phase;
+  switch (change.action) {
+    case "rate":
+      return [
+        ...before,
+        ...after.map((s) => s.phase === phase ? { ...s, r0: change.ratePerSec!, r1: change.ratePerSec! } : s),
+      ];
+    case "pause":
+    case "resume":
+      return [...before, ...after.map((s) => ({ ...s, paused: change.action === "pause" }))];
+    case "end-phase": {
+      const rest = after.filter((s) => s.phase !== phase);
+      const shiftMs = (rest[0]?.startMs ?? atMs) - atMs;
+      return [
+        ...before,
+        ...rest.map((s) => ({ ...s, startMs: s.startMs - shiftMs, endMs: s.endMs - shiftMs })),
+      ];
+    }
+    case "stop":
+      return before;
+    case "connections":
+      return cut;
+  }
+}
+
+/** `spans` with the one containing `atMs` split there (a ramp's rate interpolated at the cut). */
+function splitAt(spans: Span[], atMs: number): Span[] {
+  return spans.flatMap((s) => {
+    if (!(s.startMs < atMs && atMs < s.endMs)) return [s];
+    const rAt = s.r0 + ((s.r1 - s.r0) * (atMs - s.startMs)) / (s.endMs - s.startMs);
+    return [{ ...s, endMs: atMs, r1: rAt }, { ...s, startMs: atMs, r0: rAt }];
+  });
+}

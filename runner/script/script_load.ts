@@ -1,0 +1,77 @@
+/**
+ * @module
+ * The worker's side of a session script, as run_load.ts uses it: `loadScript` imports the script before
+ * t0 (so its loading never eats into the schedule) and counts its unhandled rejections from then on;
+ * `scriptArrival` makes the arrival the executors call (one session per arrival or per turn of a
+ * connection, a connection per arrival with `per-arrival`).
+ */
+import { basename } from "node:path";
+import type { AttackConfig } from "../config.ts";
+import type { Arrival } from "../load/executor.ts";
+import type { SessionRun } from "../load/flow_session.ts";
+import type { Feeder } from "../load/feeder.ts";
+import { importScript, type ScriptModule } from "./script_module.ts";
+import { ScriptSessions } from "./script_session.ts";
+import type { Session } from "./session.ts";
+
+/** The script's module, imported in this worker; null when the load has no script. */
+export function loadScript(config: AttackConfig): Promise<ScriptModule> | null {
+  return config.script === undefined ? null : importScript(config.script.path);
+}
+
+/** Where the worker is, for `scriptArrival`. */
+export interface ScriptPlace {
+  config: AttackConfig;
+  originMs: number;
+  feeder: Feeder | null;
+  workerIndex: number;
+  workerCount: number;
+}
+
+/** The sessions of `module` and the arrival that runs them. */
+export function scriptArrival(
+  module: ScriptModule,
+  run: SessionRun,
+  place: ScriptPlace,
+): { sessions: ScriptSessions; arrival: Arrival; settled(): Promise<void>; dispose(): void } {
+  const { config } = place;
+  const script = config.script!;
+  const sessions = new ScriptSessions(module.run as (s: Session) => unknown, {
+    url: new URL(config.url),
+    path: script.path,
+    originMs: place.originMs,
+    feeder: place.feeder,
+    columns: config.data?.columns ?? [],
+    cookies: config.cookies ?? true,
+    setupData: script.setupData,
+    env: script.env,
+    workerIndex: place.workerIndex,
+    workerCount: place.workerCount,
+  }, basename(script.path));
+  // A promise the script dropped and that failed: counted, and kept from ending the worker. The listener
+  // stays for the isolate's life: a rejection noticed after the load (its last session's) ends nothing.
+  let counting = true;
+  globalThis.addEventListener("unhandledrejection", (e: PromiseRejectionEvent) => {
+    e.preventDefault();
+    if (counting) sessions.unhandled(e.reason, run.shared);
+  });
+  const perArrival = config.connection === "per-arrival";
+  const arrival: Arrival = perArrival
+    ? async (conn, intendedMs) => {
+      try {
+        return await sessions.run(run, conn, intendedMs);
+      } finally {
+        conn.release();
+      }
+    }
+    : (conn, intendedMs) => sessions.run(run, conn, intendedMs);
+  return {
+    sessions,
+    arrival,
+    // One event-loop turn: the runtime reports the rejections of the last turns (counted above).
+    settled: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+    dispose: () => {
+      counting = false;
+    },
+  };
+}

@@ -1,0 +1,90 @@
+/**
+ * @module
+ * Loading a session script (`import()` of its file URL: the same in a checkout and in a `deno compile`d
+ * loadlab, which imports a file outside its bundle like any module) and naming where its errors come
+ * from: a thrown error's first stack frame inside the script's folder as `file:line`, so a session's
+ * failure counts under one message per place, never a stack per session. A module without a default
+ * function, or one that does not load (a syntax error, a missing import), is a `ScriptLoadError`.
+ */
+import { basename, dirname } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const toFileUrl = (path: string) => pathToFileURL(path).href;
+
+/** What a script module exports. */
+export interface ScriptModule {
+  /** The session function. */
+  run: (s: unknown) => unknown;
+  setup: (() => unknown) | null;
+  teardown: ((data: unknown) => unknown) | null;
+  options: Record<string, unknown> | null;
+}
+
+/** A script that cannot run: it does not load, or has no default function. */
+export class ScriptLoadError extends Error {
+  override name = "ScriptLoadError";
+}
+
+/** Imports the script at absolute `path` and checks its exports. */
+export async function importScript(path: string): Promise<ScriptModule> {
+  let mod: Record<string, unknown>;
+  try {
+    mod = await import(toFileUrl(path));
+  } catch (err) {
+    throw new ScriptLoadError(`${basename(path)}: does not load: ${errorText(err)}`, { cause: err });
+  }
+  if (typeof mod.default !== "function") {
+    throw new ScriptLoadError(
+      `${basename(path)}: no default export to run per session; add ` +
+        "`export default async (s: Session) => { ... }`",
+    );
+  }
+  const fn = (name: string) => {
+    const f = mod[name];
+    if (f === undefined) return null;
+    if (typeof f !== "function") {
+      throw new ScriptLoadError(`${basename(path)}: export ${name} must be a function`);
+    }
+    return f as () => unknown;
+  };
+  const options = mod.options;
+  if (options !== undefined && (typeof options !== "object" || options === null || Array.isArray(options))) {
+    throw new ScriptLoadError(
+      `${basename(path)}: export options must be an object (what an experiment file says)`,
+    );
+  }
+  return {
+    run: mod.default as (s: unknown) => unknown,
+    setup: fn("setup"),
+    teardown: fn("teardown"),
+    options: (options as Record<string, unknown> | undefined) ?? null,
+  };
+}
+
+/** An error's message in one line. */
+export function errorText(err: unknown): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return text.split("\n")[0];
+}
+
+/**
+ * `message (file:line)`: where in the script's folder `err` was thrown (its first stack frame there),
+ * or the message alone when the stack does not say.
+ */
+export function scriptErrorMessage(err: unknown, scriptPath: string): string {
+  const where = err instanceof Error && typeof err.stack === "string" ? placeIn(err.stack, scriptPath) : null;
+  const message = errorText(err);
+  return where === null ? message : `${message} (${where})`;
+}
+
+/** The first `file:line` of `stack` in the script's folder, the file relative to it. */
+function placeIn(stack: string, scriptPath: string): string | null {
+  const folder = toFileUrl(dirname(scriptPath)) + "/";
+  for (const line of stack.split("\n")) {
+    const at = line.indexOf(folder);
+    if (at < 0) continue;
+    const m = /^([^\s)]+?):(\d+):\d+/.exec(line.slice(at + folder.length));
+    if (m !== null) return `${m[1]}:${m[2]}`;
+  }
+  return null;
+}

@@ -1,0 +1,143 @@
+/**
+ * @module
+ * A session script's response (session.ts `Response`): a copy of the bytes the connection kept, read
+ * only as far as the script asks. The status is read from the status line; the head is decoded into
+ * fields on the first header lookup, the body on the first `text()`/`json()`/`bytes()` (chunked coding
+ * removed by kept_response.ts); over HTTP/2 a copy of the stream's head and body. A failed request's response has status 0, no fields, an empty body.
+ */
+import { KeptResponse } from "../http/kept_response.ts";
+import type { Response, ResponseHeaders } from "./session.ts";
+
+const EMPTY = new Uint8Array(0);
+const decoder = new TextDecoder();
+
+export class ScriptResponse implements Response, ResponseHeaders {
+  readonly status: number;
+  readonly #raw: Uint8Array;
+  #kept: KeptResponse | null = null;
+
+  /** `raw`: the response's bytes as received (head and body), owned by this response; empty: failed. */
+  constructor(raw: Uint8Array) {
+    this.#raw = raw;
+    if (raw.length === 0) {
+      this.status = 0;
+      return;
+    }
+    const status = statusOf(raw);
+    // An interim head (100, 103) comes first: the final status is the kept response's.
+    this.status = status >= 200 ? status : this.#read().status;
+  }
+
+  get headers(): ResponseHeaders {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const values = this.getAll(name);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.getAll(name).length > 0;
+  }
+
+  getAll(name: string): string[] {
+    return this.#raw.length === 0 ? [] : this.#read().headers(name);
+  }
+
+  text(): string {
+    return this.#raw.length === 0 ? "" : this.#read().body;
+  }
+
+  json<T = any>(): T {
+    return JSON.parse(this.text());
+  }
+
+  bytes(): Uint8Array {
+    return this.#raw.length === 0 ? EMPTY : this.#read().bodyBytes;
+  }
+
+  #read(): KeptResponse {
+    return this.#kept ??= new KeptResponse(this.#raw);
+  }
+}
+
+/**
+ * The status of the first head in `raw` (the three digits after "HTTP/1.x ", the parser checked them),
+ * past the empty lines a server may send first; 0 when too short.
+ */
+function statusOf(raw: Uint8Array): number {
+  let at = 0;
+  while (at < raw.length && (raw[at] === 13 || raw[at] === 10)) at++;
+  if (at + 12 > raw.length) return 0;
+  return (raw[at + 9] - 48) * 100 + (raw[at + 10] - 48) * 10 + raw[at + 11] - 48;
+}
+
+/** The response of a request that got none. */
+export const NO_RESPONSE = new ScriptResponse(EMPTY);
+
+const SET_COOKIE = new TextEncoder().encode("et-cookie:");
+
+/** Whether the head of `raw` may hold a Set-Cookie field (a quick scan: a line starting `set-cookie:`). */
+export function mayHaveSetCookie(raw: Uint8Array): boolean {
+  const end = raw.length - SET_COOKIE.length;
+  for (let k = 1; k < end; k++) {
+    if (raw[k - 1] === 10 && (raw[k] | 32) === 115) {
+      let j = 0;
+      while (j < SET_COOKIE.length && (raw[k + 1 + j] | 32) === SET_COOKIE[j]) j++;
+      if (j === SET_COOKIE.length) return true;
+    }
+    // The head ends at an empty line.
+    if (raw[k] === 10 && raw[k - 1] === 10 || (raw[k] === 10 && raw[k - 2] === 10 && raw[k - 1] === 13)) {
+      return false;
+    }
+  }
+  return false;
+}
+
+/** An HTTP/2 response (a copy of what the stream slot kept: h2/kept.ts `snapshot`). */
+export class H2ScriptResponse implements Response, ResponseHeaders {
+  readonly status: number;
+  readonly #fields: string[];
+  readonly #body: Uint8Array;
+
+  constructor(kept: { status: number; fields: string[]; body: Uint8Array }) {
+    this.status = kept.status;
+    this.#fields = kept.fields;
+    this.#body = kept.body;
+  }
+
+  get headers(): ResponseHeaders {
+    return this;
+  }
+
+  get(name: string): string | null {
+    const values = this.getAll(name);
+    return values.length === 0 ? null : values.join(", ");
+  }
+
+  has(name: string): boolean {
+    return this.getAll(name).length > 0;
+  }
+
+  getAll(name: string): string[] {
+    const lower = name.toLowerCase();
+    const values: string[] = [];
+    for (let k = 0; k < this.#fields.length; k += 2) {
+      if (this.#fields[k] === lower) values.push(this.#fields[k + 1]);
+    }
+    return values;
+  }
+
+  text(): string {
+    return decoder.decode(this.#body);
+  }
+
+  json<T = any>(): T {
+    return JSON.parse(this.text());
+  }
+
+  bytes(): Uint8Array {
+    return this.#body;
+  }
+}

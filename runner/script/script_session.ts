@@ -1,0 +1,291 @@
+/**
+ * @module
+ * Sessions of a session script on the engine: one call of the script's default export per arrival (open
+ * models) or per turn of a connection (closed models: each connection is a virtual user looping the
+ * function), many at once in each worker isolate. Each `s.get(...)` is an exchange on the arrival's
+ * connection (connection.ts: the same transports, TLS and recording as fixed requests), so requests count
+ * in the run's intervals and, by name, in the script's steps (script_recorder.ts). The first request's
+ * latency counts from the arrival's intended time (the open models' schedule), later ones from their
+ * send, as a flow's do (flow_session.ts). A throw ends that session as a `script` error counted by
+ * message and file:line; a failed request gives a status-0 response and the script goes on (its error
+ * is counted by kind); once the run stops, requests are not sent and sleeps end at once.
+ */
+import { Connection } from "../http/h1/connection.ts";
+import type { LoadConnection } from "../http/load_connection.ts";
+import { CookieJar } from "../http/cookie_jar.ts";
+import { KEEP_ALL } from "../load/flow_plan.ts";
+import type { SessionRun } from "../load/flow_session.ts";
+import type { Feeder } from "../load/feeder.ts";
+import { sleepUnlessAborted } from "../../system/sleep.ts";
+import type { Response, Session, SessionCookies } from "./session.ts";
+import { ScriptRequests } from "./script_request.ts";
+import { H2ScriptResponse, mayHaveSetCookie, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
+import { H2Slot } from "../http/h2/slot.ts";
+import { H2ArrivalConnection } from "../http/h2/arrival.ts";
+import type { H2Request } from "../http/h2/request.ts";
+import type { EncodedRequest } from "../http/request.ts";
+import { ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
+import { scriptErrorMessage } from "./script_module.ts";
+import type { RequestOptions } from "./session.ts";
+
+const NO_VALUES: Uint8Array[] = [];
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
+export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
+
+/** What script sessions need beyond the run. */
+export interface ScriptSessionOptions {
+  url: URL;
+  /** The script's path (its errors are placed relative to its folder). */
+  path: string;
+  /** Start of the measured run: sessions before it run but are not counted. */
+  originMs: number;
+  feeder: Feeder | null;
+  columns: readonly string[];
+  cookies: boolean;
+  setupData: unknown;
+  env: Readonly<Record<string, string>>;
+  workerIndex: number;
+  workerCount: number;
+}
+
+/** Runs one worker's sessions of a script. */
+export class ScriptSessions {
+  readonly recorder: ScriptRecorder;
+  readonly requests: ScriptRequests;
+  #iterations = new Map<number, number>();
+  #arrivals = 0;
+
+  constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
+    this.recorder = new ScriptRecorder(name);
+    this.requests = new ScriptRequests(options.url);
+  }
+
+  /** One session on `load` from `arrivalMs` (negative: now, a closed loop); resolves with its responses. */
+  async run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
+    if (!(load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection)) {
+      throw new TypeError("session scripts need an HTTP/1.1 connection or an HTTP/2 stream slot");
+    }
+    const o = this.options;
+    const closed = arrivalMs < 0;
+    const startMs = closed ? performance.now() : arrivalMs;
+    const recorder = startMs >= o.originMs ? this.recorder : null;
+    let data: Record<string, string> = {};
+    if (o.feeder !== null) {
+      const row = o.feeder.next();
+      if (row === null) {
+        recorder?.noData();
+        return 0;
+      }
+      data = rowObject(o.columns, row);
+    }
+    // A closed loop's virtual user is its connection; an open arrival is a user of its own.
+    const local = closed ? load.id % 1_000_000 : this.#arrivals++;
+    const vu = local * o.workerCount + o.workerIndex + 1;
+    const iteration = this.#iterations.get(vu) ?? 0;
+    if (closed) this.#iterations.set(vu, iteration + 1);
+    const s = new ScriptSession(this, run, load, startMs, recorder, { data, vu, iteration });
+    recorder?.sessionStarted();
+    try {
+      await this.fn(s);
+      if (!run.ended.aborted) recorder?.sessionCompleted((performance.now() - startMs) * 1000);
+    } catch (err) {
+      // A session cut by the run's own stop is neither completed nor failed.
+      if (!run.shared.stopping) {
+        run.shared.recorder.recordError(performance.now(), "script", scriptErrorMessage(err, o.path));
+        recorder?.sessionFailed();
+      }
+    } finally {
+      load.endSession();
+    }
+    return s.responses;
+  }
+
+  /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
+  unhandled(reason: unknown, shared: SessionRun["shared"]): void {
+    const message = `unhandled rejection: ${scriptErrorMessage(reason, this.options.path)}`;
+    shared.recorder.recordError(performance.now(), "script", message);
+  }
+}
+
+function rowObject(columns: readonly string[], row: Uint8Array[]): Record<string, string> {
+  const data: Record<string, string> = {};
+  for (let k = 0; k < columns.length; k++) data[columns[k]] = decoder.decode(row[k]);
+  return data;
+}
+
+/** A refusal of a request the script wrote (bad path, header, another origin): ends the session. */
+class ScriptRequestError extends Error {
+  override name = "ScriptRequestError";
+}
+
+/** The `s` a script's default export receives. */
+class ScriptSession implements Session {
+  readonly data: Readonly<Record<string, string>>;
+  readonly vu: number;
+  readonly iteration: number;
+  responses = 0;
+  readonly #sessions: ScriptSessions;
+  readonly #run: SessionRun;
+  readonly #conn: SessionConnection;
+  readonly #startMs: number;
+  readonly #recorder: ScriptRecorder | null;
+  #jar: CookieJar | null;
+  /** The step checks count under: the last request's. */
+  #step = -1;
+  #sent = 0;
+
+  constructor(
+    sessions: ScriptSessions,
+    run: SessionRun,
+    conn: SessionConnection,
+    startMs: number,
+    recorder: ScriptRecorder | null,
+    ids: { data: Record<string, string>; vu: number; iteration: number },
+  ) {
+    this.#sessions = sessions;
+    this.#run = run;
+    this.#conn = conn;
+    this.#startMs = startMs;
+    this.#recorder = recorder;
+    this.#jar = sessions.options.cookies ? new CookieJar(sessions.options.url.protocol === "https:") : null;
+    this.data = ids.data;
+    this.vu = ids.vu;
+    this.iteration = ids.iteration;
+  }
+
+  get setup(): unknown {
+    return this.#sessions.options.setupData;
+  }
+
+  get env(): Readonly<Record<string, string>> {
+    return this.#sessions.options.env;
+  }
+
+  get(path: string, options?: RequestOptions): Promise<Response> {
+    return this.request("GET", path, options);
+  }
+  post(path: string, options?: RequestOptions): Promise<Response> {
+    return this.request("POST", path, options);
+  }
+  put(path: string, options?: RequestOptions): Promise<Response> {
+    return this.request("PUT", path, options);
+  }
+  patch(path: string, options?: RequestOptions): Promise<Response> {
+    return this.request("PATCH", path, options);
+  }
+  delete(path: string, options?: RequestOptions): Promise<Response> {
+    return this.request("DELETE", path, options);
+  }
+
+  async request(method: string, target: string, options: RequestOptions = {}): Promise<Response> {
+    const run = this.#run;
+    if (run.ended.aborted) return NO_RESPONSE;
+    const requests = this.#sessions.requests;
+    const headers = options.headers === undefined ? [] : Object.entries(options.headers);
+    let body = typeof options.body === "string" ? encoder.encode(options.body) : options.body;
+    if (options.json !== undefined) {
+      body = encoder.encode(JSON.stringify(options.json));
+      if (!headers.some(([n]) => n.toLowerCase() === "content-type")) {
+        headers.push(["content-type", "application/json"]);
+      }
+    }
+    const path = requests.pathOf(target);
+    if (typeof path !== "string") throw new ScriptRequestError(path.problem);
+    const host = requests.url.host;
+    const jar = this.#jar;
+    const cookieLine = jar === null ? null : jar.line(host, path, Date.now());
+    const conn = this.#conn;
+    const h1 = conn instanceof Connection;
+    const encoded = h1
+      ? requests.encode(method, path, headers, body, cookieLine)
+      : requests.encodeH2(method, path, headers, body, cookieLine === null ? null : cookieValue(cookieLine));
+    if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
+    const recorder = this.#recorder;
+    const step = recorder === null ? -1 : recorder.step(options.name ?? encoded.defaultName);
+    this.#step = step;
+    const timeoutMs = options.timeoutMs;
+    // Opened first, so this request's own timeout counts from its send.
+    if (timeoutMs !== undefined && !conn.isOpen && !(await conn.open())) return this.#failed(step);
+    // The first request goes at the arrival's intended time; later ones when the script sends them.
+    const sendMs = this.#sent++ === 0 ? this.#startMs : performance.now();
+    const exchange = h1
+      ? exchangeH1(conn, sendMs, encoded.request as EncodedRequest)
+      : conn.exchangeStep(sendMs, encoded.request as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+    if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
+      conn.deadlineMs = performance.now() + timeoutMs;
+    }
+    const got = await exchange;
+    if (got === 0) return this.#failed(step);
+    this.responses++;
+    recorder?.stepResponse(step, (conn.lastEventMs - sendMs) * 1000);
+    if (!h1) {
+      const response = new H2ScriptResponse(conn.keptResponse().snapshot());
+      if (jar !== null && response.has("set-cookie")) {
+        jar.set(response.getAll("set-cookie"), host, path, Date.now());
+      }
+      return response;
+    }
+    const raw = conn.keptBytes().slice();
+    const response = new ScriptResponse(raw);
+    if (jar !== null && mayHaveSetCookie(raw)) jar.set(response.getAll("set-cookie"), host, path, Date.now());
+    return response;
+  }
+
+  #failed(step: number): Response {
+    // Our own stop aborted it: not the target's failure, not counted (as the request is not).
+    if (!this.#run.shared.stopping && step >= 0) this.#recorder?.stepError(step);
+    return NO_RESPONSE;
+  }
+
+  check(ok: boolean, name: string): boolean {
+    const recorder = this.#recorder;
+    if (recorder !== null) {
+      const step = this.#step >= 0 ? this.#step : recorder.step(SESSION_STEP);
+      recorder.check(step, String(name), Boolean(ok));
+    }
+    return Boolean(ok);
+  }
+
+  sleep(ms: number): Promise<void> {
+    return sleepUnlessAborted(ms, this.#run.ended);
+  }
+
+  get cookies(): SessionCookies {
+    const url = this.#sessions.options.url;
+    const https = url.protocol === "https:";
+    return {
+      get: (name) => {
+        const line = this.#jar?.line(url.host, "/", Date.now());
+        if (!line) return undefined;
+        for (const pair of decoder.decode(line).slice("Cookie: ".length).trim().split("; ")) {
+          const eq = pair.indexOf("=");
+          if (pair.slice(0, eq) === name) return pair.slice(eq + 1);
+        }
+        return undefined;
+      },
+      set: (name, value) => {
+        this.#jar ??= new CookieJar(https);
+        this.#jar.set([`${name}=${value}; Path=/`], url.host, "/", Date.now());
+      },
+      clear: () => {
+        this.#jar = this.#jar === null ? null : new CookieJar(https);
+      },
+    };
+  }
+}
+
+/** What a session's requests go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
+type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
+
+/** An HTTP/1.1 exchange of `request` that keeps its response for the script. */
+function exchangeH1(conn: Connection, sendMs: number, request: EncodedRequest): Promise<number> {
+  conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+  return conn.exchange(sendMs, 1, request);
+}
+
+/** The value of the jar's `Cookie: ...\r\n` line (HTTP/2 sends it as a `cookie` field). */
+function cookieValue(line: Uint8Array): string {
+  return decoder.decode(line.subarray(8, line.length - 2));
+}

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * The script part of an attack's config (runner/config.ts): which session script the workers import,
+ * what its `setup()` returned (set by the attack after running it, handed to every session), the
+ * environment sessions read as `s.env`.
+ * `scriptIssues` says what a script excludes (the throughput model, a request mix, flows, pipelining).
+ */
+import { z } from "zod";
+
+export const scriptSpecSchema = z.strictObject({
+  /** The script's absolute path. */
+  path: z.string().startsWith("/", "a script path is absolute (the plan resolves it)"),
+  /** What `setup()` returned (structured-cloneable), when the script has a setup. */
+  setupData: z.unknown().optional(),
+  /** `s.env`: environment variables handed to sessions (kept out of results). */
+  env: z.record(z.string(), z.string()).default({}),
+});
+export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
+
+/** The fields of an attack config a script excludes. */
+interface ScriptExcludes {
+  model: string;
+  flows?: unknown;
+  requestMix: ReadonlyArray<{ method: string; path: string; headers: readonly unknown[]; body?: unknown }>;
+  pipelining: number;
+}
+
+/** What a script excludes, as issues at their paths. */
+export function scriptIssues(c: ScriptExcludes): Array<{ path: string[]; message: string }> {
+  const issues: Array<{ path: string[]; message: string }> = [];
+  if (c.model === "throughput") {
+    issues.push({
+      path: ["script"],
+      message: "a script needs a rate, connections or count load: throughput spreads single requests",
+    });
+  }
+  if (c.flows !== undefined) {
+    issues.push({
+      path: ["flows"],
+      message: "a script and flows exclude each other: one source of sessions",
+    });
+  }
+  const [only, ...more] = c.requestMix;
+  if (more.length > 0 || only.method !== "GET" || only.path !== "/" || only.headers.length > 0 || only.body) {
+    issues.push({
+      path: ["requestMix"],
+      message: "a script and a request mix exclude each other: send the requests from the script",
+    });
+  }
+  if (c.pipelining > 1) {
+    issues.push({
+      path: ["pipelining"],
+      message: "a script sends one request at a time: pipelining must be 1",
+    });
+  }
+  return issues;
+}

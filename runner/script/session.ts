@@ -1,0 +1,103 @@
+/**
+ * @module
+ * The types a session script is written against: `import type { Session } from "./loadlab_session.ts"`
+ * (the copy `loadlab init --script` writes beside a starter script) or from this file in a checkout. A
+ * script's default export is `async (s: Session) => { ... }`, called once per session: each virtual user
+ * of a closed load calls it again and again, each arrival of an open load once. Requests go to the run's
+ * target on loadlab's own connections (HTTP/1.1 or HTTP/2, TLS, epoll), not through `fetch`. This file
+ * holds types only (it imports nothing), so a script that imports it runs anywhere.
+ *
+ * @example
+ * import type { Session } from "./loadlab_session.ts";
+ * export default async (s: Session) => {
+ *   const r = await s.post("/login", { json: { user: s.data.user, password: "secret" }, name: "login" });
+ *   s.check(r.status === 200, "login 200");
+ *   const token = r.json<{ token: string }>().token;
+ *   await s.get("/me", { headers: { authorization: `Bearer ${token}` }, name: "me" });
+ * };
+ */
+
+/** What a request may say besides its method and path. */
+export interface RequestOptions {
+  /** Header fields (a Host header replaces the target's). */
+  headers?: Record<string, string>;
+  /** The body as text or bytes (sets no Content-Type). */
+  body?: string | Uint8Array;
+  /** A value sent as JSON (sets `content-type: application/json` unless given). */
+  json?: unknown;
+  /** What results name this request (per-endpoint numbers); default `METHOD path` without the query. */
+  name?: string;
+  /** This request's response timeout in ms (default: the load's `timeout`). */
+  timeoutMs?: number;
+}
+
+/** A response; its body was received whole and is decoded only when asked. */
+export interface Response {
+  /** The status code; 0 when the request failed (no response: its error is counted by kind). */
+  readonly status: number;
+  /** The response's header fields (names case-insensitive). */
+  readonly headers: ResponseHeaders;
+  /** The body as text (UTF-8). */
+  text(): string;
+  /** The body parsed as JSON; throws (ending the session as a `script` error) when it is not JSON. */
+  json<T = any>(): T;
+  /** The body's bytes. */
+  bytes(): Uint8Array;
+}
+
+/** A response's header fields. */
+export interface ResponseHeaders {
+  /** Every value of `name` joined with ", ", or null when absent. */
+  get(name: string): string | null;
+  has(name: string): boolean;
+  /** Every value of `name`, in order (each `set-cookie` on its own). */
+  getAll(name: string): string[];
+}
+
+/** The session's cookie jar (on unless the load says `cookies: false`). */
+export interface SessionCookies {
+  /** The value of cookie `name` the target's root path would be sent, or undefined. */
+  get(name: string): string | undefined;
+  /** Sets cookie `name` for the target's host, path `/`. */
+  set(name: string, value: string): void;
+  /** Forgets every cookie. */
+  clear(): void;
+}
+
+/** What a session script's default export receives, once per session. */
+export interface Session<SetupData = unknown> {
+  get(path: string, options?: RequestOptions): Promise<Response>;
+  post(path: string, options?: RequestOptions): Promise<Response>;
+  put(path: string, options?: RequestOptions): Promise<Response>;
+  patch(path: string, options?: RequestOptions): Promise<Response>;
+  delete(path: string, options?: RequestOptions): Promise<Response>;
+  /**
+   * Any method. `path` is a path (`/items?page=2`) or a URL of the target's origin; another origin is
+   * refused (a `script` error): sessions use the run's connections to its target.
+   */
+  request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /** Counts a check under `name` (passed when `ok`), as a flow's checks are; never ends the session. */
+  check(ok: boolean, name: string): boolean;
+  /** Waits `ms` (think time); ends at once when the run stops. */
+  sleep(ms: number): Promise<void>;
+  /** This session's row of the load's data source (column -> value); empty without one. */
+  readonly data: Readonly<Record<string, string>>;
+  /** The virtual user: this worker's connection slot in closed loads, a counter in open ones (from 1). */
+  readonly vu: number;
+  /** How many sessions this virtual user ran before this one (from 0). */
+  readonly iteration: number;
+  /** What `setup()` returned (undefined without a setup). */
+  readonly setup: SetupData;
+  /** The environment variables of the loadlab process (as k6's `__ENV`). */
+  readonly env: Readonly<Record<string, string>>;
+  readonly cookies: SessionCookies;
+}
+
+/** A session script's default export. */
+export type SessionFunction<SetupData = unknown> = (s: Session<SetupData>) => Promise<void> | void;
+
+/**
+ * A script's `options`: what an experiment file would say (targets, loads, thresholds, data...), used
+ * when the script is run on its own (`loadlab run session.ts`). See docs/EXPERIMENTS.md.
+ */
+export type SessionOptions = Record<string, unknown>;

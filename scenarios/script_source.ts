@@ -1,0 +1,33 @@
+/**
+ * @module
+ * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file,
+ * as a string or with the data source its sessions read (`data: NAME`). `anchorScript` makes the path absolute once the
+ * file is known; `scriptAttackOf` is what a load's attack carries.
+ */
+import { z } from "zod";
+import { isAbsolute, join, resolve } from "node:path";
+
+const scriptFields = z.strictObject({
+  file: z.string().regex(/\.(ts|js|mts|mjs)$/, "a session script is a .ts or .js file, e.g. ./session.ts"),
+  /** The data source each session takes one row of (`s.data`). */
+  data: z.string().optional(),
+});
+
+export const scriptSourceSchema = z.union([
+  z.string().transform((file) => ({ file })).pipe(scriptFields),
+  scriptFields,
+]);
+export type ScriptSource = z.output<typeof scriptSourceSchema>;
+
+/** `script` with its file made absolute against the experiment file's folder (or the working folder). */
+export function anchorScript(script: ScriptSource, experimentFile: string | undefined): ScriptSource {
+  if (isAbsolute(script.file)) return script;
+  const base = experimentFile === undefined ? Deno.cwd() : resolve(experimentFile, "..");
+  return { ...script, file: resolve(join(base, script.file)) };
+}
+
+/** The script part of a load's attack, or undefined without a script. */
+export function scriptAttackOf(script: ScriptSource | undefined) {
+  if (script === undefined) return undefined;
+  return { path: resolve(script.file) };
+}

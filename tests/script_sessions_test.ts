@@ -1,0 +1,211 @@
+/**
+ * Session scripts end to end: real worker isolates against the built-in target (its /login, /me and
+ * cookie), each `s.*` call over HTTP/1.1 and h2c, per-request names, open pacing (a session per arrival), a throwing script (counted by message and file:line, the
+ * run goes on), unhandled rejections, a script that blocks its isolate (the worker ended at the graceful
+ * stop, the run flagged), setup and teardown once per segment around every session with 4 workers and 2
+ * segments, and a type error refused before any load (exit 2 with file:line). Loads are bounded counts
+ * or sub-second durations.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { createTargetApp } from "../targets/app/app.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
+
+const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
+
+async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
+  const target = createTargetApp();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+Deno.test("each s.* call against the built-in target, counted by request name", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 6,
+      connections: 2,
+      workers: 2,
+      intervalMs: 100,
+      script: { path: script("login_me.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.name, flow.sessions, flow.completed, flow.failed], ["login_me.ts", 6, 6, 0]);
+    const labels = flow.steps.map((s) => s.label).sort();
+    assertEquals(labels, ["DELETE /json", "GET /json", "PATCH /json", "PUT /json", "login", "me"]);
+    for (const step of flow.steps) assertEquals([step.requests, step.errors], [6, 0]);
+    const checks = flow.steps.flatMap((s) => s.checks ?? []);
+    assertEquals(checks.length, 9);
+    for (const c of checks) assertEquals([c.name, c.failed, c.passed], [c.name, 0, 6]);
+    assertEquals(run.errors, {});
+  }));
+
+Deno.test("the same sessions over h2c: streams of shared connections, and a connection per session", () =>
+  withTarget(async (url) => {
+    for (const connection of ["keep-alive", "per-arrival"] as const) {
+      const run = await runAttack(parseAttackConfig({
+        url,
+        model: "count",
+        requests: 4,
+        connections: 2,
+        protocol: "h2c",
+        connection,
+        intervalMs: 100,
+        script: { path: script("login_me.ts") },
+      }));
+      assertEquals(run.protocol, "h2c");
+      const flow = run.flows![0];
+      assertEquals([flow.sessions, flow.completed, flow.failed], [4, 4, 0], connection);
+      for (const step of flow.steps) assertEquals([step.requests, step.errors], [4, 0]);
+      for (const c of flow.steps.flatMap((s) => s.checks ?? [])) {
+        assertEquals([c.name, c.failed], [c.name, 0]);
+      }
+    }
+  }));
+
+Deno.test("open pacing: one session per arrival, each a user of its own", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 10,
+      ratePerSec: 50,
+      maxConnections: 10,
+      intervalMs: 100,
+      script: { path: script("open.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.steps[0].requests], [10, 10, 10]);
+    assertEquals(flow.steps[0].checks, [{ name: "own user, first iteration", passed: 10, failed: 0 }]);
+  }));
+
+Deno.test("a throw ends its session as a script error with file:line; the run goes on", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 8,
+      connections: 1,
+      intervalMs: 100,
+      script: { path: script("throwing.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed], [8, 4, 4]);
+    assertEquals(flow.steps[0].requests, 8);
+    const messages = run.errorMessages?.script ?? {};
+    assertEquals(messages["odd iteration (throwing.ts:7)"], 4);
+    const rejected = Object.entries(messages).find(([m]) =>
+      m.startsWith("unhandled rejection: dropped promise")
+    );
+    ok(rejected !== undefined && rejected[1] >= 1, JSON.stringify(messages));
+  }));
+
+Deno.test("a session that blocks its isolate is ended after the graceful stop and flagged", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "connections",
+      connections: 1,
+      durationMs: 300,
+      gracefulStopMs: 100,
+      intervalMs: 100,
+      script: { path: script("blocking.ts") },
+    }));
+    assertEquals([run.incomplete, run.stuckWorkers], [true, 1]);
+    const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
+    assertEquals(flag?.label, "incomplete: 1 worker stuck in blocking.ts");
+  }));
+
+Deno.test("setup before and teardown after every session, once per segment (4 workers, 2 segments)", () =>
+  withTarget(async (url) => {
+    const log = await Deno.makeTempFile();
+    Deno.env.set("SCRIPT_LOG", log);
+    try {
+      for (const index of [0, 1]) {
+        await runAttack(parseAttackConfig({
+          url,
+          model: "connections",
+          connections: 8,
+          workers: 4,
+          durationMs: 300,
+          intervalMs: 100,
+          segment: { index, count: 2 },
+          script: { path: script("lifecycle.ts") },
+        }));
+      }
+      const lines = Deno.readTextFileSync(log).trim().split("\n");
+      const setups = lines.flatMap((l, k) => l === "setup" ? [k] : []);
+      const teardowns = lines.flatMap((l, k) => l === "teardown 1" ? [k] : []);
+      assertEquals(setups.length, 2);
+      assertEquals(teardowns.length, 2);
+      // Segment 0: setup, its sessions, teardown; then segment 1 the same.
+      assertEquals([setups[0], teardowns[1]], [0, lines.length - 1]);
+      ok(teardowns[0] < setups[1]);
+      const sessions = lines.filter((l) => l.startsWith("session"));
+      ok(sessions.length >= 8 && sessions.every((l) => l === "session 1"), lines.join(","));
+    } finally {
+      Deno.env.delete("SCRIPT_LOG");
+      await Deno.remove(log);
+    }
+  }));
+
+Deno.test("a type error is refused before any load: exit 2 naming file:line", async () => {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", script("type_error.ts")],
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stderr);
+  assertEquals(out.code, 2, text);
+  ok(text.includes("type_error.ts:4:9: Type 'number' is not assignable to type 'string'"), text);
+});
+
+Deno.test("the scripts of docs/SCRIPTS.md are there verbatim and type-check", async () => {
+  const doc = await Deno.readTextFile(new URL("../docs/SCRIPTS.md", import.meta.url));
+  const names = ["login_browse.ts", "gallery_loop.ts", "signed.ts"];
+  const paths = names.map((n) => new URL(`../examples/scripts/${n}`, import.meta.url).pathname);
+  for (const path of paths) {
+    ok(doc.includes(await Deno.readTextFile(path)), `${path} differs from docs/SCRIPTS.md`);
+  }
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["check", "--quiet", ...paths],
+    stderr: "piped",
+  })
+    .output();
+  ok(out.success, new TextDecoder().decode(out.stderr));
+});
+
+Deno.test({
+  name: "a compiled loadlab runs a script from disk (where DENORT_BIN names a denort)",
+  ignore: Deno.env.get("DENORT_BIN") === undefined,
+  async fn() {
+    const dir = await Deno.makeTempDir();
+    try {
+      const root = new URL("../", import.meta.url).pathname;
+      const binary = `${dir}/loadlab`;
+      const compiled = await new Deno.Command(Deno.execPath(), {
+        args: ["compile", "-A", "--unstable-net", "--include", "runner/worker/worker.ts", "--include"]
+          .concat(["runner/script/session.ts", "-o", binary, "main.ts"]),
+        cwd: root,
+        stderr: "piped",
+      }).output();
+      ok(compiled.success, new TextDecoder().decode(compiled.stderr));
+      const out = await new Deno.Command(binary, {
+        args: ["run", script("browse.ts"), "--out-dir", `${dir}/out`],
+        stdout: "piped",
+        stderr: "piped",
+      }).output();
+      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+      assertEquals(out.code, 0, text);
+      ok(text.includes("json 200: 100.0% of 4 passed"), text);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
