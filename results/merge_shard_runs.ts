@@ -3,7 +3,8 @@
  * One run rebuilt from the shards that each generated one execution segment of it (`--segment i/N`):
  * the exact sum, never an average. Latency comes from adding the shards' encoded HDR histograms (the
  * run's and each interval's), so merged percentiles are those of every request together within HDR
- * precision; counters are summed (each interval's errors by kind too); intervals are aligned by absolute time (each shard's schedule start
+ * precision; counters are summed (each interval's errors by kind too, and a WebSocket run's `ws` section:
+ * results/ws_totals.ts); intervals are aligned by absolute time (each shard's schedule start
  * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
  * added exactly is left out rather than guessed (the endpoints' numbers add exactly, by name:
  * results/endpoint_totals.ts): the uncorrected latency of the throughput model (only
@@ -25,6 +26,7 @@ import { verdict } from "./conclude/bound_verdict.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
 import { detectStabilization } from "./conclude/stabilization.ts";
 import { mergeEndpoints } from "./endpoint_totals.ts";
+import { addWsParts } from "./ws_totals.ts";
 
 /** Where each shard's intervals land in the merged run. */
 export interface Alignment {
@@ -151,7 +153,8 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const full = saturated({ rps, targetRps, durationSec, intervals });
   // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
   const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervals.length);
-  const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ...whole } = first;
+  const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ws: _ws, ...whole } = first;
+  const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
   const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
   return {
     ...whole,
@@ -200,6 +203,7 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(first.flows ? { flows: mergeFlows(runs) } : {}),
     ...(endpoints !== undefined ? { endpoints } : {}),
+    ...(ws.length > 0 ? { ws: addWsParts(ws) } : {}),
   };
 }
 

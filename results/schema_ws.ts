@@ -4,7 +4,7 @@
  * connect and TLS, which stay in `connectTimeMs`/`tlsMs`), messages and payload bytes each way, server
  * messages that answered no send (broadcasts) and their fan-out latency when they carried the target's
  * send time, pings and pongs, and the close codes the server closed with (1006: closed without a close
- * frame). Round trips of answered messages are the run's own latency (`latency`, `requests`).
+ * frame). The two timings keep their encoded histograms so shards and workers add exactly. Round trips of answered messages are the run's own latency (`latency`, `requests`).
  */
 import { z } from "zod";
 import { count, counts, latencySummarySchema } from "./schema_values.ts";
@@ -14,6 +14,8 @@ export const wsResultSchema = z.looseObject({
   handshakes: count,
   /** Time from the Upgrade request written to its 101 read (ms); null without a handshake. */
   handshakeMs: latencySummarySchema.nullable(),
+  /** The handshake times' HDR histogram, base64: shards add it (results/ws_totals.ts). Absent: none. */
+  handshakeHistogramEncoded: z.string().optional(),
   messagesSent: count,
   messagesReceived: count,
   /** Payload bytes (frame headers and masks not included; the run's bytes count those). */
@@ -23,6 +25,8 @@ export const wsResultSchema = z.looseObject({
   unsolicited: count,
   /** Receive time minus the send time the target wrote into an unsolicited message (ms); null: none carried one. */
   fanoutMs: latencySummarySchema.nullable(),
+  /** The fan-out latencies' HDR histogram, base64, added like the handshakes'. Absent: none. */
+  fanoutHistogramEncoded: z.string().optional(),
   pingsSent: count,
   pongsReceived: count,
   /** Close frames we sent (end of a storm connection, a fault, the run's end) and the server's close codes. */

@@ -11,7 +11,7 @@ import { NATIVE_BUCKET_WIDTH } from "../results/export/native_histogram.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { exportNote } from "../results/export/summary.ts";
 import { freePort } from "../system/ports.ts";
-import { metricsReceiver } from "./fixtures/metrics_receiver.ts";
+import { dataPoints, metricsReceiver } from "./fixtures/metrics_receiver.ts";
 import { startPrometheus } from "./fixtures/prometheus_server.ts";
 
 /** One native bucket plus one HDR bucket (3 significant digits) and results.json's rounding. */
@@ -84,19 +84,6 @@ Deno.test("run --out prometheus-remote-write: a real Prometheus returns the run'
     }
   });
 });
-
-/** Every data point of the named metric over all requests, in arrival order. */
-function dataPoints(bodies: any[], name: string): any[] {
-  return bodies.flatMap((b) =>
-    b.resourceMetrics.flatMap((rm: any) =>
-      rm.scopeMetrics.flatMap((sm: any) =>
-        sm.metrics.filter((m: any) => m.name === name).flatMap((m: any) =>
-          (m.sum ?? m.gauge ?? m.exponentialHistogram).dataPoints
-        )
-      )
-    )
-  );
-}
 
 Deno.test("attack --out otlp: the receiver decodes cumulative OTLP protobuf that adds up to results.json", async () => {
   const target = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));

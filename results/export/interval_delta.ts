@@ -8,6 +8,7 @@
  * clock, the time its counts are true as of.
  */
 import type { IntervalCounts } from "../interval_counts.ts";
+import type { WsIntervalCounts } from "../ws_totals.ts";
 
 /** One interval's counts as the engine closed it; the encodings are of its workers' HDR histograms (µs). */
 export interface IntervalDelta extends IntervalCounts {
@@ -29,6 +30,8 @@ export interface IntervalDelta extends IntervalCounts {
   late: boolean;
   /** Per endpoint with an event (runs of several endpoints): its counts and its workers' encodings. */
   endpoints?: EndpointDelta[];
+  /** A WebSocket run's handshakes and messages of the interval (summed over its workers). */
+  ws?: WsIntervalCounts;
 }
 
 /** One endpoint's part of an interval. */

@@ -9,7 +9,7 @@
  * encoding) as protobuf bytes written from it (results/export/otlp_protobuf.ts), so both carry the same
  * numbers. Pure.
  */
-import { COUNTERS, type ExportPoint, METRICS } from "./run_series.ts";
+import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./run_series.ts";
 import { denseBuckets } from "./native_histogram.ts";
 
 /** AggregationTemporality CUMULATIVE. */
@@ -96,6 +96,14 @@ export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest
         })),
       )
     ),
+    ...WS_COUNTERS.map((c) =>
+      sum(
+        c.otlp,
+        c.help,
+        c.unit,
+        points.flatMap((p) => p.ws === null ? [] : [{ ...base(p), asInt: String(p.ws[c.key]) }]),
+      )
+    ),
     sum(
       METRICS.errors.otlp,
       "failed requests by kind",
@@ -159,9 +167,9 @@ export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest
   };
 }
 
-/** Gauges and the per-endpoint metrics are sent only with data; the run's counters always. */
+/** Gauges, the per-endpoint and the ws metrics are sent only with data; the run's counters always. */
 function optionalMetric(m: OtlpMetric): boolean {
-  return "gauge" in m || m.name.startsWith("loadlab.endpoint.");
+  return "gauge" in m || m.name.startsWith("loadlab.endpoint.") || m.name.startsWith("loadlab.ws.");
 }
 
 function dataPointsOf(m: OtlpMetric): unknown[] {

@@ -7,7 +7,7 @@
  * (cli/metrics_out/sender.ts). Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
-import { COUNTERS, type ExportPoint, METRICS } from "./run_series.ts";
+import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./run_series.ts";
 import { type NativeHistogram, spansAndDeltas } from "./native_histogram.ts";
 
 /** One series being built: its sorted labels, float samples or histograms. */
@@ -23,6 +23,7 @@ const TYPE = { counter: 1, gauge: 2, histogram: 3 } as const;
 /** The metadata of every family sent: type and help (Prometheus shows them; ignored where unsupported). */
 const FAMILIES: { name: string; type: number; help: string }[] = [
   ...COUNTERS.map((c) => ({ name: c.prom, type: TYPE.counter, help: c.help })),
+  ...WS_COUNTERS.map((c) => ({ name: c.prom, type: TYPE.counter, help: c.help })),
   { name: METRICS.latency.prom, type: TYPE.histogram, help: "request latency (from the intended send time)" },
   { name: METRICS.errors.prom, type: TYPE.counter, help: "failed requests by kind" },
   { name: METRICS.inFlight.prom, type: TYPE.gauge, help: "requests in flight at the interval's end" },
@@ -55,6 +56,7 @@ export function remoteWriteSeries(points: ExportPoint[]): Series[] {
     const sample = (name: string, value: number, extra?: Record<string, string>) =>
       seriesOf(name, p.labels, extra).samples.push({ value, timestampMs: p.timestampMs });
     for (const c of COUNTERS) sample(c.prom, p.counters[c.key]);
+    for (const c of p.ws === null ? [] : WS_COUNTERS) sample(c.prom, p.ws![c.key]);
     for (const [kind, count] of Object.entries(p.errors)) sample(METRICS.errors.prom, count, { kind });
     sample(METRICS.inFlight.prom, p.inFlight);
     sample(METRICS.connections.prom, p.connections);

@@ -5,7 +5,7 @@
  * `ExportPoint` after each interval: every counter since the run's start, the gauges of that interval,
  * the latency as a native histogram and the target's telemetry. Cumulative, as Prometheus counters and
  * OpenTelemetry's cumulative temporality are: a point that is never sent loses nothing, the next one has
- * it all. `METRICS` names every series once for both formats (results/export/remote_write.ts,
+ * it all. `WS_COUNTERS` (a WebSocket run's) and `METRICS` name every series once for both formats (results/export/remote_write.ts,
  * otlp_json.ts) and the docs. Pure but for the clock the caller passes.
  */
 import {
@@ -19,6 +19,7 @@ import { ERROR_KINDS } from "../schema_values.ts";
 import { createHistogram, decodeHistogram, type Histogram } from "../histogram.ts";
 import { type NativeHistogram, nativeHistogram } from "./native_histogram.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
+import { addWsIntervalCounts, emptyWsIntervalCounts, type WsIntervalCounts } from "../ws_totals.ts";
 
 /** Counters exported, each with its Prometheus and OpenTelemetry name and its OpenTelemetry unit. */
 export const COUNTERS = [
@@ -79,6 +80,37 @@ export const COUNTERS = [
   help: string;
 }[];
 
+/** A WebSocket run's counters (a point carries them only for a ws run), named as `COUNTERS` are. */
+export const WS_COUNTERS = [
+  {
+    key: "handshakes",
+    prom: "loadlab_ws_handshakes_total",
+    otlp: "loadlab.ws.handshakes",
+    unit: "{handshake}",
+    help: "WebSocket handshakes completed (101 checked)",
+  },
+  {
+    key: "messagesSent",
+    prom: "loadlab_ws_sent_messages_total",
+    otlp: "loadlab.ws.messages.sent",
+    unit: "{message}",
+    help: "WebSocket messages sent",
+  },
+  {
+    key: "messagesReceived",
+    prom: "loadlab_ws_received_messages_total",
+    otlp: "loadlab.ws.messages.received",
+    unit: "{message}",
+    help: "WebSocket messages received (answers and unsolicited)",
+  },
+] as const satisfies readonly {
+  key: keyof WsIntervalCounts;
+  prom: string;
+  otlp: string;
+  unit: string;
+  help: string;
+}[];
+
 /** Every other series, by role. */
 export const METRICS = {
   latency: { prom: "loadlab_request_duration_seconds", otlp: "loadlab.request.duration" },
@@ -129,6 +161,8 @@ export interface ExportPoint {
   telemetry: TelemetryGauge[];
   /** Per endpoint of a run of several; empty otherwise. */
   endpoints: EndpointPoint[];
+  /** A WebSocket run's handshakes and messages since its start; null for an HTTP run. */
+  ws: WsIntervalCounts | null;
 }
 
 /** Running totals of one run. */
@@ -138,6 +172,8 @@ export class RunSeries {
   readonly #latency: Histogram = createHistogram();
   /** Per endpoint name, in first-seen order. */
   readonly #endpoints = new Map<string, { requests: number; errors: number; latency: Histogram }>();
+  /** A WebSocket run's totals, from its first delta that carried them. */
+  #ws: WsIntervalCounts | null = null;
   /** The last point taken, null before the first. */
   #last: ExportPoint | null = null;
   /** Counts folded since the last point. */
@@ -154,6 +190,7 @@ export class RunSeries {
     addCounters(this.#counters, delta);
     addCounts(this.#errors, delta.errorKinds);
     for (const encoded of delta.histograms) this.#latency.add(decodeHistogram(encoded));
+    if (delta.ws !== undefined) addWsIntervalCounts(this.#ws ??= emptyWsIntervalCounts(), delta.ws);
     for (const e of delta.endpoints ?? []) {
       let into = this.#endpoints.get(e.name);
       if (into === undefined) {
@@ -186,6 +223,7 @@ export class RunSeries {
         errors: e.errors,
         latency: nativeHistogram(e.latency),
       })),
+      ws: this.#ws === null ? null : { ...this.#ws },
     };
     this.#unsent = false;
     return this.#last;

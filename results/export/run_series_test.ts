@@ -138,3 +138,29 @@ Deno.test("OTLP JSON: cumulative sums, an exponential histogram with the same co
   assertEquals(unixNano(1.6), "2000000");
   ok(!metrics.some((m: any) => m.name === "loadlab.target.cpu"), "no empty gauge metrics");
 });
+
+Deno.test("RunSeries: a ws run's handshakes and messages are cumulative series; an HTTP run has none", () => {
+  const series = new RunSeries({ run: "ws" }, 1_700_000_000_000);
+  const first = delta(0, [100], { ws: { handshakes: 2, messagesSent: 5, messagesReceived: 4 } });
+  series.fold(first);
+  const p0 = series.point(first, []);
+  const second = delta(1, [100], { ws: { handshakes: 0, messagesSent: 3, messagesReceived: 4 } });
+  series.fold(second);
+  const p1 = series.point(second, []);
+  assertEquals([p0.ws, p1.ws], [
+    { handshakes: 2, messagesSent: 5, messagesReceived: 4 },
+    { handshakes: 2, messagesSent: 8, messagesReceived: 8 },
+  ]);
+  const values = (name: string) =>
+    remoteWriteSeries([p0, p1]).find((s) => s.labels.some(([k, v]) => k === "__name__" && v === name))
+      ?.samples.map((s) => s.value);
+  assertEquals(values("loadlab_ws_sent_messages_total"), [5, 8]);
+  assertEquals(values("loadlab_ws_handshakes_total"), [2, 2]);
+  const http = new RunSeries({ run: "http" }, 1_700_000_000_000);
+  http.fold(delta(0, [100]));
+  const point = http.point(delta(0, [100]), []);
+  assertEquals(point.ws, null);
+  ok(!remoteWriteSeries([point]).some((s) => s.labels.some(([, v]) => v.startsWith("loadlab_ws_"))));
+  const otlp = otlpRequest([point], "test");
+  ok(!JSON.stringify(otlp).includes("loadlab.ws."), "no ws metric for an HTTP run");
+});

@@ -268,7 +268,10 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const url = new URL(config.url);
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
-  if (prepared.wsRun !== null) prepared.wsRun.stats.originMs = originMs;
+  if (prepared.wsRun !== null) {
+    prepared.wsRun.stats.originMs = originMs;
+    recorder.countWs(prepared.wsRun.stats);
+  }
   const spanMs = config.warmupMs + measuredDurationMs(config);
   const { feeder } = prepared;
   const cookies = config.cookies ?? true;

@@ -19,6 +19,11 @@ import {
   sumValues,
 } from "../../results/interval_counts.ts";
 import { encodeHistogram, mergeEncoded, summarizeMs } from "../../results/histogram.ts";
+import {
+  addWsIntervalCounts,
+  emptyWsIntervalCounts,
+  type WsIntervalCounts,
+} from "../../results/ws_totals.ts";
 import { emptyHistogramEncoding, type EndpointSample, type IntervalSample } from "./sample.ts";
 
 /**
@@ -32,6 +37,8 @@ export interface IntervalAccumulator extends IntervalCounts {
   histograms: string[];
   /** The workers' per-endpoint parts, kept only until the interval is handed on (metrics outputs). */
   endpoints?: EndpointSample[];
+  /** A WebSocket run's workers' handshakes and messages, kept only until the interval is handed on. */
+  ws?: WsIntervalCounts;
 }
 
 /** The latency figures a results interval carries (ms). */
@@ -103,13 +110,14 @@ export function addSample(into: IntervalAccumulator, sample: IntervalSample): vo
   });
   if (sample.requests > 0) into.histograms.push(sample.histogram);
   if (sample.endpoints !== undefined) (into.endpoints ??= []).push(...sample.endpoints);
+  if (sample.ws !== undefined) addWsIntervalCounts(into.ws ??= emptyWsIntervalCounts(), sample.ws);
   into.inFlight += sample.inFlight;
   into.connections += sample.connections;
 }
 
 /** The complete form of an interval: counters compacted, its workers' encodings left to settle. */
 export function completeInterval(slot: IntervalAccumulator): CompleteInterval {
-  const { histograms, statusCodes, errorKinds, endpoints: _endpoints, ...counts } = slot;
+  const { histograms, statusCodes, errorKinds, endpoints: _endpoints, ws: _ws, ...counts } = slot;
   return {
     ...counts,
     statusCodes: compactCounts(statusCodes),

@@ -15,6 +15,11 @@
 import type { ErrorKind } from "../../results/mod.ts";
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
+import {
+  addWsIntervalCounts,
+  emptyWsIntervalCounts,
+  type WsIntervalCounts,
+} from "../../results/ws_totals.ts";
 import { ERROR_KINDS, errorKindIndex, idleSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import { EndpointRecorder } from "./endpoint_recorder.ts";
 
@@ -72,6 +77,8 @@ export class IntervalRecorder {
   readonly #tlsHistogram: Histogram = createHistogram();
   /** Per-endpoint counts, or null for a run of one endpoint (its counts are the run's). */
   readonly #endpoints: EndpointRecorder | null;
+  /** A WebSocket run's live counts (runner/http/ws/stats.ts) and what earlier samples carried of them. */
+  #ws: { live: Readonly<WsIntervalCounts>; sampled: WsIntervalCounts } | null = null;
 
   constructor(opts: RecorderOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -220,6 +227,8 @@ export class IntervalRecorder {
    * `final` also the current partial interval. Call it from a timer and once at the end.
    */
   drain(nowMs: number, final: boolean): IntervalSample[] {
+    // The last ws counts of the run need an interval to travel in, even with no response after them.
+    if (final && this.#ws !== null && this.#wsChanged()) this.#slot(nowMs);
     if (nowMs >= this.#originMs) {
       const elapsed = (nowMs - this.#originMs) / this.#intervalMs;
       // final: the interval containing nowMs (ceil - 1 so a run ending on a boundary adds no empty tail).
@@ -259,6 +268,32 @@ export class IntervalRecorder {
     if (last >= this.#nextIndex) this.#nextIndex = last + 1;
   }
 
+  /**
+   * Streams a WebSocket run's handshakes and messages with the samples: each sample carries what `live`
+   * counted since the previous one, read when the interval closes (the hot path counts once, there).
+   */
+  countWs(live: Readonly<WsIntervalCounts>): void {
+    this.#ws = { live, sampled: emptyWsIntervalCounts() };
+  }
+
+  #wsChanged(): boolean {
+    const { live, sampled } = this.#ws!;
+    return live.handshakes !== sampled.handshakes || live.messagesSent !== sampled.messagesSent ||
+      live.messagesReceived !== sampled.messagesReceived;
+  }
+
+  /** What the ws counts grew by since the previous sample. */
+  #takeWs(): WsIntervalCounts {
+    const { live, sampled } = this.#ws!;
+    const grown = {
+      handshakes: live.handshakes - sampled.handshakes,
+      messagesSent: live.messagesSent - sampled.messagesSent,
+      messagesReceived: live.messagesReceived - sampled.messagesReceived,
+    };
+    addWsIntervalCounts(sampled, grown);
+    return grown;
+  }
+
   #idleSample(index: number): IntervalSample {
     return idleSample(index, this.inFlight, this.connections, this.#rawHistogram !== null);
   }
@@ -271,6 +306,7 @@ export class IntervalRecorder {
     sample.statusCodes = this.#takeStatusCodes();
     this.#takeErrors(sample);
     if (this.#endpoints !== null) sample.endpoints = this.#endpoints.take(this.#histogram);
+    if (this.#ws !== null) sample.ws = this.#takeWs();
     sample.histogram = this.#takeHistogram(this.#histogram) ?? sample.histogram;
     if (this.#rawHistogram !== null) {
       sample.uncorrectedHistogram = this.#takeHistogram(this.#rawHistogram) ?? sample.uncorrectedHistogram;

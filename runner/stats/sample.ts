@@ -10,6 +10,7 @@ import type { ErrorKind } from "../../results/mod.ts";
 import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema_values.ts";
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 import { type Counters, emptyCounters } from "../../results/interval_counts.ts";
+import type { WsIntervalCounts } from "../../results/ws_totals.ts";
 
 /** What a worker posts to the main isolate for one interval (its counters and more); plain data. */
 export interface IntervalSample extends Counters {
@@ -29,6 +30,8 @@ export interface IntervalSample extends Counters {
   connections: number;
   /** Per endpoint with an event (runs of more than one endpoint): runner/stats/endpoint_recorder.ts. */
   endpoints?: EndpointSample[];
+  /** A WebSocket run's handshakes and messages since the worker's previous sample (metrics outputs). */
+  ws?: WsIntervalCounts;
 }
 
 /** One endpoint's counts in one interval of one worker. */

@@ -10,7 +10,8 @@
  * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends
  * and the other workers' results are kept whole.
  */
-import { mergeWsSamples, type WsSample } from "../http/ws/stats.ts";
+import type { WsSample } from "../http/ws/stats.ts";
+import { addWsParts } from "../../results/ws_totals.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
@@ -225,7 +226,7 @@ function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Co
         maxConnectsInFlight,
         tlsSession,
         maxStreamsPerConnection,
-        ...(ws.length > 0 ? { wsResult: mergeWsSamples(ws) } : {}),
+        ...(ws.length > 0 ? { wsResult: addWsParts(ws) } : {}),
         ...(logError ? { logError } : {}),
         ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
         ...(stuck > 0 ? { stuckWorkers: stuck } : {}),

@@ -5,33 +5,13 @@
  * each way, unsolicited server messages and their fan-out latency, pings, pongs and close codes. HOT
  * PATH: plain number fields and reused histograms; a close code counts into a `Uint32Array` by code.
  * Events before t0 (`originMs`) are the warm-up's and not counted. One `WsSample` per worker crosses to
- * the main isolate at the run's end; `mergeWsSamples` adds a pool's into the results' `ws` section.
+ * the main isolate at the run's end; results/ws_totals.ts adds a pool's into the results' `ws` section.
  */
-import {
-  clampUs,
-  createHistogram,
-  encodeHistogram,
-  type Histogram,
-  mergeEncoded,
-  summarizeMs,
-} from "../../../results/histogram.ts";
-import type { WsResult } from "../../../results/schema_ws.ts";
+import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../../results/histogram.ts";
+import type { WsParts } from "../../../results/ws_totals.ts";
 
-/** One worker's WebSocket counts: plain data that crosses isolates. */
-export interface WsSample {
-  handshakes: number;
-  handshakeHistogram: string | null;
-  messagesSent: number;
-  messagesReceived: number;
-  payloadBytesSent: number;
-  payloadBytesReceived: number;
-  unsolicited: number;
-  fanoutHistogram: string | null;
-  pingsSent: number;
-  pongsReceived: number;
-  closesSent: number;
-  closeCodes: Record<string, number>;
-}
+/** One worker's WebSocket counts: plain data that crosses isolates (an encoding absent: no value). */
+export type WsSample = WsParts;
 
 /** Close codes fit 0..4999 (application codes up to 4999); anything else counts at 0. */
 const CLOSE_CODE_SLOTS = 5000;
@@ -76,47 +56,20 @@ export class WsStats {
     this.#closeCodes.forEach((n, code) => {
       if (n !== 0) closeCodes[String(code)] = n;
     });
-    const encoded = (h: Histogram) => h.totalCount === 0 ? null : encodeHistogram(h);
+    const encoded = (h: Histogram) => h.totalCount === 0 ? undefined : encodeHistogram(h);
     return {
       handshakes: this.handshakes,
-      handshakeHistogram: encoded(this.#handshake),
+      handshakeHistogramEncoded: encoded(this.#handshake),
       messagesSent: this.messagesSent,
       messagesReceived: this.messagesReceived,
       payloadBytesSent: this.payloadBytesSent,
       payloadBytesReceived: this.payloadBytesReceived,
       unsolicited: this.unsolicited,
-      fanoutHistogram: encoded(this.#fanout),
+      fanoutHistogramEncoded: encoded(this.#fanout),
       pingsSent: this.pingsSent,
       pongsReceived: this.pongsReceived,
       closesSent: this.closesSent,
       closeCodes,
     };
   }
-}
-
-/** A pool's samples (1 or N workers, one path) as the results' `ws` section. */
-export function mergeWsSamples(samples: readonly WsSample[]): WsResult {
-  const sum = (key: keyof WsSample) => samples.reduce((a, s) => a + (s[key] as number), 0);
-  const summary = (encodings: Array<string | null>) => {
-    const present = encodings.filter((e): e is string => e !== null);
-    return present.length === 0 ? null : summarizeMs(mergeEncoded(present));
-  };
-  const closeCodes: Record<string, number> = {};
-  for (const s of samples) {
-    for (const [code, n] of Object.entries(s.closeCodes)) closeCodes[code] = (closeCodes[code] ?? 0) + n;
-  }
-  return {
-    handshakes: sum("handshakes"),
-    handshakeMs: summary(samples.map((s) => s.handshakeHistogram)),
-    messagesSent: sum("messagesSent"),
-    messagesReceived: sum("messagesReceived"),
-    payloadBytesSent: sum("payloadBytesSent"),
-    payloadBytesReceived: sum("payloadBytesReceived"),
-    unsolicited: sum("unsolicited"),
-    fanoutMs: summary(samples.map((s) => s.fanoutHistogram)),
-    pingsSent: sum("pingsSent"),
-    pongsReceived: sum("pongsReceived"),
-    closesSent: sum("closesSent"),
-    closeCodes,
-  };
 }

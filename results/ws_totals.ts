@@ -1,0 +1,101 @@
+/**
+ * @module
+ * Adding `ws` sections: a pool's workers into one run's, or the shards of a `--segment` set into the
+ * merged run's. The one way both add, so 2 segments give what 1 run of both would: counters summed
+ * (close codes by code), handshake and fan-out times summarized from their added HDR encodings
+ * (results/histogram.ts, as the run's latency). A part that recorded times without keeping their
+ * encoding (a file written before they were kept) makes that summary inexact: it is left out (null),
+ * unless it is the only part.
+ */
+import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
+import type { WsResult } from "./schema_ws.ts";
+
+/** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
+export interface WsParts {
+  handshakes: number;
+  handshakeHistogramEncoded?: string;
+  messagesSent: number;
+  messagesReceived: number;
+  payloadBytesSent: number;
+  payloadBytesReceived: number;
+  unsolicited: number;
+  fanoutHistogramEncoded?: string;
+  pingsSent: number;
+  pongsReceived: number;
+  closesSent: number;
+  closeCodes: Record<string, number>;
+  /** A stored summary (a shard's): kept only when it is the single part and has no encoding. */
+  handshakeMs?: WsResult["handshakeMs"];
+  fanoutMs?: WsResult["fanoutMs"];
+}
+
+type Counter =
+  | "handshakes"
+  | "messagesSent"
+  | "messagesReceived"
+  | "payloadBytesSent"
+  | "payloadBytesReceived"
+  | "unsolicited"
+  | "pingsSent"
+  | "pongsReceived"
+  | "closesSent";
+
+/** One timing of the parts added: its summary and encoding, or null summary when it cannot be exact. */
+function addTimes(
+  parts: readonly WsParts[],
+  encodingOf: (p: WsParts) => string | undefined,
+  summaryOf: (p: WsParts) => WsResult["handshakeMs"] | undefined,
+): { summary: WsResult["handshakeMs"]; encoded?: string } {
+  // A part with a summary but no encoding recorded times that cannot be added.
+  const lost = parts.some((p) => encodingOf(p) === undefined && (summaryOf(p) ?? null) !== null);
+  if (lost) return { summary: parts.length === 1 ? summaryOf(parts[0]) ?? null : null };
+  const present = parts.flatMap((p) => encodingOf(p) ?? []);
+  if (present.length === 0) return { summary: null };
+  const histogram = mergeEncoded(present);
+  return { summary: summarizeMs(histogram), encoded: encodeHistogram(histogram) };
+}
+
+/** The parts' `ws` sections (or samples) added into one section. */
+export function addWsParts(parts: readonly WsParts[]): WsResult {
+  const sum = (key: Counter) => parts.reduce((total, p) => total + p[key], 0);
+  const closeCodes: Record<string, number> = {};
+  for (const p of parts) {
+    for (const [code, n] of Object.entries(p.closeCodes)) closeCodes[code] = (closeCodes[code] ?? 0) + n;
+  }
+  const handshake = addTimes(parts, (p) => p.handshakeHistogramEncoded, (p) => p.handshakeMs);
+  const fanout = addTimes(parts, (p) => p.fanoutHistogramEncoded, (p) => p.fanoutMs);
+  return {
+    handshakes: sum("handshakes"),
+    handshakeMs: handshake.summary,
+    ...(handshake.encoded !== undefined ? { handshakeHistogramEncoded: handshake.encoded } : {}),
+    messagesSent: sum("messagesSent"),
+    messagesReceived: sum("messagesReceived"),
+    payloadBytesSent: sum("payloadBytesSent"),
+    payloadBytesReceived: sum("payloadBytesReceived"),
+    unsolicited: sum("unsolicited"),
+    fanoutMs: fanout.summary,
+    ...(fanout.encoded !== undefined ? { fanoutHistogramEncoded: fanout.encoded } : {}),
+    pingsSent: sum("pingsSent"),
+    pongsReceived: sum("pongsReceived"),
+    closesSent: sum("closesSent"),
+    closeCodes,
+  };
+}
+
+/** A WebSocket run's counts of one interval that metrics outputs stream (results/export/run_series.ts). */
+export interface WsIntervalCounts {
+  handshakes: number;
+  messagesSent: number;
+  messagesReceived: number;
+}
+
+/** Adds `from` into `into` (an interval's workers, or a series' running totals). */
+export function addWsIntervalCounts(into: WsIntervalCounts, from: WsIntervalCounts): void {
+  into.handshakes += from.handshakes;
+  into.messagesSent += from.messagesSent;
+  into.messagesReceived += from.messagesReceived;
+}
+
+export function emptyWsIntervalCounts(): WsIntervalCounts {
+  return { handshakes: 0, messagesSent: 0, messagesReceived: 0 };
+}
