@@ -51,7 +51,8 @@ export function thresholdRunVerdict(t: ThresholdResult, runs: RunResult[]): RunV
  */
 export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
   const v = thresholdRunVerdict(t, runs);
-  return v && !v.ok ? ` — ${flaggedRunPhrase(v)}` : "";
+  const unmatched = t.unmatched ? " — matches no endpoint of the run: failed, nothing measured" : "";
+  return unmatched + (v && !v.ok ? ` — ${flaggedRunPhrase(v)}` : "");
 }
 
 /**
