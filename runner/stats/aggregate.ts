@@ -59,7 +59,7 @@ import {
   partErrors,
 } from "../../results/endpoint_totals.ts";
 import type { EndpointResult } from "../../results/mod.ts";
-import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_table.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 

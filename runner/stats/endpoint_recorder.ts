@@ -14,7 +14,7 @@
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
-import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_table.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
 
 /** Status codes counted apart per endpoint (000-999; others count at 0, as the run's). */
 const STATUS_SLOTS = 1000;

@@ -2,7 +2,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { RunAggregator } from "./aggregate.ts";
 import { IntervalRecorder } from "./recorder.ts";
 import type { IntervalSample } from "./sample.ts";
-import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_table.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
 
 const INTERVAL_MS = 100;
 const ORIGIN_MS = 5000;
