@@ -72,3 +72,23 @@ Deno.test("a name past the cap counts under (other), in a worker and across work
   assertEquals(alone.endpoints!.length, MAX_ENDPOINTS + 1);
   assertEquals(alone.endpoints!.find((e) => e.name === OTHER_ENDPOINT)!.requests, 30 * 2 - 2);
 });
+
+Deno.test("the intervals handed to metrics outputs carry a script's endpoints by name, adding up across workers", () => {
+  const two = [named(), named()];
+  two[1].endpointIndex("b");
+  const end = feed((k) => two[k % 2], ["a", "b"], 1000);
+  const labelled = new Map<string, number>();
+  const agg = new RunAggregator({
+    intervalMs: INTERVAL_MS,
+    uncorrected: false,
+    workers: 2,
+    endpoints: [],
+    namedEndpoints: true,
+    onInterval: (delta) => {
+      for (const e of delta.endpoints ?? []) labelled.set(e.name, (labelled.get(e.name) ?? 0) + e.requests);
+    },
+  });
+  two.forEach((r, w) => r.drain(end + INTERVAL_MS, true).forEach((s) => agg.add(s, w)));
+  const stats = agg.finish(1);
+  assertEquals([...labelled].sort(), stats.endpoints!.map((e) => [e.name, e.requests]).sort());
+});
