@@ -1,6 +1,7 @@
 /**
  * A session script's requests as endpoints, end to end against the built-in target: each named request
- * recorded under its name across 2 workers (counts adding up to the run's, the sleep's own latency), the
+ * recorded under its name across 2 workers, over HTTP/1.1 and h2c (counts adding up to the run's, the
+ * sleep's own latency), the
  * script's thresholds by endpoint judged after the run (one naming no endpoint fails, saying so, and is
  * not refused before the load), and two segments merged giving the per-endpoint sums. Bounded counts.
  */
@@ -43,6 +44,13 @@ Deno.test("a script's named requests are two endpoints across 2 workers, adding 
     const sleep = run.endpoints!.find((e) => e.name === "sleep")!;
     ok(sleep.latencyMs !== null && sleep.latencyMs.p50 >= 20, JSON.stringify(sleep.latencyMs));
     assertEquals(sleep.statusCodes, { "200": 20 });
+  }));
+
+Deno.test("over h2c too: each stream recorded under its request's name", () =>
+  withTarget(async (url) => {
+    const run = await scriptRun(url, { protocol: "h2c" });
+    assertEquals(run.protocol, "h2c");
+    assertEquals(counts(run), [["json", 20, 20], ["sleep", 20, 20]]);
   }));
 
 Deno.test("2 segments of a script merged: the per-endpoint counts are the segments' sums", () =>
