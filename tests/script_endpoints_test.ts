@@ -1,9 +1,9 @@
 /**
  * A session script's requests as endpoints, end to end against the built-in target: each named request
  * recorded under its name across 2 workers, over HTTP/1.1 and h2c (counts adding up to the run's, the
- * sleep's own latency), the
- * script's thresholds by endpoint judged after the run (one naming no endpoint fails, saying so, and is
- * not refused before the load), and two segments merged giving the per-endpoint sums. Bounded counts.
+ * sleep's own latency), the script's thresholds by endpoint judged after the run (one naming no endpoint
+ * fails, saying so, and is not refused before the load), and two segments merged giving the per-endpoint
+ * sums. Bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
