@@ -45,8 +45,11 @@ async function attack(argv: string[]): Promise<number> {
   const parsed = parseAttackArgs(argv);
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
-  // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load.
-  checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
+  // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load. A
+  // script's endpoints are named only as it runs: its selectors are judged after (one matching none fails).
+  if (!config.script) {
+    checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
+  }
   for (
     const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
       "--log",

@@ -293,7 +293,8 @@ function failedTable(failed: ResultsFile["thresholds"], runs: ResultsFile["runs"
       [t.scope?.target && `target=${t.scope.target}`, t.scope?.load && `load=${t.scope.load}`]
         .filter(Boolean).join(",") || "all",
       t.run,
-      formatThresholdActual(t.expression, t.actual),
+      // A script's selector can only be checked after its run: one naming no endpoint says so here.
+      t.unmatched ? "no such endpoint" : formatThresholdActual(t.expression, t.actual),
       thresholdRunVerdict(t, runs)?.label ?? "-",
     ]),
   ]);

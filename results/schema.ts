@@ -45,6 +45,11 @@ export const thresholdResultSchema = z.looseObject({
   scope: z.looseObject({ target: z.string().optional(), load: z.string().optional() }).optional(),
   /** Not evaluated: a shard's threshold waits for `loadlab merge`, which evaluates it on the whole load. */
   pending: z.boolean().optional(),
+  /**
+   * Its endpoint selector matched no endpoint of the run (a script's endpoints are known only after it
+   * ran, so such a selector is not refused before the load): failed, with no value measured.
+   */
+  unmatched: z.boolean().optional(),
 });
 
 /** Where the runs happened, for the report header. */

@@ -47,11 +47,13 @@ export function thresholdRunVerdict(t: ThresholdResult, runs: RunResult[]): RunV
 
 /**
  * " — on a generator-bound run" when the run is flagged, "" when its verdict is ok or unknown; a run a
- * threshold stopped adds " — run aborted at 12.0s by p99<100ms".
+ * threshold stopped adds " — run aborted at 12.0s by p99<100ms"; a selector that matched no endpoint (a
+ * script's, judged only after its run) says so first.
  */
 export function flaggedRunNote(t: ThresholdResult, runs: RunResult[]): string {
   const v = thresholdRunVerdict(t, runs);
-  return v && !v.ok ? ` — ${flaggedRunPhrase(v)}` : "";
+  const unmatched = t.unmatched ? " — matches no endpoint of the run: failed, nothing measured" : "";
+  return unmatched + (v && !v.ok ? ` — ${flaggedRunPhrase(v)}` : "");
 }
 
 /**

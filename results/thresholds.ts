@@ -238,7 +238,14 @@ function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
   // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured.
   const judged = t.selector ? selectedRun(run, t.selector) : run;
   const actual = judged === null ? Number.NaN : metricValue(judged, t.metric);
-  return { expression: t.expression, run: run.name, actual, ok: compare(actual, t.op, t.value) };
+  const unmatched = judged === null && t.selector !== undefined ? { unmatched: true } : {};
+  return {
+    expression: t.expression,
+    run: run.name,
+    actual,
+    ok: compare(actual, t.op, t.value),
+    ...unmatched,
+  };
 }
 
 /**

@@ -78,8 +78,10 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     workers: config.workers,
     // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
     foldWindowMs: config.gracefulStopMs + 1_000,
-    // The same table every worker builds: sample endpoint k is endpoint k here.
-    endpoints: endpointTable(config).endpoints,
+    // The same table every worker builds: sample endpoint k is endpoint k here. A script's endpoints are
+    // named as its requests are sent, and its workers' samples carry the names.
+    endpoints: config.script ? [] : endpointTable(config).endpoints,
+    namedEndpoints: config.script !== undefined,
   };
   // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
   const name = hooks.name ?? "attack";

@@ -8,17 +8,13 @@
  * of distinct ones, so at most `MAX_ENDPOINTS` are kept apart and the rest pool under `OTHER_ENDPOINT`
  * (bounded memory per worker, bounded label cardinality for metrics outputs). Two different requests
  * given one name pool under it, as k6 pools requests of one `name` tag; the table says which names do.
- * Pure: the main isolate and every worker build the same table from the same config.
+ * Pure: the main isolate and every worker build the same table from the same config. A session script
+ * has no table: its requests are named as they are sent (runner/stats/endpoint_recorder.ts `indexOf`).
  */
 import type { AttackConfig } from "./config.ts";
 import type { RequestSpec } from "./request_spec.ts";
 import { resolvePath } from "./http/request.ts";
-
-/** Distinct endpoint names kept apart; further names count under `OTHER_ENDPOINT`. */
-export const MAX_ENDPOINTS = 64;
-
-/** The endpoint that pools every name past `MAX_ENDPOINTS`. */
-export const OTHER_ENDPOINT = "(other)";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "./endpoint_limits.ts";
 
 /** One endpoint: its name, the method of its (first) request, and the user tags of its requests. */
 export interface EndpointInfo {

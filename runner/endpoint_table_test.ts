@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { endpointTable, MAX_ENDPOINTS, OTHER_ENDPOINT, pooledNames } from "./endpoint_table.ts";
+import { endpointTable, pooledNames } from "./endpoint_table.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "./endpoint_limits.ts";
 import { requestSpec } from "../tests/fixtures/request_spec.ts";
 
 const URL_ = "http://127.0.0.1:9/base";

@@ -229,8 +229,11 @@ async function executeRun(
     ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
     ...(logFile ? { logFile } : {}),
   });
-  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load.
-  checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
+  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load
+  // (a script's endpoints are named only as it runs: judged after it, where one matching none fails).
+  if (!config.script) {
+    checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
+  }
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;

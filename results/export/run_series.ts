@@ -119,8 +119,9 @@ export const METRICS = {
   connections: { prom: "loadlab_open_connections", otlp: "loadlab.connections" },
   cpu: { prom: "loadlab_target_cpu_percent", otlp: "loadlab.target.cpu" },
   rss: { prom: "loadlab_target_rss_bytes", otlp: "loadlab.target.rss" },
-  // Per endpoint, labelled `endpoint` (names from the configuration, at most MAX_ENDPOINTS + "(other)"):
-  // series of their own, so a sum over the label is the run's and never counts the run's series twice.
+  // Per endpoint, labelled `endpoint` (names from the configuration or a script's request names, at most
+  // MAX_ENDPOINTS + "(other)"): series of their own, so a sum over the label is the run's and never
+  // counts the run's series twice.
   endpointRequests: { prom: "loadlab_endpoint_requests_total", otlp: "loadlab.endpoint.requests" },
   endpointErrors: { prom: "loadlab_endpoint_errors_total", otlp: "loadlab.endpoint.errors" },
   endpointLatency: {

@@ -139,6 +139,8 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     originMs: Infinity,
     uncorrected: model.keepsUncorrected,
     endpoints: endpoints.endpoints.length,
+    // A script's requests name their endpoints as they are sent (runner/script/script_session.ts).
+    namedEndpoints: config.script !== undefined,
   });
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);

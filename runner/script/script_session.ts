@@ -4,7 +4,8 @@
  * models) or per turn of a connection (closed models: each connection is a virtual user looping the
  * function), many at once in each worker isolate. Each `s.get(...)` is an exchange on the arrival's
  * connection (connection.ts: the same transports, TLS and recording as fixed requests), so requests count
- * in the run's intervals and, by name, in the script's steps (script_recorder.ts). The first request's
+ * in the run's intervals and, by name, in the script's steps (script_recorder.ts) and under the endpoint
+ * of that name (the worker's recorder adds it on first use; results merge endpoints by name). The first request's
  * latency counts from the arrival's intended time (the open models' schedule), later ones from their
  * send, as a flow's do (flow_session.ts). A throw ends that session as a `script` error counted by
  * message and file:line; a failed request gives a status-0 response and the script goes on (its error
@@ -203,16 +204,20 @@ class ScriptSession implements Session {
       : requests.encodeH2(method, path, headers, body, cookieLine === null ? null : cookieValue(cookieLine));
     if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
     const recorder = this.#recorder;
-    const step = recorder === null ? -1 : recorder.step(options.name ?? encoded.defaultName);
+    const name = options.name ?? encoded.defaultName;
+    const step = recorder === null ? -1 : recorder.step(name);
     this.#step = step;
+    // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
+    const endpoint = run.shared.recorder.endpointIndex(name);
+    const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
     const timeoutMs = options.timeoutMs;
     // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen && !(await conn.open())) return this.#failed(step);
     // The first request goes at the arrival's intended time; later ones when the script sends them.
     const sendMs = this.#sent++ === 0 ? this.#startMs : performance.now();
     const exchange = h1
-      ? exchangeH1(conn, sendMs, encoded.request as EncodedRequest)
-      : conn.exchangeStep(sendMs, encoded.request as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+      ? exchangeH1(conn, sendMs, sent as EncodedRequest)
+      : conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
     if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
       conn.deadlineMs = performance.now() + timeoutMs;
     }

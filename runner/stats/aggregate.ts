@@ -59,6 +59,7 @@ import {
   partErrors,
 } from "../../results/endpoint_totals.ts";
 import type { EndpointResult } from "../../results/mod.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
 
@@ -105,6 +106,8 @@ export class RunAggregator {
   /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
   readonly #endpoints: EndpointTotals[];
   readonly #endpointNames: string[];
+  /** Endpoints named at run time: totals by name, kept in `#endpoints` too (first-seen order). */
+  readonly #named: Map<string, EndpointTotals> | null;
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
@@ -122,6 +125,7 @@ export class RunAggregator {
     this.#endpoints = (opts.endpoints ?? []).map((e) =>
       emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
     );
+    this.#named = opts.namedEndpoints ? new Map() : null;
   }
 
   /**
@@ -199,9 +203,21 @@ export class RunAggregator {
     if (sample.connectHistogram !== null) this.#connectTotal.add(decodeHistogram(sample.connectHistogram));
     if (sample.tlsHistogram !== null) this.#tlsTotal.add(decodeHistogram(sample.tlsHistogram));
     for (const part of sample.endpoints ?? []) {
-      const into = this.#endpoints[part.endpoint];
+      const into = part.name === undefined ? this.#endpoints[part.endpoint] : this.#namedTotals(part.name);
       if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
     }
+  }
+
+  /** The totals of run-time endpoint `name`, added on first sight; past `MAX_ENDPOINTS` names, `OTHER_ENDPOINT`. */
+  #namedTotals(name: string): EndpointTotals | undefined {
+    const named = this.#named;
+    if (named === null) return undefined;
+    let t = named.get(name);
+    if (t !== undefined) return t;
+    if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.#namedTotals(OTHER_ENDPOINT);
+    named.set(name, t = emptyEndpointTotals({ name }));
+    this.#endpoints.push(t);
+    return t;
   }
 
   /**
@@ -277,7 +293,9 @@ export class RunAggregator {
 
   /** Each endpoint's result; a run of one endpoint has the run's own numbers under its name. */
   #endpointResults(intervals: IntervalResult[]): EndpointResult[] {
-    if (this.#endpoints.length > 1) return this.#endpoints.map((t) => endpointResult(t, intervals.length));
+    if (this.#endpoints.length > 1 || this.#named !== null) {
+      return this.#endpoints.map((t) => endpointResult(t, intervals.length));
+    }
     const only = this.#endpoints[0];
     const c = this.#c;
     const part = { ...c, errors: this.#errors, statusCodes: this.#statusCodes, histogram: null };
@@ -337,17 +355,18 @@ function intervalDelta(
   const { endpoints, ...counts } = slot;
   const delta: IntervalDelta = { ...counts, index, endEpochMs: 0, histograms: [...slot.histograms], late };
   if (endpoints === undefined) return delta;
-  const byIndex = new Map<number, EndpointDelta>();
+  // By name: a script's workers number their endpoints each in their own order.
+  const byName = new Map<string, EndpointDelta>();
   for (const part of endpoints) {
-    const name = names[part.endpoint];
+    const name = part.name ?? names[part.endpoint];
     if (name === undefined) continue;
-    let e = byIndex.get(part.endpoint);
-    if (e === undefined) byIndex.set(part.endpoint, e = { name, requests: 0, errors: 0, histograms: [] });
+    let e = byName.get(name);
+    if (e === undefined) byName.set(name, e = { name, requests: 0, errors: 0, histograms: [] });
     e.requests += part.requests;
     e.errors += partErrors(part);
     if (part.histogram !== null) e.histograms.push(part.histogram);
   }
-  delta.endpoints = [...byIndex.values()];
+  delta.endpoints = [...byName.values()];
   return delta;
 }
 

@@ -66,6 +66,12 @@ export interface AggregatorOptions {
    * results then hold numbers per endpoint. Absent: none are kept.
    */
   endpoints?: ReadonlyArray<{ name: string; method: string; tags: Record<string, string>; requests: number }>;
+  /**
+   * Endpoints named at run time (a session script's): each sample part carries its name and is added to
+   * the endpoint of that name (workers number names in their own order); at most `MAX_ENDPOINTS` names,
+   * the rest under `OTHER_ENDPOINT`. `endpoints` is then empty.
+   */
+  namedEndpoints?: boolean;
   /** Workers whose samples are added (`add`'s `workerIndex` counts from 0); default 1. */
   workers?: number;
   /**

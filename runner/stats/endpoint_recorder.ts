@@ -6,29 +6,38 @@
  * and one histogram record, and nothing is allocated. A response's latency is recorded once, in its
  * endpoint's histogram: the run's histogram of the interval is the sum of the endpoints' (added when the
  * interval closes, a few times a second, not per response). Only endpoints with an event in the interval
- * go into its sample, as `EndpointSample`s (plain data, histograms encoded like the run's).
+ * go into its sample, as `EndpointSample`s (plain data, histograms encoded like the run's). A session
+ * script's requests name their endpoints only as they are sent: such a recorder starts empty and adds
+ * each name on first use (`indexOf`, bounded like the endpoint table: `MAX_ENDPOINTS` names, then
+ * `OTHER_ENDPOINT`), and its samples carry the name, since each worker numbers its names in its own order.
  */
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
 
 /** Status codes counted apart per endpoint (000-999; others count at 0, as the run's). */
 const STATUS_SLOTS = 1000;
 
 /** Counts of `count` endpoints for the open interval. */
 export class EndpointRecorder {
-  readonly #count: number;
-  readonly #requests: Uint32Array;
-  readonly #statuses: Uint32Array;
-  readonly #errors: Uint32Array;
-  readonly #bytesRead: Float64Array;
-  readonly #bytesWritten: Float64Array;
+  #count: number;
+  #requests: Uint32Array;
+  #statuses: Uint32Array;
+  #errors: Uint32Array;
+  #bytesRead: Float64Array;
+  #bytesWritten: Float64Array;
   readonly #histograms: Histogram[];
   /** 1 for an endpoint with any event in the open interval. */
-  readonly #touched: Uint8Array;
+  #touched: Uint8Array;
+  /** Names added at run time (`indexOf`), index for index; null for a table fixed before the load. */
+  readonly #names: string[] | null;
+  readonly #indexes = new Map<string, number>();
 
-  constructor(count: number) {
+  /** `count` endpoints fixed before the load, or (`named`) none yet: names are added as they come. */
+  constructor(count: number, named = false) {
     this.#count = count;
+    this.#names = named ? [] : null;
     this.#requests = new Uint32Array(count);
     this.#statuses = new Uint32Array(count * STATUS_SLOTS);
     this.#errors = new Uint32Array(count * ERROR_KINDS.length);
@@ -38,9 +47,38 @@ export class EndpointRecorder {
     this.#touched = new Uint8Array(count);
   }
 
+  /** The index of run-time endpoint `name`, added on first use; past `MAX_ENDPOINTS` names, `OTHER_ENDPOINT`. */
+  indexOf(name: string): number {
+    const known = this.#indexes.get(name);
+    if (known !== undefined) return known;
+    const names = this.#names;
+    if (names === null) return 0;
+    if (names.length >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.indexOf(OTHER_ENDPOINT);
+    const index = names.push(name) - 1;
+    this.#indexes.set(name, index);
+    this.#grow(names.length);
+    return index;
+  }
+
+  /** Room for `count` endpoints: arrays copied into larger ones (a few times per run at most). */
+  #grow(count: number): void {
+    const k = ERROR_KINDS.length;
+    if (count > this.#requests.length) {
+      const room = Math.max(count, this.#requests.length * 2, 4);
+      this.#requests = grown(this.#requests, new Uint32Array(room));
+      this.#statuses = grown(this.#statuses, new Uint32Array(room * STATUS_SLOTS));
+      this.#errors = grown(this.#errors, new Uint32Array(room * k));
+      this.#bytesRead = grown(this.#bytesRead, new Float64Array(room));
+      this.#bytesWritten = grown(this.#bytesWritten, new Float64Array(room));
+      this.#touched = grown(this.#touched, new Uint8Array(room));
+    }
+    while (this.#histograms.length < count) this.#histograms.push(createHistogram());
+    this.#count = count;
+  }
+
   /** A response of endpoint `e`; `latencyUs` already clamped. */
   response(e: number, status: number, latencyUs: number): void {
-    if (e < 0 || e >= this.#count) e = 0;
+    if (e < 0 || e >= this.#count) e = this.#names === null ? 0 : this.indexOf(OTHER_ENDPOINT);
     this.#requests[e]++;
     this.#statuses[e * STATUS_SLOTS + (status >= 0 && status < STATUS_SLOTS ? status : 0)]++;
     this.#histograms[e].recordValue(latencyUs);
@@ -80,6 +118,7 @@ export class EndpointRecorder {
       }
       out.push({
         endpoint: e,
+        ...(this.#names !== null ? { name: this.#names[e] } : {}),
         requests: this.#requests[e],
         statusCodes: this.#takeStatuses(e),
         errors: this.#takeErrors(e),
@@ -113,4 +152,9 @@ export class EndpointRecorder {
     counts.fill(0);
     return out;
   }
+}
+
+function grown<T extends Uint32Array | Uint8Array | Float64Array>(from: T, to: T): T {
+  to.set(from);
+  return to;
 }

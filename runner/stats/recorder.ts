@@ -40,6 +40,8 @@ export interface RecorderOptions {
   maxMessagesPerKind?: number;
   /** Endpoints of the run (runner/endpoint_table.ts); more than one are counted apart. Default 1. */
   endpoints?: number;
+  /** Endpoints are named at run time (a session script's requests; see `endpointIndex`), not counted up front. */
+  namedEndpoints?: boolean;
 }
 
 /** Records events of one worker into per-interval counters and histograms. */
@@ -86,7 +88,16 @@ export class IntervalRecorder {
     this.#originMs = opts.originMs;
     this.#maxMessages = opts.maxMessagesPerKind ?? 20;
     this.#rawHistogram = opts.uncorrected ? createHistogram() : null;
-    this.#endpoints = (opts.endpoints ?? 1) > 1 ? new EndpointRecorder(opts.endpoints!) : null;
+    this.#endpoints = opts.namedEndpoints
+      ? new EndpointRecorder(0, true)
+      : (opts.endpoints ?? 1) > 1
+      ? new EndpointRecorder(opts.endpoints!)
+      : null;
+  }
+
+  /** The index a run-time endpoint `name` records under (a session script's request); 0 without named endpoints. */
+  endpointIndex(name: string): number {
+    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name);
   }
 
   /**

@@ -36,8 +36,10 @@ export interface IntervalSample extends Counters {
 
 /** One endpoint's counts in one interval of one worker. */
 export interface EndpointSample {
-  /** Index in the run's endpoint table. */
+  /** Index in the run's endpoint table (a script's: in this worker's own, see `name`). */
   endpoint: number;
+  /** The endpoint's name when the worker named it at run time (a session script's request). */
+  name?: string;
   requests: number;
   statusCodes: Record<string, number>;
   errors: Partial<Record<ErrorKind, number>>;

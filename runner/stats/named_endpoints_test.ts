@@ -1,0 +1,94 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { RunAggregator } from "./aggregate.ts";
+import { IntervalRecorder } from "./recorder.ts";
+import type { IntervalSample } from "./sample.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
+
+const INTERVAL_MS = 100;
+const ORIGIN_MS = 5000;
+const named = () =>
+  new IntervalRecorder({
+    intervalMs: INTERVAL_MS,
+    originMs: ORIGIN_MS,
+    uncorrected: false,
+    namedEndpoints: true,
+  });
+
+/** Response k named `names[k % names.length]` (its latency 10 ms per name index, mod 3), on `target(k)`. */
+function feed(target: (k: number) => IntervalRecorder, names: string[], count: number): number {
+  let nowMs = ORIGIN_MS + 11;
+  for (let k = 0; k < count; k++) {
+    nowMs += 0.37;
+    const r = target(k);
+    const i = k % names.length;
+    const e = r.endpointIndex(names[i]);
+    if (k % 29 === 0) r.recordError(nowMs, "timeout", "t", e);
+    else r.recordResponse(nowMs, 200, 500 + (i % 3) * 10_000, 0, e);
+  }
+  return nowMs;
+}
+
+function finish(recorders: IntervalRecorder[], endMs: number) {
+  const samples: IntervalSample[][] = recorders.map((r) => r.drain(endMs + INTERVAL_MS, true));
+  const agg = new RunAggregator({
+    intervalMs: INTERVAL_MS,
+    uncorrected: false,
+    workers: samples.length,
+    endpoints: [],
+    namedEndpoints: true,
+  });
+  samples.forEach((worker, w) => worker.forEach((s) => agg.add(s, w)));
+  return agg.finish(2);
+}
+
+Deno.test("names added as sent, in each worker's own order, merge by name to one worker's numbers", () => {
+  const one = named();
+  const end = feed(() => one, ["a", "b", "c"], 2000);
+  // Worker 0 meets the names in the order c, b, a; worker 1 in a, b, c: their indexes differ.
+  const two = [named(), named()];
+  two[0].endpointIndex("c");
+  two[0].endpointIndex("b");
+  feed((k) => two[(k >> 3) % 2], ["a", "b", "c"], 2000);
+  const byName = (s: ReturnType<typeof finish>) => [...s.endpoints!].sort((x, y) => x.name < y.name ? -1 : 1);
+  const single = finish([one], end);
+  assertEquals(single.endpoints!.map((e) => e.name), ["a", "b", "c"]);
+  assertEquals(single.endpoints!.reduce((a, e) => a + e.requests, 0), single.requests);
+  assertEquals(single.endpoints!.map((e) => Math.floor(e.latencyMs!.p50 / 10)), [0, 1, 2]);
+  assertEquals(byName(finish(two, end)), byName(single));
+});
+
+Deno.test("a name past the cap counts under (other), in a worker and across workers", () => {
+  const names = Array.from({ length: MAX_ENDPOINTS + 30 }, (_, k) => `n${k}`);
+  const w0 = named(), w1 = named();
+  // Each worker alone stays under the cap with its 47 names; together they pass it.
+  const end = feed((k) => (k % names.length) < 47 ? w0 : w1, names, names.length * 4);
+  const stats = finish([w0, w1], end);
+  assertEquals(stats.endpoints!.length, MAX_ENDPOINTS + 1);
+  assertEquals(stats.endpoints!.at(-1)!.name, OTHER_ENDPOINT);
+  assertEquals(stats.endpoints!.reduce((a, e) => a + e.requests, 0), stats.requests);
+  const lone = named();
+  const loneEnd = feed(() => lone, names, names.length * 2);
+  const alone = finish([lone], loneEnd);
+  assertEquals(alone.endpoints!.length, MAX_ENDPOINTS + 1);
+  assertEquals(alone.endpoints!.find((e) => e.name === OTHER_ENDPOINT)!.requests, 30 * 2 - 2);
+});
+
+Deno.test("the intervals handed to metrics outputs carry a script's endpoints by name, adding up across workers", () => {
+  const two = [named(), named()];
+  two[1].endpointIndex("b");
+  const end = feed((k) => two[k % 2], ["a", "b"], 1000);
+  const labelled = new Map<string, number>();
+  const agg = new RunAggregator({
+    intervalMs: INTERVAL_MS,
+    uncorrected: false,
+    workers: 2,
+    endpoints: [],
+    namedEndpoints: true,
+    onInterval: (delta) => {
+      for (const e of delta.endpoints ?? []) labelled.set(e.name, (labelled.get(e.name) ?? 0) + e.requests);
+    },
+  });
+  two.forEach((r, w) => r.drain(end + INTERVAL_MS, true).forEach((s) => agg.add(s, w)));
+  const stats = agg.finish(1);
+  assertEquals([...labelled].sort(), stats.endpoints!.map((e) => [e.name, e.requests]).sort());
+});
