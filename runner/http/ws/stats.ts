@@ -5,9 +5,9 @@
  * each way, unsolicited server messages and their fan-out latency, pings, pongs and close codes. HOT
  * PATH: plain number fields and reused histograms; a close code counts into a `Uint32Array` by code.
  * Events before the measured run (`originMs`) are not counted, except handshakes: those completed before it
- * (the pre-connected pool's, a warm-up's) count apart in `earlyHandshakes`, so the run's `handshakes` holds
- * every connection it closes; `handshakes` itself (streamed per interval) and the handshake histogram stay
- * the measured run's. One `WsSample` per worker crosses to
+ * (the pre-connected pool's, a warm-up's) count in `handshakes` too, so it holds every connection the run
+ * closes (the metrics outputs stream them with the first interval), and apart in `earlyHandshakes`; the
+ * handshake histogram stays the measured run's. One `WsSample` per worker crosses to
  * the main isolate at the run's end; results/ws_totals.ts adds a pool's into the results' `ws` section.
  */
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../../results/histogram.ts";
@@ -21,7 +21,7 @@ const CLOSE_CODE_SLOTS = 5000;
 
 export class WsStats {
   originMs = Infinity;
-  /** Handshakes completed in the measured run. */
+  /** Every handshake completed, those before the measured run included. */
   handshakes = 0;
   /** Handshakes completed before it: the pre-connected pool's (and a warm-up's). */
   earlyHandshakes = 0;
@@ -43,11 +43,11 @@ export class WsStats {
   }
 
   handshake(nowMs: number, latencyUs: number): void {
+    this.handshakes++;
     if (nowMs < this.originMs) {
       this.earlyHandshakes++;
       return;
     }
-    this.handshakes++;
     this.#handshake.recordValue(clampUs(latencyUs));
   }
 
@@ -67,7 +67,7 @@ export class WsStats {
     });
     const encoded = (h: Histogram) => h.totalCount === 0 ? undefined : encodeHistogram(h);
     return {
-      handshakes: this.handshakes + this.earlyHandshakes,
+      handshakes: this.handshakes,
       preConnectedHandshakes: this.earlyHandshakes,
       handshakeHistogramEncoded: encoded(this.#handshake),
       messagesSent: this.messagesSent,
