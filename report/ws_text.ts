@@ -15,11 +15,7 @@ export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
   const out = [
     bold("WebSocket:"),
     "  Requests are messages answered; latency is each one's round trip from its intended send.",
-    `  Handshakes:  ${formatCount(ws.handshakes)}${
-      ws.handshakeMs
-        ? ` (p50 ${formatDurationMs(ws.handshakeMs.p50)}, p99 ${formatDurationMs(ws.handshakeMs.p99)})`
-        : ""
-    }`,
+    `  Handshakes:  ${handshakeLine(ws)}`,
     `  Messages:    ${formatCount(ws.messagesSent)} sent (${formatBytes(ws.payloadBytesSent)}), ${
       formatCount(ws.messagesReceived)
     } received (${formatBytes(ws.payloadBytesReceived)})`,
@@ -40,4 +36,19 @@ export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
     }${ws.closeCodes["1006"] ? " (1006: closed without a close frame)" : ""}`,
   );
   return out;
+}
+
+/**
+ * Every handshake, those made before the measured run said apart (the pre-connected pool's): the
+ * times are of the measured run's only.
+ */
+function handshakeLine(ws: NonNullable<RunResult["ws"]>): string {
+  const early = ws.preConnectedHandshakes ?? 0;
+  const times = ws.handshakeMs
+    ? `p50 ${formatDurationMs(ws.handshakeMs.p50)}, p99 ${formatDurationMs(ws.handshakeMs.p99)}`
+    : "";
+  if (early === 0) return `${formatCount(ws.handshakes)}${times ? ` (${times})` : ""}`;
+  const measured = ws.handshakes - early;
+  return `${formatCount(ws.handshakes)} (${formatCount(early)} before the measured run, pre-connected; ` +
+    `${times ? `${times} of the other ${formatCount(measured)}` : `${formatCount(measured)} in it`})`;
 }

@@ -10,9 +10,15 @@ import { z } from "zod";
 import { count, counts, latencySummarySchema } from "./schema_values.ts";
 
 export const wsResultSchema = z.looseObject({
-  /** Handshakes completed (101 checked) over the measured run. */
+  /**
+   * Handshakes completed (101 checked) by the run's connections, the pre-connected ones' included (so with
+   * every connection closed cleanly it equals the closes). Files from before `preConnectedHandshakes`
+   * counted only the measured run's.
+   */
   handshakes: count,
-  /** Time from the Upgrade request written to its 101 read (ms); null without a handshake. */
+  /** Of `handshakes`, those completed before the measured run: the pre-connected pool's (and a warm-up's). */
+  preConnectedHandshakes: count.optional(),
+  /** Time from the Upgrade request written to its 101 read (ms), measured run only; null without one. */
   handshakeMs: latencySummarySchema.nullable(),
   /** The handshake times' HDR histogram, base64: shards add it (results/ws_totals.ts). Absent: none. */
   handshakeHistogramEncoded: z.string().optional(),

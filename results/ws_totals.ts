@@ -12,7 +12,10 @@ import type { WsResult } from "./schema_ws.ts";
 
 /** What adds: a ws section's counters and its histograms' encodings (a worker's sample, or a shard's run). */
 export interface WsParts {
+  /** Every completed handshake, those before the measured run included. */
   handshakes: number;
+  /** Of them, completed before the measured run (absent in files from before they were counted). */
+  preConnectedHandshakes?: number;
   handshakeHistogramEncoded?: string;
   messagesSent: number;
   messagesReceived: number;
@@ -66,6 +69,10 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
   const fanout = addTimes(parts, (p) => p.fanoutHistogramEncoded, (p) => p.fanoutMs);
   return {
     handshakes: sum("handshakes"),
+    // Parts from before it was counted leave it out: their `handshakes` are the measured run's only.
+    ...(parts.some((p) => p.preConnectedHandshakes !== undefined)
+      ? { preConnectedHandshakes: parts.reduce((total, p) => total + (p.preConnectedHandshakes ?? 0), 0) }
+      : {}),
     handshakeMs: handshake.summary,
     ...(handshake.encoded !== undefined ? { handshakeHistogramEncoded: handshake.encoded } : {}),
     messagesSent: sum("messagesSent"),

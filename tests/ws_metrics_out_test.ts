@@ -24,8 +24,13 @@ Deno.test("ws attack --out otlp and remote write: handshakes and messages each w
         ...["-o", `${dir}/results.json`, "--quiet"],
       ]);
       assertEquals(r.code, 0, r.stderr);
-      const ws = (JSON.parse(await Deno.readTextFile(`${dir}/results.json`)) as ResultsFile).runs[0].ws;
+      const run = (JSON.parse(await Deno.readTextFile(`${dir}/results.json`)) as ResultsFile).runs[0];
+      const ws = run.ws;
       ok(ws !== undefined && ws.messagesReceived > 0 && ws.handshakes > 0, JSON.stringify(ws));
+      // Every connection's handshake counts, the pre-connected ones' apart, so every close has its
+      // handshake (connections still idle at the run's end are dropped without a close frame).
+      assertEquals(ws.preConnectedHandshakes, run.preConnected ?? 0);
+      ok(ws.handshakes >= ws.closesSent, JSON.stringify(ws));
       const series = [
         ["loadlab.ws.handshakes", ws.handshakes],
         ["loadlab.ws.messages.sent", ws.messagesSent],

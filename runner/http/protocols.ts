@@ -3,8 +3,9 @@
  * The protocol table: which protocol a run speaks and how a worker makes its connections for it.
  * `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s
  * (load_connection.ts), the one shape the executors, the watchdog and the graceful stop drive: the
- * HTTP/1.1 room's `Connection` (h1/), the HTTP/2 room's stream slots or per-arrival lanes (h2/). A new
- * protocol is a room of its own plus one entry here; nothing else branches on the protocol.
+ * HTTP/1.1 room's `Connection` (h1/), the HTTP/2 room's stream slots or per-arrival lanes (h2/), the
+ * WebSocket room's `WsConnection` (ws/; a ws: or wss: URL, `protocolRowOf`). A new protocol is a room of
+ * its own plus one entry here; nothing else branches on the protocol.
  *
  * The protocol is chosen once per worker before t0 like the transport: `http1`; `h2`
  * over TLS (ALPN offers only `h2`) or, on an http: URL, cleartext h2 with prior knowledge (`h2c`);
@@ -19,11 +20,20 @@ import { Connection } from "./h1/connection.ts";
 import { H2Slots } from "./h2/slot.ts";
 import { H2Arrivals } from "./h2/arrival.ts";
 import { encodeH2Mix } from "./h2/request.ts";
+import { WsConnection } from "./ws/connection.ts";
+import type { WsRun } from "./ws/run.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
 export type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
 /** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c";
+/** A row of the protocol table: the HTTP version spoken, or WebSocket (its handshake is HTTP/1.1). */
+export type ProtocolRow = ProtocolUsed | "ws";
+
+/** The table's row for a run at `url` that spoke `used`: a ws: or wss: URL's is WebSocket's. */
+export function protocolRowOf(url: URL, used: ProtocolUsed): ProtocolRow {
+  return url.protocol === "ws:" || url.protocol === "wss:" ? "ws" : used;
+}
 
 /** What to offer by ALPN (undefined: the transport's default, `http/1.1`) and what is settled already. */
 export function alpnOf(url: URL, requested: ProtocolRequest): {
@@ -77,6 +87,8 @@ export interface ProtocolSetup {
   readonly windowBytes: number;
   /** First id of this worker's connections (ids stay unique across workers). */
   readonly idBase: number;
+  /** WebSocket: the worker's messages, match rule and counts (ws/run.ts); the `ws` row needs it. */
+  readonly ws?: WsRun;
 }
 
 /** A worker's connections for one protocol, made one at a time as the executors ask. */
@@ -121,9 +133,24 @@ function h2Connections(setup: ProtocolSetup): ConnectionFactory {
   };
 }
 
+/** WebSocket: one `WsConnection` per load connection, one message in flight on it (ws/connection.ts). */
+function wsConnections(setup: ProtocolSetup): ConnectionFactory {
+  const run = setup.ws;
+  if (run === undefined) {
+    throw new TypeError("the ws protocol row needs the run's WebSocket settings (setup.ws)");
+  }
+  return {
+    perConnection: 1,
+    h2Steps: false,
+    next: (id) => new WsConnection(id, setup.shared, run),
+    maxOpenStreams: () => 0,
+  };
+}
+
 /** The protocol table: each protocol a run speaks, and the factory of its connections. */
-export const PROTOCOLS: Readonly<Record<ProtocolUsed, (setup: ProtocolSetup) => ConnectionFactory>> = {
+export const PROTOCOLS: Readonly<Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory>> = {
   http1: http1Connections,
   h2: h2Connections,
   h2c: h2Connections,
+  ws: wsConnections,
 };

@@ -9,7 +9,6 @@
  * in-process sink, then the pre-connect pool) and its `start(startMs)`. Used inside worker isolates.
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
-import { wsConnections } from "../http/ws/factory.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
 import type { WsSample } from "../http/ws/stats.ts";
 import type { WsResult } from "../../results/schema_ws.ts";
@@ -19,6 +18,7 @@ import {
   alpnOf,
   type ConnectionFactory,
   probeProtocol,
+  protocolRowOf,
   PROTOCOLS,
   type ProtocolUsed,
 } from "../http/protocols.ts";
@@ -169,9 +169,9 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   });
   const connections: LoadConnection[] = [];
   const idBase = opts.workerIndex * 1_000_000;
-  // The protocol's connections (protocols.ts): HTTP/1.1 connections, or HTTP/2 stream slots; a ws:
-  // URL's are WebSocket connections (runner/http/ws/).
-  const factory = wsRun !== null ? wsConnections(shared, wsRun) : PROTOCOLS[protocol]({
+  // The protocol's connections, from the table (protocols.ts): HTTP/1.1 connections, HTTP/2 stream
+  // slots, or a ws: URL's WebSocket connections.
+  const factory = PROTOCOLS[protocolRowOf(wsUrl, protocol)]({
     shared,
     url,
     requests: config.requestMix,
@@ -182,6 +182,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     perArrival: config.connection === "per-arrival",
     windowBytes: config.h2WindowBytes,
     idBase,
+    ws: wsRun ?? undefined,
   });
   const newConnection = () => {
     const id = idBase + connections.length;

@@ -4,7 +4,10 @@
  * errors by kind, bytes on the wire, connects): handshakes and their time, messages and payload bytes
  * each way, unsolicited server messages and their fan-out latency, pings, pongs and close codes. HOT
  * PATH: plain number fields and reused histograms; a close code counts into a `Uint32Array` by code.
- * Events before t0 (`originMs`) are the warm-up's and not counted. One `WsSample` per worker crosses to
+ * Events before the measured run (`originMs`) are not counted, except handshakes: those completed before it
+ * (the pre-connected pool's, a warm-up's) count in `handshakes` too, so it holds every connection the run
+ * closes (the metrics outputs stream them with the first interval), and apart in `earlyHandshakes`; the
+ * handshake histogram stays the measured run's. One `WsSample` per worker crosses to
  * the main isolate at the run's end; results/ws_totals.ts adds a pool's into the results' `ws` section.
  */
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../../results/histogram.ts";
@@ -18,7 +21,10 @@ const CLOSE_CODE_SLOTS = 5000;
 
 export class WsStats {
   originMs = Infinity;
+  /** Every handshake completed, those before the measured run included. */
   handshakes = 0;
+  /** Handshakes completed before it: the pre-connected pool's (and a warm-up's). */
+  earlyHandshakes = 0;
   messagesSent = 0;
   messagesReceived = 0;
   payloadBytesSent = 0;
@@ -37,8 +43,11 @@ export class WsStats {
   }
 
   handshake(nowMs: number, latencyUs: number): void {
-    if (nowMs < this.originMs) return;
     this.handshakes++;
+    if (nowMs < this.originMs) {
+      this.earlyHandshakes++;
+      return;
+    }
     this.#handshake.recordValue(clampUs(latencyUs));
   }
 
@@ -59,6 +68,7 @@ export class WsStats {
     const encoded = (h: Histogram) => h.totalCount === 0 ? undefined : encodeHistogram(h);
     return {
       handshakes: this.handshakes,
+      preConnectedHandshakes: this.earlyHandshakes,
       handshakeHistogramEncoded: encoded(this.#handshake),
       messagesSent: this.messagesSent,
       messagesReceived: this.messagesReceived,
