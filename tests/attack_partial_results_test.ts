@@ -8,7 +8,7 @@
  */
 import { deepStrictEqual as assertEquals, match as assertMatch, ok as assert } from "node:assert/strict";
 import { startTarget } from "../targets/mod.ts";
-import { fillDisk, MAIN, sleep, tmpfsUnavailable, withTmpfs } from "./fault_drill_helpers.ts";
+import { eventually, fillDisk, MAIN, tmpfsUnavailable, withTmpfs } from "./fault_drill_helpers.ts";
 import { withTempDir } from "./helpers.ts";
 
 const noTmpfs = tmpfsUnavailable();
@@ -25,12 +25,34 @@ function attack(args: string[]) {
   return { child, output: child.output() };
 }
 
+/**
+ * Waits until the run has created its request log (its header line): Ctrl-C is handled by then and the
+ * load is starting. A fixed sleep was not certain on a busy machine, where starting loadlab from a cold
+ * cache can outlast it (the disk then filled before the log was created, and nothing was measured). The
+ * log's lines are written in 60 KiB chunks, so the first one may only come at the end of a slow run.
+ */
+async function untilStarted(log: string): Promise<void> {
+  const started = async () => (await Deno.readTextFile(log).catch(() => "")).startsWith("code;");
+  assert(await eventually(started, 60_000), `${log} not created within 60 s`);
+}
+
 Deno.test("attack stopped by SIGINT: exit 130, -o results marked incomplete", async () => {
   const target = await startTarget({ kind: "builtin" });
   try {
     await withTempDir(async (dir) => {
-      const run = attack([`${target.url}/json`, "-c", "2", "-d", "60s", "-o", `${dir}/results.json`]);
-      await sleep(2500);
+      const log = `${dir}/log.csv`;
+      const run = attack([
+        `${target.url}/json`,
+        "-c",
+        "2",
+        "-d",
+        "60s",
+        "--log",
+        log,
+        "-o",
+        `${dir}/results.json`,
+      ]);
+      await untilStarted(log);
       run.child.kill("SIGINT");
       const { code, stderr } = await run.output;
       assertEquals(code, 130, new TextDecoder().decode(stderr));
@@ -53,7 +75,7 @@ Deno.test({
         const log = `${disk}/log.csv`;
         const out = `${dir}/results.json`;
         const run = attack([`${target.url}/json`, "-c", "2", "-d", "3s", "--log", log, "-o", out]);
-        await sleep(1500);
+        await untilStarted(log);
         await fillDisk(disk);
         const { code, stderr } = await run.output;
         const text = new TextDecoder().decode(stderr);
