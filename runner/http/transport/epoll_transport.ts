@@ -44,11 +44,6 @@ import { nextTurn } from "../../load/clock.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
 const IDLE_WAIT_MS = 5;
-/**
- * Microtask hops a settled exchange's continuation may take to its next request (a session's awaits
- * between two requests) and still keep the pump's turn.
- */
-const MICROTASK_HOPS = 64;
 /** Empty polls (one event-loop turn each) before the pump waits off-thread. */
 const SPIN_TURNS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
@@ -204,10 +199,7 @@ export class EpollLoop implements SocketLoop {
         this.asyncWakes = 0;
         while (true) {
           this.#serveReady();
-          // Exchanges settled by promise (sessions of flows and scripts) whose code reached its next request
-          // within a few microtask hops keep the turn: no event-loop turn (~25 us) per round for them.
-          if (this.asyncWakes > 0 && !(await this.#chainsRearmed())) break;
-          if (this.waiting === 0 || this.#closed) break;
+          if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
           const leftMs = turnEndMs - sys.nowMs();
           if (leftMs <= 0) break;
           // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
@@ -221,21 +213,6 @@ export class EpollLoop implements SocketLoop {
       // In the same turn as the loop's last check, so a socket that starts waiting next is seen by `wait`.
       this.#pumping = false;
     }
-  }
-
-  /**
-   * Runs the continuations of the promises settled this round for up to `MICROTASK_HOPS` hops; true (and
-   * the wakes forgotten) when each armed a read again, so every socket waits on the kernel and blocking in
-   * `epoll_wait` stalls nobody; false when some went elsewhere (a timer, a session's end, a stop): the loop
-   * then gets its turn, as it always did.
-   */
-  async #chainsRearmed(): Promise<boolean> {
-    const wakes = this.asyncWakes;
-    const before = this.waiting;
-    for (let k = 0; k < MICROTASK_HOPS && this.waiting - before < wakes; k++) await null;
-    if (this.waiting - before < wakes) return false;
-    this.asyncWakes = 0;
-    return true;
   }
 
   /** One non-blocking poll per event-loop turn; after a few empty ones, an off-thread wait. */
