@@ -21,6 +21,7 @@ import { startNginx } from "./nginx.ts";
 import { readProcStat } from "../system/proc_stat.ts";
 import { median } from "../results/stats.ts";
 import { parseK6Summary } from "./tools.ts";
+import { measureInPinnedChild } from "./tool_run.ts";
 
 export interface ScriptBenchOptions {
   durationSec: number;
@@ -182,23 +183,7 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
           pinned ? "target CPU 0, generator CPU 1" : "UNPINNED"
         }; load average ${loadBefore}`,
     );
-    const childArgv = [
-      ...pinGenerator,
-      Deno.execPath(),
-      "run",
-      "-A",
-      new URL(import.meta.url).pathname,
-      "--child",
-    ];
-    const out = await new Deno.Command(childArgv[0], {
-      args: [...childArgv.slice(1), JSON.stringify(plan)],
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!out.success) throw new Error(`the measuring process failed (exit ${out.code})`);
-    const { rounds }: { rounds: Round[] } = JSON.parse(
-      new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!,
-    );
+    const { rounds } = await measureInPinnedChild<{ rounds: Round[] }>(import.meta.url, pinGenerator, plan);
     const loadAfter = loadAverage();
     const med = (f: (r: Round) => number | null) => median(rounds.map((r) => f(r) ?? NaN));
     const summary = {

@@ -26,6 +26,7 @@ import { RequestPicker } from "../runner/http/request_picker.ts";
 import { Feeder } from "../runner/load/feeder.ts";
 import { readProcStat } from "../system/proc_stat.ts";
 import { median } from "../results/stats.ts";
+import { measureInPinnedChild } from "./tool_run.ts";
 
 export interface SessionBenchOptions {
   durationSec: number;
@@ -218,24 +219,9 @@ export async function runSessionBench(opts: SessionBenchOptions): Promise<number
           pinned ? "target CPU 0, generator CPU 1" : "UNPINNED"
         }; load average ${loadBefore}`,
     );
-    const childArgv = [
-      ...pinGenerator,
-      Deno.execPath(),
-      "run",
-      "-A",
-      new URL(import.meta.url).pathname,
-      "--child",
-    ];
-    const out = await new Deno.Command(childArgv[0], {
-      args: [...childArgv.slice(1), JSON.stringify(plan)],
-      stdout: "piped",
-      stderr: "inherit",
-    }).output();
-    if (!out.success) throw new Error(`the measuring process failed (exit ${out.code})`);
-    const { rounds, picks }: { rounds: Round[]; picks: { fixedNs: number; templatedNs: number } } = JSON
-      .parse(
-        new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!,
-      );
+    const { rounds, picks } = await measureInPinnedChild<
+      { rounds: Round[]; picks: { fixedNs: number; templatedNs: number } }
+    >(import.meta.url, pinGenerator, plan);
     const loadAfter = loadAverage();
     const summary = {
       fixedRpsMedian: median(rounds.map((r) => r.fixedRps)),

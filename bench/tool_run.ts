@@ -154,3 +154,23 @@ export function perRequest(
     targetBusyPct: targetCpuSec === null ? null : (targetCpuSec / durationSec) * 100,
   };
 }
+
+/**
+ * Runs the bench module `moduleUrl` again as `--child PLAN` under the generator's `taskset` prefix, so
+ * the measuring process (and its load workers) sits on the generator's core, and returns the JSON of
+ * its last stdout line (what the child measured). Its stderr stays on the terminal.
+ */
+export async function measureInPinnedChild<T>(
+  moduleUrl: string,
+  pinGenerator: readonly string[],
+  plan: unknown,
+): Promise<T> {
+  const argv = [...pinGenerator, Deno.execPath(), "run", "-A", new URL(moduleUrl).pathname, "--child"];
+  const out = await new Deno.Command(argv[0], {
+    args: [...argv.slice(1), JSON.stringify(plan)],
+    stdout: "piped",
+    stderr: "inherit",
+  }).output();
+  if (!out.success) throw new Error(`the measuring process failed (exit ${out.code})`);
+  return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!) as T;
+}
