@@ -23,6 +23,7 @@ import type { FlowSample } from "./stats/flow_counters.ts";
 import { alignFlowSamples } from "./stats/flow_align.ts";
 import { withScriptSetup } from "./script/script_hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
+import { wsStepWaits } from "./ws_step_spec.ts";
 import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
@@ -240,7 +241,9 @@ function requestsPerArrival(config: AttackConfig): number {
   let weights = 0, requests = 0;
   for (const flow of config.flows) {
     weights += flow.weight;
-    requests += flow.weight * flow.steps.filter((s) => "request" in s).length;
+    // A ws step that waits for its message counts as one request (its answer is recorded as one).
+    requests += flow.weight *
+      flow.steps.filter((s) => "request" in s || ("ws" in s && wsStepWaits(s))).length;
   }
   return requests / weights;
 }

@@ -26,20 +26,27 @@ import { hasPlaceholder } from "./http/template.ts";
 import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema, flowFields, requestStepFields } from "./session_schema.ts";
 import { scriptIssues, scriptSpecSchema } from "./script/script_spec.ts";
+import { wsActionSchema, wsStepIssues } from "./ws_step_spec.ts";
 
-/** A step of a flow: a request (named in results by `label`, else `METHOD path`), or a pause. */
+/**
+ * A step of a flow: a request (named in results by `label`, else `METHOD path`), a pause, or a
+ * WebSocket action (runner/ws_step_spec.ts).
+ */
 export const flowStepSchema = z.union([
   z.strictObject({ request: requestSpecSchema, ...requestStepFields }),
   z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
+  z.strictObject({ ws: wsActionSchema, ...requestStepFields }),
 ]);
 
 /** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
 export const flowSpecSchema = z.strictObject({
   ...flowFields,
   steps: z.array(flowStepSchema).refine(
-    (steps) => steps.some((s) => "request" in s),
-    "a flow needs at least one request step",
-  ),
+    (steps) => steps.some((s) => "request" in s || "ws" in s),
+    "a flow needs at least one request or ws step",
+  ).superRefine((steps, ctx) => {
+    for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
+  }),
 });
 export type FlowSpec = z.infer<typeof flowSpecSchema>;
 
@@ -172,6 +179,19 @@ function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
   if (c.pipelining > 1) {
     issues.push({ path: ["pipelining"], message: "flows send one request at a time: pipelining must be 1" });
   }
+  // A session's WebSocket is an HTTP/1.1 Upgrade on the target's origin, beside its HTTP requests.
+  c.flows?.forEach((flow, f) => {
+    const k = flow.steps.findIndex((s) => "ws" in s);
+    if (k < 0) return;
+    const why = /^wss?:/.test(c.url)
+      ? "ws steps open their WebSocket from an http:// or https:// target; use its http(s) URL"
+      : c.protocol !== "http1"
+      ? `ws steps open their WebSocket with an HTTP/1.1 Upgrade: use protocol http1, not ${c.protocol}`
+      : undefined;
+    if (why !== undefined) {
+      issues.push({ path: ["flows", String(f), "steps", String(k), "ws"], message: why });
+    }
+  });
   return issues;
 }
 

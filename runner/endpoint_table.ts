@@ -2,7 +2,8 @@
  * @module
  * The endpoints of an attack: every request of the mix and every request step of a flow gets a name
  * (its `name:`, a step's `label`, else its method and path as written, so `/items/{{ id }}` is one
- * endpoint whatever values fill it), and each name an index, fixed before the load so the hot path
+ * endpoint whatever values fill it; a flow's ws step that waits for a message: its `name`, label, else
+ * `WS SEND path`), and each name an index, fixed before the load so the hot path
  * records a response under its endpoint with one array index (runner/stats/endpoint_recorder.ts). Names
  * come from the configuration only, never from filled values; still, a generated mix may hold thousands
  * of distinct ones, so at most `MAX_ENDPOINTS` are kept apart and the rest pool under `OTHER_ENDPOINT`
@@ -15,6 +16,7 @@ import type { AttackConfig } from "./config.ts";
 import type { RequestSpec } from "./request_spec.ts";
 import { resolvePath } from "./http/request.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "./endpoint_limits.ts";
+import { wsEndpointName, wsStepLabel } from "./ws_step_spec.ts";
 
 /** One endpoint: its name, the method of its (first) request, and the user tags of its requests. */
 export interface EndpointInfo {
@@ -30,7 +32,10 @@ export interface EndpointTable {
   endpoints: EndpointInfo[];
   /** Endpoint index of each request of `requestMix`. */
   mix: number[];
-  /** Per flow, the endpoint index of each request step (in step order, pauses skipped). */
+  /**
+   * Per flow, the endpoint index of each timed step (requests, ws steps with a label; in step order,
+   * pauses skipped); -1 for a ws connect, whose handshake is no endpoint.
+   */
   flows: number[][];
 }
 
@@ -71,9 +76,19 @@ export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | 
     return index;
   };
   if (config.flows !== undefined) {
-    const flows = config.flows.map((flow) =>
-      flow.steps.flatMap((step) => "request" in step ? [indexOf(step.request, step.label)] : [])
-    );
+    const flows = config.flows.map((flow) => {
+      let connectPath = "";
+      return flow.steps.flatMap((step) => {
+        if ("request" in step) return [indexOf(step.request, step.label)];
+        if (!("ws" in step)) return [];
+        if (step.ws.connect !== undefined) connectPath = step.ws.connect;
+        const label = wsStepLabel(step, connectPath);
+        // A connect is timed as a flow step; its handshake counts in the ws section, not as an endpoint.
+        if (label === null || step.ws.connect !== undefined) return label === null ? [] : [-1];
+        const name = wsEndpointName(step, label);
+        return [indexOf({ method: "WS", path: connectPath, headers: [], weight: 1, name }, label)];
+      });
+    });
     return { endpoints, mix: config.requestMix.map(() => 0), flows };
   }
   const mix = config.requestMix.map((spec) => indexOf(spec));

@@ -43,22 +43,35 @@ export const captureSpecSchema = z.strictObject({
 });
 export type CaptureSpec = z.infer<typeof captureSpecSchema>;
 
-/**
- * A check of a step's response (k6's checks): its status, a JSON path equal to a value or present (or
- * absent), the body containing a text. A failed check is counted, never ends the session.
- */
-export const checkSpecSchema = z.strictObject({
+/** The fields of a check (and of a ws step's match, which has no status: runner/ws_step_spec.ts). */
+export const checkFields = {
   status: z.number().int().min(100).max(999).optional(),
   json: z.string().startsWith("$", 'a JSON path starts with "$", e.g. "$.ok"').optional(),
   equals: z.union([z.string(), z.number(), z.boolean(), z.null()]).optional(),
   exists: z.boolean().optional(),
   contains: z.string().optional(),
-}).superRefine((c, ctx) => {
-  const kinds = [c.status !== undefined, c.json !== undefined, c.contains !== undefined].filter(Boolean);
+  /** A regular expression that must find a match in the body (or the message). */
+  regexp: z.string().min(1).optional(),
+};
+
+/** One kind per check: status, json (with equals or exists), contains or regexp; `kindsText` says so. */
+export function checkRules(
+  c: {
+    status?: number;
+    json?: string;
+    equals?: unknown;
+    exists?: boolean;
+    contains?: string;
+    regexp?: string;
+  },
+  ctx: z.RefinementCtx,
+  kindsText = "a check takes one of status, json (with equals or exists), contains or regexp",
+): void {
+  const kinds = [c.status, c.json, c.contains, c.regexp].filter((k) => k !== undefined);
   if (kinds.length !== 1) {
     ctx.addIssue({
       code: "custom",
-      message: "a check takes one of status, json (with equals or exists) or contains",
+      message: kindsText,
     });
   } else if (c.json !== undefined && (c.equals === undefined) === (c.exists === undefined)) {
     ctx.addIssue({
@@ -69,7 +82,21 @@ export const checkSpecSchema = z.strictObject({
   } else if (c.json === undefined && (c.equals !== undefined || c.exists !== undefined)) {
     ctx.addIssue({ code: "custom", message: "equals and exists go with json" });
   }
-});
+  if (c.regexp !== undefined) {
+    try {
+      new RegExp(c.regexp);
+    } catch (err) {
+      ctx.addIssue({ code: "custom", path: ["regexp"], message: (err as Error).message });
+    }
+  }
+}
+
+/**
+ * A check of a step's response (k6's checks): its status, a JSON path equal to a value or present (or
+ * absent), the body containing a text or matching a regexp. A failed check is counted, never ends the
+ * session.
+ */
+export const checkSpecSchema = z.strictObject(checkFields).superRefine((c, ctx) => checkRules(c, ctx));
 export type CheckSpec = z.infer<typeof checkSpecSchema>;
 
 /** The most a step's `maxKeptBytes` may be: one response held whole per connection. */

@@ -58,7 +58,7 @@ function toFlowInput(flow: FileFlow): FlowInput {
     name: flow.name,
     weight: flow.weight,
     steps: flow.steps.map((s) =>
-      "thinkMs" in s ? s : {
+      "thinkMs" in s || "ws" in s ? s : {
         request: toRequestInput(s.request),
         ...(s.label ? { label: s.label } : {}),
         ...(s.capture ? { capture: s.capture } : {}),

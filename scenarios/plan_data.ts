@@ -6,6 +6,7 @@
  * built-in functions. An unknown name, an unknown data source, or two sources for one load is a problem
  * naming the request and the name, exit 2 before any target starts.
  */
+import type { WsAction } from "../runner/ws_step_spec.ts";
 import { dirname, isAbsolute, join } from "node:path";
 import type { DataSpec } from "../runner/session_schema.ts";
 import { placeholdersOf } from "../runner/http/template.ts";
@@ -126,19 +127,38 @@ function flowIssues(flow: FileFlow, columns: readonly string[], at: string, sour
   const known = new Set(columns);
   const issues: Issue[] = [];
   flow.steps.forEach((step, j) => {
-    if (!("request" in step)) return;
-    issues.push(...requestIssues(step.request, known, `${at}.steps[${j}]`, source));
+    if ("thinkMs" in step) return;
+    if ("request" in step) issues.push(...requestIssues(step.request, known, `${at}.steps[${j}]`, source));
+    else issues.push(...textIssues(wsTextsOf(step.ws), known, `${at}.steps[${j}].ws`, source));
     // A check runs before its step's captures: it may use the data's columns and earlier captures.
     (step.expect ?? []).forEach((check, k) => {
       const text = check.contains ?? (typeof check.equals === "string" ? check.equals : "");
-      for (const p of placeholdersOf(text)) {
-        const unknown = typeof p !== "string" && p.kind === "name" && !known.has(p.name);
-        if (typeof p !== "string" && !unknown) continue;
-        const message = typeof p === "string" ? p : unknownName(p.name, source);
-        issues.push({ path: `${at}.steps[${j}].expect[${k}]`, message });
-      }
+      issues.push(...textIssues([text], known, `${at}.steps[${j}].expect[${k}]`, source));
     });
     for (const c of step.capture ?? []) known.add(c.as);
   });
+  return issues;
+}
+
+/** Every text of a ws step a placeholder may be in: its path, header values, message and match. */
+function wsTextsOf(ws: WsAction): string[] {
+  const match = ws.match ?? ws.wait;
+  const matchText = match?.contains ?? (typeof match?.equals === "string" ? match.equals : undefined);
+  return [ws.connect, ...Object.values(ws.headers ?? {}), ws.send, matchText].filter((t) => t !== undefined);
+}
+
+/** Problems of the placeholders in `texts` given the names `known`, each at `path`. */
+function textIssues(
+  texts: readonly string[],
+  known: ReadonlySet<string>,
+  path: string,
+  source?: string,
+): Issue[] {
+  const issues: Issue[] = [];
+  for (const p of texts.flatMap(placeholdersOf)) {
+    const unknown = typeof p !== "string" && p.kind === "name" && !known.has(p.name);
+    if (typeof p !== "string" && !unknown) continue;
+    issues.push({ path, message: typeof p === "string" ? p : unknownName(p.name, source) });
+  }
   return issues;
 }

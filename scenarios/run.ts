@@ -353,7 +353,11 @@ export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConf
   const flows = attack.flows?.map((f) => ({
     ...f,
     steps: f.steps.map((s) =>
-      "request" in s ? { ...s, request: { ...s.request, path: prefix + (s.request.path ?? "/") } } : s
+      "request" in s
+        ? { ...s, request: { ...s.request, path: prefix + (s.request.path ?? "/") } }
+        : "ws" in s && s.ws.connect !== undefined
+        ? { ...s, ws: { ...s.ws, connect: prefix + s.ws.connect } }
+        : s
     ),
   }));
   return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };

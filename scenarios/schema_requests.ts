@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { flowFields, requestStepFields } from "../runner/session_schema.ts";
+import { wsActionFields, wsActionRules, wsStepIssues } from "../runner/ws_step_spec.ts";
 import type { FlowSpec } from "../runner/config.ts";
 import { headerRules, pathProblem, ruleOf } from "../runner/request_rules.ts";
 
@@ -135,7 +136,24 @@ const FLOW_METHODS = ["get", "post", "put", "patch", "delete", "head"] as const;
 /** A step's request: a path, or an object without `method` (the step's key is the method). */
 const stepRequestSchema = z.union([pathSchema, z.strictObject(requestFields)]);
 
+/**
+ * A `ws:` step as a file writes it (runner/ws_step_spec.ts has its rules): `send` may be any JSON value
+ * (sent as JSON, its strings' placeholders filled), `timeout` a duration, `close: true` closes with 1000.
+ */
+const wsStepFileSchema = z.strictObject({
+  ...wsActionFields,
+  send: z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional(),
+  close: z.union([z.literal(true), wsActionFields.close.unwrap()]).optional(),
+  timeout: durationSchema.optional(),
+}).meta({ id: "wsStep" }).superRefine(wsActionRules).transform(({ timeout, send, close, ...rest }) => ({
+  ...rest,
+  ...(send === undefined ? {} : { send: typeof send === "string" ? send : JSON.stringify(send) }),
+  ...(close === undefined ? {} : { close: close === true ? 1000 : close }),
+  ...(timeout === undefined ? {} : { timeoutMs: timeout }),
+}));
+
 const stepObjectSchema = z.strictObject({
+  ws: wsStepFileSchema.optional(),
   ...Object.fromEntries(FLOW_METHODS.map((m) => [m, stepRequestSchema.optional()])) as Record<
     (typeof FLOW_METHODS)[number],
     z.ZodOptional<typeof stepRequestSchema>
@@ -153,11 +171,15 @@ type EngineStep = FlowSpec["steps"][number];
  */
 export type FileFlowStep =
   | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
-  | Extract<EngineStep, { thinkMs: number }>;
+  | Extract<EngineStep, { thinkMs: number }>
+  | Extract<EngineStep, { ws: unknown }>;
 
-/** One step: `{get: /home}`, `{post: {path: /login, json: {...}}}` or `{think: 500ms}`. */
+/**
+ * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}` or a WebSocket
+ * action `{ws: {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`.
+ */
 export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
-  const given = [...FLOW_METHODS, "think" as const].filter((k) => step[k] !== undefined);
+  const given = [...FLOW_METHODS, "think" as const, "ws" as const].filter((k) => step[k] !== undefined);
   if (step.think !== undefined && (step.capture || step.expect || step.maxKeptBytes !== undefined)) {
     ctx.addIssue({
       code: "custom",
@@ -169,22 +191,23 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
     ctx.addIssue({
       code: "custom",
       message: given.length === 0
-        ? "a step needs one of get, post, put, patch, delete, head or think"
+        ? "a step needs one of get, post, put, patch, delete, head, think or ws"
         : `a step does one thing; found ${given.join(" and ")}`,
     });
     return z.NEVER;
   }
   if (step.think !== undefined) return { thinkMs: step.think };
-  const method = given[0];
-  const value = step[method as (typeof FLOW_METHODS)[number]]!;
-  const request = typeof value === "string" ? { path: value } : value;
-  if (typeof value !== "string") oneBody(value, ctx);
   const extras = {
     ...(step.label === undefined ? {} : { label: step.label }),
     ...(step.capture === undefined ? {} : { capture: step.capture }),
     ...(step.expect === undefined ? {} : { expect: step.expect }),
     ...(step.maxKeptBytes === undefined ? {} : { maxKeptBytes: step.maxKeptBytes }),
   };
+  if (step.ws !== undefined) return { ws: step.ws, ...extras };
+  const method = given[0];
+  const value = step[method as (typeof FLOW_METHODS)[number]]!;
+  const request = typeof value === "string" ? { path: value } : value;
+  if (typeof value !== "string") oneBody(value, ctx);
   return { request: { ...request, method: method.toUpperCase() }, ...extras };
 });
 
@@ -193,7 +216,9 @@ export const flowSchema = z.strictObject({
   ...flowFields,
   /** The data source (top-level `data:`) whose rows fill this flow's sessions, one row each. */
   data: z.string().min(1).optional(),
-  steps: z.array(flowStepSchema).min(1, "a flow needs at least one step"),
+  steps: z.array(flowStepSchema).min(1, "a flow needs at least one step").superRefine((steps, ctx) => {
+    for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
+  }),
 }).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;
 

@@ -10,6 +10,7 @@
  * URL's: what scopes its cookies); a step keeps its response's head (cookies, header
  * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to. Over
  * HTTP/2 each request step is also encoded as its HEADERS frames (h2/request.ts), a template likewise.
+ * A ws step is compiled by ws_steps.ts; those that wait for a message are numbered with the requests.
  */
 import type { FlowSpec } from "../config.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
@@ -17,6 +18,8 @@ import { compileExtract, type StepExtract } from "./step_checks.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";
 import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
+import { type EncodedWsStep, encodeWsStep } from "./ws_steps.ts";
+import { wsStepLabel } from "../ws_step_spec.ts";
 
 const decoder = new TextDecoder();
 
@@ -66,7 +69,8 @@ export type EncodedStep =
     /** `authority` as parts and value indexes when it has placeholders, else null. */
     authorityParts: Array<string | number> | null;
   }
-  | { kind: "think"; thinkMs: number };
+  | { kind: "think"; thinkMs: number }
+  | EncodedWsStep;
 
 /** A flow whose request bytes are ready to write. */
 export interface EncodedFlow {
@@ -80,13 +84,15 @@ export interface EncodedFlow {
   leadingThinkMs: number;
   /** The session's values by index: data columns, then capture names. */
   names: string[];
+  /** Whether a session opens a WebSocket (a ws step). */
+  hasWs: boolean;
 }
 
 /** The value names of a flow: `columns`, then each capture's name not among them yet. */
 export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string[] {
   const names = [...columns];
   for (const step of flow.steps) {
-    if (!("request" in step)) continue;
+    if ("thinkMs" in step) continue;
     for (const c of step.capture ?? []) if (!names.includes(c.as)) names.push(c.as);
   }
   return names;
@@ -105,6 +111,7 @@ export function encodeFlows(
   cookies = false,
   h2 = false,
   endpoints: readonly (readonly number[])[] = [],
+  timeoutMs = 10_000,
 ): EncodedFlow[] {
   const host = hostHeaderOf(url);
   return flows.map((flow, f) => {
@@ -114,10 +121,22 @@ export function encodeFlows(
     const labels: string[] = [];
     const checkNames: string[][] = [];
     let leadingThinkMs = 0;
+    let connectPath = "";
     for (const step of flow.steps) {
       if ("thinkMs" in step) {
         if (labels.length === 0) leadingThinkMs += step.thinkMs;
         steps.push({ kind: "think", thinkMs: step.thinkMs });
+        continue;
+      }
+      if ("ws" in step) {
+        if (step.ws.connect !== undefined) connectPath = step.ws.connect;
+        const label = wsStepLabel(step, connectPath);
+        const at = label === null ? -1 : labels.length;
+        const ws = encodeWsStep(step, url, indexOf, timeoutMs, at, at < 0 ? -1 : endpoints[f]?.[at] ?? -1);
+        steps.push(ws);
+        if (label === null) continue;
+        labels.push(label);
+        checkNames.push(ws.extract?.checks.map((c) => c.name) ?? []);
         continue;
       }
       const spec = step.request;
@@ -148,6 +167,7 @@ export function encodeFlows(
       labels.push(step.label ?? `${spec.method} ${spec.path}`);
       checkNames.push(extract?.checks.map((c) => c.name) ?? []);
     }
-    return { name: flow.name, steps, labels, checkNames, leadingThinkMs, names };
+    const hasWs = steps.some((s) => s.kind === "ws");
+    return { name: flow.name, steps, labels, checkNames, leadingThinkMs, names, hasWs };
   });
 }

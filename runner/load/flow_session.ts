@@ -33,6 +33,9 @@ import { FlowRecorder } from "../stats/flow_recorder.ts";
 import type { EncodedFlow } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
+import { type EncodedWsStep, WsSession, type WsStepOutcome } from "./ws_steps.ts";
+import type { WsStats } from "../http/ws/stats.ts";
+import type { MaskKeys } from "../../ws/frame_encoder.ts";
 
 /** What a session needs to know about the run it belongs to. */
 export interface SessionRun {
@@ -41,11 +44,15 @@ export interface SessionRun {
   readonly ended: AbortSignal;
 }
 
-/** What sessions take beyond their flows: data rows, and cookies (with the target's scheme). */
+/**
+ * What sessions take beyond their flows: data rows, cookies (with the target's scheme), and for flows
+ * with ws steps the worker's WebSocket counts and mask keys.
+ */
 export interface SessionOptions {
   feeder: Feeder | null;
   cookies: boolean;
   https: boolean;
+  ws?: { stats: WsStats; keys: MaskKeys } | null;
 }
 
 const NO_VALUES: Uint8Array[] = [];
@@ -93,10 +100,15 @@ export class FlowSessions {
       for (let k = 0; k < row.length; k++) values[k] = row[k];
     }
     const jar = cookies ? new CookieJar(this.options.https) : null;
+    const wsParts = this.options.ws;
+    const ws = flow.hasWs && wsParts
+      ? new WsSession({ shared: run.shared, ended: run.ended, ...wsParts })
+      : null;
     recorder?.sessionStarted(flowIndex);
     try {
-      return await this.#steps(run, conn, flowIndex, startMs, values, jar);
+      return await this.#steps(run, conn, flowIndex, startMs, values, jar, ws);
     } finally {
+      ws?.end();
       conn.endSession();
     }
   }
@@ -108,22 +120,36 @@ export class FlowSessions {
     startMs: number,
     values: Uint8Array[],
     jar: CookieJar | null,
+    ws: WsSession | null,
   ): Promise<number> {
     const flow = this.#flows[flowIndex];
     const recorder = startMs >= this.originMs ? this.recorder : null;
     let responses = 0;
+    let started = false;
+    let lastEventMs = startMs;
     for (const step of flow.steps) {
       if (step.kind === "think") {
         // Leading thinks are waited for below, from the arrival time rather than from now.
-        if (responses > 0) await sleepUnlessAborted(step.thinkMs, run.ended);
+        if (started) await sleepUnlessAborted(step.thinkMs, run.ended);
         continue;
       }
       let sendMs: number;
-      if (responses === 0) {
+      if (!started) {
+        started = true;
         sendMs = startMs + flow.leadingThinkMs;
         if (flow.leadingThinkMs > 0) await sleepUnlessAborted(sendMs - performance.now(), run.ended);
       } else sendMs = performance.now();
       if (run.ended.aborted) return responses;
+      if (step.kind === "ws") {
+        const outcome = await this.#wsStep(step, ws!, flowIndex, recorder, values, jar, sendMs);
+        if (outcome === "stopped") return responses;
+        if (outcome !== "done") return responses;
+        if (step.stepIndex >= 0) {
+          lastEventMs = ws!.lastEventMs;
+          if (step.handshake === null) responses++;
+        }
+        continue;
+      }
       // A templated path or host is filled as text only for the jar (the bytes are filled by the connection).
       const path = jar === null ? "" : stepPath(step, values);
       const host = jar === null ? "" : stepAuthority(step, values);
@@ -141,6 +167,7 @@ export class FlowSessions {
         return responses;
       }
       responses++;
+      lastEventMs = conn.lastEventMs;
       recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
       if (step.keep === KEEP_NONE) continue;
       const response = conn.keptResponse();
@@ -152,8 +179,35 @@ export class FlowSessions {
         return responses;
       }
     }
-    recorder?.sessionCompleted(flowIndex, (conn.lastEventMs - startMs) * 1000);
+    recorder?.sessionCompleted(flowIndex, (lastEventMs - startMs) * 1000);
     return responses;
+  }
+
+  /** One ws step, recorded as a flow step when it is timed; its outcome (failures recorded here). */
+  async #wsStep(
+    step: EncodedWsStep,
+    ws: WsSession,
+    flowIndex: number,
+    recorder: FlowRecorder | null,
+    values: Uint8Array[],
+    jar: CookieJar | null,
+    sendMs: number,
+  ): Promise<WsStepOutcome> {
+    const timed = step.stepIndex >= 0;
+    const counters = (timed ? recorder?.checks(flowIndex, step.stepIndex) : undefined) ?? SCRATCH;
+    // The handshake carries the session's cookies for its origin, as a browser's does.
+    const cookieLine = jar === null || step.handshake === null
+      ? null
+      : jar.line(step.host, step.path, Date.now());
+    const outcome = await ws.step(step, values, counters, cookieLine);
+    if (outcome === "failed") {
+      if (timed) recorder?.stepError(flowIndex, step.stepIndex);
+      recorder?.sessionFailed(flowIndex);
+    } else if (outcome === "captureFailed") recorder?.captureFailed(flowIndex);
+    if (outcome !== "failed" && outcome !== "stopped" && timed) {
+      recorder?.stepResponse(flowIndex, step.stepIndex, (ws.lastEventMs - sendMs) * 1000);
+    }
+    return outcome;
   }
 }
 

@@ -10,7 +10,8 @@
  */
 import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
-import type { WsSample } from "../http/ws/stats.ts";
+import { type WsSample, WsStats } from "../http/ws/stats.ts";
+import { MaskKeys } from "../../ws/frame_encoder.ts";
 import type { WsResult } from "../../results/schema_ws.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
@@ -271,9 +272,14 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const url = new URL(config.url);
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
-  if (prepared.wsRun !== null) {
-    prepared.wsRun.stats.originMs = originMs;
-    recorder.countWs(prepared.wsRun.stats);
+  // A whole-run ws load counts its connections' messages; flows with ws steps count their sessions'.
+  const flowWs = prepared.wsRun === null && config.flows?.some((f) => f.steps.some((s) => "ws" in s))
+    ? { stats: new WsStats(), keys: new MaskKeys() }
+    : null;
+  const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? null;
+  if (wsStats !== null) {
+    wsStats.originMs = originMs;
+    recorder.countWs(wsStats);
   }
   const spanMs = config.warmupMs + measuredDurationMs(config);
   const { feeder } = prepared;
@@ -286,11 +292,12 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       cookies,
       prepared.factory.h2Steps,
       endpointTable(config).flows,
+      config.timeoutMs,
     ),
     config.flows.map((f) => f.weight),
     originMs,
     opts.workerIndex * 7919,
-    { feeder, cookies, https: url.protocol === "https:" },
+    { feeder, cookies, https: url.protocol === "https:", ws: flowWs },
   );
   // Ends sessions (their next step, their think time) on a stop request or past the graceful stop.
   const ended = new AbortController();
@@ -373,7 +380,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       maxConnectsInFlight: shared.connectGate.maxInFlight,
       tlsSession: prepared.transport.tlsInfo(),
       maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
-      ...(prepared.wsRun !== null ? { ws: prepared.wsRun.stats.take() } : {}),
+      ...(wsStats !== null ? { ws: wsStats.take() } : {}),
       ...(logError ? { logError } : {}),
       ...(feeder !== null && feeder.exhausted > 0 ? { dataRanOut: true } : {}),
     };

@@ -2,7 +2,8 @@
  * @module
  * Captures and checks of a flow step, compiled once per worker: a capture takes a value from the kept
  * response (a JSON path of the body, a header, a regexp's group) into the session's values; a check
- * (status, JSON path equal or present, body contains) passes or fails and is counted per check. JSON
+ * (status, JSON path equal or present, body contains, a regexp finds) passes or fails and is counted per
+ * check; the same rule without status picks which WebSocket message a flow's ws step waits for. JSON
  * paths are a small subset: `$`, `.name`, `["name"]`, `[0]` (what logins and APIs need); the body is
  * parsed once per response, and only when a JSON capture or check asks for it. A check's text
  * (`contains`, a string `equals`) may hold `{{ name }}` placeholders, filled from the session's values
@@ -72,9 +73,11 @@ interface Capture {
   index: number;
 }
 
-interface Check {
+/** A compiled check. */
+export interface Check {
   spec: CheckSpec;
   path: PathStep[];
+  regexp: RegExp | null;
   /** As results name it, e.g. `status 200`, `$.ok == true`. */
   name: string;
   /** The text compared (`contains`, a string `equals`) as literals and value indexes, when it has placeholders. */
@@ -109,6 +112,7 @@ export interface StepExtract {
 export function checkName(c: CheckSpec): string {
   if (c.status !== undefined) return `status ${c.status}`;
   if (c.contains !== undefined) return `contains ${JSON.stringify(c.contains)}`;
+  if (c.regexp !== undefined) return `matches /${c.regexp}/`;
   if (c.exists !== undefined) return `${c.json} ${c.exists ? "exists" : "absent"}`;
   return `${c.json} == ${JSON.stringify(c.equals)}`;
 }
@@ -125,18 +129,22 @@ export function compileExtract(
     regexp: spec.regexp === undefined ? null : new RegExp(spec.regexp),
     index: indexOf(spec.as),
   }));
-  const compiledChecks = checks.map((spec) => {
-    const text = checkText(spec);
-    return {
-      spec,
-      path: spec.json === undefined ? [] : parseJsonPath(spec.json),
-      name: checkName(spec),
-      text: text !== undefined && hasPlaceholder(text) ? textParts(text, indexOf) : null,
-    };
-  });
+  const compiledChecks = checks.map((spec) => compileCheck(spec, indexOf));
   const needsBody = captures.some((c) => c.header === undefined) ||
     checks.some((c) => c.status === undefined);
   return { captures: compiledCaptures, checks: compiledChecks, needsBody };
+}
+
+/** One check (or a ws step's match) ready to run; `indexOf` maps a placeholder's name to its value index. */
+export function compileCheck(spec: CheckSpec, indexOf: (name: string) => number): Check {
+  const text = checkText(spec);
+  return {
+    spec,
+    path: spec.json === undefined ? [] : parseJsonPath(spec.json),
+    regexp: spec.regexp === undefined ? null : new RegExp(spec.regexp),
+    name: checkName(spec),
+    text: text !== undefined && hasPlaceholder(text) ? textParts(text, indexOf) : null,
+  };
 }
 
 function captured(c: Capture, response: StepResponse, json: JsonBody): string | undefined {
@@ -161,9 +169,24 @@ function passes(
   if (spec.status !== undefined) return response.status === spec.status;
   const text = c.text === null ? checkText(spec) : filledText(c.text, values);
   if (spec.contains !== undefined) return response.body.includes(text!);
+  if (c.regexp !== null) return c.regexp.test(response.body);
+  // Only a ws step's match may name no rule: any message is the one it waits for.
+  if (spec.json === undefined) return true;
   const v = at(json.value, c.path);
   if (spec.exists !== undefined) return (v !== undefined) === spec.exists;
   return v === (typeof spec.equals === "string" ? text : spec.equals);
+}
+
+/**
+ * Whether `response` passes `check`: how a ws step picks the message it waits for (a match with no
+ * rule: any message).
+ */
+export function checkPasses(
+  check: Check,
+  response: StepResponse,
+  values: ReadonlyArray<Uint8Array>,
+): boolean {
+  return passes(check, response, new JsonBody(response), values);
 }
 
 /**

@@ -85,6 +85,14 @@ export class EndpointRecorder {
     this.#touched[e] = 1;
   }
 
+  /** An answered WebSocket message of endpoint `e` (a flow's ws step): no status; `latencyUs` clamped. */
+  message(e: number, latencyUs: number): void {
+    if (e < 0 || e >= this.#count) e = this.#names === null ? 0 : this.indexOf(OTHER_ENDPOINT);
+    this.#requests[e]++;
+    this.#histograms[e].recordValue(latencyUs);
+    this.#touched[e] = 1;
+  }
+
   /** A failed request of endpoint `e` (`kindIndex` in `ERROR_KINDS` order); negative `e`: no endpoint. */
   error(e: number, kindIndex: number): void {
     if (e < 0 || e >= this.#count) return;

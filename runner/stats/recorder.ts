@@ -127,14 +127,18 @@ export class IntervalRecorder {
 
   /**
    * One answered WebSocket message: counted with the responses and its round trip in the same
-   * histograms, but under no status (a message has none), so it is never a non-2xx.
+   * histograms, but under no status (a message has none), so it is never a non-2xx; a flow's ws step
+   * records under its `endpoint`.
    */
-  recordMessage(nowMs: number, latencyUs: number, rawLatencyUs: number): void {
+  recordMessage(nowMs: number, latencyUs: number, rawLatencyUs: number, endpoint = -1): void {
     if (!this.#slot(nowMs)) return;
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
-    this.#histogram.recordValue(clampUs(latencyUs));
+    // A flow's ws step is an endpoint of its own; a whole-run ws load's messages are the run's.
+    const endpoints = this.#endpoints;
+    if (endpoints !== null && endpoint >= 0) endpoints.message(endpoint, clampUs(latencyUs));
+    else this.#histogram.recordValue(clampUs(latencyUs));
     const raw = this.#rawHistogram;
     if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
   }

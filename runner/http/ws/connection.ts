@@ -35,6 +35,7 @@ import { Dialer } from "../transport/dial.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
 import { handshake } from "./handshake_io.ts";
+import { handshakeRequest, newKey } from "../../../ws/handshake.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import type { WsRun } from "./run.ts";
 
@@ -120,7 +121,11 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#parser = new FrameParser(this, this.run.maxMessageBytes);
     this.#closeSent = this.#closeReceived = false;
     this.#stormSent = 0;
-    const extra = await handshake(sock, this.#buf, this.run, this.shared, this);
+    const key = newKey();
+    const run = this.run;
+    const request = handshakeRequest(run.url, key, { protocols: run.protocols, headers: run.headers });
+    const offer = { request, key, protocols: run.protocols, stats: run.stats };
+    const extra = await handshake(sock, this.#buf, offer, this.shared, this);
     if (extra < 0 || this.#sock === null) {
       this.#closeSocket();
       return false;

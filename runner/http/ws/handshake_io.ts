@@ -7,11 +7,11 @@
  * the socket's error (`timeout` when the watchdog cut it).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { handshakeRequest, newKey, readHandshake } from "../../../ws/handshake.ts";
+import { readHandshake } from "../../../ws/handshake.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import type { TransportConn } from "../transport/transport.ts";
-import type { WsRun } from "./run.ts";
+import type { WsStats } from "./stats.ts";
 
 /** The connection the handshake runs for: its watchdog fields and its failures' counter. */
 export interface HandshakeWatch {
@@ -21,18 +21,28 @@ export interface HandshakeWatch {
 }
 
 /**
+ * One handshake's request (ws/handshake.ts `handshakeRequest`, or a flow's filled template) with the key
+ * and subprotocols it offers, and the stats its time is counted in.
+ */
+export interface HandshakeOffer {
+  request: Uint8Array;
+  key: string;
+  protocols: readonly string[];
+  stats: WsStats;
+}
+
+/**
  * Runs the handshake; the number of bytes read past the answer's head (already frames, left at the
  * start of `buf`), or -1 when it failed (counted; the caller closes the socket).
  */
 export async function handshake(
   sock: TransportConn,
   buf: Uint8Array,
-  run: WsRun,
+  offer: HandshakeOffer,
   shared: ConnectionShared,
   watch: HandshakeWatch,
 ): Promise<number> {
-  const key = newKey();
-  const request = handshakeRequest(run.url, key, { protocols: run.protocols, headers: run.headers });
+  const { request, key, protocols, stats } = offer;
   const startMs = performance.now();
   watch.deadlineMs = startMs + shared.timeoutMs;
   watch.timedOut = false;
@@ -49,7 +59,7 @@ export async function handshake(
       }
       shared.recorder.addBytesRead(nowMs, n);
       have += n;
-      const answer = readHandshake(buf, have, key, run.protocols);
+      const answer = readHandshake(buf, have, key, protocols);
       if (answer.kind === "more") {
         if (have < buf.length) continue;
         watch.fault(nowMs, "ws-handshake", "handshake answer head too large");
@@ -64,7 +74,7 @@ export async function handshake(
         watch.fault(nowMs, kind, answer.message);
         return -1;
       }
-      run.stats.handshake(nowMs, (nowMs - startMs) * 1000);
+      stats.handshake(nowMs, (nowMs - startMs) * 1000);
       buf.copyWithin(0, answer.headBytes, have);
       return have - answer.headBytes;
     }

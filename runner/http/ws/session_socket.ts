@@ -1,0 +1,302 @@
+/**
+ * @module
+ * A flow session's own WebSocket (the `ws` steps of runner/load/flow_session.ts), beside the session's
+ * HTTP connection: dialed through the run's transport (epoll or Deno's sockets; https: targets through
+ * the same TLS path), its handshake request a filled template (runner/load/ws_steps.ts), then one read
+ * loop feeding the frame parser. It uses promise reads on every transport: a session waits for a few
+ * messages, not thousands a second, so the inline fast path of the load's connections buys nothing
+ * here. Messages no step has asked for yet wait in a queue bounded in bytes (the oldest go first); a
+ * step takes the first that matches and passes over the others, which count as unsolicited. Failures
+ * are counted by kind as the load's WebSocket connections count them (the handshake's `ws-refused`...,
+ * frame faults, `ws-closed`, `timeout`), under the endpoint of the step that waits when one does; a
+ * wait cut by the run's end or a stop request counts nothing.
+ */
+import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
+import { closeFrame, type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
+import {
+  CLOSE_ABNORMAL,
+  CLOSE_INVALID_DATA,
+  CLOSE_NO_STATUS,
+  CLOSE_PROTOCOL_ERROR,
+  CLOSE_TOO_BIG,
+  DEFAULT_MAX_MESSAGE_BYTES,
+  OP_TEXT,
+} from "../../../ws/opcodes.ts";
+import type { ErrorKind } from "../../../results/mod.ts";
+import { classifyError, errorMessage } from "../exchange_errors.ts";
+import type { ConnectionShared } from "../load_connection.ts";
+import { Dialer } from "../transport/dial.ts";
+import type { TransportConn } from "../transport/transport.ts";
+import { FrameWriter } from "./frame_writer.ts";
+import { handshake, type HandshakeOffer } from "./handshake_io.ts";
+import type { WsStats } from "./stats.ts";
+
+const READ_BUFFER_BYTES = 32 * 1024;
+/** Most bytes of messages kept for later steps; past it the oldest are let go (unsolicited). */
+const QUEUE_BYTES = 4 * 1024 * 1024;
+const FAULTS = {
+  "protocol": ["ws-protocol", CLOSE_PROTOCOL_ERROR],
+  "too-big": ["ws-too-big", CLOSE_TOO_BIG],
+  "bad-utf8": ["ws-bad-utf8", CLOSE_INVALID_DATA],
+} as const;
+
+/** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */
+export interface ReceivedMessage {
+  text: string;
+  atMs: number;
+}
+
+/** What a wait ends with: the message, or why none came (counted, except `stopped`). */
+export type WaitOutcome = ReceivedMessage | "timeout" | "closed" | "stopped";
+
+interface Waiter {
+  accepts(message: ReceivedMessage): boolean;
+  endpoint: number;
+  resolve(outcome: WaitOutcome): void;
+}
+
+export class WsSessionSocket implements FrameSink {
+  #sock: TransportConn | null = null;
+  readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
+  readonly #parser: FrameParser;
+  readonly #writer = new FrameWriter(() => this.#closeSocket());
+  readonly #decoder = new TextDecoder();
+  readonly #queue: ReceivedMessage[] = [];
+  #queueBytes = 0;
+  #waiter: Waiter | null = null;
+  #closeSent = false;
+  /** When the bytes being parsed were read. */
+  #nowMs = 0;
+  /** Resolves a close step once the server's close (or the end of the stream) came. */
+  #closed: (() => void) | null = null;
+
+  constructor(
+    readonly shared: ConnectionShared,
+    readonly stats: WsStats,
+    readonly keys: MaskKeys,
+    readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+  ) {
+    this.#parser = new FrameParser(this, maxMessageBytes);
+  }
+
+  get isOpen(): boolean {
+    return this.#sock !== null;
+  }
+
+  /** Dials and runs the handshake (`offer`); false when either failed (counted under `endpoint`). */
+  async open(offer: HandshakeOffer, endpoint: number): Promise<boolean> {
+    const sock = await new Dialer(this.shared, null).dial();
+    if (sock === null) return false;
+    this.#sock = sock;
+    this.#writer.reset(sock, null);
+    const watch = {
+      deadlineMs: Infinity,
+      timedOut: false,
+      fault: (nowMs: number, kind: ErrorKind, message: string) => this.#fault(nowMs, kind, message, endpoint),
+    };
+    // No watchdog watches a session's socket: a handshake past the timeout is cut here.
+    const timer = setTimeout(() => {
+      watch.timedOut = true;
+      this.#closeSocket();
+    }, this.shared.timeoutMs);
+    const extra = await handshake(sock, this.#buf, offer, this.shared, watch).finally(() =>
+      clearTimeout(timer)
+    );
+    if (extra < 0 || this.#sock === null) {
+      this.#closeSocket();
+      return false;
+    }
+    this.#readLoop(sock, extra);
+    return true;
+  }
+
+  /** Writes one text message; false when the socket is closed (counted under `endpoint`). */
+  send(payload: Uint8Array, endpoint: number): boolean {
+    const nowMs = performance.now();
+    if (this.#sock === null || this.#closeSent) {
+      this.#fault(nowMs, "ws-closed", "the WebSocket closed before a send", endpoint);
+      return false;
+    }
+    const bytes = new MessageTemplate(OP_TEXT, payload).mask(this.keys);
+    if (this.stats.counts(nowMs)) {
+      this.stats.messagesSent++;
+      this.stats.payloadBytesSent += payload.length;
+    }
+    this.shared.recorder.addBytesWritten(nowMs, bytes.length, endpoint);
+    this.#writer.send(bytes);
+    return true;
+  }
+
+  /**
+   * The first message, queued or to come, that `accepts` takes, within `timeoutMs`; those passed over
+   * are unsolicited. Ends at once with `stopped` when `signal` aborts.
+   */
+  wait(
+    accepts: (message: ReceivedMessage) => boolean,
+    timeoutMs: number,
+    endpoint: number,
+    signal: AbortSignal,
+  ): Promise<WaitOutcome> {
+    while (this.#queue.length > 0) {
+      const message = this.#queue.shift()!;
+      this.#queueBytes -= message.text.length;
+      if (accepts(message)) return Promise.resolve(message);
+      this.#unsolicited(message.atMs);
+    }
+    if (this.#sock === null) {
+      this.#fault(performance.now(), "ws-closed", "the WebSocket closed before its message came", endpoint);
+      return Promise.resolve("closed");
+    }
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.#fault(performance.now(), "timeout", `no matching message within ${timeoutMs} ms`, endpoint);
+        end("timeout");
+      }, timeoutMs);
+      const stop = () => end("stopped");
+      const end = (outcome: WaitOutcome) => {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", stop);
+        this.#waiter = null;
+        resolve(outcome);
+      };
+      if (signal.aborted) return end("stopped");
+      signal.addEventListener("abort", stop);
+      this.#waiter = { accepts, endpoint, resolve: end };
+    });
+  }
+
+  /**
+   * Sends a close frame with `code` and waits (up to `timeoutMs`) for the server's, then closes the
+   * socket; false when the server never answered (counted as a timeout).
+   */
+  async close(code: number, timeoutMs: number): Promise<boolean> {
+    if (this.#sock === null) return true;
+    const answered = new Promise<void>((resolve) => this.#closed = resolve);
+    this.#closeWith(code);
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const timedOut = new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(true), timeoutMs));
+    const late = await Promise.race([answered.then(() => false), timedOut]);
+    clearTimeout(timer);
+    if (late && this.#sock !== null) {
+      this.#fault(performance.now(), "timeout", `no close frame from the server within ${timeoutMs} ms`, -1);
+    }
+    this.#closeSocket();
+    return !late;
+  }
+
+  /** The session is over: an open socket says so (1000) and closes; queued messages were never asked for. */
+  release(): void {
+    this.#closeWith(1000);
+    this.#closeSocket();
+    for (const m of this.#queue) this.#unsolicited(m.atMs);
+    this.#queue.length = 0;
+    this.#queueBytes = 0;
+  }
+
+  async #readLoop(sock: TransportConn, extra: number): Promise<void> {
+    if (extra > 0 && !this.#feed(extra, performance.now())) return;
+    while (this.#sock === sock) {
+      let n: number | null;
+      try {
+        n = await sock.read(this.#buf);
+      } catch (err) {
+        this.#lost(classifyError(err, "read"), errorMessage(err));
+        return;
+      }
+      const nowMs = performance.now();
+      if (n === null) {
+        if (this.#sock === sock && !this.#closeSent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
+        this.#lost("ws-closed", "connection closed without a close frame (1006)");
+        return;
+      }
+      this.shared.recorder.addBytesRead(nowMs, n, this.#waiter?.endpoint ?? -1);
+      if (!this.#feed(n, nowMs)) return;
+    }
+  }
+
+  /** Feeds `n` bytes at the start of the buffer; false once the socket is gone. */
+  #feed(n: number, nowMs: number): boolean {
+    this.#nowMs = nowMs;
+    if (!this.#parser.feed(this.#buf, 0, n)) {
+      const [kind, code] = FAULTS[this.#parser.fault!];
+      this.#fault(nowMs, kind, this.#parser.faultMessage, this.#waiter?.endpoint ?? -1);
+      this.#closeWith(code);
+      this.#lost(null, "");
+      return false;
+    }
+    return this.#sock !== null;
+  }
+
+  onMessage(_text: boolean, buf: Uint8Array, start: number, end: number): void {
+    const atMs = this.#nowMs;
+    if (this.stats.counts(atMs)) {
+      this.stats.messagesReceived++;
+      this.stats.payloadBytesReceived += end - start;
+    }
+    const message = { text: this.#decoder.decode(buf.subarray(start, end)), atMs };
+    const waiter = this.#waiter;
+    if (waiter !== null) {
+      if (waiter.accepts(message)) waiter.resolve(message);
+      else this.#unsolicited(atMs);
+      return;
+    }
+    this.#queue.push(message);
+    this.#queueBytes += message.text.length;
+    while (this.#queueBytes > QUEUE_BYTES && this.#queue.length > 1) {
+      const old = this.#queue.shift()!;
+      this.#queueBytes -= old.text.length;
+      this.#unsolicited(old.atMs);
+    }
+  }
+
+  onPing(buf: Uint8Array, start: number, end: number): void {
+    this.#writer.send(pongFrame(buf.slice(start, end), this.keys));
+  }
+
+  onPong(): void {}
+
+  onClose(code: number): void {
+    this.stats.closeCode(this.#nowMs, code);
+    // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first.
+    this.#closeWith(code === CLOSE_NO_STATUS ? 1000 : code);
+    this.#lost("ws-closed", "server closed with a message awaited");
+  }
+
+  #unsolicited(atMs: number): void {
+    if (this.stats.counts(atMs)) this.stats.unsolicited++;
+  }
+
+  #closeWith(code: number): void {
+    if (this.#closeSent || this.#sock === null) return;
+    this.#closeSent = true;
+    if (this.stats.counts(performance.now())) this.stats.closesSent++;
+    this.#writer.send(closeFrame(code, "", this.keys));
+  }
+
+  /** The socket is gone: a step waiting for a message ends as `closed` (counted as `kind`, if given). */
+  #lost(kind: ErrorKind | null, message: string): void {
+    const waiter = this.#waiter;
+    if (waiter !== null) {
+      if (kind !== null) this.#fault(performance.now(), kind, message, waiter.endpoint);
+      waiter.resolve("closed");
+    }
+    this.#closed?.();
+    this.#closed = null;
+    this.#closeSocket();
+  }
+
+  #fault(nowMs: number, kind: ErrorKind, message: string, endpoint: number): void {
+    if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message, endpoint);
+  }
+
+  #closeSocket(): void {
+    const sock = this.#sock;
+    if (sock === null) return;
+    this.#sock = null;
+    this.#writer.reset(null, null);
+    this.shared.recorder.connections--;
+    try {
+      sock.close();
+    } catch { /* already closed */ }
+  }
+}

@@ -1,0 +1,216 @@
+/**
+ * @module
+ * A flow's WebSocket steps, compiled once per worker and run by the session (flow_session.ts) on its
+ * own `WsSessionSocket` (runner/http/ws/session_socket.ts). Nothing here has a rule of its own: the
+ * handshake request is a request template (template.ts: the path and query percent-encoded, a header
+ * value with CR or LF refused, as an HTTP step's), a message is a body template, the message a step
+ * waits for is picked by a check's rule (step_checks.ts `compileCheck`), and its captures and checks
+ * are an HTTP step's, run on the message as a body with no status and no headers. A waiting step's
+ * round trip is recorded under its endpoint (from its send, or from the start of a wait), a connect's
+ * handshake in the `ws` section and as its flow step's time.
+ */
+import type { FlowSpec } from "../config.ts";
+import { hostHeaderOf, resolvePath } from "../http/request.ts";
+import {
+  buildTemplate,
+  type Parts,
+  partsOf,
+  type RequestTemplate,
+  TemplateWriter,
+  upperBound,
+  writeParts,
+} from "../http/template.ts";
+import { newKey } from "../../ws/handshake.ts";
+import type { MaskKeys } from "../../ws/frame_encoder.ts";
+import type { StepResponse } from "../http/kept_response.ts";
+import type { ConnectionShared } from "../http/load_connection.ts";
+import type { WsStats } from "../http/ws/stats.ts";
+import { type ReceivedMessage, WsSessionSocket } from "../http/ws/session_socket.ts";
+import {
+  type Check,
+  checkPasses,
+  compileCheck,
+  compileExtract,
+  runExtract,
+  type StepExtract,
+} from "./step_checks.ts";
+import { type WsAction, wsStepWaits } from "../ws_step_spec.ts";
+
+const encoder = new TextEncoder();
+const NO_HEADERS: string[] = [];
+
+/** One ws step of an encoded flow. */
+export interface EncodedWsStep {
+  kind: "ws";
+  /** Index among the flow's timed steps (results), or -1 for a send that waits for nothing and a close. */
+  stepIndex: number;
+  /** The endpoint its message is recorded under, or -1. */
+  endpoint: number;
+  /** connect: the handshake request (its key added per handshake), the subprotocols it offers. */
+  handshake: RequestTemplate | null;
+  protocols: readonly string[];
+  /**
+   * connect: the host and path its cookies are chosen by (the path as written, up to its query or its
+   * first placeholder: a cookie's Path is a prefix, and values rarely decide it).
+   */
+  host: string;
+  path: string;
+  /** send: the message's text as parts. */
+  message: Parts | null;
+  /** send or wait: the rule picking the message waited for; null for a send that waits for nothing. */
+  match: Check | null;
+  extract: StepExtract | null;
+  timeoutMs: number;
+  /** close: its code; 0 for any other step. */
+  closeCode: number;
+}
+
+/**
+ * Compiles one ws step of a flow: `url` the target's, `indexOf` the flow's value names, `defaultTimeoutMs`
+ * the run's timeout.
+ */
+export function encodeWsStep(
+  step: Extract<FlowSpec["steps"][number], { ws: unknown }>,
+  url: URL,
+  indexOf: (name: string) => number,
+  defaultTimeoutMs: number,
+  stepIndex: number,
+  endpoint: number,
+): EncodedWsStep {
+  const ws = step.ws;
+  const waits = wsStepWaits(step);
+  const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
+  return {
+    kind: "ws",
+    stepIndex,
+    endpoint,
+    handshake: ws.connect === undefined ? null : handshakeTemplate(url, ws, indexOf),
+    protocols: ws.protocols ?? [],
+    host: hostHeaderOf(url),
+    path: ws.connect === undefined ? "" : resolvePath(url, ws.connect).split(/\?|\{\{/)[0] || "/",
+    message: ws.send === undefined ? null : partsOf(ws.send, indexOf),
+    match: waits ? compileCheck(ws.wait ?? ws.match ?? {}, indexOf) : null,
+    extract: hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null,
+    timeoutMs: ws.timeoutMs ?? defaultTimeoutMs,
+    closeCode: ws.close ?? 0,
+  };
+}
+
+/** The Upgrade request of a connect as a template (ws/handshake.ts has the fixed lines' rules). */
+function handshakeTemplate(url: URL, ws: WsAction, indexOf: (name: string) => number): RequestTemplate {
+  const lines = [
+    `GET ${resolvePath(url, ws.connect!)} HTTP/1.1`,
+    `Host: ${hostHeaderOf(url)}`,
+    "Upgrade: websocket",
+    "Connection: Upgrade",
+    "Sec-WebSocket-Version: 13",
+  ];
+  if (ws.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${ws.protocols.join(", ")}`);
+  for (const [name, value] of Object.entries(ws.headers ?? {})) lines.push(`${name}: ${value}`);
+  return buildTemplate(lines.join("\r\n") + "\r\n", "", false, indexOf);
+}
+
+/** A received message as captures and checks read a response: its text is the body. */
+class MessageResponse implements StepResponse {
+  readonly status = 0;
+  constructor(readonly body: string) {}
+  headers(): string[] {
+    return NO_HEADERS;
+  }
+}
+
+/** What a ws step ended with: done, failed (counted), a capture that found nothing, or cut by the run's end. */
+export type WsStepOutcome = "done" | "failed" | "captureFailed" | "stopped";
+
+/** The parts of a run every session's ws steps share. */
+export interface WsSessionRun {
+  readonly shared: ConnectionShared;
+  readonly stats: WsStats;
+  readonly keys: MaskKeys;
+  readonly ended: AbortSignal;
+}
+
+/** A session's WebSocket state: its socket (one at a time) and the writer its handshakes are filled in. */
+export class WsSession {
+  socket: WsSessionSocket | null = null;
+  /** When the last timed event of a step happened (its answer, its handshake). */
+  lastEventMs = 0;
+  readonly #writer = new TemplateWriter();
+
+  constructor(readonly run: WsSessionRun) {}
+
+  /**
+   * Runs `step` with the session's `values` (captures land there); `counters` count its checks, and
+   * `cookieLine` (the jar's, or null) goes with a handshake. Resolves with the outcome.
+   */
+  async step(
+    step: EncodedWsStep,
+    values: Uint8Array[],
+    counters: { passed: Uint32Array; failed: Uint32Array },
+    cookieLine: Uint8Array | null,
+  ): Promise<WsStepOutcome> {
+    const { shared, ended } = this.run;
+    if (step.handshake !== null) return await this.#connect(step, values, cookieLine);
+    const socket = this.socket!;
+    if (step.closeCode > 0) {
+      await socket.close(step.closeCode, shared.timeoutMs);
+      this.socket = null;
+      return "done";
+    }
+    const startMs = performance.now();
+    if (step.message !== null) {
+      const parts = step.message;
+      const buf = new Uint8Array(upperBound(parts, values));
+      if (!socket.send(buf.subarray(0, writeParts(buf, 0, parts, values)), step.endpoint)) return "failed";
+    }
+    if (step.match === null) return "done";
+    const match = step.match;
+    const accepts = (m: ReceivedMessage) => checkPasses(match, new MessageResponse(m.text), values);
+    const got = await socket.wait(accepts, step.timeoutMs, step.endpoint, ended);
+    if (typeof got === "string") return got === "stopped" || shared.stopping ? "stopped" : "failed";
+    // A message that came before the step began (queued) answers it at once.
+    const atMs = Math.max(got.atMs, startMs);
+    this.lastEventMs = atMs;
+    const latencyUs = (atMs - startMs) * 1000;
+    shared.recorder.recordMessage(atMs, latencyUs, latencyUs, step.endpoint);
+    if (step.extract === null) return "done";
+    const response = new MessageResponse(got.text);
+    const missed = runExtract(step.extract, response, values, counters.passed, counters.failed);
+    return missed === null ? "done" : "captureFailed";
+  }
+
+  async #connect(
+    step: EncodedWsStep,
+    values: Uint8Array[],
+    cookieLine: Uint8Array | null,
+  ): Promise<WsStepOutcome> {
+    const { shared, stats, keys } = this.run;
+    const key = newKey();
+    const keyLine = encoder.encode(`Sec-WebSocket-Key: ${key}\r\n`);
+    const extra = cookieLine === null ? keyLine : concat(keyLine, cookieLine);
+    const filled = this.#writer.fill(step.handshake!, values, extra);
+    if (filled === null) {
+      shared.recorder.recordError(performance.now(), "bad-value", this.#writer.refused);
+      return "failed";
+    }
+    const socket = new WsSessionSocket(shared, stats, keys);
+    const offer = { request: filled.slice(), key, protocols: step.protocols, stats };
+    if (!(await socket.open(offer, step.endpoint))) return shared.stopping ? "stopped" : "failed";
+    this.socket = socket;
+    this.lastEventMs = performance.now();
+    return "done";
+  }
+
+  /** The session is over: its WebSocket, if still open, closes (1000). */
+  end(): void {
+    this.socket?.release();
+    this.socket = null;
+  }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  const out = new Uint8Array(a.length + b.length);
+  out.set(a);
+  out.set(b, a.length);
+  return out;
+}

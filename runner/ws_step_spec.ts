@@ -1,0 +1,197 @@
+/**
+ * @module
+ * A flow's WebSocket step as the attack config holds it (runner/config.ts), and the rules an experiment
+ * file's `ws:` step shares with it (scenarios/schema_requests.ts): one action per step. `connect` opens
+ * the session's WebSocket at a path of the target (with headers and subprotocols, placeholders filled);
+ * `send` writes one text message (a template) and, given a `match` or captures or checks, waits for the
+ * message that answers it; `wait` only waits for a matching message; `close` ends it with a code. A
+ * match is a check's rule (JSON path equals or exists, contains, regexp) or nothing (the next message);
+ * the step's captures and checks then read the message it matched. Ordering rules (no send before a
+ * connect, no second connect while one is open) are checked here over a flow's steps, so both the file
+ * and the attack config refuse them with the step's path before any load.
+ */
+import { z } from "zod";
+import { checkFields, checkRules } from "./session_schema.ts";
+
+const { status: _status, ...matchFields } = checkFields;
+
+/**
+ * Which message a `send` or `wait` step waits for: the first (from the step's start) whose JSON path
+ * equals a value or exists, that contains a text, or that a regexp finds in; `{}`: the next message.
+ */
+export const wsMatchSchema = z.strictObject(matchFields).superRefine((m, ctx) => {
+  const kinds = [m.json, m.contains, m.regexp].filter((k) => k !== undefined);
+  if (kinds.length === 0 && m.equals === undefined && m.exists === undefined) return;
+  checkRules(m, ctx, "a match takes one of json (with equals or exists), contains or regexp, or nothing");
+});
+export type WsMatch = z.infer<typeof wsMatchSchema>;
+
+const SUBPROTOCOL = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** The most a ws step waits for its message, ms (10 minutes). */
+export const MAX_WS_WAIT_MS = 600_000;
+
+/** The fields of a ws step's action; the file's form says `timeout` (a duration) for `timeoutMs`. */
+export const wsActionFields = {
+  /** Opens the session's WebSocket at this path of the target (placeholders filled). */
+  connect: z.string().refine(
+    (p) => p.startsWith("/") || p.startsWith("{{"),
+    "connect takes a path on the target starting with '/', e.g. /ws/echo?token={{ token }}",
+  ).optional(),
+  /** Handshake header fields of a connect (values take placeholders). */
+  headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is a token"), z.string())
+    .optional(),
+  /** Subprotocols a connect offers (Sec-WebSocket-Protocol). */
+  protocols: z.array(z.string().regex(SUBPROTOCOL, "a subprotocol is a token")).optional(),
+  /** A text message sent (placeholders filled; an object in a file is sent as JSON). */
+  send: z.string().optional(),
+  /** The message a send waits for as its answer (none given: it waits only for captures or checks). */
+  match: wsMatchSchema.optional(),
+  /** Waits for a message that matches (`{}`: the next one) without sending. */
+  wait: wsMatchSchema.optional(),
+  /** Closes the session's WebSocket with this code (1000: normal). */
+  close: z.number().int().min(1000, "a close code is 1000-4999").max(4999, "a close code is 1000-4999")
+    .optional(),
+  /** The endpoint a send's answer or a wait is counted under (default `WS SEND path` / `WS WAIT path`). */
+  name: z.string().trim().min(1, "a name must not be empty").optional(),
+};
+
+const ACTIONS = ["connect", "send", "wait", "close"] as const;
+/** What each field goes with. */
+const FIELD_OF: Record<string, readonly string[]> = {
+  headers: ["connect"],
+  protocols: ["connect"],
+  match: ["send"],
+  timeoutMs: ["send", "wait"],
+  timeout: ["send", "wait"],
+  name: ["send", "wait"],
+};
+
+/** The one action of a ws step, or the issues that say it has none or several, or a field of another. */
+export function wsActionRules(action: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const given = ACTIONS.filter((a) => action[a] !== undefined);
+  if (given.length !== 1) {
+    ctx.addIssue({
+      code: "custom",
+      message: given.length === 0
+        ? "a ws step needs one of connect, send, wait or close"
+        : `a ws step does one thing; found ${given.join(" and ")} (use one step each)`,
+    });
+    return;
+  }
+  for (const [field, owners] of Object.entries(FIELD_OF)) {
+    if (action[field] !== undefined && !owners.includes(given[0])) {
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `${field} goes with ${owners.join(" or ")}, not ${given[0]}`,
+      });
+    }
+  }
+}
+
+/** A ws step's action as the attack config holds it. */
+export const wsActionSchema = z.strictObject({
+  ...wsActionFields,
+  /** How long a send's answer or a wait may take (default: the run's timeout). */
+  timeoutMs: z.number().int().positive().max(MAX_WS_WAIT_MS).optional(),
+}).superRefine(wsActionRules);
+export type WsAction = z.infer<typeof wsActionSchema>;
+
+/** A step as far as the ordering rules read it. */
+interface StepLike {
+  ws?: { connect?: unknown; send?: unknown; wait?: unknown; close?: unknown };
+  capture?: ReadonlyArray<{ header?: unknown }>;
+  expect?: ReadonlyArray<{ status?: unknown }>;
+  maxKeptBytes?: unknown;
+}
+
+/**
+ * What a flow's ws steps may not do, each with its path under the flow's `steps`: send, wait or close
+ * with no WebSocket open, connect while one is open, read a header or a status of a message, keep a
+ * message past the message cap, capture or check after a connect or a close (nothing was received).
+ */
+export function wsStepIssues(
+  steps: ReadonlyArray<StepLike | object>,
+): Array<{ path: Array<string | number>; message: string }> {
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+  let open = false;
+  steps.forEach((any, k) => {
+    const step = any as StepLike;
+    const ws = step.ws;
+    if (ws === undefined) return;
+    const action = ACTIONS.find((a) => ws[a] !== undefined) ?? "send";
+    if (action === "connect") {
+      if (open) {
+        issues.push({ path: [k, "ws", "connect"], message: "a WebSocket is open already: close it first" });
+      }
+      open = true;
+    } else if (!open) {
+      issues.push({
+        path: [k, "ws", action],
+        message: `${action} needs an open WebSocket: add a step - ws: { connect: /path } before it`,
+      });
+    }
+    if (action === "close") open = false;
+    const reads = action === "send" || action === "wait";
+    if (!reads && (step.capture !== undefined || step.expect !== undefined)) {
+      issues.push({
+        path: [k, step.capture !== undefined ? "capture" : "expect"],
+        message: `a ${action} step receives no message: capture and expect go with send or wait`,
+      });
+    }
+    step.capture?.forEach((c, i) => {
+      if (c.header !== undefined) {
+        issues.push({
+          path: [k, "capture", i, "header"],
+          message: "a message has no headers: capture json or regexp",
+        });
+      }
+    });
+    step.expect?.forEach((c, i) => {
+      if (c.status !== undefined) {
+        issues.push({
+          path: [k, "expect", i, "status"],
+          message: "a message has no status: check json or contains",
+        });
+      }
+    });
+    if (step.maxKeptBytes !== undefined) {
+      issues.push({
+        path: [k, "maxKeptBytes"],
+        message: "a ws step keeps its message whole up to the message cap: drop maxKeptBytes",
+      });
+    }
+  });
+  return issues;
+}
+
+/** A ws step as the flow plan and the endpoint table read it. */
+export interface WsStepLike {
+  ws: WsAction;
+  label?: string;
+  capture?: readonly unknown[];
+  expect?: readonly unknown[];
+}
+
+/** Whether the step waits for a message: a wait, or a send with a match, captures or checks. */
+export function wsStepWaits(step: WsStepLike): boolean {
+  if (step.ws.wait !== undefined) return true;
+  return step.ws.send !== undefined &&
+    (step.ws.match !== undefined || (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0);
+}
+
+/**
+ * How flow results name a ws step (its `label`, else its endpoint `name`, else `WS CONNECT path`, `WS SEND path`, `WS WAIT path`
+ * with the path of the flow's open WebSocket as written), or null for a step that is not timed: a send
+ * that waits for nothing and a close count in the `ws` section only.
+ */
+export function wsStepLabel(step: WsStepLike, connectPath: string): string | null {
+  if (step.ws.connect !== undefined) return step.label ?? `WS CONNECT ${step.ws.connect}`;
+  if (!wsStepWaits(step)) return null;
+  return step.label ?? step.ws.name ?? `WS ${step.ws.wait !== undefined ? "WAIT" : "SEND"} ${connectPath}`;
+}
+
+/** The endpoint a waiting step's message counts under: its `name`, else its label. */
+export function wsEndpointName(step: WsStepLike, label: string): string {
+  return step.ws.name ?? label;
+}
