@@ -162,8 +162,8 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
 });
 
 /** What flows exclude: a model they cannot drive (its record says why), a request mix of one's own, pipelining. */
-function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
-  const issues: Array<{ path: string[]; message: string }> = [];
+function flowIssues(c: AttackConfig): Array<{ path: Array<string | number>; message: string }> {
+  const issues: Array<{ path: Array<string | number>; message: string }> = [];
   const noFlows = modelDef(c.model).noFlows;
   if (noFlows !== undefined) issues.push({ path: ["flows"], message: noFlows });
   // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
@@ -189,7 +189,7 @@ function flowIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
       ? `ws steps open their WebSocket with an HTTP/1.1 Upgrade: use protocol http1, not ${c.protocol}`
       : undefined;
     if (why !== undefined) {
-      issues.push({ path: ["flows", String(f), "steps", String(k), "ws"], message: why });
+      issues.push({ path: ["flows", f, "steps", k, "ws"], message: why });
     }
   });
   return issues;
