@@ -189,14 +189,14 @@ function wsExperiment(
     }
   }
   const load = convertPhases(config.phases, out);
-  const ws = target ? convertWsScenarios(scenarios, target, out) : {};
+  const part = target ? convertWsScenarios(scenarios, target, out) : { ws: {} };
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
   const origin = target!.origin.replace(/^ws/i, "http");
   const experiment: Record<string, unknown> = {
     name: experimentName(opts.file),
     description: `Artillery engine: ws script${opts.file ? ` ${opts.file}` : ""}, imported`,
     targets: { target: { url: origin } },
-    loads: { artillery: { ...load, ws } },
+    loads: { artillery: { ...load, ...part } },
   };
   return { experiment, notes: out.warnings };
 }

@@ -51,7 +51,7 @@ scenarios:
     artilleryToExperiment(parseYaml(script));
   } catch (err) {
     if (!(err instanceof ArtilleryError)) throw err;
-    issues = err.issues.map((i) => i.path);
+    issues = err.issues.map((i) => i.path).sort();
   }
   assertEquals(issues, ["scenarios[0].flow[0]", "scenarios[0].flow[2]", "scenarios[0].flow[3]"]);
 });

@@ -9,6 +9,7 @@
  */
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
+import { startLoadlab } from "./background.ts";
 
 const USERS = "user,password\nada,secret\nbob,secret\ncy,secret\n";
 
@@ -237,4 +238,40 @@ loads:
       unknown.stderr,
     );
   });
+});
+
+Deno.test("an Artillery engine: ws script that captures and matches runs as a flow against the target", async () => {
+  const target = await startLoadlab(["serve", "--port", "0"], /listening on (http:\/\/\S+)/);
+  try {
+    await withTempDir(async (dir) => {
+      await Deno.writeTextFile(
+        `${dir}/script.yml`,
+        `config:
+  target: ${target.url.replace("http://", "ws://")}/ws/room?room=artillery
+  phases: [{ duration: 1, arrivalRate: 3 }]
+scenarios:
+  - engine: ws
+    flow:
+      - send:
+          payload: { op: join }
+          capture: { json: $.from, as: me }
+          match: { json: $.self, value: true }
+      - send: "ping {{ me }}"
+      - wait:
+          match: { regexp: "ping [0-9]+" }
+`,
+      );
+      const r = await runLoadlab(["run", `${dir}/script.yml`, "--out-dir", `${dir}/out`]);
+      assertEquals(r.code, 0, r.stdout + r.stderr);
+      const [run] = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs as RunOut[];
+      const [flow] = run.flows;
+      // Late arrivals of a busy machine may be dropped; every session that ran completed.
+      assert(flow.sessions > 0 && flow.completed === flow.sessions, JSON.stringify(flow));
+      assertEquals(run.errors, {});
+      assertEquals([run.ws.handshakes, run.ws.messagesSent], [flow.sessions, 2 * flow.sessions]);
+    });
+  } finally {
+    target.child.kill("SIGINT");
+    await target.done;
+  }
 });
