@@ -275,3 +275,21 @@ scenarios:
     await target.done;
   }
 });
+
+Deno.test("docs/websocket-flow.yaml runs as is: every session completes, each message answered or unsolicited", async () => {
+  await withTempDir(async (dir) => {
+    const file = new URL("../docs/websocket-flow.yaml", import.meta.url).pathname;
+    const r = await runLoadlab(["run", file, "--out-dir", `${dir}/out`]);
+    assertEquals(r.code, 0, r.stdout + r.stderr);
+    const [run] = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs as RunOut[];
+    assertEquals(run.errors, {});
+    const [flow] = run.flows;
+    assertEquals([flow.sessions, flow.completed, flow.failed], [6, 6, 0]);
+    const ws = run.ws as Record<string, number>;
+    assertEquals([ws.handshakes, ws.messagesSent, ws.closesSent], [6, 12, 6]);
+    // Two waiting steps a session: 12 messages answered; the room's other copies are unsolicited.
+    assertEquals(ws.messagesReceived, 12 + ws.unsolicited);
+    const hello = flow.steps.find((s) => s.label === "hello")!;
+    assertEquals(hello.checks?.map((c) => [c.passed, c.failed]), [[6, 0], [6, 0]]);
+  });
+});

@@ -181,13 +181,19 @@ export class WsSessionSocket implements FrameSink {
       this.#fault(performance.now(), "timeout", `no close frame from the server within ${timeoutMs} ms`, -1);
     }
     this.#closeSocket();
+    this.#dropQueue();
     return !late;
   }
 
-  /** The session is over: an open socket says so (1000) and closes; queued messages were never asked for. */
+  /** The session is over: an open socket says so (1000) and closes. */
   release(): void {
     this.#closeWith(1000);
     this.#closeSocket();
+    this.#dropQueue();
+  }
+
+  /** Messages still queued were never asked for: unsolicited. */
+  #dropQueue(): void {
     for (const m of this.#queue) this.#unsolicited(m.atMs);
     this.#queue.length = 0;
     this.#queueBytes = 0;
