@@ -1,6 +1,7 @@
 /**
  * Artillery `engine: ws` scripts: converted to a WebSocket storm (send, think, loop unrolled; the rest
- * named with its path), and, end to end, Artillery 2 and loadlab running the same script against a
+ * named with its path), or, when they capture, match or wait, to a flow of ws steps the experiment schema
+ * accepts; and, end to end, Artillery 2 and loadlab running the same script against a
  * counting echo server send the same number of messages over the same number of connections.
  * Artillery missing: that part skips with the reason, except under CI=true.
  */
@@ -9,6 +10,18 @@ import { parse as parseYaml } from "yaml";
 import { artilleryToExperiment } from "./artillery.ts";
 import { ArtilleryError } from "./artillery_common.ts";
 import { findProgram } from "../system/path_lookup.ts";
+import { experimentSchema } from "./schema.ts";
+
+/** The paths of the issues converting `script` names, sorted; none when it converts. */
+function issuePathsOf(script: string): string[] {
+  try {
+    artilleryToExperiment(parseYaml(script));
+    return [];
+  } catch (err) {
+    if (!(err instanceof ArtilleryError)) throw err;
+    return err.issues.map((i) => i.path).sort();
+  }
+}
 
 const SCRIPT = (port: number) => `
 config:
@@ -46,14 +59,71 @@ scenarios:
   - engine: ws
     flow: [{ think: 1 }, { send: a }, { loop: [{ send: b }] }, { connect: x }]
 `;
-  let issues: string[] = [];
-  try {
-    artilleryToExperiment(parseYaml(script));
-  } catch (err) {
-    if (!(err instanceof ArtilleryError)) throw err;
-    issues = err.issues.map((i) => i.path).sort();
-  }
-  assertEquals(issues, ["scenarios[0].flow[0]", "scenarios[0].flow[2]", "scenarios[0].flow[3]"]);
+  assertEquals(issuePathsOf(script), [
+    "scenarios[0].flow[0]",
+    "scenarios[0].flow[2]",
+    "scenarios[0].flow[3]",
+  ]);
+});
+
+const FLOW_SCRIPT = `
+config:
+  target: ws://127.0.0.1:8080/ws/room?room=a
+  phases: [{ duration: 2, arrivalRate: 2 }]
+scenarios:
+  - engine: ws
+    flow:
+      - send:
+          payload: { op: join }
+          capture: { json: $.from, as: me }
+          match: { json: $.self, value: true }
+      - think: 0.1
+      - loop:
+          - send: "ping {{ me }}"
+        count: 2
+      - wait:
+          match: { regexp: "ping" }
+`;
+
+Deno.test("an engine: ws scenario with capture, match and wait becomes a flow of ws steps", () => {
+  const exp = artilleryToExperiment(parseYaml(FLOW_SCRIPT)).experiment;
+  assertEquals(exp.targets, { target: { url: "http://127.0.0.1:8080" } });
+  const load = (exp.loads as Record<string, Record<string, unknown>>).artillery;
+  assertEquals(load.ws, undefined);
+  assertEquals(load.flows, [{
+    name: "artillery",
+    steps: [
+      { ws: { connect: "/ws/room?room=a" } },
+      {
+        ws: { send: '{"op":"join"}', match: { json: "$.self", equals: true } },
+        capture: [{ json: "$.from", as: "me" }],
+      },
+      { think: "100ms" },
+      { ws: { send: "ping {{ me }}" } },
+      { ws: { send: "ping {{ me }}" } },
+      { ws: { wait: { regexp: "ping" } } },
+      { ws: { close: true } },
+    ],
+  }]);
+  const parsed = experimentSchema.safeParse(exp);
+  ok(parsed.success, JSON.stringify(parsed.error?.issues));
+});
+
+Deno.test("what an engine: ws flow cannot convert is named with its path", () => {
+  const script = `
+config: { target: "ws://127.0.0.1:1/", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - engine: ws
+    flow:
+      - send: { payload: a, capture: { header: x, as: y } }
+      - send: { payload: b, match: { json: $.a, value: { deep: 1 } } }
+      - wait: { capture: { json: $.a, as: a }, timeout: 3 }
+`;
+  assertEquals(issuePathsOf(script), [
+    "scenarios[0].flow[0].send.capture",
+    "scenarios[0].flow[1].send.match",
+    "scenarios[0].flow[2].wait.timeout",
+  ]);
 });
 
 /** A WebSocket echo server that counts messages and connections. */

@@ -13,7 +13,7 @@
 import type { EncodedRequest } from "../request.ts";
 import { RequestPicker } from "../request_picker.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
-import { Dialer } from "../transport/dial.ts";
+import { Dialer, hangUp } from "../transport/dial.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 
@@ -93,10 +93,7 @@ export abstract class ConnectionIo implements LoadConnection {
     if (sock === null) return;
     this.sock = null;
     this.#inline = null;
-    this.shared.recorder.connections--;
-    try {
-      sock.close();
-    } catch { /* already closed */ }
+    hangUp(this.shared, sock);
   }
 
   /**

@@ -39,7 +39,7 @@ import { StreamTable } from "./stream_table.ts";
 import { HeaderBlocks } from "./header_blocks.ts";
 import { ControlFrames } from "./control_frames.ts";
 import { FrameReader } from "./frame_reader.ts";
-import { Dialer } from "../transport/dial.ts";
+import { Dialer, hangUp } from "../transport/dial.ts";
 import {
   type InlineConn,
   inlineOf,
@@ -308,10 +308,7 @@ export class H2Connection implements H2Core {
     this.#sock = null;
     this.#inline = null;
     this.output.reset();
-    this.shared.recorder.connections--;
-    try {
-      sock.close();
-    } catch { /* already closed */ }
+    hangUp(this.shared, sock);
     return true;
   }
 

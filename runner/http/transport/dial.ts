@@ -109,3 +109,11 @@ export class Dialer {
     return sock;
   }
 }
+
+/** The end of what `dial` began: the socket closed (one already closed is fine) and no longer counted. */
+export function hangUp(shared: ConnectionShared, sock: TransportConn): void {
+  shared.recorder.connections--;
+  try {
+    sock.close();
+  } catch { /* already closed */ }
+}

@@ -31,7 +31,7 @@ import {
 } from "../../../ws/opcodes.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
-import { Dialer } from "../transport/dial.ts";
+import { Dialer, hangUp } from "../transport/dial.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
 import { handshake } from "./handshake_io.ts";
@@ -425,9 +425,6 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#inline = null;
     this.#armed = false;
     this.#writer.reset(null, null);
-    this.shared.recorder.connections--;
-    try {
-      sock.close();
-    } catch { /* already closed */ }
+    hangUp(this.shared, sock);
   }
 }

@@ -25,7 +25,7 @@ import {
 import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
-import { Dialer } from "../transport/dial.ts";
+import { Dialer, hangUp } from "../transport/dial.ts";
 import type { TransportConn } from "../transport/transport.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
@@ -300,9 +300,6 @@ export class WsSessionSocket implements FrameSink {
     if (sock === null) return;
     this.#sock = null;
     this.#writer.reset(null, null);
-    this.shared.recorder.connections--;
-    try {
-      sock.close();
-    } catch { /* already closed */ }
+    hangUp(this.shared, sock);
   }
 }
