@@ -12,6 +12,7 @@
  */
 import { z } from "zod";
 import { checkFields, checkRules } from "./session_schema.ts";
+import { headerRules } from "./request_rules.ts";
 
 const { status: _status, ...matchFields } = checkFields;
 
@@ -38,8 +39,9 @@ export const wsActionFields = {
     "connect takes a path on the target starting with '/', e.g. /ws/echo?token={{ token }}",
   ).optional(),
   /** Handshake header fields of a connect (values take placeholders). */
-  headers: z.record(z.string().regex(/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/, "a header name is a token"), z.string())
-    .optional(),
+  headers: z.record(z.string(), z.string()).superRefine((h, ctx) =>
+    headerRules(Object.entries(h), ctx, (name) => [name])
+  ).optional(),
   /** Subprotocols a connect offers (Sec-WebSocket-Protocol). */
   protocols: z.array(z.string().regex(SUBPROTOCOL, "a subprotocol is a token")).optional(),
   /** A text message sent (placeholders filled; an object in a file is sent as JSON). */

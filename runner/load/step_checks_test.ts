@@ -1,6 +1,13 @@
 import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import { KeptResponse } from "../http/kept_response.ts";
-import { compileExtract, parseJsonPath, runExtract } from "./step_checks.ts";
+import {
+  checkName,
+  checkPasses,
+  compileCheck,
+  compileExtract,
+  parseJsonPath,
+  runExtract,
+} from "./step_checks.ts";
 
 const raw = (text: string) => new TextEncoder().encode(text);
 
@@ -36,4 +43,14 @@ Deno.test("a chunked response after a 100 Continue: status, headers and body rea
   assertEquals([[...passed], [...failed]], [[1, 1, 1, 0], [0, 0, 0, 1]]);
   const missing = compileExtract([{ header: "location", as: "id" }], [], (name) => names.indexOf(name));
   assertEquals(runExtract(missing, response, values, passed, failed), "id");
+});
+
+Deno.test("a regexp check passes when it finds a match; a rule-less match (a ws step's `{}`) passes anything", () => {
+  const body = { status: 0, headers: () => [], body: '{"n":42}' };
+  const none = (_: string) => -1;
+  assertEquals(checkName({ regexp: '"n":\\d+' }), 'matches /"n":\\d+/');
+  assertEquals(checkPasses(compileCheck({ regexp: '"n":\\d+' }, none), body, []), true);
+  assertEquals(checkPasses(compileCheck({ regexp: "^x" }, none), body, []), false);
+  assertEquals(checkPasses(compileCheck({}, none), body, []), true);
+  assertEquals(checkPasses(compileCheck({}, none), { ...body, body: "not json" }, []), true);
 });

@@ -1,0 +1,120 @@
+/**
+ * A flow's ws steps through the whole run (workers, recorder, results) against Deno's own WebSocket
+ * server, on both transports: over TLS (an https: target's WebSocket is wss:), a greeting that waits in
+ * the queue until a step asks, messages passed over counted as unsolicited, the server closing while a
+ * step waits (`ws-closed`, the session failed, its close code counted), and a header value that would
+ * split the handshake refused (`bad-value`). Bounded counts (count model), exact results.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
+import { runAttack } from "../attack.ts";
+import { epollBlocker } from "../http/transport/choice.ts";
+import { selfSignedPair } from "../../targets/tls_cert.ts";
+
+const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const PAIR = await selfSignedPair();
+const CA_FILE = await Deno.makeTempFile({ prefix: "loadlab-wsflow-ca-", suffix: ".pem" });
+await Deno.writeTextFile(CA_FILE, PAIR.caPem);
+addEventListener("unload", () => Deno.removeSync(CA_FILE));
+
+/**
+ * `/greet`: says "welcome" on open, then echoes; `/close`: echoes once, then closes with 4001; `/token`:
+ * the Authorization header it was opened with comes back as the first message, a CR LF line after it.
+ */
+function server(tls: boolean): { url: string; server: Deno.HttpServer } {
+  const pem = tls ? { cert: PAIR.certPem, key: PAIR.keyPem } : {};
+  const s = Deno.serve({ ...pem, hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
+    const auth = req.headers.get("authorization");
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    const path = new URL(req.url).pathname;
+    socket.onopen = () => {
+      if (path === "/greet") socket.send("welcome");
+      // A value from outside with a line break in it, as a hostile or broken server may send.
+      if (path === "/token") socket.send(`auth ${auth}\r\nInjected: 1`);
+    };
+    socket.onmessage = (e) => {
+      socket.send(e.data);
+      if (path === "/close") socket.close(4001, "done");
+    };
+    return response;
+  });
+  return { url: `${tls ? "https" : "http"}://127.0.0.1:${s.addr.port}/`, server: s };
+}
+
+async function run(transport: "deno" | "epoll", steps: unknown[], tls = false) {
+  const { url, server: s } = server(tls);
+  try {
+    return await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      connections: 1,
+      requests: 3,
+      timeoutMs: 3000,
+      transport,
+      flows: [{ name: "f", steps }],
+      ...(tls ? { tls: { caFile: CA_FILE } } : {}),
+    } as AttackConfigInput));
+  } finally {
+    await s.shutdown();
+  }
+}
+
+for (const transport of ["deno", "epoll"] as const) {
+  const ignore = transport === "epoll" && EPOLL_BLOCKER !== null;
+
+  Deno.test({
+    name: `${transport}: over TLS, a greeting waits in the queue; what a step passes over is unsolicited`,
+    ignore,
+    async fn() {
+      const r = await run(transport, [
+        { ws: { connect: "/greet" } },
+        { ws: { send: "one" } },
+        { ws: { send: "two", match: { contains: "two" }, name: "two" } },
+        { ws: { close: 1000 } },
+      ], true);
+      assertEquals(r.errors, {});
+      assertEquals([r.flows?.[0].completed, r.flows?.[0].failed], [3, 0]);
+      const ws = r.ws!;
+      // Each session: "welcome" and "one" passed over, "two" answered.
+      assertEquals([ws.handshakes, ws.messagesSent, ws.messagesReceived, ws.unsolicited], [3, 6, 9, 6]);
+      assertEquals([ws.closesSent, ws.closeCodes], [3, { "1000": 3 }]);
+      assertEquals(r.endpoints?.map((e) => [e.name, e.requests]), [["two", 3]]);
+    },
+  });
+
+  Deno.test({
+    name:
+      `${transport}: the server closes while a step waits: ws-closed under its endpoint, the session failed`,
+    ignore,
+    async fn() {
+      const r = await run(transport, [
+        { ws: { connect: "/close" } },
+        { ws: { send: "a", match: { contains: "never" }, name: "wait" } },
+      ]);
+      assertEquals(r.errors, { "ws-closed": 3 });
+      assertEquals([r.flows?.[0].completed, r.flows?.[0].failed], [0, 3]);
+      assertEquals(r.ws?.closeCodes, { "4001": 3 });
+      assertEquals(r.endpoints?.map((e) => [e.name, e.errors]), [["wait", { "ws-closed": 3 }]]);
+    },
+  });
+
+  Deno.test({
+    name: `${transport}: a captured value fills the handshake's header; one with CR LF is never sent`,
+    ignore,
+    async fn() {
+      const r = await run(transport, [
+        { ws: { connect: "/token", headers: { authorization: "Bearer t-1" } } },
+        {
+          ws: { wait: {} },
+          expect: [{ contains: "auth Bearer t-1\r\n" }],
+          capture: [{ regexp: "auth ([\\s\\S]*)", as: "line" }],
+        },
+        { ws: { close: 1000 } },
+        { ws: { connect: "/token", headers: { authorization: "{{ line }}" } } },
+      ]);
+      assertEquals(r.flows?.[0].steps[1].checks?.map((c) => [c.passed, c.failed]), [[3, 0]]);
+      assertEquals(r.errors, { "bad-value": 3 });
+      assertEquals([r.flows?.[0].failed, r.ws?.handshakes], [3, 3]);
+    },
+  });
+}
