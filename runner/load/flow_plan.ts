@@ -113,7 +113,6 @@ export function encodeFlows(
   endpoints: readonly (readonly number[])[] = [],
   timeoutMs = 10_000,
 ): EncodedFlow[] {
-  const host = hostHeaderOf(url);
   return flows.map((flow, f) => {
     const names = valueNamesOf(flow, columns);
     const indexOf = (name: string) => names.indexOf(name);
@@ -139,35 +138,54 @@ export function encodeFlows(
         checkNames.push(ws.extract?.checks.map((c) => c.name) ?? []);
         continue;
       }
-      const spec = step.request;
-      const endpoint = endpoints[f]?.[labels.length] ?? 0;
-      const request = {
-        ...encodeRequest(host, { ...spec, path: resolvePath(url, spec.path) }, names, cookies),
-        endpoint,
-      };
-      const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
-      const extract = hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null;
-      const keep = extract?.needsBody ? KEEP_ALL : extract !== null || cookies ? KEEP_HEAD : KEEP_NONE;
-      const pathParts = hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null;
-      const h2Request = h2 ? { ...encodeH2Request(url, spec, names, cookies), endpoint } : null;
-      // The last Host header given wins, as it does for HTTP/2's :authority (h2/request.ts).
-      const authority = spec.headers.findLast(([n]) => n.toLowerCase() === "host")?.[1] ?? host;
-      steps.push({
-        kind: "request",
-        request,
-        h2: h2Request,
-        stepIndex: labels.length,
-        extract,
-        keep,
-        maxKeptBytes: step.maxKeptBytes ?? DEFAULT_KEPT_BYTES,
-        pathParts,
-        authority,
-        authorityParts: hasPlaceholder(authority) ? textParts(authority, indexOf) : null,
-      });
-      labels.push(step.label ?? `${spec.method} ${spec.path}`);
-      checkNames.push(extract?.checks.map((c) => c.name) ?? []);
+      const request = encodeRequestStep(
+        step,
+        url,
+        names,
+        { cookies, h2 },
+        labels.length,
+        endpoints[f]?.[labels.length] ?? 0,
+      );
+      steps.push(request);
+      labels.push(step.label ?? `${step.request.method} ${step.request.path}`);
+      checkNames.push(request.extract?.checks.map((c) => c.name) ?? []);
     }
     const hasWs = steps.some((s) => s.kind === "ws");
     return { name: flow.name, steps, labels, checkNames, leadingThinkMs, names, hasWs };
   });
+}
+
+/** One request step encoded (its bytes, its HTTP/2 form, captures and checks, what it keeps). */
+function encodeRequestStep(
+  step: Extract<FlowSpec["steps"][number], { request: unknown }>,
+  url: URL,
+  names: readonly string[],
+  run: { cookies: boolean; h2: boolean },
+  stepIndex: number,
+  endpoint: number,
+): Extract<EncodedStep, { kind: "request" }> {
+  const host = hostHeaderOf(url);
+  const indexOf = (name: string) => names.indexOf(name);
+  const spec = step.request;
+  const request = {
+    ...encodeRequest(host, { ...spec, path: resolvePath(url, spec.path) }, names, run.cookies),
+    endpoint,
+  };
+  const hasExtract = (step.capture?.length ?? 0) + (step.expect?.length ?? 0) > 0;
+  const extract = hasExtract ? compileExtract(step.capture ?? [], step.expect ?? [], indexOf) : null;
+  const keep = extract?.needsBody ? KEEP_ALL : extract !== null || run.cookies ? KEEP_HEAD : KEEP_NONE;
+  // The last Host header given wins, as it does for HTTP/2's :authority (h2/request.ts).
+  const authority = spec.headers.findLast(([n]) => n.toLowerCase() === "host")?.[1] ?? host;
+  return {
+    kind: "request",
+    request,
+    h2: run.h2 ? { ...encodeH2Request(url, spec, names, run.cookies), endpoint } : null,
+    stepIndex,
+    extract,
+    keep,
+    maxKeptBytes: step.maxKeptBytes ?? DEFAULT_KEPT_BYTES,
+    pathParts: hasPlaceholder(request.path) ? textParts(request.path, indexOf) : null,
+    authority,
+    authorityParts: hasPlaceholder(authority) ? textParts(authority, indexOf) : null,
+  };
 }

@@ -30,10 +30,10 @@ import type { Feeder } from "./feeder.ts";
 import { runExtract } from "./step_checks.ts";
 import { KEEP_NONE, stepAuthority, stepPath } from "./flow_plan.ts";
 import { FlowRecorder } from "../stats/flow_recorder.ts";
-import type { EncodedFlow } from "./flow_plan.ts";
+import type { EncodedFlow, EncodedStep } from "./flow_plan.ts";
 import type { Arrival } from "./executor.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
-import { type EncodedWsStep, WsSession, type WsStepOutcome } from "./ws_steps.ts";
+import { type EncodedWsStep, type StepOutcome, WsSession } from "./ws_steps.ts";
 import type { WsStats } from "../http/ws/stats.ts";
 import type { MaskKeys } from "../../ws/frame_encoder.ts";
 
@@ -140,47 +140,56 @@ export class FlowSessions {
         if (flow.leadingThinkMs > 0) await sleepUnlessAborted(sendMs - performance.now(), run.ended);
       } else sendMs = performance.now();
       if (run.ended.aborted) return responses;
-      if (step.kind === "ws") {
-        const outcome = await this.#wsStep(step, ws!, flowIndex, recorder, values, jar, sendMs);
-        if (outcome === "stopped") return responses;
-        if (outcome !== "done") return responses;
-        if (step.stepIndex >= 0) {
-          lastEventMs = ws!.lastEventMs;
-          if (step.handshake === null) responses++;
-        }
-        continue;
-      }
-      // A templated path or host is filled as text only for the jar (the bytes are filled by the connection).
-      const path = jar === null ? "" : stepPath(step, values);
-      const host = jar === null ? "" : stepAuthority(step, values);
-      const got = await conn.sendStep(
-        sendMs,
-        step,
-        values,
-        jar === null ? null : jar.line(host, path, Date.now()),
-      );
-      if (got === 0) {
-        // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).
-        if (run.shared.stopping) return responses;
-        recorder?.stepError(flowIndex, step.stepIndex);
-        recorder?.sessionFailed(flowIndex);
-        return responses;
-      }
-      responses++;
-      lastEventMs = conn.lastEventMs;
-      recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
-      if (step.keep === KEEP_NONE) continue;
-      const response = conn.keptResponse();
-      jar?.set(response.headers("set-cookie"), host, path, Date.now());
-      if (step.extract === null) continue;
-      const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
-      if (runExtract(step.extract, response, values, counters.passed, counters.failed) !== null) {
-        recorder?.captureFailed(flowIndex);
-        return responses;
-      }
+      const outcome = step.kind === "ws"
+        ? await this.#wsStep(step, ws!, flowIndex, recorder, values, jar, sendMs)
+        : await this.#requestStep(run, conn, step, flowIndex, recorder, values, jar, sendMs);
+      // A request's response counts even when its capture then found nothing; a connect's handshake is none.
+      const answered = outcome === "done" || outcome === "captureFailed";
+      if (answered && (step.kind !== "ws" || (step.stepIndex >= 0 && step.handshake === null))) responses++;
+      if (outcome !== "done") return responses;
+      if (step.kind !== "ws") lastEventMs = conn.lastEventMs;
+      else if (step.stepIndex >= 0) lastEventMs = ws!.lastEventMs;
     }
     recorder?.sessionCompleted(flowIndex, (lastEventMs - startMs) * 1000);
     return responses;
+  }
+
+  /** One request step on the session's connection; its outcome (failures recorded here). */
+  async #requestStep(
+    run: SessionRun,
+    conn: StepConnection,
+    step: Extract<EncodedStep, { kind: "request" }>,
+    flowIndex: number,
+    recorder: FlowRecorder | null,
+    values: Uint8Array[],
+    jar: CookieJar | null,
+    sendMs: number,
+  ): Promise<StepOutcome> {
+    // A templated path or host is filled as text only for the jar (the bytes are filled by the connection).
+    const path = jar === null ? "" : stepPath(step, values);
+    const host = jar === null ? "" : stepAuthority(step, values);
+    const got = await conn.sendStep(
+      sendMs,
+      step,
+      values,
+      jar === null ? null : jar.line(host, path, Date.now()),
+    );
+    if (got === 0) {
+      // Our own shutdown aborted it: not the target's failure, not counted (as the request is not).
+      if (run.shared.stopping) return "stopped";
+      recorder?.stepError(flowIndex, step.stepIndex);
+      recorder?.sessionFailed(flowIndex);
+      return "failed";
+    }
+    recorder?.stepResponse(flowIndex, step.stepIndex, (conn.lastEventMs - sendMs) * 1000);
+    if (step.keep === KEEP_NONE) return "done";
+    const response = conn.keptResponse();
+    jar?.set(response.headers("set-cookie"), host, path, Date.now());
+    if (step.extract === null) return "done";
+    const counters = recorder?.checks(flowIndex, step.stepIndex) ?? SCRATCH;
+    if (runExtract(step.extract, response, values, counters.passed, counters.failed) === null) return "done";
+    recorder?.captureFailed(flowIndex);
+    return "captureFailed";
   }
 
   /** One ws step, recorded as a flow step when it is timed; its outcome (failures recorded here). */
@@ -192,7 +201,7 @@ export class FlowSessions {
     values: Uint8Array[],
     jar: CookieJar | null,
     sendMs: number,
-  ): Promise<WsStepOutcome> {
+  ): Promise<StepOutcome> {
     const timed = step.stepIndex >= 0;
     const counters = (timed ? recorder?.checks(flowIndex, step.stepIndex) : undefined) ?? SCRATCH;
     // The handshake carries the session's cookies for its origin, as a browser's does.

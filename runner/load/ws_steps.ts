@@ -119,8 +119,8 @@ class MessageResponse implements StepResponse {
   }
 }
 
-/** What a ws step ended with: done, failed (counted), a capture that found nothing, or cut by the run's end. */
-export type WsStepOutcome = "done" | "failed" | "captureFailed" | "stopped";
+/** What a flow step ended with: done, failed (counted), a capture that found nothing, or cut by the run's end. */
+export type StepOutcome = "done" | "failed" | "captureFailed" | "stopped";
 
 /** The parts of a run every session's ws steps share. */
 export interface WsSessionRun {
@@ -148,7 +148,7 @@ export class WsSession {
     values: Uint8Array[],
     counters: { passed: Uint32Array; failed: Uint32Array },
     cookieLine: Uint8Array | null,
-  ): Promise<WsStepOutcome> {
+  ): Promise<StepOutcome> {
     const { shared, ended } = this.run;
     if (step.handshake !== null) return await this.#connect(step, values, cookieLine);
     const socket = this.socket!;
@@ -183,7 +183,7 @@ export class WsSession {
     step: EncodedWsStep,
     values: Uint8Array[],
     cookieLine: Uint8Array | null,
-  ): Promise<WsStepOutcome> {
+  ): Promise<StepOutcome> {
     const { shared, stats, keys } = this.run;
     const key = newKey();
     const keyLine = encoder.encode(`Sec-WebSocket-Key: ${key}\r\n`);
