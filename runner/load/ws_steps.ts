@@ -153,7 +153,7 @@ export class WsSession {
     if (step.handshake !== null) return await this.#connect(step, values, cookieLine);
     const socket = this.socket!;
     if (step.closeCode > 0) {
-      await socket.close(step.closeCode, shared.timeoutMs);
+      await socket.close(step.closeCode, shared.timeoutMs, ended);
       this.socket = null;
       return "done";
     }

@@ -166,23 +166,29 @@ export class WsSessionSocket implements FrameSink {
   }
 
   /**
-   * Sends a close frame with `code` and waits (up to `timeoutMs`) for the server's, then closes the
-   * socket; false when the server never answered (counted as a timeout).
+   * Sends a close frame with `code` and waits (up to `timeoutMs`, or until `signal` aborts) for the
+   * server's, then closes the socket; a server that never answers counts as a timeout.
    */
-  async close(code: number, timeoutMs: number): Promise<boolean> {
-    if (this.#sock === null) return true;
-    const answered = new Promise<void>((resolve) => this.#closed = resolve);
-    this.#closeWith(code);
+  async close(code: number, timeoutMs: number, signal: AbortSignal): Promise<void> {
+    if (this.#sock === null) return;
     let timer: ReturnType<typeof setTimeout> | undefined;
-    const timedOut = new Promise<boolean>((resolve) => timer = setTimeout(() => resolve(true), timeoutMs));
-    const late = await Promise.race([answered.then(() => false), timedOut]);
+    let stop = () => {};
+    // "late": no close frame in time; "stopped": the run's end, which counts nothing.
+    const ended = await new Promise<"answered" | "late" | "stopped">((resolve) => {
+      this.#closed = () => resolve("answered");
+      timer = setTimeout(() => resolve("late"), timeoutMs);
+      stop = () => resolve("stopped");
+      signal.addEventListener("abort", stop);
+      if (signal.aborted) stop();
+      this.#closeWith(code);
+    });
     clearTimeout(timer);
-    if (late && this.#sock !== null) {
+    signal.removeEventListener("abort", stop);
+    if (ended === "late" && this.#sock !== null) {
       this.#fault(performance.now(), "timeout", `no close frame from the server within ${timeoutMs} ms`, -1);
     }
     this.#closeSocket();
     this.#dropQueue();
-    return !late;
   }
 
   /** The session is over: an open socket says so (1000) and closes. */
