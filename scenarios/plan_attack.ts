@@ -175,6 +175,8 @@ function setQuery(attack: RelativeAttackInput, name: string, value: number | str
       steps: f.steps.map((s) =>
         "request" in s
           ? { ...s, request: { ...s.request, path: withQuery(s.request.path ?? "/", query) } }
+          : "ws" in s && s.ws.connect !== undefined
+          ? { ...s, ws: { ...s.ws, connect: withQuery(s.ws.connect, query) } }
           : s
       ),
     }));
