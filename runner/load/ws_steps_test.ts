@@ -19,14 +19,16 @@ addEventListener("unload", () => Deno.removeSync(CA_FILE));
 
 /**
  * `/greet`: says "welcome" on open, then echoes; `/close`: echoes once, then closes with 4001; `/token`:
- * the Authorization header it was opened with comes back as the first message, a CR LF line after it.
+ * the Authorization and Cookie headers it was opened with come back as the first message, a CR LF line
+ * after them; `/set` (plain HTTP) sets a cookie.
  */
 function server(tls: boolean): { url: string; server: Deno.HttpServer } {
   const pem = tls ? { cert: PAIR.certPem, key: PAIR.keyPem } : {};
   const s = Deno.serve({ ...pem, hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
-    const auth = req.headers.get("authorization");
-    const { socket, response } = Deno.upgradeWebSocket(req);
     const path = new URL(req.url).pathname;
+    if (path === "/set") return new Response("ok", { headers: { "set-cookie": "s=1; Path=/" } });
+    const auth = `${req.headers.get("authorization")} cookie ${req.headers.get("cookie")}`;
+    const { socket, response } = Deno.upgradeWebSocket(req);
     socket.onopen = () => {
       if (path === "/greet") socket.send("welcome");
       // A value from outside with a line break in it, as a hostile or broken server may send.
@@ -99,20 +101,22 @@ for (const transport of ["deno", "epoll"] as const) {
   });
 
   Deno.test({
-    name: `${transport}: a captured value fills the handshake's header; one with CR LF is never sent`,
+    name:
+      `${transport}: the handshake carries the session's cookies and filled headers; a value with CR LF is never sent`,
     ignore,
     async fn() {
       const r = await run(transport, [
+        { request: { path: "/set" } },
         { ws: { connect: "/token", headers: { authorization: "Bearer t-1" } } },
         {
           ws: { wait: {} },
-          expect: [{ contains: "auth Bearer t-1\r\n" }],
+          expect: [{ contains: "auth Bearer t-1 cookie s=1\r\n" }],
           capture: [{ regexp: "auth ([\\s\\S]*)", as: "line" }],
         },
         { ws: { close: 1000 } },
         { ws: { connect: "/token", headers: { authorization: "{{ line }}" } } },
       ]);
-      assertEquals(r.flows?.[0].steps[1].checks?.map((c) => [c.passed, c.failed]), [[3, 0]]);
+      assertEquals(r.flows?.[0].steps[2].checks?.map((c) => [c.passed, c.failed]), [[3, 0]]);
       assertEquals(r.errors, { "bad-value": 3 });
       assertEquals([r.flows?.[0].failed, r.ws?.handshakes], [3, 3]);
     },
