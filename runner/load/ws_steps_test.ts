@@ -2,8 +2,8 @@
  * A flow's ws steps through the whole run (workers, recorder, results) against Deno's own WebSocket
  * server, on both transports: over TLS (an https: target's WebSocket is wss:), a greeting that waits in
  * the queue until a step asks, messages passed over counted as unsolicited, the server closing while a
- * step waits (`ws-closed`, the session failed, its close code counted), and a header value that would
- * split the handshake refused (`bad-value`). Bounded counts (count model), exact results.
+ * step waits (`ws-closed`, the session failed, its close code counted), the session's cookies and filled
+ * headers on the handshake, and a header value that would split the handshake refused (`bad-value`). Bounded counts (count model), exact results.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
