@@ -56,6 +56,17 @@ export interface SessionOptions {
 }
 
 const NO_VALUES: Uint8Array[] = [];
+/** One session in progress: where its steps go, what they fill, where they are recorded (null: warm-up). */
+interface Session {
+  run: SessionRun;
+  conn: StepConnection;
+  ws: WsSession | null;
+  flowIndex: number;
+  recorder: FlowRecorder | null;
+  values: Uint8Array[];
+  jar: CookieJar | null;
+}
+
 /** Check counters of sessions in the warm-up (not recorded). */
 const SCRATCH = { passed: new Uint32Array(64), failed: new Uint32Array(64) };
 
@@ -106,24 +117,16 @@ export class FlowSessions {
       : null;
     recorder?.sessionStarted(flowIndex);
     try {
-      return await this.#steps(run, conn, flowIndex, startMs, values, jar, ws);
+      return await this.#steps({ run, conn, flowIndex, recorder, values, jar, ws }, startMs);
     } finally {
       ws?.end();
       conn.endSession();
     }
   }
 
-  async #steps(
-    run: SessionRun,
-    conn: StepConnection,
-    flowIndex: number,
-    startMs: number,
-    values: Uint8Array[],
-    jar: CookieJar | null,
-    ws: WsSession | null,
-  ): Promise<number> {
+  async #steps(session: Session, startMs: number): Promise<number> {
+    const { run, conn, ws, recorder, flowIndex } = session;
     const flow = this.#flows[flowIndex];
-    const recorder = startMs >= this.originMs ? this.recorder : null;
     let responses = 0;
     let started = false;
     let lastEventMs = startMs;
@@ -141,8 +144,8 @@ export class FlowSessions {
       } else sendMs = performance.now();
       if (run.ended.aborted) return responses;
       const outcome = step.kind === "ws"
-        ? await this.#wsStep(step, ws!, flowIndex, recorder, values, jar, sendMs)
-        : await this.#requestStep(run, conn, step, flowIndex, recorder, values, jar, sendMs);
+        ? await this.#wsStep(session, step, sendMs)
+        : await this.#requestStep(session, step, sendMs);
       // A request's response counts even when its capture then found nothing; a connect's handshake is none.
       const answered = outcome === "done" || outcome === "captureFailed";
       if (answered && (step.kind !== "ws" || (step.stepIndex >= 0 && step.handshake === null))) responses++;
@@ -156,15 +159,11 @@ export class FlowSessions {
 
   /** One request step on the session's connection; its outcome (failures recorded here). */
   async #requestStep(
-    run: SessionRun,
-    conn: StepConnection,
+    session: Session,
     step: Extract<EncodedStep, { kind: "request" }>,
-    flowIndex: number,
-    recorder: FlowRecorder | null,
-    values: Uint8Array[],
-    jar: CookieJar | null,
     sendMs: number,
   ): Promise<StepOutcome> {
+    const { run, conn, flowIndex, recorder, values, jar } = session;
     // A templated path or host is filled as text only for the jar (the bytes are filled by the connection).
     const path = jar === null ? "" : stepPath(step, values);
     const host = jar === null ? "" : stepAuthority(step, values);
@@ -193,15 +192,9 @@ export class FlowSessions {
   }
 
   /** One ws step, recorded as a flow step when it is timed; its outcome (failures recorded here). */
-  async #wsStep(
-    step: EncodedWsStep,
-    ws: WsSession,
-    flowIndex: number,
-    recorder: FlowRecorder | null,
-    values: Uint8Array[],
-    jar: CookieJar | null,
-    sendMs: number,
-  ): Promise<StepOutcome> {
+  async #wsStep(session: Session, step: EncodedWsStep, sendMs: number): Promise<StepOutcome> {
+    const { flowIndex, recorder, values, jar } = session;
+    const ws = session.ws!;
     const timed = step.stepIndex >= 0;
     const counters = (timed ? recorder?.checks(flowIndex, step.stepIndex) : undefined) ?? SCRATCH;
     // The handshake carries the session's cookies for its origin, as a browser's does.
