@@ -99,6 +99,9 @@ export const wsActionSchema = z.strictObject({
 }).superRefine(wsActionRules);
 export type WsAction = z.infer<typeof wsActionSchema>;
 
+/** A problem with its path under a flow's `steps`. */
+type PathIssue = { path: Array<string | number>; message: string };
+
 /** A step as far as the ordering rules read it. */
 interface StepLike {
   ws?: { connect?: unknown; send?: unknown; wait?: unknown; close?: unknown };
@@ -114,8 +117,8 @@ interface StepLike {
  */
 export function wsStepIssues(
   steps: ReadonlyArray<StepLike | object>,
-): Array<{ path: Array<string | number>; message: string }> {
-  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+): PathIssue[] {
+  const issues: PathIssue[] = [];
   let open = false;
   steps.forEach((any, k) => {
     const step = any as StepLike;
@@ -134,36 +137,47 @@ export function wsStepIssues(
       });
     }
     if (action === "close") open = false;
-    const reads = action === "send" || action === "wait";
-    if (!reads && (step.capture !== undefined || step.expect !== undefined)) {
-      issues.push({
-        path: [k, step.capture !== undefined ? "capture" : "expect"],
-        message: `a ${action} step receives no message: capture and expect go with send or wait`,
-      });
-    }
-    step.capture?.forEach((c, i) => {
-      if (c.header !== undefined) {
-        issues.push({
-          path: [k, "capture", i, "header"],
-          message: "a message has no headers: capture json or regexp",
-        });
-      }
+    issues.push(...messageIssues(step, k, action));
+  });
+  return issues;
+}
+
+/** What a ws step's captures, checks and `maxKeptBytes` may not ask of a message (or of no message). */
+function messageIssues(
+  step: StepLike,
+  k: number,
+  action: string,
+): PathIssue[] {
+  const issues: PathIssue[] = [];
+  const reads = action === "send" || action === "wait";
+  if (!reads && (step.capture !== undefined || step.expect !== undefined)) {
+    issues.push({
+      path: [k, step.capture !== undefined ? "capture" : "expect"],
+      message: `a ${action} step receives no message: capture and expect go with send or wait`,
     });
-    step.expect?.forEach((c, i) => {
-      if (c.status !== undefined) {
-        issues.push({
-          path: [k, "expect", i, "status"],
-          message: "a message has no status: check json or contains",
-        });
-      }
-    });
-    if (step.maxKeptBytes !== undefined) {
+  }
+  step.capture?.forEach((c, i) => {
+    if (c.header !== undefined) {
       issues.push({
-        path: [k, "maxKeptBytes"],
-        message: "a ws step keeps its message whole up to the message cap: drop maxKeptBytes",
+        path: [k, "capture", i, "header"],
+        message: "a message has no headers: capture json or regexp",
       });
     }
   });
+  step.expect?.forEach((c, i) => {
+    if (c.status !== undefined) {
+      issues.push({
+        path: [k, "expect", i, "status"],
+        message: "a message has no status: check json or contains",
+      });
+    }
+  });
+  if (step.maxKeptBytes !== undefined) {
+    issues.push({
+      path: [k, "maxKeptBytes"],
+      message: "a ws step keeps its message whole up to the message cap: drop maxKeptBytes",
+    });
+  }
   return issues;
 }
 
