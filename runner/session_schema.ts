@@ -14,6 +14,16 @@ const valueName = z.string().regex(
   "a name is letters, digits, _ . - (starting with a letter or _)",
 );
 
+/** A `regexp` that does not compile is an issue at its path, with the engine's reason. */
+function regexpRule(regexp: string | undefined, ctx: z.RefinementCtx): void {
+  if (regexp === undefined) return;
+  try {
+    new RegExp(regexp);
+  } catch (err) {
+    ctx.addIssue({ code: "custom", path: ["regexp"], message: (err as Error).message });
+  }
+}
+
 /**
  * A value taken from a step's response for the session's later steps: a JSON path (`$.a.b[0].c`) of the
  * body, a header, or a regular expression's group over the body. One that finds nothing ends the session.
@@ -33,13 +43,7 @@ export const captureSpecSchema = z.strictObject({
   if (c.group !== undefined && c.regexp === undefined) {
     ctx.addIssue({ code: "custom", path: ["group"], message: "group applies to regexp captures" });
   }
-  if (c.regexp !== undefined) {
-    try {
-      new RegExp(c.regexp);
-    } catch (err) {
-      ctx.addIssue({ code: "custom", path: ["regexp"], message: (err as Error).message });
-    }
-  }
+  regexpRule(c.regexp, ctx);
 });
 export type CaptureSpec = z.infer<typeof captureSpecSchema>;
 
@@ -82,13 +86,7 @@ export function checkRules(
   } else if (c.json === undefined && (c.equals !== undefined || c.exists !== undefined)) {
     ctx.addIssue({ code: "custom", message: "equals and exists go with json" });
   }
-  if (c.regexp !== undefined) {
-    try {
-      new RegExp(c.regexp);
-    } catch (err) {
-      ctx.addIssue({ code: "custom", path: ["regexp"], message: (err as Error).message });
-    }
-  }
+  regexpRule(c.regexp, ctx);
 }
 
 /**
