@@ -161,7 +161,10 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   for (const issue of protocolIssues(c)) ctx.addIssue({ code: "custom", ...issue });
 });
 
-/** What flows exclude: a model they cannot drive (its record says why), a request mix of one's own, pipelining. */
+/**
+ * What flows exclude: a model they cannot drive (its record says why), a request mix of one's own,
+ * pipelining; with ws steps, a ws: URL or a protocol other than HTTP/1.1.
+ */
 function flowIssues(c: AttackConfig): Array<{ path: Array<string | number>; message: string }> {
   const issues: Array<{ path: Array<string | number>; message: string }> = [];
   const noFlows = modelDef(c.model).noFlows;
