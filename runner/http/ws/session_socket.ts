@@ -106,7 +106,8 @@ export class WsSessionSocket implements FrameSink {
       this.#closeSocket();
       return false;
     }
-    this.#readLoop(sock, extra);
+    // Runs until the socket is gone; it counts its own failures and never rejects.
+    void this.#readLoop(sock, extra);
     return true;
   }
 
