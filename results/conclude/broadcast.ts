@@ -7,8 +7,9 @@
  * - "held N members": at N every member's handshake completed, none was lost, the room's requested rate
  *   was served, and loadlab's generator was not the limit; the largest such N at or below the knee (all
  *   points when nothing bent). A generator-bound point never counts: its numbers are loadlab's.
- * - "the knee at N members": the next point is the first bent one (broadcast_points.ts) and was not
- *   generator-bound. When it was, the bend is said with that reason and no knee is claimed: the load
+ * - "the knee at N members": the next point the generator did not limit is the first bent one
+ *   (broadcast_points.ts); generator-bound points between the two are named as not judged. When only
+ *   generator-bound points bent, the bend is said with that reason and no knee is claimed: the load
  *   generator receives every copy the target sends, so on a small machine it can run out of CPU first.
  * - "no knee between A and B": no point bent. "bent from the lowest member count": the first point bent
  *   already (it served short or lost members), so there is no knee in the range either.
@@ -64,6 +65,12 @@ function qualifiersOf(points: BroadcastPoint[]): string | null {
   return `Qualified by: ${
     flagged.map((p) => `${count(p.members)} members ${p.flags.join(", ")}`).join("; ")
   }.`;
+}
+
+/** " (200, 400 between them not judged: generator-bound)", or "" when none. */
+function notJudgedText(points: BroadcastPoint[]): string {
+  if (points.length === 0) return "";
+  return ` (${points.map((p) => count(p.members)).join(", ")} between them not judged: generator-bound)`;
 }
 
 function rateText(curve: BroadcastCurve): string {
@@ -131,8 +138,8 @@ export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
     kneeMembers: below.members,
     heldMembers: held,
     saturated: explained?.sentence ?? null,
-    sentence: `${head}: ${heldText}; the knee at ${count(below.members)} members: above it ${bend.why} ` +
-      `(${fanout}).`,
+    sentence: `${head}: ${heldText}; the knee at ${count(below.members)} members: above it, at ` +
+      `${count(bend.above.members)}, ${bend.why}${notJudgedText(bend.notJudged)} (${fanout}).`,
   };
 }
 

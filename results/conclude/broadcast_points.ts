@@ -38,11 +38,15 @@ export interface BroadcastPoint {
   flags: string[];
 }
 
-/** Where a curve bent: the point before it (the knee) and the first bent point, with why. */
+/**
+ * Where a curve bent: the point before it (the knee; null when the first point bent), the first bent point,
+ * why, and the generator-bound points between the two, which were not judged.
+ */
 export interface Bend {
   knee: BroadcastPoint | null;
   above: BroadcastPoint;
   why: string;
+  notJudged: BroadcastPoint[];
 }
 
 /** One variant × load swept over its members. */
@@ -121,11 +125,30 @@ function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: Broadca
   return null;
 }
 
-/** The first bent point of a curve with the point before it, or null when none bent. */
-export function firstBend(points: BroadcastPoint[]): Bend | null {
+/** The first bent point of `points` with the point before it, or null when none bent. */
+function bendAmong(points: BroadcastPoint[]): Omit<Bend, "notJudged"> | null {
   for (let i = 0; i < points.length; i++) {
     const why = bentWhy(points[i], points[i - 1] ?? null, points[0]);
     if (why !== null) return { knee: points[i - 1] ?? null, above: points[i], why };
   }
   return null;
+}
+
+/**
+ * The target's bend: the first bent point among those loadlab's generator did not limit (a generator-bound
+ * point's numbers are loadlab's as much as the target's, so it is skipped and named in `notJudged`). When
+ * none of those bent, the bend of all points, which then is a generator-bound one (`above.generatorBound`):
+ * latency bent, but not as the target's knee. Null when nothing bent.
+ */
+export function firstBend(points: BroadcastPoint[]): Bend | null {
+  const judged = bendAmong(points.filter((p) => !p.generatorBound));
+  if (judged !== null) {
+    const from = judged.knee?.members ?? -Infinity;
+    const notJudged = points.filter((p) =>
+      p.generatorBound && p.members > from && p.members < judged.above.members
+    );
+    return { ...judged, notJudged };
+  }
+  const any = bendAmong(points);
+  return any === null ? null : { ...any, notJudged: [] };
 }

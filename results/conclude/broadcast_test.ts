@@ -72,7 +72,7 @@ Deno.test("broadcast: a knee where fan-out grows much faster than the members, w
   assert.equal(finding.heldMembers, 500);
   assert.match(
     finding.sentence,
-    /^deno \/ room, a room at 100 messages\/s swept over 50 to 1,000 members: held 500 members; the knee at 500 members: above it fan-out p99 went 20 ms → 900 ms \(45x\) while the members grew 2x \(fan-out p50 \/ p99 by members 50: 1\.00 ms \/ 5\.00 ms, 250: .*1,000: 300\.00 ms \/ 900\.00 ms\)\.$/,
+    /^deno \/ room, a room at 100 messages\/s swept over 50 to 1,000 members: held 500 members; the knee at 500 members: above it, at 1,000, fan-out p99 went 20 ms → 900 ms \(45x\) while the members grew 2x \(fan-out p50 \/ p99 by members 50: 1\.00 ms \/ 5\.00 ms, 250: .*1,000: 300\.00 ms \/ 900\.00 ms\)\.$/,
   );
   assert.match(finding.saturated!, /^Above the knee of deno \/ room \(members 500 → 1000\) .*CPU-bound\.$/);
   assert.equal(finding.qualifiers, null);
@@ -117,12 +117,36 @@ Deno.test("broadcast: a bend where loadlab's generator was the limit is no knee 
   assert.match(early.qualifiers!, /250 members generator-bound/);
 });
 
+Deno.test("broadcast: generator-bound points are skipped, named, and the target's own bend above them is its knee", () => {
+  const [finding] = concludeBroadcasts(results([
+    member(50, 1, 8, 7),
+    member(100, 1.5, 9, 10, { generatorBound: true }),
+    member(200, 5, 200, 17, { generatorBound: true }),
+    member(400, 630, 4400, 20, { rps: 26, serverBound: true }),
+  ]));
+  assert.equal(finding.outcome, "knee");
+  assert.equal(finding.kneeMembers, 50);
+  assert.equal(finding.heldMembers, 50);
+  assert.match(
+    finding.sentence,
+    /the knee at 50 members: above it, at 400, served 26% of the requested messages per second \(100, 200 between them not judged: generator-bound\)/,
+  );
+  assert.match(finding.saturated!, /^Above the knee of deno \/ room \(members 50 → 400\)/);
+  assert.match(
+    finding.qualifiers!,
+    /100 members generator-bound; 200 members generator-bound; 400 members server-bound/,
+  );
+});
+
 Deno.test("broadcast: members lost, dropped sends and a short served rate are bends and qualifiers", () => {
   const lost = member(1000, 5, 25, 50, { errors: { "ws-closed": 40, connect: 10 } });
   const [finding] = concludeBroadcasts(results([member(50, 1, 5), member(500, 3, 15), lost]));
   assert.equal(finding.outcome, "knee");
   assert.equal(finding.kneeMembers, 500);
-  assert.match(finding.sentence, /the knee at 500 members: above it not every member stayed connected/);
+  assert.match(
+    finding.sentence,
+    /the knee at 500 members: above it, at 1,000, not every member stayed connected/,
+  );
   assert.match(finding.qualifiers!, /1,000 members .*errors/);
 
   const short = member(50, 30, 90, 99, { rps: 40, droppedSends: 60 });
