@@ -20,7 +20,13 @@
 import type { ResultsFile } from "../mod.ts";
 import { formatDurationMs } from "../text_format.ts";
 import { explainKnee } from "./knee_explained.ts";
-import { type BroadcastCurve, broadcastCurves, type BroadcastPoint, firstBend } from "./broadcast_points.ts";
+import {
+  type Bend,
+  type BroadcastCurve,
+  broadcastCurves,
+  type BroadcastPoint,
+  firstBend,
+} from "./broadcast_points.ts";
 import { KEPT_UP_SHARE } from "../stats.ts";
 
 /** How a curve's finding came out. */
@@ -78,68 +84,87 @@ function rateText(curve: BroadcastCurve): string {
   return rate ? ` at ${Number(rate.toPrecision(3))} messages/s` : "";
 }
 
-/** The finding of one curve. */
-export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
-  const points = curve.points;
-  const range = `${count(points[0].members)} to ${count(points[points.length - 1].members)} members`;
-  const head = `${curve.title}, a room${rateText(curve)} swept over ${range}`;
-  const qualifiers = qualifiersOf(points);
-  const base = { title: curve.title, kneeMembers: null, saturated: null, qualifiers };
-  if (points.every((p) => !Number.isFinite(p.fanoutP99Ms))) {
-    const held = heldMembers(points, null);
-    return {
-      ...base,
-      outcome: "no fan-out",
-      heldMembers: held,
-      sentence: `${head}: no broadcast carried the target's send time ("sentAt", epoch ms), so no fan-out ` +
-        `was timed; ${held === null ? "no point held every member" : `held ${count(held)} members`}.`,
-    };
-  }
-  const fanout = `fan-out p50 / p99 by members ${points.map(fanoutText).join(", ")}`;
-  const bend = firstBend(points);
-  if (bend === null) {
-    const held = heldMembers(points, null);
-    const heldText = held === null ? "no point held every member cleanly" : `held ${count(held)} members`;
-    return {
-      ...base,
-      outcome: "no knee",
-      heldMembers: held,
-      sentence: `${head}: ${heldText}; no knee between ${count(points[0].members)} and ` +
-        `${count(points[points.length - 1].members)} members (${fanout}).`,
-    };
-  }
-  const below = bend.knee;
-  // Bent from the lowest point: no member count is below the bend to have held.
-  const held = below === null ? null : heldMembers(points, below.members);
-  const heldText = held === null
+/** What every finding of a curve starts from: its title, its first words, its qualifiers. */
+interface Context {
+  base: Pick<BroadcastFinding, "title" | "kneeMembers" | "saturated" | "qualifiers">;
+  head: string;
+  /** "fan-out p50 / p99 by members 50: …, 200: …" */
+  fanout: string;
+  points: BroadcastPoint[];
+}
+
+const heldWords = (held: number | null, atLeast = false) =>
+  held === null
     ? "no point held every member cleanly"
-    : `held ${bend.above.generatorBound ? "at least " : ""}${count(held)} members`;
-  const where = below === null
-    ? `from the lowest member count, ${count(bend.above.members)}`
-    : `between ${count(below.members)} and ${count(bend.above.members)} members`;
-  if (bend.above.generatorBound || below === null) {
-    const why = bend.above.generatorBound
-      ? `, but there loadlab's generator was the limit (generator-bound): no knee of the target's`
+    : `held ${atLeast ? "at least " : ""}${count(held)} members`;
+
+/** A curve that bent: the knee with what saturated above it, or why the bend is not the target's knee. */
+function bentFinding(c: Context, bend: Bend): BroadcastFinding {
+  const below = bend.knee, above = bend.above;
+  // Bent from the lowest point: no member count is below the bend to have held.
+  const held = below === null ? null : heldMembers(c.points, below.members);
+  if (above.generatorBound || below === null) {
+    const where = below === null
+      ? `from the lowest member count, ${count(above.members)}`
+      : `between ${count(below.members)} and ${count(above.members)} members`;
+    const why = above.generatorBound
+      ? ", but there loadlab's generator was the limit (generator-bound): no knee of the target's"
       : "";
     return {
-      ...base,
-      outcome: bend.above.generatorBound ? "generator" : "lowest",
+      ...c.base,
+      outcome: above.generatorBound ? "generator" : "lowest",
       heldMembers: held,
-      sentence: `${head}: ${heldText}; fan-out bent ${where} (${bend.why})${why} (${fanout}).`,
+      sentence:
+        `${c.head}: ${heldWords(held, above.generatorBound)}; fan-out bent ${where} (${bend.why})${why} ` +
+        `(${c.fanout}).`,
     };
   }
-  const explained = explainKnee(curve.title, "members", { x: below.members, runs: below.runs }, {
-    x: bend.above.members,
-    runs: bend.above.runs,
+  const explained = explainKnee(c.base.title, "members", { x: below.members, runs: below.runs }, {
+    x: above.members,
+    runs: above.runs,
   });
   return {
-    ...base,
+    ...c.base,
     outcome: "knee",
     kneeMembers: below.members,
     heldMembers: held,
     saturated: explained?.sentence ?? null,
-    sentence: `${head}: ${heldText}; the knee at ${count(below.members)} members: above it, at ` +
-      `${count(bend.above.members)}, ${bend.why}${notJudgedText(bend.notJudged)} (${fanout}).`,
+    sentence: `${c.head}: ${heldWords(held)}; the knee at ${count(below.members)} members: above it, at ` +
+      `${count(above.members)}, ${bend.why}${notJudgedText(bend.notJudged)} (${c.fanout}).`,
+  };
+}
+
+/** The finding of one curve. */
+export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
+  const points = curve.points;
+  const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(count);
+  const c: Context = {
+    base: { title: curve.title, kneeMembers: null, saturated: null, qualifiers: qualifiersOf(points) },
+    head: `${curve.title}, a room${rateText(curve)} swept over ${lowest} to ${highest} members`,
+    fanout: `fan-out p50 / p99 by members ${points.map(fanoutText).join(", ")}`,
+    points,
+  };
+  if (points.every((p) => !Number.isFinite(p.fanoutP99Ms))) {
+    const held = heldMembers(points, null);
+    return {
+      ...c.base,
+      outcome: "no fan-out",
+      heldMembers: held,
+      sentence:
+        `${c.head}: no broadcast carried the target's send time ("sentAt", epoch ms), so no fan-out ` +
+        `was timed; ${heldWords(held)}.`,
+    };
+  }
+  const bend = firstBend(points);
+  if (bend !== null) return bentFinding(c, bend);
+  const held = heldMembers(points, null);
+  return {
+    ...c.base,
+    outcome: "no knee",
+    heldMembers: held,
+    sentence: `${c.head}: ${
+      heldWords(held)
+    }; no knee between ${lowest} and ${highest} members (${c.fanout}).`,
   };
 }
 
