@@ -61,7 +61,8 @@ export const PRESETS: readonly Preset[] = [
   },
   {
     name: "chat-capacity",
-    title: "A WebSocket chat room from 50 to 1600 members: members held, where broadcast latency bends",
+    title:
+      "A WebSocket chat room on Deno and on Node from 50 to 1600 members: members held, where broadcast latency bends",
     study: "docs/studies/chat-capacity.md",
     text: chatCapacity,
   },
