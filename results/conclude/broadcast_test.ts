@@ -4,6 +4,7 @@ import type { ResultsFile, RunResult } from "../mod.ts";
 import { concludeBroadcasts } from "./broadcast.ts";
 import { buildFindings } from "./findings.ts";
 import { analyze } from "./analysis.ts";
+import { explainKnees } from "./knee_explained.ts";
 
 /** A room of `members` at 100 messages/s with fan-out p50/p99 and the target's CPU (% of a core). */
 function member(
@@ -170,7 +171,7 @@ Deno.test("broadcast: a server that stamps no send time gets no fan-out, said as
   assert.match(finding.sentence, /no broadcast carried the target's send time \("sentAt", epoch ms\)/);
 });
 
-Deno.test("findings: the broadcast answer comes first and replaces the req/s knee of the same sweep", () => {
+Deno.test("findings: the broadcast answer comes first; the req/s knee of the same sweep is not explained anywhere", () => {
   const file = results([
     member(50, 1, 5),
     member(500, 4, 20),
@@ -184,4 +185,6 @@ Deno.test("findings: the broadcast answer comes first and replaces the req/s kne
     "warn",
   ]]);
   assert.ok(!findings.some((f) => f.kind === "knee"), findings.map((f) => f.text).join("\n"));
+  // Nor does the report's sweep section explain it: one place skips it for both.
+  assert.deepEqual(explainKnees(file), []);
 });

@@ -15,7 +15,6 @@ import { flaggedRuns, runVerdict } from "./run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
 import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
-import { MEMBERS_PARAMETER } from "./broadcast_points.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
 export interface Finding {
@@ -166,17 +165,10 @@ function broadcastFindings(b: BroadcastFinding): Finding[] {
  * each knee (results/conclude/knee_explained.ts), flagged runs, then the expected directions.
  */
 export function buildFindings(results: ResultsFile): Finding[] {
-  const broadcasts = concludeBroadcasts(results);
-  // A broadcast sweep's knee is its fan-out's (broadcast.ts), which knows a generator-bound point is no
-  // knee of the target's; the req/s knee of the same curve would say otherwise.
-  const ownKnee = new Set(broadcasts.map((b) => b.title));
-  const knees = explainKnees(results).filter((k) =>
-    !(k.parameter === MEMBERS_PARAMETER && ownKnee.has(k.title))
-  );
   return [
-    ...broadcasts.flatMap(broadcastFindings),
+    ...concludeBroadcasts(results).flatMap(broadcastFindings),
     ...loadFindings(results),
-    ...knees.map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
+    ...explainKnees(results).map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
     ...flaggedFinding(results),
     ...(results.experiment.expect ?? []).map((e): Finding => ({
       kind: "expect",
