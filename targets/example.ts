@@ -19,6 +19,7 @@ const APP_PACKAGES: Record<ExampleSpec["app"], string> = {
   express: "express",
   fastify: "fastify",
   koa: "koa",
+  chat: "ws",
 };
 
 export const EXAMPLES_INSTALL_HINT = "npm install --prefix examples";

@@ -68,7 +68,7 @@ Deno.test("exampleCommand: a missing app or, with runtime node, missing packages
 });
 
 Deno.test("the shipped examples: one server.js per app", () => {
-  for (const app of ["express", "fastify", "koa"] as const) {
+  for (const app of ["express", "fastify", "koa", "chat"] as const) {
     const run = exampleCommand({ kind: "example", app, runtime: "deno" });
     assertMatch(run.args.at(-1)!, new RegExp(`examples/${app}/server\\.js$`));
   }

@@ -121,7 +121,8 @@ export const rateLimitSchema = z.object({
 export const exampleSpecSchema = z.object({
   kind: z.literal("example"),
   profile: profileSchema.optional(),
-  app: z.enum(["express", "fastify", "koa"]),
+  /** `chat`: the chat-capacity study's WebSocket room on Node (`ws`), not a framework of the frameworks study. */
+  app: z.enum(["express", "fastify", "koa", "chat"]),
   /** The experiment uses `/redis/:key`: pass REDIS_URL (start a Redis if no redisUrl) and seed it. */
   redis: z.boolean().optional(),
   redisUrl: z.string().url("redisUrl must be a URL like redis://127.0.0.1:6379").optional(),

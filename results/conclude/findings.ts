@@ -14,10 +14,11 @@ import { finiteMean, metricValue, pointKey } from "./points.ts";
 import { flaggedRuns, runVerdict } from "./run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
+import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
 export interface Finding {
-  kind: "load" | "flagged" | "expect" | "knee";
+  kind: "load" | "flagged" | "expect" | "knee" | "broadcast";
   text: string;
   tone: "plain" | "warn" | "good" | "bad";
 }
@@ -149,12 +150,23 @@ function flaggedFinding(results: ResultsFile): Finding[] {
   }];
 }
 
+/** A broadcast sweep's answer, what saturated above its knee, and what qualifies it (warn). */
+function broadcastFindings(b: BroadcastFinding): Finding[] {
+  const clean = b.outcome === "knee" || b.outcome === "no knee";
+  const out: Finding[] = [{ kind: "broadcast", text: b.sentence, tone: clean ? "plain" : "warn" }];
+  if (b.saturated !== null) out.push({ kind: "broadcast", text: b.saturated, tone: "plain" });
+  if (b.qualifiers !== null) out.push({ kind: "broadcast", text: b.qualifiers, tone: "warn" });
+  return out;
+}
+
 /**
- * The findings of a results file: load sentences, what saturated above each knee
- * (results/conclude/knee_explained.ts), flagged runs, then the expected directions.
+ * The findings of a results file: the answer of each broadcast sweep first (results/conclude/broadcast.ts:
+ * members held, the fan-out's knee, what saturated, its qualifiers), load sentences, what saturated above
+ * each knee (results/conclude/knee_explained.ts), flagged runs, then the expected directions.
  */
 export function buildFindings(results: ResultsFile): Finding[] {
   return [
+    ...concludeBroadcasts(results).flatMap(broadcastFindings),
     ...loadFindings(results),
     ...explainKnees(results).map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
     ...flaggedFinding(results),

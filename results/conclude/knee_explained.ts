@@ -12,6 +12,7 @@
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { formatNumber } from "../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "./telemetry_digest.ts";
+import { broadcastCurves, MEMBERS_PARAMETER } from "./broadcast_points.ts";
 
 /** One side of a knee: a sweep value, its runs and their telemetry. */
 export interface KneeSide {
@@ -186,13 +187,19 @@ export function explainKnee(
   return { title, parameter, below: lo, above: hi, resource, sentence };
 }
 
-/** Every stored knee and capacity search with a point on each side, explained. */
+/**
+ * Every stored knee and capacity search with a point on each side, explained. Not the req/s knee of a
+ * broadcast sweep (a WebSocket room over its members): its knee is its fan-out's (broadcast.ts), which
+ * skips the points loadlab's generator limited, where this one would explain them as the target's.
+ */
 export function explainKnees(results: ResultsFile): KneeExplanation[] {
   const analysis = results.analysis;
   if (!analysis) return [];
+  const rooms = new Set(broadcastCurves(results.runs).map((c) => `${c.variant}\u0000${c.load}`));
   const out: KneeExplanation[] = [];
   for (const knee of analysis.knees) {
     if (knee.value === null) continue;
+    if (knee.parameter === MEMBERS_PARAMETER && rooms.has(`${knee.variant}\u0000${knee.load}`)) continue;
     const curve = results.runs.filter((r) =>
       !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
       (r.load ?? null) === knee.load && !r.sweep2

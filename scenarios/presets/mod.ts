@@ -11,6 +11,7 @@ import frameworks from "./frameworks.yaml" with { type: "text" };
 import delayCacheLimit from "./delay-cache-limit.yaml" with { type: "text" };
 import staticConcurrency from "./static-concurrency.yaml" with { type: "text" };
 import cpuSleep from "./cpu-sleep.yaml" with { type: "text" };
+import chatCapacity from "./chat-capacity.yaml" with { type: "text" };
 
 /** One shipped experiment file. */
 export interface Preset {
@@ -57,6 +58,13 @@ export const PRESETS: readonly Preset[] = [
     title: "Achieved vs requested rate for busy CPU and sleep per request, one instance vs N (wrk2 model)",
     study: "docs/studies/cpu-sleep.md",
     text: cpuSleep,
+  },
+  {
+    name: "chat-capacity",
+    title:
+      "A WebSocket chat room on Deno and on Node from 50 to 1600 members: members held, where broadcast latency bends",
+    study: "docs/studies/chat-capacity.md",
+    text: chatCapacity,
   },
 ];
 

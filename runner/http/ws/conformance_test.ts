@@ -32,6 +32,10 @@ function denoServer(tls = false): { url: string; server: Deno.HttpServer } {
     socket.onmessage = (e) => {
       socket.send(e.data);
       if (path === "/close-4001") socket.close(4001, "done");
+      // A broadcast while the client idles: stamped with the server's clock as it goes out.
+      if (path === "/later") {
+        setTimeout(() => socket.send(`{"sentAt":${performance.timeOrigin + performance.now()}}`), 100);
+      }
     };
     return response;
   });
@@ -124,3 +128,20 @@ for (const transport of ["deno", "epoll"] as const) {
     ok((r.ws?.handshakes ?? 0) >= r.requests);
   });
 }
+
+// Epoll keeps a read armed between exchanges; on Deno's sockets a broadcast is read at its connection's
+// next send (docs/WEBSOCKET.md), so this is epoll's alone.
+Deno.test({
+  name: "ws client [epoll]: a broadcast to an idle connection is timed as it arrives, not at its next send",
+  ignore: EPOLL_BLOCKER !== null,
+  sanitizeOps: false,
+  sanitizeResources: false,
+  async fn() {
+    // Sends 3 s apart, each echoed, then a broadcast 100 ms later while the connection waits.
+    const r = await attack("/later", "epoll", { requests: 2, connections: 1, ratePerSec: 1 / 3 });
+    assertEquals([r.requests, r.errors, r.ws?.unsolicited], [2, {}, 1], JSON.stringify(r.ws));
+    // Read at a next send it would be about 2.9 s old (or never read, on another connection).
+    const fanoutMs = r.ws?.fanoutMs?.max ?? Infinity;
+    ok(fanoutMs < 1500, `fan-out ${fanoutMs} ms: read at the next send`);
+  },
+});

@@ -7,7 +7,8 @@
  * from the intended send (open models: coordinated-omission corrected) and from the actual one. A
  * storm's exchange is a whole connection's life: its messages one after another (each timed from its
  * own send: connect and handshake are measured apart), then the close handshake (1000). Hold's
- * exchange is an idle wait, a ping and its pong.
+ * exchange is an idle wait, a ping and its pong. Between exchanges an inline connection keeps its read
+ * armed, so a broadcast is timed (fan-out) when it arrives; on Deno's sockets it is read at the next send.
  *
  * HOT PATH: the message's frame is masked in place (ws/frame_encoder.ts), reads go into one reused
  * buffer and the frame parser hands whole messages over as views of it; on an inline transport
@@ -132,6 +133,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     }
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited).
     if (extra > 0 && this.#consume(extra, performance.now())) this.#closeSocket();
+    this.#listen();
     return this.#sock !== null;
   }
 
@@ -375,6 +377,13 @@ export class WsConnection implements LoadConnection, FrameSink {
   #inlineRead(n: number | null): boolean {
     this.#armed = false;
     const inline = this.#inline;
+    if (!this.#active) {
+      // Between exchanges: a broadcast is read as it arrives, so its fan-out is timed then, not at the
+      // connection's next send (seconds later for a room member that sends once every few seconds).
+      if (inline !== null) this.#consume(n, inline.nowMs());
+      this.#listen();
+      return false;
+    }
     if (inline === null) return this.#inlineEnd();
     if (!this.#consume(n, inline.nowMs())) {
       this.#arm();
@@ -395,7 +404,17 @@ export class WsConnection implements LoadConnection, FrameSink {
     const settle = this.#settle;
     this.#settle = this.#next = null;
     settle?.(done);
+    this.#listen();
     return true;
+  }
+
+  /**
+   * Inline: keeps a read armed on an open connection between its exchanges, so what the server sends
+   * meanwhile (broadcasts, pings) is taken as it comes. Not for a storm, whose connection closes after
+   * its last answer.
+   */
+  #listen(): void {
+    if (!this.#active && this.run.messagesPerConnection === 0 && this.#sock !== null) this.#arm();
   }
 
   countUnfinished(nowMs: number): void {

@@ -1,0 +1,174 @@
+/**
+ * @module
+ * The finding of a broadcast sweep (a chat room swept over its members, broadcast_points.ts): how many
+ * members the target held, where its fan-out latency bent, what saturated above the bend (the target's
+ * telemetry, knee_explained.ts), and what qualifies those numbers. Preconditions, one per statement:
+ *
+ * - "held N members": at N every member's handshake completed, none was lost, the room's requested rate
+ *   was served, and loadlab's generator was not the limit; the largest such N at or below the knee (all
+ *   points when nothing bent). A generator-bound point never counts: its numbers are loadlab's.
+ * - "the knee at N members": the next point the generator did not limit is the first bent one
+ *   (broadcast_points.ts); generator-bound points between the two are named as not judged. When only
+ *   generator-bound points bent, the bend is said with that reason and no knee is claimed: the load
+ *   generator receives every copy the target sends, so on a small machine it can run out of CPU first.
+ * - "no knee between A and B": no point bent. "bent from the lowest member count": the first point bent
+ *   already (it served short or lost members), so there is no knee in the range either.
+ * - the qualifiers: every point the run verdict flags (generator-bound, dropped sends, errors,
+ *   incomplete, unanswered at the stop), by member count.
+ * Pure.
+ */
+import type { ResultsFile } from "../mod.ts";
+import { formatDurationMs } from "../text_format.ts";
+import { explainKnee } from "./knee_explained.ts";
+import {
+  type Bend,
+  type BroadcastCurve,
+  broadcastCurves,
+  type BroadcastPoint,
+  firstBend,
+} from "./broadcast_points.ts";
+import { KEPT_UP_SHARE } from "../stats.ts";
+
+/** How a curve's finding came out. */
+export type BroadcastOutcome = "knee" | "no knee" | "generator" | "lowest" | "no fan-out";
+
+export interface BroadcastFinding {
+  /** "deno / room" */
+  title: string;
+  outcome: BroadcastOutcome;
+  /** The members at the knee; null unless `outcome` is "knee". */
+  kneeMembers: number | null;
+  /** The most members held (see the module comment); null when no point qualifies. */
+  heldMembers: number | null;
+  /** The answer: members held, fan-out per member count, the knee or why there is none. */
+  sentence: string;
+  /** What saturated above the knee, from the target's telemetry; null without a knee or telemetry. */
+  saturated: string | null;
+  /** The flagged points, "Qualified by: …"; null when no point is flagged. */
+  qualifiers: string | null;
+}
+
+const count = (n: number) => n.toLocaleString("en-US");
+
+/** "50: 1.46 ms / 4.82 ms": a point's fan-out p50 / p99. */
+function fanoutText(p: BroadcastPoint): string {
+  if (!Number.isFinite(p.fanoutP99Ms)) return `${count(p.members)}: -`;
+  return `${count(p.members)}: ${formatDurationMs(p.fanoutP50Ms)} / ${formatDurationMs(p.fanoutP99Ms)}`;
+}
+
+/** A point whose numbers are the target's holding every member. */
+const heldCleanly = (p: BroadcastPoint) => p.held && p.servedShare >= KEPT_UP_SHARE && !p.generatorBound;
+
+/** The most members held at or below `upTo` (all points when null). */
+function heldMembers(points: BroadcastPoint[], upTo: number | null): number | null {
+  const held = points.filter((p) => (upTo === null || p.members <= upTo) && heldCleanly(p));
+  return held.length ? held[held.length - 1].members : null;
+}
+
+function qualifiersOf(points: BroadcastPoint[]): string | null {
+  const flagged = points.filter((p) => p.flags.length > 0);
+  if (flagged.length === 0) return null;
+  return `Qualified by: ${
+    flagged.map((p) => `${count(p.members)} members ${p.flags.join(", ")}`).join("; ")
+  }.`;
+}
+
+/** " (200, 400 between them not judged: generator-bound)", or "" when none. */
+function notJudgedText(points: BroadcastPoint[]): string {
+  if (points.length === 0) return "";
+  return ` (${points.map((p) => count(p.members)).join(", ")} between them not judged: generator-bound)`;
+}
+
+function rateText(curve: BroadcastCurve): string {
+  const rate = curve.points[0].runs[0].targetRps;
+  return rate ? ` at ${Number(rate.toPrecision(3))} messages/s` : "";
+}
+
+/** What every finding of a curve starts from: its title, its first words, its qualifiers. */
+interface Context {
+  base: Pick<BroadcastFinding, "title" | "kneeMembers" | "saturated" | "qualifiers">;
+  head: string;
+  /** "fan-out p50 / p99 by members 50: …, 200: …" */
+  fanout: string;
+  points: BroadcastPoint[];
+}
+
+const heldWords = (held: number | null, atLeast = false) =>
+  held === null
+    ? "no point held every member cleanly"
+    : `held ${atLeast ? "at least " : ""}${count(held)} members`;
+
+/** A curve that bent: the knee with what saturated above it, or why the bend is not the target's knee. */
+function bentFinding(c: Context, bend: Bend): BroadcastFinding {
+  const below = bend.knee, above = bend.above;
+  // Bent from the lowest point: no member count is below the bend to have held.
+  const held = below === null ? null : heldMembers(c.points, below.members);
+  if (above.generatorBound || below === null) {
+    const where = below === null
+      ? `from the lowest member count, ${count(above.members)}`
+      : `between ${count(below.members)} and ${count(above.members)} members`;
+    const why = above.generatorBound
+      ? ", but there loadlab's generator was the limit (generator-bound): no knee of the target's"
+      : "";
+    return {
+      ...c.base,
+      outcome: above.generatorBound ? "generator" : "lowest",
+      heldMembers: held,
+      sentence:
+        `${c.head}: ${heldWords(held, above.generatorBound)}; fan-out bent ${where} (${bend.why})${why} ` +
+        `(${c.fanout}).`,
+    };
+  }
+  const explained = explainKnee(c.base.title, "members", { x: below.members, runs: below.runs }, {
+    x: above.members,
+    runs: above.runs,
+  });
+  return {
+    ...c.base,
+    outcome: "knee",
+    kneeMembers: below.members,
+    heldMembers: held,
+    saturated: explained?.sentence ?? null,
+    sentence: `${c.head}: ${heldWords(held)}; the knee at ${count(below.members)} members: above it, at ` +
+      `${count(above.members)}, ${bend.why}${notJudgedText(bend.notJudged)} (${c.fanout}).`,
+  };
+}
+
+/** The finding of one curve. */
+export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
+  const points = curve.points;
+  const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(count);
+  const c: Context = {
+    base: { title: curve.title, kneeMembers: null, saturated: null, qualifiers: qualifiersOf(points) },
+    head: `${curve.title}, a room${rateText(curve)} swept over ${lowest} to ${highest} members`,
+    fanout: `fan-out p50 / p99 by members ${points.map(fanoutText).join(", ")}`,
+    points,
+  };
+  if (points.every((p) => !Number.isFinite(p.fanoutP99Ms))) {
+    const held = heldMembers(points, null);
+    return {
+      ...c.base,
+      outcome: "no fan-out",
+      heldMembers: held,
+      sentence:
+        `${c.head}: no broadcast carried the target's send time ("sentAt", epoch ms), so no fan-out ` +
+        `was timed; ${heldWords(held)}.`,
+    };
+  }
+  const bend = firstBend(points);
+  if (bend !== null) return bentFinding(c, bend);
+  const held = heldMembers(points, null);
+  return {
+    ...c.base,
+    outcome: "no knee",
+    heldMembers: held,
+    sentence: `${c.head}: ${
+      heldWords(held)
+    }; no knee between ${lowest} and ${highest} members (${c.fanout}).`,
+  };
+}
+
+/** The findings of every broadcast sweep in the results. */
+export function concludeBroadcasts(results: ResultsFile): BroadcastFinding[] {
+  return broadcastCurves(results.runs).map(concludeCurve);
+}

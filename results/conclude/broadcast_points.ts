@@ -1,0 +1,154 @@
+/**
+ * @module
+ * A broadcast sweep read off its runs: WebSocket runs of one variant and load swept over their
+ * connections (the room's members), each member count a point with its fan-out (receive time minus the
+ * target's `sentAt`, results/schema_ws.ts), its served share of the requested message rate, whether every
+ * member stayed connected, and what the run verdict says against its numbers. Then the first point where
+ * the fan-out bent: where the target stopped keeping up. broadcast.ts says it in words. Pure.
+ *
+ * Why the bend is not "p99 over 3x the lowest": every message goes to every member one send after the
+ * other, so even a target with CPU to spare delivers its last copy later the more members there are, and
+ * fan-out p99 grows with the members by design. It bends when it grows much faster than they do: a queue.
+ */
+import type { RunResult } from "../mod.ts";
+import { KEPT_UP_SHARE, meanCi } from "../stats.ts";
+import { runVerdict } from "./run_verdict.ts";
+
+/** The swept parameter that counts a room's members: one connection each. */
+export const MEMBERS_PARAMETER = "load.connections";
+
+/** Fan-out p99 growing this many times faster than the members between two points is a bend. */
+export const BEND_GROWTH_OVER_MEMBERS = 2;
+/** ... and only once it is this many times the lowest point's, so jitter of a few ms is no bend. */
+export const BEND_OVER_LOWEST = 3;
+
+/** One member count of a broadcast sweep (its repeats' means). */
+export interface BroadcastPoint {
+  members: number;
+  runs: RunResult[];
+  /** Fan-out percentiles in ms; NaN when no broadcast carried the target's send time. */
+  fanoutP50Ms: number;
+  fanoutP99Ms: number;
+  /** Messages answered per second over the requested rate (1 when nothing was requested). */
+  servedShare: number;
+  /** Every member's handshake completed and no connection failed. */
+  held: boolean;
+  generatorBound: boolean;
+  /** The run verdict's labels of the point's runs ("generator-bound", "unanswered 12 at the stop"). */
+  flags: string[];
+}
+
+/**
+ * Where a curve bent: the point before it (the knee; null when the first point bent), the first bent point,
+ * why, and the generator-bound points between the two, which were not judged.
+ */
+export interface Bend {
+  knee: BroadcastPoint | null;
+  above: BroadcastPoint;
+  why: string;
+  notJudged: BroadcastPoint[];
+}
+
+/** One variant × load swept over its members. */
+export interface BroadcastCurve {
+  /** "deno / room" */
+  title: string;
+  variant: string | null;
+  load: string | null;
+  points: BroadcastPoint[];
+}
+
+const mean = (values: number[]) => meanCi(values.filter(Number.isFinite)).mean;
+
+/** Error kinds of a member that could not join, or was dropped while it was in the room. */
+const MEMBER_LOST = /^(connect|reset|closed-early|ws-.*)$/;
+
+function lostMembers(run: RunResult): number {
+  return Object.entries(run.errors).reduce((a, [kind, n]) => a + (MEMBER_LOST.test(kind) ? n ?? 0 : 0), 0);
+}
+
+function pointOf(members: number, runs: RunResult[]): BroadcastPoint {
+  const served = runs.map((r) => (r.targetRps ? r.rps / r.targetRps : 1));
+  const flags = [...new Set(runs.flatMap((r) => runVerdict(r).flags.map((f) => f.label)))];
+  return {
+    members,
+    runs,
+    fanoutP50Ms: mean(runs.map((r) => r.ws?.fanoutMs?.p50 ?? Number.NaN)),
+    fanoutP99Ms: mean(runs.map((r) => r.ws?.fanoutMs?.p99 ?? Number.NaN)),
+    servedShare: mean(served),
+    held: runs.every((r) => (r.ws?.handshakes ?? 0) >= members && lostMembers(r) === 0),
+    generatorBound: runs.some((r) => r.generatorBound),
+    flags,
+  };
+}
+
+/** Every WebSocket sweep over members in the results, as curves of points by member count. */
+export function broadcastCurves(runs: RunResult[]): BroadcastCurve[] {
+  const byCurve = new Map<string, RunResult[]>();
+  for (const run of runs) {
+    if (run.probe || !run.ws || run.sweep?.parameter !== MEMBERS_PARAMETER || run.sweep2) continue;
+    if (typeof run.sweep.value !== "number") continue;
+    const key = `${run.variant ?? ""}\u0000${run.load ?? ""}`;
+    byCurve.set(key, [...(byCurve.get(key) ?? []), run]);
+  }
+  return [...byCurve.values()].map((curve) => {
+    const members = [...new Set(curve.map((r) => r.sweep!.value as number))].sort((a, b) => a - b);
+    const first = curve[0];
+    return {
+      title: [first.variant, first.load].filter((p) => p !== undefined).join(" / ") || "the sweep",
+      variant: first.variant ?? null,
+      load: first.load ?? null,
+      points: members.map((m) => pointOf(m, curve.filter((r) => r.sweep!.value === m))),
+    };
+  });
+}
+
+const ms = (x: number) => `${Number(x.toPrecision(3))} ms`;
+
+/** Why `p` is bent against the point before it (`prev`) and the lowest (`lowest`), or null. */
+function bentWhy(p: BroadcastPoint, prev: BroadcastPoint | null, lowest: BroadcastPoint): string | null {
+  if (p.servedShare < KEPT_UP_SHARE) {
+    return `served ${Math.round(p.servedShare * 100)}% of the requested messages per second`;
+  }
+  if (!p.held) return "not every member stayed connected";
+  if (prev === null || !Number.isFinite(p.fanoutP99Ms) || !Number.isFinite(prev.fanoutP99Ms)) return null;
+  const latencyGrowth = p.fanoutP99Ms / Math.max(prev.fanoutP99Ms, 0.001);
+  const memberGrowth = p.members / prev.members;
+  if (
+    latencyGrowth > BEND_GROWTH_OVER_MEMBERS * memberGrowth && p.fanoutP99Ms > BEND_OVER_LOWEST *
+        lowest.fanoutP99Ms
+  ) {
+    return `fan-out p99 went ${ms(prev.fanoutP99Ms)} → ${ms(p.fanoutP99Ms)} (${
+      Number(latencyGrowth.toPrecision(2))
+    }x) while the members grew ${Number(memberGrowth.toPrecision(2))}x`;
+  }
+  return null;
+}
+
+/** The first bent point of `points` with the point before it, or null when none bent. */
+function bendAmong(points: BroadcastPoint[]): Omit<Bend, "notJudged"> | null {
+  for (let i = 0; i < points.length; i++) {
+    const why = bentWhy(points[i], points[i - 1] ?? null, points[0]);
+    if (why !== null) return { knee: points[i - 1] ?? null, above: points[i], why };
+  }
+  return null;
+}
+
+/**
+ * The target's bend: the first bent point among those loadlab's generator did not limit (a generator-bound
+ * point's numbers are loadlab's as much as the target's, so it is skipped and named in `notJudged`). When
+ * none of those bent, the bend of all points, which then is a generator-bound one (`above.generatorBound`):
+ * latency bent, but not as the target's knee. Null when nothing bent.
+ */
+export function firstBend(points: BroadcastPoint[]): Bend | null {
+  const judged = bendAmong(points.filter((p) => !p.generatorBound));
+  if (judged !== null) {
+    const from = judged.knee?.members ?? -Infinity;
+    const notJudged = points.filter((p) =>
+      p.generatorBound && p.members > from && p.members < judged.above.members
+    );
+    return { ...judged, notJudged };
+  }
+  const any = bendAmong(points);
+  return any === null ? null : { ...any, notJudged: [] };
+}
