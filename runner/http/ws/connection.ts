@@ -127,7 +127,17 @@ export class WsConnection implements LoadConnection, FrameSink {
     }
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited).
     if (extra > 0 && this.#consume(extra, performance.now())) this.#closeSocket();
+    if (this.#closeReceived) await this.#untilServerCloses();
     return this.#sock !== null;
+  }
+
+  /** After the server's close frame: reads (dropping them) until it closes TCP or the watchdog cuts it. */
+  async #untilServerCloses(): Promise<void> {
+    const sock = this.#sock;
+    try {
+      while (this.#sock === sock && sock !== null && (await sock.read(this.#buf)) !== null);
+    } catch { /* cut: the close handshake was done all the same */ }
+    this.#closeSocket();
   }
 
   /** A failure of the handshake or a frame fault, counted unless the run is stopping. */
@@ -161,7 +171,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     }
     const sock = this.#sock!;
     this.#begin(intendedMs, -1);
-    while (!this.#over) {
+    while (!this.#over || this.#closeReceived) {
       let n: number | null;
       try {
         n = await sock.read(this.#buf);
@@ -222,7 +232,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn; a
     // storm's next send from inside a read finds it armed again by the read that called it.
     this.#arm();
-    this.#send(bytes);
+    this.#writer.sendMessage(bytes);
   }
 
   /** Takes `n` bytes read (null: end of stream); true when the exchange is over. */
@@ -244,13 +254,18 @@ export class WsConnection implements LoadConnection, FrameSink {
       this.#closeSocket();
       return true;
     }
-    if (this.#closeReceived) this.#closeSocket();
-    return this.#over || this.#sock === null;
+    // After the server's close, the exchange ends with its TCP close (below: n === null), not before.
+    return this.#sock === null || (this.#over && !this.#closeReceived);
   }
 
   /** A send of this exchange still waits for its answer (not the close handshake after a storm). */
   #waiting(): boolean {
     return this.#active && !this.#over && !this.#closeSent;
+  }
+
+  /** A message from the server may answer the send: it waits, and was written whole (else none could). */
+  #answerable(): boolean {
+    return this.#waiting() && !this.#writer.writingMessage;
   }
 
   onMessage(_text: boolean, buf: Uint8Array, start: number, end: number): void {
@@ -261,7 +276,7 @@ export class WsConnection implements LoadConnection, FrameSink {
       stats.messagesReceived++;
       stats.payloadBytesReceived += end - start;
     }
-    if (this.#waiting() && this.run.pingIntervalMs === 0 && this.#match.answers(buf, start, end)) {
+    if (this.#answerable() && this.run.pingIntervalMs === 0 && this.#match.answers(buf, start, end)) {
       this.#answer(nowMs, this.run.messagesPerConnection > 0 ? this.#sentMs : this.#intendedMs);
       return;
     }
@@ -272,13 +287,13 @@ export class WsConnection implements LoadConnection, FrameSink {
   }
 
   onPing(buf: Uint8Array, start: number, end: number): void {
-    this.#send(pongFrame(buf.slice(start, end), this.run.keys));
+    this.#writer.sendPong(pongFrame(buf.slice(start, end), this.run.keys));
   }
 
   onPong(): void {
     const nowMs = this.#nowMs;
     if (this.run.stats.counts(nowMs)) this.run.stats.pongsReceived++;
-    if (this.#waiting() && this.run.pingIntervalMs > 0) this.#answer(nowMs, this.#sentMs);
+    if (this.#answerable() && this.run.pingIntervalMs > 0) this.#answer(nowMs, this.#sentMs);
   }
 
   onClose(code: number): void {
@@ -286,9 +301,12 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#closeReceived = true;
     this.run.stats.closeCode(nowMs, code);
     if (this.#waiting()) this.fault(nowMs, "ws-closed", "server closed with a message unanswered");
-    // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first.
+    // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first; then wait for
+    // the server to close the TCP connection first (7.1.1: the TIME_WAIT is the server's, not a storm's
+    // ports'), at most a timeout.
     this.#closeWith(code === CLOSE_NO_STATUS ? 0 : code);
     this.#over = true;
+    this.deadlineMs = nowMs + this.shared.timeoutMs;
   }
 
   /** The message (or ping) answered: recorded; a storm sends its next one, or closes after its last. */
@@ -319,17 +337,13 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (this.#closeSent || this.#sock === null) return;
     this.#closeSent = true;
     if (this.run.stats.counts(this.#nowMs)) this.run.stats.closesSent++;
-    this.#send(closeFrame(code, "", this.run.keys));
-  }
-
-  #send(bytes: Uint8Array): void {
-    this.#writer.send(bytes);
+    this.#writer.send(closeFrame(code, "", this.run.keys));
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   #fail(err: unknown): void {
     const nowMs = performance.now();
-    const closing = this.#active && this.#closeSent;
+    const closing = this.#active && this.#closeSent && !this.#closeReceived;
     const waiting = this.#waiting();
     const timedOut = this.timedOut;
     this.abort();
