@@ -15,20 +15,13 @@
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
- * same way), a failed read or write. Writes go through frame_writer.ts, in order.
+ * same way), a failed read or write. Writes go through frame_writer.ts, in order; the close handshake
+ * (close_handshake.ts) ends with the server's TCP close, which the exchange waits for.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
-import { closeFrame, pingFrame, pongFrame } from "../../../ws/frame_encoder.ts";
-import {
-  CLOSE_ABNORMAL,
-  CLOSE_GOING_AWAY,
-  CLOSE_INVALID_DATA,
-  CLOSE_NO_STATUS,
-  CLOSE_NORMAL,
-  CLOSE_PROTOCOL_ERROR,
-  CLOSE_TOO_BIG,
-} from "../../../ws/opcodes.ts";
+import { pingFrame, pongFrame } from "../../../ws/frame_encoder.ts";
+import { CLOSE_ABNORMAL, CLOSE_GOING_AWAY, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
 import { Dialer } from "../transport/dial.ts";
@@ -36,20 +29,11 @@ import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
 import { handshake } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
+import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
 import type { WsRun } from "./run.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 const EMPTY = new Uint8Array(0);
-const FAULT_KINDS = {
-  "protocol": "ws-protocol",
-  "too-big": "ws-too-big",
-  "bad-utf8": "ws-bad-utf8",
-} as const;
-const FAULT_CODES = {
-  "protocol": CLOSE_PROTOCOL_ERROR,
-  "too-big": CLOSE_TOO_BIG,
-  "bad-utf8": CLOSE_INVALID_DATA,
-};
 
 export class WsConnection implements LoadConnection, FrameSink {
   readonly maxDepth = 1;
@@ -65,9 +49,6 @@ export class WsConnection implements LoadConnection, FrameSink {
   #parser: FrameParser;
   readonly #match: AnswerMatch;
   #messageIndex = 0;
-  /** A close frame sent / received on this socket. */
-  #closeSent = false;
-  #closeReceived = false;
   // The exchange in progress.
   #active = false;
   #intendedMs = 0;
@@ -81,6 +62,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   #over = false;
   #nowMs = 0;
   readonly #writer = new FrameWriter(() => this.abort());
+  readonly #close: CloseHandshake;
   // Inline: resolves the exchange (or the chain of them); `#next` grants the next.
   #settle: ((n: number) => void) | null = null;
   #next: NextExchange | null = null;
@@ -100,6 +82,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#dialer = new Dialer(shared, this);
     this.#parser = new FrameParser(this, run.maxMessageBytes);
     this.#match = new AnswerMatch(run.match);
+    this.#close = new CloseHandshake(this.#writer, run);
   }
 
   get isOpen(): boolean {
@@ -118,7 +101,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     const sock = await this.#dialer.dial();
     if (sock === null) return false;
     this.#parser = new FrameParser(this, this.run.maxMessageBytes);
-    this.#closeSent = this.#closeReceived = false;
+    this.#close.reset();
     this.#stormSent = 0;
     const extra = await handshake(sock, this.#buf, this.run, this.shared, this);
     if (extra < 0 || this.#sock === null) {
@@ -127,17 +110,11 @@ export class WsConnection implements LoadConnection, FrameSink {
     }
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited).
     if (extra > 0 && this.#consume(extra, performance.now())) this.#closeSocket();
-    if (this.#closeReceived) await this.#untilServerCloses();
+    if (this.#close.received && this.#sock !== null) {
+      await readUntilServerCloses(this.#sock, this.#buf, () => this.#sock === sock);
+      this.#closeSocket();
+    }
     return this.#sock !== null;
-  }
-
-  /** After the server's close frame: reads (dropping them) until it closes TCP or the watchdog cuts it. */
-  async #untilServerCloses(): Promise<void> {
-    const sock = this.#sock;
-    try {
-      while (this.#sock === sock && sock !== null && (await sock.read(this.#buf)) !== null);
-    } catch { /* cut: the close handshake was done all the same */ }
-    this.#closeSocket();
   }
 
   /** A failure of the handshake or a frame fault, counted unless the run is stopping. */
@@ -171,7 +148,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     }
     const sock = this.#sock!;
     this.#begin(intendedMs, -1);
-    while (!this.#over || this.#closeReceived) {
+    while (!this.#over || this.#close.received) {
       let n: number | null;
       try {
         n = await sock.read(this.#buf);
@@ -239,7 +216,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   #consume(n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.#nowMs = nowMs;
     if (n === null) {
-      if (!this.#closeReceived) {
+      if (!this.#close.received) {
         this.run.stats.closeCode(nowMs, CLOSE_ABNORMAL);
         if (this.#waiting()) this.fault(nowMs, "ws-closed", "connection closed without a close frame (1006)");
       }
@@ -255,12 +232,12 @@ export class WsConnection implements LoadConnection, FrameSink {
       return true;
     }
     // After the server's close, the exchange ends with its TCP close (below: n === null), not before.
-    return this.#sock === null || (this.#over && !this.#closeReceived);
+    return this.#sock === null || (this.#over && !this.#close.received);
   }
 
   /** A send of this exchange still waits for its answer (not the close handshake after a storm). */
   #waiting(): boolean {
-    return this.#active && !this.#over && !this.#closeSent;
+    return this.#active && !this.#over && !this.#close.sent;
   }
 
   /** A message from the server may answer the send: it waits, and was written whole (else none could). */
@@ -298,7 +275,7 @@ export class WsConnection implements LoadConnection, FrameSink {
 
   onClose(code: number): void {
     const nowMs = this.#nowMs;
-    this.#closeReceived = true;
+    this.#close.received = true;
     this.run.stats.closeCode(nowMs, code);
     if (this.#waiting()) this.fault(nowMs, "ws-closed", "server closed with a message unanswered");
     // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first; then wait for
@@ -334,16 +311,13 @@ export class WsConnection implements LoadConnection, FrameSink {
 
   /** Sends a close frame with `code` (0: none) once per socket. */
   #closeWith(code: number): void {
-    if (this.#closeSent || this.#sock === null) return;
-    this.#closeSent = true;
-    if (this.run.stats.counts(this.#nowMs)) this.run.stats.closesSent++;
-    this.#writer.send(closeFrame(code, "", this.run.keys));
+    if (this.#sock !== null) this.#close.send(code, this.#nowMs);
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   #fail(err: unknown): void {
     const nowMs = performance.now();
-    const closing = this.#active && this.#closeSent && !this.#closeReceived;
+    const closing = this.#active && this.#close.sent && !this.#close.received;
     const waiting = this.#waiting();
     const timedOut = this.timedOut;
     this.abort();
