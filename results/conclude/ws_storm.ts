@@ -17,6 +17,21 @@ import type { RunResult } from "../schema.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
 import { formatRate, SHORTFALL_SHARE } from "./served_rate.ts";
 
+/**
+ * What a run's requests are, so runs of different kinds are never compared as one (a baseline's HTTP
+ * requests against WebSocket messages): HTTP requests, WebSocket messages on kept connections, a storm's
+ * (N per connection, connect and handshake on every N), or hold's pings.
+ */
+export function requestKind(run: Pick<RunResult, "url" | "config">): string {
+  if (!/^wss?:/i.test(run.url)) return "HTTP requests";
+  const ws = (run.config?.ws ?? {}) as { messagesPerConnection?: unknown; pingIntervalMs?: unknown };
+  if (typeof ws.pingIntervalMs === "number" && ws.pingIntervalMs > 0) return "WebSocket pings (hold)";
+  if (typeof ws.messagesPerConnection === "number" && ws.messagesPerConnection > 0) {
+    return `WebSocket messages, ${ws.messagesPerConnection} per connection (storm)`;
+  }
+  return "WebSocket messages";
+}
+
 /** A storm's requested and opened connections, and its messages per connection. */
 export interface StormFacts {
   /** Messages each connection was to send (N). */
