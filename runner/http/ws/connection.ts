@@ -120,6 +120,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (this.#close.received && this.#sock !== null) {
       await readUntilServerCloses(this.#sock, this.#buf, () => this.#sock === sock);
       this.#closeSocket();
+      this.deadlineMs = Infinity;
     }
     return this.#sock !== null;
   }
