@@ -10,7 +10,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
 import { epollBlocker } from "../transport/choice.ts";
-import { acceptOf } from "../../../ws/handshake.ts";
+import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 /** How long a server waits, after its close went out, to see whether the client closed TCP first. */
@@ -48,16 +48,9 @@ async function serve(conn: Deno.Conn, seen: Seen[], how: Behaviour): Promise<voi
   const buf = new Uint8Array(64 * 1024);
   let pending: number[] = [];
   try {
-    let head = "";
-    while (!head.includes("\r\n\r\n")) {
-      const n = await conn.read(buf);
-      if (n === null) return;
-      head += new TextDecoder().decode(buf.subarray(0, n));
-    }
-    const key = /Sec-WebSocket-Key: (\S+)/i.exec(head)?.[1] ?? "";
-    const answer = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-      `Sec-WebSocket-Accept: ${acceptOf(key)}\r\n\r\n`;
-    await conn.write(Uint8Array.from([...new TextEncoder().encode(answer), ...(how.greeting ?? [])]));
+    const key = await readUpgrade(conn, buf);
+    if (key === null) return;
+    await conn.write(Uint8Array.from([...answer101(key), ...(how.greeting ?? [])]));
     let closed = how.greeting?.[0] === 0x88;
     while (true) {
       if (closed && record.frames.some(([op]) => op === 8)) break;
@@ -178,17 +171,9 @@ for (const transport of ["deno", "epoll"] as const) {
     const accepting = (async () => {
       for await (const conn of listener) {
         held.push(conn);
-        const buf = new Uint8Array(4096);
-        let head = "";
-        while (!head.includes("\r\n\r\n")) {
-          head += new TextDecoder().decode(buf.subarray(0, (await conn.read(buf))!));
-        }
-        const key = /Sec-WebSocket-Key: (\S+)/i.exec(head)![1];
-        await conn.write(new TextEncoder().encode(
-          `HTTP/1.1 101 OK\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${
-            acceptOf(key)
-          }\r\n\r\n`,
-        ));
+        const key = await readUpgrade(conn);
+        if (key === null) continue;
+        await conn.write(answer101(key));
         // Messages that would answer any send, never a read again.
         for (let i = 0; i < 20; i++) await conn.write(Uint8Array.from([0x81, 0x02, 0x6f, 0x6b]));
       }

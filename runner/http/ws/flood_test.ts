@@ -10,7 +10,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import { epollBlocker } from "../transport/choice.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
-import { acceptOf } from "../../../ws/handshake.ts";
+import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const DURATION_MS = 1_000;
@@ -32,17 +32,9 @@ const floodOf = (frame: number[]) =>
 async function serve(conn: Deno.Conn, flood: Uint8Array | null, trickleMs: number): Promise<void> {
   const buf = new Uint8Array(16 * 1024);
   try {
-    let head = "";
-    while (!head.includes("\r\n\r\n")) {
-      const n = await conn.read(buf);
-      if (n === null) return;
-      head += new TextDecoder().decode(buf.subarray(0, n));
-    }
-    const key = /Sec-WebSocket-Key: (\S+)/i.exec(head)?.[1] ?? "";
-    const answer = new TextEncoder().encode(
-      "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n" +
-        `Sec-WebSocket-Accept: ${acceptOf(key)}\r\n\r\n`,
-    );
+    const key = await readUpgrade(conn, buf);
+    if (key === null) return;
+    const answer = answer101(key);
     if (trickleMs > 0) {
       for (const byte of answer) {
         await conn.write(Uint8Array.of(byte));
