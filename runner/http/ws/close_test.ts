@@ -59,12 +59,13 @@ async function serve(conn: Deno.Conn, seen: Seen[], how: Behaviour): Promise<voi
         record.clientClosedFirst = true;
         return;
       }
+      const known = record.frames.length;
       pending = clientFrames([...pending, ...buf.subarray(0, n)], record.frames);
-      for (const [op, payload] of record.frames.slice(-1)) {
+      for (const [op, payload] of record.frames.slice(known)) {
         if (op === 8 && !closed) {
           await conn.write(Uint8Array.from([0x88, payload.length, ...payload]));
           closed = true;
-        } else if (op !== 8 && how.answer) await conn.write(Uint8Array.from(how.answer(op, payload)));
+        } else if (op < 8 && how.answer) await conn.write(Uint8Array.from(how.answer(op, payload)));
       }
     }
     const timer = new Promise<"waited">((resolve) =>
@@ -147,6 +148,15 @@ for (const transport of ["deno", "epoll"] as const) {
     ok(seen.every((s) => !s.clientClosedFirst), JSON.stringify(seen));
     // Nothing after a close frame: no message sent on a connection the server closed.
     ok(seen.every((s) => s.frames.every(([op]) => op === 8)), JSON.stringify(seen));
+  });
+  test("a ping with every 101 is answered by a pong with its payload, on every connection (not only the first)", async () => {
+    const { r, seen } = await attack({ greeting: [0x89, 0x03, 0x61, 0x62, 0x63], answer: ECHO }, transport, {
+      requests: 2,
+      ws: { messagesPerConnection: 1 },
+    } as never);
+    assertEquals([r.requests, r.errors], [2, {}], JSON.stringify(seen));
+    const pongs = seen.flatMap((s) => s.frames.filter(([op]) => op === 0xa).map(([, p]) => p));
+    assertEquals(pongs, [[0x61, 0x62, 0x63], [0x61, 0x62, 0x63]]);
   });
   for (
     const [fault, frame, code] of [

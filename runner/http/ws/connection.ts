@@ -115,8 +115,9 @@ export class WsConnection implements LoadConnection, FrameSink {
       this.#closeSocket();
       return false;
     }
-    // Frames that came with the answer (a greeting): read now, before any send (unsolicited).
-    if (extra > 0 && this.#consume(extra, performance.now())) this.#closeSocket();
+    // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
+    // the server's close is handled there; what `#consume` says of an exchange is of the last one, not this.
+    if (extra > 0) this.#consume(extra, performance.now());
     if (this.#close.received && this.#sock !== null) {
       await readUntilServerCloses(this.#sock, this.#buf, () => this.#sock === sock);
       this.#closeSocket();
