@@ -260,7 +260,14 @@ Deno.test("RFC 6455 4.1-4.2: fields read case-insensitively, as token lists, pad
   assertEquals(kind(head(good[0], "Connection: keep-alive", good[2])), "handshake");
   // Cut byte by byte: `more` until the head is whole; the frame after it is left for the parser.
   const whole = Uint8Array.from([...new TextEncoder().encode(head(...good)), 0x81, 0x00]);
-  for (let end = 0; end < whole.length - 2; end++) assertEquals(readHandshake(whole, end, key).kind, "more");
+  for (let end = 0; end < whole.length - 2; end++) {
+    assertEquals(readHandshake(whole, end, key).kind, "more");
+    // Read on from the last read's end, as the client does: the CRLFCRLF cut across reads is still found.
+    assertEquals(
+      readHandshake(whole, end + 1, key, [], end).kind,
+      end + 1 < whole.length - 2 ? "more" : "ok",
+    );
+  }
   const done = readHandshake(whole, whole.length, key);
   assertEquals(done.kind === "ok" && done.headBytes, whole.length - 2);
   // An endless head is refused once past the bound, never read on.

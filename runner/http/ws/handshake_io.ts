@@ -49,7 +49,7 @@ export async function handshake(
       }
       shared.recorder.addBytesRead(nowMs, n);
       have += n;
-      const answer = readHandshake(buf, have, key, run.protocols);
+      const answer = readHandshake(buf, have, key, run.protocols, have - n);
       if (answer.kind === "more") {
         if (have < buf.length) continue;
         watch.fault(nowMs, "ws-handshake", "handshake answer head too large");
