@@ -9,8 +9,8 @@ import type { ErrorKind } from "../../../results/mod.ts";
 import type { FrameFault } from "../../../ws/frame_parser.ts";
 import { closeFrame } from "../../../ws/frame_encoder.ts";
 import { CLOSE_INVALID_DATA, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG } from "../../../ws/opcodes.ts";
-import { type TransportConn, TURN_READ_BYTES } from "../transport/transport.ts";
-import { nextTurn } from "../../load/clock.ts";
+import type { TransportConn } from "../transport/transport.ts";
+import { readLoop } from "./read_loop.ts";
 import type { FrameWriter } from "./frame_writer.ts";
 import type { WsRun } from "./run.ts";
 
@@ -51,24 +51,14 @@ export class CloseHandshake {
 
 /**
  * After the server's close frame: reads `sock` (dropping what comes) until the server closes TCP, the
- * socket is closed under it (the watchdog's cut), or `owned` says it is no longer this connection's; a
- * turn of the event loop every TURN_READ_BYTES, so a server flooding instead of closing starves nothing.
+ * socket is closed under it (the watchdog's cut), or `owned` says it is no longer this connection's
+ * (read_loop.ts: a server flooding instead of closing starves nothing).
  */
 export async function readUntilServerCloses(
   sock: TransportConn,
   buf: Uint8Array,
   owned: () => boolean,
 ): Promise<void> {
-  let budget = TURN_READ_BYTES;
-  try {
-    while (owned()) {
-      if (budget <= 0) {
-        budget = TURN_READ_BYTES;
-        await nextTurn();
-      }
-      const n = await sock.read(buf);
-      if (n === null) return;
-      budget -= n;
-    }
-  } catch { /* cut: the close handshake was done all the same */ }
+  // A failed read is the cut: the close handshake was done all the same.
+  await readLoop(sock, buf, (n) => n === null || !owned(), () => {});
 }

@@ -25,14 +25,8 @@ import { CLOSE_ABNORMAL, CLOSE_GOING_AWAY, CLOSE_NO_STATUS, CLOSE_NORMAL } from 
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
 import { Dialer } from "../transport/dial.ts";
-import {
-  type InlineConn,
-  inlineOf,
-  type InlineReader,
-  type TransportConn,
-  TURN_READ_BYTES,
-} from "../transport/transport.ts";
-import { nextTurn } from "../../load/clock.ts";
+import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
+import { readLoop } from "./read_loop.ts";
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
 import { handshake } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
@@ -157,24 +151,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     }
     const sock = this.#sock!;
     this.#begin(intendedMs, -1);
-    // Past TURN_READ_BYTES read back to back (a flood over TLS resolves each read at once), the event
-    // loop gets a turn, so the watchdog, the stop and the worker's timers still run.
-    let budget = TURN_READ_BYTES;
-    while (!this.#over || this.#close.received) {
-      let n: number | null;
-      try {
-        if (budget <= 0) {
-          budget = TURN_READ_BYTES;
-          await nextTurn();
-        }
-        n = await sock.read(this.#buf);
-      } catch (err) {
-        this.#fail(err);
-        break;
-      }
-      budget -= n ?? 0;
-      if (this.#consume(n, performance.now())) break;
-    }
+    await readLoop(sock, this.#buf, (n) => this.#consume(n, performance.now()), (err) => this.#fail(err));
     return this.#end();
   }
 
