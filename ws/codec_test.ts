@@ -270,7 +270,9 @@ Deno.test("RFC 6455 4.1-4.2: fields read case-insensitively, as token lists, pad
   }
   const done = readHandshake(whole, whole.length, key);
   assertEquals(done.kind === "ok" && done.headBytes, whole.length - 2);
-  // An endless head is refused once past the bound, never read on.
+  // An endless head is refused once past the bound, never read on; so is a long one read whole at once.
   const endless = new TextEncoder().encode("HTTP/1.1 101 OK\r\n" + "X: y\r\n".repeat(3000));
   assertEquals(kind(new TextDecoder().decode(endless)), "handshake");
+  assertEquals(kind(head(...good, ...Array.from({ length: 2500 }, (_, i) => `X${i}: y`))), "handshake");
+  assertEquals(kind(head(...good, ...new Array(100).fill("X: y"))), "ok");
 });

@@ -74,11 +74,11 @@ export function readHandshake(
   from = 0,
 ): HandshakeResult {
   const headEnd = headEndOf(buf, end, Math.max(0, from - 3));
-  if (headEnd < 0) {
-    return end > MAX_HANDSHAKE_BYTES
-      ? failed("handshake", 0, `answer head over ${MAX_HANDSHAKE_BYTES} bytes`)
-      : { kind: "more" };
+  // Over the bound whether its end came or not: one big read must not let a longer head through.
+  if (headEnd < 0 ? end > MAX_HANDSHAKE_BYTES : headEnd + 4 > MAX_HANDSHAKE_BYTES) {
+    return failed("handshake", 0, `answer head over ${MAX_HANDSHAKE_BYTES} bytes`);
   }
+  if (headEnd < 0) return { kind: "more" };
   const lines = new TextDecoder("latin1").decode(buf.subarray(0, headEnd)).split("\r\n");
   const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(lines[0]);
   if (status === null) return failed("handshake", 0, "answer is not an HTTP/1.1 status line");
