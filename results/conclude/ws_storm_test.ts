@@ -77,3 +77,28 @@ Deno.test("runs that are no open storm have no storm facts", () => {
   assert.equal(stormFacts({ ...storm(10, 50), config: {} }), null);
   assert.equal(stormFacts({ ...storm(10, 50), ws: undefined }), null);
 });
+
+Deno.test("a hold run is judged by its pings: answered is ok, refused connections flag it, all refused fail it", () => {
+  const run = makeRun({
+    name: "hold",
+    rps: 20,
+    targetRps: null,
+    dist: { medianMs: 1, sigma: 0.2 },
+    durationSec: 10,
+  });
+  const hold: RunResult = {
+    ...run,
+    url: "ws://127.0.0.1:8080/ws/echo",
+    config: { ...run.config, ws: { pingIntervalMs: 5000 } },
+    ws: { ...WS, handshakes: 100, pingsSent: run.requests, pongsReceived: run.requests },
+  };
+  assert.equal(runVerdict(hold).label, "ok");
+  assert.match(
+    runVerdict({ ...hold, errors: { "ws-refused": 40 } }).label,
+    /^errors [\d.]+% \(ws-refused 40\)$/,
+  );
+  assert.equal(
+    runVerdict({ ...hold, requests: 0, errors: { "ws-refused": 40 } }).label,
+    "failed: no response (ws-refused 40)",
+  );
+});
