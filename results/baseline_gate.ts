@@ -16,6 +16,7 @@ import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./concl
 import { changePct, type MeanCi, meanCi, round4, tQuantile95 } from "./stats.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
+import { requestKind } from "./conclude/ws_storm.ts";
 import { selectedRun, type Selector, selectorText, splitSelector } from "./threshold_selector.ts";
 
 /** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
@@ -217,13 +218,21 @@ function stoppedEarly(runs: RunResult[], prefix: string): string[] {
   return runs.filter((r) => !r.probe && r.incomplete).map((r) => `${prefix}${r.name}`);
 }
 
-/** "baseline: server-bound; this run: lost 12" for the flagged runs of a pair, or undefined. */
+/**
+ * "baseline: server-bound; this run: lost 12" for the flagged runs of a pair, or undefined; a pair whose
+ * sides measured different things (HTTP requests against WebSocket messages, a storm against kept
+ * connections) is flagged too: its numbers are no change of one service, so it passes no rule.
+ */
 function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
   const flags = (side: string, list: RunResult[]) => {
     const labels = [...new Set(list.map(runVerdict).filter((v) => !v.ok).map((v) => v.label))];
     return labels.length ? [`${side}: ${labels.join(", ")}`] : [];
   };
-  const parts = [...flags("baseline", base), ...flags("this run", runs)];
+  const kinds = (list: RunResult[]) => [...new Set(list.map(requestKind))].join(" and ");
+  const unlike = kinds(base) !== kinds(runs)
+    ? [`baseline measured ${kinds(base)}, this run ${kinds(runs)}`]
+    : [];
+  const parts = [...unlike, ...flags("baseline", base), ...flags("this run", runs)];
   return parts.length ? parts.join("; ") : undefined;
 }
 

@@ -165,3 +165,17 @@ Deno.test("a rule no trusted pair has a verdict on is unjudged, with the reason 
     /❌ not judged.*\n[^]*Rule "p99 \+10%" checked no run/,
   );
 });
+
+Deno.test("a baseline of HTTP requests paired with a run of WebSocket messages passes no rule: it is not judged", () => {
+  const base = makeSeed000(3);
+  const ws = structuredClone(base);
+  for (const run of ws.runs) run.url = run.url.replace(/^http/, "ws");
+  const gate = gateAgainstBaseline(base, ws, [parseFailOn("p99 +10%"), parseFailOn("rps -5%")]);
+  assert.equal(gate.failed, false);
+  assert.deepEqual(gate.unjudged.map((u) => u.rule), ["p99 +10%", "rps -5%"]);
+  assert.match(gate.groups[0].flagged ?? "", /^baseline measured HTTP requests, this run WebSocket messages/);
+  // A storm against kept connections is another kind too.
+  const storm = structuredClone(ws);
+  for (const run of storm.runs) run.config = { ...run.config, ws: { messagesPerConnection: 10 } };
+  assert.equal(gateAgainstBaseline(ws, storm, [parseFailOn("p99 +10%")]).unjudged.length, 1);
+});

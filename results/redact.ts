@@ -4,7 +4,8 @@
  * secret is. A report is meant to be shared, so URL passwords, credential headers (`Authorization`,
  * `Proxy-Authorization`, `Cookie`, `Set-Cookie`, any name containing token, key, secret, password, pwd,
  * auth or signature), query parameters (a signed URL's `sig` too), environment variables, `--flag value`
- * arguments and fields of a request's JSON or form body with such names become `[redacted 32 chars
+ * arguments, fields of a request's JSON or form body with such names, and WebSocket subprotocols that
+ * carry a token (`secretSubprotocols`) become `[redacted 32 chars
  * sha256:1a2b3c4d]`: the length and a short hash stay, so two runs can still be told apart. Secrets are
  * first collected from the structure (request headers of the configuration, the experiment source parsed
  * as YAML or JSON, URLs in any string), then every string of the file is rewritten, so a secret echoed in
@@ -49,6 +50,10 @@ const NUMBERS_ONLY = new Set([
   "histogram",
   "logHistogram",
 ]);
+/** A subprotocol that is a credential: a JWT, or a long word of letters and digits (browsers pass tokens so). */
+const CREDENTIAL_LIKE = /^eyJ[\w-]*\.[\w-]*\.|^(?=.*[A-Za-z])(?=.*\d)[\w.~+/=-]{20,}$/;
+/** The header that carries WebSocket subprotocols (and, from browsers, tokens). */
+const SUBPROTOCOL_HEADER = /^sec-websocket-protocol$/i;
 /** A token `redactedToken` made. */
 const TOKEN = /\[redacted \d+ chars sha256:[0-9a-f]{8}\]/g;
 /** Literal replacement only for secrets this long: shorter ones would hit unrelated text. */
@@ -69,6 +74,21 @@ export function redactedToken(secret: string): string {
 /** Whether a header, parameter, variable or flag of this name carries a secret. */
 export function isSecretName(name: string): boolean {
   return SECRET_NAME.test(name);
+}
+
+/**
+ * The offered WebSocket subprotocols that are secrets: a browser cannot set headers on a WebSocket, so
+ * tokens travel as subprotocols: one after a secret-named entry (`access_token, <token>`), one that names
+ * a secret and carries more (`base64url.bearer.authorization.k8s.io.<token>`), or one that looks like a
+ * credential (a JWT, a long word of letters and digits). Plain names (`chat`, `graphql-ws`) stay.
+ */
+export function secretSubprotocols(protocols: readonly string[]): string[] {
+  return protocols.filter((p, i) =>
+    p !== "" && (
+      (i > 0 && isSecretName(protocols[i - 1])) || (isSecretName(p) && p.length > 24) ||
+      CREDENTIAL_LIKE.test(p)
+    )
+  );
 }
 
 /** Whether a query value, as written or filled, is a secret to hide: a secret name and a literal value. */
@@ -171,6 +191,9 @@ class Collector {
       // A sweep's two `values` are not a header and its value (they are found by `sweepValues`).
       if (isHeaderTuple(value) && parentKey !== "values") {
         if (isSecretName(value[0])) this.add(String(value[1]), `${value[0]} header`);
+        if (SUBPROTOCOL_HEADER.test(value[0])) this.subprotocols(String(value[1]).split(","));
+      } else if (parentKey === "protocols" && value.every((v) => typeof v === "string")) {
+        this.subprotocols(value as string[]);
       } else if (value.every((v) => typeof v === "string")) this.scanArgs(value as string[]);
       for (const v of value) this.walk(v, parentKey);
       return;
@@ -189,6 +212,7 @@ class Collector {
       if (named && isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
         this.add(String(v), `${k} ${kindOf(parentKey)}`);
       }
+      if (named && SUBPROTOCOL_HEADER.test(k) && typeof v === "string") this.subprotocols(v.split(","));
       if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
     }
   }
@@ -232,8 +256,16 @@ class Collector {
       }
     }
   }
-  /** `--api-key=X`, `--token X` and `-H "Authorization: X"` in an argument list. */
+  /** Offered subprotocols (a list, or a header's value split at commas): the secret ones. */
+  subprotocols(protocols: string[]): void {
+    for (const p of secretSubprotocols(protocols.map((p) => p.trim()))) this.add(p, "WebSocket subprotocol");
+  }
+  /** `--api-key=X`, `--token X`, `-H "Authorization: X"` and `--ws-protocol X` in an argument list. */
   scanArgs(args: string[]): void {
+    const offered = args.flatMap((arg, i) =>
+      arg === "--ws-protocol" && args[i + 1] !== undefined ? [args[i + 1]] : []
+    );
+    this.subprotocols(offered);
     args.forEach((arg, i) => {
       if (/^(?:-b|--body)$/.test(arg) && args[i + 1] !== undefined) this.bodyText(args[i + 1]);
       if (arg.startsWith("--body=")) this.bodyText(arg.slice("--body=".length));
@@ -248,6 +280,7 @@ class Collector {
       if (header && !arg.includes("://") && isSecretName(header[1])) {
         this.add(header[2], `${header[1]} header`);
       }
+      if (header && SUBPROTOCOL_HEADER.test(header[1])) this.subprotocols(header[2].split(","));
     });
   }
 }

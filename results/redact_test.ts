@@ -7,6 +7,7 @@ import {
   redactKnown,
   redactResults,
   redactText,
+  secretSubprotocols,
   shownSweepValue,
 } from "./redact.ts";
 import { shownAssignment, shownHeader } from "./redact_quote.ts";
@@ -191,4 +192,18 @@ Deno.test("shownAssignment and shownHeader: a secret field's or header's value a
   assertMatch(shownHeader("X-Api-Key abc1"), /^X-Api-Key \[redacted 4 chars/);
   assertEquals(shownHeader("Accept: text/html"), "Accept: text/html");
   assertEquals(shownHeader("Authorization:"), "Authorization:");
+});
+
+Deno.test("WebSocket subprotocols: tokens offered as subprotocols go, protocol names stay", () => {
+  const jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxIn0.c2ln";
+  assertEquals(secretSubprotocols(["chat", "graphql-transport-ws", "wamp.2.json", "v12.stomp"]), []);
+  assertEquals(secretSubprotocols(["access_token", "opaque"]), ["opaque"]);
+  assertEquals(secretSubprotocols(["chat", jwt, "a1B2c3D4e5F6g7H8i9J0k"]), [jwt, "a1B2c3D4e5F6g7H8i9J0k"]);
+  assertEquals(secretSubprotocols(["base64url.bearer.authorization.k8s.io.dG9rZW4"]).length, 1);
+  const out = JSON.stringify(redactResults(file({
+    config: {
+      ws: { protocols: ["chat"], headers: { "Sec-WebSocket-Protocol": "access_token, hdrTokenValue" } },
+    },
+  })));
+  ok(!out.includes("hdrTokenValue") && out.includes("access_token") && out.includes('"chat"'), out);
 });

@@ -223,7 +223,9 @@ function segmentOf(segment: { index: number; count: number }, workers: WorkersSu
 
 /**
  * The requested rate of open models, averaged over the measured phases; null for closed ones. With
- * flows the schedule is of sessions: times the requests a session sends on average (by weight).
+ * flows the schedule is of sessions: times the requests a session sends on average (by weight); with a
+ * WebSocket storm it is of connections: times the messages each sends, so it is compared with the
+ * messages served (results/conclude/ws_storm.ts states the connections).
  */
 function targetRps(config: AttackConfig): number | null {
   // A script's session sends as many requests as its code does: no requested rate of requests to compare.
@@ -237,6 +239,7 @@ function shareOfRate(ratePerSec: number | null, segments: number): number | null
 }
 
 function requestsPerArrival(config: AttackConfig): number {
+  if (config.ws && config.ws.messagesPerConnection > 0) return config.ws.messagesPerConnection;
   if (!config.flows) return 1;
   let weights = 0, requests = 0;
   for (const flow of config.flows) {

@@ -186,3 +186,93 @@ Deno.test("RFC 6455 1.3: the accept of the sample key; handshake answers checked
   const partial = new TextEncoder().encode("HTTP/1.1 101 Switching");
   assertEquals(readHandshake(partial, partial.length, key).kind, "more");
 });
+
+Deno.test("RFC 6455 5.2: a length not in its shortest form is a protocol fault; the shortest forms pass", () => {
+  assertEquals(parse([0x82, 0x7e, 0x00, 0x05, 1, 2, 3, 4, 5]).fault, "protocol");
+  assertEquals(parse([0x82, 0x7e, 0x00, 0x7d, ...new Array(125).fill(0)]).fault, "protocol");
+  assertEquals(
+    parse([0x82, 0x7f, 0, 0, 0, 0, 0, 0, 0xff, 0xff, ...new Array(65535).fill(0)]).fault,
+    "protocol",
+  );
+  assertEquals(parse([0x82, 0x7f, 0, 0, 0, 0, 0, 0, 0, 0x05, 1, 2, 3, 4, 5]).fault, "protocol");
+  assertEquals(parse([0x82, 0x7e, 0x00, 0x7e, ...new Array(126).fill(0)]).events, [["message", false, 126]]);
+});
+
+Deno.test("RFC 6455 5.5.1: nothing after the server's close frame is read (no message, no ping answered)", () => {
+  const { events, fault } = parse([0x88, 0x02, 0x03, 0xe8, 0x81, 0x02, 0x68, 0x69, 0x89, 0x00, 0xc1, 0x00]);
+  assertEquals([events, fault], [[["close", 1000, ""]], null]);
+  assertEquals(parse([0x88, 0x00, 0x81, 0x00]).events, [["close", 1005, ""]]);
+});
+
+Deno.test("RFC 6455 7.4 and the IANA registry: close codes on the wire", () => {
+  const close = (code: number) => parse([0x88, 0x02, code >> 8, code & 0xff]);
+  for (const code of [1000, 1001, 1002, 1003, 1007, 1008, 1009, 1010, 1011, 3000, 3999, 4000, 4999]) {
+    assertEquals(close(code).events, [["close", code, ""]], String(code));
+  }
+  for (const code of [0, 999, 1004, 1005, 1006, 1015, 1016, 2000, 2999, 5000, 65535]) {
+    assertEquals(close(code).fault, "protocol", String(code));
+  }
+});
+
+Deno.test("UTF-8 cut across frames and across reads is valid; a code point cut and never finished is not", () => {
+  const euro = [0xe2, 0x82, 0xac];
+  // "€" cut into three fragments, a ping between two of them.
+  const frames = [0x01, 0x01, euro[0], 0x89, 0x00, 0x00, 0x01, euro[1], 0x80, 0x01, euro[2]];
+  assertEquals(parse(frames).events, [["ping", ""], ["message", true, "€"]]);
+  assertEquals(parse([0x81, 0x04, 0xf0, 0x9f, 0x98, 0x80]).events, [["message", true, "😀"]]);
+  assertEquals(parse([0x81, 0x03, 0xf0, 0x9f, 0x98]).fault, "bad-utf8");
+  assertEquals(parse([0x81, 0x02, 0xc1, 0xbf]).fault, "bad-utf8");
+  assertEquals(parse([0x81, 0x04, 0xf5, 0x80, 0x80, 0x80]).fault, "bad-utf8");
+});
+
+Deno.test("RFC 6455 4.1-4.2: fields read case-insensitively, as token lists, padded; the answer cut anywhere", () => {
+  const key = "dGhlIHNhbXBsZSBub25jZQ==";
+  const accept = "s3pPLMBiTxaQ9kYGzzhZRbK+xOo=";
+  const read = (text: string, protocols: string[] = []) => {
+    const bytes = new TextEncoder().encode(text);
+    return readHandshake(bytes, bytes.length, key, protocols);
+  };
+  const head = (...fields: string[]) =>
+    ["HTTP/1.1 101 Switching Protocols", ...fields].join("\r\n") + "\r\n\r\n";
+  const kind = (text: string, protocols: string[] = []) => {
+    const r = read(text, protocols);
+    return r.kind === "failed" ? r.fault : r.kind;
+  };
+  const good = [
+    "upgrade: WebSocket",
+    "CONNECTION: keep-alive, Upgrade",
+    `sec-websocket-accept:   ${accept}  `,
+  ];
+  assertEquals(kind(head(...good)), "ok");
+  assertEquals(kind(head(...good, `Sec-WebSocket-Accept: ${accept}`)), "bad-accept");
+  assertEquals(kind(head(...good, "Sec-WebSocket-Protocol: chat"), []), "handshake");
+  assertEquals(
+    kind(head(...good, "Sec-WebSocket-Protocol: chat", "Sec-WebSocket-Protocol: chat"), ["chat"]),
+    "handshake",
+  );
+  assertEquals(
+    kind(head(...good, "Sec-WebSocket-Protocol: chat, superchat"), ["chat", "superchat"]),
+    "handshake",
+  );
+  assertEquals(kind(head(...good), ["chat"]), "ok");
+  assertEquals(kind(head(...good, "sec-websocket-extensions: x-custom")), "handshake");
+  assertEquals(kind(head("Upgrade: h2c", good[1], good[2])), "handshake");
+  assertEquals(kind(head(good[0], "Connection: keep-alive", good[2])), "handshake");
+  // Cut byte by byte: `more` until the head is whole; the frame after it is left for the parser.
+  const whole = Uint8Array.from([...new TextEncoder().encode(head(...good)), 0x81, 0x00]);
+  for (let end = 0; end < whole.length - 2; end++) {
+    assertEquals(readHandshake(whole, end, key).kind, "more");
+    // Read on from the last read's end, as the client does: the CRLFCRLF cut across reads is still found.
+    assertEquals(
+      readHandshake(whole, end + 1, key, [], end).kind,
+      end + 1 < whole.length - 2 ? "more" : "ok",
+    );
+  }
+  const done = readHandshake(whole, whole.length, key);
+  assertEquals(done.kind === "ok" && done.headBytes, whole.length - 2);
+  // An endless head is refused once past the bound, never read on; so is a long one read whole at once.
+  const endless = new TextEncoder().encode("HTTP/1.1 101 OK\r\n" + "X: y\r\n".repeat(3000));
+  assertEquals(kind(new TextDecoder().decode(endless)), "handshake");
+  assertEquals(kind(head(...good, ...Array.from({ length: 2500 }, (_, i) => `X${i}: y`))), "handshake");
+  assertEquals(kind(head(...good, ...new Array(100).fill("X: y"))), "ok");
+});

@@ -11,8 +11,12 @@
  * the first one): `protocol` (reserved bits with no extension, reserved opcodes, a masked frame, a
  * control frame over 125 bytes or fragmented, a continuation with no message or a new message inside a
  * fragmented one, a close frame of 1 byte or with a code no peer may send, a 64-bit length with its top
- * bit set), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
+ * bit set, a length not in its shortest form, which 5.2 requires), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
  * read), `bad-utf8` (a text message, or a close reason, that is not UTF-8, checked across fragments).
+ *
+ * The server's close frame is the last thing read (RFC 6455 5.5.1: nothing may follow it): once it was
+ * handed over, the parser takes no more bytes, so data after it is neither counted nor answered (a ping
+ * after it gets no pong).
  */
 import {
   CLOSE_NO_STATUS,
@@ -56,6 +60,8 @@ function headerBytes(b1: number): number {
 export class FrameParser {
   /** Set at the first fault; the parser then refuses every byte. */
   fault: FrameFault | null = null;
+  /** The server's close frame was handed over: what follows it is not read. */
+  closed = false;
   faultMessage = "";
   #state = HEADER;
   readonly #head = new Uint8Array(10);
@@ -78,7 +84,7 @@ export class FrameParser {
   feed(buf: Uint8Array, from: number, to: number): boolean {
     if (this.fault !== null) return false;
     let i = from;
-    while (i < to) {
+    while (i < to && !this.closed) {
       if (this.#state === HEADER) {
         if (this.#headLen === 0 && to - i >= 2) {
           const need = headerBytes(buf[i + 1]);
@@ -111,12 +117,15 @@ export class FrameParser {
     if ((b0 & 0x70) !== 0) return this.#fail("protocol", "reserved bits set with no extension agreed");
     if ((b1 & 0x80) !== 0) return this.#fail("protocol", "masked frame from the server");
     let length = b1 & 0x7f;
-    if (length === 126) length = (h[at + 2] << 8) | h[at + 3];
-    else if (length === 127) {
+    if (length === 126) {
+      length = (h[at + 2] << 8) | h[at + 3];
+      if (length < 126) return this.#fail("protocol", "frame length not in its shortest form");
+    } else if (length === 127) {
       const high = ((h[at + 2] << 24) | (h[at + 3] << 16) | (h[at + 4] << 8) | h[at + 5]) >>> 0;
       if (high >= 0x80000000) return this.#fail("protocol", "64-bit frame length with its top bit set");
       length = high * 2 ** 32 +
         (((h[at + 6] << 24) | (h[at + 7] << 16) | (h[at + 8] << 8) | h[at + 9]) >>> 0);
+      if (length < 65536) return this.#fail("protocol", "frame length not in its shortest form");
     }
     this.#opcode = opcode;
     this.#fin = (b0 & 0x80) !== 0;
@@ -209,6 +218,7 @@ export class FrameParser {
 
   #close(buf: Uint8Array, from: number, to: number): boolean {
     if (to - from === 0) {
+      this.closed = true;
       this.sink.onClose(CLOSE_NO_STATUS, buf, from, from);
       return true;
     }
@@ -218,6 +228,7 @@ export class FrameParser {
     if (utf8Step(UTF8_ACCEPT, buf, from + 2, to) !== UTF8_ACCEPT) {
       return this.#fail("bad-utf8", "close reason is not UTF-8");
     }
+    this.closed = true;
     this.sink.onClose(code, buf, from + 2, to);
     return true;
   }

@@ -62,20 +62,23 @@ export type HandshakeResult =
 
 /**
  * Reads the answer to a handshake with `key` from buf[0, end): `more` until its head is whole, then
- * `ok` (with the head's length: bytes after it are already frames) or `failed` with the reason.
+ * `ok` (with the head's length: bytes after it are already frames) or `failed` with the reason. `from`:
+ * the bytes before it were read already and held no head's end, so the search for it starts there (an
+ * answer trickled a byte at a time is scanned once, not once per byte).
  */
 export function readHandshake(
   buf: Uint8Array,
   end: number,
   key: string,
   protocols: readonly string[] = [],
+  from = 0,
 ): HandshakeResult {
-  const headEnd = headEndOf(buf, end);
-  if (headEnd < 0) {
-    return end > MAX_HANDSHAKE_BYTES
-      ? failed("handshake", 0, `answer head over ${MAX_HANDSHAKE_BYTES} bytes`)
-      : { kind: "more" };
+  const headEnd = headEndOf(buf, end, Math.max(0, from - 3));
+  // Over the bound whether its end came or not: one big read must not let a longer head through.
+  if (headEnd < 0 ? end > MAX_HANDSHAKE_BYTES : headEnd + 4 > MAX_HANDSHAKE_BYTES) {
+    return failed("handshake", 0, `answer head over ${MAX_HANDSHAKE_BYTES} bytes`);
   }
+  if (headEnd < 0) return { kind: "more" };
   const lines = new TextDecoder("latin1").decode(buf.subarray(0, headEnd)).split("\r\n");
   const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(lines[0]);
   if (status === null) return failed("handshake", 0, "answer is not an HTTP/1.1 status line");
@@ -112,9 +115,9 @@ function failed(fault: HandshakeFault, status: number, message: string): Handsha
   return { kind: "failed", fault, status, message };
 }
 
-/** Index of the CRLFCRLF ending the head in buf[0, end), or -1. */
-function headEndOf(buf: Uint8Array, end: number): number {
-  for (let i = 0; i + 3 < end; i++) {
+/** Index of the CRLFCRLF ending the head in buf[0, end) (none starts before `from`), or -1. */
+function headEndOf(buf: Uint8Array, end: number, from: number): number {
+  for (let i = from; i + 3 < end; i++) {
     if (buf[i] === 13 && buf[i + 1] === 10 && buf[i + 2] === 13 && buf[i + 3] === 10) return i;
   }
   return -1;

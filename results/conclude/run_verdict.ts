@@ -13,7 +13,10 @@
  *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
  *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
  * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a server-bound run served
- *   short of its requested rate says so ("server-bound: served 176 of 500 req/s").
+ *   short of its requested rate says so ("server-bound: served 176 of 500 req/s"); a WebSocket storm's
+ *   says it in connections ("server-bound: opened 35 of 100 conn/s, 2.0 of 5 messages each", ws_storm.ts).
+ * - `short storm: opened 35 of 100 conn/s`: a storm that opened fewer connections than requested, or sent
+ *   fewer messages on each than asked, with neither flag above: its message rate alone would hide it.
  * - `dropped X%`: sends dropped for being later than the bound, over 0.1% of the intended sends (the
  *   requested rate was not sent; a handful in a long run is shown but not flagged).
  * - `lost N`: requests that never got any answer, so no latency of theirs is in the percentiles: errors
@@ -54,8 +57,8 @@
  *   session ended before its last step (a failed capture, a failed request), so the later steps were
  *   never measured whatever the success rate of those that ran. Exit 0 as `no success`, 6 with `--strict`.
  *
- * Pure; imports only the results schema, what answers a run got (responses.ts) and the served-rate
- * statements (served_rate.ts).
+ * Pure; imports only the results schema, what answers a run got (responses.ts), the served-rate
+ * statements (served_rate.ts) and a WebSocket storm's (ws_storm.ts).
  */
 import type { RunResult } from "../schema.ts";
 import {
@@ -69,6 +72,7 @@ import {
   statusCodesText,
 } from "./responses.ts";
 import { serverBoundLabel } from "./served_rate.ts";
+import { stormShortText } from "./ws_storm.ts";
 import { describeChange } from "../schema_steering.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
@@ -88,7 +92,8 @@ export type VerdictKind =
   | "errors"
   | "server errors"
   | "no success"
-  | "no session completed";
+  | "no session completed"
+  | "short storm";
 
 /** One reason not to trust a run's numbers. */
 export interface VerdictFlag {
@@ -207,7 +212,13 @@ export function runVerdict(run: RunResult): RunVerdict {
     : [];
   if (nothingMeasured(run)) flags.push({ kind: "nothing measured", label: nothingMeasuredLabel(run) });
   if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
-  if (run.serverBound) flags.push({ kind: "server-bound", label: serverBoundLabel(run) });
+  // A storm's rates are of connections: what it opened and sent each against what it was asked.
+  const storm = stormShortText(run);
+  if (run.serverBound) {
+    flags.push({ kind: "server-bound", label: storm ? `server-bound: ${storm}` : serverBoundLabel(run) });
+  } else if (storm && !run.generatorBound) {
+    flags.push({ kind: "short storm", label: `short storm: ${storm}` });
+  }
   const dropped = droppedShare(run);
   if (dropped > DROPPED_FLAG_SHARE) flags.push({ kind: "dropped", label: `dropped ${formatShare(dropped)}` });
   const lost = lostRequests(run);

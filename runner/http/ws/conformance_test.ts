@@ -115,6 +115,24 @@ for (const transport of ["deno", "epoll"] as const) {
     assertEquals([r.ws?.closesSent, r.ws?.closeCodes], [5, { "1000": 5 }]);
   });
 
+  test("an open storm's requested rate is of messages (connections per second times N), as it serves", async () => {
+    const { url, server } = denoServer();
+    try {
+      const r = await runAttack(parseAttackConfig({
+        url: url + "/echo",
+        model: "rate",
+        phases: [{ durationMs: 1000, ratePerSec: 10 }],
+        timeoutMs: 3000,
+        transport,
+        ws: { messagesPerConnection: 3 },
+      } as AttackConfigInput));
+      assertEquals([r.targetRps, r.errors], [30, {}]);
+      ok(r.requests > 0 && r.requests % 3 === 0, String(r.requests));
+    } finally {
+      await server.shutdown();
+    }
+  });
+
   test("a server closing with 4001 after each echo: its code counted, the connection reopened", async () => {
     const r = await attack("/close-4001", transport, { requests: 6, connections: 1 });
     // A send racing the server's close (its close frame not yet read) is lost with it: ws-closed.

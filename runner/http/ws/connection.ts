@@ -16,42 +16,27 @@
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
- * same way), a failed read or write. Writes go through frame_writer.ts, in order.
+ * same way), a failed read or write. Writes go through frame_writer.ts, in order; the close handshake
+ * (close_handshake.ts) ends with the server's TCP close, which the exchange waits for.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
-import { closeFrame, pingFrame, pongFrame } from "../../../ws/frame_encoder.ts";
-import {
-  CLOSE_ABNORMAL,
-  CLOSE_GOING_AWAY,
-  CLOSE_INVALID_DATA,
-  CLOSE_NO_STATUS,
-  CLOSE_NORMAL,
-  CLOSE_PROTOCOL_ERROR,
-  CLOSE_TOO_BIG,
-} from "../../../ws/opcodes.ts";
+import { pingFrame, pongFrame } from "../../../ws/frame_encoder.ts";
+import { CLOSE_ABNORMAL, CLOSE_GOING_AWAY, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
+import { readLoop } from "./read_loop.ts";
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
 import { handshake } from "./handshake_io.ts";
 import { handshakeRequest, newKey } from "../../../ws/handshake.ts";
 import { FrameWriter } from "./frame_writer.ts";
+import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
 import type { WsRun } from "./run.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 const EMPTY = new Uint8Array(0);
-const FAULT_KINDS = {
-  "protocol": "ws-protocol",
-  "too-big": "ws-too-big",
-  "bad-utf8": "ws-bad-utf8",
-} as const;
-const FAULT_CODES = {
-  "protocol": CLOSE_PROTOCOL_ERROR,
-  "too-big": CLOSE_TOO_BIG,
-  "bad-utf8": CLOSE_INVALID_DATA,
-};
 
 export class WsConnection implements LoadConnection, FrameSink {
   readonly maxDepth = 1;
@@ -67,9 +52,6 @@ export class WsConnection implements LoadConnection, FrameSink {
   #parser: FrameParser;
   readonly #match: AnswerMatch;
   #messageIndex = 0;
-  /** A close frame sent / received on this socket. */
-  #closeSent = false;
-  #closeReceived = false;
   // The exchange in progress.
   #active = false;
   #intendedMs = 0;
@@ -83,6 +65,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   #over = false;
   #nowMs = 0;
   readonly #writer = new FrameWriter(() => this.abort());
+  readonly #close: CloseHandshake;
   // Inline: resolves the exchange (or the chain of them); `#next` grants the next.
   #settle: ((n: number) => void) | null = null;
   #next: NextExchange | null = null;
@@ -102,6 +85,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#dialer = new Dialer(shared, this);
     this.#parser = new FrameParser(this, run.maxMessageBytes);
     this.#match = new AnswerMatch(run.match);
+    this.#close = new CloseHandshake(this.#writer, run);
   }
 
   get isOpen(): boolean {
@@ -120,7 +104,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     const sock = await this.#dialer.dial();
     if (sock === null) return false;
     this.#parser = new FrameParser(this, this.run.maxMessageBytes);
-    this.#closeSent = this.#closeReceived = false;
+    this.#close.reset();
     this.#stormSent = 0;
     const key = newKey();
     const run = this.run;
@@ -131,8 +115,14 @@ export class WsConnection implements LoadConnection, FrameSink {
       this.#closeSocket();
       return false;
     }
-    // Frames that came with the answer (a greeting): read now, before any send (unsolicited).
-    if (extra > 0 && this.#consume(extra, performance.now())) this.#closeSocket();
+    // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
+    // the server's close is handled there; what `#consume` says of an exchange is of the last one, not this.
+    if (extra > 0) this.#consume(extra, performance.now());
+    if (this.#close.received && this.#sock !== null) {
+      await readUntilServerCloses(this.#sock, this.#buf, () => this.#sock === sock);
+      this.#closeSocket();
+      this.deadlineMs = Infinity;
+    }
     this.#listen();
     return this.#sock !== null;
   }
@@ -168,16 +158,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     }
     const sock = this.#sock!;
     this.#begin(intendedMs, -1);
-    while (!this.#over) {
-      let n: number | null;
-      try {
-        n = await sock.read(this.#buf);
-      } catch (err) {
-        this.#fail(err);
-        break;
-      }
-      if (this.#consume(n, performance.now())) break;
-    }
+    await readLoop(sock, this.#buf, (n) => this.#consume(n, performance.now()), (err) => this.#fail(err));
     return this.#end();
   }
 
@@ -229,14 +210,14 @@ export class WsConnection implements LoadConnection, FrameSink {
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn; a
     // storm's next send from inside a read finds it armed again by the read that called it.
     this.#arm();
-    this.#send(bytes);
+    this.#writer.sendMessage(bytes);
   }
 
   /** Takes `n` bytes read (null: end of stream); true when the exchange is over. */
   #consume(n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.#nowMs = nowMs;
     if (n === null) {
-      if (!this.#closeReceived) {
+      if (!this.#close.received) {
         this.run.stats.closeCode(nowMs, CLOSE_ABNORMAL);
         if (this.#waiting()) this.fault(nowMs, "ws-closed", "connection closed without a close frame (1006)");
       }
@@ -251,13 +232,18 @@ export class WsConnection implements LoadConnection, FrameSink {
       this.#closeSocket();
       return true;
     }
-    if (this.#closeReceived) this.#closeSocket();
-    return this.#over || this.#sock === null;
+    // After the server's close, the exchange ends with its TCP close (below: n === null), not before.
+    return this.#sock === null || (this.#over && !this.#close.received);
   }
 
   /** A send of this exchange still waits for its answer (not the close handshake after a storm). */
   #waiting(): boolean {
-    return this.#active && !this.#over && !this.#closeSent;
+    return this.#active && !this.#over && !this.#close.sent;
+  }
+
+  /** A message from the server may answer the send: it waits, and was written whole (else none could). */
+  #answerable(): boolean {
+    return this.#waiting() && !this.#writer.writingMessage;
   }
 
   onMessage(_text: boolean, buf: Uint8Array, start: number, end: number): void {
@@ -268,7 +254,7 @@ export class WsConnection implements LoadConnection, FrameSink {
       stats.messagesReceived++;
       stats.payloadBytesReceived += end - start;
     }
-    if (this.#waiting() && this.run.pingIntervalMs === 0 && this.#match.answers(buf, start, end)) {
+    if (this.#answerable() && this.run.pingIntervalMs === 0 && this.#match.answers(buf, start, end)) {
       this.#answer(nowMs, this.run.messagesPerConnection > 0 ? this.#sentMs : this.#intendedMs);
       return;
     }
@@ -279,23 +265,26 @@ export class WsConnection implements LoadConnection, FrameSink {
   }
 
   onPing(buf: Uint8Array, start: number, end: number): void {
-    this.#send(pongFrame(buf.slice(start, end), this.run.keys));
+    this.#writer.sendPong(pongFrame(buf.slice(start, end), this.run.keys));
   }
 
   onPong(): void {
     const nowMs = this.#nowMs;
     if (this.run.stats.counts(nowMs)) this.run.stats.pongsReceived++;
-    if (this.#waiting() && this.run.pingIntervalMs > 0) this.#answer(nowMs, this.#sentMs);
+    if (this.#answerable() && this.run.pingIntervalMs > 0) this.#answer(nowMs, this.#sentMs);
   }
 
   onClose(code: number): void {
     const nowMs = this.#nowMs;
-    this.#closeReceived = true;
+    this.#close.received = true;
     this.run.stats.closeCode(nowMs, code);
     if (this.#waiting()) this.fault(nowMs, "ws-closed", "server closed with a message unanswered");
-    // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first.
+    // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first; then wait for
+    // the server to close the TCP connection first (7.1.1: the TIME_WAIT is the server's, not a storm's
+    // ports'), at most a timeout.
     this.#closeWith(code === CLOSE_NO_STATUS ? 0 : code);
     this.#over = true;
+    this.deadlineMs = nowMs + this.shared.timeoutMs;
   }
 
   /** The message (or ping) answered: recorded; a storm sends its next one, or closes after its last. */
@@ -323,20 +312,13 @@ export class WsConnection implements LoadConnection, FrameSink {
 
   /** Sends a close frame with `code` (0: none) once per socket. */
   #closeWith(code: number): void {
-    if (this.#closeSent || this.#sock === null) return;
-    this.#closeSent = true;
-    if (this.run.stats.counts(this.#nowMs)) this.run.stats.closesSent++;
-    this.#send(closeFrame(code, "", this.run.keys));
-  }
-
-  #send(bytes: Uint8Array): void {
-    this.#writer.send(bytes);
+    if (this.#sock !== null) this.#close.send(code, this.#nowMs);
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   #fail(err: unknown): void {
     const nowMs = performance.now();
-    const closing = this.#active && this.#closeSent;
+    const closing = this.#active && this.#close.sent && !this.#close.received;
     const waiting = this.#waiting();
     const timedOut = this.timedOut;
     this.abort();

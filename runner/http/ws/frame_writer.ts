@@ -2,8 +2,13 @@
  * @module
  * Writes of one WebSocket connection, in order: a frame is written at once (inline transports: what
  * the kernel takes now, the rest through the promise contract) unless a write is still in progress,
- * in which case it waits in a queue behind it, so a pong or a close never lands inside a data frame
- * the kernel took only part of. Nothing is allocated per write on the usual path (written whole).
+ * in which case it waits behind it, so a pong or a close never lands inside a data frame the kernel
+ * took only part of. Nothing is allocated per write on the usual path (written whole).
+ *
+ * What waits is bounded whatever the server does: at most one pong (a ping flood from a server that
+ * never reads replaces the waiting pong with the newest, as RFC 6455 5.5.3 allows: "only the most
+ * recently processed Ping"), one message (the connection sends the next only once the last was answered,
+ * and `writingMessage` says an answer cannot have come before it was written whole) and one close.
  */
 import type { InlineConn, TransportConn } from "../transport/transport.ts";
 
@@ -12,6 +17,10 @@ export class FrameWriter {
   #inline: InlineConn | null = null;
   #writing: Uint8Array | null = null;
   #offset = 0;
+  /** The message frame handed to `sendMessage` until it is written whole. */
+  #message: Uint8Array | null = null;
+  /** A pong waiting behind the write in progress (only the newest ping is answered). */
+  #pong: Uint8Array | null = null;
   readonly #queue: Uint8Array[] = [];
   /** The failure of the last write, if any (the caller's read then fails: it is counted there). */
   error: unknown = null;
@@ -24,13 +33,35 @@ export class FrameWriter {
   /** `onError`: a write failed (the caller closes the socket). */
   constructor(readonly onError: () => void) {}
 
-  /** A new socket (or none): anything queued for the old one is dropped. */
+  /** A new socket (or none): anything waiting for the old one is dropped. */
   reset(sock: TransportConn | null, inline: InlineConn | null): void {
     this.#sock = sock;
     this.#inline = inline;
-    this.#writing = null;
+    this.#writing = this.#message = this.#pong = null;
     this.#queue.length = 0;
     this.error = null;
+  }
+
+  /** Frames waiting behind the write in progress (bounded: see the module comment). */
+  get waitingFrames(): number {
+    return this.#queue.length + (this.#pong === null ? 0 : 1);
+  }
+
+  /** A message's frame(s) handed over are not all written yet: no answer to it can have come. */
+  get writingMessage(): boolean {
+    return this.#message !== null;
+  }
+
+  /** Writes a message's frame(s); `writingMessage` holds until they are written whole. */
+  sendMessage(bytes: Uint8Array): void {
+    this.#message = bytes;
+    this.send(bytes);
+  }
+
+  /** Writes a pong now, or after the write in progress in place of any pong already waiting. */
+  sendPong(bytes: Uint8Array): void {
+    if (this.#writing !== null) this.#pong = bytes;
+    else this.send(bytes);
   }
 
   /** Writes now, or after the write in progress. */
@@ -67,7 +98,10 @@ export class FrameWriter {
       return;
     }
     this.#writing = null;
-    const queued = this.#queue.shift();
-    if (queued !== undefined) this.send(queued);
+    if (bytes === this.#message) this.#message = null;
+    const pong = this.#pong;
+    this.#pong = null;
+    const next = pong ?? this.#queue.shift();
+    if (next !== undefined) this.send(next);
   }
 }

@@ -59,7 +59,7 @@ export async function handshake(
       }
       shared.recorder.addBytesRead(nowMs, n);
       have += n;
-      const answer = readHandshake(buf, have, key, protocols);
+      const answer = readHandshake(buf, have, key, protocols, have - n);
       if (answer.kind === "more") {
         if (have < buf.length) continue;
         watch.fault(nowMs, "ws-handshake", "handshake answer head too large");

@@ -1,0 +1,104 @@
+import assert from "node:assert/strict";
+import { makeRun } from "../../tests/fixtures/make_results.ts";
+import { runVerdict } from "./run_verdict.ts";
+import { stormFacts, stormShortText } from "./ws_storm.ts";
+import type { RunResult } from "../schema.ts";
+
+const WS = {
+  handshakes: 0,
+  handshakeMs: null,
+  messagesSent: 0,
+  messagesReceived: 0,
+  payloadBytesSent: 0,
+  payloadBytesReceived: 0,
+  unsolicited: 0,
+  fanoutMs: null,
+  pingsSent: 0,
+  pongsReceived: 0,
+  closesSent: 0,
+  closeCodes: {},
+};
+
+/**
+ * A 10 s storm of 5 messages per connection asked at 100 conn/s (`targetRps` 500 msg/s), which opened
+ * `opened` connections (4 of them pre-connected) and sent `sent` messages.
+ */
+function storm(opened: number, sent: number, patch: Partial<RunResult> = {}): RunResult {
+  const run = makeRun({
+    name: "storm",
+    rps: sent / 10,
+    targetRps: 500,
+    dist: { medianMs: 2, sigma: 0.3 },
+    durationSec: 10,
+  });
+  return {
+    ...run,
+    url: "ws://127.0.0.1:8080/ws/echo",
+    config: { ...run.config, ws: { messagesPerConnection: 5 } },
+    ws: {
+      ...WS,
+      handshakes: opened + 4,
+      preConnectedHandshakes: 4,
+      messagesSent: sent,
+      messagesReceived: sent,
+    },
+    ...patch,
+  };
+}
+
+Deno.test("a storm that opened and sent what it was asked is ok: its message rate is not read as connections", () => {
+  const run = storm(1000, 5000);
+  assert.deepEqual(stormFacts(run), {
+    messagesPerConnection: 5,
+    requestedPerSec: 100,
+    openedPerSec: 100,
+    opened: 1000,
+    sentPerConnection: 5,
+  });
+  assert.equal(stormShortText(run), "");
+  assert.equal(runVerdict(run).label, "ok");
+});
+
+Deno.test("a storm's server-bound flag says what it opened of the connections asked, not messages of connections", () => {
+  const run = storm(350, 1750, { serverBound: true });
+  assert.equal(runVerdict(run).label, "server-bound: opened 35 of 100 conn/s");
+});
+
+Deno.test("a storm that opened short, or sent short on each connection, is flagged even with no bound flag", () => {
+  assert.equal(runVerdict(storm(500, 2500)).label, "short storm: opened 50 of 100 conn/s");
+  assert.equal(runVerdict(storm(1000, 2000)).label, "short storm: 2.0 of 5 messages each");
+  // The generator's flag names who fell short: no second flag.
+  assert.equal(runVerdict(storm(500, 2500, { generatorBound: true })).label, "generator-bound");
+});
+
+Deno.test("runs that are no open storm have no storm facts", () => {
+  const closed = storm(10, 50, { targetRps: null });
+  assert.equal(stormFacts(closed), null);
+  assert.equal(stormFacts({ ...storm(10, 50), config: {} }), null);
+  assert.equal(stormFacts({ ...storm(10, 50), ws: undefined }), null);
+});
+
+Deno.test("a hold run is judged by its pings: answered is ok, refused connections flag it, all refused fail it", () => {
+  const run = makeRun({
+    name: "hold",
+    rps: 20,
+    targetRps: null,
+    dist: { medianMs: 1, sigma: 0.2 },
+    durationSec: 10,
+  });
+  const hold: RunResult = {
+    ...run,
+    url: "ws://127.0.0.1:8080/ws/echo",
+    config: { ...run.config, ws: { pingIntervalMs: 5000 } },
+    ws: { ...WS, handshakes: 100, pingsSent: run.requests, pongsReceived: run.requests },
+  };
+  assert.equal(runVerdict(hold).label, "ok");
+  assert.match(
+    runVerdict({ ...hold, errors: { "ws-refused": 40 } }).label,
+    /^errors [\d.]+% \(ws-refused 40\)$/,
+  );
+  assert.equal(
+    runVerdict({ ...hold, requests: 0, errors: { "ws-refused": 40 } }).label,
+    "failed: no response (ws-refused 40)",
+  );
+});

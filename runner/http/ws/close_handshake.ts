@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The close handshake of one WebSocket connection (RFC 6455 5.5.1, 7.1.1, 7.4): a close frame sent at most
+ * once per socket (the storm's 1000, the echo of the server's code, 1001 at the run's end, or the code of a
+ * fault: 1002 protocol error, 1007 bad UTF-8, 1009 too big), whether the server's close came, and the wait
+ * for the server to close TCP after it, so the TIME_WAIT is the server's and not a storm's ports'.
+ */
+import type { ErrorKind } from "../../../results/mod.ts";
+import type { FrameFault } from "../../../ws/frame_parser.ts";
+import { closeFrame } from "../../../ws/frame_encoder.ts";
+import { CLOSE_INVALID_DATA, CLOSE_PROTOCOL_ERROR, CLOSE_TOO_BIG } from "../../../ws/opcodes.ts";
+import type { TransportConn } from "../transport/transport.ts";
+import { readLoop } from "./read_loop.ts";
+import type { FrameWriter } from "./frame_writer.ts";
+import type { WsRun } from "./run.ts";
+
+/** The error kind a frame fault counts under. */
+export const FAULT_KINDS: Record<FrameFault, ErrorKind> = {
+  "protocol": "ws-protocol",
+  "too-big": "ws-too-big",
+  "bad-utf8": "ws-bad-utf8",
+};
+
+/** The close code a frame fault is answered with. */
+export const FAULT_CODES: Record<FrameFault, number> = {
+  "protocol": CLOSE_PROTOCOL_ERROR,
+  "too-big": CLOSE_TOO_BIG,
+  "bad-utf8": CLOSE_INVALID_DATA,
+};
+
+export class CloseHandshake {
+  /** A close frame was sent / received on this socket. */
+  sent = false;
+  received = false;
+
+  constructor(readonly writer: FrameWriter, readonly run: WsRun) {}
+
+  /** A new socket. */
+  reset(): void {
+    this.sent = this.received = false;
+  }
+
+  /** Sends a close frame with `code` (0: an empty one) unless one went already; counted at `nowMs`. */
+  send(code: number, nowMs: number): void {
+    if (this.sent) return;
+    this.sent = true;
+    if (this.run.stats.counts(nowMs)) this.run.stats.closesSent++;
+    this.writer.send(closeFrame(code, "", this.run.keys));
+  }
+}
+
+/**
+ * After the server's close frame: reads `sock` (dropping what comes) until the server closes TCP, the
+ * socket is closed under it (the watchdog's cut), or `owned` says it is no longer this connection's
+ * (read_loop.ts: a server flooding instead of closing starves nothing).
+ */
+export async function readUntilServerCloses(
+  sock: TransportConn,
+  buf: Uint8Array,
+  owned: () => boolean,
+): Promise<void> {
+  // A failed read is the cut: the close handshake was done all the same.
+  await readLoop(sock, buf, (n) => n === null || !owned(), () => {});
+}

@@ -1,0 +1,86 @@
+/**
+ * After WebSocket runs the generator holds no more descriptors than before, on both transports: kept
+ * connections, storms (a connection per arrival), a server that closes after each echo but never closes
+ * TCP (the client's wait for it is cut at the timeout) and the run's stop with connections open. The
+ * server runs in this process: its sockets are closed before each count.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
+import { runAttack } from "../../attack.ts";
+import { epollBlocker } from "../transport/choice.ts";
+import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
+
+const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+/** Sockets, pipes and files of this process (the runtime's own eventfds and epolls come and go). */
+const openFiles = () =>
+  [...Deno.readDirSync("/proc/self/fd")].filter((e) => {
+    try {
+      return /^(socket|pipe|\/)/.test(Deno.readLinkSync(`/proc/self/fd/${e.name}`));
+    } catch {
+      return false;
+    }
+  }).length;
+
+for (const transport of ["deno", "epoll"] as const) {
+  Deno.test({
+    name: `ws runs leave no descriptor open [${transport}]`,
+    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+      const held: Deno.Conn[] = [];
+      const closeHeld = () => {
+        for (const conn of held.splice(0)) {
+          try {
+            conn.close();
+          } catch { /* closed */ }
+        }
+      };
+      // Echoes each message, then a close frame (1000), and never closes TCP itself.
+      const accepting = (async () => {
+        for await (const conn of listener) {
+          held.push(conn);
+          (async () => {
+            const key = await readUpgrade(conn);
+            if (key === null) return;
+            await conn.write(answer101(key));
+            const buf = new Uint8Array(4096);
+            while ((await conn.read(buf)) !== null) {
+              await conn.write(Uint8Array.of(0x81, 0x02, 0x6f, 0x6b, 0x88, 0x02, 0x03, 0xe8));
+            }
+          })().catch(() => {});
+        }
+      })().catch(() => {});
+      const base = {
+        url: `ws://127.0.0.1:${listener.addr.port}/ws`,
+        transport,
+        intervalMs: 100,
+        timeoutMs: 400,
+        gracefulStopMs: 200,
+      };
+      const run = (extra: Record<string, unknown>) =>
+        runAttack(parseAttackConfig({ ...base, ...extra } as AttackConfigInput));
+      try {
+        await run({ model: "count", requests: 2, connections: 1 });
+        closeHeld();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        const before = openFiles();
+        await run({ model: "connections", connections: 4, durationMs: 600 });
+        await run({
+          model: "rate",
+          phases: [{ durationMs: 600, ratePerSec: 20 }],
+          ws: { messagesPerConnection: 2 },
+        });
+        await run({ model: "connections", connections: 3, durationMs: 300, ws: { pingIntervalMs: 5000 } });
+        closeHeld();
+        await new Promise((resolve) => setTimeout(resolve, 200));
+        assertEquals(openFiles(), before);
+      } finally {
+        listener.close();
+        closeHeld();
+        await accepting;
+      }
+    },
+  });
+}
