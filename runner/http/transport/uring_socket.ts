@@ -5,9 +5,11 @@
  * multishot receive fills provided buffers; each chunk the loop hands over (`onChunk`) is held (a buffer
  * id, an offset, a length) until the armed reader takes it, copied into the reader's own buffer
  * (`serve`: TURN_READ_BYTES a turn, then the socket waits its turn on the loop's ready list). Held
- * bytes are bounded (HELD_MAX_BYTES): past it the receive is cancelled, so a peer that sends faster than
- * we read backs up in the kernel, as on epoll, and the receive is armed again once the reader has
- * taken what was held. Writes: copied into the socket's send slot (stable memory) and sent one send at
+ * bytes are bounded: past HELD_MAX_BYTES the receive is cancelled, so a peer that sends faster than we
+ * read backs up in the kernel, as on epoll, and the receive is armed again once the reader has taken
+ * what was held. One round may still bring up to the kernel's multishot retries (32 buffers) before
+ * the cancel lands, and every socket together can never hold more than the ring's buffers: a receive
+ * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the socket's send slot (stable memory) and sent one send at
  * a time, in order (two sends in flight on one socket could be issued out of order); `writeNow` takes
  * what fits in the slot, the rest goes through the promise `write`. A send's failure fails the armed
  * read, or the next write. HOT PATH: `onChunk` -> `serve` -> the reader; `writeNow` -> one SQE.
@@ -93,6 +95,11 @@ export class UringSocket implements InlineConn {
 
   get tlsMs(): number {
     return this.#connect.tlsMs;
+  }
+
+  /** Bytes received and held for the reader (for tests: bounded by HELD_MAX_BYTES plus a round). */
+  get heldBytes(): number {
+    return this.#held;
   }
 
   /** Dialled: waits for the connect (a poll for writability unless it completed at once). */
@@ -304,7 +311,7 @@ export class UringSocket implements InlineConn {
       this.token << 8 | UD_SEND,
       this.gen,
     );
-    this.loop.waiting++;
+    this.loop.wait();
   }
 
   /** A CQE of this socket's send. */
@@ -316,7 +323,7 @@ export class UringSocket implements InlineConn {
       const reject = this.#onWriteError;
       this.#takeWrite();
       if (reject !== null) {
-        this.loop.settled();
+        this.loop.asyncWakes++;
         reject(writeError(-res));
       }
       this.#serve();
@@ -332,7 +339,7 @@ export class UringSocket implements InlineConn {
     if (pending === null) return;
     const resolve = this.#onWrite!;
     this.#takeWrite();
-    this.loop.settled();
+    this.loop.asyncWakes++;
     resolve(this.#append(pending));
   }
 
