@@ -12,21 +12,24 @@
  * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the socket's send slot (stable memory) and sent one send at
  * a time, in order (two sends in flight on one socket could be issued out of order); `writeNow` takes
  * what fits in the slot, the rest goes through the promise `write`. A send's failure fails the armed
- * read, or the next write. HOT PATH: `onChunk` -> `serve` -> the reader; `writeNow` -> one SQE.
+ * read, or the next write. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
  */
 import {
   CQE_F_BUFFER,
   CQE_F_MORE,
   ECANCELED,
   ENOBUFS,
-  RECV_BUFFER_BYTES,
+  POLLERR,
+  POLLHUP,
+  POLLOUT,
   SEND_SLOT_BYTES,
-  type UringRing,
 } from "./uring_ffi.ts";
+import type { UringRing } from "./uring_ring.ts";
 import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
 import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
 import { readError, readStateOf, writeError } from "./epoll_errors.ts";
 import { ConnectPhase } from "./epoll_connect.ts";
+import { HeldChunks } from "./uring_held.ts";
 import type { SslNegotiated } from "../tls/openssl_conn.ts";
 
 /** Bytes one socket may hold received and not yet read before its receive is cancelled. */
@@ -57,12 +60,10 @@ export class UringSocket implements InlineConn {
   readonly ssl = null;
   readonly #connect = new ConnectPhase(this);
   readonly #slot: Uint8Array;
-  readonly #slotAddress: number;
-  // Held chunks, a ring of (buffer id, offset, end) triples.
-  #chunks = new Int32Array(3 * 16);
-  #first = 0;
-  #count = 0;
-  #held = 0;
+  /** The slot's address, split into its low and high words once. */
+  readonly #slotLo: number;
+  readonly #slotHi: number;
+  readonly #held: HeldChunks;
   /** The receive is armed (until its last CQE), and a cancel was asked for it. */
   #receiving = false;
   #cancelling = false;
@@ -88,9 +89,11 @@ export class UringSocket implements InlineConn {
     readonly token: number,
     readonly gen: number,
   ) {
+    this.#held = new HeldChunks(loop.ring);
     const slot = loop.ring.slot(token);
     this.#slot = slot.bytes;
-    this.#slotAddress = slot.address;
+    this.#slotLo = slot.address % 2 ** 32;
+    this.#slotHi = Math.floor(slot.address / 2 ** 32);
   }
 
   get tlsMs(): number {
@@ -99,14 +102,14 @@ export class UringSocket implements InlineConn {
 
   /** Bytes received and held for the reader (for tests: bounded by HELD_MAX_BYTES plus a round). */
   get heldBytes(): number {
-    return this.#held;
+    return this.#held.bytes;
   }
 
   /** Dialled: waits for the connect (a poll for writability unless it completed at once). */
   awaitConnect(signal: AbortSignal, now: boolean): Promise<TransportConn> {
     const connected = this.#connect.wait(signal);
     if (now) this.connected();
-    else this.loop.ring.prepPoll(this.fd, 0x4 | 0x8 | 0x10, this.token << 8 | UD_POLL, this.gen);
+    else this.loop.ring.prepPoll(this.fd, POLLOUT | POLLERR | POLLHUP, this.token << 8 | UD_POLL, this.gen);
     return connected;
   }
 
@@ -118,7 +121,7 @@ export class UringSocket implements InlineConn {
 
   /** Arms the multishot receive (again), unless held bytes are at their bound or the stream ended. */
   armReceive(): void {
-    if (this.#receiving || this.fd < 0 || this.#end <= 0 || this.#held >= HELD_MAX_BYTES) return;
+    if (this.#receiving || this.fd < 0 || this.#end <= 0 || this.#held.bytes >= HELD_MAX_BYTES) return;
     this.#receiving = true;
     this.#cancelling = false;
     this.loop.ring.prepRecvMultishot(this.fd, this.token << 8 | UD_RECV, this.gen);
@@ -128,8 +131,8 @@ export class UringSocket implements InlineConn {
   onRecv(res: number, flags: number): void {
     if ((flags & CQE_F_MORE) === 0) this.#receiving = false;
     if (res > 0 && (flags & CQE_F_BUFFER) !== 0) {
-      this.#hold(flags >>> 16, res);
-      if (this.#held < HELD_MAX_BYTES) {
+      this.#held.hold(flags >>> 16, res);
+      if (this.#held.bytes < HELD_MAX_BYTES) {
         if (!this.#receiving && !this.#cancelling) this.armReceive();
       } else if (this.#receiving && !this.#cancelling) {
         this.#cancelling = true;
@@ -143,54 +146,16 @@ export class UringSocket implements InlineConn {
     this.#serve();
   }
 
-  #hold(bid: number, length: number): void {
-    if (this.#count * 3 === this.#chunks.length) this.#grow();
-    const at = ((this.#first + this.#count) % (this.#chunks.length / 3)) * 3;
-    this.#chunks[at] = bid;
-    this.#chunks[at + 1] = 0;
-    this.#chunks[at + 2] = length;
-    this.#count++;
-    this.#held += length;
-  }
-
-  #grow(): void {
-    const size = this.#chunks.length / 3;
-    const next = new Int32Array(this.#chunks.length * 2);
-    for (let k = 0; k < this.#count; k++) {
-      next.set(
-        this.#chunks.subarray(((this.#first + k) % size) * 3, ((this.#first + k) % size) * 3 + 3),
-        k * 3,
-      );
-    }
-    this.#chunks = next;
-    this.#first = 0;
-  }
-
-  /** Copies up to `buf.length` held bytes into `buf`; the bytes copied. Emptied buffers go back. */
+  /** Copies held bytes into `buf` (the bytes copied); the receive armed again below its bound. */
   #take(buf: Uint8Array): number {
-    const at = this.#first * 3;
-    const bid = this.#chunks[at];
-    const from = this.#chunks[at + 1];
-    const end = this.#chunks[at + 2];
-    const n = Math.min(end - from, buf.length);
-    const base = bid * RECV_BUFFER_BYTES + from;
-    const src = this.loop.ring.recvBytes;
-    if (n <= 64) { for (let i = 0; i < n; i++) buf[i] = src[base + i]; }
-    else buf.set(src.subarray(base, base + n));
-    this.#held -= n;
-    if (from + n < end) this.#chunks[at + 1] = from + n;
-    else {
-      this.loop.ring.returnBuffer(bid);
-      this.#first = (this.#first + 1) % (this.#chunks.length / 3);
-      this.#count--;
-      if (!this.#receiving && this.#held < HELD_MAX_BYTES && this.#end > 0) this.armReceive();
-    }
+    const n = this.#held.take(buf);
+    if (!this.#receiving && this.#held.bytes < HELD_MAX_BYTES && this.#end > 0) this.armReceive();
     return n;
   }
 
   read(buf: Uint8Array): Promise<number | null> {
     if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
-    if (this.#count > 0) return Promise.resolve(this.#take(buf));
+    if (this.#held.count > 0) return Promise.resolve(this.#take(buf));
     if (this.#end <= 0) {
       return this.#end === 0 ? Promise.resolve(null) : Promise.reject(readError(-this.#end));
     }
@@ -210,7 +175,7 @@ export class UringSocket implements InlineConn {
     this.#readBuf = buf;
     this.#reader = reader;
     this.loop.wait();
-    if (this.#count > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.#requeue();
+    if (this.#held.count > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.#requeue();
   }
 
   #requeue(): void {
@@ -232,10 +197,10 @@ export class UringSocket implements InlineConn {
     while (this.fd >= 0) {
       const reader = this.#reader;
       if (reader === null) {
-        if (this.#onRead !== null && (this.#count > 0 || this.#end <= 0)) this.#readNow();
+        if (this.#onRead !== null && (this.#held.count > 0 || this.#end <= 0)) this.#readNow();
         return;
       }
-      if (this.#count === 0 && this.#end > 0 && this.#writeErrno === 0) break;
+      if (this.#held.count === 0 && this.#end > 0 && this.#writeErrno === 0) break;
       if (budget <= 0) {
         this.#requeue();
         break;
@@ -246,7 +211,7 @@ export class UringSocket implements InlineConn {
       this.loop.waiting--;
       served = true;
       let settled: boolean;
-      if (this.#count > 0) {
+      if (this.#held.count > 0) {
         const n = this.#take(buf);
         budget -= n;
         settled = reader.onRead(n);
@@ -264,7 +229,7 @@ export class UringSocket implements InlineConn {
     this.#readBuf = null;
     this.#onRead = this.#onReadError = null;
     this.loop.settled();
-    if (this.#count > 0) resolve(this.#take(buf));
+    if (this.#held.count > 0) resolve(this.#take(buf));
     else if (this.#end === 0) resolve(null);
     else reject(readError(-this.#end));
   }
@@ -304,9 +269,16 @@ export class UringSocket implements InlineConn {
   /** Starts one send of everything in the slot not yet sent. */
   #sendQueued(): void {
     this.#inflightEnd = this.#sendEnd;
+    let lo = this.#slotLo + this.#sendStart;
+    let hi = this.#slotHi;
+    if (lo >= 2 ** 32) {
+      lo -= 2 ** 32;
+      hi++;
+    }
     this.loop.ring.prepSend(
       this.fd,
-      this.#slotAddress + this.#sendStart,
+      lo,
+      hi,
       this.#sendEnd - this.#sendStart,
       this.token << 8 | UD_SEND,
       this.gen,
@@ -364,17 +336,12 @@ export class UringSocket implements InlineConn {
     const loop = this.loop;
     const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
     const waitingRead = this.#reader !== null || this.#onRead !== null;
-    const reading = waitingRead && this.#count === 0 ? readStateOf(loop.sys, fd) : "";
+    const reading = waitingRead && this.#held.count === 0 ? readStateOf(loop.sys, fd) : "";
     loop.ring.prepCancelFd(fd, this.token << 8 | UD_CANCEL, this.gen);
     loop.ring.enter(0, 0);
     this.fd = -1;
     loop.sys.close(fd);
-    while (this.#count > 0) {
-      loop.ring.returnBuffer(this.#chunks[this.#first * 3]);
-      this.#first = (this.#first + 1) % (this.#chunks.length / 3);
-      this.#count--;
-    }
-    this.#held = 0;
+    this.#held.clear();
     if (this.#inflightEnd !== this.#sendStart) loop.waiting--;
     loop.release(this.token);
     const reader = this.#reader;

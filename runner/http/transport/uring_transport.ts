@@ -15,8 +15,9 @@
  * not served: a DEFER_TASKRUN ring can only be waited on by its own thread (transport/choice.ts keeps
  * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it.
  */
-import { EINPROGRESS, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
-import { UringRing } from "./uring_ffi.ts";
+import { EINPROGRESS, EINTR, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
+import { ETIME } from "./uring_ffi.ts";
+import { UringRing } from "./uring_ring.ts";
 import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./uring_socket.ts";
 import type { TransportConn } from "./transport.ts";
 import { connectError, notAttemptedError } from "./epoll_errors.ts";
@@ -121,7 +122,7 @@ export class UringLoop implements UringSocketLoop {
           this.#rearmStarved();
           // A socket on the ready list has bytes no completion will announce: submit without waiting.
           const rc = ring.enter(this.#ready.length > 0 ? 0 : 1, leftMs);
-          if (rc < 0 && rc !== -62 && rc !== -4) break;
+          if (rc < 0 && rc !== -ETIME && rc !== -EINTR) break;
         }
         if (!this.#closed && ring.unsubmitted > 0) ring.enter(0, 0);
         await nextTurn();
