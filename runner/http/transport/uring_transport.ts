@@ -22,17 +22,15 @@ import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./
 import type { TransportConn } from "./transport.ts";
 import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { nextTurn } from "../../load/clock.ts";
+import { SocketTable } from "./socket_table.ts";
 
 /** One worker's ring and its sockets; `connect` is the transport, `close` ends it all. */
 export class UringLoop implements UringSocketLoop {
   readonly ring: UringRing;
   readonly #blockMs: number;
-  readonly #slots: Array<UringSocket | null> = [];
+  readonly #table = new SocketTable<UringSocket>();
   /** Each slot's generation: a CQE of a closed socket (its generation older) is dropped. */
   readonly #gens: number[] = [];
-  readonly #free: number[] = [];
-  #ready: UringSocket[] = [];
-  #serving: UringSocket[] = [];
   #starved: UringSocket[] = [];
   #starvedAt = -1;
   waiting = 0;
@@ -49,7 +47,7 @@ export class UringLoop implements UringSocketLoop {
 
   /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
-    return this.#slots.length - this.#free.length;
+    return this.#table.open;
   }
 
   connect(signal: AbortSignal): Promise<TransportConn> {
@@ -58,10 +56,10 @@ export class UringLoop implements UringSocketLoop {
     }
     const fd = this.sys.tcpSocket(this.addr.family);
     if (fd < 0) return Promise.reject(notAttemptedError("socket", -fd, this.addr));
-    const token = this.#free.pop() ?? this.#slots.length;
+    const token = this.#table.nextToken();
     const gen = this.#gens[token] = ((this.#gens[token] ?? 0) + 1) >>> 0;
     const sock = new UringSocket(this, fd, token, gen);
-    this.#slots[token] = sock;
+    this.#table.slots[token] = sock;
     const started = this.sys.connect(fd, this.addr);
     if (started < 0 && started !== -EINPROGRESS) {
       sock.close();
@@ -71,8 +69,7 @@ export class UringLoop implements UringSocketLoop {
   }
 
   release(token: number): void {
-    this.#slots[token] = null;
-    this.#free.push(token);
+    this.#table.release(token);
   }
 
   wait(): void {
@@ -89,7 +86,7 @@ export class UringLoop implements UringSocketLoop {
   }
 
   ready(sock: UringSocket): void {
-    this.#ready.push(sock);
+    this.#table.ready(sock);
   }
 
   starved(sock: UringSocket): void {
@@ -100,7 +97,7 @@ export class UringLoop implements UringSocketLoop {
   /** Closes every socket (their pending reads fail), then the ring, which unmaps its memory. */
   close(): void {
     if (this.#closed) return;
-    for (const sock of this.#slots) sock?.close();
+    this.#table.closeAll();
     this.#closed = true;
     this.ring.enter(0, 0);
     this.ring.close();
@@ -114,14 +111,14 @@ export class UringLoop implements UringSocketLoop {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
         while (true) {
-          this.#serveReady();
+          this.#table.serveReady();
           this.#reap();
           if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
           const leftMs = turnEndMs - sys.nowMs();
           if (leftMs <= 0) break;
           this.#rearmStarved();
           // A socket on the ready list has bytes no completion will announce: submit without waiting.
-          const rc = ring.enter(this.#ready.length > 0 ? 0 : 1, leftMs);
+          const rc = ring.enter(this.#table.readyCount > 0 ? 0 : 1, leftMs);
           if (rc < 0 && rc !== -ETIME && rc !== -EINTR) break;
         }
         if (!this.#closed && ring.unsubmitted > 0) ring.enter(0, 0);
@@ -140,18 +137,6 @@ export class UringLoop implements UringSocketLoop {
     for (const sock of starved) sock.armReceive();
   }
 
-  #serveReady(): void {
-    if (this.#ready.length === 0) return;
-    const ready = this.#ready;
-    this.#ready = this.#serving;
-    this.#serving = ready;
-    try {
-      for (let i = 0; i < ready.length; i++) ready[i].serveReady();
-    } finally {
-      ready.length = 0;
-    }
-  }
-
   /** Hands every CQE the ring holds to its socket (a stale one's buffer straight back). */
   #reap(): void {
     const ring = this.ring;
@@ -167,7 +152,7 @@ export class UringLoop implements UringSocketLoop {
       head = (head + 1) >>> 0;
       ring.consumed(head);
       const token = udLo >>> 8;
-      const sock = this.#slots[token];
+      const sock = this.#table.slots[token];
       if (sock == null || sock.gen !== gen || sock.fd < 0) {
         if ((udLo & 0xff) === UD_RECV && (flags & 1) !== 0) ring.returnBuffer(flags >>> 16);
         continue;
