@@ -1,8 +1,9 @@
 /**
  * The shared conformance suite: every executor runs the same cases against a real `Deno.serve`
  * target (in this isolate) through real worker isolates, and must agree with what the target counted.
- * It runs once per transport (`deno`, and `epoll` where Linux and FFI allow it): a fast path keeps the
- * slow path's contract. Both transports run it over TLS too, once verifying the target's throwaway
+ * It runs once per transport (`deno`, `epoll` where Linux and FFI allow it, `io_uring` where the kernel
+ * does: its open models fall back to epoll, said so in the result): a fast path keeps the slow path's
+ * contract. Both transports run it over TLS too, once verifying the target's throwaway
  * certificate with its CA (`Deno.startTls`; epoll: OpenSSL) and once with `insecure` (`node:tls`;
  * epoll: OpenSSL with verification off). Over HTTP/2 it runs against the same target (Deno.serve speaks
  * h2c with prior knowledge and h2 by ALPN), one stream per connection, so every case keeps its meaning;
@@ -432,5 +433,6 @@ suite("epoll", "ca");
 suite("epoll", "insecure");
 suite("deno", undefined, "h2");
 suite("epoll", undefined, "h2");
+suite("io_uring", undefined, "h2");
 suite("deno", "ca", "h2");
 suite("epoll", "ca", "h2");
