@@ -132,9 +132,7 @@ export class UringSocket implements InlineConn {
     if ((flags & CQE_F_MORE) === 0) this.#receiving = false;
     if (res > 0 && (flags & CQE_F_BUFFER) !== 0) {
       this.#held.hold(flags >>> 16, res);
-      if (this.#held.bytes < HELD_MAX_BYTES) {
-        if (!this.#receiving && !this.#cancelling) this.armReceive();
-      } else if (this.#receiving && !this.#cancelling) {
+      if (this.#held.bytes >= HELD_MAX_BYTES && this.#receiving && !this.#cancelling) {
         this.#cancelling = true;
         const ring = this.loop.ring;
         ring.prepCancel(this.token << 8 | UD_RECV, this.gen, this.token << 8 | UD_CANCEL, this.gen);
@@ -142,7 +140,9 @@ export class UringSocket implements InlineConn {
     } else if (res === -ENOBUFS) {
       if (!this.#receiving) this.loop.starved(this);
     } else if (res <= 0 && res !== -ECANCELED) this.#end = res;
-    else if (!this.#receiving && !this.#cancelling) this.armReceive();
+    // Its last CQE (ended, or cancelled at the bound): armed again unless the bound, the end or a
+    // buffer shortage (armed again once one comes back) says otherwise.
+    if (!this.#receiving && res !== -ENOBUFS) this.armReceive();
     this.#serve();
   }
 

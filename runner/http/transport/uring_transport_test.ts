@@ -1,7 +1,8 @@
 /**
  * Unit tests of the io_uring transport against loopback listeners in this process: reads and writes
  * through both contracts, a write bigger than a send slot arriving whole and in order, a flood the
- * reader does not take held to a bound (the rest left in the kernel) and then read intact, a close
+ * reader does not take held to a bound (the rest left in the kernel), read intact, and the receive
+ * armed again after it, a close
  * failing a pending read, every socket and the ring's fd closed, and the choice's fallbacks. Skipped
  * (ignored) where the kernel does not let us make the ring.
  */
@@ -43,17 +44,24 @@ async function withServer(serve: (conn: Deno.Conn) => Promise<void>, fn: (loop: 
   }
 }
 
-/** Reads through the promise contract until `total` bytes came (or the end). */
-async function readAll(conn: { read(b: Uint8Array): Promise<number | null> }, total: number) {
+/**
+ * Reads through the promise contract until `total` bytes came (or the end); a read still waiting at
+ * BOUND_MS is failed by closing the socket, so a stalled receive fails the test instead of hanging it.
+ */
+async function readAll(conn: { read(b: Uint8Array): Promise<number | null>; close(): void }, total: number) {
   const out = new Uint8Array(total);
   const buf = new Uint8Array(4096);
   let got = 0;
-  const started = performance.now();
-  while (got < total && performance.now() - started < BOUND_MS) {
-    const n = await conn.read(buf);
-    if (n === null) break;
-    out.set(buf.subarray(0, n), got);
-    got += n;
+  const timer = setTimeout(() => conn.close(), BOUND_MS);
+  try {
+    while (got < total) {
+      const n = await conn.read(buf);
+      if (n === null) break;
+      out.set(buf.subarray(0, n), got);
+      got += n;
+    }
+  } finally {
+    clearTimeout(timer);
   }
   return out.subarray(0, got);
 }
@@ -90,7 +98,11 @@ Deno.test({
     const bytes = pattern(total);
     await withServer(async (conn) => {
       for (let at = 0; at < total; at += 65536) await conn.write(bytes.subarray(at, at + 65536));
-      while ((await conn.read(new Uint8Array(64))) !== null) { /* the client's bytes, until it closes */ }
+      // The client's bytes until it closes; an "m" is answered with "done".
+      const buf = new Uint8Array(64);
+      for (let n = await conn.read(buf); n !== null; n = await conn.read(buf)) {
+        if (buf.subarray(0, n).includes(0x6d)) await conn.write(new TextEncoder().encode("done"));
+      }
     }, async (loop) => {
       const conn = await loop.connect(AbortSignal.timeout(BOUND_MS));
       const sock = conn as UringSocket;
@@ -106,6 +118,9 @@ Deno.test({
       // The bound, plus what one round's multishot retries (32 buffers) brought before the cancel landed.
       ok(peak <= HELD_MAX_BYTES + 32 * RECV_BUFFER_BYTES, `held ${peak} bytes, bounded`);
       assertEquals(await readAll(sock, total), bytes);
+      // The receive cancelled at the bound was armed again: what comes next arrives.
+      await sock.write(new TextEncoder().encode("m"));
+      assertEquals(new TextDecoder().decode(await readAll(sock, 4)), "done");
       sock.close();
     });
   },
