@@ -318,6 +318,15 @@ export class UringRing {
     return (this.#tail - this.#submitted) >>> 0;
   }
 
+  /** Hands what is queued to the kernel now (sends go out), without running deferred completions. */
+  submit(): void {
+    const toSubmit = (this.#tail - this.#submitted) >>> 0;
+    if (toSubmit === 0) return;
+    Atomics.store(this.#sqTail, 0, this.#tail);
+    this.#submitted = this.#tail;
+    this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, 0, null, 0);
+  }
+
   /**
    * Submits what is queued and runs the deferred completions: waits for at least `minComplete`
    * CQEs, at most `timeoutMs` (0: no wait). Returns SQEs submitted, or `-errno` (-ETIME: the wait

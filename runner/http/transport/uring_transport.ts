@@ -24,6 +24,9 @@ import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { nextTurn } from "../../load/clock.ts";
 import { SocketTable } from "./socket_table.ts";
 
+/** SQEs a round queues before it hands them to the kernel without waiting for its end. */
+const FLUSH_SQES = 16;
+
 /** One worker's ring and its sockets; `connect` is the transport, `close` ends it all. */
 export class UringLoop implements UringSocketLoop {
   readonly ring: UringRing;
@@ -161,6 +164,9 @@ export class UringLoop implements UringSocketLoop {
       if (kind === UD_RECV) sock.onRecv(result, flags);
       else if (kind === UD_SEND) sock.onSend(result);
       else if (kind === UD_POLL) sock.connected();
+      // A long round's sends go out every FLUSH_SQES, not all at its end: the peer works on them
+      // meanwhile instead of waiting for the whole round (and for us, if the core is taken from us).
+      if (ring.unsubmitted >= FLUSH_SQES) ring.submit();
     }
   }
 }
