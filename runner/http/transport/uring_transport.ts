@@ -13,7 +13,8 @@
  * waiting in `io_uring_enter` for what is left of it, then `setImmediate` so timers and the stop
  * message run. An open model (whose pacer needs sub-millisecond turns and an off-thread idle wait) is
  * not served: a DEFER_TASKRUN ring can only be waited on by its own thread (transport/choice.ts keeps
- * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it.
+ * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it; a
+ * long round hands its sends over every FLUSH_SQES completions, so the peer is not kept waiting for its end.
  */
 import { EINPROGRESS, EINTR, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
 import { ETIME } from "./uring_ffi.ts";
