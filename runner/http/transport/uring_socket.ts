@@ -14,22 +14,14 @@
  * what fits in the slot, the rest goes through the promise `write`. A send's failure fails the armed
  * read, or the next write. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
  */
-import {
-  CQE_F_BUFFER,
-  CQE_F_MORE,
-  ECANCELED,
-  ENOBUFS,
-  POLLERR,
-  POLLHUP,
-  POLLOUT,
-  SEND_SLOT_BYTES,
-} from "./uring_ffi.ts";
+import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./uring_ffi.ts";
 import type { UringRing } from "./uring_ring.ts";
 import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
 import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
 import { readError, readStateOf, writeError } from "./epoll_errors.ts";
 import { ConnectPhase } from "./epoll_connect.ts";
 import { HeldChunks } from "./uring_held.ts";
+import { SendSlot } from "./uring_send.ts";
 import type { SslNegotiated } from "../tls/openssl_conn.ts";
 
 /** Bytes one socket may hold received and not yet read before its receive is cancelled. */
@@ -59,10 +51,7 @@ export interface UringSocketLoop {
 export class UringSocket implements InlineConn {
   readonly ssl = null;
   readonly #connect = new ConnectPhase(this);
-  readonly #slot: Uint8Array;
-  /** The slot's address, split into its low and high words once. */
-  readonly #slotLo: number;
-  readonly #slotHi: number;
+  readonly #slot: SendSlot;
   readonly #held: HeldChunks;
   /** The receive is armed (until its last CQE), and a cancel was asked for it. */
   #receiving = false;
@@ -74,10 +63,6 @@ export class UringSocket implements InlineConn {
   #readBuf: Uint8Array | null = null;
   #onRead: ((n: number | null) => void) | null = null;
   #onReadError: ((err: Error) => void) | null = null;
-  // The send slot: [#sendStart, #sendEnd) waits or is in flight, [#sendStart, #inflightEnd) in flight.
-  #sendStart = 0;
-  #inflightEnd = 0;
-  #sendEnd = 0;
   #writeErrno = 0;
   #pendingWrite: Uint8Array | null = null;
   #onWrite: ((n: number) => void) | null = null;
@@ -90,10 +75,7 @@ export class UringSocket implements InlineConn {
     readonly gen: number,
   ) {
     this.#held = new HeldChunks(loop.ring);
-    const slot = loop.ring.slot(token);
-    this.#slot = slot.bytes;
-    this.#slotLo = slot.address % 2 ** 32;
-    this.#slotHi = Math.floor(slot.address / 2 ** 32);
+    this.#slot = new SendSlot(loop.ring, token);
   }
 
   get tlsMs(): number {
@@ -255,34 +237,16 @@ export class UringSocket implements InlineConn {
 
   /** Copies what fits into the send slot (sent now unless a send is in flight); the bytes taken. */
   #append(bytes: Uint8Array): number {
-    const n = Math.min(bytes.length, SEND_SLOT_BYTES - this.#sendEnd);
-    if (n <= 0) return 0;
-    const slot = this.#slot;
-    const at = this.#sendEnd;
-    if (n <= 64) { for (let i = 0; i < n; i++) slot[at + i] = bytes[i]; }
-    else slot.set(n === bytes.length ? bytes : bytes.subarray(0, n), at);
-    this.#sendEnd = at + n;
-    if (this.#inflightEnd === this.#sendStart) this.#sendQueued();
+    const n = this.#slot.append(bytes);
+    if (n > 0 && !this.#slot.inFlight) this.#sendQueued();
     return n;
   }
 
   /** Starts one send of everything in the slot not yet sent. */
   #sendQueued(): void {
-    this.#inflightEnd = this.#sendEnd;
-    let lo = this.#slotLo + this.#sendStart;
-    let hi = this.#slotHi;
-    if (lo >= 2 ** 32) {
-      lo -= 2 ** 32;
-      hi++;
-    }
-    this.loop.ring.prepSend(
-      this.fd,
-      lo,
-      hi,
-      this.#sendEnd - this.#sendStart,
-      this.token << 8 | UD_SEND,
-      this.gen,
-    );
+    const slot = this.#slot;
+    const length = slot.startSend();
+    this.loop.ring.prepSend(this.fd, slot.sendLo, slot.sendHi, length, this.token << 8 | UD_SEND, this.gen);
     this.loop.wait();
   }
 
@@ -291,7 +255,7 @@ export class UringSocket implements InlineConn {
     this.loop.waiting--;
     if (res < 0) {
       this.#writeErrno = -res;
-      this.#sendStart = this.#inflightEnd = this.#sendEnd = 0;
+      this.#slot.clear();
       const reject = this.#onWriteError;
       this.#takeWrite();
       if (reject !== null) {
@@ -301,12 +265,10 @@ export class UringSocket implements InlineConn {
       this.#serve();
       return;
     }
-    this.#sendStart += res;
-    if (this.#sendStart < this.#sendEnd) {
+    if (this.#slot.sent(res)) {
       this.#sendQueued();
       return;
     }
-    this.#sendStart = this.#inflightEnd = this.#sendEnd = 0;
     const pending = this.#pendingWrite;
     if (pending === null) return;
     const resolve = this.#onWrite!;
@@ -342,7 +304,7 @@ export class UringSocket implements InlineConn {
     this.fd = -1;
     loop.sys.close(fd);
     this.#held.clear();
-    if (this.#inflightEnd !== this.#sendStart) loop.waiting--;
+    if (this.#slot.inFlight) loop.waiting--;
     loop.release(this.token);
     const reader = this.#reader;
     const onReadError = this.#onReadError;
