@@ -5,9 +5,12 @@
  * server (bench/ws_echo_server.c, built here with gcc) pinned to the other core. Rounds run the tools
  * in turn (A/B/A/B) and print messages per second, the ratio to gcannon in each round, the CPU time
  * per message (the tool's user + system time from this process's reaped-children times, start-up
- * included) and the load average before and after.
+ * included) and the load average before and after. loadlab runs once per transport named by
+ * `--transports` (default `io_uring,epoll`: the experimental io_uring transport beside the epoll one it
+ * is measured against); each row names the transport the run recorded, so a fallback shows.
  *
  *   deno task bench --ws [--duration 5s] [--connections 50] [--rounds 3] [--message hello]
+ *                        [--transports io_uring,epoll]
  *
  * gcannon is found as $GCANNON, /tmp/gcannon-build/gcannon, or on PATH; without it the bench prints
  * why and how to build it, and runs loadlab alone. To build it (liburing 2.4 or newer):
@@ -27,6 +30,7 @@ const FLAGS = [
   { long: "connections", short: "c", takesValue: true, example: "50" },
   { long: "rounds", takesValue: true, example: "3" },
   { long: "message", takesValue: true, example: "hello" },
+  { long: "transports", takesValue: true, example: "io_uring,epoll" },
 ];
 
 interface Row {
@@ -73,6 +77,7 @@ export async function main(argv: string[]): Promise<number> {
   const connections = flags.positiveInt("connections") ?? 50;
   const rounds = flags.positiveInt("rounds") ?? 3;
   const message = flags.text("message") ?? "hello";
+  const transports = (flags.text("transports") ?? "io_uring,epoll").split(",").filter((t) => t !== "");
   const gcannon = findGcannon();
   if (!gcannon.path) console.log(`gcannon rows skipped: ${gcannon.why}; see bench/ws.ts for how to build it`);
   const pin = await pinning();
@@ -111,28 +116,38 @@ export async function main(argv: string[]): Promise<number> {
       parse: (s) => JSON.parse(s.slice(s.indexOf("{"))).ws_frames,
     });
   }
-  tools.push({
-    tool: "loadlab (epoll)",
-    argv: [
-      ...pin.generator,
-      Deno.execPath(),
-      "run",
-      "-A",
-      mainTs,
-      "attack",
-      url,
-      "--ws-message",
-      message,
-      "-c",
-      `${connections}`,
-      "-d",
-      `${durationSec}s`,
-      "--transport",
-      "epoll",
-      "--json",
-    ],
-    parse: (s) => JSON.parse(s).requests,
-  });
+  for (const transport of transports) {
+    tools.push({
+      tool: `loadlab (${transport})`,
+      argv: [
+        ...pin.generator,
+        Deno.execPath(),
+        "run",
+        "-A",
+        mainTs,
+        "attack",
+        url,
+        "--ws-message",
+        message,
+        "-c",
+        `${connections}`,
+        "-d",
+        `${durationSec}s`,
+        "--transport",
+        transport,
+        "--json",
+      ],
+      parse: (s) => {
+        const result = JSON.parse(s);
+        if (result.transport !== transport) {
+          console.log(
+            `loadlab asked for ${transport} ran on ${result.transport}: ${result.transportFallback}`,
+          );
+        }
+        return result.requests;
+      },
+    });
+  }
   console.log(
     `WebSocket closed echo: ${connections} connections, ${
       JSON.stringify(message)

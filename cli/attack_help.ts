@@ -56,10 +56,12 @@ Load
                            law: first rate x connect round trip x 2, at least 4 per worker]
                            (0: none; no request is sent to size it, only connects)
   -p, --pipelining N       requests in flight per connection (HTTP/1.1 pipelining)   [1]
-      --transport T        auto | deno | epoll (epoll: Linux fast path over libc      [auto]
-                           epoll through FFI, https: via OpenSSL; auto: epoll where
-                           it can run, except verified https: (Deno.startTls),
-                           else deno with the reason in results)
+      --transport T        auto | deno | epoll | io_uring (epoll: Linux fast path      [auto]
+                           over libc epoll through FFI, https: via OpenSSL; auto:
+                           epoll where it can run, except verified https:
+                           (Deno.startTls), else deno with the reason in results;
+                           io_uring: experimental, plain-TCP closed models, else
+                           epoll)
       --protocol P         http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]
                            h2c with prior knowledge on http://; auto: ALPN's choice)
       --h2                 same as --protocol h2

@@ -119,8 +119,11 @@ export const runResultSchema = z.looseObject({
   /** Server-bound sends over 1% of sends and the run not generator-bound: the target limited it. */
   serverBound: z.boolean().optional(),
   /** The socket transport the run used (`--transport`); absent in files from before it was chosen. */
-  transport: z.enum(["epoll", "deno"]).optional(),
-  /** Why epoll (`--transport epoll` or `auto`) was not used and `deno` was (https:, not Linux, no FFI). */
+  transport: z.enum(["epoll", "deno", "io_uring"]).optional(),
+  /**
+   * Why the transport asked for was not used: epoll (`--transport epoll` or `auto`) for `deno` (https:,
+   * not Linux, no FFI), or io_uring for `epoll` (https:, an open model, no io_uring here).
+   */
   transportFallback: z.string().optional(),
   /** The HTTP version spoken (`protocol: auto` resolved by ALPN); absent in files from before HTTP/2. */
   protocol: z.enum(["http1", "h2", "h2c"]).optional(),

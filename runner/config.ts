@@ -87,9 +87,11 @@ const commonFields = {
    * Socket transport, chosen once per run and recorded in results: `deno` (Deno.connect), `epoll` (the
    * Linux fast path over libc through FFI, https: through the system's OpenSSL; falls back to deno
    * with the reason recorded), `auto` (epoll wherever it can run, except a verified https: run
-   * without a client certificate, which stays on Deno.startTls; else deno; see docs/TLS.md).
+   * without a client certificate, which stays on Deno.startTls; else deno; see docs/TLS.md),
+   * `io_uring` (experimental: plain-TCP closed models through one ring per worker; else epoll, the
+   * reason recorded).
    */
-  transport: z.enum(["auto", "epoll", "deno"]).default("auto"),
+  transport: z.enum(["auto", "epoll", "deno", "io_uring"]).default("auto"),
   /**
    * HTTP version: `http1`; `h2` (HTTP/2 over TLS by ALPN; on an http: URL, h2c with prior knowledge);
    * `h2c` (cleartext HTTP/2 with prior knowledge, http: only); `auto` (ALPN's choice on https: asked

@@ -8,9 +8,10 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 /** Longest a run may take: its requests, the workers' start on a busy machine. */
 const BOUND_MS = 15_000;
 const REQUESTS = 12;
@@ -75,7 +76,7 @@ function startRawServer(answer: string, sending: Sending): RawServer {
 
 async function attack(
   answer: string,
-  transport: "deno" | "epoll",
+  transport: "deno" | "epoll" | "io_uring",
   sending: Sending = "keep",
   extra: Partial<AttackConfigInput> = {},
 ): Promise<RunResult> {
@@ -98,11 +99,12 @@ async function attack(
   }
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `h1 client vs a raw server: ${name} [${transport}]`,
-      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
       fn,
     });
 
@@ -197,12 +199,13 @@ for (const transport of ["deno", "epoll"] as const) {
   });
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   // A response that began and never ended: its timeout says what had come of it, not "nothing had
   // arrived" (the kernel's queue is empty by then: everything that came was read).
   Deno.test({
     name: `h1 client vs a raw server: a body that stops short times out saying it had begun [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
     async fn() {
       const r = await attack(
         `HTTP/1.1 200 OK\r\nContent-Length: 1000000\r\n\r\n${"x".repeat(20_000)}`,

@@ -9,7 +9,7 @@ import { ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { ENHANCE_YOUR_CALM } from "../../../http2/frames.ts";
 import {
   H2_FLOOD_MODES,
@@ -20,6 +20,7 @@ import { EPOLL_TLS_BLOCKER, makeTlsFixtures, type TlsFixtures } from "../../../t
 import { requireProgram, withTempDir } from "../../../tests/helpers.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 const DURATION_MS = 1_000;
 const TIMEOUT_MS = 1_000;
 const GRACEFUL_STOP_MS = 500;
@@ -48,7 +49,7 @@ const EXPECT: Record<H2FloodMode, (r: RunResult, goaway: number[]) => void> = {
 
 async function floodRun(
   mode: H2FloodMode,
-  transport: "deno" | "epoll",
+  transport: "deno" | "epoll" | "io_uring",
   tls: TlsFixtures | null,
 ): Promise<void> {
   const server = startH2FloodServer(
@@ -84,10 +85,11 @@ async function floodRun(
   }
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   Deno.test({
     name: `h2c floods of tiny frames end the run on time [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
     async fn(t) {
       for (const mode of H2_FLOOD_MODES) await t.step(mode, () => floodRun(mode, transport, null));
     },
@@ -95,7 +97,8 @@ for (const transport of ["deno", "epoll"] as const) {
 
   Deno.test({
     name: `h2 floods of tiny frames over TLS end the run on time [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_TLS_BLOCKER !== null,
+    // io_uring serves plain TCP only: over TLS it runs on epoll.
+    ignore: transport !== "deno" && EPOLL_TLS_BLOCKER !== null,
     async fn(t) {
       if (!requireProgram("openssl")) return;
       await withTempDir(async (dir) => {

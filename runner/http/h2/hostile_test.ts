@@ -10,7 +10,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import {
   type H2HostileMode,
   PING_FLOOD_COUNT,
@@ -19,12 +19,13 @@ import {
 import { COMPRESSION_ERROR, FRAME_SIZE_ERROR, PROTOCOL_ERROR } from "../../../http2/frames.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 /** Longest a run may take: its 600 ms, the graceful stop, the workers' start on a busy machine. */
 const BOUND_MS = 15_000;
 
 async function attackMode(
   mode: H2HostileMode,
-  transport: "deno" | "epoll",
+  transport: "deno" | "epoll" | "io_uring",
   extra: Partial<AttackConfigInput> = {},
 ): Promise<{ r: RunResult; server: ReturnType<typeof startH2HostileServer> }> {
   const server = startH2HostileServer(mode);
@@ -92,11 +93,12 @@ const EXPECT: Array<[H2HostileMode, (r: RunResult) => void, number?]> = [
   ["close-mid-stream", (r) => ok(count(r, "closed-early") > 0 && r.requests === 0, JSON.stringify(r.errors))],
 ];
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   for (const [mode, check, goawayCode] of EXPECT) {
     Deno.test({
       name: `h2 client vs a hostile server: ${mode} is counted, bounded [${transport}]`,
-      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
       async fn() {
         // One stream per connection where the server's misbehaviour is per stream and another stream's
         // frames would end the connection first (HEADERS of stream 3 inside stream 1's endless block).
@@ -120,7 +122,8 @@ for (const transport of ["deno", "epoll"] as const) {
 
   Deno.test({
     name: `h2 client: a request body behind a window that never opens times out, counted [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
     async fn() {
       const body = new TextEncoder().encode("x".repeat(100));
       const { r } = await attackMode("window-closed", transport, {
@@ -133,11 +136,12 @@ for (const transport of ["deno", "epoll"] as const) {
   });
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   Deno.test({
     name:
       `h2 client: 1 MiB responses through the smallest window (64 KiB) are reopened by WINDOW_UPDATE [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
     async fn() {
       const body = new Uint8Array(1 << 20).fill(97);
       const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response(body));

@@ -15,7 +15,7 @@ import hpack from "hpack.js";
 import { parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import {
   FLAG,
   FRAME,
@@ -30,6 +30,7 @@ import { HpackDecoder } from "../../../http2/hpack_decoder.ts";
 import { closeQuietly } from "../../../tests/fixtures/close_quietly.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 const REQUESTS = 20;
 const enc = new TextEncoder();
 
@@ -110,7 +111,11 @@ async function connection(conn: Deno.Conn, answer: Answer, server: Server): Prom
   }
 }
 
-async function attack(server: Server, transport: "deno" | "epoll", method = "GET"): Promise<RunResult> {
+async function attack(
+  server: Server,
+  transport: "deno" | "epoll" | "io_uring",
+  method = "GET",
+): Promise<RunResult> {
   const started = performance.now();
   const r = await runAttack(parseAttackConfig({
     url: `${server.origin}/`,
@@ -266,8 +271,9 @@ const MALFORMED: Array<[string, Answer]> = [
   ["a value with LF", (id) => [headers(id, raw([[":status", "200"], ["x-a", "a\nb"]]), true)]],
 ];
 
-for (const transport of ["deno", "epoll"] as const) {
-  const ignore = transport === "epoll" && EPOLL_BLOCKER !== null;
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
+  const ignore = (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+    (transport === "io_uring" && URING_BLOCKER !== null);
   for (const [name, answer, method] of VALID) {
     Deno.test({
       name: `h2 response rules, valid: ${name} is answered, never an error [${transport}]`,
@@ -339,11 +345,12 @@ for (const transport of ["deno", "epoll"] as const) {
   });
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   Deno.test({
     name:
       `h2 response rules: HEADERS too short for its PRIORITY or PADDED fields is FRAME_SIZE_ERROR [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
     async fn() {
       // RFC 9113 4.2: a frame too small to contain mandatory frame data. Padding longer than what is
       // left of the frame is a PROTOCOL_ERROR instead (6.2).

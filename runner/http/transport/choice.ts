@@ -8,7 +8,10 @@
  * http: and keep-alive TLS, at a higher handshake rate, and only it can resume TLS sessions
  * (docs/PERFORMANCE.md, docs/lab/PERFORMANCE_NOTES.md). `auto` or `epoll`
  * where epoll cannot work (not Linux, FFI not permitted, libc or libssl missing) falls back to `deno`
- * with the reason kept. Both pass the same conformance suite, over TCP and over TLS.
+ * with the reason kept. Both pass the same conformance suite, over TCP and over TLS. `io_uring`
+ * (experimental, asked for by name only) serves plain-TCP closed models through one ring per worker
+ * (transport/uring_transport.ts); anywhere else (https:, open models, no io_uring here) it falls back to
+ * `epoll`, the reason kept.
  */
 import { dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
@@ -16,18 +19,20 @@ import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
 import { OpenSslClient } from "../tls/openssl_client.ts";
+import { uringUnavailableReason } from "./uring_ring.ts";
+import { UringLoop } from "./uring_transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
-export const TRANSPORT_CHOICES = ["auto", "epoll", "deno"] as const;
+export const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
 export type TransportRequest = typeof TRANSPORT_CHOICES[number];
 /** What a run used (recorded in results). */
-export type TransportKind = "epoll" | "deno";
+export type TransportKind = "epoll" | "deno" | "io_uring";
 
 export interface ChosenTransport {
   kind: TransportKind;
   transport: Transport;
-  /** Why `epoll` (asked for, or `auto`) was not used and `deno` used; null otherwise. */
+  /** Why the transport asked for (or `auto`'s `epoll`) was not used and `kind` was; null otherwise. */
   fallbackReason: string | null;
   /** https: what the first handshake negotiated (null before one completed, or for http:). */
   tlsInfo(): TlsSessionInfo | null;
@@ -87,6 +92,12 @@ export function chooseTransport(
     return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
   };
   if (requested === "deno") return deno(null);
+  if (requested === "io_uring") {
+    const uring = chooseUring(url, options);
+    if (typeof uring !== "string") return uring;
+    const epoll = chooseTransport(url, "epoll", options);
+    return { ...epoll, fallbackReason: epoll.fallbackReason ?? uring };
+  }
   const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
   if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {
     return deno(
@@ -128,6 +139,40 @@ export function chooseTransport(
     transport: (_hostname, _port, signal) => loop.connect(signal),
     fallbackReason: null,
     tlsInfo,
+    close: () => loop.close(),
+  };
+}
+
+/**
+ * Why io_uring cannot serve `url` for this run, or null: plain TCP only (TLS stays on epoll + OpenSSL),
+ * closed models only (the pump blocks its thread; an open model's idle wait must be off-thread, and a
+ * DEFER_TASKRUN ring can only be waited on by its own), and a kernel that lets us make the ring.
+ */
+export function uringBlocker(url: URL, options: TransportOptions = {}): string | null {
+  if (url.protocol !== "http:") return `io_uring serves plain TCP only (${url.protocol} stays on epoll)`;
+  if (options.closedModel !== true) {
+    return "io_uring serves closed models only (an open model stays on epoll)";
+  }
+  return epollUnavailableReason() ?? uringUnavailableReason();
+}
+
+/** The io_uring transport for the run, or why not (the caller falls back to epoll). */
+function chooseUring(url: URL, options: TransportOptions): ChosenTransport | string {
+  const blocker = uringBlocker(url, options);
+  if (blocker !== null) return blocker;
+  const { hostname, port } = dialTarget(url, connectToOf(options.tls));
+  let loop: UringLoop;
+  try {
+    const sys = new EpollSys();
+    loop = new UringLoop(resolveOnce(sys, hostname, port), sys, CLOSED_MODEL_BLOCK_MS);
+  } catch (err) {
+    return err instanceof Error ? err.message : String(err);
+  }
+  return {
+    kind: "io_uring",
+    transport: (_hostname, _port, signal) => loop.connect(signal),
+    fallbackReason: null,
+    tlsInfo: () => null,
     close: () => loop.close(),
   };
 }

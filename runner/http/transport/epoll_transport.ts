@@ -41,6 +41,7 @@ import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
 import { connectError, notAttemptedError } from "./epoll_errors.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import { nextTurn } from "../../load/clock.ts";
+import { SocketTable } from "./socket_table.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
 const IDLE_WAIT_MS = 5;
@@ -69,13 +70,7 @@ export class EpollLoop implements SocketLoop {
   readonly sys: EpollSys;
   readonly #epfd: number;
   readonly #blockMs: number;
-  /** Sockets by token (their slot); freed slots are reused. */
-  readonly #slots: Array<EpollSocket | null> = [];
-  readonly #free: number[] = [];
-  /** Sockets whose read was armed while already readable: served by the next round. */
-  #ready: EpollSocket[] = [];
-  /** The other of the two ready lists: served from while new arrivals go to `#ready` (no array per round). */
-  #serving: EpollSocket[] = [];
+  readonly #table = new SocketTable<EpollSocket>();
   /** Sockets waiting for an event (connect, read, or a write the kernel had no room for). */
   waiting = 0;
   /** Promises settled (connect, read, write, an exchange's end): their continuations need a turn. */
@@ -101,7 +96,7 @@ export class EpollLoop implements SocketLoop {
 
   /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
-    return this.#slots.length - this.#free.length;
+    return this.#table.open;
   }
 
   /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
@@ -118,9 +113,9 @@ export class EpollLoop implements SocketLoop {
         new Deno.errors.InvalidData("never attempted: tls SSL_new refused (out of memory?)"),
       );
     }
-    const token = this.#free.pop() ?? this.#slots.length;
+    const token = this.#table.nextToken();
     const sock = new EpollSocket(this, fd, token, ssl);
-    this.#slots[token] = sock;
+    this.#table.slots[token] = sock;
     const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
     if (rc < 0) {
       sock.close();
@@ -140,8 +135,7 @@ export class EpollLoop implements SocketLoop {
 
   /** Called by a socket when it closes: its slot is free again (the kernel drops it from the set). */
   release(token: number): void {
-    this.#slots[token] = null;
-    this.#free.push(token);
+    this.#table.release(token);
   }
 
   /** A socket starts waiting for an event: counted, and the pump started if it is not running. */
@@ -164,7 +158,7 @@ export class EpollLoop implements SocketLoop {
    * come, so the next round serves it (the socket adds itself once).
    */
   ready(sock: EpollSocket): void {
-    this.#ready.push(sock);
+    this.#table.ready(sock);
   }
 
   /**
@@ -175,7 +169,7 @@ export class EpollLoop implements SocketLoop {
    */
   close(): void {
     if (this.#closed) return;
-    for (const sock of this.#slots) sock?.close();
+    this.#table.closeAll();
     this.#closed = true;
     this.sys.closeEpoll(this.#epfd);
     this.#tls?.close();
@@ -198,12 +192,12 @@ export class EpollLoop implements SocketLoop {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
         while (true) {
-          this.#serveReady();
+          this.#table.serveReady();
           if (this.waiting === 0 || this.asyncWakes > 0 || this.#closed) break;
           const leftMs = turnEndMs - sys.nowMs();
           if (leftMs <= 0) break;
           // A socket still on the ready list (its budget spent) has bytes no edge will announce: poll only.
-          const n = sys.epollWait(this.#epfd, this.#ready.length > 0 ? 0 : Math.ceil(leftMs));
+          const n = sys.epollWait(this.#epfd, this.#table.readyCount > 0 ? 0 : Math.ceil(leftMs));
           if (n > 0) this.#dispatch(sys.events, n);
           else if (n < 0) break;
         }
@@ -221,12 +215,12 @@ export class EpollLoop implements SocketLoop {
     let empty = 0;
     try {
       while (this.waiting > 0 && !this.#closed) {
-        this.#serveReady();
+        this.#table.serveReady();
         const n = sys.epollWait(this.#epfd, 0);
         if (n > 0) {
           this.#dispatch(sys.events, n);
           empty = 0;
-        } else if (this.#ready.length === 0 && ++empty > SPIN_TURNS) {
+        } else if (this.#table.readyCount === 0 && ++empty > SPIN_TURNS) {
           const waitedFromMs = TRACE_CONN ? performance.now() : 0;
           const idle = await sys.epollWaitAsync(this.#epfd, IDLE_WAIT_MS);
           if (TRACE_CONN) this.#traceIdleWait(idle, performance.now() - waitedFromMs);
@@ -261,22 +255,10 @@ export class EpollLoop implements SocketLoop {
     );
   }
 
-  #serveReady(): void {
-    if (this.#ready.length === 0) return;
-    const ready = this.#ready;
-    this.#ready = this.#serving;
-    this.#serving = ready;
-    try {
-      for (let i = 0; i < ready.length; i++) ready[i].serveReady();
-    } finally {
-      ready.length = 0;
-    }
-  }
-
   #dispatch(events: DataView, n: number): void {
     if (this.#closed) return;
     for (let i = 0; i < n; i++) {
-      const sock = this.#slots[this.sys.eventToken(events, i)];
+      const sock = this.#table.slots[this.sys.eventToken(events, i)];
       if (TRACE_CONN) this.#traceEvent(events, i, sock);
       if (sock != null) sock.onEvents(this.sys.eventFlags(events, i));
     }

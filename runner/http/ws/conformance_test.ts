@@ -7,10 +7,11 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 const BOUND_MS = 20_000;
 const MESSAGES = 40;
 
@@ -44,7 +45,7 @@ function denoServer(tls = false): { url: string; server: Deno.HttpServer } {
 
 async function attack(
   path: string,
-  transport: "deno" | "epoll",
+  transport: "deno" | "epoll" | "io_uring",
   extra: Partial<AttackConfigInput> = {},
   tls = false,
 ) {
@@ -67,11 +68,12 @@ async function attack(
   }
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `ws client vs Deno.upgradeWebSocket: ${name} [${transport}]`,
-      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
       sanitizeOps: false,
       sanitizeResources: false,
       fn,

@@ -7,10 +7,11 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { acceptOf } from "../../../ws/handshake.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 const BOUND_MS = 15_000;
 const SENDS = 5;
 
@@ -51,7 +52,11 @@ async function serve(conn: Deno.Conn, how: Behaviour): Promise<void> {
   }
 }
 
-async function attack(how: Behaviour, transport: "deno" | "epoll", extra: Partial<AttackConfigInput> = {}) {
+async function attack(
+  how: Behaviour,
+  transport: "deno" | "epoll" | "io_uring",
+  extra: Partial<AttackConfigInput> = {},
+) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const conns: Promise<void>[] = [];
   const accepting = (async () => {
@@ -81,11 +86,12 @@ async function attack(how: Behaviour, transport: "deno" | "epoll", extra: Partia
 
 const TEXT = (bytes: number[]) => [0x81, bytes.length, ...bytes];
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `ws client vs a hostile server: ${name} [${transport}]`,
-      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
       fn,
     });
   /** Every send failed under `kind` alone, none answered. */

@@ -8,10 +8,11 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { findProgram } from "../../../system/path_lookup.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 const MESSAGES = 30;
 
 const SERVER_JS = `
@@ -61,7 +62,11 @@ if ("skip" in ready) {
   console.log(`node_ws_test skipped: ${ready.skip}`);
 }
 
-async function attack(path: string, transport: "deno" | "epoll", extra: Partial<AttackConfigInput> = {}) {
+async function attack(
+  path: string,
+  transport: "deno" | "epoll" | "io_uring",
+  extra: Partial<AttackConfigInput> = {},
+) {
   const { dir } = ready as { dir: string };
   const child = new Deno.Command("node", {
     args: [`${dir}/server.mjs`],
@@ -91,11 +96,12 @@ async function attack(path: string, transport: "deno" | "epoll", extra: Partial<
   }
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `ws client vs the npm ws package on Node: ${name} [${transport}]`,
-      ignore: "skip" in ready || (transport === "epoll" && EPOLL_BLOCKER !== null),
+      ignore: "skip" in ready || (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
       fn,
     });
   test("text echo", async () => {

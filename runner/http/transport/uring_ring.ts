@@ -1,0 +1,388 @@
+/**
+ * @module
+ * One io_uring ring of the io_uring transport (transport/uring_transport.ts): made through the binding in
+ * transport/uring_ffi.ts with SINGLE_ISSUER|DEFER_TASKRUN, so completions only appear inside our own
+ * `io_uring_enter` and every ring access is synchronous on the worker's thread, between two calls; its
+ * submission and completion rings `mmap`ed and read and written through typed-array views; a registered
+ * provided-buffer ring that multishot receives fill; per-socket send slots. HOT PATH: `prepSend` and
+ * `prepRecvMultishot` write the 16 words of an SQE, `enter` is one FFI call. Only the set-up and the
+ * probe throw; the hot calls return `-errno`.
+ */
+import {
+  BUFFER_GROUP,
+  CANCEL_ALL,
+  CANCEL_FD,
+  ENTER_EXT_ARG,
+  ENTER_GETEVENTS,
+  errnoOf,
+  FEAT_EXT_ARG,
+  FEAT_SINGLE_MMAP,
+  IOSQE_BUFFER_SELECT,
+  libc,
+  mapAnonymous,
+  type Mapping,
+  mapRing,
+  MSG_NOSIGNAL,
+  MSG_WAITALL,
+  OFF_SQ_RING,
+  OFF_SQES,
+  OP_ASYNC_CANCEL,
+  OP_POLL_ADD,
+  OP_RECV,
+  OP_SEND,
+  PAGE_BYTES,
+  RECV_BUFFER_BYTES,
+  RECV_BUFFERS,
+  RECV_MULTISHOT,
+  REGISTER_PBUF_RING,
+  SEND_SLOT_BYTES,
+  SETUP_CLAMP,
+  SETUP_CQSIZE,
+  SETUP_DEFER_TASKRUN,
+  SETUP_SINGLE_ISSUER,
+  SETUP_SUBMIT_ALL,
+  SLOTS_PER_CHUNK,
+  SQ_ENTRIES,
+  SYS_IO_URING_ENTER,
+  SYS_IO_URING_REGISTER,
+  SYS_IO_URING_SETUP,
+} from "./uring_ffi.ts";
+
+let probed: string | null | undefined = undefined;
+
+/**
+ * Why an io_uring ring with what the transport needs (SINGLE_ISSUER|DEFER_TASKRUN, a provided-buffer
+ * ring: Linux 6.1 or newer, which also has multishot receive) cannot be made here, or null. Made and
+ * closed once per isolate: EPERM/ENOSYS (seccomp, `kernel.io_uring_disabled`), EINVAL (an older kernel).
+ */
+export function uringUnavailableReason(): string | null {
+  if (probed !== undefined) return probed;
+  if (Deno.build.os !== "linux") return probed = `not Linux (${Deno.build.os})`;
+  if (Deno.build.arch !== "x86_64" && Deno.build.arch !== "aarch64") {
+    return probed = `unsupported arch ${Deno.build.arch}`;
+  }
+  try {
+    new UringRing(8, 8).close();
+    probed = null;
+  } catch (err) {
+    probed = err instanceof Error ? err.message : String(err);
+  }
+  return probed;
+}
+
+/**
+ * One ring, its provided receive buffers and its send slots. Not shared between isolates (each
+ * worker makes its own, on its own thread: SINGLE_ISSUER).
+ */
+export class UringRing {
+  readonly #c = libc();
+  readonly fd: number;
+  readonly #maps: Mapping[] = [];
+  // Submission queue.
+  readonly #sqTail: Uint32Array;
+  readonly #sqHead: Uint32Array;
+  readonly #sqMask: number;
+  readonly #sqEntries: number;
+  readonly #sqes: Uint32Array;
+  #tail = 0;
+  #submitted = 0;
+  // Completion queue: read by the loop through `cqes` (4 words a CQE: user_data lo/hi, res, flags).
+  readonly #cqHead: Uint32Array;
+  readonly #cqTail: Uint32Array;
+  readonly #cqMask: number;
+  readonly #cqBase: number;
+  readonly cqWords: Uint32Array;
+  readonly cqRes: Int32Array;
+  // Provided buffers.
+  readonly #bufRing: Mapping;
+  readonly #bufWords: Uint32Array;
+  readonly #bufTail: Uint16Array;
+  #bufIndex = 0;
+  /** All receive buffers, one view: buffer `bid` is `[bid * RECV_BUFFER_BYTES, +RECV_BUFFER_BYTES)`. */
+  readonly recvBytes: Uint8Array;
+  /** Each receive buffer's address, its low and high words (split once, not per message). */
+  readonly #bufLo: Uint32Array;
+  readonly #bufHi: Uint32Array;
+  // Send slots (grown a chunk at a time) and the wait's argument (getevents_arg + timespec).
+  readonly #slotChunks: Mapping[] = [];
+  readonly slotBytes: Uint8Array[] = [];
+  readonly #waitArg: Mapping;
+  readonly #waitWords: Int32Array;
+
+  constructor(sqEntries = SQ_ENTRIES, recvBuffers = RECV_BUFFERS) {
+    const c = this.#c;
+    const params = new Uint8Array(120);
+    const pv = new DataView(params.buffer);
+    pv.setUint32(0, sqEntries, true);
+    pv.setUint32(4, sqEntries * 4, true);
+    pv.setUint32(
+      8,
+      SETUP_CQSIZE | SETUP_CLAMP | SETUP_SUBMIT_ALL | SETUP_SINGLE_ISSUER | SETUP_DEFER_TASKRUN,
+      true,
+    );
+    const fd = c.uring_setup(SYS_IO_URING_SETUP, sqEntries, params);
+    if (fd < 0) {
+      const errno = errnoOf(c);
+      const why = errno === 1
+        ? "not permitted (EPERM: kernel.io_uring_disabled or a seccomp filter)"
+        : errno === 38
+        ? "not in this kernel (ENOSYS, or filtered by seccomp)"
+        : errno === 22
+        ? "this kernel lacks SINGLE_ISSUER/DEFER_TASKRUN (EINVAL: Linux 6.1 or newer needed)"
+        : `errno ${errno}`;
+      throw new Error(`io_uring_setup: ${why}`);
+    }
+    this.fd = fd;
+    try {
+      const features = pv.getUint32(20, true);
+      if ((features & FEAT_SINGLE_MMAP) === 0 || (features & FEAT_EXT_ARG) === 0) {
+        throw new Error("io_uring: this kernel lacks single mmap or EXT_ARG (Linux 5.11 or newer needed)");
+      }
+      const sqEnt = pv.getUint32(0, true);
+      const cqEnt = pv.getUint32(4, true);
+      const sq = (k: number) => pv.getUint32(40 + 4 * k, true);
+      const cq = (k: number) => pv.getUint32(80 + 4 * k, true);
+      const ringBytes = Math.max(sq(6) + sqEnt * 4, cq(5) + cqEnt * 16);
+      const ring = this.#map(mapRing(c, fd, ringBytes, OFF_SQ_RING));
+      const sqes = this.#map(mapRing(c, fd, sqEnt * 64, OFF_SQES));
+      const words = new Uint32Array(ring.view);
+      this.#sqHead = words.subarray(sq(0) / 4, sq(0) / 4 + 1);
+      this.#sqTail = words.subarray(sq(1) / 4, sq(1) / 4 + 1);
+      this.#sqMask = words[sq(2) / 4];
+      this.#sqEntries = words[sq(3) / 4];
+      // The index array maps ring slot k to SQE k, once: SQEs are then used in ring order.
+      for (let k = 0; k < sqEnt; k++) words[sq(6) / 4 + k] = k;
+      this.#sqes = new Uint32Array(sqes.view);
+      this.#tail = this.#submitted = this.#sqTail[0];
+      this.#cqHead = words.subarray(cq(0) / 4, cq(0) / 4 + 1);
+      this.#cqTail = words.subarray(cq(1) / 4, cq(1) / 4 + 1);
+      this.#cqMask = words[cq(2) / 4];
+      this.#cqBase = cq(5) / 4;
+      this.cqWords = words;
+      this.cqRes = new Int32Array(ring.view);
+      // The provided-buffer ring (16 bytes an entry, its tail in entry 0's last u16) and its buffers.
+      this.#bufRing = this.#map(mapAnonymous(c, Math.max(PAGE_BYTES, recvBuffers * 16)));
+      this.#bufWords = new Uint32Array(this.#bufRing.view);
+      this.#bufTail = new Uint16Array(this.#bufRing.view, 14, 1);
+      const recv = this.#map(mapAnonymous(c, recvBuffers * RECV_BUFFER_BYTES));
+      this.recvBytes = new Uint8Array(recv.view);
+      this.#bufLo = new Uint32Array(recvBuffers);
+      this.#bufHi = new Uint32Array(recvBuffers);
+      for (let bid = 0; bid < recvBuffers; bid++) {
+        const address = recv.address + bid * RECV_BUFFER_BYTES;
+        this.#bufLo[bid] = address % 2 ** 32;
+        this.#bufHi[bid] = Math.floor(address / 2 ** 32);
+      }
+      const reg = new Uint8Array(40);
+      const rv = new DataView(reg.buffer);
+      rv.setBigUint64(0, BigInt(this.#bufRing.address), true);
+      rv.setUint32(8, recvBuffers, true);
+      rv.setUint16(12, BUFFER_GROUP, true);
+      if (c.uring_register(SYS_IO_URING_REGISTER, fd, REGISTER_PBUF_RING, reg, 1) < 0) {
+        throw new Error(
+          `io_uring: no provided-buffer ring (errno ${errnoOf(c)}; Linux 5.19 or newer needed)`,
+        );
+      }
+      this.#bufMask = recvBuffers - 1;
+      for (let bid = 0; bid < recvBuffers; bid++) this.returnBuffer(bid);
+      this.#waitArg = this.#map(mapAnonymous(c, PAGE_BYTES));
+      this.#waitWords = new Int32Array(this.#waitArg.view);
+      // struct io_uring_getevents_arg { u64 sigmask; u32 sigmask_sz; u32 min_wait_usec; u64 ts; } at 0,
+      // its __kernel_timespec at 32.
+      new DataView(this.#waitArg.view).setBigUint64(16, BigInt(this.#waitArg.address + 32), true);
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+  }
+
+  readonly #bufMask: number = 0;
+
+  #map(m: Mapping): Mapping {
+    this.#maps.push(m);
+    return m;
+  }
+
+  /** Hands receive buffer `bid` back to the kernel. */
+  returnBuffer(bid: number): void {
+    const w = ((this.#bufIndex & this.#bufMask) * 4) | 0;
+    this.#bufWords[w] = this.#bufLo[bid];
+    this.#bufWords[w + 1] = this.#bufHi[bid];
+    this.#bufWords[w + 2] = RECV_BUFFER_BYTES;
+    // bid in the low half of the 4th word; the high half is the ring's tail in entry 0: keep it.
+    const high = this.#bufWords[w + 3] & 0xffff0000;
+    this.#bufWords[w + 3] = high | bid;
+    this.#bufIndex = (this.#bufIndex + 1) & 0xffff;
+    Atomics.store(this.#bufTail, 0, this.#bufIndex);
+  }
+
+  /** The send slot of socket `token` (grown a chunk at a time): its view and its address. */
+  slot(token: number): { bytes: Uint8Array; address: number } {
+    const chunk = Math.floor(token / SLOTS_PER_CHUNK);
+    while (this.#slotChunks.length <= chunk) {
+      const m = this.#map(mapAnonymous(this.#c, SLOTS_PER_CHUNK * SEND_SLOT_BYTES));
+      this.#slotChunks.push(m);
+      for (let k = 0; k < SLOTS_PER_CHUNK; k++) {
+        this.slotBytes.push(new Uint8Array(m.view, k * SEND_SLOT_BYTES, SEND_SLOT_BYTES));
+      }
+    }
+    const address = this.#slotChunks[chunk].address + (token % SLOTS_PER_CHUNK) * SEND_SLOT_BYTES;
+    return { bytes: this.slotBytes[token], address };
+  }
+
+  /** Space left in the submission queue. */
+  get sqFree(): number {
+    return this.#sqEntries - (this.#tail - Atomics.load(this.#sqHead, 0));
+  }
+
+  /** The next SQE's first word, zeroed (a full queue is handed to the kernel first). */
+  #sqe(): number {
+    if (this.#tail - Atomics.load(this.#sqHead, 0) >= this.#sqEntries) this.enter(0, 0);
+    const base = ((this.#tail & this.#sqMask) * 16) | 0;
+    this.#tail = (this.#tail + 1) >>> 0;
+    const s = this.#sqes;
+    // Word by word: a typed array's `fill` is a call into the runtime, this is a few stores.
+    for (let k = base; k < base + 16; k++) s[k] = 0;
+    return base;
+  }
+
+  /**
+   * A send of `length` bytes at the address `addrLo + addrHi * 2^32` (a send slot); `MSG_WAITALL`, so
+   * only a failure is short.
+   */
+  prepSend(fd: number, addrLo: number, addrHi: number, length: number, udLo: number, udHi: number): void {
+    const s = this.#sqes;
+    const b = this.#sqe();
+    s[b] = OP_SEND;
+    s[b + 1] = fd;
+    s[b + 4] = addrLo;
+    s[b + 5] = addrHi;
+    s[b + 6] = length;
+    s[b + 7] = MSG_NOSIGNAL | MSG_WAITALL;
+    s[b + 8] = udLo;
+    s[b + 9] = udHi;
+  }
+
+  /** A multishot receive into the provided buffers: one CQE per chunk until it ends (no F_MORE). */
+  prepRecvMultishot(fd: number, udLo: number, udHi: number): void {
+    const s = this.#sqes;
+    const b = this.#sqe();
+    s[b] = OP_RECV | (IOSQE_BUFFER_SELECT << 8) | (RECV_MULTISHOT << 16);
+    s[b + 1] = fd;
+    s[b + 8] = udLo;
+    s[b + 9] = udHi;
+    s[b + 10] = BUFFER_GROUP;
+  }
+
+  /** One readiness poll of `events` (a connect's end: POLLOUT). */
+  prepPoll(fd: number, events: number, udLo: number, udHi: number): void {
+    const s = this.#sqes;
+    const b = this.#sqe();
+    s[b] = OP_POLL_ADD;
+    s[b + 1] = fd;
+    s[b + 7] = events;
+    s[b + 8] = udLo;
+    s[b + 9] = udHi;
+  }
+
+  /** Cancels every request on `fd` (its receive, a send, a poll); its own CQE carries `udLo`/`udHi`. */
+  prepCancelFd(fd: number, udLo: number, udHi: number): void {
+    const s = this.#sqes;
+    const b = this.#sqe();
+    s[b] = OP_ASYNC_CANCEL;
+    s[b + 1] = fd;
+    s[b + 7] = CANCEL_ALL | CANCEL_FD;
+    s[b + 8] = udLo;
+    s[b + 9] = udHi;
+  }
+
+  /** Cancels the request whose user_data is `target` (lo/hi); its own CQE carries `udLo`/`udHi`. */
+  prepCancel(targetLo: number, targetHi: number, udLo: number, udHi: number): void {
+    const s = this.#sqes;
+    const b = this.#sqe();
+    s[b] = OP_ASYNC_CANCEL;
+    s[b + 1] = -1;
+    s[b + 4] = targetLo;
+    s[b + 5] = targetHi;
+    s[b + 8] = udLo;
+    s[b + 9] = udHi;
+  }
+
+  /** Receive buffers handed back so far (wraps at 2^16): a starved receive waits for it to move. */
+  get buffersReturned(): number {
+    return this.#bufIndex;
+  }
+
+  /** SQEs written and not yet handed to the kernel. */
+  get unsubmitted(): number {
+    return (this.#tail - this.#submitted) >>> 0;
+  }
+
+  /** Hands what is queued to the kernel now (sends go out), without running deferred completions. */
+  submit(): void {
+    const toSubmit = (this.#tail - this.#submitted) >>> 0;
+    if (toSubmit === 0) return;
+    Atomics.store(this.#sqTail, 0, this.#tail);
+    this.#submitted = this.#tail;
+    this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, 0, null, 0);
+  }
+
+  /**
+   * Submits what is queued and runs the deferred completions: waits for at least `minComplete`
+   * CQEs, at most `timeoutMs` (0: no wait). Returns SQEs submitted, or `-errno` (-ETIME: the wait
+   * timed out).
+   */
+  enter(minComplete: number, timeoutMs: number): number {
+    const toSubmit = (this.#tail - this.#submitted) >>> 0;
+    Atomics.store(this.#sqTail, 0, this.#tail);
+    this.#submitted = this.#tail;
+    let rc: number;
+    if (minComplete > 0 && timeoutMs > 0) {
+      const ns = Math.round(timeoutMs * 1e6);
+      this.#waitWords[8] = Math.floor(ns / 1e9);
+      this.#waitWords[9] = 0;
+      this.#waitWords[10] = ns % 1e9;
+      this.#waitWords[11] = 0;
+      rc = this.#c.uring_enter(
+        SYS_IO_URING_ENTER,
+        this.fd,
+        toSubmit,
+        minComplete,
+        ENTER_GETEVENTS | ENTER_EXT_ARG,
+        this.#waitArg.ptr,
+        24,
+      );
+    } else {
+      rc = this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, ENTER_GETEVENTS, null, 0);
+    }
+    return rc >= 0 ? rc : -errnoOf(this.#c);
+  }
+
+  /** CQEs ready: `[head, tail)`; the caller reads `cqeIndex(head + k)` and then `consumed`. */
+  get cqHead(): number {
+    return this.#cqHead[0];
+  }
+
+  get cqTail(): number {
+    return Atomics.load(this.#cqTail, 0);
+  }
+
+  /** The first word of CQE number `n` in `cqWords` (`cqRes` for its result, `+3` its flags). */
+  cqeWord(n: number): number {
+    return (this.#cqBase + (n & this.#cqMask) * 4) | 0;
+  }
+
+  /** Hands CQEs up to `head` back to the kernel. */
+  consumed(head: number): void {
+    Atomics.store(this.#cqHead, 0, head >>> 0);
+  }
+
+  /** Closes the ring (the kernel cancels what is still in flight) and unmaps everything. */
+  close(): void {
+    if (this.fd >= 0) this.#c.close(this.fd);
+    (this as { fd: number }).fd = -1;
+    for (const m of this.#maps.splice(0)) this.#c.munmap(m.ptr, BigInt(m.bytes));
+    this.slotBytes.length = 0;
+    this.#slotChunks.length = 0;
+  }
+}

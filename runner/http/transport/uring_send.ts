@@ -1,0 +1,75 @@
+/**
+ * @module
+ * One io_uring socket's send slot (transport/uring_socket.ts): stable memory (the ring's, never a V8
+ * buffer) the kernel reads a send from after the call that queued it has returned. Bytes are appended
+ * while a send is in flight and go in the next one, so a socket has one send in flight at a time (two
+ * on one socket could be issued out of order). HOT PATH: `append` copies a small frame by hand (no
+ * subarray per message); `startSend` and `sent` are a few additions.
+ */
+import { SEND_SLOT_BYTES } from "./uring_ffi.ts";
+import type { UringRing } from "./uring_ring.ts";
+
+export class SendSlot {
+  readonly #bytes: Uint8Array;
+  /** The slot's address, split into its low and high words once. */
+  readonly #lo: number;
+  readonly #hi: number;
+  // [#start, #end) waits or is in flight; [#start, #inflightEnd) is in flight.
+  #start = 0;
+  #inflightEnd = 0;
+  #end = 0;
+  /** The address of the send `startSend` began, its low and high words. */
+  sendLo = 0;
+  sendHi = 0;
+
+  constructor(ring: UringRing, token: number) {
+    const slot = ring.slot(token);
+    this.#bytes = slot.bytes;
+    this.#lo = slot.address % 2 ** 32;
+    this.#hi = Math.floor(slot.address / 2 ** 32);
+  }
+
+  /** A send is in flight. */
+  get inFlight(): boolean {
+    return this.#inflightEnd !== this.#start;
+  }
+
+  /** Copies what fits of `bytes` after what waits: the bytes taken (0 when the slot is full). */
+  append(bytes: Uint8Array): number {
+    const n = Math.min(bytes.length, SEND_SLOT_BYTES - this.#end);
+    if (n <= 0) return 0;
+    const slot = this.#bytes;
+    const at = this.#end;
+    if (n <= 64) { for (let i = 0; i < n; i++) slot[at + i] = bytes[i]; }
+    else slot.set(n === bytes.length ? bytes : bytes.subarray(0, n), at);
+    this.#end = at + n;
+    return n;
+  }
+
+  /** Everything not yet sent goes in flight: its length (its address in `sendLo`/`sendHi`). */
+  startSend(): number {
+    this.#inflightEnd = this.#end;
+    let lo = this.#lo + this.#start;
+    let hi = this.#hi;
+    if (lo >= 2 ** 32) {
+      lo -= 2 ** 32;
+      hi++;
+    }
+    this.sendLo = lo;
+    this.sendHi = hi;
+    return this.#end - this.#start;
+  }
+
+  /** The send in flight took `n` bytes: true when bytes remain to send (appended, or a short send). */
+  sent(n: number): boolean {
+    this.#start += n;
+    if (this.#start < this.#end) return true;
+    this.clear();
+    return false;
+  }
+
+  /** Drops what waits (the socket failed or closed). */
+  clear(): void {
+    this.#start = this.#inflightEnd = this.#end = 0;
+  }
+}
