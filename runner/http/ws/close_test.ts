@@ -1,5 +1,5 @@
 /**
- * The close handshake as a server sees it (RFC 6455 5.5.1, 7.1.1, 7.4), on both transports, with raw
+ * The close handshake as a server sees it (RFC 6455 5.5.1, 7.1.1, 7.4), on every transport (Deno sockets, epoll, io_uring), with raw
  * servers on 127.0.0.1 that record the client's frames: the client answers a server's close with the same
  * code, sends 1002, 1007 or 1009 when it fails a connection for a protocol fault, bad UTF-8 or a message
  * over its cap, and leaves the TCP close to the server (it holds the TIME_WAIT, not a storm's ports). An
@@ -9,10 +9,11 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 /** How long a server waits, after its close went out, to see whether the client closed TCP first. */
 const FIRST_CLOSE_WAIT_MS = 300;
 
@@ -89,7 +90,11 @@ interface Behaviour {
   answer?: (opcode: number, payload: number[]) => number[];
 }
 
-async function attack(how: Behaviour, transport: "deno" | "epoll", extra: Partial<AttackConfigInput>) {
+async function attack(
+  how: Behaviour,
+  transport: "deno" | "epoll" | "io_uring",
+  extra: Partial<AttackConfigInput>,
+) {
   const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const seen: Seen[] = [];
   const conns: Promise<void>[] = [];
@@ -121,11 +126,12 @@ const ECHO = (op: number, payload: number[]) => [0x80 | op, payload.length, ...p
 const closeCodes = (seen: Seen[]) =>
   seen.flatMap((s) => s.frames.filter(([op]) => op === 8).map(([, p]) => (p[0] << 8) | p[1]));
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   const test = (name: string, fn: () => Promise<void>) =>
     Deno.test({
       name: `ws close handshake: ${name} [${transport}]`,
-      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
       fn,
     });
 

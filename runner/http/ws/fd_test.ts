@@ -1,5 +1,5 @@
 /**
- * After WebSocket runs the generator holds no more descriptors than before, on both transports: kept
+ * After WebSocket runs the generator holds no more descriptors than before, on every transport (Deno sockets, epoll, io_uring): kept
  * connections, storms (a connection per arrival), a server that closes after each echo but never closes
  * TCP (the client's wait for it is cut at the timeout) and the run's stop with connections open. The
  * server runs in this process: its sockets are closed before each count.
@@ -7,10 +7,11 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 /** Sockets, pipes and files of this process (the runtime's own eventfds and epolls come and go). */
 const openFiles = () =>
   [...Deno.readDirSync("/proc/self/fd")].filter((e) => {
@@ -21,10 +22,11 @@ const openFiles = () =>
     }
   }).length;
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   Deno.test({
     name: `ws runs leave no descriptor open [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
     sanitizeOps: false,
     sanitizeResources: false,
     async fn() {

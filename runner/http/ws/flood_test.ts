@@ -1,6 +1,6 @@
 /**
  * The engine's WebSocket client against servers that flood it as fast as it reads (endless tiny frames:
- * unsolicited empty messages, pongs), on both transports, ws: and wss: (Deno's TLS reads resolve at once
+ * unsolicited empty messages, pongs), on every transport (Deno sockets, epoll, io_uring), ws: and wss: (Deno's TLS reads resolve at once
  * from what the TLS layer holds): the worker's timers, watchdog and stop still run, so every run ends
  * within its duration, timeout and graceful stop (plus slack for a busy machine); and against a slowloris
  * trickling its 101 one byte at a time, whose handshakes end as timeouts. No speed assertion: bounds only.
@@ -8,11 +8,12 @@
 import { ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
-import { epollBlocker } from "../transport/choice.ts";
+import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
 const DURATION_MS = 1_000;
 const TIMEOUT_MS = 800;
 const GRACEFUL_STOP_MS = 500;
@@ -52,7 +53,12 @@ async function serve(conn: Deno.Conn, flood: Uint8Array | null, trickleMs: numbe
   }
 }
 
-async function floodRun(transport: "deno" | "epoll", tls: boolean, flood: Uint8Array | null, trickleMs = 0) {
+async function floodRun(
+  transport: "deno" | "epoll" | "io_uring",
+  tls: boolean,
+  flood: Uint8Array | null,
+  trickleMs = 0,
+) {
   const listener = tls
     ? Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: PAIR.certPem, key: PAIR.keyPem })
     : Deno.listen({ hostname: "127.0.0.1", port: 0 });
@@ -90,11 +96,12 @@ async function floodRun(transport: "deno" | "epoll", tls: boolean, flood: Uint8A
   }
 }
 
-for (const transport of ["deno", "epoll"] as const) {
+for (const transport of ["deno", "epoll", "io_uring"] as const) {
   for (const tls of [false, true]) {
     Deno.test({
       name: `ws floods of tiny frames end the run on time [${tls ? "wss" : "ws"}, ${transport}]`,
-      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+        (transport === "io_uring" && URING_BLOCKER !== null),
       sanitizeOps: false,
       sanitizeResources: false,
       async fn(t) {
@@ -108,7 +115,8 @@ for (const transport of ["deno", "epoll"] as const) {
   }
   Deno.test({
     name: `ws slowloris: a 101 trickled a byte at a time is a timeout, the run ends on time [${transport}]`,
-    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    ignore: (transport === "epoll" && EPOLL_BLOCKER !== null) ||
+      (transport === "io_uring" && URING_BLOCKER !== null),
     sanitizeOps: false,
     sanitizeResources: false,
     async fn() {
