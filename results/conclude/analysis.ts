@@ -29,6 +29,7 @@ import {
   stdev,
   type SweepPoint,
 } from "../stats.ts";
+import { type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
@@ -212,12 +213,46 @@ export function kneeOf(
   return { value: points[index].x as number, reason };
 }
 
+/**
+ * The points of a numeric curve that may not be judged (judged.ts), by swept value; none of a curve of
+ * words, which has no knee to judge.
+ */
+function notJudgedPoints(curve: RunResult[]): NotJudged[] {
+  const x = (r: RunResult) => curveAxes(r)!.axis.value;
+  const values = orderedSweepValues(curve.map(x));
+  if (isCategorical(values)) return [];
+  return values.map((value) => ({
+    value: value as number,
+    flags: notJudgedFlags(curve.filter((r) => x(r) === value)),
+  }))
+    .filter((p) => p.flags.length > 0);
+}
+
+/**
+ * The knee of one curve, found among its judged points only: a bend a flagged point made (loadlab's
+ * generator behind, sends dropped, a run cut short) is not the target's, so it is named, never claimed.
+ */
+function curveKnee(
+  curve: RunResult[],
+  parameter: string,
+  sloP99Ms?: number,
+): { value: number | null; reason: string } {
+  const skipped = notJudgedPoints(curve);
+  if (skipped.length === 0) return kneeOf(parameter, curvePoints(curve), sloP99Ms);
+  const note = notJudgedText(skipped);
+  const judged = curve.filter((r) => !skipped.some((p) => p.value === curveAxes(r)!.axis.value));
+  if (judged.length === 0) return { value: null, reason: `no knee: every point was flagged (${note})` };
+  const knee = kneeOf(parameter, curvePoints(judged), sloP99Ms);
+  const among = knee.value === null ? " among the points judged" : "";
+  return { value: knee.value, reason: `${knee.reason}${among} (${note})` };
+}
+
 function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {
   return sweepCurves(runs).map((curve) => {
     const first = curve[0];
     const axes = curveAxes(first)!;
     const parameter = axes.axis.parameter;
-    const knee = kneeOf(parameter, curvePoints(curve), sloP99Ms);
+    const knee = curveKnee(curve, parameter, sloP99Ms);
     const at = axes.at ? ` (at ${point(axes.at)})` : "";
     return {
       variant: first.variant ?? null,

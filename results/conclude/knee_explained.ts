@@ -13,6 +13,7 @@ import type { ResultsFile, RunResult } from "../mod.ts";
 import { formatNumber } from "../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "./telemetry_digest.ts";
 import { broadcastCurves, MEMBERS_PARAMETER } from "./broadcast_points.ts";
+import { notJudgedFlags } from "./judged.ts";
 
 /** One side of a knee: a sweep value, its runs and their telemetry. */
 export interface KneeSide {
@@ -188,7 +189,9 @@ export function explainKnee(
 }
 
 /**
- * Every stored knee and capacity search with a point on each side, explained. Not the req/s knee of a
+ * Every stored knee and capacity search with a point on each side, explained, the sides being the knee and
+ * the next point above it that may be judged (judged.ts); a knee on a point that may not is not explained.
+ * Not the req/s knee of a
  * broadcast sweep (a WebSocket room over its members): its knee is its fan-out's (broadcast.ts), which
  * skips the points loadlab's generator limited, where this one would explain them as the target's.
  */
@@ -204,10 +207,13 @@ export function explainKnees(results: ResultsFile): KneeExplanation[] {
       !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
       (r.load ?? null) === knee.load && !r.sweep2
     );
-    const values = curve.map((r) => r.sweep!.value).filter((x): x is number => typeof x === "number");
-    const next = Math.min(...values.filter((x) => x > knee.value!));
-    if (!Number.isFinite(next)) continue;
     const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
+    // Only judged points (judged.ts) are explained: a stored knee from before that rule may sit on one.
+    const values = curve.map((r) => r.sweep!.value).filter((x): x is number =>
+      typeof x === "number" && notJudgedFlags(at(x)).length === 0
+    );
+    const next = Math.min(...values.filter((x) => x > knee.value!));
+    if (!Number.isFinite(next) || !values.includes(knee.value)) continue;
     const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";
     const e = explainKnee(title, knee.parameter, { x: knee.value, runs: at(knee.value) }, {
       x: next,

@@ -1,0 +1,93 @@
+import assert from "node:assert/strict";
+import { makeRun, makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
+import type { ResultsFile, RunResult } from "../mod.ts";
+import { analyze } from "./analysis.ts";
+import { explainKnees } from "./knee_explained.ts";
+import { buildFindings } from "./findings.ts";
+
+/**
+ * A point of a rate sweep of direct / steady that achieved `rps` of its requested `rate`, with the
+ * target's CPU and run-queue wait in every telemetry sample; `extra` flags it.
+ */
+function ratePoint(
+  rate: number,
+  rps: number,
+  cpu: { cpuPercent: number; runQueueWaitPct?: number },
+  extra: Partial<RunResult> = {},
+): RunResult {
+  const run = makeRun({
+    name: `direct/steady/load.rate=${rate}`,
+    variant: "direct",
+    load: "steady",
+    sweep: { parameter: "load.rate", value: rate },
+    rps,
+    targetRps: rate,
+    dist: { medianMs: 2, sigma: 0.3 },
+    durationSec: 2,
+    telemetry: null,
+  });
+  run.rps = rps;
+  run.generatorBound = false;
+  run.telemetry = [{
+    name: "target",
+    kind: "process",
+    samples: [0, 250, 500, 750].map((tMs) => ({ tMs, ...cpu })),
+  }];
+  return { ...run, ...extra };
+}
+
+function resultsOf(runs: RunResult[]): ResultsFile {
+  const results = makeSweepMatrix();
+  results.runs = runs;
+  results.analysis = analyze(runs);
+  return results;
+}
+
+const knee = (r: ResultsFile) => r.analysis!.knees.find((k) => k.parameter === "load.rate")!;
+
+Deno.test("a generator-bound point's bend is not explained as the target's: it is named as not judged", () => {
+  // At 400 loadlab's generator fell behind on a busy machine: served short, the target waiting for a core.
+  // The target itself kept up at 800 and only bent at 1600, with its core full.
+  const results = resultsOf([
+    ratePoint(100, 100, { cpuPercent: 10 }),
+    ratePoint(200, 200, { cpuPercent: 20 }),
+    ratePoint(400, 250, { cpuPercent: 25, runQueueWaitPct: 60 }, { generatorBound: true, lateSends: 300 }),
+    ratePoint(800, 800, { cpuPercent: 70 }),
+    ratePoint(1600, 900, { cpuPercent: 99 }, { serverBound: true, serverBoundSends: 500 }),
+  ]);
+  assert.equal(knee(results).value, 800);
+  assert.match(knee(results).reason, /400 not judged: generator-bound/);
+  const explained = explainKnees(results);
+  assert.equal(explained.length, 1);
+  assert.deepEqual([explained[0].below.x, explained[0].above.x, explained[0].resource], [800, 1600, "CPU"]);
+  const findings = buildFindings(results).map((f) => f.text).join("\n");
+  assert.doesNotMatch(findings, /CPU-starved/);
+});
+
+Deno.test("a sweep bent only where loadlab's generator was the limit claims no knee and says why", () => {
+  const results = resultsOf([
+    ratePoint(100, 100, { cpuPercent: 10 }),
+    ratePoint(200, 200, { cpuPercent: 20 }),
+    ratePoint(400, 250, { cpuPercent: 25, runQueueWaitPct: 60 }, { generatorBound: true, lateSends: 300 }),
+    ratePoint(800, 300, { cpuPercent: 25, runQueueWaitPct: 70 }, { generatorBound: true, lateSends: 700 }),
+  ]);
+  assert.equal(knee(results).value, null);
+  assert.match(knee(results).reason, /400, 800 not judged: generator-bound/);
+  assert.deepEqual(explainKnees(results), []);
+});
+
+Deno.test("a stored knee whose point above was flagged is not explained (results analyzed before the rule)", () => {
+  const results = resultsOf([
+    ratePoint(100, 100, { cpuPercent: 10 }),
+    ratePoint(200, 200, { cpuPercent: 20 }),
+    ratePoint(400, 250, { cpuPercent: 25, runQueueWaitPct: 60 }, { generatorBound: true, lateSends: 300 }),
+  ]);
+  results.analysis!.knees = [{
+    variant: "direct",
+    load: "steady",
+    parameter: "load.rate",
+    value: 200,
+    reason: "r",
+  }];
+  assert.deepEqual(explainKnees(results), []);
+});
