@@ -29,7 +29,7 @@ import {
   stdev,
   type SweepPoint,
 } from "../stats.ts";
-import { type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
+import { type NotJudged, notJudgedFlags, notJudgedText, sidesNotJudged } from "./judged.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
@@ -108,7 +108,9 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
   const comparisons: Comparison[] = pairs.flatMap(([g, base]) =>
     COMPARE_METRICS.map((metric) => {
       // A change never judged must not read as "within noise": it is stored with why.
-      const judged = judgeNoise(noiseRule, byKey.get(g.key)!, byKey.get(base.key)!, metric);
+      const [runs, baseRuns] = [byKey.get(g.key)!, byKey.get(base.key)!];
+      const flagged = sidesNotJudged([{ name: g.variant!, runs }, { name: base.variant!, runs: baseRuns }]);
+      const judged = flagged ? { notJudged: flagged } : judgeNoise(noiseRule, runs, baseRuns, metric);
       return {
         group: g.key,
         baselineGroup: base.key,
