@@ -199,37 +199,50 @@ export function explainKnees(results: ResultsFile): KneeExplanation[] {
   const analysis = results.analysis;
   if (!analysis) return [];
   const rooms = new Set(broadcastCurves(results.runs).map((c) => `${c.variant}\u0000${c.load}`));
-  const out: KneeExplanation[] = [];
-  for (const knee of analysis.knees) {
-    if (knee.value === null) continue;
-    if (knee.parameter === MEMBERS_PARAMETER && rooms.has(`${knee.variant}\u0000${knee.load}`)) continue;
-    const curve = results.runs.filter((r) =>
-      !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
-      (r.load ?? null) === knee.load && !r.sweep2
-    );
-    const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
-    // Only judged points (judged.ts) are explained: a stored knee from before that rule may sit on one.
-    const values = curve.map((r) => r.sweep!.value).filter((x): x is number =>
-      typeof x === "number" && notJudgedFlags(at(x)).length === 0
-    );
-    const next = Math.min(...values.filter((x) => x > knee.value!));
-    if (!Number.isFinite(next) || !values.includes(knee.value)) continue;
-    const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";
-    const e = explainKnee(title, knee.parameter, { x: knee.value, runs: at(knee.value) }, {
-      x: next,
-      runs: at(next),
-    });
-    if (e) out.push(e);
-  }
-  for (const search of analysis.searches) {
-    if (search.value === null || !search.high) continue;
-    const byName = (name: string | null | undefined) => results.runs.filter((r) => r.name === name);
-    const pass = search.probes.filter((p) => p.ok && p.value === search.value).at(-1)?.run;
-    const e = explainKnee(`the capacity search of ${search.target} / ${search.load}`, search.parameter, {
-      x: search.value,
-      runs: byName(pass),
-    }, { x: search.high.value, runs: byName(search.high.run) });
-    if (e && e.below.runs.length && e.above.runs.length) out.push(e);
-  }
-  return out;
+  const knees = analysis.knees.filter((k) =>
+    k.value !== null && !(k.parameter === MEMBERS_PARAMETER && rooms.has(`${k.variant}\u0000${k.load}`))
+  );
+  return [
+    ...knees.map((k) => explainSweepKnee(k, results.runs)),
+    ...analysis.searches.map((s) => explainSearch(s, results.runs)),
+  ].filter((e): e is KneeExplanation => e !== null);
+}
+
+type StoredKnee = NonNullable<ResultsFile["analysis"]>["knees"][number];
+type StoredSearch = NonNullable<ResultsFile["analysis"]>["searches"][number];
+
+/** A sweep's knee beside the next point above it that may be judged; null when there is none. */
+function explainSweepKnee(knee: StoredKnee, runs: RunResult[]): KneeExplanation | null {
+  const curve = runs.filter((r) =>
+    !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
+    (r.load ?? null) === knee.load && !r.sweep2
+  );
+  const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
+  // Only judged points (judged.ts) are explained: a stored knee from before that rule may sit on one.
+  const values = curve.map((r) => r.sweep!.value).filter((x): x is number =>
+    typeof x === "number" && notJudgedFlags(at(x)).length === 0
+  );
+  const next = Math.min(...values.filter((x) => x > knee.value!));
+  if (!Number.isFinite(next) || !values.includes(knee.value!)) return null;
+  const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";
+  return explainKnee(title, knee.parameter, { x: knee.value!, runs: at(knee.value!) }, {
+    x: next,
+    runs: at(next),
+  });
+}
+
+/**
+ * A capacity search's last passing probe beside its first failing one above; null when either is
+ * missing or may not be judged (a probe loadlab's generator limited failed by loadlab's doing).
+ */
+function explainSearch(search: StoredSearch, runs: RunResult[]): KneeExplanation | null {
+  if (search.value === null || !search.high) return null;
+  const byName = (name: string | null | undefined) => runs.filter((r) => r.name === name);
+  const pass = byName(search.probes.filter((p) => p.ok && p.value === search.value).at(-1)?.run);
+  const fail = byName(search.high.run);
+  if (!pass.length || !fail.length || notJudgedFlags([...pass, ...fail]).length) return null;
+  return explainKnee(`the capacity search of ${search.target} / ${search.load}`, search.parameter, {
+    x: search.value,
+    runs: pass,
+  }, { x: search.high.value, runs: fail });
 }
