@@ -21,6 +21,7 @@ import {
   changePct,
   curveAxes,
   findKnee,
+  flatShare,
   isCategorical,
   KEPT_UP_SHARE,
   meanCi,
@@ -172,6 +173,15 @@ function noKneeOfRate(points: SweepPoint[]): string {
     `(${Math.round((1 - short.rps / requested) * 100)}% short)`;
 }
 
+/** Why a curve over a parameter other than the rate cannot have a knee before looking: null when it can. */
+function tooFewOrFlat(points: SweepPoint[]): string | null {
+  if (points.length < 3) {
+    return `no knee: ${points.length} point${points.length === 1 ? "" : "s"} swept, a bend needs 3`;
+  }
+  const flat = flatShare(points);
+  return flat === null ? null : `no knee: req/s stayed within ${Math.round(flat * 100)}% across the sweep`;
+}
+
 /** The knee of one curve and why; value null when there is none in the swept range. */
 export function kneeOf(
   parameter: string,
@@ -188,6 +198,8 @@ export function kneeOf(
   }
   const isRate = isRateParameter(parameter);
   const fmt = (x: number | string) => String(typeof x === "number" ? round4(x) : x);
+  const early = isRate ? null : tooFewOrFlat(points);
+  if (early !== null) return { value: null, reason: early };
   let index = findKnee(points, isRate);
   let reason = "";
   if (index !== null) {

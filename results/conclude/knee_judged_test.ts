@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { makeRun, makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
 import type { ResultsFile, RunResult } from "../mod.ts";
-import { analyze } from "./analysis.ts";
+import { analyze, kneeOf } from "./analysis.ts";
 import { explainKnees } from "./knee_explained.ts";
 import { buildFindings } from "./findings.ts";
 
@@ -118,4 +118,27 @@ Deno.test("a capacity search whose failing probe loadlab's generator limited is 
     }],
   };
   assert.deepEqual(explainKnees(results).map((k) => k.sentence), []);
+});
+
+const closedPoints = (rps: number[]) =>
+  rps.map((r, i) => ({ x: [1, 2, 4, 8, 16][i], rps: r, p99Ms: 5, targetRps: null }));
+
+Deno.test("a concurrency sweep flat within noise, or still rising after a dip, claims no knee", () => {
+  // req/s within 5% of each other at every point: the biggest "bend" is the noise.
+  const flat = kneeOf("load.connections", closedPoints([1000, 1030, 980, 1010, 1000]));
+  assert.equal(flat.value, null);
+  assert.match(flat.reason, /^no knee: req\/s stayed within 5% across the sweep/);
+  // A dip at 4 from noise, then req/s doubling twice: the curve never levelled off.
+  const dip = kneeOf("load.connections", closedPoints([100, 200, 150, 400, 800]));
+  assert.equal(dip.value, null);
+  // A curve that levels off has its knee where it bends, and a falling one (more CPU per request) too.
+  assert.equal(kneeOf("load.connections", closedPoints([100, 200, 390, 420, 430])).value, 4);
+});
+
+Deno.test("a sweep of one or two points is too short for a knee, and says so", () => {
+  for (const n of [1, 2]) {
+    const short = kneeOf("load.connections", closedPoints([100, 200].slice(0, n)));
+    assert.equal(short.value, null);
+    assert.equal(short.reason, `no knee: ${n} point${n === 1 ? "" : "s"} swept, a bend needs 3`);
+  }
 });
