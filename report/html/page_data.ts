@@ -375,7 +375,7 @@ export function buildPageData(
     knees: explainKnees(results),
     shards: shardsLine(results),
     redaction: redactionLine(results.redaction),
-    profiles: buildPageProfiles(results.runs),
+    profiles: buildPageProfiles(results),
     metricsOut: exportNote(results.export),
   };
 }

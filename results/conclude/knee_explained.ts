@@ -188,47 +188,60 @@ export function explainKnee(
   return { title, parameter, below: lo, above: hi, resource, sentence };
 }
 
+/** A stored sweep knee's two sides: the knee's point and the next point above it that may be judged. */
+export interface KneeSides {
+  title: string;
+  parameter: string;
+  below: { x: number; runs: RunResult[] };
+  above: { x: number; runs: RunResult[] };
+}
+
 /**
- * Every stored knee and capacity search with a point on each side, explained, the sides being the knee and
- * the next point above it that may be judged (judged.ts); a knee on a point that may not is not explained.
- * Not the req/s knee of a
- * broadcast sweep (a WebSocket room over its members): its knee is its fan-out's (broadcast.ts), which
- * skips the points loadlab's generator limited, where this one would explain them as the target's.
+ * The sides of every stored sweep knee, the knee and the next point above it that may be judged
+ * (judged.ts); a knee on a point that may not has none. Not the req/s knee of a broadcast sweep (a
+ * WebSocket room over its members): its knee is its fan-out's (broadcast.ts), which skips the points
+ * loadlab's generator limited, where this one would explain them as the target's. What the findings
+ * explain and what the report's profiles offer as "at the knee vs above it".
  */
-export function explainKnees(results: ResultsFile): KneeExplanation[] {
-  const analysis = results.analysis;
-  if (!analysis) return [];
+export function kneeSides(results: ResultsFile): KneeSides[] {
   const rooms = new Set(broadcastCurves(results.runs).map((c) => `${c.variant}\u0000${c.load}`));
-  const knees = analysis.knees.filter((k) =>
-    k.value !== null && !(k.parameter === MEMBERS_PARAMETER && rooms.has(`${k.variant}\u0000${k.load}`))
-  );
-  return [
-    ...knees.map((k) => explainSweepKnee(k, results.runs)),
-    ...analysis.searches.map((s) => explainSearch(s, results.runs)),
-  ].filter((e): e is KneeExplanation => e !== null);
+  return (results.analysis?.knees ?? [])
+    .filter((k) =>
+      k.value !== null && !(k.parameter === MEMBERS_PARAMETER && rooms.has(`${k.variant}\u0000${k.load}`))
+    )
+    .map((k) => sidesOf(k, results.runs))
+    .filter((s): s is KneeSides => s !== null);
+}
+
+/** Every stored knee (`kneeSides`) and capacity search with a point on each side, explained. */
+export function explainKnees(results: ResultsFile): KneeExplanation[] {
+  const knees = kneeSides(results).map((k) => explainKnee(k.title, k.parameter, k.below, k.above));
+  const searches = (results.analysis?.searches ?? []).map((s) => explainSearch(s, results.runs));
+  return [...knees, ...searches].filter((e): e is KneeExplanation => e !== null);
 }
 
 type StoredKnee = NonNullable<ResultsFile["analysis"]>["knees"][number];
 type StoredSearch = NonNullable<ResultsFile["analysis"]>["searches"][number];
 
-/** A sweep's knee beside the next point above it that may be judged; null when there is none. */
-function explainSweepKnee(knee: StoredKnee, runs: RunResult[]): KneeExplanation | null {
+function sidesOf(knee: StoredKnee, runs: RunResult[]): KneeSides | null {
   const curve = runs.filter((r) =>
     !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
     (r.load ?? null) === knee.load && !r.sweep2
   );
   const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
-  // Only judged points (judged.ts) are explained: a stored knee from before that rule may sit on one.
+  // Only judged points (judged.ts): a stored knee from before that rule may sit on one.
   const values = curve.map((r) => r.sweep!.value).filter((x): x is number =>
     typeof x === "number" && notJudgedFlags(at(x)).length === 0
   );
   const next = Math.min(...values.filter((x) => x > knee.value!));
   if (!Number.isFinite(next) || !values.includes(knee.value!)) return null;
   const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";
-  return explainKnee(title, knee.parameter, { x: knee.value!, runs: at(knee.value!) }, {
-    x: next,
-    runs: at(next),
-  });
+  return {
+    title,
+    parameter: knee.parameter,
+    below: { x: knee.value!, runs: at(knee.value!) },
+    above: { x: next, runs: at(next) },
+  };
 }
 
 /**
