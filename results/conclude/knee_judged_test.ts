@@ -142,3 +142,36 @@ Deno.test("a sweep of one or two points is too short for a knee, and says so", (
     assert.equal(short.reason, `no knee: ${n} point${n === 1 ? "" : "s"} swept, a bend needs 3`);
   }
 });
+
+Deno.test("a sweep whose every point is flagged claims no knee, explains none, and says why", () => {
+  const late = { generatorBound: true, lateSends: 300 };
+  const results = resultsOf(
+    [100, 200, 400].map((rate) => ratePoint(rate, rate / 2, { cpuPercent: 30 }, late)),
+  );
+  assert.equal(knee(results).value, null);
+  assert.equal(
+    knee(results).reason,
+    "no knee: every point was flagged (100, 200, 400 not judged: generator-bound)",
+  );
+  const findings = buildFindings(results);
+  assert.ok(!findings.some((f) => f.kind === "knee"));
+  assert.ok(findings.some((f) => f.kind === "flagged" && /3 of 3 runs flagged/.test(f.text)));
+});
+
+Deno.test("an open-rate sweep: sends dropped with the server as the limit are its knee; without, not judged", () => {
+  const points = (dropped: Partial<RunResult>) => [
+    ratePoint(100, 100, { cpuPercent: 20 }),
+    ratePoint(200, 200, { cpuPercent: 40 }),
+    ratePoint(400, 300, { cpuPercent: 99 }, { droppedSends: 100, ...dropped }),
+  ];
+  const server = resultsOf(points({ serverBound: true, serverBoundSends: 100 }));
+  assert.equal(knee(server).value, 200);
+  assert.match(knee(server).reason, /^achieved 300 req\/s, below 95% of the requested 400, at 400/);
+  assert.equal(explainKnees(server)[0].resource, "CPU");
+  const unknown = resultsOf(points({}));
+  assert.equal(knee(unknown).value, null);
+  assert.match(
+    knee(unknown).reason,
+    /^kept up with every requested rate among the points judged \(400 not judged: dropped /,
+  );
+});
