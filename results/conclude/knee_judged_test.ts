@@ -92,34 +92,6 @@ Deno.test("a stored knee whose point above was flagged is not explained (results
   assert.deepEqual(explainKnees(results), []);
 });
 
-Deno.test("a capacity search whose failing probe loadlab's generator limited is not explained as the target's", () => {
-  const probe = (rate: number, rps: number, cpu: number, extra: Partial<RunResult> = {}) => ({
-    ...ratePoint(rate, rps, { cpuPercent: cpu, runQueueWaitPct: extra.generatorBound ? 60 : 0 }, extra),
-    name: `probe@${rate}`,
-    probe: true,
-  });
-  const results = makeSweepMatrix();
-  results.runs = [probe(100, 100, 20), probe(400, 250, 30, { generatorBound: true, lateSends: 300 })];
-  results.analysis = {
-    noiseRule: "within-run",
-    groups: [],
-    comparisons: [],
-    knees: [],
-    searches: [{
-      parameter: "load.rate",
-      target: "direct",
-      load: "steady",
-      slo: "p99 < 100ms",
-      value: 100,
-      low: { value: 100, run: "probe@100" },
-      high: { value: 400, run: "probe@400" },
-      confirmRun: null,
-      probes: [{ value: 100, run: "probe@100", ok: true }, { value: 400, run: "probe@400", ok: false }],
-    }],
-  };
-  assert.deepEqual(explainKnees(results).map((k) => k.sentence), []);
-});
-
 const closedPoints = (rps: number[]) =>
   rps.map((r, i) => ({ x: [1, 2, 4, 8, 16][i], rps: r, p99Ms: 5, targetRps: null }));
 
