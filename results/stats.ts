@@ -182,8 +182,8 @@ export const KEPT_UP_SHARE = 0.95;
 
 /**
  * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
- * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99), because
- * that is the number capacity planning needs. For other parameters it is the Kneedle point: the largest
+ * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99) with none
+ * sustained above it, because that is the number capacity planning needs. For other parameters it is the Kneedle point: the largest
  * distance between the normalized req/s curve and the chord from its first to its last point, on the side
  * where a curve levels off, and none when req/s is flat (`flatShare`): normalizing would blow noise up
  * to a full-scale bend.
@@ -192,15 +192,13 @@ export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | n
   if (points.length < 3 || isCategorical(points.map((p) => p.x))) return null;
   if (isRateSweep) {
     const baseP99 = points[0].p99Ms;
-    let last: number | null = null;
-    for (let i = 0; i < points.length; i++) {
-      const p = points[i];
-      const requested = p.targetRps ?? (p.x as number);
-      const healthy = p.rps >= KEPT_UP_SHARE * requested && !(p.p99Ms > 3 * baseP99);
-      if (!healthy) return last !== null && last < points.length - 1 ? last : null;
-      last = i;
-    }
-    return null;
+    const healthy = points.map((p) =>
+      p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number)) && !(p.p99Ms > 3 * baseP99)
+    );
+    // The last rate kept up, when none above it was: a short point below one kept up again is a dip (a
+    // stall of the machine), not where the target stopped keeping up.
+    const last = healthy.lastIndexOf(true);
+    return last >= 0 && last < points.length - 1 ? last : null;
   }
   const xs = points.map((p) => p.x as number), ys = points.map((p) => p.rps);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];

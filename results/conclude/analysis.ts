@@ -162,14 +162,18 @@ function curvePoints(runs: RunResult[]): SweepPoint[] {
 /**
  * Why a rate sweep has no knee. "Kept up with every requested rate" holds only when the achieved rate was
  * within `KEPT_UP_SHARE` of the requested one at every point; else the first point that fell short is
- * named (a curve short from its lowest rate has no sustained rate to call its knee).
+ * named (a curve short from its lowest rate has no sustained rate to call its knee), and, when the highest
+ * rate was kept up again, that too: the short point was a dip, not a limit.
  */
 function noKneeOfRate(points: SweepPoint[]): string {
-  const short = points.find((p) => !(p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number))));
+  const keptUp = (p: SweepPoint) => p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number));
+  const short = points.find((p) => !keptUp(p));
   if (!short) return "kept up with every requested rate";
   const requested = short.targetRps ?? (short.x as number);
   const at = points.indexOf(short) === 0 ? "from the lowest rate" : `at ${round4(short.x as number)}`;
-  return `fell short ${at}: achieved ${round4(short.rps)} of the requested ${round4(requested)} req/s ` +
+  const top = points[points.length - 1];
+  const fell = keptUp(top) ? `kept up again at ${round4(top.x as number)} after falling short` : "fell short";
+  return `${fell} ${at}: achieved ${round4(short.rps)} of the requested ${round4(requested)} req/s ` +
     `(${Math.round((1 - short.rps / requested) * 100)}% short)`;
 }
 
