@@ -14,7 +14,8 @@
  *   receives every copy the target sends, so on a small machine it can run out of CPU first, and members
  *   lost or sends dropped without the server being the limit may be loadlab's sockets as much as the
  *   target's.
- * - "no knee between A and B": no point bent. "bent from the lowest member count": the first point bent
+ * - "no knee between A and B": no point bent ("one member count swept, so no knee to find" when A is B: a
+ *   room of one size has no range to bend in). "bent from the lowest member count": the first point bent
  *   already (it served short or lost members), so there is no knee in the range either.
  * - the qualifiers: every point the run verdict flags (generator-bound, dropped sends, errors,
  *   incomplete, unanswered at the stop), by member count.
@@ -155,7 +156,8 @@ export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
   const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(count);
   const c: Context = {
     base: { title: curve.title, kneeMembers: null, saturated: null, qualifiers: qualifiersOf(points) },
-    head: `${curve.title}, a room${rateText(curve)} swept over ${lowest} to ${highest} members`,
+    head: `${curve.title}, a room${rateText(curve)} ` +
+      (points.length === 1 ? `of ${lowest} members` : `swept over ${lowest} to ${highest} members`),
     fanout: `fan-out p50 / p99 by members ${points.map(fanoutText).join(", ")}`,
     points,
   };
@@ -177,9 +179,11 @@ export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
     ...c.base,
     outcome: "no knee",
     heldMembers: held,
-    sentence: `${c.head}: ${
-      heldWords(held)
-    }; no knee between ${lowest} and ${highest} members (${c.fanout}).`,
+    sentence: `${c.head}: ${heldWords(held)}; ${
+      points.length === 1
+        ? "one member count swept, so no knee to find"
+        : `no knee between ${lowest} and ${highest} members`
+    } (${c.fanout}).`,
   };
 }
 

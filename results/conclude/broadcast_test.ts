@@ -218,3 +218,11 @@ Deno.test("broadcast: a bend at a point flagged otherwise (warm-up, members lost
     /not every member stayed connected\), but its numbers there are not the target's alone \(lost 10/,
   );
 });
+
+Deno.test("broadcast: a room swept at one member count has no range to bend in, and says so", () => {
+  const [one] = concludeBroadcasts(results([member(50, 1, 5)]));
+  assert.equal(one.outcome, "no knee");
+  assert.equal(one.heldMembers, 50);
+  assert.match(one.sentence, /: held 50 members; one member count swept, so no knee to find \(fan-out/);
+  assert.doesNotMatch(one.sentence, /between 50 and 50/);
+});
