@@ -202,9 +202,9 @@ export function kneeOf(
   }
   const isRate = isRateParameter(parameter);
   const fmt = (x: number | string) => String(typeof x === "number" ? round4(x) : x);
-  const early = isRate ? null : tooFewOrFlat(points);
-  if (early !== null) return { value: null, reason: early };
-  let index = findKnee(points, isRate);
+  // Too few points or a flat req/s has no bend to find; p99 over the SLO still places a knee there.
+  const noBend = isRate ? null : tooFewOrFlat(points);
+  let index = noBend === null ? findKnee(points, isRate) : null;
   let reason = "";
   if (index !== null) {
     const next = points[index + 1];
@@ -226,7 +226,7 @@ export function kneeOf(
     }`;
   }
   if (index === null) {
-    return { value: null, reason: isRate ? noKneeOfRate(points) : "no clear bend in req/s" };
+    return { value: null, reason: noBend ?? (isRate ? noKneeOfRate(points) : "no clear bend in req/s") };
   }
   return { value: points[index].x as number, reason };
 }

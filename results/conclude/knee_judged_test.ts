@@ -164,3 +164,15 @@ Deno.test("a rate sweep that fell short once from noise and kept up above it has
   assert.equal(dipped.value, 300);
   assert.match(dipped.reason, /achieved 320 req\/s, below 95% of the requested 400, at 400/);
 });
+
+Deno.test("an SLO still places the knee of a flat or short sweep: p99 over it is no bend to find", () => {
+  const flat = closedPoints([1000, 1010, 1000, 990, 1000]).map((p, i) => ({
+    ...p,
+    p99Ms: [5, 6, 9, 40, 90][i],
+  }));
+  const slo = kneeOf("load.connections", flat, 20);
+  assert.equal(slo.value, 4);
+  assert.match(slo.reason, /over the SLO's 20 ms, at 8/);
+  const two = closedPoints([100, 110]).map((p, i) => ({ ...p, p99Ms: [5, 50][i] }));
+  assert.equal(kneeOf("load.connections", two, 20).value, 1);
+});
