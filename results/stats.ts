@@ -182,37 +182,51 @@ export const KEPT_UP_SHARE = 0.95;
 
 /**
  * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
- * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99), because
- * that is the number capacity planning needs. For other parameters it is the Kneedle point: the largest
- * distance between the normalized req/s curve and the chord from its first to its last point.
+ * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99) with none
+ * sustained above it, because that is the number capacity planning needs. For other parameters it is the Kneedle point: the largest
+ * distance between the normalized req/s curve and the chord from its first to its last point, on the side
+ * where a curve levels off, and none when req/s is flat (`flatShare`): normalizing would blow noise up
+ * to a full-scale bend.
  */
 export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | null {
   if (points.length < 3 || isCategorical(points.map((p) => p.x))) return null;
   if (isRateSweep) {
     const baseP99 = points[0].p99Ms;
-    let last: number | null = null;
-    for (let i = 0; i < points.length; i++) {
-      const p = points[i];
-      const requested = p.targetRps ?? (p.x as number);
-      const healthy = p.rps >= KEPT_UP_SHARE * requested && !(p.p99Ms > 3 * baseP99);
-      if (!healthy) return last !== null && last < points.length - 1 ? last : null;
-      last = i;
-    }
-    return null;
+    const healthy = points.map((p) =>
+      p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number)) && !(p.p99Ms > 3 * baseP99)
+    );
+    // The last rate kept up, when none above it was: a short point below one kept up again is a dip (a
+    // stall of the machine), not where the target stopped keeping up.
+    const last = healthy.lastIndexOf(true);
+    return last >= 0 && last < points.length - 1 ? last : null;
   }
   const xs = points.map((p) => p.x as number), ys = points.map((p) => p.rps);
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const [y0, y1] = [Math.min(...ys), Math.max(...ys)];
-  if (x1 === x0 || y1 === y0) return null;
+  if (x1 === x0 || y1 === y0 || flatShare(points) !== null) return null;
   const nx = xs.map((x) => (x - x0) / (x1 - x0)), ny = ys.map((y) => (y - y0) / (y1 - y0));
   const last = points.length - 1;
+  // A knee levels off: above the chord of a rising curve, below that of a falling one. A point on the
+  // other side (a dip from noise before the curve rises on) is no bend of a saturating target.
+  const rising = ny[last] >= ny[0] ? 1 : -1;
   let best = -1, bestDist = 0;
   for (let i = 1; i < last; i++) {
     const chord = ny[0] + (ny[last] - ny[0]) * ((nx[i] - nx[0]) / (nx[last] - nx[0]));
-    const dist = Math.abs(ny[i] - chord);
+    const dist = (ny[i] - chord) * rising;
     if (dist > bestDist) [best, bestDist] = [i, dist];
   }
   return best > 0 && bestDist > 0.1 ? best : null;
+}
+
+/** req/s spread under this share of its highest value across a sweep is flat: its bends are noise. */
+export const FLAT_REQ_SHARE = 0.1;
+
+/** The spread of req/s over the highest (0.05 for 5%) when it is under `FLAT_REQ_SHARE`, else null. */
+export function flatShare(points: SweepPoint[]): number | null {
+  const ys = points.map((p) => p.rps);
+  const [lo, hi] = [Math.min(...ys), Math.max(...ys)];
+  const share = hi > 0 ? (hi - lo) / hi : 0;
+  return share < FLAT_REQ_SHARE ? share : null;
 }
 
 /** Whether swept values are words (`load.protocol: [http1, h2]`): categories, with no order or knee. */

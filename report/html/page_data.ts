@@ -14,7 +14,6 @@ import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod
 import {
   changePct,
   curveAxes,
-  findKnee,
   isCategorical,
   type MeanCi,
   meanCi,
@@ -26,6 +25,7 @@ import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./co
 import type { FailOn } from "../../results/baseline_gate.ts";
 import { buildFindings, type Finding } from "../../results/conclude/findings.ts";
 import { explainKnees, type KneeExplanation } from "../../results/conclude/knee_explained.ts";
+import { analyze } from "../../results/conclude/analysis.ts";
 import {
   groupSends,
   groupVerdict,
@@ -292,6 +292,7 @@ function buildComparison(rows: OverviewRow[], runs: RunResult[]): ComparisonMatr
 }
 
 function buildSweeps(results: ResultsFile): PageSweep[] {
+  const analysis = results.analysis ?? analyze(results.runs);
   const byCurve = new Map<string, RunResult[]>();
   for (const run of results.runs) {
     const axes = curveAxes(run);
@@ -324,10 +325,10 @@ function buildSweeps(results: ResultsFile): PageSweep[] {
     const where = [runs[0].variant, runs[0].load].filter((p) => p !== undefined).join("/");
     const second = axes.at ? ` at ${axes.at.parameter}=${axes.at.value}` : "";
     const title = (where ? `${where}: ${parameter}` : parameter) + second;
-    const stored = storedKnee(results.analysis, runs[0]);
+    // A file with no stored analysis (merged, older) gets the knees the findings' rule finds.
+    const stored = storedKnee(analysis, runs[0]);
     if (stored === undefined) {
-      const knee = findKnee(points, isRate);
-      return { title, parameter, isRate, categorical, points, knee, kneeReason: null, rows };
+      return { title, parameter, isRate, categorical, points, knee: null, kneeReason: null, rows };
     }
     const knee = points.findIndex((p) => p.x === stored.value);
     return {
@@ -375,7 +376,7 @@ export function buildPageData(
     knees: explainKnees(results),
     shards: shardsLine(results),
     redaction: redactionLine(results.redaction),
-    profiles: buildPageProfiles(results.runs),
+    profiles: buildPageProfiles(results),
     metricsOut: exportNote(results.export),
   };
 }

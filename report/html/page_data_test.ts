@@ -131,3 +131,23 @@ Deno.test("a grid of words by numbers draws one numeric curve per word, with the
   assert.deepEqual(sweeps[1].points.map((p) => [p.x, p.rps]), [[1, 500], [10, 4500], [100, 4750]]);
   assert.ok(sweeps.every((sw, i) => sw.kneeReason?.endsWith(`(at load.protocol=${["h2", "h2c"][i]})`)));
 });
+
+Deno.test("a sweep in a file with no stored analysis gets its knee by the findings' rule, not one of its own", () => {
+  const results = makeSingleAttack();
+  const base = { ...results.runs[0], generatorBound: false, serverBound: false, droppedSends: 0 };
+  results.runs = [[1000, 1000], [2000, 2000], [4000, 3950], [8000, 4000]].map(([rate, rps]) => ({
+    ...base,
+    name: `app/steady/load.rate=${rate}`,
+    variant: "app",
+    load: "steady",
+    sweep: { parameter: "load.rate", value: rate },
+    targetRps: rate,
+    rps,
+    // The bend at 8000 is loadlab's: its generator fell behind.
+    generatorBound: rate === 8000,
+  }));
+  delete results.analysis;
+  const [sweep] = buildPageData(results).sweeps;
+  assert.equal(sweep.knee, null);
+  assert.match(sweep.kneeReason!, /8000 not judged: generator-bound/);
+});

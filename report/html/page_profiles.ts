@@ -2,12 +2,12 @@
  * @module
  * What the report's CPU profile section needs beyond the runs' own `profiles` (results/schema_profile.ts):
  * every profile (and each of its time windows) as something to pick for a diff, the pairs worth comparing
- * offered ready-made (the last sweep point below a knee against the first above it; the load's first
+ * offered ready-made (a stored knee's point against the next one above it that may be judged; the load's first
  * second against the rest, where JIT compiling and the first GCs show), and the sentence that states what
  * profiling costs. Pure; the browser draws it (client/profiles.ts).
  */
-import type { RunResult } from "../../results/mod.ts";
-import { findKnee } from "../../results/stats.ts";
+import type { ResultsFile } from "../../results/mod.ts";
+import { kneeSides } from "../../results/conclude/knee_explained.ts";
 import { PROFILING_COST } from "../../results/cpu_profile.ts";
 
 /** One profile, or one window of it, that a diff can compare. */
@@ -27,9 +27,9 @@ export interface PageProfiles {
   pairs: Array<{ label: string; a: number; b: number }>;
 }
 
-/** The profile refs and ready-made pairs of `runs`; null when no run was profiled. */
-export function buildPageProfiles(runs: RunResult[]): PageProfiles | null {
-  const profiled = runs.filter((r) => r.profiles?.some((p) => p.summary));
+/** The profile refs and ready-made pairs of the results' runs; null when no run was profiled. */
+export function buildPageProfiles(results: ResultsFile): PageProfiles | null {
+  const profiled = results.runs.filter((r) => r.profiles?.some((p) => p.summary));
   if (!profiled.length) return null;
   const refs: ProfileRef[] = [];
   const pairs: PageProfiles["pairs"] = [];
@@ -50,44 +50,27 @@ export function buildPageProfiles(runs: RunResult[]): PageProfiles | null {
       }
     }
   }
-  pairs.unshift(...kneePairs(profiled, whole));
+  pairs.unshift(...kneePairs(results, whole));
   return { cost: PROFILING_COST.sentence, refs, pairs };
 }
 
 /**
- * Per variant, load and process of a sweep: the last point at the knee against the next one above it
- * (the first repeat of each point), where the profile shows what changed when the target saturated.
+ * Per stored knee with sides (results/conclude/knee_explained.ts: the knee and the next point above it
+ * that may be judged) and per process profiled at both: the first profiled run of each side.
  */
-function kneePairs(runs: RunResult[], whole: Map<string, number>): PageProfiles["pairs"] {
-  const groups = new Map<string, RunResult[]>();
-  for (const run of runs) {
-    // A categorical sweep (words) has no knee to profile.
-    if (typeof run.sweep?.value !== "number" || run.sweep2 || (run.repeat ?? 0) > 0) continue;
-    const key = `${run.variant}\0${run.load}\0${run.sweep.parameter}`;
-    groups.set(key, [...(groups.get(key) ?? []), run]);
-  }
+function kneePairs(results: ResultsFile, whole: Map<string, number>): PageProfiles["pairs"] {
   const pairs: PageProfiles["pairs"] = [];
-  for (const group of groups.values()) {
-    const sorted = group.sort((a, b) => (a.sweep!.value as number) - (b.sweep!.value as number));
-    const parameter = sorted[0].sweep!.parameter;
-    const isRate = /(^|\.)(rate|ratePerSec|requestedRate)$/i.test(parameter);
-    const points = sorted.map((r) => ({
-      x: r.sweep!.value,
-      rps: r.rps,
-      p99Ms: r.latencyMs.p99,
-      targetRps: r.targetRps,
-    }));
-    const knee = findKnee(points, isRate);
-    if (knee === null || knee + 1 >= sorted.length) continue;
-    const [below, above] = [sorted[knee], sorted[knee + 1]];
+  for (const k of kneeSides(results)) {
+    const below = k.below.runs.find((r) => r.profiles?.length),
+      above = k.above.runs.find((r) => r.profiles?.length);
+    if (!below || !above) continue;
     for (const p of below.profiles ?? []) {
       const a = whole.get(`${below.name}\0${p.process}`);
       const b = whole.get(`${above.name}\0${p.process}`);
       if (a === undefined || b === undefined) continue;
       pairs.push({
-        label:
-          `${below.variant ?? ""} ${below.load ?? ""}: at the knee (${parameter}=${below.sweep!.value}) vs ` +
-          `above it (${above.sweep!.value})${p.process === "target" ? "" : `, ${p.process}`}`,
+        label: `${below.variant ?? ""} ${below.load ?? ""}: at the knee (${k.parameter}=${k.below.x}) vs ` +
+          `above it (${k.above.x})${p.process === "target" ? "" : `, ${p.process}`}`,
         a,
         b,
       });

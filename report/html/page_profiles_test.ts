@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { makeCpuSleepQuick } from "../../tests/fixtures/make_results.ts";
 import { type CpuProfile, summarizeProfile } from "../../results/cpu_profile.ts";
-import type { RunResult } from "../../results/mod.ts";
+import type { ResultsFile, RunResult } from "../../results/mod.ts";
+import { analyze } from "../../results/conclude/analysis.ts";
 import { buildPageProfiles } from "./page_profiles.ts";
 
 /** 1.5 s of samples 1 ms apart in one function: a first second and a rest. */
@@ -19,6 +20,11 @@ function summary() {
   return summarizeProfile(profile);
 }
 
+/** Results of `runs` with their stored analysis, as the report reads them. */
+function results(runs: RunResult[]): ResultsFile {
+  return { ...makeCpuSleepQuick(), runs, analysis: analyze(runs) };
+}
+
 /** A rate sweep of one variant: sustained up to 4,000/s, 8,000/s is past the knee. */
 function sweep(): RunResult[] {
   const base = makeCpuSleepQuick().runs[0];
@@ -29,12 +35,15 @@ function sweep(): RunResult[] {
     sweep: { parameter: "load.rate", value: rate },
     targetRps: rate,
     rps,
+    // The target's own limit past the knee, not loadlab's (the fixture's run is generator-bound).
+    generatorBound: false,
+    serverBound: rate === 8000,
     profiles: [{ process: "target", file: `profiles/${rate}.target.cpuprofile`, summary: summary() }],
   }));
 }
 
 Deno.test("the profile pairs: at the knee against above it, and each run's first second against the rest", () => {
-  const page = buildPageProfiles(sweep())!;
+  const page = buildPageProfiles(results(sweep()))!;
   assert.equal(page.refs.length, 4 * 3, "each profile whole and its two windows");
   const [knee, ...warmups] = page.pairs;
   assert.match(knee.label, /at the knee \(load\.rate=4000\) vs above it \(8000\)/);
@@ -48,7 +57,15 @@ Deno.test("the profile pairs: at the knee against above it, and each run's first
 });
 
 Deno.test("no profiled run: no profile section data", () => {
-  assert.equal(buildPageProfiles(makeCpuSleepQuick().runs), null);
+  assert.equal(buildPageProfiles(makeCpuSleepQuick()), null);
   const failed = { ...makeCpuSleepQuick().runs[0], profiles: [{ process: "target", error: "gone" }] };
-  assert.equal(buildPageProfiles([failed]), null);
+  assert.equal(buildPageProfiles(results([failed])), null);
+});
+
+Deno.test("no profile pair is offered as the knee where loadlab's generator made the bend", () => {
+  const runs = sweep().map((r) =>
+    r.sweep!.value === 8000 ? { ...r, generatorBound: true, serverBound: false } : r
+  );
+  const page = buildPageProfiles(results(runs))!;
+  assert.ok(!page.pairs.some((p) => /at the knee/.test(p.label)), page.pairs.map((p) => p.label).join("\n"));
 });

@@ -21,6 +21,7 @@ import {
   changePct,
   curveAxes,
   findKnee,
+  flatShare,
   isCategorical,
   KEPT_UP_SHARE,
   meanCi,
@@ -29,6 +30,7 @@ import {
   stdev,
   type SweepPoint,
 } from "../stats.ts";
+import { type NotJudged, notJudgedFlags, notJudgedText, sidesNotJudged } from "./judged.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
@@ -107,7 +109,9 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
   const comparisons: Comparison[] = pairs.flatMap(([g, base]) =>
     COMPARE_METRICS.map((metric) => {
       // A change never judged must not read as "within noise": it is stored with why.
-      const judged = judgeNoise(noiseRule, byKey.get(g.key)!, byKey.get(base.key)!, metric);
+      const [runs, baseRuns] = [byKey.get(g.key)!, byKey.get(base.key)!];
+      const flagged = sidesNotJudged([{ name: g.variant!, runs }, { name: base.variant!, runs: baseRuns }]);
+      const judged = flagged ? { notJudged: flagged } : judgeNoise(noiseRule, runs, baseRuns, metric);
       return {
         group: g.key,
         baselineGroup: base.key,
@@ -158,15 +162,28 @@ function curvePoints(runs: RunResult[]): SweepPoint[] {
 /**
  * Why a rate sweep has no knee. "Kept up with every requested rate" holds only when the achieved rate was
  * within `KEPT_UP_SHARE` of the requested one at every point; else the first point that fell short is
- * named (a curve short from its lowest rate has no sustained rate to call its knee).
+ * named (a curve short from its lowest rate has no sustained rate to call its knee), and, when the highest
+ * rate was kept up again, that too: the short point was a dip, not a limit.
  */
 function noKneeOfRate(points: SweepPoint[]): string {
-  const short = points.find((p) => !(p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number))));
+  const keptUp = (p: SweepPoint) => p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number));
+  const short = points.find((p) => !keptUp(p));
   if (!short) return "kept up with every requested rate";
   const requested = short.targetRps ?? (short.x as number);
   const at = points.indexOf(short) === 0 ? "from the lowest rate" : `at ${round4(short.x as number)}`;
-  return `fell short ${at}: achieved ${round4(short.rps)} of the requested ${round4(requested)} req/s ` +
+  const top = points[points.length - 1];
+  const fell = keptUp(top) ? `kept up again at ${round4(top.x as number)} after falling short` : "fell short";
+  return `${fell} ${at}: achieved ${round4(short.rps)} of the requested ${round4(requested)} req/s ` +
     `(${Math.round((1 - short.rps / requested) * 100)}% short)`;
+}
+
+/** Why a curve over a parameter other than the rate cannot have a knee before looking: null when it can. */
+function tooFewOrFlat(points: SweepPoint[]): string | null {
+  if (points.length < 3) {
+    return `no knee: ${points.length} point${points.length === 1 ? "" : "s"} swept, a bend needs 3`;
+  }
+  const flat = flatShare(points);
+  return flat === null ? null : `no knee: req/s stayed within ${Math.round(flat * 100)}% across the sweep`;
 }
 
 /** The knee of one curve and why; value null when there is none in the swept range. */
@@ -185,7 +202,9 @@ export function kneeOf(
   }
   const isRate = isRateParameter(parameter);
   const fmt = (x: number | string) => String(typeof x === "number" ? round4(x) : x);
-  let index = findKnee(points, isRate);
+  // Too few points or a flat req/s has no bend to find; p99 over the SLO still places a knee there.
+  const noBend = isRate ? null : tooFewOrFlat(points);
+  let index = noBend === null ? findKnee(points, isRate) : null;
   let reason = "";
   if (index !== null) {
     const next = points[index + 1];
@@ -207,9 +226,43 @@ export function kneeOf(
     }`;
   }
   if (index === null) {
-    return { value: null, reason: isRate ? noKneeOfRate(points) : "no clear bend in req/s" };
+    return { value: null, reason: noBend ?? (isRate ? noKneeOfRate(points) : "no clear bend in req/s") };
   }
   return { value: points[index].x as number, reason };
+}
+
+/**
+ * The points of a numeric curve that may not be judged (judged.ts), by swept value; none of a curve of
+ * words, which has no knee to judge.
+ */
+function notJudgedPoints(curve: RunResult[]): NotJudged[] {
+  const x = (r: RunResult) => curveAxes(r)!.axis.value;
+  const values = orderedSweepValues(curve.map(x));
+  if (isCategorical(values)) return [];
+  return values.map((value) => ({
+    value: value as number,
+    flags: notJudgedFlags(curve.filter((r) => x(r) === value)),
+  }))
+    .filter((p) => p.flags.length > 0);
+}
+
+/**
+ * The knee of one curve, found among its judged points only: a bend a flagged point made (loadlab's
+ * generator behind, sends dropped, a run cut short) is not the target's, so it is named, never claimed.
+ */
+function curveKnee(
+  curve: RunResult[],
+  parameter: string,
+  sloP99Ms?: number,
+): { value: number | null; reason: string } {
+  const skipped = notJudgedPoints(curve);
+  if (skipped.length === 0) return kneeOf(parameter, curvePoints(curve), sloP99Ms);
+  const note = notJudgedText(skipped);
+  const judged = curve.filter((r) => !skipped.some((p) => p.value === curveAxes(r)!.axis.value));
+  if (judged.length === 0) return { value: null, reason: `no knee: every point was flagged (${note})` };
+  const knee = kneeOf(parameter, curvePoints(judged), sloP99Ms);
+  const among = knee.value === null ? " among the points judged" : "";
+  return { value: knee.value, reason: `${knee.reason}${among} (${note})` };
 }
 
 function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {
@@ -217,7 +270,7 @@ function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {
     const first = curve[0];
     const axes = curveAxes(first)!;
     const parameter = axes.axis.parameter;
-    const knee = kneeOf(parameter, curvePoints(curve), sloP99Ms);
+    const knee = curveKnee(curve, parameter, sloP99Ms);
     const at = axes.at ? ` (at ${point(axes.at)})` : "";
     return {
       variant: first.variant ?? null,

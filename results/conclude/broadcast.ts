@@ -5,13 +5,17 @@
  * telemetry, knee_explained.ts), and what qualifies those numbers. Preconditions, one per statement:
  *
  * - "held N members": at N every member's handshake completed, none was lost, the room's requested rate
- *   was served, and loadlab's generator was not the limit; the largest such N at or below the knee (all
- *   points when nothing bent). A generator-bound point never counts: its numbers are loadlab's.
- * - "the knee at N members": the next point the generator did not limit is the first bent one
- *   (broadcast_points.ts); generator-bound points between the two are named as not judged. When only
- *   generator-bound points bent, the bend is said with that reason and no knee is claimed: the load
- *   generator receives every copy the target sends, so on a small machine it can run out of CPU first.
- * - "no knee between A and B": no point bent. "bent from the lowest member count": the first point bent
+ *   was served, and the point may be judged (judged.ts: loadlab's generator was not the limit, nothing
+ *   cut it short); the largest such N at or below the knee (all points when nothing bent). A
+ *   generator-bound point never counts: its numbers are loadlab's.
+ * - "the knee at N members": the next point that may be judged is the first bent one
+ *   (broadcast_points.ts); points between the two that may not are named as not judged, with why. When
+ *   only such points bent, the bend is said with their reason and no knee is claimed: the load generator
+ *   receives every copy the target sends, so on a small machine it can run out of CPU first, and members
+ *   lost or sends dropped without the server being the limit may be loadlab's sockets as much as the
+ *   target's.
+ * - "no knee between A and B": no point bent ("one member count swept, so no knee to find" when A is B: a
+ *   room of one size has no range to bend in). "bent from the lowest member count": the first point bent
  *   already (it served short or lost members), so there is no knee in the range either.
  * - the qualifiers: every point the run verdict flags (generator-bound, dropped sends, errors,
  *   incomplete, unanswered at the stop), by member count.
@@ -28,9 +32,10 @@ import {
   firstBend,
 } from "./broadcast_points.ts";
 import { KEPT_UP_SHARE } from "../stats.ts";
+import { notJudgedText } from "./judged.ts";
 
 /** How a curve's finding came out. */
-export type BroadcastOutcome = "knee" | "no knee" | "generator" | "lowest" | "no fan-out";
+export type BroadcastOutcome = "knee" | "no knee" | "generator" | "not judged" | "lowest" | "no fan-out";
 
 export interface BroadcastFinding {
   /** "deno / room" */
@@ -57,7 +62,8 @@ function fanoutText(p: BroadcastPoint): string {
 }
 
 /** A point whose numbers are the target's holding every member. */
-const heldCleanly = (p: BroadcastPoint) => p.held && p.servedShare >= KEPT_UP_SHARE && !p.generatorBound;
+const heldCleanly = (p: BroadcastPoint) =>
+  p.held && p.servedShare >= KEPT_UP_SHARE && p.notJudged.length === 0;
 
 /** The most members held at or below `upTo` (all points when null). */
 function heldMembers(points: BroadcastPoint[], upTo: number | null): number | null {
@@ -73,10 +79,22 @@ function qualifiersOf(points: BroadcastPoint[]): string | null {
   }.`;
 }
 
-/** " (200, 400 between them not judged: generator-bound)", or "" when none. */
-function notJudgedText(points: BroadcastPoint[]): string {
+/** " (between them 200, 400 not judged: generator-bound)", or "" when none. */
+function notJudgedBetween(points: BroadcastPoint[]): string {
   if (points.length === 0) return "";
-  return ` (${points.map((p) => count(p.members)).join(", ")} between them not judged: generator-bound)`;
+  return ` (between them ${
+    notJudgedText(points.map((p) => ({ value: p.members, flags: p.notJudged })), count)
+  })`;
+}
+
+/** Why a bend at a point not judged is no knee of the target's. */
+function notTheTargets(above: BroadcastPoint): string {
+  if (above.generatorBound) {
+    return ", but there loadlab's generator was the limit (generator-bound): no knee of the target's";
+  }
+  return `, but its numbers there are not the target's alone (${
+    above.notJudged.join(", ")
+  }): no knee of the target's`;
 }
 
 function rateText(curve: BroadcastCurve): string {
@@ -103,19 +121,17 @@ function bentFinding(c: Context, bend: Bend): BroadcastFinding {
   const below = bend.knee, above = bend.above;
   // Bent from the lowest point: no member count is below the bend to have held.
   const held = below === null ? null : heldMembers(c.points, below.members);
-  if (above.generatorBound || below === null) {
+  const unjudged = above.notJudged.length > 0;
+  if (unjudged || below === null) {
     const where = below === null
       ? `from the lowest member count, ${count(above.members)}`
       : `between ${count(below.members)} and ${count(above.members)} members`;
-    const why = above.generatorBound
-      ? ", but there loadlab's generator was the limit (generator-bound): no knee of the target's"
-      : "";
+    const why = unjudged ? notTheTargets(above) : "";
     return {
       ...c.base,
-      outcome: above.generatorBound ? "generator" : "lowest",
+      outcome: above.generatorBound ? "generator" : unjudged ? "not judged" : "lowest",
       heldMembers: held,
-      sentence:
-        `${c.head}: ${heldWords(held, above.generatorBound)}; fan-out bent ${where} (${bend.why})${why} ` +
+      sentence: `${c.head}: ${heldWords(held, unjudged)}; fan-out bent ${where} (${bend.why})${why} ` +
         `(${c.fanout}).`,
     };
   }
@@ -130,7 +146,7 @@ function bentFinding(c: Context, bend: Bend): BroadcastFinding {
     heldMembers: held,
     saturated: explained?.sentence ?? null,
     sentence: `${c.head}: ${heldWords(held)}; the knee at ${count(below.members)} members: above it, at ` +
-      `${count(above.members)}, ${bend.why}${notJudgedText(bend.notJudged)} (${c.fanout}).`,
+      `${count(above.members)}, ${bend.why}${notJudgedBetween(bend.notJudged)} (${c.fanout}).`,
   };
 }
 
@@ -140,7 +156,8 @@ export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
   const [lowest, highest] = [points[0].members, points[points.length - 1].members].map(count);
   const c: Context = {
     base: { title: curve.title, kneeMembers: null, saturated: null, qualifiers: qualifiersOf(points) },
-    head: `${curve.title}, a room${rateText(curve)} swept over ${lowest} to ${highest} members`,
+    head: `${curve.title}, a room${rateText(curve)} ` +
+      (points.length === 1 ? `of ${lowest} members` : `swept over ${lowest} to ${highest} members`),
     fanout: `fan-out p50 / p99 by members ${points.map(fanoutText).join(", ")}`,
     points,
   };
@@ -162,9 +179,11 @@ export function concludeCurve(curve: BroadcastCurve): BroadcastFinding {
     ...c.base,
     outcome: "no knee",
     heldMembers: held,
-    sentence: `${c.head}: ${
-      heldWords(held)
-    }; no knee between ${lowest} and ${highest} members (${c.fanout}).`,
+    sentence: `${c.head}: ${heldWords(held)}; ${
+      points.length === 1
+        ? "one member count swept, so no knee to find"
+        : `no knee between ${lowest} and ${highest} members`
+    } (${c.fanout}).`,
   };
 }
 

@@ -13,6 +13,7 @@
 import type { RunResult } from "../mod.ts";
 import { KEPT_UP_SHARE, meanCi } from "../stats.ts";
 import { runVerdict } from "./run_verdict.ts";
+import { notJudgedFlags } from "./judged.ts";
 
 /** The swept parameter that counts a room's members: one connection each. */
 export const MEMBERS_PARAMETER = "load.connections";
@@ -34,13 +35,15 @@ export interface BroadcastPoint {
   /** Every member's handshake completed and no connection failed. */
   held: boolean;
   generatorBound: boolean;
+  /** Why the point may not be judged (judged.ts: "generator-bound", "lost 10"); empty when it may. */
+  notJudged: string[];
   /** The run verdict's labels of the point's runs ("generator-bound", "unanswered 12 at the stop"). */
   flags: string[];
 }
 
 /**
  * Where a curve bent: the point before it (the knee; null when the first point bent), the first bent point,
- * why, and the generator-bound points between the two, which were not judged.
+ * why, and the points between the two that may not be judged (judged.ts).
  */
 export interface Bend {
   knee: BroadcastPoint | null;
@@ -78,6 +81,7 @@ function pointOf(members: number, runs: RunResult[]): BroadcastPoint {
     servedShare: mean(served),
     held: runs.every((r) => (r.ws?.handshakes ?? 0) >= members && lostMembers(r) === 0),
     generatorBound: runs.some((r) => r.generatorBound),
+    notJudged: notJudgedFlags(runs),
     flags,
   };
 }
@@ -135,17 +139,17 @@ function bendAmong(points: BroadcastPoint[]): Omit<Bend, "notJudged"> | null {
 }
 
 /**
- * The target's bend: the first bent point among those loadlab's generator did not limit (a generator-bound
+ * The target's bend: the first bent point among those that may be judged (judged.ts: a generator-bound
  * point's numbers are loadlab's as much as the target's, so it is skipped and named in `notJudged`). When
- * none of those bent, the bend of all points, which then is a generator-bound one (`above.generatorBound`):
+ * none of those bent, the bend of all points, which then is at a point not judged (`above.notJudged`):
  * latency bent, but not as the target's knee. Null when nothing bent.
  */
 export function firstBend(points: BroadcastPoint[]): Bend | null {
-  const judged = bendAmong(points.filter((p) => !p.generatorBound));
+  const judged = bendAmong(points.filter((p) => p.notJudged.length === 0));
   if (judged !== null) {
     const from = judged.knee?.members ?? -Infinity;
     const notJudged = points.filter((p) =>
-      p.generatorBound && p.members > from && p.members < judged.above.members
+      p.notJudged.length > 0 && p.members > from && p.members < judged.above.members
     );
     return { ...judged, notJudged };
   }

@@ -130,7 +130,7 @@ Deno.test("broadcast: generator-bound points are skipped, named, and the target'
   assert.equal(finding.heldMembers, 50);
   assert.match(
     finding.sentence,
-    /the knee at 50 members: above it, at 400, served 26% of the requested messages per second \(100, 200 between them not judged: generator-bound\)/,
+    /the knee at 50 members: above it, at 400, served 26% of the requested messages per second \(between them 100, 200 not judged: generator-bound\)/,
   );
   assert.match(finding.saturated!, /^Above the knee of deno \/ room \(members 50 → 400\)/);
   assert.match(
@@ -139,8 +139,8 @@ Deno.test("broadcast: generator-bound points are skipped, named, and the target'
   );
 });
 
-Deno.test("broadcast: members lost, dropped sends and a short served rate are bends and qualifiers", () => {
-  const lost = member(1000, 5, 25, 50, { errors: { "ws-closed": 40, connect: 10 } });
+Deno.test("broadcast: members lost, dropped sends and a short served rate where the server was the limit are bends and qualifiers", () => {
+  const lost = member(1000, 5, 25, 50, { errors: { "ws-closed": 40, connect: 10 }, serverBound: true });
   const [finding] = concludeBroadcasts(results([member(50, 1, 5), member(500, 3, 15), lost]));
   assert.equal(finding.outcome, "knee");
   assert.equal(finding.kneeMembers, 500);
@@ -150,7 +150,7 @@ Deno.test("broadcast: members lost, dropped sends and a short served rate are be
   );
   assert.match(finding.qualifiers!, /1,000 members .*errors/);
 
-  const short = member(50, 30, 90, 99, { rps: 40, droppedSends: 60 });
+  const short = member(50, 30, 90, 99, { rps: 40, droppedSends: 60, serverBound: true });
   const [lowest] = concludeBroadcasts(results([short, member(500, 40, 100)]));
   assert.equal(lowest.outcome, "lowest");
   assert.equal(lowest.heldMembers, null);
@@ -178,7 +178,11 @@ Deno.test("findings: the broadcast answer comes first; the req/s knee of the sam
     member(1000, 1200, 2600, 80, { generatorBound: true, rps: 3 }),
   ]);
   file.analysis = analyze(file.runs);
-  assert.ok(file.analysis.knees.some((k) => k.value === 500), "req/s has its own knee at 500");
+  // The general knee declines the generator-bound bend by the same rule (judged.ts) ...
+  assert.ok(file.analysis.knees.every((k) => k.value === null), "req/s bent only where loadlab did");
+  assert.ok(file.analysis.knees.some((k) => /1000 not judged: generator-bound/.test(k.reason)));
+  // ... and a req/s knee stored from before that rule is still not explained beside the room's.
+  file.analysis.knees = file.analysis.knees.map((k) => ({ ...k, value: 500 }));
   const findings = buildFindings(file);
   assert.deepEqual(findings.slice(0, 2).map((f) => [f.kind, f.tone]), [["broadcast", "warn"], [
     "broadcast",
@@ -187,4 +191,38 @@ Deno.test("findings: the broadcast answer comes first; the req/s knee of the sam
   assert.ok(!findings.some((f) => f.kind === "knee"), findings.map((f) => f.text).join("\n"));
   // Nor does the report's sweep section explain it: one place skips it for both.
   assert.deepEqual(explainKnees(file), []);
+});
+
+Deno.test("broadcast: a bend at a point flagged otherwise (warm-up, members lost) is not judged either", () => {
+  const [cold] = concludeBroadcasts(results([
+    member(50, 1, 5),
+    member(500, 4, 20),
+    member(1000, 300, 900, 99, { warmupNotReached: true }),
+  ]));
+  assert.equal(cold.outcome, "not judged");
+  assert.equal(cold.kneeMembers, null);
+  assert.equal(cold.saturated, null);
+  assert.match(
+    cold.sentence,
+    /fan-out bent between 500 and 1,000 members \(fan-out p99 went .*\), but its numbers there are not the target's alone \(warm-up not reached\): no knee of the target's/,
+  );
+  // Members lost without the server being the limit may be loadlab's sockets as much as the target's.
+  const [lost] = concludeBroadcasts(results([
+    member(50, 1, 5),
+    member(500, 4, 20),
+    member(1000, 5, 25, 50, { errors: { "ws-closed": 40, connect: 10 } }),
+  ]));
+  assert.equal(lost.outcome, "not judged");
+  assert.match(
+    lost.sentence,
+    /not every member stayed connected\), but its numbers there are not the target's alone \(lost 10/,
+  );
+});
+
+Deno.test("broadcast: a room swept at one member count has no range to bend in, and says so", () => {
+  const [one] = concludeBroadcasts(results([member(50, 1, 5)]));
+  assert.equal(one.outcome, "no knee");
+  assert.equal(one.heldMembers, 50);
+  assert.match(one.sentence, /: held 50 members; one member count swept, so no knee to find \(fan-out/);
+  assert.doesNotMatch(one.sentence, /between 50 and 50/);
 });

@@ -5,7 +5,7 @@
  * "reproduced" at a load and sweep point only when all of these held, each written beside its check:
  *
  * - both variants ran there, and no run of theirs carries a flag that makes its numbers not the target's
- *   (results/conclude/run_verdict.ts: generator-bound, stopped early, warm-up not reached, data ran out); a target's
+ *   (judged.ts `loadlabFlags`: generator-bound, stopped early, warm-up not reached, data ran out); a target's
  *   own overload (server-bound, dropped, lost sends) is what many directions are about and does not block;
  * - the condition the direction depends on held (`needs: instances`: the better variant ran more instances
  *   than the other, with a core each besides the load generator's; else two equal targets are compared and
@@ -20,7 +20,7 @@ import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement } from "./noise.ts";
 import { finiteMean, metricValue, pointKey } from "./points.ts";
-import { runVerdict, type VerdictKind } from "./run_verdict.ts";
+import { loadlabFlags } from "./judged.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
 /** The verdict on one expectation: its sentence and how the page colours it. */
@@ -40,16 +40,6 @@ interface PointVerdict {
 }
 
 const MAX_SHOWN_POINTS = 3;
-
-/** Run flags after which a run's numbers describe loadlab or a cut-short run, not the target. */
-const NOT_THE_TARGETS: readonly VerdictKind[] = [
-  "generator-bound",
-  "incomplete",
-  "aborted",
-  "warm-up not reached",
-  "data ran out",
-  "steered",
-];
 
 /** Instances of a run: recorded ones, else 1 for a built-in target, else unknown (null). */
 function instancesOf(run: RunResult): number | null {
@@ -87,8 +77,8 @@ function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], resu
   const unmet = unmetNeed(e, better, than, results.environment.cores);
   if (unmet) return `not judged: ${unmet}`;
   const untrusted = [...better, ...than].flatMap((r) => {
-    const flag = runVerdict(r).flags.find((f) => NOT_THE_TARGETS.includes(f.kind));
-    return flag ? [`${r.name} is ${flag.label}`] : [];
+    const flag = loadlabFlags([r])[0];
+    return flag ? [`${r.name} is ${flag}`] : [];
   });
   if (untrusted.length) return `not judged: ${untrusted.slice(0, 2).join(", ")}`;
   const [b, t] = [meanOf(better, e), meanOf(than, e)];

@@ -13,6 +13,7 @@ import type { ResultsFile, RunResult } from "../mod.ts";
 import { formatNumber } from "../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "./telemetry_digest.ts";
 import { broadcastCurves, MEMBERS_PARAMETER } from "./broadcast_points.ts";
+import { notJudgedFlags } from "./judged.ts";
 
 /** One side of a knee: a sweep value, its runs and their telemetry. */
 export interface KneeSide {
@@ -187,43 +188,74 @@ export function explainKnee(
   return { title, parameter, below: lo, above: hi, resource, sentence };
 }
 
+/** A stored sweep knee's two sides: the knee's point and the next point above it that may be judged. */
+export interface KneeSides {
+  title: string;
+  parameter: string;
+  below: { x: number; runs: RunResult[] };
+  above: { x: number; runs: RunResult[] };
+}
+
 /**
- * Every stored knee and capacity search with a point on each side, explained. Not the req/s knee of a
- * broadcast sweep (a WebSocket room over its members): its knee is its fan-out's (broadcast.ts), which
- * skips the points loadlab's generator limited, where this one would explain them as the target's.
+ * The sides of every stored sweep knee, the knee and the next point above it that may be judged
+ * (judged.ts); a knee on a point that may not has none. Not the req/s knee of a broadcast sweep (a
+ * WebSocket room over its members): its knee is its fan-out's (broadcast.ts), which skips the points
+ * loadlab's generator limited, where this one would explain them as the target's. What the findings
+ * explain and what the report's profiles offer as "at the knee vs above it".
  */
-export function explainKnees(results: ResultsFile): KneeExplanation[] {
-  const analysis = results.analysis;
-  if (!analysis) return [];
+export function kneeSides(results: ResultsFile): KneeSides[] {
   const rooms = new Set(broadcastCurves(results.runs).map((c) => `${c.variant}\u0000${c.load}`));
-  const out: KneeExplanation[] = [];
-  for (const knee of analysis.knees) {
-    if (knee.value === null) continue;
-    if (knee.parameter === MEMBERS_PARAMETER && rooms.has(`${knee.variant}\u0000${knee.load}`)) continue;
-    const curve = results.runs.filter((r) =>
-      !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
-      (r.load ?? null) === knee.load && !r.sweep2
-    );
-    const values = curve.map((r) => r.sweep!.value).filter((x): x is number => typeof x === "number");
-    const next = Math.min(...values.filter((x) => x > knee.value!));
-    if (!Number.isFinite(next)) continue;
-    const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
-    const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";
-    const e = explainKnee(title, knee.parameter, { x: knee.value, runs: at(knee.value) }, {
-      x: next,
-      runs: at(next),
-    });
-    if (e) out.push(e);
-  }
-  for (const search of analysis.searches) {
-    if (search.value === null || !search.high) continue;
-    const byName = (name: string | null | undefined) => results.runs.filter((r) => r.name === name);
-    const pass = search.probes.filter((p) => p.ok && p.value === search.value).at(-1)?.run;
-    const e = explainKnee(`the capacity search of ${search.target} / ${search.load}`, search.parameter, {
-      x: search.value,
-      runs: byName(pass),
-    }, { x: search.high.value, runs: byName(search.high.run) });
-    if (e && e.below.runs.length && e.above.runs.length) out.push(e);
-  }
-  return out;
+  return (results.analysis?.knees ?? [])
+    .filter((k) =>
+      k.value !== null && !(k.parameter === MEMBERS_PARAMETER && rooms.has(`${k.variant}\u0000${k.load}`))
+    )
+    .map((k) => sidesOf(k, results.runs))
+    .filter((s): s is KneeSides => s !== null);
+}
+
+/** Every stored knee (`kneeSides`) and capacity search with a point on each side, explained. */
+export function explainKnees(results: ResultsFile): KneeExplanation[] {
+  const knees = kneeSides(results).map((k) => explainKnee(k.title, k.parameter, k.below, k.above));
+  const searches = (results.analysis?.searches ?? []).map((s) => explainSearch(s, results.runs));
+  return [...knees, ...searches].filter((e): e is KneeExplanation => e !== null);
+}
+
+type StoredKnee = NonNullable<ResultsFile["analysis"]>["knees"][number];
+type StoredSearch = NonNullable<ResultsFile["analysis"]>["searches"][number];
+
+function sidesOf(knee: StoredKnee, runs: RunResult[]): KneeSides | null {
+  const curve = runs.filter((r) =>
+    !r.probe && r.sweep?.parameter === knee.parameter && (r.variant ?? null) === knee.variant &&
+    (r.load ?? null) === knee.load && !r.sweep2
+  );
+  const at = (x: number) => curve.filter((r) => r.sweep!.value === x);
+  // Only judged points (judged.ts): a stored knee from before that rule may sit on one.
+  const values = curve.map((r) => r.sweep!.value).filter((x): x is number =>
+    typeof x === "number" && notJudgedFlags(at(x)).length === 0
+  );
+  const next = Math.min(...values.filter((x) => x > knee.value!));
+  if (!Number.isFinite(next) || !values.includes(knee.value!)) return null;
+  const title = [knee.variant, knee.load].filter((p) => p !== null).join(" / ") || "the sweep";
+  return {
+    title,
+    parameter: knee.parameter,
+    below: { x: knee.value!, runs: at(knee.value!) },
+    above: { x: next, runs: at(next) },
+  };
+}
+
+/**
+ * A capacity search's last passing probe beside its first failing one above; null when either is
+ * missing or may not be judged (a probe loadlab's generator limited failed by loadlab's doing).
+ */
+function explainSearch(search: StoredSearch, runs: RunResult[]): KneeExplanation | null {
+  if (search.value === null || !search.high) return null;
+  const byName = (name: string | null | undefined) => runs.filter((r) => r.name === name);
+  const pass = byName(search.probes.filter((p) => p.ok && p.value === search.value).at(-1)?.run);
+  const fail = byName(search.high.run);
+  if (!pass.length || !fail.length || notJudgedFlags([...pass, ...fail]).length) return null;
+  return explainKnee(`the capacity search of ${search.target} / ${search.load}`, search.parameter, {
+    x: search.value,
+    runs: pass,
+  }, { x: search.high.value, runs: fail });
 }

@@ -178,4 +178,7 @@ Deno.test("explainKnees puts a capacity search's passing value beside its first 
     k.sentence,
     /^Above the knee of the capacity search of direct \/ steady \(load\.rate 200 → 400\)/,
   );
+  // A failing probe loadlab's generator limited failed by loadlab's doing: its telemetry explains nothing.
+  results.runs = results.runs.map((r) => r.name === "probe@400" ? { ...r, generatorBound: true } : r);
+  assert.deepEqual(explainKnees(results), []);
 });

@@ -1,0 +1,99 @@
+/**
+ * @module
+ * Which runs a finding may judge the target on: one rule for the knee of every sweep (analysis.ts, its
+ * explanation in knee_explained.ts), the bend of a broadcast sweep (broadcast_points.ts), a comparison
+ * against the baseline (analysis.ts) and an expected direction (expect_verdict.ts), so no finding calls
+ * the target's what loadlab's own numbers made. It reads the flags of the run verdict (run_verdict.ts):
+ *
+ * - never the target's (`loadlabFlags`: a compared side or an expected direction is not judged):
+ *   `generator-bound` (loadlab's generator was the limit), `incomplete` and `aborted` (stopped early),
+ *   `warm-up not reached`, `nothing measured`, `data ran out` and `steered` (not the load planned);
+ * - for a knee (`notJudgedFlags`), also these unless the runner found the server was the limit
+ *   (`server-bound`): `dropped`, `lost`, `unanswered`, `errors` and `failed`. Without that finding, sends
+ *   never made or never answered may be the generator's (a busy machine, its sockets) as much as the
+ *   target's.
+ *
+ * Server errors, statuses that were no success and sessions that ended early are answers the target gave:
+ * they never keep a point from being judged. Pure.
+ */
+import type { RunResult } from "../mod.ts";
+import { runVerdict, type VerdictKind } from "./run_verdict.ts";
+
+const NEVER_THE_TARGETS: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
+  "generator-bound",
+  "incomplete",
+  "aborted",
+  "warm-up not reached",
+  "nothing measured",
+  "data ran out",
+  "steered",
+]);
+
+const TARGETS_WHEN_SERVER_BOUND: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
+  "dropped",
+  "lost",
+  "unanswered",
+  "errors",
+  "failed",
+]);
+
+function flagLabels(runs: RunResult[], keep: (kind: VerdictKind, run: RunResult) => boolean): string[] {
+  const labels = runs.flatMap((run) =>
+    runVerdict(run).flags.filter((f) => keep(f.kind, run)).map((f) => f.label)
+  );
+  return [...new Set(labels)];
+}
+
+/**
+ * The flag labels of these runs that make their numbers loadlab's or a cut-short run's, never the
+ * target's ("generator-bound", "warm-up not reached"); empty when none. What a comparison of two sides
+ * and an expected direction decline on: a target's own overload (dropped or lost sends) is what many of
+ * them are about, so it never blocks a side.
+ */
+export function loadlabFlags(runs: RunResult[]): string[] {
+  return flagLabels(runs, (kind) => NEVER_THE_TARGETS.has(kind));
+}
+
+/**
+ * The flag labels that keep these runs (one sweep point) from being judged for a knee; empty when it may
+ * be. Stricter than `loadlabFlags`: a knee says where the target bent, so a point whose sends were
+ * dropped or lost with no finding that the server was the limit cannot place it.
+ */
+export function notJudgedFlags(runs: RunResult[]): string[] {
+  return flagLabels(
+    runs,
+    (kind, run) => NEVER_THE_TARGETS.has(kind) || (TARGETS_WHEN_SERVER_BOUND.has(kind) && !run.serverBound),
+  );
+}
+
+/** A sweep point not judged, by its swept value, with why. */
+export interface NotJudged {
+  value: number;
+  flags: string[];
+}
+
+/**
+ * "400, 800 not judged: generator-bound", or one clause per reason when they differ ("400 not judged:
+ * generator-bound; 800 not judged: dropped 5.0%"); "" when none. `count` formats a value.
+ */
+export function notJudgedText(points: NotJudged[], count = (x: number) => String(x)): string {
+  const byWhy = new Map<string, number[]>();
+  for (const p of points) {
+    const why = p.flags.join(", ");
+    byWhy.set(why, [...(byWhy.get(why) ?? []), p.value]);
+  }
+  return [...byWhy].map(([why, values]) => `${values.map(count).join(", ")} not judged: ${why}`).join("; ");
+}
+
+/**
+ * Why a change between sides cannot be judged against noise: "new is generator-bound" for each side
+ * (variant and its runs) with `loadlabFlags`; null when no side has any. A side loadlab limited differs
+ * by loadlab's doing, so neither "beyond noise" nor "within noise" would be the target's.
+ */
+export function sidesNotJudged(sides: Array<{ name: string; runs: RunResult[] }>): string | null {
+  const why = sides.flatMap((s) => {
+    const flags = loadlabFlags(s.runs);
+    return flags.length ? [`${s.name} is ${flags.join(", ")}`] : [];
+  });
+  return why.length ? why.join(", ") : null;
+}
