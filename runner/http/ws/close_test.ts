@@ -1,9 +1,10 @@
 /**
- * The close handshake as a server sees it (RFC 6455 5.5.1, 7.1.1, 7.4), on every transport (Deno sockets, epoll, io_uring), with raw
- * servers on 127.0.0.1 that record the client's frames: the client answers a server's close with the same
- * code, sends 1002, 1007 or 1009 when it fails a connection for a protocol fault, bad UTF-8 or a message
- * over its cap, and leaves the TCP close to the server (it holds the TIME_WAIT, not a storm's ports). An
- * answer that comes before the send was written whole cannot be its answer. Bounded counts.
+ * The close handshake as a server sees it (RFC 6455 5.5.1, 7.1.1, 7.4), on every transport (Deno sockets,
+ * epoll, io_uring), with raw servers on 127.0.0.1 that record the client's frames: the client answers a
+ * server's close with the same code, sends 1002, 1007 or 1009 when it fails a connection for a protocol
+ * fault, bad UTF-8 or a message over its cap, and leaves the TCP close to the server (it holds the
+ * TIME_WAIT, not a storm's ports). An answer that comes before the send was written whole cannot be its
+ * answer. Bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";

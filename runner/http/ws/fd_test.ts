@@ -1,8 +1,9 @@
 /**
- * After WebSocket runs the generator holds no more descriptors than before, on every transport (Deno sockets, epoll, io_uring): kept
- * connections, storms (a connection per arrival), a server that closes after each echo but never closes
- * TCP (the client's wait for it is cut at the timeout) and the run's stop with connections open. The
- * server runs in this process: its sockets are closed before each count.
+ * After WebSocket runs the generator holds no more sockets to the test's server than before, on every
+ * transport (Deno sockets, epoll, io_uring): kept connections, storms (a connection per arrival), a
+ * server that closes after each echo but never closes TCP (the client's wait for it is cut at the
+ * timeout) and the run's stop with connections open. The server runs in this process: its sockets are
+ * closed before each count.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
@@ -12,15 +13,36 @@ import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
-/** Sockets, pipes and files of this process (the runtime's own eventfds and epolls come and go). */
-const openFiles = () =>
-  [...Deno.readDirSync("/proc/self/fd")].filter((e) => {
+/**
+ * This process's descriptors that are TCP sockets to or from `port` (the test's server): only those,
+ * since other test modules share the process under `deno test --parallel` and open their own.
+ */
+function socketsOn(port: number): number {
+  const inodes = new Set<string>();
+  for (const table of ["/proc/self/net/tcp", "/proc/self/net/tcp6"]) {
+    let text = "";
     try {
-      return /^(socket|pipe|\/)/.test(Deno.readLinkSync(`/proc/self/fd/${e.name}`));
+      text = Deno.readTextFileSync(table);
+    } catch {
+      continue;
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const f = line.trim().split(/\s+/);
+      if (f.length < 10) continue;
+      const local = parseInt(f[1].split(":")[1], 16);
+      const remote = parseInt(f[2].split(":")[1], 16);
+      if (local === port || remote === port) inodes.add(f[9]);
+    }
+  }
+  return [...Deno.readDirSync("/proc/self/fd")].filter((e) => {
+    try {
+      const link = Deno.readLinkSync(`/proc/self/fd/${e.name}`).match(/^socket:\[(\d+)\]$/);
+      return link !== null && inodes.has(link[1]);
     } catch {
       return false;
     }
   }).length;
+}
 
 for (const transport of ["deno", "epoll", "io_uring"] as const) {
   Deno.test({
@@ -67,7 +89,7 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
         await run({ model: "count", requests: 2, connections: 1 });
         closeHeld();
         await new Promise((resolve) => setTimeout(resolve, 200));
-        const before = openFiles();
+        const before = socketsOn(listener.addr.port);
         await run({ model: "connections", connections: 4, durationMs: 600 });
         await run({
           model: "rate",
@@ -77,7 +99,7 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
         await run({ model: "connections", connections: 3, durationMs: 300, ws: { pingIntervalMs: 5000 } });
         closeHeld();
         await new Promise((resolve) => setTimeout(resolve, 200));
-        assertEquals(openFiles(), before);
+        assertEquals(socketsOn(listener.addr.port), before);
       } finally {
         listener.close();
         closeHeld();

@@ -1,9 +1,10 @@
 /**
  * The engine's WebSocket client against servers that flood it as fast as it reads (endless tiny frames:
- * unsolicited empty messages, pongs), on every transport (Deno sockets, epoll, io_uring), ws: and wss: (Deno's TLS reads resolve at once
- * from what the TLS layer holds): the worker's timers, watchdog and stop still run, so every run ends
- * within its duration, timeout and graceful stop (plus slack for a busy machine); and against a slowloris
- * trickling its 101 one byte at a time, whose handshakes end as timeouts. No speed assertion: bounds only.
+ * unsolicited empty messages, pongs), on every transport (Deno sockets, epoll, io_uring), ws: and wss:
+ * (Deno's TLS reads resolve at once from what the TLS layer holds): the worker's timers, watchdog and stop
+ * still run, so every run ends within its duration, timeout and graceful stop (plus slack for a busy
+ * machine); and against a slowloris trickling its 101 one byte at a time, whose handshakes end as timeouts.
+ * No speed assertion: bounds only.
  */
 import { ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
