@@ -1,10 +1,12 @@
 /**
- * The fd-leak check of both transports, over TCP and over TLS (epoll: its `SSL`s freed with their sockets): a generator process runs every kind of run (every model,
+ * The fd-leak check of every transport, over TCP and over TLS (epoll: its `SSL`s freed with their sockets;
+ * io_uring: its ring and sockets, plain TCP only, its open models falling back to epoll): a generator process runs every kind of run (every model,
  * Connection: close, timeouts, a refused connect, a stop request) and its /proc/self/fd count must be
  * the same after them as before. In its own process, since the parallel suite shares this one.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { epollBlocker } from "../runner/http/transport/choice.ts";
+import { uringUnavailableReason } from "../runner/http/transport/uring_ring.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";
 
 /** Plain HTTP, or HTTPS with a throwaway certificate (its CA then written to `caFile`). */
@@ -22,6 +24,7 @@ function startTarget(pem: { cert: string; key: string } | Record<never, never> =
 const VARIANTS = [
   { transport: "deno" },
   { transport: "epoll" },
+  { transport: "io_uring" },
   { transport: "deno", tls: "ca" },
   { transport: "deno", tls: "insecure" },
   { transport: "epoll", tls: "ca" },
@@ -34,7 +37,8 @@ for (const { transport, ...variant } of VARIANTS) {
     name: `fd leak [${transport}${tls ? `+tls-${tls}` : ""}]: every socket closed on every exit path`,
     ignore: Deno.build.os !== "linux" ||
       (transport === "epoll" &&
-        epollBlocker(new URL(tls ? "https://127.0.0.1/" : "http://127.0.0.1/")) !== null),
+        epollBlocker(new URL(tls ? "https://127.0.0.1/" : "http://127.0.0.1/")) !== null) ||
+      (transport === "io_uring" && uringUnavailableReason() !== null),
     async fn() {
       const pair = tls ? await selfSignedPair() : null;
       const target = startTarget(pair ? { cert: pair.certPem, key: pair.keyPem } : {});
