@@ -17,15 +17,40 @@ export type Histogram = hdr.Histogram;
 /** Largest recordable value: one hour in microseconds. Larger values are clamped to it. */
 export const MAX_LATENCY_US = 3_600_000_000;
 
+/** The shape's fields the fast index reads (present on the library's JS histograms). */
+interface IndexedShape {
+  unitMagnitude: number;
+  subBucketHalfCountMagnitude: number;
+  countsArrayIndex(value: number): number;
+}
+
+/**
+ * The counts index of `value`, as the library computes it, without its `log2` and two `pow` per value
+ * (a measurable share of a message's cost in the hot path): for an integer below 2^32 (every latency
+ * the recorders clamp to `MAX_LATENCY_US`), the bucket is the highest set bit above the sub-bucket
+ * range and the sub-bucket a shift. Anything else goes to the library's own.
+ */
+function fastCountsIndex(this: IndexedShape, value: number): number {
+  if ((value >>> 0) !== value) return Object.getPrototypeOf(this).countsArrayIndex.call(this, value);
+  const half = this.subBucketHalfCountMagnitude;
+  const bucket = Math.max(31 - Math.clz32(value) - half, 0);
+  return bucket * 2 ** half + (value >>> bucket);
+}
+
 /** Creates an empty latency histogram with the shared shape. */
 export function createHistogram(): Histogram {
-  return hdr.build({
+  const h = hdr.build({
     lowestDiscernibleValue: 1,
     highestTrackableValue: MAX_LATENCY_US,
     numberOfSignificantValueDigits: 3,
     bitBucketSize: 32,
     useWebAssembly: false,
   });
+  const shape = h as unknown as IndexedShape;
+  if (shape.unitMagnitude === 0 && typeof shape.countsArrayIndex === "function") {
+    shape.countsArrayIndex = fastCountsIndex;
+  }
+  return h;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
+import * as hdr from "hdr-histogram-js";
 import {
   clampUs,
   createHistogram,
@@ -129,4 +130,43 @@ Deno.test("logHistogramBuckets: equal counts per decade land in equal numbers of
   for (let i = 1; i < buckets.length; i++) {
     assert(Math.abs(buckets[i].fromMs / buckets[i - 1].fromMs - 10 ** 0.25) < 1e-9);
   }
+});
+
+Deno.test("the fast counts index is the library's for every latency the recorders keep", () => {
+  const fast = createHistogram() as unknown as { countsArrayIndex(v: number): number };
+  const proto = Object.getPrototypeOf(fast) as { countsArrayIndex(v: number): number };
+  assert(fast.countsArrayIndex !== proto.countsArrayIndex, "the fast index is installed");
+  const values: number[] = [];
+  for (let v = 0; v <= 70_000; v++) values.push(v);
+  for (let bit = 10; bit < 32; bit++) {
+    for (const d of [-2, -1, 0, 1, 2]) values.push(2 ** bit + d);
+  }
+  let seed = 7;
+  for (let k = 0; k < 20_000; k++) {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    values.push(Math.floor((seed / 2 ** 31) * MAX_LATENCY_US));
+  }
+  values.push(MAX_LATENCY_US, 2 ** 32 - 1);
+  for (const v of values) {
+    if (v < 0) continue;
+    const want = proto.countsArrayIndex.call(fast, v);
+    if (fast.countsArrayIndex(v) !== want) {
+      assertEquals({ v, index: fast.countsArrayIndex(v) }, { v, index: want });
+    }
+  }
+  // Recorded through either, the same encoding.
+  const a = createHistogram();
+  const b = hdr.build({
+    lowestDiscernibleValue: 1,
+    highestTrackableValue: MAX_LATENCY_US,
+    numberOfSignificantValueDigits: 3,
+    bitBucketSize: 32,
+    useWebAssembly: false,
+  });
+  for (const v of values) {
+    if (v < 1 || v > MAX_LATENCY_US) continue;
+    a.recordValue(v);
+    b.recordValue(v);
+  }
+  assertEquals(encodeHistogram(a), encodeHistogram(b));
 });
