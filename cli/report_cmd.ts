@@ -27,7 +27,8 @@ Usage: loadlab report results.json [more.json ...] [-o report.html] [--compare b
 
   -o, --output <file>      where to write the page (default: report.html)
       --compare <file>     a baseline results.json: adds change in req/s, p50, p99 and success per run
-                           with the same name, and whether each change is beyond noise
+                           with the same name, and whether each change is beyond noise (not
+                           judged when a side is generator-bound, incomplete, steered, ...)
   -h, --help               this text
 
 Several results files are shown together; run names that clash get their file's name as a prefix.

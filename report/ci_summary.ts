@@ -18,6 +18,7 @@ import { describeNoiseRule } from "./html/page_experiment.ts";
 import { formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
 import { measuredSuccessRate, noResponse, sampledLatency } from "../results/conclude/responses.ts";
 import { buildFindings } from "../results/conclude/findings.ts";
+import { capacityText } from "../results/conclude/capacity.ts";
 import { quickRanValues } from "./quick_values.ts";
 import { gateMarkdown } from "./baseline_gate_md.ts";
 import type { GateResult } from "../results/baseline_gate.ts";
@@ -153,16 +154,11 @@ function comparisonLines(results: ResultsFile): string[] {
   return lines;
 }
 
-function searchAndKneeLines(analysis: Analysis | undefined): string[] {
+function searchAndKneeLines(analysis: Analysis | undefined, runs: RunResult[]): string[] {
   const lines: string[] = [];
   for (const s of analysis?.searches ?? []) {
-    const where = escapeMarkdown(`${s.target}/${s.load}`);
-    const found = s.value === null ? "not met even at the low end of the range" : `**${s.value}**`;
-    const bracket = s.high ? ` (fails at ${s.high.value})` : " (the top of the range)";
-    lines.push(
-      `- Capacity of ${where}: ${escapeMarkdown(s.parameter)} = ${found}` +
-        `${s.value === null ? "" : bracket} under ${escapeMarkdown(s.slo)}, ${s.probes.length} probes`,
-    );
+    const text = escapeMarkdown(capacityText(s, runs));
+    lines.push(`- ${text.charAt(0).toUpperCase()}${text.slice(1)}`);
   }
   for (const k of analysis?.knees ?? []) {
     if (k.value === null) continue;
@@ -204,7 +200,7 @@ export function renderMarkdownSummary(results: ResultsFile, opts: { gate?: GateR
     ...thresholdLines(results.thresholds, results.runs),
     ...comparisonLines(results),
     ...gateMarkdown(opts.gate, escapeMarkdown),
-    ...searchAndKneeLines(results.analysis),
+    ...searchAndKneeLines(results.analysis, results.runs),
   ];
   return lines.join("\n") + "\n";
 }

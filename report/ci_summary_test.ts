@@ -92,7 +92,7 @@ Deno.test("the markdown summary lists runs, failed thresholds first, changes bey
   assert.match(md, /\| redis-cache\/high \| p50 \| 2400\.00 \| 9\.00 \| -99\.6% \|/);
   assert.ok(!md.includes("| rps |"), "only changes beyond noise");
   assert.match(md, /judged by the spread between 2 repeats/);
-  assert.match(md, /Capacity of direct\/steady: load\.rate = \*\*4300\*\* \(fails at 4500\)/);
+  assert.match(md, /Capacity of direct\/steady: load\.rate = 4,300 \(fails at 4,500\)/);
   assert.match(md, /Knee of node-single over rate: 5000/);
 });
 

@@ -158,6 +158,8 @@ export const analysisSchema = z.looseObject({
     high: runRef.nullable(),
     confirmRun: z.string().nullable(),
     probes: z.array(z.looseObject({ value: z.number(), run: z.string(), ok: z.boolean() })),
+    /** What qualifies the value found (results/conclude/capacity.ts): flags of the probes it rests on. */
+    qualifiers: z.array(z.string()).optional(),
   })),
 });
 

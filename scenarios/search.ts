@@ -9,14 +9,17 @@
  * then bisection of [last pass, first fail] until the bracket is within `precision` of its low end or
  * `maxProbes` probes ran (the ends included), then one confirming run at the value found, because one
  * short probe may pass by luck. A confirm that fails reports the highest value below it that passed (no
- * further probes: the search stays bounded), with the failed confirm as the upper bracket. The probe
- * function is injected, so the bisection is tested exactly without load. Pure apart from the probes.
+ * further probes: the search stays bounded), with the failed confirm as the upper bracket. The result
+ * carries the qualifiers of the probes it rests on (results/conclude/capacity.ts: generator-bound, dropped,
+ * ...), so results.json states them beside the value. The probe function is injected, so the bisection is
+ * tested exactly without load. Pure apart from the probes.
  */
 import type { Analysis, RunResult } from "../results/mod.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { evaluateThresholds, parseThreshold, type Threshold } from "../results/thresholds.ts";
 import type { SearchPlan } from "./plan_types.ts";
 import { splitSlo } from "./schema_checks.ts";
+import { capacityQualifiers } from "../results/conclude/capacity.ts";
 
 /** What `searchCapacity` needs of a plan (the whole `SearchPlan` fits). */
 export type SearchSpec = Pick<
@@ -69,11 +72,25 @@ function midpoint(lo: number, hi: number): number {
   return Number.isInteger(lo) && Number.isInteger(hi) ? Math.round(mid) : mid;
 }
 
-/** Runs the bisection; `probe(value)` runs one short probe at `value` and returns its result. */
+/**
+ * Runs the bisection; `probe(value)` runs one short probe at `value` and returns its result. The result
+ * carries the qualifiers of the probes it rests on.
+ */
 export async function searchCapacity(
   plan: SearchSpec,
   probe: (value: number) => Promise<RunResult>,
 ): Promise<SearchResult> {
+  const ran: RunResult[] = [];
+  const found = await bisect(plan, async (value) => {
+    const run = await probe(value);
+    ran.push(run);
+    return run;
+  });
+  return { ...found, qualifiers: capacityQualifiers(found, ran) };
+}
+
+/** The bisection of `searchCapacity`, its order of probes as the module comment says. */
+async function bisect(plan: SearchSpec, probe: (value: number) => Promise<RunResult>): Promise<SearchResult> {
   const slo = parseSlo(plan.slo);
   const probes: SearchResult["probes"] = [];
   const check = async (value: number) => {

@@ -49,6 +49,71 @@ search:
   });
 });
 
+/** A target whose every answer makes `^(a+)+$` backtrack: milliseconds of CPU per answer in the load worker. */
+function backtrackingTarget() {
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    () => new Response(`${"a".repeat(22)}!`),
+  );
+  return { url: `http://127.0.0.1:${server.addr.port}`, close: () => server.shutdown() };
+}
+
+Deno.test({
+  name:
+    "run: a capacity search whose probes were generator-bound never calls its value the target's capacity",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    // The generator-bound truth table's way: a capture that backtracks on every answer holds the one load
+    // worker up whatever the machine's load, so every probe is generator-bound; the SLO is a request count,
+    // met at both ends, so the value found is the top of the range and rests on generator-bound probes.
+    const target = backtrackingTarget();
+    try {
+      await withTempDir(async (dir) => {
+        await Deno.writeTextFile(
+          `${dir}/search.yaml`,
+          `
+name: gsearch
+targets:
+  t: { url: "${target.url}" }
+loads:
+  l: { model: rate, rate: 400, workers: 1, duration: 1s, gracefulStop: 0s }
+flows:
+  - name: f
+    steps:
+      - get: /
+        capture: [{ regexp: "^(a+)+$", as: x }]
+search:
+  parameter: load.rate
+  range: [400, 800]
+  slo: "requests >= 1"
+  probe: 1s
+  maxProbes: 2
+`,
+        );
+        const out = await runLoadlab(["run", `${dir}/search.yaml`, "--out-dir", `${dir}/out`]);
+        assertEquals(out.code, 0, out.stderr + out.stdout);
+        const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+        const [search] = results.analysis?.searches ?? [];
+        assertEquals([search.value, search.high], [800, null]);
+        ok(results.runs.filter((r) => r.probe).every((r) => r.generatorBound), "every probe generator-bound");
+        const stored = (search as { qualifiers?: string[] }).qualifiers ?? [];
+        ok(
+          stored.some((q) =>
+            /generator-bound.* at 800, the value found: .*the target's limit may be higher/.test(q)
+          ),
+          JSON.stringify(stored),
+        );
+        const line = out.stdout.split("\n").find((l) => l.includes("load.rate = 800"));
+        ok(line && /generator-bound.* at 800, the value found/.test(line), out.stdout);
+        ok(!/capacity of t\/l/.test(out.stdout), "never the target's capacity: " + out.stdout);
+      });
+    } finally {
+      await target.close();
+    }
+  },
+});
+
 Deno.test("run: a target that cannot start exits 3 with its log tail; finished runs are kept", async () => {
   await withTempDir(async (dir) => {
     await Deno.writeTextFile(

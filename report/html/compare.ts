@@ -1,27 +1,18 @@
 /**
  * @module
  * The baseline-vs-candidate view of `loadlab report --compare`: runs are matched by name, and for
- * req/s, p50, p99 and success the change is reported together with whether it is beyond noise. Noise
- * comes from each run's own intervals, by the within-run rule of `results/conclude/noise.ts` (batch means after
- * the stabilization point, non-overlapping 95% confidence intervals, latency on a log scale; "unknown" where
- * its preconditions fail or too few batches cannot resolve the gap). The CIs shown beside it are in the
- * metric's own unit. Beside it, the verdicts of the
- * `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the summary print.
+ * req/s, p50, p99 and success the change is reported with the judgement of `judgePair`
+ * (`results/conclude/judged.ts`): not judged, with why, when a side is generator-bound, incomplete, steered
+ * or another run whose numbers are loadlab's own ("candidate is generator-bound"), else the within-run noise
+ * rule of `results/conclude/noise.ts` (unknown, with why, where its preconditions fail). This file only
+ * lays the judgement out beside the changes; the CIs shown are in the metric's own unit. Beside it, the
+ * verdicts of the `--baseline` gate by run group (`buildGateRows`), the same text the terminal and the
+ * summary print.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
-import {
-  COMPARE_METRICS,
-  type CompareMetric,
-  type NoiseJudgement,
-  runNoise,
-  runValue,
-  withinRunJudgement,
-} from "../../results/conclude/noise.ts";
+import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/conclude/noise.ts";
+import { judgePair } from "../../results/conclude/judged.ts";
 import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
-
-/** The judgement as the page's three words ("unknown" also where a precondition failed). */
-const noiseWord = (j: NoiseJudgement): NoiseVerdict =>
-  "notJudged" in j ? "unknown" : j.beyond ? "beyond-noise" : "within-noise";
 import {
   type FailOn,
   gateAgainstBaseline,
@@ -38,7 +29,10 @@ export interface CompareCell {
   changePct: number;
   beforeCi: number | null;
   afterCi: number | null;
+  /** "unknown" when not judged. */
   verdict: NoiseVerdict;
+  /** Why the change was not judged ("candidate is generator-bound"); null when it was. */
+  notJudged: string | null;
 }
 
 /** One matched run: the name plus a cell per metric. */
@@ -56,7 +50,7 @@ function compareCell(before: RunResult, after: RunResult, metric: CompareMetric)
     changePct: round4(changePct(x, y)),
     beforeCi: a.ci95 === null ? null : round4(a.ci95),
     afterCi: b.ci95 === null ? null : round4(b.ci95),
-    verdict: noiseWord(withinRunJudgement([before], [after], metric)),
+    ...judgePair(before, after, metric),
   };
 }
 

@@ -1,7 +1,8 @@
 /**
  * @module
  * The parts of the page data that come from experiments (`loadlab run`): the stored analysis
- * (`results.analysis`: noise rule, verdicts, knees, capacity searches) mapped onto the page's overview
+ * (`results.analysis`: noise rule, verdicts, knees, capacity searches with what qualifies each value, in
+ * results/conclude/capacity.ts's words) mapped onto the page's overview
  * rows and sweeps, and the per-phase comparison across variants that the cache-burst study
  * (docs/studies/cache-burst.md) draws as bar charts (mean, p99 and success per phase, with and without the
  * cache). The stored analysis is preferred because it is what `loadlab run` judged and CI gated on; files
@@ -9,13 +10,15 @@
  */
 import type { Analysis, ResultsFile, RunResult } from "../../results/mod.ts";
 import { curveAxes, meanCi, round4 } from "../../results/stats.ts";
+import { capacityFound } from "../../results/conclude/capacity.ts";
 
 /** What the page shows of the stored analysis. */
 export interface PageAnalysis {
   noiseRule: Analysis["noiseRule"];
   /** "judged by the spread between 3 repeats (...)" or "judged within each run (...)". */
   noiseText: string;
-  searches: Analysis["searches"];
+  /** Each search with its value in the findings' words and what qualifies it (`capacityFound`). */
+  searches: Array<Analysis["searches"][number] & { found: string }>;
 }
 
 /** Mean, p99 and success per phase: labels are phase names, one series per variant. */
@@ -46,7 +49,8 @@ export function describeNoiseRule(analysis: Analysis): string {
 export function pageAnalysis(results: ResultsFile): PageAnalysis | null {
   const a = results.analysis;
   if (!a) return null;
-  return { noiseRule: a.noiseRule, noiseText: describeNoiseRule(a), searches: a.searches };
+  const searches = a.searches.map((s) => ({ ...s, found: capacityFound(s, results.runs) }));
+  return { noiseRule: a.noiseRule, noiseText: describeNoiseRule(a), searches };
 }
 
 /**

@@ -16,7 +16,7 @@
  * group's runs, non-overlapping 95% CIs). Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
-import { COMPARE_METRICS, judgeNoise, runValue } from "./noise.ts";
+import { COMPARE_METRICS, runValue } from "./noise.ts";
 import {
   changePct,
   curveAxes,
@@ -30,7 +30,7 @@ import {
   stdev,
   type SweepPoint,
 } from "../stats.ts";
-import { type NotJudged, notJudgedFlags, notJudgedText, sidesNotJudged } from "./judged.ts";
+import { judgeChange, type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
@@ -110,8 +110,10 @@ export function analyze(runs: RunResult[], opts: AnalyzeOptions = {}): Analysis 
     COMPARE_METRICS.map((metric) => {
       // A change never judged must not read as "within noise": it is stored with why.
       const [runs, baseRuns] = [byKey.get(g.key)!, byKey.get(base.key)!];
-      const flagged = sidesNotJudged([{ name: g.variant!, runs }, { name: base.variant!, runs: baseRuns }]);
-      const judged = flagged ? { notJudged: flagged } : judgeNoise(noiseRule, runs, baseRuns, metric);
+      const judged = judgeChange(noiseRule, { name: g.variant!, runs }, {
+        name: base.variant!,
+        runs: baseRuns,
+      }, metric);
       return {
         group: g.key,
         baselineGroup: base.key,

@@ -5,8 +5,9 @@
  * baseline and, when the stored analysis judged it, whether it is beyond noise and the 95% CI of the
  * repeats; one sentence naming the runs loadlab does not trust (run_verdict.ts); and for an
  * experiment that states expected directions (`expect:` in a preset), whether these runs reproduced each
- * one (expect_verdict.ts, with its preconditions). Computed from the results file only (runs, `analysis`,
- * `experiment.expect`). Pure.
+ * one (expect_verdict.ts, with its preconditions); and each capacity search's value with what qualifies it
+ * (capacity.ts: never the target's capacity when its probes were generator-bound). Computed from the results
+ * file only (runs, `analysis`, `experiment.expect`). Pure.
  */
 import type { Analysis, ResultsFile, RunResult } from "../mod.ts";
 import { judgeExpectation } from "./expect_verdict.ts";
@@ -15,10 +16,11 @@ import { flaggedRuns, runVerdict } from "./run_verdict.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 import { explainKnees } from "./knee_explained.ts";
 import { type BroadcastFinding, concludeBroadcasts } from "./broadcast.ts";
+import { capacityQualifiers, capacityText } from "./capacity.ts";
 
 /** One sentence of the block; `tone` colours it (warn: flagged runs; good/bad: an expectation's verdict). */
 export interface Finding {
-  kind: "load" | "flagged" | "expect" | "knee" | "broadcast";
+  kind: "load" | "flagged" | "expect" | "knee" | "broadcast" | "capacity";
   text: string;
   tone: "plain" | "warn" | "good" | "bad";
 }
@@ -169,6 +171,11 @@ export function buildFindings(results: ResultsFile): Finding[] {
     ...concludeBroadcasts(results).flatMap(broadcastFindings),
     ...loadFindings(results),
     ...explainKnees(results).map((k): Finding => ({ kind: "knee", text: k.sentence, tone: "plain" })),
+    ...(results.analysis?.searches ?? []).map((s): Finding => ({
+      kind: "capacity",
+      text: capacityText(s, results.runs),
+      tone: capacityQualifiers(s, results.runs).length ? "warn" : "plain",
+    })),
     ...flaggedFinding(results),
     ...(results.experiment.expect ?? []).map((e): Finding => ({
       kind: "expect",

@@ -14,10 +14,14 @@
  *   target's.
  *
  * Server errors, statuses that were no success and sessions that ended early are answers the target gave:
- * they never keep a point from being judged. Pure.
+ * they never keep a point from being judged. A change between two sides (`judgeChange`: the analysis's
+ * variants against the baseline, `report --compare`'s pair of runs) is judged against noise (noise.ts) only
+ * when neither side has a `loadlabFlags` flag. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { runVerdict, type VerdictKind } from "./run_verdict.ts";
+import { judgeNoise, type NoiseJudgement, type NoiseMetric } from "./noise.ts";
+import type { NoiseVerdict } from "../stats.ts";
 
 const NEVER_THE_TARGETS: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
   "generator-bound",
@@ -90,10 +94,52 @@ export function notJudgedText(points: NotJudged[], count = (x: number) => String
  * (variant and its runs) with `loadlabFlags`; null when no side has any. A side loadlab limited differs
  * by loadlab's doing, so neither "beyond noise" nor "within noise" would be the target's.
  */
-export function sidesNotJudged(sides: Array<{ name: string; runs: RunResult[] }>): string | null {
+function sidesNotJudged(sides: Array<{ name: string; runs: RunResult[] }>): string | null {
   const why = sides.flatMap((s) => {
     const flags = loadlabFlags(s.runs);
     return flags.length ? [`${s.name} is ${flags.join(", ")}`] : [];
   });
   return why.length ? why.join(", ") : null;
+}
+
+/** One side of a change: its name as the sentence says it ("new", "baseline") and its runs. */
+export interface Side {
+  name: string;
+  runs: RunResult[];
+}
+
+/**
+ * A change of `metric` from `base` to `side`, judged by the one rule: `{ notJudged: "new is
+ * generator-bound" }` when a side has `loadlabFlags` (`sidesNotJudged`, this side first), else the noise
+ * rule's verdict (`judgeNoise`: `repeats`, or `within-run` for one run a side).
+ */
+export function judgeChange(
+  rule: "repeats" | "within-run",
+  side: Side,
+  base: Side,
+  metric: NoiseMetric,
+): NoiseJudgement {
+  const flagged = sidesNotJudged([side, base]);
+  return flagged ? { notJudged: flagged } : judgeNoise(rule, side.runs, base.runs, metric);
+}
+
+/** A change of one pair of runs in the words of `report --compare`: the verdict, and why none when none. */
+export interface PairJudgement {
+  /** "unknown" when not judged. */
+  verdict: NoiseVerdict;
+  /** Why it was not judged ("candidate is generator-bound", "too few repeats, ..."); null when it was. */
+  notJudged: string | null;
+}
+
+/**
+ * `report --compare`'s judgement of `metric` between a baseline run and the candidate run of the same
+ * name: `judgeChange` by the within-run rule, the sides named "baseline" and "candidate".
+ */
+export function judgePair(before: RunResult, after: RunResult, metric: NoiseMetric): PairJudgement {
+  const j = judgeChange("within-run", { name: "candidate", runs: [after] }, {
+    name: "baseline",
+    runs: [before],
+  }, metric);
+  if ("notJudged" in j) return { verdict: "unknown", notJudged: j.notJudged };
+  return { verdict: j.beyond ? "beyond-noise" : "within-noise", notJudged: null };
 }

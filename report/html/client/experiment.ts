@@ -189,15 +189,10 @@ export function renderSearches(data: PageData): HTMLElement | null {
       "is within the precision; the value found is confirmed by one more run.",
   );
   for (const s of searches) {
-    const found = s.value === null
-      ? "the SLO is not met even at the low end of the range"
-      : `${fmtNum(s.value)}${
-        s.high ? ` (fails at ${fmtNum(s.high.value)})` : " (the top of the range passed)"
-      }`;
     sec.appendChild(h("h3", null, `${s.target} / ${s.load}: ${s.parameter}`));
     sec.appendChild(facts([
       ["SLO", s.slo],
-      ["capacity", found],
+      ["value found", s.found],
       ["bracket", `${s.low ? s.low.run : "–"} … ${s.high ? s.high.run : "–"}`],
       ["confirming run", s.confirmRun ?? "–"],
     ]));

@@ -187,8 +187,10 @@ export function renderCompare(data: PageData): HTMLElement | null {
     "Runs are matched by name. A change is marked beyond noise when the 95% confidence intervals of the " +
       "two runs do not overlap; each interval comes from one-second batch means of the run's own intervals " +
       "after its stabilization point (neighbouring 250 ms intervals are correlated, batches much less). " +
-      "● beyond noise (green better, red worse); grey: within noise; ?: fewer than three batches, no verdict. " +
-      "The changes themselves compare whole-run values.",
+      "A pair where either run is generator-bound, incomplete, steered or short of its warm-up is not judged: " +
+      "its numbers are loadlab's, not the target's. " +
+      "● beyond noise (green better, red worse); grey: within noise; ?: noise not judged (why: below the " +
+      "table, and on the change). The changes themselves compare whole-run values.",
   );
   const metrics = [["rps", "req/s", true], ["p50", "p50", false], ["p99", "p99", false], [
     "success",
@@ -217,7 +219,8 @@ export function renderCompare(data: PageData): HTMLElement | null {
           text: fmtChange(c.changePct) + mark,
           sort: c.changePct,
           cls: c.verdict === "beyond-noise" ? (good ? "good" : "bad") : "muted",
-          title: `95% CI ± ${fmtNum(c.beforeCi, 3)} → ± ${fmtNum(c.afterCi, 3)}: ${c.verdict}`,
+          title: `95% CI ± ${fmtNum(c.beforeCi, 3)} → ± ${fmtNum(c.afterCi, 3)}: ` +
+            (c.notJudged === null ? c.verdict : `noise not judged: ${c.notJudged}`),
         },
       ];
     }),
@@ -231,17 +234,21 @@ export function renderCompare(data: PageData): HTMLElement | null {
 }
 
 /**
- * Why some changes carry `?`: the noise verdict needs three one-second batches after each run's
- * stabilization point, which short runs (--quick ones: 2-5 s) rarely have. Null when every change has one.
+ * Why some changes carry `?`, in the judgement's own words, each reason once: "noise not judged: candidate
+ * is generator-bound". Short runs (--quick ones: 2-5 s) rarely have the three one-second batches the noise
+ * rule needs, which the note says. Null when every change has a verdict.
  */
 export function noVerdictNote(data: PageData): string | null {
   const cells = (data.compare ?? []).flatMap((row) => Object.values(row.cells));
-  const unknown = cells.filter((c) => c.verdict === "unknown").length;
-  if (!unknown) return null;
-  const quick = data.experiment.quick ? " This is a --quick run, whose runs are that short;" : "";
-  return `${unknown} of ${cells.length} changes have no verdict (?): a run needs at least three one-second ` +
-    `batches after its stabilization point to judge its noise.${quick} compare full runs (or longer ones) ` +
-    "to tell a change from noise.";
+  const unknown = cells.filter((c) => c.verdict === "unknown");
+  if (!unknown.length) return null;
+  const whys = [...new Set(unknown.map((c) => c.notJudged ?? "no verdict"))];
+  const quick = data.experiment.quick
+    ? " This is a --quick run, whose runs are too short for three one-second batches after their " +
+      "stabilization point; compare full runs (or longer ones) to tell a change from noise."
+    : "";
+  return `${unknown.length} of ${cells.length} changes have no verdict (?): noise not judged: ` +
+    `${whys.join("; ")}.${quick}`;
 }
 
 /** Text and sort value of one overview metric: the mean, then ± CI and the baseline change, small. */

@@ -1,0 +1,104 @@
+/**
+ * @module
+ * What a capacity search's result may claim, in one sentence for the terminal's findings, the CI summary,
+ * report.html and results.json alike. The value found rests on its probe runs (the passing probe at the
+ * value and the confirming run), the bracket above on the failing probe; each carries its run verdict's
+ * flags (run_verdict.ts), and the judged rule (judged.ts `loadlabFlags`) says which of them make a number
+ * loadlab's rather than the target's. A value whose runs were generator-bound, incomplete or short of their
+ * warm-up is what loadlab sustained, never "the target's capacity": the target's limit may be higher. A
+ * failing probe above with such a flag may have failed by loadlab's doing, so the limit may be higher too.
+ * Other flags (dropped or lost sends, errors) go beside the value so no number is read without them. Pure:
+ * computed from the stored search and the file's runs.
+ */
+import type { Analysis, RunResult } from "../mod.ts";
+import { loadlabFlags } from "./judged.ts";
+import { runVerdict } from "./run_verdict.ts";
+import { formatCount, formatNumber } from "../text_format.ts";
+
+/** One capacity search as results.json stores it (`analysis.searches`). */
+export type StoredSearch = Analysis["searches"][number];
+
+const MAY_BE_HIGHER = "the target's limit may be higher";
+
+/** A searched value as every place states it: "4,800", or "0.25" for a fraction. */
+const count = (x: number) => Number.isInteger(x) ? formatCount(x) : formatNumber(x, 2);
+
+/** The runs of these names in `runs`, in order, each once; a name not in the file is left out. */
+function runsNamed(runs: RunResult[], names: Array<string | null | undefined>): RunResult[] {
+  const wanted = new Set(names.filter((n): n is string => !!n));
+  return runs.filter((r) => wanted.has(r.name));
+}
+
+/** Every run-verdict flag label of these runs, one per kind (the first run's label of it: "dropped 96%"). */
+function allFlags(runs: RunResult[]): string[] {
+  const byKind = new Map<string, string>();
+  for (const f of runs.flatMap((r) => runVerdict(r).flags)) {
+    if (!byKind.has(f.kind)) byKind.set(f.kind, f.label);
+  }
+  return [...byKind.values()];
+}
+
+/**
+ * What qualifies a search's result, one clause each: "generator-bound at 800, the value found: loadlab's
+ * numbers, not the target's; the target's limit may be higher", "dropped 5.0% at 400, the value found", and
+ * for a failing probe with a loadlab flag, "generator-bound at 1600, where the SLO failed: the failure may
+ * be loadlab's; the target's limit may be higher". Empty when the runs it rests on are clean.
+ */
+export function capacityQualifiers(search: StoredSearch, runs: RunResult[]): string[] {
+  const out: string[] = [];
+  if (search.value !== null) {
+    // The confirming run first: its labels ("dropped 96%") are the last word on the value.
+    const atValue = [...runsNamed(runs, [search.confirmRun]), ...runsNamed(runs, [search.low?.run])];
+    const flags = allFlags(atValue);
+    if (flags.length) {
+      const loadlabs = loadlabFlags(atValue).length > 0;
+      out.push(
+        `${flags.join(", ")} at ${count(search.value)}, the value found` +
+          (loadlabs ? `: loadlab's numbers, not the target's; ${MAY_BE_HIGHER}` : ""),
+      );
+    }
+  }
+  const above = search.high ? loadlabFlags(runsNamed(runs, [search.high.run])) : [];
+  if (above.length) {
+    out.push(
+      `${above.join(", ")} at ${
+        count(search.high!.value)
+      }, where the SLO failed: the failure may be loadlab's; ` +
+        MAY_BE_HIGHER,
+    );
+  }
+  return out;
+}
+
+/** Whether the value found rests on runs loadlab limited (then it is never called the target's capacity). */
+export function capacityIsLoadlabs(search: StoredSearch, runs: RunResult[]): boolean {
+  return search.value !== null &&
+    loadlabFlags(runsNamed(runs, [search.low?.run, search.confirmRun])).length > 0;
+}
+
+/**
+ * The value part of the sentence: "65 (fails at 110)", "800 (the top of the range passed; generator-bound
+ * at 800, ...)", "not met even at the low end of the range".
+ */
+export function capacityFound(search: StoredSearch, runs: RunResult[]): string {
+  const bracket = search.value === null
+    ? []
+    : [search.high ? `fails at ${count(search.high.value)}` : "the top of the range passed"];
+  const why = [...bracket, ...capacityQualifiers(search, runs)];
+  const value = search.value === null ? "not met even at the low end of the range" : count(search.value);
+  return why.length ? `${value} (${why.join("; ")})` : value;
+}
+
+/**
+ * The search's result in one sentence: "capacity of t/l: load.rate = 65 (fails at 110) under p99 < 100ms,
+ * 5 probes", or, when the value rests on runs loadlab limited, "capacity search of t/l: load.rate = 800
+ * (the top of the range passed; generator-bound at 800, the value found: loadlab's numbers, ...) ...".
+ */
+export function capacityText(search: StoredSearch, runs: RunResult[]): string {
+  const where = `${search.target}/${search.load}`;
+  const probes = `${search.probes.length} probe${search.probes.length === 1 ? "" : "s"}`;
+  const found = capacityFound(search, runs);
+  return capacityIsLoadlabs(search, runs)
+    ? `capacity search of ${where}: ${search.parameter} = ${found} under ${search.slo}, ${probes}`
+    : `capacity of ${where}: ${search.parameter} = ${found} under ${search.slo}, ${probes}`;
+}
