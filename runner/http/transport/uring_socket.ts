@@ -74,8 +74,8 @@ export class UringSocket implements InlineConn {
     readonly token: number,
     readonly gen: number,
   ) {
-    this.#held = new HeldChunks(loop.ring);
-    this.#slot = new SendSlot(loop.ring, token);
+    this.#held = new HeldChunks(loop.ring.buffers);
+    this.#slot = new SendSlot(loop.ring.buffers, token);
   }
 
   get tlsMs(): number {

@@ -94,7 +94,7 @@ export class UringLoop implements UringSocketLoop {
   }
 
   starved(sock: UringSocket): void {
-    if (this.#starved.length === 0) this.#starvedAt = this.ring.buffersReturned;
+    if (this.#starved.length === 0) this.#starvedAt = this.ring.buffers.buffersReturned;
     this.#starved.push(sock);
   }
 
@@ -135,7 +135,7 @@ export class UringLoop implements UringSocketLoop {
 
   /** Starved receives are armed again once a buffer has come back since they starved. */
   #rearmStarved(): void {
-    if (this.#starved.length === 0 || this.ring.buffersReturned === this.#starvedAt) return;
+    if (this.#starved.length === 0 || this.ring.buffers.buffersReturned === this.#starvedAt) return;
     const starved = this.#starved;
     this.#starved = [];
     for (const sock of starved) sock.armReceive();
@@ -158,7 +158,7 @@ export class UringLoop implements UringSocketLoop {
       const token = udLo >>> 8;
       const sock = this.#table.slots[token];
       if (sock == null || sock.gen !== gen || sock.fd < 0) {
-        if ((udLo & 0xff) === UD_RECV && (flags & 1) !== 0) ring.returnBuffer(flags >>> 16);
+        if ((udLo & 0xff) === UD_RECV && (flags & 1) !== 0) ring.buffers.returnBuffer(flags >>> 16);
         continue;
       }
       const kind = udLo & 0xff;

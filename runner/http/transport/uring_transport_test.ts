@@ -9,7 +9,7 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { EpollSys, sockAddrOf } from "./epoll_ffi.ts";
 import { RECV_BUFFER_BYTES, SEND_SLOT_BYTES } from "./uring_ffi.ts";
-import { uringUnavailableReason } from "./uring_ring.ts";
+import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringLoop } from "./uring_transport.ts";
 import { HELD_MAX_BYTES, type UringSocket } from "./uring_socket.ts";
 import { chooseTransport, uringBlocker } from "./choice.ts";
