@@ -278,6 +278,15 @@ export class UringRing {
     return (this.#cqBase + (n & this.#cqMask) * 4) | 0;
   }
 
+  /** The result of the ready CQE with user_data `udLo`/`udHi`, else NaN (cold: a closing socket's). */
+  readyResult(udLo: number, udHi: number): number {
+    for (let n = this.cqHead, tail = this.cqTail; n !== tail; n = (n + 1) >>> 0) {
+      const w = this.cqeWord(n);
+      if (this.cqWords[w] === udLo && this.cqWords[w + 1] === udHi) return this.cqRes[w + 2];
+    }
+    return NaN;
+  }
+
   /** Hands CQEs up to `head` back to the kernel. */
   consumed(head: number): void {
     Atomics.store(this.#cqHead, 0, head >>> 0);

@@ -34,6 +34,20 @@ export class SendSlot {
     return this.#inflightEnd !== this.#start;
   }
 
+  /** The bytes of the send in flight, and those appended behind it (in no send yet). */
+  get inFlightBytes(): number {
+    return this.#inflightEnd - this.#start;
+  }
+
+  get queuedBytes(): number {
+    return this.#end - this.#inflightEnd;
+  }
+
+  /** A view of the bytes appended behind the send in flight (for a close, never per message). */
+  queued(): Uint8Array {
+    return this.#bytes.subarray(this.#inflightEnd, this.#end);
+  }
+
   /** Copies what fits of `bytes` after what waits: the bytes taken (0 when the slot is full). */
   append(bytes: Uint8Array): number {
     const n = Math.min(bytes.length, SEND_SLOT_BYTES - this.#end);

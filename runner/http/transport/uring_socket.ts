@@ -9,10 +9,12 @@
  * read backs up in the kernel, as on epoll, and the receive is armed again once the reader has taken
  * what was held. One round may still bring up to the kernel's multishot retries (32 buffers) before
  * the cancel lands, and every socket together can never hold more than the ring's buffers: a receive
- * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the socket's send slot (stable memory) and sent one send at
- * a time, in order (two sends in flight on one socket could be issued out of order); `writeNow` takes
- * what fits in the slot, the rest goes through the promise `write`. A send's failure fails the armed
- * read, or the next write. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
+ * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the
+ * socket's send slot (stable memory) and sent one send at a time, in order (two sends in flight on one
+ * socket could be issued out of order); `writeNow` takes what fits in the slot, the rest goes through
+ * the promise `write`; what it took goes out before a close's FIN, as on epoll (`#flushQueued`). A
+ * send's failure fails the armed read, or the next write. HOT PATH: `onRecv` -> `serve` -> the reader;
+ * `writeNow` -> one SQE.
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./uring_ffi.ts";
 import type { UringRing } from "./uring_ring.ts";
@@ -288,6 +290,21 @@ export class UringSocket implements InlineConn {
   }
 
   /**
+   * At the close, bytes `writeNow` took behind a send in flight (a close frame after a pong) go out
+   * before the FIN, as what a kernel's socket buffer took does on epoll: written now if that send has
+   * completed (its CQE not reaped yet), in order after it. A send still waiting for room in the kernel
+   * means epoll's write would have found none either: they are dropped, as there.
+   */
+  #flushQueued(fd: number): void {
+    const slot = this.#slot;
+    if (!slot.inFlight || slot.queuedBytes === 0) return;
+    const ring = this.loop.ring;
+    ring.enter(0, 0);
+    if (ring.readyResult(this.token << 8 | UD_SEND, this.gen) !== slot.inFlightBytes) return;
+    this.loop.sys.write(fd, slot.queued());
+  }
+
+  /**
    * Cancels what is in flight on the socket, hands that to the kernel now (an SQE must never name
    * an fd after its close: the number may be taken by the next socket), and closes it; whatever was
    * pending fails as a read on a closed Deno.Conn does.
@@ -299,6 +316,7 @@ export class UringSocket implements InlineConn {
     const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
     const waitingRead = this.#reader !== null || this.#onRead !== null;
     const reading = waitingRead && this.#held.count === 0 ? readStateOf(loop.sys, fd) : "";
+    this.#flushQueued(fd);
     loop.ring.prepCancelFd(fd, this.token << 8 | UD_CANCEL, this.gen);
     loop.ring.enter(0, 0);
     this.fd = -1;
