@@ -19,7 +19,7 @@ import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
 import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
 import { OpenSslClient } from "../tls/openssl_client.ts";
-import { uringUnavailableReason } from "./uring_ring.ts";
+import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringLoop } from "./uring_transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 

@@ -50,6 +50,7 @@ import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
 import { readError, readStateOf, writeError } from "./epoll_errors.ts";
 import { ConnectPhase } from "./epoll_connect.ts";
+import { WaitingRead } from "./waiting_read.ts";
 
 const READ_FLAGS = EPOLLIN | EPOLLRDHUP | EPOLLERR | EPOLLHUP;
 const WRITE_FLAGS = EPOLLOUT | EPOLLERR | EPOLLHUP;
@@ -63,13 +64,10 @@ export class EpollSocket implements InlineConn {
    * would otherwise be waited for forever, and the exchange end as a timeout, not closed-early).
    */
   #peerClosed = false;
-  #readBuf: Uint8Array | null = null;
   /** On the loop's ready list already: a re-arm while readable does not add it twice. */
   #queued = false;
-  /** The armed read: inline (`#reader`) or promise (`#onRead`), never both. */
-  #reader: InlineReader | null = null;
-  #onRead: ((n: number | null) => void) | null = null;
-  #onReadError: ((err: Error) => void) | null = null;
+  /** The armed read: inline or promise, never both. */
+  readonly #read: WaitingRead;
   #pendingWrite: Uint8Array | null = null;
   #onWrite: ((n: number) => void) | null = null;
   #onWriteError: ((err: Error) => void) | null = null;
@@ -81,7 +79,9 @@ export class EpollSocket implements InlineConn {
     public fd: number,
     readonly token: number,
     readonly ssl: SslConn | null = null,
-  ) {}
+  ) {
+    this.#read = new WaitingRead(loop);
+  }
 
   /** Reads into `buf`: libc `read`, or `SSL_read` over TLS (both: count, 0 at end, or `-errno`). */
   #recv(buf: Uint8Array): number {
@@ -130,24 +130,11 @@ export class EpollSocket implements InlineConn {
       this.#readable = false;
       if (n !== -EAGAIN && n !== -EINTR) return Promise.reject(readError(-n, this.ssl?.failure));
     }
-    return new Promise((resolve, reject) => {
-      this.#readBuf = buf;
-      this.#onRead = resolve;
-      this.#onReadError = reject;
-      this.loop.wait();
-    });
+    return this.#read.promise(buf);
   }
 
   armRead(buf: Uint8Array, reader: InlineReader): void {
-    if (this.fd < 0) {
-      // Closed under the caller (the loop closed at the end of a run): fail as a pending read would.
-      queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
-      return;
-    }
-    this.#readBuf = buf;
-    this.#reader = reader;
-    this.loop.wait();
-    if (this.#readable) this.#requeue();
+    if (this.#read.arm(this.fd, buf, reader) && this.#readable) this.#requeue();
   }
 
   /** Onto the pump's ready list (once): served in its next round, after the others. */
@@ -192,7 +179,7 @@ export class EpollSocket implements InlineConn {
     this.fd = -1;
     const sys = this.loop.sys;
     const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
-    const reading = this.#reader !== null || this.#onRead !== null ? readStateOf(sys, fd) : "";
+    const reading = this.#read.armed ? readStateOf(sys, fd) : "";
     if (TRACE_CONN) {
       traceConn(
         "epfd-sock",
@@ -223,7 +210,7 @@ export class EpollSocket implements InlineConn {
         this.fd,
         "flags",
         `token=${this.token} ${flags.toString(16)} connecting=${this.#connect.pending} reader=${
-          this.#reader !== null
+          this.#read.reader !== null
         }`,
       );
     }
@@ -245,20 +232,21 @@ export class EpollSocket implements InlineConn {
    * queued is written now); a promise read once.
    */
   #serve(): void {
+    const read = this.#read;
     let budget = TURN_READ_BYTES;
     while (this.#readable && this.fd >= 0) {
-      if (this.#reader !== null) {
+      if (read.reader !== null) {
         budget -= this.#readInline();
         if (budget <= 0 && this.#readable && this.fd >= 0) {
           this.#requeue();
           break;
         }
       } else {
-        if (this.#onRead !== null) this.#readNow();
+        if (read.onRead !== null) this.#readNow();
         return;
       }
     }
-    if (this.fd >= 0) this.#reader?.onDrained?.();
+    if (this.fd >= 0) read.reader?.onDrained?.();
   }
 
   /** The pump's ready list: a read armed while the socket was already readable, or its turn's budget spent. */
@@ -269,17 +257,14 @@ export class EpollSocket implements InlineConn {
 
   /** One read handed to the armed reader; returns the bytes read (0 when none). */
   #readInline(): number {
-    const buf = this.#readBuf!;
+    const buf = this.#read.buf!;
     const n = this.#recv(buf);
     if (n === -EAGAIN || n === -EINTR) {
       this.#readable = false;
       return 0;
     }
     if (this.#drainedAfter(n, buf.length)) this.#readable = false;
-    const reader = this.#reader!;
-    this.#reader = null;
-    this.#readBuf = null;
-    this.loop.waiting--;
+    const reader = this.#read.takeReader();
     const settled = n > 0
       ? reader.onRead(n)
       : n === 0
@@ -290,19 +275,15 @@ export class EpollSocket implements InlineConn {
   }
 
   #readNow(): void {
-    const n = this.#recv(this.#readBuf!);
+    const buf = this.#read.buf!;
+    const n = this.#recv(buf);
     if (n === -EAGAIN || n === -EINTR) {
       this.#readable = false;
       return;
     }
-    if (n >= 0 && this.#drainedAfter(n, this.#readBuf!.length)) this.#readable = false;
-    const resolve = this.#onRead!;
-    const reject = this.#onReadError!;
-    this.#readBuf = null;
-    this.#onRead = this.#onReadError = null;
-    this.loop.settled();
-    if (n >= 0) resolve(n === 0 ? null : n);
-    else reject(readError(-n, this.ssl?.failure));
+    if (n >= 0 && this.#drainedAfter(n, buf.length)) this.#readable = false;
+    if (n >= 0) this.#read.resolve(n === 0 ? null : n);
+    else this.#read.reject(readError(-n, this.ssl?.failure));
   }
 
   #writeNow(): void {
@@ -319,14 +300,12 @@ export class EpollSocket implements InlineConn {
 
   /** Detaches every pending read and write callback (and its count in `waiting`). */
   #takeAll() {
-    const taken = { reader: this.#reader, onReadError: this.#onReadError, onWriteError: this.#onWriteError };
-    const pending = Number(this.#onRead !== null) + Number(this.#onWrite !== null) +
-      Number(this.#reader !== null);
-    this.loop.waiting -= pending;
-    this.#onRead = this.#onReadError = null;
+    const read = this.#read;
+    const taken = { reader: read.reader, onReadError: read.onReadError, onWriteError: this.#onWriteError };
+    read.drop();
+    this.loop.waiting -= Number(this.#onWrite !== null);
     this.#onWrite = this.#onWriteError = null;
-    this.#reader = null;
-    this.#readBuf = this.#pendingWrite = null;
+    this.#pendingWrite = null;
     return taken;
   }
 }

@@ -23,7 +23,6 @@
  *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
  */
 import {
-  EINPROGRESS,
   EPOLL_CTL_ADD,
   EPOLLET,
   EPOLLIN,
@@ -38,7 +37,8 @@ import type { TransportConn } from "./transport.ts";
 import type { OpenSslClient } from "../tls/openssl_client.ts";
 import type { SslNegotiated } from "../tls/openssl_conn.ts";
 import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
-import { connectError, notAttemptedError } from "./epoll_errors.ts";
+import { notAttemptedError } from "./epoll_errors.ts";
+import { loopSocket, startConnect } from "./loop_dial.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import { nextTurn } from "../../load/clock.ts";
 import { SocketTable } from "./socket_table.ts";
@@ -101,11 +101,8 @@ export class EpollLoop implements SocketLoop {
 
   /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
   connect(signal: AbortSignal): Promise<TransportConn> {
-    if (this.#closed) {
-      return Promise.reject(new Deno.errors.BadResource("never attempted: the epoll loop was closed"));
-    }
-    const fd = this.sys.tcpSocket(this.addr.family);
-    if (fd < 0) return Promise.reject(notAttemptedError("socket", -fd, this.addr));
+    const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null);
+    if (typeof fd !== "number") return Promise.reject(fd);
     const ssl = this.#tls === null ? null : this.#tls.open(fd);
     if (this.#tls !== null && ssl === null) {
       this.sys.close(fd);
@@ -121,12 +118,9 @@ export class EpollLoop implements SocketLoop {
       sock.close();
       return Promise.reject(notAttemptedError("epoll_ctl", -rc, this.addr));
     }
-    const started = this.sys.connect(fd, this.addr);
+    const started = startConnect(this.sys, this.addr, sock);
     if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token} rc=${started}`);
-    if (started < 0 && started !== -EINPROGRESS) {
-      sock.close();
-      return Promise.reject(connectError(-started, this.addr));
-    }
+    if (typeof started !== "number") return Promise.reject(started);
     if (started === 0 && ssl === null) return Promise.resolve(sock);
     const connected = sock.awaitConnect(signal);
     if (started === 0) sock.connectedNow();

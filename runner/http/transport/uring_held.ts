@@ -7,7 +7,7 @@
  * socket's cancel of its receive, transport/uring_socket.ts).
  */
 import { RECV_BUFFER_BYTES } from "./uring_ffi.ts";
-import type { UringRing } from "./uring_ring.ts";
+import type { UringBuffers } from "./uring_buffers.ts";
 
 export class HeldChunks {
   #chunks = new Int32Array(3 * 16);
@@ -16,7 +16,7 @@ export class HeldChunks {
   count = 0;
   bytes = 0;
 
-  constructor(readonly ring: UringRing) {}
+  constructor(readonly buffers: UringBuffers) {}
 
   /** Receive buffer `bid` came with `length` bytes. */
   hold(bid: number, length: number): void {
@@ -51,7 +51,7 @@ export class HeldChunks {
     const end = this.#chunks[at + 2];
     const n = Math.min(end - from, buf.length);
     const base = bid * RECV_BUFFER_BYTES + from;
-    const src = this.ring.recvBytes;
+    const src = this.buffers.recvBytes;
     // A few bytes (a small message) by hand: a subarray would be an object per message.
     if (n <= 64) { for (let i = 0; i < n; i++) buf[i] = src[base + i]; }
     else buf.set(src.subarray(base, base + n));
@@ -62,7 +62,7 @@ export class HeldChunks {
   }
 
   #drop(): void {
-    this.ring.returnBuffer(this.#chunks[this.#first * 3]);
+    this.buffers.returnBuffer(this.#chunks[this.#first * 3]);
     this.#first = (this.#first + 1) % (this.#chunks.length / 3);
     this.count--;
   }

@@ -3,10 +3,11 @@
  * One io_uring ring of the io_uring transport (transport/uring_transport.ts): made through the binding in
  * transport/uring_ffi.ts with SINGLE_ISSUER|DEFER_TASKRUN, so completions only appear inside our own
  * `io_uring_enter` and every ring access is synchronous on the worker's thread, between two calls; its
- * submission and completion rings `mmap`ed and read and written through typed-array views; a registered
- * provided-buffer ring that multishot receives fill; per-socket send slots. HOT PATH: `prepSend` and
- * `prepRecvMultishot` write the 16 words of an SQE, `enter` is one FFI call. Only the set-up and the
- * probe throw; the hot calls return `-errno`.
+ * submission and completion rings `mmap`ed and read and written through typed-array views. The memory it
+ * shares with the kernel for data (the provided receive buffers multishot receives fill, the sockets'
+ * send slots) is its `buffers` (transport/uring_buffers.ts); whether a ring can be made here at all is
+ * transport/uring_probe.ts. HOT PATH: `prepSend` and `prepRecvMultishot` write the 16 words of an SQE,
+ * `enter` is one FFI call. Only the set-up throws; the hot calls return `-errno`.
  */
 import {
   BUFFER_GROUP,
@@ -18,6 +19,7 @@ import {
   FEAT_EXT_ARG,
   FEAT_SINGLE_MMAP,
   IOSQE_BUFFER_SELECT,
+  type Libc,
   libc,
   mapAnonymous,
   type Mapping,
@@ -31,49 +33,43 @@ import {
   OP_RECV,
   OP_SEND,
   PAGE_BYTES,
-  RECV_BUFFER_BYTES,
   RECV_BUFFERS,
   RECV_MULTISHOT,
-  REGISTER_PBUF_RING,
-  SEND_SLOT_BYTES,
   SETUP_CLAMP,
   SETUP_CQSIZE,
   SETUP_DEFER_TASKRUN,
   SETUP_SINGLE_ISSUER,
   SETUP_SUBMIT_ALL,
-  SLOTS_PER_CHUNK,
   SQ_ENTRIES,
   SYS_IO_URING_ENTER,
-  SYS_IO_URING_REGISTER,
   SYS_IO_URING_SETUP,
 } from "./uring_ffi.ts";
-
-let probed: string | null | undefined = undefined;
+import { UringBuffers } from "./uring_buffers.ts";
 
 /**
- * Why an io_uring ring with what the transport needs (SINGLE_ISSUER|DEFER_TASKRUN, a provided-buffer
- * ring: Linux 6.1 or newer, which also has multishot receive) cannot be made here, or null. Made and
- * closed once per isolate: EPERM/ENOSYS (seccomp, `kernel.io_uring_disabled`), EINVAL (an older kernel).
+ * Makes a ring of `sqEntries` (its completion queue four times as big) with the flags the transport
+ * needs; `params` comes back filled with the ring's sizes, offsets and features. Throws why not.
  */
-export function uringUnavailableReason(): string | null {
-  if (probed !== undefined) return probed;
-  if (Deno.build.os !== "linux") return probed = `not Linux (${Deno.build.os})`;
-  if (Deno.build.arch !== "x86_64" && Deno.build.arch !== "aarch64") {
-    return probed = `unsupported arch ${Deno.build.arch}`;
-  }
-  try {
-    new UringRing(8, 8).close();
-    probed = null;
-  } catch (err) {
-    probed = err instanceof Error ? err.message : String(err);
-  }
-  return probed;
+function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
+  const pv = new DataView(params.buffer);
+  pv.setUint32(0, sqEntries, true);
+  pv.setUint32(4, sqEntries * 4, true);
+  const flags = SETUP_CQSIZE | SETUP_CLAMP | SETUP_SUBMIT_ALL | SETUP_SINGLE_ISSUER | SETUP_DEFER_TASKRUN;
+  pv.setUint32(8, flags, true);
+  const fd = c.uring_setup(SYS_IO_URING_SETUP, sqEntries, params);
+  if (fd >= 0) return fd;
+  const errno = errnoOf(c);
+  const why = errno === 1
+    ? "not permitted (EPERM: kernel.io_uring_disabled or a seccomp filter)"
+    : errno === 38
+    ? "not in this kernel (ENOSYS, or filtered by seccomp)"
+    : errno === 22
+    ? "this kernel lacks SINGLE_ISSUER/DEFER_TASKRUN (EINVAL: Linux 6.1 or newer needed)"
+    : `errno ${errno}`;
+  throw new Error(`io_uring_setup: ${why}`);
 }
 
-/**
- * One ring, its provided receive buffers and its send slots. Not shared between isolates (each
- * worker makes its own, on its own thread: SINGLE_ISSUER).
- */
+/** One ring and its buffers. Not shared between isolates (each worker makes its own: SINGLE_ISSUER). */
 export class UringRing {
   readonly #c = libc();
   readonly fd: number;
@@ -93,19 +89,9 @@ export class UringRing {
   readonly #cqBase: number;
   readonly cqWords: Uint32Array;
   readonly cqRes: Int32Array;
-  // Provided buffers.
-  readonly #bufRing: Mapping;
-  readonly #bufWords: Uint32Array;
-  readonly #bufTail: Uint16Array;
-  #bufIndex = 0;
-  /** All receive buffers, one view: buffer `bid` is `[bid * RECV_BUFFER_BYTES, +RECV_BUFFER_BYTES)`. */
-  readonly recvBytes: Uint8Array;
-  /** Each receive buffer's address, its low and high words (split once, not per message). */
-  readonly #bufLo: Uint32Array;
-  readonly #bufHi: Uint32Array;
-  // Send slots (grown a chunk at a time) and the wait's argument (getevents_arg + timespec).
-  readonly #slotChunks: Mapping[] = [];
-  readonly slotBytes: Uint8Array[] = [];
+  /** The receive buffers and send slots (unset only when a set-up failed before they were made). */
+  readonly buffers: UringBuffers;
+  // The wait's argument (getevents_arg + timespec).
   readonly #waitArg: Mapping;
   readonly #waitWords: Int32Array;
 
@@ -113,25 +99,7 @@ export class UringRing {
     const c = this.#c;
     const params = new Uint8Array(120);
     const pv = new DataView(params.buffer);
-    pv.setUint32(0, sqEntries, true);
-    pv.setUint32(4, sqEntries * 4, true);
-    pv.setUint32(
-      8,
-      SETUP_CQSIZE | SETUP_CLAMP | SETUP_SUBMIT_ALL | SETUP_SINGLE_ISSUER | SETUP_DEFER_TASKRUN,
-      true,
-    );
-    const fd = c.uring_setup(SYS_IO_URING_SETUP, sqEntries, params);
-    if (fd < 0) {
-      const errno = errnoOf(c);
-      const why = errno === 1
-        ? "not permitted (EPERM: kernel.io_uring_disabled or a seccomp filter)"
-        : errno === 38
-        ? "not in this kernel (ENOSYS, or filtered by seccomp)"
-        : errno === 22
-        ? "this kernel lacks SINGLE_ISSUER/DEFER_TASKRUN (EINVAL: Linux 6.1 or newer needed)"
-        : `errno ${errno}`;
-      throw new Error(`io_uring_setup: ${why}`);
-    }
+    const fd = setupRing(c, sqEntries, params);
     this.fd = fd;
     try {
       const features = pv.getUint32(20, true);
@@ -160,31 +128,7 @@ export class UringRing {
       this.#cqBase = cq(5) / 4;
       this.cqWords = words;
       this.cqRes = new Int32Array(ring.view);
-      // The provided-buffer ring (16 bytes an entry, its tail in entry 0's last u16) and its buffers.
-      this.#bufRing = this.#map(mapAnonymous(c, Math.max(PAGE_BYTES, recvBuffers * 16)));
-      this.#bufWords = new Uint32Array(this.#bufRing.view);
-      this.#bufTail = new Uint16Array(this.#bufRing.view, 14, 1);
-      const recv = this.#map(mapAnonymous(c, recvBuffers * RECV_BUFFER_BYTES));
-      this.recvBytes = new Uint8Array(recv.view);
-      this.#bufLo = new Uint32Array(recvBuffers);
-      this.#bufHi = new Uint32Array(recvBuffers);
-      for (let bid = 0; bid < recvBuffers; bid++) {
-        const address = recv.address + bid * RECV_BUFFER_BYTES;
-        this.#bufLo[bid] = address % 2 ** 32;
-        this.#bufHi[bid] = Math.floor(address / 2 ** 32);
-      }
-      const reg = new Uint8Array(40);
-      const rv = new DataView(reg.buffer);
-      rv.setBigUint64(0, BigInt(this.#bufRing.address), true);
-      rv.setUint32(8, recvBuffers, true);
-      rv.setUint16(12, BUFFER_GROUP, true);
-      if (c.uring_register(SYS_IO_URING_REGISTER, fd, REGISTER_PBUF_RING, reg, 1) < 0) {
-        throw new Error(
-          `io_uring: no provided-buffer ring (errno ${errnoOf(c)}; Linux 5.19 or newer needed)`,
-        );
-      }
-      this.#bufMask = recvBuffers - 1;
-      for (let bid = 0; bid < recvBuffers; bid++) this.returnBuffer(bid);
+      this.buffers = new UringBuffers(c, fd, recvBuffers);
       this.#waitArg = this.#map(mapAnonymous(c, PAGE_BYTES));
       this.#waitWords = new Int32Array(this.#waitArg.view);
       // struct io_uring_getevents_arg { u64 sigmask; u32 sigmask_sz; u32 min_wait_usec; u64 ts; } at 0,
@@ -196,43 +140,9 @@ export class UringRing {
     }
   }
 
-  readonly #bufMask: number = 0;
-
   #map(m: Mapping): Mapping {
     this.#maps.push(m);
     return m;
-  }
-
-  /** Hands receive buffer `bid` back to the kernel. */
-  returnBuffer(bid: number): void {
-    const w = ((this.#bufIndex & this.#bufMask) * 4) | 0;
-    this.#bufWords[w] = this.#bufLo[bid];
-    this.#bufWords[w + 1] = this.#bufHi[bid];
-    this.#bufWords[w + 2] = RECV_BUFFER_BYTES;
-    // bid in the low half of the 4th word; the high half is the ring's tail in entry 0: keep it.
-    const high = this.#bufWords[w + 3] & 0xffff0000;
-    this.#bufWords[w + 3] = high | bid;
-    this.#bufIndex = (this.#bufIndex + 1) & 0xffff;
-    Atomics.store(this.#bufTail, 0, this.#bufIndex);
-  }
-
-  /** The send slot of socket `token` (grown a chunk at a time): its view and its address. */
-  slot(token: number): { bytes: Uint8Array; address: number } {
-    const chunk = Math.floor(token / SLOTS_PER_CHUNK);
-    while (this.#slotChunks.length <= chunk) {
-      const m = this.#map(mapAnonymous(this.#c, SLOTS_PER_CHUNK * SEND_SLOT_BYTES));
-      this.#slotChunks.push(m);
-      for (let k = 0; k < SLOTS_PER_CHUNK; k++) {
-        this.slotBytes.push(new Uint8Array(m.view, k * SEND_SLOT_BYTES, SEND_SLOT_BYTES));
-      }
-    }
-    const address = this.#slotChunks[chunk].address + (token % SLOTS_PER_CHUNK) * SEND_SLOT_BYTES;
-    return { bytes: this.slotBytes[token], address };
-  }
-
-  /** Space left in the submission queue. */
-  get sqFree(): number {
-    return this.#sqEntries - (this.#tail - Atomics.load(this.#sqHead, 0));
   }
 
   /** The next SQE's first word, zeroed (a full queue is handed to the kernel first). */
@@ -308,11 +218,6 @@ export class UringRing {
     s[b + 9] = udHi;
   }
 
-  /** Receive buffers handed back so far (wraps at 2^16): a starved receive waits for it to move. */
-  get buffersReturned(): number {
-    return this.#bufIndex;
-  }
-
   /** SQEs written and not yet handed to the kernel. */
   get unsubmitted(): number {
     return (this.#tail - this.#submitted) >>> 0;
@@ -343,12 +248,13 @@ export class UringRing {
       this.#waitWords[9] = 0;
       this.#waitWords[10] = ns % 1e9;
       this.#waitWords[11] = 0;
+      const flags = ENTER_GETEVENTS | ENTER_EXT_ARG;
       rc = this.#c.uring_enter(
         SYS_IO_URING_ENTER,
         this.fd,
         toSubmit,
         minComplete,
-        ENTER_GETEVENTS | ENTER_EXT_ARG,
+        flags,
         this.#waitArg.ptr,
         24,
       );
@@ -372,6 +278,15 @@ export class UringRing {
     return (this.#cqBase + (n & this.#cqMask) * 4) | 0;
   }
 
+  /** The result of the ready CQE with user_data `udLo`/`udHi`, else NaN (cold: a closing socket's). */
+  readyResult(udLo: number, udHi: number): number {
+    for (let n = this.cqHead, tail = this.cqTail; n !== tail; n = (n + 1) >>> 0) {
+      const w = this.cqeWord(n);
+      if (this.cqWords[w] === udLo && this.cqWords[w + 1] === udHi) return this.cqRes[w + 2];
+    }
+    return NaN;
+  }
+
   /** Hands CQEs up to `head` back to the kernel. */
   consumed(head: number): void {
     Atomics.store(this.#cqHead, 0, head >>> 0);
@@ -382,7 +297,6 @@ export class UringRing {
     if (this.fd >= 0) this.#c.close(this.fd);
     (this as { fd: number }).fd = -1;
     for (const m of this.#maps.splice(0)) this.#c.munmap(m.ptr, BigInt(m.bytes));
-    this.slotBytes.length = 0;
-    this.#slotChunks.length = 0;
+    this.buffers?.close();
   }
 }

@@ -1,13 +1,13 @@
 /**
  * @module
- * One io_uring socket's send slot (transport/uring_socket.ts): stable memory (the ring's, never a V8
- * buffer) the kernel reads a send from after the call that queued it has returned. Bytes are appended
+ * One io_uring socket's send slot (transport/uring_socket.ts): stable memory (a slot of the ring's buffers,
+ * transport/uring_buffers.ts; never a V8 buffer) the kernel reads a send from after the call that queued it has returned. Bytes are appended
  * while a send is in flight and go in the next one, so a socket has one send in flight at a time (two
  * on one socket could be issued out of order). HOT PATH: `append` copies a small frame by hand (no
  * subarray per message); `startSend` and `sent` are a few additions.
  */
 import { SEND_SLOT_BYTES } from "./uring_ffi.ts";
-import type { UringRing } from "./uring_ring.ts";
+import type { UringBuffers } from "./uring_buffers.ts";
 
 export class SendSlot {
   readonly #bytes: Uint8Array;
@@ -22,8 +22,8 @@ export class SendSlot {
   sendLo = 0;
   sendHi = 0;
 
-  constructor(ring: UringRing, token: number) {
-    const slot = ring.slot(token);
+  constructor(buffers: UringBuffers, token: number) {
+    const slot = buffers.slot(token);
     this.#bytes = slot.bytes;
     this.#lo = slot.address % 2 ** 32;
     this.#hi = Math.floor(slot.address / 2 ** 32);
@@ -32,6 +32,20 @@ export class SendSlot {
   /** A send is in flight. */
   get inFlight(): boolean {
     return this.#inflightEnd !== this.#start;
+  }
+
+  /** The bytes of the send in flight, and those appended behind it (in no send yet). */
+  get inFlightBytes(): number {
+    return this.#inflightEnd - this.#start;
+  }
+
+  get queuedBytes(): number {
+    return this.#end - this.#inflightEnd;
+  }
+
+  /** A view of the bytes appended behind the send in flight (for a close, never per message). */
+  queued(): Uint8Array {
+    return this.#bytes.subarray(this.#inflightEnd, this.#end);
   }
 
   /** Copies what fits of `bytes` after what waits: the bytes taken (0 when the slot is full). */

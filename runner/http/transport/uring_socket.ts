@@ -9,10 +9,12 @@
  * read backs up in the kernel, as on epoll, and the receive is armed again once the reader has taken
  * what was held. One round may still bring up to the kernel's multishot retries (32 buffers) before
  * the cancel lands, and every socket together can never hold more than the ring's buffers: a receive
- * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the socket's send slot (stable memory) and sent one send at
- * a time, in order (two sends in flight on one socket could be issued out of order); `writeNow` takes
- * what fits in the slot, the rest goes through the promise `write`. A send's failure fails the armed
- * read, or the next write. HOT PATH: `onRecv` -> `serve` -> the reader; `writeNow` -> one SQE.
+ * that finds none ends with ENOBUFS and is armed again once one comes back. Writes: copied into the
+ * socket's send slot (stable memory) and sent one send at a time, in order (two sends in flight on one
+ * socket could be issued out of order); `writeNow` takes what fits in the slot, the rest goes through
+ * the promise `write`; what it took goes out before a close's FIN, as on epoll (`#flushQueued`). A
+ * send's failure fails the armed read, or the next write. HOT PATH: `onRecv` -> `serve` -> the reader;
+ * `writeNow` -> one SQE.
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./uring_ffi.ts";
 import type { UringRing } from "./uring_ring.ts";
@@ -22,6 +24,7 @@ import { readError, readStateOf, writeError } from "./epoll_errors.ts";
 import { ConnectPhase } from "./epoll_connect.ts";
 import { HeldChunks } from "./uring_held.ts";
 import { SendSlot } from "./uring_send.ts";
+import { WaitingRead } from "./waiting_read.ts";
 import type { SslNegotiated } from "../tls/openssl_conn.ts";
 
 /** Bytes one socket may hold received and not yet read before its receive is cancelled. */
@@ -59,10 +62,8 @@ export class UringSocket implements InlineConn {
   /** The stream's end (0) or failure (`-errno`) once the receive reported it; 1 while open. */
   #end = 1;
   #queued = false;
-  #reader: InlineReader | null = null;
-  #readBuf: Uint8Array | null = null;
-  #onRead: ((n: number | null) => void) | null = null;
-  #onReadError: ((err: Error) => void) | null = null;
+  /** The armed read: inline or promise, never both. */
+  readonly #read: WaitingRead;
   #writeErrno = 0;
   #pendingWrite: Uint8Array | null = null;
   #onWrite: ((n: number) => void) | null = null;
@@ -74,8 +75,9 @@ export class UringSocket implements InlineConn {
     readonly token: number,
     readonly gen: number,
   ) {
-    this.#held = new HeldChunks(loop.ring);
-    this.#slot = new SendSlot(loop.ring, token);
+    this.#held = new HeldChunks(loop.ring.buffers);
+    this.#slot = new SendSlot(loop.ring.buffers, token);
+    this.#read = new WaitingRead(loop);
   }
 
   get tlsMs(): number {
@@ -141,22 +143,11 @@ export class UringSocket implements InlineConn {
     if (this.#end <= 0) {
       return this.#end === 0 ? Promise.resolve(null) : Promise.reject(readError(-this.#end));
     }
-    return new Promise((resolve, reject) => {
-      this.#readBuf = buf;
-      this.#onRead = resolve;
-      this.#onReadError = reject;
-      this.loop.wait();
-    });
+    return this.#read.promise(buf);
   }
 
   armRead(buf: Uint8Array, reader: InlineReader): void {
-    if (this.fd < 0) {
-      queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
-      return;
-    }
-    this.#readBuf = buf;
-    this.#reader = reader;
-    this.loop.wait();
+    if (!this.#read.arm(this.fd, buf, reader)) return;
     if (this.#held.count > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.#requeue();
   }
 
@@ -174,12 +165,12 @@ export class UringSocket implements InlineConn {
 
   /** Hands held bytes (or the end, or a send's failure) to the armed read, TURN_READ_BYTES a turn. */
   #serve(): void {
+    const read = this.#read;
     let budget = TURN_READ_BYTES;
     let served = false;
     while (this.fd >= 0) {
-      const reader = this.#reader;
-      if (reader === null) {
-        if (this.#onRead !== null && (this.#held.count > 0 || this.#end <= 0)) this.#readNow();
+      if (read.reader === null) {
+        if (read.onRead !== null && (this.#held.count > 0 || this.#end <= 0)) this.#readNow();
         return;
       }
       if (this.#held.count === 0 && this.#end > 0 && this.#writeErrno === 0) break;
@@ -187,10 +178,8 @@ export class UringSocket implements InlineConn {
         this.#requeue();
         break;
       }
-      const buf = this.#readBuf!;
-      this.#reader = null;
-      this.#readBuf = null;
-      this.loop.waiting--;
+      const buf = read.buf!;
+      const reader = read.takeReader();
       served = true;
       let settled: boolean;
       if (this.#held.count > 0) {
@@ -201,19 +190,14 @@ export class UringSocket implements InlineConn {
       else settled = this.#end === 0 ? reader.onRead(null) : reader.onReadError(readError(-this.#end));
       if (settled) this.loop.asyncWakes++;
     }
-    if (served && this.fd >= 0) this.#reader?.onDrained?.();
+    if (served && this.fd >= 0) read.reader?.onDrained?.();
   }
 
   #readNow(): void {
-    const resolve = this.#onRead!;
-    const reject = this.#onReadError!;
-    const buf = this.#readBuf!;
-    this.#readBuf = null;
-    this.#onRead = this.#onReadError = null;
-    this.loop.settled();
-    if (this.#held.count > 0) resolve(this.#take(buf));
-    else if (this.#end === 0) resolve(null);
-    else reject(readError(-this.#end));
+    const read = this.#read;
+    if (this.#held.count > 0) read.resolve(this.#take(read.buf!));
+    else if (this.#end === 0) read.resolve(null);
+    else read.reject(readError(-this.#end));
   }
 
   write(bytes: Uint8Array): Promise<number> {
@@ -288,6 +272,21 @@ export class UringSocket implements InlineConn {
   }
 
   /**
+   * At the close, bytes `writeNow` took behind a send in flight (a close frame after a pong) go out
+   * before the FIN, as what a kernel's socket buffer took does on epoll: written now if that send has
+   * completed (its CQE not reaped yet), in order after it. A send still waiting for room in the kernel
+   * means epoll's write would have found none either: they are dropped, as there.
+   */
+  #flushQueued(fd: number): void {
+    const slot = this.#slot;
+    if (!slot.inFlight || slot.queuedBytes === 0) return;
+    const ring = this.loop.ring;
+    ring.enter(0, 0);
+    if (ring.readyResult(this.token << 8 | UD_SEND, this.gen) !== slot.inFlightBytes) return;
+    this.loop.sys.write(fd, slot.queued());
+  }
+
+  /**
    * Cancels what is in flight on the socket, hands that to the kernel now (an SQE must never name
    * an fd after its close: the number may be taken by the next socket), and closes it; whatever was
    * pending fails as a read on a closed Deno.Conn does.
@@ -297,8 +296,8 @@ export class UringSocket implements InlineConn {
     if (fd < 0) return;
     const loop = this.loop;
     const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
-    const waitingRead = this.#reader !== null || this.#onRead !== null;
-    const reading = waitingRead && this.#held.count === 0 ? readStateOf(loop.sys, fd) : "";
+    const reading = this.#read.armed && this.#held.count === 0 ? readStateOf(loop.sys, fd) : "";
+    this.#flushQueued(fd);
     loop.ring.prepCancelFd(fd, this.token << 8 | UD_CANCEL, this.gen);
     loop.ring.enter(0, 0);
     this.fd = -1;
@@ -306,12 +305,9 @@ export class UringSocket implements InlineConn {
     this.#held.clear();
     if (this.#slot.inFlight) loop.waiting--;
     loop.release(this.token);
-    const reader = this.#reader;
-    const onReadError = this.#onReadError;
+    const { reader, onReadError } = this.#read;
     const onWriteError = this.#onWriteError;
-    loop.waiting -= Number(reader !== null) + Number(this.#onRead !== null);
-    this.#reader = this.#readBuf = null;
-    this.#onRead = this.#onReadError = null;
+    this.#read.drop();
     this.#takeWrite();
     onConnectError?.(new Deno.errors.Interrupted(connecting));
     if (reader === null && onReadError === null && onWriteError === null) return;

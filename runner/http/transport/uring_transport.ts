@@ -16,12 +16,12 @@
  * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it; a
  * long round hands its sends over every FLUSH_SQES completions, so the peer is not kept waiting for its end.
  */
-import { EINPROGRESS, EINTR, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
+import { EINTR, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
 import { ETIME } from "./uring_ffi.ts";
 import { UringRing } from "./uring_ring.ts";
 import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./uring_socket.ts";
 import type { TransportConn } from "./transport.ts";
-import { connectError, notAttemptedError } from "./epoll_errors.ts";
+import { loopSocket, startConnect } from "./loop_dial.ts";
 import { nextTurn } from "../../load/clock.ts";
 import { SocketTable } from "./socket_table.ts";
 
@@ -55,20 +55,14 @@ export class UringLoop implements UringSocketLoop {
   }
 
   connect(signal: AbortSignal): Promise<TransportConn> {
-    if (this.#closed) {
-      return Promise.reject(new Deno.errors.BadResource("never attempted: the io_uring loop was closed"));
-    }
-    const fd = this.sys.tcpSocket(this.addr.family);
-    if (fd < 0) return Promise.reject(notAttemptedError("socket", -fd, this.addr));
+    const fd = loopSocket(this.sys, this.addr, this.#closed ? "io_uring" : null);
+    if (typeof fd !== "number") return Promise.reject(fd);
     const token = this.#table.nextToken();
     const gen = this.#gens[token] = ((this.#gens[token] ?? 0) + 1) >>> 0;
     const sock = new UringSocket(this, fd, token, gen);
     this.#table.slots[token] = sock;
-    const started = this.sys.connect(fd, this.addr);
-    if (started < 0 && started !== -EINPROGRESS) {
-      sock.close();
-      return Promise.reject(connectError(-started, this.addr));
-    }
+    const started = startConnect(this.sys, this.addr, sock);
+    if (typeof started !== "number") return Promise.reject(started);
     return sock.awaitConnect(signal, started === 0);
   }
 
@@ -94,7 +88,7 @@ export class UringLoop implements UringSocketLoop {
   }
 
   starved(sock: UringSocket): void {
-    if (this.#starved.length === 0) this.#starvedAt = this.ring.buffersReturned;
+    if (this.#starved.length === 0) this.#starvedAt = this.ring.buffers.buffersReturned;
     this.#starved.push(sock);
   }
 
@@ -135,7 +129,7 @@ export class UringLoop implements UringSocketLoop {
 
   /** Starved receives are armed again once a buffer has come back since they starved. */
   #rearmStarved(): void {
-    if (this.#starved.length === 0 || this.ring.buffersReturned === this.#starvedAt) return;
+    if (this.#starved.length === 0 || this.ring.buffers.buffersReturned === this.#starvedAt) return;
     const starved = this.#starved;
     this.#starved = [];
     for (const sock of starved) sock.armReceive();
@@ -158,7 +152,7 @@ export class UringLoop implements UringSocketLoop {
       const token = udLo >>> 8;
       const sock = this.#table.slots[token];
       if (sock == null || sock.gen !== gen || sock.fd < 0) {
-        if ((udLo & 0xff) === UD_RECV && (flags & 1) !== 0) ring.returnBuffer(flags >>> 16);
+        if ((udLo & 0xff) === UD_RECV && (flags & 1) !== 0) ring.buffers.returnBuffer(flags >>> 16);
         continue;
       }
       const kind = udLo & 0xff;

@@ -7,11 +7,12 @@
  * the socket's error (`timeout` when the watchdog cut it).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { readHandshake } from "../../../ws/handshake.ts";
+import { handshakeRequest, newKey, readHandshake } from "../../../ws/handshake.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import type { TransportConn } from "../transport/transport.ts";
 import type { WsStats } from "./stats.ts";
+import type { WsRun } from "./run.ts";
 
 /** The connection the handshake runs for: its watchdog fields and its failures' counter. */
 export interface HandshakeWatch {
@@ -29,6 +30,13 @@ export interface HandshakeOffer {
   key: string;
   protocols: readonly string[];
   stats: WsStats;
+}
+
+/** The run's own offer: its URL, subprotocols and headers, with a fresh key. */
+export function offerOf(run: WsRun): HandshakeOffer {
+  const key = newKey();
+  const request = handshakeRequest(run.url, key, { protocols: run.protocols, headers: run.headers });
+  return { request, key, protocols: run.protocols, stats: run.stats };
 }
 
 /**

@@ -42,6 +42,14 @@ export class WsStats {
     return nowMs >= this.originMs;
   }
 
+  /** A message of `payloadBytes` received at `nowMs`; whether it belongs to the measured run (counted). */
+  received(nowMs: number, payloadBytes: number): boolean {
+    if (nowMs < this.originMs) return false;
+    this.messagesReceived++;
+    this.payloadBytesReceived += payloadBytes;
+    return true;
+  }
+
   handshake(nowMs: number, latencyUs: number): void {
     this.handshakes++;
     if (nowMs < this.originMs) {

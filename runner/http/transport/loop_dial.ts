@@ -1,0 +1,35 @@
+/**
+ * @module
+ * What both event loops of a transport (transport/epoll_transport.ts, transport/uring_transport.ts) do
+ * alike to dial their run's address: a non-blocking socket made unless the loop is closed, then the
+ * connect started, a failure closing the socket; each error says what was attempted
+ * (transport/epoll_errors.ts). What differs stays in each loop: epoll registers the socket in its set
+ * and may start TLS on it, io_uring gives the socket's slot a generation and polls for the connect's
+ * end. Once per connect, never per message.
+ */
+import { EINPROGRESS, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
+import { connectError, notAttemptedError } from "./epoll_errors.ts";
+
+/**
+ * A non-blocking TCP socket for `addr`, or the error a connect fails with before anything was
+ * attempted: the loop (`closedLoop` names it) is closed, or no socket could be made.
+ */
+export function loopSocket(sys: EpollSys, addr: SockAddr, closedLoop: string | null): number | Error {
+  if (closedLoop !== null) {
+    return new Deno.errors.BadResource(`never attempted: the ${closedLoop} loop was closed`);
+  }
+  const fd = sys.tcpSocket(addr.family);
+  return fd >= 0 ? fd : notAttemptedError("socket", -fd, addr);
+}
+
+/** Starts `sock`'s connect to `addr`: 0 (connected at once) or -EINPROGRESS, else its error (the socket closed). */
+export function startConnect(
+  sys: EpollSys,
+  addr: SockAddr,
+  sock: { fd: number; close(): void },
+): number | Error {
+  const started = sys.connect(sock.fd, addr);
+  if (started >= 0 || started === -EINPROGRESS) return started;
+  sock.close();
+  return connectError(-started, addr);
+}

@@ -1,0 +1,118 @@
+/**
+ * @module
+ * The memory one io_uring ring (transport/uring_ring.ts) shares with the kernel for data: the
+ * provided-buffer ring registered on it (16 bytes an entry, its tail in entry 0's last u16) and the
+ * receive buffers it lists, which multishot receives fill, and the sockets' send slots, which sends
+ * read. All of it lives in `mmap`s (never a V8 buffer, which may move) read and written through
+ * typed-array views. HOT PATH: `returnBuffer` is five stores; `recvBytes` is one view of every receive
+ * buffer, so a read copies from it without a subarray per message.
+ */
+import {
+  BUFFER_GROUP,
+  errnoOf,
+  type Libc,
+  mapAnonymous,
+  type Mapping,
+  PAGE_BYTES,
+  RECV_BUFFER_BYTES,
+  REGISTER_PBUF_RING,
+  SEND_SLOT_BYTES,
+  SLOTS_PER_CHUNK,
+  SYS_IO_URING_REGISTER,
+} from "./uring_ffi.ts";
+
+/** One ring's receive buffers and send slots; unmapped by `close` (the ring's close). */
+export class UringBuffers {
+  readonly #c: Libc;
+  readonly #maps: Mapping[] = [];
+  readonly #bufWords: Uint32Array;
+  readonly #bufTail: Uint16Array;
+  readonly #bufMask: number;
+  #bufIndex = 0;
+  /** All receive buffers, one view: buffer `bid` is `[bid * RECV_BUFFER_BYTES, +RECV_BUFFER_BYTES)`. */
+  readonly recvBytes: Uint8Array;
+  /** Each receive buffer's address, its low and high words (split once, not per message). */
+  readonly #bufLo: Uint32Array;
+  readonly #bufHi: Uint32Array;
+  // Send slots, grown a chunk at a time.
+  readonly #slotChunks: Mapping[] = [];
+  readonly #slotBytes: Uint8Array[] = [];
+
+  /** Maps `recvBuffers` receive buffers (a power of two) and registers them on the ring `ringFd`. */
+  constructor(c: Libc, ringFd: number, recvBuffers: number) {
+    this.#c = c;
+    try {
+      const bufRing = this.#map(mapAnonymous(c, Math.max(PAGE_BYTES, recvBuffers * 16)));
+      this.#bufWords = new Uint32Array(bufRing.view);
+      this.#bufTail = new Uint16Array(bufRing.view, 14, 1);
+      const recv = this.#map(mapAnonymous(c, recvBuffers * RECV_BUFFER_BYTES));
+      this.recvBytes = new Uint8Array(recv.view);
+      this.#bufLo = new Uint32Array(recvBuffers);
+      this.#bufHi = new Uint32Array(recvBuffers);
+      for (let bid = 0; bid < recvBuffers; bid++) {
+        const address = recv.address + bid * RECV_BUFFER_BYTES;
+        this.#bufLo[bid] = address % 2 ** 32;
+        this.#bufHi[bid] = Math.floor(address / 2 ** 32);
+      }
+      const reg = new Uint8Array(40);
+      const rv = new DataView(reg.buffer);
+      rv.setBigUint64(0, BigInt(bufRing.address), true);
+      rv.setUint32(8, recvBuffers, true);
+      rv.setUint16(12, BUFFER_GROUP, true);
+      if (c.uring_register(SYS_IO_URING_REGISTER, ringFd, REGISTER_PBUF_RING, reg, 1) < 0) {
+        throw new Error(
+          `io_uring: no provided-buffer ring (errno ${errnoOf(c)}; Linux 5.19 or newer needed)`,
+        );
+      }
+      this.#bufMask = recvBuffers - 1;
+      for (let bid = 0; bid < recvBuffers; bid++) this.returnBuffer(bid);
+    } catch (err) {
+      this.close();
+      throw err;
+    }
+  }
+
+  #map(m: Mapping): Mapping {
+    this.#maps.push(m);
+    return m;
+  }
+
+  /** Hands receive buffer `bid` back to the kernel. */
+  returnBuffer(bid: number): void {
+    const w = ((this.#bufIndex & this.#bufMask) * 4) | 0;
+    this.#bufWords[w] = this.#bufLo[bid];
+    this.#bufWords[w + 1] = this.#bufHi[bid];
+    this.#bufWords[w + 2] = RECV_BUFFER_BYTES;
+    // bid in the low half of the 4th word; the high half is the ring's tail in entry 0: keep it.
+    const high = this.#bufWords[w + 3] & 0xffff0000;
+    this.#bufWords[w + 3] = high | bid;
+    this.#bufIndex = (this.#bufIndex + 1) & 0xffff;
+    Atomics.store(this.#bufTail, 0, this.#bufIndex);
+  }
+
+  /** Receive buffers handed back so far (wraps at 2^16): a starved receive waits for it to move. */
+  get buffersReturned(): number {
+    return this.#bufIndex;
+  }
+
+  /** The send slot of socket `token` (grown a chunk at a time): its view and its address. */
+  slot(token: number): { bytes: Uint8Array; address: number } {
+    const chunk = Math.floor(token / SLOTS_PER_CHUNK);
+    while (this.#slotChunks.length <= chunk) {
+      const m = this.#map(mapAnonymous(this.#c, SLOTS_PER_CHUNK * SEND_SLOT_BYTES));
+      this.#slotChunks.push(m);
+      for (let k = 0; k < SLOTS_PER_CHUNK; k++) {
+        this.#slotBytes.push(new Uint8Array(m.view, k * SEND_SLOT_BYTES, SEND_SLOT_BYTES));
+      }
+    }
+    const address = this.#slotChunks[chunk].address + (token % SLOTS_PER_CHUNK) * SEND_SLOT_BYTES;
+    return { bytes: this.#slotBytes[token], address };
+  }
+
+  /** Unmaps everything (after the ring's close: the kernel no longer reads or writes it). */
+  close(): void {
+    for (const m of this.#maps.splice(0)) this.#c.munmap(m.ptr, BigInt(m.bytes));
+    this.#slotBytes.length = 0;
+    this.#slotChunks.length = 0;
+  }
+}

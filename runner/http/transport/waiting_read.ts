@@ -1,0 +1,95 @@
+/**
+ * @module
+ * The read a socket of an event-loop transport (transport/epoll_socket.ts, transport/uring_socket.ts)
+ * holds for its user until bytes, the end or a failure settle it: a promise read (`read`) or an inline
+ * one (`armRead`, its reader called back by the pump), never both, counted in its loop's `waiting`
+ * while it waits. When it is settled is each socket's own (epoll on readiness, io_uring on completions);
+ * how it is armed, taken and dropped is this one file. HOT PATH: `arm` and `takeReader` are a few
+ * stores; nothing is allocated per read.
+ */
+import type { InlineReader } from "./transport.ts";
+
+/** What a waiting read needs of its socket's loop. */
+export interface ReadLoop {
+  /** Reads (and writes) waiting: the pump runs while some do. */
+  waiting: number;
+  wait(): void;
+  settled(): void;
+}
+
+export class WaitingRead {
+  /** The buffer of the read that waits. */
+  buf: Uint8Array | null = null;
+  /** The inline reader, or the promise's settlers: never both. */
+  reader: InlineReader | null = null;
+  onRead: ((n: number | null) => void) | null = null;
+  onReadError: ((err: Error) => void) | null = null;
+
+  constructor(readonly loop: ReadLoop) {}
+
+  /** A read waits (inline or promise). */
+  get armed(): boolean {
+    return this.reader !== null || this.onRead !== null;
+  }
+
+  /** A promise read into `buf` that waits: settled by `resolve` or `reject`. */
+  promise(buf: Uint8Array): Promise<number | null> {
+    return new Promise((resolve, reject) => {
+      this.buf = buf;
+      this.onRead = resolve;
+      this.onReadError = reject;
+      this.loop.wait();
+    });
+  }
+
+  /**
+   * Arms `reader` to read into `buf`; on a closed socket (`fd < 0`, the loop closed at the end of a
+   * run) the reader fails in a microtask instead, as a pending read would: false then.
+   */
+  arm(fd: number, buf: Uint8Array, reader: InlineReader): boolean {
+    if (fd < 0) {
+      queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
+      return false;
+    }
+    this.buf = buf;
+    this.reader = reader;
+    this.loop.wait();
+    return true;
+  }
+
+  /** The inline reader, taken to be called (read `buf` first): it waits no more. */
+  takeReader(): InlineReader {
+    const reader = this.reader!;
+    this.reader = null;
+    this.buf = null;
+    this.loop.waiting--;
+    return reader;
+  }
+
+  /** Settles the promise read with `n` bytes (null: the end). */
+  resolve(n: number | null): void {
+    const resolve = this.onRead!;
+    this.#settled();
+    resolve(n);
+  }
+
+  /** Fails the promise read. */
+  reject(err: Error): void {
+    const reject = this.onReadError!;
+    this.#settled();
+    reject(err);
+  }
+
+  #settled(): void {
+    this.buf = null;
+    this.onRead = this.onReadError = null;
+    this.loop.settled();
+  }
+
+  /** The socket closed: the read waits no more (the caller fails what it took of it). */
+  drop(): void {
+    this.loop.waiting -= Number(this.reader !== null) + Number(this.onRead !== null);
+    this.reader = this.buf = null;
+    this.onRead = this.onReadError = null;
+  }
+}

@@ -1,0 +1,69 @@
+/**
+ * @module
+ * The record of one WebSocket connection's exchange (connection.ts): when its send was meant to go and
+ * went, whether it is still unanswered, whether it is over, the answers it counted (a storm's: all of its
+ * messages), and the recorder's side of it: bytes written, `inFlight`, each round trip (from the intended
+ * send, coordinated-omission corrected, and from the actual one), and an unfinished one at the run's end.
+ * HOT PATH: plain fields and the recorder's counters; nothing is allocated.
+ */
+import type { IntervalRecorder } from "../../stats/recorder.ts";
+
+export class WsExchange {
+  /** An exchange is in progress (from its first send to its end). */
+  active = false;
+  /** It is over (answered, failed, or its close handshake done); the connection's `consume` says so. */
+  over = false;
+  /** When the send in progress was meant to go, and when it went. */
+  intendedMs = 0;
+  sentMs = 0;
+  /** A message (or ping) sent and not answered: counted in the recorder's `inFlight`. */
+  #outstanding = false;
+  #answered = 0;
+
+  constructor(readonly recorder: IntervalRecorder) {}
+
+  /** A send of `bytes` at `sentMs`, meant for `intendedMs` (< 0: the same); a new exchange unless active. */
+  sent(intendedMs: number, sentMs: number, bytes: number): void {
+    this.intendedMs = intendedMs < 0 ? sentMs : intendedMs;
+    this.sentMs = sentMs;
+    if (!this.active) this.#answered = 0;
+    this.active = true;
+    this.over = false;
+    this.recorder.addBytesWritten(sentMs, bytes);
+    this.recorder.inFlight++;
+    this.#outstanding = true;
+  }
+
+  /** The send answered at `nowMs`: its round trip from `fromMs` (and from the actual send) recorded. */
+  answered(nowMs: number, fromMs: number): void {
+    this.recorder.recordMessage(nowMs, (nowMs - fromMs) * 1000, (nowMs - this.sentMs) * 1000);
+    this.recorder.inFlight--;
+    this.#outstanding = false;
+    this.#answered++;
+  }
+
+  /** Sets the answers counted so far (a chain's next exchange starts from its last one's). */
+  carry(answered: number): void {
+    this.#answered = answered;
+  }
+
+  /** Ends the exchange: the answers it counted. */
+  end(): number {
+    this.active = false;
+    if (this.#outstanding) {
+      this.#outstanding = false;
+      this.recorder.inFlight--;
+    }
+    this.over = true;
+    const answered = this.#answered;
+    this.#answered = 0;
+    return answered;
+  }
+
+  /** At the run's end: a send still unanswered is over, counted unfinished unless the run is stopping. */
+  countUnfinished(nowMs: number, stopping: boolean): void {
+    if (!this.#outstanding || !this.active || this.over) return;
+    if (!stopping) this.recorder.unfinished(nowMs, 1);
+    this.over = true;
+  }
+}

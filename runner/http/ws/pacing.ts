@@ -1,0 +1,69 @@
+/**
+ * @module
+ * What one WebSocket connection (connection.ts) sends next, and when: the run's messages in turn (or
+ * hold's ping), counted in the run's stats as they go; a storm's count of messages sent on this socket and
+ * its think time after each; the idle wait of hold and of a storm's think time, which the connection's
+ * `abort` ends early. HOT PATH: `nextFrame` masks a prebuilt frame in place and counts two numbers.
+ */
+import { pingFrame } from "../../../ws/frame_encoder.ts";
+import type { WsRun } from "./run.ts";
+
+const EMPTY = new Uint8Array(0);
+
+export class WsPacing {
+  #messageIndex = 0;
+  /** Messages of this socket's storm sent so far. */
+  #stormSent = 0;
+  #idleTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  #idleEnd: (() => void) | null = null;
+
+  constructor(readonly run: WsRun) {}
+
+  /** A new socket: its storm starts over. */
+  reset(): void {
+    this.#stormSent = 0;
+  }
+
+  /** The next frame to send at `sentMs`: hold's ping, or the next message masked. */
+  nextFrame(sentMs: number): Uint8Array {
+    const run = this.run;
+    const stats = run.stats;
+    if (run.pingIntervalMs > 0) {
+      if (stats.counts(sentMs)) stats.pingsSent++;
+      return pingFrame(EMPTY, run.keys);
+    }
+    const template = run.messages[this.#messageIndex];
+    if (++this.#messageIndex === run.messages.length) this.#messageIndex = 0;
+    if (stats.counts(sentMs)) {
+      stats.messagesSent++;
+      stats.payloadBytesSent += template.payloadBytes;
+    }
+    return template.mask(run.keys);
+  }
+
+  /**
+   * A storm's message was answered: the think time before its next (0: at once), or -1 when that was
+   * its last (or the run is `stopping`) and the connection closes.
+   */
+  stormNext(stopping: boolean): number {
+    if (++this.#stormSent < this.run.messagesPerConnection && !stopping) {
+      return this.run.thinkAfterMs[this.#stormSent - 1] ?? 0;
+    }
+    return -1;
+  }
+
+  /** Waits `ms`, then `then`; `endPause` ends the wait early, calling `then` at once. */
+  pause(ms: number, then: () => void): void {
+    this.#idleEnd = () => {
+      this.#idleEnd = null;
+      clearTimeout(this.#idleTimer);
+      then();
+    };
+    this.#idleTimer = setTimeout(this.#idleEnd, ms);
+  }
+
+  /** Ends a wait in progress (the connection is aborted), if any. */
+  endPause(): void {
+    this.#idleEnd?.();
+  }
+}
