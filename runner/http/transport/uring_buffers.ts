@@ -87,7 +87,7 @@ export class UringBuffers {
     const high = this.#bufWords[w + 3] & 0xffff0000;
     this.#bufWords[w + 3] = high | bid;
     this.#bufIndex = (this.#bufIndex + 1) & 0xffff;
-    Atomics.store(this.#bufTail, 0, this.#bufIndex);
+    this.#bufTail[0] = this.#bufIndex;
   }
 
   /** Receive buffers handed back so far (wraps at 2^16): a starved receive waits for it to move. */

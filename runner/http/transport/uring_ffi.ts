@@ -16,9 +16,12 @@ export const SYS_IO_URING_REGISTER = 427n;
 
 const SYMBOLS = {
   uring_setup: { name: "syscall", parameters: ["i64", "u32", "buffer"], result: "i32" },
+  // The seventh argument (`argsz`, a size_t) goes on the stack: declared `u32`, only its low half was
+  // written and the high half was whatever the slot held, so the kernel saw a wrong size and refused
+  // every wait (EINVAL) from some JIT state on. A `pointer` is written whole and keeps the fast call.
   uring_enter: {
     name: "syscall",
-    parameters: ["i64", "i32", "u32", "u32", "u32", "pointer", "u32"],
+    parameters: ["i64", "i32", "u32", "u32", "u32", "pointer", "pointer"],
     result: "i32",
   },
   uring_register: { name: "syscall", parameters: ["i64", "i32", "u32", "buffer", "u32"], result: "i32" },
@@ -59,6 +62,8 @@ export const POLLOUT = 0x4;
 export const POLLERR = 0x8;
 export const POLLHUP = 0x10;
 export const ETIME = 62;
+/** The completion queue overflowed and could not be flushed yet: wait and try again. */
+export const EBUSY = 16;
 export const ENOBUFS = 105;
 export const ECANCELED = 125;
 

@@ -2,7 +2,9 @@
  * @module
  * One io_uring ring of the io_uring transport (transport/uring_transport.ts): made through the binding in
  * transport/uring_ffi.ts with SINGLE_ISSUER|DEFER_TASKRUN, so completions only appear inside our own
- * `io_uring_enter` and every ring access is synchronous on the worker's thread, between two calls; its
+ * `io_uring_enter` and every ring access is synchronous on the worker's thread, between two calls (so
+ * the heads and tails are plain loads and stores: an `Atomics` call costs more than the rest of a
+ * completion's reading, and the system call orders them); its
  * submission and completion rings `mmap`ed and read and written through typed-array views. The memory it
  * shares with the kernel for data (the provided receive buffers multishot receives fill, the sockets'
  * send slots) is its `buffers` (transport/uring_buffers.ts); whether a ring can be made here at all is
@@ -70,6 +72,10 @@ function setupRing(c: Libc, sqEntries: number, params: Uint8Array): number {
 }
 
 /** One ring and its buffers. Not shared between isolates (each worker makes its own: SINGLE_ISSUER). */
+
+/** `sizeof(struct io_uring_getevents_arg)`, as the 64-bit value the call's last argument must be. */
+const GETEVENTS_ARG_BYTES = Deno.UnsafePointer.create(24n);
+
 export class UringRing {
   readonly #c = libc();
   readonly fd: number;
@@ -147,7 +153,7 @@ export class UringRing {
 
   /** The next SQE's first word, zeroed (a full queue is handed to the kernel first). */
   #sqe(): number {
-    if (this.#tail - Atomics.load(this.#sqHead, 0) >= this.#sqEntries) this.enter(0, 0);
+    if (this.#tail - this.#sqHead[0] >= this.#sqEntries) this.enter(0, 0);
     const base = ((this.#tail & this.#sqMask) * 16) | 0;
     this.#tail = (this.#tail + 1) >>> 0;
     const s = this.#sqes;
@@ -227,9 +233,9 @@ export class UringRing {
   submit(): void {
     const toSubmit = (this.#tail - this.#submitted) >>> 0;
     if (toSubmit === 0) return;
-    Atomics.store(this.#sqTail, 0, this.#tail);
+    this.#sqTail[0] = this.#tail;
     this.#submitted = this.#tail;
-    this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, 0, null, 0);
+    this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, 0, null, null);
   }
 
   /**
@@ -239,7 +245,7 @@ export class UringRing {
    */
   enter(minComplete: number, timeoutMs: number): number {
     const toSubmit = (this.#tail - this.#submitted) >>> 0;
-    Atomics.store(this.#sqTail, 0, this.#tail);
+    this.#sqTail[0] = this.#tail;
     this.#submitted = this.#tail;
     let rc: number;
     if (minComplete > 0 && timeoutMs > 0) {
@@ -256,10 +262,10 @@ export class UringRing {
         minComplete,
         flags,
         this.#waitArg.ptr,
-        24,
+        GETEVENTS_ARG_BYTES,
       );
     } else {
-      rc = this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, ENTER_GETEVENTS, null, 0);
+      rc = this.#c.uring_enter(SYS_IO_URING_ENTER, this.fd, toSubmit, 0, ENTER_GETEVENTS, null, null);
     }
     return rc >= 0 ? rc : -errnoOf(this.#c);
   }
@@ -270,7 +276,7 @@ export class UringRing {
   }
 
   get cqTail(): number {
-    return Atomics.load(this.#cqTail, 0);
+    return this.#cqTail[0];
   }
 
   /** The first word of CQE number `n` in `cqWords` (`cqRes` for its result, `+3` its flags). */
@@ -289,7 +295,7 @@ export class UringRing {
 
   /** Hands CQEs up to `head` back to the kernel. */
   consumed(head: number): void {
-    Atomics.store(this.#cqHead, 0, head >>> 0);
+    this.#cqHead[0] = head >>> 0;
   }
 
   /** Closes the ring (the kernel cancels what is still in flight) and unmaps everything. */

@@ -49,6 +49,8 @@ export interface UringSocketLoop {
   /** A socket whose receive ran out of buffers: armed again when one comes back. */
   starved(sock: UringSocket): void;
   release(token: number): void;
+  /** Why the loop failed (its ring refused to run), or null: said in each socket's close. */
+  readonly failure: string | null;
 }
 
 export class UringSocket implements InlineConn {
@@ -311,7 +313,8 @@ export class UringSocket implements InlineConn {
     this.#takeWrite();
     onConnectError?.(new Deno.errors.Interrupted(connecting));
     if (reader === null && onReadError === null && onWriteError === null) return;
-    const closed = new Deno.errors.BadResource(reading ? `socket closed: ${reading}` : "socket closed");
+    const why = loop.failure ?? reading;
+    const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");
     reader?.onReadError(closed);
     onReadError?.(closed);
     onWriteError?.(closed);

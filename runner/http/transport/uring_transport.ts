@@ -16,8 +16,8 @@
  * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it; a
  * long round hands its sends over every FLUSH_SQES completions, so the peer is not kept waiting for its end.
  */
-import { EINTR, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
-import { ETIME } from "./uring_ffi.ts";
+import { EAGAIN, EINTR, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
+import { EBUSY, ETIME } from "./uring_ffi.ts";
 import { UringRing } from "./uring_ring.ts";
 import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./uring_socket.ts";
 import type { TransportConn } from "./transport.ts";
@@ -27,6 +27,8 @@ import { SocketTable } from "./socket_table.ts";
 
 /** SQEs a round queues before it hands them to the kernel without waiting for its end. */
 const FLUSH_SQES = 16;
+/** Waits refused in a row after which the loop fails (see `#fail`). */
+const MAX_REFUSALS = 8;
 
 /** One worker's ring and its sockets; `connect` is the transport, `close` ends it all. */
 export class UringLoop implements UringSocketLoop {
@@ -40,6 +42,9 @@ export class UringLoop implements UringSocketLoop {
   waiting = 0;
   asyncWakes = 0;
   tlsInfo = null;
+  failure: string | null = null;
+  /** Waits refused in a row (an errno other than a timeout, a signal or a full queue). */
+  #refusals = 0;
   #pumping = false;
   #closed = false;
 
@@ -117,7 +122,13 @@ export class UringLoop implements UringSocketLoop {
           this.#rearmStarved();
           // A socket on the ready list has bytes no completion will announce: submit without waiting.
           const rc = ring.enter(this.#table.readyCount > 0 ? 0 : 1, leftMs);
-          if (rc < 0 && rc !== -ETIME && rc !== -EINTR) break;
+          if (rc < 0 && rc !== -ETIME && rc !== -EINTR) {
+            // One odd errno can be a stale one (read after the call, on a thread that ran on); the
+            // same refusal every time cannot mend.
+            if (rc !== -EAGAIN && rc !== -EBUSY && ++this.#refusals >= MAX_REFUSALS) this.#fail(-rc);
+            break;
+          }
+          this.#refusals = 0;
         }
         if (!this.#closed && ring.unsubmitted > 0) ring.enter(0, 0);
         await nextTurn();
@@ -125,6 +136,15 @@ export class UringLoop implements UringSocketLoop {
     } finally {
       this.#pumping = false;
     }
+  }
+
+  /**
+   * The ring refused to run (an error no retry mends): every socket is closed with the reason, which
+   * their pending reads and writes fail with and the run counts, instead of a pump turning in vain.
+   */
+  #fail(errno: number): void {
+    this.failure = `io_uring_enter failed (errno ${errno})`;
+    this.close();
   }
 
   /** Starved receives are armed again once a buffer has come back since they starved. */
