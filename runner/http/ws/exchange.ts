@@ -19,6 +19,8 @@ export class WsExchange {
   /** A message (or ping) sent and not answered: counted in the recorder's `inFlight`. */
   #outstanding = false;
   #answered = 0;
+  /** What `carry` handed over, taken by the next exchange's first send. */
+  #carried = 0;
 
   constructor(readonly recorder: IntervalRecorder) {}
 
@@ -26,7 +28,10 @@ export class WsExchange {
   sent(intendedMs: number, sentMs: number, bytes: number): void {
     this.intendedMs = intendedMs < 0 ? sentMs : intendedMs;
     this.sentMs = sentMs;
-    if (!this.active) this.#answered = 0;
+    if (!this.active) {
+      this.#answered = this.#carried;
+      this.#carried = 0;
+    }
     this.active = true;
     this.over = false;
     this.recorder.addBytesWritten(sentMs, bytes);
@@ -42,9 +47,12 @@ export class WsExchange {
     this.#answered++;
   }
 
-  /** Sets the answers counted so far (a chain's next exchange starts from its last one's). */
+  /**
+   * The answers a chain counted so far: its next exchange, started by the next `sent`, counts on from
+   * them, so the chain settles with all of them.
+   */
   carry(answered: number): void {
-    this.#answered = answered;
+    this.#carried = answered;
   }
 
   /** Ends the exchange: the answers it counted. */
