@@ -22,6 +22,8 @@ const FIRST_CLOSE_WAIT_MS = 300;
 interface Seen {
   frames: Array<[number, number[]]>;
   clientClosedFirst: boolean;
+  /** The client reset the connection (its close with bytes it had not read): the kernel may drop what it sent last. */
+  reset: boolean;
 }
 
 /** The client's frames in `bytes` (masked, as a client must); the bytes left over. */
@@ -45,7 +47,7 @@ function clientFrames(bytes: number[], out: Array<[number, number[]]>): number[]
  * client closes TCP first, then closes.
  */
 async function serve(conn: Deno.Conn, seen: Seen[], how: Behaviour): Promise<void> {
-  const record: Seen = { frames: [], clientClosedFirst: false };
+  const record: Seen = { frames: [], clientClosedFirst: false, reset: false };
   seen.push(record);
   const buf = new Uint8Array(64 * 1024);
   let pending: number[] = [];
@@ -83,7 +85,7 @@ async function serve(conn: Deno.Conn, seen: Seen[], how: Behaviour): Promise<voi
     const read = conn.read(buf).then((n) => n === null ? "closed" : "data", () => "closed");
     record.clientClosedFirst = (await Promise.race([read, timer])) === "closed";
   } catch {
-    /* reset by the client */
+    record.reset = true; // reset by the client
   } finally {
     try {
       conn.close();
@@ -172,7 +174,12 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
       gracefulStopMs: 100,
     } as never);
     assertEquals(seen.length, 6);
-    for (const s of seen) assertEquals(closeCodes([s]), [1001], JSON.stringify(s.frames.slice(-3)));
+    // A client that closes with pings it has not read resets the connection, and the server's kernel may
+    // then drop the last bytes it had (the 1001 with them), on every transport: that happens on a busy
+    // machine and says nothing of the client. Every connection closed in order shows the 1001.
+    for (const s of seen.filter((s) => !s.reset)) {
+      assertEquals(closeCodes([s]), [1001], JSON.stringify(s.frames.slice(-3)));
+    }
   });
   test("a server's close (4001) is answered with 4001 before the client lets the TCP go", async () => {
     const { r, seen } = await attack({ greeting: [0x88, 0x02, 0x0f, 0xa1] }, transport, {
