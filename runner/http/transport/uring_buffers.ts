@@ -13,6 +13,7 @@ import {
   type Libc,
   mapAnonymous,
   type Mapping,
+  Mappings,
   PAGE_BYTES,
   RECV_BUFFER_BYTES,
   REGISTER_PBUF_RING,
@@ -24,7 +25,7 @@ import {
 /** One ring's receive buffers and send slots; unmapped by `close` (the ring's close). */
 export class UringBuffers {
   readonly #c: Libc;
-  readonly #maps: Mapping[] = [];
+  readonly #maps: Mappings;
   readonly #bufWords: Uint32Array;
   readonly #bufTail: Uint16Array;
   readonly #bufMask: number;
@@ -41,11 +42,12 @@ export class UringBuffers {
   /** Maps `recvBuffers` receive buffers (a power of two) and registers them on the ring `ringFd`. */
   constructor(c: Libc, ringFd: number, recvBuffers: number) {
     this.#c = c;
+    this.#maps = new Mappings(c);
     try {
-      const bufRing = this.#map(mapAnonymous(c, Math.max(PAGE_BYTES, recvBuffers * 16)));
+      const bufRing = this.#maps.add(mapAnonymous(c, Math.max(PAGE_BYTES, recvBuffers * 16)));
       this.#bufWords = new Uint32Array(bufRing.view);
       this.#bufTail = new Uint16Array(bufRing.view, 14, 1);
-      const recv = this.#map(mapAnonymous(c, recvBuffers * RECV_BUFFER_BYTES));
+      const recv = this.#maps.add(mapAnonymous(c, recvBuffers * RECV_BUFFER_BYTES));
       this.recvBytes = new Uint8Array(recv.view);
       this.#bufLo = new Uint32Array(recvBuffers);
       this.#bufHi = new Uint32Array(recvBuffers);
@@ -72,11 +74,6 @@ export class UringBuffers {
     }
   }
 
-  #map(m: Mapping): Mapping {
-    this.#maps.push(m);
-    return m;
-  }
-
   /** Hands receive buffer `bid` back to the kernel. */
   returnBuffer(bid: number): void {
     const w = ((this.#bufIndex & this.#bufMask) * 4) | 0;
@@ -99,7 +96,7 @@ export class UringBuffers {
   slot(token: number): { bytes: Uint8Array; address: number } {
     const chunk = Math.floor(token / SLOTS_PER_CHUNK);
     while (this.#slotChunks.length <= chunk) {
-      const m = this.#map(mapAnonymous(this.#c, SLOTS_PER_CHUNK * SEND_SLOT_BYTES));
+      const m = this.#maps.add(mapAnonymous(this.#c, SLOTS_PER_CHUNK * SEND_SLOT_BYTES));
       this.#slotChunks.push(m);
       for (let k = 0; k < SLOTS_PER_CHUNK; k++) {
         this.#slotBytes.push(new Uint8Array(m.view, k * SEND_SLOT_BYTES, SEND_SLOT_BYTES));
@@ -111,7 +108,7 @@ export class UringBuffers {
 
   /** Unmaps everything (after the ring's close: the kernel no longer reads or writes it). */
   close(): void {
-    for (const m of this.#maps.splice(0)) this.#c.munmap(m.ptr, BigInt(m.bytes));
+    this.#maps.unmapAll();
     this.#slotBytes.length = 0;
     this.#slotChunks.length = 0;
   }

@@ -100,6 +100,23 @@ export interface Mapping {
   view: ArrayBuffer;
 }
 
+/** The mappings one owner (the ring, its buffers) made, unmapped together when it closes. */
+export class Mappings {
+  readonly #list: Mapping[] = [];
+
+  constructor(readonly c: Libc) {}
+
+  /** Keeps `m` to unmap at `unmapAll`; returns it. */
+  add(m: Mapping): Mapping {
+    this.#list.push(m);
+    return m;
+  }
+
+  unmapAll(): void {
+    for (const m of this.#list.splice(0)) this.c.munmap(m.ptr, BigInt(m.bytes));
+  }
+}
+
 export function errnoOf(c: Libc): number {
   return new Deno.UnsafePointerView(c.__errno_location()!).getInt32(0);
 }

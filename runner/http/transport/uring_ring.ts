@@ -25,6 +25,7 @@ import {
   libc,
   mapAnonymous,
   type Mapping,
+  Mappings,
   mapRing,
   MSG_NOSIGNAL,
   MSG_WAITALL,
@@ -79,7 +80,7 @@ const GETEVENTS_ARG_BYTES = Deno.UnsafePointer.create(24n);
 export class UringRing {
   readonly #c = libc();
   readonly fd: number;
-  readonly #maps: Mapping[] = [];
+  readonly #maps = new Mappings(this.#c);
   // Submission queue.
   readonly #sqTail: Uint32Array;
   readonly #sqHead: Uint32Array;
@@ -117,8 +118,8 @@ export class UringRing {
       const sq = (k: number) => pv.getUint32(40 + 4 * k, true);
       const cq = (k: number) => pv.getUint32(80 + 4 * k, true);
       const ringBytes = Math.max(sq(6) + sqEnt * 4, cq(5) + cqEnt * 16);
-      const ring = this.#map(mapRing(c, fd, ringBytes, OFF_SQ_RING));
-      const sqes = this.#map(mapRing(c, fd, sqEnt * 64, OFF_SQES));
+      const ring = this.#maps.add(mapRing(c, fd, ringBytes, OFF_SQ_RING));
+      const sqes = this.#maps.add(mapRing(c, fd, sqEnt * 64, OFF_SQES));
       const words = new Uint32Array(ring.view);
       this.#sqHead = words.subarray(sq(0) / 4, sq(0) / 4 + 1);
       this.#sqTail = words.subarray(sq(1) / 4, sq(1) / 4 + 1);
@@ -135,7 +136,7 @@ export class UringRing {
       this.cqWords = words;
       this.cqRes = new Int32Array(ring.view);
       this.buffers = new UringBuffers(c, fd, recvBuffers);
-      this.#waitArg = this.#map(mapAnonymous(c, PAGE_BYTES));
+      this.#waitArg = this.#maps.add(mapAnonymous(c, PAGE_BYTES));
       this.#waitWords = new Int32Array(this.#waitArg.view);
       // struct io_uring_getevents_arg { u64 sigmask; u32 sigmask_sz; u32 min_wait_usec; u64 ts; } at 0,
       // its __kernel_timespec at 32.
@@ -144,11 +145,6 @@ export class UringRing {
       this.close();
       throw err;
     }
-  }
-
-  #map(m: Mapping): Mapping {
-    this.#maps.push(m);
-    return m;
   }
 
   /** The next SQE's first word, zeroed (a full queue is handed to the kernel first). */
@@ -302,7 +298,7 @@ export class UringRing {
   close(): void {
     if (this.fd >= 0) this.#c.close(this.fd);
     (this as { fd: number }).fd = -1;
-    for (const m of this.#maps.splice(0)) this.#c.munmap(m.ptr, BigInt(m.bytes));
+    this.#maps.unmapAll();
     this.buffers?.close();
   }
 }
