@@ -5,11 +5,12 @@
  * same TLS path and options as https:) and runs the handshake; an `exchange` sends one message and
  * waits for its answer (the match rule), its round trip kept in exchange.ts. A storm's exchange is a
  * whole connection's life: its messages one after another, then the close handshake (1000); hold's is
- * an idle wait, a ping and its pong (what is sent when: pacing.ts). On an inline transport reads are
- * inline_reads.ts's, armed between exchanges too; on Deno's sockets a broadcast is read at the next send.
+ * an idle wait, a ping and its pong (what is sent when: pacing.ts). Reads are inline_reads.ts's on every
+ * transport (Deno's sockets through transport/promise_inline.ts), armed between exchanges too, so a
+ * broadcast is timed as it arrives.
  *
  * HOT PATH: frames masked in place, reads into one reused buffer whose whole messages the frame parser
- * hands over as views; on an inline transport a closed loop's next send goes from the read callback.
+ * hands over as views; a closed loop's next send goes from the read callback.
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
@@ -24,7 +25,7 @@ import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
-import { readLoop } from "./read_loop.ts";
+import { PromiseInline } from "../transport/promise_inline.ts";
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
 import { handshake, offerOf } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
@@ -79,10 +80,12 @@ export class WsConnection implements LoadConnection, FrameSink {
 
   /** The dialer's socket, taken in the turn it connected. */
   adopt(sock: TransportConn): void {
-    this.#sock = sock;
     const inline = inlineOf(sock);
-    this.#reads.reset(inline);
-    this.#writer.reset(sock, inline);
+    // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
+    const conn = inline ?? new PromiseInline(sock);
+    this.#sock = conn;
+    this.#reads.reset(conn);
+    this.#writer.reset(conn, inline);
   }
 
   /** Dials, then runs the handshake; false when either failed (counted). */
@@ -100,8 +103,9 @@ export class WsConnection implements LoadConnection, FrameSink {
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
     // the server's close is handled there; what `#consume` says of an exchange is of the last one, not this.
     if (extra > 0) this.#consume(extra, performance.now());
-    if (this.#close.received && this.#sock !== null) {
-      await readUntilServerCloses(this.#sock, this.#buf, () => this.#sock === sock);
+    const adopted = this.#sock;
+    if (this.#close.received && adopted !== null) {
+      await readUntilServerCloses(adopted, this.#buf, () => this.#sock === adopted);
       this.#closeSocket();
       this.deadlineMs = Infinity;
     }
@@ -133,16 +137,10 @@ export class WsConnection implements LoadConnection, FrameSink {
       if (this.#sock === null) return 0;
       next = null;
     }
-    if (this.#reads.conn !== null) {
-      return new Promise((resolve) => {
-        this.#reads.start(resolve, next);
-        this.#begin(intendedMs, -1);
-      });
-    }
-    const sock = this.#sock!;
-    this.#begin(intendedMs, -1);
-    await readLoop(sock, this.#buf, (n) => this.#consume(n, performance.now()), (err) => this.#fail(err));
-    return this.#end();
+    return new Promise((resolve) => {
+      this.#reads.start(resolve, next);
+      this.#begin(intendedMs, -1);
+    });
   }
 
   /** Starts a send: the next message (or a ping), masked and written; the read armed (inline). */

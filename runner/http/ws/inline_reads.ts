@@ -1,10 +1,10 @@
 /**
  * @module
- * The reads of one WebSocket connection (connection.ts) on a transport that calls back with the bytes it
- * read (epoll, io_uring: `InlineConn`, transport/transport.ts): one read armed at a time into the
- * connection's buffer; kept armed between exchanges, so a broadcast is timed as it arrives, not at the
- * next send; and a closed loop's chain of exchanges started from the read callback, so a message costs no
- * promise. HOT PATH: a read goes to the connection's `consume`, then a read is armed again or the
+ * The reads of one WebSocket connection (connection.ts) through a socket that calls back with the bytes it
+ * read (`InlineConn`, transport/transport.ts: epoll's and io_uring's, and Deno's sockets through
+ * transport/promise_inline.ts): one read armed at a time into the connection's buffer; kept armed between
+ * exchanges, so a broadcast is timed as it arrives, not at the next send; and a closed loop's chain of
+ * exchanges started from the read callback, so a message costs no promise of its own. HOT PATH: a read goes to the connection's `consume`, then a read is armed again or the
  * exchange ends and the chain's next one begins; nothing is allocated.
  */
 import type { NextExchange } from "../load_connection.ts";
@@ -46,7 +46,7 @@ export class InlineReads {
 
   constructor(readonly buf: Uint8Array, readonly host: InlineHost) {}
 
-  /** The socket's inline side, or null (none, or Deno's sockets: read through promises). */
+  /** The socket read from (Deno's sockets through transport/promise_inline.ts), or null: none. */
   get conn(): InlineConn | null {
     return this.#conn;
   }

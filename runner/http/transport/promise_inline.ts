@@ -1,0 +1,83 @@
+/**
+ * @module
+ * A socket that reads through promises (Deno's sockets, Deno's TLS) seen as an inline one
+ * (transport.ts's `InlineConn`), so a reader written for the epoll and io_uring pumps runs on it
+ * unchanged: each armed read is one promise read whose settling calls the reader. Its contract is the
+ * pumps': the reader is never called from inside `armRead`, and `close` fails an armed read at once,
+ * as closing an epoll or io_uring socket does, so a read that settles after the close (Deno's comes a
+ * turn later) reaches no reader, least of all the one the connection armed on its next socket. Past
+ * TURN_READ_BYTES read back to back the next read waits a turn: over TLS Deno's reads resolve at once
+ * from what the TLS layer holds, so a server flooding tiny frames would otherwise starve the watchdog,
+ * the stop and the worker's timers. Writes stay promise writes (`writeNow` takes nothing).
+ */
+import { nextTurn } from "../../load/clock.ts";
+import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
+
+export class PromiseInline implements InlineConn {
+  #buf: Uint8Array | null = null;
+  #reader: InlineReader | null = null;
+  #budget = TURN_READ_BYTES;
+  #closed = false;
+  readonly #onRead = (n: number | null) => {
+    const reader = this.#take();
+    if (reader === null) return;
+    this.#budget -= n ?? 0;
+    reader.onRead(n);
+  };
+  readonly #onError = (err: unknown) => this.#take()?.onReadError(err);
+  readonly #start = () => {
+    if (this.#reader !== null) this.sock.read(this.#buf!).then(this.#onRead, this.#onError);
+  };
+
+  constructor(readonly sock: TransportConn) {}
+
+  read(buf: Uint8Array): Promise<number | null> {
+    return this.sock.read(buf);
+  }
+
+  write(bytes: Uint8Array): Promise<number> {
+    return this.sock.write(bytes);
+  }
+
+  writeNow(_bytes: Uint8Array): number {
+    return 0;
+  }
+
+  nowMs(): number {
+    return performance.now();
+  }
+
+  armRead(buf: Uint8Array, reader: InlineReader): void {
+    if (this.#closed) {
+      queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
+      return;
+    }
+    this.#buf = buf;
+    this.#reader = reader;
+    if (this.#budget > 0) {
+      this.#start();
+      return;
+    }
+    this.#budget = TURN_READ_BYTES;
+    nextTurn().then(this.#start);
+  }
+
+  /** The armed reader, taken to be called; null after the close (its failure was said then). */
+  #take(): InlineReader | null {
+    const reader = this.#reader;
+    this.#reader = this.#buf = null;
+    return this.#closed ? null : reader;
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    const reader = this.#reader;
+    this.#reader = this.#buf = null;
+    try {
+      this.sock.close();
+    } finally {
+      reader?.onReadError(new Deno.errors.BadResource("socket closed"));
+    }
+  }
+}
