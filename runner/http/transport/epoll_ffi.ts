@@ -65,6 +65,8 @@ export const EINPROGRESS = 115;
 export const MAX_EVENTS = 256;
 /** Largest single read or write: far below 2^31, so `i32` results never overflow. */
 export const MAX_IO_BYTES = 1 << 24;
+/** What `closeDrained` reads at most before the close: a peer still flooding gets its reset. */
+const DRAIN_MAX_BYTES = 256 * 1024;
 
 /** An address to connect to, encoded once per run as a `sockaddr_in` or `sockaddr_in6`. */
 export interface SockAddr {
@@ -164,6 +166,7 @@ export class EpollSys {
   readonly #c = libc();
   readonly #errno = new Deno.UnsafePointerView(this.#c.__errno_location()!);
   readonly #int = new Int32Array(1);
+  readonly #drainScratch = new Uint8Array(16 * 1024);
   readonly #intBytes = new Uint8Array(this.#int.buffer);
   readonly #len = new Uint32Array(1);
   readonly #lenBytes = new Uint8Array(this.#len.buffer);
@@ -323,6 +326,23 @@ export class EpollSys {
 
   close(fd: number): void {
     if (fd >= 0) this.#c.close(fd);
+  }
+
+  /**
+   * Closes `fd` after reading what its receive queue holds (at most DRAIN_MAX_BYTES): a TCP socket closed
+   * with bytes unread sends the peer a reset instead of a FIN (RFC 1122 4.2.2.13), and a reset can cost
+   * the peer what we sent last (a WebSocket close frame behind a ping not read yet). Bytes that arrive
+   * after the close still draw a reset; this only spares the peer the ones already here.
+   */
+  closeDrained(fd: number): void {
+    if (fd < 0) return;
+    const scratch = this.#drainScratch;
+    for (let taken = 0; taken < DRAIN_MAX_BYTES;) {
+      const n = this.#c.read(fd, scratch, scratch.length);
+      if (n <= 0) break;
+      taken += n;
+    }
+    this.#c.close(fd);
   }
 
   /**

@@ -189,7 +189,7 @@ export class EpollSocket implements InlineConn {
       );
     }
     this.ssl?.free();
-    sys.close(fd);
+    sys.closeDrained(fd);
     this.loop.release(this.token);
     const { reader, onReadError, onWriteError } = this.#takeAll();
     onConnectError?.(new Deno.errors.Interrupted(connecting));

@@ -303,7 +303,7 @@ export class UringSocket implements InlineConn {
     loop.ring.prepCancelFd(fd, this.token << 8 | UD_CANCEL, this.gen);
     loop.ring.enter(0, 0);
     this.fd = -1;
-    loop.sys.close(fd);
+    loop.sys.closeDrained(fd);
     this.#held.clear();
     if (this.#slot.inFlight) loop.waiting--;
     loop.release(this.token);
