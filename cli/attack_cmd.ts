@@ -9,7 +9,8 @@
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
-import { type FailOn, gateAgainstBaseline } from "../results/baseline_gate.ts";
+import { gateAgainstBaseline } from "../results/baseline_gate.ts";
+import type { FailOn } from "../results/fail_on.ts";
 import { parseAttackArgs } from "./attack_args.ts";
 import { runCommand } from "./command_errors.ts";
 import { OutputError } from "../results/output_error.ts";

@@ -10,13 +10,9 @@ import { MAX_RESULTS_FILE_BYTES, ResultsFileError } from "../results/io.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 import { redactText } from "../results/redact.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import {
-  type FailOn,
-  type GateResult,
-  METRIC_UNITS,
-  parseFailOn,
-  verdictText,
-} from "../results/baseline_gate.ts";
+import type { GateResult } from "../results/baseline_gate.ts";
+import { type FailOn, parseFailOn } from "../results/fail_on.ts";
+import { METRIC_UNITS, verdictText } from "../report/baseline_gate_text.ts";
 import type { FlagSpec } from "./argv.ts";
 import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";

@@ -1,11 +1,12 @@
 /**
  * @module
  * The `--baseline` gate's verdicts as a markdown section of the CI step summary: one row per paired
- * run and metric with both values and the verdict text of results/baseline_gate.ts (change, 95% CI,
- * how noise was measured, the rules it fails, the other-machine flag). Names are escaped: they come
- * from results files.
+ * run and metric with both values and the verdict text of report/baseline_gate_text.ts (change, 95% CI
+ * or why it was not judged, how noise was measured, the rules it fails, the other-machine flag), then
+ * each unjudged rule with its reason. Names are escaped: they come from results files.
  */
-import { type GateResult, METRIC_UNITS, verdictText } from "../results/baseline_gate.ts";
+import type { GateResult } from "../results/baseline_gate.ts";
+import { METRIC_UNITS, verdictText } from "./baseline_gate_text.ts";
 
 /** The section's lines (empty without a gate); `escape` is the summary's markdown escaping. */
 export function gateMarkdown(gate: GateResult | undefined, escape: (text: string) => string): string[] {

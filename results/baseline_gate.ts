@@ -2,76 +2,29 @@
  * @module
  * The relative gate of `--baseline FILE --fail-on "p99 +10%"`: this run's results against a saved
  * baseline results file. Runs are paired by name without the `#repeat` suffix (variant/load/sweep
- * point, the pairing of `report --compare`); per metric (p99, p50, req/s, success) the change is the
- * difference of the means with a 95% confidence interval from Welch's t: over the repeats when both
- * sides have two or more, else over each side's within-run one-second batch means (results/conclude/noise.ts),
- * and the verdict says which. A change is `better`/`worse` only when that interval excludes zero, and a
- * `--fail-on` tolerance fails only a `worse` change whose point estimate is also past the tolerance.
- * A baseline from another machine or build (CPU, cores, loadlab or Deno version) is flagged on every
- * verdict. Runs that stopped early (`incomplete`, also after a threshold's abortOnFail) are left out and
- * listed. Pure: results in, verdicts out.
+ * point, the pairing of `report --compare`); per metric (p99, p50, req/s, success) the verdict is the one
+ * rule the analysis and `report --compare` conclude by (`judgeChange`, results/conclude/judged.ts): over
+ * the repeats when both sides have two or more, else over each side's within-run one-second batch means,
+ * latency on a log scale. Where that rule does not judge (a load whose rate changes within the run, a
+ * run that never settled, a gap too wide for the samples to call noise, a side loadlab itself limited)
+ * the verdict is `unknown` with its reason, and a rule left with no verdict is unjudged (exit 8), never
+ * passed. The change and interval shown are the ones the rule weighed (`judgedChange`): for latency a
+ * ratio of geometric means with its log-scale interval turned back into percent, so it is not symmetric
+ * and may differ a little from the ratio of the two figures beside it, but a `worse` or `better` change
+ * always has an interval that excludes no change and a `same` one an interval that includes it. A
+ * `--fail-on` tolerance (results/fail_on.ts) fails only a `worse` change whose shown change is also past
+ * the tolerance. A baseline from another machine or build (CPU, cores, loadlab or Deno version) is
+ * flagged on every verdict. Runs that stopped early (`incomplete`, also after a threshold's abortOnFail)
+ * are left out and listed. Pure: results in, verdicts out.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "./conclude/noise.ts";
-import { changePct, type MeanCi, meanCi, round4, tQuantile95 } from "./stats.ts";
-import { ConfigError } from "../validation/config_error.ts";
+import { COMPARE_METRICS, type CompareMetric, judgedChange, runValue } from "./conclude/noise.ts";
+import { judgeChange } from "./conclude/judged.ts";
+import { meanCi, round4 } from "./stats.ts";
+import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";
 import { runVerdict } from "./conclude/run_verdict.ts";
 import { requestKind } from "./conclude/ws_storm.ts";
-import { selectedRun, type Selector, selectorText, splitSelector } from "./threshold_selector.ts";
-
-/** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
-export interface FailOn {
-  expression: string;
-  metric: CompareMetric;
-  /** Signed, in the metric's bad direction: +10 for "p99 +10%", -5 for "rps -5%". */
-  tolerance: number;
-  unit: "%" | "pp";
-  /** `p99{name:GET /json} +10%`: judged on the endpoints it selects (results/threshold_selector.ts). */
-  selector?: Selector;
-}
-
-/** Whether lower values of a metric are better (latency) or higher (req/s, success). */
-export const LOWER_IS_BETTER: Record<CompareMetric, boolean> = {
-  p50: true,
-  p99: true,
-  rps: false,
-  success: false,
-};
-
-const FAIL_ON = /^\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+(?:\.\d+)?)\s*(%|pp)\s*$/;
-
-/** Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. */
-export function parseFailOn(expression: string): FailOn {
-  const where = `--fail-on "${expression}"`;
-  const problem = (message: string) => new ConfigError([{ path: where, message }]);
-  const { rest, selector, problem: badSelector } = splitSelector(expression);
-  if (badSelector) throw problem(badSelector);
-  const m = FAIL_ON.exec(rest);
-  if (!m) {
-    throw problem(
-      `not understood; write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`,
-    );
-  }
-  const [, name, sign, number, unit] = m;
-  const metric = COMPARE_METRICS.find((x) => x === name);
-  if (!metric) throw problem(`unknown metric "${name}"; use one of ${COMPARE_METRICS.join(", ")}`);
-  const worseSign = LOWER_IS_BETTER[metric] ? "+" : "-";
-  if (sign !== worseSign) {
-    throw problem(
-      `${metric} gets worse ${worseSign === "+" ? "upward" : "downward"}; write ${worseSign}${number}${unit}`,
-    );
-  }
-  if (unit === "pp" && metric !== "success") {
-    throw problem(`pp (percentage points) is for success only; write ${sign}${number}%`);
-  }
-  return {
-    expression,
-    metric,
-    tolerance: Number(`${sign}${number}`),
-    unit: unit as "%" | "pp",
-    ...(selector ? { selector } : {}),
-  };
-}
+import { selectedRun, selectorText } from "./threshold_selector.ts";
 
 /** How the noise behind a verdict was measured. */
 export type NoiseSource = "repeats" | "within-run";
@@ -79,16 +32,21 @@ export type NoiseSource = "repeats" | "within-run";
 /** One metric of one paired group. */
 export interface MetricVerdict {
   metric: CompareMetric;
+  /** Each side's own figure, the mean over its runs (the p99 of each run, not of its batches). */
   baseline: number;
   current: number;
-  /** current - baseline, in the metric's unit (success in percent, so this is in points). */
+  /**
+   * The change as the rule weighed it (`judgedChange`), in the metric's unit (success in percent, so
+   * this is in points), and its 95% interval [low, high]; null when the change was not judged.
+   */
   diff: number;
-  /** Half-width of the 95% confidence interval of `diff`; null when noise could not be measured. */
-  diffCi95: number | null;
-  /** The change in percent of the baseline, and its interval's half-width in percent. */
+  diffCi95: [number, number] | null;
+  /** The same change and interval in percent of the baseline's level. */
   changePct: number;
-  changeCi95Pct: number | null;
+  changeCi95Pct: [number, number] | null;
   verdict: "better" | "same" | "worse" | "unknown";
+  /** Why the rule did not judge this change ("the load ramp changes its rate within the run, ..."). */
+  notJudged?: string;
   noise: NoiseSource;
   /** The `--fail-on` expressions this change fails. */
   failed: string[];
@@ -152,23 +110,13 @@ function groupRuns(runs: RunResult[]): Map<string, RunResult[]> {
   return out;
 }
 
-/** The difference of two means with the half-width of its 95% interval (Welch-Satterthwaite df). */
-export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; ci95: number | null } {
-  const diff = b.mean - a.mean;
-  if (a.ci95 === null || b.ci95 === null) return { diff, ci95: null };
-  const va = (a.ci95 / tQuantile95(a.n - 1)) ** 2, vb = (b.ci95 / tQuantile95(b.n - 1)) ** 2;
-  if (va + vb === 0) return { diff, ci95: 0 };
-  const df = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1));
-  return { diff, ci95: tQuantile95(Math.max(1, Math.floor(df))) * Math.sqrt(va + vb) };
-}
+const round = (pair: [number, number] | null): [number, number] | null =>
+  pair && [round4(pair[0]), round4(pair[1])];
 
-function sideStats(runs: RunResult[], metric: CompareMetric, noise: NoiseSource): MeanCi {
-  if (noise === "repeats") return meanCi(runs.map((r) => runValue(r, metric)));
-  // One run: its own batch means; the point value stays the run's own figure (p99 of the whole run).
-  const within = runNoise(runs, metric);
-  return { ...within, mean: meanCi(runs.map((r) => runValue(r, metric))).mean };
-}
-
+/**
+ * The verdict of `judgeChange` on one metric of a pair (this run against the baseline), the change it
+ * weighed, and the rules of `failOn` it fails: only a `worse` change past the rule's tolerance.
+ */
 function metricVerdict(
   before: RunResult[],
   after: RunResult[],
@@ -176,31 +124,39 @@ function metricVerdict(
   failOn: FailOn[],
 ): MetricVerdict {
   const noise: NoiseSource = before.length >= 2 && after.length >= 2 ? "repeats" : "within-run";
-  const a = sideStats(before, metric, noise), b = sideStats(after, metric, noise);
-  const { diff, ci95 } = welchDiff(a, b);
-  const beyond = ci95 !== null && Number.isFinite(diff) && Math.abs(diff) > ci95;
-  const worseWay = LOWER_IS_BETTER[metric] ? diff > 0 : diff < 0;
-  const verdict: MetricVerdict["verdict"] = ci95 === null || !Number.isFinite(diff)
+  const judged = judgeChange(
+    noise,
+    { name: "this run", runs: after },
+    { name: "baseline", runs: before },
+    metric,
+  );
+  const change = judgedChange(noise, after, before, metric);
+  const pct = (x: number) => (change.base === 0 ? Number.NaN : (x / Math.abs(change.base)) * 100);
+  const notJudged = "notJudged" in judged ? judged.notJudged : undefined;
+  const ci95 = notJudged === undefined ? change.ci95 : null;
+  const worseWay = LOWER_IS_BETTER[metric] ? change.diff > 0 : change.diff < 0;
+  const verdict: MetricVerdict["verdict"] = "notJudged" in judged
     ? "unknown"
-    : !beyond
+    : !judged.beyond
     ? "same"
     : worseWay
     ? "worse"
     : "better";
-  const pct = changePct(a.mean, b.mean);
   const failed = verdict !== "worse" ? [] : failOn.filter((f) => f.metric === metric).filter((f) => {
-    const moved = f.unit === "pp" ? diff : pct;
+    const moved = f.unit === "pp" ? change.diff : pct(change.diff);
     return f.tolerance > 0 ? moved > f.tolerance : moved < f.tolerance;
   }).map((f) => f.expression);
+  const figure = (runs: RunResult[]) => round4(meanCi(runs.map((r) => runValue(r, metric))).mean);
   return {
     metric,
-    baseline: round4(a.mean),
-    current: round4(b.mean),
-    diff: round4(diff),
-    diffCi95: ci95 === null ? null : round4(ci95),
-    changePct: round4(pct),
-    changeCi95Pct: ci95 === null || a.mean === 0 ? null : round4((ci95 / Math.abs(a.mean)) * 100),
+    baseline: figure(before),
+    current: figure(after),
+    diff: round4(change.diff),
+    diffCi95: round(ci95),
+    changePct: round4(pct(change.diff)),
+    changeCi95Pct: round(ci95 && [pct(ci95[0]), pct(ci95[1])]),
     verdict,
+    ...(notJudged !== undefined ? { notJudged } : {}),
     noise,
     failed,
   };
@@ -236,13 +192,29 @@ function pairFlags(base: RunResult[], runs: RunResult[]): string | undefined {
   return parts.length ? parts.join("; ") : undefined;
 }
 
+/**
+ * Why no trusted pair has a verdict on rule `f`: the rule's own reasons where its pairs have any (the
+ * load ramp changes its rate, too few repeats for the gap), each once; else what the pairs lacked.
+ */
+function unjudgedReason(f: FailOn, pairs: GroupVerdict[]): string {
+  const what = f.selector ? `${f.metric} of ${selectorText(f.selector)}` : f.metric;
+  const own = [
+    ...new Set(pairs.flatMap((g) => g.metrics.flatMap((m) => (m.metric === f.metric && m.notJudged) || []))),
+  ];
+  if (own.length) return `no trusted pair has a verdict on ${what}: ${own.join("; ")}`;
+  return f.selector
+    ? `no trusted pair has a verdict on ${what} (no endpoint selected, ` +
+      "no samples, or one run a side: an endpoint's latency noise needs repeats)"
+    : `no trusted pair has a verdict on ${what} (no samples, or too few intervals to measure noise)`;
+}
+
 /** The rules no trusted pair has a verdict on, each with the reason that holds for it. */
 function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[] {
   const trusted = groups.filter((g) => !g.flagged);
-  const mine = (f: FailOn, g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));
+  const mine = (f: FailOn) => (g: GroupVerdict) => g.selector === (f.selector && selectorText(f.selector));
   return failOn.filter((f) =>
-    !trusted.some((g) =>
-      mine(f, g) && g.metrics.some((m) => m.metric === f.metric && m.verdict !== "unknown")
+    !trusted.filter(mine(f)).some((g) =>
+      g.metrics.some((m) => m.metric === f.metric && m.verdict !== "unknown")
     )
   ).map((f) => ({
     rule: f.expression,
@@ -250,12 +222,7 @@ function unjudgedRules(groups: GroupVerdict[], failOn: FailOn[]): UnjudgedRule[]
       ? "no run of this experiment has a run of the same name in the baseline: nothing paired"
       : trusted.length === 0
       ? "every paired run is flagged, on one side or both: untrusted numbers pass no rule"
-      : f.selector
-      ? `no trusted pair has a verdict on ${f.metric} of ${
-        selectorText(f.selector)
-      } (no endpoint selected, ` +
-        "no samples, or one run a side: an endpoint's latency noise needs repeats)"
-      : `no trusted pair has a verdict on ${f.metric} (no samples, or too few intervals to measure noise)`,
+      : unjudgedReason(f, trusted.filter(mine(f))),
   }));
 }
 
@@ -330,41 +297,4 @@ export function gateAgainstBaseline(
     failed,
     unjudged: unjudgedRules(groups, failOn),
   };
-}
-
-/** The unit a metric's values are shown in (success as a percentage; its changes are in points). */
-export const METRIC_UNITS: Record<CompareMetric, string> = {
-  p50: "ms",
-  p99: "ms",
-  rps: "req/s",
-  success: "%",
-};
-
-/** How the interval was measured, for the reader: the repeats, or one run's own intervals. */
-export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
-  return m.noise === "repeats"
-    ? `Welch over ${group.baselineRuns}+${group.currentRuns} repeats`
-    : `within-run interval variation: ${group.baselineRuns}+${group.currentRuns} runs, too few repeats for Welch`;
-}
-
-/** `worse: +21.3% (95% CI ±4.1%; Welch over 3+3 repeats)`, plus the failed tolerances and the machine flag. */
-export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateResult): string {
-  const label = m.verdict === "same"
-    ? "same (within noise)"
-    : m.verdict === "unknown"
-    ? "no verdict"
-    : m.verdict;
-  const sign = (x: number) => (x > 0 ? "+" : "");
-  const change = m.metric === "success"
-    ? `${sign(m.diff)}${m.diff} pp`
-    : `${sign(m.changePct)}${m.changePct.toFixed(1)}%`;
-  const ci = m.diffCi95 === null
-    ? "noise not measurable: too few intervals"
-    : `95% CI ±${m.metric === "success" ? `${m.diffCi95} pp` : `${m.changeCi95Pct?.toFixed(1)}%`}`;
-  const parts = [`${label}: ${change} (${ci}; ${noiseText(m, group)})`];
-  if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
-  if (gate.otherMachine.length) {
-    parts.push(`baseline from another machine/build: ${gate.otherMachine.join(", ")} differ`);
-  }
-  return parts.join("; ");
 }

@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { gateAgainstBaseline, parseFailOn } from "./baseline_gate.ts";
+import { gateAgainstBaseline } from "./baseline_gate.ts";
+import { parseFailOn } from "./fail_on.ts";
 import { parseResultsFile, type ResultsFile, type RunResult } from "./mod.ts";
 
 /** A real run of a 3:1 mix of `/json` and `/sleep?ms=20` against the built-in target. */

@@ -1,54 +1,9 @@
 import assert from "node:assert/strict";
 import { makeSeed000 } from "../tests/fixtures/make_results.ts";
-import {
-  environmentDiff,
-  gateAgainstBaseline,
-  parseFailOn,
-  verdictText,
-  welchDiff,
-} from "./baseline_gate.ts";
-import { ConfigError } from "../validation/config_error.ts";
+import { environmentDiff, gateAgainstBaseline } from "./baseline_gate.ts";
+import { parseFailOn } from "./fail_on.ts";
+import { verdictText } from "../report/baseline_gate_text.ts";
 import { renderMarkdownSummary } from "../report/ci_summary.ts";
-import { meanCi } from "./stats.ts";
-
-Deno.test("parseFailOn: the three forms, signs in the metric's bad direction", () => {
-  assert.deepEqual(parseFailOn("p99 +10%"), {
-    expression: "p99 +10%",
-    metric: "p99",
-    tolerance: 10,
-    unit: "%",
-  });
-  assert.equal(parseFailOn("rps -5%").tolerance, -5);
-  assert.deepEqual(parseFailOn("success -0.1pp").unit, "pp");
-  assert.equal(parseFailOn("p50+2.5%").tolerance, 2.5);
-});
-
-Deno.test("parseFailOn: bad syntax, unknown metric, wrong sign and pp on latency are one-line ConfigErrors", () => {
-  const cases: Array<[string, RegExp]> = [
-    ["p99 10%", /not understood; write it like "p99 \+10%"/],
-    ["p98 +10%", /unknown metric "p98"; use one of rps, p50, p99, success/],
-    ["p99 -10%", /p99 gets worse upward; write \+10%/],
-    ["rps +5%", /rps gets worse downward; write -5%/],
-    ["p99 +1pp", /pp \(percentage points\) is for success only/],
-  ];
-  for (const [expression, message] of cases) {
-    assert.throws(() => parseFailOn(expression), (err: Error) => {
-      assert.ok(err instanceof ConfigError, expression);
-      assert.match(err.message, message);
-      assert.ok(!err.message.includes("\n"), "one line");
-      return true;
-    });
-  }
-});
-
-Deno.test("welchDiff: the interval of a difference of two means with Welch's degrees of freedom", () => {
-  const a = meanCi([10, 11, 12]), b = meanCi([20, 21, 22]);
-  const { diff, ci95 } = welchDiff(a, b);
-  assert.equal(diff, 10);
-  // Both variances are 1/3 of the mean's: sqrt(2/3) * t(4 df) = 0.8165 * 2.776.
-  assert.ok(Math.abs(ci95! - Math.sqrt(2 / 3) * 2.776) < 1e-9, String(ci95));
-  assert.equal(welchDiff(meanCi([1]), b).ci95, null, "one value: no interval");
-});
 
 Deno.test("the same results against themselves: every verdict same, no rule fires", () => {
   const results = makeSeed000(3);
@@ -72,14 +27,16 @@ Deno.test("a 50% slower variant is worse beyond noise and fails a 10% rule, not 
   const p50 = cached.metrics.find((m) => m.metric === "p50")!;
   assert.equal(p50.verdict, "worse");
   assert.ok(p50.changePct > 40 && p50.changePct < 60, String(p50.changePct));
-  assert.ok(p50.changeCi95Pct! > 0 && p50.changeCi95Pct! < p50.changePct);
+  // The interval is a ratio's (latency is judged on a log scale): above no change, around the point.
+  const [low, high] = p50.changeCi95Pct!;
+  assert.ok(low > 0 && low < p50.changePct && high > p50.changePct, `${low} ${p50.changePct} ${high}`);
   assert.deepEqual(p50.failed, ["p50 +10%"]);
   assert.equal(gate.failed, true);
   const untouched = gate.groups.find((g) => g.key === "no-cache/high")!;
   assert.ok(untouched.metrics.every((m) => m.failed.length === 0));
   assert.match(
     verdictText(p50, cached, gate),
-    /^worse: \+\d+\.\d% \(95% CI ±\d+\.\d%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
+    /^worse: \+\d+\.\d% \(95% CI \+\d+\.\d% to \+\d+\.\d%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
   );
 });
 
@@ -158,7 +115,8 @@ Deno.test("a rule no trusted pair has a verdict on is unjudged, with the reason 
   const gate = gateAgainstBaseline(blind, blind, rules);
   assert.deepEqual(gate.unjudged, [{
     rule: "p99 +10%",
-    reason: "no trusted pair has a verdict on p99 (no samples, or too few intervals to measure noise)",
+    reason:
+      "no trusted pair has a verdict on p99: too few repeats, or runs too short for three one-second batches",
   }]);
   assert.match(
     renderMarkdownSummary(blind, { gate }),
@@ -178,4 +136,30 @@ Deno.test("a baseline of HTTP requests paired with a run of WebSocket messages p
   const storm = structuredClone(ws);
   for (const run of storm.runs) run.config = { ...run.config, ws: { messagesPerConnection: 10 } };
   assert.equal(gateAgainstBaseline(ws, storm, [parseFailOn("p99 +10%")]).unjudged.length, 1);
+});
+
+Deno.test("the interval shown never contradicts the verdict; an unknown one says why instead", () => {
+  const pairs = [[makeSeed000(3), makeSeed000(3, 20, 1.5)], [makeSeed000(1), makeSeed000(1, 20, 1.5)], [
+    makeSeed000(2, 20, 0.6),
+    makeSeed000(2),
+  ], [makeSeed000(1), makeSeed000(3)]];
+  const seen = new Set<string>();
+  for (const [base, current] of pairs) {
+    const gate = gateAgainstBaseline(base, current, []);
+    for (const g of gate.groups) {
+      for (const m of g.metrics) {
+        seen.add(m.verdict);
+        const where = `${g.key} ${m.metric}: ${verdictText(m, g, gate)}`;
+        if (m.verdict === "unknown") {
+          assert.ok(m.notJudged && m.changeCi95Pct === null && m.diffCi95 === null, where);
+          assert.ok(verdictText(m, g, gate).includes(`(not judged: ${m.notJudged};`), where);
+          continue;
+        }
+        for (const [low, high] of [m.changeCi95Pct!, m.diffCi95!]) {
+          assert.equal(low > 0 || high < 0, m.verdict !== "same", where);
+        }
+      }
+    }
+  }
+  assert.deepEqual([...seen].sort(), ["better", "same", "unknown", "worse"], "every verdict met");
 });

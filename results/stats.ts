@@ -88,15 +88,28 @@ export function stdev(values: number[]): number {
  * (a cached variant is steadier). Null when either side has fewer than two values.
  */
 export function welchTest(a: number[], b: number[]): { differs: boolean; t: number } | null {
-  const xs = a.filter(Number.isFinite), ys = b.filter(Number.isFinite);
-  if (xs.length < 2 || ys.length < 2) return null;
-  const [ma, mb] = [meanCi(xs).mean, meanCi(ys).mean];
-  const va = stdev(xs) ** 2 / xs.length, vb = stdev(ys) ** 2 / ys.length;
-  if (va + vb === 0) return { differs: ma !== mb, t: ma === mb ? 0 : Infinity };
-  const t = Math.abs(ma - mb) / Math.sqrt(va + vb);
-  // Welch-Satterthwaite degrees of freedom, rounded down (the conservative side of the table).
-  const df = (va + vb) ** 2 / (va ** 2 / (xs.length - 1) + vb ** 2 / (ys.length - 1));
-  return { differs: t > tQuantile95(Math.max(1, Math.floor(df))), t };
+  const [ma, mb] = [meanCi(a), meanCi(b)];
+  const d = welchDiff(ma, mb);
+  return d.ci95 === null ? null : { differs: Math.abs(d.diff) > d.ci95, t: standardErrorsApart(ma, mb) };
+}
+
+/**
+ * The difference `b - a` of two means with its standard error and the half-width of its 95% interval
+ * (Welch-Satterthwaite degrees of freedom, rounded down: the conservative side of the table); the
+ * half-width is null when a side has fewer than two values. `welchTest` calls a change beyond noise
+ * exactly when this interval excludes zero, so a reader shown the interval sees the test's verdict.
+ */
+export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; se: number; ci95: number | null } {
+  const diff = b.mean - a.mean;
+  if (a.ci95 === null || b.ci95 === null) return { diff, se: Number.NaN, ci95: null };
+  const va = (a.ci95 / tQuantile95(a.n - 1)) ** 2, vb = (b.ci95 / tQuantile95(b.n - 1)) ** 2;
+  if (va + vb === 0) return { diff, se: 0, ci95: 0 };
+  const df = (va + vb) ** 2 / (va ** 2 / (a.n - 1) + vb ** 2 / (b.n - 1));
+  return {
+    diff,
+    se: Math.sqrt(va + vb),
+    ci95: tQuantile95(Math.max(1, Math.floor(df))) * Math.sqrt(va + vb),
+  };
 }
 
 /**
@@ -107,10 +120,9 @@ export const WITHIN_NOISE_MAX_SE = 1.96;
 
 /** How many standard errors apart two means with 95% CIs are (half-widths from Student's t). */
 export function standardErrorsApart(a: MeanCi, b: MeanCi): number {
-  if (a.ci95 === null || b.ci95 === null) return Number.NaN;
-  const se = (m: MeanCi) => m.ci95! / tQuantile95(m.n - 1);
-  const spread = Math.sqrt(se(a) ** 2 + se(b) ** 2);
-  return spread === 0 ? (a.mean === b.mean ? 0 : Infinity) : Math.abs(a.mean - b.mean) / spread;
+  const { diff, se, ci95 } = welchDiff(a, b);
+  if (ci95 === null) return Number.NaN;
+  return se === 0 ? (diff === 0 ? 0 : Infinity) : Math.abs(diff) / se;
 }
 
 /** Relative change in percent from `before` to `after`; NaN when the baseline is zero or missing. */
@@ -160,10 +172,17 @@ export type NoiseVerdict = "beyond-noise" | "within-noise" | "unknown";
  * test (roughly p < 0.01 for equal spreads), which is what a report that people act on should use.
  */
 export function noiseVerdict(before: MeanCi, after: MeanCi): NoiseVerdict {
-  if (before.ci95 === null || after.ci95 === null || before.n < 3 || after.n < 3) return "unknown";
-  const lowA = before.mean - before.ci95, highA = before.mean + before.ci95;
-  const lowB = after.mean - after.ci95, highB = after.mean + after.ci95;
-  return highA < lowB || highB < lowA ? "beyond-noise" : "within-noise";
+  const margin = overlapMargin(before, after);
+  if (margin === null) return "unknown";
+  return Math.abs(after.mean - before.mean) > margin ? "beyond-noise" : "within-noise";
+}
+
+/**
+ * How far apart two means must be for their 95% intervals not to overlap (`noiseVerdict`): the sum of
+ * the half-widths; null when a side has fewer than three values.
+ */
+export function overlapMargin(a: MeanCi, b: MeanCi): number | null {
+  return a.ci95 === null || b.ci95 === null || a.n < 3 || b.n < 3 ? null : a.ci95 + b.ci95;
 }
 
 /**

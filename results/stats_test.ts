@@ -8,6 +8,7 @@ import {
   noiseVerdict,
   stdev,
   type SweepPoint,
+  welchDiff,
   welchTest,
 } from "./stats.ts";
 
@@ -87,4 +88,13 @@ Deno.test("median: the middle value, the mean of the middle two for an even coun
   assert.equal(median([5, NaN, 1]), 3);
   assert.ok(Number.isNaN(median([])));
   assert.ok(Number.isNaN(median([NaN])));
+});
+
+Deno.test("welchDiff: the interval of a difference of two means with Welch's degrees of freedom", () => {
+  const a = meanCi([10, 11, 12]), b = meanCi([20, 21, 22]);
+  const { diff, ci95 } = welchDiff(a, b);
+  assert.equal(diff, 10);
+  // Both variances are 1/3 of the mean's: sqrt(2/3) * t(4 df) = 0.8165 * 2.776.
+  assert.ok(Math.abs(ci95! - Math.sqrt(2 / 3) * 2.776) < 1e-9, String(ci95));
+  assert.equal(welchDiff(meanCi([1]), b).ci95, null, "one value: no interval");
 });

@@ -6,7 +6,7 @@
  * and the schema they complete do not import each other.
  */
 import { type MetricsOutput, parseMetricsOutput, repeatedOutput } from "../results/export/metrics_output.ts";
-import { parseFailOn } from "../results/baseline_gate.ts";
+import { parseFailOn } from "../results/fail_on.ts";
 import { z } from "zod";
 import { expectationShape } from "../results/conclude/expectation.ts";
 import { parseThreshold } from "../results/thresholds.ts";

@@ -86,9 +86,10 @@ Deno.test("the gate recipe: main stores results and bench files, a pull request 
         "api repos/o/r/actions/artifacts?name=loadlab-baseline",
       ),
     );
-    // The same build twice on a busy machine may move p99 beyond noise and past the recipe's 10%; the
-    // gate's direction is tested in baseline_gate_test.ts, here that it runs: 0 or its own 7.
-    ok(pr.code === 0 || pr.code === 7, pr.text);
+    // The same build twice on a busy machine may move p99 beyond noise and past the recipe's 10%, or by
+    // a gap three repeats a side cannot call noise; the gate's direction is tested in
+    // baseline_gate_test.ts, here that it runs: 0, its own 7, or 8 for a rule it could not judge.
+    ok(pr.code === 0 || pr.code === 7 || pr.code === 8, pr.text);
     ok(pr.text.includes("vs baseline") && pr.text.includes("Welch over 3+3 repeats"), pr.text);
     ok((await Deno.readTextFile(`${dir}/step.md`)).includes("### Against the baseline"));
   });

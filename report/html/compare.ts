@@ -13,12 +13,9 @@ import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/conclude/noise.ts";
 import { judgePair } from "../../results/conclude/judged.ts";
 import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
-import {
-  type FailOn,
-  gateAgainstBaseline,
-  type MetricVerdict,
-  verdictText,
-} from "../../results/baseline_gate.ts";
+import { gateAgainstBaseline, type MetricVerdict } from "../../results/baseline_gate.ts";
+import type { FailOn } from "../../results/fail_on.ts";
+import { verdictText } from "../baseline_gate_text.ts";
 
 export { COMPARE_METRICS, type CompareMetric, runNoise };
 

@@ -22,7 +22,7 @@ import {
   type SweepPoint,
 } from "../../results/stats.ts";
 import { buildCompare, buildGateRows, type CompareRow, type GateRow } from "./compare.ts";
-import type { FailOn } from "../../results/baseline_gate.ts";
+import type { FailOn } from "../../results/fail_on.ts";
 import { buildFindings, type Finding } from "../../results/conclude/findings.ts";
 import { explainKnees, type KneeExplanation } from "../../results/conclude/knee_explained.ts";
 import { analyze } from "../../results/conclude/analysis.ts";

@@ -10,7 +10,7 @@
  */
 import { createHash } from "node:crypto";
 import type { ResultsFile } from "../../results/mod.ts";
-import type { FailOn } from "../../results/baseline_gate.ts";
+import type { FailOn } from "../../results/fail_on.ts";
 import { CHART_JS_SOURCE, CHART_JS_VERSION } from "../assets/chart_js.ts";
 import { buildPageData } from "./page_data.ts";
 import { PAGE_CSS } from "./page_css.ts";

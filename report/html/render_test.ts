@@ -6,7 +6,7 @@ import {
   makeSeed000,
 } from "../../tests/fixtures/make_results.ts";
 import { jsonForScript, renderReport } from "./render.ts";
-import { parseFailOn } from "../../results/baseline_gate.ts";
+import { parseFailOn } from "../../results/fail_on.ts";
 import { CHART_JS_VERSION } from "../assets/chart_js.ts";
 
 const html = renderReport(makeSeed000());
@@ -95,7 +95,7 @@ Deno.test("the comparison view carries the baseline gate's verdicts by run group
   assert.deepEqual([slower.verdict, slower.failed], ["worse", true]);
   assert.match(
     slower.text,
-    /^worse: \+\d+\.\d% \(95% CI ±[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
+    /^worse: \+\d+\.\d% \(95% CI \+[\d.]+% to \+[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%$/,
   );
   const same = rows.find((r) => r.key === "no-cache/high" && r.metric === "p50")!;
   assert.deepEqual([same.verdict, same.failed], ["same", false]);

@@ -15,8 +15,8 @@
  *
  * Server errors, statuses that were no success and sessions that ended early are answers the target gave:
  * they never keep a point from being judged. A change between two sides (`judgeChange`: the analysis's
- * variants against the baseline, `report --compare`'s pair of runs) is judged against noise (noise.ts) only
- * when neither side has a `loadlabFlags` flag. Pure.
+ * variants against the baseline, `report --compare`'s pair of runs, the `--baseline` gate's pairs) is
+ * judged against noise (noise.ts) only when neither side has a `loadlabFlags` flag. Pure.
  */
 import type { RunResult } from "../mod.ts";
 import { runVerdict, type VerdictKind } from "./run_verdict.ts";

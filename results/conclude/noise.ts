@@ -8,8 +8,9 @@
  * rule states its preconditions (`withinRunBlocker`) and judges nothing where they fail: a load whose rate
  * changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and 2 req/s in three seconds, so
  * its batches differ by the load, and a 20x p99 gap read as "within noise") and a run that never settled
- * (a growing queue drifts instead of scattering). Pure; the metrics are the four the analysis compares,
- * and the mean latency an expectation may name.
+ * (a growing queue drifts instead of scattering). `judgedChange` gives the numbers behind a verdict (the
+ * change and the interval the rule weighed), so the `--baseline` gate shows none that contradict it.
+ * Pure; the metrics are the four the analysis compares, and the mean latency an expectation may name.
  */
 import type { IntervalResult, RunResult } from "../schema.ts";
 import { servedRps } from "./served_rate.ts";
@@ -20,7 +21,9 @@ import {
   meanCi,
   MIN_STABILIZATION_INTERVALS,
   noiseVerdict,
+  overlapMargin,
   standardErrorsApart,
+  welchDiff,
   welchTest,
   WITHIN_NOISE_MAX_SE,
 } from "../stats.ts";
@@ -86,6 +89,11 @@ export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): Me
  */
 function judgedScale(metric: NoiseMetric): (x: number) => number {
   return metric === "rps" || metric === "success" ? (x) => x : (x) => (x > 0 ? Math.log(x) : Number.NaN);
+}
+
+/** A judged-scale value back in the metric's unit: the inverse of `judgedScale`. */
+function fromJudgedScale(metric: NoiseMetric): (x: number) => number {
+  return metric === "rps" || metric === "success" ? (x) => x : Math.exp;
 }
 
 /** `runNoise` on the scale the metric is judged on. */
@@ -179,4 +187,41 @@ export function judgeNoise(
   return test.t >= WITHIN_NOISE_MAX_SE
     ? { notJudged: tooFewFor(`${Math.min(runs.length, baseRuns.length)} repeats a side`, test.t) }
     : { beyond: false };
+}
+
+/** A change as `judgeNoise` weighs it, in the metric's unit (success in percent, so changes in points). */
+export interface JudgedChange {
+  /** The baseline's level: the mean on the judged scale turned back (a geometric mean for latency). */
+  base: number;
+  /** The change from `base`, and its 95% interval [low, high]; null when noise was not measured. */
+  diff: number;
+  ci95: [number, number] | null;
+}
+
+/**
+ * The numbers behind `judgeNoise`'s verdict on `runs` against `baseRuns`, so that what a reader is shown
+ * never contradicts it: the difference of the two sides' means on the judged scale (`judgedScale`) with
+ * the margin the rule compares it with (`repeats`: Welch's 95% interval; `within-run`: the two sides'
+ * half-widths together, as their intervals overlap unless the means are further apart), both turned back
+ * into the metric's unit. Beyond noise exactly when the interval excludes zero; for latency the interval
+ * is a ratio's, so it is not symmetric around `diff`. Preconditions (`withinRunBlocker`) are not checked.
+ */
+export function judgedChange(
+  rule: "repeats" | "within-run",
+  runs: RunResult[],
+  baseRuns: RunResult[],
+  metric: NoiseMetric,
+): JudgedChange {
+  const scale = judgedScale(metric);
+  const [a, b] = rule === "repeats"
+    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
+    : [judgedNoise(baseRuns, metric), judgedNoise(runs, metric)];
+  const margin = rule === "repeats" ? welchDiff(a, b).ci95 : overlapMargin(a, b);
+  const back = fromJudgedScale(metric), base = back(a.mean);
+  const from = (x: number) => back(x) - base;
+  return {
+    base,
+    diff: from(b.mean),
+    ci95: margin === null ? null : [from(b.mean - margin), from(b.mean + margin)],
+  };
 }

@@ -1,0 +1,64 @@
+/**
+ * @module
+ * The grammar of a `--fail-on` rule (`failOn:` in an experiment file): a compared metric, how far it may
+ * move its bad way, in percent or percentage points, and optionally the endpoints it is judged on
+ * (`p99{name:GET /json} +10%`). Parsed before any load is sent, so a rule that cannot be understood
+ * stops the command at once with a one-line `ConfigError`; results/baseline_gate.ts applies the rules.
+ */
+import { COMPARE_METRICS, type CompareMetric } from "./conclude/noise.ts";
+import { ConfigError } from "../validation/config_error.ts";
+import { type Selector, splitSelector } from "./threshold_selector.ts";
+
+/** A parsed `--fail-on`: the metric, how far it may move the bad way, in percent or percentage points. */
+export interface FailOn {
+  expression: string;
+  metric: CompareMetric;
+  /** Signed, in the metric's bad direction: +10 for "p99 +10%", -5 for "rps -5%". */
+  tolerance: number;
+  unit: "%" | "pp";
+  /** `p99{name:GET /json} +10%`: judged on the endpoints it selects (results/threshold_selector.ts). */
+  selector?: Selector;
+}
+
+/** Whether lower values of a metric are better (latency) or higher (req/s, success). */
+export const LOWER_IS_BETTER: Record<CompareMetric, boolean> = {
+  p50: true,
+  p99: true,
+  rps: false,
+  success: false,
+};
+
+const FAIL_ON = /^\s*([A-Za-z0-9]+)\s*([+-])\s*(\d+(?:\.\d+)?)\s*(%|pp)\s*$/;
+
+/** Parses one `--fail-on` expression; throws `ConfigError` naming the problem and the fix. */
+export function parseFailOn(expression: string): FailOn {
+  const where = `--fail-on "${expression}"`;
+  const problem = (message: string) => new ConfigError([{ path: where, message }]);
+  const { rest, selector, problem: badSelector } = splitSelector(expression);
+  if (badSelector) throw problem(badSelector);
+  const m = FAIL_ON.exec(rest);
+  if (!m) {
+    throw problem(
+      `not understood; write it like "p99 +10%", "rps -5%", "success -0.1pp" or "p99{name:GET /json} +10%"`,
+    );
+  }
+  const [, name, sign, number, unit] = m;
+  const metric = COMPARE_METRICS.find((x) => x === name);
+  if (!metric) throw problem(`unknown metric "${name}"; use one of ${COMPARE_METRICS.join(", ")}`);
+  const worseSign = LOWER_IS_BETTER[metric] ? "+" : "-";
+  if (sign !== worseSign) {
+    throw problem(
+      `${metric} gets worse ${worseSign === "+" ? "upward" : "downward"}; write ${worseSign}${number}${unit}`,
+    );
+  }
+  if (unit === "pp" && metric !== "success") {
+    throw problem(`pp (percentage points) is for success only; write ${sign}${number}%`);
+  }
+  return {
+    expression,
+    metric,
+    tolerance: Number(`${sign}${number}`),
+    unit: unit as "%" | "pp",
+    ...(selector ? { selector } : {}),
+  };
+}
