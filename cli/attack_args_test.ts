@@ -367,6 +367,18 @@ Deno.test("a ws:// URL takes the WebSocket flags into the run's ws config; -H go
   );
 });
 
+Deno.test("--ws-deflate offers permessage-deflate; off without it; refused with an http URL", () => {
+  const ws = (args: string[]) => parseAttackArgs(args, { openFileLimit: null }).config.ws?.deflate;
+  assert.deepEqual([ws(["ws://127.0.0.1:8080/", "--ws-deflate"]), ws(["ws://127.0.0.1:8080/"])], [
+    true,
+    false,
+  ]);
+  assert.throws(
+    () => parseAttackArgs([URL_, "--ws-deflate"], { openFileLimit: null }),
+    /^.*--ws-deflate needs a ws:/,
+  );
+});
+
 Deno.test("the real open-file limit is read and enforced", () => {
   // Far above any soft limit a test machine has; fails only when the limit cannot be read at all.
   assert.throws(() => parseAttackArgs([URL_, "-c", "1000000000"]), UsageError);

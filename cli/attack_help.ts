@@ -79,6 +79,8 @@ WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET
       --ws-ping D          hold: no messages; each connection pings after D idle and
                            times the pong
       --ws-max-message N   cap of a server message; a bigger one is ws-too-big  [1048576]
+      --ws-deflate         offer permessage-deflate; a server that agrees gets and
+                           may send compressed messages (the cap: inflated size)
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)

@@ -1,7 +1,7 @@
 /**
  * @module
  * The WebSocket flags of `loadlab attack` (a ws:// or wss:// URL): the messages, how they are framed,
- * which server message answers a send, the subprotocols offered, and what each connection does (a
+ * which server message answers a send, the subprotocols and compression offered, and what each connection does (a
  * storm's `--ws-per-connection N`, hold's `--ws-ping 1s`). -H headers go on the handshake. Flags that
  * only mean something for HTTP (or WebSocket flags on an http URL) are a usage error naming the fix.
  */
@@ -19,6 +19,7 @@ export const WS_FLAGS: FlagSpec[] = [
   { long: "ws-per-connection", takesValue: true, example: "10" },
   { long: "ws-ping", takesValue: true, example: "1s" },
   { long: "ws-max-message", takesValue: true, example: "1048576" },
+  { long: "ws-deflate", takesValue: false },
 ];
 
 /** Config field path under `ws` -> its flag, for validation messages. */
@@ -31,6 +32,7 @@ export const WS_CONFIG_PATH_FLAGS: Record<string, string> = {
   "ws.messagesPerConnection": "--ws-per-connection",
   "ws.pingIntervalMs": "--ws-ping",
   "ws.maxMessageBytes": "--ws-max-message",
+  "ws.deflate": "--ws-deflate",
 };
 
 /** HTTP-only flags, refused with a ws:// URL. */
@@ -74,6 +76,7 @@ export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
     messagesPerConnection: flags.positiveInt("ws-per-connection"),
     pingIntervalMs: flags.positiveDurationMs("ws-ping"),
     maxMessageBytes: flags.positiveInt("ws-max-message"),
+    ...(flags.has("ws-deflate") ? { deflate: true } : {}),
   };
 }
 

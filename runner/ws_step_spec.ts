@@ -2,7 +2,8 @@
  * @module
  * A flow's WebSocket step as the attack config holds it (runner/config.ts), and the rules an experiment
  * file's `ws:` step shares with it (scenarios/schema_requests.ts): one action per step. `connect` opens
- * the session's WebSocket at a path of the target (with headers and subprotocols, placeholders filled);
+ * the session's WebSocket at a path of the target (with headers and subprotocols, placeholders filled,
+ * and permessage-deflate offered when asked);
  * `send` writes one text message (a template) and, given a `match` or captures or checks, waits for the
  * message that answers it; `wait` only waits for a matching message; `close` ends it with a code. A
  * match is a check's rule (JSON path equals or exists, contains, regexp) or nothing (the next message);
@@ -44,6 +45,8 @@ export const wsActionFields = {
   ).optional(),
   /** Subprotocols a connect offers (Sec-WebSocket-Protocol). */
   protocols: z.array(z.string().regex(SUBPROTOCOL, "a subprotocol is a token")).optional(),
+  /** A connect offers permessage-deflate (as the load's `ws.deflate`). */
+  deflate: z.boolean().optional(),
   /** A text message sent (placeholders filled; an object in a file is sent as JSON). */
   send: z.string().optional(),
   /** The message a send waits for as its answer (none given: it waits only for captures or checks). */
@@ -62,6 +65,7 @@ const ACTIONS = ["connect", "send", "wait", "close"] as const;
 const FIELD_OF: Record<string, readonly string[]> = {
   headers: ["connect"],
   protocols: ["connect"],
+  deflate: ["connect"],
   match: ["send"],
   timeoutMs: ["send", "wait"],
   timeout: ["send", "wait"],

@@ -6,9 +6,13 @@
  * so the key slot and the payload start on a 4-byte boundary, so the XOR runs over `Uint32Array` views
  * of both in native byte order (the key is written through the same kind of view, so the order
  * matches). Keys come from a pool of random words refilled 1024 at a time, not one crypto call a send.
- * Control frames (pong, close) are rare and built when needed.
+ * Control frames (pong, close) are rare and built when needed. With permessage-deflate agreed, a
+ * template compresses its message once, when built (ws/deflate.ts: no context takeover, so the same
+ * message always compresses to the same bytes), and sets RSV1 on its first frame; sends still cost one
+ * mask. Control frames are never compressed (RFC 7692 6.1).
  */
 import { MAX_CONTROL_PAYLOAD_BYTES, OP_CLOSE, OP_PING, OP_PONG } from "./opcodes.ts";
+import { deflateMessage } from "./deflate.ts";
 
 const POOL_WORDS = 1024;
 
@@ -65,7 +69,7 @@ function writeHeader(frame: Uint8Array, opcode: number, length: number, fin: boo
 export class MessageTemplate {
   /** The frame(s) to write, masked for the current send (after `mask`). */
   readonly bytes: Uint8Array;
-  /** Payload bytes (what a reader of the message gets). */
+  /** Payload bytes (what a reader of the message gets: before compression). */
   readonly payloadBytes: number;
   /** The frames in the aligned buffer: where each starts, its key slot, its payload length. */
   readonly #starts: number[] = [];
@@ -75,8 +79,12 @@ export class MessageTemplate {
   readonly #words: Uint32Array;
   readonly #plain: Uint32Array;
 
-  /** `fragmentBytes` > 0 cuts the payload into frames of at most that many bytes. */
-  constructor(opcode: number, payload: Uint8Array, fragmentBytes = 0) {
+  /**
+   * `fragmentBytes` > 0 cuts the payload (compressed, with `deflate`) into frames of at most that many
+   * bytes; `deflate`: permessage-deflate was agreed, so the message goes compressed.
+   */
+  constructor(opcode: number, message: Uint8Array, fragmentBytes = 0, deflate = false) {
+    const payload = deflate ? deflateMessage(message) : message;
     const pieces = piecesOf(payload.length, fragmentBytes);
     // Each frame padded so its key slot and payload start 4-aligned: pad + header + payload + tail pad.
     let total = 0;
@@ -100,7 +108,9 @@ export class MessageTemplate {
       new Uint8Array(plain).set(payload.subarray(at, at + pieces[k]), this.#keyAt[k] + 4);
       at += pieces[k];
     }
-    this.payloadBytes = payload.length;
+    // RFC 7692 6.1: RSV1 marks the message compressed, on its first frame only.
+    if (deflate) this.#all[this.#starts[0]] |= 0x40;
+    this.payloadBytes = message.length;
     const wire = pieces.reduce((sum, n) => sum + clientHeaderBytes(n) + n, 0);
     // One frame: written straight from the aligned buffer; several: gathered back to back after masking.
     this.bytes = pieces.length === 1

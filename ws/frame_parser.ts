@@ -7,12 +7,18 @@
  * connection's message buffer, which grows up to the cap and no further (and is let go once it held
  * more than `KEPT_BUFFER_BYTES`, so a few big messages do not pin memory on every connection).
  *
+ * With permessage-deflate agreed (`deflate`, RFC 7692), RSV1 on a data message's first frame marks it
+ * compressed: its payload is gathered whole, then inflated (ws/deflate.ts) and handed over like any
+ * other. A message that arrives uncompressed takes the same path as without the extension.
+ *
  * Everything RFC 6455 forbids a server is a fault, counted by kind by the caller (the parser stops at
- * the first one): `protocol` (reserved bits with no extension, reserved opcodes, a masked frame, a
+ * the first one): `protocol` (reserved bits no extension allows, reserved opcodes, a masked frame, a
  * control frame over 125 bytes or fragmented, a continuation with no message or a new message inside a
  * fragmented one, a close frame of 1 byte or with a code no peer may send, a 64-bit length with its top
- * bit set, a length not in its shortest form, which 5.2 requires), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
- * read), `bad-utf8` (a text message, or a close reason, that is not UTF-8, checked across fragments).
+ * bit set, a length not in its shortest form, which 5.2 requires, compressed data that does not
+ * inflate), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
+ * read; a compressed one also once it inflates past it), `bad-utf8` (a text message, or a close reason,
+ * that is not UTF-8, checked across fragments; a compressed text once inflated).
  *
  * The server's close frame is the last thing read (RFC 6455 5.5.1: nothing may follow it): once it was
  * handed over, the parser takes no more bytes, so data after it is neither counted nor answered (a ping
@@ -31,6 +37,7 @@ import {
   OP_TEXT,
 } from "./opcodes.ts";
 import { UTF8_ACCEPT, utf8Step } from "./utf8.ts";
+import { inflateMessage } from "./deflate.ts";
 
 /** Receives what the parser found; views are valid only during the call. */
 export interface FrameSink {
@@ -74,11 +81,28 @@ export class FrameParser {
   #msgLen = 0;
   #msg: Uint8Array | null = null;
   #utf8 = UTF8_ACCEPT;
+  /** The message in progress came with RSV1 (permessage-deflate): gathered whole, then inflated. */
+  #compressed = false;
+  /**
+   * Compressed bytes a message may take: the cap plus what deflate adds to data it cannot shrink (5 bytes
+   * a stored block of up to 64 KiB), so a message within the cap is never refused for being compressed.
+   */
+  readonly #compressedCap: number;
   /** A control frame cut across reads. */
   readonly #ctl = new Uint8Array(MAX_CONTROL_PAYLOAD_BYTES);
   #ctlLen = 0;
 
-  constructor(readonly sink: FrameSink, readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES) {}
+  /**
+   * `deflate`: permessage-deflate was agreed (set after the handshake), so RSV1 may mark a message
+   * compressed.
+   */
+  constructor(
+    readonly sink: FrameSink,
+    readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
+    public deflate = false,
+  ) {
+    this.#compressedCap = maxMessageBytes + (maxMessageBytes >> 13) + 16;
+  }
 
   /** Parses buf[from, to); false once a fault stopped it (`fault`, `faultMessage`). */
   feed(buf: Uint8Array, from: number, to: number): boolean {
@@ -114,7 +138,7 @@ export class FrameParser {
   #header(h: Uint8Array, at: number): boolean {
     const b0 = h[at], b1 = h[at + 1];
     const opcode = b0 & 0x0f;
-    if ((b0 & 0x70) !== 0) return this.#fail("protocol", "reserved bits set with no extension agreed");
+    if ((b0 & 0x70) !== 0 && !this.#rsv1Allowed(b0, opcode)) return false;
     if ((b1 & 0x80) !== 0) return this.#fail("protocol", "masked frame from the server");
     let length = b1 & 0x7f;
     if (length === 126) {
@@ -146,8 +170,9 @@ export class FrameParser {
       if (this.#msgOpcode !== 0) return this.#fail("protocol", "new message inside a fragmented one");
       this.#msgOpcode = opcode;
       this.#utf8 = UTF8_ACCEPT;
+      this.#compressed = (b0 & 0x40) !== 0;
     }
-    if (this.#msgLen + length > this.maxMessageBytes) {
+    if (this.#msgLen + length > (this.#compressed ? this.#compressedCap : this.maxMessageBytes)) {
       return this.#fail("too-big", `message over the ${this.maxMessageBytes}-byte cap`);
     }
     return length === 0 ? this.#data(h, at, 0) : true;
@@ -161,13 +186,14 @@ export class FrameParser {
       // The whole message in this read: handed over as a view, no copy.
       this.#state = HEADER;
       this.#msgOpcode = 0;
+      if (this.#compressed) return this.#inflated(text, buf, i, i + take);
       if (text && utf8Step(UTF8_ACCEPT, buf, i, i + take) !== UTF8_ACCEPT) return this.#badText();
       this.sink.onMessage(text, buf, i, i + take);
       return true;
     }
     const msg = this.#room(take);
     msg.set(buf.subarray(i, i + take), this.#msgLen);
-    if (text) {
+    if (text && !this.#compressed) {
       this.#utf8 = utf8Step(this.#utf8, msg, this.#msgLen, this.#msgLen + take);
       if (this.#utf8 < 0) return this.#badText();
     }
@@ -175,12 +201,40 @@ export class FrameParser {
     if (this.#remaining !== 0) return true;
     this.#state = HEADER;
     if (!this.#fin) return true;
-    if (text && this.#utf8 !== UTF8_ACCEPT) return this.#badText();
     const length = this.#msgLen;
     this.#msgLen = 0;
     this.#msgOpcode = 0;
-    this.sink.onMessage(text, msg, 0, length);
     if (msg.length > KEPT_BUFFER_BYTES) this.#msg = null;
+    if (this.#compressed) return this.#inflated(text, msg, 0, length);
+    if (text && this.#utf8 !== UTF8_ACCEPT) return this.#badText();
+    this.sink.onMessage(text, msg, 0, length);
+    return true;
+  }
+
+  /**
+   * Whether reserved bits b0 carries are allowed (else the fault is recorded): only RSV1, only with
+   * permessage-deflate agreed, only on a data message's first frame (RFC 7692 6.1).
+   */
+  #rsv1Allowed(b0: number, opcode: number): boolean {
+    if (!this.deflate) return this.#fail("protocol", "reserved bits set with no extension agreed");
+    if ((b0 & 0x30) !== 0) return this.#fail("protocol", "RSV2 or RSV3 set, which no agreed extension uses");
+    // Reserved data opcodes pass here, to be refused as such below.
+    if (opcode !== OP_CONTINUATION && opcode < OP_CLOSE) return true;
+    return this.#fail(
+      "protocol",
+      `RSV1 set on a ${opcode === OP_CONTINUATION ? "continuation" : "control"} frame`,
+    );
+  }
+
+  /** A whole compressed message, buf[start, end): inflated within the cap, then handed over. */
+  #inflated(text: boolean, buf: Uint8Array, start: number, end: number): boolean {
+    const out = inflateMessage(buf, start, end, this.maxMessageBytes);
+    if (out === "too-big") {
+      return this.#fail("too-big", `message inflates past the ${this.maxMessageBytes}-byte cap`);
+    }
+    if (out === "protocol") return this.#fail("protocol", "compressed message does not inflate");
+    if (text && utf8Step(UTF8_ACCEPT, out, 0, out.length) !== UTF8_ACCEPT) return this.#badText();
+    this.sink.onMessage(text, out, 0, out.length);
     return true;
   }
 

@@ -3,11 +3,13 @@
  * The opening handshake of RFC 6455 4.1-4.2, client side: the Upgrade request (built once per
  * connection: its key is fresh each time) and the check of the server's answer: `101`, `Upgrade:
  * websocket`, `Connection: upgrade`, `Sec-WebSocket-Accept` = base64(SHA-1(key + GUID)), a subprotocol
- * only among those offered, and no extension (none is offered: permessage-deflate is not implemented,
- * so a server that answers with one breaks the protocol and is refused). The answer's head is small and
- * read once per connection, so it is decoded as text; nothing here runs per message.
+ * only among those offered, and an extension only when permessage-deflate was offered (ws/deflate.ts
+ * checks the answer to it); without the offer any extension breaks the protocol and is refused. The
+ * answer's head is small and read once per connection, so it is decoded as text; nothing here runs per
+ * message.
  */
 import { createHash } from "node:crypto";
+import { DEFLATE_OFFER, deflateAnswerFault } from "./deflate.ts";
 
 /** RFC 6455's fixed GUID appended to the key before hashing. */
 export const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
@@ -20,6 +22,8 @@ export interface HandshakeOptions {
   protocols?: readonly string[];
   /** More header fields, e.g. Origin or Authorization. */
   headers?: ReadonlyArray<readonly [string, string]>;
+  /** Offer permessage-deflate (`Sec-WebSocket-Extensions`, ws/deflate.ts). */
+  deflate?: boolean;
 }
 
 /** A fresh `Sec-WebSocket-Key`: 16 random bytes, base64. */
@@ -47,6 +51,7 @@ export function handshakeRequest(url: URL, key: string, options: HandshakeOption
     "Sec-WebSocket-Version: 13",
   ];
   if (options.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${options.protocols.join(", ")}`);
+  if (options.deflate) lines.push(`Sec-WebSocket-Extensions: ${DEFLATE_OFFER}`);
   for (const [name, value] of options.headers ?? []) lines.push(`${name}: ${value}`);
   return new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n");
 }
@@ -57,14 +62,15 @@ export type HandshakeFault = "refused" | "bad-accept" | "handshake";
 /** The outcome of reading a handshake answer. */
 export type HandshakeResult =
   | { kind: "more" }
-  | { kind: "ok"; headBytes: number; protocol: string | null }
+  | { kind: "ok"; headBytes: number; protocol: string | null; deflate: boolean }
   | { kind: "failed"; fault: HandshakeFault; status: number; message: string };
 
 /**
  * Reads the answer to a handshake with `key` from buf[0, end): `more` until its head is whole, then
  * `ok` (with the head's length: bytes after it are already frames) or `failed` with the reason. `from`:
  * the bytes before it were read already and held no head's end, so the search for it starts there (an
- * answer trickled a byte at a time is scanned once, not once per byte).
+ * answer trickled a byte at a time is scanned once, not once per byte). `deflate`: permessage-deflate
+ * was offered, so the answer may agree to it (`ok`'s `deflate`).
  */
 export function readHandshake(
   buf: Uint8Array,
@@ -72,6 +78,7 @@ export function readHandshake(
   key: string,
   protocols: readonly string[] = [],
   from = 0,
+  deflate = false,
 ): HandshakeResult {
   const headEnd = headEndOf(buf, end, Math.max(0, from - 3));
   // Over the bound whether its end came or not: one big read must not let a longer head through.
@@ -101,14 +108,17 @@ export function readHandshake(
   if (fields.get("sec-websocket-accept") !== acceptOf(key)) {
     return failed("bad-accept", code, "Sec-WebSocket-Accept does not match the key");
   }
-  if (fields.has("sec-websocket-extensions")) {
+  const extensions = fields.get("sec-websocket-extensions");
+  if (extensions !== undefined && !deflate) {
     return failed("handshake", code, "server answered with an extension none was offered");
   }
+  const deflateFault = extensions === undefined ? null : deflateAnswerFault(extensions);
+  if (deflateFault !== null) return failed("handshake", code, deflateFault);
   const protocol = fields.get("sec-websocket-protocol") ?? null;
   if (protocol !== null && !protocols.includes(protocol)) {
     return failed("handshake", code, "server chose a subprotocol not offered");
   }
-  return { kind: "ok", headBytes: headEnd + 4, protocol };
+  return { kind: "ok", headBytes: headEnd + 4, protocol, deflate: extensions !== undefined };
 }
 
 function failed(fault: HandshakeFault, status: number, message: string): HandshakeResult {

@@ -21,6 +21,7 @@ import {
   writeParts,
 } from "../http/template.ts";
 import { newKey } from "../../ws/handshake.ts";
+import { DEFLATE_OFFER } from "../../ws/deflate.ts";
 import type { MaskKeys } from "../../ws/frame_encoder.ts";
 import type { StepResponse } from "../http/kept_response.ts";
 import type { ConnectionShared } from "../http/load_connection.ts";
@@ -49,6 +50,8 @@ export interface EncodedWsStep {
   /** connect: the handshake request (its key added per handshake), the subprotocols it offers. */
   handshake: RequestTemplate | null;
   protocols: readonly string[];
+  /** connect: permessage-deflate offered. */
+  deflate: boolean;
   /**
    * connect: the host and path its cookies are chosen by (the path as written, up to its query or its
    * first placeholder: a cookie's Path is a prefix, and values rarely decide it).
@@ -86,6 +89,7 @@ export function encodeWsStep(
     endpoint,
     handshake: ws.connect === undefined ? null : handshakeTemplate(url, ws, indexOf),
     protocols: ws.protocols ?? [],
+    deflate: ws.deflate ?? false,
     host: hostHeaderOf(url),
     path: ws.connect === undefined ? "" : resolvePath(url, ws.connect).split(/\?|\{\{/)[0] || "/",
     message: ws.send === undefined ? null : partsOf(ws.send, indexOf),
@@ -106,6 +110,7 @@ function handshakeTemplate(url: URL, ws: WsAction, indexOf: (name: string) => nu
     "Sec-WebSocket-Version: 13",
   ];
   if (ws.protocols?.length) lines.push(`Sec-WebSocket-Protocol: ${ws.protocols.join(", ")}`);
+  if (ws.deflate) lines.push(`Sec-WebSocket-Extensions: ${DEFLATE_OFFER}`);
   for (const [name, value] of Object.entries(ws.headers ?? {})) lines.push(`${name}: ${value}`);
   return buildTemplate(lines.join("\r\n") + "\r\n", "", false, indexOf);
 }
@@ -194,7 +199,7 @@ export class WsSession {
       return "failed";
     }
     const socket = new WsSessionSocket(shared, stats, keys);
-    const offer = { request: filled.slice(), key, protocols: step.protocols, stats };
+    const offer = { request: filled.slice(), key, protocols: step.protocols, deflate: step.deflate, stats };
     if (!(await socket.open(offer, step.endpoint))) return shared.stopping ? "stopped" : "failed";
     this.socket = socket;
     this.lastEventMs = performance.now();

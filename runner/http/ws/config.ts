@@ -1,7 +1,7 @@
 /**
  * @module
  * The `ws` part of a run's config (a ws:// or wss:// url): the messages sent and how, which message
- * answers a send, the handshake's extras, the message cap, and what each connection does: keep
+ * answers a send, the handshake's extras (permessage-deflate among them), the message cap, and what each connection does: keep
  * sending (closed and open models), a storm's N messages then a close, or hold's pings. One zod
  * schema; the type is inferred from it, defaults stated here once.
  */
@@ -36,6 +36,11 @@ export const wsConfigSchema = z.object({
     [],
   ),
   headers: z.record(z.string(), z.string()).default({}),
+  /**
+   * Offer permessage-deflate (RFC 7692, no context takeover either way); a server that agrees gets
+   * compressed messages and may compress its own. Off unless asked for: compression costs CPU per message.
+   */
+  deflate: z.boolean().default(false),
   /** Cap of one server message (all its fragments); a bigger one is `ws-too-big`, refused at its header. */
   maxMessageBytes: z.number().int().min(125).max(64 * 1024 * 1024).default(DEFAULT_MAX_MESSAGE_BYTES),
   /** Connection storm: each connection sends this many messages, then closes (1000). 0: keep it open. */

@@ -94,12 +94,15 @@ export class WsConnection implements LoadConnection, FrameSink {
     if (sock === null) return false;
     this.#parser = new FrameParser(this, this.run.maxMessageBytes);
     this.#close.reset();
-    this.#pacing.reset();
-    const extra = await handshake(sock, this.#buf, offerOf(this.run), this.shared, this);
-    if (extra < 0 || this.#sock === null) {
+    const done = await handshake(sock, this.#buf, offerOf(this.run), this.shared, this);
+    if (done === null || this.#sock === null) {
       this.#closeSocket();
       return false;
     }
+    // permessage-deflate is the server's choice, per connection.
+    this.#parser.deflate = done.deflate;
+    this.#pacing.reset(done.deflate);
+    const extra = done.extraBytes;
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
     // the server's close is handled there; what `#consume` says of an exchange is of the last one, not this.
     if (extra > 0) this.#consume(extra, performance.now());

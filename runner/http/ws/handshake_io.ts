@@ -2,7 +2,7 @@
  * @module
  * The opening handshake on a freshly dialed socket: the Upgrade request written, the answer read
  * (promise reads, on every transport: once per connection, not per message) until its head is whole
- * and checked (ws/handshake.ts). The handshake's time is recorded apart from the connect and TLS; a
+ * and checked (ws/handshake.ts), which tells whether permessage-deflate was agreed. The handshake's time is recorded apart from the connect and TLS; a
  * failed one is counted by kind: `ws-refused` (with the status), `ws-bad-accept`, `ws-handshake`, or
  * the socket's error (`timeout` when the watchdog cut it).
  */
@@ -29,19 +29,28 @@ export interface HandshakeOffer {
   request: Uint8Array;
   key: string;
   protocols: readonly string[];
+  /** permessage-deflate was offered, so the answer may agree to it. */
+  deflate: boolean;
   stats: WsStats;
+}
+
+/** A handshake that passed: bytes read past the answer's head, and whether permessage-deflate was agreed. */
+export interface HandshakeDone {
+  extraBytes: number;
+  deflate: boolean;
 }
 
 /** The run's own offer: its URL, subprotocols and headers, with a fresh key. */
 export function offerOf(run: WsRun): HandshakeOffer {
   const key = newKey();
-  const request = handshakeRequest(run.url, key, { protocols: run.protocols, headers: run.headers });
-  return { request, key, protocols: run.protocols, stats: run.stats };
+  const { protocols, headers, deflate } = run;
+  const request = handshakeRequest(run.url, key, { protocols, headers, deflate });
+  return { request, key, protocols, deflate, stats: run.stats };
 }
 
 /**
- * Runs the handshake; the number of bytes read past the answer's head (already frames, left at the
- * start of `buf`), or -1 when it failed (counted; the caller closes the socket).
+ * Runs the handshake; what it agreed and the number of bytes read past the answer's head (already
+ * frames, left at the start of `buf`), or null when it failed (counted; the caller closes the socket).
  */
 export async function handshake(
   sock: TransportConn,
@@ -49,8 +58,8 @@ export async function handshake(
   offer: HandshakeOffer,
   shared: ConnectionShared,
   watch: HandshakeWatch,
-): Promise<number> {
-  const { request, key, protocols, stats } = offer;
+): Promise<HandshakeDone | null> {
+  const { request, key, protocols, deflate, stats } = offer;
   const startMs = performance.now();
   watch.deadlineMs = startMs + shared.timeoutMs;
   watch.timedOut = false;
@@ -63,15 +72,15 @@ export async function handshake(
       const nowMs = performance.now();
       if (n === null) {
         watch.fault(nowMs, "ws-handshake", "connection closed before the handshake's answer");
-        return -1;
+        return null;
       }
       shared.recorder.addBytesRead(nowMs, n);
       have += n;
-      const answer = readHandshake(buf, have, key, protocols, have - n);
+      const answer = readHandshake(buf, have, key, protocols, have - n, deflate);
       if (answer.kind === "more") {
         if (have < buf.length) continue;
         watch.fault(nowMs, "ws-handshake", "handshake answer head too large");
-        return -1;
+        return null;
       }
       if (answer.kind === "failed") {
         const kind = answer.fault === "refused"
@@ -80,17 +89,17 @@ export async function handshake(
           ? "ws-bad-accept"
           : "ws-handshake";
         watch.fault(nowMs, kind, answer.message);
-        return -1;
+        return null;
       }
       stats.handshake(nowMs, (nowMs - startMs) * 1000);
       buf.copyWithin(0, answer.headBytes, have);
-      return have - answer.headBytes;
+      return { extraBytes: have - answer.headBytes, deflate: answer.deflate };
     }
   } catch (err) {
     const nowMs = performance.now();
     if (watch.timedOut) watch.fault(nowMs, "timeout", `no handshake answer within ${shared.timeoutMs} ms`);
     else watch.fault(nowMs, classifyError(err, "read"), errorMessage(err));
-    return -1;
+    return null;
   } finally {
     watch.deadlineMs = Infinity;
   }

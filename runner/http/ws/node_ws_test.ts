@@ -2,7 +2,8 @@
  * The engine's WebSocket client against the npm `ws` package on Node (another project's server), on
  * both transports, through the whole run: text; binary cut into frames by us and reassembled by it;
  * messages it sends in two fragments; its pings (the echo comes only once our pong arrived); its close
- * codes. `ws` is installed into a temporary folder with npm; without node or npm (or offline) the test
+ * codes; permessage-deflate both ways (the server compresses every message it sends, and on `/deflate...`
+ * closes with 4000 when the extension was not agreed, 4001 on a message of ours that came uncompressed). `ws` is installed into a temporary folder with npm; without node or npm (or offline) the test
  * skips with the reason, except under CI=true where it must run.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -17,10 +18,25 @@ const MESSAGES = 30;
 
 const SERVER_JS = `
 import { WebSocketServer } from "ws";
-const wss = new WebSocketServer({ host: "127.0.0.1", port: 0 });
+const wss = new WebSocketServer({ host: "127.0.0.1", port: 0, perMessageDeflate: { threshold: 0 } });
 wss.on("connection", (socket, req) => {
-  const path = req.url;
+  // "/deflate" before a path: the same, with permessage-deflate required both ways.
+  const deflate = req.url.startsWith("/deflate");
+  const path = deflate ? req.url.slice("/deflate".length) || "/echo" : req.url;
+  let compressed = false;
+  if (deflate) {
+    if (!socket.extensions.includes("permessage-deflate")) socket.close(4000, "no permessage-deflate");
+    // The receiver inflates only frames that came with RSV1: note each message that did.
+    const receiver = socket._receiver;
+    const decompress = receiver.decompress;
+    receiver.decompress = function (...args) {
+      compressed = true;
+      return decompress.apply(this, args);
+    };
+  }
   socket.on("message", (data, isBinary) => {
+    if (deflate && !compressed) socket.close(4001, "uncompressed message");
+    compressed = false;
     if (path === "/fragments") {
       const half = Math.floor(data.length / 2);
       socket.send(data.subarray(0, half), { binary: isBinary, fin: false });
@@ -62,11 +78,8 @@ if ("skip" in ready) {
   console.log(`node_ws_test skipped: ${ready.skip}`);
 }
 
-async function attack(
-  path: string,
-  transport: "deno" | "epoll" | "io_uring",
-  extra: Partial<AttackConfigInput> = {},
-) {
+/** Runs `fn` with the node server up, given its port. */
+async function withServer<T>(fn: (port: number) => Promise<T>): Promise<T> {
   const { dir } = ready as { dir: string };
   const child = new Deno.Command("node", {
     args: [`${dir}/server.mjs`],
@@ -79,7 +92,22 @@ async function attack(
   try {
     const port = Number((await reader.read()).value?.trim());
     ok(port > 0, "the node server said its port");
-    return await runAttack(parseAttackConfig({
+    return await fn(port);
+  } finally {
+    child.kill();
+    await child.status;
+    reader.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+  }
+}
+
+function attack(
+  path: string,
+  transport: "deno" | "epoll" | "io_uring",
+  extra: Partial<AttackConfigInput> = {},
+) {
+  return withServer((port) =>
+    runAttack(parseAttackConfig({
       url: `ws://127.0.0.1:${port}${path}`,
       model: "count",
       connections: 2,
@@ -87,13 +115,23 @@ async function attack(
       timeoutMs: 3000,
       transport,
       ...extra,
-    } as AttackConfigInput));
-  } finally {
-    child.kill();
-    await child.status;
-    reader.releaseLock();
-    await child.stdout.cancel().catch(() => {});
-  }
+    } as AttackConfigInput))
+  );
+}
+
+/** Three sessions of a flow (its ws steps) against the node server's origin. */
+function flow(transport: "deno" | "epoll" | "io_uring", steps: unknown[]) {
+  return withServer((port) =>
+    runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${port}/`,
+      model: "count",
+      connections: 1,
+      requests: 3,
+      timeoutMs: 3000,
+      transport,
+      flows: [{ name: "f", steps }],
+    } as AttackConfigInput))
+  );
 }
 
 for (const transport of ["deno", "epoll", "io_uring"] as const) {
@@ -124,6 +162,55 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
   test("the server's pings get our pongs (its echo waits for them)", async () => {
     const r = await attack("/ping", transport);
     assertEquals([r.requests, r.errors], [MESSAGES, {}]);
+  });
+  test("permessage-deflate: every message compressed both ways, text and binary cut into frames", async () => {
+    const text = await attack(
+      "/deflate",
+      transport,
+      { ws: { messages: ["héllo ".repeat(50)], deflate: true } } as never,
+    );
+    assertEquals([text.requests, text.errors, text.ws?.messagesReceived, text.ws?.closeCodes], [
+      MESSAGES,
+      {},
+      MESSAGES,
+      {},
+    ]);
+    const payload = btoa(String.fromCharCode(...Array.from({ length: 600 }, (_, i) => (i * 7) & 0xff)));
+    const binary = await attack("/deflate", transport, {
+      ws: { messages: [payload], binary: true, fragmentBytes: 7, deflate: true },
+    } as never);
+    assertEquals([binary.requests, binary.errors, binary.ws?.payloadBytesReceived], [
+      MESSAGES,
+      {},
+      600 * MESSAGES,
+    ]);
+  });
+  test("permessage-deflate: its compressed answers in two fragments are one message each", async () => {
+    const r = await attack(
+      "/deflate/fragments",
+      transport,
+      { ws: { messages: ["fragmented ✓ ".repeat(20)], deflate: true } } as never,
+    );
+    assertEquals([r.requests, r.errors, r.ws?.messagesReceived, r.ws?.closeCodes], [
+      MESSAGES,
+      {},
+      MESSAGES,
+      {},
+    ]);
+  });
+  Deno.test({
+    name:
+      `ws client vs the npm ws package on Node: a flow's connect with deflate compresses its sends [${transport}]`,
+    ignore: "skip" in ready || transport === "io_uring" || (transport === "epoll" && EPOLL_BLOCKER !== null),
+    async fn() {
+      const r = await flow(transport, [
+        { ws: { connect: "/deflate", deflate: true } },
+        { ws: { send: "flow ✓ ".repeat(30), match: { contains: "flow ✓" } } },
+        { ws: { close: 1000 } },
+      ]);
+      assertEquals([r.errors, r.flows?.[0].completed, r.flows?.[0].failed], [{}, 3, 0]);
+      assertEquals(r.ws?.closeCodes, { "1000": 3 });
+    },
   });
   test("its close code 4002 counted; a send racing the close counted as ws-closed", async () => {
     const r = await attack("/close-4002", transport, { connections: 1, requests: 6 });

@@ -1,27 +1,32 @@
 /**
  * @module
  * What one WebSocket connection (connection.ts) sends next, and when: the run's messages in turn (or
- * hold's ping), counted in the run's stats as they go; a storm's count of messages sent on this socket and
+ * hold's ping; compressed on a connection that agreed to permessage-deflate), counted in the run's stats as they go; a storm's count of messages sent on this socket and
  * its think time after each; the idle wait of hold and of a storm's think time, which the connection's
  * `abort` ends early. HOT PATH: `nextFrame` masks a prebuilt frame in place and counts two numbers.
  */
-import { pingFrame } from "../../../ws/frame_encoder.ts";
+import { type MessageTemplate, pingFrame } from "../../../ws/frame_encoder.ts";
 import type { WsRun } from "./run.ts";
 
 const EMPTY = new Uint8Array(0);
 
 export class WsPacing {
   #messageIndex = 0;
+  /** The run's messages as this socket sends them (compressed when it agreed to permessage-deflate). */
+  #messages: readonly MessageTemplate[];
   /** Messages of this socket's storm sent so far. */
   #stormSent = 0;
   #idleTimer: ReturnType<typeof setTimeout> | undefined = undefined;
   #idleEnd: (() => void) | null = null;
 
-  constructor(readonly run: WsRun) {}
+  constructor(readonly run: WsRun) {
+    this.#messages = run.messages;
+  }
 
-  /** A new socket: its storm starts over. */
-  reset(): void {
+  /** A new socket, its handshake done (`deflate`: permessage-deflate agreed): its storm starts over. */
+  reset(deflate: boolean): void {
     this.#stormSent = 0;
+    this.#messages = deflate ? this.run.deflatedMessages : this.run.messages;
   }
 
   /** The next frame to send at `sentMs`: hold's ping, or the next message masked. */
@@ -32,8 +37,9 @@ export class WsPacing {
       if (stats.counts(sentMs)) stats.pingsSent++;
       return pingFrame(EMPTY, run.keys);
     }
-    const template = run.messages[this.#messageIndex];
-    if (++this.#messageIndex === run.messages.length) this.#messageIndex = 0;
+    const messages = this.#messages;
+    const template = messages[this.#messageIndex];
+    if (++this.#messageIndex === messages.length) this.#messageIndex = 0;
     if (stats.counts(sentMs)) {
       stats.messagesSent++;
       stats.payloadBytesSent += template.payloadBytes;

@@ -1,7 +1,7 @@
 /**
  * @module
  * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages
- * (frames built once, `ws/frame_encoder.ts`), the match rule, the handshake's extras, the caps, what
+ * (frames built once, `ws/frame_encoder.ts`; compressed too when permessage-deflate is offered), the match rule, the handshake's extras, the caps, what
  * each connection does (keep sending; a storm's N messages then close; hold's pings), the worker's
  * mask keys and its `WsStats`. Built once per worker from the config (`wsRunOf`).
  */
@@ -14,6 +14,9 @@ import type { WsConfig } from "./config.ts";
 export interface WsRun {
   readonly url: URL;
   readonly messages: readonly MessageTemplate[];
+  /** Whether permessage-deflate is offered; the same messages compressed, for connections that agreed. */
+  readonly deflate: boolean;
+  readonly deflatedMessages: readonly MessageTemplate[];
   readonly match: MatchRule;
   readonly protocols: readonly string[];
   readonly headers: ReadonlyArray<readonly [string, string]>;
@@ -36,6 +39,10 @@ export function wsRunOf(url: URL, config: WsConfig): WsRun {
   return {
     url,
     messages: payloads.map((p) => new MessageTemplate(opcode, p, config.fragmentBytes)),
+    deflate: config.deflate,
+    deflatedMessages: config.deflate
+      ? payloads.map((p) => new MessageTemplate(opcode, p, config.fragmentBytes, true))
+      : [],
     match: config.match,
     protocols: config.protocols,
     headers: Object.entries(config.headers),

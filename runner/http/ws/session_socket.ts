@@ -69,6 +69,8 @@ export class WsSessionSocket implements FrameSink {
   #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
   #closed: (() => void) | null = null;
+  /** permessage-deflate was agreed: each send is compressed (its text is filled per send). */
+  #deflate = false;
 
   constructor(
     readonly shared: ConnectionShared,
@@ -99,15 +101,17 @@ export class WsSessionSocket implements FrameSink {
       watch.timedOut = true;
       this.#closeSocket();
     }, this.shared.timeoutMs);
-    const extra = await handshake(sock, this.#buf, offer, this.shared, watch).finally(() =>
+    const done = await handshake(sock, this.#buf, offer, this.shared, watch).finally(() =>
       clearTimeout(timer)
     );
-    if (extra < 0 || this.#sock === null) {
+    if (done === null || this.#sock === null) {
       this.#closeSocket();
       return false;
     }
+    this.#deflate = done.deflate;
+    this.#parser.deflate = done.deflate;
     // Runs until the socket is gone; it counts its own failures and never rejects.
-    void this.#readLoop(sock, extra);
+    void this.#readLoop(sock, done.extraBytes);
     return true;
   }
 
@@ -118,7 +122,7 @@ export class WsSessionSocket implements FrameSink {
       this.#fault(nowMs, "ws-closed", "the WebSocket closed before a send", endpoint);
       return false;
     }
-    const bytes = new MessageTemplate(OP_TEXT, payload).mask(this.keys);
+    const bytes = new MessageTemplate(OP_TEXT, payload, 0, this.#deflate).mask(this.keys);
     if (this.stats.counts(nowMs)) {
       this.stats.messagesSent++;
       this.stats.payloadBytesSent += payload.length;

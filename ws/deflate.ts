@@ -1,0 +1,84 @@
+/**
+ * @module
+ * permessage-deflate (RFC 7692), client side, in its one stateless form: the offer asks for no context
+ * takeover in either direction (`client_no_context_takeover; server_no_context_takeover`), so every
+ * message is a deflate stream of its own and is compressed or inflated by one `node:zlib` call, with no
+ * window kept per connection (a load generator holds thousands of connections; a 32 KiB window each way
+ * on each would cost more memory than its read buffers). Here: the offer, the strict check of a server's
+ * answer (RFC 7692 5 and 7.1), and the two per-message calls. Inflating is held to the message cap
+ * (`maxOutputLength`), so a small compressed message cannot expand past it (a decompression bomb stops
+ * at the cap, with the cap's memory).
+ */
+import { constants, deflateRawSync, inflateRawSync } from "node:zlib";
+
+/** The `Sec-WebSocket-Extensions` value offered. */
+export const DEFLATE_OFFER = "permessage-deflate; client_no_context_takeover; server_no_context_takeover";
+
+/** RFC 7692 7.2.1-7.2.2: the empty stored block a sync flush ends with, removed on send, put back on read. */
+const TAIL = Uint8Array.of(0x00, 0x00, 0xff, 0xff);
+const SYNC = { finishFlush: constants.Z_SYNC_FLUSH };
+
+/**
+ * Why a server's `Sec-WebSocket-Extensions` answer to our offer is refused, or null when it agrees to
+ * permessage-deflate as offered. It must name permessage-deflate once, with `server_no_context_takeover`
+ * (offered, so required back: RFC 7692 7.1.1.1), optionally `client_no_context_takeover` and
+ * `server_max_window_bits` of 8 to 15 (inflate reads any window), nothing else and nothing twice
+ * (`client_max_window_bits` was not offered, so it may not come back).
+ */
+export function deflateAnswerFault(value: string): string | null {
+  const extensions = value.split(",").map((e) => e.trim());
+  if (extensions.length !== 1) return "server answered with more than one extension";
+  const [name, ...params] = extensions[0].split(";").map((p) => p.trim());
+  if (name.toLowerCase() !== "permessage-deflate") {
+    return `server answered with extension "${name}", not offered`;
+  }
+  const seen = new Set<string>();
+  for (const param of params) {
+    const eq = param.indexOf("=");
+    const key = (eq < 0 ? param : param.slice(0, eq)).trim().toLowerCase();
+    const raw = eq < 0 ? null : param.slice(eq + 1).trim().replace(/^"(.*)"$/, "$1");
+    if (seen.has(key)) return `permessage-deflate answer repeats ${key}`;
+    seen.add(key);
+    if (key === "server_no_context_takeover" || key === "client_no_context_takeover") {
+      if (raw !== null) return `permessage-deflate answer gives ${key} a value`;
+    } else if (key === "server_max_window_bits") {
+      if (raw === null || !/^(8|9|1[0-5])$/.test(raw)) {
+        return "permessage-deflate answer's server_max_window_bits is not 8 to 15";
+      }
+    } else if (key === "client_max_window_bits") {
+      return "permessage-deflate answer has client_max_window_bits, which was not offered";
+    } else {
+      return `permessage-deflate answer has unknown parameter "${key}"`;
+    }
+  }
+  if (!seen.has("server_no_context_takeover")) {
+    return "permessage-deflate answer lacks server_no_context_takeover, which was offered";
+  }
+  return null;
+}
+
+/** A message's payload compressed (RFC 7692 7.2.1): a sync-flushed deflate stream without its tail. */
+export function deflateMessage(payload: Uint8Array): Uint8Array {
+  const out = deflateRawSync(payload, SYNC);
+  return out.subarray(0, out.length - TAIL.length);
+}
+
+/**
+ * The message compressed in buf[start, end) inflated (RFC 7692 7.2.2: the tail put back), or the fault:
+ * `too-big` once it would inflate past `maxBytes`, `protocol` when it is not deflate data.
+ */
+export function inflateMessage(
+  buf: Uint8Array,
+  start: number,
+  end: number,
+  maxBytes: number,
+): Uint8Array | "too-big" | "protocol" {
+  const input = new Uint8Array(end - start + TAIL.length);
+  input.set(buf.subarray(start, end));
+  input.set(TAIL, end - start);
+  try {
+    return inflateRawSync(input, { ...SYNC, maxOutputLength: maxBytes });
+  } catch (err) {
+    return (err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE" ? "too-big" : "protocol";
+  }
+}
