@@ -201,9 +201,9 @@ export function wsStepWaits(step: WsStepLike): boolean {
 }
 
 /**
- * How flow results name a ws step (its `label`, else its endpoint `name`, else `WS CONNECT path`, `WS SEND path`, `WS WAIT path`
- * with the path of the flow's open WebSocket as written), or null for a step that is not timed: a send
- * that waits for nothing and a close count in the `ws` section only.
+ * How flow results name a ws step (its `label`, else its endpoint `name`, else `WS CONNECT path`, `WS SEND
+ * path`, `WS WAIT path` with the path of the flow's open WebSocket as written), or null for a step that is
+ * not timed: a send that waits for nothing and a close count in the `ws` section only.
  */
 export function wsStepLabel(step: WsStepLike, connectPath: string): string | null {
   if (step.ws.connect !== undefined) return step.label ?? `WS CONNECT ${step.ws.connect}`;

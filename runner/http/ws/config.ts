@@ -1,8 +1,8 @@
 /**
  * @module
- * The `ws` part of a run's config (a ws:// or wss:// url): the messages sent and how, which message
- * answers a send, the handshake's extras (permessage-deflate among them), the message cap, and what each connection does: keep
- * sending (closed and open models), a storm's N messages then a close, or hold's pings. One zod
+ * The `ws` part of a run's config (a ws:// or wss:// url): the messages sent and how, which message answers a
+ * send, the handshake's extras (permessage-deflate among them), the message cap, and what each connection
+ * does: keep sending (closed and open models), a storm's N messages then a close, or hold's pings. One zod
  * schema; the type is inferred from it, defaults stated here once.
  */
 import { z } from "zod";

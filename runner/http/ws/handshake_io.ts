@@ -1,10 +1,10 @@
 /**
  * @module
- * The opening handshake on a freshly dialed socket: the Upgrade request written, the answer read
- * (promise reads, on every transport: once per connection, not per message) until its head is whole
- * and checked (ws/handshake.ts), which tells whether permessage-deflate was agreed. The handshake's time is recorded apart from the connect and TLS; a
- * failed one is counted by kind: `ws-refused` (with the status), `ws-bad-accept`, `ws-handshake`, or
- * the socket's error (`timeout` when the watchdog cut it).
+ * The opening handshake on a freshly dialed socket: the Upgrade request written, the answer read (promise
+ * reads, on every transport: once per connection, not per message) until its head is whole and checked
+ * (ws/handshake.ts), which tells whether permessage-deflate was agreed. The handshake's time is recorded
+ * apart from the connect and TLS; a failed one is counted by kind: `ws-refused` (with the status),
+ * `ws-bad-accept`, `ws-handshake`, or the socket's error (`timeout` when the watchdog cut it).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { handshakeRequest, newKey, readHandshake } from "../../../ws/handshake.ts";

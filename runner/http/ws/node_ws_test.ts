@@ -1,10 +1,11 @@
 /**
- * The engine's WebSocket client against the npm `ws` package on Node (another project's server), on
- * both transports, through the whole run: text; binary cut into frames by us and reassembled by it;
- * messages it sends in two fragments; its pings (the echo comes only once our pong arrived); its close
- * codes; permessage-deflate both ways (the server compresses every message it sends, and on `/deflate...`
- * closes with 4000 when the extension was not agreed, 4001 on a message of ours that came uncompressed). `ws` is installed into a temporary folder with npm; without node or npm (or offline) the test
- * skips with the reason, except under CI=true where it must run.
+ * The engine's WebSocket client against the npm `ws` package on Node (another project's server), on both
+ * transports, through the whole run: text; binary cut into frames by us and reassembled by it; messages it
+ * sends in two fragments; its pings (the echo comes only once our pong arrived); its close codes;
+ * permessage-deflate both ways (the server compresses every message it sends, and on `/deflate...` closes
+ * with 4000 when the extension was not agreed, 4001 on a message of ours that came uncompressed). `ws` is
+ * installed into a temporary folder with npm; without node or npm (or offline) the test skips with the
+ * reason, except under CI=true where it must run.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";

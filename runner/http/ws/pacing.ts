@@ -1,9 +1,10 @@
 /**
  * @module
- * What one WebSocket connection (connection.ts) sends next, and when: the run's messages in turn (or
- * hold's ping; compressed on a connection that agreed to permessage-deflate), counted in the run's stats as they go; a storm's count of messages sent on this socket and
- * its think time after each; the idle wait of hold and of a storm's think time, which the connection's
- * `abort` ends early. HOT PATH: `nextFrame` masks a prebuilt frame in place and counts two numbers.
+ * What one WebSocket connection (connection.ts) sends next, and when: the run's messages in turn (or hold's
+ * ping; compressed on a connection that agreed to permessage-deflate), counted in the run's stats as they go;
+ * a storm's count of messages sent on this socket and its think time after each; the idle wait of hold and of
+ * a storm's think time, which the connection's `abort` ends early. HOT PATH: `nextFrame` masks a prebuilt
+ * frame in place and counts two numbers.
  */
 import { type MessageTemplate, pingFrame } from "../../../ws/frame_encoder.ts";
 import type { WsRun } from "./run.ts";

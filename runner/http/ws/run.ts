@@ -1,9 +1,9 @@
 /**
  * @module
- * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages
- * (frames built once, `ws/frame_encoder.ts`; compressed too when permessage-deflate is offered), the match rule, the handshake's extras, the caps, what
- * each connection does (keep sending; a storm's N messages then close; hold's pings), the worker's
- * mask keys and its `WsStats`. Built once per worker from the config (`wsRunOf`).
+ * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages (frames
+ * built once, `ws/frame_encoder.ts`; compressed too when permessage-deflate is offered), the match rule, the
+ * handshake's extras, the caps, what each connection does (keep sending; a storm's N messages then close;
+ * hold's pings), the worker's mask keys and its `WsStats`. Built once per worker from the config (`wsRunOf`).
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
