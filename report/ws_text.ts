@@ -16,6 +16,7 @@ export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
     bold("WebSocket:"),
     "  Requests are messages answered; latency is each one's round trip from its intended send.",
     `  Handshakes:  ${handshakeLine(ws)}`,
+    ...(ws.deflateOffered ? [`  Deflate:     ${deflateLine(ws)}`] : []),
     `  Messages:    ${formatCount(ws.messagesSent)} sent (${formatBytes(ws.payloadBytesSent)}), ${
       formatCount(ws.messagesReceived)
     } received (${formatBytes(ws.payloadBytesReceived)})`,
@@ -36,6 +37,19 @@ export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
     }${ws.closeCodes["1006"] ? " (1006: closed without a close frame)" : ""}`,
   );
   return out;
+}
+
+/**
+ * How many handshakes that offered permessage-deflate got it: those that did not ran uncompressed, so a
+ * run that asked for compression says how much of it was.
+ */
+export function deflateLine(ws: NonNullable<RunResult["ws"]>): string {
+  const offered = ws.deflateOffered ?? 0, agreed = ws.deflateAgreed ?? 0;
+  const rest = offered - agreed;
+  return `permessage-deflate agreed on ${formatCount(agreed)} of ${
+    formatCount(offered)
+  } handshakes that offered it` +
+    (rest > 0 ? `; ${formatCount(rest)} ran uncompressed` : "");
 }
 
 /**

@@ -18,6 +18,12 @@ export const wsResultSchema = z.looseObject({
   handshakes: count,
   /** Of `handshakes`, those completed before the measured run: the pre-connected pool's (and a warm-up's). */
   preConnectedHandshakes: count.optional(),
+  /**
+   * Of `handshakes`, those that offered permessage-deflate (`--ws-deflate`) and those the server agreed it
+   * on; the others ran uncompressed. Absent when none offered it.
+   */
+  deflateOffered: count.optional(),
+  deflateAgreed: count.optional(),
   /** Time from the Upgrade request written to its 101 read (ms), measured run only; null without one. */
   handshakeMs: latencySummarySchema.nullable(),
   /** The handshake times' HDR histogram, base64: shards add it (results/ws_totals.ts). Absent: none. */

@@ -17,6 +17,9 @@ export interface WsParts {
   /** Of them, completed before the measured run (absent in files from before they were counted). */
   preConnectedHandshakes?: number;
   handshakeHistogramEncoded?: string;
+  /** Handshakes that offered permessage-deflate, and those the server agreed it on (absent: none offered). */
+  deflateOffered?: number;
+  deflateAgreed?: number;
   messagesSent: number;
   messagesReceived: number;
   payloadBytesSent: number;
@@ -72,6 +75,12 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
     // Parts from before it was counted leave it out: their `handshakes` are the measured run's only.
     ...(parts.some((p) => p.preConnectedHandshakes !== undefined)
       ? { preConnectedHandshakes: parts.reduce((total, p) => total + (p.preConnectedHandshakes ?? 0), 0) }
+      : {}),
+    ...(parts.some((p) => p.deflateOffered !== undefined)
+      ? {
+        deflateOffered: parts.reduce((total, p) => total + (p.deflateOffered ?? 0), 0),
+        deflateAgreed: parts.reduce((total, p) => total + (p.deflateAgreed ?? 0), 0),
+      }
       : {}),
     handshakeMs: handshake.summary,
     ...(handshake.encoded !== undefined ? { handshakeHistogramEncoded: handshake.encoded } : {}),

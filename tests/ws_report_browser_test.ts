@@ -1,6 +1,7 @@
 /**
  * A WebSocket run in the HTML report, in a real browser: the run's details say what its requests are
- * (messages answered) and show handshakes, messages each way, fan-out and close codes, with no console
+ * (messages answered) and show handshakes, how many got the permessage-deflate they offered, messages each
+ * way, fan-out and close codes, with no console
  * complaint. The results come from a real run against the built-in target's `/ws/room`.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -26,7 +27,8 @@ Deno.test({
         connections: 3,
         requests: 30,
         timeoutMs: 3000,
-        ws: { match: { kind: "json", field: "self", equals: true } },
+        // Offered to a server without permessage-deflate: the page says the run went uncompressed.
+        ws: { match: { kind: "json", field: "self", equals: true }, deflate: true },
       } as never));
       const path = `${dir}/report.html`;
       const results = buildResultsFile({ experiment: { name: "attack", source: "ws test" }, runs: [run] });
@@ -37,6 +39,10 @@ Deno.test({
       const text = visit.value ?? "";
       ok(text.includes("requests are messages answered"), text.slice(0, 400));
       ok(text.includes("3 handshakes") && text.includes("30 sent") && text.includes("fan-out p50"), text);
+      ok(
+        text.includes("permessage-deflate agreed on 0 of 3 handshakes that offered it; 3 ran uncompressed"),
+        text,
+      );
     } finally {
       await server.shutdown();
       await Deno.remove(dir, { recursive: true });

@@ -12,6 +12,7 @@ import { stabilizationText } from "../../results/conclude/stabilization.ts";
 import { servedRps } from "../../results/conclude/served_rate.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 import { cacheBypassSentence } from "../cache_bypass.ts";
+import { deflateLine } from "../ws_text.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
 import { type PageEndpoint, pageEndpoints } from "./page_endpoints.ts";
@@ -121,6 +122,8 @@ export type PageRun =
     stabilization: string;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
+    /** How many handshakes that offered permessage-deflate got it (report/ws_text.ts); null: none offered. */
+    wsDeflate: string | null;
     /** The run verdict's label (results/conclude/run_verdict.ts): "ok", or why not to trust its numbers. */
     verdict: string;
     /** Open and throughput models: requested rate, sends made and dropped; null for closed models. */
@@ -268,6 +271,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
     cacheBypass: cacheBypassSentence(run),
+    wsDeflate: run.ws?.deflateOffered ? deflateLine(run.ws) : null,
     verdict: groupVerdict([run]),
     sends: groupSends([run]),
   };

@@ -179,6 +179,7 @@ export function wsFacts(run: PageRun): Array<[string, string]> {
         fmtNum(ws.messagesReceived)
       } received (${fmtBytes(ws.payloadBytesReceived)})`,
     ],
+    ...(run.wsDeflate ? [["compression", run.wsDeflate] as [string, string]] : []),
     [
       "unsolicited / closes",
       `${fmtNum(ws.unsolicited)} unsolicited` +

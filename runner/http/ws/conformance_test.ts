@@ -8,6 +8,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import type { RunResult } from "../../../results/mod.ts";
 import { epollBlocker, uringBlocker } from "../transport/choice.ts";
+import { wsLines } from "../../../report/ws_text.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
@@ -85,6 +86,16 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
     assertEquals([r.ws?.messagesSent, r.ws?.messagesReceived, r.ws?.unsolicited], [MESSAGES, MESSAGES, 0]);
     assertEquals(r.ws?.handshakes, 2);
     ok((r.ws?.handshakeMs?.p50 ?? 0) > 0);
+  });
+
+  test("permessage-deflate offered to a server without it: the run goes uncompressed and says so", async () => {
+    const r = await attack("/echo", transport, { ws: { messages: ["hello"], deflate: true } } as never);
+    assertEquals([r.requests, r.errors, r.ws?.deflateOffered, r.ws?.deflateAgreed], [MESSAGES, {}, 2, 0]);
+    const lines = wsLines(r, (s) => s).join("\n");
+    ok(
+      lines.includes("permessage-deflate agreed on 0 of 2 handshakes that offered it; 2 ran uncompressed"),
+      lines,
+    );
   });
 
   test("wss: through the TLS path of https, verified with the run's CA", async () => {

@@ -91,7 +91,7 @@ export async function handshake(
         watch.fault(nowMs, kind, answer.message);
         return null;
       }
-      stats.handshake(nowMs, (nowMs - startMs) * 1000);
+      stats.handshake(nowMs, (nowMs - startMs) * 1000, deflate, answer.deflate);
       buf.copyWithin(0, answer.headBytes, have);
       return { extraBytes: have - answer.headBytes, deflate: answer.deflate };
     }

@@ -176,6 +176,9 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
       MESSAGES,
       {},
     ]);
+    // Every handshake offered it and got it: the results say the run was compressed throughout.
+    const hs = text.ws!.handshakes;
+    assertEquals([text.ws?.deflateOffered, text.ws?.deflateAgreed], [hs, hs]);
     const payload = btoa(String.fromCharCode(...Array.from({ length: 600 }, (_, i) => (i * 7) & 0xff)));
     const binary = await attack("/deflate", transport, {
       ws: { messages: [payload], binary: true, fragmentBytes: 7, deflate: true },

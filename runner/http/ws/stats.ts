@@ -25,6 +25,9 @@ export class WsStats {
   handshakes = 0;
   /** Handshakes completed before it: the pre-connected pool's (and a warm-up's). */
   earlyHandshakes = 0;
+  /** Of every handshake, those that offered permessage-deflate, and those the server agreed it on. */
+  deflateOffered = 0;
+  deflateAgreed = 0;
   messagesSent = 0;
   messagesReceived = 0;
   payloadBytesSent = 0;
@@ -50,8 +53,11 @@ export class WsStats {
     return true;
   }
 
-  handshake(nowMs: number, latencyUs: number): void {
+  /** A handshake completed at `nowMs`; `offered`/`agreed`: permessage-deflate asked for, and agreed. */
+  handshake(nowMs: number, latencyUs: number, offered: boolean, agreed: boolean): void {
     this.handshakes++;
+    if (offered) this.deflateOffered++;
+    if (agreed) this.deflateAgreed++;
     if (nowMs < this.originMs) {
       this.earlyHandshakes++;
       return;
@@ -77,6 +83,9 @@ export class WsStats {
     return {
       handshakes: this.handshakes,
       preConnectedHandshakes: this.earlyHandshakes,
+      ...(this.deflateOffered > 0
+        ? { deflateOffered: this.deflateOffered, deflateAgreed: this.deflateAgreed }
+        : {}),
       handshakeHistogramEncoded: encoded(this.#handshake),
       messagesSent: this.messagesSent,
       messagesReceived: this.messagesReceived,
