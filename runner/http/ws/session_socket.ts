@@ -69,8 +69,6 @@ export class WsSessionSocket implements FrameSink {
   #nowMs = 0;
   /** Resolves a close step once the server's close (or the end of the stream) came. */
   #closed: (() => void) | null = null;
-  /** permessage-deflate was agreed: each send is compressed (its text is filled per send). */
-  #deflate = false;
 
   constructor(
     readonly shared: ConnectionShared,
@@ -108,7 +106,7 @@ export class WsSessionSocket implements FrameSink {
       this.#closeSocket();
       return false;
     }
-    this.#deflate = done.deflate;
+    // permessage-deflate agreed: the parser inflates, and each send (filled per send) is compressed.
     this.#parser.deflate = done.deflate;
     // Runs until the socket is gone; it counts its own failures and never rejects.
     void this.#readLoop(sock, done.extraBytes);
@@ -122,7 +120,7 @@ export class WsSessionSocket implements FrameSink {
       this.#fault(nowMs, "ws-closed", "the WebSocket closed before a send", endpoint);
       return false;
     }
-    const bytes = new MessageTemplate(OP_TEXT, payload, 0, this.#deflate).mask(this.keys);
+    const bytes = new MessageTemplate(OP_TEXT, payload, 0, this.#parser.deflate).mask(this.keys);
     if (this.stats.counts(nowMs)) {
       this.stats.messagesSent++;
       this.stats.payloadBytesSent += payload.length;
