@@ -1,92 +1,131 @@
 /**
  * @module
  * The generator's own warm-up, before t0 and never against the target: a short burst (at most
- * `GENERATOR_WARMUP_MS` of sending) of the run's own load model, connections, parser and recorder
+ * `GENERATOR_WARMUP_MS` of sending, `WS_GENERATOR_WARMUP_MS` over WebSocket) of the run's own load
+ * model, connections, parser and recorder (built as the run builds them, run_parts.ts)
  * against an in-process loopback sink (warmup_sink.ts) that answers every request with a canned 200, over
  * HTTP/1.1 or, for an HTTP/2 run, over h2c with the run's streams per connection. V8 then runs the
  * hot path as optimized code from the first real send, so a cold JIT cannot make the first
  * milliseconds late (and, in the open model, open a connection per late send). What the burst records
  * is thrown away. The burst sends `GET /` with the run's pipelining and connection mode; flows are
- * not replayed (their think times would make the burst idle), their requests share the same path.
+ * not replayed (their think times would make the burst idle), their requests share the same path. A
+ * WebSocket run sends its own messages to an echo on a thread of its own (ws_warmup_sink.ts), over its
+ * own transport and pump, so its exchange code is optimized before t0 too.
  */
 import type { AttackConfig } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
-import { PROTOCOLS } from "../http/protocols.ts";
-import { chooseTransport } from "../http/transport/choice.ts";
-import { ConnectGate } from "../http/transport/connect_gate.ts";
+import { type ConnectionFactory, PROTOCOLS } from "../http/protocols.ts";
+import type { WsConfig } from "../http/ws/config.ts";
+import { httpFormOf, wsRunOf } from "../http/ws/run.ts";
+import { chooseTransport, type ChosenTransport } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
-import { IntervalRecorder } from "../stats/recorder.ts";
+import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { LoadContext } from "./executor.ts";
 import type { AnyModelDef } from "./models/mod.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink } from "./warmup_sink.ts";
+import { startWsSink } from "./ws_warmup_sink.ts";
+import { connectGateOf, recorderOf } from "./run_parts.ts";
 import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
 export const GENERATOR_WARMUP_MS = 200;
+/**
+ * A WebSocket run's burst (ms): longer, since its whole exchange (pump, frames, match, recorder) takes
+ * V8 more calls to optimize and the echo on the same core answers at about a third of a run's rate.
+ */
+export const WS_GENERATOR_WARMUP_MS = 400;
 /** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
 const WARMUP_RATE_PER_SEC = 8_000;
 /** Connections of the burst in the closed and throughput models. */
 const WARMUP_CONNECTIONS = 4;
+/** A WebSocket burst's most connections: it takes the run's own count up to this (a pump's full rounds). */
+const WS_WARMUP_MAX_CONNECTIONS = 64;
+/** The burst's one request (HTTP), or the path of its WebSocket upgrade. */
+const BURST_MIX = [{ method: "GET", path: "/", headers: [], weight: 1 }];
+
+/** What the run tells the warm-up beyond its config. */
+export interface WarmupOptions {
+  /** A ws: or wss: run's WebSocket settings; null for HTTP. */
+  ws: WsConfig | null;
+  /** The run's closed model lets its pump block (transport/choice.ts); the ws burst warms that pump. */
+  closedModel: boolean;
+  /** The WebSocket echo the pool started for every worker; without it the warm-up starts its own. */
+  sinkUrl?: string;
+}
+
+/** What the burst did: how long it took, and the responses or messages it had answered. */
+export interface GeneratorWarmup {
+  durationMs: number;
+  answered: number;
+}
+
+/** The burst's transport to the sink and the protocol's connections on it. */
+interface BurstLink {
+  chosen: ChosenTransport;
+  factory: ConnectionFactory;
+  shared: ConnectionShared;
+}
 
 /**
- * Runs the burst with `model` (the run's own) and resolves with the time it took in ms. Never
- * throws: a warm-up that fails leaves the generator cold, nothing more.
+ * Runs the burst with `model` (the run's own). Never throws: a warm-up that fails leaves the
+ * generator cold, nothing more.
  */
-export async function warmUpGenerator(config: AttackConfig, model: AnyModelDef): Promise<number> {
+export async function warmUpGenerator(
+  config: AttackConfig,
+  model: AnyModelDef,
+  options: WarmupOptions = { ws: null, closedModel: false },
+): Promise<GeneratorWarmup> {
   const beganMs = performance.now();
-  // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
-  // only by the target's ALPN answer, so it warms HTTP/1.1 as before.
-  const h2 = config.protocol === "h2" || config.protocol === "h2c";
+  // A hold run only pings idle connections: there is no hot path to warm.
+  if (options.ws !== null && options.ws.pingIntervalMs > 0) return { durationMs: 0, answered: 0 };
   let sink: Sink;
   try {
-    sink = startSink(h2);
+    sink = options.ws === null
+      ? startSink(isH2(config))
+      : options.sinkUrl !== undefined
+      ? { url: options.sinkUrl, close() {} } // the pool's: it closes it
+      : await startWsSink();
   } catch {
-    return 0; // no loopback socket for the sink (a sandbox): the run starts cold, as before
+    // No loopback socket or isolate for the sink (a sandbox): the run starts cold, as before.
+    return { durationMs: 0, answered: 0 };
   }
-  const url = new URL(sink.url);
-  // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
-  const chosen = chooseTransport(url, config.transport);
-  const recorder = new IntervalRecorder({
-    intervalMs: config.intervalMs,
-    originMs: beganMs,
-    uncorrected: true,
-  });
-  const burstMix = [{ method: "GET", path: "/", headers: [], weight: 1 }];
-  const shared = connectionShared({
-    hostname: "127.0.0.1",
-    port: Number(url.port),
-    transport: chosen.transport,
-    recorder,
-    mix: new RequestMix(url, burstMix, 0),
-    timeoutMs: 1_000,
-    maxHeaderBytes: config.maxHeaderBytes,
-    connectGate: new ConnectGate(16),
-    log: null,
-    stopping: false,
-  });
+  let answered = 0;
+  try {
+    answered = await runBurst(config, model, options, sink.url);
+  } catch {
+    // A cold generator is the worst outcome; the run itself still goes ahead.
+  } finally {
+    sink.close();
+  }
+  return { durationMs: performance.now() - beganMs, answered };
+}
+
+/** The burst: the run's model against the sink at `sinkUrl`; resolves with the answers it counted. */
+async function runBurst(
+  config: AttackConfig,
+  model: AnyModelDef,
+  options: WarmupOptions,
+  sinkUrl: string,
+): Promise<number> {
+  const durationMs = options.ws === null ? GENERATOR_WARMUP_MS : WS_GENERATOR_WARMUP_MS;
+  // The run's own recorder options, so the burst's code is optimized for the shapes the run brings.
+  const recorder = recorderOf(config, model, performance.now());
+  const link = options.ws === null
+    ? httpLink(config, recorder, sinkUrl)
+    : wsLink(config, options.ws, options.closedModel, recorder, sinkUrl);
+  const { shared, factory } = link;
   const connections: LoadConnection[] = [];
-  // h2 per arrival warms the kept-alive h2 path: the same frames, HPACK and session code.
-  const factory = PROTOCOLS[h2 ? "h2c" : "http1"]({
-    shared,
-    url,
-    requests: burstMix,
-    pipelining: config.pipelining,
-    streams: config.streams,
-    perArrival: false,
-    windowBytes: config.h2WindowBytes,
-    idBase: 0,
-  });
   const ended = new AbortController();
   const startMs = performance.now() + 1;
-  const burst = burstConfig(config, model, sink.url);
+  const burstCfg = burstConfig(config, model, sinkUrl, options.ws, durationMs);
   const ctx: LoadContext<AttackConfig> = {
-    config: burst,
+    config: burstCfg,
     shared,
     workerIndex: 0,
     workerCount: 1,
     startMs,
-    endMs: startMs + GENERATOR_WARMUP_MS,
+    endMs: startMs + durationMs,
     stopRequested: false,
     pool: [],
     streamsPerConnection: factory.perConnection,
@@ -96,29 +135,125 @@ export async function warmUpGenerator(config: AttackConfig, model: AnyModelDef):
       connections.push(conn);
       return conn;
     },
-    arrival: h2
+    arrival: factory.h2Steps
       ? null
       : arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
     // Never steered: the burst is the generator's own.
-    steer: new WorkerSteering(burst, startMs, GENERATOR_WARMUP_MS, () => {}),
+    steer: new WorkerSteering(burstCfg, startMs, durationMs, () => {}),
   };
   // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
-  // machine) is dropped and in-flight exchanges cut, so the whole warm-up stays near 250 ms.
+  // machine) is dropped and in-flight exchanges cut, so the burst stays near its duration.
+  let answered = 0;
+  const drain = (final: boolean) => {
+    for (const sample of recorder.drain(performance.now(), final)) answered += sample.requests;
+  };
   const timer = setInterval(() => {
-    recorder.drain(performance.now(), false);
+    drain(false);
     if (performance.now() > ctx.endMs) stopAll(shared, connections, ended);
   }, 25);
   try {
     await model.run(ctx);
-  } catch {
-    // A cold generator is the worst outcome; the run itself still goes ahead.
   } finally {
     clearInterval(timer);
     stopAll(shared, connections, ended);
-    chosen.close();
-    sink.close();
+    link.chosen.close();
+    drain(true);
   }
-  return performance.now() - beganMs;
+  return answered;
+}
+
+function isH2(config: AttackConfig): boolean {
+  return config.protocol === "h2" || config.protocol === "h2c";
+}
+
+/** The shared parts of the burst's connections to the sink at `url`. */
+function sharedOf(url: URL, chosen: ChosenTransport, recorder: IntervalRecorder, config: AttackConfig) {
+  return connectionShared({
+    hostname: "127.0.0.1",
+    port: Number(url.port),
+    transport: chosen.transport,
+    recorder,
+    mix: new RequestMix(url, BURST_MIX, 0),
+    timeoutMs: 1_000,
+    maxHeaderBytes: config.maxHeaderBytes,
+    connectGate: connectGateOf(config),
+    log: null,
+    stopping: false,
+  });
+}
+
+/** HTTP/1.1 or h2c against the in-thread sink (warmup_sink.ts). */
+function httpLink(config: AttackConfig, recorder: IntervalRecorder, sinkUrl: string): BurstLink {
+  const url = new URL(sinkUrl);
+  // The run's transport, so the burst warms the code the run will use (epoll: its pump and sockets).
+  // Its pump must not block: the sink answers on this thread.
+  const chosen = chooseTransport(url, config.transport);
+  const shared = sharedOf(url, chosen, recorder, config);
+  // An h2 run warms its HTTP/2 code (frames, HPACK, sessions) against an h2c sink; `auto` is settled
+  // only by the target's ALPN answer, so it warms HTTP/1.1. h2 per arrival warms the kept-alive h2
+  // path: the same frames, HPACK and session code.
+  const factory = PROTOCOLS[isH2(config) ? "h2c" : "http1"]({
+    ...setupOf(config, shared, url),
+    perArrival: false,
+  });
+  return { chosen, factory, shared };
+}
+
+/**
+ * WebSocket against the echo on its own thread (ws_warmup_sink.ts), over the run's own transport and
+ * pump (a closed model's blocks), with the run's messages and echo matching: what each exchange runs
+ * after t0, short of TLS, compression and the target's own match rule.
+ */
+function wsLink(
+  config: AttackConfig,
+  ws: WsConfig,
+  closedModel: boolean,
+  recorder: IntervalRecorder,
+  sinkUrl: string,
+): BurstLink {
+  const wsUrl = new URL(sinkUrl);
+  const url = httpFormOf(wsUrl);
+  const chosen = chooseTransport(url, config.transport, { closedModel });
+  const shared = sharedOf(url, chosen, recorder, config);
+  // Counted from the start, as the run's are from t0: the counting branches run in the burst too.
+  const run = wsRunOf(wsUrl, burstWsOf(ws));
+  run.stats.originMs = performance.now();
+  recorder.countWs(run.stats);
+  const factory = PROTOCOLS.ws({
+    ...setupOf(config, shared, url),
+    perArrival: config.connection === "per-arrival",
+    ws: run,
+  });
+  return { chosen, factory, shared };
+}
+
+/**
+ * The burst's WebSocket settings: the run's messages echoed, nothing that waits or needs the real server.
+ * The run's own objects are kept where they fit (its echo rule, its empty lists), so the optimized code
+ * sees the very maps it will see after t0.
+ */
+function burstWsOf(ws: WsConfig): WsConfig {
+  return {
+    ...ws,
+    match: ws.match.kind === "echo" ? ws.match : { kind: "echo" },
+    protocols: ws.protocols.length === 0 ? ws.protocols : [],
+    headers: Object.keys(ws.headers).length === 0 ? ws.headers : {},
+    deflate: false,
+    thinkAfterMs: ws.thinkAfterMs.length === 0 ? ws.thinkAfterMs : [],
+  };
+}
+
+/** The protocol setup of the burst's connections, the run's streams and pipelining kept. */
+function setupOf(config: AttackConfig, shared: ConnectionShared, url: URL) {
+  return {
+    shared,
+    url,
+    requests: BURST_MIX,
+    pipelining: config.pipelining,
+    streams: config.streams,
+    windowBytes: config.h2WindowBytes,
+    idBase: 0,
+  };
 }
 
 function stopAll(shared: ConnectionShared, connections: LoadConnection[], ended: AbortController): void {
@@ -128,10 +263,17 @@ function stopAll(shared: ConnectionShared, connections: LoadConnection[], ended:
 }
 
 /** The run's config pointed at the sink, short, single requests, no log, no warm-up of its own. */
-function burstConfig(config: AttackConfig, model: AnyModelDef, url: string): AttackConfig {
+function burstConfig(
+  config: AttackConfig,
+  model: AnyModelDef,
+  url: string,
+  ws: WsConfig | null,
+  durationMs: number,
+): AttackConfig {
   const common = {
     url,
-    requestMix: [{ method: "GET", path: "/", headers: [], weight: 1 }],
+    requestMix: BURST_MIX,
+    ws: ws === null ? config.ws : burstWsOf(ws),
     flows: undefined,
     warmupMs: 0,
     logFile: undefined,
@@ -139,9 +281,20 @@ function burstConfig(config: AttackConfig, model: AnyModelDef, url: string): Att
     workers: 1,
   };
   const burst = {
-    durationMs: GENERATOR_WARMUP_MS,
-    connections: WARMUP_CONNECTIONS,
+    durationMs,
+    connections: ws === null ? WARMUP_CONNECTIONS : wsConnectionsOf(config),
     ratePerSec: WARMUP_RATE_PER_SEC,
   };
   return { ...config, ...common, ...model.warmupFields(config, burst) };
+}
+
+/**
+ * A WebSocket burst's connections: the worker's share of the run's, up to a bound, so each pump round
+ * carries as many completions as the run's will (4 left its batching paths cold).
+ */
+function wsConnectionsOf(config: AttackConfig): number {
+  const connections = "connections" in config && typeof config.connections === "number"
+    ? config.connections
+    : WARMUP_CONNECTIONS;
+  return Math.min(WS_WARMUP_MAX_CONNECTIONS, Math.max(1, Math.ceil(connections / config.workers)));
 }

@@ -28,17 +28,16 @@ import { connectToOf } from "../http/tls/options.ts";
 import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
 import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
-import { IntervalRecorder } from "../stats/recorder.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadContext } from "./executor.ts";
-import { type AnyModelDef, modelDef, pacingOf, poolSizeOf } from "./models/mod.ts";
+import { type AnyModelDef, modelDef, poolSizeOf } from "./models/mod.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
 import { stripeOf } from "./schedule.ts";
-import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
+import { connectGateOf, isClosedModel, recorderOf } from "./run_parts.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
@@ -54,6 +53,8 @@ export interface LoadRunOptions {
   workerIndex: number;
   workerCount: number;
   onSamples(samples: IntervalSample[]): void;
+  /** The WebSocket warm-up's echo when the pool started one for all workers (ws_warmup_sink.ts). */
+  warmupSinkUrl?: string;
   /** Called once at the end with this worker's flow totals, when the load has flows. */
   onFlows?(flows: FlowSample[]): void;
 }
@@ -122,27 +123,23 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   opts = { ...opts, ...stripeOf(config.segment, opts.workerIndex, opts.workerCount) };
   const model = modelDef(config.model);
   const script = await loadScript(config);
-  // ws: the HTTP generator's warm-up does not apply (its sink speaks HTTP); the http(s) form of the URL
-  // picks the transport and TLS path.
+  // ws: the burst echoes the run's messages; the http(s) form of the URL picks the transport and TLS path.
   const wsUrl = new URL(config.url);
   const isWs = wsUrl.protocol === "ws:" || wsUrl.protocol === "wss:";
   const wsRun = isWs ? wsRunOf(wsUrl, config.ws ?? WS_DEFAULTS) : null;
-  const generatorWarmupMs = config.generatorWarmup && wsRun === null
-    ? await warmUpGenerator(config, model)
+  const generatorWarmupMs = config.generatorWarmup
+    ? (await warmUpGenerator(config, model, {
+      ws: isWs ? config.ws ?? WS_DEFAULTS : null,
+      closedModel: isClosedModel(config),
+      sinkUrl: opts.warmupSinkUrl,
+    })).durationMs
     : 0;
   const url = httpFormOf(wsUrl);
   const { hostname, port } = dialTarget(url, connectToOf(config.tls));
   // Each request's endpoint is fixed here, so a response is recorded under it by index.
   const endpoints = endpointTable(config);
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
-  const recorder = new IntervalRecorder({
-    intervalMs: config.intervalMs,
-    originMs: Infinity,
-    uncorrected: model.keepsUncorrected,
-    endpoints: endpoints.endpoints.length,
-    // A script's requests name their endpoints as they are sent (runner/script/script_session.ts).
-    namedEndpoints: config.script !== undefined,
-  });
+  const recorder = recorderOf(config, model, Infinity);
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
   const chosen = chooseTransport(url, config.transport, {
@@ -164,7 +161,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
     rows: config.flows === undefined && config.script === undefined ? feeder : null,
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
-    connectGate: new ConnectGate(connectBoundOf(config)),
+    connectGate: connectGateOf(config),
     log: null,
     stopping: false,
   });
@@ -238,16 +235,6 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
 function inStreams(size: PoolSize, streams: number): PoolSize {
   if (size === null || streams === 1) return size;
   return "count" in size ? { count: size.count * streams } : { ...size, max: size.max * streams };
-}
-
-/** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
-function connectBoundOf(config: AttackConfig): number {
-  return isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER;
-}
-
-/** Connections that send again as soon as they are answered (no schedule, no pacer). */
-function isClosedModel(config: AttackConfig): boolean {
-  return pacingOf(config) === "closed";
 }
 
 interface Prepared {

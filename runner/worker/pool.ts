@@ -18,6 +18,7 @@ import type { SteerChange } from "../../results/schema_steering.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { modelDef } from "../load/models/mod.ts";
+import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -63,13 +64,17 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     () => new Worker(new URL("./worker.ts", import.meta.url).href, { type: "module" }),
   );
   const send = (w: Worker, msg: MainToWorker) => w.postMessage(msg);
+  // Started here, not in each worker: a worker's own nested worker starts half a second later.
+  const sink = wsSinkFor(config);
   try {
     await allReady(workers);
+    const warmupSinkUrl = (await sink)?.url;
     const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
     workers.forEach((w, workerIndex) =>
-      send(w, { type: "prepare", config, workerIndex, workerCount: count })
+      send(w, { type: "prepare", config, workerIndex, workerCount: count, warmupSinkUrl })
     );
     const prepared = mergePrepared(await preparing);
+    sink.then((s) => s?.close());
     // A shared start (segments on several machines) is kept even when it has passed: sends already
     // due go out late and are counted so, and the shard says how late it started.
     const nowEpochMs = performance.timeOrigin + performance.now();
@@ -96,6 +101,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     }
   } finally {
     workers.forEach((w) => w.terminate());
+    sink.then((s) => s?.close()); // a failed prepare
   }
 }
 

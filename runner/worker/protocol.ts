@@ -12,7 +12,14 @@ import type { FlowSample } from "../stats/flow_counters.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
 
 export type MainToWorker =
-  | { type: "prepare"; config: AttackConfig; workerIndex: number; workerCount: number }
+  | {
+    type: "prepare";
+    config: AttackConfig;
+    workerIndex: number;
+    workerCount: number;
+    /** The WebSocket warm-up's echo, started once for all workers (load/ws_warmup_sink.ts). */
+    warmupSinkUrl?: string;
+  }
   | {
     type: "start";
     /** Common start time as `performance.timeOrigin + performance.now()` (each isolate has its own origin). */

@@ -26,6 +26,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
         config: msg.config,
         workerIndex,
         workerCount: msg.workerCount,
+        warmupSinkUrl: msg.warmupSinkUrl,
         onSamples: (samples) => post({ type: "samples", workerIndex, samples }),
         onFlows: (flows) => post({ type: "flows", workerIndex, flows }),
       }).then((load) => {

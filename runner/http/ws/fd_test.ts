@@ -10,40 +10,10 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
+import { socketsOn } from "../../../tests/fixtures/sockets_on.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
-/**
- * This process's descriptors that are TCP sockets to or from `port` (the test's server): only those,
- * since other test modules share the process under `deno test --parallel` and open their own.
- */
-function socketsOn(port: number): number {
-  const inodes = new Set<string>();
-  for (const table of ["/proc/self/net/tcp", "/proc/self/net/tcp6"]) {
-    let text = "";
-    try {
-      text = Deno.readTextFileSync(table);
-    } catch {
-      continue;
-    }
-    for (const line of text.split("\n").slice(1)) {
-      const f = line.trim().split(/\s+/);
-      if (f.length < 10) continue;
-      const local = parseInt(f[1].split(":")[1], 16);
-      const remote = parseInt(f[2].split(":")[1], 16);
-      if (local === port || remote === port) inodes.add(f[9]);
-    }
-  }
-  return [...Deno.readDirSync("/proc/self/fd")].filter((e) => {
-    try {
-      const link = Deno.readLinkSync(`/proc/self/fd/${e.name}`).match(/^socket:\[(\d+)\]$/);
-      return link !== null && inodes.has(link[1]);
-    } catch {
-      return false;
-    }
-  }).length;
-}
-
 for (const transport of ["deno", "epoll", "io_uring"] as const) {
   Deno.test({
     name: `ws runs leave no descriptor open [${transport}]`,

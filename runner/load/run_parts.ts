@@ -1,0 +1,36 @@
+/**
+ * @module
+ * The parts of a worker's load that both the run (run_load.ts) and the generator's warm-up burst
+ * (generator_warmup.ts) build: the interval recorder, the connect gate, and whether the model is closed.
+ * They are built here one way for both so that V8 optimizes the burst's hot path for the object shapes
+ * the run then brings. A recorder made with other options (a raw histogram the run has not, no WebSocket
+ * counts) or a gate bound of another number kind left the burst's optimized code to deoptimize at the
+ * run's first messages and compile again after t0.
+ */
+import type { AttackConfig } from "../config.ts";
+import { endpointTable } from "../endpoint_table.ts";
+import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
+import { IntervalRecorder } from "../stats/recorder.ts";
+import { type AnyModelDef, pacingOf } from "./models/mod.ts";
+
+/** The run's recorder, counting from `originMs` (Infinity: nothing until the run sets its origin). */
+export function recorderOf(config: AttackConfig, model: AnyModelDef, originMs: number): IntervalRecorder {
+  return new IntervalRecorder({
+    intervalMs: config.intervalMs,
+    originMs,
+    uncorrected: model.keepsUncorrected,
+    endpoints: endpointTable(config).endpoints.length,
+    // A script's requests name their endpoints as they are sent (runner/script/script_session.ts).
+    namedEndpoints: config.script !== undefined,
+  });
+}
+
+/** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
+export function connectGateOf(config: AttackConfig): ConnectGate {
+  return new ConnectGate(isClosedModel(config) ? Infinity : CONNECTS_IN_FLIGHT_PER_WORKER);
+}
+
+/** Connections that send again as soon as they are answered (no schedule, no pacer). */
+export function isClosedModel(config: AttackConfig): boolean {
+  return pacingOf(config) === "closed";
+}
