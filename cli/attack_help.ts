@@ -79,6 +79,8 @@ WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET
       --ws-ping D          hold: no messages; each connection pings after D idle and
                            times the pong
       --ws-max-message N   cap of a server message; a bigger one is ws-too-big  [1048576]
+      --ws-max-buffered N  what a worker's connections may hold together in messages
+                           in progress; past it one is ws-too-big             [268435456]
       --ws-deflate         offer permessage-deflate; a server that agrees gets and
                            may send compressed messages (the cap: inflated size)
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
@@ -86,7 +88,8 @@ WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET
                            (the target's warm-up: its requests reach the target)
       --no-generator-warmup
                            skip loadlab's own warm-up before the start (a burst of up
-                           to ~250 ms against an in-process sink, never the target)
+                           to ~250 ms, ~450 over ws, against an in-process sink, never the
+                           target)
       --timeout D          per-request timeout; late responses count as timeouts     [10s]
       --max-header-bytes N cap of a response head; a bigger one is a parse error and  [65536]
                            closes its connection

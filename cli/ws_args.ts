@@ -19,6 +19,7 @@ export const WS_FLAGS: FlagSpec[] = [
   { long: "ws-per-connection", takesValue: true, example: "10" },
   { long: "ws-ping", takesValue: true, example: "1s" },
   { long: "ws-max-message", takesValue: true, example: "1048576" },
+  { long: "ws-max-buffered", takesValue: true, example: "268435456" },
   { long: "ws-deflate", takesValue: false },
 ];
 
@@ -32,6 +33,7 @@ export const WS_CONFIG_PATH_FLAGS: Record<string, string> = {
   "ws.messagesPerConnection": "--ws-per-connection",
   "ws.pingIntervalMs": "--ws-ping",
   "ws.maxMessageBytes": "--ws-max-message",
+  "ws.maxBufferedBytes": "--ws-max-buffered",
   "ws.deflate": "--ws-deflate",
 };
 
@@ -76,6 +78,7 @@ export function wsArgs(flags: FlagValues, url: URL): AttackConfigInput["ws"] {
     messagesPerConnection: flags.positiveInt("ws-per-connection"),
     pingIntervalMs: flags.positiveDurationMs("ws-ping"),
     maxMessageBytes: flags.positiveInt("ws-max-message"),
+    maxBufferedBytes: flags.positiveInt("ws-max-buffered"),
     ...(flags.has("ws-deflate") ? { deflate: true } : {}),
   };
 }

@@ -5,7 +5,9 @@
  * arrived whole in one read (the usual echo) is handed over as a view of the read buffer, with no copy
  * and no allocation; only a message cut across reads or into fragments is gathered into the
  * connection's message buffer, which grows up to the cap and no further (and is let go once it held
- * more than `KEPT_BUFFER_BYTES`, so a few big messages do not pin memory on every connection).
+ * more than `KEPT_BUFFER_BYTES`, so a few big messages do not pin memory on every connection). Every
+ * byte of it is taken from the worker's `BufferBudget` (ws/buffer_budget.ts) and given back when the
+ * buffer is let go or the connection ends (`release`): past the budget a message is refused (`too-big`).
  *
  * With permessage-deflate agreed (`deflate`, RFC 7692), RSV1 on a data message's first frame marks it
  * compressed: its payload is gathered whole, then inflated (ws/deflate.ts) and handed over like any
@@ -26,7 +28,7 @@
  */
 import {
   CLOSE_NO_STATUS,
-  closeCodeAllowed,
+  closeFrameFault,
   DEFAULT_MAX_MESSAGE_BYTES,
   MAX_CONTROL_PAYLOAD_BYTES,
   OP_BINARY,
@@ -38,6 +40,7 @@ import {
 } from "./opcodes.ts";
 import { UTF8_ACCEPT, utf8Step } from "./utf8.ts";
 import { inflateMessage } from "./deflate.ts";
+import { BufferBudget } from "./buffer_budget.ts";
 
 /** Receives what the parser found; views are valid only during the call. */
 export interface FrameSink {
@@ -100,8 +103,15 @@ export class FrameParser {
     readonly sink: FrameSink,
     readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
     public deflate = false,
+    readonly budget = new BufferBudget(Infinity),
   ) {
     this.#compressedCap = maxMessageBytes + (maxMessageBytes >> 13) + 16;
+  }
+
+  /** The connection ended: its message buffer goes back to the budget (the parser is not fed again). */
+  release(): void {
+    if (this.#msg !== null) this.budget.give(this.#msg.length);
+    this.#msg = null;
   }
 
   /** Parses buf[from, to); false once a fault stopped it (`fault`, `faultMessage`). */
@@ -192,6 +202,7 @@ export class FrameParser {
       return true;
     }
     const msg = this.#room(take);
+    if (msg === null) return this.#fail("too-big", this.budget.refusal(this.#msgLen + take));
     msg.set(buf.subarray(i, i + take), this.#msgLen);
     if (text && !this.#compressed) {
       this.#utf8 = utf8Step(this.#utf8, msg, this.#msgLen, this.#msgLen + take);
@@ -204,7 +215,7 @@ export class FrameParser {
     const length = this.#msgLen;
     this.#msgLen = 0;
     this.#msgOpcode = 0;
-    if (msg.length > KEPT_BUFFER_BYTES) this.#msg = null;
+    if (msg.length > KEPT_BUFFER_BYTES) this.release();
     if (this.#compressed) return this.#inflated(text, msg, 0, length);
     if (text && this.#utf8 !== UTF8_ACCEPT) return this.#badText();
     this.sink.onMessage(text, msg, 0, length);
@@ -238,14 +249,19 @@ export class FrameParser {
     return true;
   }
 
-  /** The message buffer with room for `more` bytes (within the cap, checked at the header). */
-  #room(more: number): Uint8Array {
+  /**
+   * The message buffer with room for `more` bytes (within the cap, checked at the header), or null when
+   * growing it would take the worker's budget past its limit.
+   */
+  #room(more: number): Uint8Array | null {
     const need = this.#msgLen + more;
     const msg = this.#msg;
     if (msg !== null && msg.length >= need) return msg;
     let size = msg === null ? FIRST_BUFFER_BYTES : msg.length * 2;
     while (size < need) size *= 2;
-    const grown = new Uint8Array(Math.min(size, Math.max(need, this.maxMessageBytes)));
+    size = Math.min(size, Math.max(need, this.maxMessageBytes));
+    if (!this.budget.take(size - (msg === null ? 0 : msg.length))) return null;
+    const grown = new Uint8Array(size);
     if (msg !== null) grown.set(msg.subarray(0, this.#msgLen));
     this.#msg = grown;
     return grown;
@@ -271,19 +287,11 @@ export class FrameParser {
   }
 
   #close(buf: Uint8Array, from: number, to: number): boolean {
-    if (to - from === 0) {
-      this.closed = true;
-      this.sink.onClose(CLOSE_NO_STATUS, buf, from, from);
-      return true;
-    }
-    if (to - from === 1) return this.#fail("protocol", "close frame of 1 byte");
-    const code = (buf[from] << 8) | buf[from + 1];
-    if (!closeCodeAllowed(code)) return this.#fail("protocol", "close code no peer may send");
-    if (utf8Step(UTF8_ACCEPT, buf, from + 2, to) !== UTF8_ACCEPT) {
-      return this.#fail("bad-utf8", "close reason is not UTF-8");
-    }
+    const fault = closeFrameFault(buf, from, to);
+    if (fault !== null) return this.#fail(fault[0], fault[1]);
     this.closed = true;
-    this.sink.onClose(code, buf, from + 2, to);
+    if (to === from) this.sink.onClose(CLOSE_NO_STATUS, buf, from, from);
+    else this.sink.onClose((buf[from] << 8) | buf[from + 1], buf, from + 2, to);
     return true;
   }
 

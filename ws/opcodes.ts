@@ -1,9 +1,11 @@
 /**
  * @module
- * RFC 6455's small fixed tables: the frame opcodes, the close codes a peer may put on the wire, and
- * the caps this client holds every server to (a frame or message past `maxMessageBytes` is refused as
- * `too-big` before its payload is read, so a hostile length cannot make the generator allocate it).
+ * RFC 6455's small fixed tables: the frame opcodes, the close codes a peer may put on the wire (and the
+ * check of a close frame's payload against them), and the caps this client holds every server to (a
+ * frame or message past `maxMessageBytes` is refused as `too-big` before its payload is read, so a
+ * hostile length cannot make the generator allocate it).
  */
+import { UTF8_ACCEPT, utf8Step } from "./utf8.ts";
 
 export const OP_CONTINUATION = 0x0;
 export const OP_TEXT = 0x1;
@@ -39,4 +41,19 @@ export const CLOSE_TOO_BIG = 1009;
 export function closeCodeAllowed(code: number): boolean {
   if (code >= 3000 && code <= 4999) return true;
   return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014);
+}
+
+/** What is wrong with a close frame's payload buf[from, to) (RFC 6455 5.5.1, 7.4.1), or null. */
+export function closeFrameFault(
+  buf: Uint8Array,
+  from: number,
+  to: number,
+): ["protocol" | "bad-utf8", string] | null {
+  if (to - from === 0) return null;
+  if (to - from === 1) return ["protocol", "close frame of 1 byte"];
+  if (!closeCodeAllowed((buf[from] << 8) | buf[from + 1])) return ["protocol", "close code no peer may send"];
+  if (utf8Step(UTF8_ACCEPT, buf, from + 2, to) !== UTF8_ACCEPT) {
+    return ["bad-utf8", "close reason is not UTF-8"];
+  }
+  return null;
 }

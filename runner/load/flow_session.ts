@@ -36,6 +36,7 @@ import { sleepUnlessAborted } from "../../system/sleep.ts";
 import { type EncodedWsStep, type StepOutcome, WsSession } from "./ws_steps.ts";
 import type { WsStats } from "../http/ws/stats.ts";
 import type { MaskKeys } from "../../ws/frame_encoder.ts";
+import type { BufferBudget } from "../../ws/buffer_budget.ts";
 
 /** What a session needs to know about the run it belongs to. */
 export interface SessionRun {
@@ -46,13 +47,13 @@ export interface SessionRun {
 
 /**
  * What sessions take beyond their flows: data rows, cookies (with the target's scheme), and for flows
- * with ws steps the worker's WebSocket counts and mask keys.
+ * with ws steps the worker's WebSocket counts, mask keys and budget for messages in progress.
  */
 export interface SessionOptions {
   feeder: Feeder | null;
   cookies: boolean;
   https: boolean;
-  ws?: { stats: WsStats; keys: MaskKeys } | null;
+  ws?: { stats: WsStats; keys: MaskKeys; budget: BufferBudget } | null;
 }
 
 const NO_VALUES: Uint8Array[] = [];

@@ -12,6 +12,7 @@ import { httpFormOf, type WsRun, wsRunOf } from "../http/ws/run.ts";
 import { WS_DEFAULTS } from "../http/ws/config.ts";
 import { type WsSample, WsStats } from "../http/ws/stats.ts";
 import { MaskKeys } from "../../ws/frame_encoder.ts";
+import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget.ts";
 import type { WsResult } from "../../results/schema_ws.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import { type ConnectionShared, connectionShared, type LoadConnection } from "../http/load_connection.ts";
@@ -261,7 +262,11 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   recorder.setOrigin(originMs);
   // A whole-run ws load counts its connections' messages; flows with ws steps count their sessions'.
   const flowWs = prepared.wsRun === null && config.flows?.some((f) => f.steps.some((s) => "ws" in s))
-    ? { stats: new WsStats(), keys: new MaskKeys() }
+    ? {
+      stats: new WsStats(),
+      keys: new MaskKeys(),
+      budget: new BufferBudget(config.ws?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
+    }
     : null;
   const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? null;
   if (wsStats !== null) {

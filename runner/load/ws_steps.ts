@@ -23,6 +23,7 @@ import {
 import { newKey } from "../../ws/handshake.ts";
 import { DEFLATE_OFFER } from "../../ws/deflate.ts";
 import type { MaskKeys } from "../../ws/frame_encoder.ts";
+import type { BufferBudget } from "../../ws/buffer_budget.ts";
 import type { StepResponse } from "../http/kept_response.ts";
 import type { ConnectionShared } from "../http/load_connection.ts";
 import type { WsStats } from "../http/ws/stats.ts";
@@ -132,6 +133,8 @@ export interface WsSessionRun {
   readonly shared: ConnectionShared;
   readonly stats: WsStats;
   readonly keys: MaskKeys;
+  /** The worker's budget for messages in progress (ws/buffer_budget.ts), shared by its sessions. */
+  readonly budget: BufferBudget;
   readonly ended: AbortSignal;
 }
 
@@ -189,7 +192,7 @@ export class WsSession {
     values: Uint8Array[],
     cookieLine: Uint8Array | null,
   ): Promise<StepOutcome> {
-    const { shared, stats, keys } = this.run;
+    const { shared, stats, keys, budget } = this.run;
     const key = newKey();
     const keyLine = encoder.encode(`Sec-WebSocket-Key: ${key}\r\n`);
     const extra = cookieLine === null ? keyLine : concat(keyLine, cookieLine);
@@ -198,7 +201,7 @@ export class WsSession {
       shared.recorder.recordError(performance.now(), "bad-value", this.#writer.refused);
       return "failed";
     }
-    const socket = new WsSessionSocket(shared, stats, keys);
+    const socket = new WsSessionSocket(shared, stats, keys, budget);
     const offer = { request: filled.slice(), key, protocols: step.protocols, deflate: step.deflate, stats };
     if (!(await socket.open(offer, step.endpoint))) return shared.stopping ? "stopped" : "failed";
     this.socket = socket;

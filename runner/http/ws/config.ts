@@ -1,12 +1,14 @@
 /**
  * @module
  * The `ws` part of a run's config (a ws:// or wss:// url): the messages sent and how, which message answers a
- * send, the handshake's extras (permessage-deflate among them), the message cap, and what each connection
- * does: keep sending (closed and open models), a storm's N messages then a close, or hold's pings. One zod
- * schema; the type is inferred from it, defaults stated here once.
+ * send, the handshake's extras (permessage-deflate among them), the message cap and the worker's budget for
+ * messages in progress, and what each connection does: keep sending (closed and open models), a storm's N
+ * messages then a close, or hold's pings. One zod schema; the type is inferred from it, defaults stated
+ * here once.
  */
 import { z } from "zod";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../ws/opcodes.ts";
+import { DEFAULT_MAX_BUFFERED_BYTES } from "../../../ws/buffer_budget.ts";
 
 const matchRuleSchema = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("echo") }),
@@ -43,12 +45,21 @@ export const wsConfigSchema = z.object({
   deflate: z.boolean().default(false),
   /** Cap of one server message (all its fragments); a bigger one is `ws-too-big`, refused at its header. */
   maxMessageBytes: z.number().int().min(125).max(64 * 1024 * 1024).default(DEFAULT_MAX_MESSAGE_BYTES),
+  /**
+   * What a worker's connections may hold together in messages in progress (ws/buffer_budget.ts); a message
+   * that does not fit is `ws-too-big` with the reason. At least two messages at the cap.
+   */
+  maxBufferedBytes: z.number().int().max(16 * 1024 * 1024 * 1024).default(DEFAULT_MAX_BUFFERED_BYTES),
   /** Connection storm: each connection sends this many messages, then closes (1000). 0: keep it open. */
   messagesPerConnection: z.number().int().min(0).default(0),
   /** A storm's pause after each message (index i: after the i-th) before the next one, ms (Artillery's think). */
   thinkAfterMs: z.array(z.number().int().min(0).max(600_000)).default([]),
   /** Hold: no messages; each connection pings after this idle wait and times the pong. 0: off. */
   pingIntervalMs: z.number().int().min(0).max(600_000).default(0),
+}).refine((ws) => ws.maxBufferedBytes >= 2 * ws.maxMessageBytes, {
+  path: ["maxBufferedBytes"],
+  message: "ws.maxBufferedBytes must hold at least two messages at the cap (2 x ws.maxMessageBytes): " +
+    "raise it or lower ws.maxMessageBytes",
 });
 
 export type WsConfig = z.infer<typeof wsConfigSchema>;

@@ -67,7 +67,7 @@ export class WsConnection implements LoadConnection, FrameSink {
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
     this.#dialer = new Dialer(shared, this);
-    this.#parser = new FrameParser(this, run.maxMessageBytes);
+    this.#parser = new FrameParser(this, run.maxMessageBytes, false, run.budget);
     this.#match = new AnswerMatch(run.match);
     this.#close = new CloseHandshake(this.#writer, run);
     this.#pacing = new WsPacing(run);
@@ -92,7 +92,8 @@ export class WsConnection implements LoadConnection, FrameSink {
   async open(): Promise<boolean> {
     const sock = await this.#dialer.dial();
     if (sock === null) return false;
-    this.#parser = new FrameParser(this, this.run.maxMessageBytes);
+    this.#parser.release();
+    this.#parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
     this.#close.reset();
     const done = await handshake(sock, this.#buf, offerOf(this.run), this.shared, this);
     if (done === null || this.#sock === null) {
@@ -311,6 +312,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#sock = null;
     this.#reads.reset(null);
     this.#writer.reset(null, null);
+    this.#parser.release();
     hangUp(this.shared, sock);
   }
 }

@@ -150,4 +150,21 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
     // A send either never left (its connection closed by the greeting first) or was lost with it.
     ok(r.requests === 0 && Object.keys(r.errors).every((k) => k === "ws-closed"), JSON.stringify(r.errors));
   });
+  test("every connection held a few bytes short of a capped message: the worker's budget refuses the excess", async () => {
+    // Each connection gets 40 KiB of a 60 KiB message, never the rest: 64 KiB of buffer each, four of
+    // them against a budget of two. At most two hold one at any time, so at least two are refused.
+    const greeting = [0x82, 0x7e, 0xf0, 0x00, ...new Array(40 * 1024).fill(0x61)];
+    const r = await attack({ greeting }, transport, {
+      connections: 4,
+      requests: 4,
+      timeoutMs: 2_000,
+      ws: { maxMessageBytes: 64 * 1024, maxBufferedBytes: 128 * 1024 },
+    } as never);
+    ok((r.errors["ws-too-big"] ?? 0) >= 2, JSON.stringify(r.errors));
+    const reasons = Object.keys(r.errorMessages["ws-too-big"] ?? {});
+    ok(
+      reasons.every((m) => m.includes("131072-byte budget") && m.includes("--ws-max-buffered")),
+      reasons.join(),
+    );
+  });
 }

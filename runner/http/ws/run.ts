@@ -2,11 +2,13 @@
  * @module
  * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages (frames
  * built once, `ws/frame_encoder.ts`; compressed too when permessage-deflate is offered), the match rule, the
- * handshake's extras, the caps, what each connection does (keep sending; a storm's N messages then close;
- * hold's pings), the worker's mask keys and its `WsStats`. Built once per worker from the config (`wsRunOf`).
+ * handshake's extras, the caps and the budget of messages in progress, what each connection does (keep
+ * sending; a storm's N messages then close; hold's pings), the worker's mask keys and its `WsStats`. Built
+ * once per worker from the config (`wsRunOf`).
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
+import { BufferBudget } from "../../../ws/buffer_budget.ts";
 import type { MatchRule } from "./answer_match.ts";
 import { WsStats } from "./stats.ts";
 import type { WsConfig } from "./config.ts";
@@ -27,6 +29,8 @@ export interface WsRun {
   readonly thinkAfterMs: readonly number[];
   readonly keys: MaskKeys;
   readonly stats: WsStats;
+  /** What the worker's connections may hold together in messages in progress (ws/buffer_budget.ts). */
+  readonly budget: BufferBudget;
 }
 
 /** The worker's `WsRun` for `url` (ws:, wss:) and its config. */
@@ -52,6 +56,7 @@ export function wsRunOf(url: URL, config: WsConfig): WsRun {
     thinkAfterMs: config.thinkAfterMs,
     keys: new MaskKeys(),
     stats: new WsStats(),
+    budget: new BufferBudget(config.maxBufferedBytes),
   };
 }
 

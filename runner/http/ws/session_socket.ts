@@ -12,6 +12,7 @@
  * wait cut by the run's end or a stop request counts nothing.
  */
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
+import type { BufferBudget } from "../../../ws/buffer_budget.ts";
 import { closeFrame, type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
 import {
   CLOSE_ABNORMAL,
@@ -74,9 +75,10 @@ export class WsSessionSocket implements FrameSink {
     readonly shared: ConnectionShared,
     readonly stats: WsStats,
     readonly keys: MaskKeys,
+    readonly budget: BufferBudget,
     readonly maxMessageBytes = DEFAULT_MAX_MESSAGE_BYTES,
   ) {
-    this.#parser = new FrameParser(this, maxMessageBytes);
+    this.#parser = new FrameParser(this, maxMessageBytes, false, budget);
   }
 
   get isOpen(): boolean {
@@ -309,6 +311,7 @@ export class WsSessionSocket implements FrameSink {
     if (sock === null) return;
     this.#sock = null;
     this.#writer.reset(null, null);
+    this.#parser.release();
     hangUp(this.shared, sock);
   }
 }
