@@ -213,6 +213,10 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [["ws://127.0.0.1:8080/", "-b", "x"], /^--body is for HTTP; a ws:\/\/ run sends --ws-message/],
   [["ws://127.0.0.1:8080/", "--ws-match", "first"], /^--ws-match "first": expected echo, nth:N/],
   [["ws://127.0.0.1:8080/", "--ws-match", "nth:0"], /^--ws-match: nth: n must be >= 1/],
+  [
+    ["ws://127.0.0.1:8080/", "--ws-max-message", "65536", "--ws-max-buffered", "100000"],
+    /^--ws-max-buffered: ws.maxBufferedBytes must hold at least two messages at the cap/,
+  ],
   [[URL_, "--bogus"], "--bogus: unknown flag; see loadlab attack --help"],
   [[URL_, "-x"], "-x: unknown flag; see loadlab attack --help"],
   [[URL_, "-t2"], /^-t: unknown flag; for worker threads use --workers/],
@@ -376,6 +380,15 @@ Deno.test("--ws-deflate offers permessage-deflate; off without it; refused with 
   assert.throws(
     () => parseAttackArgs([URL_, "--ws-deflate"], { openFileLimit: null }),
     /^.*--ws-deflate needs a ws:/,
+  );
+});
+
+Deno.test("--ws-max-buffered sets the worker's budget for messages in progress; 256 MiB without it", () => {
+  const budget = (args: string[]) =>
+    parseAttackArgs(args, { openFileLimit: null }).config.ws?.maxBufferedBytes;
+  assert.deepEqual(
+    [budget(["ws://127.0.0.1:8080/", "--ws-max-buffered", "4194304"]), budget(["ws://127.0.0.1:8080/"])],
+    [4194304, 256 * 1024 * 1024],
   );
 });
 
