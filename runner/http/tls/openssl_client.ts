@@ -29,7 +29,7 @@ import {
   verifyResultMessage,
 } from "./openssl_ffi.ts";
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
-import { errnoMessage } from "../transport/epoll_ffi.ts";
+import { errnoMessage } from "../transport/epoll_errors.ts";
 import { h2Required, type TlsOptions } from "./options.ts";
 
 /** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */

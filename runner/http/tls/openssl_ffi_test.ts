@@ -6,7 +6,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { EpollSys } from "../transport/epoll_ffi.ts";
-import { EpollLoop, resolveOnce } from "../transport/epoll_transport.ts";
+import { EpollLoop } from "../transport/epoll_transport.ts";
+import { resolveOnce } from "../transport/host_resolver.ts";
 import { OpenSslClient } from "./openssl_client.ts";
 import { verifyResultMessage } from "./openssl_ffi.ts";
 import { epollBlocker } from "../transport/choice.ts";
@@ -47,7 +48,7 @@ function serve(cert: string, key: string) {
 async function dial(port: number, serverName: string, tls: object, count: number) {
   const sys = new EpollSys();
   const client = new OpenSslClient(serverName, tlsOptionsSchema.parse(tls), () => sys.lastErrno());
-  const loop = new EpollLoop(resolveOnce(sys, "127.0.0.1", port), sys, { blockMs: 0, tls: client });
+  const loop = new EpollLoop(resolveOnce("127.0.0.1", port), sys, { blockMs: 0, tls: client });
   const signal = new AbortController().signal;
   const outcomes = await Promise.allSettled(Array.from({ length: count }, () => loop.connect(signal)));
   const liveBeforeClose = client.liveConns;
@@ -137,7 +138,7 @@ Deno.test({
     })();
     const sys = new EpollSys();
     const client = new OpenSslClient("localhost", tlsOptionsSchema.parse({}), () => sys.lastErrno());
-    const loop = new EpollLoop(resolveOnce(sys, "127.0.0.1", listener.addr.port), sys, {
+    const loop = new EpollLoop(resolveOnce("127.0.0.1", listener.addr.port), sys, {
       blockMs: 0,
       tls: client,
     });

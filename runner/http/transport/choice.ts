@@ -17,7 +17,8 @@ import { dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
-import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
+import { EpollLoop } from "./epoll_transport.ts";
+import { resolveOnce } from "./host_resolver.ts";
 import { OpenSslClient } from "../tls/openssl_client.ts";
 import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringLoop } from "./uring_transport.ts";
@@ -112,7 +113,7 @@ export function chooseTransport(
   try {
     const sys = new EpollSys();
     const blockMs = options.closedModel ? CLOSED_MODEL_BLOCK_MS : 0;
-    const addr = resolveOnce(sys, hostname, port);
+    const addr = resolveOnce(hostname, port);
     if (url.protocol === "https:") {
       const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
       tls = new OpenSslClient(serverName, options.tls, () => sys.lastErrno());
@@ -164,7 +165,7 @@ function chooseUring(url: URL, options: TransportOptions): ChosenTransport | str
   let loop: UringLoop;
   try {
     const sys = new EpollSys();
-    loop = new UringLoop(resolveOnce(sys, hostname, port), sys, CLOSED_MODEL_BLOCK_MS);
+    loop = new UringLoop(resolveOnce(hostname, port), sys, CLOSED_MODEL_BLOCK_MS);
   } catch (err) {
     return err instanceof Error ? err.message : String(err);
   }

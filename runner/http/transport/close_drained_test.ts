@@ -8,7 +8,8 @@
  * the same end.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { EpollSys, sockAddrOf } from "./epoll_ffi.ts";
+import { EpollSys } from "./epoll_ffi.ts";
+import { sockAddrOf } from "./sock_addr.ts";
 import { EpollLoop } from "./epoll_transport.ts";
 import { UringLoop } from "./uring_transport.ts";
 import { epollBlocker, uringBlocker } from "./choice.ts";

@@ -7,7 +7,8 @@
  * the kernel had for the connect then. Kept apart from the socket, which holds the established
  * connection's reads and writes.
  */
-import { EAGAIN, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
+import { EAGAIN, type EpollSys } from "./epoll_ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
 import { connectError, connectStateOf } from "./epoll_errors.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
 import type { TransportConn } from "./transport.ts";

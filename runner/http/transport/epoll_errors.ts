@@ -3,12 +3,30 @@
  * The epoll transport's failures as errors a connection counts (exchange_errors.ts classifies them),
  * each message saying why: a connect refused, given up by the kernel after its SYN retries, never
  * attempted (no socket), and, for a connect or a read still waiting when its socket is closed (the
- * watchdog's timeout), what the kernel had for it then. Off the hot path: called only on failures.
+ * watchdog's timeout), what the kernel had for it then; an errno in words as Deno gives it
+ * (`errnoMessage`, which tls/openssl_client.ts uses too). Off the hot path: called only on failures.
  */
-import { EAGAIN, EINPROGRESS, errnoMessage } from "./epoll_ffi.ts";
-import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
+import { EAGAIN, EINPROGRESS } from "./epoll_ffi.ts";
+import type { EpollSys } from "./epoll_ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
 import { TLS_FAILED, TLS_TRUNCATED } from "../tls/openssl_ffi.ts";
 import { NOTHING_ARRIVED } from "../exchange_errors.ts";
+
+/** errno -> a message like Deno's (`Connection refused (os error 111)`). */
+export function errnoMessage(errno: number): string {
+  const names: Record<number, string> = {
+    32: "Broken pipe",
+    99: "Cannot assign requested address",
+    101: "Network is unreachable",
+    103: "Software caused connection abort",
+    104: "Connection reset by peer",
+    110: "Connection timed out",
+    111: "Connection refused",
+    113: "No route to host",
+    24: "Too many open files",
+  };
+  return `${names[errno] ?? "OS error"} (os error ${errno})`;
+}
 
 /** A connect that failed, its message saying why: refused, or the kernel gave up retrying its SYN. */
 export function connectError(errno: number, addr: SockAddr): Error {

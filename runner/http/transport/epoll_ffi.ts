@@ -1,14 +1,17 @@
 /**
  * @module
- * The libc binding of the epoll transport (Linux, `Deno.dlopen`): the only module that touches FFI.
- * Every pointer and scratch buffer (socket addresses, option values, the epoll event arrays) is owned
- * here; callers pass only file descriptors, numbers and their own `Uint8Array`s, whose lengths are
- * checked before each call, so no call can read or write past a buffer. Signatures use `i32`/`u32`
- * (not `isize`/`usize`, whose BigInt results made a read/write loop 2.3x slower) so V8 takes its fast
- * call path; lengths are bounded far below 2^31. Calls return their result, or `-errno` on failure, so
- * the hot path throws nothing. Only the idle wait (`epollWaitAsync`) is `nonblocking` (a thread-pool
- * call that lets timers run meanwhile); every hot call is synchronous.
+ * The libc binding of the epoll transport (Linux, `Deno.dlopen`): the symbols it calls, opened once per
+ * isolate, and `EpollSys`, the socket and epoll calls of a loop. Every pointer and scratch buffer of those
+ * calls (option values, the epoll event arrays) is owned here; callers pass only file descriptors,
+ * numbers, addresses sock_addr.ts encoded and their own `Uint8Array`s, whose lengths are checked before
+ * each call, so no call can read or write past a buffer. Signatures use `i32`/`u32` (not `isize`/`usize`,
+ * whose BigInt results made a read/write loop 2.3x slower) so V8 takes its fast call path; lengths are
+ * bounded far below 2^31. Calls return their result, or `-errno` on failure, so the hot path throws
+ * nothing. Only the idle wait (`epollWaitAsync`) is `nonblocking` (a thread-pool call that lets timers run
+ * meanwhile); every hot call is synchronous. The once-per-run name lookup through this binding is
+ * host_resolver.ts's (the one other module that touches its symbols).
  */
+import { AF_INET, type SockAddr } from "./sock_addr.ts";
 
 const SYMBOLS = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
@@ -37,9 +40,7 @@ const SYMBOLS = {
 type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];
 
 // Linux constants (the same on x86_64 and aarch64).
-export const AF_INET = 2;
-export const AF_INET6 = 10;
-const SOCK_STREAM = 1;
+export const SOCK_STREAM = 1;
 const SOCK_CLOEXEC = 0o2000000;
 /** Made non-blocking by `socket` itself (no `fcntl` pair per connection). */
 const SOCK_NONBLOCK = 0o4000;
@@ -68,14 +69,6 @@ export const MAX_IO_BYTES = 1 << 24;
 /** What `closeDrained` reads at most before the close: a peer still flooding gets its reset. */
 const DRAIN_MAX_BYTES = 256 * 1024;
 
-/** An address to connect to, encoded once per run as a `sockaddr_in` or `sockaddr_in6`. */
-export interface SockAddr {
-  readonly family: typeof AF_INET | typeof AF_INET6;
-  readonly bytes: Uint8Array;
-  /** For messages: `127.0.0.1:8080`, `[::1]:8080`. */
-  readonly text: string;
-}
-
 /** Why the epoll transport is unavailable here (not Linux, FFI not permitted, no libc), or null. */
 export function epollUnavailableReason(): string | null {
   if (Deno.build.os !== "linux") return `not Linux (${Deno.build.os})`;
@@ -97,7 +90,7 @@ export function epollUnavailableReason(): string | null {
 let loaded: Libc | null = null;
 
 /** Opens libc once per isolate (throws when FFI is not permitted or libc is missing). */
-function libc(): Libc {
+export function libc(): Libc {
   if (loaded === null) loaded = Deno.dlopen("libc.so.6", SYMBOLS).symbols;
   return loaded;
 }
@@ -105,58 +98,6 @@ function libc(): Libc {
 /** x86_64 packs `struct epoll_event` (12 bytes); aarch64 aligns its u64 data (16 bytes). */
 const EVENT_BYTES = Deno.build.arch === "x86_64" ? 12 : 16;
 const EVENT_DATA_OFFSET = Deno.build.arch === "x86_64" ? 4 : 8;
-
-/** Encodes a numeric IPv4 or IPv6 address and a port; throws on anything else. */
-export function sockAddrOf(ip: string, port: number): SockAddr {
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new RangeError(`bad port ${port}`);
-  const v4 = ip.match(/^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/);
-  if (v4) {
-    const bytes = new Uint8Array(16);
-    const view = new DataView(bytes.buffer);
-    view.setUint16(0, AF_INET, true);
-    view.setUint16(2, port, false);
-    for (let k = 0; k < 4; k++) {
-      const octet = Number(v4[k + 1]);
-      if (octet > 255) throw new RangeError(`bad IPv4 address ${ip}`);
-      bytes[4 + k] = octet;
-    }
-    return { family: AF_INET, bytes, text: `${ip}:${port}` };
-  }
-  const bytes = new Uint8Array(28);
-  const view = new DataView(bytes.buffer);
-  view.setUint16(0, AF_INET6, true);
-  view.setUint16(2, port, false);
-  bytes.set(ipv6Bytes(ip), 8);
-  return { family: AF_INET6, bytes, text: `[${ip}]:${port}` };
-}
-
-/** The 16 bytes of an IPv6 literal (`::` and an embedded IPv4 tail allowed); throws when malformed. */
-export function ipv6Bytes(ip: string): Uint8Array {
-  const bad = () => new RangeError(`bad IP address ${ip}`);
-  let text = ip.replace(/%.*$/, "");
-  const tail = text.match(/:(\d+\.\d+\.\d+\.\d+)$/);
-  const words: number[] = [];
-  if (tail) {
-    const v4 = sockAddrOf(tail[1], 0).bytes;
-    text = text.slice(0, -tail[1].length) + `${((v4[4] << 8) | v4[5]).toString(16)}:` +
-      ((v4[6] << 8) | v4[7]).toString(16);
-  }
-  const halves = text.split("::");
-  if (halves.length > 2) throw bad();
-  const parse = (s: string) =>
-    s === "" ? [] : s.split(":").map((w) => /^[0-9a-f]{1,4}$/i.test(w) ? parseInt(w, 16) : NaN);
-  const head = parse(halves[0]);
-  const rest = halves.length === 2 ? parse(halves[1]) : [];
-  const fill = halves.length === 2 ? 8 - head.length - rest.length : 0;
-  words.push(...head, ...new Array(Math.max(0, fill)).fill(0), ...rest);
-  if (words.length !== 8 || words.some((w) => Number.isNaN(w)) || fill < 0) throw bad();
-  const out = new Uint8Array(16);
-  words.forEach((w, k) => {
-    out[2 * k] = w >> 8;
-    out[2 * k + 1] = w & 0xff;
-  });
-  return out;
-}
 
 /**
  * One isolate's view of libc for the epoll transport: the scratch buffers live here and nowhere else.
@@ -344,60 +285,4 @@ export class EpollSys {
     }
     this.#c.close(fd);
   }
-
-  /**
-   * The system resolver (`getaddrinfo`, so /etc/hosts counts), called once per run: numeric
-   * addresses, IPv4 first, of a TCP service on `host`.
-   */
-  resolve(host: string): string[] {
-    const hints = new Uint8Array(48);
-    const hv = new DataView(hints.buffer);
-    hv.setInt32(8, SOCK_STREAM, true); // ai_socktype
-    const out = new BigUint64Array(1);
-    const name = new TextEncoder().encode(host + "\0");
-    const rc = this.#c.getaddrinfo(name, null, hints, new Uint8Array(out.buffer));
-    if (rc !== 0) throw new Error(`cannot resolve ${host} (getaddrinfo error ${rc})`);
-    const head = Deno.UnsafePointer.create(out[0]);
-    const found: string[] = [];
-    try {
-      for (let p = head; p !== null;) {
-        const info = new Deno.UnsafePointerView(p);
-        const family = info.getInt32(4);
-        const addr = info.getPointer(24);
-        if (addr !== null) {
-          const sa = new Deno.UnsafePointerView(addr);
-          if (family === AF_INET) {
-            found.push(Array.from({ length: 4 }, (_, k) => sa.getUint8(4 + k)).join("."));
-          }
-          if (family === AF_INET6) {
-            const words = Array.from(
-              { length: 8 },
-              (_, k) => ((sa.getUint8(8 + 2 * k) << 8) | sa.getUint8(9 + 2 * k)).toString(16),
-            );
-            found.push(words.join(":"));
-          }
-        }
-        p = info.getPointer(40);
-      }
-    } finally {
-      if (head !== null) this.#c.freeaddrinfo(head);
-    }
-    return [...new Set(found)].sort((a, b) => Number(a.includes(":")) - Number(b.includes(":")));
-  }
-}
-
-/** errno -> a message like Deno's (`Connection refused (os error 111)`). */
-export function errnoMessage(errno: number): string {
-  const names: Record<number, string> = {
-    32: "Broken pipe",
-    99: "Cannot assign requested address",
-    101: "Network is unreachable",
-    103: "Software caused connection abort",
-    104: "Connection reset by peer",
-    110: "Connection timed out",
-    111: "Connection refused",
-    113: "No route to host",
-    24: "Too many open files",
-  };
-  return `${names[errno] ?? "OS error"} (os error ${errno})`;
 }

@@ -1,11 +1,13 @@
 /**
- * Unit tests of the epoll binding and transport against loopback listeners in this process: address
- * encoding, bounds checks, connect completion and errors, reads and writes, both address families,
- * and every socket closed. Skipped (ignored) where epoll through FFI is not available.
+ * Unit tests of the epoll binding and transport against loopback listeners in this process: bounds
+ * checks, connect completion and errors, reads and writes, both address families, and every socket
+ * closed. Skipped (ignored) where epoll through FFI is not available.
  */
 import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
-import { AF_INET, AF_INET6, EpollSys, epollUnavailableReason, ipv6Bytes, sockAddrOf } from "./epoll_ffi.ts";
-import { EpollLoop, resolveOnce } from "./epoll_transport.ts";
+import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
+import { EpollLoop } from "./epoll_transport.ts";
+import { resolveOnce } from "./host_resolver.ts";
+import { sockAddrOf } from "./sock_addr.ts";
 
 const ignore = epollUnavailableReason() !== null;
 const ipv6Loopback = (() => {
@@ -16,39 +18,6 @@ const ipv6Loopback = (() => {
     return false;
   }
 })();
-
-Deno.test("sockAddrOf: sockaddr_in and sockaddr_in6 bytes, port in network order", () => {
-  const v4 = sockAddrOf("127.0.0.1", 8080);
-  assertEquals(v4.family, AF_INET);
-  assertEquals([...v4.bytes], [AF_INET, 0, 0x1f, 0x90, 127, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
-  const v6 = sockAddrOf("::1", 443);
-  assertEquals(v6.family, AF_INET6);
-  assertEquals(v6.bytes.length, 28);
-  assertEquals([...v6.bytes.subarray(0, 4)], [AF_INET6, 0, 0x01, 0xbb]);
-  assertEquals([...v6.bytes.subarray(8, 24)], [0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
-  assertEquals(v6.text, "[::1]:443");
-});
-
-Deno.test("ipv6Bytes: compressed forms, an IPv4 tail, a zone; malformed ones throw", () => {
-  assertEquals([...ipv6Bytes("fe80::1%eth0")], [0xfe, 0x80, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1]);
-  assertEquals([...ipv6Bytes("::ffff:1.2.3.4")].slice(10), [0xff, 0xff, 1, 2, 3, 4]);
-  assertEquals([...ipv6Bytes("1:2:3:4:5:6:7:8")].slice(14), [0, 8]);
-  for (const bad of ["1::2::3", "1:2:3", "12345::", "g::1", "1:2:3:4:5:6:7:8:9"]) {
-    throws(() => ipv6Bytes(bad), RangeError, bad);
-  }
-  throws(() => sockAddrOf("300.0.0.1", 80), RangeError);
-  throws(() => sockAddrOf("127.0.0.1", 70000), RangeError);
-});
-
-Deno.test({
-  name: "EpollSys: resolve uses the system resolver (localhost from /etc/hosts)",
-  ignore,
-  fn() {
-    const found = new EpollSys().resolve("localhost");
-    ok(found.includes("127.0.0.1") || found.includes("0:0:0:0:0:0:0:1"), JSON.stringify(found));
-    throws(() => new EpollSys().resolve("no-such-host.invalid"));
-  },
-});
 
 Deno.test({
   name: "EpollSys: bounds are checked before the call",
@@ -122,7 +91,7 @@ Deno.test({
     const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
     const port = listener.addr.port;
     listener.close();
-    const loop = new EpollLoop(resolveOnce(new EpollSys(), "127.0.0.1", port));
+    const loop = new EpollLoop(resolveOnce("127.0.0.1", port));
     try {
       const err = await loop.connect(new AbortController().signal).then(() => null, (e) => e);
       ok(err instanceof Deno.errors.ConnectionRefused, String(err));

@@ -43,8 +43,8 @@ import {
   EPOLLOUT,
   EPOLLRDHUP,
   type EpollSys,
-  type SockAddr,
 } from "./epoll_ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
 import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";

@@ -11,7 +11,8 @@
  * Skipped without epoll.
  */
 import { ok } from "node:assert/strict";
-import { EpollSys, epollUnavailableReason, sockAddrOf } from "./epoll_ffi.ts";
+import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
+import { sockAddrOf } from "./sock_addr.ts";
 import { EpollLoop } from "./epoll_transport.ts";
 
 const ignore = epollUnavailableReason() !== null;

@@ -22,22 +22,13 @@
  *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
  *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
  */
-import {
-  EPOLL_CTL_ADD,
-  EPOLLET,
-  EPOLLIN,
-  EPOLLOUT,
-  EPOLLRDHUP,
-  EpollSys,
-  errnoMessage,
-  type SockAddr,
-  sockAddrOf,
-} from "./epoll_ffi.ts";
+import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./epoll_ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
 import type { TransportConn } from "./transport.ts";
 import type { OpenSslClient } from "../tls/openssl_client.ts";
 import type { SslNegotiated } from "../tls/openssl_conn.ts";
 import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
-import { notAttemptedError } from "./epoll_errors.ts";
+import { errnoMessage, notAttemptedError } from "./epoll_errors.ts";
 import { loopSocket, startConnect } from "./loop_dial.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import { nextTurn } from "../../load/clock.ts";
@@ -48,14 +39,6 @@ const IDLE_WAIT_MS = 5;
 /** Empty polls (one event-loop turn each) before the pump waits off-thread. */
 const SPIN_TURNS = 2;
 const INTEREST = EPOLLIN | EPOLLOUT | EPOLLRDHUP | EPOLLET;
-
-/** Resolves `hostname` once (numeric literals as they are) to the address every connect of a run uses. */
-export function resolveOnce(sys: EpollSys, hostname: string, port: number): SockAddr {
-  const literal = /^[\d.]+$/.test(hostname) || hostname.includes(":");
-  const ip = literal ? hostname : sys.resolve(hostname)[0];
-  if (ip === undefined) throw new Error(`cannot resolve ${hostname}: no address`);
-  return sockAddrOf(ip, port);
-}
 
 /** How the pump waits when nothing is ready (see the module comment). */
 export interface EpollLoopOptions {

@@ -6,7 +6,8 @@
  * that turns without a message. Skipped (ignored) where the kernel does not let us make the ring.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { EpollSys, sockAddrOf } from "./epoll_ffi.ts";
+import { EpollSys } from "./epoll_ffi.ts";
+import { sockAddrOf } from "./sock_addr.ts";
 import { ETIME } from "./uring_ffi.ts";
 import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringRing } from "./uring_ring.ts";

@@ -18,7 +18,8 @@
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./uring_ffi.ts";
 import type { UringRing } from "./uring_ring.ts";
-import type { EpollSys, SockAddr } from "./epoll_ffi.ts";
+import type { EpollSys } from "./epoll_ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
 import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
 import { readError, readStateOf, writeError } from "./epoll_errors.ts";
 import { ConnectPhase } from "./epoll_connect.ts";

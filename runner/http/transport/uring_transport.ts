@@ -16,7 +16,8 @@
  * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it; a
  * long round hands its sends over every FLUSH_SQES completions, so the peer is not kept waiting for its end.
  */
-import { EAGAIN, EINTR, type EpollSys, type SockAddr } from "./epoll_ffi.ts";
+import { EAGAIN, EINTR, type EpollSys } from "./epoll_ffi.ts";
+import type { SockAddr } from "./sock_addr.ts";
 import { EBUSY, ETIME } from "./uring_ffi.ts";
 import { UringRing } from "./uring_ring.ts";
 import { UD_POLL, UD_RECV, UD_SEND, UringSocket, type UringSocketLoop } from "./uring_socket.ts";

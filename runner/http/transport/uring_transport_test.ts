@@ -7,7 +7,8 @@
  * (ignored) where the kernel does not let us make the ring.
  */
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
-import { EpollSys, sockAddrOf } from "./epoll_ffi.ts";
+import { EpollSys } from "./epoll_ffi.ts";
+import { sockAddrOf } from "./sock_addr.ts";
 import { RECV_BUFFER_BYTES, SEND_SLOT_BYTES } from "./uring_ffi.ts";
 import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringLoop } from "./uring_transport.ts";
