@@ -27,15 +27,13 @@ import { Dialer, hangUp } from "../transport/dial.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import { AnswerMatch, fanoutUs } from "./answer_match.ts";
-import { handshake, offerOf } from "./handshake_io.ts";
+import { handshake, offerOf, WS_READ_BUFFER_BYTES } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
 import type { WsRun } from "./run.ts";
 import { WsPacing } from "./pacing.ts";
 import { InlineReads } from "./inline_reads.ts";
 import { WsExchange } from "./exchange.ts";
-
-const READ_BUFFER_BYTES = 32 * 1024;
 
 export class WsConnection implements LoadConnection, FrameSink {
   readonly maxDepth = 1;
@@ -44,7 +42,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   lastEventMs = 0;
   #sock: TransportConn | null = null;
   readonly #dialer: Dialer;
-  readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
+  readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   #parser: FrameParser;
   readonly #match: AnswerMatch;
   readonly #ex: WsExchange;

@@ -14,32 +14,19 @@
 import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import type { BufferBudget } from "../../../ws/buffer_budget.ts";
 import { closeFrame, type MaskKeys, MessageTemplate, pongFrame } from "../../../ws/frame_encoder.ts";
-import {
-  CLOSE_ABNORMAL,
-  CLOSE_INVALID_DATA,
-  CLOSE_NO_STATUS,
-  CLOSE_PROTOCOL_ERROR,
-  CLOSE_TOO_BIG,
-  DEFAULT_MAX_MESSAGE_BYTES,
-  OP_TEXT,
-} from "../../../ws/opcodes.ts";
+import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, DEFAULT_MAX_MESSAGE_BYTES, OP_TEXT } from "../../../ws/opcodes.ts";
 import type { ErrorKind } from "../../../results/mod.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
 import type { TransportConn } from "../transport/transport.ts";
 import { FrameWriter } from "./frame_writer.ts";
-import { handshake, type HandshakeOffer } from "./handshake_io.ts";
+import { handshake, type HandshakeOffer, WS_READ_BUFFER_BYTES } from "./handshake_io.ts";
+import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
 
-const READ_BUFFER_BYTES = 32 * 1024;
 /** Most bytes of messages kept for later steps; past it the oldest are let go (unsolicited). */
 const QUEUE_BYTES = 4 * 1024 * 1024;
-const FAULTS = {
-  "protocol": ["ws-protocol", CLOSE_PROTOCOL_ERROR],
-  "too-big": ["ws-too-big", CLOSE_TOO_BIG],
-  "bad-utf8": ["ws-bad-utf8", CLOSE_INVALID_DATA],
-} as const;
 
 /** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */
 export interface ReceivedMessage {
@@ -58,7 +45,7 @@ interface Waiter {
 
 export class WsSessionSocket implements FrameSink {
   #sock: TransportConn | null = null;
-  readonly #buf = new Uint8Array(READ_BUFFER_BYTES);
+  readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   readonly #parser: FrameParser;
   readonly #writer = new FrameWriter(() => this.#closeSocket());
   readonly #decoder = new TextDecoder();
@@ -235,9 +222,9 @@ export class WsSessionSocket implements FrameSink {
   #feed(n: number, nowMs: number): boolean {
     this.#nowMs = nowMs;
     if (!this.#parser.feed(this.#buf, 0, n)) {
-      const [kind, code] = FAULTS[this.#parser.fault!];
-      this.#fault(nowMs, kind, this.#parser.faultMessage, this.#waiter?.endpoint ?? -1);
-      this.#closeWith(code);
+      const fault = this.#parser.fault!;
+      this.#fault(nowMs, FAULT_KINDS[fault], this.#parser.faultMessage, this.#waiter?.endpoint ?? -1);
+      this.#closeWith(FAULT_CODES[fault]);
       this.#lost(null, "");
       return false;
     }
