@@ -53,8 +53,10 @@ for (const { transport, ...variant } of VARIANTS) {
           stderr: "inherit",
         }).output();
         assertEquals(out.code, 0);
-        const { before, after } = JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!);
-        assertEquals(after, before, "descriptors open after the runs");
+        const { before, after, open } = JSON.parse(
+          new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!,
+        );
+        assertEquals(after, before, `descriptors open after the runs: ${open.join(", ")}`);
       } finally {
         await target.close();
         if (caFile) await Deno.remove(caFile);
