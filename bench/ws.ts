@@ -7,7 +7,8 @@
  * per message (the tool's user + system time from this process's reaped-children times, start-up
  * included) and the load average before and after. loadlab runs once per transport named by
  * `--transports` (default `io_uring,epoll`: the experimental io_uring transport beside the epoll one it
- * is measured against); each row names the transport the run recorded, so a fallback shows.
+ * is measured against), with the V8 flags of the `loadlab` task in deno.json (as `tools/loadlab` and the
+ * compiled binary run it); each row names the transport the run recorded, so a fallback shows.
  *
  *   deno task bench --ws [--duration 5s] [--connections 50] [--rounds 3] [--message hello]
  *                        [--transports io_uring,epoll]
@@ -16,7 +17,6 @@
  * why and how to build it, and runs loadlab alone. To build it (liburing 2.4 or newer):
  *   git clone https://github.com/axboe/liburing && (cd liburing && ./configure && make -C src)
  *   git clone <gcannon's repository> gcannon && make -C gcannon LIBURING=../liburing
- * (here: /work/shared/tools/build-gcannon.sh builds /tmp/gcannon-build/gcannon).
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
@@ -124,6 +124,7 @@ export async function main(argv: string[]): Promise<number> {
         Deno.execPath(),
         "run",
         "-A",
+        ...await loadlabV8Flags(),
         mainTs,
         "attack",
         url,
@@ -195,4 +196,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   console.log(`load average: ${loadBefore} before, ${loadAvg()} after`);
   return 0;
+}
+
+/** The `--v8-flags=...` of deno.json's `loadlab` task: loadlab is measured as users run it. */
+async function loadlabV8Flags(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  return String(config.tasks.loadlab).split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
 }
