@@ -59,9 +59,9 @@ Load
       --transport T        auto | deno | epoll | io_uring (epoll: Linux fast path      [auto]
                            over libc epoll through FFI, https: via OpenSSL; auto:
                            epoll where it can run, except verified https:
-                           (Deno.startTls), else deno with the reason in results;
-                           io_uring: experimental, plain-TCP closed models, else
-                           epoll)
+                           (Deno.startTls), else deno with the reason in results,
+                           and io_uring for a closed ws:// message run; io_uring:
+                           plain-TCP closed models, else epoll)
       --protocol P         http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]
                            h2c with prior knowledge on http://; auto: ALPN's choice)
       --h2                 same as --protocol h2

@@ -213,7 +213,8 @@ function wsLink(
 ): BurstLink {
   const wsUrl = new URL(sinkUrl);
   const url = httpFormOf(wsUrl);
-  const chosen = chooseTransport(url, config.transport, { closedModel });
+  // As the run chooses (run_load.ts): a burst never pings, so auto prefers io_uring as the run does.
+  const chosen = chooseTransport(url, config.transport, { closedModel, preferUring: true });
   const shared = sharedOf(url, chosen, recorder, config);
   // Counted from the start, as the run's are from t0: the counting branches run in the burst too.
   const run = wsRunOf(wsUrl, burstWsOf(ws));

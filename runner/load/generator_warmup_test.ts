@@ -108,7 +108,8 @@ Deno.test({
 });
 
 Deno.test({
-  name: "a ws run through the pool warms up before t0 and sends the target nothing then",
+  name:
+    "a ws run through the pool (auto: io_uring where it runs) warms up before t0 and sends the target nothing then",
   sanitizeOps: false,
   sanitizeResources: false,
   async fn() {
@@ -126,13 +127,15 @@ Deno.test({
     try {
       const r = await runAttack(parseAttackConfig({
         url: `ws://127.0.0.1:${server.addr.port}/ws`,
-        transport: "deno",
+        transport: "auto",
         model: "count",
         requests: 20,
         connections: 2,
         intervalMs: 100,
       } as AttackConfigInput));
       ok((r.generatorWarmupMs ?? 0) > 0, "the ws run reported no generator warm-up");
+      const auto = URING_BLOCKER === null ? "io_uring" : EPOLL_BLOCKER === null ? "epoll" : "deno";
+      assertEquals([r.transport, r.transportFallback ?? null], [auto, EPOLL_BLOCKER]);
       // The burst went to the echo: the target saw only the run's own connections and messages.
       assertEquals([upgrades, messages, r.requests], [2, 20, 20]);
     } finally {

@@ -145,6 +145,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
   const chosen = chooseTransport(url, config.transport, {
     closedModel: isClosedModel(config),
+    preferUring: wsRun !== null && wsRun.pingIntervalMs === 0,
     tls: config.tls,
     alpn: offer.alpn,
   });

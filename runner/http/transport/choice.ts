@@ -66,6 +66,11 @@ export interface TransportOptions {
    * thread in `epoll_wait` for up to `CLOSED_MODEL_BLOCK_MS` when nothing is ready (transport/epoll_transport.ts).
    */
   closedModel?: boolean;
+  /**
+   * A WebSocket run that exchanges messages: `auto` takes io_uring where it can serve the run (plain TCP,
+   * a closed model), the faster transport there (docs/WEBSOCKET.md#speed), and epoll otherwise.
+   */
+  preferUring?: boolean;
   /** https: the run's TLS options; their files are read here (checked before the run by the caller). */
   tls?: TlsOptions;
   /** https: the ALPN protocols offered (default `http/1.1`; HTTP/2 runs offer `h2`). */
@@ -98,6 +103,11 @@ export function chooseTransport(
     if (typeof uring !== "string") return uring;
     const epoll = chooseTransport(url, "epoll", options);
     return { ...epoll, fallbackReason: epoll.fallbackReason ?? uring };
+  }
+  if (requested === "auto" && options.preferUring === true) {
+    // Where io_uring cannot serve the run, auto is epoll as ever, with no fallback to report.
+    const uring = chooseUring(url, options);
+    if (typeof uring !== "string") return uring;
   }
   const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
   if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {

@@ -4,7 +4,7 @@
  * no FFI, no libssl).
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { AUTO_HTTPS_ON_EPOLL, chooseTransport, epollBlocker } from "./choice.ts";
+import { AUTO_HTTPS_ON_EPOLL, chooseTransport, epollBlocker, uringBlocker } from "./choice.ts";
 import { tlsOptionsSchema } from "../tls/options.ts";
 import { epollUnavailableReason } from "./epoll_ffi.ts";
 
@@ -89,6 +89,25 @@ Deno.test({
       assertEquals([chosen.kind, chosen.fallbackReason], ["epoll", null]);
       chosen.close();
       chosen.close(); // idempotent
+    }
+  },
+});
+
+Deno.test({
+  name:
+    "auto for a WebSocket message run is io_uring where it can serve it, else epoll with nothing to report",
+  ignore: epollHere !== null,
+  fn() {
+    const url = new URL("http://127.0.0.1:8080/");
+    const closed = chooseTransport(url, "auto", { closedModel: true, preferUring: true });
+    const uring = uringBlocker(url, { closedModel: true });
+    assertEquals([closed.kind, closed.fallbackReason], [uring === null ? "io_uring" : "epoll", null]);
+    closed.close();
+    // An open model (a storm at a rate) and plain auto stay on epoll.
+    for (const options of [{ closedModel: false, preferUring: true }, { closedModel: true }]) {
+      const chosen = chooseTransport(url, "auto", options);
+      assertEquals([chosen.kind, chosen.fallbackReason], ["epoll", null]);
+      chosen.close();
     }
   },
 });
