@@ -32,7 +32,8 @@ import { WorkerSteering } from "./steer.ts";
 export const GENERATOR_WARMUP_MS = 200;
 /**
  * A WebSocket run's burst (ms): longer, since its whole exchange (pump, frames, match, recorder) takes
- * V8 more calls to optimize and the echo on the same core answers at about a third of a run's rate.
+ * V8 more calls to optimize, and the echo, on the generator's core when the run is pinned to one,
+ * answers at about a third of a run's rate.
  */
 export const WS_GENERATOR_WARMUP_MS = 400;
 /** Sending rate of the burst in the open models (req/s): enough calls for V8 to optimize. */
