@@ -30,7 +30,6 @@ import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
 import { chooseTransport, type ChosenTransport, type TransportKind } from "../http/transport/choice.ts";
 import { RequestMix } from "../http/request.ts";
 import type { IntervalSample } from "../stats/sample.ts";
-import type { LoadContext } from "./executor.ts";
 import { type AnyModelDef, modelDef, poolSizeOf } from "./models/mod.ts";
 import { RequestLog } from "./request_log.ts";
 import { waitUntil } from "./clock.ts";
@@ -38,7 +37,7 @@ import { stripeOf } from "./schedule.ts";
 import { preConnect } from "./pre_connect.ts";
 import type { PoolSize } from "./models/model.ts";
 import { warmUpGenerator } from "./generator_warmup.ts";
-import { connectGateOf, isClosedModel, recorderOf } from "./run_parts.ts";
+import { connectGateOf, isClosedModel, loadContextOf, recorderOf } from "./run_parts.ts";
 import { encodeFlows } from "./flow_plan.ts";
 import { arrivalFor, FlowSessions, type SessionRun } from "./flow_session.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
@@ -298,14 +297,13 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
   const scripted = prepared.script === null
     ? null
     : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder });
-  const ctx: LoadContext<AttackConfig> = {
+  const ctx = loadContextOf({
     config,
     shared,
     workerIndex: opts.workerIndex,
     workerCount: opts.workerCount,
     startMs,
     endMs: startMs + spanMs,
-    stopRequested: false,
     newConnection: prepared.newConnection,
     pool: prepared.pool,
     streamsPerConnection: prepared.factory.perConnection,
@@ -314,7 +312,7 @@ function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number):
       ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
       recorder.setLoadEnd(ctx.endMs);
     }),
-  };
+  });
   const streams = ctx.streamsPerConnection;
   const steer = (change: SteerChange) =>
     ctx.steer.add(change, (total) => connectionsShareOf(total, opts.workerIndex, opts.workerCount, streams));

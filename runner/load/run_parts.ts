@@ -1,16 +1,18 @@
 /**
  * @module
  * The parts of a worker's load that both the run (run_load.ts) and the generator's warm-up burst
- * (generator_warmup.ts) build: the interval recorder, the connect gate, and whether the model is closed.
- * They are built here one way for both so that V8 optimizes the burst's hot path for the object shapes
- * the run then brings. A recorder made with other options (a raw histogram the run has not, no WebSocket
- * counts) or a gate bound of another number kind left the burst's optimized code to deoptimize at the
- * run's first messages and compile again after t0.
+ * (generator_warmup.ts) build: the interval recorder, the connect gate, the model's context, and whether
+ * the model is closed. They are built here one way for both so that V8 optimizes the burst's hot path for
+ * the object shapes the run then brings. A recorder made with other options (a raw histogram the run has
+ * not, no WebSocket counts, an origin given at construction where the run sets it later), a gate bound of
+ * another number kind, or a context with its fields in another order left the burst's optimized code to
+ * deoptimize at the run's first messages and compile again after t0, on the generator's core.
  */
 import type { AttackConfig } from "../config.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { ConnectGate, CONNECTS_IN_FLIGHT_PER_WORKER } from "../http/transport/connect_gate.ts";
 import { IntervalRecorder } from "../stats/recorder.ts";
+import type { LoadContext } from "./executor.ts";
 import { type AnyModelDef, pacingOf } from "./models/mod.ts";
 
 /** The run's recorder, counting from `originMs` (Infinity: nothing until the run sets its origin). */
@@ -23,6 +25,27 @@ export function recorderOf(config: AttackConfig, model: AnyModelDef, originMs: n
     // A script's requests name their endpoints as they are sent (runner/script/script_session.ts).
     namedEndpoints: config.script !== undefined,
   });
+}
+
+/** A model's context but its stop flag (which starts false). */
+export type ContextFields = Omit<LoadContext<AttackConfig>, "stopRequested">;
+
+/** The model's context, its fields always in this order: the run's and the burst's share one map. */
+export function loadContextOf(f: ContextFields): LoadContext<AttackConfig> {
+  return {
+    config: f.config,
+    shared: f.shared,
+    workerIndex: f.workerIndex,
+    workerCount: f.workerCount,
+    startMs: f.startMs,
+    endMs: f.endMs,
+    stopRequested: false,
+    newConnection: f.newConnection,
+    pool: f.pool,
+    streamsPerConnection: f.streamsPerConnection,
+    arrival: f.arrival,
+    steer: f.steer,
+  };
 }
 
 /** Connects in flight at once: bounded for the open models, free for the closed ones (see connect_gate.ts). */
