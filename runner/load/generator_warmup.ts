@@ -120,7 +120,7 @@ async function runBurst(
 ): Promise<number> {
   // The run's own recorder, its origin set as the run sets it, so the burst's code is optimized for the
   // shapes (and the written fields) the run brings.
-  const recorder = recorderOf(config, model, Infinity);
+  const recorder = recorderOf(config, model);
   recorder.setOrigin(performance.now());
   const link = options.ws === null
     ? httpLink(config, recorder, sinkUrl)

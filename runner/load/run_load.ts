@@ -139,7 +139,7 @@ export async function prepareLoad(opts: LoadRunOptions): Promise<PreparedLoad> {
   // Each request's endpoint is fixed here, so a response is recorded under it by index.
   const endpoints = endpointTable(config);
   // The origin is set at start: until then (pre-connect) the recorder counts nothing.
-  const recorder = recorderOf(config, model, Infinity);
+  const recorder = recorderOf(config, model);
   // Chosen once per run; closed when the run ends (every exit path), so no socket outlives it.
   const offer = alpnOf(url, wsRun !== null ? "http1" : config.protocol);
   const chosen = chooseTransport(url, config.transport, {

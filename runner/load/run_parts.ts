@@ -15,11 +15,14 @@ import { IntervalRecorder } from "../stats/recorder.ts";
 import type { LoadContext } from "./executor.ts";
 import { type AnyModelDef, pacingOf } from "./models/mod.ts";
 
-/** The run's recorder, counting from `originMs` (Infinity: nothing until the run sets its origin). */
-export function recorderOf(config: AttackConfig, model: AnyModelDef, originMs: number): IntervalRecorder {
+/**
+ * The run's recorder, counting nothing until its origin is set (`setOrigin`): the run sets it at t0, the
+ * burst at its start, so both write the field after construction and share its shape.
+ */
+export function recorderOf(config: AttackConfig, model: AnyModelDef): IntervalRecorder {
   return new IntervalRecorder({
     intervalMs: config.intervalMs,
-    originMs,
+    originMs: Infinity,
     uncorrected: model.keepsUncorrected,
     endpoints: endpointTable(config).endpoints.length,
     // A script's requests name their endpoints as they are sent (runner/script/script_session.ts).

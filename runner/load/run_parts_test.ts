@@ -35,7 +35,7 @@ Deno.test("a model's context has its fields in one order, whatever order they ar
     connections: 2,
     durationMs: 1000,
   });
-  const recorder = recorderOf(config, modelDef(config.model), Infinity);
+  const recorder = recorderOf(config, modelDef(config.model));
   const shared = connectionShared({
     hostname: "127.0.0.1",
     port: 9,
