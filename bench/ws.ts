@@ -10,8 +10,18 @@
  * is measured against), with the V8 flags of the `loadlab` task in deno.json (as `tools/loadlab` and the
  * compiled binary run it); each row names the transport the run recorded, so a fallback shows.
  *
+ * Both tools count over the same window. gcannon connects, runs its load for 100 ms, then resets its
+ * counters and counts for the duration: its start-up is never in its figure. loadlab runs with
+ * `--warmup 100ms`, which leaves its connects and first 100 ms of messages out the same way; `--warmup 0`
+ * counts loadlab's start-up in (gcannon's stays out), the figure a user's run without a warm-up gets.
+ *
+ * On a fast machine both tools reach the echo server's limit (its core is as busy under either), so the
+ * ratio then says little of the generators. `--share-core` runs a busy loop on the generators' CPU beside
+ * each tool, so each gets about half of it and is the bottleneck: the ratio is then of what a message
+ * costs each generator, and stays put when the machine's speed moves between rounds.
+ *
  *   deno task bench --ws [--duration 5s] [--connections 50] [--rounds 3] [--message hello]
- *                        [--transports io_uring,epoll]
+ *                        [--transports io_uring,epoll] [--warmup 100ms] [--share-core]
  *
  * gcannon is found as $GCANNON, /tmp/gcannon-build/gcannon, or on PATH; without it the bench prints
  * why and how to build it, and runs loadlab alone. To build it (liburing 2.4 or newer):
@@ -31,7 +41,12 @@ const FLAGS = [
   { long: "rounds", takesValue: true, example: "3" },
   { long: "message", takesValue: true, example: "hello" },
   { long: "transports", takesValue: true, example: "io_uring,epoll" },
+  { long: "warmup", takesValue: true, example: "100ms" },
+  { long: "share-core", takesValue: false },
 ];
+
+/** What gcannon runs before it resets its counters (its main.c: connects, then 100 ms of load). */
+const GCANNON_WARMUP_MS = 100;
 
 interface Row {
   tool: string;
@@ -59,6 +74,19 @@ async function buildServer(dir: string): Promise<string> {
   return out;
 }
 
+/** A busy loop pinned by `pin` (taskset's argv), or throws. */
+function spin(pin: string[]): Deno.ChildProcess {
+  const argv = [...pin, "sh", "-c", "while :; do :; done"];
+  return new Deno.Command(argv[0], { args: argv.slice(1), stdout: "null", stderr: "null" }).spawn();
+}
+
+/** Stops a busy loop and reaps it (after the tool's CPU time was read, so it is never counted there). */
+async function stop(spinner: Deno.ChildProcess | null): Promise<void> {
+  if (spinner === null) return;
+  spinner.kill("SIGKILL");
+  await spinner.status;
+}
+
 /** Runs `argv`, returns its stdout and the CPU seconds it used (reaped-children delta). */
 async function timed(argv: string[]): Promise<{ stdout: string; cpuSec: number }> {
   const before = childrenCpuSec() ?? 0;
@@ -78,9 +106,15 @@ export async function main(argv: string[]): Promise<number> {
   const rounds = flags.positiveInt("rounds") ?? 3;
   const message = flags.text("message") ?? "hello";
   const transports = (flags.text("transports") ?? "io_uring,epoll").split(",").filter((t) => t !== "");
+  const warmupMs = flags.durationMs("warmup") ?? GCANNON_WARMUP_MS;
+  const shareCore = flags.has("share-core");
   const gcannon = findGcannon();
   if (!gcannon.path) console.log(`gcannon rows skipped: ${gcannon.why}; see bench/ws.ts for how to build it`);
   const pin = await pinning();
+  if (shareCore && pin.generator.length === 0) {
+    console.log(`--share-core needs the generators pinned to one CPU (${pin.note})`);
+    return 1;
+  }
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-ws-" });
   const port = 18000 + Math.floor(Math.random() * 2000);
   const serverPath = await buildServer(dir);
@@ -136,6 +170,8 @@ export async function main(argv: string[]): Promise<number> {
         `${durationSec}s`,
         "--transport",
         transport,
+        "--warmup",
+        `${warmupMs}ms`,
         "--json",
       ],
       parse: (s) => {
@@ -152,7 +188,9 @@ export async function main(argv: string[]): Promise<number> {
   console.log(
     `WebSocket closed echo: ${connections} connections, ${
       JSON.stringify(message)
-    }, ${durationSec}s x ${rounds} rounds; ${pin.note}`,
+    }, ${durationSec}s x ${rounds} rounds; ${pin.note}; counted after a ${GCANNON_WARMUP_MS} ms warm-up ` +
+      `(gcannon) and ${warmupMs} ms (loadlab --warmup)` +
+      (shareCore ? "; a busy loop shares the generators' CPU (each tool gets about half of it)" : ""),
   );
   const loadBefore = loadAvg();
   const all: Row[][] = [];
@@ -160,7 +198,8 @@ export async function main(argv: string[]): Promise<number> {
     for (let round = 0; round < rounds; round++) {
       const rows: Row[] = [];
       for (const t of tools) {
-        const { stdout, cpuSec } = await timed(t.argv);
+        const spinner = shareCore ? spin(pin.generator) : null;
+        const { stdout, cpuSec } = await timed(t.argv).finally(() => stop(spinner));
         const messages = t.parse(stdout);
         rows.push({
           tool: t.tool,
