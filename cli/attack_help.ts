@@ -88,7 +88,7 @@ WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET
                            (the target's warm-up: its requests reach the target)
       --no-generator-warmup
                            skip loadlab's own warm-up before the start (a burst of up
-                           to ~250 ms, ~450 over ws, against an in-process sink, never the
+                           to ~250 ms, ~550 over ws, against an in-process sink, never the
                            target)
       --timeout D          per-request timeout; late responses count as timeouts     [10s]
       --max-header-bytes N cap of a response head; a bigger one is a parse error and  [65536]
