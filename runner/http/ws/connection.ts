@@ -9,8 +9,11 @@
  * transport (Deno's sockets through transport/promise_inline.ts), armed between exchanges too, so a
  * broadcast is timed as it arrives.
  *
- * HOT PATH: frames masked in place, reads into one reused buffer whose whole messages the frame parser
- * hands over as views; a closed loop's next send goes from the read callback.
+ * HOT PATH: frames masked in place; on epoll and io_uring, reads into the buffer every connection of the
+ * worker shares (run.ts: one buffer's lines stay cached, not one buffer a connection), whose whole
+ * messages the frame parser hands over as views, parsed inside the read's callback, so no view outlives
+ * it; the handshake and promise reads (Deno's sockets), which resume after other connections' reads,
+ * keep the connection's own buffer. A closed loop's next send goes from the read callback.
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
@@ -42,6 +45,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   lastEventMs = 0;
   #sock: TransportConn | null = null;
   readonly #dialer: Dialer;
+  /** The connection's own buffer: the handshake's and promise reads' (see the module comment). */
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   #parser: FrameParser;
   readonly #match: AnswerMatch;
@@ -50,10 +54,10 @@ export class WsConnection implements LoadConnection, FrameSink {
   readonly #writer = new FrameWriter(() => this.abort());
   readonly #close: CloseHandshake;
   readonly #pacing: WsPacing;
-  readonly #reads = new InlineReads(this.#buf, {
+  readonly #reads: InlineReads = new InlineReads(this.#buf, {
     active: () => this.#ex.active,
     listens: () => this.run.messagesPerConnection === 0 && this.#sock !== null,
-    consume: (n, nowMs) => this.#consume(n, nowMs),
+    consume: (n, nowMs) => this.#consume(this.#reads.buf, n, nowMs),
     fail: (err) => this.#fail(err),
     end: () => this.#end(),
     lastEventMs: () => this.lastEventMs,
@@ -82,7 +86,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
     const conn = inline ?? new PromiseInline(sock);
     this.#sock = conn;
-    this.#reads.reset(conn);
+    this.#reads.reset(conn, inline !== null ? this.run.readBuf : this.#buf);
     this.#writer.reset(conn, inline);
   }
 
@@ -104,7 +108,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     const extra = done.extraBytes;
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
     // the server's close is handled there; what `#consume` says of an exchange is of the last one, not this.
-    if (extra > 0) this.#consume(extra, performance.now());
+    if (extra > 0) this.#consume(this.#buf, extra, performance.now());
     const adopted = this.#sock;
     if (this.#close.received && adopted !== null) {
       await readUntilServerCloses(adopted, this.#buf, () => this.#sock === adopted);
@@ -161,8 +165,8 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#writer.sendMessage(bytes);
   }
 
-  /** Takes `n` bytes read (null: end of stream); true when the exchange is over. */
-  #consume(n: number | null, nowMs: number): boolean {
+  /** Takes `n` bytes read into `buf` (null: end of stream); true when the exchange is over. */
+  #consume(buf: Uint8Array, n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.#nowMs = nowMs;
     if (n === null) {
       if (!this.#close.received) {
@@ -173,7 +177,7 @@ export class WsConnection implements LoadConnection, FrameSink {
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    if (!this.#parser.feed(this.#buf, 0, n)) {
+    if (!this.#parser.feed(buf, 0, n)) {
       const fault = this.#parser.fault!;
       this.fault(nowMs, FAULT_KINDS[fault], this.#parser.faultMessage);
       this.#closeWith(FAULT_CODES[fault]);

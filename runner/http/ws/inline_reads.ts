@@ -2,7 +2,8 @@
  * @module
  * The reads of one WebSocket connection (connection.ts) through a socket that calls back with the bytes it
  * read (`InlineConn`, transport/transport.ts: epoll's and io_uring's, and Deno's sockets through
- * transport/promise_inline.ts): one read armed at a time into the connection's buffer; kept armed between
+ * transport/promise_inline.ts): one read armed at a time into the buffer the connection names (the
+ * worker's shared one on epoll and io_uring, its own through promise_inline.ts); kept armed between
  * exchanges, so a broadcast is timed as it arrives, not at the next send; and a closed loop's chain of
  * exchanges started from the read callback, so a message costs no promise of its own. HOT PATH: a read goes to the connection's `consume`, then a read is armed again or the
  * exchange ends and the chain's next one begins; nothing is allocated.
@@ -44,16 +45,22 @@ export class InlineReads {
     },
   };
 
-  constructor(readonly buf: Uint8Array, readonly host: InlineHost) {}
+  /** The buffer reads go into (`reset`), which `consume` then reads. */
+  buf: Uint8Array;
+
+  constructor(buf: Uint8Array, readonly host: InlineHost) {
+    this.buf = buf;
+  }
 
   /** The socket read from (Deno's sockets through transport/promise_inline.ts), or null: none. */
   get conn(): InlineConn | null {
     return this.#conn;
   }
 
-  /** A new socket (or none): nothing armed on it yet. */
-  reset(conn: InlineConn | null): void {
+  /** A new socket (or none), read into `buf`: nothing armed on it yet. */
+  reset(conn: InlineConn | null, buf = this.buf): void {
     this.#conn = conn;
+    this.buf = buf;
     this.#armed = false;
   }
 
