@@ -35,10 +35,10 @@ import { FrameWriter } from "./frame_writer.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
 import type { WsRun } from "./run.ts";
 import { WsPacing } from "./pacing.ts";
-import { InlineReads } from "./inline_reads.ts";
+import { type InlineHost, InlineReads } from "./inline_reads.ts";
 import { WsExchange } from "./exchange.ts";
 
-export class WsConnection implements LoadConnection, FrameSink {
+export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   readonly maxDepth = 1;
   deadlineMs = Infinity;
   timedOut = false;
@@ -54,18 +54,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   readonly #writer = new FrameWriter(() => this.abort());
   readonly #close: CloseHandshake;
   readonly #pacing: WsPacing;
-  readonly #reads: InlineReads = new InlineReads(this.#buf, {
-    active: () => this.#ex.active,
-    listens: () => this.run.messagesPerConnection === 0 && this.#sock !== null,
-    consume: (n, nowMs) => this.#consume(this.#reads.buf, n, nowMs),
-    fail: (err) => this.#fail(err),
-    end: () => this.#end(),
-    lastEventMs: () => this.lastEventMs,
-    chain: (answered, sentMs) => {
-      this.#ex.carry(answered);
-      this.#begin(-1, sentMs);
-    },
-  });
+  readonly #reads: InlineReads = new InlineReads(this.#buf, this);
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
     this.#dialer = new Dialer(shared, this);
@@ -107,8 +96,8 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#pacing.reset(done.deflate);
     const extra = done.extraBytes;
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
-    // the server's close is handled there; what `#consume` says of an exchange is of the last one, not this.
-    if (extra > 0) this.#consume(this.#buf, extra, performance.now());
+    // the server's close is handled there; what `consumeRead` says of an exchange is of the last one, not this.
+    if (extra > 0) this.consumeRead(this.#buf, extra, performance.now());
     const adopted = this.#sock;
     if (this.#close.received && adopted !== null) {
       await readUntilServerCloses(adopted, this.#buf, () => this.#sock === adopted);
@@ -165,8 +154,24 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#writer.sendMessage(bytes);
   }
 
+  /** An exchange is in progress (inline_reads.ts asks). */
+  exchangeActive(): boolean {
+    return this.#ex.active;
+  }
+
+  /** Between exchanges a read stays armed: open, and not a storm's. */
+  listens(): boolean {
+    return this.run.messagesPerConnection === 0 && this.#sock !== null;
+  }
+
+  /** The chain's next exchange from the read callback, the answers so far carried into it. */
+  chainNext(answered: number, sentMs: number): void {
+    this.#ex.carry(answered);
+    this.#begin(-1, sentMs);
+  }
+
   /** Takes `n` bytes read into `buf` (null: end of stream); true when the exchange is over. */
-  #consume(buf: Uint8Array, n: number | null, nowMs: number): boolean {
+  consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.#nowMs = nowMs;
     if (n === null) {
       if (!this.#close.received) {
@@ -264,7 +269,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
-  #fail(err: unknown): void {
+  failRead(err: unknown): void {
     const nowMs = performance.now();
     const closing = this.#ex.active && this.#close.sent && !this.#close.received;
     const waiting = this.#waiting();
@@ -280,7 +285,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   }
 
   /** Ends the exchange; the answers it counted. */
-  #end(): number {
+  endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
     if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
