@@ -29,7 +29,7 @@ import type { ConnectionShared, LoadConnection, NextExchange } from "../load_con
 import { Dialer, hangUp } from "../transport/dial.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
-import { AnswerMatch, fanoutUs } from "./answer_match.ts";
+import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
 import { handshake, offerOf, WS_READ_BUFFER_BYTES } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
@@ -59,7 +59,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
     this.#dialer = new Dialer(shared, this);
     this.#parser = new FrameParser(this, run.maxMessageBytes, false, run.budget);
-    this.#match = new AnswerMatch(run.match);
+    this.#match = answerMatchOf(run.match);
     this.#close = new CloseHandshake(this.#writer, run);
     this.#pacing = new WsPacing(run);
     this.#ex = new WsExchange(shared.recorder);
