@@ -12,8 +12,13 @@ import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
 import { BufferBudget } from "../../../ws/buffer_budget.ts";
 import type { MatchRule } from "./answer_match.ts";
 import { WsStats } from "./stats.ts";
-import { WS_READ_BUFFER_BYTES } from "./handshake_io.ts";
 import type { WsConfig } from "./config.ts";
+
+/**
+ * The buffers a WebSocket connection reads into: its own (its handshake's answer, promise reads) and the
+ * worker's shared one (inline reads, `readBuf`); a message cut across reads is gathered by the frame parser.
+ */
+export const WS_READ_BUFFER_BYTES = 32 * 1024;
 
 export interface WsRun {
   readonly url: URL;
