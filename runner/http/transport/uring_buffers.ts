@@ -35,7 +35,7 @@ export class UringBuffers {
   /** Each receive buffer's address, its low and high words (split once, not per message). */
   readonly #bufLo: Uint32Array;
   readonly #bufHi: Uint32Array;
-  // Send slots, grown a chunk at a time.
+  // Send slots, grown a chunk at a time: each chunk's mapping and its one view.
   readonly #slotChunks: Mapping[] = [];
   readonly #slotBytes: Uint8Array[] = [];
 
@@ -92,18 +92,20 @@ export class UringBuffers {
     return this.#bufIndex;
   }
 
-  /** The send slot of socket `token` (grown a chunk at a time): its view and its address. */
-  slot(token: number): { bytes: Uint8Array; address: number } {
+  /**
+   * The send slot of socket `token` (grown a chunk at a time): the view of its chunk, which the chunk's
+   * slots share (one view warm in the caches, not one per socket), where the slot starts in it, and the
+   * slot's address.
+   */
+  slot(token: number): { chunk: Uint8Array; at: number; address: number } {
     const chunk = Math.floor(token / SLOTS_PER_CHUNK);
     while (this.#slotChunks.length <= chunk) {
       const m = this.#maps.add(mapAnonymous(this.#c, SLOTS_PER_CHUNK * SEND_SLOT_BYTES));
       this.#slotChunks.push(m);
-      for (let k = 0; k < SLOTS_PER_CHUNK; k++) {
-        this.#slotBytes.push(new Uint8Array(m.view, k * SEND_SLOT_BYTES, SEND_SLOT_BYTES));
-      }
+      this.#slotBytes.push(new Uint8Array(m.view));
     }
-    const address = this.#slotChunks[chunk].address + (token % SLOTS_PER_CHUNK) * SEND_SLOT_BYTES;
-    return { bytes: this.#slotBytes[token], address };
+    const at = (token % SLOTS_PER_CHUNK) * SEND_SLOT_BYTES;
+    return { chunk: this.#slotBytes[chunk], at, address: this.#slotChunks[chunk].address + at };
   }
 
   /** Unmaps everything (after the ring's close: the kernel no longer reads or writes it). */

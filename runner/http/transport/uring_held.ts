@@ -1,18 +1,25 @@
 /**
  * @module
  * The bytes one io_uring socket (transport/uring_socket.ts) has received and its reader has not taken
- * yet: a queue of provided buffers, each a (buffer id, offset, end) triple in a typed array, copied
- * into the reader's own buffer on demand and handed back to the kernel once emptied. HOT PATH: `hold`
- * and `take` allocate nothing (a queue that fills grows once, by doubling; its length is bounded by the
+ * yet: a queue of provided buffers, each a (buffer id, offset, end) triple, copied into the reader's own
+ * buffer on demand and handed back to the kernel once emptied. The first chunk lives in plain fields of
+ * this object, the ones behind it in a typed array made only once a socket holds two: the usual socket
+ * holds one chunk at a time, so a message touches no array of its own. HOT PATH: `hold` and `take`
+ * allocate nothing (the queue behind the first grows once, by doubling; its length is bounded by the
  * socket's cancel of its receive, transport/uring_socket.ts).
  */
 import { RECV_BUFFER_BYTES } from "./uring_ffi.ts";
 import type { UringBuffers } from "./uring_buffers.ts";
 
 export class HeldChunks {
-  #chunks = new Int32Array(3 * 16);
-  #first = 0;
-  /** Chunks held, and their bytes not yet taken. */
+  /** The first chunk: its buffer id, the offset of its next byte, its end. */
+  #bid = 0;
+  #from = 0;
+  #end = 0;
+  /** The chunks behind it, a ring of triples (null until a socket first holds two). */
+  #rest: Int32Array | null = null;
+  #restFirst = 0;
+  /** Chunks held (the first included), and their bytes not yet taken. */
   count = 0;
   bytes = 0;
 
@@ -20,24 +27,38 @@ export class HeldChunks {
 
   /** Receive buffer `bid` came with `length` bytes. */
   hold(bid: number, length: number): void {
-    if (this.count * 3 === this.#chunks.length) this.#grow();
-    const at = ((this.#first + this.count) % (this.#chunks.length / 3)) * 3;
-    this.#chunks[at] = bid;
-    this.#chunks[at + 1] = 0;
-    this.#chunks[at + 2] = length;
+    if (this.count === 0) {
+      this.#bid = bid;
+      this.#from = 0;
+      this.#end = length;
+    } else this.#push(bid, length);
     this.count++;
     this.bytes += length;
   }
 
-  #grow(): void {
-    const size = this.#chunks.length / 3;
-    const next = new Int32Array(this.#chunks.length * 2);
-    for (let k = 0; k < this.count; k++) {
-      const at = ((this.#first + k) % size) * 3;
-      next.set(this.#chunks.subarray(at, at + 3), k * 3);
+  /** Queues a chunk behind the first (`count - 1` are queued already). */
+  #push(bid: number, length: number): void {
+    const queued = this.count - 1;
+    if (this.#rest === null || queued * 3 === this.#rest.length) this.#grow(queued);
+    const rest = this.#rest!;
+    const at = ((this.#restFirst + queued) % (rest.length / 3)) * 3;
+    rest[at] = bid;
+    rest[at + 1] = 0;
+    rest[at + 2] = length;
+  }
+
+  #grow(queued: number): void {
+    const old = this.#rest;
+    const next = new Int32Array(old === null ? 3 * 16 : old.length * 2);
+    if (old !== null) {
+      const size = old.length / 3;
+      for (let k = 0; k < queued; k++) {
+        const at = ((this.#restFirst + k) % size) * 3;
+        next.set(old.subarray(at, at + 3), k * 3);
+      }
     }
-    this.#chunks = next;
-    this.#first = 0;
+    this.#rest = next;
+    this.#restFirst = 0;
   }
 
   /**
@@ -45,26 +66,30 @@ export class HeldChunks {
    * goes back to the kernel.
    */
   take(buf: Uint8Array): number {
-    const at = this.#first * 3;
-    const bid = this.#chunks[at];
-    const from = this.#chunks[at + 1];
-    const end = this.#chunks[at + 2];
+    const from = this.#from;
+    const end = this.#end;
     const n = Math.min(end - from, buf.length);
-    const base = bid * RECV_BUFFER_BYTES + from;
+    const base = this.#bid * RECV_BUFFER_BYTES + from;
     const src = this.buffers.recvBytes;
     // A few bytes (a small message) by hand: a subarray would be an object per message.
     if (n <= 64) { for (let i = 0; i < n; i++) buf[i] = src[base + i]; }
     else buf.set(src.subarray(base, base + n));
     this.bytes -= n;
-    if (from + n < end) this.#chunks[at + 1] = from + n;
+    if (from + n < end) this.#from = from + n;
     else this.#drop();
     return n;
   }
 
+  /** Hands the first chunk back; the next queued one (if any) becomes the first. */
   #drop(): void {
-    this.buffers.returnBuffer(this.#chunks[this.#first * 3]);
-    this.#first = (this.#first + 1) % (this.#chunks.length / 3);
-    this.count--;
+    this.buffers.returnBuffer(this.#bid);
+    if (--this.count === 0) return;
+    const rest = this.#rest!;
+    const at = this.#restFirst * 3;
+    this.#bid = rest[at];
+    this.#from = rest[at + 1];
+    this.#end = rest[at + 2];
+    this.#restFirst = (this.#restFirst + 1) % (rest.length / 3);
   }
 
   /** Hands every chunk back (the socket closed). */

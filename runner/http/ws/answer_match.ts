@@ -5,8 +5,9 @@
  * answers). `json`: the first message after the send whose top-level JSON field `field` equals `equals`
  * (a server that interleaves broadcasts with answers); it parses each message read during an exchange,
  * so it costs more per message than the other two, which only count. Messages passed over are
- * unsolicited. `fanoutUs` reads the send time a target wrote into a broadcast (`"sentAt": <epoch ms>`,
- * by a byte scan, no parse) to time its fan-out.
+ * unsolicited. An echo matcher keeps no count, so one serves every connection (`answerMatchOf`): one
+ * object fewer each message touches. `fanoutUs` reads the send time a target wrote into a broadcast
+ * (`"sentAt": <epoch ms>`, by a byte scan, no parse) to time its fan-out.
  */
 
 /** A match rule as the config gives it. */
@@ -39,6 +40,14 @@ export class AnswerMatch {
       return false;
     }
   }
+}
+
+/** The echo rule's matcher, which counts nothing: shared by every connection of the isolate. */
+const ECHO_MATCH = new AnswerMatch({ kind: "echo" });
+
+/** A connection's matcher for `rule`: the shared one for echo, else its own (it counts). */
+export function answerMatchOf(rule: MatchRule): AnswerMatch {
+  return rule.kind === "echo" ? ECHO_MATCH : new AnswerMatch(rule);
 }
 
 /** The field a broadcast carries its send time in (epoch ms), written by the target. */

@@ -9,8 +9,11 @@
  * transport (Deno's sockets through transport/promise_inline.ts), armed between exchanges too, so a
  * broadcast is timed as it arrives.
  *
- * HOT PATH: frames masked in place, reads into one reused buffer whose whole messages the frame parser
- * hands over as views; a closed loop's next send goes from the read callback.
+ * HOT PATH: frames masked in place; on epoll and io_uring, reads into the buffer every connection of the
+ * worker shares (run.ts: one buffer's lines stay cached, not one buffer a connection), whose whole
+ * messages the frame parser hands over as views, parsed inside the read's callback, so no view outlives
+ * it; the handshake and promise reads (Deno's sockets), which resume after other connections' reads,
+ * keep the connection's own buffer. A closed loop's next send goes from the read callback.
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
@@ -26,22 +29,23 @@ import type { ConnectionShared, LoadConnection, NextExchange } from "../load_con
 import { Dialer, hangUp } from "../transport/dial.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
-import { AnswerMatch, fanoutUs } from "./answer_match.ts";
-import { handshake, offerOf, WS_READ_BUFFER_BYTES } from "./handshake_io.ts";
+import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
+import { handshake, offerOf } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
-import type { WsRun } from "./run.ts";
+import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 import { WsPacing } from "./pacing.ts";
-import { InlineReads } from "./inline_reads.ts";
+import { type InlineHost, InlineReads } from "./inline_reads.ts";
 import { WsExchange } from "./exchange.ts";
 
-export class WsConnection implements LoadConnection, FrameSink {
+export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   readonly maxDepth = 1;
   deadlineMs = Infinity;
   timedOut = false;
   lastEventMs = 0;
   #sock: TransportConn | null = null;
   readonly #dialer: Dialer;
+  /** The connection's own buffer: the handshake's and promise reads' (see the module comment). */
   readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
   #parser: FrameParser;
   readonly #match: AnswerMatch;
@@ -50,23 +54,12 @@ export class WsConnection implements LoadConnection, FrameSink {
   readonly #writer = new FrameWriter(() => this.abort());
   readonly #close: CloseHandshake;
   readonly #pacing: WsPacing;
-  readonly #reads = new InlineReads(this.#buf, {
-    active: () => this.#ex.active,
-    listens: () => this.run.messagesPerConnection === 0 && this.#sock !== null,
-    consume: (n, nowMs) => this.#consume(n, nowMs),
-    fail: (err) => this.#fail(err),
-    end: () => this.#end(),
-    lastEventMs: () => this.lastEventMs,
-    chain: (answered, sentMs) => {
-      this.#ex.carry(answered);
-      this.#begin(-1, sentMs);
-    },
-  });
+  readonly #reads: InlineReads = new InlineReads(this.#buf, this);
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
     this.#dialer = new Dialer(shared, this);
     this.#parser = new FrameParser(this, run.maxMessageBytes, false, run.budget);
-    this.#match = new AnswerMatch(run.match);
+    this.#match = answerMatchOf(run.match);
     this.#close = new CloseHandshake(this.#writer, run);
     this.#pacing = new WsPacing(run);
     this.#ex = new WsExchange(shared.recorder);
@@ -82,7 +75,7 @@ export class WsConnection implements LoadConnection, FrameSink {
     // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
     const conn = inline ?? new PromiseInline(sock);
     this.#sock = conn;
-    this.#reads.reset(conn);
+    this.#reads.reset(conn, inline !== null ? this.run.readBuf : this.#buf);
     this.#writer.reset(conn, inline);
   }
 
@@ -103,8 +96,8 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#pacing.reset(done.deflate);
     const extra = done.extraBytes;
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
-    // the server's close is handled there; what `#consume` says of an exchange is of the last one, not this.
-    if (extra > 0) this.#consume(extra, performance.now());
+    // the server's close is handled there; what `consumeRead` says of an exchange is of the last one, not this.
+    if (extra > 0) this.consumeRead(this.#buf, extra, performance.now());
     const adopted = this.#sock;
     if (this.#close.received && adopted !== null) {
       await readUntilServerCloses(adopted, this.#buf, () => this.#sock === adopted);
@@ -161,8 +154,24 @@ export class WsConnection implements LoadConnection, FrameSink {
     this.#writer.sendMessage(bytes);
   }
 
-  /** Takes `n` bytes read (null: end of stream); true when the exchange is over. */
-  #consume(n: number | null, nowMs: number): boolean {
+  /** An exchange is in progress (inline_reads.ts asks). */
+  exchangeActive(): boolean {
+    return this.#ex.active;
+  }
+
+  /** Between exchanges a read stays armed: open, and not a storm's. */
+  listens(): boolean {
+    return this.run.messagesPerConnection === 0 && this.#sock !== null;
+  }
+
+  /** The chain's next exchange from the read callback, the answers so far carried into it. */
+  chainNext(answered: number, sentMs: number): void {
+    this.#ex.carry(answered);
+    this.#begin(-1, sentMs);
+  }
+
+  /** Takes `n` bytes read into `buf` (null: end of stream); true when the exchange is over. */
+  consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
     this.lastEventMs = this.#nowMs = nowMs;
     if (n === null) {
       if (!this.#close.received) {
@@ -173,7 +182,7 @@ export class WsConnection implements LoadConnection, FrameSink {
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    if (!this.#parser.feed(this.#buf, 0, n)) {
+    if (!this.#parser.feed(buf, 0, n)) {
       const fault = this.#parser.fault!;
       this.fault(nowMs, FAULT_KINDS[fault], this.#parser.faultMessage);
       this.#closeWith(FAULT_CODES[fault]);
@@ -260,7 +269,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
-  #fail(err: unknown): void {
+  failRead(err: unknown): void {
     const nowMs = performance.now();
     const closing = this.#ex.active && this.#close.sent && !this.#close.received;
     const waiting = this.#waiting();
@@ -276,7 +285,7 @@ export class WsConnection implements LoadConnection, FrameSink {
   }
 
   /** Ends the exchange; the answers it counted. */
-  #end(): number {
+  endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
     if (this.run.messagesPerConnection > 0 && this.#sock !== null) {

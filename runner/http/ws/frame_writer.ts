@@ -3,7 +3,8 @@
  * Writes of one WebSocket connection, in order: a frame is written at once (inline transports: what
  * the kernel takes now, the rest through the promise contract) unless a write is still in progress,
  * in which case it waits behind it, so a pong or a close never lands inside a data frame the kernel
- * took only part of. Nothing is allocated per write on the usual path (written whole).
+ * took only part of. Nothing is allocated per write on the usual path (written whole), and the queue
+ * of frames waiting is not touched unless some wait.
  *
  * What waits is bounded whatever the server does: at most one pong (a ping flood from a server that
  * never reads replaces the waiting pong with the newest, as RFC 6455 5.5.3 allows: "only the most
@@ -22,6 +23,8 @@ export class FrameWriter {
   /** A pong waiting behind the write in progress (only the newest ping is answered). */
   #pong: Uint8Array | null = null;
   readonly #queue: Uint8Array[] = [];
+  /** Frames in `#queue`, kept apart so a write that finds none touches not the array. */
+  #queued = 0;
   /** The failure of the last write, if any (the caller's read then fails: it is counted there). */
   error: unknown = null;
   readonly #onWritten = (n: number) => this.#written(n);
@@ -38,13 +41,13 @@ export class FrameWriter {
     this.#sock = sock;
     this.#inline = inline;
     this.#writing = this.#message = this.#pong = null;
-    this.#queue.length = 0;
+    this.#queue.length = this.#queued = 0;
     this.error = null;
   }
 
   /** Frames waiting behind the write in progress (bounded: see the module comment). */
   get waitingFrames(): number {
-    return this.#queue.length + (this.#pong === null ? 0 : 1);
+    return this.#queued + (this.#pong === null ? 0 : 1);
   }
 
   /** A message's frame(s) handed over are not all written yet: no answer to it can have come. */
@@ -68,6 +71,7 @@ export class FrameWriter {
   send(bytes: Uint8Array): void {
     if (this.#writing !== null) {
       this.#queue.push(bytes);
+      this.#queued++;
       return;
     }
     const sock = this.#sock;
@@ -101,7 +105,10 @@ export class FrameWriter {
     if (bytes === this.#message) this.#message = null;
     const pong = this.#pong;
     this.#pong = null;
-    const next = pong ?? this.#queue.shift();
-    if (next !== undefined) this.send(next);
+    if (pong !== null) this.send(pong);
+    else if (this.#queued > 0) {
+      this.#queued--;
+      this.send(this.#queue.shift()!);
+    }
   }
 }

@@ -15,12 +15,6 @@ import type { WsStats } from "./stats.ts";
 import type { WsRun } from "./run.ts";
 
 /** The connection the handshake runs for: its watchdog fields and its failures' counter. */
-/**
- * The buffer a WebSocket connection reads into, its handshake's answer first (a message cut across reads
- * is gathered by the frame parser).
- */
-export const WS_READ_BUFFER_BYTES = 32 * 1024;
-
 export interface HandshakeWatch {
   deadlineMs: number;
   timedOut: boolean;

@@ -3,8 +3,9 @@
  * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages (frames
  * built once, `ws/frame_encoder.ts`; compressed too when permessage-deflate is offered), the match rule, the
  * handshake's extras, the caps and the budget of messages in progress, what each connection does (keep
- * sending; a storm's N messages then close; hold's pings), the worker's mask keys and its `WsStats`. Built
- * once per worker from the config (`wsRunOf`).
+ * sending; a storm's N messages then close; hold's pings), the worker's mask keys, its `WsStats` and the one
+ * read buffer its connections share on inline transports (so a message touches the same memory whichever
+ * connection it came on). Built once per worker from the config (`wsRunOf`).
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
@@ -12,6 +13,12 @@ import { BufferBudget } from "../../../ws/buffer_budget.ts";
 import type { MatchRule } from "./answer_match.ts";
 import { WsStats } from "./stats.ts";
 import type { WsConfig } from "./config.ts";
+
+/**
+ * The buffers a WebSocket connection reads into: its own (its handshake's answer, promise reads) and the
+ * worker's shared one (inline reads, `readBuf`); a message cut across reads is gathered by the frame parser.
+ */
+export const WS_READ_BUFFER_BYTES = 32 * 1024;
 
 export interface WsRun {
   readonly url: URL;
@@ -31,6 +38,11 @@ export interface WsRun {
   readonly stats: WsStats;
   /** What the worker's connections may hold together in messages in progress (ws/buffer_budget.ts). */
   readonly budget: BufferBudget;
+  /**
+   * The buffer the worker's connections read into on the epoll and io_uring transports, whose reads fill it
+   * right before their callback parses it: no view of it outlives one read (connection.ts).
+   */
+  readonly readBuf: Uint8Array;
 }
 
 /** The worker's `WsRun` for `url` (ws:, wss:) and its config. */
@@ -57,6 +69,7 @@ export function wsRunOf(url: URL, config: WsConfig): WsRun {
     keys: new MaskKeys(),
     stats: new WsStats(),
     budget: new BufferBudget(config.maxBufferedBytes),
+    readBuf: new Uint8Array(WS_READ_BUFFER_BYTES),
   };
 }
 

@@ -21,7 +21,8 @@ import type { ConnectionShared } from "../load_connection.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
 import type { TransportConn } from "../transport/transport.ts";
 import { FrameWriter } from "./frame_writer.ts";
-import { handshake, type HandshakeOffer, WS_READ_BUFFER_BYTES } from "./handshake_io.ts";
+import { handshake, type HandshakeOffer } from "./handshake_io.ts";
+import { WS_READ_BUFFER_BYTES } from "./run.ts";
 import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
 
