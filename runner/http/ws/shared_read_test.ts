@@ -11,7 +11,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import { epollBlocker, uringBlocker } from "../transport/choice.ts";
-import { acceptOf } from "../../../ws/handshake.ts";
+import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
 
 const CONNECTIONS = 8;
 const SENDS_EACH = 6;
@@ -35,21 +35,12 @@ async function serve(conn: Deno.TcpConn, answer: Uint8Array): Promise<void> {
   // Each piece its own segment: Nagle would hold the later ones back until the first is acknowledged.
   conn.setNoDelay(true);
   const buf = new Uint8Array(64 * 1024);
-  let head = "";
   const pause = () => new Promise((r) => setTimeout(r, PIECE_GAP_MS));
   try {
-    while (!head.includes("\r\n\r\n")) {
-      const n = await conn.read(buf);
-      if (n === null) return;
-      head += new TextDecoder().decode(buf.subarray(0, n));
-    }
-    const key = /Sec-WebSocket-Key: (\S+)/i.exec(head)?.[1] ?? "";
-    await conn.write(new TextEncoder().encode(
-      `HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: ${
-        acceptOf(key)
-      }\r\n\r\n`,
-    ));
-    const half = 4 + (answer.length - 4) / 2;
+    const key = await readUpgrade(conn, buf);
+    if (key === null) return;
+    await conn.write(answer101(key));
+    const half = 4 + Math.floor((answer.length - 4) / 2);
     while ((await conn.read(buf)) !== null) {
       await conn.write(answer.subarray(0, 1));
       await pause();
