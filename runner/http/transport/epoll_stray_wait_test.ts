@@ -8,7 +8,9 @@
  * by filling this isolate's blocking pool (32 threads) with reads of an empty pipe first, which return
  * only when the test writes to it: each step waits for the event it needs (the idle wait handed over,
  * the pool released), never for a sleep to have ended, so a busy machine cannot reorder them.
- * Skipped without epoll.
+ * Whether loop A's set is closed is read from the loop's own close calls, not from /proc/self/fd:
+ * `--parallel` runs other test modules in this process, and one of them can take a closed number
+ * at once. Skipped without epoll.
  */
 import { ok } from "node:assert/strict";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
@@ -84,6 +86,15 @@ function listeners() {
   };
 }
 
+/** The syscalls of a loop, with every descriptor it closed recorded. */
+class ClosingSys extends EpollSys {
+  readonly closed = new Set<number>();
+  override close(fd: number): void {
+    this.closed.add(fd);
+    super.close(fd);
+  }
+}
+
 /** Numbers of this process's open epoll sets. */
 function epollFds(): Set<number> {
   const found = new Set<number>();
@@ -116,7 +127,7 @@ Deno.test({
       // pool held, its pump's idle wait is queued and cannot start until the pool is released. Its epoll
       // set's number comes from the loop itself: a diff of /proc/self/fd missed it when a set of an earlier
       // test closed meanwhile and the kernel gave loop A its number.
-      const sysA = new EpollSys();
+      const sysA = new ClosingSys();
       const loopA = new EpollLoop(sockAddrOf("127.0.0.1", net.silent), sysA);
       const epfdA = loopA.epollFd;
       const sockA = await loopA.connect(signal);
@@ -129,14 +140,16 @@ Deno.test({
       ok(sysA.idleWaitPending, `loop A's idle wait ran: the pool has more than ${POOL_BLOCKERS} threads`);
       loopA.close();
       await readA;
-      ok(epollFds().has(epfdA), "loop A's epoll set was closed while its idle wait was still queued");
+      ok(!sysA.closed.has(epfdA), "loop A's epoll set was closed while its idle wait was still queued");
+      ok(epollFds().has(epfdA), "loop A's epoll set number is not open while its idle wait is queued");
 
       // Loop B opens next (before the fix: with A's number); then A's idle wait starts, late, and B
       // does one exchange.
-      const opened = epollFds();
       loopB = new EpollLoop(sockAddrOf("127.0.0.1", net.answering), new EpollSys());
-      const [epfdB] = [...epollFds()].filter((fd) => !opened.has(fd));
-      ok(epfdB !== epfdA, `loop B got the number of loop A's set (${epfdA}) while A's idle wait was queued`);
+      ok(
+        loopB.epollFd !== epfdA,
+        `loop B got the number of loop A's set (${epfdA}) while A's idle wait was queued`,
+      );
       await pool.release();
       const sockB = await loopB.connect(signal);
       await sockB.write(REQUEST);
@@ -148,7 +161,7 @@ Deno.test({
       clearTimeout(timer);
       ok(answered, "loop B's response never came: its event went to loop A's late idle wait");
       ok(await until(() => !sysA.idleWaitPending, HANG_MS), "loop A's idle wait never returned");
-      ok(!epollFds().has(epfdA), "loop A's epoll set stayed open after its idle wait returned");
+      ok(sysA.closed.has(epfdA), "loop A's epoll set stayed open after its idle wait returned");
     } finally {
       loopB?.close();
       await pool?.release();
