@@ -3,12 +3,13 @@
  * `deno task bench --ws`: WebSocket closed echo, loadlab against gcannon `--ws` (HttpArena's io_uring
  * generator), one worker or thread on one core, 50 connections, small messages, against one fast echo
  * server (bench/ws_echo_server.c, built here with gcc) pinned to the other core. Rounds run the tools
- * in turn (A/B/A/B) and print messages per second, the ratio to gcannon in each round, the CPU time
- * per message (the tool's user + system time from this process's reaped-children times, start-up
- * included) and the load average before and after. loadlab runs once per transport named by
- * `--transports` (default `io_uring,epoll`: the experimental io_uring transport beside the epoll one it
- * is measured against), with the V8 flags of the `loadlab` task in deno.json (as `tools/loadlab` and the
- * compiled binary run it); each row names the transport the run recorded, so a fallback shows.
+ * in turn, every other round in reverse (A/B, B/A), and print messages per second, the ratio to
+ * gcannon in each round (three decimals: the tools are within 1% of each other), the CPU time per
+ * message (the tool's user + system time from this process's reaped-children times, start-up included)
+ * and the load average before and after. loadlab runs once per transport named by `--transports`
+ * (default `io_uring,epoll`: the experimental io_uring transport beside the epoll one it is measured
+ * against), with the V8 flags of the `loadlab` task in deno.json (as `tools/loadlab` and the compiled
+ * binary run it); each row names the transport the run recorded, so a fallback shows.
  *
  * Both tools count over the same window. gcannon connects, runs its load for 100 ms, then resets its
  * counters and counts for the duration: its start-up is never in its figure. loadlab runs with
@@ -196,23 +197,27 @@ export async function main(argv: string[]): Promise<number> {
   const all: Row[][] = [];
   try {
     for (let round = 0; round < rounds; round++) {
-      const rows: Row[] = [];
-      for (const t of tools) {
+      const rows: Row[] = new Array(tools.length);
+      // Every other round runs the tools in reverse, so no tool always runs first (or right after the
+      // same one): a drift of the machine within a round then favours each in turn.
+      const order = tools.map((_, k) => round % 2 === 0 ? k : tools.length - 1 - k);
+      for (const k of order) {
+        const t = tools[k];
         const spinner = shareCore ? spin(pin.generator) : null;
         const { stdout, cpuSec } = await timed(t.argv).finally(() => stop(spinner));
         const messages = t.parse(stdout);
-        rows.push({
+        rows[k] = {
           tool: t.tool,
           messagesPerSec: messages / durationSec,
           cpuUsPerMessage: (cpuSec * 1e6) / messages,
-        });
+        };
       }
       all.push(rows);
       const base = rows[0].messagesPerSec;
       console.log(
-        `round ${round + 1}: ` +
+        `round ${round + 1}${round % 2 === 0 ? "" : " (reversed)"}: ` +
           rows.map((r) =>
-            `${r.tool} ${Math.round(r.messagesPerSec)} msg/s (${(r.messagesPerSec / base).toFixed(2)}x, ${
+            `${r.tool} ${Math.round(r.messagesPerSec)} msg/s (${(r.messagesPerSec / base).toFixed(3)}x, ${
               r.cpuUsPerMessage.toFixed(2)
             } us CPU/msg)`
           ).join("; "),
@@ -228,7 +233,7 @@ export async function main(argv: string[]): Promise<number> {
     const ratios = all.map((rows) => rows[k].messagesPerSec / rows[0].messagesPerSec);
     console.log(
       `${tools[k].tool}: median ${Math.round(median(all.map((r) => r[k].messagesPerSec)))} msg/s, ` +
-        `ratio to ${tools[0].tool} ${median(ratios).toFixed(2)}x, ${
+        `ratio to ${tools[0].tool} ${median(ratios).toFixed(3)}x, ${
           median(all.map((r) => r[k].cpuUsPerMessage)).toFixed(2)
         } us CPU/msg (start-up included)`,
     );
