@@ -6,12 +6,15 @@
  * this object, the ones behind it in a typed array made only once a socket holds two: the usual socket
  * holds one chunk at a time, so a message touches no array of its own. HOT PATH: `hold` and `take`
  * allocate nothing (the queue behind the first grows once, by doubling; its length is bounded by the
- * socket's cancel of its receive, transport/uring_socket.ts).
+ * socket's cancel of its receive, transport/uring_socket.ts). It extends the send slot and the socket
+ * extends it: with 1000 connections a socket's state in three objects left the caches between two of its
+ * messages, so one object carries all of it.
  */
 import { RECV_BUFFER_BYTES } from "./uring_ffi.ts";
 import type { UringBuffers } from "./uring_buffers.ts";
+import { SendSlot } from "./uring_send.ts";
 
-export class HeldChunks {
+export class HeldChunks extends SendSlot {
   /** The first chunk: its buffer id, the offset of its next byte, its end. */
   #bid = 0;
   #from = 0;
@@ -19,26 +22,30 @@ export class HeldChunks {
   /** The chunks behind it, a ring of triples (null until a socket first holds two). */
   #rest: Int32Array | null = null;
   #restFirst = 0;
-  /** Chunks held (the first included), and their bytes not yet taken. */
-  count = 0;
-  bytes = 0;
+  /** Chunks held (the first included), and their bytes not yet taken (for tests too: bounded by HELD_MAX_BYTES plus a round). */
+  heldCount = 0;
+  heldBytes = 0;
+  readonly buffers: UringBuffers;
 
-  constructor(readonly buffers: UringBuffers) {}
+  constructor(buffers: UringBuffers, token: number) {
+    super(buffers, token);
+    this.buffers = buffers;
+  }
 
   /** Receive buffer `bid` came with `length` bytes. */
   hold(bid: number, length: number): void {
-    if (this.count === 0) {
+    if (this.heldCount === 0) {
       this.#bid = bid;
       this.#from = 0;
       this.#end = length;
     } else this.#push(bid, length);
-    this.count++;
-    this.bytes += length;
+    this.heldCount++;
+    this.heldBytes += length;
   }
 
-  /** Queues a chunk behind the first (`count - 1` are queued already). */
+  /** Queues a chunk behind the first (`heldCount - 1` are queued already). */
   #push(bid: number, length: number): void {
-    const queued = this.count - 1;
+    const queued = this.heldCount - 1;
     if (this.#rest === null || queued * 3 === this.#rest.length) this.#grow(queued);
     const rest = this.#rest!;
     const at = ((this.#restFirst + queued) % (rest.length / 3)) * 3;
@@ -65,7 +72,7 @@ export class HeldChunks {
    * Copies up to `buf.length` bytes of the first chunk into `buf`: the bytes copied. A chunk emptied
    * goes back to the kernel.
    */
-  take(buf: Uint8Array): number {
+  takeHeld(buf: Uint8Array): number {
     const from = this.#from;
     const end = this.#end;
     const n = Math.min(end - from, buf.length);
@@ -74,7 +81,7 @@ export class HeldChunks {
     // A few bytes (a small message) by hand: a subarray would be an object per message.
     if (n <= 64) { for (let i = 0; i < n; i++) buf[i] = src[base + i]; }
     else buf.set(src.subarray(base, base + n));
-    this.bytes -= n;
+    this.heldBytes -= n;
     if (from + n < end) this.#from = from + n;
     else this.#drop();
     return n;
@@ -83,7 +90,7 @@ export class HeldChunks {
   /** Hands the first chunk back; the next queued one (if any) becomes the first. */
   #drop(): void {
     this.buffers.returnBuffer(this.#bid);
-    if (--this.count === 0) return;
+    if (--this.heldCount === 0) return;
     const rest = this.#rest!;
     const at = this.#restFirst * 3;
     this.#bid = rest[at];
@@ -93,8 +100,8 @@ export class HeldChunks {
   }
 
   /** Hands every chunk back (the socket closed). */
-  clear(): void {
-    while (this.count > 0) this.#drop();
-    this.bytes = 0;
+  clearHeld(): void {
+    while (this.heldCount > 0) this.#drop();
+    this.heldBytes = 0;
   }
 }

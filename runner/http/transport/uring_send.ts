@@ -5,7 +5,8 @@
  * while a send is in flight and go in the next one, so a socket has one send in flight at a time (two
  * on one socket could be issued out of order). HOT PATH: `append` copies a small frame by hand (no
  * subarray per message) through the view of the slot's chunk, which its 64 sockets share (no view object
- * per socket to touch); `startSend` and `sent` are a few additions.
+ * per socket to touch); `startSend` and `sent` are a few additions. The socket's base class (through
+ * uring_held.ts), not an object of its own: a message touches one object for its socket, not three.
  */
 import { SEND_SLOT_BYTES } from "./uring_ffi.ts";
 import type { UringBuffers } from "./uring_buffers.ts";
@@ -82,12 +83,12 @@ export class SendSlot {
   sent(n: number): boolean {
     this.#start += n;
     if (this.#start < this.#end) return true;
-    this.clear();
+    this.clearSlot();
     return false;
   }
 
   /** Drops what waits (the socket failed or closed). */
-  clear(): void {
+  clearSlot(): void {
     this.#start = this.#inflightEnd = this.#end = 0;
   }
 }

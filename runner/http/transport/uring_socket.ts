@@ -13,8 +13,9 @@
  * socket's send slot (stable memory) and sent one send at a time, in order (two sends in flight on one
  * socket could be issued out of order); `writeNow` takes what fits in the slot, the rest goes through
  * the promise `write`; what it took goes out before a close's FIN, as on epoll (`#flushQueued`). A
- * send's failure fails the armed read, or the next write. HOT PATH: `onRecv` -> `serve` -> the reader;
- * `writeNow` -> one SQE.
+ * send's failure fails the armed read, or the next write. The held chunks and the send slot are its base
+ * classes (uring_held.ts, uring_send.ts), so a socket's state is one object. HOT PATH: `onRecv` ->
+ * `serve` -> the reader; `writeNow` -> one SQE.
  */
 import { CQE_F_BUFFER, CQE_F_MORE, ECANCELED, ENOBUFS, POLLERR, POLLHUP, POLLOUT } from "./uring_ffi.ts";
 import type { UringRing } from "./uring_ring.ts";
@@ -24,7 +25,6 @@ import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES
 import { readError, readStateOf, writeError } from "./epoll_errors.ts";
 import { ConnectPhase } from "./epoll_connect.ts";
 import { HeldChunks } from "./uring_held.ts";
-import { SendSlot } from "./uring_send.ts";
 import { WaitingRead } from "./waiting_read.ts";
 import type { SslNegotiated } from "../tls/openssl_conn.ts";
 
@@ -54,11 +54,9 @@ export interface UringSocketLoop {
   readonly failure: string | null;
 }
 
-export class UringSocket implements InlineConn {
+export class UringSocket extends HeldChunks implements InlineConn {
   readonly ssl = null;
   readonly #connect = new ConnectPhase(this);
-  readonly #slot: SendSlot;
-  readonly #held: HeldChunks;
   /** The receive is armed (until its last CQE), and a cancel was asked for it. */
   #receiving = false;
   #cancelling = false;
@@ -78,18 +76,12 @@ export class UringSocket implements InlineConn {
     readonly token: number,
     readonly gen: number,
   ) {
-    this.#held = new HeldChunks(loop.ring.buffers);
-    this.#slot = new SendSlot(loop.ring.buffers, token);
+    super(loop.ring.buffers, token);
     this.#read = new WaitingRead(loop);
   }
 
   get tlsMs(): number {
     return this.#connect.tlsMs;
-  }
-
-  /** Bytes received and held for the reader (for tests: bounded by HELD_MAX_BYTES plus a round). */
-  get heldBytes(): number {
-    return this.#held.bytes;
   }
 
   /** Dialled: waits for the connect (a poll for writability unless it completed at once). */
@@ -108,7 +100,7 @@ export class UringSocket implements InlineConn {
 
   /** Arms the multishot receive (again), unless held bytes are at their bound or the stream ended. */
   armReceive(): void {
-    if (this.#receiving || this.fd < 0 || this.#end <= 0 || this.#held.bytes >= HELD_MAX_BYTES) return;
+    if (this.#receiving || this.fd < 0 || this.#end <= 0 || this.heldBytes >= HELD_MAX_BYTES) return;
     this.#receiving = true;
     this.#cancelling = false;
     this.loop.ring.prepRecvMultishot(this.fd, this.token << 8 | UD_RECV, this.gen);
@@ -118,8 +110,8 @@ export class UringSocket implements InlineConn {
   onRecv(res: number, flags: number): void {
     if ((flags & CQE_F_MORE) === 0) this.#receiving = false;
     if (res > 0 && (flags & CQE_F_BUFFER) !== 0) {
-      this.#held.hold(flags >>> 16, res);
-      if (this.#held.bytes >= HELD_MAX_BYTES && this.#receiving && !this.#cancelling) {
+      this.hold(flags >>> 16, res);
+      if (this.heldBytes >= HELD_MAX_BYTES && this.#receiving && !this.#cancelling) {
         this.#cancelling = true;
         const ring = this.loop.ring;
         ring.prepCancel(this.token << 8 | UD_RECV, this.gen, this.token << 8 | UD_CANCEL, this.gen);
@@ -135,14 +127,14 @@ export class UringSocket implements InlineConn {
 
   /** Copies held bytes into `buf` (the bytes copied); the receive armed again below its bound. */
   #take(buf: Uint8Array): number {
-    const n = this.#held.take(buf);
-    if (!this.#receiving && this.#held.bytes < HELD_MAX_BYTES && this.#end > 0) this.armReceive();
+    const n = this.takeHeld(buf);
+    if (!this.#receiving && this.heldBytes < HELD_MAX_BYTES && this.#end > 0) this.armReceive();
     return n;
   }
 
   read(buf: Uint8Array): Promise<number | null> {
     if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
-    if (this.#held.count > 0) return Promise.resolve(this.#take(buf));
+    if (this.heldCount > 0) return Promise.resolve(this.#take(buf));
     if (this.#end <= 0) {
       return this.#end === 0 ? Promise.resolve(null) : Promise.reject(readError(-this.#end));
     }
@@ -151,7 +143,7 @@ export class UringSocket implements InlineConn {
 
   armRead(buf: Uint8Array, reader: InlineReader): void {
     if (!this.#read.arm(this.fd, buf, reader)) return;
-    if (this.#held.count > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.#requeue();
+    if (this.heldCount > 0 || this.#end <= 0 || this.#writeErrno !== 0) this.#requeue();
   }
 
   #requeue(): void {
@@ -173,10 +165,10 @@ export class UringSocket implements InlineConn {
     let served = false;
     while (this.fd >= 0) {
       if (read.reader === null) {
-        if (read.onRead !== null && (this.#held.count > 0 || this.#end <= 0)) this.#readNow();
+        if (read.onRead !== null && (this.heldCount > 0 || this.#end <= 0)) this.#readNow();
         return;
       }
-      if (this.#held.count === 0 && this.#end > 0 && this.#writeErrno === 0) break;
+      if (this.heldCount === 0 && this.#end > 0 && this.#writeErrno === 0) break;
       if (budget <= 0) {
         this.#requeue();
         break;
@@ -185,7 +177,7 @@ export class UringSocket implements InlineConn {
       const reader = read.takeReader();
       served = true;
       let settled: boolean;
-      if (this.#held.count > 0) {
+      if (this.heldCount > 0) {
         const n = this.#take(buf);
         budget -= n;
         settled = reader.onRead(n);
@@ -198,7 +190,7 @@ export class UringSocket implements InlineConn {
 
   #readNow(): void {
     const read = this.#read;
-    if (this.#held.count > 0) read.resolve(this.#take(read.buf!));
+    if (this.heldCount > 0) read.resolve(this.#take(read.buf!));
     else if (this.#end === 0) read.resolve(null);
     else read.reject(readError(-this.#end));
   }
@@ -224,16 +216,15 @@ export class UringSocket implements InlineConn {
 
   /** Copies what fits into the send slot (sent now unless a send is in flight); the bytes taken. */
   #append(bytes: Uint8Array): number {
-    const n = this.#slot.append(bytes);
-    if (n > 0 && !this.#slot.inFlight) this.#sendQueued();
+    const n = this.append(bytes);
+    if (n > 0 && !this.inFlight) this.#sendQueued();
     return n;
   }
 
   /** Starts one send of everything in the slot not yet sent. */
   #sendQueued(): void {
-    const slot = this.#slot;
-    const length = slot.startSend();
-    this.loop.ring.prepSend(this.fd, slot.sendLo, slot.sendHi, length, this.token << 8 | UD_SEND, this.gen);
+    const length = this.startSend();
+    this.loop.ring.prepSend(this.fd, this.sendLo, this.sendHi, length, this.token << 8 | UD_SEND, this.gen);
     this.loop.wait();
   }
 
@@ -242,7 +233,7 @@ export class UringSocket implements InlineConn {
     this.loop.waiting--;
     if (res < 0) {
       this.#writeErrno = -res;
-      this.#slot.clear();
+      this.clearSlot();
       const reject = this.#onWriteError;
       this.#takeWrite();
       if (reject !== null) {
@@ -252,7 +243,7 @@ export class UringSocket implements InlineConn {
       this.#serve();
       return;
     }
-    if (this.#slot.sent(res)) {
+    if (this.sent(res)) {
       this.#sendQueued();
       return;
     }
@@ -281,12 +272,11 @@ export class UringSocket implements InlineConn {
    * means epoll's write would have found none either: they are dropped, as there.
    */
   #flushQueued(fd: number): void {
-    const slot = this.#slot;
-    if (!slot.inFlight || slot.queuedBytes === 0) return;
+    if (!this.inFlight || this.queuedBytes === 0) return;
     const ring = this.loop.ring;
     ring.enter(0, 0);
-    if (ring.readyResult(this.token << 8 | UD_SEND, this.gen) !== slot.inFlightBytes) return;
-    this.loop.sys.write(fd, slot.queued());
+    if (ring.readyResult(this.token << 8 | UD_SEND, this.gen) !== this.inFlightBytes) return;
+    this.loop.sys.write(fd, this.queued());
   }
 
   /**
@@ -299,14 +289,14 @@ export class UringSocket implements InlineConn {
     if (fd < 0) return;
     const loop = this.loop;
     const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
-    const reading = this.#read.armed && this.#held.count === 0 ? readStateOf(loop.sys, fd) : "";
+    const reading = this.#read.armed && this.heldCount === 0 ? readStateOf(loop.sys, fd) : "";
     this.#flushQueued(fd);
     loop.ring.prepCancelFd(fd, this.token << 8 | UD_CANCEL, this.gen);
     loop.ring.enter(0, 0);
     this.fd = -1;
     loop.sys.closeDrained(fd);
-    this.#held.clear();
-    if (this.#slot.inFlight) loop.waiting--;
+    this.clearHeld();
+    if (this.inFlight) loop.waiting--;
     loop.release(this.token);
     const { reader, onReadError } = this.#read;
     const onWriteError = this.#onWriteError;
