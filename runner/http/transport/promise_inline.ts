@@ -11,7 +11,13 @@
  * the stop and the worker's timers. Writes stay promise writes (`writeNow` takes nothing).
  */
 import { nextTurn } from "../../load/clock.ts";
-import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
+import {
+  failReadClosed,
+  type InlineConn,
+  type InlineReader,
+  type TransportConn,
+  TURN_READ_BYTES,
+} from "./transport.ts";
 
 export class PromiseInline implements InlineConn {
   #buf: Uint8Array | null = null;
@@ -49,7 +55,7 @@ export class PromiseInline implements InlineConn {
 
   armRead(buf: Uint8Array, reader: InlineReader): void {
     if (this.#closed) {
-      queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
+      failReadClosed(reader);
       return;
     }
     this.#buf = buf;

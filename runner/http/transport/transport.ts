@@ -39,6 +39,15 @@ export interface InlineReader {
   onDrained?(): void;
 }
 
+/**
+ * Fails `reader` in a microtask, as a read pending on a socket that closed would fail. A function of its
+ * own: a closure inside `armRead` would make V8 allocate its captured context on every arm, not only
+ * on a closed socket's.
+ */
+export function failReadClosed(reader: InlineReader): void {
+  queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
+}
+
 /** A socket with the inline contract besides the promise one (the epoll transport's). */
 export interface InlineConn extends TransportConn {
   /** Arms one read into `buf`; `reader` is called from the pump (never from inside this call). */

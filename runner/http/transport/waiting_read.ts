@@ -7,7 +7,7 @@
  * how it is armed, taken and dropped is this one file. HOT PATH: `arm` and `takeReader` are a few
  * stores; nothing is allocated per read.
  */
-import type { InlineReader } from "./transport.ts";
+import { failReadClosed, type InlineReader } from "./transport.ts";
 
 /** What a waiting read needs of its socket's loop. */
 export interface ReadLoop {
@@ -48,7 +48,7 @@ export class WaitingRead {
    */
   arm(fd: number, buf: Uint8Array, reader: InlineReader): boolean {
     if (fd < 0) {
-      queueMicrotask(() => reader.onReadError(new Deno.errors.BadResource("socket closed")));
+      failReadClosed(reader);
       return false;
     }
     this.buf = buf;
