@@ -4,7 +4,7 @@
  * yet: a queue of provided buffers, each a (buffer id, offset, end) triple, copied into the reader's own
  * buffer on demand and handed back to the kernel once emptied. The first chunk lives in plain fields of
  * this object, the ones behind it in a typed array made only once a socket holds two: the usual socket
- * holds one chunk at a time, so a message touches no array of its own. HOT PATH: `hold` and `take`
+ * holds one chunk at a time, so a message touches no array of its own. HOT PATH: `hold` and `takeHeld`
  * allocate nothing (the queue behind the first grows once, by doubling; its length is bounded by the
  * socket's cancel of its receive, transport/uring_socket.ts). It extends the send slot and the socket
  * extends it: with 1000 connections a socket's state in three objects left the caches between two of its
@@ -22,14 +22,12 @@ export class HeldChunks extends SendSlot {
   /** The chunks behind it, a ring of triples (null until a socket first holds two). */
   #rest: Int32Array | null = null;
   #restFirst = 0;
-  /** Chunks held (the first included), and their bytes not yet taken (for tests too: bounded by HELD_MAX_BYTES plus a round). */
+  /** Chunks held (the first included), and their bytes not yet taken (bounded by HELD_MAX_BYTES plus a round). */
   heldCount = 0;
   heldBytes = 0;
-  readonly buffers: UringBuffers;
 
-  constructor(buffers: UringBuffers, token: number) {
+  constructor(readonly buffers: UringBuffers, token: number) {
     super(buffers, token);
-    this.buffers = buffers;
   }
 
   /** Receive buffer `bid` came with `length` bytes. */
