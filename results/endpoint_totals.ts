@@ -8,13 +8,7 @@
  */
 import type { EndpointResult, ErrorKind } from "./mod.ts";
 import { addCounts, sumValues } from "./interval_counts.ts";
-import {
-  createHistogram,
-  decodeHistogram,
-  encodeHistogram,
-  type Histogram,
-  summarizeMs,
-} from "./histogram.ts";
+import { addEncoded, createHistogram, encodeHistogram, type Histogram, summarizeMs } from "./histogram.ts";
 
 /** An endpoint's totals while parts are added. */
 export interface EndpointTotals {
@@ -78,7 +72,7 @@ export function addEndpointPart(
   addCounts(into.statusCodes, part.statusCodes);
   into.bytesRead += part.bytesRead;
   into.bytesWritten += part.bytesWritten;
-  if (part.histogram !== null) into.histogram.add(decodeHistogram(part.histogram));
+  if (part.histogram !== null) addEncoded(into.histogram, part.histogram);
   addAt(into.intervalRequests, firstInterval, requests);
   addAt(into.intervalErrors, firstInterval, errors);
 }

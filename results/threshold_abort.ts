@@ -16,7 +16,7 @@
 import { ConfigError } from "../validation/config_error.ts";
 import type { RunResult } from "./schema.ts";
 import { compare, type Threshold, windowMetric } from "./thresholds.ts";
-import { createHistogram, decodeHistogram, type Histogram, mergeEncoded, summarizeMs } from "./histogram.ts";
+import { addEncoded, createHistogram, type Histogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { successRateOf } from "./interval_counts.ts";
 import type { IntervalDelta } from "./export/interval_delta.ts";
 
@@ -97,7 +97,7 @@ export class AbortWatch {
     this.#lastIndex = Math.max(this.#lastIndex, iv.index);
     const nowMs = (this.#lastIndex + 1) * this.#intervalMs;
     addTally(this.#tally, iv);
-    if (this.#whole.length > 0) { for (const h of iv.histograms) this.#total.add(decodeHistogram(h)); }
+    if (this.#whole.length > 0) { for (const h of iv.histograms) addEncoded(this.#total, h); }
     for (const rule of this.#whole) {
       if (nowMs < rule.delayMs) continue;
       const actual = valueOf(rule.threshold.metric, this.#tally, nowMs, () => this.#total);

@@ -16,7 +16,7 @@ import {
   emptyIntervalCounts,
 } from "../interval_counts.ts";
 import { ERROR_KINDS } from "../schema_values.ts";
-import { createHistogram, decodeHistogram, type Histogram } from "../histogram.ts";
+import { addEncoded, createHistogram, type Histogram } from "../histogram.ts";
 import { type NativeHistogram, nativeHistogram } from "./native_histogram.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
 import { addWsIntervalCounts, emptyWsIntervalCounts, type WsIntervalCounts } from "../ws_totals.ts";
@@ -190,7 +190,7 @@ export class RunSeries {
   fold(delta: IntervalDelta): void {
     addCounters(this.#counters, delta);
     addCounts(this.#errors, delta.errorKinds);
-    for (const encoded of delta.histograms) this.#latency.add(decodeHistogram(encoded));
+    for (const encoded of delta.histograms) addEncoded(this.#latency, encoded);
     if (delta.ws !== undefined) addWsIntervalCounts(this.#ws ??= emptyWsIntervalCounts(), delta.ws);
     for (const e of delta.endpoints ?? []) {
       let into = this.#endpoints.get(e.name);
@@ -199,7 +199,7 @@ export class RunSeries {
       }
       into.requests += e.requests;
       into.errors += e.errors;
-      for (const encoded of e.histograms) into.latency.add(decodeHistogram(encoded));
+      for (const encoded of e.histograms) addEncoded(into.latency, encoded);
     }
     this.#unsent = true;
   }

@@ -26,8 +26,8 @@ import {
   sumValues,
 } from "../../results/interval_counts.ts";
 import {
+  addEncoded,
   createHistogram,
-  decodeHistogram,
   type Histogram,
   latencyBlock,
   mergeEncoded,
@@ -196,12 +196,12 @@ export class RunAggregator {
       this.#errorMessages[kind] ??= {};
       addMessages(this.#errorMessages[kind], messages, MAX_MESSAGES_PER_KIND);
     }
-    if (sample.requests > 0) this.#total.add(decodeHistogram(sample.histogram));
+    if (sample.requests > 0) addEncoded(this.#total, sample.histogram);
     if (this.#rawTotal !== null && sample.uncorrectedHistogram !== null && sample.requests > 0) {
-      this.#rawTotal.add(decodeHistogram(sample.uncorrectedHistogram));
+      addEncoded(this.#rawTotal, sample.uncorrectedHistogram);
     }
-    if (sample.connectHistogram !== null) this.#connectTotal.add(decodeHistogram(sample.connectHistogram));
-    if (sample.tlsHistogram !== null) this.#tlsTotal.add(decodeHistogram(sample.tlsHistogram));
+    if (sample.connectHistogram !== null) addEncoded(this.#connectTotal, sample.connectHistogram);
+    if (sample.tlsHistogram !== null) addEncoded(this.#tlsTotal, sample.tlsHistogram);
     for (const part of sample.endpoints ?? []) {
       const into = part.name === undefined ? this.#endpoints[part.endpoint] : this.#namedTotals(part.name);
       if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);

@@ -7,12 +7,7 @@
  * isolates); the `FlowAggregator` (flow_aggregate.ts) adds every worker's samples into its own
  * `FlowCounters` with `addFlowCounters`. Flows and steps are addressed by index.
  */
-import {
-  createHistogram,
-  decodeHistogram,
-  encodeHistogram,
-  type Histogram,
-} from "../../results/histogram.ts";
+import { addEncoded, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 
 /** One flow's totals, with live histograms. */
 export interface FlowCounters {
@@ -102,12 +97,12 @@ export function addFlowCounters(into: FlowCounters, from: FlowSample): void {
   into.failed += from.failed;
   into.captureFailed += from.captureFailed;
   into.noData += from.noData;
-  addEncoded(into.sessionHistogram, from.sessionHistogram);
+  addIfEncoded(into.sessionHistogram, from.sessionHistogram);
   from.steps.forEach((step, j) => {
     const to = into.steps[j];
     to.requests += step.requests;
     to.errors += step.errors;
-    addEncoded(to.histogram, step.histogram);
+    addIfEncoded(to.histogram, step.histogram);
     step.checks.forEach((c, k) => {
       to.checkPassed[k] += c.passed;
       to.checkFailed[k] += c.failed;
@@ -135,8 +130,8 @@ export function flowSample(f: FlowCounters): FlowSample {
   };
 }
 
-function addEncoded(into: Histogram, encoded: string | null): void {
-  if (encoded !== null) into.add(decodeHistogram(encoded));
+function addIfEncoded(into: Histogram, encoded: string | null): void {
+  if (encoded !== null) addEncoded(into, encoded);
 }
 
 function encodeOrNull(h: Histogram): string | null {
