@@ -159,8 +159,8 @@ export class UringRing {
   }
 
   /**
-   * A send of `length` bytes at the address `addrLo + addrHi * 2^32` (a send slot); `MSG_WAITALL`, so
-   * only a failure is short.
+   * A send of `length` bytes at the address `addrLo + addrHi * 2^32` (a send slot; either word may come
+   * signed, the SQE keeps its bits); `MSG_WAITALL`, so only a failure is short.
    */
   prepSend(fd: number, addrLo: number, addrHi: number, length: number, udLo: number, udHi: number): void {
     const s = this.#sqes;

@@ -22,7 +22,11 @@ export class SendSlot {
   #start = 0;
   #inflightEnd = 0;
   #end = 0;
-  /** The address of the send `startSend` began, its low and high words. */
+  /**
+   * The address of the send `startSend` began, its low and high words; the low one as a signed 32-bit
+   * integer (the same bits), so it passes as a small integer: a word above 2^31 is a heap number each time
+   * it is handed to a call (an allocation per message).
+   */
   sendLo = 0;
   sendHi = 0;
 
@@ -74,7 +78,7 @@ export class SendSlot {
       lo -= 2 ** 32;
       hi++;
     }
-    this.sendLo = lo;
+    this.sendLo = lo | 0;
     this.sendHi = hi;
     return this.#end - this.#start;
   }
