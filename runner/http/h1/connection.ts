@@ -25,6 +25,7 @@ import { ConnectionIo } from "./connection_io.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes, keptTooLargeMessage } from "../kept_bytes.ts";
 import { KeptResponse } from "../kept_response.ts";
 import type { StepConnection, StepRequest } from "../load_connection.ts";
+import { elapsedUs } from "../../stats/recorder.ts";
 
 const NO_VALUES: Uint8Array[] = [];
 
@@ -173,8 +174,8 @@ export class Connection extends ConnectionIo implements StepConnection {
     this.shared.recorder.recordResponse(
       nowMs,
       status,
-      (nowMs - this.intendedMs) * 1000,
-      (nowMs - this.sentMs) * 1000,
+      elapsedUs(this.intendedMs, nowMs),
+      elapsedUs(this.sentMs, nowMs),
       this.requests.endpointOf(this.done),
     );
     this.shared.log?.write(status, this.intendedMs, nowMs, this.id);

@@ -28,6 +28,7 @@ import type { H2Core } from "./core.ts";
 import type { H2Output } from "./output.ts";
 import { writeHeadersFrames } from "./request.ts";
 import { type H2Stream, MAX_RESENDS } from "./stream.ts";
+import { elapsedUs } from "../../stats/recorder.ts";
 
 /** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
 export const CLOSED_RING = 1024;
@@ -168,8 +169,8 @@ export class StreamTable {
       shared.recorder.recordResponse(
         nowMs,
         stream.status,
-        (nowMs - stream.intendedMs) * 1000,
-        (nowMs - stream.sentMs) * 1000,
+        elapsedUs(stream.intendedMs, nowMs),
+        elapsedUs(stream.sentMs, nowMs),
         stream.endpoint,
       );
       shared.log?.write(stream.status, stream.intendedMs, nowMs, this.#core.id);

@@ -6,7 +6,7 @@
  * send, coordinated-omission corrected, and from the actual one), and an unfinished one at the run's end.
  * HOT PATH: plain fields and the recorder's counters; nothing is allocated.
  */
-import type { IntervalRecorder } from "../../stats/recorder.ts";
+import { elapsedUs, type IntervalRecorder } from "../../stats/recorder.ts";
 
 export class WsExchange {
   /** An exchange is in progress (from its first send to its end). */
@@ -39,17 +39,9 @@ export class WsExchange {
     this.#outstanding = true;
   }
 
-  /**
-   * The send answered at `nowMs`: its round trip from `fromMs` (and from the actual send) recorded, in
-   * whole microseconds as the histograms keep them. Rounded here, they pass as small integers: a double
-   * handed to a call V8 does not inline is a heap number each time (an allocation per message).
-   */
+  /** The send answered at `nowMs`: its round trip from `fromMs` (and from the actual send) recorded. */
   answered(nowMs: number, fromMs: number): void {
-    this.recorder.recordMessage(
-      nowMs,
-      Math.round((nowMs - fromMs) * 1000),
-      Math.round((nowMs - this.sentMs) * 1000),
-    );
+    this.recorder.recordMessage(nowMs, elapsedUs(fromMs, nowMs), elapsedUs(this.sentMs, nowMs));
     this.recorder.inFlight--;
     this.#outstanding = false;
     this.#answered++;
