@@ -44,7 +44,6 @@ export interface RecorderOptions {
   namedEndpoints?: boolean;
 }
 
-/** Records events of one worker into per-interval counters and histograms. */
 /**
  * The whole microseconds from `fromMs` to `nowMs`, as the histograms keep a latency. Rounded by the caller,
  * a latency passes to the recorder as a small integer; a double handed to a call V8 does not inline is
@@ -57,6 +56,7 @@ export function elapsedUs(fromMs: number, nowMs: number): number {
 /** How far before t0 a send may be intended and still count as the run's (rounding, not backlog). */
 const WARMUP_LINE_SLACK_MS = 1;
 
+/** Records events of one worker into per-interval counters and histograms. */
 export class IntervalRecorder {
   /** Requests in flight; set by the executor, sampled when an interval closes. */
   inFlight = 0;
