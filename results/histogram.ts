@@ -86,7 +86,11 @@ export function decodeHistogram(encoded: string): Histogram {
 export function addEncoded(into: Histogram, encoded: string): void {
   const shape = into as unknown as IndexedShape;
   const counts = shape.unitMagnitude === 0
-    ? readV2Counts(encoded, into.numberOfSignificantValueDigits)
+    ? readV2Counts(
+      encoded,
+      into.numberOfSignificantValueDigits,
+      shape.countsArrayIndex(Number.MAX_SAFE_INTEGER),
+    )
     : null;
   if (counts === null) return into.add(decodeHistogram(encoded));
   for (let k = 0; k < counts.length; k += 2) {

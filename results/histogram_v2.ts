@@ -27,9 +27,10 @@ const fromBase64 = (Uint8Array as unknown as { fromBase64(text: string): Uint8Ar
 /**
  * The nonzero counts of `encoded` as `[index, count, index, count, ...]` (indexes rising), or null when it
  * is not a V2 compressed encoding of the shape `significantDigits` and a lowest value of 1 (the
- * caller then decodes it with the library, whose errors name what is wrong). Throws on counts cut short.
+ * caller then decodes it with the library, whose errors name what is wrong). Throws on counts cut short
+ * and on a count past `maxIndex`, the index of the largest value the caller's histogram can hold.
  */
-export function readV2Counts(encoded: string, significantDigits: number): number[] | null {
+export function readV2Counts(encoded: string, significantDigits: number, maxIndex: number): number[] | null {
   const inner = innerEncoding(encoded);
   if (inner === null || inner.length < V2_HEADER_BYTES) return null;
   const head = new DataView(inner.buffer, inner.byteOffset, inner.byteLength);
@@ -41,7 +42,7 @@ export function readV2Counts(encoded: string, significantDigits: number): number
     return null;
   }
   if (payloadBytes < 0 || V2_HEADER_BYTES + payloadBytes > inner.length) return null;
-  return countsOf(inner, V2_HEADER_BYTES, V2_HEADER_BYTES + payloadBytes);
+  return countsOf(inner, V2_HEADER_BYTES, V2_HEADER_BYTES + payloadBytes, maxIndex);
 }
 
 /** The inflated inner encoding, or null when `encoded` is not base64 of a V2 compressed wrapper. */
@@ -64,8 +65,11 @@ function innerEncoding(encoded: string): Uint8Array | null {
   }
 }
 
-/** The ZigZag LEB128 counts in `bytes[from, end)`, nonzero ones as index-count pairs. */
-function countsOf(bytes: Uint8Array, from: number, end: number): number[] {
+/**
+ * The ZigZag LEB128 counts in `bytes[from, end)`, nonzero ones as index-count pairs. A count past `maxIndex`
+ * (a run of empty indexes no histogram has) is corrupt input: it throws, where the library's decoder spun.
+ */
+function countsOf(bytes: Uint8Array, from: number, end: number, maxIndex: number): number[] {
   const out: number[] = [];
   let index = 0;
   let at = from;
@@ -86,6 +90,11 @@ function countsOf(bytes: Uint8Array, from: number, end: number): number[] {
     const value = raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
     if (value < 0) index -= value;
     else {
+      if (value > 0 && index > maxIndex) {
+        throw new Error(
+          `histogram encoding: a count at index ${index}, past any value a histogram holds (corrupt)`,
+        );
+      }
       if (value > 0) out.push(index, value);
       index++;
     }
