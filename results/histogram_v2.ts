@@ -90,12 +90,14 @@ function countsOf(bytes: Uint8Array, from: number, end: number, maxIndex: number
     const value = raw % 2 === 0 ? raw / 2 : -(raw + 1) / 2;
     if (value < 0) index -= value;
     else {
-      if (value > 0 && index > maxIndex) {
-        throw new Error(
-          `histogram encoding: a count at index ${index}, past any value a histogram holds (corrupt)`,
-        );
+      if (value > 0) {
+        if (index > maxIndex) {
+          throw new Error(
+            `histogram encoding: a count at index ${index}, past any value a histogram holds (corrupt)`,
+          );
+        }
+        out.push(index, value);
       }
-      if (value > 0) out.push(index, value);
       index++;
     }
   }
