@@ -10,13 +10,16 @@
 
 import * as hdr from "hdr-histogram-js";
 import type { HistogramBucket, LatencySummaryMs, PercentilePoint } from "./mod.ts";
-import { readV2Counts } from "./histogram_v2.ts";
+import { readV2Counts, type V2Counts } from "./histogram_v2.ts";
 
 /** The histogram type used everywhere in loadlab (values are integer microseconds). */
 export type Histogram = hdr.Histogram;
 
 /** Largest recordable value: one hour in microseconds. Larger values are clamped to it. */
 export const MAX_LATENCY_US = 3_600_000_000;
+
+/** The significant digits of loadlab's shape (and its lowest value, 1: the unit is one microsecond). */
+const SIGNIFICANT_DIGITS = 3;
 
 /** The shape's fields the fast index reads (present on the library's JS histograms). */
 interface IndexedShape {
@@ -46,7 +49,7 @@ export function createHistogram(): Histogram {
   const h = hdr.build({
     lowestDiscernibleValue: 1,
     highestTrackableValue: MAX_LATENCY_US,
-    numberOfSignificantValueDigits: 3,
+    numberOfSignificantValueDigits: SIGNIFICANT_DIGITS,
     bitBucketSize: 32,
     useWebAssembly: false,
   });
@@ -72,27 +75,43 @@ export function encodeHistogram(h: Histogram): string {
   return hdr.encodeIntoCompressedBase64(h);
 }
 
-/** Decodes an encoding made by `encodeHistogram` (or any HdrHistogram V2 compressed encoding). */
+/**
+ * Decodes an encoding made by `encodeHistogram` (or any HdrHistogram V2 compressed encoding). Loadlab's
+ * shape is read by results/histogram_v2.ts; another shape by the library, once that reader has bounded
+ * its counts (a corrupt run of them spins the library's decoder).
+ */
 export function decodeHistogram(encoded: string): Histogram {
-  return hdr.decodeFromCompressedBase64(encoded, 32, false);
+  const read = readV2Counts(encoded);
+  if (read === null || !isOwnShape(read)) return hdr.decodeFromCompressedBase64(encoded, 32, false);
+  const h = createHistogram();
+  addCounts(h, read.counts);
+  return h;
 }
 
 /**
  * Adds an encoding into `into`, as `into.add(decodeHistogram(encoded))` would, without a decoded
- * histogram in between (results/histogram_v2.ts says why): each nonzero count at its index's lowest
- * value, then the top index's highest value with no count, the max a decoded histogram reports. An
- * encoding of another shape goes through the library.
+ * histogram in between (results/histogram_v2.ts says why). An encoding of another shape goes through
+ * the library.
  */
 export function addEncoded(into: Histogram, encoded: string): void {
+  const read = readV2Counts(encoded);
+  const intoOwn = (into as unknown as IndexedShape).unitMagnitude === 0 &&
+    into.numberOfSignificantValueDigits === SIGNIFICANT_DIGITS;
+  if (read !== null && isOwnShape(read) && intoOwn) addCounts(into, read.counts);
+  else into.add(decodeHistogram(encoded));
+}
+
+function isOwnShape(read: V2Counts): boolean {
+  return read.significantDigits === SIGNIFICANT_DIGITS && read.lowestValue === 1;
+}
+
+/**
+ * Records `counts` (`[index, count, ...]`, indexes rising) into `into` of loadlab's shape: each at its
+ * index's lowest value, then the top index's highest value with no count, the max a decoded histogram
+ * reports.
+ */
+function addCounts(into: Histogram, counts: number[]): void {
   const shape = into as unknown as IndexedShape;
-  const counts = shape.unitMagnitude === 0
-    ? readV2Counts(
-      encoded,
-      into.numberOfSignificantValueDigits,
-      shape.countsArrayIndex(Number.MAX_SAFE_INTEGER),
-    )
-    : null;
-  if (counts === null) return into.add(decodeHistogram(encoded));
   for (let k = 0; k < counts.length; k += 2) {
     into.recordValueWithCount(shape.valueFromIndex(counts[k]), counts[k + 1]);
   }

@@ -9,7 +9,9 @@
  * zlib stream; inside, a 40-byte header (cookie, payload length, index offset, significant digits,
  * lowest and highest trackable values, a ratio; the library reads neither the offset nor the ratio)
  * and the counts in index order as ZigZag LEB128 varints, a negative one skipping that many empty
- * indexes. Anything else is left to the library (null).
+ * indexes. Anything else is left to the library (null). Every encoding a results file carries passes
+ * through here before the library sees it, as the bound on indexes is also what keeps a corrupt one from
+ * spinning the library's decoder (it walks every index up to the last count).
  */
 import { inflateSync } from "node:zlib";
 
@@ -19,30 +21,73 @@ const V2_COMPRESSED_COOKIE = 0x1c849304;
 const WORD_SIZE_NIBBLE = 0xf0;
 /** Bytes of the inner header before the counts. */
 const V2_HEADER_BYTES = 40;
+/** The most significant digits HdrHistogram allows. */
+const MAX_DIGITS = 5;
 /** A varint's most bytes: eight of seven bits, then one of eight (64 bits). */
 const VARINT_MAX_BYTES = 9;
 
 const fromBase64 = (Uint8Array as unknown as { fromBase64(text: string): Uint8Array }).fromBase64;
 
+/** What a V2 compressed encoding holds: its shape, and its nonzero counts as `[index, count, ...]`. */
+export interface V2Counts {
+  significantDigits: number;
+  lowestValue: number;
+  counts: number[];
+}
+
 /**
- * The nonzero counts of `encoded` as `[index, count, index, count, ...]` (indexes rising), or null when it
- * is not a V2 compressed encoding of the shape `significantDigits` and a lowest value of 1 (the
- * caller then decodes it with the library, whose errors name what is wrong). Throws on counts cut short
- * and on a count past `maxIndex`, the index of the largest value the caller's histogram can hold.
+ * The shape and nonzero counts of `encoded` (indexes rising), or null when it is not a V2 compressed
+ * encoding of a shape HdrHistogram allows (the caller then decodes it with the library, whose errors name
+ * what is wrong). Throws on counts cut short and on a count past any index a histogram of that shape has:
+ * the library's decoder walks every index up to the last count, so such a run would spin it.
  */
-export function readV2Counts(encoded: string, significantDigits: number, maxIndex: number): number[] | null {
+export function readV2Counts(encoded: string): V2Counts | null {
+  return readInto(encoded, []);
+}
+
+/** What `readV2Counts` reads, with the nonzero counts pushed to `counts`, or only checked when it is null. */
+function readInto(encoded: string, counts: number[] | null): V2Counts | null {
   const inner = innerEncoding(encoded);
   if (inner === null || inner.length < V2_HEADER_BYTES) return null;
   const head = new DataView(inner.buffer, inner.byteOffset, inner.byteLength);
   if ((head.getInt32(0) & ~WORD_SIZE_NIBBLE) !== V2_COOKIE) return null;
   const payloadBytes = head.getInt32(4);
-  // The digits asked for and a lowest trackable value of 1 (a 64-bit big-endian 1). The index offset
-  // (at 8) and the ratio (at 32) are not read, as the library's decoder reads neither.
-  if (head.getInt32(12) !== significantDigits || head.getInt32(16) !== 0 || head.getInt32(20) !== 1) {
-    return null;
-  }
+  // The index offset (at 8) and the ratio (at 32) are not read, as the library's decoder reads neither.
+  const significantDigits = head.getInt32(12);
+  const lowestValue = Number(head.getBigInt64(16));
+  if (significantDigits < 0 || significantDigits > MAX_DIGITS || !(lowestValue >= 1)) return null;
   if (payloadBytes < 0 || V2_HEADER_BYTES + payloadBytes > inner.length) return null;
-  return countsOf(inner, V2_HEADER_BYTES, V2_HEADER_BYTES + payloadBytes, maxIndex);
+  const maxIndex = indexCount(significantDigits, lowestValue) - 1;
+  countsOf(inner, V2_HEADER_BYTES, V2_HEADER_BYTES + payloadBytes, maxIndex, counts);
+  return { significantDigits, lowestValue, counts: counts ?? [] };
+}
+
+/**
+ * How many indexes the library's histogram of this shape has at its largest range, up to 2^53 (the
+ * integers a double holds; it sizes no histogram past them): sub-buckets of `2^(half + 1)` for `digits`
+ * decimal digits, one bucket per doubling from their range, each adding `2^half` indexes.
+ */
+function indexCount(digits: number, lowestValue: number): number {
+  const half = Math.max(Math.ceil(Math.log2(2 * 10 ** digits)) - 1, 0);
+  const unitMagnitude = Math.floor(Math.log2(lowestValue));
+  const buckets = Math.max(53 - unitMagnitude - half, 1);
+  return (buckets + 1) * 2 ** half;
+}
+
+/**
+ * Why `encoded` cannot be read as a histogram, or null when it can ("" is none, and reads). Results
+ * files are checked with it as they are read (results/schema_values.ts), so a changed or damaged
+ * encoding is named by its path there rather than failing, or hanging, whatever adds it later.
+ */
+export function encodingProblem(encoded: string): string | null {
+  if (encoded === "") return null;
+  try {
+    if (readInto(encoded, null) !== null) return null;
+  } catch (e) {
+    return `${(e as Error).message}; restore the file loadlab wrote, or remove this histogram`;
+  }
+  return "not a compressed HdrHistogram V2 encoding (base64) of a shape HdrHistogram allows, as loadlab " +
+    "writes; restore the file loadlab wrote, or remove this histogram";
 }
 
 /** The inflated inner encoding, or null when `encoded` is not base64 of a V2 compressed wrapper. */
@@ -66,11 +111,17 @@ function innerEncoding(encoded: string): Uint8Array | null {
 }
 
 /**
- * The ZigZag LEB128 counts in `bytes[from, end)`, nonzero ones as index-count pairs. A count past `maxIndex`
- * (a run of empty indexes no histogram has) is corrupt input: it throws, where the library's decoder spun.
+ * The ZigZag LEB128 counts in `bytes[from, end)`, nonzero ones pushed to `out` as index-count pairs (a
+ * check alone, half the time, when it is null). A count past `maxIndex` (a run of empty indexes no
+ * histogram has) is corrupt input: it throws.
  */
-function countsOf(bytes: Uint8Array, from: number, end: number, maxIndex: number): number[] {
-  const out: number[] = [];
+function countsOf(
+  bytes: Uint8Array,
+  from: number,
+  end: number,
+  maxIndex: number,
+  out: number[] | null,
+): void {
   let index = 0;
   let at = from;
   while (at < end) {
@@ -96,10 +147,9 @@ function countsOf(bytes: Uint8Array, from: number, end: number, maxIndex: number
             `histogram encoding: a count at index ${index}, past any value a histogram holds (corrupt)`,
           );
         }
-        out.push(index, value);
+        out?.push(index, value);
       }
       index++;
     }
   }
-  return out;
 }

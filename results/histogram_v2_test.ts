@@ -1,5 +1,4 @@
 import { deepStrictEqual as assertEquals, throws as assertThrows } from "node:assert/strict";
-import { deflateSync } from "node:zlib";
 import * as hdr from "hdr-histogram-js";
 import {
   addEncoded,
@@ -11,25 +10,11 @@ import {
   summarizeMs,
 } from "./histogram.ts";
 import { readV2Counts } from "./histogram_v2.ts";
+import { encodingOf, zigzag } from "../tests/fixtures/hdr_encoding.ts";
 
-/** A bound on indexes no test encoding reaches. */
-const ANY_INDEX = 1 << 30;
-
-/** A V2 compressed encoding of loadlab's shape carrying `payload` as its counts. */
-function encodingOf(payload: number[]): string {
-  const inner = new Uint8Array(40 + payload.length);
-  const head = new DataView(inner.buffer);
-  head.setInt32(0, 0x1c849313);
-  head.setInt32(4, payload.length);
-  head.setInt32(12, 3);
-  head.setInt32(20, 1);
-  inner.set(payload, 40);
-  const packed = deflateSync(inner);
-  const outer = new Uint8Array(8 + packed.length);
-  new DataView(outer.buffer).setInt32(0, 0x1c849314);
-  new DataView(outer.buffer).setInt32(4, packed.length);
-  outer.set(packed, 8);
-  return btoa(String.fromCharCode(...outer));
+/** The library's own decode, which `decodeHistogram` matches for loadlab's shape. */
+function libraryDecode(encoded: string): Histogram {
+  return hdr.decodeFromCompressedBase64(encoded, 32, false);
 }
 
 /** Deterministic values (us) spread over the whole range, with a few at its ends. */
@@ -72,12 +57,20 @@ Deno.test("adding an encoding leaves what the library's decode and add leave", (
   for (const into of [() => createHistogram(), () => decodeHistogram(encodeHistogram(cases[3]))]) {
     for (const h of cases) {
       const encoded = encodeHistogram(h);
-      assertEquals(readV2Counts(encoded, 3, ANY_INDEX) === null, false); // read here, not by the library
+      assertEquals(readV2Counts(encoded)?.significantDigits, 3); // read here, not by the library
       const [fast, library] = [into(), into()];
       addEncoded(fast, encoded);
-      library.add(decodeHistogram(encoded));
+      library.add(libraryDecode(encoded));
       assertEquals(state(fast), state(library));
     }
+  }
+  for (const h of cases) {
+    const encoded = encodeHistogram(h);
+    const expected = state(libraryDecode(encoded));
+    // Empty, the min is a new histogram's (the library's decode leaves another sentinel); every reader
+    // of the min checks the count first.
+    if (h.totalCount === 0) expected.min = createHistogram().minNonZeroValue;
+    assertEquals(state(decodeHistogram(encoded)), expected);
   }
 });
 
@@ -89,27 +82,50 @@ Deno.test("an encoding of another shape is added by the library, as before", () 
   });
   for (const v of spread(500, 9)) other.recordValue(v);
   const encoded = hdr.encodeIntoCompressedBase64(other);
-  assertEquals(readV2Counts(encoded, 3, ANY_INDEX), null);
+  assertEquals(readV2Counts(encoded)?.significantDigits, 2);
   const [fast, library] = [createHistogram(), createHistogram()];
   addEncoded(fast, encoded);
-  library.add(decodeHistogram(encoded));
+  library.add(libraryDecode(encoded));
   assertEquals(state(fast), state(library));
+  assertEquals(state(decodeHistogram(encoded)), state(libraryDecode(encoded)));
 });
 
 Deno.test("a broken encoding fails as the library's decode does, and counts cut short say so", () => {
   for (
     const bad of ["not base64 at all!", "", btoa("short"), encodeHistogram(createHistogram()).slice(0, 12)]
   ) {
-    assertEquals(readV2Counts(bad, 3, ANY_INDEX), null);
+    assertEquals(readV2Counts(bad), null);
     assertThrows(() => addEncoded(createHistogram(), bad));
     assertThrows(() => decodeHistogram(bad));
   }
   // A valid header whose last count has its continuation bit set and nothing after it.
-  assertThrows(() => readV2Counts(encodingOf([0x04, 0x81]), 3, ANY_INDEX), /truncated/);
+  assertThrows(() => readV2Counts(encodingOf([0x04, 0x81])), /truncated/);
   // A count of 5 after a run of 2^40 empty indexes (ZigZag: 2^41 - 1 in 7-bit groups, then 10): the
-  // library's decoder spins on it; here it is refused, and nothing is added.
+  // library's decoder spins on it; here it is refused, in loadlab's shape and in another, and nothing
+  // is added.
   const run = [0xff, 0xff, 0xff, 0xff, 0xff, 0x3f];
-  const into = createHistogram();
-  assertThrows(() => addEncoded(into, encodingOf([0x06, ...run, 0x0a])), /past any value a histogram holds/);
-  assertEquals(into.totalCount, 0);
+  for (const digits of [3, 2, 5]) {
+    const corrupt = encodingOf([0x06, ...run, 0x0a], digits);
+    const into = createHistogram();
+    assertThrows(() => addEncoded(into, corrupt), /past any value a histogram holds/);
+    assertEquals(into.totalCount, 0);
+    assertThrows(() => decodeHistogram(corrupt), /past any value a histogram holds/);
+  }
+});
+
+Deno.test("the bound on indexes is the library's own size of the shape at its largest range", () => {
+  // A count at the last index such a histogram has is read; one past it is refused.
+  for (const digits of [0, 1, 2, 3, 4, 5]) {
+    for (const lowest of [1, 1000]) {
+      const { countsArrayLength } = hdr.build({
+        lowestDiscernibleValue: lowest,
+        highestTrackableValue: Number.MAX_SAFE_INTEGER,
+        numberOfSignificantValueDigits: digits as 3,
+        bitBucketSize: 8,
+      }) as unknown as { countsArrayLength: number };
+      const at = (index: number) => encodingOf([...zigzag(-index), 0x02], digits, lowest);
+      assertEquals(readV2Counts(at(countsArrayLength - 1))?.counts, [countsArrayLength - 1, 1]);
+      assertThrows(() => readV2Counts(at(countsArrayLength)), /past any value/);
+    }
+  }
 });

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { makeSeed000 } from "../tests/fixtures/make_results.ts";
 import { parseResultsFile } from "./parse.ts";
+import { encodingOf, zigzag } from "../tests/fixtures/hdr_encoding.ts";
 
 Deno.test("parseResultsFile accepts a results file that went through JSON, with unknown keys", () => {
   const json = JSON.parse(JSON.stringify({ ...makeSeed000(1, 5), futureField: { x: 1 } }));
@@ -78,4 +79,42 @@ Deno.test("parseResultsFile reads a v2 file written by an earlier loadlab: no en
   assert.equal(run.endpoints, undefined);
   assert.equal(run.requests, json.runs[0].requests);
   assert.ok(run.requests > 0);
+});
+
+Deno.test("parseResultsFile refuses a histogram encoding it cannot read, by its path, in every place one is kept", async () => {
+  const fixture = await Deno.readTextFile(
+    new URL("../tests/fixtures/results_v3_endpoints.json", import.meta.url),
+  );
+  // A count after a run of 2^40 empty indexes: the library's decoder walks every one (it would hang
+  // the report or a gate that adds it); and an encoding damaged in transit (its zlib check broken).
+  const pastAnyIndex = encodingOf([...zigzag(-(2 ** 40)), 0x0a]);
+  const good = JSON.parse(fixture).runs[0].histogramEncoded as string;
+  const damaged = good.slice(0, -8) + "AAAAAAA=";
+  type Run = {
+    histogramEncoded: string;
+    intervals: { histogramEncoded?: string }[];
+    endpoints: { histogramEncoded: string | null }[];
+  };
+  const places: [string, (run: Run, bad: string) => void][] = [
+    ["runs[0].histogramEncoded", (run, bad) => run.histogramEncoded = bad],
+    ["runs[0].intervals[1].histogramEncoded", (run, bad) => run.intervals[1].histogramEncoded = bad],
+    ["runs[0].endpoints[0].histogramEncoded", (run, bad) => run.endpoints[0].histogramEncoded = bad],
+  ];
+  for (const [path, put] of places) {
+    for (
+      const [bad, why] of [[pastAnyIndex, /past any value a histogram holds/], [
+        damaged,
+        /not a compressed/,
+      ]] as const
+    ) {
+      const json = JSON.parse(fixture);
+      put(json.runs[0], bad);
+      const parsed = parseResultsFile(json);
+      assert.ok(!parsed.ok, `${path} accepted`);
+      assert.ok(parsed.problem.startsWith(`${path}: `), parsed.problem);
+      assert.match(parsed.problem, why);
+      assert.match(parsed.problem, /restore the file loadlab wrote, or remove this histogram/);
+    }
+  }
+  assert.ok(parseResultsFile(JSON.parse(fixture)).ok, "the fixture as written reads");
 });

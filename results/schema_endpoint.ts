@@ -6,7 +6,7 @@
  * with the run's `intervals`). The run's own totals stay as they are; endpoints split them.
  */
 import { z } from "zod";
-import { count, counts, latencySummarySchema } from "./schema_values.ts";
+import { count, counts, histogramEncoding, latencySummarySchema } from "./schema_values.ts";
 
 /** One endpoint's totals and series. */
 export const endpointResultSchema = z.looseObject({
@@ -26,7 +26,7 @@ export const endpointResultSchema = z.looseObject({
   /** Corrected latency of its responses; null when it had none. */
   latencyMs: latencySummarySchema.nullable(),
   /** Compressed base64 HdrHistogram of its latencies (µs); null when it had no response. */
-  histogramEncoded: z.string().nullable(),
+  histogramEncoded: histogramEncoding.nullable(),
   /**
    * The run's warm-up was cut after it ran (`warmup: auto`) and this endpoint's numbers were not: an
    * endpoint keeps no histogram per interval, so they still include the warm-up.

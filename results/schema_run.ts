@@ -12,6 +12,7 @@ import {
   count,
   counts,
   histogramBucketSchema,
+  histogramEncoding,
   latencySummarySchema,
   LOAD_MODELS,
   num,
@@ -97,7 +98,7 @@ export const runResultSchema = z.looseObject({
   /** Log-spaced buckets (8 per decade), for charts; absent in older files. */
   logHistogram: z.array(histogramBucketSchema).optional(),
   /** Base64 HdrHistogram encoding (microseconds) of the whole run, for re-analysis. */
-  histogramEncoded: z.string().default(""),
+  histogramEncoded: histogramEncoding.default(""),
   statusCodes: counts.default({}),
   /** Counts by error kind (`ERROR_KINDS`); open-ended on disk so newer kinds still load. */
   errors: counts.default({}),

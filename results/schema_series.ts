@@ -6,7 +6,7 @@
  * results/schema_run.ts puts them in a run.
  */
 import { z } from "zod";
-import { count, counts, latencySummarySchema, num } from "./schema_values.ts";
+import { count, counts, histogramEncoding, latencySummarySchema, num } from "./schema_values.ts";
 
 /**
  * Files from before the count of failed statuses got its name call it `non2xx` (a misnomer: a 3xx was
@@ -64,7 +64,7 @@ export const intervalSchema = z.preprocess(
     connections: count,
     statusCodes: counts.default({}),
     /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
-    histogramEncoded: z.string().optional(),
+    histogramEncoded: histogramEncoding.optional(),
   }),
 );
 

@@ -7,6 +7,7 @@
  * way. Pure; results/schema.ts assembles the file from these.
  */
 import { z } from "zod";
+import { encodingProblem } from "./histogram_v2.ts";
 
 /** The load models an executor implements; the one list of them. */
 export const LOAD_MODELS = ["connections", "rate", "throughput", "count", "ramping-connections"] as const;
@@ -55,6 +56,14 @@ export const ERROR_KINDS = [
 export const num = z.number().nullable().transform((v) => v ?? Number.NaN);
 /** A counter; null (a file written by hand, or an older writer) reads as 0. */
 export const count = z.number().nullable().transform((v) => v ?? 0);
+/**
+ * A histogram as results carry it: HdrHistogram's compressed base64 encoding of microseconds. One that
+ * cannot be read is refused here, by its path, before a report or a gate adds it.
+ */
+export const histogramEncoding = z.string().superRefine((encoded, ctx) => {
+  const problem = encodingProblem(encoded);
+  if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+});
 /** Counts by key: status codes, error kinds. */
 export const counts = z.record(z.string(), z.number());
 

@@ -7,7 +7,7 @@
  * frame). The two timings keep their encoded histograms so shards and workers add exactly. Round trips of answered messages are the run's own latency (`latency`, `requests`).
  */
 import { z } from "zod";
-import { count, counts, latencySummarySchema } from "./schema_values.ts";
+import { count, counts, histogramEncoding, latencySummarySchema } from "./schema_values.ts";
 
 export const wsResultSchema = z.looseObject({
   /**
@@ -27,7 +27,7 @@ export const wsResultSchema = z.looseObject({
   /** Time from the Upgrade request written to its 101 read (ms), measured run only; null without one. */
   handshakeMs: latencySummarySchema.nullable(),
   /** The handshake times' HDR histogram, base64: shards add it (results/ws_totals.ts). Absent: none. */
-  handshakeHistogramEncoded: z.string().optional(),
+  handshakeHistogramEncoded: histogramEncoding.optional(),
   messagesSent: count,
   messagesReceived: count,
   /** Payload bytes (frame headers and masks not included; the run's bytes count those). */
@@ -38,7 +38,7 @@ export const wsResultSchema = z.looseObject({
   /** Receive time minus the send time the target wrote into an unsolicited message (ms); null: none carried one. */
   fanoutMs: latencySummarySchema.nullable(),
   /** The fan-out latencies' HDR histogram, base64, added like the handshakes'. Absent: none. */
-  fanoutHistogramEncoded: z.string().optional(),
+  fanoutHistogramEncoded: histogramEncoding.optional(),
   pingsSent: count,
   pongsReceived: count,
   /** Close frames we sent (end of a storm connection, a fault, the run's end) and the server's close codes. */
