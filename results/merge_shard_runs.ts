@@ -21,7 +21,8 @@ import {
   emptyIntervalDetail,
   sumValues,
 } from "./interval_counts.ts";
-import { encodeHistogram, latencyBlock, mergeEncoded, summarizeMs } from "./histogram.ts";
+import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
+import { latencyBlock } from "./histogram_views.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
 import { detectStabilization } from "./conclude/stabilization.ts";

@@ -7,7 +7,8 @@
  * within one bucket width, 2^(1/256) - 1 = 0.27% at schema 8 (the finest both formats allow), on top of
  * HDR's own 0.1%. Pure.
  */
-import { bucketValuesUs, forEachBucket, type Histogram } from "../histogram.ts";
+import type { Histogram } from "../histogram.ts";
+import { bucketValuesUs, forEachBucket } from "../histogram_views.ts";
 
 /** Prometheus' finest schema: 256 buckets per doubling. */
 export const NATIVE_SCHEMA = 8;

@@ -29,11 +29,11 @@ import {
   addEncoded,
   createHistogram,
   type Histogram,
-  latencyBlock,
   mergeEncoded,
   percentileCurve,
   summarizeMs,
 } from "../../results/histogram.ts";
+import { latencyBlock } from "../../results/histogram_views.ts";
 import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import {
   addSample,
