@@ -14,6 +14,7 @@
 import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
+import { takeStatusCodes } from "./tallies.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
 
 /** Status codes counted apart per endpoint (000-999; others count at 0, as the run's). */
@@ -128,7 +129,7 @@ export class EndpointRecorder {
         endpoint: e,
         ...(this.#names !== null ? { name: this.#names[e] } : {}),
         requests: this.#requests[e],
-        statusCodes: this.#takeStatuses(e),
+        statusCodes: takeStatusCodes(this.#statuses.subarray(e * STATUS_SLOTS, (e + 1) * STATUS_SLOTS)),
         errors: this.#takeErrors(e),
         bytesRead: this.#bytesRead[e],
         bytesWritten: this.#bytesWritten[e],
@@ -140,16 +141,6 @@ export class EndpointRecorder {
         this.#touched[e] =
           0;
     }
-    return out;
-  }
-
-  #takeStatuses(e: number): Record<string, number> {
-    const out: Record<string, number> = {};
-    const counts = this.#statuses.subarray(e * STATUS_SLOTS, (e + 1) * STATUS_SLOTS);
-    for (let code = 0; code < STATUS_SLOTS; code++) {
-      if (counts[code] !== 0) out[String(code)] = counts[code];
-    }
-    counts.fill(0);
     return out;
   }
 

@@ -15,13 +15,10 @@
 import type { ErrorKind } from "../../results/mod.ts";
 import { clampUs, createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { addCounters, type Counters, emptyCounters } from "../../results/interval_counts.ts";
-import {
-  addWsIntervalCounts,
-  emptyWsIntervalCounts,
-  type WsIntervalCounts,
-} from "../../results/ws_totals.ts";
-import { ERROR_KINDS, errorKindIndex, idleSample, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import type { WsIntervalCounts } from "../../results/ws_totals.ts";
+import { errorKindIndex, idleSample, type IntervalSample } from "./sample.ts";
 import { EndpointRecorder } from "./endpoint_recorder.ts";
+import { ErrorTally, takeStatusCodes, WsSampler } from "./tallies.ts";
 
 /** Zero of every counter, copied over the open interval's counters when it closes. */
 const NO_COUNTERS: Readonly<Counters> = Object.freeze(emptyCounters());
@@ -44,15 +41,6 @@ export interface RecorderOptions {
   namedEndpoints?: boolean;
 }
 
-/**
- * The whole microseconds from `fromMs` to `nowMs`, as the histograms keep a latency. Rounded by the caller,
- * a latency passes to the recorder as a small integer; a double handed to a call V8 does not inline is
- * a heap number each time, an allocation per response or message.
- */
-export function elapsedUs(fromMs: number, nowMs: number): number {
-  return Math.round((nowMs - fromMs) * 1000);
-}
-
 /** How far before t0 a send may be intended and still count as the run's (rounding, not backlog). */
 const WARMUP_LINE_SLACK_MS = 1;
 
@@ -67,7 +55,6 @@ export class IntervalRecorder {
   #originMs: number;
   /** `performance.now()` at the load's end (its planned end, or a stop): later responses are the drain. */
   #loadEndMs = Infinity;
-  readonly #maxMessages: number;
   /** Index of the interval collecting events, or -1 when none is open. */
   #openIndex = -1;
   #openStartMs = Infinity;
@@ -80,22 +67,20 @@ export class IntervalRecorder {
   readonly #c: Counters = emptyCounters();
   /** Index = status code; out-of-range codes count at 0 ("no valid status"). */
   readonly #statusCounts = new Uint32Array(1000);
-  readonly #errorCounts = new Uint32Array(ERROR_KINDS.length);
-  readonly #messages: Map<string, number>[] = ERROR_KINDS.map(() => new Map());
+  readonly #errors: ErrorTally;
   readonly #histogram: Histogram = createHistogram();
   readonly #rawHistogram: Histogram | null;
   readonly #connectHistogram: Histogram = createHistogram();
   readonly #tlsHistogram: Histogram = createHistogram();
   /** Per-endpoint counts, or null for a run of one endpoint (its counts are the run's). */
   readonly #endpoints: EndpointRecorder | null;
-  /** A WebSocket run's live counts (runner/http/ws/stats.ts) and what earlier samples carried of them. */
-  #ws: { live: Readonly<WsIntervalCounts>; sampled: WsIntervalCounts } | null = null;
+  #ws: WsSampler | null = null;
 
   constructor(opts: RecorderOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
     this.#originMs = opts.originMs;
-    this.#maxMessages = opts.maxMessagesPerKind ?? 20;
+    this.#errors = new ErrorTally(opts.maxMessagesPerKind ?? 20);
     this.#rawHistogram = opts.uncorrected ? createHistogram() : null;
     this.#endpoints = opts.namedEndpoints
       ? new EndpointRecorder(0, true)
@@ -159,13 +144,8 @@ export class IntervalRecorder {
   recordError(nowMs: number, kind: ErrorKind, message: string, endpoint = -1): void {
     if (!this.#slot(nowMs)) return;
     const k = errorKindIndex(kind);
-    this.#errorCounts[k]++;
+    this.#errors.record(k, message);
     this.#endpoints?.error(endpoint, k);
-    const messages = this.#messages[k];
-    const seen = messages.get(message);
-    if (seen !== undefined) messages.set(message, seen + 1);
-    else if (messages.size < this.#maxMessages) messages.set(message, 1);
-    else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
   }
 
   /** Bytes read, counted under the endpoint whose response they arrived for (negative: none). */
@@ -252,7 +232,7 @@ export class IntervalRecorder {
    */
   drain(nowMs: number, final: boolean): IntervalSample[] {
     // The last ws counts of the run need an interval to travel in, even with no response after them.
-    if (final && this.#ws !== null && this.#wsChanged()) this.#slot(nowMs);
+    if (final && this.#ws !== null && this.#ws.changed()) this.#slot(nowMs);
     if (nowMs >= this.#originMs) {
       const elapsed = (nowMs - this.#originMs) / this.#intervalMs;
       // final: the interval containing nowMs (ceil - 1 so a run ending on a boundary adds no empty tail).
@@ -297,25 +277,7 @@ export class IntervalRecorder {
    * counted since the previous one, read when the interval closes (the hot path counts once, there).
    */
   countWs(live: Readonly<WsIntervalCounts>): void {
-    this.#ws = { live, sampled: emptyWsIntervalCounts() };
-  }
-
-  #wsChanged(): boolean {
-    const { live, sampled } = this.#ws!;
-    return live.handshakes !== sampled.handshakes || live.messagesSent !== sampled.messagesSent ||
-      live.messagesReceived !== sampled.messagesReceived;
-  }
-
-  /** What the ws counts grew by since the previous sample. */
-  #takeWs(): WsIntervalCounts {
-    const { live, sampled } = this.#ws!;
-    const grown = {
-      handshakes: live.handshakes - sampled.handshakes,
-      messagesSent: live.messagesSent - sampled.messagesSent,
-      messagesReceived: live.messagesReceived - sampled.messagesReceived,
-    };
-    addWsIntervalCounts(sampled, grown);
-    return grown;
+    this.#ws = new WsSampler(live);
   }
 
   #idleSample(index: number): IntervalSample {
@@ -327,10 +289,10 @@ export class IntervalRecorder {
     const sample = this.#idleSample(this.#openIndex);
     addCounters(sample, this.#c);
     Object.assign(this.#c, NO_COUNTERS);
-    sample.statusCodes = this.#takeStatusCodes();
-    this.#takeErrors(sample);
+    sample.statusCodes = takeStatusCodes(this.#statusCounts);
+    this.#errors.takeInto(sample);
     if (this.#endpoints !== null) sample.endpoints = this.#endpoints.take(this.#histogram);
-    if (this.#ws !== null) sample.ws = this.#takeWs();
+    if (this.#ws !== null) sample.ws = this.#ws.take();
     sample.histogram = this.#takeHistogram(this.#histogram) ?? sample.histogram;
     if (this.#rawHistogram !== null) {
       sample.uncorrectedHistogram = this.#takeHistogram(this.#rawHistogram) ?? sample.uncorrectedHistogram;
@@ -349,25 +311,5 @@ export class IntervalRecorder {
     const encoded = encodeHistogram(h);
     h.reset();
     return encoded;
-  }
-
-  #takeStatusCodes(): Record<string, number> {
-    const out: Record<string, number> = {};
-    const counts = this.#statusCounts;
-    for (let code = 0; code < counts.length; code++) {
-      if (counts[code] !== 0) out[String(code)] = counts[code];
-    }
-    counts.fill(0);
-    return out;
-  }
-
-  #takeErrors(sample: IntervalSample): void {
-    for (let k = 0; k < ERROR_KINDS.length; k++) {
-      if (this.#errorCounts[k] === 0) continue;
-      sample.errors[ERROR_KINDS[k]] = this.#errorCounts[k];
-      sample.errorMessages[ERROR_KINDS[k]] = Object.fromEntries(this.#messages[k]);
-      this.#messages[k].clear();
-    }
-    this.#errorCounts.fill(0);
   }
 }

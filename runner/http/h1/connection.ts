@@ -25,7 +25,7 @@ import { ConnectionIo } from "./connection_io.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes, keptTooLargeMessage } from "../kept_bytes.ts";
 import { KeptResponse } from "../kept_response.ts";
 import type { StepConnection, StepRequest } from "../load_connection.ts";
-import { elapsedUs } from "../../stats/recorder.ts";
+import { elapsedUs } from "../../../results/histogram.ts";
 
 const NO_VALUES: Uint8Array[] = [];
 

@@ -28,7 +28,7 @@ import type { H2Core } from "./core.ts";
 import type { H2Output } from "./output.ts";
 import { writeHeadersFrames } from "./request.ts";
 import { type H2Stream, MAX_RESENDS } from "./stream.ts";
-import { elapsedUs } from "../../stats/recorder.ts";
+import { elapsedUs } from "../../../results/histogram.ts";
 
 /** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
 export const CLOSED_RING = 1024;

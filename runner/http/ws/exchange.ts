@@ -6,7 +6,8 @@
  * send, coordinated-omission corrected, and from the actual one), and an unfinished one at the run's end.
  * HOT PATH: plain fields and the recorder's counters; nothing is allocated.
  */
-import { elapsedUs, type IntervalRecorder } from "../../stats/recorder.ts";
+import type { IntervalRecorder } from "../../stats/recorder.ts";
+import { elapsedUs } from "../../../results/histogram.ts";
 
 export class WsExchange {
   /** An exchange is in progress (from its first send to its end). */

@@ -1,0 +1,82 @@
+/**
+ * @module
+ * The recorder's counts that leave the hot path's plain fields when an interval closes
+ * (runner/stats/recorder.ts): status codes counted by index into a typed array, read out as the sample's
+ * record (the per-endpoint recorder reads its slices the same way); failures by kind with a bounded map
+ * of distinct messages per kind (past the bound, "(other)"), since a target can answer with as many
+ * messages as it likes; and a WebSocket run's live counts, of which each sample carries what grew since
+ * the one before. Nothing here runs per response; a failure costs a map lookup.
+ */
+import {
+  addWsIntervalCounts,
+  emptyWsIntervalCounts,
+  type WsIntervalCounts,
+} from "../../results/ws_totals.ts";
+import { ERROR_KINDS, type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+
+/** The nonzero counts of `counts` (index = status code) by code, and the counts zeroed for reuse. */
+export function takeStatusCodes(counts: Uint32Array): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (let code = 0; code < counts.length; code++) {
+    if (counts[code] !== 0) out[String(code)] = counts[code];
+  }
+  counts.fill(0);
+  return out;
+}
+
+/** Failures of the open interval by kind (the index in `ERROR_KINDS`), with their messages. */
+export class ErrorTally {
+  readonly #counts = new Uint32Array(ERROR_KINDS.length);
+  readonly #messages: Map<string, number>[] = ERROR_KINDS.map(() => new Map());
+
+  constructor(readonly maxMessagesPerKind: number) {}
+
+  /** One failure of kind index `k`; its message kept while the kind has fewer than the bound. */
+  record(k: number, message: string): void {
+    this.#counts[k]++;
+    const messages = this.#messages[k];
+    const seen = messages.get(message);
+    if (seen !== undefined) messages.set(message, seen + 1);
+    else if (messages.size < this.maxMessagesPerKind) messages.set(message, 1);
+    else messages.set(OTHER_MESSAGES, (messages.get(OTHER_MESSAGES) ?? 0) + 1);
+  }
+
+  /** Moves the counts and messages into `sample` (kinds without a failure stay absent), then zeroes. */
+  takeInto(sample: IntervalSample): void {
+    for (let k = 0; k < ERROR_KINDS.length; k++) {
+      if (this.#counts[k] === 0) continue;
+      sample.errors[ERROR_KINDS[k]] = this.#counts[k];
+      sample.errorMessages[ERROR_KINDS[k]] = Object.fromEntries(this.#messages[k]);
+      this.#messages[k].clear();
+    }
+    this.#counts.fill(0);
+  }
+}
+
+/** A WebSocket run's live counts (runner/http/ws/stats.ts) and what earlier samples carried of them. */
+export class WsSampler {
+  readonly #sampled = emptyWsIntervalCounts();
+
+  constructor(readonly live: Readonly<WsIntervalCounts>) {}
+
+  /** Something was counted since the last sample. */
+  changed(): boolean {
+    const { live } = this;
+    const sampled = this.#sampled;
+    return live.handshakes !== sampled.handshakes || live.messagesSent !== sampled.messagesSent ||
+      live.messagesReceived !== sampled.messagesReceived;
+  }
+
+  /** What the counts grew by since the previous sample. */
+  take(): WsIntervalCounts {
+    const { live } = this;
+    const sampled = this.#sampled;
+    const grown = {
+      handshakes: live.handshakes - sampled.handshakes,
+      messagesSent: live.messagesSent - sampled.messagesSent,
+      messagesReceived: live.messagesReceived - sampled.messagesReceived,
+    };
+    addWsIntervalCounts(sampled, grown);
+    return grown;
+  }
+}
