@@ -72,8 +72,8 @@ export function clampUs(valueUs: number): number {
 
 /**
  * The whole microseconds from `fromMs` to `nowMs`, as the histograms keep a latency. Rounded by the caller,
- * a latency passes to the recorder (runner/stats/recorder.ts) as a small integer; a double handed to a call V8 does not inline is
- * a heap number each time, an allocation per response or message.
+ * a latency passes to the recorder (runner/stats/recorder.ts) as a small integer; a double handed to a
+ * call V8 does not inline is a heap number each time, an allocation per response or message.
  */
 export function elapsedUs(fromMs: number, nowMs: number): number {
   return Math.round((nowMs - fromMs) * 1000);
