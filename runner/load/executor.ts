@@ -2,7 +2,8 @@
  * @module
  * The context a worker gives a load model's run (models/model.ts holds the model's record). A run only
  * decides *when* each request starts and on which connection; connections, recording, the watchdog
- * and the graceful stop belong to the worker runtime (`run_load.ts`), so every model shares them.
+ * and the graceful stop belong to the worker runtime (`run_load.ts` before t0, `run_prepared.ts` from
+ * it), so every model shares them.
  */
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { WorkerSteering } from "./steer.ts";

@@ -1,9 +1,9 @@
 /**
  * @module
- * The parts of a worker's load that both the run (run_load.ts) and the generator's warm-up burst
- * (generator_warmup.ts) build: the interval recorder, the connect gate, the model's context, and whether
- * the model is closed. They are built here one way for both so that V8 optimizes the burst's hot path for
- * the object shapes the run then brings. A recorder made with other options (a raw histogram the run has
+ * The parts of a worker's load that both the run (run_load.ts, run_prepared.ts) and the generator's warm-up
+ * burst (generator_warmup.ts) build: the interval recorder, the connect gate, the model's context, and
+ * whether the model is closed. They are built here one way for both so that V8 optimizes the burst's hot path
+ * for the object shapes the run then brings. A recorder made with other options (a raw histogram the run has
  * not, no WebSocket counts, an origin given at construction where the run sets it later), a gate bound of
  * another number kind, or a context with its fields in another order left the burst's optimized code to
  * deoptimize at the run's first messages and compile again after t0, on the generator's core.

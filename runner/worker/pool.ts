@@ -19,7 +19,7 @@ import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { modelDef } from "../load/models/mod.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
-import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
+import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /**

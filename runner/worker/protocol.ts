@@ -7,7 +7,7 @@
  */
 import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/sample.ts";
-import type { LoadRunSummary, PrepareSummary } from "../load/run_load.ts";
+import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
 

@@ -3,11 +3,12 @@
  * Entry module of a load worker isolate: announces it is ready (so module loading never eats into the
  * schedule), prepares its share on "prepare" (generator warm-up, pre-connect pool: all before t0),
  * starts it at the common start time on "start", streams interval samples, and reports its summary or
- * a failure. All load logic lives in `run_load.ts`.
+ * a failure. All load logic lives in `run_load.ts` (before t0) and `run_prepared.ts` (from t0).
  */
 /// <reference lib="deno.worker" />
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
-import { type LoadRun, type PreparedLoad, prepareLoad } from "../load/run_load.ts";
+import { prepareLoad } from "../load/run_load.ts";
+import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 
 const post = (msg: WorkerToMain) => self.postMessage(msg);
 let workerIndex = 0;

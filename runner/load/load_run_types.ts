@@ -1,0 +1,80 @@
+/**
+ * @module
+ * What a worker's load says to the worker around it (worker.ts, protocol.ts, pool.ts): the options a load
+ * runs with, what it did before t0, what it reports at its end, and the handles that start, steer and
+ * stop it. Apart from run_load.ts and run_prepared.ts, which build these, so neither imports the other's
+ * types and the worker side reads the shapes without the load's code.
+ */
+import type { WsSample } from "../http/ws/stats.ts";
+import type { WsResult } from "../../results/schema_ws.ts";
+import type { AttackConfig } from "../config.ts";
+import type { ProtocolUsed } from "../http/protocols.ts";
+import type { TlsSessionInfo } from "../http/tls/deno_tls.ts";
+import type { TransportKind } from "../http/transport/choice.ts";
+import type { IntervalSample } from "../stats/sample.ts";
+import type { FlowSample } from "../stats/flow_counters.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
+
+export interface LoadRunOptions {
+  config: AttackConfig;
+  workerIndex: number;
+  workerCount: number;
+  onSamples(samples: IntervalSample[]): void;
+  /** The WebSocket warm-up's echo when the pool started one for all workers (ws_warmup_sink.ts). */
+  warmupSinkUrl?: string;
+  /** Called once at the end with this worker's flow totals, when the load has flows. */
+  onFlows?(flows: FlowSample[]): void;
+}
+
+/** What a worker did before t0. */
+export interface PrepareSummary {
+  /** Connections open at t0. */
+  preConnected: number;
+  /** The latency estimate the pool was sized with (ms), null when not estimated. */
+  preConnectEstimateMs: number | null;
+  /** Time of the generator's warm-up against its sink (ms); 0 when skipped. */
+  generatorWarmupMs: number;
+  /** The transport chosen for this run (transport/choice.ts), and why epoll fell back, if it did. */
+  transport: TransportKind;
+  transportFallback: string | null;
+  /** The HTTP version spoken (protocols.ts; `auto` resolved by ALPN). */
+  protocol: ProtocolUsed;
+}
+
+/** What a worker reports when its share is done. */
+export interface LoadRunSummary {
+  /** Time from the start of the measured run to the end of this worker's load. */
+  activeMs: number;
+  /** Most connects to the target in flight at once in this worker, pre-connect included. */
+  maxConnectsInFlight: number;
+  /** https: what the worker's first handshake negotiated; null when none completed (or http:). */
+  tlsSession: TlsSessionInfo | null;
+  /** HTTP/2: most streams open at once on one connection of this worker (0 over HTTP/1.1). */
+  maxStreamsPerConnection: number;
+  /** Why the request log could not be written in full (a full disk...); the load itself still counts. */
+  logError?: string;
+  /** The load's data rows ran out in this worker (`whenDone: stop`, or `unique`): it stopped sending. */
+  dataRanOut?: boolean;
+  /** Summed over a pool's workers: how many ran out of data rows. */
+  dataRanOutWorkers?: number;
+  /** WebSocket runs: this worker's counts (handshakes, messages each way, close codes). */
+  ws?: WsSample;
+  /** WebSocket runs: the pool's, merged (set by the pool only). */
+  wsResult?: WsResult;
+  /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
+  stuckWorkers?: number;
+}
+
+/** A running load; `stop()` asks it to start nothing new and end gracefully; `steer` changes it. */
+export interface LoadRun {
+  done: Promise<LoadRunSummary>;
+  steer(change: SteerChange): void;
+  stop(): void;
+}
+
+/** A load made ready before t0: the generator warm, the pool open; `start` runs it. */
+export interface PreparedLoad {
+  summary: PrepareSummary;
+  /** Starts the load at `startMs` (this isolate's `performance.now()`; warm-up of the target included). */
+  start(startMs: number): LoadRun;
+}

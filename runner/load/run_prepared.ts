@@ -1,0 +1,253 @@
+/**
+ * @module
+ * A prepared load's run, from t0 (run_load.ts readies it before): sets the recorder's origin, builds the
+ * flows' sessions or the script's arrivals and the model's context, runs one timer that both enforces
+ * per-request timeouts (the watchdog scans deadlines, so no timer per request) and drains finished
+ * intervals to the caller, and ends the run gracefully: after the last start, in-flight requests get
+ * `gracefulStopMs` before their sockets are closed (those still waiting then are counted as
+ * `unfinished`, apart from the failures).
+ */
+import type { WsRun } from "../http/ws/run.ts";
+import { WsStats } from "../http/ws/stats.ts";
+import { MaskKeys } from "../../ws/frame_encoder.ts";
+import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget.ts";
+import { type AttackConfig, measuredDurationMs } from "../config.ts";
+import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
+import type { ConnectionFactory } from "../http/protocols.ts";
+import type { ChosenTransport } from "../http/transport/choice.ts";
+import type { AnyModelDef } from "./models/mod.ts";
+import type { Arrival, LoadContext } from "./executor.ts";
+import { RequestLog } from "./request_log.ts";
+import { waitUntil } from "./clock.ts";
+import { loadContextOf } from "./run_parts.ts";
+import { encodeFlows } from "./flow_plan.ts";
+import { arrivalFor, FlowSessions, type SessionOptions, type SessionRun } from "./flow_session.ts";
+import type { Feeder } from "./feeder.ts";
+import { connectionsShareOf, WorkerSteering } from "./steer.ts";
+import type { SteerChange } from "../../results/schema_steering.ts";
+import { endpointTable } from "../endpoint_table.ts";
+import { scriptArrival } from "../script/script_load.ts";
+import type { ScriptModule } from "../script/script_module.ts";
+import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
+
+/** What prepareLoad built before t0 for the run. */
+export interface Prepared {
+  model: AnyModelDef;
+  shared: ConnectionShared;
+  connections: LoadConnection[];
+  newConnection(): LoadConnection;
+  pool: LoadConnection[];
+  transport: ChosenTransport;
+  feeder: Feeder | null;
+  factory: ConnectionFactory;
+  wsRun: WsRun | null;
+  /** The session script's module (runner/script/), or null. */
+  script: ScriptModule | null;
+}
+
+/** Flows with ws steps: their sessions' shared counts, mask keys and buffer budget. */
+type FlowWs = NonNullable<SessionOptions["ws"]>;
+
+/** What the run's parts share once it started. */
+interface RunState {
+  ctx: LoadContext<AttackConfig>;
+  /** When a stop request or the end of the data rows stopped new arrivals; Infinity until then. */
+  stopAtMs: number;
+  /** Ends sessions (their next step, their think time) on a stop request or past the graceful stop. */
+  ended: AbortController;
+  originMs: number;
+  sessions: FlowSessions | null;
+  scripted: ReturnType<typeof scriptArrival> | null;
+  wsStats: WsStats | null;
+}
+
+/** Runs a prepared load from `startMs` to its end and the graceful stop. */
+export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: number): LoadRun {
+  const { config } = opts;
+  const recorder = prepared.shared.recorder;
+  const originMs = startMs + config.warmupMs;
+  recorder.setOrigin(originMs);
+  const flowWs = flowWsOf(config, prepared.wsRun);
+  // A whole-run ws load counts its connections' messages; flows with ws steps count their sessions'.
+  const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? null;
+  if (wsStats !== null) {
+    wsStats.originMs = originMs;
+    recorder.countWs(wsStats);
+  }
+  const sessions = flowSessionsOf(opts, prepared, originMs, flowWs);
+  const ended = new AbortController();
+  const sessionRun: SessionRun = { shared: prepared.shared, ended: ended.signal };
+  const scripted = prepared.script === null
+    ? null
+    : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder: prepared.feeder });
+  const arrival = scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival");
+  const ctx = contextOf(opts, prepared, startMs, arrival);
+  const run: RunState = { ctx, stopAtMs: Infinity, ended, originMs, sessions, scripted, wsStats };
+  const steer = (change: SteerChange) =>
+    ctx.steer.add(
+      change,
+      (total) => connectionsShareOf(total, opts.workerIndex, opts.workerCount, ctx.streamsPerConnection),
+    );
+  // A replayed schedule: every change known from the start, each taking effect at its instant.
+  for (const change of config.steering ?? []) steer(change);
+  // Responses after the load's end are the drain: counted apart from the rate served over the window.
+  recorder.setLoadEnd(ctx.endMs);
+  // Out of rows: start no new arrival; those in progress finish (their graceful stop from now).
+  if (prepared.feeder !== null) prepared.feeder.onExhausted = () => stopArrivals(run, prepared.shared);
+  const done = runToEnd(opts, prepared, run).finally(() => prepared.transport.close());
+  return {
+    done,
+    steer,
+    stop() {
+      if (ctx.stopRequested) return;
+      stopArrivals(run, prepared.shared);
+      ended.abort();
+    },
+  };
+}
+
+/** The flows' ws parts, when flows have ws steps (a whole-run ws load counts its own); else null. */
+function flowWsOf(config: AttackConfig, wsRun: WsRun | null): FlowWs | null {
+  if (wsRun !== null || !config.flows?.some((f) => f.steps.some((s) => "ws" in s))) return null;
+  return {
+    stats: new WsStats(),
+    keys: new MaskKeys(),
+    budget: new BufferBudget(config.ws?.maxBufferedBytes ?? DEFAULT_MAX_BUFFERED_BYTES),
+  };
+}
+
+/** The flows' sessions, their requests encoded once; null for a load without flows. */
+function flowSessionsOf(
+  opts: LoadRunOptions,
+  prepared: Prepared,
+  originMs: number,
+  flowWs: FlowWs | null,
+): FlowSessions | null {
+  const { config } = opts;
+  if (config.flows === undefined) return null;
+  const url = new URL(config.url);
+  const cookies = config.cookies ?? true;
+  const plans = encodeFlows(
+    url,
+    config.flows,
+    config.data?.columns,
+    cookies,
+    prepared.factory.h2Steps,
+    endpointTable(config).flows,
+    config.timeoutMs,
+  );
+  return new FlowSessions(plans, config.flows.map((f) => f.weight), originMs, opts.workerIndex * 7919, {
+    feeder: prepared.feeder,
+    cookies,
+    https: url.protocol === "https:",
+    ws: flowWs,
+  });
+}
+
+/** The model's context; a steering change that ends the load early moves its end (and the drain's). */
+function contextOf(
+  opts: LoadRunOptions,
+  prepared: Prepared,
+  startMs: number,
+  arrival: Arrival | null,
+): LoadContext<AttackConfig> {
+  const { config } = opts;
+  const spanMs = config.warmupMs + measuredDurationMs(config);
+  const ctx = loadContextOf({
+    config,
+    shared: prepared.shared,
+    workerIndex: opts.workerIndex,
+    workerCount: opts.workerCount,
+    startMs,
+    endMs: startMs + spanMs,
+    newConnection: prepared.newConnection,
+    pool: prepared.pool,
+    streamsPerConnection: prepared.factory.perConnection,
+    arrival,
+    steer: new WorkerSteering(config, startMs, spanMs, (endMs) => {
+      ctx.endMs = Math.min(ctx.endMs, Math.max(endMs, performance.now()));
+      prepared.shared.recorder.setLoadEnd(ctx.endMs);
+    }),
+  });
+  return ctx;
+}
+
+/** No new arrival from now (a stop request, or the data rows ran out); those in progress finish. */
+function stopArrivals(run: RunState, shared: ConnectionShared): void {
+  run.ctx.stopRequested = true;
+  run.ctx.steer.interrupt();
+  run.stopAtMs = Math.min(run.stopAtMs, performance.now());
+  shared.recorder.setLoadEnd(run.stopAtMs);
+}
+
+/** Waits for t0, runs the model under the timer, then drains the last samples and sums the worker up. */
+async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState): Promise<LoadRunSummary> {
+  const { config } = opts;
+  const { shared } = prepared;
+  if (config.logFile) shared.log = await RequestLog.open(config.logFile, run.originMs, 0);
+  await waitUntil(run.ctx.startMs);
+  const timer = setInterval(() => tick(opts, prepared, run), Math.min(config.intervalMs, 50));
+  try {
+    await prepared.model.run(run.ctx);
+  } finally {
+    clearInterval(timer);
+    endConnections(prepared, performance.now());
+    prepared.transport.close();
+  }
+  const { scripted, sessions, wsStats } = run;
+  // A script's promises rejected in its last turns are reported by the runtime on the next one.
+  if (scripted !== null) await scripted.settled();
+  const endMs = performance.now();
+  opts.onSamples(shared.recorder.drain(endMs, true));
+  if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
+  if (scripted !== null) opts.onFlows?.(scripted.sessions.recorder.take());
+  scripted?.dispose();
+  // A failed log costs the log, not the measurements: reported beside them instead of thrown.
+  const logError = await (shared.log as RequestLog | null)?.close().then(
+    () => undefined,
+    (err) => (err as Error).message,
+  );
+  return {
+    activeMs: Math.max(0, Math.min(endMs, run.ctx.endMs, run.stopAtMs) - run.originMs),
+    maxConnectsInFlight: shared.connectGate.maxInFlight,
+    tlsSession: prepared.transport.tlsInfo(),
+    maxStreamsPerConnection: prepared.factory.maxOpenStreams(),
+    ...(wsStats !== null ? { ws: wsStats.take() } : {}),
+    ...(logError ? { logError } : {}),
+    ...(prepared.feeder !== null && prepared.feeder.exhausted > 0 ? { dataRanOut: true } : {}),
+  };
+}
+
+/** The run's timer: timeouts, the cut past the graceful stop, and the finished intervals to the caller. */
+function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
+  const nowMs = performance.now();
+  watchdog(prepared.connections, nowMs);
+  if (nowMs > Math.min(run.ctx.endMs, run.stopAtMs) + opts.config.gracefulStopMs) {
+    endConnections(prepared, nowMs);
+    run.ended.abort();
+  }
+  const samples = prepared.shared.recorder.drain(nowMs, false);
+  if (samples.length) opts.onSamples(samples);
+}
+
+/**
+ * Counts the requests still waiting for an answer as the run ends (`unfinished`): the experiment's own
+ * stop cut them, so they are shown apart and never count as failures of the target; then closes every
+ * connection. Counted once per run: after `stopping` is set, nothing more is.
+ */
+function endConnections(prepared: Prepared, nowMs: number): void {
+  const { shared, connections } = prepared;
+  if (!shared.stopping) { for (const conn of connections) conn.countUnfinished(nowMs); }
+  shared.stopping = true;
+  for (const conn of connections) conn.abort();
+}
+
+/** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */
+export function watchdog(connections: LoadConnection[], nowMs: number): void {
+  for (const conn of connections) {
+    if (conn.deadlineMs < nowMs) {
+      conn.timedOut = true;
+      conn.abort();
+    }
+  }
+}
