@@ -6,13 +6,13 @@
  * a complete `RunResult`. This is the function the CLI's `attack`, the demo and experiments all call.
  */
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
-import type { RequestSpec } from "./request_spec.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
 import type { AggregatorOptions } from "./stats/aggregate_types.ts";
 import { FlowAggregator } from "./stats/flow_aggregate.ts";
 import { endpointTable } from "./endpoint_table.ts";
 import { runWorkers, type WorkersSummary } from "./worker/pool.ts";
+import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
 import { hostTcpDelta } from "./stats/host_tcp.ts";
@@ -68,53 +68,25 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
 }
 
 async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
-  const uncorrected = modelDef(config.model).keepsUncorrected;
+  const name = hooks.name ?? "attack";
+  const plannedMs = measuredDurationMs(config);
   // A segment's share of the requested rate (the shards' add up to the configured one).
   let requestedRps = shareOfRate(targetRps(config), config.segment?.count ?? 1);
-  const aggregatorOptions: AggregatorOptions = {
-    intervalMs: config.intervalMs,
-    requestedRps,
-    uncorrected,
-    intervalHistograms: config.intervalHistograms,
-    workers: config.workers,
-    // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
-    foldWindowMs: config.gracefulStopMs + 1_000,
-    // The same table every worker builds: sample endpoint k is endpoint k here. A script's endpoints are
-    // named as its requests are sent, and its workers' samples carry the names.
-    endpoints: config.script ? [] : endpointTable(config).endpoints,
-    namedEndpoints: config.script !== undefined,
-  };
   // A rule scoped to another run by name (`other:p99<1s`) is not this run's, as after the run.
-  const name = hooks.name ?? "attack";
   const rules = (hooks.abortOn ?? []).filter((r) =>
     r.threshold.run === undefined || r.threshold.run === name
   );
-  const abort = abortOnFail(rules, config.intervalMs, measuredDurationMs(config));
+  const abort = abortOnFail(rules, config.intervalMs, plannedMs);
   // The measured run's start on the wall clock, known once the workers are told when to start.
-  let originEpochMs = 0;
-  const onInterval = hooks.onInterval;
-  if (abort.onInterval || onInterval) {
-    aggregatorOptions.onInterval = (delta: IntervalDelta) => {
-      // Its nominal end; the exporter stamps a last, partial interval no later than it is handed on.
-      delta.endEpochMs = originEpochMs + (delta.index + 1) * config.intervalMs;
-      abort.onInterval?.(delta);
-      onInterval?.(delta);
-    };
-  }
-  const aggregator = new RunAggregator(aggregatorOptions);
-  const flowAggregator = new FlowAggregator();
+  const clock = { originEpochMs: 0 };
+  const aggregator = new RunAggregator(aggregatorOptionsOf(config, requestedRps, clock, [
+    abort.onInterval,
+    hooks.onInterval,
+  ]));
   // Each worker's flow totals; a script's steps are lined up by name once all are in.
   const flowSamples: FlowSample[][] = [];
   const startedAt = new Date().toISOString();
-  const startMs = performance.now();
-  const plannedMs = measuredDurationMs(config);
-  const totalSec = Number.isFinite(plannedMs) ? (plannedMs + config.warmupMs) / 1000 : null;
-  const timer = hooks.onProgress
-    ? setInterval(() => {
-      const live = aggregator.live();
-      hooks.onProgress!({ elapsedSec: (performance.now() - startMs) / 1000, totalSec, ...live });
-    }, hooks.progressEveryMs ?? 250)
-    : undefined;
+  const timer = progressTimer(config, aggregator, hooks);
   const tcpBefore = readHostTcp();
   // A replayed schedule is the run's steering; live changes are taken only when none is replayed.
   const steering = config.steering ? undefined : hooks.steering;
@@ -126,10 +98,10 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
       onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
       onFlows: (flows) => flowSamples.push(flows),
       onStart: (startAtEpochMs) => {
-        originEpochMs = startAtEpochMs + config.warmupMs;
+        clock.originEpochMs = startAtEpochMs + config.warmupMs;
         hooks.onStart?.(startAtEpochMs);
       },
-      onSteerable: (send) => steering?.started(originEpochMs, send),
+      onSteerable: (send) => steering?.started(clock.originEpochMs, send),
       signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
     });
   } finally {
@@ -139,51 +111,73 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   }
   // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
   if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
-    const measuredMs = Math.min(workers.activeMs, plannedMs);
-    const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, measuredMs);
+    const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, Math.min(workers.activeMs, plannedMs));
     requestedRps = shareOfRate(arrivals * requestsPerArrival(config), config.segment?.count ?? 1);
     aggregator.setRequestedRps(requestedRps);
   }
+  const flowAggregator = new FlowAggregator();
   for (const flows of alignFlowSamples(flowSamples)) flowAggregator.add(flows);
-  const hostTcp = hostTcpDelta(tcpBefore, readHostTcp());
-  const { activeMs } = workers;
-  const durationMs = Number.isFinite(plannedMs) ? Math.min(activeMs, plannedMs) : activeMs;
-  const durationSec = Math.max(durationMs, 1) / 1000;
-  const run: RunResult = {
+  const run = runResultOf(config, {
     name,
-    url: config.url,
-    model: config.model,
-    config: configToJson(config),
     startedAt,
-    durationSec,
-    warmupSec: config.warmupMs / 1000,
-    targetRps: requestedRps,
-    workers: config.workers,
-    ...aggregator.finish(durationSec),
-    preConnected: workers.preConnected,
-    preConnectEstimateMs: workers.preConnectEstimateMs,
-    generatorWarmupMs: Math.round(workers.generatorWarmupMs),
-    maxConnectsInFlight: workers.maxConnectsInFlight,
-    ...(workers.dataRanOutWorkers ? { dataRanOutWorkers: workers.dataRanOutWorkers } : {}),
-    transport: workers.transport,
-    ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
-    protocol: workers.protocol,
-    ...(workers.protocol !== "http1"
-      ? { streams: config.streams, maxStreamsPerConnection: workers.maxStreamsPerConnection }
-      : {}),
-    ...(hostTcp !== null ? { hostTcp } : {}),
-    ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
-    ...(config.flows || config.script ? { flows: flowAggregator.finish() } : {}),
-    ...(workers.wsResult ? { ws: workers.wsResult } : {}),
-    ...(config.logFile ? { logFile: config.logFile } : {}),
-    ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
-    ...(steered.length ? { steering: steered } : {}),
-    ...(abort.abortedBy ? { incomplete: true, abortedBy: abort.abortedBy } : {}),
-    // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
-    ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
-  };
+    requestedRps,
+    plannedMs,
+    workers,
+    aggregator,
+    flows: flowAggregator.finish(),
+    hostTcp: hostTcpDelta(tcpBefore, readHostTcp()),
+    steered,
+    abortedBy: abort.abortedBy,
+  });
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
+}
+
+/**
+ * How the run's samples are merged. Each interval complete in every worker goes, stamped with its nominal
+ * end on the wall clock, to `onInterval` (the live thresholds, a metrics exporter).
+ */
+function aggregatorOptionsOf(
+  config: AttackConfig,
+  requestedRps: number | null,
+  clock: { originEpochMs: number },
+  onInterval: Array<((delta: IntervalDelta) => void) | undefined>,
+): AggregatorOptions {
+  const listeners = onInterval.filter((f) => f !== undefined);
+  return {
+    intervalMs: config.intervalMs,
+    requestedRps,
+    uncorrected: modelDef(config.model).keepsUncorrected,
+    intervalHistograms: config.intervalHistograms,
+    workers: config.workers,
+    // Responses of the graceful stop fold into the last measured interval; a second covers the drain.
+    foldWindowMs: config.gracefulStopMs + 1_000,
+    // The same table every worker builds: sample endpoint k is endpoint k here. A script's endpoints are
+    // named as its requests are sent, and its workers' samples carry the names.
+    endpoints: config.script ? [] : endpointTable(config).endpoints,
+    namedEndpoints: config.script !== undefined,
+    ...(listeners.length > 0
+      ? {
+        onInterval: (delta: IntervalDelta) => {
+          // Its nominal end; the exporter stamps a last, partial interval no later than it is handed on.
+          delta.endEpochMs = clock.originEpochMs + (delta.index + 1) * config.intervalMs;
+          for (const listener of listeners) listener(delta);
+        },
+      }
+      : {}),
+  };
+}
+
+/** Live progress every `progressEveryMs` (default 250 ms) while the load runs, when asked for. */
+function progressTimer(config: AttackConfig, aggregator: RunAggregator, hooks: AttackHooks) {
+  const onProgress = hooks.onProgress;
+  if (!onProgress) return undefined;
+  const startMs = performance.now();
+  const plannedMs = measuredDurationMs(config);
+  const totalSec = Number.isFinite(plannedMs) ? (plannedMs + config.warmupMs) / 1000 : null;
+  return setInterval(() => {
+    onProgress({ elapsedSec: (performance.now() - startMs) / 1000, totalSec, ...aggregator.live() });
+  }, hooks.progressEveryMs ?? 250);
 }
 
 /**
@@ -210,15 +204,6 @@ function abortOnFail(rules: AbortRule[], intervalMs: number, plannedMs: number) 
     done: () => (running = false),
   };
   return state;
-}
-
-/** A shard's segment as results record it: when its schedule started, how late it was for it. */
-function segmentOf(segment: { index: number; count: number }, workers: WorkersSummary): RunResult["segment"] {
-  return {
-    ...segment,
-    startAt: new Date(workers.startAtEpochMs).toISOString(),
-    lateMs: Math.round(workers.startLateMs),
-  };
 }
 
 /**
@@ -249,30 +234,4 @@ function requestsPerArrival(config: AttackConfig): number {
       flow.steps.filter((s) => "request" in s || ("ws" in s && wsStepWaits(s))).length;
   }
   return requests / weights;
-}
-
-/** The config as plain JSON for results.json: bodies are summarised by size, not embedded. */
-export function configToJson(config: AttackConfig): Record<string, unknown> {
-  return {
-    ...config,
-    requestMix: config.requestMix.map(withoutBody),
-    ...(config.flows
-      ? {
-        flows: config.flows.map((flow) => ({
-          ...flow,
-          steps: flow.steps.map((step) =>
-            "request" in step ? { ...step, request: withoutBody(step.request) } : step
-          ),
-        })),
-      }
-      : {}),
-    // The environment and setup's data stay out of results (they may hold secrets).
-    ...(config.script ? { script: { path: config.script.path } } : {}),
-    // The rows stay out of results (they may be large, or personal): the source is named and counted.
-    ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
-  };
-}
-
-function withoutBody({ body, ...rest }: RequestSpec): Record<string, unknown> {
-  return { ...rest, ...(body ? { bodyBytes: body.length } : {}) };
 }

@@ -1,0 +1,115 @@
+/**
+ * @module
+ * A finished run as results record it (`RunResult`): the aggregator's totals beside what the workers said
+ * (pre-connect, transport, protocol, TLS, WebSocket, segment), the steering applied, a stop by a threshold
+ * or a worker that had to be ended (both make the run incomplete), and the config as plain JSON, its
+ * bodies, rows and a script's data left out.
+ */
+import type { AttackConfig } from "./config.ts";
+import type { RequestSpec } from "./request_spec.ts";
+import type { RunResult } from "../results/mod.ts";
+import type { RunAggregator } from "./stats/aggregate.ts";
+import type { WorkersSummary } from "./worker/pool.ts";
+import type { HostTcpDelta } from "./stats/host_tcp.ts";
+import type { AbortedBy } from "../results/threshold_abort.ts";
+import type { SteerChange } from "../results/schema_steering.ts";
+import type { FlowResult } from "../results/schema.ts";
+
+/** What the run brings besides its config. */
+export interface RunParts {
+  name: string;
+  startedAt: string;
+  /** The requested rate (a segment's share), null for closed models. */
+  requestedRps: number | null;
+  /** The measured part's planned length (ms); Infinity when only a count bounds the run. */
+  plannedMs: number;
+  workers: WorkersSummary;
+  aggregator: RunAggregator;
+  /** The flows' or the script's sessions; undefined for a load without them. */
+  flows: FlowResult[] | undefined;
+  hostTcp: HostTcpDelta | null;
+  steered: SteerChange[];
+  abortedBy: AbortedBy | null;
+}
+
+/** The run's results entry; its length is what the workers were active, up to the plan. */
+export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
+  const { workers, plannedMs } = parts;
+  const durationMs = Number.isFinite(plannedMs) ? Math.min(workers.activeMs, plannedMs) : workers.activeMs;
+  const durationSec = Math.max(durationMs, 1) / 1000;
+  return {
+    name: parts.name,
+    url: config.url,
+    model: config.model,
+    config: configToJson(config),
+    startedAt: parts.startedAt,
+    durationSec,
+    warmupSec: config.warmupMs / 1000,
+    targetRps: parts.requestedRps,
+    workers: config.workers,
+    ...parts.aggregator.finish(durationSec),
+    ...workersPart(config, workers),
+    ...(parts.hostTcp !== null ? { hostTcp: parts.hostTcp } : {}),
+    ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
+    ...(config.flows || config.script ? { flows: parts.flows } : {}),
+    ...(workers.wsResult ? { ws: workers.wsResult } : {}),
+    ...(config.logFile ? { logFile: config.logFile } : {}),
+    ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
+    ...(parts.steered.length ? { steering: parts.steered } : {}),
+    ...(parts.abortedBy ? { incomplete: true, abortedBy: parts.abortedBy } : {}),
+    // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
+    ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
+  };
+}
+
+/** What the workers said about their start: before t0, the transport and the protocol. */
+function workersPart(config: AttackConfig, workers: WorkersSummary) {
+  return {
+    preConnected: workers.preConnected,
+    preConnectEstimateMs: workers.preConnectEstimateMs,
+    generatorWarmupMs: Math.round(workers.generatorWarmupMs),
+    maxConnectsInFlight: workers.maxConnectsInFlight,
+    ...(workers.dataRanOutWorkers ? { dataRanOutWorkers: workers.dataRanOutWorkers } : {}),
+    transport: workers.transport,
+    ...(workers.transportFallback !== null ? { transportFallback: workers.transportFallback } : {}),
+    protocol: workers.protocol,
+    ...(workers.protocol !== "http1"
+      ? { streams: config.streams, maxStreamsPerConnection: workers.maxStreamsPerConnection }
+      : {}),
+  };
+}
+
+/** A shard's segment as results record it: when its schedule started, how late it was for it. */
+function segmentOf(segment: { index: number; count: number }, workers: WorkersSummary): RunResult["segment"] {
+  return {
+    ...segment,
+    startAt: new Date(workers.startAtEpochMs).toISOString(),
+    lateMs: Math.round(workers.startLateMs),
+  };
+}
+
+/** The config as plain JSON for results.json: bodies are summarised by size, not embedded. */
+function configToJson(config: AttackConfig): Record<string, unknown> {
+  return {
+    ...config,
+    requestMix: config.requestMix.map(withoutBody),
+    ...(config.flows
+      ? {
+        flows: config.flows.map((flow) => ({
+          ...flow,
+          steps: flow.steps.map((step) =>
+            "request" in step ? { ...step, request: withoutBody(step.request) } : step
+          ),
+        })),
+      }
+      : {}),
+    // The environment and setup's data stay out of results (they may hold secrets).
+    ...(config.script ? { script: { path: config.script.path } } : {}),
+    // The rows stay out of results (they may be large, or personal): the source is named and counted.
+    ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
+  };
+}
+
+function withoutBody({ body, ...rest }: RequestSpec): Record<string, unknown> {
+  return { ...rest, ...(body ? { bodyBytes: body.length } : {}) };
+}
