@@ -9,8 +9,9 @@
  * (cli/sse.ts): a stuck browser is dropped, never slowing the load. Binds 127.0.0.1 unless `--host`
  * says otherwise (with a warning). `finish` sends the final snapshot (the same data report.html
  * embeds), ends every stream and stops the server. With steering, `/control` changes the run under way
- * (cli/steer_control.ts: the run's token, printed with the URL, is required) and each change goes to the
- * browsers as a `steer` event.
+ * (cli/steer_control.ts: the run's token, printed with the URL, is required); each change, and each start
+ * and end of a run's load, goes to the browsers as a `steer` event with the steering's state, which a
+ * browser connecting also gets with its first frames.
  */
 import type { AttackProgress, ResultsFile, TelemetrySeries } from "../results/mod.ts";
 import type { LiveProgress } from "../report/html/client/live.ts";
@@ -95,6 +96,9 @@ export class Dashboard {
         // On its own line: the live progress line redraws below it.
         console.error(`\nsteer: ${describeChange(change)} at ${change.atSec.toFixed(2)}s (${change.by})`);
       };
+      // A load starting or ending changes what the controls may do: every page hears it, however early it
+      // opened (its own fetch of the state may have come before the start).
+      steering.onState = (state) => hub.send("steer", { state });
     } else if (typeof opts.steering === "string") {
       console.error(`dashboard: steering is off: ${opts.steering}`);
     }
@@ -215,7 +219,7 @@ export class Dashboard {
     return new Response("not found", { status: 404 });
   }
 
-  /** What a browser connecting now needs: the latest snapshot, the run under way and its samples. */
+  /** What a browser connecting now needs: the latest snapshot, the run under way, its samples and steering. */
   #initialFrames(): Uint8Array[] {
     const snapshot = this.#snapshotFrame();
     const frames = snapshot ? [snapshot] : [];
@@ -226,6 +230,8 @@ export class Dashboard {
       frames.push(sseFrame("run-start", { ...run, etaMs, atMs: undefined }));
       if (this.#backlog.length) frames.push(sseFrame("backlog", this.#backlog));
     }
+    const steering = this.#control?.steering;
+    if (steering) frames.push(sseFrame("steer", { state: steering.state() }));
     return frames;
   }
 }

@@ -60,10 +60,15 @@ interface RunUnderWay {
   connections: number | null;
 }
 
-/** Steering for every run of one command; `onChange` hears each applied change (the dashboard). */
+/**
+ * Steering for every run of one command. `onChange` hears each applied change, `onState` the state each
+ * time a run's load starts or ends (the dashboard: a page opened before the load started learns then that
+ * its controls apply).
+ */
 export class RunSteering {
   #run: RunUnderWay | null = null;
   onChange: (change: SteerChange, state: SteerState) => void = () => {};
+  onState: (state: SteerState) => void = () => {};
 
   /** A run begins (not yet started: requests wait for `started`). */
   begin(name: string, config: AttackConfig): void {
@@ -85,12 +90,15 @@ export class RunSteering {
     if (this.#run === null) return;
     this.#run.originEpochMs = originEpochMs;
     this.#run.send = send;
+    this.onState(this.state());
   }
 
   /** The run ended: its changes, in order; requests are refused until the next run starts. */
   end(): SteerChange[] {
     const changes = this.#run?.changes ?? [];
+    const wasRunning = this.#run?.send != null;
     this.#run = null;
+    if (wasRunning) this.onState(this.state());
     return changes;
   }
 

@@ -10,7 +10,8 @@
  * telemetry, each sample also carries every target process' CPU % and RSS, drawn in a second chart.
  * Stream events: `snapshot` (PageData), `run-start` ({index, total, name, etaMs}), `progress`
  * (LiveProgress), `backlog` (the run's progress so far, for a browser that connects mid-run), `steer`
- * (a change made to the run and the steering's state: live_controls.ts), `end`.
+ * (the steering's state, after a change made to the run or a load's start or end: live_controls.ts),
+ * `end`.
  */
 import type { PageData } from "../page_data.ts";
 import type { AttackProgress } from "../../../results/mod.ts";
