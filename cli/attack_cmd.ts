@@ -1,17 +1,18 @@
 /**
  * @module
- * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live
- * line, then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json
- * and report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad
- * input, 4 when not one request got a response, 5 when an output file cannot be written (checked before
- * the load), 6 with `--strict` when the run is flagged (results/conclude/run_verdict.ts), 7 when `--baseline` with
- * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 130 after Ctrl-C (the partial results are still printed and written).
+ * `loadlab attack <url>`: parse flags (bad input exits 2 before any load), run one attack with a live line,
+ * then print the oha/autocannon-style summary or one JSON object (`--json`), write results.json and
+ * report.html when asked. Exit codes (cli/exit_codes.ts): 1 only when a `--threshold` fails, 2 bad input, 4
+ * when not one request got a response, 5 when an output file cannot be written (checked before the load), 6
+ * with `--strict` when the run is flagged (results/conclude/run_verdict.ts), 7 when `--baseline` with
+ * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 8 when it cannot judge
+ * the change, 130 after Ctrl-C and 143 after SIGTERM (the partial results are still printed and written).
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline } from "../results/baseline_gate.ts";
 import type { FailOn } from "../results/fail_on.ts";
-import { parseAttackArgs } from "./attack_args.ts";
+import { type AttackOutputOptions, parseAttackArgs, type ParsedAttack } from "./attack_args.ts";
 import { runCommand } from "./command_errors.ts";
 import { OutputError } from "../results/output_error.ts";
 import { interruptSignal, liveLine } from "./live.ts";
@@ -20,14 +21,20 @@ import { RequestLogFailed, runAttack } from "../runner/attack.ts";
 import { buildResultsFile, writeResultsFile } from "../results/io.ts";
 import { redactKnown, redactResults, secretsIn } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { evaluateThresholds, parseThreshold, pendingThresholds } from "../results/thresholds.ts";
+import {
+  evaluateThresholds,
+  parseThreshold,
+  pendingThresholds,
+  type Threshold,
+} from "../results/thresholds.ts";
 import { renderSummary } from "../report/text.ts";
 import type { ResultsFile, RunResult, ThresholdResult } from "../results/mod.ts";
 import { EXIT, exitCodeOf } from "./exit_codes.ts";
 import { assertFileWritable } from "../system/atomic_write.ts";
 import { thresholdLine } from "../results/threshold_text.ts";
-import { startDashboard } from "./dashboard.ts";
+import { type Dashboard, startDashboard } from "./dashboard.ts";
 import { steeringFor } from "./dashboard_flags.ts";
+import type { RunSteering } from "../runner/steering.ts";
 import { measuredDurationMs } from "../runner/config.ts";
 import { requestLogError } from "../runner/load/request_log.ts";
 import { runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
@@ -46,32 +53,11 @@ async function attack(argv: string[]): Promise<number> {
   const parsed = parseAttackArgs(argv);
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;
-  // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load. A
-  // script's endpoints are named only as it runs: its selectors are judged after (one matching none fails).
-  if (!config.script) {
-    checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
-  }
-  for (
-    const [flag, path] of [["--out", output.outFile], ["--report", output.reportFile], [
-      "--log",
-      config.logFile,
-    ], ...ciFilesToProbe(output)]
-  ) {
-    if (path === undefined) continue;
-    await assertFileWritable(path).catch((err) => {
-      throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
-    });
-  }
-  // Read before any load: a missing or wrong baseline is exit 2, not a wasted run.
-  const gateWith = gateArgs(output);
-  const baseline = gateWith.baselinePath === undefined
-    ? undefined
-    : await loadBaseline(gateWith.baselinePath);
-  const keepSecrets = output.keepSecrets;
+  const baseline = await checkBeforeLoad(parsed, thresholds);
   // Thresholds gate the result: steering it then takes --steer (cli/dashboard_flags.ts).
   const steering = output.dashboard && steeringFor(output.dashboard, thresholds.length > 0);
   const dashboard = output.dashboard
-    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets, steering })
+    ? startDashboard("attack", "attack", { ...output.dashboard, keepSecrets: output.keepSecrets, steering })
     : undefined;
   if (dashboard === null) return EXIT.badInput;
   if (config.tls?.insecure) {
@@ -79,12 +65,69 @@ async function attack(argv: string[]): Promise<number> {
       "loadlab attack: warning: --insecure: server certificates are not verified (recorded in results)",
     );
   }
+  const loaded = await runLoad(
+    parsed,
+    thresholds,
+    dashboard,
+    typeof steering === "object" ? steering : undefined,
+  );
+  if (typeof loaded === "number") return loaded;
+  return await finish(argv, parsed, { thresholds, baseline, dashboard, ...loaded });
+}
+
+/**
+ * What is checked before any load, each a clear exit 2 or 5 rather than a wasted run: endpoint selectors
+ * that pick nothing, output files that cannot be written, and the baseline, which is read here.
+ */
+async function checkBeforeLoad(
+  parsed: ParsedAttack,
+  thresholds: Threshold[],
+): Promise<ResultsFile | undefined> {
+  const { config, output } = parsed;
+  // An endpoint selector that picks nothing is a typo: exit 2 naming the endpoints, before any load. A
+  // script's endpoints are named only as it runs: its selectors are judged after (one matching none fails).
+  if (!config.script) {
+    checkSelectors([...thresholds, ...(output.failOn ?? [])], endpointTable(config).endpoints);
+  }
+  const files: Array<[string, string | undefined]> = [
+    ["--out", output.outFile],
+    ["--report", output.reportFile],
+    ["--log", config.logFile],
+    ...ciFilesToProbe(output),
+  ];
+  for (const [flag, path] of files) {
+    if (path === undefined) continue;
+    await assertFileWritable(path).catch((err) => {
+      throw new OutputError(`${flag} ${path}: cannot write: ${(err as Error).message}`, { cause: err });
+    });
+  }
+  const gateWith = gateArgs(output);
+  return gateWith.baselinePath === undefined ? undefined : await loadBaseline(gateWith.baselinePath);
+}
+
+/** The load's outcome: the run, what metrics outputs sent, a failed log, and how it was stopped. */
+interface Loaded {
+  run: RunResult;
+  exported: ExportSummary[] | undefined;
+  /** The log filled the disk mid-run: the measured results are still saved, then exit 5 names the log. */
+  logFailure: Error | null;
+  /** The exit code of Ctrl-C or SIGTERM when one stopped the run; null otherwise. */
+  stoppedWith: number | null;
+}
+
+/** Runs the load with its live line, Ctrl-C, metrics outputs and dashboard; a number is an exit code. */
+async function runLoad(
+  parsed: ParsedAttack,
+  thresholds: Threshold[],
+  dashboard: Dashboard | undefined,
+  steering: RunSteering | undefined,
+): Promise<Loaded | number> {
+  const { config, output } = parsed;
   const live = liveLine(!output.noLive && !output.quiet && !output.json);
   const interrupt = interruptSignal();
   const exporter = output.metricsOut ? new MetricsExporter(output.metricsOut) : null;
   let exported: ExportSummary[] | undefined;
   let run: RunResult | undefined;
-  // The log filled the disk mid-run: the measured results are still saved, then exit 5 names the log.
   let logFailure: Error | null = null;
   try {
     const plannedMs = measuredDurationMs(config) + config.warmupMs;
@@ -92,7 +135,7 @@ async function attack(argv: string[]): Promise<number> {
     run = await runAttack(config, {
       onProgress: dashboard ? (p) => (live.onProgress?.(p), dashboard.progress(p)) : live.onProgress,
       signal: interrupt.signal,
-      ...(typeof steering === "object" ? { steering } : {}),
+      ...(steering ? { steering } : {}),
       abortOn: parsed.abortOnFail
         ? thresholds.map((threshold) => ({ threshold, delayMs: parsed.abortOnFail!.delayMs }))
         : [],
@@ -118,37 +161,34 @@ async function attack(argv: string[]): Promise<number> {
   // Stopped by Ctrl-C or SIGTERM: the run is marked as `run` marks its interrupted ones.
   const interrupted = interrupt.signal.aborted;
   if (interrupted) run = { ...run, incomplete: true };
-  // A shard holds part of the load: its thresholds wait for `loadlab merge`, which evaluates them on the whole.
-  const checked = run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
-  if (run.segment?.lateMs) {
-    console.error(
-      `loadlab attack: segment ${run.segment.index}/${run.segment.count} started ${run.segment.lateMs} ms ` +
-        `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
-    );
-  }
+  return { run, exported, logFailure, stoppedWith: interrupted ? interrupt.exitCode() : null };
+}
+
+/** Judges, writes and prints a finished load; returns the exit code. */
+async function finish(
+  argv: string[],
+  parsed: ParsedAttack,
+  done: Loaded & { thresholds: Threshold[]; baseline?: ResultsFile; dashboard?: Dashboard },
+): Promise<number> {
+  const { output } = parsed;
+  const { run, exported, logFailure } = done;
+  const checked = checkedThresholds(done.thresholds, run);
   const assembled: ResultsFile = {
     ...buildResultsFile({
-      experiment: { name: "attack", source: commandLine(argv, keepSecrets) },
+      experiment: { name: "attack", source: commandLine(argv, output.keepSecrets) },
       runs: [run],
       thresholds: checked,
     }),
-    ...(interrupted ? { complete: false } : {}),
+    ...(done.stoppedWith !== null ? { complete: false } : {}),
     ...(exported ? { export: exported } : {}),
   };
   // Everything written or printed from here on shows the redacted copy; the load sent the real values.
-  const results = keepSecrets ? assembled : redactResults(assembled);
-  const shown = results.runs[0];
-  await dashboard?.finish(results);
-  const written = await writeOutputs(output, results, baseline);
-  if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
-  else if (!output.quiet) {
-    console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
-  }
-  if (!output.quiet) {
-    for (const s of exported ?? []) (output.json ? console.error : console.log)(terminalSafe(exportLine(s)));
-  }
+  const results = output.keepSecrets ? assembled : redactResults(assembled);
+  await done.dashboard?.finish(results);
+  const written = await writeOutputs(output, results, done.baseline);
+  printRun(output, results.runs[0], exported);
   printThresholds(checked, [run], output.json);
-  const gate = baseline && gateAgainstBaseline(baseline, results, output.failOn ?? []);
+  const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
   await writeCiFiles("attack", results, output, gate);
   if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
   if (!output.json && !output.quiet && written) {
@@ -161,10 +201,36 @@ async function attack(argv: string[]): Promise<number> {
     runs: [run],
     thresholds: checked,
     written: written && !logFailure,
-    stoppedWith: interrupted ? interrupt.exitCode() : null,
+    stoppedWith: done.stoppedWith,
     strict: output.strict,
     gate,
   });
+}
+
+/** The thresholds judged on the run; a shard's wait for `loadlab merge`, which judges them on the whole. */
+function checkedThresholds(thresholds: Threshold[], run: RunResult): ThresholdResult[] {
+  if (run.segment?.lateMs) {
+    console.error(
+      `loadlab attack: segment ${run.segment.index}/${run.segment.count} started ${run.segment.lateMs} ms ` +
+        `after --start-at ${run.segment.startAt}; its sends due before then went out late (counted)`,
+    );
+  }
+  return run.segment ? pendingThresholds(thresholds, run) : evaluateThresholds(thresholds, [run]);
+}
+
+/** The summary or the `--json` object on stdout, and the metrics outputs' lines. */
+function printRun(
+  output: AttackOutputOptions,
+  shown: RunResult,
+  exported: ExportSummary[] | undefined,
+): void {
+  if (output.json) console.log(JSON.stringify(jsonOutput(shown)));
+  else if (!output.quiet) {
+    console.log(renderSummary(shown, { color: Deno.stdout.isTerminal() && !Deno.noColor }));
+  }
+  if (!output.quiet) {
+    for (const s of exported ?? []) (output.json ? console.error : console.log)(terminalSafe(exportLine(s)));
+  }
 }
 
 /**
