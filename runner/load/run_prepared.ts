@@ -223,8 +223,7 @@ function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
   const nowMs = performance.now();
   watchdog(prepared.connections, nowMs);
   if (nowMs > Math.min(run.ctx.endMs, run.stopAtMs) + opts.config.gracefulStopMs) {
-    endConnections(prepared, nowMs);
-    run.ended.abort();
+    endConnections(prepared, nowMs, run.ended);
   }
   const samples = prepared.shared.recorder.drain(nowMs, false);
   if (samples.length) opts.onSamples(samples);
@@ -232,13 +231,15 @@ function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
 
 /**
  * Counts the requests still waiting for an answer as the run ends (`unfinished`): the experiment's own
- * stop cut them, so they are shown apart and never count as failures of the target; then closes every
- * connection. Counted once per run: after `stopping` is set, nothing more is.
+ * stop cut them, so they are shown apart and never count as failures of the target; then ends the
+ * sessions (`ended`, when given) before closing every connection, so none takes a cut read for a reason to
+ * go on. Counted once per run: after `stopping` is set, nothing more is.
  */
-function endConnections(prepared: Prepared, nowMs: number): void {
+function endConnections(prepared: Prepared, nowMs: number, ended?: AbortController): void {
   const { shared, connections } = prepared;
   if (!shared.stopping) { for (const conn of connections) conn.countUnfinished(nowMs); }
   shared.stopping = true;
+  ended?.abort();
   for (const conn of connections) conn.abort();
 }
 
