@@ -18,13 +18,7 @@ import type { AttackProgress } from "../../../results/mod.ts";
 import { fmtMs, fmtNum, h } from "./dom.ts";
 import { addChart, applyChartTheme, color, markerPlugin } from "./charts.ts";
 import { renderApp, watchThemeAndPrint } from "./main.ts";
-import {
-  fetchSteerState,
-  liveSteerMarks,
-  type LiveSteerState,
-  renderSteerControls,
-  steerToken,
-} from "./live_controls.ts";
+import { liveSteerMarks, type LiveSteerState, renderSteerControls, steerToken } from "./live_controls.ts";
 
 // The UMD bundle defines this global.
 declare const Chart: any;
@@ -177,7 +171,6 @@ export function loadlabLive(): void {
     document.getElementById("live")!.dataset.marks = String(charts.marks.length);
     redraw();
   });
-  const refreshSteer = () => showSteer && token && fetchSteerState(token, showSteer);
   const redraw = () => [charts.timeline, charts.cpu].forEach((c) => c.update("none"));
   let prev: LiveProgress | null = null;
   const source = new EventSource("events");
@@ -187,10 +180,10 @@ export function loadlabLive(): void {
   on("run-start", (run: LiveRunStart) => {
     prev = null;
     startLiveRun(charts, run);
-    refreshSteer();
   });
+  // The steering's state comes with the stream's first frames, at each load's start and end, and after
+  // each change (cli/dashboard.ts): the page never asks, so it cannot ask too early.
   on("steer", (event: { state: LiveSteerState }) => showSteer?.(event.state));
-  refreshSteer();
   on("backlog", (points: LiveProgress[]) => {
     for (const p of points) {
       addLivePoint(charts, p, prev);
@@ -199,7 +192,6 @@ export function loadlabLive(): void {
     redraw();
   });
   on("progress", (p: LiveProgress) => {
-    if (prev === null) refreshSteer(); // the run's load has started: its controls apply now
     addLivePoint(charts, p, prev);
     prev = p;
     redraw();

@@ -89,13 +89,6 @@ export function renderSteerControls(panel: HTMLElement, token: string): (state: 
   return show;
 }
 
-/** Asks `/control` where the steering stands and shows it. */
-export function fetchSteerState(token: string, show: (state: LiveSteerState) => void): void {
-  fetch("control", { headers: { "x-loadlab-token": token } })
-    .then((res) => res.ok ? res.json() : null)
-    .then((state) => state && show(state), () => {});
-}
-
 /** POSTs one change; shows the new state, or the endpoint's reason for refusing it. */
 export function postSteerChange(
   token: string,
