@@ -124,10 +124,13 @@ async function linkOf(
       ? null
       : new Feeder(config.data, opts.workerIndex, opts.workerCount);
     const protocol = offer.settled ?? await probeProtocol(chosen, hostname, port, config.timeoutMs);
-    const shared = sharedOf(opts, { hostname, port, chosen, model, feeder, url });
+    // Each request's endpoint is fixed here, so a response is recorded under it by index.
+    const endpoints = endpointTable(config).mix;
+    const shared = sharedOf(opts, { hostname, port, chosen, model, feeder, url, endpoints });
     const connections: LoadConnection[] = [];
     const idBase = opts.workerIndex * 1_000_000;
-    const factory = factoryOf(config, { shared, url, row: protocolRowOf(wsUrl, protocol), idBase, wsRun });
+    const row = protocolRowOf(wsUrl, protocol);
+    const factory = factoryOf(config, { shared, url, row, idBase, wsRun, endpoints });
     const newConnection = () => {
       const conn = factory.next(idBase + connections.length);
       connections.push(conn);
@@ -150,6 +153,7 @@ function sharedOf(
     model: AnyModelDef;
     feeder: Feeder | null;
     url: URL;
+    endpoints: readonly number[];
   },
 ): ConnectionShared {
   const { config } = opts;
@@ -159,13 +163,12 @@ function sharedOf(
     transport: parts.chosen.transport,
     // The origin is set at start: until then (pre-connect) the recorder counts nothing.
     recorder: recorderOf(config, parts.model),
-    // Each request's endpoint is fixed here, so a response is recorded under it by index.
     mix: new RequestMix(
       parts.url,
       config.requestMix,
       opts.workerIndex * 7919,
       config.data?.columns,
-      endpointTable(config).mix,
+      parts.endpoints,
     ),
     rows: config.flows === undefined && config.script === undefined ? parts.feeder : null,
     timeoutMs: config.timeoutMs,
@@ -188,13 +191,14 @@ function factoryOf(
     row: ReturnType<typeof protocolRowOf>;
     idBase: number;
     wsRun: WsRun | null;
+    endpoints: readonly number[];
   },
 ): ConnectionFactory {
   return PROTOCOLS[parts.row]({
     shared: parts.shared,
     url: parts.url,
     requests: config.requestMix,
-    endpoints: endpointTable(config).mix,
+    endpoints: parts.endpoints,
     columns: config.data?.columns,
     pipelining: config.pipelining,
     streams: config.streams,
