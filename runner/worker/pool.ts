@@ -1,25 +1,22 @@
 /**
  * @module
  * Main-isolate side of the workers: spawns N worker isolates, waits until all are loaded, has each
- * prepare its share (generator warm-up, pre-connect pool: before t0), starts them at one common instant, forwards their interval samples to one callback (the same merge path for 1
- * or N workers) and resolves when every worker has finished its share. A failing worker stops the
- * others and rejects with a `LoadError`. A worker that does not end by its deadline (its load's end, or
- * a stop request, plus the graceful stop and `STUCK_MARGIN_MS`) is stuck in code that never yields (a
- * capture's regexp backtracking without end): it is terminated, and what it had in flight at its last
- * interval counts as `unfinished` (cut by loadlab, not failed by the target), the run is flagged
- * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends
- * and the other workers' results are kept whole.
+ * prepare its share (generator warm-up, pre-connect pool: before t0), starts them at one common
+ * instant, and resolves when every worker has finished its share; worker/collect.ts passes their
+ * interval samples to one callback meanwhile (the same merge path for 1 or N workers). A failing worker
+ * stops the others and rejects with a `LoadError`. A worker that does not end by its deadline (its
+ * load's end, or a stop request, plus the graceful stop and `STUCK_MARGIN_MS`) is stuck in code that
+ * never yields (a capture's regexp backtracking without end): collect.ts terminates it and counts what
+ * it had in flight as `unfinished`, the run is flagged `incomplete: N worker(s) stuck`
+ * (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends and the other workers'
+ * results are kept whole.
  */
-import type { WsSample } from "../http/ws/stats.ts";
-import { addWsParts } from "../../results/ws_totals.ts";
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
-import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
-import type { FlowSample } from "../stats/flow_counters.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
-import { modelDef } from "../load/models/mod.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
+import { collect, LoadError, type WorkerSinks } from "./collect.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /**
@@ -31,16 +28,7 @@ export const STUCK_MARGIN_MS = 5_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
 const START_LEAD_MS = 30;
 
-/** A failure of the load generator itself (not of the target). */
-export class LoadError extends Error {
-  override name = "LoadError";
-}
-
-export interface PoolOptions {
-  /** One worker's samples, in its interval order (which is how the aggregator knows one is complete). */
-  onSamples(samples: IntervalSample[], workerIndex: number): void;
-  /** Each worker's flow totals, once per worker, before it is done (only when the load has flows). */
-  onFlows?(flows: FlowSample[]): void;
+export interface PoolOptions extends WorkerSinks {
   /** Told the common start instant (ms since the epoch) as the workers are, so callers can time the warm-up's end. */
   onStart?(startAtEpochMs: number): void;
   /** After the start, a way to send a steering change to every worker; null again when the load is over. */
@@ -182,126 +170,4 @@ function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {
     transportFallback: summaries[0]?.transportFallback ?? null,
     protocol: summaries[0]?.protocol ?? "http1",
   };
-}
-
-/** The first worker's negotiated session, with every worker's handshake counts added up. */
-function mergeTlsSessions(
-  first: LoadRunSummary["tlsSession"],
-  next: LoadRunSummary["tlsSession"],
-): LoadRunSummary["tlsSession"] {
-  if (first === null || next === null) return first ?? next;
-  const sum = (a: number | null, b: number | null) => a === null || b === null ? a ?? b : a + b;
-  return {
-    ...first,
-    handshakes: sum(first.handshakes, next.handshakes),
-    resumed: sum(first.resumed, next.resumed),
-  };
-}
-
-/** The workers' summaries as they come, and the deadline past which the ones not done are ended. */
-interface Collecting {
-  readonly done: Promise<LoadRunSummary>;
-  /** Ends the workers not done by `deadlineMs` (`performance.now()` time); the soonest deadline given wins. */
-  endBy(deadlineMs: number): void;
-}
-
-function collect(workers: Worker[], opts: PoolOptions, config: AttackConfig): Collecting {
-  let deadlineMs = Infinity;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  /** Per worker: done, and the index and in-flight gauge of its last sample. */
-  const finished = workers.map(() => false);
-  const lastIndex = workers.map(() => -1);
-  const lastInFlight = workers.map(() => 0);
-  let endStuck = () => {};
-  const done = new Promise<LoadRunSummary>((resolve, reject) => {
-    let remaining = workers.length;
-    let activeMs = 0;
-    let maxConnectsInFlight = 0;
-    let logError: string | undefined;
-    let dataRanOut = 0;
-    let stuck = 0;
-    let tlsSession: LoadRunSummary["tlsSession"] = null;
-    let maxStreamsPerConnection = 0;
-    const ws: WsSample[] = [];
-    const finish = (workerIndex: number) => {
-      finished[workerIndex] = true;
-      if (--remaining > 0) return;
-      clearTimeout(timer);
-      resolve({
-        activeMs,
-        maxConnectsInFlight,
-        tlsSession,
-        maxStreamsPerConnection,
-        ...(ws.length > 0 ? { wsResult: addWsParts(ws) } : {}),
-        ...(logError ? { logError } : {}),
-        ...(dataRanOut > 0 ? { dataRanOutWorkers: dataRanOut } : {}),
-        ...(stuck > 0 ? { stuckWorkers: stuck } : {}),
-      });
-    };
-    endStuck = () => {
-      workers.forEach((w, k) => {
-        if (finished[k]) return;
-        w.terminate();
-        stuck++;
-        const sample = idleSample(lastIndex[k] + 1, 0, 0, modelDef(config.model).keepsUncorrected);
-        // A stuck worker was handling at least one response (its sample of it never came).
-        const inFlight = Math.max(1, lastInFlight[k]);
-        // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
-        sample.unfinished = inFlight;
-        opts.onSamples([sample], k);
-        finish(k);
-      });
-    };
-    for (const w of workers) {
-      w.onerror = (e) => {
-        e.preventDefault();
-        reject(new LoadError(`load worker crashed: ${e.message}`));
-      };
-      w.onmessage = (e: MessageEvent<WorkerToMain>) => {
-        const msg = e.data;
-        switch (msg.type) {
-          case "samples": {
-            const last = msg.samples[msg.samples.length - 1];
-            if (last !== undefined) {
-              lastIndex[msg.workerIndex] = Math.max(lastIndex[msg.workerIndex], last.index);
-              lastInFlight[msg.workerIndex] = last.inFlight;
-            }
-            opts.onSamples(msg.samples, msg.workerIndex);
-            break;
-          }
-          case "flows":
-            opts.onFlows?.(msg.flows);
-            break;
-          case "done":
-            activeMs = Math.max(activeMs, msg.summary.activeMs);
-            // Each worker's own maximum, summed: an upper bound of the run's.
-            maxConnectsInFlight += msg.summary.maxConnectsInFlight;
-            logError ??= msg.summary.logError;
-            tlsSession = mergeTlsSessions(tlsSession, msg.summary.tlsSession);
-            if (msg.summary.dataRanOut) dataRanOut++;
-            if (msg.summary.ws) ws.push(msg.summary.ws);
-            maxStreamsPerConnection = Math.max(maxStreamsPerConnection, msg.summary.maxStreamsPerConnection);
-            finish(msg.workerIndex);
-            break;
-          case "failed":
-            reject(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));
-            break;
-          case "ready":
-          case "prepared":
-            break;
-        }
-      };
-    }
-  });
-  const endBy = (ms: number) => {
-    if (ms >= deadlineMs || finished.every((f) => f)) return;
-    deadlineMs = ms;
-    clearTimeout(timer);
-    // A deadline past what a timer takes (a count without a duration: Infinity) waits for a stop instead.
-    if (ms - performance.now() < 2 ** 31 - 1) {
-      timer = setTimeout(endStuck, Math.max(0, ms - performance.now()));
-    }
-  };
-  done.finally(() => clearTimeout(timer)).catch(() => {});
-  return { done, endBy };
 }

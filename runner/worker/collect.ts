@@ -1,0 +1,185 @@
+/**
+ * @module
+ * The main isolate's side of the workers once they are started (worker/pool.ts starts them): each
+ * worker's samples passed on as they come, the summaries the workers send when done added up (the
+ * longest active time, connects in flight, TLS handshakes, WebSocket totals), and the deadline past
+ * which a worker not yet done is stuck in code that never yields. Such a worker is terminated, and what
+ * it had in flight at its last interval is passed on as `unfinished` (cut by loadlab, not failed by the
+ * target), so the run always ends and the other workers' results stay whole. Apart from the pool
+ * because this part lives for the whole run and keeps state per worker.
+ */
+import type { WsSample } from "../http/ws/stats.ts";
+import { addWsParts } from "../../results/ws_totals.ts";
+import type { AttackConfig } from "../config.ts";
+import { idleSample, type IntervalSample } from "../stats/sample.ts";
+import type { FlowSample } from "../stats/flow_counters.ts";
+import type { WorkerToMain } from "./protocol.ts";
+import { modelDef } from "../load/models/mod.ts";
+import type { LoadRunSummary } from "../load/load_run_types.ts";
+
+/** A failure of the load generator itself (not of the target). */
+export class LoadError extends Error {
+  override name = "LoadError";
+}
+
+/** Where the workers' samples and flow totals go as they arrive. */
+export interface WorkerSinks {
+  /** One worker's samples, in its interval order (which is how the aggregator knows one is complete). */
+  onSamples(samples: IntervalSample[], workerIndex: number): void;
+  /** Each worker's flow totals, once per worker, before it is done (only when the load has flows). */
+  onFlows?(flows: FlowSample[]): void;
+}
+
+/** The workers' summaries as they come, and the deadline past which the ones not done are ended. */
+export interface Collecting {
+  readonly done: Promise<LoadRunSummary>;
+  /** Ends the workers not done by `deadlineMs` (`performance.now()` time); the soonest deadline given wins. */
+  endBy(deadlineMs: number): void;
+}
+
+/** Collects from `workers`, started with `config`, into `sinks`. */
+export function collect(workers: Worker[], sinks: WorkerSinks, config: AttackConfig): Collecting {
+  const collector = new Collector(workers, sinks, config);
+  return { done: collector.done, endBy: (ms) => collector.endBy(ms) };
+}
+
+class Collector {
+  readonly done: Promise<LoadRunSummary>;
+  readonly #totals = new DoneTotals();
+  /** Per worker: done, and the index and in-flight gauge of its last sample. */
+  readonly #finished: boolean[];
+  readonly #lastIndex: number[];
+  readonly #lastInFlight: number[];
+  #remaining: number;
+  #deadlineMs = Infinity;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #resolve: (summary: LoadRunSummary) => void = () => {};
+
+  constructor(readonly workers: Worker[], readonly sinks: WorkerSinks, readonly config: AttackConfig) {
+    this.#finished = workers.map(() => false);
+    this.#lastIndex = workers.map(() => -1);
+    this.#lastInFlight = workers.map(() => 0);
+    this.#remaining = workers.length;
+    this.done = new Promise<LoadRunSummary>((resolve, reject) => {
+      this.#resolve = resolve;
+      for (const w of workers) {
+        w.onerror = (e) => {
+          e.preventDefault();
+          reject(new LoadError(`load worker crashed: ${e.message}`));
+        };
+        w.onmessage = (e: MessageEvent<WorkerToMain>) => {
+          const msg = e.data;
+          if (msg.type === "failed") {
+            reject(new LoadError(`load worker ${msg.workerIndex} failed: ${msg.message}`));
+          } else this.#take(msg);
+        };
+      }
+    });
+    this.done.finally(() => clearTimeout(this.#timer)).catch(() => {});
+  }
+
+  endBy(ms: number): void {
+    if (ms >= this.#deadlineMs || this.#finished.every((f) => f)) return;
+    this.#deadlineMs = ms;
+    clearTimeout(this.#timer);
+    // A deadline past what a timer takes (a count without a duration: Infinity) waits for a stop instead.
+    if (ms - performance.now() < 2 ** 31 - 1) {
+      this.#timer = setTimeout(() => this.#endStuck(), Math.max(0, ms - performance.now()));
+    }
+  }
+
+  /** A worker's message other than a failure. */
+  #take(msg: WorkerToMain): void {
+    switch (msg.type) {
+      case "samples": {
+        const last = msg.samples[msg.samples.length - 1];
+        if (last !== undefined) {
+          this.#lastIndex[msg.workerIndex] = Math.max(this.#lastIndex[msg.workerIndex], last.index);
+          this.#lastInFlight[msg.workerIndex] = last.inFlight;
+        }
+        this.sinks.onSamples(msg.samples, msg.workerIndex);
+        break;
+      }
+      case "flows":
+        this.sinks.onFlows?.(msg.flows);
+        break;
+      case "done":
+        this.#totals.add(msg.summary);
+        this.#finish(msg.workerIndex);
+        break;
+    }
+  }
+
+  #finish(workerIndex: number): void {
+    this.#finished[workerIndex] = true;
+    if (--this.#remaining > 0) return;
+    clearTimeout(this.#timer);
+    this.#resolve(this.#totals.summary());
+  }
+
+  /** Terminates every worker not done; each one's last interval's work in flight counts as cut. */
+  #endStuck(): void {
+    this.workers.forEach((w, k) => {
+      if (this.#finished[k]) return;
+      w.terminate();
+      this.#totals.stuck++;
+      const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, modelDef(this.config.model).keepsUncorrected);
+      // A stuck worker was handling at least one response (its sample of it never came).
+      const inFlight = Math.max(1, this.#lastInFlight[k]);
+      // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
+      sample.unfinished = inFlight;
+      this.sinks.onSamples([sample], k);
+      this.#finish(k);
+    });
+  }
+}
+
+/** The done workers' summaries, added up. */
+class DoneTotals {
+  #activeMs = 0;
+  #maxConnectsInFlight = 0;
+  #logError: string | undefined;
+  #dataRanOut = 0;
+  stuck = 0;
+  #tlsSession: LoadRunSummary["tlsSession"] = null;
+  #maxStreamsPerConnection = 0;
+  readonly #ws: WsSample[] = [];
+
+  add(summary: LoadRunSummary): void {
+    this.#activeMs = Math.max(this.#activeMs, summary.activeMs);
+    // Each worker's own maximum, summed: an upper bound of the run's.
+    this.#maxConnectsInFlight += summary.maxConnectsInFlight;
+    this.#logError ??= summary.logError;
+    this.#tlsSession = mergeTlsSessions(this.#tlsSession, summary.tlsSession);
+    if (summary.dataRanOut) this.#dataRanOut++;
+    if (summary.ws) this.#ws.push(summary.ws);
+    this.#maxStreamsPerConnection = Math.max(this.#maxStreamsPerConnection, summary.maxStreamsPerConnection);
+  }
+
+  summary(): LoadRunSummary {
+    return {
+      activeMs: this.#activeMs,
+      maxConnectsInFlight: this.#maxConnectsInFlight,
+      tlsSession: this.#tlsSession,
+      maxStreamsPerConnection: this.#maxStreamsPerConnection,
+      ...(this.#ws.length > 0 ? { wsResult: addWsParts(this.#ws) } : {}),
+      ...(this.#logError ? { logError: this.#logError } : {}),
+      ...(this.#dataRanOut > 0 ? { dataRanOutWorkers: this.#dataRanOut } : {}),
+      ...(this.stuck > 0 ? { stuckWorkers: this.stuck } : {}),
+    };
+  }
+}
+
+/** The first worker's negotiated session, with every worker's handshake counts added up. */
+function mergeTlsSessions(
+  first: LoadRunSummary["tlsSession"],
+  next: LoadRunSummary["tlsSession"],
+): LoadRunSummary["tlsSession"] {
+  if (first === null || next === null) return first ?? next;
+  const sum = (a: number | null, b: number | null) => a === null || b === null ? a ?? b : a + b;
+  return {
+    ...first,
+    handshakes: sum(first.handshakes, next.handshakes),
+    resumed: sum(first.resumed, next.resumed),
+  };
+}
