@@ -3,8 +3,9 @@
  * The validated configuration of one attack (one run of one load model against one URL): a zod
  * discriminated union on `model`, each member the common fields here plus what the model's record adds
  * (runner/load/models/: rate `phases`, throughput `ratePerSec`, count `requests`), so a field a model
- * would ignore is rejected instead of silently dropped, and each model's own checks run from its record. The CLI, experiment files and presets all build this same object, and worker
- * isolates receive it as structured-cloned data. Durations are milliseconds, rates requests per second.
+ * would ignore is rejected instead of silently dropped, and each model's own checks run from its record.
+ * The CLI, experiment files and presets all build this same object, and worker isolates receive it as
+ * structured-cloned data. Durations are milliseconds, rates requests per second.
  *
  * Defaults live only here, in the schema. Problems come back as `ConfigError.issues` (`{path,
  * message}`), so the CLI maps paths to flags and experiment files to their keys without parsing text.
@@ -167,8 +168,8 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
  * What flows exclude: a model they cannot drive (its record says why), a request mix of one's own,
  * pipelining; with ws steps, a ws: URL or a protocol other than HTTP/1.1.
  */
-function flowIssues(c: AttackConfig): Array<{ path: Array<string | number>; message: string }> {
-  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+function flowIssues(c: AttackConfig): Issue[] {
+  const issues: Issue[] = [];
   const noFlows = modelDef(c.model).noFlows;
   if (noFlows !== undefined) issues.push({ path: ["flows"], message: noFlows });
   // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
@@ -204,8 +205,8 @@ function flowIssues(c: AttackConfig): Array<{ path: Array<string | number>; mess
  * What data sources exclude: pipelining (one row per request, and a batch could run out midway); and
  * cookies without flows (a request mix has no sessions to keep a jar for).
  */
-function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }> {
-  const issues: Array<{ path: string[]; message: string }> = [];
+function dataIssues(c: AttackConfig): Issue[] {
+  const issues: Issue[] = [];
   if (c.cookies === true && c.flows === undefined && c.script === undefined) {
     issues.push({
       path: ["cookies"],
@@ -221,21 +222,20 @@ function dataIssues(c: AttackConfig): Array<{ path: string[]; message: string }>
   return issues;
 }
 
+/** A cross-field problem: the path of the field to change, and why. */
+type Issue = { path: Array<string | number>; message: string };
+
 /**
  * What HTTP/2 excludes (for now): flows, pipelining, placeholders in header names; streams on a
- * per-arrival connection (one request each); h2c on https:.
+ * per-arrival connection (one request each); h2c on https:. Over HTTP/1.1, streams.
  */
-function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; message: string }> {
-  const issues: Array<{ path: Array<string | number>; message: string }> = [];
+function protocolIssues(c: AttackConfig): Issue[] {
   if (c.protocol === "http1") {
-    if (c.streams > 1) {
-      issues.push({
-        path: ["streams"],
-        message: "streams apply to HTTP/2: add protocol h2 (--h2), or drop streams",
-      });
-    }
-    return issues;
+    return c.streams > 1
+      ? [{ path: ["streams"], message: "streams apply to HTTP/2: add protocol h2 (--h2), or drop streams" }]
+      : [];
   }
+  const issues: Issue[] = [];
   if (c.protocol === "auto" && c.url.startsWith("http://") && c.streams > 1) {
     // No TLS, no ALPN: auto speaks HTTP/1.1 there, and the streams would be dropped without a word.
     issues.push({
@@ -251,27 +251,7 @@ function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; 
     });
   }
   const what = `protocol ${c.protocol}`;
-  // An h2 header name must be a lower-case token, checked once when the request is encoded (h2/request.ts).
-  c.requestMix.forEach((r, k) => {
-    const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
-    if (name === undefined) return;
-    issues.push({
-      path: ["requestMix", k, "headers"],
-      message:
-        `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
-    });
-  });
-  c.flows?.forEach((flow, f) =>
-    flow.steps.forEach((step, k) => {
-      const name = "request" in step ? step.request.headers.find(([n]) => hasPlaceholder(n))?.[0] : undefined;
-      if (name === undefined) return;
-      issues.push({
-        path: ["flows", f, "steps", k, "request", "headers"],
-        message:
-          `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
-      });
-    })
-  );
+  issues.push(...headerNamePlaceholders(c, what));
   if (c.pipelining > 1) {
     issues.push({
       path: ["pipelining"],
@@ -285,6 +265,31 @@ function protocolIssues(c: AttackConfig): Array<{ path: Array<string | number>; 
         "drop streams, or keep connections alive",
     });
   }
+  return issues;
+}
+
+/**
+ * Header names with a placeholder, in the request mix and the flows' steps: an h2 header name must be
+ * a lower-case token, checked once when the request is encoded (h2/request.ts).
+ */
+function headerNamePlaceholders(c: AttackConfig, what: string): Issue[] {
+  const issues: Issue[] = [];
+  const issue = (path: Array<string | number>, name: string) =>
+    issues.push({
+      path,
+      message:
+        `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
+    });
+  c.requestMix.forEach((r, k) => {
+    const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
+    if (name !== undefined) issue(["requestMix", k, "headers"], name);
+  });
+  c.flows?.forEach((flow, f) =>
+    flow.steps.forEach((step, k) => {
+      const name = "request" in step ? step.request.headers.find(([n]) => hasPlaceholder(n))?.[0] : undefined;
+      if (name !== undefined) issue(["flows", f, "steps", k, "request", "headers"], name);
+    })
+  );
   return issues;
 }
 
