@@ -89,15 +89,7 @@ export function chooseTransport(
   requested: TransportRequest,
   options: TransportOptions = {},
 ): ChosenTransport {
-  const deno = (fallbackReason: string | null): ChosenTransport => {
-    if (url.protocol !== "https:") {
-      return { kind: "deno", transport: transportFor(url), fallbackReason, tlsInfo: () => null, close() {} };
-    }
-    const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
-    const tls = tlsTransport(serverName, options.tls, loadTlsMaterial(options.tls), options.alpn);
-    return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
-  };
-  if (requested === "deno") return deno(null);
+  if (requested === "deno") return denoTransport(url, options, null);
   if (requested === "io_uring") {
     const uring = chooseUring(url, options);
     if (typeof uring !== "string") return uring;
@@ -111,12 +103,38 @@ export function chooseTransport(
   }
   const nodeTlsOtherwise = options.tls?.insecure === true || options.tls?.certFile !== undefined;
   if (requested === "auto" && url.protocol === "https:" && !AUTO_HTTPS_ON_EPOLL && !nodeTlsOtherwise) {
-    return deno(
+    return denoTransport(
+      url,
+      options,
       "https: auto keeps Deno.startTls for a verified run (--transport epoll drives TLS through OpenSSL)",
     );
   }
   const blocker = epollBlocker(url);
-  if (blocker !== null) return deno(blocker);
+  if (blocker !== null) return denoTransport(url, options, blocker);
+  return chooseEpoll(url, options);
+}
+
+/** Deno's own sockets (https: through Deno.startTls), with why the run is on them when it was not asked. */
+function denoTransport(url: URL, options: TransportOptions, fallbackReason: string | null): ChosenTransport {
+  if (url.protocol !== "https:") {
+    return { kind: "deno", transport: transportFor(url), fallbackReason, tlsInfo: () => null, close() {} };
+  }
+  const tls = tlsTransport(
+    serverNameOf(url, options),
+    options.tls,
+    loadTlsMaterial(options.tls),
+    options.alpn,
+  );
+  return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
+}
+
+/** The name a TLS client sends and verifies: the `sni` option, else the URL's host (an IPv6 one unbracketed). */
+function serverNameOf(url: URL, options: TransportOptions): string {
+  return options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
+}
+
+/** The epoll loop (https: with OpenSSL), or Deno's sockets with why when it cannot be set up. */
+function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
   const { hostname, port } = dialTarget(url, connectToOf(options.tls));
   let loop: EpollLoop;
   let tls: OpenSslClient | undefined;
@@ -125,14 +143,13 @@ export function chooseTransport(
     const blockMs = options.closedModel ? CLOSED_MODEL_BLOCK_MS : 0;
     const addr = resolveOnce(hostname, port);
     if (url.protocol === "https:") {
-      const serverName = options.tls?.sni ?? url.hostname.replace(/^\[(.*)\]$/, "$1");
-      tls = new OpenSslClient(serverName, options.tls, () => sys.lastErrno());
+      tls = new OpenSslClient(serverNameOf(url, options), options.tls, () => sys.lastErrno());
       if (options.alpn !== undefined) tls.setAlpn(options.alpn);
     }
     loop = new EpollLoop(addr, sys, { blockMs, tls });
   } catch (err) {
     tls?.close();
-    return deno(err instanceof Error ? err.message : String(err));
+    return denoTransport(url, options, err instanceof Error ? err.message : String(err));
   }
   const insecure = options.tls?.insecure ?? false;
   const resume = options.tls?.resume ?? true;
