@@ -2,11 +2,13 @@
  * @module
  * `startTarget`: turns a `TargetSpec` into running processes and one handle to stop them all. Built-in
  * instances, the balancer and the proxy are this program started again with a child spec (see
- * `child_main.ts`), so each can use its own core; external apps are spawned as given. Start-up is all
- * or nothing: when any step fails, everything already started is stopped before the error is thrown.
+ * `child_main.ts`; child_start.ts spawns them), so each can use its own core; external apps are spawned
+ * as given. Start-up is all or nothing: when any step fails, everything already started is stopped before
+ * the error is thrown.
  */
 import type { BalanceMode } from "./balancer/balancer.ts";
-import { type ChildSpec, READY_PREFIX } from "./child_main.ts";
+import type { ChildSpec } from "./child_main.ts";
+import { spawnChild, statsClient, sumStats, tlsFilesOf } from "./child_start.ts";
 import { TargetError } from "./errors.ts";
 import { startExample } from "./example_start.ts";
 import {
@@ -22,9 +24,7 @@ import {
 import { formatIssues, validate } from "../validation/mod.ts";
 import { freePort, waitForPort } from "../system/ports.ts";
 import { ManagedProcess, pollReady } from "./process.ts";
-import { type ServeTlsFiles, serveTlsFiles } from "./tls_cert.ts";
 import { withPreload } from "./runtime_preload.ts";
-import { RUNTIME_DIR_ENV } from "./runtime_sampler.ts";
 import { inspectFlag } from "./inspector.ts";
 import {
   argsWithInspect,
@@ -34,92 +34,33 @@ import {
   profileBlocker,
   type ProxySpec,
   type RunningTarget,
-  type ServeTls,
-  STATS_PATH,
   type TargetInfo,
   type TargetSpec,
   targetSpecSchema,
 } from "./spec.ts";
 
-const CHILD_READY_TIMEOUT_MS = 30_000;
 const DENO_RUNTIME = `deno ${Deno.version.deno}`;
 
-/**
- * Sums the numeric counters that `urls` answer (an instance's `pid` is not a counter); `client` trusts
- * a self-signed target's CA.
- */
-async function sumStats(urls: string[], client?: Deno.HttpClient): Promise<Record<string, number>> {
-  const sum: Record<string, number> = {};
-  const answers = await Promise.all(urls.map(async (url) => {
-    try {
-      const res = await fetch(url + STATS_PATH, { signal: AbortSignal.timeout(2000), client });
-      return res.ok ? await res.json() : (await res.body?.cancel(), {});
-    } catch {
-      return {};
-    }
-  }));
-  for (const answer of answers) {
-    for (const [key, value] of Object.entries(answer)) {
-      if (key !== "pid" && typeof value === "number") sum[key] = (sum[key] ?? 0) + value;
-    }
-  }
-  return sum;
+/** One app instance's child spec, before its port and TLS are known. */
+type AppSpec = Omit<ChildSpec & { role: "app" }, "port">;
+
+/** A built-in target's instances as its spec asks for them, and the stack and options they start with. */
+interface Instances {
+  stack: Stack;
+  spec: BuiltinSpec;
+  opts: StartOptions;
+  host: string;
+  count: number;
+  cpuAffinity?: number[];
+  app: AppSpec;
+  /** TLS where clients connect: on the one instance or each reuse-port instance, else on the balancer. */
+  edge: { tls?: { certFile: string; keyFile: string } };
 }
 
-/**
- * How to run `child_main.ts`: the compiled binary's hidden subcommand, or `deno run` on the file (with
- * the inspector on `inspectPort` when given; a compiled binary takes no runtime flags, so it cannot).
- */
-export function childCommand(spec: ChildSpec, inspectPort?: number): { command: string; args: string[] } {
-  const json = JSON.stringify(spec);
-  if (Deno.build.standalone) {
-    if (inspectPort !== undefined) {
-      throw new TargetError(
-        "profile: cpu cannot profile the built-in target of a compiled loadlab binary",
-        "run loadlab from source (deno task loadlab ...) to profile it",
-      );
-    }
-    return { command: Deno.execPath(), args: ["__target", json] };
-  }
-  const entry = new URL("./child_main.ts", import.meta.url);
-  const config = new URL("../deno.json", import.meta.url);
-  // --unstable-net: `reusePort` is still an unstable Deno API.
-  const args = ["run", "-A", "--quiet", "--unstable-net"];
-  if (inspectPort !== undefined) args.push(inspectFlag(inspectPort));
-  try {
-    if (config.protocol === "file:" && Deno.statSync(config).isFile) args.push("--config", config.pathname);
-  } catch { /* no deno.json next to the sources: rely on the import map the entry resolves */ }
-  return { command: Deno.execPath(), args: [...args, entry.href, json] };
-}
-
-/** Spawns one child process and waits for its READY line; returns its URL. */
-async function spawnChild(
-  stack: Stack,
-  name: string,
-  spec: ChildSpec,
-  opts: StartOptions,
-  cpuAffinity?: number[],
-  profile?: "cpu",
-): Promise<string> {
-  const inspectPort = profile ? freePort("127.0.0.1") : undefined;
-  const { command, args } = childCommand(spec, inspectPort);
-  stack.markSpawn();
-  const proc = ManagedProcess.spawn({
-    name,
-    command,
-    args,
-    // Our own processes start the runtime sampler themselves (child_main.ts): no preload flag needed.
-    env: opts.runtime ? { [RUNTIME_DIR_ENV]: opts.runtime.dir } : undefined,
-    stdinPiped: true,
-    logFile: logFile(opts, name),
-    cpuAffinity,
-  });
-  stack.push(() => proc.stop());
-  stack.processes.push({ name, pid: proc.pid });
-  if (inspectPort !== undefined) stack.inspected.push({ name, port: inspectPort, pid: proc.pid });
-  const line = await proc.waitForStdoutLine(READY_PREFIX, CHILD_READY_TIMEOUT_MS);
-  stack.markListening(); // the READY line comes once the server listens
-  return JSON.parse(line).url;
+/** The URL the load is sent to, and the URLs whose counters make the target's stats (none: no stats). */
+interface Reached {
+  url: string;
+  statsUrls: string[];
 }
 
 async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions): Promise<Started> {
@@ -128,61 +69,16 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   const auto = autoCores(navigator.hardwareConcurrency);
   const instances = spec.instances === "auto" ? auto.instances : spec.instances ?? 1;
   const cpuAffinity = spec.cpuAffinity === "auto" ? auto.cpuAffinity : spec.cpuAffinity;
-  const app = {
-    role: "app" as const,
-    host,
-    watchStdin: true,
-    compress: spec.compress,
-    cacheTtlSec: spec.cacheTtlSec,
-    staticDir: spec.staticDir,
-    redisUrl: redis?.url,
-    cms: spec.cms,
-  };
-  const name = (i: number) => i === 0 ? "target" : `target#${i + 1}`;
+  const app = appSpec(spec, host, redis?.url);
   const tls = await tlsFilesOf(stack, spec.tls, opts);
   // Behind the balancer the instances stay plain HTTP: TLS ends at the balancer, as at a load balancer.
   const edge = tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {};
-  let url: string;
-  // Reuse-port instances share one address, so no single one can be asked for its counters.
-  let statsUrls: string[] = [];
-  if (instances === 1) {
-    const only = { ...app, ...edge, port: spec.port ?? 0 };
-    url = await spawnChild(stack, "target", only, opts, cpuAffinity, spec.profile);
-    statsUrls = [url];
-  } else if (spec.balance === "reuse-port") {
-    const port = spec.port || freePort(host);
-    const urls = await Promise.all(
-      [...Array(instances).keys()].map((i) =>
-        spawnChild(
-          stack,
-          name(i),
-          { ...app, ...edge, port, reusePort: true },
-          opts,
-          cpuAffinity,
-          spec.profile,
-        )
-      ),
-    );
-    url = urls[0];
-  } else {
-    const upstreams = await Promise.all(
-      [...Array(instances).keys()].map((i) =>
-        spawnChild(stack, name(i), { ...app, port: 0 }, opts, cpuAffinity, spec.profile)
-      ),
-    );
-    const mode: BalanceMode = spec.balance === "least-connections" ? "least-connections" : "round-robin";
-    const balancer: ChildSpec = {
-      role: "balancer",
-      host,
-      port: spec.port ?? 0,
-      watchStdin: true,
-      upstreams,
-      mode,
-      ...edge,
-    };
-    url = await spawnChild(stack, "balancer", balancer, opts, cpuAffinity, spec.profile);
-    statsUrls = [url, ...upstreams];
-  }
+  const plan: Instances = { stack, spec, opts, host, count: instances, cpuAffinity, app, edge };
+  const { url, statsUrls } = instances === 1
+    ? await spawnOne(plan)
+    : spec.balance === "reuse-port"
+    ? await spawnReusePort(plan)
+    : await spawnBalanced(plan);
   // Recorded when the spec asks for instances, so the report can compare 1 against N (cpu-sleep study).
   const info: TargetInfo = {
     kind: "builtin",
@@ -197,6 +93,75 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
     stats: statsUrls.length ? () => sumStats(statsUrls, client) : noStats,
     ...(tls?.caFile ? { caFile: tls.caFile } : {}),
   };
+}
+
+/** The spec every app instance of `spec` shares. */
+function appSpec(spec: BuiltinSpec, host: string, redisUrl: string | undefined): AppSpec {
+  return {
+    role: "app",
+    host,
+    watchStdin: true,
+    compress: spec.compress,
+    cacheTtlSec: spec.cacheTtlSec,
+    staticDir: spec.staticDir,
+    redisUrl,
+    cms: spec.cms,
+  };
+}
+
+/** The process name of instance `i`: the first is the target, the others are numbered from 2. */
+function instanceName(i: number): string {
+  return i === 0 ? "target" : `target#${i + 1}`;
+}
+
+/** A single instance, on the spec's port. */
+async function spawnOne(plan: Instances): Promise<Reached> {
+  const { stack, spec, opts } = plan;
+  const only = { ...plan.app, ...plan.edge, port: spec.port ?? 0 };
+  const url = await spawnChild(stack, "target", only, opts, plan.cpuAffinity, spec.profile);
+  return { url, statsUrls: [url] };
+}
+
+/** Instances sharing one port, the kernel spreading the connections. */
+async function spawnReusePort(plan: Instances): Promise<Reached> {
+  const { stack, spec, opts } = plan;
+  const port = spec.port || freePort(plan.host);
+  const urls = await Promise.all(
+    [...Array(plan.count).keys()].map((i) =>
+      spawnChild(
+        stack,
+        instanceName(i),
+        { ...plan.app, ...plan.edge, port, reusePort: true },
+        opts,
+        plan.cpuAffinity,
+        spec.profile,
+      )
+    ),
+  );
+  // Reuse-port instances share one address, so no single one can be asked for its counters.
+  return { url: urls[0], statsUrls: [] };
+}
+
+/** Instances on ports of their own behind the balancer, which is what the load is sent to. */
+async function spawnBalanced(plan: Instances): Promise<Reached> {
+  const { stack, spec, opts } = plan;
+  const upstreams = await Promise.all(
+    [...Array(plan.count).keys()].map((i) =>
+      spawnChild(stack, instanceName(i), { ...plan.app, port: 0 }, opts, plan.cpuAffinity, spec.profile)
+    ),
+  );
+  const mode: BalanceMode = spec.balance === "least-connections" ? "least-connections" : "round-robin";
+  const balancer: ChildSpec = {
+    role: "balancer",
+    host: plan.host,
+    port: spec.port ?? 0,
+    watchStdin: true,
+    upstreams,
+    mode,
+    ...plan.edge,
+  };
+  const url = await spawnChild(stack, "balancer", balancer, opts, plan.cpuAffinity, spec.profile);
+  return { url, statsUrls: [url, ...upstreams] };
 }
 
 async function startExternal(stack: Stack, spec: ExternalSpec, opts: StartOptions): Promise<Started> {
@@ -283,33 +248,6 @@ function upstreamTlsOf(
   const caFile = spec.upstreamTls?.caFile ?? upstream?.caFile;
   if (caFile === undefined && !spec.upstreamTls?.insecure) return {};
   return { upstreamTls: { caFile, insecure: spec.upstreamTls?.insecure } };
-}
-
-/** A TLS target's files: given, or made self-signed into its log folder (a temp folder without one). */
-async function tlsFilesOf(
-  stack: Stack,
-  tls: ServeTls | undefined,
-  opts: StartOptions,
-  prefix?: string,
-): Promise<ServeTlsFiles | undefined> {
-  if (!tls) return undefined;
-  let dir = opts.logDir;
-  if (dir === undefined) {
-    const temp = dir = await Deno.makeTempDir({ prefix: "loadlab-tls-" });
-    stack.push(() => Deno.remove(temp, { recursive: true }).catch(() => {}));
-  }
-  return await serveTlsFiles(tls, dir, prefix);
-}
-
-/**
- * An HTTP client trusting a self-signed target's CA, closed with the target; undefined otherwise. HTTP/1.1
- * only: the balancer answers its stats path on HTTP/1.1 and relays an h2 connection to an instance.
- */
-function statsClient(stack: Stack, tls: ServeTlsFiles | undefined): Deno.HttpClient | undefined {
-  if (!tls?.caFile) return undefined;
-  const client = Deno.createHttpClient({ caCerts: [Deno.readTextFileSync(tls.caFile)], http2: false });
-  stack.push(() => Promise.resolve(client.close()));
-  return client;
 }
 
 function validSpec(spec: TargetSpec): TargetSpec {

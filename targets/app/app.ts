@@ -28,7 +28,7 @@ import {
 } from "./endpoints.ts";
 import { ResponseCache } from "./response_cache.ts";
 import { type CmsSpec, STATS_PATH } from "../spec.ts";
-import { createStaticStore } from "./static_files.ts";
+import { createStaticStore, type StaticStore } from "./static_files.ts";
 import { addWsEndpoints, WS_ENDPOINTS } from "./ws_endpoints.ts";
 
 /** What `/redis/:key` reads from; the npm `redis` client satisfies it. */
@@ -104,6 +104,27 @@ function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: Qu
     app.use(cache.middleware((accept) => negotiateEncoding(accept ?? null, opts.compress ?? false) ?? ""));
   }
   if (opts.compress) app.use(compressMiddleware(opts.compress));
+  addPageRoutes(app, nowMs, readStatic);
+  addWorkRoutes(app, opts);
+  app.get("/home", async (c) => {
+    try {
+      await runPageQueries(pool, cms);
+    } catch (err) {
+      if (err instanceof PoolTimeoutError) return c.json({ error: err.message }, 503);
+      throw err;
+    }
+    return c.html(renderHomePage(new Date(nowMs())));
+  });
+  addSessionRoutes(app);
+  app.onError((err, c) => c.json({ error: err.message }, 500));
+  return app;
+}
+
+/**
+ * `/`, `/json`, the news page and `/static/*`. The news page comes before `/static/*`, whose pattern matches
+ * its path too: Hono answers with the first route that matches.
+ */
+function addPageRoutes(app: Hono, nowMs: () => number, readStatic: StaticStore): void {
   app.get("/", (c) => c.body(HELLO_BYTES.slice(), 200, { "content-type": "text/plain;charset=UTF-8" }));
   app.get("/json", (c) => c.body(JSON_BYTES.slice(), 200, { "content-type": "application/json" }));
   app.get(NEWS_PATH, (c) => {
@@ -115,6 +136,10 @@ function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: Qu
     if (!file) return c.json({ error: `no such file: ${c.req.path}` }, 404);
     return c.body(file.bytes.slice(), 200, { "content-type": file.contentType });
   });
+}
+
+/** The endpoints that make a known cost: CPU, waiting, Redis, errors, validation and a record. */
+function addWorkRoutes(app: Hono, opts: TargetAppOptions): void {
   app.get("/cpu", (c) => {
     const ms = intParam(c.req.query("ms"), "ms", 10_000);
     return typeof ms === "string" ? c.json({ error: ms }, 400) : c.json({ ms, spins: busyCpu(ms) });
@@ -150,15 +175,10 @@ function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: Qu
     if (delayMs > 0) await new Promise((r) => setTimeout(r, delayMs));
     return c.json(USER_RECORD);
   });
-  app.get("/home", async (c) => {
-    try {
-      await runPageQueries(pool, cms);
-    } catch (err) {
-      if (err instanceof PoolTimeoutError) return c.json({ error: err.message }, 503);
-      throw err;
-    }
-    return c.html(renderHomePage(new Date(nowMs())));
-  });
+}
+
+/** `POST /login` and `/me`: a session that needs both the Bearer token and the cookie. */
+function addSessionRoutes(app: Hono): void {
   app.post("/login", async (c) => {
     const session = login(await c.req.json().catch(() => null));
     if (session === null) {
@@ -174,8 +194,6 @@ function buildHono(opts: TargetAppOptions, cache: ResponseCache | null, pool: Qu
     }
     return c.json({ user });
   });
-  app.onError((err, c) => c.json({ error: err.message }, 500));
-  return app;
 }
 
 /** The built-in target's app and its `Deno.serve` handler. */

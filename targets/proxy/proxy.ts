@@ -72,14 +72,20 @@ function cacheable(res: UpstreamResponse): boolean {
   return true;
 }
 
-export function createProxy(opts: ProxyOptions): Proxy {
-  const upstream = new Upstream(opts.upstreamUrl, opts.upstreamTls);
-  const timeoutMs = opts.redisTimeoutMs ?? 200;
-  const ttlMs = Math.round((opts.cacheTtlSec ?? 0) * 1000);
-  const limiter = opts.rateLimit
-    ? new RedisRateLimiter(opts.redis, opts.rateLimit.limit, opts.rateLimit.windowMs, undefined, timeoutMs)
-    : null;
-  const stats: ProxyStats = {
+/** What the proxy's request paths share: the options, the upstream, the limiter and the counters. */
+interface ProxyState {
+  opts: ProxyOptions;
+  upstream: Upstream;
+  limiter: RedisRateLimiter | null;
+  stats: ProxyStats;
+  /** Longest a Redis command may take (`redisTimeoutMs`, 200 by default). */
+  timeoutMs: number;
+  /** Cache TTL; 0 when caching is off. */
+  ttlMs: number;
+}
+
+function zeroStats(): ProxyStats {
+  return {
     hits: 0,
     misses: 0,
     bypasses: 0,
@@ -89,78 +95,94 @@ export function createProxy(opts: ProxyOptions): Proxy {
     upstreamErrors: 0,
     writeErrors: 0,
   };
+}
 
-  const forward = async (req: Request, extra?: [string, string][]): Promise<Response> => {
-    try {
-      return toResponse(await upstream.send(req), extra);
-    } catch (err) {
-      stats.upstreamErrors++;
-      return badGateway(opts.upstreamUrl, err);
-    }
-  };
+/** The upstream's answer (with `extra` headers), or 502 when the upstream cannot be reached. */
+async function forwardToUpstream(
+  state: ProxyState,
+  req: Request,
+  extra?: [string, string][],
+): Promise<Response> {
+  try {
+    return toResponse(await state.upstream.send(req), extra);
+  } catch (err) {
+    state.stats.upstreamErrors++;
+    return badGateway(state.opts.upstreamUrl, err);
+  }
+}
 
-  const limit = async (clientKey: string): Promise<Response | null> => {
-    if (!limiter) return null;
-    try {
-      const decision = await limiter.check(clientKey);
-      if (decision.allowed) return null;
-      stats.limited++;
-      return Response.json({ error: "too many requests" }, {
-        status: 429,
-        headers: { "retry-after": String(decision.retryAfterSec), "ratelimit-remaining": "0" },
-      });
-    } catch {
-      stats.limiterBypasses++;
-      return null;
-    }
-  };
+/** 429 when the client is over its rate; null to serve it (no limiter, or the limiter cannot reach Redis). */
+async function limitClient(state: ProxyState, clientKey: string): Promise<Response | null> {
+  if (!state.limiter) return null;
+  try {
+    const decision = await state.limiter.check(clientKey);
+    if (decision.allowed) return null;
+    state.stats.limited++;
+    return Response.json({ error: "too many requests" }, {
+      status: 429,
+      headers: { "retry-after": String(decision.retryAfterSec), "ratelimit-remaining": "0" },
+    });
+  } catch {
+    state.stats.limiterBypasses++;
+    return null;
+  }
+}
 
-  const cached = async (req: Request): Promise<Response> => {
-    const url = req.url;
-    const key = `${CACHE_PREFIX}${url.slice(url.indexOf("/", 8))}|${
-      req.headers.get("accept-encoding") ?? ""
-    }`;
-    let value: Buffer | null;
-    try {
-      value = await withTimeout(opts.redis.get(commandOptions({ returnBuffers: true }), key), timeoutMs);
-    } catch {
-      stats.bypasses++;
-      return await forward(req, [["x-cache", "BYPASS"]]);
-    }
-    if (value) {
-      stats.hits++;
-      return toResponse(decodeEntry(value), [["x-cache", "HIT"]]);
-    }
-    stats.misses++;
-    let res: UpstreamResponse;
-    try {
-      res = await upstream.send(req);
-    } catch (err) {
-      stats.upstreamErrors++;
-      return badGateway(opts.upstreamUrl, err);
-    }
-    if (cacheable(res)) {
-      // Not awaited: the client should not wait for the cache write, and a failed write is only a later miss.
-      // Counted apart from bypasses: this request was served (a miss), only its copy was not kept.
-      withTimeout(opts.redis.set(key, encodeEntry(res), { PX: ttlMs }), timeoutMs).catch(() =>
-        stats.writeErrors++
-      );
-    }
-    return toResponse(res, [["x-cache", "MISS"]]);
-  };
+/** Cache-aside for one GET: a hit from Redis, else the upstream's answer, kept when it may be. */
+async function serveCached(state: ProxyState, req: Request): Promise<Response> {
+  const { opts, stats, timeoutMs } = state;
+  const url = req.url;
+  const key = `${CACHE_PREFIX}${url.slice(url.indexOf("/", 8))}|${req.headers.get("accept-encoding") ?? ""}`;
+  let value: Buffer | null;
+  try {
+    value = await withTimeout(opts.redis.get(commandOptions({ returnBuffers: true }), key), timeoutMs);
+  } catch {
+    stats.bypasses++;
+    return await forwardToUpstream(state, req, [["x-cache", "BYPASS"]]);
+  }
+  if (value) {
+    stats.hits++;
+    return toResponse(decodeEntry(value), [["x-cache", "HIT"]]);
+  }
+  stats.misses++;
+  let res: UpstreamResponse;
+  try {
+    res = await state.upstream.send(req);
+  } catch (err) {
+    stats.upstreamErrors++;
+    return badGateway(opts.upstreamUrl, err);
+  }
+  if (cacheable(res)) {
+    // Not awaited: the client should not wait for the cache write, and a failed write is only a later miss.
+    // Counted apart from bypasses: this request was served (a miss), only its copy was not kept.
+    withTimeout(opts.redis.set(key, encodeEntry(res), { PX: state.ttlMs }), timeoutMs).catch(() =>
+      stats.writeErrors++
+    );
+  }
+  return toResponse(res, [["x-cache", "MISS"]]);
+}
 
+export function createProxy(opts: ProxyOptions): Proxy {
+  const upstream = new Upstream(opts.upstreamUrl, opts.upstreamTls);
+  const timeoutMs = opts.redisTimeoutMs ?? 200;
+  const ttlMs = Math.round((opts.cacheTtlSec ?? 0) * 1000);
+  const limiter = opts.rateLimit
+    ? new RedisRateLimiter(opts.redis, opts.rateLimit.limit, opts.rateLimit.windowMs, undefined, timeoutMs)
+    : null;
+  const stats = zeroStats();
+  const state: ProxyState = { opts, upstream, limiter, stats, timeoutMs, ttlMs };
   return {
     stats,
     async fetch(req, clientKey) {
       if (req.url.endsWith(STATS_PATH)) return Response.json(stats);
-      const limited = await limit(clientKey);
+      const limited = await limitClient(state, clientKey);
       if (limited) return limited;
-      if (ttlMs <= 0) return await forward(req);
+      if (ttlMs <= 0) return await forwardToUpstream(state, req);
       if (req.method !== "GET") {
         stats.passes++;
-        return await forward(req);
+        return await forwardToUpstream(state, req);
       }
-      return await cached(req);
+      return await serveCached(state, req);
     },
     close() {
       upstream.close();
