@@ -23,7 +23,7 @@ import { FlagValues } from "./flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.ts";
-import { buildRequestMix } from "./request_args.ts";
+import { buildRequestMix, type RequestInput } from "./request_args.ts";
 import { WS_CONFIG_PATH_FLAGS, wsArgs } from "./ws_args.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
@@ -79,7 +79,29 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   const flags = new FlagValues(raw, ATTACK_FLAGS);
   const url = parseUrl(raw.positionals);
   const ws = wsArgs(flags, url);
-  const requestMix = ws !== undefined ? undefined : buildRequestMix({
+  const requestMix = ws !== undefined ? undefined : requestMixOf(flags, url);
+  const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
+  const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
+  const config = toConfig({
+    url: url.href,
+    ...load,
+    requestMix,
+    ...(ws !== undefined ? { ws } : {}),
+    ...runInputOf(flags),
+  });
+  checkSockets(config, limit);
+  checkTlsFiles(config);
+  return {
+    config,
+    output: outputOf(flags, config),
+    thresholds: flags.all("threshold"),
+    ...abortOnFailOf(flags),
+  };
+}
+
+/** The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none. */
+function requestMixOf(flags: FlagValues, url: URL): RequestInput[] {
+  return buildRequestMix({
     url,
     method: flags.text("method"),
     headers: flags.all("header"),
@@ -88,13 +110,15 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     bodyFile: flags.path("body-file"),
     mix: flags.all("mix"),
   });
-  const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
-  const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
-  const config = toConfig({
-    url: url.href,
-    ...load,
-    requestMix,
-    ...(ws !== undefined ? { ws } : {}),
+}
+
+/**
+ * The config fields that one flag each sets, besides the URL, the load and the requests: timeouts,
+ * protocol, TLS, workers, intervals, warm-up, log and the run's segment. Read in this order, so the first
+ * bad flag is the one reported.
+ */
+function runInputOf(flags: FlagValues) {
+  return {
     timeoutMs: flags.positiveDurationMs("timeout"),
     maxHeaderBytes: flags.positiveInt("max-header-bytes"),
     pipelining: flags.positiveInt("pipelining"),
@@ -111,9 +135,14 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     logFile: flags.path("log"),
     segment: parseSegment(flags.text("segment")),
     startAtEpochMs: parseStartAt(flags.text("start-at")),
-  });
-  checkSockets(config, limit);
-  checkTlsFiles(config);
+  };
+}
+
+/**
+ * Where and how the results are shown. An output file that would overwrite an input (`--body-file`) is a
+ * usage error, before any load.
+ */
+function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
   const { outFile, metricsOut } = outValues(flags);
   const reportFile = flags.path("report");
   const benchFile = flags.path("output-bench");
@@ -130,24 +159,19 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   );
   if (clash) throw new UsageError(clash);
   return {
-    config,
-    output: {
-      json: flags.has("json"),
-      outFile,
-      ...(metricsOut.length > 0 ? { metricsOut } : {}),
-      reportFile,
-      ...(benchFile === undefined ? {} : { benchFile }),
-      ...(summaryFile === undefined ? {} : { summaryFile }),
-      ...(junitFile === undefined ? {} : { junitFile }),
-      quiet: flags.has("quiet"),
-      noLive: flags.has("no-live"),
-      keepSecrets: flags.has("no-redact"),
-      strict: flags.has("strict"),
-      ...baselineArgs(flags),
-      ...dashboardOf(flags),
-    },
-    thresholds: flags.all("threshold"),
-    ...abortOnFailOf(flags),
+    json: flags.has("json"),
+    outFile,
+    ...(metricsOut.length > 0 ? { metricsOut } : {}),
+    reportFile,
+    ...(benchFile === undefined ? {} : { benchFile }),
+    ...(summaryFile === undefined ? {} : { summaryFile }),
+    ...(junitFile === undefined ? {} : { junitFile }),
+    quiet: flags.has("quiet"),
+    noLive: flags.has("no-live"),
+    keepSecrets: flags.has("no-redact"),
+    strict: flags.has("strict"),
+    ...baselineArgs(flags),
+    ...dashboardOf(flags),
   };
 }
 

@@ -18,6 +18,7 @@ import * as dom from "./client/dom.ts";
 import * as charts from "./client/charts.ts";
 import * as toolTables from "./client/tool_tables.ts";
 import * as sections from "./client/sections.ts";
+import * as reportHeader from "./client/report_header.ts";
 import * as overviewCharts from "./client/overview_charts.ts";
 import * as runDetail from "./client/run_detail.ts";
 import * as profiles from "./client/profiles.ts";
@@ -90,6 +91,7 @@ export function clientSource(entry = "loadlabMain"): string {
     charts,
     toolTables,
     sections,
+    reportHeader,
     overviewCharts,
     runDetail,
     profiles,

@@ -9,7 +9,8 @@
 import type { PageData } from "../page_data.ts";
 import { h } from "./dom.ts";
 import { applyChartTheme, destroyCharts } from "./charts.ts";
-import { renderCompare, renderFindings, renderHeader, renderOverview } from "./sections.ts";
+import { renderCompare, renderFindings, renderOverview } from "./sections.ts";
+import { renderHeader } from "./report_header.ts";
 import { renderComparisonCharts, renderOverlay, renderSweeps } from "./overview_charts.ts";
 import { renderRunSection } from "./run_detail.ts";
 import { renderLittlesLaw } from "./littles_law.ts";

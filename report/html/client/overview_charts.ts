@@ -96,79 +96,92 @@ export function renderSweeps(data: PageData): HTMLElement | null {
   const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
   for (const sw of data.sweeps) {
-    if (sw.categorical) {
-      categoricalSweepCharts(grid, sw);
-      continue;
-    }
-    const pts = sw.points;
-    const datasets: any[] = [
-      {
-        label: "achieved req/s",
-        data: pts.map((p) => ({ x: p.x, y: p.rps })),
-        borderColor: color(0),
-        backgroundColor: color(0),
-        yAxisID: "y",
-        pointRadius: 3,
-      },
-      {
-        label: "p99 (ms)",
-        data: pts.map((p) => ({ x: p.x, y: p.p99Ms })),
-        borderColor: color(1),
-        backgroundColor: color(1),
-        yAxisID: "y2",
-        pointRadius: 3,
-      },
-    ];
-    if (sw.isRate) {
-      datasets.push({
-        label: "requested req/s",
-        data: pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x })),
-        borderColor: color(2),
-        borderDash: [4, 4],
-        yAxisID: "y",
-      });
-    }
-    const kneeX = sw.knee === null ? null : pts[sw.knee].x;
-    const marks = typeof kneeX === "number" ? [{ x: kneeX, label: `knee ${fmtNum(kneeX)}` }] : [];
-    addChart(grid, `${sw.title} sweep`, {
-      type: "line",
-      data: { datasets },
-      options: {
-        parsing: false,
-        scales: {
-          x: { type: "linear", title: { display: true, text: sw.parameter } },
-          y: { beginAtZero: true, title: { display: true, text: "req/s" } },
-          y2: {
-            type: "logarithmic",
-            position: "right",
-            grid: { drawOnChartArea: false },
-            title: { display: true, text: "p99 ms" },
-          },
-        },
-      },
-      plugins: [markerPlugin(marks)],
-    });
+    if (sw.categorical) categoricalSweepCharts(grid, sw);
+    else numericSweepChart(grid, sw);
   }
   sec.appendChild(sweepTable(data.sweeps));
-  const reasons = data.sweeps.filter((sw) => sw.kneeReason !== null);
-  if (reasons.length) {
-    sec.appendChild(h(
-      "ul",
-      { class: "note knees" },
-      ...reasons.map((sw) =>
-        h(
-          "li",
-          null,
-          sw.categorical
-            ? `${sw.title}: ${sw.kneeReason}`
-            : `${sw.title}: knee ${
-              sw.knee === null ? "none" : fmtSweepValue(sw.points[sw.knee].x)
-            } — ${sw.kneeReason}`,
-        )
-      ),
-    ));
-  }
+  const knees = kneeReasons(data.sweeps);
+  if (knees) sec.appendChild(knees);
   return sec;
+}
+
+/** A sweep over numbers as lines against the parameter, with its knee marked when it has one. */
+export function numericSweepChart(grid: HTMLElement, sw: PageSweep): void {
+  const pts = sw.points;
+  const kneeX = sw.knee === null ? null : pts[sw.knee].x;
+  const marks = typeof kneeX === "number" ? [{ x: kneeX, label: `knee ${fmtNum(kneeX)}` }] : [];
+  addChart(grid, `${sw.title} sweep`, {
+    type: "line",
+    data: { datasets: sweepDatasets(sw) },
+    options: {
+      parsing: false,
+      scales: {
+        x: { type: "linear", title: { display: true, text: sw.parameter } },
+        y: { beginAtZero: true, title: { display: true, text: "req/s" } },
+        y2: {
+          type: "logarithmic",
+          position: "right",
+          grid: { drawOnChartArea: false },
+          title: { display: true, text: "p99 ms" },
+        },
+      },
+    },
+    plugins: [markerPlugin(marks)],
+  });
+}
+
+/** The lines of a numeric sweep: achieved req/s and p99 (on its own axis), and requested req/s for rate sweeps. */
+export function sweepDatasets(sw: PageSweep): any[] {
+  const pts = sw.points;
+  const datasets: any[] = [
+    {
+      label: "achieved req/s",
+      data: pts.map((p) => ({ x: p.x, y: p.rps })),
+      borderColor: color(0),
+      backgroundColor: color(0),
+      yAxisID: "y",
+      pointRadius: 3,
+    },
+    {
+      label: "p99 (ms)",
+      data: pts.map((p) => ({ x: p.x, y: p.p99Ms })),
+      borderColor: color(1),
+      backgroundColor: color(1),
+      yAxisID: "y2",
+      pointRadius: 3,
+    },
+  ];
+  if (sw.isRate) {
+    datasets.push({
+      label: "requested req/s",
+      data: pts.map((p) => ({ x: p.x, y: p.targetRps ?? p.x })),
+      borderColor: color(2),
+      borderDash: [4, 4],
+      yAxisID: "y",
+    });
+  }
+  return datasets;
+}
+
+/** Why each sweep has the knee it has (or none), one line per sweep that says; null when none does. */
+export function kneeReasons(sweeps: PageSweep[]): HTMLElement | null {
+  const reasons = sweeps.filter((sw) => sw.kneeReason !== null);
+  if (!reasons.length) return null;
+  return h(
+    "ul",
+    { class: "note knees" },
+    ...reasons.map((sw) =>
+      h(
+        "li",
+        null,
+        sw.categorical
+          ? `${sw.title}: ${sw.kneeReason}`
+          : `${sw.title}: knee ${
+            sw.knee === null ? "none" : fmtSweepValue(sw.points[sw.knee].x)
+          } — ${sw.kneeReason}`,
+      )
+    ),
+  );
 }
 
 /**

@@ -1,17 +1,15 @@
 /// <reference lib="dom" />
 /**
  * @module
- * Browser-side sections of report.html that cover the whole experiment: header with environment and
- * thresholds (each with its actual in the rule's unit and a badge when its run is flagged), the findings
- * block, the before/after comparison of `--compare`, and the sortable overview (with each row's run verdict
- * badge and, for open models, requested rate, sent and dropped beside the achieved rate; the charts across
- * the experiment are in overview_charts.ts). Inlined by source text like every client module (see
- * dom.ts); strings from results only ever become text nodes.
+ * Browser-side sections of report.html that cover the whole experiment: the findings block, the
+ * before/after comparison of `--compare`, and the sortable overview (with each row's run verdict badge and,
+ * for open models, requested rate, sent and dropped beside the achieved rate; the header above them is in
+ * report_header.ts, the charts across the experiment in overview_charts.ts). Inlined by source text like
+ * every client module (see dom.ts); strings from results only ever become text nodes.
  */
 import type { OverviewMetric, OverviewRow, PageData } from "../page_data.ts";
 import {
   type Cell,
-  facts,
   fmtChange,
   fmtMs,
   fmtMsBare,
@@ -22,105 +20,7 @@ import {
   section,
   sortableTable,
 } from "./dom.ts";
-import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
 import { renderGateTable } from "./gate_table.ts";
-
-/** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
-export function renderHeader(data: PageData): HTMLElement {
-  const env = data.environment;
-  const header = h(
-    "header",
-    { class: "card" },
-    h("h1", null, data.experiment.name),
-    data.experiment.description ? h("p", { class: "lead" }, data.experiment.description) : null,
-    // The description tells the full study; a quick run says what it ran instead, beside it.
-    data.quickValues
-      ? h(
-        "p",
-        { class: "warn", id: "quick-values" },
-        `Ran with --quick, not the values described above: ${data.quickValues}.`,
-      )
-      : null,
-    facts([
-      ["date", data.createdAt],
-      ["loadlab", env.loadlab],
-      ["Deno / V8 / TS", `${env.deno} / ${env.v8} / ${env.typescript}`],
-      ["OS", `${env.os} ${env.arch}${env.hostname ? ` (${env.hostname})` : ""}`],
-      ["CPU", `${env.cpu}, ${env.cores} cores`],
-      ["runs", String(data.runs.length)],
-      ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
-      ...headerRunFacts(data),
-      ...(data.redaction ? [["secrets", data.redaction] as [string, string]] : []),
-      ...(data.metricsOut ? [["metrics out", data.metricsOut] as [string, string]] : []),
-    ]),
-  );
-  const compat = npmCompatNote(data.runs);
-  if (compat) header.appendChild(h("p", { class: "warn", id: "npm-compat" }, compat));
-  if (data.thresholds.length) {
-    const failed = data.thresholds.filter((t) => !t.ok).length;
-    header.appendChild(h(
-      "div",
-      { class: `thresholds ${failed ? "fail" : "pass"}`, id: "thresholds" },
-      h(
-        "strong",
-        null,
-        failed ? `${failed} of ${data.thresholds.length} thresholds failed` : "All thresholds passed",
-      ),
-      h(
-        "ul",
-        null,
-        ...data.thresholds.map((t) =>
-          h(
-            "li",
-            { class: t.ok ? "pass" : "fail" },
-            h("span", { class: "badge" }, t.ok ? "PASS" : "FAIL"),
-            ` ${t.expression} ${t.ok ? "passed" : "failed"} — ${t.run}: actual ${t.actualText}`,
-            t.flagged ? " " : null,
-            t.flagged ? h("span", { class: "badge flag" }, t.flagged) : null,
-          )
-        ),
-      ),
-    ));
-  }
-  header.appendChild(experimentSource(data));
-  return header;
-}
-
-/** How the experiment ran: quick or full, and the runtime that served each target. */
-export function headerRunFacts(data: PageData): Array<[string, string]> {
-  const out: Array<[string, string]> = [];
-  if (data.experiment.quick) {
-    out.push(["mode", "--quick (the file's quick: section: shorter runs, same shape)"]);
-  }
-  const runtimes = targetRuntimes(data.runs);
-  if (runtimes) out.push(["target runtime", runtimes]);
-  return out;
-}
-
-/**
- * The experiment that ran: with --quick, --set or --target that is the file with them applied (the
- * durations and repeats that ran), the file as written below it.
- */
-export function experimentSource(data: PageData): HTMLElement | DocumentFragment {
-  const out = document.createDocumentFragment();
-  const ran = data.experiment.ranSource;
-  if (typeof ran === "string") {
-    const how = data.experiment.quick ? "--quick" : "the command line's changes";
-    out.appendChild(
-      h(
-        "details",
-        { id: "experiment-ran" },
-        h("summary", null, `Experiment as run (${how} applied to the file)`),
-        h("pre", null, ran),
-      ),
-    );
-  }
-  if (data.experiment.source) {
-    const title = typeof ran === "string" ? "Experiment file as written" : "Experiment source";
-    out.appendChild(h("details", null, h("summary", null, title), h("pre", null, data.experiment.source)));
-  }
-  return out;
-}
 
 /**
  * The findings block at the top of the report: one sentence per load comparing the variants, the runs
@@ -287,16 +187,29 @@ export function renderOverview(
   onPick: (run: string) => void,
   onChoose: () => void,
 ): HTMLElement {
+  const sec = section("overview", "Overview", overviewNote(data));
+  const metrics = overviewMetrics();
+  const ticked = defaultOverlayRows(data);
+  const rows: Cell[][] = data.overview.map((row) => overviewRow(row, metrics, ticked, onPick, onChoose));
+  sec.appendChild(sortableTable(overviewHeaders(metrics), rows, "overview"));
+  return sec;
+}
+
+/** The overview's note: how to use the table, and what the small figures mean for these results. */
+export function overviewNote(data: PageData): string {
   const repeats = data.overview.some((r) => r.runs.length > 1);
   const baseline = data.experiment.baseline;
-  const note = [
+  return [
     "Click a header to sort, a name to open the run below, tick rows to overlay their percentile curves.",
     repeats ? "With repeats, cells show mean ± 95% confidence interval (Student's t) over the repeats." : "",
     baseline ? `Small figures: change against the baseline variant “${baseline}” at the same load.` : "",
     baseline && data.analysis ? `● beyond noise, ${data.analysis.noiseText}.` : "",
   ].join(" ");
-  const sec = section("overview", "Overview", note);
-  const metrics: Array<[OverviewMetric, string]> = [
+}
+
+/** The overview's metric columns with their labels, in table order. */
+export function overviewMetrics(): Array<[OverviewMetric, string]> {
+  return [
     ["rps", "req/s"],
     ["mean", "mean ms"],
     ["p50", "p50 ms"],
@@ -308,7 +221,13 @@ export function renderOverview(
     ["errors", "errors"],
     ["lateSends", "late sends"],
   ];
-  const headers = [
+}
+
+/** The overview's column headers: the row's identity and sends, then one per metric. */
+export function overviewHeaders(
+  metrics: Array<[OverviewMetric, string]>,
+): Array<{ label: string; num?: boolean; title?: string }> {
+  return [
     { label: "✓" },
     { label: "run" },
     { label: "verdict", title: "run verdict: ok, or why loadlab does not trust the numbers" },
@@ -327,29 +246,34 @@ export function renderOverview(
         : { label, num: true }
     ),
   ];
-  const ticked = defaultOverlayRows(data);
-  const rows: Cell[][] = data.overview.map((row) => {
-    const box = h("input", {
-      type: "checkbox",
-      "data-group": row.key,
-      "aria-label": "overlay",
-    }) as HTMLInputElement;
-    box.checked = ticked.includes(row.key);
-    box.addEventListener("change", onChoose);
-    const link = h("button", { class: "link", type: "button" }, row.label);
-    link.addEventListener("click", () => onPick(row.runs[0]));
-    return [
-      { node: box, sort: "" },
-      { node: link, sort: row.label, cls: "name" },
-      { node: verdictBadge(row.verdict), sort: row.verdict },
-      { text: row.model },
-      { text: String(row.runs.length), sort: row.runs.length },
-      ...sendCells(row),
-      ...metrics.map(([m]) => overviewCell(row, m)),
-    ];
-  });
-  sec.appendChild(sortableTable(headers, rows, "overview"));
-  return sec;
+}
+
+/** One overview row: its overlay checkbox, the name that opens the run, verdict, model, sends and metrics. */
+export function overviewRow(
+  row: OverviewRow,
+  metrics: Array<[OverviewMetric, string]>,
+  ticked: string[],
+  onPick: (run: string) => void,
+  onChoose: () => void,
+): Cell[] {
+  const box = h("input", {
+    type: "checkbox",
+    "data-group": row.key,
+    "aria-label": "overlay",
+  }) as HTMLInputElement;
+  box.checked = ticked.includes(row.key);
+  box.addEventListener("change", onChoose);
+  const link = h("button", { class: "link", type: "button" }, row.label);
+  link.addEventListener("click", () => onPick(row.runs[0]));
+  return [
+    { node: box, sort: "" },
+    { node: link, sort: row.label, cls: "name" },
+    { node: verdictBadge(row.verdict), sort: row.verdict },
+    { text: row.model },
+    { text: String(row.runs.length), sort: row.runs.length },
+    ...sendCells(row),
+    ...metrics.map(([m]) => overviewCell(row, m)),
+  ];
 }
 
 /** Rows ticked at first: the first row of each variant, then the next rows, at most four. */

@@ -1,0 +1,119 @@
+/// <reference lib="dom" />
+/**
+ * @module
+ * Browser-side header of report.html: the experiment's title and description, the environment it ran in,
+ * how it ran (quick, target runtimes), the thresholds (each with its actual in the rule's unit and a badge
+ * when its run is flagged) and the experiment source. Its own file because it says how the results were
+ * made, while sections.ts holds the sections that read them. Inlined by source text like every client
+ * module (see dom.ts); strings from results only ever become text nodes.
+ */
+import type { PageData } from "../page_data.ts";
+import { facts, h } from "./dom.ts";
+import { npmCompatNote, targetRuntimes } from "./variant_matrix.ts";
+
+/** Title, environment, how it ran (quick, target runtimes), thresholds and the experiment source. */
+export function renderHeader(data: PageData): HTMLElement {
+  const header = h(
+    "header",
+    { class: "card" },
+    h("h1", null, data.experiment.name),
+    data.experiment.description ? h("p", { class: "lead" }, data.experiment.description) : null,
+    // The description tells the full study; a quick run says what it ran instead, beside it.
+    data.quickValues
+      ? h(
+        "p",
+        { class: "warn", id: "quick-values" },
+        `Ran with --quick, not the values described above: ${data.quickValues}.`,
+      )
+      : null,
+    facts(headerFacts(data)),
+  );
+  const compat = npmCompatNote(data.runs);
+  if (compat) header.appendChild(h("p", { class: "warn", id: "npm-compat" }, compat));
+  const thresholds = thresholdsBlock(data);
+  if (thresholds) header.appendChild(thresholds);
+  header.appendChild(experimentSource(data));
+  return header;
+}
+
+/** The header's facts: date, versions, machine, runs, load generators, how it ran, secrets and metrics out. */
+export function headerFacts(data: PageData): Array<[string, string]> {
+  const env = data.environment;
+  return [
+    ["date", data.createdAt],
+    ["loadlab", env.loadlab],
+    ["Deno / V8 / TS", `${env.deno} / ${env.v8} / ${env.typescript}`],
+    ["OS", `${env.os} ${env.arch}${env.hostname ? ` (${env.hostname})` : ""}`],
+    ["CPU", `${env.cpu}, ${env.cores} cores`],
+    ["runs", String(data.runs.length)],
+    ...(data.shards ? [["load generators", data.shards] as [string, string]] : []),
+    ...headerRunFacts(data),
+    ...(data.redaction ? [["secrets", data.redaction] as [string, string]] : []),
+    ...(data.metricsOut ? [["metrics out", data.metricsOut] as [string, string]] : []),
+  ];
+}
+
+/** Every threshold with its verdict, its run's actual and that run's flag; null when there are none. */
+export function thresholdsBlock(data: PageData): HTMLElement | null {
+  if (!data.thresholds.length) return null;
+  const failed = data.thresholds.filter((t) => !t.ok).length;
+  return h(
+    "div",
+    { class: `thresholds ${failed ? "fail" : "pass"}`, id: "thresholds" },
+    h(
+      "strong",
+      null,
+      failed ? `${failed} of ${data.thresholds.length} thresholds failed` : "All thresholds passed",
+    ),
+    h(
+      "ul",
+      null,
+      ...data.thresholds.map((t) =>
+        h(
+          "li",
+          { class: t.ok ? "pass" : "fail" },
+          h("span", { class: "badge" }, t.ok ? "PASS" : "FAIL"),
+          ` ${t.expression} ${t.ok ? "passed" : "failed"} — ${t.run}: actual ${t.actualText}`,
+          t.flagged ? " " : null,
+          t.flagged ? h("span", { class: "badge flag" }, t.flagged) : null,
+        )
+      ),
+    ),
+  );
+}
+
+/** How the experiment ran: quick or full, and the runtime that served each target. */
+export function headerRunFacts(data: PageData): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if (data.experiment.quick) {
+    out.push(["mode", "--quick (the file's quick: section: shorter runs, same shape)"]);
+  }
+  const runtimes = targetRuntimes(data.runs);
+  if (runtimes) out.push(["target runtime", runtimes]);
+  return out;
+}
+
+/**
+ * The experiment that ran: with --quick, --set or --target that is the file with them applied (the
+ * durations and repeats that ran), the file as written below it.
+ */
+export function experimentSource(data: PageData): HTMLElement | DocumentFragment {
+  const out = document.createDocumentFragment();
+  const ran = data.experiment.ranSource;
+  if (typeof ran === "string") {
+    const how = data.experiment.quick ? "--quick" : "the command line's changes";
+    out.appendChild(
+      h(
+        "details",
+        { id: "experiment-ran" },
+        h("summary", null, `Experiment as run (${how} applied to the file)`),
+        h("pre", null, ran),
+      ),
+    );
+  }
+  if (data.experiment.source) {
+    const title = typeof ran === "string" ? "Experiment file as written" : "Experiment source";
+    out.appendChild(h("details", null, h("summary", null, title), h("pre", null, data.experiment.source)));
+  }
+  return out;
+}
