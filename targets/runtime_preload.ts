@@ -8,18 +8,18 @@
  * (targets/child_main.ts). `runtimeTelemetry: false` on a target turns all of it off.
  */
 import { basename, resolve } from "node:path";
-import { RUNTIME_DIR_ENV, runtimeSampler } from "./runtime_sampler.ts";
+import { RUNTIME_DIR_ENV, samplerSource } from "./runtime_sampler.ts";
 
 /** The sampler as a CommonJS preload (Node's `--require`). */
 export function preloadCjs(): string {
-  return `"use strict";\n(${runtimeSampler.toString()})({ perfHooks: require("node:perf_hooks"), ` +
+  return `"use strict";\n${samplerSource()}\nruntimeSampler({ perfHooks: require("node:perf_hooks"), ` +
     `fs: require("node:fs"), proc: process });\n`;
 }
 
 /** The sampler as an ES module preload (Deno's `--preload`). */
 export function preloadMjs(): string {
   return `import * as perfHooks from "node:perf_hooks";\nimport * as fs from "node:fs";\n` +
-    `import proc from "node:process";\n(${runtimeSampler.toString()})({ perfHooks, fs, proc });\n`;
+    `import proc from "node:process";\n${samplerSource()}\nruntimeSampler({ perfHooks, fs, proc });\n`;
 }
 
 /** Where a target's samplers write, and the preload files they are started from. */

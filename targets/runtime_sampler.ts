@@ -8,11 +8,12 @@
  * reads on the run's time axis: a file per process is the cheapest channel that needs no port, works
  * for every process a wrapper command forks, and survives the reader being late.
  *
- * `runtimeSampler` is written into the preload files by its source text (targets/runtime_preload.ts), so
- * it must stay self-contained, one function using only its parameter and globals (hence its length).
- * loadlab's own target processes call it through `sampleThisProcess`. It never throws and never keeps the
- * process alive (its timers are unref'd); the first error stops it and is written once, as an `error`
- * line (on stderr when its file cannot be opened, as when a symlink was planted in its place).
+ * The sampler is written into the preload files by its source text (`samplerSource`, used by
+ * targets/runtime_preload.ts), so its functions use only their parameters, globals and each other, never
+ * an import or a constant of this module. loadlab's own target processes call it through
+ * `sampleThisProcess`. It never throws and never keeps the process alive (its timers are unref'd); the
+ * first error stops it and is written once, as an `error` line (on stderr when its file cannot be opened,
+ * as when a symlink was planted in its place).
  */
 import * as perfHooks from "node:perf_hooks";
 import * as fs from "node:fs";
@@ -53,28 +54,26 @@ export interface SamplerLine {
   error?: string;
 }
 
-/** Starts sampling when `LOADLAB_RUNTIME_DIR` is set; see the module comment. Self-contained. */
+/** What the sampler's parts share while it runs. */
+interface SamplerState {
+  host: SamplerHost;
+  isDeno: boolean;
+  /** The sampler's file, -1 until it is open. */
+  fd: number;
+  /** Set by the first error: nothing is sampled or written after it. */
+  stopped: boolean;
+  /** Event-loop delays (ms) since the last tick. */
+  delaysMs: number[];
+  /** GC pauses since the last tick (Node), null where none are delivered (Deno). */
+  gc: Record<string, [number, number]> | null;
+}
+
+/** Starts sampling when `LOADLAB_RUNTIME_DIR` is set; see the module comment. */
 export function runtimeSampler(host: SamplerHost): void {
   // deno-lint-ignore no-explicit-any
   const g = globalThis as any;
   const isDeno = typeof g.Deno !== "undefined";
-  let fd = -1;
-  let stopped = false;
-  const fail = (err: unknown) => {
-    if (stopped) return;
-    stopped = true;
-    const message = err instanceof Error ? err.message : String(err);
-    try {
-      if (fd >= 0) {
-        const line = { t: Date.now(), pid: host.proc.pid, runtime: isDeno ? "deno" : "node", error: message };
-        host.fs.writeSync(fd, JSON.stringify(line) + "\n");
-      } else console.error(`loadlab runtime sampler off: ${message}`);
-    } catch { /* nowhere left to say it */ }
-  };
-  const unref = (timer: unknown) => {
-    if (timer && typeof timer === "object" && "unref" in timer) (timer as { unref(): void }).unref();
-    else if (isDeno) g.Deno.unrefTimer(timer);
-  };
+  const state: SamplerState = { host, isDeno, fd: -1, stopped: false, delaysMs: [], gc: null };
   try {
     const dir = host.proc.env.LOADLAB_RUNTIME_DIR;
     // Once per process: Deno also honours NODE_OPTIONS' --require, so a `deno run` gets both preloads.
@@ -82,79 +81,128 @@ export function runtimeSampler(host: SamplerHost): void {
     g.__loadlabRuntimeSampler = true;
     const tickMs = Number(host.proc.env.LOADLAB_RUNTIME_TICK_MS) || 250;
     const resolutionMs = 10;
-    // Pids are predictable, so a symlink (or FIFO) planted at this path is refused, never written through
-    // or waited on: O_NOFOLLOW and O_NONBLOCK where the runtime has them, else create-exclusive.
-    const c = host.fs.constants ?? {};
-    const flags = typeof c.O_NOFOLLOW === "number"
-      ? c.O_WRONLY | c.O_APPEND | c.O_CREAT | c.O_NOFOLLOW | (c.O_NONBLOCK ?? 0)
-      : "wx";
-    fd = host.fs.openSync(`${dir}/${host.proc.pid}.jsonl`, flags, 0o644);
-    let delays: number[] = [];
-    let expected = performance.now() + resolutionMs;
-    const probe = () => {
-      if (stopped) return;
-      const now = performance.now();
-      delays.push(Math.max(0, now - expected));
-      expected = now + resolutionMs;
-      unref(setTimeout(probe, resolutionMs));
-    };
-    unref(setTimeout(probe, resolutionMs));
-    let gc: Record<string, [number, number]> | null = null;
-    if (!isDeno) {
-      gc = {};
-      const kinds: Record<number, string> = {
-        1: "minor",
-        2: "major",
-        4: "major",
-        8: "incremental",
-        16: "weakcb",
-      };
-      new host.perfHooks.PerformanceObserver((list) => {
-        for (
-          const e of list.getEntries() as Array<
-            { duration: number; kind?: number; detail?: { kind?: number } }
-          >
-        ) {
-          const kind = kinds[e.detail?.kind ?? e.kind ?? 0] ?? "other";
-          const slot = gc![kind] ??= [0, 0];
-          slot[0]++;
-          slot[1] += e.duration;
-        }
-      }).observe({ entryTypes: ["gc"] });
-    }
-    const round = (ms: number) => Math.round(ms * 100) / 100;
-    const tick = () => {
-      if (stopped) return;
-      try {
-        const sorted = delays.sort((a, b) => a - b);
-        delays = [];
-        const at = (q: number) =>
-          sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : 0;
-        const line: SamplerLine = {
-          t: Date.now(),
-          pid: host.proc.pid,
-          runtime: isDeno ? "deno" : "node",
-          n: sorted.length,
-          p50: at(0.5),
-          p99: at(0.99),
-          max: sorted.length ? round(sorted[sorted.length - 1]) : 0,
-          heap: host.proc.memoryUsage().heapUsed,
-        };
-        if (gc) {
-          for (const slot of Object.values(gc)) slot[1] = round(slot[1]);
-          line.gc = gc;
-          gc = {};
-        }
-        host.fs.writeSync(fd, JSON.stringify(line) + "\n");
-        unref(setTimeout(tick, tickMs));
-      } catch (err) {
-        fail(err);
-      }
-    };
-    unref(setTimeout(tick, tickMs));
+    state.fd = openSamplerFile(host, dir);
+    probeLoopDelay(state, resolutionMs);
+    if (!isDeno) observeGc(state);
+    unrefTimer(state, setTimeout(() => writeTick(state, tickMs), tickMs));
   } catch (err) {
-    fail(err);
+    stopSampler(state, err);
   }
+}
+
+/**
+ * Opens `<dir>/<pid>.jsonl` for appending. Pids are predictable, so a symlink (or FIFO) planted at this
+ * path is refused, never written through or waited on: O_NOFOLLOW and O_NONBLOCK where the runtime has
+ * them, else create-exclusive.
+ */
+function openSamplerFile(host: SamplerHost, dir: string): number {
+  const c = host.fs.constants ?? {};
+  const flags = typeof c.O_NOFOLLOW === "number"
+    ? c.O_WRONLY | c.O_APPEND | c.O_CREAT | c.O_NOFOLLOW | (c.O_NONBLOCK ?? 0)
+    : "wx";
+  return host.fs.openSync(`${dir}/${host.proc.pid}.jsonl`, flags, 0o644);
+}
+
+/** Stops the sampler at its first error and says so once: in its file when open, else on stderr. */
+function stopSampler(state: SamplerState, err: unknown): void {
+  if (state.stopped) return;
+  state.stopped = true;
+  const message = err instanceof Error ? err.message : String(err);
+  try {
+    if (state.fd >= 0) {
+      const line = {
+        t: Date.now(),
+        pid: state.host.proc.pid,
+        runtime: state.isDeno ? "deno" : "node",
+        error: message,
+      };
+      state.host.fs.writeSync(state.fd, JSON.stringify(line) + "\n");
+    } else console.error(`loadlab runtime sampler off: ${message}`);
+  } catch { /* nowhere left to say it */ }
+}
+
+/** Lets the process exit with `timer` pending: the sampler never keeps it alive. */
+function unrefTimer(state: SamplerState, timer: unknown): void {
+  if (timer && typeof timer === "object" && "unref" in timer) (timer as { unref(): void }).unref();
+  // deno-lint-ignore no-explicit-any
+  else if (state.isDeno) (globalThis as any).Deno.unrefTimer(timer);
+}
+
+/** A timer every `resolutionMs`, recording how late each firing is into `state.delaysMs`. */
+function probeLoopDelay(state: SamplerState, resolutionMs: number): void {
+  let expected = performance.now() + resolutionMs;
+  const probe = () => {
+    if (state.stopped) return;
+    const now = performance.now();
+    state.delaysMs.push(Math.max(0, now - expected));
+    expected = now + resolutionMs;
+    unrefTimer(state, setTimeout(probe, resolutionMs));
+  };
+  unrefTimer(state, setTimeout(probe, resolutionMs));
+}
+
+/** Counts GC pauses by kind into `state.gc` (Node's `gc` performance entries). */
+function observeGc(state: SamplerState): void {
+  state.gc = {};
+  const kinds: Record<number, string> = {
+    1: "minor",
+    2: "major",
+    4: "major",
+    8: "incremental",
+    16: "weakcb",
+  };
+  new state.host.perfHooks.PerformanceObserver((list) => {
+    for (
+      const e of list.getEntries() as Array<
+        { duration: number; kind?: number; detail?: { kind?: number } }
+      >
+    ) {
+      const kind = kinds[e.detail?.kind ?? e.kind ?? 0] ?? "other";
+      const slot = state.gc![kind] ??= [0, 0];
+      slot[0]++;
+      slot[1] += e.duration;
+    }
+  }).observe({ entryTypes: ["gc"] });
+}
+
+/** Writes the tick's line and starts the next tick in `tickMs`; the first error stops the sampler. */
+function writeTick(state: SamplerState, tickMs: number): void {
+  if (state.stopped) return;
+  try {
+    const round = (ms: number) => Math.round(ms * 100) / 100;
+    const sorted = state.delaysMs.sort((a, b) => a - b);
+    state.delaysMs = [];
+    const at = (q: number) =>
+      sorted.length ? round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]) : 0;
+    const line: SamplerLine = {
+      t: Date.now(),
+      pid: state.host.proc.pid,
+      runtime: state.isDeno ? "deno" : "node",
+      n: sorted.length,
+      p50: at(0.5),
+      p99: at(0.99),
+      max: sorted.length ? round(sorted[sorted.length - 1]) : 0,
+      heap: state.host.proc.memoryUsage().heapUsed,
+    };
+    if (state.gc) {
+      for (const slot of Object.values(state.gc)) slot[1] = round(slot[1]);
+      line.gc = state.gc;
+      state.gc = {};
+    }
+    state.host.fs.writeSync(state.fd, JSON.stringify(line) + "\n");
+    unrefTimer(state, setTimeout(() => writeTick(state, tickMs), tickMs));
+  } catch (err) {
+    stopSampler(state, err);
+  }
+}
+
+/**
+ * The sampler as script text: each of its functions by its source, so a preload file declares them all
+ * and then calls `runtimeSampler`.
+ */
+export function samplerSource(): string {
+  return [runtimeSampler, openSamplerFile, stopSampler, unrefTimer, probeLoopDelay, observeGc, writeTick]
+    .map((part) => part.toString()).join("\n");
 }
 
 /** Samples this process (loadlab's own target processes, targets/child_main.ts) when the folder is set. */
