@@ -6,9 +6,11 @@
  * function (V8 may list one function under several nodes), nodes under a share of the whole are dropped
  * and the tree capped in size, and the top functions get their self time and their total time (a
  * recursive function's samples counted once, not once per frame on the stack). Self time is also split
- * into the load's first second and the rest, for warm-up (JIT, GC) against steady state. Pure.
+ * into the load's first second and the rest, for warm-up (JIT, GC) against steady state. The call tree's
+ * own rules (merging, totals, recursion, pruning) are in results/cpu_profile_tree.ts. Pure.
  */
 import type { ProfileFrame, ProfileFunction, ProfileSummary, ProfileWindow } from "./schema_profile.ts";
+import { callTree, functionTimes, pruneTree, sumTotals, type TreeNode } from "./cpu_profile_tree.ts";
 
 /** The parts of a `.cpuprofile` this module reads. */
 export interface CpuProfile {
@@ -47,14 +49,6 @@ export function isCpuProfile(value: unknown): value is CpuProfile {
   const p = value as CpuProfile;
   return typeof p === "object" && p !== null && Array.isArray(p.nodes) && Array.isArray(p.samples) &&
     Array.isArray(p.timeDeltas) && typeof p.startTime === "number";
-}
-
-/** Merged call tree node while summarizing. */
-interface TreeNode {
-  frame: number;
-  selfUs: number;
-  totalUs: number;
-  children: Map<number, TreeNode>;
 }
 
 /**
@@ -111,65 +105,19 @@ export function summarizeProfile(
   loadStartUs = 0,
 ): ProfileSummary {
   const frames = new Frames();
-  const byId = new Map(p.nodes.map((n) => [n.id, n]));
-  const parentOf = new Map<number, number>();
-  for (const n of p.nodes) for (const c of n.children ?? []) parentOf.set(c, n.id);
   const weights = sampleWeights(p);
-  const rootId = p.nodes.find((n) => !parentOf.has(n.id))?.id ?? p.nodes[0]?.id;
-  const root: TreeNode = {
-    frame: frames.of(byId.get(rootId)!.callFrame),
-    selfUs: 0,
-    totalUs: 0,
-    children: new Map(),
-  };
-  // Each V8 node's path from the root, as frames, and the merged tree node it lands on (memoized).
-  const landing = new Map<number, TreeNode>([[rootId, root]]);
-  const land = (id: number): TreeNode => {
-    const known = landing.get(id);
-    if (known) return known;
-    const parent = land(parentOf.get(id) ?? rootId);
-    const frame = frames.of(byId.get(id)!.callFrame);
-    let node = parent.children.get(frame);
-    if (!node) parent.children.set(frame, node = { frame, selfUs: 0, totalUs: 0, children: new Map() });
-    landing.set(id, node);
-    return node;
-  };
-  const firstSelf = new Map<number, number>();
-  const restSelf = new Map<number, number>();
-  let sampleUs = 0; // the sample's time after the profile's start
-  let idleUs = 0;
-  let firstBusy = 0;
-  let restBusy = 0;
-  for (let i = 0; i < p.samples.length; i++) {
-    const node = land(p.samples[i]);
-    const w = weights[i];
-    node.selfUs += w;
-    sampleUs += p.timeDeltas[i];
-    const idle = frames.list[node.frame].name === IDLE;
-    if (idle) idleUs += w;
-    const early = sampleUs < loadStartUs + FIRST_WINDOW_US;
-    if (!idle && sampleUs >= loadStartUs) {
-      const into = early ? firstSelf : restSelf;
-      into.set(node.frame, (into.get(node.frame) ?? 0) + w);
-      if (early) firstBusy += w;
-      else restBusy += w;
-    }
-  }
+  const { root, land } = callTree(p.nodes, (callFrame) => frames.of(callFrame));
+  const times = landSamples(p, weights, land, frames, loadStartUs);
   sumTotals(root);
   const durationUs = weights.reduce((a, b) => a + b, 0);
   const top = topFunctions(root, frames.list, limits.topCount);
-  const endUs = Math.max(p.endTime - p.startTime, 0);
-  const firstEndUs = Math.min(loadStartUs + FIRST_WINDOW_US, endUs);
-  const windows: ProfileWindow[] = [
-    window("first second of the load", loadStartUs, firstEndUs, firstBusy, firstSelf, limits),
-    ...(endUs > firstEndUs ? [window("after it", firstEndUs, endUs, restBusy, restSelf, limits)] : []),
-  ];
+  const windows = loadWindows(p, times, limits, loadStartUs);
   const { tree, minShare } = pruneTree(root, limits);
   return compactFrames({
     durationUs: Math.round(durationUs),
     samples: p.samples.length,
     intervalUs: p.samples.length ? Math.round(durationUs / p.samples.length) : 0,
-    idleUs: Math.round(idleUs),
+    idleUs: Math.round(times.idleUs),
     frames: frames.list,
     tree,
     minShare,
@@ -178,10 +126,66 @@ export function summarizeProfile(
   });
 }
 
-function sumTotals(node: TreeNode): number {
-  node.totalUs = node.selfUs;
-  for (const c of node.children.values()) node.totalUs += sumTotals(c);
-  return node.totalUs;
+/** Where the samples' time went: how much was idle, and each window's busy time and self time by frame. */
+interface SampleTimes {
+  idleUs: number;
+  firstBusyUs: number;
+  restBusyUs: number;
+  /** Self time per frame in the load's first second. */
+  firstSelfUs: Map<number, number>;
+  /** Self time per frame after it. */
+  restSelfUs: Map<number, number>;
+}
+
+/** Adds each sample's weight to the self time of the tree node it lands on, and counts it per window. */
+function landSamples(
+  p: CpuProfile,
+  weights: number[],
+  land: (id: number) => TreeNode,
+  frames: Frames,
+  loadStartUs: number,
+): SampleTimes {
+  const times: SampleTimes = {
+    idleUs: 0,
+    firstBusyUs: 0,
+    restBusyUs: 0,
+    firstSelfUs: new Map(),
+    restSelfUs: new Map(),
+  };
+  let sampleUs = 0; // the sample's time after the profile's start
+  for (let i = 0; i < p.samples.length; i++) {
+    const node = land(p.samples[i]);
+    const w = weights[i];
+    node.selfUs += w;
+    sampleUs += p.timeDeltas[i];
+    const idle = frames.list[node.frame].name === IDLE;
+    if (idle) times.idleUs += w;
+    const early = sampleUs < loadStartUs + FIRST_WINDOW_US;
+    if (!idle && sampleUs >= loadStartUs) {
+      const into = early ? times.firstSelfUs : times.restSelfUs;
+      into.set(node.frame, (into.get(node.frame) ?? 0) + w);
+      if (early) times.firstBusyUs += w;
+      else times.restBusyUs += w;
+    }
+  }
+  return times;
+}
+
+/** The load's first second and, when the profile goes on past it, the rest. */
+function loadWindows(
+  p: CpuProfile,
+  times: SampleTimes,
+  limits: SummaryLimits,
+  loadStartUs: number,
+): ProfileWindow[] {
+  const endUs = Math.max(p.endTime - p.startTime, 0);
+  const firstEndUs = Math.min(loadStartUs + FIRST_WINDOW_US, endUs);
+  return [
+    window("first second of the load", loadStartUs, firstEndUs, times.firstBusyUs, times.firstSelfUs, limits),
+    ...(endUs > firstEndUs
+      ? [window("after it", firstEndUs, endUs, times.restBusyUs, times.restSelfUs, limits)]
+      : []),
+  ];
 }
 
 function window(
@@ -202,25 +206,6 @@ function window(
   };
 }
 
-/**
- * Self and total time per function over the whole tree: total counts a node's subtree only where the
- * function is not already on the path above it, so recursion is not counted twice.
- */
-function functionTimes(root: TreeNode, frameCount: number): { self: number[]; total: number[] } {
-  const self = new Array<number>(frameCount).fill(0);
-  const total = new Array<number>(frameCount).fill(0);
-  const onPath = new Array<number>(frameCount).fill(0);
-  const visit = (node: TreeNode) => {
-    self[node.frame] += node.selfUs;
-    if (onPath[node.frame] === 0) total[node.frame] += node.totalUs;
-    onPath[node.frame]++;
-    for (const c of node.children.values()) visit(c);
-    onPath[node.frame]--;
-  };
-  visit(root);
-  return { self, total };
-}
-
 function topFunctions(root: TreeNode, frames: ProfileFrame[], topCount: number): ProfileFunction[] {
   const { self, total } = functionTimes(root, frames.length);
   const shown = (f: number) => frames[f].name !== IDLE && frames[f].name !== ROOT;
@@ -229,36 +214,6 @@ function topFunctions(root: TreeNode, frames: ProfileFrame[], topCount: number):
   const byTotal = [...ids].sort((a, b) => total[b] - total[a]).slice(0, topCount);
   const chosen = [...new Set([...bySelf, ...byTotal])].filter((f) => total[f] > 0);
   return chosen.map((f) => ({ frame: f, selfUs: Math.round(self[f]), totalUs: Math.round(total[f]) }));
-}
-
-/**
- * The tree in pre-order without nodes under `minShare` of the whole; when more than `maxNodes` remain, the
- * largest are kept (a parent is never smaller than its child, so no kept node loses its parent) and the
- * share reported is the one the tree was cut at.
- */
-function pruneTree(
-  root: TreeNode,
-  limits: SummaryLimits,
-): { tree: ProfileSummary["tree"]; minShare: number } {
-  const floor = root.totalUs * limits.minShare;
-  const all: Array<{ node: TreeNode; depth: number }> = [];
-  const collect = (node: TreeNode, depth: number) => {
-    all.push({ node, depth });
-    for (const c of node.children.values()) if (c.totalUs >= floor && c.totalUs > 0) collect(c, depth + 1);
-  };
-  collect(root, 0);
-  all.sort((a, b) => b.node.totalUs - a.node.totalUs || a.depth - b.depth);
-  const kept = new Set(all.slice(0, limits.maxNodes).map((e) => e.node));
-  const cut = all[limits.maxNodes]?.node.totalUs;
-  const minShare = cut === undefined || root.totalUs === 0 ? limits.minShare : cut / root.totalUs;
-  const tree: ProfileSummary["tree"] = [];
-  const visit = (node: TreeNode, parent: number) => {
-    const index = tree.push([node.frame, parent, Math.round(node.totalUs), Math.round(node.selfUs)]) - 1;
-    const kids = [...node.children.values()].filter((c) => kept.has(c));
-    for (const c of kids.sort((a, b) => b.totalUs - a.totalUs)) visit(c, index);
-  };
-  visit(root, -1);
-  return { tree, minShare };
 }
 
 /** Keeps only the frames the tree, the top list and the windows use, renumbered. */

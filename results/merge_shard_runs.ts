@@ -128,39 +128,60 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   if (runs.length === 0) throw new RangeError("mergeShardRuns needs at least one shard");
   const alignment = alignShards(runs);
   const intervals = mergeIntervals(runs, alignment);
-  const total = mergeEncoded(runs.flatMap((r) => (r.histogramEncoded ? [r.histogramEncoded] : [])));
   const durationSec = Math.max(
     ...runs.map((r, k) => r.durationSec + (alignment.offsets[k] * alignment.intervalMs) / 1000),
   );
+  const first = runs[0];
+  // Each shard requested its share of the rate.
+  const targetRps = runs.every((r) => r.targetRps !== null) ? sum(runs, (r) => r.targetRps!) : null;
+  // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
+  const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ws: _ws, ...whole } = first;
+  const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
+  return {
+    ...whole,
+    config,
+    startedAt: runs.map((r) => r.startedAt).sort()[0],
+    ...mergeTotals(runs, intervals, durationSec, targetRps),
+    ...mergeGenerators(runs),
+    intervals,
+    stabilizedAtMs: detectStabilization(intervals, targetRps),
+    ...mergeSections(runs, alignment, intervals.length),
+  };
+}
+
+/** The shards' counters, status codes, errors by kind and error messages, added. */
+function addShardCounts(runs: RunResult[]) {
   // A run stores no failed-status count and older files no server-bound sends: those add nothing.
-  const c = emptyCounters();
+  const counters = emptyCounters();
   const statusCodes: Record<string, number> = {};
   const errors: Record<string, number> = {};
   const errorMessages: Record<string, Record<string, number>> = {};
   for (const r of runs) {
-    addCounters(c, r);
+    addCounters(counters, r);
     addCounts(statusCodes, r.statusCodes);
     addCounts(errors, r.errors);
     for (const [kind, messages] of Object.entries(r.errorMessages)) {
       addCounts(errorMessages[kind] ??= {}, messages);
     }
   }
+  return { counters, statusCodes, errors, errorMessages };
+}
+
+/** The run's requests and what follows from them: rate, success rate, latency, errors, the verdict. */
+function mergeTotals(
+  runs: RunResult[],
+  intervals: IntervalResult[],
+  durationSec: number,
+  targetRps: number | null,
+) {
+  const { counters: c, statusCodes, errors, errorMessages } = addShardCounts(runs);
   const { requests, lateSends, droppedSends } = c;
   const errorCount = sumValues(errors);
   const first = runs[0];
-  // Each shard requested its share of the rate.
-  const targetRps = runs.every((r) => r.targetRps !== null) ? sum(runs, (r) => r.targetRps!) : null;
+  const total = mergeEncoded(runs.flatMap((r) => (r.histogramEncoded ? [r.histogramEncoded] : [])));
   const rps = servedRps(requests, c.drained, durationSec);
   const full = saturated({ rps, targetRps, durationSec, intervals });
-  // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
-  const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervals.length);
-  const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ws: _ws, ...whole } = first;
-  const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
-  const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
   return {
-    ...whole,
-    config,
-    startedAt: runs.map((r) => r.startedAt).sort()[0],
     targetRps,
     durationSec,
     requests,
@@ -183,6 +204,13 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
     reconnects: c.reconnects,
     retried: c.retried,
     unfinished: c.unfinished,
+  };
+}
+
+/** What the generators did besides requests: connecting, their workers, their transport, their host. */
+function mergeGenerators(runs: RunResult[]) {
+  const first = runs[0];
+  return {
     connectTimeMs: mergeConnectTimes(runs, (r) => r.connectTimeMs),
     ...(runs.some((r) => r.tlsMs) ? { tlsMs: mergeConnectTimes(runs, (r) => r.tlsMs ?? null) } : {}),
     ...(first.tls ? { tls: first.tls } : {}),
@@ -198,11 +226,17 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
       : {}),
     workers: sum(runs, (r) => r.workers),
     ...(runs.length === 1 && first.hostTcp !== undefined ? { hostTcp: first.hostTcp } : {}),
-    intervals,
-    stabilizedAtMs: detectStabilization(intervals, targetRps),
+  };
+}
+
+/** The parts a run does not always have: the incomplete flag, telemetry, flows, endpoints, the ws section. */
+function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
+  const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
+  const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
+  return {
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
-    ...(first.flows ? { flows: mergeFlows(runs) } : {}),
+    ...(runs[0].flows ? { flows: mergeFlows(runs) } : {}),
     ...(endpoints !== undefined ? { endpoints } : {}),
     ...(ws.length > 0 ? { ws: addWsParts(ws) } : {}),
   };

@@ -4,7 +4,8 @@
  * field, an `-H` of a secret header. The value becomes its redacted token by the rule of results/redact.ts,
  * so the terminal never shows in clear what results.json would not.
  */
-import { isSecretName, redactedToken, redactText } from "./redact.ts";
+import { redactedToken, redactText } from "./redact.ts";
+import { isSecretName } from "./secret_finder.ts";
 
 /**
  * A `--set PATH=VALUE` as messages quote it: the value as its token when the field's name is a secret one

@@ -1,15 +1,14 @@
 import { deepStrictEqual as assertEquals, match as assertMatch, ok } from "node:assert/strict";
 import {
   credentialForms,
-  isSecretName,
   redactedToken,
   redactionLine,
   redactKnown,
   redactResults,
   redactText,
-  secretSubprotocols,
   shownSweepValue,
 } from "./redact.ts";
+import { isSecretName, secretSubprotocols } from "./secret_finder.ts";
 import { shownAssignment, shownHeader } from "./redact_quote.ts";
 import type { ResultsFile } from "./schema.ts";
 import { withoutPassword } from "./export/metrics_output.ts";

@@ -10,7 +10,8 @@
  */
 import type { PlannedRun } from "./plan_types.ts";
 import type { RunResult } from "../results/mod.ts";
-import { redactKnown, secretsIn } from "../results/redact.ts";
+import { redactKnown } from "../results/redact.ts";
+import { secretsIn } from "../results/secret_finder.ts";
 import { type RunningTarget, startTarget, TargetError, type TargetSpec } from "../targets/mod.ts";
 import { readInto } from "../system/read_capped.ts";
 

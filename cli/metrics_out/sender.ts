@@ -15,7 +15,8 @@ import type { ExportSummary } from "../../results/export/summary.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { MetricsOutput } from "../../results/export/metrics_output.ts";
 import { terminalSafe } from "../../validation/terminal_text.ts";
-import { credentialForms, isSecretName, redactKnown } from "../../results/redact.ts";
+import { credentialForms, redactKnown } from "../../results/redact.ts";
+import { isSecretName } from "../../results/secret_finder.ts";
 
 /** A request body and its headers, for one batch. */
 export interface EncodedBatch {

@@ -68,96 +68,26 @@ export function unixNano(epochMs: number): string {
 
 /** The request body of a batch of points (`JSON.stringify` it). */
 export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest {
-  const base = (p: ExportPoint, extra: Record<string, string> = {}): OtlpPointBase => ({
-    attributes: attributes({ ...p.labels, ...extra }),
-    startTimeUnixNano: unixNano(p.startEpochMs),
-    timeUnixNano: unixNano(p.timestampMs),
-  });
-  const sum = (name: string, description: string, unit: string, dataPoints: OtlpNumberPoint[]) => ({
-    name,
-    description,
-    unit,
-    sum: { aggregationTemporality: CUMULATIVE, isMonotonic: true, dataPoints },
-  });
-  const gauge = (name: string, unit: string, dataPoints: OtlpNumberPoint[]) => ({
-    name,
-    unit,
-    gauge: { dataPoints },
-  });
   const metrics: OtlpMetric[] = [
-    ...COUNTERS.map((c) =>
-      sum(
-        c.otlp,
-        c.help,
-        c.unit,
-        points.map((p) => ({
-          ...base(p),
-          asInt: String(p.counters[c.key]),
-        })),
-      )
+    ...counterMetrics(points),
+    histogramMetric(
+      METRICS.latency.otlp,
+      "request latency (from the intended send time)",
+      points.map(histogramPoint(pointBase)),
     ),
-    ...WS_COUNTERS.map((c) =>
-      sum(
-        c.otlp,
-        c.help,
-        c.unit,
-        points.flatMap((p) => p.ws === null ? [] : [{ ...base(p), asInt: String(p.ws[c.key]) }]),
-      )
-    ),
-    sum(
-      METRICS.errors.otlp,
-      "failed requests by kind",
+    gaugeMetric(
+      METRICS.inFlight.otlp,
       "{request}",
-      points.flatMap((p) =>
-        Object.entries(p.errors).map(([kind, n]) => ({ ...base(p, { kind }), asInt: String(n) }))
-      ),
+      points.map((p) => ({ ...pointBase(p), asInt: String(p.inFlight) })),
     ),
-    {
-      name: METRICS.latency.otlp,
-      description: "request latency (from the intended send time)",
-      unit: "s",
-      exponentialHistogram: {
-        aggregationTemporality: CUMULATIVE,
-        dataPoints: points.map(histogramPoint(base)),
-      },
-    },
-    gauge(METRICS.inFlight.otlp, "{request}", points.map((p) => ({ ...base(p), asInt: String(p.inFlight) }))),
-    gauge(
+    gaugeMetric(
       METRICS.connections.otlp,
       "{connection}",
-      points.map((p) => ({ ...base(p), asInt: String(p.connections) })),
+      points.map((p) => ({ ...pointBase(p), asInt: String(p.connections) })),
     ),
-    sum(
-      METRICS.endpointRequests.otlp,
-      "responses of one endpoint, any status",
-      "{response}",
-      points.flatMap((p) =>
-        p.endpoints.map((e) => ({ ...base(p, { endpoint: e.name }), asInt: String(e.requests) }))
-      ),
-    ),
-    sum(
-      METRICS.endpointErrors.otlp,
-      "failed requests of one endpoint",
-      "{request}",
-      points.flatMap((p) =>
-        p.endpoints.map((e) => ({ ...base(p, { endpoint: e.name }), asInt: String(e.errors) }))
-      ),
-    ),
-    {
-      name: METRICS.endpointLatency.otlp,
-      description: "one endpoint's request latency (from the intended send time)",
-      unit: "s",
-      exponentialHistogram: {
-        aggregationTemporality: CUMULATIVE,
-        dataPoints: points.flatMap((p) =>
-          p.endpoints.map((e) =>
-            histogramPoint((q) => base(q, { endpoint: e.name }))({ ...p, latency: e.latency })
-          )
-        ),
-      },
-    },
-    gauge(METRICS.cpu.otlp, "%", telemetryPoints(points, "cpuPercent", base)),
-    gauge(METRICS.rss.otlp, "By", telemetryPoints(points, "rssBytes", base)),
+    ...endpointMetrics(points),
+    gaugeMetric(METRICS.cpu.otlp, "%", telemetryPoints(points, "cpuPercent")),
+    gaugeMetric(METRICS.rss.otlp, "By", telemetryPoints(points, "rssBytes")),
   ].filter((m) => !optionalMetric(m) || dataPointsOf(m).length > 0);
   return {
     resourceMetrics: [{
@@ -165,6 +95,106 @@ export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest
       scopeMetrics: [{ scope: { name: "loadlab", version }, metrics }],
     }],
   };
+}
+
+/** The fields every data point of `p` has, its labels joined by `extra` (a kind, an endpoint, a process). */
+function pointBase(p: ExportPoint, extra: Record<string, string> = {}): OtlpPointBase {
+  return {
+    attributes: attributes({ ...p.labels, ...extra }),
+    startTimeUnixNano: unixNano(p.startEpochMs),
+    timeUnixNano: unixNano(p.timestampMs),
+  };
+}
+
+/** A counter: a monotonic cumulative sum. */
+function sumMetric(
+  name: string,
+  description: string,
+  unit: string,
+  dataPoints: OtlpNumberPoint[],
+): OtlpMetric {
+  return {
+    name,
+    description,
+    unit,
+    sum: { aggregationTemporality: CUMULATIVE, isMonotonic: true, dataPoints },
+  };
+}
+
+/** A value at each point's time, sent without a description. */
+function gaugeMetric(name: string, unit: string, dataPoints: OtlpNumberPoint[]): OtlpMetric {
+  return { name, unit, gauge: { dataPoints } };
+}
+
+/** A latency histogram, in seconds. */
+function histogramMetric(name: string, description: string, dataPoints: OtlpExponentialPoint[]): OtlpMetric {
+  return {
+    name,
+    description,
+    unit: "s",
+    exponentialHistogram: { aggregationTemporality: CUMULATIVE, dataPoints },
+  };
+}
+
+/** The run's counters, the WebSocket counters (points of a ws run only) and the errors by kind. */
+function counterMetrics(points: ExportPoint[]): OtlpMetric[] {
+  return [
+    ...COUNTERS.map((c) =>
+      sumMetric(
+        c.otlp,
+        c.help,
+        c.unit,
+        points.map((p) => ({ ...pointBase(p), asInt: String(p.counters[c.key]) })),
+      )
+    ),
+    ...WS_COUNTERS.map((c) =>
+      sumMetric(
+        c.otlp,
+        c.help,
+        c.unit,
+        points.flatMap((p) => p.ws === null ? [] : [{ ...pointBase(p), asInt: String(p.ws[c.key]) }]),
+      )
+    ),
+    sumMetric(
+      METRICS.errors.otlp,
+      "failed requests by kind",
+      "{request}",
+      points.flatMap((p) =>
+        Object.entries(p.errors).map(([kind, n]) => ({ ...pointBase(p, { kind }), asInt: String(n) }))
+      ),
+    ),
+  ];
+}
+
+/** Each endpoint's responses, failed requests and latency, labelled with its name. */
+function endpointMetrics(points: ExportPoint[]): OtlpMetric[] {
+  return [
+    sumMetric(
+      METRICS.endpointRequests.otlp,
+      "responses of one endpoint, any status",
+      "{response}",
+      points.flatMap((p) =>
+        p.endpoints.map((e) => ({ ...pointBase(p, { endpoint: e.name }), asInt: String(e.requests) }))
+      ),
+    ),
+    sumMetric(
+      METRICS.endpointErrors.otlp,
+      "failed requests of one endpoint",
+      "{request}",
+      points.flatMap((p) =>
+        p.endpoints.map((e) => ({ ...pointBase(p, { endpoint: e.name }), asInt: String(e.errors) }))
+      ),
+    ),
+    histogramMetric(
+      METRICS.endpointLatency.otlp,
+      "one endpoint's request latency (from the intended send time)",
+      points.flatMap((p) =>
+        p.endpoints.map((e) =>
+          histogramPoint((q) => pointBase(q, { endpoint: e.name }))({ ...p, latency: e.latency })
+        )
+      ),
+    ),
+  ];
 }
 
 /** Gauges, the per-endpoint and the ws metrics are sent only with data; the run's counters always. */
@@ -197,15 +227,11 @@ function histogramPoint(base: (p: ExportPoint) => OtlpPointBase) {
   };
 }
 
-function telemetryPoints(
-  points: ExportPoint[],
-  field: "cpuPercent" | "rssBytes",
-  base: (p: ExportPoint, extra: Record<string, string>) => OtlpPointBase,
-): OtlpNumberPoint[] {
+function telemetryPoints(points: ExportPoint[], field: "cpuPercent" | "rssBytes"): OtlpNumberPoint[] {
   return points.flatMap((p) =>
     p.telemetry.flatMap((t) => {
       const value = t[field];
-      return value === undefined ? [] : [{ ...base(p, { process: t.process }), asDouble: value }];
+      return value === undefined ? [] : [{ ...pointBase(p, { process: t.process }), asDouble: value }];
     })
   );
 }

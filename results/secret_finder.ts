@@ -1,0 +1,270 @@
+/**
+ * @module
+ * Where the secrets are in a configuration, a command line or a results file: the one place that decides
+ * what a secret is. URL passwords, credential headers (`Authorization`, `Proxy-Authorization`, `Cookie`,
+ * `Set-Cookie`, any name containing token, key, secret, password, pwd, auth or signature), query
+ * parameters (a signed URL's `sig` too), environment variables, `--flag value` arguments, fields of a
+ * request's JSON or form body with such names, and WebSocket subprotocols that carry a token
+ * (`secretSubprotocols`) are collected from the structure (request headers of the configuration, the
+ * experiment source parsed as YAML or JSON, URLs in any string), each with the kind of place it was found
+ * in. It is separate from results/redact.ts, which rewrites strings with what is found here: finding walks
+ * a structure and reads names, rewriting only replaces text, and a caller that must only decide
+ * (`isSecretName`, `secretsIn`) takes the rules without the rewriting.
+ */
+import { parse as parseYaml } from "yaml";
+import type { ResultsFile } from "./schema.ts";
+
+/**
+ * Names of headers, query parameters, variables and flags whose values are secrets: signed URLs carry
+ * theirs as `sig`, `signature`, `X-Amz-Signature` or `X-Goog-Signature`; passwords are also `pwd` and
+ * `pass` (`sig` and `pass` only as whole words, so `signal`, `design`, `bypass` or `passive` stay).
+ */
+const SECRET_NAME =
+  /token|key|secret|passw|pwd|auth|cookie|credential|session|signature|(?:^|[^a-z])(?:sig|pass)(?:$|[^a-z])/i;
+/** `scheme://user:password@`: the password group. */
+export const URL_USERINFO = /([a-z][a-z0-9+.-]*:\/\/[^\s/@:?#]*:)([^\s/@?#]+)@/gi;
+/**
+ * `?name=value` / `&name=value` in a URL or a path; a `{{ placeholder }}` (spaces and all) is one piece of
+ * a value, so a templated step label is read whole.
+ */
+export const QUERY_PARAM = /([?&;])([^=&#\s?;]+)=((?:\{\{[^{}]*\}\}|[^&#\s;"'])*)/g;
+/** A form-encoded body: `name=value` pairs joined by `&`, nothing else. */
+const FORM_BODY = /^[^=&\s]+=[^&\s]*(?:&[^=&\s]+=[^&\s]*)*$/;
+/** A `{{ name }}` placeholder: its name. */
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][\w.-]*)\s*\}\}/g;
+/** A value that is only placeholders: filled per request, the label shows no secret of its own. */
+const ONLY_PLACEHOLDERS = /^(?:\{\{[^{}]*\}\})+$/;
+/** Fields of bulk numbers or encoded histograms: never a secret, and most of a big file. */
+export const NUMBERS_ONLY = new Set([
+  "histogramEncoded",
+  "percentiles",
+  "uncorrectedPercentiles",
+  "histogram",
+  "logHistogram",
+]);
+/** A subprotocol that is a credential: a JWT, or a long word of letters and digits (browsers pass tokens so). */
+const CREDENTIAL_LIKE = /^eyJ[\w-]*\.[\w-]*\.|^(?=.*[A-Za-z])(?=.*\d)[\w.~+/=-]{20,}$/;
+/** The header that carries WebSocket subprotocols (and, from browsers, tokens). */
+const SUBPROTOCOL_HEADER = /^sec-websocket-protocol$/i;
+
+/** Whether a header, parameter, variable or flag of this name carries a secret. */
+export function isSecretName(name: string): boolean {
+  return SECRET_NAME.test(name);
+}
+
+/**
+ * The offered WebSocket subprotocols that are secrets: a browser cannot set headers on a WebSocket, so
+ * tokens travel as subprotocols: one after a secret-named entry (`access_token, <token>`), one that names
+ * a secret and carries more (`base64url.bearer.authorization.k8s.io.<token>`), or one that looks like a
+ * credential (a JWT, a long word of letters and digits). Plain names (`chat`, `graphql-ws`) stay.
+ */
+export function secretSubprotocols(protocols: readonly string[]): string[] {
+  return protocols.filter((p, i) =>
+    p !== "" && (
+      (i > 0 && isSecretName(protocols[i - 1])) || (isSecretName(p) && p.length > 24) ||
+      CREDENTIAL_LIKE.test(p)
+    )
+  );
+}
+
+/** Whether a query value, as written or filled, is a secret to hide: a secret name and a literal value. */
+export function isSecretQueryValue(name: string, value: string): boolean {
+  return value !== "" && isSecretName(name) && !ONLY_PLACEHOLDERS.test(value);
+}
+
+/**
+ * Whether the values of a sweep over `parameter` are secrets: its last name is a secret one
+ * (`query.api_key`, `query.token`), by the same rule as a query parameter's. A `load.*` field is a knob of
+ * the engine (`load.cookies` takes a mode), never data a secret could be.
+ */
+export function isSecretParameter(parameter: string): boolean {
+  return !parameter.startsWith("load.") && isSecretName(parameter.slice(parameter.lastIndexOf(".") + 1));
+}
+
+/**
+ * The secrets `value` holds, found by the rules results.json's are (credential headers, secret `env:`
+ * variables, `--flag value` arguments, URL passwords, secret query values): for a message built from a
+ * configuration before any results exist (a target that failed to start echoes its command line and output).
+ */
+export function secretsIn(value: unknown): string[] {
+  const collector = new Collector();
+  collector.walk(value);
+  return [...collector.secrets.keys()];
+}
+
+/** Secrets found, each with the kind of place it was found in. */
+export interface FoundSecrets {
+  /** Read anew each time: it takes in the variables filled into the secrets found by then. */
+  readonly secrets: Map<string, string>;
+}
+
+/**
+ * The secrets of a results file: from the file itself and from its experiment's source, as written and as
+ * run, parsed as YAML or JSON.
+ */
+export function collectSecrets(results: ResultsFile): FoundSecrets {
+  const collector = new Collector();
+  collector.walk(results);
+  collector.walk(parseSource(results.experiment.source));
+  // The experiment as run (`--set`, `--quick`, `--target` applied) may hold values the file does not.
+  collector.walk(parseSource(results.experiment.ranSource));
+  return collector;
+}
+
+class Collector {
+  readonly #secrets = new Map<string, string>();
+  /** Names of `{{ placeholders }}` found in secret values, and the file's `variables:` (Artillery's). */
+  readonly #filledIn = new Set<string>();
+  readonly #variables = new Map<string, string>();
+  add(value: string, kind: string): void {
+    if (!value || value.includes("[redacted") || this.#secrets.has(value)) return;
+    this.#secrets.set(value, kind);
+    for (const m of value.matchAll(PLACEHOLDER)) this.#filledIn.add(m[1]);
+  }
+  /**
+   * Every secret found, with its kind: a variable filled into a secret value (`Authorization: Bearer {{
+   * bearer }}`) is one too, whatever its name.
+   */
+  get secrets(): Map<string, string> {
+    for (const [name, value] of this.#variables) {
+      if (this.#filledIn.has(name)) this.add(value, `${name} variable`);
+    }
+    return this.#secrets;
+  }
+  /** Finds URL passwords and secret query values in free text. */
+  scanText(text: string): void {
+    if (!mayHoldUrlSecret(text)) return;
+    for (const m of text.matchAll(URL_USERINFO)) this.add(m[2], "URL password");
+    for (const m of text.matchAll(QUERY_PARAM)) {
+      if (isSecretQueryValue(m[2], m[3])) this.add(m[3], `${m[2]} query parameter`);
+    }
+  }
+  /** Walks any JSON-like value: header tuples, header/env/query records, argument lists, URLs. */
+  walk(value: unknown, parentKey = ""): void {
+    if (typeof value === "string") return this.scanText(value);
+    if (Array.isArray(value)) {
+      // A sweep's two `values` are not a header and its value (they are found by `sweepValues`).
+      if (isHeaderTuple(value) && parentKey !== "values") {
+        if (isSecretName(value[0])) this.add(String(value[1]), `${value[0]} header`);
+        if (SUBPROTOCOL_HEADER.test(value[0])) this.subprotocols(String(value[1]).split(","));
+      } else if (parentKey === "protocols" && value.every((v) => typeof v === "string")) {
+        this.subprotocols(value as string[]);
+      } else if (value.every((v) => typeof v === "string")) this.scanArgs(value as string[]);
+      for (const v of value) this.walk(v, parentKey);
+      return;
+    }
+    if (value === null || typeof value !== "object") return;
+    if (parentKey === "json") this.bodyFields(value as Record<string, unknown>);
+    this.checkValue(value as Record<string, unknown>);
+    this.sweepValues(value as Record<string, unknown>);
+    const named = /^(headers|env|query|environment|variables|cookies?)$/i.test(parentKey);
+    for (const [k, v] of Object.entries(value)) {
+      if (parentKey === "variables" && (typeof v === "string" || typeof v === "number")) {
+        this.#variables.set(k, String(v));
+      }
+      this.scanText(k); // error messages are keys of their count maps
+      if (k === "body" && typeof v === "string") this.bodyText(v);
+      if (named && isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
+        this.add(String(v), `${k} ${kindOf(parentKey)}`);
+      }
+      if (named && SUBPROTOCOL_HEADER.test(k) && typeof v === "string") this.subprotocols(v.split(","));
+      if (!NUMBERS_ONLY.has(k)) this.walk(v, k);
+    }
+  }
+  /**
+   * A request body given as text (`body:`, `attack -b`): a JSON object's secret-named fields, a form's
+   * (`password=…&user=…`) secret parameters, the first one included.
+   */
+  bodyText(text: string): void {
+    if (/^\s*\{/.test(text)) {
+      try {
+        const parsed: unknown = JSON.parse(text);
+        if (parsed !== null && typeof parsed === "object") this.bodyFields(parsed as Record<string, unknown>);
+      } catch { /* not JSON: only its URLs are read */ }
+    } else if (FORM_BODY.test(text)) this.scanText(`?${text}`);
+  }
+  /** A request's JSON body (`json: { password: … }`): its secret-named fields at any depth. */
+  bodyFields(value: Record<string, unknown>): void {
+    for (const [k, v] of Object.entries(value)) {
+      if (v !== null && typeof v === "object") this.bodyFields(v as Record<string, unknown>);
+      else if (isSecretName(k) && (typeof v === "string" || typeof v === "number")) {
+        this.add(String(v), `${k} body field`);
+      }
+    }
+  }
+  /** A check that a secret-named JSON field equals a value (`{ json: $.token, equals: X }`): X. */
+  checkValue(value: Record<string, unknown>): void {
+    if (typeof value.json !== "string" || !("equals" in value)) return;
+    const field = /([A-Za-z0-9_-]+)[^A-Za-z0-9_-]*$/.exec(value.json)?.[1] ?? "";
+    const v = value.equals;
+    if (isSecretName(field) && (typeof v === "string" || typeof v === "number")) {
+      this.add(String(v), `${field} check value`);
+    }
+  }
+  /** A sweep (`{parameter, values}`) or a run's point (`{parameter, value}`) of a secret parameter. */
+  sweepValues(value: Record<string, unknown>): void {
+    if (typeof value.parameter !== "string" || !isSecretParameter(value.parameter)) return;
+    const values = Array.isArray(value.values) ? value.values : [value.value];
+    for (const v of values) {
+      if (typeof v === "string" || typeof v === "number") {
+        this.add(String(v), `${value.parameter} sweep value`);
+      }
+    }
+  }
+  /** Offered subprotocols (a list, or a header's value split at commas): the secret ones. */
+  subprotocols(protocols: string[]): void {
+    for (const p of secretSubprotocols(protocols.map((p) => p.trim()))) this.add(p, "WebSocket subprotocol");
+  }
+  /** `--api-key=X`, `--token X`, `-H "Authorization: X"` and `--ws-protocol X` in an argument list. */
+  scanArgs(args: string[]): void {
+    const offered = args.flatMap((arg, i) =>
+      arg === "--ws-protocol" && args[i + 1] !== undefined ? [args[i + 1]] : []
+    );
+    this.subprotocols(offered);
+    args.forEach((arg, i) => {
+      if (/^(?:-b|--body)$/.test(arg) && args[i + 1] !== undefined) this.bodyText(args[i + 1]);
+      if (arg.startsWith("--body=")) this.bodyText(arg.slice("--body=".length));
+      const eq = /^--?([A-Za-z0-9_.-]+)=(.+)$/.exec(arg);
+      if (eq && isSecretName(eq[1])) return this.add(eq[2], `--${eq[1]} argument`);
+      const flag = /^--?([A-Za-z0-9_.-]+)$/.exec(arg);
+      const next = args[i + 1];
+      if (flag && next !== undefined && !next.startsWith("-") && isSecretName(flag[1])) {
+        this.add(next, `--${flag[1]} argument`);
+      }
+      const header = /^([A-Za-z0-9_-]+):\s*(.+)$/.exec(arg);
+      if (header && !arg.includes("://") && isSecretName(header[1])) {
+        this.add(header[2], `${header[1]} header`);
+      }
+      if (header && SUBPROTOCOL_HEADER.test(header[1])) this.subprotocols(header[2].split(","));
+    });
+  }
+}
+
+function kindOf(parentKey: string): string {
+  const k = parentKey.toLowerCase();
+  if (k === "headers") return "header";
+  if (k === "query") return "query parameter";
+  if (k === "env" || k === "environment") return "environment variable";
+  return "value";
+}
+
+/** Cheap test before the regular expressions: a URL password needs `@`, a query value `=`. */
+export function mayHoldUrlSecret(text: string): boolean {
+  return text.includes("@") || text.includes("=");
+}
+
+function isHeaderTuple(value: unknown[]): value is [string, string] {
+  return value.length === 2 && typeof value[0] === "string" && typeof value[1] === "string" &&
+    // A header name, not a `--flag` (a two-item argument list is read as arguments).
+    !value[0].startsWith("-") && /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(value[0]);
+}
+
+/** The experiment source as data when it is YAML or JSON; undefined for a command line or bad text. */
+function parseSource(source: string | undefined): unknown {
+  if (!source) return undefined;
+  try {
+    return parseYaml(source, { maxAliasCount: 100 });
+  } catch {
+    return undefined;
+  }
+}
