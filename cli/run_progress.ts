@@ -18,7 +18,8 @@ import {
 } from "../results/text_format.ts";
 import { cacheBypassSentence } from "../report/cache_bypass.ts";
 import { renderChecks } from "../report/text.ts";
-import { achievedAbove, formatShare, runVerdict, sendFacts } from "../results/conclude/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
+import { achievedAbove, formatShare, sendFacts } from "../results/conclude/send_counts.ts";
 import { measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 

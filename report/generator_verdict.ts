@@ -10,7 +10,8 @@
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
-import { formatShare, runVerdict } from "../results/conclude/run_verdict.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
+import { formatShare } from "../results/conclude/send_counts.ts";
 import { sendsOf } from "../results/conclude/responses.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */

@@ -27,14 +27,8 @@ import { latencyTable, throughputTable } from "./text_tables.ts";
 import { wsLines } from "./ws_text.ts";
 import { endpointLines } from "./endpoint_text.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
-import {
-  achievedAbove,
-  droppedShare,
-  formatShare,
-  type RunVerdict,
-  runVerdict,
-  sendFacts,
-} from "../results/conclude/run_verdict.ts";
+import { type RunVerdict, runVerdict } from "../results/conclude/run_verdict.ts";
+import { achievedAbove, droppedShare, formatShare, sendFacts } from "../results/conclude/send_counts.ts";
 import { latencySampled, measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
 

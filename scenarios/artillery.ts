@@ -26,13 +26,8 @@ import {
 import { convertEnsure } from "./artillery_ensure.ts";
 import { convertPhases, durationMs } from "./artillery_phases.ts";
 import { allWsScenarios, convertWsScenarios } from "./artillery_ws.ts";
-import {
-  captureNames,
-  convertScenarios,
-  type FlowContext,
-  scalarMap,
-  type Variables,
-} from "./artillery_flow.ts";
+import { captureNames, convertScenarios } from "./artillery_flow.ts";
+import { type FlowContext, scalarMap, type Variables } from "./artillery_request.ts";
 
 /** Options of the conversion. */
 export interface ArtilleryOptions {

@@ -3,113 +3,14 @@
  * What the command line changes in an experiment file before it is validated: `--quick` deep-merges
  * the file's `quick:` section over it (objects merge key by key, lists and scalars replace, null removes), `--set
  * PATH=VALUE` sets one field by its path (`loads.open.phases[1].rate=300`, the value read as YAML, so
- * `[1, 2]` and `{a: 1}` work too), and `--target NAME=URL` replaces a target by a running server. Also
- * the YAML/JSON reader, whose syntax errors carry line and column. All of it works on plain data and
- * returns problems as `{path, message}`.
+ * `[1, 2]` and `{a: 1}` work too), and `--target NAME=URL` replaces a target by a running server. All of
+ * it works on plain data (read by scenarios/yaml_document.ts) and returns problems as `{path, message}`.
  */
-import {
-  type Document,
-  isScalar,
-  LineCounter,
-  parse as parseYaml,
-  parseDocument as parseYamlDocument,
-  visit,
-} from "yaml";
+import { parse as parseYaml } from "yaml";
 import type { Issue } from "../validation/mod.ts";
 import { shownAssignment, shownFieldValue } from "../results/redact_quote.ts";
 import { nearest } from "../validation/suggest.ts";
-
-/** A value, or every problem found. */
-export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
-
-/**
- * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in
- * a hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
- */
-export const MAX_YAML_ALIASES = 100;
-
-/**
- * Reads YAML (JSON is YAML too); a syntax error names its line and column. Only the first syntax error
- * is reported: the ones after it are mostly its echoes. Aliases expand at most `MAX_YAML_ALIASES` times.
- */
-export function parseDocument(text: string): Result<unknown> {
-  // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
-  // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
-  const lineCounter = new LineCounter();
-  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
-  if (doc.errors.length > 0) {
-    const e = doc.errors[0];
-    const at = e.linePos?.[0];
-    const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
-    return {
-      ok: false,
-      issues: [{ path: where, message: `not valid YAML or JSON: ${e.message.split("\n")[0]}` }],
-    };
-  }
-  const duplicate = duplicateKey(doc);
-  if (duplicate !== undefined) {
-    const at = lineCounter.linePos(duplicate.offset);
-    return {
-      ok: false,
-      issues: [{
-        path: `line ${at.line}, column ${at.col}`,
-        message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} must appear once in its ` +
-          "mapping; keep one of them",
-      }],
-    };
-  }
-  let value: unknown;
-  try {
-    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-  } catch (err) {
-    if (!(err instanceof ReferenceError)) throw err;
-    return {
-      ok: false,
-      issues: [{
-        path: "(file)",
-        message: `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: ` +
-          "write the values out instead of nesting aliases",
-      }],
-    };
-  }
-  const reserved = reservedKeyPath(value, "");
-  if (reserved !== undefined) {
-    return {
-      ok: false,
-      issues: [{ path: reserved, message: "__proto__ is a reserved word, not a name: rename it, e.g. app" }],
-    };
-  }
-  if (!isRecord(value)) {
-    return {
-      ok: false,
-      issues: [{
-        path: "(root)",
-        message: "an experiment file is a mapping of keys (name:, targets:, loads:, ...)",
-      }],
-    };
-  }
-  return { ok: true, value };
-}
-
-/** The first key given twice in one mapping, and where; linear in the number of keys. */
-function duplicateKey(doc: Document): { key: string; offset: number } | undefined {
-  let found: { key: string; offset: number } | undefined;
-  visit(doc, {
-    Map(_, map) {
-      const seen = new Set<string>();
-      for (const pair of map.items) {
-        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
-        if (seen.has(key)) {
-          const node = pair.key as { range?: [number, number, number] } | null;
-          found = { key, offset: node?.range?.[0] ?? 0 };
-          return visit.BREAK;
-        }
-        seen.add(key);
-      }
-    },
-  });
-  return found;
-}
+import { isRecord, type Result } from "./yaml_document.ts";
 
 /**
  * Keys that are properties of every JavaScript object: as a name in a map (targets, loads, headers) one
@@ -117,25 +18,6 @@ function duplicateKey(doc: Document): { key: string; offset: number } | undefine
  * (`constructor`). Refused as names and as steps of `--set`.
  */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(["__proto__", "constructor", "prototype"]);
-
-/** The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key). */
-function reservedKeyPath(value: unknown, at: string): string | undefined {
-  if (value === null || typeof value !== "object") return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = reservedKeyPath(value[i], `${at}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    const here = at ? `${at}.${key}` : key;
-    if (key === "__proto__") return here;
-    const found = reservedKeyPath((value as Record<string, unknown>)[key], here);
-    if (found !== undefined) return found;
-  }
-  return undefined;
-}
 
 /**
  * Applies `quick`, then every `set`, then every `targets` replacement, then `profile` (`--profile`: `profile:
@@ -313,8 +195,4 @@ function longestKey(record: Record<string, unknown>, steps: Step[], from: number
     if (Object.hasOwn(record, part.join("."))) return n;
   }
   return 0;
-}
-
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }

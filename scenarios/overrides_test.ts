@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { applyOverrides, deepMerge, parseDocument, setPath, splitPath } from "./overrides.ts";
+import { applyOverrides, deepMerge, setPath, splitPath } from "./overrides.ts";
+import { parseDocument } from "./yaml_document.ts";
 
 Deno.test("splitPath: keys with dots and [index]; malformed paths are refused", () => {
   assert.deepEqual(splitPath("loads.open.phases[1].rate"), ["loads", "open", "phases", 1, "rate"]);

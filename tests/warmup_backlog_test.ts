@@ -10,7 +10,7 @@
 import { ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { sendFacts } from "../results/conclude/run_verdict.ts";
+import { sendFacts } from "../results/conclude/send_counts.ts";
 
 Deno.test("throughput: a warm-up backlog is not served in the measured window; achieved stays within requested", async () => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, async () => {

@@ -6,7 +6,8 @@
  * of the run it was evaluated on. Pure; report/html/page_data.ts puts these in the page.
  */
 import type { ResultsFile, RunResult, ThresholdResult } from "../../results/mod.ts";
-import { achievedAbove, runVerdict, sendFacts } from "../../results/conclude/run_verdict.ts";
+import { runVerdict } from "../../results/conclude/run_verdict.ts";
+import { achievedAbove, sendFacts } from "../../results/conclude/send_counts.ts";
 import {
   flaggedRunPhrase,
   formatThresholdActual,

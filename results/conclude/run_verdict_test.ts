@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { makeCpuSleepQuick, makeRun } from "../../tests/fixtures/make_results.ts";
-import { achievedAbove, droppedShare, formatShare, runVerdict, sendFacts } from "./run_verdict.ts";
+import { runVerdict } from "./run_verdict.ts";
+import { achievedAbove, droppedShare, formatShare, sendFacts } from "./send_counts.ts";
 import type { RunResult } from "../schema.ts";
 
 const clean = (patch: Partial<RunResult> = {}): RunResult => ({

@@ -3,38 +3,23 @@
  * The main-isolate side of the statistics: every `IntervalSample` from every worker goes through
  * `RunAggregator.add`, keyed by its interval index, so one worker and N workers share one merge path and
  * samples may arrive in any order (workers are never assumed to be in lock-step). Run totals are merged as
- * samples arrive. An interval stays open until every worker has reported it (each worker closes its
- * intervals in index order, so a sample of index i from worker w says w is done with every index up to
- * i); then it keeps compact counters and its workers' encodings, merged into its latency figures and one
- * encoding only after the load (runner/stats/interval_accumulator.ts `settleInterval`: this isolate shares
- * the generator's core, so no per-interval merging competes with sending). That encoding goes into the
- * results (`intervals[i].histogramEncoded`): analysis after the run (warm-up cut, per-phase percentiles,
- * shard merging) then adds histograms exactly instead of averaging percentiles. With `intervalHistograms`
- * off the encodings are merged into figures and dropped once no fold at the end can need them, so a long
- * run keeps ~0.7 KB an interval (plus ~1.4 KB per worker encoding with the histograms).
+ * samples arrive (runner/stats/run_totals.ts). An interval stays open until every worker has reported it
+ * (each worker closes its intervals in index order, so a sample of index i from worker w says w is done with
+ * every index up to i); then it keeps compact counters and its workers' encodings, merged into its latency
+ * figures and one encoding only after the load (runner/stats/interval_accumulator.ts `settleInterval`: this
+ * isolate shares the generator's core, so no per-interval merging competes with sending). That encoding goes
+ * into the results (`intervals[i].histogramEncoded`): analysis after the run (warm-up cut, per-phase
+ * percentiles, shard merging) then adds histograms exactly instead of averaging percentiles. With
+ * `intervalHistograms` off the encodings are merged into figures and dropped once no fold at the end can need
+ * them, so a long run keeps ~0.7 KB an interval (plus ~1.4 KB per worker encoding with the histograms).
  * Each interval keeps its errors by kind and its server-bound sends (runner/stats/interval_accumulator.ts),
  * so those too are exact per interval, merged across workers like every other counter.
  */
 
-import type { ErrorKind, IntervalResult } from "../../results/mod.ts";
+import type { IntervalResult } from "../../results/mod.ts";
 import type { AggregateStats, AggregatorOptions, LiveStats } from "./aggregate_types.ts";
-import {
-  addCounters,
-  addCounts,
-  emptyCounters,
-  successRateOf,
-  sumValues,
-} from "../../results/interval_counts.ts";
-import {
-  addEncoded,
-  createHistogram,
-  type Histogram,
-  mergeEncoded,
-  percentileCurve,
-  summarizeMs,
-} from "../../results/histogram.ts";
-import { latencyBlock } from "../../results/histogram_views.ts";
-import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import { mergeEncoded } from "../../results/histogram.ts";
+import type { IntervalSample } from "./sample.ts";
 import {
   addSample,
   addToComplete,
@@ -47,33 +32,11 @@ import {
   sampleAccumulator,
   settleInterval,
 } from "./interval_accumulator.ts";
-import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import type { EndpointDelta, IntervalDelta } from "../../results/export/interval_delta.ts";
-import { verdict } from "../../results/conclude/bound_verdict.ts";
-import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
-import {
-  addEndpointPart,
-  emptyEndpointTotals,
-  endpointResult,
-  type EndpointTotals,
-  partErrors,
-} from "../../results/endpoint_totals.ts";
-import type { EndpointResult } from "../../results/mod.ts";
-import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
+import { partErrors } from "../../results/endpoint_totals.ts";
+import { RunTotals } from "./run_totals.ts";
 
 const DEFAULT_FOLD_WINDOW_MS = 5_000;
-
-/** Distinct messages kept per error kind over the whole run; the rest count under "(other)". */
-const MAX_MESSAGES_PER_KIND = 20;
-
-/** Merges a kind's message counts, keeping at most `max` distinct messages plus "(other)". */
-function addMessages(into: Record<string, number>, from: Record<string, number>, max: number): void {
-  for (const [message, count] of Object.entries(from)) {
-    const distinct = Object.keys(into).length - (OTHER_MESSAGES in into ? 1 : 0);
-    const key = message in into || (message !== OTHER_MESSAGES && distinct < max) ? message : OTHER_MESSAGES;
-    into[key] = (into[key] ?? 0) + count;
-  }
-}
 
 /** Merges interval samples from any number of workers into run statistics. */
 export class RunAggregator {
@@ -92,29 +55,18 @@ export class RunAggregator {
   readonly #tailIntervals: number;
   /** Highest interval index seen, -1 before the first sample. */
   #lastIndex = -1;
-  readonly #total: Histogram = createHistogram();
-  readonly #rawTotal: Histogram | null;
-  readonly #connectTotal: Histogram = createHistogram();
-  readonly #tlsTotal: Histogram = createHistogram();
-  /** The run's counters, summed over every sample. */
-  readonly #c = emptyCounters();
-  readonly #statusCodes: Record<string, number> = {};
-  readonly #errors: Partial<Record<ErrorKind, number>> = {};
-  readonly #errorMessages: Record<string, Record<string, number>> = {};
+  /** The run's totals, merged as samples arrive. */
+  readonly #totals: RunTotals;
   readonly #onInterval: AggregatorOptions["onInterval"];
   #requestedRps: number | null;
-  /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
-  readonly #endpoints: EndpointTotals[];
   readonly #endpointNames: string[];
-  /** Endpoints named at run time: totals by name, kept in `#endpoints` too (first-seen order). */
-  readonly #named: Map<string, EndpointTotals> | null;
 
   constructor(opts: AggregatorOptions) {
     if (!(opts.intervalMs > 0)) throw new RangeError(`intervalMs must be > 0, got ${opts.intervalMs}`);
     this.#intervalMs = opts.intervalMs;
     this.#uncorrected = opts.uncorrected;
     this.#keepIntervalHistograms = opts.intervalHistograms ?? true;
-    this.#rawTotal = opts.uncorrected ? createHistogram() : null;
+    this.#totals = new RunTotals(opts);
     this.#reported = new Array<number>(Math.max(1, opts.workers ?? 1)).fill(-1);
     // The live window (1 s) is read from these encodings too.
     const tailMs = Math.max(opts.foldWindowMs ?? DEFAULT_FOLD_WINDOW_MS, 1000);
@@ -122,10 +74,6 @@ export class RunAggregator {
     this.#onInterval = opts.onInterval;
     this.#requestedRps = opts.requestedRps ?? null;
     this.#endpointNames = (opts.endpoints ?? []).map((e) => e.name);
-    this.#endpoints = (opts.endpoints ?? []).map((e) =>
-      emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
-    );
-    this.#named = opts.namedEndpoints ? new Map() : null;
   }
 
   /**
@@ -134,7 +82,7 @@ export class RunAggregator {
    * that order are still added exactly (to the complete interval they belong to).
    */
   add(sample: IntervalSample, workerIndex = 0): void {
-    this.#addTotals(sample);
+    this.#totals.add(sample);
     const index = sample.index;
     if (index > this.#lastIndex) this.#lastIndex = index;
     const done = this.#complete.get(index);
@@ -188,38 +136,6 @@ export class RunAggregator {
     }
   }
 
-  #addTotals(sample: IntervalSample): void {
-    addCounters(this.#c, sample);
-    addCounts(this.#statusCodes, sample.statusCodes);
-    addCounts(this.#errors, sample.errors);
-    for (const [kind, messages] of Object.entries(sample.errorMessages)) {
-      this.#errorMessages[kind] ??= {};
-      addMessages(this.#errorMessages[kind], messages, MAX_MESSAGES_PER_KIND);
-    }
-    if (sample.requests > 0) addEncoded(this.#total, sample.histogram);
-    if (this.#rawTotal !== null && sample.uncorrectedHistogram !== null && sample.requests > 0) {
-      addEncoded(this.#rawTotal, sample.uncorrectedHistogram);
-    }
-    if (sample.connectHistogram !== null) addEncoded(this.#connectTotal, sample.connectHistogram);
-    if (sample.tlsHistogram !== null) addEncoded(this.#tlsTotal, sample.tlsHistogram);
-    for (const part of sample.endpoints ?? []) {
-      const into = part.name === undefined ? this.#endpoints[part.endpoint] : this.#namedTotals(part.name);
-      if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
-    }
-  }
-
-  /** The totals of run-time endpoint `name`, added on first sight; past `MAX_ENDPOINTS` names, `OTHER_ENDPOINT`. */
-  #namedTotals(name: string): EndpointTotals | undefined {
-    const named = this.#named;
-    if (named === null) return undefined;
-    let t = named.get(name);
-    if (t !== undefined) return t;
-    if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.#namedTotals(OTHER_ENDPOINT);
-    named.set(name, t = emptyEndpointTotals({ name }));
-    this.#endpoints.push(t);
-    return t;
-  }
-
   /**
    * Totals so far, with rps and p99 over the last ~1 s of complete intervals (those before `nowIndex`;
    * without it, before the highest index seen, which may still be filling).
@@ -240,8 +156,8 @@ export class RunAggregator {
     const windowSec = ((current - first) * this.#intervalMs) / 1000;
     const p99Us = encodings.length > 0 ? mergeEncoded(encodings).getValueAtPercentile(99) : 0;
     return {
-      requests: this.#c.requests,
-      errors: sumValues(this.#errors),
+      requests: this.#totals.requests(),
+      errors: this.#totals.errors(),
       rps: windowSec > 0 ? requests / windowSec : 0,
       p99Ms: p99Us / 1000,
     };
@@ -256,52 +172,7 @@ export class RunAggregator {
   finish(durationSec: number): AggregateStats {
     // Every worker is done: what is still open has all the samples it will get.
     this.#completeThrough(Infinity);
-    const c = this.#c;
-    const errors = sumValues(this.#errors);
-    const sends = c.requests + errors + c.droppedSends + c.unfinished;
-    const raw = this.#rawTotal;
-    const intervals = this.#denseIntervals(durationSec);
-    const served = { rps: servedRps(c.requests, c.drained, durationSec), targetRps: this.#requestedRps };
-    const full = saturated({ ...served, durationSec, intervals });
-    return {
-      requests: c.requests,
-      drained: c.drained,
-      rps: served.rps,
-      successRate: successRateOf({ requests: c.requests, errors, failedStatus: c.failedStatus }, 0),
-      ...latencyBlock(this.#total),
-      uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
-      uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),
-      statusCodes: { ...this.#statusCodes },
-      errors: { ...this.#errors },
-      errorMessages: structuredClone(this.#errorMessages),
-      bytesRead: c.bytesRead,
-      bytesWritten: c.bytesWritten,
-      lateSends: c.lateSends,
-      droppedSends: c.droppedSends,
-      ...verdict(c.lateSends, c.serverBoundSends, sends, full),
-      connects: c.connects,
-      reconnects: c.reconnects,
-      retried: c.retried,
-      unfinished: c.unfinished,
-      connectTimeMs: summaryMs(this.#connectTotal),
-      tlsMs: summaryMs(this.#tlsTotal),
-      intervals,
-      stabilizedAtMs: detectStabilization(intervals, this.#requestedRps),
-      ...(this.#endpoints.length > 0 ? { endpoints: this.#endpointResults(intervals) } : {}),
-    };
-  }
-
-  /** Each endpoint's result; a run of one endpoint has the run's own numbers under its name. */
-  #endpointResults(intervals: IntervalResult[]): EndpointResult[] {
-    if (this.#endpoints.length > 1 || this.#named !== null) {
-      return this.#endpoints.map((t) => endpointResult(t, intervals.length));
-    }
-    const only = this.#endpoints[0];
-    const c = this.#c;
-    const part = { ...c, errors: this.#errors, statusCodes: this.#statusCodes, histogram: null };
-    addEndpointPart(only, part, 0, intervals.map((i) => i.requests), intervals.map((i) => i.errors));
-    only.histogram = this.#total;
-    return [endpointResult(only, intervals.length)];
+    return this.#totals.stats(durationSec, this.#requestedRps, this.#denseIntervals(durationSec));
   }
 
   /**
@@ -368,15 +239,4 @@ function intervalDelta(
   }
   delta.endpoints = [...byName.values()];
   return delta;
-}
-
-/** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */
-function summaryMs(h: Histogram): AggregateStats["connectTimeMs"] {
-  if (h.totalCount === 0) return null;
-  return {
-    min: h.minNonZeroValue / 1000,
-    mean: h.mean / 1000,
-    max: h.getValueAtPercentile(100) / 1000,
-    p99: h.getValueAtPercentile(99) / 1000,
-  };
 }

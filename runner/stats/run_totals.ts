@@ -1,0 +1,182 @@
+/**
+ * @module
+ * The run's totals in the main isolate: its counters, status codes, errors by kind with their messages,
+ * the latency, connect and TLS histograms and each endpoint's numbers, added from every worker's interval
+ * sample as it arrives. A sum does not depend on the order its parts come in, so the totals need none of
+ * the bookkeeping of which worker reported which interval; that is `RunAggregator`'s
+ * (runner/stats/aggregate.ts), and apart from it each file keeps to one job. At the end of the run the
+ * totals and the intervals the aggregator lays out become the run's statistics (`stats`).
+ */
+
+import type { EndpointResult, ErrorKind, IntervalResult } from "../../results/mod.ts";
+import type { AggregateStats, AggregatorOptions } from "./aggregate_types.ts";
+import {
+  addCounters,
+  addCounts,
+  emptyCounters,
+  successRateOf,
+  sumValues,
+} from "../../results/interval_counts.ts";
+import {
+  addEncoded,
+  createHistogram,
+  type Histogram,
+  percentileCurve,
+  summarizeMs,
+} from "../../results/histogram.ts";
+import { latencyBlock } from "../../results/histogram_views.ts";
+import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
+import { detectStabilization } from "../../results/conclude/stabilization.ts";
+import { verdict } from "../../results/conclude/bound_verdict.ts";
+import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
+import {
+  addEndpointPart,
+  emptyEndpointTotals,
+  endpointResult,
+  type EndpointTotals,
+  partErrors,
+} from "../../results/endpoint_totals.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
+
+/** Distinct messages kept per error kind over the whole run; the rest count under "(other)". */
+const MAX_MESSAGES_PER_KIND = 20;
+
+/** Merges a kind's message counts, keeping at most `max` distinct messages plus "(other)". */
+function addMessages(into: Record<string, number>, from: Record<string, number>, max: number): void {
+  for (const [message, count] of Object.entries(from)) {
+    const distinct = Object.keys(into).length - (OTHER_MESSAGES in into ? 1 : 0);
+    const key = message in into || (message !== OTHER_MESSAGES && distinct < max) ? message : OTHER_MESSAGES;
+    into[key] = (into[key] ?? 0) + count;
+  }
+}
+
+/** The totals of a run, summed over every sample of every worker in whatever order they arrive. */
+export class RunTotals {
+  readonly #total: Histogram = createHistogram();
+  readonly #rawTotal: Histogram | null;
+  readonly #connectTotal: Histogram = createHistogram();
+  readonly #tlsTotal: Histogram = createHistogram();
+  /** The run's counters, summed over every sample. */
+  readonly #c = emptyCounters();
+  readonly #statusCodes: Record<string, number> = {};
+  readonly #errors: Partial<Record<ErrorKind, number>> = {};
+  readonly #errorMessages: Record<string, Record<string, number>> = {};
+  /** Per endpoint of a run of several (the samples' `endpoints` added in); one endpoint is the run. */
+  readonly #endpoints: EndpointTotals[];
+  /** Endpoints named at run time: totals by name, kept in `#endpoints` too (first-seen order). */
+  readonly #named: Map<string, EndpointTotals> | null;
+
+  constructor(opts: AggregatorOptions) {
+    this.#rawTotal = opts.uncorrected ? createHistogram() : null;
+    this.#endpoints = (opts.endpoints ?? []).map((e) =>
+      emptyEndpointTotals({ name: e.name, method: e.method, tags: e.tags, pooledRequests: e.requests })
+    );
+    this.#named = opts.namedEndpoints ? new Map() : null;
+  }
+
+  /** Adds one worker's sample of one interval to the run's totals. */
+  add(sample: IntervalSample): void {
+    addCounters(this.#c, sample);
+    addCounts(this.#statusCodes, sample.statusCodes);
+    addCounts(this.#errors, sample.errors);
+    for (const [kind, messages] of Object.entries(sample.errorMessages)) {
+      this.#errorMessages[kind] ??= {};
+      addMessages(this.#errorMessages[kind], messages, MAX_MESSAGES_PER_KIND);
+    }
+    if (sample.requests > 0) addEncoded(this.#total, sample.histogram);
+    if (this.#rawTotal !== null && sample.uncorrectedHistogram !== null && sample.requests > 0) {
+      addEncoded(this.#rawTotal, sample.uncorrectedHistogram);
+    }
+    if (sample.connectHistogram !== null) addEncoded(this.#connectTotal, sample.connectHistogram);
+    if (sample.tlsHistogram !== null) addEncoded(this.#tlsTotal, sample.tlsHistogram);
+    for (const part of sample.endpoints ?? []) {
+      const into = part.name === undefined ? this.#endpoints[part.endpoint] : this.#namedTotals(part.name);
+      if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
+    }
+  }
+
+  /** The totals of run-time endpoint `name`, added on first sight; past `MAX_ENDPOINTS` names, `OTHER_ENDPOINT`. */
+  #namedTotals(name: string): EndpointTotals | undefined {
+    const named = this.#named;
+    if (named === null) return undefined;
+    let t = named.get(name);
+    if (t !== undefined) return t;
+    if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.#namedTotals(OTHER_ENDPOINT);
+    named.set(name, t = emptyEndpointTotals({ name }));
+    this.#endpoints.push(t);
+    return t;
+  }
+
+  /** Responses so far. */
+  requests(): number {
+    return this.#c.requests;
+  }
+
+  /** Failed requests so far, every kind. */
+  errors(): number {
+    return sumValues(this.#errors);
+  }
+
+  /**
+   * The run's statistics from its totals and its `intervals` (laid out to the measured duration);
+   * `durationSec` is the measured duration (after warm-up), `requestedRps` the rate asked for last.
+   */
+  stats(durationSec: number, requestedRps: number | null, intervals: IntervalResult[]): AggregateStats {
+    const c = this.#c;
+    const errors = sumValues(this.#errors);
+    const sends = c.requests + errors + c.droppedSends + c.unfinished;
+    const raw = this.#rawTotal;
+    const served = { rps: servedRps(c.requests, c.drained, durationSec), targetRps: requestedRps };
+    const full = saturated({ ...served, durationSec, intervals });
+    return {
+      requests: c.requests,
+      drained: c.drained,
+      rps: served.rps,
+      successRate: successRateOf({ requests: c.requests, errors, failedStatus: c.failedStatus }, 0),
+      ...latencyBlock(this.#total),
+      uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
+      uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),
+      statusCodes: { ...this.#statusCodes },
+      errors: { ...this.#errors },
+      errorMessages: structuredClone(this.#errorMessages),
+      bytesRead: c.bytesRead,
+      bytesWritten: c.bytesWritten,
+      lateSends: c.lateSends,
+      droppedSends: c.droppedSends,
+      ...verdict(c.lateSends, c.serverBoundSends, sends, full),
+      connects: c.connects,
+      reconnects: c.reconnects,
+      retried: c.retried,
+      unfinished: c.unfinished,
+      connectTimeMs: summaryMs(this.#connectTotal),
+      tlsMs: summaryMs(this.#tlsTotal),
+      intervals,
+      stabilizedAtMs: detectStabilization(intervals, requestedRps),
+      ...(this.#endpoints.length > 0 ? { endpoints: this.#endpointResults(intervals) } : {}),
+    };
+  }
+
+  /** Each endpoint's result; a run of one endpoint has the run's own numbers under its name. */
+  #endpointResults(intervals: IntervalResult[]): EndpointResult[] {
+    if (this.#endpoints.length > 1 || this.#named !== null) {
+      return this.#endpoints.map((t) => endpointResult(t, intervals.length));
+    }
+    const only = this.#endpoints[0];
+    const c = this.#c;
+    const part = { ...c, errors: this.#errors, statusCodes: this.#statusCodes, histogram: null };
+    addEndpointPart(only, part, 0, intervals.map((i) => i.requests), intervals.map((i) => i.errors));
+    only.histogram = this.#total;
+    return [endpointResult(only, intervals.length)];
+  }
+}
+
+/** min/mean/max/p99 in ms of a histogram of µs; null when it holds nothing. */
+function summaryMs(h: Histogram): AggregateStats["connectTimeMs"] {
+  if (h.totalCount === 0) return null;
+  return {
+    min: h.minNonZeroValue / 1000,
+    mean: h.mean / 1000,
+    max: h.getValueAtPercentile(100) / 1000,
+    p99: h.getValueAtPercentile(99) / 1000,
+  };
+}

@@ -1,0 +1,130 @@
+/**
+ * @module
+ * The reader of experiment files: YAML (JSON is YAML too) to plain data, or the one problem that stops
+ * it as `{path, message}`: the first syntax error with its line and column, a key given twice in one
+ * mapping, aliases that expand too far, a `__proto__` key, a document that is not a mapping. Apart from
+ * what the command line changes in the data it returns (scenarios/overrides.ts): reading text and
+ * changing plain data share only the `Result` shape and `isRecord`.
+ */
+import { type Document, isScalar, LineCounter, parseDocument as parseYamlDocument, visit } from "yaml";
+import type { Issue } from "../validation/mod.ts";
+
+/** A value, or every problem found. */
+export type Result<T> = { ok: true; value: T } | { ok: false; issues: Issue[] };
+
+/**
+ * Aliases a document may expand (the `yaml` package's own default is 100): enough for shared anchors in
+ * a hand-written file, far below a "billion laughs" file whose nested aliases would expand to gigabytes.
+ */
+export const MAX_YAML_ALIASES = 100;
+
+/**
+ * Reads YAML (JSON is YAML too); a syntax error names its line and column. Only the first syntax error
+ * is reported: the ones after it are mostly its echoes. Aliases expand at most `MAX_YAML_ALIASES` times.
+ */
+export function parseDocument(text: string): Result<unknown> {
+  // The parser's own unique-key check compares each key with every earlier one of its map (quadratic:
+  // seconds for a file of a few thousand loads); `duplicateKey` does it with a set per map.
+  const lineCounter = new LineCounter();
+  const doc = parseYamlDocument(text, { prettyErrors: true, uniqueKeys: false, lineCounter });
+  const syntax = syntaxIssue(doc, lineCounter);
+  if (syntax !== undefined) return { ok: false, issues: [syntax] };
+  const expanded = expandAliases(doc);
+  if (!expanded.ok) return expanded;
+  const shape = shapeIssue(expanded.value);
+  return shape === undefined ? expanded : { ok: false, issues: [shape] };
+}
+
+/** The first syntax error of `doc`, else the first key given twice in one mapping; undefined when neither. */
+function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined {
+  if (doc.errors.length > 0) {
+    const e = doc.errors[0];
+    const at = e.linePos?.[0];
+    const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
+    return { path: where, message: `not valid YAML or JSON: ${e.message.split("\n")[0]}` };
+  }
+  const duplicate = duplicateKey(doc);
+  if (duplicate === undefined) return undefined;
+  const at = lineCounter.linePos(duplicate.offset);
+  return {
+    path: `line ${at.line}, column ${at.col}`,
+    message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} must appear once in its ` +
+      "mapping; keep one of them",
+  };
+}
+
+/** `doc` as plain data, its aliases expanded at most `MAX_YAML_ALIASES` times. */
+function expandAliases(doc: Document): Result<unknown> {
+  try {
+    return { ok: true, value: doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }) };
+  } catch (err) {
+    if (!(err instanceof ReferenceError)) throw err;
+    return {
+      ok: false,
+      issues: [{
+        path: "(file)",
+        message: `its aliases (*name) expand more than ${MAX_YAML_ALIASES} times: ` +
+          "write the values out instead of nesting aliases",
+      }],
+    };
+  }
+}
+
+/** What makes parsed data no experiment file: a `__proto__` key anywhere, or no mapping at the root. */
+function shapeIssue(value: unknown): Issue | undefined {
+  const reserved = reservedKeyPath(value, "");
+  if (reserved !== undefined) {
+    return { path: reserved, message: "__proto__ is a reserved word, not a name: rename it, e.g. app" };
+  }
+  if (!isRecord(value)) {
+    return {
+      path: "(root)",
+      message: "an experiment file is a mapping of keys (name:, targets:, loads:, ...)",
+    };
+  }
+  return undefined;
+}
+
+/** The first key given twice in one mapping, and where; linear in the number of keys. */
+function duplicateKey(doc: Document): { key: string; offset: number } | undefined {
+  let found: { key: string; offset: number } | undefined;
+  visit(doc, {
+    Map(_, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const key = isScalar(pair.key) ? String(pair.key.value) : String(pair.key);
+        if (seen.has(key)) {
+          const node = pair.key as { range?: [number, number, number] } | null;
+          found = { key, offset: node?.range?.[0] ?? 0 };
+          return visit.BREAK;
+        }
+        seen.add(key);
+      }
+    },
+  });
+  return found;
+}
+
+/** The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key). */
+function reservedKeyPath(value: unknown, at: string): string | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const found = reservedKeyPath(value[i], `${at}[${i}]`);
+      if (found !== undefined) return found;
+    }
+    return undefined;
+  }
+  for (const key of Object.keys(value)) {
+    const here = at ? `${at}.${key}` : key;
+    if (key === "__proto__") return here;
+    const found = reservedKeyPath((value as Record<string, unknown>)[key], here);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/** True for a plain mapping: an object that is not null and not a list. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === "object" && !Array.isArray(value);
+}
