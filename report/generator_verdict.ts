@@ -1,6 +1,6 @@
 /**
  * @module
- * Who held a run up, in plain words, for the terminal summary (report/text.ts) and the run detail of
+ * Who held a run up, in plain words, for the terminal summary (report/generator_text.ts) and the run detail of
  * report.html (report/html/page_run.ts) alike: one sentence ("server-bound: 93% of sends waited for a
  * connection the server held") and the facts behind it (late, server-bound and dropped sends with their
  * share of sends, the two flags, the pre-connected pool, the most connects in flight, the generator's

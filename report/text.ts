@@ -4,7 +4,7 @@
  * follows oha (success rate, totals, a ■ histogram, the latency distribution, status codes and errors)
  * and then autocannon's box tables, because those are the two layouts people doing this kind of test
  * already read fluently. Late and dropped sends are printed next to the latency they distort, under a
- * one-line verdict on who limited the run (report/generator_verdict.ts, the page's words) and with a
+ * one-line verdict on who limited the run (report/generator_text.ts, in the page's words) and with a
  * warning when the generator, not the target, limited it. The run verdict
  * (results/conclude/run_verdict.ts) is the first line, and an open-model run shows its requested rate, sends made and dropped beside the achieved
  * rate, so "success 100%" never stands alone beside dropped sends. A run without a response prints "-"
@@ -12,7 +12,7 @@
  */
 
 import { terminalSafe } from "../validation/terminal_text.ts";
-import type { AttackProgress, RunResult } from "../results/mod.ts";
+import type { RunResult } from "../results/mod.ts";
 import type { LatencyKey } from "../results/schema_values.ts";
 import {
   formatBytes,
@@ -21,12 +21,11 @@ import {
   formatNumber,
   formatPercent,
   formatPercentile,
-  protocolTag,
 } from "../results/text_format.ts";
 import { latencyTable, throughputTable } from "./text_tables.ts";
 import { wsLines } from "./ws_text.ts";
 import { endpointLines } from "./endpoint_text.ts";
-import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
+import { generatorLines } from "./generator_text.ts";
 import { type RunVerdict, runVerdict } from "../results/conclude/run_verdict.ts";
 import { achievedAbove, droppedShare, formatShare, sendFacts } from "../results/conclude/send_counts.ts";
 import { latencySampled, measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
@@ -225,77 +224,6 @@ function checkLines(run: RunResult, c: Palette): string[] {
   return out.length === 0 ? [] : [c.bold("Checks:"), ...out];
 }
 
-/**
- * The verdict line (report/generator_verdict.ts, the same words as the page), the late, waiting and
- * dropped counts, the start-up facts, and a warning with what to do when the run was bound.
- */
-function generatorLines(run: RunResult, c: Palette): string[] {
-  const v = generatorVerdict(run);
-  if (v === null) return [];
-  const bound = v.kind === "generator-bound" || v.kind === "server-bound";
-  const out = [`${c.bold("Generator:")} ${bound ? c.yellow(v.sentence) : v.sentence}`];
-  if (v.kind !== "closed") {
-    out.push(
-      `  Late sends: ${formatCount(run.lateSends)}, waited for a connection: ` +
-        `${formatCount(run.serverBoundSends ?? 0)}, dropped sends: ${formatCount(run.droppedSends)}`,
-    );
-  }
-  const startUp = startUpLine(run);
-  if (startUp) out.push(`  Start-up: ${startUp}`);
-  if (run.dataRanOutWorkers) {
-    out.push(c.yellow(
-      `  Data: rows ran out in ${formatCount(run.dataRanOutWorkers)} worker(s), which stopped sending ` +
-        "there (whenDone: stop / order: unique): the run sent less than its load asked for.",
-    ));
-  }
-  if (hostTcpTroubled(run)) {
-    out.push(c.yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
-  }
-  if (run.generatorBound) {
-    out.push(c.yellow(
-      "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
-        "this run. Lower the rate, add workers, or use a bigger machine.",
-    ));
-  } else if (run.serverBound) {
-    out.push(c.yellow(
-      "Server-bound: the target held every connection (at --max-connections, or connects slow): " +
-        "the target, not the generator, limited this run.",
-    ));
-  }
-  return out;
-}
-
-/** Pool, connects in flight, warm-up and transport on one line; empty when the file has none of them. */
-function startUpLine(run: RunResult): string {
-  const parts: string[] = [];
-  if (run.preConnected !== undefined) parts.push(`${formatCount(run.preConnected)} pre-connected`);
-  if (run.maxConnectsInFlight !== undefined) {
-    parts.push(`at most ${formatCount(run.maxConnectsInFlight)} connects in flight`);
-  }
-  if (run.generatorWarmupMs !== undefined) {
-    parts.push(
-      run.generatorWarmupMs > 0
-        ? `generator warm-up ${formatDurationMs(run.generatorWarmupMs)}`
-        : "no warm-up",
-    );
-  }
-  if (run.transport !== undefined) parts.push(`transport ${run.transport}`);
-  if (protocolTag(run) !== "") {
-    parts.push(`protocol ${protocolTag(run)} (at most ${run.maxStreamsPerConnection ?? "?"} open at once)`);
-  }
-  if (run.tlsMs) {
-    const insecure = run.tls?.insecure ? ", certificates NOT verified (--insecure)" : "";
-    parts.push(
-      `TLS handshake mean ${formatDurationMs(run.tlsMs.mean)} p99 ${formatDurationMs(run.tlsMs.p99)}` +
-        ` (${run.tls?.client ?? "?"} client${insecure})`,
-    );
-    const tls = run.tls;
-    if (tls?.handshakes != null) parts.push(`${tls.resumed ?? 0} of ${tls.handshakes} handshakes resumed`);
-    if (tls?.resumeNote) parts.push(tls.resumeNote);
-  }
-  return parts.join(", ");
-}
-
 /** A shard's numbers are its part of the load only: say so, and how to get the whole. */
 function segmentLines(run: RunResult, c: Palette): string[] {
   const segment = run.segment;
@@ -330,33 +258,10 @@ export function renderSummary(run: RunResult, opts: SummaryOptions = {}): string
     errorLines(run, c),
     endpointLines(run, c.bold),
     checkLines(run, c),
-    generatorLines(run, c),
+    generatorLines(run, c.bold, c.yellow),
     [latencyTable(run)],
     [throughputTable(run)],
     segmentLines(run, c),
   ];
   return sections.filter((lines) => lines.length > 0).map((lines) => lines.join("\n")).join("\n\n");
-}
-
-/** Numbers for the live progress line. */
-export type LiveLineStats = AttackProgress;
-
-/**
- * One progress line for `\r` updates (no newline, no escape codes). Fields are padded to fixed widths so
- * successive lines rarely change length; the caller still clears the rest of the line when it can.
- */
-export function renderLiveLine(s: LiveLineStats): string {
-  const elapsed = Number.isFinite(s.elapsedSec) ? s.elapsedSec.toFixed(1) : "-";
-  const total = s.totalSec === null || !Number.isFinite(s.totalSec) ? "" : ` / ${s.totalSec.toFixed(0)}s`;
-  const pct = s.totalSec !== null && s.totalSec > 0 && Number.isFinite(s.elapsedSec)
-    ? ` ${Math.min(100, Math.floor((s.elapsedSec / s.totalSec) * 100))}%`.padStart(5)
-    : "";
-  return [
-    `[${elapsed.padStart(6)}s${total}${pct}]`,
-    `${formatCount(s.requests).padStart(11)} req`,
-    `${formatNumber(s.rps, 0).padStart(9)} req/s`,
-    // Before the first response the p99 has no sample: "-", not "0 ms".
-    `p99 ${(s.requests > 0 ? formatDurationMs(s.p99Ms) : "-").padStart(10)}`,
-    `${formatCount(s.errors).padStart(7)} errors`,
-  ].join("  ");
 }

@@ -1,7 +1,8 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { IntervalResult, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "../runner/stats/aggregate.ts";
-import { renderLiveLine, renderSummary } from "./text.ts";
+import { renderSummary } from "./text.ts";
+import { renderLiveLine } from "./live_line.ts";
 import { formatBytes, formatDurationMs } from "../results/text_format.ts";
 import { perSecond, seriesStats } from "./text_tables.ts";
 import { makeCpuSleepQuick } from "../tests/fixtures/make_results.ts";

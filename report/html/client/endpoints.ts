@@ -7,6 +7,7 @@
  * Latency is from the intended send, as the run's. Inlined by source text (see dom.ts).
  */
 import type { PageRun } from "../page_run.ts";
+import type { PageEndpoint } from "../page_endpoints.ts";
 import { type Cell, fmtMs, fmtNum, h, sortableTable } from "./dom.ts";
 import { addChart, color, ninesAxis, percentileData } from "./charts.ts";
 
@@ -14,20 +15,6 @@ import { addChart, color, ninesAxis, percentileData } from "./charts.ts";
 export function endpointSection(run: PageRun): HTMLElement | null {
   const endpoints = run.endpoints ?? [];
   if (endpoints.length < 2) return null;
-  const rows: Cell[][] = endpoints.map((e) => [
-    { text: e.pooledRequests > 1 ? `${e.name} (${e.pooledRequests} requests pooled)` : e.name },
-    { text: fmtNum(e.requests), sort: e.requests },
-    { text: fmtNum(e.rps), sort: e.rps },
-    {
-      text: fmtNum(e.errors + e.non2xx),
-      sort: e.errors + e.non2xx,
-      cls: e.errors + e.non2xx > 0 ? "bad" : "",
-    },
-    { text: fmtMs(e.p50Ms), sort: e.p50Ms ?? -1 },
-    { text: fmtMs(e.p90Ms), sort: e.p90Ms ?? -1 },
-    { text: fmtMs(e.p99Ms), sort: e.p99Ms ?? -1 },
-    { text: fmtMs(e.maxMs), sort: e.maxMs ?? -1 },
-  ]);
   const el = h(
     "div",
     { class: "endpoints", id: "run-endpoints" },
@@ -38,19 +25,7 @@ export function endpointSection(run: PageRun): HTMLElement | null {
       "Slowest p99 first; latency from the intended send, as the run's" +
         (run.endpointNote ? `; ${run.endpointNote}.` : "."),
     ),
-    sortableTable(
-      [
-        { label: "endpoint" },
-        { label: "requests", num: true },
-        { label: "req/s", num: true },
-        { label: "failed", num: true },
-        { label: "p50", num: true },
-        { label: "p90", num: true },
-        { label: "p99", num: true },
-        { label: "max", num: true },
-      ],
-      rows,
-    ),
+    endpointTable(endpoints),
   );
   const grid = h("div", { class: "grid2" });
   el.appendChild(grid);
@@ -70,4 +45,35 @@ export function endpointSection(run: PageRun): HTMLElement | null {
     },
   });
   return el;
+}
+
+/** One row per endpoint, in the run's order (slowest p99 first), every column sortable. */
+export function endpointTable(endpoints: PageEndpoint[]): HTMLElement {
+  const rows: Cell[][] = endpoints.map((e) => [
+    { text: e.pooledRequests > 1 ? `${e.name} (${e.pooledRequests} requests pooled)` : e.name },
+    { text: fmtNum(e.requests), sort: e.requests },
+    { text: fmtNum(e.rps), sort: e.rps },
+    {
+      text: fmtNum(e.errors + e.non2xx),
+      sort: e.errors + e.non2xx,
+      cls: e.errors + e.non2xx > 0 ? "bad" : "",
+    },
+    { text: fmtMs(e.p50Ms), sort: e.p50Ms ?? -1 },
+    { text: fmtMs(e.p90Ms), sort: e.p90Ms ?? -1 },
+    { text: fmtMs(e.p99Ms), sort: e.p99Ms ?? -1 },
+    { text: fmtMs(e.maxMs), sort: e.maxMs ?? -1 },
+  ]);
+  return sortableTable(
+    [
+      { label: "endpoint" },
+      { label: "requests", num: true },
+      { label: "req/s", num: true },
+      { label: "failed", num: true },
+      { label: "p50", num: true },
+      { label: "p90", num: true },
+      { label: "p99", num: true },
+      { label: "max", num: true },
+    ],
+    rows,
+  );
 }

@@ -213,6 +213,12 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
   sec.appendChild(sortableTable(headers, curves.map(littleCells), "littles-law"));
   const grid = h("div", { class: "grid2" });
   sec.appendChild(grid);
+  littleCharts(grid, curves);
+  return sec;
+}
+
+/** The two charts of the section: mean latency and throughput, each against the connection count. */
+export function littleCharts(grid: HTMLElement, curves: LittleCurve[]): void {
   addChart(grid, "Mean latency vs connections", {
     type: "line",
     data: { datasets: curves.flatMap((c, i) => littleDatasets(c, i)) },
@@ -243,5 +249,4 @@ export function renderLittlesLaw(data: PageData): HTMLElement | null {
       },
     },
   });
-  return sec;
 }

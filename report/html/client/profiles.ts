@@ -11,6 +11,7 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { PageRun } from "../page_run.ts";
+import type { ProfileRef } from "../page_profiles.ts";
 import type { ProfileSummary } from "../../../results/schema_profile.ts";
 import { type Cell, facts, fmtMs, fmtNum, fmtPct, h, section, sortableTable } from "./dom.ts";
 
@@ -231,17 +232,8 @@ export function renderProfileDiff(data: PageData): HTMLElement | null {
     `Self time per function as a share of busy (not idle) CPU time in two profiles; a function outside a ` +
       `profile's top list counts as 0 there. Each run's own profile is under Run details. ${pp.cost}`,
   );
-  const option = (i: number) => h("option", { value: String(i) }, pp.refs[i].label);
-  const selA = h(
-    "select",
-    { id: "profile-a", "aria-label": "profile A" },
-    ...pp.refs.map((_, i) => option(i)),
-  ) as HTMLSelectElement;
-  const selB = h(
-    "select",
-    { id: "profile-b", "aria-label": "profile B" },
-    ...pp.refs.map((_, i) => option(i)),
-  ) as HTMLSelectElement;
+  const selA = profileRefSelect("profile-a", "profile A", pp.refs);
+  const selB = profileRefSelect("profile-b", "profile B", pp.refs);
   const pairs = h(
     "select",
     { id: "profile-pair", "aria-label": "pair" },
@@ -249,19 +241,7 @@ export function renderProfileDiff(data: PageData): HTMLElement | null {
     ...pp.pairs.map((p, i) => h("option", { value: String(i) }, p.label)),
   ) as HTMLSelectElement;
   const out = h("div", { id: "profile-diff" });
-  const summaryOf = (i: number) => {
-    const ref = pp.refs[i];
-    const run = data.runs.find((r) => r.name === ref.run);
-    return run?.profiles?.find((p) => p.process === ref.process)?.summary;
-  };
-  const draw = () => {
-    const [a, b] = [Number(selA.value), Number(selB.value)];
-    const [sa, sb] = [summaryOf(a), summaryOf(b)];
-    if (!sa || !sb) return out.replaceChildren();
-    out.replaceChildren(
-      profileDiffTable(profileSelfShares(sa, pp.refs[a].window), profileSelfShares(sb, pp.refs[b].window)),
-    );
-  };
+  const draw = () => drawProfileDiff(data.runs, pp.refs, out, Number(selA.value), Number(selB.value));
   pairs.addEventListener("change", () => {
     const pair = pp.pairs[Number(pairs.value)];
     if (!pair) return;
@@ -281,4 +261,34 @@ export function renderProfileDiff(data: PageData): HTMLElement | null {
   sec.appendChild(out);
   draw();
   return sec;
+}
+
+/** A picker of the profiles a diff can compare, by their index in `refs`. */
+export function profileRefSelect(id: string, label: string, refs: ProfileRef[]): HTMLSelectElement {
+  return h(
+    "select",
+    { id, "aria-label": label },
+    ...refs.map((ref, i) => h("option", { value: String(i) }, ref.label)),
+  ) as HTMLSelectElement;
+}
+
+/** The profile summary `ref` points at, if its run and process have one. */
+export function profileSummaryOf(runs: PageRun[], ref: ProfileRef): ProfileSummary | undefined {
+  const run = runs.find((r) => r.name === ref.run);
+  return run?.profiles?.find((p) => p.process === ref.process)?.summary;
+}
+
+/** Diffs profiles `a` and `b` (indices into `refs`) into `out`; empties it when either has no summary. */
+export function drawProfileDiff(
+  runs: PageRun[],
+  refs: ProfileRef[],
+  out: HTMLElement,
+  a: number,
+  b: number,
+): void {
+  const [sa, sb] = [profileSummaryOf(runs, refs[a]), profileSummaryOf(runs, refs[b])];
+  if (!sa || !sb) return out.replaceChildren();
+  out.replaceChildren(
+    profileDiffTable(profileSelfShares(sa, refs[a].window), profileSelfShares(sb, refs[b].window)),
+  );
 }

@@ -8,7 +8,7 @@
  * uncorrected). Changes made to the running load (steering) are marked on every timeline. Inlined by
  * source text (see dom.ts).
  */
-import type { PageRun, PageTelemetry } from "../page_run.ts";
+import type { PageRun } from "../page_run.ts";
 import { fmtMs } from "./dom.ts";
 import {
   addChart,
@@ -22,7 +22,7 @@ import {
   times,
   xy,
 } from "./charts.ts";
-import { redisServerChart, runtimeChart } from "./runtime_charts.ts";
+import { redisServerChart, runtimeChart, telemetryLine } from "./runtime_charts.ts";
 
 /** Latency, throughput, errors and telemetry per interval on one time axis. */
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
@@ -180,60 +180,62 @@ export function telemetryCharts(
   maxSec: number,
   marks: Array<{ x: number; label: string }>,
 ): void {
-  const line = (
-    t: PageTelemetry,
-    label: string,
-    ys: Array<number | null> | undefined,
-    i: number,
-    axis = "y",
-  ) =>
-    ys
-      ? [{
-        label: `${t.name} ${label}`,
-        data: xy(t.t, ys),
-        borderColor: color(i),
-        backgroundColor: color(i),
-        yAxisID: axis,
-      }]
-      : [];
+  processTelemetryChart(run, grid, maxSec, marks);
+  redisTelemetryChart(run, grid, maxSec, marks);
+}
+
+/** CPU %, RSS (right axis) and time waiting for a core of each target process; nothing without one. */
+export function processTelemetryChart(
+  run: PageRun,
+  grid: HTMLElement,
+  maxSec: number,
+  marks: Array<{ x: number; label: string }>,
+): void {
   const procs = run.telemetry.filter((t) => t.kind === "process");
-  if (procs.length) {
-    const datasets = procs.flatMap((t, i) => [
-      ...line(t, "CPU %", t.cpuPercent, i * 2),
-      ...line(t, "RSS MiB", t.rssMiB, i * 2 + 1, "y2").map((d) => ({ ...d, borderDash: [4, 3] })),
-      ...line(t, "waiting for a core %", t.runQueueWaitPct, i * 2 + 2).map((d) => ({
-        ...d,
-        borderDash: [1, 2],
-      })),
-    ]);
-    const opts = timeLineOptions("CPU %", "linear", maxSec);
-    opts.scales.y2 = {
-      position: "right",
-      beginAtZero: true,
-      grid: { drawOnChartArea: false },
-      title: { display: true, text: "RSS MiB" },
-    };
-    addChart(grid, "target process", {
-      type: "line",
-      data: { datasets },
-      options: opts,
-      plugins: [markerPlugin(marks)],
-    });
-  }
+  if (!procs.length) return;
+  const datasets = procs.flatMap((t, i) => [
+    ...telemetryLine(t, `${t.name} CPU %`, t.cpuPercent, i * 2, { yAxisID: "y" }),
+    ...telemetryLine(t, `${t.name} RSS MiB`, t.rssMiB, i * 2 + 1, { yAxisID: "y2", borderDash: [4, 3] }),
+    ...telemetryLine(t, `${t.name} waiting for a core %`, t.runQueueWaitPct, i * 2 + 2, {
+      yAxisID: "y",
+      borderDash: [1, 2],
+    }),
+  ]);
+  const opts = timeLineOptions("CPU %", "linear", maxSec);
+  opts.scales.y2 = {
+    position: "right",
+    beginAtZero: true,
+    grid: { drawOnChartArea: false },
+    title: { display: true, text: "RSS MiB" },
+  };
+  addChart(grid, "target process", {
+    type: "line",
+    data: { datasets },
+    options: opts,
+    plugins: [markerPlugin(marks)],
+  });
+}
+
+/** Redis ops, hits and misses per second of each Redis series; nothing without one. */
+export function redisTelemetryChart(
+  run: PageRun,
+  grid: HTMLElement,
+  maxSec: number,
+  marks: Array<{ x: number; label: string }>,
+): void {
   const redis = run.telemetry.filter((t) => t.kind === "redis");
-  if (redis.length) {
-    const datasets = redis.flatMap((t, i) => [
-      ...line(t, "ops/s", t.opsPerSec, i * 3),
-      ...line(t, "hits/s", t.hitsPerSec, i * 3 + 2),
-      ...line(t, "misses/s", t.missesPerSec, i * 3 + 1),
-    ]);
-    addChart(grid, "redis", {
-      type: "line",
-      data: { datasets },
-      options: timeLineOptions("per second", "linear", maxSec),
-      plugins: [markerPlugin(marks)],
-    });
-  }
+  if (!redis.length) return;
+  const datasets = redis.flatMap((t, i) => [
+    ...telemetryLine(t, `${t.name} ops/s`, t.opsPerSec, i * 3, { yAxisID: "y" }),
+    ...telemetryLine(t, `${t.name} hits/s`, t.hitsPerSec, i * 3 + 2, { yAxisID: "y" }),
+    ...telemetryLine(t, `${t.name} misses/s`, t.missesPerSec, i * 3 + 1, { yAxisID: "y" }),
+  ]);
+  addChart(grid, "redis", {
+    type: "line",
+    data: { datasets },
+    options: timeLineOptions("per second", "linear", maxSec),
+    plugins: [markerPlugin(marks)],
+  });
 }
 
 /** Histogram bars and the HDR percentile curve, uncorrected beside corrected when measured. */

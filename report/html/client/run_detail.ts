@@ -42,36 +42,7 @@ export function renderRunSection(data: PageData): { el: HTMLElement; pick: (name
 /** Builds everything about one run into `body`; `profileCost` states what profiling costs. */
 export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void {
   body.appendChild(h("h3", { class: "run-name" }, run.name));
-  const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
-  body.appendChild(facts([
-    ["URL", run.url],
-    ["model", run.model + (run.targetRps ? ` at ${fmtNum(run.targetRps)} req/s requested` : "")],
-    [
-      "measured",
-      `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${run.workers} worker(s)`,
-    ],
-    [
-      "requests",
-      `${fmtNum(run.requests)} (${fmtNum(run.rps)} req/s), success ${fmtPct(run.successRate * 100)}`,
-    ],
-    [
-      "errors / late / dropped",
-      `${fmtNum(errorsTotal)} / ${fmtNum(run.lateSends)} / ${fmtNum(run.droppedSends)}`,
-    ],
-    [
-      "connections",
-      `${fmtNum(run.connects)} opened, ${fmtNum(run.reconnects)} reopened` +
-      (run.connectTimeMs ? `, connect p99 ${fmtMs(run.connectTimeMs.p99)}` : "") +
-      (run.tlsMs ? `, TLS handshake p99 ${fmtMs(run.tlsMs.p99)}` : "") +
-      (run.tls?.insecure ? " (certificates not verified: --insecure)" : "") +
-      (run.tls?.handshakes != null
-        ? `, ${fmtNum(run.tls.resumed ?? 0)} of ${fmtNum(run.tls.handshakes)} resumed`
-        : "") +
-      (run.tls?.resumeNote ? ` (${run.tls.resumeNote})` : ""),
-    ],
-    ...wsFacts(run),
-    ["stabilized", run.stabilization],
-  ]));
+  body.appendChild(runFacts(run));
   const generator = generatorSection(run);
   if (generator) body.appendChild(generator);
   body.appendChild(
@@ -101,6 +72,40 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
   );
   tools.appendChild(h("div", null, h("h3", null, "autocannon-style tables"), autocannonTables(run)));
   body.appendChild(tools);
+}
+
+/** The run's facts at the top of its details: URL, model, what was measured, requests, errors, connections. */
+export function runFacts(run: PageRun): HTMLElement {
+  const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
+  return facts([
+    ["URL", run.url],
+    ["model", run.model + (run.targetRps ? ` at ${fmtNum(run.targetRps)} req/s requested` : "")],
+    [
+      "measured",
+      `${fmtNum(run.durationSec, 2)} s after ${fmtNum(run.warmupSec, 2)} s warm-up, ${run.workers} worker(s)`,
+    ],
+    [
+      "requests",
+      `${fmtNum(run.requests)} (${fmtNum(run.rps)} req/s), success ${fmtPct(run.successRate * 100)}`,
+    ],
+    [
+      "errors / late / dropped",
+      `${fmtNum(errorsTotal)} / ${fmtNum(run.lateSends)} / ${fmtNum(run.droppedSends)}`,
+    ],
+    [
+      "connections",
+      `${fmtNum(run.connects)} opened, ${fmtNum(run.reconnects)} reopened` +
+      (run.connectTimeMs ? `, connect p99 ${fmtMs(run.connectTimeMs.p99)}` : "") +
+      (run.tlsMs ? `, TLS handshake p99 ${fmtMs(run.tlsMs.p99)}` : "") +
+      (run.tls?.insecure ? " (certificates not verified: --insecure)" : "") +
+      (run.tls?.handshakes != null
+        ? `, ${fmtNum(run.tls.resumed ?? 0)} of ${fmtNum(run.tls.handshakes)} resumed`
+        : "") +
+      (run.tls?.resumeNote ? ` (${run.tls.resumeNote})` : ""),
+    ],
+    ...wsFacts(run),
+    ["stabilized", run.stabilization],
+  ]);
 }
 
 /**

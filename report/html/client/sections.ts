@@ -7,7 +7,9 @@
  * report_header.ts, the charts across the experiment in overview_charts.ts). Inlined by source text like
  * every client module (see dom.ts); strings from results only ever become text nodes.
  */
-import type { OverviewMetric, OverviewRow, PageData } from "../page_data.ts";
+import type { PageData } from "../page_data.ts";
+import type { OverviewMetric, OverviewRow } from "../page_overview.ts";
+import type { CompareCell, CompareMetric } from "../compare.ts";
 import {
   type Cell,
   fmtChange,
@@ -107,23 +109,7 @@ export function renderCompare(data: PageData): HTMLElement | null {
   ];
   const rows: Cell[][] = data.compare.map((row) => [
     { text: row.name, cls: "name" },
-    ...metrics.flatMap(([m, , higherIsBetter]) => {
-      const c = row.cells[m];
-      const fmt = (v: number) => m === "rps" ? fmtNum(v) : m === "success" ? fmtPct(v) : fmtMs(v);
-      const good = isNum(c.changePct) && (c.changePct > 0) === higherIsBetter;
-      const mark = c.verdict === "beyond-noise" ? " ●" : c.verdict === "unknown" ? " ?" : "";
-      return [
-        { text: fmt(c.before), sort: c.before },
-        { text: fmt(c.after), sort: c.after },
-        {
-          text: fmtChange(c.changePct) + mark,
-          sort: c.changePct,
-          cls: c.verdict === "beyond-noise" ? (good ? "good" : "bad") : "muted",
-          title: `95% CI ± ${fmtNum(c.beforeCi, 3)} → ± ${fmtNum(c.afterCi, 3)}: ` +
-            (c.notJudged === null ? c.verdict : `noise not judged: ${c.notJudged}`),
-        },
-      ];
-    }),
+    ...metrics.flatMap(([m, , higherIsBetter]) => compareCells(row.cells[m], m, higherIsBetter)),
   ]);
   sec.appendChild(sortableTable(headers, rows, "compare"));
   const why = noVerdictNote(data);
@@ -131,6 +117,27 @@ export function renderCompare(data: PageData): HTMLElement | null {
   const gate = renderGateTable(data);
   if (gate) sec.appendChild(gate);
   return sec;
+}
+
+/**
+ * The before, after and change cells of one metric `m` of a matched pair; the change is marked good or bad
+ * by `higherIsBetter` when beyond noise, and its title gives both intervals and the verdict.
+ */
+export function compareCells(c: CompareCell, m: CompareMetric, higherIsBetter: boolean): Cell[] {
+  const fmt = (v: number) => m === "rps" ? fmtNum(v) : m === "success" ? fmtPct(v) : fmtMs(v);
+  const good = isNum(c.changePct) && (c.changePct > 0) === higherIsBetter;
+  const mark = c.verdict === "beyond-noise" ? " ●" : c.verdict === "unknown" ? " ?" : "";
+  return [
+    { text: fmt(c.before), sort: c.before },
+    { text: fmt(c.after), sort: c.after },
+    {
+      text: fmtChange(c.changePct) + mark,
+      sort: c.changePct,
+      cls: c.verdict === "beyond-noise" ? (good ? "good" : "bad") : "muted",
+      title: `95% CI ± ${fmtNum(c.beforeCi, 3)} → ± ${fmtNum(c.afterCi, 3)}: ` +
+        (c.notJudged === null ? c.verdict : `noise not judged: ${c.notJudged}`),
+    },
+  ];
 }
 
 /**
