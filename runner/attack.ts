@@ -83,32 +83,13 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
     abort.onInterval,
     hooks.onInterval,
   ]));
-  // Each worker's flow totals; a script's steps are lined up by name once all are in.
-  const flowSamples: FlowSample[][] = [];
   const startedAt = new Date().toISOString();
-  const timer = progressTimer(config, aggregator, hooks);
   const tcpBefore = readHostTcp();
-  // A replayed schedule is the run's steering; live changes are taken only when none is replayed.
-  const steering = config.steering ? undefined : hooks.steering;
-  steering?.begin(name, config);
-  let steered: SteerChange[] = (config.steering ?? []).map((c) => ({ ...c, by: "replay" }));
-  let workers: WorkersSummary;
-  try {
-    workers = await runWorkers(config, {
-      onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
-      onFlows: (flows) => flowSamples.push(flows),
-      onStart: (startAtEpochMs) => {
-        clock.originEpochMs = startAtEpochMs + config.warmupMs;
-        hooks.onStart?.(startAtEpochMs);
-      },
-      onSteerable: (send) => steering?.started(clock.originEpochMs, send),
-      signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
-    });
-  } finally {
-    clearInterval(timer);
-    abort.done();
-    if (steering) steered = steering.end();
-  }
+  const { workers, steered, flowSamples } = await runSteered(config, hooks, name, {
+    aggregator,
+    clock,
+    abort,
+  });
   // A steered open load asked for its steered schedule, not its plan (a pause is no shortfall).
   if (requestedRps !== null && steered.length > 0 && Number.isFinite(plannedMs)) {
     const arrivals = steeredArrivalsPerSec(config, steered, plannedMs, Math.min(workers.activeMs, plannedMs));
@@ -131,6 +112,51 @@ async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunR
   });
   if (workers.logError) throw new RequestLogFailed(workers.logError, run);
   return run;
+}
+
+/** What the load's samples go to while it runs, and what may stop it. */
+interface LoadSinks {
+  aggregator: RunAggregator;
+  /** The measured run's start on the wall clock, set once the workers are told when to start. */
+  clock: { originEpochMs: number };
+  abort: ReturnType<typeof abortOnFail>;
+}
+
+/**
+ * Runs the workers with live progress and steering: what they did, the steering changes (replayed or
+ * live), and each worker's flow totals (a script's steps are lined up by name once all are in).
+ */
+async function runSteered(
+  config: AttackConfig,
+  hooks: AttackHooks,
+  name: string,
+  { aggregator, clock, abort }: LoadSinks,
+): Promise<{ workers: WorkersSummary; steered: SteerChange[]; flowSamples: FlowSample[][] }> {
+  const flowSamples: FlowSample[][] = [];
+  const timer = progressTimer(config, aggregator, hooks);
+  // A replayed schedule is the run's steering; live changes are taken only when none is replayed.
+  const steering = config.steering ? undefined : hooks.steering;
+  steering?.begin(name, config);
+  let steered: SteerChange[] = (config.steering ?? []).map((c) => ({ ...c, by: "replay" }));
+  let workers: WorkersSummary;
+  try {
+    workers = await runWorkers(config, {
+      onSamples: (samples, workerIndex) => samples.forEach((s) => aggregator.add(s, workerIndex)),
+      onFlows: (flows) => flowSamples.push(flows),
+      onStart: (startAtEpochMs) => {
+        clock.originEpochMs = startAtEpochMs + config.warmupMs;
+        hooks.onStart?.(startAtEpochMs);
+      },
+      onSteerable: (send) => steering?.started(clock.originEpochMs, send),
+      signal: hooks.signal ? AbortSignal.any([hooks.signal, abort.signal]) : abort.signal,
+    });
+  } finally {
+    clearInterval(timer);
+    abort.done();
+    // The live changes, known only once the load is over.
+    if (steering) steered = steering.end();
+  }
+  return { workers, steered, flowSamples };
 }
 
 /**
