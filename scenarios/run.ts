@@ -1,68 +1,36 @@
 /**
  * @module
  * Executes a `Plan`: for each planned run, its target up (started, shared or restarted by
- * `run_targets.ts`), the cooldown, the attack with telemetry and target counters, `warmup: auto` and
- * per-phase statistics, and the result appended to `results.json` and `report.html` at once. Then the
- * capacity searches (short probe runs), the analysis and the thresholds, and the file marked complete.
- * Ctrl-C (the signal) ends the run under way gracefully, keeps it marked `incomplete` and stops; a
- * target that cannot start or dies throws `TargetFailedError` with its log tail, finished runs kept.
- * Every started target is stopped before `runPlan` returns or throws.
+ * `run_targets.ts`), the run itself (run_one.ts: the cooldown, the attack with telemetry and target
+ * counters, `warmup: auto` and per-phase statistics), and the result appended to `results.json` and
+ * `report.html` at once. Then the capacity searches (short probe runs), the analysis and the
+ * thresholds, and the file marked complete. Ctrl-C (the signal) ends the run under way gracefully, keeps
+ * it marked `incomplete` and stops; a target that cannot start or dies throws `TargetFailedError` with
+ * its log tail, finished runs kept. Every started target is stopped before `runPlan` returns or throws.
  */
 import { analyze } from "../results/conclude/analysis.ts";
-import { cutWarmup, phaseStats } from "../results/interval_stats.ts";
 import { estimateDurationMs } from "./plan.ts";
 import { applyParameter } from "./plan_attack.ts";
 import type { Plan, PlannedRun, SearchPlan } from "./plan_types.ts";
 import { ExperimentOutput, type RenderReport } from "./run_output.ts";
-import { type RunTarget, TargetFailedError, TargetPool } from "./run_targets.ts";
-import { saveRunProfiles, startRunProfiles } from "./run_profiles.ts";
-import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
+import { TargetFailedError, TargetPool } from "./run_targets.ts";
 import { parseSlo, searchCapacity, sloP99Ms } from "./search.ts";
-import type { Analysis, AttackProgress, ExperimentInfo, RunResult } from "../results/mod.ts";
-import { runAttack } from "../runner/attack.ts";
-import type { RunSteering } from "../runner/steering.ts";
-import { requestLogError, requestLogPath } from "../runner/load/request_log.ts";
-import {
-  type AttackConfig,
-  type AttackConfigInput,
-  parseAttackConfig,
-  type RelativeAttackInput,
-} from "../runner/config.ts";
+import type { Analysis, ExperimentInfo, RunResult } from "../results/mod.ts";
 import type { Threshold } from "../results/thresholds.ts";
-import { checkSelectors } from "../results/threshold_selector.ts";
-import { endpointTable } from "../runner/endpoint_table.ts";
-import { abortRules, judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
-import { startTelemetry, type TakenProfile } from "../targets/mod.ts";
-import { coldStartRequests, measureColdStart } from "./cold_start.ts";
-import { sleepUnlessAborted } from "../system/sleep.ts";
-import type { IntervalDelta } from "../results/export/interval_delta.ts";
+import { judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
+import { executeRun, type RunHooks, type RunOptions } from "./run_one.ts";
 
-/** Progress callbacks for the CLI. */
-export interface RunPlanHooks {
+/** Progress callbacks for the CLI: before and after each run, and those of the run under way. */
+export interface RunPlanHooks extends RunHooks {
   /** `i` is 0-based within the `n` runs executed now (resumed runs excluded); `etaMs` covers them all. */
   onRunStart?(run: PlannedRun, i: number, n: number, etaMs: number): void;
-  onProgress?(p: AttackProgress): void;
-  /** The run's target telemetry so far, readable while it runs (the live dashboard samples it). */
-  onTelemetry?(peek: () => NonNullable<RunResult["telemetry"]>): void;
   /** `result` as results.json shows it: secrets redacted unless kept (`ExperimentOutput.shown`). */
   onRunEnd?(result: RunResult, run: PlannedRun): void;
-  /**
-   * Each interval of the run under way as the engine finishes it (runner/attack.ts `onInterval`), with
-   * the run's target telemetry so far (null for a running server): for metrics outputs. Queue only.
-   */
-  onInterval?(
-    delta: IntervalDelta,
-    run: PlannedRun,
-    telemetry: (() => NonNullable<RunResult["telemetry"]>) | null,
-  ): void;
 }
 
-export interface RunPlanOptions {
-  outDir: string;
+export interface RunPlanOptions extends RunOptions {
   /** Keep the complete runs of `outDir/results.json` and run only the others. */
   resume?: boolean;
-  /** Ctrl-C: the run under way stops gracefully and is kept as incomplete. */
-  signal?: AbortSignal;
   hooks?: RunPlanHooks;
   /** What results.json says about the experiment beyond its name (source, file, preset, quick). */
   experiment?: Partial<ExperimentInfo>;
@@ -70,8 +38,6 @@ export interface RunPlanOptions {
   renderReport: RenderReport;
   /** `--no-redact` (or `redact: false` in the file): outputs keep secrets as they are. */
   keepSecrets?: boolean;
-  /** Live steering of each run under way (the dashboard's controls, `loadlab steer`). */
-  steering?: RunSteering;
 }
 
 export interface RunPlanOutcome {
@@ -92,21 +58,7 @@ export interface RunPlanOutcome {
 export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlanOutcome> {
   const thresholds = parseAllThresholds(plan);
   const exp = plan.experiment;
-  const output = await ExperimentOutput.open(
-    opts.outDir,
-    {
-      name: exp.name,
-      ...(exp.description ? { description: exp.description } : {}),
-      ...(exp.study ? { study: exp.study } : {}),
-      ...(exp.baseline ? { baseline: exp.baseline } : {}),
-      ...(exp.expect?.length ? { expect: exp.expect } : {}),
-      plannedRuns: plan.runs.length,
-      ...opts.experiment,
-    },
-    opts.resume ?? false,
-    opts.renderReport,
-    opts.keepSecrets ?? false,
-  );
+  const output = await openOutput(plan, opts);
   const done = output.completedNames();
   const todo = plan.runs.filter((r) => !done.has(r.name));
   const pool = new TargetPool({ logDir: `${opts.outDir}/logs`, signal: opts.signal });
@@ -145,6 +97,26 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     resumed: plan.runs.length - todo.length,
     output,
   };
+}
+
+/** results.json and report.html in `opts.outDir`, new or resumed, headed with what the plan says of itself. */
+function openOutput(plan: Plan, opts: RunPlanOptions): Promise<ExperimentOutput> {
+  const exp = plan.experiment;
+  return ExperimentOutput.open(
+    opts.outDir,
+    {
+      name: exp.name,
+      ...(exp.description ? { description: exp.description } : {}),
+      ...(exp.study ? { study: exp.study } : {}),
+      ...(exp.baseline ? { baseline: exp.baseline } : {}),
+      ...(exp.expect?.length ? { expect: exp.expect } : {}),
+      plannedRuns: plan.runs.length,
+      ...opts.experiment,
+    },
+    opts.resume ?? false,
+    opts.renderReport,
+    opts.keepSecrets ?? false,
+  );
 }
 
 /** Ctrl-C during a capacity search: the bisection cannot go on, the probes so far are in the file. */
@@ -206,159 +178,4 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
   if (died) throw died;
   if (marked.incomplete) throw new Interrupted();
   return marked;
-}
-
-/**
- * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with
- * `exp`'s `coldStartRequests`); null when Ctrl-C came before its load started.
- */
-async function executeRun(
-  run: PlannedRun,
-  pool: TargetPool,
-  opts: RunPlanOptions,
-  exp: Plan["experiment"],
-  thresholds: Map<string, Threshold>,
-): Promise<RunResult | null> {
-  if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
-  if (opts.signal?.aborted) return null;
-  const target = await pool.acquire(run);
-  if (!target || opts.signal?.aborted) return null;
-  const logFile = exp.log ? requestLogPath(opts.outDir, run.name) : undefined;
-  if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
-  const config = parseAttackConfig({
-    ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
-    ...(logFile ? { logFile } : {}),
-  });
-  // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load
-  // (a script's endpoints are named only as it runs: judged after it, where one matching none fails).
-  if (!config.script) {
-    checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
-  }
-  const coldStart = target.startedNow && target.running
-    ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
-    : null;
-  const statsBefore = await target.stats();
-  const telemetry = target.running ? startTelemetry(target.running, { intervalMs: config.intervalMs }) : null;
-  await telemetry?.ready;
-  if (telemetry) opts.hooks?.onTelemetry?.(telemetry.peek);
-  const warmupEnd = warmupSnapshot(target, config.warmupMs);
-  const onInterval = opts.hooks?.onInterval;
-  const peek = telemetry ? telemetry.peek : null;
-  const profiling = await startRunProfiles(target);
-  let loadStartEpochMs = profiling?.startedAtEpochMs ?? 0;
-  let attack: RunResult;
-  let series: RunResult["telemetry"];
-  let taken: TakenProfile[] = [];
-  try {
-    attack = await runAttack(config, {
-      name: run.name,
-      onProgress: opts.hooks?.onProgress,
-      onStart: (at) => {
-        loadStartEpochMs = at;
-        warmupEnd.onStart?.(at);
-      },
-      signal: opts.signal,
-      abortOn: abortRules(run, thresholds, config.segment !== undefined),
-      ...(opts.steering ? { steering: opts.steering } : {}),
-      ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
-    });
-  } catch (err) {
-    throw (logFile && requestLogError(err, logFile)) || err;
-  } finally {
-    series = telemetry?.stop();
-    warmupEnd.cancel();
-    taken = await profiling?.stop() ?? [];
-  }
-  const counters = await counterDeltas(statsBefore, target, await warmupEnd.stats());
-  const loadStartUs = Math.max(0, loadStartEpochMs - (profiling?.startedAtEpochMs ?? 0)) * 1000;
-  const profiles = taken.length ? await saveRunProfiles(taken, opts.outDir, run.name, loadStartUs) : [];
-  const result = {
-    ...completeRunResult(attack, run, config, target, series, counters),
-    ...(coldStart ? { coldStart } : {}),
-    ...(profiles.length ? { profiles } : {}),
-  };
-  return opts.signal?.aborted ? { ...result, incomplete: true } : result;
-}
-
-/** Adds the experiment's coordinates, telemetry, counters, the auto warm-up cut and phases to a run. */
-function completeRunResult(
-  attack: RunResult,
-  run: PlannedRun,
-  config: AttackConfig,
-  target: RunTarget,
-  telemetry: RunResult["telemetry"],
-  counters: TargetCounters,
-): RunResult {
-  const targetStats = counters.whole;
-  let result: RunResult = {
-    ...attack,
-    variant: run.variant,
-    load: run.load,
-    ...(run.sweep ? { sweep: { ...run.sweep } } : {}),
-    ...(run.sweep2 ? { sweep2: { ...run.sweep2 } } : {}),
-    repeat: run.repeat,
-    ...(telemetry?.length ? { telemetry } : {}),
-    targetInfo: target.info,
-    ...(Object.keys(targetStats).length ? { targetStats } : {}),
-    ...(counters.measured && Object.keys(counters.measured).length
-      ? { targetStatsMeasured: counters.measured }
-      : {}),
-  };
-  // warmup: auto cuts at the stabilization time; a run that never stabilized keeps everything (and
-  // says so with `warmupNotReached`), one stable from the start needs no cut.
-  const stableAtMs = result.stabilizedAtMs;
-  if (run.warmupAuto && stableAtMs !== null) {
-    result = { ...(stableAtMs > 0 ? cutWarmup(result, stableAtMs) : result), warmupAuto: true };
-  } else if (run.warmupAuto) {
-    result = { ...result, warmupNotReached: true };
-  }
-  if (config.model === "rate" && config.phases) {
-    const spans = config.phases.map((p, i) => ({
-      name: p.name ?? `phase ${i + 1}`,
-      durationMs: p.durationMs,
-    }));
-    result = { ...result, phases: phaseStats(result, spans) };
-  }
-  return result;
-}
-
-/** Counter changes over the run (proxy hits, misses, ...), from the target's totals before and after. */
-
-/**
- * The attack config of a run against `baseUrl`: request paths in the plan are relative to the target's
- * base URL, and the engine joins a path to the URL's origin, so a base path (`http://host/app`) is
- * prefixed to every request path and flow step here.
- */
-/**
- * A self-signed HTTPS target's CA file becomes the load's `caFile` unless the load names one of its own
- * or skips verification: the load verifies the target as a client of a real deployment would.
- */
-function trustTargetCa(attack: RelativeAttackInput, caFile: string | undefined): RelativeAttackInput {
-  const tls = attack.tls;
-  if (caFile === undefined || tls?.caFile !== undefined || tls?.insecure) return attack;
-  return { ...attack, tls: { ...tls, caFile } } as RelativeAttackInput;
-}
-
-export function rebase(attack: RelativeAttackInput, baseUrl: string): AttackConfigInput {
-  const base = new URL(baseUrl);
-  const prefix = base.pathname.replace(/\/+$/, "");
-  if (attack.ws !== undefined) {
-    // A WebSocket load: the target's origin as ws: or wss:, with the load's path.
-    const scheme = base.protocol === "https:" || base.protocol === "wss:" ? "wss:" : "ws:";
-    return { ...attack, url: `${scheme}//${base.host}${prefix}${attack.ws.path ?? "/"}` };
-  }
-  const url = `${base.origin}/`;
-  if (!prefix) return { ...attack, url };
-  const requestMix = attack.requestMix?.map((r) => ({ ...r, path: prefix + (r.path ?? "/") }));
-  const flows = attack.flows?.map((f) => ({
-    ...f,
-    steps: f.steps.map((s) =>
-      "request" in s
-        ? { ...s, request: { ...s.request, path: prefix + (s.request.path ?? "/") } }
-        : "ws" in s && s.ws.connect !== undefined
-        ? { ...s, ws: { ...s.ws, connect: prefix + s.ws.connect } }
-        : s
-    ),
-  }));
-  return { ...attack, url, ...(requestMix ? { requestMix } : {}), ...(flows ? { flows } : {}) };
 }

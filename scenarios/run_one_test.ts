@@ -1,5 +1,5 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { rebase } from "./run.ts";
+import { rebase } from "./run_one.ts";
 
 Deno.test("rebase: paths relative to a target's base URL keep its path prefix", () => {
   const attack = {
