@@ -17,11 +17,12 @@ import type { AttackConfig } from "../config.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { WsConfig } from "../http/ws/config.ts";
 import type { AnyModelDef } from "./models/mod.ts";
+import type { LoadContext } from "./executor.ts";
 import { arrivalFor } from "./flow_session.ts";
 import { type Sink, startSink } from "./warmup_sink.ts";
 import { startWsSink } from "./ws_warmup_sink.ts";
 import { loadContextOf, recorderOf } from "./run_parts.ts";
-import { BURST_MIX, burstWsOf, httpLink, isH2, wsLink } from "./warmup_link.ts";
+import { BURST_MIX, type BurstLink, burstWsOf, httpLink, isH2, wsLink } from "./warmup_link.ts";
 import { WorkerSteering } from "./steer.ts";
 
 /** Longest the burst sends for. */
@@ -113,31 +114,11 @@ async function runBurst(
   const link = options.ws === null
     ? httpLink(config, recorder, sinkUrl)
     : wsLink(config, options.ws, options.closedModel, recorder, sinkUrl);
-  const { shared, factory } = link;
+  const shared = link.shared;
   const connections: LoadConnection[] = [];
   const ended = new AbortController();
-  const startMs = performance.now() + 1;
   const burstCfg = burstConfig(config, model, sinkUrl, options.ws, durationMs);
-  const ctx = loadContextOf({
-    config: burstCfg,
-    shared,
-    workerIndex: 0,
-    workerCount: 1,
-    startMs,
-    endMs: startMs + durationMs,
-    newConnection: () => {
-      const conn = factory.next(connections.length);
-      connections.push(conn);
-      return conn;
-    },
-    pool: [],
-    streamsPerConnection: factory.perConnection,
-    arrival: factory.h2Steps
-      ? null
-      : arrivalFor({ shared, ended: ended.signal }, null, config.connection === "per-arrival"),
-    // Never steered: the burst is the generator's own.
-    steer: new WorkerSteering(burstCfg, startMs, durationMs, () => {}),
-  });
+  const ctx = burstContext(burstCfg, link, durationMs, connections, ended.signal);
   recorder.setLoadEnd(ctx.endMs);
   // Draining also exercises the interval encoding; at the end of the burst a backlog (a busy
   // machine) is dropped and in-flight exchanges cut, so the burst stays near its duration.
@@ -158,6 +139,41 @@ async function runBurst(
     drain(true);
   }
   return answered;
+}
+
+/**
+ * The burst's load context: one worker, from 1 ms from now for `durationMs`, never steered; each
+ * connection it opens is kept in `connections`, so the burst's end can cut them.
+ */
+function burstContext(
+  burstCfg: AttackConfig,
+  link: BurstLink,
+  durationMs: number,
+  connections: LoadConnection[],
+  ended: AbortSignal,
+): LoadContext<AttackConfig> {
+  const { shared, factory } = link;
+  const startMs = performance.now() + 1;
+  return loadContextOf({
+    config: burstCfg,
+    shared,
+    workerIndex: 0,
+    workerCount: 1,
+    startMs,
+    endMs: startMs + durationMs,
+    newConnection: () => {
+      const conn = factory.next(connections.length);
+      connections.push(conn);
+      return conn;
+    },
+    pool: [],
+    streamsPerConnection: factory.perConnection,
+    arrival: factory.h2Steps
+      ? null
+      : arrivalFor({ shared, ended }, null, burstCfg.connection === "per-arrival"),
+    // Never steered: the burst is the generator's own.
+    steer: new WorkerSteering(burstCfg, startMs, durationMs, () => {}),
+  });
 }
 
 function stopAll(shared: ConnectionShared, connections: LoadConnection[], ended: AbortController): void {
