@@ -1,29 +1,24 @@
 /**
  * @module
- * `loadlab run FILE|preset:NAME`: loads and validates the experiment (every problem one line, exit 2,
- * before anything starts), checks the output folder is writable (exit 5, before any load), runs the plan
- * with progress (run i/N, its coordinates and the ETA, the engine's live line on a terminal; one plain
- * line per run otherwise), then prints the failed thresholds and writes the CI summaries. `loadlab demo`
- * is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
+ * `loadlab run FILE|preset:NAME`: loads and validates the experiment (cli/run_source.ts; every problem
+ * one line, exit 2, before anything starts), checks the output folder is writable (exit 5, before any
+ * load), runs the plan with progress (run i/N, its coordinates and the ETA, the engine's live line on a
+ * terminal; one plain line per run otherwise), then prints the failed thresholds and writes the CI
+ * summaries. `loadlab demo` is this command on `preset:demo`. Exit codes as in docs/EXPERIMENTS.md.
  */
 import { interruptSignal, liveLine } from "./live.ts";
 import { parseRunArgs, RUN_HELP, type RunArgs } from "./run_args.ts";
 import { runProgress } from "./run_progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
-import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
-import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
-import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
-import { loadRunnable, type Runnable } from "../scenarios/load.ts";
+import { readRunPlan, type RunSource } from "./run_source.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
-import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
 import { OutputError } from "../results/output_error.ts";
 import { assertWritable } from "../system/atomic_write.ts";
 import { redactResults } from "../results/redact.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
-import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { boxTable } from "../report/text_tables.ts";
@@ -40,7 +35,6 @@ import {
 } from "../results/threshold_text.ts";
 import { type Dashboard, mergeHooks, startDashboard } from "./dashboard.ts";
 import { steeringFor } from "./dashboard_flags.ts";
-import { withReplayedSchedule } from "./replay.ts";
 import { exampleRuntimeLines } from "./run_notes.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
 import { gateAgainstBaseline, type GateResult } from "../results/baseline_gate.ts";
@@ -62,25 +56,35 @@ export function runRunCommand(argv: string[], opts: RunCommandOptions = {}): Pro
 
 async function run(command: string, argv: string[], help: string): Promise<number> {
   const args = parseRunArgs(argv, command, help);
-  // A session script runs as the experiment its options describe; any script is checked before a load.
-  const source = loadSource(
-    args,
-    isScriptPath(args.source) ? await scriptExperimentText(args.source) : undefined,
-  );
-  for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
-  const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
-  await checkPlanScripts(plan);
-  if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
-    throw new UsageError(
-      `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
-        'add one to the file, e.g. thresholds: ["p99<200ms"]',
-    );
-  }
+  const { source, plan } = await readRunPlan(args);
   // Read before any load or output folder: a missing or wrong baseline is exit 2, not a wasted run.
   const gateWith = gateArgs(args, plan.experiment);
   const baseline = gateWith.baselinePath === undefined
     ? undefined
     : await loadBaseline(gateWith.baselinePath);
+  const outDir = await checkedOutDir(args, plan);
+  // Held until this function returns: one run writes a folder at a time.
+  await using _lock = await lockOutDir(command, outDir);
+  // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
+  for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
+  const outcome = await execute(
+    command,
+    plan,
+    { ...args, failOn: gateWith.failOn },
+    source,
+    outDir,
+    baseline,
+  );
+  if (typeof outcome === "number") return outcome;
+  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
+  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
+}
+
+/**
+ * The output folder, checked before any load: no output may overwrite the experiment file (exit 2), and
+ * the folder and the CI files must be writable (`OutputError`, exit 5).
+ */
+async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
   const outDir = args.outDir ?? `out/${plan.experiment.name}`;
   const clash = outputClobbersInput(
     [
@@ -100,72 +104,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     throw new OutputError(`cannot write to ${outDir}: ${(err as Error).message}`, { cause: err });
   });
   await assertOutputsWritable(plan, ciFilesToProbe(args));
-  // Held until this function returns: one run writes a folder at a time.
-  await using _lock = await lockOutDir(command, outDir);
-  // Which runtime serves each framework app, before the first run: it changes their numbers several-fold.
-  for (const line of exampleRuntimeLines(plan)) console.error(`loadlab ${command}: ${line}`);
-  const outcome = await execute(
-    command,
-    plan,
-    { ...args, failOn: gateWith.failOn },
-    source,
-    outDir,
-    baseline,
-  );
-  if (typeof outcome === "number") return outcome;
-  const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
-  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
-}
-
-/**
- * An experiment as read: planned and checked, with the text it came from, the experiment as it runs
- * (null when unchanged), the notes of a converted Artillery script and the preset's name.
- */
-interface Source extends Runnable {
-  text: string;
-  preset?: string;
-}
-
-/**
- * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
- * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
- */
-function loadSource(args: RunArgs, scriptText?: string): Source {
-  const common = {
-    file: args.source,
-    quick: args.quick,
-    set: args.set,
-    targets: args.targets,
-    profile: args.profile,
-    only: args.only,
-    segment: args.segment,
-    startAtEpochMs: args.startAtEpochMs,
-    openFileLimit: readOpenFileLimit(),
-    abortOnFail: args.abortOnFail,
-    keepSecrets: args.keepSecrets,
-  };
-  if (args.source.startsWith("preset:")) {
-    const name = args.source.slice("preset:".length);
-    const preset = findPreset(name);
-    if (!preset) {
-      throw new UsageError(
-        `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
-      );
-    }
-    return { ...loadRunnable(preset.text, common), text: preset.text, preset: name };
-  }
-  if (scriptText !== undefined) return { ...loadRunnable(scriptText, common), text: scriptText };
-  let text: string;
-  try {
-    text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
-  } catch (err) {
-    if (!(err instanceof FileReadError)) throw err;
-    throw new UsageError(
-      `${args.source}: cannot read: ${err.reason}; give an experiment file (YAML or JSON) or preset:NAME`,
-      { cause: err },
-    );
-  }
-  return { ...loadRunnable(text, common), text };
+  return outDir;
 }
 
 /** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
@@ -179,23 +118,17 @@ async function execute(
   command: string,
   plan: Plan,
   args: RunArgs,
-  source: Source,
+  source: RunSource,
   outDir: string,
   baseline: ResultsFile | undefined,
 ): Promise<Stopped | number> {
-  let dashboard: Dashboard | undefined;
   const keepSecrets = args.keepSecrets || plan.experiment.redact === false;
   // Thresholds gate a run file's result: steering it takes --steer (cli/dashboard_flags.ts).
   const steering = args.dashboard && steeringFor(args.dashboard, plan.experiment.thresholds.length > 0);
-  if (args.dashboard) {
-    const started = startDashboard(command, plan.experiment.name, {
-      ...args.dashboard,
-      keepSecrets,
-      steering,
-    });
-    if (!started) return EXIT.badInput;
-    dashboard = started;
-  }
+  const dashboard = args.dashboard
+    ? startDashboard(command, plan.experiment.name, { ...args.dashboard, keepSecrets, steering })
+    : undefined;
+  if (dashboard === null) return EXIT.badInput;
   const live = liveLine(true);
   const progress = runProgress({ live, terminal: Deno.stderr.isTerminal() });
   const interrupt = interruptSignal();
@@ -212,29 +145,48 @@ async function execute(
       signal: interrupt.signal,
       ...(typeof steering === "object" ? { steering } : {}),
       hooks: exporter ? exporter.planHooks(plan.experiment.name, baseHooks) : baseHooks,
-      experiment: {
-        ...(source.preset ? { preset: source.preset } : { file: args.source }),
-        source: source.text,
-        quick: args.quick,
-        ...(source.ranSource === null ? {} : { ranSource: source.ranSource }),
-      },
+      experiment: experimentInfo(args, source),
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
-    // What the metrics outputs delivered exists only once they are closed: the last write of both
-    // files carries it, so report.html's note and results.json agree.
-    if (exporter) await planned.output.update({ export: await exporter.close() });
-    // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
-    const written = planned.output.results;
-    const results = keepSecrets ? written : redactResults(written);
-    await dashboard?.finish(results);
-    return { ...planned, results, stopExitCode: interrupt.exitCode() };
+    const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard);
+    return { ...finished, stopExitCode: interrupt.exitCode() };
   } finally {
     live.done();
     await exporter?.close(0);
     interrupt.dispose();
     await dashboard?.finish();
   }
+}
+
+/** What results.json records of where the experiment came from: its file or preset, its text, `--quick`. */
+function experimentInfo(args: RunArgs, source: RunSource) {
+  return {
+    ...(source.preset ? { preset: source.preset } : { file: args.source }),
+    source: source.text,
+    quick: args.quick,
+    ...(source.ranSource === null ? {} : { ranSource: source.ranSource }),
+  };
+}
+
+/**
+ * The plan's outcome once the metrics outputs are closed, its results as the CI files and the terminal
+ * see them; the dashboard shows them last.
+ */
+async function finishOutputs(
+  planned: RunPlanOutcome,
+  exporter: MetricsExporter | null,
+  keepSecrets: boolean,
+  dashboard: Dashboard | undefined,
+): Promise<RunPlanOutcome> {
+  // What the metrics outputs delivered exists only once they are closed: the last write of both
+  // files carries it, so report.html's note and results.json agree.
+  if (exporter) await planned.output.update({ export: await exporter.close() });
+  // The CI files and the terminal see what results.json holds: redacted unless asked otherwise.
+  const written = planned.output.results;
+  const results = keepSecrets ? written : redactResults(written);
+  await dashboard?.finish(results);
+  return { ...planned, results };
 }
 
 /** `--out KIND=URL` flags, else the file's `out:` list (checked with the file). */

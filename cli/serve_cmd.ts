@@ -22,6 +22,7 @@ import {
   type CpuProfiling,
   ENDPOINTS,
   parseRateLimit,
+  type RateLimit,
   type RunningTarget,
   startCpuProfiles,
   startTarget,
@@ -79,11 +80,7 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
   const balance = flags.has("reuse-port")
     ? "reuse-port"
     : flags.choice("balance", ["round-robin", "least-connections"] as const);
-  const rateText = flags.text("rate-limit");
-  const rateLimit = rateText === undefined ? undefined : parseRateLimit(rateText);
-  if (rateLimit === null) {
-    throw new UsageError(`--rate-limit ${JSON.stringify(rateText)}: must look like 100/1s or 10/500ms`);
-  }
+  const rateLimit = rateLimitOf(flags);
   const proxyTtl = flags.seconds("redis-cache-ttl");
   const profile = flags.has("profile") ? { profile: "cpu" as const } : {};
   const builtin: TargetSpec = {
@@ -98,6 +95,32 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
     // /redis/:key should work out of the box when a redis-server can be started.
     redis: redisUrl !== undefined || findProgram("redis-server") !== null,
   };
+  const upstreamUrl = upstreamUrlOf(flags);
+  if (upstreamUrl === undefined && proxyTtl === undefined && !rateLimit) return { ...builtin, host, port };
+  return {
+    kind: "proxy",
+    ...profile,
+    upstream: upstreamUrl ? { url: upstreamUrl } : builtin,
+    cacheTtlSec: proxyTtl,
+    rateLimit,
+    redisUrl,
+    host,
+    port,
+  };
+}
+
+/** `--rate-limit N/WINDOW`: the Redis proxy's limit, checked here so a typo names the form it takes. */
+function rateLimitOf(flags: FlagValues): RateLimit | undefined {
+  const rateText = flags.text("rate-limit");
+  const rateLimit = rateText === undefined ? undefined : parseRateLimit(rateText);
+  if (rateLimit === null) {
+    throw new UsageError(`--rate-limit ${JSON.stringify(rateText)}: must look like 100/1s or 10/500ms`);
+  }
+  return rateLimit;
+}
+
+/** `--proxy`: the http:// URL of an app already running, which the built-in target's own flags cannot join. */
+function upstreamUrlOf(flags: FlagValues): string | undefined {
   const upstreamUrl = flags.text("proxy");
   if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {
     throw new UsageError(
@@ -112,17 +135,7 @@ export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
       throw new UsageError(`--${clash} applies to the built-in target, not to --proxy; drop one of them`);
     }
   }
-  if (upstreamUrl === undefined && proxyTtl === undefined && !rateLimit) return { ...builtin, host, port };
-  return {
-    kind: "proxy",
-    ...profile,
-    upstream: upstreamUrl ? { url: upstreamUrl } : builtin,
-    cacheTtlSec: proxyTtl,
-    rateLimit,
-    redisUrl,
-    host,
-    port,
-  };
+  return upstreamUrl;
 }
 
 /** `--redis`: a redis:// URL, checked here so a typo is bad input (2), not a target that failed (3). */

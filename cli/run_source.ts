@@ -1,0 +1,92 @@
+/**
+ * @module
+ * The experiment `loadlab run` reads, before any output folder is touched or any target starts: a file,
+ * a preset (`preset:NAME`) or a session script (run as the experiment its options describe), loaded by
+ * scenarios/load.ts `loadRunnable` with the run's flags, its schedule replayed when `--replay` asks, its
+ * scripts checked. The problems it finds are bad input (exit 2). Kept apart from cli/run_cmd.ts, which
+ * checks the outputs, runs the plan and ends the command, so reading an experiment is one place to look.
+ */
+import type { RunArgs } from "./run_args.ts";
+import { UsageError } from "./usage_error.ts";
+import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
+import { withReplayedSchedule } from "./replay.ts";
+import { readOpenFileLimit } from "../system/open_file_limit.ts";
+import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
+import { loadRunnable, type Runnable } from "../scenarios/load.ts";
+import type { Plan } from "../scenarios/plan_types.ts";
+import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
+
+/**
+ * An experiment as read: planned and checked, with the text it came from, the experiment as it runs
+ * (null when unchanged), the notes of a converted Artillery script and the preset's name.
+ */
+export interface RunSource extends Runnable {
+  text: string;
+  preset?: string;
+}
+
+/**
+ * The experiment `args` name and the plan that runs: its notes printed, its schedule replayed when asked,
+ * its scripts checked and `--abort-on-fail` refused without a threshold to act on.
+ */
+export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; plan: Plan }> {
+  // A session script runs as the experiment its options describe; any script is checked before a load.
+  const source = loadSource(
+    args,
+    isScriptPath(args.source) ? await scriptExperimentText(args.source) : undefined,
+  );
+  for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
+  const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
+  await checkPlanScripts(plan);
+  if (args.abortOnFail && plan.experiment.thresholds.length === 0) {
+    throw new UsageError(
+      `--abort-on-fail stops a run when a threshold fails, and ${args.source} has none; ` +
+        'add one to the file, e.g. thresholds: ["p99<200ms"]',
+    );
+  }
+  return { source, plan };
+}
+
+/**
+ * The plan of a file or a preset, ready to run (throws `ExperimentError` or `UsageError`): read here,
+ * loaded by scenarios/load.ts `loadRunnable` (the notes of a converted Artillery script come back with it).
+ */
+function loadSource(args: RunArgs, scriptText?: string): RunSource {
+  const common = {
+    file: args.source,
+    quick: args.quick,
+    set: args.set,
+    targets: args.targets,
+    profile: args.profile,
+    only: args.only,
+    segment: args.segment,
+    startAtEpochMs: args.startAtEpochMs,
+    openFileLimit: readOpenFileLimit(),
+    abortOnFail: args.abortOnFail,
+    keepSecrets: args.keepSecrets,
+  };
+  if (args.source.startsWith("preset:")) {
+    const name = args.source.slice("preset:".length);
+    const preset = findPreset(name);
+    if (!preset) {
+      throw new UsageError(
+        `${args.source}: no such preset; use one of ${PRESETS.map((p) => `preset:${p.name}`).join(", ")}`,
+      );
+    }
+    return { ...loadRunnable(preset.text, common), text: preset.text, preset: name };
+  }
+  if (scriptText !== undefined) return { ...loadRunnable(scriptText, common), text: scriptText };
+  let text: string;
+  try {
+    text = readTextFileCapped(args.source, MAX_EXPERIMENT_FILE_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new UsageError(
+      `${args.source}: cannot read: ${err.reason}; give an experiment file (YAML or JSON) or preset:NAME`,
+      { cause: err },
+    );
+  }
+  return { ...loadRunnable(text, common), text };
+}
