@@ -10,8 +10,9 @@
  *
  * Every phase gets a name (Artillery's, else `phase N` with Artillery's 0-based index), because the
  * report's per-phase table is how Artillery users read their results. Whatever loadlab cannot reproduce
- * (captures, loops, JS hooks, plugins, payload files, other engines, ...) is named with its path in one
- * `ArtilleryError` before any load starts; nothing is dropped silently. Notes that change no request
+ * (XPath and selector captures, loops over a list, JS hooks, plugins, payloads loaded whole, engines
+ * other than http and ws, ...) is named with its path in one `ArtilleryError` before any load starts;
+ * nothing is dropped silently. Notes that change no request
  * (an `environments` section not selected, a weaker error-rate definition) come back as `notes`.
  */
 import { endpointNaming } from "./artillery_endpoints.ts";
@@ -24,6 +25,7 @@ import {
   secondsToDuration,
 } from "./artillery_common.ts";
 import { convertEnsure } from "./artillery_ensure.ts";
+import { convertPayload } from "./artillery_payload.ts";
 import { convertPhases, durationMs } from "./artillery_phases.ts";
 import { allWsScenarios, convertWsScenarios } from "./artillery_ws.ts";
 import { captureNames, convertScenarios } from "./artillery_flow.ts";
@@ -54,48 +56,6 @@ const CONFIG_KEYS = [
   "payload",
 ];
 
-const PAYLOAD_KEYS = ["path", "fields", "order", "skipHeader"];
-
-/**
- * `config.payload` (one CSV file, a row per virtual user) as a loadlab data source: `fields` name the
- * columns, `skipHeader` drops the file's own header row, `order: sequence` is `sequential` and
- * Artillery's default, `random`, stays random. Several payloads, `loadAll`, `delimiter` and `cast` are
- * refused with their paths.
- */
-function convertPayload(payload: unknown, out: Collector) {
-  if (payload === undefined) return undefined;
-  const one = Array.isArray(payload) && payload.length === 1 ? payload[0] : payload;
-  const path = Array.isArray(payload) ? "config.payload[0]" : "config.payload";
-  if (!isRecord(one)) {
-    out.issues.push({
-      path: "config.payload",
-      message: "expected one payload {path, fields} (several are not supported)",
-    });
-    return undefined;
-  }
-  rejectUnknownKeys(one, path, PAYLOAD_KEYS, out);
-  const fields = one.fields;
-  if (typeof one.path !== "string" || !Array.isArray(fields) || !fields.every((f) => typeof f === "string")) {
-    out.issues.push({ path, message: "a payload needs path (a CSV file) and fields (its column names)" });
-    return undefined;
-  }
-  if (one.order !== undefined && one.order !== "random" && one.order !== "sequence") {
-    out.issues.push({
-      path: join(path, "order"),
-      message: `expected random or sequence, found ${JSON.stringify(one.order)}`,
-    });
-  }
-  return {
-    source: {
-      file: one.path,
-      fields: fields as string[],
-      order: one.order === "sequence" ? "sequential" : "random",
-      ...(one.skipHeader === true ? { skipHeader: true } : {}),
-    },
-    fields: fields as string[],
-  };
-}
-
 /**
  * True for an Artillery script: a `config` mapping with `target` or `phases`, and a `scenarios` list.
  * No loadlab experiment has either key, so the test cannot mistake one format for the other.
@@ -115,39 +75,17 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
     }]);
   }
   const config = doc.config;
-  rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
-  rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
-  checkPlugins(config.plugins, out);
-  if (config.environments !== undefined) {
-    out.warnings.push(
-      "config.environments: not applied (as `artillery run` without -e); the base config runs",
-    );
-  }
+  checkSections(doc, config, out);
   if (allWsScenarios(doc.scenarios)) return wsExperiment(doc.config, doc.scenarios as unknown[], opts, out);
   const target = parseTarget(config.target, out);
   const payload = convertPayload(config.payload, out);
-  const ctx: FlowContext = {
-    origin: target?.origin ?? "http://127.0.0.1",
-    basePath: target?.pathname.replace(/\/+$/, "") ?? "",
-    defaultHeaders: {},
-    variables: parseVariables(config.variables, out),
-    runtimeNames: new Set([...(payload?.fields ?? []), ...captureNames(doc.scenarios)]),
-    naming: endpointNaming(config.plugins, out),
-  };
-  ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
+  const ctx = flowContext(config, doc.scenarios, target, payload?.fields ?? [], out);
   const load = convertPhases(config.phases, out);
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
   const flows = convertScenarios(doc.scenarios, ctx, out);
   load.gracefulStop = `${longestSessionMs(flows, timeout ? durationMs(timeout) : ARTILLERY_TIMEOUT_MS)}ms`;
-  const thresholds = [
-    ...convertEnsure(config.ensure, "config.ensure", out),
-    ...convertEnsure(
-      isRecord(config.plugins) ? config.plugins.ensure : undefined,
-      "config.plugins.ensure",
-      out,
-    ),
-  ];
+  const thresholds = ensureThresholds(config, out);
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
 
   const experiment: Record<string, unknown> = {
@@ -160,6 +98,57 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   if (payload) experiment.data = { payload: payload.source };
   if (thresholds.length > 0) experiment.thresholds = thresholds;
   return { experiment, notes: out.warnings };
+}
+
+/**
+ * The script's own keys and its config's, its plugins, and a note that `config.environments` is not
+ * applied: what is checked before either engine's conversion.
+ */
+function checkSections(doc: Record<string, unknown>, config: Record<string, unknown>, out: Collector): void {
+  rejectUnknownKeys(doc, "", ["config", "scenarios"], out);
+  rejectUnknownKeys(config, "config", CONFIG_KEYS, out);
+  checkPlugins(config.plugins, out);
+  if (config.environments !== undefined) {
+    out.warnings.push(
+      "config.environments: not applied (as `artillery run` without -e); the base config runs",
+    );
+  }
+}
+
+/**
+ * What the scenarios' requests are converted against: the target's origin and base path, the default
+ * headers, the variables, the names only known at run time (payload `dataFields`, captures) and the
+ * endpoint naming.
+ */
+function flowContext(
+  config: Record<string, unknown>,
+  scenarios: unknown,
+  target: URL | undefined,
+  dataFields: string[],
+  out: Collector,
+): FlowContext {
+  const ctx: FlowContext = {
+    origin: target?.origin ?? "http://127.0.0.1",
+    basePath: target?.pathname.replace(/\/+$/, "") ?? "",
+    defaultHeaders: {},
+    variables: parseVariables(config.variables, out),
+    runtimeNames: new Set([...dataFields, ...captureNames(scenarios)]),
+    naming: endpointNaming(config.plugins, out),
+  };
+  ctx.defaultHeaders = defaultHeaders(config.defaults, ctx, out);
+  return ctx;
+}
+
+/** The thresholds of `config.ensure` and then of `config.plugins.ensure`. */
+function ensureThresholds(config: Record<string, unknown>, out: Collector): string[] {
+  return [
+    ...convertEnsure(config.ensure, "config.ensure", out),
+    ...convertEnsure(
+      isRecord(config.plugins) ? config.plugins.ensure : undefined,
+      "config.plugins.ensure",
+      out,
+    ),
+  ];
 }
 
 /**
