@@ -10,8 +10,7 @@
  */
 import { ciFilesToProbe } from "./ci_outputs.ts";
 import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
-import { type AttackConfig, type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
-import { ConfigError } from "../validation/config_error.ts";
+import type { AttackConfig, AttackConfigInput } from "../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../runner/http/tls/options.ts";
 import { outputClobbersInput } from "../system/output_file.ts";
 import { tokenize } from "./argv.ts";
@@ -24,7 +23,8 @@ import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.ts";
 import { buildRequestMix, type RequestInput } from "./request_args.ts";
-import { WS_CONFIG_PATH_FLAGS, wsArgs } from "./ws_args.ts";
+import { wsArgs } from "./ws_args.ts";
+import { toConfig } from "./attack_config.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
 import { abortOnFailArg } from "./abort_flags.ts";
@@ -278,57 +278,4 @@ function checkSockets(config: AttackConfig, limit: number | null): void {
   const flag = open ? "--max-connections" : "-c";
   const problem = socketProblem(sockets, limit, flag);
   if (problem) throw new UsageError(`${flag} ${sockets}: ${problem}`);
-}
-
-/** Config field (first segment of an issue's path) -> the flag that sets it. */
-const CONFIG_PATH_FLAGS: Record<string, string> = {
-  url: "url",
-  model: "--model",
-  connections: "-c",
-  maxConnections: "--max-connections",
-  preConnect: "--pre-connect",
-  durationMs: "-d",
-  requests: "-n",
-  phases: "--phases",
-  stages: "--stages",
-  ratePerSec: "-R",
-  requestMix: "--mix",
-  timeoutMs: "--timeout",
-  maxHeaderBytes: "--max-header-bytes",
-  pipelining: "-p",
-  transport: "--transport",
-  protocol: "--protocol",
-  streams: "--streams",
-  h2WindowBytes: "--h2-window",
-  "tls.insecure": "--insecure",
-  "tls.caFile": "--cacert",
-  "tls.certFile": "--cert",
-  "tls.keyFile": "--key",
-  "tls.sni": "--sni",
-  "tls.connectTo": "--connect-to",
-  "tls.resume": "--tls-resume",
-  workers: "--workers",
-  intervalMs: "--interval",
-  intervalHistograms: "--interval-histograms",
-  warmupMs: "--warmup",
-  generatorWarmup: "--no-generator-warmup",
-  logFile: "--log",
-  segment: "--segment",
-  startAtEpochMs: "--start-at",
-  ...WS_CONFIG_PATH_FLAGS,
-};
-
-/** Runs the shared zod validation; its issues become one line that names flags, not config paths. */
-function toConfig(input: AttackConfigInput): AttackConfig {
-  try {
-    return parseAttackConfig(input);
-  } catch (err) {
-    if (!(err instanceof ConfigError)) throw err;
-    const lines = err.issues.map(({ path, message }) => {
-      const flag = CONFIG_PATH_FLAGS[path] ?? CONFIG_PATH_FLAGS[/^[^.[]*(\.[^.[]*)?/.exec(path)![0]] ??
-        CONFIG_PATH_FLAGS[/^[^.[]*/.exec(path)![0]];
-      return `${flag ?? path}: ${message}`;
-    });
-    throw new UsageError(`${lines.join("; ")}; see loadlab attack --help`, { cause: err });
-  }
 }
