@@ -39,11 +39,10 @@ export interface Collecting {
 
 /** Collects from `workers`, started with `config`, into `sinks`. */
 export function collect(workers: Worker[], sinks: WorkerSinks, config: AttackConfig): Collecting {
-  const collector = new WorkerCollector(workers, sinks, config);
-  return { done: collector.done, endBy: (ms) => collector.endBy(ms) };
+  return new WorkerCollector(workers, sinks, config);
 }
 
-class WorkerCollector {
+class WorkerCollector implements Collecting {
   readonly done: Promise<LoadRunSummary>;
   readonly #totals = new DoneTotals();
   /** Per worker: done, and the index and in-flight gauge of its last sample. */
