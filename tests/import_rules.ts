@@ -29,16 +29,19 @@ export const ALLOWED: Record<string, readonly string[]> = {
     "http1",
     "http2",
     "ws",
+    "grpc",
     "system",
   ],
-  scenarios: ["runner", "targets", "results", "validation", "http1", "http2", "ws", "system"],
-  runner: ["results", "validation", "http1", "http2", "ws", "system"],
-  targets: ["results", "validation", "http1", "http2", "ws", "system"],
+  scenarios: ["runner", "targets", "results", "validation", "http1", "http2", "ws", "grpc", "system"],
+  runner: ["results", "validation", "http1", "http2", "ws", "grpc", "system"],
+  targets: ["results", "validation", "http1", "http2", "ws", "grpc", "system"],
   http1: ["system"],
   // HTTP/2 framing and HPACK for engine and targets; it uses HTTP/1.1's byte classes (tokens).
   http2: ["http1", "system"],
   // The WebSocket codec (RFC 6455) for engine and targets; the upgrade handshake is HTTP/1.1.
   ws: ["http1", "system"],
+  // gRPC's message framing, status codes, grpc-timeout and trailers for engine and targets (over HTTP/2).
+  grpc: ["system"],
   report: ["results", "validation", "system"],
   results: ["validation", "system"],
   validation: ["system"],
@@ -55,6 +58,7 @@ export const PURE: readonly { folder: string; why: string; except?: Record<strin
   { folder: "http1/", why: "protocol code: bytes in, bytes or counts out" },
   { folder: "http2/", why: "protocol code: bytes in, bytes or counts out" },
   { folder: "ws/", why: "protocol code: bytes in, bytes or counts out" },
+  { folder: "grpc/", why: "protocol code: bytes in, bytes or counts out" },
   { folder: "validation/", why: "turns schema issues into messages" },
   {
     folder: "report/",

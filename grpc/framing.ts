@@ -1,0 +1,133 @@
+/**
+ * @module
+ * gRPC's length-prefixed messages (gRPC over HTTP/2, "Length-Prefixed-Message"): a 1-byte compressed
+ * flag, a 4-byte big-endian length, then that many bytes, any number of them back to back in a stream's
+ * DATA, split across frames anywhere. `frameMessage` writes one; `MessageReader` reads them as DATA
+ * arrives, one frame's payload at a time, by scanning bytes: it counts whole messages, refuses one past
+ * its cap (from the prefix, before a byte of it is kept), a flag other than 0 or 1, and a compressed one
+ * when the answer named no `grpc-encoding`; it copies a payload only when asked to (`onMessage`), so the
+ * load's path counts messages without keeping them. Shared by the engine and the targets. Pure.
+ */
+
+/** The prefix before each message: flag, then the length. */
+export const MESSAGE_PREFIX_BYTES = 5;
+/** The default cap of one message either way (grpc-go's receive default). */
+export const DEFAULT_MAX_MESSAGE_BYTES = 4 * 1024 * 1024;
+
+/** What `MessageReader.feed` found: all well so far. */
+export const READ_OK = 0;
+/** A message's prefix states more bytes than the cap. */
+export const READ_TOO_BIG = 1;
+/** A prefix's flag byte is neither 0 (plain) nor 1 (compressed). */
+export const READ_BAD_FLAG = 2;
+/** A compressed message in an answer that named no `grpc-encoding` (or `identity`). */
+export const READ_NO_ENCODING = 3;
+
+/** `payload` with its prefix, as one message; `compressed` sets the flag (the payload is compressed already). */
+export function frameMessage(payload: Uint8Array, compressed = false): Uint8Array {
+  const out = new Uint8Array(MESSAGE_PREFIX_BYTES + payload.length);
+  writeMessagePrefix(out, 0, payload.length, compressed);
+  out.set(payload, MESSAGE_PREFIX_BYTES);
+  return out;
+}
+
+/** Writes a message prefix for `length` bytes at `out[at]`; returns where the payload goes. */
+export function writeMessagePrefix(out: Uint8Array, at: number, length: number, compressed: boolean): number {
+  out[at] = compressed ? 1 : 0;
+  out[at + 1] = length >>> 24;
+  out[at + 2] = (length >>> 16) & 0xff;
+  out[at + 3] = (length >>> 8) & 0xff;
+  out[at + 4] = length & 0xff;
+  return at + MESSAGE_PREFIX_BYTES;
+}
+
+/** What a reader hands over of each whole message, when asked: its payload (a copy) and its flag. */
+export type MessageSink = (payload: Uint8Array, compressed: boolean) => void;
+
+/** Reads the messages of one stream's DATA, frame by frame; `reset` before each stream. */
+export class MessageReader {
+  /** Whole messages read since `reset`. */
+  messages = 0;
+  /** The cap of one message, bytes. */
+  maxBytes: number;
+  /** Compressed messages are allowed (the answer named a `grpc-encoding`). */
+  compressedAllowed = false;
+  /** The length the last bad or over-cap prefix stated (for the message that names it). */
+  statedBytes = 0;
+  /** Gets each whole message's payload, or null: payloads are skipped, never copied. */
+  onMessage: MessageSink | null = null;
+  readonly #prefix = new Uint8Array(MESSAGE_PREFIX_BYTES);
+  #prefixHave = 0;
+  /** Payload bytes of the current message still to come (-1: between messages). */
+  #remaining = -1;
+  #compressed = false;
+  #payload: Uint8Array = EMPTY;
+  #payloadHave = 0;
+
+  constructor(maxBytes = DEFAULT_MAX_MESSAGE_BYTES) {
+    this.maxBytes = maxBytes;
+  }
+
+  /** A new stream: no message read or begun. */
+  reset(): void {
+    this.messages = 0;
+    this.compressedAllowed = false;
+    this.#prefixHave = 0;
+    this.#remaining = -1;
+  }
+
+  /** A message (or its prefix) began and has not ended: a stream ending now cut it short. */
+  get midMessage(): boolean {
+    return this.#prefixHave > 0 || this.#remaining >= 0;
+  }
+
+  /** Reads `buf[from, to)`; READ_OK, or what was wrong (the stream is then done: feed no more). */
+  feed(buf: Uint8Array, from: number, to: number): number {
+    let p = from;
+    while (p < to) {
+      if (this.#remaining < 0) {
+        const take = Math.min(MESSAGE_PREFIX_BYTES - this.#prefixHave, to - p);
+        for (let k = 0; k < take; k++) this.#prefix[this.#prefixHave++] = buf[p++];
+        if (this.#prefixHave < MESSAGE_PREFIX_BYTES) return READ_OK;
+        const problem = this.#begin();
+        if (problem !== READ_OK) return problem;
+        continue;
+      }
+      const take = Math.min(this.#remaining, to - p);
+      if (this.onMessage !== null) this.#payload.set(buf.subarray(p, p + take), this.#payloadHave);
+      this.#payloadHave += take;
+      this.#remaining -= take;
+      p += take;
+      if (this.#remaining === 0) this.#ended();
+    }
+    return READ_OK;
+  }
+
+  /** A whole prefix came: the message's checks, then its payload (an empty one ends at once). */
+  #begin(): number {
+    const pre = this.#prefix;
+    const flag = pre[0];
+    const length = ((pre[1] << 24) >>> 0) + (pre[2] << 16) + (pre[3] << 8) + pre[4];
+    this.#prefixHave = 0;
+    this.statedBytes = length;
+    if (flag > 1) return READ_BAD_FLAG;
+    if (flag === 1 && !this.compressedAllowed) return READ_NO_ENCODING;
+    if (length > this.maxBytes) return READ_TOO_BIG;
+    this.#compressed = flag === 1;
+    this.#remaining = length;
+    this.#payloadHave = 0;
+    if (this.onMessage !== null && this.#payload.length < length) {
+      this.#payload = new Uint8Array(Math.max(length, this.#payload.length * 2, 256));
+    }
+    if (length === 0) this.#ended();
+    return READ_OK;
+  }
+
+  #ended(): void {
+    this.#remaining = -1;
+    this.messages++;
+    this.onMessage?.(this.#payload.slice(0, this.#payloadHave), this.#compressed);
+  }
+}
+
+const EMPTY = new Uint8Array(0);

@@ -1,0 +1,69 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { grpcCodeName, grpcCodeOf, grpcCodeOfHttpStatus, grpcStatusValue } from "./status.ts";
+import { grpcTimeoutOf, parseGrpcTimeout } from "./timeout.ts";
+import { decodeGrpcMessage, encodeGrpcMessage } from "./message_text.ts";
+import { callOutcome, GrpcFields, STATUS_GARBLED, STATUS_MISSING } from "./trailers.ts";
+
+Deno.test("grpc-status values: digits are codes, past 16 UNKNOWN, anything else garbled", () => {
+  assertEquals(["0", "14", "16", "17", "999"].map(grpcStatusValue), [0, 14, 16, 2, 2]);
+  assertEquals(["", "-1", "1a", "OK", "1000", " 1"].map(grpcStatusValue), [-1, -1, -1, -1, -1, -1]);
+  assertEquals([grpcCodeName(14), grpcCodeName(4), grpcCodeName(99)], [
+    "UNAVAILABLE",
+    "DEADLINE_EXCEEDED",
+    "UNKNOWN",
+  ]);
+  assertEquals(["unavailable", "14", "OK", "17", "nope"].map(grpcCodeOf), [14, 14, 0, -1, -1]);
+});
+
+Deno.test("an HTTP status without grpc-status maps as gRPC's table says", () => {
+  assertEquals([400, 401, 403, 404, 429, 502, 503, 504, 500].map(grpcCodeOfHttpStatus), [
+    13,
+    16,
+    7,
+    12,
+    14,
+    14,
+    14,
+    14,
+    2,
+  ]);
+});
+
+Deno.test("grpc-timeout: milliseconds while they fit in 8 digits, coarser units rounded up after", () => {
+  assertEquals(grpcTimeoutOf(250), "250m");
+  assertEquals(grpcTimeoutOf(0.2), "1m");
+  assertEquals(grpcTimeoutOf(99_999_999), "99999999m");
+  assertEquals(grpcTimeoutOf(100_000_000), "100000S");
+  assertEquals(["250m", "2S", "1H", "5u", "m", "123456789m", "2s"].map(parseGrpcTimeout), [
+    250,
+    2000,
+    3_600_000,
+    0.005,
+    -1,
+    -1,
+    -1,
+  ]);
+});
+
+Deno.test("grpc-message is percent-encoded UTF-8 both ways; a broken escape stays as written", () => {
+  assertEquals(encodeGrpcMessage("bad 100% é"), "bad 100%25 %C3%A9");
+  assertEquals(decodeGrpcMessage("bad 100%25 %C3%A9"), "bad 100% é");
+  assertEquals(decodeGrpcMessage("50%zz"), "50%zz");
+});
+
+Deno.test("the call's outcome: grpc-status first, else the HTTP status's mapping, else broken", () => {
+  const fields = new GrpcFields();
+  fields.onField("content-type", "application/grpc+proto");
+  fields.onField("grpc-status", "14");
+  fields.onField("grpc-message", "down");
+  assertEquals([fields.grpcContentType, callOutcome(fields, 200), fields.message], [true, 14, "down"]);
+  fields.reset();
+  assertEquals(callOutcome(fields, 200), STATUS_MISSING);
+  assertEquals(callOutcome(fields, 503), 14);
+  fields.onField("grpc-status", "x");
+  assertEquals(callOutcome(fields, 503), STATUS_GARBLED);
+  fields.onField("grpc-encoding", "identity");
+  assertEquals(fields.encoding, "");
+  fields.onField("grpc-encoding", "gzip");
+  assertEquals(fields.encoding, "gzip");
+});
