@@ -9,8 +9,13 @@
  * latency counts from the arrival's intended time (the open models' schedule), later ones from their
  * send, as a flow's do (flow_session.ts). A throw ends that session as a `script` error counted by
  * message and file:line; a failed request gives a status-0 response and the script goes on (its error
- * is counted by kind); once the run stops, requests are not sent and sleeps end at once.
+ * is counted by kind). A session has one request in flight at a time: another sent meanwhile (not
+ * awaited) is refused as a `script` error at its line, never sent on a connection of its own. Once the
+ * run stops (a stop request, the end of the graceful stop) a session is cut as soon as nothing of
+ * loadlab's is in progress for it: its sleeps end, and a request or sleep after the stop never returns,
+ * so no script loop spins on them and a session waiting on its own promise cannot hold the worker.
  */
+import { basename } from "node:path";
 import { Connection } from "../http/h1/connection.ts";
 import type { LoadConnection } from "../http/load_connection.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
@@ -30,6 +35,10 @@ import { scriptErrorMessage } from "./script_module.ts";
 import type { RequestOptions } from "./session.ts";
 
 const NO_VALUES: Uint8Array[] = [];
+/** What a session's race resolves with when the run ended under it (script code never returns it). */
+const CUT = Symbol("cut");
+/** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
+const NEVER = new Promise<never>(() => {});
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 /** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
@@ -88,9 +97,14 @@ export class ScriptSessions {
     if (closed) this.#iterations.set(vu, iteration + 1);
     const s = new ScriptSession(this, run, load, startMs, recorder, { data, vu, iteration });
     recorder?.sessionStarted();
+    const onEnded = () => s.runEnded();
+    run.ended.addEventListener("abort", onEnded);
     try {
-      await this.fn(s);
-      if (!run.ended.aborted) recorder?.sessionCompleted((performance.now() - startMs) * 1000);
+      // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
+      const outcome = await Promise.race([this.fn(s), s.cut]);
+      if (outcome === CUT) {
+        if (s.pending) this.#pendingAtStop(run, recorder);
+      } else if (!run.ended.aborted) recorder?.sessionCompleted((performance.now() - startMs) * 1000);
     } catch (err) {
       // A session cut by the run's own stop is neither completed nor failed.
       if (!run.shared.stopping) {
@@ -98,9 +112,25 @@ export class ScriptSessions {
         recorder?.sessionFailed();
       }
     } finally {
+      run.ended.removeEventListener("abort", onEnded);
+      // A request the script did not await ends before the connection goes to another session.
+      await s.settled();
       load.endSession();
+      // When the session ended, not its last exchange: a closed loop starts no session past the load's end.
+      load.lastEventMs = performance.now();
     }
     return s.responses;
+  }
+
+  /**
+   * A session that waited on its own promise (neither a request nor `s.sleep`) past the graceful stop:
+   * the script's doing, so a `script` error and a failed session; the run ends on time all the same.
+   */
+  #pendingAtStop(run: SessionRun, recorder: ScriptRecorder | null): void {
+    const message = "session still waiting at the end of the graceful stop on neither a request nor " +
+      `s.sleep: cut (${basename(this.options.path)})`;
+    run.shared.recorder.recordError(performance.now(), "script", message);
+    recorder?.sessionFailed();
   }
 
   /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
@@ -136,6 +166,16 @@ class ScriptSession implements Session {
   /** The step checks count under: the last request's. */
   #step = -1;
   #sent = 0;
+  /** The request in flight (one at a time: the session has one connection), else null. */
+  #sending: Promise<Response> | null = null;
+  /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
+  #overlap: Promise<Response> | null = null;
+  #sleeps = 0;
+  /** Resolves with `CUT` once the run ended and nothing of loadlab's is in progress for the session. */
+  readonly cut: Promise<typeof CUT>;
+  #cut: () => void = () => {};
+  /** Cut at the end of the graceful stop while waiting on the script's own promise. */
+  pending = false;
 
   constructor(
     sessions: ScriptSessions,
@@ -154,6 +194,19 @@ class ScriptSession implements Session {
     this.data = ids.data;
     this.vu = ids.vu;
     this.iteration = ids.iteration;
+    this.cut = new Promise((resolve) => this.#cut = () => resolve(CUT));
+  }
+
+  /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
+  runEnded(): void {
+    if (this.#sending !== null) return;
+    this.pending = this.#sleeps === 0 && this.#run.shared.stopping;
+    this.#cut();
+  }
+
+  /** Resolves when the session's request in flight, if any, has ended. */
+  settled(): Promise<unknown> {
+    return this.#sending ?? Promise.resolve();
   }
 
   get setup(): unknown {
@@ -180,9 +233,27 @@ class ScriptSession implements Session {
     return this.request("DELETE", path, options);
   }
 
-  async request(method: string, target: string, options: RequestOptions = {}): Promise<Response> {
+  request(method: string, target: string, options: RequestOptions = {}): Promise<Response> {
+    if (this.#run.ended.aborted) {
+      this.#cut();
+      return NEVER;
+    }
+    if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
+    // #send always waits at least once, so its `finally` (which clears this) runs after this line.
+    return this.#sending = this.#send(method, target, options);
+  }
+
+  async #send(method: string, target: string, options: RequestOptions): Promise<Response> {
+    try {
+      return await this.#exchange(method, target, options);
+    } finally {
+      this.#sending = null;
+      if (this.#run.ended.aborted) this.#cut();
+    }
+  }
+
+  async #exchange(method: string, target: string, options: RequestOptions): Promise<Response> {
     const run = this.#run;
-    if (run.ended.aborted) return NO_RESPONSE;
     const requests = this.#sessions.requests;
     const headers = options.headers === undefined ? [] : Object.entries(options.headers);
     let body = typeof options.body === "string" ? encoder.encode(options.body) : options.body;
@@ -254,7 +325,14 @@ class ScriptSession implements Session {
   }
 
   sleep(ms: number): Promise<void> {
-    return sleepUnlessAborted(ms, this.#run.ended);
+    if (this.#run.ended.aborted) {
+      this.#cut();
+      return NEVER;
+    }
+    this.#sleeps++;
+    return sleepUnlessAborted(ms, this.#run.ended).then(() => {
+      this.#sleeps--;
+    });
   }
 
   get cookies(): SessionCookies {
@@ -279,6 +357,19 @@ class ScriptSession implements Session {
       },
     };
   }
+}
+
+/**
+ * The refusal of a request sent while the session's previous one is in flight: a rejected promise (a
+ * `script` error at the caller's line when awaited or dropped), never a second connection.
+ */
+function overlapRefusal(method: string): Promise<Response> {
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() while the session's previous request is still in flight: await each ` +
+        "request (a session sends one at a time, on its connection)",
+    ),
+  );
 }
 
 /** What a session's requests go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */

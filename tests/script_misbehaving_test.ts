@@ -1,0 +1,64 @@
+/**
+ * Session scripts that misuse the session against the built-in target, through real worker isolates:
+ * requests a session never awaits (one connection each session, never one per request: the second in
+ * flight is a `script` error at its line), a session that waits on a promise nothing resolves (cut at
+ * the end of the graceful stop and counted, not taken for a stuck worker) and a session that ends its
+ * worker's isolate with `Deno.exit` (named as such at once, its rate over the time it ran). Loads are
+ * sub-second durations.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { createTargetApp } from "../targets/app/app.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+
+const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
+
+async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
+  const target = createTargetApp();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+const load = (url: string, path: string, protocol: "http1" | "h2c" = "http1") =>
+  parseAttackConfig({
+    url,
+    model: "connections",
+    connections: 2,
+    workers: 1,
+    durationMs: 400,
+    gracefulStopMs: 200,
+    intervalMs: 100,
+    ...(protocol === "h2c" ? { protocol } : {}),
+    script: { path },
+  });
+
+for (const protocol of ["http1", "h2c"] as const) {
+  Deno.test(`requests a session does not await (${protocol}): no connection each, a script error at the line`, () =>
+    withTarget(async (url) => {
+      const run = await runAttack(load(url, script("unawaited.ts"), protocol));
+      ok(run.connects <= 4, `${run.connects} connections for 2 sessions at a time`);
+      const messages = Object.keys(run.errorMessages?.script ?? {});
+      ok(
+        messages.some((m) => m.includes("still in flight") && m.endsWith("(unawaited.ts:6)")),
+        JSON.stringify(messages),
+      );
+      ok(run.requests > 0, "the first request of each session is sent");
+    }));
+}
+
+Deno.test("a session waiting on a promise nothing resolves is cut at the end of the graceful stop", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(load(url, script("pending.ts")));
+    // Not taken for a worker stuck in a busy loop: the worker ended by itself, on time.
+    assertEquals([run.stuckWorkers, run.incomplete], [undefined, undefined]);
+    ok(run.durationSec >= 0.3, `durationSec ${run.durationSec}`);
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed], [2, 0, 2]);
+    const messages = run.errorMessages?.script ?? {};
+    assertEquals(Object.values(messages), [2], JSON.stringify(messages));
+    ok(Object.keys(messages)[0].includes("still waiting at the end of the graceful stop"));
+  }));
