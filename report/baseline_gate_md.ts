@@ -1,7 +1,7 @@
 /**
  * @module
  * The `--baseline` gate's verdicts as a markdown section of the CI step summary: one row per paired
- * run and metric with both values and the verdict text of report/baseline_gate_text.ts (change, 95% CI
+ * run and metric with both values and the verdict text of report/baseline_gate_text.ts (change, noise interval
  * or why it was not judged, how noise was measured, the rules it fails, the other-machine flag), then
  * each unjudged rule with its reason. Names are escaped: they come from results files.
  */

@@ -2,7 +2,7 @@
  * @module
  * The `--baseline` gate's verdicts in words, one sentence per metric, the same in the terminal table,
  * the markdown summary and the report's compare view: the verdict, the change the rule weighed with its
- * 95% interval, or why it was not judged, how the noise was measured, the rules it fails and the
+ * noise interval (the interval it must leave to be beyond noise), or why it was not judged, how the noise was measured, the rules it fails and the
  * other-machine flag (results/baseline_gate.ts makes the verdicts).
  */
 import type { CompareMetric } from "../results/conclude/noise.ts";
@@ -24,7 +24,7 @@ export function noiseText(m: MetricVerdict, group: GroupVerdict): string {
 }
 
 /**
- * `worse: +21.3% (95% CI +15.2% to +27.7%; Welch over 3+3 repeats)`, or `no verdict: +210.4% (not
+ * `worse: +21.3% (noise interval +15.2% to +27.7%; Welch over 3+3 repeats)`, or `no verdict: +210.4% (not
  * judged: <why>; ...)`, plus the failed tolerances and the machine flag.
  */
 export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateResult): string {
@@ -41,7 +41,7 @@ export function verdictText(m: MetricVerdict, group: GroupVerdict, gate: GateRes
     ? `not judged: ${m.notJudged ?? "noise not measured"}`
     : ci === null
     ? "noise not measured"
-    : `95% CI ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}`;
+    : `noise interval ${signed(ci[0])}${unit === "%" ? "%" : ""} to ${signed(ci[1])}${unit}`;
   const parts = [`${label}: ${change} (${why}; ${noiseText(m, group)})`];
   if (m.failed.length) parts.push(`FAILS ${m.failed.join(", ")}`);
   if (gate.otherMachine.length) {

@@ -37,7 +37,9 @@ export interface MetricVerdict {
   current: number;
   /**
    * The change as the rule weighed it (`judgedChange`), in the metric's unit (success in percent, so
-   * this is in points), and its 95% interval [low, high]; null when the change was not judged.
+   * this is in points), and its noise interval [low, high] (the test's 95% interval, never narrower than
+   * `BEYOND_NOISE_MIN_SE` standard errors: beyond noise exactly when it excludes no change); null when the
+   * change was not judged.
    */
   diff: number;
   diffCi95: [number, number] | null;

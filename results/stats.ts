@@ -118,6 +118,14 @@ export function welchDiff(a: MeanCi, b: MeanCi): { diff: number; se: number; ci9
  */
 export const WITHIN_NOISE_MAX_SE = 1.96;
 
+/**
+ * A difference is beyond noise only at this many standard errors or more, whatever the rule (batch means,
+ * repeats, a two-proportion test): the samples each rule has are correlated (neighbouring intervals, the
+ * requests of one stall, repeats on a machine whose load changes), so their standard error understates the
+ * spread, and a finding a reader acts on must not come from a null difference (the same target twice).
+ */
+export const BEYOND_NOISE_MIN_SE = 5;
+
 /** How many standard errors apart two means with 95% CIs are (half-widths from Student's t). */
 export function standardErrorsApart(a: MeanCi, b: MeanCi): number {
   const { diff, se, ci95 } = welchDiff(a, b);

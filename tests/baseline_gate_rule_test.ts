@@ -91,7 +91,7 @@ Deno.test("two repeats a side that cannot resolve a 4x gap: not judged (exit 8),
     const slow = await run("slow", 60, ["--baseline", `${dir}/mixed.json`, "--fail-on", "p50 +10%"]);
     assertEquals(slow.code, 8, slow.stdout + slow.stderr);
     assert(
-      /p50 .*no verdict: \+\d+\.\d% \(not judged: 2 repeats a side cannot tell a difference of [\d.]+ standard errors from noise; Welch over 2\+2 repeats\)/
+      /p50 .*no verdict: \+\d+\.\d% \(not judged: by Welch's t-test over repeats, [\d.]+ standard errors apart, 2 repeats each: beyond noise needs 5; Welch over 2\+2 repeats\)/
         .test(slow.stdout),
       slow.stdout,
     );

@@ -66,14 +66,15 @@ Deno.test("with one repeat the within-run rule judges, and says so", () => {
 });
 
 Deno.test("a change the rule cannot judge is marked unknown, never within noise", () => {
-  // One 2-second run a side: fewer than three one-second batches, so the within-run rule has nothing to judge.
+  // One half-second run a side: two intervals, fewer than three batches, so the within-run rule has nothing
+  // to judge.
   const short = ["a", "b"].map((variant, i) =>
     makeRun({
       name: `${variant}/l`,
       variant,
       load: "l",
       rps: variant === "a" ? 100 : 100_000,
-      durationSec: 2,
+      durationSec: 0.5,
       dist: { medianMs: 5, sigma: 0.5 },
       seed: 3 + i,
     })

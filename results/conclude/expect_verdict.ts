@@ -5,16 +5,22 @@
  * "reproduced" at a load and sweep point only when all of these held, each written beside its check:
  *
  * - both variants ran there, and no run of theirs carries a flag that makes its numbers not the target's
- *   (judged.ts `loadlabFlags`: generator-bound, stopped early, warm-up not reached, data ran out); a target's
- *   own overload (server-bound, dropped, lost sends) is what many directions are about and does not block;
- * - the condition the direction depends on held (`needs: instances`: the better variant ran more instances
- *   than the other, with a core each besides the load generator's; else two equal targets are compared and
- *   any difference between them is noise, not scaling);
- * - the difference points the expected way and is beyond noise by the analysis's rule (noise.ts); a change
- *   within noise, or one the rule could not judge, reproduces nothing.
+ *   (judged.ts `loadlabFlags`: generator-bound, stopped early, warm-up not reached, data ran out), except
+ *   a flag of the better side that can only have worked against the direction (`onlyAgainst`: its
+ *   generator was behind, yet the target got the whole load, or the better side's req/s is the one it
+ *   held down); a target's own overload (server-bound, dropped, lost sends) is what many directions are
+ *   about and does not block;
+ * - the machine has the cores the direction needs (`cores`), and the condition it depends on held
+ *   (`needs: instances`: the better variant ran more instances than the other, with a core each besides
+ *   the load generator's; else two equal targets are compared and any difference between them is noise,
+ *   not scaling);
+ * - the difference points the expected way and is beyond noise by the test that fits the number
+ *   (noise.ts: a two-proportion test for success, batch means or repeats for rates and latencies), said
+ *   beside it with its margin; a change within noise, or one the rule could not judge, reproduces nothing.
  *
  * Otherwise the sentence says "not reproduced here" with why (the opposite direction, within noise) or
- * "not judged" with the precondition that failed. Pure: computed from the results file only.
+ * "not judged" with the precondition that failed, in words a reader can act on. Pure: computed from the
+ * results file only.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { type Expectation, higherIsBetter } from "./expectation.ts";
@@ -37,6 +43,8 @@ interface PointVerdict {
   than: number;
   /** "reproduced", "opposite", "within noise", or "not judged: <why>". */
   outcome: string;
+  /** The test and its margin, when the noise rule judged the point. */
+  how: string | null;
 }
 
 const MAX_SHOWN_POINTS = 3;
@@ -53,6 +61,9 @@ function instancesOf(run: RunResult): number | null {
  * more instances than the other, and the machine has a core for each of them plus one for the generator.
  */
 function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores: number): string | null {
+  if (e.cores !== undefined && cores < e.cores) {
+    return `needs ${e.cores} cores, this machine has ${cores}: run it on ${e.cores} cores or more`;
+  }
   if (e.needs !== "instances") return null;
   const most = (runs: RunResult[]) => Math.max(...runs.map((r) => instancesOf(r) ?? Number.NaN));
   const [b, t] = [most(better), most(than)];
@@ -72,24 +83,48 @@ function unmetNeed(e: Expectation, better: RunResult[], than: RunResult[], cores
 
 const meanOf = (runs: RunResult[], e: Expectation) => finiteMean(runs.map((r) => metricValue(r, e.metric)));
 
-/** What one point concludes, after the preconditions in the module comment. */
-function judgePoint(e: Expectation, better: RunResult[], than: RunResult[], results: ResultsFile): string {
-  const unmet = unmetNeed(e, better, than, results.environment.cores);
-  if (unmet) return `not judged: ${unmet}`;
-  const untrusted = [...better, ...than].flatMap((r) => {
+/**
+ * Whether the flags of a run of the better side can only have worked against the direction: a
+ * generator-bound open run that dropped no send (the target got the whole load, and a late send's wait
+ * counts in its latency, from the intended time), or a generator-bound run compared on req/s (the target
+ * could have served more than loadlab sent it). Any other flag blocks.
+ */
+function onlyAgainst(run: RunResult, metric: Expectation["metric"]): boolean {
+  const flags = loadlabFlags([run]);
+  if (flags.length !== 1 || flags[0] !== "generator-bound") return false;
+  return metric === "rps" || (run.targetRps !== null && run.droppedSends === 0);
+}
+
+/** "cached/high is generator-bound" for each run whose flags keep the point from being judged. */
+function untrustedRuns(e: Expectation, better: RunResult[], than: RunResult[]): string[] {
+  return [...better, ...than].flatMap((r) => {
     const flag = loadlabFlags([r])[0];
-    return flag ? [`${r.name} is ${flag}`] : [];
+    if (!flag || (better.includes(r) && onlyAgainst(r, e.metric))) return [];
+    return [`${r.name} is ${flag}`];
   });
-  if (untrusted.length) return `not judged: ${untrusted.slice(0, 2).join(", ")}`;
+}
+
+/** What one point concludes, after the preconditions in the module comment, and how noise was judged. */
+function judgePoint(
+  e: Expectation,
+  better: RunResult[],
+  than: RunResult[],
+  results: ResultsFile,
+): { outcome: string; how: string | null } {
+  const not = (why: string) => ({ outcome: `not judged: ${why}`, how: null });
+  const unmet = unmetNeed(e, better, than, results.environment.cores);
+  if (unmet) return not(unmet);
+  const untrusted = untrustedRuns(e, better, than);
+  if (untrusted.length) return not(untrusted.slice(0, 2).join(", "));
   const [b, t] = [meanOf(better, e), meanOf(than, e)];
-  if (!Number.isFinite(b) || !Number.isFinite(t)) return "not judged: a side has no response to compare";
-  if (b === t) return "no difference";
-  if (!(higherIsBetter(e.metric) ? b > t : b < t)) return "the other way round";
+  if (!Number.isFinite(b) || !Number.isFinite(t)) return not("a side has no response to compare");
+  if (b === t) return { outcome: "no difference", how: null };
+  if (!(higherIsBetter(e.metric) ? b > t : b < t)) return { outcome: "the other way round", how: null };
   const rule = results.analysis?.noiseRule ??
     (better.length >= 2 && than.length >= 2 ? "repeats" : "within-run");
   const noise: NoiseJudgement = judgeNoise(rule, better, than, e.metric);
-  if ("notJudged" in noise) return `not judged: noise not judged (${noise.notJudged})`;
-  return noise.beyond ? "reproduced" : "within noise";
+  if ("notJudged" in noise) return not(`noise not judged (${noise.notJudged})`);
+  return { outcome: noise.beyond ? "reproduced" : "within noise", how: noise.how };
 }
 
 function showMetric(m: Expectation["metric"], x: number): string {
@@ -144,13 +179,13 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
     point,
     better: meanOf(at.better, e),
     than: meanOf(at.than, e),
-    outcome: judgePoint(e, at.better, at.than, results),
+    ...judgePoint(e, at.better, at.than, results),
   }));
   if (points.length === 0) return { text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
   const { verdict, tone, mixed } = summarize(points);
   const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
     `${p.point}: ${showMetric(e.metric, p.better)} vs ${showMetric(e.metric, p.than)}` +
-    (p.outcome === "reproduced" ? ", beyond noise" : mixed ? `, ${p.outcome}` : "")
+    (p.outcome === "reproduced" ? `, beyond noise ${p.how}` : mixed ? `, ${p.outcome}` : "")
   );
   const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
   return { text: `${claim}: ${verdict} (${shown.join("; ")}${more}).`, tone };

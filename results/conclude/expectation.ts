@@ -27,6 +27,11 @@ export const expectationShape = {
    * (expect_verdict.ts). `instances`: `better` runs more instances than `than`, each on a core of its own.
    */
   needs: z.enum(["instances"]).optional(),
+  /**
+   * The fewest cores the machine needs for the direction to show (the instances `needs` and a core for the
+   * load generator besides); below it the direction is "not judged", and the sentence says how many.
+   */
+  cores: z.number().int().min(1).optional(),
 };
 
 /** One expectation as results.json holds it. */

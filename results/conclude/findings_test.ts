@@ -82,7 +82,7 @@ Deno.test("findings: a direction beyond noise at every point is reproduced; the 
   const [held, opposite] = buildFindings(results).filter((f) => f.kind === "expect");
   assert.match(
     held.text,
-    /^Expected: redis-cache's p99 lower than no-cache's at load high: reproduced here \(high: .* beyond noise\)\.$/,
+    /^Expected: redis-cache's p99 lower than no-cache's at load high: reproduced here \(high: .* beyond noise by Welch's t-test over repeats, .* apart, 3 repeats each\)\.$/,
   );
   assert.equal(held.tone, "good");
   assert.match(opposite.text, /: not reproduced here: the other way round/);

@@ -1,25 +1,36 @@
 /**
  * @module
- * The within-run noise rule shared by `loadlab report --compare` and the stored analysis when an
- * experiment has one repeat: after a run's stabilization point its intervals are averaged into
- * one-second batches (batch means, because neighbouring 250 ms intervals are correlated), and a change
- * is beyond noise when the 95% confidence intervals of the two sides' batch means do not overlap
- * (`noiseVerdict`). Batch means estimate noise only where the intervals scatter around one level, so the
- * rule states its preconditions (`withinRunBlocker`) and judges nothing where they fail: a load whose rate
- * changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and 2 req/s in three seconds, so
- * its batches differ by the load, and a 20x p99 gap read as "within noise") and a run that never settled
- * (a growing queue drifts instead of scattering). `judgedChange` gives the numbers behind a verdict (the
- * change and the interval the rule weighed), so the `--baseline` gate shows none that contradict it.
- * Pure; the metrics are the four the analysis compares, and the mean latency an expectation may name.
+ * The noise rules shared by the stored analysis, `loadlab report --compare`, the `--baseline` gate and the
+ * expected directions, one test for each kind of number:
+ *
+ * - success shares are proportions over the requests sent: a two-proportion test (success_share.ts),
+ *   whatever the intervals did;
+ * - rates and latencies of one run a side (`within-run`): batch means over the run's own intervals, from
+ *   its stabilization point when it settled (the settled final part), else over the whole run with its
+ *   drift as part of the spread (a growing queue widens the spread instead of passing for a level). A
+ *   batch is one second when the part judged holds four, else one interval (250 ms): a 1.5 s run still
+ *   has six. A load whose rate changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and
+ *   2 req/s in three seconds) has batches that differ by the load, so its rates and latencies are not
+ *   judged within the run (`withinRunBlocker`);
+ * - with two repeats a side or more (`repeats`): Welch's t-test over the repeats, whose spread holds what
+ *   differs from one run to the next.
+ *
+ * Every rule calls a difference beyond noise only when it is `BEYOND_NOISE_MIN_SE` standard errors or more
+ * (and, for the t-based rules, outside their 95% intervals), within noise under `WITHIN_NOISE_MAX_SE`, and
+ * says "not judged" with the number between: the samples of each rule are correlated, and a finding must
+ * not come from the same target run twice. A verdict carries `how`: the test and its margin, for the
+ * sentence that states it. `judgedChange` gives the numbers behind a verdict (the change and the margin
+ * the rule weighed), so the `--baseline` gate shows none that contradict it. Pure; the metrics are the
+ * four the analysis compares, and the mean latency an expectation may name.
  */
 import type { IntervalResult, RunResult } from "../schema.ts";
 import { servedRps } from "./served_rate.ts";
 import {
   batchMeans,
+  BEYOND_NOISE_MIN_SE,
   type IntervalSample,
   type MeanCi,
   meanCi,
-  MIN_STABILIZATION_INTERVALS,
   noiseVerdict,
   overlapMargin,
   standardErrorsApart,
@@ -27,6 +38,7 @@ import {
   welchTest,
   WITHIN_NOISE_MAX_SE,
 } from "../stats.ts";
+import { judgeShares, shareCounts, standardErrorsText, twoProportion } from "./success_share.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
 export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
@@ -34,8 +46,9 @@ export type CompareMetric = typeof COMPARE_METRICS[number];
 /** What the noise rules can judge: the compared metrics and the mean latency (an expectation's). */
 export type NoiseMetric = CompareMetric | "mean";
 
-/** Length of one batch in the batch-means noise estimate. */
+/** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
 export const BATCH_MS = 1000;
+const MIN_LONG_BATCHES = 4;
 
 /** One interval's value of a metric (NaN when the interval says nothing about it). */
 export function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
@@ -62,7 +75,19 @@ export function runValue(run: RunResult, metric: NoiseMetric): number {
   return run.latencyMs[metric];
 }
 
-function batchesOf(run: RunResult, metric: NoiseMetric): number[] {
+/** The batches of one side: their means, their lengths (ms), and whether every run had settled. */
+interface Batches {
+  values: number[];
+  lengthsMs: number[];
+  settled: boolean;
+}
+
+/**
+ * Batch means of one metric over a run's judged part: from its stabilization point when it settled, else
+ * the whole run (its drift then part of the spread); one-second batches when there are `MIN_LONG_BATCHES`
+ * of them, else one interval each.
+ */
+function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
     startMs: iv.startMs,
     durationMs: iv.durationMs,
@@ -70,16 +95,26 @@ function batchesOf(run: RunResult, metric: NoiseMetric): number[] {
     // Throughput batches weigh every interval alike; latency batches weigh by requests.
     weight: metric === "rps" ? 1 : iv.requests + (metric === "success" ? iv.errors : 0),
   }));
-  return batchMeans(samples, run.stabilizedAtMs ?? 0, BATCH_MS);
+  const fromMs = run.stabilizedAtMs ?? 0, settled = run.stabilizedAtMs !== null;
+  const long = batchMeans(samples, fromMs, BATCH_MS);
+  if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS], settled };
+  const intervalMs = run.intervals[0]?.durationMs ?? BATCH_MS;
+  return { values: batchMeans(samples, fromMs, intervalMs), lengthsMs: [intervalMs], settled };
 }
 
-/**
- * Batch means of one metric after each run's stabilization point (the whole run if it never settled),
- * pooled over the runs given (one run, or a group whose repeats are too few for their own spread).
- */
+/** The batches of the runs of one side together (one run, or a group whose repeats are too few). */
+function sideBatches(runs: RunResult[], metric: NoiseMetric): Batches {
+  const each = runs.map((run) => batchesOf(run, metric));
+  return {
+    values: each.flatMap((b) => b.values),
+    lengthsMs: [...new Set(each.flatMap((b) => b.lengthsMs))],
+    settled: each.every((b) => b.settled),
+  };
+}
+
+/** Batch means of one metric (see `batchesOf`), pooled over the runs given, with their 95% CI. */
 export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): MeanCi {
-  const list = Array.isArray(runs) ? runs : [runs];
-  return meanCi(list.flatMap((run) => batchesOf(run, metric)));
+  return meanCi(sideBatches(Array.isArray(runs) ? runs : [runs], metric).values);
 }
 
 /**
@@ -96,9 +131,9 @@ function fromJudgedScale(metric: NoiseMetric): (x: number) => number {
   return metric === "rps" || metric === "success" ? (x) => x : Math.exp;
 }
 
-/** `runNoise` on the scale the metric is judged on. */
-function judgedNoise(runs: RunResult[], metric: NoiseMetric): MeanCi {
-  return meanCi(runs.flatMap((run) => batchesOf(run, metric)).map(judgedScale(metric)));
+/** A side's batch means on the judged scale, with their 95% CI. */
+function judgedNoise(batches: Batches, metric: NoiseMetric): MeanCi {
+  return meanCi(batches.values.map(judgedScale(metric)));
 }
 
 /** Whether the run's load asked for one rate throughout: no phases of other rates, no ramp. */
@@ -112,63 +147,65 @@ function steadyLoad(run: RunResult): boolean {
 }
 
 /**
- * Why a run's own intervals cannot tell its noise, or null when they can. Preconditions of the within-run
- * rule: the load asked for one rate throughout (else the batches differ by the load), and a run with
- * intervals enough to tell settled (`stabilizedAtMs`; else they drift with a growing queue or a warm-up
- * that never ended).
+ * Why a run's own intervals cannot tell the noise of its rates and latencies, or null when they can: the
+ * load changed its rate within the run, so its batches differ by the load. A run that never settled is
+ * judged on the whole, its drift counted as spread (`batchesOf`); success shares need no intervals.
  */
 export function withinRunBlocker(run: RunResult): string | null {
-  if (!steadyLoad(run)) {
-    const load = run.load ? `load ${run.load}` : `${run.name}'s load`;
-    return `the ${load} changes its rate within the run, so its intervals differ by the load, not by noise`;
-  }
-  // A run with too few busy intervals to tell (a sparse one) is left to the batch count: its one-second
-  // batches still scatter around one level under a steady load.
-  const busy = run.intervals.filter((iv) => iv.requests > 0).length;
-  if (run.stabilizedAtMs !== null || busy < MIN_STABILIZATION_INTERVALS) return null;
-  return `${run.name} never settled, so its intervals drift rather than scatter`;
+  if (steadyLoad(run)) return null;
+  const load = run.load ? `load ${run.load}` : `${run.name}'s load`;
+  return `the ${load} changes its rate within the run, so its intervals differ by the load, not by noise`;
 }
 
-/** A noise judgement: beyond noise or not, or why it could not be judged. */
-export type NoiseJudgement = { beyond: boolean } | { notJudged: string };
+/** A noise judgement: beyond noise or not with the test and its margin (`how`), or why not judged. */
+export type NoiseJudgement = { beyond: boolean; how: string } | { notJudged: string };
 
 /** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
-const TOO_FEW = "too few repeats, or runs too short for three one-second batches";
+const TOO_FEW = "too few repeats, or runs too short for three batches";
 
-/** Why a change few samples could not tell from noise is not "within noise" (`WITHIN_NOISE_MAX_SE`). */
-const tooFewFor = (what: string, se: number) =>
-  `${what} cannot tell a difference of ${
-    se === Infinity ? "many" : se.toFixed(1)
-  } standard errors from noise`;
+/** Why a difference between the two bars is not judged: the number said, and the bar it misses. */
+const shortOfBar = (how: string) => `${how}: beyond noise needs ${BEYOND_NOISE_MIN_SE}`;
+
+/** "6 and 8 batches of 250 ms of the settled part", "4 batches of one second each of whole runs, ...". */
+function batchesText(a: Batches, b: Batches): string {
+  const lengths = [...new Set([...a.lengthsMs, ...b.lengthsMs])];
+  const of = `batches of ${lengths.map((ms) => ms === BATCH_MS ? "one second" : `${ms} ms`).join(" or ")}`;
+  const count = a.values.length === b.values.length
+    ? `${a.values.length} ${of} each`
+    : `${a.values.length} and ${b.values.length} ${of}`;
+  const part = a.settled && b.settled
+    ? "of the settled part"
+    : "of whole runs, their drift counted as spread";
+  return `${count} ${part}`;
+}
 
 /**
  * The within-run verdict between two sets of runs (one run each for `report --compare`, a group's
- * repeats pooled otherwise), after the preconditions of `withinRunBlocker` on every run. Overlapping
- * CIs are "within noise" only when the means are less than `WITHIN_NOISE_MAX_SE` standard errors apart:
- * a wider gap that a few batches cannot resolve is not judged.
+ * repeats pooled otherwise): success by the two-proportion test; rates and latencies, after
+ * `withinRunBlocker` on every run, by their batch means (see the module comment for the bars).
  */
 export function withinRunJudgement(
   before: RunResult[],
   after: RunResult[],
   metric: NoiseMetric,
 ): NoiseJudgement {
+  if (metric === "success") return judgeShares(before, after);
   const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
   if (blocker) return { notJudged: blocker };
-  const [a, b] = [judgedNoise(before, metric), judgedNoise(after, metric)];
+  const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
+  const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
   const verdict = noiseVerdict(a, b);
   if (verdict === "unknown") return { notJudged: TOO_FEW };
-  if (verdict === "beyond-noise") return { beyond: true };
   const se = standardErrorsApart(a, b);
-  return se >= WITHIN_NOISE_MAX_SE
-    ? { notJudged: tooFewFor(`${Math.min(a.n, b.n)} one-second batches`, se) }
-    : { beyond: false };
+  const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
+  if (verdict === "beyond-noise" && se >= BEYOND_NOISE_MIN_SE) return { beyond: true, how };
+  return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
 }
 
 /**
  * The verdict of the analysis's rule (`repeats`: Welch's t-test over the repeats, which needs two a side;
- * `within-run`: `withinRunJudgement`) on the runs of a group against the baseline group's. A change the
- * repeats cannot show beyond noise is "within noise" only when it is under `WITHIN_NOISE_MAX_SE` standard
- * errors (two repeats a side let through a gap of 12: that is too few repeats, not noise).
+ * `within-run`: `withinRunJudgement`) on the runs of a group against the baseline group's; success by the
+ * two-proportion test under either rule.
  */
 export function judgeNoise(
   rule: "repeats" | "within-run",
@@ -176,33 +213,40 @@ export function judgeNoise(
   baseRuns: RunResult[],
   metric: NoiseMetric,
 ): NoiseJudgement {
-  if (rule === "within-run") return withinRunJudgement(baseRuns, runs, metric);
+  if (rule === "within-run" || metric === "success") return withinRunJudgement(baseRuns, runs, metric);
   const scale = judgedScale(metric);
   const test = welchTest(
     baseRuns.map((r) => scale(runValue(r, metric))),
     runs.map((r) => scale(runValue(r, metric))),
   );
   if (test === null) return { notJudged: TOO_FEW };
-  if (test.differs) return { beyond: true };
-  return test.t >= WITHIN_NOISE_MAX_SE
-    ? { notJudged: tooFewFor(`${Math.min(runs.length, baseRuns.length)} repeats a side`, test.t) }
-    : { beyond: false };
+  const count = runs.length === baseRuns.length
+    ? `${runs.length} repeats each`
+    : `${baseRuns.length} and ${runs.length} repeats`;
+  const how = `by Welch's t-test over repeats, ${standardErrorsText(test.t)} apart, ${count}`;
+  if (test.differs && test.t >= BEYOND_NOISE_MIN_SE) return { beyond: true, how };
+  return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
 }
 
 /** A change as `judgeNoise` weighs it, in the metric's unit (success in percent, so changes in points). */
 export interface JudgedChange {
   /** The baseline's level: the mean on the judged scale turned back (a geometric mean for latency). */
   base: number;
-  /** The change from `base`, and its 95% interval [low, high]; null when noise was not measured. */
+  /** The change from `base`, and the interval [low, high] it must leave to be beyond noise; null when noise was not measured. */
   diff: number;
   ci95: [number, number] | null;
+}
+
+/** The margin a difference must pass: the test's 95% interval, and never under `BEYOND_NOISE_MIN_SE`. */
+function barOf(interval: number | null, se: number): number | null {
+  return interval === null ? null : Math.max(interval, BEYOND_NOISE_MIN_SE * (Number.isFinite(se) ? se : 0));
 }
 
 /**
  * The numbers behind `judgeNoise`'s verdict on `runs` against `baseRuns`, so that what a reader is shown
  * never contradicts it: the difference of the two sides' means on the judged scale (`judgedScale`) with
- * the margin the rule compares it with (`repeats`: Welch's 95% interval; `within-run`: the two sides'
- * half-widths together, as their intervals overlap unless the means are further apart), both turned back
+ * the margin the rule compares it with (`barOf`: `repeats`: Welch's 95% interval; `within-run`: the two
+ * sides' half-widths together; success: the pooled shares and their standard error), both turned back
  * into the metric's unit. Beyond noise exactly when the interval excludes zero; for latency the interval
  * is a ratio's, so it is not symmetric around `diff`. Preconditions (`withinRunBlocker`) are not checked.
  */
@@ -212,11 +256,20 @@ export function judgedChange(
   baseRuns: RunResult[],
   metric: NoiseMetric,
 ): JudgedChange {
+  if (metric === "success") {
+    const [x, y] = [shareCounts(baseRuns), shareCounts(runs)];
+    const test = twoProportion(x, y);
+    const base = x.sent ? (x.succeeded / x.sent) * 100 : Number.NaN;
+    if (test === null) return { base, diff: Number.NaN, ci95: null };
+    const bar = BEYOND_NOISE_MIN_SE * test.sePct;
+    return { base, diff: test.diffPct, ci95: [test.diffPct - bar, test.diffPct + bar] };
+  }
   const scale = judgedScale(metric);
   const [a, b] = rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
-    : [judgedNoise(baseRuns, metric), judgedNoise(runs, metric)];
-  const margin = rule === "repeats" ? welchDiff(a, b).ci95 : overlapMargin(a, b);
+    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+  const { se, ci95 } = welchDiff(a, b);
+  const margin = barOf(rule === "repeats" ? ci95 : overlapMargin(a, b), se);
   const back = fromJudgedScale(metric), base = back(a.mean);
   const from = (x: number) => back(x) - base;
   return {

@@ -1,7 +1,7 @@
 /**
  * @module
  * The `--baseline` gate's verdicts in the report's compare view: one row per run group (repeats
- * pooled) and metric, better / same (within noise) / worse with the change's 95% interval, or no verdict
+ * pooled) and metric, better / same (within noise) / worse with the change's noise interval, or no verdict
  * with why, and how the noise was measured, in the words the terminal and the markdown summary use.
  */
 import type { PageData } from "../page_data.ts";
@@ -17,7 +17,11 @@ export function renderGateTable(data: PageData): HTMLElement | null {
     { label: "metric" },
     { label: "baseline", num: true },
     { label: "this", num: true },
-    { label: "verdict", title: "beyond noise when the change's 95% interval excludes zero" },
+    {
+      label: "verdict",
+      title:
+        "beyond noise when the change's noise interval (95%, at least 5 standard errors wide) excludes zero",
+    },
   ];
   const rows: Cell[][] = data.gate.map((r) => [
     { text: r.key, cls: "name" },
