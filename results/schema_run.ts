@@ -150,6 +150,11 @@ export const runResultSchema = z.looseObject({
    */
   stuckWorkers: count.optional(),
   /**
+   * Workers whose isolate ended on its own during the load (a session script's `Deno.exit` or
+   * `process.exit`); the run is `incomplete`, their share stopped there.
+   */
+  exitedWorkers: count.optional(),
+  /**
    * The kernel's TCP counters of the generator's host over the run (deltas; this host, all processes,
    * not only this run): accept-queue overflows and drops, SYNs sent again, retransmission timeouts and
    * segments. Absent where they cannot be read (not Linux) and in older files.

@@ -59,6 +59,8 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     ...(parts.abortedBy ? { incomplete: true, abortedBy: parts.abortedBy } : {}),
     // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
+    // A worker whose isolate ended on its own (a script's Deno.exit): its share stopped there.
+    ...(workers.exitedWorkers ? { incomplete: true, exitedWorkers: workers.exitedWorkers } : {}),
   };
 }
 

@@ -62,3 +62,22 @@ Deno.test("a session waiting on a promise nothing resolves is cut at the end of 
     assertEquals(Object.values(messages), [2], JSON.stringify(messages));
     ok(Object.keys(messages)[0].includes("still waiting at the end of the graceful stop"));
   }));
+
+Deno.test("a session that ends its worker's isolate (Deno.exit) is named at once, the rate over the time it ran", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "connections",
+      connections: 1,
+      workers: 1,
+      durationMs: 60_000,
+      gracefulStopMs: 200,
+      intervalMs: 100,
+      script: { path: script("exiting.ts") },
+    }));
+    // Named as soon as it exited (not waited out 60 s and the stuck margin), and not taken for stuck.
+    assertEquals([run.exitedWorkers, run.stuckWorkers, run.incomplete], [1, undefined, true]);
+    // Its rate is over the 200 ms it ran (not over 1 ms, not over the 60 s it did not run).
+    ok(run.durationSec >= 0.2 && run.durationSec < 30, `durationSec ${run.durationSec}`);
+    assertEquals(run.requests, 1);
+  }));

@@ -63,6 +63,8 @@ export interface LoadRunSummary {
   wsResult?: WsResult;
   /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
   stuckWorkers?: number;
+  /** Workers whose isolate ended on its own mid-load (a script's `Deno.exit`); set by the pool only. */
+  exitedWorkers?: number;
 }
 
 /** A running load; `stop()` asks it to start nothing new and end gracefully; `steer` changes it. */

@@ -5,8 +5,11 @@
  * longest active time, connects in flight, TLS handshakes, WebSocket totals), and the deadline past
  * which a worker not yet done is stuck in code that never yields. Such a worker is terminated, and what
  * it had in flight at its last interval is passed on as `unfinished` (cut by loadlab, not failed by the
- * target), so the run always ends and the other workers' results stay whole. Apart from the pool
- * because this part lives for the whole run and keeps state per worker.
+ * target), so the run always ends and the other workers' results stay whole. A worker whose isolate
+ * ended on its own (a session script's `Deno.exit`: its last word is "exited") is cut the same way at
+ * once and counted apart (`exitedWorkers`). A cut worker ran until it was cut (or the load's end, if
+ * sooner), so the run's duration is never shorter than that: a rate is never over time the run did not
+ * have. Apart from the pool because this part lives for the whole run and keeps state per worker.
  */
 import type { WsSample } from "../http/ws/stats.ts";
 import { addWsParts } from "../../results/ws_totals.ts";
@@ -37,9 +40,21 @@ export interface Collecting {
   endBy(deadlineMs: number): void;
 }
 
-/** Collects from `workers`, started with `config`, into `sinks`. */
-export function collect(workers: Worker[], sinks: WorkerSinks, config: AttackConfig): Collecting {
-  return new WorkerCollector(workers, sinks, config);
+/** The measured run's span in `performance.now()` time: where a cut worker's active time is counted. */
+export interface LoadSpan {
+  originMs: number;
+  /** The load's own end (Infinity for a count without a duration). */
+  endMs: number;
+}
+
+/** Collects from `workers`, started with `config` over `span`, into `sinks`. */
+export function collect(
+  workers: Worker[],
+  sinks: WorkerSinks,
+  config: AttackConfig,
+  span: LoadSpan,
+): Collecting {
+  return new WorkerCollector(workers, sinks, config, span);
 }
 
 class WorkerCollector implements Collecting {
@@ -54,7 +69,12 @@ class WorkerCollector implements Collecting {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #resolve: (summary: LoadRunSummary) => void = () => {};
 
-  constructor(readonly workers: Worker[], readonly sinks: WorkerSinks, readonly config: AttackConfig) {
+  constructor(
+    readonly workers: Worker[],
+    readonly sinks: WorkerSinks,
+    readonly config: AttackConfig,
+    readonly span: LoadSpan,
+  ) {
     this.#finished = workers.map(() => false);
     this.#lastIndex = workers.map(() => -1);
     this.#lastInFlight = workers.map(() => 0);
@@ -106,6 +126,9 @@ class WorkerCollector implements Collecting {
         this.#totals.add(msg.summary);
         this.#finish(msg.workerIndex);
         break;
+      case "exited":
+        if (!this.#finished[msg.workerIndex]) this.#cut(msg.workerIndex, "exited");
+        break;
     }
   }
 
@@ -118,18 +141,25 @@ class WorkerCollector implements Collecting {
 
   /** Terminates every worker not done; each one's last interval's work in flight counts as cut. */
   #endStuck(): void {
-    this.workers.forEach((w, k) => {
-      if (this.#finished[k]) return;
-      w.terminate();
-      this.#totals.stuck++;
-      const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, modelDef(this.config.model).keepsUncorrected);
-      // A stuck worker was handling at least one response (its sample of it never came).
-      const inFlight = Math.max(1, this.#lastInFlight[k]);
-      // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
-      sample.unfinished = inFlight;
-      this.sinks.onSamples([sample], k);
-      this.#finish(k);
+    this.workers.forEach((_, k) => {
+      if (!this.#finished[k]) this.#cut(k, "stuck");
     });
+  }
+
+  /** Ends worker `k` (stuck, or its isolate exited): what it had in flight counts as cut, not failed. */
+  #cut(k: number, why: "stuck" | "exited"): void {
+    this.workers[k].terminate();
+    this.#totals[why]++;
+    const { originMs, endMs } = this.span;
+    this.#totals.addActive(Math.max(0, Math.min(performance.now(), endMs) - originMs));
+    const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, modelDef(this.config.model).keepsUncorrected);
+    // A stuck worker was handling at least one response (its sample of it never came); an exited one
+    // had what its last sample said.
+    const inFlight = why === "stuck" ? Math.max(1, this.#lastInFlight[k]) : this.#lastInFlight[k];
+    // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
+    sample.unfinished = inFlight;
+    this.sinks.onSamples([sample], k);
+    this.#finish(k);
   }
 }
 
@@ -140,12 +170,13 @@ class DoneTotals {
   #logError: string | undefined;
   #dataRanOut = 0;
   stuck = 0;
+  exited = 0;
   #tlsSession: LoadRunSummary["tlsSession"] = null;
   #maxStreamsPerConnection = 0;
   readonly #ws: WsSample[] = [];
 
   add(summary: LoadRunSummary): void {
-    this.#activeMs = Math.max(this.#activeMs, summary.activeMs);
+    this.addActive(summary.activeMs);
     // Each worker's own maximum, summed: an upper bound of the run's.
     this.#maxConnectsInFlight += summary.maxConnectsInFlight;
     this.#logError ??= summary.logError;
@@ -153,6 +184,11 @@ class DoneTotals {
     if (summary.dataRanOut) this.#dataRanOut++;
     if (summary.ws) this.#ws.push(summary.ws);
     this.#maxStreamsPerConnection = Math.max(this.#maxStreamsPerConnection, summary.maxStreamsPerConnection);
+  }
+
+  /** A worker's time from the measured start to the end of its load: the run's is the longest. */
+  addActive(activeMs: number): void {
+    this.#activeMs = Math.max(this.#activeMs, activeMs);
   }
 
   summary(): LoadRunSummary {
@@ -165,6 +201,7 @@ class DoneTotals {
       ...(this.#logError ? { logError: this.#logError } : {}),
       ...(this.#dataRanOut > 0 ? { dataRanOutWorkers: this.#dataRanOut } : {}),
       ...(this.stuck > 0 ? { stuckWorkers: this.stuck } : {}),
+      ...(this.exited > 0 ? { exitedWorkers: this.exited } : {}),
     };
   }
 }

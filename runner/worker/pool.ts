@@ -68,12 +68,13 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const nowEpochMs = performance.timeOrigin + performance.now();
     const startAtEpochMs = config.startAtEpochMs ?? leadStartOf(config, nowEpochMs + START_LEAD_MS);
     const startLateMs = config.startAtEpochMs === undefined ? 0 : Math.max(0, nowEpochMs - startAtEpochMs);
-    const collecting = collect(workers, opts, config);
+    // The load's own end (Infinity for a count without a duration), then a stop request's, if sooner.
+    const originMs = startAtEpochMs - performance.timeOrigin + config.warmupMs;
+    const endMs = originMs + measuredDurationMs(config);
+    const collecting = collect(workers, opts, config, { originMs, endMs });
     opts.onStart?.(startAtEpochMs);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
     opts.onSteerable?.((change) => workers.forEach((w) => send(w, { type: "steer", change })));
-    // The load's own end (Infinity for a count without a duration), then a stop request's, if sooner.
-    const endMs = startAtEpochMs - performance.timeOrigin + config.warmupMs + measuredDurationMs(config);
     collecting.endBy(endMs + config.gracefulStopMs + STUCK_MARGIN_MS);
     const onAbort = () => {
       workers.forEach((w) => send(w, { type: "stop" }));
@@ -117,6 +118,10 @@ function allReady(workers: Worker[]): Promise<void> {
         reject(new LoadError(`load worker failed to start: ${e.message}`));
       };
       w.onmessage = (e: MessageEvent<WorkerToMain>) => {
+        if (e.data.type === "exited") {
+          clearTimeout(timer);
+          reject(new LoadError(EXITED_BEFORE_LOAD));
+        }
         if (e.data.type === "ready" && ++ready === workers.length) {
           clearTimeout(timer);
           resolve();
@@ -147,6 +152,7 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
       w.onmessage = (e: MessageEvent<WorkerToMain>) => {
         const msg = e.data;
         if (msg.type === "failed") fail(`load worker ${msg.workerIndex} failed: ${msg.message}`);
+        if (msg.type === "exited") fail(EXITED_BEFORE_LOAD);
         if (msg.type !== "prepared") return;
         summaries[msg.workerIndex] = msg.summary;
         if (--remaining === 0) {
@@ -157,6 +163,10 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
     }
   });
 }
+
+/** Why the load did not start when a worker's isolate ended on its own (a script's `Deno.exit` on import). */
+const EXITED_BEFORE_LOAD = "a load worker's isolate exited before the load (Deno.exit or process.exit in " +
+  "the session script's module?)";
 
 /** Pools add up; the warm-up took as long as the slowest worker's; the estimate is the first worker's. */
 function mergePrepared(summaries: PrepareSummary[]): PrepareSummary {

@@ -36,4 +36,9 @@ export type WorkerToMain =
   /** A worker's flow totals (histograms HDR-encoded), once, before its "done"; only when there are flows. */
   | { type: "flows"; workerIndex: number; flows: FlowSample[] }
   | { type: "done"; workerIndex: number; summary: LoadRunSummary }
-  | { type: "failed"; workerIndex: number; message: string };
+  | { type: "failed"; workerIndex: number; message: string }
+  /**
+   * The isolate is ending on its own (`Deno.exit`, `process.exit` in a session script): its last word,
+   * sent from its `unload` event, so the main side names it at once instead of waiting it out as stuck.
+   */
+  | { type: "exited"; workerIndex: number };

@@ -3,7 +3,7 @@
  * Entry module of a load worker isolate: announces it is ready (so module loading never eats into the
  * schedule), prepares its share on "prepare" (generator warm-up, pre-connect pool: all before t0),
  * starts it at the common start time on "start", streams interval samples, and reports its summary or
- * a failure. All load logic lives in `run_load.ts` (before t0) and `run_prepared.ts` (from t0).
+ * a failure, or that its isolate is ending on its own (a script's `Deno.exit`). All load logic lives in `run_load.ts` (before t0) and `run_prepared.ts` (from t0).
  */
 /// <reference lib="deno.worker" />
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
@@ -50,5 +50,8 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       break;
   }
 };
+
+// `Deno.exit` in a worker ends its isolate only, with no word to the main side but this event.
+self.addEventListener("unload", () => post({ type: "exited", workerIndex }));
 
 post({ type: "ready" });
