@@ -165,6 +165,10 @@ export class EpollLoop implements SocketLoop {
   async #pumpBlocking(): Promise<void> {
     const sys = this.sys;
     try {
+      // Started by `wait`, inside whoever armed a read: its request is written after that returns (a
+      // read is armed before its write), so blocking now would wait for a response not yet asked for
+      // and charge the block to its latency. The first round waits for the next turn.
+      await nextTurn();
       while (this.waiting > 0 && !this.#closed) {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;

@@ -111,6 +111,9 @@ export class UringLoop implements UringSocketLoop {
     const sys = this.sys;
     const ring = this.ring;
     try {
+      // Started by `wait`, inside whoever armed a read before writing: a wait now would block before
+      // the request is submitted, and its latency pay for it (epoll_transport.ts's pump does the same).
+      await nextTurn();
       while (this.waiting > 0 && !this.#closed) {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
