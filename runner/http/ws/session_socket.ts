@@ -23,6 +23,7 @@ import type { TransportConn } from "../transport/transport.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { handshake, type HandshakeOffer } from "./handshake_io.ts";
 import { WS_READ_BUFFER_BYTES } from "./run.ts";
+import { readLoop } from "./read_loop.ts";
 import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
 
@@ -198,25 +199,25 @@ export class WsSessionSocket implements FrameSink {
     this.#queueBytes = 0;
   }
 
+  /**
+   * Reads until the socket is gone, through read_loop.ts: past its budget of bytes read back to back the
+   * event loop gets a turn, so a server flooding messages no step takes cannot keep the step's timeout,
+   * the stop and the worker's other sessions from running (epoll's promise reads resolve at once while
+   * the socket stays readable).
+   */
   async #readLoop(sock: TransportConn, extra: number): Promise<void> {
     if (extra > 0 && !this.#feed(extra, performance.now())) return;
-    while (this.#sock === sock) {
-      let n: number | null;
-      try {
-        n = await sock.read(this.#buf);
-      } catch (err) {
-        this.#lost(classifyError(err, "read"), errorMessage(err));
-        return;
-      }
+    if (this.#sock !== sock) return;
+    await readLoop(sock, this.#buf, (n) => {
       const nowMs = performance.now();
       if (n === null) {
         if (this.#sock === sock && !this.#closeSent) this.stats.closeCode(nowMs, CLOSE_ABNORMAL);
         this.#lost("ws-closed", "connection closed without a close frame (1006)");
-        return;
+        return true;
       }
       this.shared.recorder.addBytesRead(nowMs, n, this.#waiter?.endpoint ?? -1);
-      if (!this.#feed(n, nowMs)) return;
-    }
+      return !this.#feed(n, nowMs) || this.#sock !== sock;
+    }, (err) => this.#lost(classifyError(err, "read"), errorMessage(err)));
   }
 
   /** Feeds `n` bytes at the start of the buffer; false once the socket is gone. */

@@ -1,0 +1,108 @@
+/**
+ * A flow's ws steps against a server that floods its WebSocket (unsolicited messages as fast as it can
+ * write, none of which a step's `match` takes), on both transports, ws: and wss:: the session's reads give
+ * the event loop its turns (the same read budget as `attack ws://`), so the step's own timeout is counted
+ * under its endpoint and the run ends within its duration, timeout and graceful stop (and slack for a
+ * busy machine). Raw server on 127.0.0.1, a run of 1.5 s; bounds only, no speed asserted.
+ */
+import { ok } from "node:assert/strict";
+import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
+import { runAttack } from "../attack.ts";
+import { epollBlocker } from "../http/transport/choice.ts";
+import { selfSignedPair } from "../../targets/tls_cert.ts";
+import { answer101, readUpgrade } from "../../tests/fixtures/ws_upgrade.ts";
+
+const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
+const DURATION_MS = 1_500;
+const STEP_TIMEOUT_MS = 200;
+const TIMEOUT_MS = 800;
+const GRACEFUL_STOP_MS = 500;
+/** What the run may take, and 4 s of slack for a busy machine; a starved worker took many seconds more. */
+const BOUND_MS = DURATION_MS + TIMEOUT_MS + GRACEFUL_STOP_MS + 4_000;
+
+const PAIR = await selfSignedPair();
+const CA_FILE = await Deno.makeTempFile({ prefix: "loadlab-wsflow-flood-ca-", suffix: ".pem" });
+await Deno.writeTextFile(CA_FILE, PAIR.caPem);
+addEventListener("unload", () => Deno.removeSync(CA_FILE));
+
+/** 21,845 text messages of "x" (64 KiB less a byte: whole frames), none of which any step matches. */
+const FLOOD = Uint8Array.from({ length: 3 * 21_845 }, (_, i) => [0x81, 0x01, 0x78][i % 3]);
+
+async function serve(conn: Deno.Conn): Promise<void> {
+  try {
+    const key = await readUpgrade(conn);
+    if (key === null) return;
+    await conn.write(answer101(key));
+    while (true) await conn.write(FLOOD);
+  } catch {
+    /* the client went */
+  } finally {
+    try {
+      conn.close();
+    } catch { /* closed */ }
+  }
+}
+
+async function floodedFlow(transport: "deno" | "epoll", tls: boolean) {
+  const listener = tls
+    ? Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: PAIR.certPem, key: PAIR.keyPem })
+    : Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const conns: Promise<void>[] = [];
+  const accepting = (async () => {
+    try {
+      for await (const conn of listener) conns.push(serve(conn));
+    } catch { /* closed */ }
+  })();
+  const nowEpochMs = () => performance.timeOrigin + performance.now();
+  let startedEpochMs = nowEpochMs();
+  try {
+    const r = await runAttack(
+      parseAttackConfig({
+        url: `${tls ? "https" : "http"}://127.0.0.1:${listener.addr.port}/`,
+        model: "connections",
+        connections: 1,
+        durationMs: DURATION_MS,
+        timeoutMs: TIMEOUT_MS,
+        gracefulStopMs: GRACEFUL_STOP_MS,
+        transport,
+        generatorWarmup: false,
+        ...(tls ? { tls: { caFile: CA_FILE } } : {}),
+        flows: [{
+          name: "f",
+          steps: [
+            { ws: { connect: "/ws" } },
+            { ws: { send: "hi", match: { contains: "never" }, name: "wait", timeoutMs: STEP_TIMEOUT_MS } },
+          ],
+        }],
+      } as AttackConfigInput),
+      { onStart: (startAtEpochMs) => startedEpochMs = startAtEpochMs },
+    );
+    return { r, tookMs: nowEpochMs() - startedEpochMs };
+  } finally {
+    listener.close();
+    await accepting;
+    await Promise.all(conns);
+  }
+}
+
+for (const transport of ["deno", "epoll"] as const) {
+  for (const tls of [false, true]) {
+    Deno.test({
+      name: `${transport}: a flood no step matches: the step's timeout is counted, the run ends on time [${
+        tls ? "wss" : "ws"
+      }]`,
+      ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+      sanitizeOps: false,
+      sanitizeResources: false,
+      async fn() {
+        const { r, tookMs } = await floodedFlow(transport, tls);
+        ok(tookMs < BOUND_MS, `a run of ${DURATION_MS} ms took ${tookMs.toFixed(0)} ms`);
+        ok((r.errors.timeout ?? 0) >= 1, JSON.stringify(r.errors));
+        ok((r.ws?.unsolicited ?? 0) > 100, JSON.stringify(r.ws));
+        ok(r.stuckWorkers === undefined, `stuck workers: ${r.stuckWorkers}`);
+        const wait = r.endpoints?.find((e) => e.name === "wait");
+        ok((wait?.errors.timeout ?? 0) >= 1, JSON.stringify(r.endpoints));
+      },
+    });
+  }
+}
