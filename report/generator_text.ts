@@ -23,6 +23,7 @@ export function generatorLines(
   const v = generatorVerdict(run);
   if (v === null) return [];
   const bound = v.kind === "generator-bound" || v.kind === "server-bound";
+  const hasSchedule = run.targetRps !== null || run.lateSends > 0;
   const out = [`${bold("Generator:")} ${bound ? yellow(v.sentence) : v.sentence}`];
   if (v.kind !== "closed") {
     out.push(
@@ -41,7 +42,12 @@ export function generatorLines(
   if (hostTcpTroubled(run)) {
     out.push(yellow(`  ${HOST_TCP_LABEL[0].toUpperCase()}${HOST_TCP_LABEL.slice(1)}: ${hostTcpLine(run)}`));
   }
-  if (run.generatorBound) {
+  if (run.generatorBound && !hasSchedule) {
+    out.push(yellow(
+      "WARNING: the load worker was saturated: the load generator, not the target, limited this " +
+        "run. Add workers (--workers), spread the crowd over machines (--segment), or do less per request.",
+    ));
+  } else if (run.generatorBound) {
     out.push(yellow(
       "WARNING: more than 1% of sends were late: the load generator, not the target, limited " +
         "this run. Lower the rate, add workers, or use a bigger machine.",

@@ -13,6 +13,7 @@ import { formatCount, formatDurationMs, protocolTag } from "../results/text_form
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { formatShare } from "../results/conclude/send_counts.ts";
 import { sendsOf } from "../results/conclude/responses.ts";
+import { generatorSaturation, saturationText } from "../results/conclude/generator_saturation.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {
@@ -36,6 +37,14 @@ function hasSchedule(run: RunResult): boolean {
 
 function sentenceOf(run: RunResult, sends: number): Pick<GeneratorVerdict, "kind" | "sentence"> {
   const waited = run.serverBoundSends ?? 0;
+  const busy = generatorSaturation(run.intervals);
+  if (run.generatorBound && busy?.bound) {
+    return {
+      kind: "generator-bound",
+      sentence: `generator-bound: ${saturationText(busy)}, so requests waited for loadlab, not only for ` +
+        "the target; these latencies include loadlab's own queue",
+    };
+  }
   if (run.generatorBound) {
     return {
       kind: "generator-bound",
@@ -76,6 +85,10 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
       facts.push(["server-bound sends (waited for a connection)", counted(run.serverBoundSends)]);
     }
     facts.push(["dropped sends (later than the bound)", formatCount(run.droppedSends)]);
+  }
+  const busy = generatorSaturation(run.intervals);
+  if (busy !== null) {
+    facts.push(["load worker (busiest, per interval)", saturationText(busy)]);
   }
   facts.push(["run verdict", runVerdict(run).label]);
   facts.push([
@@ -147,7 +160,8 @@ export function hostTcpTroubled(run: RunResult): boolean {
  * run from before start-up facts were kept, with no late, waiting or dropped send).
  */
 export function generatorVerdict(run: RunResult): GeneratorVerdict | null {
-  const known = hasSchedule(run) || run.generatorBound || run.transport !== undefined ||
+  const known = hasSchedule(run) || run.generatorBound || generatorSaturation(run.intervals) !== null ||
+    run.transport !== undefined ||
     run.generatorWarmupMs !== undefined || run.preConnected !== undefined;
   if (!known) return null;
   const sends = sendsOf(run);

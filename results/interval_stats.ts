@@ -15,6 +15,7 @@
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "./mod.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
+import { generatorSaturation } from "./conclude/generator_saturation.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
 import {
   addIntervalCounts,
@@ -130,7 +131,13 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     bytesWritten: t.bytesWritten,
     lateSends: t.lateSends,
     // The aggregator's rule; in files whose intervals carry no server-bound count the whole run's stands in.
-    ...verdict(t.lateSends, t.detail.serverBoundSends ?? run.serverBoundSends ?? 0, sends, full),
+    ...verdict(
+      t.lateSends,
+      t.detail.serverBoundSends ?? run.serverBoundSends ?? 0,
+      sends,
+      full,
+      generatorSaturation(kept)?.bound,
+    ),
   };
 }
 

@@ -24,6 +24,12 @@ import {
 import { encodeHistogram, mergeEncoded, summarizeMs } from "./histogram.ts";
 import { latencyBlock } from "./histogram_views.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
+import {
+  busierLoad,
+  type GeneratorLoad,
+  generatorSaturation,
+  loadOf,
+} from "./conclude/generator_saturation.ts";
 import { saturated, servedRps } from "./conclude/served_rate.ts";
 import { detectStabilization } from "./conclude/stabilization.ts";
 import { mergeEndpoints } from "./endpoint_totals.ts";
@@ -78,11 +84,13 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
   // Errors by kind and server-bound sends only when every shard's interval has them (else an undercount).
   const detail = emptyIntervalDetail();
   let inFlight = 0, connections = 0;
+  let generator: GeneratorLoad | undefined;
   for (const iv of parts) {
     addIntervalCounts(counts, iv);
     addIntervalDetail(detail, iv);
     inFlight += iv.inFlight;
     connections += iv.connections;
+    generator = busierLoad(generator, loadOf(iv));
   }
   // Exact only when every shard that answered in this interval kept its histogram.
   const exact = parts.every((iv) => iv.requests === 0 || iv.histogramEncoded !== undefined);
@@ -108,6 +116,7 @@ function mergeInterval(parts: IntervalResult[], index: number, alignment: Alignm
     lateSends: counts.lateSends,
     ...(detail.serverBoundSends !== null ? { serverBoundSends: detail.serverBoundSends } : {}),
     inFlight,
+    ...generator,
     connections,
     statusCodes: counts.statusCodes,
     ...(exact ? { histogramEncoded: encodeHistogram(histogram) } : {}),
@@ -199,7 +208,13 @@ function mergeTotals(
     bytesWritten: c.bytesWritten,
     lateSends,
     droppedSends,
-    ...verdict(lateSends, c.serverBoundSends, requests + errorCount + droppedSends + c.unfinished, full),
+    ...verdict(
+      lateSends,
+      c.serverBoundSends,
+      requests + errorCount + droppedSends + c.unfinished,
+      full,
+      generatorSaturation(intervals)?.bound,
+    ),
     connects: c.connects,
     reconnects: c.reconnects,
     retried: c.retried,

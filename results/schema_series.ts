@@ -62,6 +62,14 @@ export const intervalSchema = z.preprocess(
     inFlight: count,
     /** Open connections at the end of the interval. */
     connections: count,
+    /**
+     * Closed models: the busiest load worker's thread, % of the interval it ran on a core and waited in the
+     * run queue for one, and the most its timers fired late (ms); a thread that hardly slept was the
+     * run's queue (results/conclude/generator_saturation.ts). Absent for open models and in older files.
+     */
+    generatorBusyPct: z.number().optional(),
+    generatorWaitPct: z.number().optional(),
+    loopLagMs: z.number().optional(),
     statusCodes: counts.default({}),
     /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
     histogramEncoded: histogramEncoding.optional(),

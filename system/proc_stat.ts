@@ -119,3 +119,18 @@ export function readProcSample(pid: number): { cpuSec: number; rssBytes: number 
     return null;
   }
 }
+
+/**
+ * Milliseconds the calling thread has run on a core and waited in the run queue for one, from
+ * `/proc/thread-self/schedstat` (a load worker's isolate is its own thread, and sync reads run on it);
+ * null where the kernel does not keep it. The time it did neither it slept: waiting for I/O or a timer.
+ */
+export function readThreadSchedMs(): { runMs: number; waitMs: number } | null {
+  try {
+    const [run, wait] = Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ");
+    const runMs = Number(run) / 1e6, waitMs = Number(wait) / 1e6;
+    return Number.isFinite(runMs) && Number.isFinite(waitMs) ? { runMs, waitMs } : null;
+  } catch {
+    return null;
+  }
+}

@@ -25,16 +25,21 @@ export const MIN_HELD_SENDS = 5;
  * rising) names the server too: with connections free to open, no send waits for one, and the late sends
  * that opening hundreds of connections costs a busy generator must not name it while it sent the whole
  * rate and the server's queue grew. Only more than half the sends late still names the generator.
+ *
+ * A closed run has no schedule to be late for: `busyGenerator` (results/conclude/generator_saturation.ts:
+ * the load worker's thread ran or waited for a core nearly all the time in at least half the intervals) names the generator there, whatever the
+ * crowd size.
  */
 export function verdict(
   lateSends: number,
   serverBoundSends: number,
   sends: number,
   saturated = false,
+  busyGenerator = false,
 ): Pick<RunResult, "generatorBound" | "serverBound" | "serverBoundSends"> {
   const mostLate = lateSends > 0.5 * sends;
-  const generatorBound = lateSends >= MIN_HELD_SENDS && lateSends > 0.01 * sends &&
-    (lateSends >= serverBoundSends || mostLate) && (!saturated || mostLate);
+  const generatorBound = busyGenerator || lateSends >= MIN_HELD_SENDS && lateSends > 0.01 * sends &&
+      (lateSends >= serverBoundSends || mostLate) && (!saturated || mostLate);
   const waited = serverBoundSends >= MIN_HELD_SENDS && serverBoundSends > 0.01 * sends;
   return {
     generatorBound,

@@ -12,11 +12,16 @@
  * - `failed: no response (tls 160)`: not one request got any response, whatever the error kind (a TLS
  *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
  *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
- * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a server-bound run served
+ * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a closed run's
+ *   generator-bound flag names its evidence ("generator-bound: load worker saturated in 6 of 6 intervals": its
+ *   thread ran or waited for a core nearly all the time, generator_saturation.ts); a server-bound run served
  *   short of its requested rate says so ("server-bound: served 176 of 500 req/s"); a WebSocket storm's
  *   says it in connections ("server-bound: opened 35 of 100 conn/s, 2.0 of 5 messages each", ws_storm.ts).
  * - `short storm: opened 35 of 100 conn/s`: a storm that opened fewer connections than requested, or sent
  *   fewer messages on each than asked, with neither flag above: its message rate alone would hide it.
+ * - `ramp not followed: 470 of 3,000 connections at 1s`: a ramping-connections run that held under half
+ *   the connections its stages planned in two intervals or more (ramp_followed.ts): its numbers describe
+ *   a smaller crowd than the one asked for.
  * - `dropped X%`: sends dropped for being later than the bound, over 0.1% of the intended sends (the
  *   requested rate was not sent; a handful in a long run is shown but not flagged).
  * - `lost N`: requests that never got any answer, so no latency of theirs is in the percentiles: errors
@@ -58,7 +63,8 @@
  *   never measured whatever the success rate of those that ran. Exit 0 as `no success`, 6 with `--strict`.
  *
  * Pure; imports only the results schema, what answers a run got (responses.ts), the counts of its sends
- * (send_counts.ts), the served-rate statements (served_rate.ts) and a WebSocket storm's (ws_storm.ts).
+ * (send_counts.ts), the served-rate statements (served_rate.ts), a WebSocket storm's (ws_storm.ts) and the
+ * load worker's saturation (generator_saturation.ts).
  */
 import type { RunResult } from "../schema.ts";
 import {
@@ -80,6 +86,8 @@ import {
 } from "./send_counts.ts";
 import { serverBoundLabel } from "./served_rate.ts";
 import { stormShortText } from "./ws_storm.ts";
+import { generatorSaturation } from "./generator_saturation.ts";
+import { atText, rampShortfall } from "./ramp_followed.ts";
 import { describeChange } from "../schema_steering.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
@@ -100,7 +108,8 @@ export type VerdictKind =
   | "server errors"
   | "no success"
   | "no session completed"
-  | "short storm";
+  | "short storm"
+  | "ramp not followed";
 
 /** One reason not to trust a run's numbers. */
 export interface VerdictFlag {
@@ -142,10 +151,13 @@ export function runVerdict(run: RunResult): RunVerdict {
   };
 }
 
-/** The flags of who limited the run: generator-bound, server-bound, or a storm that opened short. */
+/**
+ * The flags of who limited the run: generator-bound, server-bound, a storm that opened short, a ramp that
+ * held fewer connections than its stages.
+ */
 function boundFlags(run: RunResult): VerdictFlag[] {
   const flags: VerdictFlag[] = [];
-  if (run.generatorBound) flags.push({ kind: "generator-bound", label: "generator-bound" });
+  if (run.generatorBound) flags.push({ kind: "generator-bound", label: generatorBoundLabel(run) });
   // A storm's rates are of connections: what it opened and sent each against what it was asked.
   const storm = stormShortText(run);
   if (run.serverBound) {
@@ -153,7 +165,23 @@ function boundFlags(run: RunResult): VerdictFlag[] {
   } else if (storm && !run.generatorBound) {
     flags.push({ kind: "short storm", label: `short storm: ${storm}` });
   }
+  const ramp = rampShortfall(run);
+  if (ramp !== null) {
+    const label = `ramp not followed: ${ramp.open.toLocaleString("en-US")} of ` +
+      `${ramp.planned.toLocaleString("en-US")} connections at ${atText(ramp)}`;
+    flags.push({ kind: "ramp not followed", label });
+  }
   return flags;
+}
+
+/**
+ * "generator-bound", or for a closed run judged by its load worker's thread "generator-bound: load worker
+ * saturated in 6 of 6 intervals" (results/conclude/generator_saturation.ts).
+ */
+function generatorBoundLabel(run: RunResult): string {
+  const busy = generatorSaturation(run.intervals);
+  if (busy === null || !busy.bound) return "generator-bound";
+  return `generator-bound: load worker saturated in ${busy.saturated} of ${busy.judged} intervals`;
 }
 
 /** The flags of sends past `DROPPED_FLAG_SHARE`: dropped, lost, unanswered at the stop, errors. */

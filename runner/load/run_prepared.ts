@@ -28,7 +28,10 @@ import type { SteerChange } from "../../results/schema_steering.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { scriptArrival } from "../script/script_load.ts";
 import type { ScriptModule } from "../script/script_module.ts";
+import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
+import { pacingOf } from "./models/mod.ts";
+import { GeneratorMeter } from "../stats/generator_meter.ts";
 
 /** What prepareLoad built before t0 for the run. */
 export interface Prepared {
@@ -59,6 +62,8 @@ interface RunState {
   sessions: FlowSessions | null;
   scripted: ReturnType<typeof scriptArrival> | null;
   wsStats: WsStats | null;
+  /** Closed models: the worker's thread, measured per interval (an open model's late sends say it). */
+  meter: GeneratorMeter | null;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -82,7 +87,10 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
     : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder: prepared.feeder });
   const arrival = scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival");
   const ctx = contextOf(opts, prepared, startMs, arrival);
-  const run: RunState = { ctx, stopAtMs: Infinity, ended, originMs, sessions, scripted, wsStats };
+  const meter = pacingOf(config) === "closed"
+    ? new GeneratorMeter(originMs, config.intervalMs, tickMsOf(config))
+    : null;
+  const run: RunState = { ctx, stopAtMs: Infinity, ended, originMs, sessions, scripted, wsStats, meter };
   const steer = (change: SteerChange) =>
     ctx.steer.add(
       change,
@@ -186,7 +194,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   const { shared } = prepared;
   if (config.logFile) shared.log = await RequestLog.open(config.logFile, run.originMs, 0);
   await waitUntil(run.ctx.startMs);
-  const timer = setInterval(() => tick(opts, prepared, run), Math.min(config.intervalMs, 50));
+  const timer = setInterval(() => tick(opts, prepared, run), tickMsOf(config));
   try {
     await prepared.model.run(run.ctx);
   } finally {
@@ -198,7 +206,8 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   // A script's promises rejected in its last turns are reported by the runtime on the next one.
   if (scripted !== null) await scripted.settled();
   const endMs = performance.now();
-  opts.onSamples(shared.recorder.drain(endMs, true));
+  run.meter?.tick(endMs);
+  opts.onSamples(metered(run, shared.recorder.drain(endMs, true)));
   if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
   if (scripted !== null) opts.onFlows?.(scripted.sessions.recorder.take());
   scripted?.dispose();
@@ -226,7 +235,17 @@ function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
     endConnections(prepared, nowMs, run.ended);
   }
   const samples = prepared.shared.recorder.drain(nowMs, false);
-  if (samples.length) opts.onSamples(samples);
+  if (samples.length) opts.onSamples(metered(run, samples));
+}
+
+/** The run timer's period (ms): timeouts, drains and the generator's meter. */
+function tickMsOf(config: AttackConfig): number {
+  return Math.min(config.intervalMs, 50);
+}
+
+/** Samples with the worker's thread load of their intervals, when it is measured. */
+function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
+  return run.meter === null ? samples : run.meter.attach(samples);
 }
 
 /**
@@ -240,6 +259,7 @@ function endConnections(prepared: Prepared, nowMs: number, ended?: AbortControll
   if (!shared.stopping) { for (const conn of connections) conn.countUnfinished(nowMs); }
   shared.stopping = true;
   ended?.abort();
+  run.meter?.tick(nowMs);
   for (const conn of connections) conn.abort();
 }
 

@@ -25,6 +25,7 @@ import {
   type WsIntervalCounts,
 } from "../../results/ws_totals.ts";
 import { emptyHistogramEncoding, type EndpointSample, type IntervalSample } from "./sample.ts";
+import { busierLoad, type GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
 
 /**
  * Counters of one interval index, summed over the workers that reported it (dropped sends, connects and
@@ -39,6 +40,8 @@ export interface IntervalAccumulator extends IntervalCounts {
   endpoints?: EndpointSample[];
   /** A WebSocket run's workers' handshakes and messages, kept only until the interval is handed on. */
   ws?: WsIntervalCounts;
+  /** Closed models: the busiest worker's thread in the interval (results/conclude/generator_saturation.ts). */
+  generator?: GeneratorLoad;
 }
 
 /** The latency figures a results interval carries (ms). */
@@ -113,6 +116,7 @@ export function addSample(into: IntervalAccumulator, sample: IntervalSample): vo
   if (sample.ws !== undefined) addWsIntervalCounts(into.ws ??= emptyWsIntervalCounts(), sample.ws);
   into.inFlight += sample.inFlight;
   into.connections += sample.connections;
+  into.generator = busierLoad(into.generator, sample.generator);
 }
 
 /** The complete form of an interval: counters compacted, its workers' encodings left to settle. */
@@ -152,6 +156,7 @@ export function settleInterval(done: CompleteInterval, encode = true): void {
 export function addToComplete(into: CompleteInterval, from: IntervalAccumulator, gauges: boolean): void {
   const hadRequests = into.requests > 0;
   addInterval(into, from);
+  into.generator = busierLoad(into.generator, from.generator);
   if (gauges) {
     into.inFlight += from.inFlight;
     into.connections += from.connections;
@@ -191,6 +196,7 @@ export function intervalResult(
     serverBoundSends: done?.serverBoundSends ?? 0,
     inFlight: done?.inFlight ?? 0,
     connections: done?.connections ?? 0,
+    ...done?.generator,
     // A copy (results may be edited after the run) that stays compact: an hour is 14,400 of them.
     statusCodes: compactCounts(done?.statusCodes ?? {}),
     ...(keepHistogram ? { histogramEncoded: done?.histogramEncoded ?? emptyHistogramEncoding() } : {}),

@@ -28,6 +28,7 @@ import { latencyBlock } from "../../results/histogram_views.ts";
 import { type IntervalSample, OTHER_MESSAGES } from "./sample.ts";
 import { detectStabilization } from "../../results/conclude/stabilization.ts";
 import { verdict } from "../../results/conclude/bound_verdict.ts";
+import { generatorSaturation } from "../../results/conclude/generator_saturation.ts";
 import { saturated, servedRps } from "../../results/conclude/served_rate.ts";
 import {
   addEndpointPart,
@@ -143,7 +144,7 @@ export class RunTotals {
       bytesWritten: c.bytesWritten,
       lateSends: c.lateSends,
       droppedSends: c.droppedSends,
-      ...verdict(c.lateSends, c.serverBoundSends, sends, full),
+      ...verdict(c.lateSends, c.serverBoundSends, sends, full, generatorSaturation(intervals)?.bound),
       connects: c.connects,
       reconnects: c.reconnects,
       retried: c.retried,

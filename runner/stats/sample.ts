@@ -11,6 +11,7 @@ import { ERROR_KINDS as RESULT_ERROR_KINDS } from "../../results/schema_values.t
 import { createHistogram, encodeHistogram } from "../../results/histogram.ts";
 import { type Counters, emptyCounters } from "../../results/interval_counts.ts";
 import type { WsIntervalCounts } from "../../results/ws_totals.ts";
+import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
 
 /** What a worker posts to the main isolate for one interval (its counters and more); plain data. */
 export interface IntervalSample extends Counters {
@@ -32,6 +33,8 @@ export interface IntervalSample extends Counters {
   endpoints?: EndpointSample[];
   /** A WebSocket run's handshakes and messages since the worker's previous sample (metrics outputs). */
   ws?: WsIntervalCounts;
+  /** Closed models: how busy the worker's thread was in the interval (runner/stats/generator_meter.ts). */
+  generator?: GeneratorLoad;
 }
 
 /** One endpoint's counts in one interval of one worker. */

@@ -4,7 +4,7 @@
  * ramping-vus `stages`, Locust's users with a spawn rate, Gatling's rampConcurrentUsers): from 0, each
  * stage moves the whole load's connections linearly to its `target` over its `durationMs`. Each
  * connection runs the closed loop of the `connections` model. The count at any instant is a pure
- * function of time (`connectionsAt`), split over the workers (and segments) by `shareOf`, so the shares
+ * function of time (`connectionsAt`, results/stage_plan.ts, which the verdict judges the run by), split over the workers (and segments) by `shareOf`, so the shares
  * add up to the total at every instant whatever the split. A worker adds a connection when its share
  * rises and retires its newest when it falls: a retired connection finishes the request (or session)
  * in flight, then closes, within the request timeout. That is k6's `gracefulRampDown` set to the
@@ -19,6 +19,7 @@ import { type LoadContext, mayStart } from "../executor.ts";
 import { shareOf } from "../schedule.ts";
 import { sleepMs } from "../clock.ts";
 import { closedLoopOf, CONNECT_BACKOFF_MS } from "../closed_loop.ts";
+import { connectionsAt } from "../../../results/stage_plan.ts";
 import type { LoadConnection } from "../../http/load_connection.ts";
 
 /** Most stages of one load. */
@@ -43,24 +44,6 @@ const stageSchema = z.strictObject({
     ),
 });
 export type Stage = z.infer<typeof stageSchema>;
-
-/**
- * The whole load's connections at `tMs` from the start of the stages: linear from the previous stage's
- * target (0 before the first) to this one's, rounded down; the last target after the end.
- *
- * @example connectionsAt([{ durationMs: 1000, target: 10 }], 550) // 5
- */
-export function connectionsAt(stages: readonly Stage[], tMs: number): number {
-  let from = 0, startMs = 0;
-  for (const s of stages) {
-    if (tMs < startMs + s.durationMs) {
-      return Math.floor(from + ((s.target - from) * Math.max(0, tMs - startMs)) / s.durationMs);
-    }
-    from = s.target;
-    startMs += s.durationMs;
-  }
-  return from;
-}
 
 /**
  * When `connectionsAt` next changes at or after `tMs`: where the stage's line crosses a whole number in

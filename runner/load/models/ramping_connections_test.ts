@@ -1,5 +1,6 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { connectionsAt, nextChangeMs, type Stage, workerConnectionsAt } from "./ramping_connections.ts";
+import { nextChangeMs, type Stage, workerConnectionsAt } from "./ramping_connections.ts";
+import { connectionsAt } from "../../../results/stage_plan.ts";
 import { stripeOf } from "../schedule.ts";
 import { parseAttackConfig } from "../../config.ts";
 import { ConfigError } from "../../../validation/config_error.ts";

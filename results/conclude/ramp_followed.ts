@@ -1,0 +1,81 @@
+/**
+ * @module
+ * Whether a ramping-connections run held the connections its stages asked for. A ramp the generator could
+ * not follow (15,000 connections in 1 s from one worker: connects queue behind each other and behind the
+ * responses of those already open) runs a smaller crowd than planned, and its rate and latency describe
+ * that smaller crowd; nothing else in the verdict says so, since every request it sent was answered. Each
+ * interval's open connections (the gauge sampled at its end) are held against the plan at its start
+ * (results/stage_plan.ts: one interval's grace for the connects in flight); an interval holding under half
+ * of that is short. The last interval is left out (connections close as the run ends), as are plans of
+ * fewer than `MIN_PLANNED` connections and steered runs (their plan changed by hand). Pure.
+ */
+import type { RunResult } from "../schema.ts";
+import { connectionsAt, type StagePlan } from "../stage_plan.ts";
+
+/** An interval holding under this share of its planned connections is short of the plan. */
+export const SHORT_SHARE = 0.5;
+/** Fewest short intervals that flag a run: one slow interval on a busy machine is not a ramp missed. */
+export const MIN_SHORT_INTERVALS = 2;
+/** Plans below this many connections are not judged: a handful of connects in flight is half of them. */
+export const MIN_PLANNED = 20;
+
+/** How far a run fell short of its stages. */
+export interface RampShortfall {
+  /** The interval furthest short: its start (s after the warm-up), its open and planned connections. */
+  atSec: number;
+  open: number;
+  planned: number;
+  /** Intervals short of the plan, and of them those with not one response. */
+  shortIntervals: number;
+  silentIntervals: number;
+}
+
+/** The run's shortfall against its stages; null when it followed them (or had none). */
+export function rampShortfall(run: RunResult): RampShortfall | null {
+  if (run.model !== "ramping-connections" || (run.steering?.length ?? 0) > 0) return null;
+  const stages = stagesOf(run.config);
+  if (stages === null) return null;
+  // A segment holds its share of the whole load's plan.
+  const share = run.segment ? 1 / run.segment.count : 1;
+  let worst: RampShortfall | null = null, short = 0, silent = 0;
+  for (const iv of run.intervals.slice(0, -1)) {
+    const planned = Math.floor(connectionsAt(stages, iv.startMs) * share);
+    if (planned < MIN_PLANNED || iv.connections >= SHORT_SHARE * planned) continue;
+    short++;
+    if (iv.requests === 0) silent++;
+    if (worst === null || iv.connections / planned < worst.open / worst.planned) {
+      worst = {
+        atSec: iv.startMs / 1000,
+        open: iv.connections,
+        planned,
+        shortIntervals: 0,
+        silentIntervals: 0,
+      };
+    }
+  }
+  if (worst === null || short < MIN_SHORT_INTERVALS) return null;
+  return { ...worst, shortIntervals: short, silentIntervals: silent };
+}
+
+/** "470 of 3,000 connections open at 1s; 5 intervals short of the stages, 3 with no response". */
+export function rampShortText(s: RampShortfall): string {
+  const n = (v: number) => v.toLocaleString("en-US");
+  const silent = s.silentIntervals > 0 ? `, ${s.silentIntervals} with no response` : "";
+  return `${n(s.open)} of ${n(s.planned)} connections open at ${atText(s)}; ` +
+    `${s.shortIntervals} intervals short of the stages${silent}`;
+}
+
+/** When the worst interval started: "0.75s", "1s". */
+export function atText(s: RampShortfall): string {
+  return `${Number(s.atSec.toFixed(2))}s`;
+}
+
+/** The stages of the run's configuration as `results.json` keeps it; null when it holds none. */
+function stagesOf(config: Record<string, unknown>): StagePlan[] | null {
+  const stages = config.stages;
+  if (!Array.isArray(stages) || stages.length === 0) return null;
+  const valid = stages.every((s) =>
+    typeof s === "object" && s !== null && typeof s.durationMs === "number" && typeof s.target === "number"
+  );
+  return valid ? stages as StagePlan[] : null;
+}

@@ -1,0 +1,87 @@
+/**
+ * @module
+ * The load worker's own evidence of whether it was the run's queue (results/conclude/generator_saturation.ts
+ * judges it): on each tick of the worker's run timer, how long its thread ran on a core and waited in the run
+ * queue for one since the previous tick (`/proc/thread-self/schedstat`, one small read every 50 ms), and how
+ * late the tick fired, added to the interval the tick falls in. `attach` puts each interval's shares on the
+ * recorder's sample of it as the worker drains them. Off the hot path: a tick's work is one read and a few
+ * additions. Where the kernel keeps no schedstat, nothing is recorded.
+ */
+import { readThreadSchedMs } from "../../system/proc_stat.ts";
+import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
+import type { IntervalSample } from "./sample.ts";
+
+/** One interval's sums: wall time covered by ticks, time run and waited, the latest tick. */
+interface Span {
+  wallMs: number;
+  runMs: number;
+  waitMs: number;
+  lagMs: number;
+}
+
+/** Ticks of one worker, summed per interval until its sample is drained. */
+export class GeneratorMeter {
+  readonly #spans = new Map<number, Span>();
+  #lastMs = NaN;
+  #last: { runMs: number; waitMs: number } | null = null;
+
+  /** `periodMs`: the run timer's period, so a tick's lateness is what came after it. */
+  constructor(
+    readonly originMs: number,
+    readonly intervalMs: number,
+    readonly periodMs: number,
+    readonly read = readThreadSchedMs,
+  ) {}
+
+  /**
+   * One tick of the run timer at `nowMs`. A tick that came late spans several intervals: its time is
+   * shared among them by overlap, each with the tick's lateness, so an interval in which the loop was too
+   * busy to run a timer at all is judged by the turn that blocked it, not skipped.
+   */
+  tick(nowMs: number): void {
+    const sched = this.read();
+    if (sched === null) return;
+    const last = this.#last, lastMs = this.#lastMs;
+    this.#last = sched;
+    this.#lastMs = nowMs;
+    const fromMs = Math.max(lastMs, this.originMs);
+    if (last === null || nowMs <= fromMs) return;
+    const wallMs = nowMs - lastMs, lagMs = wallMs - this.periodMs;
+    const runMs = sched.runMs - last.runMs, waitMs = sched.waitMs - last.waitMs;
+    let index = Math.floor((fromMs - this.originMs) / this.intervalMs);
+    for (let startMs = fromMs; startMs < nowMs; index++) {
+      const endMs = Math.min(nowMs, this.originMs + (index + 1) * this.intervalMs);
+      const share = (endMs - startMs) / wallMs;
+      let span = this.#spans.get(index);
+      if (span === undefined) this.#spans.set(index, span = { wallMs: 0, runMs: 0, waitMs: 0, lagMs: 0 });
+      span.wallMs += endMs - startMs;
+      span.runMs += runMs * share;
+      span.waitMs += waitMs * share;
+      span.lagMs = Math.max(span.lagMs, lagMs);
+      startMs = endMs;
+    }
+  }
+
+  /** Puts each drained interval's shares on its sample (`generator`), and forgets the interval. */
+  attach(samples: IntervalSample[]): IntervalSample[] {
+    for (const sample of samples) {
+      const span = this.#spans.get(sample.index);
+      if (span === undefined) continue;
+      this.#spans.delete(sample.index);
+      const load = loadOfSpan(span);
+      if (load !== null) sample.generator = load;
+    }
+    return samples;
+  }
+}
+
+/** A span's shares of its wall time; null for one too short to say anything. */
+function loadOfSpan(span: Span): GeneratorLoad | null {
+  if (span.wallMs <= 0) return null;
+  const pct = (ms: number) => Math.round(Math.min(100, Math.max(0, (ms / span.wallMs) * 100)) * 10) / 10;
+  return {
+    generatorBusyPct: pct(span.runMs),
+    generatorWaitPct: pct(span.waitMs),
+    loopLagMs: Math.round(Math.max(0, span.lagMs) * 10) / 10,
+  };
+}

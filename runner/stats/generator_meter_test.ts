@@ -1,0 +1,32 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { GeneratorMeter } from "./generator_meter.ts";
+import { idleSample } from "./sample.ts";
+
+Deno.test("the meter shares each tick's run and wait time among the intervals it spans", () => {
+  let runMs = 0, waitMs = 0;
+  // Interval 250 ms from origin 1000, a 50 ms timer.
+  const meter = new GeneratorMeter(1000, 250, 50, () => ({ runMs, waitMs }));
+  meter.tick(1000);
+  runMs = 25, waitMs = 10;
+  meter.tick(1050); // 50 ms in interval 0: 25 run, 10 waited.
+  runMs = 425, waitMs = 210;
+  // 500 ms, 450 late, running 80% and waiting 40%: 200 ms to interval 0, 250 to 1, 50 to 2.
+  meter.tick(1550);
+  const samples = meter.attach([0, 1, 2, 3].map((i) => idleSample(i, 0, 1, false)));
+  assertEquals(samples[0].generator, { generatorBusyPct: 74, generatorWaitPct: 36, loopLagMs: 450 });
+  assertEquals(samples[1].generator, { generatorBusyPct: 80, generatorWaitPct: 40, loopLagMs: 450 });
+  assertEquals(samples[2].generator, { generatorBusyPct: 80, generatorWaitPct: 40, loopLagMs: 450 });
+  // No tick in interval 3 yet: nothing said of it.
+  assertEquals(samples[3].generator, undefined);
+});
+
+Deno.test("the meter says nothing before the origin nor where the kernel keeps no schedstat", () => {
+  const early = new GeneratorMeter(1000, 250, 50, () => ({ runMs: 1, waitMs: 1 }));
+  early.tick(900);
+  early.tick(950);
+  assertEquals(early.attach([idleSample(0, 0, 1, false)])[0].generator, undefined);
+  const none = new GeneratorMeter(0, 250, 50, () => null);
+  none.tick(10);
+  none.tick(60);
+  assertEquals(none.attach([idleSample(0, 0, 1, false)])[0].generator, undefined);
+});
