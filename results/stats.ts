@@ -210,17 +210,23 @@ export const KEPT_UP_SHARE = 0.95;
 /**
  * Index of the knee of a sweep, or null. For rate sweeps it is the highest requested rate the target
  * still sustained (achieved >= 95% of requested and p99 within 3x of the lowest rate's p99) with none
- * sustained above it, because that is the number capacity planning needs. For other parameters it is the Kneedle point: the largest
+ * sustained above it, because that is the number capacity planning needs; a point short of either counts
+ * only when `bent(index)` says its bend is beyond noise (results/conclude/knee_bend.ts; every one by
+ * default). For other parameters it is the Kneedle point: the largest
  * distance between the normalized req/s curve and the chord from its first to its last point, on the side
  * where a curve levels off, and none when req/s is flat (`flatShare`): normalizing would blow noise up
  * to a full-scale bend.
  */
-export function findKnee(points: SweepPoint[], isRateSweep: boolean): number | null {
+export function findKnee(
+  points: SweepPoint[],
+  isRateSweep: boolean,
+  bent: (index: number) => boolean = () => true,
+): number | null {
   if (points.length < 3 || isCategorical(points.map((p) => p.x))) return null;
   if (isRateSweep) {
     const baseP99 = points[0].p99Ms;
-    const healthy = points.map((p) =>
-      p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number)) && !(p.p99Ms > 3 * baseP99)
+    const healthy = points.map((p, i) =>
+      (p.rps >= KEPT_UP_SHARE * (p.targetRps ?? (p.x as number)) && !(p.p99Ms > 3 * baseP99)) || !bent(i)
     );
     // The last rate kept up, when none above it was: a short point below one kept up again is a dip (a
     // stall of the machine), not where the target stopped keeping up.

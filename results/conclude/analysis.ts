@@ -31,6 +31,7 @@ import {
   type SweepPoint,
 } from "../stats.ts";
 import { judgeChange, type NotJudged, notJudgedFlags, notJudgedText } from "./judged.ts";
+import { bentBeyondNoise, unbentText } from "./knee_bend.ts";
 
 /** Options of `analyze`. */
 export interface AnalyzeOptions {
@@ -188,11 +189,15 @@ function tooFewOrFlat(points: SweepPoint[]): string | null {
   return flat === null ? null : `no knee: req/s stayed within ${Math.round(flat * 100)}% across the sweep`;
 }
 
-/** The knee of one curve and why; value null when there is none in the swept range. */
+/**
+ * The knee of one curve and why; value null when there is none in the swept range. `bent` (rate sweeps)
+ * says whether a point's shortfall or p99 rise is beyond noise (knee_bend.ts); one that is not is no bend.
+ */
 export function kneeOf(
   parameter: string,
   points: SweepPoint[],
   sloP99Ms?: number,
+  bent: (index: number) => boolean = () => true,
 ): { value: number | null; reason: string } {
   if (isCategorical(points.map((p) => p.x))) {
     return {
@@ -206,7 +211,7 @@ export function kneeOf(
   const fmt = (x: number | string) => String(typeof x === "number" ? round4(x) : x);
   // Too few points or a flat req/s has no bend to find; p99 over the SLO still places a knee there.
   const noBend = isRate ? null : tooFewOrFlat(points);
-  let index = noBend === null ? findKnee(points, isRate) : null;
+  let index = noBend === null ? findKnee(points, isRate, bent) : null;
   let reason = "";
   if (index !== null) {
     const next = points[index + 1];
@@ -215,7 +220,7 @@ export function kneeOf(
       ? `largest bend of req/s over ${parameter} (Kneedle)`
       : next.rps < KEPT_UP_SHARE * requested
       ? `achieved ${fmt(next.rps)} req/s, below 95% of the requested ${fmt(requested)}, at ${fmt(next.x)}`
-      : `p99 ${fmt(next.p99Ms)} ms, over 3x the lowest rate's, at ${fmt(next.x)}`;
+      : `p99 ${fmt(next.p99Ms)} ms, over 3x the lowest rate's beyond noise, at ${fmt(next.x)}`;
   }
   const over = sloP99Ms === undefined ? -1 : points.findIndex((p) => p.p99Ms > sloP99Ms);
   if (over === 0) {
@@ -228,7 +233,8 @@ export function kneeOf(
     }`;
   }
   if (index === null) {
-    return { value: null, reason: noBend ?? (isRate ? noKneeOfRate(points) : "no clear bend in req/s") };
+    const why = isRate ? noKneeOfRate(points) + unbentText(points, bent) : "no clear bend in req/s";
+    return { value: null, reason: noBend ?? why };
   }
   return { value: points[index].x as number, reason };
 }
@@ -258,13 +264,18 @@ function curveKnee(
   sloP99Ms?: number,
 ): { value: number | null; reason: string } {
   const skipped = notJudgedPoints(curve);
-  if (skipped.length === 0) return kneeOf(parameter, curvePoints(curve), sloP99Ms);
+  const knee = (runs: RunResult[]) => {
+    const points = curvePoints(runs);
+    const bent = isRateParameter(parameter) ? bentBeyondNoise(runs, points) : undefined;
+    return kneeOf(parameter, points, sloP99Ms, bent);
+  };
+  if (skipped.length === 0) return knee(curve);
   const note = notJudgedText(skipped);
   const judged = curve.filter((r) => !skipped.some((p) => p.value === curveAxes(r)!.axis.value));
   if (judged.length === 0) return { value: null, reason: `no knee: every point was flagged (${note})` };
-  const knee = kneeOf(parameter, curvePoints(judged), sloP99Ms);
-  const among = knee.value === null ? " among the points judged" : "";
-  return { value: knee.value, reason: `${knee.reason}${among} (${note})` };
+  const found = knee(judged);
+  const among = found.value === null ? " among the points judged" : "";
+  return { value: found.value, reason: `${found.reason}${among} (${note})` };
 }
 
 function sweepKnees(runs: RunResult[], sloP99Ms?: number): Knee[] {

@@ -6,8 +6,12 @@
  * win), and a verdict on what saturated that cites the strongest evidence recorded (`verdict`): a CPU
  * profile's hot function, the target's CPU (85% of a core or more), a core it had to wait for (its main
  * thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC (100 ms of pauses
- * per second), the CMS pool's queue, an event loop blocked without the CPU being full, or the generator. One sentence with the numbers, for the findings block and the report's sweep section.
- * Points without telemetry (a `url` target) are not explained. Pure.
+ * per second), the CMS pool's queue, an event loop blocked without the CPU being full, or the generator
+ * (generator-bound, or its late sends risen: its own event loop was the queue). When nothing of the target
+ * saturated and the target shares the generator's machine, the knee is said to be the generator's or the
+ * machine's, never a downstream service's: there is none to look at. One sentence with the numbers, for
+ * the findings block and the report's sweep section. Points without telemetry (a `url` target) are not
+ * explained. Pure.
  */
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { formatNumber } from "../text_format.ts";
@@ -30,13 +34,20 @@ export interface KneeExplanation {
   above: KneeSide;
   /**
    * What saturated: "CPU (profiled)", "CPU", "CPU (shared)", "Redis", "GC", "pool", "event loop",
-   * "generator", or "none seen".
+   * "generator", "machine" (nothing of the target's, on the generator's machine), or "none seen".
    */
   resource: string;
   sentence: string;
 }
 
-type Measure = "cpuPct" | "runQueueWaitPct" | "loopP99Ms" | "gcMsPerSec" | "redisCpuPct" | "poolQueuedPct";
+type Measure =
+  | "cpuPct"
+  | "runQueueWaitPct"
+  | "loopP99Ms"
+  | "gcMsPerSec"
+  | "redisCpuPct"
+  | "poolQueuedPct"
+  | "lateSendsPct";
 
 const one = (x: number) => formatNumber(x, x >= 10 ? 0 : 1);
 
@@ -66,6 +77,11 @@ const MEASURES: Array<
     tell: (a, b) => `Redis's CPU went from ${one(a)}% to ${one(b)}% of a core`,
   },
   { key: "poolQueuedPct", floor: 1, tell: (a, b) => `the pool queued ${one(a)}% → ${one(b)}% of queries` },
+  {
+    key: "lateSendsPct",
+    floor: 1,
+    tell: (a, b) => `the generator sent ${one(a)}% → ${one(b)}% of its requests late`,
+  },
 ];
 
 /** The measures that moved, biggest ratio first, as clauses. */
@@ -87,6 +103,8 @@ export const PROFILE_HOT_SHARE_PCT = 20;
 export const RUN_QUEUE_STARVED_PCT = 20;
 /** The target's CPU at this % of a core or more is full. */
 export const CPU_FULL_PCT = 85;
+/** The generator sending this % of its requests late or more, twice the share below the knee, fell behind. */
+export const GENERATOR_LATE_PCT = 1;
 
 /**
  * The target used or waited for a core this share of the time or more (its CPU % of a core plus its main
@@ -113,7 +131,8 @@ function hotSpot(above: TelemetryDigest): string | null {
  * used the CPU, so it beats any ratio, and a process that waited for a core still spent what it ran on
  * that function); the CPU full; Redis
  * full; GC; the pool's queue; a main thread that waited for a core (a CPU-wait ratio over the bar beats
- * "nothing saturated" whether or not it rose at the knee); a blocked event loop; the generator; nothing.
+ * "nothing saturated" whether or not it rose at the knee); a blocked event loop; the generator (bound, or
+ * its late sends risen); the machine, when the target shares the generator's; nothing seen.
  */
 function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] {
   const rose = (k: Measure, factor: number) =>
@@ -153,12 +172,35 @@ function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, strin
       "the event loop is blocked while the CPU is not full (synchronous work, or CPU shared)",
     ];
   }
+  return generatorVerdict(below, above) ?? [
+    "none seen",
+    "nothing loadlab samples saturated: look beyond the target (a downstream service, the network)",
+  ];
+}
+
+/**
+ * The generator's part when nothing of the target saturated: it limited the run, or fell behind (its late
+ * sends at `GENERATOR_LATE_PCT` or more, twice the share below the knee), or it shares the machine with the
+ * target, where its work and any other process's take the cores the target needs; null otherwise.
+ */
+function generatorVerdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] | null {
   if (above.generatorBound) {
     return ["generator", "generator-bound: the load generator, not the target, limited it"];
   }
+  const late = above.lateSendsPct ?? 0, lateBelow = below.lateSendsPct ?? 0;
+  if (late >= GENERATOR_LATE_PCT && late >= 2 * lateBelow) {
+    return [
+      "generator",
+      `the generator fell behind (${one(late)}% of its requests late, ${one(lateBelow)}% below the knee): ` +
+      "its own event loop was the queue, not the target",
+    ];
+  }
+  if (!above.sameMachine) return null;
   return [
-    "none seen",
-    "nothing loadlab samples saturated: look beyond the target (a downstream service, the network)",
+    "machine",
+    "nothing loadlab samples of the target saturated, and the target shares this machine with the " +
+    "generator: the knee is the generator's or the machine's (other work on its cores), not a downstream " +
+    "service's",
   ];
 }
 

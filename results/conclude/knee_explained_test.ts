@@ -115,11 +115,37 @@ Deno.test("the strongest evidence wins: a profile's hot function, then a CPU wai
   );
   assert.equal(idle.resource, "CPU (shared)");
   assert.match(idle.sentence, /waited for a core 31% of the time \(33% below the knee already\)/);
+  // Nothing of a remote target saturated: what to look at is beyond it.
+  const remote = { url: "http://10.0.0.7:8080/home", targetInfo: { kind: "url" as const } };
   const calm = explain(
-    point(1, { cpuPercent: 8, runQueueWaitPct: 2 }),
-    point(2, { cpuPercent: 8, runQueueWaitPct: 3 }),
+    point(1, { cpuPercent: 8, runQueueWaitPct: 2 }, {}, remote),
+    point(2, { cpuPercent: 8, runQueueWaitPct: 3 }, {}, remote),
   );
   assert.equal(calm.resource, "none seen");
+  assert.match(calm.sentence, /look beyond the target \(a downstream service, the network\)/);
+});
+
+Deno.test("a knee the generator made is named as the generator's; on one machine never a downstream service's", () => {
+  const explain = (lo: RunResult, hi: RunResult) =>
+    explainKnee("single / static", "load.rate", { x: 5000, runs: [lo] }, { x: 20000, runs: [hi] })!;
+  const calm = { cpuPercent: 18, runQueueWaitPct: 3 };
+  // cpu-sleep's static endpoint on 2 shared cores: the target's core idle, yet the generator's sends late.
+  const behind = explain(
+    point(5000, calm, {}, { lateSends: 20, generatorBound: false }),
+    point(20000, calm, {}, { lateSends: 900, generatorBound: false }),
+  );
+  assert.equal(behind.resource, "generator");
+  assert.match(
+    behind.sentence,
+    /sent 0\.\d% → \d\.\d% of its requests late: the generator fell behind \(\d\.\d% of its requests late, 0\.\d% below the knee\): its own event loop was the queue, not the target\.$/,
+  );
+  const bound = explain(point(5000, calm), point(20000, calm, {}, { generatorBound: true }));
+  assert.match(bound.sentence, /generator-bound: the load generator, not the target, limited it/);
+  // Neither the target nor the generator saturated, on a loopback target: the machine's, not a network's.
+  const shared = explain(point(5000, calm, {}, { lateSends: 0 }), point(20000, calm, {}, { lateSends: 0 }));
+  assert.equal(shared.resource, "machine");
+  assert.match(shared.sentence, /the knee is the generator's or the machine's \(other work on its cores\)/);
+  for (const k of [behind, bound, shared]) assert.doesNotMatch(k.sentence, /downstream service, the network/);
 });
 
 Deno.test("explainKnees follows the stored knee to the next swept value and lands in the findings", () => {

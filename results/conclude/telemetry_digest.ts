@@ -3,11 +3,14 @@
  * One run's target telemetry boiled down to the numbers that say what limited it: CPU of the busiest
  * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
  * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, whether the generator
- * limited the run, and the hottest function of the run's CPU profiles (`profile: cpu`) with its share of
- * the profiled process's busy time. A field is null when the run did not sample it. Used by the knee explanation
+ * limited the run and the share of its sends it let out late (open models: its own event loop behind),
+ * whether the target shared the generator's machine (a loopback address, or a target loadlab started), and
+ * the hottest function of the run's CPU profiles (`profile: cpu`) with its share of the profiled process's
+ * busy time. A field is null when the run did not sample it. Used by the knee explanation
  * (results/conclude/knee_explained.ts). Pure.
  */
 import type { RunResult, TelemetrySeries } from "../mod.ts";
+import { sendsOf } from "./responses.ts";
 
 export interface TelemetryDigest {
   /** Mean CPU % (of one core) of the busiest target process, and its name. */
@@ -24,6 +27,10 @@ export interface TelemetryDigest {
   /** Share of the CMS page's queries that waited for a pool slot, %. */
   poolQueuedPct: number | null;
   generatorBound: boolean;
+  /** Open models: % of the sends the generator let out late (its event loop behind); null for closed ones. */
+  lateSendsPct: number | null;
+  /** The target ran on the generator's machine: the two shared its cores. */
+  sameMachine: boolean;
   /** The function with the most self time in the run's CPU profiles, as a % of its process's busy time. */
   profileTop: ProfileTop | null;
 }
@@ -103,6 +110,14 @@ function gcMsPerSec(series: TelemetrySeries[]): number | null {
   return seen && spanMs > 0 ? ms / (spanMs / 1000) : null;
 }
 
+/** A run's target is on this machine: a loopback URL, or a target loadlab started here. */
+function onThisMachine(run: RunResult): boolean {
+  const kind = run.targetInfo?.kind;
+  if (kind !== undefined && kind !== "url" && kind !== "external") return true;
+  const host = URL.canParse(run.url) ? new URL(run.url).hostname : "";
+  return host === "localhost" || host === "[::1]" || host.startsWith("127.");
+}
+
 /** The digest of one run (see the module comment). */
 export function digestRun(run: RunResult): TelemetryDigest {
   const telemetry = run.telemetry ?? [];
@@ -122,14 +137,17 @@ export function digestRun(run: RunResult): TelemetryDigest {
     redisOpsPerSec: redis.length ? meanOf(redis[0], "opsPerSec") : null,
     poolQueuedPct: stats.cmsQueries ? ((stats.cmsQueued ?? 0) / stats.cmsQueries) * 100 : null,
     generatorBound: run.generatorBound,
+    lateSendsPct: run.targetRps !== null && sendsOf(run) > 0 ? (run.lateSends / sendsOf(run)) * 100 : null,
+    sameMachine: onThisMachine(run),
     profileTop: profileTop(run),
   };
 }
 
 /** The mean digest of several runs (the repeats of one sweep point); null fields stay null. */
 export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
-  const avg = (key: Exclude<keyof TelemetryDigest, "cpuProcess" | "generatorBound" | "profileTop">) =>
-    mean(digests.flatMap((d) => d[key] === null ? [] : [d[key] as number]));
+  const avg = (
+    key: Exclude<keyof TelemetryDigest, "cpuProcess" | "generatorBound" | "sameMachine" | "profileTop">,
+  ) => mean(digests.flatMap((d) => d[key] === null ? [] : [d[key] as number]));
   return {
     cpuPct: avg("cpuPct"),
     cpuProcess: digests.find((d) => d.cpuProcess)?.cpuProcess ?? null,
@@ -140,6 +158,8 @@ export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
     redisOpsPerSec: avg("redisOpsPerSec"),
     poolQueuedPct: avg("poolQueuedPct"),
     generatorBound: digests.some((d) => d.generatorBound),
+    lateSendsPct: avg("lateSendsPct"),
+    sameMachine: digests.some((d) => d.sameMachine),
     // The repeat whose profile has the hottest function: the strongest evidence any repeat recorded.
     profileTop: digests.map((d) => d.profileTop).filter((t) => t !== null)
       .sort((a, b) => b!.sharePct - a!.sharePct)[0] ?? null,
