@@ -27,6 +27,7 @@
  *                              [--protocol h2c --streams 10]
  *
  *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50]      (bench/scripts.ts)
+ *   deno task bench --k6: the same, named for its k6 rows (k6's script under k6 and converted on loadlab)
  *
  * `--ws`: WebSocket closed echo instead, loadlab vs gcannon `--ws` on a C echo server (bench/ws.ts).
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
@@ -298,6 +299,7 @@ async function sessionsMain(argv: string[]): Promise<number> {
 async function scriptsMain(argv: string[]): Promise<number> {
   const flags = [
     { long: "scripts", takesValue: false },
+    { long: "k6", takesValue: false },
     { long: "duration", short: "d", takesValue: true, example: "3s" },
     { long: "rounds", takesValue: true, example: "3" },
     { long: "connections", short: "c", takesValue: true, example: "50" },
@@ -318,7 +320,7 @@ if (import.meta.main) {
     ? import("./ws.ts").then((ws) => ws.main(Deno.args))
     : Deno.args.includes("--sessions")
     ? sessionsMain(Deno.args)
-    : Deno.args.includes("--scripts")
+    : Deno.args.includes("--scripts") || Deno.args.includes("--k6")
     ? scriptsMain(Deno.args)
     : main(Deno.args);
   chosen.then(

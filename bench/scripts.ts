@@ -6,7 +6,9 @@
  * request and as a session script of one `s.get("/")`, and k6 running `http.get` in its default function
  * on the same core, in interleaved rounds (the order turns each round) so a busy machine drifts all
  * alike. Goals: script >= 0.6x the fixed request's req/s and >= 5x k6's (medians of the rounds' ratios);
- * k6 is skipped with the reason when /tmp/peers/go/k6 (`PEERS`) is absent. Beside it, a login + 3
+ * k6 is skipped with the reason when /tmp/peers/go/k6 (`PEERS`) is absent. k6's own script (one
+ * `http.get`) also runs converted on loadlab (`k6 script` side, runner/script/k6/): the same file under
+ * both tools, goal >= 5x k6's req/s, with its CPU per request. Beside it, a login + 3
  * requests session against the built-in target (sessions and requests per second, no goal). The load
  * average before and after goes with the numbers (`bench/last_run_scripts.json`).
  *
@@ -22,6 +24,7 @@ import { readProcStat } from "../system/proc_stat.ts";
 import { median } from "../results/stats.ts";
 import { parseK6Summary } from "./tools.ts";
 import { measureInPinnedChild } from "./tool_run.ts";
+import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 
 export interface ScriptBenchOptions {
   durationSec: number;
@@ -44,6 +47,10 @@ interface Round {
   scriptCpuUs: number | null;
   scriptVsFixed: number;
   scriptVsK6: number | null;
+  /** k6's one-GET script converted and run on loadlab. */
+  k6ScriptRps: number;
+  k6ScriptCpuUs: number | null;
+  k6ScriptVsK6: number | null;
   loginSessionsPerSec: number;
   loginRps: number;
   loginFailed: number;
@@ -107,9 +114,11 @@ async function k6Rps(plan: ChildPlan): Promise<number> {
 async function child(plan: ChildPlan): Promise<void> {
   const oneGet = { script: { path: join(plan.dir, "one_get.js") }, cookies: false };
   const fixed = { requestMix: [{ method: "GET", path: "/" }] };
-  const sides: Array<"fixed" | "script" | "k6"> = plan.k6 === null
-    ? ["fixed", "script"]
-    : ["fixed", "script", "k6"];
+  Deno.env.set("TARGET_URL", `${plan.nginxUrl}/`);
+  const k6Script = { script: { path: sessionScriptPath(join(plan.dir, "k6.js")) }, cookies: false };
+  const sides: Array<"fixed" | "script" | "k6script" | "k6"> = plan.k6 === null
+    ? ["fixed", "script", "k6script"]
+    : ["fixed", "script", "k6script", "k6"];
   const rounds: Round[] = [];
   for (let k = 0; k < plan.rounds; k++) {
     const order = [...sides.slice(k % sides.length), ...sides.slice(0, k % sides.length)];
@@ -121,7 +130,11 @@ async function child(plan: ChildPlan): Promise<void> {
         continue;
       }
       const before = ownCpuSec();
-      const r = await closed(plan, plan.nginxUrl, side === "fixed" ? fixed : oneGet);
+      const r = await closed(
+        plan,
+        plan.nginxUrl,
+        side === "fixed" ? fixed : side === "script" ? oneGet : k6Script,
+      );
       const after = ownCpuSec();
       rps[side] = r.rps;
       cpuUs[side] = before === null || after === null || r.requests === 0
@@ -137,6 +150,9 @@ async function child(plan: ChildPlan): Promise<void> {
       scriptCpuUs: cpuUs.script,
       scriptVsFixed: rps.script / rps.fixed,
       scriptVsK6: rps.k6 === undefined ? null : rps.script / rps.k6,
+      k6ScriptRps: rps.k6script,
+      k6ScriptCpuUs: cpuUs.k6script,
+      k6ScriptVsK6: rps.k6 === undefined ? null : rps.k6script / rps.k6,
       loginSessionsPerSec: (login.flows?.[0]?.completed ?? 0) / login.durationSec,
       loginRps: login.rps,
       loginFailed: login.flows?.[0]?.failed ?? 0,
@@ -194,6 +210,9 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
       scriptVsK6Median: k6 === null ? null : med((r) => r.scriptVsK6),
       fixedCpuUsMedian: med((r) => r.fixedCpuUs),
       scriptCpuUsMedian: med((r) => r.scriptCpuUs),
+      k6ScriptRpsMedian: med((r) => r.k6ScriptRps),
+      k6ScriptCpuUsMedian: med((r) => r.k6ScriptCpuUs),
+      k6ScriptVsK6Median: k6 === null ? null : med((r) => r.k6ScriptVsK6),
       loginSessionsPerSecMedian: med((r) => r.loginSessionsPerSec),
       loginRpsMedian: med((r) => r.loginRps),
     };
@@ -212,6 +231,11 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
             "(goal >= 5x)\n") +
         `generator CPU per request (medians): fixed ${summary.fixedCpuUsMedian.toFixed(1)} us, script ` +
         `${summary.scriptCpuUsMedian.toFixed(1)} us\n` +
+        `k6 script on loadlab: ${Math.round(summary.k6ScriptRpsMedian)} req/s, ` +
+        `${summary.k6ScriptCpuUsMedian.toFixed(1)} us CPU per request; ` +
+        (summary.k6ScriptVsK6Median === null
+          ? "vs k6: skipped (k6 not built)\n"
+          : `${summary.k6ScriptVsK6Median.toFixed(2)}x k6 (goal >= 5x)\n`) +
         `login + 3 requests session (built-in target): ${Math.round(summary.loginSessionsPerSecMedian)} ` +
         `sessions/s, ${
           Math.round(summary.loginRpsMedian)
@@ -230,7 +254,8 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
     const outPath = new URL("./last_run_scripts.json", import.meta.url);
     await Deno.writeTextFile(outPath, JSON.stringify(record, null, 2) + "\n");
     console.log(`wrote ${outPath.pathname}`);
-    const k6Met = summary.scriptVsK6Median === null || summary.scriptVsK6Median >= 5;
+    const k6Met = (summary.scriptVsK6Median === null || summary.scriptVsK6Median >= 5) &&
+      (summary.k6ScriptVsK6Median === null || summary.k6ScriptVsK6Median >= 5);
     return summary.scriptVsFixedMedian >= 0.6 && k6Met ? 0 : 1;
   } finally {
     try {

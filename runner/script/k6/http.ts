@@ -1,0 +1,249 @@
+/**
+ * @module
+ * k6's `k6/http` for converted scripts. In a session every request goes on the session's connection to
+ * the run's target: an absolute URL keeps its path and query, and its origin must be the one origin the
+ * script's requests name (the first seen in this isolate; `--target app=URL` points it elsewhere), so a
+ * k6 script written against a public host runs against a local server unchanged. Redirects are followed
+ * as k6 follows them (`redirects`, default 10; each hop is a request of the run). Outside a session
+ * (setup, teardown) requests go through `fetch` to the URL as written, unmeasured. `http.batch` sends its
+ * requests one after another on the session's connection (k6 sends them in parallel).
+ */
+import { current, requestDefaults } from "./runtime.ts";
+import { fetchedResponse, K6Response, type SentRequest } from "./response.ts";
+import type { Response } from "../session.ts";
+
+/** k6's request params (those loadlab honours; another key is refused when the request is sent). */
+export interface Params {
+  headers?: Record<string, string>;
+  tags?: Record<string, string>;
+  timeout?: string | number;
+  redirects?: number;
+  responseType?: "text" | "binary" | "none";
+  cookies?: Record<string, string | { value: string; replace?: boolean }>;
+  jar?: unknown;
+  compression?: string;
+  auth?: string;
+}
+
+const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar"]);
+
+type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
+type Url = string | { url: string; name: string };
+
+/** The origin this isolate's sessions send to (the first an absolute URL named). */
+let scriptOrigin: string | null = null;
+
+/** k6's `http.url` tag: the URL, named by its template (`/items/${}`) so one endpoint counts them all. */
+export function url(strings: TemplateStringsArray, ...values: unknown[]): { url: string; name: string } {
+  return { url: String.raw(strings, ...values), name: strings.join("${}") };
+}
+
+/** One request; follows redirects; in a session on its connection, else by fetch. */
+export async function request(
+  method: string,
+  target: Url,
+  body?: Body,
+  params: Params = {},
+): Promise<K6Response> {
+  for (const key of Object.keys(params)) {
+    if (!PARAMS.has(key)) throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
+  }
+  const href = typeof target === "string" ? target : target.url;
+  const name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
+  const headers: Record<string, string> = requestDefaults.userAgent === ""
+    ? { ...params.headers }
+    : { "User-Agent": requestDefaults.userAgent, ...params.headers };
+  const payload = encodeBody(body, headers);
+  addCookies(params.cookies, headers);
+  let hops = params.redirects ?? requestDefaults.maxRedirects,
+    at = href,
+    verb = method.toUpperCase(),
+    sent = payload;
+  for (;;) {
+    const startMs = performance.now();
+    const raw = await send(verb, at, sent, headers, name, params.timeout);
+    const sentRequest: SentRequest = {
+      method: verb,
+      url: at,
+      headers,
+      body: typeof sent === "string" ? sent : "",
+    };
+    const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
+    if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
+      return new K6Response(
+        raw,
+        at,
+        sentRequest,
+        performance.now() - startMs,
+        params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text"),
+      );
+    }
+    at = new URL(location, at).href;
+    if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && verb === "POST")) {
+      verb = "GET", sent = undefined;
+    }
+  }
+}
+
+function sameOrigin(from: string, location: string): boolean {
+  try {
+    return new URL(location, from).origin === new URL(from).origin;
+  } catch {
+    return false;
+  }
+}
+
+/** Sends one request: on the session's connection, or through fetch outside a session. */
+async function send(
+  method: string,
+  href: string,
+  body: string | Uint8Array | undefined,
+  headers: Record<string, string>,
+  name: string | undefined,
+  timeout: string | number | undefined,
+): Promise<Response> {
+  const s = current()?.s;
+  const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
+  if (s === undefined) {
+    const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
+    const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
+    return fetchedResponse(await fetch(href, init).catch(() => null));
+  }
+  return s.request(method, pathOf(href), { headers, body, name, timeoutMs });
+}
+
+/** The path and query of `href`; its origin must be the script's one origin. */
+function pathOf(href: string): string {
+  if (href.startsWith("/")) return href;
+  const u = new URL(href);
+  scriptOrigin ??= u.origin;
+  if (u.origin !== scriptOrigin) {
+    throw new Error(
+      `${u.origin}: a second origin; a converted k6 script sends to one target (${scriptOrigin} is this run's target)`,
+    );
+  }
+  return u.pathname + u.search;
+}
+
+/** k6's body forms: text, bytes, or an object sent as a form (`application/x-www-form-urlencoded`). */
+function encodeBody(body: Body, headers: Record<string, string>): string | Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") return body;
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) {
+    if (typeof v === "object" && v !== null) {
+      throw new TypeError(`http body.${k}: file uploads are not supported`);
+    }
+    form.append(k, String(v));
+  }
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
+    headers["Content-Type"] = "application/x-www-form-urlencoded";
+  }
+  return form.toString();
+}
+
+/** params.cookies as a Cookie header (beside the jar's, which the session adds itself). */
+function addCookies(cookies: Params["cookies"], headers: Record<string, string>): void {
+  if (cookies === undefined) return;
+  const pairs = Object.entries(cookies).map(([k, v]) => `${k}=${typeof v === "string" ? v : v.value}`);
+  if (pairs.length > 0) headers["Cookie"] = pairs.join("; ");
+}
+
+/** A k6 duration (`"30s"`, `"1m30s"`, `"500ms"`) or a number of ms. */
+export function durationMs(value: string | number): number {
+  if (typeof value === "number") return value;
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+  let total = 0, rest = value.trim();
+  while (rest.length > 0) {
+    const m = /^(\d+(?:\.\d+)?)(ms|s|m|h)/.exec(rest);
+    if (m === null) throw new TypeError(`${value}: not a duration (e.g. 30s, 1m30s, 500ms)`);
+    total += Number(m[1]) * units[m[2]];
+    rest = rest.slice(m[0].length);
+  }
+  return total;
+}
+
+export const get = (u: Url, params?: Params) => request("GET", u, null, params);
+export const head = (u: Url, params?: Params) => request("HEAD", u, null, params);
+export const options = (u: Url, body?: Body, params?: Params) => request("OPTIONS", u, body, params);
+export const post = (u: Url, body?: Body, params?: Params) => request("POST", u, body, params);
+export const put = (u: Url, body?: Body, params?: Params) => request("PUT", u, body, params);
+export const patch = (u: Url, body?: Body, params?: Params) => request("PATCH", u, body, params);
+export const del = (u: Url, body?: Body, params?: Params) => request("DELETE", u, body, params);
+export const asyncRequest = request;
+
+type BatchItem = string | [string, Url, Body?, Params?] | {
+  method: string;
+  url: Url;
+  body?: Body;
+  params?: Params;
+};
+
+/** k6's batch: every request, one after another on the session's connection; results in the same shape. */
+export async function batch(
+  requests: BatchItem[] | Record<string, BatchItem>,
+): Promise<K6Response[] | Record<string, K6Response>> {
+  const one = (item: BatchItem) =>
+    typeof item === "string"
+      ? get(item)
+      : Array.isArray(item)
+      ? request(item[0], item[1], item[2], item[3])
+      : request(item.method, item.url, item.body, item.params);
+  if (Array.isArray(requests)) {
+    const out: K6Response[] = [];
+    for (const item of requests) out.push(await one(item));
+    return out;
+  }
+  const out: Record<string, K6Response> = {};
+  for (const [key, item] of Object.entries(requests)) out[key] = await one(item);
+  return out;
+}
+
+/** k6's expectedStatuses: the statuses a response callback counts as passed. */
+export function expectedStatuses(...statuses: Array<number | { min: number; max: number }>) {
+  return { statuses };
+}
+
+/** k6's setResponseCallback: refused unless it keeps k6's default (2xx/3xx expected). */
+export function setResponseCallback(_callback: unknown): void {
+  throw new Error("http.setResponseCallback is not supported: loadlab counts 4xx/5xx as failed status");
+}
+
+/** The VU's cookie jar (the session's): set, read by name, clear. */
+export function cookieJar() {
+  const jar = () => {
+    const s = current()?.s;
+    if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
+    return s.cookies;
+  };
+  return {
+    set: (_url: string, name: string, value: string) => jar().set(name, value),
+    cookiesForURL: (_url: string) =>
+      new Proxy({}, {
+        get: (_t, name) => typeof name === "string" ? [jar().get(name)].filter(Boolean) : undefined,
+      }),
+    clear: (_url?: string) => jar().clear(),
+    delete: (_url: string, _name: string) => {
+      throw new Error("jar.delete is not supported; jar.clear() forgets every cookie");
+    },
+  };
+}
+
+export default {
+  get,
+  head,
+  options,
+  post,
+  put,
+  patch,
+  del,
+  request,
+  asyncRequest,
+  batch,
+  url,
+  expectedStatuses,
+  setResponseCallback,
+  cookieJar,
+};

@@ -1,0 +1,123 @@
+/**
+ * @module
+ * What a converted k6 script runs on. k6 gives each virtual user its own interpreter, so its globals
+ * (`__VU`, `__ITER`) and its synchronous `http.get` simply belong to "this VU"; loadlab runs many sessions
+ * in one isolate, each awaiting its requests. So each session runs inside an `AsyncLocalStorage` context
+ * holding its `Session`, and the k6 modules of this folder read it (`current()`): `__VU` is the session's
+ * virtual user wherever the script reads it, and `http.get` goes on the session's connection. Outside a
+ * session (init code, `setup()`, `teardown()`, `handleSummary()` in loadlab's main isolate) there is none,
+ * and the k6 modules fall back to `fetch`. The converter's header calls `scriptDir` (where `open()` reads
+ * from) and its footer `session` (the default export loadlab calls per session).
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { readFileSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import type { Session } from "../session.ts";
+
+/** One k6 iteration: the session it runs in and the scenario's name. */
+export interface VuContext {
+  s: Session;
+  scenario: string;
+}
+
+const storage = new AsyncLocalStorage<VuContext>();
+let folder = ".";
+let scenarioName = "default";
+
+/** The options k6 applies to every request, which the runtime honours (http.ts reads them). */
+export const requestDefaults = { discardResponseBodies: false, maxRedirects: 10, userAgent: "" };
+
+/** The running iteration's context, or undefined outside a session (init, setup, teardown). */
+export function current(): VuContext | undefined {
+  return storage.getStore();
+}
+
+/** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
+export function scriptDir(dir: string): void {
+  folder = dir;
+}
+
+/** k6's `open(path, "b"?)`: a file's text, or its bytes as an ArrayBuffer with `"b"`. */
+export function open(path: string, mode?: string): string | ArrayBuffer {
+  const full = isAbsolute(path) ? path : join(folder, path);
+  const bytes = readFileSync(full);
+  if (mode === "b") return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
+  return new TextDecoder().decode(bytes);
+}
+
+Object.defineProperties(globalThis, {
+  __VU: { get: () => current()?.s.vu ?? 0, configurable: true },
+  __ITER: { get: () => current()?.s.iteration ?? 0, configurable: true },
+  __ENV: { value: Deno.env.toObject(), configurable: true, writable: true },
+  open: { value: open, configurable: true, writable: true },
+});
+
+/** What the converted footer hands over: the default export and the script's named exports. */
+export interface ConvertedModule {
+  main: ((data: unknown) => unknown) | undefined;
+  exports: Record<string, unknown>;
+}
+
+/** The session function loadlab calls: the script's default (or its one scenario's `exec`) in a VU context. */
+export function session(mod: ConvertedModule): (s: Session) => unknown {
+  const { fn, scenario } = chooseMain(mod);
+  scenarioName = scenario;
+  const options = (mod.exports.options ?? {}) as Record<string, unknown>;
+  requestDefaults.discardResponseBodies = options.discardResponseBodies === true;
+  if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
+  if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
+  return (s: Session) => storage.run({ s, scenario: scenarioName }, () => fn(s.setup));
+}
+
+/** The function each iteration runs: `exec` of the one scenario when it names one, else the default. */
+function chooseMain(mod: ConvertedModule): { fn: (data: unknown) => unknown; scenario: string } {
+  const options = mod.exports.options as { scenarios?: Record<string, { exec?: string }> } | undefined;
+  const scenarios = Object.entries(options?.scenarios ?? {});
+  const [name, scenario] = scenarios.length === 1 ? scenarios[0] : ["default", {}];
+  const exec = scenario.exec;
+  if (exec !== undefined) {
+    const fn = mod.exports[exec];
+    if (typeof fn !== "function") {
+      throw new TypeError(`options.scenarios.${name}.exec: no exported function ${exec}`);
+    }
+    return { fn: fn as (data: unknown) => unknown, scenario: name };
+  }
+  if (mod.main === undefined) throw new TypeError("no default function to run per iteration");
+  return { fn: mod.main, scenario: name };
+}
+
+/** `xs.method(callback, ...)` with an async callback, one element after another (as k6 ran them). */
+export async function array(
+  method: string,
+  xs: unknown[],
+  // deno-lint-ignore no-explicit-any
+  callback: (...args: any[]) => unknown,
+  ...rest: unknown[]
+): Promise<unknown> {
+  if (!Array.isArray(xs)) {
+    return (xs as Record<string, (...a: unknown[]) => unknown>)[method](callback, ...rest);
+  }
+  const results: unknown[] = [];
+  if (method === "reduce") {
+    let k = 0, acc = rest.length > 0 ? rest[0] : (k++, xs[0]);
+    for (; k < xs.length; k++) acc = await callback(acc, xs[k], k, xs);
+    return acc;
+  }
+  for (let k = 0; k < xs.length; k++) {
+    const r = await callback(xs[k], k, xs);
+    if (method === "some" && r) return true;
+    if (method === "every" && !r) return false;
+    if (method === "find" && r) return xs[k];
+    if (method === "findIndex" && r) return k;
+    if (method === "filter" && r) results.push(xs[k]);
+    if (method === "map") results.push(r);
+    if (method === "flatMap") results.push(...(Array.isArray(r) ? r : [r]));
+  }
+  const ends: Record<string, unknown> = { some: false, every: true, find: undefined, findIndex: -1 };
+  return method in ends ? ends[method] : method === "forEach" ? undefined : results;
+}
+
+/** The scenario the iterations run (its `options.scenarios` key, or `default`). */
+export function scenario(): string {
+  return scenarioName;
+}
