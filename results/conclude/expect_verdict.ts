@@ -188,5 +188,14 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
     (p.outcome === "reproduced" ? `, beyond noise ${p.how}` : mixed ? `, ${p.outcome}` : "")
   );
   const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
-  return { text: `${claim}: ${verdict} (${shown.join("; ")}${more}).`, tone };
+  return { text: `${claim}: ${verdict}${quickHint(points, results)} (${shown.join("; ")}${more}).`, tone };
+}
+
+/**
+ * What a reader of a `--quick` run whose noise could not be judged at some point can do: the full run's
+ * longer runs and repeats narrow the spread the short ones left; "" otherwise.
+ */
+function quickHint(points: PointVerdict[], results: ResultsFile): string {
+  const noise = points.some((p) => p.outcome.startsWith("not judged: noise not judged"));
+  return noise && results.experiment.quick ? "; run without --quick for longer runs and more repeats" : "";
 }

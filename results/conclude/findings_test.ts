@@ -41,7 +41,7 @@ Deno.test("findings: flagged runs named, and the expected directions reproduced 
   results.runs[0].generatorBound = false;
   results.experiment.expect = [{ metric: "rps", better: "single", than: "cluster", load: "cpuTime" }];
   const [held] = buildFindings(results).filter((f) => f.kind === "expect");
-  assert.match(held.text, /: not reproduced here \(.*noise not judged/);
+  assert.match(held.text, /: not reproduced here; run without --quick for .* \(.*noise not judged/);
   assert.doesNotMatch(held.text, /: reproduced here|reproduced at/);
   results.experiment.expect = [{ metric: "rps", better: "nobody", than: "cluster" }];
   assert.match(buildFindings(results).at(-1)!.text, /not checked here \(no runs of both\)/);
