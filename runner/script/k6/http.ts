@@ -43,8 +43,9 @@ export async function request(
   method: string,
   target: Url,
   body?: Body,
-  params: Params = {},
+  given?: Params | null,
 ): Promise<K6Response> {
+  const params = given ?? {};
   for (const key of Object.keys(params)) {
     if (!PARAMS.has(key)) throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
   }
@@ -54,6 +55,7 @@ export async function request(
     ? { ...params.headers }
     : { "User-Agent": requestDefaults.userAgent, ...params.headers };
   const payload = encodeBody(body, headers);
+  basicAuth(href, headers);
   addCookies(params.cookies, headers);
   let hops = params.redirects ?? requestDefaults.maxRedirects,
     at = href,
@@ -144,6 +146,15 @@ function encodeBody(body: Body, headers: Record<string, string>): string | Uint8
   return form.toString();
 }
 
+/** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
+function basicAuth(href: string, headers: Record<string, string>): void {
+  if (href.startsWith("/")) return;
+  const u = new URL(href);
+  if (u.username === "" && u.password === "") return;
+  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  headers["Authorization"] ??= `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(pair)))}`;
+}
+
 /** params.cookies as a Cookie header (beside the jar's, which the session adds itself). */
 function addCookies(cookies: Params["cookies"], headers: Record<string, string>): void {
   if (cookies === undefined) return;
@@ -165,13 +176,13 @@ export function durationMs(value: string | number): number {
   return total;
 }
 
-export const get = (u: Url, params?: Params) => request("GET", u, null, params);
-export const head = (u: Url, params?: Params) => request("HEAD", u, null, params);
-export const options = (u: Url, body?: Body, params?: Params) => request("OPTIONS", u, body, params);
-export const post = (u: Url, body?: Body, params?: Params) => request("POST", u, body, params);
-export const put = (u: Url, body?: Body, params?: Params) => request("PUT", u, body, params);
-export const patch = (u: Url, body?: Body, params?: Params) => request("PATCH", u, body, params);
-export const del = (u: Url, body?: Body, params?: Params) => request("DELETE", u, body, params);
+export const get = (u: Url, params?: Params | null) => request("GET", u, null, params);
+export const head = (u: Url, params?: Params | null) => request("HEAD", u, null, params);
+export const options = (u: Url, body?: Body, params?: Params | null) => request("OPTIONS", u, body, params);
+export const post = (u: Url, body?: Body, params?: Params | null) => request("POST", u, body, params);
+export const put = (u: Url, body?: Body, params?: Params | null) => request("PUT", u, body, params);
+export const patch = (u: Url, body?: Body, params?: Params | null) => request("PATCH", u, body, params);
+export const del = (u: Url, body?: Body, params?: Params | null) => request("DELETE", u, body, params);
 export const asyncRequest = request;
 
 type BatchItem = string | [string, Url, Body?, Params?] | {

@@ -1,0 +1,92 @@
+/**
+ * @module
+ * k6 scripts nobody here wrote, run as they are: every `.js` of a folder (k6's repository `examples/`)
+ * converted (runner/script/k6/), its `options` mapped (scenarios/k6_options.ts) and two iterations run on
+ * loadlab's engine against the built-in target (in this process, loopback only: a script's public host
+ * is replaced by the target, as `loadlab run --target` does). Each script ends as one of: runs (no
+ * script error), runs with script errors (the first message), refused (the conversion's or the options'
+ * reason), does not load, or not a k6 script. The share that runs is printed last.
+ *
+ *   deno run -A bench/k6_examples.ts FOLDER
+ */
+import { basename, join } from "node:path";
+import { createTargetApp } from "../targets/app/app.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+import { isK6File, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { K6ConvertError } from "../runner/script/k6/convert.ts";
+import { importScript } from "../runner/script/script_module.ts";
+import { k6Experiment } from "../scenarios/k6_options.ts";
+import { formatIssues } from "../validation/mod.ts";
+
+/** How one script ended. */
+export interface ExampleOutcome {
+  file: string;
+  outcome: "runs" | "script errors" | "refused" | "does not load" | "not k6";
+  detail: string;
+}
+
+/** Converts, maps and runs one script against `url`. */
+async function tryScript(path: string, url: string): Promise<ExampleOutcome> {
+  const file = basename(path);
+  if (!isK6File(path)) return { file, outcome: "not k6", detail: "imports no k6 module" };
+  let converted: string;
+  try {
+    converted = sessionScriptPath(path);
+  } catch (err) {
+    if (err instanceof K6ConvertError) return { file, outcome: "refused", detail: err.problems.join("; ") };
+    throw err;
+  }
+  let options: Record<string, unknown>;
+  try {
+    options = (await importScript(converted)).options ?? {};
+  } catch (err) {
+    return { file, outcome: "does not load", detail: err instanceof Error ? err.message : String(err) };
+  }
+  const mapped = k6Experiment(options);
+  if (!mapped.ok) return { file, outcome: "refused", detail: formatIssues(mapped.issues).join("; ") };
+  const run = await runAttack(parseAttackConfig({
+    url,
+    model: "count",
+    requests: 2,
+    connections: 1,
+    intervalMs: 100,
+    timeoutMs: 2_000,
+    script: { path: converted },
+  }));
+  const messages = Object.keys(run.errorMessages?.script ?? {});
+  if (messages.length > 0) return { file, outcome: "script errors", detail: messages[0] };
+  return { file, outcome: "runs", detail: `${run.requests} requests` };
+}
+
+/** Every script of `folder`, one after another, against one built-in target. */
+export async function runExamples(folder: string): Promise<ExampleOutcome[]> {
+  const files = [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".js"))
+    .map((e) => join(folder, e.name)).sort();
+  const target = createTargetApp();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
+  const outcomes: ExampleOutcome[] = [];
+  try {
+    for (const path of files) outcomes.push(await tryScript(path, `http://127.0.0.1:${server.addr.port}`));
+  } finally {
+    await server.shutdown();
+  }
+  return outcomes;
+}
+
+if (import.meta.main) {
+  const folder = Deno.args[0];
+  if (folder === undefined) {
+    console.error(
+      "usage: deno run -A bench/k6_examples.ts FOLDER (k6's examples/, or any folder of k6 scripts)",
+    );
+    Deno.exit(2);
+  }
+  const outcomes = await runExamples(folder);
+  for (const o of outcomes) console.log(`${o.file}: ${o.outcome}: ${o.detail}`);
+  const k6 = outcomes.filter((o) => o.outcome !== "not k6");
+  const runs = k6.filter((o) => o.outcome === "runs").length;
+  console.log(
+    `\n${runs} of ${k6.length} k6 scripts run unchanged (${Math.round((runs / k6.length) * 100)}%)`,
+  );
+}

@@ -1,0 +1,210 @@
+/**
+ * @module
+ * A k6 script made a loadlab session script: parsed with a real JavaScript parser (acorn), then edited
+ * by position, so every line keeps its number (an error's `file:line` is the k6 file's). The edits: k6's
+ * module imports point at this folder's replacements; the calls found by convert_async.ts are awaited
+ * and their functions made `async`; the default export becomes the session function the runtime wraps
+ * (`export default __k6.session(...)` on a line added after the last). What cannot be converted is a
+ * `K6ConvertError` listing each place (`file:line: why`), before any load.
+ */
+import * as acorn from "acorn";
+import { type Binding, type Node, planAsync } from "./convert_async.ts";
+import { K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
+
+/** A script that cannot be converted; `problems` are `file:line: why`. */
+export class K6ConvertError extends Error {
+  override name = "K6ConvertError";
+  constructor(readonly problems: string[]) {
+    super(`cannot run this k6 script: ${problems.join("; ")}`);
+  }
+}
+
+/** The converted session script and the origins its URLs name (`http://host:port`). */
+export interface K6Conversion {
+  code: string;
+  origins: string[];
+}
+
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+  /** Among insertions at one position, the higher goes first (an outer call's `(await ` before an inner's). */
+  rank?: number;
+}
+
+/** Whether `source` imports a k6 module (`k6`, `k6/...`): a k6 script rather than a session script. */
+export function isK6Source(source: string): boolean {
+  let ast: Node;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
+  } catch {
+    return false;
+  }
+  return ast.body.some((s: Node) =>
+    s.type === "ImportDeclaration" && (s.source.value === "k6" || String(s.source.value).startsWith("k6/"))
+  );
+}
+
+/** Converts k6 script `source` (named `file` in problems); `dir` is its folder (for `open()`). */
+export function convertK6(source: string, file: string, dir: string): K6Conversion {
+  let ast: Node;
+  try {
+    ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
+  } catch (err) {
+    const e = err as { loc?: { line: number }; message: string };
+    throw new K6ConvertError([`${file}:${e.loc?.line ?? 1}: ${e.message.replace(/ \(\d+:\d+\)$/, "")}`]);
+  }
+  const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
+  const edits: Edit[] = [];
+  const problems: Array<{ pos: number; why: string }> = [];
+  const bindings = importEdits(ast, edits, problems);
+  const plan = planAsync(ast, bindings);
+  problems.push(...plan.problems);
+  for (const fn of plan.asyncFunctions) {
+    if (!fn.async) edits.push({ start: fn.start, end: fn.start, text: "async " });
+  }
+  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), edits);
+  const exported = exportEdits(ast, edits, problems);
+  if (problems.length > 0) {
+    const sorted = problems.sort((a, b) => a.pos - b.pos);
+    throw new K6ConvertError(sorted.map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`));
+  }
+  const header = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; __k6.scriptDir(${
+    JSON.stringify(dir)
+  }); `;
+  const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
+    exported.join(", ")
+  } } });\n`;
+  return { code: header + applyEdits(source, edits) + footer, origins: originsOf(ast) };
+}
+
+/** Points k6's imports at this folder's files; returns the names they bind. */
+function importEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; why: string }>) {
+  const bindings = new Map<string, Binding>();
+  for (const s of ast.body) {
+    if (s.type !== "ImportDeclaration") continue;
+    const from = String(s.source.value);
+    if (from !== "k6" && !from.startsWith("k6/")) {
+      const why = importProblem(from);
+      if (why !== null) problems.push({ pos: s.start, why });
+      continue;
+    }
+    const url = moduleUrl(from);
+    if (url === undefined) {
+      problems.push({ pos: s.start, why: K6_REFUSED[from] ?? `${from} is not a k6 module loadlab converts` });
+      continue;
+    }
+    edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(url) });
+    for (const spec of s.specifiers) {
+      const name = spec.type === "ImportDefaultSpecifier"
+        ? "default"
+        : spec.type === "ImportNamespaceSpecifier"
+        ? "*"
+        : spec.imported.name ?? spec.imported.value;
+      bindings.set(spec.local.name, { module: from, name });
+    }
+  }
+  return bindings;
+}
+
+/** Why an import of another module is refused, or null when it loads as it is. */
+function importProblem(from: string): string | null {
+  if (/^https?:\/\//.test(from)) {
+    return `${from}: a remote module is not fetched (loadlab runs offline); copy it beside the script`;
+  }
+  if (from.startsWith(".") || from.startsWith("/")) {
+    return `${from}: a local module is not converted yet; put its functions in the script`;
+  }
+  return null;
+}
+
+/** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */
+function awaitEdits(call: Node, array: boolean, edits: Edit[]): void {
+  if (!array) {
+    edits.push({ start: call.start, end: call.start, text: "(await ", rank: call.end });
+    edits.push({ start: call.end, end: call.end, text: ")" });
+    return;
+  }
+  const method = call.callee.property.name;
+  const open = `(await __k6.array(${JSON.stringify(method)}, `;
+  edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
+  edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
+  edits.push({ start: call.end, end: call.end, text: ")" });
+}
+
+/**
+ * The default export becomes `const __k6_main = ...` (the runtime's session calls it); returns the names
+ * the script exports (setup, teardown, handleSummary, scenario functions), handed to the runtime.
+ */
+function exportEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; why: string }>): string[] {
+  const names: string[] = [];
+  let main = false;
+  for (const s of ast.body) {
+    if (s.type === "ExportDefaultDeclaration") {
+      main = true;
+      edits.push({ start: s.start, end: s.declaration.start, text: "const __k6_main = " });
+      edits.push({ start: s.declaration.end, end: s.declaration.end, text: ";" });
+    } else if (s.type === "ExportNamedDeclaration") {
+      if (s.source) problems.push({ pos: s.start, why: "re-exports from another module are not converted" });
+      const d = s.declaration;
+      if (d?.type === "FunctionDeclaration") names.push(d.id.name);
+      else if (d?.type === "VariableDeclaration") {
+        for (const v of d.declarations) if (v.id.type === "Identifier") names.push(v.id.name);
+      }
+      for (const spec of s.specifiers ?? []) {
+        const exportedAs = spec.exported.name ?? spec.exported.value;
+        if (exportedAs === "default") {
+          main = true;
+          edits.push({ start: s.end, end: s.end, text: ` const __k6_main = ${spec.local.name};` });
+        } else if (exportedAs === spec.local.name) names.push(exportedAs);
+      }
+    }
+  }
+  if (!main) names.push("__k6_main: undefined");
+  return names;
+}
+
+/** The source with `edits` made; a replaced span keeps its line breaks, so every line keeps its number. */
+function applyEdits(source: string, edits: Edit[]): string {
+  // By position; at one position a replacement before an insertion, and the wider of two insertions first.
+  const sorted = edits.map((e, k) => ({ ...e, k })).sort((a, b) =>
+    a.start - b.start || b.end - a.end || (b.rank ?? 0) - (a.rank ?? 0) || a.k - b.k
+  );
+  let out = "", at = 0;
+  for (const e of sorted) {
+    out += source.slice(at, e.start);
+    const removed = source.slice(e.start, e.end);
+    out += e.text + "\n".repeat(removed.split("\n").length - 1);
+    at = Math.max(at, e.end);
+  }
+  return out + source.slice(at);
+}
+
+/** The origins named by the script's string and template literals (`https://test.k6.io/...`). */
+function originsOf(ast: Node): string[] {
+  const origins = new Set<string>();
+  const visit = (text: unknown) => {
+    if (typeof text !== "string") return;
+    const m = /^(https?:\/\/[^/?#\s`'"$]+)/.exec(text);
+    if (m === null) return;
+    try {
+      origins.add(new URL(m[1]).origin);
+    } catch {
+      // not a URL: not an origin
+    }
+  };
+  const walkNode = (n: Node): void => {
+    if (n === null || typeof n !== "object") return;
+    if (n.type === "ImportDeclaration") return;
+    if (n.type === "Literal") visit(n.value);
+    if (n.type === "TemplateElement") visit(n.value.cooked);
+    for (const key of Object.keys(n)) {
+      const v = n[key];
+      if (Array.isArray(v)) v.forEach(walkNode);
+      else if (v && typeof v === "object" && typeof v.type === "string") walkNode(v);
+    }
+  };
+  walkNode(ast);
+  return [...origins];
+}

@@ -1,0 +1,104 @@
+/**
+ * The k6 conversion on source text: which calls are awaited and which functions become async (API calls,
+ * the script's own functions that reach them, group bodies, array callbacks), that every line keeps its
+ * number, and that what cannot be awaited is refused with file:line and why.
+ */
+import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict";
+import { convertK6, isK6Source, K6ConvertError } from "./convert.ts";
+
+const convert = (source: string) => convertK6(source, "t.js", "/scripts").code;
+
+/** The converted text's lines after the header, without the footer. */
+const body = (code: string) =>
+  code.split("\n").slice(0, -2).join("\n").replace(
+    /^import \* as __k6 [^;]+; __k6\.scriptDir\([^)]*\); /,
+    "",
+  );
+
+Deno.test("k6 calls and the script's own functions that reach them are awaited", () => {
+  const code = body(convert(`import http from "k6/http";
+import { sleep } from "k6";
+function fetchIt(u) { return http.get(u).status; }
+export default function () {
+  const s = fetchIt("http://h/a");
+  sleep(1);
+}`));
+  ok(code.includes(`async function fetchIt(u) { return (await http.get(u)).status; }`), code);
+  ok(code.includes(`const __k6_main = async function () {`), code);
+  ok(code.includes(`const s = (await fetchIt("http://h/a"));`), code);
+  ok(code.includes(`(await sleep(1));`), code);
+  ok(code.includes(`from "file://`) && code.includes(`/runner/script/k6/http.ts"`), code);
+});
+
+Deno.test("group bodies and array callbacks become async; array methods run one element at a time", () => {
+  const code = body(convert(`import http from "k6/http";
+import { group, check } from "k6";
+export default () => {
+  group("g", () => {
+    const codes = ["/a", "/b"].map((p) => http.get("http://h" + p).status);
+    check(codes, { "all 200": (c) => c.every((x) => x === 200) });
+  });
+};`));
+  ok(code.includes(`(await group("g", async () => {`), code);
+  ok(
+    code.includes(
+      `const codes = (await __k6.array("map", ["/a", "/b"], async (p) => (await http.get("http://h" + p)).status));`,
+    ),
+    code,
+  );
+  // The check's own callback sends nothing: left as it is.
+  ok(code.includes(`check(codes, { "all 200": (c) => c.every((x) => x === 200) });`), code);
+});
+
+Deno.test("every line keeps its number, also where a replaced span broke lines", () => {
+  const source = `import http from "k6/http";
+const xs = [1, 2];
+export default function () {
+  xs
+    .forEach((x) => http.get("http://h/" + x));
+  throw new Error("line 6");
+}`;
+  const lines = convert(source).split("\n");
+  ok(lines[5].includes(`throw new Error("line 6")`), lines.join("\n"));
+  ok(lines[0].includes("import http from"), lines[0]);
+});
+
+Deno.test("what cannot be awaited is refused with file:line and why", () => {
+  const refused = (source: string) => {
+    try {
+      convert(source);
+    } catch (err) {
+      ok(err instanceof K6ConvertError);
+      return err.problems;
+    }
+    throw new Error("not refused");
+  };
+  const head = `import http from "k6/http";\nimport { check } from "k6";\n`;
+  assertEquals(refused(head + `setTimeout(() => http.get("http://h/"), 10);`), [
+    "t.js:3: a callback that sends requests is handed to setTimeout(): loadlab cannot await where it is called",
+  ]);
+  assertEquals(
+    refused(head + `export default () => check(1, { x: () => http.get("http://h/").status === 200 });`),
+    [
+      "t.js:3: a check function that sends requests (checks are judged synchronously)",
+    ],
+  );
+  assertEquals(refused(head + `function f() { http.get("http://h/"); }\nconst g = f;`), [
+    "t.js:4: f sends requests and is used as a value here: loadlab awaits only direct calls",
+  ]);
+  assertEquals(refused(`import ws from "k6/ws";\nimport { x } from "https://jslib.k6.io/x.js";`), [
+    "t.js:1: k6/ws (WebSocket sessions) is not converted yet: loadlab's WebSocket flows say the same steps",
+    "t.js:2: https://jslib.k6.io/x.js: a remote module is not fetched (loadlab runs offline); copy it beside the script",
+  ]);
+  throws(
+    () => convert("export default function ( {"),
+    /^K6ConvertError: cannot run this k6 script: t.js:1: /,
+  );
+});
+
+Deno.test("a k6 script is told from a session script by its imports", () => {
+  ok(isK6Source(`import http from "k6/http";`));
+  ok(isK6Source(`import { sleep } from "k6";`));
+  ok(!isK6Source(`export default async (s) => { await s.get("/"); };`));
+  ok(!isK6Source(`import x from "./k6.js";`));
+});

@@ -1,0 +1,108 @@
+/**
+ * @module
+ * k6's `k6/crypto` for converted scripts, on `node:crypto`: the digests by name (`sha256(input, "hex")`),
+ * `hmac`, `createHash`/`createHMAC` with `update` and `digest`, and `randomBytes`.
+ */
+import * as nodeCrypto from "node:crypto";
+import { Buffer } from "node:buffer";
+
+type Input = string | ArrayBuffer | Uint8Array;
+type Digest = string | ArrayBuffer;
+
+const bytesOf = (input: Input) =>
+  typeof input === "string" ? Buffer.from(input, "utf8") : Buffer.from(input as ArrayBuffer);
+
+/** A digest in k6's output encodings: hex, base64, base64url, base64rawurl, binary (an ArrayBuffer). */
+function encode(digest: Buffer, encoding = "binary"): Digest {
+  switch (encoding) {
+    case "hex":
+      return digest.toString("hex");
+    case "base64":
+      return digest.toString("base64");
+    case "base64url":
+      return digest.toString("base64url") + "=".repeat((4 - (digest.toString("base64url").length % 4)) % 4);
+    case "base64rawurl":
+      return digest.toString("base64url");
+    default:
+      return digest.buffer.slice(digest.byteOffset, digest.byteOffset + digest.byteLength) as ArrayBuffer;
+  }
+}
+
+const ALGORITHMS: Record<string, string> = {
+  md4: "md4",
+  md5: "md5",
+  sha1: "sha1",
+  sha256: "sha256",
+  sha384: "sha384",
+  sha512: "sha512",
+  sha512_224: "sha512-224",
+  sha512_256: "sha512-256",
+  ripemd160: "ripemd160",
+};
+
+const algorithm = (name: string) => {
+  const a = ALGORITHMS[name];
+  if (a === undefined) throw new TypeError(`${name}: not a hash k6/crypto knows`);
+  return a;
+};
+
+/** k6's `createHash(algorithm)`. */
+export function createHash(name: string) {
+  return hasher(nodeCrypto.createHash(algorithm(name)));
+}
+
+/** k6's `createHMAC(algorithm, secret)`. */
+export function createHMAC(name: string, secret: Input) {
+  return hasher(nodeCrypto.createHmac(algorithm(name), bytesOf(secret)));
+}
+
+/** k6's hasher: `update` any number of times, then `digest` in one encoding or several (k6 allows it). */
+function hasher(h: { update(b: Buffer): unknown; digest(): Buffer }) {
+  let done: Buffer | null = null;
+  return {
+    update(input: Input) {
+      h.update(bytesOf(input));
+      return this;
+    },
+    digest: (encoding?: string) => encode(done ??= h.digest(), encoding),
+  };
+}
+
+/** k6's `hmac(algorithm, secret, data, encoding)`. */
+export function hmac(name: string, secret: Input, data: Input, encoding?: string): Digest {
+  return createHMAC(name, secret).update(data).digest(encoding);
+}
+
+const digestOf = (name: string) => (input: Input, encoding?: string) =>
+  createHash(name).update(input).digest(encoding);
+
+export const md4 = digestOf("md4");
+export const md5 = digestOf("md5");
+export const sha1 = digestOf("sha1");
+export const sha256 = digestOf("sha256");
+export const sha384 = digestOf("sha384");
+export const sha512 = digestOf("sha512");
+export const sha512_224 = digestOf("sha512_224");
+export const sha512_256 = digestOf("sha512_256");
+export const ripemd160 = digestOf("ripemd160");
+
+/** `size` random bytes as an ArrayBuffer. */
+export function randomBytes(size: number): ArrayBuffer {
+  return encode(nodeCrypto.randomBytes(size)) as ArrayBuffer;
+}
+
+export default {
+  createHash,
+  createHMAC,
+  hmac,
+  md4,
+  md5,
+  sha1,
+  sha256,
+  sha384,
+  sha512,
+  sha512_224,
+  sha512_256,
+  ripemd160,
+  randomBytes,
+};

@@ -1,0 +1,76 @@
+/**
+ * @module
+ * k6's `k6/execution` for converted scripts: `exec.vu` (the session's virtual user and iteration),
+ * `exec.scenario` (its name, the iteration) and `exec.test.abort()`. A field loadlab does not know
+ * (instance-wide VU counts, a scenario's progress) throws when read rather than answering wrongly.
+ */
+import { current, scenario } from "./runtime.ts";
+
+function session() {
+  const ctx = current();
+  if (ctx === undefined) {
+    throw new Error("k6/execution's vu is read outside an iteration (in init, setup or teardown)");
+  }
+  return ctx.s;
+}
+
+function unknown(field: string): never {
+  throw new Error(`exec.${field} is not known to loadlab's sessions`);
+}
+
+export const vu = {
+  get idInTest() {
+    return session().vu;
+  },
+  get idInInstance() {
+    return session().vu;
+  },
+  get iterationInInstance() {
+    return session().iteration;
+  },
+  get iterationInScenario() {
+    return session().iteration;
+  },
+  tags: {} as Record<string, string>,
+  metrics: { tags: {} as Record<string, string>, metadata: {} as Record<string, string> },
+};
+
+export const scenarioInfo = {
+  get name() {
+    return scenario();
+  },
+  get executor() {
+    return unknown("scenario.executor");
+  },
+  get iterationInInstance() {
+    return session().iteration;
+  },
+  get iterationInTest() {
+    return unknown("scenario.iterationInTest");
+  },
+  get startTime() {
+    return unknown("scenario.startTime");
+  },
+  get progress() {
+    return unknown("scenario.progress");
+  },
+};
+
+export const instance = {
+  get vusActive() {
+    return unknown("instance.vusActive");
+  },
+  get iterationsCompleted() {
+    return unknown("instance.iterationsCompleted");
+  },
+};
+
+export const test = {
+  abort(message = "test aborted"): never {
+    throw new Error(`exec.test.abort() is not supported (it would stop every VU): ${message}`);
+  },
+  options: {},
+};
+
+export { scenarioInfo as scenario };
+export default { vu, scenario: scenarioInfo, instance, test };

@@ -1,0 +1,49 @@
+/**
+ * @module
+ * k6's `k6` module for converted scripts: `check` counts each named condition as a loadlab check of the
+ * session (its pass ratio is k6's `checks`), `sleep` is the session's think time (ends at once when the
+ * run stops), `group` runs its body (awaited, as the converter made it), `fail` throws (the iteration
+ * ends as a `script` error with its line). Outside a session (setup, teardown) checks are only judged.
+ */
+import { current } from "./runtime.ts";
+
+/** Judges every condition of `sets` on `value`; counts each under its name; true when all passed. */
+export function check(
+  value: unknown,
+  sets: Record<string, unknown>,
+  _tags?: Record<string, string>,
+): boolean {
+  const s = current()?.s;
+  let all = true;
+  for (const name of Object.keys(sets)) {
+    const condition = sets[name];
+    const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
+    s?.check(ok, name);
+    all &&= ok;
+  }
+  return all;
+}
+
+/** Waits `seconds` (k6's unit); the session's sleep ends at once when the run stops. */
+export function sleep(seconds: number): Promise<void> {
+  const ms = Math.max(0, Number(seconds) * 1000);
+  const s = current()?.s;
+  return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Runs `body` (k6's group; its requests keep their own names) and returns what it returned. */
+export async function group<T>(_name: string, body: () => T | Promise<T>): Promise<T> {
+  return await body();
+}
+
+/** Ends the iteration with `message` (k6's fail). */
+export function fail(message = ""): never {
+  throw new Error(message);
+}
+
+/** k6's `randomSeed`: refused when called (loadlab's sessions share Math.random across VUs). */
+export function randomSeed(_seed: number): never {
+  throw new Error("randomSeed is not supported: sessions of one isolate share Math.random");
+}
+
+export default { check, sleep, group, fail, randomSeed };

@@ -1,0 +1,61 @@
+/**
+ * @module
+ * A k6 script file converted once and kept: the converted session script is written under loadlab's
+ * cache folder (`$XDG_CACHE_HOME/loadlab/k6`, else `~/.cache/loadlab/k6`), in a folder named by a hash
+ * of the script's text and of this runtime's place, with the script's own file name, so an error's
+ * `file:line` reads as the k6 file's. The same text converts once; a changed script gets a new folder.
+ * `sessionScriptPath` is what the plan, the workers and setup/teardown load in place of a k6 script.
+ */
+import { createHash } from "node:crypto";
+import { basename, dirname, join } from "node:path";
+import { convertK6, isK6Source } from "./convert.ts";
+import { RUNTIME_URL } from "./k6_modules.ts";
+
+/** Bumped when the conversion changes, so older cached conversions are not reused. */
+const CONVERSION_VERSION = "1";
+
+/** Where converted scripts are kept. */
+export function k6CacheDir(): string {
+  const base = Deno.env.get("XDG_CACHE_HOME") ?? join(Deno.env.get("HOME") ?? Deno.cwd(), ".cache");
+  return join(base, "loadlab", "k6");
+}
+
+/** Whether the file at `path` is a k6 script (a `.js` file importing `k6` or `k6/...`). */
+export function isK6File(path: string): boolean {
+  if (!/\.(js|mjs)$/.test(path)) return false;
+  try {
+    return isK6Source(Deno.readTextFileSync(path));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The session script to load for `path`: the path itself unless it is a k6 script, else its conversion
+ * (converted now unless cached). Throws `K6ConvertError` naming each place that cannot be converted.
+ */
+export function sessionScriptPath(path: string): string {
+  if (!isK6File(path)) return path;
+  const source = Deno.readTextFileSync(path);
+  const hash = createHash("sha256").update(`${CONVERSION_VERSION}\0${RUNTIME_URL}\0${path}\0${source}`)
+    .digest("hex").slice(0, 24);
+  const out = join(k6CacheDir(), hash, basename(path));
+  try {
+    Deno.statSync(out);
+    return out;
+  } catch {
+    // not converted yet
+  }
+  const { code } = convertK6(source, basename(path), dirname(path));
+  Deno.mkdirSync(dirname(out), { recursive: true });
+  // Written beside and renamed: a concurrent loadlab never imports half a file.
+  const partial = `${out}.${Deno.pid}.partial`;
+  Deno.writeTextFileSync(partial, code);
+  Deno.renameSync(partial, out);
+  return out;
+}
+
+/** The origins a k6 script's URLs name (for the run's default target). */
+export function k6Origins(path: string): string[] {
+  return convertK6(Deno.readTextFileSync(path), basename(path), dirname(path)).origins;
+}

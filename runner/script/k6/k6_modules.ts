@@ -1,0 +1,64 @@
+/**
+ * @module
+ * Which k6 modules a converted script may import and the file of this folder that stands in for each,
+ * and which of their calls are asynchronous once converted (k6's are synchronous: a VU owns its
+ * interpreter; loadlab's sessions share one, so a request is a promise the converted script awaits).
+ * Read by the converter; the modules themselves are the files named here.
+ */
+
+/** k6 module -> the URL of this folder's file that replaces it (each a module the converted script imports). */
+export const K6_MODULES: Readonly<Record<string, string>> = {
+  "k6": new URL("./k6.ts", import.meta.url).href,
+  "k6/http": new URL("./http.ts", import.meta.url).href,
+  "k6/metrics": new URL("./metrics.ts", import.meta.url).href,
+  "k6/data": new URL("./data.ts", import.meta.url).href,
+  "k6/encoding": new URL("./encoding.ts", import.meta.url).href,
+  "k6/crypto": new URL("./crypto.ts", import.meta.url).href,
+  "k6/execution": new URL("./execution.ts", import.meta.url).href,
+};
+
+/** k6 modules refused, with why (a script importing one does not run here). */
+export const K6_REFUSED: Readonly<Record<string, string>> = {
+  "k6/ws": "k6/ws (WebSocket sessions) is not converted yet: loadlab's WebSocket flows say the same steps",
+  "k6/net/grpc": "k6/net/grpc is not converted: loadlab has no gRPC client",
+  "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
+  "k6/html": "k6/html (parseHTML) is not converted yet",
+};
+
+/** The calls of each module that become asynchronous (awaited by the converted script). */
+export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
+  "k6": new Set(["sleep", "group"]),
+  "k6/http": new Set([
+    "get",
+    "post",
+    "put",
+    "patch",
+    "del",
+    "head",
+    "options",
+    "request",
+    "batch",
+    "asyncRequest",
+  ]),
+};
+
+/** Array methods whose callback may send requests: run one element after another, awaited. */
+export const ARRAY_METHODS: ReadonlySet<string> = new Set([
+  "forEach",
+  "map",
+  "filter",
+  "some",
+  "every",
+  "find",
+  "findIndex",
+  "flatMap",
+  "reduce",
+]);
+
+/** The URL of this folder's replacement of k6 module `name`, or undefined when it has none. */
+export function moduleUrl(name: string): string | undefined {
+  return Object.hasOwn(K6_MODULES, name) ? K6_MODULES[name] : undefined;
+}
+
+/** The URL of the runtime every converted script imports as `__k6`. */
+export const RUNTIME_URL = new URL("./runtime.ts", import.meta.url).href;

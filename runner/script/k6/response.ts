@@ -1,0 +1,126 @@
+/**
+ * @module
+ * k6's response object over a loadlab session response (or, outside a session, over a fetched one):
+ * `status`, `body` (text, bytes with `responseType: "binary"`, null with `"none"`), `json(selector?)`,
+ * `headers` (read by any spelling of a name: `res.headers["Content-Type"]`), `cookies`, `timings`
+ * (`duration` and `waiting` are the time the script waited for the response; loadlab's own latency of
+ * the request is in the run's results), `error` and `error_code` when the request failed (status 0).
+ * The body is decoded only when read.
+ */
+import type { Response } from "../session.ts";
+
+/** What a request asked for, as k6's `res.request` shows it. */
+export interface SentRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A k6 response. */
+export class K6Response {
+  readonly status: number;
+  readonly status_text: string;
+  readonly error: string;
+  readonly error_code: number;
+  readonly proto = "HTTP/1.1";
+  readonly remote_ip = "";
+  readonly remote_port = 0;
+  readonly timings: Record<string, number>;
+  readonly #raw: Response;
+  readonly #responseType: string;
+
+  constructor(
+    raw: Response,
+    readonly url: string,
+    readonly request: SentRequest,
+    waitedMs: number,
+    responseType: string,
+  ) {
+    this.#raw = raw;
+    this.#responseType = responseType;
+    this.status = raw.status;
+    this.status_text = raw.status === 0 ? "" : String(raw.status);
+    this.error = raw.status === 0 ? "request failed (its error is counted by kind in the run's results)" : "";
+    this.error_code = raw.status === 0 ? 1000 : 0;
+    this.timings = {
+      duration: waitedMs,
+      waiting: waitedMs,
+      blocked: 0,
+      connecting: 0,
+      tls_handshaking: 0,
+      sending: 0,
+      receiving: 0,
+    };
+  }
+
+  get body(): string | ArrayBuffer | null {
+    if (this.#responseType === "none") return null;
+    if (this.#responseType === "binary") {
+      const b = this.#raw.bytes();
+      return b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength) as ArrayBuffer;
+    }
+    return this.#raw.status === 0 ? "" : this.#raw.text();
+  }
+
+  get headers(): Record<string, string> {
+    const raw = this.#raw;
+    return new Proxy({}, {
+      get: (_t, name) => typeof name === "string" ? raw.headers.get(name) ?? undefined : undefined,
+      has: (_t, name) => typeof name === "string" && raw.headers.has(name),
+    });
+  }
+
+  get cookies(): Record<string, Array<{ name: string; value: string }>> {
+    const cookies: Record<string, Array<{ name: string; value: string }>> = {};
+    for (const line of this.#raw.headers.getAll("set-cookie")) {
+      const pair = line.split(";")[0], eq = pair.indexOf("=");
+      if (eq <= 0) continue;
+      const name = pair.slice(0, eq).trim();
+      (cookies[name] ??= []).push({ name, value: pair.slice(eq + 1).trim() });
+    }
+    return cookies;
+  }
+
+  /** The body as JSON, or the value at `selector` (`items.0.id`, `#` for a length) of it. */
+  json(selector?: string): unknown {
+    const value = JSON.parse(this.#raw.text());
+    return selector === undefined ? value : select(value, selector);
+  }
+
+  html(): never {
+    throw new Error("res.html() is not supported by loadlab's k6 runtime (no HTML parser)");
+  }
+}
+
+/** A gjson path's simple form: keys and indexes by `.`, `#` for an array's length. */
+function select(value: unknown, selector: string): unknown {
+  let at: unknown = value;
+  for (const key of selector.split(".")) {
+    if (at === null || typeof at !== "object") return undefined;
+    if (key === "#" && Array.isArray(at)) at = at.length;
+    else at = (at as Record<string, unknown>)[key];
+  }
+  return at;
+}
+
+/**
+ * A fetched response held whole, readable as a session response (for setup and teardown); null (the
+ * request failed) reads as status 0, as a session's failed request does.
+ */
+export async function fetchedResponse(res: globalThis.Response | null): Promise<Response> {
+  const bytes = res === null ? new Uint8Array(0) : new Uint8Array(await res.arrayBuffer());
+  const headers = res?.headers ?? new Headers();
+  return {
+    status: res?.status ?? 0,
+    headers: {
+      get: (name) => headers.get(name),
+      has: (name) => headers.has(name),
+      getAll: (name) =>
+        name.toLowerCase() === "set-cookie" ? headers.getSetCookie() : [headers.get(name) ?? ""],
+    },
+    text: () => new TextDecoder().decode(bytes),
+    json: () => JSON.parse(new TextDecoder().decode(bytes)),
+    bytes: () => bytes,
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * k6 `options` as loadlab loads and thresholds: the shortcuts, every executor, thresholds in k6's syntax
+ * with abortOnFail, and refusals at their paths for what loadlab cannot honour.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { k6Experiment } from "./k6_options.ts";
+
+const mapped = (options: Record<string, unknown>) => {
+  const r = k6Experiment(options);
+  if (!r.ok) throw new Error(r.issues.map((i) => `${i.path}: ${i.message}`).join("; "));
+  return r.value;
+};
+const problems = (options: Record<string, unknown>) => {
+  const r = k6Experiment(options);
+  return r.ok ? [] : r.issues.map((i) => i.path);
+};
+
+Deno.test("k6's shortcuts: vus + duration, iterations, stages, and one iteration by default", () => {
+  assertEquals(mapped({ vus: 5, duration: "1m30s" }).load, {
+    model: "connections",
+    connections: 5,
+    duration: "90000ms",
+  });
+  assertEquals(mapped({ vus: 2, iterations: 10 }).load, { model: "count", requests: 10, connections: 2 });
+  assertEquals(mapped({ stages: [{ duration: "10s", target: 5 }, { duration: "5s", target: 0 }] }).load, {
+    model: "connections",
+    stages: [{ duration: "10000ms", target: 5 }, { duration: "5000ms", target: 0 }],
+  });
+  assertEquals(mapped({}).load, { model: "count", requests: 1, connections: 1 });
+  assertEquals(mapped({ noConnectionReuse: true, insecureSkipTLSVerify: true }).load, {
+    model: "count",
+    requests: 1,
+    connections: 1,
+    connection: "per-arrival",
+    tls: { insecure: true },
+  });
+});
+
+Deno.test("each k6 executor as a loadlab model", () => {
+  const one = (sc: Record<string, unknown>) => mapped({ scenarios: { s: sc } }).load;
+  assertEquals(one({ executor: "constant-vus", vus: 3, duration: "10s", gracefulStop: "5s" }), {
+    model: "connections",
+    connections: 3,
+    duration: "10000ms",
+    gracefulStop: "5000ms",
+  });
+  assertEquals(one({ executor: "ramping-vus", startVUs: 0, stages: [{ duration: "10s", target: 4 }] }), {
+    model: "connections",
+    stages: [{ duration: "10000ms", target: 4 }],
+  });
+  assertEquals(one({ executor: "per-vu-iterations", vus: 3, iterations: 4, maxDuration: "1m" }), {
+    model: "count",
+    requests: 12,
+    connections: 3,
+    duration: "60000ms",
+  });
+  assertEquals(one({ executor: "shared-iterations", vus: 3, iterations: 4 }), {
+    model: "count",
+    requests: 4,
+    connections: 3,
+  });
+  assertEquals(
+    one({ executor: "constant-arrival-rate", rate: 30, timeUnit: "1m", duration: "10s", preAllocatedVUs: 5 }),
+    { model: "rate", phases: [{ duration: "10000ms", rate: 0.5 }], maxConnections: 5 },
+  );
+  assertEquals(
+    one({
+      executor: "ramping-arrival-rate",
+      startRate: 10,
+      stages: [{ duration: "5s", target: 20 }, { duration: "5s", target: 0 }],
+      maxVUs: 50,
+    }),
+    {
+      model: "rate",
+      phases: [{ duration: "5000ms", rate: 10, rampTo: 20 }, { duration: "5000ms", rate: 20, rampTo: 0 }],
+      maxConnections: 50,
+    },
+  );
+  assertEquals(one({ executor: "externally-controlled", vus: 2, maxVUs: 10, duration: "1m" }), {
+    model: "connections",
+    connections: 2,
+    duration: "60000ms",
+  });
+});
+
+Deno.test("thresholds in k6's syntax, with abortOnFail and a name selector", () => {
+  const { thresholds } = mapped({
+    thresholds: {
+      http_req_duration: ["p(95)<500", { threshold: "p(99)<1500", abortOnFail: true, delayAbortEval: "10s" }],
+      "http_req_duration{name:login}": ["avg<200"],
+      http_req_failed: ["rate<0.01"],
+    },
+  });
+  assertEquals(thresholds, [
+    "http_req_duration: p(95)<500",
+    { expr: "http_req_duration: p(99)<1500", abortOnFail: true, delayAbortEval: "10000ms" },
+    "http_req_duration{name:login}: avg<200",
+    "http_req_failed: rate<0.01",
+  ]);
+});
+
+Deno.test("what loadlab cannot honour is refused at its path, never dropped", () => {
+  assertEquals(problems({ hosts: { "a.b": "1.2.3.4" }, tags: { team: "x" } }), [
+    "options.hosts",
+    "options.tags",
+  ]);
+  assertEquals(
+    problems({ scenarios: { a: { executor: "constant-vus" }, b: { executor: "constant-vus" } } }),
+    [
+      "options.scenarios",
+    ],
+  );
+  assertEquals(
+    problems({ scenarios: { a: { executor: "constant-vus", duration: "1s", startTime: "10s", env: {} } } }),
+    ["options.scenarios.a.startTime", "options.scenarios.a.env"],
+  );
+  assertEquals(
+    problems({ thresholds: { checks: ["rate>0.9"], "http_req_duration{kind:html}": ["p(95)<1"] } }),
+    [
+      "options.thresholds.checks",
+      'options.thresholds["http_req_duration{kind:html}"]',
+    ],
+  );
+  assertEquals(problems({ vus: 2, duration: "1x" }), ["options.duration"]);
+});
