@@ -15,6 +15,13 @@ import { distinctMetricsOuts, parseMetricsOut } from "./metrics_out/out_flags.ts
 import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
 import { BASELINE_FLAGS, type BaselineArgs, baselineArgs, baselineHelp } from "./baseline_flags.ts";
 import { ABORT_FLAGS, type AbortOnFailArg, abortOnFailArg } from "./abort_flags.ts";
+import {
+  hasLoadFlags,
+  SCRIPT_LOAD_FLAGS,
+  SCRIPT_LOAD_HELP,
+  type ScriptLoadArgs,
+  scriptLoadArgs,
+} from "./script_load_flags.ts";
 
 export const RUN_HELP = `loadlab run: run an experiment file (or a preset shipped inside loadlab)
 
@@ -57,6 +64,7 @@ Usage: loadlab run FILE|preset:NAME [options]
                             rate, connections, end of a phase, stop) at their instants (docs/REFERENCE.md)
 ${baselineHelp(2, 28)}
 ${dashboardHelp(2, 28)}
+${SCRIPT_LOAD_HELP}
   -h, --help                this help
 
 The file format: docs/EXPERIMENTS.md. 'loadlab presets' lists the presets.
@@ -90,6 +98,7 @@ const SPECS: FlagSpec[] = [
   ...ABORT_FLAGS,
   ...BASELINE_FLAGS,
   ...DASHBOARD_FLAGS,
+  ...SCRIPT_LOAD_FLAGS,
   { long: "help", short: "h", takesValue: false },
 ];
 
@@ -125,6 +134,8 @@ export interface RunArgs extends BaselineArgs {
   replay?: string;
   /** `--abort-on-fail` (and `--delay-abort-eval`): every threshold of the experiment stops its run on failure. */
   abortOnFail?: AbortOnFailArg;
+  /** A script's load and variables from the command line (cli/script_load_flags.ts). */
+  scriptLoad?: ScriptLoadArgs;
 }
 
 /** Parses the arguments after `run` (or `demo`, with its help); throws `UsageError` or `HelpRequested`. */
@@ -165,6 +176,7 @@ export function parseRunArgs(argv: string[], command = "run", help = RUN_HELP): 
     ...baselineArgs(flags),
     ...dashboardOf(flags),
     ...abortOf(flags),
+    ...scriptLoadOf(flags),
   };
 }
 
@@ -195,6 +207,12 @@ function segmentOf(flags: FlagValues): Pick<RunArgs, "segment" | "startAtEpochMs
     throw new UsageError("--start-at lines up the shards of a split load: give --segment I/N with it");
   }
   return { ...(segment ? { segment } : {}), ...(startAtEpochMs !== undefined ? { startAtEpochMs } : {}) };
+}
+
+/** `{scriptLoad}` when a script load flag or `-e` was given, else nothing. */
+function scriptLoadOf(flags: FlagValues): Pick<RunArgs, "scriptLoad"> {
+  const scriptLoad = scriptLoadArgs(flags);
+  return hasLoadFlags(scriptLoad) || Object.keys(scriptLoad.env).length > 0 ? { scriptLoad } : {};
 }
 
 /** `{dashboard}` when a dashboard flag was given, else nothing (so the parsed args stay as they were). */

@@ -6,10 +6,14 @@
  * scripts checked. The problems it finds are bad input (exit 2). Kept apart from cli/run_cmd.ts, which
  * checks the outputs, runs the plan and ends the command, so reading an experiment is one place to look.
  */
+import { resolve } from "node:path";
 import type { RunArgs } from "./run_args.ts";
 import { UsageError } from "./usage_error.ts";
 import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { withReplayedSchedule } from "./replay.ts";
+import { k6ExperimentText } from "./k6_source.ts";
+import { isK6File } from "../runner/script/k6/k6_file.ts";
+import { hasLoadFlags, sessionLoadOf } from "./script_load_flags.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
@@ -33,10 +37,14 @@ export interface RunSource extends Runnable {
  */
 export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; plan: Plan }> {
   // A session script runs as the experiment its options describe; any script is checked before a load.
-  const source = loadSource(
-    args,
-    isScriptPath(args.source) ? await scriptExperimentText(args.source) : undefined,
-  );
+  const script = isScriptPath(args.source);
+  if (!script && args.scriptLoad !== undefined) {
+    throw new UsageError(
+      `${args.source}: -c, -d, --vus, --iterations, --stages, --ramp-up and -e are for a script; an experiment ` +
+        "file's loads say its load (change them with --set)",
+    );
+  }
+  const source = loadSource(args, script ? await scriptText(args) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
   await checkPlanScripts(plan);
@@ -47,6 +55,19 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
     );
   }
   return { source, plan };
+}
+
+/**
+ * The experiment of session script `args.source`: a k6 script's from its options, else the script's own;
+ * the command line's load flags over either, its `-e` variables set first (the script reads them).
+ */
+async function scriptText(args: RunArgs): Promise<string> {
+  const flags = args.scriptLoad ?? { env: {} };
+  for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
+  if (isK6File(resolve(args.source))) return k6ExperimentText(args.source, args.targets, flags);
+  const text = await scriptExperimentText(args.source);
+  if (!hasLoadFlags(flags)) return text;
+  return JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } });
 }
 
 /**

@@ -2,10 +2,13 @@
  * @module
  * An experiment's `script:` (docs/SCRIPTS.md): a session script's path, relative to the experiment file,
  * as a string or with the data source its sessions read (`data: NAME`). `anchorScript` makes the path absolute once the
- * file is known; `scriptAttackOf` is what a load's attack carries.
+ * file is known; `scriptAttackOf` is what a load's attack carries (a k6 script's conversion in its place).
  */
 import { z } from "zod";
 import { isAbsolute, join, resolve } from "node:path";
+import { K6ConvertError } from "../runner/script/k6/convert.ts";
+import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { ExperimentError } from "./experiment_error.ts";
 
 const scriptFields = z.strictObject({
   file: z.string().regex(/\.(ts|js|mts|mjs)$/, "a session script is a .ts or .js file, e.g. ./session.ts"),
@@ -29,5 +32,10 @@ export function anchorScript(script: ScriptSource, experimentFile: string | unde
 /** The script part of a load's attack, or undefined without a script. */
 export function scriptAttackOf(script: ScriptSource | undefined) {
   if (script === undefined) return undefined;
-  return { path: resolve(script.file) };
+  try {
+    return { path: sessionScriptPath(resolve(script.file)) };
+  } catch (err) {
+    if (!(err instanceof K6ConvertError)) throw err;
+    throw new ExperimentError(err.problems.map((message) => ({ path: "script", message })), { cause: err });
+  }
 }

@@ -1,0 +1,78 @@
+/**
+ * @module
+ * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
+ * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
+ * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
+ * which scenarios/k6_options.ts maps onto a load and thresholds. The target is the one origin the
+ * script's URLs name (`--target app=URL` replaces it, as for any experiment); a script whose URLs name
+ * none needs that flag.
+ */
+import { basename, extname, resolve } from "node:path";
+import { K6ConvertError } from "../runner/script/k6/convert.ts";
+import { k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { k6Experiment } from "../scenarios/k6_options.ts";
+import { formatIssues } from "../validation/mod.ts";
+import { checkScript } from "./script_check.ts";
+import { UsageError } from "./usage_error.ts";
+import type { ScriptLoadArgs } from "./script_load_flags.ts";
+
+/** The experiment (JSON text) for k6 script `source`; `targets` are the run's `--target` flags. */
+export async function k6ExperimentText(
+  source: string,
+  targets: Record<string, string>,
+  overrides: ScriptLoadArgs = { env: {} },
+): Promise<string> {
+  const path = resolve(source);
+  let converted: string;
+  try {
+    converted = sessionScriptPath(path);
+  } catch (err) {
+    if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
+    throw err;
+  }
+  const module = await checkScript(converted);
+  const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
+  const mapped = k6Experiment(options);
+  if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
+  const { load, thresholds } = mapped.value;
+  const url = targets.app ?? onlyOrigin(path);
+  return JSON.stringify({
+    name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
+    targets: { app: { url } },
+    loads: { k6: load },
+    ...(thresholds.length > 0 ? { thresholds } : {}),
+    script: path,
+  });
+}
+
+/** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */
+function overridesOf(a: ScriptLoadArgs): Record<string, unknown> {
+  const o = {
+    vus: a.vus,
+    duration: a.durationMs === undefined ? undefined : `${a.durationMs}ms`,
+    iterations: a.iterations,
+    stages: a.stages?.map((s) => ({ duration: `${s.durationMs}ms`, target: s.target })),
+  };
+  const out: Record<string, unknown> = {};
+  for (const key of ["vus", "duration", "iterations", "stages"] as const) {
+    if (o[key] !== undefined) out[key] = o[key];
+  }
+  if (Object.keys(out).length === 0) return out;
+  // As k6's flags do: they replace the scenarios, and a shape given drops the file's other shapes.
+  out.scenarios = undefined;
+  if (o.stages !== undefined) out.duration ??= undefined, out.iterations ??= undefined;
+  if (o.duration !== undefined || o.iterations !== undefined) out.stages ??= undefined;
+  return out;
+}
+
+/** The one origin the script's URLs name, else a usage error asking for `--target app=URL`. */
+function onlyOrigin(path: string): string {
+  const origins = k6Origins(path);
+  if (origins.length === 1) return origins[0];
+  const found = origins.length === 0
+    ? "names no URL"
+    : `names ${origins.length} origins (${origins.join(", ")})`;
+  throw new UsageError(
+    `${basename(path)} ${found}: give the server its requests go to with --target app=URL`,
+  );
+}

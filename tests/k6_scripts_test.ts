@@ -1,0 +1,114 @@
+/**
+ * k6 scripts end to end: converted and run by real worker isolates against the built-in target, their
+ * URLs of a public host sent to the run's target; requests counted by k6's `tags.name`, checks by name,
+ * `__VU`, `group`, array callbacks, `http.batch`, `SharedArray` of `open()`, `k6/execution`; a throw counted
+ * with the k6 file's own line; and `loadlab run script.js` refusing a script it cannot convert (exit 2,
+ * file:line) and running one with k6's flags over its options. Loads are bounded counts.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { createTargetApp } from "../targets/app/app.ts";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+
+const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
+const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
+Deno.env.set("XDG_CACHE_HOME", cache);
+
+async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
+  const target = createTargetApp();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
+  }
+}
+
+Deno.test("a k6 script's requests, checks and groups on loadlab's engine", () =>
+  withTarget(async (url) => {
+    const path = sessionScriptPath(fixture("login_browse.js"));
+    ok(path.startsWith(cache) && path.endsWith("/login_browse.js"), path);
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 6,
+      connections: 2,
+      workers: 2,
+      intervalMs: 100,
+      script: { path },
+    }));
+    assertEquals(run.errors, {});
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed], [6, 6, 0]);
+    const requests = Object.fromEntries(flow.steps.map((s) => [s.label, [s.requests, s.errors]]));
+    assertEquals(requests, {
+      login: [6, 0],
+      me: [6, 0],
+      user: [12, 0],
+      batch: [6, 0],
+      "GET /json": [6, 0],
+    });
+    const checks = Object.fromEntries(
+      flow.steps.flatMap((s) => s.checks ?? []).map((c) => [c.name, [c.passed, c.failed]]),
+    );
+    assertEquals(checks, {
+      "logged in": [6, 0],
+      "me is me": [6, 0],
+      json: [6, 0],
+      vu: [6, 0],
+      "pages 200": [6, 0],
+    });
+  }));
+
+Deno.test("a throw in a k6 script counts under the k6 file's own line", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 3,
+      connections: 1,
+      intervalMs: 100,
+      script: { path: sessionScriptPath(fixture("throws.js")) },
+    }));
+    assertEquals(run.errors.script, 3);
+    const messages = Object.keys(run.errorMessages?.script ?? {});
+    assertEquals(messages, ["odd iteration (throws.js:5)"]);
+  }));
+
+const loadlab = (...args: string[]) =>
+  new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, ...args],
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+
+Deno.test("loadlab run refuses a k6 script it cannot convert, naming file:line and why (exit 2)", async () => {
+  const out = await loadlab("run", fixture("refused.js"));
+  const text = new TextDecoder().decode(out.stderr);
+  assertEquals(out.code, 2, text);
+  ok(text.includes("refused.js:6: a callback that sends requests is handed to setTimeout()"), text);
+  ok(text.includes("refused.js:7: a check function that sends requests"), text);
+});
+
+Deno.test("loadlab run script.js: k6's options and flags as the load, thresholds judged", () =>
+  withTarget(async (url) => {
+    const outDir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
+    const out = await loadlab(
+      "run",
+      fixture("login_browse.js"),
+      "--target",
+      `app=${url}`,
+      "--iterations",
+      "4",
+      "--out-dir",
+      outDir,
+    );
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 0, text);
+    const results = JSON.parse(Deno.readTextFileSync(`${outDir}/results.json`));
+    const run = results.runs[0];
+    assertEquals([run.model, run.flows[0].sessions], ["count", 4]);
+    assertEquals(results.thresholds.map((t: { ok: boolean }) => t.ok), [true, true]);
+  }));
