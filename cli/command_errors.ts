@@ -14,8 +14,11 @@ import { terminalSafe } from "../validation/terminal_text.ts";
 import { EXIT } from "./exit_codes.ts";
 import { HelpRequested, oneLine } from "./usage_error.ts";
 
-/** Errors that are bad input, printed as one line (exit 2). */
-const BAD_INPUT = new Set(["UsageError", "ConfigError", "ResultsFileError"]);
+/**
+ * Errors that are bad input, printed as one line (exit 2); a session script's setup() that gave no value
+ * to run with (a throw, its time limit, `Deno.exit`) is one too: found before any load.
+ */
+const BAD_INPUT = new Set(["UsageError", "ConfigError", "ResultsFileError", "ScriptSetupError"]);
 /** Errors of a target that could not start or stopped answering (exit 3). */
 const TARGET_FAILED = new Set(["TargetError", "TargetFailedError"]);
 

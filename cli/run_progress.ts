@@ -45,6 +45,8 @@ export function runProgress(opts: {
         if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
         const bypass = cacheBypassSentence(result);
         if (bypass) console.log(`${prefix}warning: ${bypass}`);
+        // The run's results are written by now: a failed teardown is said, never a lost run.
+        if (result.teardownError) console.log(`${prefix}warning: ${terminalSafe(result.teardownError)}`);
       },
     },
   };

@@ -2,13 +2,14 @@
  * @module
  * A session script checked before any target starts or load is sent (exit 2 on a problem): type-checked
  * with `deno check` when loadlab runs from source (a compiled loadlab has no type checker inside; its
- * import below still refuses a syntax error), then imported to see it loads and has a default function.
- * Problems name the script's file:line. `scriptExperimentText` is the experiment `loadlab run
+ * import below still refuses a syntax error), then imported to see it loads and has a default function,
+ * in an isolate of its own (script_host.ts): its top-level code cannot end loadlab (`Deno.exit`) or hold
+ * it (an await that never settles is refused after a minute). Problems name the script's file:line. `scriptExperimentText` is the experiment `loadlab run
  * session.ts` runs: the script's `options` (what a file would say) over a default of the built-in target
  * under 10 connections for 10 s.
  */
 import { basename, dirname, extname, resolve } from "node:path";
-import { importScript, ScriptLoadError, type ScriptModule } from "../runner/script/script_module.ts";
+import { type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
 import { UsageError } from "./usage_error.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 
@@ -20,19 +21,34 @@ export function isScriptPath(source: string): boolean {
   return /\.(ts|js|mts|mjs)$/.test(source);
 }
 
-/** Type-checks (from source) and imports the script at `path`; throws `UsageError` naming file:line. */
-export async function checkScript(path: string): Promise<ScriptModule> {
+/** How long importing a script (its top-level code) may take before it is refused. */
+const IMPORT_TIMEOUT_MS = 60_000;
+
+/**
+ * Type-checks (from source) and imports the script at `path` in an isolate of its own (so its top-level
+ * code cannot end loadlab); throws `UsageError` naming file:line, or why the import never ended.
+ */
+export async function checkScript(path: string): Promise<ScriptExports> {
   const problems = typeChecked.has(path) ? [] : await typeProblems(path);
   if (problems.length > 0) {
     throw new UsageError(`${basename(path)} does not type-check: ${problems.slice(0, 5).join("; ")}`);
   }
   typeChecked.add(path);
-  try {
-    return await importScript(path);
-  } catch (err) {
-    if (err instanceof ScriptLoadError) throw new UsageError(err.message, { cause: err });
-    throw err;
+  const opened = await ScriptHost.open(path, IMPORT_TIMEOUT_MS);
+  if (opened.host === null) throw new UsageError(importProblem(basename(path), opened.outcome));
+  opened.host.close();
+  return opened.exports;
+}
+
+/** Why importing the script `name` gave no module, in words. */
+function importProblem(name: string, outcome: HostOutcome): string {
+  if (outcome.kind === "failed") return outcome.message;
+  if (outcome.kind === "exited") {
+    return `${name}: its module ended its isolate (Deno.exit or process.exit at its top level): a session ` +
+      "script must not exit; throw to refuse to run";
   }
+  return `${name}: importing it did not end within ${IMPORT_TIMEOUT_MS / 1000} s (a top-level await that ` +
+    "never settles?)";
 }
 
 /**

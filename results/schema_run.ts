@@ -154,6 +154,8 @@ export const runResultSchema = z.looseObject({
    * `process.exit`); the run is `incomplete`, their share stopped there.
    */
   exitedWorkers: count.optional(),
+  /** What went wrong in a session script's teardown() after the load (a throw, its time limit, an exit). */
+  teardownError: z.string().optional(),
   /**
    * The kernel's TCP counters of the generator's host over the run (deltas; this host, all processes,
    * not only this run): accept-queue overflows and drops, SYNs sent again, retransmission timeouts and

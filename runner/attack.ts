@@ -64,7 +64,7 @@ export class RequestLogFailed extends Error {
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
   if (config.logFile) await createLogFile(config.logFile);
   // A session script's setup() runs once before the load; its teardown() once after, whatever happened.
-  return await withScriptSetup(config, (ready) => runLoaded(ready, hooks));
+  return await withScriptSetup(config, (ready) => runLoaded(ready, hooks), hooks.signal);
 }
 
 async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {

@@ -86,13 +86,17 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
   const ownFlows = flows ?? (mix ? undefined : fileFlows);
   // A script is the file's sessions too: loads with a mix of their own (or throughput) keep theirs.
   const script = mix || flows || load.model === "throughput" ? undefined : scriptAttackOf(exp.script);
+  const scriptLimits = {
+    ...(exp.setupTimeout === undefined ? {} : { setupTimeoutMs: exp.setupTimeout }),
+    ...(exp.teardownTimeout === undefined ? {} : { teardownTimeoutMs: exp.teardownTimeout }),
+  };
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
   return {
     ...fields,
     ...common,
     ...(ownFlows ? { flows: ownFlows.map(toFlowInput) } : {}),
     ...(ownMix ? { requestMix: ownMix.map(toRequestInput) } : {}),
-    ...(script ? { script } : {}),
+    ...(script ? { script: { ...script, ...scriptLimits } } : {}),
     ...(data ? { data } : {}),
   };
 }

@@ -59,7 +59,7 @@ export interface RunOptions {
 
 /**
  * Runs one planned run (its requests logged with `exp.log`, a fresh target's cold start probed with
- * `exp`'s `coldStartRequests`); null when Ctrl-C came before its load started.
+ * `exp`'s `coldStartRequests`); null when Ctrl-C came before its load started (a script's setup included).
  */
 export async function executeRun(
   run: PlannedRun,
@@ -74,7 +74,12 @@ export async function executeRun(
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;
-  const watched = await attackWatched(run, target, config, opts, thresholds, logFile);
+  const watched = await attackWatched(run, target, config, opts, thresholds, logFile).catch((err) => {
+    // Ctrl-C or SIGTERM while a session script's setup() ran: no load was sent, as when it came before.
+    if (err instanceof Error && err.name === "ScriptSetupStopped") return null;
+    throw err;
+  });
+  if (watched === null) return null;
   const profiles = watched.taken.length
     ? await saveRunProfiles(watched.taken, opts.outDir, run.name, watched.loadStartUs)
     : [];

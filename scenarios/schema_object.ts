@@ -132,6 +132,10 @@ export const experimentObject = z.strictObject({
    * take rows from.
    */
   script: scriptSourceSchema.optional(),
+  /** How long the script's setup() may take (k6's setupTimeout); past it the run ends before any load. */
+  setupTimeout: durationSchema.optional(),
+  /** How long the script's teardown() may take after the load; past it, it is cut (the results stay). */
+  teardownTimeout: durationSchema.optional(),
   /** Named data sources (CSV, JSON, NDJSON files) that loads and flows pick with `data: NAME`. */
   data: z.record(nameSchema, dataSourceSchema).optional(),
   loads: namedRecord(loadSchema, "load"),

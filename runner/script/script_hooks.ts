@@ -3,59 +3,101 @@
  * A session script's `setup()` and `teardown()` around one run (k6's lifecycle): setup once before the
  * workers start, its return value handed to every session (`s.setup`, so it must be structured-
  * cloneable: it crosses into the worker isolates), teardown once after the load with that value, also
- * when the load failed. Both run in loadlab's main isolate and reach the target with `fetch`; their
- * requests are not measured. A throw in setup ends the run before any load (`ScriptSetupError`); one in
- * teardown is reported the same way after the results are complete.
+ * when the load failed. Both run in the script's own isolate (script_host.ts) and reach the target with
+ * `fetch`; their requests are not measured. Setup ends the run before any load when it throws, returns
+ * what cannot be cloned, passes its time limit (`setupTimeout`, 60 s unless set) or ends its isolate
+ * (`Deno.exit`): a `ScriptSetupError` naming why (exit 2); a signal during it is `ScriptSetupStopped`.
+ * Teardown cannot lose the run: its throw, time limit (`teardownTimeout`) or exit is the result's
+ * `teardownError`, said after the results are written; after a stop it has at most `STOPPED_TEARDOWN_MS`.
  */
 import type { AttackConfig } from "../config.ts";
-import { importScript } from "./script_module.ts";
-import { scriptErrorMessage } from "./script_module.ts";
+import type { RunResult } from "../../results/mod.ts";
+import { type HostOutcome, ScriptHost } from "./script_host.ts";
 
-/** setup() or teardown() threw: the message names the script's line. */
+/** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
   override name = "ScriptSetupError";
 }
 
-/** Runs `load` with `config.script.setupData` set from the script's setup(), then its teardown(). */
-export async function withScriptSetup<T>(
-  config: AttackConfig,
-  load: (config: AttackConfig) => Promise<T>,
-): Promise<T> {
-  const script = config.script;
-  if (script === undefined) return load(config);
-  const module = await importScript(script.path);
-  let setupData: unknown = undefined;
-  if (module.setup !== null) {
-    try {
-      setupData = await module.setup();
-      structuredClone(setupData);
-    } catch (err) {
-      throw new ScriptSetupError(`setup() failed: ${scriptErrorMessage(err, script.path)}`, { cause: err });
-    }
-  }
-  let result: T;
-  try {
-    // Sessions read loadlab's environment as `s.env` (k6's __ENV) unless the config gives one.
-    const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
-    result = await load({ ...config, script: { ...script, setupData, env } });
-  } catch (err) {
-    // A failed load's own error wins over a teardown's.
-    await teardown(module.teardown, setupData, script.path).catch(() => {});
-    throw err;
-  }
-  await teardown(module.teardown, setupData, script.path);
-  return result;
+/** A stop (Ctrl-C, SIGTERM) came while setup() ran: no load was sent. */
+export class ScriptSetupStopped extends Error {
+  override name = "ScriptSetupStopped";
 }
 
-async function teardown(
-  fn: ((data: unknown) => unknown) | null,
-  setupData: unknown,
-  path: string,
-): Promise<void> {
-  if (fn === null) return;
+/** Teardown's time after a stop: a stopped run ends within a second or two whatever teardown does. */
+export const STOPPED_TEARDOWN_MS = 1_000;
+
+/** Runs `load` with `config.script.setupData` set from the script's setup(), then its teardown(). */
+export async function withScriptSetup(
+  config: AttackConfig,
+  load: (config: AttackConfig) => Promise<RunResult>,
+  signal?: AbortSignal,
+): Promise<RunResult> {
+  const script = config.script;
+  if (script === undefined) return load(config);
+  const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, signal);
+  if (opened.host === null) throw setupFailure(opened.outcome, "loading the script");
+  const { host, exports } = opened;
   try {
-    await fn(setupData);
-  } catch (err) {
-    throw new ScriptSetupError(`teardown() failed: ${scriptErrorMessage(err, path)}`, { cause: err });
+    let setupData: unknown = undefined;
+    if (exports.setup) {
+      const outcome = await host.call({ type: "setup" }, script.setupTimeoutMs, signal);
+      if (outcome.kind !== "done") throw setupFailure(outcome, "setup()");
+      setupData = outcome.value;
+    }
+    // Sessions read loadlab's environment as `s.env` (k6's __ENV) unless the config gives one.
+    const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
+    const end = () => exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, signal) : null;
+    let run: RunResult;
+    try {
+      run = await load({ ...config, script: { ...script, setupData, env } });
+    } catch (err) {
+      // A failed load's own error wins over a teardown's.
+      await end();
+      throw err;
+    }
+    const teardownError = await end();
+    return teardownError === null ? run : { ...run, teardownError };
+  } finally {
+    host.close();
+  }
+}
+
+/** Runs teardown(data): null when it ended, else what went wrong in one line. */
+async function teardown(
+  host: ScriptHost,
+  data: unknown,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<string | null> {
+  // After a stop the run has already been asked to end: teardown gets a moment, not its full limit.
+  const limitMs = signal?.aborted ? Math.min(timeoutMs, STOPPED_TEARDOWN_MS) : timeoutMs;
+  const outcome = await host.call({ type: "teardown", data }, limitMs, signal?.aborted ? undefined : signal);
+  if (outcome.kind === "done") return null;
+  if (outcome.kind === "timeout" && signal?.aborted) {
+    return `teardown() was cut ${limitMs} ms after the stop, before it ended`;
+  }
+  return `teardown() ${endText(outcome, "teardownTimeout")}`;
+}
+
+/** The error that ends a run whose setup (or the script's loading) did not give a value. */
+function setupFailure(outcome: HostOutcome, what: string): Error {
+  if (outcome.kind === "stopped") return new ScriptSetupStopped(`stopped during ${what}: no load was sent`);
+  return new ScriptSetupError(`${what} ${endText(outcome, "setupTimeout")}; no load was sent`);
+}
+
+/** How a step in the script's isolate ended, after its name ("failed: ..."); `limit` names its time limit. */
+function endText(outcome: HostOutcome, limit: string): string {
+  switch (outcome.kind) {
+    case "failed":
+      return `failed: ${outcome.message}`;
+    case "timeout":
+      return `did not end within ${outcome.timeoutMs / 1000} s (${limit} sets the limit)`;
+    case "exited":
+      return "ended the script's isolate (Deno.exit or process.exit) before it returned";
+    case "stopped":
+      return "was stopped before it ended";
+    default:
+      return "ended";
   }
 }

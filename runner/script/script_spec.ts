@@ -14,6 +14,10 @@ export const scriptSpecSchema = z.strictObject({
   setupData: z.unknown().optional(),
   /** `s.env`: environment variables handed to sessions (kept out of results). */
   env: z.record(z.string(), z.string()).default({}),
+  /** How long setup() (and the script's loading) may take before the run ends with no load (k6's 60 s). */
+  setupTimeoutMs: z.number().positive().default(60_000),
+  /** How long teardown() may take after the load before it is cut (its results are kept). */
+  teardownTimeoutMs: z.number().positive().default(60_000),
 });
 export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
 

@@ -1,0 +1,61 @@
+/**
+ * @module
+ * The isolate a session script's module, `setup()` and `teardown()` run in on loadlab's side (k6 runs
+ * them in a VU of their own): a worker of the main process, so whatever the script does there cannot
+ * take loadlab with it. `Deno.exit` ends this isolate only (its `unload` event says so), a promise
+ * that never settles or a loop that never yields is ended by `terminate()` when the time limit or a
+ * signal comes, and a throw is a message naming the script's line. One isolate for the script's
+ * lifecycle, so setup and teardown share module state as they would in one process. The main side is
+ * script_host.ts.
+ */
+/// <reference lib="deno.worker" />
+import { importScript, type ScriptModule } from "./script_module.ts";
+import { errorText, scriptErrorMessage } from "./script_module.ts";
+import type { HostReply, HostRequest } from "./script_host.ts";
+
+const post = (msg: HostReply) => self.postMessage(msg);
+let module: ScriptModule | null = null;
+let path = "";
+
+self.onmessage = async (event: MessageEvent<HostRequest>) => {
+  const msg = event.data;
+  try {
+    if (msg.type === "import") {
+      path = msg.path;
+      module = await importScript(path);
+      post({
+        type: "imported",
+        setup: module.setup !== null,
+        teardown: module.teardown !== null,
+        options: cloneable(
+          module.options,
+          "export options must be plain data (what an experiment file says)",
+        ),
+      });
+    } else if (msg.type === "setup") {
+      const data = await module!.setup?.();
+      post({ type: "done", value: cloneable(data, "its value cannot cross to the load workers") });
+    } else {
+      await module!.teardown?.(msg.data);
+      post({ type: "done", value: undefined });
+    }
+  } catch (err) {
+    const message = msg.type === "import" ? errorText(err) : scriptErrorMessage(err, path);
+    post({ type: "failed", message });
+  }
+};
+
+/** `value` when the structured clone takes it (workers receive a clone), else a throw naming `what`. */
+function cloneable<T>(value: T, what: string): T {
+  try {
+    structuredClone(value);
+  } catch (err) {
+    throw new Error(`${what}: ${errorText(err)} (a function, a class instance with private state...)`);
+  }
+  return value;
+}
+
+// `Deno.exit` or `process.exit` in the script ends this isolate only, with no word but this event.
+self.addEventListener("unload", () => post({ type: "exited" }));
+
+post({ type: "ready" });

@@ -1,0 +1,106 @@
+/**
+ * A session script's setup() and teardown() misbehaving, through the real CLI (`loadlab run script.ts`
+ * against the built-in target): a setup that throws, returns what cannot be cloned, exits its isolate,
+ * never settles or never yields ends the run before any load with exit 2 and one line saying why (never
+ * a stack, never exit 0 or 1); a module that exits at its top level the same; SIGTERM during setup ends
+ * loadlab at once with 143 and results.json written; a teardown that throws, exits or hangs costs a
+ * warning, never the run. One fixture (lifecycle_faults.ts) picks its fault from the environment, so
+ * the type check runs once.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTempDir } from "./helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const FAULTS = new URL("./fixtures/scripts/lifecycle_faults.ts", import.meta.url).pathname;
+const EXITING = new URL("./fixtures/scripts/exiting.ts", import.meta.url).pathname;
+const decoder = new TextDecoder();
+
+/** `loadlab run <script> --out-dir <dir>/out` with `env`; a hang fails the test instead of holding it. */
+function start(script: string, dir: string, env: Record<string, string>) {
+  return new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "run", script, "--out-dir", `${dir}/out`],
+    stdout: "piped",
+    stderr: "piped",
+    env: { NO_COLOR: "1", ...env },
+    signal: AbortSignal.timeout(90_000),
+  }).spawn();
+}
+
+async function run(script: string, env: Record<string, string>, check: (out: Outcome) => void | Promise<void>) {
+  await withTempDir(async (dir) => {
+    const out = await start(script, dir, env).output();
+    await check({
+      code: out.code,
+      stdout: decoder.decode(out.stdout),
+      stderr: decoder.decode(out.stderr),
+      dir,
+    });
+  });
+}
+
+interface Outcome {
+  code: number;
+  stdout: string;
+  stderr: string;
+  dir: string;
+}
+
+const runsIn = async (dir: string) => JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs;
+
+for (
+  const [fault, says] of [
+    ["throw", "setup() failed: no token (lifecycle_faults.ts:17); no load was sent"],
+    ["function", "setup() failed: its value cannot cross to the load workers"],
+    ["exit", "setup() ended the script's isolate (Deno.exit or process.exit) before it returned"],
+  ]
+) {
+  Deno.test(`a setup() that fails (${fault}) ends the run before any load: exit 2, one line`, () =>
+    run(FAULTS, { SCRIPT_SETUP: fault }, ({ code, stderr }) => {
+      assertEquals(code, 2, stderr);
+      const lines = stderr.split("\n").filter((l) => l.startsWith("loadlab run: "));
+      ok(lines.some((l) => l.includes(says)), stderr);
+      ok(!stderr.includes("    at "), `no stack: ${stderr}`);
+    }));
+}
+
+Deno.test("a setup() that never yields is ended at setupTimeout: exit 2 naming the limit", () =>
+  run(FAULTS, { SCRIPT_SETUP: "busy", SETUP_TIMEOUT: "500ms" }, ({ code, stderr }) => {
+    assertEquals(code, 2, stderr);
+    ok(stderr.includes("setup() did not end within 0.5 s (setupTimeout sets the limit)"), stderr);
+  }));
+
+Deno.test("a module that exits at its top level is refused before any load: exit 2", () =>
+  run(EXITING, { SCRIPT_EXIT_IN: "module" }, ({ code, stderr }) => {
+    assertEquals(code, 2, stderr);
+    ok(stderr.includes("exiting.ts: its module ended its isolate (Deno.exit or process.exit"), stderr);
+  }));
+
+Deno.test("SIGTERM while setup() waits on a promise nothing settles: exit 143 at once, results.json written", () =>
+  withTempDir(async (dir) => {
+    const log = `${dir}/log`;
+    const child = start(FAULTS, dir, { SCRIPT_SETUP: "hang", SCRIPT_LOG: log });
+    const deadline = Date.now() + 60_000;
+    while (Date.now() < deadline && !(await Deno.readTextFile(log).catch(() => "")).includes("setup")) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    const signalledMs = performance.now();
+    child.kill("SIGTERM");
+    const out = await child.output();
+    assertEquals(out.code, 143, decoder.decode(out.stderr));
+    // Nothing to wait for once setup is cut (2 s, as a supervisor's stop asks); 20 s only fails a hang.
+    ok(performance.now() - signalledMs < 20_000, `${performance.now() - signalledMs} ms after SIGTERM`);
+    assertEquals(await runsIn(dir), []);
+  }));
+
+for (const fault of ["throw", "exit", "hang"]) {
+  Deno.test(`a teardown() that ${fault}s costs a warning, never the run`, () =>
+    run(FAULTS, { SCRIPT_TEARDOWN: fault, TEARDOWN_TIMEOUT: "500ms" }, async ({ code, stdout, dir }) => {
+      assertEquals(code, 0, stdout);
+      const [result] = await runsIn(dir);
+      assertEquals(result.requests, 4);
+      ok(
+        typeof result.teardownError === "string" && stdout.includes(`warning: ${result.teardownError}`),
+        stdout,
+      );
+    }));
+}
