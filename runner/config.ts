@@ -112,6 +112,15 @@ const commonFields = {
   intervalHistograms: z.boolean().default(true),
   warmupMs: cappedMs("warm-up").min(0, "warm-up must be >= 0").default(0),
   /**
+   * gRPC (runner/http/grpc/): the mix's requests are calls (POSTs of length-prefixed messages, encoded
+   * before the run from the schema), their answers judged by gRPC's status; over h2 or h2c.
+   */
+  grpc: z.strictObject({
+    /** The cap of one received message, bytes (grpc-go's 4 MiB unless set). */
+    maxReceiveBytes: z.number().int().min(1, "max receive bytes must be >= 1").max(0x7fff_ffff)
+      .default(4 * 1024 * 1024),
+  }).optional(),
+  /**
    * Before t0, bring the generator's own hot path to optimized code against an in-process loopback
    * sink (a short burst, never the target). Off: the first requests run on cold code.
    */
@@ -266,6 +275,18 @@ function protocolIssues(c: AttackConfig): Issue[] {
     });
   }
   return issues;
+  if (c.grpc !== undefined && (c.protocol === "http1" || c.protocol === "auto")) {
+    return [{
+      path: ["protocol"],
+      message: "gRPC runs over HTTP/2: use protocol h2 (https:) or h2c (http:)",
+    }];
+  }
+  if (c.grpc !== undefined && (c.flows !== undefined || c.script !== undefined)) {
+    return [{
+      path: ["grpc"],
+      message: "gRPC calls go as a request mix: flows and scripts do not take them yet",
+    }];
+  }
 }
 
 /**

@@ -18,7 +18,8 @@ export const LOST_ERROR_KINDS = ["connect", "timeout", "unfinished"] as const;
  * Error kinds of requests that failed without a response the percentiles hold: the target closed or reset
  * the connection, or answered in a way loadlab could not read or that refused the stream; or the session's
  * own data made the request unsendable (`bad-value`: a filled value with CR, LF or NUL) or its answer
- * unkeepable (`body-too-large`: past the step's `maxKeptBytes`). `goaway` and `h2-refused-stream` count a
+ * unkeepable (`body-too-large`: past the step's `maxKeptBytes`); or a gRPC call whose answer broke gRPC's
+ * framing, or that ended with a status other than OK (`grpc UNAVAILABLE`, ...). `goaway` and `h2-refused-stream` count a
  * request only once its re-sends are spent (refused 4 times): a refusal sent again is no error.
  */
 export const ANSWERED_ERROR_KINDS = [
@@ -39,6 +40,24 @@ export const ANSWERED_ERROR_KINDS = [
   "ws-too-big",
   "ws-bad-utf8",
   "ws-closed",
+  "grpc-protocol",
+  "grpc-too-big",
+  "grpc CANCELLED",
+  "grpc UNKNOWN",
+  "grpc INVALID_ARGUMENT",
+  "grpc DEADLINE_EXCEEDED",
+  "grpc NOT_FOUND",
+  "grpc ALREADY_EXISTS",
+  "grpc PERMISSION_DENIED",
+  "grpc RESOURCE_EXHAUSTED",
+  "grpc FAILED_PRECONDITION",
+  "grpc ABORTED",
+  "grpc OUT_OF_RANGE",
+  "grpc UNIMPLEMENTED",
+  "grpc INTERNAL",
+  "grpc UNAVAILABLE",
+  "grpc DATA_LOSS",
+  "grpc UNAUTHENTICATED",
 ] as const;
 
 /** Kernel listen-queue drop counters a run may carry (deltas over the run), when recorded. */

@@ -4,8 +4,10 @@
  * `PROTOCOLS` maps each protocol a run can speak to the factory of its `LoadConnection`s
  * (load_connection.ts), the one shape the executors, the watchdog and the graceful stop drive: the
  * HTTP/1.1 room's `Connection` (h1/), the HTTP/2 room's stream slots or per-arrival lanes (h2/), the
- * WebSocket room's `WsConnection` (ws/; a ws: or wss: URL, `protocolRowOf`). A new protocol is a room of
- * its own plus one entry here; nothing else branches on the protocol.
+ * WebSocket room's `WsConnection` (ws/; a ws: or wss: URL, `protocolRowOf`), and gRPC's calls: HTTP/2
+ * stream slots whose answers the gRPC room judges (grpc/answer.ts `GrpcAnswer`, through the
+ * `StreamAnswer` seam). A new protocol is a room of its own plus one entry here; nothing else branches on
+ * the protocol.
  *
  * The protocol is chosen once per worker before t0 like the transport: `http1`; `h2`
  * over TLS (ALPN offers only `h2`) or, on an http: URL, cleartext h2 with prior knowledge (`h2c`);
@@ -22,17 +24,25 @@ import { H2Arrivals } from "./h2/arrival.ts";
 import { encodeH2Mix } from "./h2/request.ts";
 import { WsConnection } from "./ws/connection.ts";
 import type { WsRun } from "./ws/run.ts";
+import { GrpcAnswer, type GrpcRun } from "./grpc/answer.ts";
+import type { StreamAnswer } from "./stream_answer.ts";
 
 /** The protocols of the config (`protocol:`, `--protocol`). */
 export type ProtocolRequest = "http1" | "h2" | "h2c" | "auto";
 /** What a run spoke (results: `protocol`). */
 export type ProtocolUsed = "http1" | "h2" | "h2c";
-/** A row of the protocol table: the HTTP version spoken, or WebSocket (its handshake is HTTP/1.1). */
-export type ProtocolRow = ProtocolUsed | "ws";
+/**
+ * A row of the protocol table: the HTTP version spoken, WebSocket (its handshake is HTTP/1.1), or gRPC
+ * (over h2 or h2c, a run with `grpc` settings).
+ */
+export type ProtocolRow = ProtocolUsed | "ws" | "grpc";
 
-/** The table's row for a run at `url` that spoke `used`: a ws: or wss: URL's is WebSocket's. */
-export function protocolRowOf(url: URL, used: ProtocolUsed): ProtocolRow {
-  return url.protocol === "ws:" || url.protocol === "wss:" ? "ws" : used;
+/**
+ * The table's row for a run at `url` that spoke `used`: a ws: or wss: URL's is WebSocket's, a run with
+ * gRPC settings (`grpc`) gRPC's.
+ */
+export function protocolRowOf(url: URL, used: ProtocolUsed, grpc = false): ProtocolRow {
+  return url.protocol === "ws:" || url.protocol === "wss:" ? "ws" : grpc ? "grpc" : used;
 }
 
 /** What to offer by ALPN (undefined: the transport's default, `http/1.1`) and what is settled already. */
@@ -89,6 +99,8 @@ export interface ProtocolSetup {
   readonly idBase: number;
   /** WebSocket: the worker's messages, match rule and counts (ws/run.ts); the `ws` row needs it. */
   readonly ws?: WsRun;
+  /** gRPC: the cap of a received message (grpc/answer.ts); the `grpc` row needs it. */
+  readonly grpc?: GrpcRun;
 }
 
 /** A worker's connections for one protocol, made one at a time as the executors ask. */
@@ -117,10 +129,11 @@ function http1Connections(setup: ProtocolSetup): ConnectionFactory {
  * HTTP/2: each load connection is one stream slot, `streams` of them to a connection; per arrival, a
  * lane whose every arrival dials a connection of its own (h2/arrival.ts).
  */
-function h2Connections(setup: ProtocolSetup): ConnectionFactory {
+function h2Connections(setup: ProtocolSetup, answer?: () => StreamAnswer): ConnectionFactory {
   const run = {
     requests: encodeH2Mix(setup.url, setup.requests, setup.columns, setup.endpoints),
     windowBytes: setup.windowBytes,
+    answer,
   };
   const lanes = setup.perArrival
     ? new H2Arrivals(setup.shared, run)
@@ -147,10 +160,23 @@ function wsConnections(setup: ProtocolSetup): ConnectionFactory {
   };
 }
 
+/**
+ * gRPC: HTTP/2 stream slots (the calls are the mix's POSTs, encoded as any HTTP/2 request) whose every
+ * answer a `GrpcAnswer` of the slot judges: status, messages, receive cap.
+ */
+function grpcConnections(setup: ProtocolSetup): ConnectionFactory {
+  const run = setup.grpc;
+  if (run === undefined) {
+    throw new TypeError("the grpc protocol row needs the run's gRPC settings (setup.grpc)");
+  }
+  return h2Connections(setup, () => new GrpcAnswer(run));
+}
+
 /** The protocol table: each protocol a run speaks, and the factory of its connections. */
 export const PROTOCOLS: Readonly<Record<ProtocolRow, (setup: ProtocolSetup) => ConnectionFactory>> = {
   http1: http1Connections,
   h2: h2Connections,
   h2c: h2Connections,
   ws: wsConnections,
+  grpc: grpcConnections,
 };

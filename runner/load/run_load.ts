@@ -129,7 +129,7 @@ async function linkOf(
     const shared = sharedOf(opts, { hostname, port, chosen, model, feeder, url, endpoints });
     const connections: LoadConnection[] = [];
     const idBase = opts.workerIndex * 1_000_000;
-    const row = protocolRowOf(wsUrl, protocol);
+    const row = protocolRowOf(wsUrl, protocol, config.grpc !== undefined);
     const factory = factoryOf(config, { shared, url, row, idBase, wsRun, endpoints });
     const newConnection = () => {
       const conn = factory.next(idBase + connections.length);
@@ -207,6 +207,7 @@ function factoryOf(
     idBase: parts.idBase,
     ws: parts.wsRun ?? undefined,
   });
+    grpc: config.grpc,
 }
 
 /**

@@ -129,6 +129,42 @@ export function errorKindIndex(kind: ErrorKind): number {
       return 19;
     case "script":
       return 20;
+    case "grpc-protocol":
+      return 21;
+    case "grpc-too-big":
+      return 22;
+    case "grpc CANCELLED":
+      return 23;
+    case "grpc UNKNOWN":
+      return 24;
+    case "grpc INVALID_ARGUMENT":
+      return 25;
+    case "grpc DEADLINE_EXCEEDED":
+      return 26;
+    case "grpc NOT_FOUND":
+      return 27;
+    case "grpc ALREADY_EXISTS":
+      return 28;
+    case "grpc PERMISSION_DENIED":
+      return 29;
+    case "grpc RESOURCE_EXHAUSTED":
+      return 30;
+    case "grpc FAILED_PRECONDITION":
+      return 31;
+    case "grpc ABORTED":
+      return 32;
+    case "grpc OUT_OF_RANGE":
+      return 33;
+    case "grpc UNIMPLEMENTED":
+      return 34;
+    case "grpc INTERNAL":
+      return 35;
+    case "grpc UNAVAILABLE":
+      return 36;
+    case "grpc DATA_LOSS":
+      return 37;
+    case "grpc UNAUTHENTICATED":
+      return 38;
     default:
       throw new TypeError(`unknown error kind ${String(kind)}`);
   }

@@ -208,9 +208,16 @@ export class FrameReader {
       this.#streams.endStream(stream, nowMs, "body-too-large", keptTooLargeMessage(kept.limitBytes));
       return true;
     }
+    const answer = stream.answer;
+    if (answer !== null) {
+      const kind = answer.data(buf, from, to);
+      if (kind !== null) {
+        return this.#streams.answerFailed(stream, kind, nowMs, (flags & FLAG_END_STREAM) === 0);
+      }
+    }
     if ((flags & FLAG_END_STREAM) !== 0) {
       if (stream.contentRemaining > 0) return this.#streams.streamError(stream, SHORT_OF_LENGTH, nowMs);
-      this.#streams.endStream(stream, nowMs, null, "");
+      this.#streams.endAnswer(stream, nowMs, false);
       return true;
     }
     stream.recvUnacked += length;

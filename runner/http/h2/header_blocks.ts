@@ -164,9 +164,11 @@ export class HeaderBlocks {
     const streams = this.#streams;
     const decoder = core.decoder;
     const stream = this.#byId.get(id);
-    // A flow step that keeps the head gets its fields as they are decoded (the final head's only).
+    // A flow step that keeps the head gets its fields as they are decoded (the final head's only); an
+    // answer judged beyond HTTP (gRPC) those of every block, trailers included.
     const kept = stream?.kept ?? null;
-    const onField = kept === null || kept.headDone ? undefined : kept.onField;
+    const keepsHead = kept !== null && !kept.headDone;
+    const onField = keepsHead ? kept.onField : stream?.answer?.onField;
     const status = decoder.decodeStatus(block, from, to, onField);
     // A malformed field was decoded to the block's end (the table is in step): a stream error only.
     const malformed = status === HPACK_BAD_FIELD || status === HPACK_BAD_STATUS;
@@ -176,7 +178,7 @@ export class HeaderBlocks {
     if (stream === undefined) {
       return streams.idle(id) ? core.frameError(PROTOCOL_ERROR, `HEADERS on idle stream ${id}`, nowMs) : true;
     }
-    if (onField !== undefined) kept!.headEnded(status);
+    if (keepsHead) kept.headEnded(status);
     const problem = malformed
       ? `a malformed response: ${hpackErrorName(status)}`
       : stream.status === 0
@@ -187,9 +189,11 @@ export class HeaderBlocks {
       stream.status = status;
       const unchecked = stream.request?.head === true || status === 204 || status === 304;
       stream.contentRemaining = unchecked ? -1 : decoder.contentLength;
+      const kind = stream.answer?.head(status, endStream) ?? null;
+      if (kind !== null) return streams.answerFailed(stream, kind, nowMs, !endStream);
     }
     if (endStream && stream.contentRemaining > 0) return streams.streamError(stream, SHORT_OF_LENGTH, nowMs);
-    if (endStream) streams.endStream(stream, nowMs, null, "");
+    if (endStream) streams.endAnswer(stream, nowMs, true);
     return true;
   }
 

@@ -24,6 +24,7 @@ import type { H2Run, H2Stream } from "./stream.ts";
 import { H2TemplateWriter } from "./template.ts";
 import { H2KeptResponse } from "./kept.ts";
 import { DEFAULT_KEPT_BYTES } from "../kept_bytes.ts";
+import type { StreamAnswer } from "../stream_answer.ts";
 
 const NO_VALUES: Uint8Array[] = [];
 /** `Cookie: ` before the jar's line's value (HTTP/1.1 header form), and `\r\n` after it. */
@@ -53,6 +54,7 @@ export class H2Slot implements StepConnection, H2Stream {
   intendedMs = 0;
   sentMs = 0;
   kept: H2KeptResponse | null = null;
+  readonly answer: StreamAnswer | null;
   answered = false;
   refused = false;
   resends = 0;
@@ -80,6 +82,7 @@ export class H2Slot implements StepConnection, H2Stream {
     this.#mix = session.shared.mix;
     this.#requests = run.requests;
     this.#streams = session.streams;
+    this.answer = run.answer?.() ?? null;
   }
 
   get isOpen(): boolean {

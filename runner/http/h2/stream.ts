@@ -7,6 +7,7 @@
  */
 import type { H2Request } from "./request.ts";
 import type { H2KeptResponse } from "./kept.ts";
+import type { StreamAnswer } from "../stream_answer.ts";
 
 /**
  * Re-sends of one request the server refused unprocessed (above a GOAWAY's last stream id, or reset with
@@ -39,6 +40,8 @@ export interface H2Stream {
   endpoint: number;
   /** What of the response a flow step keeps (head fields, body), or null: the usual path keeps nothing. */
   kept: H2KeptResponse | null;
+  /** What judges the answer beyond HTTP (gRPC's messages and status), or null: HTTP alone. */
+  readonly answer: StreamAnswer | null;
   /** The last request ended with a response (false: it failed, counted by kind). */
   answered: boolean;
   /**
@@ -60,4 +63,6 @@ export interface H2Run {
   readonly requests: readonly H2Request[];
   /** Our receive windows (SETTINGS_INITIAL_WINDOW_SIZE and the connection's), bytes. */
   readonly windowBytes: number;
+  /** Makes each stream's judge of its answers (a protocol on HTTP/2: gRPC), or absent: HTTP alone. */
+  readonly answer?: () => StreamAnswer;
 }

@@ -116,6 +116,7 @@ export class StreamTable {
     stream.contentRemaining = -1;
     stream.recvUnacked = 0;
     stream.bodyOffset = 0;
+    stream.answer?.start();
     stream.sendWindow = this.#core.peer.initialWindowBytes;
     this.byId.set(id, stream);
     if (this.byId.size > this.maxOpenStreams) this.maxOpenStreams = this.byId.size;
@@ -179,6 +180,26 @@ export class StreamTable {
     this.startPending();
     stream.ended(nowMs, true);
     if (this.goingAway && this.byId.size === 0) this.#core.reconnect();
+  }
+
+  /**
+   * The server ended `stream`'s answer (by trailers or a head when `trailers`, else on DATA): a success,
+   * unless the stream's judge of answers beyond HTTP (gRPC's status) says it failed.
+   */
+  endAnswer(stream: H2Stream, nowMs: number, trailers: boolean): void {
+    const answer = stream.answer;
+    if (answer === null) this.endStream(stream, nowMs, null, "");
+    else this.endStream(stream, nowMs, answer.end(trailers), answer.message);
+  }
+
+  /**
+   * The stream's judge of answers beyond HTTP found it failed (`kind`): counted, and cancelled with
+   * RST_STREAM CANCEL while the server may still be `sending` on it. True: the connection goes on.
+   */
+  answerFailed(stream: H2Stream, kind: ErrorKind, nowMs: number, sending: boolean): boolean {
+    if (sending) this.resetStream(stream.streamId, CANCEL);
+    this.endStream(stream, nowMs, kind, stream.answer!.message);
+    return true;
   }
 
   /**

@@ -1,0 +1,70 @@
+/**
+ * @module
+ * A gRPC greeter on @grpc/grpc-js (greeter.proto): the server loadlab's gRPC conformance tests call, written
+ * by another project's rules. Unary, server stream, client stream, a chosen failure status, a sleep (it
+ * honours the deadline as grpc-js does) and the call's metadata echoed; server reflection (v1 and v1alpha).
+ * `PORT` (0: any free one) and `HOST` from the environment; prints `READY <port>` once it listens. With
+ * `TLS_CERT` and `TLS_KEY` (PEM files) it speaks TLS.
+ */
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import * as grpc from "@grpc/grpc-js";
+import * as loader from "@grpc/proto-loader";
+import { ReflectionService } from "@grpc/reflection";
+import { HOST, stopOnSignal } from "../shared.js";
+
+const protoPath = fileURLToPath(new URL("./greeter.proto", import.meta.url));
+const definition = loader.loadSync(protoPath, {
+  keepCase: true,
+  longs: String,
+  enums: String,
+  defaults: true,
+});
+const { helloworld } = grpc.loadPackageDefinition(definition);
+
+const greeter = {
+  SayHello: (call, done) => done(null, { message: `Hello ${call.request.name}` }),
+  SayHellos: (call) => {
+    const count = call.request.count;
+    let k = 0;
+    const next = () => {
+      if (call.cancelled) return;
+      if (count >= 0 && k >= count) return call.end();
+      call.write({ message: `Hello ${call.request.name} ${k++}` });
+      setTimeout(next, count < 0 ? 10 : 0);
+    };
+    next();
+  },
+  Fail: (call, done) => done({ code: call.request.code, details: call.request.message }),
+  Sleep: (call, done) => {
+    const timer = setTimeout(() => done(null, { message: `slept ${call.request.ms}` }), call.request.ms);
+    call.on("cancelled", () => clearTimeout(timer));
+  },
+  Metadata: (call, done) => {
+    const pairs = Object.entries(call.metadata.getMap())
+      .filter(([name]) => !["user-agent", "content-type", "te", "grpc-accept-encoding"].includes(name))
+      .map(([name, value]) => `${name}=${Buffer.isBuffer(value) ? value.toString("hex") : value}`);
+    done(null, { message: pairs.sort().join(";") });
+  },
+  Collect: (call, done) => {
+    const names = [];
+    call.on("data", (request) => names.push(request.name));
+    call.on("end", () => done(null, { message: names.join(",") }));
+  },
+};
+
+const server = new grpc.Server();
+server.addService(helloworld.Greeter.service, greeter);
+new ReflectionService(definition).addToServer(server);
+const tls = process.env.TLS_CERT && process.env.TLS_KEY;
+const credentials = tls
+  ? grpc.ServerCredentials.createSsl(null, [{
+    cert_chain: readFileSync(process.env.TLS_CERT),
+    private_key: readFileSync(process.env.TLS_KEY),
+  }])
+  : grpc.ServerCredentials.createInsecure();
+server.bindAsync(`${HOST}:${process.env.PORT ?? 0}`, credentials, (err, port) => {
+  if (err) throw err;
+  console.log(`READY ${port}`);
+});
+stopOnSignal(() => server.forceShutdown());

@@ -1,0 +1,113 @@
+/**
+ * @module
+ * A gRPC call's answer judged on its HTTP/2 stream (`GrpcAnswer`, the `StreamAnswer` of the gRPC room):
+ * the head must say `content-type: application/grpc` (else the HTTP status's gRPC code, or a broken
+ * answer), the DATA is read as length-prefixed messages (grpc/framing.ts) within the receive cap, and
+ * the trailers (or a trailers-only head) give `grpc-status`: OK is a success, every other code a failure
+ * of its own kind (`grpc UNAVAILABLE`, its `grpc-message` the message), and an answer that broke gRPC
+ * (no trailers, no or a garbled `grpc-status`, a bad prefix, a compressed message without
+ * `grpc-encoding`, a stream ending inside a message) `grpc-protocol`; a message past the cap
+ * `grpc-too-big`. HOT PATH: one per stream slot, reset per call; messages are counted, never copied;
+ * the failure texts of broken answers are constants.
+ */
+import type { ErrorKind } from "../../../results/mod.ts";
+import { ERROR_KINDS } from "../../../results/schema_values.ts";
+import {
+  DEFAULT_MAX_MESSAGE_BYTES,
+  MessageReader,
+  READ_NO_ENCODING,
+  READ_OK,
+  READ_TOO_BIG,
+} from "../../../grpc/framing.ts";
+import { callOutcome, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.ts";
+import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
+import { GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
+import type { StreamAnswer } from "../stream_answer.ts";
+
+/** Where `grpc CANCELLED` (code 1) is in ERROR_KINDS: code k's kind is at GRPC_KIND_BASE + k. */
+const GRPC_KIND_BASE = ERROR_KINDS.indexOf("grpc CANCELLED") - 1;
+
+/** The error kind of a call that ended with gRPC code `code` (1..16). */
+export function grpcErrorKind(code: number): ErrorKind {
+  return ERROR_KINDS[GRPC_KIND_BASE + (code >= 1 && code <= 16 ? code : 2)];
+}
+
+const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
+const NO_STATUS = "trailers without grpc-status";
+const GARBLED = "a grpc-status that is not a number";
+const CUT_SHORT = "the stream ended inside a message (its length prefix promised more)";
+const BAD_FLAG = "a message prefix whose compressed flag is neither 0 nor 1";
+const NO_ENCODING = "a compressed message without grpc-encoding";
+
+/** What the gRPC room needs of a run: the cap of a received message. */
+export interface GrpcRun {
+  readonly maxReceiveBytes: number;
+}
+
+/** One stream slot's judge of its gRPC answers. */
+export class GrpcAnswer implements StreamAnswer {
+  message = "";
+  readonly #fields = new GrpcFields();
+  readonly onField = this.#fields.onField;
+  readonly #reader: MessageReader;
+  #httpStatus = 0;
+
+  constructor(run: GrpcRun = { maxReceiveBytes: DEFAULT_MAX_MESSAGE_BYTES }) {
+    this.#reader = new MessageReader(run.maxReceiveBytes);
+  }
+
+  /** Whole messages of the last answer (a unary call's is 1). */
+  get messages(): number {
+    return this.#reader.messages;
+  }
+
+  start(): void {
+    this.#fields.reset();
+    this.#reader.reset();
+    this.#httpStatus = 0;
+    this.message = "";
+  }
+
+  head(status: number, endStream: boolean): ErrorKind | null {
+    this.#httpStatus = status;
+    const fields = this.#fields;
+    this.#reader.compressedAllowed = fields.encoding !== "";
+    if (fields.grpcContentType || endStream) return null;
+    // Not a gRPC answer: the HTTP status's code (a proxy's 503), or broken when it was 200.
+    const code = callOutcome(fields, status);
+    if (code > 0) return this.#failed(code);
+    this.message = `content-type ${JSON.stringify(fields.contentType)} is not application/grpc`;
+    return "grpc-protocol";
+  }
+
+  data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
+    const read = this.#reader.feed(buf, from, to);
+    if (read === READ_OK) return null;
+    if (read === READ_TOO_BIG) {
+      const cap = this.#reader.maxBytes;
+      this.message = `a message of ${this.#reader.statedBytes} bytes (over the ${cap}-byte receive cap)`;
+      return "grpc-too-big";
+    }
+    return this.#broken(read === READ_NO_ENCODING ? NO_ENCODING : BAD_FLAG);
+  }
+
+  end(trailers: boolean): ErrorKind | null {
+    if (!trailers) return this.#broken(NO_TRAILERS);
+    const code = callOutcome(this.#fields, this.#httpStatus);
+    if (code < 0) return this.#broken(code === STATUS_GARBLED ? GARBLED : NO_STATUS);
+    if (code !== GRPC_OK) return this.#failed(code);
+    if (this.#reader.midMessage) return this.#broken(CUT_SHORT);
+    return null;
+  }
+
+  #failed(code: number): ErrorKind {
+    const text = this.#fields.message;
+    this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
+    return grpcErrorKind(code);
+  }
+
+  #broken(why: string): ErrorKind {
+    this.message = why;
+    return "grpc-protocol";
+  }
+}

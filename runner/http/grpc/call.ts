@@ -1,0 +1,61 @@
+/**
+ * @module
+ * A gRPC call as one request of the run's mix (gRPC over HTTP/2, "Requests"): `POST /pkg.Service/Method`
+ * with `content-type: application/grpc`, `te: trailers`, the deadline as `grpc-timeout` (the run's
+ * request timeout, so the server gives up when we do), the call's metadata as header fields (a `-bin`
+ * key's value sent base64-encoded, as gRPC's libraries send binary metadata) and the message
+ * length-prefixed as the body. Made once before the load; the HTTP/2 room then encodes it like any
+ * request (HEADERS once, the stream id patched per send).
+ */
+import type { RequestSpec } from "../../request_spec.ts";
+import { frameMessage } from "../../../grpc/framing.ts";
+import { grpcTimeoutOf } from "../../../grpc/timeout.ts";
+
+/** One call of a gRPC run, its message encoded already (protobuf bytes, without the prefix). */
+export interface GrpcCall {
+  /** `pkg.Service/Method`. */
+  readonly method: string;
+  readonly message: Uint8Array;
+  /** Metadata (names as given, lower-cased on the wire); a `-bin` name's value is sent base64-encoded. */
+  readonly metadata?: readonly (readonly [string, string])[];
+  /** The endpoint it is reported under; default its method. */
+  readonly name?: string;
+  readonly weight?: number;
+}
+
+/** Header fields gRPC itself sets: metadata may not name them. */
+export const RESERVED_METADATA = new Set([
+  "content-type",
+  "te",
+  "grpc-timeout",
+  "grpc-encoding",
+  "user-agent",
+]);
+
+/** `value` of a `-bin` metadata key as it travels: its UTF-8 bytes in base64 (padding dropped, as gRPC does). */
+export function binaryMetadataValue(value: string): string {
+  let binary = "";
+  for (const b of new TextEncoder().encode(value)) binary += String.fromCharCode(b);
+  return btoa(binary).replace(/=+$/, "");
+}
+
+/** `call` as a request of the mix, its deadline `timeoutMs`. */
+export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec {
+  const headers: [string, string][] = [
+    ["content-type", "application/grpc"],
+    ["te", "trailers"],
+    ["grpc-timeout", grpcTimeoutOf(timeoutMs)],
+  ];
+  for (const [name, value] of call.metadata ?? []) {
+    const lower = name.toLowerCase();
+    headers.push([lower, lower.endsWith("-bin") ? binaryMetadataValue(value) : value]);
+  }
+  return {
+    method: "POST",
+    path: `/${call.method}`,
+    headers,
+    body: frameMessage(call.message),
+    weight: call.weight ?? 1,
+    name: call.name ?? call.method,
+  };
+}

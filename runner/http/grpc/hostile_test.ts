@@ -1,0 +1,72 @@
+/**
+ * The engine's gRPC calls against the hostile gRPC server fixture (tests/fixtures/grpc_hostile_server.ts),
+ * one misbehaviour per server: every mode ends in bounded time with each call counted under its kind
+ * (`grpc-protocol` with the breach named, `grpc-too-big`, a status's own kind, `timeout` for a stream that
+ * never ends), never a crash or a hang; a refused stream is reset while the server still sends on it.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { parseAttackConfig } from "../../config.ts";
+import { runAttack } from "../../attack.ts";
+import type { RunResult } from "../../../results/mod.ts";
+import { type GrpcHostileMode, startGrpcHostileServer } from "../../../tests/fixtures/grpc_hostile_server.ts";
+import { grpcRequestSpec } from "./call.ts";
+
+/** Longest a run may take: 6 calls of at most 300 ms each on 2 streams, the workers' start on a busy machine. */
+const BOUND_MS = 15_000;
+const CALLS = 6;
+
+async function attackMode(mode: GrpcHostileMode): Promise<{ r: RunResult; resets: number }> {
+  const server = startGrpcHostileServer(mode);
+  const started = performance.now();
+  try {
+    const r = await runAttack(parseAttackConfig({
+      url: server.origin,
+      model: "count",
+      connections: 1,
+      streams: 2,
+      requests: CALLS,
+      protocol: "h2c",
+      grpc: {},
+      timeoutMs: 300,
+      gracefulStopMs: 300,
+      generatorWarmup: false,
+      requestMix: [grpcRequestSpec({ method: "t.S/M", message: Uint8Array.of(0x0a, 0x01, 0x78) }, 300)],
+    }));
+    ok(performance.now() - started < BOUND_MS, `${mode}: the run ended in bounded time`);
+    return { r, resets: server.received.resets };
+  } finally {
+    await server.close();
+  }
+}
+
+const messages = (r: RunResult, kind: string) =>
+  Object.keys((r.errorMessages as Record<string, Record<string, number>>)[kind] ?? {});
+
+/** Each mode: the errors it must come to (all calls), and a message its kind must carry. */
+const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = [
+  ["ok", {}, null],
+  ["trailers-only", { "grpc UNAVAILABLE": CALLS }, /^busy now$/],
+  ["over-cap", { "grpc-too-big": CALLS }, /67108864 bytes \(over the 4194304-byte receive cap\)/],
+  ["wrong-length", { "grpc-protocol": CALLS }, /ended inside a message/],
+  ["compressed-no-encoding", { "grpc-protocol": CALLS }, /compressed message without grpc-encoding/],
+  ["bad-flag", { "grpc-protocol": CALLS }, /compressed flag is neither 0 nor 1/],
+  ["no-trailers", { "grpc-protocol": CALLS }, /without trailers/],
+  ["garbage-status", { "grpc-protocol": CALLS }, /grpc-status that is not a number/],
+  ["missing-status", { "grpc-protocol": CALLS }, /trailers without grpc-status/],
+  ["endless-stream", { timeout: CALLS }, null],
+  ["not-grpc", { "grpc-protocol": CALLS }, /content-type "text\/html" is not application\/grpc/],
+  ["http-503", { "grpc UNAVAILABLE": CALLS }, null],
+];
+
+for (const [mode, errors, message] of EXPECT) {
+  Deno.test(`gRPC vs a hostile server: ${mode}`, async () => {
+    const { r, resets } = await attackMode(mode);
+    assertEquals([r.requests, r.errors], [CALLS - Object.values(errors).reduce((a, b) => a + b, 0), errors]);
+    if (message !== null) {
+      const kind = Object.keys(errors)[0];
+      ok(messages(r, kind).every((m) => message.test(m)), messages(r, kind).join(" | "));
+    }
+    // A call refused while the server still sends is reset, so its stream closes on the server too.
+    if (mode === "over-cap" || mode === "endless-stream") ok(resets >= CALLS, `${resets} resets`);
+  });
+}

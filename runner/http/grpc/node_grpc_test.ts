@@ -1,0 +1,142 @@
+/**
+ * The engine's gRPC calls against @grpc/grpc-js on Node (another project's server, examples/grpc/server.js),
+ * through the whole run over h2c: unary calls on several streams, a server stream, a status other than OK
+ * counted by its code's name with its message, an unknown method (UNIMPLEMENTED), the deadline sent as
+ * grpc-timeout and honoured by the server, a reply past the receive cap. Needs `npm install --prefix
+ * examples`; without it (or without node) the test skips with the reason, except under CI=true.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import protobuf from "protobufjs";
+import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
+import { runAttack } from "../../attack.ts";
+import { findProgram } from "../../../system/path_lookup.ts";
+import { type GrpcCall, grpcRequestSpec } from "./call.ts";
+
+const EXAMPLES = new URL("../../../examples/", import.meta.url);
+const PROTO = new URL("grpc/greeter.proto", EXAMPLES).pathname;
+
+/** Why the Node greeter cannot run here, or null. */
+function skipReason(): string | null {
+  if (findProgram("node") === null) return "node not on PATH";
+  try {
+    Deno.statSync(new URL("node_modules/@grpc/grpc-js/package.json", EXAMPLES));
+    return null;
+  } catch {
+    return "@grpc/grpc-js is not installed: npm install --prefix examples";
+  }
+}
+
+const skip = skipReason();
+if (skip !== null) {
+  if (Deno.env.get("CI") === "true") throw new Error(`the grpc-js conformance test cannot run: ${skip}`);
+  console.log(`node_grpc_test skipped: ${skip}`);
+}
+
+/** Runs `fn` with the greeter up, given its port. */
+export async function withNodeGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
+  const child = new Deno.Command("node", {
+    args: [new URL("grpc/server.js", EXAMPLES).pathname],
+    env: { PORT: "0" },
+    stdout: "piped",
+    stderr: "inherit",
+  }).spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    const line = (await reader.read()).value ?? "";
+    const port = Number(/READY (\d+)/.exec(line)?.[1]);
+    ok(port > 0, `the greeter said its port: ${line}`);
+    return await fn(port);
+  } finally {
+    child.kill();
+    await child.status;
+    reader.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+  }
+}
+
+const root = skip === null ? await protobuf.load(PROTO) : null;
+
+/** A call of `method` (`helloworld.Greeter/...`) with `message` encoded as its request type. */
+function call(method: string, message: Record<string, unknown>, metadata: [string, string][] = []): GrpcCall {
+  const service = root!.lookupService("helloworld.Greeter");
+  const type = root!.lookupType(service.methods[method].requestType);
+  const bytes = type.encode(type.fromObject(message)).finish();
+  return { method: `helloworld.Greeter/${method}`, message: bytes, metadata };
+}
+
+function attack(port: number, calls: GrpcCall[], extra: Partial<AttackConfigInput> = {}) {
+  const timeoutMs = (extra.timeoutMs as number | undefined) ?? 3000;
+  return runAttack(parseAttackConfig({
+    url: `http://127.0.0.1:${port}`,
+    protocol: "h2c",
+    grpc: {},
+    model: "count",
+    connections: 2,
+    streams: 4,
+    requests: 40,
+    timeoutMs,
+    generatorWarmup: false,
+    requestMix: calls.map((c) => grpcRequestSpec(c, timeoutMs)),
+    ...extra,
+  } as AttackConfigInput));
+}
+
+const test = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name: `gRPC calls vs @grpc/grpc-js on Node: ${name}`, ignore: skip !== null, fn });
+
+test("unary calls on 8 streams, a server stream of 5, each OK", async () => {
+  await withNodeGreeter(async (port) => {
+    const r = await attack(port, [
+      call("SayHello", { name: "loadlab" }),
+      call("SayHellos", { name: "x", count: 5 }),
+    ]);
+    assertEquals([r.requests, r.errors], [40, {}]);
+    assertEquals(r.statusCodes, { "200": 40 });
+    // Each method is an endpoint of its own, by its name.
+    const endpoints = (r.endpoints ?? []).map((e) => [e.name, e.requests, e.errors]);
+    assertEquals(endpoints.length, 2);
+    ok(endpoints.every(([, requests]) => (requests as number) > 0), JSON.stringify(endpoints));
+    assertEquals(endpoints.map(([name]) => name), [
+      "helloworld.Greeter/SayHello",
+      "helloworld.Greeter/SayHellos",
+    ]);
+  });
+});
+
+test("a status other than OK is an error of its code's kind, its grpc-message the message", async () => {
+  await withNodeGreeter(async (port) => {
+    const r = await attack(port, [call("Fail", { code: 14, message: "down for ✓ maintenance" })], {
+      requests: 10,
+    });
+    assertEquals([r.requests, r.errors], [0, { "grpc UNAVAILABLE": 10 }]);
+    const messages = r.errorMessages?.["grpc UNAVAILABLE"] ?? {};
+    assertEquals(Object.keys(messages), ["down for ✓ maintenance"]);
+  });
+});
+
+test("an unknown method is UNIMPLEMENTED", async () => {
+  await withNodeGreeter(async (port) => {
+    const r = await attack(port, [{ method: "helloworld.Greeter/Nope", message: new Uint8Array(0) }], {
+      requests: 4,
+    });
+    assertEquals(r.errors, { "grpc UNIMPLEMENTED": 4 });
+  });
+});
+
+test("the deadline goes as grpc-timeout: a call past it ends DEADLINE_EXCEEDED or times out, nothing else", async () => {
+  await withNodeGreeter(async (port) => {
+    const r = await attack(port, [call("Sleep", { ms: 5000 })], { requests: 4, timeoutMs: 300 });
+    const failed = (r.errors["grpc DEADLINE_EXCEEDED"] ?? 0) + (r.errors.timeout ?? 0);
+    assertEquals([r.requests, failed, Object.keys(r.errors).length <= 2], [0, 4, true]);
+  });
+});
+
+test("a reply past the receive cap is grpc-too-big, the connection goes on", async () => {
+  await withNodeGreeter(async (port) => {
+    const r = await attack(port, [call("SayHello", { name: "a name longer than the cap" })], {
+      requests: 6,
+      grpc: { maxReceiveBytes: 8 },
+    } as never);
+    assertEquals(r.errors, { "grpc-too-big": 6 });
+  });
+});

@@ -1,0 +1,29 @@
+/**
+ * @module
+ * What a protocol carried on HTTP/2 streams judges of each answer beyond HTTP (`StreamAnswer`): gRPC
+ * (grpc/answer.ts) reads its own fields from every header block, its length-prefixed messages from the
+ * DATA, and its status from the trailers, and says when a call failed and by which kind. The HTTP/2 room
+ * calls it at each step of a stream when its run has one (h2/stream.ts `H2Run.answer`) and ends the
+ * stream with the kind it names; without one a stream costs one null check per frame. Types only, so
+ * the HTTP/2 room and the rooms that ride on it meet here without importing each other.
+ */
+import type { ErrorKind } from "../../results/mod.ts";
+
+/** One stream's judge of its answer, reused for every request the stream carries. */
+export interface StreamAnswer {
+  /** The HPACK decoder's callback for the fields of every header block of the answer (names lower case). */
+  readonly onField: (name: string, value: string) => void;
+  /** Why the last answer failed (valid when a step returned a kind). */
+  readonly message: string;
+  /** A request starts on the stream: nothing of its answer seen yet. */
+  start(): void;
+  /** The final head came with HTTP `status`; `endStream`: it also ended the answer (trailers-only). */
+  head(status: number, endStream: boolean): ErrorKind | null;
+  /** A DATA frame's payload `buf[from, to)` (padding removed). */
+  data(buf: Uint8Array, from: number, to: number): ErrorKind | null;
+  /**
+   * The answer ended: by trailers (or a trailers-only head) when `trailers`, else by END_STREAM on DATA.
+   * Null: the request succeeded.
+   */
+  end(trailers: boolean): ErrorKind | null;
+}
