@@ -99,6 +99,15 @@ const commonFields = {
    * once before the run; HTTP/1.1 on http:). Recorded per run with what was used.
    */
   protocol: z.enum(["http1", "h2", "h2c", "auto"]).default("http1"),
+  /**
+   * gRPC (runner/http/grpc/): the mix's requests are calls (POSTs of length-prefixed messages, encoded
+   * before the run from the schema), their answers judged by gRPC's status; over h2 or h2c.
+   */
+  grpc: z.strictObject({
+    /** The cap of one received message, bytes (grpc-go's 4 MiB unless set). */
+    maxReceiveBytes: z.number().int().min(1, "max receive bytes must be >= 1").max(0x7fff_ffff)
+      .default(4 * 1024 * 1024),
+  }).optional(),
   /** HTTP/2: concurrent streams per connection (h2load's `-m`). */
   streams: z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
   /** HTTP/2: the receive windows advertised (each stream's and the connection's), bytes. */
@@ -111,15 +120,6 @@ const commonFields = {
   /** Keep each interval's encoded histogram in results (exact warm-up cuts, per-phase percentiles). */
   intervalHistograms: z.boolean().default(true),
   warmupMs: cappedMs("warm-up").min(0, "warm-up must be >= 0").default(0),
-  /**
-   * gRPC (runner/http/grpc/): the mix's requests are calls (POSTs of length-prefixed messages, encoded
-   * before the run from the schema), their answers judged by gRPC's status; over h2 or h2c.
-   */
-  grpc: z.strictObject({
-    /** The cap of one received message, bytes (grpc-go's 4 MiB unless set). */
-    maxReceiveBytes: z.number().int().min(1, "max receive bytes must be >= 1").max(0x7fff_ffff)
-      .default(4 * 1024 * 1024),
-  }).optional(),
   /**
    * Before t0, bring the generator's own hot path to optimized code against an in-process loopback
    * sink (a short burst, never the target). Off: the first requests run on cold code.
@@ -239,6 +239,18 @@ type Issue = { path: Array<string | number>; message: string };
  * per-arrival connection (one request each); h2c on https:. Over HTTP/1.1, streams.
  */
 function protocolIssues(c: AttackConfig): Issue[] {
+  if (c.grpc !== undefined && (c.protocol === "http1" || c.protocol === "auto")) {
+    return [{
+      path: ["protocol"],
+      message: "gRPC runs over HTTP/2: use protocol h2 (https:) or h2c (http:)",
+    }];
+  }
+  if (c.grpc !== undefined && (c.flows !== undefined || c.script !== undefined)) {
+    return [{
+      path: ["grpc"],
+      message: "gRPC calls go as a request mix: flows and scripts do not take them yet",
+    }];
+  }
   if (c.protocol === "http1") {
     return c.streams > 1
       ? [{ path: ["streams"], message: "streams apply to HTTP/2: add protocol h2 (--h2), or drop streams" }]
@@ -275,18 +287,6 @@ function protocolIssues(c: AttackConfig): Issue[] {
     });
   }
   return issues;
-  if (c.grpc !== undefined && (c.protocol === "http1" || c.protocol === "auto")) {
-    return [{
-      path: ["protocol"],
-      message: "gRPC runs over HTTP/2: use protocol h2 (https:) or h2c (http:)",
-    }];
-  }
-  if (c.grpc !== undefined && (c.flows !== undefined || c.script !== undefined)) {
-    return [{
-      path: ["grpc"],
-      message: "gRPC calls go as a request mix: flows and scripts do not take them yet",
-    }];
-  }
 }
 
 /**

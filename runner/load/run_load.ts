@@ -206,8 +206,8 @@ function factoryOf(
     windowBytes: config.h2WindowBytes,
     idBase: parts.idBase,
     ws: parts.wsRun ?? undefined,
-  });
     grpc: config.grpc,
+  });
 }
 
 /**
