@@ -146,6 +146,28 @@ Deno.test("faults: what a server must not send is refused by kind", () => {
   );
 });
 
+Deno.test("frames per message are capped: endless empty continuations are a fragment flood, refused", () => {
+  // 1 MiB cap: 1,024 frames a message. A text message's first frame, then empty continuations.
+  const flood = (continuations: number, fin: boolean) => [
+    0x01,
+    0x01,
+    0x41,
+    ...new Array(continuations - 1).fill([0x00, 0x00]).flat(),
+    fin ? 0x80 : 0x00,
+    0x00,
+  ];
+  assertEquals(parse(flood(1_023, true)).events, [["message", true, "A"]]);
+  const refused = parse(flood(1_024, false));
+  assertEquals([refused.events, refused.fault], [[], "protocol"]);
+  // Pings between fragments are frames of no message: answered, never counted against it.
+  const pings = [0x01, 0x00, ...new Array(2_000).fill([0x89, 0x00]).flat(), 0x80, 0x00];
+  assertEquals(parse(pings).fault, null);
+  // A larger cap allows as many 1 KiB fragments as fill it.
+  const parser = new FrameParser(collect().sink, 4 << 20);
+  const many = Uint8Array.from([0x02, 0x00, ...new Array(4_000).fill([0x00, 0x00]).flat(), 0x80, 0x00]);
+  assertEquals([parser.feed(many, 0, many.length), parser.fault], [true, null]);
+});
+
 Deno.test("UTF-8: valid across every split point, overlongs, surrogates and past U+10FFFF refused", () => {
   const valid = new TextEncoder().encode("aé€𝄞z");
   for (let cut = 0; cut <= valid.length; cut++) {

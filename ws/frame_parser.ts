@@ -16,7 +16,8 @@
  * Everything RFC 6455 forbids a server is a fault, counted by kind by the caller (the parser stops at
  * the first one): `protocol` (reserved bits no extension allows, reserved opcodes, a masked frame, a
  * control frame over 125 bytes or fragmented, a continuation with no message or a new message inside a
- * fragmented one, a close frame of 1 byte or with a code no peer may send, a 64-bit length with its top
+ * fragmented one, a message in more frames than `maxFramesOf` allows (bytes alone bound no message: empty
+ * continuation frames add none, and would keep a connection parsing one message for ever), a close frame of 1 byte or with a code no peer may send, a 64-bit length with its top
  * bit set, a length not in its shortest form, which 5.2 requires, compressed data that does not
  * inflate), `too-big` (a message past `maxMessageBytes`, refused at its header, before its payload is
  * read; a compressed one also once it inflates past it), `bad-utf8` (a text message, or a close reason,
@@ -61,6 +62,14 @@ const FIRST_BUFFER_BYTES = 4 * 1024;
 const HEADER = 0;
 const PAYLOAD = 1;
 
+/**
+ * Frames one data message may take: as many 1 KiB fragments as fill the message cap, and never fewer than
+ * 1,024 (1 MiB's worth at the default cap), as HTTP/2's CONTINUATION frames are capped per header block.
+ */
+export function maxFramesOf(maxMessageBytes: number): number {
+  return Math.max(1_024, Math.ceil(maxMessageBytes / 1_024));
+}
+
 /** Header length (key-less: server frames carry none) from the second byte. */
 function headerBytes(b1: number): number {
   const len7 = b1 & 0x7f;
@@ -82,6 +91,9 @@ export class FrameParser {
   /** The data message in progress across frames or reads: its opcode (0 none), bytes gathered, UTF-8 state. */
   #msgOpcode = 0;
   #msgLen = 0;
+  /** Frames of the message in progress, and the most one may take (`maxFramesOf`). */
+  #msgFrames = 0;
+  readonly #maxFrames: number;
   #msg: Uint8Array | null = null;
   #utf8 = UTF8_ACCEPT;
   /** The message in progress came with RSV1 (permessage-deflate): gathered whole, then inflated. */
@@ -106,6 +118,7 @@ export class FrameParser {
     readonly budget = new BufferBudget(Infinity),
   ) {
     this.#compressedCap = maxMessageBytes + (maxMessageBytes >> 13) + 16;
+    this.#maxFrames = maxFramesOf(maxMessageBytes);
   }
 
   /** The connection ended: its message buffer goes back to the budget (the parser is not fed again). */
@@ -179,8 +192,11 @@ export class FrameParser {
     if (opcode !== OP_CONTINUATION) {
       if (this.#msgOpcode !== 0) return this.#fail("protocol", "new message inside a fragmented one");
       this.#msgOpcode = opcode;
+      this.#msgFrames = 1;
       this.#utf8 = UTF8_ACCEPT;
       this.#compressed = (b0 & 0x40) !== 0;
+    } else if (++this.#msgFrames > this.#maxFrames) {
+      return this.#fail("protocol", `more than ${this.#maxFrames} frames in one message (a fragment flood)`);
     }
     if (this.#msgLen + length > (this.#compressed ? this.#compressedCap : this.maxMessageBytes)) {
       return this.#fail("too-big", `message over the ${this.maxMessageBytes}-byte cap`);

@@ -28,12 +28,17 @@ addEventListener("unload", () => Deno.removeSync(CA_FILE));
 /** 21,845 text messages of "x" (64 KiB less a byte: whole frames), none of which any step matches. */
 const FLOOD = Uint8Array.from({ length: 3 * 21_845 }, (_, i) => [0x81, 0x01, 0x78][i % 3]);
 
-async function serve(conn: Deno.Conn): Promise<void> {
+/** A text message's first frame, then empty continuation frames without end (a fragment flood). */
+const FRAGMENTS = new Uint8Array(64 * 1024);
+
+/** Answers the handshake, writes `first`, then `flood` until the client goes. */
+async function serve(conn: Deno.Conn, first: Uint8Array, flood: Uint8Array): Promise<void> {
   try {
     const key = await readUpgrade(conn);
     if (key === null) return;
     await conn.write(answer101(key));
-    while (true) await conn.write(FLOOD);
+    await conn.write(first);
+    while (true) await conn.write(flood);
   } catch {
     /* the client went */
   } finally {
@@ -43,14 +48,14 @@ async function serve(conn: Deno.Conn): Promise<void> {
   }
 }
 
-async function floodedFlow(transport: "deno" | "epoll", tls: boolean) {
+async function floodedFlow(transport: "deno" | "epoll", tls: boolean, first: Uint8Array, flood: Uint8Array) {
   const listener = tls
     ? Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: PAIR.certPem, key: PAIR.keyPem })
     : Deno.listen({ hostname: "127.0.0.1", port: 0 });
   const conns: Promise<void>[] = [];
   const accepting = (async () => {
     try {
-      for await (const conn of listener) conns.push(serve(conn));
+      for await (const conn of listener) conns.push(serve(conn, first, flood));
     } catch { /* closed */ }
   })();
   const nowEpochMs = () => performance.timeOrigin + performance.now();
@@ -95,7 +100,7 @@ for (const transport of ["deno", "epoll"] as const) {
       sanitizeOps: false,
       sanitizeResources: false,
       async fn() {
-        const { r, tookMs } = await floodedFlow(transport, tls);
+        const { r, tookMs } = await floodedFlow(transport, tls, new Uint8Array(0), FLOOD);
         ok(tookMs < BOUND_MS, `a run of ${DURATION_MS} ms took ${tookMs.toFixed(0)} ms`);
         ok((r.errors.timeout ?? 0) >= 1, JSON.stringify(r.errors));
         ok((r.ws?.unsolicited ?? 0) > 100, JSON.stringify(r.ws));
@@ -105,4 +110,17 @@ for (const transport of ["deno", "epoll"] as const) {
       },
     });
   }
+  Deno.test({
+    name: `${transport}: endless empty continuation frames: the waiting step's ws-protocol, on time`,
+    ignore: transport === "epoll" && EPOLL_BLOCKER !== null,
+    sanitizeOps: false,
+    sanitizeResources: false,
+    async fn() {
+      const { r, tookMs } = await floodedFlow(transport, false, Uint8Array.of(0x01, 0x00), FRAGMENTS);
+      ok(tookMs < BOUND_MS, `a run of ${DURATION_MS} ms took ${tookMs.toFixed(0)} ms`);
+      ok((r.errors["ws-protocol"] ?? 0) >= 1 && r.errors.timeout === undefined, JSON.stringify(r.errors));
+      const wait = r.endpoints?.find((e) => e.name === "wait");
+      ok((wait?.errors["ws-protocol"] ?? 0) >= 1, JSON.stringify(r.endpoints));
+    },
+  });
 }

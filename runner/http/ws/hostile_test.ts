@@ -133,6 +133,11 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
   test("a fragmented control frame", async () => {
     only(await attack({ frames: [0x09, 0x00] }, transport), "ws-protocol");
   });
+  test("endless empty continuation frames: refused at the frames-per-message cap", async () => {
+    const r = await attack({ frames: [0x01, 0x00, ...new Array(20_000).fill(0)] }, transport);
+    only(r, "ws-protocol");
+    ok(Object.keys(r.errorMessages["ws-protocol"]).every((m) => m.includes("fragment flood")));
+  });
   test("invalid UTF-8 in a text message", async () => {
     only(await attack({ frames: TEXT([0xc3, 0x28]) }, transport), "ws-bad-utf8");
   });
