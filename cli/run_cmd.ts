@@ -12,6 +12,9 @@ import { runProgress } from "./run_progress.ts";
 import { assertOutputsWritable, lockOutDir } from "./run_preflight.ts";
 import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
+import { resolve } from "node:path";
+import { isK6File } from "../runner/script/k6/k6_file.ts";
+import { k6Summaries } from "./k6_summary.ts";
 import { readRunPlan, type RunSource } from "./run_source.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
@@ -76,6 +79,7 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     baseline,
   );
   if (typeof outcome === "number") return outcome;
+  if (isK6File(resolve(args.source))) await k6Summaries(args.source, outcome.results);
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
   return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
 }

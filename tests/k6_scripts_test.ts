@@ -76,9 +76,11 @@ Deno.test("a throw in a k6 script counts under the k6 file's own line", () =>
     assertEquals(messages, ["odd iteration (throws.js:5)"]);
   }));
 
-const loadlab = (...args: string[]) =>
+const loadlab = (...args: string[]) => loadlabIn(Deno.cwd(), ...args);
+const loadlabIn = (cwd: string, ...args: string[]) =>
   new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, ...args],
+    cwd,
     env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
@@ -111,4 +113,31 @@ Deno.test("loadlab run script.js: k6's options and flags as the load, thresholds
     const run = results.runs[0];
     assertEquals([run.model, run.flows[0].sessions], ["count", 4]);
     assertEquals(results.thresholds.map((t: { ok: boolean }) => t.ok), [true, true]);
+  }));
+
+Deno.test("handleSummary gets k6's summary data; textSummary prints k6's summary with thresholds marked", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-summary-" });
+    const out = await loadlabIn(
+      dir,
+      "run",
+      fixture("summary.js"),
+      "--target",
+      `app=${url}`,
+      "--out-dir",
+      "out",
+    );
+    const stdout = new TextDecoder().decode(out.stdout);
+    assertEquals(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
+    ok(stdout.includes("✗ never\n      ↳  0% — ✓ 0 / ✗ 6"), stdout);
+    ok(/checks\.+: 50\.00% ✓ 6 ✗ 6/.test(stdout), stdout);
+    ok(/✓ {3}\{ name:json \}\.+: avg=/.test(stdout), stdout);
+    const data = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`));
+    assertEquals(data.metrics.http_reqs.values.count, 6);
+    assertEquals(data.metrics.iterations.values.count, 6);
+    assertEquals(data.metrics["http_req_failed"].thresholds, { "rate<0.01": { ok: true } });
+    assertEquals(data.root_group.checks.map((c: { name: string; passes: number }) => [c.name, c.passes]), [
+      ["status 200", 6],
+      ["never", 0],
+    ]);
   }));

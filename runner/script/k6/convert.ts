@@ -9,7 +9,7 @@
  */
 import * as acorn from "acorn";
 import { type Binding, type Node, planAsync } from "./convert_async.ts";
-import { K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
+import { jslibUrl, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
 
 /** A script that cannot be converted; `problems` are `file:line: why`. */
 export class K6ConvertError extends Error {
@@ -85,6 +85,11 @@ function importEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; wh
   for (const s of ast.body) {
     if (s.type !== "ImportDeclaration") continue;
     const from = String(s.source.value);
+    const jslib = jslibUrl(from);
+    if (jslib !== undefined) {
+      edits.push({ start: s.source.start, end: s.source.end, text: JSON.stringify(jslib) });
+      continue;
+    }
     if (from !== "k6" && !from.startsWith("k6/")) {
       const why = importProblem(from);
       if (why !== null) problems.push({ pos: s.start, why });

@@ -60,5 +60,18 @@ export function moduleUrl(name: string): string | undefined {
   return Object.hasOwn(K6_MODULES, name) ? K6_MODULES[name] : undefined;
 }
 
+/** k6's remote helper libraries this folder replaces, by the address scripts import them from. */
+const JSLIB: ReadonlyArray<{ address: RegExp; url: string }> = [
+  {
+    address: /^https:\/\/jslib\.k6\.io\/k6-summary\/[\w.-]+\/index\.js$/,
+    url: new URL("./jslib_summary.ts", import.meta.url).href,
+  },
+];
+
+/** The URL that stands in for remote library `address`, or undefined when none does. */
+export function jslibUrl(address: string): string | undefined {
+  return JSLIB.find((j) => j.address.test(address))?.url;
+}
+
 /** The URL of the runtime every converted script imports as `__k6`. */
 export const RUNTIME_URL = new URL("./runtime.ts", import.meta.url).href;

@@ -1,0 +1,56 @@
+/**
+ * @module
+ * The end of `loadlab run script.js` for a k6 script: each run's results in k6's summary shape
+ * (results/export/k6_summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
+ * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
+ * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
+ */
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { k6SummaryData } from "../results/export/k6_summary.ts";
+import { renderK6Summary } from "../results/export/k6_summary_text.ts";
+import type { ResultsFile } from "../results/mod.ts";
+import { UsageError } from "./usage_error.ts";
+
+/** Prints (or hands to `handleSummary`) the k6 summary of every run of `results` of k6 script `source`. */
+export async function k6Summaries(source: string, results: ResultsFile): Promise<void> {
+  const module = await import(pathToFileURL(sessionScriptPath(resolve(source))).href);
+  const handle = module.handleSummary as ((data: unknown) => unknown) | undefined;
+  for (const run of results.runs) {
+    const data = k6SummaryData(results, run);
+    if (typeof handle !== "function") {
+      console.log(renderK6Summary(data));
+      continue;
+    }
+    let written: unknown;
+    try {
+      written = await handle(data);
+    } catch (err) {
+      throw new UsageError(`handleSummary() failed: ${err instanceof Error ? err.message : String(err)}`, {
+        cause: err,
+      });
+    }
+    await writeSummaryOutputs(written);
+  }
+}
+
+/** handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. */
+async function writeSummaryOutputs(outputs: unknown): Promise<void> {
+  if (outputs === null || typeof outputs !== "object") return;
+  for (const [key, value] of Object.entries(outputs as Record<string, unknown>)) {
+    const content = typeof value === "string" || value instanceof Uint8Array
+      ? value
+      : value instanceof ArrayBuffer
+      ? new Uint8Array(value)
+      : JSON.stringify(value);
+    if (key === "stdout" || key === "stderr") {
+      const text = typeof content === "string" ? content : new TextDecoder().decode(content);
+      (key === "stdout" ? console.log : console.error)(text);
+      continue;
+    }
+    await Deno.mkdir(dirname(resolve(key)), { recursive: true });
+    if (typeof content === "string") await Deno.writeTextFile(key, content);
+    else await Deno.writeFile(key, content);
+  }
+}

@@ -1,0 +1,96 @@
+/**
+ * @module
+ * k6's end-of-test summary as text, from its summary data (results/export/k6_summary.ts): the checks
+ * with their pass ratio (a failing one with its counts), then every metric on a dotted line, trends by
+ * `summaryTrendStats`, rates as a percentage with their true and false counts, counters with their rate,
+ * each metric with thresholds marked ✓ or ✗ and its submetrics (`{ name:me }`) under it. A k6 user reads
+ * it as k6's own; loadlab's verdict and report stand beside it. The data's types are here, importing
+ * nothing, so a converted script's `textSummary` (runner/script/k6/jslib_summary.ts) type-checks anywhere.
+ */
+/** A metric of k6's summary. */
+export interface K6Metric {
+  type: "counter" | "gauge" | "rate" | "trend";
+  contains: "default" | "time" | "data";
+  values: Record<string, number>;
+  thresholds?: Record<string, { ok: boolean }>;
+}
+
+/** k6's summary data for one run. */
+export interface K6SummaryData {
+  root_group: {
+    name: string;
+    path: string;
+    id: string;
+    groups: unknown[];
+    checks: Array<{ name: string; path: string; id: string; passes: number; fails: number }>;
+  };
+  options: { summaryTrendStats: string[]; summaryTimeUnit: string; noColor: boolean };
+  state: { isStdOutTTY: boolean; isStdErrTTY: boolean; testRunDurationMs: number };
+  metrics: Record<string, K6Metric>;
+}
+
+/** Milliseconds as k6 writes them: µs below 1 ms, s from 1 s. */
+function duration(ms: number): string {
+  if (ms < 1) return `${(ms * 1000).toFixed(2)}µs`;
+  if (ms < 1000) return `${ms.toFixed(2)}ms`;
+  return `${(ms / 1000).toFixed(2)}s`;
+}
+
+function bytes(n: number): string {
+  if (n < 1000) return `${n} B`;
+  if (n < 1e6) return `${(n / 1e3).toFixed(0)} kB`;
+  return `${(n / 1e6).toFixed(1)} MB`;
+}
+
+/** One metric's values as k6 prints them. */
+function valuesText(m: K6Metric, trendStats: string[]): string {
+  const v = m.values;
+  switch (m.type) {
+    case "trend":
+      return trendStats.filter((s) => s in v).map((s) =>
+        `${s}=${m.contains === "time" ? duration(v[s]) : v[s]}`
+      )
+        .join(" ");
+    case "rate":
+      return `${(v.rate * 100).toFixed(2)}% ✓ ${v.passes} ✗ ${v.fails}`;
+    case "counter":
+      return m.contains === "data"
+        ? `${bytes(v.count)} ${bytes(v.rate)}/s`
+        : `${v.count} ${v.rate.toFixed(2)}/s`;
+    default:
+      return `${v.value} min=${v.min} max=${v.max}`;
+  }
+}
+
+/** The mark before a metric: ✓ all its thresholds passed, ✗ one failed, blank without any. */
+function mark(m: K6Metric): string {
+  if (m.thresholds === undefined) return " ";
+  return Object.values(m.thresholds).every((t) => t.ok) ? "✓" : "✗";
+}
+
+/** k6's summary text of `data`. */
+export function renderK6Summary(data: K6SummaryData): string {
+  const lines: string[] = [""];
+  for (const c of data.root_group.checks) {
+    const total = c.passes + c.fails;
+    lines.push(`     ${c.fails === 0 ? "✓" : "✗"} ${c.name}`);
+    if (c.fails > 0) {
+      lines.push(`      ↳  ${Math.round((c.passes / total) * 100)}% — ✓ ${c.passes} / ✗ ${c.fails}`);
+    }
+  }
+  if (data.root_group.checks.length > 0) lines.push("");
+  const names = Object.keys(data.metrics).sort();
+  const width = Math.max(30, ...names.map((n) => n.length + 3));
+  for (const name of names.filter((n) => !n.includes("{"))) {
+    lines.push(row(name, data.metrics[name], width, data.options.summaryTrendStats));
+    for (const sub of names.filter((n) => n.startsWith(`${name}{`))) {
+      const label = `{ ${sub.slice(name.length + 1, -1)} }`;
+      lines.push(row(`  ${label}`, data.metrics[sub], width, data.options.summaryTrendStats));
+    }
+  }
+  return lines.join("\n") + "\n";
+}
+
+function row(name: string, m: K6Metric, width: number, trendStats: string[]): string {
+  return `   ${mark(m)} ${name}${".".repeat(Math.max(3, width - name.length))}: ${valuesText(m, trendStats)}`;
+}
