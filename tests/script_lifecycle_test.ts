@@ -26,7 +26,11 @@ function start(script: string, dir: string, env: Record<string, string>) {
   }).spawn();
 }
 
-async function run(script: string, env: Record<string, string>, check: (out: Outcome) => void | Promise<void>) {
+async function run(
+  script: string,
+  env: Record<string, string>,
+  check: (out: Outcome) => void | Promise<void>,
+) {
   await withTempDir(async (dir) => {
     const out = await start(script, dir, env).output();
     await check({
@@ -104,3 +108,18 @@ for (const fault of ["throw", "exit", "hang"]) {
       );
     }));
 }
+
+Deno.test("script errors flag the run as every error kind does: --strict exits 6", () =>
+  withTempDir(async (dir) => {
+    const script = new URL("./fixtures/scripts/failing.ts", import.meta.url).pathname;
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "run", script, "--out-dir", `${dir}/out`, "--strict"],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1" },
+      signal: AbortSignal.timeout(90_000),
+    }).output();
+    const [stdout, stderr] = [decoder.decode(out.stdout), decoder.decode(out.stderr)];
+    assertEquals(out.code, 6, stdout + stderr);
+    ok(stderr.includes("is flagged: errors 49% (script 19)"), stderr);
+  }));

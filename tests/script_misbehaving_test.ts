@@ -10,6 +10,7 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
+import { runVerdict } from "../results/conclude/run_verdict.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
@@ -61,6 +62,8 @@ Deno.test("a session waiting on a promise nothing resolves is cut at the end of 
     const messages = run.errorMessages?.script ?? {};
     assertEquals(Object.values(messages), [2], JSON.stringify(messages));
     ok(Object.keys(messages)[0].includes("still waiting at the end of the graceful stop"));
+    // Counted in the verdict as every error kind is.
+    ok(runVerdict(run).flags.some((f) => f.kind === "errors"), runVerdict(run).label);
   }));
 
 Deno.test("a session that ends its worker's isolate (Deno.exit) is named at once, the rate over the time it ran", () =>
@@ -77,6 +80,8 @@ Deno.test("a session that ends its worker's isolate (Deno.exit) is named at once
     }));
     // Named as soon as it exited (not waited out 60 s and the stuck margin), and not taken for stuck.
     assertEquals([run.exitedWorkers, run.stuckWorkers, run.incomplete], [1, undefined, true]);
+    const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
+    assertEquals(flag?.label, "incomplete: 1 worker exited (Deno.exit) in exiting.ts");
     // Its rate is over the 200 ms it ran (not over 1 ms, not over the 60 s it did not run).
     ok(run.durationSec >= 0.2 && run.durationSec < 30, `durationSec ${run.durationSec}`);
     assertEquals(run.requests, 1);

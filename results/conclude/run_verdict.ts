@@ -35,7 +35,8 @@
  *   A hard stop (`gracefulStop: 0s`) cuts what is in flight by design: shown beside the counts, no flag.
  * - `incomplete`: stopped early (Ctrl-C, the target died), or `incomplete: 1 worker stuck` when a load worker
  *   ran code that never yields (a capture's regexp) past the graceful stop and loadlab ended it: its
- *   requests in flight are `unfinished`, its counts since its last interval lost.
+ *   requests in flight are `unfinished`, its counts since its last interval lost; `1 worker exited` when a
+ *   session script ended a worker's isolate (`Deno.exit`), ended the same way at once.
  * - `aborted at 12.0s by p99<100ms`: stopped early by a threshold with `abortOnFail`; it replaces
  *   `incomplete` and names the rule and the measured time, so the run's numbers carry why they are short.
  * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
@@ -48,7 +49,9 @@
  *   it was planned.
  * - `errors 25% (closed-early 10)`: requests that failed without a response of any other kind (the
  *   server closed or reset the connection, a malformed or refused answer, a request refused past its
- *   re-sends, a value the session's data made unsendable: `ANSWERED_ERROR_KINDS`), over 0.1% of sends.
+ *   re-sends, a value the session's data made unsendable: `ANSWERED_ERROR_KINDS`), and a session script's
+ *   own failures (`script`: a throw, a dropped rejection, a session cut waiting on its own promise), over
+ *   0.1% of sends.
  *   Like lost ones they have no latency in the percentiles, and a run whose success rate says 75% must not
  *   read `ok`. A GOAWAY or REFUSED_STREAM refusal that was sent again is no error: only its final outcome
  *   counts, and `retried` beside it.
@@ -58,13 +61,17 @@
  *   404, a 429 of a rate limiter...), unless every one was a 5xx
  *   (`server errors 100%` says so). A run with answers is not `failed` whatever their status: it exits
  *   0 unless `--strict` (6) or a threshold such as `success>=99%` (1) says otherwise.
+ * - `flooded: 1,259 unsolicited messages per answer (the echo rule takes any message: --ws-match is
+ *   probably wrong)`: a WebSocket run whose rule takes whatever message comes next as the answer, and whose
+ *   server sent two orders of magnitude more messages of its own than were answered (ws_flood.ts): its
+ *   answers are likely the flood's, its round trips of nothing.
  * - `no session completed: 20 of 20 ended early (a capture found nothing in 20)`: a flow run whose every
  *   session ended before its last step (a failed capture, a failed request), so the later steps were
  *   never measured whatever the success rate of those that ran. Exit 0 as `no success`, 6 with `--strict`.
  *
  * Pure; imports only the results schema, what answers a run got (responses.ts), the counts of its sends
- * (send_counts.ts), the served-rate statements (served_rate.ts), a WebSocket storm's (ws_storm.ts) and the
- * load worker's saturation (generator_saturation.ts).
+ * (send_counts.ts), the served-rate statements (served_rate.ts), a WebSocket storm's (ws_storm.ts) and
+ * flood's (ws_flood.ts) and the load worker's saturation (generator_saturation.ts).
  */
 import type { RunResult } from "../schema.ts";
 import {
@@ -86,6 +93,7 @@ import {
 } from "./send_counts.ts";
 import { serverBoundLabel } from "./served_rate.ts";
 import { stormShortText } from "./ws_storm.ts";
+import { wsFlood, wsFloodLabel } from "./ws_flood.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./ramp_followed.ts";
 import { describeChange } from "../schema_steering.ts";
@@ -109,7 +117,8 @@ export type VerdictKind =
   | "no success"
   | "no session completed"
   | "short storm"
-  | "ramp not followed";
+  | "ramp not followed"
+  | "flooded";
 
 /** One reason not to trust a run's numbers. */
 export interface VerdictFlag {
@@ -200,11 +209,13 @@ function countFlags(run: RunResult, failed: boolean): VerdictFlag[] {
     flags.push({ kind: "unanswered", label: `unanswered ${unanswered.toLocaleString("en-US")} at the stop` });
   }
   const answered = answeredErrors(run);
-  if (answered.total > DROPPED_FLAG_SHARE * sendsOf(run)) {
-    flags.push({
-      kind: "errors",
-      label: `errors ${formatShare(answered.total / sendsOf(run))} (${answered.text})`,
-    });
+  // A session script's own failures (a throw, a dropped rejection) end sessions as surely as a reset.
+  const script = run.errors.script ?? 0;
+  const total = answered.total + script;
+  if (total > DROPPED_FLAG_SHARE * sendsOf(run)) {
+    const text = [answered.text, script > 0 ? `script ${script.toLocaleString("en-US")}` : ""]
+      .filter((t) => t !== "").join(", ");
+    flags.push({ kind: "errors", label: `errors ${formatShare(total / sendsOf(run))} (${text})` });
   }
   return flags;
 }
@@ -238,9 +249,11 @@ function steeredLabel(run: RunResult): string | null {
   return `steered: ${shown.join(", ")}${more}`;
 }
 
-/** The flags of what the answers were: server errors, or not one success. */
+/** The flags of what the answers were: server errors, not one success, or a flood's messages taken as answers. */
 function answerFlags(run: RunResult): VerdictFlag[] {
   const flags: VerdictFlag[] = [];
+  const flood = wsFlood(run);
+  if (flood !== null) flags.push({ kind: "flooded", label: wsFloodLabel(flood) });
   const serverErrors = serverErrorResponses(run);
   if (serverErrors > SERVER_ERROR_FLAG_SHARE * run.requests) {
     flags.push({ kind: "server errors", label: `server errors ${formatShare(serverErrors / run.requests)}` });
@@ -288,13 +301,20 @@ export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict:
 }
 
 /**
- * "incomplete", naming the load workers loadlab had to end when there were any, and the session script
- * they were running (a script's loop that never yields is the usual cause).
+ * "incomplete", naming the load workers loadlab had to end when there were any (stuck, or whose isolate
+ * exited on its own), and the session script they were running (a script's loop that never yields, its
+ * `Deno.exit`, are the usual causes).
  */
 function incompleteLabel(run: RunResult): string {
   const stuck = run.stuckWorkers ?? 0;
-  if (stuck === 0) return "incomplete";
+  const exited = run.exitedWorkers ?? 0;
+  if (stuck === 0 && exited === 0) return "incomplete";
   const script = (run.config as { script?: { path?: unknown } } | undefined)?.script?.path;
   const where = typeof script === "string" ? ` in ${script.slice(script.lastIndexOf("/") + 1)}` : "";
-  return `incomplete: ${stuck} worker${stuck === 1 ? "" : "s"} stuck${where}`;
+  const workers = (n: number) => `${n} worker${n === 1 ? "" : "s"}`;
+  const parts = [
+    ...(stuck > 0 ? [`${workers(stuck)} stuck`] : []),
+    ...(exited > 0 ? [`${workers(exited)} exited (Deno.exit)`] : []),
+  ];
+  return `incomplete: ${parts.join(", ")}${where}`;
 }
