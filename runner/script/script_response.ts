@@ -57,9 +57,39 @@ export class ScriptResponse implements Response, ResponseHeaders {
     return this.#raw.length === 0 ? EMPTY : this.#read().bodyBytes;
   }
 
+  /** Whether the head may hold a Set-Cookie field (a scan of the bytes, no decoding). */
+  mayHaveSetCookie(): boolean {
+    return mayHaveSetCookie(this.#raw);
+  }
+
   #read(): KeptResponse {
     return this.#kept ??= new KeptResponse(this.#raw);
   }
+}
+
+/** Responses up to this size are copied into a shared slab; larger ones get a buffer of their own. */
+const SLAB_COPY_MAX_BYTES = 4 * 1024;
+const SLAB_BYTES = 64 * 1024;
+let slab = new Uint8Array(SLAB_BYTES);
+let slabUsed = 0;
+
+/**
+ * A copy of a response's kept bytes that the script owns (the connection reuses its buffer). A small
+ * one is a view of a shared slab (as Node's small Buffers are), so a response costs a view and its
+ * bytes instead of a buffer of its own with its allocation, accounting and sweep; a slab is freed once
+ * no response of it is referenced.
+ */
+export function copyKept(bytes: Uint8Array): Uint8Array {
+  const n = bytes.length;
+  if (n > SLAB_COPY_MAX_BYTES) return bytes.slice();
+  if (slabUsed + n > SLAB_BYTES) {
+    slab = new Uint8Array(SLAB_BYTES);
+    slabUsed = 0;
+  }
+  const copy = slab.subarray(slabUsed, slabUsed + n);
+  copy.set(bytes);
+  slabUsed += n;
+  return copy;
 }
 
 /**
@@ -127,6 +157,11 @@ export class H2ScriptResponse implements Response, ResponseHeaders {
       if (this.#fields[k] === lower) values.push(this.#fields[k + 1]);
     }
     return values;
+  }
+
+  /** Whether a Set-Cookie field came (the fields are decoded already). */
+  mayHaveSetCookie(): boolean {
+    return this.has("set-cookie");
   }
 
   text(): string {

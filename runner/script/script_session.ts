@@ -25,7 +25,7 @@ import type { Feeder } from "../load/feeder.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { Response, Session, SessionCookies } from "./session.ts";
 import { ScriptRequests } from "./script_request.ts";
-import { H2ScriptResponse, mayHaveSetCookie, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
+import { copyKept, H2ScriptResponse, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
 import { H2Slot } from "../http/h2/slot.ts";
 import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import type { H2Request } from "../http/h2/request.ts";
@@ -35,6 +35,8 @@ import { scriptErrorMessage } from "./script_module.ts";
 import type { RequestOptions } from "./session.ts";
 
 const NO_VALUES: Uint8Array[] = [];
+const NO_HEADERS: ReadonlyArray<readonly [string, string]> = [];
+const NO_OPTIONS: RequestOptions = {};
 /** What a session's race resolves with when the run ended under it (script code never returns it). */
 const CUT = Symbol("cut");
 /** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
@@ -66,6 +68,12 @@ export class ScriptSessions {
   readonly requests: ScriptRequests;
   #iterations = new Map<number, number>();
   #arrivals = 0;
+  /**
+   * Sessions in progress, told when their run ends by one listener for them all: a listener each on
+   * the run's signal would cost every session a closure and its removal a scan of thousands.
+   */
+  readonly #live = new Set<ScriptSession>();
+  #watched: AbortSignal | null = null;
 
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
     this.recorder = new ScriptRecorder(name);
@@ -97,8 +105,8 @@ export class ScriptSessions {
     if (closed) this.#iterations.set(vu, iteration + 1);
     const s = new ScriptSession(this, run, load, startMs, recorder, { data, vu, iteration });
     recorder?.sessionStarted();
-    const onEnded = () => s.runEnded();
-    run.ended.addEventListener("abort", onEnded);
+    this.#watch(run.ended);
+    this.#live.add(s);
     try {
       // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
       const outcome = await Promise.race([this.fn(s), s.cut]);
@@ -112,7 +120,7 @@ export class ScriptSessions {
         recorder?.sessionFailed();
       }
     } finally {
-      run.ended.removeEventListener("abort", onEnded);
+      this.#live.delete(s);
       // A request the script did not await ends before the connection goes to another session.
       await s.settled();
       load.endSession();
@@ -120,6 +128,15 @@ export class ScriptSessions {
       load.lastEventMs = performance.now();
     }
     return s.responses;
+  }
+
+  /** Listens once to the run's end (`ended`, shared by the run's sessions) for every live session. */
+  #watch(ended: AbortSignal): void {
+    if (this.#watched === ended) return;
+    this.#watched = ended;
+    ended.addEventListener("abort", () => {
+      for (const s of this.#live) s.runEnded();
+    }, { once: true });
   }
 
   /**
@@ -162,7 +179,8 @@ class ScriptSession implements Session {
   readonly #conn: SessionConnection;
   readonly #startMs: number;
   readonly #recorder: ScriptRecorder | null;
-  #jar: CookieJar | null;
+  /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
+  #jar: CookieJar | null = null;
   /** The step checks count under: the last request's. */
   #step = -1;
   #sent = 0;
@@ -170,7 +188,16 @@ class ScriptSession implements Session {
   #sending: Promise<Response> | null = null;
   /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
   #overlap: Promise<Response> | null = null;
+  /** The request in flight's send time and path (its latency and cookies), and the callbacks of its end. */
+  #sendMs = 0;
+  #path = "";
+  #onExchanged: ((got: number) => Response) | null = null;
+  #onExchangeFailed: ((err: unknown) => never) | null = null;
   #sleeps = 0;
+  /** The sleep in progress: its promise's resolve and its timer (one timer, no listener, per sleep). */
+  #wake: (() => void) | null = null;
+  #wakeTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  #onWake: (() => void) | null = null;
   /** Resolves with `CUT` once the run ended and nothing of loadlab's is in progress for the session. */
   readonly cut: Promise<typeof CUT>;
   #cut: () => void = () => {};
@@ -190,7 +217,6 @@ class ScriptSession implements Session {
     this.#conn = conn;
     this.#startMs = startMs;
     this.#recorder = recorder;
-    this.#jar = sessions.options.cookies ? new CookieJar(sessions.options.url.protocol === "https:") : null;
     this.data = ids.data;
     this.vu = ids.vu;
     this.iteration = ids.iteration;
@@ -199,9 +225,13 @@ class ScriptSession implements Session {
 
   /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
   runEnded(): void {
-    if (this.#sending !== null) return;
-    this.pending = this.#sleeps === 0 && this.#run.shared.stopping;
-    this.#cut();
+    if (!this.#run.ended.aborted) return;
+    if (this.#sending === null) {
+      this.pending = this.#sleeps === 0 && this.#run.shared.stopping;
+      this.#cut();
+    }
+    // A think time ends at once when the run stops.
+    this.#wakeUp();
   }
 
   /** Resolves when the session's request in flight, if any, has ended. */
@@ -233,41 +263,46 @@ class ScriptSession implements Session {
     return this.request("DELETE", path, options);
   }
 
-  request(method: string, target: string, options: RequestOptions = {}): Promise<Response> {
+  request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
     if (this.#run.ended.aborted) {
       this.#cut();
       return NEVER;
     }
     if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
-    // #send always waits at least once, so its `finally` (which clears this) runs after this line.
-    return this.#sending = this.#send(method, target, options);
-  }
-
-  async #send(method: string, target: string, options: RequestOptions): Promise<Response> {
+    let exchange: Promise<number>;
     try {
-      return await this.#exchange(method, target, options);
-    } finally {
-      this.#sending = null;
-      if (this.#run.ended.aborted) this.#cut();
+      exchange = this.#send(method, target, options);
+    } catch (err) {
+      return Promise.reject(err);
     }
+    // No async frame waits per request: what the response needs is on the session (one request at a
+    // time), and its two callbacks are made once per session that sends.
+    this.#onExchanged ??= (got) => this.#exchanged(got);
+    this.#onExchangeFailed ??= (err) => {
+      this.#ended();
+      throw err;
+    };
+    return this.#sending = exchange.then(this.#onExchanged, this.#onExchangeFailed);
   }
 
-  async #exchange(method: string, target: string, options: RequestOptions): Promise<Response> {
+  /** Encodes and sends the request; its exchange's response count (a refusal throws: nothing sent). */
+  #send(method: string, target: string, options: RequestOptions): Promise<number> {
     const run = this.#run;
     const requests = this.#sessions.requests;
-    const headers = options.headers === undefined ? [] : Object.entries(options.headers);
+    let headers: ReadonlyArray<readonly [string, string]> = options.headers === undefined
+      ? NO_HEADERS
+      : Object.entries(options.headers);
     let body = typeof options.body === "string" ? encoder.encode(options.body) : options.body;
     if (options.json !== undefined) {
       body = encoder.encode(JSON.stringify(options.json));
       if (!headers.some(([n]) => n.toLowerCase() === "content-type")) {
-        headers.push(["content-type", "application/json"]);
+        headers = [...headers, ["content-type", "application/json"]];
       }
     }
     const path = requests.pathOf(target);
     if (typeof path !== "string") throw new ScriptRequestError(path.problem);
-    const host = requests.url.host;
     const jar = this.#jar;
-    const cookieLine = jar === null ? null : jar.line(host, path, Date.now());
+    const cookieLine = jar === null ? null : jar.line(requests.url.host, path, Date.now());
     const conn = this.#conn;
     const h1 = conn instanceof Connection;
     const encoded = h1
@@ -276,37 +311,63 @@ class ScriptSession implements Session {
     if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
     const recorder = this.#recorder;
     const name = options.name ?? encoded.defaultName;
-    const step = recorder === null ? -1 : recorder.step(name);
-    this.#step = step;
+    this.#step = recorder === null ? -1 : recorder.step(name);
+    this.#path = path;
     // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
     const endpoint = run.shared.recorder.endpointIndex(name);
     const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
     const timeoutMs = options.timeoutMs;
     // Opened first, so this request's own timeout counts from its send.
-    if (timeoutMs !== undefined && !conn.isOpen && !(await conn.open())) return this.#failed(step);
+    if (timeoutMs !== undefined && !conn.isOpen) {
+      return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
+    }
+    return this.#write(sent, timeoutMs);
+  }
+
+  #write(sent: EncodedRequest | H2Request, timeoutMs: number | undefined): Promise<number> {
+    const conn = this.#conn;
     // The first request goes at the arrival's intended time; later ones when the script sends them.
     const sendMs = this.#sent++ === 0 ? this.#startMs : performance.now();
-    const exchange = h1
+    this.#sendMs = sendMs;
+    const exchange = conn instanceof Connection
       ? exchangeH1(conn, sendMs, sent as EncodedRequest)
       : conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
     if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
       conn.deadlineMs = performance.now() + timeoutMs;
     }
-    const got = await exchange;
+    return exchange;
+  }
+
+  /** The request in flight ended: cut the session if the run ended meanwhile. */
+  #ended(): void {
+    this.#sending = null;
+    if (this.#run.ended.aborted) this.#cut();
+  }
+
+  /** The exchange's end: the script's response (its bytes copied: the connection reuses its own). */
+  #exchanged(got: number): Response {
+    this.#ended();
+    const step = this.#step;
     if (got === 0) return this.#failed(step);
     this.responses++;
-    recorder?.stepResponse(step, (conn.lastEventMs - sendMs) * 1000);
-    if (!h1) {
-      const response = new H2ScriptResponse(conn.keptResponse().snapshot());
-      if (jar !== null && response.has("set-cookie")) {
-        jar.set(response.getAll("set-cookie"), host, path, Date.now());
+    const conn = this.#conn;
+    this.#recorder?.stepResponse(step, (conn.lastEventMs - this.#sendMs) * 1000);
+    const response = conn instanceof Connection
+      ? new ScriptResponse(copyKept(conn.keptBytes()))
+      : new H2ScriptResponse(conn.keptResponse().snapshot());
+    // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
+    if ((this.#jar !== null || this.#sessions.options.cookies) && response.mayHaveSetCookie()) {
+      const set = response.getAll("set-cookie");
+      if (set.length > 0) {
+        const host = this.#sessions.requests.url.host;
+        this.#jarOrNew().set(set, host, this.#path, Date.now());
       }
-      return response;
     }
-    const raw = conn.keptBytes().slice();
-    const response = new ScriptResponse(raw);
-    if (jar !== null && mayHaveSetCookie(raw)) jar.set(response.getAll("set-cookie"), host, path, Date.now());
     return response;
+  }
+
+  #jarOrNew(): CookieJar {
+    return this.#jar ??= new CookieJar(this.#sessions.options.url.protocol === "https:");
   }
 
   #failed(step: number): Response {
@@ -330,14 +391,26 @@ class ScriptSession implements Session {
       return NEVER;
     }
     this.#sleeps++;
-    return sleepUnlessAborted(ms, this.#run.ended).then(() => {
-      this.#sleeps--;
+    // Sleeps at once (not awaited) are rare: each but the first listens to the run's end itself.
+    if (this.#wake !== null) return sleepUnlessAborted(ms, this.#run.ended).then(() => void this.#sleeps--);
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      this.#wakeTimer = setTimeout(this.#onWake ??= () => this.#wakeUp(), Math.max(0, ms));
     });
+  }
+
+  /** Ends the session's sleep, if it sleeps: its timer fired, or the run ended. */
+  #wakeUp(): void {
+    const wake = this.#wake;
+    if (wake === null) return;
+    clearTimeout(this.#wakeTimer);
+    this.#wake = null;
+    this.#sleeps--;
+    wake();
   }
 
   get cookies(): SessionCookies {
     const url = this.#sessions.options.url;
-    const https = url.protocol === "https:";
     return {
       get: (name) => {
         const line = this.#jar?.line(url.host, "/", Date.now());
@@ -349,11 +422,10 @@ class ScriptSession implements Session {
         return undefined;
       },
       set: (name, value) => {
-        this.#jar ??= new CookieJar(https);
-        this.#jar.set([`${name}=${value}; Path=/`], url.host, "/", Date.now());
+        this.#jarOrNew().set([`${name}=${value}; Path=/`], url.host, "/", Date.now());
       },
+      // An empty jar sends what no jar does: nothing (the next Set-Cookie makes one when cookies are on).
       clear: () => {
-        this.#jar = this.#jar === null ? null : new CookieJar(https);
       },
     };
   }
