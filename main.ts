@@ -30,6 +30,8 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/steer_cmd.ts")).runSteerCommand(rest);
     case "schema":
       return (await import("./cli/schema_cmd.ts")).runSchemaCommand(rest);
+    case "convert":
+      return (await import("./cli/convert_cmd.ts")).runConvertCommand(rest);
     case "__target":
       // Hidden: a target process of a compiled binary (see cli/target_child_cmd.ts).
       return (await import("./cli/target_child_cmd.ts")).runTargetChildCommand(rest);
@@ -44,7 +46,7 @@ async function main(args: string[]): Promise<number> {
       return (await import("./cli/help_cmd.ts")).runHelpCommand();
     default:
       console.error(
-        `loadlab: unknown command "${command}"; use run, init, presets, attack, steer, serve, report, merge, site, demo, schema or version (see --help)`,
+        `loadlab: unknown command "${command}"; use run, init, presets, attack, steer, serve, report, merge, site, demo, schema, convert or version (see --help)`,
       );
       return 2;
   }

@@ -3,7 +3,8 @@
  * URLs of a public host sent to the run's target; requests counted by k6's `tags.name`, checks by name,
  * `__VU`, `group`, array callbacks, `http.batch`, `SharedArray` of `open()`, `k6/execution`; a throw counted
  * with the k6 file's own line; and `loadlab run script.js` refusing a script it cannot convert (exit 2,
- * file:line) and running one with k6's flags over its options. Loads are bounded counts.
+ * file:line), running one with k6's flags over its options, handleSummary, and `loadlab convert k6`.
+ * Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
@@ -141,3 +142,13 @@ Deno.test("handleSummary gets k6's summary data; textSummary prints k6's summary
       ["never", 0],
     ]);
   }));
+
+Deno.test("loadlab convert k6 writes the session script, every line where it was", async () => {
+  const out = `${Deno.makeTempDirSync({ prefix: "loadlab-k6-convert-" })}/session.js`;
+  const done = await loadlab("convert", "k6", fixture("throws.js"), "-o", out);
+  assertEquals(done.code, 0, new TextDecoder().decode(done.stderr));
+  const lines = Deno.readTextFileSync(out).split("\n");
+  assertEquals(lines[3].trim(), `(await http.get("http://127.0.0.1/json"));`);
+  assertEquals(lines[4].trim(), `if (__VU > 0) throw new Error("odd iteration");`);
+  assertEquals((await loadlab("convert", "k6", fixture("refused.js"))).code, 2);
+});

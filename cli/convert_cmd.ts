@@ -1,0 +1,58 @@
+/**
+ * @module
+ * `loadlab convert k6 script.js [-o session.js]`: writes the session script loadlab runs for a k6 script
+ * (runner/script/k6/convert.ts): the same lines, k6's calls awaited, k6's modules imported from
+ * loadlab's k6 runtime, the default export a session. For users leaving k6: the output runs with
+ * `loadlab run`, and is a start for a session written against `s.get(...)` (docs/SCRIPTS.md). A script
+ * that cannot be converted is exit 2 with file:line and why.
+ */
+import { basename, dirname, resolve } from "node:path";
+import { convertK6, K6ConvertError } from "../runner/script/k6/convert.ts";
+import { tokenize } from "./argv.ts";
+import { runCommand } from "./command_errors.ts";
+import { EXIT } from "./exit_codes.ts";
+import { FlagValues } from "./flag_values.ts";
+import { HelpRequested, UsageError } from "./usage_error.ts";
+
+const HELP = `Usage: loadlab convert k6 SCRIPT.js [-o OUT.js]
+
+Writes the loadlab session script a k6 script runs as (to stdout, or to OUT.js): k6's calls awaited,
+its modules imported from loadlab's k6 runtime, every line where it was. 'loadlab run SCRIPT.js' does
+the same by itself; this is for reading the result or leaving k6 (docs/SCRIPTS.md, "k6 scripts").`;
+
+const FLAGS = [
+  { long: "out", short: "o", takesValue: true, example: "session.js" },
+  { long: "help", short: "h", takesValue: false },
+];
+
+/** Runs `loadlab convert`; returns the exit code. */
+export function runConvertCommand(argv: string[]): Promise<number> {
+  return runCommand("convert", async () => {
+    const raw = tokenize(argv, FLAGS, {}, "convert");
+    if (raw.values.has("help")) throw new HelpRequested(HELP);
+    const [kind, source, ...extra] = raw.positionals;
+    if (kind !== "k6" || source === undefined || extra.length > 0) {
+      throw new UsageError("write loadlab convert k6 SCRIPT.js [-o OUT.js] (k6 is the one format converted)");
+    }
+    const out = new FlagValues(raw, FLAGS).path("out");
+    const path = resolve(source);
+    let text: string;
+    try {
+      text = await Deno.readTextFile(path);
+    } catch (err) {
+      throw new UsageError(`${source}: cannot read: ${err instanceof Error ? err.message : err}`, {
+        cause: err,
+      });
+    }
+    let code: string;
+    try {
+      code = convertK6(text, basename(path), dirname(path)).code;
+    } catch (err) {
+      if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
+      throw err;
+    }
+    if (out === undefined) console.log(code);
+    else await Deno.writeTextFile(out, code);
+    return EXIT.ok;
+  });
+}
