@@ -35,6 +35,8 @@ function sweep(): RunResult[] {
     sweep: { parameter: "load.rate", value: rate },
     targetRps: rate,
     rps,
+    // Intervals that served `rps` (the fixture's answered 91 requests): the knee's bend is judged on them.
+    intervals: base.intervals.map((iv) => ({ ...iv, requests: (rps * iv.durationMs) / 1000, drained: 0 })),
     // The target's own limit past the knee, not loadlab's (the fixture's run is generator-bound).
     generatorBound: false,
     serverBound: rate === 8000,

@@ -163,8 +163,22 @@ export type NoiseJudgement = { beyond: boolean; how: string } | { notJudged: str
 /** Fewer batches than this on a side give no within-run verdict (`noiseVerdict`'s own floor). */
 const TOO_FEW = "too few repeats, or runs too short for three batches";
 
+/**
+ * The bar of the batch rule in standard errors: `BEYOND_NOISE_MIN_SE` where the batches are many, and as
+ * much further as Student's t lies beyond the normal at their degrees of freedom where they are few.
+ * Batch means see only the noise within each run, not what moved between the two runs (the machine's
+ * other work), so their few degrees of freedom must not lower the bar: a run the machine starved
+ * (answers in three of its six intervals) came out 5.3 standard errors from its twin.
+ */
+function batchBar(a: MeanCi, b: MeanCi): number {
+  const { se, ci95 } = welchDiff(a, b);
+  const t = ci95 !== null && se > 0 ? ci95 / se : 1.96;
+  return BEYOND_NOISE_MIN_SE * Math.max(1, t / 1.96);
+}
+
 /** Why a difference between the two bars is not judged: the number said, and the bar it misses. */
-const shortOfBar = (how: string) => `${how}: beyond noise needs ${BEYOND_NOISE_MIN_SE}`;
+const shortOfBar = (how: string, bar = BEYOND_NOISE_MIN_SE) =>
+  `${how}: beyond noise needs ${Number(bar.toFixed(1))}`;
 
 /** "6 and 8 batches of 250 ms of the settled part", "4 batches of one second each of whole runs, ...". */
 function batchesText(a: Batches, b: Batches): string {
@@ -196,10 +210,10 @@ export function withinRunJudgement(
   const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
   const verdict = noiseVerdict(a, b);
   if (verdict === "unknown") return { notJudged: TOO_FEW };
-  const se = standardErrorsApart(a, b);
+  const se = standardErrorsApart(a, b), bar = batchBar(a, b);
   const how = `by batch means, ${standardErrorsText(se)} apart, ${batchesText(x, y)}`;
-  if (verdict === "beyond-noise" && se >= BEYOND_NOISE_MIN_SE) return { beyond: true, how };
-  return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
+  if (verdict === "beyond-noise" && se >= bar) return { beyond: true, how };
+  return se < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how, bar) };
 }
 
 /**
@@ -237,9 +251,9 @@ export interface JudgedChange {
   ci95: [number, number] | null;
 }
 
-/** The margin a difference must pass: the test's 95% interval, and never under `BEYOND_NOISE_MIN_SE`. */
-function barOf(interval: number | null, se: number): number | null {
-  return interval === null ? null : Math.max(interval, BEYOND_NOISE_MIN_SE * (Number.isFinite(se) ? se : 0));
+/** The margin a difference must pass: the test's 95% interval, and never under `bar` standard errors. */
+function barOf(interval: number | null, se: number, bar: number): number | null {
+  return interval === null ? null : Math.max(interval, bar * (Number.isFinite(se) ? se : 0));
 }
 
 /**
@@ -269,7 +283,9 @@ export function judgedChange(
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
     : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
   const { se, ci95 } = welchDiff(a, b);
-  const margin = barOf(rule === "repeats" ? ci95 : overlapMargin(a, b), se);
+  const margin = rule === "repeats"
+    ? barOf(ci95, se, BEYOND_NOISE_MIN_SE)
+    : barOf(overlapMargin(a, b), se, batchBar(a, b));
   const back = fromJudgedScale(metric), base = back(a.mean);
   const from = (x: number) => back(x) - base;
   return {
