@@ -32,6 +32,7 @@ const HONOURED = new Set([
   "discardResponseBodies",
   "maxRedirects",
   "userAgent",
+  "noCookiesReset",
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 

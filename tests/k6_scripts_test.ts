@@ -152,3 +152,27 @@ Deno.test("loadlab convert k6 writes the session script, every line where it was
   assertEquals(lines[4].trim(), `if (__VU > 0) throw new Error("odd iteration");`);
   assertEquals((await loadlab("convert", "k6", fixture("refused.js"))).code, 2);
 });
+
+Deno.test("noCookiesReset: a VU's session cookie outlives its iteration; without it each iteration starts bare", () =>
+  withTarget(async (url) => {
+    const path = sessionScriptPath(fixture("vu_cookies.js"));
+    const meChecks = async () => {
+      const run = await runAttack(parseAttackConfig({
+        url,
+        model: "count",
+        requests: 6,
+        connections: 2,
+        intervalMs: 100,
+        script: { path },
+      }));
+      const me = run.flows![0].steps.find((s) => s.label === "me");
+      return me?.checks?.map((c) => [c.name, c.passed, c.failed]);
+    };
+    assertEquals(await meChecks(), [["me 200", 4, 0]]);
+    Deno.env.set("RESET", "1");
+    try {
+      assertEquals(await meChecks(), [["me 200", 0, 4]]);
+    } finally {
+      Deno.env.delete("RESET");
+    }
+  }));

@@ -8,7 +8,7 @@
  * (setup, teardown) requests go through `fetch` to the URL as written, unmeasured. `http.batch` sends its
  * requests one after another on the session's connection (k6 sends them in parallel).
  */
-import { current, requestDefaults } from "./runtime.ts";
+import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { fetchedResponse, K6Response, type SentRequest } from "./response.ts";
 import type { Response } from "../session.ts";
 
@@ -111,7 +111,9 @@ async function send(
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
     return fetchedResponse(await fetch(href, init).catch(() => null));
   }
-  return s.request(method, pathOf(href), { headers, body, name, timeoutMs });
+  const response = await s.request(method, pathOf(href), { headers, body, name, timeoutMs });
+  if (requestDefaults.noCookiesReset) keepCookies(s.vu, response.headers.getAll("set-cookie"));
+  return response;
 }
 
 /** The path and query of `href`; its origin must be the script's one origin. */
@@ -230,7 +232,10 @@ export function cookieJar() {
     return s.cookies;
   };
   return {
-    set: (_url: string, name: string, value: string) => jar().set(name, value),
+    set: (_url: string, name: string, value: string) => {
+      jar().set(name, value);
+      keepCookies(current()!.s.vu, [`${name}=${value}`]);
+    },
     cookiesForURL: (_url: string) =>
       new Proxy({}, {
         get: (_t, name) => typeof name === "string" ? [jar().get(name)].filter(Boolean) : undefined,

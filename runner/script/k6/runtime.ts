@@ -25,7 +25,35 @@ let folder = ".";
 let scenarioName = "default";
 
 /** The options k6 applies to every request, which the runtime honours (http.ts reads them). */
-export const requestDefaults = { discardResponseBodies: false, maxRedirects: 10, userAgent: "" };
+export const requestDefaults = {
+  discardResponseBodies: false,
+  maxRedirects: 10,
+  userAgent: "",
+  noCookiesReset: false,
+};
+
+/**
+ * With `noCookiesReset`, each VU's cookies (name -> value) carried from one iteration to the next: a
+ * session's jar starts empty, so the runtime sets them again at the start of the VU's next iteration.
+ * Kept per isolate, which holds every iteration of a closed load's VU (its connection). Path and expiry
+ * are not kept: a carried cookie is sent on every path of the target until the server replaces it.
+ */
+const vuCookies = new Map<number, Map<string, string>>();
+
+/** Notes the `Set-Cookie` lines a VU's response carried (with `noCookiesReset`). */
+export function keepCookies(vu: number, setCookies: readonly string[]): void {
+  if (!requestDefaults.noCookiesReset || setCookies.length === 0) return;
+  let jar = vuCookies.get(vu);
+  if (jar === undefined) vuCookies.set(vu, jar = new Map());
+  for (const line of setCookies) {
+    const pair = line.split(";")[0], eq = pair.indexOf("=");
+    if (eq <= 0) continue;
+    const name = pair.slice(0, eq).trim(), value = pair.slice(eq + 1).trim();
+    const expired = /;\s*max-age=(0|-\d+)\s*(;|$)/i.test(line) || value === "";
+    if (expired) jar.delete(name);
+    else jar.set(name, value);
+  }
+}
 
 /** The running iteration's context, or undefined outside a session (init, setup, teardown). */
 export function current(): VuContext | undefined {
@@ -66,7 +94,11 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.discardResponseBodies = options.discardResponseBodies === true;
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
-  return (s: Session) => storage.run({ s, scenario: scenarioName }, () => fn(s.setup));
+  requestDefaults.noCookiesReset = options.noCookiesReset === true;
+  return (s: Session) => {
+    for (const [name, value] of vuCookies.get(s.vu) ?? []) s.cookies.set(name, value);
+    return storage.run({ s, scenario: scenarioName }, () => fn(s.setup));
+  };
 }
 
 /** The function each iteration runs: `exec` of the one scenario when it names one, else the default. */
