@@ -24,6 +24,8 @@ import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.ts";
 import { buildRequestMix, type RequestInput } from "./request_args.ts";
 import { wsArgs } from "./ws_args.ts";
+import { grpcArgs } from "./grpc_args.ts";
+import type { GrpcSource } from "../scenarios/grpc/calls.ts";
 import { toConfig } from "./attack_config.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
@@ -61,6 +63,8 @@ export interface ParsedAttack {
   thresholds: string[];
   /** `--abort-on-fail`: the thresholds are judged during the run too, not before `delayMs` (`--delay-abort-eval`). */
   abortOnFail?: { delayMs: number };
+  /** A grpc:// run: where its calls come from, made into the request mix by `withGrpcCalls`. */
+  grpc?: GrpcSource;
 }
 
 export interface ParseAttackOptions {
@@ -79,15 +83,17 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   const flags = new FlagValues(raw, ATTACK_FLAGS);
   const url = parseUrl(raw.positionals);
   const ws = wsArgs(flags, url);
-  const requestMix = ws !== undefined ? undefined : requestMixOf(flags, url);
+  const grpc = grpcArgs(flags, url);
+  const requestMix = ws !== undefined || grpc !== undefined ? undefined : requestMixOf(flags, url);
   const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
   const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
   const config = toConfig({
-    url: url.href,
+    url: grpc?.url ?? url.href,
     ...load,
     requestMix,
     ...(ws !== undefined ? { ws } : {}),
     ...runInputOf(flags),
+    ...grpc?.config,
   });
   checkSockets(config, limit);
   checkTlsFiles(config);
@@ -96,6 +102,7 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     output: outputOf(flags, config),
     thresholds: flags.all("threshold"),
     ...abortOnFailOf(flags),
+    ...(grpc !== undefined ? { grpc: grpc.source } : {}),
   };
 }
 
@@ -263,11 +270,11 @@ function parseUrl(positionals: string[]): URL {
   } catch {
     url = undefined;
   }
-  if (!url || !/^(https?|wss?):$/.test(url.protocol) || url.hostname === "") {
+  if (!url || !/^(https?|wss?|grpcs?):$/.test(url.protocol) || url.hostname === "") {
     throw new UsageError(
       `${
         JSON.stringify(text)
-      }: not an http(s) or ws(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
+      }: not an http(s), ws(s) or grpc(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/`,
     );
   }
   return url;

@@ -205,10 +205,10 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "http://127.0.0.1:9/"], /^one URL expected, got 2 .*--mix/],
   [
     ["localhost:8080"],
-    '"localhost:8080": not an http(s) or ws(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/',
+    '"localhost:8080": not an http(s), ws(s) or grpc(s) URL; write it with the scheme, e.g. http://127.0.0.1:8080/',
   ],
-  [["ftp://127.0.0.1/"], /not an http\(s\) or ws\(s\) URL/],
-  [["not a url"], /not an http\(s\) or ws\(s\) URL/],
+  [["ftp://127.0.0.1/"], /not an http\(s\), ws\(s\) or grpc\(s\) URL/],
+  [["not a url"], /not an http\(s\), ws\(s\) or grpc\(s\) URL/],
   [[URL_, "--ws-message", "hi"], /^--ws-message needs a ws:\/\/ or wss:\/\/ URL/],
   [["ws://127.0.0.1:8080/", "-b", "x"], /^--body is for HTTP; a ws:\/\/ run sends --ws-message/],
   [["ws://127.0.0.1:8080/", "--ws-match", "first"], /^--ws-match "first": expected echo, nth:N/],

@@ -9,6 +9,7 @@ import { BASELINE_FLAGS } from "./baseline_flags.ts";
 import type { FlagSpec } from "./argv.ts";
 import { DASHBOARD_FLAGS } from "./dashboard_flags.ts";
 import { WS_FLAGS } from "./ws_args.ts";
+import { GRPC_FLAGS } from "./grpc_args.ts";
 
 export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "connections", short: "c", takesValue: true, example: "50" },
@@ -30,6 +31,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "content-type", short: "T", takesValue: true, example: "application/json" },
   { long: "mix", takesValue: true, repeatable: true, example: '"GET /json 3"' },
   ...WS_FLAGS,
+  ...GRPC_FLAGS,
   { long: "timeout", takesValue: true, example: "5s" },
   { long: "max-header-bytes", takesValue: true, example: "65536" },
   { long: "pipelining", short: "p", takesValue: true, example: "4" },

@@ -83,6 +83,13 @@ WebSocket (a ws:// or wss:// URL; -H headers go on the handshake; docs/WEBSOCKET
                            in progress; past it one is ws-too-big             [268435456]
       --ws-deflate         offer permessage-deflate; a server that agrees gets and
                            may send compressed messages (the cap: inflated size)
+gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata; docs/GRPC.md):
+      --call M             the method, pkg.Service/Method (or pkg.Service.Method)
+      --proto FILE         the schema as a .proto file
+  -i, --import-path DIR    where its imports are (repeatable)
+      --protoset FILE      the schema as a FileDescriptorSet (protoc --descriptor_set_out)
+      --reflect            the schema from the server's reflection service
+      --max-receive N      cap of a received message; a bigger one is grpc-too-big [4194304]
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]
       --warmup D           run this long first and leave it out of the statistics    [0]
                            (the target's warm-up: its requests reach the target)

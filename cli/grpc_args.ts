@@ -1,0 +1,120 @@
+/**
+ * @module
+ * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call
+ * pkg.Service/Method` (ghz's `pkg.Service.Method` too), the schema by `--proto FILE` with `-i DIR` import
+ * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"`
+ * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` the cap of a received message.
+ * The URL becomes its http: or https: origin spoken over h2c or h2; flags that only mean something for
+ * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
+ * after parsing (`withGrpcCalls`), as reflection asks the server.
+ */
+import type { FlagSpec } from "./argv.ts";
+import type { FlagValues } from "./flag_values.ts";
+import { UsageError } from "./usage_error.ts";
+import type { AttackConfig } from "../runner/config.ts";
+import { RESERVED_METADATA } from "../runner/http/grpc/call.ts";
+import { grpcRequestMix, type GrpcSource, schemaOf } from "../scenarios/grpc/calls.ts";
+import { GrpcSchemaError } from "../scenarios/grpc/schema.ts";
+import { GrpcMessageError } from "../scenarios/grpc/message.ts";
+
+export const GRPC_FLAGS: FlagSpec[] = [
+  { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
+  { long: "proto", takesValue: true, example: "greeter.proto" },
+  { long: "import-path", short: "i", takesValue: true, repeatable: true, example: "protos/" },
+  { long: "protoset", takesValue: true, example: "bundle.protoset" },
+  { long: "reflect", takesValue: false },
+  { long: "max-receive", takesValue: true, example: "4194304" },
+];
+
+/** HTTP-only flags, refused with a grpc:// URL. */
+const HTTP_ONLY = ["mix", "method", "content-type", "pipelining", "h2", "protocol"];
+
+/** A grpc: or grpcs: URL. */
+export function isGrpcUrl(url: URL): boolean {
+  return url.protocol === "grpc:" || url.protocol === "grpcs:";
+}
+
+/** What a gRPC attack adds to the config, and where its calls come from. */
+export interface GrpcArgs {
+  /** The http: or https: origin the calls go to. */
+  readonly url: string;
+  readonly config: Pick<AttackConfig, "protocol" | "grpc">;
+  readonly source: GrpcSource;
+}
+
+/** The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags). */
+export function grpcArgs(flags: FlagValues, url: URL): GrpcArgs | undefined {
+  if (!isGrpcUrl(url)) {
+    const given = GRPC_FLAGS.find((f) => flags.has(f.long));
+    if (given) {
+      throw new UsageError(`--${given.long} needs a grpc:// or grpcs:// URL, e.g. grpc://127.0.0.1:50051`);
+    }
+    return undefined;
+  }
+  const http = HTTP_ONLY.find((f) => flags.has(f));
+  if (http) {
+    throw new UsageError(`--${http} is for HTTP; a grpc:// run calls --call pkg.Service/Method over HTTP/2`);
+  }
+  const call = flags.text("call");
+  if (call === undefined) {
+    throw new UsageError("a grpc:// run needs --call, e.g. --call helloworld.Greeter/SayHello");
+  }
+  const secure = url.protocol === "grpcs:";
+  const bodyFile = flags.path("body-file");
+  const message = bodyFile !== undefined ? readBodyFile(bodyFile) : flags.text("body");
+  const maxReceiveBytes = flags.positiveInt("max-receive");
+  return {
+    url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
+    config: {
+      protocol: secure ? "h2" : "h2c",
+      grpc: { maxReceiveBytes: maxReceiveBytes ?? 4 * 1024 * 1024 },
+    },
+    source: {
+      call,
+      proto: flags.path("proto"),
+      importPaths: flags.all("import-path"),
+      protoset: flags.path("protoset"),
+      reflect: flags.has("reflect") || undefined,
+      message,
+      metadata: flags.all("header").map(metadataOf),
+    },
+  };
+}
+
+function readBodyFile(path: string): string {
+  try {
+    return Deno.readTextFileSync(path);
+  } catch (err) {
+    throw new UsageError(`--body-file ${path}: cannot read it (${(err as Error).message})`);
+  }
+}
+
+/** `-H "name: value"` as metadata: a lower-case-able token name that gRPC itself does not set. */
+function metadataOf(line: string): [string, string] {
+  const colon = line.indexOf(":", 1);
+  if (colon <= 0) throw new UsageError(`-H ${JSON.stringify(line)}: expected "name: value"`);
+  const name = line.slice(0, colon).trim().toLowerCase();
+  if (!/^[0-9a-z_.-]+$/.test(name) || name.startsWith("grpc-") || RESERVED_METADATA.has(name)) {
+    throw new UsageError(
+      `-H ${JSON.stringify(line)}: ${
+        JSON.stringify(name)
+      } cannot be metadata (letters, digits, _ . - only; ` +
+        "not content-type, te, user-agent or grpc-*)",
+    );
+  }
+  return [name, line.slice(colon + 1).trim()];
+}
+
+/** `config` with its calls: the schema read (reflection asks the server), the message encoded once. */
+export async function withGrpcCalls(config: AttackConfig, source: GrpcSource): Promise<AttackConfig> {
+  try {
+    const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls?.insecure);
+    return { ...config, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
+  } catch (err) {
+    if (err instanceof GrpcSchemaError) {
+      throw new UsageError(err.hint === "" ? err.message : `${err.message}; ${err.hint}`, { cause: err });
+    }
+    if (err instanceof GrpcMessageError) throw new UsageError(`-b ${err.message}`, { cause: err });
+    throw err;
+  }
+}

@@ -1,0 +1,122 @@
+import { deepStrictEqual as assertEquals, rejects, throws } from "node:assert/strict";
+import { parseAttackArgs } from "./attack_args.ts";
+import { withGrpcCalls } from "./grpc_args.ts";
+import { UsageError } from "./usage_error.ts";
+
+const parse = (...argv: string[]) => parseAttackArgs(argv, { openFileLimit: 1024 });
+const PROTO = new URL("../examples/grpc/greeter.proto", import.meta.url).pathname;
+
+Deno.test("grpc:// is h2c to its http: origin, grpcs:// h2 to https:; the flags are the call's source", () => {
+  const p = parse(
+    "grpc://127.0.0.1:50051",
+    "--call",
+    "helloworld.Greeter.SayHello",
+    "--proto",
+    PROTO,
+    "-i",
+    "a",
+    "-i",
+    "b",
+    "-b",
+    '{"name":"x"}',
+    "-H",
+    "X-User: ann",
+    "-H",
+    "trace-bin: \u00ff",
+    "--streams",
+    "8",
+    "-n",
+    "5",
+  );
+  assertEquals([p.config.url, p.config.protocol, p.config.streams, p.config.grpc], [
+    "http://127.0.0.1:50051/",
+    "h2c",
+    8,
+    {
+      maxReceiveBytes: 4 * 1024 * 1024,
+    },
+  ]);
+  assertEquals(p.grpc, {
+    call: "helloworld.Greeter.SayHello",
+    proto: PROTO,
+    importPaths: ["a", "b"],
+    protoset: undefined,
+    reflect: undefined,
+    message: '{"name":"x"}',
+    metadata: [["x-user", "ann"], ["trace-bin", "\u00ff"]],
+  });
+  const tls = parse("grpcs://example.test:443", "--call", "a.B/C", "--reflect", "--max-receive", "100", "-k");
+  assertEquals([tls.config.url, tls.config.protocol, tls.config.grpc?.maxReceiveBytes], [
+    "https://example.test/",
+    "h2",
+    100,
+  ]);
+});
+
+Deno.test("bad gRPC input is one usage error naming the fix", () => {
+  const cases: [string[], RegExp][] = [
+    [["grpc://127.0.0.1:1"], /needs --call/],
+    [["grpc://127.0.0.1:1", "--call", "a.B/C", "--mix", "GET /"], /--mix is for HTTP/],
+    [["grpc://127.0.0.1:1", "--call", "a.B/C", "--h2"], /--h2 is for HTTP/],
+    [["http://127.0.0.1:1/", "--call", "a.B/C"], /--call needs a grpc:\/\/ or grpcs:\/\/ URL/],
+    [["grpc://127.0.0.1:1", "--call", "a.B/C", "-H", "te: x"], /"te" cannot be metadata/],
+    [["grpc://127.0.0.1:1", "--call", "a.B/C", "-H", "grpc-timeout: 1S"], /cannot be metadata/],
+    [["grpc://127.0.0.1:1", "--call", "a.B/C", "-H", "novalue"], /expected "name: value"/],
+  ];
+  for (const [argv, expected] of cases) {
+    throws(() => parse(...argv), (e) => e instanceof UsageError && expected.test(e.message));
+  }
+});
+
+Deno.test("the call is found in the schema and its message encoded once; what does not fit is exit 2 naming it", async () => {
+  const p = parse(
+    "grpc://127.0.0.1:50051",
+    "--call",
+    "helloworld.Greeter/SayHello",
+    "--proto",
+    PROTO,
+    "-b",
+    '{"name":"x"}',
+    "-H",
+    "k-bin: hi",
+    "--timeout",
+    "250ms",
+  );
+  const config = await withGrpcCalls(p.config, p.grpc!);
+  const [spec] = config.requestMix;
+  assertEquals([spec.method, spec.path, spec.name], [
+    "POST",
+    "/helloworld.Greeter/SayHello",
+    "helloworld.Greeter/SayHello",
+  ]);
+  assertEquals(spec.headers, [["content-type", "application/grpc"], ["te", "trailers"], [
+    "grpc-timeout",
+    "250m",
+  ], ["k-bin", "aGk"]]);
+  assertEquals([...spec.body!], [0, 0, 0, 0, 3, 0x0a, 1, 0x78]);
+  const fails = (argv: string[], expected: RegExp) => {
+    const q = parse("grpc://127.0.0.1:50051", "--proto", PROTO, ...argv);
+    return rejects(
+      withGrpcCalls(q.config, q.grpc!),
+      (e) => e instanceof UsageError && expected.test(e.message),
+    );
+  };
+  await fails(
+    ["--call", "helloworld.Greeter/Nope"],
+    /no method Nope in helloworld.Greeter \(its methods: Collect, Fail/,
+  );
+  await fails(
+    ["--call", "other.Svc/M"],
+    /no service other.Svc in the schema \(its services: helloworld.Greeter\)/,
+  );
+  await fails(
+    ["--call", "helloworld.Greeter/SayHello", "-b", '{"detail":{"idz":1}}'],
+    /^-b message.detail.idz: /,
+  );
+  await fails(["--call", "helloworld.Greeter/Collect"], /takes a client stream/);
+  await fails(
+    ["--call", "helloworld.Greeter/SayHello", "-b", '{"name":"{{ id }}"}'],
+    /no \{\{ placeholders \}\} yet/,
+  );
+  await fails(["--call", "helloworld.Greeter/SayHello", "--reflect"], /give one schema, not several/);
+});

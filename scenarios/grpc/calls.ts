@@ -1,0 +1,69 @@
+/**
+ * @module
+ * A gRPC run's calls from what a user gave (`loadlab attack grpc://...` flags, an experiment's `protocol:
+ * grpc` fields): the schema (a .proto with its import paths, a protoset, or the server's reflection), the
+ * method, the message as JSON and the metadata, made into the run's request mix (runner/http/grpc/call.ts)
+ * with every message encoded once. What does not fit is a `GrpcSchemaError` or a `GrpcMessageError`
+ * naming the problem before any load: an unknown service or method (with the ones that exist), a message
+ * not fitting its type (with its path), a streaming method the engine does not call yet, placeholders.
+ */
+import type { Root } from "protobufjs";
+import type { RequestSpec } from "../../runner/request_spec.ts";
+import { grpcRequestSpec } from "../../runner/http/grpc/call.ts";
+import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "./schema.ts";
+import { encodeMessageText } from "./message.ts";
+import { reflectSchema } from "./reflection.ts";
+
+/** Where a run's schema comes from, and what it calls. */
+export interface GrpcSource {
+  /** `pkg.Service/Method` or `pkg.Service.Method`. */
+  readonly call: string;
+  readonly proto?: string;
+  readonly importPaths?: readonly string[];
+  readonly protoset?: string;
+  /** Ask the server's reflection service (at `origin`). */
+  readonly reflect?: boolean;
+  /** The message as JSON text; absent: `{}`. */
+  readonly message?: string;
+  readonly metadata?: readonly (readonly [string, string])[];
+}
+
+/** The schema `source` names; with none of proto, protoset or reflect, a usage problem. */
+export async function schemaOf(
+  source: GrpcSource,
+  origin: string,
+  timeoutMs: number,
+  insecure = false,
+): Promise<Root> {
+  const given = [source.proto, source.protoset, source.reflect ? "reflect" : undefined].filter((v) =>
+    v !== undefined
+  );
+  if (given.length !== 1) {
+    throw new GrpcSchemaError(
+      given.length === 0 ? "a gRPC run needs its schema" : "give one schema, not several",
+      "--proto FILE (-i DIR for its imports), --protoset FILE, or --reflect",
+    );
+  }
+  if (source.proto !== undefined) return loadProtoFile(source.proto, source.importPaths ?? []);
+  if (source.protoset !== undefined) return loadProtoset(source.protoset);
+  return await reflectSchema(origin, timeoutMs, insecure);
+}
+
+/** The run's request mix for `source` against `root`: one unary or server-streaming call. */
+export function grpcRequestMix(root: Root, source: GrpcSource, timeoutMs: number): RequestSpec[] {
+  const method = findMethod(root, source.call);
+  if (method.clientStreaming) {
+    throw new GrpcSchemaError(
+      `${method.path} takes a client stream: loadlab calls unary and server-streaming methods so far`,
+    );
+  }
+  const text = source.message ?? "{}";
+  if (/\{\{.*\}\}/s.test(text)) {
+    throw new GrpcSchemaError(
+      "gRPC messages take no {{ placeholders }} yet: each is encoded once before the load",
+      "give the message's values as they are",
+    );
+  }
+  const message = encodeMessageText(method.requestType, text);
+  return [grpcRequestSpec({ method: method.path, message, metadata: source.metadata }, timeoutMs)];
+}

@@ -1,0 +1,75 @@
+/**
+ * @module
+ * A gRPC message given as JSON (protobuf's proto3 JSON mapping: lowerCamelCase or proto field names, 64-bit
+ * integers as strings or numbers, bytes as base64, enums by name, well-known types in their JSON forms),
+ * checked against its type and encoded to protobuf bytes once, before the load. A member the type has no
+ * field for, or a value of the wrong kind, is a `GrpcMessageError` naming its path in the JSON
+ * (`message.detail.ids[1]`) and what the type expects there.
+ */
+import protobuf from "protobufjs";
+import protojson from "protobufjs/ext/protojson.js";
+
+/** A message that does not fit its type: `path` is where in the JSON. */
+export class GrpcMessageError extends Error {
+  constructor(readonly path: string, message: string) {
+    super(`${path}: ${message}`);
+    this.name = "GrpcMessageError";
+  }
+}
+
+/** Type URLs whose JSON form is not an object of fields (protobuf's well-known types). */
+const WELL_KNOWN = /^\.google\.protobuf\./;
+
+/** `json` as `type`'s bytes; `path` names the message in errors (`message`, `messages[2]`). */
+export function encodeMessage(type: protobuf.Type, json: unknown, path = "message"): Uint8Array {
+  checkFields(type, json, path);
+  try {
+    const message = protojson.fromJson(type, json);
+    return type.encode(message).finish();
+  } catch (err) {
+    throw new GrpcMessageError(path, err instanceof Error ? err.message : String(err));
+  }
+}
+
+/** `text` (JSON) as `type`'s bytes; bad JSON is a `GrpcMessageError` too. */
+export function encodeMessageText(type: protobuf.Type, text: string, path = "message"): Uint8Array {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new GrpcMessageError(path, `not JSON (${(err as Error).message})`);
+  }
+  return encodeMessage(type, json, path);
+}
+
+/** Every member of `json` names a field of `type` (recursively through message fields), by its path. */
+function checkFields(type: protobuf.Type, json: unknown, path: string): void {
+  if (WELL_KNOWN.test(type.fullName)) return;
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw new GrpcMessageError(
+      path,
+      `expected an object (a ${type.fullName.slice(1)}), got ${JSON.stringify(json)}`,
+    );
+  }
+  for (const [key, value] of Object.entries(json)) {
+    const field = type.fields[key] ?? type.fieldsArray.find((f) => jsonNameOf(f) === key);
+    if (field === undefined) {
+      const names = type.fieldsArray.map((f) => f.name).join(", ") || "none";
+      throw new GrpcMessageError(
+        `${path}.${key}`,
+        `${type.fullName.slice(1)} has no field ${key} (its fields: ${names})`,
+      );
+    }
+    field.resolve();
+    const inner = field.resolvedType;
+    if (!(inner instanceof protobuf.Type) || value === null || field.map) continue;
+    if (field.repeated && Array.isArray(value)) {
+      value.forEach((v, k) => checkFields(inner, v, `${path}.${key}[${k}]`));
+    } else if (!field.repeated) checkFields(inner, value, `${path}.${key}`);
+  }
+}
+
+/** A field's proto3 JSON name: its proto name in lowerCamelCase. */
+function jsonNameOf(field: protobuf.Field): string {
+  return field.name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}

@@ -1,0 +1,135 @@
+/**
+ * @module
+ * A gRPC server's schema by its reflection service (grpc.reflection.v1, else v1alpha when the server has
+ * only the older one), as ghz's and grpcurl's `--reflect` ask it: one call lists the services, a second
+ * asks for the file of each (the server adds the files they depend on), and the files gathered make a
+ * FileDescriptorSet read like a protoset (schema.ts). A one-off client on node:http2 before the load, not
+ * the engine: setup code, bounded by `timeoutMs`.
+ */
+import http2 from "node:http2";
+import protobuf from "protobufjs";
+import type { Root } from "protobufjs";
+import { frameMessage, MessageReader, READ_OK } from "../../grpc/framing.ts";
+import { grpcStatusValue } from "../../grpc/status.ts";
+import { GrpcSchemaError, rootOfDescriptorSet } from "./schema.ts";
+
+const REFLECTION_PROTO = `syntax = "proto3";
+message ServerReflectionRequest {
+  string host = 1;
+  oneof message_request { string file_by_filename = 3; string file_containing_symbol = 4; string list_services = 7; }
+}
+message ServerReflectionResponse {
+  string valid_host = 1;
+  oneof message_response {
+    FileDescriptorResponse file_descriptor_response = 4;
+    ListServiceResponse list_services_response = 6;
+    ErrorResponse error_response = 7;
+  }
+}
+message FileDescriptorResponse { repeated bytes file_descriptor_proto = 1; }
+message ListServiceResponse { repeated ServiceResponse service = 1; }
+message ServiceResponse { string name = 1; }
+message ErrorResponse { int32 error_code = 1; string error_message = 2; }`;
+
+const types = protobuf.parse(REFLECTION_PROTO, { keepCase: true }).root;
+const Request = types.lookupType("ServerReflectionRequest");
+const Response = types.lookupType("ServerReflectionResponse");
+const VERSIONS = ["grpc.reflection.v1", "grpc.reflection.v1alpha"];
+const UNIMPLEMENTED = 12;
+
+interface Reply {
+  list_services_response?: { service: { name: string }[] };
+  file_descriptor_response?: { file_descriptor_proto: Uint8Array[] };
+  error_response?: { error_code: number; error_message: string };
+}
+
+/** The schema `origin` (http: or https:) serves by reflection. */
+export async function reflectSchema(origin: string, timeoutMs: number, insecure = false): Promise<Root> {
+  const session = http2.connect(origin, { rejectUnauthorized: !insecure });
+  session.on("error", () => {});
+  try {
+    for (const version of VERSIONS) {
+      const path = `/${version}.ServerReflection/ServerReflectionInfo`;
+      const listed = await call(session, path, [{ list_services: "" }], timeoutMs);
+      if (listed.status === UNIMPLEMENTED) continue;
+      if (listed.status !== 0) throw new GrpcSchemaError(`reflection at ${origin}: ${listed.problem}`);
+      const names = listed.replies.flatMap((r) => r.list_services_response?.service.map((s) => s.name) ?? [])
+        .filter((n) => !n.startsWith("grpc.reflection."));
+      const files = await call(session, path, names.map((n) => ({ file_containing_symbol: n })), timeoutMs);
+      if (files.status !== 0) throw new GrpcSchemaError(`reflection at ${origin}: ${files.problem}`);
+      return rootOfDescriptorSet(descriptorSet(files.replies), `reflection at ${origin}`);
+    }
+    throw new GrpcSchemaError(
+      `${origin} has no reflection service (neither v1 nor v1alpha)`,
+      "give the schema with --proto FILE or --protoset FILE",
+    );
+  } finally {
+    session.close();
+  }
+}
+
+/** Each distinct file of the replies as field 1 of a FileDescriptorSet. */
+function descriptorSet(replies: Reply[]): Uint8Array {
+  const seen = new Set<string>();
+  const parts: number[] = [];
+  for (const file of replies.flatMap((r) => r.file_descriptor_response?.file_descriptor_proto ?? [])) {
+    const key = Array.from(file.subarray(0, 64)).join(",") + `:${file.length}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    parts.push(0x0a);
+    for (let n = file.length;; n >>>= 7) {
+      if (n < 0x80) {
+        parts.push(n);
+        break;
+      }
+      parts.push((n & 0x7f) | 0x80);
+    }
+    parts.push(...file);
+  }
+  return Uint8Array.from(parts);
+}
+
+/** One call of the reflection stream: its requests sent, its replies and status read. */
+function call(
+  session: http2.ClientHttp2Session,
+  path: string,
+  requests: Record<string, string>[],
+  timeoutMs: number,
+): Promise<{ status: number; problem: string; replies: Reply[] }> {
+  return new Promise((done, fail) => {
+    const stream = session.request({
+      ":method": "POST",
+      ":path": path,
+      "content-type": "application/grpc",
+      te: "trailers",
+    });
+    const timer = setTimeout(() => {
+      stream.close();
+      fail(new GrpcSchemaError(`reflection: no answer within ${timeoutMs} ms`, "raise --timeout"));
+    }, timeoutMs);
+    const replies: Reply[] = [];
+    const reader = new MessageReader();
+    reader.onMessage = (payload) => replies.push(Response.toObject(Response.decode(payload)) as Reply);
+    let head: http2.IncomingHttpHeaders = {};
+    stream.on("response", (h) => (head = h));
+    stream.on("data", (chunk: Uint8Array) => {
+      if (reader.feed(chunk, 0, chunk.length) !== READ_OK) stream.close();
+    });
+    stream.on(
+      "error",
+      (err) => (clearTimeout(timer), fail(new GrpcSchemaError(`reflection: ${err.message}`))),
+    );
+    stream.on("trailers", (t) => (head = { ...head, ...t }));
+    stream.on("close", () => {
+      clearTimeout(timer);
+      const status = grpcStatusValue(String(head["grpc-status"] ?? ""));
+      const error = replies.find((r) => r.error_response)?.error_response;
+      const problem = error !== undefined
+        ? error.error_message
+        : `grpc-status ${head["grpc-status"] ?? "missing"} ${head["grpc-message"] ?? ""}`.trim();
+      done({ status: error !== undefined && status === 0 ? 2 : status, problem, replies });
+    });
+    for (const r of requests) stream.write(frameMessage(Request.encode(Request.fromObject(r)).finish()));
+    stream.end();
+  });
+}

@@ -1,0 +1,143 @@
+/**
+ * @module
+ * The schema of a gRPC run, three ways as ghz takes it: a `.proto` file (its imports found beside it, then
+ * in the import paths, then among protobuf's well-known types), a protoset (a compiled FileDescriptorSet,
+ * `protoc --descriptor_set_out --include_imports`), or what the server's reflection answered (reflection.ts,
+ * which hands over the same FileDescriptorProtos). The call named `pkg.Service/Method` (or ghz's
+ * `pkg.Service.Method`) is found in it, or `GrpcSchemaError` names the services, or the service's methods,
+ * that exist. Setup code: read once before the load.
+ */
+import protobuf from "protobufjs";
+import "protobufjs/ext/descriptor/index.js";
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+
+/** A schema that cannot be read, or a call it does not have; `hint` says what to do. */
+export class GrpcSchemaError extends Error {
+  constructor(message: string, readonly hint = "", options?: ErrorOptions) {
+    super(message, options);
+    this.name = "GrpcSchemaError";
+  }
+}
+
+/** One method of the schema, as a run calls it. */
+export interface GrpcMethod {
+  /** `pkg.Service/Method` (the request's path without its slash). */
+  readonly path: string;
+  readonly requestType: protobuf.Type;
+  readonly responseType: protobuf.Type;
+  readonly clientStreaming: boolean;
+  readonly serverStreaming: boolean;
+}
+
+/** `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`). */
+export function loadProtoFile(file: string, importPaths: readonly string[] = []): protobuf.Root {
+  const root = new protobuf.Root();
+  const base = root.resolvePath;
+  root.resolvePath = (origin, target) => {
+    if (isAbsolute(target)) return target;
+    const beside = origin === "" ? resolve(target) : join(dirname(origin), target);
+    if (existsSync(beside)) return beside;
+    for (const dir of importPaths) {
+      const found = join(dir, target);
+      if (existsSync(found)) return resolve(found);
+    }
+    return base(origin, target);
+  };
+  try {
+    root.loadSync(resolve(file), { keepCase: true }).resolveAll();
+    return root;
+  } catch (err) {
+    const what = err instanceof Error ? err.message : String(err);
+    throw new GrpcSchemaError(
+      `--proto ${file}: ${what}`,
+      "add the folder its imports are under with -i DIR",
+      {
+        cause: err,
+      },
+    );
+  }
+}
+
+/** A FileDescriptorSet's bytes (a protoset file, or reflection's answers gathered) as a schema. */
+export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.Root {
+  try {
+    // deno-lint-ignore no-explicit-any
+    const root = (protobuf.Root as any).fromDescriptor(bytes) as protobuf.Root;
+    root.resolveAll();
+    return root;
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    throw new GrpcSchemaError(
+      `${what}: not a FileDescriptorSet (${why})`,
+      "make one with protoc " +
+        "--descriptor_set_out=FILE --include_imports",
+      { cause: err },
+    );
+  }
+}
+
+/** A protoset file as a schema. */
+export function loadProtoset(file: string): protobuf.Root {
+  let bytes: Uint8Array;
+  try {
+    bytes = readFileSync(file);
+  } catch (err) {
+    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${(err as Error).message})`, "", {
+      cause: err,
+    });
+  }
+  return rootOfDescriptorSet(bytes, `--protoset ${file}`);
+}
+
+/** Every service of `root`, by full name without the leading dot. */
+export function servicesOf(root: protobuf.Root): protobuf.Service[] {
+  const found: protobuf.Service[] = [];
+  const walk = (ns: protobuf.NamespaceBase) => {
+    for (const child of ns.nestedArray) {
+      if (child instanceof protobuf.Service) found.push(child);
+      if (child instanceof protobuf.Namespace) walk(child);
+    }
+  };
+  walk(root);
+  return found;
+}
+
+const nameOf = (o: protobuf.ReflectionObject) => o.fullName.replace(/^\./, "");
+
+/** `pkg.Service/Method` or `pkg.Service.Method` as [service, method], or null when it is neither. */
+export function splitCall(call: string): [string, string] | null {
+  const slash = call.replace(/^\//, "").split("/");
+  if (slash.length === 2 && slash[0] !== "" && slash[1] !== "") return [slash[0], slash[1]];
+  const dot = call.lastIndexOf(".");
+  return slash.length === 1 && dot > 0 && dot < call.length - 1
+    ? [call.slice(0, dot), call.slice(dot + 1)]
+    : null;
+}
+
+/** The method `call` names in `root`; a `GrpcSchemaError` naming what exists when it is not there. */
+export function findMethod(root: protobuf.Root, call: string): GrpcMethod {
+  const parts = splitCall(call);
+  if (parts === null) {
+    throw new GrpcSchemaError(`--call ${JSON.stringify(call)}: expected pkg.Service/Method`);
+  }
+  const services = servicesOf(root);
+  const service = services.find((s) => nameOf(s) === parts[0]);
+  if (service === undefined) {
+    const known = services.map(nameOf).sort().join(", ") || "none";
+    throw new GrpcSchemaError(`no service ${parts[0]} in the schema (its services: ${known})`);
+  }
+  const method = service.methods[parts[1]];
+  if (method === undefined) {
+    const known = Object.keys(service.methods).sort().join(", ");
+    throw new GrpcSchemaError(`no method ${parts[1]} in ${parts[0]} (its methods: ${known})`);
+  }
+  method.resolve();
+  return {
+    path: `${parts[0]}/${parts[1]}`,
+    requestType: method.resolvedRequestType!,
+    responseType: method.resolvedResponseType!,
+    clientStreaming: method.requestStream === true,
+    serverStreaming: method.responseStream === true,
+  };
+}
