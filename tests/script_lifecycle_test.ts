@@ -79,21 +79,35 @@ Deno.test("a module that exits at its top level is refused before any load: exit
     ok(stderr.includes("exiting.ts: its module ended its isolate (Deno.exit or process.exit"), stderr);
   }));
 
+/** Starts the faults script, waits for `phase` to start (its SCRIPT_LOG line), sends SIGTERM: the outcome. */
+async function termDuring(phase: string, env: Record<string, string>, dir: string) {
+  const log = `${dir}/log`;
+  const child = start(FAULTS, dir, { ...env, SCRIPT_LOG: log });
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline && !(await Deno.readTextFile(log).catch(() => "")).includes(phase)) {
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  const signalledMs = performance.now();
+  child.kill("SIGTERM");
+  const out = await child.output();
+  assertEquals(out.code, 143, decoder.decode(out.stderr));
+  // Nothing to wait for once the phase is cut (2 s, as a supervisor's stop asks); 20 s only fails a hang.
+  ok(performance.now() - signalledMs < 20_000, `${performance.now() - signalledMs} ms after SIGTERM`);
+  return { stdout: decoder.decode(out.stdout) };
+}
+
 Deno.test("SIGTERM while setup() waits on a promise nothing settles: exit 143 at once, results.json written", () =>
   withTempDir(async (dir) => {
-    const log = `${dir}/log`;
-    const child = start(FAULTS, dir, { SCRIPT_SETUP: "hang", SCRIPT_LOG: log });
-    const deadline = Date.now() + 60_000;
-    while (Date.now() < deadline && !(await Deno.readTextFile(log).catch(() => "")).includes("setup")) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const signalledMs = performance.now();
-    child.kill("SIGTERM");
-    const out = await child.output();
-    assertEquals(out.code, 143, decoder.decode(out.stderr));
-    // Nothing to wait for once setup is cut (2 s, as a supervisor's stop asks); 20 s only fails a hang.
-    ok(performance.now() - signalledMs < 20_000, `${performance.now() - signalledMs} ms after SIGTERM`);
+    await termDuring("setup", { SCRIPT_SETUP: "hang" }, dir);
     assertEquals(await runsIn(dir), []);
+  }));
+
+Deno.test("SIGTERM while teardown() never yields: exit 143 at once, the run's results written", () =>
+  withTempDir(async (dir) => {
+    const { stdout } = await termDuring("teardown", { SCRIPT_TEARDOWN: "busy" }, dir);
+    const [result] = await runsIn(dir);
+    assertEquals(result.requests, 4);
+    ok(stdout.includes("warning: teardown() was stopped before it ended"), stdout);
   }));
 
 for (const fault of ["throw", "exit", "hang"]) {

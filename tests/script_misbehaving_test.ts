@@ -86,3 +86,31 @@ Deno.test("a session that ends its worker's isolate (Deno.exit) is named at once
     ok(run.durationSec >= 0.2 && run.durationSec < 30, `durationSec ${run.durationSec}`);
     assertEquals(run.requests, 1);
   }));
+
+Deno.test("a stop during the load cuts sessions waiting on their own promise at once, not past the graceful stop", () =>
+  withTarget(async (url) => {
+    const stop = new AbortController();
+    let startedMs = Infinity;
+    const run = await runAttack(
+      parseAttackConfig({
+        url,
+        model: "connections",
+        connections: 2,
+        workers: 1,
+        durationMs: 60_000,
+        gracefulStopMs: 30_000,
+        intervalMs: 100,
+        script: { path: script("pending.ts") },
+      }),
+      {
+        signal: stop.signal,
+        onStart: () => {
+          startedMs = performance.now();
+          setTimeout(() => stop.abort(), 300);
+        },
+      },
+    );
+    // A stop asked the sessions to end: none waits out the 30 s graceful stop (nor the stuck margin).
+    ok(performance.now() - startedMs < 20_000, `${performance.now() - startedMs} ms`);
+    assertEquals([run.stuckWorkers, run.requests], [undefined, 2]);
+  }));
