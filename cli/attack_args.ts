@@ -21,7 +21,9 @@ import { attackHelp } from "./attack_help.ts";
 import { FlagValues } from "./flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
-import { FD_HEADROOM, socketProblem, socketsOf } from "../runner/socket_budget.ts";
+import { FD_HEADROOM, portProblem, socketProblem, socketsOf } from "../runner/socket_budget.ts";
+import { readLocalPorts } from "../system/local_ports.ts";
+import { unbindableAddress } from "../system/bindable.ts";
 import { buildRequestMix, type RequestInput } from "./request_args.ts";
 import { wsArgs } from "./ws_args.ts";
 import { grpcArgs } from "./grpc_args.ts";
@@ -70,6 +72,8 @@ export interface ParsedAttack {
 export interface ParseAttackOptions {
   /** Soft RLIMIT_NOFILE; `undefined` reads it from the system, `null` skips the check. */
   openFileLimit?: number | null;
+  /** Local ports of a source address per destination; `undefined` reads them, `null` skips the check. */
+  localPorts?: number | null;
 }
 
 /**
@@ -95,7 +99,8 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
     ...runInputOf(flags),
     ...grpc?.config,
   });
-  checkSockets(config, limit);
+  checkSockets(config, limit, options.localPorts === undefined ? readLocalPorts() : options.localPorts);
+  checkSourceAddresses(config);
   checkTlsFiles(config);
   return {
     config,
@@ -130,6 +135,7 @@ function runInputOf(flags: FlagValues) {
     maxHeaderBytes: flags.positiveInt("max-header-bytes"),
     pipelining: flags.positiveInt("pipelining"),
     transport: flags.text("transport") as AttackConfigInput["transport"],
+    sourceAddresses: flags.text("source-addresses"),
     protocol: (flags.has("h2") ? "h2" : flags.text("protocol")) as AttackConfigInput["protocol"],
     streams: flags.positiveInt("streams"),
     h2WindowBytes: flags.positiveInt("h2-window"),
@@ -280,9 +286,29 @@ function parseUrl(positionals: string[]): URL {
   return url;
 }
 
-function checkSockets(config: AttackConfig, limit: number | null): void {
-  const { open, sockets } = socketsOf(config);
-  const flag = open ? "--max-connections" : "-c";
-  const problem = socketProblem(sockets, limit, flag);
-  if (problem) throw new UsageError(`${flag} ${sockets}: ${problem}`);
+/**
+ * Refuses a crowd the limits cannot hold, before the load: the open-file limit, and the local ports of its
+ * source addresses for one destination. The message names the flag that asked (`-c`, `--max-connections`,
+ * or the `--stages` stage) and the fix.
+ */
+function checkSockets(config: AttackConfig, limit: number | null, ports: number | null): void {
+  const { open, sockets, stage } = socketsOf(config);
+  const flag = open ? "--max-connections" : stage !== undefined ? "--stages" : "-c";
+  const asked = stage === undefined
+    ? `${flag} ${sockets}`
+    : `--stages: stage ${stage + 1} (${sockets} connections)`;
+  const fix = stage === undefined ? flag : "a stage target of";
+  const problem = socketProblem(sockets, limit, fix) ??
+    portProblem(sockets, config.sourceAddresses?.length ?? 1, ports);
+  if (problem) throw new UsageError(`${asked}: ${problem}`);
+}
+
+/** Refuses source addresses this host cannot send from, before the load. */
+function checkSourceAddresses(config: AttackConfig): void {
+  const unbindable = config.sourceAddresses ? unbindableAddress(config.sourceAddresses) : null;
+  if (unbindable !== null) {
+    throw new UsageError(
+      `--source-addresses: cannot send from ${unbindable}; give addresses of this host (any 127.x.y.z on loopback)`,
+    );
+  }
 }

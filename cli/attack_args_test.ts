@@ -395,7 +395,7 @@ Deno.test("--ws-max-buffered sets the worker's budget for messages in progress; 
 Deno.test("the real open-file limit is read and enforced", () => {
   // Far above any soft limit a test machine has; fails only when the limit cannot be read at all.
   assert.throws(() => parseAttackArgs([URL_, "-c", "1000000000"]), UsageError);
-  const { config } = parseAttackArgs([URL_, "-c", "1000000000"], { openFileLimit: null });
+  const { config } = parseAttackArgs([URL_, "-c", "1000000000"], { openFileLimit: null, localPorts: null });
   assert.equal(config.model === "connections" && config.connections, 1e9);
 });
 

@@ -28,6 +28,7 @@ const CONFIG_PATH_FLAGS: Record<string, string> = {
   maxHeaderBytes: "--max-header-bytes",
   pipelining: "-p",
   transport: "--transport",
+  sourceAddresses: "--source-addresses",
   protocol: "--protocol",
   streams: "--streams",
   h2WindowBytes: "--h2-window",

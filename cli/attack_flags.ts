@@ -36,6 +36,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "max-header-bytes", takesValue: true, example: "65536" },
   { long: "pipelining", short: "p", takesValue: true, example: "4" },
   { long: "transport", takesValue: true, example: "epoll" },
+  { long: "source-addresses", takesValue: true, example: "127.0.0.1-127.0.0.4" },
   { long: "protocol", takesValue: true, example: "h2" },
   { long: "h2", takesValue: false },
   { long: "streams", takesValue: true, example: "10" },

@@ -62,6 +62,9 @@ Load
                            (Deno.startTls), else deno with the reason in results,
                            and io_uring for a closed ws:// message run; io_uring:
                            plain-TCP closed models, else epoll)
+      --source-addresses L bind connections to these local addresses in turn, past the
+                           ~28k local ports one address has per destination: a list
+                           or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)
       --protocol P         http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]
                            h2c with prior knowledge on http://; auto: ALPN's choice)
       --h2                 same as --protocol h2

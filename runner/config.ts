@@ -12,6 +12,8 @@
  * The list of models is the results format's `LOAD_MODELS` (type `LoadModel`); the union is checked
  * against it below.
  */
+import { expandSourceAddresses } from "./source_addresses.ts";
+import { isIP } from "node:net";
 import { wsConfigSchema } from "./http/ws/config.ts";
 import { z } from "zod";
 import type { LoadModel } from "../results/mod.ts";
@@ -94,6 +96,16 @@ const commonFields = {
    */
   transport: z.enum(["auto", "epoll", "deno", "io_uring"]).default("auto"),
   /**
+   * Local addresses each connection is bound to in turn before it connects (runner/source_addresses.ts):
+   * past the ~28,000 local ports one address has for one destination. Epoll transport only.
+   */
+  sourceAddresses: z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
+    const out = expandSourceAddresses(v);
+    if (!("problem" in out)) return out;
+    ctx.addIssue({ code: "custom", message: `source addresses: ${out.problem}` });
+    return z.NEVER;
+  }).optional(),
+  /**
    * HTTP version: `http1`; `h2` (HTTP/2 over TLS by ALPN; on an http: URL, h2c with prior knowledge);
    * `h2c` (cleartext HTTP/2 with prior knowledge, http: only); `auto` (ALPN's choice on https: asked
    * once before the run; HTTP/1.1 on http:). Recorded per run with what was used.
@@ -171,6 +183,7 @@ export const attackConfigSchema = z.discriminatedUnion("model", [
   if (c.script) { for (const issue of scriptIssues(c)) ctx.addIssue({ code: "custom", ...issue }); }
   for (const issue of dataIssues(c)) ctx.addIssue({ code: "custom", ...issue });
   for (const issue of protocolIssues(c)) ctx.addIssue({ code: "custom", ...issue });
+  for (const issue of sourceIssues(c)) ctx.addIssue({ code: "custom", ...issue });
 });
 
 /**
@@ -233,6 +246,29 @@ function dataIssues(c: AttackConfig): Issue[] {
 
 /** A cross-field problem: the path of the field to change, and why. */
 type Issue = { path: Array<string | number>; message: string };
+
+/**
+ * Source addresses the run cannot dial from: on the deno transport (it cannot bind), or of another family
+ * than the target's address (an IPv6 source cannot reach 127.0.0.1).
+ */
+function sourceIssues(c: AttackConfig): Issue[] {
+  const sources = c.sourceAddresses;
+  if (!sources) return [];
+  const path = ["sourceAddresses"];
+  if (c.transport === "deno") {
+    return [{
+      path,
+      message: "source addresses need the epoll transport (deno cannot bind): drop transport deno",
+    }];
+  }
+  const host = isIP(new URL(c.url).hostname.replace(/^\[(.*)\]$/, "$1"));
+  const families = new Set(sources.map((ip) => isIP(ip)));
+  if (families.size > 1 || (host !== 0 && !families.has(host))) {
+    const want = host === 0 ? "of one family" : `IPv${host}, as the target's address is`;
+    return [{ path, message: `source addresses must all be ${want}` }];
+  }
+  return [];
+}
 
 /**
  * What HTTP/2 excludes (for now): flows, pipelining, placeholders in header names; streams on a

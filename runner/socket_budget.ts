@@ -1,10 +1,13 @@
 /**
  * @module
- * How many sockets a load may hold at once, against the process's open-file limit, in one wording for
- * every command: `socketsOf` says how many sockets a load can hold at once (its connections, or the cap
- * of an open model), `socketProblem` the one-line error with the limit, what was asked and how to raise
- * it, so `attack`, `serve` and `run` cannot drift apart. Pure: the caller reads the limit
- * (system/open_file_limit.ts) and passes it in.
+ * How many sockets a load may hold at once, against the process's limits, in one wording for every
+ * command: `socketsOf` says how many sockets a load can hold at once (its connections, the cap of an open
+ * model, or its largest stage, named), `socketProblem` the one-line error with the open-file limit, what
+ * was asked and how to raise it, and `portProblem` the same for the local ports one source address has
+ * for one destination (the kernel's `ip_local_port_range`, about 28,000), so `attack`, `serve` and `run`
+ * cannot drift apart and a crowd the limits cannot hold is refused before the load instead of opening
+ * fewer. Pure: the caller reads the limits (system/open_file_limit.ts, system/local_ports.ts) and passes
+ * them in.
  */
 
 import type { LoadModel } from "../results/mod.ts";
@@ -25,12 +28,18 @@ export interface SocketFields {
 
 /**
  * The most sockets a load holds at once: `maxConnections` for open pacing (rate, or count with a rate),
- * else its fixed `connections`. `open` says which, so messages name the right knob.
+ * else its fixed `connections`, or for ramping connections its largest stage (`stage`, its index). `open`
+ * and `stage` say which, so messages name the right knob.
  */
-export function socketsOf(config: SocketFields): { open: boolean; sockets: number } {
+export function socketsOf(config: SocketFields): { open: boolean; sockets: number; stage?: number } {
   const open = pacingOf(config) === "open";
-  const peak = config.stages ? Math.max(0, ...config.stages.map((s) => s.target)) : undefined;
-  return { open, sockets: (open ? config.maxConnections : config.connections ?? peak) ?? 0 };
+  if (!open && config.connections === undefined && config.stages && config.stages.length > 0) {
+    // The first stage asking for the most: the one a message names.
+    const targets = config.stages.map((s) => s.target);
+    const sockets = Math.max(...targets);
+    return { open, sockets, stage: targets.indexOf(sockets) };
+  }
+  return { open, sockets: (open ? config.maxConnections : config.connections) ?? 0 };
 }
 
 /** The most sockets a load may ask for under `limit` (never below 1). */
@@ -52,4 +61,27 @@ export function socketProblem(sockets: number, limit: number | null, fix: string
 
 function nextPowerOfTwo(n: number): number {
   return 2 ** Math.ceil(Math.log2(n));
+}
+
+/**
+ * `undefined` when `sockets` connections to one destination fit in the local ports of `sources` source
+ * addresses (`portsPerSource` each, null: unknown); else the problem in words: `needs 60000 connections to
+ * one address but 1 source address has 28232 local ports (net.ipv4.ip_local_port_range); spread them over
+ * 3 source addresses (--source-addresses 127.0.0.1-127.0.0.3 on loopback, or the interface's own), or over
+ * machines (--segment)`.
+ */
+export function portProblem(
+  sockets: number,
+  sources: number,
+  portsPerSource: number | null,
+): string | undefined {
+  if (portsPerSource === null || portsPerSource <= 0 || sockets <= sources * portsPerSource) return undefined;
+  const needed = Math.ceil(sockets / portsPerSource);
+  const have = `${sources} source address${sources === 1 ? " has" : "es have"}`;
+  const spread = needed <= 254
+    ? `spread them over ${needed} source addresses (--source-addresses 127.0.0.1-127.0.0.${needed} on ` +
+      "loopback, or the interface's own), or over machines (--segment)"
+    : "spread them over machines (--segment)";
+  return `needs ${sockets} connections to one address but ${have} ${portsPerSource} local ports ` +
+    `each (net.ipv4.ip_local_port_range); ${spread}`;
 }

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { FD_HEADROOM, maxSocketsUnder, socketProblem, socketsOf } from "./socket_budget.ts";
+import { FD_HEADROOM, maxSocketsUnder, portProblem, socketProblem, socketsOf } from "./socket_budget.ts";
 
 Deno.test("socketsOf counts connections of closed loads and the cap of open ones", () => {
   assert.deepEqual(socketsOf({ model: "connections", connections: 50 }), { open: false, sockets: 50 });
@@ -29,4 +29,29 @@ Deno.test("socketProblem says the limit, what was asked and how to raise it; non
   );
   assert.equal(maxSocketsUnder(256), 256 - FD_HEADROOM);
   assert.equal(maxSocketsUnder(10), 1);
+});
+
+Deno.test("socketsOf names a ramp's largest stage, the first of equals", () => {
+  const stages = [{ target: 10 }, { target: 300 }, { target: 300 }, { target: 0 }];
+  assert.deepEqual(socketsOf({ model: "ramping-connections", stages }), {
+    open: false,
+    sockets: 300,
+    stage: 1,
+  });
+});
+
+Deno.test("portProblem names the local ports of the source addresses and the fix; none when they hold", () => {
+  assert.equal(portProblem(28_232, 1, 28_232), undefined);
+  assert.equal(portProblem(60_000, 3, 28_232), undefined);
+  assert.equal(portProblem(60_000, 1, null), undefined, "unknown ports are not checked");
+  assert.equal(
+    portProblem(60_000, 1, 28_232),
+    "needs 60000 connections to one address but 1 source address has 28232 local ports each " +
+      "(net.ipv4.ip_local_port_range); spread them over 3 source addresses (--source-addresses " +
+      "127.0.0.1-127.0.0.3 on loopback, or the interface's own), or over machines (--segment)",
+  );
+  assert.match(
+    portProblem(90_000, 2, 28_232)!,
+    /but 2 source addresses have 28232 local ports each.*over 4 /,
+  );
 });

@@ -1,9 +1,10 @@
 /**
  * @module
  * What loading a plan checks on this machine, after the file and the plan are valid and before any
- * target starts or any load is sent: the targets' files and programs (scenarios/schema_files.ts) and the
- * open-file limit (given by the caller, which reads it) against the most sockets any planned run (or
- * capacity-search probe) may hold. Bad input throws `ExperimentError` (one line per problem, exit 2).
+ * target starts or any load is sent: the targets' files and programs (scenarios/schema_files.ts), the
+ * open-file limit (given by the caller, which reads it) and the local ports of the load's source
+ * addresses against the most sockets any planned run (or capacity-search probe) may hold, and that this
+ * host can send from those addresses. Bad input throws `ExperimentError` (one line per problem, exit 2).
  *
  * Sockets are counted as `attack` counts them (runner/socket_budget.ts): a load's connections, or the
  * cap of an open model. An open load without its own `maxConnections` gets the default lowered to fit
@@ -11,7 +12,9 @@
  * the same limit, each accepting the connections of one run, so the generator's count covers theirs.
  */
 import { attackConfigSchema } from "../runner/config.ts";
-import { maxSocketsUnder, socketProblem, socketsOf } from "../runner/socket_budget.ts";
+import { maxSocketsUnder, portProblem, socketProblem, socketsOf } from "../runner/socket_budget.ts";
+import { readLocalPorts } from "../system/local_ports.ts";
+import { unbindableAddress } from "../system/bindable.ts";
 import { formatPath, type Issue } from "../validation/mod.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import type { Plan, PlannedRun } from "./plan_types.ts";
@@ -22,12 +25,15 @@ export interface PreflightOptions {
   file?: string;
   /** Soft RLIMIT_NOFILE (`Infinity` when unlimited); `null` or left out: unknown, the check skipped. */
   openFileLimit?: number | null;
+  /** Local ports of a source address per destination; left out: read from the system, `null`: skipped. */
+  localPorts?: number | null;
 }
 
 /** The plan checked (throws `ExperimentError`), open loads' default pool fitted to the limit. */
 export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
   const limit = opts.openFileLimit ?? null;
-  const issues = [...checkTargetFiles(plan), ...socketIssues(plan, limit)];
+  const ports = opts.localPorts === undefined ? readLocalPorts() : opts.localPorts;
+  const issues = [...checkTargetFiles(plan), ...socketIssues(plan, limit, ports)];
   if (issues.length > 0) throw new ExperimentError(issues, { file: opts.file });
   if (limit === null || !Number.isFinite(limit)) return plan;
   return {
@@ -37,18 +43,33 @@ export function preflightPlan(plan: Plan, opts: PreflightOptions = {}): Plan {
   };
 }
 
-/** Runs and search probes that would hold more sockets than the limit allows, one issue per field. */
-function socketIssues(plan: Plan, limit: number | null): Issue[] {
+/**
+ * Runs and search probes that would hold more sockets than the limits allow (open files, the local ports
+ * of their source addresses), or name a source address this host cannot send from, one issue per field.
+ */
+function socketIssues(plan: Plan, limit: number | null, ports: number | null): Issue[] {
   const issues = new Map<string, Issue>();
   for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
     const parsed = attackConfigSchema.safeParse({ ...run.attack, url: "http://127.0.0.1/" });
     if (!parsed.success) continue;
-    const { open, sockets } = socketsOf(parsed.data);
+    const sources = parsed.data.sourceAddresses;
+    const unbindable = sources ? unbindableAddress(sources) : null;
+    const sourcesPath = formatPath(["loads", run.load, "sourceAddresses"]);
+    if (unbindable !== null && !issues.has(sourcesPath)) {
+      issues.set(sourcesPath, {
+        path: sourcesPath,
+        message: `cannot send from ${unbindable} (in run ${run.name})`,
+      });
+    }
+    const { open, sockets, stage } = socketsOf(parsed.data);
     // A default pool is fitted to the limit (fitDefaultPool), so only what the file set is checked.
     if (open && !hasOwnPool(run)) continue;
     const key = open ? "maxConnections" : "connections";
-    const problem = socketProblem(sockets, limit, `${key}:`);
-    const path = formatPath(["loads", run.load, key]);
+    const fix = stage === undefined ? `${key}:` : "a stage target of";
+    const problem = socketProblem(sockets, limit, fix) ?? portProblem(sockets, sources?.length ?? 1, ports);
+    const path = formatPath(
+      stage === undefined ? ["loads", run.load, key] : ["loads", run.load, "stages", stage],
+    );
     if (problem && !issues.has(path)) {
       issues.set(path, { path, message: `${sockets} ${problem} (in run ${run.name})` });
     }

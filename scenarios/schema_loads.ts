@@ -50,6 +50,11 @@ const commonFields = {
   /** Socket transport (runner/config.ts): `auto` (deno for now), `deno`, or the experimental `epoll`. */
   transport: WORD_FIELDS.transport.optional(),
   /**
+   * Local addresses the connections are bound to in turn (runner/source_addresses.ts): a list, or
+   * comma-separated addresses and IPv4 ranges (`127.0.0.1-127.0.0.4`). Epoll transport only.
+   */
+  sourceAddresses: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+  /**
    * HTTP version (runner/config.ts): `http1`, `h2` (TLS by ALPN; h2c on an http: target), `h2c`, `auto`
    * (ALPN's choice on https:).
    */
@@ -85,6 +90,7 @@ function commonOut(l: CommonIn) {
     lateBoundMs: l.lateBound,
     gracefulStopMs: l.gracefulStop,
     transport: l.transport,
+    sourceAddresses: l.sourceAddresses,
     protocol: l.protocol,
     streams: l.streams,
     h2WindowBytes: l.h2WindowBytes,

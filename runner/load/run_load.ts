@@ -118,6 +118,7 @@ async function linkOf(
     preferUring: wsRun !== null && wsRun.pingIntervalMs === 0,
     tls: config.tls,
     alpn: offer.alpn,
+    sourceAddresses: config.sourceAddresses,
   });
   try {
     const feeder = config.data === undefined

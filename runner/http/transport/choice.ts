@@ -23,6 +23,7 @@ import { OpenSslClient } from "../tls/openssl_client.ts";
 import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringLoop } from "./uring_transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
+import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
 export const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
@@ -75,6 +76,11 @@ export interface TransportOptions {
   tls?: TlsOptions;
   /** https: the ALPN protocols offered (default `http/1.1`; HTTP/2 runs offer `h2`). */
   alpn?: readonly string[];
+  /**
+   * Source addresses to bind each connection to in turn (`--source-addresses`): only the epoll transport
+   * binds before it connects, so the run is on epoll or refused, never on fewer addresses than asked.
+   */
+  sourceAddresses?: readonly string[];
 }
 
 /**
@@ -89,6 +95,7 @@ export function chooseTransport(
   requested: TransportRequest,
   options: TransportOptions = {},
 ): ChosenTransport {
+  if (options.sourceAddresses?.length) return boundTransport(url, requested, options);
   if (requested === "deno") return denoTransport(url, options, null);
   if (requested === "io_uring") {
     const uring = chooseUring(url, options);
@@ -112,6 +119,27 @@ export function chooseTransport(
   const blocker = epollBlocker(url);
   if (blocker !== null) return denoTransport(url, options, blocker);
   return chooseEpoll(url, options);
+}
+
+/**
+ * The epoll loop with its sockets bound to the source addresses, whatever was asked (io_uring and auto's
+ * choices fall back to it, the reason kept); an error naming why where it cannot run (deno asked, not
+ * Linux, FFI not permitted): a run never opens its crowd from fewer addresses than it was given.
+ */
+function boundTransport(url: URL, requested: TransportRequest, options: TransportOptions): ChosenTransport {
+  const why = requested === "deno" ? "--transport deno cannot bind a source address" : epollBlocker(url);
+  if (why !== null) {
+    throw new Error(
+      `--source-addresses needs the epoll transport (Linux), which cannot serve this run: ${why}`,
+    );
+  }
+  const chosen = chooseEpoll(url, options);
+  if (chosen.kind !== "epoll") {
+    chosen.close();
+    throw new Error(`--source-addresses needs the epoll transport: ${chosen.fallbackReason}`);
+  }
+  const asked = requested === "io_uring" ? "io_uring cannot bind source addresses yet: epoll does" : null;
+  return { ...chosen, fallbackReason: asked };
 }
 
 /** Deno's own sockets (https: through Deno.startTls), with why the run is on them when it was not asked. */
@@ -146,7 +174,8 @@ function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
       tls = new OpenSslClient(serverNameOf(url, options), options.tls, () => sys.lastErrno());
       if (options.alpn !== undefined) tls.setAlpn(options.alpn);
     }
-    loop = new EpollLoop(addr, sys, { blockMs, tls });
+    const sources = (options.sourceAddresses ?? []).map((ip) => sourceAddrOf(ip, addr));
+    loop = new EpollLoop(addr, sys, { blockMs, tls, sources });
   } catch (err) {
     tls?.close();
     return denoTransport(url, options, err instanceof Error ? err.message : String(err));
@@ -169,6 +198,16 @@ function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
     tlsInfo,
     close: () => loop.close(),
   };
+}
+
+/** Source address `ip` (port 0) for sockets dialling `target`: the same family, or an error saying so. */
+function sourceAddrOf(ip: string, target: SockAddr): SockAddr {
+  const source = sockAddrOf(ip, 0);
+  if (source.family !== target.family) {
+    const want = target.family === AF_INET ? "IPv4" : "IPv6";
+    throw new Error(`--source-addresses: ${ip} cannot dial ${target.text}: give ${want} source addresses`);
+  }
+  return source;
 }
 
 /**

@@ -16,6 +16,7 @@ import { AF_INET, type SockAddr } from "./sock_addr.ts";
 const SYMBOLS = {
   socket: { parameters: ["i32", "i32", "i32"], result: "i32" },
   connect: { parameters: ["i32", "buffer", "u32"], result: "i32" },
+  bind: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   setsockopt: { parameters: ["i32", "i32", "i32", "buffer", "u32"], result: "i32" },
   getsockopt: { parameters: ["i32", "i32", "i32", "buffer", "buffer"], result: "i32" },
   epoll_create1: { parameters: ["i32"], result: "i32" },
@@ -45,6 +46,9 @@ const SOCK_CLOEXEC = 0o2000000;
 /** Made non-blocking by `socket` itself (no `fcntl` pair per connection). */
 const SOCK_NONBLOCK = 0o4000;
 const IPPROTO_TCP = 6;
+const IPPROTO_IP = 0;
+/** Bind the address now, the port at connect: ports are then shared among destinations (Linux 4.2). */
+const IP_BIND_ADDRESS_NO_PORT = 24;
 const TCP_NODELAY = 1;
 const SOL_SOCKET = 1;
 const SO_ERROR = 4;
@@ -170,6 +174,20 @@ export class EpollSys {
       return err;
     }
     return fd;
+  }
+
+  /**
+   * Binds `fd` to the source address `addr` (its port 0), the port left to the connect
+   * (IP_BIND_ADDRESS_NO_PORT, where the kernel has it), so a source address's ports serve every destination;
+   * 0 or `-errno`.
+   */
+  bindSource(fd: number, addr: SockAddr): number {
+    const c = this.#c;
+    if (addr.family === AF_INET) {
+      this.#int[0] = 1;
+      c.setsockopt(fd, IPPROTO_IP, IP_BIND_ADDRESS_NO_PORT, this.#intBytes, 4);
+    }
+    return this.#ret(c.bind(fd, addr.bytes, addr.family === AF_INET ? 16 : 28));
   }
 
   /** Starts a connect: 0 when connected already, `-EINPROGRESS` while under way, else `-errno`. */

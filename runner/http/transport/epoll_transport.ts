@@ -46,6 +46,8 @@ export interface EpollLoopOptions {
   blockMs: number;
   /** https: the worker's OpenSSL client; each socket gets its `SSL` and handshakes after connecting. */
   tls?: OpenSslClient;
+  /** Source addresses (`--source-addresses`): each new socket is bound to the next one in turn. */
+  sources?: readonly SockAddr[];
 }
 
 /** One worker's epoll set and its sockets; `connect` is the transport, `close` ends it all. */
@@ -62,11 +64,14 @@ export class EpollLoop implements SocketLoop {
   #closed = false;
   readonly #tls: OpenSslClient | null;
   tlsInfo: SslNegotiated | null = null;
+  readonly #sources: readonly SockAddr[];
+  #nextSource = 0;
 
   constructor(readonly addr: SockAddr, sys = new EpollSys(), options: EpollLoopOptions = { blockMs: 0 }) {
     this.sys = sys;
     this.#blockMs = Math.max(0, Math.min(5, Math.round(options.blockMs)));
     this.#tls = options.tls ?? null;
+    this.#sources = options.sources ?? [];
     const epfd = sys.epollCreate();
     if (epfd < 0) throw new Error(`epoll_create1 failed: ${errnoMessage(-epfd)}`);
     this.#epfd = epfd;
@@ -82,9 +87,18 @@ export class EpollLoop implements SocketLoop {
     return this.#table.open;
   }
 
+  /** The source address of the next socket, in turn; null without `sources`. */
+  #source(): SockAddr | null {
+    const sources = this.#sources;
+    if (sources.length === 0) return null;
+    const source = sources[this.#nextSource];
+    this.#nextSource = (this.#nextSource + 1) % sources.length;
+    return source;
+  }
+
   /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
   connect(signal: AbortSignal): Promise<TransportConn> {
-    const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null);
+    const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null, this.#source());
     if (typeof fd !== "number") return Promise.reject(fd);
     const ssl = this.#tls === null ? null : this.#tls.open(fd);
     if (this.#tls !== null && ssl === null) {
