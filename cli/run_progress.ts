@@ -3,7 +3,8 @@
  * What `loadlab run` prints while an experiment goes. On a terminal: a header per run (run i/N, its
  * coordinates, the ETA of the whole experiment), the engine's live line under it, then the run's summary
  * line. Otherwise (CI logs, pipes): only the summary line per run, so a log holds one line per run. A
- * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line.
+ * run whose flows check responses has its `Checks:` block (passed and failed per check) under its line,
+ * and a profile not taken or qualified (profileNotes) its warning.
  * Capacity-search probes print their summary line too, marked as probes.
  */
 import { terminalSafe } from "../validation/terminal_text.ts";
@@ -45,11 +46,24 @@ export function runProgress(opts: {
         if (checks.length) console.log(checks.map((line) => `  ${line}`).join("\n"));
         const bypass = cacheBypassSentence(result);
         if (bypass) console.log(`${prefix}warning: ${bypass}`);
+        for (const note of profileNotes(result)) console.log(`${prefix}warning: ${note}`);
         // The run's results are written by now: a failed teardown is said, never a lost run.
         if (result.teardownError) console.log(`${prefix}warning: ${terminalSafe(result.teardownError)}`);
       },
     },
   };
+}
+
+/**
+ * What qualifies the run's CPU profiles, one line a process: why one was not taken (its inspector belonged
+ * to another process, the process died) or what a taken one may not show (mostly idle), as results.json
+ * and the report say it, so a terminal reader is not left with "(profiled)" alone.
+ */
+export function profileNotes(run: RunResult): string[] {
+  return (run.profiles ?? []).flatMap((p) => {
+    const note = p.error ?? p.warning;
+    return note === undefined ? [] : [`CPU profile of ${terminalSafe(p.process)}: ${terminalSafe(note)}`];
+  });
 }
 
 /** "1m 05s", "12 s". */

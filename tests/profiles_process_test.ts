@@ -1,7 +1,7 @@
 /**
  * CPU profiles that would show the wrong thing, with real Node processes on 127.0.0.1: a node:cluster app
  * (its primary, the process loadlab starts and profiles, only hands connections to its workers) gets a
- * profile flagged "mostly idle" in results.json and in the report; an inspector port held by another
+ * profile flagged "mostly idle" in results.json, the report and the terminal; an inspector port held by another
  * process is refused, naming both pids, instead of profiling that process as the target; and a profile
  * larger than the 64 MiB Deno's WebSocket client takes in one message is taken whole.
  */
@@ -31,7 +31,7 @@ if (cluster.isPrimary) {
 
 Deno.test({
   name:
-    "a node:cluster app's idle primary: its profile is flagged mostly idle in results.json and the report",
+    "a node:cluster app's idle primary: its profile is flagged mostly idle in results.json, the report and the terminal",
   ignore: !hasNode,
   sanitizeResources: false,
   sanitizeOps: false,
@@ -67,6 +67,8 @@ warmup: 0s
         profile.warning ?? "",
         /^profile mostly idle \(\d+\.\d% of [\d.]+ s idle\): the work may run in another process \(workers\/cluster\); its 2 child processes used [\d.]+ s of CPU meanwhile$/,
       );
+      // And on the terminal, under the run's line, not only "(profiled)".
+      assert.ok(run.stdout.includes(`warning: CPU profile of target: ${profile.warning}`), run.stdout);
       if (!requireProgram("chromium")) return;
       const visit = await openReport(
         join(out, "report.html"),
