@@ -7,9 +7,9 @@
  * profile's hot function, the target's CPU (85% of a core or more), a core it had to wait for (its main
  * thread in the run queue 20% of the time or more: a shared machine), Redis's CPU, GC (100 ms of pauses
  * per second), the CMS pool's queue, an event loop blocked without the CPU being full, or the generator
- * (generator-bound, or its late sends risen: its own event loop was the queue). When nothing of the target
- * saturated and the target shares the generator's machine, the knee is said to be the generator's or the
- * machine's, never a downstream service's: there is none to look at. One sentence with the numbers, for
+ * (knee_generator.ts: generator-bound, its late sends risen, its load worker never idle). When nothing of
+ * the target saturated and the target shares the generator's machine, the knee is said to be the
+ * generator's or the machine's, never a downstream service's: there is none to look at. One sentence with the numbers, for
  * the findings block and the report's sweep section. Points without telemetry (a `url` target) are not
  * explained. Pure.
  */
@@ -18,6 +18,7 @@ import { formatNumber } from "../text_format.ts";
 import { digestRun, meanDigest, type TelemetryDigest } from "./telemetry_digest.ts";
 import { broadcastCurves, MEMBERS_PARAMETER } from "./broadcast_points.ts";
 import { notJudgedFlags } from "./judged.ts";
+import { generatorVerdict } from "./knee_generator.ts";
 
 /** One side of a knee: a sweep value, its runs and their telemetry. */
 export interface KneeSide {
@@ -47,7 +48,8 @@ type Measure =
   | "gcMsPerSec"
   | "redisCpuPct"
   | "poolQueuedPct"
-  | "lateSendsPct";
+  | "lateSendsPct"
+  | "generatorDemandPct";
 
 const one = (x: number) => formatNumber(x, x >= 10 ? 0 : 1);
 
@@ -82,6 +84,11 @@ const MEASURES: Array<
     floor: 1,
     tell: (a, b) => `the generator sent ${one(a)}% → ${one(b)}% of its requests late`,
   },
+  {
+    key: "generatorDemandPct",
+    floor: 5,
+    tell: (a, b) => `the load worker ran or waited for a core ${one(a)}% → ${one(b)}% of the time`,
+  },
 ];
 
 /** The measures that moved, biggest ratio first, as clauses. */
@@ -103,8 +110,6 @@ export const PROFILE_HOT_SHARE_PCT = 20;
 export const RUN_QUEUE_STARVED_PCT = 20;
 /** The target's CPU at this % of a core or more is full. */
 export const CPU_FULL_PCT = 85;
-/** The generator sending this % of its requests late or more, twice the share below the knee, fell behind. */
-export const GENERATOR_LATE_PCT = 1;
 
 /**
  * The target used or waited for a core this share of the time or more (its CPU % of a core plus its main
@@ -175,32 +180,6 @@ function verdict(below: TelemetryDigest, above: TelemetryDigest): [string, strin
   return generatorVerdict(below, above) ?? [
     "none seen",
     "nothing loadlab samples saturated: look beyond the target (a downstream service, the network)",
-  ];
-}
-
-/**
- * The generator's part when nothing of the target saturated: it limited the run, or fell behind (its late
- * sends at `GENERATOR_LATE_PCT` or more, twice the share below the knee), or it shares the machine with the
- * target, where its work and any other process's take the cores the target needs; null otherwise.
- */
-function generatorVerdict(below: TelemetryDigest, above: TelemetryDigest): [string, string] | null {
-  if (above.generatorBound) {
-    return ["generator", "generator-bound: the load generator, not the target, limited it"];
-  }
-  const late = above.lateSendsPct ?? 0, lateBelow = below.lateSendsPct ?? 0;
-  if (late >= GENERATOR_LATE_PCT && late >= 2 * lateBelow) {
-    return [
-      "generator",
-      `the generator fell behind (${one(late)}% of its requests late, ${one(lateBelow)}% below the knee): ` +
-      "its own event loop was the queue, not the target",
-    ];
-  }
-  if (!above.sameMachine) return null;
-  return [
-    "machine",
-    "nothing loadlab samples of the target saturated, and the target shares this machine with the " +
-    "generator: the knee is the generator's or the machine's (other work on its cores), not a downstream " +
-    "service's",
   ];
 }
 

@@ -145,7 +145,25 @@ Deno.test("a knee the generator made is named as the generator's; on one machine
   const shared = explain(point(5000, calm, {}, { lateSends: 0 }), point(20000, calm, {}, { lateSends: 0 }));
   assert.equal(shared.resource, "machine");
   assert.match(shared.sentence, /the knee is the generator's or the machine's \(other work on its cores\)/);
-  for (const k of [behind, bound, shared]) assert.doesNotMatch(k.sentence, /downstream service, the network/);
+  // A closed sweep: the load worker ran or waited for a core the whole time above the knee, its timers late.
+  const worker = (busy: number, wait: number) => (run: RunResult) => ({
+    ...run,
+    intervals: run.intervals.map((iv) => ({
+      ...iv,
+      generatorBusyPct: busy,
+      generatorWaitPct: wait,
+      loopLagMs: 30,
+    })),
+  });
+  const queued = explain(worker(40, 10)(point(5000, calm)), worker(55, 44)(point(20000, calm)));
+  assert.equal(queued.resource, "generator");
+  assert.match(
+    queued.sentence,
+    /the load worker ran or waited for a core 50% → 99% of the time: the load worker never slept \(it ran or waited for a core 99% of the time, its timers up to 30 ms late\): the generator was the queue, not the target\.$/,
+  );
+  for (const k of [behind, bound, shared, queued]) {
+    assert.doesNotMatch(k.sentence, /downstream service, the network/);
+  }
 });
 
 Deno.test("explainKnees follows the stored knee to the next swept value and lands in the findings", () => {

@@ -3,7 +3,8 @@
  * One run's target telemetry boiled down to the numbers that say what limited it: CPU of the busiest
  * target process (% of one core) and how long its main thread waited for a core, its event-loop delay p99 (mean over the sampler's ticks), GC pause ms
  * per second, Redis's CPU and ops/s, the CMS pool's share of queued queries, whether the generator
- * limited the run and the share of its sends it let out late (open models: its own event loop behind),
+ * limited the run and the share of its sends it let out late (open models: its own event loop behind) or
+ * how much of the time its load worker ran or waited for a core (closed models: it never slept),
  * whether the target shared the generator's machine (a loopback address, or a target loadlab started), and
  * the hottest function of the run's CPU profiles (`profile: cpu`) with its share of the profiled process's
  * busy time. A field is null when the run did not sample it. Used by the knee explanation
@@ -11,6 +12,7 @@
  */
 import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { sendsOf } from "./responses.ts";
+import { generatorSaturation } from "./generator_saturation.ts";
 
 export interface TelemetryDigest {
   /** Mean CPU % (of one core) of the busiest target process, and its name. */
@@ -29,6 +31,12 @@ export interface TelemetryDigest {
   generatorBound: boolean;
   /** Open models: % of the sends the generator let out late (its event loop behind); null for closed ones. */
   lateSendsPct: number | null;
+  /**
+   * Closed models: % of the time the busiest load worker ran on a core or waited for one, and the most its
+   * timers fired late (ms), over the run's intervals (generator_saturation.ts); null where not recorded.
+   */
+  generatorDemandPct: number | null;
+  generatorLoopLagMs: number | null;
   /** The target ran on the generator's machine: the two shared its cores. */
   sameMachine: boolean;
   /** The function with the most self time in the run's CPU profiles, as a % of its process's busy time. */
@@ -127,6 +135,7 @@ export function digestRun(run: RunResult): TelemetryDigest {
   const cpu = busiest(procs, "cpuPercent");
   const loop = busiest(runtimes, "loopP99Ms");
   const stats = run.targetStatsMeasured ?? run.targetStats ?? {};
+  const worker = generatorSaturation(run.intervals);
   return {
     cpuPct: cpu?.value ?? null,
     cpuProcess: cpu?.name ?? null,
@@ -138,6 +147,8 @@ export function digestRun(run: RunResult): TelemetryDigest {
     poolQueuedPct: stats.cmsQueries ? ((stats.cmsQueued ?? 0) / stats.cmsQueries) * 100 : null,
     generatorBound: run.generatorBound,
     lateSendsPct: run.targetRps !== null && sendsOf(run) > 0 ? (run.lateSends / sendsOf(run)) * 100 : null,
+    generatorDemandPct: worker ? worker.busyPct + worker.waitPct : null,
+    generatorLoopLagMs: worker?.loopLagMs ?? null,
     sameMachine: onThisMachine(run),
     profileTop: profileTop(run),
   };
@@ -159,6 +170,8 @@ export function meanDigest(digests: TelemetryDigest[]): TelemetryDigest {
     poolQueuedPct: avg("poolQueuedPct"),
     generatorBound: digests.some((d) => d.generatorBound),
     lateSendsPct: avg("lateSendsPct"),
+    generatorDemandPct: avg("generatorDemandPct"),
+    generatorLoopLagMs: avg("generatorLoopLagMs"),
     sameMachine: digests.some((d) => d.sameMachine),
     // The repeat whose profile has the hottest function: the strongest evidence any repeat recorded.
     profileTop: digests.map((d) => d.profileTop).filter((t) => t !== null)
