@@ -79,9 +79,15 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     baseline,
   );
   if (typeof outcome === "number") return outcome;
-  if (isK6File(resolve(args.source))) await k6Summaries(args.source, outcome.results);
+  const k6Failed = isK6File(resolve(args.source)) ? await k6Summaries(args.source, outcome.results) : 0;
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
-  return await conclude(command, outcome, { ...args, strict: args.strict || plan.experiment.strict }, gate);
+  const code = await conclude(
+    command,
+    outcome,
+    { ...args, strict: args.strict || plan.experiment.strict },
+    gate,
+  );
+  return k6Failed > 0 && code === EXIT.ok ? EXIT.thresholdFailed : code;
 }
 
 /**

@@ -16,6 +16,8 @@ type Options = Record<string, unknown>;
 export interface K6Experiment {
   load: Record<string, unknown>;
   thresholds: Array<string | Record<string, unknown>>;
+  /** Thresholds on k6's `checks` rate (`rate>0.9`): judged on the run's checks after it (cli/k6_summary.ts). */
+  checkThresholds: string[];
 }
 
 /**
@@ -51,9 +53,10 @@ export function k6Experiment(
     else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
   }
   const load = loadOf(options, problem);
-  const thresholds = thresholdsOf(options.thresholds, problem);
+  const checkThresholds: string[] = [];
+  const thresholds = thresholdsOf(options.thresholds, problem, checkThresholds);
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { load: { ...load, ...extra }, thresholds } };
+  return { ok: true, value: { load: { ...load, ...extra }, thresholds, checkThresholds } };
 }
 
 type Problem = (path: Array<string | number>, message: string) => void;
@@ -199,18 +202,26 @@ const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
 const SELECTOR_KEYS = new Set(["name", "method"]);
 
 /** k6 thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as loadlab's. */
-function thresholdsOf(thresholds: unknown, problem: Problem): Array<string | Record<string, unknown>> {
+function thresholdsOf(
+  thresholds: unknown,
+  problem: Problem,
+  checks: string[],
+): Array<string | Record<string, unknown>> {
   if (thresholds === undefined) return [];
   const out: Array<string | Record<string, unknown>> = [];
   for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
     const path = ["options", "thresholds", key];
+    if (key.trim() === "checks") {
+      checks.push(...checkRules(list, path, problem));
+      continue;
+    }
     const m = /^([a-z_0-9]+)(\{([^{}]*)\})?$/i.exec(key.trim());
     if (m === null || !METRICS.has(m[1])) {
       problem(
         path,
         `${
           m?.[1] ?? key
-        }: loadlab judges http_req_duration, http_reqs and http_req_failed (custom metrics and checks are not judged yet)`,
+        }: loadlab judges http_req_duration, http_reqs, http_req_failed and checks (custom metrics are not judged yet)`,
       );
       continue;
     }
@@ -234,4 +245,19 @@ function thresholdsOf(thresholds: unknown, problem: Problem): Array<string | Rec
     }
   }
   return out;
+}
+
+/** `checks` thresholds: `rate` rules only, judged after the run (abortOnFail would need them live). */
+function checkRules(list: unknown, path: Array<string | number>, problem: Problem): string[] {
+  const rules: string[] = [];
+  for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
+    const t = typeof item === "string" ? { threshold: item } : item as Options;
+    const rule = typeof t?.threshold === "string" ? t.threshold.trim() : "";
+    if (!/^rate\s*(<=|>=|==|!=|<|>)\s*\d+(\.\d+)?$/.test(rule)) {
+      problem([...path, k], "a checks threshold is rate<op>number, e.g. rate>0.95");
+    } else if (t.abortOnFail) {
+      problem([...path, k], "abortOnFail on checks is not honoured: checks are judged after the run");
+    } else rules.push(rule);
+  }
+  return rules;
 }

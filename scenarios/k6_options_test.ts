@@ -99,6 +99,13 @@ Deno.test("thresholds in k6's syntax, with abortOnFail and a name selector", () 
   ]);
 });
 
+Deno.test("checks thresholds are judged after the run on the checks' pass rate", () => {
+  const { thresholds, checkThresholds } = mapped({
+    thresholds: { checks: ["rate>0.9", { threshold: "rate == 1" }] },
+  });
+  assertEquals([thresholds, checkThresholds], [[], ["rate>0.9", "rate == 1"]]);
+});
+
 Deno.test("what loadlab cannot honour is refused at its path, never dropped", () => {
   assertEquals(problems({ hosts: { "a.b": "1.2.3.4" }, tags: { team: "x" } }), [
     "options.hosts",
@@ -115,10 +122,13 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
     ["options.scenarios.a.startTime", "options.scenarios.a.env"],
   );
   assertEquals(
-    problems({ thresholds: { checks: ["rate>0.9"], "http_req_duration{kind:html}": ["p(95)<1"] } }),
+    problems({
+      thresholds: { checks: ["count>1"], "http_req_duration{kind:html}": ["p(95)<1"], my_trend: ["avg<1"] },
+    }),
     [
-      "options.thresholds.checks",
+      "options.thresholds.checks[0]",
       'options.thresholds["http_req_duration{kind:html}"]',
+      "options.thresholds.my_trend",
     ],
   );
   assertEquals(problems({ vus: 2, duration: "1x" }), ["options.duration"]);

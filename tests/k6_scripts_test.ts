@@ -116,7 +116,7 @@ Deno.test("loadlab run script.js: k6's options and flags as the load, thresholds
     assertEquals(results.thresholds.map((t: { ok: boolean }) => t.ok), [true, true]);
   }));
 
-Deno.test("handleSummary gets k6's summary data; textSummary prints k6's summary with thresholds marked", () =>
+Deno.test("handleSummary gets k6's summary data; textSummary prints it with thresholds marked; checks judged", () =>
   withTarget(async (url) => {
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-summary-" });
     const out = await loadlabIn(
@@ -129,14 +129,16 @@ Deno.test("handleSummary gets k6's summary data; textSummary prints k6's summary
       "out",
     );
     const stdout = new TextDecoder().decode(out.stdout);
-    assertEquals(out.code, 0, stdout + new TextDecoder().decode(out.stderr));
+    // Half the checks pass: `rate>0.9` on checks fails, exit 1 as any failed threshold.
+    assertEquals(out.code, 1, stdout + new TextDecoder().decode(out.stderr));
+    ok(/✗ checks\.+: 50\.00% ✓ 6 ✗ 6/.test(stdout), stdout);
     ok(stdout.includes("✗ never\n      ↳  0% — ✓ 0 / ✗ 6"), stdout);
-    ok(/checks\.+: 50\.00% ✓ 6 ✗ 6/.test(stdout), stdout);
     ok(/✓ {3}\{ name:json \}\.+: avg=/.test(stdout), stdout);
     const data = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`));
     assertEquals(data.metrics.http_reqs.values.count, 6);
     assertEquals(data.metrics.iterations.values.count, 6);
     assertEquals(data.metrics["http_req_failed"].thresholds, { "rate<0.01": { ok: true } });
+    assertEquals(data.metrics.checks.thresholds, { "rate>0.4": { ok: true }, "rate>0.9": { ok: false } });
     assertEquals(data.root_group.checks.map((c: { name: string; passes: number }) => [c.name, c.passes]), [
       ["status 200", 6],
       ["never", 0],

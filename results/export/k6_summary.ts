@@ -116,3 +116,11 @@ function submetric(metric: string, selector: string | undefined, run: RunResult,
   if (metric === "http_req_failed") return rate(failed, requests - failed);
   return trend(picked.length === 1 ? picked[0].latencyMs : null);
 }
+
+/** Whether a k6 rule such as `rate>0.9` holds on a metric's values (an unknown aggregation fails). */
+export function k6RuleHolds(values: Record<string, number>, rule: string): boolean {
+  const m = /^\s*([a-z]+(?:\([\d.]+\))?)\s*(<=|>=|==|!=|<|>)\s*(-?\d+(?:\.\d+)?)\s*$/.exec(rule);
+  if (m === null || !(m[1] in values)) return false;
+  const [a, b] = [values[m[1]], Number(m[3])];
+  return { "<": a < b, "<=": a <= b, ">": a > b, ">=": a >= b, "==": a === b, "!=": a !== b }[m[2]] ?? false;
+}
