@@ -1,0 +1,201 @@
+/**
+ * @module
+ * `deno task bench --grpc`: unary gRPC calls, loadlab against ghz (the tool people pick for gRPC), each on
+ * one core (`taskset`), against grpc-go (bench/grpc_greeter/, its own Go module, built here with `go build`)
+ * pinned to the other core. Both tools make 50 calls at once on one connection (ghz's `-c 50
+ * --connections 1 --cpus 1`, loadlab's `-c 1 --streams 50`) of `helloworld.Greeter/SayHello` for the same
+ * duration, start-up included for both (neither is warmed up). Rounds run the tools in turn, every other
+ * round in reverse, and print calls per second (OK answers only), the ratio to ghz in each round and the
+ * CPU time per call (the tool's user + system time from this process's reaped-children times, start-up
+ * included), then the medians.
+ *
+ *   deno task bench --grpc [--duration 5s] [--concurrency 50] [--rounds 3]
+ *
+ * ghz is found as $GHZ, /tmp/peers/go/ghz, or on PATH (`go install github.com/bojand/ghz/cmd/ghz@latest`);
+ * without it the bench says so and runs loadlab alone. Without Go it stops, saying why.
+ */
+import { tokenize } from "../cli/argv.ts";
+import { FlagValues } from "../cli/flag_values.ts";
+import { findProgram, isExecutable } from "../system/path_lookup.ts";
+import { childrenCpuSec, pinning } from "./tool_run.ts";
+import { loadAvg } from "./h2.ts";
+import { loadlabV8Flags } from "./ws.ts";
+
+const FLAGS = [
+  { long: "grpc", takesValue: false },
+  { long: "duration", short: "d", takesValue: true, example: "5s" },
+  { long: "concurrency", short: "c", takesValue: true, example: "50" },
+  { long: "rounds", takesValue: true, example: "3" },
+];
+
+const PROTO = new URL("../examples/grpc/greeter.proto", import.meta.url).pathname;
+const CALL = "helloworld.Greeter/SayHello";
+const MESSAGE = '{"name":"loadlab"}';
+
+interface Tool {
+  name: string;
+  argv: string[];
+  /** OK calls from the tool's stdout. */
+  calls(stdout: string): number;
+}
+
+interface Row {
+  tool: string;
+  callsPerSec: number;
+  cpuUsPerCall: number;
+}
+
+/** ghz's path, or null with why it is absent. */
+export function findGhz(): { path: string | null; why: string } {
+  const candidates = [Deno.env.get("GHZ"), "/tmp/peers/go/ghz", findProgram("ghz")];
+  const path = candidates.find((p): p is string => typeof p === "string" && isExecutable(p)) ?? null;
+  return { path, why: path ? "" : "ghz not found ($GHZ, /tmp/peers/go/ghz, PATH)" };
+}
+
+/** Builds the Go greeter into `dir`; its path, or throws with why. */
+export async function buildGreeter(dir: string): Promise<string> {
+  const go = findProgram("go");
+  if (!go) throw new Error("no go on PATH to build bench/grpc_greeter");
+  const out = `${dir}/grpc_greeter`;
+  const built = await new Deno.Command(go, {
+    args: ["build", "-o", out, "."],
+    cwd: new URL("./grpc_greeter/", import.meta.url).pathname,
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  if (!built.success) {
+    throw new Error(`go build failed: ${new TextDecoder().decode(built.stderr).slice(-600)}`);
+  }
+  return out;
+}
+
+/** Starts the greeter pinned by `pin`; its process and port once it said READY. */
+export async function startGreeter(
+  path: string,
+  pin: string[],
+): Promise<{ child: Deno.ChildProcess; port: number }> {
+  const argv = [...pin, path];
+  const child = new Deno.Command(argv[0], { args: argv.slice(1), env: { PORT: "0" }, stdout: "piped" })
+    .spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  const line = (await reader.read()).value ?? "";
+  reader.releaseLock();
+  const port = Number(/READY (\d+)/.exec(line)?.[1]);
+  if (!(port > 0)) throw new Error(`the greeter did not start: ${line}`);
+  return { child, port };
+}
+
+/** Runs `argv`, returns its stdout and the CPU seconds it used (reaped-children delta). */
+async function timed(argv: string[]): Promise<{ stdout: string; cpuSec: number }> {
+  const before = childrenCpuSec() ?? 0;
+  const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" })
+    .output();
+  const cpuSec = (childrenCpuSec() ?? 0) - before;
+  if (!out.success) {
+    throw new Error(`${argv.join(" ")} failed: ${new TextDecoder().decode(out.stderr).slice(-400)}`);
+  }
+  return { stdout: new TextDecoder().decode(out.stdout), cpuSec };
+}
+
+async function toolsOf(
+  port: number,
+  pin: string[],
+  durationSec: number,
+  concurrency: number,
+): Promise<Tool[]> {
+  const tools: Tool[] = [];
+  const ghz = findGhz();
+  if (ghz.path) {
+    tools.push({
+      name: "ghz",
+      argv: [
+        ...pin,
+        ghz.path,
+        "--insecure",
+        "--proto",
+        PROTO,
+        "--call",
+        CALL.replace("/", "."),
+        "-d",
+        MESSAGE,
+      ]
+        .concat(["-c", `${concurrency}`, "--connections", "1", "--cpus", "1", "-z", `${durationSec}s`])
+        .concat(["--format", "json", `127.0.0.1:${port}`]),
+      calls: (s) => JSON.parse(s).statusCodeDistribution?.OK ?? 0,
+    });
+  } else console.log(`ghz rows skipped: ${ghz.why}; go install github.com/bojand/ghz/cmd/ghz@latest`);
+  tools.push({
+    name: "loadlab",
+    argv: [...pin, Deno.execPath(), "run", "-A", ...await loadlabV8Flags()]
+      .concat([new URL("../main.ts", import.meta.url).pathname, "attack", `grpc://127.0.0.1:${port}`])
+      .concat(["--call", CALL, "--proto", PROTO, "-b", MESSAGE, "-c", "1", "--streams", `${concurrency}`])
+      .concat(["-d", `${durationSec}s`, "--json"]),
+    calls: (s) => JSON.parse(s).requests,
+  });
+  return tools;
+}
+
+/** One round: every tool once, in `order`. */
+async function round(tools: Tool[], order: number[], durationSec: number): Promise<Row[]> {
+  const rows: Row[] = new Array(tools.length);
+  for (const k of order) {
+    const { stdout, cpuSec } = await timed(tools[k].argv);
+    const calls = tools[k].calls(stdout);
+    rows[k] = { tool: tools[k].name, callsPerSec: calls / durationSec, cpuUsPerCall: (cpuSec * 1e6) / calls };
+  }
+  return rows;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const flags = new FlagValues(tokenize(argv, FLAGS, {}), FLAGS);
+  const durationSec = (flags.positiveDurationMs("duration") ?? 5000) / 1000;
+  const concurrency = flags.positiveInt("concurrency") ?? 50;
+  const rounds = flags.positiveInt("rounds") ?? 3;
+  const pin = await pinning();
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-grpc-" });
+  const { child, port } = await startGreeter(await buildGreeter(dir), pin.target);
+  const all: Row[][] = [];
+  try {
+    const tools = await toolsOf(port, pin.generator, durationSec, concurrency);
+    console.log(
+      `gRPC unary ${CALL}: ${concurrency} calls at once on 1 connection, ${durationSec}s x ${rounds} rounds ` +
+        `against grpc-go; ${pin.note}; start-up included for every tool`,
+    );
+    const loadBefore = loadAvg();
+    for (let r = 0; r < rounds; r++) {
+      const order = tools.map((_, k) => r % 2 === 0 ? k : tools.length - 1 - k);
+      const rows = await round(tools, order, durationSec);
+      all.push(rows);
+      const base = rows[0].callsPerSec;
+      console.log(
+        `round ${r + 1}${r % 2 === 0 ? "" : " (reversed)"}: ` +
+          rows.map((x) =>
+            `${x.tool} ${Math.round(x.callsPerSec)} calls/s (${(x.callsPerSec / base).toFixed(3)}x, ` +
+            `${x.cpuUsPerCall.toFixed(2)} us CPU/call)`
+          ).join("; "),
+      );
+    }
+    printMedians(all);
+    console.log(`load average: ${loadBefore} before, ${loadAvg()} after`);
+  } finally {
+    child.kill();
+    await child.status;
+    await child.stdout.cancel().catch(() => {});
+    await Deno.remove(dir, { recursive: true }).catch(() => {});
+  }
+  return 0;
+}
+
+function printMedians(all: Row[][]): void {
+  const median = (xs: number[]) => xs.sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  for (let k = 0; k < all[0].length; k++) {
+    const ratios = all.map((rows) => rows[k].callsPerSec / rows[0].callsPerSec);
+    console.log(
+      `${all[0][k].tool}: median ${Math.round(median(all.map((r) => r[k].callsPerSec)))} calls/s, ratio to ` +
+        `${all[0][0].tool} ${median(ratios).toFixed(3)}x, ${
+          median(all.map((r) => r[k].cpuUsPerCall)).toFixed(2)
+        } ` +
+        "us CPU/call (start-up included)",
+    );
+  }
+}
