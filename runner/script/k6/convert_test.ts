@@ -96,6 +96,16 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   );
 });
 
+Deno.test("k6's utility and summary libraries are served locally, not fetched", () => {
+  const code = convert(`import { randomIntBetween } from "https://jslib.k6.io/k6-utils/1.4.0/index.js";
+import { textSummary } from "https://jslib.k6.io/k6-summary/0.0.2/index.js";`);
+  ok(
+    code.includes(`/runner/script/k6/jslib_utils.ts"`) &&
+      code.includes(`/runner/script/k6/jslib_summary.ts"`),
+    code,
+  );
+});
+
 Deno.test("a k6 script is told from a session script by its imports", () => {
   ok(isK6Source(`import http from "k6/http";`));
   ok(isK6Source(`import { sleep } from "k6";`));

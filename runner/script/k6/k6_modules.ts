@@ -63,6 +63,10 @@ export function moduleUrl(name: string): string | undefined {
 /** k6's remote helper libraries this folder replaces, by the address scripts import them from. */
 const JSLIB: ReadonlyArray<{ address: RegExp; url: string }> = [
   {
+    address: /^https:\/\/jslib\.k6\.io\/k6-utils\/[\w.-]+\/index\.js$/,
+    url: new URL("./jslib_utils.ts", import.meta.url).href,
+  },
+  {
     address: /^https:\/\/jslib\.k6\.io\/k6-summary\/[\w.-]+\/index\.js$/,
     url: new URL("./jslib_summary.ts", import.meta.url).href,
   },

@@ -1,0 +1,47 @@
+/**
+ * @module
+ * k6's utility library (`https://jslib.k6.io/k6-utils/<version>/index.js`), served locally like the
+ * summary library: the random helpers scripts use for test data (`randomIntBetween`, `randomItem`,
+ * `randomString`, `uuidv4`) and `findBetween` for picking a value out of a response body. The stage
+ * helpers (`tagWithCurrentStageIndex`, ...) are not here: an import of one fails to load, before the load.
+ */
+
+/** A whole number from `min` to `max`, both included. */
+export function randomIntBetween(min: number, max: number): number {
+  return Math.floor(Math.random() * (max - min + 1) + min);
+}
+
+/** One element of `items`, any. */
+export function randomItem<T>(items: readonly T[]): T {
+  return items[Math.floor(Math.random() * items.length)];
+}
+
+/** `length` characters drawn from `charset` (default: lower-case letters and digits). */
+export function randomString(length: number, charset = "abcdefghijklmnopqrstuvwxyz0123456789"): string {
+  let out = "";
+  for (let k = 0; k < length; k++) out += charset[Math.floor(Math.random() * charset.length)];
+  return out;
+}
+
+/** A random UUID (version 4). */
+export function uuidv4(_secure?: boolean): string {
+  return crypto.randomUUID();
+}
+
+/** The text between `left` and `right` in `content` (the first, or every one with `repeat`). */
+export function findBetween(content: string, left: string, right: string, repeat = false): string | string[] {
+  const found: string[] = [];
+  let from = 0;
+  for (;;) {
+    const start = content.indexOf(left, from);
+    if (start < 0) break;
+    const end = content.indexOf(right, start + left.length);
+    if (end < 0) break;
+    found.push(content.slice(start + left.length, end));
+    if (!repeat) return found[0];
+    from = end + right.length;
+  }
+  return repeat ? found : "";
+}
+
+export default { randomIntBetween, randomItem, randomString, uuidv4, findBetween };
