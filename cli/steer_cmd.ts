@@ -4,13 +4,19 @@
  * `k6 pause`, `k6 resume` and `k6 scale` do: it sends the change to the dashboard's control endpoint
  * (cli/steer_control.ts) at the URL the running command printed, whose `token` parameter authorizes it.
  * `status` prints where the steering stands. A refused change (out of range, not for this model, no run
- * under way, a wrong token) prints the endpoint's reason and exits 2; nothing changed then.
+ * under way, a wrong token) prints the endpoint's reason and exits 2; nothing changed then. An answer that
+ * is not the endpoint's (another server at that address) is said as such, exit 2.
  */
 import { EXIT } from "./exit_codes.ts";
 import { runCommand } from "./command_errors.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { TOKEN_HEADER } from "./steer_control.ts";
-import { describeChange, STEER_ACTIONS, type SteerChange } from "../results/schema_steering.ts";
+import {
+  describeChange,
+  STEER_ACTIONS,
+  type SteerChange,
+  steerChangeSchema,
+} from "../results/schema_steering.ts";
 import type { SteerState } from "../runner/steering.ts";
 import { terminalSafe } from "../validation/terminal_text.ts";
 
@@ -44,15 +50,25 @@ export function runSteerCommand(argv: string[]): Promise<number> {
       );
     }
     const { url, token } = controlUrlOf(address);
-    const res = await send(url, token, action === "status" ? null : changeOf(action, value));
-    const body = await res.json().catch(() => ({ error: `HTTP ${res.status}` }));
-    if (!res.ok) {
-      console.error(`loadlab steer: refused (${res.status}): ${terminalSafe(String(body.error))}`);
+    const change = action === "status" ? null : changeOf(action, value);
+    const res = await send(url, token, change);
+    const body = await res.json().catch(() => null);
+    const answer = controlAnswer(res, body, change !== null);
+    if (answer === null) {
+      console.error(
+        `loadlab steer: ${url.origin} answered ${res.status} (${
+          terminalSafe(res.headers.get("content-type") ?? "no content-type")
+        }), not loadlab's control endpoint: give the dashboard URL the running command printed`,
+      );
       return EXIT.badInput;
     }
-    if (body.change) {
-      console.log(`${describeChange(body.change as SteerChange)} at ${body.change.atSec.toFixed(2)}s`);
-    } else console.log(statusText(body as SteerState));
+    if ("error" in answer) {
+      console.error(`loadlab steer: refused (${res.status}): ${terminalSafe(answer.error)}`);
+      return EXIT.badInput;
+    }
+    if ("change" in answer) {
+      console.log(`${describeChange(answer.change)} at ${answer.change.atSec.toFixed(2)}s`);
+    } else console.log(statusText(answer));
     return EXIT.ok;
   });
 }
@@ -99,6 +115,27 @@ async function send(url: URL, token: string, change: Record<string, unknown> | n
   } catch (err) {
     throw new UsageError(`cannot reach ${url.origin}: ${(err as Error).message} (is the run still going?)`);
   }
+}
+
+/**
+ * The control endpoint's answer: its refusal (`error`), the change applied, or the steering's state; null
+ * when the answer is not one (another server at that address: a 200 of its own must not read as "no load
+ * is running").
+ */
+function controlAnswer(
+  res: Response,
+  body: unknown,
+  posted: boolean,
+): { error: string } | { change: SteerChange } | SteerState | null {
+  if (typeof body !== "object" || body === null) return null;
+  const fields = body as Record<string, unknown>;
+  if (!res.ok) return typeof fields.error === "string" ? { error: fields.error } : null;
+  if (posted) {
+    const change = steerChangeSchema.safeParse(fields.change);
+    return change.success ? { change: change.data } : null;
+  }
+  const state = typeof fields.running === "boolean" && Array.isArray(fields.changes);
+  return state ? body as SteerState : null;
 }
 
 function statusText(state: SteerState): string {

@@ -121,3 +121,31 @@ Deno.test("control endpoint: token, Host and Origin are checked, a change out of
     }
   });
 });
+
+Deno.test("loadlab steer at a server that is not loadlab's dashboard: says so and exits 2, never 'no load is running'", async () => {
+  // Each answer picked by the token the command sends: a foreign JSON API, a web page, a 404.
+  const answers: Record<string, () => Response> = {
+    json: () => Response.json({ hello: "world" }),
+    html: () => new Response("<html>welcome</html>", { headers: { "content-type": "text/html" } }),
+    missing: () => new Response("not found", { status: 404 }),
+  };
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    (req) => (answers[req.headers.get("x-loadlab-token") ?? ""] ?? answers.missing)(),
+  );
+  try {
+    for (
+      const [token, action] of [["json", "status"], ["html", "status"], ["json", "pause"], [
+        "missing",
+        "status",
+      ]]
+    ) {
+      const r = await steer(`http://127.0.0.1:${server.addr.port}/?token=${token}`, action);
+      ok(r.code === 2, `${token} ${action}: exit ${r.code}: ${r.stdout}${r.stderr}`);
+      ok(!(r.stdout + r.stderr).includes("no load is running"), r.stdout);
+      ok(r.stderr.includes("not loadlab's control endpoint"), r.stderr);
+    }
+  } finally {
+    await server.shutdown();
+  }
+});
