@@ -9,7 +9,7 @@
  */
 import { readThreadSchedMs } from "../../system/proc_stat.ts";
 import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
-import type { IntervalSample } from "./sample.ts";
+import { idleSample, type IntervalSample } from "./sample.ts";
 
 /** One interval's sums: wall time covered by ticks, time run and waited, the latest tick. */
 interface Span {
@@ -25,13 +25,20 @@ export class GeneratorMeter {
   #lastMs = NaN;
   #last: { runMs: number; waitMs: number } | null = null;
 
-  /** `periodMs`: the run timer's period, so a tick's lateness is what came after it. */
+  /**
+   * `periodMs`: the run timer's period, so a tick's lateness is what came after it. The first reading is
+   * taken now: a first tick held back by a turn that opened thousands of connections still covers it.
+   */
   constructor(
     readonly originMs: number,
     readonly intervalMs: number,
     readonly periodMs: number,
     readonly read = readThreadSchedMs,
-  ) {}
+    nowMs = performance.now(),
+  ) {
+    this.#last = read();
+    this.#lastMs = nowMs;
+  }
 
   /**
    * One tick of the run timer at `nowMs`. A tick that came late spans several intervals: its time is
@@ -62,16 +69,35 @@ export class GeneratorMeter {
     }
   }
 
-  /** Puts each drained interval's shares on its sample (`generator`), and forgets the interval. */
+  /**
+   * Puts each drained interval's shares on its sample (`generator`) and forgets the interval. An interval
+   * before the last drained one that had no sample (no event, no open connection: a turn that blocked
+   * while it opened thousands of connections) gets an empty one carrying its shares, in index order, so
+   * the run is judged by its blocked start too.
+   */
   attach(samples: IntervalSample[]): IntervalSample[] {
+    if (samples.length === 0) return samples;
+    const last = samples[samples.length - 1];
+    const uncorrected = last.uncorrectedHistogram !== null;
+    const out: IntervalSample[] = [];
+    const missing = [...this.#spans.keys()].filter((i) =>
+      i < last.index && !samples.some((s) => s.index === i)
+    )
+      .sort((a, b) => a - b);
     for (const sample of samples) {
+      while (missing.length > 0 && missing[0] < sample.index) {
+        out.push(idleSample(missing.shift()!, 0, 0, uncorrected));
+      }
+      out.push(sample);
+    }
+    for (const sample of out) {
       const span = this.#spans.get(sample.index);
       if (span === undefined) continue;
       this.#spans.delete(sample.index);
       const load = loadOfSpan(span);
       if (load !== null) sample.generator = load;
     }
-    return samples;
+    return out;
   }
 }
 

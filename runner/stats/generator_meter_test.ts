@@ -5,8 +5,7 @@ import { idleSample } from "./sample.ts";
 Deno.test("the meter shares each tick's run and wait time among the intervals it spans", () => {
   let runMs = 0, waitMs = 0;
   // Interval 250 ms from origin 1000, a 50 ms timer.
-  const meter = new GeneratorMeter(1000, 250, 50, () => ({ runMs, waitMs }));
-  meter.tick(1000);
+  const meter = new GeneratorMeter(1000, 250, 50, () => ({ runMs, waitMs }), 1000);
   runMs = 25, waitMs = 10;
   meter.tick(1050); // 50 ms in interval 0: 25 run, 10 waited.
   runMs = 425, waitMs = 210;
@@ -21,12 +20,23 @@ Deno.test("the meter shares each tick's run and wait time among the intervals it
 });
 
 Deno.test("the meter says nothing before the origin nor where the kernel keeps no schedstat", () => {
-  const early = new GeneratorMeter(1000, 250, 50, () => ({ runMs: 1, waitMs: 1 }));
-  early.tick(900);
+  const early = new GeneratorMeter(1000, 250, 50, () => ({ runMs: 1, waitMs: 1 }), 900);
   early.tick(950);
   assertEquals(early.attach([idleSample(0, 0, 1, false)])[0].generator, undefined);
-  const none = new GeneratorMeter(0, 250, 50, () => null);
-  none.tick(10);
+  const none = new GeneratorMeter(0, 250, 50, () => null, 10);
   none.tick(60);
   assertEquals(none.attach([idleSample(0, 0, 1, false)])[0].generator, undefined);
+});
+
+Deno.test("an interval without a sample (a blocked start) gets an empty one with its shares, in order", () => {
+  let runMs = 0;
+  const meter = new GeneratorMeter(0, 250, 50, () => ({ runMs, waitMs: 0 }), 0);
+  runMs = 600;
+  meter.tick(600); // One turn of 600 ms: intervals 0, 1 and part of 2.
+  const out = meter.attach([idleSample(2, 0, 10, false)]);
+  assertEquals(out.map((s) => [s.index, s.connections, s.generator?.generatorBusyPct]), [
+    [0, 0, 100],
+    [1, 0, 100],
+    [2, 10, 100],
+  ]);
 });
