@@ -29,6 +29,9 @@
  *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50]      (bench/scripts.ts)
  *   deno task bench --k6: the same, named for its k6 rows (k6's script under k6 and converted on loadlab)
  *
+ * `--crowd`: 50 to 19,950 connections, HTTP/1.1, WebSocket hold and echo and a one-GET script, loadlab vs
+ * wrk and gcannon: req/s, CPU per request, RSS and RSS per added connection (bench/crowd.ts).
+ *
  * `--ws`: WebSocket closed echo instead, loadlab vs gcannon `--ws` on a C echo server (bench/ws.ts).
  * `--h2`: the HTTP/2 rows instead, loadlab vs h2load over h2 on nginx and the built-in target (bench/h2.ts).
  * `--grpc`: unary gRPC calls instead, loadlab vs ghz on a grpc-go greeter (bench/grpc.ts).
@@ -317,6 +320,8 @@ async function scriptsMain(argv: string[]): Promise<number> {
 if (import.meta.main) {
   const chosen = Deno.args.includes("--h2")
     ? import("./h2.ts").then((h2) => h2.main(Deno.args))
+    : Deno.args.includes("--crowd")
+    ? import("./crowd.ts").then((crowd) => crowd.main(Deno.args))
     : Deno.args.includes("--ws")
     ? import("./ws.ts").then((ws) => ws.main(Deno.args))
     : Deno.args.includes("--grpc")

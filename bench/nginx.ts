@@ -31,16 +31,22 @@ export interface NginxTls {
   directives: string;
 }
 
+/** Connections nginx's worker takes unless told more (`startNginx`'s `connections`). */
+const DEFAULT_WORKER_CONNECTIONS = 4096;
+
 /**
  * Starts nginx; `pinPrefix` is e.g. `["taskset", "-c", "0"]`, or `[]` to run unpinned. With `tls` it
  * listens with `ssl` and the URL is `https://localhost:PORT/`. `http2`: the listener speaks HTTP/2
  * (nginx 1.22's `listen ... http2`): by ALPN over TLS, with prior knowledge (h2c) on a plain one.
+ * `connections`: the most its worker holds at once (the crowd bench's crowd), its open files raised to
+ * match (8192, or the connections and a few more for its logs and listeners).
  */
 export async function startNginx(
   nginxPath: string,
   pinPrefix: string[],
   tls?: NginxTls,
   http2 = false,
+  connections = DEFAULT_WORKER_CONNECTIONS,
 ): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "loadlab-bench-nginx-" });
   // Workers run as nobody when started by root; let them reach the temp paths inside the prefix.
@@ -54,6 +60,10 @@ export async function startNginx(
     confPath,
     template.replaceAll("__PREFIX__", prefix).replaceAll("__PORT__", `${port}`)
       .replaceAll("__STATUS_PORT__", `${statusPort}`)
+      .replaceAll("__WORKER_CONNECTIONS__", `${connections}`).replaceAll(
+        "__NOFILE__",
+        `${Math.max(8192, connections + 64)}`,
+      )
       .replace("__SSL__", `${tls ? "ssl" : ""}${http2 ? " http2" : ""}`).replace(
         "# __TLS__",
         tls?.directives ?? "",

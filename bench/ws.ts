@@ -56,14 +56,14 @@ interface Row {
 }
 
 /** gcannon's path, or null with why it is absent. */
-function findGcannon(): { path: string | null; why: string } {
+export function findGcannon(): { path: string | null; why: string } {
   const candidates = [Deno.env.get("GCANNON"), "/tmp/gcannon-build/gcannon", findProgram("gcannon")];
   const path = candidates.find((p): p is string => typeof p === "string" && isExecutable(p)) ?? null;
   return { path, why: path ? "" : "gcannon not found ($GCANNON, /tmp/gcannon-build/gcannon, PATH)" };
 }
 
 /** Builds the echo server into `dir`; its path, or throws with why. */
-async function buildServer(dir: string): Promise<string> {
+export async function buildServer(dir: string): Promise<string> {
   const gcc = findProgram("gcc") ?? findProgram("cc");
   if (!gcc) throw new Error("no C compiler (gcc or cc) to build bench/ws_echo_server.c");
   const source = new URL("./ws_echo_server.c", import.meta.url).pathname;
@@ -243,7 +243,7 @@ export async function main(argv: string[]): Promise<number> {
 }
 
 /** The `--v8-flags=...` of deno.json's `loadlab` task: loadlab is measured as users run it. */
-async function loadlabV8Flags(): Promise<string[]> {
+export async function loadlabV8Flags(): Promise<string[]> {
   const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
   return String(config.tasks.loadlab).split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
 }
