@@ -1,6 +1,6 @@
 /**
  * The engine's gRPC calls against @grpc/grpc-js on Node (another project's server, examples/grpc/server.js),
- * through the whole run over h2c: unary calls on several streams, a server stream, a status other than OK
+ * through the whole run over h2c (and once over TLS, verified by its CA, on both of loadlab's TLS paths): unary calls on several streams, a server stream, a status other than OK
  * counted by its code's name with its message, an unknown method (UNIMPLEMENTED), the deadline sent as
  * grpc-timeout and honoured by the server, a reply past the receive cap. Needs `npm install --prefix
  * examples`; without it (or without node) the test skips with the reason, except under CI=true.
@@ -11,6 +11,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import { findProgram } from "../../../system/path_lookup.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
+import { selfSignedPair } from "../../../targets/tls_cert.ts";
 
 const EXAMPLES = new URL("../../../examples/", import.meta.url);
 const PROTO = new URL("grpc/greeter.proto", EXAMPLES).pathname;
@@ -33,10 +34,13 @@ if (skip !== null) {
 }
 
 /** Runs `fn` with the greeter up, given its port. */
-export async function withNodeGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
+async function withNodeGreeter<T>(
+  fn: (port: number) => Promise<T>,
+  env: Record<string, string> = {},
+): Promise<T> {
   const child = new Deno.Command("node", {
     args: [new URL("grpc/server.js", EXAMPLES).pathname],
-    env: { PORT: "0" },
+    env: { PORT: "0", ...env },
     stdout: "piped",
     stderr: "inherit",
   }).spawn();
@@ -139,4 +143,35 @@ test("a reply past the receive cap is grpc-too-big, the connection goes on", asy
     } as never);
     assertEquals(r.errors, { "grpc-too-big": 6 });
   });
+});
+
+test("over TLS (grpcs): the server verified by its CA, on OpenSSL by FFI and on Deno's TLS", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-grpc-tls-" });
+  try {
+    const pair = await selfSignedPair();
+    await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
+    await Deno.writeTextFile(`${dir}/cert.pem`, pair.certPem);
+    await Deno.writeTextFile(`${dir}/key.pem`, pair.keyPem);
+    await withNodeGreeter(async (port) => {
+      for (const transport of ["epoll", "deno"] as const) {
+        const r = await runAttack(parseAttackConfig({
+          url: `https://localhost:${port}/`,
+          protocol: "h2",
+          grpc: {},
+          model: "count",
+          connections: 1,
+          streams: 4,
+          requests: 12,
+          transport,
+          timeoutMs: 3000,
+          generatorWarmup: false,
+          tls: { caFile: `${dir}/ca.pem` },
+          requestMix: [grpcRequestSpec(call("SayHello", { name: "tls" }), 3000)],
+        }));
+        assertEquals([transport, r.requests, r.errors, r.protocol], [transport, 12, {}, "h2"]);
+      }
+    }, { TLS_CERT: `${dir}/cert.pem`, TLS_KEY: `${dir}/key.pem` });
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
 });

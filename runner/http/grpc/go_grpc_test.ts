@@ -1,0 +1,108 @@
+/**
+ * The engine's gRPC calls against grpc-go (bench/grpc_greeter, another project's server, built here with
+ * `go build`) over h2c: unary calls on many streams, a server stream, every status code by its own kind
+ * with its message, an unknown method. Without Go (or without its modules) the test skips with the reason,
+ * except under CI=true.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { parseAttackConfig } from "../../config.ts";
+import { runAttack } from "../../attack.ts";
+import { findProgram } from "../../../system/path_lookup.ts";
+import { type GrpcCall, grpcRequestSpec } from "./call.ts";
+import { GRPC_CODE_NAMES } from "../../../grpc/status.ts";
+
+/** The greeter built into a temporary folder, or why it could not be. */
+async function build(): Promise<{ path: string } | { skip: string }> {
+  const go = findProgram("go");
+  if (go === null) return { skip: "go not on PATH" };
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-grpc-go-" });
+  const out = await new Deno.Command(go, {
+    args: ["build", "-o", `${dir}/greeter`, "."],
+    cwd: new URL("../../../bench/grpc_greeter/", import.meta.url).pathname,
+    stdout: "null",
+    stderr: "piped",
+  }).output();
+  if (!out.success) return { skip: `go build failed: ${new TextDecoder().decode(out.stderr).slice(0, 300)}` };
+  return { path: `${dir}/greeter` };
+}
+
+const built = await build();
+if ("skip" in built) {
+  if (Deno.env.get("CI") === "true") {
+    throw new Error(`the grpc-go conformance test cannot run: ${built.skip}`);
+  }
+  console.log(`go_grpc_test skipped: ${built.skip}`);
+}
+
+async function withGoGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
+  const child = new Deno.Command((built as { path: string }).path, { env: { PORT: "0" }, stdout: "piped" })
+    .spawn();
+  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
+  try {
+    const line = (await reader.read()).value ?? "";
+    const port = Number(/READY (\d+)/.exec(line)?.[1]);
+    ok(port > 0, `the greeter said its port: ${line}`);
+    return await fn(port);
+  } finally {
+    child.kill();
+    await child.status;
+    reader.releaseLock();
+    await child.stdout.cancel().catch(() => {});
+  }
+}
+
+/** HelloRequest{name, count} and FailRequest{code, message} by hand: fields 1 (string or varint) and 2. */
+function message(text: string, number: number, textFirst = true): Uint8Array {
+  const bytes = new TextEncoder().encode(text);
+  const str = (field: number) => [(field << 3) | 2, bytes.length, ...bytes];
+  const varint = (field: number) => number === 0 ? [] : [field << 3, number];
+  return Uint8Array.from(textFirst ? [...str(1), ...varint(2)] : [...varint(1), ...str(2)]);
+}
+
+function attack(port: number, calls: GrpcCall[], requests: number) {
+  return runAttack(parseAttackConfig({
+    url: `http://127.0.0.1:${port}/`,
+    protocol: "h2c",
+    grpc: {},
+    model: "count",
+    connections: 2,
+    streams: 8,
+    requests,
+    timeoutMs: 3000,
+    generatorWarmup: false,
+    requestMix: calls.map((c) => grpcRequestSpec(c, 3000)),
+  }));
+}
+
+const test = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name: `gRPC calls vs grpc-go: ${name}`, ignore: "skip" in built, fn });
+
+test("unary calls on 16 streams and a server stream of 20, each OK", async () => {
+  await withGoGreeter(async (port) => {
+    const r = await attack(port, [
+      { method: "helloworld.Greeter/SayHello", message: message("go", 0) },
+      { method: "helloworld.Greeter/SayHellos", message: message("go", 20) },
+    ], 200);
+    assertEquals([r.requests, r.errors], [200, {}]);
+  });
+});
+
+test("every code but OK is its own kind, its grpc-message the message; an unknown method UNIMPLEMENTED", async () => {
+  await withGoGreeter(async (port) => {
+    for (let code = 1; code <= 16; code++) {
+      const r = await attack(port, [{
+        method: "helloworld.Greeter/Fail",
+        message: message(`why ${code}`, code, false),
+      }], 2);
+      const kind = `grpc ${GRPC_CODE_NAMES[code]}`;
+      assertEquals([r.requests, r.errors], [0, { [kind]: 2 }]);
+      assertEquals(Object.keys(r.errorMessages?.[kind] ?? {}), [`why ${code}`]);
+    }
+    const r = await attack(port, [{ method: "helloworld.Greeter/Nope", message: new Uint8Array(0) }], 3);
+    assertEquals(r.errors, { "grpc UNIMPLEMENTED": 3 });
+  });
+});
+
+addEventListener("unload", () => {
+  if ("path" in built) Deno.removeSync(built.path.slice(0, -"/greeter".length), { recursive: true });
+});
