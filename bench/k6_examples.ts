@@ -2,10 +2,13 @@
  * @module
  * k6 scripts nobody here wrote, run as they are: every `.js` of a folder (k6's repository `examples/`)
  * converted (runner/script/k6/), its `options` mapped (scenarios/k6_options.ts) and two iterations run on
- * loadlab's engine against the built-in target (in this process, loopback only: a script's public host
- * is replaced by the target, as `loadlab run --target` does). Each script ends as one of: runs (no
- * script error), runs with script errors (the first message), refused (the conversion's or the options'
- * reason), does not load, or not a k6 script. The share that runs is printed last.
+ * loadlab's engine against a local server (in this process, loopback only: a script's public host is
+ * replaced by it, as `loadlab run --target` does). k6's examples were written against httpbin, so the
+ * server answers httpbin's echo paths (`/get`, `/post`, ..., `/cookies`, `/redirect/N`, `/basic-auth/U/P`) as httpbin
+ * does and everything else as the built-in target. Each script ends as one of: runs (no script error;
+ * its checks' pass count beside it), runs with script errors (the first message), refused (the
+ * conversion's or the options' reason), does not load, or not a k6 script. The share that runs is
+ * printed last.
  *
  *   deno run -A bench/k6_examples.ts FOLDER
  */
@@ -56,15 +59,66 @@ async function tryScript(path: string, url: string): Promise<ExampleOutcome> {
   }));
   const messages = Object.keys(run.errorMessages?.script ?? {});
   if (messages.length > 0) return { file, outcome: "script errors", detail: messages[0] };
-  return { file, outcome: "runs", detail: `${run.requests} requests` };
+  const checks = (run.flows?.[0]?.steps ?? []).flatMap((s) => s.checks ?? []);
+  const passed = checks.reduce((a, c) => a + c.passed, 0),
+    total = checks.reduce((a, c) => a + c.passed + c.failed, 0);
+  return { file, outcome: "runs", detail: `${run.requests} requests, checks ${passed} of ${total} passed` };
 }
 
-/** Every script of `folder`, one after another, against one built-in target. */
+/** httpbin's answer to its echo paths, or null for a path it does not have here. */
+async function httpbin(req: Request): Promise<Response | null> {
+  const url = new URL(req.url);
+  const headers = Object.fromEntries(req.headers);
+  const cookies = Object.fromEntries(
+    (req.headers.get("cookie") ?? "").split(";").map((c) => c.trim().split("=")).filter((p) => p[0] !== ""),
+  );
+  const path = url.pathname;
+  if (["/get", "/post", "/put", "/patch", "/delete"].includes(path)) {
+    const data = await req.text();
+    const form = req.headers.get("content-type")?.includes("form")
+      ? Object.fromEntries(new URLSearchParams(data))
+      : {};
+    let json = null;
+    try {
+      json = JSON.parse(data);
+    } catch { /* not JSON */ }
+    return Response.json({
+      args: Object.fromEntries(url.searchParams),
+      headers,
+      data,
+      form,
+      json,
+      url: req.url,
+    });
+  }
+  if (path === "/cookies") return Response.json({ cookies });
+  const hops = /^\/redirect\/(\d+)$/.exec(path);
+  if (hops) {
+    const next = Number(hops[1]) <= 1 ? "/get" : `/redirect/${Number(hops[1]) - 1}`;
+    return new Response(null, { status: 302, headers: { location: next } });
+  }
+  if (path === "/cookies/set") {
+    const out = new Headers({ location: "/cookies" });
+    for (const [k, v] of url.searchParams) out.append("set-cookie", `${k}=${v}; Path=/`);
+    return new Response(null, { status: 302, headers: out });
+  }
+  const auth = /^\/basic-auth\/([^/]+)\/([^/]+)$/.exec(path);
+  if (auth) {
+    const ok = req.headers.get("authorization") === `Basic ${btoa(`${auth[1]}:${auth[2]}`)}`;
+    return ok ? Response.json({ authenticated: true, user: auth[1] }) : new Response(null, { status: 401 });
+  }
+  return null;
+}
+
+/** Every script of `folder`, one after another, against one local server. */
 export async function runExamples(folder: string): Promise<ExampleOutcome[]> {
   const files = [...Deno.readDirSync(folder)].filter((e) => e.isFile && e.name.endsWith(".js"))
     .map((e) => join(folder, e.name)).sort();
   const target = createTargetApp();
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
+  const server = Deno.serve(
+    { hostname: "127.0.0.1", port: 0, onListen() {} },
+    async (req) => await httpbin(req) ?? target.fetch(req),
+  );
   const outcomes: ExampleOutcome[] = [];
   try {
     for (const path of files) outcomes.push(await tryScript(path, `http://127.0.0.1:${server.addr.port}`));

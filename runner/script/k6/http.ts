@@ -238,7 +238,10 @@ export function cookieJar() {
     },
     cookiesForURL: (_url: string) =>
       new Proxy({}, {
-        get: (_t, name) => typeof name === "string" ? [jar().get(name)].filter(Boolean) : undefined,
+        get: (_t, name) => {
+          const value = typeof name === "string" ? jar().get(name) : undefined;
+          return value === undefined ? undefined : [value];
+        },
       }),
     clear: (_url?: string) => jar().clear(),
     delete: (_url: string, _name: string) => {
