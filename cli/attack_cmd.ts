@@ -46,6 +46,7 @@ import { exportLine, type ExportSummary } from "../results/export/summary.ts";
 import { checkSelectors } from "../results/threshold_selector.ts";
 import { endpointTable } from "../runner/endpoint_table.ts";
 import { withGrpcCalls } from "./grpc_args.ts";
+import { expandGhzConfig } from "./ghz_config.ts";
 
 /** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
@@ -53,7 +54,7 @@ export function runAttackCommand(argv: string[]): Promise<number> {
 }
 
 async function attack(argv: string[]): Promise<number> {
-  const parsed = parseAttackArgs(argv);
+  const parsed = parseAttackArgs(expandGhzConfig(argv));
   if (parsed.grpc !== undefined) parsed.config = await withGrpcCalls(parsed.config, parsed.grpc);
   const thresholds = parsed.thresholds.map(parseThreshold);
   const { config, output } = parsed;

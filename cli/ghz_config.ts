@@ -1,0 +1,114 @@
+/**
+ * @module
+ * A ghz config file read as is (`loadlab attack --ghz-config ghz.json`): its JSON keys are ghz's long flags,
+ * and each that has a loadlab counterpart becomes that flag, so the file goes through the same parser,
+ * checks and errors as typed flags (flags typed after it win, as they come later). `host` with `insecure`
+ * is a grpc:// URL (plaintext), without it grpcs:// (ghz's default is TLS); `skipTLS` is `-k`; ghz's
+ * `concurrency` workers over `connections` connections are loadlab's `-c connections --streams
+ * concurrency/connections` (rounded up: ghz spreads workers over its connections in turn); `name`, ghz's
+ * report title, changes nothing of the run and is passed over. Any other key loadlab
+ * has no counterpart for is named, not ignored: the run would not be the one the file describes.
+ */
+import { UsageError } from "./usage_error.ts";
+
+/** ghz key -> what it becomes: a flag taking the value as text, or a function of the whole file. */
+const SIMPLE: Record<string, string> = {
+  call: "--call",
+  proto: "--proto",
+  protoset: "--protoset",
+  total: "-n",
+  rps: "-R",
+  duration: "-d",
+  timeout: "--timeout",
+  cacert: "--cacert",
+  cert: "--cert",
+  key: "--key",
+  cname: "--sni",
+};
+/** Keys read by the other rules below. */
+const OTHER = new Set([
+  "host",
+  "insecure",
+  "skipTLS",
+  "concurrency",
+  "connections",
+  "import-paths",
+  "data",
+  "metadata",
+  // The report's title in ghz: it does not change the run.
+  "name",
+]);
+
+/** `argv` with `--ghz-config FILE` replaced by the flags its file stands for (placed first). */
+export function expandGhzConfig(argv: readonly string[]): string[] {
+  const at = argv.findIndex((a) => a === "--ghz-config" || a.startsWith("--ghz-config="));
+  if (at < 0) return [...argv];
+  const inline = argv[at].startsWith("--ghz-config=");
+  const path = inline ? argv[at].slice("--ghz-config=".length) : argv[at + 1];
+  if (path === undefined || path === "") {
+    throw new UsageError("--ghz-config needs a file, e.g. --ghz-config ghz.json");
+  }
+  const rest = [...argv.slice(0, at), ...argv.slice(at + (inline ? 1 : 2))];
+  return [...ghzFlags(readConfig(path), path), ...rest];
+}
+
+function readConfig(path: string): Record<string, unknown> {
+  let text: string;
+  try {
+    text = Deno.readTextFileSync(path);
+  } catch (err) {
+    throw new UsageError(`--ghz-config ${path}: cannot read it (${(err as Error).message})`);
+  }
+  try {
+    const config = JSON.parse(text);
+    if (config !== null && typeof config === "object" && !Array.isArray(config)) return config;
+  } catch (err) {
+    throw new UsageError(
+      `--ghz-config ${path}: not JSON (${(err as Error).message}); TOML files are not read`,
+    );
+  }
+  throw new UsageError(`--ghz-config ${path}: expected a JSON object of ghz's options`);
+}
+
+/** The loadlab flags a ghz config stands for. */
+export function ghzFlags(config: Record<string, unknown>, path: string): string[] {
+  const unknown = Object.keys(config).filter((k) => !(k in SIMPLE) && !OTHER.has(k));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `--ghz-config ${path}: ${unknown.join(", ")} ${
+        unknown.length === 1 ? "has" : "have"
+      } no loadlab counterpart ` +
+        "(docs/GRPC.md lists what is read); remove them or give the run as flags",
+    );
+  }
+  if (typeof config.host !== "string" || config.host === "") {
+    throw new UsageError(`--ghz-config ${path}: "host" (HOST:PORT) is missing`);
+  }
+  const flags = [`${config.insecure === true ? "grpc" : "grpcs"}://${config.host}`];
+  for (const [key, flag] of Object.entries(SIMPLE)) {
+    if (config[key] !== undefined) flags.push(flag, String(config[key]));
+  }
+  if (config.skipTLS === true) flags.push("-k");
+  const connections = Number(config.connections ?? 1);
+  const concurrency = Number(config.concurrency ?? 50);
+  flags.push("-c", String(connections), "--streams", String(Math.ceil(concurrency / connections)));
+  for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
+  if (config.data !== undefined) flags.push("-b", JSON.stringify(config.data));
+  for (const [name, value] of Object.entries(asObject(config.metadata, path))) {
+    flags.push("-H", `${name}: ${value}`);
+  }
+  return flags;
+}
+
+function asList(value: unknown): string[] {
+  if (value === undefined) return [];
+  return Array.isArray(value) ? value.map(String) : String(value).split(",");
+}
+
+function asObject(value: unknown, path: string): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (value !== null && typeof value === "object" && !Array.isArray(value)) {
+    return value as Record<string, unknown>;
+  }
+  throw new UsageError(`--ghz-config ${path}: "metadata" must be an object of names and values`);
+}

@@ -1,0 +1,77 @@
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { expandGhzConfig, ghzFlags } from "./ghz_config.ts";
+import { parseAttackArgs } from "./attack_args.ts";
+import { UsageError } from "./usage_error.ts";
+
+Deno.test("ghz's example config becomes the flags it stands for, flags typed after it win", async () => {
+  const config = {
+    proto: "/path/to/greeter.proto",
+    call: "helloworld.Greeter.SayHello",
+    total: 2000,
+    concurrency: 50,
+    data: { name: "Joe" },
+    metadata: { foo: "bar" },
+    "import-paths": ["/path/to/protos"],
+    host: "0.0.0.0:50051",
+    insecure: true,
+  };
+  assertEquals(ghzFlags(config, "ghz.json"), [
+    "grpc://0.0.0.0:50051",
+    "--call",
+    "helloworld.Greeter.SayHello",
+    "--proto",
+    "/path/to/greeter.proto",
+    "-n",
+    "2000",
+    "-c",
+    "1",
+    "--streams",
+    "50",
+    "-i",
+    "/path/to/protos",
+    "-b",
+    '{"name":"Joe"}',
+    "-H",
+    "foo: bar",
+  ]);
+  const file = await Deno.makeTempFile({ suffix: ".json" });
+  try {
+    await Deno.writeTextFile(
+      file,
+      JSON.stringify({ ...config, connections: 4, skipTLS: true, insecure: false }),
+    );
+    const argv = expandGhzConfig(["--ghz-config", file, "-n", "10"]);
+    const parsed = parseAttackArgs(argv, { openFileLimit: 1024 });
+    assertEquals([
+      parsed.config.url,
+      parsed.config.protocol,
+      (parsed.config as { connections?: number }).connections,
+      parsed.config.streams,
+    ], [
+      "https://0.0.0.0:50051/",
+      "h2",
+      4,
+      13,
+    ]);
+    assertEquals([
+      parsed.config.model,
+      (parsed.config as { requests?: number }).requests,
+      parsed.config.tls?.insecure,
+    ], [
+      "count",
+      10,
+      true,
+    ]);
+  } finally {
+    await Deno.remove(file);
+  }
+});
+
+Deno.test("a ghz key loadlab cannot honour is named, not ignored; no host is an error", () => {
+  throws(
+    () => ghzFlags({ host: "h:1", "load-schedule": "step", "cpus": 2 }, "g.json"),
+    (e) => e instanceof UsageError && /load-schedule, cpus have no loadlab counterpart/.test(e.message),
+  );
+  throws(() => ghzFlags({ call: "a.B.C" }, "g.json"), /"host" \(HOST:PORT\) is missing/);
+  throws(() => expandGhzConfig(["--ghz-config"]), /needs a file/);
+});
