@@ -292,13 +292,14 @@ function parseUrl(positionals: string[]): URL {
  * or the `--stages` stage) and the fix.
  */
 function checkSockets(config: AttackConfig, limit: number | null, ports: number | null): void {
-  const { open, sockets, stage } = socketsOf(config);
+  const { open, sockets, whole, stage } = socketsOf(config);
   const flag = open ? "--max-connections" : stage !== undefined ? "--stages" : "-c";
+  const part = config.segment ? ` (segment ${config.segment.index}/${config.segment.count}: ${sockets})` : "";
   const asked = stage === undefined
-    ? `${flag} ${sockets}`
-    : `--stages: stage ${stage + 1} (${sockets} connections)`;
+    ? `${flag} ${whole}${part}`
+    : `--stages: stage ${stage + 1} (${whole} connections${part})`;
   const fix = stage === undefined ? flag : "a stage target of";
-  const problem = socketProblem(sockets, limit, fix) ??
+  const problem = socketProblem(sockets, limit, fix, config.segment?.count) ??
     portProblem(sockets, config.sourceAddresses?.length ?? 1, ports);
   if (problem) throw new UsageError(`${asked}: ${problem}`);
 }

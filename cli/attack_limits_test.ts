@@ -59,3 +59,16 @@ Deno.test("source addresses this host cannot send from, or cannot dial the targe
     /"127\.0\.0\.x" is not an IP address/,
   );
 });
+
+Deno.test("a segment of a load split over machines is held to its share of the crowd", () => {
+  const config = parseAttackArgs([URL_, "-c", "100000", "-d", "1s", "--segment", "0/10"], {
+    openFileLimit: 20_000,
+    localPorts: 28_232,
+  }).config;
+  assert.equal(config.model === "connections" && config.connections, 100_000);
+  assert.equal(
+    refusal(["-c", "1000000", "-d", "1s", "--segment", "3/10"], 20_000, null),
+    "-c 1000000 (segment 3/10: 100000): needs 100000 sockets but the open-file limit is 20000 (50 kept " +
+      "for the runtime); raise it (ulimit -n 131072) or use at most -c 199500",
+  );
+});

@@ -24,22 +24,30 @@ export interface SocketFields {
   ratePerSec?: number;
   /** Ramping connections: the most any stage asks for. */
   stages?: ReadonlyArray<{ target: number }>;
+  /** One segment of a load split over machines (`--segment i/N`): it holds its share of the sockets. */
+  segment?: { count: number };
 }
 
 /**
  * The most sockets a load holds at once: `maxConnections` for open pacing (rate, or count with a rate),
  * else its fixed `connections`, or for ramping connections its largest stage (`stage`, its index). `open`
- * and `stage` say which, so messages name the right knob.
+ * and `stage` say which, so messages name the right knob. A segment (`--segment i/N`) holds its share of
+ * the load's (`whole`) sockets.
  */
-export function socketsOf(config: SocketFields): { open: boolean; sockets: number; stage?: number } {
+export function socketsOf(
+  config: SocketFields,
+): { open: boolean; sockets: number; whole: number; stage?: number } {
   const open = pacingOf(config) === "open";
+  // A segment's share is at most the whole divided by the segments, rounded up (shares are as even as can be).
+  const share = (whole: number) => config.segment ? Math.ceil(whole / config.segment.count) : whole;
   if (!open && config.connections === undefined && config.stages && config.stages.length > 0) {
     // The first stage asking for the most: the one a message names.
     const targets = config.stages.map((s) => s.target);
-    const sockets = Math.max(...targets);
-    return { open, sockets, stage: targets.indexOf(sockets) };
+    const whole = Math.max(...targets);
+    return { open, sockets: share(whole), whole, stage: targets.indexOf(whole) };
   }
-  return { open, sockets: (open ? config.maxConnections : config.connections) ?? 0 };
+  const whole = (open ? config.maxConnections : config.connections) ?? 0;
+  return { open, sockets: share(whole), whole };
 }
 
 /** The most sockets a load may ask for under `limit` (never below 1). */
@@ -50,13 +58,19 @@ export function maxSocketsUnder(limit: number): number {
 /**
  * `undefined` when `sockets` fit under `limit` (or the limit is unknown); else the problem in words:
  * `needs 5000 sockets but the open-file limit is 256 (50 kept for the runtime); raise it (ulimit -n
- * 8192) or use at most 206`. The caller puts the flag or field in front, and its own name after "at most".
+ * 8192) or use at most 206`. The caller puts the flag or field in front, and its own name after "at most";
+ * a load split in `segments` may use that many times what one holds.
  */
-export function socketProblem(sockets: number, limit: number | null, fix: string): string | undefined {
+export function socketProblem(
+  sockets: number,
+  limit: number | null,
+  fix: string,
+  segments = 1,
+): string | undefined {
   if (limit === null || !Number.isFinite(limit) || sockets <= limit - FD_HEADROOM) return undefined;
   return `needs ${sockets} sockets but the open-file limit is ${limit} (${FD_HEADROOM} kept for the ` +
     `runtime); raise it (ulimit -n ${nextPowerOfTwo(sockets + FD_HEADROOM)}) or use at most ` +
-    `${fix} ${maxSocketsUnder(limit)}`;
+    `${fix} ${maxSocketsUnder(limit) * segments}`;
 }
 
 function nextPowerOfTwo(n: number): number {

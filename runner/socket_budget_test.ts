@@ -2,19 +2,30 @@ import assert from "node:assert/strict";
 import { FD_HEADROOM, maxSocketsUnder, portProblem, socketProblem, socketsOf } from "./socket_budget.ts";
 
 Deno.test("socketsOf counts connections of closed loads and the cap of open ones", () => {
-  assert.deepEqual(socketsOf({ model: "connections", connections: 50 }), { open: false, sockets: 50 });
+  assert.deepEqual(socketsOf({ model: "connections", connections: 50 }), {
+    open: false,
+    sockets: 50,
+    whole: 50,
+  });
   assert.deepEqual(socketsOf({ model: "throughput", connections: 8, ratePerSec: 100 }), {
     open: false,
     sockets: 8,
+    whole: 8,
   });
-  assert.deepEqual(socketsOf({ model: "rate", maxConnections: 1000 }), { open: true, sockets: 1000 });
+  assert.deepEqual(socketsOf({ model: "rate", maxConnections: 1000 }), {
+    open: true,
+    sockets: 1000,
+    whole: 1000,
+  });
   assert.deepEqual(socketsOf({ model: "count", connections: 10, ratePerSec: 5, maxConnections: 300 }), {
     open: true,
     sockets: 300,
+    whole: 300,
   });
   assert.deepEqual(socketsOf({ model: "count", connections: 10, maxConnections: 300 }), {
     open: false,
     sockets: 10,
+    whole: 10,
   });
 });
 
@@ -36,7 +47,16 @@ Deno.test("socketsOf names a ramp's largest stage, the first of equals", () => {
   assert.deepEqual(socketsOf({ model: "ramping-connections", stages }), {
     open: false,
     sockets: 300,
+    whole: 300,
     stage: 1,
+  });
+});
+
+Deno.test("socketsOf holds a segment to its share of the whole load, rounded up", () => {
+  assert.deepEqual(socketsOf({ model: "connections", connections: 10, segment: { count: 4 } }), {
+    open: false,
+    sockets: 3,
+    whole: 10,
   });
 });
 

@@ -66,7 +66,8 @@ function socketIssues(plan: Plan, limit: number | null, ports: number | null): I
     if (open && !hasOwnPool(run)) continue;
     const key = open ? "maxConnections" : "connections";
     const fix = stage === undefined ? `${key}:` : "a stage target of";
-    const problem = socketProblem(sockets, limit, fix) ?? portProblem(sockets, sources?.length ?? 1, ports);
+    const problem = socketProblem(sockets, limit, fix, parsed.data.segment?.count) ??
+      portProblem(sockets, sources?.length ?? 1, ports);
     const path = formatPath(
       stage === undefined ? ["loads", run.load, key] : ["loads", run.load, "stages", stage],
     );
