@@ -123,11 +123,20 @@ function noResponseLine(command: string, runs: RunResult[], failed: RunResult[])
 function stuckNote(runs: RunResult[]): string {
   const stuck = runs.reduce((a, r) => a + (r.stuckWorkers ?? 0), 0);
   return stuck > 0
-    ? `; ${stuck} load worker${
-      stuck === 1 ? " was" : "s were"
-    } stuck in the session's own code and ended by ` +
+    ? `; ${stuck} load worker${stuck === 1 ? " was" : "s were"} stuck ${stuckIn(runs)} and ended by ` +
       "loadlab, so what the target answered them is unknown"
     : "";
+}
+
+/** What the stuck workers ran: a session script's own code, a flow's steps, or the load itself. */
+function stuckIn(runs: RunResult[]): string {
+  const stuck = runs.filter((r) => (r.stuckWorkers ?? 0) > 0);
+  if (stuck.some((r) => typeof (r.config as { script?: { path?: unknown } }).script?.path === "string")) {
+    return "in the session script's own code";
+  }
+  return stuck.some((r) => (r.config as { flows?: unknown[] }).flows?.length)
+    ? "in a flow's steps (a capture's or check's pattern that never ends)"
+    : "in the load's own code";
 }
 
 /**

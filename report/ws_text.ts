@@ -2,11 +2,13 @@
  * @module
  * The WebSocket block of the terminal summary (a run with a `ws` section): what its "requests" are
  * (messages answered, their round trip the latency above), handshakes and their time, messages and
- * payload bytes each way, unsolicited messages and their fan-out, pings, and the close codes. Pure:
- * results in, lines out.
+ * payload bytes each way, unsolicited messages and their fan-out (and, when a flood's messages were
+ * taken as answers, that `--ws-match` is probably wrong: results/conclude/ws_flood.ts), pings, and the
+ * close codes. Pure: results in, lines out.
  */
 import type { RunResult } from "../results/mod.ts";
 import { formatBytes, formatCount, formatDurationMs } from "../results/text_format.ts";
+import { wsFlood } from "../results/conclude/ws_flood.ts";
 
 /** The block's lines; empty for an HTTP run. */
 export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
@@ -26,6 +28,14 @@ export function wsLines(run: RunResult, bold: (s: string) => string): string[] {
       ? `; fan-out p50 ${formatDurationMs(ws.fanoutMs.p50)}, p99 ${formatDurationMs(ws.fanoutMs.p99)}`
       : "";
     out.push(`  Unsolicited: ${formatCount(ws.unsolicited)} server messages answered no send${fanout}`);
+  }
+  const flood = wsFlood(run);
+  if (flood !== null) {
+    out.push(
+      `  Match rule:  ${flood.rule} took whatever came next as each answer, amid ${
+        formatCount(Math.round(flood.perAnswer))
+      } unsolicited messages per answer: --ws-match is probably wrong (json:FIELD=VALUE picks the answer)`,
+    );
   }
   if (ws.pingsSent > 0) {
     out.push(`  Pings:       ${formatCount(ws.pingsSent)} sent, ${formatCount(ws.pongsReceived)} pongs`);

@@ -84,7 +84,7 @@ Deno.test("a worker stuck in a capture's regexp is ended past the graceful stop:
     );
     ok(
       new TextDecoder().decode(out.stderr).includes("unfinished (cut by the stop): 1") &&
-        new TextDecoder().decode(out.stderr).includes("stuck in the session's own code"),
+        new TextDecoder().decode(out.stderr).includes("stuck in a flow's steps"),
       "the terminal says what was cut",
     );
   });

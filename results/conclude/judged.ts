@@ -7,7 +7,8 @@
  *
  * - never the target's (`loadlabFlags`: a compared side or an expected direction is not judged):
  *   `generator-bound` (loadlab's generator was the limit), `incomplete` and `aborted` (stopped early),
- *   `warm-up not reached`, `nothing measured`, `data ran out` and `steered` (not the load planned);
+ *   `warm-up not reached`, `nothing measured`, `data ran out` and `steered` (not the load planned), and
+ *   `flooded` (a WebSocket rule that took a flood's messages as answers: round trips of nothing);
  * - for a knee (`notJudgedFlags`), also these unless the runner found the server was the limit
  *   (`server-bound`): `dropped`, `lost`, `unanswered`, `errors` and `failed`. Without that finding, sends
  *   never made or never answered may be the generator's (a busy machine, its sockets) as much as the
@@ -31,6 +32,7 @@ const NEVER_THE_TARGETS: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
   "nothing measured",
   "data ran out",
   "steered",
+  "flooded",
 ]);
 
 const TARGETS_WHEN_SERVER_BOUND: ReadonlySet<VerdictKind> = new Set<VerdictKind>([
