@@ -231,6 +231,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
 function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
   const nowMs = performance.now();
   watchdog(prepared.connections, nowMs);
+  run.meter?.tick(nowMs);
   if (nowMs > Math.min(run.ctx.endMs, run.stopAtMs) + opts.config.gracefulStopMs) {
     endConnections(prepared, nowMs, run.ended);
   }
@@ -259,7 +260,6 @@ function endConnections(prepared: Prepared, nowMs: number, ended?: AbortControll
   if (!shared.stopping) { for (const conn of connections) conn.countUnfinished(nowMs); }
   shared.stopping = true;
   ended?.abort();
-  run.meter?.tick(nowMs);
   for (const conn of connections) conn.abort();
 }
 
