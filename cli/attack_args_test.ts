@@ -272,8 +272,8 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
     /^--stages "30s:5,1m:-2": stage 2 \("1m:-2"\): "-2" is not a number of connections/,
   ],
   [
-    [URL_, "--stages", "30s:5,1m:100001"],
-    /^--stages .*: stage 2 \("1m:100001"\): 100001 is over the cap of 100,000/,
+    [URL_, "--stages", "30s:5,1m:1000001"],
+    /^--stages .*: stage 2 \("1m:1000001"\): 1000001 is over the cap of 1,000,000/,
   ],
   [[URL_, "--stages", "30s:0,1m:0"], /^--stages "30s:0,1m:0": no stage opens a connection/],
   [[URL_, "--stages", "30s:5,,1m:2"], /^--stages .*: stage 2 \(""\) is not DURATION:TARGET/],

@@ -45,7 +45,7 @@ Load
                            --phases "30s@10,60s@20,60s@100,30s@50->200"  (replaces -R and -d)
       --stages LIST        ramping connections, k6's stages: DURATION:TARGET, comma-separated;
                            from 0, linear to each target, e.g. --stages 30s:50,1m:200,30s:0
-                           (replaces -c and -d; at most 1000 stages, 100000 connections)
+                           (replaces -c and -d; at most 1000 stages, 1000000 connections)
       --ramp-up R/s        Locust's spawn rate: add R connections a second up to -c, then hold
                            them for the rest of -d, e.g. -c 100 --ramp-up 10/s -d 1m
       --model M            connections | rate | throughput | count | ramping-connections

@@ -24,8 +24,11 @@ import type { LoadConnection } from "../../http/load_connection.ts";
 
 /** Most stages of one load. */
 export const MAX_STAGES = 1_000;
-/** Most connections a stage may ask for (the whole load's). */
-export const MAX_STAGE_CONNECTIONS = 100_000;
+/**
+ * Most connections a stage may ask for: the whole load's, which segments split over machines
+ * (docs/scale-out.md); one process is held to what its open-file limit allows (runner/socket_budget.ts).
+ */
+export const MAX_STAGE_CONNECTIONS = 1_000_000;
 /**
  * Longest a worker sleeps between looks at its share (ms): it wakes at the next change of the count
  * (`nextChangeMs`) or after this, to notice a stop. A fixed fast tick cost the plateau CPU per request.

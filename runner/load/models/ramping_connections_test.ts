@@ -65,7 +65,7 @@ Deno.test("stages: bad ones are refused with the stage's path", () => {
     ),
   );
   ok(problems([{ durationMs: -5, target: 5 }])[0].startsWith("stages[0].durationMs"));
-  ok(problems([{ durationMs: 1000, target: 100_001 }])[0].includes("at most 100,000"));
+  ok(problems([{ durationMs: 1000, target: 1_000_001 }])[0].includes("at most 1,000,000"));
   assertEquals(problems([{ durationMs: 1000, target: 0 }]), [
     "stages: no stage opens a connection: give one a target >= 1",
   ]);
