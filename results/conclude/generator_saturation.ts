@@ -67,7 +67,7 @@ export interface GeneratorSaturation {
   waitPct: number;
   /** The most its timers fired late over the run (ms). */
   loopLagMs: number;
-  /** At least `MIN_JUDGED_INTERVALS` judged and at least half of them saturated. */
+  /** At least `MIN_JUDGED_INTERVALS` judged and most of them (more than half) saturated. */
   bound: boolean;
 }
 
@@ -92,7 +92,7 @@ export function generatorSaturation(
     busyPct: busy / judged,
     waitPct: wait / judged,
     loopLagMs: lag,
-    bound: judged >= MIN_JUDGED_INTERVALS && saturated * 2 >= judged,
+    bound: judged >= MIN_JUDGED_INTERVALS && saturated * 2 > judged,
   };
 }
 

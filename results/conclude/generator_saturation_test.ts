@@ -13,10 +13,11 @@ Deno.test("busierLoad keeps the worker that ran or waited for a core most, with 
   assertEquals(busierLoad(undefined, undefined), undefined);
 });
 
-Deno.test("a run is generator-bound when at least half of two or more judged intervals are saturated", () => {
+Deno.test("a run is generator-bound when most of two or more judged intervals are saturated", () => {
   const hot = load(20, SATURATED_PCT - 20, 300);
   const cool = load(5, 30, 4);
-  assertEquals(generatorSaturation([hot, cool, {}])?.bound, true);
+  assertEquals(generatorSaturation([hot, hot, cool, {}])?.bound, true);
+  assertEquals(generatorSaturation([hot, cool, {}])?.bound, false);
   assertEquals(generatorSaturation([hot, cool, cool])?.bound, false);
   // One interval says nothing: a connect storm at the start of a run.
   assertEquals(generatorSaturation([hot])?.bound, false);
