@@ -8,7 +8,8 @@
  * alike. Goals: script >= 0.6x the fixed request's req/s and >= 5x k6's (medians of the rounds' ratios);
  * k6 is skipped with the reason when /tmp/peers/go/k6 (`PEERS`) is absent. k6's own script (one
  * `http.get`) also runs converted on loadlab (`k6 script` side, runner/script/k6/): the same file under
- * both tools, goal >= 5x k6's req/s, with its CPU per request. Beside it, a login + 3
+ * both tools, goal >= 5x k6's req/s, with its CPU per request; and k6's login + 3 requests script under
+ * both against the built-in target (goal >= 3x). Beside it, a login + 3
  * requests session against the built-in target (sessions and requests per second, no goal). The load
  * average before and after goes with the numbers (`bench/last_run_scripts.json`).
  *
@@ -51,6 +52,9 @@ interface Round {
   k6ScriptRps: number;
   k6ScriptCpuUs: number | null;
   k6ScriptVsK6: number | null;
+  /** The k6 login script converted on loadlab, and under k6 (null without k6), against the built-in target. */
+  k6LoginRps: number;
+  k6LoginOnK6Rps: number | null;
   loginSessionsPerSec: number;
   loginRps: number;
   loginFailed: number;
@@ -80,6 +84,18 @@ const LOGIN_3 = `export default async (s) => {
   await s.get("/me", { headers: auth, name: "me" });
 };
 `;
+/** The login + 3 requests session as k6 writes it: run by k6 and converted on loadlab. */
+const K6_LOGIN_3 = `import http from "k6/http";
+export default function () {
+  const base = __ENV.TARGET_URL;
+  const login = http.post(base + "login", JSON.stringify({ user: "u" + __VU, password: "secret" }),
+    { headers: { "content-type": "application/json" }, tags: { name: "login" } });
+  const auth = { headers: { authorization: "Bearer " + login.json("token") }, tags: { name: "me" } };
+  http.get(base + "me", auth);
+  http.get(base + "json", { tags: { name: "json" } });
+  http.get(base + "me", auth);
+}
+`;
 const K6_ONE_GET = 'import http from "k6/http";\nexport const options = { discardResponseBodies: true };\n' +
   "export default function () { http.get(__ENV.TARGET_URL); }\n";
 
@@ -97,12 +113,12 @@ function closed(plan: ChildPlan, url: string, extra: Record<string, unknown>) {
 }
 
 /** k6 with `connections` virtual users for the duration, on this process's CPU; its req/s. */
-async function k6Rps(plan: ChildPlan): Promise<number> {
+async function k6Rps(plan: ChildPlan, file = "k6.js", url = `${plan.nginxUrl}/`): Promise<number> {
   const summary = join(plan.dir, "k6-summary.json");
-  const script = join(plan.dir, "k6.js");
+  const script = join(plan.dir, file);
   const out = await new Deno.Command(plan.k6!, {
     args: ["run", "--quiet", "--vus", `${plan.connections}`, "--duration", `${plan.durationSec}s`]
-      .concat(["--summary-export", summary, "-e", `TARGET_URL=${plan.nginxUrl}/`, script]),
+      .concat(["--summary-export", summary, "-e", `TARGET_URL=${url}`, script]),
     stdout: "null",
     stderr: "null",
   }).output();
@@ -142,6 +158,12 @@ async function child(plan: ChildPlan): Promise<void> {
         : ((after - before) * 1e6) / r.requests;
     }
     const login = await closed(plan, plan.appUrl, { script: { path: join(plan.dir, "login_3.js") } });
+    Deno.env.set("TARGET_URL", `${plan.appUrl}/`);
+    const k6Login = await closed(plan, plan.appUrl, {
+      script: { path: sessionScriptPath(join(plan.dir, "k6_login.js")) },
+    });
+    Deno.env.set("TARGET_URL", `${plan.nginxUrl}/`);
+    const k6LoginOnK6 = plan.k6 === null ? null : await k6Rps(plan, "k6_login.js", `${plan.appUrl}/`);
     rounds.push({
       fixedRps: rps.fixed,
       scriptRps: rps.script,
@@ -153,6 +175,8 @@ async function child(plan: ChildPlan): Promise<void> {
       k6ScriptRps: rps.k6script,
       k6ScriptCpuUs: cpuUs.k6script,
       k6ScriptVsK6: rps.k6 === undefined ? null : rps.k6script / rps.k6,
+      k6LoginRps: k6Login.rps,
+      k6LoginOnK6Rps: k6LoginOnK6,
       loginSessionsPerSec: (login.flows?.[0]?.completed ?? 0) / login.durationSec,
       loginRps: login.rps,
       loginFailed: login.flows?.[0]?.failed ?? 0,
@@ -176,6 +200,7 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-scripts-" });
   await Deno.writeTextFile(join(dir, "one_get.js"), ONE_GET);
   await Deno.writeTextFile(join(dir, "login_3.js"), LOGIN_3);
+  await Deno.writeTextFile(join(dir, "k6_login.js"), K6_LOGIN_3);
   await Deno.writeTextFile(join(dir, "k6.js"), K6_ONE_GET);
   const nginx = await startNginx(nginxPath, pinTarget, undefined, false);
   const appPort = freePort();
@@ -213,6 +238,8 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
       k6ScriptRpsMedian: med((r) => r.k6ScriptRps),
       k6ScriptCpuUsMedian: med((r) => r.k6ScriptCpuUs),
       k6ScriptVsK6Median: k6 === null ? null : med((r) => r.k6ScriptVsK6),
+      k6LoginRpsMedian: med((r) => r.k6LoginRps),
+      k6LoginVsK6Median: k6 === null ? null : med((r) => r.k6LoginRps / r.k6LoginOnK6Rps!),
       loginSessionsPerSecMedian: med((r) => r.loginSessionsPerSec),
       loginRpsMedian: med((r) => r.loginRps),
     };
@@ -237,9 +264,12 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
           ? "vs k6: skipped (k6 not built)\n"
           : `${summary.k6ScriptVsK6Median.toFixed(2)}x k6 (goal >= 5x)\n`) +
         `login + 3 requests session (built-in target): ${Math.round(summary.loginSessionsPerSecMedian)} ` +
-        `sessions/s, ${
-          Math.round(summary.loginRpsMedian)
-        } req/s\nload average before ${loadBefore}, after ${loadAfter}`,
+        `sessions/s, ${Math.round(summary.loginRpsMedian)} req/s\n` +
+        `k6's login + 3 requests script on loadlab: ${Math.round(summary.k6LoginRpsMedian)} req/s; ` +
+        (summary.k6LoginVsK6Median === null
+          ? "vs k6: skipped (k6 not built)"
+          : `${summary.k6LoginVsK6Median.toFixed(2)}x k6 (goal >= 3x)`) +
+        `\nload average before ${loadBefore}, after ${loadAfter}`,
     );
     const record = {
       createdAt: new Date().toISOString(),

@@ -45,46 +45,58 @@ export async function request(
   body?: Body,
   given?: Params | null,
 ): Promise<K6Response> {
-  const params = given ?? {};
-  for (const key of Object.keys(params)) {
+  const params = given ?? NO_PARAMS;
+  for (const key in params) {
     if (!PARAMS.has(key)) throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
   }
   const href = typeof target === "string" ? target : target.url;
   const name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
-  const headers: Record<string, string> = requestDefaults.userAgent === ""
-    ? { ...params.headers }
-    : { "User-Agent": requestDefaults.userAgent, ...params.headers };
-  const payload = encodeBody(body, headers);
-  basicAuth(href, headers);
-  addCookies(params.cookies, headers);
+  const headers = headersOf(params, href, body);
   let hops = params.redirects ?? requestDefaults.maxRedirects,
     at = href,
     verb = method.toUpperCase(),
-    sent = payload;
+    sent = encodeBody(body, headers);
+  const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
   for (;;) {
     const startMs = performance.now();
     const raw = await send(verb, at, sent, headers, name, params.timeout);
-    const sentRequest: SentRequest = {
-      method: verb,
-      url: at,
-      headers,
-      body: typeof sent === "string" ? sent : "",
-    };
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
-      return new K6Response(
-        raw,
-        at,
-        sentRequest,
-        performance.now() - startMs,
-        params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text"),
-      );
+      const sentRequest: SentRequest = {
+        method: verb,
+        url: at,
+        headers,
+        body: typeof sent === "string" ? sent : "",
+      };
+      return new K6Response(raw, at, sentRequest, performance.now() - startMs, responseType);
     }
     at = new URL(location, at).href;
     if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && verb === "POST")) {
       verb = "GET", sent = undefined;
     }
   }
+}
+
+const NO_PARAMS: Params = {};
+const NO_HEADERS: Record<string, string> = Object.freeze({});
+
+/**
+ * The request's header fields: the params' own object when nothing is added (no copy per request), else
+ * a copy with the user agent, a form's content type, the URL's Basic credentials and params.cookies.
+ */
+function headersOf(params: Params, href: string, body: Body): Record<string, string> {
+  const auth = placeOf(href).auth;
+  const form = body !== null && typeof body === "object" && !(body instanceof ArrayBuffer) &&
+    !(body instanceof Uint8Array);
+  if (requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form) {
+    return params.headers ?? NO_HEADERS;
+  }
+  const headers: Record<string, string> = requestDefaults.userAgent === ""
+    ? { ...params.headers }
+    : { "User-Agent": requestDefaults.userAgent, ...params.headers };
+  if (auth !== null) headers["Authorization"] ??= auth;
+  addCookies(params.cookies, headers);
+  return headers;
 }
 
 function sameOrigin(from: string, location: string): boolean {
@@ -96,7 +108,7 @@ function sameOrigin(from: string, location: string): boolean {
 }
 
 /** Sends one request: on the session's connection, or through fetch outside a session. */
-async function send(
+function send(
   method: string,
   href: string,
   body: string | Uint8Array | undefined,
@@ -109,24 +121,58 @@ async function send(
   if (s === undefined) {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
-    return fetchedResponse(await fetch(href, init).catch(() => null));
+    return fetch(href, init).catch(() => null).then(fetchedResponse);
   }
-  const response = await s.request(method, pathOf(href), { headers, body, name, timeoutMs });
-  if (requestDefaults.noCookiesReset) keepCookies(s.vu, response.headers.getAll("set-cookie"));
-  return response;
+  const sending = s.request(method, pathOf(href), { headers, body, name, timeoutMs });
+  if (!requestDefaults.noCookiesReset) return sending;
+  return sending.then((response) => {
+    keepCookies(s.vu, response.headers.getAll("set-cookie"));
+    return response;
+  });
+}
+
+/** What a URL says once parsed: its path and query, origin, and Basic credentials. */
+interface Place {
+  path: string;
+  origin: string;
+  auth: string | null;
+}
+
+/** URLs parsed before (a script names few: parsing each request's again costs more than the rest). */
+const places = new Map<string, Place>();
+const MAX_PLACES = 1024;
+
+function placeOf(href: string): Place {
+  let place = places.get(href);
+  if (place !== undefined) return place;
+  if (href.startsWith("/")) place = { path: href, origin: "", auth: null };
+  else {
+    const u = new URL(href);
+    const auth = u.username === "" && u.password === "" ? null : basicAuth(u);
+    place = { path: u.pathname + u.search, origin: u.origin, auth };
+  }
+  if (places.size >= MAX_PLACES) places.clear();
+  places.set(href, place);
+  return place;
 }
 
 /** The path and query of `href`; its origin must be the script's one origin. */
 function pathOf(href: string): string {
-  if (href.startsWith("/")) return href;
-  const u = new URL(href);
-  scriptOrigin ??= u.origin;
-  if (u.origin !== scriptOrigin) {
+  const place = placeOf(href);
+  if (place.origin === "") return place.path;
+  scriptOrigin ??= place.origin;
+  if (place.origin !== scriptOrigin) {
     throw new Error(
-      `${u.origin}: a second origin; a converted k6 script sends to one target (${scriptOrigin} is this run's target)`,
+      `${place.origin}: a second origin; a converted k6 script sends to one target (${scriptOrigin} is this run's target)`,
     );
   }
-  return u.pathname + u.search;
+  return place.path;
+}
+
+/** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
+function basicAuth(u: URL): string {
+  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
+  return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(pair)))}`;
 }
 
 /** k6's body forms: text, bytes, or an object sent as a form (`application/x-www-form-urlencoded`). */
@@ -146,15 +192,6 @@ function encodeBody(body: Body, headers: Record<string, string>): string | Uint8
     headers["Content-Type"] = "application/x-www-form-urlencoded";
   }
   return form.toString();
-}
-
-/** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
-function basicAuth(href: string, headers: Record<string, string>): void {
-  if (href.startsWith("/")) return;
-  const u = new URL(href);
-  if (u.username === "" && u.password === "") return;
-  const pair = `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`;
-  headers["Authorization"] ??= `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(pair)))}`;
 }
 
 /** params.cookies as a Cookie header (beside the jar's, which the session adds itself). */
