@@ -27,8 +27,8 @@ export const MIN_HELD_SENDS = 5;
  * rate and the server's queue grew. Only more than half the sends late still names the generator.
  *
  * A closed run has no schedule to be late for: `busyGenerator` (results/conclude/generator_saturation.ts:
- * the load worker's thread ran or waited for a core nearly all the time in at least half the intervals) names the generator there, whatever the
- * crowd size.
+ * the load worker's thread ran or waited for a core nearly all the time in most intervals) names the
+ * generator there, whatever the crowd size.
  */
 export function verdict(
   lateSends: number,
