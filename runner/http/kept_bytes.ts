@@ -21,8 +21,11 @@ export function keptTooLargeMessage(limitBytes: number): string {
   return `the response passed the ${limitBytes} bytes its step keeps for captures and checks (maxKeptBytes)`;
 }
 
+/** What every KeptBytes holds until its first append: one empty buffer, not one per connection. */
+const NOTHING = new Uint8Array(0);
+
 export class KeptBytes {
-  #bytes = new Uint8Array(0);
+  #bytes = NOTHING;
   #length = 0;
   /** The most bytes kept of one response (see `reset`). */
   limitBytes = DEFAULT_KEPT_BYTES;

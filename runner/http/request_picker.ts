@@ -6,7 +6,9 @@
  * filled into this connection's own buffer with the session's values (a flow step), or a data row
  * taken for it (the mix), and a Cookie line when the session has one; a value that may not go where
  * its placeholder is (template.ts) leaves nothing to send and `refused` set. HOT PATH: nothing is
- * allocated per request; the batch buffer only grows.
+ * allocated per request; the batch buffer only grows. A connection holds one of these for its life, so
+ * what only templates and pipelining need (the template writer, the batch) is made on first use: a
+ * fixed request's connection, most of a big crowd, holds neither.
  */
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import { TemplateWriter } from "./template.ts";
@@ -18,14 +20,16 @@ export interface RowSource {
 }
 
 const NO_VALUES: ReadonlyArray<Uint8Array> = [];
+const EMPTY = new Uint8Array(0);
 
 export class RequestPicker {
-  /** 1 where request k of the exchange is HEAD. */
-  readonly #heads: Uint8Array;
-  /** The endpoint index of request k of the exchange (runner/endpoint_table.ts), fixed when picked. */
-  readonly #endpoints: Uint16Array;
-  #batch = new Uint8Array(0);
-  readonly #writer = new TemplateWriter();
+  /**
+   * Request k of the exchange: its endpoint index (runner/endpoint_table.ts) times 2, plus 1 when it is
+   * HEAD, fixed when picked. Small integers in a plain array: no typed array's buffer per connection.
+   */
+  readonly #picked: number[];
+  #batch = EMPTY;
+  #writer: TemplateWriter | null = null;
   /** The session's values by index (a flow step's placeholders); set by the session before a step. */
   values: ReadonlyArray<Uint8Array> = NO_VALUES;
   /** A `Cookie: ...` line (CRLF-ended) the session's jar adds to the next step, or null. */
@@ -34,8 +38,16 @@ export class RequestPicker {
   refused = "";
 
   constructor(readonly mix: RequestMix, maxDepth: number, readonly rows: RowSource | null = null) {
-    this.#heads = new Uint8Array(maxDepth);
-    this.#endpoints = new Uint16Array(maxDepth);
+    this.#picked = Array.from({ length: Math.max(1, maxDepth) }, () => 0);
+  }
+
+  /** The template writer, made for the first templated request. */
+  get #templates(): TemplateWriter {
+    return this.#writer ??= new TemplateWriter();
+  }
+
+  #pick(k: number, request: EncodedRequest): void {
+    this.#picked[k] = 2 * request.endpoint + (request.isHead ? 1 : 0);
   }
 
   /**
@@ -54,31 +66,30 @@ export class RequestPicker {
     if (request.fixed || this.rows === null) return this.#one(request);
     const row = this.rows.next();
     if (row === null) return null;
-    this.#heads[0] = request.isHead ? 1 : 0;
-    this.#endpoints[0] = request.endpoint;
-    return this.#filled(this.#writer.fill(request.template!, row, null));
+    this.#pick(0, request);
+    return this.#filled(this.#templates.fill(request.template!, row, null));
   }
 
   #filled(bytes: Uint8Array | null): Uint8Array | null {
-    if (bytes === null) this.refused = this.#writer.refused;
+    if (bytes === null) this.refused = this.#templates.refused;
     return bytes;
   }
 
   /** Whether request `k` of the exchange picked last is HEAD. */
   isHead(k: number): boolean {
-    return this.#heads[k] === 1;
+    return (this.#picked[k] & 1) === 1;
   }
 
   /** The endpoint index of request `k` of the exchange picked last (the last one past its depth). */
   endpointOf(k: number): number {
-    return this.#endpoints[k < this.#endpoints.length ? k : this.#endpoints.length - 1];
+    const picked = this.#picked;
+    return picked[k < picked.length ? k : picked.length - 1] >> 1;
   }
 
   #one(request: EncodedRequest): Uint8Array | null {
-    this.#heads[0] = request.isHead ? 1 : 0;
-    this.#endpoints[0] = request.endpoint;
+    this.#pick(0, request);
     if (request.fixed && this.extraHead === null) return request.bytes;
-    return this.#filled(this.#writer.fill(request.template!, this.values, this.extraHead));
+    return this.#filled(this.#templates.fill(request.template!, this.values, this.extraHead));
   }
 
   #many(depth: number): Uint8Array {
@@ -86,10 +97,9 @@ export class RequestPicker {
     let length = 0;
     for (let k = 0; k < depth; k++) {
       const request = mix.requests[mix.next()];
-      this.#heads[k] = request.isHead ? 1 : 0;
-      this.#endpoints[k] = request.endpoint;
+      this.#pick(k, request);
       // Data rows exclude pipelining (config.ts): a template here has built-in functions only, never refused.
-      const bytes = request.fixed ? request.bytes : this.#writer.fill(request.template!, NO_VALUES, null)!;
+      const bytes = request.fixed ? request.bytes : this.#templates.fill(request.template!, NO_VALUES, null)!;
       if (this.#batch.length < length + bytes.length) {
         const grown = new Uint8Array(Math.max(2 * this.#batch.length, length + bytes.length));
         grown.set(this.#batch.subarray(0, length));

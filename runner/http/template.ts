@@ -269,10 +269,11 @@ export function writeInt(buf: Uint8Array, at: number, n: number): number {
 /**
  * Fills templates into one reused buffer (one per connection: a short write still holds its bytes). The
  * body is written past the head's upper bound first, so its length is known for Content-Length, then
- * moved to follow the head.
+ * moved to follow the head. The buffer is sized by the first fill and grows by doubling, so a crowd of
+ * connections holds what its requests need, not a fixed page each.
  */
 export class TemplateWriter {
-  #buf = new Uint8Array(4096);
+  #buf = new Uint8Array(0);
   #view = this.#buf.subarray(0, 0);
   /** Why the last `fill` returned null: the refused slot's count message. */
   refused = "";

@@ -27,15 +27,18 @@ export async function runSteeredLoops(
   const activeAt = (nowMs: number) =>
     !steer.steered ? planned : steer.pausedAt(nowMs) ? 0 : steer.connectionsAt(nowMs, planned);
   const running = new Map<number, Promise<void>>();
+  // One promise chain per connection and no async frame of its own: a crowd of 20,000 loops waits in
+  // the loops' frames only.
   const start = (i: number, backoff: boolean) => {
     const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) && i < activeAt(nowMs) ? depth : 0);
+    const looped = backoff
+      ? sleepMs(CONNECT_BACKOFF_MS).then(() => loop(ctx, conns[i], take))
+      : loop(ctx, conns[i], take);
     running.set(
       i,
-      (async () => {
-        if (backoff) await sleepMs(CONNECT_BACKOFF_MS);
-        await loop(ctx, conns[i], take);
+      looped.then(() => {
         if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conns[i].release();
-      })().finally(() => running.delete(i)),
+      }).finally(() => running.delete(i)),
     );
   };
   conns.forEach((_, i) => start(i, !opened[i]));

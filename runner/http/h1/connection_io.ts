@@ -19,8 +19,15 @@ import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from
 
 const READ_BUFFER_BYTES = 32 * 1024;
 const EMPTY = new Uint8Array(0);
+/**
+ * The read buffer of every inline connection of this isolate: the pump reads into it and hands the bytes
+ * to `consume` in the same call, which keeps none of them (the parser holds no bytes between reads, kept
+ * bytes are copied), so one buffer serves them all and an idle connection holds none. A promise read is
+ * consumed a turn later, after other reads, so it keeps a buffer of its own.
+ */
+const INLINE_READ = new Uint8Array(READ_BUFFER_BYTES);
 
-export abstract class ConnectionIo implements LoadConnection {
+export abstract class ConnectionIo implements LoadConnection, InlineReader {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
   deadlineMs = Infinity;
   /** Set by the watchdog before it aborts the socket, so the failed read is counted as a timeout. */
@@ -31,7 +38,8 @@ export abstract class ConnectionIo implements LoadConnection {
   /** The same socket when its transport has the inline contract (epoll), else null. */
   #inline: InlineConn | null = null;
   readonly #dialer: Dialer;
-  protected readonly buf = new Uint8Array(READ_BUFFER_BYTES);
+  /** Where reads land: `INLINE_READ` on an inline socket, else the connection's own (made on first use). */
+  protected buf: Uint8Array = EMPTY;
   /** The requests of the exchange in progress (pre-encoded bytes, which ones are HEAD). */
   protected readonly requests: RequestPicker;
   // The exchange in progress.
@@ -51,19 +59,13 @@ export abstract class ConnectionIo implements LoadConnection {
   /** Inline path: resolves the exchange (or the chain of them) in progress; `#next` grants the next. */
   #settle: ((done: number) => void) | null = null;
   #next: NextExchange | null = null;
-  // Bound once: handlers of the un-awaited write and of inline reads, so no closure per request.
-  readonly #onWritten = (n: number) => this.#written(n);
-  readonly #onWriteError = (err: unknown) => {
-    this.writeError = err;
-    this.abort();
-  };
-  readonly #reader: InlineReader = {
-    onRead: (n) => this.#inlineRead(n),
-    onReadError: (err) => {
-      this.fail(err);
-      return this.#inlineEnd();
-    },
-  };
+  /**
+   * Handlers of an un-awaited write (the promise contract, or a short write's rest), bound on first
+   * use so no closure is made per request; an inline connection whose writes the kernel takes whole
+   * (every one of a big idle crowd) never makes them.
+   */
+  #onWritten: ((n: number) => void) | null = null;
+  #onWriteError: ((err: unknown) => void) | null = null;
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly maxDepth = 1) {
     this.requests = new RequestPicker(shared.mix, maxDepth, shared.rows ?? null);
@@ -107,7 +109,10 @@ export abstract class ConnectionIo implements LoadConnection {
   /** The dialer's socket, taken in the turn it connected (transport/dial.ts `DialWatch`). */
   adopt(sock: TransportConn): void {
     this.sock = sock;
-    this.#inline = inlineOf(sock);
+    const inline = inlineOf(sock);
+    this.#inline = inline;
+    if (inline !== null) this.buf = INLINE_READ;
+    else if (this.buf === EMPTY || this.buf === INLINE_READ) this.buf = new Uint8Array(READ_BUFFER_BYTES);
   }
 
   /**
@@ -130,23 +135,36 @@ export abstract class ConnectionIo implements LoadConnection {
    * pump's callback, with no promise per request; the promise then resolves with the count of the last
    * exchange, once `next` grants none or the socket is closed. Elsewhere `next` is ignored.
    */
-  async exchange(
+  exchange(
     intendedMs: number,
     depth = 1,
     request: EncodedRequest | null = null,
     next: NextExchange | null = null,
   ): Promise<number> {
-    if (this.sock === null && !(await this.open())) return 0;
-    if (this.#inline !== null) {
-      return new Promise((resolve) => {
-        this.#settle = resolve;
-        this.#next = next;
-        if (!this.#begin(intendedMs, depth, request, -1)) {
-          this.#settle = this.#next = null;
-          resolve(0);
-        }
-      });
-    }
+    if (this.sock === null) return this.#openThenExchange(intendedMs, depth, request, next);
+    if (this.#inline === null) return this.#readLoop(intendedMs, depth, request);
+    // No async frame: the one promise the pump settles, for the whole chain of exchanges.
+    return new Promise((resolve) => {
+      this.#settle = resolve;
+      this.#next = next;
+      if (!this.#begin(intendedMs, depth, request, -1)) {
+        this.#settle = this.#next = null;
+        resolve(0);
+      }
+    });
+  }
+
+  async #openThenExchange(
+    intendedMs: number,
+    depth: number,
+    request: EncodedRequest | null,
+    next: NextExchange | null,
+  ): Promise<number> {
+    return await this.open() ? await this.exchange(intendedMs, depth, request, next) : 0;
+  }
+
+  /** The promise contract's exchange: one awaited read after another until the exchange is over. */
+  async #readLoop(intendedMs: number, depth: number, request: EncodedRequest | null): Promise<number> {
     const sock = this.sock!;
     if (!this.#begin(intendedMs, depth, request, -1)) return 0;
     const buf = this.buf;
@@ -199,16 +217,16 @@ export abstract class ConnectionIo implements LoadConnection {
     if (TRACE_CONN) traceConn(this.id, fdOf(this.sock), "written", `${bytes.length} bytes x${depth}`);
     const inline = this.#inline;
     if (inline === null) {
-      this.sock!.write(bytes).then(this.#onWritten, this.#onWriteError);
+      this.#writeLater(this.sock!, bytes);
       return true;
     }
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn.
-    inline.armRead(this.buf, this.#reader);
+    inline.armRead(this.buf, this);
     let n: number;
     try {
       n = inline.writeNow(bytes);
     } catch (err) {
-      this.#onWriteError(err);
+      this.#writeFailed(err);
       return true;
     }
     if (n < bytes.length) this.#written(n);
@@ -231,13 +249,22 @@ export abstract class ConnectionIo implements LoadConnection {
     return this.answered;
   }
 
-  /** Inline read: parse, then read on, or end the exchange. */
-  #inlineRead(n: number | null): boolean {
+  /**
+   * The inline reader's side (transport/transport.ts `InlineReader`), the connection itself so no reader
+   * object is made per connection: the pump's read, parsed; then read on, or end the exchange.
+   */
+  onRead(n: number | null): boolean {
     const inline = this.#inline!;
     if (!this.consume(n, inline.nowMs())) {
-      inline.armRead(this.buf, this.#reader);
+      inline.armRead(this.buf, this);
       return false;
     }
+    return this.#inlineEnd();
+  }
+
+  /** The inline read failed (also when the socket closed under it): counted, the exchange ends. */
+  onReadError(err: unknown): boolean {
+    this.fail(err);
     return this.#inlineEnd();
   }
 
@@ -259,6 +286,18 @@ export abstract class ConnectionIo implements LoadConnection {
   #written(n: number): void {
     this.#writeOffset += n;
     if (this.#writeOffset >= this.#writing.length || this.sock === null) return;
-    this.sock.write(this.#writing.subarray(this.#writeOffset)).then(this.#onWritten, this.#onWriteError);
+    this.#writeLater(this.sock, this.#writing.subarray(this.#writeOffset));
+  }
+
+  /** Writes `bytes` without awaiting: the rest is sent from the write's settlement, a failure counted. */
+  #writeLater(sock: TransportConn, bytes: Uint8Array): void {
+    this.#onWritten ??= (n: number) => this.#written(n);
+    this.#onWriteError ??= (err: unknown) => this.#writeFailed(err);
+    sock.write(bytes).then(this.#onWritten, this.#onWriteError);
+  }
+
+  #writeFailed(err: unknown): void {
+    this.writeError = err;
+    this.abort();
   }
 }

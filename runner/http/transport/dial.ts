@@ -32,13 +32,16 @@ export class Dialer {
   /** Our own timer gave up (no watch only). */
   #timedOut = false;
   #everOpened = false;
-  readonly #onTimeout = () => {
-    this.#timedOut = true;
-    this.#connecting?.abort();
-  };
+  /** Our own timer's handler (no watch only), bound once on its first connect. */
+  #onTimeout: (() => void) | null = null;
 
   /** `watch`: the watchdog enforces the timeout through it; null: a timer of our own does. */
   constructor(readonly shared: ConnectionShared, readonly watch: DialWatch | null) {}
+
+  #giveUp(): void {
+    this.#timedOut = true;
+    this.#connecting?.abort();
+  }
 
   /** Aborts the connect under way, if any (watchdog timeout or shutdown). */
   abort(): void {
@@ -74,7 +77,9 @@ export class Dialer {
     }
     const connecting = new AbortController();
     this.#connecting = connecting;
-    const timer = watch === null ? setTimeout(this.#onTimeout, timeoutMs) : undefined;
+    const timer = watch === null
+      ? setTimeout(this.#onTimeout ??= () => this.#giveUp(), timeoutMs)
+      : undefined;
     let sock: TransportConn;
     try {
       sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);

@@ -12,7 +12,7 @@ import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import type { TransportConn } from "../transport/transport.ts";
 import type { WsStats } from "./stats.ts";
-import type { WsRun } from "./run.ts";
+import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
 
 /** The connection the handshake runs for: its watchdog fields and its failures' counter. */
 export interface HandshakeWatch {
@@ -34,11 +34,21 @@ export interface HandshakeOffer {
   stats: WsStats;
 }
 
-/** A handshake that passed: bytes read past the answer's head, and whether permessage-deflate was agreed. */
+/**
+ * A handshake that passed: bytes read past the answer's head (at the start of `buf`, the buffer the
+ * answer was read into), and whether permessage-deflate was agreed.
+ */
 export interface HandshakeDone {
   extraBytes: number;
   deflate: boolean;
+  buf: Uint8Array;
 }
+
+/**
+ * The first buffer of a connection's handshake: an answer's head is a few hundred bytes, and a crowd
+ * handshaking at once would otherwise hold a full read buffer each. A longer answer grows it.
+ */
+export const HANDSHAKE_FIRST_BYTES = 1024;
 
 /** The run's own offer: its URL, subprotocols and headers, with a fresh key. */
 export function offerOf(run: WsRun): HandshakeOffer {
@@ -50,7 +60,9 @@ export function offerOf(run: WsRun): HandshakeOffer {
 
 /**
  * Runs the handshake; what it agreed and the number of bytes read past the answer's head (already
- * frames, left at the start of `buf`), or null when it failed (counted; the caller closes the socket).
+ * frames, left at the start of the buffer it returns), or null when it failed (counted; the caller
+ * closes the socket). The answer is read into `buf`, or into a copy twice as large when it fills up,
+ * up to WS_READ_BUFFER_BYTES (a head past that is a `ws-handshake` fault).
  */
 export async function handshake(
   sock: TransportConn,
@@ -68,6 +80,7 @@ export async function handshake(
     for (let written = 0; written < request.length;) written += await sock.write(request.subarray(written));
     shared.recorder.addBytesWritten(startMs, request.length);
     while (true) {
+      if (have === buf.length && buf.length < WS_READ_BUFFER_BYTES) buf = grown(buf);
       const n = have < buf.length ? await sock.read(buf.subarray(have)) : 0;
       const nowMs = performance.now();
       if (n === null) {
@@ -78,7 +91,7 @@ export async function handshake(
       have += n;
       const answer = readHandshake(buf, have, key, protocols, have - n, deflate);
       if (answer.kind === "more") {
-        if (have < buf.length) continue;
+        if (have < buf.length || buf.length < WS_READ_BUFFER_BYTES) continue;
         watch.fault(nowMs, "ws-handshake", "handshake answer head too large");
         return null;
       }
@@ -93,7 +106,7 @@ export async function handshake(
       }
       stats.handshake(nowMs, (nowMs - startMs) * 1000, deflate, answer.deflate);
       buf.copyWithin(0, answer.headBytes, have);
-      return { extraBytes: have - answer.headBytes, deflate: answer.deflate };
+      return { extraBytes: have - answer.headBytes, deflate: answer.deflate, buf };
     }
   } catch (err) {
     const nowMs = performance.now();
@@ -103,4 +116,13 @@ export async function handshake(
   } finally {
     watch.deadlineMs = Infinity;
   }
+}
+
+/** `buf`'s bytes in a buffer twice its size, at most WS_READ_BUFFER_BYTES. */
+function grown(buf: Uint8Array): Uint8Array {
+  const bigger = new Uint8Array(
+    Math.min(WS_READ_BUFFER_BYTES, Math.max(2 * buf.length, HANDSHAKE_FIRST_BYTES)),
+  );
+  bigger.set(buf);
+  return bigger;
 }
