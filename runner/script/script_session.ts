@@ -31,6 +31,7 @@ import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import type { H2Request } from "../http/h2/request.ts";
 import type { EncodedRequest } from "../http/request.ts";
 import { ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
+import { ScriptNames } from "./script_names.ts";
 import { scriptErrorMessage } from "./script_module.ts";
 import type { RequestOptions } from "./session.ts";
 
@@ -66,6 +67,8 @@ export interface ScriptSessionOptions {
 export class ScriptSessions {
   readonly recorder: ScriptRecorder;
   readonly requests: ScriptRequests;
+  /** Its names and messages as results keep them: secrets redacted, one line, bounded. */
+  readonly names: ScriptNames;
   #iterations = new Map<number, number>();
   #arrivals = 0;
   /**
@@ -78,6 +81,7 @@ export class ScriptSessions {
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
     this.recorder = new ScriptRecorder(name);
     this.requests = new ScriptRequests(options.url);
+    this.names = new ScriptNames(options.env);
   }
 
   /** One session on `load` from `arrivalMs` (negative: now, a closed loop); resolves with its responses. */
@@ -116,13 +120,15 @@ export class ScriptSessions {
     } catch (err) {
       // A session cut by the run's own stop is neither completed nor failed.
       if (!run.shared.stopping) {
-        run.shared.recorder.recordError(performance.now(), "script", scriptErrorMessage(err, o.path));
+        const message = this.names.shown(scriptErrorMessage(err, o.path));
+        run.shared.recorder.recordError(performance.now(), "script", message);
         recorder?.sessionFailed();
       }
     } finally {
       this.#live.delete(s);
       // A request the script did not await ends before the connection goes to another session.
-      await s.settled();
+      const inFlight = s.settled();
+      if (inFlight !== null) await inFlight;
       load.endSession();
       // When the session ended, not its last exchange: a closed loop starts no session past the load's end.
       load.lastEventMs = performance.now();
@@ -152,7 +158,7 @@ export class ScriptSessions {
 
   /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {
-    const message = `unhandled rejection: ${scriptErrorMessage(reason, this.options.path)}`;
+    const message = this.names.shown(`unhandled rejection: ${scriptErrorMessage(reason, this.options.path)}`);
     shared.recorder.recordError(performance.now(), "script", message);
   }
 }
@@ -200,7 +206,7 @@ class ScriptSession implements Session {
   #onWake: (() => void) | null = null;
   /** Resolves with `CUT` once the run ended and nothing of loadlab's is in progress for the session. */
   readonly cut: Promise<typeof CUT>;
-  #cut: () => void = () => {};
+  #resolveCut: (cut: typeof CUT) => void = () => {};
   /** Cut at the end of the graceful stop while waiting on the script's own promise. */
   pending = false;
 
@@ -220,7 +226,7 @@ class ScriptSession implements Session {
     this.data = ids.data;
     this.vu = ids.vu;
     this.iteration = ids.iteration;
-    this.cut = new Promise((resolve) => this.#cut = () => resolve(CUT));
+    this.cut = new Promise((resolve) => this.#resolveCut = resolve);
   }
 
   /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
@@ -234,9 +240,13 @@ class ScriptSession implements Session {
     this.#wakeUp();
   }
 
-  /** Resolves when the session's request in flight, if any, has ended. */
-  settled(): Promise<unknown> {
-    return this.#sending ?? Promise.resolve();
+  #cut(): void {
+    this.#resolveCut(CUT);
+  }
+
+  /** The session's request in flight (resolves when it has ended), or null: none. */
+  settled(): Promise<unknown> | null {
+    return this.#sending;
   }
 
   get setup(): unknown {
@@ -310,7 +320,9 @@ class ScriptSession implements Session {
       : requests.encodeH2(method, path, headers, body, cookieLine === null ? null : cookieValue(cookieLine));
     if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
     const recorder = this.#recorder;
-    const name = options.name ?? encoded.defaultName;
+    const names = this.#sessions.names;
+    if (headers !== NO_HEADERS) names.sent(headers);
+    const name = names.shown(options.name ?? encoded.defaultName);
     this.#step = recorder === null ? -1 : recorder.step(name);
     this.#path = path;
     // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
@@ -380,7 +392,7 @@ class ScriptSession implements Session {
     const recorder = this.#recorder;
     if (recorder !== null) {
       const step = this.#step >= 0 ? this.#step : recorder.step(SESSION_STEP);
-      recorder.check(step, String(name), Boolean(ok));
+      recorder.check(step, this.#sessions.names.shown(String(name)), Boolean(ok));
     }
     return Boolean(ok);
   }

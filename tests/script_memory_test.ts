@@ -1,0 +1,81 @@
+/**
+ * @module
+ * A memory budget for script sessions, not a timing: a session waiting in `s.sleep` costs its own
+ * variables and its connection, not a copy of loadlab's machinery. Two child processes
+ * (tests/fixtures/script_crowd.ts) run 300 and 3,000 sessions of one GET and a long think time on one
+ * worker against the built-in target, every session ending in its sleep; the peak RSS the 2,700 added
+ * sessions cost, per session, stays within the budget. Measured here: 26 to 30 KB a session when each
+ * session and sleep held listeners on the run's signal, a cookie jar and three async frames per
+ * request, 15 KB after, its connection included. The run's end cuts the sleeps, so each child ends
+ * within seconds of its 1.5 s load.
+ */
+import { ok } from "node:assert/strict";
+import { startTarget } from "../targets/mod.ts";
+
+/** Peak RSS per added sleeping session, bytes. */
+const BUDGET_PER_SESSION_BYTES = 20 * 1024;
+const FEW = 300;
+const MANY = 3_000;
+const LOAD_MS = 1_500;
+/** A child that takes longer kept its sessions past the run's end (a sleep not cut). */
+const CHILD_LIMIT_MS = 30_000;
+
+const crowd = new URL("./fixtures/script_crowd.ts", import.meta.url).pathname;
+const script = new URL("./fixtures/scripts/get_then_sleep.ts", import.meta.url).pathname;
+
+interface CrowdRun {
+  requests: number;
+  tookMs: number;
+  peakRssBytes: number;
+}
+
+async function runCrowd(url: string, sessions: number): Promise<CrowdRun> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    // The flags `deno task loadlab` runs with.
+    args: [
+      "run",
+      "-A",
+      "--v8-flags=--max-semi-space-size=4",
+      crowd,
+      url,
+      script,
+      `${sessions}`,
+      `${LOAD_MS}`,
+    ],
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(CHILD_LIMIT_MS),
+  }).output();
+  const text = new TextDecoder().decode(out.stdout);
+  ok(out.success, `${sessions} sessions: exit ${out.code}\n${text}${new TextDecoder().decode(out.stderr)}`);
+  return JSON.parse(text.trim().split("\n").at(-1)!);
+}
+
+Deno.test("3,000 script sessions waiting in s.sleep fit the memory budget, and the run's end cuts their sleeps", async () => {
+  const target = await startTarget({ kind: "builtin" });
+  try {
+    const few = await runCrowd(target.url, FEW);
+    const many = await runCrowd(target.url, MANY);
+    const perSession = (many.peakRssBytes - few.peakRssBytes) / (MANY - FEW);
+    console.log(
+      `peak RSS ${(few.peakRssBytes / 1e6).toFixed(1)} MB at ${FEW} sessions, ` +
+        `${(many.peakRssBytes / 1e6).toFixed(1)} MB at ${MANY}: ${
+          (perSession / 1024).toFixed(1)
+        } KB a session; ` +
+        `runs took ${few.tookMs} and ${many.tookMs} ms`,
+    );
+    // Every session sent its request before it slept (the budget is of sessions that did).
+    ok(
+      few.requests === FEW && many.requests === MANY,
+      `responses ${few.requests}/${FEW}, ${many.requests}/${MANY}`,
+    );
+    ok(
+      perSession <= BUDGET_PER_SESSION_BYTES,
+      `${(perSession / 1024).toFixed(1)} KB a sleeping session (budget ${
+        BUDGET_PER_SESSION_BYTES / 1024
+      } KB)`,
+    );
+  } finally {
+    await target.stop();
+  }
+});
