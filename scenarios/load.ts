@@ -29,6 +29,7 @@ import { anchorTargets } from "./schema_targets.ts";
 import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
+import { grpcCallsOf } from "./grpc/experiment.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
@@ -102,9 +103,12 @@ export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable
   if (loaded.script) loaded.script = anchorScript(loaded.script, opts.file);
   // Data files are read now (relative to the file) and every placeholder checked against them.
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
-  const experiment = { ...loaded, dataTables: tables };
+  // A grpc: section's call is read (its schema relative to the file) and encoded once, now.
+  const grpc = loaded.grpc === undefined ? undefined : grpcCallsOf(loaded.grpc, opts.file, 10_000);
+  const experiment = { ...loaded, dataTables: tables, ...(grpc ? { grpcRequests: grpc.requests } : {}) };
   const placeholderIssues = dataIssues.length > 0 ? dataIssues : templateIssues(experiment);
   if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });
+  if (grpc && grpc.issues.length > 0) throw new ExperimentError(grpc.issues, { file: opts.file });
   const full = planExperiment(experiment, { keepSecrets: opts.keepSecrets });
   // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
   // checked for every run of the file now rather than when that run's turn comes.

@@ -13,6 +13,7 @@ import type { PlannedRun } from "./plan_types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
 import { scriptAttackOf } from "./script_source.ts";
 import { modelDef } from "../runner/load/models/mod.ts";
+import { grpcAttackFields } from "./grpc/experiment.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
@@ -91,6 +92,9 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
     ...(exp.teardownTimeout === undefined ? {} : { teardownTimeoutMs: exp.teardownTimeout }),
   };
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
+  if (exp.grpc !== undefined && exp.grpcRequests !== undefined && !mix && !flows) {
+    return { ...fields, ...common, ...grpcAttackFields(exp.grpcRequests, exp.grpc, fields) };
+  }
   return {
     ...fields,
     ...common,

@@ -13,12 +13,17 @@ import { placeholdersOf } from "../runner/http/template.ts";
 import type { Issue } from "../validation/mod.ts";
 import { DataFileError, type DataTable, readDataFile } from "./data_sources.ts";
 import type { Experiment } from "./schema.ts";
+import type { RequestSpec } from "../runner/request_spec.ts";
 import type { FileFlow, FileRequest } from "./schema_requests.ts";
 import type { LoadSpec } from "./schema_loads.ts";
 import { modelDef } from "../runner/load/models/mod.ts";
 
 /** An experiment with its data files read (`dataTables` by source name). */
-export type ExperimentWithData = Experiment & { dataTables?: Record<string, DataTable> };
+export type ExperimentWithData = Experiment & {
+  dataTables?: Record<string, DataTable>;
+  /** The `grpc:` section's call, encoded when the file was loaded (scenarios/grpc/experiment.ts). */
+  grpcRequests?: RequestSpec[];
+};
 
 /** Reads the data files of `exp`; problems (missing file, bad row) as issues at `data.NAME.file`. */
 export function readDataTables(exp: Experiment, experimentFile?: string): {

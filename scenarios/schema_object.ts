@@ -16,6 +16,7 @@ import { namedRecord, targetsSchema } from "./schema_targets.ts";
 import { dataSourceSchema } from "./data_sources.ts";
 import { readSweepValues } from "./sweep_values.ts";
 import { scriptSourceSchema } from "./script_source.ts";
+import { grpcSectionSchema } from "./grpc/experiment.ts";
 
 /** `load.<field>`, `query.<name>` or `target.<field>`. */
 const parameterSchema = z.string().regex(
@@ -126,6 +127,8 @@ export const experimentObject = z.strictObject({
   requests: requestListSchema.optional(),
   /** Sessions of several requests, used instead of `requests` by every load without its own. */
   flows: flowListSchema.optional(),
+  /** gRPC: every load's requests are this call (scenarios/grpc/experiment.ts, docs/GRPC.md). */
+  grpc: grpcSectionSchema.optional(),
   /**
    * A session script (docs/SCRIPTS.md) used instead of `requests` and `flows` by every load without a
    * mix of its own: its path (relative to this file), or the path with the data source its sessions

@@ -1,0 +1,100 @@
+/**
+ * @module
+ * gRPC in experiment files: a top-level `grpc:` section makes every load's requests one gRPC call (its
+ * `call:`, the schema by `proto:` with `importPaths:` or `protoset:`, both relative to the file, the
+ * `message:` as proto3 JSON, `metadata:`, `maxReceiveBytes:`), over HTTP/2 (`protocol: h2` unless a load
+ * says h2c: h2 over TLS on https: targets, h2c with prior knowledge on http: ones). The schema is read and
+ * the message encoded once, when the file is loaded, so an unknown method or a message that does not fit
+ * is a problem of the file at `grpc.call` or `grpc.message...` before any target starts. Reflection is not
+ * offered here: the target may not be running yet when the file is read.
+ */
+import { z } from "zod";
+import { dirname, isAbsolute, join } from "node:path";
+import type { Issue } from "../../validation/mod.ts";
+import type { RequestSpec } from "../../runner/request_spec.ts";
+import { grpcRequestMix } from "./calls.ts";
+import { GrpcSchemaError, loadProtoFile, loadProtoset } from "./schema.ts";
+import { GrpcMessageError } from "./message.ts";
+import { grpcTimeoutOf } from "../../grpc/timeout.ts";
+
+/** The `grpc:` section of an experiment file. */
+export const grpcSectionSchema = z.strictObject({
+  /** `pkg.Service/Method` (or `pkg.Service.Method`). */
+  call: z.string().min(1, "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello"),
+  proto: z.string().min(1).optional(),
+  importPaths: z.array(z.string().min(1)).default([]),
+  protoset: z.string().min(1).optional(),
+  /** The request message in proto3 JSON; absent: an empty message. */
+  message: z.record(z.string(), z.unknown()).default({}),
+  metadata: z.record(
+    z.string().regex(/^[0-9a-z_.-]+$/, "metadata names are lower-case letters, digits, _ . -"),
+    z.string(),
+  )
+    .default({}),
+  /** The cap of one received message, bytes (4 MiB, grpc-go's default). */
+  maxReceiveBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
+}).refine((g) => (g.proto === undefined) !== (g.protoset === undefined), {
+  message: "give the schema as proto: FILE (with importPaths:) or protoset: FILE, one of them",
+});
+export type GrpcSection = z.output<typeof grpcSectionSchema>;
+
+/** The calls of a `grpc:` section, read relative to `file`; problems as issues at their path. */
+export function grpcCallsOf(
+  section: GrpcSection,
+  file: string | undefined,
+  timeoutMs: number,
+): { requests: RequestSpec[]; issues: Issue[] } {
+  const base = file === undefined ? Deno.cwd() : dirname(file);
+  const at = (p: string) => isAbsolute(p) ? p : join(base, p);
+  try {
+    const root = section.proto !== undefined
+      ? loadProtoFile(at(section.proto), section.importPaths.map(at))
+      : loadProtoset(at(section.protoset!));
+    const source = {
+      call: section.call,
+      message: JSON.stringify(section.message),
+      metadata: Object.entries(section.metadata),
+    };
+    return { requests: grpcRequestMix(root, source, timeoutMs), issues: [] };
+  } catch (err) {
+    if (err instanceof GrpcMessageError) {
+      return {
+        requests: [],
+        issues: [{ path: `grpc.${err.path}`, message: err.message.slice(err.path.length + 2) }],
+      };
+    }
+    if (err instanceof GrpcSchemaError) {
+      const path = /proto|protoset|import/.test(err.message) && !/^no (service|method)/.test(err.message)
+        ? (section.proto !== undefined ? "grpc.proto" : "grpc.protoset")
+        : "grpc.call";
+      return {
+        requests: [],
+        issues: [{ path, message: err.hint ? `${err.message}; ${err.hint}` : err.message }],
+      };
+    }
+    throw err;
+  }
+}
+
+/**
+ * What a load's attack takes from the `grpc:` section: the calls (their `grpc-timeout` the load's own
+ * timeout), HTTP/2 unless the load chose h2c, and the receive cap.
+ */
+export function grpcAttackFields(
+  requests: readonly RequestSpec[],
+  section: GrpcSection,
+  load: { timeoutMs?: number; protocol?: string },
+): { requestMix: RequestSpec[]; protocol: "h2" | "h2c"; grpc: { maxReceiveBytes: number } } {
+  const timeout = grpcTimeoutOf(load.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+  return {
+    requestMix: requests.map((r) => ({
+      ...r,
+      headers: r.headers.map(([name, value]) => [name, name === "grpc-timeout" ? timeout : value]),
+    })),
+    protocol: load.protocol === "h2c" ? "h2c" : "h2",
+    grpc: { maxReceiveBytes: section.maxReceiveBytes },
+  };
+}
+
+/** The engine's request timeout when a load sets none (runner/config.ts). */
+const DEFAULT_TIMEOUT_MS = 10_000;

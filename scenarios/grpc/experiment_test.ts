@@ -1,0 +1,65 @@
+import assert from "node:assert/strict";
+import { ExperimentError } from "../experiment_error.ts";
+import { loadPlan } from "../load.ts";
+
+const PROTO = new URL("../../examples/grpc/greeter.proto", import.meta.url).pathname;
+const FILE = `
+name: grpc-file
+targets:
+  go: { url: "http://127.0.0.1:1" }
+grpc:
+  call: helloworld.Greeter/SayHello
+  proto: ${PROTO}
+  message: { name: "from a file" }
+  metadata: { x-user: ann }
+loads:
+  closed: { model: connections, connections: 2, streams: 8, duration: 1s, timeout: 2s }
+  h2c: { model: rate, rate: 10, duration: 1s, protocol: h2c }
+`;
+
+function problems(text: string): string[] {
+  try {
+    loadPlan(text);
+  } catch (err) {
+    if (err instanceof ExperimentError) return err.issues.map((i) => `${i.path}: ${i.message}`);
+    throw err;
+  }
+  assert.fail("expected an ExperimentError");
+}
+
+Deno.test("a grpc: section makes every load's requests the call, encoded once, over HTTP/2", () => {
+  const runs = loadPlan(FILE).runs;
+  const closed = runs.find((r) => r.load === "closed")!.attack;
+  assert.deepEqual([closed.protocol, closed.grpc, closed.streams], ["h2", {
+    maxReceiveBytes: 4 * 1024 * 1024,
+  }, 8]);
+  const [spec] = closed.requestMix!;
+  assert.deepEqual([spec.method, spec.path, spec.name], [
+    "POST",
+    "/helloworld.Greeter/SayHello",
+    "helloworld.Greeter/SayHello",
+  ]);
+  // Each load's own timeout is its deadline.
+  assert.deepEqual(spec.headers, [["content-type", "application/grpc"], ["te", "trailers"], [
+    "grpc-timeout",
+    "2000m",
+  ], [
+    "x-user",
+    "ann",
+  ]]);
+  assert.deepEqual([...(spec.body as Uint8Array)].slice(0, 7), [0, 0, 0, 0, 13, 0x0a, 11]);
+  const open = runs.find((r) => r.load === "h2c")!.attack;
+  assert.deepEqual([open.protocol, open.requestMix![0].headers?.[2]], ["h2c", ["grpc-timeout", "10000m"]]);
+});
+
+Deno.test("an unknown method, a message that does not fit, no schema: problems of the file at their paths", () => {
+  assert.deepEqual(problems(FILE.replace("Greeter/SayHello", "Greeter/Nope")), [
+    "grpc.call: no method Nope in helloworld.Greeter (its methods: Collect, Fail, Metadata, SayHello, SayHellos, Sleep)",
+  ]);
+  const [bad] = problems(FILE.replace('{ name: "from a file" }', "{ detail: { idz: 1 } }"));
+  assert.match(bad, /^grpc\.message\.detail\.idz: helloworld\.Detail has no field idz/);
+  const [none] = problems(FILE.replace(`  proto: ${PROTO}\n`, ""));
+  assert.match(none, /^grpc: give the schema as proto: FILE/);
+  const [missing] = problems(FILE.replace(PROTO, "nowhere.proto"));
+  assert.match(missing, /^grpc\.proto: --proto .*nowhere\.proto/);
+});
