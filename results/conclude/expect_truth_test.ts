@@ -130,13 +130,15 @@ Deno.test("static-concurrency and delay-cache-limit: short runs judged on their 
   ]);
   assert.match(
     rps,
-    /: reproduced here \(closed: .* beyond noise by batch means, [\d.]+ standard errors apart, 6 batches of 250 ms each/,
+    /: reproduced here \(closed: .* beyond noise by batch means, [\d.]+ standard errors apart, 3 batches of 250 ms each of the final half/,
   );
-  // A 1 s delay on 10 connections: 40 answers every fourth interval, none between; the cache answers in ms.
+  // A 1 s delay on 10 connections: 10 answers a second in one interval (the last at the drain), none
+  // between; the cache answers in milliseconds once its first misses paid the delay.
+  const answered = [4, 8, 12, 15];
   const delayed = runOf(
     "direct",
     "delay-1s",
-    seq(16, (i) => interval(i, i % 4 === 0 && i > 0 ? 40 : 0, 1004)),
+    seq(16, (i) => interval(i, answered.includes(i) ? 10 : 0, 1004)),
     {
       model: "connections",
     },
@@ -206,4 +208,46 @@ Deno.test("a difference the quick run cannot put beyond noise says how to get a 
   );
   const [full] = verdicts(runs, expect, false);
   assert.doesNotMatch(full, /--quick/);
+});
+
+/** A closed 1.5 s run of `variant` at `n` connections serving about `rps` (seeded). */
+function sweepRun(variant: string, n: number, rps: number, seed: number): RunResult {
+  const run = makeRun({
+    name: `${variant}/closed/load.connections=${n}`,
+    variant,
+    load: "closed",
+    sweep: { parameter: "load.connections", value: n },
+    model: "connections",
+    rps,
+    dist: { medianMs: 40, sigma: 0.4 },
+    durationSec: 1.5,
+    seed,
+  });
+  return { ...run, generatorBound: false, stabilizedAtMs: null };
+}
+
+Deno.test("a sweep: the points weighed together when each alone falls short, never for the same target twice", () => {
+  const expect: Expectation[] = [{ metric: "rps", better: "cached", than: "uncached" }];
+  // Three points of 1.5 s, the cache 1.3x ahead at each: none beyond its own bar, all three together.
+  const sides = (seed: number, factor: number) =>
+    [10, 200, 1000].flatMap((n, i) => [
+      sweepRun("uncached", n, 4000, seed + i),
+      sweepRun("cached", n, 4000 * factor, seed + 10 + i),
+    ]);
+  const [together] = verdicts(sides(1, 1.3), expect);
+  assert.match(
+    together,
+    /: reproduced here, beyond noise by the 3 points together \(Stouffer over each point's test\), [\d.]+ standard errors apart/,
+  );
+  // One point the other way round leaves the direction to the points.
+  const runs = sides(1, 1.3);
+  runs[5] = sweepRun("cached", 1000, 3000, 99);
+  assert.doesNotMatch(verdicts(runs, expect)[0], /: reproduced here/);
+  // The same target twice, 20 seeds: never reproduced, either way.
+  const both: Expectation[] = [...expect, { metric: "rps", better: "uncached", than: "cached" }];
+  for (let seed = 1; seed <= 20; seed++) {
+    for (const text of verdicts(sides(seed * 100, 1), both)) {
+      assert.doesNotMatch(text, /: reproduced here|reproduced at \d/, `seed ${seed}: ${text}`);
+    }
+  }
 });

@@ -27,6 +27,7 @@ import { type Expectation, higherIsBetter } from "./expectation.ts";
 import { judgeNoise, type NoiseJudgement } from "./noise.ts";
 import { finiteMean, metricValue, pointKey } from "./points.ts";
 import { loadlabFlags } from "./judged.ts";
+import { acrossPoints, type PointRuns } from "./across_points.ts";
 import { formatDurationMs, formatNumber } from "../text_format.ts";
 
 /** The verdict on one expectation: its sentence and how the page colours it. */
@@ -175,13 +176,25 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   const name = e.metric === "rps" ? "req/s" : e.metric;
   const claim = `Expected: ${e.better}'s ${name} ${direction} than ${e.than}'s` +
     (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
-  const points = [...pointsOf(e, results.runs)].map(([point, at]): PointVerdict => ({
+  const runs = [...pointsOf(e, results.runs)];
+  const points = runs.map(([point, at]): PointVerdict => ({
     point,
     better: meanOf(at.better, e),
     than: meanOf(at.than, e),
     ...judgePoint(e, at.better, at.than, results),
   }));
   if (points.length === 0) return { text: `${claim}: not checked here (no runs of both).`, tone: "plain" };
+  const together = heldTogether(e, points, runs.map(([, at]) => at), results);
+  if (together) {
+    const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
+      `${p.point}: ${showMetric(e.metric, p.better)} vs ${showMetric(e.metric, p.than)}`
+    );
+    const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
+    return {
+      text: `${claim}: reproduced here, beyond noise ${together} (${shown.join("; ")}${more}).`,
+      tone: "good",
+    };
+  }
   const { verdict, tone, mixed } = summarize(points);
   const shown = points.slice(0, MAX_SHOWN_POINTS).map((p) =>
     `${p.point}: ${showMetric(e.metric, p.better)} vs ${showMetric(e.metric, p.than)}` +
@@ -189,6 +202,26 @@ export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVe
   );
   const more = points.length > MAX_SHOWN_POINTS ? "; …" : "";
   return { text: `${claim}: ${verdict}${quickHint(points, results)} (${shown.join("; ")}${more}).`, tone };
+}
+
+/**
+ * The direction weighed across the points (across_points.ts) when it went the expected way at every one
+ * and only noise kept some from being reproduced on their own: the test and its margin, or null.
+ */
+function heldTogether(
+  e: Expectation,
+  points: PointVerdict[],
+  runs: PointRuns[],
+  results: ResultsFile,
+): string | null {
+  // The expected way at every point: reproduced, within noise, or too close for the point's own bar.
+  const held = (p: PointVerdict) =>
+    ["reproduced", "within noise"].includes(p.outcome) ||
+    p.outcome.startsWith("not judged: noise not judged");
+  if (!points.every(held) || points.every((p) => p.outcome === "reproduced")) return null;
+  const rule = results.analysis?.noiseRule ??
+    (runs.every((p) => p.better.length >= 2 && p.than.length >= 2) ? "repeats" : "within-run");
+  return acrossPoints(rule, runs, e.metric, higherIsBetter(e.metric));
 }
 
 /**

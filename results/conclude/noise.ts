@@ -6,10 +6,10 @@
  * - success shares are proportions over the requests sent: a two-proportion test (success_share.ts),
  *   whatever the intervals did;
  * - rates and latencies of one run a side (`within-run`): batch means over the run's own intervals, from
- *   its stabilization point when it settled (the settled final part), else over the whole run with its
- *   drift as part of the spread (a growing queue widens the spread instead of passing for a level). A
- *   batch is one second when the part judged holds four, else one interval (250 ms): a 1.5 s run still
- *   has six. A load whose rate changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and
+ *   its stabilization point when it settled in its first half (the settled part), else over its final
+ *   half with the drift there as part of the spread (a cold start's climb left out; a queue that keeps growing widens
+ *   the spread instead of passing for a level). A batch is one second when the part judged holds four,
+ *   else one interval (250 ms): a 2 s run's final half still has four. A load whose rate changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and
  *   2 req/s in three seconds) has batches that differ by the load, so its rates and latencies are not
  *   judged within the run (`withinRunBlocker`);
  * - with two repeats a side or more (`repeats`): Welch's t-test over the repeats, whose spread holds what
@@ -83,9 +83,11 @@ interface Batches {
 }
 
 /**
- * Batch means of one metric over a run's judged part: from its stabilization point when it settled, else
- * the whole run (its drift then part of the spread); one-second batches when there are `MIN_LONG_BATCHES`
- * of them, else one interval each.
+ * Batch means of one metric over a run's judged part: from its stabilization point when it settled in its
+ * first half, else its final half (a cold start's or a warm-up's climb left out, the drift that goes on
+ * counted as spread: a queue that keeps growing still widens it; a run that settled late keeps the
+ * batches of half a run, not the few after its stabilization); one-second batches when there are
+ * `MIN_LONG_BATCHES` of them, else one interval each.
  */
 function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
@@ -95,7 +97,9 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
     // Throughput batches weigh every interval alike; latency batches weigh by requests.
     weight: metric === "rps" ? 1 : iv.requests + (metric === "success" ? iv.errors : 0),
   }));
-  const fromMs = run.stabilizedAtMs ?? 0, settled = run.stabilizedAtMs !== null;
+  const halfMs = run.intervals[Math.floor(run.intervals.length / 2)]?.startMs ?? 0;
+  const settled = run.stabilizedAtMs !== null && run.stabilizedAtMs <= halfMs;
+  const fromMs = settled ? run.stabilizedAtMs! : halfMs;
   const long = batchMeans(samples, fromMs, BATCH_MS);
   if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS], settled };
   const intervalMs = run.intervals[0]?.durationMs ?? BATCH_MS;
@@ -149,7 +153,7 @@ function steadyLoad(run: RunResult): boolean {
 /**
  * Why a run's own intervals cannot tell the noise of its rates and latencies, or null when they can: the
  * load changed its rate within the run, so its batches differ by the load. A run that never settled is
- * judged on the whole, its drift counted as spread (`batchesOf`); success shares need no intervals.
+ * judged on its final half, its drift counted as spread (`batchesOf`); success shares need no intervals.
  */
 export function withinRunBlocker(run: RunResult): string | null {
   if (steadyLoad(run)) return null;
@@ -180,7 +184,7 @@ function batchBar(a: MeanCi, b: MeanCi): number {
 const shortOfBar = (how: string, bar = BEYOND_NOISE_MIN_SE) =>
   `${how}: beyond noise needs ${Number(bar.toFixed(1))}`;
 
-/** "6 and 8 batches of 250 ms of the settled part", "4 batches of one second each of whole runs, ...". */
+/** "6 and 8 batches of 250 ms of the settled part", "4 batches of one second each of the final half, ...". */
 function batchesText(a: Batches, b: Batches): string {
   const lengths = [...new Set([...a.lengthsMs, ...b.lengthsMs])];
   const of = `batches of ${lengths.map((ms) => ms === BATCH_MS ? "one second" : `${ms} ms`).join(" or ")}`;
@@ -189,7 +193,7 @@ function batchesText(a: Batches, b: Batches): string {
     : `${a.values.length} and ${b.values.length} ${of}`;
   const part = a.settled && b.settled
     ? "of the settled part"
-    : "of whole runs, their drift counted as spread";
+    : "of the final half where a run had not settled by then, its drift counted as spread";
   return `${count} ${part}`;
 }
 
@@ -240,6 +244,32 @@ export function judgeNoise(
   const how = `by Welch's t-test over repeats, ${standardErrorsText(test.t)} apart, ${count}`;
   if (test.differs && test.t >= BEYOND_NOISE_MIN_SE) return { beyond: true, how };
   return test.t < WITHIN_NOISE_MAX_SE ? { beyond: false, how } : { notJudged: shortOfBar(how) };
+}
+
+/**
+ * How far `runs` lie from `baseRuns` in `metric` (signed, on the judged scale), in standard errors worth
+ * as much as the normal's: the rule's t divided by how far Student's t lies beyond the normal at its
+ * degrees of freedom (the batch rule's own bar, `batchBar`), so that points of a sweep can be weighed
+ * together (across_points.ts); null when the rule has nothing to measure there.
+ */
+export function normalErrors(
+  rule: "repeats" | "within-run",
+  runs: RunResult[],
+  baseRuns: RunResult[],
+  metric: NoiseMetric,
+): number | null {
+  if (metric === "success") {
+    const test = twoProportion(shareCounts(baseRuns), shareCounts(runs));
+    return test && test.sePct > 0 ? test.diffPct / test.sePct : null;
+  }
+  if (rule === "within-run" && [...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null)) return null;
+  const scale = judgedScale(metric);
+  const [a, b] = rule === "repeats"
+    ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))
+    : [sideBatches(baseRuns, metric), sideBatches(runs, metric)].map((x) => judgedNoise(x, metric));
+  const { diff, se, ci95 } = welchDiff(a, b);
+  if (ci95 === null || !(se > 0) || Math.min(a.n, b.n) < 3) return null;
+  return diff / se / (batchBar(a, b) / BEYOND_NOISE_MIN_SE);
 }
 
 /** A change as `judgeNoise` weighs it, in the metric's unit (success in percent, so changes in points). */
