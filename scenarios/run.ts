@@ -88,6 +88,7 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
     if (!(err instanceof Interrupted)) throw err;
   } finally {
     await pool.stopAll();
+    output.close();
   }
   return {
     results: output.results,

@@ -5,7 +5,9 @@
  * crash of the machine) leaves the finished runs readable and the report showing them. The environment
  * is captured once, at the start (reading the git commit spawns a process); a resumed experiment keeps
  * the environment and creation time of the file it resumes. What the report draws is the caller's: it
- * passes the render function in, so the runner of experiments never depends on the report.
+ * passes the render function in, so the runner of experiments never depends on the report. A file
+ * descriptor is held in reserve from the start until `close()`, so the files are written even when the
+ * load left the process without one (EMFILE: a script's leaked files, a stuck worker's sockets).
  */
 import { buildResultsFile, loadResultsFile, ResultsFileError, writeResultsFile } from "../results/io.ts";
 import { WriteError, writeTextAtomic } from "../system/atomic_write.ts";
@@ -13,6 +15,7 @@ import type { ExperimentInfo, ResultsFile, RunResult } from "../results/mod.ts";
 import { OutputError } from "../results/output_error.ts";
 import { redactResults } from "../results/redact.ts";
 import { noResponse } from "../results/conclude/responses.ts";
+import { DescriptorReserve } from "../system/descriptor_reserve.ts";
 
 /** Turns the results so far into the text of report.html. */
 export type RenderReport = (results: ResultsFile) => string;
@@ -34,6 +37,7 @@ export class ExperimentOutput {
   private readonly render: RenderReport;
   /** `--no-redact`: written as they are, secrets included. */
   readonly keepSecrets: boolean;
+  readonly #reserve = new DescriptorReserve();
 
   private constructor(outDir: string, results: ResultsFile, render: RenderReport, keepSecrets: boolean) {
     this.resultsPath = `${outDir}/results.json`;
@@ -112,8 +116,18 @@ export class ExperimentOutput {
    */
   async write(): Promise<void> {
     const keepSecrets = this.keepSecrets;
-    await written(this.resultsPath, () => writeResultsFile(this.resultsPath, this.results, { keepSecrets }));
-    await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
+    await this.#reserve.around(async () => {
+      await written(
+        this.resultsPath,
+        () => writeResultsFile(this.resultsPath, this.results, { keepSecrets }),
+      );
+      await written(this.reportPath, () => writeTextAtomic(this.reportPath, this.render(this.results)));
+    });
+  }
+
+  /** Gives back the reserved descriptor; later writes still work, without the reserve. */
+  close(): void {
+    this.#reserve.close();
   }
 }
 
