@@ -10,6 +10,7 @@
 import denoJson from "../deno.json" with { type: "json" };
 import { parseResultsFile } from "./parse.ts";
 import { redactResults } from "./redact.ts";
+import { escapeInvisible } from "./json_text.ts";
 import { jsonErrorReason } from "../validation/json_error.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
@@ -69,7 +70,7 @@ export async function writeResultsFile(
   opts: { keepSecrets?: boolean } = {},
 ): Promise<void> {
   const shown = opts.keepSecrets ? results : redactResults(results);
-  await writeTextAtomic(path, JSON.stringify(shown, null, 2) + "\n");
+  await writeTextAtomic(path, escapeInvisible(JSON.stringify(shown, null, 2)) + "\n");
 }
 
 /** A results file that could not be used; the message is one line naming the file. */

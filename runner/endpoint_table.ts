@@ -12,6 +12,7 @@
  * Pure: the main isolate and every worker build the same table from the same config. A session script
  * has no table: its requests are named as they are sent (runner/stats/endpoint_recorder.ts `indexOf`).
  */
+import { shownName } from "../validation/shown_name.ts";
 import type { AttackConfig } from "./config.ts";
 import type { RequestSpec } from "./request_spec.ts";
 import { resolvePath } from "./http/request.ts";
@@ -56,7 +57,8 @@ export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | 
   const endpoints: EndpointInfo[] = [];
   const identities: Set<string>[] = [];
   const indexOf = (spec: RequestSpec, label?: string): number => {
-    const name = spec.name ?? label ?? defaultEndpointName(url, spec);
+    // As outputs keep names (one line, bounded), so the flows' step labels and the endpoints agree.
+    const name = shownName(spec.name ?? label ?? defaultEndpointName(url, spec));
     let index = endpoints.findIndex((e) => e.name === name);
     if (index < 0 && endpoints.length >= MAX_ENDPOINTS) {
       index = endpoints.findIndex((e) => e.name === OTHER_ENDPOINT);

@@ -8,6 +8,7 @@
  * script is the client modules' functions inlined by their source text, which keeps it type-checked
  * and part of the module graph (the same output from `deno run` and a compiled binary). Pure.
  */
+import { escapeInvisible } from "../../results/json_text.ts";
 import { createHash } from "node:crypto";
 import type { ResultsFile } from "../../results/mod.ts";
 import type { FailOn } from "../../results/fail_on.ts";
@@ -60,12 +61,13 @@ export function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }
 
-/** JSON that is safe inside a `<script>` element: `<` cannot start `</script>` or `<!--`. */
+/**
+ * JSON that is safe inside a `<script>` element: `<` cannot start `</script>` or `<!--`, and no bidi
+ * override or line separator is written literally (results/json_text.ts).
+ */
 export function jsonForScript(value: unknown): string {
-  return JSON.stringify(value)
-    .replace(/</g, "\\u003c")
-    .replace(/\u2028/g, "\\u2028")
-    .replace(/\u2029/g, "\\u2029");
+  // Invisible characters (U+2028 and U+2029 among them, which end a line in old JavaScript) escaped.
+  return escapeInvisible(JSON.stringify(value).replace(/</g, "\\u003c"));
 }
 
 /** Script text that cannot end its element early; `<\/` means the same as `</` in JS strings and regexes. */

@@ -4,14 +4,16 @@
  * the request mix is) and think steps keep their pause. Flows are picked by weight with the mix's
  * `PickCycle` (smooth weighted round-robin), so every weight is honoured exactly over one cycle. Only
  * request steps are numbered: results list one entry per request step, labelled by its `label` or
- * `METHOD path`. A flow's values are the data source's columns, then its captures' names in order
- * (a capture may replace a column), so a placeholder is an index fixed here. With cookies every step is
+ * `METHOD path`, and its checks by name, as outputs keep names (validation/shown_name.ts). A flow's
+ * values are the data source's columns, then its captures' names in order (a capture may replace a
+ * column), so a placeholder is an index fixed here. With cookies every step is
  * a template (a Cookie line may join any request) and knows its host (its Host header, else the
  * URL's: what scopes its cookies); a step keeps its response's head (cookies, header
  * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to. Over
  * HTTP/2 each request step is also encoded as its HEADERS frames (h2/request.ts), a template likewise.
  * A ws step is compiled by ws_steps.ts; those that wait for a message are numbered with the requests.
  */
+import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../config.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
 import { compileExtract, type StepExtract } from "./step_checks.ts";
@@ -134,8 +136,8 @@ export function encodeFlows(
         const ws = encodeWsStep(step, url, indexOf, timeoutMs, at, at < 0 ? -1 : endpoints[f]?.[at] ?? -1);
         steps.push(ws);
         if (label === null) continue;
-        labels.push(label);
-        checkNames.push(ws.extract?.checks.map((c) => c.name) ?? []);
+        labels.push(shownName(label));
+        checkNames.push(ws.extract?.checks.map((c) => shownName(c.name)) ?? []);
         continue;
       }
       const request = encodeRequestStep(
@@ -147,11 +149,11 @@ export function encodeFlows(
         endpoints[f]?.[labels.length] ?? 0,
       );
       steps.push(request);
-      labels.push(step.label ?? `${step.request.method} ${step.request.path}`);
-      checkNames.push(request.extract?.checks.map((c) => c.name) ?? []);
+      labels.push(shownName(step.label ?? `${step.request.method} ${step.request.path}`));
+      checkNames.push(request.extract?.checks.map((c) => shownName(c.name)) ?? []);
     }
     const hasWs = steps.some((s) => s.kind === "ws");
-    return { name: flow.name, steps, labels, checkNames, leadingThinkMs, names, hasWs };
+    return { name: shownName(flow.name), steps, labels, checkNames, leadingThinkMs, names, hasWs };
   });
 }
 

@@ -1,0 +1,57 @@
+/**
+ * @module
+ * The names a session script records (its requests' names and default `METHOD path` names, its check
+ * names, its thrown messages) as results keep them, made once where they are first recorded in the
+ * worker: the values of the secrets the script handles redacted (results/redact.ts's token), then one
+ * line, no control characters, bounded in length (validation/shown_name.ts). The secrets are the values
+ * of its secret-named environment variables (`s.env`, by results/secret_finder.ts's name rule) and of the
+ * secret-named headers its requests sent (`Authorization`, `x-api-key`...: known from the first send on),
+ * so a token the script puts in a path, a name or a message reaches no output in clear. Names are
+ * remembered (short ones, a bounded number), so a request costs one map lookup for its name.
+ */
+import { credentialForms, redactKnown } from "../../results/redact.ts";
+import { isSecretName } from "../../results/secret_finder.ts";
+import { shownName } from "../../validation/shown_name.ts";
+
+/** Most distinct secret values a worker remembers (per-session tokens past it are not known). */
+const MAX_SECRETS = 1_024;
+/** Most names remembered, and the longest one remembered (longer ones are made again each time). */
+const MAX_REMEMBERED = 4_096;
+const REMEMBERED_CHARS = 1_024;
+
+export class ScriptNames {
+  readonly #secrets = new Set<string>();
+  /** The secrets' forms, longest first (what `redactKnown` replaces). */
+  #forms: string[] = [];
+  readonly #shown = new Map<string, string>();
+
+  constructor(env: Readonly<Record<string, string>>) {
+    for (const [name, value] of Object.entries(env)) if (isSecretName(name)) this.#add(value);
+  }
+
+  /** A request's headers were sent: a secret-named one's value is a secret from now on. */
+  sent(headers: ReadonlyArray<readonly [string, string]>): void {
+    for (const [name, value] of headers) {
+      if (!this.#secrets.has(value) && isSecretName(name)) this.#add(String(value));
+    }
+  }
+
+  /** `name` as results keep it (see the module comment). */
+  shown(name: string): string {
+    const known = this.#shown.get(name);
+    if (known !== undefined) return known;
+    const out = shownName(this.#forms.length > 0 ? redactKnown(name, this.#forms) : name);
+    if (name.length <= REMEMBERED_CHARS && this.#shown.size < MAX_REMEMBERED) this.#shown.set(name, out);
+    return out;
+  }
+
+  #add(value: string): void {
+    if (this.#secrets.size >= MAX_SECRETS) return;
+    this.#secrets.add(value);
+    const forms = credentialForms(value).filter((f) => !this.#forms.includes(f));
+    if (forms.length === 0) return;
+    this.#forms = [...this.#forms, ...forms].sort((a, b) => b.length - a.length);
+    // Names made before this secret was known are made again.
+    this.#shown.clear();
+  }
+}

@@ -1,0 +1,32 @@
+/**
+ * @module
+ * A name a user gave (a request's, a check's, a step's or flow's, a script's thrown message) as every
+ * output keeps it: one line, no escape sequences or control characters (CR LF would forge terminal lines,
+ * ESC recolour or rewrite them, NUL and bidi overrides such as U+202E hide what a summary.md says: they
+ * become a space or go, by terminal_text.ts's rule), and at most `MAX_NAME_CHARS` long, a longer one kept
+ * as a readable prefix and a short hash of the whole, so two long names still differ and a metrics label
+ * stays far below the 2,048 bytes Prometheus-compatible receivers take. Applied where a name is first
+ * recorded, so a 1 MiB name costs its worker one pass and no output ever holds it.
+ */
+import { createHash } from "node:crypto";
+import { terminalSafe } from "./terminal_text.ts";
+
+/** Longest name kept whole (UTF-16 units: at most 1,536 bytes of UTF-8). */
+export const MAX_NAME_CHARS = 384;
+/** Tab, line breaks and the Unicode line and paragraph separators: a name is one line. */
+const LINE_BREAKS = /[\t\n\v\f\r\u0085\u2028\u2029]+/g;
+/** What a name needs no work for: printable ASCII, short. */
+const PLAIN = /^[ -~]*$/;
+
+/** `name` as outputs keep it (see the module comment); a plain short name comes back as it is. */
+export function shownName(name: string): string {
+  if (name.length <= MAX_NAME_CHARS && PLAIN.test(name)) return name;
+  const line = terminalSafe(name.replace(LINE_BREAKS, " "));
+  if (line.length <= MAX_NAME_CHARS) return line;
+  const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
+  const tail = `… (${line.length.toLocaleString("en-US")} chars, sha256:${hash})`;
+  // Cut on a code point, not inside a surrogate pair.
+  let cut = MAX_NAME_CHARS - tail.length;
+  if (/[\ud800-\udbff]/.test(line[cut - 1])) cut--;
+  return line.slice(0, cut) + tail;
+}
