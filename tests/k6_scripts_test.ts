@@ -178,3 +178,18 @@ Deno.test("noCookiesReset: a VU's session cookie outlives its iteration; without
       Deno.env.delete("RESET");
     }
   }));
+
+Deno.test("a scenario's exec names the function each iteration runs", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 4,
+      connections: 2,
+      intervalMs: 100,
+      script: { path: sessionScriptPath(fixture("scenario_exec.js")) },
+    }));
+    const steps = run.flows![0].steps;
+    assertEquals(steps.map((s) => [s.label, s.requests]), [["browse", 4]]);
+    assertEquals(steps[0].checks?.map((c) => [c.name, c.passed]).sort(), [["200", 4], ["scenario named", 4]]);
+  }));

@@ -96,6 +96,18 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   );
 });
 
+Deno.test("a default export named elsewhere, and a method that sends requests is refused", () => {
+  const code = convert(`import http from "k6/http";
+function main() { http.get("http://h/"); }
+export { main as default };`);
+  ok(code.includes('async function main() { (await http.get("http://h/")); }'), code);
+  ok(code.includes("const __k6_main = main;"), code);
+  throws(
+    () => convert(`import http from "k6/http";\nconst api = { load() { return http.get("http://h/"); } };`),
+    /t\.js:2: a method that sends requests/,
+  );
+});
+
 Deno.test("k6's utility and summary libraries are served locally, not fetched", () => {
   const code = convert(`import { randomIntBetween } from "https://jslib.k6.io/k6-utils/1.4.0/index.js";
 import { textSummary } from "https://jslib.k6.io/k6-summary/0.0.2/index.js";`);
