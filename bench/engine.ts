@@ -26,7 +26,7 @@
  *   deno task bench --sessions [--duration 3s] [--rounds 5] [--connections 50]   (bench/sessions.ts)
  *                              [--protocol h2c --streams 10]
  *
- *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50]      (bench/scripts.ts)
+ *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50,1000]  (bench/scripts.ts)
  *   deno task bench --k6: the same, named for its k6 rows (k6's script under k6 and converted on loadlab)
  *
  * `--crowd`: 50 to 19,950 connections, HTTP/1.1, WebSocket hold and echo and a one-GET script, loadlab vs
@@ -306,15 +306,24 @@ async function scriptsMain(argv: string[]): Promise<number> {
     { long: "k6", takesValue: false },
     { long: "duration", short: "d", takesValue: true, example: "3s" },
     { long: "rounds", takesValue: true, example: "3" },
-    { long: "connections", short: "c", takesValue: true, example: "50" },
+    { long: "connections", short: "c", takesValue: true, example: "50,1000,10000" },
   ];
   const values = new FlagValues(tokenize(argv, flags), flags);
   const { runScriptBench } = await import("./scripts.ts");
-  return await runScriptBench({
-    durationSec: Math.max(1, Math.round((values.positiveDurationMs("duration") ?? 3_000) / 1_000)),
-    rounds: values.positiveInt("rounds") ?? 3,
-    connections: values.positiveInt("connections") ?? 50,
-  });
+  const { openFileLimit, parseCrowds } = await import("./crowd.ts");
+  let code = 0;
+  // Each count in turn (`--connections 50,1000,10000`): the goal holds at every one.
+  for (const connections of parseCrowds(values.text("connections") ?? "50", openFileLimit())) {
+    code = Math.max(
+      code,
+      await runScriptBench({
+        durationSec: Math.max(1, Math.round((values.positiveDurationMs("duration") ?? 3_000) / 1_000)),
+        rounds: values.positiveInt("rounds") ?? 3,
+        connections,
+      }),
+    );
+  }
+  return code;
 }
 
 if (import.meta.main) {

@@ -11,9 +11,11 @@
  * both tools, goal >= 5x k6's req/s, with its CPU per request; and k6's login + 3 requests script under
  * both against the built-in target (goal >= 3x). Beside it, a login + 3
  * requests session against the built-in target (sessions and requests per second, no goal). The load
- * average before and after goes with the numbers (`bench/last_run_scripts.json`).
+ * average before and after goes with the numbers (`bench/last_run_scripts.json`; another connection count than
+ * 50: `bench/last_run_scripts_c<count>.json`). `--connections 50,1000,10000` measures each count in turn (the
+ * goal holds at every one); k6 runs up to K6_MAX_VUS virtual users (it needs megabytes a user).
  *
- *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50]
+ *   deno task bench --scripts [--duration 3s] [--rounds 3] [--connections 50,1000,10000]
  */
 import { join } from "node:path";
 import { parseAttackConfig } from "../runner/config.ts";
@@ -61,6 +63,8 @@ interface Round {
 }
 
 const PEERS = Deno.env.get("PEERS") ?? "/tmp/peers";
+/** The most virtual users k6 is run with here (several MB of memory each). */
+const K6_MAX_VUS = 1_000;
 
 const loadAverage = () => {
   try {
@@ -195,14 +199,24 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
   const nginxPath = findProgram("nginx") ?? (isExecutable("/usr/sbin/nginx") ? "/usr/sbin/nginx" : undefined);
   if (!nginxPath) throw new Error("nginx not found; apt-get install nginx");
   const k6Path = `${PEERS}/go/k6`;
-  const k6 = isExecutable(k6Path) ? k6Path : null;
-  if (k6 === null) console.log(`k6 skipped: ${k6Path} missing (../shared/tools/install-peers.sh builds it)`);
+  const k6 = isExecutable(k6Path) && opts.connections <= K6_MAX_VUS ? k6Path : null;
+  if (!isExecutable(k6Path)) {
+    console.log(`k6 skipped: ${k6Path} missing (../shared/tools/install-peers.sh builds it)`);
+  } else if (k6 === null) {
+    console.log(`k6 skipped: ${opts.connections} virtual users (more than ${K6_MAX_VUS})`);
+  }
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-scripts-" });
   await Deno.writeTextFile(join(dir, "one_get.js"), ONE_GET);
   await Deno.writeTextFile(join(dir, "login_3.js"), LOGIN_3);
   await Deno.writeTextFile(join(dir, "k6_login.js"), K6_LOGIN_3);
   await Deno.writeTextFile(join(dir, "k6.js"), K6_ONE_GET);
-  const nginx = await startNginx(nginxPath, pinTarget, undefined, false);
+  const nginx = await startNginx(
+    nginxPath,
+    pinTarget,
+    undefined,
+    false,
+    Math.max(4096, opts.connections + 16),
+  );
   const appPort = freePort();
   const main = new URL("../main.ts", import.meta.url).pathname;
   const serveArgv = [...pinTarget, Deno.execPath(), "run", "-A", main, "serve", "--port", String(appPort)];
@@ -281,7 +295,10 @@ export async function runScriptBench(opts: ScriptBenchOptions): Promise<number> 
       summary,
       rounds,
     };
-    const outPath = new URL("./last_run_scripts.json", import.meta.url);
+    const outPath = new URL(
+      opts.connections === 50 ? "./last_run_scripts.json" : `./last_run_scripts_c${opts.connections}.json`,
+      import.meta.url,
+    );
     await Deno.writeTextFile(outPath, JSON.stringify(record, null, 2) + "\n");
     console.log(`wrote ${outPath.pathname}`);
     const k6Met = (summary.scriptVsK6Median === null || summary.scriptVsK6Median >= 5) &&
