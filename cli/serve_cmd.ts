@@ -4,8 +4,9 @@
  * Without `--proxy` it serves the built-in target (one or several instances); `--redis-cache-ttl` or
  * `--rate-limit` put the Redis proxy in front of it, and `--proxy <url>` puts that proxy in front of an
  * app that is already running. `--profile[=DIR]` takes a CPU profile of the target's processes from start to
- * Ctrl-C, written as `.cpuprofile` files (docs/PROFILES.md). Flag problems print one line naming the flag
- * and the fix, exit code 2.
+ * Ctrl-C, written as `.cpuprofile` files (docs/PROFILES.md). `--grpc-port N` also serves the built-in
+ * target's gRPC endpoints (targets/app/target.proto) on that port, from this process. Flag problems print
+ * one line naming the flag and the fix, exit code 2.
  */
 import type { FlagSpec } from "./argv.ts";
 import { tokenize } from "./argv.ts";
@@ -24,6 +25,7 @@ import {
   parseRateLimit,
   type RateLimit,
   type RunningTarget,
+  serveGrpcTarget,
   startCpuProfiles,
   startTarget,
   type TargetSpec,
@@ -36,7 +38,8 @@ import { osErrorText } from "../system/os_error.ts";
 export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [--instances N]
   [--balance round-robin|least-connections] [--reuse-port] [--compress[=gzip|brotli]] [--cache-ttl SEC]
   [--static-dir DIR] [--redis URL] [--proxy UPSTREAM_URL] [--redis-cache-ttl SEC] [--rate-limit N/WINDOW]
-  [--profile[=DIR]]   a CPU profile of the target's processes until Ctrl-C, as DIR/*.cpuprofile (default .)`;
+  [--profile[=DIR]]   a CPU profile of the target's processes until Ctrl-C, as DIR/*.cpuprofile (default .)
+  [--grpc-port N]     also serve the gRPC endpoints (Echo, Sleep, Cpu, Stream; 0: a free port)`;
 
 /** The flags of `loadlab serve`, parsed by the same tokenizer and readers as every other command. */
 export const SERVE_FLAGS: FlagSpec[] = [
@@ -53,6 +56,7 @@ export const SERVE_FLAGS: FlagSpec[] = [
   { long: "redis-cache-ttl", takesValue: true, example: "60" },
   { long: "rate-limit", takesValue: true, example: "100/1s" },
   { long: "profile", takesValue: false, optionalValue: true, example: "profiles" },
+  { long: "grpc-port", takesValue: true, example: "50051" },
   { long: "help", short: "h", takesValue: false },
 ];
 
@@ -226,8 +230,19 @@ export function runServeCommand(argv: string[]): Promise<number> {
         throw new OutputError(`--profile=${profileDir}: cannot write: ${osErrorText(err)}`, { cause: err });
       });
     }
+    const grpcPort = flags.has("grpc-port") ? flags.wholeNumber("grpc-port", 0, 65535) : undefined;
     // A target that cannot start throws TargetError: exit 3, as in run (README: exit codes).
-    await serveUntilStopped(spec, await startTarget(spec), profileDir);
+    const target = await startTarget(spec);
+    const grpc = grpcPort === undefined
+      ? null
+      : await serveGrpcTarget({ hostname: flags.nonEmpty("host") ?? "127.0.0.1", port: grpcPort });
+    if (grpc !== null) {
+      console.log(
+        `loadlab serve: gRPC on grpc://${flags.nonEmpty("host") ?? "127.0.0.1"}:${grpc.port} ` +
+          "(loadlab.target.Target: Echo, Sleep, Cpu, Stream; targets/app/target.proto)",
+      );
+    }
+    await serveUntilStopped(spec, target, profileDir).finally(() => grpc?.close());
     return EXIT.ok;
   });
 }

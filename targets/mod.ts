@@ -27,6 +27,7 @@ export { TargetError } from "./errors.ts";
 export { createTargetApp, ENDPOINTS, type TargetAppOptions } from "./app/app.ts";
 export { parseRateLimit } from "./proxy/rate_limit.ts";
 export { CMS_DEFAULTS } from "./app/cms.ts";
+export { type GrpcTarget, serveGrpcTarget } from "./app/grpc_endpoints.ts";
 export { EXAMPLES_INSTALL_HINT } from "./example.ts";
 export {
   type BuiltinSpec,

@@ -1,0 +1,106 @@
+/**
+ * The engine's gRPC calls against the built-in target's gRPC endpoints (targets/app/grpc_endpoints.ts, on
+ * node:http2): Echo, Sleep, Cpu and a server Stream each OK, a bad argument and an unknown method answered
+ * with their status (trailers-only), a reply over the engine's cap refused, over h2c and TLS; the requests
+ * are encoded by protobufjs against target.proto, not by the server's own field code.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import protobuf from "protobufjs";
+import { parseAttackConfig } from "../../config.ts";
+import { runAttack } from "../../attack.ts";
+import { serveGrpcTarget } from "../../../targets/app/grpc_endpoints.ts";
+import { selfSignedPair } from "../../../targets/tls_cert.ts";
+import { type GrpcCall, grpcRequestSpec } from "./call.ts";
+
+const PROTO = new URL("../../../targets/app/target.proto", import.meta.url).pathname;
+const root = await protobuf.load(PROTO);
+
+function call(method: string, message: Record<string, unknown>): GrpcCall {
+  const service = root.lookupService("loadlab.target.Target");
+  const type = root.lookupType(service.methods[method].requestType);
+  return {
+    method: `loadlab.target.Target/${method}`,
+    message: type.encode(type.fromObject(message)).finish(),
+  };
+}
+
+function attack(url: string, calls: GrpcCall[], requests: number, tls?: { caFile: string }) {
+  return runAttack(parseAttackConfig({
+    url,
+    protocol: url.startsWith("https") ? "h2" : "h2c",
+    grpc: {},
+    model: "count",
+    connections: 1,
+    streams: 8,
+    requests,
+    timeoutMs: 3000,
+    generatorWarmup: false,
+    ...(tls ? { tls } : {}),
+    requestMix: calls.map((c) => grpcRequestSpec(c, 3000)),
+  }));
+}
+
+Deno.test("the built-in target's gRPC endpoints: each method OK, a bad argument and an unknown method by status", async () => {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const url = `http://127.0.0.1:${server.port}/`;
+    const ok = await attack(url, [
+      call("Echo", { data: btoa("hello") }),
+      call("Sleep", { n: 2 }),
+      call("Cpu", { n: 15 }),
+      call("Stream", { n: 5, size: 100 }),
+    ], 80);
+    assertEquals([ok.requests, ok.errors], [80, {}]);
+    assertEquals((ok.endpoints ?? []).map((e) => [e.name, e.requests > 0]), [
+      ["loadlab.target.Target/Echo", true],
+      ["loadlab.target.Target/Sleep", true],
+      ["loadlab.target.Target/Cpu", true],
+      ["loadlab.target.Target/Stream", true],
+    ]);
+    const bad = await attack(url, [call("Cpu", { n: 99 })], 3);
+    assertEquals([bad.errors, Object.keys(bad.errorMessages?.["grpc INVALID_ARGUMENT"] ?? {})], [
+      { "grpc INVALID_ARGUMENT": 3 },
+      ["n is 0..40"],
+    ]);
+    const unknown = await attack(
+      url,
+      [{ method: "loadlab.target.Target/Nope", message: new Uint8Array(0) }],
+      3,
+    );
+    assertEquals(unknown.errors, { "grpc UNIMPLEMENTED": 3 });
+    // A reply over the engine's cap is refused from its prefix.
+    const big = await runAttack(parseAttackConfig({
+      url,
+      protocol: "h2c",
+      grpc: { maxReceiveBytes: 1000 },
+      model: "count",
+      connections: 1,
+      requests: 2,
+      generatorWarmup: false,
+      requestMix: [grpcRequestSpec(call("Stream", { n: 1, size: 5000 }), 3000)],
+    }));
+    assertEquals(big.errors, { "grpc-too-big": 2 });
+  } finally {
+    await server.close();
+  }
+});
+
+Deno.test("the built-in target's gRPC endpoints over TLS", async () => {
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-grpc-target-" });
+  const pair = await selfSignedPair();
+  await Deno.writeTextFile(`${dir}/ca.pem`, pair.caPem);
+  const server = await serveGrpcTarget({
+    hostname: "127.0.0.1",
+    port: 0,
+    tls: { cert: pair.certPem, key: pair.keyPem },
+  });
+  try {
+    const r = await attack(`https://localhost:${server.port}/`, [call("Echo", { data: btoa("tls") })], 20, {
+      caFile: `${dir}/ca.pem`,
+    });
+    assertEquals([r.requests, r.errors, r.protocol], [20, {}, "h2"]);
+  } finally {
+    await server.close();
+    await Deno.remove(dir, { recursive: true });
+  }
+});

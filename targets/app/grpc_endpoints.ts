@@ -1,0 +1,180 @@
+/**
+ * @module
+ * The built-in target's gRPC endpoints (targets/app/target.proto, service `loadlab.target.Target`): Echo,
+ * Sleep, Cpu and a server Stream, doing the work of the HTTP endpoints (endpoints.ts) so gRPC and
+ * HTTP/JSON can be compared on one handler. Served by node:http2 (h2c, or TLS with PEM files): Deno.serve
+ * cannot send the trailers every gRPC answer ends with (grpc-status). Messages are framed and read by the
+ * engine's own rule book (grpc/framing.ts) and their few fields read and written by hand, so an answer costs
+ * no schema library; a message over the cap, a bad prefix or an unknown method is answered with its
+ * status, as a gRPC server would.
+ */
+import http2 from "node:http2";
+import { frameMessage, MessageReader, READ_OK, READ_TOO_BIG } from "../../grpc/framing.ts";
+import {
+  GRPC_INTERNAL,
+  GRPC_INVALID_ARGUMENT,
+  GRPC_OK,
+  GRPC_RESOURCE_EXHAUSTED,
+  GRPC_UNIMPLEMENTED,
+} from "../../grpc/status.ts";
+import { encodeGrpcMessage } from "../../grpc/message_text.ts";
+import { fib } from "./endpoints.ts";
+
+/** What a method answers: the messages to send (already encoded), or a status other than OK. */
+type Answer = { messages: Uint8Array[] } | { code: number; message: string };
+
+/** The most `n` a Cpu call may ask (fib's cost doubles per step) and the most Stream replies. */
+const MAX_FIB = 40;
+const MAX_STREAM = 100_000;
+
+/** Varint fields 1 and 2 of a `Work` message (n, size); other fields are skipped. */
+export function readWork(bytes: Uint8Array): { n: number; size: number } {
+  const work = { n: 0, size: 0 };
+  let p = 0;
+  while (p < bytes.length) {
+    const tag = bytes[p++];
+    const wire = tag & 7;
+    if (wire === 0) {
+      let value = 0;
+      for (let shift = 0; p < bytes.length; shift += 7) {
+        const b = bytes[p++];
+        value += (b & 0x7f) * 2 ** shift;
+        if ((b & 0x80) === 0) break;
+      }
+      if (tag >> 3 === 1) work.n = value | 0;
+      else if (tag >> 3 === 2) work.size = value | 0;
+    } else if (wire === 2) {
+      let length = 0;
+      for (let shift = 0; p < bytes.length; shift += 7) {
+        const b = bytes[p++];
+        length += (b & 0x7f) * 2 ** shift;
+        if ((b & 0x80) === 0) break;
+      }
+      p += length;
+    } else break;
+  }
+  return work;
+}
+
+/** A `Result` message: its varint field 1 (`value`). */
+function varintMessage(value: number): Uint8Array {
+  const out = [0x08];
+  for (let v = Math.max(0, Math.floor(value));; v = Math.floor(v / 128)) {
+    if (v < 0x80) {
+      out.push(v);
+      break;
+    }
+    out.push((v % 128) | 0x80);
+  }
+  return Uint8Array.from(out);
+}
+
+/** A `Payload` message of `size` bytes (field 1, `data`). */
+function payloadMessage(size: number): Uint8Array {
+  const out = [0x0a];
+  for (let v = size;; v = Math.floor(v / 128)) {
+    if (v < 0x80) {
+      out.push(v);
+      break;
+    }
+    out.push((v % 128) | 0x80);
+  }
+  const bytes = new Uint8Array(out.length + size).fill(0x78, out.length);
+  bytes.set(out);
+  return bytes;
+}
+
+/** The answer of `method` to `request` (its one message). */
+async function answerOf(method: string, request: Uint8Array): Promise<Answer> {
+  switch (method) {
+    case "/loadlab.target.Target/Echo":
+      return { messages: [request] };
+    case "/loadlab.target.Target/Sleep": {
+      const { n } = readWork(request);
+      await new Promise((r) => setTimeout(r, Math.max(0, n)));
+      return { messages: [varintMessage(n)] };
+    }
+    case "/loadlab.target.Target/Cpu": {
+      const { n } = readWork(request);
+      if (n < 0 || n > MAX_FIB) return { code: GRPC_INVALID_ARGUMENT, message: `n is 0..${MAX_FIB}` };
+      return { messages: [varintMessage(fib(n))] };
+    }
+    case "/loadlab.target.Target/Stream": {
+      const { n, size } = readWork(request);
+      if (n > MAX_STREAM) return { code: GRPC_INVALID_ARGUMENT, message: `n is at most ${MAX_STREAM}` };
+      return { messages: Array.from({ length: Math.max(0, n) }, () => payloadMessage(Math.max(0, size))) };
+    }
+    default:
+      return { code: GRPC_UNIMPLEMENTED, message: `unknown method ${method}` };
+  }
+}
+
+/** One call: its one request message read within `maxBytes`, then its answer, trailers last. */
+function serveCall(
+  stream: http2.ServerHttp2Stream,
+  headers: http2.IncomingHttpHeaders,
+  maxBytes: number,
+): void {
+  const reader = new MessageReader(maxBytes);
+  let request: Uint8Array | null = null;
+  reader.onMessage = (payload) => (request ??= payload);
+  let failed: Answer | null = null;
+  stream.on("data", (chunk: Uint8Array) => {
+    if (failed !== null) return;
+    const read = reader.feed(chunk, 0, chunk.length);
+    if (read === READ_TOO_BIG) failed = { code: GRPC_RESOURCE_EXHAUSTED, message: "request over the cap" };
+    else if (read !== READ_OK) failed = { code: GRPC_INTERNAL, message: "a malformed message" };
+  });
+  stream.on("error", () => {});
+  stream.on("end", async () => {
+    const answer = failed ??
+      (request === null
+        ? { code: GRPC_INTERNAL, message: "no request message" }
+        : await answerOf(String(headers[":path"]), request));
+    if (stream.closed || stream.destroyed) return;
+    if ("code" in answer) {
+      stream.respond({
+        ":status": 200,
+        "content-type": "application/grpc",
+        "grpc-status": String(answer.code),
+        "grpc-message": encodeGrpcMessage(answer.message),
+      }, { endStream: true });
+      return;
+    }
+    stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
+    stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(GRPC_OK) }));
+    for (const message of answer.messages) stream.write(frameMessage(message));
+    stream.end();
+  });
+}
+
+/** A running gRPC endpoint server. */
+export interface GrpcTarget {
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Serves the gRPC endpoints on `hostname:port` (0: a free port), h2c or, with PEM text, TLS. */
+export function serveGrpcTarget(options: {
+  hostname: string;
+  port: number;
+  tls?: { cert: string; key: string };
+  maxMessageBytes?: number;
+}): Promise<GrpcTarget> {
+  const maxBytes = options.maxMessageBytes ?? 4 * 1024 * 1024;
+  const server = options.tls
+    ? http2.createSecureServer({ cert: options.tls.cert, key: options.tls.key, allowHTTP1: false })
+    : http2.createServer();
+  server.on("stream", (stream, headers) => serveCall(stream, headers, maxBytes));
+  server.on("sessionError", () => {});
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.hostname, () => {
+      const address = server.address();
+      resolve({
+        port: typeof address === "object" && address !== null ? address.port : options.port,
+        close: () => new Promise((done) => server.close(() => done())),
+      });
+    });
+  });
+}
