@@ -66,26 +66,29 @@ Deno.test("a session waiting on a promise nothing resolves is cut at the end of 
     ok(runVerdict(run).flags.some((f) => f.kind === "errors"), runVerdict(run).label);
   }));
 
-Deno.test("a session that ends its worker's isolate (Deno.exit) is named at once, the rate over the time it ran", () =>
-  withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "connections",
-      connections: 1,
-      workers: 1,
-      durationMs: 60_000,
-      gracefulStopMs: 200,
-      intervalMs: 100,
-      script: { path: script("exiting.ts") },
+for (const how of ["session", "close"]) {
+  Deno.test(`a session that ends its worker's isolate (${how === "close" ? "self.close()" : "Deno.exit"}) is named at once, the rate over the time it ran`, () =>
+    withTarget(async (url) => {
+      Deno.env.set("SCRIPT_EXIT_IN", how);
+      const run = await runAttack(parseAttackConfig({
+        url,
+        model: "connections",
+        connections: 1,
+        workers: 1,
+        durationMs: 60_000,
+        gracefulStopMs: 200,
+        intervalMs: 100,
+        script: { path: script("exiting.ts") },
+      })).finally(() => Deno.env.delete("SCRIPT_EXIT_IN"));
+      // Named as soon as it exited (not waited out 60 s and the stuck margin), and not taken for stuck.
+      assertEquals([run.exitedWorkers, run.stuckWorkers, run.incomplete], [1, undefined, true]);
+      const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
+      assertEquals(flag?.label, "incomplete: 1 worker exited (Deno.exit) in exiting.ts");
+      // Its rate is over the 200 ms it ran (not over 1 ms, not over the 60 s it did not run).
+      ok(run.durationSec >= 0.2 && run.durationSec < 30, `durationSec ${run.durationSec}`);
+      assertEquals(run.requests, 1);
     }));
-    // Named as soon as it exited (not waited out 60 s and the stuck margin), and not taken for stuck.
-    assertEquals([run.exitedWorkers, run.stuckWorkers, run.incomplete], [1, undefined, true]);
-    const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
-    assertEquals(flag?.label, "incomplete: 1 worker exited (Deno.exit) in exiting.ts");
-    // Its rate is over the 200 ms it ran (not over 1 ms, not over the 60 s it did not run).
-    ok(run.durationSec >= 0.2 && run.durationSec < 30, `durationSec ${run.durationSec}`);
-    assertEquals(run.requests, 1);
-  }));
+}
 
 Deno.test("a stop during the load cuts sessions waiting on their own promise at once, not past the graceful stop", () =>
   withTarget(async (url) => {
@@ -113,4 +116,16 @@ Deno.test("a stop during the load cuts sessions waiting on their own promise at 
     // A stop asked the sessions to end: none waits out the 30 s graceful stop (nor the stuck margin).
     ok(performance.now() - startedMs < 20_000, `${performance.now() - startedMs} ms`);
     assertEquals([run.stuckWorkers, run.requests], [undefined, 2]);
+  }));
+
+Deno.test("a module that exits as a load worker imports it: refused before the load, as bad input", () =>
+  withTarget(async (url) => {
+    Deno.env.set("SCRIPT_EXIT_IN", "load-worker");
+    try {
+      const failed = await runAttack(load(url, script("exiting.ts"))).then(() => null, (err) => err);
+      assertEquals(failed?.name, "ScriptSetupError");
+      ok(String(failed.message).includes("a load worker's isolate exited before the load"), failed.message);
+    } finally {
+      Deno.env.delete("SCRIPT_EXIT_IN");
+    }
   }));

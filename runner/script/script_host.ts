@@ -8,6 +8,9 @@
  * loadlab itself.
  */
 
+/** The isolate's name (`self.name` there): how a script tells it from a load worker, should it need to. */
+export const SCRIPT_HOST_NAME = "loadlab-script-host";
+
 /** What the main side asks of the script's isolate. */
 export type HostRequest =
   | { type: "import"; path: string }
@@ -45,7 +48,10 @@ export class ScriptHost {
   #ended = false;
 
   private constructor() {
-    this.#worker = new Worker(new URL("./hooks_worker.ts", import.meta.url).href, { type: "module" });
+    this.#worker = new Worker(new URL("./hooks_worker.ts", import.meta.url).href, {
+      type: "module",
+      name: SCRIPT_HOST_NAME,
+    });
   }
 
   /** Imports the script at `path` in a new isolate: the host and its exports, or how the import ended. */

@@ -17,6 +17,7 @@ import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, type WorkerSinks } from "./collect.ts";
+import { ScriptSetupError } from "../script/script_hooks.ts";
 
 const READY_TIMEOUT_MS = 30_000;
 /**
@@ -120,7 +121,7 @@ function allReady(workers: Worker[]): Promise<void> {
       w.onmessage = (e: MessageEvent<WorkerToMain>) => {
         if (e.data.type === "exited") {
           clearTimeout(timer);
-          reject(new LoadError(EXITED_BEFORE_LOAD));
+          reject(new ScriptSetupError(EXITED_BEFORE_LOAD));
         }
         if (e.data.type === "ready" && ++ready === workers.length) {
           clearTimeout(timer);
@@ -152,7 +153,10 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
       w.onmessage = (e: MessageEvent<WorkerToMain>) => {
         const msg = e.data;
         if (msg.type === "failed") fail(`load worker ${msg.workerIndex} failed: ${msg.message}`);
-        if (msg.type === "exited") fail(EXITED_BEFORE_LOAD);
+        if (msg.type === "exited") {
+          clearTimeout(timer);
+          reject(new ScriptSetupError(EXITED_BEFORE_LOAD));
+        }
         if (msg.type !== "prepared") return;
         summaries[msg.workerIndex] = msg.summary;
         if (--remaining === 0) {
@@ -164,7 +168,10 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
   });
 }
 
-/** Why the load did not start when a worker's isolate ended on its own (a script's `Deno.exit` on import). */
+/**
+ * Why the load did not start when a worker's isolate ended on its own (only a session script's
+ * `Deno.exit` as the worker imports it can do that): bad input, found before any load (exit 2).
+ */
 const EXITED_BEFORE_LOAD = "a load worker's isolate exited before the load (Deno.exit or process.exit in " +
   "the session script's module?)";
 

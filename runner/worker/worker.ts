@@ -51,7 +51,13 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   }
 };
 
-// `Deno.exit` in a worker ends its isolate only, with no word to the main side but this event.
+// `Deno.exit` in a worker ends its isolate only, with no word to the main side but this event; a
+// script's `self.close()` has not even that, so it says so before closing.
 self.addEventListener("unload", () => post({ type: "exited", workerIndex }));
+const close = self.close.bind(self);
+self.close = () => {
+  post({ type: "exited", workerIndex });
+  close();
+};
 
 post({ type: "ready" });
