@@ -47,6 +47,7 @@ export function scriptArrival(
     env: script.env,
     workerIndex: place.workerIndex,
     workerCount: place.workerCount,
+    start: module.start as ((s: Session) => unknown) | null,
   }, basename(script.path));
   // A promise the script dropped and that failed: counted, and kept from ending the worker. The listener
   // stays for the isolate's life: a rejection noticed after the load (its last session's) ends nothing.

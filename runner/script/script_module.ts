@@ -17,6 +17,8 @@ export interface ScriptModule {
   run: (s: unknown) => unknown;
   setup: (() => unknown) | null;
   teardown: ((data: unknown) => unknown) | null;
+  /** `start(s)`: once per virtual user before its first session (Locust's `on_start`). */
+  start: ((s: unknown) => unknown) | null;
   options: Record<string, unknown> | null;
 }
 
@@ -57,6 +59,7 @@ export async function importScript(path: string): Promise<ScriptModule> {
     run: mod.default as (s: unknown) => unknown,
     setup: fn("setup"),
     teardown: fn("teardown"),
+    start: fn("start"),
     options: (options as Record<string, unknown> | undefined) ?? null,
   };
 }

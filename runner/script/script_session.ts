@@ -61,6 +61,17 @@ export interface ScriptSessionOptions {
   env: Readonly<Record<string, string>>;
   workerIndex: number;
   workerCount: number;
+  /**
+   * The script's `start(s)` (Locust's `on_start`), else null: run once per virtual user before its first
+   * session, and then the user's cookie jar is kept from one of its sessions to the next.
+   */
+  start?: ((s: Session) => unknown) | null;
+}
+
+/** What a closed load's virtual user keeps from one session to the next. */
+interface VirtualUser {
+  state: Record<string, unknown>;
+  jar: CookieJar | null;
 }
 
 /** Runs one worker's sessions of a script. */
@@ -70,6 +81,8 @@ export class ScriptSessions {
   /** Its names and messages as results keep them: secrets redacted, one line, bounded. */
   readonly names: ScriptNames;
   #iterations = new Map<number, number>();
+  /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
+  #users = new Map<number, VirtualUser>();
   #arrivals = 0;
   /**
    * Sessions in progress, told when their run ends by one listener for them all: a listener each on
@@ -107,13 +120,14 @@ export class ScriptSessions {
     const vu = local * o.workerCount + o.workerIndex + 1;
     const iteration = this.#iterations.get(vu) ?? 0;
     if (closed) this.#iterations.set(vu, iteration + 1);
-    const s = new ScriptSession(this, run, load, startMs, recorder, { data, vu, iteration });
+    const user = closed ? this.#user(vu) : { state: {}, jar: null };
+    const s = new ScriptSession(this, run, load, startMs, recorder, { data, vu, iteration, user });
     recorder?.sessionStarted();
     this.#watch(run.ended);
     this.#live.add(s);
     try {
       // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
-      const outcome = await Promise.race([this.fn(s), s.cut]);
+      const outcome = await Promise.race([this.#body(s, iteration), s.cut]);
       if (outcome === CUT) {
         if (s.pending) this.#pendingAtStop(run, recorder);
       } else if (!run.ended.aborted) recorder?.sessionCompleted((performance.now() - startMs) * 1000);
@@ -125,6 +139,7 @@ export class ScriptSessions {
         recorder?.sessionFailed();
       }
     } finally {
+      if (o.start) user.jar = s.jar;
       this.#live.delete(s);
       // A request the script did not await ends before the connection goes to another session.
       const inFlight = s.settled();
@@ -134,6 +149,20 @@ export class ScriptSessions {
       load.lastEventMs = performance.now();
     }
     return s.responses;
+  }
+
+  /** Closed-load user `vu`, made at its first session. */
+  #user(vu: number): VirtualUser {
+    let user = this.#users.get(vu);
+    if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null });
+    return user;
+  }
+
+  /** The script's function, after its `start` when this is the user's first session. */
+  async #body(s: ScriptSession, iteration: number): Promise<unknown> {
+    const start = this.options.start;
+    if (start && iteration === 0) await start(s);
+    return await this.fn(s);
   }
 
   /** Listens once to the run's end (`ended`, shared by the run's sessions) for every live session. */
@@ -179,6 +208,7 @@ class ScriptSession implements Session {
   readonly data: Readonly<Record<string, string>>;
   readonly vu: number;
   readonly iteration: number;
+  readonly state: Record<string, unknown>;
   responses = 0;
   readonly #sessions: ScriptSessions;
   readonly #run: SessionRun;
@@ -216,7 +246,7 @@ class ScriptSession implements Session {
     conn: SessionConnection,
     startMs: number,
     recorder: ScriptRecorder | null,
-    ids: { data: Record<string, string>; vu: number; iteration: number },
+    ids: { data: Record<string, string>; vu: number; iteration: number; user: VirtualUser },
   ) {
     this.#sessions = sessions;
     this.#run = run;
@@ -226,7 +256,14 @@ class ScriptSession implements Session {
     this.data = ids.data;
     this.vu = ids.vu;
     this.iteration = ids.iteration;
+    this.state = ids.user.state;
+    this.#jar = sessions.options.start ? ids.user.jar : null;
     this.cut = new Promise((resolve) => this.#resolveCut = resolve);
+  }
+
+  /** The session's cookie jar as it ends (kept for the user's next session with a start hook). */
+  get jar(): CookieJar | null {
+    return this.#jar;
   }
 
   /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */

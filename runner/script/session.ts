@@ -86,6 +86,11 @@ export interface Session<SetupData = unknown> {
   readonly vu: number;
   /** How many sessions this virtual user ran before this one (from 0). */
   readonly iteration: number;
+  /**
+   * This virtual user's own object, the same in each of its sessions (a closed load's user; an open
+   * load's arrival is a user of its own): what Locust keeps on `self`, such as a token.
+   */
+  readonly state: Record<string, unknown>;
   /** What `setup()` returned (undefined without a setup). */
   readonly setup: SetupData;
   /** The environment variables of the loadlab process (as k6's `__ENV`). */
