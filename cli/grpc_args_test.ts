@@ -103,7 +103,7 @@ Deno.test("the call is found in the schema and its message encoded once; what do
   };
   await fails(
     ["--call", "helloworld.Greeter/Nope"],
-    /no method Nope in helloworld.Greeter \(its methods: Collect, Fail/,
+    /no method Nope in helloworld.Greeter \(its methods: Chat, Collect, Fail/,
   );
   await fails(
     ["--call", "other.Svc/M"],
@@ -113,7 +113,21 @@ Deno.test("the call is found in the schema and its message encoded once; what do
     ["--call", "helloworld.Greeter/SayHello", "-b", '{"detail":{"idz":1}}'],
     /^-b message.detail.idz: /,
   );
-  await fails(["--call", "helloworld.Greeter/Collect"], /takes a client stream/);
+  const stream = parse(
+    "grpc://127.0.0.1:50051",
+    "--call",
+    "helloworld.Greeter/Collect",
+    "--proto",
+    PROTO,
+    "-b",
+    '[{"name":"a"},{"name":"bc"}]',
+  );
+  const [collect] = (await withGrpcCalls(stream.config, stream.grpc!)).requestMix;
+  assertEquals([...collect.body!], [0, 0, 0, 0, 3, 0x0a, 1, 0x61, 0, 0, 0, 0, 4, 0x0a, 2, 0x62, 0x63]);
+  await fails(
+    ["--call", "helloworld.Greeter/Collect", "-b", '[{"name":"a"},{"nmae":1}]'],
+    /^-b message\[1\]\.nmae: /,
+  );
   await fails(
     ["--call", "helloworld.Greeter/SayHello", "-b", '{"name":"{{ id }}"}'],
     /no \{\{ placeholders \}\} yet/,

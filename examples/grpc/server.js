@@ -1,7 +1,7 @@
 /**
  * @module
  * A gRPC greeter on @grpc/grpc-js (greeter.proto): the server loadlab's gRPC conformance tests call, written
- * by another project's rules. Unary, server stream, client stream, a chosen failure status, a sleep (it
+ * by another project's rules. Unary, server stream, client stream, bidi, a chosen failure status, a sleep (it
  * honours the deadline as grpc-js does) and the call's metadata echoed; server reflection (v1 and v1alpha).
  * `PORT` (0: any free one) and `HOST` from the environment; prints `READY <port>` once it listens. With
  * `TLS_CERT` and `TLS_KEY` (PEM files) it speaks TLS.
@@ -45,6 +45,10 @@ const greeter = {
       .filter(([name]) => !["user-agent", "content-type", "te", "grpc-accept-encoding"].includes(name))
       .map(([name, value]) => `${name}=${Buffer.isBuffer(value) ? value.toString("hex") : value}`);
     done(null, { message: pairs.sort().join(";") });
+  },
+  Chat: (call) => {
+    call.on("data", (request) => call.write({ message: `Hello ${request.name}` }));
+    call.on("end", () => call.end());
   },
   Collect: (call, done) => {
     const names = [];

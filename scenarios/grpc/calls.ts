@@ -5,13 +5,13 @@
  * method, the message as JSON and the metadata, made into the run's request mix (runner/http/grpc/call.ts)
  * with every message encoded once. What does not fit is a `GrpcSchemaError` or a `GrpcMessageError`
  * naming the problem before any load: an unknown service or method (with the ones that exist), a message
- * not fitting its type (with its path), a streaming method the engine does not call yet, placeholders.
+ * not fitting its type (with its path), placeholders (not taken yet).
  */
-import type { Root } from "protobufjs";
+import type { Root, Type } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { grpcRequestSpec } from "../../runner/http/grpc/call.ts";
 import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "./schema.ts";
-import { encodeMessageText } from "./message.ts";
+import { encodeMessage, encodeMessageText, GrpcMessageError } from "./message.ts";
 import { reflectSchema } from "./reflection.ts";
 
 /** Where a run's schema comes from, and what it calls. */
@@ -49,21 +49,34 @@ export async function schemaOf(
   return await reflectSchema(origin, timeoutMs, insecure);
 }
 
-/** The run's request mix for `source` against `root`: one unary or server-streaming call. */
+/**
+ * The run's request mix for `source` against `root`: one call. A client-streaming or bidi method takes a
+ * JSON array, its messages sent in order (an object is one message).
+ */
 export function grpcRequestMix(root: Root, source: GrpcSource, timeoutMs: number): RequestSpec[] {
   const method = findMethod(root, source.call);
-  if (method.clientStreaming) {
-    throw new GrpcSchemaError(
-      `${method.path} takes a client stream: loadlab calls unary and server-streaming methods so far`,
-    );
-  }
-  const text = source.message ?? "{}";
+  const text = source.message ?? (method.clientStreaming ? "[]" : "{}");
   if (/\{\{.*\}\}/s.test(text)) {
     throw new GrpcSchemaError(
       "gRPC messages take no {{ placeholders }} yet: each is encoded once before the load",
       "give the message's values as they are",
     );
   }
-  const message = encodeMessageText(method.requestType, text);
+  const message = method.clientStreaming
+    ? streamOf(method.requestType, text)
+    : encodeMessageText(method.requestType, text);
   return [grpcRequestSpec({ method: method.path, message, metadata: source.metadata }, timeoutMs)];
+}
+
+/** A client stream's messages: a JSON array (each at `message[k]`), or one object. */
+function streamOf(type: Type, text: string): Uint8Array[] {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (err) {
+    throw new GrpcMessageError("message", `not JSON (${(err as Error).message})`);
+  }
+  return Array.isArray(json)
+    ? json.map((m, k) => encodeMessage(type, m, `message[${k}]`))
+    : [encodeMessage(type, json)];
 }

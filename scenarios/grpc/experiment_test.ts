@@ -54,7 +54,7 @@ Deno.test("a grpc: section makes every load's requests the call, encoded once, o
 
 Deno.test("an unknown method, a message that does not fit, no schema: problems of the file at their paths", () => {
   assert.deepEqual(problems(FILE.replace("Greeter/SayHello", "Greeter/Nope")), [
-    "grpc.call: no method Nope in helloworld.Greeter (its methods: Collect, Fail, Metadata, SayHello, SayHellos, Sleep)",
+    "grpc.call: no method Nope in helloworld.Greeter (its methods: Chat, Collect, Fail, Metadata, SayHello, SayHellos, Sleep)",
   ]);
   const [bad] = problems(FILE.replace('{ name: "from a file" }', "{ detail: { idz: 1 } }"));
   assert.match(bad, /^grpc\.message\.detail\.idz: helloworld\.Detail has no field idz/);

@@ -46,7 +46,7 @@ Deno.test("an unknown service or method names the ones that exist", () => {
   );
   throws(
     () => findMethod(root, "helloworld.Greeter/Nope"),
-    /no method Nope in helloworld.Greeter \(its methods: Collect, Fail, Metadata, SayHello, SayHellos, Sleep\)/,
+    /no method Nope in helloworld.Greeter \(its methods: Chat, Collect, Fail, Metadata, SayHello, SayHellos, Sleep\)/,
   );
 });
 

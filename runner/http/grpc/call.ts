@@ -4,7 +4,8 @@
  * with `content-type: application/grpc`, `te: trailers`, the deadline as `grpc-timeout` (the run's
  * request timeout, so the server gives up when we do), the call's metadata as header fields (a `-bin`
  * key's value sent base64-encoded, as gRPC's libraries send binary metadata) and the message
- * length-prefixed as the body. Made once before the load; the HTTP/2 room then encodes it like any
+ * length-prefixed as the body; a client-streaming or bidi call's messages all go in the body, one after
+ * another, and the request stream ends after the last (the server's replies are read to its trailers). Made once before the load; the HTTP/2 room then encodes it like any
  * request (HEADERS once, the stream id patched per send).
  */
 import type { RequestSpec } from "../../request_spec.ts";
@@ -15,7 +16,8 @@ import { grpcTimeoutOf } from "../../../grpc/timeout.ts";
 export interface GrpcCall {
   /** `pkg.Service/Method`. */
   readonly method: string;
-  readonly message: Uint8Array;
+  /** One message, or a client stream's messages in order. */
+  readonly message: Uint8Array | readonly Uint8Array[];
   /** Metadata (names as given, lower-cased on the wire); a `-bin` name's value is sent base64-encoded. */
   readonly metadata?: readonly (readonly [string, string])[];
   /** The endpoint it is reported under; default its method. */
@@ -54,8 +56,18 @@ export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec 
     method: "POST",
     path: `/${call.method}`,
     headers,
-    body: frameMessage(call.message),
+    body: bodyOf(call.message),
     weight: call.weight ?? 1,
     name: call.name ?? call.method,
   };
+}
+
+/** The call's messages, each length-prefixed, back to back. */
+function bodyOf(message: Uint8Array | readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  if (message instanceof Uint8Array) return frameMessage(message);
+  const frames = message.map((m) => frameMessage(m));
+  const body = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
+  let at = 0;
+  for (const f of frames) (body.set(f, at), at += f.length);
+  return body;
 }

@@ -1,6 +1,7 @@
 /**
  * The engine's gRPC calls against @grpc/grpc-js on Node (another project's server, examples/grpc/server.js),
- * through the whole run over h2c (and once over TLS, verified by its CA, on both of loadlab's TLS paths): unary calls on several streams, a server stream, a status other than OK
+ * through the whole run over h2c (and once over TLS, verified by its CA, on both of loadlab's TLS paths):
+ * unary calls on several streams, a server stream, client-streaming and bidi calls, a status other than OK
  * counted by its code's name with its message, an unknown method (UNIMPLEMENTED), the deadline sent as
  * grpc-timeout and honoured by the server, a reply past the receive cap. Needs `npm install --prefix
  * examples`; without it (or without node) the test skips with the reason, except under CI=true.
@@ -174,4 +175,16 @@ test("over TLS (grpcs): the server verified by its CA, on OpenSSL by FFI and on 
   } finally {
     await Deno.remove(dir, { recursive: true });
   }
+});
+
+test("client-streaming and bidi calls: the messages sent in order, the replies read to the trailers", async () => {
+  await withNodeGreeter(async (port) => {
+    const stream = (method: string): GrpcCall => {
+      const type = root!.lookupType("helloworld.HelloRequest");
+      const messages = ["a", "b", "c"].map((name) => type.encode(type.fromObject({ name })).finish());
+      return { method: `helloworld.Greeter/${method}`, message: messages };
+    };
+    const r = await attack(port, [stream("Collect"), stream("Chat")], { requests: 20 });
+    assertEquals([r.requests, r.errors], [20, {}]);
+  });
 });
