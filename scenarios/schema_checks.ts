@@ -67,6 +67,11 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   });
   for (const [name, target] of Object.entries(exp.targets)) checkUpstreams(exp, name, target, add, refer);
   for (const [name, target] of Object.entries(exp.targets)) checkProfile(["targets", name], target, add);
+  for (const limit of ["setupTimeout", "teardownTimeout"] as const) {
+    if (exp[limit] !== undefined && exp.script === undefined) {
+      add([limit], `${limit} limits a session script's ${limit.slice(0, -7)}(); add script: or remove it`);
+    }
+  }
   if (exp.warmup === "auto" && exp.intervalHistograms === "none") {
     add(
       ["warmup"],

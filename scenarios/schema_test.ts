@@ -134,6 +134,15 @@ Deno.test("errors: a bad duration, and a bare number, say what a duration is", (
   assertIssue(BASE.replace("duration: 10s", "duration: 10"), "loads.steady.duration", /found 10/);
 });
 
+Deno.test("errors: a script's time limits without a script say so", () => {
+  assertIssue(
+    BASE + "setupTimeout: 2m\n",
+    "setupTimeout",
+    /limits a session script's setup\(\); add script:/,
+  );
+  assertIssue(BASE + "teardownTimeout: 5s\n", "teardownTimeout", /limits a session script's teardown\(\)/);
+});
+
 Deno.test("errors: a field the model needs is missing", () => {
   assertIssue(BASE + "  t: { model: throughput, duration: 5s }\n", "loads.t.rate", /missing/);
   assertIssue(BASE + "  c: { model: count, connections: 2 }\n", "loads.c.requests", /missing/);
