@@ -1,7 +1,8 @@
 /**
  * A flow's ws steps against a server that floods its WebSocket (unsolicited messages as fast as it can
- * write, none of which a step's `match` takes), on both transports, ws: and wss:: the session's reads give
- * the event loop its turns (the same read budget as `attack ws://`), so the step's own timeout is counted
+ * write, none of which a step's `match` takes, queued during a think step before it), on both transports,
+ * ws: and wss:: the session's reads give the event loop its turns (the same read budget as `attack ws://`)
+ * and its queue holds a bounded number of messages, so the step's own timeout is counted
  * under its endpoint and the run ends within its duration, timeout and graceful stop (and slack for a
  * busy machine). Raw server on 127.0.0.1, a run of 1.5 s; bounds only, no speed asserted.
  */
@@ -76,6 +77,8 @@ async function floodedFlow(transport: "deno" | "epoll", tls: boolean, first: Uin
           name: "f",
           steps: [
             { ws: { connect: "/ws" } },
+            // Meanwhile the flood queues for the next step: bounded by what holding a message costs.
+            { thinkMs: 300 },
             { ws: { send: "hi", match: { contains: "never" }, name: "wait", timeoutMs: STEP_TIMEOUT_MS } },
           ],
         }],

@@ -27,8 +27,13 @@ import { readLoop } from "./read_loop.ts";
 import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
 import type { WsStats } from "./stats.ts";
 
-/** Most bytes of messages kept for later steps; past it the oldest are let go (unsolicited). */
+/**
+ * Most bytes, and most messages, kept for later steps; past either the oldest are let go (unsolicited). A
+ * session waits for a few messages: the count keeps a flood of empty ones from queueing millions, each an
+ * object, that a step would then have to pass over one by one.
+ */
 const QUEUE_BYTES = 4 * 1024 * 1024;
+const QUEUE_MESSAGES = 1_024;
 
 /** A message received: its text (a binary one decoded as UTF-8) and when it arrived. */
 export interface ReceivedMessage {
@@ -248,7 +253,8 @@ export class WsSessionSocket implements FrameSink {
     }
     this.#queue.push(message);
     this.#queueBytes += message.text.length;
-    while (this.#queueBytes > QUEUE_BYTES && this.#queue.length > 1) {
+    const queue = this.#queue;
+    while ((this.#queueBytes > QUEUE_BYTES && queue.length > 1) || queue.length > QUEUE_MESSAGES) {
       const old = this.#queue.shift()!;
       this.#queueBytes -= old.text.length;
       this.#unsolicited(old.atMs);
