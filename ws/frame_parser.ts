@@ -104,7 +104,8 @@ export class FrameParser {
    */
   readonly #compressedCap: number;
   /** A control frame cut across reads. */
-  readonly #ctl = new Uint8Array(MAX_CONTROL_PAYLOAD_BYTES);
+  /** A control frame's payload cut across reads; made the first time one is (a crowd of parsers holds none). */
+  #ctl: Uint8Array | null = null;
   #ctlLen = 0;
 
   /**
@@ -288,10 +289,11 @@ export class FrameParser {
     this.#remaining -= take;
     let from = i, to = i + take;
     if (this.#ctlLen !== 0 || this.#remaining !== 0) {
-      this.#ctl.set(buf.subarray(i, i + take), this.#ctlLen);
+      const ctl = this.#ctl ??= new Uint8Array(MAX_CONTROL_PAYLOAD_BYTES);
+      ctl.set(buf.subarray(i, i + take), this.#ctlLen);
       this.#ctlLen += take;
       if (this.#remaining !== 0) return true;
-      buf = this.#ctl;
+      buf = ctl;
       from = 0;
       to = this.#ctlLen;
     }

@@ -13,7 +13,9 @@
  * worker shares (run.ts: one buffer's lines stay cached, not one buffer a connection), whose whole
  * messages the frame parser hands over as views, parsed inside the read's callback, so no view outlives
  * it; the handshake and promise reads (Deno's sockets), which resume after other connections' reads,
- * keep the connection's own buffer. A closed loop's next send goes from the read callback.
+ * keep a buffer of their own: the handshake one sized to its answer and dropped after it, promise reads
+ * the connection's, made only on Deno's sockets. So an open, waiting connection on epoll holds no read
+ * buffer. A closed loop's next send goes from the read callback.
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
@@ -30,7 +32,7 @@ import { Dialer, hangUp } from "../transport/dial.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
-import { handshake, offerOf } from "./handshake_io.ts";
+import { handshake, HANDSHAKE_FIRST_BYTES, offerOf } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
@@ -45,8 +47,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   lastEventMs = 0;
   #sock: TransportConn | null = null;
   readonly #dialer: Dialer;
-  /** The connection's own buffer: the handshake's and promise reads' (see the module comment). */
-  readonly #buf = new Uint8Array(WS_READ_BUFFER_BYTES);
+  /** The connection's own buffer for promise reads (Deno's sockets only; see the module comment). */
+  #buf: Uint8Array | null = null;
   #parser: FrameParser;
   readonly #match: AnswerMatch;
   readonly #ex: WsExchange;
@@ -54,7 +56,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   readonly #writer = new FrameWriter(() => this.abort());
   readonly #close: CloseHandshake;
   readonly #pacing: WsPacing;
-  readonly #reads: InlineReads = new InlineReads(this.#buf, this);
+  readonly #reads: InlineReads;
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
     this.#dialer = new Dialer(shared, this);
@@ -63,6 +65,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     this.#close = new CloseHandshake(this.#writer, run);
     this.#pacing = new WsPacing(run);
     this.#ex = new WsExchange(shared.recorder);
+    this.#reads = new InlineReads(run.readBuf, this);
   }
 
   get isOpen(): boolean {
@@ -75,7 +78,10 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
     const conn = inline ?? new PromiseInline(sock);
     this.#sock = conn;
-    this.#reads.reset(conn, inline !== null ? this.run.readBuf : this.#buf);
+    this.#reads.reset(
+      conn,
+      inline !== null ? this.run.readBuf : this.#buf ??= new Uint8Array(WS_READ_BUFFER_BYTES),
+    );
     this.#writer.reset(conn, inline);
   }
 
@@ -86,7 +92,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     this.#parser.release();
     this.#parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
     this.#close.reset();
-    const done = await handshake(sock, this.#buf, offerOf(this.run), this.shared, this);
+    const first = new Uint8Array(HANDSHAKE_FIRST_BYTES);
+    const done = await handshake(sock, first, offerOf(this.run), this.shared, this);
     if (done === null || this.#sock === null) {
       this.#closeSocket();
       return false;
@@ -97,10 +104,10 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     const extra = done.extraBytes;
     // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
     // the server's close is handled there; what `consumeRead` says of an exchange is of the last one, not this.
-    if (extra > 0) this.consumeRead(this.#buf, extra, performance.now());
+    if (extra > 0) this.consumeRead(done.buf, extra, performance.now());
     const adopted = this.#sock;
     if (this.#close.received && adopted !== null) {
-      await readUntilServerCloses(adopted, this.#buf, () => this.#sock === adopted);
+      await readUntilServerCloses(adopted, done.buf, () => this.#sock === adopted);
       this.#closeSocket();
       this.deadlineMs = Infinity;
     }
@@ -118,24 +125,32 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
    * (storm: all the connection's). `next` chains further sends from the read callback on an inline
    * transport, as for HTTP/1.1.
    */
-  async exchange(
+  exchange(
     intendedMs: number,
     _depth = 1,
     _request: unknown = null,
     next: NextExchange | null = null,
   ): Promise<number> {
-    if (this.#sock === null && !(await this.open())) return 0;
-    if (this.run.pingIntervalMs > 0) {
-      // Hold's idle wait: no deadline runs meanwhile; `abort` ends it early.
-      this.deadlineMs = Infinity;
-      await new Promise<void>((resolve) => this.#pacing.pause(this.run.pingIntervalMs, resolve));
-      if (this.#sock === null) return 0;
-      next = null;
-    }
+    if (this.#sock === null) return this.#openThenExchange(intendedMs, next);
     return new Promise((resolve) => {
-      this.#reads.start(resolve, next);
-      this.#begin(intendedMs, -1);
+      if (this.run.pingIntervalMs === 0) {
+        this.#reads.start(resolve, next);
+        this.#begin(intendedMs, -1);
+        return;
+      }
+      // Hold's idle wait, on the worker's one timer and in no async frame (a crowd waits here): no
+      // deadline runs meanwhile; `abort` ends it early. Then the ping, its pong ending the exchange.
+      this.deadlineMs = Infinity;
+      this.#pacing.pause(this.run.pingIntervalMs, () => {
+        if (this.#sock === null) return resolve(0);
+        this.#reads.start(resolve, null);
+        this.#begin(intendedMs, -1);
+      });
     });
+  }
+
+  async #openThenExchange(intendedMs: number, next: NextExchange | null): Promise<number> {
+    return await this.open() ? await this.exchange(intendedMs, 1, null, next) : 0;
   }
 
   /** Starts a send: the next message (or a ping), masked and written; the read armed (inline). */

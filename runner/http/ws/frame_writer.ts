@@ -27,11 +27,9 @@ export class FrameWriter {
   #queued = 0;
   /** The failure of the last write, if any (the caller's read then fails: it is counted there). */
   error: unknown = null;
-  readonly #onWritten = (n: number) => this.#written(n);
-  readonly #onError = (err: unknown) => {
-    this.error = err;
-    this.onError();
-  };
+  /** Handlers of a write through the promise contract, bound on first use (a crowd that writes whole makes none). */
+  #onWritten: ((n: number) => void) | null = null;
+  #onError: ((err: unknown) => void) | null = null;
 
   /** `onError`: a write failed (the caller closes the socket). */
   constructor(readonly onError: () => void) {}
@@ -80,17 +78,29 @@ export class FrameWriter {
     this.#offset = 0;
     const inline = this.#inline;
     if (inline === null) {
-      sock.write(bytes).then(this.#onWritten, this.#onError);
+      this.#writeLater(sock, bytes);
       return;
     }
     let n: number;
     try {
       n = inline.writeNow(bytes);
     } catch (err) {
-      this.#onError(err);
+      this.#failed(err);
       return;
     }
     this.#written(n);
+  }
+
+  /** Writes through the promise contract: the rest from its settlement, a failure to `onError`. */
+  #writeLater(sock: TransportConn, bytes: Uint8Array): void {
+    this.#onWritten ??= (n: number) => this.#written(n);
+    this.#onError ??= (err: unknown) => this.#failed(err);
+    sock.write(bytes).then(this.#onWritten, this.#onError);
+  }
+
+  #failed(err: unknown): void {
+    this.error = err;
+    this.onError();
   }
 
   #written(n: number): void {
@@ -98,7 +108,7 @@ export class FrameWriter {
     if (bytes === null) return;
     this.#offset += n;
     if (this.#offset < bytes.length) {
-      this.#sock?.write(bytes.subarray(this.#offset)).then(this.#onWritten, this.#onError);
+      if (this.#sock !== null) this.#writeLater(this.#sock, bytes.subarray(this.#offset));
       return;
     }
     this.#writing = null;

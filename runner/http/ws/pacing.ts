@@ -3,22 +3,26 @@
  * What one WebSocket connection (connection.ts) sends next, and when: the run's messages in turn (or hold's
  * ping; compressed on a connection that agreed to permessage-deflate), counted in the run's stats as they go;
  * a storm's count of messages sent on this socket and its think time after each; the idle wait of hold and of
- * a storm's think time, which the connection's `abort` ends early. HOT PATH: `nextFrame` masks a prebuilt
- * frame in place and counts two numbers.
+ * a storm's think time, which the connection's `abort` ends early; the waits are on the worker's one timer
+ * (pause_queue.ts), not a timer each. HOT PATH: `nextFrame` masks a prebuilt frame in place and counts two
+ * numbers.
  */
 import { type MessageTemplate, pingFrame } from "../../../ws/frame_encoder.ts";
 import type { WsRun } from "./run.ts";
+import type { PauseWaiter } from "./pause_queue.ts";
 
 const EMPTY = new Uint8Array(0);
 
-export class WsPacing {
+export class WsPacing implements PauseWaiter {
   #messageIndex = 0;
   /** The run's messages as this socket sends them (compressed when it agreed to permessage-deflate). */
   #messages: readonly MessageTemplate[];
   /** Messages of this socket's storm sent so far. */
   #stormSent = 0;
-  #idleTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  #idleEnd: (() => void) | null = null;
+  /** When the wait in progress ends (NaN: none waits); the queue reads it. */
+  pauseDueMs = NaN;
+  /** What to do when the wait in progress ends. */
+  #then: (() => void) | null = null;
 
   constructor(readonly run: WsRun) {
     this.#messages = run.messages;
@@ -61,16 +65,21 @@ export class WsPacing {
 
   /** Waits `ms`, then `then`; `endPause` ends the wait early, calling `then` at once. */
   pause(ms: number, then: () => void): void {
-    this.#idleEnd = () => {
-      this.#idleEnd = null;
-      clearTimeout(this.#idleTimer);
-      then();
-    };
-    this.#idleTimer = setTimeout(this.#idleEnd, ms);
+    this.#then = then;
+    this.run.pauses.add(ms, this);
+  }
+
+  /** The queue's call: the wait is over. */
+  pauseEnded(): void {
+    const then = this.#then;
+    this.#then = null;
+    then?.();
   }
 
   /** Ends a wait in progress (the connection is aborted), if any. */
   endPause(): void {
-    this.#idleEnd?.();
+    if (this.#then === null) return;
+    this.pauseDueMs = NaN;
+    this.pauseEnded();
   }
 }

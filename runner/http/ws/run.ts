@@ -3,15 +3,16 @@
  * What every WebSocket connection of a worker shares beyond `ConnectionShared`: the URL, the messages (frames
  * built once, `ws/frame_encoder.ts`; compressed too when permessage-deflate is offered), the match rule, the
  * handshake's extras, the caps and the budget of messages in progress, what each connection does (keep
- * sending; a storm's N messages then close; hold's pings), the worker's mask keys, its `WsStats` and the one
+ * sending; a storm's N messages then close; hold's pings), the worker's mask keys, its `WsStats`, the one
  * read buffer its connections share on inline transports (so a message touches the same memory whichever
- * connection it came on). Built once per worker from the config (`wsRunOf`).
+ * connection it came on) and the one timer their idle waits share. Built once per worker from the config (`wsRunOf`).
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
 import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
 import { BufferBudget } from "../../../ws/buffer_budget.ts";
 import type { MatchRule } from "./answer_match.ts";
 import { WsStats } from "./stats.ts";
+import { PauseQueue } from "./pause_queue.ts";
 import type { WsConfig } from "./config.ts";
 
 /**
@@ -43,6 +44,8 @@ export interface WsRun {
    * right before their callback parses it: no view of it outlives one read (connection.ts).
    */
   readonly readBuf: Uint8Array;
+  /** The idle waits of the worker's connections (hold, think times), on one timer (pause_queue.ts). */
+  readonly pauses: PauseQueue;
 }
 
 /** The worker's `WsRun` for `url` (ws:, wss:) and its config. */
@@ -70,6 +73,7 @@ export function wsRunOf(url: URL, config: WsConfig): WsRun {
     stats: new WsStats(),
     budget: new BufferBudget(config.maxBufferedBytes),
     readBuf: new Uint8Array(WS_READ_BUFFER_BYTES),
+    pauses: new PauseQueue(),
   };
 }
 
