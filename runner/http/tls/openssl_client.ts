@@ -21,6 +21,7 @@ import {
   SSL_CTRL_SET_TLSEXT_HOSTNAME,
   SSL_FILETYPE_PEM,
   SSL_MODE_PARTIAL_MOVING,
+  SSL_MODE_RELEASE_BUFFERS,
   SSL_OP_IGNORE_UNEXPECTED_EOF,
   SSL_VERIFY_NONE,
   SSL_VERIFY_PEER,
@@ -104,7 +105,7 @@ export class OpenSslClient implements SslOwner {
     const alpn = new Uint8Array([8, ...new TextEncoder().encode("http/1.1")]);
     if (s.SSL_CTX_set_alpn_protos(ctx, alpn, alpn.length) !== 0) fail("ALPN");
     s.SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
-    s.SSL_CTX_ctrl(ctx, SSL_CTRL_MODE, BigInt(SSL_MODE_PARTIAL_MOVING), null);
+    s.SSL_CTX_ctrl(ctx, SSL_CTRL_MODE, BigInt(SSL_MODE_PARTIAL_MOVING | SSL_MODE_RELEASE_BUFFERS), null);
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, BigInt(TLS1_2_VERSION), null);
     // Read ahead: one read() takes a whole response's records instead of a record header, then its body.
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_READ_AHEAD, 1n, null);

@@ -67,6 +67,11 @@ export const SSL_CTRL_SET_TLSEXT_HOSTNAME = 55;
 export const TLSEXT_NAMETYPE_HOST_NAME = 0;
 /** Partial writes (a write returns what went out) and retries from another view of the same bytes. */
 export const SSL_MODE_PARTIAL_MOVING = 0x1 | 0x2;
+/**
+ * OpenSSL frees a connection's read and write buffers (about 17 KiB each) whenever they are empty: an
+ * idle or waiting connection of a big crowd then holds none, for a malloc per busy read.
+ */
+export const SSL_MODE_RELEASE_BUFFERS = 0x10;
 /** A peer's close without close_notify reads as end of stream (as plain TCP and Deno's client do). */
 export const SSL_OP_IGNORE_UNEXPECTED_EOF = 1n << 7n;
 /** `SSL_set_shutdown`'s both directions: the connection ended cleanly as far as its session is concerned. */
