@@ -10,6 +10,7 @@
 import { basename, extname, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { formatIssues } from "../validation/mod.ts";
 import { checkScript } from "./script_check.ts";
@@ -31,6 +32,8 @@ export async function k6ExperimentText(
     throw err;
   }
   const module = await checkScript(converted);
+  // From before any worker starts: their custom metrics reach the main isolate as they run.
+  collectK6Metrics();
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);

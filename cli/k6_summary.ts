@@ -4,34 +4,40 @@
  * (results/export/k6_summary.ts) handed to the script's `handleSummary(data)` when it exports one, whose
  * answer is written as k6 writes it (`stdout`, `stderr`, else a file path relative to the working
  * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
- * Thresholds on k6's `checks` are judged here, on the run's checks (loadlab's thresholds have no checks
- * metric): a failed one is marked in the summary and makes the exit code 1, as a failed threshold does.
+ * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
+ * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and makes the exit
+ * code 1, as a failed threshold does; one on a metric the run never added to fails as not measured.
  */
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
+import { k6CustomMetrics } from "../runner/script/k6/metrics_channel.ts";
 import { renderK6Summary } from "../results/export/k6_summary_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { UsageError } from "./usage_error.ts";
 
 /**
  * Prints (or hands to `handleSummary`) the k6 summary of every run of `results` of k6 script `source`,
- * with its `checks` thresholds judged on the run's checks; returns how many of those failed.
+ * with the custom metrics its workers sent and the thresholds judged after the run (on `checks`, custom
+ * metrics, iterations); returns how many of those failed.
  */
 export async function k6Summaries(source: string, results: ResultsFile): Promise<number> {
   const module = await import(pathToFileURL(sessionScriptPath(resolve(source))).href);
   const handle = module.handleSummary as ((data: unknown) => unknown) | undefined;
   const mapped = k6Experiment(module.options ?? {});
-  const checkRules = mapped.ok ? mapped.value.checkThresholds : [];
+  const rules = mapped.ok ? mapped.value.afterRun : [];
+  const custom = await k6CustomMetrics(results.runs.reduce((a, r) => a + r.durationSec, 0));
   let failed = 0;
   for (const run of results.runs) {
     const data = k6SummaryData(results, run);
-    const checks = data.metrics.checks;
-    for (const rule of checkRules) {
-      const ok = k6RuleHolds(checks.values, rule);
-      (checks.thresholds ??= {})[rule] = { ok };
+    Object.assign(data.metrics, custom);
+    for (const { metric, rule } of rules) {
+      const values = data.metrics[metric]?.values;
+      const ok = values !== undefined && k6RuleHolds(values, rule);
+      data.metrics[metric] ??= { type: "counter", contains: "default", values: {} };
+      (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
     }
     if (typeof handle !== "function") {

@@ -12,12 +12,21 @@ import { formatPath, type Issue } from "../validation/mod.ts";
 
 type Options = Record<string, unknown>;
 
+/** A threshold judged after the run: `rate>0.9` on `checks`. */
+export interface AfterRunRule {
+  metric: string;
+  rule: string;
+}
+
 /** What the options become: the load, its extra fields and the thresholds. */
 export interface K6Experiment {
   load: Record<string, unknown>;
   thresholds: Array<string | Record<string, unknown>>;
-  /** Thresholds on k6's `checks` rate (`rate>0.9`): judged on the run's checks after it (cli/k6_summary.ts). */
-  checkThresholds: string[];
+  /**
+   * Thresholds judged after the run on k6's summary (cli/k6_summary.ts): on `checks`, on the custom
+   * metrics (`Trend`, `Counter`, `Rate`, `Gauge`) and on `iterations`, `iteration_duration`, `vus`, `data_*`.
+   */
+  afterRun: AfterRunRule[];
 }
 
 /**
@@ -53,10 +62,10 @@ export function k6Experiment(
     else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
   }
   const load = loadOf(options, problem);
-  const checkThresholds: string[] = [];
-  const thresholds = thresholdsOf(options.thresholds, problem, checkThresholds);
+  const afterRun: AfterRunRule[] = [];
+  const thresholds = thresholdsOf(options.thresholds, problem, afterRun);
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { load: { ...load, ...extra }, thresholds, checkThresholds } };
+  return { ok: true, value: { load: { ...load, ...extra }, thresholds, afterRun } };
 }
 
 type Problem = (path: Array<string | number>, message: string) => void;
@@ -199,30 +208,40 @@ function scenarioLoad(sc: Options, path: Array<string | number>, problem: Proble
 }
 
 const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
+/** k6's built-in metrics that k6's summary here has no numbers for. */
+const NOT_MEASURED = new Set([
+  "http_req_waiting",
+  "http_req_connecting",
+  "http_req_blocked",
+  "http_req_sending",
+  "http_req_receiving",
+  "http_req_tls_handshaking",
+  "vus_max",
+  "group_duration",
+  "dropped_iterations",
+]);
+const AFTER_RUN_RULE =
+  /^(avg|min|max|med|p\(\d+(\.\d+)?\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
 const SELECTOR_KEYS = new Set(["name", "method"]);
 
 /** k6 thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as loadlab's. */
 function thresholdsOf(
   thresholds: unknown,
   problem: Problem,
-  checks: string[],
+  afterRun: AfterRunRule[],
 ): Array<string | Record<string, unknown>> {
   if (thresholds === undefined) return [];
   const out: Array<string | Record<string, unknown>> = [];
   for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
     const path = ["options", "thresholds", key];
-    if (key.trim() === "checks") {
-      checks.push(...checkRules(list, path, problem));
+    const m = /^([a-z_0-9]+)(\{([^{}]*)\})?$/i.exec(key.trim());
+    if (m === null || NOT_MEASURED.has(m[1])) {
+      problem(path, `${m?.[1] ?? key}: loadlab's k6 summary has no numbers for this metric`);
       continue;
     }
-    const m = /^([a-z_0-9]+)(\{([^{}]*)\})?$/i.exec(key.trim());
-    if (m === null || !METRICS.has(m[1])) {
-      problem(
-        path,
-        `${
-          m?.[1] ?? key
-        }: loadlab judges http_req_duration, http_reqs, http_req_failed and checks (custom metrics are not judged yet)`,
-      );
+    if (!METRICS.has(m[1])) {
+      if (m[2] !== undefined) problem(path, `${key}: a custom metric's threshold by tag is not judged yet`);
+      else afterRun.push(...afterRunRules(m[1], list, path, problem));
       continue;
     }
     for (const pair of (m[3] ?? "").split(",").filter((p) => p.trim() !== "")) {
@@ -247,17 +266,20 @@ function thresholdsOf(
   return out;
 }
 
-/** `checks` thresholds: `rate` rules only, judged after the run (abortOnFail would need them live). */
-function checkRules(list: unknown, path: Array<string | number>, problem: Problem): string[] {
-  const rules: string[] = [];
+/** Thresholds judged after the run (abortOnFail would need them live): `checks` takes `rate` rules. */
+function afterRunRules(metric: string, list: unknown, path: Array<string | number>, problem: Problem) {
+  const rules: AfterRunRule[] = [];
   for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
     const t = typeof item === "string" ? { threshold: item } : item as Options;
     const rule = typeof t?.threshold === "string" ? t.threshold.trim() : "";
-    if (!/^rate\s*(<=|>=|==|!=|<|>)\s*\d+(\.\d+)?$/.test(rule)) {
-      problem([...path, k], "a checks threshold is rate<op>number, e.g. rate>0.95");
+    if (!AFTER_RUN_RULE.test(rule) || (metric === "checks" && !rule.startsWith("rate"))) {
+      problem(
+        [...path, k],
+        `${rule}: not a rule loadlab judges on ${metric} (e.g. rate>0.95, p(95)<200, count>10)`,
+      );
     } else if (t.abortOnFail) {
-      problem([...path, k], "abortOnFail on checks is not honoured: checks are judged after the run");
-    } else rules.push(rule);
+      problem([...path, k], `abortOnFail on ${metric} is not honoured: it is judged after the run`);
+    } else rules.push({ metric, rule });
   }
   return rules;
 }

@@ -99,11 +99,23 @@ Deno.test("thresholds in k6's syntax, with abortOnFail and a name selector", () 
   ]);
 });
 
-Deno.test("checks thresholds are judged after the run on the checks' pass rate", () => {
-  const { thresholds, checkThresholds } = mapped({
-    thresholds: { checks: ["rate>0.9", { threshold: "rate == 1" }] },
+Deno.test("thresholds on checks, custom metrics and iterations are judged after the run", () => {
+  const { thresholds, afterRun } = mapped({
+    thresholds: {
+      checks: ["rate>0.9", { threshold: "rate == 1" }],
+      my_trend: ["p(95)<200", "avg<100"],
+      errors: ["count<10"],
+      iterations: ["count>5"],
+    },
   });
-  assertEquals([thresholds, checkThresholds], [[], ["rate>0.9", "rate == 1"]]);
+  assertEquals([thresholds, afterRun.map((r) => `${r.metric}: ${r.rule}`)], [[], [
+    "checks: rate>0.9",
+    "checks: rate == 1",
+    "my_trend: p(95)<200",
+    "my_trend: avg<100",
+    "errors: count<10",
+    "iterations: count>5",
+  ]]);
 });
 
 Deno.test("what loadlab cannot honour is refused at its path, never dropped", () => {
@@ -123,12 +135,20 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
   );
   assertEquals(
     problems({
-      thresholds: { checks: ["count>1"], "http_req_duration{kind:html}": ["p(95)<1"], my_trend: ["avg<1"] },
+      thresholds: {
+        checks: ["count>1"],
+        "http_req_duration{kind:html}": ["p(95)<1"],
+        "my_trend{kind:a}": ["avg<1"],
+        http_req_waiting: ["p(95)<1"],
+        my_rate: [{ threshold: "rate>0.5", abortOnFail: true }],
+      },
     }),
     [
       "options.thresholds.checks[0]",
       'options.thresholds["http_req_duration{kind:html}"]',
-      "options.thresholds.my_trend",
+      'options.thresholds["my_trend{kind:a}"]',
+      "options.thresholds.http_req_waiting",
+      "options.thresholds.my_rate[0]",
     ],
   );
   assertEquals(problems({ vus: 2, duration: "1x" }), ["options.duration"]);

@@ -193,3 +193,32 @@ Deno.test("a scenario's exec names the function each iteration runs", () =>
     assertEquals(steps.map((s) => [s.label, s.requests]), [["browse", 4]]);
     assertEquals(steps[0].checks?.map((c) => [c.name, c.passed]).sort(), [["200", 4], ["scenario named", 4]]);
   }));
+
+Deno.test("custom metrics from every worker reach k6's summary; thresholds on them judged", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-metrics-" });
+    const out = await loadlabIn(
+      dir,
+      "run",
+      fixture("custom_metrics.js"),
+      "--target",
+      `app=${url}`,
+      "--out-dir",
+      "out",
+    );
+    const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+    // `json_size: max<0` cannot hold: exit 1, the others pass.
+    assertEquals(out.code, 1, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`)).metrics;
+    assertEquals(m.pages.values.count, 16);
+    assertEquals(m.pages.thresholds, { "count==16": { ok: true } });
+    assertEquals([m.ok_rate.values.passes, m.ok_rate.values.fails, m.ok_rate.thresholds], [8, 0, {
+      "rate==1": { ok: true },
+    }]);
+    ok(
+      m.json_size.values.min > 0 && m.json_size.values.min === m.json_size.values.max,
+      JSON.stringify(m.json_size),
+    );
+    assertEquals(m.json_size.thresholds, { "min>0": { ok: true }, "max<0": { ok: false } });
+    ok([1, 2].includes(m.last_vu.values.value), JSON.stringify(m.last_vu));
+  }));

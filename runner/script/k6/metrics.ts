@@ -1,41 +1,52 @@
 /**
  * @module
- * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge` take `add(value)` and
- * keep their aggregate per worker isolate (count, sum, min, max, last, passes). They do not yet reach
- * results.json or the summary, so a threshold on a custom metric is refused before the load.
+ * k6's `k6/metrics` for converted scripts: `Trend`, `Counter`, `Rate` and `Gauge` take `add(value)`.
+ * Each isolate keeps what was added since its last send and the runtime sends it at the end of each
+ * iteration (only when something was added) on a `BroadcastChannel`, which reaches loadlab's main isolate
+ * from every worker of the process; metrics_channel.ts adds the workers' parts up there for k6's summary
+ * and the thresholds on custom metrics. A trend sends its values (their percentiles are taken from all of
+ * them), the others their sums.
  */
 
-/** A custom metric's aggregate in this isolate. */
-export interface MetricTotals {
+/** What one isolate added to a metric since its last send. */
+export interface MetricPart {
+  name: string;
   kind: "trend" | "counter" | "rate" | "gauge";
-  count: number;
+  /** Trend values, or the gauge's last value alone. */
+  values: number[];
   sum: number;
-  min: number;
-  max: number;
-  last: number;
-  passes: number;
+  trues: number;
+  count: number;
 }
 
-/** Every custom metric of this isolate by name. */
-export const customMetrics = new Map<string, MetricTotals>();
+/** The channel the workers' parts travel on. */
+export const METRICS_CHANNEL = "loadlab-k6-metrics";
+
+const parts = new Map<string, MetricPart>();
+let channel: BroadcastChannel | null = null;
+
+/** Sends what was added since the last send (nothing when nothing was). */
+export function flushMetrics(): void {
+  if (parts.size === 0) return;
+  channel ??= new BroadcastChannel(METRICS_CHANNEL);
+  channel.postMessage([...parts.values()]);
+  parts.clear();
+}
 
 class Metric {
-  readonly #totals: MetricTotals;
-  constructor(readonly name: string, kind: MetricTotals["kind"]) {
-    let totals = customMetrics.get(name);
-    if (totals === undefined) {
-      totals = { kind, count: 0, sum: 0, min: Infinity, max: -Infinity, last: 0, passes: 0 };
-      customMetrics.set(name, totals);
-    }
-    this.#totals = totals;
-  }
+  constructor(readonly name: string, readonly kind: MetricPart["kind"]) {}
 
   add(value: number | boolean, _tags?: Record<string, string>): void {
-    const t = this.#totals, v = Number(value);
-    t.count++, t.sum += v, t.last = v;
-    if (v < t.min) t.min = v;
-    if (v > t.max) t.max = v;
-    if (value) t.passes++;
+    let part = parts.get(this.name);
+    if (part === undefined) {
+      part = { name: this.name, kind: this.kind, values: [], sum: 0, trues: 0, count: 0 };
+      parts.set(this.name, part);
+    }
+    const v = Number(value);
+    part.count++, part.sum += v;
+    if (value) part.trues++;
+    if (this.kind === "trend") part.values.push(v);
+    else if (this.kind === "gauge") part.values = [v];
   }
 }
 

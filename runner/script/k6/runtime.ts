@@ -13,6 +13,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Session } from "../session.ts";
+import { flushMetrics } from "./metrics.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
 export interface VuContext {
@@ -97,7 +98,13 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
   return (s: Session) => {
     for (const [name, value] of vuCookies.get(s.vu) ?? []) s.cookies.set(name, value);
-    return storage.run({ s, scenario: scenarioName }, () => fn(s.setup));
+    return storage.run({ s, scenario: scenarioName }, async () => {
+      try {
+        return await fn(s.setup);
+      } finally {
+        flushMetrics();
+      }
+    });
   };
 }
 
