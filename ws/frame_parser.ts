@@ -83,7 +83,8 @@ export class FrameParser {
   closed = false;
   faultMessage = "";
   #state = HEADER;
-  readonly #head = new Uint8Array(10);
+  /** A frame header cut across reads, gathered; made the first time one is. */
+  #head: Uint8Array | null = null;
   #headLen = 0;
   #opcode = 0;
   #fin = false;
@@ -142,7 +143,7 @@ export class FrameParser {
             continue;
           }
         }
-        const head = this.#head;
+        const head = this.#head ??= new Uint8Array(10);
         while (i < to && (this.#headLen < 2 || this.#headLen < headerBytes(head[1]))) {
           head[this.#headLen++] = buf[i++];
         }
