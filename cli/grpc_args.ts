@@ -3,7 +3,8 @@
  * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call
  * pkg.Service/Method` (ghz's `pkg.Service.Method` too), the schema by `--proto FILE` with `-i DIR` import
  * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"`
- * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` the cap of a received message.
+ * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` the cap of a received message,
+ * `--compress gzip` the messages compressed.
  * The URL becomes its http: or https: origin spoken over h2c or h2; flags that only mean something for
  * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
  * after parsing (`withGrpcCalls`), as reflection asks the server.
@@ -24,6 +25,7 @@ export const GRPC_FLAGS: FlagSpec[] = [
   { long: "protoset", takesValue: true, example: "bundle.protoset" },
   { long: "reflect", takesValue: false },
   { long: "max-receive", takesValue: true, example: "4194304" },
+  { long: "compress", takesValue: true, example: "gzip" },
 ];
 
 /** HTTP-only flags, refused with a grpc:// URL. */
@@ -77,6 +79,7 @@ export function grpcArgs(flags: FlagValues, url: URL): GrpcArgs | undefined {
       reflect: flags.has("reflect") || undefined,
       message,
       metadata: flags.all("header").map(metadataOf),
+      ...compressOf(flags.text("compress")),
     },
   };
 }
@@ -87,6 +90,13 @@ function readBodyFile(path: string): string {
   } catch (err) {
     throw new UsageError(`--body-file ${path}: cannot read it (${(err as Error).message})`);
   }
+}
+
+/** `--compress gzip` (the one encoding offered). */
+function compressOf(value: string | undefined): { compress?: "gzip" } {
+  if (value === undefined) return {};
+  if (value === "gzip") return { compress: "gzip" };
+  throw new UsageError(`--compress ${JSON.stringify(value)}: gzip is the one gRPC compression offered`);
 }
 
 /** `-H "name: value"` as metadata: a lower-case-able token name that gRPC itself does not set. */

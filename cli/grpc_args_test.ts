@@ -94,6 +94,24 @@ Deno.test("the call is found in the schema and its message encoded once; what do
     "250m",
   ], ["k-bin", "aGk"]]);
   assertEquals([...spec.body!], [0, 0, 0, 0, 3, 0x0a, 1, 0x78]);
+  const zipped = parse(
+    "grpc://127.0.0.1:50051",
+    "--call",
+    "helloworld.Greeter/SayHello",
+    "--proto",
+    PROTO,
+    "-b",
+    '{"name":"x"}',
+    "--compress",
+    "gzip",
+  );
+  const [gz] = (await withGrpcCalls(zipped.config, zipped.grpc!)).requestMix;
+  assertEquals(gz.headers.slice(3), [["grpc-encoding", "gzip"], ["grpc-accept-encoding", "gzip"]]);
+  assertEquals([gz.body![0], gz.body![5], gz.body![6]], [1, 0x1f, 0x8b]);
+  throws(
+    () => parse("grpc://127.0.0.1:1", "--call", "a.B/C", "--compress", "br"),
+    /gzip is the one gRPC compression offered/,
+  );
   const fails = (argv: string[], expected: RegExp) => {
     const q = parse("grpc://127.0.0.1:50051", "--proto", PROTO, ...argv);
     return rejects(

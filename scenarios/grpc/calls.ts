@@ -26,6 +26,8 @@ export interface GrpcSource {
   /** The message as JSON text; absent: `{}`. */
   readonly message?: string;
   readonly metadata?: readonly (readonly [string, string])[];
+  /** Compress the messages with gzip. */
+  readonly compress?: "gzip";
 }
 
 /** The schema `source` names; with none of proto, protoset or reflect, a usage problem. */
@@ -65,7 +67,8 @@ export function grpcRequestMix(root: Root, source: GrpcSource, timeoutMs: number
   const message = method.clientStreaming
     ? streamOf(method.requestType, text)
     : encodeMessageText(method.requestType, text);
-  return [grpcRequestSpec({ method: method.path, message, metadata: source.metadata }, timeoutMs)];
+  const call = { method: method.path, message, metadata: source.metadata, compress: source.compress };
+  return [grpcRequestSpec(call, timeoutMs)];
 }
 
 /** A client stream's messages: a JSON array (each at `message[k]`), or one object. */

@@ -5,12 +5,15 @@
  * request timeout, so the server gives up when we do), the call's metadata as header fields (a `-bin`
  * key's value sent base64-encoded, as gRPC's libraries send binary metadata) and the message
  * length-prefixed as the body; a client-streaming or bidi call's messages all go in the body, one after
- * another, and the request stream ends after the last (the server's replies are read to its trailers). Made once before the load; the HTTP/2 room then encodes it like any
+ * another, and the request stream ends after the last (the server's replies are read to its trailers).
+ * With `compress: "gzip"` every message is gzip-compressed once here, flagged compressed, and the call says
+ * `grpc-encoding: gzip` and `grpc-accept-encoding: gzip` (the server may then compress its replies too). Made once before the load; the HTTP/2 room then encodes it like any
  * request (HEADERS once, the stream id patched per send).
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { frameMessage } from "../../../grpc/framing.ts";
 import { grpcTimeoutOf } from "../../../grpc/timeout.ts";
+import { gzipSync } from "node:zlib";
 
 /** One call of a gRPC run, its message encoded already (protobuf bytes, without the prefix). */
 export interface GrpcCall {
@@ -23,6 +26,8 @@ export interface GrpcCall {
   /** The endpoint it is reported under; default its method. */
   readonly name?: string;
   readonly weight?: number;
+  /** Compress every message with gzip (once, here). */
+  readonly compress?: "gzip";
 }
 
 /** Header fields gRPC itself sets: metadata may not name them. */
@@ -31,6 +36,7 @@ export const RESERVED_METADATA = new Set([
   "te",
   "grpc-timeout",
   "grpc-encoding",
+  "grpc-accept-encoding",
   "user-agent",
 ]);
 
@@ -48,6 +54,7 @@ export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec 
     ["te", "trailers"],
     ["grpc-timeout", grpcTimeoutOf(timeoutMs)],
   ];
+  if (call.compress === "gzip") headers.push(["grpc-encoding", "gzip"], ["grpc-accept-encoding", "gzip"]);
   for (const [name, value] of call.metadata ?? []) {
     const lower = name.toLowerCase();
     headers.push([lower, lower.endsWith("-bin") ? binaryMetadataValue(value) : value]);
@@ -56,16 +63,17 @@ export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec 
     method: "POST",
     path: `/${call.method}`,
     headers,
-    body: bodyOf(call.message),
+    body: bodyOf(call.message, call.compress === "gzip"),
     weight: call.weight ?? 1,
     name: call.name ?? call.method,
   };
 }
 
 /** The call's messages, each length-prefixed, back to back. */
-function bodyOf(message: Uint8Array | readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
-  if (message instanceof Uint8Array) return frameMessage(message);
-  const frames = message.map((m) => frameMessage(m));
+function bodyOf(message: Uint8Array | readonly Uint8Array[], gzip: boolean): Uint8Array<ArrayBuffer> {
+  const frame = (m: Uint8Array) => gzip ? frameMessage(gzipSync(m), true) : frameMessage(m);
+  if (message instanceof Uint8Array) return frame(message);
+  const frames = message.map(frame);
   const body = new Uint8Array(frames.reduce((n, f) => n + f.length, 0));
   let at = 0;
   for (const f of frames) (body.set(f, at), at += f.length);

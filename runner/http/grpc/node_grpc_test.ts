@@ -188,3 +188,16 @@ test("client-streaming and bidi calls: the messages sent in order, the replies r
     assertEquals([r.requests, r.errors], [20, {}]);
   });
 });
+
+test("gzip: every message sent compressed, flagged and named by grpc-encoding, decompressed by the server", async () => {
+  await withNodeGreeter(async (port) => {
+    const hello = { ...call("SayHello", { name: "zipped ".repeat(20) }), compress: "gzip" as const };
+    const stream = {
+      ...call("Collect", { name: "z" }),
+      message: [call("SayHello", { name: "a" }).message as Uint8Array],
+      compress: "gzip" as const,
+    };
+    const r = await attack(port, [hello, stream], { requests: 20 });
+    assertEquals([r.requests, r.errors], [20, {}]);
+  });
+});
