@@ -24,7 +24,12 @@ async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
   }
 }
 
-const load = (url: string, path: string, protocol: "http1" | "h2c" = "http1") =>
+const load = (
+  url: string,
+  path: string,
+  protocol: "http1" | "h2c" = "http1",
+  transport: "deno" | "epoll" | "auto" = "auto",
+) =>
   parseAttackConfig({
     url,
     model: "connections",
@@ -33,22 +38,25 @@ const load = (url: string, path: string, protocol: "http1" | "h2c" = "http1") =>
     durationMs: 400,
     gracefulStopMs: 200,
     intervalMs: 100,
-    ...(protocol === "h2c" ? { protocol } : {}),
+    protocol,
+    transport,
     script: { path },
   });
 
 for (const protocol of ["http1", "h2c"] as const) {
-  Deno.test(`requests a session does not await (${protocol}): no connection each, a script error at the line`, () =>
-    withTarget(async (url) => {
-      const run = await runAttack(load(url, script("unawaited.ts"), protocol));
-      ok(run.connects <= 4, `${run.connects} connections for 2 sessions at a time`);
-      const messages = Object.keys(run.errorMessages?.script ?? {});
-      ok(
-        messages.some((m) => m.includes("still in flight") && m.endsWith("(unawaited.ts:6)")),
-        JSON.stringify(messages),
-      );
-      ok(run.requests > 0, "the first request of each session is sent");
-    }));
+  for (const transport of ["deno", "epoll"] as const) {
+    Deno.test(`requests a session does not await (${protocol}, ${transport}): no connection each, a script error at the line`, () =>
+      withTarget(async (url) => {
+        const run = await runAttack(load(url, script("unawaited.ts"), protocol, transport));
+        ok(run.connects <= 4, `${run.connects} connections for 2 sessions at a time`);
+        const messages = Object.keys(run.errorMessages?.script ?? {});
+        ok(
+          messages.some((m) => m.includes("still in flight") && m.endsWith("(unawaited.ts:6)")),
+          JSON.stringify(messages),
+        );
+        ok(run.requests > 0, "the first request of each session is sent");
+      }));
+  }
 }
 
 Deno.test("a session waiting on a promise nothing resolves is cut at the end of the graceful stop", () =>
