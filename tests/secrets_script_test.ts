@@ -1,8 +1,8 @@
 /**
  * End to end: a session script that puts a secret-named environment variable's value (`s.env`) in a path,
- * a request name, a check name and a thrown message, and a secret header's value it sent in a check
- * name: neither value reaches any output in clear (results.json, report.html, summary.md, the terminal),
- * each redacted as the rest of results are. The built-in target, a count of sessions on loopback.
+ * a request name, a check name and thrown messages (a session's, teardown's), and a secret header's value
+ * it sent in a check name: neither value reaches any output in clear (results.json, report.html,
+ * summary.md, the terminal), each redacted as the rest of results are. The built-in target, a count of sessions on loopback.
  */
 import { ok } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
@@ -48,6 +48,7 @@ Deno.test("a script's secret env value and secret header value reach no output i
     const results = files.find(([p]) => p.endsWith("results.json"))![1];
     ok(results.includes("GET /api/keys/[redacted 21 chars sha256:"), results.slice(0, 2000));
     ok(terminal.includes("check [redacted"), terminal);
+    ok(terminal.includes("warning: teardown() failed: teardown saw [redacted"), terminal);
     for (const [where, text] of [["terminal", terminal], ...files]) {
       ok(!text.includes(TOKEN), `${where} holds the env value`);
       ok(!text.includes(HEADER), `${where} holds the header value`);

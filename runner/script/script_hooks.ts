@@ -13,6 +13,7 @@
 import type { AttackConfig } from "../config.ts";
 import type { RunResult } from "../../results/mod.ts";
 import { type HostOutcome, ScriptHost } from "./script_host.ts";
+import { ScriptNames } from "./script_names.ts";
 
 /** setup() did not give a value to run with: the message says why, naming the script's line. */
 export class ScriptSetupError extends Error {
@@ -35,18 +36,20 @@ export async function withScriptSetup(
 ): Promise<RunResult> {
   const script = config.script;
   if (script === undefined) return load(config);
+  // Sessions read loadlab's environment as `s.env` (k6's __ENV) unless the config gives one; its secrets
+  // are redacted from what setup and teardown say, as from the sessions' names (script_names.ts).
+  const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
+  const names = new ScriptNames(env);
   const opened = await ScriptHost.open(script.path, script.setupTimeoutMs, signal);
-  if (opened.host === null) throw setupFailure(opened.outcome, "loading the script");
+  if (opened.host === null) throw setupFailure(opened.outcome, "loading the script", names);
   const { host, exports } = opened;
   try {
     let setupData: unknown = undefined;
     if (exports.setup) {
       const outcome = await host.call({ type: "setup" }, script.setupTimeoutMs, signal);
-      if (outcome.kind !== "done") throw setupFailure(outcome, "setup()");
+      if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
     }
-    // Sessions read loadlab's environment as `s.env` (k6's __ENV) unless the config gives one.
-    const env = Object.keys(script.env).length > 0 ? script.env : Deno.env.toObject();
     const end = () => exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, signal) : null;
     let run: RunResult;
     try {
@@ -57,7 +60,7 @@ export async function withScriptSetup(
       throw err;
     }
     const teardownError = await end();
-    return teardownError === null ? run : { ...run, teardownError };
+    return teardownError === null ? run : { ...run, teardownError: names.shown(teardownError) };
   } finally {
     host.close();
   }
@@ -81,9 +84,9 @@ async function teardown(
 }
 
 /** The error that ends a run whose setup (or the script's loading) did not give a value. */
-function setupFailure(outcome: HostOutcome, what: string): Error {
+function setupFailure(outcome: HostOutcome, what: string, names: ScriptNames): Error {
   if (outcome.kind === "stopped") return new ScriptSetupStopped(`stopped during ${what}: no load was sent`);
-  return new ScriptSetupError(`${what} ${endText(outcome, "setupTimeout")}; no load was sent`);
+  return new ScriptSetupError(names.shown(`${what} ${endText(outcome, "setupTimeout")}; no load was sent`));
 }
 
 /** How a step in the script's isolate ended, after its name ("failed: ..."); `limit` names its time limit. */
