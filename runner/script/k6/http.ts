@@ -9,6 +9,7 @@
  * requests one after another on the session's connection (k6 sends them in parallel).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
+import { cookieJar } from "./vu_jar.ts";
 import { fetchedResponse, K6Response, type SentRequest } from "./response.ts";
 import type { Response } from "../session.ts";
 
@@ -259,32 +260,6 @@ export function expectedStatuses(...statuses: Array<number | { min: number; max:
 /** k6's setResponseCallback: refused unless it keeps k6's default (2xx/3xx expected). */
 export function setResponseCallback(_callback: unknown): void {
   throw new Error("http.setResponseCallback is not supported: loadlab counts 4xx/5xx as failed status");
-}
-
-/** The VU's cookie jar (the session's): set, read by name, clear. */
-export function cookieJar() {
-  const jar = () => {
-    const s = current()?.s;
-    if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
-    return s.cookies;
-  };
-  return {
-    set: (_url: string, name: string, value: string) => {
-      jar().set(name, value);
-      keepCookies(current()!.s.vu, [`${name}=${value}`]);
-    },
-    cookiesForURL: (_url: string) =>
-      new Proxy({}, {
-        get: (_t, name) => {
-          const value = typeof name === "string" ? jar().get(name) : undefined;
-          return value === undefined ? undefined : [value];
-        },
-      }),
-    clear: (_url?: string) => jar().clear(),
-    delete: (_url: string, _name: string) => {
-      throw new Error("jar.delete is not supported; jar.clear() forgets every cookie");
-    },
-  };
 }
 
 export default {
