@@ -74,6 +74,18 @@ interface VirtualUser {
   jar: CookieJar | null;
 }
 
+/** Where a session runs and is counted (ScriptSessions' `run` to its end). */
+interface SessionPlace {
+  run: SessionRun;
+  load: SessionConnection;
+  user: VirtualUser;
+  startMs: number;
+  recorder: ScriptRecorder | null;
+}
+
+/** What `run` resolves with when no session starts (the data rows ran out). */
+const NO_SESSION = Promise.resolve(0);
+
 /** Runs one worker's sessions of a script. */
 export class ScriptSessions {
   readonly recorder: ScriptRecorder;
@@ -98,9 +110,11 @@ export class ScriptSessions {
   }
 
   /** One session on `load` from `arrivalMs` (negative: now, a closed loop); resolves with its responses. */
-  async run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
+  run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
     if (!(load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection)) {
-      throw new TypeError("session scripts need an HTTP/1.1 connection or an HTTP/2 stream slot");
+      return Promise.reject(
+        new TypeError("session scripts need an HTTP/1.1 connection or an HTTP/2 stream slot"),
+      );
     }
     const o = this.options;
     const closed = arrivalMs < 0;
@@ -111,7 +125,7 @@ export class ScriptSessions {
       const row = o.feeder.next();
       if (row === null) {
         recorder?.noData();
-        return 0;
+        return NO_SESSION;
       }
       data = rowObject(o.columns, row);
     }
@@ -125,21 +139,36 @@ export class ScriptSessions {
     recorder?.sessionStarted();
     this.#watch(run.ended);
     this.#live.add(s);
+    // The script's function, after its `start` on the user's first session; no frame of ours around it
+    // otherwise (a session waiting holds as few as it can).
+    let body: unknown;
+    try {
+      body = o.start && iteration === 0 ? this.#started(s) : this.fn(s);
+    } catch (err) {
+      body = Promise.reject(err);
+    }
+    return this.#session(s, body, { run, load, user, startMs, recorder });
+  }
+
+  /** The session from its call to its end: its outcome counted, its jar kept, its connection handed on. */
+  async #session(s: ScriptSession, body: unknown, at: SessionPlace): Promise<number> {
+    const { run, load, user, startMs, recorder } = at;
     try {
       // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
-      const outcome = await Promise.race([this.#body(s, iteration), s.cut]);
+      s.endWith(body);
+      const outcome = await s.outcome;
       if (outcome === CUT) {
         if (s.pending) this.#pendingAtStop(run, recorder);
       } else if (!run.ended.aborted) recorder?.sessionCompleted((performance.now() - startMs) * 1000);
     } catch (err) {
       // A session cut by the run's own stop is neither completed nor failed.
       if (!run.shared.stopping) {
-        const message = this.names.shown(scriptErrorMessage(err, o.path));
+        const message = this.names.shown(scriptErrorMessage(err, this.options.path));
         run.shared.recorder.recordError(performance.now(), "script", message);
         recorder?.sessionFailed();
       }
     } finally {
-      if (o.start) user.jar = s.jar;
+      if (this.options.start) user.jar = s.jar;
       this.#live.delete(s);
       // A request the script did not await ends before the connection goes to another session.
       const inFlight = s.settled();
@@ -158,10 +187,9 @@ export class ScriptSessions {
     return user;
   }
 
-  /** The script's function, after its `start` when this is the user's first session. */
-  async #body(s: ScriptSession, iteration: number): Promise<unknown> {
-    const start = this.options.start;
-    if (start && iteration === 0) await start(s);
+  /** The user's first session with a `start`: it, then the script's function. */
+  async #started(s: ScriptSession): Promise<unknown> {
+    await this.options.start!(s);
     return await this.fn(s);
   }
 
@@ -234,9 +262,13 @@ class ScriptSession implements Session {
   #wake: (() => void) | null = null;
   #wakeTimer: ReturnType<typeof setTimeout> | undefined = undefined;
   #onWake: (() => void) | null = null;
-  /** Resolves with `CUT` once the run ended and nothing of loadlab's is in progress for the session. */
-  readonly cut: Promise<typeof CUT>;
-  #resolveCut: (cut: typeof CUT) => void = () => {};
+  /**
+   * The session's end: the script function's value or error, or `CUT` once the run ended and nothing of
+   * loadlab's is in progress for it, whichever comes first (one promise: no race of two).
+   */
+  readonly outcome: Promise<unknown>;
+  #resolve: (value: unknown) => void = () => {};
+  #reject: (err: unknown) => void = () => {};
   /** Cut at the end of the graceful stop while waiting on the script's own promise. */
   pending = false;
 
@@ -258,7 +290,10 @@ class ScriptSession implements Session {
     this.iteration = ids.iteration;
     this.state = ids.user.state;
     this.#jar = sessions.options.start ? ids.user.jar : null;
-    this.cut = new Promise((resolve) => this.#resolveCut = resolve);
+    this.outcome = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
   }
 
   /** The session's cookie jar as it ends (kept for the user's next session with a start hook). */
@@ -278,7 +313,13 @@ class ScriptSession implements Session {
   }
 
   #cut(): void {
-    this.#resolveCut(CUT);
+    this.#resolve(CUT);
+  }
+
+  /** The script function's result (a promise or a value) ends the session, unless it was cut first. */
+  endWith(body: unknown): void {
+    if (body instanceof Promise) body.then(this.#resolve, this.#reject);
+    else this.#resolve(body);
   }
 
   /** The session's request in flight (resolves when it has ended), or null: none. */
