@@ -95,6 +95,8 @@ for (const how of ["session", "close"]) {
       // Its rate is over the 200 ms it ran (not over 1 ms, not over the 60 s it did not run).
       ok(run.durationSec >= 0.2 && run.durationSec < 30, `durationSec ${run.durationSec}`);
       assertEquals(run.requests, 1);
+      // What it counted before it ended reaches the run: its session's request by name.
+      assertEquals(run.flows?.[0].steps.map((step) => [step.label, step.requests]), [["json", 1]]);
     }));
 }
 

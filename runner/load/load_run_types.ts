@@ -72,6 +72,11 @@ export interface LoadRun {
   done: Promise<LoadRunSummary>;
   steer(change: SteerChange): void;
   stop(): void;
+  /**
+   * Hands over what was counted so far (samples, flow totals), synchronously: the isolate is ending on
+   * its own (a script's `Deno.exit`), so its counts reach the run instead of dying with it.
+   */
+  flush(): void;
 }
 
 /** A load made ready before t0: the generator warm, the pool open; `start` runs it. */

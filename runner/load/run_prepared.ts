@@ -111,6 +111,11 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
       stopArrivals(run, prepared.shared);
       ended.abort();
     },
+    flush() {
+      opts.onSamples(recorder.drain(performance.now(), true));
+      if (sessions !== null) opts.onFlows?.(sessions.recorder.take());
+      if (scripted !== null) opts.onFlows?.(scripted.sessions.recorder.take());
+    },
   };
 }
 

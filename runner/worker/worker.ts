@@ -52,11 +52,15 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
 };
 
 // `Deno.exit` in a worker ends its isolate only, with no word to the main side but this event; a
-// script's `self.close()` has not even that, so it says so before closing.
-self.addEventListener("unload", () => post({ type: "exited", workerIndex }));
+// script's `self.close()` has not even that, so it says so before closing. What was counted goes first.
+const exiting = () => {
+  run?.flush();
+  post({ type: "exited", workerIndex });
+};
+self.addEventListener("unload", exiting);
 const close = self.close.bind(self);
 self.close = () => {
-  post({ type: "exited", workerIndex });
+  exiting();
   close();
 };
 
