@@ -118,7 +118,8 @@ function metadataOf(line: string): [string, string] {
 /** `config` with its calls: the schema read (reflection asks the server), the message encoded once. */
 export async function withGrpcCalls(config: AttackConfig, source: GrpcSource): Promise<AttackConfig> {
   try {
-    const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, config.tls?.insecure);
+    const tls = { insecure: config.tls?.insecure, caFile: config.tls?.caFile, sni: config.tls?.sni };
+    const root = await schemaOf(source, new URL(config.url).origin, config.timeoutMs, tls);
     return { ...config, requestMix: grpcRequestMix(root, source, config.timeoutMs) };
   } catch (err) {
     if (err instanceof GrpcSchemaError) {

@@ -12,7 +12,7 @@ import type { RequestSpec } from "../../runner/request_spec.ts";
 import { grpcRequestSpec } from "../../runner/http/grpc/call.ts";
 import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "./schema.ts";
 import { encodeMessage, encodeMessageText, GrpcMessageError } from "./message.ts";
-import { reflectSchema } from "./reflection.ts";
+import { reflectSchema, type ReflectTls } from "./reflection.ts";
 
 /** Where a run's schema comes from, and what it calls. */
 export interface GrpcSource {
@@ -35,7 +35,7 @@ export async function schemaOf(
   source: GrpcSource,
   origin: string,
   timeoutMs: number,
-  insecure = false,
+  tls: ReflectTls = {},
 ): Promise<Root> {
   const given = [source.proto, source.protoset, source.reflect ? "reflect" : undefined].filter((v) =>
     v !== undefined
@@ -48,7 +48,7 @@ export async function schemaOf(
   }
   if (source.proto !== undefined) return loadProtoFile(source.proto, source.importPaths ?? []);
   if (source.protoset !== undefined) return loadProtoset(source.protoset);
-  return await reflectSchema(origin, timeoutMs, insecure);
+  return await reflectSchema(origin, timeoutMs, tls);
 }
 
 /**

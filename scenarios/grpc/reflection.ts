@@ -7,6 +7,7 @@
  * the engine: setup code, bounded by `timeoutMs`.
  */
 import http2 from "node:http2";
+import { readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
 import { frameMessage, MessageReader, READ_OK } from "../../grpc/framing.ts";
@@ -37,6 +38,13 @@ const Response = types.lookupType("ServerReflectionResponse");
 const VERSIONS = ["grpc.reflection.v1", "grpc.reflection.v1alpha"];
 const UNIMPLEMENTED = 12;
 
+/** How an https: origin is verified: the run's own TLS options (`-k`, `--cacert`, `--sni`). */
+export interface ReflectTls {
+  readonly insecure?: boolean;
+  readonly caFile?: string;
+  readonly sni?: string;
+}
+
 interface Reply {
   list_services_response?: { service: { name: string }[] };
   file_descriptor_response?: { file_descriptor_proto: Uint8Array[] };
@@ -44,8 +52,13 @@ interface Reply {
 }
 
 /** The schema `origin` (http: or https:) serves by reflection. */
-export async function reflectSchema(origin: string, timeoutMs: number, insecure = false): Promise<Root> {
-  const session = http2.connect(origin, { rejectUnauthorized: !insecure });
+export async function reflectSchema(origin: string, timeoutMs: number, tls: ReflectTls = {}): Promise<Root> {
+  const ca = tls.caFile === undefined ? undefined : readFileSync(tls.caFile, "utf8");
+  const session = http2.connect(origin, {
+    rejectUnauthorized: tls.insecure !== true,
+    ca,
+    servername: tls.sni,
+  });
   session.on("error", () => {});
   try {
     for (const version of VERSIONS) {

@@ -13,6 +13,8 @@ import { runAttack } from "../../attack.ts";
 import { findProgram } from "../../../system/path_lookup.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
+import { reflectSchema } from "../../../scenarios/grpc/reflection.ts";
+import { findMethod } from "../../../scenarios/grpc/schema.ts";
 
 const EXAMPLES = new URL("../../../examples/", import.meta.url);
 const PROTO = new URL("grpc/greeter.proto", EXAMPLES).pathname;
@@ -171,6 +173,9 @@ test("over TLS (grpcs): the server verified by its CA, on OpenSSL by FFI and on 
         }));
         assertEquals([transport, r.requests, r.errors, r.protocol], [transport, 12, {}, "h2"]);
       }
+      // Reflection verifies the server by the same CA.
+      const reflected = await reflectSchema(`https://localhost:${port}`, 3000, { caFile: `${dir}/ca.pem` });
+      assertEquals(findMethod(reflected, "helloworld.Greeter/SayHello").requestType.name, "HelloRequest");
     }, { TLS_CERT: `${dir}/cert.pem`, TLS_KEY: `${dir}/key.pem` });
   } finally {
     await Deno.remove(dir, { recursive: true });
@@ -199,5 +204,23 @@ test("gzip: every message sent compressed, flagged and named by grpc-encoding, d
     };
     const r = await attack(port, [hello, stream], { requests: 20 });
     assertEquals([r.requests, r.errors], [20, {}]);
+  });
+});
+
+test("reflection (grpc.reflection.v1): the services and their types, the well-known ones included", async () => {
+  await withNodeGreeter(async (port) => {
+    const reflected = await reflectSchema(`http://127.0.0.1:${port}`, 3000);
+    const stream = findMethod(reflected, "helloworld.Greeter.SayHellos");
+    assertEquals([stream.serverStreaming, stream.requestType.fieldsArray.map((f) => f.name)], [true, [
+      "name",
+      "count",
+      "detail",
+    ]]);
+    assertEquals(
+      findMethod(reflected, "helloworld.Greeter/Metadata").requestType.fullName,
+      ".google.protobuf.Empty",
+    );
+    const r = await attack(port, [call("SayHello", { name: "reflected" })], { requests: 4 });
+    assertEquals(r.errors, {});
   });
 });
