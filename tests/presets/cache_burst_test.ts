@@ -10,6 +10,7 @@ import assert from "node:assert/strict";
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { blankCanvases, openReport } from "../browser.ts";
 import { requireProgram, runLoadlab } from "../helpers.ts";
+import { assertStated, headlineLine } from "./headline.ts";
 
 const LOADS = ["baseline", "moderate", "high", "burst", "spike", "sustained"];
 
@@ -63,6 +64,12 @@ Deno.test({
       );
       assert.deepEqual(results.runs.map((r) => r.name), LOADS.flatMap((l) => [`direct/${l}`, `cached/${l}`]));
       assertFinding(results);
+      // The study's headline, stated: 500 requests a side give the success shares to a few points however
+      // direct's queue drifts; the mean by batch means with that drift as spread. Only a run loadlab's
+      // generator limited on the worse side may keep it unjudged, and the line then names it.
+      const loadlabs = [/not judged: direct\/high is (generator-bound|incomplete)/];
+      assertStated(headlineLine(out.stdout, "Expected: cached's success"), loadlabs);
+      assertStated(headlineLine(out.stdout, "Expected: cached's mean"), loadlabs);
       assert.equal(out.code, 0, out.stderr + out.stdout); // the cached threshold passed
 
       await t.step({

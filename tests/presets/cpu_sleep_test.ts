@@ -14,6 +14,7 @@ import assert from "node:assert/strict";
 import type { ResultsFile } from "../../results/mod.ts";
 import { blankCanvases, openReport } from "../browser.ts";
 import { requireProgram, runLoadlab } from "../helpers.ts";
+import { headlineLine } from "./headline.ts";
 
 /** Achieved req/s at `load`'s sweep value `value`: the best of the variants that ran it. */
 function best(results: ResultsFile, load: string, value: number, variants = ["single", "cluster"]): number {
@@ -58,6 +59,11 @@ Deno.test({
       const cluster = results.runs.find((r) => r.variant === "cluster")!;
       assert.equal(cluster.targetInfo?.instances, Math.max(1, results.environment.cores - 1));
       assertFinding(results);
+      // The cluster's line needs 4 cores: below that it says so, in the words a reader acts on.
+      const headline = headlineLine(out.stdout, "Expected: cluster's req/s");
+      if (results.environment.cores < 4) {
+        assert.match(headline, /: not judged: needs 4 cores, this machine has \d: run it on 4 cores or more/);
+      }
       for (const run of results.runs) {
         assert.ok(run.profiles?.length && run.profiles.every((p) => p.summary), `${run.name} is profiled`);
       }

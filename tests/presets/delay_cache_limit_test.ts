@@ -13,6 +13,7 @@ import assert from "node:assert/strict";
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
 import { openReport } from "../browser.ts";
 import { requireProgram, runLoadlab } from "../helpers.ts";
+import { assertStated, headlineLine } from "./headline.ts";
 import { median } from "../../results/stats.ts";
 
 const RUNS = ["direct/delay-1s", "cache-limit/delay-1s", "direct/no-delay", "cache-limit/no-delay"];
@@ -119,6 +120,9 @@ Deno.test({
       );
       assert.deepEqual(results.runs.map((r) => r.name), RUNS);
       await assertFinding(results);
+      // Both of the study's directions, stated: 2,000 and more req/s against 10, 2 ms against 1 s.
+      assertStated(headlineLine(out.stdout, "Expected: cache-limit's req/s"));
+      assertStated(headlineLine(out.stdout, "Expected: cache-limit's p50"));
       kept = false;
 
       await t.step({
