@@ -10,8 +10,10 @@
  * from that callback, with no promise per request.
  *
  * The pump lives in the isolate's event loop: it runs only while some socket waits (an idle worker
- * can exit) and gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and
- * the stop message run. Two ways to wait when nothing is ready:
+ * can exit), starts on the turn after the first one does (a read is armed before its request is
+ * written: a round at once would block before the write and charge the block to the latency), and
+ * gives the loop a turn (`setImmediate`) so timers (watchdog, interval drain, pacer) and the stop
+ * message run. Two ways to wait when nothing is ready:
  * - `blockMs > 0` (the closed models, where no timer needs sub-millisecond precision): rounds run back
  *   to back in one turn while only inline work was done, for up to `blockMs`, and `epoll_wait` blocks
  *   this thread for what is left of it when nothing is ready, so timers and messages run at most
