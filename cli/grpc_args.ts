@@ -3,7 +3,8 @@
  * The gRPC flags of `loadlab attack` (a grpc:// or grpcs:// URL), as ghz names them: `--call
  * pkg.Service/Method` (ghz's `pkg.Service.Method` too), the schema by `--proto FILE` with `-i DIR` import
  * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"`
- * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` the cap of a received message,
+ * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` and `--max-send` the caps of a
+ * message each way,
  * `--compress gzip` the messages compressed.
  * The URL becomes its http: or https: origin spoken over h2c or h2; flags that only mean something for
  * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
@@ -25,6 +26,7 @@ export const GRPC_FLAGS: FlagSpec[] = [
   { long: "protoset", takesValue: true, example: "bundle.protoset" },
   { long: "reflect", takesValue: false },
   { long: "max-receive", takesValue: true, example: "4194304" },
+  { long: "max-send", takesValue: true, example: "4194304" },
   { long: "compress", takesValue: true, example: "gzip" },
 ];
 
@@ -80,6 +82,7 @@ export function grpcArgs(flags: FlagValues, url: URL): GrpcArgs | undefined {
       message,
       metadata: flags.all("header").map(metadataOf),
       ...compressOf(flags.text("compress")),
+      maxSendBytes: flags.positiveInt("max-send"),
     },
   };
 }

@@ -44,6 +44,7 @@ Deno.test("grpc:// is h2c to its http: origin, grpcs:// h2 to https:; the flags 
     reflect: undefined,
     message: '{"name":"x"}',
     metadata: [["x-user", "ann"], ["trace-bin", "\u00ff"]],
+    maxSendBytes: undefined,
   });
   const tls = parse("grpcs://example.test:443", "--call", "a.B/C", "--reflect", "--max-receive", "100", "-k");
   assertEquals([tls.config.url, tls.config.protocol, tls.config.grpc?.maxReceiveBytes], [
@@ -149,6 +150,10 @@ Deno.test("the call is found in the schema and its message encoded once; what do
   await fails(
     ["--call", "helloworld.Greeter/SayHello", "-b", '{"name":"{{ id }}"}'],
     /no \{\{ placeholders \}\} yet/,
+  );
+  await fails(
+    ["--call", "helloworld.Greeter/SayHello", "-b", '{"name":"0123456789"}', "--max-send", "8"],
+    /^-b message: 12 bytes encoded, over the 8-byte send cap/,
   );
   await fails(["--call", "helloworld.Greeter/SayHello", "--reflect"], /give one schema, not several/);
 });

@@ -13,6 +13,7 @@ import { grpcRequestSpec } from "../../runner/http/grpc/call.ts";
 import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "./schema.ts";
 import { encodeMessage, encodeMessageText, GrpcMessageError } from "./message.ts";
 import { reflectSchema, type ReflectTls } from "./reflection.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../../grpc/framing.ts";
 
 /** Where a run's schema comes from, and what it calls. */
 export interface GrpcSource {
@@ -28,6 +29,8 @@ export interface GrpcSource {
   readonly metadata?: readonly (readonly [string, string])[];
   /** Compress the messages with gzip. */
   readonly compress?: "gzip";
+  /** The cap of one sent message, bytes (4 MiB unless set): a bigger one is refused before the load. */
+  readonly maxSendBytes?: number;
 }
 
 /** The schema `source` names; with none of proto, protoset or reflect, a usage problem. */
@@ -67,6 +70,7 @@ export function grpcRequestMix(root: Root, source: GrpcSource, timeoutMs: number
   const message = method.clientStreaming
     ? streamOf(method.requestType, text)
     : encodeMessageText(method.requestType, text);
+  checkSendCap(message, source.maxSendBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
   const call = { method: method.path, message, metadata: source.metadata, compress: source.compress };
   return [grpcRequestSpec(call, timeoutMs)];
 }
@@ -82,4 +86,17 @@ function streamOf(type: Type, text: string): Uint8Array[] {
   return Array.isArray(json)
     ? json.map((m, k) => encodeMessage(type, m, `message[${k}]`))
     : [encodeMessage(type, json)];
+}
+
+/** Every message within the send cap (as encoded, before compression), or a `GrpcMessageError` naming it. */
+function checkSendCap(message: Uint8Array | Uint8Array[], maxBytes: number): void {
+  const messages = message instanceof Uint8Array ? [message] : message;
+  messages.forEach((m, k) => {
+    if (m.length <= maxBytes) return;
+    const path = message instanceof Uint8Array ? "message" : `message[${k}]`;
+    throw new GrpcMessageError(
+      path,
+      `${m.length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`,
+    );
+  });
 }
