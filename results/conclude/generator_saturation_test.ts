@@ -16,6 +16,9 @@ Deno.test("busierLoad keeps the worker that ran or waited for a core most, with 
 Deno.test("a run is generator-bound when most of two or more judged intervals are saturated", () => {
   const hot = load(20, SATURATED_PCT - 20, 300);
   const cool = load(5, 30, 4);
+  // Runnable all the time on a busy machine, but its timers on time: the machine, not the worker's queue.
+  const busyMachine = load(15, 80, 40);
+  assertEquals(generatorSaturation([busyMachine, busyMachine, busyMachine])?.bound, false);
   assertEquals(generatorSaturation([hot, hot, cool, {}])?.bound, true);
   assertEquals(generatorSaturation([hot, cool, {}])?.bound, false);
   assertEquals(generatorSaturation([hot, cool, cool])?.bound, false);
@@ -26,7 +29,7 @@ Deno.test("a run is generator-bound when most of two or more judged intervals ar
   assertEquals([s.judged, s.saturated, s.busyPct, s.waitPct, s.loopLagMs], [2, 2, 20, 60, 300]);
   assertEquals(
     saturationText(s),
-    "the load worker was saturated (running or waiting for a core at least 80% of the time) in 2 of 2 " +
-      "intervals (running 20%, waiting for a core 60%, timers up to 300 ms late)",
+    "the load worker was saturated (running or waiting for a core at least 80% of the time, its timers at " +
+      "least 100 ms late) in 2 of 2 intervals (running 20%, waiting for a core 60%, timers up to 300 ms late)",
   );
 });

@@ -14,9 +14,10 @@
  *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
  * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a closed run's
  *   generator-bound flag names its evidence ("generator-bound: load worker saturated in 6 of 6 intervals": its
- *   thread ran or waited for a core nearly all the time, generator_saturation.ts); a server-bound run served
- *   short of its requested rate says so ("server-bound: served 176 of 500 req/s"); a WebSocket storm's
- *   says it in connections ("server-bound: opened 35 of 100 conn/s, 2.0 of 5 messages each", ws_storm.ts).
+ *   thread ran or waited for a core nearly all the time, its timers late, generator_saturation.ts); a
+ *   server-bound run served short of its requested rate says so ("server-bound: served 176 of 500 req/s"); a
+ *   WebSocket storm's says it in connections ("server-bound: opened 35 of 100 conn/s, 2.0 of 5 messages
+ *   each", ws_storm.ts).
  * - `short storm: opened 35 of 100 conn/s`: a storm that opened fewer connections than requested, or sent
  *   fewer messages on each than asked, with neither flag above: its message rate alone would hide it.
  * - `ramp not followed: 470 of 3,000 connections at 1s`: a ramping-connections run that held under half
