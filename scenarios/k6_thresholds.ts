@@ -1,0 +1,94 @@
+/**
+ * @module
+ * A k6 script's thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as
+ * loadlab's k6 form (`http_req_duration{name:x}: p(95)<500`) for the HTTP metrics loadlab measures, and as
+ * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics. A
+ * threshold on a metric the summary has no numbers for, or by a tag other than name and method, is a
+ * problem at its path.
+ */
+import { k6Duration, type Problem } from "./k6_duration.ts";
+
+type Options = Record<string, unknown>;
+
+/** A threshold judged after the run: `rate>0.9` on `checks`. */
+export interface AfterRunRule {
+  metric: string;
+  rule: string;
+}
+
+const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
+/** k6's built-in metrics that k6's summary here has no numbers for. */
+const NOT_MEASURED = new Set([
+  "http_req_waiting",
+  "http_req_connecting",
+  "http_req_blocked",
+  "http_req_sending",
+  "http_req_receiving",
+  "http_req_tls_handshaking",
+  "vus_max",
+  "group_duration",
+  "dropped_iterations",
+]);
+const AFTER_RUN_RULE =
+  /^(avg|min|max|med|p\(\d+(\.\d+)?\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
+const SELECTOR_KEYS = new Set(["name", "method"]);
+
+/** k6 thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as loadlab's. */
+export function thresholdsOf(
+  thresholds: unknown,
+  problem: Problem,
+  afterRun: AfterRunRule[],
+): Array<string | Record<string, unknown>> {
+  if (thresholds === undefined) return [];
+  const out: Array<string | Record<string, unknown>> = [];
+  for (const [key, list] of Object.entries(thresholds as Record<string, unknown>)) {
+    const path = ["options", "thresholds", key];
+    const m = /^([a-z_0-9]+)(\{([^{}]*)\})?$/i.exec(key.trim());
+    if (m === null || NOT_MEASURED.has(m[1])) {
+      problem(path, `${m?.[1] ?? key}: loadlab's k6 summary has no numbers for this metric`);
+      continue;
+    }
+    if (!METRICS.has(m[1])) {
+      if (m[2] !== undefined) problem(path, `${key}: a custom metric's threshold by tag is not judged yet`);
+      else afterRun.push(...afterRunRules(m[1], list, path, problem));
+      continue;
+    }
+    for (const pair of (m[3] ?? "").split(",").filter((p) => p.trim() !== "")) {
+      const tag = pair.split(":")[0].trim();
+      if (!SELECTOR_KEYS.has(tag)) {
+        problem(path, `{${tag}:...}: loadlab selects requests by name or method only`);
+      }
+    }
+    for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
+      if (typeof item === "string") out.push(`${key}: ${item}`);
+      else if (item && typeof item === "object" && typeof (item as Options).threshold === "string") {
+        const t = item as Options;
+        const rule: Record<string, unknown> = { expr: `${key}: ${t.threshold}` };
+        if (t.abortOnFail !== undefined) rule.abortOnFail = t.abortOnFail;
+        if (t.delayAbortEval !== undefined) {
+          rule.delayAbortEval = k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+        }
+        out.push(rule);
+      } else problem([...path, k], "a threshold is a string or { threshold, abortOnFail, delayAbortEval }");
+    }
+  }
+  return out;
+}
+
+/** Thresholds judged after the run (abortOnFail would need them live): `checks` takes `rate` rules. */
+function afterRunRules(metric: string, list: unknown, path: Array<string | number>, problem: Problem) {
+  const rules: AfterRunRule[] = [];
+  for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
+    const t = typeof item === "string" ? { threshold: item } : item as Options;
+    const rule = typeof t?.threshold === "string" ? t.threshold.trim() : "";
+    if (!AFTER_RUN_RULE.test(rule) || (metric === "checks" && !rule.startsWith("rate"))) {
+      problem(
+        [...path, k],
+        `${rule}: not a rule loadlab judges on ${metric} (e.g. rate>0.95, p(95)<200, count>10)`,
+      );
+    } else if (t.abortOnFail) {
+      problem([...path, k], `abortOnFail on ${metric} is not honoured: it is judged after the run`);
+    } else rules.push({ metric, rule });
+  }
+  return rules;
+}
