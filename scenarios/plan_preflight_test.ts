@@ -68,3 +68,26 @@ search: { parameter: load.connections, range: [1, 5000], slo: "p99 < 1s" }
   assert.equal(lines.length, 1);
   assert.match(lines[0], /^search\.range: load\.connections up to 5000 needs 5000 sockets .*ulimit -n 8192/);
 });
+
+Deno.test("preflightPlan: a ramp names its stage, and a crowd past its source addresses' ports is bad input", () => {
+  const lines = issuesOf(() =>
+    preflightPlan(
+      plan(`
+  ramp: { model: connections, stages: [{ duration: 1s, target: 10 }, { duration: 1s, target: 300 }] }
+  crowd: { model: connections, connections: 200, duration: 1s }
+  spread: { model: connections, connections: 200, duration: 1s, sourceAddresses: 127.0.0.1-127.0.0.2 }
+  foreign: { model: connections, connections: 2, duration: 1s, sourceAddresses: [192.0.2.1] }`),
+      { file: "s.yaml", openFileLimit: 256, localPorts: 100 },
+    )
+  );
+  assert.equal(lines.length, 3, lines.join("\n"));
+  assert.match(
+    lines[0],
+    /^s\.yaml: loads\.ramp\.stages\[1\]: 300 needs 300 sockets .* or use at most a stage target of 206/,
+  );
+  assert.match(
+    lines[1],
+    /^s\.yaml: loads\.crowd\.connections: 200 needs 200 connections to one address but 1 source address has 100 local ports each .*--source-addresses 127\.0\.0\.1-127\.0\.0\.2/,
+  );
+  assert.match(lines[2], /^s\.yaml: loads\.foreign\.sourceAddresses: cannot send from 192\.0\.2\.1: /);
+});
