@@ -98,12 +98,14 @@ async function measured(argv: string[], timeoutMs: number) {
   });
   const after = childrenCpuSec();
   const stdout = new TextDecoder().decode(out.stdout);
+  const peakRssMb = peakKb > 0 ? peakKb / 1024 : null;
   if (!out.success) {
+    // A failed run still held its crowd: its peak RSS is kept beside the failure.
     const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-2).join(" | ");
-    throw new Error(`exit ${out.code}: ${stderr.slice(-300) || stdout.slice(-300)}`);
+    return { error: `exit ${out.code}: ${stderr.slice(-300) || stdout.slice(-300)}`, peakRssMb };
   }
   const cpuSec = before === null || after === null ? null : after - before;
-  return { stdout, cpuSec, peakRssMb: peakKb > 0 ? peakKb / 1024 : null };
+  return { stdout, cpuSec, peakRssMb };
 }
 
 /** The runs of one crowd: each load's peer (when found) and loadlab. */
@@ -194,7 +196,9 @@ async function round(
         continue;
       }
       try {
-        const { stdout, cpuSec, peakRssMb } = await measured(run.argv, timeoutMs);
+        const ran = await measured(run.argv, timeoutMs);
+        if ("error" in ran) throw Object.assign(new Error(ran.error), { peakRssMb: ran.peakRssMb });
+        const { stdout, cpuSec, peakRssMb } = ran;
         const rps = await run.rps(stdout);
         const requests = rps * durationSec;
         rows.push({
@@ -205,7 +209,8 @@ async function round(
         });
       } catch (err) {
         const error = err instanceof Error ? err.message : String(err);
-        rows.push({ ...base, rps: null, cpuUsPerRequest: null, peakRssMb: null, error });
+        const peakRssMb = (err as { peakRssMb?: number | null }).peakRssMb ?? null;
+        rows.push({ ...base, rps: null, cpuUsPerRequest: null, peakRssMb, error });
       }
       const r = rows.at(-1)!;
       console.log(
