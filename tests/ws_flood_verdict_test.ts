@@ -4,6 +4,7 @@
  * flagged `flooded` in results.json's verdict and on the terminal, which says `--ws-match` is probably
  * wrong, and `--strict` exits 6. A raw server on 127.0.0.1, runs of 1.5 s; no speed asserted.
  */
+import { writeAll } from "../system/write_all.ts";
 import { ok } from "node:assert/strict";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 import { answer101, readUpgrade } from "./fixtures/ws_upgrade.ts";
@@ -17,8 +18,8 @@ async function serve(conn: Deno.Conn): Promise<void> {
   try {
     const key = await readUpgrade(conn);
     if (key === null) return;
-    await conn.write(answer101(key));
-    while (true) await conn.write(FLOOD);
+    await writeAll(conn, answer101(key));
+    while (true) await writeAll(conn, FLOOD);
   } catch {
     /* the client went */
   } finally {

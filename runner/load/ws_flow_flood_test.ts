@@ -6,6 +6,7 @@
  * under its endpoint and the run ends within its duration, timeout and graceful stop (and slack for a
  * busy machine). Raw server on 127.0.0.1, a run of 1.5 s; bounds only, no speed asserted.
  */
+import { writeAll } from "../../system/write_all.ts";
 import { ok } from "node:assert/strict";
 import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
@@ -37,9 +38,9 @@ async function serve(conn: Deno.Conn, first: Uint8Array, flood: Uint8Array): Pro
   try {
     const key = await readUpgrade(conn);
     if (key === null) return;
-    await conn.write(answer101(key));
-    await conn.write(first);
-    while (true) await conn.write(flood);
+    await writeAll(conn, answer101(key));
+    await writeAll(conn, first);
+    while (true) await writeAll(conn, flood);
   } catch {
     /* the client went */
   } finally {
