@@ -84,6 +84,21 @@ function latin1(buf: Uint8Array, off: number, len: number): string {
   return s;
 }
 
+/**
+ * Takes each decoded field as bytes where they lie (valid during the call only), for a caller that reads
+ * a few known fields by scanning bytes and must make no string per field (gRPC's status on every answer).
+ */
+export interface FieldBytesSink {
+  fieldBytes(
+    name: Uint8Array,
+    nameOff: number,
+    nameLen: number,
+    value: Uint8Array,
+    valueOff: number,
+    valueLen: number,
+  ): void;
+}
+
 export class HpackDecoder {
   private readonly table: DynamicTable;
   private readonly maxHeaderListBytes: number;
@@ -138,7 +153,7 @@ export class HpackDecoder {
     block: Uint8Array,
     start: number,
     end: number,
-    onField?: (name: string, value: string) => void,
+    onField?: ((name: string, value: string) => void) | FieldBytesSink,
   ): number {
     this.status = 0;
     this.bad = 0;
@@ -169,8 +184,10 @@ export class HpackDecoder {
       fields++;
       r = this.field();
       if (r < 0) return r;
-      if (onField !== undefined) {
+      if (typeof onField === "function") {
         onField(latin1(this.nBuf, this.nOff, this.nLen), latin1(this.sBuf, this.sOff, this.sLen));
+      } else if (onField !== undefined) {
+        onField.fieldBytes(this.nBuf, this.nOff, this.nLen, this.sBuf, this.sOff, this.sLen);
       }
       // Last: adding may evict (and move) the table entry the name was read from.
       if (b & 0x40 && !(b & 0x80)) {

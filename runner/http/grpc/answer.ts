@@ -48,9 +48,20 @@ export interface GrpcRun {
 export class GrpcAnswer implements StreamAnswer {
   message = "";
   readonly #fields = new GrpcFields();
-  readonly onField = this.#fields.onField;
   readonly #reader: MessageReader;
   #httpStatus = 0;
+
+  /** A field of the answer's header blocks, as bytes (the HPACK decoder's sink). */
+  fieldBytes(
+    name: Uint8Array,
+    nameOff: number,
+    nameLen: number,
+    value: Uint8Array,
+    at: number,
+    len: number,
+  ): void {
+    this.#fields.fieldBytes(name, nameOff, nameLen, value, at, len);
+  }
 
   constructor(run: GrpcRun = { maxReceiveBytes: DEFAULT_MAX_MESSAGE_BYTES }) {
     this.#reader = new MessageReader(run.maxReceiveBytes);
