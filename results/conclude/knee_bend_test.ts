@@ -71,3 +71,16 @@ Deno.test("a shortfall of the rate is a bend only beyond noise", () => {
   assert.equal(k.value, null);
   assert.match(k.reason, /fell short at 80000: .*\(the bend at 80000 is within what noise can do\)$/);
 });
+
+Deno.test("a 1 s point that never settled is judged on its whole run: 192 of 5,000 req/s is a bend", () => {
+  // The final half of four intervals is two: too few for a spread, so the whole run's four are weighed.
+  const runs = [
+    ratePoint(20, 20, [35, 68, 12, 8]),
+    ratePoint(40, 40, [29, 17, 14, 9]),
+    ratePoint(5000, 192, [237, 465, 719, 971]),
+  ].map((r) => ({ ...r, stabilizedAtMs: null }));
+  runs[2].intervals = runs[2].intervals.map((iv, i) => ({ ...iv, requests: [48, 44, 45, 55][i] }));
+  const k = kneeOf(runs);
+  assert.equal(k.value, 40);
+  assert.match(k.reason, /^achieved 192 req\/s, below 95% of the requested 5000, at 5000$/);
+});

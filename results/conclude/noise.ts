@@ -86,8 +86,9 @@ interface Batches {
  * Batch means of one metric over a run's judged part: from its stabilization point when it settled in its
  * first half, else its final half (a cold start's or a warm-up's climb left out, the drift that goes on
  * counted as spread: a queue that keeps growing still widens it; a run that settled late keeps the
- * batches of half a run, not the few after its stabilization); one-second batches when there are
- * `MIN_LONG_BATCHES` of them, else one interval each.
+ * batches of half a run, not the few after its stabilization; a run too short for three intervals in its
+ * half, the whole of it); one-second batches when there are `MIN_LONG_BATCHES` of them, else one
+ * interval each.
  */
 function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const samples: IntervalSample[] = run.intervals.map((iv) => ({
@@ -97,7 +98,11 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
     // Throughput batches weigh every interval alike; latency batches weigh by requests.
     weight: metric === "rps" ? 1 : iv.requests + (metric === "success" ? iv.errors : 0),
   }));
-  const halfMs = run.intervals[Math.floor(run.intervals.length / 2)]?.startMs ?? 0;
+  // A final half of fewer than three intervals (a 1 s run's) has no spread of its own: the whole run.
+  const half = run.intervals.length - Math.floor(run.intervals.length / 2) >= 3
+    ? Math.floor(run.intervals.length / 2)
+    : 0;
+  const halfMs = run.intervals[half]?.startMs ?? 0;
   const settled = run.stabilizedAtMs !== null && run.stabilizedAtMs <= halfMs;
   const fromMs = settled ? run.stabilizedAtMs! : halfMs;
   const long = batchMeans(samples, fromMs, BATCH_MS);
