@@ -2,7 +2,7 @@
  * @module
  * gRPC in experiment files: a top-level `grpc:` section makes every load's requests one gRPC call (its
  * `call:`, the schema by `proto:` with `importPaths:` or `protoset:`, both relative to the file, the
- * `message:` as proto3 JSON, `metadata:`, `maxReceiveBytes:` and `maxSendBytes:`), over HTTP/2 (`protocol: h2` unless a load
+ * `message:` as proto3 JSON, `metadata:`, `compress: gzip`, `maxReceiveBytes:` and `maxSendBytes:`), over HTTP/2 (`protocol: h2` unless a load
  * says h2c: h2 over TLS on https: targets, h2c with prior knowledge on http: ones). The schema is read and
  * the message encoded once, when the file is loaded, so an unknown method or a message that does not fit
  * is a problem of the file at `grpc.call` or `grpc.message...` before any target starts. Reflection is not
@@ -33,6 +33,8 @@ export const grpcSectionSchema = z.strictObject({
     .default({}),
   /** The cap of one received message, bytes (4 MiB, grpc-go's default). */
   maxReceiveBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
+  /** `gzip`: every message sent compressed (as `--compress gzip`). */
+  compress: z.literal("gzip", { error: 'compress is "gzip", the one gRPC compression offered' }).optional(),
   /** The cap of one sent message, bytes (4 MiB): a bigger message is a problem of the file. */
   maxSendBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
 }).refine((g) => (g.proto === undefined) !== (g.protoset === undefined), {
@@ -57,6 +59,7 @@ export function grpcCallsOf(
       message: JSON.stringify(section.message),
       metadata: Object.entries(section.metadata),
       maxSendBytes: section.maxSendBytes,
+      compress: section.compress,
     };
     return { requests: grpcRequestMix(root, source, timeoutMs), issues: [] };
   } catch (err) {

@@ -63,3 +63,16 @@ Deno.test("an unknown method, a message that does not fit, no schema: problems o
   const [missing] = problems(FILE.replace(PROTO, "nowhere.proto"));
   assert.match(missing, /^grpc\.proto: --proto .*nowhere\.proto/);
 });
+
+Deno.test("compress: gzip in a file compresses the call's message, as --compress gzip does", () => {
+  const zipped =
+    loadPlan(FILE.replace("  metadata: { x-user: ann }", "  metadata: { x-user: ann }\n  compress: gzip"))
+      .runs[0].attack;
+  const [spec] = zipped.requestMix!;
+  assert.deepEqual(spec.headers?.slice(3, 5), [["grpc-encoding", "gzip"], ["grpc-accept-encoding", "gzip"]]);
+  assert.equal((spec.body as Uint8Array)[0], 1);
+  assert.match(
+    problems(FILE.replace("  metadata: { x-user: ann }", "  metadata: { x-user: ann }\n  compress: br"))[0],
+    /^grpc\.compress: /,
+  );
+});
