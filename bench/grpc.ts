@@ -9,7 +9,11 @@
  * CPU time per call (the tool's user + system time from this process's reaped-children times, start-up
  * included), then the medians.
  *
- *   deno task bench --grpc [--duration 5s] [--concurrency 50] [--rounds 3]
+ *   deno task bench --grpc [--duration 5s] [--concurrency 50] [--rounds 3] [--server go|node]
+ *
+ * `--server node` runs the grpc-js greeter instead (examples/grpc/server.js): one Node thread serves far
+ * fewer calls than either tool makes, so there both are bound by the server and the CPU per call is what
+ * tells them apart.
  *
  * ghz is found as $GHZ, /tmp/peers/go/ghz, or on PATH (`go install github.com/bojand/ghz/cmd/ghz@latest`);
  * without it the bench says so and runs loadlab alone. Without Go it stops, saying why.
@@ -20,13 +24,31 @@ import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { childrenCpuSec, pinning } from "./tool_run.ts";
 import { loadAvg } from "./h2.ts";
 import { loadlabV8Flags } from "./ws.ts";
+import { UsageError } from "../cli/usage_error.ts";
 
 const FLAGS = [
   { long: "grpc", takesValue: false },
   { long: "duration", short: "d", takesValue: true, example: "5s" },
   { long: "concurrency", short: "c", takesValue: true, example: "50" },
   { long: "rounds", takesValue: true, example: "3" },
+  { long: "server", takesValue: true, example: "node" },
 ];
+
+/**
+ * The greeter to run: `go` (grpc-go, built here) or `node` (@grpc/grpc-js, examples/grpc/server.js, which
+ * needs `npm install --prefix examples`): against the Node one both tools are bound by the server.
+ */
+async function serverCommand(which: string, dir: string): Promise<{ name: string; command: string[] }> {
+  if (which === "go") return { name: "grpc-go", command: [await buildGreeter(dir)] };
+  if (which !== "node") throw new UsageError(`--server ${JSON.stringify(which)}: go or node`);
+  const node = findProgram("node");
+  const script = new URL("../examples/grpc/server.js", import.meta.url).pathname;
+  const installed = new URL("../examples/node_modules/@grpc/grpc-js/package.json", import.meta.url).pathname;
+  if (node === null || !isExecutable(node) || !(await Deno.stat(installed).then(() => true, () => false))) {
+    throw new UsageError("--server node needs node on PATH and npm install --prefix examples");
+  }
+  return { name: "@grpc/grpc-js on Node", command: [node, script] };
+}
 
 const PROTO = new URL("../examples/grpc/greeter.proto", import.meta.url).pathname;
 const CALL = "helloworld.Greeter/SayHello";
@@ -71,10 +93,10 @@ export async function buildGreeter(dir: string): Promise<string> {
 
 /** Starts the greeter pinned by `pin`; its process and port once it said READY. */
 export async function startGreeter(
-  path: string,
+  command: string[],
   pin: string[],
 ): Promise<{ child: Deno.ChildProcess; port: number }> {
-  const argv = [...pin, path];
+  const argv = [...pin, ...command];
   const child = new Deno.Command(argv[0], { args: argv.slice(1), env: { PORT: "0" }, stdout: "piped" })
     .spawn();
   const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
@@ -153,13 +175,14 @@ export async function main(argv: string[]): Promise<number> {
   const rounds = flags.positiveInt("rounds") ?? 3;
   const pin = await pinning();
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-grpc-" });
-  const { child, port } = await startGreeter(await buildGreeter(dir), pin.target);
+  const server = await serverCommand(flags.text("server") ?? "go", dir);
+  const { child, port } = await startGreeter(server.command, pin.target);
   const all: Row[][] = [];
   try {
     const tools = await toolsOf(port, pin.generator, durationSec, concurrency);
     console.log(
       `gRPC unary ${CALL}: ${concurrency} calls at once on 1 connection, ${durationSec}s x ${rounds} rounds ` +
-        `against grpc-go; ${pin.note}; start-up included for every tool`,
+        `against ${server.name}; ${pin.note}; start-up included for every tool`,
     );
     const loadBefore = loadAvg();
     for (let r = 0; r < rounds; r++) {
