@@ -10,6 +10,26 @@ import { defineModel } from "./model.ts";
 import { shareOf } from "../schedule.ts";
 import { closedLoopOf } from "../closed_loop.ts";
 import { runSteeredLoops } from "../steer_closed.ts";
+import { nextTurn } from "../clock.ts";
+import type { LoadConnection } from "../../http/load_connection.ts";
+
+/**
+ * Connects started per event-loop turn when a crowd opens: on a busy core one connect takes the kernel
+ * 300-500 us, so 20,000 started in one turn kept the event loop for 6-10 s, and the first ones passed
+ * their timeout with the kernel done and their readiness never read. A turn between slices lets the
+ * transport take what has connected; a crowd of 50 opens in one turn as before.
+ */
+const CONNECTS_PER_TURN = 256;
+
+/** Opens every connection, a slice a turn; whether each opened. */
+async function openAll(conns: LoadConnection[]): Promise<boolean[]> {
+  const opening: Promise<boolean>[] = [];
+  for (let i = 0; i < conns.length; i++) {
+    if (i > 0 && i % CONNECTS_PER_TURN === 0) await nextTurn();
+    opening.push(conns[i].open());
+  }
+  return await Promise.all(opening);
+}
 
 export const connectionsModel = defineModel({
   model: "connections",
@@ -31,9 +51,7 @@ export const connectionsModel = defineModel({
     // -c 5000 on a busy machine a third never opened in 8 s (docs/lab/PERFORMANCE_NOTES.md, "Held
     // load"). A failed connect is counted here and retried by its loop after the usual pause. Arrivals
     // that are sessions or connections of their own (per-arrival) open as they go.
-    const opened = ctx.arrival === null
-      ? await Promise.all(conns.map((conn) => conn.open()))
-      : conns.map(() => true);
+    const opened = ctx.arrival === null ? await openAll(conns) : conns.map(() => true);
     // Steering may add, retire, pause and resume connections (steer_closed.ts).
     await runSteeredLoops(ctx, conns, opened, loop);
   },
