@@ -12,7 +12,7 @@ const CHILD = new URL("./fixtures/outputs_after_emfile.ts", import.meta.url).pat
 Deno.test("the results are written when the process has no file descriptor left", () =>
   withTempDir(async (dir) => {
     const out = await new Deno.Command("bash", {
-      args: ["-c", 'ulimit -n 256 && exec "$0" run -A "$1" "$2"', Deno.execPath(), CHILD, dir],
+      args: ["-c", 'ulimit -n 1024 && exec "$0" run -A "$1" "$2"', Deno.execPath(), CHILD, dir],
       stdout: "piped",
       stderr: "piped",
       signal: AbortSignal.timeout(60_000),
