@@ -31,7 +31,7 @@ export function baselineHelp(indent: number, column: number): string {
   const more = (text: string) => `${" ".repeat(column)}${text}`;
   return [
     flag("--baseline <path>", "compare with a saved results.json (a dir: its results.json): per"),
-    more("run and metric better / same (within noise) / worse, with a 95% CI; <path>"),
+    more("run and metric better / same (within noise) / worse, with its noise interval; <path>"),
     more("may be an http(s) URL giving JSON or a zip holding it (a GitHub artifact;"),
     more("GITHUB_TOKEN is sent to api.github.com/*.githubusercontent.com only)"),
     flag("--fail-on <rule>", `with --baseline: exit 7 when a change is beyond noise AND past the`),

@@ -55,7 +55,7 @@ Deno.test("run --baseline: never fails against itself, fails (exit 7) a 4x slowe
     );
     assertEquals(slow.code, 7, slow.stdout + slow.stderr);
     assert(
-      /p50 .*worse: \+\d+\.\d% \(95% CI \+[\d.]+% to \+[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%/
+      /p50 .*worse: \+\d+\.\d% \(noise interval \+[\d.]+% to \+[\d.]+%; Welch over 3\+3 repeats\); FAILS p50 \+10%/
         .test(
           slow.stdout,
         ),

@@ -80,7 +80,10 @@ Deno.test({
         // cache beyond noise on the log scale latency is judged on, its interval a ratio's; names as text.
         const gate = await page.textContent("#gate");
         assert.ok(gate!.includes("Verdicts by run group"), String(gate));
-        assert.match(gate!, /worse: \+66\.7% \(95% CI \+[\d.]+% to \+[\d.]+%; Welch over 2\+2 repeats\)/);
+        assert.match(
+          gate!,
+          /worse: \+66\.7% \(noise interval \+[\d.]+% to \+[\d.]+%; Welch over 2\+2 repeats\)/,
+        );
 
         // The overview shows the results' own numbers (a run without repeats: no ± part).
         const sweep = results.runs.find((r) => r.name === "sweep/rate=5000")!;
