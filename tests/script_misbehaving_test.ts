@@ -2,9 +2,10 @@
  * Session scripts that misuse the session against the built-in target, through real worker isolates:
  * requests a session never awaits (one connection each session, never one per request: the second in
  * flight is a `script` error at its line), a session that waits on a promise nothing resolves (cut at
- * the end of the graceful stop and counted, not taken for a stuck worker) and a session that ends its
- * worker's isolate with `Deno.exit` (named as such at once, its rate over the time it ran). Loads are
- * sub-second durations.
+ * the end of the graceful stop and counted, not taken for a stuck worker), a session that ends its
+ * worker's isolate with `Deno.exit` (named as such at once, its rate over the time it ran) and a session
+ * object kept past its session (its requests refused at their line, never sent on a connection another
+ * session now owns). Loads are sub-second durations.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { createTargetApp } from "../targets/app/app.ts";
@@ -57,6 +58,22 @@ for (const protocol of ["http1", "h2c"] as const) {
         ok(run.requests > 0, "the first request of each session is sent");
       }));
   }
+}
+
+for (const protocol of ["http1", "h2c"] as const) {
+  Deno.test(`a session object kept past its session (${protocol}): its request is refused at the line, never sent`, () =>
+    withTarget(async (url) => {
+      const run = await runAttack(load(url, script("kept_session.ts"), protocol));
+      const messages = Object.keys(run.errorMessages?.script ?? {});
+      ok(
+        messages.some((m) => m.includes("after its session ended") && m.endsWith("(kept_session.ts:11)")),
+        JSON.stringify(messages),
+      );
+      // Nothing went out under the ended session's name, on a connection another session now owns.
+      const steps = run.flows![0].steps.map((step) => step.label);
+      ok(steps.includes("json") && !steps.includes("kept"), JSON.stringify(steps));
+      ok(run.flows![0].failed > 0, "the session that used another's object failed");
+    }));
 }
 
 Deno.test("a session waiting on a promise nothing resolves is cut at the end of the graceful stop", () =>
