@@ -12,6 +12,33 @@ import { encodingProblem } from "./histogram_v2.ts";
 /** The load models an executor implements; the one list of them. */
 export const LOAD_MODELS = ["connections", "rate", "throughput", "count", "ramping-connections"] as const;
 /**
+ * gRPC's error kinds: an answer that broke gRPC over HTTP/2 (no trailers, a missing or garbled
+ * grpc-status, a content-type not gRPC's, a bad message prefix, a compressed message without
+ * grpc-encoding, a stream ending inside a message), a message past the receive cap; then a call answered
+ * with a status other than OK, by its code's name (code k at index k + 1). Each is a request that failed
+ * with an answer, so the run verdict's answered errors (conclude/send_counts.ts) list them too.
+ */
+export const GRPC_ERROR_KINDS = [
+  "grpc-protocol",
+  "grpc-too-big",
+  "grpc CANCELLED",
+  "grpc UNKNOWN",
+  "grpc INVALID_ARGUMENT",
+  "grpc DEADLINE_EXCEEDED",
+  "grpc NOT_FOUND",
+  "grpc ALREADY_EXISTS",
+  "grpc PERMISSION_DENIED",
+  "grpc RESOURCE_EXHAUSTED",
+  "grpc FAILED_PRECONDITION",
+  "grpc ABORTED",
+  "grpc OUT_OF_RANGE",
+  "grpc UNIMPLEMENTED",
+  "grpc INTERNAL",
+  "grpc UNAVAILABLE",
+  "grpc DATA_LOSS",
+  "grpc UNAUTHENTICATED",
+] as const;
+/**
  * Error kinds counted on the hot path; never one object per failure. `unfinished`: a request still
  * unanswered when the graceful stop ended (sent, neither answered nor timed out).
  */
@@ -50,28 +77,7 @@ export const ERROR_KINDS = [
   // A session script's own failure (a throw, a request it could not send, an unhandled rejection),
   // counted per message with the script's file:line; the session ends, the run goes on.
   "script",
-  // gRPC: an answer that broke gRPC over HTTP/2 (no trailers, a missing or garbled grpc-status, a
-  // content-type not gRPC's, a bad message prefix, a compressed message without grpc-encoding, a stream
-  // ending inside a message), a message past the receive cap; then a call answered with a status other
-  // than OK, by its code's name (the code's number is its index here, less 22).
-  "grpc-protocol",
-  "grpc-too-big",
-  "grpc CANCELLED",
-  "grpc UNKNOWN",
-  "grpc INVALID_ARGUMENT",
-  "grpc DEADLINE_EXCEEDED",
-  "grpc NOT_FOUND",
-  "grpc ALREADY_EXISTS",
-  "grpc PERMISSION_DENIED",
-  "grpc RESOURCE_EXHAUSTED",
-  "grpc FAILED_PRECONDITION",
-  "grpc ABORTED",
-  "grpc OUT_OF_RANGE",
-  "grpc UNIMPLEMENTED",
-  "grpc INTERNAL",
-  "grpc UNAVAILABLE",
-  "grpc DATA_LOSS",
-  "grpc UNAUTHENTICATED",
+  ...GRPC_ERROR_KINDS,
 ] as const;
 
 /** A float that JSON.stringify wrote as null (NaN, Infinity): read back as "no value". */

@@ -9,6 +9,7 @@
  * a run got (responses.ts).
  */
 import type { RunResult } from "../schema.ts";
+import { GRPC_ERROR_KINDS } from "../schema_values.ts";
 import { errorCount, sendsOf } from "./responses.ts";
 
 /** Error kinds whose requests got no answer at all. */
@@ -40,24 +41,7 @@ export const ANSWERED_ERROR_KINDS = [
   "ws-too-big",
   "ws-bad-utf8",
   "ws-closed",
-  "grpc-protocol",
-  "grpc-too-big",
-  "grpc CANCELLED",
-  "grpc UNKNOWN",
-  "grpc INVALID_ARGUMENT",
-  "grpc DEADLINE_EXCEEDED",
-  "grpc NOT_FOUND",
-  "grpc ALREADY_EXISTS",
-  "grpc PERMISSION_DENIED",
-  "grpc RESOURCE_EXHAUSTED",
-  "grpc FAILED_PRECONDITION",
-  "grpc ABORTED",
-  "grpc OUT_OF_RANGE",
-  "grpc UNIMPLEMENTED",
-  "grpc INTERNAL",
-  "grpc UNAVAILABLE",
-  "grpc DATA_LOSS",
-  "grpc UNAUTHENTICATED",
+  ...GRPC_ERROR_KINDS,
 ] as const;
 
 /** Kernel listen-queue drop counters a run may carry (deltas over the run), when recorded. */

@@ -11,7 +11,7 @@
  * the failure texts of broken answers are constants.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { ERROR_KINDS } from "../../../results/schema_values.ts";
+import { GRPC_ERROR_KINDS } from "../../../results/schema_values.ts";
 import {
   DEFAULT_MAX_MESSAGE_BYTES,
   MessageReader,
@@ -24,12 +24,9 @@ import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
 import { GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
 
-/** Where `grpc CANCELLED` (code 1) is in ERROR_KINDS: code k's kind is at GRPC_KIND_BASE + k. */
-const GRPC_KIND_BASE = ERROR_KINDS.indexOf("grpc CANCELLED") - 1;
-
-/** The error kind of a call that ended with gRPC code `code` (1..16). */
+/** The error kind of a call that ended with gRPC code `code` (1..16; another: UNKNOWN's). */
 export function grpcErrorKind(code: number): ErrorKind {
-  return ERROR_KINDS[GRPC_KIND_BASE + (code >= 1 && code <= 16 ? code : 2)];
+  return GRPC_ERROR_KINDS[(code >= 1 && code <= 16 ? code : 2) + 1];
 }
 
 const NO_TRAILERS = "the stream ended without trailers (no grpc-status)";
