@@ -63,7 +63,18 @@ for (const protocol of ["http1", "h2c"] as const) {
 for (const protocol of ["http1", "h2c"] as const) {
   Deno.test(`a session object kept past its session (${protocol}): its request is refused at the line, never sent`, () =>
     withTarget(async (url) => {
-      const run = await runAttack(load(url, script("kept_session.ts"), protocol));
+      // One connection: each session is the next on the connection the kept one had (and has ended on).
+      const run = await runAttack(parseAttackConfig({
+        url,
+        model: "connections",
+        connections: 1,
+        workers: 1,
+        durationMs: 400,
+        gracefulStopMs: 200,
+        intervalMs: 100,
+        protocol,
+        script: { path: script("kept_session.ts") },
+      }));
       const messages = Object.keys(run.errorMessages?.script ?? {});
       ok(
         messages.some((m) => m.includes("after its session ended") && m.endsWith("(kept_session.ts:11)")),

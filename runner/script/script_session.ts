@@ -10,7 +10,8 @@
  * send, as a flow's do (flow_session.ts). A throw ends that session as a `script` error counted by
  * message and file:line; a failed request gives a status-0 response and the script goes on (its error
  * is counted by kind). A session has one request in flight at a time: another sent meanwhile (not
- * awaited) is refused as a `script` error at its line, never sent on a connection of its own. Once the
+ * awaited) is refused as a `script` error at its line, never sent on a connection of its own, and so is
+ * a request on an `s` kept past its session (the connection is another session's by then). Once the
  * run stops (a stop request, the end of the graceful stop) a session is cut as soon as nothing of
  * loadlab's is in progress for it: its sleeps end, and a request or sleep after the stop never returns,
  * so no script loop spins on them and a session waiting on its own promise cannot hold the worker.
@@ -168,6 +169,7 @@ export class ScriptSessions {
         recorder?.sessionFailed();
       }
     } finally {
+      s.over = true;
       if (this.options.start) user.jar = s.jar;
       this.#live.delete(s);
       // A request the script did not await ends before the connection goes to another session.
@@ -271,6 +273,8 @@ class ScriptSession implements Session {
   #reject: (err: unknown) => void = () => {};
   /** Cut at the end of the graceful stop while waiting on the script's own promise. */
   pending = false;
+  /** The session ended: its connection is another session's, so a request kept past it is refused. */
+  over = false;
 
   constructor(
     sessions: ScriptSessions,
@@ -356,6 +360,7 @@ class ScriptSession implements Session {
       this.#cut();
       return NEVER;
     }
+    if (this.over) return overRefusal(method);
     if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
     let exchange: Promise<number>;
     try {
@@ -530,6 +535,19 @@ function overlapRefusal(method: string): Promise<Response> {
     new ScriptRequestError(
       `s.${method.toLowerCase()}() while the session's previous request is still in flight: await each ` +
         "request (a session sends one at a time, on its connection)",
+    ),
+  );
+}
+
+/**
+ * The refusal of a request on a session that has ended (its `s` kept by the script past it): a `script`
+ * error at the caller's line, never a request on the connection another session now has.
+ */
+function overRefusal(method: string): Promise<Response> {
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() after its session ended: a session's \`s\` sends only during that ` +
+        "session (keep what outlives it in s.state, and call the `s` each session receives)",
     ),
   );
 }
