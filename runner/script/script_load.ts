@@ -11,7 +11,7 @@ import type { Arrival } from "../load/executor.ts";
 import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
 import { importScript, type ScriptModule } from "./script_module.ts";
-import { ScriptSessions } from "./script_session.ts";
+import { ScriptSessions } from "./script_sessions.ts";
 import type { Session } from "./session.ts";
 
 /** The script's module, imported in this worker; null when the load has no script. */

@@ -1,0 +1,119 @@
+/**
+ * @module
+ * What a script session's request becomes: refused (a request the script wrote badly, one sent while the
+ * session's previous request is in flight, one on an `s` kept past its session), or encoded once and
+ * exchanged on the session's connection with its response kept for the script. Each refusal is a
+ * rejected promise made where the script called, so it counts as a `script` error at the script's line
+ * and nothing is sent: a session has one connection, and after the session it is another session's.
+ */
+import { Connection } from "../http/h1/connection.ts";
+import type { H2Slot } from "../http/h2/slot.ts";
+import type { H2ArrivalConnection } from "../http/h2/arrival.ts";
+import type { H2Request } from "../http/h2/request.ts";
+import type { EncodedRequest } from "../http/request.ts";
+import type { CookieJar } from "../http/cookie_jar.ts";
+import type { ConnectionShared } from "../http/load_connection.ts";
+import { KEEP_ALL } from "../load/flow_plan.ts";
+import type { ScriptRequests } from "./script_request.ts";
+import type { ScriptNames } from "./script_names.ts";
+import type { RequestOptions, Response } from "./session.ts";
+
+const NO_VALUES: Uint8Array[] = [];
+const NO_HEADERS: ReadonlyArray<readonly [string, string]> = [];
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+/** The most bytes of one response a session keeps (what `text()` can read); past it `body-too-large`. */
+export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
+
+/** What a session's requests go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
+export type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
+
+/** A refusal of a request the script wrote (bad path, header, another origin): ends the session. */
+export class ScriptRequestError extends Error {
+  override name = "ScriptRequestError";
+}
+
+/** A request encoded for the session's connection: what goes out, under which name, to which path. */
+export interface ScriptSend {
+  sent: EncodedRequest | H2Request;
+  name: string;
+  path: string;
+}
+
+/** Encodes the script's request for `conn` (a refusal throws `ScriptRequestError`: nothing is sent). */
+export function encodeScriptRequest(
+  at: { requests: ScriptRequests; names: ScriptNames; shared: ConnectionShared },
+  conn: SessionConnection,
+  jar: CookieJar | null,
+  request: { method: string; target: string; options: RequestOptions },
+): ScriptSend {
+  const { requests, names } = at;
+  const { method, target, options } = request;
+  let headers: ReadonlyArray<readonly [string, string]> = options.headers === undefined
+    ? NO_HEADERS
+    : Object.entries(options.headers);
+  let body = typeof options.body === "string" ? encoder.encode(options.body) : options.body;
+  if (options.json !== undefined) {
+    body = encoder.encode(JSON.stringify(options.json));
+    if (!headers.some(([n]) => n.toLowerCase() === "content-type")) {
+      headers = [...headers, ["content-type", "application/json"]];
+    }
+  }
+  const path = requests.pathOf(target);
+  if (typeof path !== "string") throw new ScriptRequestError(path.problem);
+  const cookieLine = jar === null ? null : jar.line(requests.url.host, path, Date.now());
+  const encoded = conn instanceof Connection
+    ? requests.encode(method, path, headers, body, cookieLine)
+    : requests.encodeH2(method, path, headers, body, cookieLine === null ? null : cookieValue(cookieLine));
+  if ("problem" in encoded) throw new ScriptRequestError(encoded.problem);
+  if (headers !== NO_HEADERS) names.sent(headers);
+  const name = names.shown(options.name ?? encoded.defaultName);
+  // Its endpoint by the same name; encodings are cached and shared, so another endpoint gets a copy.
+  const endpoint = at.shared.recorder.endpointIndex(name);
+  const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
+  return { sent, name, path };
+}
+
+/** The exchange of `sent` from `sendMs` on `conn`, its response kept for the script; its response count. */
+export function exchangeKept(
+  conn: SessionConnection,
+  sendMs: number,
+  sent: EncodedRequest | H2Request,
+): Promise<number> {
+  if (conn instanceof Connection) {
+    conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+    return conn.exchange(sendMs, 1, sent as EncodedRequest);
+  }
+  return conn.exchangeStep(sendMs, sent as H2Request, NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+}
+
+/**
+ * The refusal of a request sent while the session's previous one is in flight: a rejected promise (a
+ * `script` error at the caller's line when awaited or dropped), never a second connection.
+ */
+export function overlapRefusal(method: string): Promise<Response> {
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() while the session's previous request is still in flight: await each ` +
+        "request (a session sends one at a time, on its connection)",
+    ),
+  );
+}
+
+/**
+ * The refusal of a request on a session that has ended (its `s` kept by the script past it): a `script`
+ * error at the caller's line, never a request on the connection another session now has.
+ */
+export function overRefusal(method: string): Promise<Response> {
+  return Promise.reject(
+    new ScriptRequestError(
+      `s.${method.toLowerCase()}() after its session ended: a session's \`s\` sends only during that ` +
+        "session (keep what outlives it in s.state, and call the `s` each session receives)",
+    ),
+  );
+}
+
+/** The value of the jar's `Cookie: ...\r\n` line (HTTP/2 sends it as a `cookie` field). */
+function cookieValue(line: Uint8Array): string {
+  return decoder.decode(line.subarray(8, line.length - 2));
+}

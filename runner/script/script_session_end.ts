@@ -1,0 +1,93 @@
+/**
+ * @module
+ * How a script session ends, apart from what it sends: its outcome (the script function's value or
+ * error, or `CUT` once the run ended and nothing of loadlab's is in progress for it, whichever comes
+ * first) and its think times (`s.sleep`), which end at once when the run does. A request or sleep asked
+ * for after the run ended never returns, so no script loop spins on them and a session waiting on its own
+ * promise cannot hold the worker. A base class of the session (script_session.ts) rather than an object
+ * beside it: thousands of sessions wait at once, so each costs its fields and no second object.
+ */
+import type { SessionRun } from "../load/flow_session.ts";
+import { sleepUnlessAborted } from "../../system/sleep.ts";
+
+/** What a session's outcome resolves with when the run ended under it (script code never sees it). */
+export const CUT = Symbol("cut");
+/** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
+const NEVER = new Promise<never>(() => {});
+
+/** A session's outcome, its cut and its sleeps; the session itself says whether a request is in flight. */
+export abstract class SessionEnd {
+  /** The session's end: one promise, settled by the script's function or by the cut (no race of two). */
+  readonly outcome: Promise<unknown>;
+  /** Cut at the end of the graceful stop while waiting on the script's own promise. */
+  pending = false;
+  readonly #run: SessionRun;
+  #resolve: (value: unknown) => void = () => {};
+  #reject: (err: unknown) => void = () => {};
+  #sleeps = 0;
+  /** The sleep in progress: its promise's resolve and its timer (one timer, no listener, per sleep). */
+  #wake: (() => void) | null = null;
+  #wakeTimer: ReturnType<typeof setTimeout> | undefined = undefined;
+  #onWake: (() => void) | null = null;
+
+  constructor(run: SessionRun) {
+    this.#run = run;
+    this.outcome = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  /** Whether a request of the session is in flight (its end cuts the session if the run ended). */
+  protected abstract inFlight(): boolean;
+
+  /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
+  runEnded(): void {
+    const run = this.#run;
+    if (!run.ended.aborted) return;
+    if (!this.inFlight()) {
+      this.pending = this.#sleeps === 0 && run.shared.stopping;
+      this.cut();
+    }
+    // A think time ends at once when the run stops.
+    this.#wakeUp();
+  }
+
+  protected cut(): void {
+    this.#resolve(CUT);
+  }
+
+  /** A request or sleep asked for after the run ended: the session is cut, and it never returns. */
+  protected cutNow(): Promise<never> {
+    this.cut();
+    return NEVER;
+  }
+
+  /** The script function's result (a promise or a value) ends the session, unless it was cut first. */
+  endWith(body: unknown): void {
+    if (body instanceof Promise) body.then(this.#resolve, this.#reject);
+    else this.#resolve(body);
+  }
+
+  sleep(ms: number): Promise<void> {
+    const ended = this.#run.ended;
+    if (ended.aborted) return this.cutNow();
+    this.#sleeps++;
+    // Sleeps at once (not awaited) are rare: each but the first listens to the run's end itself.
+    if (this.#wake !== null) return sleepUnlessAborted(ms, ended).then(() => void this.#sleeps--);
+    return new Promise<void>((resolve) => {
+      this.#wake = resolve;
+      this.#wakeTimer = setTimeout(this.#onWake ??= () => this.#wakeUp(), Math.max(0, ms));
+    });
+  }
+
+  /** Ends the session's sleep, if it sleeps: its timer fired, or the run ended. */
+  #wakeUp(): void {
+    const wake = this.#wake;
+    if (wake === null) return;
+    clearTimeout(this.#wakeTimer);
+    this.#wake = null;
+    this.#sleeps--;
+    wake();
+  }
+}
