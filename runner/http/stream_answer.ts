@@ -2,7 +2,7 @@
  * @module
  * What a protocol carried on HTTP/2 streams judges of each answer beyond HTTP (`StreamAnswer`): gRPC
  * (grpc/answer.ts) reads its own fields from every header block (handed over as bytes by the HPACK
- * decoder: the answer is its `FieldBytesSink`), its length-prefixed messages from the
+ * decoder to the answer's `fields`), its length-prefixed messages from the
  * DATA, and its status from the trailers, and says when a call failed and by which kind. The HTTP/2 room
  * calls it at each step of a stream when its run has one (h2/stream.ts `H2Run.answer`) and ends the
  * stream with the kind it names; without one a stream costs one null check per frame. Types only, so
@@ -12,7 +12,9 @@ import type { ErrorKind } from "../../results/mod.ts";
 import type { FieldBytesSink } from "../../http2/hpack_decoder.ts";
 
 /** One stream's judge of its answer, reused for every request the stream carries. */
-export interface StreamAnswer extends FieldBytesSink {
+export interface StreamAnswer {
+  /** Takes the fields of every header block of the answer, trailers included, as the decoder reads them. */
+  readonly fields: FieldBytesSink;
   /** Why the last answer failed (valid when a step returned a kind). */
   readonly message: string;
   /** A request starts on the stream: nothing of its answer seen yet. */

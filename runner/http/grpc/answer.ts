@@ -44,21 +44,10 @@ export interface GrpcRun {
 /** One stream slot's judge of its gRPC answers. */
 export class GrpcAnswer implements StreamAnswer {
   message = "";
-  readonly #fields = new GrpcFields();
+  /** The gRPC fields of the answer's header blocks, gathered as the HPACK decoder hands them over. */
+  readonly fields = new GrpcFields();
   readonly #reader: MessageReader;
   #httpStatus = 0;
-
-  /** A field of the answer's header blocks, as bytes (the HPACK decoder's sink). */
-  fieldBytes(
-    name: Uint8Array,
-    nameOff: number,
-    nameLen: number,
-    value: Uint8Array,
-    at: number,
-    len: number,
-  ): void {
-    this.#fields.fieldBytes(name, nameOff, nameLen, value, at, len);
-  }
 
   constructor(run: GrpcRun = { maxReceiveBytes: DEFAULT_MAX_MESSAGE_BYTES }) {
     this.#reader = new MessageReader(run.maxReceiveBytes);
@@ -70,7 +59,7 @@ export class GrpcAnswer implements StreamAnswer {
   }
 
   start(): void {
-    this.#fields.reset();
+    this.fields.reset();
     this.#reader.reset();
     this.#httpStatus = 0;
     this.message = "";
@@ -78,7 +67,7 @@ export class GrpcAnswer implements StreamAnswer {
 
   head(status: number, endStream: boolean): ErrorKind | null {
     this.#httpStatus = status;
-    const fields = this.#fields;
+    const fields = this.fields;
     this.#reader.compressedAllowed = fields.encoding !== "";
     if (fields.grpcContentType || endStream) return null;
     // Not a gRPC answer: the HTTP status's code (a proxy's 503), or broken when it was 200.
@@ -101,7 +90,7 @@ export class GrpcAnswer implements StreamAnswer {
 
   end(trailers: boolean): ErrorKind | null {
     if (!trailers) return this.#broken(NO_TRAILERS);
-    const code = callOutcome(this.#fields, this.#httpStatus);
+    const code = callOutcome(this.fields, this.#httpStatus);
     if (code < 0) return this.#broken(code === STATUS_GARBLED ? GARBLED : NO_STATUS);
     if (code !== GRPC_OK) return this.#failed(code);
     if (this.#reader.midMessage) return this.#broken(CUT_SHORT);
@@ -109,7 +98,7 @@ export class GrpcAnswer implements StreamAnswer {
   }
 
   #failed(code: number): ErrorKind {
-    const text = this.#fields.message;
+    const text = this.fields.message;
     this.message = text === "" ? grpcCodeName(code) : decodeGrpcMessage(text);
     return grpcErrorKind(code);
   }

@@ -168,7 +168,7 @@ export class HeaderBlocks {
     // answer judged beyond HTTP (gRPC) those of every block, trailers included.
     const kept = stream?.kept ?? null;
     const keepsHead = kept !== null && !kept.headDone;
-    const onField = keepsHead ? kept.onField : stream?.answer ?? undefined;
+    const onField = keepsHead ? kept.onField : stream?.answer?.fields;
     const status = decoder.decodeStatus(block, from, to, onField);
     // A malformed field was decoded to the block's end (the table is in step): a stream error only.
     const malformed = status === HPACK_BAD_FIELD || status === HPACK_BAD_STATUS;
