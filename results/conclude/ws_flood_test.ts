@@ -1,24 +1,9 @@
 import assert from "node:assert/strict";
-import { makeRun } from "../../tests/fixtures/make_results.ts";
+import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_results.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { loadlabFlags } from "./judged.ts";
 import { wsFlood } from "./ws_flood.ts";
 import type { RunResult } from "../schema.ts";
-
-const WS = {
-  handshakes: 2,
-  handshakeMs: null,
-  messagesSent: 0,
-  messagesReceived: 0,
-  payloadBytesSent: 0,
-  payloadBytesReceived: 0,
-  unsolicited: 0,
-  fanoutMs: null,
-  pingsSent: 0,
-  pongsReceived: 0,
-  closesSent: 0,
-  closeCodes: {},
-};
 
 /** A 10 s WebSocket run that answered `answered` sends amid `unsolicited` messages, under `ws` config. */
 function wsRun(answered: number, unsolicited: number, ws: Record<string, unknown> = {}): RunResult {
@@ -28,7 +13,13 @@ function wsRun(answered: number, unsolicited: number, ws: Record<string, unknown
     requests: answered,
     url: "ws://127.0.0.1:8080/ws",
     config: { ...run.config, ws },
-    ws: { ...WS, messagesSent: answered, messagesReceived: answered + unsolicited, unsolicited },
+    ws: {
+      ...WS_NOTHING,
+      handshakes: 2,
+      messagesSent: answered,
+      messagesReceived: answered + unsolicited,
+      unsolicited,
+    },
   };
 }
 

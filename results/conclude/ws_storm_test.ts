@@ -1,23 +1,8 @@
 import assert from "node:assert/strict";
-import { makeRun } from "../../tests/fixtures/make_results.ts";
+import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_results.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { stormFacts, stormShortText } from "./ws_storm.ts";
 import type { RunResult } from "../schema.ts";
-
-const WS = {
-  handshakes: 0,
-  handshakeMs: null,
-  messagesSent: 0,
-  messagesReceived: 0,
-  payloadBytesSent: 0,
-  payloadBytesReceived: 0,
-  unsolicited: 0,
-  fanoutMs: null,
-  pingsSent: 0,
-  pongsReceived: 0,
-  closesSent: 0,
-  closeCodes: {},
-};
 
 /**
  * A 10 s storm of 5 messages per connection asked at 100 conn/s (`targetRps` 500 msg/s), which opened
@@ -36,7 +21,7 @@ function storm(opened: number, sent: number, patch: Partial<RunResult> = {}): Ru
     url: "ws://127.0.0.1:8080/ws/echo",
     config: { ...run.config, ws: { messagesPerConnection: 5 } },
     ws: {
-      ...WS,
+      ...WS_NOTHING,
       handshakes: opened + 4,
       preConnectedHandshakes: 4,
       messagesSent: sent,
@@ -90,7 +75,7 @@ Deno.test("a hold run is judged by its pings: answered is ok, refused connection
     ...run,
     url: "ws://127.0.0.1:8080/ws/echo",
     config: { ...run.config, ws: { pingIntervalMs: 5000 } },
-    ws: { ...WS, handshakes: 100, pingsSent: run.requests, pongsReceived: run.requests },
+    ws: { ...WS_NOTHING, handshakes: 100, pingsSent: run.requests, pongsReceived: run.requests },
   };
   assert.equal(runVerdict(hold).label, "ok");
   assert.match(
