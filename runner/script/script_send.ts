@@ -108,7 +108,7 @@ export function overRefusal(method: string): Promise<Response> {
   return Promise.reject(
     new ScriptRequestError(
       `s.${method.toLowerCase()}() after its session ended: a session's \`s\` sends only during that ` +
-        "session (keep what outlives it in s.state, and call the `s` each session receives)",
+        "session (send with the `s` each session receives)",
     ),
   );
 }
