@@ -13,6 +13,7 @@ import { runAttack } from "../attack.ts";
 import { epollBlocker } from "../http/transport/choice.ts";
 import { selfSignedPair } from "../../targets/tls_cert.ts";
 import { answer101, readUpgrade } from "../../tests/fixtures/ws_upgrade.ts";
+import { acceptEach } from "../../tests/fixtures/accept_each.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const DURATION_MS = 1_500;
@@ -35,31 +36,18 @@ const FRAGMENTS = new Uint8Array(64 * 1024);
 
 /** Answers the handshake, writes `first`, then `flood` until the client goes. */
 async function serve(conn: Deno.Conn, first: Uint8Array, flood: Uint8Array): Promise<void> {
-  try {
-    const key = await readUpgrade(conn);
-    if (key === null) return;
-    await writeAll(conn, answer101(key));
-    await writeAll(conn, first);
-    while (true) await writeAll(conn, flood);
-  } catch {
-    /* the client went */
-  } finally {
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }
+  const key = await readUpgrade(conn);
+  if (key === null) return;
+  await writeAll(conn, answer101(key));
+  await writeAll(conn, first);
+  while (true) await writeAll(conn, flood);
 }
 
 async function floodedFlow(transport: "deno" | "epoll", tls: boolean, first: Uint8Array, flood: Uint8Array) {
-  const listener = tls
+  const listener: Deno.Listener<Deno.Conn, Deno.NetAddr> = tls
     ? Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: PAIR.certPem, key: PAIR.keyPem })
     : Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const conns: Promise<void>[] = [];
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) conns.push(serve(conn, first, flood));
-    } catch { /* closed */ }
-  })();
+  const server = acceptEach(listener, (conn) => serve(conn, first, flood));
   const nowEpochMs = () => performance.timeOrigin + performance.now();
   let startedEpochMs = nowEpochMs();
   try {
@@ -88,9 +76,7 @@ async function floodedFlow(transport: "deno" | "epoll", tls: boolean, first: Uin
     );
     return { r, tookMs: nowEpochMs() - startedEpochMs };
   } finally {
-    listener.close();
-    await accepting;
-    await Promise.all(conns);
+    await server.close();
   }
 }
 

@@ -12,6 +12,7 @@ import { runAttack } from "../../attack.ts";
 import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { answer101, readUpgrade } from "../../../tests/fixtures/ws_upgrade.ts";
+import { acceptEach } from "../../../tests/fixtures/accept_each.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
@@ -33,25 +34,17 @@ const floodOf = (frame: number[]) =>
 /** Answers the handshake (at once, or one byte per `trickleMs`), then writes `flood` until the client goes. */
 async function serve(conn: Deno.Conn, flood: Uint8Array | null, trickleMs: number): Promise<void> {
   const buf = new Uint8Array(16 * 1024);
-  try {
-    const key = await readUpgrade(conn, buf);
-    if (key === null) return;
-    const answer = answer101(key);
-    if (trickleMs > 0) {
-      for (const byte of answer) {
-        await conn.write(Uint8Array.of(byte));
-        await new Promise((resolve) => setTimeout(resolve, trickleMs));
-      }
-    } else await conn.write(answer);
-    while (flood !== null) await conn.write(flood);
-    while ((await conn.read(buf)) !== null);
-  } catch {
-    /* the client went */
-  } finally {
-    try {
-      conn.close();
-    } catch { /* closed */ }
-  }
+  const key = await readUpgrade(conn, buf);
+  if (key === null) return;
+  const answer = answer101(key);
+  if (trickleMs > 0) {
+    for (const byte of answer) {
+      await conn.write(Uint8Array.of(byte));
+      await new Promise((resolve) => setTimeout(resolve, trickleMs));
+    }
+  } else await conn.write(answer);
+  while (flood !== null) await conn.write(flood);
+  while ((await conn.read(buf)) !== null);
 }
 
 async function floodRun(
@@ -60,15 +53,10 @@ async function floodRun(
   flood: Uint8Array | null,
   trickleMs = 0,
 ) {
-  const listener = tls
+  const listener: Deno.Listener<Deno.Conn, Deno.NetAddr> = tls
     ? Deno.listenTls({ hostname: "127.0.0.1", port: 0, cert: PAIR.certPem, key: PAIR.keyPem })
     : Deno.listen({ hostname: "127.0.0.1", port: 0 });
-  const conns: Promise<void>[] = [];
-  const accepting = (async () => {
-    try {
-      for await (const conn of listener) conns.push(serve(conn, flood, trickleMs));
-    } catch { /* closed */ }
-  })();
+  const server = acceptEach(listener, (conn) => serve(conn, flood, trickleMs));
   const nowEpochMs = () => performance.timeOrigin + performance.now();
   let startedEpochMs = nowEpochMs();
   try {
@@ -91,9 +79,7 @@ async function floodRun(
     ok(r.requests === 0, JSON.stringify(r.errors));
     return r;
   } finally {
-    listener.close();
-    await accepting;
-    await Promise.all(conns);
+    await server.close();
   }
 }
 
