@@ -21,7 +21,7 @@
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
-import { childrenCpuSec, pinning } from "./tool_run.ts";
+import { pinning, timed } from "./tool_run.ts";
 import { loadAvg } from "./h2.ts";
 import { loadlabV8Flags } from "./ws.ts";
 import { UsageError } from "../cli/usage_error.ts";
@@ -105,18 +105,6 @@ export async function startGreeter(
   const port = Number(/READY (\d+)/.exec(line)?.[1]);
   if (!(port > 0)) throw new Error(`the greeter did not start: ${line}`);
   return { child, port };
-}
-
-/** Runs `argv`, returns its stdout and the CPU seconds it used (reaped-children delta). */
-async function timed(argv: string[]): Promise<{ stdout: string; cpuSec: number }> {
-  const before = childrenCpuSec() ?? 0;
-  const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" })
-    .output();
-  const cpuSec = (childrenCpuSec() ?? 0) - before;
-  if (!out.success) {
-    throw new Error(`${argv.join(" ")} failed: ${new TextDecoder().decode(out.stderr).slice(-400)}`);
-  }
-  return { stdout: new TextDecoder().decode(out.stdout), cpuSec };
 }
 
 async function toolsOf(

@@ -1,12 +1,13 @@
 /**
  * @module
  * Running one benchmark tool and reading what it cost, shared by every bench (bench/engine.ts, bench/h2.ts,
- * bench/soak.ts): the `taskset` pinning (target on CPU 0, generators on CPU 1), the tool's run with a
- * timeout, its CPU time from this process's reaped-children times (start-up included), the target's CPU
- * time meanwhile from /proc (its whole process tree), and both per request. Where the target counts
- * what it served (the bench's nginx), also the target's rate over a window in the middle of the run: the
- * same measure for every tool, free of each tool's start-up (a JIT's warm-up, the first handshakes) and
- * of how each tool counts and times its own run.
+ * bench/soak.ts, bench/ws.ts, bench/grpc.ts): the `taskset` pinning (target on CPU 0, generators on CPU
+ * 1), the tool's run (with a timeout, or `timed` to its end for its output), its CPU time from this
+ * process's reaped-children times (start-up included), the target's CPU time meanwhile from /proc (its
+ * whole process tree), and both per request. Where the target counts what it served (the bench's nginx),
+ * also the target's rate over a window in the middle of the run: the same measure for every tool, free of
+ * each tool's start-up (a JIT's warm-up, the first handshakes) and of how each tool counts and times its
+ * own run.
  */
 import type { ToolRun } from "./tools.ts";
 import { findProgram } from "../system/path_lookup.ts";
@@ -33,6 +34,18 @@ export async function pinning(): Promise<{ target: string[]; generator: string[]
 export function childrenCpuSec(): number | null {
   const stat = readProcStat("self");
   return stat === null ? null : stat.childrenUserSec + stat.childrenSystemSec;
+}
+
+/** Runs `argv`, returns its stdout and the CPU seconds it used (reaped-children delta). */
+export async function timed(argv: string[]): Promise<{ stdout: string; cpuSec: number }> {
+  const before = childrenCpuSec() ?? 0;
+  const out = await new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" })
+    .output();
+  const cpuSec = (childrenCpuSec() ?? 0) - before;
+  if (!out.success) {
+    throw new Error(`${argv.join(" ")} failed: ${new TextDecoder().decode(out.stderr).slice(-400)}`);
+  }
+  return { stdout: new TextDecoder().decode(out.stdout), cpuSec };
 }
 
 /** What the target is and how it counts: `pid` for its CPU time, `requestsServed` for its own count. */
