@@ -4,12 +4,13 @@
  * with its message, an unknown method. Without Go (or without its modules) the test skips with the reason,
  * except under CI=true.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import { findProgram } from "../../../system/path_lookup.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { GRPC_CODE_NAMES } from "../../../grpc/status.ts";
+import { withChildPort } from "../../../tests/fixtures/child_port.ts";
 
 /** The greeter built into a temporary folder, or why it could not be. */
 async function build(): Promise<{ path: string } | { skip: string }> {
@@ -34,21 +35,9 @@ if ("skip" in built) {
   console.log(`go_grpc_test skipped: ${built.skip}`);
 }
 
-async function withGoGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
-  const child = new Deno.Command((built as { path: string }).path, { env: { PORT: "0" }, stdout: "piped" })
-    .spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    const line = (await reader.read()).value ?? "";
-    const port = Number(/READY (\d+)/.exec(line)?.[1]);
-    ok(port > 0, `the greeter said its port: ${line}`);
-    return await fn(port);
-  } finally {
-    child.kill();
-    await child.status;
-    reader.releaseLock();
-    await child.stdout.cancel().catch(() => {});
-  }
+/** Runs `fn` with the greeter up, given its port. */
+function withGoGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
+  return withChildPort((built as { path: string }).path, { env: { PORT: "0" } }, fn);
 }
 
 /** HelloRequest{name, count} and FailRequest{code, message} by hand: fields 1 (string or varint) and 2. */

@@ -15,6 +15,7 @@ import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { reflectSchema } from "../../../scenarios/grpc/reflection.ts";
 import { findMethod } from "../../../scenarios/grpc/schema.ts";
+import { withChildPort } from "../../../tests/fixtures/child_port.ts";
 
 const EXAMPLES = new URL("../../../examples/", import.meta.url);
 const PROTO = new URL("grpc/greeter.proto", EXAMPLES).pathname;
@@ -37,28 +38,12 @@ if (skip !== null) {
 }
 
 /** Runs `fn` with the greeter up, given its port. */
-async function withNodeGreeter<T>(
+function withNodeGreeter<T>(
   fn: (port: number) => Promise<T>,
   env: Record<string, string> = {},
 ): Promise<T> {
-  const child = new Deno.Command("node", {
-    args: [new URL("grpc/server.js", EXAMPLES).pathname],
-    env: { PORT: "0", ...env },
-    stdout: "piped",
-    stderr: "inherit",
-  }).spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    const line = (await reader.read()).value ?? "";
-    const port = Number(/READY (\d+)/.exec(line)?.[1]);
-    ok(port > 0, `the greeter said its port: ${line}`);
-    return await fn(port);
-  } finally {
-    child.kill();
-    await child.status;
-    reader.releaseLock();
-    await child.stdout.cancel().catch(() => {});
-  }
+  const server = new URL("grpc/server.js", EXAMPLES).pathname;
+  return withChildPort("node", { args: [server], env: { PORT: "0", ...env }, stderr: "inherit" }, fn);
 }
 
 const root = skip === null ? await protobuf.load(PROTO) : null;

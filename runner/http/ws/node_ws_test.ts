@@ -12,6 +12,7 @@ import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
 import { epollBlocker, uringBlocker } from "../transport/choice.ts";
 import { findProgram } from "../../../system/path_lookup.ts";
+import { withChildPort } from "../../../tests/fixtures/child_port.ts";
 
 const EPOLL_BLOCKER = epollBlocker(new URL("http://127.0.0.1/"));
 const URING_BLOCKER = uringBlocker(new URL("http://127.0.0.1/"), { closedModel: true });
@@ -80,26 +81,9 @@ if ("skip" in ready) {
 }
 
 /** Runs `fn` with the node server up, given its port. */
-async function withServer<T>(fn: (port: number) => Promise<T>): Promise<T> {
+function withServer<T>(fn: (port: number) => Promise<T>): Promise<T> {
   const { dir } = ready as { dir: string };
-  const child = new Deno.Command("node", {
-    args: [`${dir}/server.mjs`],
-    cwd: dir,
-    stdout: "piped",
-    stderr: "inherit",
-  })
-    .spawn();
-  const reader = child.stdout.pipeThrough(new TextDecoderStream()).getReader();
-  try {
-    const port = Number((await reader.read()).value?.trim());
-    ok(port > 0, "the node server said its port");
-    return await fn(port);
-  } finally {
-    child.kill();
-    await child.status;
-    reader.releaseLock();
-    await child.stdout.cancel().catch(() => {});
-  }
+  return withChildPort("node", { args: [`${dir}/server.mjs`], cwd: dir, stderr: "inherit" }, fn);
 }
 
 function attack(
