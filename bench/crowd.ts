@@ -22,6 +22,7 @@ import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { median } from "../results/stats.ts";
 import { startNginx } from "./nginx.ts";
 import { childrenCpuSec, pinning } from "./tool_run.ts";
+import { watchPeakRssKb } from "../system/proc_stat.ts";
 import { buildServer, findGcannon, loadlabV8Flags } from "./ws.ts";
 import { loadAvg } from "./h2.ts";
 
@@ -85,16 +86,11 @@ async function measured(argv: string[], timeoutMs: number) {
   const before = childrenCpuSec();
   const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
   const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+  const rss = watchPeakRssKb(child.pid, RSS_POLL_MS);
   let peakKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const m = /VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${child.pid}/status`));
-      if (m !== null) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch { /* exited */ }
-  }, RSS_POLL_MS);
   const out = await child.output().finally(() => {
     clearTimeout(timer);
-    clearInterval(poll);
+    peakKb = rss.stop();
   });
   const after = childrenCpuSec();
   const stdout = new TextDecoder().decode(out.stdout);

@@ -4,7 +4,8 @@
  * start time, CPU time of the process and of its reaped children), parsed from after the command name,
  * which may hold spaces and parentheses. Also the process tree under a pid (`/proc/<pid>/task/<tid>/children`),
  * so a target that forks workers (nginx's master and its workers) is measured whole, and the samples a
- * target's telemetry takes (`status` for RSS, `schedstat` for run-queue wait). Linux only: the readers
+ * target's telemetry takes (`status` for RSS, `schedstat` for run-queue wait), and a child's peak RSS over
+ * its run (`watchPeakRssKb`). Linux only: the readers
  * return null elsewhere, and for a process that is gone.
  */
 
@@ -110,14 +111,34 @@ export function readRunQueueWaitSec(pid: number): number | null {
 /** utime + stime of `pid` in seconds and its RSS in bytes; null when /proc cannot tell (gone, not Linux). */
 export function readProcSample(pid: number): { cpuSec: number; rssBytes: number } | null {
   const stat = readProcStat(pid);
-  if (stat === null) return null;
+  const rssKb = stat === null ? null : readRssKb(pid);
+  return stat === null || rssKb === null
+    ? null
+    : { cpuSec: stat.userSec + stat.systemSec, rssBytes: rssKb * 1024 };
+}
+
+/** VmRSS of `pid` in KB (0 for a process without one: a zombie); null when /proc cannot tell. */
+export function readRssKb(pid: number): number | null {
   try {
-    const status = Deno.readTextFileSync(`/proc/${pid}/status`);
-    const rssKb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-    return { cpuSec: stat.userSec + stat.systemSec, rssBytes: rssKb * 1024 };
+    return Number(/VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${pid}/status`))?.[1] ?? 0);
   } catch {
     return null;
   }
+}
+
+/**
+ * Reads `pid`'s VmRSS every `everyMs` until `stop()`, which gives the highest seen in KB (0 when none was
+ * read): a child's peak memory over its run, for the crowd bench and the crowd memory test.
+ */
+export function watchPeakRssKb(pid: number, everyMs: number): { stop(): number } {
+  let peakKb = 0;
+  const poll = setInterval(() => peakKb = Math.max(peakKb, readRssKb(pid) ?? 0), everyMs);
+  return {
+    stop() {
+      clearInterval(poll);
+      return peakKb;
+    },
+  };
 }
 
 /**

@@ -12,6 +12,7 @@
  */
 import { ok } from "node:assert/strict";
 import { type Background, startLoadlab } from "./background.ts";
+import { watchPeakRssKb } from "../system/proc_stat.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SMALL = 50;
@@ -27,16 +28,11 @@ async function peakRss(args: string[]): Promise<{ peakKb: number; result: Record
     stdout: "piped",
     stderr: "piped",
   }).spawn();
+  const rss = watchPeakRssKb(child.pid, 50);
   let peakKb = 0;
-  const poll = setInterval(() => {
-    try {
-      const m = /VmRSS:\s+(\d+)/.exec(Deno.readTextFileSync(`/proc/${child.pid}/status`));
-      if (m !== null) peakKb = Math.max(peakKb, Number(m[1]));
-    } catch { /* exited */ }
-  }, 50);
   const kill = setTimeout(() => child.kill("SIGKILL"), 60_000);
   const out = await child.output().finally(() => {
-    clearInterval(poll);
+    peakKb = rss.stop();
     clearTimeout(kill);
   });
   const stdout = new TextDecoder().decode(out.stdout);

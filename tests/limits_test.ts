@@ -9,6 +9,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTempDir } from "./helpers.ts";
 import { epollBlocker } from "../runner/http/transport/choice.ts";
+import { watchPeakRssKb } from "../system/proc_stat.ts";
 import type { ResultsFile } from "../results/mod.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
@@ -21,20 +22,13 @@ async function runSampled(args: string[]) {
     stderr: "piped",
     env: { NO_COLOR: "1" },
   }).spawn();
-  let peakMb = 0;
-  const sample = setInterval(() => {
-    try {
-      const status = Deno.readTextFileSync(`/proc/${child.pid}/status`);
-      const kb = Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0);
-      peakMb = Math.max(peakMb, kb / 1024);
-    } catch { /* exited between samples */ }
-  }, 100);
+  const rss = watchPeakRssKb(child.pid, 100);
   const started = performance.now();
   // A generous bound: an unbounded schedule ran for minutes; a bounded one ends seconds after -d.
   const killer = setTimeout(() => child.kill("SIGKILL"), 120_000);
   const out = await child.output();
   clearTimeout(killer);
-  clearInterval(sample);
+  const peakMb = rss.stop() / 1024;
   const dec = new TextDecoder();
   return {
     code: out.code,
