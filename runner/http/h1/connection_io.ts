@@ -297,6 +297,9 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   }
 
   #writeFailed(err: unknown): void {
+    // Closed by us already (a timeout, the stop, a failed read): that side counts the exchange, and this
+    // connection may be dialing again by now, which an abort here would cut.
+    if (this.sock === null) return;
     this.writeError = err;
     this.abort();
   }
