@@ -105,10 +105,19 @@ function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
   const halfMs = run.intervals[half]?.startMs ?? 0;
   const settled = run.stabilizedAtMs !== null && run.stabilizedAtMs <= halfMs;
   const fromMs = settled ? run.stabilizedAtMs! : halfMs;
+  const part = batchesFrom(samples, fromMs, run);
+  // A judged part answered in fewer than three batches (a queue past the timeout answers nothing late in
+  // its run) has no spread of its own: the whole run, its drift counted as spread.
+  if (part.values.length >= 3 || fromMs === 0) return { ...part, settled };
+  return { ...batchesFrom(samples, 0, run), settled: false };
+}
+
+/** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each. */
+function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult): Omit<Batches, "settled"> {
   const long = batchMeans(samples, fromMs, BATCH_MS);
-  if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS], settled };
+  if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS] };
   const intervalMs = run.intervals[0]?.durationMs ?? BATCH_MS;
-  return { values: batchMeans(samples, fromMs, intervalMs), lengthsMs: [intervalMs], settled };
+  return { values: batchMeans(samples, fromMs, intervalMs), lengthsMs: [intervalMs] };
 }
 
 /** The batches of the runs of one side together (one run, or a group whose repeats are too few). */
