@@ -5,6 +5,7 @@
  * that lacks it, but fail on CI (env CI=true), where a silently skipped suite would hide a broken setup.
  */
 import { findProgram } from "../system/path_lookup.ts";
+import { createTargetApp } from "../targets/app/app.ts";
 
 /** True when `name` is on PATH. When missing: prints why the test is skipped, or throws when CI=true. */
 export function requireProgram(name: string): boolean {
@@ -37,5 +38,16 @@ export async function withTempDir(fn: (dir: string) => Promise<void>): Promise<v
     await fn(dir);
   } finally {
     await Deno.remove(dir, { recursive: true });
+  }
+}
+
+/** Runs `fn` with the built-in target app served in this process on a free loopback port. */
+export async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
+  const target = createTargetApp();
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
+  try {
+    await fn(`http://127.0.0.1:${server.addr.port}`);
+  } finally {
+    await server.shutdown();
   }
 }

@@ -7,24 +7,14 @@
  * Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { createTargetApp } from "../targets/app/app.ts";
 import { parseAttackConfig } from "../runner/config.ts";
+import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
 Deno.env.set("XDG_CACHE_HOME", cache);
-
-async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
-  const target = createTargetApp();
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
-  try {
-    await fn(`http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-  }
-}
 
 Deno.test("a k6 script's requests, checks and groups on loadlab's engine", () =>
   withTarget(async (url) => {

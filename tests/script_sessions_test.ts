@@ -7,22 +7,12 @@
  * or sub-second durations.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { createTargetApp } from "../targets/app/app.ts";
 import { parseAttackConfig } from "../runner/config.ts";
+import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
-
-async function withTarget(fn: (url: string) => Promise<void>): Promise<void> {
-  const target = createTargetApp();
-  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, target.fetch);
-  try {
-    await fn(`http://127.0.0.1:${server.addr.port}`);
-  } finally {
-    await server.shutdown();
-  }
-}
 
 Deno.test("each s.* call against the built-in target, counted by request name", () =>
   withTarget(async (url) => {
