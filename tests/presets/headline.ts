@@ -16,7 +16,7 @@ export function headlineLine(stdout: string, claim: string): string {
 
 /** The tests a stated headline names: one of the noise rules, with its margin in standard errors. */
 const NAMED_TEST =
-  /beyond noise by (a two-proportion test|batch means|Welch's t-test over repeats), ([\d.]+|more than 100) standard errors apart/;
+  /beyond noise by (a two-proportion test|batch means|Welch's t-test over repeats|the \d+ points together \(Stouffer over each point's test\)), ([\d.]+|more than 100) standard errors apart/;
 
 /** Asserts the headline was stated, or not judged for one of the `allowed` reasons. */
 export function assertStated(line: string, allowed: RegExp[] = []): void {
@@ -24,6 +24,7 @@ export function assertStated(line: string, allowed: RegExp[] = []): void {
     assert.match(line, /: not judged: |reproduced at \d+ of \d+ points/, line);
     return;
   }
-  assert.match(line, /: reproduced here \(/, line);
+  // Per point ("reproduced here (high: ...)") or over a sweep's points together ("reproduced here, beyond ...").
+  assert.match(line, /: reproduced here[ ,]/, line);
   assert.match(line, NAMED_TEST, line);
 }
