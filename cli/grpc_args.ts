@@ -16,8 +16,8 @@ import { UsageError } from "./usage_error.ts";
 import type { AttackConfig } from "../runner/config.ts";
 import { RESERVED_METADATA } from "../runner/http/grpc/call.ts";
 import { grpcRequestMix, type GrpcSource, schemaOf } from "../scenarios/grpc/calls.ts";
-import { GrpcSchemaError } from "../scenarios/grpc/schema.ts";
-import { GrpcMessageError } from "../scenarios/grpc/message.ts";
+import { GrpcSchemaError } from "../runner/http/grpc/schema.ts";
+import { GrpcMessageError } from "../runner/http/grpc/message.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
   { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },

@@ -10,8 +10,8 @@
 import type { Root, Type } from "protobufjs";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { grpcRequestSpec } from "../../runner/http/grpc/call.ts";
-import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "./schema.ts";
-import { encodeMessage, encodeMessageText, GrpcMessageError } from "./message.ts";
+import { findMethod, GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { encodeMessage, encodeMessageText, GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import { reflectSchema, type ReflectTls } from "./reflection.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../grpc/framing.ts";
 

@@ -13,8 +13,8 @@ import { dirname, isAbsolute, join } from "node:path";
 import type { Issue } from "../../validation/mod.ts";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { grpcRequestMix } from "./calls.ts";
-import { GrpcSchemaError, loadProtoFile, loadProtoset } from "./schema.ts";
-import { GrpcMessageError } from "./message.ts";
+import { GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
 
 /** The `grpc:` section of an experiment file. */

@@ -12,7 +12,7 @@ import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
 import { frameMessage, MessageReader, READ_OK } from "../../grpc/framing.ts";
 import { grpcStatusValue } from "../../grpc/status.ts";
-import { GrpcSchemaError, rootOfDescriptorSet } from "./schema.ts";
+import { GrpcSchemaError, rootOfDescriptorSet } from "../../runner/http/grpc/schema.ts";
 
 const REFLECTION_PROTO = `syntax = "proto3";
 message ServerReflectionRequest {

@@ -14,7 +14,7 @@ import { findProgram } from "../../../system/path_lookup.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { reflectSchema } from "../../../scenarios/grpc/reflection.ts";
-import { findMethod } from "../../../scenarios/grpc/schema.ts";
+import { findMethod } from "./schema.ts";
 import { withChildPort } from "../../../tests/fixtures/child_port.ts";
 
 const EXAMPLES = new URL("../../../examples/", import.meta.url);

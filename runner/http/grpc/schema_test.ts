@@ -11,7 +11,7 @@ import {
 } from "./schema.ts";
 import { encodeMessage, encodeMessageText, GrpcMessageError } from "./message.ts";
 
-const PROTO = new URL("../../examples/grpc/greeter.proto", import.meta.url).pathname;
+const PROTO = new URL("../../../examples/grpc/greeter.proto", import.meta.url).pathname;
 
 Deno.test("a call is pkg.Service/Method or ghz's pkg.Service.Method", () => {
   assertEquals(splitCall("helloworld.Greeter/SayHello"), ["helloworld.Greeter", "SayHello"]);
