@@ -140,7 +140,7 @@ function buildRun(
     targetKey: targetKeyOf(variant, target),
     target,
     freshTarget: false,
-    attack: baseAttack(exp, exp.loads[load]),
+    attack: baseAttack(exp, exp.loads[load], load),
     cooldownMs: 0,
     thresholds: scoped.map((t) => t.expr),
     ...(aborting.length ? { abortOn: aborting } : {}),

@@ -71,10 +71,11 @@ function toFlowInput(flow: FileFlow): FlowInput {
 }
 
 /**
- * The attack of `load` at its base (no sweep applied): the load's own flows or mix, else the file's
- * flows (not for throughput loads) or requests, else the engine's default `GET /`.
+ * The attack of `load` (named `loadName`) at its base (no sweep applied): the load's own flows or mix,
+ * else the `grpc:` section's call when it covers the load, else the file's flows (not for throughput
+ * loads) or requests, else the engine's default `GET /`.
  */
-export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAttackInput {
+export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: string): RelativeAttackInput {
   const { mix, flows, data: _data, ...fields } = load;
   const data = dataSpecOf(exp, load);
   const common = {
@@ -92,7 +93,8 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec): RelativeAtt
     ...(exp.teardownTimeout === undefined ? {} : { teardownTimeoutMs: exp.teardownTimeout }),
   };
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
-  if (exp.grpc !== undefined && exp.grpcRequests !== undefined && !mix && !flows) {
+  const grpcLoad = exp.grpc?.loads === undefined || exp.grpc.loads.includes(loadName);
+  if (exp.grpc !== undefined && exp.grpcRequests !== undefined && grpcLoad && !mix && !flows) {
     return { ...fields, ...common, ...grpcAttackFields(exp.grpcRequests, exp.grpc, fields) };
   }
   return {

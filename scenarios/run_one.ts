@@ -109,7 +109,7 @@ async function prepareRun(
   const logFile = log ? requestLogPath(opts.outDir, run.name) : undefined;
   if (logFile) await Deno.mkdir(`${opts.outDir}/requests`, { recursive: true });
   const config = parseAttackConfig({
-    ...rebase(trustTargetCa(run.attack, target.running?.caFile), target.url),
+    ...rebase(trustTargetCa(run.attack, target.running?.caFile), baseUrlOf(run, target)),
     ...(logFile ? { logFile } : {}),
   });
   // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load
@@ -118,6 +118,12 @@ async function prepareRun(
     checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   }
   return { target, config, logFile };
+}
+
+/** Where `run` is sent: a gRPC run to a built-in target's gRPC endpoints when it serves them. */
+function baseUrlOf(run: PlannedRun, target: RunTarget): string {
+  const grpcUrl = target.running?.grpcUrl;
+  return run.attack.grpc !== undefined && grpcUrl !== undefined ? grpcUrl : target.url;
 }
 
 /** What the attack and the watches around it gave. */

@@ -45,9 +45,13 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   };
   refer(["baseline"], exp.baseline, targetNames, "target");
   exp.expect?.forEach((e, i) => {
-    refer(["expect", i, "better"], e.better, targetNames, "target");
-    refer(["expect", i, "than"], e.than, targetNames, "target");
+    const [names, what] = e.between === "loads" ? [loadNames, "load"] : [targetNames, "target"];
+    refer(["expect", i, "better"], e.better, names, what);
+    refer(["expect", i, "than"], e.than, names, what);
     refer(["expect", i, "load"], e.load, loadNames, "load");
+    if (e.between === "loads" && e.load !== undefined) {
+      add(["expect", i, "load"], "between: loads compares two loads: drop load");
+    }
   });
   exp.sweeps.forEach((sweep, i) => {
     sweep.targets?.forEach((t, j) => refer(["sweeps", i, "targets", j], t, targetNames, "target"));
@@ -57,6 +61,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
       add(["sweeps", i, "parameter"], message);
     }
   });
+  exp.grpc?.loads?.forEach((l, j) => refer(["grpc", "loads", j], l, loadNames, "load"));
   if (exp.grid && exp.sweeps.length !== 2) {
     add(["grid"], `a grid crosses exactly two sweeps; found ${exp.sweeps.length}`);
   }

@@ -14,6 +14,7 @@ import { createProxy } from "./proxy/proxy.ts";
 import { connectRedis, type RedisClient, seedRedis } from "./redis.ts";
 import type { CmsSpec } from "./spec.ts";
 import { sampleThisProcess } from "./runtime_sampler.ts";
+import { serveGrpcTarget } from "./app/grpc_endpoints.ts";
 
 /** What the parent asks a child to be. */
 export type ChildSpec =
@@ -33,6 +34,8 @@ export type ChildSpec =
       staticDir?: string;
       redisUrl?: string;
       cms?: CmsSpec;
+      /** Also serve the gRPC endpoints (grpc_endpoints.ts) on this port, with the same TLS. */
+      grpcPort?: number;
     }
     | { role: "balancer"; upstreams: string[]; mode: BalanceMode }
     | {
@@ -59,7 +62,11 @@ async function buildHandler(spec: ChildSpec): Promise<{ handler: Handler; close(
       await seedRedis(redis);
     }
     const target = createTargetApp({ ...spec, redis });
-    return { handler: target.fetch, close: () => quit(redis) };
+    const grpc = spec.grpcPort === undefined
+      ? null
+      : await serveGrpcTarget({ hostname: spec.host, port: spec.grpcPort, tls: pemOf(spec.tls) });
+    // The gRPC server's close waits for its clients' sessions to end: not awaited, the process exits next.
+    return { handler: target.fetch, close: () => (void grpc?.close(), quit(redis)) };
   }
   if (spec.role === "balancer") throw new TypeError("the balancer serves its own connections: serveBalancer");
   redis = await connectRedis(spec.redisUrl);
@@ -89,8 +96,8 @@ async function serveHandler(spec: ChildSpec) {
 }
 
 /** The PEM text of `tls`'s files, for Deno.serve / Deno.listenTls; {} for plain HTTP. */
-function pemOf(tls: ChildSpec["tls"]): { cert: string; key: string } | Record<never, never> {
-  if (!tls) return {};
+function pemOf(tls: ChildSpec["tls"]): { cert: string; key: string } | undefined {
+  if (!tls) return undefined;
   return { cert: Deno.readTextFileSync(tls.certFile), key: Deno.readTextFileSync(tls.keyFile) };
 }
 
@@ -110,7 +117,7 @@ export async function runTargetChild(specJson: string): Promise<void> {
         port: spec.port,
         upstreams: spec.upstreams,
         mode: spec.mode,
-        tls: spec.tls ? pemOf(spec.tls) as { cert: string; key: string } : undefined,
+        tls: pemOf(spec.tls),
       }),
       close: () => Promise.resolve(),
     }

@@ -85,6 +85,11 @@ export const builtinSpecSchema = z.object({
    * default: on in experiments (a log folder), off elsewhere.
    */
   runtimeTelemetry: z.boolean().optional(),
+  /**
+   * Also serve the gRPC endpoints (targets/app/target.proto) from the same process, on a port of their
+   * own; gRPC runs against this target go there (`RunningTarget.grpcUrl`). One instance only.
+   */
+  grpc: z.boolean().optional(),
 });
 
 export const externalSpecSchema = z.object({
@@ -229,6 +234,8 @@ export interface RunningTarget {
   info: TargetInfo;
   /** Base URL without a trailing slash, e.g. http://127.0.0.1:41234. */
   url: string;
+  /** A built-in target with `grpc: true`: the base URL of its gRPC endpoints. */
+  grpcUrl?: string;
   /** Processes whose CPU/RSS telemetry is sampled (same order as `processes`). */
   pids: number[];
   processes: TargetProcess[];

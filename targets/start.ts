@@ -60,6 +60,7 @@ interface Instances {
 /** The URL the load is sent to, and the URLs whose counters make the target's stats (none: no stats). */
 interface Reached {
   url: string;
+  grpcUrl?: string;
   statsUrls: string[];
 }
 
@@ -69,12 +70,18 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   const auto = autoCores(navigator.hardwareConcurrency);
   const instances = spec.instances === "auto" ? auto.instances : spec.instances ?? 1;
   const cpuAffinity = spec.cpuAffinity === "auto" ? auto.cpuAffinity : spec.cpuAffinity;
+  if (spec.grpc && instances !== 1) {
+    throw new TargetError(
+      `grpc: true with ${instances} instances`,
+      "the gRPC endpoints are served by one instance: drop instances (or set it to 1)",
+    );
+  }
   const app = appSpec(spec, host, redis?.url);
   const tls = await tlsFilesOf(stack, spec.tls, opts);
   // Behind the balancer the instances stay plain HTTP: TLS ends at the balancer, as at a load balancer.
   const edge = tls ? { tls: { certFile: tls.certFile, keyFile: tls.keyFile } } : {};
   const plan: Instances = { stack, spec, opts, host, count: instances, cpuAffinity, app, edge };
-  const { url, statsUrls } = instances === 1
+  const { url, statsUrls, grpcUrl } = instances === 1
     ? await spawnOne(plan)
     : spec.balance === "reuse-port"
     ? await spawnReusePort(plan)
@@ -88,6 +95,7 @@ async function startBuiltin(stack: Stack, spec: BuiltinSpec, opts: StartOptions)
   const client = statsClient(stack, tls);
   return {
     url,
+    ...(grpcUrl ? { grpcUrl } : {}),
     redis,
     info,
     stats: statsUrls.length ? () => sumStats(statsUrls, client) : noStats,
@@ -117,9 +125,12 @@ function instanceName(i: number): string {
 /** A single instance, on the spec's port. */
 async function spawnOne(plan: Instances): Promise<Reached> {
   const { stack, spec, opts } = plan;
-  const only = { ...plan.app, ...plan.edge, port: spec.port ?? 0 };
+  const grpcPort = spec.grpc ? freePort(plan.host) : undefined;
+  const only = { ...plan.app, ...plan.edge, port: spec.port ?? 0, ...(grpcPort ? { grpcPort } : {}) };
   const url = await spawnChild(stack, "target", only, opts, plan.cpuAffinity, spec.profile);
-  return { url, statsUrls: [url] };
+  // The gRPC endpoints listen beside the app, on the same host and with the same TLS.
+  const grpcUrl = grpcPort === undefined ? undefined : url.replace(/:\d+$/, `:${grpcPort}`);
+  return { url, statsUrls: [url], ...(grpcUrl ? { grpcUrl } : {}) };
 }
 
 /** Instances sharing one port, the kernel spreading the connections. */
@@ -293,6 +304,7 @@ function handle(stack: Stack, started: Started, opts: StartOptions): RunningTarg
   return {
     info: started.info,
     url: started.url,
+    ...(started.grpcUrl ? { grpcUrl: started.grpcUrl } : {}),
     processes: stack.processes,
     pids: stack.processes.map((p) => p.pid),
     redisUrl: started.redis?.url,

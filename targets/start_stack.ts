@@ -25,6 +25,8 @@ export interface StartOptions {
 /** What a start function hands to `handle`. */
 export interface Started {
   url: string;
+  /** Where a built-in target with `grpc: true` serves its gRPC endpoints. */
+  grpcUrl?: string;
   redis: RedisHandle | null;
   info: TargetInfo;
   /** Cumulative counters of the target's processes ({} when it has none). */

@@ -134,17 +134,22 @@ function showMetric(m: Expectation["metric"], x: number): string {
   return formatDurationMs(x);
 }
 
-/** The points both variants ran (non-probe, complete runs), by "load at sweep point". */
+/**
+ * The points both variants ran (non-probe, complete runs), by "load at sweep point"; with `between: loads`
+ * the points both loads ran, by "target at sweep point".
+ */
 function pointsOf(
   e: Expectation,
   runs: RunResult[],
 ): Map<string, { better: RunResult[]; than: RunResult[] }> {
   const out = new Map<string, { better: RunResult[]; than: RunResult[] }>();
+  const loads = e.between === "loads";
   for (const run of runs) {
     if (run.probe || run.incomplete || (e.load !== undefined && run.load !== e.load)) continue;
-    const side = run.variant === e.better ? "better" : run.variant === e.than ? "than" : null;
+    const name = loads ? run.load : run.variant;
+    const side = name === e.better ? "better" : name === e.than ? "than" : null;
     if (side === null) continue;
-    const key = pointKey(run);
+    const key = loads ? pointKey({ ...run, load: run.variant }) : pointKey(run);
     const at = out.get(key) ?? { better: [], than: [] };
     at[side].push(run);
     out.set(key, at);
@@ -174,7 +179,8 @@ function summarize(points: PointVerdict[]): { verdict: string; tone: ExpectVerdi
 export function judgeExpectation(e: Expectation, results: ResultsFile): ExpectVerdict {
   const direction = higherIsBetter(e.metric) ? "higher" : "lower";
   const name = e.metric === "rps" ? "req/s" : e.metric;
-  const claim = `Expected: ${e.better}'s ${name} ${direction} than ${e.than}'s` +
+  const of = e.between === "loads" ? "load " : "";
+  const claim = `Expected: ${of}${e.better}'s ${name} ${direction} than ${of}${e.than}'s` +
     (e.load ? ` at load ${e.load}` : "") + (e.says ? ` (“${e.says}”)` : "");
   const runs = [...pointsOf(e, results.runs)];
   const points = runs.map(([point, at]): PointVerdict => ({

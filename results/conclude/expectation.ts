@@ -14,11 +14,16 @@ export const EXPECT_METRICS = ["rps", "mean", "p50", "p99", "success"] as const;
 export const expectationShape = {
   /** rps and success: higher is better; mean, p50, p99: lower is better. */
   metric: z.enum(EXPECT_METRICS),
-  /** The variant (target) expected to do better ... */
+  /** The variant (target) expected to do better (with `between: loads`, the load) ... */
   better: z.string().min(1),
   /** ... than this one. */
   than: z.string().min(1),
-  /** Only at this load; every load both variants ran when absent. */
+  /**
+   * What `better` and `than` name: `targets` (the default) or `loads`, the same target under two loads
+   * (HTTP/1.1 JSON against gRPC on one server), compared target by target.
+   */
+  between: z.enum(["targets", "loads"]).optional(),
+  /** Only at this load; every load both variants ran when absent (not with `between: loads`). */
   load: z.string().optional(),
   /** The study's own words, shown beside the verdict. */
   says: z.string().optional(),

@@ -3,7 +3,10 @@
  * gRPC in experiment files: a top-level `grpc:` section makes every load's requests one gRPC call (its
  * `call:`, the schema by `proto:` with `importPaths:` or `protoset:`, both relative to the file, the
  * `message:` as proto3 JSON, `metadata:`, `compress: gzip`, `maxReceiveBytes:` and `maxSendBytes:`), over HTTP/2 (`protocol: h2` unless a load
- * says h2c: h2 over TLS on https: targets, h2c with prior knowledge on http: ones). The schema is read and
+ * says h2c: h2 over TLS on https: targets, h2c with prior knowledge on http: ones); with `loads:` only the
+ * loads it names (the others keep their HTTP requests, so one file can set gRPC beside HTTP/JSON). Without
+ * `proto:` or `protoset:` the schema is the built-in target's (builtin_schema.ts), whose `grpc: true`
+ * serves the calls on its gRPC endpoints (scenarios/run_one.ts sends them there). The schema is read and
  * the message encoded once, when the file is loaded, so an unknown method or a message that does not fit
  * is a problem of the file at `grpc.call` or `grpc.message...` before any target starts. Reflection is not
  * offered here: the target may not be running yet when the file is read.
@@ -16,6 +19,7 @@ import { grpcRequestMix } from "./calls.ts";
 import { GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
+import { builtinTargetSchema } from "./builtin_schema.ts";
 
 /** The `grpc:` section of an experiment file. */
 export const grpcSectionSchema = z.strictObject({
@@ -37,8 +41,11 @@ export const grpcSectionSchema = z.strictObject({
   compress: z.literal("gzip", { error: 'compress is "gzip", the one gRPC compression offered' }).optional(),
   /** The cap of one sent message, bytes (4 MiB): a bigger message is a problem of the file. */
   maxSendBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
-}).refine((g) => (g.proto === undefined) !== (g.protoset === undefined), {
-  message: "give the schema as proto: FILE (with importPaths:) or protoset: FILE, one of them",
+  /** Only these loads make the call (default every load without a mix or flows of its own). */
+  loads: z.array(z.string().min(1)).min(1).optional(),
+}).refine((g) => g.proto === undefined || g.protoset === undefined, {
+  message: "give the schema as proto: FILE (with importPaths:) or protoset: FILE, not both " +
+    "(neither: the built-in target's, loadlab.target.Target)",
 });
 export type GrpcSection = z.output<typeof grpcSectionSchema>;
 
@@ -53,7 +60,9 @@ export function grpcCallsOf(
   try {
     const root = section.proto !== undefined
       ? loadProtoFile(at(section.proto), section.importPaths.map(at))
-      : loadProtoset(at(section.protoset!));
+      : section.protoset !== undefined
+      ? loadProtoset(at(section.protoset))
+      : builtinTargetSchema();
     const source = {
       call: section.call,
       message: JSON.stringify(section.message),
@@ -71,7 +80,11 @@ export function grpcCallsOf(
     }
     if (err instanceof GrpcSchemaError) {
       const path = /proto|protoset|import/.test(err.message) && !/^no (service|method)/.test(err.message)
-        ? (section.proto !== undefined ? "grpc.proto" : "grpc.protoset")
+        ? (section.proto !== undefined
+          ? "grpc.proto"
+          : section.protoset !== undefined
+          ? "grpc.protoset"
+          : "grpc.call")
         : "grpc.call";
       return {
         requests: [],

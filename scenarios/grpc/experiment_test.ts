@@ -58,8 +58,9 @@ Deno.test("an unknown method, a message that does not fit, no schema: problems o
   ]);
   const [bad] = problems(FILE.replace('{ name: "from a file" }', "{ detail: { idz: 1 } }"));
   assert.match(bad, /^grpc\.message\.detail\.idz: helloworld\.Detail has no field idz/);
+  // No schema: the built-in target's, which has no Greeter.
   const [none] = problems(FILE.replace(`  proto: ${PROTO}\n`, ""));
-  assert.match(none, /^grpc: give the schema as proto: FILE/);
+  assert.match(none, /^grpc\.call: no service helloworld\.Greeter.*loadlab\.target\.Target/);
   const [missing] = problems(FILE.replace(PROTO, "nowhere.proto"));
   assert.match(missing, /^grpc\.proto: --proto .*nowhere\.proto/);
 });
@@ -74,5 +75,42 @@ Deno.test("compress: gzip in a file compresses the call's message, as --compress
   assert.match(
     problems(FILE.replace("  metadata: { x-user: ann }", "  metadata: { x-user: ann }\n  compress: br"))[0],
     /^grpc\.compress: /,
+  );
+});
+
+Deno.test("grpc.loads: only the loads named make the call, the others keep their HTTP requests", () => {
+  const file = `
+name: grpc-beside-json
+targets:
+  builtin: { kind: builtin, grpc: true }
+requests: [{ method: POST, path: /echo, json: { data: "eHh4" } }]
+grpc:
+  call: loadlab.target.Target/Echo
+  message: { data: "eHh4" }
+  loads: [rpc]
+loads:
+  json: { model: connections, connections: 1, duration: 1s }
+  rpc: { model: connections, connections: 1, duration: 1s }
+expect:
+  - { metric: rps, better: json, than: rpc, between: loads }
+`;
+  const runs = loadPlan(file).runs;
+  const json = runs.find((r) => r.load === "json")!.attack;
+  const rpc = runs.find((r) => r.load === "rpc")!.attack;
+  assert.deepEqual([json.grpc, json.requestMix![0].path], [undefined, "/echo"]);
+  // No proto: the built-in target's schema; Payload's bytes field 1 of 3 bytes.
+  assert.equal(rpc.requestMix![0].path, "/loadlab.target.Target/Echo");
+  assert.deepEqual([...(rpc.requestMix![0].body as Uint8Array)], [0, 0, 0, 0, 5, 0x0a, 3, 0x78, 0x78, 0x78]);
+  assert.deepEqual(
+    problems(
+      file.replace("loads: [rpc]", "loads: [rcp]").replace(
+        "between: loads }",
+        "between: loads, load: json }",
+      ),
+    ),
+    [
+      "expect[0].load: between: loads compares two loads: drop load",
+      'grpc.loads[0]: no load named "rcp"; did you mean "rpc"?',
+    ],
   );
 });

@@ -12,6 +12,7 @@ import delayCacheLimit from "./delay-cache-limit.yaml" with { type: "text" };
 import staticConcurrency from "./static-concurrency.yaml" with { type: "text" };
 import cpuSleep from "./cpu-sleep.yaml" with { type: "text" };
 import chatCapacity from "./chat-capacity.yaml" with { type: "text" };
+import grpcJson from "./grpc-json.yaml" with { type: "text" };
 
 /** One shipped experiment file. */
 export interface Preset {
@@ -65,6 +66,12 @@ export const PRESETS: readonly Preset[] = [
       "A WebSocket chat room on Deno and on Node from 50 to 1600 members: members held, where broadcast latency bends",
     study: "docs/studies/chat-capacity.md",
     text: chatCapacity,
+  },
+  {
+    name: "grpc-json",
+    title: "One echo handler and payload over HTTP/1.1 JSON, HTTP/2 JSON and gRPC: what gRPC buys",
+    study: "docs/studies/grpc-json.md",
+    text: grpcJson,
   },
 ];
 

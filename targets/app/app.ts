@@ -69,6 +69,7 @@ export const ENDPOINTS: ReadonlyArray<readonly [string, string]> = [
   ["/error/:n", "500 through the error handler when n is 1"],
   ["/validate?id=<int>&name=<min 5 chars>", "zod validation, 400 with the reason"],
   ["/user?delayMs=N", "a JSON user record, optionally slow"],
+  ["POST /echo", "the request's body back, with its content-type (gRPC's Echo over HTTP)"],
   ["/home", "CMS-like page: queries on a bounded pool, then rendered"],
   ["/static/news.html", "a page whose version changes every second"],
   ["POST /login", 'JSON {user, password: "secret"} -> {token} and a session cookie'],
@@ -169,6 +170,12 @@ function addWorkRoutes(app: Hono, opts: TargetAppOptions): void {
     if (parsed.success) return c.json({ ok: true, ...parsed.data });
     return c.json({ error: "validation failed", issues: parsed.error.issues.map((i) => i.message) }, 400);
   });
+  // The request's bytes back as they came, as the gRPC endpoints' Echo does: the one handler the
+  // grpc-vs-json study sets HTTP/JSON and gRPC on.
+  app.post("/echo", async (c) =>
+    c.body(await c.req.arrayBuffer(), 200, {
+      "content-type": c.req.header("content-type") ?? "application/octet-stream",
+    }));
   app.get("/user", async (c) => {
     const delayMs = intParam(c.req.query("delayMs"), "delayMs", 600_000);
     if (typeof delayMs === "string") return c.json({ error: delayMs }, 400);

@@ -1,0 +1,56 @@
+/**
+ * `loadlab run preset:grpc-json --quick` end to end (docs/studies/grpc-json.md): the built-in target's echo
+ * called with one payload three ways, POST /echo with JSON over HTTP/1.1 and over h2c, and gRPC's Echo on
+ * the target's own gRPC endpoints (`grpc: true`), one 2 s run each. Asserts what holds on any machine:
+ * every call answered (the gRPC run's under its method's endpoint, no error kind), each load on its
+ * protocol, the bytes each way showing the payload's two encodings, and the headline ("load h2's req/s
+ * higher than load grpc's") stated with its test and margin, or not judged for a reason a busy machine
+ * gives (a short run's noise, a generator-bound run) in words that say to run without --quick. No speed
+ * is asserted.
+ */
+import assert from "node:assert/strict";
+import type { ResultsFile, RunResult } from "../../results/mod.ts";
+import { runLoadlab } from "../helpers.ts";
+import { assertStated, headlineLine } from "./headline.ts";
+
+function runOf(results: ResultsFile, load: string): RunResult {
+  const run = results.runs.find((r) => r.load === load);
+  assert.ok(run, `no run of ${load} in ${results.runs.map((r) => r.name).join(", ")}`);
+  return run;
+}
+
+Deno.test({
+  name: "preset:grpc-json --quick: one echo over HTTP/1.1 JSON, HTTP/2 JSON and gRPC, its headline stated",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const dir = await Deno.makeTempDir({ prefix: "loadlab_grpc_json_" });
+    try {
+      const out = await runLoadlab(["run", "preset:grpc-json", "--quick", "--out-dir", dir]);
+      assert.equal(out.code, 0, out.stderr + out.stdout);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      assert.deepEqual(
+        [results.experiment.preset, results.experiment.quick, results.complete],
+        ["grpc-json", true, true],
+      );
+      assert.deepEqual(results.runs.map((r) => r.name), ["builtin/http1", "builtin/h2", "builtin/grpc"]);
+      const [http1, h2, grpc] = ["http1", "h2", "grpc"].map((load) => runOf(results, load));
+      assert.deepEqual([http1.protocol ?? "http1", h2.protocol, grpc.protocol], ["http1", "h2c", "h2c"]);
+      for (const run of [http1, h2, grpc]) {
+        assert.ok(run.requests > 0, `${run.name} made calls`);
+        assert.deepEqual(run.errors, {}, `${run.name}: ${JSON.stringify(run.errorMessages)}`);
+      }
+      assert.deepEqual(grpc.endpoints?.map((e) => e.name), ["loadlab.target.Target/Echo"]);
+      // The same 768 bytes: 1,035 as a JSON body, 771 as a protobuf message (plus gRPC's 5-byte prefix).
+      const sentPerCall = (r: RunResult) => r.bytesWritten / r.requests;
+      assert.ok(sentPerCall(http1) > 1035, `HTTP/1.1 sends the JSON body: ${sentPerCall(http1)} B/call`);
+      assert.ok(sentPerCall(grpc) < sentPerCall(h2), `gRPC sends less than HTTP/2 JSON per call`);
+      assertStated(headlineLine(out.stdout, "Expected: load h2's req/s"), [
+        /not judged: noise not judged .*run without --quick/,
+        /not judged: builtin\/\w+ is generator-bound/,
+      ]);
+    } finally {
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
