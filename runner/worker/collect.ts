@@ -3,9 +3,12 @@
  * The main isolate's side of the workers once they are started (worker/pool.ts starts them): each
  * worker's samples passed on as they come, the summaries the workers send when done added up (the
  * longest active time, connects in flight, TLS handshakes, WebSocket totals), and the deadline past
- * which a worker not yet done is stuck in code that never yields. Such a worker is terminated, and what
- * it had in flight at its last interval is passed on as `unfinished` (cut by loadlab, not failed by the
- * target), so the run always ends and the other workers' results stay whole. A worker whose isolate
+ * which a worker not yet done is stuck: from the end of its graceful stop, a worker whose heartbeat is
+ * silent (`SILENT_MS`: code that never yields its event loop, a script's busy loop, a capture's regexp)
+ * is stuck at once, and one whose loop still turns gets `STUCK_MARGIN_MS` more. A stuck worker is
+ * terminated, and what it had in flight at its last interval is passed on as `unfinished` (cut by
+ * loadlab, not failed by the target), so the run always ends, a busy loop's within a second of its
+ * graceful stop, and the other workers' results stay whole. A worker whose isolate
  * ended on its own (a session script's `Deno.exit`: its last word is "exited") is cut the same way at
  * once and counted apart (`exitedWorkers`). A cut worker ran until it was cut (or the load's end, if
  * sooner), so the run's duration is never shorter than that: a rate is never over time the run did not
@@ -16,9 +19,22 @@ import { addWsParts } from "../../results/ws_totals.ts";
 import type { AttackConfig } from "../config.ts";
 import { idleSample, type IntervalSample } from "../stats/sample.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
-import type { WorkerToMain } from "./protocol.ts";
+import { HEARTBEAT_MS, type WorkerToMain } from "./protocol.ts";
 import { modelDef } from "../load/models/mod.ts";
 import type { LoadRunSummary } from "../load/load_run_types.ts";
+
+/**
+ * How long past its graceful stop a worker whose event loop still turns may take to report it is done
+ * before it is terminated: a worker's own end takes a few ms (drain, flows, the log's close), so 5 s
+ * only ever passes a stuck one, even on a busy machine.
+ */
+export const STUCK_MARGIN_MS = 5_000;
+/**
+ * A heartbeat older than this past the graceful stop is code that never yields: its worker is ended
+ * then, not `STUCK_MARGIN_MS` later. Six missed beats: a busy core delays a live worker's timer by tens
+ * of ms, and a stuck worker is ended within a second of its deadline.
+ */
+const SILENT_MS = 6 * HEARTBEAT_MS;
 
 /** A failure of the load generator itself (not of the target). */
 export class LoadError extends Error {
@@ -36,7 +52,10 @@ export interface WorkerSinks {
 /** The workers' summaries as they come, and the deadline past which the ones not done are ended. */
 export interface Collecting {
   readonly done: Promise<LoadRunSummary>;
-  /** Ends the workers not done by `deadlineMs` (`performance.now()` time); the soonest deadline given wins. */
+  /**
+   * Ends the workers not done by `deadlineMs` (`performance.now()` time: their graceful stop's end)
+   * whose heartbeat is silent, and the others `STUCK_MARGIN_MS` later; the soonest deadline given wins.
+   */
   endBy(deadlineMs: number): void;
 }
 
@@ -47,14 +66,15 @@ export interface LoadSpan {
   endMs: number;
 }
 
-/** Collects from `workers`, started with `config` over `span`, into `sinks`. */
+/** Collects from `workers` (their heartbeats beside), started with `config` over `span`, into `sinks`. */
 export function collect(
   workers: Worker[],
+  heartbeats: Float64Array[],
   sinks: WorkerSinks,
   config: AttackConfig,
   span: LoadSpan,
 ): Collecting {
-  return new WorkerCollector(workers, sinks, config, span);
+  return new WorkerCollector(workers, heartbeats, sinks, config, span);
 }
 
 class WorkerCollector implements Collecting {
@@ -71,6 +91,7 @@ class WorkerCollector implements Collecting {
 
   constructor(
     readonly workers: Worker[],
+    readonly heartbeats: Float64Array[],
     readonly sinks: WorkerSinks,
     readonly config: AttackConfig,
     readonly span: LoadSpan,
@@ -107,6 +128,21 @@ class WorkerCollector implements Collecting {
     }
   }
 
+  /**
+   * Terminates every worker not done whose heartbeat is silent, or every one past the margin; looks
+   * again a beat later while some are left.
+   */
+  #endStuck(): void {
+    const nowMs = performance.now();
+    const epochMs = performance.timeOrigin + nowMs;
+    const late = nowMs >= this.#deadlineMs + STUCK_MARGIN_MS;
+    this.workers.forEach((_, k) => {
+      if (this.#finished[k]) return;
+      if (late || epochMs - this.heartbeats[k][0] > SILENT_MS) this.#cut(k, "stuck");
+    });
+    if (this.#remaining > 0) this.#timer = setTimeout(() => this.#endStuck(), HEARTBEAT_MS);
+  }
+
   /** A worker's message other than a failure. */
   #take(msg: WorkerToMain): void {
     switch (msg.type) {
@@ -137,13 +173,6 @@ class WorkerCollector implements Collecting {
     if (--this.#remaining > 0) return;
     clearTimeout(this.#timer);
     this.#resolve(this.#totals.summary());
-  }
-
-  /** Terminates every worker not done; each one's last interval's work in flight counts as cut. */
-  #endStuck(): void {
-    this.workers.forEach((_, k) => {
-      if (!this.#finished[k]) this.#cut(k, "stuck");
-    });
   }
 
   /** Ends worker `k` (stuck, or its isolate exited): what it had in flight counts as cut, not failed. */

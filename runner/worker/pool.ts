@@ -5,11 +5,11 @@
  * instant, and resolves when every worker has finished its share; worker/collect.ts passes their
  * interval samples to one callback meanwhile (the same merge path for 1 or N workers). A failing worker
  * stops the others and rejects with a `LoadError`. A worker that does not end by its deadline (its
- * load's end, or a stop request, plus the graceful stop and `STUCK_MARGIN_MS`) is stuck in code that
- * never yields (a capture's regexp backtracking without end): collect.ts terminates it and counts what
- * it had in flight as `unfinished`, the run is flagged `incomplete: N worker(s) stuck`
- * (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout) always ends and the other workers'
- * results are kept whole.
+ * load's end, or a stop request, plus the graceful stop) with its heartbeat silent is stuck in code
+ * that never yields (a session's busy loop, a capture's regexp backtracking without end): collect.ts
+ * terminates it and counts what it had in flight as `unfinished`, the run is flagged
+ * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout)
+ * always ends and the other workers' results are kept whole.
  */
 import { type AttackConfig, measuredDurationMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
@@ -20,12 +20,6 @@ import { collect, LoadError, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/script_hooks.ts";
 
 const READY_TIMEOUT_MS = 30_000;
-/**
- * How long past its graceful stop a worker may take to report it is done before it is terminated:
- * a worker's own end takes a few ms (drain, flows, the log's close), so 5 s only ever passes a stuck
- * one, even on a busy machine.
- */
-export const STUCK_MARGIN_MS = 5_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
 const START_LEAD_MS = 30;
 
@@ -59,8 +53,16 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     await allReady(workers);
     const warmupSinkUrl = (await sink)?.url;
     const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
+    const heartbeats = workers.map(() => new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT));
     workers.forEach((w, workerIndex) =>
-      send(w, { type: "prepare", config, workerIndex, workerCount: count, warmupSinkUrl })
+      send(w, {
+        type: "prepare",
+        config,
+        workerIndex,
+        workerCount: count,
+        warmupSinkUrl,
+        heartbeat: heartbeats[workerIndex],
+      })
     );
     const prepared = mergePrepared(await preparing);
     sink.then((s) => s?.close());
@@ -72,14 +74,15 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     // The load's own end (Infinity for a count without a duration), then a stop request's, if sooner.
     const originMs = startAtEpochMs - performance.timeOrigin + config.warmupMs;
     const endMs = originMs + measuredDurationMs(config);
-    const collecting = collect(workers, opts, config, { originMs, endMs });
+    const beats = heartbeats.map((buffer) => new Float64Array(buffer));
+    const collecting = collect(workers, beats, opts, config, { originMs, endMs });
     opts.onStart?.(startAtEpochMs);
     workers.forEach((w) => send(w, { type: "start", startAtEpochMs }));
     opts.onSteerable?.((change) => workers.forEach((w) => send(w, { type: "steer", change })));
-    collecting.endBy(endMs + config.gracefulStopMs + STUCK_MARGIN_MS);
+    collecting.endBy(endMs + config.gracefulStopMs);
     const onAbort = () => {
       workers.forEach((w) => send(w, { type: "stop" }));
-      collecting.endBy(performance.now() + config.gracefulStopMs + STUCK_MARGIN_MS);
+      collecting.endBy(performance.now() + config.gracefulStopMs);
     };
     if (opts.signal?.aborted) onAbort();
     opts.signal?.addEventListener("abort", onAbort, { once: true });

@@ -3,13 +3,17 @@
  * The messages between the main isolate and the load workers, as discriminated unions so both sides
  * switch on `type` with the compiler checking every case. Samples carry their interval index, so the
  * main side merges them whatever order they arrive in. A run is "prepare" (each worker warms up and
- * opens its pool, then answers "prepared") and then "start" at one common instant.
+ * opens its pool, then answers "prepared") and then "start" at one common instant. From "prepare" on,
+ * each worker marks a shared heartbeat while its event loop turns.
  */
 import type { AttackConfig } from "../config.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import type { FlowSample } from "../stats/flow_counters.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
+
+/** How often a worker marks its heartbeat (ms). */
+export const HEARTBEAT_MS = 100;
 
 export type MainToWorker =
   | {
@@ -19,6 +23,11 @@ export type MainToWorker =
     workerCount: number;
     /** The WebSocket warm-up's echo, started once for all workers (load/ws_warmup_sink.ts). */
     warmupSinkUrl?: string;
+    /**
+     * One float64 the worker sets to the time (ms since the epoch) every `HEARTBEAT_MS` while its event
+     * loop turns: the main side tells a worker stuck in code that never yields from a slow one by it.
+     */
+    heartbeat: SharedArrayBuffer;
   }
   | {
     type: "start";

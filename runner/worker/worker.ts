@@ -3,10 +3,12 @@
  * Entry module of a load worker isolate: announces it is ready (so module loading never eats into the
  * schedule), prepares its share on "prepare" (generator warm-up, pre-connect pool: all before t0),
  * starts it at the common start time on "start", streams interval samples, and reports its summary or
- * a failure, or that its isolate is ending on its own (a script's `Deno.exit`). All load logic lives in `run_load.ts` (before t0) and `run_prepared.ts` (from t0).
+ * a failure, or that its isolate is ending on its own (a script's `Deno.exit`), and marks a heartbeat
+ * while its event loop turns. All load logic lives in `run_load.ts` (before t0) and `run_prepared.ts`
+ * (from t0).
  */
 /// <reference lib="deno.worker" />
-import type { MainToWorker, WorkerToMain } from "./protocol.ts";
+import { HEARTBEAT_MS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { prepareLoad } from "../load/run_load.ts";
 import type { LoadRun, PreparedLoad } from "../load/load_run_types.ts";
 
@@ -23,6 +25,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   switch (msg.type) {
     case "prepare": {
       workerIndex = msg.workerIndex;
+      beatInto(msg.heartbeat);
       prepareLoad({
         config: msg.config,
         workerIndex,
@@ -50,6 +53,14 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
       break;
   }
 };
+
+/** Marks the time into `heartbeat` on every turn of a timer: it stops when code never yields the loop. */
+function beatInto(heartbeat: SharedArrayBuffer): void {
+  const beat = new Float64Array(heartbeat);
+  const mark = () => beat[0] = performance.timeOrigin + performance.now();
+  mark();
+  setInterval(mark, HEARTBEAT_MS);
+}
 
 // `Deno.exit` in a worker ends its isolate only, with no word to the main side but this event; a
 // script's `self.close()` has not even that, so it says so before closing. What was counted goes first.
