@@ -7,8 +7,12 @@
  * of its own kind (`grpc UNAVAILABLE`, its `grpc-message` the message), and an answer that broke gRPC
  * (no trailers, no or a garbled `grpc-status`, a bad prefix, a compressed message without
  * `grpc-encoding`, a stream ending inside a message) `grpc-protocol`; a message past the cap
- * `grpc-too-big`. HOT PATH: one per stream slot, reset per call; messages are counted, never copied;
- * the failure texts of broken answers are constants.
+ * `grpc-too-big`. A message the server compressed with gzip (it said `grpc-encoding: gzip`) is inflated
+ * and capped again by its inflated size, so a small message that inflates past the cap (a zip bomb) is
+ * `grpc-too-big` too, found after at most the cap's bytes of output; one that is not gzip, or compressed
+ * with an encoding loadlab does not inflate, is `grpc-protocol`. HOT PATH: one per stream slot, reset per
+ * call; an uncompressed answer's messages are counted, never copied (only a gzip answer's are, to be
+ * inflated); the failure texts of broken answers are constants.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { GRPC_ERROR_KINDS } from "../../../results/schema_values.ts";
@@ -23,6 +27,7 @@ import { callOutcome, GrpcFields, STATUS_GARBLED } from "../../../grpc/trailers.
 import { decodeGrpcMessage } from "../../../grpc/message_text.ts";
 import { GRPC_OK, grpcCodeName } from "../../../grpc/status.ts";
 import type { StreamAnswer } from "../stream_answer.ts";
+import { gunzipSync } from "node:zlib";
 
 /** The error kind of a call that ended with gRPC code `code` (1..16; another: UNKNOWN's). */
 export function grpcErrorKind(code: number): ErrorKind {
@@ -35,6 +40,7 @@ const GARBLED = "a grpc-status that is not a number";
 const CUT_SHORT = "the stream ended inside a message (its length prefix promised more)";
 const BAD_FLAG = "a message prefix whose compressed flag is neither 0 nor 1";
 const NO_ENCODING = "a compressed message without grpc-encoding";
+const NOT_GZIP = "a compressed message that is not gzip (grpc-encoding: gzip)";
 
 /** What the gRPC room needs of a run: the cap of a received message. */
 export interface GrpcRun {
@@ -48,6 +54,29 @@ export class GrpcAnswer implements StreamAnswer {
   readonly fields = new GrpcFields();
   readonly #reader: MessageReader;
   #httpStatus = 0;
+  /** What inflating the last compressed message found wrong, or null. */
+  #inflateFailed: ErrorKind | null = null;
+  /** Inflates each compressed message of a gzip answer (the reader's sink while the answer is gzip). */
+  readonly #inflate = (payload: Uint8Array, compressed: boolean): void => {
+    if (!compressed || this.#inflateFailed !== null) return;
+    const encoding = this.fields.encoding;
+    if (encoding !== "gzip") {
+      this.message = `a message compressed with ${JSON.stringify(encoding.slice(0, 40))}, which loadlab ` +
+        "does not inflate (it asks for gzip only)";
+      this.#inflateFailed = "grpc-protocol";
+      return;
+    }
+    const cap = this.#reader.maxBytes;
+    try {
+      gunzipSync(payload, { maxOutputLength: cap });
+    } catch (err) {
+      const tooBig = (err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+      this.message = tooBig
+        ? `a gzip message of ${payload.length} bytes inflating past the ${cap}-byte receive cap`
+        : NOT_GZIP;
+      this.#inflateFailed = tooBig ? "grpc-too-big" : "grpc-protocol";
+    }
+  };
 
   constructor(run: GrpcRun = { maxReceiveBytes: DEFAULT_MAX_MESSAGE_BYTES }) {
     this.#reader = new MessageReader(run.maxReceiveBytes);
@@ -63,12 +92,15 @@ export class GrpcAnswer implements StreamAnswer {
     this.#reader.reset();
     this.#httpStatus = 0;
     this.message = "";
+    this.#inflateFailed = null;
+    this.#reader.onMessage = null;
   }
 
   head(status: number, endStream: boolean): ErrorKind | null {
     this.#httpStatus = status;
     const fields = this.fields;
     this.#reader.compressedAllowed = fields.encoding !== "";
+    if (fields.encoding !== "") this.#reader.onMessage = this.#inflate;
     if (fields.grpcContentType || endStream) return null;
     // Not a gRPC answer: the HTTP status's code (a proxy's 503), or broken when it was 200.
     const code = callOutcome(fields, status);
@@ -79,7 +111,10 @@ export class GrpcAnswer implements StreamAnswer {
 
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
     const read = this.#reader.feed(buf, from, to);
-    if (read === READ_OK) return null;
+    if (read === READ_OK) {
+      if (this.#inflateFailed === null) return null;
+      return this.#inflateFailed;
+    }
     if (read === READ_TOO_BIG) {
       const cap = this.#reader.maxBytes;
       this.message = `a message of ${this.#reader.statedBytes} bytes (over the ${cap}-byte receive cap)`;

@@ -2,7 +2,8 @@
  * The engine's gRPC calls against the hostile gRPC server fixture (tests/fixtures/grpc_hostile_server.ts),
  * one misbehaviour per server: every mode ends in bounded time with each call counted under its kind
  * (`grpc-protocol` with the breach named, `grpc-too-big`, a status's own kind, `timeout` for a stream that
- * never ends), never a crash or a hang; a refused stream is reset while the server still sends on it.
+ * never ends), never a crash or a hang; a gzip reply is inflated, one inflating past the cap is
+ * `grpc-too-big`; a refused stream is reset while the server still sends on it.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../../config.ts";
@@ -59,6 +60,18 @@ const EXPECT: Array<[GrpcHostileMode, Record<string, number>, RegExp | null]> = 
   ["endless-stream", { timeout: CALLS }, null],
   ["not-grpc", { "grpc-protocol": CALLS }, /content-type "text\/html" is not application\/grpc/],
   ["http-503", { "grpc UNAVAILABLE": CALLS }, null],
+  ["gzip", {}, null],
+  [
+    "gzip-bomb",
+    { "grpc-too-big": CALLS },
+    /^a gzip message of \d+ bytes inflating past the 4194304-byte receive cap$/,
+  ],
+  ["gzip-garbage", { "grpc-protocol": CALLS }, /compressed message that is not gzip/],
+  [
+    "unknown-encoding",
+    { "grpc-protocol": CALLS },
+    /compressed with "snappy", which loadlab does not inflate/,
+  ],
 ];
 
 for (const [mode, errors, message] of EXPECT) {
