@@ -15,7 +15,7 @@ import type { ErrorKind } from "../../results/mod.ts";
 import { createHistogram, encodeHistogram, type Histogram } from "../../results/histogram.ts";
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
 import { takeStatusCodes } from "./tallies.ts";
-import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 
 /** Status codes counted apart per endpoint (000-999; others count at 0, as the run's). */
 const STATUS_SLOTS = 1000;
@@ -33,7 +33,14 @@ export class EndpointRecorder {
   #touched: Uint8Array;
   /** Names added at run time (`indexOf`), index for index; null for a table fixed before the load. */
   readonly #names: string[] | null;
+  /** The user tags of each run-time endpoint (undefined: none), index for index with `#names`. */
+  readonly #tags: Array<Readonly<Record<string, string>> | undefined> = [];
   readonly #indexes = new Map<string, number>();
+  /**
+   * Per frozen tags object (one the k6 runtime reuses for every request: a scenario's tags), its names'
+   * indexes, so no key is made per request; another object may change between requests and is keyed anew.
+   */
+  readonly #byTags = new WeakMap<object, Map<string, number>>();
 
   /** `count` endpoints fixed before the load, or (`named`) none yet: names are added as they come. */
   constructor(count: number, named = false) {
@@ -48,15 +55,32 @@ export class EndpointRecorder {
     this.#touched = new Uint8Array(count);
   }
 
-  /** The index of run-time endpoint `name`, added on first use; past `MAX_ENDPOINTS` names, `OTHER_ENDPOINT`. */
-  indexOf(name: string): number {
-    const known = this.#indexes.get(name);
-    if (known !== undefined) return known;
+  /**
+   * The index of run-time endpoint `name` with user `tags` (k6's `{kind:html}`: one name with other tags is
+   * another endpoint, as k6 keeps a submetric per tag set), added on first use; past `MAX_ENDPOINTS`,
+   * `OTHER_ENDPOINT`.
+   */
+  indexOf(name: string, tags?: Readonly<Record<string, string>>): number {
+    if (tags === undefined) return this.#indexes.get(name) ?? this.#add(name, name, undefined);
+    const frozen = Object.isFrozen(tags);
+    let names = frozen ? this.#byTags.get(tags) : undefined;
+    if (frozen && names === undefined) this.#byTags.set(tags, names = new Map());
+    const seen = names?.get(name);
+    if (seen !== undefined) return seen;
+    const key = taggedKey(name, tags);
+    const index = this.#indexes.get(key) ?? this.#add(name, key, tags);
+    names?.set(name, index);
+    return index;
+  }
+
+  /** A new run-time endpoint under `key` (its name, or its name and tags). */
+  #add(name: string, key: string, tags: Readonly<Record<string, string>> | undefined): number {
     const names = this.#names;
     if (names === null) return 0;
     if (names.length >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.indexOf(OTHER_ENDPOINT);
     const index = names.push(name) - 1;
-    this.#indexes.set(name, index);
+    this.#tags[index] = key === name ? undefined : { ...tags };
+    this.#indexes.set(key, index);
     this.#grow(names.length);
     return index;
   }
@@ -128,6 +152,7 @@ export class EndpointRecorder {
       out.push({
         endpoint: e,
         ...(this.#names !== null ? { name: this.#names[e] } : {}),
+        ...(this.#tags[e] !== undefined ? { tags: this.#tags[e] } : {}),
         requests: this.#requests[e],
         statusCodes: takeStatusCodes(this.#statuses.subarray(e * STATUS_SLOTS, (e + 1) * STATUS_SLOTS)),
         errors: this.#takeErrors(e),

@@ -92,3 +92,28 @@ Deno.test("the intervals handed to metrics outputs carry a script's endpoints by
   const stats = agg.finish(1);
   assertEquals([...labelled].sort(), stats.endpoints!.map((e) => [e.name, e.requests]).sort());
 });
+
+Deno.test("a script's tags keep one name's requests apart by tag set, across workers, and reach the results", () => {
+  const two = [named(), named()];
+  const html = Object.freeze({ kind: "html" });
+  let nowMs = ORIGIN_MS + 11;
+  // Latencies under 11 ms: no send is intended before the origin (the warm-up's).
+  for (let k = 0; k < 300; k++) {
+    nowMs += 0.37;
+    const r = two[k % 2];
+    // The same name: untagged, tagged by a reused frozen object, and by a fresh object each time.
+    const e = k % 3 === 0
+      ? r.endpointIndex("GET /")
+      : k % 3 === 1
+      ? r.endpointIndex("GET /", html)
+      : r.endpointIndex("GET /", { kind: "css", staticAsset: "yes" });
+    r.recordResponse(nowMs, 200, 500 + (k % 3) * 3_000, 0, e);
+  }
+  const stats = finish(two, nowMs);
+  const rows = stats.endpoints!.map((e) => [e.name, e.tags ?? {}, e.requests]);
+  assertEquals(rows.sort((a, b) => JSON.stringify(a) < JSON.stringify(b) ? -1 : 1), [
+    ["GET /", { kind: "css", staticAsset: "yes" }, 100],
+    ["GET /", { kind: "html" }, 100],
+    ["GET /", {}, 100],
+  ]);
+});

@@ -89,9 +89,12 @@ export class IntervalRecorder {
       : null;
   }
 
-  /** The index a run-time endpoint `name` records under (a session script's request); 0 without named endpoints. */
-  endpointIndex(name: string): number {
-    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name);
+  /**
+   * The index a run-time endpoint `name` (with its user `tags`) records under (a session script's
+   * request); 0 without named endpoints.
+   */
+  endpointIndex(name: string, tags?: Readonly<Record<string, string>>): number {
+    return this.#endpoints === null ? 0 : this.#endpoints.indexOf(name, tags);
   }
 
   /**

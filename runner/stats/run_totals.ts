@@ -37,7 +37,7 @@ import {
   type EndpointTotals,
   partErrors,
 } from "../../results/endpoint_totals.ts";
-import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "../endpoint_limits.ts";
+import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
 
 /** Distinct messages kept per error kind over the whole run; the rest count under "(other)". */
 const MAX_MESSAGES_PER_KIND = 20;
@@ -91,19 +91,25 @@ export class RunTotals {
     if (sample.connectHistogram !== null) addEncoded(this.#connectTotal, sample.connectHistogram);
     if (sample.tlsHistogram !== null) addEncoded(this.#tlsTotal, sample.tlsHistogram);
     for (const part of sample.endpoints ?? []) {
-      const into = part.name === undefined ? this.#endpoints[part.endpoint] : this.#namedTotals(part.name);
+      const into = part.name === undefined
+        ? this.#endpoints[part.endpoint]
+        : this.#namedTotals(part.name, part.tags);
       if (into !== undefined) addEndpointPart(into, part, sample.index, [part.requests], [partErrors(part)]);
     }
   }
 
-  /** The totals of run-time endpoint `name`, added on first sight; past `MAX_ENDPOINTS` names, `OTHER_ENDPOINT`. */
-  #namedTotals(name: string): EndpointTotals | undefined {
+  /**
+   * The totals of run-time endpoint `name` with its `tags` (another tag set: another endpoint), added on
+   * first sight; past `MAX_ENDPOINTS`, `OTHER_ENDPOINT`.
+   */
+  #namedTotals(name: string, tags?: Readonly<Record<string, string>>): EndpointTotals | undefined {
     const named = this.#named;
     if (named === null) return undefined;
-    let t = named.get(name);
+    const key = tags === undefined ? name : taggedKey(name, tags);
+    let t = named.get(key);
     if (t !== undefined) return t;
     if (named.size >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.#namedTotals(OTHER_ENDPOINT);
-    named.set(name, t = emptyEndpointTotals({ name }));
+    named.set(key, t = emptyEndpointTotals({ name, tags: tags === undefined ? undefined : { ...tags } }));
     this.#endpoints.push(t);
     return t;
   }

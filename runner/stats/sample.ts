@@ -43,6 +43,8 @@ export interface EndpointSample {
   endpoint: number;
   /** The endpoint's name when the worker named it at run time (a session script's request). */
   name?: string;
+  /** The user tags of a run-time endpoint's requests (a script's `tags`), when they have any. */
+  tags?: Readonly<Record<string, string>>;
   requests: number;
   statusCodes: Record<string, number>;
   errors: Partial<Record<ErrorKind, number>>;
