@@ -75,12 +75,15 @@ export class AbortWatch {
   #lastIndex = -1;
 
   constructor(rules: AbortRule[], intervalMs: number) {
-    const onEndpoints = rules.find((r) => r.threshold.selector !== undefined);
+    const onEndpoints = rules.find((r) =>
+      r.threshold.selector !== undefined || r.threshold.kind !== undefined
+    );
     if (onEndpoints) {
       throw new ConfigError([{
         path: `threshold "${onEndpoints.threshold.expression}"`,
-        message: "abortOnFail judges the run's intervals, not an endpoint's: it is judged after the run; " +
-          "drop abortOnFail for it, or the selector",
+        message:
+          "abortOnFail judges the run's intervals, not an endpoint's or an error kind's: it is judged " +
+          "after the run; drop abortOnFail for it, or the selector",
       }]);
     }
     this.#intervalMs = intervalMs;

@@ -8,7 +8,8 @@
  * that length of the interval data instead of the whole run (results/threshold_windows.ts): the worst
  * window is the actual value. An unknown metric names the nearest known one. A selector in braces
  * (`p99{name:GET /json}<200ms`, or k6's `http_req_duration{name:/login}: p(99)<200`) judges the rule on
- * the endpoints it picks (results/threshold_selector.ts).
+ * the endpoints it picks (results/threshold_selector.ts); `kind` in the braces
+ * (`errorRate{kind:grpc UNAVAILABLE}<1%`) the failures of one error kind (results/threshold_kind.ts).
  */
 import type { RunResult, ThresholdResult } from "./mod.ts";
 import type { LatencyKey } from "./schema_values.ts";
@@ -24,6 +25,7 @@ import {
   selectorText,
   splitSelector,
 } from "./threshold_selector.ts";
+import { kindProblem, kindValue, splitKind } from "./threshold_kind.ts";
 
 type Op = "<" | "<=" | ">" | ">=" | "==";
 
@@ -39,6 +41,8 @@ export interface Threshold {
   windowMs?: number;
   /** `p99{name:GET /json}<200ms`: judged on the endpoints it selects (results/threshold_selector.ts). */
   selector?: Selector;
+  /** `errorRate{kind:timeout}<1%`: only the failures of this kind (results/threshold_kind.ts). */
+  kind?: string;
 }
 
 const LATENCY_KEYS: Record<string, LatencyKey> = {
@@ -91,8 +95,9 @@ const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** Parses one expression; throws `ConfigError` naming the problem and the fix. */
 export function parseThreshold(expression: string): Threshold {
-  const { rest, selector, problem } = splitSelector(fromK6(expression) ?? expression);
+  const { rest, selector: braces, problem } = splitSelector(fromK6(expression) ?? expression);
   if (problem) throw thresholdError(expression, problem);
+  const { selector, kind } = splitKind(braces);
   const m = PATTERN.exec(rest.trim());
   const fix = `write it like "p99<200ms", "rps>=1000", "success>99%" or "p99{name:GET /json}<200ms"`;
   if (!m) throw thresholdError(expression, `not understood; ${fix}`);
@@ -106,6 +111,8 @@ export function parseThreshold(expression: string): Threshold {
   }
   const windowMs = over === undefined ? undefined : parseWindow(expression, metric, over);
   if (selector) checkEndpointRule(expression, metric, selector, windowMs);
+  const wrongKind = kind === undefined ? null : kindProblem(metric, kind, windowMs);
+  if (wrongKind) throw thresholdError(expression, wrongKind);
   let value = Number(number);
   if (!Number.isFinite(value)) {
     throw thresholdError(expression, `"${number}" is not a number`);
@@ -129,6 +136,7 @@ export function parseThreshold(expression: string): Threshold {
     value,
     ...(windowMs ? { windowMs } : {}),
     ...(selector ? { selector } : {}),
+    ...(kind !== undefined ? { kind } : {}),
   };
 }
 
@@ -237,7 +245,11 @@ export function evaluateThresholds(thresholds: Threshold[], runs: RunResult[]): 
 function wholeRunResult(t: Threshold, run: RunResult): ThresholdResult {
   // On endpoints: the run as they make it; none selected (a file without endpoints) fails unmeasured.
   const judged = t.selector ? selectedRun(run, t.selector) : run;
-  const actual = judged === null ? Number.NaN : metricValue(judged, t.metric);
+  const actual = judged === null
+    ? Number.NaN
+    : t.kind !== undefined
+    ? kindValue(judged, t.metric, t.kind)
+    : metricValue(judged, t.metric);
   const unmatched = judged === null && t.selector !== undefined ? { unmatched: true } : {};
   return {
     expression: t.expression,

@@ -21,9 +21,13 @@
  *   request, so the run measured the wrong path). Not said when every response was a 5xx ("server
  *   errors 100%" says it).
  *
+ * - "answered with a status": a gRPC run without a response whose every call the server answered with a
+ *   status other than OK (`answeredStatuses`): failed all the same, in words that name the status.
+ *
  * Pure; imports only the results schema.
  */
 import type { LatencySummaryMs, RunResult } from "../schema.ts";
+import { GRPC_ERROR_KINDS } from "../schema_values.ts";
 
 /**
  * 5xx responses over this share of the responses flag the run, as dropped sends and lost requests over
@@ -57,6 +61,23 @@ export function measuredSuccessRate(run: RunResult): number {
 /** True when the run meant to send and not one response came back (any error kind, TLS included). */
 export function noResponse(run: RunResult): boolean {
   return run.requests === 0 && sendsOf(run) > 0;
+}
+
+/** gRPC's status kinds (`grpc UNAVAILABLE`, ...): a call the server answered with a status other than OK. */
+const GRPC_STATUS_KINDS: ReadonlySet<string> = new Set(GRPC_ERROR_KINDS.filter((k) => k.startsWith("grpc ")));
+
+/**
+ * The gRPC statuses that answered every call of a run without a response ("INVALID_ARGUMENT",
+ * "UNAVAILABLE and INTERNAL"), when each failure was a call the server answered with a status other than
+ * OK and no send was dropped or cut; else null. Such a run got no response the percentiles hold, yet the
+ * server answered each call: its words must say so, not "no response at all".
+ */
+export function answeredStatuses(run: RunResult): string | null {
+  if (!noResponse(run) || run.droppedSends > 0 || (run.unfinished ?? 0) > 0) return null;
+  const kinds = Object.entries(run.errors).filter(([, n]) => (n ?? 0) > 0).map(([kind]) => kind);
+  if (kinds.length === 0 || !kinds.every((k) => GRPC_STATUS_KINDS.has(k))) return null;
+  const names = kinds.map((k) => k.slice("grpc ".length));
+  return names.length === 1 ? names[0] : `${names.slice(0, -1).join(", ")} and ${names.at(-1)}`;
 }
 
 /**

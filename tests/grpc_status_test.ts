@@ -1,0 +1,70 @@
+/**
+ * `loadlab attack grpc://` against the built-in target's gRPC endpoints (in-process, node:http2) where every
+ * call is answered with a status other than OK (`Cpu` with n past its bound: INVALID_ARGUMENT): the exit-4
+ * line and the run's verdict say the server answered every call with that status, not that nothing
+ * answered; thresholds select the kind by name (`errors{kind:...}`, `errorRate{kind:"..."}`), each judged
+ * on that kind's count alone; a kind that does not exist is exit 2 before any load, naming the nearest.
+ */
+import assert from "node:assert/strict";
+import type { ResultsFile } from "../results/mod.ts";
+import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
+import { runLoadlab } from "./helpers.ts";
+
+const PROTO = new URL("../targets/app/target.proto", import.meta.url).pathname;
+
+Deno.test({
+  name: "gRPC: every call answered with a status is said as such, and thresholds select its kind",
+  sanitizeResources: false,
+  sanitizeOps: false,
+  async fn() {
+    const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+    const dir = await Deno.makeTempDir({ prefix: "loadlab_grpc_status_" });
+    try {
+      const attack = (...extra: string[]) =>
+        runLoadlab([
+          "attack",
+          `grpc://127.0.0.1:${server.port}`,
+          "--call",
+          "loadlab.target.Target/Cpu",
+          "--proto",
+          PROTO,
+          "-b",
+          '{"n": 99}',
+          "-n",
+          "20",
+          "-c",
+          "2",
+          ...extra,
+        ]);
+      const out = await attack(
+        "-o",
+        `${dir}/results.json`,
+        "--threshold",
+        "errors{kind:grpc INVALID_ARGUMENT}>=20",
+        "--threshold",
+        'errorRate{kind:"grpc INVALID_ARGUMENT"}<1%',
+        "--threshold",
+        "errorRate{kind:grpc UNAVAILABLE}<1%",
+      );
+      assert.equal(out.code, 4, out.stderr + out.stdout);
+      assert.match(
+        out.stderr,
+        /no successful call: the server answered every call with gRPC status INVALID_ARGUMENT \(grpc INVALID_ARGUMENT: 20, e\.g\. "n is 0\.\.40"\)/,
+      );
+      assert.doesNotMatch(out.stderr, /no response at all/);
+      const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
+      assert.deepEqual(results.runs[0].errors, { "grpc INVALID_ARGUMENT": 20 });
+      assert.deepEqual(results.thresholds?.map((t) => [t.ok, t.actual]), [[true, 20], [false, 1], [true, 0]]);
+
+      const typo = await attack("--threshold", "errors{kind:grpc INVALID_ARGUEMNT}<1");
+      assert.equal(typo.code, 2, typo.stderr);
+      assert.match(
+        typo.stderr,
+        /no error kind "grpc INVALID_ARGUEMNT"; did you mean "grpc INVALID_ARGUMENT"\?/,
+      );
+    } finally {
+      await server.close();
+      await Deno.remove(dir, { recursive: true });
+    }
+  },
+});
