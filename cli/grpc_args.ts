@@ -83,6 +83,8 @@ export function grpcArgs(flags: FlagValues, url: URL): GrpcArgs | undefined {
       metadata: flags.all("header").map(metadataOf),
       ...compressOf(flags.text("compress")),
       maxSendBytes: flags.positiveInt("max-send"),
+      // An attack has no data file: a placeholder may use the built-in functions only.
+      names: [],
     },
   };
 }

@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
+import { type GrpcBodySpec, isGrpcBodySpec } from "./http/protobuf_template.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
 export const requestSpecSchema = z.object({
@@ -18,6 +19,11 @@ export const requestSpecSchema = z.object({
   headers: z.array(z.tuple([z.string().min(1), z.string()]))
     .superRefine((h, ctx) => headerRules(h, ctx, (_, k, part) => [k, part])).default([]),
   body: z.instanceof(Uint8Array).optional(),
+  /**
+   * A gRPC call's messages with placeholders (runner/http/protobuf_template.ts), encoded per call instead
+   * of a `body`: read against the schema before the load, filled and protobuf-encoded per call.
+   */
+  grpcMessage: z.custom<GrpcBodySpec>(isGrpcBodySpec, "a gRPC message template").optional(),
   weight: z.number().positive("weight must be > 0").default(1),
   /**
    * The endpoint this request's numbers are reported under (runner/endpoint_table.ts); default its

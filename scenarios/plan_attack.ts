@@ -95,7 +95,8 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
   const grpcLoad = exp.grpc?.loads === undefined || exp.grpc.loads.includes(loadName);
   if (exp.grpc !== undefined && exp.grpcRequests !== undefined && grpcLoad && !mix && !flows) {
-    return { ...fields, ...common, ...grpcAttackFields(exp.grpcRequests, exp.grpc, fields) };
+    const grpc = grpcAttackFields(exp.grpcRequests, exp.grpc, fields);
+    return { ...fields, ...common, ...grpc, ...(data ? { data } : {}) };
   }
   return {
     ...fields,

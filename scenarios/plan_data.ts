@@ -3,7 +3,7 @@
  * Data sources and placeholders at plan time: reads every `data:` file of an experiment (paths relative
  * to the file), and checks every `{{ ... }}` of every request a load sends against what it can know
  * there: the columns of the load's data source, the captures of earlier steps of the same flow, and the
- * built-in functions. An unknown name, an unknown data source, or two sources for one load is a problem
+ * built-in functions (a `grpc:` section's message and metadata too, for the loads that make its call). An unknown name, an unknown data source, or two sources for one load is a problem
  * naming the request and the name, exit 2 before any target starts.
  */
 import type { WsAction } from "../runner/ws_step_spec.ts";
@@ -117,6 +117,9 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
     if (flows) {
       const where = load.flows ? `${at}.flows` : "flows";
       flows.forEach((flow, k) => issues.push(...flowIssues(flow, columns, `${where}[${k}]`, source)));
+    } else if (grpcCovers(exp, load, loadName)) {
+      const texts = [JSON.stringify(exp.grpc!.message), ...Object.values(exp.grpc!.metadata)];
+      issues.push(...textIssues(texts, new Set(columns), "grpc.message", source));
     } else {
       const where = load.mix ? `${at}.${load.model === "count" ? "mix" : "requests"}` : "requests";
       for (const r of load.mix ?? exp.requests ?? []) {
@@ -126,6 +129,12 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
   }
   // One problem once, though several loads share the file's flows or requests.
   return [...new Map(issues.map((i) => [`${i.path}\u0000${i.message}`, i])).values()];
+}
+
+/** Whether the `grpc:` section's call is what `load` sends (plan_attack.ts `baseAttack` decides alike). */
+function grpcCovers(exp: ExperimentWithData, load: LoadSpec, loadName: string): boolean {
+  const loads = exp.grpc?.loads;
+  return exp.grpc !== undefined && !load.mix && (loads === undefined || loads.includes(loadName));
 }
 
 function flowIssues(flow: FileFlow, columns: readonly string[], at: string, source?: string): Issue[] {

@@ -14,6 +14,7 @@ import type { RequestSpec } from "../../request_spec.ts";
 import { frameMessage } from "../../../grpc/framing.ts";
 import { grpcTimeoutOf } from "../../../grpc/timeout.ts";
 import { gzipSync } from "node:zlib";
+import type { GrpcBodySpec } from "../protobuf_template.ts";
 
 /** One call of a gRPC run, its message encoded already (protobuf bytes, without the prefix). */
 export interface GrpcCall {
@@ -28,6 +29,8 @@ export interface GrpcCall {
   readonly weight?: number;
   /** Compress every message with gzip (once, here). */
   readonly compress?: "gzip";
+  /** The messages with placeholders, filled and encoded per call (protobuf_template.ts) in place of `message`. */
+  readonly template?: GrpcBodySpec;
 }
 
 /** Header fields gRPC itself sets: metadata may not name them. */
@@ -63,7 +66,9 @@ export function grpcRequestSpec(call: GrpcCall, timeoutMs: number): RequestSpec 
     method: "POST",
     path: `/${call.method}`,
     headers,
-    body: bodyOf(call.message, call.compress === "gzip"),
+    ...(call.template !== undefined
+      ? { grpcMessage: call.template }
+      : { body: bodyOf(call.message, call.compress === "gzip") }),
     weight: call.weight ?? 1,
     name: call.name ?? call.method,
   };

@@ -33,13 +33,27 @@ export function encodeMessage(type: protobuf.Type, json: unknown, path = "messag
 
 /** `text` (JSON) as `type`'s bytes; bad JSON is a `GrpcMessageError` too. */
 export function encodeMessageText(type: protobuf.Type, text: string, path = "message"): Uint8Array {
-  let json: unknown;
+  return encodeMessage(type, parseMessageText(text, path), path);
+}
+
+/** `text` parsed as JSON; bad JSON is a `GrpcMessageError` at `path`. */
+export function parseMessageText(text: string, path = "message"): unknown {
   try {
-    json = JSON.parse(text);
+    return JSON.parse(text);
   } catch (err) {
     throw new GrpcMessageError(path, `not JSON (${(err as Error).message})`);
   }
-  return encodeMessage(type, json, path);
+}
+
+/** The field of `type` that the member `key` of the JSON at `path` names (proto name or JSON name). */
+export function fieldOf(type: protobuf.Type, key: string, path: string): protobuf.Field {
+  const field = type.fields[key] ?? type.fieldsArray.find((f) => jsonNameOf(f) === key);
+  if (field !== undefined) return field;
+  const names = type.fieldsArray.map((f) => f.name).join(", ") || "none";
+  throw new GrpcMessageError(
+    `${path}.${key}`,
+    `${type.fullName.slice(1)} has no field ${key} (its fields: ${names})`,
+  );
 }
 
 /** Every member of `json` names a field of `type` (recursively through message fields), by its path. */
@@ -52,14 +66,7 @@ function checkFields(type: protobuf.Type, json: unknown, path: string): void {
     );
   }
   for (const [key, value] of Object.entries(json)) {
-    const field = type.fields[key] ?? type.fieldsArray.find((f) => jsonNameOf(f) === key);
-    if (field === undefined) {
-      const names = type.fieldsArray.map((f) => f.name).join(", ") || "none";
-      throw new GrpcMessageError(
-        `${path}.${key}`,
-        `${type.fullName.slice(1)} has no field ${key} (its fields: ${names})`,
-      );
-    }
+    const field = fieldOf(type, key, path);
     field.resolve();
     const inner = field.resolvedType;
     if (!(inner instanceof protobuf.Type) || value === null || field.map) continue;

@@ -30,6 +30,7 @@ import {
   requestFieldsOf,
 } from "../request_fields.ts";
 import { buildH2Template, type H2Template } from "./template.ts";
+import { grpcBodyTemplate } from "../protobuf_template.ts";
 
 /** One request of the mix, ready to send on any stream. */
 export interface H2Request {
@@ -81,7 +82,7 @@ export function encodeH2Request(
   }
   if (!fields.hasUserAgent) headers.push(["user-agent", DEFAULT_USER_AGENT]);
   const scheme = url.protocol === "https:" ? "https" : "http";
-  if (!literal && (template || isTemplated({ ...spec, path }))) {
+  if (!literal && (template || spec.grpcMessage !== undefined || isTemplated({ ...spec, path }))) {
     // Checks every field as written (a placeholder's text is a valid value); the values come per request.
     encodeRequestHeaders(spec.method, scheme, authority, path, headers);
     const all: Array<[string, string]> = [
@@ -92,7 +93,10 @@ export function encodeH2Request(
       ...headers,
     ];
     const autoLength = addsLength(spec, fields);
-    const template = buildH2Template(all, bodyTextOf(spec), autoLength, (n) => names.indexOf(n), encodeField);
+    const indexOf = (n: string) => names.indexOf(n);
+    const template = buildH2Template(all, bodyTextOf(spec), autoLength, indexOf, encodeField);
+    // A gRPC message with placeholders is filled and encoded per call (protobuf_template.ts).
+    if (spec.grpcMessage !== undefined) template.grpc = grpcBodyTemplate(spec.grpcMessage, indexOf);
     return {
       frames: new Uint8Array(0),
       frameStarts: new Uint32Array(0),

@@ -26,6 +26,7 @@ import {
 } from "../../../http2/frames.ts";
 import { hasPlaceholder, type Parts, partsOf, upperBound, writeInt, writeParts } from "../template.ts";
 import { fieldPlace, urlPlace } from "../fill_values.ts";
+import { grpcBodyBound, type GrpcBodyTemplate, writeGrpcBody } from "../protobuf_template.ts";
 
 /** A field whose value has placeholders: its literal's name part, then the value's parts. */
 interface TemplatedField {
@@ -45,6 +46,8 @@ export interface H2Template {
   readonly autoLength: boolean;
   /** A HEAD request (see `H2Request.head`). */
   readonly head: boolean;
+  /** A gRPC call's messages, filled and encoded per call in place of `body` (protobuf_template.ts). */
+  grpc: GrpcBodyTemplate | null;
 }
 
 /** Most bytes an HPACK length prefix takes here (a length below 2^35). */
@@ -82,7 +85,7 @@ export function buildH2Template(
   }
   pieces.push(concat(fixed));
   const head = fields.some(([name, value]) => name === ":method" && value === "HEAD");
-  return { pieces, fields: templated, body: partsOf(bodyText, indexOf), autoLength, head };
+  return { pieces, fields: templated, body: partsOf(bodyText, indexOf), autoLength, head, grpc: null };
 }
 
 function concat(chunks: Uint8Array[]): Uint8Array {
@@ -205,7 +208,8 @@ export class H2TemplateWriter {
   ): FilledH2Request | null {
     const filled = this.#filled;
     filled.head = t.head;
-    const bodyBytes = this.#fillBody(t.body, values);
+    const bodyBytes = t.grpc === null ? this.#fillBody(t.body, values) : this.#fillGrpc(t.grpc, values);
+    if (bodyBytes < 0) return null;
     filled.body = bodyBytes === 0 ? null : this.#bodyViews.of(this.#body, bodyBytes);
     let bound = FRAME_HEADER_BYTES + CONTENT_LENGTH.length + 1 + 16;
     for (const piece of t.pieces) bound += piece.length;
@@ -253,6 +257,13 @@ export class H2TemplateWriter {
     if (need === 0) return 0;
     if (this.#body.length < need) this.#body = new Uint8Array(Math.max(need, 2 * this.#body.length, 256));
     return writeParts(this.#body, 0, body, values);
+  }
+
+  /** Fills a gRPC call's messages into the body buffer; returns their length, or -1 (`refused` says why). */
+  #fillGrpc(t: GrpcBodyTemplate, values: ReadonlyArray<Uint8Array>): number {
+    const need = grpcBodyBound(t, values);
+    if (this.#body.length < need) this.#body = new Uint8Array(Math.max(need, 2 * this.#body.length, 256));
+    return writeGrpcBody(this.#body, 0, t, values, this);
   }
 
   /**

@@ -1,0 +1,95 @@
+/**
+ * @module
+ * One gRPC call as the request its connection sends (call.ts `grpcRequestSpec`), from what a user wrote:
+ * the method found in the schema, the message as JSON text encoded once (a client stream's list, each in
+ * order), or, with `{{ placeholders }}`, read into a template filled and encoded per call
+ * (message_template.ts). A mix's call (scenarios/grpc/calls.ts) and a flow's gRPC step
+ * (runner/load/grpc_steps.ts) are made here alike. What does not fit is a `GrpcSchemaError` (an unknown
+ * method, compression or binary metadata with placeholders) or a `GrpcMessageError` with its path.
+ */
+import type { Root, Type } from "protobufjs";
+import type { RequestSpec } from "../../request_spec.ts";
+import { grpcRequestSpec } from "./call.ts";
+import { findMethod, type GrpcMethod, GrpcSchemaError } from "./schema.ts";
+import { encodeMessage, encodeMessageText, GrpcMessageError, parseMessageText } from "./message.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../grpc/framing.ts";
+import { hasPlaceholder } from "../template.ts";
+import type { GrpcBodySpec } from "../protobuf_template.ts";
+import { bodySpecOfText } from "./message_template.ts";
+
+/** What a call is made of. */
+export interface GrpcCallSource {
+  /** `pkg.Service/Method` or `pkg.Service.Method`. */
+  readonly call: string;
+  /** The message as JSON text; absent: `{}` (`[]` for a client stream). */
+  readonly message?: string;
+  readonly metadata?: readonly (readonly [string, string])[];
+  /** Compress the messages with gzip. */
+  readonly compress?: "gzip";
+  /** The cap of one sent message, bytes (4 MiB unless set): a bigger one is refused before the load. */
+  readonly maxSendBytes?: number;
+  /**
+   * The names a placeholder of the message may use (checked here when given; an experiment's are checked
+   * against each load's data where it is planned).
+   */
+  readonly names?: readonly string[];
+}
+
+/**
+ * The request of the call `source` names in `root`, its deadline `timeoutMs`. A client-streaming or bidi
+ * method takes a JSON array, its messages sent in order (an object is one message).
+ */
+export function grpcCallSpec(root: Root, source: GrpcCallSource, timeoutMs: number): RequestSpec {
+  const method = findMethod(root, source.call);
+  const text = source.message ?? (method.clientStreaming ? "[]" : "{}");
+  const call = { method: method.path, metadata: source.metadata, compress: source.compress };
+  if (hasPlaceholder(text)) {
+    return grpcRequestSpec({ ...call, ...templateOf(method, text, source), message: EMPTY }, timeoutMs);
+  }
+  const message = method.clientStreaming
+    ? streamOf(method.requestType, text)
+    : encodeMessageText(method.requestType, text);
+  checkSendCap(message, source.maxSendBytes ?? DEFAULT_MAX_MESSAGE_BYTES);
+  return grpcRequestSpec({ ...call, message }, timeoutMs);
+}
+
+const EMPTY = new Uint8Array(0);
+
+/** A message with placeholders as its template; what cannot go with one is a `GrpcSchemaError`. */
+function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): { template: GrpcBodySpec } {
+  if (source.compress !== undefined) {
+    throw new GrpcSchemaError(
+      "a message with {{ placeholders }} is encoded per call, and compressed ones are compressed once before the load",
+      "drop --compress (compress:), or write the message without placeholders",
+    );
+  }
+  const binary = source.metadata?.find(([name, value]) => name.endsWith("-bin") && hasPlaceholder(value));
+  if (binary !== undefined) {
+    throw new GrpcSchemaError(
+      `metadata ${binary[0]}: a -bin value is base64-encoded once, before the load`,
+      "write it without placeholders",
+    );
+  }
+  return { template: bodySpecOfText(method.requestType, text, method.clientStreaming, source.names) };
+}
+
+/** A client stream's messages: a JSON array (each at `message[k]`), or one object. */
+function streamOf(type: Type, text: string): Uint8Array[] {
+  const json = parseMessageText(text);
+  return Array.isArray(json)
+    ? json.map((m, k) => encodeMessage(type, m, `message[${k}]`))
+    : [encodeMessage(type, json)];
+}
+
+/** Every message within the send cap (as encoded, before compression), or a `GrpcMessageError` naming it. */
+function checkSendCap(message: Uint8Array | Uint8Array[], maxBytes: number): void {
+  const messages = message instanceof Uint8Array ? [message] : message;
+  messages.forEach((m, k) => {
+    if (m.length <= maxBytes) return;
+    const path = message instanceof Uint8Array ? "message" : `message[${k}]`;
+    throw new GrpcMessageError(
+      path,
+      `${m.length} bytes encoded, over the ${maxBytes}-byte send cap (--max-send)`,
+    );
+  });
+}

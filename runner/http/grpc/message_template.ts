@@ -1,0 +1,173 @@
+/**
+ * @module
+ * A gRPC message with `{{ placeholders }}` read against its type once, before the load, into the plain
+ * `GrpcBodySpec` the workers fill per call (runner/http/protobuf_template.ts). The JSON is parsed here,
+ * never per call: every field without a placeholder is encoded now (message.ts, so it is checked as a
+ * fixed message is), each field with one becomes a slot of its field's kind, a nested message with one
+ * becomes a nested template. A placeholder may stand as a JSON value unquoted (`{"count": {{ n }}}`, as
+ * in an HTTP body) or inside a string. What cannot fit whatever the values are is a `GrpcMessageError`
+ * naming its path: a field the type does not have, a placeholder where a message is expected, in a map
+ * or in a well-known type (their JSON forms are not fields), or a name no data column or capture gives.
+ */
+import protobuf from "protobufjs";
+import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../protobuf_template.ts";
+import { hasPlaceholder, placeholdersOf } from "../template.ts";
+import { encodeMessage, fieldOf, GrpcMessageError, parseMessageText } from "./message.ts";
+
+const SCALARS = new Set<string>([
+  "string",
+  "bytes",
+  "bool",
+  "int32",
+  "int64",
+  "uint32",
+  "uint64",
+  "sint32",
+  "sint64",
+  "fixed32",
+  "fixed64",
+  "sfixed32",
+  "sfixed64",
+  "float",
+  "double",
+]);
+
+/** Whether a message's JSON (or its text) has a placeholder anywhere. */
+export function hasMessagePlaceholder(json: unknown): boolean {
+  return hasPlaceholder(typeof json === "string" ? json : JSON.stringify(json) ?? "");
+}
+
+/**
+ * The text of `-b` with placeholders written as JSON values quoted, so it parses: `{"n": {{ n }}}` is
+ * `{"n": "{{ n }}"}` (a slot reads its text as its field's kind either way).
+ */
+export function quotePlaceholders(text: string): string {
+  let out = "", inString = false;
+  for (let k = 0; k < text.length; k++) {
+    const c = text[k];
+    if (inString) {
+      out += c;
+      if (c === "\\") out += text[++k] ?? "";
+      else if (c === '"') inString = false;
+    } else if (c === '"') {
+      inString = true;
+      out += c;
+    } else if (c === "{" && text[k + 1] === "{") {
+      const end = text.indexOf("}}", k);
+      if (end < 0) return out + text.slice(k);
+      out += JSON.stringify(text.slice(k, end + 2));
+      k = end + 1;
+    } else out += c;
+  }
+  return out;
+}
+
+/**
+ * The call's messages as a template: `json` is one message, or a client stream's list (each at
+ * `message[k]`); `names`, when given, are the values a placeholder may name (else any name passes, to be
+ * checked against the load's data where it is planned).
+ */
+export function bodySpecOf(
+  type: protobuf.Type,
+  json: unknown,
+  stream: boolean,
+  names?: readonly string[],
+): GrpcBodySpec {
+  if (names !== undefined) checkNames(JSON.stringify(json) ?? "", names);
+  const list = stream && Array.isArray(json) ? json : [json];
+  const at = (k: number) => stream && Array.isArray(json) ? `message[${k}]` : "message";
+  return { messages: list.map((m, k) => messageSpecOf(type, m, at(k))) };
+}
+
+/** `text` (`-b`, placeholders maybe unquoted) as a template. */
+export function bodySpecOfText(
+  type: protobuf.Type,
+  text: string,
+  stream: boolean,
+  names?: readonly string[],
+): GrpcBodySpec {
+  return bodySpecOf(type, parseMessageText(quotePlaceholders(text)), stream, names);
+}
+
+function checkNames(text: string, names: readonly string[]): void {
+  for (const p of placeholdersOf(text)) {
+    if (typeof p === "string") throw new GrpcMessageError("message", p);
+    if (p.kind === "name" && !names.includes(p.name)) {
+      throw new GrpcMessageError(
+        "message",
+        `{{ ${p.name} }} is unknown: no data column or capture has that name; ` +
+          "use a built-in function ($randomNumber(min,max), $randomString(n)) or an experiment file's data: column",
+      );
+    }
+  }
+}
+
+/** One message of `type` as pieces and slots. */
+function messageSpecOf(type: protobuf.Type, json: unknown, path: string): GrpcMessageSpec {
+  if (!hasMessagePlaceholder(json)) return { pieces: [encodeMessage(type, json, path)], slots: [] };
+  if (/^\.google\.protobuf\./.test(type.fullName)) {
+    throw new GrpcMessageError(
+      path,
+      `placeholders are not taken in a ${type.fullName.slice(1)}; write it whole`,
+    );
+  }
+  if (json === null || typeof json !== "object" || Array.isArray(json)) {
+    throw new GrpcMessageError(
+      path,
+      `expected an object (a ${type.fullName.slice(1)}), got ${JSON.stringify(json)}`,
+    );
+  }
+  const pieces: Uint8Array[] = [];
+  const slots: GrpcSlotSpec[] = [];
+  let fixed: Uint8Array[] = [];
+  const add = (slot: GrpcSlotSpec) => {
+    pieces.push(joined(fixed));
+    fixed = [];
+    slots.push(slot);
+  };
+  for (const [key, value] of Object.entries(json)) {
+    const field = fieldOf(type, key, path);
+    const at = `${path}.${key}`;
+    if (!hasMessagePlaceholder(value)) fixed.push(encodeMessage(type, { [key]: value }, path));
+    else if (field.map) {
+      throw new GrpcMessageError(at, "placeholders are not taken in map fields; write the map whole");
+    } else if (!field.repeated) add(slotOf(field, value, at));
+    else if (!Array.isArray(value)) {
+      throw new GrpcMessageError(at, `expected a list, got ${JSON.stringify(value)}`);
+    } else {
+      value.forEach((v, k) => {
+        if (hasMessagePlaceholder(v)) add(slotOf(field, v, `${at}[${k}]`));
+        else fixed.push(encodeMessage(type, { [key]: [v] }, path));
+      });
+    }
+  }
+  pieces.push(joined(fixed));
+  return { pieces, slots };
+}
+
+/** The slot of `field` whose value (with a placeholder) is `value`. */
+function slotOf(field: protobuf.Field, value: unknown, path: string): GrpcSlotSpec {
+  field.resolve();
+  const inner = field.resolvedType;
+  if (inner instanceof protobuf.Type) {
+    return { field: field.id, kind: "message", path, message: messageSpecOf(inner, value, path) };
+  }
+  if (typeof value !== "string") {
+    throw new GrpcMessageError(
+      path,
+      `expected a value of a ${field.type} field, got ${JSON.stringify(value)}`,
+    );
+  }
+  if (inner instanceof protobuf.Enum) {
+    return { field: field.id, kind: "enum", path, text: value, enumValues: inner.values };
+  }
+  if (!SCALARS.has(field.type)) {
+    throw new GrpcMessageError(path, `a ${field.type} field takes no placeholder`);
+  }
+  return { field: field.id, kind: field.type as GrpcSlotKind, path, text: value };
+}
+
+/** Fields encoded one by one, as one piece (setup only). */
+function joined(chunks: Uint8Array[]): Uint8Array {
+  return Uint8Array.from(chunks.flatMap((c) => [...c]));
+}

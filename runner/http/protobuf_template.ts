@@ -1,0 +1,306 @@
+/**
+ * @module
+ * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call. Before the load the
+ * message's JSON is read against its type once (scenarios/grpc/message_template.ts) into a
+ * `GrpcBodySpec`: plain data that crosses to the workers, the fields without a placeholder already
+ * encoded (`pieces`), each field with one a slot (its field number, its kind, its text with the
+ * placeholders, or a nested message). A worker turns it into a `GrpcBodyTemplate` (each slot's text split
+ * by runner/http/template.ts, as an HTTP body's), and `writeGrpcBody` writes a call's messages: each
+ * slot's text is filled where its field will go, read as its kind (a number in decimal, a bool, an enum
+ * by name or number, bytes as base64: proto3 JSON's forms), and written as protobuf in its place, each
+ * message length-prefixed. A value that is not of its field's kind (`abc` for an int32) refuses the call
+ * with a message naming the field (the caller counts it `bad-value`, nothing is sent). The wire forms are
+ * grpc/protobuf_wire.ts's. HOT PATH: no allocation but for a float's text and a 64-bit integer past 2^53,
+ * which are read through a string.
+ */
+import { copyBytes } from "../../system/copy_bytes.ts";
+import { type Parts, partsOf, upperBound, writeParts } from "./template.ts";
+import { MESSAGE_PREFIX_BYTES, writeMessagePrefix } from "../../grpc/framing.ts";
+import {
+  decodeBase64,
+  floatOf,
+  integerOf,
+  writeFloat,
+  writeLittle,
+  writeVarint,
+  zigzag,
+} from "../../grpc/protobuf_wire.ts";
+
+/** What a slot's value is written as. */
+export type GrpcSlotKind =
+  | "string"
+  | "bytes"
+  | "bool"
+  | "enum"
+  | "int32"
+  | "int64"
+  | "uint32"
+  | "uint64"
+  | "sint32"
+  | "sint64"
+  | "fixed32"
+  | "fixed64"
+  | "sfixed32"
+  | "sfixed64"
+  | "float"
+  | "double"
+  | "message";
+
+/** One message: `pieces[0]`, slot 0, `pieces[1]`, ..., `pieces[slots.length]`; fields in any order. */
+export interface GrpcMessageSpec {
+  readonly pieces: readonly Uint8Array[];
+  readonly slots: readonly GrpcSlotSpec[];
+}
+
+/** One field whose value has placeholders. */
+export interface GrpcSlotSpec {
+  readonly field: number;
+  readonly kind: GrpcSlotKind;
+  /** Where it is in the JSON (`message.detail.ids[1]`), for the refusal's message. */
+  readonly path: string;
+  /** The value as written, placeholders in it (not for a message). */
+  readonly text?: string;
+  /** A nested message's own slots. */
+  readonly message?: GrpcMessageSpec;
+  /** An enum's names and their numbers. */
+  readonly enumValues?: Readonly<Record<string, number>>;
+}
+
+/** A call's messages: one, or a client stream's in order; each sent length-prefixed, uncompressed. */
+export interface GrpcBodySpec {
+  readonly messages: readonly GrpcMessageSpec[];
+}
+
+/** Whether `value` has the shape of a `GrpcBodySpec` (a config's field, checked without walking it). */
+export function isGrpcBodySpec(value: unknown): value is GrpcBodySpec {
+  return typeof value === "object" && value !== null && Array.isArray((value as GrpcBodySpec).messages);
+}
+
+const STRING = 0, BYTES = 1, BOOL = 2, ENUM = 3, MESSAGE = 4, FLOAT = 5, DOUBLE = 6;
+const INT32 = 7, INT64 = 8, UINT32 = 9, UINT64 = 10, SINT32 = 11, SINT64 = 12;
+const FIXED32 = 13, FIXED64 = 14, SFIXED32 = 15, SFIXED64 = 16;
+const KINDS: Record<GrpcSlotKind, number> = {
+  string: STRING,
+  bytes: BYTES,
+  bool: BOOL,
+  enum: ENUM,
+  message: MESSAGE,
+  float: FLOAT,
+  double: DOUBLE,
+  int32: INT32,
+  int64: INT64,
+  uint32: UINT32,
+  uint64: UINT64,
+  sint32: SINT32,
+  sint64: SINT64,
+  fixed32: FIXED32,
+  fixed64: FIXED64,
+  sfixed32: SFIXED32,
+  sfixed64: SFIXED64,
+};
+
+interface Slot {
+  /** The field's key (number and wire type) as a varint. */
+  readonly tag: Uint8Array;
+  readonly kind: number;
+  readonly parts: Parts | null;
+  readonly message: MessageTemplate | null;
+  readonly enumNames: readonly Uint8Array[];
+  readonly enumNumbers: Int32Array;
+  /** The count message when its filled value is not of its kind. */
+  readonly refused: string;
+}
+
+interface MessageTemplate {
+  readonly pieces: readonly Uint8Array[];
+  readonly slots: readonly Slot[];
+}
+
+/** A call's messages ready to fill. */
+export interface GrpcBodyTemplate {
+  readonly messages: readonly MessageTemplate[];
+}
+
+const encoder = new TextEncoder();
+
+/** `spec` with each slot's text split into parts; `indexOf` maps a value's name to its index. */
+export function grpcBodyTemplate(spec: GrpcBodySpec, indexOf: (name: string) => number): GrpcBodyTemplate {
+  return { messages: spec.messages.map((m) => messageTemplate(m, indexOf)) };
+}
+
+function messageTemplate(spec: GrpcMessageSpec, indexOf: (name: string) => number): MessageTemplate {
+  return { pieces: spec.pieces, slots: spec.slots.map((s) => slotOf(s, indexOf)) };
+}
+
+function slotOf(s: GrpcSlotSpec, indexOf: (name: string) => number): Slot {
+  const kind = KINDS[s.kind];
+  const wire = kind === STRING || kind === BYTES || kind === MESSAGE
+    ? 2
+    : kind === FIXED64 || kind === SFIXED64 || kind === DOUBLE
+    ? 1
+    : kind === FIXED32 || kind === SFIXED32 || kind === FLOAT
+    ? 5
+    : 0;
+  const tag = new Uint8Array(5);
+  const enums = Object.entries(s.enumValues ?? {});
+  return {
+    tag: tag.slice(0, writeVarint(tag, 0, ((s.field << 3) | wire) >>> 0, 0)),
+    kind,
+    parts: s.text === undefined ? null : partsOf(s.text, indexOf),
+    message: s.message === undefined ? null : messageTemplate(s.message, indexOf),
+    enumNames: enums.map(([name]) => encoder.encode(name)),
+    enumNumbers: Int32Array.from(enums.map(([, n]) => n)),
+    refused: `${s.path} as filled is not ${
+      s.kind === "enum" ? "a value of its enum" : `a ${s.kind}`
+    }: not sent`,
+  };
+}
+
+/** Bytes a slot reserves before its value's text: its tag and the longest varint or length. */
+const RESERVE = 10;
+
+/** Most bytes `t` takes filled with `values`. */
+export function grpcBodyBound(t: GrpcBodyTemplate, values: ReadonlyArray<Uint8Array>): number {
+  let bytes = 0;
+  for (const m of t.messages) bytes += MESSAGE_PREFIX_BYTES + messageBound(m, values);
+  return bytes;
+}
+
+function messageBound(m: MessageTemplate, values: ReadonlyArray<Uint8Array>): number {
+  let bytes = 0;
+  for (const piece of m.pieces) bytes += piece.length;
+  for (const slot of m.slots) {
+    bytes += slot.tag.length + RESERVE +
+      (slot.message !== null ? messageBound(slot.message, values) : upperBound(slot.parts!, values));
+  }
+  return bytes;
+}
+
+/** Where a refusal's message goes (the caller's `refused`). */
+export interface RefusalSink {
+  refused: string;
+}
+
+/**
+ * Writes `t`'s messages filled with `values` at `at`, each with its 5-byte prefix; returns the end, or
+ * -1 when a value is not of its field's kind (`sink.refused` says which).
+ */
+export function writeGrpcBody(
+  buf: Uint8Array,
+  at: number,
+  t: GrpcBodyTemplate,
+  values: ReadonlyArray<Uint8Array>,
+  sink: RefusalSink,
+): number {
+  for (const m of t.messages) {
+    const end = writeMessage(buf, at + MESSAGE_PREFIX_BYTES, m, values, sink);
+    if (end < 0) return -1;
+    writeMessagePrefix(buf, at, end - at - MESSAGE_PREFIX_BYTES, false);
+    at = end;
+  }
+  return at;
+}
+
+function writeMessage(
+  buf: Uint8Array,
+  at: number,
+  m: MessageTemplate,
+  values: ReadonlyArray<Uint8Array>,
+  sink: RefusalSink,
+): number {
+  const { pieces, slots } = m;
+  for (let k = 0; k < slots.length; k++) {
+    at = copyBytes(buf, at, pieces[k], 0, pieces[k].length);
+    at = writeSlot(buf, at, slots[k], values, sink);
+    if (at < 0) return -1;
+  }
+  return copyBytes(buf, at, pieces[slots.length], 0, pieces[slots.length].length);
+}
+
+/** One slot at `at`: its value filled past the reserve, read, and written as protobuf at `at`. */
+function writeSlot(
+  buf: Uint8Array,
+  at: number,
+  slot: Slot,
+  values: ReadonlyArray<Uint8Array>,
+  sink: RefusalSink,
+): number {
+  const from = at + slot.tag.length + RESERVE;
+  let to = slot.message !== null
+    ? writeMessage(buf, from, slot.message, values, sink)
+    : writeParts(buf, from, slot.parts!, values);
+  // A nested message's refusal names its own field.
+  if (to < 0) return -1;
+  if (slot.kind === BYTES) to = decodeBase64(buf, from, to);
+  const end = to < 0 ? -1 : writeValue(buf, copyBytes(buf, at, slot.tag, 0, slot.tag.length), slot, from, to);
+  if (end < 0) sink.refused = slot.refused;
+  return end;
+}
+
+/** The value read from `buf[from, to)` written at `at` (a length-delimited one moved there); -1: not one. */
+function writeValue(buf: Uint8Array, at: number, slot: Slot, from: number, to: number): number {
+  const kind = slot.kind;
+  if (kind !== STRING && kind !== BYTES && kind !== MESSAGE) return writeScalar(buf, at, slot, from, to);
+  at = writeVarint(buf, at, to - from, 0);
+  buf.copyWithin(at, from, to);
+  return at + to - from;
+}
+
+/** A scalar read from `buf[from, to)` as `slot`'s kind, written at `at`; -1 when it is not one. */
+function writeScalar(buf: Uint8Array, at: number, slot: Slot, from: number, to: number): number {
+  const kind = slot.kind;
+  if (kind === BOOL) {
+    const b = matches(buf, from, to, TRUE) ? 1 : matches(buf, from, to, FALSE) ? 0 : -1;
+    return b < 0 ? -1 : writeVarint(buf, at, b, 0);
+  }
+  if (kind === FLOAT || kind === DOUBLE) {
+    const n = floatOf(buf, from, to);
+    if (n === null) return -1;
+    return writeFloat(buf, at, n, kind === FLOAT ? 4 : 8);
+  }
+  let n = integerOf(buf, from, to);
+  if (kind === ENUM && n === null) n = enumNumber(slot, buf, from, to);
+  if (n === null || !inRange(kind, n)) return -1;
+  if (kind === SINT32 || kind === SINT64) n = zigzag(n);
+  const lo = typeof n === "bigint" ? Number(BigInt.asUintN(32, n)) : n >>> 0;
+  const hi = typeof n === "bigint" ? Number(BigInt.asUintN(32, n >> 32n)) : Math.floor(n / 2 ** 32) >>> 0;
+  if (kind === FIXED32 || kind === SFIXED32) return writeLittle(buf, at, lo, 4);
+  if (kind === FIXED64 || kind === SFIXED64) return writeLittle(buf, writeLittle(buf, at, lo, 4), hi, 4);
+  // int32 and enum values below 0 go as 64-bit (sign-extended), as protobuf sends them.
+  return writeVarint(buf, at, lo, hi);
+}
+
+const RANGES: Record<number, readonly [number | bigint, number | bigint]> = {
+  [ENUM]: [-(2 ** 31), 2 ** 31 - 1],
+  [INT32]: [-(2 ** 31), 2 ** 31 - 1],
+  [SINT32]: [-(2 ** 31), 2 ** 31 - 1],
+  [SFIXED32]: [-(2 ** 31), 2 ** 31 - 1],
+  [UINT32]: [0, 2 ** 32 - 1],
+  [FIXED32]: [0, 2 ** 32 - 1],
+  [INT64]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [SINT64]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [SFIXED64]: [-(2n ** 63n), 2n ** 63n - 1n],
+  [UINT64]: [0, 2n ** 64n - 1n],
+  [FIXED64]: [0, 2n ** 64n - 1n],
+};
+
+function inRange(kind: number, n: number | bigint): boolean {
+  const [min, max] = RANGES[kind];
+  return n >= min && n <= max;
+}
+
+const TRUE = encoder.encode("true");
+const FALSE = encoder.encode("false");
+
+function matches(buf: Uint8Array, from: number, to: number, word: Uint8Array): boolean {
+  if (to - from !== word.length) return false;
+  for (let k = 0; k < word.length; k++) if (buf[from + k] !== word[k]) return false;
+  return true;
+}
+
+function enumNumber(slot: Slot, buf: Uint8Array, from: number, to: number): number | null {
+  for (let k = 0; k < slot.enumNames.length; k++) {
+    if (matches(buf, from, to, slot.enumNames[k])) return slot.enumNumbers[k];
+  }
+  return null;
+}

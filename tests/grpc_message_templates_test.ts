@@ -1,0 +1,83 @@
+/**
+ * gRPC messages with `{{ placeholders }}`, end to end against the built-in target's gRPC endpoints
+ * (targets/app/grpc_endpoints.ts, served in this process): an experiment's `message:` filled from a data
+ * file row by row (each row's value reaching the server: a valid `n` answered OK, one out of the
+ * server's range answered INVALID_ARGUMENT, one that is not an int32 refused as `bad-value` and never
+ * sent), and what `attack -b` refuses before the load (exit 2) with its path.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
+import { runLoadlab, withTempDir } from "./helpers.ts";
+
+const PROTO = new URL("../targets/app/target.proto", import.meta.url).pathname;
+
+async function withGrpcTarget(fn: (port: number) => Promise<void>): Promise<void> {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  try {
+    await fn(server.port);
+  } finally {
+    await server.close();
+  }
+}
+
+Deno.test("an experiment's gRPC message takes a data file's rows: each row's value is the call's", async () => {
+  await withGrpcTarget((port) =>
+    withTempDir(async (dir) => {
+      await Deno.writeTextFile(`${dir}/work.csv`, "n,label\n5,five\n99,many\nx,bad\n");
+      await Deno.writeTextFile(
+        `${dir}/exp.yaml`,
+        `name: grpc-rows
+targets:
+  app: { url: "http://127.0.0.1:${port}" }
+data:
+  work: { file: work.csv }
+grpc:
+  call: loadlab.target.Target/Cpu
+  proto: ${PROTO}
+  message: { n: "{{ n }}" }
+  metadata: { x-label: "{{ label }}" }
+loads:
+  rows: { model: count, requests: 30, connections: 1, streams: 3, data: work, timeout: 5s }
+`,
+      );
+      const r = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+      assertEquals(r.code === 0 || r.code === 1, true, r.stdout + r.stderr);
+      const run = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs[0];
+      assertEquals(run.errors, { "grpc INVALID_ARGUMENT": 10, "bad-value": 10 });
+      assertEquals(Object.keys(run.errorMessages["bad-value"]), [
+        "message.n as filled is not a int32: not sent",
+      ]);
+      assertEquals(run.statusCodes, { "200": 10 });
+    })
+  );
+});
+
+Deno.test("attack -b: what cannot fit whatever the values are is refused before the load, with its path", async () => {
+  await withGrpcTarget(async (port) => {
+    const base = [
+      "attack",
+      `grpc://127.0.0.1:${port}`,
+      "--call",
+      "loadlab.target.Target/Cpu",
+      "--proto",
+      PROTO,
+      "-n",
+      "12",
+      "-c",
+      "1",
+      "--streams",
+      "4",
+      "--timeout",
+      "5s",
+    ];
+    const wrong = await runLoadlab([...base, "-b", '{"nn": {{ $randomNumber(1,10) }}}']);
+    assertEquals(wrong.code, 2, wrong.stderr);
+    ok(
+      wrong.stderr.includes("-b message.nn: loadlab.target.Work has no field nn (its fields: n, size)"),
+      wrong.stderr,
+    );
+    const unknown = await runLoadlab([...base, "-b", '{"n": "{{ count }}"}']);
+    assertEquals(unknown.code, 2, unknown.stderr);
+    ok(unknown.stderr.includes("-b message: {{ count }} is unknown"), unknown.stderr);
+  });
+});
