@@ -165,10 +165,15 @@ export class HeaderBlocks {
     const decoder = core.decoder;
     const stream = this.#byId.get(id);
     // A flow step that keeps the head gets its fields as they are decoded (the final head's only); an
-    // answer judged beyond HTTP (gRPC) those of every block, trailers included.
+    // answer judged beyond HTTP (gRPC) those of every block, trailers included (both: the head to each).
     const kept = stream?.kept ?? null;
     const keepsHead = kept !== null && !kept.headDone;
-    const onField = keepsHead ? kept.onField : stream?.answer?.fields;
+    const answerFields = stream?.answer?.fields;
+    const onField = !keepsHead
+      ? answerFields
+      : answerFields === undefined
+      ? kept.onField
+      : kept.teeTo(answerFields);
     const status = decoder.decodeStatus(block, from, to, onField);
     // A malformed field was decoded to the block's end (the table is in step): a stream error only.
     const malformed = status === HPACK_BAD_FIELD || status === HPACK_BAD_STATUS;

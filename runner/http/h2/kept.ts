@@ -11,6 +11,7 @@
 import { isInterim } from "../../../http1/body_framing.ts";
 import type { StepResponse } from "../kept_response.ts";
 import { DEFAULT_KEPT_BYTES, KeptBytes } from "../kept_bytes.ts";
+import type { FieldBytesSink } from "../../../http2/hpack_decoder.ts";
 
 const decoder = new TextDecoder();
 
@@ -19,6 +20,11 @@ function utf8(octets: string): string {
   // deno-lint-ignore no-control-regex
   if (/^[\x00-\x7f]*$/.test(octets)) return octets;
   return decoder.decode(Uint8Array.from(octets, (c) => c.charCodeAt(0)));
+}
+
+/** `buf[at, at + len)` as a string of its octets (the decoder's Latin-1 reading). */
+function latin1(buf: Uint8Array, at: number, len: number): string {
+  return String.fromCharCode(...buf.subarray(at, at + len));
 }
 
 export class H2KeptResponse implements StepResponse {
@@ -35,6 +41,23 @@ export class H2KeptResponse implements StepResponse {
   readonly onField = (name: string, value: string): void => {
     this.#fields.push(name, value);
   };
+  /** Where `teeTo` also sends the head's fields (a stream's judge of its answer: gRPC's status). */
+  #also: FieldBytesSink | null = null;
+  readonly #tee: FieldBytesSink = {
+    fieldBytes: (name, nameOff, nameLen, value, valueOff, valueLen) => {
+      this.#also!.fieldBytes(name, nameOff, nameLen, value, valueOff, valueLen);
+      this.#fields.push(latin1(name, nameOff, nameLen), latin1(value, valueOff, valueLen));
+    },
+  };
+
+  /**
+   * The decoder's sink for a head both kept here and judged by `also` (a gRPC call's answer, which reads
+   * its content-type, and a trailers-only answer's status, from the head).
+   */
+  teeTo(also: FieldBytesSink): FieldBytesSink {
+    this.#also = also;
+    return this.#tee;
+  }
 
   /** Forgets the last response; `keepBody`: whether the next one's DATA is kept, at most `limitBytes`. */
   reset(keepBody: boolean, limitBytes = DEFAULT_KEPT_BYTES): void {

@@ -54,7 +54,8 @@ export class H2Slot implements StepConnection, H2Stream {
   intendedMs = 0;
   sentMs = 0;
   kept: H2KeptResponse | null = null;
-  readonly answer: StreamAnswer | null;
+  /** The judge of the answer beyond HTTP: the run's (gRPC runs), or a step's own while it runs. */
+  answer: StreamAnswer | null;
   answered = false;
   refused = false;
   resends = 0;
@@ -65,6 +66,8 @@ export class H2Slot implements StepConnection, H2Stream {
   #cookie: Uint8Array | null = null;
   /** What kept steps keep, made on the slot's first one and reused. */
   #keptStore: H2KeptResponse | null = null;
+  /** The run's judge of answers (gRPC runs), or null: what `answer` is between steps. */
+  readonly #runAnswer: StreamAnswer | null;
   #settle: ((done: number) => void) | null = null;
   #next: NextExchange | null = null;
   readonly #mix: RequestMix;
@@ -82,7 +85,7 @@ export class H2Slot implements StepConnection, H2Stream {
     this.#mix = session.shared.mix;
     this.#requests = run.requests;
     this.#streams = session.streams;
-    this.answer = run.answer?.() ?? null;
+    this.answer = this.#runAnswer = run.answer?.() ?? null;
   }
 
   get isOpen(): boolean {
@@ -125,7 +128,8 @@ export class H2Slot implements StepConnection, H2Stream {
    * A flow step (flow_session.ts): `request` filled with the session's `values` and `cookie` (the value
    * of its `cookie` field, or null), sent from `intendedMs` on a stream of this slot's connection.
    * `keep` (flow_plan.ts: 0 nothing, 1 the head, 2 head and body, at most `keptLimit` bytes of body) is
-   * what `keptResponse` then reads.
+   * what `keptResponse` then reads. `answer`: this step's own judge of its answer (a session script's
+   * gRPC call on a run of HTTP requests), else the run's.
    * Resolves with 1 when it was answered, 0 when it failed (counted by kind) or was never sent.
    */
   async exchangeStep(
@@ -135,7 +139,9 @@ export class H2Slot implements StepConnection, H2Stream {
     cookie: Uint8Array | null,
     keep: number,
     keptLimit = DEFAULT_KEPT_BYTES,
+    answer: StreamAnswer | null = this.#runAnswer,
   ): Promise<number> {
+    this.answer = answer;
     this.#step = request;
     this.#stepValues = values;
     this.#cookie = cookie;
@@ -147,6 +153,7 @@ export class H2Slot implements StepConnection, H2Stream {
     try {
       return (await this.exchange(intendedMs)) > 0 && this.answered ? 1 : 0;
     } finally {
+      this.answer = this.#runAnswer;
       this.#step = this.kept = this.#cookie = null;
       this.#stepValues = NO_VALUES;
     }
