@@ -3,7 +3,8 @@
  * (targets/app/grpc_endpoints.ts, served in this process): an experiment's `message:` filled from a data
  * file row by row (each row's value reaching the server: a valid `n` answered OK, one out of the
  * server's range answered INVALID_ARGUMENT, one that is not an int32 refused as `bad-value` and never
- * sent), and what `attack -b` refuses before the load (exit 2) with its path.
+ * sent), `attack -b` with a built-in function and no data (each call filled), and what is refused before
+ * the load (exit 2) with its path.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
@@ -52,7 +53,7 @@ loads:
   );
 });
 
-Deno.test("attack -b: what cannot fit whatever the values are is refused before the load, with its path", async () => {
+Deno.test("attack -b takes built-in functions without data; what cannot fit is refused before the load", async () => {
   await withGrpcTarget(async (port) => {
     const base = [
       "attack",
@@ -70,6 +71,12 @@ Deno.test("attack -b: what cannot fit whatever the values are is refused before 
       "--timeout",
       "5s",
     ];
+    await withTempDir(async (dir) => {
+      const r = await runLoadlab([...base, "-b", '{"n": {{ $randomNumber(1,10) }}}', "-o", `${dir}/r.json`]);
+      assertEquals(r.code, 0, r.stdout + r.stderr);
+      const run = JSON.parse(await Deno.readTextFile(`${dir}/r.json`)).runs[0];
+      assertEquals([run.requests, run.errors, run.statusCodes], [12, {}, { "200": 12 }]);
+    });
     const wrong = await runLoadlab([...base, "-b", '{"nn": {{ $randomNumber(1,10) }}}']);
     assertEquals(wrong.code, 2, wrong.stderr);
     ok(

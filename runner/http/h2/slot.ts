@@ -195,7 +195,9 @@ export class H2Slot implements StepConnection, H2Stream {
     this.endpoint = request.endpoint ?? 0;
     if (request.template === null) this.request = request;
     else {
-      const row = step !== null ? this.#stepValues : shared.rows?.next() ?? null;
+      // Without a data source a template has only built-in functions to fill (`$randomNumber`).
+      const rows = shared.rows ?? null;
+      const row = step !== null ? this.#stepValues : rows === null ? NO_VALUES : rows.next();
       if (row === null) return false;
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
