@@ -3,7 +3,9 @@
 // decoded field by field with protowire by a codec registered under gRPC's "proto" name, so the module
 // needs neither protoc nor a generated package. SayHello (unary), SayHellos (a server stream of `count`
 // replies) and Fail (ends with status `code` and `message`) are served; the rest answer UNIMPLEMENTED.
-// It listens on 127.0.0.1:$PORT (0: any free port) and prints "READY <port>".
+// A call whose request came gzip-compressed is answered gzip-compressed (grpc-go answers with the
+// compressor its client used, when registered). It listens on 127.0.0.1:$PORT (0: any free port) and
+// prints "READY <port>".
 package main
 
 import (
@@ -18,6 +20,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/encoding"
+	_ "google.golang.org/grpc/encoding/gzip" // gzip requests read, and answered gzip-compressed
 	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/encoding/protowire"
 )

@@ -1,7 +1,8 @@
 /**
  * The engine's gRPC calls against grpc-go (bench/grpc_greeter, another project's server, built here with
  * `go build`) over h2c: unary calls on many streams, a server stream, every status code by its own kind
- * with its message, an unknown method. Without Go (or without its modules) the test skips with the reason,
+ * with its message, an unknown method, gzip both ways (its replies inflated and capped by their inflated
+ * size). Without Go (or without its modules) the test skips with the reason,
  * except under CI=true.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
@@ -48,11 +49,11 @@ function message(text: string, number: number, textFirst = true): Uint8Array {
   return Uint8Array.from(textFirst ? [...str(1), ...varint(2)] : [...varint(1), ...str(2)]);
 }
 
-function attack(port: number, calls: GrpcCall[], requests: number) {
+function attack(port: number, calls: GrpcCall[], requests: number, maxReceiveBytes?: number) {
   return runAttack(parseAttackConfig({
     url: `http://127.0.0.1:${port}/`,
     protocol: "h2c",
-    grpc: {},
+    grpc: maxReceiveBytes === undefined ? {} : { maxReceiveBytes },
     model: "count",
     connections: 2,
     streams: 8,
@@ -89,6 +90,28 @@ test("every code but OK is its own kind, its grpc-message the message; an unknow
     }
     const r = await attack(port, [{ method: "helloworld.Greeter/Nope", message: new Uint8Array(0) }], 3);
     assertEquals(r.errors, { "grpc UNIMPLEMENTED": 3 });
+  });
+});
+
+test("gzip both ways: a compressed call is answered compressed and inflated; past the cap inflated, too big", async () => {
+  await withGoGreeter(async (port) => {
+    const zipped = (count: number): GrpcCall => ({
+      method: `helloworld.Greeter/${count ? "SayHellos" : "SayHello"}`,
+      message: message("z".repeat(100), count),
+      compress: "gzip",
+    });
+    const r = await attack(port, [zipped(0), zipped(3)], 20);
+    assertEquals([r.requests, r.errors], [20, {}]);
+    // "Hello zzz..." (a 108-byte message) inflates past a 50-byte cap though it travels in fewer: refused by its
+    // inflated size, not by its prefix.
+    const capped = await attack(port, [zipped(0)], 4, 50);
+    assertEquals(capped.errors, { "grpc-too-big": 4 });
+    const why = Object.keys(capped.errorMessages?.["grpc-too-big"] ?? {});
+    assertEquals(
+      why.every((m) => /^a gzip message of \d+ bytes inflating past the 50-byte/.test(m)),
+      true,
+      why.join(),
+    );
   });
 });
 
