@@ -6,7 +6,7 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { FrameParser, type FrameSink } from "./frame_parser.ts";
 import { closeFrame, MaskKeys, MessageTemplate, pongFrame } from "./frame_encoder.ts";
-import { acceptOf, handshakeRequest, readHandshake } from "./handshake.ts";
+import { acceptOf, handshakeRequest, HandshakeTemplate, readHandshake } from "./handshake.ts";
 import { OP_BINARY, OP_TEXT } from "./opcodes.ts";
 import { UTF8_ACCEPT, UTF8_REJECT, utf8Step } from "./utf8.ts";
 
@@ -112,6 +112,7 @@ Deno.test("control frames: a pong and a close are masked, the close carries its 
   const keys = new MaskKeys();
   const pong = pongFrame(Uint8Array.from(HELLO), keys);
   assertEquals([pong[0], pong[1]], [0x8a, 0x85]);
+  assertEquals(Array.from(pong.subarray(6), (b, i) => b ^ pong[2 + (i & 3)]), HELLO);
   const close = closeFrame(1000, "bye", keys);
   const key = close.subarray(2, 6);
   assertEquals(Array.from(close.subarray(6), (b, i) => b ^ key[i & 3]), [0x03, 0xe8, 0x62, 0x79, 0x65]);
@@ -207,6 +208,22 @@ Deno.test("RFC 6455 1.3: the accept of the sample key; handshake answers checked
   assertEquals(fault([...good, accept, "Sec-WebSocket-Extensions: permessage-deflate"]), ["handshake", 101]);
   const partial = new TextEncoder().encode("HTTP/1.1 101 Switching");
   assertEquals(readHandshake(partial, partial.length, key).kind, "more");
+});
+
+Deno.test("handshake template: each copy is the request built with a fresh 16-byte key of its own", () => {
+  const url = new URL("ws://h:8080/chat?x=1");
+  const options = { protocols: ["chat"], headers: [["Origin", "http://o"]] as const, deflate: true };
+  const template = new HandshakeTemplate(url, options);
+  const keys = new Set<string>();
+  // Past one draw of random bytes (64 keys a draw).
+  for (let i = 0; i < 200; i++) {
+    const { request, key } = template.next();
+    assertEquals(request, handshakeRequest(url, key, options));
+    assertEquals(atob(key).length, 16);
+    assertEquals(btoa(atob(key)), key);
+    keys.add(key);
+  }
+  assertEquals(keys.size, 200);
 });
 
 Deno.test("RFC 6455 5.2: a length not in its shortest form is a protocol fault; the shortest forms pass", () => {

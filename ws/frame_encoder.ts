@@ -155,14 +155,21 @@ function piecesOf(length: number, fragmentBytes: number): number[] {
   return pieces;
 }
 
-/** A masked control frame (ping, pong, close); payload cut to 125 bytes. Rare: built when needed. */
+/**
+ * A masked control frame (ping, pong, close); payload cut to 125 bytes. Built when needed (hold sends a
+ * ping a second on every connection): the frame is its one allocation, the key's four bytes cut from
+ * the random word by shifts, and the payload masked with the bytes as written.
+ */
 export function controlFrame(opcode: number, payload: Uint8Array, keys: MaskKeys): Uint8Array {
   const length = Math.min(payload.length, MAX_CONTROL_PAYLOAD_BYTES);
   const frame = new Uint8Array(6 + length);
   writeHeader(frame, opcode, length, true);
-  const key = new Uint8Array(Uint32Array.of(keys.next()).buffer);
-  frame.set(key, 2);
-  for (let i = 0; i < length; i++) frame[6 + i] = payload[i] ^ key[i & 3];
+  const key = keys.next();
+  frame[2] = key & 0xff;
+  frame[3] = (key >>> 8) & 0xff;
+  frame[4] = (key >>> 16) & 0xff;
+  frame[5] = key >>> 24;
+  for (let i = 0; i < length; i++) frame[6 + i] = payload[i] ^ frame[2 + (i & 3)];
   return frame;
 }
 

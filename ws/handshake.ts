@@ -13,6 +13,8 @@ import { DEFLATE_OFFER, deflateAnswerFault } from "./deflate.ts";
 
 /** RFC 6455's fixed GUID appended to the key before hashing. */
 export const WS_GUID = "258EAFA5-E914-47DA-95CA-C5AB0DC85B11";
+/** The answer's head is decoded as Latin-1 (one character a byte), by one decoder. */
+const LATIN1 = new TextDecoder("latin1");
 /** A handshake answer's head bigger than this is refused (`handshake`). */
 export const MAX_HANDSHAKE_BYTES = 16 * 1024;
 
@@ -56,6 +58,58 @@ export function handshakeRequest(url: URL, key: string, options: HandshakeOption
   return new TextEncoder().encode(lines.join("\r\n") + "\r\n\r\n");
 }
 
+const BASE64 = new TextEncoder().encode("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/");
+/** Characters of a key: 16 bytes in base64, the last two `==`. */
+const KEY_CHARS = 24;
+/** Keys' random bytes drawn per `crypto.getRandomValues` call. */
+const KEYS_PER_DRAW = 64;
+
+/**
+ * A run's Upgrade request (`handshakeRequest`) built once, of which each connection takes a copy with a
+ * fresh key written in: a crowd's handshakes then make no header lines, strings or encodings each, only
+ * the request's bytes and the key's text, and the random bytes come 64 keys to a call.
+ */
+export class HandshakeTemplate {
+  readonly #bytes: Uint8Array;
+  /** Where the key's 24 characters start in the request. */
+  readonly #keyAt: number;
+  readonly #random = new Uint8Array(16 * KEYS_PER_DRAW);
+  #randomAt = this.#random.length;
+
+  constructor(url: URL, options: HandshakeOptions = {}) {
+    this.#bytes = handshakeRequest(url, "=".repeat(KEY_CHARS), options);
+    // The first field after the request line, Host, Upgrade and Connection, none of which can hold it.
+    const head = LATIN1.decode(this.#bytes);
+    this.#keyAt = head.indexOf("\r\nSec-WebSocket-Key: ") + "\r\nSec-WebSocket-Key: ".length;
+  }
+
+  /** A copy of the request with a fresh key (16 random bytes, base64), and that key. */
+  next(): { request: Uint8Array; key: string } {
+    if (this.#randomAt === this.#random.length) {
+      crypto.getRandomValues(this.#random);
+      this.#randomAt = 0;
+    }
+    const request = this.#bytes.slice();
+    const random = this.#random;
+    let from = this.#randomAt;
+    let to = this.#keyAt;
+    // Five groups of three bytes make 20 characters; the 16th byte makes the last four (`xx==`).
+    for (let group = 0; group < 5; group++, from += 3, to += 4) {
+      const word = (random[from] << 16) | (random[from + 1] << 8) | random[from + 2];
+      request[to] = BASE64[word >>> 18];
+      request[to + 1] = BASE64[(word >>> 12) & 63];
+      request[to + 2] = BASE64[(word >>> 6) & 63];
+      request[to + 3] = BASE64[word & 63];
+    }
+    request[to] = BASE64[random[from] >>> 2];
+    request[to + 1] = BASE64[(random[from] & 3) << 4];
+    this.#randomAt += 16;
+    const keyBytes = request.subarray(this.#keyAt, this.#keyAt + KEY_CHARS);
+    const key = String.fromCharCode.apply(null, keyBytes as unknown as number[]);
+    return { request, key };
+  }
+}
+
 /** Why a handshake failed: refused (a status other than 101), a wrong accept key, or a broken answer. */
 export type HandshakeFault = "refused" | "bad-accept" | "handshake";
 
@@ -86,13 +140,14 @@ export function readHandshake(
     return failed("handshake", 0, `answer head over ${MAX_HANDSHAKE_BYTES} bytes`);
   }
   if (headEnd < 0) return { kind: "more" };
-  const lines = new TextDecoder("latin1").decode(buf.subarray(0, headEnd)).split("\r\n");
+  const lines = LATIN1.decode(buf.subarray(0, headEnd)).split("\r\n");
   const status = /^HTTP\/1\.[01] (\d{3})(?: |$)/.exec(lines[0]);
   if (status === null) return failed("handshake", 0, "answer is not an HTTP/1.1 status line");
   const code = Number(status[1]);
   if (code !== 101) return failed("refused", code, `status ${code} instead of 101`);
   const fields = new Map<string, string>();
-  for (const line of lines.slice(1)) {
+  for (let i = 1; i < lines.length; i++) {
+    const line = lines[i];
     const colon = line.indexOf(":");
     if (colon <= 0) return failed("handshake", code, "malformed header line in the answer");
     const name = line.slice(0, colon).trim().toLowerCase();

@@ -31,6 +31,8 @@ function denoServer(tls = false): { url: string; server: Deno.HttpServer } {
   const server = Deno.serve({ ...pem, hostname: "127.0.0.1", port: 0, onListen() {} }, (req) => {
     const { socket, response } = Deno.upgradeWebSocket(req);
     const path = new URL(req.url).pathname;
+    // Closes a while after the handshake, whatever the client does: a hold then reconnects.
+    if (path === "/bye") socket.onopen = () => setTimeout(() => socket.close(1000, "bye"), 60);
     socket.onmessage = (e) => {
       socket.send(e.data);
       if (path === "/close-4001") socket.close(4001, "done");
@@ -119,6 +121,14 @@ for (const transport of ["deno", "epoll", "io_uring"] as const) {
   test("hold: pings answered by pongs", async () => {
     const r = await attack("/echo", transport, { requests: 6, ws: { pingIntervalMs: 20 } } as never);
     assertEquals([r.requests, r.errors, r.ws?.pingsSent, r.ws?.pongsReceived], [6, {}, 6, 6]);
+  });
+
+  test("hold: a server's close between pings ends the connection's wait, and it reconnects and holds on", async () => {
+    const r = await attack("/bye", transport, { requests: 12, ws: { pingIntervalMs: 25 } } as never);
+    ok((r.ws?.handshakes ?? 0) >= 3, `reconnected: ${r.ws?.handshakes} handshakes`);
+    ok(r.requests >= 1 && r.requests === r.ws?.pongsReceived, `${r.requests} pongs answered`);
+    // Every connection but those the count's end found open (two at most) was closed by the server.
+    ok((r.ws?.closeCodes["1000"] ?? 0) >= (r.ws?.handshakes ?? 0) - 2, JSON.stringify(r.ws?.closeCodes));
   });
 
   test("storm: each connection does 4 messages (a think after the first) and closes with 1000", async () => {

@@ -13,9 +13,10 @@
  * worker shares (run.ts: one buffer's lines stay cached, not one buffer a connection), whose whole
  * messages the frame parser hands over as views, parsed inside the read's callback, so no view outlives
  * it; the handshake and promise reads (Deno's sockets), which resume after other connections' reads,
- * keep a buffer of their own: the handshake one sized to its answer and dropped after it, promise reads
- * the connection's, made only on Deno's sockets. So an open, waiting connection on epoll holds no read
- * buffer. A closed loop's next send goes from the read callback.
+ * keep a buffer of their own: the handshake one taken from the run's spares and given back after it (a
+ * longer answer grows it, and the grown one is dropped), promise reads the connection's, made only on
+ * Deno's sockets. So an open, waiting connection on epoll holds no read buffer. A closed loop's next
+ * send goes from the read callback, hold's next wait too: a holding crowd makes no promise per ping.
  * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
  * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
  * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
@@ -32,7 +33,7 @@ import { Dialer, hangUp } from "../transport/dial.ts";
 import { inlineOf, type TransportConn } from "../transport/transport.ts";
 import { PromiseInline } from "../transport/promise_inline.ts";
 import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
-import { handshake, HANDSHAKE_FIRST_BYTES, offerOf } from "./handshake_io.ts";
+import { giveBackHandshakeBuffer, handshake, offerOf, takeHandshakeBuffer } from "./handshake_io.ts";
 import { FrameWriter } from "./frame_writer.ts";
 import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
 import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
@@ -57,6 +58,11 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   readonly #close: CloseHandshake;
   readonly #pacing: WsPacing;
   readonly #reads: InlineReads;
+  /** Hold's wait: when its ping was meant to go (< 0: when sent), and its end's handler, bound once. */
+  #holdIntendedMs = -1;
+  #onHoldWaited: (() => void) | null = null;
+  /** A storm's think time's end, bound once. */
+  #onThought: (() => void) | null = null;
 
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
     this.#dialer = new Dialer(shared, this);
@@ -92,8 +98,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     this.#parser.release();
     this.#parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
     this.#close.reset();
-    const first = new Uint8Array(HANDSHAKE_FIRST_BYTES);
-    const done = await handshake(sock, first, offerOf(this.run), this.shared, this);
+    const done = await handshake(sock, takeHandshakeBuffer(this.run), offerOf(this.run), this.shared, this);
     if (done === null || this.#sock === null) {
       this.#closeSocket();
       return false;
@@ -111,6 +116,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
       this.#closeSocket();
       this.deadlineMs = Infinity;
     }
+    // Its bytes parsed (the frame parser keeps none of a read's buffer), the socket reads elsewhere now.
+    giveBackHandshakeBuffer(this.run, done.buf);
     this.#reads.listen();
     return this.#sock !== null;
   }
@@ -133,20 +140,27 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   ): Promise<number> {
     if (this.#sock === null) return this.#openThenExchange(intendedMs, next);
     return new Promise((resolve) => {
-      if (this.run.pingIntervalMs === 0) {
-        this.#reads.start(resolve, next);
-        this.#begin(intendedMs, -1);
-        return;
-      }
-      // Hold's idle wait, on the worker's one timer and in no async frame (a crowd waits here): no
-      // deadline runs meanwhile; `abort` ends it early. Then the ping, its pong ending the exchange.
-      this.deadlineMs = Infinity;
-      this.#pacing.pause(this.run.pingIntervalMs, () => {
-        if (this.#sock === null) return resolve(0);
-        this.#reads.start(resolve, null);
-        this.#begin(intendedMs, -1);
-      });
+      this.#reads.start(resolve, next);
+      if (this.run.pingIntervalMs === 0) this.#begin(intendedMs, -1);
+      else this.#holdWait(intendedMs);
     });
+  }
+
+  /**
+   * Hold's idle wait before its ping, on the worker's one timer (no deadline runs meanwhile; `abort` ends
+   * it early), then the ping, its pong ending the exchange. A chain's next waits here too, from the pong's
+   * read callback: a crowd holds with no promise, closure or async frame made per ping.
+   */
+  #holdWait(intendedMs: number): void {
+    this.deadlineMs = Infinity;
+    this.#holdIntendedMs = intendedMs;
+    this.#pacing.pause(this.run.pingIntervalMs, this.#onHoldWaited ??= () => this.#holdWaited());
+  }
+
+  /** The wait is over: the ping, or (the socket gone meanwhile) the chain settles with what it counted. */
+  #holdWaited(): void {
+    if (this.#sock === null) this.#reads.end();
+    else this.#begin(this.#holdIntendedMs, -1);
   }
 
   async #openThenExchange(intendedMs: number, next: NextExchange | null): Promise<number> {
@@ -182,7 +196,10 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   /** The chain's next exchange from the read callback, the answers so far carried into it. */
   chainNext(answered: number, sentMs: number): void {
     this.#ex.carry(answered);
-    this.#begin(-1, sentMs);
+    if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
+    this.#holdWait(-1);
+    // Between pings a read stays armed, as between exchanges.
+    this.#reads.listen();
   }
 
   /** Takes `n` bytes read into `buf` (null: end of stream); true when the exchange is over. */
@@ -266,7 +283,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     const thinkMs = this.#pacing.stormNext(this.shared.stopping);
     if (thinkMs > 0) {
       this.deadlineMs = Infinity;
-      this.#pacing.pause(thinkMs, () => this.#sock !== null && !this.shared.stopping && this.#begin(-1, -1));
+      this.#pacing.pause(thinkMs, this.#onThought ??= () => this.#thought());
       return;
     }
     if (thinkMs === 0) {
@@ -276,6 +293,11 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     // The storm's last answer: our close (1000), then the server's close ends the exchange.
     this.deadlineMs = nowMs + this.shared.timeoutMs;
     this.#closeWith(CLOSE_NORMAL);
+  }
+
+  /** A storm's think time is over: its next message, unless the connection closed or the run stops. */
+  #thought(): void {
+    if (this.#sock !== null && !this.shared.stopping) this.#begin(-1, -1);
   }
 
   /** Sends a close frame with `code` (0: none) once per socket. */
@@ -317,9 +339,10 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   /** Closes now (timeout, the run's end): an open connection says so first (1001, going away). */
   abort(): void {
     this.#dialer.abort();
-    this.#pacing.endPause();
     if (this.#sock !== null && this.shared.stopping && !this.timedOut) this.#closeWith(CLOSE_GOING_AWAY);
     this.#closeSocket();
+    // After the close: a wait ended here finds the socket gone, so it settles instead of sending.
+    this.#pacing.endPause();
   }
 
   /** A close of our own after a storm connection or a per-arrival session. */

@@ -64,8 +64,9 @@ export class WsExchange {
       this.recorder.inFlight--;
     }
     this.over = true;
-    const answered = this.#answered;
-    this.#answered = 0;
+    // A chain that ends between its exchanges (hold's wait) still has its count carried.
+    const answered = this.#answered + this.#carried;
+    this.#answered = this.#carried = 0;
     return answered;
   }
 

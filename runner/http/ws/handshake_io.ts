@@ -7,7 +7,7 @@
  * `ws-bad-accept`, `ws-handshake`, or the socket's error (`timeout` when the watchdog cut it).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
-import { handshakeRequest, newKey, readHandshake } from "../../../ws/handshake.ts";
+import { readHandshake } from "../../../ws/handshake.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared } from "../load_connection.ts";
 import type { TransportConn } from "../transport/transport.ts";
@@ -50,12 +50,27 @@ export interface HandshakeDone {
  */
 export const HANDSHAKE_FIRST_BYTES = 1024;
 
-/** The run's own offer: its URL, subprotocols and headers, with a fresh key. */
+/** Handshake buffers a run keeps for reuse at most (one slice of a crowd's connects). */
+const KEPT_HANDSHAKE_BUFFERS = 256;
+
+/** The run's own offer: its URL, subprotocols and headers (the run's built request), with a fresh key. */
 export function offerOf(run: WsRun): HandshakeOffer {
-  const key = newKey();
-  const { protocols, headers, deflate } = run;
-  const request = handshakeRequest(run.url, key, { protocols, headers, deflate });
-  return { request, key, protocols, deflate, stats: run.stats };
+  const { request, key } = run.upgrade.next();
+  return { request, key, protocols: run.protocols, deflate: run.deflate, stats: run.stats };
+}
+
+/** A first buffer for a handshake of `run`: one an earlier handshake gave back, or a new one. */
+export function takeHandshakeBuffer(run: WsRun): Uint8Array {
+  return run.handshakeBuffers.pop() ?? new Uint8Array(HANDSHAKE_FIRST_BYTES);
+}
+
+/**
+ * Gives a handshake's buffer back once nothing reads into it or keeps a view of it (its socket's reads
+ * moved to the shared buffer, or it closed); one grown past the first size is left to the collector.
+ */
+export function giveBackHandshakeBuffer(run: WsRun, buf: Uint8Array): void {
+  const kept = run.handshakeBuffers;
+  if (buf.length === HANDSHAKE_FIRST_BYTES && kept.length < KEPT_HANDSHAKE_BUFFERS) kept.push(buf);
 }
 
 /**

@@ -27,8 +27,11 @@ class Fifo {
 
   push(dueMs: number, waiter: PauseWaiter): void {
     if (this.head > 1024 && this.head * 2 > this.dueMs.length) {
-      this.dueMs.splice(0, this.head);
-      this.waiters.splice(0, this.head);
+      // Moved down in place: no array of the ended ones is made (as `splice` would).
+      const n = this.dueMs.length - this.head;
+      this.dueMs.copyWithin(0, this.head);
+      this.waiters.copyWithin(0, this.head);
+      this.dueMs.length = this.waiters.length = n;
       this.head = 0;
     }
     this.dueMs.push(dueMs);
@@ -38,6 +41,8 @@ class Fifo {
 
 export class PauseQueue {
   readonly #fifos = new Map<number, Fifo>();
+  /** The same queues in a plain array, scanned for the earliest with no iterator made per wait. */
+  readonly #fifoList: Fifo[] = [];
   #timer: ReturnType<typeof setTimeout> | undefined = undefined;
   /** When the armed timer fires (Infinity: none armed). */
   #armedMs = Infinity;
@@ -48,7 +53,10 @@ export class PauseQueue {
     const dueMs = performance.now() + ms;
     waiter.pauseDueMs = dueMs;
     let fifo = this.#fifos.get(ms);
-    if (fifo === undefined) this.#fifos.set(ms, fifo = new Fifo());
+    if (fifo === undefined) {
+      this.#fifos.set(ms, fifo = new Fifo());
+      this.#fifoList.push(fifo);
+    }
     fifo.push(dueMs, waiter);
     if (dueMs < this.#armedMs) this.#arm(dueMs);
   }
@@ -56,7 +64,7 @@ export class PauseQueue {
   /** Waits pending (ended ones still queued included): for tests. */
   get queued(): number {
     let n = 0;
-    for (const fifo of this.#fifos.values()) n += fifo.dueMs.length - fifo.head;
+    for (const fifo of this.#fifoList) n += fifo.dueMs.length - fifo.head;
     return n;
   }
 
@@ -87,8 +95,10 @@ export class PauseQueue {
 
   /** The length whose next wait is due first, or null when none waits (a few lengths: a short scan). */
   #earliest(): Fifo | null {
+    const list = this.#fifoList;
     let first: Fifo | null = null;
-    for (const fifo of this.#fifos.values()) {
+    for (let i = 0; i < list.length; i++) {
+      const fifo = list[i];
       if (!fifo.empty && (first === null || fifo.dueMs[fifo.head] < first.dueMs[first.head])) first = fifo;
     }
     return first;

@@ -8,6 +8,7 @@
  * connection it came on) and the one timer their idle waits share. Built once per worker from the config (`wsRunOf`).
  */
 import { MaskKeys, MessageTemplate } from "../../../ws/frame_encoder.ts";
+import { HandshakeTemplate } from "../../../ws/handshake.ts";
 import { OP_BINARY, OP_TEXT } from "../../../ws/opcodes.ts";
 import { BufferBudget } from "../../../ws/buffer_budget.ts";
 import type { MatchRule } from "./answer_match.ts";
@@ -46,6 +47,13 @@ export interface WsRun {
   readonly readBuf: Uint8Array;
   /** The idle waits of the worker's connections (hold, think times), on one timer (pause_queue.ts). */
   readonly pauses: PauseQueue;
+  /** The Upgrade request, built once; each handshake takes a copy with its own key. */
+  readonly upgrade: HandshakeTemplate;
+  /**
+   * Handshake buffers given back after their handshake (handshake_io.ts), taken by the next ones: a crowd
+   * opening a slice at a time reuses a few instead of leaving one for the collector per connection.
+   */
+  readonly handshakeBuffers: Uint8Array[];
 }
 
 /** The worker's `WsRun` for `url` (ws:, wss:) and its config. */
@@ -74,6 +82,12 @@ export function wsRunOf(url: URL, config: WsConfig): WsRun {
     budget: new BufferBudget(config.maxBufferedBytes),
     readBuf: new Uint8Array(WS_READ_BUFFER_BYTES),
     pauses: new PauseQueue(),
+    upgrade: new HandshakeTemplate(url, {
+      protocols: config.protocols,
+      headers: Object.entries(config.headers),
+      deflate: config.deflate,
+    }),
+    handshakeBuffers: [],
   };
 }
 
