@@ -67,7 +67,8 @@ export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): 
   return await withScriptSetup(config, (ready) => runLoaded(ready, hooks), hooks.signal);
 }
 
-async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
+/** The run of a config whose script (if any) is set up: runner/attack_parts.ts runs several at once. */
+export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promise<RunResult> {
   const name = hooks.name ?? "attack";
   const plannedMs = measuredDurationMs(config);
   // A segment's share of the requested rate (the shards' add up to the configured one).

@@ -18,6 +18,7 @@ import type { Experiment } from "./schema.ts";
 import type { FileTarget } from "./schema_targets.ts";
 import { ExperimentError } from "./experiment_error.ts";
 import type { Plan, PlannedRun, PlanOptions, SearchPlan, SweepPoint } from "./plan_types.ts";
+import { plannedLoads, togetherParts } from "./together.ts";
 
 interface Point {
   sweep?: SweepPoint;
@@ -28,13 +29,19 @@ interface Point {
 export function planExperiment(exp: Experiment, opts: PlanOptions = {}): Plan {
   const targets = selected(Object.keys(exp.targets), opts.only?.target, "target");
   const loads = selected(Object.keys(exp.loads), opts.only?.load, "load");
+  // Loads run together (`together:`) are one run, planned under the first of them.
+  const planned = plannedLoads(exp, loads);
   const cells = exp.order === "interleaved"
-    ? interleaved(exp, targets, loads)
-    : sequential(exp, targets, loads);
+    ? interleaved(exp, targets, planned)
+    : sequential(exp, targets, planned);
   const redact = !opts.keepSecrets && exp.redact !== false;
-  const runs = cells.map(({ target, load, point, repeat }) =>
-    buildRun(exp, target, load, point, repeat, redact)
-  );
+  const runs = cells.map(({ target, load, point, repeat }) => {
+    const run = buildRun(exp, target, load, point, repeat, redact);
+    const together = togetherParts(exp, load, loads, (name) => baseAttack(exp, exp.loads[name], name));
+    if (together === null) return run;
+    const name = runName(exp, target, together.label, point, repeat);
+    return { ...run, name, load: together.label, parts: together.parts };
+  });
   return { experiment: exp, runs: scheduled(exp, runs), searches: searchPlans(exp, targets, loads) };
 }
 

@@ -52,6 +52,17 @@ export interface PlannedRun {
   abortOn?: Array<{ expr: string; delayMs: number }>;
   /** Cut the statistics at the stabilization time after the run. */
   warmupAuto: boolean;
+  /** Loads run at the same time as this one run (`together:`), each with its start; `attack` is the first's. */
+  parts?: PlannedPart[];
+}
+
+/** One of the loads a run starts at once (scenarios/together.ts). */
+export interface PlannedPart {
+  /** The load's name. */
+  name: string;
+  /** When it starts after the run's start. */
+  startAfterMs: number;
+  attack: RelativeAttackInput;
 }
 
 /** One capacity search: bisection over `range` with short probes of `base`, varied by `parameter`. */

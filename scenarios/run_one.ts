@@ -13,7 +13,8 @@ import type { RunTarget, TargetPool } from "./run_targets.ts";
 import { saveRunProfiles, startRunProfiles } from "./run_profiles.ts";
 import { counterDeltas, type TargetCounters, warmupSnapshot } from "./run_counters.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
-import { runAttack } from "../runner/attack.ts";
+import { type AttackHooks, runAttack } from "../runner/attack.ts";
+import { type AttackPart, runAttackParts } from "../runner/attack_parts.ts";
 import type { RunSteering } from "../runner/steering.ts";
 import { requestLogError, requestLogPath } from "../runner/load/request_log.ts";
 import {
@@ -70,15 +71,17 @@ export async function executeRun(
 ): Promise<RunResult | null> {
   const prepared = await prepareRun(run, pool, opts, Boolean(exp.log), thresholds);
   if (prepared === null) return null;
-  const { target, config, logFile } = prepared;
+  const { target, config, parts, logFile } = prepared;
   const coldStart = target.startedNow && target.running
     ? await measureColdStart(target.running, target.startedNow, config, coldStartRequests(exp), opts.signal)
     : null;
-  const watched = await attackWatched(run, target, config, opts, thresholds, logFile).catch((err) => {
-    // Ctrl-C or SIGTERM while a session script's setup() ran: no load was sent, as when it came before.
-    if (err instanceof Error && err.name === "ScriptSetupStopped") return null;
-    throw err;
-  });
+  const watched = await attackWatched(run, target, { config, parts }, opts, thresholds, logFile).catch(
+    (err) => {
+      // Ctrl-C or SIGTERM while a session script's setup() ran: no load was sent, as when it came before.
+      if (err instanceof Error && err.name === "ScriptSetupStopped") return null;
+      throw err;
+    },
+  );
   if (watched === null) return null;
   const profiles = watched.taken.length
     ? await saveRunProfiles(watched.taken, opts.outDir, run.name, watched.loadStartUs)
@@ -101,7 +104,9 @@ async function prepareRun(
   opts: RunOptions,
   log: boolean,
   thresholds: Map<string, Threshold>,
-): Promise<{ target: RunTarget; config: AttackConfig; logFile: string | undefined } | null> {
+): Promise<
+  { target: RunTarget; config: AttackConfig; parts?: AttackPart[]; logFile: string | undefined } | null
+> {
   if (run.cooldownMs > 0) await sleepUnlessAborted(run.cooldownMs, opts.signal);
   if (opts.signal?.aborted) return null;
   const target = await pool.acquire(run);
@@ -114,10 +119,18 @@ async function prepareRun(
   });
   // An endpoint selector that picks none of this run's endpoints: exit 2 naming them, before its load
   // (a script's endpoints are named only as it runs: judged after it, where one matching none fails).
-  if (!config.script) {
+  if (!config.script && !run.parts) {
     checkSelectors(run.thresholds.map((expr) => thresholds.get(expr)!), endpointTable(config).endpoints);
   }
-  return { target, config, logFile };
+  // Loads run together (`together:`): each against the same target; `config` is the first's.
+  const parts = run.parts?.map((p) => ({
+    name: p.name,
+    startAfterMs: p.startAfterMs,
+    config: parseAttackConfig(
+      rebase(trustTargetCa(p.attack, target.running?.caFile), baseUrlOf(run, target)),
+    ),
+  }));
+  return { target, config, ...(parts ? { parts } : {}), logFile };
 }
 
 /** Where `run` is sent: a gRPC run to a built-in target's gRPC endpoints when it serves them. */
@@ -140,7 +153,7 @@ interface Watched {
 async function attackWatched(
   run: PlannedRun,
   target: RunTarget,
-  config: AttackConfig,
+  { config, parts }: { config: AttackConfig; parts?: AttackPart[] },
   opts: RunOptions,
   thresholds: Map<string, Threshold>,
   logFile: string | undefined,
@@ -158,7 +171,7 @@ async function attackWatched(
   let series: RunResult["telemetry"];
   let taken: TakenProfile[] = [];
   try {
-    attack = await runAttack(config, {
+    const hooks: AttackHooks = {
       name: run.name,
       onProgress: opts.hooks?.onProgress,
       onStart: (at) => {
@@ -169,7 +182,8 @@ async function attackWatched(
       abortOn: abortRules(run, thresholds, config.segment !== undefined),
       ...(opts.steering ? { steering: opts.steering } : {}),
       ...(onInterval ? { onInterval: (delta: IntervalDelta) => onInterval(delta, run, peek) } : {}),
-    });
+    };
+    attack = parts ? await runAttackParts(parts, hooks) : await runAttack(config, hooks);
   } catch (err) {
     throw (logFile && requestLogError(err, logFile)) || err;
   } finally {

@@ -18,6 +18,7 @@ import { type LoadSpec, WORD_FIELDS } from "./schema_loads.ts";
 import type { FileTarget } from "./schema_targets.ts";
 import { modelsWithField } from "../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../results/schema_values.ts";
+import { togetherProblems } from "./together.ts";
 
 type Path = (string | number)[];
 
@@ -83,6 +84,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
       "warmup: auto cuts at the stabilization time from the interval histograms; keep them (intervalHistograms: keep)",
     );
   }
+  issues.push(...togetherProblems(exp));
   return issues;
 }
 

@@ -142,6 +142,11 @@ export const experimentObject = z.strictObject({
   /** Named data sources (CSV, JSON, NDJSON files) that loads and flows pick with `data: NAME`. */
   data: z.record(nameSchema, dataSourceSchema).optional(),
   loads: namedRecord(loadSchema, "load"),
+  /**
+   * Loads that run at the same time as one run (k6's scenarios), each with its start after the run's:
+   * `{ browse: 0s, api: 30s }` (scenarios/together.ts).
+   */
+  together: z.record(nameSchema, durationSchema).optional(),
   sweeps: z.array(sweepSchema).default([]),
   /** true with exactly two sweeps: every pair of their values. */
   grid: z.boolean().default(false),

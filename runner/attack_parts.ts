@@ -1,0 +1,55 @@
+/**
+ * @module
+ * Several loads against one target at the same time, as one run (an experiment's `together:`, k6's
+ * scenarios): a session script's `setup()` once for all of them and `teardown()` once after, then each
+ * load on workers of its own, its schedule starting `startAfterMs` after the run's common start, and the
+ * loads' results added up into one (results/merge_parts.ts). Each load's sessions see its name as
+ * `s.env.LOADLAB_PART` (the k6 runtime runs that scenario's function). A threshold with `abortOnFail`
+ * is judged on each load's own numbers as it runs; the first to stop one stops them all, as a stop
+ * request does. Live progress, the start instant and steering are the first load's.
+ */
+import type { AttackConfig } from "./config.ts";
+import type { RunResult } from "../results/mod.ts";
+import { type AttackHooks, runLoaded } from "./attack.ts";
+import { withScriptSetup } from "./script/script_hooks.ts";
+import { mergeParts } from "../results/merge_parts.ts";
+import { PART_ENV } from "./script/part_env.ts";
+
+/** The common start's distance from now: time for every load's workers to start and load the script. */
+const START_LEAD_MS = 1_000;
+
+/** One load of the run with its start after the run's. */
+export interface AttackPart {
+  name: string;
+  startAfterMs: number;
+  config: AttackConfig;
+}
+
+/** Runs `parts` at once against their (one) target; one result named `hooks.name`. */
+export async function runAttackParts(parts: AttackPart[], hooks: AttackHooks = {}): Promise<RunResult> {
+  // Setup runs with the first's script: the loads of one run share it.
+  return await withScriptSetup(parts[0].config, async (ready) => {
+    const stop = new AbortController();
+    const signal = hooks.signal ? AbortSignal.any([hooks.signal, stop.signal]) : stop.signal;
+    const startAtEpochMs = Date.now() + START_LEAD_MS;
+    const runs = await Promise.all(parts.map(async (part, k) => {
+      const script = ready.script === undefined ? undefined : {
+        ...ready.script,
+        env: { ...ready.script.env, [PART_ENV]: part.name },
+      };
+      const run = await runLoaded({
+        ...part.config,
+        ...(script ? { script } : {}),
+        startAtEpochMs: startAtEpochMs + part.startAfterMs,
+      }, {
+        ...hooks,
+        name: part.name,
+        signal,
+        ...(k === 0 ? {} : { onProgress: undefined, onStart: undefined, steering: undefined }),
+      });
+      if (run.abortedBy) stop.abort();
+      return run;
+    }));
+    return mergeParts(hooks.name ?? "attack", runs);
+  }, hooks.signal);
+}

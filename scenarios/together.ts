@@ -1,0 +1,68 @@
+/**
+ * @module
+ * Loads that run at the same time as one run (k6's scenarios): `together: { browse: 0s, api: 30s }` names
+ * them, each with when it starts after the run's start. The plan makes one run of them per target and
+ * repeat, named after all of them (`app/browse+api`), whose attack is the first's and whose `parts` are
+ * each load's attack with its start (runner/attack_parts.ts runs them at once, one script setup for all,
+ * and adds them up into one result). A load not named runs alone, as usual. What varies one load of the
+ * run (a sweep, a capacity search) or writes one file per run (`log`) does not apply to them. Pure.
+ */
+import type { ExperimentFields } from "./schema_object.ts";
+
+/** What planning reads of the experiment: the loads run together. */
+type Together = Pick<ExperimentFields, "together">;
+
+/** The problems of `together:` with the rest of the file, at their paths. */
+export function togetherProblems(
+  exp: ExperimentFields,
+): Array<{ path: Array<string | number>; message: string }> {
+  const together = exp.together;
+  if (together === undefined) return [];
+  const problems: Array<{ path: Array<string | number>; message: string }> = [];
+  const loads = Object.keys(exp.loads);
+  for (const name of Object.keys(together)) {
+    if (!loads.includes(name)) {
+      problems.push({ path: ["together", name], message: `no load named "${name}"; the loads are ${loads}` });
+    }
+  }
+  const covers = (names: string[] | undefined) => (names ?? loads).some((l) => l in together);
+  exp.sweeps.forEach((s, i) => {
+    if (covers(s.loads)) {
+      problems.push({
+        path: ["sweeps", i],
+        message: "a sweep varies one load; loads that run together are one run: limit it (loads: [...])",
+      });
+    }
+  });
+  if (exp.search !== undefined && covers(exp.search.load ? [exp.search.load] : undefined)) {
+    problems.push({ path: ["search"], message: "a capacity search varies one load, not loads run together" });
+  }
+  if (exp.log) {
+    problems.push({ path: ["log"], message: "the request log is one file per load: not with together" });
+  }
+  return problems;
+}
+
+/** The loads to plan runs for: of those run together, the first stands for them all. */
+export function plannedLoads(exp: Together, loads: string[]): string[] {
+  const members = Object.keys(exp.together ?? {});
+  return loads.filter((l) => !members.includes(l) || l === members.find((m) => loads.includes(m)));
+}
+
+/**
+ * The run's parts when `load` stands for loads run together (its label `a+b`), else null; `attackOf`
+ * makes a load's attack (the planner's).
+ */
+export function togetherParts<A>(
+  exp: Together,
+  load: string,
+  loads: string[],
+  attackOf: (name: string) => A,
+): { label: string; parts: Array<{ name: string; startAfterMs: number; attack: A }> } | null {
+  const members = Object.keys(exp.together ?? {}).filter((m) => loads.includes(m));
+  if (members[0] !== load) return null;
+  return {
+    label: members.join("+"),
+    parts: members.map((name) => ({ name, startAfterMs: exp.together![name], attack: attackOf(name) })),
+  };
+}
