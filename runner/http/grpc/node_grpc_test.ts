@@ -13,7 +13,7 @@ import { runAttack } from "../../attack.ts";
 import { findProgram } from "../../../system/path_lookup.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
-import { reflectSchema } from "../../../scenarios/grpc/reflection.ts";
+import { reflectSchema } from "./reflection.ts";
 import { findMethod } from "./schema.ts";
 import { withChildPort } from "../../../tests/fixtures/child_port.ts";
 

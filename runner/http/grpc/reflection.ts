@@ -3,16 +3,17 @@
  * A gRPC server's schema by its reflection service (grpc.reflection.v1, else v1alpha when the server has
  * only the older one), as ghz's and grpcurl's `--reflect` ask it: one call lists the services, a second
  * asks for the file of each (the server adds the files they depend on), and the files gathered make a
- * FileDescriptorSet read like a protoset (schema.ts). A one-off client on node:http2 before the load, not
- * the engine: setup code, bounded by `timeoutMs`.
+ * FileDescriptorSet read like a protoset (schema.ts). A one-off client on node:http2, not the engine: setup
+ * code (before the load, or once per worker isolate for a k6 script's `connect(addr, { reflect: true })`),
+ * bounded by `timeoutMs`.
  */
 import http2 from "node:http2";
 import { readFileSync } from "node:fs";
 import protobuf from "protobufjs";
 import type { Root } from "protobufjs";
-import { frameMessage, MessageReader, READ_OK } from "../../grpc/framing.ts";
-import { grpcStatusValue } from "../../grpc/status.ts";
-import { GrpcSchemaError, rootOfDescriptorSet } from "../../runner/http/grpc/schema.ts";
+import { frameMessage, MessageReader, READ_OK } from "../../../grpc/framing.ts";
+import { grpcStatusValue } from "../../../grpc/status.ts";
+import { GrpcSchemaError, rootOfDescriptorSet } from "./schema.ts";
 
 const REFLECTION_PROTO = `syntax = "proto3";
 message ServerReflectionRequest {
