@@ -7,6 +7,8 @@
  * with `--strict` when the run is flagged (results/conclude/run_verdict.ts), 7 when `--baseline` with
  * `--fail-on` finds a change beyond noise and past a rule (results/baseline_gate.ts), 8 when it cannot judge
  * the change, 130 after Ctrl-C and 143 after SIGTERM (the partial results are still printed and written).
+ * A file descriptor is held in reserve from before the load, so the output files are written even when
+ * the load left the process none (EMFILE: sockets of a load worker ended while stuck).
  */
 import { ciFilesToProbe, writeCiFiles } from "./ci_outputs.ts";
 import { gateArgs, gateTable, loadBaseline } from "./baseline_flags.ts";
@@ -47,6 +49,7 @@ import { checkSelectors } from "../results/threshold_selector.ts";
 import { endpointTable } from "../runner/endpoint_table.ts";
 import { withGrpcCalls } from "./grpc_args.ts";
 import { expandGhzConfig } from "./ghz_config.ts";
+import { DescriptorReserve } from "../system/descriptor_reserve.ts";
 
 /** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
@@ -70,14 +73,19 @@ async function attack(argv: string[]): Promise<number> {
       "loadlab attack: warning: --insecure: server certificates are not verified (recorded in results)",
     );
   }
-  const loaded = await runLoad(
-    parsed,
-    thresholds,
-    dashboard,
-    typeof steering === "object" ? steering : undefined,
-  );
-  if (typeof loaded === "number") return loaded;
-  return await finish(argv, parsed, { thresholds, baseline, dashboard, ...loaded });
+  const reserve = new DescriptorReserve();
+  try {
+    const loaded = await runLoad(
+      parsed,
+      thresholds,
+      dashboard,
+      typeof steering === "object" ? steering : undefined,
+    );
+    if (typeof loaded === "number") return loaded;
+    return await finish(argv, parsed, { thresholds, baseline, dashboard, reserve, ...loaded });
+  } finally {
+    reserve.close();
+  }
 }
 
 /**
@@ -173,7 +181,12 @@ async function runLoad(
 async function finish(
   argv: string[],
   parsed: ParsedAttack,
-  done: Loaded & { thresholds: Threshold[]; baseline?: ResultsFile; dashboard?: Dashboard },
+  done: Loaded & {
+    thresholds: Threshold[];
+    baseline?: ResultsFile;
+    dashboard?: Dashboard;
+    reserve: DescriptorReserve;
+  },
 ): Promise<number> {
   const { output } = parsed;
   const { run, exported, logFailure } = done;
@@ -190,11 +203,11 @@ async function finish(
   // Everything written or printed from here on shows the redacted copy; the load sent the real values.
   const results = output.keepSecrets ? assembled : redactResults(assembled);
   await done.dashboard?.finish(results);
-  const written = await writeOutputs(output, results, done.baseline);
+  const written = await done.reserve.around(() => writeOutputs(output, results, done.baseline));
   printRun(output, results.runs[0], exported);
   printThresholds(checked, [run], output.json);
   const gate = done.baseline && gateAgainstBaseline(done.baseline, results, output.failOn ?? []);
-  await writeCiFiles("attack", results, output, gate);
+  await done.reserve.around(() => writeCiFiles("attack", results, output, gate));
   if (gate && !output.quiet) (output.json ? console.error : console.log)(terminalSafe(gateTable(gate)));
   if (!output.json && !output.quiet && written) {
     if (output.outFile) console.log(`results: ${output.outFile}`);
