@@ -285,8 +285,8 @@ const RANGES: Record<number, readonly [number | bigint, number | bigint]> = {
 };
 
 function inRange(kind: number, n: number | bigint): boolean {
-  const [min, max] = RANGES[kind];
-  return n >= min && n <= max;
+  const range = RANGES[kind];
+  return n >= range[0] && n <= range[1];
 }
 
 const TRUE = encoder.encode("true");
