@@ -72,3 +72,10 @@ Deno.test("a selector that picks nothing is refused naming the endpoints; the ru
   }]);
   assertEquals(none.ok, false);
 });
+
+Deno.test("in k6's form every key in braces is a tag, kind too; in loadlab's, kind is an error kind", () => {
+  const k6 = parseThreshold("http_req_duration{kind:html}: p(95)<500");
+  assertEquals([k6.metric, k6.selector, k6.kind], ["p95", { kind: "html" }, undefined]);
+  const own = parseThreshold("errorRate{kind:timeout}<1%");
+  assertEquals([own.selector, own.kind], [undefined, "timeout"]);
+});

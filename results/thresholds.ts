@@ -9,7 +9,8 @@
  * window is the actual value. An unknown metric names the nearest known one. A selector in braces
  * (`p99{name:GET /json}<200ms`, or k6's `http_req_duration{name:/login}: p(99)<200`) judges the rule on
  * the endpoints it picks (results/threshold_selector.ts); `kind` in the braces
- * (`errorRate{kind:grpc UNAVAILABLE}<1%`) the failures of one error kind (results/threshold_kind.ts).
+ * (`errorRate{kind:grpc UNAVAILABLE}<1%`) the failures of one error kind (results/threshold_kind.ts),
+ * except in k6's form, where every key is a tag of the requests (`http_req_duration{kind:html}`).
  */
 import type { RunResult, ThresholdResult } from "./mod.ts";
 import type { LatencyKey } from "./schema_values.ts";
@@ -95,9 +96,11 @@ const WINDOW_UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000 };
 
 /** Parses one expression; throws `ConfigError` naming the problem and the fix. */
 export function parseThreshold(expression: string): Threshold {
-  const { rest, selector: braces, problem } = splitSelector(fromK6(expression) ?? expression);
+  const k6 = fromK6(expression);
+  const { rest, selector: braces, problem } = splitSelector(k6 ?? expression);
   if (problem) throw thresholdError(expression, problem);
-  const { selector, kind } = splitKind(braces);
+  // In k6's form every key in braces is a tag of the requests (k6's `{kind:html}`), never an error kind.
+  const { selector, kind } = k6 === null ? splitKind(braces) : { selector: braces, kind: undefined };
   const m = PATTERN.exec(rest.trim());
   const fix = `write it like "p99<200ms", "rps>=1000", "success>99%" or "p99{name:GET /json}<200ms"`;
   if (!m) throw thresholdError(expression, `not understood; ${fix}`);
