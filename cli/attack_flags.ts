@@ -15,6 +15,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "connections", short: "c", takesValue: true, example: "50" },
   { long: "duration", short: "d", takesValue: true, example: "10s" },
   { long: "requests", short: "n", takesValue: true, example: "1000" },
+  { long: "max-duration", takesValue: true, example: "10m" },
   { long: "rate", short: "R", takesValue: true, example: "1000" },
   { long: "ramp-to", takesValue: true, example: "200" },
   { long: "phases", takesValue: true, example: "30s@10,60s@50->200" },

@@ -38,6 +38,8 @@ Load
                            number is seconds; at most 7 days                         [10s]
                            (with -n an optional upper bound; -n alone runs to the count)
   -n, --requests N         send exactly N requests (count model)
+      --max-duration D     a count without -d stops here, flagged incomplete (k6's
+                           maxDuration; past the last send with -R)                   [10m]
   -R, --rate N             requests per second, at most 10000000 (1e7) for the whole load
       --ramp-to N          ramp the rate linearly from -R to N over the duration (rate model)
       --phases LIST        arrival-rate phases, Artillery-like: DURATION@RATE or

@@ -60,6 +60,10 @@ const APPLIES: Record<string, { models: Model[]; fix: string }> = {
     models: modelsWithField("maxConnections"),
     fix: "for a fixed number of connections use -c",
   },
+  "max-duration": {
+    models: modelsWithField("maxDurationMs"),
+    fix: "--max-duration bounds a count (-n); a load with -d ends at its duration",
+  },
   "pre-connect": {
     models: modelsWithField("preConnect"),
     fix: "closed models open their -c connections at the start, throughput all of them before it",
@@ -106,10 +110,20 @@ const FROM_FLAGS: { [M in Model]: (flags: FlagValues, maxSockets?: number) => Lo
     if (requests === undefined) throw needs("count", "-n <requests>, e.g. -n 1000");
     const connections = flags.positiveInt("connections");
     const durationMs = flags.positiveDurationMs("duration");
+    const maxDurationMs = flags.positiveDurationMs("max-duration");
     const ratePerSec = flags.rate("rate");
     if (ratePerSec !== undefined) {
       const { maxConnections, preConnect } = openFlags(flags, maxSockets);
-      return { model: "count", requests, connections, ratePerSec, durationMs, maxConnections, preConnect };
+      return {
+        model: "count",
+        requests,
+        connections,
+        ratePerSec,
+        durationMs,
+        maxDurationMs,
+        maxConnections,
+        preConnect,
+      };
     }
     if (flags.has("max-connections")) {
       throw new UsageError(
@@ -121,7 +135,7 @@ const FROM_FLAGS: { [M in Model]: (flags: FlagValues, maxSockets?: number) => Lo
         "--pre-connect opens connections for open pacing only; add -R <req/s> (closed pacing opens -c)",
       );
     }
-    return { model: "count", requests, connections, durationMs };
+    return { model: "count", requests, connections, durationMs, maxDurationMs };
   },
   rate: (flags, maxSockets) => ({
     model: "rate",

@@ -18,6 +18,7 @@ export const SCRIPT_LOAD_FLAGS: FlagSpec[] = [
   { long: "vus", short: "c", takesValue: true, example: "50" },
   { long: "duration", short: "d", takesValue: true, example: "30s" },
   { long: "iterations", takesValue: true, example: "100" },
+  { long: "max-duration", takesValue: true, example: "10m" },
   { long: "stages", takesValue: true, example: "30s:50,1m:50,30s:0" },
   { long: "ramp-up", takesValue: true, example: "10/s" },
   { long: "env", short: "e", takesValue: true, repeatable: true, example: "BASE=http://127.0.0.1:8080" },
@@ -28,6 +29,7 @@ export const SCRIPT_LOAD_HELP =
   -c, --vus <n>             virtual users (connections); over a k6 script's options as k6's --vus
   -d, --duration <d>        how long, e.g. 30s
   --iterations <n>          this many sessions (k6 iterations), shared by the users
+  --max-duration <d>        with --iterations: stop there, flagged, if not done (10m)
   --stages D:N,...          ramping users, k6's stages, e.g. 30s:50,1m:50,30s:0
   --ramp-up <r/s>           with -c: Locust's spawn rate, e.g. -c 50 --ramp-up 10/s -d 20s
   -e, --env KEY=VALUE       a variable for the script (s.env, k6's __ENV; repeatable)`;
@@ -37,6 +39,8 @@ export interface ScriptLoadArgs {
   vus?: number;
   durationMs?: number;
   iterations?: number;
+  /** `--max-duration`: with `--iterations`, the count's bound (k6's maxDuration). */
+  maxDurationMs?: number;
   stages?: Stage[];
   env: Record<string, string>;
 }
@@ -54,6 +58,11 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
   const vus = whole("vus"), iterations = whole("iterations");
   const durationText = flags.text("duration");
   const durationMs = durationText === undefined ? undefined : parseDurationMs(durationText, "--duration");
+  const maxText = flags.text("max-duration");
+  const maxDurationMs = maxText === undefined ? undefined : parseDurationMs(maxText, "--max-duration");
+  if (maxDurationMs !== undefined && iterations === undefined) {
+    throw new UsageError("--max-duration bounds --iterations: give --iterations N with it, or use -d");
+  }
   let stages = flags.text("stages") === undefined ? undefined : parseStages(flags.text("stages")!);
   const rampUp = flags.text("ramp-up");
   if (rampUp !== undefined) {
@@ -69,7 +78,14 @@ export function scriptLoadArgs(flags: FlagValues): ScriptLoadArgs {
     if (eq <= 0) throw new UsageError(`-e "${pair}": write KEY=VALUE, e.g. -e BASE=http://127.0.0.1:8080`);
     env[pair.slice(0, eq)] = pair.slice(eq + 1);
   }
-  return { vus, durationMs, iterations, stages, env };
+  return {
+    vus,
+    durationMs,
+    iterations,
+    stages,
+    env,
+    ...(maxDurationMs !== undefined ? { maxDurationMs } : {}),
+  };
 }
 
 /** Whether any load flag (not `-e`) was given. */
@@ -93,6 +109,7 @@ export function sessionLoadOf(a: ScriptLoadArgs): Record<string, unknown> {
       requests: a.iterations,
       connections: a.vus ?? 1,
       ...(a.durationMs !== undefined ? { duration: ms(a.durationMs) } : {}),
+      ...(a.maxDurationMs !== undefined ? { maxDuration: ms(a.maxDurationMs) } : {}),
     };
   }
   return { model: "connections", connections: a.vus ?? 10, duration: ms(a.durationMs ?? 10_000) };

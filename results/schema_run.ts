@@ -154,6 +154,12 @@ export const runResultSchema = z.looseObject({
    * `process.exit`); the run is `incomplete`, their share stopped there.
    */
   exitedWorkers: count.optional(),
+  /**
+   * Why a count ended before its count (the run is `incomplete`): `maxDuration`, its max duration passed
+   * (k6's `maxDuration`); `idle`, every session waited on its own code (not a request, not `s.sleep`)
+   * longer than the request timeout, so nothing would ever be sent again.
+   */
+  endedBy: z.enum(["maxDuration", "idle"]).optional(),
   /** What went wrong in a session script's teardown() after the load (a throw, its time limit, an exit). */
   teardownError: z.string().optional(),
   /**

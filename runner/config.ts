@@ -386,3 +386,9 @@ export function parseAttackConfig(input: AttackConfigInput): AttackConfig {
 export function measuredDurationMs(c: AttackConfig): number {
   return modelDef(c.model).measuredDurationMs(c);
 }
+
+/** Where the load stops at the latest, past its measured start: its duration, or a count's max duration. */
+export function loadBoundMs(c: AttackConfig): number {
+  const def = modelDef(c.model);
+  return Math.min(def.measuredDurationMs(c), def.maxDurationMs?.(c) ?? Infinity);
+}

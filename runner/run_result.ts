@@ -61,6 +61,8 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
     // A worker whose isolate ended on its own (a script's Deno.exit): its share stopped there.
     ...(workers.exitedWorkers ? { incomplete: true, exitedWorkers: workers.exitedWorkers } : {}),
+    // A count its max duration or its idle sessions ended short of its count.
+    ...(workers.endedBy ? { incomplete: true, endedBy: workers.endedBy } : {}),
   };
 }
 

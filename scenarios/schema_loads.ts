@@ -202,6 +202,8 @@ const countLoad = z.strictObject({
   maxConnections: positiveInt("maxConnections").optional(),
   /** Upper bound: the run stops at the count or at this time. */
   duration: durationSchema.optional(),
+  /** The bound without a duration (k6's `maxDuration`, 10m unless set): the run stops there, flagged. */
+  maxDuration: durationSchema.optional(),
   /** This load's own request mix (`requests` is the count here). */
   mix: requestListSchema.optional(),
   ...commonFields,
@@ -223,6 +225,7 @@ const countLoad = z.strictObject({
     ratePerSec: l.rate,
     maxConnections: l.maxConnections,
     durationMs: l.duration,
+    maxDurationMs: l.maxDuration,
     mix: l.mix,
     ...commonOut(l),
   })

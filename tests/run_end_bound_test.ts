@@ -2,11 +2,13 @@
  * Every run ends within its duration, timeout, graceful stop and one second, whatever its session
  * script does: a session that never yields its isolate (a busy loop after one request) has its worker
  * ended one second past the graceful stop on both transports, the run flagged, the cut counted and its
- * rate over the time it had. Real worker isolates against the built-in target; loads are sub-second.
+ * rate over the time it had; a count whose sessions never end stops at its max duration (a field, a
+ * flag), named so, its results written. Real worker isolates against the built-in target; loads are
+ * sub-second, bounds of a second.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
-import { withTarget } from "./helpers.ts";
+import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 
@@ -49,3 +51,71 @@ for (const transport of ["deno", "epoll"] as const) {
       );
     }));
 }
+
+/** A count of sessions that each wait on a promise nothing resolves after their first request. */
+const pendingCount = (url: string, limits: { maxDurationMs?: number; timeoutMs: number }) =>
+  parseAttackConfig({
+    url,
+    model: "count",
+    requests: 4,
+    connections: 2,
+    workers: 1,
+    gracefulStopMs: GRACEFUL_STOP_MS,
+    intervalMs: 100,
+    script: { path: script("pending.ts") },
+    ...limits,
+  });
+
+Deno.test("a count whose sessions wait for ever ends at its max duration, named so", () =>
+  withTarget(async (url) => {
+    let startedMs = Infinity;
+    // The request timeout is long: the max duration ends this run, not the idle rule.
+    const run = await runAttack(pendingCount(url, { maxDurationMs: 800, timeoutMs: 60_000 }), {
+      onStart: () => startedMs = performance.now(),
+    });
+    const tookMs = performance.now() - startedMs;
+    ok(tookMs < 800 + GRACEFUL_STOP_MS + 1_000, `ended ${Math.round(tookMs)} ms after its start`);
+    assertEquals([run.incomplete, run.endedBy, run.stuckWorkers], [true, "maxDuration", undefined]);
+    assertEquals([run.flows![0].sessions, run.flows![0].completed], [2, 0]);
+    ok(run.durationSec >= 0.79 && run.durationSec <= 0.81, `durationSec ${run.durationSec}`);
+    const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
+    assertEquals(flag?.label, "incomplete: count not reached within its max duration (800.00 ms)");
+  }));
+
+Deno.test("max duration: a count's default is 10 minutes, and a bad one is refused at its field", () => {
+  const count = { url: "http://127.0.0.1:1", model: "count", requests: 1 } as const;
+  assertEquals((parseAttackConfig(count) as { maxDurationMs?: number }).maxDurationMs, 600_000);
+  let message = "";
+  try {
+    parseAttackConfig({ ...count, maxDurationMs: 0 });
+  } catch (err) {
+    message = String(err);
+  }
+  ok(message.includes("maxDurationMs") && message.includes("max duration must be > 0"), message);
+});
+
+Deno.test("loadlab run --iterations with --max-duration: a count that cannot finish ends there, its results written", () =>
+  withTempDir(async (dir) => {
+    const startedMs = performance.now();
+    const out = await runLoadlab([
+      "run",
+      script("pending.ts"),
+      "--iterations",
+      "4",
+      "-c",
+      "2",
+      "--max-duration",
+      "1s",
+      "--out-dir",
+      dir,
+    ]);
+    // Start-up (the built-in target, the workers' type check) and the 1 s bound: 60 s only fails a hang.
+    ok(performance.now() - startedMs < 60_000, `ran ${performance.now() - startedMs} ms`);
+    const [run] = JSON.parse(await Deno.readTextFile(`${dir}/results.json`)).runs;
+    assertEquals([run.endedBy, run.incomplete, run.config.maxDurationMs], ["maxDuration", true, 1_000]);
+    ok(
+      out.stdout.includes("count not reached within its max duration") ||
+        out.stderr.includes("count not reached within its max duration"),
+      out.stdout + out.stderr,
+    );
+  }));

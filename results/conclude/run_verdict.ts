@@ -37,7 +37,9 @@
  * - `incomplete`: stopped early (Ctrl-C, the target died), or `incomplete: 1 worker stuck` when a load worker
  *   ran code that never yields (a capture's regexp) past the graceful stop and loadlab ended it: its
  *   requests in flight are `unfinished`, its counts since its last interval lost; `1 worker exited` when a
- *   session script ended a worker's isolate (`Deno.exit`), ended the same way at once.
+ *   session script ended a worker's isolate (`Deno.exit`), ended the same way at once; `count not reached
+ *   within its max duration (10m 00s)` or `idle, every session waiting on its own code` when a count
+ *   ended short of its count (`endedBy`).
  * - `aborted at 12.0s by p99<100ms`: stopped early by a threshold with `abortOnFail`; it replaces
  *   `incomplete` and names the rule and the measured time, so the run's numbers carry why they are short.
  * - `warm-up not reached`: `warmup: auto` was asked and latency never stabilized, so the statistics
@@ -98,6 +100,7 @@ import { wsFlood, wsFloodLabel } from "./ws_flood.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./ramp_followed.ts";
 import { describeChange } from "../schema_steering.ts";
+import { formatDurationMs } from "../text_format.ts";
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
@@ -309,7 +312,7 @@ export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict:
 function incompleteLabel(run: RunResult): string {
   const stuck = run.stuckWorkers ?? 0;
   const exited = run.exitedWorkers ?? 0;
-  if (stuck === 0 && exited === 0) return "incomplete";
+  if (stuck === 0 && exited === 0) return run.endedBy ? endedByLabel(run) : "incomplete";
   const script = (run.config as { script?: { path?: unknown } } | undefined)?.script?.path;
   const where = typeof script === "string" ? ` in ${script.slice(script.lastIndexOf("/") + 1)}` : "";
   const workers = (n: number) => `${n} worker${n === 1 ? "" : "s"}`;
@@ -318,4 +321,14 @@ function incompleteLabel(run: RunResult): string {
     ...(exited > 0 ? [`${workers(exited)} exited (Deno.exit)`] : []),
   ];
   return `incomplete: ${parts.join(", ")}${where}`;
+}
+
+/** Why a count ended short of its count: its max duration (as configured), or its sessions idle. */
+function endedByLabel(run: RunResult): string {
+  if (run.endedBy === "idle") {
+    return "incomplete: idle, every session waiting on its own code (not a request, not s.sleep) past the timeout";
+  }
+  const maxMs = (run.config as { maxDurationMs?: unknown } | undefined)?.maxDurationMs;
+  const bound = typeof maxMs === "number" ? ` (${formatDurationMs(maxMs)})` : "";
+  return `incomplete: count not reached within its max duration${bound}`;
 }

@@ -65,6 +65,8 @@ export interface LoadRunSummary {
   stuckWorkers?: number;
   /** Workers whose isolate ended on its own mid-load (a script's `Deno.exit`); set by the pool only. */
   exitedWorkers?: number;
+  /** A count that ended short of its count: its max duration passed, or its sessions all sat idle. */
+  endedBy?: "maxDuration" | "idle";
 }
 
 /** A running load; `stop()` asks it to start nothing new and end gracefully; `steer` changes it. */

@@ -11,7 +11,7 @@ import type { WsRun } from "../http/ws/run.ts";
 import { WsStats } from "../http/ws/stats.ts";
 import { MaskKeys } from "../../ws/frame_encoder.ts";
 import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget.ts";
-import { type AttackConfig, measuredDurationMs } from "../config.ts";
+import { type AttackConfig, loadBoundMs, measuredDurationMs } from "../config.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { ConnectionFactory } from "../http/protocols.ts";
 import type { ChosenTransport } from "../http/transport/choice.ts";
@@ -64,6 +64,8 @@ interface RunState {
   wsStats: WsStats | null;
   /** Closed models: the worker's thread, measured per interval (an open model's late sends say it). */
   meter: GeneratorMeter | null;
+  /** Why a count ended short of its count, once known. */
+  endedBy?: LoadRunSummary["endedBy"];
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -172,7 +174,8 @@ function contextOf(
     workerIndex: opts.workerIndex,
     workerCount: opts.workerCount,
     startMs,
-    endMs: startMs + spanMs,
+    // A count without a duration stops at its max duration (the steering still sees it unbounded).
+    endMs: startMs + config.warmupMs + loadBoundMs(config),
     newConnection: prepared.newConnection,
     pool: prepared.pool,
     streamsPerConnection: prepared.factory.perConnection,
@@ -207,6 +210,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
     endConnections(prepared, performance.now());
     prepared.transport.close();
   }
+  if (maxDurationPassed(config, run)) run.endedBy ??= "maxDuration";
   const { scripted, sessions, wsStats } = run;
   // A script's promises rejected in its last turns are reported by the runtime on the next one.
   if (scripted !== null) await scripted.settled();
@@ -229,7 +233,14 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
     ...(wsStats !== null ? { ws: wsStats.take() } : {}),
     ...(logError ? { logError } : {}),
     ...(prepared.feeder !== null && prepared.feeder.exhausted > 0 ? { dataRanOut: true } : {}),
+    ...(run.endedBy ? { endedBy: run.endedBy } : {}),
   };
+}
+
+/** A count's max duration, not its count nor a stop, ended the load (it ran to the bound). */
+function maxDurationPassed(config: AttackConfig, run: RunState): boolean {
+  const bounded = loadBoundMs(config) < measuredDurationMs(config);
+  return bounded && run.stopAtMs === Infinity && performance.now() >= run.ctx.endMs;
 }
 
 /** The run's timer: timeouts, the cut past the graceful stop, and the finished intervals to the caller. */

@@ -62,7 +62,7 @@ export interface Collecting {
 /** The measured run's span in `performance.now()` time: where a cut worker's active time is counted. */
 export interface LoadSpan {
   originMs: number;
-  /** The load's own end (Infinity for a count without a duration). */
+  /** The load's own end (a count's max duration when it has no duration). */
   endMs: number;
 }
 
@@ -122,7 +122,7 @@ class WorkerCollector implements Collecting {
     if (ms >= this.#deadlineMs || this.#finished.every((f) => f)) return;
     this.#deadlineMs = ms;
     clearTimeout(this.#timer);
-    // A deadline past what a timer takes (a count without a duration: Infinity) waits for a stop instead.
+    // A deadline past what a timer takes (days away) waits for a stop instead.
     if (ms - performance.now() < 2 ** 31 - 1) {
       this.#timer = setTimeout(() => this.#endStuck(), Math.max(0, ms - performance.now()));
     }
@@ -200,6 +200,7 @@ class DoneTotals {
   #dataRanOut = 0;
   stuck = 0;
   exited = 0;
+  #endedBy: LoadRunSummary["endedBy"];
   #tlsSession: LoadRunSummary["tlsSession"] = null;
   #maxStreamsPerConnection = 0;
   readonly #ws: WsSample[] = [];
@@ -209,6 +210,7 @@ class DoneTotals {
     // Each worker's own maximum, summed: an upper bound of the run's.
     this.#maxConnectsInFlight += summary.maxConnectsInFlight;
     this.#logError ??= summary.logError;
+    this.#endedBy ??= summary.endedBy;
     this.#tlsSession = mergeTlsSessions(this.#tlsSession, summary.tlsSession);
     if (summary.dataRanOut) this.#dataRanOut++;
     if (summary.ws) this.#ws.push(summary.ws);
@@ -231,6 +233,7 @@ class DoneTotals {
       ...(this.#dataRanOut > 0 ? { dataRanOutWorkers: this.#dataRanOut } : {}),
       ...(this.stuck > 0 ? { stuckWorkers: this.stuck } : {}),
       ...(this.exited > 0 ? { exitedWorkers: this.exited } : {}),
+      ...(this.#endedBy ? { endedBy: this.#endedBy } : {}),
     };
   }
 }

@@ -11,7 +11,7 @@
  * `incomplete: N worker(s) stuck` (`stuckWorkers`), so a run (and Ctrl-C, SIGTERM, a CI timeout)
  * always ends and the other workers' results are kept whole.
  */
-import { type AttackConfig, measuredDurationMs } from "../config.ts";
+import { type AttackConfig, loadBoundMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
@@ -71,9 +71,9 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     const nowEpochMs = performance.timeOrigin + performance.now();
     const startAtEpochMs = config.startAtEpochMs ?? leadStartOf(config, nowEpochMs + START_LEAD_MS);
     const startLateMs = config.startAtEpochMs === undefined ? 0 : Math.max(0, nowEpochMs - startAtEpochMs);
-    // The load's own end (Infinity for a count without a duration), then a stop request's, if sooner.
+    // The load's own end (a count's max duration), then a stop request's, if sooner.
     const originMs = startAtEpochMs - performance.timeOrigin + config.warmupMs;
-    const endMs = originMs + measuredDurationMs(config);
+    const endMs = originMs + loadBoundMs(config);
     const beats = heartbeats.map((buffer) => new Float64Array(buffer));
     const collecting = collect(workers, beats, opts, config, { originMs, endMs });
     opts.onStart?.(startAtEpochMs);

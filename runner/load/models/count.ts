@@ -3,12 +3,14 @@
  * `count` — a fixed number of requests (`-n`). Without a rate it is closed-model: the connections
  * share a countdown and stop at zero. With a rate (`-n 1000 -R 200`) the sends are paced like the
  * rate model and the schedule simply ends after n sends. Either way exactly n requests are started
- * (all of them unless the run is stopped or a duration bound ends it first). With flows n counts
- * sessions, not requests.
+ * (all of them unless the run is stopped or a duration bound ends it first). Without a duration, its
+ * max duration (10 minutes unless set) bounds it, so a session that never ends cannot hold the run.
+ * With flows n counts sessions, not requests.
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
 import {
+  cappedMs,
   connections,
   connectionShareIssues,
   durationMs,
@@ -24,6 +26,9 @@ import { pace } from "../pacer.ts";
 import { SharedLanes } from "../lanes.ts";
 import { openPoolSize } from "../pre_connect.ts";
 
+/** A count's bound when none is given: k6's `maxDuration` default for its iteration executors. */
+export const DEFAULT_MAX_DURATION_MS = 10 * 60_000;
+
 export const countModel = defineModel({
   model: "count",
   /** Exactly `requests`; closed over `connections`, or open-paced at `ratePerSec` when given. */
@@ -37,6 +42,13 @@ export const countModel = defineModel({
     preConnect,
     /** An optional upper bound: the run stops at the count or at this time, whichever comes first. */
     durationMs: durationMs.optional(),
+    /**
+     * The bound of a count without a duration (k6's `maxDuration`): past it (after its last scheduled
+     * send when paced) the run stops, flagged, so sessions that never end cannot hold it for ever.
+     */
+    maxDurationMs: cappedMs("max duration").positive("max duration must be > 0").default(
+      DEFAULT_MAX_DURATION_MS,
+    ),
   },
   pacing: (c) => (c.ratePerSec === undefined ? "closed" : "open"),
   keepsUncorrected: false,
@@ -64,6 +76,8 @@ export const countModel = defineModel({
   poolSize: (c, worker) => (c.ratePerSec === undefined ? null : openPoolSize(c, c.ratePerSec, worker)),
   targetArrivalsPerSec: (c) => c.ratePerSec ?? null,
   measuredDurationMs: (c) => c.durationMs ?? Infinity,
+  maxDurationMs: (c) =>
+    c.maxDurationMs + (c.ratePerSec === undefined ? 0 : Math.ceil((c.requests / c.ratePerSec) * 1000)),
   warmupFields: (c, burst) =>
     c.ratePerSec === undefined
       ? { connections: burst.connections, requests: 1_000_000, durationMs: burst.durationMs }

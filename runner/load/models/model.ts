@@ -70,6 +70,11 @@ export interface LoadModelDef<M extends LoadModel, F extends z.ZodRawShape> {
   targetArrivalsPerSec(c: ModelConfig<M, F>): number | null;
   /** The measured duration the run aims for (Infinity when only a count bounds it). */
   measuredDurationMs(c: ModelConfig<M, F>): number;
+  /**
+   * A count's bound past its start (k6's `maxDuration`): the load stops there, count reached or not, so a
+   * session that never ends cannot hold it for ever. Absent: the measured duration is the bound.
+   */
+  maxDurationMs?(c: ModelConfig<M, F>): number;
   /** The model's own fields for the generator's warm-up burst against its in-process sink. */
   warmupFields(c: ModelConfig<M, F>, burst: WarmupBurst): Partial<OwnConfig<F>>;
   /**
