@@ -140,19 +140,31 @@ function histogramLines(run: RunResult, c: Palette): string[] {
   ];
 }
 
+/**
+ * The latency percentiles, with the uncorrected ones (throughput model) and a stream's first message
+ * (gRPC server streams: the main column times each whole stream) beside them when the run has them.
+ */
 function distributionLines(run: RunResult, c: Palette): string[] {
-  const uncorrected = run.uncorrectedLatencyMs;
-  const header = uncorrected === null
+  const columns = [
+    ...(run.uncorrectedLatencyMs === null ? [] : [{ name: "uncorrected", of: run.uncorrectedLatencyMs }]),
+    ...(run.firstMessage === undefined ? [] : [{
+      name: `first message of ${formatCount(run.firstMessage.streams)} streams`,
+      of: run.firstMessage.latencyMs,
+    }]),
+  ];
+  const main = run.firstMessage === undefined ? "corrected" : "whole stream";
+  const header = columns.length === 0
     ? "Response time distribution:"
-    : "Response time distribution (corrected | uncorrected):";
+    : `Response time distribution (${[main, ...columns.map((col) => col.name)].join(" | ")}):`;
   if (!latencySampled(run)) return [c.bold(header), "  (no responses)"];
   return [
     c.bold(header),
     ...DISTRIBUTION.map(([p, key]) => {
       const label = formatPercentile(p).padStart(7);
-      const corrected = formatDurationMs(run.latencyMs[key]);
-      if (uncorrected === null) return `  ${label} in ${corrected}`;
-      return `  ${label} in ${corrected.padEnd(10)} | ${formatDurationMs(uncorrected[key])}`;
+      const cells = [run.latencyMs, ...columns.map((col) => col.of)].map((l) => formatDurationMs(l[key]));
+      return `  ${label} in ${
+        cells.map((cell, i) => i < cells.length - 1 ? cell.padEnd(10) : cell).join(" | ")
+      }`;
     }),
   ];
 }

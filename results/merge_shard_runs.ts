@@ -6,7 +6,8 @@
  * precision; counters are summed (each interval's errors by kind too, and a WebSocket run's `ws` section:
  * results/ws_totals.ts); intervals are aligned by absolute time (each shard's schedule start
  * plus warm-up), which with a shared `--start-at` is the same index on every shard. What cannot be
- * added exactly is left out rather than guessed (the endpoints' numbers add exactly, by name:
+ * added exactly is left out rather than guessed (the endpoints' numbers add exactly, by name, and so do
+ * streams' first messages:
  * results/endpoint_totals.ts): the uncorrected latency of the throughput model (only
  * its summary is stored) and the flows' latency summaries. Pure; `merge_shards.ts` checks the set first.
  */
@@ -201,6 +202,7 @@ function mergeTotals(
     // Only the summaries of the uncorrected latency are stored: they cannot be added exactly.
     uncorrectedLatencyMs: runs.length === 1 ? first.uncorrectedLatencyMs : null,
     uncorrectedPercentiles: runs.length === 1 ? first.uncorrectedPercentiles : null,
+    ...mergeFirstMessages(runs),
     statusCodes,
     errors,
     errorMessages,
@@ -219,6 +221,20 @@ function mergeTotals(
     reconnects: c.reconnects,
     retried: c.retried,
     unfinished: c.unfinished,
+  };
+}
+
+/** Streamed answers' first messages over the shards: their counts summed, their histograms added exactly. */
+function mergeFirstMessages(runs: RunResult[]): Pick<RunResult, "firstMessage"> {
+  const parts = runs.flatMap((r) => r.firstMessage ? [r.firstMessage] : []);
+  if (parts.length === 0) return {};
+  const total = mergeEncoded(parts.map((p) => p.histogramEncoded));
+  return {
+    firstMessage: {
+      streams: parts.reduce((a, p) => a + p.streams, 0),
+      latencyMs: summarizeMs(total),
+      histogramEncoded: encodeHistogram(total),
+    },
   };
 }
 

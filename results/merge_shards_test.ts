@@ -181,3 +181,30 @@ Deno.test("merge: each interval's errors by kind and server-bound sends add up, 
     [undefined, undefined],
   ]);
 });
+
+Deno.test("merge: streams' first messages add exactly, their count and their latency together", () => {
+  const withFirst = (file: ShardFile, firstUs: number[]): ShardFile => {
+    const h = createHistogram();
+    for (const v of firstUs) h.recordValue(v);
+    const run = file.results.runs[0];
+    run.firstMessage = {
+      streams: firstUs.length,
+      latencyMs: summarizeMs(h),
+      histogramEncoded: encodeHistogram(h),
+    };
+    return file;
+  };
+  const merged = mergeShardFiles([
+    withFirst(shard(0, 3, [[5000, 6000]]), [100, 200]),
+    withFirst(shard(1, 3, [[7000]]), [9000]),
+    shard(2, 3, [[8000]]), // a shard whose streams never answered more than once
+  ]);
+  const all = createHistogram();
+  for (const v of [100, 200, 9000]) all.recordValue(v);
+  assertEquals(merged.runs[0].firstMessage?.streams, 3);
+  assertEquals(merged.runs[0].firstMessage?.latencyMs, summarizeMs(all));
+  assertEquals(
+    mergeShardFiles([shard(0, 2, [[1000]]), shard(1, 2, [[2000]])]).runs[0].firstMessage,
+    undefined,
+  );
+});

@@ -93,6 +93,16 @@ export const runResultSchema = z.looseObject({
   uncorrectedLatencyMs: latencySummarySchema.nullable().default(null),
   percentiles: z.array(percentilePointSchema).default([]),
   uncorrectedPercentiles: z.array(percentilePointSchema).nullable().default(null),
+  /**
+   * Streamed answers (gRPC server streams of two messages or more): how many, and their first message's
+   * latency from the same intended send as `latencyMs` (which times each whole stream), with its HDR
+   * encoding (µs) so shards add exactly. Absent when the run had none.
+   */
+  firstMessage: z.looseObject({
+    streams: count,
+    latencyMs: latencySummarySchema,
+    histogramEncoded: histogramEncoding,
+  }).optional(),
   /** oha-style equal-width buckets from fastest to slowest. */
   histogram: z.array(histogramBucketSchema).default([]),
   /** Log-spaced buckets (8 per decade), for charts; absent in older files. */

@@ -28,4 +28,9 @@ export interface StreamAnswer {
    * Null: the request succeeded.
    */
   end(trailers: boolean): ErrorKind | null;
+  /**
+   * A streamed answer's first message: when it came (`performance.now()`), read once the answer ended
+   * well; NaN or absent when the answer was no stream (fewer than two messages), so only streams record it.
+   */
+  readonly firstMessageMs?: number;
 }

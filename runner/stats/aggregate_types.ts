@@ -18,6 +18,7 @@ export type AggregateStats = Pick<
   | "uncorrectedLatencyMs"
   | "percentiles"
   | "uncorrectedPercentiles"
+  | "firstMessage"
   | "histogram"
   | "logHistogram"
   | "histogramEncoded"

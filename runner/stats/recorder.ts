@@ -72,6 +72,8 @@ export class IntervalRecorder {
   readonly #rawHistogram: Histogram | null;
   readonly #connectHistogram: Histogram = createHistogram();
   readonly #tlsHistogram: Histogram = createHistogram();
+  /** Streamed answers' first-message latencies (gRPC server streams); made on the first one. */
+  #firstMessageHistogram: Histogram | null = null;
   /** Per-endpoint counts, or null for a run of one endpoint (its counts are the run's). */
   readonly #endpoints: EndpointRecorder | null;
   #ws: WsSampler | null = null;
@@ -138,6 +140,15 @@ export class IntervalRecorder {
     else this.#histogram.recordValue(clampUs(latencyUs));
     const raw = this.#rawHistogram;
     if (raw !== null) raw.recordValue(clampUs(rawLatencyUs));
+  }
+
+  /**
+   * The first message of a streamed answer just recorded (`recordResponse`, the whole stream's latency):
+   * its latency from the same intended send, µs.
+   */
+  recordFirstMessage(nowMs: number, latencyUs: number): void {
+    if (!this.#slot(nowMs) || nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
+    (this.#firstMessageHistogram ??= createHistogram()).recordValue(clampUs(latencyUs));
   }
 
   /**
@@ -302,6 +313,8 @@ export class IntervalRecorder {
     }
     sample.connectHistogram = this.#takeHistogram(this.#connectHistogram);
     sample.tlsHistogram = this.#takeHistogram(this.#tlsHistogram);
+    const first = this.#firstMessageHistogram;
+    if (first !== null && first.totalCount > 0) sample.firstMessageHistogram = this.#takeHistogram(first)!;
     this.#openIndex = -1;
     this.#openStartMs = Infinity;
     this.#openEndMs = -Infinity;

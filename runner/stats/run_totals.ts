@@ -20,6 +20,7 @@ import {
 import {
   addEncoded,
   createHistogram,
+  encodeHistogram,
   type Histogram,
   percentileCurve,
   summarizeMs,
@@ -57,6 +58,8 @@ export class RunTotals {
   readonly #rawTotal: Histogram | null;
   readonly #connectTotal: Histogram = createHistogram();
   readonly #tlsTotal: Histogram = createHistogram();
+  /** Streamed answers' first messages (gRPC server streams); made on the first sample that has one. */
+  #firstMessageTotal: Histogram | null = null;
   /** The run's counters, summed over every sample. */
   readonly #c = emptyCounters();
   readonly #statusCodes: Record<string, number> = {};
@@ -90,6 +93,9 @@ export class RunTotals {
     }
     if (sample.connectHistogram !== null) addEncoded(this.#connectTotal, sample.connectHistogram);
     if (sample.tlsHistogram !== null) addEncoded(this.#tlsTotal, sample.tlsHistogram);
+    if (sample.firstMessageHistogram !== undefined) {
+      addEncoded(this.#firstMessageTotal ??= createHistogram(), sample.firstMessageHistogram);
+    }
     for (const part of sample.endpoints ?? []) {
       const into = part.name === undefined
         ? this.#endpoints[part.endpoint]
@@ -143,6 +149,7 @@ export class RunTotals {
       ...latencyBlock(this.#total),
       uncorrectedLatencyMs: raw === null ? null : summarizeMs(raw),
       uncorrectedPercentiles: raw === null ? null : percentileCurve(raw),
+      ...this.#firstMessage(),
       statusCodes: { ...this.#statusCodes },
       errors: { ...this.#errors },
       errorMessages: structuredClone(this.#errorMessages),
@@ -160,6 +167,16 @@ export class RunTotals {
       intervals,
       stabilizedAtMs: detectStabilization(intervals, requestedRps),
       ...(this.#endpoints.length > 0 ? { endpoints: this.#endpointResults(intervals) } : {}),
+    };
+  }
+
+  /** Streamed answers' first-message latency, when the run had any (results/schema_run.ts `firstMessage`). */
+  #firstMessage(): Pick<AggregateStats, "firstMessage"> {
+    const first = this.#firstMessageTotal;
+    if (first === null || first.totalCount === 0) return {};
+    const latencyMs = summarizeMs(first);
+    return {
+      firstMessage: { streams: first.totalCount, latencyMs, histogramEncoded: encodeHistogram(first) },
     };
   }
 

@@ -27,6 +27,8 @@ export interface IntervalSample extends Counters {
   connectHistogram: string | null;
   /** https: TLS handshake times (µs) of the interval's connects; null when none. */
   tlsHistogram: string | null;
+  /** Streamed answers' first-message latencies (µs, gRPC server streams); absent when none. */
+  firstMessageHistogram?: string;
   inFlight: number;
   connections: number;
   /** Per endpoint with an event (runs of more than one endpoint): runner/stats/endpoint_recorder.ts. */

@@ -20,16 +20,19 @@ import {
 import { encodeGrpcMessage } from "../../grpc/message_text.ts";
 import { fib } from "./endpoints.ts";
 
-/** What a method answers: the messages to send (already encoded), or a status other than OK. */
-type Answer = { messages: Uint8Array[] } | { code: number; message: string };
+/**
+ * What a method answers: the messages to send (already encoded; `gapMs` apart, a paced stream), or a
+ * status other than OK.
+ */
+type Answer = { messages: Uint8Array[]; gapMs?: number } | { code: number; message: string };
 
 /** The most `n` a Cpu call may ask (fib's cost doubles per step) and the most Stream replies. */
 const MAX_FIB = 40;
 const MAX_STREAM = 100_000;
 
-/** Varint fields 1 and 2 of a `Work` message (n, size); other fields are skipped. */
-export function readWork(bytes: Uint8Array): { n: number; size: number } {
-  const work = { n: 0, size: 0 };
+/** Varint fields 1 to 3 of a `Work` message (n, size, ms); other fields are skipped. */
+export function readWork(bytes: Uint8Array): { n: number; size: number; ms: number } {
+  const work = { n: 0, size: 0, ms: 0 };
   let p = 0;
   while (p < bytes.length) {
     const tag = bytes[p++];
@@ -43,6 +46,7 @@ export function readWork(bytes: Uint8Array): { n: number; size: number } {
       }
       if (tag >> 3 === 1) work.n = value | 0;
       else if (tag >> 3 === 2) work.size = value | 0;
+      else if (tag >> 3 === 3) work.ms = value | 0;
     } else if (wire === 2) {
       let length = 0;
       for (let shift = 0; p < bytes.length; shift += 7) {
@@ -100,9 +104,10 @@ async function answerOf(method: string, request: Uint8Array): Promise<Answer> {
       return { messages: [varintMessage(fib(n))] };
     }
     case "/loadlab.target.Target/Stream": {
-      const { n, size } = readWork(request);
+      const { n, size, ms } = readWork(request);
       if (n > MAX_STREAM) return { code: GRPC_INVALID_ARGUMENT, message: `n is at most ${MAX_STREAM}` };
-      return { messages: Array.from({ length: Math.max(0, n) }, () => payloadMessage(Math.max(0, size))) };
+      const messages = Array.from({ length: Math.max(0, n) }, () => payloadMessage(Math.max(0, size)));
+      return { messages, gapMs: Math.max(0, ms) };
     }
     default:
       return { code: GRPC_UNIMPLEMENTED, message: `unknown method ${method}` };
@@ -143,9 +148,21 @@ function serveCall(
     }
     stream.respond({ ":status": 200, "content-type": "application/grpc" }, { waitForTrailers: true });
     stream.on("wantTrailers", () => stream.sendTrailers({ "grpc-status": String(GRPC_OK) }));
-    for (const message of answer.messages) stream.write(frameMessage(message));
-    stream.end();
+    if (!answer.gapMs) {
+      for (const message of answer.messages) stream.write(frameMessage(message));
+      stream.end();
+    } else void pace(stream, answer.messages, answer.gapMs);
   });
+}
+
+/** A paced stream: each message `gapMs` after the one before (the first at once), then its end. */
+async function pace(stream: http2.ServerHttp2Stream, messages: Uint8Array[], gapMs: number): Promise<void> {
+  for (let k = 0; k < messages.length; k++) {
+    if (k > 0) await new Promise((r) => setTimeout(r, gapMs));
+    if (stream.closed || stream.destroyed) return;
+    stream.write(frameMessage(messages[k]));
+  }
+  stream.end();
 }
 
 /** A running gRPC endpoint server. */

@@ -74,6 +74,21 @@ export function showRun(run: PageRun, body: HTMLElement, profileCost = ""): void
   body.appendChild(tools);
 }
 
+/**
+ * Streamed answers (gRPC server streams): the first message's latency beside the whole stream's, both from
+ * the intended send; none without streams.
+ */
+export function streamFacts(run: PageRun): Array<[string, string]> {
+  const first = run.firstMessage;
+  if (!first) return [];
+  const at = (l: { p50: number; p99: number }) => `p50 ${fmtMs(l.p50)}, p99 ${fmtMs(l.p99)}`;
+  return [[
+    "streams",
+    `${fmtNum(first.streams)} streamed answers: first message ${at(first.latencyMs)}; whole stream ` +
+    at(run.latencyMs),
+  ]];
+}
+
 /** The run's facts at the top of its details: URL, model, what was measured, requests, errors, connections. */
 export function runFacts(run: PageRun): HTMLElement {
   const errorsTotal = Object.values(run.errors).reduce((a: number, b) => a + (b ?? 0), 0);
@@ -88,6 +103,7 @@ export function runFacts(run: PageRun): HTMLElement {
       "requests",
       `${fmtNum(run.requests)} (${fmtNum(run.rps)} req/s), success ${fmtPct(run.successRate * 100)}`,
     ],
+    ...streamFacts(run),
     [
       "errors / late / dropped",
       `${fmtNum(errorsTotal)} / ${fmtNum(run.lateSends)} / ${fmtNum(run.droppedSends)}`,

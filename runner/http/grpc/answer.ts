@@ -12,7 +12,8 @@
  * `grpc-too-big` too, found after at most the cap's bytes of output; one that is not gzip, or compressed
  * with an encoding loadlab does not inflate, is `grpc-protocol`. HOT PATH: one per stream slot, reset per
  * call; an uncompressed answer's messages are counted, never copied (only a gzip answer's are, to be
- * inflated); the failure texts of broken answers are constants.
+ * inflated); the failure texts of broken answers are constants. A server stream's first message is timed
+ * (`firstMessageMs`, one clock read per call) so its latency stands beside the whole stream's.
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import { GRPC_ERROR_KINDS } from "../../../results/schema_values.ts";
@@ -50,6 +51,8 @@ export interface GrpcRun {
 /** One stream slot's judge of its gRPC answers. */
 export class GrpcAnswer implements StreamAnswer {
   message = "";
+  /** When a streamed answer's first message came (`performance.now()`); NaN before it, or for a unary one. */
+  firstMessageMs = Number.NaN;
   /** The gRPC fields of the answer's header blocks, gathered as the HPACK decoder hands them over. */
   readonly fields = new GrpcFields();
   readonly #reader: MessageReader;
@@ -94,6 +97,7 @@ export class GrpcAnswer implements StreamAnswer {
     this.message = "";
     this.#inflateFailed = null;
     this.#reader.onMessage = null;
+    this.firstMessageMs = Number.NaN;
   }
 
   head(status: number, endStream: boolean): ErrorKind | null {
@@ -112,7 +116,10 @@ export class GrpcAnswer implements StreamAnswer {
   data(buf: Uint8Array, from: number, to: number): ErrorKind | null {
     const read = this.#reader.feed(buf, from, to);
     if (read === READ_OK) {
-      if (this.#inflateFailed === null) return null;
+      // The first message's time, read once per call: a server stream is timed to it and to its end.
+      if (this.firstMessageMs !== this.firstMessageMs && this.#reader.messages > 0) {
+        this.firstMessageMs = performance.now();
+      }
       return this.#inflateFailed;
     }
     if (read === READ_TOO_BIG) {
@@ -129,6 +136,7 @@ export class GrpcAnswer implements StreamAnswer {
     if (code < 0) return this.#broken(code === STATUS_GARBLED ? GARBLED : NO_STATUS);
     if (code !== GRPC_OK) return this.#failed(code);
     if (this.#reader.midMessage) return this.#broken(CUT_SHORT);
+    if (this.#reader.messages < 2) this.firstMessageMs = Number.NaN; // not a stream: its end is its time
     return null;
   }
 

@@ -1,7 +1,8 @@
 /**
  * The engine's gRPC calls against the built-in target's gRPC endpoints (targets/app/grpc_endpoints.ts, on
  * node:http2): Echo, Sleep, Cpu and a server Stream each OK, a bad argument and an unknown method answered
- * with their status (trailers-only), a reply over the engine's cap refused, over h2c and TLS; the requests
+ * with their status (trailers-only), a reply over the engine's cap refused, over h2c and TLS, a paced server
+ * stream timed to its first message and to its end; the requests
  * are encoded by protobufjs against target.proto, not by the server's own field code.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
@@ -11,6 +12,7 @@ import { runAttack } from "../../attack.ts";
 import { serveGrpcTarget } from "../../../targets/app/grpc_endpoints.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
+import { renderSummary } from "../../../report/text.ts";
 
 const PROTO = new URL("../../../targets/app/target.proto", import.meta.url).pathname;
 const root = await protobuf.load(PROTO);
@@ -102,5 +104,34 @@ Deno.test("the built-in target's gRPC endpoints over TLS", async () => {
   } finally {
     await server.close();
     await Deno.remove(dir, { recursive: true });
+  }
+});
+
+Deno.test("a server stream is timed to its first message and to its end, from the same intended send", async () => {
+  const server = await serveGrpcTarget({ hostname: "127.0.0.1", port: 0 });
+  try {
+    const url = `http://127.0.0.1:${server.port}/`;
+    // 5 replies 20 ms apart: the whole stream takes 80 ms or more (timers never fire early), the first
+    // reply comes at once; a busy machine may delay both, never put the first after the end.
+    const r = await attack(url, [call("Stream", { n: 5, size: 100, ms: 20 })], 8);
+    assertEquals([r.requests, r.errors, r.firstMessage?.streams], [8, {}, 8]);
+    const first = r.firstMessage!.latencyMs, whole = r.latencyMs;
+    assertEquals(whole.min >= 80, true, `whole stream min ${whole.min} ms`);
+    assertEquals(
+      [first.p50 <= whole.p50, first.max <= whole.max],
+      [true, true],
+      JSON.stringify({ first, whole }),
+    );
+    const text = renderSummary(r, { color: false });
+    assertEquals(
+      text.includes("Response time distribution (whole stream | first message of 8 streams):"),
+      true,
+      text,
+    );
+    // A unary call is no stream: no first message apart.
+    const unary = await attack(url, [call("Echo", { data: btoa("x") })], 4);
+    assertEquals([unary.requests, unary.firstMessage], [4, undefined]);
+  } finally {
+    await server.close();
   }
 });

@@ -174,6 +174,11 @@ export class StreamTable {
         elapsedUs(stream.sentMs, nowMs),
         stream.endpoint,
       );
+      // A streamed answer (gRPC's server stream): its first message's latency too, from the same start.
+      const firstMs = stream.answer?.firstMessageMs;
+      if (firstMs !== undefined && firstMs === firstMs) {
+        shared.recorder.recordFirstMessage(nowMs, elapsedUs(stream.intendedMs, firstMs));
+      }
       shared.log?.write(stream.status, stream.intendedMs, nowMs, this.#core.id);
     } else if (!shared.stopping) shared.recorder.recordError(nowMs, kind, message, stream.endpoint);
     this.settled = true;
