@@ -52,6 +52,10 @@ Deno.test({
         /no successful call: the server answered every call with gRPC status INVALID_ARGUMENT \(grpc INVALID_ARGUMENT: 20, e\.g\. "n is 0\.\.40"\)/,
       );
       assert.doesNotMatch(out.stderr, /no response at all/);
+      assert.match(
+        out.stdout,
+        /Verdict: failed: every call answered with gRPC status INVALID_ARGUMENT \(grpc INVALID_ARGUMENT 20\)/,
+      );
       const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/results.json`));
       assert.deepEqual(results.runs[0].errors, { "grpc INVALID_ARGUMENT": 20 });
       assert.deepEqual(results.thresholds?.map((t) => [t.ok, t.actual]), [[true, 20], [false, 1], [true, 0]]);

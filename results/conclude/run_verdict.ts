@@ -11,7 +11,9 @@
  *   may have answered the warm-up, so this is not `failed`: exit 0 unless `--strict` (6).
  * - `failed: no response (tls 160)`: not one request got any response, whatever the error kind (a TLS
  *   handshake the client refused, a refused connect, timeouts, resets: responses.ts says when). It
- *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts).
+ *   replaces `lost`, which it includes, and makes the command exit 4 (cli/exit_codes.ts). A gRPC run whose
+ *   every call the server answered with a status other than OK is `failed: every call answered with gRPC
+ *   status UNAVAILABLE (grpc UNAVAILABLE 50)`: answered, only never with OK.
  * - `generator-bound` / `server-bound`: the runner's flags (who limited the run); a closed run's
  *   generator-bound flag names its evidence ("generator-bound: load worker saturated in 6 of 6 intervals": its
  *   thread ran or waited for a core nearly all the time, its timers late, generator_saturation.ts); a
@@ -78,6 +80,7 @@
  */
 import type { RunResult } from "../schema.ts";
 import {
+  answeredStatuses,
   errorKindsText,
   noResponse,
   nothingMeasured,
@@ -101,6 +104,14 @@ import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./ramp_followed.ts";
 import { describeChange } from "../schema_steering.ts";
 import { formatDurationMs } from "../text_format.ts";
+
+/** The `failed` flag's words: no response, or (gRPC) every call answered with a status other than OK. */
+function failedLabel(run: RunResult): string {
+  const statuses = answeredStatuses(run);
+  return statuses === null
+    ? `failed: no response (${errorKindsText(run)})`
+    : `failed: every call answered with gRPC status ${statuses} (${errorKindsText(run)})`;
+}
 
 /** What a flag says; `label` carries its number ("dropped 99.7%", "lost 12"). */
 export type VerdictKind =
@@ -148,9 +159,7 @@ export const DROPPED_FLAG_SHARE = 0.001;
 /** The verdict of one run. */
 export function runVerdict(run: RunResult): RunVerdict {
   const failed = noResponse(run);
-  const flags: VerdictFlag[] = failed
-    ? [{ kind: "failed", label: `failed: no response (${errorKindsText(run)})` }]
-    : [];
+  const flags: VerdictFlag[] = failed ? [{ kind: "failed", label: failedLabel(run) }] : [];
   if (nothingMeasured(run)) flags.push({ kind: "nothing measured", label: nothingMeasuredLabel(run) });
   flags.push(...boundFlags(run), ...countFlags(run, failed), ...stopFlags(run), ...answerFlags(run));
   const sessions = sessionsFlag(run);
