@@ -13,6 +13,7 @@ import {
   profileBlocker,
   proxySpecSchema,
 } from "../targets/spec.ts";
+import { grpcTargetIssues } from "./grpc/target_checks.ts";
 import { type ExperimentFields, expressionProblems } from "./schema_object.ts";
 import { type LoadSpec, WORD_FIELDS } from "./schema_loads.ts";
 import type { FileTarget } from "./schema_targets.ts";
@@ -63,6 +64,7 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
     }
   });
   exp.grpc?.loads?.forEach((l, j) => refer(["grpc", "loads", j], l, loadNames, "load"));
+  issues.push(...grpcTargetIssues(exp.targets, exp.grpc?.call !== undefined));
   if (exp.grid && exp.sweeps.length !== 2) {
     add(["grid"], `a grid crosses exactly two sweeps; found ${exp.sweeps.length}`);
   }

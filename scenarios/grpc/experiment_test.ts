@@ -114,3 +114,20 @@ expect:
     ],
   );
 });
+
+Deno.test("a built-in target a grpc: section calls needs grpc: true, on one instance: problems at its path", () => {
+  const file = `
+name: grpc-builtin
+targets:
+  plain: { kind: builtin }
+  many: { kind: builtin, grpc: true, instances: 2 }
+grpc:
+  call: loadlab.target.Target/Echo
+loads:
+  rpc: { model: connections, connections: 1, duration: 1s }
+`;
+  assert.deepEqual(problems(file), [
+    "targets.plain: the grpc: section's calls need the built-in target's gRPC endpoints: add grpc: true",
+    "targets.many.grpc: grpc: true serves one instance's gRPC endpoints, not 2: drop instances (or set it to 1)",
+  ]);
+});

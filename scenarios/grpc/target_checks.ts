@@ -1,0 +1,37 @@
+/**
+ * @module
+ * The targets of an experiment's gRPC calls, checked before any target starts: a built-in target serves
+ * its gRPC endpoints only with `grpc: true` (without it the calls would reach its HTTP port and all fail as
+ * UNIMPLEMENTED), and with one instance (the endpoints are that instance's). Each problem is an issue at
+ * the target's path, saying what to write. Pure.
+ */
+import type { FileTarget } from "../schema_targets.ts";
+
+/** Where each problem lies and what to write. */
+export interface TargetIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+/** The problems of `targets` receiving a `grpc:` section's calls (`calls`: the section names a call). */
+export function grpcTargetIssues(targets: Record<string, FileTarget>, calls: boolean): TargetIssue[] {
+  const issues: TargetIssue[] = [];
+  for (const [name, target] of Object.entries(targets)) {
+    if (target.kind !== "builtin") continue;
+    if (target.grpc && target.instances !== undefined && target.instances !== 1) {
+      issues.push({
+        path: ["targets", name, "grpc"],
+        message:
+          `grpc: true serves one instance's gRPC endpoints, not ${JSON.stringify(target.instances)}: ` +
+          "drop instances (or set it to 1)",
+      });
+    }
+    if (calls && !target.grpc) {
+      issues.push({
+        path: ["targets", name],
+        message: "the grpc: section's calls need the built-in target's gRPC endpoints: add grpc: true",
+      });
+    }
+  }
+  return issues;
+}
