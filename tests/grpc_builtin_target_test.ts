@@ -2,8 +2,8 @@
  * An experiment against the built-in target with `grpc: true` over TLS (`tls: self-signed`), end to end
  * through `loadlab run`: the section's call (no `proto:`: the built-in target's schema) goes to the
  * target's gRPC endpoints, verified by the CA the target made; a paced server stream is timed to its first
- * message as well as to its end (results.json and the report's run details
- * in chromium); a threshold on one error kind is judged. Bounded: 20 calls of about 10 ms each.
+ * message as well as to its end (results.json and the report's run details in chromium); a threshold on
+ * one error kind is judged. Bounded: 20 calls of about 10 ms each.
  */
 import assert from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
