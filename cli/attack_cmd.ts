@@ -50,6 +50,7 @@ import { endpointTable } from "../runner/endpoint_table.ts";
 import { withGrpcCalls } from "./grpc_args.ts";
 import { expandGhzConfig } from "./ghz_config.ts";
 import { DescriptorReserve } from "../system/descriptor_reserve.ts";
+import { StoppedBeforeLoad } from "../runner/worker/collect.ts";
 
 /** Runs the command; returns the process exit code. */
 export function runAttackCommand(argv: string[]): Promise<number> {
@@ -155,6 +156,12 @@ async function runLoad(
       ...exporter?.attackHooks(config.segment),
     });
   } catch (err) {
+    // Ctrl-C or SIGTERM while the load workers prepared: nothing was sent, nothing to write.
+    if (err instanceof StoppedBeforeLoad) {
+      live.done();
+      console.error(`loadlab attack: ${err.message}`);
+      return interrupt.exitCode();
+    }
     // The disk filled up under --log mid-run: exit 5 naming the log, as before the load.
     const unwritable = config.logFile ? requestLogError(err, config.logFile) : null;
     if (!unwritable) throw err;

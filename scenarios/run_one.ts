@@ -77,8 +77,9 @@ export async function executeRun(
     : null;
   const watched = await attackWatched(run, target, { config, parts }, opts, thresholds, logFile).catch(
     (err) => {
-      // Ctrl-C or SIGTERM while a session script's setup() ran: no load was sent, as when it came before.
-      if (err instanceof Error && err.name === "ScriptSetupStopped") return null;
+      // Ctrl-C or SIGTERM while a session script's setup() ran or the load workers prepared: no load was
+      // sent, as when it came before.
+      if (err instanceof Error && ["ScriptSetupStopped", "StoppedBeforeLoad"].includes(err.name)) return null;
       throw err;
     },
   );

@@ -12,6 +12,7 @@ import { runLoadlab, withTarget, withTempDir } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
 const DURATION_MS = 300;
@@ -119,3 +120,29 @@ Deno.test("loadlab run --iterations with --max-duration: a count that cannot fin
       out.stdout + out.stderr,
     );
   }));
+
+/** Signals a `loadlab run` as its load workers prepare (import the script): the exit within 2 s. */
+for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
+  Deno.test(`${signal} while the load workers prepare ends loadlab within 2 s: exit ${code}, results.json written`, () =>
+    withTempDir(async (dir) => {
+      const log = `${dir}/log`;
+      const child = new Deno.Command(Deno.execPath(), {
+        args: ["run", "-A", MAIN, "run", script("slow_prepare.ts"), "--out-dir", `${dir}/out`],
+        stdout: "piped",
+        stderr: "piped",
+        env: { NO_COLOR: "1", SCRIPT_LOG: log },
+        signal: AbortSignal.timeout(90_000),
+      }).spawn();
+      const deadline = Date.now() + 60_000;
+      while (Date.now() < deadline && !(await Deno.readTextFile(log).catch(() => "")).includes("prepare")) {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+      const signalledMs = performance.now();
+      child.kill(signal);
+      const out = await child.output();
+      const tookMs = performance.now() - signalledMs;
+      assertEquals(out.code, code, new TextDecoder().decode(out.stderr));
+      ok(tookMs < 2_000, `ended ${Math.round(tookMs)} ms after ${signal}`);
+      assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs, []);
+    }));
+}

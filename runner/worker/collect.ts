@@ -41,6 +41,11 @@ export class LoadError extends Error {
   override name = "LoadError";
 }
 
+/** A stop (Ctrl-C, SIGTERM) came while the load workers started or prepared: no load was sent. */
+export class StoppedBeforeLoad extends Error {
+  override name = "StoppedBeforeLoad";
+}
+
 /** Where the workers' samples and flow totals go as they arrive. */
 export interface WorkerSinks {
   /** One worker's samples, in its interval order (which is how the aggregator knows one is complete). */

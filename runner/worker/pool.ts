@@ -16,7 +16,7 @@ import type { SteerChange } from "../../results/schema_steering.ts";
 import type { MainToWorker, WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
-import { collect, LoadError, type WorkerSinks } from "./collect.ts";
+import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
 import { ScriptSetupError } from "../script/script_hooks.ts";
 
 const READY_TIMEOUT_MS = 30_000;
@@ -49,8 +49,10 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
   const send = (w: Worker, msg: MainToWorker) => w.postMessage(msg);
   // Started here, not in each worker: a worker's own nested worker starts half a second later.
   const sink = wsSinkFor(config);
+  // A stop before the load is not waited out (a script's slow import, a long pre-connect): no load is sent.
+  const stop = stopBeforeLoad(opts.signal);
   try {
-    await allReady(workers);
+    await Promise.race([allReady(workers), stop.stopped]);
     const warmupSinkUrl = (await sink)?.url;
     const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
     const heartbeats = workers.map(() => new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT));
@@ -64,7 +66,8 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
         heartbeat: heartbeats[workerIndex],
       })
     );
-    const prepared = mergePrepared(await preparing);
+    const prepared = mergePrepared(await Promise.race([preparing, stop.stopped]));
+    stop.dispose();
     sink.then((s) => s?.close());
     // A shared start (segments on several machines) is kept even when it has passed: sends already
     // due go out late and are counted so, and the shard says how late it started.
@@ -93,9 +96,24 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
       opts.signal?.removeEventListener("abort", onAbort);
     }
   } finally {
+    stop.dispose();
     workers.forEach((w) => w.terminate());
     sink.then((s) => s?.close()); // a failed prepare
   }
+}
+
+/** A promise that rejects with `StoppedBeforeLoad` as `signal` aborts, until disposed. */
+function stopBeforeLoad(signal: AbortSignal | undefined): { stopped: Promise<never>; dispose(): void } {
+  let onAbort = () => {};
+  const stopped = new Promise<never>((_, reject) => {
+    onAbort = () =>
+      reject(new StoppedBeforeLoad("stopped while the load workers prepared: no load was sent"));
+  });
+  // Handled by the race that awaits it; a stop after the load started is the pool's own.
+  stopped.catch(() => {});
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener("abort", onAbort, { once: true });
+  return { stopped, dispose: () => signal?.removeEventListener("abort", onAbort) };
 }
 
 /**
