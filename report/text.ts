@@ -148,7 +148,8 @@ function distributionLines(run: RunResult, c: Palette): string[] {
   const columns = [
     ...(run.uncorrectedLatencyMs === null ? [] : [{ name: "uncorrected", of: run.uncorrectedLatencyMs }]),
     ...(run.firstMessage === undefined ? [] : [{
-      name: `first message of ${formatCount(run.firstMessage.streams)} streams`,
+      name: `first message of ${formatCount(run.firstMessage.streams)} streams` +
+        (run.firstMessage.warmupIncluded ? ", warm-up included" : ""),
       of: run.firstMessage.latencyMs,
     }]),
   ];

@@ -10,8 +10,8 @@
  * sends, so those are recomputed exactly: a phase's timeouts are the timeouts of its own intervals. Only
  * files from before intervals carried `errorKinds` fall back to apportioning the interval error counts
  * by the whole run's mix of kinds (exact when the run has one kind), and to the whole run's server-bound
- * count for the verdict. Dropped sends, connects, connect times, uncorrected latency and error messages
- * exist only for the whole run and are kept as they are.
+ * count for the verdict. Dropped sends, connects, connect times, uncorrected latency, streams' first
+ * messages and error messages exist only for the whole run and are kept as they are.
  */
 import type { IntervalResult, LatencySummaryMs, PhaseResult, RunResult } from "./mod.ts";
 import { verdict } from "./conclude/bound_verdict.ts";
@@ -119,6 +119,8 @@ export function cutWarmup(run: RunResult, atMs: number): RunResult {
     warmupSec: run.warmupSec + kept[0].startMs / 1000,
     // An endpoint keeps no histogram per interval: its numbers stay whole, and say so.
     ...(run.endpoints ? { endpoints: run.endpoints.map((e) => ({ ...e, warmupIncluded: true })) } : {}),
+    // Nor do streams' first messages.
+    ...(run.firstMessage ? { firstMessage: { ...run.firstMessage, warmupIncluded: true } } : {}),
     durationSec,
     requests: t.requests,
     drained: t.drained,

@@ -89,6 +89,16 @@ Deno.test("cutWarmup counts error kinds exactly when intervals carry them", () =
   assert.deepEqual(cutWarmup(run, 1000).errors, { connect: 4 });
 });
 
+Deno.test("cutWarmup keeps streams' first messages whole, and says they include the warm-up", () => {
+  const run = warmRun();
+  const h = createHistogram();
+  h.recordValue(1500);
+  run.firstMessage = { streams: 1, latencyMs: summarizeMs(h), histogramEncoded: encodeHistogram(h) };
+  const cut = cutWarmup(run, 1000);
+  assert.deepEqual(cut.firstMessage, { ...run.firstMessage, warmupIncluded: true });
+  assert.equal(cutWarmup(warmRun(), 1000).firstMessage, undefined);
+});
+
 Deno.test("cutWarmup leaves a run without interval histograms as it is, and rejects a cut past the end", () => {
   const run = warmRun();
   run.intervals = run.intervals.map(({ histogramEncoded: _, ...iv }) => iv);

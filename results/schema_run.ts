@@ -102,6 +102,8 @@ export const runResultSchema = z.looseObject({
     streams: count,
     latencyMs: latencySummarySchema,
     histogramEncoded: histogramEncoding,
+    /** `warmup: auto` cut the run's warm-up after it ran, and not these: they still include it. */
+    warmupIncluded: z.boolean().optional(),
   }).optional(),
   /** oha-style equal-width buckets from fastest to slowest. */
   histogram: z.array(histogramBucketSchema).default([]),

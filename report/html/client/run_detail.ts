@@ -84,8 +84,8 @@ export function streamFacts(run: PageRun): Array<[string, string]> {
   const at = (l: { p50: number; p99: number }) => `p50 ${fmtMs(l.p50)}, p99 ${fmtMs(l.p99)}`;
   return [[
     "streams",
-    `${fmtNum(first.streams)} streamed answers: first message ${at(first.latencyMs)}; whole stream ` +
-    at(run.latencyMs),
+    `${fmtNum(first.streams)} streamed answers: first message ${at(first.latencyMs)}` +
+    `${first.warmupIncluded ? " (warm-up included)" : ""}; whole stream ${at(run.latencyMs)}`,
   ]];
 }
 
