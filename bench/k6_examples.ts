@@ -5,7 +5,8 @@
  * loadlab's engine against a local server (in this process, loopback only: a script's public host is
  * replaced by it, as `loadlab run --target` does). k6's examples were written against httpbin, so the
  * server answers httpbin's echo paths (`/get`, `/post`, ..., `/cookies`, `/redirect/N`, `/basic-auth/U/P`) as httpbin
- * does and everything else as the built-in target. Each script ends as one of: runs (no script error;
+ * does and everything else as the built-in target; a script of `k6/net/grpc` calls k6's own gRPC example
+ * server instead (k6_grpc_server.ts, at `GRPC_ADDR`, over h2c). Each script ends as one of: runs (no script error;
  * its checks' pass count beside it), runs with script errors (the first message), refused (the
  * conversion's or the options' reason), does not load, or not a k6 script. The share that runs is
  * printed last.
@@ -16,11 +17,12 @@ import { basename, join } from "node:path";
 import { createTargetApp } from "../targets/app/app.ts";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { isK6File, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { importsK6Module, isK6File, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { importScript } from "../runner/script/script_module.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { formatIssues } from "../validation/mod.ts";
+import { withK6GrpcServer } from "./k6_grpc_server.ts";
 
 /** How one script ended. */
 export interface ExampleOutcome {
@@ -29,8 +31,14 @@ export interface ExampleOutcome {
   detail: string;
 }
 
-/** Converts, maps and runs one script against `url`. */
-async function tryScript(path: string, url: string): Promise<ExampleOutcome> {
+/** Where a script's requests go: its server's URL, and the HTTP version (h2c for gRPC). */
+interface ExampleTarget {
+  url: string;
+  protocol?: "h2c";
+}
+
+/** Converts, maps and runs one script against `target`. */
+async function tryScript(path: string, target: ExampleTarget): Promise<ExampleOutcome> {
   const file = basename(path);
   if (!isK6File(path)) return { file, outcome: "not k6", detail: "imports no k6 module" };
   let converted: string;
@@ -49,7 +57,7 @@ async function tryScript(path: string, url: string): Promise<ExampleOutcome> {
   const mapped = k6Experiment(options);
   if (!mapped.ok) return { file, outcome: "refused", detail: formatIssues(mapped.issues).join("; ") };
   const run = await runAttack(parseAttackConfig({
-    url,
+    ...target,
     model: "count",
     requests: 2,
     connections: 1,
@@ -73,6 +81,12 @@ async function httpbin(req: Request): Promise<Response | null> {
     (req.headers.get("cookie") ?? "").split(";").map((c) => c.trim().split("=")).filter((p) => p[0] !== ""),
   );
   const path = url.pathname;
+  // echo.websocket.org (k6's ws example): a WebSocket at any path but the target's own sends every message back.
+  if (req.headers.get("upgrade")?.toLowerCase() === "websocket" && !path.startsWith("/ws/")) {
+    const { socket, response } = Deno.upgradeWebSocket(req);
+    socket.onmessage = (e) => socket.send(e.data);
+    return response;
+  }
   if (["/get", "/post", "/put", "/patch", "/delete"].includes(path)) {
     const data = await req.text();
     const form = req.headers.get("content-type")?.includes("form")
@@ -119,11 +133,40 @@ export async function runExamples(folder: string): Promise<ExampleOutcome[]> {
     { hostname: "127.0.0.1", port: 0, onListen() {} },
     async (req) => await httpbin(req) ?? target.fetch(req),
   );
-  const outcomes: ExampleOutcome[] = [];
+  const http = { url: `http://127.0.0.1:${server.addr.port}` };
+  const grpc = files.some(isGrpcScript);
   try {
-    for (const path of files) outcomes.push(await tryScript(path, `http://127.0.0.1:${server.addr.port}`));
+    if (!grpc) return await runEach(files, http, null);
+    return await withK6GrpcServer(folder, (addr, why) => {
+      if (addr !== null) Deno.env.set("GRPC_ADDR", addr);
+      // One example's default proto path names k6's folder before it moved under internal/: the file itself.
+      Deno.env.set(
+        "GRPC_PROTO_PATH",
+        join(folder, "../internal/lib/testutils/grpcservice/route_guide.proto"),
+      );
+      return runEach(files, http, addr === null ? why : { url: `http://${addr}`, protocol: "h2c" });
+    });
   } finally {
     await server.shutdown();
+  }
+}
+
+/** Whether the script at `path` calls gRPC (imports k6/net/grpc). */
+function isGrpcScript(path: string): boolean {
+  return isK6File(path) && importsK6Module(path, "k6/net/grpc");
+}
+
+/** Each script against its server: gRPC ones against `grpc` (or not run, with why: no server). */
+async function runEach(
+  files: string[],
+  http: ExampleTarget,
+  grpc: ExampleTarget | string | null,
+): Promise<ExampleOutcome[]> {
+  const outcomes: ExampleOutcome[] = [];
+  for (const path of files) {
+    if (!isGrpcScript(path)) outcomes.push(await tryScript(path, http));
+    else if (typeof grpc === "object" && grpc !== null) outcomes.push(await tryScript(path, grpc));
+    else outcomes.push({ file: basename(path), outcome: "does not load", detail: `no gRPC server: ${grpc}` });
   }
   return outcomes;
 }

@@ -4,15 +4,17 @@
  * cache folder (`$XDG_CACHE_HOME/loadlab/k6`, else `~/.cache/loadlab/k6`), in a folder named by a hash
  * of the script's text and of this runtime's place, with the script's own file name, so an error's
  * `file:line` reads as the k6 file's. The same text converts once; a changed script gets a new folder.
- * `sessionScriptPath` is what the plan, the workers and setup/teardown load in place of a k6 script.
+ * `sessionScriptPath` is what the plan, the workers and setup/teardown load in place of a k6 script; a
+ * `deno.json` beside it lends it loadlab's imports for its type check.
  */
 import { createHash } from "node:crypto";
+import * as acorn from "acorn";
 import { basename, dirname, join } from "node:path";
 import { convertK6, isK6Source } from "./convert.ts";
 import { RUNTIME_URL } from "./k6_modules.ts";
 
 /** Bumped when the conversion changes, so older cached conversions are not reused. */
-const CONVERSION_VERSION = "1";
+const CONVERSION_VERSION = "4";
 
 /** Where converted scripts are kept. */
 export function k6CacheDir(): string {
@@ -48,6 +50,7 @@ export function sessionScriptPath(path: string): string {
   }
   const { code } = convertK6(source, basename(path), dirname(path));
   Deno.mkdirSync(dirname(out), { recursive: true });
+  writeImportMap(dirname(out));
   // Written beside and renamed: a concurrent loadlab never imports half a file.
   const partial = `${out}.${Deno.pid}.partial`;
   Deno.writeTextFileSync(partial, code);
@@ -55,7 +58,30 @@ export function sessionScriptPath(path: string): string {
   return out;
 }
 
+/**
+ * A `deno.json` beside a conversion with loadlab's own imports, so `deno check` of the converted script (run
+ * from its folder) resolves the npm packages the runtime's modules use (protobufjs for k6/net/grpc). A
+ * compiled loadlab has no deno.json to read and checks no script: then none is written.
+ */
+function writeImportMap(folder: string): void {
+  let imports: unknown;
+  try {
+    imports = JSON.parse(Deno.readTextFileSync(new URL("../../../deno.json", import.meta.url))).imports;
+  } catch {
+    return;
+  }
+  Deno.writeTextFileSync(join(folder, "deno.json"), JSON.stringify({ imports }, null, 2));
+}
+
 /** The origins a k6 script's URLs name (for the run's default target). */
 export function k6Origins(path: string): string[] {
   return convertK6(Deno.readTextFileSync(path), basename(path), dirname(path)).origins;
+}
+
+/** Whether the k6 script at `path` imports k6 module `name` (`k6/net/grpc`: its load speaks HTTP/2). */
+export function importsK6Module(path: string, name: string): boolean {
+  // deno-lint-ignore no-explicit-any
+  const ast: any = acorn.parse(Deno.readTextFileSync(path), { ecmaVersion: "latest", sourceType: "module" });
+  // deno-lint-ignore no-explicit-any
+  return ast.body.some((s: any) => s.type === "ImportDeclaration" && s.source.value === name);
 }
