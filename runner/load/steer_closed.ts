@@ -34,11 +34,16 @@ export async function runSteeredLoops(
     const looped = backoff
       ? sleepMs(CONNECT_BACKOFF_MS).then(() => loop(ctx, conns[i], take))
       : loop(ctx, conns[i], take);
+    // One settlement handler each way (no `finally`): a crowd keeps one promise and two closures a loop.
     running.set(
       i,
       looped.then(() => {
+        running.delete(i);
         if (ctx.streamsPerConnection === 1 && mayStart(ctx, performance.now())) conns[i].release();
-      }).finally(() => running.delete(i)),
+      }, (err) => {
+        running.delete(i);
+        throw err;
+      }),
     );
   };
   conns.forEach((_, i) => start(i, !opened[i]));

@@ -45,10 +45,11 @@ export interface HandshakeDone {
 }
 
 /**
- * The first buffer of a connection's handshake: an answer's head is a few hundred bytes, and a crowd
- * handshaking at once would otherwise hold a full read buffer each. A longer answer grows it.
+ * The first buffer of a connection's handshake: an answer's head is 130-250 bytes (101, Upgrade,
+ * Connection, the accept key, perhaps a date or a server name), and a crowd handshaking at once holds
+ * one each. A longer answer grows it.
  */
-export const HANDSHAKE_FIRST_BYTES = 1024;
+const HANDSHAKE_FIRST_BYTES = 256;
 
 /** Handshake buffers a run keeps for reuse at most (one slice of a crowd's connects). */
 const KEPT_HANDSHAKE_BUFFERS = 256;
