@@ -7,7 +7,9 @@
  * `concurrency` workers over `connections` connections are loadlab's `-c connections --streams
  * concurrency/connections` (rounded up: ghz spreads workers over its connections in turn); `name`, ghz's
  * report title, changes nothing of the run and is passed over. Any other key loadlab
- * has no counterpart for is named, not ignored: the run would not be the one the file describes.
+ * has no counterpart for is named, not ignored: the run would not be the one the file describes. In
+ * `data` and `metadata`, ghz's `randomString` and `randomInt` template functions become loadlab's
+ * placeholders; its other template actions are named.
  */
 import { UsageError } from "./usage_error.ts";
 
@@ -93,11 +95,29 @@ export function ghzFlags(config: Record<string, unknown>, path: string): string[
   const concurrency = Number(config.concurrency ?? 50);
   flags.push("-c", String(connections), "--streams", String(Math.ceil(concurrency / connections)));
   for (const dir of asList(config["import-paths"])) flags.push("-i", dir);
-  if (config.data !== undefined) flags.push("-b", JSON.stringify(config.data));
+  if (config.data !== undefined) flags.push("-b", ghzTemplates(JSON.stringify(config.data), path));
   for (const [name, value] of Object.entries(asObject(config.metadata, path))) {
-    flags.push("-H", `${name}: ${value}`);
+    flags.push("-H", `${name}: ${ghzTemplates(String(value), path)}`);
   }
   return flags;
+}
+
+/**
+ * ghz's template functions in `text` as loadlab's placeholders: `{{randomString 8}}` is `{{
+ * $randomString(8) }}`, `{{randomInt 1 10}}` (10 excluded) `{{ $randomNumber(1,9) }}`; any other action
+ * (`{{.RequestNumber}}`, `{{newUUID}}`, ...) has no counterpart and is named.
+ */
+function ghzTemplates(text: string, path: string): string {
+  return text.replace(/\{\{\s*(.*?)\s*\}\}/g, (action: string, inner: string) => {
+    const string = /^randomString\s+(\d+)$/.exec(inner);
+    if (string) return `{{ $randomString(${string[1]}) }}`;
+    const int = /^randomInt\s+(-?\d+)\s+(-?\d+)$/.exec(inner);
+    if (int && Number(int[2]) > Number(int[1])) return `{{ $randomNumber(${int[1]},${Number(int[2]) - 1}) }}`;
+    throw new UsageError(
+      `--ghz-config ${path}: ghz's template ${action} has no loadlab counterpart (randomString N and ` +
+        "randomInt MIN MAX are read); write the value, or use a placeholder (docs/GRPC.md)",
+    );
+  });
 }
 
 function asList(value: unknown): string[] {

@@ -75,3 +75,23 @@ Deno.test("a ghz key loadlab cannot honour is named, not ignored; no host is an 
   throws(() => ghzFlags({ call: "a.B.C" }, "g.json"), /"host" \(HOST:PORT\) is missing/);
   throws(() => expandGhzConfig(["--ghz-config"]), /needs a file/);
 });
+
+Deno.test("ghz's randomString and randomInt templates become placeholders; its other actions are named", () => {
+  const flags = ghzFlags({
+    host: "h:1",
+    data: { name: "{{randomString 8}}", count: "{{randomInt 1 10}}" },
+    metadata: { "x-id": "id-{{randomInt 5 6}}" },
+  }, "g.json");
+  assertEquals(flags.slice(flags.indexOf("-b"), flags.indexOf("-b") + 4), [
+    "-b",
+    '{"name":"{{ $randomString(8) }}","count":"{{ $randomNumber(1,9) }}"}',
+    "-H",
+    "x-id: id-{{ $randomNumber(5,5) }}",
+  ]);
+  throws(
+    () => ghzFlags({ host: "h:1", data: { id: "{{.RequestNumber}}" } }, "g.json"),
+    (e) =>
+      e instanceof UsageError &&
+      /template \{\{\.RequestNumber\}\} has no loadlab counterpart/.test(e.message),
+  );
+});
