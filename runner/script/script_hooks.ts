@@ -50,6 +50,9 @@ export async function withScriptSetup(
       if (outcome.kind !== "done") throw setupFailure(outcome, "setup()", names);
       setupData = outcome.value;
     }
+    // Without a teardown the script's isolate has nothing left to do: ended before the load, so the
+    // load does not share the process with a second copy of the script's module graph.
+    if (!exports.teardown) host.close();
     const end = () => exports.teardown ? teardown(host, setupData, script.teardownTimeoutMs, signal) : null;
     let run: RunResult;
     try {

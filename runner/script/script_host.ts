@@ -76,6 +76,7 @@ export class ScriptHost {
 
   /** Ends the isolate (whatever the script left running in it). */
   close(): void {
+    if (this.#ended) return;
     this.#ended = true;
     this.#worker.terminate();
   }
