@@ -3,7 +3,9 @@
  * script does: a session that never yields its isolate (a busy loop after one request) has its worker
  * ended one second past the graceful stop on both transports, the run flagged, the cut counted and its
  * rate over the time it had; a count whose sessions never end stops at its max duration (a field, a
- * flag), named so, its results written. Real worker isolates against the built-in target; loads are
+ * flag), named so, its results written, or sooner when every session waits on its own code (not on a
+ * request, not in `s.sleep`) past the request timeout; a signal while the load workers prepare ends
+ * loadlab within 2 s. Real worker isolates against the built-in target; loads are
  * sub-second, bounds of a second.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -81,6 +83,40 @@ Deno.test("a count whose sessions wait for ever ends at its max duration, named 
     ok(run.durationSec >= 0.79 && run.durationSec <= 0.81, `durationSec ${run.durationSec}`);
     const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
     assertEquals(flag?.label, "incomplete: count not reached within its max duration (800.00 ms)");
+  }));
+
+Deno.test("a count whose every session waits on its own code past the request timeout ends as idle", () =>
+  withTarget(async (url) => {
+    let startedMs = Infinity;
+    // Its max duration only bounds the test should the idle rule not end it.
+    const run = await runAttack(pendingCount(url, { timeoutMs: 500, maxDurationMs: 30_000 }), {
+      onStart: () => startedMs = performance.now(),
+    });
+    const tookMs = performance.now() - startedMs;
+    ok(tookMs < 500 + GRACEFUL_STOP_MS + 1_000 + 1_000, `ended ${Math.round(tookMs)} ms after its start`);
+    assertEquals([run.incomplete, run.endedBy, run.requests], [true, "idle", 2]);
+    const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
+    assertEquals(
+      flag?.label,
+      "incomplete: idle, every session waiting on its own code (not a request, not s.sleep) past the timeout",
+    );
+  }));
+
+Deno.test("sessions in a think time (s.sleep) are not idle: the count ends at its max duration instead", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 2,
+      connections: 1,
+      workers: 1,
+      timeoutMs: 200,
+      maxDurationMs: 1_000,
+      gracefulStopMs: GRACEFUL_STOP_MS,
+      intervalMs: 100,
+      script: { path: script("get_then_sleep.ts") },
+    }));
+    assertEquals([run.endedBy, run.requests], ["maxDuration", 1]);
   }));
 
 Deno.test("max duration: a count's default is 10 minutes, and a bad one is refused at its field", () => {

@@ -5,7 +5,8 @@
  * per-request timeouts (the watchdog scans deadlines, so no timer per request) and drains finished
  * intervals to the caller, and ends the run gracefully: after the last start, in-flight requests get
  * `gracefulStopMs` before their sockets are closed (those still waiting then are counted as
- * `unfinished`, apart from the failures).
+ * `unfinished`, apart from the failures). A count ends short of its count at its max duration or when
+ * its script's sessions all sit idle (count_end.ts).
  */
 import type { WsRun } from "../http/ws/run.ts";
 import { WsStats } from "../http/ws/stats.ts";
@@ -32,6 +33,7 @@ import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
 import { pacingOf } from "./models/mod.ts";
 import { GeneratorMeter } from "../stats/generator_meter.ts";
+import { CountEnd } from "./count_end.ts";
 
 /** What prepareLoad built before t0 for the run. */
 export interface Prepared {
@@ -64,8 +66,8 @@ interface RunState {
   wsStats: WsStats | null;
   /** Closed models: the worker's thread, measured per interval (an open model's late sends say it). */
   meter: GeneratorMeter | null;
-  /** Why a count ended short of its count, once known. */
-  endedBy?: LoadRunSummary["endedBy"];
+  /** Why a count ended short of its count (its max duration, its idle sessions), once known. */
+  countEnd: CountEnd;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -92,7 +94,17 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
   const meter = pacingOf(config) === "closed"
     ? new GeneratorMeter(originMs, config.intervalMs, tickMsOf(config))
     : null;
-  const run: RunState = { ctx, stopAtMs: Infinity, ended, originMs, sessions, scripted, wsStats, meter };
+  const run: RunState = {
+    ctx,
+    stopAtMs: Infinity,
+    ended,
+    originMs,
+    sessions,
+    scripted,
+    wsStats,
+    meter,
+    countEnd: new CountEnd(config, scripted?.sessions ?? null),
+  };
   const steer = (change: SteerChange) =>
     ctx.steer.add(
       change,
@@ -210,7 +222,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
     endConnections(prepared, performance.now());
     prepared.transport.close();
   }
-  if (maxDurationPassed(config, run)) run.endedBy ??= "maxDuration";
+  run.countEnd.ended(performance.now(), run.ctx.endMs, run.stopAtMs);
   const { scripted, sessions, wsStats } = run;
   // A script's promises rejected in its last turns are reported by the runtime on the next one.
   if (scripted !== null) await scripted.settled();
@@ -233,14 +245,8 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
     ...(wsStats !== null ? { ws: wsStats.take() } : {}),
     ...(logError ? { logError } : {}),
     ...(prepared.feeder !== null && prepared.feeder.exhausted > 0 ? { dataRanOut: true } : {}),
-    ...(run.endedBy ? { endedBy: run.endedBy } : {}),
+    ...(run.countEnd.endedBy ? { endedBy: run.countEnd.endedBy } : {}),
   };
-}
-
-/** A count's max duration, not its count nor a stop, ended the load (it ran to the bound). */
-function maxDurationPassed(config: AttackConfig, run: RunState): boolean {
-  const bounded = loadBoundMs(config) < measuredDurationMs(config);
-  return bounded && run.stopAtMs === Infinity && performance.now() >= run.ctx.endMs;
 }
 
 /** The run's timer: timeouts, the cut past the graceful stop, and the finished intervals to the caller. */
@@ -249,6 +255,10 @@ function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
   watchdog(prepared.connections, nowMs);
   run.meter?.tick(nowMs);
   if (nowMs > Math.min(run.ctx.endMs, run.stopAtMs) + opts.config.gracefulStopMs) {
+    endConnections(prepared, nowMs, run.ended);
+  } else if (run.countEnd.idleAt(nowMs)) {
+    // Nothing will ever be sent again: the count ends here, its sessions cut.
+    stopArrivals(run, prepared.shared);
     endConnections(prepared, nowMs, run.ended);
   }
   const samples = prepared.shared.recorder.drain(nowMs, false);

@@ -41,6 +41,11 @@ export abstract class SessionEnd {
   /** Whether a request of the session is in flight (its end cuts the session if the run ended). */
   protected abstract inFlight(): boolean;
 
+  /** Waiting on the script's own code: no request of its in flight and no `s.sleep` (a count's idle rule). */
+  waitingOnOwnCode(): boolean {
+    return this.#sleeps === 0 && !this.inFlight();
+  }
+
   /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
   runEnded(): void {
     const run = this.#run;

@@ -159,6 +159,11 @@ export class ScriptSessions implements SessionContext {
   }
 
   /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
+  /** Every session in progress waits on the script's own code (not a request, not `s.sleep`). */
+  idle(): boolean {
+    return this.#live.allWaiting();
+  }
+
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {
     const message = this.names.shown(`unhandled rejection: ${scriptErrorMessage(reason, this.options.path)}`);
     shared.recorder.recordError(performance.now(), "script", message);
