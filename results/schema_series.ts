@@ -70,6 +70,13 @@ export const intervalSchema = z.preprocess(
     generatorBusyPct: z.number().optional(),
     generatorWaitPct: z.number().optional(),
     loopLagMs: z.number().optional(),
+    /**
+     * Closed models on the epoll transport: how long a response that reached the kernel waited for the
+     * load worker to read it (ms, the mean of a probe's waits in the interval; the most over workers):
+     * near zero while the worker keeps up, a large part of the latency when its own queue holds the
+     * responses (results/conclude/generator_saturation.ts). Absent elsewhere and in older files.
+     */
+    readyWaitMs: z.number().optional(),
     statusCodes: counts.default({}),
     /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
     histogramEncoded: histogramEncoding.optional(),

@@ -14,10 +14,16 @@
  * The late loop is what sets the worker's own queue apart from a machine that is merely busy: on a
  * machine at load 18 a light closed run's worker (2 connections, a TLS handshake loop) is runnable nearly
  * all the time too, waiting for a core at every wake-up, but its timers run within tens of milliseconds
- * (at most 42 ms measured at load 28), while a saturated worker's run 100 ms to seconds late. A fixed
- * request's loop is never that late (the epoll pump yields every 5 ms), so a closed run of fixed
- * requests whose worker is saturated by the sheer crowd (10,000 connections) is not flagged in its steady
- * state, only while its turns block (opening the connections).
+ * (at most 42 ms measured at load 28), while a saturated worker's run 100 ms to seconds late.
+ *
+ * A fixed request's loop is never that late (the epoll pump yields every 5 ms), so a worker saturated by
+ * the sheer crowd (10,000 connections on one core) shows it another way: its responses wait. The epoll
+ * transport's probe (runner/http/transport/ready_probe.ts) measures how long a response that reached the
+ * kernel waited for the worker to read it (`readyWaitMs`); when that wait is at least `QUEUED_SHARE` of
+ * the interval's median latency and at least `QUEUED_MIN_MS`, the latency is mostly loadlab's own queue.
+ * Against a slow server the same probe reads a few ms (7 ms of 170 ms against a 50 ms sleep at c=3,000,
+ * load 5): the requests wait at the server, not in the worker. A light worker on a busy machine waits
+ * for a core at each wake-up, as long as its timers are late there (tens of ms), never `QUEUED_MIN_MS`.
  *
  * Each interval of a closed run carries the busiest worker's thread (`generatorBusyPct`,
  * `generatorWaitPct`: % of the interval it ran on a core and waited for one) and the most its timers fired
@@ -33,7 +39,12 @@ export interface GeneratorLoad {
   generatorWaitPct: number;
   /** The most the worker's timer fired late in the interval (ms): how late its event loop was. */
   loopLagMs: number;
+  /** Mean wait of a ready response for the worker to read it (ms); absent where not measured. */
+  readyWaitMs?: number;
 }
+
+/** What an interval of a results file gives the judgement: its generator evidence and median latency (ms). */
+export type JudgedInterval = Partial<GeneratorLoad> & { p50?: number };
 
 /**
  * A thread running or waiting for a core this share of an interval (%) had no idle time to speak of:
@@ -46,6 +57,10 @@ export const SATURATED_PCT = 80;
 export const LATE_LOOP_MS = 100;
 /** Fewest intervals with evidence to judge a run by: one busy interval (a connect storm) says nothing. */
 export const MIN_JUDGED_INTERVALS = 2;
+/** A received response waiting for the worker this share of the median latency or more: its own queue. */
+export const QUEUED_SHARE = 0.5;
+/** ...and at least this long (ms): past what a busy machine's run queue alone holds a light worker. */
+export const QUEUED_MIN_MS = 50;
 
 /** The busier of two workers' (or shards') loads of one interval; its loop lag is the larger of both. */
 export function busierLoad(
@@ -54,14 +69,17 @@ export function busierLoad(
 ): GeneratorLoad | undefined {
   if (a === undefined || b === undefined) return a ?? b;
   const busier = demandPct(b) > demandPct(a) ? b : a;
-  return { ...busier, loopLagMs: Math.max(a.loopLagMs, b.loopLagMs) };
+  const merged = { ...busier, loopLagMs: Math.max(a.loopLagMs, b.loopLagMs) };
+  const readyWaitMs = Math.max(a.readyWaitMs ?? -1, b.readyWaitMs ?? -1);
+  return readyWaitMs < 0 ? merged : { ...merged, readyWaitMs };
 }
 
 /** The generator evidence of a results interval; undefined when it has none (open models, older files). */
 export function loadOf(interval: Partial<GeneratorLoad>): GeneratorLoad | undefined {
-  const { generatorBusyPct, generatorWaitPct, loopLagMs } = interval;
+  const { generatorBusyPct, generatorWaitPct, loopLagMs, readyWaitMs } = interval;
   if (generatorBusyPct === undefined || generatorWaitPct === undefined) return undefined;
-  return { generatorBusyPct, generatorWaitPct, loopLagMs: loopLagMs ?? 0 };
+  const load = { generatorBusyPct, generatorWaitPct, loopLagMs: loopLagMs ?? 0 };
+  return readyWaitMs === undefined ? load : { ...load, readyWaitMs };
 }
 
 function demandPct(load: GeneratorLoad): number {
@@ -78,23 +96,32 @@ export interface GeneratorSaturation {
   waitPct: number;
   /** The most its timers fired late over the run (ms). */
   loopLagMs: number;
+  /**
+   * Means over the judged intervals that measured it of how long a received response waited for the
+   * worker (ms) and of their median latency (ms); null where no interval measured it.
+   */
+  readyWait: { waitMs: number; p50Ms: number } | null;
   /** At least `MIN_JUDGED_INTERVALS` judged and most of them (more than half) saturated. */
   bound: boolean;
 }
 
 /** The generator's saturation over `intervals`; null when none carries evidence. */
-export function generatorSaturation(
-  intervals: ReadonlyArray<Partial<GeneratorLoad>>,
-): GeneratorSaturation | null {
+export function generatorSaturation(intervals: ReadonlyArray<JudgedInterval>): GeneratorSaturation | null {
   let judged = 0, saturated = 0, busy = 0, wait = 0, lag = 0;
+  let probed = 0, readyWaitMs = 0, p50Ms = 0;
   for (const interval of intervals) {
     const load = loadOf(interval);
     if (load === undefined) continue;
     judged++;
-    if (demandPct(load) >= SATURATED_PCT && load.loopLagMs >= LATE_LOOP_MS) saturated++;
+    if (isSaturated(load, interval.p50)) saturated++;
     busy += load.generatorBusyPct;
     wait += load.generatorWaitPct;
     lag = Math.max(lag, load.loopLagMs);
+    if (load.readyWaitMs !== undefined && interval.p50 !== undefined && interval.p50 > 0) {
+      probed++;
+      readyWaitMs += load.readyWaitMs;
+      p50Ms += interval.p50;
+    }
   }
   if (judged === 0) return null;
   return {
@@ -103,19 +130,41 @@ export function generatorSaturation(
     busyPct: busy / judged,
     waitPct: wait / judged,
     loopLagMs: lag,
+    readyWait: probed === 0 ? null : { waitMs: readyWaitMs / probed, p50Ms: p50Ms / probed },
     bound: judged >= MIN_JUDGED_INTERVALS && saturated * 2 > judged,
   };
 }
 
 /**
+ * The worker ran or waited for a core nearly all the interval, and either its timers were late or a
+ * received response waited for it most of the median latency `p50Ms` (an interval that answered nothing,
+ * a connect storm's, has no latency to compare with).
+ */
+function isSaturated(load: GeneratorLoad, p50Ms: number | undefined): boolean {
+  if (demandPct(load) < SATURATED_PCT) return false;
+  if (load.loopLagMs >= LATE_LOOP_MS) return true;
+  const waitedMs = load.readyWaitMs;
+  return waitedMs !== undefined && p50Ms !== undefined && p50Ms > 0 && waitedMs >= QUEUED_MIN_MS &&
+    waitedMs >= QUEUED_SHARE * p50Ms;
+}
+
+/**
  * The evidence in words: "the load worker was saturated (running or waiting for a core at least 80% of
  * the time, its timers at least 100 ms late) in 8 of 8 intervals (running 52%, waiting for a core 47%,
- * timers up to 410 ms late)".
+ * timers up to 410 ms late)"; where the ready wait was measured, the condition adds "or a received
+ * response waiting for it at least 50% of the median latency and 50 ms" and the figures end "a received
+ * response waited 84 ms for it on average, the median latency 117 ms".
  */
 export function saturationText(s: GeneratorSaturation): string {
   const pct = (v: number) => `${Math.round(v)}%`;
+  const ms = (v: number) => `${Math.round(v)} ms`;
+  const ready = s.readyWait;
+  const when = ready === null ? "" : ` or a received response waiting for it at least ` +
+    `${pct(QUEUED_SHARE * 100)} of the median latency and ${ms(QUEUED_MIN_MS)}`;
+  const waited = ready === null ? "" : `, a received response waited ${ms(ready.waitMs)} for it on ` +
+    `average, the median latency ${ms(ready.p50Ms)}`;
   return `the load worker was saturated (running or waiting for a core at least ${SATURATED_PCT}% of the ` +
-    `time, its timers at least ${LATE_LOOP_MS} ms late) in ${s.saturated} of ${s.judged} intervals ` +
-    `(running ${pct(s.busyPct)}, waiting for a core ${pct(s.waitPct)}, timers up to ` +
-    `${Math.round(s.loopLagMs)} ms late)`;
+    `time, its timers at least ${LATE_LOOP_MS} ms late${when}) in ${s.saturated} of ${s.judged} ` +
+    `intervals (running ${pct(s.busyPct)}, waiting for a core ${pct(s.waitPct)}, timers up to ` +
+    `${ms(s.loopLagMs)} late${waited})`;
 }

@@ -33,3 +33,38 @@ Deno.test("a run is generator-bound when most of two or more judged intervals ar
       "least 100 ms late) in 2 of 2 intervals (running 20%, waiting for a core 60%, timers up to 300 ms late)",
   );
 });
+
+Deno.test("a closed run whose received responses wait most of the latency for the worker is saturated", () => {
+  // A crowd of fixed requests: timers on time, but a response waits 84 of the median 117 ms to be read.
+  const crowd = { ...load(89, 10, 9), readyWaitMs: 84, p50: 117 };
+  const s = generatorSaturation([crowd, crowd, { ...crowd, readyWaitMs: 30 }])!;
+  assertEquals([s.saturated, s.bound], [2, true]);
+  assertEquals(
+    saturationText(s),
+    "the load worker was saturated (running or waiting for a core at least 80% of the time, its timers at " +
+      "least 100 ms late or a received response waiting for it at least 50% of the median latency and " +
+      "50 ms) in 2 of 3 intervals (running 89%, waiting for a core 10%, timers up to 9 ms late, a received " +
+      "response waited 66 ms for it on average, the median latency 117 ms)",
+  );
+  // A slow server: the worker runnable on a busy machine, its responses read at once.
+  const slowServer = { ...load(20, 70, 50), readyWaitMs: 8, p50: 170 };
+  assertEquals(generatorSaturation([slowServer, slowServer])?.bound, false);
+  // A light worker on a busy machine: each wake-up waits for a core most of a short latency, never 50 ms.
+  const busyMachine = { ...load(10, 85, 40), readyWaitMs: 40, p50: 45 };
+  assertEquals(generatorSaturation([busyMachine, busyMachine])?.bound, false);
+  // A worker that was not saturated is not judged by its wait, nor an interval without its latency.
+  const unjudged = [{ ...crowd, generatorBusyPct: 50 }, { ...crowd, p50: undefined }, { ...crowd, p50: 0 }];
+  assertEquals(generatorSaturation(unjudged)?.saturated, 0);
+});
+
+Deno.test("busierLoad keeps the longer ready wait of two workers, and none when neither measured it", () => {
+  assertEquals(busierLoad({ ...load(30, 10), readyWaitMs: 5 }, { ...load(20, 70), readyWaitMs: 90 }), {
+    ...load(20, 70),
+    readyWaitMs: 90,
+  });
+  assertEquals(busierLoad({ ...load(90, 0), readyWaitMs: 70 }, load(20, 0)), {
+    ...load(90, 0),
+    readyWaitMs: 70,
+  });
+  assertEquals("readyWaitMs" in busierLoad(load(1, 2), load(3, 4))!, false);
+});

@@ -4,19 +4,29 @@
  * judges it): on each tick of the worker's run timer, how long its thread ran on a core and waited in the run
  * queue for one since the previous tick (`/proc/thread-self/schedstat`, one small read every 50 ms), and how
  * late the tick fired, added to the interval the tick falls in. `attach` puts each interval's shares on the
- * recorder's sample of it as the worker drains them. Off the hot path: a tick's work is one read and a few
- * additions. Where the kernel keeps no schedstat, nothing is recorded.
+ * recorder's sample of it as the worker drains them. With it, where the transport measures it (the epoll
+ * transport's probe, runner/http/transport/ready_probe.ts), how long a response that reached the kernel
+ * waited for the worker to read it, averaged over the interval (`readyWaitMs`). Off the hot path: a tick's
+ * work is one read and a few additions. Where the kernel keeps no schedstat, nothing is recorded.
  */
 import { readThreadSchedMs } from "../../system/proc_stat.ts";
 import type { GeneratorLoad } from "../../results/conclude/generator_saturation.ts";
 import { idleSample, type IntervalSample } from "./sample.ts";
 
-/** One interval's sums: wall time covered by ticks, time run and waited, the latest tick. */
+/** One interval's sums: wall time covered by ticks, time run and waited, the latest tick, ready waits. */
 interface Span {
   wallMs: number;
   runMs: number;
   waitMs: number;
   lagMs: number;
+  readyCount: number;
+  readySumMs: number;
+}
+
+/** What the meter reads on each tick: the thread's times, and the transport's ready waits (if measured). */
+export interface MeterSources {
+  sched?: typeof readThreadSchedMs;
+  readyWait?: () => { count: number; sumMs: number } | null;
 }
 
 /** Ticks of one worker, summed per interval until its sample is drained. */
@@ -24,6 +34,8 @@ export class GeneratorMeter {
   readonly #spans = new Map<number, Span>();
   #lastMs = NaN;
   #last: { runMs: number; waitMs: number } | null = null;
+  readonly read: typeof readThreadSchedMs;
+  readonly readyWait: MeterSources["readyWait"];
 
   /**
    * `periodMs`: the run timer's period, so a tick's lateness is what came after it. The first reading is
@@ -33,11 +45,14 @@ export class GeneratorMeter {
     readonly originMs: number,
     readonly intervalMs: number,
     readonly periodMs: number,
-    readonly read = readThreadSchedMs,
+    sources: MeterSources = {},
     nowMs = performance.now(),
   ) {
-    this.#last = read();
+    this.read = sources.sched ?? readThreadSchedMs;
+    this.readyWait = sources.readyWait;
+    this.#last = this.read();
     this.#lastMs = nowMs;
+    this.readyWait?.();
   }
 
   /**
@@ -47,6 +62,7 @@ export class GeneratorMeter {
    */
   tick(nowMs: number): void {
     const sched = this.read();
+    const ready = this.readyWait?.() ?? null;
     if (sched === null) return;
     const last = this.#last, lastMs = this.#lastMs;
     this.#last = sched;
@@ -60,11 +76,15 @@ export class GeneratorMeter {
       const endMs = Math.min(nowMs, this.originMs + (index + 1) * this.intervalMs);
       const share = (endMs - startMs) / wallMs;
       let span = this.#spans.get(index);
-      if (span === undefined) this.#spans.set(index, span = { wallMs: 0, runMs: 0, waitMs: 0, lagMs: 0 });
+      if (span === undefined) this.#spans.set(index, span = newSpan());
       span.wallMs += endMs - startMs;
       span.runMs += runMs * share;
       span.waitMs += waitMs * share;
       span.lagMs = Math.max(span.lagMs, lagMs);
+      if (ready !== null) {
+        span.readyCount += ready.count * share;
+        span.readySumMs += ready.sumMs * share;
+      }
       startMs = endMs;
     }
   }
@@ -101,13 +121,19 @@ export class GeneratorMeter {
   }
 }
 
+function newSpan(): Span {
+  return { wallMs: 0, runMs: 0, waitMs: 0, lagMs: 0, readyCount: 0, readySumMs: 0 };
+}
+
 /** A span's shares of its wall time; null for one too short to say anything. */
 function loadOfSpan(span: Span): GeneratorLoad | null {
   if (span.wallMs <= 0) return null;
   const pct = (ms: number) => Math.round(Math.min(100, Math.max(0, (ms / span.wallMs) * 100)) * 10) / 10;
+  const tenths = (ms: number) => Math.round(Math.max(0, ms) * 10) / 10;
   return {
     generatorBusyPct: pct(span.runMs),
     generatorWaitPct: pct(span.waitMs),
-    loopLagMs: Math.round(Math.max(0, span.lagMs) * 10) / 10,
+    loopLagMs: tenths(span.lagMs),
+    ...(span.readyCount > 0 ? { readyWaitMs: tenths(span.readySumMs / span.readyCount) } : {}),
   };
 }

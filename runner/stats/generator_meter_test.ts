@@ -5,7 +5,7 @@ import { idleSample } from "./sample.ts";
 Deno.test("the meter shares each tick's run and wait time among the intervals it spans", () => {
   let runMs = 0, waitMs = 0;
   // Interval 250 ms from origin 1000, a 50 ms timer.
-  const meter = new GeneratorMeter(1000, 250, 50, () => ({ runMs, waitMs }), 1000);
+  const meter = new GeneratorMeter(1000, 250, 50, { sched: () => ({ runMs, waitMs }) }, 1000);
   runMs = 25, waitMs = 10;
   meter.tick(1050); // 50 ms in interval 0: 25 run, 10 waited.
   runMs = 425, waitMs = 210;
@@ -20,17 +20,17 @@ Deno.test("the meter shares each tick's run and wait time among the intervals it
 });
 
 Deno.test("the meter says nothing before the origin nor where the kernel keeps no schedstat", () => {
-  const early = new GeneratorMeter(1000, 250, 50, () => ({ runMs: 1, waitMs: 1 }), 900);
+  const early = new GeneratorMeter(1000, 250, 50, { sched: () => ({ runMs: 1, waitMs: 1 }) }, 900);
   early.tick(950);
   assertEquals(early.attach([idleSample(0, 0, 1, false)])[0].generator, undefined);
-  const none = new GeneratorMeter(0, 250, 50, () => null, 10);
+  const none = new GeneratorMeter(0, 250, 50, { sched: () => null }, 10);
   none.tick(60);
   assertEquals(none.attach([idleSample(0, 0, 1, false)])[0].generator, undefined);
 });
 
 Deno.test("an interval without a sample (a blocked start) gets an empty one with its shares, in order", () => {
   let runMs = 0;
-  const meter = new GeneratorMeter(0, 250, 50, () => ({ runMs, waitMs: 0 }), 0);
+  const meter = new GeneratorMeter(0, 250, 50, { sched: () => ({ runMs, waitMs: 0 }) }, 0);
   runMs = 600;
   meter.tick(600); // One turn of 600 ms: intervals 0, 1 and part of 2.
   const out = meter.attach([idleSample(2, 0, 10, false)]);
@@ -39,4 +39,31 @@ Deno.test("an interval without a sample (a blocked start) gets an empty one with
     [1, 0, 100],
     [2, 10, 100],
   ]);
+});
+
+Deno.test("the meter averages the transport's ready waits per interval, shared by overlap", () => {
+  let ready = { count: 0, sumMs: 0 };
+  const take = () => {
+    const taken = ready;
+    ready = { count: 0, sumMs: 0 };
+    return taken;
+  };
+  const meter = new GeneratorMeter(
+    0,
+    250,
+    50,
+    { sched: () => ({ runMs: 0, waitMs: 0 }), readyWait: take },
+    0,
+  );
+  ready = { count: 4, sumMs: 80 };
+  meter.tick(50); // 4 waits of 20 ms in interval 0.
+  ready = { count: 10, sumMs: 1000 };
+  meter.tick(450); // 400 ms: 200 to interval 0, 200 to 1, waits of 100 ms each.
+  const [first, second] = meter.attach([0, 1].map((i) => idleSample(i, 0, 1, false)));
+  assertEquals(first.generator?.readyWaitMs, 64.4); // (80 + 500) / (4 + 5), in tenths
+  assertEquals(second.generator?.readyWaitMs, 100);
+  // Without a transport that measures it, no ready wait is written.
+  const none = new GeneratorMeter(0, 250, 50, { sched: () => ({ runMs: 0, waitMs: 0 }) }, 0);
+  none.tick(50);
+  assertEquals("readyWaitMs" in none.attach([idleSample(0, 0, 1, false)])[0].generator!, false);
 });

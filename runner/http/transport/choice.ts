@@ -24,6 +24,7 @@ import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringLoop } from "./uring_transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
+import type { ReadyWaitSum } from "./ready_probe.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
 export const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
@@ -40,6 +41,11 @@ export interface ChosenTransport {
   tlsInfo(): TlsSessionInfo | null;
   /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
   close(): void;
+  /**
+   * Closed models on epoll: how long ready responses waited for the worker since the last call
+   * (transport/ready_probe.ts); absent on the other transports, null where no probe could be made.
+   */
+  takeReadyWait?: () => ReadyWaitSum | null;
 }
 
 /**
@@ -197,6 +203,7 @@ function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
     fallbackReason: null,
     tlsInfo,
     close: () => loop.close(),
+    takeReadyWait: () => loop.takeReadyWait(),
   };
 }
 

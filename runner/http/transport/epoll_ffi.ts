@@ -8,8 +8,8 @@
  * whose BigInt results made a read/write loop 2.3x slower) so V8 takes its fast call path; lengths are
  * bounded far below 2^31. Calls return their result, or `-errno` on failure, so the hot path throws
  * nothing. Only the idle wait (`epollWaitAsync`) is `nonblocking` (a thread-pool call that lets timers run
- * meanwhile); every hot call is synchronous. The once-per-run name lookup through this binding is
- * host_resolver.ts's (the one other module that touches its symbols).
+ * meanwhile); every hot call is synchronous. Two other modules touch its symbols: host_resolver.ts (the
+ * once-per-run name lookup) and ready_probe.ts (the timerfd that measures how long ready events wait).
  */
 import { AF_INET, type SockAddr } from "./sock_addr.ts";
 
@@ -36,6 +36,8 @@ const SYMBOLS = {
   __errno_location: { parameters: [], result: "pointer" },
   getaddrinfo: { parameters: ["buffer", "pointer", "buffer", "buffer"], result: "i32" },
   freeaddrinfo: { parameters: ["pointer"], result: "void" },
+  timerfd_create: { parameters: ["i32", "i32"], result: "i32" },
+  timerfd_settime: { parameters: ["i32", "i32", "buffer", "buffer"], result: "i32" },
 } as const satisfies Deno.ForeignLibraryInterface;
 
 type Libc = Deno.DynamicLibrary<typeof SYMBOLS>["symbols"];

@@ -23,6 +23,9 @@
  * - otherwise (open models, whose pacer spins on `setImmediate` for sub-ms send times, and anything
  *   sharing the isolate with an in-process server): one non-blocking poll per turn, and after a few
  *   empty ones an off-thread wait (`nonblocking` FFI) of at most `IDLE_WAIT_MS`.
+ *
+ * A blocking loop also holds a probe in its set (transport/ready_probe.ts): a timer whose events queue
+ * with the sockets', so how late the pump reaches them is how long a response waited for this worker.
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
@@ -35,6 +38,7 @@ import { loopSocket, startConnect } from "./loop_dial.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import { nextTurn } from "../../load/clock.ts";
 import { SocketTable } from "./socket_table.ts";
+import { PROBE_TOKEN, ReadyProbe, type ReadyWaitSum } from "./ready_probe.ts";
 
 /** Longest off-thread wait when idle: bounds how late a stop or a closed loop is noticed. */
 const IDLE_WAIT_MS = 5;
@@ -68,6 +72,8 @@ export class EpollLoop implements SocketLoop {
   tlsInfo: SslNegotiated | null = null;
   readonly #sources: readonly SockAddr[];
   #nextSource = 0;
+  /** Blocking loops: how long ready events wait for the pump (null for polling loops, or no timerfd). */
+  readonly #probe: ReadyProbe | null = null;
 
   constructor(readonly addr: SockAddr, sys = new EpollSys(), options: EpollLoopOptions = { blockMs: 0 }) {
     this.sys = sys;
@@ -77,6 +83,23 @@ export class EpollLoop implements SocketLoop {
     const epfd = sys.epollCreate();
     if (epfd < 0) throw new Error(`epoll_create1 failed: ${errnoMessage(-epfd)}`);
     this.#epfd = epfd;
+    if (this.#blockMs > 0) this.#probe = this.#openProbe();
+  }
+
+  /** The probe in this set, or null where the kernel refuses a timerfd or its registration. */
+  #openProbe(): ReadyProbe | null {
+    const probe = ReadyProbe.open();
+    if (probe === null) return null;
+    if (this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, probe.fd, EPOLLIN | EPOLLET, PROBE_TOKEN) < 0) {
+      probe.close();
+      return null;
+    }
+    return probe;
+  }
+
+  /** How long ready events waited for the pump since the last call; null without a probe. */
+  takeReadyWait(): ReadyWaitSum | null {
+    return this.#probe?.take(this.sys.nowMs()) ?? null;
   }
 
   /** The epoll set's fd (for tests: whether it is still open, by its number in /proc/self/fd). */
@@ -164,6 +187,7 @@ export class EpollLoop implements SocketLoop {
     if (this.#closed) return;
     this.#table.closeAll();
     this.#closed = true;
+    this.#probe?.close();
     this.sys.closeEpoll(this.#epfd);
     this.#tls?.close();
   }
@@ -185,6 +209,7 @@ export class EpollLoop implements SocketLoop {
       // read is armed before its write), so blocking now would wait for a response not yet asked for
       // and charge the block to its latency. The first round waits for the next turn.
       await nextTurn();
+      this.#probe?.restart(sys.nowMs());
       while (this.waiting > 0 && !this.#closed) {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
@@ -255,9 +280,11 @@ export class EpollLoop implements SocketLoop {
   #dispatch(events: DataView, n: number): void {
     if (this.#closed) return;
     for (let i = 0; i < n; i++) {
-      const sock = this.#table.slots[this.sys.eventToken(events, i)];
+      const token = this.sys.eventToken(events, i);
+      const sock = this.#table.slots[token];
       if (TRACE_CONN) this.#traceEvent(events, i, sock);
       if (sock != null) sock.onEvents(this.sys.eventFlags(events, i));
+      else if (token === PROBE_TOKEN) this.#probe?.fired(this.sys.nowMs());
     }
   }
 
