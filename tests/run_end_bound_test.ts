@@ -17,7 +17,7 @@ import { runVerdict } from "../results/conclude/run_verdict.ts";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
-const DURATION_MS = 300;
+const DURATION_MS = 600;
 const TIMEOUT_MS = 1_000;
 const GRACEFUL_STOP_MS = 200;
 /** The bound every run keeps, counted from its start. */
@@ -31,26 +31,27 @@ for (const transport of ["deno", "epoll"] as const) {
         parseAttackConfig({
           url,
           model: "connections",
-          connections: 1,
+          connections: 2,
           workers: 1,
           durationMs: DURATION_MS,
           timeoutMs: TIMEOUT_MS,
           gracefulStopMs: GRACEFUL_STOP_MS,
           intervalMs: 100,
           transport,
-          script: { path: script("blocking.ts") },
+          script: { path: script("blocking_user.ts") },
         }),
         { onStart: () => startedMs = performance.now() },
       );
       const tookMs = performance.now() - startedMs;
       ok(tookMs < BOUND_MS, `ended ${Math.round(tookMs)} ms after its start (bound ${BOUND_MS} ms)`);
       assertEquals([run.incomplete, run.stuckWorkers, run.transport], [true, 1, transport]);
-      ok((run.unfinished ?? 0) >= 1, `unfinished ${run.unfinished}: the cut session is counted`);
-      // The rate is over the load it had: its 300 ms, not the ms between its last sample and the cut.
-      ok(run.durationSec >= 0.29 && run.durationSec <= 0.31, `durationSec ${run.durationSec}`);
+      // Both sessions were cut with their worker: the one in its loop, and the other's think time.
+      assertEquals(run.unfinished, 2, "the cut sessions are counted");
+      // The rate is over the load it had: its 600 ms, not the ms between its last sample and the cut.
+      ok(run.durationSec >= 0.59 && run.durationSec <= 0.61, `durationSec ${run.durationSec}`);
       assertEquals(
         runVerdict(run).flags.find((f) => f.kind === "incomplete")?.label,
-        "incomplete: 1 worker stuck in blocking.ts",
+        "incomplete: 1 worker stuck in blocking_user.ts",
       );
     }));
 }

@@ -79,6 +79,8 @@ export interface LoadRun {
    * its own (a script's `Deno.exit`), so its counts reach the run instead of dying with it.
    */
   flush(): void;
+  /** The script sessions in progress (0 without a script): cut with the worker if it is ended as stuck. */
+  inProgress(): number;
 }
 
 /** A load made ready before t0: the generator warm, the pool open; `start` runs it. */

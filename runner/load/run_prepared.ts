@@ -125,6 +125,7 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
       stopArrivals(run, prepared.shared);
       ended.abort();
     },
+    inProgress: () => scripted?.sessions.inProgress() ?? 0,
     flush() {
       opts.onSamples(recorder.drain(performance.now(), true));
       if (sessions !== null) opts.onFlows?.(sessions.recorder.take());

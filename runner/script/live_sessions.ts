@@ -30,6 +30,11 @@ export class LiveSessions<S extends EndsWithRun> {
     this.#live.delete(s);
   }
 
+  /** How many sessions are in progress. */
+  get size(): number {
+    return this.#live.size;
+  }
+
   /** Some session is in progress and every one waits on the script's own code: nothing will be sent. */
   allWaiting(): boolean {
     if (this.#live.size === 0) return false;

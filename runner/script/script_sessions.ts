@@ -159,6 +159,11 @@ export class ScriptSessions implements SessionContext {
   }
 
   /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
+  /** How many sessions are in progress. */
+  inProgress(): number {
+    return this.#live.size;
+  }
+
   /** Every session in progress waits on the script's own code (not a request, not `s.sleep`). */
   idle(): boolean {
     return this.#live.allWaiting();

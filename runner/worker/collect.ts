@@ -187,9 +187,12 @@ class WorkerCollector implements Collecting {
     const { originMs, endMs } = this.span;
     this.#totals.addActive(Math.max(0, Math.min(performance.now(), endMs) - originMs));
     const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, modelDef(this.config.model).keepsUncorrected);
-    // A stuck worker was handling at least one response (its sample of it never came); an exited one
-    // had what its last sample said.
-    const inFlight = why === "stuck" ? Math.max(1, this.#lastInFlight[k]) : this.#lastInFlight[k];
+    // A stuck worker was handling at least one response (its sample of it never came), and its script
+    // sessions in progress at its last heartbeat are cut with it; an exited one had what its last sample
+    // said.
+    const inFlight = why === "stuck"
+      ? Math.max(1, this.#lastInFlight[k], this.heartbeats[k][1])
+      : this.#lastInFlight[k];
     // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
     sample.unfinished = inFlight;
     this.sinks.onSamples([sample], k);

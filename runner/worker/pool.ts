@@ -55,7 +55,7 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     await Promise.race([allReady(workers), stop.stopped]);
     const warmupSinkUrl = (await sink)?.url;
     const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
-    const heartbeats = workers.map(() => new SharedArrayBuffer(Float64Array.BYTES_PER_ELEMENT));
+    const heartbeats = workers.map(() => new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
     workers.forEach((w, workerIndex) =>
       send(w, {
         type: "prepare",

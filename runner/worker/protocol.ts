@@ -24,8 +24,9 @@ export type MainToWorker =
     /** The WebSocket warm-up's echo, started once for all workers (load/ws_warmup_sink.ts). */
     warmupSinkUrl?: string;
     /**
-     * One float64 the worker sets to the time (ms since the epoch) every `HEARTBEAT_MS` while its event
-     * loop turns: the main side tells a worker stuck in code that never yields from a slow one by it.
+     * Two float64s the worker sets every `HEARTBEAT_MS` while its event loop turns: the time (ms since
+     * the epoch), by which the main side tells a worker stuck in code that never yields from a slow one,
+     * and the script sessions it has in progress, which are cut with it when it is ended so.
      */
     heartbeat: SharedArrayBuffer;
   }

@@ -54,10 +54,16 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
   }
 };
 
-/** Marks the time into `heartbeat` on every turn of a timer: it stops when code never yields the loop. */
+/**
+ * Marks the time and the sessions in progress into `heartbeat` on every turn of a timer: it stops when
+ * code never yields the loop.
+ */
 function beatInto(heartbeat: SharedArrayBuffer): void {
   const beat = new Float64Array(heartbeat);
-  const mark = () => beat[0] = performance.timeOrigin + performance.now();
+  const mark = () => {
+    beat[0] = performance.timeOrigin + performance.now();
+    beat[1] = run?.inProgress() ?? 0;
+  };
   mark();
   setInterval(mark, HEARTBEAT_MS);
 }
