@@ -3,10 +3,12 @@
  * A k6 script's `options` as the experiment `loadlab run script.js` runs: the load as one of loadlab's
  * models (`vus`+`duration` and `constant-vus` are `connections`, `stages` and `ramping-vus` ramp them,
  * `iterations` and the iteration executors are `count` loads of sessions, the arrival-rate executors are
- * `rate` phases), thresholds in k6's syntax as loadlab's k6 form (`http_req_duration{name:x}: p(95)<500`),
- * `noConnectionReuse` and `insecureSkipTLSVerify` as the load's connection and TLS (thresholds: k6_thresholds.ts). An option loadlab
- * cannot honour is a problem at its path (`options.scenarios.a.startTime`), never dropped. Pure: options
- * in, experiment fields or problems out.
+ * `rate` phases); several scenarios (or one with a `startTime`) as one load each, run together from their
+ * `startTime`s (the experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form
+ * (`http_req_duration{name:x}: p(95)<500`; k6_thresholds.ts); `noConnectionReuse` and
+ * `insecureSkipTLSVerify` as each load's connection and TLS. An option loadlab cannot honour is a problem
+ * at its path (`options.scenarios.a.maxVUs`), never dropped. Pure: options in, experiment fields or
+ * problems out.
  */
 import { formatPath, type Issue } from "../validation/mod.ts";
 import { k6Duration, type Problem } from "./k6_duration.ts";
@@ -14,9 +16,12 @@ import { type AfterRunRule, thresholdsOf } from "./k6_thresholds.ts";
 
 type Options = Record<string, unknown>;
 
-/** What the options become: the load, its extra fields and the thresholds. */
+/** What the options become: the loads (one per scenario), their start offsets, and the thresholds. */
 export interface K6Experiment {
-  load: Record<string, unknown>;
+  /** `k6` for the shortcut options; one per scenario, by its name, with `scenarios`. */
+  loads: Record<string, Record<string, unknown>>;
+  /** With several scenarios or a `startTime`: each load's start (the experiment's `together:`). */
+  together?: Record<string, string>;
   thresholds: Array<string | Record<string, unknown>>;
   /**
    * Thresholds judged after the run on k6's summary (cli/k6_summary.ts): on `checks`, on the custom
@@ -40,6 +45,8 @@ const HONOURED = new Set([
   "maxRedirects",
   "userAgent",
   "noCookiesReset",
+  // Every request's tags (runner/script/k6/k6_tags.ts), which thresholds select by.
+  "tags",
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 
@@ -57,30 +64,46 @@ export function k6Experiment(
     else if (key === "insecureSkipTLSVerify") extra.tls = { insecure: Boolean(value) };
     else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
   }
-  const load = loadOf(options, problem);
   const afterRun: AfterRunRule[] = [];
   const thresholds = thresholdsOf(options.thresholds, problem, afterRun);
+  if (options.scenarios === undefined) {
+    const load = shortcutLoad(options, problem);
+    if (issues.length > 0) return { ok: false, issues };
+    return { ok: true, value: { loads: { k6: { ...load, ...extra } }, thresholds, afterRun } };
+  }
+  const { loads, together } = scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
-  return { ok: true, value: { load: { ...load, ...extra }, thresholds, afterRun } };
+  for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
+  return { ok: true, value: { loads, ...(together ? { together } : {}), thresholds, afterRun } };
 }
 
-/** The load of the top-level shortcuts or of the one scenario. */
-function loadOf(o: Options, problem: Problem): Record<string, unknown> {
-  if (o.scenarios !== undefined) {
-    const shortcut = ["vus", "duration", "iterations", "stages"].find((k) => o[k] !== undefined);
-    if (shortcut) {
-      problem(["options", shortcut], "give scenarios or the shortcut options (vus, duration, ...), not both");
-    }
-    const entries = Object.entries(o.scenarios as Record<string, Options>);
-    if (entries.length !== 1) {
-      problem(
-        ["options", "scenarios"],
-        "several scenarios run at the same time in k6; loadlab runs one load at a time: keep one scenario",
-      );
-      return {};
-    }
-    return scenarioLoad(entries[0][1], ["options", "scenarios", entries[0][0]], problem);
+/**
+ * Each scenario as a load by its name; several, or one with a `startTime`, run together, each starting
+ * at its `startTime` (k6 starts every scenario at its own and runs them in parallel).
+ */
+function scenarioLoads(o: Options, problem: Problem) {
+  const shortcut = ["vus", "duration", "iterations", "stages"].find((k) => o[k] !== undefined);
+  if (shortcut) {
+    problem(["options", shortcut], "give scenarios or the shortcut options (vus, duration, ...), not both");
   }
+  const entries = Object.entries(o.scenarios as Record<string, Options>);
+  if (entries.length === 0) problem(["options", "scenarios"], "names no scenario");
+  const loads: Record<string, Record<string, unknown>> = {};
+  const starts: Record<string, string> = {};
+  for (const [name, sc] of entries) {
+    const path = ["options", "scenarios", name];
+    if (!/^[A-Za-z0-9_.-]+$/.test(name)) {
+      problem(path, `${name}: a scenario's name here is letters, digits, _ . - (it names the load)`);
+    }
+    loads[name] = scenarioLoad(sc, path, problem);
+    starts[name] = k6Duration(sc.startTime ?? "0s", [...path, "startTime"], problem) ?? "0ms";
+  }
+  const together = entries.length > 1 || Object.values(starts).some((t) => t !== "0ms");
+  return { loads, together: together ? starts : undefined };
+}
+
+/** The load of the top-level shortcuts (`vus`, `duration`, `iterations`, `stages`). */
+function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
   const vus = (o.vus as number | undefined) ?? 1;
   if (o.stages !== undefined) {
     return { model: "connections", stages: stagesOf(o.stages, ["options", "stages"], problem) };
@@ -111,7 +134,8 @@ function stagesOf(stages: unknown, path: Array<string | number>, problem: Proble
   }));
 }
 
-const SCENARIO_COMMON = new Set(["executor", "exec", "gracefulStop"]);
+/** Keys every executor takes: `tags` and `env` are the runtime's (runner/script/k6/runtime.ts). */
+const SCENARIO_COMMON = new Set(["executor", "exec", "gracefulStop", "tags", "env", "startTime"]);
 
 /** A scenario's fields read with their paths: durations, rates per second, and the keys an executor takes. */
 interface ScenarioReader {
@@ -138,7 +162,6 @@ function scenarioReader(sc: Options, path: Array<string | number>, problem: Prob
     take: (...keys: string[]) => {
       for (const key of Object.keys(sc)) {
         if (SCENARIO_COMMON.has(key) || keys.includes(key)) continue;
-        if (key === "startTime" && (sc.startTime === "0s" || sc.startTime === 0)) continue;
         problem(at(key), `${key} is not honoured for ${String(sc.executor)} by loadlab; remove it to run`);
       }
     },

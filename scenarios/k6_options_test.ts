@@ -16,18 +16,18 @@ const problems = (options: Record<string, unknown>) => {
 };
 
 Deno.test("k6's shortcuts: vus + duration, iterations, stages, and one iteration by default", () => {
-  assertEquals(mapped({ vus: 5, duration: "1m30s" }).load, {
+  assertEquals(mapped({ vus: 5, duration: "1m30s" }).loads.k6, {
     model: "connections",
     connections: 5,
     duration: "90000ms",
   });
-  assertEquals(mapped({ vus: 2, iterations: 10 }).load, { model: "count", requests: 10, connections: 2 });
-  assertEquals(mapped({ stages: [{ duration: "10s", target: 5 }, { duration: "5s", target: 0 }] }).load, {
+  assertEquals(mapped({ vus: 2, iterations: 10 }).loads.k6, { model: "count", requests: 10, connections: 2 });
+  assertEquals(mapped({ stages: [{ duration: "10s", target: 5 }, { duration: "5s", target: 0 }] }).loads.k6, {
     model: "connections",
     stages: [{ duration: "10000ms", target: 5 }, { duration: "5000ms", target: 0 }],
   });
-  assertEquals(mapped({}).load, { model: "count", requests: 1, connections: 1 });
-  assertEquals(mapped({ noConnectionReuse: true, insecureSkipTLSVerify: true }).load, {
+  assertEquals(mapped({}).loads.k6, { model: "count", requests: 1, connections: 1 });
+  assertEquals(mapped({ noConnectionReuse: true, insecureSkipTLSVerify: true }).loads.k6, {
     model: "count",
     requests: 1,
     connections: 1,
@@ -37,7 +37,7 @@ Deno.test("k6's shortcuts: vus + duration, iterations, stages, and one iteration
 });
 
 Deno.test("each k6 executor as a loadlab model", () => {
-  const one = (sc: Record<string, unknown>) => mapped({ scenarios: { s: sc } }).load;
+  const one = (sc: Record<string, unknown>) => mapped({ scenarios: { s: sc } }).loads.s;
   assertEquals(one({ executor: "constant-vus", vus: 3, duration: "10s", gracefulStop: "5s" }), {
     model: "connections",
     connections: 3,
@@ -119,25 +119,14 @@ Deno.test("thresholds on checks, custom metrics and iterations are judged after 
 });
 
 Deno.test("what loadlab cannot honour is refused at its path, never dropped", () => {
-  assertEquals(problems({ hosts: { "a.b": "1.2.3.4" }, tags: { team: "x" } }), [
-    "options.hosts",
-    "options.tags",
+  assertEquals(problems({ hosts: { "a.b": "1.2.3.4" }, tags: { team: "x" } }), ["options.hosts"]);
+  assertEquals(problems({ scenarios: { a: { executor: "constant-vus", startTime: "soon" } } }), [
+    "options.scenarios.a.startTime",
   ]);
-  assertEquals(
-    problems({ scenarios: { a: { executor: "constant-vus" }, b: { executor: "constant-vus" } } }),
-    [
-      "options.scenarios",
-    ],
-  );
-  assertEquals(
-    problems({ scenarios: { a: { executor: "constant-vus", duration: "1s", startTime: "10s", env: {} } } }),
-    ["options.scenarios.a.startTime", "options.scenarios.a.env"],
-  );
   assertEquals(
     problems({
       thresholds: {
         checks: ["count>1"],
-        "http_req_duration{kind:html}": ["p(95)<1"],
         "my_trend{kind:a}": ["avg<1"],
         http_req_waiting: ["p(95)<1"],
         my_rate: [{ threshold: "rate>0.5", abortOnFail: true }],
@@ -145,11 +134,46 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
     }),
     [
       "options.thresholds.checks[0]",
-      'options.thresholds["http_req_duration{kind:html}"]',
       'options.thresholds["my_trend{kind:a}"]',
       "options.thresholds.http_req_waiting",
       "options.thresholds.my_rate[0]",
     ],
   );
   assertEquals(problems({ vus: 2, duration: "1x" }), ["options.duration"]);
+});
+
+Deno.test("thresholds by any tag of the requests (their own, options.tags, a scenario's name) are kept", () => {
+  const { thresholds } = mapped({
+    tags: { suite: "a" },
+    thresholds: {
+      "http_req_duration{kind:html}": ["p(95)<500"],
+      "http_reqs{scenario:browse,staticAsset:yes}": [{ threshold: "count>1", abortOnFail: true }],
+    },
+  });
+  assertEquals(thresholds, [
+    "http_req_duration{kind:html}: p(95)<500",
+    { expr: "http_reqs{scenario:browse,staticAsset:yes}: count>1", abortOnFail: true },
+  ]);
+});
+
+Deno.test("several scenarios are loads run together, each from its startTime; one with a startTime too", () => {
+  const two = mapped({
+    scenarios: {
+      browse: { executor: "constant-vus", vus: 2, duration: "10s", tags: { t: "1" }, env: { A: "1" } },
+      api: { executor: "shared-iterations", vus: 1, iterations: 5, startTime: "1m30s", exec: "api" },
+    },
+  });
+  assertEquals(two.loads, {
+    browse: { model: "connections", connections: 2, duration: "10000ms" },
+    api: { model: "count", requests: 5, connections: 1 },
+  });
+  assertEquals(two.together, { browse: "0ms", api: "90000ms" });
+  assertEquals(
+    mapped({ scenarios: { a: { executor: "constant-vus", duration: "1s" } } }).together,
+    undefined,
+  );
+  assertEquals(
+    mapped({ scenarios: { a: { executor: "constant-vus", duration: "1s", startTime: "5s" } } }).together,
+    { a: "5000ms" },
+  );
 });

@@ -3,8 +3,9 @@
  * A k6 script's thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as
  * loadlab's k6 form (`http_req_duration{name:x}: p(95)<500`) for the HTTP metrics loadlab measures, and as
  * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics. A
- * threshold on a metric the summary has no numbers for, or by a tag other than name and method, is a
- * problem at its path.
+ * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
+ * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/k6_tags.ts). A threshold on a metric the
+ * summary has no numbers for, or a custom metric's by tag, is a problem at its path.
  */
 import { k6Duration, type Problem } from "./k6_duration.ts";
 
@@ -31,7 +32,6 @@ const NOT_MEASURED = new Set([
 ]);
 const AFTER_RUN_RULE =
   /^(avg|min|max|med|p\(\d+(\.\d+)?\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
-const SELECTOR_KEYS = new Set(["name", "method"]);
 
 /** k6 thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as loadlab's. */
 export function thresholdsOf(
@@ -52,12 +52,6 @@ export function thresholdsOf(
       if (m[2] !== undefined) problem(path, `${key}: a custom metric's threshold by tag is not judged yet`);
       else afterRun.push(...afterRunRules(m[1], list, path, problem));
       continue;
-    }
-    for (const pair of (m[3] ?? "").split(",").filter((p) => p.trim() !== "")) {
-      const tag = pair.split(":")[0].trim();
-      if (!SELECTOR_KEYS.has(tag)) {
-        problem(path, `{${tag}:...}: loadlab selects requests by name or method only`);
-      }
     }
     for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
       if (typeof item === "string") out.push(`${key}: ${item}`);

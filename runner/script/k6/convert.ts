@@ -166,7 +166,8 @@ function exportEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; wh
       }
     }
   }
-  if (!main) names.push("__k6_main: undefined");
+  // A script of scenario functions only: the runtime is told it has no default.
+  if (!main) edits.push({ start: ast.end, end: ast.end, text: "\nconst __k6_main = undefined;" });
   return names;
 }
 
@@ -191,10 +192,11 @@ function originsOf(ast: Node): string[] {
   const origins = new Set<string>();
   const visit = (text: unknown) => {
     if (typeof text !== "string") return;
-    const m = /^(https?:\/\/[^/?#\s`'"$]+)/.exec(text);
+    const m = /^(https?|wss?)(:\/\/[^/?#\s`'"$]+)/.exec(text);
     if (m === null) return;
     try {
-      origins.add(new URL(m[1]).origin);
+      // A WebSocket URL (k6/ws) names the HTTP origin it upgrades from.
+      origins.add(new URL(`${m[1].replace(/^ws/, "http")}${m[2]}`).origin);
     } catch {
       // not a URL: not an origin
     }

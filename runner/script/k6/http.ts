@@ -10,6 +10,7 @@
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { cookieJar } from "./vu_jar.ts";
+import { requestTags } from "./k6_tags.ts";
 import { fetchedResponse, K6Response, type SentRequest } from "./response.ts";
 import type { Response } from "../session.ts";
 
@@ -53,6 +54,7 @@ export async function request(
   const href = typeof target === "string" ? target : target.url;
   const name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
   const headers = headersOf(params, href, body);
+  const tags = requestTags(params.tags);
   let hops = params.redirects ?? requestDefaults.maxRedirects,
     at = href,
     verb = method.toUpperCase(),
@@ -60,7 +62,7 @@ export async function request(
   const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
   for (;;) {
     const startMs = performance.now();
-    const raw = await send(verb, at, sent, headers, name, params.timeout);
+    const raw = await send(verb, at, sent, headers, name, tags, params.timeout);
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
       const sentRequest: SentRequest = {
@@ -115,6 +117,7 @@ function send(
   body: string | Uint8Array | undefined,
   headers: Record<string, string>,
   name: string | undefined,
+  tags: Readonly<Record<string, string>> | undefined,
   timeout: string | number | undefined,
 ): Promise<Response> {
   const s = current()?.s;
@@ -124,7 +127,7 @@ function send(
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
     return fetch(href, init).catch(() => null).then(fetchedResponse);
   }
-  const sending = s.request(method, pathOf(href), { headers, body, name, timeoutMs });
+  const sending = s.request(method, pathOf(href), { headers, body, name, tags, timeoutMs });
   if (!requestDefaults.noCookiesReset) return sending;
   return sending.then((response) => {
     keepCookies(s.vu, response.headers.getAll("set-cookie"));
