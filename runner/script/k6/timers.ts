@@ -1,0 +1,75 @@
+/**
+ * @module
+ * k6's `k6/timers` for converted scripts: `setTimeout`, `clearTimeout`, `setInterval`, `clearInterval`.
+ * As k6's event loop, an iteration ends only once its timers fired or were cleared (an interval holds
+ * it until cleared), and a callback's throw ends the iteration as the script's error; the run's end stops
+ * waiting. Outside an iteration (init code) they are the platform's timers. A callback cannot send
+ * requests (the converter refuses one that does: nothing would await it).
+ */
+import { current, type VuContext } from "./runtime.ts";
+
+type Callback = (...args: unknown[]) => unknown;
+type Timer = ReturnType<typeof globalThis.setTimeout>;
+
+/** The iteration each live timer holds, to release it when cleared. */
+const held = new Map<Timer, VuContext>();
+
+function release(timer: Timer, err?: unknown): void {
+  const ctx = held.get(timer);
+  if (ctx === undefined) return;
+  held.delete(timer);
+  ctx.timers--;
+  if (err !== undefined) ctx.thrown ??= err;
+  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
+}
+
+/** Holds `ctx`'s iteration until `timer` is done; the run's end clears every timer of the iteration. */
+function hold(timer: Timer, ctx: VuContext): void {
+  held.set(timer, ctx);
+  if (ctx.timers++ > 0) return;
+  ctx.s.ended.addEventListener("abort", () => {
+    for (const [t, c] of held) if (c === ctx) globalThis.clearTimeout(t), release(t);
+  }, { once: true });
+}
+
+/** Runs `fn`; its throw ends the iteration holding `timer`, and every timer of it. */
+function call(fn: Callback, args: unknown[], timer: Timer, ctx: VuContext | undefined): boolean {
+  try {
+    fn(...args);
+    return true;
+  } catch (err) {
+    if (ctx === undefined) throw err;
+    for (const [t, c] of held) if (c === ctx && t !== timer) globalThis.clearTimeout(t), release(t);
+    globalThis.clearTimeout(timer);
+    release(timer, err);
+    return false;
+  }
+}
+
+export function setTimeout(fn: Callback, delayMs = 0, ...args: unknown[]): Timer {
+  const ctx = current();
+  const timer: Timer = globalThis.setTimeout(() => {
+    if (call(fn, args, timer, ctx)) release(timer);
+  }, Number(delayMs) || 0);
+  if (ctx !== undefined) hold(timer, ctx);
+  return timer;
+}
+
+export function setInterval(fn: Callback, delayMs = 0, ...args: unknown[]): Timer {
+  const ctx = current();
+  const timer: Timer = globalThis.setInterval(() => void call(fn, args, timer, ctx), Number(delayMs) || 0);
+  if (ctx !== undefined) hold(timer, ctx);
+  return timer;
+}
+
+export function clearTimeout(timer: Timer): void {
+  globalThis.clearTimeout(timer);
+  release(timer);
+}
+
+export function clearInterval(timer: Timer): void {
+  globalThis.clearInterval(timer);
+  release(timer);
+}
+
+export default { setTimeout, clearTimeout, setInterval, clearInterval };

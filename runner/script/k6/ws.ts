@@ -1,0 +1,256 @@
+/**
+ * @module
+ * k6's legacy `k6/ws` for converted scripts: `ws.connect(url, params, (socket) => { ... })` opens a
+ * WebSocket, calls the function with the socket once the handshake answered 101 (else throws, as k6
+ * does, with the status), dispatches `open`,
+ * `message`, `binaryMessage`, `ping`, `pong`, `error` and `close` to the handlers `socket.on` set, runs
+ * the socket's `setTimeout`/`setInterval` callbacks, and returns k6's response (`status`, `headers`,
+ * `url`, `error`) once the socket closed; the converted script awaits it, as k6's VU blocked on it. In
+ * a session the URL's path goes to the run's target (its origin replaced, `ws:`/`wss:` after the
+ * target's scheme), as http.ts sends every request there; the socket closes when the run ends. The
+ * client is the `ws` package beside the session's connection, not loadlab's engine: its messages count
+ * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
+ * `ws_session_duration`, `ws_ping`) in k6's summary, not in the run's requests or endpoints.
+ */
+// By its npm address, not the import map: converted scripts are checked from the cache folder.
+// deno-lint-ignore no-import-prefix
+import WebSocket from "npm:ws@^8.18.0";
+import type { IncomingMessage } from "node:http";
+import { current } from "./runtime.ts";
+import { Counter, Trend } from "./metrics.ts";
+
+/** k6's `ws.connect` params (those honoured; another key is refused). */
+export interface WsParams {
+  headers?: Record<string, string>;
+  tags?: Record<string, string>;
+  compression?: string;
+}
+
+const PARAMS = new Set(["headers", "tags", "compression"]);
+
+const metrics = {
+  sessions: new Counter("ws_sessions"),
+  sent: new Counter("ws_msgs_sent"),
+  received: new Counter("ws_msgs_received"),
+  connecting: new Trend("ws_connecting", true),
+  duration: new Trend("ws_session_duration", true),
+  ping: new Trend("ws_ping", true),
+};
+
+/** What `ws.connect` returns: the handshake's answer. */
+export interface WsResponse {
+  url: string;
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+  error: string;
+}
+
+type Handler = (...args: unknown[]) => unknown;
+
+/** The socket the script's function receives. */
+export class K6Socket {
+  readonly #ws: WebSocket;
+  readonly #handlers = new Map<string, Handler[]>();
+  readonly #timers = new Set<ReturnType<typeof setTimeout>>();
+  readonly #pings: number[] = [];
+
+  constructor(ws: WebSocket) {
+    this.#ws = ws;
+  }
+
+  /** Adds a handler of `event` (several per event run in order). */
+  on(event: string, handler: Handler): void {
+    const list = this.#handlers.get(event);
+    if (list === undefined) this.#handlers.set(event, [handler]);
+    else list.push(handler);
+  }
+
+  send(data: unknown): void {
+    if (this.#ws.readyState !== WebSocket.OPEN) return;
+    this.#ws.send(String(data));
+    metrics.sent.add(1);
+  }
+
+  sendBinary(data: ArrayBuffer | Uint8Array): void {
+    if (this.#ws.readyState !== WebSocket.OPEN) return;
+    this.#ws.send(data instanceof Uint8Array ? data : new Uint8Array(data));
+    metrics.sent.add(1);
+  }
+
+  ping(): void {
+    if (this.#ws.readyState !== WebSocket.OPEN) return;
+    this.#pings.push(performance.now());
+    this.#ws.ping();
+  }
+
+  close(code?: number): void {
+    if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(code ?? 1000);
+    else if (this.#ws.readyState === WebSocket.CONNECTING) this.#ws.terminate();
+  }
+
+  setTimeout(fn: Handler, delayMs: number): ReturnType<typeof setTimeout> {
+    const timer = setTimeout(() => {
+      this.#timers.delete(timer);
+      this.#call(fn, []);
+    }, Number(delayMs) || 0);
+    this.#timers.add(timer);
+    return timer;
+  }
+
+  setInterval(fn: Handler, intervalMs: number): ReturnType<typeof setInterval> {
+    // k6 refuses an interval of 0 or less: it would spin.
+    if (!(Number(intervalMs) > 0)) throw new TypeError("socket.setInterval: the interval must be > 0 ms");
+    const timer = setInterval(() => this.#call(fn, []), Number(intervalMs));
+    this.#timers.add(timer);
+    return timer;
+  }
+
+  clearTimeout(timer: ReturnType<typeof setTimeout>): void {
+    clearTimeout(timer);
+    this.#timers.delete(timer);
+  }
+
+  clearInterval(timer: ReturnType<typeof setInterval>): void {
+    this.clearTimeout(timer);
+  }
+
+  /** Runs the handlers of `event`; a handler's throw closes the socket and becomes connect's throw. */
+  emit(event: string, args: unknown[]): void {
+    for (const handler of this.#handlers.get(event) ?? []) this.#call(handler, args);
+  }
+
+  /** A pong came: the round trip of the oldest ping unanswered. */
+  ponged(): void {
+    const sentMs = this.#pings.shift();
+    if (sentMs !== undefined) metrics.ping.add(performance.now() - sentMs);
+  }
+
+  /** The socket is gone: its timers stop. */
+  stopTimers(): void {
+    for (const timer of this.#timers) clearTimeout(timer);
+    this.#timers.clear();
+  }
+
+  /** The first error a handler or timer callback threw (connect throws it after the socket closed). */
+  thrown: unknown = undefined;
+
+  #call(fn: Handler, args: unknown[]): void {
+    try {
+      fn.apply(this, args);
+    } catch (err) {
+      this.thrown ??= err;
+      this.stopTimers();
+      this.#ws.terminate();
+    }
+  }
+}
+
+/** Where the socket connects: in a session, the URL's path on the run's target. */
+function targetUrl(url: string): string {
+  const s = current()?.s;
+  if (s === undefined) return url;
+  const given = new URL(url), target = new URL(s.target);
+  const scheme = target.protocol === "https:" ? "wss:" : "ws:";
+  return `${scheme}//${target.host}${given.pathname}${given.search}`;
+}
+
+/** k6's `ws.connect(url, params?, callback)`: resolves with the handshake's answer once the socket closed. */
+export async function connect(
+  url: string,
+  params?: WsParams | Handler | null,
+  callback?: Handler,
+): Promise<WsResponse> {
+  if (typeof params === "function") callback = params, params = null;
+  const given = params ?? {};
+  for (const key in given) {
+    if (!PARAMS.has(key)) throw new TypeError(`ws params.${key} is not supported by loadlab's k6 runtime`);
+  }
+  if (typeof callback !== "function") throw new TypeError("ws.connect needs a function that uses the socket");
+  const ended = current()?.s.ended;
+  const ws = new WebSocket(targetUrl(url), {
+    headers: given.headers,
+    perMessageDeflate: given.compression === "deflate",
+  });
+  const response: WsResponse = { url, status: 0, headers: {}, body: "", error: "" };
+  const socket = new K6Socket(ws);
+  const startMs = performance.now();
+  let openMs = startMs;
+  const stop = () => ws.terminate();
+  ended?.addEventListener("abort", stop);
+  await new Promise<void>((resolve) => {
+    ws.on("upgrade", (res: IncomingMessage) => {
+      response.status = 101;
+      response.headers = headersOf(res.headers);
+    });
+    ws.on("unexpected-response", (_req: unknown, res: IncomingMessage) => {
+      response.status = res.statusCode ?? 0;
+      response.headers = headersOf(res.headers);
+      response.error = `websocket: bad handshake (status ${response.status})`;
+      res.resume();
+      ws.terminate();
+    });
+    ws.on("open", () => {
+      openMs = performance.now();
+      metrics.connecting.add(openMs - startMs);
+      metrics.sessions.add(1);
+      // As k6: the function runs once connected, then its `open` handlers.
+      try {
+        callback!.call(undefined, socket);
+      } catch (err) {
+        socket.thrown = err;
+        ws.terminate();
+        return;
+      }
+      socket.emit("open", []);
+    });
+    ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
+      metrics.received.add(1);
+      if (isBinary) socket.emit("binaryMessage", [arrayBufferOf(data)]);
+      else socket.emit("message", [String(data)]);
+    });
+    ws.on("ping", () => socket.emit("ping", []));
+    ws.on("pong", () => {
+      socket.ponged();
+      socket.emit("pong", []);
+    });
+    ws.on("error", (err: Error) => {
+      response.error ||= err.message;
+      if (response.status === 101) socket.emit("error", [{ error: () => err.message }]);
+    });
+    ws.on("close", (code: number) => {
+      socket.stopTimers();
+      if (response.status === 101) {
+        metrics.duration.add(performance.now() - openMs);
+        socket.emit("close", [code]);
+      }
+      resolve();
+    });
+  });
+  ended?.removeEventListener("abort", stop);
+  if (socket.thrown !== undefined) throw socket.thrown;
+  // As k6: a connection that never opened is the call's error (the script's line), not a response.
+  if (response.status !== 101) throw new Error(`ws.connect ${url}: ${response.error || "no connection"}`);
+  return response;
+}
+
+function headersOf(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    // k6 writes header names canonically (`Sec-Websocket-Accept`).
+    const canonical = name.replace(/(^|-)([a-z])/g, (_, dash, c) => dash + c.toUpperCase());
+    out[canonical] = Array.isArray(value) ? value.join(", ") : value;
+  }
+  return out;
+}
+
+function arrayBufferOf(data: unknown): ArrayBuffer {
+  const parts = Array.isArray(data) ? data : [data];
+  const bytes = new Uint8Array(parts.reduce((n: number, p: Uint8Array) => n + p.byteLength, 0));
+  let at = 0;
+  for (const p of parts as Uint8Array[]) bytes.set(p, at), at += p.byteLength;
+  return bytes.buffer;
+}
+
+export default { connect };

@@ -1,0 +1,103 @@
+/**
+ * k6 scripts end to end, by tag and over WebSocket: thresholds selecting requests by their own tags, the
+ * options' and the scenario's tags and the scenario's name, judged by `loadlab run`; k6/ws against the
+ * built-in target's echo (messages counted in k6's ws_* metrics); k6/timers holding the iteration until
+ * its timers fired. Loads are bounded counts.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+
+const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
+const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
+
+/** `loadlab run SCRIPT --target app=URL` in a fresh folder: exit code, output, results.json, the folder. */
+async function runIn(script: string, url: string) {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-tags-" });
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", fixture(script)]
+      .concat(["--target", `app=${url}`, "--out-dir", "out"]),
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  return { code: out.code, text, results, dir };
+}
+
+Deno.test("k6 thresholds by tag: a request's own, the options', the scenario's and its name", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runIn("tagged.js", url);
+    // `http_reqs{kind:css}: count>100` cannot hold on 6 requests: exit 1, every other one passes.
+    assertEquals(code, 1, text);
+    const outcomes = results.thresholds.map((t: { expression: string; ok: boolean }) => [t.expression, t.ok]);
+    assertEquals(
+      outcomes.filter(([, passed]: [string, boolean]) => !passed).length,
+      1,
+      JSON.stringify(outcomes),
+    );
+    ok(outcomes.find(([e]: [string]) => e.includes("kind:css"))?.[1] === false, JSON.stringify(outcomes));
+    const endpoints = results.runs[0].endpoints.map((e: { name: string; tags: object; requests: number }) => [
+      e.name,
+      e.tags,
+      e.requests,
+    ]);
+    const common = { suite: "tags", team: "web", scenario: "pages" };
+    assertEquals(endpoints, [
+      ["GET /json", { ...common, kind: "html" }, 6],
+      ["GET /", { ...common, staticAsset: "yes", kind: "css" }, 6],
+    ]);
+  }));
+
+Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and ping, in k6's ws metrics", () =>
+  withTarget(async (url) => {
+    const { code, text, dir } = await runIn("ws_echo.js", url);
+    assertEquals(code, 0, text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`)).metrics;
+    assertEquals([m.ws_sessions.values.count, m.ws_msgs_sent.values.count, m.ws_msgs_received.values.count], [
+      4,
+      12,
+      12,
+    ]);
+    assertEquals(m.echoed.values.count, 12);
+    assertEquals(m.ws_msgs_received.thresholds, { "count==12": { ok: true } });
+    ok(m.ws_connecting.values.max > 0 && m.ws_ping.values.max > 0, JSON.stringify(m.ws_ping));
+    assertEquals([m.checks.values.passes, m.checks.values.fails], [4, 0]);
+  }));
+
+Deno.test("k6/timers: an iteration ends after its timers fired, their checks counted", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runIn("timers.js", url);
+    assertEquals(code, 0, text);
+    const steps = results.runs[0].flows[0].steps;
+    assertEquals(steps.map((s: { label: string; requests: number }) => [s.label, s.requests]), [["json", 2]]);
+    assertEquals(steps[0].checks.map((c: { name: string; passed: number }) => [c.name, c.passed]), [[
+      "three ticks first",
+      2,
+    ]]);
+  }));
+
+Deno.test("two k6 scenarios run at once as one run, the second from its startTime, each its own function", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runIn("two_scenarios.js", url);
+    assertEquals(code, 0, text);
+    assertEquals(results.runs.length, 1);
+    const run = results.runs[0];
+    assertEquals(run.name, "app/browse+api");
+    const byScenario = Object.fromEntries(
+      run.endpoints.map((e: { name: string; tags: Record<string, string> }) => [e.tags.scenario, e]),
+    );
+    assertEquals([byScenario.api.name, byScenario.api.requests], ["GET /json", 5]);
+    assertEquals(byScenario.browse.name, "home");
+    ok(byScenario.browse.requests >= 4, JSON.stringify(byScenario.browse.requests));
+    // The api scenario's first request came a second (4 intervals of 250 ms) after the run's start, or later.
+    const firstApi = byScenario.api.intervals.requests.findIndex((n: number) => n > 0);
+    ok(firstApi >= 3, `api's first request in interval ${firstApi}`);
+    const checks = run.flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+    assertEquals(
+      checks.map((c: { name: string; failed: number }) => [c.name, c.failed]).sort(),
+      [["api scenario", 0], ["browse 200", 0]],
+    );
+    assertEquals(results.thresholds.map((t: { ok: boolean }) => t.ok), [true, true]);
+  }));
