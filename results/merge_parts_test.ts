@@ -1,0 +1,48 @@
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { mergeParts } from "./merge_parts.ts";
+import { makeRun } from "../tests/fixtures/make_results.ts";
+import type { RunResult } from "./mod.ts";
+
+/** A run whose schedule started `startAfterMs` after 10:00, with one script flow of `steps`. */
+function part(name: string, startAfterMs: number, steps: Array<[string, number, string, number, number]>) {
+  const run = makeRun({ name, rps: 100, durationSec: 4, dist: { medianMs: 5, sigma: 0.3 }, seed: 7 });
+  const flow = {
+    name: "two.js",
+    sessions: 10,
+    completed: 10,
+    failed: 0,
+    sessionMs: run.latencyMs,
+    steps: steps.map(([label, requests, check, passed, failed]) => ({
+      label,
+      requests,
+      errors: 0,
+      latencyMs: run.latencyMs,
+      checks: [{ name: check, passed, failed }],
+    })),
+  };
+  const startAtEpochMs = Date.parse("2025-05-04T10:00:00.000Z") + startAfterMs;
+  return { ...run, config: { ...run.config, startAtEpochMs }, flows: [flow] } as RunResult;
+}
+
+Deno.test("loads run together add up: counts summed, the later one's intervals after its start, steps and checks by name", () => {
+  const a = part("a", 0, [["home", 40, "ok", 40, 0], ["shared", 5, "same", 5, 0]]);
+  const b = part("b", 1000, [["shared", 7, "same", 6, 1], ["api", 20, "api ok", 20, 0]]);
+  const merged = mergeParts("app/a+b", [a, b]);
+  assertEquals(merged.name, "app/a+b");
+  assertEquals(merged.requests, a.requests + b.requests);
+  // b's schedule began 1 s (4 intervals of 250 ms) later: the run is 4 intervals longer than either.
+  assertEquals(merged.intervals.length, a.intervals.length + 4);
+  assertEquals(merged.intervals[0].requests, a.intervals[0].requests);
+  assertEquals(merged.intervals[4].requests, a.intervals[4].requests + b.intervals[0].requests);
+  const flow = merged.flows![0];
+  assertEquals([flow.sessions, flow.sessionMs], [20, null]);
+  assertEquals(
+    flow.steps.map((s) => [s.label, s.requests, s.checks!.map((c) => [c.name, c.passed, c.failed])]),
+    [
+      ["home", 40, [["ok", 40, 0]]],
+      ["shared", 12, [["same", 11, 1]]],
+      ["api", 20, [["api ok", 20, 0]]],
+    ],
+  );
+  assertEquals(mergeParts("app/a", [a]).requests, a.requests);
+});
