@@ -65,7 +65,7 @@ Load
                            and io_uring for a closed ws:// message run; io_uring:
                            plain-TCP closed models, else epoll)
       --source-addresses L bind connections to these local addresses in turn, past the
-                           ~28k local ports one address has per destination: a list
+                           ~14k connections one address opens quickly per destination: a list
                            or IPv4 ranges, e.g. 127.0.0.1-127.0.0.4 (epoll transport)
       --protocol P         http1 | h2 | h2c | auto (h2: HTTP/2 over TLS by ALPN,    [http1]
                            h2c with prior knowledge on http://; auto: ALPN's choice)

@@ -77,7 +77,7 @@ Deno.test("preflightPlan: a ramp names its stage, and a crowd past its source ad
   crowd: { model: connections, connections: 200, duration: 1s }
   spread: { model: connections, connections: 200, duration: 1s, sourceAddresses: 127.0.0.1-127.0.0.2 }
   foreign: { model: connections, connections: 2, duration: 1s, sourceAddresses: [192.0.2.1] }`),
-      { file: "s.yaml", openFileLimit: 256, localPorts: 100 },
+      { file: "s.yaml", openFileLimit: 256, localPorts: 200 },
     )
   );
   assert.equal(lines.length, 3, lines.join("\n"));
@@ -87,7 +87,7 @@ Deno.test("preflightPlan: a ramp names its stage, and a crowd past its source ad
   );
   assert.match(
     lines[1],
-    /^s\.yaml: loads\.crowd\.connections: 200 needs 200 connections to one address but 1 source address has 100 local ports each .*--source-addresses 127\.0\.0\.1-127\.0\.0\.2/,
+    /^s\.yaml: loads\.crowd\.connections: 200 needs 200 connections to one address but 1 source address opens 100 quickly each .*--source-addresses 127\.0\.0\.1-127\.0\.0\.2/,
   );
   assert.match(lines[2], /^s\.yaml: loads\.foreign\.sourceAddresses: cannot send from 192\.0\.2\.1: /);
 });
