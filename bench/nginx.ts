@@ -39,7 +39,8 @@ const DEFAULT_WORKER_CONNECTIONS = 4096;
  * listens with `ssl` and the URL is `https://localhost:PORT/`. `http2`: the listener speaks HTTP/2
  * (nginx 1.22's `listen ... http2`): by ALPN over TLS, with prior knowledge (h2c) on a plain one.
  * `connections`: the most its worker holds at once (the crowd bench's crowd), its open files raised to
- * match (8192, or the connections and a few more for its logs and listeners).
+ * match (8192, or the connections and a few more for its logs and listeners). `workers`: its worker
+ * processes (1, as the bench's target; more where a test needs a server with more room than the generator).
  */
 export async function startNginx(
   nginxPath: string,
@@ -47,6 +48,7 @@ export async function startNginx(
   tls?: NginxTls,
   http2 = false,
   connections = DEFAULT_WORKER_CONNECTIONS,
+  workers = 1,
 ): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "loadlab-bench-nginx-" });
   // Workers run as nobody when started by root; let them reach the temp paths inside the prefix.
@@ -60,7 +62,8 @@ export async function startNginx(
     confPath,
     template.replaceAll("__PREFIX__", prefix).replaceAll("__PORT__", `${port}`)
       .replaceAll("__STATUS_PORT__", `${statusPort}`)
-      .replaceAll("__WORKER_CONNECTIONS__", `${connections}`).replaceAll(
+      .replaceAll("__WORKER_CONNECTIONS__", `${connections}`).replaceAll("__WORKERS__", `${workers}`)
+      .replaceAll(
         "__NOFILE__",
         `${Math.max(8192, connections + 64)}`,
       )
