@@ -50,7 +50,8 @@ async function arrivalLoop(
   const arrival = ctx.arrival!;
   conn.lastEventMs = performance.now();
   while (take(1, conn.lastEventMs) !== 0) {
-    const done = await arrival(conn, -1);
+    // `take` lets the arrival start the next ones itself (a session script's), with no promise each.
+    const done = await arrival(conn, -1, take);
     // Nothing completed: a connect that failed, or a request never sent (a filled value refused, counted
     // `bad-value`) on a connection still open. Either way wait before the next try: a loop of refusals
     // that only settles promises would never let timers or the stop message run.

@@ -62,8 +62,18 @@ export interface LoadContext<C extends CommonConfig = CommonConfig> {
   readonly steer: WorkerSteering;
 }
 
-/** One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received. */
-export type Arrival = (conn: LoadConnection, intendedMs: number) => Promise<number>;
+/**
+ * One arrival's work on a connection from `intendedMs` (negative: now); resolves with responses received.
+ * `next` (a closed loop's `take`, granting arrivals): the arrival may start the connection's next ones
+ * itself as each ends, while `next(1, nowMs)` grants them, with no promise per arrival; it resolves with
+ * the last one's responses once `next` grants none (or one got no response: the loop then backs off).
+ * An arrival that ignores `next` is one arrival.
+ */
+export type Arrival = (
+  conn: LoadConnection,
+  intendedMs: number,
+  next?: ((depth: number, nowMs: number) => number) | null,
+) => Promise<number>;
 
 /** True while the executor may start another request (`nowMs`: a recent `performance.now()`). */
 export function mayStart(ctx: LoadContext, nowMs: number): boolean {

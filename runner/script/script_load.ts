@@ -48,6 +48,7 @@ export function scriptArrival(
     workerIndex: place.workerIndex,
     workerCount: place.workerCount,
     start: module.start as ((s: Session) => unknown) | null,
+    grpc: module.grpc,
   }, basename(script.path));
   // A promise the script dropped and that failed: counted, and kept from ending the worker. The listener
   // stays for the isolate's life: a rejection noticed after the load (its last session's) ends nothing.
@@ -65,7 +66,7 @@ export function scriptArrival(
         conn.release();
       }
     }
-    : (conn, intendedMs) => sessions.run(run, conn, intendedMs);
+    : (conn, intendedMs, next) => sessions.run(run, conn, intendedMs, next);
   return {
     sessions,
     arrival,

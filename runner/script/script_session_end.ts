@@ -10,20 +10,22 @@
 import type { SessionRun } from "../load/flow_session.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 
-/** What a session's outcome resolves with when the run ended under it (script code never sees it). */
+/** The outcome of a session the run ended under (script code never sees it). */
 export const CUT = Symbol("cut");
 /** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
 const NEVER = new Promise<never>(() => {});
 
-/** A session's outcome, its cut and its sleeps; the session itself says whether a request is in flight. */
+/**
+ * A session's outcome, its cut and its sleeps; the session itself says whether a request is in flight and
+ * what its end does (`concluded`). The outcome is no promise of its own: the script function's promise is
+ * watched by its user's two handlers, and whichever of it and the cut comes first calls `concluded`, once.
+ */
 export abstract class SessionEnd {
-  /** The session's end: one promise, settled by the script's function or by the cut (no race of two). */
-  readonly outcome: Promise<unknown>;
   /** Cut at the end of the graceful stop while waiting on the script's own promise. */
   pending = false;
   readonly #run: SessionRun;
-  #resolve: (value: unknown) => void = () => {};
-  #reject: (err: unknown) => void = () => {};
+  /** The outcome came (the script's function settled, or the session was cut): later ones are not. */
+  #settled = false;
   #sleeps = 0;
   /** The sleep in progress: its promise's resolve and its timer (one timer, no listener, per sleep). */
   #wake: (() => void) | null = null;
@@ -32,10 +34,6 @@ export abstract class SessionEnd {
 
   constructor(run: SessionRun) {
     this.#run = run;
-    this.outcome = new Promise((resolve, reject) => {
-      this.#resolve = resolve;
-      this.#reject = reject;
-    });
   }
 
   /** Whether a request of the session is in flight (its end cuts the session if the run ended). */
@@ -45,6 +43,12 @@ export abstract class SessionEnd {
   waitingOnOwnCode(): boolean {
     return this.#sleeps === 0 && !this.inFlight();
   }
+
+  /**
+   * The session's outcome, once: the script function's value, its error (`failed`), or `CUT` once the
+   * run ended and nothing of loadlab's is in progress for the session.
+   */
+  protected abstract concluded(outcome: unknown, failed: boolean): void;
 
   /** The run ended: cut the session now, unless a request of its is in flight (its end cuts it). */
   runEnded(): void {
@@ -59,7 +63,7 @@ export abstract class SessionEnd {
   }
 
   protected cut(): void {
-    this.#resolve(CUT);
+    this.settle(CUT, false);
   }
 
   /** A request or sleep asked for after the run ended: the session is cut, and it never returns. */
@@ -68,10 +72,21 @@ export abstract class SessionEnd {
     return NEVER;
   }
 
-  /** The script function's result (a promise or a value) ends the session, unless it was cut first. */
-  endWith(body: unknown): void {
-    if (body instanceof Promise) body.then(this.#resolve, this.#reject);
-    else this.#resolve(body);
+  /**
+   * The script function's result (a promise or a value) ends the session, unless it was cut first.
+   * `onValue` and `onError` settle it (`settle`): made once per virtual user, who runs one session at a
+   * time, not per session.
+   */
+  endWith(body: unknown, onValue: (value: unknown) => void, onError: (err: unknown) => void): void {
+    if (!(body instanceof Promise)) return this.settle(body, false);
+    body.then(onValue, onError);
+  }
+
+  /** The session's outcome came (see `concluded`); one after the first is not. */
+  settle(outcome: unknown, failed: boolean): void {
+    if (this.#settled) return;
+    this.#settled = true;
+    this.concluded(outcome, failed);
   }
 
   sleep(ms: number): Promise<void> {

@@ -23,26 +23,16 @@ import { scriptErrorMessage } from "./script_module.ts";
 import {
   ScriptSession,
   type ScriptSessionOptions,
+  type SessionChain,
   type SessionContext,
+  type SessionCount,
   type VirtualUser,
 } from "./script_session.ts";
 import { CUT } from "./script_session_end.ts";
-import type { SessionConnection } from "./script_send.ts";
 import { LiveSessions } from "./live_sessions.ts";
+import type { ScriptGrpcAnswer } from "./script_grpc.ts";
 
 const decoder = new TextDecoder();
-
-/** Where a session runs and is counted (ScriptSessions' `run` to its end). */
-interface SessionPlace {
-  run: SessionRun;
-  load: SessionConnection;
-  user: VirtualUser;
-  startMs: number;
-  recorder: ScriptRecorder | null;
-}
-
-/** What `run` resolves with when no session starts (the data rows ran out). */
-const NO_SESSION = Promise.resolve(0);
 
 /** Runs one worker's sessions of a script. */
 export class ScriptSessions implements SessionContext {
@@ -50,7 +40,7 @@ export class ScriptSessions implements SessionContext {
   readonly requests: ScriptRequests;
   /** Its names and messages as results keep them: secrets redacted, one line, bounded. */
   readonly names: ScriptNames;
-  #iterations = new Map<number, number>();
+  readonly grpcAnswers = new WeakMap<object, ScriptGrpcAnswer>();
   /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
   #users = new Map<number, VirtualUser>();
   #arrivals = 0;
@@ -63,81 +53,99 @@ export class ScriptSessions implements SessionContext {
     this.names = new ScriptNames(options.env);
   }
 
-  /** One session on `load` from `arrivalMs` (negative: now, a closed loop); resolves with its responses. */
-  run(run: SessionRun, load: LoadConnection, arrivalMs: number): Promise<number> {
+  /**
+   * One session on `load` from `arrivalMs` (negative: now, a closed loop), and with `next` (the closed
+   * loop's grant) the connection's next ones as each ends; resolves with the last one's responses.
+   */
+  run(
+    run: SessionRun,
+    load: LoadConnection,
+    arrivalMs: number,
+    next: SessionChain["next"] = null,
+  ): Promise<number> {
     if (!(load instanceof Connection || load instanceof H2Slot || load instanceof H2ArrivalConnection)) {
       return Promise.reject(
         new TypeError("session scripts need an HTTP/1.1 connection or an HTTP/2 stream slot"),
       );
     }
+    return new Promise((done) => {
+      if (!this.#begin({ run, load, next, done }, arrivalMs)) done(0);
+    });
+  }
+
+  /** The session's connection is free: the chain's next session starts while its loop grants one. */
+  handOn(chain: SessionChain, responses: number, nowMs: number): void {
+    const next = chain.next;
+    // A session with no response ends the chain: its loop backs off before the next (a down target).
+    if (next === null || responses === 0 || chain.run.ended.aborted || next(1, nowMs) === 0) {
+      return chain.done(responses);
+    }
+    let started = false;
+    try {
+      started = this.#begin(chain, -1);
+    } finally {
+      // The loop goes on (it backs off first) whatever stopped the next session from starting.
+      if (!started) chain.done(0);
+    }
+  }
+
+  /** Starts a session of `chain` from `arrivalMs` (negative: now); false when the data rows ran out. */
+  #begin(chain: SessionChain, arrivalMs: number): boolean {
     const o = this.options;
+    const load = chain.load;
     const closed = arrivalMs < 0;
-    const startMs = closed ? performance.now() : arrivalMs;
+    // A closed loop's session starts as its connection's last one ended (the loop's clock read then).
+    const startMs = closed ? load.lastEventMs : arrivalMs;
     const recorder = startMs >= o.originMs ? this.recorder : null;
-    let data: Record<string, string> = {};
+    let data: Record<string, string> | null = null;
     if (o.feeder !== null) {
       const row = o.feeder.next();
       if (row === null) {
         recorder?.noData();
-        return NO_SESSION;
+        return false;
       }
       data = rowObject(o.columns, row);
     }
     // A closed loop's virtual user is its connection; an open arrival is a user of its own.
     const local = closed ? load.id % 1_000_000 : this.#arrivals++;
     const vu = local * o.workerCount + o.workerIndex + 1;
-    const iteration = this.#iterations.get(vu) ?? 0;
-    if (closed) this.#iterations.set(vu, iteration + 1);
-    const user = closed ? this.#user(vu) : { state: {}, jar: null };
-    const s = new ScriptSession(this, run, load, startMs, recorder, { data, vu, iteration, user });
+    const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
+    const iteration = user.sessions++;
+    const s = new ScriptSession(this, chain, startMs, recorder, { data, vu, iteration, user });
     recorder?.sessionStarted();
-    this.#live.add(s, run.ended);
+    this.#live.add(s, chain.run.ended);
     // The script's function, after its `start` on the user's first session; no frame of ours around it
-    // otherwise (a session waiting holds as few as it can).
+    // (a session waiting holds as few as it can): its end counts it (`counted`) and hands its connection on.
     let body: unknown;
     try {
       body = o.start && iteration === 0 ? this.#started(s) : this.fn(s);
     } catch (err) {
       body = Promise.reject(err);
     }
-    return this.#session(s, body, { run, load, user, startMs, recorder });
+    // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
+    s.endWithBody(body);
+    return true;
   }
 
-  /** The session from its call to its end: its outcome counted, its jar kept, its connection handed on. */
-  async #session(s: ScriptSession, body: unknown, at: SessionPlace): Promise<number> {
-    const { run, load, user, startMs, recorder } = at;
-    try {
-      // A session still running when the run ends is cut once nothing of loadlab's is in progress for it.
-      s.endWith(body);
-      const outcome = await s.outcome;
-      if (outcome === CUT) {
-        if (s.pending) this.#pendingAtStop(run, recorder);
-      } else if (!run.ended.aborted) recorder?.sessionCompleted((performance.now() - startMs) * 1000);
-    } catch (err) {
+  /** A session's outcome, counted as it ends: completed, failed, or cut (neither, unless left pending). */
+  counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount): void {
+    const { run, recorder } = at;
+    this.#live.delete(s);
+    if (failed) {
       // A session cut by the run's own stop is neither completed nor failed.
-      if (!run.shared.stopping) {
-        const message = this.names.shown(scriptErrorMessage(err, this.options.path));
-        run.shared.recorder.recordError(performance.now(), "script", message);
-        recorder?.sessionFailed();
-      }
-    } finally {
-      s.over = true;
-      if (this.options.start) user.jar = s.jar;
-      this.#live.delete(s);
-      // A request the script did not await ends before the connection goes to another session.
-      const inFlight = s.settled();
-      if (inFlight !== null) await inFlight;
-      load.endSession();
-      // When the session ended, not its last exchange: a closed loop starts no session past the load's end.
-      load.lastEventMs = performance.now();
-    }
-    return s.responses;
+      if (run.shared.stopping) return;
+      const message = this.names.shown(scriptErrorMessage(outcome, this.options.path));
+      run.shared.recorder.recordError(at.nowMs, "script", message);
+      recorder?.sessionFailed();
+    } else if (outcome === CUT) {
+      if (s.pending) this.#pendingAtStop(run, recorder);
+    } else if (!run.ended.aborted) recorder?.sessionCompleted((at.nowMs - at.startMs) * 1000);
   }
 
   /** Closed-load user `vu`, made at its first session. */
   #user(vu: number): VirtualUser {
     let user = this.#users.get(vu);
-    if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null });
+    if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null, sessions: 0 });
     return user;
   }
 
