@@ -53,20 +53,19 @@ export class Dialer {
     this.#everOpened = false;
   }
 
-  /** Dials once the gate has room; the socket, or null when the connect failed (counted) or the run stops. */
+  /**
+   * Dials once the gate has room; the socket, or null when the connect failed (counted) or the run stops.
+   * One async frame for the gate's wait and the connect: a crowd opening at once keeps one a connect.
+   */
   async dial(): Promise<TransportConn | null> {
     const gate = this.shared.connectGate;
     const wait = gate.acquire();
     if (wait !== undefined) await wait;
-    try {
-      return this.shared.stopping ? null : await this.#dial();
-    } finally {
+    if (this.shared.stopping) {
       gate.release();
+      return null;
     }
-  }
-
-  async #dial(): Promise<TransportConn | null> {
-    const { recorder, timeoutMs } = this.shared;
+    const { timeoutMs } = this.shared;
     const watch = this.watch;
     const startMs = performance.now();
     this.#timedOut = false;
@@ -85,21 +84,37 @@ export class Dialer {
       sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);
       watch?.adopt(sock);
     } catch (err) {
-      const failedMs = performance.now();
-      if (watch !== null) watch.lastEventMs = failedMs;
-      const timedOut = watch !== null ? watch.timedOut : this.#timedOut;
-      const message = timedOut ? connectTimeoutMessage(timeoutMs, err) : errorMessage(err);
-      if (TRACE_CONN && watch !== null) traceConn(watch.id, -1, "connect-failed", message);
-      if (!this.shared.stopping) {
-        const kind = classifyError(err, "connect");
-        recorder.recordError(failedMs, kind, kind === "tls" ? tlsFailureMessage(message) : message);
-      }
+      this.#failed(err);
       return null;
     } finally {
+      gate.release();
       clearTimeout(timer);
       this.#connecting = null;
       if (watch !== null) watch.deadlineMs = Infinity;
     }
+    this.#connected(sock, startMs);
+    return sock;
+  }
+
+  /** A connect failed: counted by kind (a timeout as one), unless the run is stopping. */
+  #failed(err: unknown): void {
+    const { recorder, timeoutMs } = this.shared;
+    const watch = this.watch;
+    const failedMs = performance.now();
+    if (watch !== null) watch.lastEventMs = failedMs;
+    const timedOut = watch !== null ? watch.timedOut : this.#timedOut;
+    const message = timedOut ? connectTimeoutMessage(timeoutMs, err) : errorMessage(err);
+    if (TRACE_CONN && watch !== null) traceConn(watch.id, -1, "connect-failed", message);
+    if (!this.shared.stopping) {
+      const kind = classifyError(err, "connect");
+      recorder.recordError(failedMs, kind, kind === "tls" ? tlsFailureMessage(message) : message);
+    }
+  }
+
+  /** A connect succeeded: its time recorded apart from a TLS handshake, a reconnect counted. */
+  #connected(sock: TransportConn, startMs: number): void {
+    const recorder = this.shared.recorder;
+    const watch = this.watch;
     const nowMs = performance.now();
     if (watch !== null) {
       watch.lastEventMs = nowMs;
@@ -111,7 +126,6 @@ export class Dialer {
     recorder.connected(nowMs, (nowMs - startMs - Math.max(tlsMs, 0)) * 1000, tlsMs * 1000);
     if (this.#everOpened) recorder.reconnected(nowMs);
     this.#everOpened = true;
-    return sock;
   }
 }
 
