@@ -45,6 +45,7 @@ Deno.test("grpc:// is h2c to its http: origin, grpcs:// h2 to https:; the flags 
     message: '{"name":"x"}',
     metadata: [["x-user", "ann"], ["trace-bin", "\u00ff"]],
     maxSendBytes: undefined,
+    names: [],
   });
   const tls = parse("grpcs://example.test:443", "--call", "a.B/C", "--reflect", "--max-receive", "100", "-k");
   assertEquals([tls.config.url, tls.config.protocol, tls.config.grpc?.maxReceiveBytes], [
@@ -149,11 +150,37 @@ Deno.test("the call is found in the schema and its message encoded once; what do
   );
   await fails(
     ["--call", "helloworld.Greeter/SayHello", "-b", '{"name":"{{ id }}"}'],
-    /no \{\{ placeholders \}\} yet/,
+    /^-b message: \{\{ id \}\} is unknown: no data column or capture has that name/,
   );
   await fails(
     ["--call", "helloworld.Greeter/SayHello", "-b", '{"name":"0123456789"}', "--max-send", "8"],
     /^-b message: 12 bytes encoded, over the 8-byte send cap/,
   );
   await fails(["--call", "helloworld.Greeter/SayHello", "--reflect"], /give one schema, not several/);
+  // A message with placeholders is a template filled per call, not a body encoded once.
+  const templated = parse(
+    "grpc://127.0.0.1:50051",
+    "--call",
+    "helloworld.Greeter/SayHello",
+    "--proto",
+    PROTO,
+    "-b",
+    '{"name":"{{ $randomString(4) }}","count":{{ $randomNumber(1,3) }}}',
+  );
+  const [t] = (await withGrpcCalls(templated.config, templated.grpc!)).requestMix;
+  assertEquals([t.body, t.grpcMessage?.messages[0].slots.map((s) => s.kind)], [undefined, [
+    "string",
+    "int32",
+  ]]);
+  await fails(
+    [
+      "--call",
+      "helloworld.Greeter/SayHello",
+      "-b",
+      '{"name":"{{ $randomString(4) }}"}',
+      "--compress",
+      "gzip",
+    ],
+    /encoded per call, and compressed ones are compressed once before the load; drop --compress/,
+  );
 });
