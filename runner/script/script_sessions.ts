@@ -166,7 +166,6 @@ export class ScriptSessions implements SessionContext {
     recorder?.sessionFailed();
   }
 
-  /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
   /** How many sessions are in progress. */
   inProgress(): number {
     return this.#live.size;
@@ -177,6 +176,7 @@ export class ScriptSessions implements SessionContext {
     return this.#live.allWaiting();
   }
 
+  /** Counts an unhandled rejection of a script's promise (it ends no session: none is known). */
   unhandled(reason: unknown, shared: SessionRun["shared"]): void {
     const message = this.names.shown(`unhandled rejection: ${scriptErrorMessage(reason, this.options.path)}`);
     shared.recorder.recordError(performance.now(), "script", message);
