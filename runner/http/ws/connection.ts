@@ -61,6 +61,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   /** Hold's wait: when its ping was meant to go (< 0: when sent), and its end's handler, bound once. */
   #holdIntendedMs = -1;
   #onHoldWaited: (() => void) | null = null;
+  /** What follows a dial (`open`), bound once. */
+  #onDialed: ((sock: TransportConn | null) => Promise<boolean> | false) | null = null;
   /** A storm's think time's end, bound once. */
   #onThought: (() => void) | null = null;
 
@@ -92,9 +94,13 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   }
 
   /** Dials, then runs the handshake; false when either failed (counted). */
-  async open(): Promise<boolean> {
-    const sock = await this.#dialer.dial();
-    if (sock === null) return false;
+  open(): Promise<boolean> {
+    // The handshake's frame starts once connected: a crowd's connects in flight hold no frame of ours.
+    return this.#dialer.dial().then(this.#onDialed ??= (sock) => sock !== null && this.#shake(sock));
+  }
+
+  /** The handshake on a socket just dialed; whether the connection is open after it. */
+  async #shake(sock: TransportConn): Promise<boolean> {
     this.#parser.release();
     this.#parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
     this.#close.reset();
