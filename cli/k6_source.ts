@@ -3,13 +3,13 @@
  * The experiment `loadlab run script.js` runs for a k6 script: the script converted (refused with
  * `file:line: why` when it cannot be, exit 2), its converted module checked and imported to read k6's
  * `options` (after the k6-style flags' overrides: `--vus`, `--duration`, `--iterations`, `--stages`),
- * which scenarios/k6_options.ts maps onto a load and thresholds. The target is the one origin the
+ * which scenarios/k6_options.ts maps onto loads (several scenarios: loads run together) and thresholds. The target is the one origin the
  * script's URLs name (`--target app=URL` replaces it, as for any experiment); a script whose URLs name
  * none needs that flag.
  */
 import { basename, extname, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
-import { k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { importsK6Module, k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { formatIssues } from "../validation/mod.ts";
@@ -37,15 +37,22 @@ export async function k6ExperimentText(
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
-  const { load, thresholds } = mapped.value;
+  const { loads, together, thresholds } = mapped.value;
   const url = targets.app ?? onlyOrigin(path);
   return JSON.stringify({
     name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
     targets: { app: { url } },
-    loads: { k6: load },
+    loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
+    ...(together ? { together } : {}),
     ...(thresholds.length > 0 ? { thresholds } : {}),
     script: path,
   });
+}
+
+/** A gRPC script's loads over HTTP/2 (its calls go on HTTP/2 streams): h2 on https:, else h2c. */
+function overHttp2(loads: Record<string, Record<string, unknown>>, url: string) {
+  const protocol = url.startsWith("https:") ? "h2" : "h2c";
+  return Object.fromEntries(Object.entries(loads).map(([name, load]) => [name, { protocol, ...load }]));
 }
 
 /** k6's flags over `options`: a flag of the load replaces the load's shortcuts and scenarios. */

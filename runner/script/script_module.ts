@@ -8,6 +8,7 @@
  */
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
+import { loadGrpcDeclaration, type ScriptGrpcSchema } from "./script_grpc.ts";
 
 const toFileUrl = (path: string) => pathToFileURL(path).href;
 
@@ -20,6 +21,8 @@ export interface ScriptModule {
   /** `start(s)`: once per virtual user before its first session (Locust's `on_start`). */
   start: ((s: unknown) => unknown) | null;
   options: Record<string, unknown> | null;
+  /** The schema of its gRPC calls (`export const grpc`), read when it is imported; else null. */
+  grpc: ScriptGrpcSchema | null;
 }
 
 /** A script that cannot run: it does not load, or has no default function. */
@@ -55,12 +58,19 @@ export async function importScript(path: string): Promise<ScriptModule> {
       `${basename(path)}: export options must be an object (what an experiment file says)`,
     );
   }
+  let grpc: ScriptGrpcSchema | null = null;
+  try {
+    if (mod.grpc !== undefined) grpc = loadGrpcDeclaration(mod.grpc, dirname(path));
+  } catch (err) {
+    throw new ScriptLoadError(`${basename(path)}: export grpc: ${errorText(err)}`, { cause: err });
+  }
   return {
     run: mod.default as (s: unknown) => unknown,
     setup: fn("setup"),
     teardown: fn("teardown"),
     start: fn("start"),
     options: (options as Record<string, unknown> | undefined) ?? null,
+    grpc,
   };
 }
 

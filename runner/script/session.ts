@@ -27,6 +27,11 @@ export interface RequestOptions {
   json?: unknown;
   /** What results name this request (per-endpoint numbers); default `METHOD path` without the query. */
   name?: string;
+  /**
+   * User tags of this request (`{ kind: "html" }`): its endpoint carries them, so a threshold selects by
+   * them (`p95{kind:html}<300ms`); one name with another tag set counts as another endpoint.
+   */
+  tags?: Readonly<Record<string, string>>;
   /** This request's response timeout in ms (default: the load's `timeout`). */
   timeoutMs?: number;
 }
@@ -64,6 +69,45 @@ export interface SessionCookies {
   clear(): void;
 }
 
+/** What a gRPC call may say besides its method and message. */
+export interface GrpcParams {
+  /** Metadata (names lower case; a `-bin` name's value is sent base64-encoded). */
+  metadata?: Record<string, string>;
+  /** This call's deadline in ms (its `grpc-timeout`; default: the load's `timeout`). */
+  timeoutMs?: number;
+  /** What results name this call; default its method, `pkg.Service/Method`. */
+  name?: string;
+}
+
+/** A gRPC call's outcome, in the shape of k6's `client.invoke` response. */
+export interface GrpcResponse {
+  /** The gRPC code: 0 OK, else the code it failed with (4 when no answer came in time, 14 unreachable). */
+  readonly status: number;
+  /**
+   * The reply in proto3 JSON form (field names in lowerCamelCase, 64-bit integers as strings); a server
+   * stream's replies as an array; null when none came.
+   */
+  readonly message: any;
+  /** The answer's head fields (its metadata), name -> values. */
+  readonly headers: Readonly<Record<string, string[]>>;
+  /** `grpc-status` and `grpc-message` of a call that failed; empty when it succeeded. */
+  readonly trailers: Readonly<Record<string, string[]>>;
+  /** Null when OK, else the code and the server's `grpc-message` (or why no answer came). */
+  readonly error: { code: number; message: string } | null;
+}
+
+/**
+ * gRPC calls on the session's connection, with the schema the script declares as
+ * `export const grpc = { proto: "./greeter.proto", importPaths: ["./protos"] }` (or `{ protoset }`).
+ */
+export interface SessionGrpc {
+  /**
+   * One call of `method` (`pkg.Service/Method`) with `message` (proto3 JSON; a client stream's messages
+   * as an array), counted under the method's name; every code but OK is an error of its own kind.
+   */
+  invoke(method: string, message: unknown, params?: GrpcParams): Promise<GrpcResponse>;
+}
+
 /** What a session script's default export receives, once per session. */
 export interface Session<SetupData = unknown> {
   get(path: string, options?: RequestOptions): Promise<Response>;
@@ -96,6 +140,12 @@ export interface Session<SetupData = unknown> {
   /** The environment variables of the loadlab process (as k6's `__ENV`). */
   readonly env: Readonly<Record<string, string>>;
   readonly cookies: SessionCookies;
+  /** The run's target URL (`http://127.0.0.1:8080/`): where a client of the script's own connects. */
+  readonly target: string;
+  /** Aborts when the run ends: a client of the script's own (a WebSocket) closes then. */
+  readonly ended: AbortSignal;
+  /** gRPC calls (the run's target must speak HTTP/2: a load with `protocol: h2c`, or h2 on https:). */
+  readonly grpc: SessionGrpc;
 }
 
 /** A session script's default export. */

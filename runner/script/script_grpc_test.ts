@@ -1,0 +1,53 @@
+/**
+ * A session script's gRPC declaration (`export const grpc`): read relative to the script's folder, its
+ * methods found once each, and every wrong shape refused naming the field and what it takes.
+ */
+import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
+import { loadGrpcDeclaration } from "./script_grpc.ts";
+
+const EXAMPLES = new URL("../../examples/", import.meta.url).pathname;
+
+Deno.test("a declared proto is read relative to the script's folder; a method is looked up once", () => {
+  const schema = loadGrpcDeclaration({ proto: "grpc/greeter.proto", maxReceiveBytes: 1024 }, EXAMPLES);
+  const method = schema.method("helloworld.Greeter/SayHellos");
+  assertEquals([method.path, method.serverStreaming, schema.maxReceiveBytes], [
+    "helloworld.Greeter/SayHellos",
+    true,
+    1024,
+  ]);
+  assertEquals(schema.method("helloworld.Greeter/SayHellos"), method);
+  throws(() => schema.method("helloworld.Greeter/Nope"), /no method Nope in helloworld\.Greeter/);
+});
+
+Deno.test("a declaration of the wrong shape names its field and what it takes", () => {
+  const refused = (declared: unknown) => {
+    try {
+      loadGrpcDeclaration(declared, EXAMPLES);
+    } catch (err) {
+      return (err as Error).message;
+    }
+    return "accepted";
+  };
+  assertEquals(
+    refused("greeter.proto"),
+    'export grpc: must be { proto: "./x.proto", importPaths?: [...] } or { protoset: "./x.pb" }',
+  );
+  assertEquals(
+    refused({}),
+    "export grpc: give the schema as proto (with importPaths) or protoset, one of them",
+  );
+  assertEquals(
+    refused({ proto: "a", protoset: "b" }),
+    "export grpc: give the schema as proto (with importPaths) or protoset, one of them",
+  );
+  assertEquals(
+    refused({ proto: "a", call: "x" }),
+    "export grpc.call: not a field (proto, importPaths, protoset, maxReceiveBytes)",
+  );
+  assertEquals(refused({ proto: "a", importPaths: "b" }), "export grpc.importPaths: a list of folders");
+  assertEquals(
+    refused({ proto: "a", maxReceiveBytes: 0 }),
+    "export grpc.maxReceiveBytes: a whole number of bytes, 1 to 2^31-1",
+  );
+  throws(() => loadGrpcDeclaration({ proto: "no_such.proto" }, EXAMPLES), /--proto .*no_such\.proto/);
+});
