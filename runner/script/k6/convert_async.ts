@@ -9,7 +9,7 @@
  * the script is refused before any load rather than sending requests nobody waits for.
  */
 import * as walk from "acorn-walk";
-import { ARRAY_METHODS, ASYNC_CALLS } from "./k6_modules.ts";
+import { ARRAY_METHODS, ASYNC_CALLS, ASYNC_METHODS } from "./k6_modules.ts";
 
 // deno-lint-ignore no-explicit-any
 export type Node = any;
@@ -59,7 +59,8 @@ function enclosing(path: Node[]): Node | null {
 }
 
 /** Finds the calls to await and the functions to make async in `ast`. */
-export function planAsync(ast: Node, bindings: Map<string, Binding>): AsyncPlan {
+export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan {
+  const bindings = withInstances(ast, imported);
   const { calls, functions, identifiers } = collect(ast);
   const names = new Map<Node, string | null>(functions.map((p) => [p[p.length - 1], nameOf(p)]));
   const asyncFunctions = new Set<Node>(), asyncNames = new Set<string>();
@@ -88,6 +89,41 @@ export function planAsync(ast: Node, bindings: Map<string, Binding>): AsyncPlan 
   return { awaited: [...awaited], arrayCalls, asyncFunctions, problems };
 }
 
+/**
+ * `bindings` and the names bound to an instance of a k6 class with asynchronous methods (`const client =
+ * new grpc.Client()`, or an assignment), as `new Client` of its module.
+ */
+function withInstances(ast: Node, bindings: Map<string, Binding>): Map<string, Binding> {
+  const all = new Map(bindings);
+  walk.full(ast, (node: Node) => {
+    const [id, init] = node.type === "VariableDeclarator"
+      ? [node.id, node.init]
+      : node.type === "AssignmentExpression"
+      ? [node.left, node.right]
+      : [null, null];
+    if (id?.type !== "Identifier" || init?.type !== "NewExpression") return;
+    const made = classOf(init.callee, bindings);
+    if (made !== null) all.set(id.name, { module: made.module, name: `new ${made.name}` });
+  });
+  return all;
+}
+
+/** The k6 class with asynchronous methods a `new` expression's callee names, else null. */
+function classOf(callee: Node, bindings: Map<string, Binding>): Binding | null {
+  if (callee.type === "Identifier") {
+    const b = bindings.get(callee.name);
+    return b && ASYNC_METHODS[b.module]?.[b.name] ? b : null;
+  }
+  if (callee.type !== "MemberExpression" || callee.computed || callee.object.type !== "Identifier") {
+    return null;
+  }
+  const b = bindings.get(callee.object.name);
+  const name = callee.property.name;
+  return b && (b.name === "default" || b.name === "*") && ASYNC_METHODS[b.module]?.[name]
+    ? { module: b.module, name }
+    : null;
+}
+
 /** `X.m(...)` where m is an array method that takes a callback first. */
 function isArrayCall(call: Node): boolean {
   const c = call.callee;
@@ -110,6 +146,8 @@ function apiOf(callee: Node, bindings: Map<string, Binding>): string | null {
     if (b && (b.name === "default" || b.name === "*") && ASYNC_CALLS[b.module]?.has(callee.property.name)) {
       return `${b.module}.${callee.property.name}`;
     }
+    const methods = b?.name.startsWith("new ") ? ASYNC_METHODS[b.module]?.[b.name.slice(4)] : undefined;
+    if (methods?.has(callee.property.name)) return `${b!.module}.${b!.name.slice(4)}.${callee.property.name}`;
   }
   return null;
 }

@@ -86,8 +86,8 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   assertEquals(refused(head + `function f() { http.get("http://h/"); }\nconst g = f;`), [
     "t.js:4: f sends requests and is used as a value here: loadlab awaits only direct calls",
   ]);
-  assertEquals(refused(`import ws from "k6/ws";\nimport { x } from "https://jslib.k6.io/x.js";`), [
-    "t.js:1: k6/ws (WebSocket sessions) is not converted yet: loadlab's WebSocket flows say the same steps",
+  assertEquals(refused(`import html from "k6/html";\nimport { x } from "https://jslib.k6.io/x.js";`), [
+    "t.js:1: k6/html (parseHTML) is not converted yet",
     "t.js:2: https://jslib.k6.io/x.js: a remote module is not fetched (loadlab runs offline); copy it beside the script",
   ]);
   throws(
@@ -123,4 +123,27 @@ Deno.test("a k6 script is told from a session script by its imports", () => {
   ok(isK6Source(`import { sleep } from "k6";`));
   ok(!isK6Source(`export default async (s) => { await s.get("/"); };`));
   ok(!isK6Source(`import x from "./k6.js";`));
+});
+
+Deno.test("a k6/net/grpc client's calls are awaited, by default import or named class, declared or assigned", () => {
+  const code = body(convert(`import grpc from "k6/net/grpc";
+import { Client } from "k6/net/grpc";
+const client = new grpc.Client();
+let other;
+client.load([], "a.proto");
+function call() { return client.invoke("p.S/M", {}); }
+export default () => {
+  other = new Client();
+  client.connect("h:1", { plaintext: true });
+  const r = call();
+  other.healthCheck();
+  client.close();
+};`));
+  ok(code.includes(`client.load([], "a.proto");`), code);
+  ok(code.includes(`async function call() { return (await client.invoke("p.S/M", {})); }`), code);
+  ok(code.includes(`(await client.connect("h:1", { plaintext: true }));`), code);
+  ok(code.includes(`const r = (await call());`), code);
+  ok(code.includes(`(await other.healthCheck());`), code);
+  ok(code.includes(`  client.close();`) && !code.includes(`(await client.close())`), code);
+  ok(code.includes(`/runner/script/k6/grpc.ts"`), code);
 });

@@ -15,12 +15,13 @@ export const K6_MODULES: Readonly<Record<string, string>> = {
   "k6/encoding": new URL("./encoding.ts", import.meta.url).href,
   "k6/crypto": new URL("./crypto.ts", import.meta.url).href,
   "k6/execution": new URL("./execution.ts", import.meta.url).href,
+  "k6/ws": new URL("./ws.ts", import.meta.url).href,
+  "k6/timers": new URL("./timers.ts", import.meta.url).href,
+  "k6/net/grpc": new URL("./grpc.ts", import.meta.url).href,
 };
 
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
-  "k6/ws": "k6/ws (WebSocket sessions) is not converted yet: loadlab's WebSocket flows say the same steps",
-  "k6/net/grpc": "k6/net/grpc is not converted: loadlab has no gRPC client",
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
   "k6/html": "k6/html (parseHTML) is not converted yet",
 };
@@ -40,6 +41,16 @@ export const ASYNC_CALLS: Readonly<Record<string, ReadonlySet<string>>> = {
     "batch",
     "asyncRequest",
   ]),
+  // Resolves once the socket closed, as k6's VU blocked on it.
+  "k6/ws": new Set(["connect"]),
+};
+
+/**
+ * Classes of a module whose instances' methods are asynchronous: `const client = new grpc.Client()`
+ * makes `client.invoke(...)` an awaited call (the instance bound by a declaration or assignment).
+ */
+export const ASYNC_METHODS: Readonly<Record<string, Readonly<Record<string, ReadonlySet<string>>>>> = {
+  "k6/net/grpc": { Client: new Set(["connect", "invoke", "asyncInvoke", "healthCheck"]) },
 };
 
 /** Array methods whose callback may send requests: run one element after another, awaited. */

@@ -14,11 +14,21 @@ import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Session } from "../session.ts";
 import { flushMetrics } from "./metrics.ts";
+import { setRunTags } from "./k6_tags.ts";
+import { PART_ENV } from "../part_env.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
 export interface VuContext {
   s: Session;
   scenario: string;
+  /**
+   * k6/timers' timers still to fire (timers.ts): as k6's event loop, the iteration ends after them;
+   * `settle` ends the wait (with the error a callback threw).
+   */
+  timers: number;
+  settle: ((err?: unknown) => void) | null;
+  /** A timer callback's throw before the iteration's own function returned. */
+  thrown?: unknown;
 }
 
 const storage = new AsyncLocalStorage<VuContext>();
@@ -66,6 +76,11 @@ export function scriptDir(dir: string): void {
   folder = dir;
 }
 
+/** The k6 script's own folder (where `open()` and gRPC's `client.load` read relative paths from). */
+export function folderOf(): string {
+  return folder;
+}
+
 /** k6's `open(path, "b"?)`: a file's text, or its bytes as an ArrayBuffer with `"b"`. */
 export function open(path: string, mode?: string): string | ArrayBuffer {
   const full = isAbsolute(path) ? path : join(folder, path);
@@ -87,20 +102,30 @@ export interface ConvertedModule {
   exports: Record<string, unknown>;
 }
 
-/** The session function loadlab calls: the script's default (or its one scenario's `exec`) in a VU context. */
+/**
+ * The session function loadlab calls: the script's default, or its scenario's `exec` (the one scenario's,
+ * or with several the one whose load this isolate runs: `s.env.LOADLAB_PART`), in a VU context.
+ */
 export function session(mod: ConvertedModule): (s: Session) => unknown {
-  const { fn, scenario } = chooseMain(mod);
-  scenarioName = scenario;
   const options = (mod.exports.options ?? {}) as Record<string, unknown>;
+  // Every scenario's function is looked up now: a missing one is refused when the script is checked.
+  const mains = mainsOf(mod);
   requestDefaults.discardResponseBodies = options.discardResponseBodies === true;
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
+  let fn: ((data: unknown) => unknown) | null = null;
   return (s: Session) => {
+    fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
     for (const [name, value] of vuCookies.get(s.vu) ?? []) s.cookies.set(name, value);
-    return storage.run({ s, scenario: scenarioName }, async () => {
+    const ctx: VuContext = { s, scenario: scenarioName, timers: 0, settle: null };
+    const main = fn;
+    return storage.run(ctx, async () => {
       try {
-        return await fn(s.setup);
+        const out = await main(s.setup);
+        if (ctx.timers > 0) await timersFired(ctx);
+        if (ctx.thrown !== undefined) throw ctx.thrown;
+        return out;
       } finally {
         flushMetrics();
       }
@@ -108,21 +133,72 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   };
 }
 
-/** The function each iteration runs: `exec` of the one scenario when it names one, else the default. */
-function chooseMain(mod: ConvertedModule): { fn: (data: unknown) => unknown; scenario: string } {
+/**
+ * This isolate's scenario (`part`, else the one declared, else `default`): its function, and its name,
+ * tags and `env` (over the process's, as k6 gives each scenario's VUs) set for every iteration here.
+ */
+function chooseScenario(
+  options: Record<string, unknown>,
+  mains: Map<string, (data: unknown) => unknown>,
+  part: string | undefined,
+): (data: unknown) => unknown {
+  const scenarios = (options.scenarios ?? {}) as Record<string, { env?: Record<string, unknown> }>;
+  const names = Object.keys(scenarios);
+  const name = part !== undefined && mains.has(part) ? part : names.length === 1 ? names[0] : "default";
+  const fn = mains.get(name);
+  if (fn === undefined) throw new TypeError("no default function to run per iteration");
+  scenarioName = name;
+  setRunTags(runTagsOf(options, name));
+  for (const [key, value] of Object.entries(scenarios[name]?.env ?? {})) {
+    (globalThis as unknown as { __ENV: Record<string, string> }).__ENV[key] = String(value);
+  }
+  return fn;
+}
+
+/** Waits for the iteration's timers (k6/timers); a callback's throw is the iteration's; the run's end ends it. */
+function timersFired(ctx: VuContext): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const ended = ctx.s.ended;
+    const stop = () => resolve();
+    ended.addEventListener("abort", stop, { once: true });
+    ctx.settle = (err) => {
+      ended.removeEventListener("abort", stop);
+      ctx.settle = null;
+      if (err === undefined) resolve();
+      else reject(err);
+    };
+  });
+}
+
+/** The tags of every request: `options.tags`, the scenario's `tags` and its name when scenarios are declared. */
+function runTagsOf(options: Record<string, unknown>, name: string): Record<string, unknown> {
+  const scenarios = options.scenarios as Record<string, { tags?: Record<string, unknown> }> | undefined;
+  if (scenarios === undefined) return { ...(options.tags as Record<string, unknown> | undefined) };
+  return {
+    ...(options.tags as Record<string, unknown> | undefined),
+    ...scenarios[name]?.tags,
+    scenario: name,
+  };
+}
+
+/** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
+function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> {
+  const mains = new Map<string, (data: unknown) => unknown>();
+  if (mod.main !== undefined) mains.set("default", mod.main);
   const options = mod.exports.options as { scenarios?: Record<string, { exec?: string }> } | undefined;
-  const scenarios = Object.entries(options?.scenarios ?? {});
-  const [name, scenario] = scenarios.length === 1 ? scenarios[0] : ["default", {}];
-  const exec = scenario.exec;
-  if (exec !== undefined) {
+  for (const [name, scenario] of Object.entries(options?.scenarios ?? {})) {
+    const exec = scenario.exec;
+    if (exec === undefined) {
+      if (mod.main !== undefined) mains.set(name, mod.main);
+      continue;
+    }
     const fn = mod.exports[exec];
     if (typeof fn !== "function") {
       throw new TypeError(`options.scenarios.${name}.exec: no exported function ${exec}`);
     }
-    return { fn: fn as (data: unknown) => unknown, scenario: name };
+    mains.set(name, fn as (data: unknown) => unknown);
   }
-  if (mod.main === undefined) throw new TypeError("no default function to run per iteration");
-  return { fn: mod.main, scenario: name };
+  return mains;
 }
 
 /** `xs.method(callback, ...)` with an async callback, one element after another (as k6 ran them). */

@@ -1,0 +1,277 @@
+/**
+ * @module
+ * k6's `k6/net/grpc` for converted scripts. A `Client` reads its schema as k6's does (`load` of .proto
+ * files with import paths, relative to the script's folder; `loadProtoset`; or the server's reflection
+ * at `connect(addr, { reflect: true })`), and its calls go on the session's connection to the run's
+ * target (an HTTP/2 stream slot: the load speaks h2c, or h2 on https:) as the session's requests do,
+ * through the session's `invokeGrpc` (script_grpc.ts): one endpoint per method, every code but OK an
+ * error kind of its own. `connect` names the server: the first address this isolate's clients connect
+ * to is the run's target, another is refused (the run has one target); `close` ends nothing, the
+ * connection being the session's. A `Stream` sends its messages as one call once the client side ends
+ * (`end()`, or the first `write` of a method that takes one message) and hands the replies to its
+ * `data` listeners, then `end` (or `error`), when the call has ended, and the iteration ends after them
+ * (k6's event loop; the `timers` k6/timers holds it by): messages are not paced, nor sent in answer to
+ * replies.
+ */
+import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
+import protobuf from "protobufjs";
+import { current, folderOf, type VuContext } from "./runtime.ts";
+import { durationMs } from "./http.ts";
+import { loadProtoFile, loadProtoset } from "../../http/grpc/schema.ts";
+import { reflectSchema } from "../../http/grpc/reflection.ts";
+import { ScriptGrpcSchema } from "../script_grpc.ts";
+import type { ScriptSession } from "../script_session.ts";
+import type { GrpcResponse } from "../session.ts";
+
+/** k6's call params (those loadlab honours; another key is refused). */
+interface CallParams {
+  metadata?: Record<string, string>;
+  timeout?: string | number;
+  tags?: Record<string, string>;
+}
+
+const PARAMS = new Set(["metadata", "timeout", "tags"]);
+/** k6's deadline of a call without `timeout` (2 minutes), not the load's: a k6 script was written for it. */
+const K6_TIMEOUT_MS = 120_000;
+
+const HEALTH = new ScriptGrpcSchema(
+  protobuf.parse(
+    `syntax = "proto3"; package grpc.health.v1;
+  message HealthCheckRequest { string service = 1; }
+  message HealthCheckResponse {
+    enum ServingStatus { UNKNOWN = 0; SERVING = 1; NOT_SERVING = 2; SERVICE_UNKNOWN = 3; }
+    ServingStatus status = 1;
+  }
+  service Health { rpc Check(HealthCheckRequest) returns (HealthCheckResponse); }`,
+    { keepCase: true },
+  ).root,
+);
+const HEALTH_STATUS = ["UNKNOWN", "SERVING", "NOT_SERVING", "SERVICE_UNKNOWN"];
+
+/** The address this isolate's clients connect to (the run's target), and its reflected schema. */
+let connectedAddr: string | null = null;
+let reflected: Promise<ScriptGrpcSchema> | null = null;
+
+/** The running session, or a throw naming what k6 says of calls outside one. */
+function session(what: string): ScriptSession {
+  const s = current()?.s;
+  if (s === undefined) throw new Error(`${what} in the init context is not supported (as in k6)`);
+  return s as ScriptSession;
+}
+
+/** k6's gRPC client. */
+export class Client {
+  #schema: ScriptGrpcSchema | null = null;
+  /** The VUs connected (by `__VU`): one client of the script's init code serves every VU here. */
+  readonly #connected = new Set<number>();
+
+  /**
+   * Reads .proto `files`, each (and what it imports) found in the first of `importPaths` that has it, else
+   * in the script's folder, as k6 finds them; relative paths are the script folder's.
+   */
+  load(importPaths: string[] | null, ...files: string[]): void {
+    const at = (p: string) => isAbsolute(p) ? p : join(folderOf(), p);
+    const paths = (importPaths ?? []).map(at);
+    const find = (f: string) => paths.map((p) => join(p, f)).find((p) => existsSync(p)) ?? at(f);
+    const roots = files.map((f) => loadProtoFile(find(f), paths));
+    const root = roots[0] ?? new protobuf.Root();
+    for (const more of roots.slice(1)) root.addJSON(more.toJSON().nested ?? {});
+    this.#schema = new ScriptGrpcSchema(root);
+  }
+
+  /** Reads a protoset (a compiled FileDescriptorSet), relative to the script's folder. */
+  loadProtoset(file: string): void {
+    this.#schema = new ScriptGrpcSchema(loadProtoset(isAbsolute(file) ? file : join(folderOf(), file)));
+  }
+
+  /** Names the server: the run's target (`addr` is `host:port`); `reflect` reads its schema from it. */
+  async connect(
+    addr: string,
+    params: { plaintext?: boolean; reflect?: boolean; timeout?: string | number } = {},
+  ) {
+    const s = session("client.connect()");
+    connectedAddr ??= addr;
+    if (addr !== connectedAddr) {
+      throw new Error(
+        `${addr}: a second gRPC server; a converted k6 script calls one target (${connectedAddr} is this run's)`,
+      );
+    }
+    if (params.reflect === true) {
+      const timeoutMs = params.timeout === undefined ? 60_000 : durationMs(params.timeout);
+      reflected ??= reflectSchema(new URL(s.target).origin, timeoutMs).then((root) =>
+        new ScriptGrpcSchema(root)
+      );
+      this.#schema = await reflected;
+    }
+    this.#connected.add(s.vu);
+    return true;
+  }
+
+  /** One unary call (or a client stream's messages as an array), k6's response shape. */
+  invoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
+    const s = session("client.invoke()");
+    if (!this.#connected.has(s.vu)) throw new Error("no gRPC connection, you must call connect first");
+    const unknown = Object.keys(params ?? {}).find((k) => !PARAMS.has(k));
+    if (unknown !== undefined) {
+      throw new Error(`grpc params.${unknown} is not supported by loadlab's k6 runtime`);
+    }
+    return s.invokeGrpc(this.#schema, method, message, {
+      metadata: params?.metadata,
+      timeoutMs: params?.timeout === undefined ? K6_TIMEOUT_MS : durationMs(params.timeout),
+      name: params?.tags?.name,
+    });
+  }
+
+  /** k6's `asyncInvoke`: the same call, its promise. */
+  asyncInvoke(method: string, message: unknown, params: CallParams = {}): Promise<GrpcResponse> {
+    return this.invoke(method, message, params);
+  }
+
+  /** grpc.health.v1's Check; the response's `status` is the serving status (`HealthCheckServing`). */
+  async healthCheck(service = ""): Promise<GrpcResponse> {
+    const s = session("client.healthCheck()");
+    if (!this.#connected.has(s.vu)) throw new Error("no gRPC connection, you must call connect first");
+    const r = await s.invokeGrpc(HEALTH, "grpc.health.v1.Health/Check", { service });
+    if (r.status !== 0) return r;
+    return { ...r, status: HEALTH_STATUS.indexOf(r.message?.status ?? "UNKNOWN") };
+  }
+
+  /** The VU's client is closed (a call needs `connect` again); the connection itself is the session's. */
+  close(): void {
+    const s = current()?.s;
+    if (s !== undefined) this.#connected.delete(s.vu);
+  }
+
+  /** The schema of this client (for its streams). */
+  get schema(): ScriptGrpcSchema | null {
+    return this.#schema;
+  }
+
+  /** Whether the running VU connected this client (and has not closed it). */
+  get connected(): boolean {
+    const s = current()?.s;
+    return s !== undefined && this.#connected.has(s.vu);
+  }
+}
+
+type Listener = (value: unknown) => void;
+
+/** A stream of iteration `ctx` ended (its listener's throw `err` is the iteration's): it holds it no more. */
+function release(ctx: VuContext | undefined, err?: unknown): void {
+  if (ctx === undefined) return;
+  ctx.timers--;
+  if (err !== undefined) ctx.thrown ??= err;
+  if (err !== undefined || ctx.timers === 0) ctx.settle?.(err);
+}
+
+/** k6's `Stream`: its messages sent as one call when the client side ends, its replies then handed over. */
+export class Stream {
+  readonly #client: Client;
+  readonly #method: string;
+  readonly #params: CallParams;
+  readonly #messages: unknown[] = [];
+  readonly #listeners: Record<string, Listener[]> = {};
+  #sent = false;
+
+  constructor(client: Client, method: string, params: CallParams | null = null) {
+    if (!client.connected) {
+      throw new Error("invalid GRPC Stream's client: no gRPC connection, you must call connect first");
+    }
+    this.#client = client;
+    this.#method = method;
+    this.#params = params ?? {};
+  }
+
+  /** Listens to `data` (each reply), `error` (the call failed) or `end` (the server ended the stream). */
+  on(event: string, listener: Listener): void {
+    (this.#listeners[event] ??= []).push(listener);
+  }
+
+  /** Adds a message; a method that takes one message is called with it at once. */
+  write(message: unknown): void {
+    this.#messages.push(message);
+    const schema = this.#client.schema;
+    if (schema !== null && !schema.method(this.#method).clientStreaming) this.#send();
+  }
+
+  /** Ends the client side: the call goes with the messages written. */
+  end(): void {
+    this.#send();
+  }
+
+  #send(): void {
+    if (this.#sent) return;
+    this.#sent = true;
+    const schema = this.#client.schema;
+    const streaming = schema?.method(this.#method).clientStreaming ?? false;
+    const message = streaming ? this.#messages : this.#messages[0] ?? {};
+    // As k6's event loop, the iteration ends once the stream's listeners have run (its `timers` hold).
+    const ctx = current();
+    if (ctx !== undefined) ctx.timers++;
+    this.#client.invoke(this.#method, message, this.#params).then((r) => this.#ended(r), (err) => {
+      const text = err instanceof Error ? err.message : String(err);
+      this.#emit("error", { code: 2, details: [], message: text });
+    }).then(() => release(ctx), (err) => release(ctx, err));
+  }
+
+  #ended(r: GrpcResponse): void {
+    const replies = r.message === null ? [] : Array.isArray(r.message) ? r.message : [r.message];
+    for (const reply of replies) this.#emit("data", reply);
+    if (r.status === 0) this.#emit("end", undefined);
+    else this.#emit("error", { code: r.status, details: [], message: r.error?.message ?? "" });
+  }
+
+  #emit(event: string, value: unknown): void {
+    for (const listener of this.#listeners[event] ?? []) listener(value);
+  }
+}
+
+/** k6's status constants: gRPC's codes by k6's names. */
+export const StatusOK = 0;
+export const StatusCanceled = 1;
+export const StatusUnknown = 2;
+export const StatusInvalidArgument = 3;
+export const StatusDeadlineExceeded = 4;
+export const StatusNotFound = 5;
+export const StatusAlreadyExists = 6;
+export const StatusPermissionDenied = 7;
+export const StatusResourceExhausted = 8;
+export const StatusFailedPrecondition = 9;
+export const StatusAborted = 10;
+export const StatusOutOfRange = 11;
+export const StatusUnimplemented = 12;
+export const StatusInternal = 13;
+export const StatusUnavailable = 14;
+export const StatusDataLoss = 15;
+export const StatusUnauthenticated = 16;
+export const HealthCheckUnknown = 0;
+export const HealthCheckServing = 1;
+export const HealthCheckNotServing = 2;
+export const HealthCheckServiceUnkown = 3;
+
+export default {
+  Client,
+  Stream,
+  StatusOK,
+  StatusCanceled,
+  StatusUnknown,
+  StatusInvalidArgument,
+  StatusDeadlineExceeded,
+  StatusNotFound,
+  StatusAlreadyExists,
+  StatusPermissionDenied,
+  StatusResourceExhausted,
+  StatusFailedPrecondition,
+  StatusAborted,
+  StatusOutOfRange,
+  StatusUnimplemented,
+  StatusInternal,
+  StatusUnavailable,
+  StatusDataLoss,
+  StatusUnauthenticated,
+  HealthCheckUnknown,
+  HealthCheckServing,
+  HealthCheckNotServing,
+  HealthCheckServiceUnkown,
+};

@@ -1,0 +1,128 @@
+/**
+ * gRPC calls from scripts, end to end against @grpc/grpc-js on Node (another project's server,
+ * examples/grpc/server.js): a session script's `s.grpc.invoke` (unary, server stream, client stream,
+ * metadata, a status other than OK counted by its code's name, each method an endpoint of its own), its
+ * mistakes (an unknown method, a field its message type lacks) as `script` errors at the script's line,
+ * a schema that does not load refused on import; and k6's `k6/net/grpc` converted and run as it is
+ * (`client.load`, `connect`, `invoke`, `grpc.StatusOK`, a `Stream`, reflection). Needs `npm install
+ * --prefix examples`; without it (or node) the test skips with the reason, except under CI=true. Loads
+ * are bounded counts.
+ */
+import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+import { findProgram } from "../system/path_lookup.ts";
+import { importScript } from "../runner/script/script_module.ts";
+import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { withChildPort } from "./fixtures/child_port.ts";
+
+const EXAMPLES = new URL("../examples/", import.meta.url);
+const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
+const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
+Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
+
+function skipReason(): string | null {
+  if (findProgram("node") === null) return "node not on PATH";
+  try {
+    Deno.statSync(new URL("node_modules/@grpc/grpc-js/package.json", EXAMPLES));
+    return null;
+  } catch {
+    return "@grpc/grpc-js is not installed: npm install --prefix examples";
+  }
+}
+
+const skip = skipReason();
+if (skip !== null) {
+  if (Deno.env.get("CI") === "true") throw new Error(`the script gRPC test cannot run: ${skip}`);
+  console.log(`script_grpc_test skipped: ${skip}`);
+}
+
+function withNodeGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
+  const server = new URL("grpc/server.js", EXAMPLES).pathname;
+  return withChildPort("node", { args: [server], env: { PORT: "0" }, stderr: "inherit" }, fn);
+}
+
+function run(port: number, path: string, sessions: number) {
+  return runAttack(parseAttackConfig({
+    url: `http://127.0.0.1:${port}`,
+    protocol: "h2c",
+    model: "count",
+    requests: sessions,
+    connections: 2,
+    timeoutMs: 3000,
+    intervalMs: 100,
+    script: { path },
+  }));
+}
+
+const test = (name: string, fn: () => Promise<void>) =>
+  Deno.test({ name: `gRPC from scripts: ${name}`, ignore: skip !== null, fn });
+
+test("s.grpc.invoke: each call kind, its method an endpoint, a failed status by its code's name", () =>
+  withNodeGreeter(async (port) => {
+    const result = await run(port, script("grpc_greeter.ts"), 4);
+    const flow = result.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed], [4, 4, 0]);
+    const steps = Object.fromEntries(flow.steps.map((s) => [s.label, [s.requests, s.errors]]));
+    assertEquals(steps, {
+      "helloworld.Greeter/SayHello": [4, 0],
+      "helloworld.Greeter/SayHellos": [4, 0],
+      "helloworld.Greeter/Collect": [4, 0],
+      metadata: [4, 0],
+      "helloworld.Greeter/Fail": [0, 4],
+    });
+    const checks = Object.fromEntries(
+      flow.steps.flatMap((s) => s.checks ?? []).map((c) => [c.name, [c.passed, c.failed]]),
+    );
+    for (const name of ["hello", "three replies", "collected", "metadata sent", "not found"]) {
+      assertEquals(checks[name], [4, 0], name);
+    }
+    assertEquals(result.errors, { "grpc NOT_FOUND": 4 });
+    assertEquals(Object.keys(result.errorMessages?.["grpc NOT_FOUND"] ?? {}), ["no such thing"]);
+    const endpoints = (result.endpoints ?? []).map((e) => e.name).sort();
+    ok(endpoints.includes("helloworld.Greeter/Fail") && endpoints.includes("metadata"), String(endpoints));
+  }));
+
+test("an unknown method and a message that does not fit: script errors at the script's line", () =>
+  withNodeGreeter(async (port) => {
+    const result = await run(port, script("grpc_mistakes.ts"), 4);
+    const messages = Object.keys(result.errorMessages?.script ?? {}).sort();
+    assertEquals(messages.length, 2, String(messages));
+    ok(
+      /no method SayGoodbye in helloworld\.Greeter \(its methods: .*SayHello.*\) \(grpc_mistakes\.ts:7\)/
+        .test(messages[1]),
+    );
+    ok(
+      /message\.detail\.idz: helloworld\.Detail has no field idz .*\(grpc_mistakes\.ts:8\)/.test(messages[0]),
+    );
+    assertEquals(result.requests, 0);
+  }));
+
+Deno.test("a script whose gRPC schema does not load is refused on import, naming the export", async () => {
+  await rejects(
+    importScript(script("grpc_bad_schema.ts")),
+    /grpc_bad_schema\.ts: export grpc: .*no_such\.proto/,
+  );
+});
+
+test("k6/net/grpc converted: load, connect, invoke against grpc.StatusOK, a Stream, reflection", () =>
+  withNodeGreeter(async (port) => {
+    Deno.env.set("GRPC_ADDR", `127.0.0.1:${port}`);
+    const result = await run(port, sessionScriptPath(k6Fixture("grpc_greeter.js")), 4);
+    const flow = result.flows![0];
+    assertEquals(result.errorMessages?.script, undefined);
+    assertEquals([flow.sessions, flow.completed, flow.failed], [4, 4, 0]);
+    const checks = Object.fromEntries(
+      flow.steps.flatMap((s) => s.checks ?? []).map((c) => [c.name, [c.passed, c.failed]]),
+    );
+    assertEquals(checks, {
+      "status is OK": [4, 0],
+      "reply names the VU": [4, 0],
+      unavailable: [4, 0],
+      "three replies": [4, 0],
+    });
+    assertEquals(result.errors, { "grpc UNAVAILABLE": 4 });
+    const reflected = await run(port, sessionScriptPath(k6Fixture("grpc_reflect.js")), 2);
+    assertEquals([reflected.flows![0].completed, reflected.errors], [2, {}]);
+    assertEquals(reflected.flows![0].steps[0].checks?.[0].passed, 2);
+  }));
