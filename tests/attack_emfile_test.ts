@@ -36,12 +36,13 @@ async function socketInodesTo(pid: number, port: number): Promise<Set<string>> {
 }
 
 /**
- * Once the child's load has connections open (30 s at most), the limit that leaves it no descriptor:
- * one past its highest `/dev/null` (a reserve taken before the load, below every descriptor of the
- * load), or past its stdio when it has none, so a write finds only a descriptor released for it.
+ * Once the child's load has connections open (90 s at most: a cold start compiles every module), the
+ * limit that leaves it no descriptor: one past its highest `/dev/null` (a reserve taken before the load,
+ * below every descriptor of the load), or past its stdio when it has none, so a write finds only a
+ * descriptor released for it.
  */
 async function exhaustingLimitOf(pid: number, port: number): Promise<number> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
     const inodes = await socketInodesTo(pid, port);
     const fds = await descriptorsOf(pid);
@@ -51,7 +52,7 @@ async function exhaustingLimitOf(pid: number, port: number): Promise<number> {
     }
     await new Promise((r) => setTimeout(r, 50));
   }
-  throw new Error("the load opened no connection within 30 s");
+  throw new Error("the load opened no connection within 90 s");
 }
 
 Deno.test({
@@ -82,7 +83,7 @@ Deno.test({
           stdout: "piped",
           stderr: "piped",
           env: { NO_COLOR: "1" },
-          signal: AbortSignal.timeout(60_000),
+          signal: AbortSignal.timeout(120_000),
         }).spawn();
         const limit = await exhaustingLimitOf(child.pid, Number(new URL(url).port));
         const lowered = await new Deno.Command("prlimit", {

@@ -147,8 +147,9 @@ Deno.test("loadlab run --iterations with --max-duration: a count that cannot fin
       "--out-dir",
       dir,
     ]);
-    // Start-up (the built-in target, the workers' type check) and the 1 s bound: 60 s only fails a hang.
-    ok(performance.now() - startedMs < 60_000, `ran ${performance.now() - startedMs} ms`);
+    // Start-up (the built-in target, the script's type check, cold on a fresh checkout) and the 1 s bound:
+    // 90 s only fails a hang.
+    ok(performance.now() - startedMs < 90_000, `ran ${performance.now() - startedMs} ms`);
     const [run] = JSON.parse(await Deno.readTextFile(`${dir}/results.json`)).runs;
     assertEquals([run.endedBy, run.incomplete, run.config.maxDurationMs], ["maxDuration", true, 1_000]);
     ok(
