@@ -2,11 +2,11 @@
  * @module
  * The schema of a gRPC run, three ways as ghz takes it: a `.proto` file (its imports found beside it, then
  * in the import paths, then among protobuf's well-known types), a protoset (a compiled FileDescriptorSet,
- * `protoc --descriptor_set_out --include_imports`), or what the server's reflection answered
- * (reflection.ts, which hands over the same FileDescriptorProtos). The call named `pkg.Service/Method` (or ghz's
+ * `protoc --descriptor_set_out --include_imports`), or what the server's reflection answered (reflection.ts,
+ * which hands over the same FileDescriptorProtos). The call named `pkg.Service/Method` (or ghz's
  * `pkg.Service.Method`) is found in it, or `GrpcSchemaError` names the services, or the service's methods,
- * that exist. Setup code: read once before the load (by scenarios/ for runs, by a session script's
- * worker for the methods its `s.grpc` calls).
+ * that exist. Setup code: read once before the load (by scenarios/ for runs), or once per worker (a session
+ * script's `export const grpc`, a k6 script's `client.load`).
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
