@@ -98,6 +98,22 @@ test("an unknown method and a message that does not fit: script errors at the sc
     assertEquals(result.requests, 0);
   }));
 
+test("a call on an HTTP/1.1 connection is refused at the script's line, naming the protocol to use", () =>
+  withNodeGreeter(async (port) => {
+    const result = await runAttack(parseAttackConfig({
+      url: `http://127.0.0.1:${port}`,
+      model: "count",
+      requests: 2,
+      connections: 1,
+      intervalMs: 100,
+      script: { path: script("grpc_greeter.ts") },
+    }));
+    const messages = Object.keys(result.errorMessages?.script ?? {});
+    assertEquals(messages.length, 1, String(messages));
+    ok(/needs an HTTP\/2 stream .*protocol: h2c .*\(grpc_greeter\.ts:8\)/.test(messages[0]), messages[0]);
+    assertEquals(result.requests, 0);
+  }));
+
 Deno.test("a script whose gRPC schema does not load is refused on import, naming the export", async () => {
   await rejects(
     importScript(script("grpc_bad_schema.ts")),
