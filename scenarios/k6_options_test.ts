@@ -99,6 +99,22 @@ Deno.test("thresholds in k6's syntax, with abortOnFail and a name selector", () 
   ]);
 });
 
+Deno.test("k6's grpc_req_duration is judged on the requests' durations (a call is a request)", () => {
+  const { thresholds } = mapped({
+    thresholds: {
+      grpc_req_duration: ["p(95)<500"],
+      "grpc_req_duration{name:main.FeatureExplorer/GetFeature}": [{
+        threshold: "avg<200",
+        abortOnFail: true,
+      }],
+    },
+  });
+  assertEquals(thresholds, [
+    "http_req_duration: p(95)<500",
+    { expr: "http_req_duration{name:main.FeatureExplorer/GetFeature}: avg<200", abortOnFail: true },
+  ]);
+});
+
 Deno.test("thresholds on checks, custom metrics and iterations are judged after the run", () => {
   const { thresholds, afterRun } = mapped({
     thresholds: {

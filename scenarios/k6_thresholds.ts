@@ -5,7 +5,10 @@
  * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics. A
  * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
  * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/k6_tags.ts). A threshold on a metric the
- * summary has no numbers for, or a custom metric's by tag, is a problem at its path.
+ * summary has no numbers for, or a custom metric's by tag, is a problem at its path. k6's gRPC metrics are
+ * read as the HTTP ones: a gRPC call is one of loadlab's requests, so `grpc_req_duration` is judged on
+ * `http_req_duration`'s numbers (every request of the run, calls and HTTP requests alike; `{name:...}`
+ * selects one method).
  */
 import { k6Duration, type Problem } from "./k6_duration.ts";
 
@@ -18,6 +21,8 @@ export interface AfterRunRule {
 }
 
 const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
+/** k6's gRPC metrics and the HTTP metric whose numbers loadlab has for them. */
+const GRPC_METRICS: Record<string, string> = { grpc_req_duration: "http_req_duration" };
 /** k6's built-in metrics that k6's summary here has no numbers for. */
 const NOT_MEASURED = new Set([
   "http_req_waiting",
@@ -48,16 +53,18 @@ export function thresholdsOf(
       problem(path, `${m?.[1] ?? key}: loadlab's k6 summary has no numbers for this metric`);
       continue;
     }
-    if (!METRICS.has(m[1])) {
+    const metric = GRPC_METRICS[m[1]] ?? m[1];
+    if (!METRICS.has(metric)) {
       if (m[2] !== undefined) problem(path, `${key}: a custom metric's threshold by tag is not judged yet`);
       else afterRun.push(...afterRunRules(m[1], list, path, problem));
       continue;
     }
+    const selected = metric + (m[2] ?? "");
     for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
-      if (typeof item === "string") out.push(`${key}: ${item}`);
+      if (typeof item === "string") out.push(`${selected}: ${item}`);
       else if (item && typeof item === "object" && typeof (item as Options).threshold === "string") {
         const t = item as Options;
-        const rule: Record<string, unknown> = { expr: `${key}: ${t.threshold}` };
+        const rule: Record<string, unknown> = { expr: `${selected}: ${t.threshold}` };
         if (t.abortOnFail !== undefined) rule.abortOnFail = t.abortOnFail;
         if (t.delayAbortEval !== undefined) {
           rule.delayAbortEval = k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
