@@ -2,35 +2,38 @@
  * @module
  * How a script session ends, apart from what it sends: its outcome (the script function's value or
  * error, or `CUT` once the run ended and nothing of loadlab's is in progress for it, whichever comes
- * first) and its think times (`s.sleep`), which end at once when the run does. A request or sleep asked
+ * first) and its think times (`s.sleep`, on the worker's one sleep queue: sleep_queue.ts), which end at
+ * once when the run does. A request or sleep asked
  * for after the run ended never returns, so no script loop spins on them and a session waiting on its own
  * promise cannot hold the worker. A base class of the session (script_session.ts) rather than an object
  * beside it: thousands of sessions wait at once, so each costs its fields and no second object.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
+import { type Sleeper, SleepQueue } from "./sleep_queue.ts";
 
 /** The outcome of a session the run ended under (script code never sees it). */
 export const CUT = Symbol("cut");
 /** A request or sleep of a session the run ended: it never returns (the session is cut, not spun on). */
 const NEVER = new Promise<never>(() => {});
+/** The worker's think times, on one timer (each isolate has its own). */
+const SLEEPS = new SleepQueue();
 
 /**
  * A session's outcome, its cut and its sleeps; the session itself says whether a request is in flight and
  * what its end does (`concluded`). The outcome is no promise of its own: the script function's promise is
  * watched by its user's two handlers, and whichever of it and the cut comes first calls `concluded`, once.
  */
-export abstract class SessionEnd {
+export abstract class SessionEnd implements Sleeper {
   /** Cut at the end of the graceful stop while waiting on the script's own promise. */
   pending = false;
   readonly #run: SessionRun;
   /** The outcome came (the script's function settled, or the session was cut): later ones are not. */
   #settled = false;
   #sleeps = 0;
-  /** The sleep in progress: its promise's resolve and its timer (one timer, no listener, per sleep). */
+  /** The sleep in progress: its promise's resolve, and its number in the worker's sleep queue. */
   #wake: (() => void) | null = null;
-  #wakeTimer: ReturnType<typeof setTimeout> | undefined = undefined;
-  #onWake: (() => void) | null = null;
+  #sleepNo = 0;
 
   constructor(run: SessionRun) {
     this.#run = run;
@@ -58,8 +61,8 @@ export abstract class SessionEnd {
       this.pending = this.#sleeps === 0 && run.shared.stopping;
       this.cut();
     }
-    // A think time ends at once when the run stops.
-    this.#wakeUp();
+    // A think time ends at once when the run stops (its entry in the queue is left to go stale).
+    if (this.#wakeUp()) SLEEPS.forget();
   }
 
   protected cut(): void {
@@ -97,17 +100,22 @@ export abstract class SessionEnd {
     if (this.#wake !== null) return sleepUnlessAborted(ms, ended).then(() => void this.#sleeps--);
     return new Promise<void>((resolve) => {
       this.#wake = resolve;
-      this.#wakeTimer = setTimeout(this.#onWake ??= () => this.#wakeUp(), Math.max(0, ms));
+      SLEEPS.add(this, ++this.#sleepNo, performance.now() + Math.max(0, ms));
     });
   }
 
-  /** Ends the session's sleep, if it sleeps: its timer fired, or the run ended. */
-  #wakeUp(): void {
+  /** The sleep queue's call: sleep number `sleep` is due (one woken early by the run's end wakes nothing). */
+  wake(sleep: number): boolean {
+    return sleep === this.#sleepNo && this.#wakeUp();
+  }
+
+  /** Ends the session's sleep, if it sleeps (it is due, or the run ended); whether it slept. */
+  #wakeUp(): boolean {
     const wake = this.#wake;
-    if (wake === null) return;
-    clearTimeout(this.#wakeTimer);
+    if (wake === null) return false;
     this.#wake = null;
     this.#sleeps--;
     wake();
+    return true;
   }
 }
