@@ -42,10 +42,16 @@ function withNodeGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
   return withChildPort("node", { args: [server], env: { PORT: "0" }, stderr: "inherit" }, fn);
 }
 
-function run(port: number, path: string, sessions: number) {
+function run(
+  port: number,
+  path: string,
+  sessions: number,
+  connection: "keep-alive" | "per-arrival" = "keep-alive",
+) {
   return runAttack(parseAttackConfig({
     url: `http://127.0.0.1:${port}`,
     protocol: "h2c",
+    connection,
     model: "count",
     requests: sessions,
     connections: 2,
@@ -83,6 +89,15 @@ test("s.grpc.invoke: each call kind, its method an endpoint, a failed status by 
     ok(endpoints.includes("helloworld.Greeter/Fail") && endpoints.includes("metadata"), String(endpoints));
   }));
 
+test("s.grpc.invoke on a connection of its own per session (per-arrival)", () =>
+  withNodeGreeter(async (port) => {
+    const result = await run(port, script("grpc_greeter.ts"), 2, "per-arrival");
+    const flow = result.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed], [2, 2, 0]);
+    assertEquals(result.errors, { "grpc NOT_FOUND": 2 });
+    for (const c of flow.steps.flatMap((s) => s.checks ?? [])) assertEquals([c.name, c.failed], [c.name, 0]);
+  }));
+
 test("an unknown method and a message that does not fit: script errors at the script's line", () =>
   withNodeGreeter(async (port) => {
     const result = await run(port, script("grpc_mistakes.ts"), 4);
@@ -110,7 +125,10 @@ test("a call on an HTTP/1.1 connection is refused at the script's line, naming t
     }));
     const messages = Object.keys(result.errorMessages?.script ?? {});
     assertEquals(messages.length, 1, String(messages));
-    ok(/needs an HTTP\/2 stream .*protocol: h2c .*\(grpc_greeter\.ts:8\)/.test(messages[0]), messages[0]);
+    ok(
+      /needs an HTTP\/2 stream: give the load protocol: h2c .*\(grpc_greeter\.ts:8\)/.test(messages[0]),
+      messages[0],
+    );
     assertEquals(result.requests, 0);
   }));
 

@@ -24,6 +24,7 @@ import { GrpcAnswer } from "../http/grpc/answer.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 import type { StreamAnswer } from "../http/stream_answer.ts";
 import { H2Slot } from "../http/h2/slot.ts";
+import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { KEEP_ALL } from "../load/flow_plan.ts";
 import { SCRIPT_KEPT_BYTES, ScriptRequestError } from "./script_send.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES, MessageReader } from "../../grpc/framing.ts";
@@ -117,7 +118,7 @@ export class ScriptGrpcCall {
   readonly path: string;
   readonly timeoutMs: number | undefined;
   readonly #method: GrpcMethod;
-  readonly #slot: H2Slot;
+  readonly #slot: H2Slot | H2ArrivalConnection;
   readonly #answer: ScriptGrpcAnswer;
 
   constructor(
@@ -132,10 +133,9 @@ export class ScriptGrpcCall {
           'export const grpc = { proto: "./service.proto" } (or { protoset: "./service.pb" })',
       );
     }
-    if (!(conn instanceof H2Slot)) {
+    if (!(conn instanceof H2Slot || conn instanceof H2ArrivalConnection)) {
       throw new ScriptRequestError(
-        "a gRPC call needs an HTTP/2 stream of a kept connection: give the load protocol: h2c " +
-          "(h2 on https:) and no per-arrival connection",
+        "a gRPC call needs an HTTP/2 stream: give the load protocol: h2c (h2 on https:)",
       );
     }
     const method = this.#method = schema.method(call.method);
@@ -153,7 +153,7 @@ export class ScriptGrpcCall {
     this.#answer = answer;
     const spec = grpcRequestSpec(
       { method: method.path, message: messagesOf(method, call.message), metadata: metadataOf(params) },
-      params.timeoutMs ?? conn.shared.timeoutMs,
+      params.timeoutMs ?? (conn instanceof H2Slot ? conn.shared : conn.owner.shared).timeoutMs,
     );
     this.request = encodeH2Request(place.options.url, spec, [], false, true);
   }

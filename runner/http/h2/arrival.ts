@@ -18,6 +18,7 @@ import type { EncodedRequest } from "../request.ts";
 import type { H2Run } from "./stream.ts";
 import type { H2Request } from "./request.ts";
 import type { H2KeptResponse } from "./kept.ts";
+import type { StreamAnswer } from "../stream_answer.ts";
 import { H2TemplateWriter } from "./template.ts";
 
 /** A worker's per-arrival h2 lanes, made as the executors ask for connections (as `H2Slots` are). */
@@ -88,7 +89,8 @@ export class H2ArrivalConnection implements StepConnection {
 
   /**
    * A flow step (H2Slot `exchangeStep`): a session's steps go one after another as streams 1, 3, ... of
-   * the arrival's one connection, which `release` ends after its last step.
+   * the arrival's one connection, which `release` ends after its last step. `answer`: the step's own
+   * judge of its answer (a session script's gRPC call), else the run's.
    */
   exchangeStep(
     intendedMs: number,
@@ -97,8 +99,9 @@ export class H2ArrivalConnection implements StepConnection {
     cookie: Uint8Array | null,
     keep: number,
     keptLimit: number,
+    answer?: StreamAnswer | null,
   ): Promise<number> {
-    return this.#current().exchangeStep(intendedMs, request, values, cookie, keep, keptLimit);
+    return this.#current().exchangeStep(intendedMs, request, values, cookie, keep, keptLimit, answer);
   }
 
   /** A flow step (StepConnection) on the arrival's connection. */
