@@ -4,11 +4,13 @@
  * from /proc every 50 ms; the memory added per added connection stays within a budget, for HTTP/1.1
  * keep-alive and for WebSocket hold (open connections that ping once a second). The goal is 6 KB a
  * connection at 1,000 to 20,000 (wrk holds 4.5 KB; docs/PERFORMANCE.md has the crowd bench's figures);
- * from 50 the figure carries the heap's first steps of growth too (9-12 KB measured), so the budget
- * leaves room for that and for a garbage collection landing in one run and not the other, and still
- * fails a connection that keeps a read buffer of its own (22-26 KB before). A budget,
- * never a timing: each run is bounded (a few seconds and a timeout), and the crowd is checked to have
- * opened, so a run that opened fewer connections cannot pass for a cheap one.
+ * from 50 the figure carries the heap's first steps of growth too (9-12 KB measured over HTTP/1.1), so
+ * its budget leaves room for that and for a garbage collection landing in one run and not the other, and
+ * still fails a connection that keeps a read buffer of its own (22-26 KB before). WebSocket hold measures
+ * 5-9 KB here (a few seconds at 2,000 cannot show what its pings leave over a longer run: the crowd bench
+ * does), so its budget is tighter, with room for the spread between runs (a collection in one and not the
+ * other). A budget, never a timing: each run is bounded (a few seconds and a timeout), and the crowd is
+ * checked to have opened, so a run that opened fewer connections cannot pass for a cheap one.
  */
 import { ok } from "node:assert/strict";
 import { type Background, startLoadlab } from "./background.ts";
@@ -17,8 +19,9 @@ import { watchPeakRssKb } from "../system/proc_stat.ts";
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SMALL = 50;
 const CROWD = 2_000;
-/** KB of RSS a connection may add (see the module comment). */
+/** KB of RSS a connection may add (see the module comment): HTTP/1.1 keep-alive, WebSocket hold. */
 const BUDGET_KB_PER_CONNECTION = 16;
+const WS_HOLD_BUDGET_KB_PER_CONNECTION = 12;
 
 /** Peak RSS (KB) of one `loadlab attack` run and its JSON result. */
 async function peakRss(args: string[]): Promise<{ peakKb: number; result: Record<string, unknown> }> {
@@ -90,13 +93,13 @@ Deno.test({
 
 Deno.test({
   name:
-    `WebSocket hold: a connection adds at most ${BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+    `WebSocket hold: a connection adds at most ${WS_HOLD_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
   ignore: Deno.build.os !== "linux",
   async fn() {
     await withTarget(async (origin) => {
       const kb = await perAddedConnectionKb(`${origin.replace("http:", "ws:")}/ws/echo`, ["--ws-ping", "1s"]);
       console.log(`WebSocket hold: ${kb.toFixed(1)} KB of RSS per added connection`);
-      ok(kb <= BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
+      ok(kb <= WS_HOLD_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
     });
   },
 });
