@@ -23,6 +23,7 @@ import { importScript } from "../runner/script/script_module.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { formatIssues } from "../validation/mod.ts";
 import { withK6GrpcServer } from "./k6_grpc_server.ts";
+import { digestAuthResponse } from "./httpbin_digest.ts";
 
 /** How one script ended. */
 export interface ExampleOutcome {
@@ -88,10 +89,12 @@ async function httpbin(req: Request): Promise<Response | null> {
     return response;
   }
   if (["/get", "/post", "/put", "/patch", "/delete"].includes(path)) {
-    const data = await req.text();
-    const form = req.headers.get("content-type")?.includes("form")
-      ? Object.fromEntries(new URLSearchParams(data))
-      : {};
+    const multipart = req.headers.get("content-type")?.includes("multipart/form-data") ?? false;
+    const data = multipart ? "" : await req.text();
+    const fields = multipart ? await formFields(req) : { form: {}, files: {} };
+    if (req.headers.get("content-type")?.includes("urlencoded")) {
+      fields.form = formOf(new URLSearchParams(data));
+    }
     let json = null;
     try {
       json = JSON.parse(data);
@@ -100,12 +103,15 @@ async function httpbin(req: Request): Promise<Response | null> {
       args: Object.fromEntries(url.searchParams),
       headers,
       data,
-      form,
+      form: fields.form,
+      files: fields.files,
       json,
       url: req.url,
     });
   }
   if (path === "/cookies") return Response.json({ cookies });
+  const digest = digestAuthResponse(req, path);
+  if (digest !== null) return digest;
   const hops = /^\/redirect\/(\d+)$/.exec(path);
   if (hops) {
     const next = Number(hops[1]) <= 1 ? "/get" : `/redirect/${Number(hops[1]) - 1}`;
@@ -122,6 +128,28 @@ async function httpbin(req: Request): Promise<Response | null> {
     return ok ? Response.json({ authenticated: true, user: auth[1] }) : new Response(null, { status: 401 });
   }
   return null;
+}
+
+/** httpbin's `form`: a field sent once as its value, a repeated one as the array of its values. */
+function formOf(entries: Iterable<[string, string]>): Record<string, string | string[]> {
+  const form: Record<string, string | string[]> = {};
+  for (const [k, v] of entries) {
+    const had = form[k];
+    form[k] = had === undefined ? v : Array.isArray(had) ? [...had, v] : [had, v];
+  }
+  return form;
+}
+
+/** A multipart body as httpbin shows it: its fields in `form`, its files' text in `files`. */
+async function formFields(req: Request) {
+  const body = await req.formData();
+  const files: Record<string, string> = {};
+  const fields: Array<[string, string]> = [];
+  for (const [k, v] of body) {
+    if (typeof v === "string") fields.push([k, v]);
+    else files[k] = await v.text();
+  }
+  return { form: formOf(fields), files };
 }
 
 /** Every script of `folder`, one after another, against one local server. */

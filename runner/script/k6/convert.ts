@@ -8,6 +8,7 @@
  * `K6ConvertError` listing each place (`file:line: why`), before any load.
  */
 import * as acorn from "acorn";
+import * as walk from "acorn-walk";
 import { type Binding, type Node, planAsync } from "./convert_async.ts";
 import { jslibUrl, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
 
@@ -70,13 +71,28 @@ export function convertK6(source: string, file: string, dir: string): K6Conversi
     const sorted = problems.sort((a, b) => a.pos - b.pos);
     throw new K6ConvertError(sorted.map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`));
   }
-  const header = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; __k6.scriptDir(${
+  const html = parsesHtml(ast) ? `import ${JSON.stringify(moduleUrl("k6/html"))}; ` : "";
+  const header = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}__k6.scriptDir(${
     JSON.stringify(dir)
   }); `;
   const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
     exported.join(", ")
   } } });\n`;
   return { code: header + applyEdits(source, edits) + footer, origins: originsOf(ast) };
+}
+
+/** Whether the script calls `.html(...)` (a response's `res.html()`): its conversion loads the HTML parser. */
+function parsesHtml(ast: Node): boolean {
+  let found = false;
+  walk.simple(ast, {
+    CallExpression(n: Node) {
+      const callee = n.callee;
+      if (callee.type === "MemberExpression" && !callee.computed && callee.property.name === "html") {
+        found = true;
+      }
+    },
+  });
+  return found;
 }
 
 /** Points k6's imports at this folder's files; returns the names they bind. */

@@ -86,10 +86,13 @@ Deno.test("what cannot be awaited is refused with file:line and why", () => {
   assertEquals(refused(head + `function f() { http.get("http://h/"); }\nconst g = f;`), [
     "t.js:4: f sends requests and is used as a value here: loadlab awaits only direct calls",
   ]);
-  assertEquals(refused(`import html from "k6/html";\nimport { x } from "https://jslib.k6.io/x.js";`), [
-    "t.js:1: k6/html (parseHTML) is not converted yet",
-    "t.js:2: https://jslib.k6.io/x.js: a remote module is not fetched (loadlab runs offline); copy it beside the script",
-  ]);
+  assertEquals(
+    refused(`import { browser } from "k6/browser";\nimport { x } from "https://jslib.k6.io/x.js";`),
+    [
+      "t.js:1: k6/browser drives a browser; loadlab's sessions send HTTP requests only",
+      "t.js:2: https://jslib.k6.io/x.js: a remote module is not fetched (loadlab runs offline); copy it beside the script",
+    ],
+  );
   throws(
     () => convert("export default function ( {"),
     /^K6ConvertError: cannot run this k6 script: t.js:1: /,

@@ -6,12 +6,17 @@
  * k6 script written against a public host runs against a local server unchanged. Redirects are followed
  * as k6 follows them (`redirects`, default 10; each hop is a request of the run). Outside a session
  * (setup, teardown) requests go through `fetch` to the URL as written, unmeasured. `http.batch` sends its
- * requests one after another on the session's connection (k6 sends them in parallel).
+ * requests one after another: a session has one request in flight on its connection (k6 sends a batch's
+ * requests in parallel, up to `batchPerHost`). `params.auth: "digest"` answers a Digest challenge with the
+ * URL's credentials (digest_auth.ts); `params.jar` may be a jar of the script's own (local_jar.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { cookieJar } from "./vu_jar.ts";
 import { requestTags } from "./k6_tags.ts";
 import { fetchedResponse, K6Response, type SentRequest } from "./response.ts";
+import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
+import { digestAuthorization, digestChallenge } from "./digest_auth.ts";
+import { CookieJar } from "./local_jar.ts";
 import type { Response } from "../session.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
@@ -27,9 +32,7 @@ export interface Params {
   auth?: string;
 }
 
-const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar"]);
-
-type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
+const PARAMS = new Set(["headers", "tags", "timeout", "redirects", "responseType", "cookies", "jar", "auth"]);
 type Url = string | { url: string; name: string };
 
 /** The origin this isolate's sessions send to (the first an absolute URL named). */
@@ -51,18 +54,32 @@ export async function request(
   for (const key in params) {
     if (!PARAMS.has(key)) throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
   }
+  const digest = authOf(params) === "digest";
   const href = typeof target === "string" ? target : target.url;
   const name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
-  const headers = headersOf(params, href, body);
+  const headers = headersOf(params, href, body, digest);
   const tags = requestTags(params.tags);
+  const jar = params.jar instanceof CookieJar ? params.jar : null;
   let hops = params.redirects ?? requestDefaults.maxRedirects,
     at = href,
     verb = method.toUpperCase(),
-    sent = encodeBody(body, headers);
+    sent = encodeBody(body, headers),
+    answered = false;
   const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
   for (;;) {
     const startMs = performance.now();
+    if (jar !== null) withJarCookies(jar, at, headers);
     const raw = await send(verb, at, sent, headers, name, tags, params.timeout);
+    jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
+    const challenge = digest && !answered && raw.status === 401
+      ? digestChallenge(raw.headers.get("www-authenticate"))
+      : null;
+    if (challenge !== null) {
+      const { user, password, path } = credentialsOf(at);
+      headers["Authorization"] = digestAuthorization(challenge, verb, path, user, password);
+      answered = true;
+      continue;
+    }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
       const sentRequest: SentRequest = {
@@ -80,6 +97,38 @@ export async function request(
   }
 }
 
+/** `params.auth`: "basic" (the URL's credentials, k6's default) or "digest"; another is refused. */
+function authOf(params: Params): string {
+  const auth = params.auth ?? "basic";
+  if (auth !== "basic" && auth !== "digest") {
+    throw new TypeError(`http params.auth: ${auth} is not supported by loadlab's k6 runtime (basic, digest)`);
+  }
+  return auth;
+}
+
+/** The user and password of a URL and the path and query a Digest answer signs. */
+function credentialsOf(href: string): { user: string; password: string; path: string } {
+  const u = new URL(absolute(href));
+  return {
+    user: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    path: u.pathname + u.search,
+  };
+}
+
+/** A URL as the script names it: a path is read against the script's origin. */
+function absolute(href: string): string {
+  return href.startsWith("/") ? new URL(href, scriptOrigin ?? "http://localhost").href : href;
+}
+
+/** A local jar's cookies for `href` beside params.cookies' (a copy of the headers was made for them). */
+function withJarCookies(jar: CookieJar, href: string, headers: Record<string, string>): void {
+  const own = jar.cookieHeader(absolute(href));
+  if (own === null) return;
+  const given = headers["Cookie"];
+  headers["Cookie"] = given === undefined ? own : `${given}; ${own}`;
+}
+
 const NO_PARAMS: Params = {};
 const NO_HEADERS: Record<string, string> = Object.freeze({});
 
@@ -87,11 +136,13 @@ const NO_HEADERS: Record<string, string> = Object.freeze({});
  * The request's header fields: the params' own object when nothing is added (no copy per request), else
  * a copy with the user agent, a form's content type, the URL's Basic credentials and params.cookies.
  */
-function headersOf(params: Params, href: string, body: Body): Record<string, string> {
-  const auth = placeOf(href).auth;
-  const form = body !== null && typeof body === "object" && !(body instanceof ArrayBuffer) &&
-    !(body instanceof Uint8Array);
-  if (requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form) {
+function headersOf(params: Params, href: string, body: Body, digest: boolean): Record<string, string> {
+  const auth = digest ? null : placeOf(href).auth;
+  const form = isFormBody(body);
+  if (
+    requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
+    params.jar === undefined && !digest
+  ) {
     return params.headers ?? NO_HEADERS;
   }
   const headers: Record<string, string> = requestDefaults.userAgent === ""
@@ -179,25 +230,6 @@ function basicAuth(u: URL): string {
   return `Basic ${btoa(String.fromCharCode(...new TextEncoder().encode(pair)))}`;
 }
 
-/** k6's body forms: text, bytes, or an object sent as a form (`application/x-www-form-urlencoded`). */
-function encodeBody(body: Body, headers: Record<string, string>): string | Uint8Array | undefined {
-  if (body === undefined || body === null) return undefined;
-  if (typeof body === "string") return body;
-  if (body instanceof Uint8Array) return body;
-  if (body instanceof ArrayBuffer) return new Uint8Array(body);
-  const form = new URLSearchParams();
-  for (const [k, v] of Object.entries(body)) {
-    if (typeof v === "object" && v !== null) {
-      throw new TypeError(`http body.${k}: file uploads are not supported`);
-    }
-    form.append(k, String(v));
-  }
-  if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) {
-    headers["Content-Type"] = "application/x-www-form-urlencoded";
-  }
-  return form.toString();
-}
-
 /** params.cookies as a Cookie header (beside the jar's, which the session adds itself). */
 function addCookies(cookies: Params["cookies"], headers: Record<string, string>): void {
   if (cookies === undefined) return;
@@ -280,4 +312,6 @@ export default {
   expectedStatuses,
   setResponseCallback,
   cookieJar,
+  CookieJar,
+  file,
 };

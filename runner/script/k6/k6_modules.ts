@@ -18,12 +18,12 @@ export const K6_MODULES: Readonly<Record<string, string>> = {
   "k6/ws": new URL("./ws.ts", import.meta.url).href,
   "k6/timers": new URL("./timers.ts", import.meta.url).href,
   "k6/net/grpc": new URL("./grpc.ts", import.meta.url).href,
+  "k6/html": new URL("./html.ts", import.meta.url).href,
 };
 
 /** k6 modules refused, with why (a script importing one does not run here). */
 export const K6_REFUSED: Readonly<Record<string, string>> = {
   "k6/browser": "k6/browser drives a browser; loadlab's sessions send HTTP requests only",
-  "k6/html": "k6/html (parseHTML) is not converted yet",
 };
 
 /** The calls of each module that become asynchronous (awaited by the converted script). */

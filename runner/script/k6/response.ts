@@ -5,9 +5,18 @@
  * `headers` (read by any spelling of a name: `res.headers["Content-Type"]`), `cookies`, `timings`
  * (`duration` and `waiting` are the time the script waited for the response; loadlab's own latency of
  * the request is in the run's results), `error` and `error_code` when the request failed (status 0).
- * The body is decoded only when read.
+ * The body is decoded only when read. `html(selector?)` parses the body with html.ts, which a script that
+ * parses HTML imports (so no other script loads the parser).
  */
 import type { Response } from "../session.ts";
+
+/** The HTML parser html.ts sets when a script that parses HTML imports it (null in every other script). */
+let parseHtml: ((text: string) => { find(selector: string): unknown }) | null = null;
+
+/** Sets the parser `res.html()` uses. */
+export function setHtmlParser(parse: (text: string) => { find(selector: string): unknown }): void {
+  parseHtml = parse;
+}
 
 /** What a request asked for, as k6's `res.request` shows it. */
 export interface SentRequest {
@@ -94,8 +103,11 @@ export class K6Response {
     return selector === undefined ? value : select(value, selector);
   }
 
-  html(): never {
-    throw new Error("res.html() is not supported by loadlab's k6 runtime (no HTML parser)");
+  /** The body as k6's HTML selection, or the elements `selector` selects in it. */
+  html(selector?: string): unknown {
+    if (parseHtml === null) throw new Error("res.html(): the HTML parser was not loaded for this script");
+    const doc = parseHtml(this.#raw.status === 0 ? "" : this.#raw.text());
+    return selector === undefined ? doc : doc.find(selector);
   }
 }
 

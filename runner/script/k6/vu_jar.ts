@@ -1,33 +1,44 @@
 /**
  * @module
  * k6's `http.cookieJar()` for converted scripts: the VU's jar is the session's own (`s.cookies`), set and
- * read by name and cleared; with `noCookiesReset` a cookie set here is carried to the VU's next iteration
- * as the ones its responses set are. A jar of its own (`new http.CookieJar()`) is not supported.
+ * read by name, deleted by name and cleared; with `noCookiesReset` a cookie set here is carried to the
+ * VU's next iteration as the ones its responses set are. `set`'s `domain` option drops a cookie whose
+ * domain the URL's host is not in (as k6's jar does); the session's jar holds a cookie set here on every
+ * path of the target, so a `path` option does not narrow it.
  */
 import { current, keepCookies } from "./runtime.ts";
+import { domainMatches } from "../../http/cookie_jar.ts";
+import type { CookieOptions } from "./local_jar.ts";
 
-/** The VU's cookie jar (the session's): set, read by name, clear. */
+function sessionOf() {
+  const s = current()?.s;
+  if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
+  return s;
+}
+
+/** Sets (or, with an empty value and Max-Age 0, deletes) cookie `name` in the VU's jar. */
+function setCookie(name: string, value: string, expired: boolean): void {
+  const s = sessionOf();
+  // The session's jar takes `name=value; Path=/`: a value ending in "; Max-Age=0" makes it an expiry.
+  s.cookies.set(name, expired ? "; Max-Age=0" : value);
+  keepCookies(s.vu, [expired ? `${name}=; Max-Age=0` : `${name}=${value}`]);
+}
+
+/** The VU's cookie jar (the session's): set, read by name, delete, clear. */
 export function cookieJar() {
-  const jar = () => {
-    const s = current()?.s;
-    if (s === undefined) throw new Error("http.cookieJar() is used outside an iteration");
-    return s.cookies;
-  };
   return {
-    set: (_url: string, name: string, value: string) => {
-      jar().set(name, value);
-      keepCookies(current()!.s.vu, [`${name}=${value}`]);
+    set: (url: string, name: string, value: string, options?: CookieOptions) => {
+      if (options?.domain !== undefined && !domainMatches(new URL(url).hostname, options.domain)) return;
+      setCookie(name, value, options?.max_age !== undefined && options.max_age <= 0);
     },
     cookiesForURL: (_url: string) =>
       new Proxy({}, {
         get: (_t, name) => {
-          const value = typeof name === "string" ? jar().get(name) : undefined;
+          const value = typeof name === "string" ? sessionOf().cookies.get(name) : undefined;
           return value === undefined ? undefined : [value];
         },
       }),
-    clear: (_url?: string) => jar().clear(),
-    delete: (_url: string, _name: string) => {
-      throw new Error("jar.delete is not supported; jar.clear() forgets every cookie");
-    },
+    clear: (_url?: string) => sessionOf().cookies.clear(),
+    delete: (_url: string, name: string) => setCookie(name, "", true),
   };
 }

@@ -1,0 +1,125 @@
+/**
+ * @module
+ * k6's `k6/html` for converted scripts: `parseHTML(text)` and the response's `res.html(selector?)` give a
+ * jQuery-like selection (`find`, `attr`, `text`, `html`, `each`, `map`, `first`, `last`, `eq`, `size`,
+ * `children`, `parent`, `filter`, `is`, `val`, `get`, `toArray`), parsed by cheerio (htmlparser2, in its
+ * slim build). This module is imported only by a script that parses HTML (the converter adds it when a
+ * script calls `.html(` or imports `k6/html`), so no other script loads the parser; importing it makes
+ * `res.html()` of response.ts parse.
+ */
+import { type Cheerio, type CheerioAPI, load } from "cheerio/slim";
+import { setHtmlParser } from "./response.ts";
+
+// deno-lint-ignore no-explicit-any
+type Nodes = Cheerio<any>;
+
+/** One element, as k6's `each` and `get` hand it: its text, markup and attributes. */
+export class Element {
+  constructor(readonly selection: Selection) {}
+  textContent(): string {
+    return this.selection.text();
+  }
+  innerHTML(): string {
+    return this.selection.html() ?? "";
+  }
+  getAttribute(name: string): string | undefined {
+    return this.selection.attr(name);
+  }
+  hasAttribute(name: string): boolean {
+    return this.selection.attr(name) !== undefined;
+  }
+  attributes(): Record<string, { name: string; value: string }> {
+    const out: Record<string, { name: string; value: string }> = {};
+    for (const [name, value] of Object.entries(this.selection.nodes.attr() ?? {})) {
+      out[name] = { name, value };
+    }
+    return out;
+  }
+  nodeName(): string {
+    return String(this.selection.nodes.prop("tagName") ?? "").toLowerCase();
+  }
+  id(): string {
+    return this.selection.attr("id") ?? "";
+  }
+  className(): string {
+    return this.selection.attr("class") ?? "";
+  }
+}
+
+/** k6's Selection over cheerio's. */
+export class Selection {
+  constructor(readonly $: CheerioAPI, readonly nodes: Nodes) {}
+
+  #of(nodes: Nodes): Selection {
+    return new Selection(this.$, nodes);
+  }
+  find(selector: string): Selection {
+    return this.#of(this.nodes.find(selector));
+  }
+  text(): string {
+    return this.nodes.text();
+  }
+  html(): string | undefined {
+    return this.nodes.length === 0 ? undefined : this.nodes.html() ?? undefined;
+  }
+  attr(name: string, fallback?: string): string | undefined {
+    return this.nodes.attr(name) ?? fallback;
+  }
+  val(): string | undefined {
+    const v = this.nodes.val();
+    return Array.isArray(v) ? v[0] : v;
+  }
+  size(): number {
+    return this.nodes.length;
+  }
+  get length(): number {
+    return this.nodes.length;
+  }
+  first(): Selection {
+    return this.#of(this.nodes.first());
+  }
+  last(): Selection {
+    return this.#of(this.nodes.last());
+  }
+  eq(index: number): Selection {
+    return this.#of(this.nodes.eq(index));
+  }
+  children(selector?: string): Selection {
+    return this.#of(this.nodes.children(selector));
+  }
+  parent(selector?: string): Selection {
+    return this.#of(this.nodes.parent(selector));
+  }
+  filter(selector: string): Selection {
+    return this.#of(this.nodes.filter(selector));
+  }
+  is(selector: string): boolean {
+    return this.nodes.is(selector);
+  }
+  /** Calls `fn(index, element)` for each element (k6's order of arguments). */
+  each(fn: (index: number, element: Element) => unknown): Selection {
+    for (let i = 0; i < this.nodes.length; i++) fn(i, this.get(i)!);
+    return this;
+  }
+  map<T>(fn: (index: number, selection: Selection) => T): T[] {
+    const out: T[] = [];
+    for (let i = 0; i < this.nodes.length; i++) out.push(fn(i, this.eq(i)));
+    return out;
+  }
+  get(index: number): Element | undefined {
+    return index < this.nodes.length ? new Element(this.eq(index)) : undefined;
+  }
+  toArray(): Selection[] {
+    return this.map((_i, s) => s);
+  }
+}
+
+/** k6's `parseHTML`: the document as a selection. */
+export function parseHTML(text: string): Selection {
+  const $ = load(text);
+  return new Selection($, $.root());
+}
+
+setHtmlParser(parseHTML);
+
+export default { parseHTML };

@@ -1,0 +1,107 @@
+/**
+ * @module
+ * A k6 request's body as k6 encodes it: text and bytes as they are; an object as a form, each array
+ * value a repeated field (`topping=onion&topping=bacon`), null as an empty value and a nested object as
+ * an empty one (k6 warns and does the same), `application/x-www-form-urlencoded`; an object holding an
+ * `http.file(...)` as `multipart/form-data`, each file a part with its filename and content type and
+ * every other field a part of its own, as k6's Go multipart writer lays them out. `http.file` itself is
+ * here too.
+ */
+
+const encoder = new TextEncoder();
+
+/** What `http.file(data, filename, contentType)` returns: a file a form body sends as a multipart part. */
+export class FileData {
+  constructor(
+    readonly data: string | ArrayBuffer | Uint8Array,
+    readonly filename: string,
+    readonly content_type: string,
+  ) {}
+}
+
+/** k6's `http.file`: a string or bytes, named (default: the time in ns) and typed (default octet-stream). */
+export function file(
+  data: string | ArrayBuffer | Uint8Array,
+  filename?: string,
+  contentType?: string,
+): FileData {
+  if (typeof data !== "string" && !(data instanceof ArrayBuffer) && !(data instanceof Uint8Array)) {
+    throw new TypeError(`http.file: invalid type ${typeof data}, expected string or ArrayBuffer`);
+  }
+  const name = filename ??
+    String(BigInt(Math.round(performance.timeOrigin + performance.now())) * 1_000_000n);
+  return new FileData(data, name, contentType ?? "application/octet-stream");
+}
+
+/** A request body k6 accepts. */
+export type Body = string | ArrayBuffer | Uint8Array | Record<string, unknown> | null | undefined;
+
+/** Whether `body` is an object k6 sends as a form (neither text nor bytes). */
+export function isFormBody(body: Body): body is Record<string, unknown> {
+  return body !== null && typeof body === "object" && !(body instanceof ArrayBuffer) &&
+    !(body instanceof Uint8Array);
+}
+
+/** The body to send; a form sets its Content-Type in `headers` unless the script gave one. */
+export function encodeBody(body: Body, headers: Record<string, string>): string | Uint8Array | undefined {
+  if (body === undefined || body === null) return undefined;
+  if (typeof body === "string") return body;
+  if (body instanceof Uint8Array) return body;
+  if (body instanceof ArrayBuffer) return new Uint8Array(body);
+  const values = Object.values(body);
+  if (values.some((v) => v instanceof FileData)) return multipart(body, headers);
+  const form = new URLSearchParams();
+  for (const [k, v] of Object.entries(body)) {
+    if (Array.isArray(v)) { for (const one of v) form.append(k, formValue(one)); }
+    else form.append(k, formValue(v));
+  }
+  setContentType(headers, "application/x-www-form-urlencoded");
+  return form.toString();
+}
+
+/** One form value: text as it is, null and nested values empty (as k6 sends them), the rest as text. */
+function formValue(v: unknown): string {
+  if (v === null || v === undefined || typeof v === "object") return "";
+  return String(v);
+}
+
+function setContentType(headers: Record<string, string>, type: string): void {
+  if (!Object.keys(headers).some((h) => h.toLowerCase() === "content-type")) headers["Content-Type"] = type;
+}
+
+/** `multipart/form-data` as Go's mime/multipart writes it (a random 60-hex boundary, CRLF lines). */
+function multipart(body: Record<string, unknown>, headers: Record<string, string>): Uint8Array {
+  const boundary = randomBoundary();
+  const parts: Uint8Array[] = [];
+  let first = true;
+  for (const [k, v] of Object.entries(body)) {
+    const head = v instanceof FileData
+      ? `Content-Disposition: form-data; name="${quote(k)}"; filename="${quote(v.filename)}"\r\n` +
+        `Content-Type: ${v.content_type}\r\n`
+      : `Content-Disposition: form-data; name="${quote(k)}"\r\n`;
+    parts.push(encoder.encode(`${first ? "" : "\r\n"}--${boundary}\r\n${head}\r\n`));
+    parts.push(v instanceof FileData ? bytesOf(v.data) : encoder.encode(formValue(v)));
+    first = false;
+  }
+  parts.push(encoder.encode(`${first ? "" : "\r\n"}--${boundary}--\r\n`));
+  setContentType(headers, `multipart/form-data; boundary=${boundary}`);
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const p of parts) out.set(p, at), at += p.length;
+  return out;
+}
+
+function bytesOf(data: string | ArrayBuffer | Uint8Array): Uint8Array {
+  if (typeof data === "string") return encoder.encode(data);
+  return data instanceof Uint8Array ? data : new Uint8Array(data);
+}
+
+/** A name in a Content-Disposition: backslash and quote escaped, as k6's escapeQuotes does. */
+function quote(s: string): string {
+  return s.replaceAll("\\", "\\\\").replaceAll('"', '\\"');
+}
+
+function randomBoundary(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(30));
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+}

@@ -1,0 +1,81 @@
+/**
+ * @module
+ * k6's `new http.CookieJar()`: a jar of the script's own, passed as `params.jar`. Its cookies go with the
+ * requests that name it (a `Cookie` header beside the session's) and the `Set-Cookie` of their responses
+ * are kept in it, by RFC 6265's rules (loadlab's own jar: domain, path, expiry), keyed by the host the
+ * script's URL names (`httpbin.org` when the run sends to a local target instead). The session's own jar
+ * (the VU's) still keeps what its responses set: k6 would leave it untouched.
+ */
+import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
+
+/** The options of `jar.set(url, name, value, options)`. */
+export interface CookieOptions {
+  domain?: string;
+  path?: string;
+  expires?: string;
+  max_age?: number;
+  secure?: boolean;
+  http_only?: boolean;
+}
+
+const decoder = new TextDecoder();
+
+/** A script's own cookie jar. */
+export class CookieJar {
+  // Secure cookies are sent over either scheme: the run's target may be plain where the script says https.
+  readonly #jar = new Jar(true);
+
+  /** Sets cookie `name` as a response from `url` would; a domain that `url`'s host is not in drops it. */
+  set(url: string, name: string, value: string, options: CookieOptions = {}): void {
+    const u = new URL(url);
+    if (options.domain !== undefined && !domainMatches(u.hostname, options.domain)) return;
+    this.#jar.set([setCookieLine(name, value, options)], u.host, u.pathname, Date.now());
+  }
+
+  /** The cookies `url` would be sent: name -> its values (k6's shape). */
+  cookiesForURL(url: string): Record<string, string[]> {
+    const out: Record<string, string[]> = {};
+    const line = this.cookieHeader(url);
+    if (line === null) return out;
+    for (const pair of line.split("; ")) {
+      const eq = pair.indexOf("=");
+      (out[pair.slice(0, eq)] ??= []).push(pair.slice(eq + 1));
+    }
+    return out;
+  }
+
+  /** Forgets cookie `name` of `url`. */
+  delete(url: string, name: string): void {
+    const u = new URL(url);
+    this.#jar.set([`${name}=; Max-Age=0; Path=/`], u.host, u.pathname, Date.now());
+  }
+
+  /** Forgets the cookies `url` would be sent. */
+  clear(url: string): void {
+    for (const name of Object.keys(this.cookiesForURL(url))) this.delete(url, name);
+  }
+
+  /** The `Cookie` value for a request to `url` (without the field name), or null when none applies. */
+  cookieHeader(url: string): string | null {
+    const u = new URL(url);
+    const line = this.#jar.line(u.host, u.pathname + u.search, Date.now());
+    return line === null ? null : decoder.decode(line).slice("Cookie: ".length).trimEnd();
+  }
+
+  /** Keeps a response's `Set-Cookie` lines for the request to `url`. */
+  keep(url: string, setCookies: readonly string[]): void {
+    const u = new URL(url);
+    this.#jar.set(setCookies, u.host, u.pathname, Date.now());
+  }
+}
+
+/** A `Set-Cookie` value of `jar.set`'s arguments. */
+function setCookieLine(name: string, value: string, o: CookieOptions): string {
+  let line = `${name}=${value}; Path=${o.path ?? "/"}`;
+  if (o.domain !== undefined) line += `; Domain=${o.domain}`;
+  if (o.expires !== undefined) line += `; Expires=${o.expires}`;
+  if (o.max_age !== undefined) line += `; Max-Age=${o.max_age}`;
+  if (o.secure) line += "; Secure";
+  if (o.http_only) line += "; HttpOnly";
+  return line;
+}
