@@ -5,7 +5,8 @@
  * rate over the time it had; a count whose sessions never end stops at its max duration (a field, a
  * flag), named so, its results written, or sooner when every session waits on its own code (not on a
  * request, not in `s.sleep`) past the request timeout; a signal while the load workers prepare ends
- * loadlab within 2 s. Real worker isolates against the built-in target; loads are
+ * loadlab within 2 s, and a prepare that outlives its time limit is one line and exit 2, not a stack and
+ * the exit code of a failed threshold. Real worker isolates against the built-in target; loads are
  * sub-second, bounds of a second.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -184,3 +185,22 @@ for (const [signal, code] of [["SIGTERM", 143], ["SIGINT", 130]] as const) {
       assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs, []);
     }));
 }
+
+Deno.test("load workers that never finish preparing: one line naming the cause and the fix, exit 2, results.json written", () =>
+  withTempDir(async (dir) => {
+    // The workers' import waits a minute; their time limit is 30 s and twice the 100 ms request timeout.
+    const out = await new Deno.Command(Deno.execPath(), {
+      args: ["run", "-A", MAIN, "run", script("slow_prepare.ts"), "--out-dir", `${dir}/out`],
+      stdout: "piped",
+      stderr: "piped",
+      env: { NO_COLOR: "1", LOAD_TIMEOUT: "100ms" },
+      signal: AbortSignal.timeout(120_000),
+    }).output();
+    const stderr = new TextDecoder().decode(out.stderr);
+    assertEquals(out.code, 2, stderr);
+    const lines = stderr.trim().split("\n").filter((l) => l.startsWith("loadlab run:"));
+    assertEquals(lines.length, 1, stderr);
+    ok(lines[0].includes("not prepared within 30.2 s") && lines[0].includes("top-level"), stderr);
+    ok(!/LoadError|\n\s+at /.test(stderr), `no stack: ${stderr}`);
+    assertEquals(JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs, []);
+  }));

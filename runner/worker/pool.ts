@@ -158,10 +158,7 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
   return new Promise((resolve, reject) => {
     const summaries: PrepareSummary[] = [];
     let remaining = workers.length;
-    const timer = setTimeout(
-      () => reject(new LoadError(`load workers not prepared within ${timeoutMs} ms`)),
-      timeoutMs,
-    );
+    const timer = setTimeout(() => reject(new LoadError(notPreparedText(timeoutMs))), timeoutMs);
     const fail = (message: string) => {
       clearTimeout(timer);
       reject(new LoadError(message));
@@ -187,6 +184,14 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
       };
     }
   });
+}
+
+/** Why the load did not start when the workers' prepare outlived its time limit: what takes that long, and the fix. */
+function notPreparedText(timeoutMs: number): string {
+  return `load workers not prepared within ${timeoutMs / 1000} s (30 s and twice the request timeout): a ` +
+    "session script's import (a top-level await), the generator warm-up or the pre-connect took longer; " +
+    "make the script's top-level code end sooner, or check that the target accepts connections quickly; " +
+    "no load was sent";
 }
 
 /**
