@@ -11,6 +11,8 @@
 import { basename, dirname, extname, resolve } from "node:path";
 import { type HostOutcome, type ScriptExports, ScriptHost } from "../runner/script/script_host.ts";
 import { UsageError } from "./usage_error.ts";
+import { EXIT } from "./exit_codes.ts";
+import { inGroupOfItsOwn, signalGroup } from "../targets/process_group.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 
 /** Scripts already type-checked by this process (`run session.ts` checks before and after planning). */
@@ -66,17 +68,49 @@ async function typeProblems(path: string): Promise<string[]> {
   return text === null ? [] : problemsOf(text, dirname(path));
 }
 
-/** The output of `deno check` on `path` when it failed, else null. */
+/**
+ * The output of `deno check` on `path` when it failed, else null. The check runs in a process group of
+ * its own, ended with loadlab: a Ctrl-C or SIGTERM meanwhile ends the group and exits 130 or 143 at once
+ * (nothing was started yet), so no checker is left running for seconds after loadlab is gone.
+ */
 async function denoCheck(path: string, flags: string[]): Promise<string | null> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["check", "--quiet", ...flags, path],
+  const { command, args, grouped } = inGroupOfItsOwn(Deno.execPath(), ["check", "--quiet", ...flags, path]);
+  const child = new Deno.Command(command, {
+    args,
     cwd: dirname(path),
     env: { NO_COLOR: "1" },
     stdout: "piped",
     stderr: "piped",
-  }).output();
-  if (out.success) return null;
-  return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+  }).spawn();
+  const ending = endWithSignals(() => {
+    if (!grouped || !signalGroup(child.pid, "SIGKILL")) child.kill("SIGKILL");
+  });
+  try {
+    const out = await child.output();
+    if (out.success) return null;
+    return new TextDecoder().decode(out.stderr) + new TextDecoder().decode(out.stdout);
+  } finally {
+    ending.dispose();
+  }
+}
+
+/** Until disposed, SIGINT and SIGTERM run `end` and exit with 130 or 143 (README's exit codes). */
+function endWithSignals(end: () => void): { dispose(): void } {
+  const on = (signal: Deno.Signal, code: number): [Deno.Signal, () => void] => [signal, () => {
+    end();
+    console.error(`loadlab: stopped (${signal}) while the session script was type-checked; nothing was run`);
+    Deno.exit(code);
+  }];
+  const listeners = [on("SIGINT", EXIT.interrupted), on("SIGTERM", EXIT.terminated)];
+  const each = (fn: (signal: Deno.Signal, listener: () => void) => void) => {
+    for (const [signal, listener] of listeners) {
+      try {
+        fn(signal, listener);
+      } catch { /* signals unsupported (SIGTERM on Windows): that signal then just exits */ }
+    }
+  };
+  each(Deno.addSignalListener);
+  return { dispose: () => each(Deno.removeSignalListener) };
 }
 
 /** Each `TS... [ERROR]: message` of `deno check`'s output with the place its `at file://...` line gives. */
