@@ -21,7 +21,8 @@ async function answer(req: Request): Promise<Response> {
     (req.headers.get("cookie") ?? "").split("; ").filter((c) => c !== "").map((c) => c.split("=")),
   );
   if (url.pathname === "/page") return new Response(PAGE, { headers: { "content-type": "text/html" } });
-  if (url.pathname === "/cookies") return Response.json({ cookies });
+  if (url.pathname === "/cookies") return Response.json({ cookies, line: req.headers.get("cookie") });
+  if (url.pathname === "/hop") return new Response(null, { status: 302, headers: { location: "/cookies" } });
   if (url.pathname === "/set") {
     const headers = new Headers();
     for (const [k, v] of url.searchParams) headers.append("set-cookie", `${k}=${v}; Path=/`);
@@ -67,10 +68,10 @@ Deno.test("k6 res.html, cookie jars, http.file uploads, Digest and Basic auth ru
     const counts = checks.map((
       c: { name: string; passed: number; failed: number },
     ) => [c.name, c.passed, c.failed]);
-    assertEquals(counts.length, 13, JSON.stringify(counts));
+    assertEquals(counts.length, 14, JSON.stringify(counts));
     for (const [name, passed, failed] of counts) assertEquals([name, passed, failed], [name, 2, 0]);
-    // The Digest request is sent twice per iteration (challenged, then answered): 8 + 1 requests.
-    assertEquals(results.runs[0].requests, 18, JSON.stringify(results.runs[0].endpoints));
+    // The Digest request is sent twice per iteration (challenged, then answered), a redirect two: 10 + 1.
+    assertEquals(results.runs[0].requests, 22, JSON.stringify(results.runs[0].endpoints));
   } finally {
     await server.shutdown();
   }

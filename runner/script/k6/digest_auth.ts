@@ -4,9 +4,15 @@
  * request goes first without credentials, and a 401 whose `WWW-Authenticate` is a Digest challenge is
  * answered once with the URL's user and password (`http://user:pass@host/...`), as k6 does; both
  * requests are requests of the run. Algorithms MD5 and MD5-sess, SHA-256 and SHA-256-sess; `qop=auth`
- * (or none).
+ * (or none). `authKind` reads `params.auth`: basic (the default) or digest.
  */
 import { createHash, randomBytes } from "node:crypto";
+
+/** k6's `params.auth`: "basic" (the URL's credentials, k6's default) or "digest"; another is refused. */
+export function authKind(auth: string | undefined): "basic" | "digest" {
+  if (auth === undefined || auth === "basic" || auth === "digest") return auth ?? "basic";
+  throw new TypeError(`http params.auth: ${auth} is not supported by loadlab's k6 runtime (basic, digest)`);
+}
 
 /** A Digest challenge's parameters (names lower case). */
 export type Challenge = Record<string, string>;

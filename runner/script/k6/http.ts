@@ -15,7 +15,7 @@ import { cookieJar } from "./vu_jar.ts";
 import { requestTags } from "./k6_tags.ts";
 import { fetchedResponse, K6Response, type SentRequest } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
-import { digestAuthorization, digestChallenge } from "./digest_auth.ts";
+import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar } from "./local_jar.ts";
 import type { Response } from "../session.ts";
 
@@ -54,12 +54,13 @@ export async function request(
   for (const key in params) {
     if (!PARAMS.has(key)) throw new TypeError(`http params.${key} is not supported by loadlab's k6 runtime`);
   }
-  const digest = authOf(params) === "digest";
+  const digest = authKind(params.auth) === "digest";
   const href = typeof target === "string" ? target : target.url;
   const name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
   const headers = headersOf(params, href, body, digest);
   const tags = requestTags(params.tags);
   const jar = params.jar instanceof CookieJar ? params.jar : null;
+  const givenCookie = headers["Cookie"];
   let hops = params.redirects ?? requestDefaults.maxRedirects,
     at = href,
     verb = method.toUpperCase(),
@@ -68,7 +69,7 @@ export async function request(
   const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
   for (;;) {
     const startMs = performance.now();
-    if (jar !== null) withJarCookies(jar, at, headers);
+    jar?.addCookies(absolute(at), headers, givenCookie);
     const raw = await send(verb, at, sent, headers, name, tags, params.timeout);
     jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = digest && !answered && raw.status === 401
@@ -97,15 +98,6 @@ export async function request(
   }
 }
 
-/** `params.auth`: "basic" (the URL's credentials, k6's default) or "digest"; another is refused. */
-function authOf(params: Params): string {
-  const auth = params.auth ?? "basic";
-  if (auth !== "basic" && auth !== "digest") {
-    throw new TypeError(`http params.auth: ${auth} is not supported by loadlab's k6 runtime (basic, digest)`);
-  }
-  return auth;
-}
-
 /** The user and password of a URL and the path and query a Digest answer signs. */
 function credentialsOf(href: string): { user: string; password: string; path: string } {
   const u = new URL(absolute(href));
@@ -119,14 +111,6 @@ function credentialsOf(href: string): { user: string; password: string; path: st
 /** A URL as the script names it: a path is read against the script's origin. */
 function absolute(href: string): string {
   return href.startsWith("/") ? new URL(href, scriptOrigin ?? "http://localhost").href : href;
-}
-
-/** A local jar's cookies for `href` beside params.cookies' (a copy of the headers was made for them). */
-function withJarCookies(jar: CookieJar, href: string, headers: Record<string, string>): void {
-  const own = jar.cookieHeader(absolute(href));
-  if (own === null) return;
-  const given = headers["Cookie"];
-  headers["Cookie"] = given === undefined ? own : `${given}; ${own}`;
 }
 
 const NO_PARAMS: Params = {};

@@ -4,7 +4,8 @@
  * requests that name it (a `Cookie` header beside the session's) and the `Set-Cookie` of their responses
  * are kept in it, by RFC 6265's rules (loadlab's own jar: domain, path, expiry), keyed by the host the
  * script's URL names (`httpbin.org` when the run sends to a local target instead). The session's own jar
- * (the VU's) still keeps what its responses set: k6 would leave it untouched.
+ * (the VU's) still keeps what its responses set and sends it with later requests: k6 leaves the VU's jar
+ * untouched by a request with a jar of its own.
  */
 import { CookieJar as Jar, domainMatches } from "../../http/cookie_jar.ts";
 
@@ -60,6 +61,14 @@ export class CookieJar {
     const u = new URL(url);
     const line = this.#jar.line(u.host, u.pathname + u.search, Date.now());
     return line === null ? null : decoder.decode(line).slice("Cookie: ".length).trimEnd();
+  }
+
+  /** Sets a request's `Cookie` to `given` (params.cookies') and this jar's cookies for `url` after it. */
+  addCookies(url: string, headers: Record<string, string>, given: string | undefined): void {
+    const own = this.cookieHeader(url);
+    const line = own === null ? given : given === undefined ? own : `${given}; ${own}`;
+    if (line === undefined) delete headers["Cookie"];
+    else headers["Cookie"] = line;
   }
 
   /** Keeps a response's `Set-Cookie` lines for the request to `url`. */
