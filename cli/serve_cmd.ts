@@ -198,16 +198,33 @@ function describe(target: RunningTarget, spec: TargetSpec): string {
 
 /**
  * A `--host` this machine cannot listen on (a name that does not resolve, an address that is not
- * ours) is bad input: found here by a throwaway listen, not as a target child that failed (exit 3).
+ * ours), or a `--port` or `--grpc-port` another process holds there, is bad input: found here by a
+ * throwaway listen, not as a target child that failed (exit 3) or an uncaught error once the HTTP target
+ * is up. A port shared on purpose (`--reuse-port`) is not probed.
  */
-function checkHost(host: string | undefined): void {
-  if (host === undefined) return;
-  try {
-    Deno.listen({ hostname: host, port: 0 }).close();
-  } catch (err) {
-    if (!isListenError(err)) throw err;
+function checkListen(flags: FlagValues, host: string | undefined): void {
+  const hostname = host ?? "127.0.0.1";
+  const refusal = (port: number): string | null => {
+    try {
+      Deno.listen({ hostname, port }).close();
+      return null;
+    } catch (err) {
+      if (!isListenError(err)) throw err;
+      return err.message;
+    }
+  };
+  const why = host === undefined ? null : refusal(0);
+  if (why !== null) {
     throw new UsageError(
-      `--host ${host}: cannot listen there (${err.message}); use an address of this machine, e.g. --host 127.0.0.1`,
+      `--host ${host}: cannot listen there (${why}); use an address of this machine, e.g. --host 127.0.0.1`,
+    );
+  }
+  for (const flag of ["port", "grpc-port"] as const) {
+    const port = flags.wholeNumber(flag, 0, 65535) ?? 0;
+    const taken = port === 0 || (flag === "port" && flags.has("reuse-port")) ? null : refusal(port);
+    if (taken === null) continue;
+    throw new UsageError(
+      `--${flag} ${port}: ${hostname}:${port} is in use (${taken}); give a free port, or --${flag} 0`,
     );
   }
 }
@@ -218,7 +235,7 @@ export function runServeCommand(argv: string[]): Promise<number> {
     const flags = parseFlags(argv);
     if (flags.has("help")) throw new HelpRequested(SERVE_USAGE);
     const spec = serveSpecFromFlags(flags);
-    checkHost("host" in spec ? spec.host : undefined);
+    checkListen(flags, "host" in spec ? spec.host : undefined);
     const profileDir = flags.has("profile") ? flags.path("profile") || "." : undefined;
     if (profileDir !== undefined) {
       const why = notAFolder(profileDir);

@@ -117,6 +117,16 @@ export const OTHERS: Case[] = [
     names: [/--host no-such-host\.invalid: cannot listen/],
   },
   {
+    name: "serve --port in use",
+    args: (c) => ["serve", "--port", new URL(c.url).port],
+    names: [/^loadlab serve: --port \d+: 127\.0\.0\.1:\d+ is in use/],
+  },
+  {
+    name: "serve --grpc-port in use",
+    args: (c) => ["serve", "--grpc-port", new URL(c.url).port],
+    names: [/^loadlab serve: --grpc-port \d+: 127\.0\.0\.1:\d+ is in use/],
+  },
+  {
     name: "report missing file",
     args: (c) => ["report", `${c.dir}/none.json`],
     names: [/none\.json: cannot read/],
