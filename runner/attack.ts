@@ -5,6 +5,7 @@
  * to the thresholds with `abortOnFail`, which may stop the load, and on for metrics outputs, and returns
  * a complete `RunResult`. This is the function the CLI's `attack`, the demo and experiments all call.
  */
+import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
 import { type AttackConfig, measuredDurationMs } from "./config.ts";
 import type { AttackProgress, RunResult } from "../results/mod.ts";
 import { RunAggregator } from "./stats/aggregate.ts";
@@ -62,6 +63,8 @@ export class RequestLogFailed extends Error {
 
 /** Runs the attack described by a validated config; throws `RequestLogFailed` (with the result) when the log failed. */
 export async function runAttack(config: AttackConfig, hooks: AttackHooks = {}): Promise<RunResult> {
+  // A gRPC run whose schema is the server's asks for it now, before any worker (the target is up).
+  config = await withReflectedSchema(config);
   if (config.logFile) await createLogFile(config.logFile);
   // A session script's setup() runs once before the load; its teardown() once after, whatever happened.
   return await withScriptSetup(config, (ready) => runLoaded(ready, hooks), hooks.signal);
@@ -258,7 +261,7 @@ function requestsPerArrival(config: AttackConfig): number {
     weights += flow.weight;
     // A ws step that waits for its message counts as one request (its answer is recorded as one).
     requests += flow.weight *
-      flow.steps.filter((s) => "request" in s || ("ws" in s && wsStepWaits(s))).length;
+      flow.steps.filter((s) => "request" in s || "grpc" in s || ("ws" in s && wsStepWaits(s))).length;
   }
   return requests / weights;
 }

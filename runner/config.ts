@@ -30,23 +30,26 @@ import { requestSpecSchema } from "./request_spec.ts";
 import { dataSpecSchema, flowFields, requestStepFields } from "./session_schema.ts";
 import { scriptIssues, scriptSpecSchema } from "./script/script_spec.ts";
 import { wsActionSchema, wsStepIssues } from "./ws_step_spec.ts";
+import { grpcFlowIssues, grpcStepSchema } from "./grpc_step_spec.ts";
 
 /**
- * A step of a flow: a request (named in results by `label`, else `METHOD path`), a pause, or a
- * WebSocket action (runner/ws_step_spec.ts).
+ * A step of a flow: a request (named in results by `label`, else `METHOD path`), a pause, a
+ * WebSocket action (runner/ws_step_spec.ts), or a gRPC call (runner/grpc_step_spec.ts; named by
+ * `label`, else its method).
  */
 export const flowStepSchema = z.union([
   z.strictObject({ request: requestSpecSchema, ...requestStepFields }),
   z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
   z.strictObject({ ws: wsActionSchema, ...requestStepFields }),
+  z.strictObject({ grpc: grpcStepSchema, ...requestStepFields }),
 ]);
 
 /** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
 export const flowSpecSchema = z.strictObject({
   ...flowFields,
   steps: z.array(flowStepSchema).refine(
-    (steps) => steps.some((s) => "request" in s || "ws" in s),
-    "a flow needs at least one request or ws step",
+    (steps) => steps.some((s) => "request" in s || "ws" in s || "grpc" in s),
+    "a flow needs at least one request, ws or grpc step",
   ).superRefine((steps, ctx) => {
     for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
   }),
@@ -119,6 +122,15 @@ const commonFields = {
     /** The cap of one received message, bytes (grpc-go's 4 MiB unless set). */
     maxReceiveBytes: z.number().int().min(1, "max receive bytes must be >= 1").max(0x7fff_ffff)
       .default(4 * 1024 * 1024),
+    /** The schema as a FileDescriptorSet's bytes: what the flows' gRPC steps call and read replies by. */
+    schema: z.instanceof(Uint8Array).optional(),
+    /**
+     * The schema is the server's, asked of its reflection service when the run starts (grpc/
+     * reflected_run.ts): it fills `schema`, and `call` (then) becomes the request mix.
+     */
+    reflect: z.literal(true).optional(),
+    /** With `reflect`: the one call the run makes, made from the reflected schema. */
+    call: grpcStepSchema.optional(),
   }).optional(),
   /** HTTP/2: concurrent streams per connection (h2load's `-m`). */
   streams: z.number().int().min(1, "streams must be >= 1").max(1000, "streams must be <= 1000").default(1),
@@ -281,12 +293,8 @@ function protocolIssues(c: AttackConfig): Issue[] {
       message: "gRPC runs over HTTP/2: use protocol h2 (https:) or h2c (http:)",
     }];
   }
-  if (c.grpc !== undefined && (c.flows !== undefined || c.script !== undefined)) {
-    return [{
-      path: ["grpc"],
-      message: "gRPC calls go as a request mix: flows and scripts do not take them yet",
-    }];
-  }
+  const grpcIssues = grpcFlowIssues(c);
+  if (grpcIssues.length > 0) return grpcIssues;
   if (c.protocol === "http1") {
     return c.streams > 1
       ? [{ path: ["streams"], message: "streams apply to HTTP/2: add protocol h2 (--h2), or drop streams" }]

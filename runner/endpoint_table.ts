@@ -18,6 +18,7 @@ import type { RequestSpec } from "./request_spec.ts";
 import { resolvePath } from "./http/request.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "./endpoint_limits.ts";
 import { wsEndpointName, wsStepLabel } from "./ws_step_spec.ts";
+import { grpcEndpointSpec } from "./grpc_step_spec.ts";
 
 /** One endpoint: its name, the method of its (first) request, and the user tags of its requests. */
 export interface EndpointInfo {
@@ -82,6 +83,8 @@ export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | 
       let connectPath = "";
       return flow.steps.flatMap((step) => {
         if ("request" in step) return [indexOf(step.request, step.label)];
+        // A gRPC step's endpoint is its method (or its label), as a gRPC mix's calls are.
+        if ("grpc" in step) return [indexOf(grpcEndpointSpec(step.grpc, step.label))];
         if (!("ws" in step)) return [];
         if (step.ws.connect !== undefined) connectPath = step.ws.connect;
         const label = wsStepLabel(step, connectPath);

@@ -111,9 +111,18 @@ function configToJson(config: AttackConfig): Record<string, unknown> {
     ...(config.script ? { script: { path: config.script.path } } : {}),
     // The rows stay out of results (they may be large, or personal): the source is named and counted.
     ...(config.data ? { data: { ...config.data, rows: undefined, rowCount: config.data.rows.count } } : {}),
+    // A gRPC run's schema (a FileDescriptorSet) is summarised by size, as bodies are.
+    ...(config.grpc?.schema
+      ? { grpc: { ...config.grpc, schema: undefined, schemaBytes: config.grpc.schema.length } }
+      : {}),
   };
 }
 
-function withoutBody({ body, ...rest }: RequestSpec): Record<string, unknown> {
-  return { ...rest, ...(body ? { bodyBytes: body.length } : {}) };
+function withoutBody({ body, grpcMessage, ...rest }: RequestSpec): Record<string, unknown> {
+  // A gRPC message template is encoded per call: results say so, not its pieces.
+  return {
+    ...rest,
+    ...(body ? { bodyBytes: body.length } : {}),
+    ...(grpcMessage ? { grpcTemplate: true } : {}),
+  };
 }

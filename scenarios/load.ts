@@ -30,6 +30,7 @@ import { dirname } from "node:path";
 import { anchorScript } from "./script_source.ts";
 import { stringify } from "yaml";
 import { grpcCallsOf } from "./grpc/experiment.ts";
+import { grpcFlowsOf } from "./grpc/flow_steps.ts";
 
 /** Options of `loadExperiment`, as the command line gives them. */
 export interface LoadOptions {
@@ -105,10 +106,18 @@ export function loadRunnable(text: string, opts: LoadPlanOptions = {}): Runnable
   const { tables, issues: dataIssues } = readDataTables(loaded, opts.file);
   // A grpc: section's call is read (its schema relative to the file) and encoded once, now.
   const grpc = loaded.grpc === undefined ? undefined : grpcCallsOf(loaded.grpc, opts.file, 10_000);
-  const experiment = { ...loaded, dataTables: tables, ...(grpc ? { grpcRequests: grpc.requests } : {}) };
+  // The flows' grpc: steps are checked against the section's schema, which then travels with their runs.
+  const grpcFlows = grpcFlowsOf(loaded, grpc?.root);
+  const experiment = {
+    ...loaded,
+    dataTables: tables,
+    ...(grpc ? { grpcRequests: grpc.requests } : {}),
+    ...(grpcFlows.schema ? { grpcSchema: grpcFlows.schema } : {}),
+  };
   const placeholderIssues = dataIssues.length > 0 ? dataIssues : templateIssues(experiment);
   if (placeholderIssues.length > 0) throw new ExperimentError(placeholderIssues, { file: opts.file });
   if (grpc && grpc.issues.length > 0) throw new ExperimentError(grpc.issues, { file: opts.file });
+  if (grpcFlows.issues.length > 0) throw new ExperimentError(grpcFlows.issues, { file: opts.file });
   const full = planExperiment(experiment, { keepSecrets: opts.keepSecrets });
   // What only the engine's own schema knows (workers > connections, flows on a throughput load, ...),
   // checked for every run of the file now rather than when that run's turn comes.

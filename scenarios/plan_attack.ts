@@ -13,7 +13,7 @@ import type { PlannedRun } from "./plan_types.ts";
 import { dataSpecOf, type ExperimentWithData } from "./plan_data.ts";
 import { scriptAttackOf } from "./script_source.ts";
 import { modelDef } from "../runner/load/models/mod.ts";
-import { grpcAttackFields } from "./grpc/experiment.ts";
+import { grpcAttackFields, grpcFlowAttackFields, grpcReflectAttackFields } from "./grpc/experiment.ts";
 
 type RequestInput = NonNullable<RelativeAttackInput["requestMix"]>[number];
 type FlowInput = NonNullable<RelativeAttackInput["flows"]>[number];
@@ -59,7 +59,7 @@ function toFlowInput(flow: FileFlow): FlowInput {
     name: flow.name,
     weight: flow.weight,
     steps: flow.steps.map((s) =>
-      "thinkMs" in s || "ws" in s ? s : {
+      "thinkMs" in s || "ws" in s || "grpc" in s ? s : {
         request: toRequestInput(s.request),
         ...(s.label ? { label: s.label } : {}),
         ...(s.capture ? { capture: s.capture } : {}),
@@ -70,10 +70,14 @@ function toFlowInput(flow: FileFlow): FlowInput {
   };
 }
 
+function hasGrpcStep(flow: FileFlow): boolean {
+  return flow.steps.some((s) => "grpc" in s);
+}
+
 /**
- * The attack of `load` (named `loadName`) at its base (no sweep applied): the load's own flows or mix,
- * else the `grpc:` section's call when it covers the load, else the file's flows (not for throughput
- * loads) or requests, else the engine's default `GET /`.
+ * The attack of `load` (named `loadName`) at its base (no sweep applied): flows with gRPC steps as a
+ * gRPC run, else the load's own flows or mix, else the `grpc:` section's call when it covers the load,
+ * else the file's flows (not for throughput loads) or requests, else the engine's default `GET /`.
  */
 export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: string): RelativeAttackInput {
   const { mix, flows, data: _data, ...fields } = load;
@@ -93,9 +97,20 @@ export function baseAttack(exp: ExperimentWithData, load: LoadSpec, loadName: st
     ...(exp.teardownTimeout === undefined ? {} : { teardownTimeoutMs: exp.teardownTimeout }),
   };
   const ownMix = mix ?? (ownFlows || script ? undefined : exp.requests);
+  // Flows with gRPC steps make a gRPC run of their load, the section naming their schema.
+  const grpcSchema = exp.grpcSchema !== undefined || exp.grpc?.reflect === true;
+  if (exp.grpc !== undefined && grpcSchema && ownFlows?.some(hasGrpcStep)) {
+    const grpc = grpcFlowAttackFields(exp.grpc, exp.grpcSchema, fields);
+    return { ...fields, ...common, flows: ownFlows.map(toFlowInput), ...grpc, ...(data ? { data } : {}) };
+  }
   const grpcLoad = exp.grpc?.loads === undefined || exp.grpc.loads.includes(loadName);
-  if (exp.grpc !== undefined && exp.grpcRequests !== undefined && grpcLoad && !mix && !flows) {
-    const grpc = grpcAttackFields(exp.grpcRequests, exp.grpc, fields);
+  if (exp.grpc?.reflect && exp.grpc.call !== undefined && grpcLoad && !mix && !flows) {
+    const grpc = grpcReflectAttackFields(exp.grpc, fields);
+    return { ...fields, ...common, ...grpc, ...(data ? { data } : {}) };
+  }
+  const grpcCall = exp.grpcRequests?.length ? exp.grpcRequests : undefined;
+  if (exp.grpc !== undefined && grpcCall !== undefined && grpcLoad && !mix && !flows) {
+    const grpc = grpcAttackFields(grpcCall, exp.grpc, fields);
     return { ...fields, ...common, ...grpc, ...(data ? { data } : {}) };
   }
   return {

@@ -23,6 +23,8 @@ export type ExperimentWithData = Experiment & {
   dataTables?: Record<string, DataTable>;
   /** The `grpc:` section's call, encoded when the file was loaded (scenarios/grpc/experiment.ts). */
   grpcRequests?: RequestSpec[];
+  /** The `grpc:` section's schema as a FileDescriptorSet, when flows have gRPC steps (grpc/flow_steps.ts). */
+  grpcSchema?: Uint8Array<ArrayBuffer>;
 };
 
 /** Reads the data files of `exp`; problems (missing file, bad row) as issues at `data.NAME.file`. */
@@ -134,7 +136,8 @@ export function templateIssues(exp: ExperimentWithData): Issue[] {
 /** Whether the `grpc:` section's call is what `load` sends (plan_attack.ts `baseAttack` decides alike). */
 function grpcCovers(exp: ExperimentWithData, load: LoadSpec, loadName: string): boolean {
   const loads = exp.grpc?.loads;
-  return exp.grpc !== undefined && !load.mix && (loads === undefined || loads.includes(loadName));
+  const call = exp.grpc?.call !== undefined;
+  return call && !load.mix && (loads === undefined || loads.includes(loadName));
 }
 
 function flowIssues(flow: FileFlow, columns: readonly string[], at: string, source?: string): Issue[] {
@@ -143,7 +146,10 @@ function flowIssues(flow: FileFlow, columns: readonly string[], at: string, sour
   flow.steps.forEach((step, j) => {
     if ("thinkMs" in step) return;
     if ("request" in step) issues.push(...requestIssues(step.request, known, `${at}.steps[${j}]`, source));
-    else issues.push(...textIssues(wsTextsOf(step.ws), known, `${at}.steps[${j}].ws`, source));
+    else if ("grpc" in step) {
+      const texts = [JSON.stringify(step.grpc.message), ...Object.values(step.grpc.metadata)];
+      issues.push(...textIssues(texts, known, `${at}.steps[${j}].grpc`, source));
+    } else issues.push(...textIssues(wsTextsOf(step.ws), known, `${at}.steps[${j}].ws`, source));
     // A check runs before its step's captures: it may use the data's columns and earlier captures.
     (step.expect ?? []).forEach((check, k) => {
       const text = check.contains ?? (typeof check.equals === "string" ? check.equals : "");

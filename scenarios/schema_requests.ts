@@ -9,6 +9,8 @@ import { z } from "zod";
 import { DURATION_HINT, durationMsOf, MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { flowFields, requestStepFields } from "../runner/session_schema.ts";
 import { wsActionFields, wsActionRules, wsStepIssues } from "../runner/ws_step_spec.ts";
+import { grpcStepFields } from "../runner/grpc_step_spec.ts";
+import { splitCall } from "../runner/http/grpc/schema.ts";
 import type { FlowSpec } from "../runner/config.ts";
 import { headerRules, pathProblem, ruleOf } from "../runner/request_rules.ts";
 
@@ -152,8 +154,24 @@ const wsStepFileSchema = z.strictObject({
   ...(timeout === undefined ? {} : { timeoutMs: timeout }),
 }));
 
+/**
+ * A `grpc:` step as a file writes it (runner/grpc_step_spec.ts): its call as `pkg.Service/Method` or ghz's
+ * `pkg.Service.Method` (made the first), the message in proto3 JSON, metadata; the schema is the file's
+ * `grpc:` section's.
+ */
+const grpcStepFileSchema = z.strictObject({
+  call: z.string().transform((call, ctx) => {
+    const parts = splitCall(call);
+    if (parts !== null) return `${parts[0]}/${parts[1]}`;
+    ctx.addIssue({ code: "custom", message: "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello" });
+    return z.NEVER;
+  }),
+  ...grpcStepFields,
+}).meta({ id: "grpcStep" });
+
 const stepObjectSchema = z.strictObject({
   ws: wsStepFileSchema.optional(),
+  grpc: grpcStepFileSchema.optional(),
   ...Object.fromEntries(FLOW_METHODS.map((m) => [m, stepRequestSchema.optional()])) as Record<
     (typeof FLOW_METHODS)[number],
     z.ZodOptional<typeof stepRequestSchema>
@@ -172,14 +190,18 @@ type EngineStep = FlowSpec["steps"][number];
 export type FileFlowStep =
   | Omit<Extract<EngineStep, { request: unknown }>, "request"> & { request: FileRequest }
   | Extract<EngineStep, { thinkMs: number }>
-  | Extract<EngineStep, { ws: unknown }>;
+  | Extract<EngineStep, { ws: unknown }>
+  | Extract<EngineStep, { grpc: unknown }>;
 
 /**
- * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}` or a WebSocket
- * action `{ws: {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`.
+ * One step: `{get: /home}`, `{post: {path: /login, json: {...}}}`, `{think: 500ms}`, a WebSocket
+ * action `{ws: {connect: /ws/echo}}`, `{ws: {send: hi, match: {contains: hi}}}`, `{ws: {close: true}}`, or a
+ * gRPC call `{grpc: {call: pkg.Service/Method, message: {...}}}`.
  */
 export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowStep => {
-  const given = [...FLOW_METHODS, "think" as const, "ws" as const].filter((k) => step[k] !== undefined);
+  const given = [...FLOW_METHODS, "think" as const, "ws" as const, "grpc" as const].filter((k) =>
+    step[k] !== undefined
+  );
   if (step.think !== undefined && (step.capture || step.expect || step.maxKeptBytes !== undefined)) {
     ctx.addIssue({
       code: "custom",
@@ -191,7 +213,7 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
     ctx.addIssue({
       code: "custom",
       message: given.length === 0
-        ? "a step needs one of get, post, put, patch, delete, head, think or ws"
+        ? "a step needs one of get, post, put, patch, delete, head, think, ws or grpc"
         : `a step does one thing; found ${given.join(" and ")}`,
     });
     return z.NEVER;
@@ -204,6 +226,7 @@ export const flowStepSchema = stepObjectSchema.transform((step, ctx): FileFlowSt
     ...(step.maxKeptBytes === undefined ? {} : { maxKeptBytes: step.maxKeptBytes }),
   };
   if (step.ws !== undefined) return { ws: step.ws, ...extras };
+  if (step.grpc !== undefined) return { grpc: step.grpc, ...extras };
   const method = given[0];
   const value = step[method as (typeof FLOW_METHODS)[number]]!;
   const request = typeof value === "string" ? { path: value } : value;

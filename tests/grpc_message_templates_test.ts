@@ -49,6 +49,11 @@ loads:
         "message.n as filled is not a int32: not sent",
       ]);
       assertEquals(run.statusCodes, { "200": 10 });
+      // results.json says the message is a template, not its encoded pieces.
+      assertEquals([run.config.requestMix[0].grpcTemplate, run.config.requestMix[0].grpcMessage], [
+        true,
+        undefined,
+      ]);
     })
   );
 });

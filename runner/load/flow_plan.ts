@@ -11,7 +11,8 @@
  * URL's: what scopes its cookies); a step keeps its response's head (cookies, header
  * captures, status checks) or head and body (JSON, regexp, contains) only when it needs to. Over
  * HTTP/2 each request step is also encoded as its HEADERS frames (h2/request.ts), a template likewise.
- * A ws step is compiled by ws_steps.ts; those that wait for a message are numbered with the requests.
+ * A ws step is compiled by ws_steps.ts; those that wait for a message are numbered with the requests. A
+ * gRPC step (grpc_steps.ts) is a request step made from the run's schema, labelled by its method.
  */
 import { shownName } from "../../validation/shown_name.ts";
 import type { FlowSpec } from "../config.ts";
@@ -22,6 +23,8 @@ import { DEFAULT_KEPT_BYTES } from "../http/kept_bytes.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 import { type EncodedWsStep, encodeWsStep } from "./ws_steps.ts";
 import { wsStepLabel } from "../ws_step_spec.ts";
+import type protobuf from "protobufjs";
+import { grpcStepRequest } from "./grpc_steps.ts";
 
 const decoder = new TextDecoder();
 
@@ -70,6 +73,8 @@ export type EncodedStep =
     authority: string;
     /** `authority` as parts and value indexes when it has placeholders, else null. */
     authorityParts: Array<string | number> | null;
+    /** A gRPC step: the type its replies are read by (grpc_steps.ts), else null. */
+    grpc: { reply: protobuf.Type; serverStreaming: boolean } | null;
   }
   | { kind: "think"; thinkMs: number }
   | EncodedWsStep;
@@ -104,7 +109,8 @@ export function valueNamesOf(flow: FlowSpec, columns: readonly string[]): string
  * Encodes each flow's requests once; paths are joined to the target URL as the mix's are. `columns`:
  * the data source's (the first values of every session); `cookies`: whether sessions keep a jar; `h2`:
  * whether the run speaks HTTP/2 (each step also encoded as its HEADERS frames); `endpoints`: per flow,
- * each request step's endpoint index (runner/endpoint_table.ts), 0 when not given.
+ * each request step's endpoint index (runner/endpoint_table.ts), 0 when not given; `grpcRoot`: the schema
+ * of the flows' gRPC steps (grpc_steps.ts `grpcStepsSchema`).
  */
 export function encodeFlows(
   url: URL,
@@ -114,6 +120,7 @@ export function encodeFlows(
   h2 = false,
   endpoints: readonly (readonly number[])[] = [],
   timeoutMs = 10_000,
+  grpcRoot: protobuf.Root | null = null,
 ): EncodedFlow[] {
   return flows.map((flow, f) => {
     const names = valueNamesOf(flow, columns);
@@ -140,16 +147,20 @@ export function encodeFlows(
         checkNames.push(ws.extract?.checks.map((c) => shownName(c.name)) ?? []);
         continue;
       }
+      // A gRPC step is a request step whose replies its captures and checks read as proto3 JSON.
+      const grpc = "grpc" in step ? grpcStepRequest(step.grpc, grpcRoot!, timeoutMs) : null;
+      const label = step.label ??
+        ("grpc" in step ? step.grpc.call : `${step.request.method} ${step.request.path}`);
       const request = encodeRequestStep(
-        step,
+        "grpc" in step ? { ...step, request: grpc!.spec } : step,
         url,
         names,
         { cookies, h2 },
         labels.length,
         endpoints[f]?.[labels.length] ?? 0,
       );
-      steps.push(request);
-      labels.push(shownName(step.label ?? `${step.request.method} ${step.request.path}`));
+      steps.push({ ...request, grpc });
+      labels.push(shownName(label));
       checkNames.push(request.extract?.checks.map((c) => shownName(c.name)) ?? []);
     }
     const hasWs = steps.some((s) => s.kind === "ws");
@@ -159,13 +170,13 @@ export function encodeFlows(
 
 /** One request step encoded (its bytes, its HTTP/2 form, captures and checks, what it keeps). */
 function encodeRequestStep(
-  step: Extract<FlowSpec["steps"][number], { request: unknown }>,
+  step: Omit<Extract<FlowSpec["steps"][number], { request: unknown }>, "grpc">,
   url: URL,
   names: readonly string[],
   run: { cookies: boolean; h2: boolean },
   stepIndex: number,
   endpoint: number,
-): Extract<EncodedStep, { kind: "request" }> {
+): Omit<Extract<EncodedStep, { kind: "request" }>, "grpc"> {
   const host = hostHeaderOf(url);
   const indexOf = (name: string) => names.indexOf(name);
   const spec = step.request;

@@ -71,7 +71,7 @@ Deno.test("flows config: the throughput model, a request mix and pipelining are 
 Deno.test("flows config: a flow without a request step, a negative think, an unknown step key", () => {
   const noRequest = issuesOf({ url, model: "connections", flows: [{ name: "f", steps: [{ thinkMs: 5 }] }] });
   assertEquals(noRequest.map((i) => i.path), ["flows[0].steps"]);
-  ok(/at least one request or ws step/.test(noRequest[0].message), noRequest[0].message);
+  ok(/at least one request, ws or grpc step/.test(noRequest[0].message), noRequest[0].message);
   throws(() =>
     parseAttackConfig({ url, model: "connections", flows: [{ name: "f", steps: [getA, { thinkMs: -1 }] }] })
   );

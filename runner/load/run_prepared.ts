@@ -12,6 +12,7 @@ import type { WsRun } from "../http/ws/run.ts";
 import { WsStats } from "../http/ws/stats.ts";
 import { MaskKeys } from "../../ws/frame_encoder.ts";
 import { BufferBudget, DEFAULT_MAX_BUFFERED_BYTES } from "../../ws/buffer_budget.ts";
+import { grpcStepsSchema } from "./grpc_steps.ts";
 import { type AttackConfig, loadBoundMs, measuredDurationMs } from "../config.ts";
 import type { ConnectionShared, LoadConnection } from "../http/load_connection.ts";
 import type { ConnectionFactory } from "../http/protocols.ts";
@@ -92,7 +93,9 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
   const arrival = scripted?.arrival ?? arrivalFor(sessionRun, sessions, config.connection === "per-arrival");
   const ctx = contextOf(opts, prepared, startMs, arrival);
   const meter = pacingOf(config) === "closed"
-    ? new GeneratorMeter(originMs, config.intervalMs, tickMsOf(config))
+    ? new GeneratorMeter(originMs, config.intervalMs, tickMsOf(config), {
+      readyWait: prepared.transport.takeReadyWait,
+    })
     : null;
   const run: RunState = {
     ctx,
@@ -163,6 +166,7 @@ function flowSessionsOf(
     prepared.factory.h2Steps,
     endpointTable(config).flows,
     config.timeoutMs,
+    grpcStepsSchema(config.grpc?.schema),
   );
   return new FlowSessions(plans, config.flows.map((f) => f.weight), originMs, opts.workerIndex * 7919, {
     feeder: prepared.feeder,

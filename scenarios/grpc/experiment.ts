@@ -8,23 +8,28 @@
  * `proto:` or `protoset:` the schema is the built-in target's (builtin_schema.ts), whose `grpc: true`
  * serves the calls on its gRPC endpoints (scenarios/run_one.ts sends them there). The schema is read and
  * the message encoded once, when the file is loaded, so an unknown method or a message that does not fit
- * is a problem of the file at `grpc.call` or `grpc.message...` before any target starts. Reflection is not
- * offered here: the target may not be running yet when the file is read.
+ * is a problem of the file at `grpc.call` or `grpc.message...` before any target starts. The message may
+ * hold `{{ placeholders }}` (the load's data columns, built-in functions): then it is filled and encoded per
+ * call. The section is also the schema of the flows' `grpc:` steps (flow_steps.ts); a section that only
+ * serves them names no `call:`. With `reflect: true` the schema is the server's, asked when each run starts
+ * (the target may not be running when the file is read), so its call, message and the steps are checked
+ * then.
  */
 import { z } from "zod";
+import type { Root } from "protobufjs";
 import { dirname, isAbsolute, join } from "node:path";
 import type { Issue } from "../../validation/mod.ts";
 import type { RequestSpec } from "../../runner/request_spec.ts";
 import { grpcRequestMix } from "./calls.ts";
-import { GrpcSchemaError, loadProtoFile, loadProtoset } from "../../runner/http/grpc/schema.ts";
+import { GrpcSchemaError, loadProtoFile, loadProtoset, splitCall } from "../../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../../runner/http/grpc/message.ts";
 import { grpcTimeoutOf } from "../../grpc/timeout.ts";
 import { builtinTargetSchema } from "./builtin_schema.ts";
 
 /** The `grpc:` section of an experiment file. */
 export const grpcSectionSchema = z.strictObject({
-  /** `pkg.Service/Method` (or `pkg.Service.Method`). */
-  call: z.string().min(1, "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello"),
+  /** `pkg.Service/Method` (or `pkg.Service.Method`); absent: the section only names the flows' schema. */
+  call: z.string().min(1, "call is pkg.Service/Method, e.g. helloworld.Greeter/SayHello").optional(),
   proto: z.string().min(1).optional(),
   importPaths: z.array(z.string().min(1)).default([]),
   protoset: z.string().min(1).optional(),
@@ -41,11 +46,19 @@ export const grpcSectionSchema = z.strictObject({
   compress: z.literal("gzip", { error: 'compress is "gzip", the one gRPC compression offered' }).optional(),
   /** The cap of one sent message, bytes (4 MiB): a bigger message is a problem of the file. */
   maxSendBytes: z.number().int().min(1).max(0x7fff_ffff).default(4 * 1024 * 1024),
+  /**
+   * The schema is the server's: asked of its reflection service when each run starts (the target is up
+   * then), so the call and message are checked then (runner/http/grpc/reflected_run.ts).
+   */
+  reflect: z.literal(true, { error: "reflect is true, or left out" }).optional(),
   /** Only these loads make the call (default every load without a mix or flows of its own). */
   loads: z.array(z.string().min(1)).min(1).optional(),
-}).refine((g) => g.proto === undefined || g.protoset === undefined, {
-  message: "give the schema as proto: FILE (with importPaths:) or protoset: FILE, not both " +
-    "(neither: the built-in target's, loadlab.target.Target)",
+}).refine((g) => [g.proto, g.protoset, g.reflect].filter((v) => v !== undefined).length <= 1, {
+  message: "give the schema as proto: FILE (with importPaths:), protoset: FILE or reflect: true, one of " +
+    "them (none: the built-in target's, loadlab.target.Target)",
+}).refine((g) => g.reflect === undefined || g.compress === undefined, {
+  message: "compress: gzip is not offered with reflect: true; give the schema as proto: or protoset:",
+  path: ["compress"],
 });
 export type GrpcSection = z.output<typeof grpcSectionSchema>;
 
@@ -54,15 +67,18 @@ export function grpcCallsOf(
   section: GrpcSection,
   file: string | undefined,
   timeoutMs: number,
-): { requests: RequestSpec[]; issues: Issue[] } {
+): { requests: RequestSpec[]; issues: Issue[]; root?: Root } {
   const base = file === undefined ? Deno.cwd() : dirname(file);
   const at = (p: string) => isAbsolute(p) ? p : join(base, p);
+  // A reflected schema is asked when each run starts (runner/http/grpc/reflected_run.ts).
+  if (section.reflect) return { requests: [], issues: [] };
   try {
     const root = section.proto !== undefined
       ? loadProtoFile(at(section.proto), section.importPaths.map(at))
       : section.protoset !== undefined
       ? loadProtoset(at(section.protoset))
       : builtinTargetSchema();
+    if (section.call === undefined) return { requests: [], issues: [], root };
     const source = {
       call: section.call,
       message: JSON.stringify(section.message),
@@ -70,7 +86,7 @@ export function grpcCallsOf(
       maxSendBytes: section.maxSendBytes,
       compress: section.compress,
     };
-    return { requests: grpcRequestMix(root, source, timeoutMs), issues: [] };
+    return { requests: grpcRequestMix(root, source, timeoutMs), issues: [], root };
   } catch (err) {
     if (err instanceof GrpcMessageError) {
       return {
@@ -112,6 +128,50 @@ export function grpcAttackFields(
     })),
     protocol: load.protocol === "h2c" ? "h2c" : "h2",
     grpc: { maxReceiveBytes: section.maxReceiveBytes },
+  };
+}
+
+/**
+ * What a load whose flows make gRPC calls takes from the `grpc:` section: HTTP/2 unless the load chose h2c,
+ * the receive cap, and the schema the steps call by (a FileDescriptorSet's bytes, read in each worker).
+ */
+export function grpcFlowAttackFields(
+  section: GrpcSection,
+  schema: Uint8Array<ArrayBuffer> | undefined,
+  load: { protocol?: string },
+): { protocol: "h2" | "h2c"; grpc: GrpcEngineFields } {
+  const maxReceiveBytes = section.maxReceiveBytes;
+  return {
+    protocol: load.protocol === "h2c" ? "h2c" : "h2",
+    grpc: schema === undefined ? { maxReceiveBytes, reflect: true } : { maxReceiveBytes, schema },
+  };
+}
+
+/** The engine's `grpc` settings a file's section makes (runner/config.ts). */
+type GrpcEngineFields = {
+  maxReceiveBytes: number;
+  schema?: Uint8Array<ArrayBuffer>;
+  reflect?: true;
+  call?: { call: string; message: GrpcSection["message"]; metadata: Record<string, string> };
+};
+
+/**
+ * What a load's attack takes from a section whose schema is reflected: its call, made when the run starts
+ * (the engine asks the target's reflection service then), HTTP/2 unless the load chose h2c.
+ */
+export function grpcReflectAttackFields(
+  section: GrpcSection,
+  load: { protocol?: string },
+): { protocol: "h2" | "h2c"; grpc: GrpcEngineFields } {
+  const parts = splitCall(section.call ?? "");
+  const call = parts === null ? section.call ?? "" : `${parts[0]}/${parts[1]}`;
+  return {
+    protocol: load.protocol === "h2c" ? "h2c" : "h2",
+    grpc: {
+      maxReceiveBytes: section.maxReceiveBytes,
+      reflect: true,
+      call: { call, message: section.message, metadata: section.metadata },
+    },
   };
 }
 

@@ -93,3 +93,26 @@ function checkSendCap(message: Uint8Array | Uint8Array[], maxBytes: number): voi
     );
   });
 }
+
+/**
+ * The problem of making the call `source` against `root`, as an issue at `path` (a message's own path
+ * under it: `PATH.message.nmae`; an unknown method at `PATH.call`), or null when it fits.
+ */
+export function callIssue(
+  root: Root,
+  source: GrpcCallSource,
+  path: string,
+): { path: string; message: string } | null {
+  try {
+    grpcCallSpec(root, source, 10_000);
+    return null;
+  } catch (err) {
+    if (err instanceof GrpcMessageError) {
+      return { path: `${path}.${err.path}`, message: err.message.slice(err.path.length + 2) };
+    }
+    if (err instanceof GrpcSchemaError) {
+      return { path: `${path}.call`, message: err.hint ? `${err.message}; ${err.hint}` : err.message };
+    }
+    throw err;
+  }
+}

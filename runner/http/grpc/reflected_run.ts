@@ -1,0 +1,63 @@
+/**
+ * @module
+ * A gRPC run whose schema is the server's (`grpc.reflect`, an experiment's `grpc: { reflect: true }`): the
+ * target's reflection service (v1, else v1alpha) is asked once, when the run starts (the target is up
+ * then, which it may not be when the file is read), before any worker. The schema becomes the run's
+ * `grpc.schema` (a FileDescriptorSet's bytes, what the flows' gRPC steps call by), and the section's call,
+ * if it names one, the run's request mix (call_spec.ts, a template when its message has placeholders). A
+ * server without reflection, an unknown method or a message that does not fit is a `ConfigError` at its
+ * path (exit 2), the load not started.
+ */
+import protobuf from "protobufjs";
+import "protobufjs/ext/descriptor/index.js";
+import type { AttackConfig } from "../../config.ts";
+import { ConfigError } from "../../../validation/config_error.ts";
+import { reflectSchema } from "./reflection.ts";
+import { GrpcSchemaError } from "./schema.ts";
+import { callIssue, grpcCallSpec } from "./call_spec.ts";
+
+/** `root` as a FileDescriptorSet's bytes, the form a run's workers read its schema in. */
+export function schemaBytes(root: protobuf.Root): Uint8Array<ArrayBuffer> {
+  // deno-lint-ignore no-explicit-any
+  const set = (root as any).toDescriptor("proto3");
+  // deno-lint-ignore no-explicit-any
+  return Uint8Array.from((protobuf as any).descriptor.FileDescriptorSet.encode(set).finish());
+}
+
+/** `config` with its schema asked of the server when it says `grpc.reflect`; else `config` itself. */
+export async function withReflectedSchema(config: AttackConfig): Promise<AttackConfig> {
+  const grpc = config.grpc;
+  if (grpc?.reflect !== true) return config;
+  const tls = { insecure: config.tls?.insecure, caFile: config.tls?.caFile, sni: config.tls?.sni };
+  let root: protobuf.Root;
+  try {
+    root = await reflectSchema(new URL(config.url).origin, config.timeoutMs, tls);
+  } catch (err) {
+    if (!(err instanceof GrpcSchemaError)) throw err;
+    const message = err.hint ? `${err.message}; ${err.hint}` : err.message;
+    throw new ConfigError([{ path: "grpc.reflect", message: `the server's reflection: ${message}` }]);
+  }
+  const { reflect: _reflect, call, ...rest } = grpc;
+  const source = call === undefined ? undefined : {
+    call: call.call,
+    message: JSON.stringify(call.message),
+    metadata: Object.entries(call.metadata),
+    names: config.data?.columns ?? [],
+  };
+  const issues = [
+    ...(source === undefined ? [] : [callIssue(root, source, "grpc")]),
+    ...(config.flows ?? []).flatMap((flow, f) =>
+      flow.steps.map((step, k) => {
+        if (!("grpc" in step)) return null;
+        const { call, message, metadata } = step.grpc;
+        const stepSource = { call, message: JSON.stringify(message), metadata: Object.entries(metadata) };
+        return callIssue(root, stepSource, `flows[${f}].steps[${k}].grpc`);
+      })
+    ),
+  ].filter((i) => i !== null);
+  if (issues.length > 0) throw new ConfigError(issues);
+  const requestMix = source === undefined
+    ? config.requestMix
+    : [grpcCallSpec(root, source, config.timeoutMs)];
+  return { ...config, requestMix, grpc: { ...rest, schema: schemaBytes(root) } };
+}

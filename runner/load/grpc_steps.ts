@@ -1,0 +1,81 @@
+/**
+ * @module
+ * A flow's gRPC steps in a worker: the run's schema read once from its FileDescriptorSet's bytes (the
+ * config's `grpc.schema`), each step made into the request its connection sends (runner/http/grpc/
+ * call_spec.ts: the message encoded once, or with placeholders a template filled from the session's values
+ * per call), and its reply read for the step's captures and checks as proto3 JSON (lowerCamelCase field
+ * names, 64-bit integers as strings, bytes as base64, enums by name): a unary call's reply as an object
+ * (`$.message`), a server stream's replies as a list (`$[0].message`). A reply compressed with gzip is
+ * decompressed first. Replies are decoded only for a step whose captures or checks read the body.
+ */
+import type protobuf from "protobufjs";
+import protojson from "protobufjs/ext/protojson.js";
+import { gunzipSync } from "node:zlib";
+import type { RequestSpec } from "../request_spec.ts";
+import type { GrpcStep } from "../grpc_step_spec.ts";
+import type { StepResponse } from "../http/kept_response.ts";
+import { H2KeptResponse } from "../http/h2/kept.ts";
+import { findMethod, rootOfDescriptorSet } from "../http/grpc/schema.ts";
+import { grpcCallSpec } from "../http/grpc/call_spec.ts";
+import { MessageReader, READ_OK } from "../../grpc/framing.ts";
+
+/** The schema of a run's gRPC steps, or null for a run without one. */
+export function grpcStepsSchema(bytes: Uint8Array | undefined): protobuf.Root | null {
+  return bytes === undefined ? null : rootOfDescriptorSet(bytes, "the run's gRPC schema");
+}
+
+/** A gRPC step as the request its connection sends, and the type its replies are read by. */
+export function grpcStepRequest(
+  step: GrpcStep,
+  root: protobuf.Root,
+  timeoutMs: number,
+): { spec: RequestSpec; reply: protobuf.Type; serverStreaming: boolean } {
+  const method = findMethod(root, step.call);
+  const spec = grpcCallSpec(root, {
+    call: step.call,
+    message: JSON.stringify(step.message),
+    metadata: Object.entries(step.metadata),
+  }, timeoutMs);
+  return { spec, reply: method.responseType, serverStreaming: method.serverStreaming };
+}
+
+/** A kept gRPC answer as a step's captures and checks read it: its body the replies as proto3 JSON. */
+export class GrpcReplyResponse implements StepResponse {
+  #body: string | null = null;
+
+  constructor(
+    readonly kept: StepResponse,
+    readonly reply: protobuf.Type,
+    readonly serverStreaming: boolean,
+  ) {}
+
+  get status(): number {
+    return this.kept.status;
+  }
+
+  headers(name: string): string[] {
+    return this.kept.headers(name);
+  }
+
+  get body(): string {
+    this.#body ??= this.#decoded();
+    return this.#body;
+  }
+
+  #decoded(): string {
+    const bytes = this.kept instanceof H2KeptResponse ? this.kept.snapshot().body : new Uint8Array(0);
+    const replies: unknown[] = [];
+    const reader = new MessageReader(bytes.length);
+    reader.compressedAllowed = true;
+    reader.onMessage = (payload, compressed) => {
+      const message = this.reply.decode(compressed ? gunzipSync(payload) : payload);
+      replies.push(protojson.toJson(this.reply, message));
+    };
+    try {
+      if (reader.feed(bytes, 0, bytes.length) !== READ_OK) return "";
+    } catch {
+      return ""; // a reply that does not decode: its captures find nothing, its checks fail
+    }
+    return JSON.stringify(this.serverStreaming ? replies : replies[0] ?? null);
+  }
+}

@@ -1,0 +1,66 @@
+/**
+ * @module
+ * The flows' `grpc:` steps of an experiment file, checked when the file is loaded: each step's call must be
+ * a method of the `grpc:` section's schema and its message must fit the method's type (its placeholders'
+ * names are checked with the load's data, scenarios/plan_data.ts), each problem at the step's path
+ * (`flows[0].steps[1].grpc.message.nmae`) before any target starts. The schema then travels to the
+ * workers as a FileDescriptorSet's bytes (`schemaBytes`), where each step is made into its request again
+ * (runner/load/grpc_steps.ts).
+ */
+import type protobuf from "protobufjs";
+import type { Issue } from "../../validation/mod.ts";
+import type { FileFlow } from "../schema_requests.ts";
+import type { Experiment } from "../schema.ts";
+import { callIssue } from "../../runner/http/grpc/call_spec.ts";
+import { schemaBytes } from "../../runner/http/grpc/reflected_run.ts";
+
+/** Every flow of the file with where it is written: the file's `flows:` and each load's own. */
+function flowsWithPaths(exp: Experiment): [FileFlow, string][] {
+  const found: [FileFlow, string][] = (exp.flows ?? []).map((f, k) => [f, `flows[${k}]`]);
+  for (const [name, load] of Object.entries(exp.loads)) {
+    (load.flows ?? []).forEach((f, k) => found.push([f, `loads.${name}.flows[${k}]`]));
+  }
+  return found;
+}
+
+/**
+ * The file's gRPC steps checked against `root`, the `grpc:` section's schema (undefined: no section, or
+ * one that could not be read): the schema's bytes for the workers when there are steps, and the problems.
+ */
+export function grpcFlowsOf(
+  exp: Experiment,
+  root: protobuf.Root | undefined,
+): { schema?: Uint8Array<ArrayBuffer>; issues: Issue[] } {
+  if (!flowsWithPaths(exp).some(([flow]) => flow.steps.some((s) => "grpc" in s))) return { issues: [] };
+  // A section that could not be read has its own problem; its steps are not checked against nothing.
+  if (root === undefined && exp.grpc !== undefined) return { issues: [] };
+  const issues = grpcStepIssues(exp, root);
+  return root === undefined ? { issues } : { schema: schemaBytes(root), issues };
+}
+
+/** The problems of the file's gRPC steps against `root` (the section's schema; none: a missing section). */
+function grpcStepIssues(exp: Experiment, root: protobuf.Root | undefined): Issue[] {
+  const issues: Issue[] = [];
+  for (const [flow, at] of flowsWithPaths(exp)) {
+    flow.steps.forEach((step, j) => {
+      if (!("grpc" in step)) return;
+      const path = `${at}.steps[${j}].grpc`;
+      if (root === undefined) {
+        issues.push({
+          path,
+          message: "a gRPC step calls by the file's grpc: section's schema: add one " +
+            "(proto: FILE or protoset: FILE; neither: the built-in target's)",
+        });
+        return;
+      }
+      const source = {
+        call: step.grpc.call,
+        message: JSON.stringify(step.grpc.message),
+        metadata: Object.entries(step.grpc.metadata),
+      };
+      const issue = callIssue(root, source, path);
+      if (issue !== null) issues.push(issue);
+    });
+  }
+  return issues;
+}
