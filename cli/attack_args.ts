@@ -27,6 +27,8 @@ import { unbindableAddress } from "../system/bindable.ts";
 import { buildRequestMix, type RequestInput } from "./request_args.ts";
 import { wsArgs } from "./ws_args.ts";
 import { grpcArgs } from "./grpc_args.ts";
+import { checkMixPlaceholders, dataFileArgs } from "./data_file_args.ts";
+import type { DataSpec } from "../runner/session_schema.ts";
 import type { GrpcSource } from "../scenarios/grpc/calls.ts";
 import { toConfig } from "./attack_config.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
@@ -86,15 +88,19 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   if (raw.values.has("help")) throw new HelpRequested(attackHelp());
   const flags = new FlagValues(raw, ATTACK_FLAGS);
   const url = parseUrl(raw.positionals);
+  const data = dataFileArgs(flags, url);
   const ws = wsArgs(flags, url);
-  const grpc = grpcArgs(flags, url);
-  const requestMix = ws !== undefined || grpc !== undefined ? undefined : requestMixOf(flags, url);
+  const grpc = grpcArgs(flags, url, data);
+  const requestMix = ws !== undefined || grpc !== undefined
+    ? undefined
+    : requestMixOf(flags, url, raw.positionals[0], data);
   const limit = options.openFileLimit === undefined ? readOpenFileLimit() : options.openFileLimit;
   const load = resolveLoad(flags, limit === null ? undefined : limit - FD_HEADROOM);
   const config = toConfig({
     url: grpc?.url ?? url.href,
     ...load,
     requestMix,
+    ...(data !== undefined ? { data } : {}),
     ...(ws !== undefined ? { ws } : {}),
     ...runInputOf(flags),
     ...grpc?.config,
@@ -111,10 +117,14 @@ export function parseAttackArgs(argv: string[], options: ParseAttackOptions = {}
   };
 }
 
-/** The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none. */
-function requestMixOf(flags: FlagValues, url: URL): RequestInput[] {
-  return buildRequestMix({
+/**
+ * The HTTP requests to send (`--method`, `--header`, `--body`, `--mix`, ...); WebSocket runs have none.
+ * Their placeholders name columns of `data` (or built-in functions) only.
+ */
+function requestMixOf(flags: FlagValues, url: URL, typedUrl: string, data?: DataSpec): RequestInput[] {
+  const mix = buildRequestMix({
     url,
+    typedUrl,
     method: flags.text("method"),
     headers: flags.all("header"),
     contentType: flags.nonEmpty("content-type"),
@@ -122,6 +132,8 @@ function requestMixOf(flags: FlagValues, url: URL): RequestInput[] {
     bodyFile: flags.path("body-file"),
     mix: flags.all("mix"),
   });
+  checkMixPlaceholders(mix, flags.has("mix") ? "--mix" : "url", data);
+  return mix;
 }
 
 /**
@@ -168,7 +180,7 @@ function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions 
       ["--log", config.logFile],
       ...ciFilesToProbe({ benchFile, summaryFile, junitFile }),
     ],
-    [["--body-file", flags.path("body-file")]],
+    [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
   );
   if (clash) throw new UsageError(clash);
   return {

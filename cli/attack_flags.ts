@@ -10,6 +10,7 @@ import type { FlagSpec } from "./argv.ts";
 import { DASHBOARD_FLAGS } from "./dashboard_flags.ts";
 import { WS_FLAGS } from "./ws_args.ts";
 import { GRPC_FLAGS } from "./grpc_args.ts";
+import { DATA_FILE_FLAGS } from "./data_file_args.ts";
 
 export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "connections", short: "c", takesValue: true, example: "50" },
@@ -33,6 +34,7 @@ export const ATTACK_FLAGS: FlagSpec[] = [
   { long: "mix", takesValue: true, repeatable: true, example: '"GET /json 3"' },
   ...WS_FLAGS,
   ...GRPC_FLAGS,
+  ...DATA_FILE_FLAGS,
   { long: "timeout", takesValue: true, example: "5s" },
   { long: "max-header-bytes", takesValue: true, example: "65536" },
   { long: "pipelining", short: "p", takesValue: true, example: "4" },

@@ -122,6 +122,17 @@ Requests
                            for each POST. -H goes on every entry; -b/--body-file on every entry
                            whose method is not GET or HEAD. Each entry is an endpoint measured
                            apart, named "METHOD /path" (results, report, thresholds, metrics out)
+      --data-file FILE     rows filling {{ name }} placeholders in the URL's path and query, -H
+                           values and -b (a gRPC message and its metadata too), one row per
+                           request: a CSV with a header row, a JSON array of objects or NDJSON
+                           (.ndjson, .jsonl), read as an experiment's data: source. A name no
+                           column has is refused; {{ $randomNumber(1,9) }} and
+                           {{ $randomString(8) }} need no file (docs/EXPERIMENTS.md)
+      --data-order O       sequential, random, or unique (each row once across workers and
+                           segments)                                           [sequential]
+      --data-when-done W   when a worker's rows run out: wrap, or stop (unique's only one)
+      --data-fields A,B    a CSV without a header row: its column names (--data-skip-header
+                           when its first row is a header all the same)
 
 TLS (https: URLs; docs/TLS.md)
   -k, --insecure           skip certificate verification (printed as a warning, recorded

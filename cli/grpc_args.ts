@@ -5,7 +5,8 @@
  * paths, `--protoset FILE` or `--reflect`, the message as `-b JSON` (or `--body-file`), `-H "name: value"`
  * as metadata (a `-bin` name's value sent base64-encoded), `--max-receive` and `--max-send` the caps of a
  * message each way,
- * `--compress gzip` the messages compressed.
+ * `--compress gzip` the messages compressed, `--data-file` rows filling the message's and metadata's
+ * placeholders (cli/data_file_args.ts).
  * The URL becomes its http: or https: origin spoken over h2c or h2; flags that only mean something for
  * HTTP are a usage error naming the fix, as gRPC flags on an http URL are. The schema itself is read
  * after parsing (`withGrpcCalls`), as reflection asks the server.
@@ -18,6 +19,8 @@ import { RESERVED_METADATA } from "../runner/http/grpc/call.ts";
 import { grpcRequestMix, type GrpcSource, schemaOf } from "../scenarios/grpc/calls.ts";
 import { GrpcSchemaError } from "../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../runner/http/grpc/message.ts";
+import type { DataSpec } from "../runner/session_schema.ts";
+import { checkPlaceholderNames } from "./data_file_args.ts";
 
 export const GRPC_FLAGS: FlagSpec[] = [
   { long: "call", takesValue: true, example: "helloworld.Greeter/SayHello" },
@@ -46,8 +49,11 @@ export interface GrpcArgs {
   readonly source: GrpcSource;
 }
 
-/** The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags). */
-export function grpcArgs(flags: FlagValues, url: URL): GrpcArgs | undefined {
+/**
+ * The gRPC part of the flags for `url`, or undefined for another URL (which refuses gRPC flags); the
+ * message's and metadata's placeholders name columns of `data` (`--data-file`) or built-in functions.
+ */
+export function grpcArgs(flags: FlagValues, url: URL, data?: DataSpec): GrpcArgs | undefined {
   if (!isGrpcUrl(url)) {
     const given = GRPC_FLAGS.find((f) => flags.has(f.long));
     if (given) {
@@ -67,6 +73,8 @@ export function grpcArgs(flags: FlagValues, url: URL): GrpcArgs | undefined {
   const bodyFile = flags.path("body-file");
   const message = bodyFile !== undefined ? readBodyFile(bodyFile) : flags.text("body");
   const maxReceiveBytes = flags.positiveInt("max-receive");
+  const metadata = flags.all("header").map(metadataOf);
+  checkPlaceholderNames(metadata.map(([name, value]) => ["-H", `${name}: ${value}`]), data);
   return {
     url: new URL(`${secure ? "https" : "http"}://${url.host}/`).href,
     config: {
@@ -80,11 +88,11 @@ export function grpcArgs(flags: FlagValues, url: URL): GrpcArgs | undefined {
       protoset: flags.path("protoset"),
       reflect: flags.has("reflect") || undefined,
       message,
-      metadata: flags.all("header").map(metadataOf),
+      metadata,
       ...compressOf(flags.text("compress")),
       maxSendBytes: flags.positiveInt("max-send"),
-      // An attack has no data file: a placeholder may use the built-in functions only.
-      names: [],
+      // The message's placeholders are checked against these where it is read (call_spec.ts).
+      names: data?.columns ?? [],
     },
   };
 }

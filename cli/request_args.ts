@@ -8,12 +8,15 @@
  */
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
+import { hasPlaceholder } from "../runner/http/template.ts";
 import { shownHeader } from "../results/redact_quote.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 
 /** The request-shaping flags as given (already split by the tokenizer). */
 export interface RequestFlags {
   url: URL;
+  /** The URL as typed: its path and query are taken from it when they have a `{{ placeholder }}`. */
+  typedUrl?: string;
   method?: string;
   headers: string[];
   contentType?: string;
@@ -41,7 +44,7 @@ export function buildRequestMix(flags: RequestFlags): RequestInput[] {
   const body = readBody(flags);
   if (flags.mix.length === 0) {
     const method = parseMethod(flags.method ?? "GET", "-m");
-    return [withBody({ method, path: flags.url.pathname + flags.url.search, headers }, body)];
+    return [withBody({ method, path: urlPathOf(flags), headers }, body)];
   }
   if (flags.method !== undefined) {
     throw new UsageError(
@@ -52,6 +55,19 @@ export function buildRequestMix(flags: RequestFlags): RequestInput[] {
     const { method, path, weight } = parseMixEntry(entry);
     return withBody({ method, path, headers, weight }, NO_BODY_METHODS.has(method) ? undefined : body);
   });
+}
+
+/**
+ * The URL's path and query; as typed when it has a placeholder, which the URL parser would
+ * percent-encode (`{{` in a path, a space in `{{ name }}`) so the engine would not see it.
+ */
+function urlPathOf(flags: RequestFlags): string {
+  const typed = flags.typedUrl;
+  if (typed === undefined || !hasPlaceholder(typed)) return flags.url.pathname + flags.url.search;
+  const rest = typed.slice(typed.indexOf("//") + 2).replace(/#.*$/s, "");
+  const start = rest.search(/[/?]/);
+  if (start < 0) return "/";
+  return rest[start] === "?" ? `/${rest.slice(start)}` : rest.slice(start);
 }
 
 /** Adds `body` only when there is one, so a bodiless request has no `body` key at all. */

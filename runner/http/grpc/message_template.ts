@@ -96,7 +96,7 @@ function checkNames(text: string, names: readonly string[]): void {
       throw new GrpcMessageError(
         "message",
         `{{ ${p.name} }} is unknown: no data column or capture has that name; ` +
-          "use a built-in function ($randomNumber(min,max), $randomString(n)) or an experiment file's data: column",
+          "use a built-in function ($randomNumber(min,max), $randomString(n)), a --data-file column, or an experiment file's data: column",
       );
     }
   }
