@@ -11,6 +11,11 @@
  * and RSS per connection added over the smallest crowd (what a connection costs, start-up aside). Rounds
  * interleave the tools, every other round in reverse, and the table gives medians; the load average before
  * and after goes with them into `bench/last_run_crowd.json`. A missing peer is skipped with the reason.
+ * A crowd past the local ports one source address opens quickly (half of `ip_local_port_range`) is spread:
+ * loadlab's over source addresses 127.0.0.1-127.0.0.N (`--source-addresses`, the script's
+ * `sourceAddresses`); wrk, which binds no source address, runs as N processes at once, one per address
+ * nginx also listens on, their rates and peak RSS summed; gcannon, whose echo server listens on 127.0.0.1
+ * only, runs at what one address opens quickly, its row under that crowd.
  *
  *   deno task bench --crowd [--duration 8s] [--rounds 2] [--crowds 50,1000,10000,max]
  *                           [--loads http1,ws-hold,ws-echo,script]
@@ -21,10 +26,12 @@ import { UsageError } from "../cli/usage_error.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { median } from "../results/stats.ts";
 import { startNginx } from "./nginx.ts";
-import { childrenCpuSec, pinning } from "./tool_run.ts";
-import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { pinning } from "./tool_run.ts";
 import { buildServer, findGcannon, loadlabV8Flags } from "./ws.ts";
 import { loadAvg } from "./h2.ts";
+import { readLocalPorts } from "../system/local_ports.ts";
+import { quickPortsOf } from "../runner/socket_budget.ts";
+import { measured, sourcesFor, split } from "./crowd_measure.ts";
 
 const FLAGS = [
   { long: "crowd", takesValue: false },
@@ -37,13 +44,15 @@ const LOADS = ["http1", "ws-hold", "ws-echo", "script"] as const;
 type Load = typeof LOADS[number];
 /** Open files kept free below the limit: the tool's own (stdio, epoll, its runtime's). */
 const FD_HEADROOM = 50;
-const RSS_POLL_MS = 100;
 
 interface Run {
   load: Load;
   tool: string;
-  argv: string[];
-  /** Requests (messages) per second from the tool's stdout (or the results it wrote). */
+  /** Its connections when not the crowd's (a peer held to what one source address opens quickly). */
+  crowd?: number;
+  /** The processes of the run, started together (one, or one per destination address). */
+  argvs: string[][];
+  /** Requests (messages) per second from one process's stdout (or the results it wrote); summed. */
   rps(stdout: string): number | Promise<number>;
 }
 
@@ -81,29 +90,6 @@ export function parseCrowds(text: string, limit: number): number[] {
   return [...new Set(crowds)].sort((a, b) => a - b);
 }
 
-/** Runs `argv` to its end, reading its VmRSS every 100 ms: stdout, CPU seconds and the peak RSS (MB). */
-async function measured(argv: string[], timeoutMs: number) {
-  const before = childrenCpuSec();
-  const child = new Deno.Command(argv[0], { args: argv.slice(1), stdout: "piped", stderr: "piped" }).spawn();
-  const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
-  const rss = watchPeakRssKb(child.pid, RSS_POLL_MS);
-  let peakKb = 0;
-  const out = await child.output().finally(() => {
-    clearTimeout(timer);
-    peakKb = rss.stop();
-  });
-  const after = childrenCpuSec();
-  const stdout = new TextDecoder().decode(out.stdout);
-  const peakRssMb = peakKb > 0 ? peakKb / 1024 : null;
-  if (!out.success) {
-    // A failed run still held its crowd: its peak RSS is kept beside the failure.
-    const stderr = new TextDecoder().decode(out.stderr).trim().split("\n").slice(-2).join(" | ");
-    return { error: `exit ${out.code}: ${stderr.slice(-300) || stdout.slice(-300)}`, peakRssMb };
-  }
-  const cpuSec = before === null || after === null ? null : after - before;
-  return { stdout, cpuSec, peakRssMb };
-}
-
 /** The runs of one crowd: each load's peer (when found) and loadlab. */
 async function runsFor(
   crowd: number,
@@ -112,8 +98,14 @@ async function runsFor(
   pin: string[],
 ): Promise<Array<Run | { load: Load; tool: string; skipped: string }>> {
   const d = `${opts.durationSec}s`;
+  const localPorts = readLocalPorts();
+  const sources = sourcesFor(crowd, localPorts);
+  const addresses = Array.from({ length: sources }, (_, i) => `127.0.0.${i + 1}`);
+  const spread = sources > 1 ? ["--source-addresses", `127.0.0.1-127.0.0.${sources}`] : [];
   const loadlab = [...pin, Deno.execPath(), "run", "-A", ...await loadlabV8Flags(), mainTs()];
-  const attack = [...loadlab, "attack", "-c", `${crowd}`, "-d", d, "--workers", "1", "--json", "--no-live"];
+  const attack = [...loadlab, "attack", "-c", `${crowd}`, "-d", d, "--workers", "1", "--json", "--no-live"]
+    .concat(spread);
+  const oneAddress = sources > 1 && localPorts !== null ? quickPortsOf(localPorts) : crowd;
   const json = (s: string) => Number(JSON.parse(s).rps);
   const wrk = findProgram("wrk");
   const gcannon = findGcannon();
@@ -125,17 +117,25 @@ async function runsFor(
     "http1",
     wrk === null ? { tool: "wrk", skipped: "wrk not on PATH (apt-get install wrk)" } : {
       tool: "wrk",
-      argv: [...pin, wrk, "-t1", `-c${crowd}`, `-d${d}`, urls.http],
+      argvs: split(crowd, sources).map((c, i) => [
+        ...pin,
+        wrk,
+        "-t1",
+        `-c${c}`,
+        `-d${d}`,
+        urls.http.replace("127.0.0.1", addresses[i]),
+      ]),
       rps: (s) => Number(/Requests\/sec:\s+([\d.]+)/.exec(s)?.[1]),
     },
   );
-  add("http1", { tool: "loadlab", argv: [...attack, urls.http], rps: json });
-  add("ws-hold", { tool: "loadlab", argv: [...attack, "--ws-ping", "1s", urls.ws], rps: json });
+  add("http1", { tool: "loadlab", argvs: [[...attack, urls.http]], rps: json });
+  add("ws-hold", { tool: "loadlab", argvs: [[...attack, "--ws-ping", "1s", urls.ws]], rps: json });
   add(
     "ws-echo",
     gcannon.path === null ? { tool: "gcannon --ws", skipped: gcannon.why } : {
       tool: "gcannon --ws",
-      argv: [
+      crowd: oneAddress,
+      argvs: [[
         ...pin,
         gcannon.path,
         urls.ws.replace("ws:", "http:"),
@@ -143,26 +143,26 @@ async function runsFor(
         "--ws-msg",
         "hello",
         "-c",
-        `${crowd}`,
-      ]
-        .concat(["-t", "1", "-d", d, "--json"]),
+        `${oneAddress}`,
+      ].concat(["-t", "1", "-d", d, "--json"])],
       rps: (s) => Number(JSON.parse(s.slice(s.indexOf("{"))).rps),
     },
   );
-  add("ws-echo", { tool: "loadlab", argv: [...attack, "--ws-message", "hello", urls.ws], rps: json });
+  add("ws-echo", { tool: "loadlab", argvs: [[...attack, "--ws-message", "hello", urls.ws]], rps: json });
   if (opts.loads.includes("script")) {
     // A session script runs from an experiment file (`loadlab run`), its figures in results.json.
     const dir = urls.scriptFile.replace(/\/[^/]*$/, "");
     await Deno.writeTextFile(
       `${dir}/crowd_${crowd}.yaml`,
       `name: crowd-script\ntargets:\n  nginx: { url: "${urls.http}" }\nscript: ./one_get.js\nloads:\n` +
-        `  closed: { model: connections, connections: ${crowd}, duration: ${d}, workers: 1 }\n`,
+        `  closed: { model: connections, connections: ${crowd}, duration: ${d}, workers: 1` +
+        (sources > 1 ? `, sourceAddresses: 127.0.0.1-127.0.0.${sources} }\n` : " }\n"),
     );
     const outDir = `${dir}/out_${crowd}`;
     runs.push({
       load: "script",
       tool: "loadlab",
-      argv: [...loadlab, "run", `${dir}/crowd_${crowd}.yaml`, "--out-dir", outDir],
+      argvs: [[...loadlab, "run", `${dir}/crowd_${crowd}.yaml`, "--out-dir", outDir]],
       rps: async () => Number(JSON.parse(await Deno.readTextFile(`${outDir}/results.json`)).runs[0].rps),
     });
   }
@@ -186,16 +186,21 @@ async function round(
     const runs = await runsOf(crowd);
     if (n % 2 === 0) runs.reverse();
     for (const run of runs) {
-      const base = { round: n, load: run.load, tool: run.tool, crowd };
+      const base = {
+        round: n,
+        load: run.load,
+        tool: run.tool,
+        crowd: "crowd" in run ? run.crowd ?? crowd : crowd,
+      };
       if ("skipped" in run) {
         if (n === 1) console.log(`  ${run.load} ${run.tool}: skipped (${run.skipped})`);
         continue;
       }
       try {
-        const ran = await measured(run.argv, timeoutMs);
+        const ran = await measured(run.argvs, timeoutMs);
         if ("error" in ran) throw Object.assign(new Error(ran.error), { peakRssMb: ran.peakRssMb });
-        const { stdout, cpuSec, peakRssMb } = ran;
-        const rps = await run.rps(stdout);
+        const { stdouts, cpuSec, peakRssMb } = ran;
+        const rps = (await Promise.all(stdouts.map((s) => run.rps(s)))).reduce((a, b) => a + b, 0);
         const requests = rps * durationSec;
         rows.push({
           ...base,
@@ -210,14 +215,21 @@ async function round(
       }
       const r = rows.at(-1)!;
       console.log(
-        `  c=${crowd} ${run.load} ${run.tool}: ${
+        `  c=${base.crowd} ${run.load} ${run.tool}: ${
           r.error ?? `${fmt(r.rps, 0)} req/s, ` +
               `${fmt(r.cpuUsPerRequest, 1)} us CPU/req, ${fmt(r.peakRssMb, 1)} MB peak RSS`
-        }`,
+        }${spreadNote(run.argvs)}`,
       );
     }
   }
   return rows;
+}
+
+/** What a spread run was: loadlab's source addresses, or a peer's processes (one per destination). */
+function spreadNote(argvs: string[][]): string {
+  if (argvs.length > 1) return ` (${argvs.length} processes summed, one per destination address)`;
+  const at = argvs[0].indexOf("--source-addresses");
+  return at < 0 ? "" : ` (source addresses ${argvs[0][at + 1]})`;
 }
 
 function fmt(v: number | null | undefined, digits: number): string {
@@ -271,7 +283,10 @@ export async function main(argv: string[]): Promise<number> {
       `open-file limit ${limit}; ${pin.note}`,
   );
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-crowd-" });
-  const nginx = await startNginx(nginxPath, pin.target, undefined, false, top + 16);
+  // wrk binds no source address: past one address's quick ports it spreads over destinations instead.
+  const destinations = sourcesFor(top, readLocalPorts());
+  const alsoListen = Array.from({ length: destinations - 1 }, (_, i) => `127.0.0.${i + 2}`);
+  const nginx = await startNginx(nginxPath, pin.target, undefined, false, top + 16, 1, alsoListen);
   const scriptFile = `${dir}/one_get.js`;
   await Deno.writeTextFile(scriptFile, 'export default async (s) => { await s.get("/"); };\n');
   // The echo server writes to peers that may have gone: a SIGPIPE must not end it mid-bench.

@@ -41,6 +41,8 @@ const DEFAULT_WORKER_CONNECTIONS = 4096;
  * `connections`: the most its worker holds at once (the crowd bench's crowd), its open files raised to
  * match (8192, or the connections and a few more for its logs and listeners). `workers`: its worker
  * processes (1, as the bench's target; more where a test needs a server with more room than the generator).
+ * `alsoListen`: more loopback addresses it listens on, at the same port (a peer that cannot spread its
+ * connections over source addresses spreads them over these destinations instead).
  */
 export async function startNginx(
   nginxPath: string,
@@ -49,6 +51,7 @@ export async function startNginx(
   http2 = false,
   connections = DEFAULT_WORKER_CONNECTIONS,
   workers = 1,
+  alsoListen: string[] = [],
 ): Promise<RunningNginx> {
   const prefix = await Deno.makeTempDir({ prefix: "loadlab-bench-nginx-" });
   // Workers run as nobody when started by root; let them reach the temp paths inside the prefix.
@@ -67,7 +70,9 @@ export async function startNginx(
         "__NOFILE__",
         `${Math.max(8192, connections + 64)}`,
       )
-      .replace("__SSL__", `${tls ? "ssl" : ""}${http2 ? " http2" : ""}`).replace(
+      .replace("__SSL__", `${tls ? "ssl" : ""}${http2 ? " http2" : ""}`)
+      .replace("# __ALSO_LISTEN__", alsoListen.map((a) => `listen ${a}:${port} backlog=4096;`).join("\n    "))
+      .replace(
         "# __TLS__",
         tls?.directives ?? "",
       ),
