@@ -6,7 +6,8 @@
  * loads' results added up into one (results/merge_parts.ts). Each load's sessions see its name as
  * `s.env.LOADLAB_PART` (the k6 runtime runs that scenario's function). A threshold with `abortOnFail`
  * is judged on each load's own numbers as it runs; the first to stop one stops them all, as a stop
- * request does. Live progress, the start instant and steering are the first load's.
+ * request does. Live progress, the start instant and steering are the first load's. A load with
+ * `grpc.reflect` asks the target for its schema before any load starts, as a run of its own does.
  */
 import type { AttackConfig } from "./config.ts";
 import type { RunResult } from "../results/mod.ts";
@@ -14,6 +15,7 @@ import { type AttackHooks, runLoaded } from "./attack.ts";
 import { withScriptSetup } from "./script/script_hooks.ts";
 import { mergeParts } from "../results/merge_parts.ts";
 import { PART_ENV } from "./script/part_env.ts";
+import { withReflectedSchema } from "./http/grpc/reflected_run.ts";
 
 /** The common start's distance from now: time for every load's workers to start and load the script. */
 const START_LEAD_MS = 1_000;
@@ -26,7 +28,11 @@ export interface AttackPart {
 }
 
 /** Runs `parts` at once against their (one) target; one result named `hooks.name`. */
-export async function runAttackParts(parts: AttackPart[], hooks: AttackHooks = {}): Promise<RunResult> {
+export async function runAttackParts(given: AttackPart[], hooks: AttackHooks = {}): Promise<RunResult> {
+  // A gRPC load whose schema is the server's asks for it now, as a lone run does (runAttack).
+  const parts = await Promise.all(
+    given.map(async (p) => ({ ...p, config: await withReflectedSchema(p.config) })),
+  );
   // Setup runs with the first's script: the loads of one run share it.
   return await withScriptSetup(parts[0].config, async (ready) => {
     const stop = new AbortController();

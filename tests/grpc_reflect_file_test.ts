@@ -2,8 +2,8 @@
  * An experiment's `grpc: { reflect: true }`, end to end against @grpc/grpc-js's greeter
  * (examples/grpc/server.js, which serves reflection; needs `npm install --prefix examples`): the schema is
  * asked of the server when the run starts, the section's call (ghz's `pkg.Service.Method` form, its message
- * a template) made from it, a flow's gRPC steps called by it (a reply field captured into the next call);
- * a method the server does not have ends the run with exit 2 naming the ones it has.
+ * a template) made from it, a flow's gRPC steps called by it (a reply field captured into the next call),
+ * loads run `together:` each made from it; a method the server does not have ends the run with exit 2 naming the ones it has.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { findProgram } from "../system/path_lookup.ts";
@@ -84,6 +84,22 @@ loads:
         assertEquals(flow.code, 0, flow.stdout + flow.stderr);
         const [f] = flow.run.flows;
         assertEquals([f.sessions, f.completed, f.steps[1].checks[0].passed], [6, 6, 6]);
+
+        // Loads run together ask the server for the schema as a lone load does.
+        const together = await run(
+          dir,
+          `${head}grpc:
+  reflect: true
+  call: helloworld.Greeter/SayHello
+  message: { name: ann }
+together: { first: 0s, second: 0s }
+loads:
+  first: { model: count, requests: 8, connections: 1, streams: 2, timeout: 5s }
+  second: { model: count, requests: 6, connections: 1, streams: 2, timeout: 5s }
+`,
+        );
+        assertEquals(together.code, 0, together.stdout + together.stderr);
+        assertEquals([together.run.requests, together.run.errors], [14, {}]);
 
         const unknown = await run(
           dir,
