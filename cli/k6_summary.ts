@@ -7,6 +7,7 @@
  * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
  * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and makes the exit
  * code 1, as a failed threshold does; one on a metric the run never added to fails as not measured.
+ * The same data goes to the metrics outputs, under k6's names, before they close (cli/run_cmd.ts).
  */
 import { dirname, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -14,23 +15,31 @@ import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
 import { k6CustomMetrics } from "../runner/script/k6/metrics_channel.ts";
-import { renderK6Summary } from "../results/export/k6_summary_text.ts";
+import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { UsageError } from "./usage_error.ts";
 
+/** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
+export interface K6Summaries {
+  runs: { run: string; data: K6SummaryData }[];
+  /** Thresholds judged here that failed. */
+  failed: number;
+  handle: ((data: unknown) => unknown) | undefined;
+}
+
 /**
- * Prints (or hands to `handleSummary`) the k6 summary of every run of `results` of k6 script `source`,
- * with the custom metrics its workers sent and the thresholds judged after the run (on `checks`, custom
- * metrics, iterations); returns how many of those failed.
+ * The k6 summary of every run of `results` of k6 script `source`, with the custom metrics its workers
+ * sent and the thresholds judged after the run (on `checks`, custom metrics, iterations). Once per
+ * command: the custom metrics' listener closes here.
  */
-export async function k6Summaries(source: string, results: ResultsFile): Promise<number> {
+export async function k6Summaries(source: string, results: ResultsFile): Promise<K6Summaries> {
   const module = await import(pathToFileURL(sessionScriptPath(resolve(source))).href);
   const handle = module.handleSummary as ((data: unknown) => unknown) | undefined;
   const mapped = k6Experiment(module.options ?? {});
   const rules = mapped.ok ? mapped.value.afterRun : [];
   const custom = await k6CustomMetrics(results.runs.reduce((a, r) => a + r.durationSec, 0));
   let failed = 0;
-  for (const run of results.runs) {
+  const runs = results.runs.map((run) => {
     const data = k6SummaryData(results, run);
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
@@ -40,7 +49,15 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
     }
-    if (typeof handle !== "function") {
+    return { run: run.name, data };
+  });
+  return { runs, failed, handle: typeof handle === "function" ? handle : undefined };
+}
+
+/** Prints each run's summary in k6's text, or hands it to `handleSummary` and writes what that returns. */
+export async function showK6Summaries({ runs, failed, handle }: K6Summaries): Promise<void> {
+  for (const { data } of runs) {
+    if (handle === undefined) {
       console.log(renderK6Summary(data));
       continue;
     }
@@ -57,7 +74,6 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
   if (failed > 0) {
     console.log(`${failed} checks threshold${failed === 1 ? "" : "s"} failed (k6's checks rate)`);
   }
-  return failed;
 }
 
 /** handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. */

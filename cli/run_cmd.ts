@@ -14,7 +14,8 @@ import { UsageError } from "./usage_error.ts";
 import { runCommand } from "./command_errors.ts";
 import { resolve } from "node:path";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
-import { k6Summaries } from "./k6_summary.ts";
+import { type K6Summaries, k6Summaries, showK6Summaries } from "./k6_summary.ts";
+import { k6NamedSamples } from "../results/export/k6_series.ts";
 import { readRunPlan, type RunSource } from "./run_source.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { runPlan, type RunPlanOutcome } from "../scenarios/run.ts";
@@ -79,7 +80,8 @@ async function run(command: string, argv: string[], help: string): Promise<numbe
     baseline,
   );
   if (typeof outcome === "number") return outcome;
-  const k6Failed = isK6File(resolve(args.source)) ? await k6Summaries(args.source, outcome.results) : 0;
+  if (outcome.k6) await showK6Summaries(outcome.k6);
+  const k6Failed = outcome.k6?.failed ?? 0;
   const gate = baseline && gateAgainstBaseline(baseline, outcome.results, gateWith.failOn);
   const code = await conclude(
     command,
@@ -118,7 +120,7 @@ async function checkedOutDir(args: RunArgs, plan: Plan): Promise<string> {
 }
 
 /** A plan's outcome and the exit code a stop by a signal gives (130 Ctrl-C, 143 SIGTERM). */
-type Stopped = RunPlanOutcome & { stopExitCode: number };
+type Stopped = RunPlanOutcome & { stopExitCode: number; k6: K6Summaries | null };
 
 /**
  * Runs the plan with progress; an exit code when it could not finish normally. A target that fails
@@ -159,7 +161,8 @@ async function execute(
       renderReport: (results) =>
         renderReport(results, { keepSecrets, compare: baseline, failOn: args.failOn }),
     });
-    const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard);
+    const k6Source = isK6File(resolve(args.source)) ? args.source : null;
+    const finished = await finishOutputs(planned, exporter, keepSecrets, dashboard, k6Source);
     return { ...finished, stopExitCode: interrupt.exitCode() };
   } finally {
     live.done();
@@ -188,7 +191,16 @@ async function finishOutputs(
   exporter: MetricsExporter | null,
   keepSecrets: boolean,
   dashboard: Dashboard | undefined,
-): Promise<RunPlanOutcome> {
+  k6Source: string | null,
+): Promise<RunPlanOutcome & { k6: K6Summaries | null }> {
+  // A k6 script's metrics, as its own outputs name them, go out as each run's last point.
+  const k6 = k6Source === null ? null : await k6Summaries(
+    k6Source,
+    keepSecrets ? planned.output.results : redactResults(planned.output.results),
+  );
+  if (k6 && exporter) {
+    for (const { run, data } of k6.runs) exporter.endOfRun(run, k6NamedSamples(data.metrics));
+  }
   // What the metrics outputs delivered exists only once they are closed: the last write of both
   // files carries it, so report.html's note and results.json agree.
   if (exporter) await planned.output.update({ export: await exporter.close() });
@@ -196,7 +208,7 @@ async function finishOutputs(
   const written = planned.output.results;
   const results = keepSecrets ? written : redactResults(written);
   await dashboard?.finish(results);
-  return { ...planned, results };
+  return { ...planned, results, k6 };
 }
 
 /** `--out KIND=URL` flags, else the file's `out:` list (checked with the file). */

@@ -13,6 +13,7 @@ import denoJson from "../../deno.json" with { type: "json" };
 import type { IntervalDelta } from "../../results/export/interval_delta.ts";
 import {
   type ExportPoint,
+  type NamedSample,
   runLabels,
   RunSeries,
   type TelemetryGauge,
@@ -53,6 +54,8 @@ export class MetricsExporter {
   #timer: ReturnType<typeof setTimeout> | undefined;
   #current: RunSeries | null = null;
   #currentName = "";
+  /** Every series of the command by run name, for the points added once a run is over. */
+  readonly #byName = new Map<string, RunSeries>();
   /** The series the last pump folded into: closed (`closingPoint`) when another one starts, or at the end. */
   #pumped: RunSeries | null = null;
 
@@ -88,6 +91,7 @@ export class MetricsExporter {
     if (this.#current === null || this.#currentName !== run.name) {
       this.#current = new RunSeries(runLabels(run), Date.now());
       this.#currentName = run.name;
+      this.#byName.set(run.name, this.#current);
     }
     this.#inbox.push({
       series: this.#current,
@@ -130,6 +134,19 @@ export class MetricsExporter {
     const closing = this.#pumped?.closingPoint(Date.now());
     if (closing) points.push(closing);
     this.#pumped = next;
+  }
+
+  /**
+   * One more point of the run named `runName`, after its last interval, carrying `named` (a k6 script's
+   * metrics, known only once the run is over): its totals again, with those series beside them. Nothing
+   * when the run streamed no interval.
+   */
+  endOfRun(runName: string, named: NamedSample[]): void {
+    const series = this.#byName.get(runName);
+    if (series === undefined) return;
+    this.#pump();
+    const point = series.endPoint(Date.now(), named);
+    if (point) this.#hand([point]);
   }
 
   /** Sends what is left within `limitMs`; what each output sent, dropped and failed. */

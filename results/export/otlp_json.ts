@@ -88,6 +88,7 @@ export function otlpRequest(points: ExportPoint[], version: string): OtlpRequest
     ...endpointMetrics(points),
     gaugeMetric(METRICS.cpu.otlp, "%", telemetryPoints(points, "cpuPercent")),
     gaugeMetric(METRICS.rss.otlp, "By", telemetryPoints(points, "rssBytes")),
+    ...namedMetrics(points),
   ].filter((m) => !optionalMetric(m) || dataPointsOf(m).length > 0);
   return {
     resourceMetrics: [{
@@ -225,6 +226,25 @@ function histogramPoint(base: (p: ExportPoint) => OtlpPointBase) {
       ...(h.count > 0 ? { min: h.minSec, max: h.maxSec } : {}),
     };
   };
+}
+
+/** The named series (a k6 script's) the points carry, one metric per name, each sample a data point. */
+function namedMetrics(points: ExportPoint[]): OtlpMetric[] {
+  const byName = new Map<string, OtlpMetric>();
+  for (const p of points) {
+    for (const n of p.named ?? []) {
+      if (n.otlp === undefined) continue;
+      let metric = byName.get(n.otlp);
+      if (metric === undefined) {
+        metric = n.type === "counter"
+          ? sumMetric(n.otlp, n.help, n.unit, [])
+          : { ...gaugeMetric(n.otlp, n.unit, []), description: n.help };
+        byName.set(n.otlp, metric);
+      }
+      (dataPointsOf(metric) as OtlpNumberPoint[]).push({ ...pointBase(p, n.labels), asDouble: n.value });
+    }
+  }
+  return [...byName.values()];
 }
 
 function telemetryPoints(points: ExportPoint[], field: "cpuPercent" | "rssBytes"): OtlpNumberPoint[] {

@@ -57,6 +57,7 @@ export function remoteWriteSeries(points: ExportPoint[]): Series[] {
       seriesOf(name, p.labels, extra).samples.push({ value, timestampMs: p.timestampMs });
     for (const c of COUNTERS) sample(c.prom, p.counters[c.key]);
     for (const c of p.ws === null ? [] : WS_COUNTERS) sample(c.prom, p.ws![c.key]);
+    for (const n of p.named ?? []) if (n.prom !== undefined) sample(n.prom, n.value, n.labels);
     for (const [kind, count] of Object.entries(p.errors)) sample(METRICS.errors.prom, count, { kind });
     sample(METRICS.inFlight.prom, p.inFlight);
     sample(METRICS.connections.prom, p.connections);
@@ -91,10 +92,19 @@ export function encodeWriteRequest(points: ExportPoint[]): Uint8Array {
       for (const h of series.histograms) ts.message(4, (m) => writeHistogram(m, h.histogram, h.timestampMs));
     });
   }
-  for (const f of FAMILIES) {
+  for (const f of [...FAMILIES, ...namedFamilies(points)]) {
     w.message(3, (m) => m.uint(1, f.type).string(2, f.name).string(4, f.help).string(5, unitOf(f.name)));
   }
   return w.finish();
+}
+
+/** The type and help of each named series (a k6 script's) the batch carries, once per name. */
+function namedFamilies(points: ExportPoint[]): { name: string; type: number; help: string }[] {
+  const byName = new Map<string, { name: string; type: number; help: string }>();
+  for (const n of points.flatMap((p) => p.named ?? [])) {
+    if (n.prom !== undefined) byName.set(n.prom, { name: n.prom, type: TYPE[n.type], help: n.help });
+  }
+  return [...byName.values()];
 }
 
 function unitOf(name: string): string {

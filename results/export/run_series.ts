@@ -6,7 +6,9 @@
  * the latency as a native histogram and the target's telemetry. Cumulative, as Prometheus counters and
  * OpenTelemetry's cumulative temporality are: a point that is never sent loses nothing, the next one has
  * it all. `WS_COUNTERS` (a WebSocket run's) and `METRICS` name every series once for both formats (results/export/remote_write.ts,
- * otlp_json.ts) and the docs. Pure but for the clock the caller passes.
+ * otlp_json.ts) and the docs. A run's `endPoint` may carry `NamedSample`s, series named as another tool
+ * names them (a k6 script's metrics at the run's end, results/export/k6_series.ts), which the encoders send as
+ * they are. Pure but for the clock the caller passes.
  */
 import {
   addCounters,
@@ -164,6 +166,24 @@ export interface ExportPoint {
   endpoints: EndpointPoint[];
   /** A WebSocket run's handshakes and messages since its start; null for an HTTP run. */
   ws: WsIntervalCounts | null;
+  /** Series another tool's users know, by their names there (a k6 script's end-of-run metrics). */
+  named?: NamedSample[];
+}
+
+/**
+ * One value of a series named as another tool names it, for either format or both (a name left out is
+ * not sent in that format): the encoders send these as they are, knowing nothing of the tool.
+ */
+export interface NamedSample {
+  prom?: string;
+  otlp?: string;
+  type: "counter" | "gauge";
+  value: number;
+  /** OpenTelemetry's unit ("" when none). */
+  unit: string;
+  help: string;
+  /** Labels beside the run's. */
+  labels: Record<string, string>;
 }
 
 /** Running totals of one run. */
@@ -204,8 +224,8 @@ export class RunSeries {
     this.#unsent = true;
   }
 
-  /** The totals as of `delta`'s end, with its gauges and the telemetry given. */
-  point(delta: IntervalDelta, telemetry: TelemetryGauge[]): ExportPoint {
+  /** The totals as of `delta`'s end, with its gauges, the telemetry given and any named series. */
+  point(delta: IntervalDelta, telemetry: TelemetryGauge[], named: NamedSample[] = []): ExportPoint {
     // Never two points at one instant (a receiver refuses a second, different value there).
     const timestampMs = Math.max(Math.round(delta.endEpochMs), (this.#last?.timestampMs ?? -Infinity) + 1);
     this.#last = {
@@ -225,6 +245,7 @@ export class RunSeries {
         latency: nativeHistogram(e.latency),
       })),
       ws: this.#ws === null ? null : { ...this.#ws },
+      ...(named.length > 0 ? { named } : {}),
     };
     this.#unsent = false;
     return this.#last;
@@ -236,7 +257,15 @@ export class RunSeries {
    * totals. Null when none.
    */
   closingPoint(nowEpochMs: number): ExportPoint | null {
-    if (!this.#unsent || this.#last === null) return null;
+    return this.#unsent ? this.endPoint(nowEpochMs, []) : null;
+  }
+
+  /**
+   * The run's totals again at `nowEpochMs` (at least 1 ms after the last point) with `named`, the series
+   * known only once the run is over (a k6 script's metrics); null when the run never had a point.
+   */
+  endPoint(nowEpochMs: number, named: NamedSample[]): ExportPoint | null {
+    if (this.#last === null) return null;
     const { inFlight, connections, telemetry } = this.#last;
     return this.point(
       {
@@ -250,6 +279,7 @@ export class RunSeries {
         late: false,
       },
       telemetry,
+      named,
     );
   }
 }

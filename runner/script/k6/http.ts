@@ -13,7 +13,7 @@
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { cookieJar } from "./vu_jar.ts";
 import { requestTags } from "./k6_tags.ts";
-import { fetchedResponse, K6Response, type SentRequest } from "./response.ts";
+import { type Asked, fetchedResponse, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar } from "./local_jar.ts";
@@ -83,13 +83,8 @@ export async function request(
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
-      const sentRequest: SentRequest = {
-        method: verb,
-        url: at,
-        headers,
-        body: typeof sent === "string" ? sent : "",
-      };
-      return new K6Response(raw, at, sentRequest, performance.now() - startMs, responseType);
+      const asked: Asked = { method: verb, headers, body: sent };
+      return new K6Response(raw, at, asked, performance.now() - startMs, responseType);
     }
     at = new URL(location, at).href;
     if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && verb === "POST")) {
@@ -162,7 +157,9 @@ function send(
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
     return fetch(href, init).catch(() => null).then(fetchedResponse);
   }
-  const sending = s.request(method, pathOf(href), { headers, body, name, tags, timeoutMs });
+  // No headers of its own: the session's plain request, encoded once per method and path.
+  const own = headers === NO_HEADERS ? undefined : headers;
+  const sending = s.request(method, pathOf(href), { headers: own, body, name, tags, timeoutMs });
   if (!requestDefaults.noCookiesReset) return sending;
   return sending.then((response) => {
     keepCookies(s.vu, response.headers.getAll("set-cookie"));
@@ -280,6 +277,9 @@ export function expectedStatuses(...statuses: Array<number | { min: number; max:
 export function setResponseCallback(_callback: unknown): void {
   throw new Error("http.setResponseCallback is not supported: loadlab counts 4xx/5xx as failed status");
 }
+
+// k6/http's documented names, importable by name as k6 scripts write them (`import { file } from "k6/http"`).
+export { CookieJar, cookieJar, file };
 
 export default {
   get,

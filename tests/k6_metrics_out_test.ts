@@ -1,0 +1,100 @@
+/**
+ * A k6 script's metrics under k6's own names in the metrics outputs, and k6's modules imported by name:
+ * `loadlab run named_imports.js` (tests/fixtures/k6; `check`, `group`, `sleep`, `file`, `CookieJar`,
+ * `Counter`... imported as k6's docs write them) against the built-in target, with `--out otlp-json=URL`
+ * into the local receiver (tests/fixtures/metrics_receiver.ts) and `--out prometheus-remote-write=URL` into
+ * a real Prometheus (skipped with the reason where it is not installed), queried back by the names k6's
+ * outputs give them: `k6_http_reqs_total`, `k6_iterations_total`, `k6_checks_rate`, `k6_vus`, a trend's
+ * `k6_http_req_duration_p99` and the script's own counter, trend and rate. Loads are 6 iterations.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import type { ResultsFile } from "../results/mod.ts";
+import { requireProgram, withTarget } from "./helpers.ts";
+import { dataPoints, metricsReceiver } from "./fixtures/metrics_receiver.ts";
+import { startPrometheus } from "./fixtures/prometheus_server.ts";
+
+const SCRIPT = new URL("./fixtures/k6/named_imports.js", import.meta.url).pathname;
+const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
+
+/** `loadlab run` of the fixture against `url` with `outs`; its results. */
+async function runScript(url: string, dir: string, outs: string[]): Promise<ResultsFile> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: [
+      ...["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", SCRIPT],
+      ...["--target", `app=${url}`, "--out-dir", `${dir}/out`],
+      ...outs.flatMap((o) => ["--out", o]),
+    ],
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  assertEquals(out.code, 0, text);
+  const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+  const checks = results.runs[0].flows![0].steps.flatMap((s) => s.checks ?? []);
+  ok(checks.length === 7 && checks.every((c) => c.passed === 6 && c.failed === 0), JSON.stringify(checks));
+  return results;
+}
+
+Deno.test("k6 named imports run, and OTLP carries the script's metrics under k6's names", () =>
+  withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-otlp-" });
+    const receiver = metricsReceiver();
+    try {
+      const results = await runScript(url, dir, [`otlp-json=${receiver.url}`]);
+      const last = (name: string, where: Record<string, string> = {}) => {
+        const points = dataPoints(receiver.otlp, name).filter((p) =>
+          Object.entries(where).every(([k, v]) =>
+            p.attributes.some((a: any) => a.key === k && a.value.stringValue === v)
+          )
+        );
+        ok(points.length > 0, `${name} ${JSON.stringify(where)} sent`);
+        return points.at(-1).asDouble as number;
+      };
+      assertEquals(last("k6_http_reqs"), results.runs[0].requests);
+      assertEquals(last("k6_iterations"), 6);
+      assertEquals(last("k6_pages_seen"), 6);
+      assertEquals(last("k6_checks", { condition: "nonzero" }), 42);
+      assertEquals(last("k6_checks", { condition: "zero" }), 0);
+      assertEquals(last("k6_fine_rate", { condition: "nonzero" }), 6);
+      assertEquals(last("k6_vus"), 2);
+      ok(last("k6_page_bytes_avg") > 0);
+      ok(last("k6_http_req_duration_p99") > 0);
+      // Sent beside loadlab's own series, on the run's labels.
+      const [point] = dataPoints(receiver.otlp, "k6_iterations");
+      ok(point.attributes.some((a: any) => a.key === "run"), JSON.stringify(point.attributes));
+    } finally {
+      await receiver.close();
+    }
+  }));
+
+Deno.test("a real Prometheus returns a k6 script's metrics by k6's remote-write names", async () => {
+  if (!requireProgram("prometheus")) return;
+  await withTarget(async (url) => {
+    const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-prom-" });
+    const prometheus = await startPrometheus(dir);
+    try {
+      const results = await runScript(url, dir, [`prometheus-remote-write=${prometheus.url}`]);
+      const value = async (promql: string) => {
+        const found = await prometheus.query(promql);
+        assertEquals(found.length, 1, `${promql}: ${JSON.stringify(found)}`);
+        return Number(found[0].value[1]);
+      };
+      assertEquals(await value("k6_http_reqs_total"), results.runs[0].requests);
+      assertEquals(await value("k6_iterations_total"), 6);
+      assertEquals(await value("k6_checks_rate"), 1);
+      assertEquals(await value("k6_vus"), 2);
+      assertEquals(await value("k6_pages_seen_total"), 6);
+      assertEquals(await value("k6_fine_rate_rate"), 1);
+      ok(await value("k6_page_bytes_max") > 0);
+      // A time trend in seconds, as k6's output sends it: the p99 of results.json's latency.
+      const p99Sec = await value("k6_http_req_duration_p99");
+      ok(Math.abs(p99Sec * 1000 - results.runs[0].latencyMs.p99) < 1e-6, `${p99Sec}`);
+      // Beside loadlab's own series of the same run.
+      assertEquals(await value("loadlab_requests_total"), results.runs[0].requests);
+    } finally {
+      await prometheus.stop();
+    }
+  });
+});
