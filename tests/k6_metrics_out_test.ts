@@ -42,7 +42,7 @@ Deno.test("k6 named imports run, and OTLP carries the script's metrics under k6'
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-otlp-" });
     const receiver = metricsReceiver();
     try {
-      const results = await runScript(url, dir, [`otlp-json=${receiver.url}`]);
+      const results = await runScript(url, dir, [`otlp=${receiver.url}`]);
       const last = (name: string, where: Record<string, string> = {}) => {
         const points = dataPoints(receiver.otlp, name).filter((p) =>
           Object.entries(where).every(([k, v]) =>
