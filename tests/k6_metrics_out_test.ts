@@ -1,7 +1,7 @@
 /**
  * A k6 script's metrics under k6's own names in the metrics outputs, and k6's modules imported by name:
  * `loadlab run named_imports.js` (tests/fixtures/k6; `check`, `group`, `sleep`, `file`, `CookieJar`,
- * `Counter`... imported as k6's docs write them) against the built-in target, with `--out otlp-json=URL`
+ * `Counter`... imported as k6's docs write them) against the built-in target, with `--out otlp=URL` (protobuf)
  * into the local receiver (tests/fixtures/metrics_receiver.ts) and `--out prometheus-remote-write=URL` into
  * a real Prometheus (skipped with the reason where it is not installed), queried back by the names k6's
  * outputs give them: `k6_http_reqs_total`, `k6_iterations_total`, `k6_checks_rate`, `k6_vus`, a trend's
