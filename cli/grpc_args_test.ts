@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals, rejects, throws } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok, rejects, throws } from "node:assert/strict";
 import { parseAttackArgs } from "./attack_args.ts";
 import { withGrpcCalls } from "./grpc_args.ts";
 import { UsageError } from "./usage_error.ts";
@@ -172,15 +172,13 @@ Deno.test("the call is found in the schema and its message encoded once; what do
     "string",
     "int32",
   ]]);
-  await fails(
-    [
-      "--call",
-      "helloworld.Greeter/SayHello",
-      "-b",
-      '{"name":"{{ $randomString(4) }}"}',
-      "--compress",
-      "gzip",
-    ],
-    /encoded per call, and compressed ones are compressed once before the load; drop --compress/,
+  // With --compress and --max-send, each filled message is compressed and checked per call.
+  const packed = parse(
+    "grpc://127.0.0.1:50051",
+    ...["--call", "helloworld.Greeter/SayHello", "--proto", PROTO, "--compress", "gzip", "--max-send", "64"],
+    ...["-b", '{"name":"{{ $randomString(4) }}"}'],
   );
+  const [c] = (await withGrpcCalls(packed.config, packed.grpc!)).requestMix;
+  assertEquals([c.grpcMessage?.compress, c.grpcMessage?.maxSendBytes], ["gzip", 64]);
+  ok(c.headers.some(([n, v]) => n === "grpc-encoding" && v === "gzip"));
 });

@@ -9,13 +9,16 @@
  * slot's text is filled where its field will go, read as its kind (a number in decimal, a bool, an enum
  * by name or number, bytes as base64: proto3 JSON's forms), and written as protobuf in its place, each
  * message length-prefixed. A value that is not of its field's kind (`abc` for an int32) refuses the call
- * with a message naming the field (the caller counts it `bad-value`, nothing is sent). The wire forms are
- * grpc/protobuf_wire.ts's. HOT PATH: no allocation but for a float's text and a 64-bit integer past 2^53,
- * which are read through a string.
+ * with a message naming the field (the caller counts it `bad-value`, nothing is sent); a filled message
+ * over the send cap refuses the call too, counted `grpc RESOURCE_EXHAUSTED` as grpc-go's client reports
+ * it. With `compress` each filled message is gzip-compressed as it is written, flagged compressed. The wire
+ * forms are grpc/protobuf_wire.ts's. HOT PATH: no allocation but for a float's text and a 64-bit integer
+ * past 2^53, which are read through a string, and a compressed message's gzip (its cost is in GRPC.md).
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import { type Parts, partsOf, upperBound, writeParts } from "./template.ts";
-import { MESSAGE_PREFIX_BYTES, writeMessagePrefix } from "../../grpc/framing.ts";
+import { DEFAULT_MAX_MESSAGE_BYTES, MESSAGE_PREFIX_BYTES, writeMessagePrefix } from "../../grpc/framing.ts";
+import { gzipSync } from "node:zlib";
 import {
   decodeBase64,
   floatOf,
@@ -66,9 +69,13 @@ export interface GrpcSlotSpec {
   readonly enumValues?: Readonly<Record<string, number>>;
 }
 
-/** A call's messages: one, or a client stream's in order; each sent length-prefixed, uncompressed. */
+/** A call's messages: one, or a client stream's in order; each sent length-prefixed. */
 export interface GrpcBodySpec {
   readonly messages: readonly GrpcMessageSpec[];
+  /** Compress each filled message with gzip. */
+  readonly compress?: "gzip";
+  /** The cap of one filled message before compression, bytes (4 MiB unless set). */
+  readonly maxSendBytes?: number;
 }
 
 /** Whether `value` has the shape of a `GrpcBodySpec` (a config's field, checked without walking it). */
@@ -119,13 +126,23 @@ interface MessageTemplate {
 /** A call's messages ready to fill. */
 export interface GrpcBodyTemplate {
   readonly messages: readonly MessageTemplate[];
+  readonly gzip: boolean;
+  readonly maxSendBytes: number;
+  /** The count message of a filled message over `maxSendBytes`. */
+  readonly overCap: string;
 }
 
 const encoder = new TextEncoder();
 
 /** `spec` with each slot's text split into parts; `indexOf` maps a value's name to its index. */
 export function grpcBodyTemplate(spec: GrpcBodySpec, indexOf: (name: string) => number): GrpcBodyTemplate {
-  return { messages: spec.messages.map((m) => messageTemplate(m, indexOf)) };
+  const maxSendBytes = spec.maxSendBytes ?? DEFAULT_MAX_MESSAGE_BYTES;
+  return {
+    messages: spec.messages.map((m) => messageTemplate(m, indexOf)),
+    gzip: spec.compress === "gzip",
+    maxSendBytes,
+    overCap: `message as filled is over the ${maxSendBytes}-byte send cap (--max-send): not sent`,
+  };
 }
 
 function messageTemplate(spec: GrpcMessageSpec, indexOf: (name: string) => number): MessageTemplate {
@@ -162,7 +179,11 @@ const RESERVE = 10;
 /** Most bytes `t` takes filled with `values`. */
 export function grpcBodyBound(t: GrpcBodyTemplate, values: ReadonlyArray<Uint8Array>): number {
   let bytes = 0;
-  for (const m of t.messages) bytes += MESSAGE_PREFIX_BYTES + messageBound(m, values);
+  for (const m of t.messages) {
+    const n = messageBound(m, values);
+    // gzip can grow what it cannot shrink: zlib's deflateBound, with room for the gzip wrapper.
+    bytes += MESSAGE_PREFIX_BYTES + n + (t.gzip ? (n >> 12) + (n >> 14) + 64 : 0);
+  }
   return bytes;
 }
 
@@ -176,14 +197,19 @@ function messageBound(m: MessageTemplate, values: ReadonlyArray<Uint8Array>): nu
   return bytes;
 }
 
-/** Where a refusal's message goes (the caller's `refused`). */
+/** What a refused call is counted as: a value not of its kind, or a message over the send cap. */
+export type RefusalKind = "bad-value" | "grpc RESOURCE_EXHAUSTED";
+
+/** Where a refusal's message and kind go (the caller's `refused`, `refusedKind`). */
 export interface RefusalSink {
   refused: string;
+  refusedKind: RefusalKind;
 }
 
 /**
- * Writes `t`'s messages filled with `values` at `at`, each with its 5-byte prefix; returns the end, or
- * -1 when a value is not of its field's kind (`sink.refused` says which).
+ * Writes `t`'s messages filled with `values` at `at`, each with its 5-byte prefix (compressed when `t`
+ * says so); returns the end, or -1 when a value is not of its field's kind or a message is over the cap
+ * (`sink.refused` says which).
  */
 export function writeGrpcBody(
   buf: Uint8Array,
@@ -193,9 +219,21 @@ export function writeGrpcBody(
   sink: RefusalSink,
 ): number {
   for (const m of t.messages) {
-    const end = writeMessage(buf, at + MESSAGE_PREFIX_BYTES, m, values, sink);
+    const from = at + MESSAGE_PREFIX_BYTES;
+    let end = writeMessage(buf, from, m, values, sink);
+    sink.refusedKind = "bad-value";
     if (end < 0) return -1;
-    writeMessagePrefix(buf, at, end - at - MESSAGE_PREFIX_BYTES, false);
+    if (end - from > t.maxSendBytes) {
+      sink.refused = t.overCap;
+      sink.refusedKind = "grpc RESOURCE_EXHAUSTED";
+      return -1;
+    }
+    if (t.gzip) {
+      const packed = gzipSync(buf.subarray(from, end));
+      buf.set(packed, from);
+      end = from + packed.length;
+    }
+    writeMessagePrefix(buf, at, end - from, t.gzip);
     at = end;
   }
   return at;

@@ -57,12 +57,6 @@ const EMPTY = new Uint8Array(0);
 
 /** A message with placeholders as its template; what cannot go with one is a `GrpcSchemaError`. */
 function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): { template: GrpcBodySpec } {
-  if (source.compress !== undefined) {
-    throw new GrpcSchemaError(
-      "a message with {{ placeholders }} is encoded per call, and compressed ones are compressed once before the load",
-      "drop --compress (compress:), or write the message without placeholders",
-    );
-  }
   const binary = source.metadata?.find(([name, value]) => name.endsWith("-bin") && hasPlaceholder(value));
   if (binary !== undefined) {
     throw new GrpcSchemaError(
@@ -70,7 +64,16 @@ function templateOf(method: GrpcMethod, text: string, source: GrpcCallSource): {
       "write it without placeholders",
     );
   }
-  return { template: bodySpecOfText(method.requestType, text, method.clientStreaming, source.names) };
+  // Filled per call: each is compressed and checked against the send cap then (protobuf_template.ts).
+  const spec = bodySpecOfText(method.requestType, text, method.clientStreaming, source.names);
+  const { compress, maxSendBytes } = source;
+  return {
+    template: {
+      ...spec,
+      ...(compress !== undefined ? { compress } : {}),
+      ...(maxSendBytes !== undefined ? { maxSendBytes } : {}),
+    },
+  };
 }
 
 /** A client stream's messages: a JSON array (each at `message[k]`), or one object. */

@@ -2,9 +2,10 @@ import { deepStrictEqual as assertEquals, throws } from "node:assert/strict";
 import protobuf from "protobufjs";
 import { findMethod, loadProtoFile } from "./schema.ts";
 import { encodeMessage, GrpcMessageError } from "./message.ts";
-import { grpcBodyBound, grpcBodyTemplate, writeGrpcBody } from "../protobuf_template.ts";
+import { grpcBodyBound, grpcBodyTemplate, type RefusalSink, writeGrpcBody } from "../protobuf_template.ts";
 import { bodySpecOf, bodySpecOfText, quotePlaceholders } from "./message_template.ts";
 import { MessageReader } from "../../../grpc/framing.ts";
+import { gunzipSync } from "node:zlib";
 
 const PROTO = new URL("../../../examples/grpc/greeter.proto", import.meta.url).pathname;
 const root = loadProtoFile(PROTO);
@@ -24,7 +25,7 @@ function fill(
   const template = grpcBodyTemplate(structuredClone(spec), (n) => names.indexOf(n));
   const values = row.map((v) => utf8.encode(v));
   const buf = new Uint8Array(grpcBodyBound(template, values));
-  const sink = { refused: "" };
+  const sink: RefusalSink = { refused: "", refusedKind: "bad-value" };
   const end = writeGrpcBody(buf, 0, template, values, sink);
   if (end < 0) return sink.refused;
   const messages: Uint8Array[] = [];
@@ -146,4 +147,36 @@ Deno.test("every scalar kind is written as protobuf writes it", () => {
     fill(type, text, names, row.map((v, k) => k === 0 ? "0x10" : v)),
     "message.d as filled is not a double: not sent",
   );
+});
+
+Deno.test("with compress each filled message is gzip-compressed and flagged; over the cap refuses the call", () => {
+  const spec = bodySpecOfText(hello, '[{"name": "{{ who }}"}, {"name": "{{ who }}{{ who }}"}]', true, [
+    "who",
+  ]);
+  const template = grpcBodyTemplate({ ...spec, compress: "gzip", maxSendBytes: 300 }, () => 0);
+  const sink: RefusalSink = { refused: "", refusedKind: "bad-value" };
+  const write = (who: string) => {
+    const values = [utf8.encode(who)];
+    const buf = new Uint8Array(grpcBodyBound(template, values));
+    return { buf, end: writeGrpcBody(buf, 0, template, values, sink) };
+  };
+  // Incompressible enough to grow under gzip: the bound still holds it.
+  const { buf, end } = write("q7");
+  const messages: Uint8Array[] = [];
+  const flags: number[] = [];
+  let at = 0;
+  while (at < end) {
+    const length = new DataView(buf.buffer).getUint32(at + 1);
+    flags.push(buf[at]);
+    messages.push(gunzipSync(buf.subarray(at + 5, at + 5 + length)));
+    at += 5 + length;
+  }
+  assertEquals([at, flags], [end, [1, 1]]);
+  assertEquals(messages.map((m) => decoded(hello, m).name), ["q7", "q7q7"]);
+  // 200 bytes fit; the second message (400) is over the 300-byte cap.
+  assertEquals(write("x".repeat(200)).end, -1);
+  assertEquals([sink.refusedKind, sink.refused], [
+    "grpc RESOURCE_EXHAUSTED",
+    "message as filled is over the 300-byte send cap (--max-send): not sent",
+  ]);
 });

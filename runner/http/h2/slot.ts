@@ -201,8 +201,9 @@ export class H2Slot implements StepConnection, H2Stream {
       if (row === null) return false;
       const filled = this.writer.fill(request.template, row, step !== null ? this.#cookie : null);
       if (filled === null) {
-        // A refused value (a line break, or a space at an end of a field): counted, never sent.
-        shared.recorder.recordError(nowMs, "bad-value", this.writer.refused, this.endpoint);
+        // A refused value (a line break, a space at an end of a field, a message over the send cap):
+        // counted, never sent.
+        shared.recorder.recordError(nowMs, this.writer.refusedKind, this.writer.refused, this.endpoint);
         return false;
       }
       this.request = filled;

@@ -26,7 +26,12 @@ import {
 } from "../../../http2/frames.ts";
 import { hasPlaceholder, type Parts, partsOf, upperBound, writeInt, writeParts } from "../template.ts";
 import { fieldPlace, urlPlace } from "../fill_values.ts";
-import { grpcBodyBound, type GrpcBodyTemplate, writeGrpcBody } from "../protobuf_template.ts";
+import {
+  grpcBodyBound,
+  type GrpcBodyTemplate,
+  type RefusalKind,
+  writeGrpcBody,
+} from "../protobuf_template.ts";
 
 /** A field whose value has placeholders: its literal's name part, then the value's parts. */
 interface TemplatedField {
@@ -193,8 +198,9 @@ export class H2TemplateWriter {
   readonly #filled = new FilledH2Request();
   readonly #blockViews = new LengthViews();
   readonly #bodyViews = new LengthViews();
-  /** Why the last `fill` returned null: the refused field's count message. */
+  /** Why the last `fill` returned null: the refused field's count message, and its error kind. */
   refused = "";
+  refusedKind: RefusalKind = "bad-value";
 
   /**
    * `request` (templated) with `values`: HEADERS (+ CONTINUATION) with stream id 0, and the body;
@@ -230,6 +236,7 @@ export class H2TemplateWriter {
       const end = writeStringParts(buf, at, fields[k].value, values);
       if (end < 0) {
         this.refused = end === PADDED ? fields[k].padded : fields[k].value.messages[-1 - end];
+        this.refusedKind = "bad-value";
         return null;
       }
       at = end;
