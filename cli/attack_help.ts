@@ -96,6 +96,7 @@ gRPC (a grpc:// or grpcs:// URL: h2c or h2; -b the message as JSON, -H metadata;
       --reflect            the schema from the server's reflection service
       --max-receive N      cap of a received message; a bigger one is grpc-too-big [4194304]
       --max-send N         cap of a sent message; a bigger one is refused before the load [4194304]
+                           (a filled template's: counted grpc RESOURCE_EXHAUSTED, not sent)
       --ghz-config FILE    a ghz JSON config file read as the flags it stands for
       --compress gzip      send every message gzip-compressed (and accept gzip replies)
   -w, --workers N          worker isolates sharing the load (like wrk -t)             [1]

@@ -6,9 +6,10 @@
  * key's value sent base64-encoded, as gRPC's libraries send binary metadata) and the message
  * length-prefixed as the body; a client-streaming or bidi call's messages all go in the body, one after
  * another, and the request stream ends after the last (the server's replies are read to its trailers).
- * With `compress: "gzip"` every message is gzip-compressed once here, flagged compressed, and the call says
- * `grpc-encoding: gzip` and `grpc-accept-encoding: gzip` (the server may then compress its replies too). Made once before the load; the HTTP/2 room then encodes it like any
- * request (HEADERS once, the stream id patched per send).
+ * With `compress: "gzip"` every message is gzip-compressed once here (a template's per call, as it is
+ * filled: protobuf_template.ts), flagged compressed, and the call says `grpc-encoding: gzip` and
+ * `grpc-accept-encoding: gzip` (the server may then compress its replies too). Made once before the load;
+ * the HTTP/2 room then encodes it like any request (HEADERS once, the stream id patched per send).
  */
 import type { RequestSpec } from "../../request_spec.ts";
 import { frameMessage } from "../../../grpc/framing.ts";
