@@ -1,6 +1,7 @@
 /**
  * `loadlab attack --data-file`, end to end against the built-in target (its HTTP app and its gRPC
- * endpoints, served in this process): a CSV's rows filling the URL's query over HTTP/1.1, a JSON array's
+ * endpoints, served in this process): a CSV's rows filling the URL's query and a JSON array's its path
+ * over HTTP/1.1, a JSON array's
  * filling a header and a POST body over HTTP/2, an NDJSON file's filling a gRPC message and its metadata,
  * each row's value reaching the server (the answers' codes split as the rows are); and what is refused
  * before the load (exit 2) naming the problem: a name no column has, an empty file, a file that is not
@@ -33,6 +34,16 @@ Deno.test("attack --data-file fills the URL's query over HTTP/1.1 and a header a
       const run = await runOf(`${dir}/h1.json`);
       assertEquals([run.statusCodes, run.errors], [{ "200": 5, "400": 5 }, {}]);
       assertEquals(run.config.data.order, "sequential");
+
+      // A placeholder in the URL's path, typed as it is: /error/1 answers 500, /error/0 200.
+      await Deno.writeTextFile(`${dir}/n.json`, JSON.stringify([{ n: 0 }, { n: 1 }]));
+      const path = await runLoadlab([
+        "attack",
+        `${url}/error/{{ n }}`,
+        ...["--data-file", `${dir}/n.json`, "-n", "8", "-c", "1", "--timeout", "5s", "-o", `${dir}/p.json`],
+      ]);
+      assertEquals(path.code, 0, path.stdout + path.stderr);
+      assertEquals((await runOf(`${dir}/p.json`)).statusCodes, { "200": 4, "500": 4 });
 
       // /login answers 200 for the password "secret", else 401.
       await Deno.writeTextFile(
