@@ -2,10 +2,9 @@
  * `loadlab attack --data-file`, end to end against the built-in target (its HTTP app and its gRPC
  * endpoints, served in this process): a CSV's rows filling the URL's query and a JSON array's its path
  * over HTTP/1.1, a JSON array's filling a header and a POST body over HTTP/2, an NDJSON file's filling a
- * gRPC message and its metadata,
- * each row's value reaching the server (the answers' codes split as the rows are); and what is refused
- * before the load (exit 2) naming the problem: a name no column has, an empty file, a file that is not
- * rows, an option without the file.
+ * gRPC message and its metadata, each row's value reaching the server (the answers' codes split as the
+ * rows are); and what is refused before the load (exit 2) naming the problem: a name no column has, an
+ * empty file, a file that is not rows, an option without the file.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
