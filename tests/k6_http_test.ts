@@ -48,6 +48,7 @@ Deno.test("k6/http's request forms: redirects, Basic auth, forms, batch, http.ur
       ["no body", 2, 0],
       ["redirect followed", 2, 0],
       ["redirect kept", 2, 0],
+      ["request as sent", 2, 0],
     ]);
     const names = flow.steps.map((s) => s.label).sort();
     assertEquals(names.includes("put") && names.includes("${}/echo?id=${}"), true, names.join(", "));

@@ -26,10 +26,16 @@ export interface SentRequest {
   body: string;
 }
 
-/** A k6 response. */
+/** What a request sent, kept by its response until the script reads `res.request`. */
+export interface Asked {
+  method: string;
+  headers: Record<string, string>;
+  body: string | Uint8Array | undefined;
+}
+
+/** A k6 response: `request` and the body's forms are made when the script reads them. */
 export class K6Response {
   readonly status: number;
-  readonly status_text: string;
   readonly error: string;
   readonly error_code: number;
   readonly proto = "HTTP/1.1";
@@ -38,21 +44,33 @@ export class K6Response {
   readonly #waitedMs: number;
   readonly #raw: Response;
   readonly #responseType: string;
+  readonly #asked: Asked;
 
   constructor(
     raw: Response,
     readonly url: string,
-    readonly request: SentRequest,
+    asked: Asked,
     waitedMs: number,
     responseType: string,
   ) {
     this.#raw = raw;
+    this.#asked = asked;
     this.#responseType = responseType;
     this.status = raw.status;
-    this.status_text = raw.status === 0 ? "" : String(raw.status);
     this.error = raw.status === 0 ? "request failed (its error is counted by kind in the run's results)" : "";
     this.error_code = raw.status === 0 ? 1000 : 0;
     this.#waitedMs = waitedMs;
+  }
+
+  get status_text(): string {
+    return this.status === 0 ? "" : String(this.status);
+  }
+
+  /** What was sent: method, URL, header fields and the body's text (empty when none or bytes). */
+  get request(): SentRequest {
+    const asked = this.#asked;
+    const body = typeof asked.body === "string" ? asked.body : "";
+    return { method: asked.method, url: this.url, headers: asked.headers, body };
   }
 
   /** `duration` and `waiting`: how long the script waited; the phases k6 splits out are 0 here. */

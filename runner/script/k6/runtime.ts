@@ -117,20 +117,23 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   let fn: ((data: unknown) => unknown) | null = null;
   return (s: Session) => {
     fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
-    for (const [name, value] of vuCookies.get(s.vu) ?? []) s.cookies.set(name, value);
+    const kept = requestDefaults.noCookiesReset ? vuCookies.get(s.vu) : undefined;
+    if (kept !== undefined) { for (const [name, value] of kept) s.cookies.set(name, value); }
     const ctx: VuContext = { s, scenario: scenarioName, timers: 0, settle: null };
-    const main = fn;
-    return storage.run(ctx, async () => {
-      try {
-        const out = await main(s.setup);
-        if (ctx.timers > 0) await timersFired(ctx);
-        if (ctx.thrown !== undefined) throw ctx.thrown;
-        return out;
-      } finally {
-        flushMetrics();
-      }
-    });
+    return storage.run(ctx, iterate, ctx, fn);
   };
+}
+
+/** One iteration in its context: the function, then its timers; metrics added on the way are sent. */
+async function iterate(ctx: VuContext, main: (data: unknown) => unknown): Promise<unknown> {
+  try {
+    const out = await main(ctx.s.setup);
+    if (ctx.timers > 0) await timersFired(ctx);
+    if (ctx.thrown !== undefined) throw ctx.thrown;
+    return out;
+  } finally {
+    flushMetrics();
+  }
 }
 
 /**
