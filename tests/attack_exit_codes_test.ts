@@ -137,7 +137,7 @@ async function stopWith(signal: Deno.Signal, code: number): Promise<void> {
   });
 }
 
-Deno.test("report exit 5 when the report cannot be written; serve exit 3 when its target cannot start", async () => {
+Deno.test("report exit 5 when the report cannot be written; serve: a port in use exit 2 before any start, a target that cannot start exit 3", async () => {
   await withTempDir(async (dir) => {
     const t = target();
     try {
@@ -152,8 +152,13 @@ Deno.test("report exit 5 when the report cannot be written; serve exit 3 when it
   });
   const busy = Deno.listen({ hostname: "127.0.0.1", port: 0 });
   try {
-    const serve = await runLoadlab(["serve", "--port", String((busy.addr as Deno.NetAddr).port)]);
-    assertEquals(serve.code, 3, serve.stderr);
+    const port = String((busy.addr as Deno.NetAddr).port);
+    const serve = await runLoadlab(["serve", "--port", port]);
+    assertEquals(serve.code, 2, serve.stderr);
+    assert(serve.stderr.includes(`--port ${port}`) && serve.stderr.includes("in use"), serve.stderr);
+    // A shared port is not checked first (it may be shared on purpose): the target's own start fails.
+    const shared = await runLoadlab(["serve", "--reuse-port", "--port", port]);
+    assertEquals(shared.code, 3, shared.stderr);
   } finally {
     busy.close();
   }

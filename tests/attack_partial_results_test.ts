@@ -52,7 +52,10 @@ Deno.test("attack stopped by SIGINT: exit 130, -o results marked incomplete", as
         "-o",
         `${dir}/results.json`,
       ]);
-      await untilStarted(log);
+      // The log is opened while the workers prepare, and a stop then sends no load: wait for answered
+      // requests (the log past its header line) so the stop lands in the load.
+      const answered = async () => (await Deno.stat(log).catch(() => ({ size: 0 }))).size > 64;
+      assert(await eventually(answered, 60_000), `${log}: no request logged within 60 s`);
       run.child.kill("SIGINT");
       const { code, stderr } = await run.output;
       assertEquals(code, 130, new TextDecoder().decode(stderr));
