@@ -23,6 +23,7 @@ import { grpcRequestSpec, RESERVED_METADATA } from "../http/grpc/call.ts";
 import { GrpcAnswer } from "../http/grpc/answer.ts";
 import { encodeH2Request, type H2Request } from "../http/h2/request.ts";
 import type { StreamAnswer } from "../http/stream_answer.ts";
+import type { RequestSpec } from "../request_spec.ts";
 import { H2Slot } from "../http/h2/slot.ts";
 import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { KEEP_ALL } from "../load/flow_plan.ts";
@@ -39,6 +40,8 @@ import {
 import type { GrpcParams, GrpcResponse } from "./session.ts";
 
 const NO_VALUES: Uint8Array[] = [];
+/** Where the reply reader's messages go between reads: none are expected there. */
+const NO_REPLIES: Uint8Array[] = [];
 
 /** What a script declares as `export const grpc`: the schema its calls use. */
 export interface GrpcDeclaration {
@@ -104,8 +107,39 @@ const isText = (v: unknown) => typeof v === "string" && v !== "";
 
 /** Where a call goes: the session's connection and what the worker's sessions share. */
 interface CallPlace {
-  readonly options: { readonly url: URL };
+  readonly grpcRequests: ScriptGrpcRequests;
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
+}
+
+/** Distinct call heads kept encoded; past it the cache starts over (a script varying its metadata). */
+const MAX_CACHED_HEADS = 1024;
+
+/**
+ * A worker's gRPC calls as HTTP/2 requests for its target: the HEADERS frames of a call are encoded
+ * (HPACK, each field checked) once per path, header fields and body length, and kept, since a script's
+ * loop sends the same method with the same metadata call after call; each call gets them with its own
+ * body. The key holds every input of the encoding, each part length-prefixed, so two calls share frames
+ * only when they would encode to the same bytes.
+ */
+export class ScriptGrpcRequests {
+  readonly #heads = new Map<string, H2Request>();
+
+  constructor(readonly url: URL) {}
+
+  /** `spec` (a gRPC call's: a body, no template) as a request; a bad field throws, nothing kept. */
+  request(spec: RequestSpec): H2Request {
+    const body = spec.body!;
+    let key = `${spec.path.length}:${spec.path}${body.length}`;
+    for (const [name, value] of spec.headers) key += `|${name.length}:${name}${value.length}:${value}`;
+    let head = this.#heads.get(key);
+    if (head === undefined) {
+      head = encodeH2Request(this.url, spec, [], false, true);
+      if (this.#heads.size >= MAX_CACHED_HEADS) this.#heads.clear();
+      this.#heads.set(key, head);
+    }
+    // The body is this call's own (framed for it), sent as its DATA frames; the head's frames are only read.
+    return { frames: head.frames, frameStarts: head.frameStarts, body, template: null, head: false };
+  }
 }
 
 /**
@@ -155,7 +189,7 @@ export class ScriptGrpcCall {
       { method: method.path, message: messagesOf(method, call.message), metadata: metadataOf(params) },
       params.timeoutMs ?? (conn instanceof H2Slot ? conn.shared : conn.owner.shared).timeoutMs,
     );
-    this.request = encodeH2Request(place.options.url, spec, [], false, true);
+    this.request = place.grpcRequests.request(spec);
   }
 
   /** The call on its slot from `sendMs`, its answer and body kept; 1 when it succeeded, else 0. */
@@ -250,12 +284,20 @@ function codeOf(answered: boolean, kind: ErrorKind | null, timedOut: boolean): n
   return code > 0 ? code : GRPC_INTERNAL;
 }
 
+/** The reader of every reply body, reused (reading is synchronous): a fresh one allocates its buffers. */
+const replyReader = new MessageReader(0x7fff_ffff);
+let replies: Uint8Array[] = [];
+replyReader.onMessage = (payload, compressed) => replies.push(compressed ? gunzipSync(payload) : payload);
+
 /** The messages of a gRPC body (length-prefixed, a compressed one gunzipped). */
 function repliesOf(body: Uint8Array): Uint8Array[] {
-  const reader = new MessageReader(0x7fff_ffff);
-  reader.compressedAllowed = true;
-  const out: Uint8Array[] = [];
-  reader.onMessage = (payload, compressed) => out.push(compressed ? gunzipSync(payload) : payload);
-  reader.feed(body, 0, body.length);
+  const out = replies = [];
+  replyReader.reset();
+  replyReader.compressedAllowed = true;
+  try {
+    replyReader.feed(body, 0, body.length);
+  } finally {
+    replies = NO_REPLIES;
+  }
   return out;
 }

@@ -24,7 +24,12 @@ import type {
   SessionCookies,
   SessionGrpc,
 } from "./session.ts";
-import { type ScriptGrpcAnswer, ScriptGrpcCall, type ScriptGrpcSchema } from "./script_grpc.ts";
+import {
+  type ScriptGrpcAnswer,
+  ScriptGrpcCall,
+  type ScriptGrpcRequests,
+  type ScriptGrpcSchema,
+} from "./script_grpc.ts";
 import type { ScriptRequests } from "./script_request.ts";
 import { copyKept, H2ScriptResponse, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
 import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
@@ -95,6 +100,8 @@ export interface SessionContext {
   readonly names: ScriptNames;
   /** Each stream slot's judge of the script's gRPC calls on it, made at its first call. */
   readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
+  /** The script's gRPC calls as HTTP/2 requests, their heads encoded once each. */
+  readonly grpcRequests: ScriptGrpcRequests;
   /** Counts a session's outcome (completed, failed, cut) as it ends; it is no longer live. */
   counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount): void;
   /** The session's connection is free (`nowMs`): the chain's next session starts, or the chain ends. */

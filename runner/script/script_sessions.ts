@@ -30,7 +30,7 @@ import {
 } from "./script_session.ts";
 import { CUT } from "./script_session_end.ts";
 import { LiveSessions } from "./live_sessions.ts";
-import type { ScriptGrpcAnswer } from "./script_grpc.ts";
+import { type ScriptGrpcAnswer, ScriptGrpcRequests } from "./script_grpc.ts";
 
 const decoder = new TextDecoder();
 
@@ -41,6 +41,8 @@ export class ScriptSessions implements SessionContext {
   /** Its names and messages as results keep them: secrets redacted, one line, bounded. */
   readonly names: ScriptNames;
   readonly grpcAnswers = new WeakMap<object, ScriptGrpcAnswer>();
+  /** Its gRPC calls' HEADERS frames, encoded once per method and metadata. */
+  readonly grpcRequests: ScriptGrpcRequests;
   /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
   #users = new Map<number, VirtualUser>();
   #arrivals = 0;
@@ -50,6 +52,7 @@ export class ScriptSessions implements SessionContext {
   constructor(readonly fn: (s: Session) => unknown, readonly options: ScriptSessionOptions, name: string) {
     this.recorder = new ScriptRecorder(name);
     this.requests = new ScriptRequests(options.url);
+    this.grpcRequests = new ScriptGrpcRequests(options.url);
     this.names = new ScriptNames(options.env);
   }
 
