@@ -7,9 +7,13 @@
  * script's sessions are one flow whose steps and checks add up by their label and name (each load ran
  * its own function, so steps are not in one order), and the run was stopped by a threshold if any load
  * was. Each load's requests stay apart by their endpoints (a k6 request carries its scenario's name as
- * the `scenario` tag). The config shown is the first load's; the loads' own are the plan's. Pure.
+ * the `scenario` tag). The config shown is the first load's with `connections` (and `maxConnections`) the
+ * loads' sum, the virtual users of all of them as k6 counts `vus_max`; the loads' own configs are the plan's.
+ * A flow's session durations pool as k6's `iteration_duration` pools its scenarios' samples: mean, spread,
+ * min and max exact from the parts' summaries, each percentile the largest of the parts' (the pooled
+ * percentile cannot be above it; the samples themselves are not in the results). Pure.
  */
-import type { RunResult } from "./mod.ts";
+import type { LatencySummaryMs, RunResult } from "./mod.ts";
 import { mergeShardRuns } from "./merge_shard_runs.ts";
 
 type Flow = NonNullable<RunResult["flows"]>[number];
@@ -25,6 +29,7 @@ export function mergeParts(name: string, runs: RunResult[]): RunResult {
   return {
     ...merged,
     name,
+    config: { ...merged.config, ...summedLoads(runs) },
     ...(flows.length > 0 ? { flows } : {}),
     ...(abortedBy ? { abortedBy } : {}),
   };
@@ -34,6 +39,16 @@ export function mergeParts(name: string, runs: RunResult[]): RunResult {
 function scheduledStart(run: RunResult): RunResult {
   const at = Number(run.config.startAtEpochMs);
   return Number.isFinite(at) && at > 0 ? { ...run, startedAt: new Date(at).toISOString() } : run;
+}
+
+/** The loads' connections (virtual users) and most connections, summed where every load names them. */
+function summedLoads(runs: RunResult[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of ["connections", "maxConnections"]) {
+    const each = runs.map((r) => Number(r.config[key]));
+    if (each.every((n) => Number.isFinite(n) && n > 0)) out[key] = each.reduce((a, n) => a + n, 0);
+  }
+  return out;
 }
 
 /** Flows with one name added up; their steps by label and each step's checks by name. */
@@ -48,11 +63,10 @@ function mergeFlowsByName(runs: RunResult[]): Flow[] {
       });
       continue;
     }
+    into.sessionMs = pooledDurations(into.sessionMs, into.completed, flow.sessionMs, flow.completed);
     into.sessions += flow.sessions;
     into.completed += flow.completed;
     into.failed += flow.failed;
-    // Session durations of different functions cannot be added from their summaries.
-    into.sessionMs = null;
     for (const step of flow.steps) addStep(into, step);
   }
   return [...byName.values()];
@@ -72,4 +86,33 @@ function addStep(flow: Flow, step: Step): void {
     if (same === undefined) (into.checks ??= []).push({ ...check });
     else same.passed += check.passed, same.failed += check.failed;
   }
+}
+
+/**
+ * Two summaries of `n` and `m` durations as one: mean and spread weighted by count, min and max exact,
+ * each percentile the larger of the two (an upper bound of the pooled one). Null when either is missing.
+ */
+export function pooledDurations(
+  a: LatencySummaryMs | null,
+  n: number,
+  b: LatencySummaryMs | null,
+  m: number,
+): LatencySummaryMs | null {
+  if (a === null || b === null) return null;
+  if (m === 0) return a;
+  if (n === 0) return b;
+  const mean = (a.mean * n + b.mean * m) / (n + m);
+  const square = (n * (a.stdev ** 2 + a.mean ** 2) + m * (b.stdev ** 2 + b.mean ** 2)) / (n + m);
+  const pooled: Record<string, number> = {};
+  for (const key of Object.keys(a) as Array<keyof LatencySummaryMs>) {
+    const [x, y] = [Number(a[key]), Number(b[key])];
+    if (Number.isFinite(x) && Number.isFinite(y)) pooled[key] = Math.max(x, y);
+  }
+  return {
+    ...pooled,
+    min: Math.min(a.min, b.min),
+    max: Math.max(a.max, b.max),
+    mean,
+    stdev: Math.sqrt(Math.max(0, square - mean ** 2)),
+  } as LatencySummaryMs;
 }

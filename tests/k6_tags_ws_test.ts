@@ -100,4 +100,12 @@ Deno.test("two k6 scenarios run at once as one run, the second from its startTim
       [["api scenario", 0], ["browse 200", 0]],
     );
     assertEquals(results.thresholds.map((t: { ok: boolean }) => t.ok), [true, true]);
+    // k6's summary pools the scenarios: 2 + 1 virtual users, iteration durations of both functions.
+    assertEquals(run.config.connections, 3);
+    ok(
+      run.flows[0].sessionMs.max > 0 && run.flows[0].sessionMs.mean > 0,
+      JSON.stringify(run.flows[0].sessionMs),
+    );
+    ok(/vus_max\b[ .:]*3\b/.test(text), text);
+    ok(!/iteration_duration[ .:]*avg=0\.00µs/.test(text), text);
   }));

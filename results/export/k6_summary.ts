@@ -2,8 +2,8 @@
  * @module
  * One run's results in the shape of k6's end-of-test summary data (what k6 hands `handleSummary(data)`
  * and prints): `metrics` by k6's names (`http_reqs`, `http_req_duration`, `http_req_failed`, `iterations`,
- * `iteration_duration`, `checks`, `vus`, `data_received`, `data_sent`, and each threshold's submetric such
- * as `http_req_duration{name:me}`), their `thresholds` marked ok or not, and `root_group.checks` with
+ * `iteration_duration`, `checks`, `vus`, `vus_max`, `data_received`, `data_sent`, and each threshold's
+ * submetric such as `http_req_duration{name:me}`), their `thresholds` marked ok or not, and `root_group.checks` with
  * passes and fails. The durations are loadlab's: corrected latency from the intended send (k6 measures
  * from its own send, so under a closed load they agree; an open load's queueing shows here, not in k6).
  * k6's custom metrics are not here: they are counted per worker and not yet carried to results.
@@ -54,6 +54,7 @@ export function k6SummaryData(results: ResultsFile, run: RunResult): K6SummaryDa
     iteration_duration: trend(flow?.sessionMs),
     iterations: counter(flow?.completed ?? 0, sec, "default"),
     vus: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
+    vus_max: { type: "gauge", contains: "default", values: { value: vus, min: vus, max: vus } },
   };
   for (const t of results.thresholds.filter((t) => t.run === run.name)) {
     const parsed = /^\s*([a-z_]+)(\{[^{}]*\})?\s*:?\s*(.+)$/.exec(t.expression);
