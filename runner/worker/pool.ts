@@ -20,6 +20,11 @@ import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./colle
 import { ScriptSetupError } from "../script/script_hooks.ts";
 
 const READY_TIMEOUT_MS = 30_000;
+/**
+ * Bound on a worker loading its modules: on a cold module cache with both cores busy that took over 30 s;
+ * a module that fails to load is reported at once by the worker's error event, so this bounds only a hang.
+ */
+const START_TIMEOUT_MS = 120_000;
 /** Lead time between "start" and the first send, so every worker has received the message. */
 const START_LEAD_MS = 30;
 
@@ -130,8 +135,8 @@ function allReady(workers: Worker[]): Promise<void> {
   return new Promise((resolve, reject) => {
     let ready = 0;
     const timer = setTimeout(
-      () => reject(new LoadError(`load workers not ready within ${READY_TIMEOUT_MS} ms`)),
-      READY_TIMEOUT_MS,
+      () => reject(new LoadError(`load workers not started within ${START_TIMEOUT_MS} ms`)),
+      START_TIMEOUT_MS,
     );
     for (const w of workers) {
       w.onerror = (e) => {
