@@ -11,7 +11,7 @@ import type { IntervalRecorder } from "../stats/recorder.ts";
 import type { EncodedRequest, RequestMix } from "./request.ts";
 import type { RowSource } from "./request_picker.ts";
 import type { ConnectGate } from "./transport/connect_gate.ts";
-import type { Transport } from "./transport/transport.ts";
+import type { CallbackConnect, Transport } from "./transport/transport.ts";
 import type { StepResponse } from "./kept_response.ts";
 import type { H2Request } from "./h2/request.ts";
 
@@ -25,6 +25,8 @@ export interface ConnectionShared {
   readonly hostname: string;
   readonly port: number;
   readonly transport: Transport;
+  /** The same connect by callback where the transport has one (epoll), else null (`transport` then). */
+  readonly connectBy?: CallbackConnect | null;
   readonly recorder: IntervalRecorder;
   readonly mix: RequestMix;
   /** Data rows for the mix's templated requests (one each), or null (no data source, or flows). */
@@ -50,6 +52,7 @@ export function connectionShared(fields: ConnectionShared): ConnectionShared {
     hostname: fields.hostname,
     port: fields.port,
     transport: fields.transport,
+    connectBy: fields.connectBy ?? null,
     recorder: fields.recorder,
     mix: fields.mix,
     rows: fields.rows ?? null,

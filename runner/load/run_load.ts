@@ -162,6 +162,7 @@ function sharedOf(
     hostname: parts.hostname,
     port: parts.port,
     transport: parts.chosen.transport,
+    connectBy: parts.chosen.connectBy,
     // The origin is set at start: until then (pre-connect) the recorder counts nothing.
     recorder: recorderOf(config, parts.model),
     mix: new RequestMix(

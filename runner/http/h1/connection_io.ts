@@ -38,6 +38,10 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   /** The same socket when its transport has the inline contract (epoll), else null. */
   #inline: InlineConn | null = null;
   readonly #dialer: Dialer;
+  /** `open`'s promise's executor and its dial's end, bound once; its resolver while it dials. */
+  #opening: ((resolve: (open: boolean) => void) => void) | null = null;
+  #onDialed: ((sock: TransportConn | null) => void) | null = null;
+  #opened: ((open: boolean) => void) | null = null;
   /** Where reads land: `INLINE_READ` on an inline socket, else the connection's own (made on first use). */
   protected buf: Uint8Array = EMPTY;
   /** The requests of the exchange in progress (pre-encoded bytes, which ones are HEAD). */
@@ -102,8 +106,20 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
    * Dials once the connect gate has room; records the connect time or the error. A connect past the
    * timeout is aborted by the watchdog (the wait for the gate is not part of it).
    */
-  async open(): Promise<boolean> {
-    return (await this.#dialer.dial()) !== null;
+  open(): Promise<boolean> {
+    // No async frame and, on epoll, no promise of the dial's: a crowd's connects in flight keep only this one.
+    return new Promise(
+      this.#opening ??= (resolve) => {
+        this.#opened = resolve;
+        this.#dialer.dialThen(
+          this.#onDialed ??= (sock) => {
+            const opened = this.#opened!;
+            this.#opened = null;
+            opened(sock !== null);
+          },
+        );
+      },
+    );
   }
 
   /** The dialer's socket, taken in the turn it connected (transport/dial.ts `DialWatch`). */

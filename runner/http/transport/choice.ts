@@ -13,7 +13,7 @@
  * (transport/uring_transport.ts); anywhere else (https:, open models, no io_uring here) it falls back to
  * `epoll`, the reason kept.
  */
-import { dialTarget, type Transport, transportFor } from "./transport.ts";
+import { type CallbackConnect, dialTarget, type Transport, transportFor } from "./transport.ts";
 import { type TlsSessionInfo, tlsTransport } from "../tls/deno_tls.ts";
 import { connectToOf, loadTlsMaterial, type TlsOptions } from "../tls/options.ts";
 import { EpollSys, epollUnavailableReason } from "./epoll_ffi.ts";
@@ -35,6 +35,8 @@ export type TransportKind = "epoll" | "deno" | "io_uring";
 export interface ChosenTransport {
   kind: TransportKind;
   transport: Transport;
+  /** The epoll transport's connect by callback (transport.ts `CallbackConnect`); absent on the others. */
+  connectBy?: CallbackConnect;
   /** Why the transport asked for (or `auto`'s `epoll`) was not used and `kind` was; null otherwise. */
   fallbackReason: string | null;
   /** https: what the first handshake negotiated (null before one completed, or for http:). */
@@ -200,6 +202,7 @@ function chooseEpoll(url: URL, options: TransportOptions): ChosenTransport {
   return {
     kind: "epoll",
     transport: (_hostname, _port, signal) => loop.connect(signal),
+    connectBy: (waiter) => loop.connectTo(waiter),
     fallbackReason: null,
     tlsInfo,
     close: () => loop.close(),

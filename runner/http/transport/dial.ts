@@ -6,13 +6,15 @@
  * its hint). Who enforces the timeout differs: an HTTP/1.1 connection is watched by the worker's
  * watchdog (the `DialWatch` gets the deadline, the watchdog sets `timedOut` and aborts), while an
  * HTTP/2 connection has none watching it (the watchdog watches streams), so its dialer arms a timer of
- * its own, once per connect. Nothing here runs per request.
+ * its own, once per connect. On epoll the connect ends in the dialer's own calls (transport.ts
+ * `CallbackConnect`) and is aborted by closing its socket: no promise, async frame or abort listener per
+ * connect. Nothing here runs per request.
  */
 import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, connectTimeoutMessage, errorMessage } from "../exchange_errors.ts";
 import { tlsFailureMessage } from "../tls/options.ts";
 import { fdOf, TRACE_CONN, traceConn } from "./conn_trace.ts";
-import type { TransportConn } from "./transport.ts";
+import type { ConnectWaiter, TransportConn } from "./transport.ts";
 
 /** A connection the watchdog watches during its connect (an HTTP/1.1 `Connection`). */
 export interface DialWatch {
@@ -27,25 +29,46 @@ export interface DialWatch {
   adopt(sock: TransportConn): void;
 }
 
-export class Dialer {
+export class Dialer implements ConnectWaiter {
+  /** The promise transports' connect under way (its signal aborts it). */
   #connecting: AbortController | null = null;
+  /** A callback connect's socket while it connects (closing it aborts the connect). */
+  #pending: TransportConn | null = null;
+  /** A connect started and not yet ended. */
+  #waiting = false;
+  /** Inside the transport's call: an end told then is passed on in a microtask, as a promise would. */
+  #inCall = false;
+  #startMs = 0;
+  /** Told once how the dial under way ended. */
+  #done: ((sock: TransportConn | null) => void) | null = null;
+  /** What the dial ended with, for a `done` passed on later. */
+  #result: TransportConn | null = null;
   /** Our own timer gave up (no watch only). */
   #timedOut = false;
   #everOpened = false;
-  /** Our own timer's handler (no watch only), bound once on its first connect. */
+  #timer: ReturnType<typeof setTimeout> | undefined = undefined;
+  /** Handlers bound once (the timer's, the gate's, the promise transports', a deferred end's, `dial`'s). */
   #onTimeout: (() => void) | null = null;
+  #onGate: (() => void) | null = null;
+  #onSock: ((sock: TransportConn) => void) | null = null;
+  #onFail: ((err: unknown) => void) | null = null;
+  #onEnded: (() => void) | null = null;
+  #dialing: ((resolve: (sock: TransportConn | null) => void) => void) | null = null;
 
   /** `watch`: the watchdog enforces the timeout through it; null: a timer of our own does. */
   constructor(readonly shared: ConnectionShared, readonly watch: DialWatch | null) {}
 
   #giveUp(): void {
     this.#timedOut = true;
-    this.#connecting?.abort();
+    this.abort();
   }
 
   /** Aborts the connect under way, if any (watchdog timeout or shutdown). */
   abort(): void {
     this.#connecting?.abort();
+    const pending = this.#pending;
+    this.#pending = null;
+    pending?.close();
   }
 
   /** A close of our own (per-arrival): the next connect is a new connection, not a reconnect. */
@@ -53,47 +76,99 @@ export class Dialer {
     this.#everOpened = false;
   }
 
+  /** Dials once the gate has room; the socket, or null when the connect failed (counted) or the run stops. */
+  dial(): Promise<TransportConn | null> {
+    return new Promise(this.#dialing ??= (resolve) => this.dialThen(resolve));
+  }
+
   /**
-   * Dials once the gate has room; the socket, or null when the connect failed (counted) or the run stops.
-   * One async frame for the gate's wait and the connect: a crowd opening at once keeps one a connect.
+   * `dial` without its promise: `done` is called once with what `dial` resolves with, never inside this
+   * call. On epoll a connect keeps no promise, async frame or abort listener (transport.ts
+   * `CallbackConnect`): a crowd opening at once leaves nothing behind its connects to be promoted.
    */
-  async dial(): Promise<TransportConn | null> {
-    const gate = this.shared.connectGate;
-    const wait = gate.acquire();
-    if (wait !== undefined) await wait;
+  dialThen(done: (sock: TransportConn | null) => void): void {
+    this.#done = done;
+    const wait = this.shared.connectGate.acquire();
+    if (wait === undefined) this.#start();
+    else wait.then(this.#onGate ??= () => this.#start());
+  }
+
+  /** The connect, its gate slot taken. */
+  #start(): void {
     if (this.shared.stopping) {
-      gate.release();
-      return null;
+      this.shared.connectGate.release();
+      this.#result = null;
+      queueMicrotask(this.#onEnded ??= () => this.#passOn());
+      return;
     }
-    const { timeoutMs } = this.shared;
+    const { timeoutMs, connectBy } = this.shared;
     const watch = this.watch;
-    const startMs = performance.now();
+    this.#startMs = performance.now();
     this.#timedOut = false;
     if (watch !== null) {
-      watch.deadlineMs = startMs + timeoutMs;
+      watch.deadlineMs = this.#startMs + timeoutMs;
       watch.timedOut = false;
       if (TRACE_CONN) traceConn(watch.id, -1, "connect", `port=${this.shared.port}`);
+    } else this.#timer = setTimeout(this.#onTimeout ??= () => this.#giveUp(), timeoutMs);
+    this.#waiting = true;
+    if (connectBy) {
+      this.#inCall = true;
+      const sock = connectBy(this);
+      this.#inCall = false;
+      if (this.#waiting) this.#pending = sock;
+      return;
     }
     const connecting = new AbortController();
     this.#connecting = connecting;
-    const timer = watch === null
-      ? setTimeout(this.#onTimeout ??= () => this.#giveUp(), timeoutMs)
-      : undefined;
-    let sock: TransportConn;
+    this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal).then(
+      this.#onSock ??= (sock) => this.connected(sock),
+      this.#onFail ??= (err) => this.connectFailed(err),
+    );
+  }
+
+  /** The connect under way ended: its slot, timer and abort handle let go. */
+  #settle(): void {
+    this.#waiting = false;
+    this.#pending = null;
+    this.#connecting = null;
+    this.shared.connectGate.release();
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    if (this.watch !== null) this.watch.deadlineMs = Infinity;
+  }
+
+  /** The transport's socket, connected (ConnectWaiter): adopted at once, before anything else runs. */
+  connected(sock: TransportConn): void {
+    this.#settle();
     try {
-      sock = await this.shared.transport(this.shared.hostname, this.shared.port, connecting.signal);
-      watch?.adopt(sock);
+      this.watch?.adopt(sock);
     } catch (err) {
-      this.#failed(err);
-      return null;
-    } finally {
-      gate.release();
-      clearTimeout(timer);
-      this.#connecting = null;
-      if (watch !== null) watch.deadlineMs = Infinity;
+      this.#end(null, err);
+      return;
     }
-    this.#connected(sock, startMs);
-    return sock;
+    this.#connected(sock, this.#startMs);
+    this.#end(sock, null);
+  }
+
+  /** The transport's connect failed (ConnectWaiter). */
+  connectFailed(err: unknown): void {
+    this.#settle();
+    this.#end(null, err);
+  }
+
+  #end(sock: TransportConn | null, err: unknown): void {
+    if (sock === null) this.#failed(err);
+    this.#result = sock;
+    if (this.#inCall) queueMicrotask(this.#onEnded ??= () => this.#passOn());
+    else this.#passOn();
+  }
+
+  #passOn(): void {
+    const done = this.#done!;
+    const sock = this.#result;
+    this.#done = null;
+    this.#result = null;
+    done(sock);
   }
 
   /** A connect failed: counted by kind (a timeout as one), unless the run is stopping. */

@@ -2,8 +2,8 @@
  * @module
  * The connect phase of one epoll socket (transport/epoll_socket.ts): the non-blocking TCP connect's completion
  * (`SO_ERROR` at the first writable edge), then over TLS the OpenSSL handshake (tls/openssl_conn.ts), stepped
- * on each edge until it is done and timed apart (`tlsMs`). It settles the connect's promise once: with
- * the socket, or with the error after closing it; a socket closed while connecting fails it with what
+ * on each edge until it is done and timed apart (`tlsMs`). It tells the connect's waiter once (a promise's
+ * resolvers, or the dialer itself on epoll): the socket, or the error after closing it; a socket closed while connecting fails it with what
  * the kernel had for the connect then. Kept apart from the socket, which holds the established
  * connection's reads and writes.
  */
@@ -11,7 +11,7 @@ import { EAGAIN, type EpollSys } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
 import { connectError, connectStateOf } from "./epoll_errors.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
-import type { TransportConn } from "./transport.ts";
+import type { ConnectWaiter, TransportConn } from "./transport.ts";
 
 /** What the connect phase needs of the socket's loop (a part of transport/epoll_socket.ts's `SocketLoop`). */
 interface ConnectLoop {
@@ -31,15 +31,15 @@ export interface ConnectingSocket extends TransportConn {
   close(): void;
 }
 
-/** A connect (or its handshake) waiting at close: why it ended, and its failure callback, detached. */
+/** A connect (or its handshake) waiting at close: why it ended, and its waiter, detached. */
 export interface AbandonedConnect {
   state: string;
-  onError: ((err: Error) => void) | null;
+  waiter: ConnectWaiter | null;
 }
 
 export class ConnectPhase {
-  #onConnect: (() => void) | null = null;
-  #onConnectError: ((err: Error) => void) | null = null;
+  /** Told how the connect ends; null when none is waiting. */
+  #waiter: ConnectWaiter | null = null;
   /** https: the handshake after the TCP connect is under way (the connect's promise still pending). */
   #handshaking = false;
   /** https: how long the handshake took (Connection reads it for `tlsMs`); -1 for plain TCP. */
@@ -49,7 +49,7 @@ export class ConnectPhase {
 
   /** A connect or its handshake is waiting for the socket. */
   get pending(): boolean {
-    return this.#onConnect !== null;
+    return this.#waiter !== null;
   }
 
   /** The connect's promise; a connect past `signal` (watchdog, shutdown) closes the socket. */
@@ -57,23 +57,30 @@ export class ConnectPhase {
     return new Promise((resolve, reject) => {
       const onAbort = () => this.sock.close();
       signal.addEventListener("abort", onAbort, { once: true });
-      this.#onConnect = () => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(this.sock);
-      };
-      this.#onConnectError = (err) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(err);
-      };
-      this.sock.loop.wait();
+      this.waitFor({
+        connected: (sock) => {
+          signal.removeEventListener("abort", onAbort);
+          resolve(sock);
+        },
+        connectFailed: (err) => {
+          signal.removeEventListener("abort", onAbort);
+          reject(err);
+        },
+      });
     });
+  }
+
+  /** The connect's end told to `waiter` (closing the socket aborts it: `waiter` is told then). */
+  waitFor(waiter: ConnectWaiter): void {
+    this.#waiter = waiter;
+    this.sock.loop.wait();
   }
 
   /** An edge while connecting: the handshake's next step on any edge, the connect's end on a writable one. */
   edge(any: boolean, writable: boolean): void {
     if (this.#handshaking) {
       if (any) this.#stepHandshake();
-    } else if (this.#onConnect !== null && writable) this.connected();
+    } else if (this.#waiter !== null && writable) this.connected();
   }
 
   /** The TCP connect completed (or failed): over TLS the handshake starts now. */
@@ -87,15 +94,14 @@ export class ConnectPhase {
       this.#stepHandshake();
       return;
     }
-    const resolve = this.#onConnect!;
-    const reject = this.#onConnectError!;
-    this.#onConnect = this.#onConnectError = null;
+    const waiter = this.#waiter!;
+    this.#waiter = null;
     loop.settled();
-    if (errno === 0) resolve();
+    if (errno === 0) waiter.connected(sock);
     else {
       const err = connectError(errno, loop.addr);
       sock.close();
-      reject(err);
+      waiter.connectFailed(err);
     }
   }
 
@@ -110,16 +116,15 @@ export class ConnectPhase {
     }
     this.#handshaking = false;
     this.tlsMs = sock.loop.sys.nowMs() - this.tlsMs;
-    const resolve = this.#onConnect!;
-    const reject = this.#onConnectError!;
-    this.#onConnect = this.#onConnectError = null;
+    const waiter = this.#waiter!;
+    this.#waiter = null;
     sock.loop.settled();
     if (failure === null) {
       sock.loop.tlsInfo ??= sock.ssl!.negotiated();
-      resolve();
+      waiter.connected(sock);
     } else {
       sock.close();
-      reject(failure as Error);
+      waiter.connectFailed(failure);
     }
   }
 
@@ -132,13 +137,13 @@ export class ConnectPhase {
     const loop = this.sock.loop;
     const state = this.#handshaking
       ? "connected, but the encrypted session was still being set up"
-      : this.#onConnect !== null
+      : this.#waiter !== null
       ? connectStateOf(loop.sys, fd, loop.addr)
       : "";
-    const onError = this.#onConnectError;
-    if (this.#onConnect !== null) loop.waiting--;
+    const waiter = this.#waiter;
+    if (waiter !== null) loop.waiting--;
     this.#handshaking = false;
-    this.#onConnect = this.#onConnectError = null;
-    return { state, onError };
+    this.#waiter = null;
+    return { state, waiter };
   }
 }

@@ -45,7 +45,13 @@ import {
   type EpollSys,
 } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
-import { type InlineConn, type InlineReader, type TransportConn, TURN_READ_BYTES } from "./transport.ts";
+import {
+  type ConnectWaiter,
+  type InlineConn,
+  type InlineReader,
+  type TransportConn,
+  TURN_READ_BYTES,
+} from "./transport.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
 import { readError, readStateOf, writeError } from "./epoll_errors.ts";
@@ -119,6 +125,11 @@ export class EpollSocket implements InlineConn {
     return this.#connect.wait(signal);
   }
 
+  /** The connect's end told to `waiter` (transport.ts `CallbackConnect`). */
+  waitConnect(waiter: ConnectWaiter): void {
+    this.#connect.waitFor(waiter);
+  }
+
   read(buf: Uint8Array): Promise<number | null> {
     if (this.fd < 0) return Promise.reject(new Deno.errors.BadResource("socket closed"));
     if (this.#readable) {
@@ -178,7 +189,7 @@ export class EpollSocket implements InlineConn {
     if (fd < 0) return;
     this.fd = -1;
     const sys = this.loop.sys;
-    const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
+    const { state: connecting, waiter: connectWaiter } = this.#connect.abandon(fd);
     const reading = this.#read.armed ? readStateOf(sys, fd) : "";
     if (TRACE_CONN) {
       traceConn(
@@ -192,7 +203,7 @@ export class EpollSocket implements InlineConn {
     sys.closeDrained(fd);
     this.loop.release(this.token);
     const { reader, onReadError, onWriteError } = this.#takeAll();
-    onConnectError?.(new Deno.errors.Interrupted(connecting));
+    connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
     // Made only when someone waits for it: a connection closed after its last response (every
     // Connection: close exchange) has nothing pending, and an Error's stack costs a microsecond or more.
     if (reader === null && onReadError === null && onWriteError === null) return;

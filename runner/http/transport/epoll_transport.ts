@@ -29,7 +29,7 @@
  */
 import { EPOLL_CTL_ADD, EPOLLET, EPOLLIN, EPOLLOUT, EPOLLRDHUP, EpollSys } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
-import type { TransportConn } from "./transport.ts";
+import type { ConnectWaiter, TransportConn } from "./transport.ts";
 import type { OpenSslClient } from "../tls/openssl_client.ts";
 import type { SslNegotiated } from "../tls/openssl_conn.ts";
 import { EpollSocket, type SocketLoop } from "./epoll_socket.ts";
@@ -72,6 +72,8 @@ export class EpollLoop implements SocketLoop {
   tlsInfo: SslNegotiated | null = null;
   readonly #sources: readonly SockAddr[];
   #nextSource = 0;
+  /** The last `#dial`'s connect completed at once (loopback). */
+  #connectedNow = false;
   /** Blocking loops: how long ready events wait for the pump (null for polling loops, or no timerfd). */
   readonly #probe: ReadyProbe | null = null;
 
@@ -123,14 +125,38 @@ export class EpollLoop implements SocketLoop {
 
   /** Dials the run's address; a connect past `signal` (watchdog, shutdown) fails and closes the socket. */
   connect(signal: AbortSignal): Promise<TransportConn> {
+    const sock = this.#dial();
+    if (sock instanceof Error) return Promise.reject(sock);
+    if (this.#connectedNow && sock.ssl === null) return Promise.resolve(sock);
+    const connected = sock.awaitConnect(signal);
+    if (this.#connectedNow) sock.connectedNow();
+    return connected;
+  }
+
+  /** Dials the run's address, its end told to `waiter` (transport.ts `CallbackConnect`); closing the socket aborts it. */
+  connectTo(waiter: ConnectWaiter): TransportConn | null {
+    const sock = this.#dial();
+    if (sock instanceof Error) {
+      waiter.connectFailed(sock);
+      return null;
+    }
+    if (this.#connectedNow && sock.ssl === null) {
+      waiter.connected(sock);
+      return sock;
+    }
+    sock.waitConnect(waiter);
+    if (this.#connectedNow) sock.connectedNow();
+    return sock;
+  }
+
+  /** A socket registered and its connect started (`#connectedNow`: done at once), or why not (closed then). */
+  #dial(): EpollSocket | Error {
     const fd = loopSocket(this.sys, this.addr, this.#closed ? "epoll" : null, this.#source());
-    if (typeof fd !== "number") return Promise.reject(fd);
+    if (typeof fd !== "number") return fd;
     const ssl = this.#tls === null ? null : this.#tls.open(fd);
     if (this.#tls !== null && ssl === null) {
       this.sys.close(fd);
-      return Promise.reject(
-        new Deno.errors.InvalidData("never attempted: tls SSL_new refused (out of memory?)"),
-      );
+      return new Deno.errors.InvalidData("never attempted: tls SSL_new refused (out of memory?)");
     }
     const token = this.#table.nextToken();
     const sock = new EpollSocket(this, fd, token, ssl);
@@ -138,15 +164,13 @@ export class EpollLoop implements SocketLoop {
     const rc = this.sys.epollCtl(this.#epfd, EPOLL_CTL_ADD, fd, INTEREST, token);
     if (rc < 0) {
       sock.close();
-      return Promise.reject(notAttemptedError("epoll_ctl", -rc, this.addr));
+      return notAttemptedError("epoll_ctl", -rc, this.addr);
     }
     const started = startConnect(this.sys, this.addr, sock);
     if (TRACE_CONN) traceConn(`epfd${this.#epfd}`, fd, "connect", `token=${token} rc=${started}`);
-    if (typeof started !== "number") return Promise.reject(started);
-    if (started === 0 && ssl === null) return Promise.resolve(sock);
-    const connected = sock.awaitConnect(signal);
-    if (started === 0) sock.connectedNow();
-    return connected;
+    if (typeof started !== "number") return started;
+    this.#connectedNow = started === 0;
+    return sock;
   }
 
   /** Called by a socket when it closes: its slot is free again (the kernel drops it from the set). */

@@ -61,6 +61,20 @@ export interface InlineConn extends TransportConn {
 /** Opens the socket; TCP, TLS or epoll, picked once for a run. `signal` aborts a connect that hangs. */
 export type Transport = (hostname: string, port: number, signal: AbortSignal) => Promise<TransportConn>;
 
+/** Told once how a callback connect ended: with the socket, or with why it failed (its socket closed). */
+export interface ConnectWaiter {
+  connected(sock: TransportConn): void;
+  connectFailed(err: unknown): void;
+}
+
+/**
+ * A connect of the run's address that ends in `waiter`'s calls instead of a promise (the epoll transport's):
+ * no promise, no async frame and no abort listener per connect, so a crowd opening at once leaves no
+ * garbage behind its connects. `waiter` may be called inside this call (a connect done at once, or failed
+ * before anything was attempted). Returns the socket while it connects (closing it aborts the connect).
+ */
+export type CallbackConnect = (waiter: ConnectWaiter) => TransportConn | null;
+
 /** The inline side of a socket, or null when it has only the promise contract. */
 export function inlineOf(conn: TransportConn): InlineConn | null {
   return "armRead" in conn ? conn as InlineConn : null;

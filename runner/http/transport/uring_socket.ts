@@ -288,7 +288,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     const fd = this.fd;
     if (fd < 0) return;
     const loop = this.loop;
-    const { state: connecting, onError: onConnectError } = this.#connect.abandon(fd);
+    const { state: connecting, waiter: connectWaiter } = this.#connect.abandon(fd);
     const reading = this.#read.armed && this.heldCount === 0 ? readStateOf(loop.sys, fd) : "";
     this.#flushQueued(fd);
     loop.ring.prepCancelFd(fd, this.token << 8 | UD_CANCEL, this.gen);
@@ -302,7 +302,7 @@ export class UringSocket extends HeldChunks implements InlineConn {
     const onWriteError = this.#onWriteError;
     this.#read.drop();
     this.#takeWrite();
-    onConnectError?.(new Deno.errors.Interrupted(connecting));
+    connectWaiter?.connectFailed(new Deno.errors.Interrupted(connecting));
     if (reader === null && onReadError === null && onWriteError === null) return;
     const why = loop.failure ?? reading;
     const closed = new Deno.errors.BadResource(why ? `socket closed: ${why}` : "socket closed");

@@ -61,8 +61,10 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   /** Hold's wait: when its ping was meant to go (< 0: when sent), and its end's handler, bound once. */
   #holdIntendedMs = -1;
   #onHoldWaited: (() => void) | null = null;
-  /** What follows a dial (`open`), bound once. */
-  #onDialed: ((sock: TransportConn | null) => Promise<boolean> | false) | null = null;
+  /** `open`'s promise's executor and what follows its dial, bound once; its resolver while it dials. */
+  #opening: ((resolve: (open: boolean | Promise<boolean>) => void) => void) | null = null;
+  #onDialed: ((sock: TransportConn | null) => void) | null = null;
+  #opened: ((open: boolean | Promise<boolean>) => void) | null = null;
   /** A storm's think time's end, bound once. */
   #onThought: (() => void) | null = null;
 
@@ -95,8 +97,21 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
 
   /** Dials, then runs the handshake; false when either failed (counted). */
   open(): Promise<boolean> {
-    // The handshake's frame starts once connected: a crowd's connects in flight hold no frame of ours.
-    return this.#dialer.dial().then(this.#onDialed ??= (sock) => sock !== null && this.#shake(sock));
+    // The handshake's frame starts once connected: a crowd's connects in flight hold no frame of ours,
+    // and on epoll no promise of the dial's either, only this one.
+    return new Promise(
+      this.#opening ??= (resolve) => {
+        this.#opened = resolve;
+        this.#dialer.dialThen(this.#onDialed ??= (sock) => this.#dialed(sock));
+      },
+    );
+  }
+
+  /** The dial's end: the handshake on its socket, or false. */
+  #dialed(sock: TransportConn | null): void {
+    const opened = this.#opened!;
+    this.#opened = null;
+    opened(sock !== null && this.#shake(sock));
   }
 
   /** The handshake on a socket just dialed; whether the connection is open after it. */
