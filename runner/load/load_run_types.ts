@@ -24,6 +24,8 @@ export interface LoadRunOptions {
   warmupSinkUrl?: string;
   /** Called once at the end with this worker's flow totals, when the load has flows. */
   onFlows?(flows: FlowSample[]): void;
+  /** The worker's heartbeat (runner/worker/protocol.ts): each answer marks its time there too. */
+  heartbeat?: SharedArrayBuffer;
 }
 
 /** What a worker did before t0. */

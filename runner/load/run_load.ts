@@ -158,13 +158,15 @@ function sharedOf(
   },
 ): ConnectionShared {
   const { config } = opts;
+  // The origin is set at start: until then (pre-connect) the recorder counts nothing.
+  const recorder = recorderOf(config, parts.model);
+  if (opts.heartbeat !== undefined) recorder.markProgressIn(new Float64Array(opts.heartbeat));
   return connectionShared({
     hostname: parts.hostname,
     port: parts.port,
     transport: parts.chosen.transport,
     connectBy: parts.chosen.connectBy,
-    // The origin is set at start: until then (pre-connect) the recorder counts nothing.
-    recorder: recorderOf(config, parts.model),
+    recorder,
     mix: new RequestMix(
       parts.url,
       config.requestMix,

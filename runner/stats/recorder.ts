@@ -76,6 +76,8 @@ export class IntervalRecorder {
   #firstMessageHistogram: Histogram | null = null;
   /** Per-endpoint counts, or null for a run of one endpoint (its counts are the run's). */
   readonly #endpoints: EndpointRecorder | null;
+  /** The worker's heartbeat, marked with each answer (`markProgressIn`); null: not marked. */
+  #progress: Float64Array | null = null;
   #ws: WsSampler | null = null;
 
   constructor(opts: RecorderOptions) {
@@ -100,11 +102,20 @@ export class IntervalRecorder {
   }
 
   /**
+   * Marks `heartbeat[0]` (epoch ms) with each answer from here on: a worker whose loop turns rarely because
+   * each answer costs it much (a slow capture over a backlog) is making progress, not stuck in code.
+   */
+  markProgressIn(heartbeat: Float64Array): void {
+    this.#progress = heartbeat;
+  }
+
+  /**
    * One response with any status of endpoint `endpoint`; latencies in microseconds (corrected from
    * intended send, raw from send).
    */
   recordResponse(nowMs: number, status: number, latencyUs: number, rawLatencyUs: number, endpoint = 0): void {
     if (!this.#slot(nowMs)) return;
+    if (this.#progress !== null) this.#progress[0] = performance.timeOrigin + nowMs;
     // A response to a send intended before t0 is the warm-up's even when it lands after t0 (a backlog of
     // late warm-up sends caught up): counting it put achieved above requested in short runs. The request
     // log (request_log.ts) draws the line at the intended send the same way.

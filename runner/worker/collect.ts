@@ -32,7 +32,9 @@ export const STUCK_MARGIN_MS = 5_000;
 /**
  * A heartbeat older than this past the graceful stop is code that never yields: its worker is ended
  * then, not `STUCK_MARGIN_MS` later. Six missed beats: a busy core delays a live worker's timer by tens
- * of ms, and a stuck worker is ended within a second of its deadline.
+ * of ms, and a stuck worker is ended within a second of its deadline. Each answer the worker records marks
+ * the heartbeat too, so a worker whose loop turns rarely while it works through a backlog of answers
+ * (a slow capture on each) keeps the margin.
  */
 const SILENT_MS = 6 * HEARTBEAT_MS;
 

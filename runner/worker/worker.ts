@@ -31,6 +31,7 @@ self.onmessage = (event: MessageEvent<MainToWorker>) => {
         workerIndex,
         workerCount: msg.workerCount,
         warmupSinkUrl: msg.warmupSinkUrl,
+        heartbeat: msg.heartbeat,
         onSamples: (samples) => post({ type: "samples", workerIndex, samples }),
         onFlows: (flows) => post({ type: "flows", workerIndex, flows }),
       }).then((load) => {
