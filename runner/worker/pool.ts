@@ -138,6 +138,8 @@ function allReady(workers: Worker[]): Promise<void> {
       () => reject(new LoadError(`load workers not started within ${START_TIMEOUT_MS} ms`)),
       START_TIMEOUT_MS,
     );
+    // A bound, not work: it must not hold the process open after a stop before the load ended the workers.
+    Deno.unrefTimer(timer);
     for (const w of workers) {
       w.onerror = (e) => {
         e.preventDefault();
@@ -164,6 +166,7 @@ function allPrepared(workers: Worker[], timeoutMs: number): Promise<PrepareSumma
     const summaries: PrepareSummary[] = [];
     let remaining = workers.length;
     const timer = setTimeout(() => reject(new LoadError(notPreparedText(timeoutMs))), timeoutMs);
+    Deno.unrefTimer(timer);
     const fail = (message: string) => {
       clearTimeout(timer);
       reject(new LoadError(message));
