@@ -6,32 +6,10 @@
  * loads run `together:` each made from it; a method the server does not have ends the run with exit 2 naming the ones it has.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { findProgram } from "../system/path_lookup.ts";
-import { withChildPort } from "./fixtures/child_port.ts";
+import { nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 
-const EXAMPLES = new URL("../examples/", import.meta.url);
-
-function skipReason(): string | null {
-  if (findProgram("node") === null) return "node not on PATH";
-  try {
-    Deno.statSync(new URL("node_modules/@grpc/reflection/package.json", EXAMPLES));
-    return null;
-  } catch {
-    return "@grpc/reflection is not installed: npm install --prefix examples";
-  }
-}
-
-const skip = skipReason();
-if (skip !== null) {
-  if (Deno.env.get("CI") === "true") throw new Error(`the reflection file test cannot run: ${skip}`);
-  console.log(`grpc_reflect_file_test skipped: ${skip}`);
-}
-
-function withGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
-  const server = new URL("grpc/server.js", EXAMPLES).pathname;
-  return withChildPort("node", { args: [server], env: { PORT: "0" }, stderr: "inherit" }, fn);
-}
+const skip = nodeGreeterSkip("grpc_reflect_file_test", "@grpc/reflection");
 
 async function run(dir: string, yaml: string) {
   await Deno.writeTextFile(`${dir}/exp.yaml`, yaml);
@@ -44,7 +22,7 @@ Deno.test({
   name: "reflect: true in a file: the call, a template message and flow steps made from the server's schema",
   ignore: skip !== null,
   fn: () =>
-    withGreeter((port) =>
+    withNodeGreeter((port) =>
       withTempDir(async (dir) => {
         const head = `name: reflect
 targets:

@@ -6,37 +6,19 @@
  * makes it too big is counted `grpc RESOURCE_EXHAUSTED` and never sent, the others answered OK.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
-import { findProgram } from "../system/path_lookup.ts";
 import { serveGrpcTarget } from "../targets/app/grpc_endpoints.ts";
-import { withChildPort } from "./fixtures/child_port.ts";
+import { GREETER_PROTO, nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
 import { runLoadlab, withTempDir } from "./helpers.ts";
 
-const EXAMPLES = new URL("../examples/", import.meta.url);
 const TARGET_PROTO = new URL("../targets/app/target.proto", import.meta.url).pathname;
-const GREETER_PROTO = new URL("grpc/greeter.proto", EXAMPLES).pathname;
 
-function skipReason(): string | null {
-  if (findProgram("node") === null) return "node not on PATH";
-  try {
-    Deno.statSync(new URL("node_modules/@grpc/grpc-js/package.json", EXAMPLES));
-    return null;
-  } catch {
-    return "@grpc/grpc-js is not installed: npm install --prefix examples";
-  }
-}
-
-const skip = skipReason();
-if (skip !== null) console.log(`grpc_template_limits_test: the compression test is skipped: ${skip}`);
+const skip = nodeGreeterSkip("grpc_template_limits_test: the compression test");
 
 Deno.test({
   name: "--compress gzip with a templated message: each filled message compressed, grpc-js reads every one",
   ignore: skip !== null,
   fn: () =>
-    withChildPort("node", {
-      args: [new URL("grpc/server.js", EXAMPLES).pathname],
-      env: { PORT: "0" },
-      stderr: "inherit",
-    }, (port) =>
+    withNodeGreeter((port) =>
       withTempDir(async (dir) => {
         const r = await runLoadlab([
           "attack",
@@ -53,7 +35,8 @@ Deno.test({
         const run = JSON.parse(await Deno.readTextFile(`${dir}/r.json`)).runs[0];
         assertEquals([run.statusCodes, run.errors], [{ "200": 20 }, {}]);
         assertEquals(run.bytesWritten < 20 * 1000, true, `${run.bytesWritten} bytes written for 20 calls`);
-      })),
+      })
+    ),
 });
 
 Deno.test("--max-send with a templated message: a row that fills it past the cap is counted, not sent", async () => {

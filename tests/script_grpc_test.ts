@@ -11,36 +11,15 @@
 import { deepStrictEqual as assertEquals, ok, rejects } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
-import { findProgram } from "../system/path_lookup.ts";
+import { nodeGreeterSkip, withNodeGreeter } from "./fixtures/node_greeter.ts";
 import { importScript } from "../runner/script/script_module.ts";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
-import { withChildPort } from "./fixtures/child_port.ts";
 
-const EXAMPLES = new URL("../examples/", import.meta.url);
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
-function skipReason(): string | null {
-  if (findProgram("node") === null) return "node not on PATH";
-  try {
-    Deno.statSync(new URL("node_modules/@grpc/grpc-js/package.json", EXAMPLES));
-    return null;
-  } catch {
-    return "@grpc/grpc-js is not installed: npm install --prefix examples";
-  }
-}
-
-const skip = skipReason();
-if (skip !== null) {
-  if (Deno.env.get("CI") === "true") throw new Error(`the script gRPC test cannot run: ${skip}`);
-  console.log(`script_grpc_test skipped: ${skip}`);
-}
-
-function withNodeGreeter<T>(fn: (port: number) => Promise<T>): Promise<T> {
-  const server = new URL("grpc/server.js", EXAMPLES).pathname;
-  return withChildPort("node", { args: [server], env: { PORT: "0" }, stderr: "inherit" }, fn);
-}
+const skip = nodeGreeterSkip("script_grpc_test");
 
 function run(
   port: number,

@@ -10,41 +10,17 @@ import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import protobuf from "protobufjs";
 import { type AttackConfigInput, parseAttackConfig } from "../../config.ts";
 import { runAttack } from "../../attack.ts";
-import { findProgram } from "../../../system/path_lookup.ts";
 import { type GrpcCall, grpcRequestSpec } from "./call.ts";
 import { selfSignedPair } from "../../../targets/tls_cert.ts";
 import { reflectSchema } from "./reflection.ts";
 import { findMethod } from "./schema.ts";
-import { withChildPort } from "../../../tests/fixtures/child_port.ts";
+import {
+  GREETER_PROTO as PROTO,
+  nodeGreeterSkip,
+  withNodeGreeter,
+} from "../../../tests/fixtures/node_greeter.ts";
 
-const EXAMPLES = new URL("../../../examples/", import.meta.url);
-const PROTO = new URL("grpc/greeter.proto", EXAMPLES).pathname;
-
-/** Why the Node greeter cannot run here, or null. */
-function skipReason(): string | null {
-  if (findProgram("node") === null) return "node not on PATH";
-  try {
-    Deno.statSync(new URL("node_modules/@grpc/grpc-js/package.json", EXAMPLES));
-    return null;
-  } catch {
-    return "@grpc/grpc-js is not installed: npm install --prefix examples";
-  }
-}
-
-const skip = skipReason();
-if (skip !== null) {
-  if (Deno.env.get("CI") === "true") throw new Error(`the grpc-js conformance test cannot run: ${skip}`);
-  console.log(`node_grpc_test skipped: ${skip}`);
-}
-
-/** Runs `fn` with the greeter up, given its port. */
-function withNodeGreeter<T>(
-  fn: (port: number) => Promise<T>,
-  env: Record<string, string> = {},
-): Promise<T> {
-  const server = new URL("grpc/server.js", EXAMPLES).pathname;
-  return withChildPort("node", { args: [server], env: { PORT: "0", ...env }, stderr: "inherit" }, fn);
-}
+const skip = nodeGreeterSkip("the grpc-js conformance test");
 
 const root = skip === null ? await protobuf.load(PROTO) : null;
 
