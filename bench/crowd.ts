@@ -286,7 +286,12 @@ export async function main(argv: string[]): Promise<number> {
   // wrk binds no source address: past one address's quick ports it spreads over destinations instead.
   const destinations = sourcesFor(top, readLocalPorts());
   const alsoListen = Array.from({ length: destinations - 1 }, (_, i) => `127.0.0.${i + 2}`);
-  const nginx = await startNginx(nginxPath, pin.target, undefined, false, top + 16, 1, alsoListen);
+  // nginx closes idle keep-alive connections once more than 15/16 of worker_connections are taken, which
+  // at a crowd sized to the limit turns a closed loop into reconnects: twice the crowd per worker, and a
+  // second worker (same core) when that passes the open-file limit.
+  const perWorker = Math.min(2 * top + 64, limit - 64);
+  const workers = perWorker * 15 / 16 < top + 64 ? 2 : 1;
+  const nginx = await startNginx(nginxPath, pin.target, undefined, false, perWorker, workers, alsoListen);
   const scriptFile = `${dir}/one_get.js`;
   await Deno.writeTextFile(scriptFile, 'export default async (s) => { await s.get("/"); };\n');
   // The echo server writes to peers that may have gone: a SIGPIPE must not end it mid-bench.
