@@ -32,12 +32,17 @@ export async function k6ExperimentText(
     throw err;
   }
   const module = await checkScript(converted);
-  // From before any worker starts: their custom metrics reach the main isolate as they run.
-  collectK6Metrics();
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
-  const { loads, together, thresholds } = mapped.value;
+  const { loads, together, thresholds, afterRun } = mapped.value;
+  // From before any worker starts: their custom metrics reach the main isolate as they run, where the
+  // thresholds with abortOnFail on them are judged.
+  collectK6Metrics(
+    afterRun.flatMap(({ metric, rule, abortOnFail }) =>
+      abortOnFail ? [{ metric, rule, delayMs: abortOnFail.delayMs }] : []
+    ),
+  );
   const url = targets.app ?? onlyOrigin(path);
   return JSON.stringify({
     name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),

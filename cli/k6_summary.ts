@@ -6,7 +6,8 @@
  * folder), or else k6's text summary printed. loadlab's own verdict, report and results come first.
  * Thresholds on k6's `checks`, custom metrics and iteration metrics are judged here, on that summary
  * (loadlab's thresholds have no such metrics): a failed one is marked in the summary and makes the exit
- * code 1, as a failed threshold does; one on a metric the run never added to fails as not measured.
+ * code 1, as a failed threshold does; one on a metric the run never added to fails as not measured, and
+ * one whose `abortOnFail` stopped the run fails.
  * The same data goes to the metrics outputs, under k6's names, before they close (cli/run_cmd.ts).
  */
 import { dirname, resolve } from "node:path";
@@ -44,7 +45,9 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
       const values = data.metrics[metric]?.values;
-      const ok = values !== undefined && k6RuleHolds(values, rule);
+      // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.
+      const stopped = run.abortedBy?.threshold === `${metric}: ${rule}`;
+      const ok = !stopped && values !== undefined && k6RuleHolds(values, rule);
       data.metrics[metric] ??= { type: "counter", contains: "default", values: {} };
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;

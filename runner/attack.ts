@@ -25,6 +25,7 @@ import { alignFlowSamples } from "./stats/flow_align.ts";
 import { withScriptSetup } from "./script/script_hooks.ts";
 import { type RunSteering, steeredArrivalsPerSec } from "./steering.ts";
 import { wsStepWaits } from "./ws_step_spec.ts";
+import { k6LiveJudge } from "./script/k6/metrics_channel.ts";
 import type { SteerChange } from "../results/schema_steering.ts";
 
 export interface AttackHooks {
@@ -80,7 +81,9 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   const rules = (hooks.abortOn ?? []).filter((r) =>
     r.threshold.run === undefined || r.threshold.run === name
   );
-  const abort = abortOnFail(rules, config.intervalMs, plannedMs);
+  // A k6 script's abortOnFail on its custom metrics, judged on the same intervals.
+  const scriptJudge = config.script ? k6LiveJudge() : null;
+  const abort = abortOnFail(rules, config.intervalMs, plannedMs, scriptJudge);
   // The measured run's start on the wall clock, known once the workers are told when to start.
   const clock = { originEpochMs: 0 };
   const aggregator = new RunAggregator(aggregatorOptionsOf(config, requestedRps, clock, [
@@ -214,18 +217,24 @@ function progressTimer(config: AttackConfig, aggregator: RunAggregator, hooks: A
  * The live side of `abortOn`: judges each complete interval until the load is done, and stops it on a
  * failure. One found only at the planned end (the last interval completes as the load stops) stops
  * nothing: the run went its whole length, and the threshold fails after it as any threshold does.
+ * `scriptJudge` (a k6 script's rules on its own metrics) is asked at each interval's end too.
  */
-function abortOnFail(rules: AbortRule[], intervalMs: number, plannedMs: number) {
+function abortOnFail(
+  rules: AbortRule[],
+  intervalMs: number,
+  plannedMs: number,
+  scriptJudge: ((nowMs: number) => AbortedBy | null) | null,
+) {
   const controller = new AbortController();
   const watch = rules.length > 0 ? new AbortWatch(rules, intervalMs) : null;
   let running = true;
   const state = {
     signal: controller.signal,
     abortedBy: null as AbortedBy | null,
-    onInterval: watch === null ? undefined : (delta: Readonly<IntervalDelta>) => {
+    onInterval: watch === null && scriptJudge === null ? undefined : (delta: Readonly<IntervalDelta>) => {
       // A late sample's few responses belong to an interval already judged: they are in the results.
       if (!running || delta.late || state.abortedBy !== null) return;
-      const failed = watch.add(delta);
+      const failed = watch?.add(delta) ?? scriptJudge?.((delta.index + 1) * intervalMs) ?? null;
       if (failed === null || failed.atSec * 1000 >= plannedMs) return;
       state.abortedBy = failed;
       controller.abort();

@@ -134,6 +134,24 @@ Deno.test("thresholds on checks, custom metrics and iterations are judged after 
   ]]);
 });
 
+Deno.test("abortOnFail on a custom metric is judged live, from its delayAbortEval", () => {
+  const { afterRun } = mapped({
+    thresholds: {
+      check_failure_rate: ["rate<0.01", {
+        threshold: "rate<=0.05",
+        abortOnFail: true,
+        delayAbortEval: "1m30s",
+      }],
+      ws_msgs_received: [{ threshold: "count>0", abortOnFail: true }],
+    },
+  });
+  assertEquals(afterRun, [
+    { metric: "check_failure_rate", rule: "rate<0.01" },
+    { metric: "check_failure_rate", rule: "rate<=0.05", abortOnFail: { delayMs: 90_000 } },
+    { metric: "ws_msgs_received", rule: "count>0", abortOnFail: { delayMs: 0 } },
+  ]);
+});
+
 Deno.test("what loadlab cannot honour is refused at its path, never dropped", () => {
   assertEquals(problems({ hosts: { "a.b": "1.2.3.4" }, tags: { team: "x" } }), ["options.hosts"]);
   assertEquals(problems({ scenarios: { a: { executor: "constant-vus", startTime: "soon" } } }), [
@@ -145,14 +163,14 @@ Deno.test("what loadlab cannot honour is refused at its path, never dropped", ()
         checks: ["count>1"],
         "my_trend{kind:a}": ["avg<1"],
         http_req_waiting: ["p(95)<1"],
-        my_rate: [{ threshold: "rate>0.5", abortOnFail: true }],
+        iterations: [{ threshold: "count>1", abortOnFail: true }],
       },
     }),
     [
       "options.thresholds.checks[0]",
       'options.thresholds["my_trend{kind:a}"]',
       "options.thresholds.http_req_waiting",
-      "options.thresholds.my_rate[0]",
+      "options.thresholds.iterations[0]",
     ],
   );
   assertEquals(problems({ vus: 2, duration: "1x" }), ["options.duration"]);

@@ -2,7 +2,8 @@
  * @module
  * A k6 script's thresholds (`{ metric{tags}: [expr | {threshold, abortOnFail, delayAbortEval}] }`) as
  * loadlab's k6 form (`http_req_duration{name:x}: p(95)<500`) for the HTTP metrics loadlab measures, and as
- * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics. A
+ * rules judged after the run on k6's summary for `checks`, custom metrics and the iteration metrics (those
+ * with `abortOnFail` on a custom metric judged live as well, runner/script/k6/metrics_channel.ts). A
  * threshold on the HTTP metrics selects requests by `name`, `method` or any tag the script's requests
  * carry (`{kind:html}`, `{scenario:browse}`: runner/script/k6/k6_tags.ts). A threshold on a metric the
  * summary has no numbers for, or a custom metric's by tag, is a problem at its path. k6's gRPC metrics are
@@ -14,10 +15,15 @@ import { k6Duration, type Problem } from "./k6_duration.ts";
 
 type Options = Record<string, unknown>;
 
-/** A threshold judged after the run: `rate>0.9` on `checks`. */
+/**
+ * A threshold judged after the run: `rate>0.9` on `checks`. One with `abortOnFail` on a metric the k6
+ * runtime sends while the load runs (a custom metric, k6/ws's) is judged live too, from `delayMs` of
+ * measured time on (runner/script/k6/metrics_channel.ts), and stops the run when it fails.
+ */
 export interface AfterRunRule {
   metric: string;
   rule: string;
+  abortOnFail?: { delayMs: number };
 }
 
 const METRICS = new Set(["http_req_duration", "http_reqs", "http_req_failed"]);
@@ -34,6 +40,15 @@ const NOT_MEASURED = new Set([
   "vus_max",
   "group_duration",
   "dropped_iterations",
+]);
+/** k6's metrics counted in the load's workers' results, known once the run is over (not sent live). */
+const COUNTED_AFTER = new Set([
+  "checks",
+  "iterations",
+  "iteration_duration",
+  "vus",
+  "data_sent",
+  "data_received",
 ]);
 const AFTER_RUN_RULE =
   /^(avg|min|max|med|p\(\d+(\.\d+)?\)|count|rate|value)\s*(<=|>=|==|!=|<|>)\s*-?\d+(\.\d+)?$/;
@@ -76,7 +91,10 @@ export function thresholdsOf(
   return out;
 }
 
-/** Thresholds judged after the run (abortOnFail would need them live): `checks` takes `rate` rules. */
+/**
+ * Thresholds judged after the run: `checks` takes `rate` rules. `abortOnFail` is honoured on the metrics
+ * the runtime sends as the load runs (custom ones, k6/ws's), not on those counted in the run's results.
+ */
 function afterRunRules(metric: string, list: unknown, path: Array<string | number>, problem: Problem) {
   const rules: AfterRunRule[] = [];
   for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
@@ -87,8 +105,16 @@ function afterRunRules(metric: string, list: unknown, path: Array<string | numbe
         [...path, k],
         `${rule}: not a rule loadlab judges on ${metric} (e.g. rate>0.95, p(95)<200, count>10)`,
       );
+    } else if (t.abortOnFail && COUNTED_AFTER.has(metric)) {
+      problem(
+        [...path, k],
+        `abortOnFail on ${metric} is not honoured: ${metric} is counted in the run's results, judged after it`,
+      );
     } else if (t.abortOnFail) {
-      problem([...path, k], `abortOnFail on ${metric} is not honoured: it is judged after the run`);
+      const delay = t.delayAbortEval === undefined
+        ? "0ms"
+        : k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
+      rules.push({ metric, rule, abortOnFail: { delayMs: parseInt(delay ?? "0", 10) } });
     } else rules.push({ metric, rule });
   }
   return rules;

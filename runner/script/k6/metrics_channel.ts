@@ -4,16 +4,31 @@
  * runtimes send their parts on (metrics.ts) from before the load, and `k6CustomMetrics` adds them up as
  * k6's summary shows them: a trend's avg, min, med, max and percentiles over every value, a counter's
  * count and rate, a rate's share of true values, a gauge's last value. The parts of every run of the
- * process add up (`loadlab run script.js` has one run).
+ * process add up (`loadlab run script.js` has one run). A threshold with `abortOnFail` on one of them is
+ * judged here while the load runs (`k6LiveJudge`), and stops the run when it fails, as under k6.
  */
 import type { K6Metric } from "../../../results/export/k6_summary_text.ts";
+import { k6RuleHolds } from "../../../results/export/k6_summary.ts";
+import type { AbortedBy } from "../../../results/threshold_abort.ts";
 import { type MetricPart, METRICS_CHANNEL } from "./metrics.ts";
+
+/** A threshold with `abortOnFail` on a metric sent here: `rate<=0.05` on `check_failure_rate`. */
+export interface LiveRule {
+  metric: string;
+  rule: string;
+  /** Measured time before which it is not judged (k6's `delayAbortEval`). */
+  delayMs: number;
+}
 
 const totals = new Map<string, MetricPart>();
 let listening: BroadcastChannel | null = null;
+let live: LiveRule[] = [];
+/** The live rule that failed first: every later judgement (each load of the run) sees it. */
+let failed: AbortedBy | null = null;
 
-/** Starts listening (once per process). */
-export function collectK6Metrics(): void {
+/** Starts listening (once per process); `rules` are judged live by `k6LiveJudge`. */
+export function collectK6Metrics(rules: LiveRule[] = []): void {
+  live = rules, failed = null;
   if (listening !== null) return;
   listening = new BroadcastChannel(METRICS_CHANNEL);
   listening.onmessage = (e: MessageEvent<MetricPart[]>) => {
@@ -30,6 +45,31 @@ function add(part: MetricPart): void {
   total.count += part.count, total.sum += part.sum, total.trues += part.trues;
   if (part.kind === "trend") { for (const v of part.values) total.values.push(v); }
   else if (part.kind === "gauge") total.values = part.values;
+}
+
+/**
+ * What the run's interval judge calls when an interval completes, `nowMs` of measured time in: the first
+ * live rule that fails on the metrics added up so far (a rate's share, a trend's percentile, a counter's
+ * count), as k6 judges its thresholds while the test runs; null while all hold. A rule is not judged
+ * before its delay or before its metric got a value. As under k6, a lower bound on a count (`count>100`)
+ * fails while the count is short of it. Null when no rule is live (the run pays nothing).
+ */
+export function k6LiveJudge(): ((nowMs: number) => AbortedBy | null) | null {
+  return live.length === 0 ? null : judge;
+}
+
+function judge(nowMs: number): AbortedBy | null {
+  if (failed !== null) return failed;
+  for (const r of live) {
+    const total = totals.get(r.metric);
+    if (nowMs < r.delayMs || total === undefined) continue;
+    const values = metricOf(total, Math.max(nowMs, 1) / 1000).values;
+    if (k6RuleHolds(values, r.rule)) continue;
+    const stat = /^\s*([a-z]+(?:\([\d.]+\))?)/.exec(r.rule)?.[1] ?? "";
+    failed = { threshold: `${r.metric}: ${r.rule}`, atSec: nowMs / 1000, actual: values[stat] ?? 0 };
+    return failed;
+  }
+  return null;
 }
 
 /** Stops listening; the custom metrics as k6's summary metrics, rates over `durationSec`. */

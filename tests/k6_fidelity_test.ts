@@ -1,0 +1,49 @@
+/**
+ * k6 scripts behaving as under k6 where loadlab once refused or left them short: a custom metric's
+ * threshold with `abortOnFail` stopping the run live (results and k6's summary still written, the run
+ * marked aborted by it), and `res.ocsp` as k6 gives it without a stapled answer. Against the built-in
+ * target; loads bounded in time and count.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+
+const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
+const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
+
+/** `loadlab run SCRIPT --target app=URL` in a fresh folder: exit code, output, results.json, the folder. */
+async function runIn(script: string, url: string) {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-fidelity-" });
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", fixture(script)]
+      .concat(["--target", `app=${url}`, "--out-dir", "out"]),
+    cwd: dir,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+  return { code: out.code, text, results, dir };
+}
+
+Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbortEval", () =>
+  withTarget(async (url) => {
+    const startMs = performance.now();
+    const { code, text, results, dir } = await runIn("abort_custom.js", url);
+    assertEquals(code, 1, text);
+    const run = results.runs[0];
+    assertEquals([run.abortedBy.threshold, run.abortedBy.actual, run.incomplete], [
+      "check_failure_rate: rate<=0.05",
+      1,
+      true,
+    ]);
+    ok(run.abortedBy.atSec >= 1 && run.abortedBy.atSec < 15, JSON.stringify(run.abortedBy));
+    ok(performance.now() - startMs < 18_000, "the 20 s run was not stopped");
+    ok(/aborted at [\d.]+s by check_failure_rate: rate<=0\.05/.test(text), text);
+    const m = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`)).metrics;
+    assertEquals(m.check_failure_rate.thresholds, {
+      "rate<0.01": { ok: false },
+      "rate<=0.05": { ok: false },
+    });
+    ok(m.check_failure_rate.values.passes > 0, JSON.stringify(m.check_failure_rate));
+  }));
