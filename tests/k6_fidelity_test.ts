@@ -47,3 +47,18 @@ Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbort
     });
     ok(m.check_failure_rate.values.passes > 0, JSON.stringify(m.check_failure_rate));
   }));
+
+Deno.test("res.ocsp over plain HTTP is k6's empty answer; k6/http's OCSP and TLS names", () =>
+  withTarget(async (url) => {
+    const { code, text, results } = await runIn("ocsp_plain.js", url);
+    assertEquals(code, 0, text);
+    const checks = results.runs[0].flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+    assertEquals(
+      checks.map((c: { name: string; passed: number; failed: number }) => [c.name, c.passed, c.failed]),
+      [
+        ["ocsp empty over http", 2, 0],
+        ["ocsp names", 2, 0],
+        ["tls names", 2, 0],
+      ],
+    );
+  }));

@@ -1,14 +1,15 @@
 /**
  * @module
- * k6's `k6/http` for converted scripts. In a session every request goes on the session's connection to
- * the run's target: an absolute URL keeps its path and query, and its origin must be the one origin the
- * script's requests name (the first seen in this isolate; `--target app=URL` points it elsewhere), so a
- * k6 script written against a public host runs against a local server unchanged. Redirects are followed
- * as k6 follows them (`redirects`, default 10; each hop is a request of the run). Outside a session
- * (setup, teardown) requests go through `fetch` to the URL as written, unmeasured. `http.batch` sends its
- * requests one after another: a session has one request in flight on its connection (k6 sends a batch's
- * requests in parallel, up to `batchPerHost`). `params.auth: "digest"` answers a Digest challenge with the
- * URL's credentials (digest_auth.ts); `params.jar` may be a jar of the script's own (local_jar.ts).
+ * k6's `k6/http` for converted scripts. In a session a request to the script's first origin (the first seen
+ * in this isolate; `--target app=URL` points it elsewhere) goes to the run's target with its path and
+ * query, so a k6 script written against a public host runs against a local server unchanged; a URL of
+ * another origin goes to that origin as written (or where the script's `routes` send it), on connections
+ * the virtual user dials. Redirects are followed as k6 follows them (`redirects`, default 10; each hop is
+ * a request of the run). Outside a session (setup, teardown) requests go through `fetch` to the URL as
+ * written, unmeasured. `http.batch` sends its requests in parallel as k6 does (`s.batch`: at most the
+ * options' `batch` at once, `batchPerHost` to one host, each on a connection of the VU's). `params.auth:
+ * "digest"` answers a Digest challenge with the URL's credentials (digest_auth.ts); `params.jar` may be a
+ * jar of the script's own (local_jar.ts).
  */
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { cookieJar } from "./vu_jar.ts";
@@ -17,6 +18,7 @@ import { type Asked, fetchedResponse, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar } from "./local_jar.ts";
+import { TLS_NAMES } from "./tls_info.ts";
 import type { Response } from "../session.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
@@ -192,17 +194,12 @@ function placeOf(href: string): Place {
   return place;
 }
 
-/** The path and query of `href`; its origin must be the script's one origin. */
+/** The path and query of a URL of the script's first origin (the run's target); another's URL as it is. */
 function pathOf(href: string): string {
   const place = placeOf(href);
   if (place.origin === "") return place.path;
   scriptOrigin ??= place.origin;
-  if (place.origin !== scriptOrigin) {
-    throw new Error(
-      `${place.origin}: a second origin; a converted k6 script sends to one target (${scriptOrigin} is this run's target)`,
-    );
-  }
-  return place.path;
+  return place.origin === scriptOrigin ? place.path : href;
 }
 
 /** `http://user:pass@host/`: k6 sends the URL's credentials as Basic authorization. */
@@ -248,7 +245,10 @@ type BatchItem = string | [string, Url, Body?, Params?] | {
   params?: Params;
 };
 
-/** k6's batch: every request, one after another on the session's connection; results in the same shape. */
+/**
+ * k6's batch: in a session every request at once (`s.batch`, within k6's `batch` and `batchPerHost`),
+ * outside one one after another; results in the same shape.
+ */
 export async function batch(
   requests: BatchItem[] | Record<string, BatchItem>,
 ): Promise<K6Response[] | Record<string, K6Response>> {
@@ -258,6 +258,14 @@ export async function batch(
       : Array.isArray(item)
       ? request(item[0], item[1], item[2], item[3])
       : request(item.method, item.url, item.body, item.params);
+  const s = current()?.s;
+  if (s !== undefined) {
+    const limits = { parallel: requestDefaults.batch, perHost: requestDefaults.batchPerHost };
+    if (Array.isArray(requests)) return await s.batch(() => Promise.all(requests.map(one)), limits);
+    const keys = Object.keys(requests);
+    const responses = await s.batch(() => Promise.all(keys.map((key) => one(requests[key]))), limits);
+    return Object.fromEntries(keys.map((key, k) => [key, responses[k]]));
+  }
   if (Array.isArray(requests)) {
     const out: K6Response[] = [];
     for (const item of requests) out.push(await one(item));
@@ -298,4 +306,5 @@ export default {
   cookieJar,
   CookieJar,
   file,
+  ...TLS_NAMES,
 };

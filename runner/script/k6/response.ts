@@ -2,13 +2,15 @@
  * @module
  * k6's response object over a loadlab session response (or, outside a session, over a fetched one):
  * `status`, `body` (text, bytes with `responseType: "binary"`, null with `"none"`), `json(selector?)`,
- * `headers` (read by any spelling of a name: `res.headers["Content-Type"]`), `cookies`, `timings`
+ * `headers` (read by any spelling of a name: `res.headers["Content-Type"]`), `cookies`, `ocsp`, `timings`
  * (`duration` and `waiting` are the time the script waited for the response; loadlab's own latency of
  * the request is in the run's results), `error` and `error_code` when the request failed (status 0).
  * The body is decoded only when read. `html(selector?)` parses the body with html.ts, which a script that
  * parses HTML imports (so no other script loads the parser).
  */
 import type { Response } from "../session.ts";
+import { current } from "./runtime.ts";
+import { type Ocsp, ocspOf } from "./tls_info.ts";
 
 /** The HTML parser html.ts sets when a script that parses HTML imports it (null in every other script). */
 let parseHtml: ((text: string) => { find(selector: string): unknown }) | null = null;
@@ -85,6 +87,11 @@ export class K6Response {
       sending: 0,
       receiving: 0,
     };
+  }
+
+  /** k6's stapled OCSP answer: loadlab asks for none, so over TLS k6's "unknown" (tls_info.ts). */
+  get ocsp(): Readonly<Ocsp> {
+    return ocspOf(current()?.s.target ?? this.url);
   }
 
   get body(): string | ArrayBuffer | null {

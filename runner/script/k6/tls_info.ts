@@ -1,0 +1,55 @@
+/**
+ * @module
+ * What k6's response says of its TLS connection's certificate status (`res.ocsp`) and k6/http's names for
+ * it (`http.OCSP_STATUS_GOOD`, the revocation reasons, `http.TLS_1_2`). k6 reads a stapled OCSP answer
+ * from the handshake; loadlab's TLS clients ask for none, so a response over TLS says what k6 says when
+ * the server stapled nothing (`status: "unknown"`, the times 0, no reason), and one over plain HTTP what
+ * k6 leaves there (every field empty).
+ */
+
+/** k6's `res.ocsp`: the stapled OCSP answer's status, reason and times (seconds since the epoch). */
+export interface Ocsp {
+  produced_at: number;
+  this_update: number;
+  next_update: number;
+  revoked_at: number;
+  revocation_reason: string;
+  status: string;
+}
+
+const OVER_TLS: Readonly<Ocsp> = Object.freeze({
+  produced_at: 0,
+  this_update: 0,
+  next_update: 0,
+  revoked_at: 0,
+  revocation_reason: "",
+  status: "unknown",
+});
+const PLAIN: Readonly<Ocsp> = Object.freeze({ ...OVER_TLS, status: "" });
+
+/** `res.ocsp` of a response from `origin` (the run's target, where the request went). */
+export function ocspOf(origin: string): Readonly<Ocsp> {
+  return origin.startsWith("https:") || origin.startsWith("wss:") ? OVER_TLS : PLAIN;
+}
+
+/** k6/http's constants for `res.ocsp` and `res.tls_version`, as k6 spells their values. */
+export const TLS_NAMES = {
+  OCSP_STATUS_GOOD: "good",
+  OCSP_STATUS_REVOKED: "revoked",
+  OCSP_STATUS_SERVER_FAILED: "server_failed",
+  OCSP_STATUS_UNKNOWN: "unknown",
+  OCSP_REASON_UNSPECIFIED: "unspecified",
+  OCSP_REASON_KEY_COMPROMISE: "key_compromise",
+  OCSP_REASON_CA_COMPROMISE: "ca_compromise",
+  OCSP_REASON_AFFILIATION_CHANGED: "affiliation_changed",
+  OCSP_REASON_SUPERSEDED: "superseded",
+  OCSP_REASON_CESSATION_OF_OPERATION: "cessation_of_operation",
+  OCSP_REASON_CERTIFICATE_HOLD: "certificate_hold",
+  OCSP_REASON_REMOVE_FROM_CRL: "remove_from_crl",
+  OCSP_REASON_PRIVILEGE_WITHDRAWN: "privilege_withdrawn",
+  OCSP_REASON_AA_COMPROMISE: "aa_compromise",
+  TLS_1_0: "tls1.0",
+  TLS_1_1: "tls1.1",
+  TLS_1_2: "tls1.2",
+  TLS_1_3: "tls1.3",
+} as const;
