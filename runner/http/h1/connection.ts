@@ -18,7 +18,8 @@ import {
   responseTimeoutMessage,
   UNSOLICITED,
 } from "../exchange_errors.ts";
-import { MAX_EMPTY_LINES, NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
+import { MAX_EMPTY_LINES } from "../../../http1/head_lines.ts";
+import { NEED_MORE, PARSE_ERROR } from "../../../http1/message_framer.ts";
 import { ResponseParser } from "./response_parser.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { ConnectionIo } from "./connection_io.ts";

@@ -1,0 +1,289 @@
+/**
+ * @module
+ * The line states of HTTP/1.1 framing (RFC 9112): the empty lines before a start line, the start line,
+ * the field lines up to the empty line that ends a head (or a chunked body's trailer section), and each
+ * chunk-size line. message_framer.ts drives it over a head's bytes and takes over at every line that ends
+ * something (a head, the trailers, a chunk-size line): what a head means for the body is the framer's
+ * business, where lines end and which bytes they may hold is this file's. Each kind of line is scanned by
+ * its own file (start_line.ts, field_lines.ts, chunk_line.ts), byte by byte, with fast paths for what
+ * came whole. HOT PATH: no strings or objects per message; errors are constant strings.
+ *
+ * Strict where a reader that ends a line elsewhere than its sender can be steered: a CR not followed by
+ * LF is an error, and so is a bare LF in a chunked body (chunk lines, trailers and its last line end in
+ * CRLF, RFC 9112 7.1) or anywhere in a `verbatim` head. Tolerated otherwise: up to 8 empty lines before a
+ * start line and a bare LF as the end of a head's line.
+ */
+import { BAD_CHUNK_LINE, ChunkLine } from "./chunk_line.ts";
+import { BAD_FIELD_LINE, FieldLines } from "./field_lines.ts";
+import { BAD_LINE, StartLine } from "./start_line.ts";
+
+/** `scan` found bytes that break the framing rules; `error` says which. */
+export const BAD_HEAD_LINE = -2;
+
+/** Empty lines ignored before a start line (RFC 9112 2.2 asks servers to ignore at least one). */
+export const MAX_EMPTY_LINES = 8;
+
+/** What the line `scan` stopped after ended: nothing yet, a head, the trailers (the message), a chunk-size line. */
+export const EV_NONE = 0, EV_HEAD = 1, EV_TRAILERS = 2, EV_CHUNK_LINE = 3;
+
+const CR = 13, LF = 10, SP = 32, HTAB = 9;
+
+// Line states; S_IDLE: between heads, while the framer counts body bytes.
+const S_START = 0; // empty lines before a start line
+const S_START_LINE = 1; // start_line.ts
+const S_FIELD_START = 2;
+const S_NAME = 3; // field_lines.ts
+const S_VALUE = 4; // field_lines.ts
+const S_CR = 5; // a CR: LF must follow
+const S_CHUNK_LINE = 6; // chunk_line.ts
+const S_IDLE = 7;
+
+// What a line end (LF) completes.
+const L_EMPTY = 0, L_START = 1, L_FIELD = 2, L_HEAD_END = 3, L_CHUNK_SIZE = 4;
+
+/** The lines of one head after another (and of a chunked body's framing); `startHead()` before each head. */
+export class HeadLines {
+  /** Status code of the head's start line (0 for a request). */
+  status = 0;
+  /** The start line said HTTP/1.0. */
+  http10 = false;
+  /** A request whose method is HEAD. */
+  headMethod = false;
+  /** Bytes of empty lines skipped before the start line. */
+  leadingBytes = 0;
+  /** Buffer offsets of a request-target (valid when the request line came in one `scan`). */
+  targetStart = 0;
+  targetEnd = 0;
+  /** Data bytes announced by the last chunk-size line. */
+  chunkSize = 0;
+  /** What the last `scan` stopped after (EV_*). */
+  event = EV_NONE;
+  /** Why `scan` returned BAD_HEAD_LINE (a constant string: no allocation). */
+  error = "";
+  /** The head's field lines, and what its framing fields said. */
+  readonly fields: FieldLines;
+  readonly #line: StartLine;
+  readonly #chunkLine = new ChunkLine();
+  readonly #request: boolean;
+  readonly #verbatim: boolean;
+  #state = S_IDLE;
+  #lineKind = L_EMPTY;
+  #emptyLines = 0;
+
+  constructor(request: boolean, verbatim: boolean) {
+    this.#request = request;
+    this.#verbatim = verbatim;
+    this.#line = new StartLine(request);
+    this.fields = new FieldLines(verbatim);
+  }
+
+  /** Prepares for a head: empty lines, then its start line. */
+  startHead(): void {
+    this.#state = S_START;
+    this.#lineKind = L_EMPTY;
+    this.event = EV_NONE;
+    this.#emptyLines = 0;
+    this.fields.reset();
+    this.http10 = false;
+    this.status = 0;
+    this.headMethod = false;
+    this.leadingBytes = 0;
+  }
+
+  /** Prepares for a chunk-size line. */
+  expectChunkLine(): void {
+    this.#chunkLine.reset();
+    this.#state = S_CHUNK_LINE;
+  }
+
+  /** True while no byte of the head has been taken (not even an empty line's). */
+  get atStart(): boolean {
+    return this.#state === S_START;
+  }
+
+  /**
+   * Line states over buf[i, stop): returns where it stopped (at `stop`, or just past a line that ended
+   * a head, the trailers or a chunk-size line, `event` saying which), or BAD_HEAD_LINE. Each state's step
+   * returns the same.
+   */
+  scan(buf: Uint8Array, i: number, stop: number): number {
+    this.event = EV_NONE;
+    while (i < stop && this.event === EV_NONE) {
+      switch (this.#state) {
+        case S_START:
+          i = this.#beforeStartLine(buf[i], i);
+          break;
+        case S_START_LINE:
+          i = this.#startLine(buf, i, stop);
+          break;
+        case S_FIELD_START:
+          i = this.#lineStart(buf, i, stop);
+          break;
+        case S_NAME:
+          i = this.#name(buf, i, stop);
+          break;
+        case S_VALUE:
+          i = this.#value(buf, i, stop);
+          break;
+        case S_CR:
+          if (buf[i] !== LF) return this.#fail("bare CR");
+          if (this.#lineKind === L_EMPTY) this.leadingBytes++;
+          i = this.#lineEnd(this.#lineKind) ? i + 1 : BAD_HEAD_LINE;
+          break;
+        case S_CHUNK_LINE:
+          i = this.#chunkSizeLine(buf, i, stop);
+          break;
+        default:
+          return i; // not a line state (reached only through a bug): hand back to the framer
+      }
+      if (i === BAD_HEAD_LINE) return BAD_HEAD_LINE;
+    }
+    return i;
+  }
+
+  #fail(message: string): number {
+    this.error = message;
+    return BAD_HEAD_LINE;
+  }
+
+  /** Byte `c` at `i` before a start line: an empty line's CR or LF is skipped; anything else starts the line. */
+  #beforeStartLine(c: number, i: number): number {
+    if (c === CR || c === LF) {
+      this.leadingBytes++;
+      return this.#endOfLine(c, L_EMPTY) ? i + 1 : BAD_HEAD_LINE;
+    }
+    this.#line.reset();
+    this.#state = S_START_LINE;
+    return i;
+  }
+
+  /** Start line bytes: on through its line end, taking what it said. */
+  #startLine(buf: Uint8Array, i: number, stop: number): number {
+    const line = this.#line;
+    const end = line.scan(buf, i, stop);
+    if (end === BAD_LINE) return this.#fail(line.error);
+    if (end === stop) return stop;
+    this.status = line.status;
+    this.http10 = line.http10;
+    this.headMethod = line.headMethod;
+    this.targetStart = line.targetStart;
+    this.targetEnd = line.targetEnd;
+    if (buf[end] === CR && end + 1 < stop && buf[end + 1] === LF) {
+      this.#state = S_FIELD_START; // the common line end, without a trip through S_CR
+      return end + 2;
+    }
+    return this.#endOfLine(buf[end], L_START) ? end + 1 : BAD_HEAD_LINE;
+  }
+
+  /** The first byte of a line after the start line: the head's (or trailers') end, an obs-fold, or a name. */
+  #lineStart(buf: Uint8Array, i: number, stop: number): number {
+    const c = buf[i];
+    if (c === CR || c === LF) {
+      if (c === CR && i + 1 < stop && buf[i + 1] === LF) {
+        return this.#lineEnd(L_HEAD_END) ? i + 2 : BAD_HEAD_LINE;
+      }
+      return this.#endOfLine(c, L_HEAD_END) ? i + 1 : BAD_HEAD_LINE;
+    }
+    const lines = this.fields;
+    if (c === SP || c === HTAB) {
+      if (!lines.fold()) return this.#fail(lines.error);
+      this.#state = S_VALUE;
+      return i + 1;
+    }
+    if (!lines.startName(c)) return this.#fail(lines.error);
+    this.#state = S_NAME;
+    return this.#name(buf, i, stop);
+  }
+
+  /** Field name bytes, and on past its colon into the value. */
+  #name(buf: Uint8Array, i: number, stop: number): number {
+    const colon = this.fields.name(buf, i, stop);
+    if (colon === BAD_FIELD_LINE) return this.#fail(this.fields.error);
+    if (colon === stop) return stop;
+    this.#state = S_VALUE;
+    return this.#value(buf, colon + 1, stop);
+  }
+
+  /** Field value bytes, up to and through the line end. */
+  #value(buf: Uint8Array, i: number, stop: number): number {
+    i = this.fields.value(buf, i, stop);
+    if (i === BAD_FIELD_LINE) return this.#fail(this.fields.error);
+    if (i === stop) return i;
+    const c = buf[i];
+    if (c === CR && i + 1 < stop && buf[i + 1] === LF) {
+      this.#state = S_FIELD_START; // the common line end, without a trip through S_CR
+      return i + 2;
+    }
+    return this.#endOfLine(c, L_FIELD) ? i + 1 : BAD_HEAD_LINE;
+  }
+
+  /** Chunk-size line bytes, up to and through the line end, which sets how much data follows. */
+  #chunkSizeLine(buf: Uint8Array, i: number, stop: number): number {
+    const line = this.#chunkLine;
+    const end = line.scan(buf, i, stop);
+    if (end === BAD_CHUNK_LINE) return this.#fail(line.error);
+    if (end === stop) return stop;
+    this.chunkSize = line.size;
+    if (buf[end] === CR && end + 1 < stop && buf[end + 1] === LF) {
+      return this.#lineEnd(L_CHUNK_SIZE) ? end + 2 : BAD_HEAD_LINE;
+    }
+    return this.#endOfLine(buf[end], L_CHUNK_SIZE) ? end + 1 : BAD_HEAD_LINE;
+  }
+
+  /** `c` ends the line's content: CR (LF must follow) or LF (bare: tolerated in a head unless verbatim). */
+  #endOfLine(c: number, kind: number): boolean {
+    this.#lineKind = kind;
+    if (c === CR) {
+      this.#state = S_CR;
+      return true;
+    }
+    if (c !== LF) {
+      this.error = kind === L_START
+        ? (this.#request ? "bad request line" : "bad status line")
+        : "control byte in a line";
+      return false;
+    }
+    if (this.#verbatim) {
+      this.error = "bare LF line end";
+      return false;
+    }
+    if (kind === L_CHUNK_SIZE || this.fields.inTrailers) {
+      // RFC 9112 2.2's bare-LF allowance covers the head; chunked coding (7.1) is CRLF only, as in
+      // llhttp, hyper and nginx: a reader that took LF here would find another end than they do.
+      this.error = "bare LF in a chunked body";
+      return false;
+    }
+    return this.#lineEnd(kind);
+  }
+
+  /** A line of `kind` ended (its LF consumed). */
+  #lineEnd(kind: number): boolean {
+    this.#lineKind = kind;
+    switch (kind) {
+      case L_EMPTY:
+        this.#state = S_START;
+        if (++this.#emptyLines > MAX_EMPTY_LINES) {
+          this.error = "too many empty lines before the start line";
+          return false;
+        }
+        return true;
+      case L_START:
+      case L_FIELD:
+        this.#state = S_FIELD_START;
+        return true;
+      case L_HEAD_END:
+        this.#state = S_IDLE;
+        this.event = this.fields.inTrailers ? EV_TRAILERS : EV_HEAD;
+        if (this.fields.endField()) return true;
+        this.error = this.fields.error;
+        return false;
+      default: // L_CHUNK_SIZE
+        this.event = EV_CHUNK_LINE;
+        if (this.chunkSize === 0) {
+          this.fields.startTrailers();
+          this.#state = S_FIELD_START;
+        } else this.#state = S_IDLE;
+        return true;
+    }
+  }
+}
