@@ -5,8 +5,8 @@
  * `iterations` and the iteration executors are `count` loads of sessions, the arrival-rate executors are
  * `rate` phases); several scenarios (or one with a `startTime`) as one load each, run together from their
  * `startTime`s (the experiment's `together:`); thresholds in k6's syntax as loadlab's k6 form
- * (`http_req_duration{name:x}: p(95)<500`; k6_thresholds.ts); `noConnectionReuse` and
- * `insecureSkipTLSVerify` as each load's connection and TLS. An option loadlab cannot honour is a problem
+ * (`http_req_duration{name:x}: p(95)<500`; k6_thresholds.ts); `noConnectionReuse`,
+ * `insecureSkipTLSVerify`, `tlsVersion` and `tlsCipherSuites` as each load's connection and TLS. An option loadlab cannot honour is a problem
  * at its path (`options.scenarios.a.maxVUs`), never dropped. Pure: options in, experiment fields or
  * problems out.
  */
@@ -50,6 +50,25 @@ const HONOURED = new Set([
 ]);
 const LOAD_KEYS = new Set(["vus", "duration", "iterations", "stages", "scenarios"]);
 
+/**
+ * k6's `tlsVersion` (`"tls1.2"`, or `{ min, max }`) and `tlsCipherSuites` (standard names) as a load's
+ * `tls` (runner/http/tls/options.ts checks the names; the epoll transport's OpenSSL honours them).
+ */
+function tlsOf(key: string, value: unknown, problem: Problem): Record<string, unknown> {
+  if (key === "tlsCipherSuites") {
+    if (Array.isArray(value) && value.every((v) => typeof v === "string")) return { ciphers: value };
+    problem(["options", key], 'tlsCipherSuites is a list of suite names, e.g. ["TLS_AES_128_GCM_SHA256"]');
+    return {};
+  }
+  if (typeof value === "string") return { minVersion: value, maxVersion: value };
+  const v = (value ?? {}) as Options;
+  if (typeof value !== "object" || Object.keys(v).some((k) => k !== "min" && k !== "max")) {
+    problem(["options", key], 'tlsVersion is "tls1.2" or { min: "tls1.2", max: "tls1.3" }');
+    return {};
+  }
+  return { ...(v.min ? { minVersion: v.min } : {}), ...(v.max ? { maxVersion: v.max } : {}) };
+}
+
 /** The experiment fields of k6 `options` (after the CLI's overrides), or the problems at their paths. */
 export function k6Experiment(
   options: Options,
@@ -61,8 +80,10 @@ export function k6Experiment(
   for (const [key, value] of Object.entries(options)) {
     if (LOAD_KEYS.has(key) || HONOURED.has(key) || key === "thresholds") continue;
     if (key === "noConnectionReuse") extra.connection = value ? "per-arrival" : "keep-alive";
-    else if (key === "insecureSkipTLSVerify") extra.tls = { insecure: Boolean(value) };
-    else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
+    else if (key === "insecureSkipTLSVerify") extra.tls = { ...extra.tls ?? {}, insecure: Boolean(value) };
+    else if (key === "tlsVersion" || key === "tlsCipherSuites") {
+      extra.tls = { ...extra.tls ?? {}, ...tlsOf(key, value, problem) };
+    } else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
   }
   const afterRun: AfterRunRule[] = [];
   const thresholds = thresholdsOf(options.thresholds, problem, afterRun);

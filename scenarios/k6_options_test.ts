@@ -152,6 +152,25 @@ Deno.test("abortOnFail on a custom metric is judged live, from its delayAbortEva
   ]);
 });
 
+Deno.test("tlsVersion and tlsCipherSuites are the load's TLS versions and suites", () => {
+  const { loads } = mapped({
+    insecureSkipTLSVerify: true,
+    tlsVersion: { min: "tls1.0", max: "tls1.2" },
+    tlsCipherSuites: ["TLS_RSA_WITH_AES_128_GCM_SHA256"],
+  });
+  assertEquals(loads.k6.tls, {
+    insecure: true,
+    minVersion: "tls1.0",
+    maxVersion: "tls1.2",
+    ciphers: ["TLS_RSA_WITH_AES_128_GCM_SHA256"],
+  });
+  assertEquals(mapped({ tlsVersion: "tls1.3" }).loads.k6.tls, { minVersion: "tls1.3", maxVersion: "tls1.3" });
+  assertEquals(problems({ tlsVersion: { lowest: "tls1.2" }, tlsCipherSuites: "TLS_AES_128_GCM_SHA256" }), [
+    "options.tlsVersion",
+    "options.tlsCipherSuites",
+  ]);
+});
+
 Deno.test("what loadlab cannot honour is refused at its path, never dropped", () => {
   assertEquals(problems({ hosts: { "a.b": "1.2.3.4" }, tags: { team: "x" } }), ["options.hosts"]);
   assertEquals(problems({ scenarios: { a: { executor: "constant-vus", startTime: "soon" } } }), [

@@ -1,11 +1,13 @@
 /**
  * k6 scripts behaving as under k6 where loadlab once refused or left them short: a custom metric's
  * threshold with `abortOnFail` stopping the run live (results and k6's summary still written, the run
- * marked aborted by it), and `res.ocsp` as k6 gives it without a stapled answer. Against the built-in
- * target; loads bounded in time and count.
+ * marked aborted by it), `tlsVersion` and `tlsCipherSuites` offered by the OpenSSL client, and `res.ocsp`
+ * as k6 gives it without a stapled answer. Against the built-in target (an HTTPS `Deno.serve` for TLS);
+ * loads bounded in time and count.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
+import { EPOLL_TLS_BLOCKER, withTlsTarget } from "./tls_fixtures.ts";
 
 const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
@@ -62,3 +64,26 @@ Deno.test("res.ocsp over plain HTTP is k6's empty answer; k6/http's OCSP and TLS
       ],
     );
   }));
+
+Deno.test({
+  name:
+    "tlsVersion and tlsCipherSuites: OpenSSL offers TLS 1.2 at most and the named suite; res.ocsp unknown",
+  ignore: EPOLL_TLS_BLOCKER !== null,
+  fn: () =>
+    withTlsTarget(async (port) => {
+      const { code, text, results } = await runIn("tls_options.js", `https://127.0.0.1:${port}`);
+      assertEquals(code, 0, text);
+      const run = results.runs[0];
+      assertEquals([run.tls.client, run.tls.version, run.tls.cipher], [
+        "openssl",
+        "TLSv1.2",
+        "ECDHE-ECDSA-AES128-GCM-SHA256",
+      ]);
+      assertEquals(run.config.tls.ciphers.length, 2);
+      const checks = run.flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
+      assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]), [
+        ["status 200", 2],
+        ["ocsp unknown over tls", 2],
+      ]);
+    }),
+});

@@ -13,7 +13,7 @@
 import * as nodeTls from "node:tls";
 import { isIP } from "node:net";
 import type { Transport, TransportConn } from "../transport/transport.ts";
-import { h2NotSelected, h2Required, type TlsMaterial, type TlsOptions } from "./options.ts";
+import { beyondDenoTls, h2NotSelected, h2Required, type TlsMaterial, type TlsOptions } from "./options.ts";
 
 /** What the run's first handshake negotiated, recorded once per run. */
 export interface TlsSessionInfo {
@@ -70,6 +70,8 @@ export function tlsTransport(
   material: TlsMaterial,
   alpn: readonly string[] = ALPN,
 ): TlsTransport {
+  const beyond = beyondDenoTls(options);
+  if (beyond !== null) throw new Error(beyond);
   const insecure = options?.insecure ?? false;
   const useNode = insecure || material.cert !== undefined;
   let first: Negotiated | null = null;

@@ -1,8 +1,8 @@
 /**
  * @module
  * TLS for the epoll transport: one `OpenSslClient` per worker holds the `SSL_CTX` (verification with the
- * system CA store or `--cacert`, a client certificate, `--insecure`, ALPN `http/1.1`, TLS 1.2 or later,
- * read-ahead) and the worker's session cache for `--tls-resume`, and opens an `SslConn` (tls/openssl_conn.ts)
+ * system CA store or `--cacert`, a client certificate, `--insecure`, ALPN `http/1.1`, TLS 1.2 or later
+ * unless `minVersion` says otherwise, `maxVersion`, the cipher suites of `ciphers`, read-ahead) and the worker's session cache for `--tls-resume`, and opens an `SslConn` (tls/openssl_conn.ts)
  * per connection. The cache is one session: the last resumable one a connection received (TLS 1.3 sends
  * its tickets after the handshake, so it is taken at the connection's first read), offered to every new
  * connection with `SSL_set_session` and freed when replaced or when the client closes. A server that
@@ -16,6 +16,7 @@ import {
   type LibSsl,
   libssl,
   SSL_CTRL_MODE,
+  SSL_CTRL_SET_MAX_PROTO_VERSION,
   SSL_CTRL_SET_MIN_PROTO_VERSION,
   SSL_CTRL_SET_READ_AHEAD,
   SSL_CTRL_SET_TLSEXT_HOSTNAME,
@@ -32,6 +33,7 @@ import {
 import { SslConn, type SslOwner } from "./openssl_conn.ts";
 import { errnoMessage } from "../transport/epoll_errors.ts";
 import { h2Required, type TlsOptions } from "./options.ts";
+import { openSslCipherLists, TLS_VERSIONS } from "./cipher_names.ts";
 
 /** Cleared `SSL`s kept for reuse: a closed loop's connections cycle through about as many as it has. */
 const MAX_SPARE_SSL = 64;
@@ -106,9 +108,33 @@ export class OpenSslClient implements SslOwner {
     if (s.SSL_CTX_set_alpn_protos(ctx, alpn, alpn.length) !== 0) fail("ALPN");
     s.SSL_CTX_set_options(ctx, SSL_OP_IGNORE_UNEXPECTED_EOF);
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_MODE, BigInt(SSL_MODE_PARTIAL_MOVING | SSL_MODE_RELEASE_BUFFERS), null);
-    s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, BigInt(TLS1_2_VERSION), null);
+    this.#versionsAndSuites(options);
     // Read ahead: one read() takes a whole response's records instead of a record header, then its body.
     s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_READ_AHEAD, 1n, null);
+  }
+
+  /**
+   * TLS 1.2 or later unless `minVersion` says otherwise, at most `maxVersion`; the suites of `ciphers`
+   * (standard names, cipher_names.ts), TLS 1.3's apart. A list OpenSSL can offer none of is refused.
+   */
+  #versionsAndSuites(options: TlsOptions | undefined): void {
+    const s = this.#s;
+    const ctx = this.#ctx;
+    const min = options?.minVersion === undefined ? TLS1_2_VERSION : TLS_VERSIONS[options.minVersion];
+    if (s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, BigInt(min), null) !== 1n) {
+      throw new Error(`tls.minVersion ${options?.minVersion}: ${this.#lastError()}`);
+    }
+    if (options?.maxVersion !== undefined) {
+      const max = BigInt(TLS_VERSIONS[options.maxVersion]);
+      if (s.SSL_CTX_ctrl(ctx, SSL_CTRL_SET_MAX_PROTO_VERSION, max, null) !== 1n) {
+        throw new Error(`tls.maxVersion ${options.maxVersion}: ${this.#lastError()}`);
+      }
+    }
+    if (options?.ciphers === undefined) return;
+    const { tls12, tls13 } = openSslCipherLists(options.ciphers);
+    const none = `tls.ciphers: OpenSSL offers none of ${options.ciphers.join(", ")}`;
+    if (tls12 !== null && s.SSL_CTX_set_cipher_list(ctx, cstr(tls12)) !== 1) throw new Error(none);
+    if (tls13 !== null && s.SSL_CTX_set_ciphersuites(ctx, cstr(tls13)) !== 1) throw new Error(none);
   }
 
   /**

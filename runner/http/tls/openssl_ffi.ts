@@ -21,6 +21,8 @@ const SYMBOLS = {
   SSL_CTX_set_alpn_protos: { parameters: ["pointer", "buffer", "u32"], result: "i32" },
   SSL_CTX_set_options: { parameters: ["pointer", "u64"], result: "u64" },
   SSL_CTX_ctrl: { parameters: ["pointer", "i32", "i64", "pointer"], result: "i64" },
+  SSL_CTX_set_cipher_list: { parameters: ["pointer", "buffer"], result: "i32" },
+  SSL_CTX_set_ciphersuites: { parameters: ["pointer", "buffer"], result: "i32" },
   SSL_new: { parameters: ["pointer"], result: "pointer" },
   SSL_free: { parameters: ["pointer"], result: "void" },
   SSL_clear: { parameters: ["pointer"], result: "i32" },
@@ -62,6 +64,7 @@ export const SSL_FILETYPE_PEM = 1;
 export const SSL_CTRL_MODE = 33;
 export const SSL_CTRL_SET_READ_AHEAD = 41;
 export const SSL_CTRL_SET_MIN_PROTO_VERSION = 123;
+export const SSL_CTRL_SET_MAX_PROTO_VERSION = 124;
 export const TLS1_2_VERSION = 0x303;
 export const SSL_CTRL_SET_TLSEXT_HOSTNAME = 55;
 export const TLSEXT_NAMETYPE_HOST_NAME = 0;

@@ -11,6 +11,7 @@
 import { z } from "zod";
 import { createPrivateKey, X509Certificate } from "node:crypto";
 import { FileReadError, readTextFileCapped } from "../../../system/read_capped.ts";
+import { knownCipherSuite, TLS_VERSIONS, type TlsVersionName } from "./cipher_names.ts";
 
 /** `HOST:PORT`, the host a hostname, an IPv4 literal or a bracketed IPv6 literal. */
 const HOST_PORT = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/;
@@ -40,11 +41,43 @@ export const tlsOptionsSchema = z.strictObject({
    */
   resume: z.union([z.boolean(), z.enum(["on", "off"], { error: "resume must be on or off" })])
     .transform((v) => v === true || v === "on").default(true),
+  /**
+   * The oldest and newest TLS versions offered (k6's `tlsVersion`; default TLS 1.2 to 1.3), and the
+   * cipher suites by standard name (k6's `tlsCipherSuites`): the epoll transport's OpenSSL client only
+   * (Deno's TLS cannot set them, so a run on the `deno` transport with them is refused).
+   */
+  minVersion: tlsVersion("minVersion").optional(),
+  maxVersion: tlsVersion("maxVersion").optional(),
+  ciphers: z.array(
+    z.string().refine(knownCipherSuite, {
+      error: (issue) =>
+        `${String(issue.input)} is not a TLS cipher suite loadlab knows: use a standard name, e.g. ` +
+        "TLS_ECDHE_RSA_WITH_AES_128_GCM_SHA256 or TLS_AES_128_GCM_SHA256",
+    }),
+  ).min(1, "ciphers names at least one suite").optional(),
+}).refine((t) =>
+  t.minVersion === undefined || t.maxVersion === undefined ||
+  TLS_VERSIONS[t.minVersion] <= TLS_VERSIONS[t.maxVersion], {
+  message: "minVersion is newer than maxVersion: swap them",
+  path: ["maxVersion"],
 }).refine((t) => (t.certFile === undefined) === (t.keyFile === undefined), {
   message: "a client certificate needs both certFile and keyFile (--cert FILE --key FILE)",
   path: ["keyFile"],
 });
 export type TlsOptions = z.output<typeof tlsOptionsSchema>;
+
+function tlsVersion(key: string) {
+  const names = Object.keys(TLS_VERSIONS) as [TlsVersionName, ...TlsVersionName[]];
+  return z.enum(names, { error: `${key} is one of ${names.join(", ")}` });
+}
+
+/** What the `deno` transport's TLS clients cannot honour of `options` (a message naming it), or null. */
+export function beyondDenoTls(options: TlsOptions | undefined): string | null {
+  const set = (["minVersion", "maxVersion", "ciphers"] as const).filter((k) => options?.[k] !== undefined);
+  if (set.length === 0) return null;
+  return `tls.${set.join(", tls.")}: Deno's TLS cannot set TLS versions or cipher suites; only the epoll ` +
+    "transport's OpenSSL client does (Linux with libssl.so.3, --transport auto or epoll)";
+}
 export type TlsOptionsInput = z.input<typeof tlsOptionsSchema>;
 
 /** The files' contents, as the TLS clients take them. */
