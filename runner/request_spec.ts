@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { headerRules, pathProblem, ruleOf } from "./request_rules.ts";
-import { type GrpcBodySpec, isGrpcBodySpec } from "./http/protobuf_template.ts";
+import { type GrpcBodySpec, isGrpcBodySpec } from "./http/grpc_body_spec.ts";
 
 /** One request of a mix; `weight` decides how often it is picked relative to the others. */
 export const requestSpecSchema = z.object({

@@ -1,19 +1,18 @@
 /**
  * @module
  * gRPC messages with `{{ placeholders }}`, filled and protobuf-encoded per call. Before the load the
- * message's JSON is read against its type once (scenarios/grpc/message_template.ts) into a
- * `GrpcBodySpec`: plain data that crosses to the workers, the fields without a placeholder already
- * encoded (`pieces`), each field with one a slot (its field number, its kind, its text with the
- * placeholders, or a nested message). A worker turns it into a `GrpcBodyTemplate` (each slot's text split
- * by runner/http/template.ts, as an HTTP body's), and `writeGrpcBody` writes a call's messages: each
- * slot's text is filled where its field will go, read as its kind (a number in decimal, a bool, an enum
- * by name or number, bytes as base64: proto3 JSON's forms), and written as protobuf in its place, each
- * message length-prefixed. A value that is not of its field's kind (`abc` for an int32) refuses the call
- * with a message naming the field (the caller counts it `bad-value`, nothing is sent); a filled message
- * over the send cap refuses the call too, counted `grpc RESOURCE_EXHAUSTED` as grpc-go's client reports
- * it. With `compress` each filled message is gzip-compressed as it is written, flagged compressed. The wire
- * forms are grpc/protobuf_wire.ts's. HOT PATH: no allocation but for a float's text and a 64-bit integer
- * past 2^53, which are read through a string, and a compressed message's gzip (its cost is in GRPC.md).
+ * message's JSON is read against its type once (runner/http/grpc/message_template.ts) into a
+ * `GrpcBodySpec` (grpc_body_spec.ts: plain data that crosses to the workers). A worker turns it into a
+ * `GrpcBodyTemplate` (each slot's text split by runner/http/template.ts, as an HTTP body's), and
+ * `writeGrpcBody` writes a call's messages: each slot's text is filled where its field will go, read as
+ * its kind (a number in decimal, a bool, an enum by name or number, bytes as base64: proto3 JSON's forms),
+ * and written as protobuf in its place, each message length-prefixed. A value that is not of its field's
+ * kind (`abc` for an int32) refuses the call with a message naming the field (the caller counts it
+ * `bad-value`, nothing is sent); a filled message over the send cap refuses the call too, counted
+ * `grpc RESOURCE_EXHAUSTED` as grpc-go's client reports it. With `compress` each filled message is
+ * gzip-compressed as it is written, flagged compressed. The wire forms are grpc/protobuf_wire.ts's.
+ * HOT PATH: no allocation but for a float's text and a 64-bit integer past 2^53, which are read through a
+ * string, and a compressed message's gzip (its cost is in GRPC.md).
  */
 import { copyBytes } from "../../system/copy_bytes.ts";
 import { type Parts, partsOf, upperBound, writeParts } from "./template.ts";
@@ -28,60 +27,7 @@ import {
   writeVarint,
   zigzag,
 } from "../../grpc/protobuf_wire.ts";
-
-/** What a slot's value is written as. */
-export type GrpcSlotKind =
-  | "string"
-  | "bytes"
-  | "bool"
-  | "enum"
-  | "int32"
-  | "int64"
-  | "uint32"
-  | "uint64"
-  | "sint32"
-  | "sint64"
-  | "fixed32"
-  | "fixed64"
-  | "sfixed32"
-  | "sfixed64"
-  | "float"
-  | "double"
-  | "message";
-
-/** One message: `pieces[0]`, slot 0, `pieces[1]`, ..., `pieces[slots.length]`; fields in any order. */
-export interface GrpcMessageSpec {
-  readonly pieces: readonly Uint8Array[];
-  readonly slots: readonly GrpcSlotSpec[];
-}
-
-/** One field whose value has placeholders. */
-export interface GrpcSlotSpec {
-  readonly field: number;
-  readonly kind: GrpcSlotKind;
-  /** Where it is in the JSON (`message.detail.ids[1]`), for the refusal's message. */
-  readonly path: string;
-  /** The value as written, placeholders in it (not for a message). */
-  readonly text?: string;
-  /** A nested message's own slots. */
-  readonly message?: GrpcMessageSpec;
-  /** An enum's names and their numbers. */
-  readonly enumValues?: Readonly<Record<string, number>>;
-}
-
-/** A call's messages: one, or a client stream's in order; each sent length-prefixed. */
-export interface GrpcBodySpec {
-  readonly messages: readonly GrpcMessageSpec[];
-  /** Compress each filled message with gzip. */
-  readonly compress?: "gzip";
-  /** The cap of one filled message before compression, bytes (4 MiB unless set). */
-  readonly maxSendBytes?: number;
-}
-
-/** Whether `value` has the shape of a `GrpcBodySpec` (a config's field, checked without walking it). */
-export function isGrpcBodySpec(value: unknown): value is GrpcBodySpec {
-  return typeof value === "object" && value !== null && Array.isArray((value as GrpcBodySpec).messages);
-}
+import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "./grpc_body_spec.ts";
 
 const STRING = 0, BYTES = 1, BOOL = 2, ENUM = 3, MESSAGE = 4, FLOAT = 5, DOUBLE = 6;
 const INT32 = 7, INT64 = 8, UINT32 = 9, UINT64 = 10, SINT32 = 11, SINT64 = 12;

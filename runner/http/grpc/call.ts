@@ -15,7 +15,7 @@ import type { RequestSpec } from "../../request_spec.ts";
 import { frameMessage } from "../../../grpc/framing.ts";
 import { grpcTimeoutOf } from "../../../grpc/timeout.ts";
 import { gzipSync } from "node:zlib";
-import type { GrpcBodySpec } from "../protobuf_template.ts";
+import type { GrpcBodySpec } from "../grpc_body_spec.ts";
 
 /** One call of a gRPC run, its message encoded already (protobuf bytes, without the prefix). */
 export interface GrpcCall {

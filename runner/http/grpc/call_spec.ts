@@ -14,7 +14,7 @@ import { findMethod, type GrpcMethod, GrpcSchemaError } from "./schema.ts";
 import { encodeMessage, encodeMessageText, GrpcMessageError, parseMessageText } from "./message.ts";
 import { DEFAULT_MAX_MESSAGE_BYTES } from "../../../grpc/framing.ts";
 import { hasPlaceholder } from "../template.ts";
-import type { GrpcBodySpec } from "../protobuf_template.ts";
+import type { GrpcBodySpec } from "../grpc_body_spec.ts";
 import { bodySpecOfText } from "./message_template.ts";
 
 /** What a call is made of. */

@@ -10,7 +10,7 @@
  * or in a well-known type (their JSON forms are not fields), or a name no data column or capture gives.
  */
 import protobuf from "protobufjs";
-import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../protobuf_template.ts";
+import type { GrpcBodySpec, GrpcMessageSpec, GrpcSlotKind, GrpcSlotSpec } from "../grpc_body_spec.ts";
 import { hasPlaceholder, placeholdersOf } from "../template.ts";
 import { encodeMessage, fieldOf, GrpcMessageError, parseMessageText } from "./message.ts";
 

@@ -1,0 +1,63 @@
+/**
+ * @module
+ * The plain data of a gRPC message with `{{ placeholders }}`: what runner/http/grpc/message_template.ts
+ * reads from the message's JSON against its type before the load, and what crosses to the workers as
+ * part of a request spec, to be filled per call by runner/http/protobuf_template.ts. Its own file because
+ * the config and the call's spec carry it as data and need none of the writing: the fields without a
+ * placeholder already encoded (`pieces`), each field with one a slot (its field number, its kind, its text
+ * with the placeholders, or a nested message).
+ */
+
+/** What a slot's value is written as. */
+export type GrpcSlotKind =
+  | "string"
+  | "bytes"
+  | "bool"
+  | "enum"
+  | "int32"
+  | "int64"
+  | "uint32"
+  | "uint64"
+  | "sint32"
+  | "sint64"
+  | "fixed32"
+  | "fixed64"
+  | "sfixed32"
+  | "sfixed64"
+  | "float"
+  | "double"
+  | "message";
+
+/** One message: `pieces[0]`, slot 0, `pieces[1]`, ..., `pieces[slots.length]`; fields in any order. */
+export interface GrpcMessageSpec {
+  readonly pieces: readonly Uint8Array[];
+  readonly slots: readonly GrpcSlotSpec[];
+}
+
+/** One field whose value has placeholders. */
+export interface GrpcSlotSpec {
+  readonly field: number;
+  readonly kind: GrpcSlotKind;
+  /** Where it is in the JSON (`message.detail.ids[1]`), for the refusal's message. */
+  readonly path: string;
+  /** The value as written, placeholders in it (not for a message). */
+  readonly text?: string;
+  /** A nested message's own slots. */
+  readonly message?: GrpcMessageSpec;
+  /** An enum's names and their numbers. */
+  readonly enumValues?: Readonly<Record<string, number>>;
+}
+
+/** A call's messages: one, or a client stream's in order; each sent length-prefixed. */
+export interface GrpcBodySpec {
+  readonly messages: readonly GrpcMessageSpec[];
+  /** Compress each filled message with gzip. */
+  readonly compress?: "gzip";
+  /** The cap of one filled message before compression, bytes (4 MiB unless set). */
+  readonly maxSendBytes?: number;
+}
+
+/** Whether `value` has the shape of a `GrpcBodySpec` (a config's field, checked without walking it). */
+export function isGrpcBodySpec(value: unknown): value is GrpcBodySpec {
+  return typeof value === "object" && value !== null && Array.isArray((value as GrpcBodySpec).messages);
+}
