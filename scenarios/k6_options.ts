@@ -13,6 +13,7 @@
 import { formatPath, type Issue } from "../validation/mod.ts";
 import { k6Duration, type Problem } from "./k6_duration.ts";
 import { type AfterRunRule, thresholdsOf } from "./k6_thresholds.ts";
+import { checkOptionsShape } from "./k6_options_shape.ts";
 
 type Options = Record<string, unknown>;
 
@@ -76,6 +77,7 @@ export function k6Experiment(
   const issues: Issue[] = [];
   const problem = (path: Array<string | number>, message: string) =>
     issues.push({ path: formatPath(path), message });
+  if (!checkOptionsShape(options, problem)) return { ok: false, issues };
   const extra: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(options)) {
     if (LOAD_KEYS.has(key) || HONOURED.has(key) || key === "thresholds") continue;
