@@ -5,7 +5,7 @@
  * noise interval (the interval it must leave to be beyond noise), or why it was not judged, how the noise was measured, the rules it fails and the
  * other-machine flag (results/baseline_gate.ts makes the verdicts).
  */
-import type { CompareMetric } from "../results/conclude/noise.ts";
+import type { CompareMetric } from "../results/conclude/noise_samples.ts";
 import type { GateResult, GroupVerdict, MetricVerdict } from "../results/baseline_gate.ts";
 
 /** The unit a metric's values are shown in (success as a percentage; its changes are in points). */

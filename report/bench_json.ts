@@ -9,7 +9,7 @@
  * runs (a number from an untrusted run must not be charted without saying so). Pure.
  */
 import type { ResultsFile, RunResult } from "../results/mod.ts";
-import { type CompareMetric, runValue } from "../results/conclude/noise.ts";
+import { type CompareMetric, runValue } from "../results/conclude/noise_samples.ts";
 import { meanCi, round4 } from "../results/stats.ts";
 import { pairKey } from "../results/baseline_gate.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";

@@ -18,7 +18,8 @@
  * are left out and listed. Pure: results in, verdicts out.
  */
 import type { ResultsFile, RunResult } from "./mod.ts";
-import { COMPARE_METRICS, type CompareMetric, judgedChange, runValue } from "./conclude/noise.ts";
+import { judgedChange } from "./conclude/noise.ts";
+import { COMPARE_METRICS, type CompareMetric, runValue } from "./conclude/noise_samples.ts";
 import { judgeChange } from "./conclude/judged.ts";
 import { meanCi, round4 } from "./stats.ts";
 import { type FailOn, LOWER_IS_BETTER } from "./fail_on.ts";

@@ -5,7 +5,7 @@
  * (`p99{name:GET /json} +10%`). Parsed before any load is sent, so a rule that cannot be understood
  * stops the command at once with a one-line `ConfigError`; results/baseline_gate.ts applies the rules.
  */
-import { COMPARE_METRICS, type CompareMetric } from "./conclude/noise.ts";
+import { COMPARE_METRICS, type CompareMetric } from "./conclude/noise_samples.ts";
 import { ConfigError } from "../validation/config_error.ts";
 import { type Selector, splitSelector } from "./threshold_selector.ts";
 

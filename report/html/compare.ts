@@ -10,14 +10,17 @@
  * summary print.
  */
 import type { ResultsFile, RunResult } from "../../results/mod.ts";
-import { COMPARE_METRICS, type CompareMetric, runNoise, runValue } from "../../results/conclude/noise.ts";
+import {
+  COMPARE_METRICS,
+  type CompareMetric,
+  runNoise,
+  runValue,
+} from "../../results/conclude/noise_samples.ts";
 import { judgePair } from "../../results/conclude/judged.ts";
 import { changePct, type NoiseVerdict, round4 } from "../../results/stats.ts";
 import { gateAgainstBaseline, type MetricVerdict } from "../../results/baseline_gate.ts";
 import type { FailOn } from "../../results/fail_on.ts";
 import { verdictText } from "../baseline_gate_text.ts";
-
-export { COMPARE_METRICS, type CompareMetric, runNoise };
 
 /** One metric of one matched run pair. */
 export interface CompareCell {

@@ -16,7 +16,7 @@
  * group's runs, non-overlapping 95% CIs). Pure.
  */
 import type { Analysis, RunResult } from "../mod.ts";
-import { COMPARE_METRICS, runValue } from "./noise.ts";
+import { COMPARE_METRICS, runValue } from "./noise_samples.ts";
 import {
   changePct,
   curveAxes,

@@ -21,7 +21,8 @@
  */
 import type { RunResult } from "../mod.ts";
 import { runVerdict, type VerdictKind } from "./run_verdict.ts";
-import { judgeNoise, type NoiseJudgement, type NoiseMetric } from "./noise.ts";
+import { judgeNoise, type NoiseJudgement } from "./noise.ts";
+import type { NoiseMetric } from "./noise_samples.ts";
 import type { NoiseVerdict } from "../stats.ts";
 
 const NEVER_THE_TARGETS: ReadonlySet<VerdictKind> = new Set<VerdictKind>([

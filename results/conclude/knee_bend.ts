@@ -9,7 +9,8 @@
  * it (noise.ts) against the lowest rate's runs. A bend the noise could not judge is not one. Pure.
  */
 import type { RunResult } from "../mod.ts";
-import { judgeNoise, runNoise } from "./noise.ts";
+import { judgeNoise } from "./noise.ts";
+import { runNoise } from "./noise_samples.ts";
 import {
   BEYOND_NOISE_MIN_SE,
   curveAxes,

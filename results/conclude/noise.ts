@@ -20,15 +20,13 @@
  * says "not judged" with the number between: the samples of each rule are correlated, and a finding must
  * not come from the same target run twice. A verdict carries `how`: the test and its margin, for the
  * sentence that states it. `judgedChange` gives the numbers behind a verdict (the change and the margin
- * the rule weighed), so the `--baseline` gate shows none that contradict it. Pure; the metrics are the
- * four the analysis compares, and the mean latency an expectation may name.
+ * the rule weighed), so the `--baseline` gate shows none that contradict it. Pure; the metrics (the four
+ * the analysis compares, and the mean latency an expectation may name), their values and the batch means
+ * are noise_samples.ts's.
  */
-import type { IntervalResult, RunResult } from "../schema.ts";
-import { servedRps } from "./served_rate.ts";
+import type { RunResult } from "../schema.ts";
 import {
-  batchMeans,
   BEYOND_NOISE_MIN_SE,
-  type IntervalSample,
   type MeanCi,
   meanCi,
   noiseVerdict,
@@ -39,141 +37,16 @@ import {
   WITHIN_NOISE_MAX_SE,
 } from "../stats.ts";
 import { judgeShares, shareCounts, standardErrorsText, twoProportion } from "./success_share.ts";
-
-/** The metrics compared between runs and groups; `success` is in percent. */
-export const COMPARE_METRICS = ["rps", "p50", "p99", "success"] as const;
-export type CompareMetric = typeof COMPARE_METRICS[number];
-/** What the noise rules can judge: the compared metrics and the mean latency (an expectation's). */
-export type NoiseMetric = CompareMetric | "mean";
-
-/** Length of one batch in the batch-means noise estimate, when the part judged holds `MIN_LONG_BATCHES`. */
-export const BATCH_MS = 1000;
-const MIN_LONG_BATCHES = 4;
-
-/** One interval's value of a metric (NaN when the interval says nothing about it). */
-export function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
-  switch (metric) {
-    case "mean":
-      return iv.mean;
-    case "rps": // served within the window, as the achieved rate: the drain left out
-      return servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000);
-    case "p50":
-      return iv.p50;
-    case "p99":
-      return iv.p99;
-    case "success": {
-      const sent = iv.requests + iv.errors;
-      return sent > 0 ? ((iv.requests - iv.failedStatus) / sent) * 100 : Number.NaN;
-    }
-  }
-}
-
-/** A whole run's value of a metric (success in percent). */
-export function runValue(run: RunResult, metric: NoiseMetric): number {
-  if (metric === "rps") return run.rps;
-  if (metric === "success") return run.successRate * 100;
-  return run.latencyMs[metric];
-}
-
-/** The batches of one side: their means, their lengths (ms), and whether every run had settled. */
-interface Batches {
-  values: number[];
-  lengthsMs: number[];
-  settled: boolean;
-}
-
-/**
- * Batch means of one metric over a run's judged part: from its stabilization point when it settled in its
- * first half, else its final half (a cold start's or a warm-up's climb left out, the drift that goes on
- * counted as spread: a queue that keeps growing still widens it; a run that settled late keeps the
- * batches of half a run, not the few after its stabilization; a run too short for three intervals in its
- * half, the whole of it); one-second batches when there are `MIN_LONG_BATCHES` of them, else one
- * interval each.
- */
-function batchesOf(run: RunResult, metric: NoiseMetric): Batches {
-  const samples: IntervalSample[] = run.intervals.map((iv) => ({
-    startMs: iv.startMs,
-    durationMs: iv.durationMs,
-    value: intervalValue(iv, metric),
-    // Throughput batches weigh every interval alike; latency batches weigh by requests.
-    weight: metric === "rps" ? 1 : iv.requests + (metric === "success" ? iv.errors : 0),
-  }));
-  // A final half of fewer than three intervals (a 1 s run's) has no spread of its own: the whole run.
-  const half = run.intervals.length - Math.floor(run.intervals.length / 2) >= 3
-    ? Math.floor(run.intervals.length / 2)
-    : 0;
-  const halfMs = run.intervals[half]?.startMs ?? 0;
-  const settled = run.stabilizedAtMs !== null && run.stabilizedAtMs <= halfMs;
-  const fromMs = settled ? run.stabilizedAtMs! : halfMs;
-  const part = batchesFrom(samples, fromMs, run);
-  // A judged part answered in fewer than three batches (a queue past the timeout answers nothing late in
-  // its run) has no spread of its own: the whole run, its drift counted as spread.
-  if (part.values.length >= 3 || fromMs === 0) return { ...part, settled };
-  return { ...batchesFrom(samples, 0, run), settled: false };
-}
-
-/** Batch means from `fromMs` on: one-second batches when there are `MIN_LONG_BATCHES`, else one interval each. */
-function batchesFrom(samples: IntervalSample[], fromMs: number, run: RunResult): Omit<Batches, "settled"> {
-  const long = batchMeans(samples, fromMs, BATCH_MS);
-  if (long.length >= MIN_LONG_BATCHES) return { values: long, lengthsMs: [BATCH_MS] };
-  const intervalMs = run.intervals[0]?.durationMs ?? BATCH_MS;
-  return { values: batchMeans(samples, fromMs, intervalMs), lengthsMs: [intervalMs] };
-}
-
-/** The batches of the runs of one side together (one run, or a group whose repeats are too few). */
-function sideBatches(runs: RunResult[], metric: NoiseMetric): Batches {
-  const each = runs.map((run) => batchesOf(run, metric));
-  return {
-    values: each.flatMap((b) => b.values),
-    lengthsMs: [...new Set(each.flatMap((b) => b.lengthsMs))],
-    settled: each.every((b) => b.settled),
-  };
-}
-
-/** Batch means of one metric (see `batchesOf`), pooled over the runs given, with their 95% CI. */
-export function runNoise(runs: RunResult | RunResult[], metric: NoiseMetric): MeanCi {
-  return meanCi(sideBatches(Array.isArray(runs) ? runs : [runs], metric).values);
-}
-
-/**
- * The scale a metric's noise is judged on: latency on a log scale, because its noise is multiplicative
- * (a stall doubles a p99, it does not add 5 ms) and one slow repeat or batch among fast ones would
- * otherwise widen the spread until a 20x gap reads as noise; throughput and success as they are.
- */
-function judgedScale(metric: NoiseMetric): (x: number) => number {
-  return metric === "rps" || metric === "success" ? (x) => x : (x) => (x > 0 ? Math.log(x) : Number.NaN);
-}
-
-/** A judged-scale value back in the metric's unit: the inverse of `judgedScale`. */
-function fromJudgedScale(metric: NoiseMetric): (x: number) => number {
-  return metric === "rps" || metric === "success" ? (x) => x : Math.exp;
-}
-
-/** A side's batch means on the judged scale, with their 95% CI. */
-function judgedNoise(batches: Batches, metric: NoiseMetric): MeanCi {
-  return meanCi(batches.values.map(judgedScale(metric)));
-}
-
-/** Whether the run's load asked for one rate throughout: no phases of other rates, no ramp. */
-function steadyLoad(run: RunResult): boolean {
-  const phases = run.config.phases;
-  if (!Array.isArray(phases) || phases.length === 0) return true;
-  const rates = phases.flatMap((
-    p: { ratePerSec?: number; rampToPerSec?: number },
-  ) => [p.ratePerSec, p.rampToPerSec ?? p.ratePerSec]);
-  return new Set(rates).size === 1;
-}
-
-/**
- * Why a run's own intervals cannot tell the noise of its rates and latencies, or null when they can: the
- * load changed its rate within the run, so its batches differ by the load. A run that never settled is
- * judged on its final half, its drift counted as spread (`batchesOf`); success shares need no intervals.
- */
-export function withinRunBlocker(run: RunResult): string | null {
-  if (steadyLoad(run)) return null;
-  const load = run.load ? `load ${run.load}` : `${run.name}'s load`;
-  return `the ${load} changes its rate within the run, so its intervals differ by the load, not by noise`;
-}
+import {
+  batchesText,
+  fromJudgedScale,
+  judgedNoise,
+  judgedScale,
+  type NoiseMetric,
+  runValue,
+  sideBatches,
+  withinRunBlocker,
+} from "./noise_samples.ts";
 
 /** A noise judgement: beyond noise or not with the test and its margin (`how`), or why not judged. */
 export type NoiseJudgement = { beyond: boolean; how: string } | { notJudged: string };
@@ -197,19 +70,6 @@ function batchBar(a: MeanCi, b: MeanCi): number {
 /** Why a difference between the two bars is not judged: the number said, and the bar it misses. */
 const shortOfBar = (how: string, bar = BEYOND_NOISE_MIN_SE) =>
   `${how}: beyond noise needs ${Number(bar.toFixed(1))}`;
-
-/** "6 and 8 batches of 250 ms of the settled part", "4 batches of one second each of the final half, ...". */
-function batchesText(a: Batches, b: Batches): string {
-  const lengths = [...new Set([...a.lengthsMs, ...b.lengthsMs])];
-  const of = `batches of ${lengths.map((ms) => ms === BATCH_MS ? "one second" : `${ms} ms`).join(" or ")}`;
-  const count = a.values.length === b.values.length
-    ? `${a.values.length} ${of} each`
-    : `${a.values.length} and ${b.values.length} ${of}`;
-  const part = a.settled && b.settled
-    ? "of the settled part"
-    : "of the final half where a run had not settled by then, its drift counted as spread";
-  return `${count} ${part}`;
-}
 
 /**
  * The within-run verdict between two sets of runs (one run each for `report --compare`, a group's

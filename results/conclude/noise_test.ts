@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { makeRun } from "../../tests/fixtures/make_results.ts";
 import type { RunResult } from "../mod.ts";
-import { judgeNoise, withinRunBlocker } from "./noise.ts";
+import { judgeNoise } from "./noise.ts";
+import { withinRunBlocker } from "./noise_samples.ts";
 
 /** Three repeats of a variant whose p99 is `p99s[i]` in repeat i (the rest of each run from the fixture). */
 function repeats(variant: string, p99s: number[]): RunResult[] {

@@ -6,7 +6,7 @@
  * Pure.
  */
 import type { RunResult } from "../mod.ts";
-import type { NoiseMetric } from "./noise.ts";
+import type { NoiseMetric } from "./noise_samples.ts";
 import { errorCount } from "./responses.ts";
 
 /** "load at parameter=value, parameter2=value", the load alone, or "runs" when neither is set. */

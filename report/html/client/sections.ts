@@ -9,7 +9,8 @@
  */
 import type { PageData } from "../page_data.ts";
 import type { OverviewMetric, OverviewRow } from "../page_overview.ts";
-import type { CompareCell, CompareMetric } from "../compare.ts";
+import type { CompareCell } from "../compare.ts";
+import type { CompareMetric } from "../../../results/conclude/noise_samples.ts";
 import {
   type Cell,
   fmtChange,
