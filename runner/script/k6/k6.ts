@@ -6,6 +6,7 @@
  * ends as a `script` error with its line). Outside a session (setup, teardown) checks are only judged.
  */
 import { current } from "./runtime.ts";
+import { flushMetrics } from "./metrics.ts";
 
 /** Judges every condition of `sets` on `value`; counts each under its name; true when all passed. */
 export function check(
@@ -24,8 +25,13 @@ export function check(
   return all;
 }
 
-/** Waits `seconds` (k6's unit); the session's sleep ends at once when the run stops. */
+/**
+ * Waits `seconds` (k6's unit); the session's sleep ends at once when the run stops. What the iteration
+ * added to custom metrics goes to the main isolate first (as at the iteration's end), so a threshold
+ * with `abortOnFail` sees it while the VU sleeps, as k6 sees a sample once added.
+ */
 export function sleep(seconds: number): Promise<void> {
+  flushMetrics();
   const ms = Math.max(0, Number(seconds) * 1000);
   const s = current()?.s;
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));

@@ -20,15 +20,20 @@ export interface LiveRule {
   delayMs: number;
 }
 
+/** How often k6 judges its thresholds while a test runs (its engine's 2 s tick); the live rules too. */
+const JUDGE_EVERY_MS = 2_000;
+
 const totals = new Map<string, MetricPart>();
 let listening: BroadcastChannel | null = null;
 let live: LiveRule[] = [];
 /** The live rule that failed first: every later judgement (each load of the run) sees it. */
 let failed: AbortedBy | null = null;
+/** The last tick judged (measured time over JUDGE_EVERY_MS). */
+let judgedTick = 0;
 
 /** Starts listening (once per process); `rules` are judged live by `k6LiveJudge`. */
 export function collectK6Metrics(rules: LiveRule[] = []): void {
-  live = rules, failed = null;
+  live = rules, failed = null, judgedTick = 0;
   if (listening !== null) return;
   listening = new BroadcastChannel(METRICS_CHANNEL);
   listening.onmessage = (e: MessageEvent<MetricPart[]>) => {
@@ -50,8 +55,9 @@ function add(part: MetricPart): void {
 /**
  * What the run's interval judge calls when an interval completes, `nowMs` of measured time in: the first
  * live rule that fails on the metrics added up so far (a rate's share, a trend's percentile, a counter's
- * count), as k6 judges its thresholds while the test runs; null while all hold. A rule is not judged
- * before its delay or before its metric got a value. As under k6, a lower bound on a count (`count>100`)
+ * count), as k6 judges its thresholds while the test runs: every 2 s of measured time (k6's tick), so a
+ * run stops when k6's would; null while all hold. A rule is not judged before its delay or before its
+ * metric got a value. As under k6, a lower bound on a count (`count>100`)
  * fails while the count is short of it. Null when no rule is live (the run pays nothing).
  */
 export function k6LiveJudge(): ((nowMs: number) => AbortedBy | null) | null {
@@ -60,6 +66,9 @@ export function k6LiveJudge(): ((nowMs: number) => AbortedBy | null) | null {
 
 function judge(nowMs: number): AbortedBy | null {
   if (failed !== null) return failed;
+  const tick = Math.floor(nowMs / JUDGE_EVERY_MS);
+  if (tick <= judgedTick) return null;
+  judgedTick = tick;
   for (const r of live) {
     const total = totals.get(r.metric);
     if (nowMs < r.delayMs || total === undefined) continue;
