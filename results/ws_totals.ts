@@ -98,7 +98,7 @@ export function addWsParts(parts: readonly WsParts[]): WsResult {
   };
 }
 
-/** A WebSocket run's counts of one interval that metrics outputs stream (results/export/run_series.ts). */
+/** A WebSocket run's counts of one interval that metrics outputs stream (results/export/export_point.ts). */
 export interface WsIntervalCounts {
   handshakes: number;
   messagesSent: number;

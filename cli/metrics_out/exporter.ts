@@ -15,9 +15,9 @@ import {
   type ExportPoint,
   type NamedSample,
   runLabels,
-  RunSeries,
   type TelemetryGauge,
-} from "../../results/export/run_series.ts";
+} from "../../results/export/export_point.ts";
+import { RunSeries } from "../../results/export/run_series.ts";
 import { encodeWriteRequest } from "../../results/export/remote_write.ts";
 import { otlpRequest } from "../../results/export/otlp_json.ts";
 import { encodeOtlpRequest } from "../../results/export/otlp_protobuf.ts";

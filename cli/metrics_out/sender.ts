@@ -10,7 +10,7 @@
  * (protobuf + snappy, or OTLP JSON) is built by the caller's encoder, so this file holds only the network
  * I/O.
  */
-import type { ExportPoint } from "../../results/export/run_series.ts";
+import type { ExportPoint } from "../../results/export/export_point.ts";
 import type { ExportSummary } from "../../results/export/summary.ts";
 import { sleepUnlessAborted } from "../../system/sleep.ts";
 import type { MetricsOutput } from "../../results/export/metrics_output.ts";

@@ -1,6 +1,7 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { freePort } from "../../system/ports.ts";
-import { type ExportPoint, RunSeries } from "../../results/export/run_series.ts";
+import type { ExportPoint } from "../../results/export/export_point.ts";
+import { RunSeries } from "../../results/export/run_series.ts";
 import { emptyIntervalCounts } from "../../results/interval_counts.ts";
 import { fetchErrorText, OutputSender, type SenderOptions } from "./sender.ts";
 

@@ -12,7 +12,7 @@
  * request latency's histogram is loadlab's own `loadlab.request.duration`). Pure.
  */
 import type { K6Metric } from "./k6_summary_text.ts";
-import { labelName, type NamedSample } from "./run_series.ts";
+import { labelName, type NamedSample } from "./export_point.ts";
 
 /** Every metric of k6's summary as named samples; submetrics (`name{tag:value}`) are tags in k6, left out. */
 export function k6NamedSamples(metrics: Record<string, K6Metric>): NamedSample[] {

@@ -9,7 +9,7 @@
  * encoding) as protobuf bytes written from it (results/export/otlp_protobuf.ts), so both carry the same
  * numbers. Pure.
  */
-import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./run_series.ts";
+import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./export_point.ts";
 import { denseBuckets } from "./native_histogram.ts";
 
 /** AggregationTemporality CUMULATIVE. */

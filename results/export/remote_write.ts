@@ -7,7 +7,7 @@
  * (cli/metrics_out/sender.ts). Pure.
  */
 import { ProtoWriter } from "./protobuf_writer.ts";
-import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./run_series.ts";
+import { COUNTERS, type ExportPoint, METRICS, WS_COUNTERS } from "./export_point.ts";
 import { type NativeHistogram, spansAndDeltas } from "./native_histogram.ts";
 
 /** One series being built: its sorted labels, float samples or histograms. */

@@ -3,7 +3,8 @@ import { createHistogram, encodeHistogram } from "../histogram.ts";
 import { emptyIntervalCounts } from "../interval_counts.ts";
 import { ERROR_KINDS } from "../schema_values.ts";
 import type { IntervalDelta } from "./interval_delta.ts";
-import { labelName, runLabels, RunSeries } from "./run_series.ts";
+import { labelName, runLabels } from "./export_point.ts";
+import { RunSeries } from "./run_series.ts";
 import { remoteWriteSeries } from "./remote_write.ts";
 import { otlpRequest, unixNano } from "./otlp_json.ts";
 
