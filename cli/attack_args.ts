@@ -1,22 +1,18 @@
 /**
  * @module
- * `loadlab attack <url> [flags]` → a validated `AttackConfig` plus output options, or one `UsageError`
- * line naming the problem and the fix (exit 2, before any load is sent). Flags have no silent no-ops: a
- * flag that would not change the chosen load model is an error that says what to use instead.
+ * `loadlab attack <url> [flags]` → a validated `AttackConfig` plus output options (attack_output_args.ts),
+ * or one `UsageError` line naming the problem and the fix (exit 2, before any load is sent). Flags have no
+ * silent no-ops: a flag that would not change the chosen load model is an error that says what to use
+ * instead.
  *
  * Model rule (also in `--help`): `-n` → count; `--co`, or `-R` together with `-c` → throughput (wrk2:
  * fixed connections, coordinated-omission corrected); `-R`, `--ramp-to` or `--phases` alone → rate (open
  * model, connections on demand); otherwise connections (closed model, `-c 10 -d 10s`). `--model` wins.
  */
-import { ciFilesToProbe } from "./ci_outputs.ts";
-import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
 import type { AttackConfig, AttackConfigInput } from "../runner/config.ts";
 import { loadTlsMaterial, TlsFileError } from "../runner/http/tls/options.ts";
-import { outputClobbersInput } from "../system/output_file.ts";
 import { tokenize } from "./argv.ts";
 import { ATTACK_FLAGS, FOREIGN_FLAG_HINTS } from "./attack_flags.ts";
-import { dashboardOptions } from "./dashboard_flags.ts";
-import type { ServeOptions } from "./dashboard.ts";
 import { attackHelp } from "./attack_help.ts";
 import { FlagValues } from "./flag_values.ts";
 import { resolveLoad } from "./load_model.ts";
@@ -34,31 +30,7 @@ import { toConfig } from "./attack_config.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
 import { parseSegment, parseStartAt } from "./segment_args.ts";
 import { abortOnFailArg } from "./abort_flags.ts";
-import { distinctMetricsOuts, parseMetricsOut } from "./metrics_out/out_flags.ts";
-import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
-
-/** Where and how results are shown; everything not part of the load itself. */
-export interface AttackOutputOptions extends BaselineArgs {
-  json: boolean;
-  outFile?: string;
-  reportFile?: string;
-  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
-  benchFile?: string;
-  /** `--summary`: the markdown step summary, as `run` writes it (report/ci_summary.ts). */
-  summaryFile?: string;
-  /** `--junit`: JUnit XML, a test case per threshold (and per run under `--strict`), as `run` writes it. */
-  junitFile?: string;
-  quiet: boolean;
-  noLive: boolean;
-  /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
-  keepSecrets: boolean;
-  /** `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) exits 6. */
-  strict: boolean;
-  /** `--dashboard` and its options. */
-  dashboard?: ServeOptions;
-  /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
-  metricsOut?: MetricsOutput[];
-}
+import { type AttackOutputOptions, outputOf } from "./attack_output_args.ts";
 
 export interface ParsedAttack {
   config: AttackConfig;
@@ -163,43 +135,6 @@ function runInputOf(flags: FlagValues) {
   };
 }
 
-/**
- * Where and how the results are shown. An output file that would overwrite an input (`--body-file`) is a
- * usage error, before any load.
- */
-function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
-  const { outFile, metricsOut } = outValues(flags);
-  const reportFile = flags.path("report");
-  const benchFile = flags.path("output-bench");
-  const summaryFile = flags.path("summary");
-  const junitFile = flags.path("junit");
-  const clash = outputClobbersInput(
-    [
-      ["-o", outFile],
-      ["--report", reportFile],
-      ["--log", config.logFile],
-      ...ciFilesToProbe({ benchFile, summaryFile, junitFile }),
-    ],
-    [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
-  );
-  if (clash) throw new UsageError(clash);
-  return {
-    json: flags.has("json"),
-    outFile,
-    ...(metricsOut.length > 0 ? { metricsOut } : {}),
-    reportFile,
-    ...(benchFile === undefined ? {} : { benchFile }),
-    ...(summaryFile === undefined ? {} : { summaryFile }),
-    ...(junitFile === undefined ? {} : { junitFile }),
-    quiet: flags.has("quiet"),
-    noLive: flags.has("no-live"),
-    keepSecrets: flags.has("no-redact"),
-    strict: flags.has("strict"),
-    ...baselineArgs(flags),
-    ...dashboardOf(flags),
-  };
-}
-
 /** `--abort-on-fail` (cli/abort_flags.ts) over the `--threshold`s, which it needs at least one of. */
 function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
   const abort = abortOnFailArg(flags);
@@ -210,28 +145,6 @@ function abortOnFailOf(flags: FlagValues): Pick<ParsedAttack, "abortOnFail"> {
     );
   }
   return { abortOnFail: { delayMs: abort.delayMs ?? 0 } };
-}
-
-/**
- * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one
- * wins, as for any flag given twice).
- */
-function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
-  const values = flags.all("out");
-  const files = values.filter((v) => !isMetricsOut(v));
-  const metrics = values.filter(isMetricsOut);
-  const typed = flags.typed("out");
-  if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
-  return {
-    outFile: files.at(-1),
-    metricsOut: distinctMetricsOuts(typed, metrics, metrics.map((v) => parseMetricsOut(typed, v))),
-  };
-}
-
-/** `{dashboard}` when a dashboard flag was given, else nothing. */
-function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
-  const dashboard = dashboardOptions(flags);
-  return dashboard ? { dashboard } : {};
 }
 
 /** The TLS options given as flags; undefined when none was. */

@@ -1,0 +1,100 @@
+/**
+ * @module
+ * Where and how `loadlab attack` shows its results, from its flags: the results file and metrics outputs
+ * (`-o`/`--out`), the report, the CI files, the terminal's modes, the baseline gate and the dashboard:
+ * everything that is not part of the load itself. An output file that would overwrite an input is a
+ * `UsageError` before any load. Apart from the load's flags (attack_args.ts) because none of these changes
+ * what is sent.
+ */
+import { ciFilesToProbe } from "./ci_outputs.ts";
+import { type BaselineArgs, baselineArgs } from "./baseline_flags.ts";
+import type { AttackConfig } from "../runner/config.ts";
+import { outputClobbersInput } from "../system/output_file.ts";
+import { dashboardOptions } from "./dashboard_flags.ts";
+import type { ServeOptions } from "./dashboard.ts";
+import type { FlagValues } from "./flag_values.ts";
+import { UsageError } from "./usage_error.ts";
+import { distinctMetricsOuts, parseMetricsOut } from "./metrics_out/out_flags.ts";
+import { isMetricsOut, type MetricsOutput } from "../results/export/metrics_output.ts";
+
+/** Where and how results are shown; everything not part of the load itself. */
+export interface AttackOutputOptions extends BaselineArgs {
+  json: boolean;
+  outFile?: string;
+  reportFile?: string;
+  /** `--output-bench`: github-action-benchmark JSON (two files, report/bench_json.ts). */
+  benchFile?: string;
+  /** `--summary`: the markdown step summary, as `run` writes it (report/ci_summary.ts). */
+  summaryFile?: string;
+  /** `--junit`: JUnit XML, a test case per threshold (and per run under `--strict`), as `run` writes it. */
+  junitFile?: string;
+  quiet: boolean;
+  noLive: boolean;
+  /** `--no-redact`: write and print secrets (URL passwords, credential headers) as they are. */
+  keepSecrets: boolean;
+  /** `--strict`: a run loadlab does not trust (results/conclude/run_verdict.ts) exits 6. */
+  strict: boolean;
+  /** `--dashboard` and its options. */
+  dashboard?: ServeOptions;
+  /** `--out KIND=URL`: metrics streamed while the load runs (cli/metrics_out/). */
+  metricsOut?: MetricsOutput[];
+}
+
+/**
+ * Where and how the results are shown. An output file that would overwrite an input (`--body-file`) is a
+ * usage error, before any load.
+ */
+export function outputOf(flags: FlagValues, config: AttackConfig): AttackOutputOptions {
+  const { outFile, metricsOut } = outValues(flags);
+  const reportFile = flags.path("report");
+  const benchFile = flags.path("output-bench");
+  const summaryFile = flags.path("summary");
+  const junitFile = flags.path("junit");
+  const clash = outputClobbersInput(
+    [
+      ["-o", outFile],
+      ["--report", reportFile],
+      ["--log", config.logFile],
+      ...ciFilesToProbe({ benchFile, summaryFile, junitFile }),
+    ],
+    [["--body-file", flags.path("body-file")], ["--data-file", flags.path("data-file")]],
+  );
+  if (clash) throw new UsageError(clash);
+  return {
+    json: flags.has("json"),
+    outFile,
+    ...(metricsOut.length > 0 ? { metricsOut } : {}),
+    reportFile,
+    ...(benchFile === undefined ? {} : { benchFile }),
+    ...(summaryFile === undefined ? {} : { summaryFile }),
+    ...(junitFile === undefined ? {} : { junitFile }),
+    quiet: flags.has("quiet"),
+    noLive: flags.has("no-live"),
+    keepSecrets: flags.has("no-redact"),
+    strict: flags.has("strict"),
+    ...baselineArgs(flags),
+    ...dashboardOf(flags),
+  };
+}
+
+/**
+ * `-o`/`--out` values: `KIND=URL` ones are metrics outputs, the others the results file (the last one
+ * wins, as for any flag given twice).
+ */
+function outValues(flags: FlagValues): { outFile?: string; metricsOut: MetricsOutput[] } {
+  const values = flags.all("out");
+  const files = values.filter((v) => !isMetricsOut(v));
+  const metrics = values.filter(isMetricsOut);
+  const typed = flags.typed("out");
+  if (files.includes("")) throw new UsageError(`${typed} "": empty path, e.g. ${typed} results.json`);
+  return {
+    outFile: files.at(-1),
+    metricsOut: distinctMetricsOuts(typed, metrics, metrics.map((v) => parseMetricsOut(typed, v))),
+  };
+}
+
+/** `{dashboard}` when a dashboard flag was given, else nothing. */
+function dashboardOf(flags: FlagValues): Pick<AttackOutputOptions, "dashboard"> {
+  const dashboard = dashboardOptions(flags);
+  return dashboard ? { dashboard } : {};
+}
