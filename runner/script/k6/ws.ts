@@ -10,7 +10,9 @@
  * target's scheme), as http.ts sends every request there; the socket closes when the run ends. The
  * client is the `ws` package beside the session's connection, not loadlab's engine: its messages count
  * in k6's own WebSocket metrics (`ws_sessions`, `ws_msgs_sent`, `ws_msgs_received`, `ws_connecting`,
- * `ws_session_duration`, `ws_ping`) in k6's summary, not in the run's requests or endpoints.
+ * `ws_session_duration`, `ws_ping`) in k6's summary, and in the run's `ws` section as a flow's ws steps
+ * count there (handshakes and their time, messages and payload bytes each way, pings, pongs, closes;
+ * runner/script/script_ws_stats.ts); as under k6, not in the run's HTTP requests or endpoints.
  */
 // By its npm address, not the import map: converted scripts are checked from the cache folder.
 // deno-lint-ignore no-import-prefix
@@ -18,6 +20,7 @@ import WebSocket from "npm:ws@^8.18.0";
 import type { IncomingMessage } from "node:http";
 import { current } from "./runtime.ts";
 import { Counter, Trend } from "./metrics.ts";
+import { openScriptWsStats } from "../script_ws_stats.ts";
 
 /** k6's `ws.connect` params (those honoured; another key is refused). */
 export interface WsParams {
@@ -27,6 +30,10 @@ export interface WsParams {
 }
 
 const PARAMS = new Set(["headers", "tags", "compression"]);
+
+/** The run's ws totals in this worker (handshakes, messages and bytes each way, pings, closes). */
+const totals = openScriptWsStats();
+const encoder = new TextEncoder();
 
 const metrics = {
   sessions: new Counter("ws_sessions"),
@@ -68,25 +75,33 @@ export class K6Socket {
 
   send(data: unknown): void {
     if (this.#ws.readyState !== WebSocket.OPEN) return;
-    this.#ws.send(String(data));
+    const text = String(data);
+    this.#ws.send(text);
     metrics.sent.add(1);
+    if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += utf8Length(text);
   }
 
   sendBinary(data: ArrayBuffer | Uint8Array): void {
     if (this.#ws.readyState !== WebSocket.OPEN) return;
-    this.#ws.send(data instanceof Uint8Array ? data : new Uint8Array(data));
+    const bytes = data instanceof Uint8Array ? data : new Uint8Array(data);
+    this.#ws.send(bytes);
     metrics.sent.add(1);
+    if (totals.counts(performance.now())) totals.messagesSent++, totals.payloadBytesSent += bytes.byteLength;
   }
 
   ping(): void {
     if (this.#ws.readyState !== WebSocket.OPEN) return;
-    this.#pings.push(performance.now());
+    const nowMs = performance.now();
+    this.#pings.push(nowMs);
     this.#ws.ping();
+    if (totals.counts(nowMs)) totals.pingsSent++;
   }
 
   close(code?: number): void {
-    if (this.#ws.readyState === WebSocket.OPEN) this.#ws.close(code ?? 1000);
-    else if (this.#ws.readyState === WebSocket.CONNECTING) this.#ws.terminate();
+    if (this.#ws.readyState === WebSocket.OPEN) {
+      this.#ws.close(code ?? 1000);
+      if (totals.counts(performance.now())) totals.closesSent++;
+    } else if (this.#ws.readyState === WebSocket.CONNECTING) this.#ws.terminate();
   }
 
   setTimeout(fn: Handler, delayMs: number): ReturnType<typeof setTimeout> {
@@ -122,8 +137,10 @@ export class K6Socket {
 
   /** A pong came: the round trip of the oldest ping unanswered. */
   ponged(): void {
+    const nowMs = performance.now();
     const sentMs = this.#pings.shift();
-    if (sentMs !== undefined) metrics.ping.add(performance.now() - sentMs);
+    if (sentMs !== undefined) metrics.ping.add(nowMs - sentMs);
+    if (totals.counts(nowMs)) totals.pongsReceived++;
   }
 
   /** The socket is gone: its timers stop. */
@@ -194,6 +211,13 @@ export async function connect(
       openMs = performance.now();
       metrics.connecting.add(openMs - startMs);
       metrics.sessions.add(1);
+      const deflate = given.compression === "deflate";
+      totals.handshake(
+        openMs,
+        (openMs - startMs) * 1000,
+        deflate,
+        ws.extensions.includes("permessage-deflate"),
+      );
       // As k6: the function runs once connected, then its `open` handlers.
       try {
         callback!.call(undefined, socket);
@@ -206,6 +230,7 @@ export async function connect(
     });
     ws.on("message", (data: Uint8Array | Uint8Array[], isBinary: boolean) => {
       metrics.received.add(1);
+      totals.received(performance.now(), byteLengthOf(data));
       if (isBinary) socket.emit("binaryMessage", [arrayBufferOf(data)]);
       else socket.emit("message", [String(data)]);
     });
@@ -220,6 +245,7 @@ export async function connect(
     });
     ws.on("close", (code: number) => {
       socket.stopTimers();
+      if (response.status === 101) totals.closeCode(performance.now(), code);
       if (response.status === 101) {
         metrics.duration.add(performance.now() - openMs);
         socket.emit("close", [code]);
@@ -243,6 +269,16 @@ function headersOf(raw: Record<string, string | string[] | undefined>): Record<s
     out[canonical] = Array.isArray(value) ? value.join(", ") : value;
   }
   return out;
+}
+
+/** A text message's payload bytes (UTF-8), without a copy for ASCII. */
+function utf8Length(text: string): number {
+  // deno-lint-ignore no-control-regex
+  return /^[\x00-\x7f]*$/.test(text) ? text.length : encoder.encode(text).byteLength;
+}
+
+function byteLengthOf(data: Uint8Array | Uint8Array[]): number {
+  return Array.isArray(data) ? data.reduce((n, p) => n + p.byteLength, 0) : data.byteLength;
 }
 
 function arrayBufferOf(data: unknown): ArrayBuffer {
