@@ -8,7 +8,8 @@ import {
   ok as assert,
   throws,
 } from "node:assert/strict";
-import { parseFlags, runServeCommand, serveSpecFromFlags } from "../cli/serve_cmd.ts";
+import { runServeCommand } from "../cli/serve_cmd.ts";
+import { parseFlags, serveSpecFromFlags } from "../cli/serve_args.ts";
 
 const spec = (...argv: string[]) => serveSpecFromFlags(parseFlags(argv));
 

@@ -1,0 +1,174 @@
+/**
+ * @module
+ * The flags of `loadlab serve` and the target they ask for: the built-in target (its instances, balance,
+ * compression, caches, static folder, Redis), the Redis proxy in front of it (`--redis-cache-ttl`,
+ * `--rate-limit`) or in front of an app already running (`--proxy`). Every problem is a `UsageError` naming
+ * the flag and the fix, found before any process starts: a malformed URL or limit, a built-in flag given
+ * with `--proxy`, a folder that is not one, a host or port this machine cannot listen on. Apart from the
+ * command (serve_cmd.ts), which starts the target and keeps it up.
+ */
+import type { FlagSpec } from "./argv.ts";
+import { tokenize } from "./argv.ts";
+import { FlagValues } from "./flag_values.ts";
+import { UsageError } from "./usage_error.ts";
+import { findProgram } from "../system/path_lookup.ts";
+import { notAFolder } from "../scenarios/schema_files.ts";
+import { isListenError } from "./dashboard.ts";
+import { parseRateLimit, type RateLimit, type TargetSpec } from "../targets/mod.ts";
+
+export const SERVE_USAGE = `usage: loadlab serve [--host 127.0.0.1] [--port 0] [--instances N]
+  [--balance round-robin|least-connections] [--reuse-port] [--compress[=gzip|brotli]] [--cache-ttl SEC]
+  [--static-dir DIR] [--redis URL] [--proxy UPSTREAM_URL] [--redis-cache-ttl SEC] [--rate-limit N/WINDOW]
+  [--profile[=DIR]]   a CPU profile of the target's processes until Ctrl-C, as DIR/*.cpuprofile (default .)
+  [--grpc-port N]     also serve the gRPC endpoints (Echo, Sleep, Cpu, Stream; 0: a free port)`;
+
+/** The flags of `loadlab serve`, parsed by the same tokenizer and readers as every other command. */
+export const SERVE_FLAGS: FlagSpec[] = [
+  { long: "host", takesValue: true, example: "127.0.0.1" },
+  { long: "port", takesValue: true, example: "8080" },
+  { long: "instances", takesValue: true, example: "2" },
+  { long: "balance", takesValue: true, example: "least-connections" },
+  { long: "reuse-port", takesValue: false },
+  { long: "compress", takesValue: false, optionalValue: true, example: "gzip" },
+  { long: "cache-ttl", takesValue: true, example: "60" },
+  { long: "static-dir", takesValue: true, example: "./public" },
+  { long: "redis", takesValue: true, example: "redis://127.0.0.1:6379" },
+  { long: "proxy", takesValue: true, example: "http://127.0.0.1:3000" },
+  { long: "redis-cache-ttl", takesValue: true, example: "60" },
+  { long: "rate-limit", takesValue: true, example: "100/1s" },
+  { long: "profile", takesValue: false, optionalValue: true, example: "profiles" },
+  { long: "grpc-port", takesValue: true, example: "50051" },
+  { long: "help", short: "h", takesValue: false },
+];
+
+/** Tokenizes the arguments after `serve`; it takes no positionals. */
+export function parseFlags(argv: string[]): FlagValues {
+  const raw = tokenize(argv, SERVE_FLAGS, {}, "serve");
+  if (raw.positionals.length > 0) {
+    throw new UsageError(
+      `unexpected argument ${JSON.stringify(raw.positionals[0])}; see loadlab serve --help`,
+    );
+  }
+  return new FlagValues(raw, SERVE_FLAGS);
+}
+
+const BUILTIN_ONLY = ["compress", "cache-ttl", "instances", "balance", "reuse-port", "static-dir"];
+
+/** The target `loadlab serve` should start for these flags. */
+export function serveSpecFromFlags(flags: FlagValues): TargetSpec {
+  const host = flags.nonEmpty("host");
+  const port = flags.wholeNumber("port", 0, 65535);
+  const redisUrl = redisUrlOf(flags);
+  const compress = flags.has("compress") && flags.text("compress") === ""
+    ? true
+    : flags.choice("compress", ["gzip", "brotli"] as const);
+  const balance = flags.has("reuse-port")
+    ? "reuse-port"
+    : flags.choice("balance", ["round-robin", "least-connections"] as const);
+  const rateLimit = rateLimitOf(flags);
+  const proxyTtl = flags.seconds("redis-cache-ttl");
+  const profile = flags.has("profile") ? { profile: "cpu" as const } : {};
+  const builtin: TargetSpec = {
+    kind: "builtin",
+    ...profile,
+    compress,
+    cacheTtlSec: flags.seconds("cache-ttl"),
+    instances: flags.wholeNumber("instances", 1, 64),
+    balance,
+    staticDir: staticDirOf(flags),
+    redisUrl,
+    // /redis/:key should work out of the box when a redis-server can be started.
+    redis: redisUrl !== undefined || findProgram("redis-server") !== null,
+  };
+  const upstreamUrl = upstreamUrlOf(flags);
+  if (upstreamUrl === undefined && proxyTtl === undefined && !rateLimit) return { ...builtin, host, port };
+  return {
+    kind: "proxy",
+    ...profile,
+    upstream: upstreamUrl ? { url: upstreamUrl } : builtin,
+    cacheTtlSec: proxyTtl,
+    rateLimit,
+    redisUrl,
+    host,
+    port,
+  };
+}
+
+/** `--rate-limit N/WINDOW`: the Redis proxy's limit, checked here so a typo names the form it takes. */
+function rateLimitOf(flags: FlagValues): RateLimit | undefined {
+  const rateText = flags.text("rate-limit");
+  const rateLimit = rateText === undefined ? undefined : parseRateLimit(rateText);
+  if (rateLimit === null) {
+    throw new UsageError(`--rate-limit ${JSON.stringify(rateText)}: must look like 100/1s or 10/500ms`);
+  }
+  return rateLimit;
+}
+
+/** `--proxy`: the http:// URL of an app already running, which the built-in target's own flags cannot join. */
+function upstreamUrlOf(flags: FlagValues): string | undefined {
+  const upstreamUrl = flags.text("proxy");
+  if (upstreamUrl !== undefined && !/^http:\/\/[^/]+/.test(upstreamUrl)) {
+    throw new UsageError(
+      `--proxy ${
+        JSON.stringify(upstreamUrl)
+      }: needs an http:// URL of the upstream app, e.g. --proxy http://127.0.0.1:3000`,
+    );
+  }
+  if (upstreamUrl !== undefined) {
+    const clash = BUILTIN_ONLY.find((name) => flags.has(name));
+    if (clash) {
+      throw new UsageError(`--${clash} applies to the built-in target, not to --proxy; drop one of them`);
+    }
+  }
+  return upstreamUrl;
+}
+
+/** `--redis`: a redis:// URL, checked here so a typo is bad input (2), not a target that failed (3). */
+function redisUrlOf(flags: FlagValues): string | undefined {
+  const text = flags.text("redis");
+  if (text === undefined || /^rediss?:\/\/[^/\s]+/.test(text)) return text;
+  throw new UsageError(
+    `--redis ${JSON.stringify(text)}: not a redis:// URL; e.g. --redis redis://127.0.0.1:6379`,
+  );
+}
+
+/** `--static-dir`: an existing folder, or the target would answer 404 to every /static request. */
+function staticDirOf(flags: FlagValues): string | undefined {
+  const dir = flags.path("static-dir");
+  const why = dir === undefined ? undefined : notAFolder(dir);
+  if (why) throw new UsageError(`--static-dir ${JSON.stringify(dir)}: ${why}; give a folder of files`);
+  return dir;
+}
+
+/**
+ * A `--host` this machine cannot listen on (a name that does not resolve, an address that is not
+ * ours), or a `--port` or `--grpc-port` another process holds there, is bad input: found here by a
+ * throwaway listen, not as a target child that failed (exit 3) or an uncaught error once the HTTP target
+ * is up. A port shared on purpose (`--reuse-port`) is not probed.
+ */
+export function checkListen(flags: FlagValues, host: string | undefined): void {
+  const hostname = host ?? "127.0.0.1";
+  const refusal = (port: number): string | null => {
+    try {
+      Deno.listen({ hostname, port }).close();
+      return null;
+    } catch (err) {
+      if (!isListenError(err)) throw err;
+      return err.message;
+    }
+  };
+  const why = host === undefined ? null : refusal(0);
+  if (why !== null) {
+    throw new UsageError(
+      `--host ${host}: cannot listen there (${why}); use an address of this machine, e.g. --host 127.0.0.1`,
+    );
+  }
+  for (const flag of ["port", "grpc-port"] as const) {
+    const port = flags.wholeNumber(flag, 0, 65535) ?? 0;
+    const taken = port === 0 || (flag === "port" && flags.has("reuse-port")) ? null : refusal(port);
+    if (taken === null) continue;
+    throw new UsageError(
+      `--${flag} ${port}: ${hostname}:${port} is in use (${taken}); give a free port, or --${flag} 0`,
+    );
+  }
+}
