@@ -44,6 +44,11 @@ export interface SessionRun {
   readonly shared: ConnectionShared;
   /** Aborted on a stop request or at the end of the graceful stop: no further step starts, thinks end. */
   readonly ended: AbortSignal;
+  /**
+   * Connections script sessions dial beside their load connections (a batch's, another origin's) while
+   * they live: the watchdog times their exchanges out and the run's end cuts them, as the load's.
+   */
+  readonly sides?: Set<LoadConnection>;
 }
 
 /**

@@ -30,6 +30,7 @@ import type { SteerChange } from "../../results/schema_steering.ts";
 import { endpointTable } from "../endpoint_table.ts";
 import { scriptArrival } from "../script/script_load.ts";
 import type { ScriptModule } from "../script/script_module.ts";
+import { scriptWsStats } from "../script/script_ws_stats.ts";
 import type { IntervalSample } from "../stats/sample.ts";
 import type { LoadRun, LoadRunOptions, LoadRunSummary } from "./load_run_types.ts";
 import { pacingOf } from "./models/mod.ts";
@@ -69,6 +70,8 @@ interface RunState {
   meter: GeneratorMeter | null;
   /** Why a count ended short of its count (its max duration, its idle sessions), once known. */
   countEnd: CountEnd;
+  /** Script sessions' connections beside the load's (flow_session.ts `SessionRun.sides`). */
+  sides: Set<LoadConnection>;
 }
 
 /** Runs a prepared load from `startMs` to its end and the graceful stop. */
@@ -78,15 +81,17 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
   const originMs = startMs + config.warmupMs;
   recorder.setOrigin(originMs);
   const flowWs = flowWsOf(config, prepared.wsRun);
-  // A whole-run ws load counts its connections' messages; flows with ws steps count their sessions'.
-  const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? null;
+  // A whole-run ws load counts its connections' messages; flows with ws steps count their sessions',
+  // a script's sessions the WebSockets they open themselves (k6/ws).
+  const wsStats = prepared.wsRun?.stats ?? flowWs?.stats ?? (prepared.script ? scriptWsStats() : null);
   if (wsStats !== null) {
     wsStats.originMs = originMs;
     recorder.countWs(wsStats);
   }
   const sessions = flowSessionsOf(opts, prepared, originMs, flowWs);
   const ended = new AbortController();
-  const sessionRun: SessionRun = { shared: prepared.shared, ended: ended.signal };
+  const sides = new Set<LoadConnection>();
+  const sessionRun: SessionRun = { shared: prepared.shared, ended: ended.signal, sides };
   const scripted = prepared.script === null
     ? null
     : scriptArrival(prepared.script, sessionRun, { ...opts, originMs, feeder: prepared.feeder });
@@ -107,6 +112,7 @@ export function runPrepared(opts: LoadRunOptions, prepared: Prepared, startMs: n
     wsStats,
     meter,
     countEnd: new CountEnd(config, scripted?.sessions ?? null),
+    sides,
   };
   const steer = (change: SteerChange) =>
     ctx.steer.add(
@@ -224,7 +230,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
     await prepared.model.run(run.ctx);
   } finally {
     clearInterval(timer);
-    endConnections(prepared, performance.now());
+    endConnections(prepared, performance.now(), undefined, run.sides);
     prepared.transport.close();
   }
   run.countEnd.ended(performance.now(), run.ctx.endMs, run.stopAtMs);
@@ -258,13 +264,14 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
 function tick(opts: LoadRunOptions, prepared: Prepared, run: RunState): void {
   const nowMs = performance.now();
   watchdog(prepared.connections, nowMs);
+  if (run.sides.size > 0) watchdog(run.sides, nowMs);
   run.meter?.tick(nowMs);
   if (nowMs > Math.min(run.ctx.endMs, run.stopAtMs) + opts.config.gracefulStopMs) {
-    endConnections(prepared, nowMs, run.ended);
+    endConnections(prepared, nowMs, run.ended, run.sides);
   } else if (run.countEnd.idleAt(nowMs)) {
     // Nothing will ever be sent again: the count ends here, its sessions cut.
     stopArrivals(run, prepared.shared);
-    endConnections(prepared, nowMs, run.ended);
+    endConnections(prepared, nowMs, run.ended, run.sides);
   }
   const samples = prepared.shared.recorder.drain(nowMs, false);
   if (samples.length) opts.onSamples(metered(run, samples));
@@ -286,16 +293,27 @@ function metered(run: RunState, samples: IntervalSample[]): IntervalSample[] {
  * sessions (`ended`, when given) before closing every connection, so none takes a cut read for a reason to
  * go on. Counted once per run: after `stopping` is set, nothing more is.
  */
-function endConnections(prepared: Prepared, nowMs: number, ended?: AbortController): void {
+function endConnections(
+  prepared: Prepared,
+  nowMs: number,
+  ended?: AbortController,
+  sides: ReadonlySet<LoadConnection> = NO_SIDES,
+): void {
   const { shared, connections } = prepared;
-  if (!shared.stopping) { for (const conn of connections) conn.countUnfinished(nowMs); }
+  if (!shared.stopping) {
+    for (const conn of connections) conn.countUnfinished(nowMs);
+    for (const conn of sides) conn.countUnfinished(nowMs);
+  }
   shared.stopping = true;
   ended?.abort();
   for (const conn of connections) conn.abort();
+  for (const conn of [...sides]) conn.abort();
 }
 
+const NO_SIDES: ReadonlySet<LoadConnection> = new Set();
+
 /** Aborts exchanges past their deadline; the failed read is then counted as a timeout. */
-export function watchdog(connections: LoadConnection[], nowMs: number): void {
+export function watchdog(connections: Iterable<LoadConnection>, nowMs: number): void {
   for (const conn of connections) {
     if (conn.deadlineMs < nowMs) {
       conn.timedOut = true;

@@ -45,6 +45,7 @@ export function scriptArrival(
     cookies: config.cookies ?? true,
     setupData: script.setupData,
     env: script.env,
+    routes: script.routes,
     workerIndex: place.workerIndex,
     workerCount: place.workerCount,
     start: module.start as ((s: Session) => unknown) | null,

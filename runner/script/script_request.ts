@@ -35,12 +35,16 @@ export interface ScriptEncodedH2 {
 export class ScriptRequests {
   readonly #host: string;
   readonly #origin: string;
+  /** Before each request's default name: "" for the target, an origin's own for another's requests. */
+  readonly #namePrefix: string;
   readonly #cache = new Map<string, ScriptEncoded>();
   readonly #h2Cache = new Map<string, ScriptEncodedH2>();
 
-  constructor(readonly url: URL) {
+  /** `url`: where the requests go; `shownOrigin`: another origin as the script names it (its URLs' origin). */
+  constructor(readonly url: URL, shownOrigin?: string) {
     this.#host = hostHeaderOf(url);
-    this.#origin = url.origin;
+    this.#origin = shownOrigin ?? url.origin;
+    this.#namePrefix = shownOrigin ?? "";
   }
 
   /** The request path of `target` (a path, or a URL of the target's origin), or a problem in words. */
@@ -103,7 +107,7 @@ export class ScriptRequests {
     const encoded: ScriptEncoded = {
       // Endpoint 0: a script names its requests at run time (its steps, script_recorder.ts), not in the table.
       request: { bytes, isHead: method === "HEAD", method, path, template: null, fixed: true, endpoint: 0 },
-      defaultName: nameOf(method, path),
+      defaultName: nameOf(method, this.#namePrefix, path),
     };
     if (plain) {
       if (this.#cache.size >= MAX_CACHED) this.#cache.clear();
@@ -147,7 +151,7 @@ export class ScriptRequests {
     } catch (err) {
       return { problem: (err as Error).message };
     }
-    const encoded = { request, defaultName: nameOf(method, path) };
+    const encoded = { request, defaultName: nameOf(method, this.#namePrefix, path) };
     if (plain) {
       if (this.#h2Cache.size >= MAX_CACHED) this.#h2Cache.clear();
       this.#h2Cache.set(key, encoded);
@@ -156,10 +160,10 @@ export class ScriptRequests {
   }
 }
 
-/** A request's name when the script gives none: its method and path without the query. */
-function nameOf(method: string, path: string): string {
+/** A request's name when the script gives none: its method, `origin` (another's) and path without the query. */
+function nameOf(method: string, origin: string, path: string): string {
   const q = path.indexOf("?");
-  return `${method} ${q < 0 ? path : path.slice(0, q)}`;
+  return `${method} ${origin}${q < 0 ? path : path.slice(0, q)}`;
 }
 
 /** Why a request cannot be sent as written, or undefined. */

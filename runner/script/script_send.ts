@@ -1,10 +1,10 @@
 /**
  * @module
  * What a script session's request becomes: refused (a request the script wrote badly, one sent while the
- * session's previous request is in flight, one on an `s` kept past its session), or encoded once and
- * exchanged on the session's connection with its response kept for the script. Each refusal is a
- * rejected promise made where the script called, so it counts as a `script` error at the script's line
- * and nothing is sent: a session has one connection, and after the session it is another session's.
+ * session's previous request is in flight, one on an `s` kept past its session, a batch limit that is
+ * not a whole number), or encoded once and exchanged on a connection with its response kept for the
+ * script. Each refusal is a rejected promise made where the script called, so it counts as a `script`
+ * error at the script's line and nothing is sent: after the session its connection is another session's.
  */
 import { Connection } from "../http/h1/connection.ts";
 import type { H2Slot } from "../http/h2/slot.ts";
@@ -28,7 +28,7 @@ export const SCRIPT_KEPT_BYTES = 16 * 1024 * 1024;
 /** What a session's requests go on: an HTTP/1.1 connection, an h2 stream slot, or a per-arrival h2 lane. */
 export type SessionConnection = Connection | H2Slot | H2ArrivalConnection;
 
-/** A refusal of a request the script wrote (bad path, header, another origin): ends the session. */
+/** A refusal of a request the script wrote (bad path, header, URL): ends the session. */
 export class ScriptRequestError extends Error {
   override name = "ScriptRequestError";
 }
@@ -110,6 +110,15 @@ export function overRefusal(method: string): Promise<Response> {
       `s.${method.toLowerCase()}() after its session ended: a session's \`s\` sends only during that ` +
         "session (send with the `s` each session receives)",
     ),
+  );
+}
+
+/** A batch limit the script gave (`s.batch(send, { parallel })`): a whole number from 1 (or Infinity), else `fallback`. */
+export function batchLimit(given: number | undefined, name: string, fallback: number): number {
+  if (given === undefined) return fallback;
+  if (given === Infinity || (Number.isInteger(given) && given >= 1)) return given;
+  throw new ScriptRequestError(
+    `s.batch ${name}: ${given} is not a whole number from 1 (default ${fallback})`,
   );
 }
 

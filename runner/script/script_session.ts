@@ -7,15 +7,18 @@
  * counts from the arrival's intended time (the open models' schedule), later ones from their send, as a
  * flow's do (flow_session.ts). A failed request gives a status-0 response and the script goes on (its
  * error is counted by kind). A session has one request in flight at a time: another sent meanwhile (not
- * awaited) is refused as a `script` error at its line, never sent on a connection of its own, and so is
- * a request on an `s` kept past its session (the connection is another session's by then); the refusals
- * and the encoding are script_send.ts's, the outcome, cut and sleeps script_session_end.ts's.
+ * awaited) is refused as a `script` error at its line, and so is a request on an `s` kept past its
+ * session (the connection is another session's by then); the refusals and the encoding are
+ * script_send.ts's, the outcome, cut and sleeps script_session_end.ts's. Inside `s.batch` requests go in
+ * parallel (script_batch.ts), and a request to another origin (script_origins.ts) goes on a connection
+ * the virtual user dials (side_connections.ts): each such exchange keeps its own send time, step and
+ * path, and the session counts them in flight until the last one ends.
  */
 import { Connection } from "../http/h1/connection.ts";
 import { CookieJar } from "../http/cookie_jar.ts";
 import type { SessionRun } from "../load/flow_session.ts";
-import type { Feeder } from "../load/feeder.ts";
 import type {
+  BatchLimits,
   GrpcParams,
   GrpcResponse,
   RequestOptions,
@@ -24,51 +27,26 @@ import type {
   SessionCookies,
   SessionGrpc,
 } from "./session.ts";
-import {
-  type ScriptGrpcAnswer,
-  ScriptGrpcCall,
-  type ScriptGrpcRequests,
-  type ScriptGrpcSchema,
-} from "./script_grpc.ts";
-import type { ScriptRequests } from "./script_request.ts";
+import { ScriptGrpcCall, type ScriptGrpcSchema } from "./script_grpc.ts";
 import { copyKept, H2ScriptResponse, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
 import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
-import type { ScriptNames } from "./script_names.ts";
 import { SessionEnd } from "./script_session_end.ts";
+import type { SessionChain, SessionContext } from "./script_session_context.ts";
+import type { SessionBatch } from "./script_batch.ts";
+import { SideConnections } from "./side_connections.ts";
+import { SessionSides } from "./script_side.ts";
+import { sessionCookies } from "./session_cookies.ts";
 import {
   encodeScriptRequest,
   exchangeKept,
   overlapRefusal,
   overRefusal,
+  ScriptRequestError,
   type ScriptSend,
   type SessionConnection,
 } from "./script_send.ts";
 
 const NO_OPTIONS: RequestOptions = {};
-const decoder = new TextDecoder();
-
-/** What script sessions need beyond the run. */
-export interface ScriptSessionOptions {
-  url: URL;
-  /** The script's path (its errors are placed relative to its folder). */
-  path: string;
-  /** Start of the measured run: sessions before it run but are not counted. */
-  originMs: number;
-  feeder: Feeder | null;
-  columns: readonly string[];
-  cookies: boolean;
-  setupData: unknown;
-  env: Readonly<Record<string, string>>;
-  workerIndex: number;
-  workerCount: number;
-  /**
-   * The script's `start(s)` (Locust's `on_start`), else null: run once per virtual user before its first
-   * session, and then the user's cookie jar is kept from one of its sessions to the next.
-   */
-  start?: ((s: Session) => unknown) | null;
-  /** The schema the script declares for `s.grpc` (`export const grpc`), else null. */
-  grpc?: ScriptGrpcSchema | null;
-}
 
 /** What a session sends: an encoded request, or a gRPC call (which exchanges itself on its slot). */
 type Sent = ScriptSend["sent"] | ScriptGrpcCall;
@@ -83,6 +61,8 @@ export interface VirtualUser {
   current?: ScriptSession;
   /** The callbacks its sessions' promises settle through: made at its first session, not at each. */
   handlers?: UserHandlers;
+  /** The connections it dialled beside its load connection (a batch's, another origin's), once it did. */
+  sides?: SideConnections;
 }
 
 /** A virtual user's callbacks, each for its session in progress (`VirtualUser.current`). */
@@ -91,40 +71,6 @@ interface UserHandlers {
   error(err: unknown): void;
   exchanged(got: number): Response;
   exchangeFailed(err: unknown): never;
-}
-
-/** What a session shares with the worker's other sessions of the script. */
-export interface SessionContext {
-  readonly options: ScriptSessionOptions;
-  readonly requests: ScriptRequests;
-  readonly names: ScriptNames;
-  /** Each stream slot's judge of the script's gRPC calls on it, made at its first call. */
-  readonly grpcAnswers: WeakMap<object, ScriptGrpcAnswer>;
-  /** The script's gRPC calls as HTTP/2 requests, their heads encoded once each. */
-  readonly grpcRequests: ScriptGrpcRequests;
-  /** Counts a session's outcome (completed, failed, cut) as it ends; it is no longer live. */
-  counted(s: ScriptSession, outcome: unknown, failed: boolean, at: SessionCount): void;
-  /** The session's connection is free (`nowMs`): the chain's next session starts, or the chain ends. */
-  handOn(chain: SessionChain, responses: number, nowMs: number): void;
-}
-
-/**
- * The sessions one arrival runs on its connection: one, or a closed loop's one after another while its
- * `next` grants them (executor.ts `Arrival`), and what resolves the arrival when they end.
- */
-export interface SessionChain {
-  readonly run: SessionRun;
-  readonly load: SessionConnection;
-  readonly next: ((depth: number, nowMs: number) => number) | null;
-  readonly done: (responses: number) => void;
-}
-
-/** Where and when a session ending is counted. */
-export interface SessionCount {
-  readonly run: SessionRun;
-  readonly recorder: ScriptRecorder | null;
-  readonly startMs: number;
-  readonly nowMs: number;
 }
 
 /** The `s` a script's default export receives. */
@@ -157,6 +103,8 @@ export class ScriptSession extends SessionEnd implements Session {
   #sendMs = 0;
   #path = "";
   #grpc: SessionGrpc | null = null;
+  /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
+  #side: SessionSides | null = null;
 
   constructor(
     sessions: SessionContext,
@@ -217,6 +165,12 @@ export class ScriptSession extends SessionEnd implements Session {
     conn.endSession();
     conn.lastEventMs = nowMs;
     this.#sessions.handOn(this.#chain, this.responses, nowMs);
+    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections close.
+    const user = this.#user;
+    if (user.sides !== undefined && user.current === this) {
+      user.sides.close();
+      user.sides = undefined;
+    }
   }
 
   get target(): string {
@@ -258,7 +212,14 @@ export class ScriptSession extends SessionEnd implements Session {
   request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
     if (this.#run.ended.aborted) return this.cutNow();
     if (this.over) return overRefusal(method);
+    const batch = this.#side === null ? null : this.#side.batch;
+    if (batch !== null || target.charCodeAt(0) !== 47) return this.#placed(batch, method, target, options);
     if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
+    return this.#own(method, target, options);
+  }
+
+  /** A request on the session's own connection (the target's path or URL). */
+  #own(method: string, target: string, options: RequestOptions): Promise<Response> {
     let exchange: Promise<number>;
     try {
       exchange = this.#send(method, target, options);
@@ -269,6 +230,52 @@ export class ScriptSession extends SessionEnd implements Session {
     // time), and its two callbacks are its user's, made once.
     const on = this.#handlers();
     return this.#sending = exchange.then(on.exchanged, on.exchangeFailed);
+  }
+
+  /**
+   * A request of a batch, or with a URL: in the batch (its own order and limits), on the session's own
+   * connection (a URL of the target), or on a connection of the user's to the URL's origin.
+   */
+  #placed(
+    batch: SessionBatch | null,
+    method: string,
+    target: string,
+    options: RequestOptions,
+  ): Promise<Response> {
+    const place = this.#sessions.origins.placeOf(target, this.#run.shared);
+    if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
+    if (batch !== null) return batch.request({ place, method, target, options });
+    if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
+    if (place.target) return this.#own(method, target, options);
+    return this.#sides().send({ place, method, target, options }, null);
+  }
+
+  /** Requests `send` makes before it settles go in parallel (script_side.ts); its value. */
+  batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
+    if (this.#run.ended.aborted) return this.cutNow();
+    if (this.over) return overRefusal("batch") as Promise<never>;
+    const sides = this.#sides();
+    if (sides.batch === null && this.#sending !== null) return overlapRefusal("batch") as Promise<never>;
+    return sides.inBatch(send, limits);
+  }
+
+  /** The session's side exchanges (script_side.ts), made at its first. */
+  #sides(): SessionSides {
+    if (this.#side !== null) return this.#side;
+    const sessions = this.#sessions, user = this.#user, run = this.#run;
+    return this.#side = new SessionSides({
+      conn: this.#conn,
+      run,
+      names: sessions.names,
+      step: (name) => this.#step = this.#recorder === null ? -1 : this.#recorder.step(name),
+      jar: () => this.#jar,
+      sides: () => user.sides ??= new SideConnections(run.sides, () => sessions.sideId()),
+      sendMs: () => this.#sent++ === 0 ? this.#startMs : performance.now(),
+      sending: (wait) => this.#sending = wait,
+      counted: (step, got, latencyMs) => this.#counted(step, got, latencyMs),
+      responseOf: (conn, host, path) => this.#responseOf(conn, host, path),
+      cut: () => this.cut(),
+    });
   }
 
   /** The script function's result (a promise or a value) ends the session, watched by its user's callbacks. */
@@ -322,7 +329,7 @@ export class ScriptSession extends SessionEnd implements Session {
     }
     const done = exchange.then((got) => {
       this.#ended();
-      this.#counted(got);
+      this.#counted(this.#step, got, this.#conn.lastEventMs - this.#sendMs);
       return call.response(got);
     }, this.#handlers().exchangeFailed);
     this.#sending = done;
@@ -378,18 +385,20 @@ export class ScriptSession extends SessionEnd implements Session {
   /** The exchange's end: the script's response (its bytes copied: the connection reuses its own). */
   #exchanged(got: number): Response {
     this.#ended();
-    if (!this.#counted(got)) return NO_RESPONSE;
     const conn = this.#conn;
+    if (!this.#counted(this.#step, got, conn.lastEventMs - this.#sendMs)) return NO_RESPONSE;
+    return this.#responseOf(conn, this.#sessions.requests.url.host, this.#path);
+  }
+
+  /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
+  #responseOf(conn: SessionConnection, host: string, path: string): Response {
     const response = conn instanceof Connection
       ? new ScriptResponse(copyKept(conn.keptBytes()))
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if ((this.#jar !== null || this.#sessions.options.cookies) && response.mayHaveSetCookie()) {
       const set = response.getAll("set-cookie");
-      if (set.length > 0) {
-        const host = this.#sessions.requests.url.host;
-        this.#jarOrNew().set(set, host, this.#path, Date.now());
-      }
+      if (set.length > 0) this.#jarOrNew().set(set, host, path, Date.now());
     }
     return response;
   }
@@ -398,16 +407,15 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#jar ??= new CookieJar(this.#sessions.options.url.protocol === "https:");
   }
 
-  /** Counts the exchange's end under its step; false when it failed (its error counted by kind). */
-  #counted(got: number): boolean {
-    const step = this.#step;
+  /** Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed (counted by kind). */
+  #counted(step: number, got: number, latencyMs: number): boolean {
     if (got === 0) {
       // Our own stop aborted it: not the target's failure, not counted (as the request is not).
       if (!this.#run.shared.stopping && step >= 0) this.#recorder?.stepError(step);
       return false;
     }
     this.responses++;
-    this.#recorder?.stepResponse(step, (this.#conn.lastEventMs - this.#sendMs) * 1000);
+    this.#recorder?.stepResponse(step, latencyMs * 1000);
     return true;
   }
 
@@ -421,23 +429,6 @@ export class ScriptSession extends SessionEnd implements Session {
   }
 
   get cookies(): SessionCookies {
-    const url = this.#sessions.options.url;
-    return {
-      get: (name) => {
-        const line = this.#jar?.line(url.host, "/", Date.now());
-        if (!line) return undefined;
-        for (const pair of decoder.decode(line).slice("Cookie: ".length).trim().split("; ")) {
-          const eq = pair.indexOf("=");
-          if (pair.slice(0, eq) === name) return pair.slice(eq + 1);
-        }
-        return undefined;
-      },
-      set: (name, value) => {
-        this.#jarOrNew().set([`${name}=${value}; Path=/`], url.host, "/", Date.now());
-      },
-      // An empty jar sends what no jar does: nothing (the next Set-Cookie makes one when cookies are on).
-      clear: () => {
-      },
-    };
+    return sessionCookies(this.#sessions.options.url.host, () => this.#jar, () => this.#jarOrNew());
   }
 }

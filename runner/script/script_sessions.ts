@@ -20,14 +20,14 @@ import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { ScriptRecorder } from "./script_recorder.ts";
 import { ScriptNames } from "./script_names.ts";
 import { scriptErrorMessage } from "./script_module.ts";
-import {
-  ScriptSession,
-  type ScriptSessionOptions,
-  type SessionChain,
-  type SessionContext,
-  type SessionCount,
-  type VirtualUser,
-} from "./script_session.ts";
+import { ScriptSession, type VirtualUser } from "./script_session.ts";
+import type {
+  ScriptSessionOptions,
+  SessionChain,
+  SessionContext,
+  SessionCount,
+} from "./script_session_context.ts";
+import { ScriptOrigins } from "./script_origins.ts";
 import { CUT } from "./script_session_end.ts";
 import { LiveSessions } from "./live_sessions.ts";
 import { type ScriptGrpcAnswer, ScriptGrpcRequests } from "./script_grpc.ts";
@@ -43,6 +43,9 @@ export class ScriptSessions implements SessionContext {
   readonly grpcAnswers = new WeakMap<object, ScriptGrpcAnswer>();
   /** Its gRPC calls' HEADERS frames, encoded once per method and metadata. */
   readonly grpcRequests: ScriptGrpcRequests;
+  readonly origins: ScriptOrigins;
+  /** Connections dialled beside the load's so far (their ids follow the load's in the worker's range). */
+  #sides = 0;
   /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
   #users = new Map<number, VirtualUser>();
   #arrivals = 0;
@@ -54,6 +57,12 @@ export class ScriptSessions implements SessionContext {
     this.requests = new ScriptRequests(options.url);
     this.grpcRequests = new ScriptGrpcRequests(options.url);
     this.names = new ScriptNames(options.env);
+    this.origins = new ScriptOrigins(this.requests, options.routes);
+  }
+
+  /** An id of the worker's range (the load's from its start, side connections from its middle). */
+  sideId(): number {
+    return this.options.workerIndex * 1_000_000 + 500_000 + this.#sides++ % 500_000;
   }
 
   /**

@@ -2,7 +2,7 @@
  * @module
  * The script part of an attack's config (runner/config.ts): which session script the workers import,
  * what its `setup()` returned (set by the attack after running it, handed to every session), the
- * environment sessions read as `s.env`.
+ * environment sessions read as `s.env`, where other origins it names are sent.
  * `scriptIssues` says what a script excludes (the throughput model, a request mix, flows, pipelining).
  */
 import { z } from "zod";
@@ -14,12 +14,30 @@ export const scriptSpecSchema = z.strictObject({
   setupData: z.unknown().optional(),
   /** `s.env`: environment variables handed to sessions (kept out of results). */
   env: z.record(z.string(), z.string()).default({}),
+  /**
+   * Origins the script names, each sent to another URL instead (`{"https://api.example.com":
+   * "http://127.0.0.1:9000"}`): a second origin's requests to a local server, as `url` does the target's.
+   */
+  routes: z.record(
+    z.string().refine(isOrigin, "a key is an origin: scheme, host and port only (https://api.example.com)"),
+    z.string().refine(isOrigin, "a route goes to an origin: http://host:port, no path"),
+  ).default({}),
   /** How long setup() (and the script's loading) may take before the run ends with no load (k6's 60 s). */
   setupTimeoutMs: z.number().positive().default(60_000),
   /** How long teardown() may take after the load before it is cut (its results are kept). */
   teardownTimeoutMs: z.number().positive().default(60_000),
 });
 export type ScriptSpec = z.infer<typeof scriptSpecSchema>;
+
+/** Whether `text` is an http: or https: origin as `URL.origin` spells it (no path, query or trailing slash). */
+function isOrigin(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return (url.protocol === "http:" || url.protocol === "https:") && url.origin === text;
+  } catch {
+    return false;
+  }
+}
 
 /** The fields of an attack config a script excludes. */
 interface ScriptExcludes {

@@ -108,6 +108,14 @@ export interface SessionGrpc {
   invoke(method: string, message: unknown, params?: GrpcParams): Promise<GrpcResponse>;
 }
 
+/** How many requests of a batch (`s.batch`) are in flight at once (k6's `batch` and `batchPerHost`). */
+export interface BatchLimits {
+  /** At most this many at once (default 20). */
+  parallel?: number;
+  /** At most this many at once to one origin (default 6). */
+  perHost?: number;
+}
+
 /** What a session script's default export receives, once per session. */
 export interface Session<SetupData = unknown> {
   get(path: string, options?: RequestOptions): Promise<Response>;
@@ -116,10 +124,19 @@ export interface Session<SetupData = unknown> {
   patch(path: string, options?: RequestOptions): Promise<Response>;
   delete(path: string, options?: RequestOptions): Promise<Response>;
   /**
-   * Any method. `path` is a path (`/items?page=2`) or a URL of the target's origin; another origin is
-   * refused (a `script` error): sessions use the run's connections to its target.
+   * Any method. `path` is a path (`/items?page=2`) or a URL: one of the target's origin goes on the
+   * session's connection; one of another origin (`http://127.0.0.1:9000/x`) on a connection the virtual
+   * user dials to it, counted in the run under `METHOD origin/path`.
    */
   request(method: string, path: string, options?: RequestOptions): Promise<Response>;
+  /**
+   * Requests sent in parallel: every request `send` makes before its promise settles goes on a
+   * connection of the virtual user's (its own load connection first, then ones it dials and keeps for
+   * its next batches), at most `limits.parallel` at once (default 20) and `limits.perHost` to one origin
+   * (default 6), the rest queued in order; each counted with its own latency and name. A response's
+   * cookies go with the requests sent after it. `await s.batch(() => Promise.all([s.get("/a"), s.get("/b")]))`.
+   */
+  batch<T>(send: () => Promise<T>, limits?: BatchLimits): Promise<T>;
   /** Counts a check under `name` (passed when `ok`), as a flow's checks are; never ends the session. */
   check(ok: boolean, name: string): boolean;
   /** Waits `ms` (think time); ends at once when the run stops. */
