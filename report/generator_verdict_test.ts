@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals, ok as assert } from "node:assert/strict";
 import type { RunResult } from "../results/mod.ts";
-import { makeRun } from "../tests/fixtures/make_results.ts";
+import { makeRun } from "../tests/fixtures/make_run.ts";
 import { generatorVerdict, hostTcpLine, hostTcpTroubled, shareOf } from "./generator_verdict.ts";
 import { renderSummary } from "./text.ts";
 

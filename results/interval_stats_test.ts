@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import type { IntervalResult, RunResult } from "./mod.ts";
 import { createHistogram, decodeHistogram, encodeHistogram, summarizeMs } from "./histogram.ts";
-import { makeRun } from "../tests/fixtures/make_results.ts";
+import { makeRun } from "../tests/fixtures/make_run.ts";
 import { apportionErrors, cutWarmup, phaseStats } from "./interval_stats.ts";
 
 /** A 250 ms interval holding exactly these latencies, with its encoded histogram. */

@@ -1,6 +1,6 @@
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { mergeParts, pooledDurations } from "./merge_parts.ts";
-import { makeRun } from "../tests/fixtures/make_results.ts";
+import { makeRun } from "../tests/fixtures/make_run.ts";
 import type { RunResult } from "./mod.ts";
 
 /** A run whose schedule started `startAfterMs` after 10:00, with one script flow of `steps`. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { loadPlan } from "./load.ts";
 import { abortRules, judgeThresholds, parseAllThresholds } from "./run_thresholds.ts";
-import { makeRun } from "../tests/fixtures/make_results.ts";
+import { makeRun } from "../tests/fixtures/make_run.ts";
 
 const plan = loadPlan(
   `

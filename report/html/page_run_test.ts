@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRun } from "../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../tests/fixtures/make_run.ts";
 import { pageRun } from "./page_run.ts";
 
 /** A run with one Redis and one runtime series of three samples, 250 ms apart. */

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { makeRun, makeSeed000 } from "../../tests/fixtures/make_results.ts";
+import { makeSeed000 } from "../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../tests/fixtures/make_run.ts";
 import { meanCi } from "../stats.ts";
 import { analysisGroupKey, analyze, kneeOf } from "./analysis.ts";
 

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRun } from "../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { ResultsFile, RunResult } from "../mod.ts";
 import { concludeBroadcasts } from "./broadcast.ts";
 import { buildFindings } from "./findings.ts";

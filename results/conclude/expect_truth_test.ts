@@ -4,7 +4,8 @@
  * fits it, with the test and its margin said; the same target twice (A/A, 20 seeds) is never reproduced.
  */
 import assert from "node:assert/strict";
-import { makeRun, makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
+import { makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { IntervalResult, ResultsFile, RunResult } from "../mod.ts";
 import type { Expectation } from "./expectation.ts";
 import { analyze } from "./analysis.ts";

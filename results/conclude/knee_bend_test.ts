@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRun } from "../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../mod.ts";
 import { analyze } from "./analysis.ts";
 

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { makeRun, makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
+import { makeSweepMatrix } from "../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { RunResult, TelemetrySeries } from "../mod.ts";
 import { explainKnee, explainKnees } from "./knee_explained.ts";
 import { digestRun } from "./telemetry_digest.ts";

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
-import { makeCpuSleepQuick, makeRun } from "../../tests/fixtures/make_results.ts";
+import { makeCpuSleepQuick } from "../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../tests/fixtures/make_run.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { achievedAbove, droppedShare, formatShare, sendFacts } from "./send_counts.ts";
 import type { RunResult } from "../schema.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_results.ts";
+import { makeRun, WS_NOTHING } from "../../tests/fixtures/make_run.ts";
 import { runVerdict } from "./run_verdict.ts";
 import { stormFacts, stormShortText } from "./ws_storm.ts";
 import type { RunResult } from "../schema.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRun } from "../../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../../../results/mod.ts";
 import { connectionsOf, fitLine, littleCells, littlesLawCurves } from "./littles_law.ts";
 

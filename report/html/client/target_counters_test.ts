@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { makeRun } from "../../../tests/fixtures/make_results.ts";
+import { makeRun } from "../../../tests/fixtures/make_run.ts";
 import { buildPageData } from "../page_data.ts";
 import type { ResultsFile, RunResult } from "../../../results/mod.ts";
 import { counterCells, counterNames } from "./target_counters.ts";
