@@ -1,8 +1,8 @@
 /**
  * k6 scripts end to end, by tag and over WebSocket: thresholds selecting requests by their own tags, the
  * options' and the scenario's tags and the scenario's name, judged by `loadlab run`; k6/ws against the
- * built-in target's echo (messages counted in k6's ws_* metrics); k6/timers holding the iteration until
- * its timers fired. Loads are bounded counts.
+ * built-in target's echo (messages counted in k6's ws_* metrics and in the run's ws section); k6/timers
+ * holding the iteration until its timers fired. Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -52,7 +52,7 @@ Deno.test("k6 thresholds by tag: a request's own, the options', the scenario's a
 
 Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and ping, in k6's ws metrics", () =>
   withTarget(async (url) => {
-    const { code, text, dir } = await runIn("ws_echo.js", url);
+    const { code, text, dir, results } = await runIn("ws_echo.js", url);
     assertEquals(code, 0, text);
     const m = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`)).metrics;
     assertEquals([m.ws_sessions.values.count, m.ws_msgs_sent.values.count, m.ws_msgs_received.values.count], [
@@ -60,6 +60,19 @@ Deno.test("k6/ws: messages echoed by the built-in target, handlers, timers and p
       12,
       12,
     ]);
+    // The run's own numbers count them as a WebSocket flow's: its ws section, not its HTTP requests (k6's too).
+    const run = results.runs[0];
+    const ws = run.ws;
+    assertEquals([ws.handshakes, ws.messagesSent, ws.messagesReceived, ws.pingsSent, ws.pongsReceived], [
+      4,
+      12,
+      12,
+      4,
+      4,
+    ]);
+    assertEquals([ws.closesSent, ws.closeCodes, run.requests], [4, { "1000": 4 }, 0]);
+    ok(ws.payloadBytesSent > 0 && ws.payloadBytesSent === ws.payloadBytesReceived, JSON.stringify(ws));
+    ok(ws.handshakeMs.max > 0, JSON.stringify(ws.handshakeMs));
     assertEquals(m.echoed.values.count, 12);
     assertEquals(m.ws_msgs_received.thresholds, { "count==12": { ok: true } });
     ok(m.ws_connecting.values.max > 0 && m.ws_ping.values.max > 0, JSON.stringify(m.ws_ping));
