@@ -11,7 +11,7 @@ import { flowFields, requestStepFields } from "../runner/session_schema.ts";
 import { wsActionFields, wsActionRules, wsStepIssues } from "../runner/ws_step_spec.ts";
 import { grpcStepFields } from "../runner/grpc_step_spec.ts";
 import { splitCall } from "../runner/http/grpc/schema.ts";
-import type { FlowSpec } from "../runner/config.ts";
+import type { FlowSpec } from "../runner/flow_spec.ts";
 import { headerRules, pathProblem, ruleOf } from "../runner/request_rules.ts";
 
 /** How a duration is described in errors and in the JSON Schema. */

@@ -11,7 +11,8 @@
  * trailers): what a step keeps is the final head and the whole body. Bounded count loads.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type AttackConfigInput, type FlowSpec, parseAttackConfig } from "../runner/config.ts";
+import type { FlowSpec } from "../runner/flow_spec.ts";
+import { type AttackConfigInput, parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import type { FlowResult, RunResult } from "../results/mod.ts";
 import { createTargetApp } from "../targets/app/app.ts";

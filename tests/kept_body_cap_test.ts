@@ -7,7 +7,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import * as http2 from "node:http2";
-import { type FlowSpec, parseAttackConfig } from "../runner/config.ts";
+import type { FlowSpec } from "../runner/flow_spec.ts";
+import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { requestSpec } from "./fixtures/request_spec.ts";
 import type { RunResult } from "../results/mod.ts";

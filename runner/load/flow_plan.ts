@@ -15,7 +15,7 @@
  * gRPC step (grpc_steps.ts) is a request step made from the run's schema, labelled by its method.
  */
 import { shownName } from "../../validation/shown_name.ts";
-import type { FlowSpec } from "../config.ts";
+import type { FlowSpec } from "../flow_spec.ts";
 import { type EncodedRequest, encodeRequest, hostHeaderOf, resolvePath } from "../http/request.ts";
 import { compileExtract, type StepExtract } from "./step_checks.ts";
 import { hasPlaceholder, textParts } from "../http/template.ts";

@@ -4,7 +4,8 @@
  * Small, bounded loads (about 1 s each); counts are asserted exactly, times only as lower bounds.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type AttackConfigInput, type FlowSpec, parseAttackConfig } from "../config.ts";
+import type { FlowSpec } from "../flow_spec.ts";
+import { type AttackConfigInput, parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 
 interface CountingTarget {

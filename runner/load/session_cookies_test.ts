@@ -6,7 +6,8 @@
  * per-domain cap.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type FlowSpec, parseAttackConfig } from "../config.ts";
+import type { FlowSpec } from "../flow_spec.ts";
+import { parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 import { MAX_COOKIES_PER_DOMAIN } from "../http/cookie_jar.ts";

@@ -6,7 +6,8 @@
  * Secure not sent over http, a foreign Domain refused). Count loads of a few sessions each.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { type FlowSpec, parseAttackConfig } from "../config.ts";
+import type { FlowSpec } from "../flow_spec.ts";
+import { parseAttackConfig } from "../config.ts";
 import { runAttack } from "../attack.ts";
 import { requestSpec } from "../../tests/fixtures/request_spec.ts";
 import { eachRequestHead } from "../../tests/fixtures/request_heads.ts";

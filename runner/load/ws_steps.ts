@@ -9,7 +9,7 @@
  * round trip is recorded under its endpoint (from its send, or from the start of a wait), a connect's
  * handshake in the `ws` section and as its flow step's time.
  */
-import type { FlowSpec } from "../config.ts";
+import type { FlowSpec } from "../flow_spec.ts";
 import { hostHeaderOf, resolvePath } from "../http/request.ts";
 import {
   buildTemplate,

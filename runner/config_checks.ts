@@ -1,0 +1,189 @@
+/**
+ * @module
+ * The checks across an attack config's common fields that no one field's schema can make: what flows,
+ * data rows and session scripts exclude, what HTTP/2 and gRPC need of the protocol, streams and
+ * pipelining, and which source addresses the run can dial from. runner/config.ts runs them after each
+ * model's own checks; each issue names the field to change and how, so the CLI maps it to a flag and an
+ * experiment file to its key. Kept apart from the schema because they read several fields at once.
+ */
+import { isIP } from "node:net";
+import type { LoadModel } from "../results/mod.ts";
+import { modelDef } from "./load/models/mod.ts";
+import { hasPlaceholder } from "./http/template.ts";
+import { scriptIssues } from "./script/script_spec.ts";
+import { grpcFlowIssues } from "./grpc_step_spec.ts";
+import type { CommonFields } from "./config_fields.ts";
+
+/** A cross-field problem: the path of the field to change, and why. */
+export type Issue = { path: Array<string | number>; message: string };
+
+/** What the checks read: a model's name and the common fields, validated one by one. */
+type CheckedConfig = CommonFields & { model: LoadModel };
+
+/** Every problem across the common fields, flows' first, then a script's, data's, protocol's, sources'. */
+export function commonFieldIssues(c: CheckedConfig): Issue[] {
+  return [
+    ...(c.flows ? flowIssues(c) : []),
+    ...(c.script ? scriptIssues(c) : []),
+    ...dataIssues(c),
+    ...protocolIssues(c),
+    ...sourceIssues(c),
+  ];
+}
+
+/**
+ * What flows exclude: a model they cannot drive (its record says why), a request mix of one's own,
+ * pipelining; with ws steps, a ws: URL or a protocol other than HTTP/1.1.
+ */
+function flowIssues(c: CheckedConfig): Issue[] {
+  const issues: Issue[] = [];
+  const noFlows = modelDef(c.model).noFlows;
+  if (noFlows !== undefined) issues.push({ path: ["flows"], message: noFlows });
+  // The mix defaults to one `GET /`; anything else was given, and flows would silently ignore it.
+  const [only, ...more] = c.requestMix;
+  const defaultMix = more.length === 0 && only.method === "GET" && only.path === "/" &&
+    only.headers.length === 0 && only.body === undefined;
+  if (!defaultMix) {
+    issues.push({
+      path: ["requestMix"],
+      message: "flows and a request mix exclude each other: put the requests in the flows' steps",
+    });
+  }
+  if (c.pipelining > 1) {
+    issues.push({ path: ["pipelining"], message: "flows send one request at a time: pipelining must be 1" });
+  }
+  // A session's WebSocket is an HTTP/1.1 Upgrade on the target's origin, beside its HTTP requests.
+  c.flows?.forEach((flow, f) => {
+    const k = flow.steps.findIndex((s) => "ws" in s);
+    if (k < 0) return;
+    const why = /^wss?:/.test(c.url)
+      ? "ws steps open their WebSocket from an http:// or https:// target; use its http(s) URL"
+      : c.protocol !== "http1"
+      ? `ws steps open their WebSocket with an HTTP/1.1 Upgrade: use protocol http1, not ${c.protocol}`
+      : undefined;
+    if (why !== undefined) {
+      issues.push({ path: ["flows", f, "steps", k, "ws"], message: why });
+    }
+  });
+  return issues;
+}
+
+/**
+ * What data sources exclude: pipelining (one row per request, and a batch could run out midway); and
+ * cookies without flows (a request mix has no sessions to keep a jar for).
+ */
+function dataIssues(c: CheckedConfig): Issue[] {
+  const issues: Issue[] = [];
+  if (c.cookies === true && c.flows === undefined && c.script === undefined) {
+    issues.push({
+      path: ["cookies"],
+      message: "cookies are kept per session: they need flows (a request mix keeps none)",
+    });
+  }
+  if (c.data !== undefined && c.pipelining > 1) {
+    issues.push({
+      path: ["pipelining"],
+      message: "a load with data sends one request per row: pipelining must be 1",
+    });
+  }
+  return issues;
+}
+
+/**
+ * Source addresses the run cannot dial from: on the deno transport (it cannot bind), or of another family
+ * than the target's address (an IPv6 source cannot reach 127.0.0.1).
+ */
+function sourceIssues(c: CheckedConfig): Issue[] {
+  const sources = c.sourceAddresses;
+  if (!sources) return [];
+  const path = ["sourceAddresses"];
+  if (c.transport === "deno") {
+    return [{
+      path,
+      message: "source addresses need the epoll transport (deno cannot bind): drop transport deno",
+    }];
+  }
+  const host = isIP(new URL(c.url).hostname.replace(/^\[(.*)\]$/, "$1"));
+  const families = new Set(sources.map((ip) => isIP(ip)));
+  if (families.size > 1 || (host !== 0 && !families.has(host))) {
+    const want = host === 0 ? "of one family" : `IPv${host}, as the target's address is`;
+    return [{ path, message: `source addresses must all be ${want}` }];
+  }
+  return [];
+}
+
+/**
+ * What HTTP/2 excludes (for now): flows, pipelining, placeholders in header names; streams on a
+ * per-arrival connection (one request each); h2c on https:. Over HTTP/1.1, streams.
+ */
+function protocolIssues(c: CheckedConfig): Issue[] {
+  if (c.grpc !== undefined && (c.protocol === "http1" || c.protocol === "auto")) {
+    return [{
+      path: ["protocol"],
+      message: "gRPC runs over HTTP/2: use protocol h2 (https:) or h2c (http:)",
+    }];
+  }
+  const grpcIssues = grpcFlowIssues(c);
+  if (grpcIssues.length > 0) return grpcIssues;
+  if (c.protocol === "http1") {
+    return c.streams > 1
+      ? [{ path: ["streams"], message: "streams apply to HTTP/2: add protocol h2 (--h2), or drop streams" }]
+      : [];
+  }
+  const issues: Issue[] = [];
+  if (c.protocol === "auto" && c.url.startsWith("http://") && c.streams > 1) {
+    // No TLS, no ALPN: auto speaks HTTP/1.1 there, and the streams would be dropped without a word.
+    issues.push({
+      path: ["streams"],
+      message:
+        "protocol auto on an http:// URL speaks HTTP/1.1: use protocol h2c for HTTP/2, or drop streams",
+    });
+  }
+  if (c.protocol === "h2c" && c.url.startsWith("https://")) {
+    issues.push({
+      path: ["protocol"],
+      message: "h2c is cleartext: use an http:// URL, or protocol h2 for https://",
+    });
+  }
+  const what = `protocol ${c.protocol}`;
+  issues.push(...headerNamePlaceholders(c, what));
+  if (c.pipelining > 1) {
+    issues.push({
+      path: ["pipelining"],
+      message: `${what} sends concurrent streams: use streams, not pipelining`,
+    });
+  }
+  if (c.connection === "per-arrival" && c.streams > 1) {
+    issues.push({
+      path: ["streams"],
+      message: "a per-arrival connection carries its arrival's one request on one stream: " +
+        "drop streams, or keep connections alive",
+    });
+  }
+  return issues;
+}
+
+/**
+ * Header names with a placeholder, in the request mix and the flows' steps: an h2 header name must be
+ * a lower-case token, checked once when the request is encoded (h2/request.ts).
+ */
+function headerNamePlaceholders(c: CheckedConfig, what: string): Issue[] {
+  const issues: Issue[] = [];
+  const issue = (path: Array<string | number>, name: string) =>
+    issues.push({
+      path,
+      message:
+        `header name "${name}" has a placeholder: over ${what} only values, paths and bodies take them`,
+    });
+  c.requestMix.forEach((r, k) => {
+    const name = r.headers.find(([n]) => hasPlaceholder(n))?.[0];
+    if (name !== undefined) issue(["requestMix", k, "headers"], name);
+  });
+  c.flows?.forEach((flow, f) =>
+    flow.steps.forEach((step, k) => {
+      const name = "request" in step ? step.request.headers.find(([n]) => hasPlaceholder(n))?.[0] : undefined;
+      if (name !== undefined) issue(["flows", f, "steps", k, "request", "headers"], name);
+    })
+  );
+  return issues;
+}

@@ -1,0 +1,36 @@
+/**
+ * @module
+ * The schema of a flow: a session of steps on one connection (an Artillery scenario), each a request,
+ * a pause, a WebSocket action or a gRPC call, picked by weight at each arrival. Its own file because the
+ * attack config (runner/config_fields.ts) holds flows as one field among many, while the load's session
+ * code (runner/load/) and the experiment files (scenarios/) need the flow's type alone.
+ */
+import { z } from "zod";
+import { requestSpecSchema } from "./request_spec.ts";
+import { flowFields, requestStepFields } from "./session_schema.ts";
+import { wsActionSchema, wsStepIssues } from "./ws_step_spec.ts";
+import { grpcStepSchema } from "./grpc_step_spec.ts";
+
+/**
+ * A step of a flow: a request (named in results by `label`, else `METHOD path`), a pause, a
+ * WebSocket action (runner/ws_step_spec.ts), or a gRPC call (runner/grpc_step_spec.ts; named by
+ * `label`, else its method).
+ */
+const flowStepSchema = z.union([
+  z.strictObject({ request: requestSpecSchema, ...requestStepFields }),
+  z.strictObject({ thinkMs: z.number().min(0, "think time must be >= 0") }),
+  z.strictObject({ ws: wsActionSchema, ...requestStepFields }),
+  z.strictObject({ grpc: grpcStepSchema, ...requestStepFields }),
+]);
+
+/** A session of requests on one connection (an Artillery scenario); arrivals pick flows by weight. */
+export const flowSpecSchema = z.strictObject({
+  ...flowFields,
+  steps: z.array(flowStepSchema).refine(
+    (steps) => steps.some((s) => "request" in s || "ws" in s || "grpc" in s),
+    "a flow needs at least one request, ws or grpc step",
+  ).superRefine((steps, ctx) => {
+    for (const issue of wsStepIssues(steps)) ctx.addIssue({ code: "custom", ...issue });
+  }),
+});
+export type FlowSpec = z.infer<typeof flowSpecSchema>;
