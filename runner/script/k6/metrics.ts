@@ -33,8 +33,54 @@ export function flushMetrics(): void {
   parts.clear();
 }
 
+/**
+ * k6's rule for a metric's name (its metrics registry): what the summary, thresholds and the metrics
+ * outputs (Prometheus, OTLP) can carry as it is; k6 refuses any other name when the metric is made.
+ */
+const NAME = /^[a-zA-Z_][a-zA-Z0-9_]{1,128}$/;
+
+/** The kind each name is registered with: k6's built-in metrics, then the script's. */
+const kinds = new Map<string, MetricPart["kind"]>([
+  ...["http_reqs", "iterations", "data_sent", "data_received", "dropped_iterations"].map((n) =>
+    [n, "counter"] as const
+  ),
+  ...["http_req_failed", "checks"].map((n) => [n, "rate"] as const),
+  ...["vus", "vus_max"].map((n) => [n, "gauge"] as const),
+  ...[
+    "http_req_duration",
+    "http_req_blocked",
+    "http_req_connecting",
+    "http_req_tls_handshaking",
+    "http_req_sending",
+    "http_req_waiting",
+    "http_req_receiving",
+    "iteration_duration",
+    "group_duration",
+  ].map((n) => [n, "trend"] as const),
+]);
+
+/** Refuses a name k6 refuses: not of NAME, or taken by a metric of another kind (k6's built-ins too). */
+function register(name: unknown, kind: MetricPart["kind"]): string {
+  if (typeof name !== "string" || !NAME.test(name)) {
+    const shown = JSON.stringify(String(name).slice(0, 60));
+    throw new TypeError(
+      `invalid metric name ${shown}: a metric's name is 2 to 129 ASCII letters, digits or _, not starting ` +
+        "with a digit (k6's rule)",
+    );
+  }
+  const taken = kinds.get(name);
+  if (taken !== undefined && taken !== kind) {
+    throw new TypeError(`metric ${name} already exists as a ${taken}: give this ${kind} another name`);
+  }
+  kinds.set(name, kind);
+  return name;
+}
+
 class Metric {
-  constructor(readonly name: string, readonly kind: MetricPart["kind"]) {}
+  readonly name: string;
+  constructor(name: string, readonly kind: MetricPart["kind"]) {
+    this.name = register(name, kind);
+  }
 
   add(value: number | boolean, _tags?: Record<string, string>): void {
     let part = parts.get(this.name);

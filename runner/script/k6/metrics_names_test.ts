@@ -1,0 +1,27 @@
+/**
+ * k6's rule for custom metric names, as k6 enforces it when a metric is made: a name with a newline, HTML,
+ * quotes, braces or 200 characters (which reached the terminal summary and the metrics outputs as it was)
+ * is refused, as is a name taken by a metric of another kind (a `Counter` named `http_req_duration` replaced
+ * the built-in trend in k6's summary).
+ */
+import { ok, throws } from "node:assert/strict";
+import { Counter, Gauge, Rate, Trend } from "./metrics.ts";
+
+Deno.test("custom metric names outside k6's rule are refused when the metric is made", () => {
+  for (
+    const name of ["my_count\n</script>", 'tr"end{a="b"}', "a b", "9lives", "x", "é", "L".repeat(200), ""]
+  ) {
+    throws(() => new Counter(name), /invalid metric name .*ASCII letters, digits or _/, JSON.stringify(name));
+  }
+  throws(() => new Trend(undefined as unknown as string), /invalid metric name/);
+  ok(new Counter("pages_seen") && new Trend("_t2") && new Rate("ok_rate") && new Gauge("last_vu"));
+});
+
+Deno.test("a name taken by a metric of another kind is refused; the same kind shares it", () => {
+  throws(() => new Counter("http_req_duration"), /already exists as a trend/);
+  throws(() => new Trend("checks"), /already exists as a rate/);
+  new Rate("shared_rate");
+  throws(() => new Gauge("shared_rate"), /already exists as a rate/);
+  ok(new Rate("shared_rate"));
+  ok(new Counter("http_reqs"));
+});
