@@ -16,6 +16,7 @@ import type { FlagValues } from "./flag_values.ts";
 import { UsageError } from "./usage_error.ts";
 import type { AttackConfig } from "../runner/config.ts";
 import { RESERVED_METADATA } from "../runner/http/grpc/call.ts";
+import { metadataValueProblem } from "../runner/grpc_step_spec.ts";
 import { grpcRequestMix, type GrpcSource, schemaOf } from "../scenarios/grpc/calls.ts";
 import { GrpcSchemaError } from "../runner/http/grpc/schema.ts";
 import { GrpcMessageError } from "../runner/http/grpc/message.ts";
@@ -125,7 +126,11 @@ function metadataOf(line: string): [string, string] {
         "not content-type, te, user-agent or grpc-*)",
     );
   }
-  return [name, line.slice(colon + 1).trim()];
+  const value = line.slice(colon + 1).trim();
+  const problem = metadataValueProblem(name, value);
+  // Named, not shown: a metadata value may be a credential.
+  if (problem !== null) throw new UsageError(`-H: ${problem}`);
+  return [name, value];
 }
 
 /** `config` with its calls: the schema read (reflection asks the server), the message encoded once. */

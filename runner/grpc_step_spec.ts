@@ -18,6 +18,18 @@ type Issue = { path: Array<string | number>; message: string };
 /** Metadata names: lower-case tokens that gRPC itself does not set. */
 const METADATA_NAME = /^(?!grpc-)[0-9a-z_.-]+$/;
 
+/**
+ * Why metadata value `value` of `name` cannot be sent, or null: a control character (CR, LF, NUL and the
+ * rest) is refused by HTTP/2 servers, which end the connection (GOAWAY) on the first call. A `-bin`
+ * name's value travels base64-encoded (runner/http/grpc/call.ts), so it may hold any character.
+ */
+export function metadataValueProblem(name: string, value: string): string | null {
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
+  if (name.endsWith("-bin") || !/[\x00-\x1f\x7f]/.test(value)) return null;
+  return `metadata ${name}: its value has a control character (line break, tab, NUL...); write it on one ` +
+    `line of text, or name it ${name}-bin to send it as bytes`;
+}
+
 /** The fields of a gRPC step, the method in the form the file allows. */
 export const grpcStepFields = {
   message: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown()))], {
@@ -33,6 +45,10 @@ export const grpcStepFields = {
         path: [name],
         message: "gRPC sets this field itself: it cannot be metadata",
       });
+    }
+    for (const [name, value] of Object.entries(metadata)) {
+      const problem = metadataValueProblem(name, value);
+      if (problem !== null) ctx.addIssue({ code: "custom", path: [name], message: problem });
     }
   }).default({}),
 };

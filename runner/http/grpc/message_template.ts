@@ -32,9 +32,13 @@ const SCALARS = new Set<string>([
   "double",
 ]);
 
-/** Whether a message's JSON (or its text) has a placeholder anywhere. */
+/**
+ * Whether a message's JSON (or its text) has a whole placeholder anywhere: a stray `{{` without its
+ * `}}` is the value's own text, checked against its field before the load like any other value.
+ */
 export function hasMessagePlaceholder(json: unknown): boolean {
-  return hasPlaceholder(typeof json === "string" ? json : JSON.stringify(json) ?? "");
+  const text = typeof json === "string" ? json : JSON.stringify(json) ?? "";
+  return hasPlaceholder(text) && placeholdersOf(text).length > 0;
 }
 
 /**
