@@ -19,6 +19,7 @@ import { k6CustomMetrics } from "../runner/script/k6/metrics_channel.ts";
 import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
 import { UsageError } from "./usage_error.ts";
+import { OutputError } from "../results/output_error.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
 export interface K6Summaries {
@@ -79,22 +80,41 @@ export async function showK6Summaries({ runs, failed, handle }: K6Summaries): Pr
   }
 }
 
-/** handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. */
+/**
+ * handleSummary's answer: `{ stdout: text, stderr: text, "path/file.json": text or bytes }`. Every file it
+ * names is tried; those that cannot be written (a folder, an empty name, no permission) are one
+ * `OutputError` (exit 5) after the others were written, never a stack trace. An answer that is not such an
+ * object is refused the same way (k6 refuses it too).
+ */
 async function writeSummaryOutputs(outputs: unknown): Promise<void> {
-  if (outputs === null || typeof outputs !== "object") return;
+  if (outputs === undefined || outputs === null) return;
+  if (typeof outputs !== "object" || Array.isArray(outputs)) {
+    throw new OutputError(
+      `handleSummary() returned ${typeof outputs}: it returns an object of "stdout", "stderr" or a file path: text`,
+    );
+  }
+  const failed: string[] = [];
   for (const [key, value] of Object.entries(outputs as Record<string, unknown>)) {
     const content = typeof value === "string" || value instanceof Uint8Array
       ? value
       : value instanceof ArrayBuffer
       ? new Uint8Array(value)
-      : JSON.stringify(value);
+      : JSON.stringify(value) ?? String(value);
     if (key === "stdout" || key === "stderr") {
       const text = typeof content === "string" ? content : new TextDecoder().decode(content);
       (key === "stdout" ? console.log : console.error)(text);
       continue;
     }
-    await Deno.mkdir(dirname(resolve(key)), { recursive: true });
-    if (typeof content === "string") await Deno.writeTextFile(key, content);
-    else await Deno.writeFile(key, content);
+    try {
+      if (key.trim() === "") throw new Error("an empty file name");
+      await Deno.mkdir(dirname(resolve(key)), { recursive: true });
+      if (typeof content === "string") await Deno.writeTextFile(key, content);
+      else await Deno.writeFile(key, content);
+    } catch (err) {
+      failed.push(`${JSON.stringify(key)} (${err instanceof Error ? err.message : String(err)})`);
+    }
+  }
+  if (failed.length > 0) {
+    throw new OutputError(`handleSummary(): cannot write ${failed.join(", ")}; the run's results are kept`);
   }
 }

@@ -1,0 +1,70 @@
+/**
+ * Hostile k6 scripts through `loadlab run` as users run them: options of the wrong type (a stack trace)
+ * and handleSummary answers that cannot be written (a folder, an empty name: a stack trace after the
+ * run). Each is refused
+ * with its file:line or path and why, no stack trace; what a run wrote is kept. Loads are bounded counts.
+ */
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { withTarget } from "./helpers.ts";
+
+const MAIN = new URL("../main.ts", import.meta.url).pathname;
+const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-hostile-cache-" });
+
+/** `loadlab ARGS` in `cwd`: exit code and stdout + stderr. */
+async function loadlab(cwd: string, ...args: string[]): Promise<{ code: number; text: string }> {
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, ...args],
+    cwd,
+    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1", DENO_DIR: denoDir() },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(60_000),
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  return { code: out.code, text };
+}
+
+/** Deno's own cache, kept when XDG_CACHE_HOME moves loadlab's (Deno would look for its cache there too). */
+function denoDir(): string {
+  return Deno.env.get("DENO_DIR") ?? `${Deno.env.get("HOME") ?? "/root"}/.cache/deno`;
+}
+
+/** A folder holding `script.js` with `text`. */
+function scriptIn(text: string): string {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-hostile-" });
+  Deno.writeTextFileSync(`${dir}/script.js`, text);
+  return dir;
+}
+
+const noStackTrace = (text: string) => ok(!/^\s+at .*:\d+:\d+\)?$/m.test(text), `a stack trace:\n${text}`);
+
+Deno.test("options of the wrong type are refused at their path, no stack trace", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { stages: [null], thresholds: ["p(95)<1"] };
+export default function () { http.get("${url}/"); }
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    assertEquals(run.code, 2, run.text);
+    ok(run.text.includes("options.stages[0]: a stage is { duration, target }"), run.text);
+    ok(run.text.includes("options.thresholds: thresholds is an object of metric: rules"), run.text);
+    noStackTrace(run.text);
+  }));
+
+Deno.test("handleSummary files that cannot be written: exit 5 naming each, the others and results.json kept", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () { http.get("${url}/"); }
+export function handleSummary() {
+  return { "": "x", ".": "x", "sub/dir/ok.txt": "written", stdout: "summary\\n" };
+}
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    assertEquals(run.code, 5, run.text);
+    ok(/handleSummary\(\): cannot write "" \(an empty file name\), "\." \(/.test(run.text), run.text);
+    noStackTrace(run.text);
+    assertEquals(Deno.readTextFileSync(`${dir}/sub/dir/ok.txt`), "written");
+    const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+    assertEquals(results.runs[0].flows[0].sessions, 2);
+  }));
