@@ -4,8 +4,9 @@
  * Each `s.get(...)` is an exchange on the session's connection (connection.ts: the same transports, TLS
  * and recording as fixed requests), so requests count in the run's intervals and, by name, in the
  * script's steps (script_recorder.ts) and under the endpoint of that name. The first request's latency
- * counts from the arrival's intended time (the open models' schedule), later ones from their send, as a
- * flow's do (flow_session.ts). A failed request gives a status-0 response and the script goes on (its
+ * counts from its send less how late the session began (an open arrival's lateness against the schedule),
+ * never from the session's start: a think time, a timer or a check before it is the script's own time.
+ * Later ones count from their send, as a flow's do (flow_session.ts). A failed request gives a status-0 response and the script goes on (its
  * error is counted by kind). A session has one request in flight at a time: another sent meanwhile (not
  * awaited) is refused as a `script` error at its line, and so is a request on an `s` kept past its
  * session (the connection is another session's by then); the refusals and the encoding are
@@ -89,6 +90,11 @@ export class ScriptSession extends SessionEnd implements Session {
   readonly #run: SessionRun;
   readonly #conn: SessionConnection;
   readonly #startMs: number;
+  /**
+   * How late the session began against its start (an open arrival's generator queue or wait for a
+   * connection; next to nothing for a closed loop's, begun as its connection's last session ended).
+   */
+  readonly #lateMs: number;
   readonly #recorder: ScriptRecorder | null;
   /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
   #jar: CookieJar | null = null;
@@ -119,6 +125,7 @@ export class ScriptSession extends SessionEnd implements Session {
     this.#run = chain.run;
     this.#conn = chain.load;
     this.#startMs = startMs;
+    this.#lateMs = Math.max(0, performance.now() - startMs);
     this.#recorder = recorder;
     this.#data = ids.data;
     this.vu = ids.vu;
@@ -270,7 +277,7 @@ export class ScriptSession extends SessionEnd implements Session {
       step: (name) => this.#step = this.#recorder === null ? -1 : this.#recorder.step(name),
       jar: () => this.#jar,
       sides: () => user.sides ??= new SideConnections(run.sides, () => sessions.sideId()),
-      sendMs: () => this.#sent++ === 0 ? this.#startMs : performance.now(),
+      sendMs: () => this.#sendTime(),
       sending: (wait) => this.#sending = wait,
       counted: (step, got, latencyMs) => this.#counted(step, got, latencyMs),
       responseOf: (conn, host, path) => this.#responseOf(conn, host, path),
@@ -362,10 +369,19 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#write(sent, timeoutMs);
   }
 
+  /**
+   * A request's send time, its latency's start: now, less the session's lateness for its first request.
+   * So an open arrival's first request still pays for a generator late to start it, but never for the
+   * script's own think time, timers or checks before it, and a closed loop's is timed from its send.
+   */
+  #sendTime(): number {
+    const nowMs = performance.now();
+    return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
+  }
+
   #write(sent: Sent, timeoutMs: number | undefined): Promise<number> {
     const conn = this.#conn;
-    // The first request goes at the arrival's intended time; later ones when the script sends them.
-    const sendMs = this.#sent++ === 0 ? this.#startMs : performance.now();
+    const sendMs = this.#sendTime();
     this.#sendMs = sendMs;
     const exchange = sent instanceof ScriptGrpcCall
       ? sent.exchange(sendMs)
