@@ -24,7 +24,8 @@ import { uringUnavailableReason } from "./uring_probe.ts";
 import { UringLoop } from "./uring_transport.ts";
 import { opensslUnavailableReason } from "../tls/openssl_ffi.ts";
 import { AF_INET, type SockAddr, sockAddrOf } from "./sock_addr.ts";
-import type { ReadyWaitSum } from "./ready_probe.ts";
+import type { ReadyWaitSum } from "./ready_wait.ts";
+import { LoopLagProbe } from "./loop_lag_probe.ts";
 
 /** What a run asks for (`--transport`, `transport:` in config). */
 export const TRANSPORT_CHOICES = ["auto", "epoll", "deno", "io_uring"] as const;
@@ -44,8 +45,10 @@ export interface ChosenTransport {
   /** Closes whatever the transport holds (the epoll set and any socket left); idempotent. */
   close(): void;
   /**
-   * Closed models on epoll: how long ready responses waited for the worker since the last call
-   * (transport/ready_probe.ts); absent on the other transports, null where no probe could be made.
+   * Closed models: how long ready responses waited for the worker since the last call, each transport
+   * by its own probe (epoll: transport/ready_probe.ts, io_uring: a timeout in its ring, deno:
+   * transport/loop_lag_probe.ts; one tally, transport/ready_wait.ts); absent for open models, null where
+   * no probe could be made.
    */
   takeReadyWait?: () => ReadyWaitSum | null;
 }
@@ -152,8 +155,17 @@ function boundTransport(url: URL, requested: TransportRequest, options: Transpor
 
 /** Deno's own sockets (https: through Deno.startTls), with why the run is on them when it was not asked. */
 function denoTransport(url: URL, options: TransportOptions, fallbackReason: string | null): ChosenTransport {
+  const probe = options.closedModel ? new LoopLagProbe() : null;
+  const probed = probe === null ? {} : { takeReadyWait: () => probe.take(), close: () => probe.close() };
   if (url.protocol !== "https:") {
-    return { kind: "deno", transport: transportFor(url), fallbackReason, tlsInfo: () => null, close() {} };
+    return {
+      kind: "deno",
+      transport: transportFor(url),
+      fallbackReason,
+      tlsInfo: () => null,
+      close() {},
+      ...probed,
+    };
   }
   const tls = tlsTransport(
     serverNameOf(url, options),
@@ -161,7 +173,7 @@ function denoTransport(url: URL, options: TransportOptions, fallbackReason: stri
     loadTlsMaterial(options.tls),
     options.alpn,
   );
-  return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {} };
+  return { kind: "deno", transport: tls.transport, fallbackReason, tlsInfo: tls.info, close() {}, ...probed };
 }
 
 /** The name a TLS client sends and verifies: the `sni` option, else the URL's host (an IPv6 one unbracketed). */
@@ -251,5 +263,6 @@ function chooseUring(url: URL, options: TransportOptions): ChosenTransport | str
     fallbackReason: null,
     tlsInfo: () => null,
     close: () => loop.close(),
+    takeReadyWait: () => loop.takeReadyWait(),
   };
 }

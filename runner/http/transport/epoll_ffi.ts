@@ -9,7 +9,8 @@
  * bounded far below 2^31. Calls return their result, or `-errno` on failure, so the hot path throws
  * nothing. Only the idle wait (`epollWaitAsync`) is `nonblocking` (a thread-pool call that lets timers run
  * meanwhile); every hot call is synchronous. Two other modules touch its symbols: host_resolver.ts (the
- * once-per-run name lookup) and ready_probe.ts (the timerfd that measures how long ready events wait).
+ * once-per-run name lookup) and ready_probe.ts (the timerfd that measures how long ready events wait);
+ * loop_lag_probe.ts calls `sleepOffThread`.
  */
 import { AF_INET, type SockAddr } from "./sock_addr.ts";
 
@@ -28,6 +29,8 @@ const SYMBOLS = {
     result: "i32",
     nonblocking: true,
   },
+  // The deno transport's probe (loop_lag_probe.ts): an operation that completes off-thread at a known time.
+  usleep_idle: { name: "usleep", parameters: ["u32"], result: "i32", nonblocking: true },
   read: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   write: { parameters: ["i32", "buffer", "u32"], result: "i32" },
   close: { parameters: ["i32"], result: "i32" },
@@ -243,6 +246,14 @@ export class EpollSys {
         this.close(epfd);
       }
     }
+  }
+
+  /**
+   * Resolves once a thread-pool thread has slept `ms`: an operation of the runtime that completes at a
+   * known time, whose promise settles when the event loop hands its completion over.
+   */
+  async sleepOffThread(ms: number): Promise<void> {
+    await this.#c.usleep_idle(Math.round(ms * 1000));
   }
 
   /**

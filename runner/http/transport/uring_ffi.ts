@@ -47,6 +47,7 @@ export const REGISTER_PBUF_RING = 22;
 export const ENTER_GETEVENTS = 1 << 0;
 export const ENTER_EXT_ARG = 1 << 3;
 export const OP_POLL_ADD = 6;
+export const OP_TIMEOUT = 11;
 export const OP_ASYNC_CANCEL = 14;
 export const OP_SEND = 26;
 export const OP_RECV = 27;

@@ -35,6 +35,7 @@ import {
   OP_POLL_ADD,
   OP_RECV,
   OP_SEND,
+  OP_TIMEOUT,
   PAGE_BYTES,
   RECV_BUFFERS,
   RECV_MULTISHOT,
@@ -193,6 +194,28 @@ export class UringRing {
     s[b] = OP_POLL_ADD;
     s[b + 1] = fd;
     s[b + 7] = events;
+    s[b + 8] = udLo;
+    s[b + 9] = udHi;
+  }
+
+  /**
+   * A timeout of `ms` (whole ms) from its submission, completing with -ETIME (the ready-wait probe,
+   * transport/uring_transport.ts). Its timespec sits in the wait argument's page, past the wait's own:
+   * the kernel copies it when the SQE is submitted.
+   */
+  prepTimeout(ms: number, udLo: number, udHi: number): void {
+    const w = this.#waitWords;
+    w[16] = Math.floor(ms / 1000);
+    w[17] = 0;
+    w[18] = (ms % 1000) * 1e6;
+    w[19] = 0;
+    const s = this.#sqes;
+    const b = this.#sqe();
+    s[b] = OP_TIMEOUT;
+    s[b + 1] = -1;
+    s[b + 4] = this.#waitArg.address + 64;
+    s[b + 5] = Math.floor((this.#waitArg.address + 64) / 2 ** 32);
+    s[b + 6] = 1;
     s[b + 8] = udLo;
     s[b + 9] = udHi;
   }

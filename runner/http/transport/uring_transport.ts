@@ -15,6 +15,12 @@
  * not served: a DEFER_TASKRUN ring can only be waited on by its own thread (transport/choice.ts keeps
  * epoll there). Before a round waits, what was queued (sends, re-armed receives) is submitted by it; a
  * long round hands its sends over every FLUSH_SQES completions, so the peer is not kept waiting for its end.
+ *
+ * While the pump runs, the ring also holds a probe: a timeout request due every `PROBE_PERIOD_MS`. Its
+ * completion is deferred work like a socket's (DEFER_TASKRUN), run in arrival order by our next wait, so
+ * it lands in the completion queue behind the responses that arrived before it; how late the reaping
+ * reaches it is how long a response waited for this worker (transport/ready_wait.ts). One SQE and one
+ * submit per period, none per request.
  */
 import { EAGAIN, EINTR, type EpollSys } from "./epoll_ffi.ts";
 import type { SockAddr } from "./sock_addr.ts";
@@ -25,11 +31,14 @@ import type { TransportConn } from "./transport.ts";
 import { loopSocket, startConnect } from "./loop_dial.ts";
 import { nextTurn } from "../../load/clock.ts";
 import { SocketTable } from "./socket_table.ts";
+import { PROBE_PERIOD_MS, type ReadyWaitSum, ReadyWaitTally } from "./ready_wait.ts";
 
 /** SQEs a round queues before it hands them to the kernel without waiting for its end. */
 const FLUSH_SQES = 16;
 /** Waits refused in a row after which the loop fails (see `#fail`). */
 const MAX_REFUSALS = 8;
+/** The probe's user_data, low word: no socket's (theirs is a slot token below 2^24 - 1, then a kind). */
+const UD_PROBE = 0xffffffff;
 
 /** One worker's ring and its sockets; `connect` is the transport, `close` ends it all. */
 export class UringLoop implements UringSocketLoop {
@@ -48,6 +57,9 @@ export class UringLoop implements UringSocketLoop {
   #refusals = 0;
   #pumping = false;
   #closed = false;
+  readonly #readyWait = new ReadyWaitTally();
+  /** The armed probe's user_data, high word: a completion with another is an earlier pump's, dropped. */
+  #probeSeq = 0;
 
   /** Throws when the ring cannot be made (the caller falls back to epoll with the reason). */
   constructor(readonly addr: SockAddr, readonly sys: EpollSys, blockMs: number) {
@@ -58,6 +70,11 @@ export class UringLoop implements UringSocketLoop {
   /** Open sockets (for tests: zero after a run). */
   get openSockets(): number {
     return this.#table.open;
+  }
+
+  /** How long ready completions waited for the pump since the last call (transport/ready_wait.ts). */
+  takeReadyWait(): ReadyWaitSum {
+    return this.#readyWait.take(this.sys.nowMs());
   }
 
   connect(signal: AbortSignal): Promise<TransportConn> {
@@ -114,6 +131,8 @@ export class UringLoop implements UringSocketLoop {
       // Started by `wait`, inside whoever armed a read before writing: a wait now would block before
       // the request is submitted, and its latency pay for it (epoll_transport.ts's pump does the same).
       await nextTurn();
+      this.#probeSeq = (this.#probeSeq + 1) >>> 0;
+      this.#armProbe();
       while (this.waiting > 0 && !this.#closed) {
         const turnEndMs = sys.nowMs() + this.#blockMs;
         this.asyncWakes = 0;
@@ -139,7 +158,30 @@ export class UringLoop implements UringSocketLoop {
       }
     } finally {
       this.#pumping = false;
+      // No pump, nothing waits: an expiry left in flight measures nothing (its completion is dropped).
+      this.#probeSeq = (this.#probeSeq + 1) >>> 0;
+      this.#readyWait.armed(Infinity);
     }
+  }
+
+  /**
+   * The probe's next timeout, handed to the kernel now so it is due exactly a period from now. Through a
+   * call that runs the deferred completions too (`enter`, not `submit`): a bare submit would send what
+   * is queued and find the sends' inline completions, and a pump that always finds one never waits in
+   * the kernel, the only place received data is turned into completions.
+   */
+  #armProbe(): void {
+    if (this.#closed) return;
+    this.ring.prepTimeout(PROBE_PERIOD_MS, UD_PROBE, this.#probeSeq);
+    this.ring.enter(0, 0);
+    this.#readyWait.armed(this.sys.nowMs() + PROBE_PERIOD_MS);
+  }
+
+  /** The reaping reached the probe's completion: one wait measured, the next armed (a stale one dropped). */
+  #probeReached(seq: number): void {
+    if (seq !== this.#probeSeq) return;
+    this.#readyWait.reached(this.sys.nowMs());
+    this.#armProbe();
   }
 
   /**
@@ -173,6 +215,10 @@ export class UringLoop implements UringSocketLoop {
       const flags = words[w + 3];
       head = (head + 1) >>> 0;
       ring.consumed(head);
+      if (udLo === UD_PROBE) {
+        this.#probeReached(gen);
+        continue;
+      }
       const token = udLo >>> 8;
       const sock = this.#table.slots[token];
       if (sock == null || sock.gen !== gen || sock.fd < 0) {
