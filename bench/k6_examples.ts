@@ -3,7 +3,8 @@
  * k6 scripts nobody here wrote, run as they are: every `.js` of a folder (k6's repository `examples/`)
  * converted (runner/script/k6/), its `options` mapped (scenarios/k6_options.ts) and two iterations run on
  * loadlab's engine against a local server (in this process, loopback only: a script's public host is
- * replaced by it, as `loadlab run --target` does). k6's examples were written against httpbin, so the
+ * replaced by it, as `loadlab run --target` does, and a second public host sent to it by the script's
+ * `routes`). k6's examples were written against httpbin, so the
  * server answers httpbin's echo paths (`/get`, `/post`, ..., `/cookies`, `/redirect/N`, `/basic-auth/U/P`) as httpbin
  * does and everything else as the built-in target; a script of `k6/net/grpc` calls k6's own gRPC example
  * server instead (k6_grpc_server.ts, at `GRPC_ADDR`, over h2c). Each script ends as one of: runs (no script error;
@@ -64,7 +65,7 @@ async function tryScript(path: string, target: ExampleTarget): Promise<ExampleOu
     connections: 1,
     intervalMs: 100,
     timeoutMs: 2_000,
-    script: { path: converted },
+    script: { path: converted, routes: routesTo(target.url) },
   }));
   const messages = Object.keys(run.errorMessages?.script ?? {});
   if (messages.length > 0) return { file, outcome: "script errors", detail: messages[0] };
@@ -72,6 +73,14 @@ async function tryScript(path: string, target: ExampleTarget): Promise<ExampleOu
   const passed = checks.reduce((a, c) => a + c.passed, 0),
     total = checks.reduce((a, c) => a + c.passed + c.failed, 0);
   return { file, outcome: "runs", detail: `${run.requests} requests, checks ${passed} of ${total} passed` };
+}
+
+/** The public hosts k6's examples name: a second one in a script goes to the local server too. */
+const PUBLIC_ORIGINS = ["http://httpbin.org", "https://httpbin.org", "https://quickpizza.grafana.com"];
+
+/** Each public origin routed to `url` (the script's first origin is the target already). */
+function routesTo(url: string): Record<string, string> {
+  return Object.fromEntries(PUBLIC_ORIGINS.map((origin) => [origin, url]));
 }
 
 /** httpbin's answer to its echo paths, or null for a path it does not have here. */

@@ -1,0 +1,44 @@
+/**
+ * A k6 script's `http.batch` on real worker isolates against the built-in target's `/sleep`: its requests
+ * at once (within `batchPerHost`), each with its own `timings`, name and count; and its second origin (a
+ * server of the test's) reached in the batch and alone. A bounded count.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { withTarget } from "./helpers.ts";
+import { checksOf, cookieServer } from "./fixtures/cookie_origin.ts";
+
+Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
+
+Deno.test("a k6 script's http.batch in parallel, and its second origin", () =>
+  withTarget(async (url) => {
+    const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, cookieServer);
+    const origin = `http://127.0.0.1:${other.addr.port}`;
+    Deno.env.set("K6_OTHER", origin);
+    try {
+      const path = new URL("./fixtures/k6/batch_origins.js", import.meta.url).pathname;
+      const run = await runAttack(parseAttackConfig({
+        url,
+        model: "count",
+        requests: 2,
+        connections: 1,
+        intervalMs: 100,
+        timeoutMs: 10_000,
+        script: { path: sessionScriptPath(path) },
+      }));
+      assertEquals(run.errorMessages ?? {}, {});
+      assertEquals(checksOf(run), [
+        ["batch all 200", 2, 0],
+        ["batch at once", 2, 0],
+        ["each its own duration", 2, 0],
+        ["second origin alone", 2, 0],
+      ]);
+      const steps = Object.fromEntries(run.flows![0].steps.map((s) => [s.label, s.requests]));
+      assertEquals(steps, { "GET /sleep": 8, other: 2, [`GET ${origin}/echo`]: 2 });
+    } finally {
+      Deno.env.delete("K6_OTHER");
+      await other.shutdown();
+    }
+  }));
