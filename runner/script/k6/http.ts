@@ -19,7 +19,7 @@ import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar } from "./local_jar.ts";
 import { TLS_NAMES } from "./tls_info.ts";
-import type { Response } from "../session.ts";
+import type { Response, Session } from "../session.ts";
 
 /** k6's request params (those loadlab honours; another key is refused when the request is sent). */
 export interface Params {
@@ -69,10 +69,12 @@ export async function request(
     sent = encodeBody(body, headers),
     answered = false;
   const responseType = params.responseType ?? (requestDefaults.discardResponseBodies ? "none" : "text");
+  // Taken now: a redirect's or a Digest answer's next hop resumes where another VU may be current.
+  const s = current()?.s, timed = requestDefaults.timed;
   for (;;) {
-    const startMs = performance.now();
+    const startMs = timed ? performance.now() : 0;
     jar?.addCookies(absolute(at), headers, givenCookie);
-    const raw = await send(verb, at, sent, headers, name, tags, params.timeout);
+    const raw = await send(s, verb, at, sent, headers, name, tags, params.timeout);
     jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = digest && !answered && raw.status === 401
       ? digestChallenge(raw.headers.get("www-authenticate"))
@@ -86,7 +88,7 @@ export async function request(
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
       const asked: Asked = { method: verb, headers, body: sent };
-      return new K6Response(raw, at, asked, performance.now() - startMs, responseType);
+      return new K6Response(raw, at, asked, timed ? performance.now() - startMs : NaN, responseType);
     }
     at = new URL(location, at).href;
     if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && verb === "POST")) {
@@ -142,8 +144,9 @@ function sameOrigin(from: string, location: string): boolean {
   }
 }
 
-/** Sends one request: on the session's connection, or through fetch outside a session. */
+/** Sends one request: on session `s`'s connection, or through fetch outside a session. */
 function send(
+  s: Session | undefined,
   method: string,
   href: string,
   body: string | Uint8Array | undefined,
@@ -152,7 +155,6 @@ function send(
   tags: Readonly<Record<string, string>> | undefined,
   timeout: string | number | undefined,
 ): Promise<Response> {
-  const s = current()?.s;
   const timeoutMs = timeout === undefined ? undefined : durationMs(timeout);
   if (s === undefined) {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
@@ -161,7 +163,10 @@ function send(
   }
   // No headers of its own: the session's plain request, encoded once per method and path.
   const own = headers === NO_HEADERS ? undefined : headers;
-  const sending = s.request(method, pathOf(href), { headers: own, body, name, tags, timeoutMs });
+  const path = pathOf(href), plain = own === undefined && body === undefined && name === undefined;
+  const sending = plain && tags === undefined && timeoutMs === undefined
+    ? s.request(method, path)
+    : s.request(method, path, { headers: own, body, name, tags, timeoutMs });
   if (!requestDefaults.noCookiesReset) return sending;
   return sending.then((response) => {
     keepCookies(s.vu, response.headers.getAll("set-cookie"));

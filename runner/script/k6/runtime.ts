@@ -4,9 +4,12 @@
  * (`__VU`, `__ITER`) and its synchronous `http.get` simply belong to "this VU"; loadlab runs many sessions
  * in one isolate, each awaiting its requests. So each session runs inside an `AsyncLocalStorage` context
  * holding its `Session`, and the k6 modules of this folder read it (`current()`): `__VU` is the session's
- * virtual user wherever the script reads it, and `http.get` goes on the session's connection. Outside a
- * session (init code, `setup()`, `teardown()`, `handleSummary()` in loadlab's main isolate) there is none,
- * and the k6 modules fall back to `fetch`. The converter's header calls `scriptDir` (where `open()` reads
+ * virtual user wherever the script reads it, and `http.get` goes on the session's connection. Entering that
+ * context costs about 1.5 us an iteration, so a script whose every resumption is one of its own awaits
+ * (convert_context.ts: `resumes`) skips it: each await hands the VU back (`back`) when its function
+ * resumes, and `current()` reads it from one variable. Outside a session (init code, `setup()`,
+ * `teardown()`, `handleSummary()` in loadlab's main isolate) there is none, and the k6 modules fall back
+ * to `fetch`. The converter's header calls `scriptDir` (where `open()` reads
  * from) and its footer `session` (the default export loadlab calls per session).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
@@ -41,6 +44,11 @@ export const requestDefaults = {
   maxRedirects: 10,
   userAgent: "",
   noCookiesReset: false,
+  /** Whether the script may read `res.timings` (else its requests are not timed again here). */
+  timed: true,
+  /** `http.batch`'s requests in flight at once, and to one host (k6's `batch` and `batchPerHost`). */
+  batch: 20,
+  batchPerHost: 6,
 };
 
 /**
@@ -66,9 +74,23 @@ export function keepCookies(vu: number, setCookies: readonly string[]): void {
   }
 }
 
+/** The VU of the code running now, in a script whose awaits hand it back (none between iterations). */
+let resumed: VuContext | undefined;
+
 /** The running iteration's context, or undefined outside a session (init, setup, teardown). */
 export function current(): VuContext | undefined {
-  return storage.getStore();
+  return resumed ?? storage.getStore();
+}
+
+/** The VU of the code running now, as a converted await takes it before it waits. */
+export function context(): VuContext | undefined {
+  return resumed;
+}
+
+/** Makes `ctx` the current VU again as its function resumes (`__k6.back(ctx, await x)`); returns `value`. */
+export function back<T>(ctx: VuContext | undefined, value?: T): T | undefined {
+  resumed = ctx;
+  return value;
 }
 
 /** The folder `open()` reads relative paths from: the k6 script's own (set by the converted header). */
@@ -96,10 +118,18 @@ Object.defineProperties(globalThis, {
   open: { value: open, configurable: true, writable: true },
 });
 
-/** What the converted footer hands over: the default export and the script's named exports. */
+/**
+ * What the converted footer hands over: the default export, the script's named exports, whether its
+ * awaits hand the VU back (else each iteration runs in a context of its own), and what it may use.
+ */
 export interface ConvertedModule {
   main: ((data: unknown) => unknown) | undefined;
   exports: Record<string, unknown>;
+  resumes?: boolean;
+  /** False when the script never names `timings` (it cannot read `res.timings`). */
+  timings?: boolean;
+  /** False when the script does not import k6/metrics (its iterations add to no custom metric). */
+  metrics?: boolean;
 }
 
 /**
@@ -114,13 +144,27 @@ export function session(mod: ConvertedModule): (s: Session) => unknown {
   if (typeof options.maxRedirects === "number") requestDefaults.maxRedirects = options.maxRedirects;
   if (typeof options.userAgent === "string") requestDefaults.userAgent = options.userAgent;
   requestDefaults.noCookiesReset = options.noCookiesReset === true;
+  requestDefaults.timed = mod.timings !== false;
+  // k6's 0 is "no limit": a batch then sends all its requests at once.
+  if (typeof options.batch === "number") requestDefaults.batch = options.batch || Infinity;
+  if (typeof options.batchPerHost === "number") {
+    requestDefaults.batchPerHost = options.batchPerHost || Infinity;
+  }
   let fn: ((data: unknown) => unknown) | null = null;
   return (s: Session) => {
     fn ??= chooseScenario(options, mains, s.env[PART_ENV]);
     const kept = requestDefaults.noCookiesReset ? vuCookies.get(s.vu) : undefined;
     if (kept !== undefined) { for (const [name, value] of kept) s.cookies.set(name, value); }
     const ctx: VuContext = { s, scenario: scenarioName, timers: 0, settle: null };
-    return storage.run(ctx, iterate, ctx, fn);
+    if (mod.resumes !== true) return storage.run(ctx, iterate, ctx, fn);
+    // The iteration's code up to its first await runs now, with its VU current; its awaits hand it back.
+    resumed = ctx;
+    try {
+      // No timers (they keep the context above) and, without k6/metrics, nothing to send after it.
+      return mod.metrics === false ? fn(s.setup) : iterate(ctx, fn);
+    } finally {
+      resumed = undefined;
+    }
   };
 }
 
@@ -216,13 +260,15 @@ export async function array(
     return (xs as Record<string, (...a: unknown[]) => unknown>)[method](callback, ...rest);
   }
   const results: unknown[] = [];
+  // Each callback starts with the caller's VU current (the one before it resumed elsewhere).
+  const ctx = resumed;
   if (method === "reduce") {
     let k = 0, acc = rest.length > 0 ? rest[0] : (k++, xs[0]);
-    for (; k < xs.length; k++) acc = await callback(acc, xs[k], k, xs);
+    for (; k < xs.length; k++) acc = await callback(back(ctx, acc), xs[k], k, xs);
     return acc;
   }
   for (let k = 0; k < xs.length; k++) {
-    const r = await callback(xs[k], k, xs);
+    const r = await callback(back(ctx, xs[k]), k, xs);
     if (method === "some" && r) return true;
     if (method === "every" && !r) return false;
     if (method === "find" && r) return xs[k];
