@@ -1,151 +1,44 @@
 /**
  * @module
  * One WebSocket connection of the load generator, driven by the same executors, watchdog and graceful
- * stop as HTTP (it is a `LoadConnection`): `open` dials through the run's transport (wss: through the
- * same TLS path and options as https:) and runs the handshake; an `exchange` sends one message and
- * waits for its answer (the match rule), its round trip kept in exchange.ts. A storm's exchange is a
- * whole connection's life: its messages one after another, then the close handshake (1000); hold's is
- * an idle wait, a ping and its pong (what is sent when: pacing.ts). Reads are inline_reads.ts's on every
- * transport (Deno's sockets through transport/promise_inline.ts), armed between exchanges too, so a
- * broadcast is timed as it arrives.
+ * stop as HTTP (it is a `LoadConnection`); connection_socket.ts is its socket side (dial, handshake,
+ * reads, writes, closes), this file its message side. An `exchange` sends one message and waits for its
+ * answer (the match rule), its round trip kept in exchange.ts. A storm's exchange is a whole connection's
+ * life: its messages one after another, then the close handshake (1000); hold's is an idle wait, a ping
+ * and its pong (what is sent when: pacing.ts). Reads stay armed between exchanges, so a broadcast is timed
+ * as it arrives.
  *
- * HOT PATH: frames masked in place; on epoll and io_uring, reads into the buffer every connection of the
- * worker shares (run.ts: one buffer's lines stay cached, not one buffer a connection), whose whole
- * messages the frame parser hands over as views, parsed inside the read's callback, so no view outlives
- * it; the handshake and promise reads (Deno's sockets), which resume after other connections' reads,
- * keep a buffer of their own: the handshake one taken from the run's spares and given back after it (a
- * longer answer grows it, and the grown one is dropped), promise reads the connection's, made only on
- * Deno's sockets. So an open, waiting connection on epoll holds no read buffer. A closed loop's next
- * send goes from the read callback, hold's next wait too: a holding crowd makes no promise per ping.
- * Failures are counted by kind, never thrown: a frame fault (`ws-protocol`, `ws-too-big`,
- * `ws-bad-utf8`: answered with the matching close code), a close or a lost connection with a message
- * unanswered (`ws-closed`), a timeout (the watchdog; a server that never answers our close is cut the
- * same way), a failed read or write. Writes go through frame_writer.ts, in order; the close handshake
- * (close_handshake.ts) ends with the server's TCP close, which the exchange waits for.
+ * HOT PATH: frames masked in place, whole messages handed over by the frame parser as views of the read's
+ * buffer, handled inside the read's callback. A closed loop's next send goes from the read callback, hold's
+ * next wait too: a holding crowd makes no promise per ping. Failures are counted by kind, never thrown: a
+ * frame fault (`ws-protocol`, `ws-too-big`, `ws-bad-utf8`: answered with the matching close code), a close
+ * or a lost connection with a message unanswered (`ws-closed`), a timeout (the watchdog; a server that never
+ * answers our close is cut the same way), a failed read or write. The close handshake (close_handshake.ts)
+ * ends with the server's TCP close, which the exchange waits for.
  */
-import type { ErrorKind } from "../../../results/mod.ts";
-import { FrameParser, type FrameSink } from "../../../ws/frame_parser.ts";
 import { pongFrame } from "../../../ws/frame_encoder.ts";
-import { CLOSE_ABNORMAL, CLOSE_GOING_AWAY, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
+import { CLOSE_ABNORMAL, CLOSE_NO_STATUS, CLOSE_NORMAL } from "../../../ws/opcodes.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
-import { Dialer, hangUp } from "../transport/dial.ts";
-import { inlineOf, type TransportConn } from "../transport/transport.ts";
-import { PromiseInline } from "../transport/promise_inline.ts";
 import { type AnswerMatch, answerMatchOf, fanoutUs } from "./answer_match.ts";
-import { giveBackHandshakeBuffer, handshake, offerOf, takeHandshakeBuffer } from "./handshake_io.ts";
-import { FrameWriter } from "./frame_writer.ts";
-import { CloseHandshake, FAULT_CODES, FAULT_KINDS, readUntilServerCloses } from "./close_handshake.ts";
-import { WS_READ_BUFFER_BYTES, type WsRun } from "./run.ts";
-import { WsPacing } from "./pacing.ts";
-import { type InlineHost, InlineReads } from "./inline_reads.ts";
+import { FAULT_CODES, FAULT_KINDS } from "./close_handshake.ts";
+import type { WsRun } from "./run.ts";
 import { WsExchange } from "./exchange.ts";
+import { WsConnectionSocket } from "./connection_socket.ts";
 
-export class WsConnection implements LoadConnection, FrameSink, InlineHost {
-  readonly maxDepth = 1;
-  deadlineMs = Infinity;
-  timedOut = false;
-  lastEventMs = 0;
-  #sock: TransportConn | null = null;
-  readonly #dialer: Dialer;
-  /** The connection's own buffer for promise reads (Deno's sockets only; see the module comment). */
-  #buf: Uint8Array | null = null;
-  #parser: FrameParser;
+export class WsConnection extends WsConnectionSocket implements LoadConnection {
   readonly #match: AnswerMatch;
   readonly #ex: WsExchange;
-  #nowMs = 0;
-  readonly #writer = new FrameWriter(() => this.abort());
-  readonly #close: CloseHandshake;
-  readonly #pacing: WsPacing;
-  readonly #reads: InlineReads;
   /** Hold's wait: when its ping was meant to go (< 0: when sent), and its end's handler, bound once. */
   #holdIntendedMs = -1;
   #onHoldWaited: (() => void) | null = null;
-  /** `open`'s promise's executor and what follows its dial, bound once; its resolver while it dials. */
-  #opening: ((resolve: (open: boolean | Promise<boolean>) => void) => void) | null = null;
-  #onDialed: ((sock: TransportConn | null) => void) | null = null;
-  #opened: ((open: boolean | Promise<boolean>) => void) | null = null;
   /** A storm's think time's end, bound once. */
   #onThought: (() => void) | null = null;
 
-  constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: WsRun) {
-    this.#dialer = new Dialer(shared, this);
-    this.#parser = new FrameParser(this, run.maxMessageBytes, false, run.budget);
+  constructor(id: number, shared: ConnectionShared, run: WsRun) {
+    super(id, shared, run);
     this.#match = answerMatchOf(run.match);
-    this.#close = new CloseHandshake(this.#writer, run);
-    this.#pacing = new WsPacing(run);
     this.#ex = new WsExchange(shared.recorder);
-    this.#reads = new InlineReads(run.readBuf, this);
-  }
-
-  get isOpen(): boolean {
-    return this.#sock !== null;
-  }
-
-  /** The dialer's socket, taken in the turn it connected. */
-  adopt(sock: TransportConn): void {
-    const inline = inlineOf(sock);
-    // Deno's sockets read through promises: seen as inline, so reads stay armed between sends there too.
-    const conn = inline ?? new PromiseInline(sock);
-    this.#sock = conn;
-    this.#reads.reset(
-      conn,
-      inline !== null ? this.run.readBuf : this.#buf ??= new Uint8Array(WS_READ_BUFFER_BYTES),
-    );
-    this.#writer.reset(conn, inline);
-  }
-
-  /** Dials, then runs the handshake; false when either failed (counted). */
-  open(): Promise<boolean> {
-    // The handshake's frame starts once connected: a crowd's connects in flight hold no frame of ours,
-    // and on epoll no promise of the dial's either, only this one.
-    return new Promise(
-      this.#opening ??= (resolve) => {
-        this.#opened = resolve;
-        this.#dialer.dialThen(this.#onDialed ??= (sock) => this.#dialed(sock));
-      },
-    );
-  }
-
-  /** The dial's end: the handshake on its socket, or false. */
-  #dialed(sock: TransportConn | null): void {
-    const opened = this.#opened!;
-    this.#opened = null;
-    opened(sock !== null && this.#shake(sock));
-  }
-
-  /** The handshake on a socket just dialed; whether the connection is open after it. */
-  async #shake(sock: TransportConn): Promise<boolean> {
-    this.#parser.release();
-    this.#parser = new FrameParser(this, this.run.maxMessageBytes, false, this.run.budget);
-    this.#close.reset();
-    const done = await handshake(sock, takeHandshakeBuffer(this.run), offerOf(this.run), this.shared, this);
-    if (done === null || this.#sock === null) {
-      this.#closeSocket();
-      return false;
-    }
-    // permessage-deflate is the server's choice, per connection.
-    this.#parser.deflate = done.deflate;
-    this.#pacing.reset(done.deflate);
-    const extra = done.extraBytes;
-    // Frames that came with the answer (a greeting): read now, before any send (unsolicited). A fault or
-    // the server's close is handled there; what `consumeRead` says of an exchange is of the last one, not this.
-    if (extra > 0) this.consumeRead(done.buf, extra, performance.now());
-    const adopted = this.#sock;
-    if (this.#close.received && adopted !== null) {
-      await readUntilServerCloses(adopted, done.buf, () => this.#sock === adopted);
-      this.#closeSocket();
-      this.deadlineMs = Infinity;
-    }
-    // Its bytes parsed (the frame parser keeps none of a read's buffer), the socket reads elsewhere now.
-    giveBackHandshakeBuffer(this.run, done.buf);
-    this.#reads.listen();
-    return this.#sock !== null;
-  }
-
-  /** A failure of the handshake or a frame fault, counted unless the run is stopping. */
-  fault(nowMs: number, kind: ErrorKind, message: string): void {
-    if (!this.shared.stopping) this.shared.recorder.recordError(nowMs, kind, message);
   }
 
   /**
@@ -159,9 +52,9 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     _request: unknown = null,
     next: NextExchange | null = null,
   ): Promise<number> {
-    if (this.#sock === null) return this.#openThenExchange(intendedMs, next);
+    if (this.sock === null) return this.#openThenExchange(intendedMs, next);
     return new Promise((resolve) => {
-      this.#reads.start(resolve, next);
+      this.reads.start(resolve, next);
       if (this.run.pingIntervalMs === 0) this.#begin(intendedMs, -1);
       else this.#holdWait(intendedMs);
     });
@@ -175,12 +68,12 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   #holdWait(intendedMs: number): void {
     this.deadlineMs = Infinity;
     this.#holdIntendedMs = intendedMs;
-    this.#pacing.pause(this.run.pingIntervalMs, this.#onHoldWaited ??= () => this.#holdWaited());
+    this.pacing.pause(this.run.pingIntervalMs, this.#onHoldWaited ??= () => this.#holdWaited());
   }
 
   /** The wait is over: the ping, or (the socket gone meanwhile) the chain settles with what it counted. */
   #holdWaited(): void {
-    if (this.#sock === null) this.#reads.end();
+    if (this.sock === null) this.reads.end();
     else this.#begin(this.#holdIntendedMs, -1);
   }
 
@@ -194,14 +87,14 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     this.lastEventMs = sentMs;
     this.deadlineMs = sentMs + this.shared.timeoutMs;
     this.timedOut = false;
-    this.#writer.error = null;
+    this.writer.error = null;
     this.#match.reset();
-    const bytes = this.#pacing.nextFrame(sentMs);
+    const bytes = this.pacing.nextFrame(sentMs);
     this.#ex.sent(intendedMs, sentMs, bytes.length);
     // Armed before the write, so a write that fails at once fails the armed read, as on Deno.Conn; a
     // storm's next send from inside a read finds it armed again by the read that called it.
-    this.#reads.arm();
-    this.#writer.sendMessage(bytes);
+    this.reads.arm();
+    this.writer.sendMessage(bytes);
   }
 
   /** An exchange is in progress (inline_reads.ts asks). */
@@ -211,7 +104,7 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
 
   /** Between exchanges a read stays armed: open, and not a storm's. */
   listens(): boolean {
-    return this.run.messagesPerConnection === 0 && this.#sock !== null;
+    return this.run.messagesPerConnection === 0 && this.sock !== null;
   }
 
   /** The chain's next exchange from the read callback, the answers so far carried into it. */
@@ -220,44 +113,44 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     if (this.run.pingIntervalMs === 0) return this.#begin(-1, sentMs);
     this.#holdWait(-1);
     // Between pings a read stays armed, as between exchanges.
-    this.#reads.listen();
+    this.reads.listen();
   }
 
   /** Takes `n` bytes read into `buf` (null: end of stream); true when the exchange is over. */
   consumeRead(buf: Uint8Array, n: number | null, nowMs: number): boolean {
-    this.lastEventMs = this.#nowMs = nowMs;
+    this.lastEventMs = this.nowMs = nowMs;
     if (n === null) {
-      if (!this.#close.received) {
+      if (!this.close.received) {
         this.run.stats.closeCode(nowMs, CLOSE_ABNORMAL);
         if (this.#waiting()) this.fault(nowMs, "ws-closed", "connection closed without a close frame (1006)");
       }
-      this.#closeSocket();
+      this.closeSocket();
       return true;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    if (!this.#parser.feed(buf, 0, n)) {
-      const fault = this.#parser.fault!;
-      this.fault(nowMs, FAULT_KINDS[fault], this.#parser.faultMessage);
-      this.#closeWith(FAULT_CODES[fault]);
-      this.#closeSocket();
+    if (!this.parser.feed(buf, 0, n)) {
+      const fault = this.parser.fault!;
+      this.fault(nowMs, FAULT_KINDS[fault], this.parser.faultMessage);
+      this.closeWith(FAULT_CODES[fault]);
+      this.closeSocket();
       return true;
     }
     // After the server's close, the exchange ends with its TCP close (below: n === null), not before.
-    return this.#sock === null || (this.#ex.over && !this.#close.received);
+    return this.sock === null || (this.#ex.over && !this.close.received);
   }
 
   /** A send of this exchange still waits for its answer (not the close handshake after a storm). */
   #waiting(): boolean {
-    return this.#ex.active && !this.#ex.over && !this.#close.sent;
+    return this.#ex.active && !this.#ex.over && !this.close.sent;
   }
 
   /** A message from the server may answer the send: it waits, and was written whole (else none could). */
   #answerable(): boolean {
-    return this.#waiting() && !this.#writer.writingMessage;
+    return this.#waiting() && !this.writer.writingMessage;
   }
 
   onMessage(_text: boolean, buf: Uint8Array, start: number, end: number): void {
-    const nowMs = this.#nowMs;
+    const nowMs = this.nowMs;
     const stats = this.run.stats;
     const counted = stats.received(nowMs, end - start);
     if (this.#answerable() && this.run.pingIntervalMs === 0 && this.#match.answers(buf, start, end)) {
@@ -272,24 +165,24 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   }
 
   onPing(buf: Uint8Array, start: number, end: number): void {
-    this.#writer.sendPong(pongFrame(buf.slice(start, end), this.run.keys));
+    this.writer.sendPong(pongFrame(buf.slice(start, end), this.run.keys));
   }
 
   onPong(): void {
-    const nowMs = this.#nowMs;
+    const nowMs = this.nowMs;
     if (this.run.stats.counts(nowMs)) this.run.stats.pongsReceived++;
     if (this.#answerable() && this.run.pingIntervalMs > 0) this.#answer(nowMs, this.#ex.sentMs);
   }
 
   onClose(code: number): void {
-    const nowMs = this.#nowMs;
-    this.#close.received = true;
+    const nowMs = this.nowMs;
+    this.close.received = true;
     this.run.stats.closeCode(nowMs, code);
     if (this.#waiting()) this.fault(nowMs, "ws-closed", "server closed with a message unanswered");
     // Answer the server's close with its code (RFC 6455 5.5.1), unless ours went first; then wait for
     // the server to close the TCP connection first (7.1.1: the TIME_WAIT is the server's, not a storm's
     // ports'), at most a timeout.
-    this.#closeWith(code === CLOSE_NO_STATUS ? 0 : code);
+    this.closeWith(code === CLOSE_NO_STATUS ? 0 : code);
     this.#ex.over = true;
     this.deadlineMs = nowMs + this.shared.timeoutMs;
   }
@@ -301,10 +194,10 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
       this.#ex.over = true;
       return;
     }
-    const thinkMs = this.#pacing.stormNext(this.shared.stopping);
+    const thinkMs = this.pacing.stormNext(this.shared.stopping);
     if (thinkMs > 0) {
       this.deadlineMs = Infinity;
-      this.#pacing.pause(thinkMs, this.#onThought ??= () => this.#thought());
+      this.pacing.pause(thinkMs, this.#onThought ??= () => this.#thought());
       return;
     }
     if (thinkMs === 0) {
@@ -313,23 +206,18 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     }
     // The storm's last answer: our close (1000), then the server's close ends the exchange.
     this.deadlineMs = nowMs + this.shared.timeoutMs;
-    this.#closeWith(CLOSE_NORMAL);
+    this.closeWith(CLOSE_NORMAL);
   }
 
   /** A storm's think time is over: its next message, unless the connection closed or the run stops. */
   #thought(): void {
-    if (this.#sock !== null && !this.shared.stopping) this.#begin(-1, -1);
-  }
-
-  /** Sends a close frame with `code` (0: none) once per socket. */
-  #closeWith(code: number): void {
-    if (this.#sock !== null) this.#close.send(code, this.#nowMs);
+    if (this.sock !== null && !this.shared.stopping) this.#begin(-1, -1);
   }
 
   /** A failed read: the watchdog's timeout, our failed write, or the peer's reset. */
   failRead(err: unknown): void {
     const nowMs = performance.now();
-    const closing = this.#ex.active && this.#close.sent && !this.#close.received;
+    const closing = this.#ex.active && this.close.sent && !this.close.received;
     const waiting = this.#waiting();
     const timedOut = this.timedOut;
     this.abort();
@@ -337,8 +225,8 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
     if (timedOut) {
       const what = waiting ? "no answer" : "no close frame from the server";
       this.fault(nowMs, "timeout", `${what} within ${this.shared.timeoutMs} ms`);
-    } else if (this.#writer.error !== null) {
-      this.fault(nowMs, classifyError(this.#writer.error, "write"), errorMessage(this.#writer.error));
+    } else if (this.writer.error !== null) {
+      this.fault(nowMs, classifyError(this.writer.error, "write"), errorMessage(this.writer.error));
     } else this.fault(nowMs, classifyError(err, "read"), errorMessage(err));
   }
 
@@ -346,39 +234,13 @@ export class WsConnection implements LoadConnection, FrameSink, InlineHost {
   endExchange(): number {
     const answered = this.#ex.end();
     this.deadlineMs = Infinity;
-    if (this.run.messagesPerConnection > 0 && this.#sock !== null) {
-      this.#closeSocket();
-      this.#dialer.forgetOpened();
+    if (this.run.messagesPerConnection > 0 && this.sock !== null) {
+      this.closeAfterUse();
     }
     return answered;
   }
 
   countUnfinished(nowMs: number): void {
     this.#ex.countUnfinished(nowMs, this.shared.stopping);
-  }
-
-  /** Closes now (timeout, the run's end): an open connection says so first (1001, going away). */
-  abort(): void {
-    this.#dialer.abort();
-    if (this.#sock !== null && this.shared.stopping && !this.timedOut) this.#closeWith(CLOSE_GOING_AWAY);
-    this.#closeSocket();
-    // After the close: a wait ended here finds the socket gone, so it settles instead of sending.
-    this.#pacing.endPause();
-  }
-
-  /** A close of our own after a storm connection or a per-arrival session. */
-  release(): void {
-    this.abort();
-    this.#dialer.forgetOpened();
-  }
-
-  #closeSocket(): void {
-    const sock = this.#sock;
-    if (sock === null) return;
-    this.#sock = null;
-    this.#reads.reset(null);
-    this.#writer.reset(null, null);
-    this.#parser.release();
-    hangUp(this.shared, sock);
   }
 }
