@@ -8,7 +8,7 @@
  * obs-text, nothing else. Tolerated, as robust user agents do: an obs-fold line is joined to the field
  * before it with a space (RFC 9112 5.2), unless the head is forwarded as it is (`verbatim`). Framing
  * fields in the trailers are not framing (RFC 9110 6.5.1): names there are not matched. The line ends are
- * the framer's business (message_framer.ts). HOT PATH: a few numbers of state, no strings.
+ * the line states' business (head_lines.ts). HOT PATH: a few numbers of state, no strings.
  */
 import {
   FIELD_NONE,

@@ -6,8 +6,8 @@
  * RFC 9110 15 has a client process a code outside 100-599 as an error answer, not refuse it; a minor
  * version above 1 reads as 1.1) or a request line
  * `method SP request-target SP HTTP/1.x`. The version is case-sensitive; the reason phrase may hold HTAB,
- * SP, visible ASCII and obs-text, nothing else. The line end itself (CRLF or LF) is the framer's business
- * (message_framer.ts): `scan` stops at it. HOT PATH: a status line that came whole is checked in one go.
+ * SP, visible ASCII and obs-text, nothing else. The line end itself (CRLF or LF) is the line states'
+ * business (head_lines.ts): `scan` stops at it. HOT PATH: a status line that came whole is checked in one go.
  */
 import { TCHAR } from "./chars.ts";
 

@@ -211,7 +211,7 @@ export class Connection extends ConnectionIo implements StepConnection {
 
 /**
  * Whether buf[from, to) is only a few empty lines (CRLF or LF): what a server may send between responses,
- * which the next response's parse would skip anyway (http1/message_framer.ts), so not unsolicited bytes.
+ * which the next response's parse would skip anyway (http1/head_lines.ts), so not unsolicited bytes.
  */
 function emptyLines(buf: Uint8Array, from: number, to: number): boolean {
   if (to - from > 2 * MAX_EMPTY_LINES) return false;
