@@ -1,6 +1,6 @@
 /**
  * @module
- * Export points (results/export/run_series.ts) as an OpenTelemetry `ExportMetricsServiceRequest` in
+ * Export points (results/export/export_point.ts) as an OpenTelemetry `ExportMetricsServiceRequest` in
  * OTLP/HTTP's JSON encoding (opentelemetry-proto metrics.proto, the protobuf JSON mapping: lowerCamelCase
  * names, enums as numbers, 64-bit integers as decimal strings): counters as monotonic cumulative sums,
  * the latency as a cumulative exponential histogram (scale 8, the Prometheus native histogram's buckets

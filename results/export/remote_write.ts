@@ -1,6 +1,6 @@
 /**
  * @module
- * Export points (results/export/run_series.ts) as a Prometheus remote-write 1.0 `WriteRequest`
+ * Export points (results/export/export_point.ts) as a Prometheus remote-write 1.0 `WriteRequest`
  * (prometheus/prompb types.proto and remote.proto): one time series per metric and label set, its samples
  * in time order, the latency as a native histogram (schema 8, integer counts, deltas over spans), plus
  * each metric family's type and help. The bytes still need snappy's block compression before the POST
