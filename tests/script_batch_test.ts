@@ -2,7 +2,8 @@
  * Requests in parallel and to a second origin, end to end on real worker isolates: `s.batch` against the
  * built-in target's `/sleep` (a batch takes about its slowest request, `perHost` holds it to rounds),
  * each request counted under its own name; a second origin (a server of the test's) named by its origin,
- * its cookies passed on in k6's order; and the run's end cutting every request of a batch in flight.
+ * its cookies passed on in k6's order, also beside an h2c session; and the run's end cutting every request
+ * of a batch in flight.
  * Loads are bounded counts or sub-second durations.
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
@@ -59,6 +60,28 @@ Deno.test("a second origin: named by its origin, its cookies passed on in k6's o
       const steps = Object.fromEntries(run.flows![0].steps.map((s) => [s.label, s.requests]));
       assertEquals(steps, { "GET /json": 3, [`GET ${origin}/echo`]: 9, [`GET ${origin}/set`]: 6 });
       assertEquals(run.requests, 18);
+    } finally {
+      await other.shutdown();
+    }
+  }));
+
+Deno.test("over h2c a second origin's requests still go beside the session's stream", () =>
+  withTarget(async (url) => {
+    const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, cookieServer);
+    const origin = `http://127.0.0.1:${other.addr.port}`;
+    try {
+      const run = await runAttack(parseAttackConfig({
+        url,
+        model: "count",
+        requests: 2,
+        connections: 1,
+        protocol: "h2c",
+        intervalMs: 100,
+        script: { path: script("second_origin.ts"), env: { OTHER: origin } },
+      }));
+      assertEquals(run.errorMessages ?? {}, {});
+      for (const [name, passed, failed] of checksOf(run)) assertEquals([name, passed, failed], [name, 2, 0]);
+      assertEquals(run.requests, 12);
     } finally {
       await other.shutdown();
     }
