@@ -23,7 +23,7 @@ export const BAD_HEAD_LINE = -2;
 /** Empty lines ignored before a start line (RFC 9112 2.2 asks servers to ignore at least one). */
 export const MAX_EMPTY_LINES = 8;
 
-/** What the line `scan` stopped after ended: nothing yet, a head, the trailers (the message), a chunk-size line. */
+/** What the last `scan` stopped after: nothing yet, a head, the trailers (the message), a chunk-size line. */
 export const EV_NONE = 0, EV_HEAD = 1, EV_TRAILERS = 2, EV_CHUNK_LINE = 3;
 
 const CR = 13, LF = 10, SP = 32, HTAB = 9;

@@ -34,7 +34,7 @@ export const PARSE_ERROR = -2;
 
 const CR = 13, LF = 10;
 
-// States. S_LINES: head_lines.ts has the bytes (a head, a chunk-size line, the trailers), against the head cap.
+// States. S_LINES: head_lines.ts takes the bytes (a head, a chunk-size line, the trailers), within the cap.
 const S_LINES = 0;
 const S_BODY = 1;
 const S_CHUNK_DATA = 2;
