@@ -1,13 +1,18 @@
 /**
  * @module
  * A paced session's latency is the target's over HTTP/1.1, whatever the session did before its request: a
- * session script (one GET, a check, a timer of its own, then a random think time), the same user written for
- * k6 and converted, and a flow (GET, think, GET, think) on two connections against the real built-in target,
- * on the epoll transport, on Deno's own and on io_uring (where the kernel allows a ring), each held at p50 to
- * the target's own round trip timed beside it by a plain keep-alive socket at the same pace (paced_rows.ts).
- * Each run is about a second.
+ * session script (a random think time, then one GET, a check and a timer of its own), a k6 user converted
+ * (GET, check, sleep) and a flow (GET, think, GET, think) on two connections against the real built-in
+ * target, on the epoll transport, on Deno's own and on io_uring (where the kernel allows a ring), each held at
+ * p50 to the target's own round trip timed beside it by a plain keep-alive socket at the same pace
+ * (paced_rows.ts). Beside them an open load's script that thinks before its first request: that request is
+ * timed from the arrival's schedule plus the think time, never charged for the think. Each run is about a
+ * second.
  */
+import { ok } from "node:assert/strict";
 import { startTarget } from "../../targets/mod.ts";
+import { parseAttackConfig } from "../../runner/config.ts";
+import { runAttack } from "../../runner/attack.ts";
 import { sessionScriptPath } from "../../runner/script/k6/k6_file.ts";
 import { uringUnavailableReason } from "../../runner/http/transport/uring_probe.ts";
 import { checkRows, h1Reference, type PacedRow } from "./paced_rows.ts";
@@ -50,6 +55,24 @@ Deno.test("paced scripts, k6 scripts and flows over HTTP/1.1 read the target's o
       }))
     );
     await checkRows(rows);
+  } finally {
+    await target.stop();
+  }
+});
+
+Deno.test("an open arrival's script is not charged for its think time before its first request", async () => {
+  const target = await startTarget({ kind: "builtin" });
+  try {
+    const run = await runAttack(parseAttackConfig({
+      url: target.url,
+      model: "rate",
+      phases: [{ durationMs: 1_000, ratePerSec: 20 }],
+      generatorWarmup: false,
+      script: { path: new URL("../fixtures/scripts/think_first.ts", import.meta.url).pathname },
+    }));
+    // Its lateness against the schedule still counts; the 60 ms the script slept first does not.
+    ok(run.requests >= 10, `${run.requests} requests`);
+    ok(run.latencyMs.p50 < 30, `p50 ${run.latencyMs.p50} ms: the 60 ms think time was charged`);
   } finally {
     await target.stop();
   }
