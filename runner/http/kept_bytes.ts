@@ -29,6 +29,8 @@ const NOTHING = new Uint8Array(0);
  * between responses, so 10,000 of them with a 4 KiB floor held 40 MB for responses of 200 bytes.
  */
 const FIRST_KEPT_BYTES = 512;
+/** Runs up to this long are copied in a loop rather than through a view (see `append`). */
+const COPY_LOOP_BYTES = 256;
 
 export class KeptBytes {
   #bytes = NOTHING;
@@ -70,7 +72,10 @@ export class KeptBytes {
       grown.set(this.#bytes.subarray(0, at));
       this.#bytes = grown;
     }
-    this.#bytes.set(buf.subarray(from, to), at);
+    const bytes = this.#bytes;
+    // A short run byte by byte: a view of `buf` to copy from would be an object per read.
+    if (to - from <= COPY_LOOP_BYTES) { for (let k = from, j = at; k < to; k++, j++) bytes[j] = buf[k]; }
+    else bytes.set(buf.subarray(from, to), at);
     this.#length = need;
     if (headOnly) this.#headKept = this.#finalHeadIn(at, need);
     return true;

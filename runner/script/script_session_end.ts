@@ -27,6 +27,8 @@ const SLEEPS = new SleepQueue();
 export abstract class SessionEnd implements Sleeper {
   /** Cut at the end of the graceful stop while waiting on the script's own promise. */
   pending = false;
+  /** Its place in the worker's list of live sessions (live_sessions.ts), -1 when not in it. */
+  liveAt = -1;
   readonly #run: SessionRun;
   /** The outcome came (the script's function settled, or the session was cut): later ones are not. */
   #settled = false;

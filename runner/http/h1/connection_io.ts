@@ -26,6 +26,14 @@ const EMPTY = new Uint8Array(0);
  * consumed a turn later, after other reads, so it keeps a buffer of its own.
  */
 const INLINE_READ = new Uint8Array(READ_BUFFER_BYTES);
+/**
+ * An exchange's promise is made with this one executor, which hands its resolver out here (the
+ * constructor calls it at once): no closure per exchange.
+ */
+let caught: ((done: number) => void) | null = null;
+const CATCH = (resolve: (done: number) => void) => {
+  caught = resolve;
+};
 
 export abstract class ConnectionIo implements LoadConnection, InlineReader {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
@@ -160,14 +168,23 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     if (this.sock === null) return this.#openThenExchange(intendedMs, depth, request, next);
     if (this.#inline === null) return this.#readLoop(intendedMs, depth, request);
     // No async frame: the one promise the pump settles, for the whole chain of exchanges.
-    return new Promise((resolve) => {
-      this.#settle = resolve;
-      this.#next = next;
-      if (!this.#begin(intendedMs, depth, request, -1)) {
-        this.#settle = this.#next = null;
-        resolve(0);
-      }
-    });
+    const exchanged = new Promise<number>(CATCH);
+    const resolve = caught!;
+    caught = null;
+    this.#settle = resolve;
+    this.#next = next;
+    let begun: boolean;
+    try {
+      begun = this.#begin(intendedMs, depth, request, -1);
+    } catch (err) {
+      this.#settle = this.#next = null;
+      return Promise.reject(err);
+    }
+    if (!begun) {
+      this.#settle = this.#next = null;
+      resolve(0);
+    }
+    return exchanged;
   }
 
   async #openThenExchange(
