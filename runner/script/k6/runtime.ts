@@ -13,12 +13,12 @@
  * from) and its footer `session` (the default export loadlab calls per session).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import { readFileSync } from "node:fs";
 import { isAbsolute, join } from "node:path";
 import type { Session } from "../session.ts";
 import { flushMetrics } from "./metrics.ts";
 import { setRunTags } from "./k6_tags.ts";
 import { PART_ENV } from "../part_env.ts";
+import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
 
 /** One k6 iteration: the session it runs in and the scenario's name. */
 export interface VuContext {
@@ -103,10 +103,23 @@ export function folderOf(): string {
   return folder;
 }
 
-/** k6's `open(path, "b"?)`: a file's text, or its bytes as an ArrayBuffer with `"b"`. */
+/** The largest file `open()` reads: each worker holds its own copy (a V8 string is at most ~512 MiB). */
+export const MAX_OPEN_BYTES = 256 * 2 ** 20;
+
+/**
+ * k6's `open(path, "b"?)`: a file's text, or its bytes as an ArrayBuffer with `"b"`. Only a regular file
+ * of at most MAX_OPEN_BYTES: a device (`/dev/zero`) or a FIFO would be read forever (the script's check
+ * waited a minute for it), a folder or a missing file is named with why.
+ */
 export function open(path: string, mode?: string): string | ArrayBuffer {
-  const full = isAbsolute(path) ? path : join(folder, path);
-  const bytes = readFileSync(full);
+  const full = isAbsolute(String(path)) ? String(path) : join(folder, String(path));
+  let bytes: Uint8Array<ArrayBuffer>;
+  try {
+    bytes = readFileCapped(full, MAX_OPEN_BYTES);
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new TypeError(`open(${JSON.stringify(path)}): ${full} ${err.reason}`, { cause: err });
+  }
   if (mode === "b") return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
   return new TextDecoder().decode(bytes);
 }
