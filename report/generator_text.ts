@@ -10,6 +10,7 @@
 import type { RunResult } from "../results/mod.ts";
 import { formatCount, formatDurationMs, protocolTag } from "../results/text_format.ts";
 import { generatorVerdict, HOST_TCP_LABEL, hostTcpLine, hostTcpTroubled } from "./generator_verdict.ts";
+import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_opening.ts";
 
 /**
  * The verdict line (report/generator_verdict.ts, the same words as the page), the late, waiting and
@@ -33,6 +34,8 @@ export function generatorLines(
   }
   const startUp = startUpLine(run);
   if (startUp) out.push(`  Start-up: ${startUp}`);
+  const crowd = crowdOpening(run);
+  if (crowd !== null) out.push(`  Crowd: ${crowdOpeningText(crowd)}`);
   if (run.dataRanOutWorkers) {
     out.push(yellow(
       `  Data: rows ran out in ${formatCount(run.dataRanOutWorkers)} worker(s), which stopped sending ` +

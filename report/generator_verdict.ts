@@ -14,6 +14,7 @@ import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { formatShare } from "../results/conclude/send_counts.ts";
 import { sendsOf } from "../results/conclude/responses.ts";
 import { generatorSaturation, saturationText } from "../results/conclude/generator_saturation.ts";
+import { crowdOpening, crowdOpeningText } from "../results/conclude/crowd_opening.ts";
 
 /** The verdict on one run: which side limited it, said once, and the numbers it rests on. */
 export interface GeneratorVerdict {
@@ -104,6 +105,8 @@ function factsOf(run: RunResult, sends: number): Array<[string, string]> {
   if (run.maxConnectsInFlight !== undefined) {
     facts.push(["max connects in flight", formatCount(run.maxConnectsInFlight)]);
   }
+  const crowd = crowdOpening(run);
+  if (crowd !== null) facts.push(["crowd", crowdOpeningText(crowd)]);
   if (run.generatorWarmupMs !== undefined) {
     facts.push([
       "generator warm-up",

@@ -9,6 +9,7 @@
 import type { IntervalResult, RunResult, TelemetrySeries } from "../../results/mod.ts";
 import { round3, round4 } from "../../results/stats.ts";
 import { stabilizationText } from "../../results/conclude/stabilization.ts";
+import { crowdOpening } from "../../results/conclude/crowd_opening.ts";
 import { servedRps } from "../../results/conclude/served_rate.ts";
 import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts";
 import { cacheBypassSentence } from "../cache_bypass.ts";
@@ -120,6 +121,8 @@ export type PageRun =
     generator: GeneratorVerdict | null;
     /** When latency and throughput settled, or why not, in words (results/conclude/stabilization.ts). */
     stabilization: string;
+    /** When a crowd that took more than an interval to open was open (ms; results/conclude/crowd_opening.ts). */
+    crowdOpenAtMs: number | null;
     /** The caching proxy served requests without Redis (report/cache_bypass.ts); null when it never did. */
     cacheBypass: string | null;
     /** How many handshakes that offered permessage-deflate got it (report/ws_text.ts); null: none offered. */
@@ -270,6 +273,7 @@ export function pageRun(run: RunResult, group: string): PageRun {
     endpointNote: endpointQualifier(run),
     generator: generatorVerdict(run),
     stabilization: stabilizationText(run),
+    crowdOpenAtMs: crowdOpening(run)?.openAtMs ?? null,
     cacheBypass: cacheBypassSentence(run),
     wsDeflate: run.ws?.deflateOffered ? deflateLine(run.ws) : null,
     verdict: groupVerdict([run]),

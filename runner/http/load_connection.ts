@@ -36,6 +36,12 @@ export interface ConnectionShared {
   readonly maxHeaderBytes: number;
   /** Bounds connects in flight at once (every `open` passes it). */
   readonly connectGate: ConnectGate;
+  /**
+   * Connects complete beside the crowd's traffic (the epoll and io_uring pumps serve both), so a closed
+   * loop may start on each connection as soon as it is open; false on the deno transport, whose connects
+   * issued while the others are busy are starved (models/connections.ts opens the whole crowd first).
+   */
+  readonly connectsBesideTraffic?: boolean;
   log: ResponseSink | null;
   /** True once the run is over: failures caused by our own shutdown are not counted. */
   stopping: boolean;
@@ -59,6 +65,7 @@ export function connectionShared(fields: ConnectionShared): ConnectionShared {
     timeoutMs: fields.timeoutMs,
     maxHeaderBytes: fields.maxHeaderBytes,
     connectGate: fields.connectGate,
+    connectsBesideTraffic: fields.connectsBesideTraffic ?? false,
     log: fields.log,
     stopping: fields.stopping,
   };

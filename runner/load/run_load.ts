@@ -178,6 +178,7 @@ function sharedOf(
     timeoutMs: config.timeoutMs,
     maxHeaderBytes: config.maxHeaderBytes,
     connectGate: connectGateOf(config),
+    connectsBesideTraffic: parts.chosen.kind !== "deno",
     log: null,
     stopping: false,
   });

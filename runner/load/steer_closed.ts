@@ -11,11 +11,14 @@ import type { LoadConnection } from "../http/load_connection.ts";
 import { sleepMs } from "./clock.ts";
 import { CONNECT_BACKOFF_MS } from "./closed_loop.ts";
 
-/** Runs `conns` (the planned ones, `opened[i]` when open) closed-loop and follows the changes until the end. */
+/**
+ * Runs `conns` (the planned ones; `opened[i]` whether it opened, or the promise of it: its loop starts once
+ * that settles) closed-loop and follows the changes until the end.
+ */
 export async function runSteeredLoops(
   ctx: LoadContext,
   conns: LoadConnection[],
-  opened: boolean[],
+  opened: ReadonlyArray<boolean | Promise<boolean>>,
   loop: (
     ctx: LoadContext,
     conn: LoadConnection,
@@ -29,11 +32,11 @@ export async function runSteeredLoops(
   const running = new Map<number, Promise<void>>();
   // One promise chain per connection and no async frame of its own: a crowd of 20,000 loops waits in
   // the loops' frames only.
-  const start = (i: number, backoff: boolean) => {
+  const start = (i: number, opened: boolean | Promise<boolean>) => {
     const take = (depth: number, nowMs: number) => (mayStart(ctx, nowMs) && i < activeAt(nowMs) ? depth : 0);
-    const looped = backoff
-      ? sleepMs(CONNECT_BACKOFF_MS).then(() => loop(ctx, conns[i], take))
-      : loop(ctx, conns[i], take);
+    const run = (ok: boolean) =>
+      ok ? loop(ctx, conns[i], take) : sleepMs(CONNECT_BACKOFF_MS).then(() => loop(ctx, conns[i], take));
+    const looped = typeof opened === "boolean" ? run(opened) : opened.then(run);
     // One settlement handler each way (no `finally`): a crowd keeps one promise and two closures a loop.
     running.set(
       i,
@@ -46,12 +49,12 @@ export async function runSteeredLoops(
       }),
     );
   };
-  conns.forEach((_, i) => start(i, !opened[i]));
+  conns.forEach((_, i) => start(i, opened[i]));
   while (mayStart(ctx, performance.now())) {
     const nowMs = performance.now();
     for (let i = 0; i < activeAt(nowMs); i++) {
       if (i === conns.length) conns.push(ctx.newConnection());
-      if (!running.has(i)) start(i, false);
+      if (!running.has(i)) start(i, true);
     }
     await steer.waitChange(Math.min(ctx.endMs, steer.nextChangeAfter(nowMs)));
   }

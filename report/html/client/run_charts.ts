@@ -28,7 +28,9 @@ import { redisServerChart, runtimeChart, telemetryLine } from "./runtime_charts.
 export function timelineCharts(run: PageRun, grid: HTMLElement): void {
   const iv = run.iv, maxSec = run.durationSec;
   const stable = run.stabilizedAtMs === null ? [] : [{ x: run.stabilizedAtMs / 1000, label: "stable" }];
-  const marks = [...stable, ...steeringMarks(run)];
+  // The connect phase of a crowd (results/conclude/crowd_opening.ts): the intervals before ran fewer.
+  const open = run.crowdOpenAtMs === null ? [] : [{ x: run.crowdOpenAtMs / 1000, label: "crowd open" }];
+  const marks = [...open, ...stable, ...steeringMarks(run)];
   const series = (["p50", "p75", "p90", "p99"] as const).map((k, i) => {
     const data = xy(iv.t, iv[k]);
     return {

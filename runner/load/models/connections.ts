@@ -21,14 +21,19 @@ import type { LoadConnection } from "../../http/load_connection.ts";
  */
 const CONNECTS_PER_TURN = 256;
 
-/** Opens every connection, a slice a turn; whether each opened. */
-async function openAll(conns: LoadConnection[]): Promise<boolean[]> {
+/**
+ * Starts opening every connection, a slice a turn: each one's promise of whether it opened, the later
+ * slices' connects issued as the turns come (one promise each while it waits for its turn).
+ */
+function openInSlices(conns: LoadConnection[]): Promise<boolean>[] {
   const opening: Promise<boolean>[] = [];
+  let turn: Promise<void> = Promise.resolve();
   for (let i = 0; i < conns.length; i++) {
-    if (i > 0 && i % CONNECTS_PER_TURN === 0) await nextTurn();
-    opening.push(conns[i].open());
+    const conn = conns[i];
+    if (i > 0 && i % CONNECTS_PER_TURN === 0) turn = turn.then(nextTurn);
+    opening.push(i < CONNECTS_PER_TURN ? conn.open() : turn.then(() => conn.open()));
   }
-  return await Promise.all(opening);
+  return opening;
 }
 
 export const connectionsModel = defineModel({
@@ -46,12 +51,20 @@ export const connectionsModel = defineModel({
       shareOf(ctx.config.connections, ctx.workerIndex, ctx.workerCount);
     const loop = closedLoopOf(ctx);
     const conns = Array.from({ length: count }, () => ctx.newConnection());
-    // Every connection opens before the first send (still after t0: connects belong to the run). On the
-    // deno transport a connect issued while the others are busy is starved until the traffic stops: with
-    // -c 5000 on a busy machine a third never opened in 8 s (docs/lab/PERFORMANCE_NOTES.md, "Held
-    // load"). A failed connect is counted here and retried by its loop after the usual pause. Arrivals
-    // that are sessions or connections of their own (per-arrival) open as they go.
-    const opened = ctx.arrival === null ? await openAll(conns) : conns.map(() => true);
+    // Like wrk, each connection starts its loop as soon as it is open (still after t0: connects belong
+    // to the run), so a crowd of 20,000 sends from its first connection on instead of after 1.75 s of
+    // connects, the report saying when the whole crowd was open (results/conclude/crowd_opening.ts). On
+    // the deno transport a connect issued while the others are busy is starved until the traffic stops
+    // (with -c 5000 on a busy machine a third never opened in 8 s: docs/lab/PERFORMANCE_NOTES.md, "Held
+    // load"), so there every connection opens before the first send. A failed connect is counted here
+    // and retried by its loop after the usual pause. Arrivals that are sessions or connections of their
+    // own (per-arrival) open as they go.
+    const opening = ctx.arrival !== null ? null : openInSlices(conns);
+    const opened = opening === null
+      ? conns.map(() => true)
+      : ctx.shared.connectsBesideTraffic
+      ? opening
+      : await Promise.all(opening);
     // Steering may add, retire, pause and resume connections (steer_closed.ts).
     await runSteeredLoops(ctx, conns, opened, loop);
   },

@@ -1,0 +1,71 @@
+/**
+ * @module
+ * When a closed run's crowd was open, so the first intervals are read for what they are: a crowd still
+ * opening, not the server's steady answer to the whole crowd. A `connections` run of 10,000 opens its
+ * sockets a slice per event-loop turn, 1-2 s on one worker; on epoll and io_uring each connection sends
+ * from the moment it is open (as wrk's do), so those intervals ran fewer connections than asked; the
+ * deno transport opens the whole crowd before the first send, so they sent nothing. Which of the two a
+ * file shows is read from its intervals (answers before the crowd was open or not), not from its
+ * transport, so older files read right too. The crowd counts as open at the end of the first interval
+ * whose open-connections gauge holds `OPEN_SHARE` of the plan (a connection the server closed and the
+ * loop reopens is a gap of one). Said only when opening took longer than the first interval, for plans of
+ * `MIN_PLANNED` connections or more, unsteered, with connections kept (not one per arrival). Pure.
+ */
+import type { RunResult } from "../schema.ts";
+import { MIN_PLANNED } from "./ramp_followed.ts";
+import { formatCount } from "../text_format.ts";
+
+/** The share of the planned connections open from which the crowd counts as open. */
+export const OPEN_SHARE = 0.99;
+
+/** How a run's crowd opened. */
+export interface CrowdOpening {
+  /** Connections planned (this segment's share of them). */
+  planned: number;
+  /** When the crowd was open (ms after the warm-up, the end of that interval); null: never. */
+  openAtMs: number | null;
+  /** The most connections open at an interval's end before then (all of the run when never open). */
+  mostOpen: number;
+  /** Responses answered while the crowd was opening (0: nothing was sent before it was open). */
+  answeredBefore: number;
+}
+
+/** How the run's crowd opened; null when it opened within the first interval or is not judged. */
+export function crowdOpening(run: RunResult): CrowdOpening | null {
+  const config = run.config as Record<string, unknown>;
+  if (run.model !== "connections" || (run.steering?.length ?? 0) > 0) return null;
+  if (config.connection === "per-arrival" || typeof config.connections !== "number") return null;
+  const planned = Math.floor(config.connections / (run.segment?.count ?? 1));
+  if (planned < MIN_PLANNED || run.intervals.length === 0) return null;
+  let mostOpen = 0, answeredBefore = 0;
+  for (const [i, iv] of run.intervals.entries()) {
+    if (iv.connections >= OPEN_SHARE * planned) {
+      if (i === 0) return null;
+      return { planned, openAtMs: iv.startMs + iv.durationMs, mostOpen, answeredBefore };
+    }
+    mostOpen = Math.max(mostOpen, iv.connections);
+    answeredBefore += iv.requests;
+  }
+  return { planned, openAtMs: null, mostOpen, answeredBefore };
+}
+
+/**
+ * In words, what qualifies the first intervals: "10,000 connections open at 1.50 s: the intervals
+ * before ran a crowd still opening (4,096 at most), each connection sending from its connect on",
+ * "3,000 connections open at 0.75 s: the intervals before are its connects, nothing sent until the whole
+ * crowd was open", or "never all open: at most 4,872 of 5,000 connections, the run measured that
+ * smaller crowd".
+ */
+export function crowdOpeningText(o: CrowdOpening): string {
+  if (o.openAtMs === null) {
+    return `never all open: at most ${formatCount(o.mostOpen)} of ${formatCount(o.planned)} connections, ` +
+      "the run measured that smaller crowd";
+  }
+  const open = `${formatCount(o.planned)} connections open at ${
+    (o.openAtMs / 1000).toFixed(2)
+  } s: the intervals before`;
+  return o.answeredBefore > 0
+    ? `${open} ran a crowd still opening (${formatCount(o.mostOpen)} at most), each connection sending ` +
+      "from its connect on"
+    : `${open} are its connects, nothing sent until the whole crowd was open`;
+}
