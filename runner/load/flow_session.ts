@@ -2,9 +2,10 @@
  * @module
  * Sessions: what one arrival does when the load has flows (Artillery's virtual user). A session picks
  * a flow by weight and runs its steps in order on one connection: the next request goes out after the
- * previous response, a think step waits on a timer. The first request's latency counts from the
- * arrival's intended time (plus any think before it), so a session that waited for a free connection
- * shows that wait, as single requests do; later requests count from their own send time. A step whose
+ * previous response, a think step waits on a timer. In an open load the first request's latency counts
+ * from the arrival's intended time (plus any think before it), so a session that waited for a free
+ * connection shows that wait, as single requests do; a closed loop's first request and every later one
+ * count from their own send time (a think timer that fires late is not the target's time). A step whose
  * request fails ends the session as failed (as Artillery stops a virtual user on an error); a session
  * cut short by a stop request or the end of the graceful stop (a think time ends at once then) counts
  * as neither completed nor failed. Sessions that start in the
@@ -124,14 +125,14 @@ export class FlowSessions {
       : null;
     recorder?.sessionStarted(flowIndex);
     try {
-      return await this.#steps({ run, conn, flowIndex, recorder, values, jar, ws }, startMs);
+      return await this.#steps({ run, conn, flowIndex, recorder, values, jar, ws }, startMs, arrivalMs < 0);
     } finally {
       ws?.end();
       conn.endSession();
     }
   }
 
-  async #steps(session: Session, startMs: number): Promise<number> {
+  async #steps(session: Session, startMs: number, closed: boolean): Promise<number> {
     const { run, conn, ws, recorder, flowIndex } = session;
     const flow = this.#flows[flowIndex];
     let responses = 0;
@@ -147,7 +148,11 @@ export class FlowSessions {
       if (!started) {
         started = true;
         sendMs = startMs + flow.leadingThinkMs;
-        if (flow.leadingThinkMs > 0) await sleepUnlessAborted(sendMs - performance.now(), run.ended);
+        if (flow.leadingThinkMs > 0) {
+          await sleepUnlessAborted(sendMs - performance.now(), run.ended);
+          // A closed loop's user sends as its think ends: its timer's lateness is the worker's, not the target's.
+          if (closed) sendMs = performance.now();
+        }
       } else sendMs = performance.now();
       if (run.ended.aborted) return responses;
       const outcome = step.kind === "ws"

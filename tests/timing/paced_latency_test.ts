@@ -2,7 +2,7 @@
  * @module
  * A paced session's latency is the target's over HTTP/1.1, whatever the session did before its request: a
  * session script (a random think time, then one GET, a check and a timer of its own), a k6 user converted
- * (GET, check, sleep) and a flow (GET, think, GET, think) on two connections against the real built-in
+ * (GET, check, sleep) and a flow (think, GET, think, GET) on two connections against the real built-in
  * target, on the epoll transport, on Deno's own and on io_uring (where the kernel allows a ring), each held at
  * p50 to the target's own round trip timed beside it by a plain keep-alive socket at the same pace
  * (paced_rows.ts). Beside them an open load's script that thinks before its first request: that request is
@@ -22,15 +22,15 @@ const script = new URL("../fixtures/scripts/paced_get.ts", import.meta.url).path
 const k6Script = new URL("../fixtures/k6/paced_get.js", import.meta.url).pathname;
 Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
-/** GET, think, GET, think: the flow's requests go out after its timers, never back to back. */
+/** Think, GET, think, GET: each request goes out after a timer (the first a leading think). */
 const flow = {
   name: "paced",
   weight: 1,
   steps: [
-    { request: { method: "GET", path: PATH, headers: [], weight: 1 } },
     { thinkMs: 13 },
     { request: { method: "GET", path: PATH, headers: [], weight: 1 } },
     { thinkMs: 21 },
+    { request: { method: "GET", path: PATH, headers: [], weight: 1 } },
   ],
 };
 

@@ -23,9 +23,9 @@ const grpcScript = new URL("../fixtures/scripts/paced_grpc.ts", import.meta.url)
 const PROTO = new URL("../../targets/app/target.proto", import.meta.url).pathname;
 const TRANSPORTS = ["epoll", "deno"] as const;
 
-/** A flow of `step` twice, each after a think time: its requests never go out back to back. */
+/** A flow of `step` twice, each after a think time (the first a leading one): never back to back. */
 function paced(step: Record<string, unknown>) {
-  return { name: "paced", weight: 1, steps: [step, { thinkMs: 13 }, step, { thinkMs: 21 }] };
+  return { name: "paced", weight: 1, steps: [{ thinkMs: 13 }, step, { thinkMs: 21 }, step] };
 }
 const get = paced({ request: { method: "GET", path: PATH, headers: [], weight: 1 } });
 const grpcFlow = paced({ grpc: { call: ECHO.slice(1), message: { data: "aGk=" }, metadata: {} } });
