@@ -32,7 +32,7 @@ import { ScriptGrpcCall, type ScriptGrpcSchema } from "./script_grpc.ts";
 import { copyKept, H2ScriptResponse, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
 import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
 import { SessionEnd } from "./script_session_end.ts";
-import type { SessionChain, SessionContext } from "./script_session_context.ts";
+import type { SessionChain, SessionContext, UserHandlers, VirtualUser } from "./script_session_context.ts";
 import type { SessionBatch } from "./script_batch.ts";
 import { SideConnections } from "./side_connections.ts";
 import { SessionSides } from "./script_side.ts";
@@ -49,30 +49,11 @@ import {
 
 const NO_OPTIONS: RequestOptions = {};
 
+/** A virtual user of this module's sessions. */
+type User = VirtualUser<ScriptSession>;
+
 /** What a session sends: an encoded request, or a gRPC call (which exchanges itself on its slot). */
 type Sent = ScriptSend["sent"] | ScriptGrpcCall;
-
-/** What a closed load's virtual user keeps from one session to the next. */
-export interface VirtualUser {
-  state: Record<string, unknown>;
-  jar: CookieJar | null;
-  /** Its sessions started so far (the next one's `iteration`). */
-  sessions: number;
-  /** Its session in progress (a user runs one at a time; the last one once they ended). */
-  current?: ScriptSession;
-  /** The callbacks its sessions' promises settle through: made at its first session, not at each. */
-  handlers?: UserHandlers;
-  /** The connections it dialled beside its load connection (a batch's, another origin's), once it did. */
-  sides?: SideConnections;
-}
-
-/** A virtual user's callbacks, each for its session in progress (`VirtualUser.current`). */
-interface UserHandlers {
-  value(value: unknown): void;
-  error(err: unknown): void;
-  exchanged(got: number): Response;
-  exchangeFailed(err: unknown): never;
-}
 
 /** The `s` a script's default export receives. */
 export class ScriptSession extends SessionEnd implements Session {
@@ -85,7 +66,7 @@ export class ScriptSession extends SessionEnd implements Session {
   /** Its arrival's sessions: told when this one ended and its connection is free for the next. */
   readonly #chain: SessionChain;
   #data: Record<string, string> | null;
-  readonly #user: VirtualUser;
+  readonly #user: User;
   readonly #sessions: SessionContext;
   readonly #run: SessionRun;
   readonly #conn: SessionConnection;
@@ -117,7 +98,7 @@ export class ScriptSession extends SessionEnd implements Session {
     chain: SessionChain,
     startMs: number,
     recorder: ScriptRecorder | null,
-    ids: { data: Record<string, string> | null; vu: number; iteration: number; user: VirtualUser },
+    ids: { data: Record<string, string> | null; vu: number; iteration: number; user: User },
   ) {
     super(chain.run);
     this.#sessions = sessions;

@@ -2,11 +2,11 @@
  * @module
  * What a worker's script sessions share (script_session.ts's `ScriptSession`, run by script_sessions.ts):
  * the run's options for them, the worker's encoders, names and origins, and where each session's end is
- * counted and its connection handed on. Types only.
+ * counted and its connection handed on, and what a virtual user keeps between its sessions. Types only.
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
-import type { Session } from "./session.ts";
+import type { Response, Session } from "./session.ts";
 import type { ScriptGrpcAnswer, ScriptGrpcRequests, ScriptGrpcSchema } from "./script_grpc.ts";
 import type { ScriptRequests } from "./script_request.ts";
 import type { ScriptRecorder } from "./script_recorder.ts";
@@ -14,6 +14,8 @@ import type { ScriptNames } from "./script_names.ts";
 import type { SessionConnection } from "./script_send.ts";
 import type { SessionEnd } from "./script_session_end.ts";
 import type { ScriptOrigins } from "./script_origins.ts";
+import type { CookieJar } from "../http/cookie_jar.ts";
+import type { SideConnections } from "./side_connections.ts";
 
 /** What script sessions need beyond the run. */
 export interface ScriptSessionOptions {
@@ -76,4 +78,26 @@ export interface SessionCount {
   readonly recorder: ScriptRecorder | null;
   readonly startMs: number;
   readonly nowMs: number;
+}
+
+/** What a closed load's virtual user keeps from one session to the next. */
+export interface VirtualUser<S> {
+  state: Record<string, unknown>;
+  jar: CookieJar | null;
+  /** Its sessions started so far (the next one's `iteration`). */
+  sessions: number;
+  /** Its session in progress (a user runs one at a time; the last one once they ended). */
+  current?: S;
+  /** The callbacks its sessions' promises settle through: made at its first session, not at each. */
+  handlers?: UserHandlers;
+  /** The connections it dialled beside its load connection (a batch's, another origin's), once it did. */
+  sides?: SideConnections;
+}
+
+/** A virtual user's callbacks, each for its session in progress (`VirtualUser.current`). */
+export interface UserHandlers {
+  value(value: unknown): void;
+  error(err: unknown): void;
+  exchanged(got: number): Response;
+  exchangeFailed(err: unknown): never;
 }

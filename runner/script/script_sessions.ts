@@ -20,12 +20,13 @@ import { H2ArrivalConnection } from "../http/h2/arrival.ts";
 import { ScriptRecorder } from "./script_recorder.ts";
 import { ScriptNames } from "./script_names.ts";
 import { scriptErrorMessage } from "./script_module.ts";
-import { ScriptSession, type VirtualUser } from "./script_session.ts";
+import { ScriptSession } from "./script_session.ts";
 import type {
   ScriptSessionOptions,
   SessionChain,
   SessionContext,
   SessionCount,
+  VirtualUser,
 } from "./script_session_context.ts";
 import { ScriptOrigins } from "./script_origins.ts";
 import { CUT } from "./script_session_end.ts";
@@ -47,7 +48,7 @@ export class ScriptSessions implements SessionContext {
   /** Connections dialled beside the load's so far (their ids follow the load's in the worker's range). */
   #sides = 0;
   /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
-  #users = new Map<number, VirtualUser>();
+  #users = new Map<number, VirtualUser<ScriptSession>>();
   #arrivals = 0;
   /** Sessions in progress, told when their run ends. */
   readonly #live = new LiveSessions<ScriptSession>();
@@ -155,7 +156,7 @@ export class ScriptSessions implements SessionContext {
   }
 
   /** Closed-load user `vu`, made at its first session. */
-  #user(vu: number): VirtualUser {
+  #user(vu: number): VirtualUser<ScriptSession> {
     let user = this.#users.get(vu);
     if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null, sessions: 0 });
     return user;
