@@ -17,9 +17,10 @@
  * (at most 42 ms measured at load 28), while a saturated worker's run 100 ms to seconds late.
  *
  * A fixed request's loop is never that late (the epoll pump yields every 5 ms), so a worker saturated by
- * the sheer crowd (10,000 connections on one core) shows it another way: its responses wait. The epoll
- * transport's probe (runner/http/transport/ready_probe.ts) measures how long a response that reached the
- * kernel waited for the worker to read it (`readyWaitMs`); when that wait is at least `QUEUED_SHARE` of
+ * the sheer crowd (10,000 connections on one core) shows it another way: its responses wait. Each
+ * transport's probe (runner/http/transport/ready_wait.ts: a timerfd on epoll, a timeout request on
+ * io_uring, an off-thread sleep's completion on the deno transport) measures how long a response that
+ * reached the kernel (or the runtime) waited for the worker to read it (`readyWaitMs`); when that wait is at least `QUEUED_SHARE` of
  * the interval's median latency and at least `QUEUED_MIN_MS`, the latency is mostly loadlab's own queue.
  * Against a slow server the same probe reads a few ms (7 ms of 170 ms against a 50 ms sleep at c=3,000,
  * load 5): the requests wait at the server, not in the worker. A light worker on a busy machine waits

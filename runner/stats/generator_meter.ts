@@ -4,8 +4,8 @@
  * judges it): on each tick of the worker's run timer, how long its thread ran on a core and waited in the run
  * queue for one since the previous tick (`/proc/thread-self/schedstat`, one small read every 50 ms), and how
  * late the tick fired, added to the interval the tick falls in. `attach` puts each interval's shares on the
- * recorder's sample of it as the worker drains them. With it, where the transport measures it (the epoll
- * transport's probe, runner/http/transport/ready_probe.ts), how long a response that reached the kernel
+ * recorder's sample of it as the worker drains them. With it, where the transport measures it (every
+ * transport's probe, runner/http/transport/ready_wait.ts), how long a response that reached the kernel
  * waited for the worker to read it, averaged over the interval (`readyWaitMs`). Off the hot path: a tick's
  * work is one read and a few additions. Where the kernel keeps no schedstat, nothing is recorded.
  */
