@@ -32,7 +32,7 @@ export function checkOptionsShape(options: Options, problem: Problem): boolean {
   for (const key of SWITCHES) {
     const v = options[key];
     if (v !== undefined && typeof v !== "boolean") {
-      bad(["options", key], `${key} is true or false, found ${shown(v)}`);
+      bad(["options", key], `${key} must be true or false, found ${shown(v)}`);
     }
   }
   if (options.stages !== undefined) stages(options.stages, ["options", "stages"], bad);
@@ -59,7 +59,7 @@ function scenarios(value: unknown, bad: Problem): void {
     if (!isObject(sc)) {
       bad(
         path,
-        `a scenario is an object with its executor, e.g. { executor: "shared-iterations", iterations: 10 }`,
+        `a scenario must be an object with its executor, e.g. { executor: "shared-iterations", iterations: 10 }`,
       );
       continue;
     }
@@ -67,12 +67,15 @@ function scenarios(value: unknown, bad: Problem): void {
     for (const key of SCENARIO_RATES) {
       const v = sc[key];
       if (v !== undefined && !(typeof v === "number" && Number.isFinite(v) && v >= 0)) {
-        bad([...path, key], `${key} is a number of iterations per timeUnit (0 or more), found ${shown(v)}`);
+        bad(
+          [...path, key],
+          `${key} must be a number of iterations per timeUnit (0 or more), found ${shown(v)}`,
+        );
       }
     }
     if (sc.stages !== undefined) stages(sc.stages, [...path, "stages"], bad);
     if (sc.exec !== undefined && typeof sc.exec !== "string") {
-      bad([...path, "exec"], `exec names an exported function, found ${shown(sc.exec)}`);
+      bad([...path, "exec"], `exec must name an exported function, found ${shown(sc.exec)}`);
     }
     if (sc.executor !== undefined && typeof sc.executor !== "string") {
       bad(
@@ -88,7 +91,7 @@ function scenarios(value: unknown, bad: Problem): void {
 /** A count: a whole number, 0 or more. */
 function count(v: unknown, path: Path, bad: Problem): void {
   if (v === undefined || (typeof v === "number" && Number.isSafeInteger(v) && v >= 0)) return;
-  bad(path, `${path[path.length - 1]} is a whole number (0 or more), found ${shown(v)}`);
+  bad(path, `${path[path.length - 1]} must be a whole number (0 or more), found ${shown(v)}`);
 }
 
 /** `[{ duration, target }]`, each target a count. */
@@ -97,7 +100,7 @@ function stages(v: unknown, path: Path, bad: Problem): void {
     return bad(path, 'stages is a list of { duration, target }, e.g. [{ duration: "30s", target: 10 }]');
   }
   v.forEach((s, k) => {
-    if (!isObject(s)) return bad([...path, k], `a stage is { duration, target }, found ${shown(s)}`);
+    if (!isObject(s)) return bad([...path, k], `a stage must be { duration, target }, found ${shown(s)}`);
     if (s.target === undefined) {
       return bad([...path, k, "target"], "a stage needs its target (a whole number)");
     }
@@ -109,11 +112,11 @@ function stages(v: unknown, path: Path, bad: Problem): void {
 function texts(v: unknown, path: Path, bad: Problem): void {
   if (v === undefined) return;
   if (!isObject(v)) {
-    return bad(path, `${path[path.length - 1]} is an object of name: text, found ${shown(v)}`);
+    return bad(path, `${path[path.length - 1]} must be an object of name: text, found ${shown(v)}`);
   }
   for (const [key, value] of Object.entries(v)) {
     if (typeof value !== "string" && typeof value !== "number" && typeof value !== "boolean") {
-      bad([...path, key], `a value here is text, found ${shown(value)}`);
+      bad([...path, key], `a value here must be text, found ${shown(value)}`);
     }
   }
 }

@@ -36,7 +36,7 @@ Deno.test("counts that are not whole numbers are refused at their path, NaN and 
 });
 
 Deno.test("stages, scenarios and thresholds of the wrong shape are refused, not crashed on or misread", () => {
-  refused({ stages: [null] }, "options.stages[0]", /a stage is \{ duration, target \}/);
+  refused({ stages: [null] }, "options.stages[0]", /a stage must be \{ duration, target \}/);
   refused({ stages: [{ duration: "1s" }] }, "options.stages[0].target", /needs its target/);
   refused({ stages: [{ duration: "1s", target: -4 }] }, "options.stages[0].target", /0 or more/);
   refused(
@@ -50,8 +50,8 @@ Deno.test("stages, scenarios and thresholds of the wrong shape are refused, not 
     /object of name: scenario/,
   );
   refused({ scenarios: "x" }, "options.scenarios", /object of name: scenario/);
-  refused({ scenarios: { a: null } }, "options.scenarios.a", /scenario is an object/);
-  refused(si({ exec: 5 }), "options.scenarios.a.exec", /names an exported function/);
+  refused({ scenarios: { a: null } }, "options.scenarios.a", /scenario must be an object/);
+  refused(si({ exec: 5 }), "options.scenarios.a.exec", /must name an exported function/);
   refused(si({ executor: { name: "x" } }), "options.scenarios.a.executor", /executor's name/);
   refused({ iterations: 1, thresholds: ["p(95)<1"] }, "options.thresholds", /object of metric: rules/);
   refused({ iterations: 1, thresholds: "x" }, "options.thresholds", /object of metric: rules/);

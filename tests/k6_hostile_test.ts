@@ -46,7 +46,7 @@ export default function () { http.get("${url}/"); }
 `);
     const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
     assertEquals(run.code, 2, run.text);
-    ok(run.text.includes("options.stages[0]: a stage is { duration, target }"), run.text);
+    ok(run.text.includes("options.stages[0]: a stage must be { duration, target }"), run.text);
     ok(run.text.includes("options.thresholds: thresholds is an object of metric: rules"), run.text);
     noStackTrace(run.text);
   }));
