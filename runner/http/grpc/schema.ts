@@ -10,7 +10,8 @@
  */
 import protobuf from "protobufjs";
 import "protobufjs/ext/descriptor/index.js";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
+import { FileReadError, readFileCapped } from "../../../system/read_capped.ts";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 
 /** A schema that cannot be read, or a call it does not have; `hint` says what to do. */
@@ -31,11 +32,18 @@ export interface GrpcMethod {
   readonly serverStreaming: boolean;
 }
 
-/** `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`). */
+/** The largest schema file read (a .proto or a protoset); real ones are kilobytes. */
+export const MAX_SCHEMA_BYTES = 16 * 2 ** 20;
+
+/**
+ * `file` and what it imports, looked up beside the importing file, then in `importPaths` (protoc's `-I`).
+ * Each file is checked to be a regular file under MAX_SCHEMA_BYTES before protobufjs reads it: a device or
+ * a FIFO (`/dev/zero`) would be read forever.
+ */
 export function loadProtoFile(file: string, importPaths: readonly string[] = []): protobuf.Root {
   const root = new protobuf.Root();
   const base = root.resolvePath;
-  root.resolvePath = (origin, target) => {
+  const find = (origin: string, target: string) => {
     if (isAbsolute(target)) return target;
     const beside = origin === "" ? resolve(target) : join(dirname(origin), target);
     if (existsSync(beside)) return beside;
@@ -45,14 +53,21 @@ export function loadProtoFile(file: string, importPaths: readonly string[] = [])
     }
     return base(origin, target);
   };
+  root.resolvePath = (origin, target) => {
+    const path = find(origin, target);
+    // protobufjs's own well-known types are not files; any other path must be a readable file.
+    if (path !== null && existsSync(path)) readFileCapped(path, MAX_SCHEMA_BYTES);
+    return path;
+  };
   try {
     root.loadSync(resolve(file), { keepCase: true }).resolveAll();
     return root;
   } catch (err) {
     const what = err instanceof Error ? err.message : String(err);
+    const missing = /ENOENT|no such file/i.test(what);
     throw new GrpcSchemaError(
       `--proto ${file}: ${what}`,
-      "add the folder its imports are under with -i DIR",
+      missing ? "add the folder its imports are under with -i DIR" : "",
       {
         cause: err,
       },
@@ -82,9 +97,10 @@ export function rootOfDescriptorSet(bytes: Uint8Array, what: string): protobuf.R
 export function loadProtoset(file: string): protobuf.Root {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(file);
+    bytes = readFileCapped(file, MAX_SCHEMA_BYTES);
   } catch (err) {
-    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${(err as Error).message})`, "", {
+    const why = err instanceof FileReadError ? err.reason : (err as Error).message;
+    throw new GrpcSchemaError(`--protoset ${file}: cannot read it (${why})`, "", {
       cause: err,
     });
   }
