@@ -83,10 +83,16 @@ function routesTo(url: string): Record<string, string> {
   return Object.fromEntries(PUBLIC_ORIGINS.map((origin) => [origin, url]));
 }
 
+/** A header name as httpbin spells it: each word's first letter upper case (`x-test` -> `X-Test`). */
+function titleCase(name: string): string {
+  return name.split("-").map((word) => word.charAt(0).toUpperCase() + word.slice(1)).join("-");
+}
+
 /** httpbin's answer to its echo paths, or null for a path it does not have here. */
 async function httpbin(req: Request): Promise<Response | null> {
   const url = new URL(req.url);
-  const headers = Object.fromEntries(req.headers);
+  // httpbin names each header field in title case (`X-Test`), as scripts read them back.
+  const headers = Object.fromEntries([...req.headers].map(([name, value]) => [titleCase(name), value]));
   const cookies = Object.fromEntries(
     (req.headers.get("cookie") ?? "").split(";").map((c) => c.trim().split("=")).filter((p) => p[0] !== ""),
   );
