@@ -45,11 +45,14 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
     const data = k6SummaryData(results, run);
     Object.assign(data.metrics, custom);
     for (const { metric, rule } of rules) {
-      const values = data.metrics[metric]?.values;
+      // Own metrics only: a rule on `constructor` or `toString` judged Object's, and wrote onto it.
+      if (!Object.hasOwn(data.metrics, metric)) {
+        data.metrics[metric] = { type: "counter", contains: "default", values: {} };
+      }
+      const values = data.metrics[metric].values;
       // The rule that stopped the run (abortOnFail) failed, whatever the numbers after it say.
       const stopped = run.abortedBy?.threshold === `${metric}: ${rule}`;
-      const ok = !stopped && values !== undefined && k6RuleHolds(values, rule);
-      data.metrics[metric] ??= { type: "counter", contains: "default", values: {} };
+      const ok = !stopped && k6RuleHolds(values, rule);
       (data.metrics[metric].thresholds ??= {})[rule] = { ok };
       if (!ok) failed++;
     }

@@ -68,3 +68,23 @@ export function handleSummary() {
     const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
     assertEquals(results.runs[0].flows[0].sessions, 2);
   }));
+
+Deno.test("thresholds on metrics named like Object's own (constructor, toString) fail as not measured, Object untouched", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 1, thresholds: { constructor: ["count>0"], toString: ["count<1"] } };
+export default function () { http.get("${url}/"); }
+export function handleSummary(data) {
+  const m = data.metrics;
+  return { "seen.json": JSON.stringify({ own: Object.hasOwn(m, "constructor") && Object.hasOwn(m, "toString"),
+    rules: [m.constructor.thresholds, m.toString.thresholds], objectWritten: "thresholds" in Object }) };
+}
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    assertEquals(run.code, 1, run.text);
+    assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/seen.json`)), {
+      own: true,
+      rules: [{ "count>0": { ok: false } }, { "count<1": { ok: false } }],
+      objectWritten: false,
+    });
+  }));
