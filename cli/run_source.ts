@@ -13,6 +13,7 @@ import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_c
 import { withReplayedSchedule } from "./replay.ts";
 import { k6ExperimentText } from "./k6_source.ts";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
+import { scriptFileProblem } from "../scenarios/script_source.ts";
 import { hasLoadFlags, sessionLoadOf } from "./script_load_flags.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
@@ -62,6 +63,8 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
  * the command line's load flags over either, its `-e` variables set first (the script reads them).
  */
 async function scriptText(args: RunArgs): Promise<string> {
+  const problem = scriptFileProblem(resolve(args.source));
+  if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
   for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) return k6ExperimentText(args.source, args.targets, flags);

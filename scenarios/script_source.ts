@@ -9,6 +9,7 @@ import { isAbsolute, join, resolve } from "node:path";
 import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { ExperimentError } from "./experiment_error.ts";
+import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
 
 const scriptFields = z.strictObject({
   file: z.string().regex(/\.(ts|js|mts|mjs)$/, "a session script is a .ts or .js file, e.g. ./session.ts"),
@@ -29,9 +30,34 @@ export function anchorScript(script: ScriptSource, experimentFile: string | unde
   return { ...script, file: resolve(join(base, script.file)) };
 }
 
+/** The largest script read: a bundled k6 script is a few MiB; the conversion of 50 MiB took half a minute. */
+export const MAX_SCRIPT_BYTES = 64 * 2 ** 20;
+
+/**
+ * Why the script at `path` cannot be read, or null: only a regular file of at most MAX_SCRIPT_BYTES is (a
+ * FIFO named as the script held `run` forever; a device would be read forever). Null for a missing one.
+ */
+export function scriptFileProblem(path: string): string | null {
+  try {
+    readFileCapped(path, MAX_SCRIPT_BYTES);
+    return null;
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    // A missing script is named where scripts are checked (cli/script_check.ts), with its import.
+    if (err.reason === "no such file") return null;
+    return `${err.reason}: a script must be a regular .ts or .js file of at most ${
+      formatCap(MAX_SCRIPT_BYTES)
+    }`;
+  }
+}
+
 /** The script part of a load's attack, or undefined without a script. */
 export function scriptAttackOf(script: ScriptSource | undefined) {
   if (script === undefined) return undefined;
+  const problem = scriptFileProblem(resolve(script.file));
+  if (problem !== null) {
+    throw new ExperimentError([{ path: "script", message: `${script.file}: ${problem}` }]);
+  }
   try {
     return { path: sessionScriptPath(resolve(script.file)) };
   } catch (err) {

@@ -15,7 +15,8 @@
  * LOADLAB_RUN_ID is left. `serve` and `site` would block until Ctrl-C, so exiting 2 at all shows they
  * never served. Cases run in parallel batches of 8 (each is a `deno run` start-up, mostly waiting). The
  * cases are data: tests/bad_input_attack.ts and tests/bad_input_cases.ts (the commands) and
- * tests/bad_input_fields.ts (experiment files), on the shapes of tests/bad_input_shapes.ts.
+ * tests/bad_input_fields.ts (experiment files) and tests/bad_input_scripts.ts (scripts), on the shapes of
+ * tests/bad_input_shapes.ts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { markedProcesses } from "./marked_processes.ts";
@@ -23,6 +24,7 @@ import { ATTACK } from "./bad_input_attack.ts";
 import { OTHERS, RUN_FLAGS } from "./bad_input_cases.ts";
 import { BASE, type Case, type Ctx } from "./bad_input_shapes.ts";
 import { FIELDS } from "./bad_input_fields.ts";
+import { SCRIPTS } from "./bad_input_scripts.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
@@ -71,7 +73,7 @@ async function exists(path: string): Promise<boolean> {
 /** Cases at once: each is mostly a `deno run` start-up, so 8 keep two cores busy without thrashing. */
 const BATCH = 8;
 
-const ALL = [...ATTACK, ...RUN_FLAGS, ...OTHERS, ...FIELDS];
+const ALL = [...ATTACK, ...RUN_FLAGS, ...OTHERS, ...FIELDS, ...SCRIPTS];
 
 Deno.test(`bad input: ${ALL.length} cases exit 2 with a line naming the item and the fix, before any load`, async (t) => {
   let requests = 0;
