@@ -244,12 +244,22 @@ function runTagsOf(options: Record<string, unknown>, name: string): Record<strin
 /** Each scenario's function (its `exec`, else the default), and the default's as `default`. */
 function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> {
   const mains = new Map<string, (data: unknown) => unknown>();
+  if (mod.main !== undefined && typeof mod.main !== "function") {
+    throw new TypeError("the default export is what each iteration runs: export default function () { ... }");
+  }
   if (mod.main !== undefined) mains.set("default", mod.main);
-  const options = mod.exports.options as { scenarios?: Record<string, { exec?: string }> } | undefined;
+  const options = mod.exports.options as { scenarios?: Record<string, { exec?: string } | null> } | undefined;
   for (const [name, scenario] of Object.entries(options?.scenarios ?? {})) {
-    const exec = scenario.exec;
+    // The options' own check names a scenario that is not an object; here it only must not crash.
+    const exec = scenario?.exec;
     if (exec === undefined) {
-      if (mod.main !== undefined) mains.set(name, mod.main);
+      if (mod.main === undefined) {
+        throw new TypeError(
+          `options.scenarios.${name}: no exec and no default function; export default function () { ... } ` +
+            'or give the scenario exec: "an exported function"',
+        );
+      }
+      mains.set(name, mod.main);
       continue;
     }
     const fn = mod.exports[exec];
@@ -257,6 +267,12 @@ function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> 
       throw new TypeError(`options.scenarios.${name}.exec: no exported function ${exec}`);
     }
     mains.set(name, fn as (data: unknown) => unknown);
+  }
+  if (mains.size === 0) {
+    throw new TypeError(
+      "no default function to run per iteration: export default function () { ... }, or scenarios " +
+        "naming theirs with exec",
+    );
   }
   return mains;
 }
