@@ -61,20 +61,40 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
   return { runs, failed, handle: typeof handle === "function" ? handle : undefined };
 }
 
-/** Prints each run's summary in k6's text, or hands it to `handleSummary` and writes what that returns. */
-export async function showK6Summaries({ runs, failed, handle }: K6Summaries): Promise<void> {
+/** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
+export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
+
+/**
+ * Prints each run's summary in k6's text, or hands it to `handleSummary` and writes what that returns; a
+ * `handleSummary` whose promise does not settle within `timeoutMs` is refused (the run's results are
+ * already written), instead of holding loadlab open forever.
+ */
+export async function showK6Summaries(
+  { runs, failed, handle }: K6Summaries,
+  timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
+): Promise<void> {
   for (const { data } of runs) {
     if (handle === undefined) {
       console.log(renderK6Summary(data));
       continue;
     }
     let written: unknown;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () =>
+          reject(new Error(`it did not end within ${timeoutMs / 1000} s (a promise that never settles?)`)),
+        timeoutMs,
+      );
+    });
     try {
-      written = await handle(data);
+      written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
     } catch (err) {
       throw new UsageError(`handleSummary() failed: ${err instanceof Error ? err.message : String(err)}`, {
         cause: err,
       });
+    } finally {
+      clearTimeout(timer);
     }
     await writeSummaryOutputs(written);
   }
