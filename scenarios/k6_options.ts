@@ -32,8 +32,8 @@ export interface K6Experiment {
 }
 
 /**
- * Options k6 uses only outside a local run (cloud), that only bound what loadlab does not do (batch), or
- * that the runtime of runner/script/k6/ reads from the script itself (bodies, redirects, user agent).
+ * Options k6 uses only outside a local run (cloud), or that the runtime of runner/script/k6/ reads from the
+ * script itself (batch limits, bodies, redirects, user agent).
  */
 const HONOURED = new Set([
   "ext",
@@ -129,7 +129,9 @@ function scenarioLoads(o: Options, problem: Problem) {
 function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
   const vus = (o.vus as number | undefined) ?? 1;
   if (o.stages !== undefined) {
-    return { model: "connections", stages: stagesOf(o.stages, ["options", "stages"], problem) };
+    // As k6: the stages start from `vus` virtual users (1 by default), not from none.
+    const stages = stagesOf(o.stages, ["options", "stages"], problem);
+    return { model: "connections", stages: [...startStage(vus), ...stages] };
   }
   if (o.iterations !== undefined) {
     const duration = o.duration === undefined
@@ -226,10 +228,15 @@ function vusLoad(r: ScenarioReader): Record<string, unknown> {
   }
   r.take("startVUs", "stages", "gracefulRampDown");
   const stages = stagesOf(sc.stages, r.at("stages"), r.problem);
-  const start = (sc.startVUs as number | undefined) ?? 1;
-  // loadlab ramps from 0: a first instant stage reaches startVUs.
-  const first = start > 0 ? [{ duration: "1ms", target: start }] : [];
-  return { model: "connections", stages: [...first, ...stages] };
+  return {
+    model: "connections",
+    stages: [...startStage((sc.startVUs as number | undefined) ?? 1), ...stages],
+  };
+}
+
+/** loadlab ramps from 0: a first instant stage reaches k6's starting virtual users (none for 0). */
+function startStage(vus: number): Array<{ duration: string; target: number }> {
+  return vus > 0 ? [{ duration: "1ms", target: vus }] : [];
 }
 
 /** The iteration executors as a count of sessions (per-vu: vus x iterations), maxDuration its bound. */

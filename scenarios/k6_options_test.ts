@@ -24,7 +24,10 @@ Deno.test("k6's shortcuts: vus + duration, iterations, stages, and one iteration
   assertEquals(mapped({ vus: 2, iterations: 10 }).loads.k6, { model: "count", requests: 10, connections: 2 });
   assertEquals(mapped({ stages: [{ duration: "10s", target: 5 }, { duration: "5s", target: 0 }] }).loads.k6, {
     model: "connections",
-    stages: [{ duration: "10000ms", target: 5 }, { duration: "5000ms", target: 0 }],
+    stages: [{ duration: "1ms", target: 1 }, { duration: "10000ms", target: 5 }, {
+      duration: "5000ms",
+      target: 0,
+    }],
   });
   assertEquals(mapped({}).loads.k6, { model: "count", requests: 1, connections: 1 });
   assertEquals(mapped({ noConnectionReuse: true, insecureSkipTLSVerify: true }).loads.k6, {
