@@ -2,25 +2,32 @@
  * @module
  * The HPACK dynamic table of one decoder (RFC 7541 2.3.2, 4): a FIFO of fields, newest first, whose size is
  * the sum of name + value + 32 octets per entry, evicting the oldest entries when a new one or a smaller
- * maximum needs the room. Fields are kept as bytes in one buffer of twice the maximum size (entries are
- * appended; when the end is reached, the live entries, never more than the maximum, are moved to the start),
- * with their offsets and lengths in a ring of typed arrays sized for the most entries that fit. So the memory
- * of a table is fixed when it is made, whatever a peer sends, and adding a field allocates nothing.
+ * maximum needs the room. Fields are kept as bytes in one buffer of at most twice the maximum size (entries
+ * are appended; when the end is reached, the live entries, never more than the maximum, are moved to the
+ * start), with their offsets and lengths in a ring of typed arrays sized for the most entries that fit. A
+ * table holds nothing until its first entry (a peer that never indexes a field costs no table), and its
+ * byte buffer grows by doubling to what its entries use; so its memory is bounded whatever a peer sends,
+ * and once grown, adding a field allocates nothing.
  */
 import { copyBytes } from "../system/copy_bytes.ts";
 
 /** The octets RFC 7541 4.1 adds to each entry's name and value lengths. */
 export const ENTRY_OVERHEAD = 32;
+/** The byte buffer's first size, when the first entry comes. */
+const FIRST_DATA_BYTES = 256;
+const NO_BYTES = new Uint8Array(0);
+const NO_INTS = new Int32Array(0);
 
 export class DynamicTable {
   /** Entry bytes: each entry's name at `offsets[slot]`, its value right after it. */
-  readonly data: Uint8Array;
-  private readonly offsets: Int32Array;
-  private readonly nameLens: Int32Array;
-  private readonly valueLens: Int32Array;
+  data: Uint8Array = NO_BYTES;
+  private offsets: Int32Array = NO_INTS;
+  private nameLens: Int32Array = NO_INTS;
+  private valueLens: Int32Array = NO_INTS;
   /** Per entry, what the decoder found malformed in it when it was added (its `MARK_*` bits). */
-  private readonly marks: Uint8Array;
-  private readonly nameCopy: Uint8Array;
+  private marks: Uint8Array = NO_BYTES;
+  /** A name of this table kept aside while the table's bytes move under it (made on first need). */
+  private nameCopy: Uint8Array = NO_BYTES;
   private readonly slots: number;
   /** Slot of the newest entry. */
   private newest = -1;
@@ -37,12 +44,6 @@ export class DynamicTable {
   constructor(readonly capacityBytes: number) {
     this.maxSizeBytes = capacityBytes;
     this.slots = Math.floor(capacityBytes / ENTRY_OVERHEAD) + 1;
-    this.data = new Uint8Array(capacityBytes * 2);
-    this.nameCopy = new Uint8Array(capacityBytes);
-    this.offsets = new Int32Array(this.slots);
-    this.nameLens = new Int32Array(this.slots);
-    this.valueLens = new Int32Array(this.slots);
-    this.marks = new Uint8Array(this.slots);
   }
 
   /** The ring slot of dynamic index `i` (1 = newest); the caller checks 1 <= i <= count. */
@@ -94,13 +95,24 @@ export class DynamicTable {
     }
     while (this.sizeBytes + entryBytes > this.maxSizeBytes) this.evictOldest();
     const bytes = nameLen + valueLen;
+    if (this.offsets.length === 0) this.allocateRing();
     if (this.tail + bytes > this.data.length) {
-      if (nameBuf === this.data) { // compaction may move or overwrite it
-        copyBytes(this.nameCopy, 0, this.data, nameOff, nameLen);
-        nameBuf = this.nameCopy;
-        nameOff = 0;
+      const full = 2 * this.capacityBytes;
+      if (this.data.length < full) {
+        // Grown into a new buffer: a name of the old one stays where it is.
+        const need = this.liveBytes() + bytes;
+        this.compact(
+          new Uint8Array(Math.min(full, Math.max(FIRST_DATA_BYTES, 2 * this.data.length, 2 * need))),
+        );
+      } else {
+        if (nameBuf === this.data) { // compaction in place may move or overwrite it
+          if (this.nameCopy.length < nameLen) this.nameCopy = new Uint8Array(this.capacityBytes);
+          copyBytes(this.nameCopy, 0, this.data, nameOff, nameLen);
+          nameBuf = this.nameCopy;
+          nameOff = 0;
+        }
+        this.compact(this.data);
       }
-      this.compact();
     }
     const at = this.tail;
     // Past `tail`, so never onto its source. No view per call: servers add a field such as `date` with
@@ -123,17 +135,31 @@ export class DynamicTable {
     if (this.count === 0) this.tail = 0;
   }
 
-  /** Moves the live entries (oldest first, at rising offsets) to the start of `data`. */
-  private compact(): void {
+  /** The first entry: the ring, sized for the most entries that fit. */
+  private allocateRing(): void {
+    this.offsets = new Int32Array(this.slots);
+    this.nameLens = new Int32Array(this.slots);
+    this.valueLens = new Int32Array(this.slots);
+    this.marks = new Uint8Array(this.slots);
+  }
+
+  /** The name and value bytes of the live entries. */
+  private liveBytes(): number {
+    return this.sizeBytes - this.count * ENTRY_OVERHEAD;
+  }
+
+  /** Moves the live entries (oldest first, at rising offsets) to the start of `into`, which becomes `data`. */
+  private compact(into: Uint8Array): void {
     let to = 0;
     for (let i = this.count; i >= 1; i--) {
       const s = this.slot(i);
       const from = this.offsets[s];
       const len = this.nameLens[s] + this.valueLens[s];
-      this.data.copyWithin(to, from, from + len);
+      copyBytes(into, to, this.data, from, len);
       this.offsets[s] = to;
       to += len;
     }
+    this.data = into;
     this.tail = to;
   }
 }

@@ -10,14 +10,17 @@
  * by callback, elsewhere one read loop does; either way every frame is handled in the turn its bytes
  * arrived, and a stream's end starts the closed loop's next request from there (`H2Stream.ended`), so a
  * chain of requests costs no promise. HOT PATH: frames are read in place from one reused input buffer,
- * and what they queue is written once per turn. Everything the peer does wrong is counted by kind, never
- * thrown. The parts reach the connection through `H2Core` (core.ts).
+ * and what they queue is written once per turn. MEMORY: an inline read lands in one buffer shared by
+ * every connection of the isolate, and a connection keeps only the partial frame a read ends in (grown
+ * on demand, dropped once a read completes it), so a connection between responses holds no input
+ * buffer. Everything the peer does wrong is counted by kind, never thrown. The parts reach the connection through `H2Core` (core.ts).
  */
 import type { ErrorKind } from "../../../results/mod.ts";
 import {
   CLIENT_PREFACE,
   DEFAULT_WINDOW_BYTES,
   errorCodeName,
+  FRAME_HEADER_BYTES,
   GOAWAY_BYTES,
   PeerSettings,
   SETTINGS_ENABLE_PUSH,
@@ -38,7 +41,7 @@ import { H2Output, MAX_OUT_BYTES } from "./output.ts";
 import { StreamTable } from "./stream_table.ts";
 import { HeaderBlocks } from "./header_blocks.ts";
 import { ControlFrames } from "./control_frames.ts";
-import { FrameReader } from "./frame_reader.ts";
+import { FrameReader, MAX_FRAME_IN } from "./frame_reader.ts";
 import { Dialer, hangUp } from "../transport/dial.ts";
 import {
   type InlineConn,
@@ -48,12 +51,25 @@ import {
   TURN_READ_BYTES,
 } from "../transport/transport.ts";
 import { nextTurn } from "../../load/clock.ts";
+import { copyBytes } from "../../../system/copy_bytes.ts";
 
 /**
- * Input buffer per connection: room for a few frames of the largest size we allow (16 KiB, never raised);
- * what a read leaves of a frame moves to the front, so a frame always fits.
+ * Input buffer: room for a few frames of the largest size we allow (16 KiB, never raised); what a read
+ * leaves of a frame moves to the front, so a frame always fits.
  */
 const IN_BYTES = 64 * 1024;
+/** The largest partial frame a read can leave: a header and the most payload we allow. */
+const PARTIAL_MAX_BYTES = FRAME_HEADER_BYTES + MAX_FRAME_IN;
+/** A connection's first partial-frame store; it doubles up to PARTIAL_MAX_BYTES as frames need. */
+const PARTIAL_FIRST_BYTES = 1024;
+const EMPTY = new Uint8Array(0);
+/**
+ * The input buffer of every inline connection of this isolate: the pump reads into it and hands the
+ * bytes to `#batch` in the same call, whose frames keep no view of them (header blocks and kept bodies
+ * are copied), so one buffer serves them all. A promise read is handled a turn later, after other
+ * reads, so such a connection keeps a buffer of its own.
+ */
+const SHARED_IN = new Uint8Array(IN_BYTES);
 
 export class H2Connection implements H2Core {
   #sock: TransportConn | null = null;
@@ -61,10 +77,10 @@ export class H2Connection implements H2Core {
   #opening: Promise<boolean> | null = null;
   readonly #dialer: Dialer;
 
-  // Input.
-  readonly #in = new Uint8Array(IN_BYTES);
+  // Input. Inline: `#own` holds the `#inEnd` bytes of the partial frame the last read ended in (EMPTY
+  // when none). Promise reads: `#own` is the input buffer, its first `#inEnd` bytes a partial frame.
+  #own: Uint8Array = EMPTY;
   #inEnd = 0;
-  #inView: Uint8Array = this.#in;
   decoder = new HpackDecoder();
   peer = new PeerSettings();
   gotSettings = false;
@@ -138,7 +154,7 @@ export class H2Connection implements H2Core {
     this.#sock = sock;
     this.#inline = inlineOf(sock);
     this.#inEnd = 0;
-    this.#inView = this.#in;
+    this.#own = this.#inline !== null ? EMPTY : this.#own.length > 0 ? this.#own : new Uint8Array(IN_BYTES);
     this.decoder = new HpackDecoder(4096, this.shared.maxHeaderBytes);
     this.peer = new PeerSettings();
     this.gotSettings = false;
@@ -162,7 +178,7 @@ export class H2Connection implements H2Core {
     if (window > DEFAULT_WINDOW_BYTES) end = writeWindowUpdate(out, end, 0, window - DEFAULT_WINDOW_BYTES);
     this.output.wrote(end);
     this.output.flush();
-    if (this.#inline !== null) this.#inline.armRead(this.#inView, this.#reader);
+    if (this.#inline !== null) this.#arm(this.#inline);
     else this.#readLoop(sock);
   }
 
@@ -177,7 +193,7 @@ export class H2Connection implements H2Core {
       }
       let n: number | null;
       try {
-        n = await sock.read(this.#inView);
+        n = await sock.read(this.#inEnd === 0 ? this.#own : this.#own.subarray(this.#inEnd));
       } catch (err) {
         if (this.#sock === sock) this.#socketFailed(err, "read");
         return;
@@ -194,8 +210,13 @@ export class H2Connection implements H2Core {
   #onInlineRead(n: number | null): boolean {
     const inline = this.#inline!;
     this.#batch(n, inline.nowMs());
-    if (this.#inline === inline) inline.armRead(this.#inView, this.#reader);
+    if (this.#inline === inline) this.#arm(inline);
     return this.#takeSettled();
+  }
+
+  /** The next inline read, into the shared buffer past the room the partial frame kept will take. */
+  #arm(inline: InlineConn): void {
+    inline.armRead(this.#inEnd === 0 ? SHARED_IN : SHARED_IN.subarray(this.#inEnd), this.#reader);
   }
 
   #takeSettled(): boolean {
@@ -212,21 +233,35 @@ export class H2Connection implements H2Core {
       return;
     }
     this.shared.recorder.addBytesRead(nowMs, n);
-    const input = this.#in;
-    let end = this.#inEnd + n;
+    const shared = this.#inline !== null;
+    const input = shared ? SHARED_IN : this.#own;
+    // The read landed past the partial frame's room: the kept bytes go in front of it.
+    if (shared && this.#inEnd > 0) copyBytes(input, 0, this.#own, 0, this.#inEnd);
+    const end = this.#inEnd + n;
     this.output.inBatch = true;
     try {
       const used = this.#frames.consume(input, end, nowMs);
       if (this.#sock === null) return;
-      if (used > 0) {
-        if (used < end) input.copyWithin(0, used, end);
-        end -= used;
-      }
-      this.#inEnd = end;
-      this.#inView = end === 0 ? input : input.subarray(end);
+      this.#inEnd = end - used;
+      if (shared) this.#keepPartial(input, used);
+      else if (used > 0 && used < end) input.copyWithin(0, used, end);
     } finally {
       this.output.inBatch = false;
     }
+  }
+
+  /** Keeps the `#inEnd` bytes at `input[from..]` (a partial frame) in `#own`; none: `#own` is let go. */
+  #keepPartial(input: Uint8Array, from: number): void {
+    const left = this.#inEnd;
+    if (left === 0) {
+      this.#own = EMPTY;
+      return;
+    }
+    if (this.#own.length < left) {
+      const grown = Math.min(PARTIAL_MAX_BYTES, Math.max(PARTIAL_FIRST_BYTES, 2 * this.#own.length));
+      this.#own = new Uint8Array(Math.max(left, grown));
+    }
+    copyBytes(this.#own, 0, input, from, left);
   }
 
   /**
@@ -306,6 +341,7 @@ export class H2Connection implements H2Core {
     const sock = this.#sock;
     if (sock === null) return false;
     this.#sock = null;
+    if (this.#inline !== null) this.#own = EMPTY;
     this.#inline = null;
     this.output.reset();
     hangUp(this.shared, sock);

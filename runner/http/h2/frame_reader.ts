@@ -52,7 +52,7 @@ import type { H2Run, H2Stream } from "./stream.ts";
 import { keptTooLargeMessage } from "../kept_bytes.ts";
 
 /** Our SETTINGS_MAX_FRAME_SIZE (the default: we never raise it). */
-const MAX_FRAME_IN = 16_384;
+export const MAX_FRAME_IN = 16_384;
 const HTTP1_REPLY = [0x48, 0x54, 0x54, 0x50, 0x2f]; // "HTTP/"
 
 export class FrameReader {

@@ -6,12 +6,18 @@
  * `onDrained`, or the read loop), or in this turn's microtasks for sends started elsewhere. What the
  * kernel does not take at once goes by the socket's promise write, and nothing is compacted while that
  * write holds a view of the buffer. Bounded: more than `MAX_OUT_BYTES` queued means the server stopped
- * reading, and the owner is told.
+ * reading, and the owner is told. MEMORY: the buffer starts at OUT_FIRST_BYTES (a request's frames are
+ * about a hundred bytes), doubles as a burst needs, and halves again once enough writes in a row used
+ * under a quarter of it, so a connection of a big crowd holds what its requests take, not a burst's peak.
  */
 import type { InlineConn, TransportConn } from "../transport/transport.ts";
 
 /** Output grows up to this; a peer that stops reading while we owe it more is dropped. */
 export const MAX_OUT_BYTES = 8 * 1024 * 1024;
+/** The buffer's first size: a preface with SETTINGS, and a few requests' frames. */
+export const OUT_FIRST_BYTES = 1024;
+/** Writes in a row that used under a quarter of the buffer before it halves (no churn under steady use). */
+const SHRINK_AFTER_WRITES = 32;
 
 /** What the buffer needs of its connection. */
 export interface H2OutputOwner {
@@ -26,9 +32,12 @@ export interface H2OutputOwner {
 
 export class H2Output {
   /** The buffer; read it only after `reserve` (which may replace it). */
-  bytes = new Uint8Array(64 * 1024);
+  bytes = new Uint8Array(OUT_FIRST_BYTES);
   #start = 0;
   #end = 0;
+  /** The most bytes queued since the buffer last ran empty, and the small uses in a row since it grew. */
+  #peak = 0;
+  #smallRuns = 0;
   #writing = false;
   #flushQueued = false;
   /** True while a read's frames are handled: `wrote` leaves the write to the end of the batch. */
@@ -48,10 +57,12 @@ export class H2Output {
 
   constructor(readonly owner: H2OutputOwner) {}
 
-  /** A new connection: nothing queued, no write pending. */
+  /** A new connection (or a closed one): nothing queued, no write pending, the buffer back to its first size. */
   reset(): void {
     this.#start = this.#end = 0;
+    this.#peak = this.#smallRuns = 0;
     this.#writing = false;
+    if (this.bytes.length > OUT_FIRST_BYTES) this.bytes = new Uint8Array(OUT_FIRST_BYTES);
   }
 
   /** Room for `bytes` more; returns the offset to write them at (then `wrote(end)`). */
@@ -75,6 +86,7 @@ export class H2Output {
   /** Marks `bytes[.., end)` queued: written at the end of the batch, or in this turn's microtasks. */
   wrote(end: number): void {
     this.#end = end;
+    if (end > this.#peak) this.#peak = end;
     if (this.#end - this.#start > MAX_OUT_BYTES) {
       this.owner.overflowed();
       return;
@@ -108,6 +120,20 @@ export class H2Output {
 
   #advance(n: number): void {
     this.#start += n;
-    if (this.#start === this.#end) this.#start = this.#end = 0;
+    if (this.#start !== this.#end) return;
+    this.#start = this.#end = 0;
+    if (this.bytes.length > OUT_FIRST_BYTES) this.#maybeShrink();
+    this.#peak = 0;
+  }
+
+  /** Empty again: after SHRINK_AFTER_WRITES small uses in a row, the buffer halves (never while writing). */
+  #maybeShrink(): void {
+    if (4 * this.#peak > this.bytes.length) {
+      this.#smallRuns = 0;
+      return;
+    }
+    if (++this.#smallRuns < SHRINK_AFTER_WRITES || this.#writing) return;
+    this.#smallRuns = 0;
+    this.bytes = new Uint8Array(Math.max(OUT_FIRST_BYTES, this.bytes.length >> 1));
   }
 }

@@ -32,6 +32,8 @@ import { elapsedUs } from "../../../results/histogram.ts";
 
 /** Closed streams remembered per connection (a power of two): late frames past it are ignored. */
 export const CLOSED_RING = 1024;
+/** The ring's first size: it doubles as a connection's stream ids pass it, up to CLOSED_RING. */
+const CLOSED_RING_FIRST = 16;
 
 /** How a stream closed, for frames that follow (RFC 9113 5.1): unknown or reset by us (ignore them). */
 export const CLOSED_UNKNOWN = 0;
@@ -51,10 +53,11 @@ export class StreamTable {
   /**
    * How the last streams closed (RFC 9113 5.1), for the frames a server sends on them afterwards: by id
    * modulo the ring's size, `closedIds` the id each entry is for and `closedHow` a CLOSED_*. A stream not
-   * found here (we reset it, or it closed long ago) has its frames ignored.
+   * found here (we reset it, or it closed long ago) has its frames ignored. The ring grows with the ids
+   * used, so a connection of a big crowd that made few requests holds a small one.
    */
-  readonly closedIds = new Uint32Array(CLOSED_RING);
-  readonly closedHow = new Uint8Array(CLOSED_RING);
+  closedIds = new Uint32Array(CLOSED_RING_FIRST);
+  closedHow = new Uint8Array(CLOSED_RING_FIRST);
   /** The peer's window for the connection (request bodies). */
   sendWindow = DEFAULT_WINDOW_BYTES;
   /** The peer sent GOAWAY (or ids ran out): no new streams; reconnect once the last one ends. */
@@ -76,7 +79,10 @@ export class StreamTable {
   /** A fresh connection: stream ids from 1, no stream remembered closed, the default window. */
   reset(): void {
     this.nextStreamId = 1;
-    this.closedIds.fill(0);
+    if (this.closedIds.length > CLOSED_RING_FIRST) {
+      this.closedIds = new Uint32Array(CLOSED_RING_FIRST);
+      this.closedHow = new Uint8Array(CLOSED_RING_FIRST);
+    } else this.closedIds.fill(0);
     this.sendWindow = DEFAULT_WINDOW_BYTES;
     this.goingAway = false;
     this.maxOpenStreams = 0;
@@ -266,15 +272,33 @@ export class StreamTable {
 
   /** Remembers how stream `id` closed (a CLOSED_*), for the frames the server may still send on it. */
   closedAs(id: number, how: number): void {
-    const k = (id >>> 1) & (CLOSED_RING - 1);
+    if ((id >>> 1) >= this.closedIds.length && this.closedIds.length < CLOSED_RING) this.#growRing(id);
+    const k = (id >>> 1) & (this.closedIds.length - 1);
     this.closedIds[k] = id;
     this.closedHow[k] = how;
   }
 
   /** How stream `id` closed, if it is remembered (CLOSED_UNKNOWN otherwise). */
   closedHowOf(id: number): number {
-    const k = (id >>> 1) & (CLOSED_RING - 1);
+    const k = (id >>> 1) & (this.closedIds.length - 1);
     return this.closedIds[k] === id ? this.closedHow[k] : CLOSED_UNKNOWN;
+  }
+
+  /** The ring doubled until `id` fits unwrapped (or CLOSED_RING); ids distinct in it stay distinct. */
+  #growRing(id: number): void {
+    let size = this.closedIds.length;
+    while ((id >>> 1) >= size && size < CLOSED_RING) size *= 2;
+    const ids = new Uint32Array(size);
+    const how = new Uint8Array(size);
+    for (let k = 0; k < this.closedIds.length; k++) {
+      const old = this.closedIds[k];
+      if (old === 0) continue;
+      const to = (old >>> 1) & (size - 1);
+      ids[to] = old;
+      how[to] = this.closedHow[k];
+    }
+    this.closedIds = ids;
+    this.closedHow = how;
   }
 
   /** `stream` no longer waits for a window (it ended, or GOAWAY sends it again elsewhere). */
