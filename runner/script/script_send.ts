@@ -88,6 +88,24 @@ export function exchangeKept(
 }
 
 /**
+ * The same, its end told to `on.settled` rather than by a promise: on an HTTP/1.1 connection straight
+ * from the exchange's end (h1/connection_io.ts `exchangeInto`), with no promise of the exchange's.
+ */
+export function exchangeKeptInto(
+  conn: SessionConnection,
+  sendMs: number,
+  sent: EncodedRequest | H2Request,
+  on: { settled(got: number): void; settleFailed(err: unknown): void },
+): void {
+  if (!(conn instanceof Connection)) {
+    exchangeKept(conn, sendMs, sent).then(on.settled, on.settleFailed);
+    return;
+  }
+  conn.prepareStep(NO_VALUES, null, KEEP_ALL, SCRIPT_KEPT_BYTES);
+  conn.exchangeInto(sendMs, sent as EncodedRequest, on.settled, on.settleFailed);
+}
+
+/**
  * The refusal of a request sent while the session's previous one is in flight: a rejected promise (a
  * `script` error at the caller's line when awaited or dropped), never a second connection.
  */

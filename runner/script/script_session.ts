@@ -39,7 +39,7 @@ import { SessionSides } from "./script_side.ts";
 import { sessionCookies } from "./session_cookies.ts";
 import {
   encodeScriptRequest,
-  exchangeKept,
+  exchangeKeptInto,
   overlapRefusal,
   overRefusal,
   ScriptRequestError,
@@ -51,9 +51,6 @@ const NO_OPTIONS: RequestOptions = {};
 
 /** A virtual user of this module's sessions. */
 type User = VirtualUser<ScriptSession>;
-
-/** What a session sends: an encoded request, or a gRPC call (which exchanges itself on its slot). */
-type Sent = ScriptSend["sent"] | ScriptGrpcCall;
 
 /** The `s` a script's default export receives. */
 export class ScriptSession extends SessionEnd implements Session {
@@ -92,6 +89,8 @@ export class ScriptSession extends SessionEnd implements Session {
   #grpc: SessionGrpc | null = null;
   /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
   #side: SessionSides | null = null;
+  /** The resolver of the request in flight's promise (`#sending`), but a gRPC call's. */
+  #resolve: ((response: Response | Promise<Response>) => void) | null = null;
 
   constructor(
     sessions: SessionContext,
@@ -206,18 +205,50 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#own(method, target, options);
   }
 
-  /** A request on the session's own connection (the target's path or URL). */
+  /**
+   * A request on the session's own connection (the target's path or URL). No async frame waits per
+   * request: what the response needs is on the session (one request at a time), and its callbacks are
+   * its user's, made once. The exchange's end settles the script's promise itself (on HTTP/1.1 no promise
+   * of the connection's to chain on, no turn between the response and the script), so in a crowd a
+   * waiting session holds that promise and its resolver only.
+   */
   #own(method: string, target: string, options: RequestOptions): Promise<Response> {
-    let exchange: Promise<number>;
+    const on = this.#handlers();
+    let sent: ScriptSend["sent"];
     try {
-      exchange = this.#send(method, target, options);
+      sent = this.#encode(method, target, options);
     } catch (err) {
       return Promise.reject(err);
     }
-    // No async frame waits per request: what the response needs is on the session (one request at a
-    // time), and its two callbacks are its user's, made once.
-    const on = this.#handlers();
-    return this.#sending = exchange.then(on.exchanged, on.exchangeFailed);
+    const response = new Promise<Response>(on.awaited);
+    this.#sending = response;
+    const conn = this.#conn, timeoutMs = options.timeoutMs;
+    // Opened first, so this request's own timeout counts from its send.
+    if (timeoutMs !== undefined && !conn.isOpen) {
+      conn.open().then(
+        (opened) => opened ? this.#writeInto(sent, timeoutMs) : on.settled(0),
+        on.settleFailed,
+      );
+    } else this.#writeInto(sent, timeoutMs);
+    return response;
+  }
+
+  #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
+    exchangeKeptInto(this.#conn, this.#sendMs = this.#sendTime(), sent, this.#user.handlers!);
+    this.#deadline(timeoutMs);
+  }
+
+  /** The request in flight ended (`got` responses): its response settles its promise. */
+  #settled(got: number): void {
+    const resolve = this.#resolve!;
+    this.#resolve = null;
+    let response: Response;
+    try {
+      response = this.#exchanged(got);
+    } catch (err) {
+      return resolve(Promise.reject(err));
+    }
+    resolve(response);
   }
 
   /**
@@ -278,10 +309,20 @@ export class ScriptSession extends SessionEnd implements Session {
     return user.handlers ??= {
       value: (value) => user.current!.settle(value, false),
       error: (err) => user.current!.settle(err, true),
-      exchanged: (got) => user.current!.#exchanged(got),
       exchangeFailed: (err) => {
         user.current!.#ended();
         throw err;
+      },
+      awaited: (resolve) => {
+        user.current!.#resolve = resolve;
+      },
+      settled: (got) => user.current!.#settled(got),
+      settleFailed: (err) => {
+        const s = user.current!;
+        const resolve = s.#resolve!;
+        s.#resolve = null;
+        s.#ended();
+        resolve(Promise.reject(err));
       },
     };
   }
@@ -305,13 +346,15 @@ export class ScriptSession extends SessionEnd implements Session {
   ): Promise<GrpcResponse> {
     if (this.#run.ended.aborted) return this.cutNow();
     if (this.over) return overRefusal("grpc.invoke") as Promise<never>;
-    if (this.#sending !== null) return overlapRefusal("grpc.invoke") as Promise<never>;
+    // In a batch the session's stream may be the batch's (script_side.ts): a call waits for its end.
+    if (this.#sending !== null || this.#side?.busy) return overlapRefusal("grpc.invoke") as Promise<never>;
     let call: ScriptGrpcCall, exchange: Promise<number>;
     try {
       call = new ScriptGrpcCall(schema, this.#conn, this.#sessions, { method, message, params });
       const name = this.#sessions.names.shown(call.name);
       call.request.endpoint = this.#run.shared.recorder.endpointIndex(name);
-      exchange = this.#dispatch(name, call.path, call, call.timeoutMs);
+      this.#stepOf(name, call.path);
+      exchange = this.#dispatch(call, call.timeoutMs);
     } catch (err) {
       return Promise.reject(err);
     }
@@ -324,25 +367,29 @@ export class ScriptSession extends SessionEnd implements Session {
     return done;
   }
 
-  /** Encodes and sends the request; its exchange's response count (a refusal throws: nothing sent). */
-  #send(method: string, target: string, options: RequestOptions): Promise<number> {
+  /** Encodes the request for the session's connection, under its step (a refusal throws: nothing sent). */
+  #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
     const sessions = this.#sessions;
-    const conn = this.#conn;
     const { sent, name, path } = encodeScriptRequest(
       { requests: sessions.requests, names: sessions.names, shared: this.#run.shared },
-      conn,
+      this.#conn,
       this.#jar,
       { method, target, options },
     );
-    return this.#dispatch(name, path, sent, options.timeoutMs);
+    this.#stepOf(name, path);
+    return sent;
   }
 
-  /** Sends an encoded request (or gRPC call) counted under step `name`; its exchange's response count. */
-  #dispatch(name: string, path: string, sent: Sent, timeoutMs: number | undefined): Promise<number> {
-    const conn = this.#conn;
+  /** The request about to go counts under step `name`; `path` is where its cookies come from. */
+  #stepOf(name: string, path: string): void {
     const recorder = this.#recorder;
     this.#step = recorder === null ? -1 : recorder.step(name);
     this.#path = path;
+  }
+
+  /** Sends a gRPC call; its exchange's response count. */
+  #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
+    const conn = this.#conn;
     // Opened first, so this request's own timeout counts from its send.
     if (timeoutMs !== undefined && !conn.isOpen) {
       return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
@@ -360,17 +407,18 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
   }
 
-  #write(sent: Sent, timeoutMs: number | undefined): Promise<number> {
+  #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
+    const exchange = sent.exchange(this.#sendMs = this.#sendTime());
+    this.#deadline(timeoutMs);
+    return exchange;
+  }
+
+  /** The request just sent has a timeout of its own: its deadline counts from now. */
+  #deadline(timeoutMs: number | undefined): void {
     const conn = this.#conn;
-    const sendMs = this.#sendTime();
-    this.#sendMs = sendMs;
-    const exchange = sent instanceof ScriptGrpcCall
-      ? sent.exchange(sendMs)
-      : exchangeKept(conn, sendMs, sent);
     if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
       conn.deadlineMs = performance.now() + timeoutMs;
     }
-    return exchange;
   }
 
   /** The request in flight ended: cut the session if the run ended meanwhile. */

@@ -98,6 +98,10 @@ export interface VirtualUser<S> {
 export interface UserHandlers {
   value(value: unknown): void;
   error(err: unknown): void;
-  exchanged(got: number): Response;
   exchangeFailed(err: unknown): never;
+  /** A request's promise's executor: its resolver goes to the session. */
+  awaited(resolve: (response: Response | Promise<Response>) => void): void;
+  /** The end of the session's request in flight (script_send.ts `exchangeKeptInto`): its response count. */
+  settled(got: number): void;
+  settleFailed(err: unknown): void;
 }

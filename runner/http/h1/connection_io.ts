@@ -187,6 +187,37 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     return exchanged;
   }
 
+  /**
+   * One request (`exchange` of `request` alone) whose end calls `settle` with its response count instead
+   * of resolving a promise: on an inline transport from the pump's callback (or at once, when nothing was
+   * sent), with nothing made per request; elsewhere from `exchange`'s promise (`failed` if it rejects). A
+   * session script's request settles a promise of its own, which this spares the connection's.
+   */
+  exchangeInto(
+    intendedMs: number,
+    request: EncodedRequest,
+    settle: (done: number) => void,
+    failed: (err: unknown) => void,
+  ): void {
+    if (this.sock === null || this.#inline === null) {
+      this.exchange(intendedMs, 1, request).then(settle, failed);
+      return;
+    }
+    this.#settle = settle;
+    this.#next = null;
+    let begun: boolean;
+    try {
+      begun = this.#begin(intendedMs, 1, request, -1);
+    } catch (err) {
+      this.#settle = null;
+      return failed(err);
+    }
+    if (!begun) {
+      this.#settle = null;
+      settle(0);
+    }
+  }
+
   async #openThenExchange(
     intendedMs: number,
     depth: number,
