@@ -46,7 +46,7 @@ export function runConvertCommand(argv: string[]): Promise<number> {
     }
     let code: string;
     try {
-      code = convertK6(text, basename(path), dirname(path)).code;
+      code = convertK6(text, basename(path), dirname(path), true).code;
     } catch (err) {
       if (err instanceof K6ConvertError) throw new UsageError(err.message, { cause: err });
       throw err;

@@ -1,9 +1,10 @@
 /**
  * @module
  * Bad-input cases of scripts given to `run` (tests/bad_input_test.ts runs them): k6 scripts a hostile or
- * careless author writes (options of the wrong type) and script paths that are not regular files (a FIFO
- * held `run` forever, a sparse file over the cap). Each must exit 2 naming the file:line or field, before
- * any load reaches the counting target. Data only.
+ * careless author writes (a syntax error, a request at the top level, code from text, a default export
+ * that is not a function, nesting too deep for a parser, options of the wrong type) and script paths that
+ * are not regular files (a FIFO held `run` forever, a sparse file over the cap). Each must exit 2 naming the
+ * file:line or field, before any load reaches the counting target. Data only.
  */
 import type { Case, Ctx } from "./bad_input_shapes.ts";
 import { sparse } from "./bad_input_shapes.ts";
@@ -31,6 +32,39 @@ function fifoNamed(c: Ctx, name: string): string {
 const run = (script: (c: Ctx) => string) => (c: Ctx) => ["run", script(c), "--out-dir", `${c.dir}/k6-out`];
 
 export const SCRIPTS: Case[] = [
+  {
+    name: "run a k6 script with a syntax error",
+    args: run(k6Script("syntax.js", (u) => `export default function () {\n  http.get("${u}" ;\n}\n`)),
+    names: [/syntax\.js:3: syntax error: Unexpected token/],
+  },
+  {
+    name: "run a k6 script that sends a request at its top level",
+    args: run(k6Script("init.js", (u) => `const r = http.get("${u}");\nexport default function () {}\n`)),
+    names: [/init\.js:2: a k6 call that sends or waits at the script's top level/],
+  },
+  {
+    name: "run a k6 script that evaluates text",
+    args: run(k6Script("eval.js", (u) => `export default function () {\n  eval('http.get("${u}")');\n}\n`)),
+    names: [/eval\.js:3: eval\(\) makes code from text/],
+  },
+  {
+    name: "run a k6 script whose default export is an object",
+    args: run(k6Script("object.js", (u) => `export default { url: "${u}" };\n`)),
+    names: [/object\.js:2: the default export is what each iteration runs/],
+  },
+  {
+    name: "run a k6 script nested past the parser's stack",
+    args: run(
+      k6Script(
+        "deep.js",
+        (u) =>
+          `export default function () {\n  http.get("${u}", ${"[".repeat(20_000)}${
+            "]".repeat(20_000)
+          });\n}\n`,
+      ),
+    ),
+    names: [/deep\.js:3: nested too deep to parse/],
+  },
   {
     name: "run a k6 script whose options count VUs in words",
     args: run(

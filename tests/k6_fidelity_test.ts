@@ -30,7 +30,6 @@ async function runIn(script: string, url: string) {
 
 Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbortEval", () =>
   withTarget(async (url) => {
-    const startMs = performance.now();
     const { code, text, results, dir } = await runIn("abort_custom.js", url);
     assertEquals(code, 1, text);
     const run = results.runs[0];
@@ -42,7 +41,8 @@ Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbort
     // Judged on k6's 2 s tick, from the delay on: at 2 s unless the cores held the first samples back.
     ok(run.abortedBy.atSec >= 2 && run.abortedBy.atSec < 15, JSON.stringify(run.abortedBy));
     assertEquals(run.abortedBy.atSec % 2, 0, JSON.stringify(run.abortedBy));
-    ok(performance.now() - startMs < 18_000, "the 20 s run was not stopped");
+    // The 20 s of load were cut short (measured time, not the wall clock: busy cores slow the start-up).
+    ok(run.durationSec < 15, `the 20 s run was not stopped: ${run.durationSec} s`);
     ok(/aborted at [\d.]+s by check_failure_rate: rate<=0\.05/.test(text), text);
     const m = JSON.parse(Deno.readTextFileSync(`${dir}/summary/data.json`)).metrics;
     assertEquals(m.check_failure_rate.thresholds, {

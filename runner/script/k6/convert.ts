@@ -10,7 +10,15 @@
 import * as acorn from "acorn";
 import * as walk from "acorn-walk";
 import { type Binding, type Node, planAsync } from "./convert_async.ts";
+import {
+  contextEdits,
+  importsMetrics,
+  readsTimings,
+  RESUMING_AWAIT,
+  storageReason,
+} from "./convert_context.ts";
 import { jslibUrl, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
+import { importsK6ByTokens, nestingProblem, parseProblem, refusedConstructs } from "./convert_refusals.ts";
 
 /** A script that cannot be converted; `problems` are `file:line: why`. */
 export class K6ConvertError extends Error {
@@ -40,32 +48,43 @@ export function isK6Source(source: string): boolean {
   try {
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module" });
   } catch {
-    return false;
+    // A k6 script with a syntax error is still one: its conversion reports the error at its line.
+    return importsK6ByTokens(source);
   }
   return ast.body.some((s: Node) =>
     s.type === "ImportDeclaration" && (s.source.value === "k6" || String(s.source.value).startsWith("k6/"))
   );
 }
 
-/** Converts k6 script `source` (named `file` in problems); `dir` is its folder (for `open()`). */
-export function convertK6(source: string, file: string, dir: string): K6Conversion {
+/**
+ * Converts k6 script `source` (named `file` in problems); `dir` is its folder (for `open()`). `readable`:
+ * for a person to read on (`loadlab convert k6`): awaits left plain, each iteration in a context of its own.
+ */
+export function convertK6(source: string, file: string, dir: string, readable = false): K6Conversion {
   let ast: Node;
   try {
     ast = acorn.parse(source, { ecmaVersion: "latest", sourceType: "module", locations: true });
   } catch (err) {
-    const e = err as { loc?: { line: number }; message: string };
-    throw new K6ConvertError([`${file}:${e.loc?.line ?? 1}: ${e.message.replace(/ \(\d+:\d+\)$/, "")}`]);
+    const { line, why } = parseProblem(err);
+    throw new K6ConvertError([`${file}:${line}: ${why}`]);
   }
   const lineOf = (pos: number) => acorn.getLineInfo(source, pos).line;
+  const deep = nestingProblem(ast);
+  if (deep !== null) throw new K6ConvertError([`${file}:${lineOf(deep.pos)}: ${deep.why}`]);
   const edits: Edit[] = [];
   const problems: Array<{ pos: number; why: string }> = [];
   const bindings = importEdits(ast, edits, problems);
+  problems.push(...refusedConstructs(ast, bindings));
   const plan = planAsync(ast, bindings);
   problems.push(...plan.problems);
   for (const fn of plan.asyncFunctions) {
     if (!fn.async) edits.push({ start: fn.start, end: fn.start, text: "async " });
   }
-  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), edits);
+  // Awaits carry the VU (convert_context.ts) unless the script hands callbacks over to run later.
+  const resumes = !readable && storageReason(ast) === null;
+  const opener = resumes ? RESUMING_AWAIT : "(await ";
+  for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, edits);
+  if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
   const exported = exportEdits(ast, edits, problems);
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);
@@ -75,9 +94,13 @@ export function convertK6(source: string, file: string, dir: string): K6Conversi
   const header = `import * as __k6 from ${JSON.stringify(RUNTIME_URL)}; ${html}__k6.scriptDir(${
     JSON.stringify(dir)
   }); `;
+  // What the runtime may skip for this script; a readable conversion, edited on, skips nothing.
+  const skips = readable
+    ? ""
+    : `, resumes: ${resumes}, timings: ${readsTimings(ast)}, metrics: ${importsMetrics(ast)}`;
   const footer = `\n;export default __k6.session({ main: __k6_main, exports: { ${
     exported.join(", ")
-  } } });\n`;
+  } }${skips} });\n`;
   return { code: header + applyEdits(source, edits) + footer, origins: originsOf(ast) };
 }
 
@@ -140,15 +163,18 @@ function importProblem(from: string): string | null {
   return null;
 }
 
-/** `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`. */
-function awaitEdits(call: Node, array: boolean, edits: Edit[]): void {
+/**
+ * `(await call)`, or for an array method `(await __k6.array("m", xs, callback, ...))`; `opener` is the
+ * `(await ` or the one that restores the VU when the call resumes.
+ */
+function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): void {
   if (!array) {
-    edits.push({ start: call.start, end: call.start, text: "(await ", rank: call.end });
+    edits.push({ start: call.start, end: call.start, text: opener, rank: call.end });
     edits.push({ start: call.end, end: call.end, text: ")" });
     return;
   }
   const method = call.callee.property.name;
-  const open = `(await __k6.array(${JSON.stringify(method)}, `;
+  const open = `${opener}__k6.array(${JSON.stringify(method)}, `;
   edits.push({ start: call.start, end: call.start, text: open, rank: call.end });
   edits.push({ start: call.callee.object.end, end: call.arguments[0].start, text: ", " });
   edits.push({ start: call.end, end: call.end, text: ")" });

@@ -7,6 +7,8 @@ import { deepStrictEqual as assertEquals, ok, throws } from "node:assert/strict"
 import { convertK6, isK6Source, K6ConvertError } from "./convert.ts";
 
 const convert = (source: string) => convertK6(source, "t.js", "/scripts").code;
+/** An awaited call's opening: its VU is current again once it resumes. */
+const A = "__k6.back(__k6.context(), await ";
 
 /** The converted text's lines after the header, without the footer. */
 const body = (code: string) =>
@@ -23,10 +25,10 @@ export default function () {
   const s = fetchIt("http://h/a");
   sleep(1);
 }`));
-  ok(code.includes(`async function fetchIt(u) { return (await http.get(u)).status; }`), code);
+  ok(code.includes(`async function fetchIt(u) { return ${A}http.get(u)).status; }`), code);
   ok(code.includes(`const __k6_main = async function () {`), code);
-  ok(code.includes(`const s = (await fetchIt("http://h/a"));`), code);
-  ok(code.includes(`(await sleep(1));`), code);
+  ok(code.includes(`const s = ${A}fetchIt("http://h/a"));`), code);
+  ok(code.includes(`${A}sleep(1));`), code);
   ok(code.includes(`from "file://`) && code.includes(`/runner/script/k6/http.ts"`), code);
 });
 
@@ -39,10 +41,10 @@ export default () => {
     check(codes, { "all 200": (c) => c.every((x) => x === 200) });
   });
 };`));
-  ok(code.includes(`(await group("g", async () => {`), code);
+  ok(code.includes(`${A}group("g", async () => {`), code);
   ok(
     code.includes(
-      `const codes = (await __k6.array("map", ["/a", "/b"], async (p) => (await http.get("http://h" + p)).status));`,
+      `const codes = ${A}__k6.array("map", ["/a", "/b"], async (p) => ${A}http.get("http://h" + p)).status));`,
     ),
     code,
   );
@@ -103,7 +105,7 @@ Deno.test("a default export named elsewhere, and a method that sends requests is
   const code = convert(`import http from "k6/http";
 function main() { http.get("http://h/"); }
 export { main as default };`);
-  ok(code.includes('async function main() { (await http.get("http://h/")); }'), code);
+  ok(code.includes(`async function main() { ${A}http.get("http://h/")); }`), code);
   ok(code.includes("const __k6_main = main;"), code);
   throws(
     () => convert(`import http from "k6/http";\nconst api = { load() { return http.get("http://h/"); } };`),
@@ -149,4 +151,61 @@ export default () => {
   ok(code.includes(`(await other.healthCheck());`), code);
   ok(code.includes(`  client.close();`) && !code.includes(`(await client.close())`), code);
   ok(code.includes(`/runner/script/k6/grpc.ts"`), code);
+});
+
+Deno.test("the script's own awaits hand its VU back, and catch and finally blocks restore it", () => {
+  const code = convert(`import http from "k6/http";
+export default async function () {
+  try {
+    await Promise.all([http.asyncRequest("GET", "http://h/a")]);
+  } catch (e) {
+    http.get("http://h/failed");
+  } finally {
+    http.get("http://h/done");
+  }
+}`);
+  ok(code.includes(`const __k6_main = async function () {const __k6c = __k6.context(); `), code);
+  ok(code.includes(`__k6.back(__k6.context(), await Promise.all([${A}http.asyncRequest(`), code);
+  ok(code.includes(`} catch (e) {__k6.back(__k6c); `), code);
+  ok(code.includes(`} finally {__k6.back(__k6c); `), code);
+  ok(code.includes(`resumes: true, timings: false, metrics: false });\n`), code);
+});
+
+Deno.test("a script handing callbacks over to run later keeps a context per iteration", () => {
+  for (
+    const later of [
+      `http.asyncRequest("GET", "http://h/").then((r) => check(r, { ok: (x) => x.status === 200 }));`,
+      `setTimeout(() => check(1, { one: (x) => x === 1 }), 10);`,
+    ]
+  ) {
+    const code = convert(`import http from "k6/http";
+import { check } from "k6";
+export default function () { http.get("http://h/"); ${later} }`);
+    ok(code.includes(`{ (await http.get("http://h/")); `), code);
+    ok(!code.includes("__k6.back(") && code.includes(`resumes: false,`), code);
+  }
+});
+
+Deno.test("requests go untimed by the runtime unless the script names timings; a readable conversion skips nothing", () => {
+  const get = `import http from "k6/http";\nexport default function () { const r = http.get("http://h/"); `;
+  ok(convert(get + "}").includes("timings: false"));
+  ok(convert(get + "r.timings.duration; }").includes("timings: true"));
+  ok(convert(get + `const { timings } = r; }`).includes("timings: true"));
+  ok(convert(get + `r["timings"]; }`).includes("timings: true"));
+  const readable = convertK6(get + "}", "t.js", "/scripts", true).code;
+  ok(readable.endsWith("exports: {  } });\n") && readable.includes("(await http.get("), readable);
+});
+
+Deno.test("timers reached as a property, and a class method's catch, are seen", () => {
+  const head = `import http from "k6/http";\n`;
+  const timer = convert(
+    head + `export default function () { http.get("http://h/"); globalThis.setTimeout(() => 1, 5); }`,
+  );
+  ok(timer.includes("resumes: false,"), timer);
+  const method = convert(
+    head + `class A { async m() { try { await 1; } catch (e) { return __VU; } } }\n` +
+      `export default function () { http.get("http://h/"); }`,
+  );
+  ok(method.includes(`async m() {const __k6c = __k6.context();  try {`), method);
+  ok(method.includes(`catch (e) {__k6.back(__k6c);  return __VU;`), method);
 });
