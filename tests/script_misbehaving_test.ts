@@ -3,9 +3,10 @@
  * requests a session never awaits (one connection each session, never one per request: the second in
  * flight is a `script` error at its line), a session that waits on a promise nothing resolves (cut at
  * the end of the graceful stop and counted, not taken for a stuck worker), a session that ends its
- * worker's isolate with `Deno.exit` (named as such at once, its rate over the time it ran) and a session
+ * worker's isolate with `Deno.exit` (named as such at once, its rate over the time it ran), a session
  * object kept past its session (its requests refused at their line, never sent on a connection another
- * session now owns). Loads are sub-second durations.
+ * session now owns), and sessions that throw values no describer expects or return thenables (each
+ * counted, the worker whole). Loads are sub-second durations or small counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
@@ -167,4 +168,33 @@ Deno.test("a module that exits as a load worker imports it: refused before the l
     } finally {
       Deno.env.delete("SCRIPT_EXIT_IN");
     }
+  }));
+
+Deno.test("sessions that throw or reject values no describer expects (null, a throwing toString, a Proxy) fail and are counted; thenables are awaited", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 18,
+      connections: 1,
+      workers: 1,
+      gracefulStopMs: 200,
+      intervalMs: 100,
+      script: { path: script("hostile_throws.ts") },
+    }));
+    const flow = run.flows![0];
+    // Every session counted: the 14 that threw failed, the thenable that sent and the one whose then
+    // threw as theirs are (7 sends and 1 throw of 9 each round).
+    assertEquals([flow.sessions, flow.completed, flow.failed], [18, 2, 16]);
+    assertEquals(flow.steps.map((step) => [step.label, step.requests]), [["json", 14], ["thenable", 2]]);
+    const messages = run.errorMessages?.script ?? {};
+    const shown = Object.keys(messages);
+    ok(shown.every((m) => !m.includes("\n") && m.length < 200), JSON.stringify(shown));
+    // Each throw once as a session's error and once as an unhandled rejection, none lost.
+    assertEquals(Object.values(messages).reduce((a, b) => a + b, 0), 14 + 2 + 14, JSON.stringify(messages));
+    ok(shown.includes("null") && shown.includes("42") && shown.includes("5"), JSON.stringify(shown));
+    ok(
+      shown.some((m) => m.startsWith("a thrown object that cannot be shown as text")),
+      JSON.stringify(shown),
+    );
   }));

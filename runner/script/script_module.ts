@@ -74,9 +74,18 @@ export async function importScript(path: string): Promise<ScriptModule> {
   };
 }
 
-/** An error's message in one line. */
+/**
+ * A thrown value's message in one line. It never throws itself: a script throws or rejects with anything
+ * (`null`, an object whose `toString` or `message` getter throws, one without a prototype, a Proxy whose
+ * traps throw), and a describer that threw lost that session's count or ended its worker's isolate.
+ */
 export function errorText(err: unknown): string {
-  const text = err instanceof Error ? err.message : String(err);
+  let text: string;
+  try {
+    text = err instanceof Error ? String(err.message) : String(err);
+  } catch {
+    text = `a thrown ${typeof err} that cannot be shown as text (its toString or message throws)`;
+  }
   return text.split("\n")[0];
 }
 
@@ -85,9 +94,20 @@ export function errorText(err: unknown): string {
  * or the message alone when the stack does not say.
  */
 export function scriptErrorMessage(err: unknown, scriptPath: string): string {
-  const where = err instanceof Error && typeof err.stack === "string" ? placeIn(err.stack, scriptPath) : null;
+  const stack = stackOf(err);
+  const where = stack === null ? null : placeIn(stack, scriptPath);
   const message = errorText(err);
   return where === null ? message : `${message} (${where})`;
+}
+
+/** `err`'s stack when it is an Error with one; null when it has none or reading it throws (a getter). */
+function stackOf(err: unknown): string | null {
+  try {
+    const stack = err instanceof Error ? err.stack : undefined;
+    return typeof stack === "string" ? stack : null;
+  } catch {
+    return null;
+  }
 }
 
 /** The first `file:line` of `stack` in the script's folder, the file relative to it. */

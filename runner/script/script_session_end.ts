@@ -80,11 +80,15 @@ export abstract class SessionEnd implements Sleeper {
   /**
    * The script function's result (a promise or a value) ends the session, unless it was cut first.
    * `onValue` and `onError` settle it (`settle`): made once per virtual user, who runs one session at a
-   * time, not per session.
+   * time, not per session. A thenable that is not a Promise (an object with a `then`) is awaited as
+   * `await` would: ended at once, its sends went out after the session had ended.
    */
   endWith(body: unknown, onValue: (value: unknown) => void, onError: (err: unknown) => void): void {
-    if (!(body instanceof Promise)) return this.settle(body, false);
-    body.then(onValue, onError);
+    if (body instanceof Promise) return void body.then(onValue, onError);
+    if ((typeof body !== "object" || body === null) && typeof body !== "function") {
+      return this.settle(body, false);
+    }
+    Promise.resolve(body).then(onValue, onError);
   }
 
   /** The session's outcome came (see `concluded`); one after the first is not. */
