@@ -198,3 +198,30 @@ Deno.test("sessions that throw or reject values no describer expects (null, a th
       JSON.stringify(shown),
     );
   }));
+
+Deno.test("think times no timer can keep (NaN, Infinity, negative, text) fail their session at the line, never hold it", () =>
+  withTarget(async (url) => {
+    const startedMs = performance.now();
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 10,
+      connections: 1,
+      workers: 1,
+      gracefulStopMs: 200,
+      intervalMs: 100,
+      script: { path: script("bad_sleeps.ts") },
+    }));
+    // A NaN sleep was due at NaN and never woke: the count held until its 10 minute max duration.
+    ok(performance.now() - startedMs < 20_000, `${performance.now() - startedMs} ms`);
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed, run.requests], [10, 2, 8, 10]);
+    const messages = Object.keys(run.errorMessages?.script ?? {});
+    ok(
+      messages.includes(
+        "s.sleep(NaN): a think time is a finite number of milliseconds, 0 or more (bad_sleeps.ts:10)",
+      ),
+      JSON.stringify(messages),
+    );
+    assertEquals(messages.length, 4, JSON.stringify(messages));
+  }));

@@ -99,6 +99,8 @@ export abstract class SessionEnd implements Sleeper {
   }
 
   sleep(ms: number): Promise<void> {
+    // A NaN one was due at NaN and never woke: a count load held until its max duration.
+    if (!(typeof ms === "number" && ms >= 0 && ms < Infinity)) throw new TypeError(badSleep(ms));
     const ended = this.#run.ended;
     if (ended.aborted) return this.cutNow();
     this.#sleeps++;
@@ -124,4 +126,14 @@ export abstract class SessionEnd implements Sleeper {
     wake();
     return true;
   }
+}
+
+/** Why `s.sleep(ms)` cannot wait `ms`: the value as the script wrote it, and what it must be. */
+function badSleep(ms: unknown): string {
+  const shown = typeof ms === "number"
+    ? String(ms)
+    : typeof ms === "string"
+    ? JSON.stringify(ms.slice(0, 40))
+    : typeof ms;
+  return `s.sleep(${shown}): a think time is a finite number of milliseconds, 0 or more`;
 }

@@ -32,7 +32,9 @@ export function check(
  */
 export function sleep(seconds: number): Promise<void> {
   flushMetrics();
-  const ms = Math.max(0, Number(seconds) * 1000);
+  // What is not a number of seconds (NaN, Infinity, text) waits nothing, never fails the iteration.
+  const asked = Number(seconds) * 1000;
+  const ms = asked > 0 && asked < Infinity ? asked : 0;
   const s = current()?.s;
   return s ? s.sleep(ms) : new Promise((resolve) => setTimeout(resolve, ms));
 }
