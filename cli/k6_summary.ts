@@ -18,7 +18,7 @@ import { k6Experiment } from "../scenarios/k6_options.ts";
 import { k6CustomMetrics } from "../runner/script/k6/metrics_channel.ts";
 import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summary_text.ts";
 import type { ResultsFile } from "../results/mod.ts";
-import { UsageError } from "./usage_error.ts";
+import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
@@ -90,7 +90,9 @@ export async function showK6Summaries(
     try {
       written = await Promise.race([Promise.resolve().then(() => handle(data)), late]);
     } catch (err) {
-      throw new UsageError(`handleSummary() failed: ${err instanceof Error ? err.message : String(err)}`, {
+      // After the run, so not bad input (exit 2): what the run measured is written, as with an answer
+      // that cannot be written.
+      throw new OutputError(`handleSummary() failed: ${errorText(err)}; the run's results are kept`, {
         cause: err,
       });
     } finally {
@@ -117,12 +119,26 @@ async function writeSummaryOutputs(outputs: unknown): Promise<void> {
     );
   }
   const failed: string[] = [];
-  for (const [key, value] of Object.entries(outputs as Record<string, unknown>)) {
-    const content = typeof value === "string" || value instanceof Uint8Array
-      ? value
-      : value instanceof ArrayBuffer
-      ? new Uint8Array(value)
-      : JSON.stringify(value) ?? String(value);
+  let entries: [string, unknown][];
+  try {
+    entries = Object.entries(outputs as Record<string, unknown>);
+  } catch (err) {
+    throw new OutputError(
+      `handleSummary() returned an object whose keys cannot be read (${
+        errorText(err)
+      }); the run's results are kept`,
+      { cause: err },
+    );
+  }
+  for (const [key, value] of entries) {
+    // The script's own values: a getter, toJSON or toString of theirs may throw (a name for that key).
+    let content: string | Uint8Array;
+    try {
+      content = contentOf(value);
+    } catch (err) {
+      failed.push(`${JSON.stringify(key)} (its value cannot be made text: ${errorText(err)})`);
+      continue;
+    }
     if (key === "stdout" || key === "stderr") {
       const text = typeof content === "string" ? content : new TextDecoder().decode(content);
       (key === "stdout" ? console.log : console.error)(text);
@@ -134,10 +150,17 @@ async function writeSummaryOutputs(outputs: unknown): Promise<void> {
       if (typeof content === "string") await Deno.writeTextFile(key, content);
       else await Deno.writeFile(key, content);
     } catch (err) {
-      failed.push(`${JSON.stringify(key)} (${err instanceof Error ? err.message : String(err)})`);
+      failed.push(`${JSON.stringify(key)} (${errorText(err)})`);
     }
   }
   if (failed.length > 0) {
     throw new OutputError(`handleSummary(): cannot write ${failed.join(", ")}; the run's results are kept`);
   }
+}
+
+/** A handleSummary answer's value as text or bytes: bytes as given, other values as JSON, else as text. */
+function contentOf(value: unknown): string | Uint8Array {
+  if (typeof value === "string" || value instanceof Uint8Array) return value;
+  if (value instanceof ArrayBuffer) return new Uint8Array(value);
+  return JSON.stringify(value) ?? String(value);
 }

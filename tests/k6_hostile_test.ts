@@ -1,7 +1,8 @@
 /**
  * Hostile k6 scripts through `loadlab run` as users run them: options of the wrong type (a stack trace)
  * and handleSummary answers that cannot be written (a folder, an empty name: a stack trace after the
- * run). Each is refused
+ * run), or that throw as they are read (a Proxy's keys, a toJSON: an uncaught error), or a handleSummary
+ * that throws (was exit 2, bad input, after the load). Each is refused
  * with its file:line or path and why, no stack trace; what a run wrote is kept. Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -88,3 +89,30 @@ export function handleSummary(data) {
       objectWritten: false,
     });
   }));
+
+for (
+  const [what, body] of [
+    ["throws null", "throw null;"],
+    ["answers a Proxy whose keys throw", "return new Proxy({}, { ownKeys() { throw 1; } });"],
+    [
+      "answers a value whose text throws",
+      'return { "x.txt": { toJSON() { throw new Error("no text"); } } };',
+    ],
+  ]
+) {
+  Deno.test(`a handleSummary that ${what}: exit 5 on one line, results.json kept, no stack trace`, () =>
+    withTarget(async (url) => {
+      const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 2 };
+export default function () { http.get("${url}/"); }
+export function handleSummary() { ${body} }
+`);
+      const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+      assertEquals(run.code, 5, run.text);
+      ok(!run.text.includes("Uncaught"), run.text);
+      assertEquals(run.text.split("\n").filter((l) => l.includes("handleSummary()")).length, 1, run.text);
+      ok(/handleSummary\(\).*; the run's results are kept/.test(run.text), run.text);
+      noStackTrace(run.text);
+      assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0].flows[0].sessions, 2);
+    }));
+}
