@@ -14,7 +14,7 @@
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { cookieJar } from "./vu_jar.ts";
 import { requestTags } from "./k6_tags.ts";
-import { type Asked, fetchedResponse, K6Response } from "./response.ts";
+import { fetchedResponse, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar } from "./local_jar.ts";
@@ -59,7 +59,9 @@ export async function request(
   const digest = authKind(params.auth) === "digest";
   const href = typeof target === "string" ? target : target.url;
   const name = params.tags?.name ?? (typeof target === "string" ? undefined : target.name);
-  const headers = headersOf(params, href, body, digest);
+  // Each hop's URL parsed once (a script's `base + "path"` is a new string each time, hashed per lookup).
+  let place = placeOf(href);
+  const headers = headersOf(params, place, body, digest);
   const tags = requestTags(params.tags);
   const jar = params.jar instanceof CookieJar ? params.jar : null;
   const givenCookie = headers["Cookie"];
@@ -74,7 +76,7 @@ export async function request(
   for (;;) {
     const startMs = timed ? performance.now() : 0;
     jar?.addCookies(absolute(at), headers, givenCookie);
-    const raw = await send(s, verb, at, sent, headers, name, tags, params.timeout);
+    const raw = await send(s, verb, at, place, sent, headers, name, tags, params.timeout);
     jar?.keep(absolute(at), raw.headers.getAll("set-cookie"));
     const challenge = digest && !answered && raw.status === 401
       ? digestChallenge(raw.headers.get("www-authenticate"))
@@ -87,10 +89,11 @@ export async function request(
     }
     const location = raw.status >= 300 && raw.status < 400 ? raw.headers.get("location") : null;
     if (location === null || hops-- <= 0 || !sameOrigin(at, location)) {
-      const asked: Asked = { method: verb, headers, body: sent };
-      return new K6Response(raw, at, asked, timed ? performance.now() - startMs : NaN, responseType);
+      const waitedMs = timed ? performance.now() - startMs : NaN;
+      return new K6Response(raw, at, verb, headers, sent, waitedMs, responseType);
     }
     at = new URL(location, at).href;
+    place = placeOf(at);
     if (raw.status === 303 || ((raw.status === 301 || raw.status === 302) && verb === "POST")) {
       verb = "GET", sent = undefined;
     }
@@ -119,8 +122,8 @@ const NO_HEADERS: Record<string, string> = Object.freeze({});
  * The request's header fields: the params' own object when nothing is added (no copy per request), else
  * a copy with the user agent, a form's content type, the URL's Basic credentials and params.cookies.
  */
-function headersOf(params: Params, href: string, body: Body, digest: boolean): Record<string, string> {
-  const auth = digest ? null : placeOf(href).auth;
+function headersOf(params: Params, place: Place, body: Body, digest: boolean): Record<string, string> {
+  const auth = digest ? null : place.auth;
   const form = isFormBody(body);
   if (
     requestDefaults.userAgent === "" && auth === null && params.cookies === undefined && !form &&
@@ -144,11 +147,12 @@ function sameOrigin(from: string, location: string): boolean {
   }
 }
 
-/** Sends one request: on session `s`'s connection, or through fetch outside a session. */
+/** Sends one request to `href` (parsed: `place`): on session `s`'s connection, or through fetch outside one. */
 function send(
   s: Session | undefined,
   method: string,
   href: string,
+  place: Place,
   body: string | Uint8Array | undefined,
   headers: Record<string, string>,
   name: string | undefined,
@@ -163,7 +167,7 @@ function send(
   }
   // No headers of its own: the session's plain request, encoded once per method and path.
   const own = headers === NO_HEADERS ? undefined : headers;
-  const path = pathOf(href), plain = own === undefined && body === undefined && name === undefined;
+  const path = pathOf(place, href), plain = own === undefined && body === undefined && name === undefined;
   const sending = plain && tags === undefined && timeoutMs === undefined
     ? s.request(method, path)
     : s.request(method, path, { headers: own, body, name, tags, timeoutMs });
@@ -200,8 +204,7 @@ function placeOf(href: string): Place {
 }
 
 /** The path and query of a URL of the script's first origin (the run's target); another's URL as it is. */
-function pathOf(href: string): string {
-  const place = placeOf(href);
+function pathOf(place: Place, href: string): string {
   if (place.origin === "") return place.path;
   scriptOrigin ??= place.origin;
   return place.origin === scriptOrigin ? place.path : href;

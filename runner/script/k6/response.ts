@@ -28,13 +28,6 @@ export interface SentRequest {
   body: string;
 }
 
-/** What a request sent, kept by its response until the script reads `res.request`. */
-export interface Asked {
-  method: string;
-  headers: Record<string, string>;
-  body: string | Uint8Array | undefined;
-}
-
 /** A k6 response: `request` and the body's forms are made when the script reads them. */
 export class K6Response {
   readonly status: number;
@@ -46,17 +39,24 @@ export class K6Response {
   readonly #waitedMs: number;
   readonly #raw: Response;
   readonly #responseType: string;
-  readonly #asked: Asked;
+  // What was sent, kept as the request's own values (no object per request) until `res.request` is read.
+  readonly #method: string;
+  readonly #headers: Record<string, string>;
+  readonly #body: string | Uint8Array | undefined;
 
   constructor(
     raw: Response,
     readonly url: string,
-    asked: Asked,
+    method: string,
+    headers: Record<string, string>,
+    body: string | Uint8Array | undefined,
     waitedMs: number,
     responseType: string,
   ) {
     this.#raw = raw;
-    this.#asked = asked;
+    this.#method = method;
+    this.#headers = headers;
+    this.#body = body;
     this.#responseType = responseType;
     this.status = raw.status;
     this.error = raw.status === 0 ? "request failed (its error is counted by kind in the run's results)" : "";
@@ -70,9 +70,8 @@ export class K6Response {
 
   /** What was sent: method, URL, header fields and the body's text (empty when none or bytes). */
   get request(): SentRequest {
-    const asked = this.#asked;
-    const body = typeof asked.body === "string" ? asked.body : "";
-    return { method: asked.method, url: this.url, headers: asked.headers, body };
+    const body = typeof this.#body === "string" ? this.#body : "";
+    return { method: this.#method, url: this.url, headers: this.#headers, body };
   }
 
   /** `duration` and `waiting`: how long the script waited; the phases k6 splits out are 0 here. */
