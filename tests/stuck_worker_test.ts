@@ -2,7 +2,8 @@
  * A worker stuck in code that never yields (a capture's regexp, `^(a+)+$` on 40 a's and a `!`, which
  * backtracks for hours) cannot hear a stop; the pool ends it past the graceful stop + its margin, so
  * the run ends on its own (results written, `incomplete`, `stuckWorkers: 1`) and SIGTERM still gives
- * exit 143 in bounded time. Through the real CLI against a Deno.serve target on 127.0.0.1.
+ * exit 143 in bounded time. A count load (no duration) ends it once it was silent for its timeout and
+ * graceful stop, not at its max duration. Through the real CLI against a Deno.serve target on 127.0.0.1.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
@@ -23,12 +24,17 @@ function target() {
   };
 }
 
-function experiment(url: string, duration: string): string {
+/** The experiment; `load` is its load's fields after `model:` (a duration by default). */
+function experiment(
+  url: string,
+  duration: string,
+  load = `connections, connections: 1, workers: 1, duration: ${duration}`,
+): string {
   return `name: stuck
 targets:
   t: { url: "${url}" }
 loads:
-  l: { model: connections, connections: 1, workers: 1, duration: ${duration}, gracefulStop: 500ms }
+  l: { model: ${load}, gracefulStop: 500ms }
 flows:
   - name: f
     steps:
@@ -38,8 +44,8 @@ flows:
 }
 
 /** Starts `run` on the experiment; the child, and when it started (ms). */
-async function start(dir: string, url: string, duration: string) {
-  await Deno.writeTextFile(`${dir}/exp.yaml`, experiment(url, duration));
+async function start(dir: string, url: string, duration: string, load?: string) {
+  await Deno.writeTextFile(`${dir}/exp.yaml`, experiment(url, duration, load));
   const child = new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, "run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`],
     stdout: "piped",
@@ -102,5 +108,17 @@ Deno.test("SIGTERM during a run whose worker is stuck in a capture's regexp: exi
     assertEquals(out.code, 143, new TextDecoder().decode(out.stderr));
     // The graceful stop (0.5 s), the silent worker ended then, and the results: 40 s only fails a hang.
     ok(performance.now() - killedMs < 40_000, `ended ${performance.now() - killedMs} ms after SIGTERM`);
+  });
+});
+
+Deno.test("a count load whose worker is stuck is ended once it has been silent for its timeout and graceful stop, not at the 10 minute max duration", async () => {
+  await withTarget(async (url, dir) => {
+    const load = "count, requests: 3, connections: 1, workers: 1, timeout: 1s";
+    const { child, startedMs } = await start(dir, url, "", load);
+    await child.output();
+    // Start-up, the 1 s timeout and the 0.5 s graceful stop, then the silent worker ended: 60 s fails a hold.
+    ok(performance.now() - startedMs < 60_000, `ran ${performance.now() - startedMs} ms`);
+    const [run] = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`)).runs;
+    assertEquals([run.stuckWorkers, run.incomplete, run.unfinished], [1, true, 1]);
   });
 });

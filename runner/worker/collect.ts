@@ -5,7 +5,9 @@
  * longest active time, connects in flight, TLS handshakes, WebSocket totals), and the deadline past
  * which a worker not yet done is stuck: from the end of its graceful stop, a worker whose heartbeat is
  * silent (`SILENT_MS`: code that never yields its event loop, a script's busy loop, a capture's regexp)
- * is stuck at once, and one whose loop still turns gets `STUCK_MARGIN_MS` more. A stuck worker is
+ * is stuck at once, and one whose loop still turns gets `STUCK_MARGIN_MS` more; before that, one whose
+ * heartbeat has been silent for the request timeout plus the graceful stop (a count load's deadline is
+ * its max duration, minutes away). A stuck worker is
  * terminated, and what it had in flight at its last interval is passed on as `unfinished` (cut by
  * loadlab, not failed by the target), so the run always ends, a busy loop's within a second of its
  * graceful stop, and the other workers' results stay whole. A worker whose isolate
@@ -94,6 +96,7 @@ class WorkerCollector implements Collecting {
   #remaining: number;
   #deadlineMs = Infinity;
   #timer: ReturnType<typeof setTimeout> | undefined;
+  #watch: ReturnType<typeof setInterval> | undefined;
   #resolve: (summary: LoadRunSummary) => void = () => {};
 
   constructor(
@@ -122,7 +125,25 @@ class WorkerCollector implements Collecting {
         };
       }
     });
-    this.done.finally(() => clearTimeout(this.#timer)).catch(() => {});
+    this.#watch = setInterval(() => this.#endSilent(), SILENT_MS);
+    this.done.finally(() => {
+      clearTimeout(this.#timer);
+      clearInterval(this.#watch);
+    }).catch(() => {});
+  }
+
+  /**
+   * Before any deadline, ends each worker whose heartbeat has been silent longer than the request timeout
+   * plus the graceful stop: nothing it holds could still be answered in time, as a count whose sessions
+   * all wait on their own code past the timeout ends (`idle`). A count has no duration (its deadline is
+   * its max duration, 10 minutes by default), so a busy loop or a regexp without end held it that long.
+   */
+  #endSilent(): void {
+    const epochMs = performance.timeOrigin + performance.now();
+    const boundMs = this.config.timeoutMs + this.config.gracefulStopMs;
+    this.workers.forEach((_, k) => {
+      if (!this.#finished[k] && epochMs - this.heartbeats[k][0] > boundMs) this.#cut(k, "stuck");
+    });
   }
 
   endBy(ms: number): void {
