@@ -225,3 +225,29 @@ Deno.test("think times no timer can keep (NaN, Infinity, negative, text) fail th
     );
     assertEquals(messages.length, 4, JSON.stringify(messages));
   }));
+
+Deno.test("request options of the wrong type (a Symbol name, a NaN timeout, a Blob body) fail their session at the line, nothing sent", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 9,
+      connections: 1,
+      workers: 1,
+      gracefulStopMs: 200,
+      intervalMs: 100,
+      script: { path: script("bad_options.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed, run.requests], [9, 1, 8, 1]);
+    const messages = Object.keys(run.errorMessages?.script ?? {});
+    // One message per value, each at the script's line, saying what the option must be.
+    assertEquals(messages.length, 8, JSON.stringify(messages));
+    for (const m of messages) {
+      ok(
+        /^(name|the request's timeout \(timeoutMs\)|body) must be .*\(found [^)]+\) \(bad_options\.ts:\d+\)$/
+          .test(m),
+        m,
+      );
+    }
+  }));

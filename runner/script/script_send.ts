@@ -49,6 +49,8 @@ export function encodeScriptRequest(
 ): ScriptSend {
   const { requests, names } = at;
   const { method, target, options } = request;
+  const problem = optionsProblem(options);
+  if (problem !== undefined) throw new ScriptRequestError(problem);
   let headers: ReadonlyArray<readonly [string, string]> = options.headers === undefined
     ? NO_HEADERS
     : Object.entries(options.headers);
@@ -72,6 +74,29 @@ export function encodeScriptRequest(
   const endpoint = at.shared.recorder.endpointIndex(name, options.tags);
   const sent = encoded.request.endpoint === endpoint ? encoded.request : { ...encoded.request, endpoint };
   return { sent, name, path };
+}
+
+/**
+ * Why `options` cannot be sent as the script wrote them, or undefined. Checked before anything is
+ * encoded: a name that is not text failed after the response, away from the script's line; a NaN or
+ * Infinity timeout is none a timer keeps; a Blob or number body failed inside the encoder in its words.
+ */
+function optionsProblem(options: { readonly [K in keyof RequestOptions]?: unknown }): string | undefined {
+  const { name, timeoutMs, body } = options;
+  if (name !== undefined && typeof name !== "string") {
+    return `name must be text, e.g. { name: "item" } (found ${typeof name})`;
+  }
+  if (timeoutMs !== undefined && !(typeof timeoutMs === "number" && timeoutMs > 0 && timeoutMs < Infinity)) {
+    return `the request's timeout (timeoutMs) must be a finite number of milliseconds above 0 (found ${
+      typeof timeoutMs === "number" ? timeoutMs : typeof timeoutMs
+    })`;
+  }
+  if (body !== undefined && typeof body !== "string" && !(body instanceof Uint8Array)) {
+    return `body must be text or bytes, a string or a Uint8Array (a value as JSON goes in json:) (found ${
+      body instanceof Object ? body.constructor?.name ?? "an object" : typeof body
+    })`;
+  }
+  return undefined;
 }
 
 /** The exchange of `sent` from `sendMs` on `conn`, its response kept for the script; its response count. */
