@@ -2,7 +2,8 @@
  * @module
  * Bad-input cases of scripts given to `run` (tests/bad_input_test.ts runs them): k6 scripts a hostile or
  * careless author writes (a syntax error, a request at the top level, code from text, a default export
- * that is not a function, nesting too deep for a parser, options of the wrong type) and script paths that
+ * that is not a function, nesting too deep for a parser, options of the wrong type, a throw as it loads:
+ * named at its line) and script paths that
  * are not regular files (a FIFO held `run` forever, a sparse file over the cap). Each must exit 2 naming the
  * file:line or field, before any load reaches the counting target. Data only.
  */
@@ -75,6 +76,29 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/vus\.js: options\.vus: vus must be a whole number/],
+  },
+  {
+    name: "run a k6 script whose SharedArray function throws as it loads",
+    args: run(
+      k6Script(
+        "shared.js",
+        (u) =>
+          `import { SharedArray } from "k6/data";\nconst rows = new SharedArray("rows", () => {\n  throw new Error("no rows");\n});\nexport default function () { http.get("${u}" + rows.length); }\n`,
+      ),
+    ),
+    names: [/shared\.js:4: does not load: no rows; its top level must run without throwing/],
+  },
+  {
+    name: "run a session script that throws at its top level",
+    args: (c) => {
+      const path = `${c.dir}/top.ts`;
+      Deno.writeTextFileSync(
+        path,
+        `export const options = { loads: { once: { model: "count", requests: 1 } } };\nconst ready = false;\nif (!ready) throw new Error("config missing");\nexport default async (s: { get(p: string): Promise<unknown> }) => {\n  await s.get("/");\n};\n`,
+      );
+      return ["run", path, "--out-dir", `${c.dir}/ts-out`];
+    },
+    names: [/top\.ts:3: does not load: config missing; its top level must run/],
   },
   {
     name: "run a script that is a FIFO",

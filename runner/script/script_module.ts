@@ -36,7 +36,13 @@ export async function importScript(path: string): Promise<ScriptModule> {
   try {
     mod = await import(toFileUrl(path));
   } catch (err) {
-    throw new ScriptLoadError(`${basename(path)}: does not load: ${errorText(err)}`, { cause: err });
+    // A throw of the script's own code names its line (a SharedArray's function, a check of its config).
+    const stack = stackOf(err);
+    const where = stack === null ? null : placeIn(stack, path);
+    const message = where === null
+      ? `${basename(path)}: does not load: ${errorText(err)}`
+      : `${where}: does not load: ${errorText(err)}; its top level must run without throwing`;
+    throw new ScriptLoadError(message, { cause: err });
   }
   if (typeof mod.default !== "function") {
     throw new ScriptLoadError(
