@@ -1,22 +1,14 @@
 /**
  * @module
- * The `s` a session script's default export receives, one per session (script_sessions.ts runs them).
- * Each `s.get(...)` is an exchange on the session's connection (connection.ts: the same transports, TLS
- * and recording as fixed requests), so requests count in the run's intervals and, by name, in the
- * script's steps (script_recorder.ts) and under the endpoint of that name. The first request's latency
- * counts from its send less how late the session began (an open arrival's lateness against the schedule),
- * never from the session's start: a think time, a timer or a check before it is the script's own time.
- * Later ones count from their send, as a flow's do (flow_session.ts). A failed request gives a status-0 response and the script goes on (its
- * error is counted by kind). A session has one request in flight at a time: another sent meanwhile (not
- * awaited) is refused as a `script` error at its line, and so is a request on an `s` kept past its
- * session (the connection is another session's by then); the refusals and the encoding are
- * script_send.ts's, the outcome, cut and sleeps script_session_end.ts's. Inside `s.batch` requests go in
- * parallel (script_batch.ts), and a request to another origin (script_origins.ts) goes on a connection
- * the virtual user dials (side_connections.ts): each such exchange keeps its own send time, step and
- * path, and the session counts them in flight until the last one ends.
+ * The `s` a session script's default export receives, one per session (script_sessions.ts runs them):
+ * the session's own end, think times and identity (its iteration and data row), every request handed to
+ * its virtual user's `SessionSender` (script_session_sender.ts), which is made once per user and taken up
+ * by each of its sessions in turn. So a session that waits in a crowd holds this small object, not the
+ * sender's thirty fields: at 10,000 sessions each waits long enough for what it allocated to reach V8's old
+ * generation. A request on an `s` kept past its session is refused as a `script` error at its line (the
+ * connection is another session's by then), and so is one sent while the session's previous request is in
+ * flight (script_send.ts); the outcome, cut and sleeps are script_session_end.ts's.
  */
-import { Connection } from "../http/h1/connection.ts";
-import { CookieJar } from "../http/cookie_jar.ts";
 import type { SessionRun } from "../load/flow_session.ts";
 import type {
   BatchLimits,
@@ -28,92 +20,29 @@ import type {
   SessionCookies,
   SessionGrpc,
 } from "./session.ts";
-import { ScriptGrpcCall, type ScriptGrpcSchema } from "./script_grpc.ts";
-import { copyKept, H2ScriptResponse, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
-import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
+import type { ScriptGrpcSchema } from "./script_grpc.ts";
 import { SessionEnd } from "./script_session_end.ts";
-import type { SessionChain, SessionContext, UserHandlers, VirtualUser } from "./script_session_context.ts";
-import type { SessionBatch } from "./script_batch.ts";
-import { SideConnections } from "./side_connections.ts";
-import { SessionSides } from "./script_side.ts";
-import { sessionCookies } from "./session_cookies.ts";
-import {
-  encodeScriptRequest,
-  exchangeKeptInto,
-  overlapRefusal,
-  overRefusal,
-  ScriptRequestError,
-  type ScriptSend,
-  type SessionConnection,
-} from "./script_send.ts";
+import type { SessionSender } from "./script_session_sender.ts";
+import { overRefusal } from "./script_send.ts";
 
 const NO_OPTIONS: RequestOptions = {};
 
-/** A virtual user of this module's sessions. */
-type User = VirtualUser<ScriptSession>;
-
 /** The `s` a script's default export receives. */
 export class ScriptSession extends SessionEnd implements Session {
-  readonly vu: number;
   readonly iteration: number;
-  readonly state: Record<string, unknown>;
-  responses = 0;
-  /** The session ended: its connection is another session's, so a request kept past it is refused. */
-  over = false;
-  /** Its arrival's sessions: told when this one ended and its connection is free for the next. */
-  readonly #chain: SessionChain;
+  readonly #sender: SessionSender;
   #data: Record<string, string> | null;
-  readonly #user: User;
-  readonly #sessions: SessionContext;
-  readonly #run: SessionRun;
-  readonly #conn: SessionConnection;
-  readonly #startMs: number;
-  /**
-   * How late the session began against its start (an open arrival's generator queue or wait for a
-   * connection; next to nothing for a closed loop's, begun as its connection's last session ended).
-   */
-  readonly #lateMs: number;
-  readonly #recorder: ScriptRecorder | null;
-  /** Made when first used: a Set-Cookie kept (cookies on) or the script's own `s.cookies.set`. */
-  #jar: CookieJar | null = null;
-  /** The step checks count under: the last request's. */
-  #step = -1;
-  #sent = 0;
-  /** The request in flight (one at a time: the session has one connection), else null. */
-  #sending: Promise<unknown> | null = null;
-  /** What every request sent while another is in flight gets (made once: a loop of them costs nothing). */
-  #overlap: Promise<Response> | null = null;
-  /** The request in flight's send time and path (its latency and cookies), and the callbacks of its end. */
-  #sendMs = 0;
-  #path = "";
-  #grpc: SessionGrpc | null = null;
-  /** Its exchanges beside its one request at a time (a batch's, another origin's), once it sent one. */
-  #side: SessionSides | null = null;
-  /** The resolver of the request in flight's promise (`#sending`), but a gRPC call's. */
-  #resolve: ((response: Response | Promise<Response>) => void) | null = null;
 
   constructor(
-    sessions: SessionContext,
-    chain: SessionChain,
-    startMs: number,
-    recorder: ScriptRecorder | null,
-    ids: { data: Record<string, string> | null; vu: number; iteration: number; user: User },
+    sender: SessionSender,
+    run: SessionRun,
+    iteration: number,
+    data: Record<string, string> | null,
   ) {
-    super(chain.run);
-    this.#sessions = sessions;
-    this.#chain = chain;
-    this.#run = chain.run;
-    this.#conn = chain.load;
-    this.#startMs = startMs;
-    this.#lateMs = Math.max(0, performance.now() - startMs);
-    this.#recorder = recorder;
-    this.#data = ids.data;
-    this.vu = ids.vu;
-    this.iteration = ids.iteration;
-    this.#user = ids.user;
-    ids.user.current = this;
-    this.state = ids.user.state;
-    this.#jar = sessions.options.start ? ids.user.jar : null;
+    super(run);
+    this.#sender = sender;
+    this.iteration = iteration;
+    this.#data = data;
   }
 
   /** The session's data row (column -> value), an empty object made when first read without one. */
@@ -121,63 +50,43 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.#data ??= {};
   }
 
-  /**
-   * The session's outcome came: counted, its user's jar kept, and its connection handed on once its
-   * last request ended (one the script did not await ends before another session gets the connection).
-   */
+  get vu(): number {
+    return this.#sender.vu;
+  }
+
+  get state(): Record<string, unknown> {
+    return this.#sender.state;
+  }
+
+  /** The session's outcome came: its sender counts it and hands its connection on. */
   protected concluded(outcome: unknown, failed: boolean): void {
-    const nowMs = performance.now();
-    try {
-      this.#sessions.counted(this, outcome, failed, {
-        run: this.#run,
-        recorder: this.#recorder,
-        startMs: this.#startMs,
-        nowMs,
-      });
-    } finally {
-      this.over = true;
-      if (this.#sessions.options.start) this.#user.jar = this.#jar;
-      const inFlight = this.#sending;
-      if (inFlight === null) this.#leave(nowMs);
-      else {
-        const leave = () => this.#leave(performance.now());
-        inFlight.then(leave, leave);
-      }
-    }
-  }
-
-  /** The connection goes to the next session (when the session ended: a closed loop starts none past the load's end). */
-  #leave(nowMs: number): void {
-    const conn = this.#conn;
-    conn.endSession();
-    conn.lastEventMs = nowMs;
-    this.#sessions.handOn(this.#chain, this.responses, nowMs);
-    // The user's next session did not start (an arrival's user, or a loop that ended): its side connections close.
-    const user = this.#user;
-    if (user.sides !== undefined && user.current === this) {
-      user.sides.close();
-      user.sides = undefined;
-    }
-  }
-
-  get target(): string {
-    return this.#sessions.options.url.href;
-  }
-
-  get ended(): AbortSignal {
-    return this.#run.ended;
+    this.#sender.concluded(this, outcome, failed);
   }
 
   protected inFlight(): boolean {
-    return this.#sending !== null;
+    return this.#sender.inFlight(this);
+  }
+
+  /** The script function's result (a promise or a value) ends the session, watched by its user's callbacks. */
+  endWithBody(body: unknown): void {
+    const sender = this.#sender;
+    this.endWith(body, sender.value, sender.error);
+  }
+
+  get target(): string {
+    return this.#sender.target;
+  }
+
+  get ended(): AbortSignal {
+    return this.#sender.run.ended;
   }
 
   get setup(): unknown {
-    return this.#sessions.options.setupData;
+    return this.#sender.setup;
   }
 
   get env(): Readonly<Record<string, string>> {
-    return this.#sessions.options.env;
+    return this.#sender.env;
   }
 
   get(path: string, options?: RequestOptions): Promise<Response> {
@@ -196,284 +105,45 @@ export class ScriptSession extends SessionEnd implements Session {
     return this.request("DELETE", path, options);
   }
 
+  /**
+   * A request or call after the run ended cuts the session and never returns; one on an `s` kept past its
+   * session is refused (null: neither, the session's sender takes it).
+   */
+  #refusal(what: string): Promise<never> | null {
+    if (this.ended.aborted) return this.cutNow();
+    return this.#sender.live(this) ? null : overRefusal(what) as Promise<never>;
+  }
+
   request(method: string, target: string, options: RequestOptions = NO_OPTIONS): Promise<Response> {
-    if (this.#run.ended.aborted) return this.cutNow();
-    if (this.over) return overRefusal(method);
-    const batch = this.#side === null ? null : this.#side.batch;
-    if (batch !== null || target.charCodeAt(0) !== 47) return this.#placed(batch, method, target, options);
-    if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
-    return this.#own(method, target, options);
-  }
-
-  /**
-   * A request on the session's own connection (the target's path or URL). No async frame waits per
-   * request: what the response needs is on the session (one request at a time), and its callbacks are
-   * its user's, made once. The exchange's end settles the script's promise itself (on HTTP/1.1 no promise
-   * of the connection's to chain on, no turn between the response and the script), so in a crowd a
-   * waiting session holds that promise and its resolver only.
-   */
-  #own(method: string, target: string, options: RequestOptions): Promise<Response> {
-    const on = this.#handlers();
-    let sent: ScriptSend["sent"];
-    try {
-      sent = this.#encode(method, target, options);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    const response = new Promise<Response>(on.awaited);
-    this.#sending = response;
-    const conn = this.#conn, timeoutMs = options.timeoutMs;
-    // Opened first, so this request's own timeout counts from its send.
-    if (timeoutMs !== undefined && !conn.isOpen) {
-      conn.open().then(
-        (opened) => opened ? this.#writeInto(sent, timeoutMs) : on.settled(0),
-        on.settleFailed,
-      );
-    } else this.#writeInto(sent, timeoutMs);
-    return response;
-  }
-
-  #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
-    exchangeKeptInto(this.#conn, this.#sendMs = this.#sendTime(), sent, this.#user.handlers!);
-    this.#deadline(timeoutMs);
-  }
-
-  /** The request in flight ended (`got` responses): its response settles its promise. */
-  #settled(got: number): void {
-    const resolve = this.#resolve!;
-    this.#resolve = null;
-    let response: Response;
-    try {
-      response = this.#exchanged(got);
-    } catch (err) {
-      return resolve(Promise.reject(err));
-    }
-    resolve(response);
-  }
-
-  /**
-   * A request of a batch, or with a URL: in the batch (its own order and limits), on the session's own
-   * connection (a URL of the target), or on a connection of the user's to the URL's origin.
-   */
-  #placed(
-    batch: SessionBatch | null,
-    method: string,
-    target: string,
-    options: RequestOptions,
-  ): Promise<Response> {
-    const place = this.#sessions.origins.placeOf(target, this.#run.shared);
-    if (typeof place === "string") return Promise.reject(new ScriptRequestError(place));
-    if (batch !== null) return batch.request({ place, method, target, options });
-    if (this.#sending !== null) return this.#overlap ??= overlapRefusal(method);
-    if (place.target) return this.#own(method, target, options);
-    return this.#sides().send({ place, method, target, options }, null);
+    return this.#refusal(method) ?? this.#sender.request(method, target, options);
   }
 
   /** Requests `send` makes before it settles go in parallel (script_side.ts); its value. */
   batch<T>(send: () => Promise<T>, limits: BatchLimits = {}): Promise<T> {
-    if (this.#run.ended.aborted) return this.cutNow();
-    if (this.over) return overRefusal("batch") as Promise<never>;
-    const sides = this.#sides();
-    if (sides.batch === null && this.#sending !== null) return overlapRefusal("batch") as Promise<never>;
-    return sides.inBatch(send, limits);
-  }
-
-  /** The session's side exchanges (script_side.ts), made at its first. */
-  #sides(): SessionSides {
-    if (this.#side !== null) return this.#side;
-    const sessions = this.#sessions, user = this.#user, run = this.#run;
-    return this.#side = new SessionSides({
-      conn: this.#conn,
-      run,
-      names: sessions.names,
-      step: (name) => this.#step = this.#recorder === null ? -1 : this.#recorder.step(name),
-      jar: () => this.#jar,
-      sides: () => user.sides ??= new SideConnections(run.sides, () => sessions.sideId()),
-      sendMs: () => this.#sendTime(),
-      sending: (wait) => this.#sending = wait,
-      counted: (step, got, latencyMs) => this.#counted(step, got, latencyMs),
-      responseOf: (conn, host, path) => this.#responseOf(conn, host, path),
-      cut: () => this.cut(),
-    });
-  }
-
-  /** The script function's result (a promise or a value) ends the session, watched by its user's callbacks. */
-  endWithBody(body: unknown): void {
-    const on = this.#handlers();
-    this.endWith(body, on.value, on.error);
-  }
-
-  /** Its user's callbacks (`UserHandlers`), made at the user's first session. */
-  #handlers(): UserHandlers {
-    const user = this.#user;
-    return user.handlers ??= {
-      value: (value) => user.current!.settle(value, false),
-      error: (err) => user.current!.settle(err, true),
-      exchangeFailed: (err) => {
-        user.current!.#ended();
-        throw err;
-      },
-      awaited: (resolve) => {
-        user.current!.#resolve = resolve;
-      },
-      settled: (got) => user.current!.#settled(got),
-      settleFailed: (err) => {
-        const s = user.current!;
-        const resolve = s.#resolve!;
-        s.#resolve = null;
-        s.#ended();
-        resolve(Promise.reject(err));
-      },
-    };
+    return this.#refusal("batch") ?? this.#sender.batch(send, limits);
   }
 
   get grpc(): SessionGrpc {
-    return this.#grpc ??= {
-      invoke: (method, message, params) =>
-        this.invokeGrpc(this.#sessions.options.grpc ?? null, method, message, params),
+    return {
+      invoke: (method, message, params) => this.invokeGrpc(this.#sender.grpcSchema, method, message, params),
     };
   }
 
-  /**
-   * A gRPC call with `schema` (the script's declared one, or a k6 client's) on the session's stream slot,
-   * under a request's rules: one in flight, none after the session or the run ended.
-   */
+  /** A gRPC call with `schema` (the script's declared one, or a k6 client's): see `SessionSender`. */
   invokeGrpc(
     schema: ScriptGrpcSchema | null,
     method: string,
     message: unknown,
     params?: GrpcParams,
   ): Promise<GrpcResponse> {
-    if (this.#run.ended.aborted) return this.cutNow();
-    if (this.over) return overRefusal("grpc.invoke") as Promise<never>;
-    // In a batch the session's stream may be the batch's (script_side.ts): a call waits for its end.
-    if (this.#sending !== null || this.#side?.busy) return overlapRefusal("grpc.invoke") as Promise<never>;
-    let call: ScriptGrpcCall, exchange: Promise<number>;
-    try {
-      call = new ScriptGrpcCall(schema, this.#conn, this.#sessions, { method, message, params });
-      const name = this.#sessions.names.shown(call.name);
-      call.request.endpoint = this.#run.shared.recorder.endpointIndex(name);
-      this.#stepOf(name, call.path);
-      exchange = this.#dispatch(call, call.timeoutMs);
-    } catch (err) {
-      return Promise.reject(err);
-    }
-    const done = exchange.then((got) => {
-      this.#ended();
-      this.#counted(this.#step, got, this.#conn.lastEventMs - this.#sendMs);
-      return call.response(got);
-    }, this.#handlers().exchangeFailed);
-    this.#sending = done;
-    return done;
-  }
-
-  /** Encodes the request for the session's connection, under its step (a refusal throws: nothing sent). */
-  #encode(method: string, target: string, options: RequestOptions): ScriptSend["sent"] {
-    const sessions = this.#sessions;
-    const { sent, name, path } = encodeScriptRequest(
-      { requests: sessions.requests, names: sessions.names, shared: this.#run.shared },
-      this.#conn,
-      this.#jar,
-      { method, target, options },
-    );
-    this.#stepOf(name, path);
-    return sent;
-  }
-
-  /** The request about to go counts under step `name`; `path` is where its cookies come from. */
-  #stepOf(name: string, path: string): void {
-    const recorder = this.#recorder;
-    this.#step = recorder === null ? -1 : recorder.step(name);
-    this.#path = path;
-  }
-
-  /** Sends a gRPC call; its exchange's response count. */
-  #dispatch(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
-    const conn = this.#conn;
-    // Opened first, so this request's own timeout counts from its send.
-    if (timeoutMs !== undefined && !conn.isOpen) {
-      return conn.open().then((opened) => opened ? this.#write(sent, timeoutMs) : 0);
-    }
-    return this.#write(sent, timeoutMs);
-  }
-
-  /**
-   * A request's send time, its latency's start: now, less the session's lateness for its first request.
-   * So an open arrival's first request still pays for a generator late to start it, but never for the
-   * script's own think time, timers or checks before it, and a closed loop's is timed from its send.
-   */
-  #sendTime(): number {
-    const nowMs = performance.now();
-    return this.#sent++ === 0 ? nowMs - this.#lateMs : nowMs;
-  }
-
-  #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
-    const exchange = sent.exchange(this.#sendMs = this.#sendTime());
-    this.#deadline(timeoutMs);
-    return exchange;
-  }
-
-  /** The request just sent has a timeout of its own: its deadline counts from now. */
-  #deadline(timeoutMs: number | undefined): void {
-    const conn = this.#conn;
-    if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
-      conn.deadlineMs = performance.now() + timeoutMs;
-    }
-  }
-
-  /** The request in flight ended: cut the session if the run ended meanwhile. */
-  #ended(): void {
-    this.#sending = null;
-    if (this.#run.ended.aborted) this.cut();
-  }
-
-  /** The exchange's end: the script's response (its bytes copied: the connection reuses its own). */
-  #exchanged(got: number): Response {
-    this.#ended();
-    const conn = this.#conn;
-    if (!this.#counted(this.#step, got, conn.lastEventMs - this.#sendMs)) return NO_RESPONSE;
-    return this.#responseOf(conn, this.#sessions.requests.url.host, this.#path);
-  }
-
-  /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
-  #responseOf(conn: SessionConnection, host: string, path: string): Response {
-    const response = conn instanceof Connection
-      ? new ScriptResponse(copyKept(conn.keptBytes()))
-      : new H2ScriptResponse(conn.keptResponse().snapshot());
-    // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
-    if ((this.#jar !== null || this.#sessions.options.cookies) && response.mayHaveSetCookie()) {
-      const set = response.getAll("set-cookie");
-      if (set.length > 0) this.#jarOrNew().set(set, host, path, Date.now());
-    }
-    return response;
-  }
-
-  #jarOrNew(): CookieJar {
-    return this.#jar ??= new CookieJar(this.#sessions.options.url.protocol === "https:");
-  }
-
-  /** Counts an exchange's end under `step` (`latencyMs` after its send); false when it failed (counted by kind). */
-  #counted(step: number, got: number, latencyMs: number): boolean {
-    if (got === 0) {
-      // Our own stop aborted it: not the target's failure, not counted (as the request is not).
-      if (!this.#run.shared.stopping && step >= 0) this.#recorder?.stepError(step);
-      return false;
-    }
-    this.responses++;
-    this.#recorder?.stepResponse(step, latencyMs * 1000);
-    return true;
+    return this.#refusal("grpc.invoke") ?? this.#sender.invokeGrpc(schema, method, message, params);
   }
 
   check(ok: boolean, name: string): boolean {
-    const recorder = this.#recorder;
-    if (recorder !== null) {
-      const step = this.#step >= 0 ? this.#step : recorder.step(SESSION_STEP);
-      recorder.check(step, this.#sessions.names.shown(String(name)), Boolean(ok));
-    }
-    return Boolean(ok);
+    return this.#sender.check(ok, name);
   }
 
   get cookies(): SessionCookies {
-    return sessionCookies(this.#sessions.options.url.host, () => this.#jar, () => this.#jarOrNew());
+    return this.#sender.cookies;
   }
 }

@@ -6,7 +6,7 @@
  */
 import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
-import type { Response, Session } from "./session.ts";
+import type { Session } from "./session.ts";
 import type { ScriptGrpcAnswer, ScriptGrpcRequests, ScriptGrpcSchema } from "./script_grpc.ts";
 import type { ScriptRequests } from "./script_request.ts";
 import type { ScriptRecorder } from "./script_recorder.ts";
@@ -16,6 +16,7 @@ import type { SessionEnd } from "./script_session_end.ts";
 import type { ScriptOrigins } from "./script_origins.ts";
 import type { CookieJar } from "../http/cookie_jar.ts";
 import type { SideConnections } from "./side_connections.ts";
+import type { SessionSender } from "./script_session_sender.ts";
 
 /** What script sessions need beyond the run. */
 export interface ScriptSessionOptions {
@@ -88,20 +89,8 @@ export interface VirtualUser<S> {
   sessions: number;
   /** Its session in progress (a user runs one at a time; the last one once they ended). */
   current?: S;
-  /** The callbacks its sessions' promises settle through: made at its first session, not at each. */
-  handlers?: UserHandlers;
+  /** What its sessions send with (script_session_sender.ts): made at its first session, not at each. */
+  sender?: SessionSender;
   /** The connections it dialled beside its load connection (a batch's, another origin's), once it did. */
   sides?: SideConnections;
-}
-
-/** A virtual user's callbacks, each for its session in progress (`VirtualUser.current`). */
-export interface UserHandlers {
-  value(value: unknown): void;
-  error(err: unknown): void;
-  exchangeFailed(err: unknown): never;
-  /** A request's promise's executor: its resolver goes to the session. */
-  awaited(resolve: (response: Response | Promise<Response>) => void): void;
-  /** The end of the session's request in flight (script_send.ts `exchangeKeptInto`): its response count. */
-  settled(got: number): void;
-  settleFailed(err: unknown): void;
 }

@@ -21,6 +21,7 @@ import { ScriptRecorder } from "./script_recorder.ts";
 import { ScriptNames } from "./script_names.ts";
 import { scriptErrorMessage } from "./script_module.ts";
 import { ScriptSession } from "./script_session.ts";
+import { SessionSender } from "./script_session_sender.ts";
 import type {
   ScriptSessionOptions,
   SessionChain,
@@ -124,7 +125,10 @@ export class ScriptSessions implements SessionContext {
     const vu = local * o.workerCount + o.workerIndex + 1;
     const user = closed ? this.#user(vu) : { state: {}, jar: null, sessions: 0 };
     const iteration = user.sessions++;
-    const s = new ScriptSession(this, chain, startMs, recorder, { data, vu, iteration, user });
+    // A user's sessions share its sender; each gets its own small `s` (a kept one is refused).
+    const sender = user.sender ??= new SessionSender(this, user, vu);
+    const s = new ScriptSession(sender, chain.run, iteration, data);
+    sender.begin(s, chain, startMs, recorder);
     recorder?.sessionStarted();
     this.#live.add(s, chain.run.ended);
     // The script's function, after its `start` on the user's first session; no frame of ours around it
