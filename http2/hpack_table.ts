@@ -4,10 +4,13 @@
  * the sum of name + value + 32 octets per entry, evicting the oldest entries when a new one or a smaller
  * maximum needs the room. Fields are kept as bytes in one buffer of at most twice the maximum size (entries
  * are appended; when the end is reached, the live entries, never more than the maximum, are moved to the
- * start), with their offsets and lengths in a ring of typed arrays sized for the most entries that fit. A
- * table holds nothing until its first entry (a peer that never indexes a field costs no table), and its
- * byte buffer grows by doubling to what its entries use; so its memory is bounded whatever a peer sends,
- * and once grown, adding a field allocates nothing.
+ * start), with each entry's offset, name and value lengths and marks in one ring of integers. A table
+ * holds nothing until its first entry (a peer that never indexes a field costs no table); then its ring
+ * (from 8 entries) and its byte buffer (from 256 octets) grow by doubling to what its entries use, up to
+ * the most entries that fit and twice the maximum size: its memory is bounded whatever a peer sends, and
+ * once grown, adding a field allocates nothing. MEMORY: one ring, not one typed array per field, as a
+ * crowd's connection holds a table each (a server indexes its `server` and `date` fields) and each typed
+ * array costs about 200 octets of objects beside its contents.
  */
 import { copyBytes } from "../system/copy_bytes.ts";
 
@@ -15,19 +18,26 @@ import { copyBytes } from "../system/copy_bytes.ts";
 export const ENTRY_OVERHEAD = 32;
 /** The byte buffer's first size, when the first entry comes. */
 const FIRST_DATA_BYTES = 256;
+/** The ring's first size in entries, when the first entry comes. */
+const FIRST_RING_SLOTS = 8;
+/** Integers per ring slot: the entry's offset in `data`, its name's length, its value's, its marks. */
+const SLOT_INTS = 4;
 const NO_BYTES = new Uint8Array(0);
 const NO_INTS = new Int32Array(0);
 
 export class DynamicTable {
   /** Entry bytes: each entry's name at `offsets[slot]`, its value right after it. */
   data: Uint8Array = NO_BYTES;
-  private offsets: Int32Array = NO_INTS;
-  private nameLens: Int32Array = NO_INTS;
-  private valueLens: Int32Array = NO_INTS;
-  /** Per entry, what the decoder found malformed in it when it was added (its `MARK_*` bits). */
-  private marks: Uint8Array = NO_BYTES;
+  /**
+   * Per ring slot, SLOT_INTS integers: offset, name length, value length and what the decoder found
+   * malformed in the entry when it was added (its `MARK_*` bits).
+   */
+  private ring: Int32Array = NO_INTS;
+  /** The ring's slots now (it grows up to `slots`). */
+  private ringSlots = 0;
   /** A name of this table kept aside while the table's bytes move under it (made on first need). */
   private nameCopy: Uint8Array = NO_BYTES;
+  /** The most entries that fit in the largest maximum. */
   private readonly slots: number;
   /** Slot of the newest entry. */
   private newest = -1;
@@ -49,23 +59,23 @@ export class DynamicTable {
   /** The ring slot of dynamic index `i` (1 = newest); the caller checks 1 <= i <= count. */
   slot(i: number): number {
     const s = this.newest - i + 1;
-    return s < 0 ? s + this.slots : s;
+    return s < 0 ? s + this.ringSlots : s;
   }
   nameOffset(slot: number): number {
-    return this.offsets[slot];
+    return this.ring[slot * SLOT_INTS];
   }
   nameLength(slot: number): number {
-    return this.nameLens[slot];
+    return this.ring[slot * SLOT_INTS + 1];
   }
   valueOffset(slot: number): number {
-    return this.offsets[slot] + this.nameLens[slot];
+    return this.ring[slot * SLOT_INTS] + this.ring[slot * SLOT_INTS + 1];
   }
   valueLength(slot: number): number {
-    return this.valueLens[slot];
+    return this.ring[slot * SLOT_INTS + 2];
   }
   /** The marks the entry was added with. */
   mark(slot: number): number {
-    return this.marks[slot];
+    return this.ring[slot * SLOT_INTS + 3];
   }
 
   /** Applies a dynamic table size update; the caller checks it against `capacityBytes`. */
@@ -95,7 +105,7 @@ export class DynamicTable {
     }
     while (this.sizeBytes + entryBytes > this.maxSizeBytes) this.evictOldest();
     const bytes = nameLen + valueLen;
-    if (this.offsets.length === 0) this.allocateRing();
+    if (this.count === this.ringSlots) this.growRing();
     if (this.tail + bytes > this.data.length) {
       const full = 2 * this.capacityBytes;
       if (this.data.length < full) {
@@ -119,28 +129,38 @@ export class DynamicTable {
     // every response, and a `subarray` each was most of the HTTP/2 client's garbage.
     copyBytes(this.data, copyBytes(this.data, at, nameBuf, nameOff, nameLen), valueBuf, valueOff, valueLen);
     this.tail = at + bytes;
-    this.newest = this.newest + 1 === this.slots ? 0 : this.newest + 1;
-    this.offsets[this.newest] = at;
-    this.nameLens[this.newest] = nameLen;
-    this.valueLens[this.newest] = valueLen;
-    this.marks[this.newest] = mark;
+    this.newest = this.newest + 1 === this.ringSlots ? 0 : this.newest + 1;
+    const r = this.newest * SLOT_INTS;
+    this.ring[r] = at;
+    this.ring[r + 1] = nameLen;
+    this.ring[r + 2] = valueLen;
+    this.ring[r + 3] = mark;
     this.count++;
     this.sizeBytes += entryBytes;
   }
 
   private evictOldest(): void {
-    const s = this.slot(this.count);
-    this.sizeBytes -= this.nameLens[s] + this.valueLens[s] + ENTRY_OVERHEAD;
+    const r = this.slot(this.count) * SLOT_INTS;
+    this.sizeBytes -= this.ring[r + 1] + this.ring[r + 2] + ENTRY_OVERHEAD;
     this.count--;
     if (this.count === 0) this.tail = 0;
   }
 
-  /** The first entry: the ring, sized for the most entries that fit. */
-  private allocateRing(): void {
-    this.offsets = new Int32Array(this.slots);
-    this.nameLens = new Int32Array(this.slots);
-    this.valueLens = new Int32Array(this.slots);
-    this.marks = new Uint8Array(this.slots);
+  /**
+   * The ring full (or not made yet): twice the slots, up to the most entries that fit (which the
+   * evictions before a full ring's add keep it under), the live entries laid oldest first from slot 0.
+   */
+  private growRing(): void {
+    const size = Math.min(this.slots, Math.max(FIRST_RING_SLOTS, 2 * this.ringSlots));
+    const grown = new Int32Array(size * SLOT_INTS);
+    for (let i = this.count; i >= 1; i--) {
+      const from = this.slot(i) * SLOT_INTS;
+      const to = (this.count - i) * SLOT_INTS;
+      for (let k = 0; k < SLOT_INTS; k++) grown[to + k] = this.ring[from + k];
+    }
+    this.ring = grown;
+    this.ringSlots = size;
+    this.newest = this.count - 1;
   }
 
   /** The name and value bytes of the live entries. */
@@ -152,11 +172,11 @@ export class DynamicTable {
   private compact(into: Uint8Array): void {
     let to = 0;
     for (let i = this.count; i >= 1; i--) {
-      const s = this.slot(i);
-      const from = this.offsets[s];
-      const len = this.nameLens[s] + this.valueLens[s];
+      const r = this.slot(i) * SLOT_INTS;
+      const from = this.ring[r];
+      const len = this.ring[r + 1] + this.ring[r + 2];
       copyBytes(into, to, this.data, from, len);
-      this.offsets[s] = to;
+      this.ring[r] = to;
       to += len;
     }
     this.data = into;

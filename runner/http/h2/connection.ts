@@ -37,7 +37,7 @@ import type { ConnectionShared } from "../load_connection.ts";
 import { classifyError, errorMessage } from "../exchange_errors.ts";
 import type { H2Run } from "./stream.ts";
 import type { H2Core } from "./core.ts";
-import { H2Output, MAX_OUT_BYTES } from "./output.ts";
+import { H2Output, type H2OutputOwner, MAX_OUT_BYTES } from "./output.ts";
 import { StreamTable } from "./stream_table.ts";
 import { HeaderBlocks } from "./header_blocks.ts";
 import { ControlFrames } from "./control_frames.ts";
@@ -71,7 +71,7 @@ const EMPTY = new Uint8Array(0);
  */
 const SHARED_IN = new Uint8Array(IN_BYTES);
 
-export class H2Connection implements H2Core {
+export class H2Connection implements H2Core, H2OutputOwner, InlineReader {
   #sock: TransportConn | null = null;
   #inline: InlineConn | null = null;
   #opening: Promise<boolean> | null = null;
@@ -87,18 +87,12 @@ export class H2Connection implements H2Core {
   /** The error code of the peer's last GOAWAY (-1: none), named when the connection then ends. */
   goawayCode = -1;
 
-  /** Frames to send, written once per batch (h2/output.ts). */
-  readonly output = new H2Output({
-    socket: () => this.#sock,
-    inline: () => this.#inline,
-    writeFailed: (err) => this.#socketFailed(err, "write"),
-    overflowed: () =>
-      this.fail(
-        "h2-protocol",
-        `more than ${MAX_OUT_BYTES} bytes queued: the server stopped reading`,
-        performance.now(),
-      ),
-  });
+  /**
+   * Frames to send, written once per batch (h2/output.ts). The connection is the output's owner and its
+   * socket's inline reader itself (the methods below), not objects of closures: a crowd's connection
+   * held seven closures and two objects for them, about 500 octets.
+   */
+  readonly output: H2Output = new H2Output(this);
 
   /** The streams: open by id, waiting, blocked by the windows, ids and how the last ones closed. */
   readonly streams: StreamTable;
@@ -106,22 +100,47 @@ export class H2Connection implements H2Core {
   /** Reads the frames of each read: heads to `#heads`, control frames to its `ControlFrames`. */
   readonly #frames: FrameReader;
 
-  readonly #reader: InlineReader = {
-    onRead: (n) => this.#onInlineRead(n),
-    onReadError: (err) => {
-      this.#socketFailed(err, "read");
-      return this.#takeSettled();
-    },
-    // The pump drained the socket: one write for every frame the reads since the last one queued
-    // (over TLS one SSL_write, one record, instead of one per record read).
-    onDrained: () => this.output.flush(),
-  };
-
   constructor(readonly id: number, readonly shared: ConnectionShared, readonly run: H2Run) {
     this.#dialer = new Dialer(shared, null);
     this.streams = new StreamTable(this);
     this.#heads = new HeaderBlocks(this, this.streams);
     this.#frames = new FrameReader(this, this.streams, this.#heads, new ControlFrames(this, this.streams));
+  }
+
+  /** H2OutputOwner: the socket now, and its inline side. */
+  socket(): TransportConn | null {
+    return this.#sock;
+  }
+  inline(): InlineConn | null {
+    return this.#inline;
+  }
+  /** H2OutputOwner: a write failed. */
+  writeFailed(err: unknown): void {
+    this.#socketFailed(err, "write");
+  }
+  /** H2OutputOwner: the server stopped reading. */
+  overflowed(): void {
+    this.fail(
+      "h2-protocol",
+      `more than ${MAX_OUT_BYTES} bytes queued: the server stopped reading`,
+      performance.now(),
+    );
+  }
+
+  /** InlineReader: a read's bytes (frames handled; the write waits for `onDrained`). */
+  onRead(n: number | null): boolean {
+    return this.#onInlineRead(n);
+  }
+  onReadError(err: unknown): boolean {
+    this.#socketFailed(err, "read");
+    return this.#takeSettled();
+  }
+  /**
+   * InlineReader: the pump drained the socket: one write for every frame the reads since the last one
+   * queued (over TLS one SSL_write, one record, instead of one per record read).
+   */
+  onDrained(): void {
+    this.output.flush();
   }
 
   get isOpen(): boolean {
@@ -216,7 +235,7 @@ export class H2Connection implements H2Core {
 
   /** The next inline read, into the shared buffer past the room the partial frame kept will take. */
   #arm(inline: InlineConn): void {
-    inline.armRead(this.#inEnd === 0 ? SHARED_IN : SHARED_IN.subarray(this.#inEnd), this.#reader);
+    inline.armRead(this.#inEnd === 0 ? SHARED_IN : SHARED_IN.subarray(this.#inEnd), this);
   }
 
   #takeSettled(): boolean {
