@@ -30,6 +30,16 @@ import { h2NotSelected } from "./options.ts";
  */
 const SHORT_PULL_BYTES = 16 * 1024;
 
+/**
+ * The out-parameters of `SSL_get0_alpn_selected` (a pointer, a length), shared by the isolate's
+ * connections: each call reads them before the next can write them. MEMORY: four typed arrays of a
+ * connection's own were about 800 octets of a crowd's connection.
+ */
+const ALPN_PTR = new BigUint64Array(1);
+const ALPN_LEN = new Uint32Array(1);
+const ALPN_PTR_OUT = new Uint8Array(ALPN_PTR.buffer);
+const ALPN_LEN_OUT = new Uint8Array(ALPN_LEN.buffer);
+
 /** What the first handshake negotiated (TlsSessionInfo's fields OpenSSL exposes). */
 export interface SslNegotiated {
   alpn: string | null;
@@ -78,11 +88,6 @@ export class SslConn {
   #readAhead = true;
   /** Why the last read or write that returned `-TLS_FAILED` failed (OpenSSL's reason). */
   failure = "";
-  readonly #ptr = new BigUint64Array(1);
-  readonly #len = new Uint32Array(1);
-  /** The two out-parameters above as the octets `SSL_get0_alpn_selected` writes. */
-  readonly #ptrOut = new Uint8Array(this.#ptr.buffer);
-  readonly #lenOut = new Uint8Array(this.#len.buffer);
 
   constructor(
     readonly owner: SslOwner,
@@ -127,17 +132,17 @@ export class SslConn {
   #chooseReads(ssl: Deno.PointerObject): boolean {
     const alpn = this.#alpnSelected(ssl);
     // "h2": two octets, 0x68 0x32.
-    const h2 = alpn !== null && this.#len[0] === 2 &&
+    const h2 = alpn !== null && ALPN_LEN[0] === 2 &&
       new Deno.UnsafePointerView(alpn).getUint16() === (0x32 << 8 | 0x68);
     this.#readAhead = !h2;
     this.s.SSL_ctrl(ssl, SSL_CTRL_SET_READ_AHEAD, h2 ? 0n : 1n, null);
     return h2;
   }
 
-  /** The protocol ALPN selected (its octets at the pointer, `#len[0]` of them), or null for none. */
+  /** The protocol ALPN selected (its octets at the pointer, `ALPN_LEN[0]` of them), or null for none. */
   #alpnSelected(ssl: Deno.PointerObject): Deno.PointerValue {
-    this.s.SSL_get0_alpn_selected(ssl, this.#ptrOut, this.#lenOut);
-    return Deno.UnsafePointer.create(this.#ptr[0]);
+    this.s.SSL_get0_alpn_selected(ssl, ALPN_PTR_OUT, ALPN_LEN_OUT);
+    return Deno.UnsafePointer.create(ALPN_PTR[0]);
   }
 
   /** Decrypted bytes into `buf[0, length)`: count, 0 at end of stream, `-EAGAIN`, or `-errno`. */
@@ -220,7 +225,7 @@ export class SslConn {
     if (ssl === null) return null;
     const text = (p: Deno.PointerValue) => p === null ? null : new Deno.UnsafePointerView(p).getCString();
     const alpnPtr = this.#alpnSelected(ssl);
-    const alpnLen = Math.min(this.#len[0], 255);
+    const alpnLen = Math.min(ALPN_LEN[0], 255);
     const alpn = alpnPtr === null || alpnLen === 0
       ? null
       : new TextDecoder().decode(new Deno.UnsafePointerView(alpnPtr).getArrayBuffer(alpnLen));

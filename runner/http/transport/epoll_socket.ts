@@ -32,6 +32,9 @@ export interface SocketLoop {
   settled(): void;
   ready(sock: EpollSocket): void;
   release(token: number): void;
+  /** https: a handshake may start now, else it is queued (transport/epoll_connect.ts). */
+  handshakeSlot(phase: ConnectPhase): boolean;
+  handshakeEnded(): void;
 }
 
 import {

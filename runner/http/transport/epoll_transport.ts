@@ -38,6 +38,7 @@ import { loopSocket, startConnect } from "./loop_dial.ts";
 import { TRACE_CONN, traceConn } from "./conn_trace.ts";
 import { nextTurn } from "../../load/clock.ts";
 import { SocketTable } from "./socket_table.ts";
+import { type ConnectPhase, HANDSHAKES_IN_FLIGHT } from "./epoll_connect.ts";
 import { PROBE_TOKEN, ReadyProbe } from "./ready_probe.ts";
 import type { ReadyWaitSum } from "./ready_wait.ts";
 
@@ -75,6 +76,10 @@ export class EpollLoop implements SocketLoop {
   #nextSource = 0;
   /** The last `#dial`'s connect completed at once (loopback). */
   #connectedNow = false;
+  /** https: handshakes under way, and the connected sockets waiting for one (from `#handshakeHead`). */
+  #handshakes = 0;
+  readonly #handshakeQueue: ConnectPhase[] = [];
+  #handshakeHead = 0;
   /** Blocking loops: how long ready events wait for the pump (null for polling loops, or no timerfd). */
   readonly #probe: ReadyProbe | null = null;
 
@@ -172,6 +177,33 @@ export class EpollLoop implements SocketLoop {
     if (typeof started !== "number") return started;
     this.#connectedNow = started === 0;
     return sock;
+  }
+
+  /** https: a handshake may start now (HANDSHAKES_IN_FLIGHT under way at most), else `phase` waits its turn. */
+  handshakeSlot(phase: ConnectPhase): boolean {
+    if (this.#handshakes < HANDSHAKES_IN_FLIGHT) {
+      this.#handshakes++;
+      return true;
+    }
+    this.#handshakeQueue.push(phase);
+    return false;
+  }
+
+  /** https: a handshake ended; the oldest queued one still waiting (not closed since) takes its place. */
+  handshakeEnded(): void {
+    this.#handshakes--;
+    const queue = this.#handshakeQueue;
+    while (this.#handshakeHead < queue.length && !this.#closed) {
+      const next = queue[this.#handshakeHead++];
+      if (!next.queued) continue;
+      this.#handshakes++;
+      next.startHandshake();
+      break;
+    }
+    if (this.#handshakeHead === queue.length || this.#handshakeHead >= 1024) {
+      queue.splice(0, this.#handshakeHead);
+      this.#handshakeHead = 0;
+    }
   }
 
   /** Called by a socket when it closes: its slot is free again (the kernel drops it from the set). */
