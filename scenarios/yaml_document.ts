@@ -41,7 +41,7 @@ function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined
     const e = doc.errors[0];
     const at = e.linePos?.[0];
     const where = at ? `line ${at.line}, column ${at.col}` : "(file)";
-    return { path: where, message: `not valid YAML or JSON: ${e.message.split("\n")[0]}` };
+    return { path: where, message: `not valid YAML or JSON: ${syntaxText(e.message)}` };
   }
   const duplicate = duplicateKey(doc);
   if (duplicate === undefined) return undefined;
@@ -51,6 +51,18 @@ function syntaxIssue(doc: Document, lineCounter: LineCounter): Issue | undefined
     message: `not valid YAML or JSON: the key ${JSON.stringify(duplicate.key)} must appear once in its ` +
       "mapping; keep one of them",
   };
+}
+
+/**
+ * The parser's message without what the issue's path says already (its " at line N, column M:" and the
+ * excerpt after it); its stack overflow on nesting a few hundred levels deep said so in V8's words.
+ */
+function syntaxText(message: string): string {
+  const text = message.split("\n")[0].replace(/ at line \d+, column \d+:?$/, "");
+  if (/^Maximum call stack size exceeded/.test(text)) {
+    return "nested too deep to read: lists and mappings must nest fewer levels; flatten it";
+  }
+  return text;
 }
 
 /** `doc` as plain data, its aliases expanded at most `MAX_YAML_ALIASES` times. */

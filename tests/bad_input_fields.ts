@@ -237,7 +237,19 @@ export const FIELDS: Case[] = [
     yaml: (c) => artillery(c.url, "{ duration: 1, arrivalRate: -1 }"),
     names: [/config\.phases\[0\]\.arrivalRate: expected a number >= 0/],
   },
-  { name: "not YAML", yaml: () => "name: [\n", names: [/line \d+, column \d+: not valid YAML/] },
+  // The place once, at the start: the parser's own "at line 2, column 1:" is not repeated after it.
+  {
+    name: "not YAML",
+    yaml: () => "name: [\n",
+    names: [/^[^:]+: line 2, column 1: not valid YAML or JSON: [^:]*\]$/],
+  },
+  {
+    name: "YAML nested past the reader's stack",
+    yaml: (c) => `${c.base}x: ${"[".repeat(5_000)}${"]".repeat(5_000)}\n`,
+    names: [
+      /line \d+, column \d+: not valid YAML or JSON: nested too deep to read: lists and mappings must nest/,
+    ],
+  },
   {
     name: "three problems: one line each",
     yaml: (c) =>
