@@ -67,6 +67,19 @@ export const SCRIPTS: Case[] = [
     names: [/deep\.js:3: nested too deep to parse/],
   },
   {
+    name: "run a k6 script that sends in a parameter's default value",
+    args: run(
+      k6Script(
+        "param.js",
+        (u) =>
+          `function get(r = http.get("${u}")) {\n  return r;\n}\nexport default function () { get(); }\n`,
+      ),
+    ),
+    names: [
+      /param\.js:2: a call that sends or waits in a parameter's default value cannot be awaited there: move it/,
+    ],
+  },
+  {
     name: "run a k6 script whose options count VUs in words",
     args: run(
       k6Script(

@@ -80,12 +80,13 @@ export function convertK6(source: string, file: string, dir: string, readable = 
   for (const fn of plan.asyncFunctions) {
     if (!fn.async) edits.push({ start: fn.start, end: fn.start, text: "async " });
   }
+  problems.push(...awaitedInParameters(plan.asyncFunctions, plan.awaited));
   // Awaits carry the VU (convert_context.ts) unless the script hands callbacks over to run later.
   const resumes = !readable && storageReason(ast) === null;
   const opener = resumes ? RESUMING_AWAIT : "(await ";
   for (const call of plan.awaited) awaitEdits(call, plan.arrayCalls.has(call), opener, edits);
   if (resumes) edits.push(...contextEdits(ast, plan.asyncFunctions));
-  const exported = exportEdits(ast, edits, problems);
+  const exported = exportEdits(ast, source, edits, problems);
   if (problems.length > 0) {
     const sorted = problems.sort((a, b) => a.pos - b.pos);
     throw new K6ConvertError(sorted.map((p) => `${file}:${lineOf(p.pos)}: ${p.why}`));
@@ -181,10 +182,39 @@ function awaitEdits(call: Node, array: boolean, opener: string, edits: Edit[]): 
 }
 
 /**
+ * Calls to await in a parameter's default value (`function f(r = http.get(url))`): JavaScript allows no
+ * await there, so the converted module would not load; the line says to move the call into the body.
+ */
+function awaitedInParameters(
+  functions: Iterable<Node>,
+  awaited: Iterable<Node>,
+): Array<{ pos: number; why: string }> {
+  const params: Node[] = [];
+  for (const fn of functions) params.push(...fn.params);
+  if (params.length === 0) return [];
+  const problems: Array<{ pos: number; why: string }> = [];
+  for (const call of awaited) {
+    if (params.some((p) => p.start <= call.start && call.end <= p.end)) {
+      problems.push({
+        pos: call.start,
+        why: "a call that sends or waits in a parameter's default value cannot be awaited there: " +
+          "move it into the function's body",
+      });
+    }
+  }
+  return problems;
+}
+
+/**
  * The default export becomes `const __k6_main = ...` (the runtime's session calls it); returns the names
  * the script exports (setup, teardown, handleSummary, scenario functions), handed to the runtime.
  */
-function exportEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; why: string }>): string[] {
+function exportEdits(
+  ast: Node,
+  source: string,
+  edits: Edit[],
+  problems: Array<{ pos: number; why: string }>,
+): string[] {
   const names: string[] = [];
   let main = false;
   for (const s of ast.body) {
@@ -199,12 +229,22 @@ function exportEdits(ast: Node, edits: Edit[], problems: Array<{ pos: number; wh
       else if (d?.type === "VariableDeclaration") {
         for (const v of d.declarations) if (v.id.type === "Identifier") names.push(v.id.name);
       }
-      for (const spec of s.specifiers ?? []) {
+      const specs: Node[] = s.specifiers ?? [];
+      const kept: string[] = [];
+      let local: string | null = null;
+      for (const spec of specs) {
         const exportedAs = spec.exported.name ?? spec.exported.value;
-        if (exportedAs === "default") {
-          main = true;
-          edits.push({ start: s.end, end: s.end, text: ` const __k6_main = ${spec.local.name};` });
-        } else if (exportedAs === spec.local.name) names.push(exportedAs);
+        if (exportedAs === "default") local = spec.local.name;
+        else {
+          kept.push(source.slice(spec.start, spec.end));
+          if (exportedAs === spec.local.name) names.push(exportedAs);
+        }
+      }
+      if (local !== null && !s.source) {
+        // `export { main as default }` leaves the module: the runtime's footer is its one default export.
+        main = true;
+        const rest = kept.length > 0 ? `export { ${kept.join(", ")} };` : "";
+        edits.push({ start: s.start, end: s.end, text: `${rest} const __k6_main = ${local};` });
       }
     }
   }

@@ -107,9 +107,22 @@ function main() { http.get("http://h/"); }
 export { main as default };`);
   ok(code.includes(`async function main() { ${A}http.get("http://h/")); }`), code);
   ok(code.includes("const __k6_main = main;"), code);
+  // One default export, the runtime's: the script's own specifier made a second (a module that did not load).
+  assertEquals(code.match(/export default|as default/g), ["export default"], code);
+  const both = convert(`import http from "k6/http";
+const options = { iterations: 1 };
+function main() { http.get("http://h/"); }
+export { main as default, options };`);
+  assertEquals(both.match(/export default|as default/g), ["export default"], both);
+  ok(both.includes("export { options };") && both.includes("exports: { options }"), both);
   throws(
     () => convert(`import http from "k6/http";\nconst api = { load() { return http.get("http://h/"); } };`),
     /t\.js:2: a method that sends requests/,
+  );
+  // JavaScript has no await in a parameter's default: the converted module did not load.
+  throws(
+    () => convert(`import http from "k6/http";\nfunction f(r = http.get("http://h/")) { return r; }`),
+    /t\.js:2: a call that sends or waits in a parameter's default value cannot be awaited there/,
   );
 });
 
