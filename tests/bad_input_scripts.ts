@@ -114,6 +114,19 @@ export const SCRIPTS: Case[] = [
     names: [/top\.ts:3: does not load: config missing; its top level must run/],
   },
   {
+    name: "run a session script the module parser refuses (deno check passes it)",
+    args: (c) => {
+      const path = `${c.dir}/dup.js`;
+      Deno.writeTextFileSync(
+        path,
+        `export const options = { loads: { once: { model: "count", requests: 1 } } };\nfunction a() {}\nexport { a as default };\nexport default async (s) => {\n  await s.get("/");\n};\n`,
+      );
+      return ["run", path, "--out-dir", `${c.dir}/js-out`];
+    },
+    // Its place once, from the parser's message (not its file URL after the message).
+    names: [/^loadlab run: dup\.js:4: does not load: Duplicate export of 'default'; a module must parse/],
+  },
+  {
     name: "run a script that is a FIFO",
     args: (c) => ["run", fifoNamed(c, "pipe.js"), "--out-dir", `${c.dir}/k6-out`],
     names: [/pipe\.js: is a FIFO, not a regular file: a script must be a regular/],

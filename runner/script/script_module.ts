@@ -36,13 +36,7 @@ export async function importScript(path: string): Promise<ScriptModule> {
   try {
     mod = await import(toFileUrl(path));
   } catch (err) {
-    // A throw of the script's own code names its line (a SharedArray's function, a check of its config).
-    const stack = stackOf(err);
-    const where = stack === null ? null : placeIn(stack, path);
-    const message = where === null
-      ? `${basename(path)}: does not load: ${errorText(err)}`
-      : `${where}: does not load: ${errorText(err)}; its top level must run without throwing`;
-    throw new ScriptLoadError(message, { cause: err });
+    throw new ScriptLoadError(loadFailure(err, path), { cause: err });
   }
   if (typeof mod.default !== "function") {
     throw new ScriptLoadError(
@@ -78,6 +72,26 @@ export async function importScript(path: string): Promise<ScriptModule> {
     options: (options as Record<string, unknown> | undefined) ?? null,
     grpc,
   };
+}
+
+/**
+ * Why the script at `path` did not load, on one line from its place: a module the parser refused says
+ * where in its message (` at file:///...:6:9`, the URL of a converted k6 script's cache copy), which
+ * becomes the line's `file:line`; a throw of the script's own code as it ran (a SharedArray's function, a
+ * check of its config) is placed by its stack.
+ */
+function loadFailure(err: unknown, path: string): string {
+  const text = errorText(err);
+  const parsed = placeIn(text, path);
+  if (parsed !== null) {
+    const message = text.replace(/ at file:\/\/\S+$/, "");
+    return `${parsed}: does not load: ${message}; a module must parse before it runs`;
+  }
+  const stack = stackOf(err);
+  const where = stack === null ? null : placeIn(stack, path);
+  return where === null
+    ? `${basename(path)}: does not load: ${text}`
+    : `${where}: does not load: ${text}; its top level must run without throwing`;
 }
 
 /**
