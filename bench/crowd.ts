@@ -2,10 +2,12 @@
  * @module
  * `deno task bench --crowd`: what a crowd of connections costs the generator, loadlab beside its peers at
  * 50, 1,000 and 10,000 connections and the largest crowd this process's open-file limit allows (the limit
- * less 50). Four loads, each on one worker pinned to CPU 1 against a target pinned to CPU 0: HTTP/1.1
- * keep-alive `GET /` on nginx (one worker, `return 200`) beside wrk; WebSocket hold (`--ws-ping 1s`: open
- * connections that ping once a second) and WebSocket echo (`hello`, closed loop) on the C echo server of
- * bench/ws.ts beside gcannon `--ws` (echo); and a session script of one `s.get("/")` on nginx. For each:
+ * less 50). Six loads (bench/crowd_runs.ts), each on one worker pinned to CPU 1 against a target pinned to
+ * CPU 0: HTTP/1.1 keep-alive `GET /` on nginx (`return 200`) beside wrk; h2c, one stream per connection,
+ * on nginx's prior-knowledge listener beside h2load; HTTPS (HTTP/1.1 over TLS 1.3, the epoll transport)
+ * on nginx beside wrk; WebSocket hold (`--ws-ping 1s`: open connections that ping once a second) and
+ * WebSocket echo (`hello`, closed loop) on the C echo server of bench/ws.ts beside gcannon `--ws` (echo);
+ * and a session script of one `s.get("/")` on nginx. For each:
  * requests (or messages) per second, CPU per request (the tool's user + system time from this process's
  * reaped-children times, start-up and connects included), peak RSS (the tool's VmRSS read every 100 ms)
  * and RSS per connection added over the smallest crowd (what a connection costs, start-up aside). Rounds
@@ -13,48 +15,34 @@
  * and after goes with them into `bench/last_run_crowd.json`. A missing peer is skipped with the reason.
  * A crowd past the local ports one source address opens quickly (half of `ip_local_port_range`) is spread:
  * loadlab's over source addresses 127.0.0.1-127.0.0.N (`--source-addresses`, the script's
- * `sourceAddresses`); wrk, which binds no source address, runs as N processes at once, one per address
- * nginx also listens on, their rates and peak RSS summed; gcannon, whose echo server listens on 127.0.0.1
- * only, runs at what one address opens quickly, its row under that crowd.
+ * `sourceAddresses`); wrk and h2load, which bind no source address, run as N processes at once, one per
+ * address nginx also listens on, their rates and peak RSS summed; gcannon, whose echo server listens on
+ * 127.0.0.1 only, runs at what one address opens quickly, its row under that crowd. HTTPS opens its crowd
+ * by TLS handshakes, a CPU's work each: give it a longer `--duration` than the others on a busy machine.
  *
  *   deno task bench --crowd [--duration 8s] [--rounds 2] [--crowds 50,1000,10000,max]
- *                           [--loads http1,ws-hold,ws-echo,script]
+ *                           [--loads http1,h2c,https,ws-hold,ws-echo,script]
  */
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { UsageError } from "../cli/usage_error.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { median } from "../results/stats.ts";
-import { startNginx } from "./nginx.ts";
 import { pinning } from "./tool_run.ts";
-import { buildServer, findGcannon, loadlabV8Flags } from "./ws.ts";
+import { buildServer } from "./ws.ts";
 import { loadAvg } from "./h2.ts";
-import { readLocalPorts } from "../system/local_ports.ts";
-import { quickPortsOf } from "../runner/socket_budget.ts";
-import { measured, sourcesFor, split } from "./crowd_measure.ts";
+import { measured } from "./crowd_measure.ts";
+import { type Load, LOADS, runsFor, startCrowdNginx } from "./crowd_runs.ts";
 
 const FLAGS = [
   { long: "crowd", takesValue: false },
   { long: "duration", short: "d", takesValue: true, example: "8s" },
   { long: "rounds", takesValue: true, example: "2" },
   { long: "crowds", takesValue: true, example: "50,1000,10000,max" },
-  { long: "loads", takesValue: true, example: "http1,ws-hold,ws-echo,script" },
+  { long: "loads", takesValue: true, example: "http1,h2c,https,ws-hold,ws-echo,script" },
 ];
-const LOADS = ["http1", "ws-hold", "ws-echo", "script"] as const;
-type Load = typeof LOADS[number];
 /** Open files kept free below the limit: the tool's own (stdio, epoll, its runtime's). */
 const FD_HEADROOM = 50;
-
-interface Run {
-  load: Load;
-  tool: string;
-  /** Its connections when not the crowd's (a peer held to what one source address opens quickly). */
-  crowd?: number;
-  /** The processes of the run, started together (one, or one per destination address). */
-  argvs: string[][];
-  /** Requests (messages) per second from one process's stdout (or the results it wrote); summed. */
-  rps(stdout: string): number | Promise<number>;
-}
 
 interface Row {
   round: number;
@@ -88,89 +76,6 @@ export function parseCrowds(text: string, limit: number): number[] {
     return n;
   });
   return [...new Set(crowds)].sort((a, b) => a - b);
-}
-
-/** The runs of one crowd: each load's peer (when found) and loadlab. */
-async function runsFor(
-  crowd: number,
-  opts: { durationSec: number; loads: Load[] },
-  urls: { http: string; ws: string; scriptFile: string },
-  pin: string[],
-): Promise<Array<Run | { load: Load; tool: string; skipped: string }>> {
-  const d = `${opts.durationSec}s`;
-  const localPorts = readLocalPorts();
-  const sources = sourcesFor(crowd, localPorts);
-  const addresses = Array.from({ length: sources }, (_, i) => `127.0.0.${i + 1}`);
-  const spread = sources > 1 ? ["--source-addresses", `127.0.0.1-127.0.0.${sources}`] : [];
-  const loadlab = [...pin, Deno.execPath(), "run", "-A", ...await loadlabV8Flags(), mainTs()];
-  const attack = [...loadlab, "attack", "-c", `${crowd}`, "-d", d, "--workers", "1", "--json", "--no-live"]
-    .concat(spread);
-  const oneAddress = sources > 1 && localPorts !== null ? quickPortsOf(localPorts) : crowd;
-  const json = (s: string) => Number(JSON.parse(s).rps);
-  const wrk = findProgram("wrk");
-  const gcannon = findGcannon();
-  const runs: Array<Run | { load: Load; tool: string; skipped: string }> = [];
-  const add = (load: Load, run: Omit<Run, "load"> | { tool: string; skipped: string }) => {
-    if (opts.loads.includes(load)) runs.push({ load, ...run });
-  };
-  add(
-    "http1",
-    wrk === null ? { tool: "wrk", skipped: "wrk not on PATH (apt-get install wrk)" } : {
-      tool: "wrk",
-      argvs: split(crowd, sources).map((c, i) => [
-        ...pin,
-        wrk,
-        "-t1",
-        `-c${c}`,
-        `-d${d}`,
-        urls.http.replace("127.0.0.1", addresses[i]),
-      ]),
-      rps: (s) => Number(/Requests\/sec:\s+([\d.]+)/.exec(s)?.[1]),
-    },
-  );
-  add("http1", { tool: "loadlab", argvs: [[...attack, urls.http]], rps: json });
-  add("ws-hold", { tool: "loadlab", argvs: [[...attack, "--ws-ping", "1s", urls.ws]], rps: json });
-  add(
-    "ws-echo",
-    gcannon.path === null ? { tool: "gcannon --ws", skipped: gcannon.why } : {
-      tool: "gcannon --ws",
-      crowd: oneAddress,
-      argvs: [[
-        ...pin,
-        gcannon.path,
-        urls.ws.replace("ws:", "http:"),
-        "--ws",
-        "--ws-msg",
-        "hello",
-        "-c",
-        `${oneAddress}`,
-      ].concat(["-t", "1", "-d", d, "--json"])],
-      rps: (s) => Number(JSON.parse(s.slice(s.indexOf("{"))).rps),
-    },
-  );
-  add("ws-echo", { tool: "loadlab", argvs: [[...attack, "--ws-message", "hello", urls.ws]], rps: json });
-  if (opts.loads.includes("script")) {
-    // A session script runs from an experiment file (`loadlab run`), its figures in results.json.
-    const dir = urls.scriptFile.replace(/\/[^/]*$/, "");
-    await Deno.writeTextFile(
-      `${dir}/crowd_${crowd}.yaml`,
-      `name: crowd-script\ntargets:\n  nginx: { url: "${urls.http}" }\nscript: ./one_get.js\nloads:\n` +
-        `  closed: { model: connections, connections: ${crowd}, duration: ${d}, workers: 1` +
-        (sources > 1 ? `, sourceAddresses: 127.0.0.1-127.0.0.${sources} }\n` : " }\n"),
-    );
-    const outDir = `${dir}/out_${crowd}`;
-    runs.push({
-      load: "script",
-      tool: "loadlab",
-      argvs: [[...loadlab, "run", `${dir}/crowd_${crowd}.yaml`, "--out-dir", outDir]],
-      rps: async () => Number(JSON.parse(await Deno.readTextFile(`${outDir}/results.json`)).runs[0].rps),
-    });
-  }
-  return runs;
-}
-
-function mainTs(): string {
-  return new URL("../main.ts", import.meta.url).pathname;
 }
 
 /** One round: every crowd, every run, in turn (reversed on even rounds). */
@@ -283,15 +188,7 @@ export async function main(argv: string[]): Promise<number> {
       `open-file limit ${limit}; ${pin.note}`,
   );
   const dir = await Deno.makeTempDir({ prefix: "loadlab-bench-crowd-" });
-  // wrk binds no source address: past one address's quick ports it spreads over destinations instead.
-  const destinations = sourcesFor(top, readLocalPorts());
-  const alsoListen = Array.from({ length: destinations - 1 }, (_, i) => `127.0.0.${i + 2}`);
-  // nginx closes idle keep-alive connections once more than 15/16 of worker_connections are taken, which
-  // at a crowd sized to the limit turns a closed loop into reconnects: twice the crowd per worker, and a
-  // second worker (same core) when that passes the open-file limit.
-  const perWorker = Math.min(2 * top + 64, limit - 64);
-  const workers = perWorker * 15 / 16 < top + 64 ? 2 : 1;
-  const nginx = await startNginx(nginxPath, pin.target, undefined, false, perWorker, workers, alsoListen);
+  const nginx = await startCrowdNginx(nginxPath, pin.target, loads, top, limit, dir);
   const scriptFile = `${dir}/one_get.js`;
   await Deno.writeTextFile(scriptFile, 'export default async (s) => { await s.get("/"); };\n');
   // The echo server writes to peers that may have gone: a SIGPIPE must not end it mid-bench.
@@ -302,7 +199,7 @@ export async function main(argv: string[]): Promise<number> {
   const rows: Row[] = [];
   try {
     await new Promise((r) => setTimeout(r, 300));
-    const urls = { http: nginx.url, ws: `ws://127.0.0.1:${wsPort}/ws`, scriptFile };
+    const urls = { ...nginx.urls, ws: `ws://127.0.0.1:${wsPort}/ws`, scriptFile };
     const runsOf = (crowd: number) => runsFor(crowd, { durationSec, loads }, urls, pin.generator);
     for (let n = 1; n <= rounds; n++) {
       console.log(`\nround ${n} of ${rounds}`);

@@ -41,8 +41,8 @@ const DEFAULT_WORKER_CONNECTIONS = 4096;
  * `connections`: the most its worker holds at once (the crowd bench's crowd), its open files raised to
  * match (8192, or the connections and a few more for its logs and listeners). `workers`: its worker
  * processes (1, as the bench's target; more where a test needs a server with more room than the generator).
- * `alsoListen`: more loopback addresses it listens on, at the same port (a peer that cannot spread its
- * connections over source addresses spreads them over these destinations instead).
+ * `alsoListen`: more loopback addresses it listens on, at the same port and as the first (TLS, HTTP/2),
+ * for a peer that cannot spread its connections over source addresses to spread them over instead.
  */
 export async function startNginx(
   nginxPath: string,
@@ -71,7 +71,11 @@ export async function startNginx(
         `${Math.max(8192, connections + 64)}`,
       )
       .replace("__SSL__", `${tls ? "ssl" : ""}${http2 ? " http2" : ""}`)
-      .replace("# __ALSO_LISTEN__", alsoListen.map((a) => `listen ${a}:${port} backlog=4096;`).join("\n    "))
+      .replace(
+        "# __ALSO_LISTEN__",
+        alsoListen.map((a) => `listen ${a}:${port} ${tls ? "ssl " : ""}${http2 ? "http2 " : ""}backlog=4096;`)
+          .join("\n    "),
+      )
       .replace(
         "# __TLS__",
         tls?.directives ?? "",

@@ -2,19 +2,30 @@
  * What a connection of a big crowd costs the generator's memory: `loadlab attack` with one worker, run
  * at 50 and at 2,000 connections against the built-in target (in a process of its own), its peak RSS read
  * from /proc every 50 ms; the memory added per added connection stays within a budget, for HTTP/1.1
- * keep-alive and for WebSocket hold (open connections that ping once a second). The goal is 6 KB a
- * connection at 1,000 to 20,000 (wrk holds 4.5 KB; docs/PERFORMANCE.md has the crowd bench's figures);
+ * keep-alive and for WebSocket hold (open connections that ping once a second), and against nginx (which
+ * the tests need, skipped with the reason where it is missing unless CI=true) for h2c (one stream per
+ * connection) and HTTPS on the epoll transport. The goal is 6 KB a connection at 1,000 to 20,000 (wrk holds 4.5 KB over HTTP/1.1;
+ * docs/PERFORMANCE.md has the crowd bench's figures);
  * from 50 the figure carries the heap's first steps of growth too (9-12 KB measured over HTTP/1.1), so
  * its budget leaves room for that and for a garbage collection landing in one run and not the other, and
  * still fails a connection that keeps a read buffer of its own (22-26 KB before). WebSocket hold measures
  * 5-9 KB here (a few seconds at 2,000 cannot show what its pings leave over a longer run: the crowd bench
  * does), so its budget is tighter, with room for the spread between runs (a collection in one and not the
- * other). A budget, never a timing: each run is bounded (a few seconds and a timeout), and the crowd is
- * checked to have opened, so a run that opened fewer connections cannot pass for a cheap one.
+ * other). h2c measures 18-45 KB here, the heap's first steps included (17-19 KB with the CLI's
+ * `--heap-growing-percent=50`, 7.6 KB from 1,000 to 10,000 in the crowd bench); a buffer of 64 KiB a
+ * connection, as its input and output each were, would be 64 more. HTTPS keeps what OpenSSL holds for a connection, about 20 KB (its peer's certificates parsed
+ * among it), and 1,000 TLS handshakes take seconds of a busy machine's CPU, so it runs 1,000 for longer:
+ * 26-33 KB (29-38 with the CLI's flags), the 256 handshakes in flight at once included (each holds about 50 KB of buffers until it
+ * ends); its budget fails a crowd whose handshakes all run at once (about 75). A budget, never a
+ * timing: each run is bounded (a few seconds and a timeout), and the crowd is checked to have opened, so
+ * a run that opened fewer connections cannot pass for a cheap one.
  */
 import { ok } from "node:assert/strict";
 import { type Background, startLoadlab } from "./background.ts";
 import { watchPeakRssKb } from "../system/proc_stat.ts";
+import { requireProgram, withTempDir } from "./helpers.ts";
+import { startNginx } from "../bench/nginx.ts";
+import { selfSignedPair } from "../targets/tls_cert.ts";
 
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SMALL = 50;
@@ -22,6 +33,11 @@ const CROWD = 2_000;
 /** KB of RSS a connection may add (see the module comment): HTTP/1.1 keep-alive, WebSocket hold. */
 const BUDGET_KB_PER_CONNECTION = 16;
 const WS_HOLD_BUDGET_KB_PER_CONNECTION = 12;
+/** h2c and HTTPS (see the module comment); HTTPS's crowd, smaller, and its runs' length. */
+const H2C_BUDGET_KB_PER_CONNECTION = 64;
+const HTTPS_BUDGET_KB_PER_CONNECTION = 48;
+const HTTPS_CROWD = 1_000;
+const HTTPS_DURATION = "10s";
 
 /** Peak RSS (KB) of one `loadlab attack` run and its JSON result. */
 async function peakRss(args: string[]): Promise<{ peakKb: number; result: Record<string, unknown> }> {
@@ -43,13 +59,18 @@ async function peakRss(args: string[]): Promise<{ peakKb: number; result: Record
   return { peakKb, result: JSON.parse(stdout) };
 }
 
-async function perAddedConnectionKb(target: string, extra: string[]): Promise<number> {
+async function perAddedConnectionKb(
+  target: string,
+  extra: string[],
+  crowdSize = CROWD,
+  duration = "3s",
+): Promise<number> {
   const run = (c: number) =>
     peakRss([
       "-c",
       `${c}`,
       "-d",
-      "3s",
+      duration,
       "--workers",
       "1",
       "--timeout",
@@ -60,12 +81,12 @@ async function perAddedConnectionKb(target: string, extra: string[]): Promise<nu
       target,
     ]);
   const small = await run(SMALL);
-  const crowd = await run(CROWD);
+  const crowd = await run(crowdSize);
   ok(
-    Number(crowd.result.connects) >= CROWD,
-    `the crowd opened: ${crowd.result.connects} of ${CROWD} connects`,
+    Number(crowd.result.connects) >= crowdSize,
+    `the crowd opened: ${crowd.result.connects} of ${crowdSize} connects`,
   );
-  return (crowd.peakKb - small.peakKb) / (CROWD - SMALL);
+  return (crowd.peakKb - small.peakKb) / (crowdSize - SMALL);
 }
 
 async function withTarget(fn: (origin: string) => Promise<void>): Promise<void> {
@@ -100,6 +121,53 @@ Deno.test({
       const kb = await perAddedConnectionKb(`${origin.replace("http:", "ws:")}/ws/echo`, ["--ws-ping", "1s"]);
       console.log(`WebSocket hold: ${kb.toFixed(1)} KB of RSS per added connection`);
       ok(kb <= WS_HOLD_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
+    });
+  },
+});
+
+Deno.test({
+  name:
+    `h2c: a connection (one stream) adds at most ${H2C_BUDGET_KB_PER_CONNECTION} KB of RSS (${CROWD} vs ${SMALL})`,
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    if (!requireProgram("nginx")) return;
+    const nginx = await startNginx("nginx", [], undefined, true);
+    try {
+      const kb = await perAddedConnectionKb(nginx.url, ["--protocol", "h2c"]);
+      console.log(`h2c: ${kb.toFixed(1)} KB of RSS per added connection`);
+      ok(kb <= H2C_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
+    } finally {
+      await nginx.stop();
+    }
+  },
+});
+
+Deno.test({
+  name: `HTTPS on epoll: a connection adds at most ${HTTPS_BUDGET_KB_PER_CONNECTION} KB of RSS ` +
+    `(${HTTPS_CROWD} vs ${SMALL})`,
+  ignore: Deno.build.os !== "linux",
+  async fn() {
+    if (!requireProgram("nginx")) return;
+    await withTempDir(async (dir) => {
+      const pair = await selfSignedPair();
+      await Deno.writeTextFile(`${dir}/cert.pem`, pair.certPem + pair.caPem);
+      await Deno.writeTextFile(`${dir}/key.pem`, pair.keyPem, { mode: 0o600 });
+      const nginx = await startNginx("nginx", [], {
+        directives: `ssl_certificate ${dir}/cert.pem; ssl_certificate_key ${dir}/key.pem; ` +
+          "ssl_protocols TLSv1.3; ssl_session_tickets off; ssl_session_cache off;",
+      });
+      try {
+        const kb = await perAddedConnectionKb(
+          nginx.url,
+          ["--transport", "epoll", "-k"],
+          HTTPS_CROWD,
+          HTTPS_DURATION,
+        );
+        console.log(`HTTPS: ${kb.toFixed(1)} KB of RSS per added connection`);
+        ok(kb <= HTTPS_BUDGET_KB_PER_CONNECTION, `${kb.toFixed(1)} KB per added connection`);
+      } finally {
+        await nginx.stop();
+      }
     });
   },
 });
