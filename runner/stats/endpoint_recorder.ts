@@ -16,6 +16,16 @@ import { createHistogram, encodeHistogram, type Histogram } from "../../results/
 import { type EndpointSample, ERROR_KINDS } from "./sample.ts";
 import { takeStatusCodes } from "./tallies.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT, taggedKey } from "../endpoint_limits.ts";
+import { shownName } from "../../validation/shown_name.ts";
+
+/**
+ * A run-time endpoint's user tags as outputs keep them: each key and value as a name is kept (one line, no
+ * control characters, at most 384 characters), as the endpoint's name is; a 1 MiB tag value was kept
+ * whole in results.json and the metrics outputs, once per endpoint. Once per new endpoint, not per request.
+ */
+function shownTags(tags: Readonly<Record<string, string>>): Record<string, string> {
+  return Object.fromEntries(Object.entries(tags).map(([k, v]) => [shownName(k), shownName(String(v))]));
+}
 
 /** Status codes counted apart per endpoint (000-999; others count at 0, as the run's). */
 const STATUS_SLOTS = 1000;
@@ -79,7 +89,7 @@ export class EndpointRecorder {
     if (names === null) return 0;
     if (names.length >= MAX_ENDPOINTS && name !== OTHER_ENDPOINT) return this.indexOf(OTHER_ENDPOINT);
     const index = names.push(name) - 1;
-    this.#tags[index] = key === name ? undefined : { ...tags };
+    this.#tags[index] = key === name ? undefined : shownTags(tags!);
     this.#indexes.set(key, index);
     this.#grow(names.length);
     return index;
