@@ -14,13 +14,21 @@ const valueName = z.string().regex(
   "a name is letters, digits, _ . - (starting with a letter or _)",
 );
 
-/** A `regexp` that does not compile is an issue at its path, with the engine's reason. */
+/** A `regexp` that does not compile is an issue at its path, with the engine's reason and the fix. */
 function regexpRule(regexp: string | undefined, ctx: z.RefinementCtx): void {
   if (regexp === undefined) return;
   try {
     new RegExp(regexp);
   } catch (err) {
-    ctx.addIssue({ code: "custom", path: ["regexp"], message: (err as Error).message });
+    // The engine's reason, then the fix: a JavaScript pattern without its slashes, backslashes doubled in
+    // YAML's double quotes.
+    ctx.addIssue({
+      code: "custom",
+      path: ["regexp"],
+      message: `${
+        (err as Error).message
+      }: write a JavaScript regular expression without slashes, e.g. "id=([0-9]+)"`,
+    });
   }
 }
 

@@ -200,6 +200,20 @@ export const FIELDS: Case[] = [
     names: [/flows\[0\]\.steps\[0\]\.expect\[0\]: \{\{ token \}\} is unknown/],
   },
   {
+    name: "flow capture regexp that does not compile",
+    yaml: add('flows: [{name: f, steps: [{get: /a, capture: [{regexp: "id=([0-9]+", as: id}]}]}]\n'),
+    names: [
+      /flows\[0\]\.steps\[0\]\.capture\[0\]\.regexp: Invalid regular expression: .*: write a JavaScript regular/,
+    ],
+  },
+  {
+    name: "ws wait regexp that does not compile",
+    yaml: add('flows: [{name: f, steps: [{ws: {connect: /ws}}, {ws: {wait: {regexp: "(("}}}]}]\n'),
+    names: [
+      /flows\[0\]\.steps\[1\]\.ws\.wait\.regexp: Invalid regular expression: .*: write a JavaScript regular/,
+    ],
+  },
+  {
     name: "flow think without unit",
     yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],
