@@ -251,3 +251,22 @@ Deno.test("request options of the wrong type (a Symbol name, a NaN timeout, a Bl
       );
     }
   }));
+
+Deno.test("s.cookies.set of a name or value with a line break fails the session at the line, nothing sent", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 3,
+      connections: 1,
+      workers: 1,
+      gracefulStopMs: 200,
+      intervalMs: 100,
+      script: { path: script("bad_cookies.ts") },
+    }));
+    const flow = run.flows![0];
+    assertEquals([flow.sessions, flow.completed, flow.failed, run.requests], [3, 1, 2, 1]);
+    const messages = Object.keys(run.errorMessages?.script ?? {});
+    assertEquals(messages.length, 2, JSON.stringify(messages));
+    for (const m of messages) ok(/^s\.cookies\.set\(.*\(bad_cookies\.ts:[78]\)$/.test(m), m);
+  }));

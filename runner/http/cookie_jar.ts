@@ -23,6 +23,9 @@ export const MAX_COOKIES_PER_DOMAIN = 50;
 export const MAX_COOKIES = 3_000;
 /** Largest cookie kept, name, value and attributes (RFC 6265 6.1); a larger one is ignored as browsers do. */
 export const MAX_COOKIE_BYTES = 4_096;
+/** Control characters but tab (a header value may hold one): a cookie with one in its name or value is not kept. */
+// deno-lint-ignore no-control-regex -- matching control characters is the point
+const CONTROL = /[\x00-\x08\x0a-\x1f\x7f]/;
 
 interface Cookie {
   name: string;
@@ -107,9 +110,14 @@ export class CookieJar {
     const [pair, ...attributes] = header.split(";");
     const eq = pair.indexOf("=");
     if (eq <= 0) return;
+    const name = pair.slice(0, eq).trim(), value = pair.slice(eq + 1).trim();
+    // Sent back on a Cookie line, a CR or LF would end it and start a header of its own (an HTTP/2
+    // field value, a bare CR in an HTTP/1.1 one, a script's s.cookies.set may carry one): browsers
+    // ignore a cookie with a control character, and so does the jar.
+    if (CONTROL.test(name) || CONTROL.test(value)) return;
     const cookie: Cookie = {
-      name: pair.slice(0, eq).trim(),
-      value: pair.slice(eq + 1).trim(),
+      name,
+      value,
       domain: host,
       hostOnly: true,
       path: defaultPath(requestPath),

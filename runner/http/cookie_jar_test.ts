@@ -101,3 +101,16 @@ Deno.test("cookie jar: at most 50 per domain and 3,000 in all, the least recentl
   jar.set([`big=${"v".repeat(MAX_COOKIE_BYTES)}`], "big.test", "/", NOW);
   assertEquals(jar.line("big.test", "/", NOW), null);
 });
+
+Deno.test("cookie jar: a cookie whose name or value holds a control character is ignored, as browsers do", () => {
+  const jar = new CookieJar(false);
+  const H = "shop.example";
+  // A bare CR, a CR LF (an HTTP/2 field value may carry one), NUL, DEL; a tab is a header value's own.
+  jar.set(
+    ["a\r\nb=v", "c=v\r\nX-Injected: 1", "d=v\rX: 1", "e=\u0000", "f=\u007f", "ok=1"],
+    H,
+    "/",
+    NOW,
+  );
+  assertEquals(text(jar.line(H, "/", NOW)), "Cookie: ok=1\r\n");
+});
