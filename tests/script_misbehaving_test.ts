@@ -270,3 +270,23 @@ Deno.test("s.cookies.set of a name or value with a line break fails the session 
     assertEquals(messages.length, 2, JSON.stringify(messages));
     for (const m of messages) ok(/^s\.cookies\.set\(.*\(bad_cookies\.ts:[78]\)$/.test(m), m);
   }));
+
+Deno.test("a path or header name with a line break is refused with its reason on the one line, quoted", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 2,
+      connections: 1,
+      workers: 1,
+      gracefulStopMs: 200,
+      intervalMs: 100,
+      script: { path: script("bad_paths.ts") },
+    }));
+    assertEquals(run.requests, 0);
+    // The line was cut at the path's own line break: "/a  (bad_paths.ts:5)", its reason lost.
+    assertEquals(Object.keys(run.errorMessages?.script ?? {}).sort(), [
+      '"/a\\r\\nX-Injected: 1": a path cannot contain spaces, tabs, line breaks or NUL; percent-encode them, e.g. %20 (bad_paths.ts:5)',
+      'header "x-a\\r\\nX-Injected": header name "x-a\\r\\nX-Injected" is not a token: use letters, digits and !#$%&\'*+-.^_`|~ only, e.g. "x-api-key" (bad_paths.ts:6)',
+    ]);
+  }));

@@ -174,10 +174,18 @@ function requestProblem(
 ): string | undefined {
   if (!METHOD.test(method)) return `method ${JSON.stringify(method)} must be upper-case letters, e.g. GET`;
   const bad = pathProblem(path);
-  if (bad !== undefined) return `${path}: ${bad}`;
+  if (bad !== undefined) return `${quoted(path)}: ${bad}`;
   for (const [name, value] of headers) {
     const problem = headerNameProblem(name) ?? headerValueProblem(value);
-    if (problem !== undefined) return `header ${name}: ${problem}`;
+    if (problem !== undefined) return `header ${quoted(name)}: ${problem}`;
   }
   return undefined;
+}
+
+/**
+ * `text` as a problem line shows it: as it is when printable, else quoted with its escapes; its own line
+ * break cut the line (errors are one line) and lost the reason after it.
+ */
+function quoted(text: string): string {
+  return /^[ -~]*$/.test(text) ? text : JSON.stringify(text);
 }
