@@ -6,11 +6,12 @@
  * are appended; when the end is reached, the live entries, never more than the maximum, are moved to the
  * start), with each entry's offset, name and value lengths and marks in one ring of integers. A table
  * holds nothing until its first entry (a peer that never indexes a field costs no table); then its ring
- * (from 8 entries) and its byte buffer (from 256 octets) grow by doubling to what its entries use, up to
- * the most entries that fit and twice the maximum size: its memory is bounded whatever a peer sends, and
- * once grown, adding a field allocates nothing. MEMORY: one ring, not one typed array per field, as a
- * crowd's connection holds a table each (a server indexes its `server` and `date` fields) and each typed
- * array costs about 200 octets of objects beside its contents.
+ * (from 8 entries) and its byte buffer (from 256 octets) grow by doubling to what its entries use (the
+ * buffer to twice its live bytes, compacted in place otherwise), up to the most entries that fit and twice
+ * the maximum size: its memory is bounded whatever a peer sends, and once grown, adding a field allocates
+ * nothing. MEMORY: one ring, not one typed array per field, as a crowd's connection holds a table each (a
+ * server indexes its `server` and `date` fields) and each typed array costs about 200 octets of objects
+ * beside its contents.
  */
 import { copyBytes } from "../system/copy_bytes.ts";
 
@@ -108,9 +109,12 @@ export class DynamicTable {
     if (this.count === this.ringSlots) this.growRing();
     if (this.tail + bytes > this.data.length) {
       const full = 2 * this.capacityBytes;
-      if (this.data.length < full) {
+      const need = this.liveBytes() + bytes;
+      // Grown only when the live entries and this one would fill over half of it: a server that indexes a
+      // field with every response (`date`) reaches the end again and again with little live, and doubling
+      // each time grew every connection's buffer to twice the maximum size (8 KiB) within minutes.
+      if (this.data.length < full && 2 * need > this.data.length) {
         // Grown into a new buffer: a name of the old one stays where it is.
-        const need = this.liveBytes() + bytes;
         this.compact(
           new Uint8Array(Math.min(full, Math.max(FIRST_DATA_BYTES, 2 * this.data.length, 2 * need))),
         );

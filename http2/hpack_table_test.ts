@@ -66,3 +66,14 @@ Deno.test("HPACK table: a smaller maximum evicts, and a field over it empties th
   table.add(bytes(big), 0, big.length, bytes("v"), 0, 1, 0);
   assertEquals(table.count, 0);
 });
+
+Deno.test("HPACK table: a field added again and again keeps the buffer at twice what is live", () => {
+  const table = new DynamicTable(4096);
+  table.setMaxSize(200); // three entries of 33 + 32 octets live at most
+  for (let n = 0; n < 10_000; n++) {
+    const value = `Wed, 25 Nov 2026 14:${String(n % 60).padStart(2, "0")}:00 GMT`;
+    table.add(bytes("date"), 0, 4, bytes(value), 0, value.length, 0);
+  }
+  assertEquals(table.count, 3);
+  assertEquals(table.data.length <= 256, true, `buffer ${table.data.length} octets`);
+});
