@@ -214,6 +214,21 @@ export const FIELDS: Case[] = [
     ],
   },
   {
+    name: "data file with a column named twice among 200,000",
+    yaml: (c) => {
+      const columns = Array.from({ length: 200_000 }, (_, i) => `c${i}`);
+      // The repeat last, so a check comparing each column with every one before it takes minutes.
+      Deno.writeTextFileSync(
+        `${c.dir}/wide.csv`,
+        `${[...columns, "c0"].join(",")}\n${"1,".repeat(200_000)}1\n`,
+      );
+      return `${c.base}data:\n  rows: { file: ${c.dir}/wide.csv }\n`;
+    },
+    names: [
+      /data\.rows\.file: \S*wide\.csv:1: column "c0" appears twice in the header \(columns 1 and 200001\); rename one/,
+    ],
+  },
+  {
     name: "flow think without unit",
     yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],
