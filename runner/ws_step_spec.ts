@@ -123,18 +123,26 @@ export function wsStepIssues(
   steps: ReadonlyArray<StepLike | object>,
 ): PathIssue[] {
   const issues: PathIssue[] = [];
-  let open = false;
+  // Whether a WebSocket is open before the step; null after a step that names no action (a mistyped
+  // connect, say), when it cannot be told: the steps after it are not held to it.
+  let open: boolean | null = false;
   steps.forEach((any, k) => {
     const step = any as StepLike;
     const ws = step.ws;
-    if (ws === undefined) return;
-    const action = ACTIONS.find((a) => ws[a] !== undefined) ?? "send";
+    if (typeof ws !== "object" || ws === null) return;
+    // A step that names no action is refused by the schema as such; taking it for a send added a line
+    // about an open WebSocket it never asked for.
+    const action = ACTIONS.find((a) => ws[a] !== undefined);
+    if (action === undefined) {
+      open = null;
+      return;
+    }
     if (action === "connect") {
-      if (open) {
+      if (open === true) {
         issues.push({ path: [k, "ws", "connect"], message: "a WebSocket is open already: close it first" });
       }
       open = true;
-    } else if (!open) {
+    } else if (open === false) {
       issues.push({
         path: [k, "ws", action],
         message: `${action} needs an open WebSocket: add a step - ws: { connect: /path } before it`,

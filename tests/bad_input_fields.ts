@@ -229,6 +229,14 @@ export const FIELDS: Case[] = [
     ],
   },
   {
+    name: "ws connect mistyped: two lines, none about sends with no WebSocket open",
+    yaml: add("flows: [{name: f, steps: [{ws: {conect: /ws}}, {ws: {send: hi}}]}]\n"),
+    names: [
+      /flows\[0\]\.steps\[0\]\.ws\.conect: unknown key; did you mean "connect"\?/,
+      /flows\[0\]\.steps\[0\]\.ws: a ws step needs one of connect, send, wait or close/,
+    ],
+  },
+  {
     name: "flow think without unit",
     yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],
