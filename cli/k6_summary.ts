@@ -101,7 +101,11 @@ export async function showK6Summaries(
     await writeSummaryOutputs(written);
   }
   if (failed > 0) {
-    console.log(`${failed} checks threshold${failed === 1 ? "" : "s"} failed (k6's checks rate)`);
+    // Judged here: on checks, custom metrics or iterations (the line said "checks" for any of them).
+    console.log(
+      `${failed} threshold${failed === 1 ? "" : "s"} on k6's checks, custom metrics or iterations failed ` +
+        "(marked in the summary)",
+    );
   }
 }
 
