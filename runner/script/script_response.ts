@@ -3,7 +3,9 @@
  * A session script's response (session.ts `Response`): a copy of the bytes the connection kept, read
  * only as far as the script asks. The status is read from the status line; the head is decoded into
  * fields on the first header lookup, the body on the first `text()`/`json()`/`bytes()` (chunked coding
- * removed by kept_response.ts); over HTTP/2 a copy of the stream's head and body. A failed request's response has status 0, no fields, an empty body.
+ * removed by kept_response.ts); over HTTP/2 a copy of the stream's head and body. A failed request's
+ * response has status 0, no fields, an empty body and its `failure` (the kind and message the run counted),
+ * made once per distinct failure, not per request.
  */
 import { KeptResponse } from "../http/kept_response.ts";
 import type { Response, ResponseHeaders } from "./session.ts";
@@ -103,8 +105,48 @@ function statusOf(raw: Uint8Array): number {
   return (raw[at + 9] - 48) * 100 + (raw[at + 10] - 48) * 10 + raw[at + 11] - 48;
 }
 
-/** The response of a request that got none. */
+/** The response of a request that got none (its failure not known). */
 export const NO_RESPONSE = new ScriptResponse(EMPTY);
+
+/** A failed request's response with why it failed: status 0, no fields, an empty body. */
+class FailedResponse extends ScriptResponse {
+  readonly failure: Readonly<{ kind: string; message: string }>;
+
+  constructor(kind: string, message: string) {
+    super(EMPTY);
+    this.failure = Object.freeze({ kind, message });
+  }
+}
+
+/** Failed responses by kind and message: a run's failures say few things, so each is made once. */
+const failed = new Map<string, Map<string, FailedResponse>>();
+let failedCount = 0;
+const MAX_FAILED = 256;
+
+/**
+ * The response of a request that failed as `recorder` last counted (its exchange settles in the turn its
+ * failure is counted); NO_RESPONSE when none was.
+ */
+export function failedResponse(
+  recorder: { lastErrorKind: string | null; lastErrorMessage: string },
+): Response {
+  const kind = recorder.lastErrorKind;
+  if (kind === null) return NO_RESPONSE;
+  const message = recorder.lastErrorMessage;
+  let byMessage = failed.get(kind);
+  if (byMessage === undefined) failed.set(kind, byMessage = new Map());
+  let response = byMessage.get(message);
+  if (response === undefined) {
+    if (failedCount >= MAX_FAILED) {
+      failed.clear();
+      failed.set(kind, byMessage = new Map());
+      failedCount = 0;
+    }
+    byMessage.set(message, response = new FailedResponse(kind, message));
+    failedCount++;
+  }
+  return response;
+}
 
 const SET_COOKIE = new TextEncoder().encode("et-cookie:");
 

@@ -11,7 +11,8 @@
  * request's latency counts from its send less how late the session began (an open arrival's lateness
  * against the schedule), never from the session's start: a think time, a timer or a check before it is
  * the script's own time. Later ones count from their send, as a flow's do (flow_session.ts). A failed
- * request gives a status-0 response and the script goes on (its error is counted by kind). A session has
+ * request gives a status-0 response saying why (`failure`: the kind it is counted under, and its message)
+ * and the script goes on. A session has
  * one request in flight at a time: another sent meanwhile (not awaited) is refused as a `script` error at
  * its line; the refusals and the encoding are script_send.ts's, the outcome, cut and sleeps
  * script_session_end.ts's. Inside `s.batch` requests go in parallel (script_batch.ts), and a request to
@@ -31,7 +32,7 @@ import type {
   SessionCookies,
 } from "./session.ts";
 import { ScriptGrpcCall, type ScriptGrpcSchema } from "./script_grpc.ts";
-import { copyKept, H2ScriptResponse, NO_RESPONSE, ScriptResponse } from "./script_response.ts";
+import { copyKept, failedResponse, H2ScriptResponse, ScriptResponse } from "./script_response.ts";
 import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
 import { CUT } from "./script_session_end.ts";
 import type { SessionChain, SessionContext, VirtualUser } from "./script_session_context.ts";
@@ -406,7 +407,9 @@ export class SessionSender {
   #exchanged(got: number): Response {
     this.#ended();
     const conn = this.#conn!;
-    if (!this.#counted(this.#step, got, conn.lastEventMs - this.#sendMs)) return NO_RESPONSE;
+    if (!this.#counted(this.#step, got, conn.lastEventMs - this.#sendMs)) {
+      return failedResponse(this.#run!.shared.recorder);
+    }
     return this.#responseOf(conn, this.#sessions.requests.url.host, this.#path);
   }
 

@@ -17,7 +17,7 @@ import type { OriginPlace } from "./script_origins.ts";
 import { BATCH_PARALLEL, BATCH_PER_HOST, type BatchRequest, SessionBatch } from "./script_batch.ts";
 import type { SideConnections } from "./side_connections.ts";
 import type { ScriptNames } from "./script_names.ts";
-import { NO_RESPONSE } from "./script_response.ts";
+import { failedResponse } from "./script_response.ts";
 import {
   batchLimit,
   encodeScriptRequest,
@@ -138,7 +138,7 @@ export class SessionSides {
     const { conn, place } = x;
     const response = host.counted(x.step, got, conn.lastEventMs - x.sendMs)
       ? host.responseOf(conn, place.requests.url.host, x.path)
-      : NO_RESPONSE;
+      : failedResponse(host.run.shared.recorder);
     if (conn === host.conn) this.#loadBusy = false;
     else host.sides().give(place, conn as Connection);
     batch?.ended(place);

@@ -40,6 +40,11 @@ export interface RequestOptions {
 export interface Response {
   /** The status code; 0 when the request failed (no response: its error is counted by kind). */
   readonly status: number;
+  /**
+   * Why the request failed (status 0): its error kind as the run's results count it (`connect`, `timeout`,
+   * `reset`, `tls`, ...) and the message counted with it; undefined for a response.
+   */
+  readonly failure?: Readonly<{ kind: string; message: string }>;
   /** The response's header fields (names case-insensitive). */
   readonly headers: ResponseHeaders;
   /** The body as text (UTF-8). */

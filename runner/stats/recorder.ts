@@ -163,10 +163,19 @@ export class IntervalRecorder {
   }
 
   /**
+   * The last failure recorded, for a session script's failed response (its exchange settles in the turn
+   * its failure is counted): two field writes of existing strings, nothing built.
+   */
+  lastErrorKind: ErrorKind | null = null;
+  lastErrorMessage = "";
+
+  /**
    * One failed request of endpoint `endpoint` (negative: of none, e.g. a connect before any request was
    * picked); the message is kept in a bounded map (existing strings only, nothing built).
    */
   recordError(nowMs: number, kind: ErrorKind, message: string, endpoint = -1): void {
+    this.lastErrorKind = kind;
+    this.lastErrorMessage = message;
     if (!this.#slot(nowMs)) return;
     const k = errorKindIndex(kind);
     this.#errors.record(k, message);

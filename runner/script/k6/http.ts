@@ -14,7 +14,7 @@
 import { current, keepCookies, requestDefaults } from "./runtime.ts";
 import { cookieJar } from "./vu_jar.ts";
 import { requestTags } from "./k6_tags.ts";
-import { fetchedResponse, K6Response } from "./response.ts";
+import { fetchedResponse, fetchFailed, K6Response } from "./response.ts";
 import { type Body, encodeBody, file, isFormBody } from "./http_body.ts";
 import { authKind, digestAuthorization, digestChallenge } from "./digest_auth.ts";
 import { CookieJar } from "./local_jar.ts";
@@ -163,7 +163,7 @@ function send(
   if (s === undefined) {
     const signal = timeoutMs === undefined ? undefined : AbortSignal.timeout(timeoutMs);
     const init = { method, headers, body: body as BodyInit | undefined, signal, redirect: "manual" as const };
-    return fetch(href, init).catch(() => null).then(fetchedResponse);
+    return fetch(href, init).then(fetchedResponse, fetchFailed);
   }
   // No headers of its own: the session's plain request, encoded once per method and path.
   const own = headers === NO_HEADERS ? undefined : headers;

@@ -4,13 +4,15 @@
  * `status`, `body` (text, bytes with `responseType: "binary"`, null with `"none"`), `json(selector?)`,
  * `headers` (read by any spelling of a name: `res.headers["Content-Type"]`), `cookies`, `ocsp`, `timings`
  * (`duration` and `waiting` are the time the script waited for the response; loadlab's own latency of
- * the request is in the run's results), `error` and `error_code` when the request failed (status 0).
+ * the request is in the run's results), `error` and `error_code` when the request failed (status 0: k6's
+ * code and words for the error kind the run counted it under, error_codes.ts).
  * The body is decoded only when read. `html(selector?)` parses the body with html.ts, which a script that
  * parses HTML imports (so no other script loads the parser).
  */
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
 import { type Ocsp, ocspOf } from "./tls_info.ts";
+import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
 
 /** The HTML parser html.ts sets when a script that parses HTML imports it (null in every other script). */
 let parseHtml: ((text: string) => { find(selector: string): unknown }) | null = null;
@@ -31,8 +33,6 @@ export interface SentRequest {
 /** A k6 response: `request` and the body's forms are made when the script reads them. */
 export class K6Response {
   readonly status: number;
-  readonly error: string;
-  readonly error_code: number;
   readonly proto = "HTTP/1.1";
   readonly remote_ip = "";
   readonly remote_port = 0;
@@ -59,9 +59,22 @@ export class K6Response {
     this.#body = body;
     this.#responseType = responseType;
     this.status = raw.status;
-    this.error = raw.status === 0 ? "request failed (its error is counted by kind in the run's results)" : "";
-    this.error_code = raw.status === 0 ? 1000 : 0;
     this.#waitedMs = waitedMs;
+  }
+
+  /** k6's text of why the request failed (error_codes.ts), "" when it did not. */
+  get error(): string {
+    return this.status === 0 ? this.#k6Error().text : "";
+  }
+
+  /** k6's code of why the request failed (1050 timeout, 1212 refused, ...: error_codes.ts), 0 when it did not. */
+  get error_code(): number {
+    return this.status === 0 ? this.#k6Error().code : 0;
+  }
+
+  #k6Error(): Readonly<K6Error> {
+    const failure = this.#raw.failure;
+    return failure === undefined ? UNKNOWN_FAILURE : k6ErrorOf(failure.kind, failure.message);
   }
 
   get status_text(): string {
@@ -145,6 +158,32 @@ function select(value: unknown, selector: string): unknown {
   }
   return at;
 }
+
+/**
+ * A fetch that failed (outside a session) as a failed session response: its error's kind read from
+ * Deno's message (a timeout by its signal), so `res.error_code` says what k6's would.
+ */
+export function fetchFailed(err: unknown): Response {
+  const message = err instanceof Error ? err.message : String(err);
+  const kind = err instanceof DOMException && err.name === "TimeoutError"
+    ? "timeout"
+    : /certificate|tls|handshake/i.test(message)
+    ? "tls"
+    : /dns|lookup|resolve/i.test(message)
+    ? "connect"
+    : /connect/i.test(message) && !/reset/i.test(message)
+    ? "connect"
+    : "reset";
+  return { ...NO_FETCH, failure: { kind, message } };
+}
+
+const NO_FETCH: Response = {
+  status: 0,
+  headers: { get: () => null, has: () => false, getAll: () => [] },
+  text: () => "",
+  json: () => JSON.parse(""),
+  bytes: () => new Uint8Array(0),
+};
 
 /**
  * A fetched response held whole, readable as a session response (for setup and teardown); null (the

@@ -1,0 +1,99 @@
+/**
+ * @module
+ * k6's `res.error_code` and `res.error` of a failed request, from the error kind and message loadlab
+ * counted it under (session.ts `Response.failure`), in k6's codes and words (k6's
+ * lib/netext/httpext/error_codes.go): 1050 request timeout, 1101 no such host, 1201 broken pipe, 1211 dial
+ * timeout, 1212 connection refused, 1220 reset by peer, 1300-1311 TLS, 1610/1630/1650 plus 1 + the HTTP/2
+ * error code for a GOAWAY, a stream error and a connection error; 1000 for a failure k6 has no code of its own
+ * for (a connection closed early: Go's "EOF"). Read only when the script reads `error` or `error_code`.
+ */
+
+/** The HTTP/2 error codes by name (RFC 9113 7), as Go's http2.ErrCode prints them. */
+const H2_CODES = [
+  "NO_ERROR",
+  "PROTOCOL_ERROR",
+  "INTERNAL_ERROR",
+  "FLOW_CONTROL_ERROR",
+  "SETTINGS_TIMEOUT",
+  "STREAM_CLOSED",
+  "FRAME_SIZE_ERROR",
+  "REFUSED_STREAM",
+  "CANCEL",
+  "COMPRESSION_ERROR",
+  "CONNECT_ERROR",
+  "ENHANCE_YOUR_CALM",
+  "INADEQUATE_SECURITY",
+  "HTTP_1_1_REQUIRED",
+];
+
+/** A failed request as k6 shows it. */
+export interface K6Error {
+  code: number;
+  text: string;
+}
+
+/** The HTTP/2 error code a message names (`RST_STREAM CANCEL`, `GOAWAY ENHANCE_YOUR_CALM`), else `fallback`. */
+function h2CodeIn(message: string, fallback: string): string {
+  for (const name of H2_CODES) if (message.includes(name)) return name;
+  return fallback;
+}
+
+function h2Error(base: number, words: string, name: string): K6Error {
+  return { code: base + 1 + H2_CODES.indexOf(name), text: `http2: ${words} with http2 ErrCode ${name}` };
+}
+
+/** k6's code and text of a request that failed as `kind` with `message` (loadlab's). */
+export function k6ErrorOf(kind: string, message: string): K6Error {
+  const m = message.toLowerCase();
+  switch (kind) {
+    case "timeout":
+      return { code: 1050, text: "request timeout" };
+    case "connect":
+      if (m.includes("refused")) return { code: 1212, text: "dial: connection refused" };
+      if (m.startsWith("no connection within") || m.includes("timed out")) {
+        return { code: 1211, text: "dial: i/o timeout" };
+      }
+      if (/lookup|resolve|not known|no such host|name or service/.test(m)) {
+        return /not known|no such host|nxdomain|name or service/.test(m)
+          ? { code: 1101, text: "lookup: no such host" }
+          : { code: 1100, text: `lookup: ${message}` };
+      }
+      return { code: 1210, text: `dial: ${message}` };
+    case "reset":
+    case "write": {
+      const op = kind === "write" ? "write" : "read";
+      if (m.includes("broken pipe")) return { code: 1201, text: `${op}: broken pipe` };
+      if (m.includes("reset")) return { code: 1220, text: `${op}: connection reset by peer` };
+      // A read that ended without a response, as Go's transport reports it.
+      return kind === "write" ? { code: 1200, text: `write: ${message}` } : { code: 1000, text: "EOF" };
+    }
+    case "closed-early":
+      // Go's transport: no byte of the response (EOF), or a body cut short (unexpected EOF).
+      return { code: 1000, text: m.includes("before the response began") ? "EOF" : "unexpected EOF" };
+    case "tls":
+      if (
+        /unknown ca|unable to get local issuer|self.signed|unknownissuer|verify failed|unknown authority/
+          .test(m)
+      ) {
+        return { code: 1310, text: "x509: unknown authority" };
+      }
+      if (/hostname|ip address mismatch|notvalidforname|doesn't match|does not match/.test(m)) {
+        return { code: 1311, text: "x509: certificate doesn't match hostname" };
+      }
+      return { code: 1300, text: message === "" ? "tls: handshake failure" : message };
+    case "goaway":
+      return h2Error(1610, "received GoAway", h2CodeIn(message, "NO_ERROR"));
+    case "h2-refused-stream":
+      return h2Error(1630, "stream error", "REFUSED_STREAM");
+    case "h2-protocol":
+      // A stream reset names its code; any other break of the protocol ends the connection.
+      return message.startsWith("RST_STREAM") || /^[A-Z_0-9]+: /.test(message)
+        ? h2Error(1630, "stream error", h2CodeIn(message, "PROTOCOL_ERROR"))
+        : h2Error(1650, "connection error", h2CodeIn(message, "PROTOCOL_ERROR"));
+    default:
+      return { code: 1000, text: message === "" ? kind : message };
+  }
+}
+
+/** What k6 gives a request that failed with no reason known. */
+export const UNKNOWN_FAILURE: Readonly<K6Error> = Object.freeze({ code: 1000, text: "request failed" });

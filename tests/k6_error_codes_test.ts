@@ -1,0 +1,116 @@
+/**
+ * k6's `res.error_code` and `res.error` of a failed request on loadlab's engine, against real local
+ * sockets: a server that never answers (the request's own 300 ms timeout: 1050), a port nobody listens
+ * on (1212), a server that resets the connection (1220), beside a request that succeeds (0, ""). The
+ * script names a check by each response's code and text, so the test reads what the script saw. Every
+ * load is bounded: one VU, two iterations.
+ */
+import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import net from "node:net";
+import { parseAttackConfig } from "../runner/config.ts";
+import { runAttack } from "../runner/attack.ts";
+import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
+import { k6ErrorOf } from "../runner/script/k6/error_codes.ts";
+
+Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
+
+const SCRIPT = (ok: string, slow: string, refused: string, reset: string) => `
+import http from "k6/http";
+import { check } from "k6";
+
+const seen = (name, r) => check(r, { [name + " " + r.error_code + " " + r.error]: () => true });
+
+export default function () {
+  seen("ok", http.get("${ok}/"));
+  seen("timeout", http.get("${slow}/", { timeout: "300ms" }));
+  seen("refused", http.get("${refused}/"));
+  seen("reset", http.get("${reset}/"));
+}
+`;
+
+/** Accepts and holds every connection, answering nothing, until closed. */
+function holdingServer(): { port: number; close(): void } {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const held: Deno.Conn[] = [];
+  (async () => {
+    for await (const conn of listener) held.push(conn);
+  })().catch(() => {});
+  return {
+    port: (listener.addr as Deno.NetAddr).port,
+    close() {
+      listener.close();
+      for (const conn of held) conn.close();
+    },
+  };
+}
+
+/** Resets each connection (RST) once its request's first bytes arrived. */
+async function resettingServer(): Promise<{ port: number; close(): void }> {
+  const server = net.createServer((sock) => sock.once("data", () => sock.resetAndDestroy()));
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { port: (server.address() as net.AddressInfo).port, close: () => server.close() };
+}
+
+function closedPort(): number {
+  const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+  const port = (listener.addr as Deno.NetAddr).port;
+  listener.close();
+  return port;
+}
+
+Deno.test("k6's error codes and texts for a timeout, a refused connect and a reset", async () => {
+  const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
+  const slow = holdingServer(), reset = await resettingServer();
+  const at = (port: number) => `http://127.0.0.1:${port}`;
+  const file = Deno.makeTempFileSync({ suffix: ".js" });
+  try {
+    Deno.writeTextFileSync(
+      file,
+      SCRIPT(at(server.addr.port), at(slow.port), at(closedPort()), at(reset.port)),
+    );
+    const run = await runAttack(parseAttackConfig({
+      url: at(server.addr.port),
+      model: "count",
+      requests: 2,
+      connections: 1,
+      intervalMs: 100,
+      timeoutMs: 5000,
+      script: { path: sessionScriptPath(file) },
+    }));
+    const checks = run.flows![0].steps.flatMap((s) => s.checks ?? []).map((c) => [c.name, c.passed]);
+    assertEquals(checks.sort(), [
+      ["ok 0 ", 2],
+      ["refused 1212 dial: connection refused", 2],
+      ["reset 1220 read: connection reset by peer", 2],
+      ["timeout 1050 request timeout", 2],
+    ]);
+  } finally {
+    slow.close();
+    reset.close();
+    await server.shutdown();
+    Deno.removeSync(file);
+  }
+});
+
+Deno.test("k6's codes by loadlab's error kinds", () => {
+  const code = (kind: string, message: string) => k6ErrorOf(kind, message).code;
+  assertEquals(code("connect", "no connection within 500 ms: the SYN was not answered"), 1211);
+  assertEquals(code("connect", "failed to lookup address information: Name or service not known"), 1101);
+  assertEquals(code("write", "Broken pipe (os error 32)"), 1201);
+  assertEquals(code("closed-early", "connection closed before the response began"), 1000);
+  assertEquals(
+    k6ErrorOf("closed-early", "connection closed before the response ended").text,
+    "unexpected EOF",
+  );
+  assertEquals(code("tls", "certificate verify failed: unable to get local issuer certificate"), 1310);
+  assertEquals(code("tls", "Hostname mismatch"), 1311);
+  assertEquals(code("tls", "wrong version number"), 1300);
+  assertEquals(code("h2-refused-stream", "RST_STREAM REFUSED_STREAM"), 1638);
+  assertEquals(code("h2-protocol", "RST_STREAM CANCEL"), 1639);
+  assertEquals(code("h2-protocol", "a HEADERS frame on stream 0"), 1652);
+  assertEquals(
+    k6ErrorOf("goaway", "GOAWAY ENHANCE_YOUR_CALM").text,
+    "http2: received GoAway with http2 ErrCode ENHANCE_YOUR_CALM",
+  );
+  assertEquals(code("goaway", "GOAWAY ENHANCE_YOUR_CALM"), 1622);
+});
