@@ -11,6 +11,11 @@ import { KeptResponse } from "../http/kept_response.ts";
 import type { Response, ResponseHeaders } from "./session.ts";
 
 const EMPTY = new Uint8Array(0);
+
+/** A connection that tells what its TLS handshake negotiated (h1/connection_io.ts). */
+interface NegotiatingConn {
+  tlsNegotiated(): { version: string | null; cipher: string | null } | null;
+}
 const decoder = new TextDecoder();
 
 export class ScriptResponse implements Response, ResponseHeaders {
@@ -18,9 +23,16 @@ export class ScriptResponse implements Response, ResponseHeaders {
   readonly #raw: Uint8Array;
   #kept: KeptResponse | null = null;
 
-  /** `raw`: the response's bytes as received (head and body), owned by this response; empty: failed. */
-  constructor(raw: Uint8Array) {
+  /** The connection it came on, asked for its TLS only when `tls` is read; null: none. */
+  readonly #conn: NegotiatingConn | null;
+
+  /**
+   * `raw`: the response's bytes as received (head and body), owned by this response; empty: failed.
+   * `conn`: the connection it came on.
+   */
+  constructor(raw: Uint8Array, conn: NegotiatingConn | null = null) {
     this.#raw = raw;
+    this.#conn = conn;
     if (raw.length === 0) {
       this.status = 0;
       return;
@@ -32,6 +44,11 @@ export class ScriptResponse implements Response, ResponseHeaders {
 
   get headers(): ResponseHeaders {
     return this;
+  }
+
+  /** What its connection's TLS negotiated (session.ts `Response.tls`), asked now; undefined when unknown. */
+  get tls(): Readonly<{ version: string | null; cipher: string | null }> | undefined {
+    return this.#conn?.tlsNegotiated() ?? undefined;
   }
 
   get(name: string): string | null {

@@ -416,7 +416,7 @@ export class SessionSender {
   /** `conn`'s response to a request to `host` and `path`, its cookies kept. */
   #responseOf(conn: SessionConnection, host: string, path: string): Response {
     const response = conn instanceof Connection
-      ? new ScriptResponse(copyKept(conn.keptBytes()))
+      ? new ScriptResponse(copyKept(conn.keptBytes()), conn)
       : new H2ScriptResponse(conn.keptResponse().snapshot());
     // The jar is made by the first Set-Cookie it keeps (cookies on), or by the script's own `s.cookies`.
     if ((this.#jar !== null || this.#sessions.options.cookies) && response.mayHaveSetCookie()) {

@@ -45,6 +45,12 @@ export interface Response {
    * `reset`, `tls`, ...) and the message counted with it; undefined for a response.
    */
   readonly failure?: Readonly<{ kind: string; message: string }>;
+  /**
+   * The TLS version and suite its connection negotiated, by OpenSSL's names (`TLSv1.3`,
+   * `TLS_AES_128_GCM_SHA256`), asked when read: HTTP/1.1 over the epoll transport's OpenSSL client while
+   * the connection is open; undefined elsewhere (plain HTTP, HTTP/2, the deno transport, a closed connection).
+   */
+  readonly tls?: Readonly<{ version: string | null; cipher: string | null }>;
   /** The response's header fields (names case-insensitive). */
   readonly headers: ResponseHeaders;
   /** The body as text (UTF-8). */

@@ -16,6 +16,7 @@ import type { ConnectionShared, LoadConnection, NextExchange } from "../load_con
 import { Dialer, hangUp } from "../transport/dial.ts";
 import { fdOf, TRACE_CONN, traceConn } from "../transport/conn_trace.ts";
 import { type InlineConn, inlineOf, type InlineReader, type TransportConn } from "../transport/transport.ts";
+import type { SslConn, SslNegotiated } from "../tls/openssl_conn.ts";
 
 const READ_BUFFER_BYTES = 32 * 1024;
 const EMPTY = new Uint8Array(0);
@@ -98,6 +99,15 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
 
   get isOpen(): boolean {
     return this.sock !== null;
+  }
+
+  /**
+   * What the open socket's TLS handshake negotiated (the epoll transport's OpenSSL client, asked now),
+   * else null: plain TCP, closed, or a client that does not tell (the deno transport's).
+   */
+  tlsNegotiated(): SslNegotiated | null {
+    const ssl = (this.sock as { ssl?: SslConn | null } | null)?.ssl;
+    return ssl === undefined || ssl === null ? null : ssl.negotiated();
   }
 
   /** Closes the socket now (watchdog timeout or shutdown); a pending connect or read then fails. */

@@ -61,3 +61,13 @@ export function openSslCipherLists(names: readonly string[]): { tls12: string | 
     tls13: tls13.length > 0 ? tls13.join(":") : null,
   };
 }
+
+/**
+ * A negotiated suite's standard name from OpenSSL's (`AES128-GCM-SHA256` ->
+ * `TLS_RSA_WITH_AES_128_GCM_SHA256`; a TLS 1.3 suite's is already standard), as k6's
+ * `res.tls_cipher_suite` spells it; a suite this table does not know keeps OpenSSL's name.
+ */
+export function standardCipherName(openSslName: string): string {
+  for (const name in TLS12_SUITES) if (TLS12_SUITES[name] === openSslName) return name;
+  return openSslName;
+}

@@ -5,13 +5,14 @@
  * `headers` (read by any spelling of a name: `res.headers["Content-Type"]`), `cookies`, `ocsp`, `timings`
  * (`duration` and `waiting` are the time the script waited for the response; loadlab's own latency of
  * the request is in the run's results), `error` and `error_code` when the request failed (status 0: k6's
- * code and words for the error kind the run counted it under, error_codes.ts).
+ * code and words for the error kind the run counted it under, error_codes.ts), `tls_version` and
+ * `tls_cipher_suite` (asked of the connection when read, tls_info.ts).
  * The body is decoded only when read. `html(selector?)` parses the body with html.ts, which a script that
  * parses HTML imports (so no other script loads the parser).
  */
 import type { Response } from "../session.ts";
 import { current } from "./runtime.ts";
-import { type Ocsp, ocspOf } from "./tls_info.ts";
+import { type Ocsp, ocspOf, tlsNamesOf } from "./tls_info.ts";
 import { type K6Error, k6ErrorOf, UNKNOWN_FAILURE } from "./error_codes.ts";
 
 /** The HTML parser html.ts sets when a script that parses HTML imports it (null in every other script). */
@@ -99,6 +100,21 @@ export class K6Response {
       sending: 0,
       receiving: 0,
     };
+  }
+
+  /** k6's `tls1.3` and the like: what the response's connection negotiated (tls_info.ts), asked now. */
+  get tls_version(): string | undefined {
+    return tlsNamesOf(this.#origin(), this.#raw.tls).version;
+  }
+
+  /** k6's `TLS_AES_128_GCM_SHA256` and the like: the suite the response's connection negotiated, asked now. */
+  get tls_cipher_suite(): string | undefined {
+    return tlsNamesOf(this.#origin(), this.#raw.tls).cipher;
+  }
+
+  /** Where the request went: its URL, or the run's target for a path. */
+  #origin(): string {
+    return this.url.startsWith("/") ? current()?.s.target ?? "" : this.url;
   }
 
   /** k6's stapled OCSP answer: loadlab asks for none, so over TLS k6's "unknown" (tls_info.ts). */

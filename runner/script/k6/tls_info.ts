@@ -4,8 +4,10 @@
  * it (`http.OCSP_STATUS_GOOD`, the revocation reasons, `http.TLS_1_2`). k6 reads a stapled OCSP answer
  * from the handshake; loadlab's TLS clients ask for none, so a response over TLS says what k6 says when
  * the server stapled nothing (`status: "unknown"`, the times 0, no reason), and one over plain HTTP what
- * k6 leaves there (every field empty).
+ * k6 leaves there (every field empty). `res.tls_version` and `res.tls_cipher_suite` in k6's spelling
+ * (`tls1.3`, `TLS_AES_128_GCM_SHA256`) from what the response's connection negotiated, when it can tell.
  */
+import { standardCipherName } from "../../http/tls/cipher_names.ts";
 
 /** k6's `res.ocsp`: the stapled OCSP answer's status, reason and times (seconds since the epoch). */
 export interface Ocsp {
@@ -53,3 +55,30 @@ export const TLS_NAMES = {
   TLS_1_2: "tls1.2",
   TLS_1_3: "tls1.3",
 } as const;
+
+/** OpenSSL's protocol names as k6 spells them. */
+const K6_VERSIONS: Readonly<Record<string, string>> = {
+  TLSv1: "tls1.0",
+  "TLSv1.1": "tls1.1",
+  "TLSv1.2": "tls1.2",
+  "TLSv1.3": "tls1.3",
+};
+
+/**
+ * k6's `res.tls_version` and `res.tls_cipher_suite` of a response from `origin` whose connection
+ * negotiated `tls` (session.ts `Response.tls`): "" over plain HTTP, as k6's; undefined over TLS when the
+ * connection cannot tell (HTTP/2, the deno transport, a connection closed before the script read them).
+ */
+export function tlsNamesOf(
+  origin: string,
+  tls: Readonly<{ version: string | null; cipher: string | null }> | undefined,
+): { version: string | undefined; cipher: string | undefined } {
+  if (tls === undefined) {
+    const plain = origin.startsWith("http:") || origin.startsWith("ws:");
+    return plain ? { version: "", cipher: "" } : { version: undefined, cipher: undefined };
+  }
+  return {
+    version: tls.version === null ? undefined : K6_VERSIONS[tls.version] ?? tls.version,
+    cipher: tls.cipher === null ? undefined : standardCipherName(tls.cipher),
+  };
+}
