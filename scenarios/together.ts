@@ -9,6 +9,9 @@
  */
 import type { ExperimentFields } from "./schema_object.ts";
 
+/** The most worker isolates of the loads run together, a load's own cap (`workers` at most 64). */
+export const MAX_RUN_WORKERS = 64;
+
 /** What planning reads of the experiment: the loads run together. */
 type Together = Pick<ExperimentFields, "together">;
 
@@ -20,6 +23,17 @@ export function togetherProblems(
   if (together === undefined) return [];
   const problems: Array<{ path: Array<string | number>; message: string }> = [];
   const loads = Object.keys(exp.loads);
+  // Each load run together has worker isolates of its own (about 40 MB each): a k6 script of 3,000
+  // scenarios took gigabytes before any load. A run has at most a load's own cap of workers.
+  const workers = Object.keys(together).reduce((n, name) => n + (exp.loads[name]?.workers ?? 1), 0);
+  if (workers > MAX_RUN_WORKERS) {
+    problems.push({
+      path: ["together"],
+      message: `${workers} load workers would run at once, at most ${MAX_RUN_WORKERS} in a run (each load ` +
+        "run together, a k6 script's scenarios among them, has workers of its own): give fewer loads or " +
+        "scenarios, or fewer workers, and run the others apart",
+    });
+  }
   for (const name of Object.keys(together)) {
     if (!loads.includes(name)) {
       problems.push({ path: ["together", name], message: `no load named "${name}"; the loads are ${loads}` });

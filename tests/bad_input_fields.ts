@@ -237,6 +237,16 @@ export const FIELDS: Case[] = [
     ],
   },
   {
+    name: "65 loads run together (each on a worker isolate of its own)",
+    yaml: (c) => {
+      const names = Array.from({ length: 65 }, (_, i) => `l${i}`);
+      const loads = names.map((n) => `  ${n}: { model: count, requests: 1, connections: 1 }\n`).join("");
+      const together = names.map((n) => `${n}: 0s`).join(", ");
+      return `name: many\ntargets:\n  t: { url: "${c.url}" }\nloads:\n${loads}together: { ${together} }\n`;
+    },
+    names: [/together: 65 load workers would run at once, at most 64 in a run/],
+  },
+  {
     name: "flow think without unit",
     yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],

@@ -80,6 +80,17 @@ export const SCRIPTS: Case[] = [
     ],
   },
   {
+    name: "run a k6 script of 3,000 scenarios (3,000 worker isolates: gigabytes before any load)",
+    args: run(
+      k6Script(
+        "scenarios.js",
+        (u) =>
+          `export const options = { scenarios: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => ["s" + i, { executor: "shared-iterations", iterations: 1 }])) };\nexport default function () { http.get("${u}"); }\n`,
+      ),
+    ),
+    names: [/scenarios\.js: together: 3000 load workers would run at once, at most 64 in a run/],
+  },
+  {
     name: "run a k6 script whose options count VUs in words",
     args: run(
       k6Script(
