@@ -5,7 +5,8 @@
  * (every `key:value` of the braces must match; commas separate them; a value may be quoted). k6's form
  * is the same rule: `http_req_duration{name:/login}: p(99)<200` (or without the colon), with k6's
  * metrics `http_req_duration` (p(N), avg, med, min, max), `http_reqs` (count, rate) and `http_req_failed`
- * (rate), written in loadlab's terms by `fromK6`. The endpoints a selector picks pool into one view of
+ * (rate), written in loadlab's terms by `fromK6`; a `name` that is an absolute URL also picks the requests
+ * to it left unnamed, as k6 names them by their URL. The endpoints a selector picks pool into one view of
  * the run (`selectedRun`): their requests, failures and added histograms, as k6 pools the requests of
  * one tag. A selector that picks nothing is a configuration error naming the known endpoints
  * (`checkSelectors`, called before any load). Pure.
@@ -100,8 +101,32 @@ export function fromK6(expression: string): string | null {
 /** Whether endpoint `e` matches every pair of `selector`. */
 export function selects(selector: Selector, e: Pick<EndpointResult, "name" | "method" | "tags">): boolean {
   return Object.entries(selector).every(([key, value]) =>
-    key === "name" ? e.name === value : key === "method" ? e.method === value : e.tags?.[key] === value
+    key === "name"
+      ? e.name === value || urlNamed(e.name, value)
+      : key === "method"
+      ? e.method === value
+      : e.tags?.[key] === value
   );
+}
+
+/**
+ * Whether `name` is how loadlab names a request to absolute `url` left unnamed: `METHOD /path?query` (the
+ * script's first origin, sent to the run's target) or `METHOD url` (another origin). k6 names such a
+ * request by its URL, so k6's `{name:http://host/post}` selects it (k6's thresholds.js).
+ */
+function urlNamed(name: string, url: string): boolean {
+  if (!url.startsWith("http://") && !url.startsWith("https://")) return false;
+  const space = name.indexOf(" ");
+  if (space <= 0) return false;
+  const rest = name.slice(space + 1);
+  if (rest === url) return true;
+  if (!rest.startsWith("/")) return false;
+  try {
+    const u = new URL(url);
+    return rest === u.pathname + u.search;
+  } catch {
+    return false;
+  }
 }
 
 /** A selector as written: `{name:GET /json, tier:db}`. */

@@ -10,6 +10,7 @@
  */
 import type { EndpointResult, LatencySummaryMs, ResultsFile, RunResult } from "../schema.ts";
 import type { K6Metric, K6SummaryData } from "./k6_summary_text.ts";
+import { type Selector, selects } from "../threshold_selector.ts";
 
 const TREND_STATS = ["avg", "min", "med", "max", "p(90)", "p(95)"];
 
@@ -103,14 +104,13 @@ function failedStatus(codes: Record<string, number>): number {
 
 /** A submetric `metric{name:x}` from the run's endpoints the selector picks (pooled). */
 function submetric(metric: string, selector: string | undefined, run: RunResult, sec: number): K6Metric {
-  const pairs = (selector ?? "").replace(/^\{|\}$/g, "").split(",").map((p) =>
-    p.split(":").map((s) => s.trim())
-  );
-  const picked = (run.endpoints ?? []).filter((e: EndpointResult) =>
-    pairs.every(([k, v]) =>
-      k === "" || (k === "name" ? e.name === v : k === "method" ? e.method === v : e.tags?.[k] === v)
-    )
-  );
+  // Split at each pair's first colon: a value may hold one (`{name:http://host/post}`).
+  const pairs = (selector ?? "").replace(/^\{|\}$/g, "").split(",").map((p) => p.trim()).filter((p) =>
+    p !== ""
+  )
+    .map((p) => [p.slice(0, Math.max(p.indexOf(":"), 0)).trim(), p.slice(p.indexOf(":") + 1).trim()]);
+  const wanted: Selector = Object.fromEntries(pairs);
+  const picked = (run.endpoints ?? []).filter((e: EndpointResult) => selects(wanted, e));
   const requests = picked.reduce((a, e) => a + e.requests + failedOf(e.errors), 0);
   const failed = picked.reduce((a, e) => a + failedOf(e.errors) + failedStatus(e.statusCodes), 0);
   if (metric === "http_reqs") return counter(requests, sec, "default");
