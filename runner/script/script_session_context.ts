@@ -16,7 +16,6 @@ import type { SessionEnd } from "./script_session_end.ts";
 import type { ScriptOrigins } from "./script_origins.ts";
 import type { CookieJar } from "../http/cookie_jar.ts";
 import type { SideConnections } from "./side_connections.ts";
-import type { SessionSender } from "./script_session_sender.ts";
 
 /** What script sessions need beyond the run. */
 export interface ScriptSessionOptions {
@@ -81,8 +80,11 @@ export interface SessionCount {
   readonly nowMs: number;
 }
 
-/** What a closed load's virtual user keeps from one session to the next. */
-export interface VirtualUser<S> {
+/**
+ * What a closed load's virtual user keeps from one session to the next: `S` its sessions, `Sender` what
+ * they send with (script_session_sender.ts, which reads this type, so it is named by its user).
+ */
+export interface VirtualUser<S, Sender = unknown> {
   state: Record<string, unknown>;
   jar: CookieJar | null;
   /** Its sessions started so far (the next one's `iteration`). */
@@ -90,7 +92,7 @@ export interface VirtualUser<S> {
   /** Its session in progress (a user runs one at a time; the last one once they ended). */
   current?: S;
   /** What its sessions send with (script_session_sender.ts): made at its first session, not at each. */
-  sender?: SessionSender;
+  sender?: Sender;
   /** The connections it dialled beside its load connection (a batch's, another origin's), once it did. */
   sides?: SideConnections;
 }

@@ -34,10 +34,9 @@ import type {
 import { ScriptGrpcCall, type ScriptGrpcSchema } from "./script_grpc.ts";
 import { copyKept, failedResponse, H2ScriptResponse, ScriptResponse } from "./script_response.ts";
 import { type ScriptRecorder, SESSION_STEP } from "./script_recorder.ts";
-import { CUT } from "./script_session_end.ts";
+import { CUT, type SessionEnd } from "./script_session_end.ts";
 import type { SessionChain, SessionContext, VirtualUser } from "./script_session_context.ts";
 import type { SessionBatch } from "./script_batch.ts";
-import type { ScriptSession } from "./script_session.ts";
 import { SideConnections } from "./side_connections.ts";
 import { SessionSides } from "./script_side.ts";
 import { sessionCookies } from "./session_cookies.ts";
@@ -53,7 +52,7 @@ import {
 const NO_OPTIONS: RequestOptions = {};
 
 /** A virtual user of these sessions. */
-type User = VirtualUser<ScriptSession>;
+type User = VirtualUser<SessionEnd>;
 
 /** A virtual user's requests, session after session: one at a time, on the session's connection. */
 export class SessionSender {
@@ -63,7 +62,7 @@ export class SessionSender {
   readonly #user: User;
   readonly #sessions: SessionContext;
   /** The session in progress (the last one once it ended), its run, connection and arrival's chain. */
-  #current: ScriptSession | null = null;
+  #current: SessionEnd | null = null;
   /** Its session concluded: a request of its `s` is refused (the connection is another session's). */
   over = false;
   /** The session's responses so far. */
@@ -103,7 +102,7 @@ export class SessionSender {
   }
 
   /** Session `s` of `chain` begins (its start `startMs`): what the last one left is reset. */
-  begin(s: ScriptSession, chain: SessionChain, startMs: number, recorder: ScriptRecorder | null): void {
+  begin(s: SessionEnd, chain: SessionChain, startMs: number, recorder: ScriptRecorder | null): void {
     this.#user.current = this.#current = s;
     this.over = false;
     this.responses = 0;
@@ -122,12 +121,12 @@ export class SessionSender {
   }
 
   /** Whether `s` is the session in progress (not one kept past its end). */
-  live(s: ScriptSession): boolean {
+  live(s: SessionEnd): boolean {
     return this.#current === s && !this.over;
   }
 
   /** Whether a request of `s` is in flight (its end cuts the session if the run ended). */
-  inFlight(s: ScriptSession): boolean {
+  inFlight(s: SessionEnd): boolean {
     return this.#current === s && this.#sending !== null;
   }
 
@@ -139,7 +138,7 @@ export class SessionSender {
    * Session `s`'s outcome came: counted, its user's jar kept, and its connection handed on once its last
    * request ended (one the script did not await ends before another session gets the connection).
    */
-  concluded(s: ScriptSession, outcome: unknown, failed: boolean): void {
+  concluded(s: SessionEnd, outcome: unknown, failed: boolean): void {
     const nowMs = performance.now();
     try {
       this.#sessions.counted(s, outcome, failed, {
@@ -161,7 +160,7 @@ export class SessionSender {
   }
 
   /** The connection goes to the next session (when `s` ended: a closed loop starts none past the load's end). */
-  #leave(s: ScriptSession, nowMs: number): void {
+  #leave(s: SessionEnd, nowMs: number): void {
     const conn = this.#conn!;
     conn.endSession();
     conn.lastEventMs = nowMs;

@@ -49,7 +49,7 @@ export class ScriptSessions implements SessionContext {
   /** Connections dialled beside the load's so far (their ids follow the load's in the worker's range). */
   #sides = 0;
   /** Closed loads' virtual users by id: their `s.state` (and jar, with a start hook). */
-  #users = new Map<number, VirtualUser<ScriptSession>>();
+  #users = new Map<number, VirtualUser<ScriptSession, SessionSender>>();
   #arrivals = 0;
   /** Sessions in progress, told when their run ends. */
   readonly #live = new LiveSessions<ScriptSession>();
@@ -160,7 +160,7 @@ export class ScriptSessions implements SessionContext {
   }
 
   /** Closed-load user `vu`, made at its first session. */
-  #user(vu: number): VirtualUser<ScriptSession> {
+  #user(vu: number): VirtualUser<ScriptSession, SessionSender> {
     let user = this.#users.get(vu);
     if (user === undefined) this.#users.set(vu, user = { state: {}, jar: null, sessions: 0 });
     return user;
