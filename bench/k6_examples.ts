@@ -2,7 +2,7 @@
  * @module
  * k6 scripts nobody here wrote, run as they are: every `.js` of a folder (k6's repository `examples/`)
  * converted (runner/script/k6/), its `options` mapped (scenarios/k6_options.ts) and two iterations run on
- * loadlab's engine against a local server (in this process, loopback only: a script's public host is
+ * loadlab's engine, with the graceful stop its options give (k6's 30 s default where none) against a local server (in this process, loopback only: a script's public host is
  * replaced by it, as `loadlab run --target` does, and a second public host sent to it by the script's
  * `routes`). k6's examples were written against httpbin, so the
  * server answers httpbin's echo paths (`/get`, `/post`, ..., `/cookies`, `/redirect/N`, `/basic-auth/U/P`) as httpbin
@@ -65,6 +65,7 @@ async function tryScript(path: string, target: ExampleTarget): Promise<ExampleOu
     connections: 1,
     intervalMs: 100,
     timeoutMs: 2_000,
+    gracefulStopMs: gracefulStopMs(mapped.value.loads),
     script: { path: converted, routes: routesTo(target.url) },
   }));
   const messages = Object.keys(run.errorMessages?.script ?? {});
@@ -73,6 +74,21 @@ async function tryScript(path: string, target: ExampleTarget): Promise<ExampleOu
   const passed = checks.reduce((a, c) => a + c.passed, 0),
     total = checks.reduce((a, c) => a + c.passed + c.failed, 0);
   return { file, outcome: "runs", detail: `${run.requests} requests, checks ${passed} of ${total} passed` };
+}
+
+/** k6's default `gracefulStop` of a scenario (its lib/executor/base_config.go). */
+const K6_GRACEFUL_STOP_MS = 30_000;
+
+/**
+ * The graceful stop the script's options give (the longest of its scenarios'), k6's 30 s where they give
+ * none: an iteration that holds a socket for seconds (websocket.js) ends as under k6 instead of being cut.
+ */
+function gracefulStopMs(loads: Record<string, Record<string, unknown>>): number {
+  const each = Object.values(loads).map((load) => {
+    const given = typeof load.gracefulStop === "string" ? Number.parseFloat(load.gracefulStop) : NaN;
+    return Number.isFinite(given) ? given : K6_GRACEFUL_STOP_MS;
+  });
+  return each.length === 0 ? K6_GRACEFUL_STOP_MS : Math.max(...each);
 }
 
 /** The public hosts k6's examples name: a second one in a script goes to the local server too. */
@@ -89,7 +105,7 @@ function titleCase(name: string): string {
 }
 
 /** httpbin's answer to its echo paths, or null for a path it does not have here. */
-async function httpbin(req: Request): Promise<Response | null> {
+export async function httpbin(req: Request): Promise<Response | null> {
   const url = new URL(req.url);
   // httpbin names each header field in title case (`X-Test`), as scripts read them back.
   const headers = Object.fromEntries([...req.headers].map(([name, value]) => [titleCase(name), value]));
