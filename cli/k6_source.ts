@@ -12,17 +12,22 @@ import { K6ConvertError } from "../runner/script/k6/convert.ts";
 import { importsK6Module, k6Origins, sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { collectK6Metrics } from "../runner/script/k6/metrics_channel.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
+import type { K6Paths } from "../scenarios/k6_paths.ts";
 import { formatIssues } from "../validation/mod.ts";
 import { checkScript } from "./script_check.ts";
 import { UsageError } from "./usage_error.ts";
 import type { ScriptLoadArgs } from "./script_load_flags.ts";
 
-/** The experiment (JSON text) for k6 script `source`; `targets` are the run's `--target` flags. */
+/**
+ * The experiment (JSON text) for k6 script `source`, and where its fields came from in the script's
+ * `options` (a problem found in the experiment is told at the option's path); `targets` are the run's
+ * `--target` flags.
+ */
 export async function k6ExperimentText(
   source: string,
   targets: Record<string, string>,
   overrides: ScriptLoadArgs = { env: {} },
-): Promise<string> {
+): Promise<{ text: string; paths: K6Paths }> {
   const path = resolve(source);
   let converted: string;
   try {
@@ -35,7 +40,7 @@ export async function k6ExperimentText(
   const options = { ...(module.options ?? {}), ...overridesOf(overrides) };
   const mapped = k6Experiment(options);
   if (!mapped.ok) throw new UsageError(`${basename(path)}: ${formatIssues(mapped.issues).join("; ")}`);
-  const { loads, together, thresholds, afterRun } = mapped.value;
+  const { loads, together, thresholds, afterRun, paths } = mapped.value;
   // From before any worker starts: their custom metrics reach the main isolate as they run, where the
   // thresholds with abortOnFail on them are judged.
   collectK6Metrics(
@@ -44,7 +49,7 @@ export async function k6ExperimentText(
     ),
   );
   const url = targets.app ?? onlyOrigin(path);
-  return JSON.stringify({
+  const text = JSON.stringify({
     name: basename(path, extname(path)).replace(/[^A-Za-z0-9_.-]/g, "-"),
     targets: { app: { url } },
     loads: importsK6Module(path, "k6/net/grpc") ? overHttp2(loads, url) : loads,
@@ -52,6 +57,7 @@ export async function k6ExperimentText(
     ...(thresholds.length > 0 ? { thresholds } : {}),
     script: path,
   });
+  return { text, paths };
 }
 
 /** A gRPC script's loads over HTTP/2 (its calls go on HTTP/2 streams): h2 on https:, else h2c. */

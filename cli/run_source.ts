@@ -12,6 +12,8 @@ import { UsageError } from "./usage_error.ts";
 import { checkPlanScripts, isScriptPath, scriptExperimentText } from "./script_check.ts";
 import { withReplayedSchedule } from "./replay.ts";
 import { k6ExperimentText } from "./k6_source.ts";
+import type { K6Paths } from "../scenarios/k6_paths.ts";
+import { ExperimentError } from "../scenarios/experiment_error.ts";
 import { isK6File } from "../runner/script/k6/k6_file.ts";
 import { scriptFileProblem } from "../scenarios/script_source.ts";
 import { hasLoadFlags, sessionLoadOf } from "./script_load_flags.ts";
@@ -45,7 +47,7 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
         "file's loads say its load (change them with --set)",
     );
   }
-  const source = loadSource(args, script ? await scriptText(args) : undefined);
+  const source = loadK6Aware(args, script ? await scriptText(args) : undefined);
   for (const note of source.notes) console.error(terminalSafe(`${args.source}: note: ${note}`));
   const plan = args.replay ? await withReplayedSchedule(source.plan, args.replay) : source.plan;
   await checkPlanScripts(plan);
@@ -62,15 +64,28 @@ export async function readRunPlan(args: RunArgs): Promise<{ source: RunSource; p
  * The experiment of session script `args.source`: a k6 script's from its options, else the script's own;
  * the command line's load flags over either, its `-e` variables set first (the script reads them).
  */
-async function scriptText(args: RunArgs): Promise<string> {
+async function scriptText(args: RunArgs): Promise<{ text: string; paths?: K6Paths }> {
   const problem = scriptFileProblem(resolve(args.source));
   if (problem !== null) throw new UsageError(`${args.source}: ${problem}`);
   const flags = args.scriptLoad ?? { env: {} };
   for (const [key, value] of Object.entries(flags.env)) Deno.env.set(key, value);
   if (isK6File(resolve(args.source))) return k6ExperimentText(args.source, args.targets, flags);
   const text = await scriptExperimentText(args.source);
-  if (!hasLoadFlags(flags)) return text;
-  return JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } });
+  if (!hasLoadFlags(flags)) return { text };
+  return { text: JSON.stringify({ ...JSON.parse(text), loads: { session: sessionLoadOf(flags) } }) };
+}
+
+/**
+ * `loadSource` of a script's experiment: a k6 script's problems are told at the paths of its `options`
+ * (`options.vus`), where its user looks, not at the experiment fields they became (`loads.k6.connections`).
+ */
+function loadK6Aware(args: RunArgs, script?: { text: string; paths?: K6Paths }): RunSource {
+  try {
+    return loadSource(args, script?.text);
+  } catch (err) {
+    if (!(err instanceof ExperimentError) || script?.paths === undefined) throw err;
+    throw new ExperimentError(script.paths.issues(err.issues), { file: args.source, cause: err });
+  }
 }
 
 /**

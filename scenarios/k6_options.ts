@@ -14,6 +14,7 @@ import { formatPath, type Issue } from "../validation/mod.ts";
 import { k6Duration, type Problem } from "./k6_duration.ts";
 import { type AfterRunRule, thresholdsOf } from "./k6_thresholds.ts";
 import { checkOptionsShape } from "./k6_options_shape.ts";
+import { addLoadPaths, K6Paths } from "./k6_paths.ts";
 
 type Options = Record<string, unknown>;
 
@@ -29,6 +30,8 @@ export interface K6Experiment {
    * metrics (`Trend`, `Counter`, `Rate`, `Gauge`) and on `iterations`, `iteration_duration`, `vus`, `data_*`.
    */
   afterRun: AfterRunRule[];
+  /** The option each field came from: a problem found in the experiment names the script's option. */
+  paths: K6Paths;
 }
 
 /**
@@ -88,16 +91,22 @@ export function k6Experiment(
     } else problem(["options", key], `${key} is not honoured by loadlab's k6 runtime; remove it to run`);
   }
   const afterRun: AfterRunRule[] = [];
-  const thresholds = thresholdsOf(options.thresholds, problem, afterRun);
+  const origins: Array<Array<string | number>> = [];
+  const thresholds = thresholdsOf(options.thresholds, problem, afterRun, origins);
+  const paths = new K6Paths();
+  paths.add(["thresholds"], ["options", "thresholds"]);
+  origins.forEach((origin, k) => paths.add(["thresholds", k], origin));
   if (options.scenarios === undefined) {
-    const load = shortcutLoad(options, problem);
+    const loads = { k6: { ...shortcutLoad(options, problem), ...extra } };
     if (issues.length > 0) return { ok: false, issues };
-    return { ok: true, value: { loads: { k6: { ...load, ...extra } }, thresholds, afterRun } };
+    addLoadPaths(paths, options, loads);
+    return { ok: true, value: { loads, thresholds, afterRun, paths } };
   }
   const { loads, together } = scenarioLoads(options, problem);
   if (issues.length > 0) return { ok: false, issues };
   for (const name of Object.keys(loads)) loads[name] = { ...loads[name], ...extra };
-  return { ok: true, value: { loads, ...(together ? { together } : {}), thresholds, afterRun } };
+  addLoadPaths(paths, options, loads);
+  return { ok: true, value: { loads, ...(together ? { together } : {}), thresholds, afterRun, paths } };
 }
 
 /**

@@ -58,6 +58,7 @@ export function thresholdsOf(
   thresholds: unknown,
   problem: Problem,
   afterRun: AfterRunRule[],
+  origins: Array<Array<string | number>> = [],
 ): Array<string | Record<string, unknown>> {
   if (thresholds === undefined) return [];
   const out: Array<string | Record<string, unknown>> = [];
@@ -76,7 +77,9 @@ export function thresholdsOf(
     }
     const selected = metric + (m[2] ?? "");
     for (const [k, item] of (Array.isArray(list) ? list : [list]).entries()) {
-      if (typeof item === "string") out.push(`${selected}: ${item}`);
+      // Each threshold out names the rule it came from, for problems found after the mapping.
+      const origin = Array.isArray(list) ? [...path, k] : path;
+      if (typeof item === "string") origins.push(origin), out.push(`${selected}: ${item}`);
       else if (item && typeof item === "object" && typeof (item as Options).threshold === "string") {
         const t = item as Options;
         const rule: Record<string, unknown> = { expr: `${selected}: ${t.threshold}` };
@@ -84,7 +87,7 @@ export function thresholdsOf(
         if (t.delayAbortEval !== undefined) {
           rule.delayAbortEval = k6Duration(t.delayAbortEval, [...path, k, "delayAbortEval"], problem);
         }
-        out.push(rule);
+        origins.push(origin), out.push(rule);
       } else problem([...path, k], "a threshold is a string or { threshold, abortOnFail, delayAbortEval }");
     }
   }

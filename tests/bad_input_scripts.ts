@@ -88,7 +88,7 @@ export const SCRIPTS: Case[] = [
           `export const options = { scenarios: Object.fromEntries(Array.from({ length: 3000 }, (_, i) => ["s" + i, { executor: "shared-iterations", iterations: 1 }])) };\nexport default function () { http.get("${u}"); }\n`,
       ),
     ),
-    names: [/scenarios\.js: together: 3000 load workers would run at once, at most 64 in a run/],
+    names: [/scenarios\.js: options\.scenarios: 3000 load workers would run at once, at most 64 in a run/],
   },
   {
     name: "run a k6 script whose options count VUs in words",
@@ -100,6 +100,32 @@ export const SCRIPTS: Case[] = [
       ),
     ),
     names: [/vus\.js: options\.vus: vus must be a whole number/],
+  },
+  {
+    // Problems found once the options are loads and thresholds name the script's options, not those.
+    name: "run a k6 script whose second threshold rule and VUs are wrong past their types",
+    args: run(
+      k6Script(
+        "th.js",
+        (u) =>
+          `export const options = { vus: 0, duration: "1s", thresholds: { http_req_duration: ["p(95)<500", "nonsense<<"] } };\nexport default function () { http.get("${u}"); }\n`,
+      ),
+    ),
+    names: [
+      /th\.js: options\.vus: vus must be >= 1 \(found 0\)/,
+      /th\.js: options\.thresholds\.http_req_duration\[1\]: threshold "http_req_duration: nonsense<<": not understood/,
+    ],
+  },
+  {
+    name: "run a k6 script whose scenario's stage is wrong past its type",
+    args: run(
+      k6Script(
+        "sc.js",
+        (u) =>
+          `export const options = { scenarios: { b: { executor: "ramping-vus", startVUs: 0, stages: [{ duration: "1s", target: 1 }, { duration: "0s", target: 1 }] } } };\nexport default function () { http.get("${u}"); }\n`,
+      ),
+    ),
+    names: [/sc\.js: options\.scenarios\.b\.stages\[1\]\.duration: stage duration must be > 0/],
   },
   {
     name: "run a k6 script whose SharedArray function throws as it loads",
