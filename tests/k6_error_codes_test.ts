@@ -1,7 +1,8 @@
 /**
  * k6's `res.error_code` and `res.error` of a failed request on loadlab's engine, against real local
  * sockets: a server that never answers (the request's own 300 ms timeout: 1050), a port nobody listens
- * on (1212), a server that resets the connection (1220), beside a request that succeeds (0, ""). The
+ * on (1212), a server that resets the connection (1220), beside a request that succeeds (0, ""); then the
+ * three at once in a batch, each failure its own connection's. The
  * script names a check by each response's code and text, so the test reads what the script saw. Every
  * load is bounded: one VU, two iterations.
  */
@@ -25,6 +26,15 @@ export default function () {
   seen("timeout", http.get("${slow}/", { timeout: "300ms" }));
   seen("refused", http.get("${refused}/"));
   seen("reset", http.get("${reset}/"));
+  // In parallel: each failure is its own connection's, whatever else failed meanwhile.
+  const [slow, refused, reset] = http.batch([
+    ["GET", "${slow}/", null, { timeout: "300ms" }],
+    ["GET", "${refused}/"],
+    ["GET", "${reset}/"],
+  ]);
+  seen("batch timeout", slow);
+  seen("batch refused", refused);
+  seen("batch reset", reset);
 }
 `;
 
@@ -79,6 +89,9 @@ Deno.test("k6's error codes and texts for a timeout, a refused connect and a res
     }));
     const checks = run.flows![0].steps.flatMap((s) => s.checks ?? []).map((c) => [c.name, c.passed]);
     assertEquals(checks.sort(), [
+      ["batch refused 1212 dial: connection refused", 2],
+      ["batch reset 1220 read: connection reset by peer", 2],
+      ["batch timeout 1050 request timeout", 2],
       ["ok 0 ", 2],
       ["refused 1212 dial: connection refused", 2],
       ["reset 1220 read: connection reset by peer", 2],

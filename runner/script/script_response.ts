@@ -141,15 +141,18 @@ let failedCount = 0;
 const MAX_FAILED = 256;
 
 /**
- * The response of a request that failed as `recorder` last counted (its exchange settles in the turn its
- * failure is counted); NO_RESPONSE when none was.
+ * The response of a request that failed on `conn`: as the connection counted its failure (HTTP/1.1), else as
+ * `recorder` last counted one (HTTP/2: its exchange settles in the turn its failure is counted); NO_RESPONSE
+ * when neither knows.
  */
 export function failedResponse(
+  conn: object,
   recorder: { lastErrorKind: string | null; lastErrorMessage: string },
 ): Response {
-  const kind = recorder.lastErrorKind;
+  const own = conn as { failureKind?: string | null; failureMessage?: string };
+  const kind = own.failureKind ?? recorder.lastErrorKind;
   if (kind === null) return NO_RESPONSE;
-  const message = recorder.lastErrorMessage;
+  const message = own.failureKind ? own.failureMessage ?? "" : recorder.lastErrorMessage;
   let byMessage = failed.get(kind);
   if (byMessage === undefined) failed.set(kind, byMessage = new Map());
   let response = byMessage.get(message);

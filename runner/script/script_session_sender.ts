@@ -407,7 +407,7 @@ export class SessionSender {
     this.#ended();
     const conn = this.#conn!;
     if (!this.#counted(this.#step, got, conn.lastEventMs - this.#sendMs)) {
-      return failedResponse(this.#run!.shared.recorder);
+      return failedResponse(conn, this.#run!.shared.recorder);
     }
     return this.#responseOf(conn, this.#sessions.requests.url.host, this.#path);
   }

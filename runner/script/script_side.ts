@@ -138,7 +138,7 @@ export class SessionSides {
     const { conn, place } = x;
     const response = host.counted(x.step, got, conn.lastEventMs - x.sendMs)
       ? host.responseOf(conn, place.requests.url.host, x.path)
-      : failedResponse(host.run.shared.recorder);
+      : failedResponse(conn, host.run.shared.recorder);
     if (conn === host.conn) this.#loadBusy = false;
     else host.sides().give(place, conn as Connection);
     batch?.ended(place);

@@ -185,6 +185,7 @@ export class Connection extends ConnectionIo implements StepConnection {
 
   /** Counts the exchange's `count` requests from the one in progress (`done`) on as failed. */
   #countFailed(nowMs: number, kind: ErrorKind, message: string, count: number): void {
+    this.failed(kind, message);
     if (this.shared.stopping) return;
     const recorder = this.shared.recorder, requests = this.requests, first = this.done;
     for (let k = 0; k < count; k++) {

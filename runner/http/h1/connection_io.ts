@@ -10,6 +10,7 @@
  * connect is transport/dial.ts's. The state of the exchange in progress lives in fields, not locals, so
  * the inline path can resume it from a callback.
  */
+import type { ErrorKind } from "../../../results/mod.ts";
 import type { EncodedRequest } from "../request.ts";
 import { RequestPicker } from "../request_picker.ts";
 import type { ConnectionShared, LoadConnection, NextExchange } from "../load_connection.ts";
@@ -97,6 +98,18 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
   /** An exchange of `depth` requests starts: the response side gets ready for the first response. */
   protected abstract started(): void;
 
+  /**
+   * This connection's last failure, kind and message as counted (a session's failed response says it):
+   * two field writes per failure, nothing per request.
+   */
+  failureKind: ErrorKind | null = null;
+  failureMessage = "";
+
+  protected failed(kind: ErrorKind | null, message: string): void {
+    this.failureKind = kind;
+    this.failureMessage = message;
+  }
+
   get isOpen(): boolean {
     return this.sock !== null;
   }
@@ -133,6 +146,10 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
           this.#onDialed ??= (sock) => {
             const opened = this.#opened!;
             this.#opened = null;
+            // The dial's failure was just counted (transport/dial.ts): this connection's last one.
+            if (sock === null) {
+              this.failed(this.shared.recorder.lastErrorKind, this.shared.recorder.lastErrorMessage);
+            }
             opened(sock !== null);
           },
         );
@@ -269,6 +286,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
       const refused = this.requests.refused;
       if (refused !== "") {
         shared.recorder.recordError(performance.now(), "bad-value", refused, this.requests.endpointOf(0));
+        this.failed("bad-value", refused);
       }
       return false;
     }
