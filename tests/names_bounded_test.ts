@@ -2,7 +2,8 @@
  * End to end: names a user gives (a session script's request and check names and its tags, a flow's step
  * and check names) reach every output bounded in length and free of control characters: a 1 MiB request name is a
  * readable prefix and a hash everywhere (results.json, report.html, summary.md, the terminal, OTLP
- * labels a real receiver decodes), and CR LF, ESC, NUL and U+202E appear in none. Built-in target, a
+ * labels a real receiver decodes), and CR LF, ESC, NUL, U+202E and zero-width characters appear in none; a
+ * name that cleaning changed stays apart from the plain one it then looks like. Built-in target, a
  * count of sessions on loopback.
  */
 import { ok } from "node:assert/strict";
@@ -12,7 +13,7 @@ import { metricsReceiver, otlpAttributes } from "./fixtures/metrics_receiver.ts"
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 const SCRIPT = new URL("./fixtures/scripts/hostile_names.ts", import.meta.url).pathname;
 // deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u202a-\u202e\u2066-\u2069]/;
+const CONTROL = /[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/;
 
 const FLOW = `name: names
 targets:
@@ -66,6 +67,8 @@ for (const [what, source] of [["script", SCRIPT], ["flow", "flow.yaml"]] as cons
             /huge-n+… \(1,048,581 chars, sha256:[0-9a-f]{8}\)/.test(files[1][1]),
             "a readable prefix and hash",
           );
+          ok(files[1][1].includes('"admin"'), "the plain check name as given");
+          ok(/"admin \(cleaned, sha256:[0-9a-f]{8}\)"/.test(files[1][1]), "the cleaned one marked apart");
         }
         const labels = otlpAttributes(receiver.otlp);
         ok(labels.length > 0, "metrics delivered");

@@ -3,9 +3,12 @@
  * A name a user gave (a request's, a check's, a step's or flow's, a script's thrown message) as every
  * output keeps it: one line, no escape sequences or control characters (CR LF would forge terminal lines,
  * ESC recolour or rewrite them, NUL and bidi overrides such as U+202E hide what a summary.md says: they
- * become a space or go, by terminal_text.ts's rule), and at most `MAX_NAME_CHARS` long, a longer one kept
- * as a readable prefix and a short hash of the whole, so two long names still differ and a metrics label
- * stays far below the 2,048 bytes Prometheus-compatible receivers take. Applied where a name is first
+ * become a space or go, by terminal_text.ts's rule, as do bidi marks and zero-width characters), and at
+ * most `MAX_NAME_CHARS` long, a longer one kept as a readable prefix and a short hash of the whole, so two
+ * long names still differ and a metrics label stays far below the 2,048 bytes Prometheus-compatible
+ * receivers take. A name that cleaning changed is marked with a short hash of it as given the same way
+ * (`ab (cleaned, sha256:1a2b3c4d)`), so it neither reads as the plain name it now looks like (`a\u200bb`
+ * is not `ab`) nor becomes empty. Applied where a name is first
  * recorded, so a 1 MiB name costs its worker one pass and no output ever holds it.
  */
 import { createHash } from "node:crypto";
@@ -22,8 +25,10 @@ const PLAIN = /^[ -~]*$/;
 export function shownName(name: string): string {
   if (name.length <= MAX_NAME_CHARS && PLAIN.test(name)) return name;
   const line = terminalSafe(name.replace(LINE_BREAKS, " "));
-  if (line.length <= MAX_NAME_CHARS) return line;
+  if (line === name && line.length <= MAX_NAME_CHARS) return line;
   const hash = createHash("sha256").update(name).digest("hex").slice(0, 8);
+  const cleaned = `${line}${line === "" ? "" : " "}(cleaned, sha256:${hash})`;
+  if (cleaned.length <= MAX_NAME_CHARS) return cleaned;
   const tail = `… (${line.length.toLocaleString("en-US")} chars, sha256:${hash})`;
   // Cut on a code point, not inside a surrogate pair.
   let cut = MAX_NAME_CHARS - tail.length;

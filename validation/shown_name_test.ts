@@ -1,12 +1,35 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { MAX_NAME_CHARS, shownName } from "./shown_name.ts";
 
+const CLEANED = / \(cleaned, sha256:[0-9a-f]{8}\)$/;
+
 Deno.test("a name is one line with no control characters: CR LF, ESC sequences, NUL, bidi overrides", () => {
   assertEquals(shownName("login 200"), "login 200");
-  assertEquals(shownName("ok\r\nrun 2/2 x  [ok]"), "ok run 2/2 x  [ok]");
-  assertEquals(shownName("red \u001b[31mX\u001b[0m done"), "red X done");
-  assertEquals(shownName("a\u0000b\u202egnp.exe\tc"), "abgnp.exe c");
   assertEquals(shownName("café ✓"), "café ✓");
+  const cases: Array<[string, string]> = [
+    ["ok\r\nrun 2/2 x  [ok]", "ok run 2/2 x  [ok]"],
+    ["red \u001b[31mX\u001b[0m done", "red X done"],
+    ["a\u0000b\u202egnp.exe\tc", "abgnp.exe c"],
+    // Bidi marks and zero-width characters go as the overrides do.
+    ["ad\u200emin\u200f \u061clogin", "admin login"],
+    ["p\u200ba\u200cy\u200d \u2060n\ufeffow", "pay now"],
+  ];
+  for (const [given, shown] of cases) {
+    const out = shownName(given);
+    ok(out.startsWith(shown + " ") && CLEANED.test(out), JSON.stringify(out));
+  }
+});
+
+Deno.test("a name cleaning changed stays apart from the plain one and from others, never empty", () => {
+  const names = ["admin", "ad\u200bmin", "ad\u200cmin", "admin\ufeff", "\u200b", "\u200e\u200f", ""];
+  const shown = names.map(shownName);
+  assertEquals(new Set(shown).size, names.length, JSON.stringify(shown));
+  assertEquals(shown[0], "admin");
+  ok(/^\(cleaned, sha256:[0-9a-f]{8}\)$/.test(shown[4]), shown[4]);
+  assertEquals(shownName("ad\u200bmin"), shown[1]);
+  // A long cleaned name keeps the long name's form: prefix and hash, bounded.
+  const long = shownName("\u200b" + "z".repeat(MAX_NAME_CHARS - 2));
+  ok(long.length <= MAX_NAME_CHARS && /… \(\d+ chars, sha256:[0-9a-f]{8}\)$/.test(long), long);
 });
 
 Deno.test("a long name is a readable prefix and a hash of the whole: bounded, two long names still differ", () => {

@@ -14,9 +14,15 @@
 const ESCAPE_SEQUENCE =
   // deno-lint-ignore no-control-regex -- matching control characters is the point
   /(?:\x1b\[|\x9b)[0-?]*[ -/]*[@-~]?|(?:\x1b[\]PX^_]|[\x90\x98\x9d-\x9f])[^\x07\x1b\x9c]*(?:\x07|\x1b\\|\x9c)?|\x1b[ -/]*[0-~]?/g;
-/** C0 controls but tab and newline, DEL, C1 controls (the 8-bit CSI among them) and bidi overrides. */
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL = /[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * C0 controls but tab and newline, DEL, C1 controls (the 8-bit CSI among them), and the characters that
+ * change what text seems to say without showing: bidi overrides and isolates (U+202A-U+202E,
+ * U+2066-U+2069), bidi marks (U+200E, U+200F, U+061C, which reorder the text around them) and zero-width
+ * ones (U+200B-U+200D, U+2060, U+FEFF, which make two names that look alike differ).
+ */
+const CONTROL =
+  // deno-lint-ignore no-control-regex -- matching control characters is the point
+  /[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
 
 /** `text` without terminal escape sequences and control characters (tab and newline stay). */
 export function terminalSafe(text: string): string {

@@ -8,4 +8,6 @@ Deno.test("terminalSafe drops escape sequences and control characters, keeps tab
   assertEquals(terminalSafe("over\rwrite\x08\x00\x7f\x9b31m"), "overwrite");
   assertEquals(terminalSafe("one\ttwo\nthree é 漢 \u202eevil"), "one\ttwo\nthree é 漢 evil");
   assertEquals(terminalSafe("trailing \x1b"), "trailing ");
+  // Bidi marks and zero-width characters show nothing and change what the text seems to say.
+  assertEquals(terminalSafe("a\u200eb\u200fc\u061cd\u200be\u200cf\u200dg\u2060h\ufeffi"), "abcdefghi");
 });
