@@ -139,6 +139,19 @@ export const SCRIPTS: Case[] = [
     names: [/shared\.js:4: does not load: no rows; its top level must run without throwing/],
   },
   {
+    // Without a static import: k6 is named only by import(), which is found and refused at its line.
+    name: "run a k6 script that imports k6/http only by import()",
+    args: (c) => {
+      const path = `${c.dir}/dynamic.js`;
+      Deno.writeTextFileSync(
+        path,
+        `export const options = { iterations: 1 };\nexport default async function () {\n  const http = await import("k6/http");\n  http.get("${c.url}");\n}\n`,
+      );
+      return ["run", path, "--out-dir", `${c.dir}/k6-out`];
+    },
+    names: [/dynamic\.js:3: a dynamic import\(\) is not converted: use a static import at the top/],
+  },
+  {
     name: "run a session script that throws at its top level",
     args: (c) => {
       const path = `${c.dir}/top.ts`;

@@ -18,7 +18,13 @@ import {
   storageReason,
 } from "./convert_context.ts";
 import { jslibUrl, K6_REFUSED, moduleUrl, RUNTIME_URL } from "./k6_modules.ts";
-import { importsK6ByTokens, nestingProblem, parseProblem, refusedConstructs } from "./convert_refusals.ts";
+import {
+  importsK6ByTokens,
+  namesK6Module,
+  nestingProblem,
+  parseProblem,
+  refusedConstructs,
+} from "./convert_refusals.ts";
 
 /** A script that cannot be converted; `problems` are `file:line: why`. */
 export class K6ConvertError extends Error {
@@ -42,7 +48,10 @@ interface Edit {
   rank?: number;
 }
 
-/** Whether `source` imports a k6 module (`k6`, `k6/...`): a k6 script rather than a session script. */
+/**
+ * Whether `source` names a k6 module (`k6`, `k6/...`; imported, re-exported, or by `import()` or
+ * `require()`): a k6 script rather than a session script.
+ */
 export function isK6Source(source: string): boolean {
   let ast: Node;
   try {
@@ -51,9 +60,7 @@ export function isK6Source(source: string): boolean {
     // A k6 script with a syntax error is still one: its conversion reports the error at its line.
     return importsK6ByTokens(source);
   }
-  return ast.body.some((s: Node) =>
-    s.type === "ImportDeclaration" && (s.source.value === "k6" || String(s.source.value).startsWith("k6/"))
-  );
+  return namesK6Module(ast, source);
 }
 
 /**

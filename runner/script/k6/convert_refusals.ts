@@ -5,10 +5,12 @@
  * sends or waits at the module's top level (k6's init context, which refuses them too), a default export
  * that is not a function, a bare module name, and nesting deep enough to overflow a parser's stack (Deno's
  * own parser aborts the whole process on it, so the converter refuses first). Also what a parse failure
- * says (`parseProblem`) and whether a script that does not parse still imports k6 (`importsK6ByTokens`),
- * so its syntax error is reported as a k6 script's rather than as an unknown import.
+ * says (`parseProblem`), and whether a script names a k6 module at all, by an import or by `import()` or
+ * `require()` (`namesK6Module`; `importsK6ByTokens` for one that does not parse), so it is taken for a k6
+ * script and such a form, or a syntax error, is reported as a k6 script's rather than as an unknown key.
  */
 import * as acorn from "acorn";
+import * as walk from "acorn-walk";
 import type { Binding, Node } from "./convert_async.ts";
 import { isApiCall } from "./convert_async.ts";
 import { ASYNC_CALLS } from "./k6_modules.ts";
@@ -64,7 +66,10 @@ function nodeProblem(
   const reference = apiReferenceProblem(node, above[0], bindings);
   if (reference !== null) return reference;
   if (node.type === "ImportExpression") {
-    return "a dynamic import() is not converted: import the module at the top of the script";
+    const named = specifierOf(node.source);
+    const example = typeof named === "string" && isK6Module(named) ? named : "k6/http";
+    return `a dynamic import() is not converted: use a static import at the top of the script ` +
+      `(import http from "${example}")`;
   }
   if (node.type !== "CallExpression" && node.type !== "NewExpression") return null;
   const callee = node.callee;
@@ -229,9 +234,48 @@ export function parseProblem(err: unknown): { line: number; why: string } {
   return { line: e.loc?.line ?? 1, why: `syntax error: ${e.message.replace(/ \(\d+:\d+\)$/, "")}` };
 }
 
+/** Whether `name` is a k6 module's (`k6`, `k6/http`...). */
+const isK6Module = (name: unknown): boolean => name === "k6" || String(name).startsWith("k6/");
+
+/** The text of a module specifier node: a string, or a template without expressions. */
+function specifierOf(node: Node | undefined): unknown {
+  if (node?.type === "Literal") return node.value;
+  if (node?.type === "TemplateLiteral" && node.expressions.length === 0) return node.quasis[0].value.cooked;
+  return undefined;
+}
+
 /**
- * Whether a script that does not parse imports `k6` or `k6/...` before its error: its tokens read up to
- * the error, a string right after `import` or `from` naming a k6 module.
+ * Whether parsed script `ast` names a k6 module anywhere: an import or re-export, and a dynamic
+ * `import("k6/http")` or `require("k6/http")` too, so such a script is taken for the k6 script it is and
+ * its conversion refuses those forms at their lines (not read as a session script, whose options it lacks).
+ */
+export function namesK6Module(ast: Node, source: string): boolean {
+  const declared = ast.body.some((s: Node) =>
+    (s.type === "ImportDeclaration" || s.type === "ExportNamedDeclaration" ||
+      s.type === "ExportAllDeclaration") &&
+    isK6Module(s.source?.value)
+  );
+  if (declared) return true;
+  try {
+    let found = false;
+    walk.full(ast, (node: Node) => {
+      if (node.type === "ImportExpression") found ||= isK6Module(specifierOf(node.source));
+      else if (
+        node.type === "CallExpression" && node.callee.type === "Identifier" && node.callee.name === "require"
+      ) {
+        found ||= isK6Module(specifierOf(node.arguments[0]));
+      }
+    });
+    return found;
+  } catch {
+    // Nested past the walker's stack: the tokens tell (its conversion refuses the nesting at its line).
+    return importsK6ByTokens(source);
+  }
+}
+
+/**
+ * Whether a script that does not parse names `k6` or `k6/...` before its error: its tokens read up to
+ * the error, a string right after `import` or `from`, or as the first argument of `import(` or `require(`.
  */
 export function importsK6ByTokens(source: string): boolean {
   let previous = "";
@@ -239,11 +283,14 @@ export function importsK6ByTokens(source: string): boolean {
     for (const token of acorn.tokenizer(source, { ecmaVersion: "latest", sourceType: "module" })) {
       const value: unknown = (token as { value?: unknown }).value;
       if (
-        token.type === acorn.tokTypes.string && (previous === "import" || previous === "from") &&
-        (value === "k6" || String(value).startsWith("k6/"))
+        token.type === acorn.tokTypes.string &&
+        ["import", "from", "import(", "require("].includes(previous) &&
+        isK6Module(value)
       ) return true;
       previous = token.type === acorn.tokTypes._import
         ? "import"
+        : token.type === acorn.tokTypes.parenL && (previous === "import" || previous === "require")
+        ? `${previous}(`
         : token.type.label === "name"
         ? String(value)
         : "";

@@ -44,13 +44,39 @@ Deno.test("code from text, require, dynamic import: refused at their lines", () 
   refused(
     `export default async function () {\n  const m = await import("k6/http");\n}`,
     4,
-    /dynamic import\(\) is not converted/,
+    /dynamic import\(\) is not converted: use a static import at the top of the script \(import http from "k6\/http"\)/,
   );
   // A function of the script's own named eval is only a function.
   assertEquals(
     problems(`function eval2() {}\nconst require = (x) => x;\nexport default function () { require(1); }`),
     [],
   );
+});
+
+Deno.test("a script naming k6 only by import() or require() is a k6 script, refused at that line", () => {
+  const dynamic = `export default async function () {\n  const http = await import("k6/http");\n}\n`;
+  ok(isK6Source(dynamic));
+  ok(isK6Source("const http = require(`k6/http`);\nexport default function () {}\n"));
+  ok(isK6Source(`export { sleep } from "k6";\nexport default function () {}\n`));
+  // The same, in a script that does not parse: its tokens tell.
+  ok(isK6Source(`const k = await import("k6");\nexport default function () { (`));
+  ok(isK6Source(`const h = require("k6/http");\nexport default function () { (`));
+  // Other modules, and k6 named outside a module specifier, are not k6.
+  ok(
+    !isK6Source(
+      `const m = await import("./k6/x.js");\nconst s = "k6/http";\nexport default async () => {};\n`,
+    ),
+  );
+  ok(!isK6Source(`const m = require(name);\nexport default async () => {};\n`));
+  let found: string[] = [];
+  try {
+    convertK6(dynamic, "dyn.js", "/tmp");
+  } catch (err) {
+    if (!(err instanceof K6ConvertError)) throw err;
+    found = err.problems;
+  }
+  assertEquals(found.length, 1, found.join("\n"));
+  ok(/^dyn\.js:2: a dynamic import\(\) is not converted: use a static import/.test(found[0]), found[0]);
 });
 
 Deno.test("k6 calls at the top level (k6's init context) are refused; open() inside a function is not", () => {
