@@ -116,6 +116,14 @@ Deno.test("k6's codes by loadlab's error kinds", () => {
     "unexpected EOF",
   );
   assertEquals(code("tls", "certificate verify failed: unable to get local issuer certificate"), 1310);
+  const unknownCa =
+    "tls unknown-ca: the server's certificate is not signed by a trusted CA (pass --cacert FILE or --insecure)";
+  assertEquals(k6ErrorOf("tls", unknownCa), { code: 1310, text: "x509: unknown authority" });
+  assertEquals(
+    code("tls", "tls hostname: the server's certificate does not name the host (use --sni NAME)"),
+    1311,
+  );
+  assertEquals(k6ErrorOf("tls", "received fatal alert: HandshakeFailure").code, 1010);
   assertEquals(code("tls", "Hostname mismatch"), 1311);
   assertEquals(code("tls", "wrong version number"), 1300);
   assertEquals(code("h2-refused-stream", "RST_STREAM REFUSED_STREAM"), 1638);

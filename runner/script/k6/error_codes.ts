@@ -3,9 +3,10 @@
  * k6's `res.error_code` and `res.error` of a failed request, from the error kind and message loadlab
  * counted it under (session.ts `Response.failure`), in k6's codes and words (k6's
  * lib/netext/httpext/error_codes.go): 1050 request timeout, 1101 no such host, 1201 broken pipe, 1211 dial
- * timeout, 1212 connection refused, 1220 reset by peer, 1300-1311 TLS, 1610/1630/1650 plus 1 + the HTTP/2
- * error code for a GOAWAY, a stream error and a connection error; 1000 for a failure k6 has no code of its own
- * for (a connection closed early: Go's "EOF"). Read only when the script reads `error` or `error_code`.
+ * timeout, 1212 connection refused, 1220 reset by peer, 1300-1311 TLS (1010 for a server's handshake
+ * alert, as k6 gives it), 1610/1630/1650 plus 1 + the HTTP/2 error code for a GOAWAY, a stream error and
+ * a connection error; 1000 for a failure k6 has no code of its own for (a connection closed early: Go's
+ * "EOF"). Read only when the script reads `error` or `error_code`.
  */
 
 /** The HTTP/2 error codes by name (RFC 9113 7), as Go's http2.ErrCode prints them. */
@@ -71,14 +72,22 @@ export function k6ErrorOf(kind: string, message: string): K6Error {
       // Go's transport: no byte of the response (EOF), or a body cut short (unexpected EOF).
       return { code: 1000, text: m.includes("before the response began") ? "EOF" : "unexpected EOF" };
     case "tls":
+      // loadlab's verify failures say `tls unknown-ca:`, `tls hostname:`, `tls expired:` (tls/options.ts).
       if (
-        /unknown ca|unable to get local issuer|self.signed|unknownissuer|verify failed|unknown authority/
-          .test(m)
+        /unknown-ca|unknown ca|not signed by a trusted|local issuer|self.signed|unknown authority/.test(m)
       ) {
         return { code: 1310, text: "x509: unknown authority" };
       }
-      if (/hostname|ip address mismatch|notvalidforname|doesn't match|does not match/.test(m)) {
+      if (/^tls hostname|does not name the host|hostname mismatch|doesn't match/.test(m)) {
         return { code: 1311, text: "x509: certificate doesn't match hostname" };
+      }
+      // Go's x509 error has no code of its own in k6.
+      if (/^tls expired|expired/.test(m)) {
+        return { code: 1000, text: "x509: certificate has expired or is not yet valid" };
+      }
+      // The server's alert: k6 gives Go's `remote error` under 1010 (a net error it cannot place).
+      if (/fatal alert: handshakefailure|alert handshake failure/.test(m)) {
+        return { code: 1010, text: "remote error: tls: handshake failure" };
       }
       return { code: 1300, text: message === "" ? "tls: handshake failure" : message };
     case "goaway":
