@@ -2,8 +2,9 @@
  * Hostile k6 scripts through `loadlab run` as users run them: options of the wrong type (a stack trace)
  * and handleSummary answers that cannot be written (a folder, an empty name: a stack trace after the
  * run), or that throw as they are read (a Proxy's keys, a toJSON: an uncaught error), or a handleSummary
- * that throws (was exit 2, bad input, after the load). Each is refused
- * with its file:line or path and why, no stack trace; what a run wrote is kept. Loads are bounded counts.
+ * that throws (was exit 2, bad input, after the load), and a fail() of a value whose toString throws
+ * (counted as the bare thrown value, no line). Each is refused with its file:line or path and why, no stack
+ * trace; what a run wrote is kept. Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -118,3 +119,25 @@ export function handleSummary() { ${body} }
       assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0].flows[0].sessions, 2);
     }));
 }
+
+Deno.test("fail() of a value whose toString throws fails the iteration at its line, not as the bare value", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+import { fail } from "k6";
+export const options = { iterations: 2 };
+const hostile = { toString() { throw 7; } };
+export default function () {
+  http.get("${url}/");
+  fail(hostile);
+}
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    noStackTrace(run.text);
+    const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+    assertEquals(results.runs[0].errorMessages.script, {
+      [
+        `fail()'s message cannot be shown as text (its toString throws): give fail() a string, ` +
+        `e.g. fail("status was not 200") (script.js:7)`
+      ]: 2,
+    });
+  }));

@@ -6,7 +6,8 @@
  * worker's isolate with `Deno.exit` (named as such at once, its rate over the time it ran), a session
  * object kept past its session (its requests refused at their line, never sent on a connection another
  * session now owns), and sessions that throw values no describer expects or return thenables (each
- * counted, the worker whole). Loads are sub-second durations or small counts.
+ * counted, the worker whole) or check names whose toString throws (an error at the s.check line). Loads
+ * are sub-second durations or small counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
@@ -197,6 +198,25 @@ Deno.test("sessions that throw or reject values no describer expects (null, a th
       shown.some((m) => m.startsWith("a thrown object that cannot be shown as text")),
       JSON.stringify(shown),
     );
+  }));
+
+Deno.test("a check name whose toString throws fails its session at the s.check line, not as the bare thrown value", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 3,
+      connections: 1,
+      workers: 1,
+      gracefulStopMs: 200,
+      intervalMs: 100,
+      script: { path: script("hostile_check_names.ts") },
+    }));
+    assertEquals(run.errors.script, 3);
+    assertEquals(Object.keys(run.errorMessages?.script ?? {}), [
+      "s.check's name cannot be shown as text (its toString throws): " +
+      'name the check with a string, e.g. "status 200" (hostile_check_names.ts:13)',
+    ]);
   }));
 
 Deno.test("think times no timer can keep (NaN, Infinity, negative, text) fail their session at the line, never hold it", () =>

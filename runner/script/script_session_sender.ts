@@ -48,6 +48,7 @@ import {
   type ScriptSend,
   type SessionConnection,
 } from "./script_send.ts";
+import { scriptText } from "./script_text.ts";
 
 const NO_OPTIONS: RequestOptions = {};
 
@@ -445,7 +446,8 @@ export class SessionSender {
     const recorder = this.#recorder;
     if (recorder !== null) {
       const step = this.#step >= 0 ? this.#step : recorder.step(SESSION_STEP);
-      recorder.check(step, this.#sessions.names.shown(String(name)), Boolean(ok));
+      const text = scriptText(name, "s.check's name", 'name the check with a string, e.g. "status 200"');
+      recorder.check(step, this.#sessions.names.shown(text), Boolean(ok));
     }
     return Boolean(ok);
   }

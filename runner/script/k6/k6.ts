@@ -7,6 +7,7 @@
  */
 import { current } from "./runtime.ts";
 import { flushMetrics } from "./metrics.ts";
+import { scriptText } from "../script_text.ts";
 
 /** Judges every condition of `sets` on `value`; counts each under its name; true when all passed. */
 export function check(
@@ -45,8 +46,10 @@ export async function group<T>(_name: string, body: () => T | Promise<T>): Promi
 }
 
 /** Ends the iteration with `message` (k6's fail). */
-export function fail(message = ""): never {
-  throw new Error(message);
+export function fail(message: unknown = ""): never {
+  throw new Error(
+    scriptText(message, "fail()'s message", 'give fail() a string, e.g. fail("status was not 200")'),
+  );
 }
 
 /** k6's `randomSeed`: refused when called (loadlab's sessions share Math.random across VUs). */
