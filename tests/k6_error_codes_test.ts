@@ -12,6 +12,7 @@ import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { k6ErrorOf } from "../runner/script/k6/error_codes.ts";
+import { fetchFailed } from "../runner/script/k6/response.ts";
 
 Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
@@ -134,4 +135,21 @@ Deno.test("k6's codes by loadlab's error kinds", () => {
     "http2: received GoAway with http2 ErrCode ENHANCE_YOUR_CALM",
   );
   assertEquals(code("goaway", "GOAWAY ENHANCE_YOUR_CALM"), 1622);
+});
+
+Deno.test("outside a session (setup, teardown) a failed fetch reads as k6's code too", async () => {
+  const codeOf = async (url: string, init?: RequestInit) => {
+    const failure = await fetch(url, init).then((r) => {
+      r.body?.cancel();
+      return undefined;
+    }, (err) => fetchFailed(err).failure);
+    return failure === undefined ? 0 : k6ErrorOf(failure.kind, failure.message).code;
+  };
+  assertEquals(await codeOf(`http://127.0.0.1:${closedPort()}/`), 1212);
+  const slow = holdingServer();
+  try {
+    assertEquals(await codeOf(`http://127.0.0.1:${slow.port}/`, { signal: AbortSignal.timeout(200) }), 1050);
+  } finally {
+    slow.close();
+  }
 });

@@ -180,7 +180,9 @@ function select(value: unknown, selector: string): unknown {
  * Deno's message (a timeout by its signal), so `res.error_code` says what k6's would.
  */
 export function fetchFailed(err: unknown): Response {
-  const message = err instanceof Error ? err.message : String(err);
+  // Deno's fetch says "fetch failed" and why in its cause.
+  const cause = err instanceof Error && err.cause !== undefined ? `: ${String(err.cause)}` : "";
+  const message = (err instanceof Error ? err.message : String(err)) + cause;
   const kind = err instanceof DOMException && err.name === "TimeoutError"
     ? "timeout"
     : /certificate|tls|handshake/i.test(message)
