@@ -47,7 +47,8 @@ export const ENHANCE_YOUR_CALM = 0xb;
 export const INADEQUATE_SECURITY = 0xc;
 export const HTTP_1_1_REQUIRED = 0xd;
 
-const ERROR_NAMES = [
+/** The error codes' names (RFC 9113 7), by code. */
+export const ERROR_NAMES: readonly string[] = [
   "NO_ERROR",
   "PROTOCOL_ERROR",
   "INTERNAL_ERROR",

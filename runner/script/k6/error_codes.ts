@@ -8,24 +8,7 @@
  * a connection error; 1000 for a failure k6 has no code of its own for (a connection closed early: Go's
  * "EOF"). Read only when the script reads `error` or `error_code`.
  */
-
-/** The HTTP/2 error codes by name (RFC 9113 7), as Go's http2.ErrCode prints them. */
-const H2_CODES = [
-  "NO_ERROR",
-  "PROTOCOL_ERROR",
-  "INTERNAL_ERROR",
-  "FLOW_CONTROL_ERROR",
-  "SETTINGS_TIMEOUT",
-  "STREAM_CLOSED",
-  "FRAME_SIZE_ERROR",
-  "REFUSED_STREAM",
-  "CANCEL",
-  "COMPRESSION_ERROR",
-  "CONNECT_ERROR",
-  "ENHANCE_YOUR_CALM",
-  "INADEQUATE_SECURITY",
-  "HTTP_1_1_REQUIRED",
-];
+import { ERROR_NAMES } from "../../../http2/frames.ts";
 
 /** A failed request as k6 shows it. */
 export interface K6Error {
@@ -35,12 +18,12 @@ export interface K6Error {
 
 /** The HTTP/2 error code a message names (`RST_STREAM CANCEL`, `GOAWAY ENHANCE_YOUR_CALM`), else `fallback`. */
 function h2CodeIn(message: string, fallback: string): string {
-  for (const name of H2_CODES) if (message.includes(name)) return name;
+  for (const name of ERROR_NAMES) if (message.includes(name)) return name;
   return fallback;
 }
 
 function h2Error(base: number, words: string, name: string): K6Error {
-  return { code: base + 1 + H2_CODES.indexOf(name), text: `http2: ${words} with http2 ErrCode ${name}` };
+  return { code: base + 1 + ERROR_NAMES.indexOf(name), text: `http2: ${words} with http2 ErrCode ${name}` };
 }
 
 /** k6's code and text of a request that failed as `kind` with `message` (loadlab's). */
