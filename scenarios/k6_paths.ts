@@ -30,7 +30,7 @@ export class K6Paths {
 
   /** `issues` at the options' paths; the word naming loadlab's field at a message's start too. */
   issues(issues: readonly Issue[]): Issue[] {
-    return issues.map((issue) => {
+    const told = issues.map((issue) => {
       const found = this.#optionPath(issue.path);
       if (found === undefined) return issue;
       const { at, exact } = found;
@@ -40,6 +40,9 @@ export class K6Paths {
         : issue.message;
       return { path: at, message };
     });
+    // One option behind several fields (tlsVersion: each load's minVersion and maxVersion) is told once.
+    const seen = new Set<string>();
+    return told.filter((i) => !seen.has(`${i.path}: ${i.message}`) && seen.add(`${i.path}: ${i.message}`));
   }
 
   /** The option behind `path`: its own, else its nearest holder's (with the rest of the path if inner). */

@@ -69,3 +69,17 @@ Deno.test("scenarios: each load's fields at its scenario's options; loads run to
     ],
   );
 });
+
+Deno.test("an option behind several fields (tlsVersion: each load's min and max) is told once", () => {
+  const options = {
+    tlsVersion: "tls9",
+    scenarios: {
+      a: { executor: "constant-vus", vus: 1, duration: "1s" },
+      b: { executor: "constant-vus", vus: 1, duration: "1s" },
+    },
+  };
+  const issues = ["a", "b"].flatMap((load) =>
+    ["minVersion", "maxVersion"].map((f): [string, string] => [`loads.${load}.tls.${f}`, "not tls9"])
+  );
+  assertEquals(told(options, issues), [["options.tlsVersion", "not tls9"]]);
+});

@@ -48,11 +48,11 @@ function placeholderUrlOf(target: PlannedRun["target"]): string {
  */
 export function checkPlan(plan: Plan): Issue[] {
   const seen = new Map<string, Issue>();
-  for (const run of [...plan.runs, ...plan.searches.map((s) => s.base)]) {
-    const parsed = attackConfigSchema.safeParse({ ...run.attack, url: placeholderUrlOf(run.target) });
+  for (const { run, at } of checkedAttacks(plan)) {
+    const parsed = attackConfigSchema.safeParse({ ...at.attack, url: placeholderUrlOf(run.target) });
     if (parsed.success) continue;
     for (const issue of issuesOf(parsed.error, attackConfigSchema)) {
-      const path = filePath(plan, run, issue.path);
+      const path = filePath(plan, at, issue.path);
       if (!seen.has(path + issue.message)) {
         seen.set(path + issue.message, { path, message: `${issue.message} (in run ${run.name})` });
       }
@@ -60,6 +60,19 @@ export function checkPlan(plan: Plan): Issue[] {
   }
   for (const issue of targetIssues(plan)) if (!seen.has(issue.path)) seen.set(issue.path, issue);
   return [...seen.values()];
+}
+
+/**
+ * Each attack a run starts, with the run whose load names it: loads run together (`together:`) are each
+ * checked as their own load, as each starts its own workers (the run's attack is only the first's, so a
+ * second load's zero duration was found by the engine as the load started, naming no file or load).
+ */
+function checkedAttacks(plan: Plan): Array<{ run: PlannedRun; at: PlannedRun }> {
+  return [...plan.runs, ...plan.searches.map((s) => s.base)].flatMap((run) =>
+    run.parts === undefined || run.parts.length === 0
+      ? [{ run, at: run }]
+      : run.parts.map((part) => ({ run, at: { ...run, load: part.name, attack: part.attack } }))
+  );
 }
 
 /**

@@ -247,6 +247,13 @@ export const FIELDS: Case[] = [
     names: [/together: 65 load workers would run at once, at most 64 in a run/],
   },
   {
+    // Each load run together is checked as its own, not only the first (the run's attack).
+    name: "a second load run together with a zero duration",
+    yaml: (c) =>
+      `name: tog\ntargets:\n  t: { url: "${c.url}" }\nloads:\n  a: { model: connections, connections: 1, duration: 1s }\n  b: { model: connections, connections: 1, duration: 0s }\ntogether: { a: 0s, b: 0s }\n`,
+    names: [/loads\.b\.duration: duration must be > 0 \(in run t\/a\+b\)/],
+  },
+  {
     name: "flow think without unit",
     yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],

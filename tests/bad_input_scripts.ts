@@ -128,6 +128,31 @@ export const SCRIPTS: Case[] = [
     names: [/sc\.js: options\.scenarios\.b\.stages\[1\]\.duration: stage duration must be > 0/],
   },
   {
+    name: "run a k6 script whose second scenario's duration is 0s",
+    args: run(
+      k6Script(
+        "second.js",
+        (u) =>
+          `export const options = { scenarios: { a: { executor: "constant-vus", vus: 1, duration: "1s" }, b: { executor: "constant-vus", vus: 1, duration: "0s" } } };\nexport default function () { http.get("${u}"); }\n`,
+      ),
+    ),
+    names: [/second\.js: options\.scenarios\.b\.duration: duration must be > 0/],
+  },
+  {
+    name: "run a k6 script whose tlsVersion is unknown (two fields of each of two loads)",
+    args: run(
+      k6Script(
+        "tls9.js",
+        (u) =>
+          `export const options = { tlsVersion: "tls9", scenarios: { a: { executor: "constant-vus", vus: 1, duration: "1s" }, b: { executor: "constant-vus", vus: 1, duration: "1s" } } };\nexport default function () { http.get("${u}"); }\n`,
+      ),
+    ),
+    // Once, at the option.
+    names: [
+      /tls9\.js: options\.tlsVersion: expected one of "tls1\.0", "tls1\.1", "tls1\.2", "tls1\.3", found "tls9"/,
+    ],
+  },
+  {
     name: "run a k6 script whose SharedArray function throws as it loads",
     args: run(
       k6Script(
