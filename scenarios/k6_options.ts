@@ -187,7 +187,14 @@ interface ScenarioReader {
 function scenarioReader(sc: Options, path: Array<string | number>, problem: Problem): ScenarioReader {
   const at = (key: string) => [...path, key];
   const duration = (key: string) => sc[key] === undefined ? undefined : k6Duration(sc[key], at(key), problem);
-  const unitMs = () => Number(k6Duration(sc.timeUnit ?? "1s", at("timeUnit"), problem)?.slice(0, -2));
+  // Read once, when a rate is: a timeUnit of 0 would make every rate Infinity (null in the experiment).
+  let unit: number | undefined;
+  const unitMs = () => {
+    if (unit !== undefined) return unit;
+    unit = Number(k6Duration(sc.timeUnit ?? "1s", at("timeUnit"), problem)?.slice(0, -2));
+    if (unit === 0) problem(at("timeUnit"), 'timeUnit must be more than 0, e.g. "1s"');
+    return unit;
+  };
   const maxConnections = (sc.maxVUs ?? sc.preAllocatedVUs) as number | undefined;
   return {
     sc,

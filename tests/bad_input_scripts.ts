@@ -153,6 +153,17 @@ export const SCRIPTS: Case[] = [
     ],
   },
   {
+    name: "run a k6 script whose arrival rate is per a timeUnit of 0s",
+    args: run(
+      k6Script(
+        "unit.js",
+        (u) =>
+          `export const options = { scenarios: { a: { executor: "ramping-arrival-rate", timeUnit: "0s", preAllocatedVUs: 1, stages: [{ duration: "1s", target: 2 }, { duration: "1s", target: 1 }] } } };\nexport default function () { http.get("${u}"); }\n`,
+      ),
+    ),
+    names: [/unit\.js: options\.scenarios\.a\.timeUnit: timeUnit must be more than 0, e.g\. "1s"/],
+  },
+  {
     name: "run a k6 script whose SharedArray function throws as it loads",
     args: run(
       k6Script(
