@@ -35,9 +35,14 @@ export class K6Paths {
       if (found === undefined) return issue;
       const { at, exact } = found;
       const field = lastKey(issue.path), option = lastKey(at);
-      const message = exact && field && option && issue.message.startsWith(`${field} `)
-        ? option + issue.message.slice(field.length)
-        : issue.message;
+      // The run's name (`app/a+b`) is loadlab's, not the script's: the path names the scenario.
+      const text = issue.message.replace(/ \(in run [^()]*\)$/, "");
+      // loadlab's word for the field, where the message starts with it or quotes it as a key (`at most
+      // connections: 100`), is the option's.
+      const message = exact && field && option && field !== option
+        ? (text.startsWith(`${field} `) ? option + text.slice(field.length) : text)
+          .replaceAll(`${field}: `, `${option}: `)
+        : text;
       return { path: at, message };
     });
     // One option behind several fields (tlsVersion: each load's minVersion and maxVersion) is told once.

@@ -33,9 +33,16 @@ Deno.test("the shortcut options: each load field and threshold is told at the op
       ["targets.app.url", "not a URL"],
     ],
   );
-  assertEquals(told({ vus: 2, duration: "1s" }, [["loads.k6.connections", "connections must be >= 1"]]), [
-    ["options.vus", "vus must be >= 1"],
-  ]);
+  assertEquals(
+    told({ vus: 2, duration: "1s" }, [
+      ["loads.k6.connections", "connections must be >= 1"],
+      ["loads.k6.connections", "2 needs 2 sockets; use at most connections: 1 (in run app/k6)"],
+    ]),
+    [
+      ["options.vus", "vus must be >= 1"],
+      ["options.vus", "2 needs 2 sockets; use at most vus: 1"],
+    ],
+  );
 });
 
 Deno.test("scenarios: each load's fields at its scenario's options; loads run together at the scenarios", () => {
@@ -54,7 +61,7 @@ Deno.test("scenarios: each load's fields at its scenario's options; loads run to
       ["loads.b.maxConnections", "x"],
       ["loads.c.duration", "x"],
       ["loads.c.requests", "x"],
-      ['loads["a+b+c"].duration', "duration must be > 0"],
+      ['loads["a+b+c"].duration', "duration must be > 0 (in run app/a+b+c)"],
       ["together.b", "x"],
     ]),
     [
