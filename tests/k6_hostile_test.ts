@@ -2,8 +2,8 @@
  * Hostile k6 scripts through `loadlab run` as users run them: options of the wrong type (a stack trace)
  * and handleSummary answers that cannot be written (a folder, an empty name: a stack trace after the
  * run), or that throw as they are read (a Proxy's keys, a toJSON: an uncaught error), or a handleSummary
- * that throws (was exit 2, bad input, after the load), and a fail() of a value whose toString throws
- * (counted as the bare thrown value, no line). Each is refused with its file:line or path and why, no stack
+ * that throws (was exit 2, bad input, after the load), a fail() of a value whose toString throws and a
+ * check() of a Proxy whose traps throw (each counted as the bare thrown value, no line). Each is refused with its file:line or path and why, no stack
  * trace; what a run wrote is kept. Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -138,6 +138,28 @@ export default function () {
       [
         `fail()'s message cannot be shown as text (its toString throws): give fail() a string, ` +
         `e.g. fail("status was not 200") (script.js:7)`
+      ]: 2,
+    });
+  }));
+
+Deno.test("check() of conditions a Proxy's traps throw fails the iteration at its line, not as the bare value", () =>
+  withTarget(async (url) => {
+    const dir = scriptIn(`import http from "k6/http";
+import { check } from "k6";
+export const options = { iterations: 2 };
+const sets = new Proxy({}, { ownKeys() { throw 7; } });
+export default function () {
+  const res = http.get("${url}/");
+  check(res, sets);
+}
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    noStackTrace(run.text);
+    const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
+    assertEquals(results.runs[0].errorMessages.script, {
+      [
+        `check()'s conditions cannot be read (reading them throws): give check() an object of name: condition, ` +
+        `e.g. { "status 200": (r) => r.status === 200 } (script.js:7)`
       ]: 2,
     });
   }));

@@ -17,13 +17,36 @@ export function check(
 ): boolean {
   const s = current()?.s;
   let all = true;
-  for (const name of Object.keys(sets)) {
-    const condition = sets[name];
+  let names: string[];
+  try {
+    names = Object.keys(sets);
+  } catch (err) {
+    throw unreadable(err);
+  }
+  for (const name of names) {
+    let condition: unknown;
+    try {
+      condition = sets[name];
+    } catch (err) {
+      throw unreadable(err);
+    }
     const ok = Boolean(typeof condition === "function" ? condition(value) : condition);
     s?.check(ok, name);
     all &&= ok;
   }
   return all;
+}
+
+/**
+ * What reading check()'s conditions threw. A Proxy whose traps throw a bare value (no stack) would be
+ * counted as that value with no line; it becomes a TypeError, whose stack names the script's line.
+ */
+function unreadable(err: unknown): unknown {
+  if (err instanceof Error) return err;
+  return new TypeError(
+    "check()'s conditions cannot be read (reading them throws): give check() an object of name: condition, " +
+      'e.g. { "status 200": (r) => r.status === 200 }',
+  );
 }
 
 /**
