@@ -254,6 +254,13 @@ export const FIELDS: Case[] = [
     names: [/loads\.b\.duration: duration must be > 0 \(in run t\/a\+b\)/],
   },
   {
+    // Shown escaped: a zero-width space would make the line name what looks like a valid "app".
+    name: "target name with a zero-width space",
+    yaml: (c) =>
+      `name: zw\ntargets:\n  "a\\u200bpp": { url: "${c.url}" }\nloads:\n  l: { model: count, requests: 1, connections: 1 }\n`,
+    names: [/targets\["a\\u200bpp"\]: target names use letters, digits/],
+  },
+  {
     name: "flow think without unit",
     yaml: add("flows: [{name: f, steps: [{think: 5}]}]\n"),
     names: [/flows\[0\]\.steps\[0\]\.think: expected a duration/],

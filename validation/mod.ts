@@ -56,10 +56,18 @@ export function formatPath(path: readonly Key[]): string {
   for (const key of path) {
     if (typeof key === "number") out += `[${key}]`;
     else if (typeof key === "string" && /^[A-Za-z_$][\w$-]*$/.test(key)) out += out ? `.${key}` : key;
-    else out += `[${JSON.stringify(String(key))}]`;
+    else out += `[${JSON.stringify(String(key)).replace(UNSEEN, escaped)}]`;
   }
   return out || "(root)";
 }
+
+/**
+ * What a key may hold that shows nothing or reorders what follows (C1 controls, bidi marks, overrides and
+ * isolates, zero-width characters, line and paragraph separators; JSON escapes the C0 ones): written as
+ * `\uXXXX`, so `targets["a\u200bpp"]` is not shown as a valid `targets["app"]`.
+ */
+const UNSEEN = /[\u0080-\u009f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/g;
+const escaped = (c: string) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`;
 
 function convert(issue: RawIssue, prefix: Key[], schema?: Schema): Issue[] {
   const path = [...prefix, ...issue.path];

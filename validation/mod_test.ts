@@ -30,6 +30,8 @@ Deno.test("formatPath: dots for names, brackets for indices and odd keys, (root)
   assert.equal(formatPath(["loads", "burst", "phases", 1, "rampTo"]), "loads.burst.phases[1].rampTo");
   assert.equal(formatPath(["targets", "my-app", "port"]), "targets.my-app.port");
   assert.equal(formatPath(["sweeps", 0, "query.ms"]), 'sweeps[0]["query.ms"]');
+  // A key's invisible characters are shown escaped, never as the plain key they would look like.
+  assert.equal(formatPath(["targets", "a\u200bpp\u202e"]), 'targets["a\\u200bpp\\u202e"]');
   assert.equal(formatPath([0]), "[0]");
   assert.equal(formatPath([]), "(root)");
 });
