@@ -163,9 +163,18 @@ function shortcutLoad(o: Options, problem: Problem): Record<string, unknown> {
 function stagesOf(stages: unknown, path: Array<string | number>, problem: Problem) {
   if (!Array.isArray(stages)) return problem(path, "stages is a list of { duration, target }"), [];
   return stages.map((s, k) => ({
-    duration: k6Duration(s.duration, [...path, k, "duration"], problem),
+    duration: stageDuration(s.duration, [...path, k, "duration"], problem),
     target: s.target,
   }));
+}
+
+/**
+ * A stage's duration: k6 takes a stage of 0s as a jump to its target (a common way to start a ramp at a
+ * level), which a ramp's 1 ms is here, as the start stage's is.
+ */
+function stageDuration(value: unknown, path: Array<string | number>, problem: Problem): string | undefined {
+  const duration = k6Duration(value, path, problem);
+  return duration === "0ms" ? "1ms" : duration;
 }
 
 /** Keys every executor takes: `tags` and `env` are the runtime's (runner/script/k6/runtime.ts). */
@@ -276,7 +285,7 @@ function arrivalPhases(r: ScenarioReader): Array<Record<string, unknown>> {
   let from = r.perSec(sc.startRate ?? 0);
   return (Array.isArray(sc.stages) ? sc.stages : []).map((s: Options, k: number) => {
     const phase = {
-      duration: k6Duration(s.duration, [...r.at("stages"), k, "duration"], r.problem),
+      duration: stageDuration(s.duration, [...r.at("stages"), k, "duration"], r.problem),
       rate: from,
       rampTo: r.perSec(s.target),
     };

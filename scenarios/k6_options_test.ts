@@ -233,3 +233,34 @@ Deno.test("several scenarios are loads run together, each from its startTime; on
     { a: "5000ms" },
   );
 });
+
+Deno.test("a stage of 0s is k6's jump to its target: a 1 ms ramp, for VUs and for arrival rates", () => {
+  assertEquals(
+    mapped({ stages: [{ duration: "0s", target: 10 }, { duration: "5s", target: 10 }] }).loads.k6,
+    {
+      model: "connections",
+      stages: [{ duration: "1ms", target: 1 }, { duration: "1ms", target: 10 }, {
+        duration: "5000ms",
+        target: 10,
+      }],
+    },
+  );
+  const rate = mapped({
+    scenarios: {
+      s: {
+        executor: "ramping-arrival-rate",
+        startRate: 5,
+        stages: [{ duration: "2s", target: 5 }, { duration: "0s", target: 50 }, {
+          duration: "2s",
+          target: 50,
+        }],
+        maxVUs: 10,
+      },
+    },
+  }).loads.s;
+  assertEquals(rate.phases, [
+    { duration: "2000ms", rate: 5, rampTo: 5 },
+    { duration: "1ms", rate: 5, rampTo: 50 },
+    { duration: "2000ms", rate: 50, rampTo: 50 },
+  ]);
+});
