@@ -6,7 +6,7 @@
  * script names a check by each response's code and text, so the test reads what the script saw. Every
  * load is bounded: one VU, two iterations.
  */
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import net from "node:net";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
@@ -98,6 +98,12 @@ Deno.test("k6's error codes and texts for a timeout, a refused connect and a res
       ["reset 1220 read: connection reset by peer", 2],
       ["timeout 1050 request timeout", 2],
     ]);
+    // The results say the request's own timeout, not the run's.
+    const timeouts = Object.keys(run.errorMessages?.timeout ?? {});
+    ok(
+      timeouts.length > 0 && timeouts.every((m) => m.includes("within 300 ms")),
+      JSON.stringify(run.errorMessages),
+    );
   } finally {
     slow.close();
     reset.close();

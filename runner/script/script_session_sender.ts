@@ -44,6 +44,7 @@ import {
   encodeScriptRequest,
   exchangeKeptInto,
   overlapRefusal,
+  ownDeadline,
   ScriptRequestError,
   type ScriptSend,
   type SessionConnection,
@@ -228,7 +229,7 @@ export class SessionSender {
 
   #writeInto(sent: ScriptSend["sent"], timeoutMs: number | undefined): void {
     exchangeKeptInto(this.#conn!, this.#sendMs = this.#sendTime(), sent, this);
-    this.#deadline(timeoutMs);
+    ownDeadline(this.#conn!, timeoutMs);
   }
 
   /** A request's promise's executor: its resolver is kept for the request's end. */
@@ -385,16 +386,8 @@ export class SessionSender {
 
   #write(sent: ScriptGrpcCall, timeoutMs: number | undefined): Promise<number> {
     const exchange = sent.exchange(this.#sendMs = this.#sendTime());
-    this.#deadline(timeoutMs);
+    ownDeadline(this.#conn!, timeoutMs);
     return exchange;
-  }
-
-  /** The request just sent has a timeout of its own: its deadline counts from now. */
-  #deadline(timeoutMs: number | undefined): void {
-    const conn = this.#conn!;
-    if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
-      conn.deadlineMs = performance.now() + timeoutMs;
-    }
   }
 
   /** The request in flight ended: cut the session if the run ended meanwhile. */

@@ -22,6 +22,7 @@ import {
   batchLimit,
   encodeScriptRequest,
   exchangeKept,
+  ownDeadline,
   type ScriptSend,
   type SessionConnection,
 } from "./script_send.ts";
@@ -126,9 +127,7 @@ export class SessionSides {
     const conn = x.conn;
     x.sendMs = this.host.sendMs();
     const exchange = exchangeKept(conn, x.sendMs, sent);
-    if (timeoutMs !== undefined && conn.deadlineMs !== Infinity) {
-      conn.deadlineMs = performance.now() + timeoutMs;
-    }
+    ownDeadline(conn, timeoutMs);
     return exchange;
   }
 

@@ -202,7 +202,7 @@ export class Connection extends ConnectionIo implements StepConnection {
     const nowMs = performance.now();
     if (TRACE_CONN) traceConn(this.id, -1, "failed", timedOut ? "timeout" : errorMessage(writeError ?? err));
     if (timedOut) {
-      const message = responseTimeoutMessage(this.shared.timeoutMs, err, this.#arrivedBytes);
+      const message = responseTimeoutMessage(this.exchangeTimeoutMs, err, this.#arrivedBytes);
       this.#countFailed(nowMs, "timeout", message, count);
     } else if (writeError !== null) {
       this.#countFailed(nowMs, classifyError(writeError, "write"), errorMessage(writeError), count);

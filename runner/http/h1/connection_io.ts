@@ -40,6 +40,8 @@ const CATCH = (resolve: (done: number) => void) => {
 export abstract class ConnectionIo implements LoadConnection, InlineReader {
   /** Watchdog deadline (performance.now() ms) of the exchange in progress; Infinity when idle. */
   deadlineMs = Infinity;
+  /** The exchange's timeout (the run's, or a script request's own): what its failure says. */
+  exchangeTimeoutMs = 0;
   /** Set by the watchdog before it aborts the socket, so the failed read is counted as a timeout. */
   timedOut = false;
   /** `performance.now()` when the last exchange ended: closed loops reuse it instead of asking again. */
@@ -298,6 +300,7 @@ export abstract class ConnectionIo implements LoadConnection, InlineReader {
     this.done = this.answered = 0;
     this.active = true;
     this.deadlineMs = sentMs + shared.timeoutMs;
+    this.exchangeTimeoutMs = shared.timeoutMs;
     this.timedOut = false;
     this.#writing = bytes;
     this.#writeOffset = 0;
