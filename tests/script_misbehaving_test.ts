@@ -36,6 +36,19 @@ const load = (
     script: { path },
   });
 
+/** `requests` sessions of script `name`, one at a time on one connection. */
+const counted = (url: string, name: string, requests: number) =>
+  parseAttackConfig({
+    url,
+    model: "count",
+    requests,
+    connections: 1,
+    workers: 1,
+    gracefulStopMs: 200,
+    intervalMs: 100,
+    script: { path: script(name) },
+  });
+
 for (const protocol of ["http1", "h2c"] as const) {
   for (const transport of ["deno", "epoll"] as const) {
     Deno.test(`requests a session does not await (${protocol}, ${transport}): no connection each, a script error at the line`, () =>
@@ -173,16 +186,7 @@ Deno.test("a module that exits as a load worker imports it: refused before the l
 
 Deno.test("sessions that throw or reject values no describer expects (null, a throwing toString, a Proxy) fail and are counted; thenables are awaited", () =>
   withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "count",
-      requests: 18,
-      connections: 1,
-      workers: 1,
-      gracefulStopMs: 200,
-      intervalMs: 100,
-      script: { path: script("hostile_throws.ts") },
-    }));
+    const run = await runAttack(counted(url, "hostile_throws.ts", 18));
     const flow = run.flows![0];
     // Every session counted: the 14 that threw failed, the thenable that sent and the one whose then
     // threw as theirs are (7 sends and 1 throw of 9 each round).
@@ -202,16 +206,7 @@ Deno.test("sessions that throw or reject values no describer expects (null, a th
 
 Deno.test("a check name whose toString throws fails its session at the s.check line, not as the bare thrown value", () =>
   withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "count",
-      requests: 3,
-      connections: 1,
-      workers: 1,
-      gracefulStopMs: 200,
-      intervalMs: 100,
-      script: { path: script("hostile_check_names.ts") },
-    }));
+    const run = await runAttack(counted(url, "hostile_check_names.ts", 3));
     assertEquals(run.errors.script, 3);
     assertEquals(Object.keys(run.errorMessages?.script ?? {}), [
       "s.check's name cannot be shown as text (its toString throws): " +
@@ -222,16 +217,7 @@ Deno.test("a check name whose toString throws fails its session at the s.check l
 Deno.test("think times no timer can keep (NaN, Infinity, negative, text) fail their session at the line, never hold it", () =>
   withTarget(async (url) => {
     const startedMs = performance.now();
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "count",
-      requests: 10,
-      connections: 1,
-      workers: 1,
-      gracefulStopMs: 200,
-      intervalMs: 100,
-      script: { path: script("bad_sleeps.ts") },
-    }));
+    const run = await runAttack(counted(url, "bad_sleeps.ts", 10));
     // A NaN sleep was due at NaN and never woke: the count held until its 10 minute max duration.
     ok(performance.now() - startedMs < 20_000, `${performance.now() - startedMs} ms`);
     const flow = run.flows![0];
@@ -248,16 +234,7 @@ Deno.test("think times no timer can keep (NaN, Infinity, negative, text) fail th
 
 Deno.test("request options of the wrong type (a Symbol name, a NaN timeout, a Blob body) fail their session at the line, nothing sent", () =>
   withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "count",
-      requests: 9,
-      connections: 1,
-      workers: 1,
-      gracefulStopMs: 200,
-      intervalMs: 100,
-      script: { path: script("bad_options.ts") },
-    }));
+    const run = await runAttack(counted(url, "bad_options.ts", 9));
     const flow = run.flows![0];
     assertEquals([flow.sessions, flow.completed, flow.failed, run.requests], [9, 1, 8, 1]);
     const messages = Object.keys(run.errorMessages?.script ?? {});
@@ -274,16 +251,7 @@ Deno.test("request options of the wrong type (a Symbol name, a NaN timeout, a Bl
 
 Deno.test("s.cookies.set of a name or value with a line break fails the session at the line, nothing sent", () =>
   withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "count",
-      requests: 3,
-      connections: 1,
-      workers: 1,
-      gracefulStopMs: 200,
-      intervalMs: 100,
-      script: { path: script("bad_cookies.ts") },
-    }));
+    const run = await runAttack(counted(url, "bad_cookies.ts", 3));
     const flow = run.flows![0];
     assertEquals([flow.sessions, flow.completed, flow.failed, run.requests], [3, 1, 2, 1]);
     const messages = Object.keys(run.errorMessages?.script ?? {});
@@ -293,16 +261,7 @@ Deno.test("s.cookies.set of a name or value with a line break fails the session 
 
 Deno.test("a path or header name with a line break is refused with its reason on the one line, quoted", () =>
   withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "count",
-      requests: 2,
-      connections: 1,
-      workers: 1,
-      gracefulStopMs: 200,
-      intervalMs: 100,
-      script: { path: script("bad_paths.ts") },
-    }));
+    const run = await runAttack(counted(url, "bad_paths.ts", 2));
     assertEquals(run.requests, 0);
     // The line was cut at the path's own line break: "/a  (bad_paths.ts:5)", its reason lost.
     assertEquals(Object.keys(run.errorMessages?.script ?? {}).sort(), [
