@@ -7,26 +7,8 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
+import { runK6Fixture as runIn } from "./k6_run.ts";
 import { EPOLL_TLS_BLOCKER, withTlsTarget } from "./tls_fixtures.ts";
-
-const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
-const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
-
-/** `loadlab run SCRIPT --target app=URL` in a fresh folder: exit code, output, results.json, the folder. */
-async function runIn(script: string, url: string) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-fidelity-" });
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", fixture(script)]
-      .concat(["--target", `app=${url}`, "--out-dir", "out"]),
-    cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
-  return { code: out.code, text, results, dir };
-}
 
 Deno.test("abortOnFail on a custom Rate stops the run live, after its delayAbortEval", () =>
   withTarget(async (url) => {

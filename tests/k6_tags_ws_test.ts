@@ -6,25 +6,7 @@
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
-
-const fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
-const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
-
-/** `loadlab run SCRIPT --target app=URL` in a fresh folder: exit code, output, results.json, the folder. */
-async function runIn(script: string, url: string) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-tags-" });
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", fixture(script)]
-      .concat(["--target", `app=${url}`, "--out-dir", "out"]),
-    cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  const results = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`));
-  return { code: out.code, text, results, dir };
-}
+import { runK6Fixture as runIn } from "./k6_run.ts";
 
 Deno.test("k6 thresholds by tag: a request's own, the options', the scenario's and its name", () =>
   withTarget(async (url) => {

@@ -5,28 +5,17 @@
  */
 import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { EPOLL_TLS_BLOCKER, withTlsTarget } from "./tls_fixtures.ts";
+import { runK6Fixture } from "./k6_run.ts";
 import { tlsNamesOf } from "../runner/script/k6/tls_info.ts";
-
-const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
 
 Deno.test({
   name: "res.tls_version and res.tls_cipher_suite say what the connection negotiated, as k6 spells them",
   ignore: EPOLL_TLS_BLOCKER !== null,
   fn: () =>
     withTlsTarget(async (port) => {
-      const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-tls-" });
-      const script = new URL("./fixtures/k6/tls_names.js", import.meta.url).pathname;
-      const out = await new Deno.Command(Deno.execPath(), {
-        args: ["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", script]
-          .concat(["--target", `app=https://127.0.0.1:${port}`, "--out-dir", "out"]),
-        cwd: dir,
-        env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
-        stdout: "piped",
-        stderr: "piped",
-      }).output();
-      const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-      assertEquals(out.code, 0, text);
-      const run = JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0];
+      const { code, text, results, dir } = await runK6Fixture("tls_names.js", `https://127.0.0.1:${port}`);
+      assertEquals(code, 0, text);
+      const run = results.runs[0];
       const checks = run.flows[0].steps.flatMap((s: { checks?: unknown[] }) => s.checks ?? []);
       assertEquals(checks.map((c: { name: string; passed: number }) => [c.name, c.passed]), [
         ["is TLSv1.2", 2],
