@@ -7,15 +7,12 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
-import { withTarget } from "./helpers.ts";
-import { checksOf, cookieServer } from "./fixtures/cookie_origin.ts";
+import { checksOf, withOrigins } from "./fixtures/cookie_origin.ts";
 
 Deno.env.set("XDG_CACHE_HOME", Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" }));
 
 Deno.test("a k6 script's http.batch in parallel, and its second origin", () =>
-  withTarget(async (url) => {
-    const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, cookieServer);
-    const origin = `http://127.0.0.1:${other.addr.port}`;
+  withOrigins(async (url, origin) => {
     Deno.env.set("K6_OTHER", origin);
     try {
       const path = new URL("./fixtures/k6/batch_origins.js", import.meta.url).pathname;
@@ -39,6 +36,5 @@ Deno.test("a k6 script's http.batch in parallel, and its second origin", () =>
       assertEquals(steps, { "GET /sleep": 8, other: 2, [`GET ${origin}/echo`]: 2 });
     } finally {
       Deno.env.delete("K6_OTHER");
-      await other.shutdown();
     }
   }));

@@ -10,7 +10,7 @@ import { deepStrictEqual as assertEquals } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { runAttack } from "../runner/attack.ts";
 import { withTarget } from "./helpers.ts";
-import { checksOf, cookieServer } from "./fixtures/cookie_origin.ts";
+import { checksOf, withOrigins } from "./fixtures/cookie_origin.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
@@ -38,53 +38,41 @@ Deno.test("s.batch: a batch takes about its slowest request, perHost holds it to
   }));
 
 Deno.test("a second origin: named by its origin, its cookies passed on in k6's order", () =>
-  withTarget(async (url) => {
-    const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, cookieServer);
-    const origin = `http://127.0.0.1:${other.addr.port}`;
-    try {
-      const run = await runAttack(parseAttackConfig({
-        url,
-        model: "count",
-        requests: 3,
-        connections: 1,
-        intervalMs: 100,
-        script: { path: script("second_origin.ts"), env: { OTHER: origin } },
-      }));
-      assertEquals(run.errorMessages ?? {}, {});
-      assertEquals(checksOf(run), [
-        ["cookie not from a response in flight", 3, 0],
-        ["cookie of the response before", 3, 0],
-        ["other origin answers", 3, 0],
-        ["target between", 3, 0],
-      ]);
-      const steps = Object.fromEntries(run.flows![0].steps.map((s) => [s.label, s.requests]));
-      assertEquals(steps, { "GET /json": 3, [`GET ${origin}/echo`]: 9, [`GET ${origin}/set`]: 6 });
-      assertEquals(run.requests, 18);
-    } finally {
-      await other.shutdown();
-    }
+  withOrigins(async (url, origin) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 3,
+      connections: 1,
+      intervalMs: 100,
+      script: { path: script("second_origin.ts"), env: { OTHER: origin } },
+    }));
+    assertEquals(run.errorMessages ?? {}, {});
+    assertEquals(checksOf(run), [
+      ["cookie not from a response in flight", 3, 0],
+      ["cookie of the response before", 3, 0],
+      ["other origin answers", 3, 0],
+      ["target between", 3, 0],
+    ]);
+    const steps = Object.fromEntries(run.flows![0].steps.map((s) => [s.label, s.requests]));
+    assertEquals(steps, { "GET /json": 3, [`GET ${origin}/echo`]: 9, [`GET ${origin}/set`]: 6 });
+    assertEquals(run.requests, 18);
   }));
 
 Deno.test("over h2c a second origin's requests still go beside the session's stream", () =>
-  withTarget(async (url) => {
-    const other = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, cookieServer);
-    const origin = `http://127.0.0.1:${other.addr.port}`;
-    try {
-      const run = await runAttack(parseAttackConfig({
-        url,
-        model: "count",
-        requests: 2,
-        connections: 1,
-        protocol: "h2c",
-        intervalMs: 100,
-        script: { path: script("second_origin.ts"), env: { OTHER: origin } },
-      }));
-      assertEquals(run.errorMessages ?? {}, {});
-      for (const [name, passed, failed] of checksOf(run)) assertEquals([name, passed, failed], [name, 2, 0]);
-      assertEquals(run.requests, 12);
-    } finally {
-      await other.shutdown();
-    }
+  withOrigins(async (url, origin) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "count",
+      requests: 2,
+      connections: 1,
+      protocol: "h2c",
+      intervalMs: 100,
+      script: { path: script("second_origin.ts"), env: { OTHER: origin } },
+    }));
+    assertEquals(run.errorMessages ?? {}, {});
+    for (const [name, passed, failed] of checksOf(run)) assertEquals([name, passed, failed], [name, 2, 0]);
+    assertEquals(run.requests, 12);
   }));
 
 Deno.test("the run's end cuts every request of a batch in flight", () =>
