@@ -144,8 +144,16 @@ export function mergeShardRuns(runs: RunResult[]): RunResult {
   const first = runs[0];
   // Each shard requested its share of the rate.
   const targetRps = runs.every((r) => r.targetRps !== null) ? sum(runs, (r) => r.targetRps!) : null;
-  // hostTcp counts one generator host: the shards' hosts differ, so a merged run keeps none.
-  const { segment: _segment, logFile: _log, phases: _phases, hostTcp: _host, ws: _ws, ...whole } = first;
+  // hostTcp and hostCpu count one generator host: the shards' hosts differ, so a merged run keeps neither.
+  const {
+    segment: _segment,
+    logFile: _log,
+    phases: _phases,
+    hostTcp: _host,
+    hostCpu: _cpu,
+    ws: _ws,
+    ...whole
+  } = first;
   const { segment: _s, startAtEpochMs: _t, logFile: _l, ...config } = first.config;
   return {
     ...whole,

@@ -186,6 +186,16 @@ export const runResultSchema = z.looseObject({
     timeouts: count.optional(),
     retransSegs: count.optional(),
   }).optional(),
+  /**
+   * What the rest of the host did over the run (runner/stats/host_cpu.ts): other processes' CPU in cores,
+   * the % of the run some task waited for a core, and the host's cores. Absent where they cannot be read
+   * (not Linux) and in older files.
+   */
+  hostCpu: z.looseObject({
+    otherCores: z.number().nonnegative(),
+    stallPct: z.number().nonnegative().optional(),
+    cores: z.number().positive(),
+  }).optional(),
   connects: count.default(0),
   /** Connections closed by the server (Connection: close or EOF) and reopened. */
   reconnects: count.default(0),

@@ -17,6 +17,7 @@ import { runResultOf } from "./run_result.ts";
 import { createLogFile } from "./load/request_log.ts";
 import { modelDef } from "./load/models/mod.ts";
 import { hostTcpDelta } from "./stats/host_tcp.ts";
+import { hostCpuDelta, readHostCpu } from "./stats/host_cpu.ts";
 import { readHostTcp } from "../system/proc_net.ts";
 import { type AbortedBy, type AbortRule, AbortWatch } from "../results/threshold_abort.ts";
 import type { IntervalDelta } from "../results/export/interval_delta.ts";
@@ -92,6 +93,7 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
   ]));
   const startedAt = new Date().toISOString();
   const tcpBefore = readHostTcp();
+  const cpuBefore = readHostCpu();
   const { workers, steered, flowSamples } = await runSteered(config, hooks, name, {
     aggregator,
     clock,
@@ -114,6 +116,7 @@ export async function runLoaded(config: AttackConfig, hooks: AttackHooks): Promi
     aggregator,
     flows: flowAggregator.finish(),
     hostTcp: hostTcpDelta(tcpBefore, readHostTcp()),
+    hostCpu: hostCpuDelta(cpuBefore, readHostCpu()),
     steered,
     abortedBy: abort.abortedBy,
   });

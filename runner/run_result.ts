@@ -11,6 +11,7 @@ import type { RunResult } from "../results/mod.ts";
 import type { RunAggregator } from "./stats/aggregate.ts";
 import type { WorkersSummary } from "./worker/pool.ts";
 import type { HostTcpDelta } from "./stats/host_tcp.ts";
+import type { HostCpuDelta } from "./stats/host_cpu.ts";
 import type { AbortedBy } from "../results/threshold_abort.ts";
 import type { SteerChange } from "../results/schema_steering.ts";
 import type { FlowResult } from "../results/schema.ts";
@@ -28,6 +29,7 @@ export interface RunParts {
   /** The flows' or the script's sessions; undefined for a load without them. */
   flows: FlowResult[] | undefined;
   hostTcp: HostTcpDelta | null;
+  hostCpu: HostCpuDelta | null;
   steered: SteerChange[];
   abortedBy: AbortedBy | null;
 }
@@ -50,6 +52,7 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     ...parts.aggregator.finish(durationSec),
     ...workersPart(config, workers),
     ...(parts.hostTcp !== null ? { hostTcp: parts.hostTcp } : {}),
+    ...(parts.hostCpu !== null ? { hostCpu: parts.hostCpu } : {}),
     ...(workers.tlsSession !== null ? { tls: { ...workers.tlsSession } } : {}),
     ...(config.flows || config.script ? { flows: parts.flows } : {}),
     ...(workers.wsResult ? { ws: workers.wsResult } : {}),

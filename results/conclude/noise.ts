@@ -11,7 +11,8 @@
  *   the spread instead of passing for a level). A batch is one second when the part judged holds four,
  *   else one interval (250 ms): a 2 s run's final half still has four. A load whose rate changes within the run (phases, a ramp: cache-burst's spike runs 1, 50 and
  *   2 req/s in three seconds) has batches that differ by the load, so its rates and latencies are not
- *   judged within the run (`withinRunBlocker`);
+ *   judged within the run (`withinRunBlocker`), nor a difference the machine's own change between the two
+ *   runs can explain (machine_change.ts: other processes' CPU and the wait for a core, as each run recorded);
  * - with two repeats a side or more (`repeats`): Welch's t-test over the repeats, whose spread holds what
  *   differs from one run to the next.
  *
@@ -47,6 +48,7 @@ import {
   sideBatches,
   withinRunBlocker,
 } from "./noise_samples.ts";
+import { machineChangeBlocker } from "./machine_change.ts";
 
 /** A noise judgement: beyond noise or not with the test and its margin (`how`), or why not judged. */
 export type NoiseJudgement = { beyond: boolean; how: string } | { notJudged: string };
@@ -82,7 +84,8 @@ export function withinRunJudgement(
   metric: NoiseMetric,
 ): NoiseJudgement {
   if (metric === "success") return judgeShares(before, after);
-  const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null);
+  const blocker = [...before, ...after].map(withinRunBlocker).find((b) => b !== null) ??
+    machineChangeBlocker(before, after, metric);
   if (blocker) return { notJudged: blocker };
   const [x, y] = [sideBatches(before, metric), sideBatches(after, metric)];
   const [a, b] = [judgedNoise(x, metric), judgedNoise(y, metric)];
@@ -136,7 +139,11 @@ export function normalErrors(
     const test = twoProportion(shareCounts(baseRuns), shareCounts(runs));
     return test && test.sePct > 0 ? test.diffPct / test.sePct : null;
   }
-  if (rule === "within-run" && [...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null)) return null;
+  if (
+    rule === "within-run" &&
+    ([...runs, ...baseRuns].some((r) => withinRunBlocker(r) !== null) ||
+      machineChangeBlocker(baseRuns, runs, metric) !== null)
+  ) return null;
   const scale = judgedScale(metric);
   const [a, b] = rule === "repeats"
     ? [baseRuns, runs].map((list) => meanCi(list.map((r) => scale(runValue(r, metric)))))

@@ -1,0 +1,60 @@
+/**
+ * @module
+ * What the rest of the machine did while a run ran: the CPU every process of the host used besides
+ * loadlab and the processes under it (built-in targets, started apps, a Redis it started), in cores, and
+ * the share of the run some task waited for a core (Linux pressure accounting), read before and after the
+ * run. Two runs a side compared one run each cannot tell a machine that got busier between them from a
+ * target that got slower (a starved A/A twin read 2x slower, far beyond its own noise), so the noise rule
+ * reads these (results/conclude/machine_change.ts). A target loadlab did not start counts as other work
+ * when it runs on this host, which is why the wait share must change too. Null elsewhere (not Linux).
+ */
+import { readCpuStallUs, readHostCpuSec } from "../../system/proc_cpu.ts";
+import { treeCpuSec } from "../../system/proc_stat.ts";
+
+/** One reading: the host's CPU, loadlab's tree's, the stall counter and the wall clock. */
+export interface HostCpuReading {
+  busySec: number;
+  totalSec: number;
+  treeSec: number;
+  stallUs: number | null;
+  atMs: number;
+  cores: number;
+}
+
+/** What a run records (a type, so results' loose object takes it). */
+export type HostCpuDelta = {
+  /** CPU of other processes over the run, in cores (0 to the host's cores). */
+  otherCores: number;
+  /** % of the run some task of the host waited for a core; absent without pressure accounting. */
+  stallPct?: number;
+  cores: number;
+};
+
+/** The host now, or null where it cannot be read. */
+export function readHostCpu(): HostCpuReading | null {
+  const host = readHostCpuSec();
+  const treeSec = treeCpuSec(Deno.pid);
+  if (host === null || treeSec === null) return null;
+  const cores = navigator.hardwareConcurrency;
+  return { ...host, treeSec, stallUs: readCpuStallUs(), atMs: performance.now(), cores };
+}
+
+/** What the rest of the host did between two readings; null when either is missing or no time passed. */
+export function hostCpuDelta(
+  before: HostCpuReading | null,
+  after: HostCpuReading | null,
+): HostCpuDelta | null {
+  if (before === null || after === null || after.totalSec <= before.totalSec) return null;
+  const wallSec = (after.atMs - before.atMs) / 1000;
+  if (!(wallSec > 0)) return null;
+  const other = (after.busySec - before.busySec) - (after.treeSec - before.treeSec);
+  const round = (x: number) => Math.round(x * 100) / 100;
+  const delta: HostCpuDelta = {
+    otherCores: round(Math.min(Math.max(other / wallSec, 0), before.cores)),
+    cores: before.cores,
+  };
+  if (before.stallUs !== null && after.stallUs !== null) {
+    delta.stallPct = round(Math.min(100, (after.stallUs - before.stallUs) / 1e4 / wallSec));
+  }
+  return delta;
+}
