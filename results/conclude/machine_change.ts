@@ -9,7 +9,7 @@
  * start, on this host, moves the first without the second while it has a core of its own).
  *
  * A change of k cores of other work on a machine of n cores can slow a side by about n / (n - k) (the
- * share of the cores left), and add a scheduler's wait to each request (`WAIT_MS_PER_CORE` per core); a
+ * share of the cores left), and add a few scheduler slices to each request (`WAIT_MS_PER_CORE` per core); a
  * difference larger than both is still the targets' (an overwhelming one), and a smaller one is not judged,
  * with repeats named as the way to judge it: their spread holds what moves between runs. Pure.
  */
@@ -22,7 +22,7 @@ export const MIN_OTHER_CORES = 0.25;
 /** ...when the share of the run some task waited for a core moved this many points too. */
 export const MIN_STALL_POINTS = 15;
 /** A latency difference under this much per core of changed work may be the scheduler's wait. */
-export const WAIT_MS_PER_CORE = 100;
+export const WAIT_MS_PER_CORE = 25;
 
 /** A side's mean other work, wait share and cores; null when a run of it did not record them. */
 function sideOf(runs: RunResult[]): { otherCores: number; stallPct: number; cores: number } | null {

@@ -34,7 +34,7 @@ Deno.test("machine change: twins a busy machine halved are not judged, by any no
 });
 
 Deno.test("machine change: a difference beyond what the change can make is still the targets'", () => {
-  // 10x the rate, and 900 ms more latency: more than 2.2x and 110 ms of scheduler waits.
+  // 10x the rate, and 900 ms more latency: more than 2.2x and 28 ms of scheduler waits.
   assert.equal(machineChangeBlocker(run("a", 5_000, 1, QUIET), run("b", 500, 900, BUSY), "rps"), null);
   assert.equal(machineChangeBlocker(run("a", 5_000, 1, QUIET), run("b", 500, 900, BUSY), "p50"), null);
   // 10x the p99 of a fast page is a few ms of waiting for a core: not the target's.
