@@ -19,6 +19,7 @@ import {
   REGISTER_PBUF_RING,
   SEND_SLOT_BYTES,
   SLOTS_PER_CHUNK,
+  SMALL_SEND_SLOT_BYTES,
   SYS_IO_URING_REGISTER,
 } from "./uring_ffi.ts";
 
@@ -35,9 +36,9 @@ export class UringBuffers {
   /** Each receive buffer's address, its low and high words (split once, not per message). */
   readonly #bufLo: Uint32Array;
   readonly #bufHi: Uint32Array;
-  // Send slots, grown a chunk at a time: each chunk's mapping and its one view.
-  readonly #slotChunks: Mapping[] = [];
-  readonly #slotBytes: Uint8Array[] = [];
+  // Send slots, small and big, grown a chunk at a time: each chunk's mapping and its one view.
+  readonly #slotChunks: [Mapping[], Mapping[]] = [[], []];
+  readonly #slotBytes: [Uint8Array[], Uint8Array[]] = [[], []];
 
   /** Maps `recvBuffers` receive buffers (a power of two) and registers them on the ring `ringFd`. */
   constructor(c: Libc, ringFd: number, recvBuffers: number) {
@@ -93,25 +94,27 @@ export class UringBuffers {
   }
 
   /**
-   * The send slot of socket `token` (grown a chunk at a time): the view of its chunk, which the chunk's
+   * The send slot of socket `token`, its small one or (`big`) its big one, grown a chunk at a time (a big
+   * chunk is mapped only when a socket of it first needs one): the view of its chunk, which the chunk's
    * slots share (one view warm in the caches, not one per socket), where the slot starts in it, and the
    * slot's address.
    */
-  slot(token: number): { chunk: Uint8Array; at: number; address: number } {
+  slot(token: number, big: boolean): { chunk: Uint8Array; at: number; address: number } {
+    const bytes = big ? SEND_SLOT_BYTES : SMALL_SEND_SLOT_BYTES;
+    const [chunks, views] = [this.#slotChunks[big ? 1 : 0], this.#slotBytes[big ? 1 : 0]];
     const chunk = Math.floor(token / SLOTS_PER_CHUNK);
-    while (this.#slotChunks.length <= chunk) {
-      const m = this.#maps.add(mapAnonymous(this.#c, SLOTS_PER_CHUNK * SEND_SLOT_BYTES));
-      this.#slotChunks.push(m);
-      this.#slotBytes.push(new Uint8Array(m.view));
+    while (chunks.length <= chunk) {
+      const m = this.#maps.add(mapAnonymous(this.#c, SLOTS_PER_CHUNK * bytes));
+      chunks.push(m);
+      views.push(new Uint8Array(m.view));
     }
-    const at = (token % SLOTS_PER_CHUNK) * SEND_SLOT_BYTES;
-    return { chunk: this.#slotBytes[chunk], at, address: this.#slotChunks[chunk].address + at };
+    const at = (token % SLOTS_PER_CHUNK) * bytes;
+    return { chunk: views[chunk], at, address: chunks[chunk].address + at };
   }
 
   /** Unmaps everything (after the ring's close: the kernel no longer reads or writes it). */
   close(): void {
     this.#maps.unmapAll();
-    this.#slotBytes.length = 0;
-    this.#slotChunks.length = 0;
+    for (const list of [...this.#slotBytes, ...this.#slotChunks]) list.length = 0;
   }
 }

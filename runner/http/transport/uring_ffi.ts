@@ -80,7 +80,13 @@ export const SQ_ENTRIES = 1024;
 /** Provided receive buffers: how many, and the size of each (a power of two each). */
 export const RECV_BUFFERS = 256;
 export const RECV_BUFFER_BYTES = 16 * 1024;
-/** One socket's send slot: its bytes waiting for, or in, a send (bigger writes go through in turns). */
+/**
+ * One socket's send slot: its bytes waiting for, or in, a send (bigger writes go through in turns). A
+ * socket starts with a small one, eight to a page, so a crowd of small frames holds 512 bytes of it a
+ * socket, not the 4 KB page an 8 KB slot's first bytes make resident; a write larger than its small slot
+ * moves the socket to a big one for the rest of its life (uring_send.ts).
+ */
+export const SMALL_SEND_SLOT_BYTES = 512;
 export const SEND_SLOT_BYTES = 8 * 1024;
 /** Send slots per `mmap`: the slab grows by this many sockets at a time. */
 export const SLOTS_PER_CHUNK = 64;

@@ -8,16 +8,20 @@
  * per socket to touch); `startSend` and `sent` are a few additions. The socket's base class (through
  * uring_held.ts), not an object of its own: a message touches one object for its socket, not three.
  */
-import { SEND_SLOT_BYTES } from "./uring_ffi.ts";
+import { SEND_SLOT_BYTES, SMALL_SEND_SLOT_BYTES } from "./uring_ffi.ts";
 import type { UringBuffers } from "./uring_buffers.ts";
 
 export class SendSlot {
+  readonly #buffers: UringBuffers;
+  readonly #token: number;
+  /** The slot's size: small until a write does not fit in it (uring_ffi.ts `SMALL_SEND_SLOT_BYTES`). */
+  #capacity = SMALL_SEND_SLOT_BYTES;
   /** The view of the slot's chunk (shared with its other slots), and where the slot starts in it. */
-  readonly #chunk: Uint8Array;
-  readonly #at: number;
+  #chunk: Uint8Array;
+  #at: number;
   /** The slot's address, split into its low and high words once. */
-  readonly #lo: number;
-  readonly #hi: number;
+  #lo: number;
+  #hi: number;
   // [#start, #end) waits or is in flight; [#start, #inflightEnd) is in flight.
   #start = 0;
   #inflightEnd = 0;
@@ -31,7 +35,19 @@ export class SendSlot {
   sendHi = 0;
 
   constructor(buffers: UringBuffers, token: number) {
-    const slot = buffers.slot(token);
+    this.#buffers = buffers;
+    this.#token = token;
+    const slot = buffers.slot(token, false);
+    this.#chunk = slot.chunk;
+    this.#at = slot.at;
+    this.#lo = slot.address % 2 ** 32;
+    this.#hi = Math.floor(slot.address / 2 ** 32);
+  }
+
+  /** Moves an empty small slot to the socket's big one (nothing of the small one is in flight then). */
+  #grow(): void {
+    const slot = this.#buffers.slot(this.#token, true);
+    this.#capacity = SEND_SLOT_BYTES;
     this.#chunk = slot.chunk;
     this.#at = slot.at;
     this.#lo = slot.address % 2 ** 32;
@@ -59,7 +75,8 @@ export class SendSlot {
 
   /** Copies what fits of `bytes` after what waits: the bytes taken (0 when the slot is full). */
   append(bytes: Uint8Array): number {
-    const n = Math.min(bytes.length, SEND_SLOT_BYTES - this.#end);
+    if (this.#end === 0 && bytes.length > this.#capacity && this.#capacity < SEND_SLOT_BYTES) this.#grow();
+    const n = Math.min(bytes.length, this.#capacity - this.#end);
     if (n <= 0) return 0;
     const chunk = this.#chunk;
     const at = this.#at + this.#end;
