@@ -8,8 +8,11 @@
  */
 import { CLOCK_TICKS_PER_SEC } from "./proc_stat.ts";
 
-/** Busy and total CPU seconds of all cores since boot (idle and iowait are not busy). */
-export function parseCpuLine(text: string): { busySec: number; totalSec: number } | null {
+/**
+ * Busy and total CPU seconds of all cores since boot (idle and iowait are not busy), and how many cores
+ * the host has (its `cpuN` lines: the counters' cores, whatever this process's affinity allows it).
+ */
+export function parseCpuLine(text: string): { busySec: number; totalSec: number; cores: number } | null {
   const line = text.split("\n").find((l) => l.startsWith("cpu "));
   if (line === undefined) return null;
   // user nice system idle iowait irq softirq steal (guest time is already in user and nice).
@@ -17,11 +20,12 @@ export function parseCpuLine(text: string): { busySec: number; totalSec: number 
   if (f.length < 4 || f.some((x) => !Number.isFinite(x))) return null;
   const total = f.reduce((a, b) => a + b, 0);
   const idle = f[3] + (f[4] ?? 0);
-  return { busySec: (total - idle) / CLOCK_TICKS_PER_SEC, totalSec: total / CLOCK_TICKS_PER_SEC };
+  const cores = text.match(/^cpu\d+ /gm)?.length ?? 1;
+  return { busySec: (total - idle) / CLOCK_TICKS_PER_SEC, totalSec: total / CLOCK_TICKS_PER_SEC, cores };
 }
 
 /** The host's busy and total CPU seconds now, or null where `/proc/stat` cannot be read. */
-export function readHostCpuSec(): { busySec: number; totalSec: number } | null {
+export function readHostCpuSec(): ReturnType<typeof parseCpuLine> {
   try {
     return parseCpuLine(Deno.readTextFileSync("/proc/stat"));
   } catch {

@@ -35,8 +35,7 @@ export function readHostCpu(): HostCpuReading | null {
   const host = readHostCpuSec();
   const treeSec = treeCpuSec(Deno.pid);
   if (host === null || treeSec === null) return null;
-  const cores = navigator.hardwareConcurrency;
-  return { ...host, treeSec, stallUs: readCpuStallUs(), atMs: performance.now(), cores };
+  return { ...host, treeSec, stallUs: readCpuStallUs(), atMs: performance.now() };
 }
 
 /** What the rest of the host did between two readings; null when either is missing or no time passed. */

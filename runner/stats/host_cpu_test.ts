@@ -21,7 +21,8 @@ Deno.test({
     assert.ok(after!.treeSec - before!.treeSec >= 0.1, `own CPU ${after!.treeSec - before!.treeSec}`);
     // On an idle machine the loop is about 0.8 cores over the 1.4 s; on a busy one, more others besides.
     assert.ok(delta.otherCores >= 0.3 && delta.otherCores <= delta.cores, JSON.stringify(delta));
-    assert.equal(delta.cores, navigator.hardwareConcurrency);
+    // The host's cores, whatever this process's affinity (a pinned generator sees one).
+    assert.ok(delta.cores >= navigator.hardwareConcurrency);
     if (delta.stallPct !== undefined) assert.ok(delta.stallPct >= 0 && delta.stallPct <= 100);
     assert.equal(hostCpuDelta(null, after), null);
     assert.equal(hostCpuDelta(after, before), null);
