@@ -13,8 +13,6 @@
  */
 import {
   BUFFER_GROUP,
-  CANCEL_ALL,
-  CANCEL_FD,
   ENTER_EXT_ARG,
   ENTER_GETEVENTS,
   errnoOf,
@@ -97,6 +95,9 @@ export class UringRing {
   readonly #cqBase: number;
   readonly cqWords: Uint32Array;
   readonly cqRes: Int32Array;
+  /** `readyResult`'s index: where a CQE was seen, by its user_data's low word, and how far it looked. */
+  readonly #seenAt = new Map<number, number>();
+  #scannedTo = 0;
   /** The receive buffers and send slots (unset only when a set-up failed before they were made). */
   readonly buffers: UringBuffers;
   // The wait's argument (getevents_arg + timespec).
@@ -220,17 +221,6 @@ export class UringRing {
     s[b + 9] = udHi;
   }
 
-  /** Cancels every request on `fd` (its receive, a send, a poll); its own CQE carries `udLo`/`udHi`. */
-  prepCancelFd(fd: number, udLo: number, udHi: number): void {
-    const s = this.#sqes;
-    const b = this.#sqe();
-    s[b] = OP_ASYNC_CANCEL;
-    s[b + 1] = fd;
-    s[b + 7] = CANCEL_ALL | CANCEL_FD;
-    s[b + 8] = udLo;
-    s[b + 9] = udHi;
-  }
-
   /** Cancels the request whose user_data is `target` (lo/hi); its own CQE carries `udLo`/`udHi`. */
   prepCancel(targetLo: number, targetHi: number, udLo: number, udHi: number): void {
     const s = this.#sqes;
@@ -303,13 +293,21 @@ export class UringRing {
     return (this.#cqBase + (n & this.#cqMask) * 4) | 0;
   }
 
-  /** The result of the ready CQE with user_data `udLo`/`udHi`, else NaN (cold: a closing socket's). */
+  /**
+   * The result of the ready CQE with user_data `udLo`/`udHi`, else NaN (cold: a closing socket's). Each
+   * CQE is looked at once, whatever the number of sockets asking: a stop closes a crowd at once, and a
+   * scan of the whole queue for each of 10,000 sockets held the worker for seconds.
+   */
   readyResult(udLo: number, udHi: number): number {
-    for (let n = this.cqHead, tail = this.cqTail; n !== tail; n = (n + 1) >>> 0) {
-      const w = this.cqeWord(n);
-      if (this.cqWords[w] === udLo && this.cqWords[w + 1] === udHi) return this.cqRes[w + 2];
-    }
-    return NaN;
+    const head = this.cqHead, tail = this.cqTail;
+    const inQueue = (n: number) => ((n - head) >>> 0) < ((tail - head) >>> 0);
+    let n = inQueue(this.#scannedTo) ? this.#scannedTo : head;
+    for (; n !== tail; n = (n + 1) >>> 0) this.#seenAt.set(this.cqWords[this.cqeWord(n)], n);
+    this.#scannedTo = tail;
+    const at = this.#seenAt.get(udLo);
+    if (at === undefined || !inQueue(at)) return NaN;
+    const w = this.cqeWord(at);
+    return this.cqWords[w] === udLo && this.cqWords[w + 1] === udHi ? this.cqRes[w + 2] : NaN;
   }
 
   /** Hands CQEs up to `head` back to the kernel. */
@@ -322,6 +320,7 @@ export class UringRing {
     if (this.fd >= 0) this.#c.close(this.fd);
     (this as { fd: number }).fd = -1;
     this.#maps.unmapAll();
+    this.#seenAt.clear();
     this.buffers?.close();
   }
 }

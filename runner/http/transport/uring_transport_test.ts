@@ -2,7 +2,7 @@
  * Unit tests of the io_uring transport against loopback listeners in this process: reads and writes
  * through both contracts, a write bigger than a send slot arriving whole and in order, a flood the
  * reader does not take held to a bound (the rest left in the kernel), read intact, and the receive
- * armed again after it, a close
+ * armed again after it, a crowd closed at once (every request cancelled by its own user_data), a close
  * failing a pending read, the client's socket closed, and the choice's fallbacks. Skipped
  * (ignored) where the kernel does not let us make the ring.
  */
@@ -132,6 +132,70 @@ Deno.test({
       assertEquals(await received, new Uint8Array([...small, ...big, ...tail]));
       sock.close();
     });
+  },
+});
+
+/** Reads `conn` to its end (EOF or a reset); false when it had not ended by BOUND_MS. */
+async function readsToEnd(conn: Deno.Conn): Promise<boolean> {
+  const buf = new Uint8Array(64 * 1024);
+  let late = false;
+  const timer = setTimeout(() => {
+    late = true;
+    conn.close();
+  }, BOUND_MS);
+  try {
+    while (await conn.read(buf) !== null) { /* the client's bytes */ }
+  } catch {
+    /* reset by the peer, or closed by the timer */
+  } finally {
+    clearTimeout(timer);
+  }
+  return !late;
+}
+
+Deno.test({
+  name:
+    "io_uring: a crowd closed at once, receives armed and some sends waiting for room, reaches every peer's end",
+  ignore,
+  async fn() {
+    const crowd = 200;
+    const listener = Deno.listen({ hostname: "127.0.0.1", port: 0 });
+    const loop = new UringLoop(sockAddrOf("127.0.0.1", listener.addr.port), new EpollSys(), 1);
+    const accepted: Deno.Conn[] = [];
+    try {
+      const accepting = (async () => {
+        while (accepted.length < crowd) accepted.push(await listener.accept());
+      })();
+      const socks: UringSocket[] = [];
+      while (socks.length < crowd) {
+        socks.push(await loop.connect(AbortSignal.timeout(BOUND_MS)) as UringSocket);
+      }
+      await accepting;
+      // A tenth write more than both sockets' buffers hold, the peers not reading: their sends wait for room.
+      const big = pattern(8 * 1024 * 1024);
+      const writes = socks.slice(0, crowd / 10).map(async (s) => {
+        for (let sent = 0; sent < big.length;) {
+          sent += await s.write(big.subarray(sent)).catch(() => big.length);
+        }
+      });
+      const reads = socks.map((s) => s.read(new Uint8Array(16)).catch(() => null));
+      await new Promise((r) => setTimeout(r, 100));
+      ok(socks.slice(0, crowd / 10).every((s) => s.inFlight), "the big sends are in flight");
+      for (const s of socks) s.close();
+      // Every request of every socket cancelled: the ring lets go of each, and each peer sees its end.
+      const ended = await Promise.all(accepted.map(readsToEnd));
+      assertEquals(ended.filter((e) => !e).length, 0);
+      await Promise.all([...writes, ...reads]);
+      assertEquals(loop.openSockets, 0);
+    } finally {
+      loop.close();
+      listener.close();
+      for (const c of accepted) {
+        try {
+          c.close();
+        } catch { /* ended */ }
+      }
+    }
   },
 });
 
