@@ -23,6 +23,7 @@ import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { achievedAbove, formatShare, sendFacts } from "../results/conclude/send_counts.ts";
 import { measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
+import { busyMachineNote } from "../results/conclude/machine_change.ts";
 
 /** Hooks for `runPlan` that print progress to stdout (the live line goes to stderr). */
 export function runProgress(opts: {
@@ -86,7 +87,7 @@ export function summaryLine(run: RunResult): string {
       `${achievedAbove(run) ? " (above requested)" : ""}, sent ${formatCount(f.sent)}, ` +
       `dropped ${formatCount(f.dropped)} (${formatShare(f.droppedShare)})`;
   // What the achieved rate leaves out, and what the run's own stop cut: beside it, never as failures.
-  const beside = [drainedNote(run), unfinishedNote(run)].filter((note) => note !== "");
+  const beside = [drainedNote(run), unfinishedNote(run), busyMachineNote(run)].filter((note) => note !== "");
   const verdict = runVerdict(run);
   const protocol = protocolTag(run);
   const latency = sampledLatency(run);

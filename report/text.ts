@@ -30,6 +30,7 @@ import { type RunVerdict, runVerdict } from "../results/conclude/run_verdict.ts"
 import { achievedAbove, droppedShare, formatShare, sendFacts } from "../results/conclude/send_counts.ts";
 import { latencySampled, measuredSuccessRate, sampledLatency } from "../results/conclude/responses.ts";
 import { drainedNote, unfinishedNote } from "../results/conclude/served_rate.ts";
+import { busyMachineNote } from "../results/conclude/machine_change.ts";
 
 /** Options of `renderSummary`. */
 export interface SummaryOptions {
@@ -93,6 +94,8 @@ function overview(run: RunResult, c: Palette): string[] {
   const unfinishedRows: Array<[string, string]> = unfinished
     ? [["Unfinished", `${unfinished}: cut by the run's own stop, not failures of the target`]]
     : [];
+  const busy = busyMachineNote(run);
+  const machineRows: Array<[string, string]> = busy ? [["Machine", `${busy} during the run`]] : [];
   const sendRows: Array<[string, string]> = sends.requestedRps === null ? [] : [[
     "Sent",
     `${formatCount(sends.sent)}, dropped ${formatCount(sends.dropped)} (${formatShare(sends.droppedShare)} ` +
@@ -111,6 +114,7 @@ function overview(run: RunResult, c: Palette): string[] {
       ["Requests", formatCount(run.requests)],
       ...sendRows,
       ...unfinishedRows,
+      ...machineRows,
     ]),
     "",
     ...fields([

@@ -66,3 +66,14 @@ export function machineChangeBlocker(
     `${one(lo.otherCores)} during ${quiet[0].name}${waits}, enough alone for a ${one(factor)}x difference: ` +
     `run repeats (repeats: 3) or on a quiet machine`;
 }
+
+/**
+ * "other processes took 1.1 of the 2 cores": beside a run's rate when the rest of the machine worked
+ * while it ran (`MIN_OTHER_CORES` or more), so its absolute numbers are read as this machine's then; ""
+ * otherwise, and where the run recorded nothing.
+ */
+export function busyMachineNote(run: Pick<RunResult, "hostCpu">): string {
+  const cpu = run.hostCpu;
+  if (cpu === undefined || cpu.otherCores < MIN_OTHER_CORES) return "";
+  return `other processes took ${one(cpu.otherCores)} of the ${cpu.cores} cores`;
+}

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { makeRun } from "../../tests/fixtures/make_run.ts";
 import type { RunResult } from "../mod.ts";
 import { judgeNoise } from "./noise.ts";
-import { machineChangeBlocker } from "./machine_change.ts";
+import { busyMachineNote, machineChangeBlocker } from "./machine_change.ts";
 
 /** One run of `variant` at `rps` with a median of `medianMs`, and what the rest of the host did meanwhile. */
 function run(variant: string, rps: number, medianMs: number, hostCpu?: RunResult["hostCpu"]): RunResult[] {
@@ -60,4 +60,10 @@ Deno.test("machine change: no change, a small one, or one without more waiting l
       "rps",
     ),
   );
+});
+
+Deno.test("busy machine note: said beside a run whose machine worked on other things, never on a quiet one", () => {
+  assert.equal(busyMachineNote(run("b", 37_000, 0.29, BUSY)[0]), "other processes took 1.1 of the 2 cores");
+  assert.equal(busyMachineNote(run("a", 72_000, 0.26, QUIET)[0]), "");
+  assert.equal(busyMachineNote(run("a", 72_000, 0.26)[0]), "");
 });
