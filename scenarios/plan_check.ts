@@ -4,7 +4,7 @@
  * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load,
  * with the issue pointing at the key the user wrote rather than the engine's field name: the load's key
  * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the
- * sweep value that set it (`sweeps[0].values[2]`). Pure.
+ * sweep value that set it (`sweeps[0].values[2]`); and no two runs of one name. Pure.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
@@ -59,7 +59,23 @@ export function checkPlan(plan: Plan): Issue[] {
     }
   }
   for (const issue of targetIssues(plan)) if (!seen.has(issue.path)) seen.set(issue.path, issue);
-  return [...seen.values()];
+  return [...seen.values(), ...sameNameIssues(plan)];
+}
+
+/**
+ * Two runs of one name: results, findings and file names are keyed by it, so their numbers would read as
+ * repeats of one point. Sweeps of one parameter giving one value make them (a value given twice in one
+ * sweep is refused where it is read, scenarios/sweep_values.ts), as do sweep values holding a `/`.
+ */
+function sameNameIssues(plan: Plan): Issue[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const { name } of plan.runs) (seen.has(name) ? twice : seen).add(name);
+  return [...twice].slice(0, 3).map((name) => ({
+    path: "sweeps",
+    message: `two runs would be named ${JSON.stringify(name)}: the sweeps give one point twice; ` +
+      "give each value once (limit a sweep with loads: or targets:, or remove the value from one)",
+  }));
 }
 
 /**

@@ -3,7 +3,7 @@
  * The checks of an experiment file that span fields, run once its structure is valid: every name a
  * field refers to exists (with "did you mean"), sweep and search parameters fit the loads and targets
  * they vary, a grid has two sweeps, thresholds and the search SLO parse, and proxy upstreams named by
- * target form no cycle, and `profile: cpu` is only on targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
+ * target form no cycle, the runs are at most MAX_RUNS (scenarios/run_count.ts), and `profile: cpu` is only on targets that can be profiled. Each problem is `{path, message}` with the path of the offending key.
  */
 import { nearest } from "../validation/suggest.ts";
 import {
@@ -20,6 +20,7 @@ import type { FileTarget } from "./schema_targets.ts";
 import { modelsWithField } from "../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../results/schema_values.ts";
 import { togetherProblems } from "./together.ts";
+import { runCountProblem } from "./run_count.ts";
 
 type Path = (string | number)[];
 
@@ -71,6 +72,8 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
   if (exp.grid && exp.sweeps.length !== 2) {
     add(["grid"], `a grid crosses exactly two sweeps; found ${exp.sweeps.length}`);
   }
+  const tooMany = runCountProblem(exp);
+  if (tooMany) add(tooMany.path, tooMany.message);
   if (exp.search) checkSearch(exp, add, refer);
   exp.thresholds.forEach((t, i) => {
     refer(["thresholds", i, "target"], t.target, targetNames, "target");

@@ -28,7 +28,7 @@ export function readSweepValues(
   const words = field !== undefined && Object.hasOwn(WORD_FIELDS, field)
     ? WORD_FIELDS[field as keyof typeof WORD_FIELDS]
     : undefined;
-  if (words) return wordValues(parameter, written, words.options);
+  if (words) return withRepeats(parameter, wordValues(parameter, written, words.options));
   const problems: SweepValueProblem[] = [];
   const values = written.map((value, index) => {
     if (typeof value === "number") return value;
@@ -58,7 +58,35 @@ export function readSweepValues(
       }: split them into two sweeps`,
     });
   }
-  return { values: values as number[] | string[], problems };
+  return withRepeats(parameter, { values: values as number[] | string[], problems });
+}
+
+/**
+ * `read` with a problem for each value equal to an earlier one as read (`1s` and `1000ms`), or equal once
+ * both are in Unicode's NFC form (an "é" as one character or as "e" and an accent: every output shows
+ * them alike): each value is a run named by it, so a repeat made two runs of one name (in sequential
+ * order; interleaved dropped it), read as repeats of one point.
+ */
+function withRepeats<T extends { values: number[] | string[]; problems: SweepValueProblem[] }>(
+  parameter: string,
+  read: T,
+): T {
+  if (read.problems.length > 0) return read;
+  const first = new Map<string, number>();
+  read.values.forEach((value: number | string, index: number) => {
+    const key = typeof value === "number" ? `n${value}` : `s${value.normalize("NFC")}`;
+    const earlier = first.get(key);
+    if (earlier === undefined) return void first.set(key, index);
+    const shown = shownSweepValue(parameter, value);
+    const same = read.values[earlier] === value ? "again" : "in another Unicode form";
+    read.problems.push({
+      index,
+      message: `${JSON.stringify(shown)} is values[${earlier}] ${same}: ${
+        same === "again" ? "remove one" : "write both alike and remove one"
+      } (each value is one run; repeats: N runs every point N times)`,
+    });
+  });
+  return read;
 }
 
 function wordValues(
