@@ -47,3 +47,14 @@ Deno.test("a long name is a readable prefix and a hash of the whole: bounded, tw
   const emoji = shownName("😀".repeat(MAX_NAME_CHARS));
   ok(!/[\ud800-\udbff]…/.test(emoji), emoji.slice(-40));
 });
+
+Deno.test("a name in a decomposed Unicode form is marked apart from the composed one it looks like", () => {
+  // "é" as one code point (NFC) and as "e" and a combining accent (NFD) look alike in every output.
+  const composed = "caf\u00e9 login";
+  const decomposed = composed.normalize("NFD");
+  assertEquals(shownName(composed), composed);
+  const shown = shownName(decomposed);
+  ok(shown.startsWith(composed + " ") && CLEANED.test(shown), JSON.stringify(shown));
+  assertEquals(shownName("\u212b"), shownName("\u212b"), "the same name, the same shown name");
+  ok(shownName("\u212b") !== shownName("\u00c5"), "an Angstrom sign is not the letter it looks like");
+});
