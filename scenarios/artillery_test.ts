@@ -352,3 +352,12 @@ Deno.test("whole-second think times need no note", () => {
   convert(SCRIPT.replace("think: 1.5", "think: 2"), warnings);
   assert(!warnings.some((w) => w.includes(FRACTIONAL_THINK)), warnings.join("\n"));
 });
+
+Deno.test("a loop of no steps is nothing to run, whatever its count: no billion-entry list", () => {
+  const started = Date.now();
+  const script = SCRIPT.replace("think: 1.5", "loop: []\n        count: 1000000000");
+  const { experiment } = artilleryToExperiment(parse(script));
+  const flows = experiment.flows as Array<{ steps: unknown[] }>;
+  assertEquals(flows[0].steps.length, 2, JSON.stringify(flows[0]));
+  assert(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+});

@@ -81,8 +81,12 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
         });
         return;
       }
-      for (let k = 0; k < count && steps.length <= MAX_STEPS; k++) {
-        walk(step.loop, join(at, "loop"), steps, out);
+      // The body is read once (its problems named once) and its steps copied: walking it count times
+      // looped a billion times over a body adding no step, and named a bad step once per turn.
+      const body: UnrolledStep[] = [];
+      walk(step.loop, join(at, "loop"), body, out);
+      for (let k = 0; k < count && body.length > 0 && steps.length <= MAX_STEPS; k++) {
+        steps.push(...(k === 0 ? body : structuredClone(body)));
       }
     } else {
       out.issues.push({

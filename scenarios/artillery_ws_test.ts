@@ -185,3 +185,21 @@ Deno.test({
     }
   },
 });
+
+Deno.test("loops that send nothing end at once, whatever their count; a bad step in a loop is one problem", () => {
+  const started = Date.now();
+  const nested = `
+config: { target: "ws://127.0.0.1:1/", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - engine: ws
+    flow:
+      - send: hello
+      - loop: [{ loop: [], count: 1000000000 }]
+        count: 1000000000
+`;
+  const load = (artilleryToExperiment(parseYaml(nested)).experiment.loads as any).artillery;
+  assertEquals(load.ws.messages, ["hello"]);
+  const bad = nested.replace("loop: [],", "loop: [{ connect: x }],");
+  assertEquals(issuePathsOf(bad), ["scenarios[0].flow[1].loop[0].loop[0]"]);
+  ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
+});
