@@ -9,6 +9,7 @@
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadGrpcDeclaration, type ScriptGrpcSchema } from "./script_grpc.ts";
+import { restoreChangedIntrinsics, snapshotIntrinsics } from "./script_intrinsics.ts";
 
 const toFileUrl = (path: string) => pathToFileURL(path).href;
 
@@ -33,10 +34,13 @@ export class ScriptLoadError extends Error {
 /** Imports the script at absolute `path` and checks its exports. */
 export async function importScript(path: string): Promise<ScriptModule> {
   let mod: Record<string, unknown>;
+  const builtIns = snapshotIntrinsics();
   try {
     mod = await import(toFileUrl(path));
   } catch (err) {
     throw new ScriptLoadError(loadFailure(err, path), { cause: err });
+  } finally {
+    refuseChangedIntrinsics(builtIns, path);
   }
   if (typeof mod.default !== "function") {
     throw new ScriptLoadError(
@@ -72,6 +76,18 @@ export async function importScript(path: string): Promise<ScriptModule> {
     options: (options as Record<string, unknown> | undefined) ?? null,
     grpc,
   };
+}
+
+/** A throw naming the built-ins the script's top level changed (put back first, so the error is told). */
+function refuseChangedIntrinsics(before: ReturnType<typeof snapshotIntrinsics>, path: string): void {
+  const changed = restoreChangedIntrinsics(before);
+  if (changed.length === 0) return;
+  const named = changed.slice(0, 3).join(", ") +
+    (changed.length > 3 ? ` and ${changed.length - 3} more` : "");
+  throw new ScriptLoadError(
+    `${basename(path)}: its top level changes JavaScript's built-ins (${named}), which loadlab's engine ` +
+      "in the same isolate relies on; keep the script's helpers on objects of its own",
+  );
 }
 
 /**

@@ -1,0 +1,143 @@
+/**
+ * @module
+ * The built-ins a script's top level must leave as JavaScript defines them. loadlab's engine runs in the
+ * script's isolate (the load workers, the setup/teardown isolate), so a module that replaces
+ * `Promise.prototype.then`, `Array.prototype.push`, `JSON.stringify` or `postMessage`, or adds a `then`
+ * to `Object.prototype` (every object becomes a thenable), broke the engine's own code: the run waited a
+ * minute and blamed a setup() the script did not have, or failed with the bare value the patched
+ * built-in threw. A snapshot taken before the import is compared after it; what changed is named, and put
+ * back so the isolate can report it.
+ */
+
+type Holder = [name: string, get: () => object];
+
+/** The objects whose own properties the engine relies on, by the name a script writes. */
+const HOLDERS: Holder[] = [
+  ["Object", () => Object],
+  ["Object.prototype", () => Object.prototype],
+  ["Function.prototype", () => Function.prototype],
+  ["Array", () => Array],
+  ["Array.prototype", () => Array.prototype],
+  ["Promise", () => Promise],
+  ["Promise.prototype", () => Promise.prototype],
+  ["String.prototype", () => String.prototype],
+  ["Number.prototype", () => Number.prototype],
+  ["Map.prototype", () => Map.prototype],
+  ["Set.prototype", () => Set.prototype],
+  ["Error.prototype", () => Error.prototype],
+  ["Uint8Array.prototype", () => Uint8Array.prototype],
+  ["TypedArray.prototype", () => Object.getPrototypeOf(Uint8Array.prototype)],
+  ["ArrayBuffer.prototype", () => ArrayBuffer.prototype],
+  ["JSON", () => JSON],
+  ["Math", () => Math],
+  ["Reflect", () => Reflect],
+  ["Symbol", () => Symbol],
+];
+
+/** Globals the engine calls by name (a worker's messages, its timers, its text codecs). */
+const GLOBALS = [
+  "Object",
+  "Function",
+  "Array",
+  "Promise",
+  "String",
+  "Number",
+  "Map",
+  "Set",
+  "Error",
+  "TypeError",
+  "Symbol",
+  "JSON",
+  "Math",
+  "Reflect",
+  "Date",
+  "Uint8Array",
+  "ArrayBuffer",
+  "TextEncoder",
+  "TextDecoder",
+  "structuredClone",
+  "queueMicrotask",
+  "setTimeout",
+  "clearTimeout",
+  "setInterval",
+  "clearInterval",
+  "postMessage",
+  "close",
+  "performance",
+  "Deno",
+];
+
+// Taken as this module loads, before any script: the comparison and the putting back use nothing a
+// script's top level could have replaced (no Map, Set, spread or push: indexes and these functions).
+const { getOwnPropertyDescriptor, defineProperty, deleteProperty, ownKeys } = Reflect;
+const objectIs = Object.is;
+const toText = String;
+
+interface Held {
+  name: string;
+  target: object;
+  keys: PropertyKey[];
+  own: Record<PropertyKey, PropertyDescriptor>;
+}
+
+/** What the built-ins are now: each holder's own property descriptors, and the global's. */
+export interface IntrinsicsSnapshot {
+  held: Held[];
+  onmessage: unknown;
+}
+
+/** The built-ins' own properties as they are before a script loads. */
+export function snapshotIntrinsics(): IntrinsicsSnapshot {
+  const held: Held[] = HOLDERS.map(([name, get]) => heldOf(name, get(), ownKeys(get())));
+  held.push(heldOf("globalThis", globalThis, GLOBALS));
+  return { held, onmessage: (globalThis as { onmessage?: unknown }).onmessage };
+}
+
+function heldOf(name: string, target: object, keys: PropertyKey[]): Held {
+  const own: Record<PropertyKey, PropertyDescriptor> = Object.create(null);
+  for (const key of keys) {
+    const d = getOwnPropertyDescriptor(target, key);
+    if (d !== undefined) own[key] = d;
+  }
+  return { name, target, keys, own };
+}
+
+/**
+ * The built-ins changed since `before` (`Promise.prototype.then`, `Object.prototype.then`), each put
+ * back as it was; [] when none changed. Added properties count only on Object.prototype (every object
+ * inherits them) and a `then` anywhere (it makes the holder's objects thenables); a polyfill adding a
+ * method Deno lacks elsewhere is left alone.
+ */
+export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
+  const changed: string[] = [];
+  const held = before.held;
+  for (let h = 0; h < held.length; h++) {
+    const { name, target, keys, own } = held[h];
+    for (let i = 0; i < keys.length; i++) {
+      const was = own[keys[i]];
+      if (sameDescriptor(was, getOwnPropertyDescriptor(target, keys[i]))) continue;
+      changed[changed.length] = `${name}.${toText(keys[i])}`;
+      if (was === undefined) deleteProperty(target, keys[i]);
+      else defineProperty(target, keys[i], was);
+    }
+    if (name === "globalThis") continue;
+    const now = ownKeys(target);
+    for (let i = 0; i < now.length; i++) {
+      if (own[now[i]] !== undefined || (name !== "Object.prototype" && now[i] !== "then")) continue;
+      changed[changed.length] = `${name}.${toText(now[i])}`;
+      deleteProperty(target, now[i]);
+    }
+  }
+  const scope = globalThis as { onmessage?: unknown };
+  if (scope.onmessage !== before.onmessage) {
+    changed[changed.length] = "globalThis.onmessage";
+    scope.onmessage = before.onmessage;
+  }
+  return changed;
+}
+
+function sameDescriptor(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
+  if (a === undefined || b === undefined) return a === b;
+  return objectIs(a.value, b.value) && a.get === b.get && a.set === b.set && a.writable === b.writable &&
+    a.enumerable === b.enumerable && a.configurable === b.configurable;
+}
