@@ -34,7 +34,7 @@ Deno.test("a run's page data carries errors per interval by kind and the generat
   assert.deepEqual(buildPageData(results).runs[0].iv.errorKinds, {});
 });
 
-Deno.test("overview rows carry the run verdict and, for open models, requested, sent and dropped", () => {
+Deno.test("overview rows carry the run verdict, for open models requested, sent and dropped, and a busy machine", () => {
   const data = buildPageData(makeCpuSleepQuick());
   const row = data.overview.find((r) => r.label === "single/cpuTime/query.ms=10")!;
   assert.equal(row.verdict, "dropped 99.7%");
@@ -58,6 +58,10 @@ Deno.test("overview rows carry the run verdict and, for open models, requested, 
   const closed = makeSingleAttack();
   closed.runs[0] = { ...closed.runs[0], model: "connections", targetRps: null };
   assert.equal(buildPageData(closed).overview[0].sends, null);
+  assert.equal(buildPageData(closed).overview[0].busyMachine, undefined);
+  // A run whose machine worked on other things says so beside its rate; a quiet one says nothing.
+  closed.runs[0] = { ...closed.runs[0], hostCpu: { otherCores: 1.1, stallPct: 70, cores: 2 } };
+  assert.equal(buildPageData(closed).overview[0].busyMachine, "other processes took 1.1 of the 2 cores");
 });
 
 Deno.test("every sweep point's table row has requested, sent, dropped and achieved beside its verdict", () => {

@@ -11,6 +11,7 @@ import type { LatencySummaryMs, ResultsFile, RunResult } from "../../results/mod
 import { changePct, type MeanCi, meanCi, round4 } from "../../results/stats.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
 import { sampledLatency } from "../../results/conclude/responses.ts";
+import { busyMachineNote } from "../../results/conclude/machine_change.ts";
 import { storedComparison } from "./page_experiment.ts";
 
 /** The overview metrics, each a mean over repeats with its CI (n = 1 without repeats). */
@@ -50,6 +51,8 @@ export interface OverviewRow {
   sends: OverviewSends | null;
   /** Requests the run's own stop cut (`unfinished`, summed over repeats): shown, never failures. */
   unfinished?: number;
+  /** "other processes took 1.1 of the 2 cores" of the busiest run, beside the rate; absent on a quiet machine. */
+  busyMachine?: string;
 }
 
 /** A grouped bar chart: one label per load and sweep point (or per row), one series per variant. */
@@ -125,6 +128,7 @@ export function buildOverview(results: ResultsFile): OverviewRow[] {
       verdict: groupVerdict(runs),
       sends: groupSends(runs),
       unfinished: runs.reduce((a, r) => a + (r.unfinished ?? 0), 0),
+      ...busiestNote(runs),
     };
   });
   const baseline = results.experiment.baseline;
@@ -198,4 +202,11 @@ export function buildComparison(rows: OverviewRow[], runs: RunResult[]): Compari
       ),
     })),
   };
+}
+
+/** The busy-machine note of the group's run whose machine did the most other work, if any said one. */
+function busiestNote(runs: RunResult[]): { busyMachine?: string } {
+  const busiest = runs.reduce((a, r) => (r.hostCpu?.otherCores ?? 0) > (a.hostCpu?.otherCores ?? 0) ? r : a);
+  const note = busyMachineNote(busiest);
+  return note ? { busyMachine: note } : {};
 }

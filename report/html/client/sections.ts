@@ -182,6 +182,8 @@ export function overviewCell(row: OverviewRow, m: OverviewMetric): Cell {
     const mark = verdict ? " ●" : "";
     lines.push(h("small", { class: `${cls} change` }, fmtChange(change) + mark));
   }
+  // A busy machine qualifies the rate: its absolute value is that machine's then.
+  if (m === "rps" && row.busyMachine) lines.push(h("small", { class: "muted" }, row.busyMachine));
   // Cut by the run's own stop: beside the errors, never among them.
   if (m === "errors" && (row.unfinished ?? 0) > 0) {
     lines.push(h("small", { class: "muted" }, `+ ${fmtNum(row.unfinished!, 0)} unfinished by gracefulStop`));
