@@ -8,12 +8,12 @@
  * taken or written is recorded with its reason instead; it never fails the run, whose numbers are already
  * measured.
  */
-import { createHash } from "node:crypto";
 import { type CpuProfiling, startCpuProfiles, type TakenProfile } from "../targets/mod.ts";
 import type { RunTarget } from "./run_targets.ts";
 import { idleWarning, isCpuProfile, summarizeProfile } from "../results/cpu_profile.ts";
 import type { RunProfile } from "../results/schema_profile.ts";
 import { writeTextAtomic } from "../system/atomic_write.ts";
+import { fileStem } from "../validation/file_stem.ts";
 
 /**
  * Starts profiling the target's inspected processes; null when the target is not profiled. When the
@@ -34,13 +34,10 @@ export async function startRunProfiles(target: RunTarget): Promise<CpuProfiling 
 /**
  * The folder (under the output directory) and file name of one process's profile of one run. A name with
  * characters a file name should not hold gets them as `_` and a short hash of the name as it was, so two
- * runs (`x/y_z`, `x_y/z`) never write the same file.
+ * runs (`x/y_z`, `x_y/z`) never write the same file; a long one is cut with that hash (validation/file_stem.ts).
  */
 export function profilePath(runName: string, process: string): string {
-  const safe = (s: string) => {
-    const cleaned = s.replace(/[^A-Za-z0-9.=-]+/g, "_");
-    return cleaned === s ? s : `${cleaned}-${createHash("sha256").update(s).digest("hex").slice(0, 8)}`;
-  };
+  const safe = (s: string) => fileStem(s, /^[A-Za-z0-9.=-]*$/.test(s));
   return `profiles/${safe(runName)}.${safe(process)}.cpuprofile`;
 }
 

@@ -7,4 +7,8 @@ Deno.test("profile file names: a name that is safe stays, two runs whose names d
   const paths = names.map((name) => profilePath(name, "target"));
   assert.equal(new Set(paths).size, names.length, paths.join("\n"));
   for (const path of paths) assert.match(path, /^profiles\/[A-Za-z0-9.=_-]+\.target\.cpuprofile$/);
+  // A 300-character sweep value is cut with its hash: the filesystem refuses names over 255 bytes.
+  const long = ["v", "w"].map((c) => profilePath(`a/b/query.x=${c.repeat(300)}`, "target"));
+  assert.notEqual(long[0], long[1]);
+  for (const path of long) assert.ok(path.length < 200, path);
 });

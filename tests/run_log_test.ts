@@ -40,3 +40,38 @@ Deno.test("run with log: true writes one request log per run, a line per request
     await Deno.remove(dir, { recursive: true });
   }
 });
+
+Deno.test("runs whose names look alike as file names get request logs of their own; a long name fits", async () => {
+  // a_b/once and a/b_once were both requests/a_b_once.csv: the second run's log replaced the first's.
+  const long = "v".repeat(300);
+  const dir = await Deno.makeTempDir({ prefix: "loadlab-log-" });
+  try {
+    await Deno.writeTextFile(
+      `${dir}/exp.yaml`,
+      `name: alike
+targets:
+  a_b: { kind: builtin }
+  a: { kind: builtin }
+loads:
+  once: { model: count, requests: 5, connections: 1 }
+  b_once: { model: count, requests: 7, connections: 1 }
+sweeps: [{ parameter: query.x, values: ["x y", "x/y", "${long}"], loads: [b_once], targets: [a] }]
+log: true
+`,
+    );
+    const out = await runLoadlab(["run", `${dir}/exp.yaml`, "--out-dir", `${dir}/out`]);
+    assertEquals(out.code, 0, out.stderr);
+    const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+    const files = results.runs.map((r) => r.logFile!);
+    assertEquals(new Set(files).size, results.runs.length, files.join("\n"));
+    for (const run of results.runs) {
+      ok(run.logFile!.startsWith(`${dir}/out/requests/`), run.logFile);
+      const name = run.logFile!.slice(`${dir}/out/requests/`.length);
+      ok(name.length <= 200 && !name.includes("/"), name);
+      const lines = (await Deno.readTextFile(run.logFile!)).trimEnd().split("\n");
+      assertEquals(lines.length - 1, run.requests, `${run.name}: its own log, one line per request`);
+    }
+  } finally {
+    await Deno.remove(dir, { recursive: true });
+  }
+});

@@ -10,6 +10,7 @@
  */
 import { writeAll } from "../../system/write_all.ts";
 import { OutputError } from "../../results/output_error.ts";
+import { fileStem } from "../../validation/file_stem.ts";
 
 const FLUSH_AT_BYTES = 60 * 1024;
 const BUFFER_BYTES = 64 * 1024;
@@ -81,12 +82,19 @@ export async function createLogFile(path: string): Promise<void> {
 }
 
 /**
+ * A run name whose `/` and `#` turned into `_` are its own: target and load without `_`, sweep points
+ * `parameter=value` of letters, digits, `.` and `-`, a repeat's `#N`.
+ */
+const PLAIN_RUN_NAME = /^[A-Za-z0-9.-]+\/[A-Za-z0-9.-]+(\/[A-Za-z0-9.-]+=[A-Za-z0-9.-]+){0,2}(#\d+)?$/;
+
+/**
  * Where `log: true` writes the request log of run `runName`: `<outDir>/requests/<name>.csv`, the name's
  * `/`, `#` and other characters a file name should not hold turned into `_` (`express/json#2` ->
- * `express_json_2.csv`).
+ * `express_json_2.csv`); any other name (one with `_`, a word sweep's spaces, a long one) also gets a
+ * short hash of it (validation/file_stem.ts), so `a_b/once` and `a/b_once` write two logs.
  */
 export function requestLogPath(outDir: string, runName: string): string {
-  return `${outDir}/requests/${runName.replace(/[^A-Za-z0-9.=-]+/g, "_")}.csv`;
+  return `${outDir}/requests/${fileStem(runName, PLAIN_RUN_NAME.test(runName))}.csv`;
 }
 
 /**

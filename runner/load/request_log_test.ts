@@ -4,6 +4,17 @@ import { requestLogError, requestLogPath } from "./request_log.ts";
 Deno.test("requestLogPath: one CSV per run under requests/, the run name made a file name", () => {
   assert.equal(requestLogPath("out/x", "express/json#2"), "out/x/requests/express_json_2.csv");
   assert.equal(requestLogPath("o", "a/b/query.ms=5"), "o/requests/a_b_query.ms=5.csv");
+  // Names that clean alike, or that are long, keep a hash of the name: one log each, within 255 bytes.
+  const names = [
+    "a_b/once",
+    "a/b_once",
+    "a/b/query.x=x y",
+    "a/b/query.x=x/y",
+    `a/b/query.x=${"v".repeat(300)}`,
+  ];
+  const paths = names.map((name) => requestLogPath("o", name));
+  assert.equal(new Set(paths).size, names.length, paths.join("\n"));
+  for (const path of paths) assert.match(path, /^o\/requests\/[A-Za-z0-9.=_-]{1,120}\.csv$/);
 });
 
 Deno.test("requestLogError: a log write failing in a worker or at open names the log and the OS error; others are not", () => {
