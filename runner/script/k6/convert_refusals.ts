@@ -98,6 +98,11 @@ function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Bin
   if (node.type === "MemberExpression" && node.object.type === "Identifier") {
     const b = bindings.get(node.object.name);
     const key = node.computed ? node.property.value : node.property.name;
+    // `ns.default` of `import * as ns` is the whole module again: its calls were never awaited.
+    if (b?.name === "*" && key === "default" && ASYNC_CALLS[b.module] !== undefined) {
+      return `${node.object.name}.default is ${b.module} itself, whose calls loadlab awaits only when ` +
+        `written as ${node.object.name}.${[...ASYNC_CALLS[b.module]][0]}(...): drop the .default`;
+    }
     if (!b || (b.name !== "default" && b.name !== "*") || !ASYNC_CALLS[b.module]?.has(key)) return null;
     if (!node.computed && parent?.type === "CallExpression" && parent.callee === node) return null;
     return `${node.object.name}.${key} is reached here other than by a direct call: loadlab awaits only calls ` +

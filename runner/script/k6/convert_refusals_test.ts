@@ -151,6 +151,16 @@ Deno.test("a k6 API reached other than by a direct call is refused: its calls wo
     /http \(k6\/http\) is used as a value/,
   );
   refused(body("const nap = sleep;\n  nap(1);"), 4, /sleep \(k6\) is used as a value here.*sleep\(\.\.\.\)/);
+  // A namespace import's .default is the module again: `ns.default.get(u)` was sent unawaited, its
+  // response a promise every check failed on, the run otherwise clean.
+  const ns = 'import * as ns from "k6/http";\n';
+  refused(
+    `${ns}const { get } = ns.default;\n${body(`get("http://h/");`)}`,
+    4,
+    /ns\.default is k6\/http itself/,
+  );
+  refused(`${ns}${body(`ns.default.get("http://h/");`)}`, 5, /ns\.default is k6\/http itself/);
+  assertEquals(problems(`${ns}${body(`ns.get("http://h/");`)}`), []);
   // Direct calls, optional ones, and what is not asynchronous pass.
   assertEquals(
     problems(body(`http.get?.("http://h/"); sleep(1); const u = http.url; group("g", () => {});`)),
