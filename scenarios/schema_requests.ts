@@ -42,12 +42,20 @@ export const nameSchema = z.string().superRefine((name, ctx) => {
 /** Names Windows keeps for devices, with or without an extension (`NUL.txt`); refused everywhere alike. */
 const RESERVED_NAME = /^(con|prn|aux|nul|com[0-9\u00b9\u00b2\u00b3]|lpt[0-9\u00b9\u00b2\u00b3])(\..*)?$/i;
 
+/** The longest target, load, data or experiment name: each becomes a folder or part of a file name. */
+const MAX_NAME_CHARS = 100;
+
 /**
  * Why `name` cannot be a name that becomes a folder or file name (`out/<experiment>`, a target's log
- * folder), or undefined: only letters, digits, '.', '_' and '-', not `.` or `..` (which would write
- * into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`, `COM1`...).
+ * folder), or undefined: at most `MAX_NAME_CHARS`, only letters, digits, '.', '_' and '-', not `.` or
+ * `..` (which would write into `out/` or outside it), no trailing '.', not a device name (`CON`, `NUL`,
+ * `COM1`...).
  */
 export function nameProblem(name: string): string | undefined {
+  if (name.length > MAX_NAME_CHARS) {
+    return `"${name.slice(0, 12)}…" (${name.length} characters) is too long: it becomes a folder under ` +
+      `out/, and filesystems refuse names over 255 bytes; use at most ${MAX_NAME_CHARS} characters`;
+  }
   if (!/^[A-Za-z0-9._-]+$/.test(name)) {
     return "names use letters, digits, '.', '_' and '-' (they become part of run names and folders)";
   }

@@ -95,6 +95,17 @@ export const FIELDS: Case[] = [
     names: [/search\.maxProbes: .*>= 1/],
   },
   { name: "name not a name", yaml: edit("name: base", 'name: "a b"'), names: [/name: names use letters/] },
+  // A name becomes a folder (out/<name>, logs/<target>): over 255 bytes the filesystem refused it mid-run.
+  {
+    name: "name too long",
+    yaml: edit("name: base", `name: ${"n".repeat(300)}`),
+    names: [/^[^:]+: name: .*300 characters.*at most 100/],
+  },
+  {
+    name: "target name too long",
+    yaml: edit("  t: {", `  ${"t".repeat(300)}: {`),
+    names: [/targets\.t{300}: .*300 characters.*at most 100/],
+  },
   {
     name: "target kind unknown",
     yaml: target("{ kind: builtn }"),
