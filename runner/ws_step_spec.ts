@@ -32,6 +32,15 @@ const SUBPROTOCOL = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** The most a ws step waits for its message, ms (10 minutes). */
 export const MAX_WS_WAIT_MS = 600_000;
 
+/**
+ * Whether an endpoint may send `code` in a Close frame (RFC 6455 7.4): 1004-1006 and 1015 are reserved
+ * or only reported locally, 1016-2999 are kept for the protocol, so a peer answers them with a protocol
+ * error (1002), which would read as the target's failure.
+ */
+function sendableCloseCode(code: number): boolean {
+  return (code >= 1000 && code <= 1003) || (code >= 1007 && code <= 1014) || (code >= 3000 && code <= 4999);
+}
+
 /** The fields of a ws step's action; the file's form says `timeout` (a duration) for `timeoutMs`. */
 export const wsActionFields = {
   /** Opens the session's WebSocket at this path of the target (placeholders filled). */
@@ -54,8 +63,10 @@ export const wsActionFields = {
   /** Waits for a message that matches (`{}`: the next one) without sending. */
   wait: wsMatchSchema.optional(),
   /** Closes the session's WebSocket with this code (1000: normal). */
-  close: z.number().int().min(1000, "a close code is 1000-4999").max(4999, "a close code is 1000-4999")
-    .optional(),
+  close: z.number().int().refine(sendableCloseCode, {
+    error: (i) =>
+      `${i.input} is not a code an endpoint may send: use 1000 (normal), 1001-1003, 1007-1014 or 3000-4999`,
+  }).optional(),
   /** The endpoint a send's answer or a wait is counted under (default `WS SEND path` / `WS WAIT path`). */
   name: z.string().trim().min(1, "a name must not be empty").optional(),
 };

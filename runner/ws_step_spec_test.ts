@@ -60,3 +60,20 @@ Deno.test("results name a ws step by its label, its name, else its action and th
   const named = { ws: { send: "a", match: {}, name: "hello" }, label: "greet" };
   assertEquals([wsStepLabel(named, "/ws"), wsEndpointName(named, "greet")], ["greet", "hello"]);
 });
+
+Deno.test("a close code is one an endpoint may send: reserved ones (1004-1006, 1015-2999) are refused", () => {
+  const close = (code: number) =>
+    issuesOf([{ ws: { connect: "/ws" } }, { ws: { close: code } }]).map((i) => i.replace(/:.*/, ""));
+  for (const code of [1000, 1001, 1003, 1007, 1011, 1014, 3000, 4999]) {
+    assertEquals(close(code), [], `${code}`);
+  }
+  // A peer answers these with a protocol error (1002), which read as the target's failure.
+  for (const code of [999, 1004, 1005, 1006, 1015, 1016, 2999, 5000]) {
+    assertEquals(close(code), ["flows.0.steps.1.ws.close"], `${code}`);
+  }
+  const [message] = issuesOf([{ ws: { connect: "/ws" } }, { ws: { close: 1005 } }]);
+  assertEquals(
+    message,
+    "flows.0.steps.1.ws.close: 1005 is not a code an endpoint may send: use 1000 (normal), 1001-1003, 1007-1014 or 3000-4999",
+  );
+});
