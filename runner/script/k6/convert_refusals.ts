@@ -13,7 +13,7 @@ import * as acorn from "acorn";
 import * as walk from "acorn-walk";
 import type { Binding, Node } from "./convert_async.ts";
 import { isApiCall } from "./convert_async.ts";
-import { ASYNC_CALLS } from "./k6_modules.ts";
+import { apiReferenceProblem } from "./convert_references.ts";
 
 /** Deepest syntax tree a script may have: Deno's parser overflowed from about 1,200 (nested arrows). */
 export const MAX_NESTING = 400;
@@ -87,49 +87,6 @@ function nodeProblem(
       "too): move it into setup() or the default function";
   }
   return null;
-}
-
-/**
- * Why `node` reaches an asynchronous k6 API other than by calling it directly (`const get = http.get`,
- * `http["get"](u)`, `const { get } = http`, `helper(http)`): its calls would go unawaited, their responses
- * promises. Null for a direct call (`http.get(u)`, `sleep(1)`) and for what is not such an API.
- */
-function apiReferenceProblem(node: Node, parent: Node, bindings: Map<string, Binding>): string | null {
-  if (node.type === "MemberExpression" && node.object.type === "Identifier") {
-    const b = bindings.get(node.object.name);
-    const key = node.computed ? node.property.value : node.property.name;
-    // `ns.default` of `import * as ns` is the whole module again: its calls were never awaited.
-    if (b?.name === "*" && key === "default" && ASYNC_CALLS[b.module] !== undefined) {
-      return `${node.object.name}.default is ${b.module} itself, whose calls loadlab awaits only when ` +
-        `written as ${node.object.name}.${[...ASYNC_CALLS[b.module]][0]}(...): drop the .default`;
-    }
-    if (!b || (b.name !== "default" && b.name !== "*") || !ASYNC_CALLS[b.module]?.has(key)) return null;
-    if (!node.computed && parent?.type === "CallExpression" && parent.callee === node) return null;
-    return `${node.object.name}.${key} is reached here other than by a direct call: loadlab awaits only calls ` +
-      `written as ${node.object.name}.${key}(...)`;
-  }
-  if (node.type !== "Identifier") return null;
-  const b = bindings.get(node.name);
-  if (b === undefined || b.name.startsWith("new ")) return null;
-  const whole = b.name === "default" || b.name === "*";
-  if (whole ? ASYNC_CALLS[b.module] === undefined : !ASYNC_CALLS[b.module]?.has(b.name)) return null;
-  switch (parent?.type) {
-    case "ImportSpecifier":
-    case "ImportDefaultSpecifier":
-    case "ImportNamespaceSpecifier":
-      return null;
-    case "CallExpression":
-      if (!whole && parent.callee === node) return null;
-      break;
-    case "MemberExpression":
-      if (whole && parent.object === node) return null;
-      if (parent.property === node && !parent.computed) return null;
-      break;
-    case "Property":
-      if (parent.key === node && !parent.shorthand) return null;
-  }
-  return `${node.name} (${b.module}) is used as a value here: loadlab awaits only its direct calls, e.g. ` +
-    (whole ? `${node.name}.get(url)` : `${node.name}(...)`);
 }
 
 /**

@@ -161,6 +161,14 @@ Deno.test("a k6 API reached other than by a direct call is refused: its calls wo
   );
   refused(`${ns}${body(`ns.default.get("http://h/");`)}`, 5, /ns\.default is k6\/http itself/);
   assertEquals(problems(`${ns}${body(`ns.get("http://h/");`)}`), []);
+  // A member picked by a name computed as the script runs may be any call: refused; a static one is judged.
+  refused(
+    `const m = "get";\n${body(`http[m]("http://h/");`)}`,
+    5,
+    /http\[\.\.\.\] picks a member of k6\/http/,
+  );
+  refused(body('http[`get`]("http://h/");'), 4, /http\.get is reached here other than by a direct call/);
+  assertEquals(problems(body('const u = http["url"];')), []);
   // Direct calls, optional ones, and what is not asynchronous pass.
   assertEquals(
     problems(body(`http.get?.("http://h/"); sleep(1); const u = http.url; group("g", () => {});`)),
