@@ -110,7 +110,8 @@ export function wsActionRules(action: Record<string, unknown>, ctx: z.Refinement
 export const wsActionSchema = z.strictObject({
   ...wsActionFields,
   /** How long a send's answer or a wait may take (default: the run's timeout). */
-  timeoutMs: z.number().int().positive().max(MAX_WS_WAIT_MS).optional(),
+  timeoutMs: z.number().positive().max(MAX_WS_WAIT_MS)
+    .refine(Number.isInteger, "a ws step waits whole milliseconds: use e.g. 1ms").optional(),
 }).superRefine(wsActionRules);
 export type WsAction = z.infer<typeof wsActionSchema>;
 

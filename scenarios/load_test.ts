@@ -75,3 +75,29 @@ Deno.test("the experiment as a --quick run ran: the quick section merged in, not
   assert.equal(set.loads.json.duration, "10s");
   assert.equal(ranOf({}), null, "an unchanged file is shown as written");
 });
+
+Deno.test("loadPlan: a problem the engine finds in a flow names the flow where the file has it", () => {
+  const flow = (indent: string) =>
+    [
+      "flows:",
+      "  - name: f",
+      "    steps:",
+      "      - ws: { connect: /ws }",
+      "      - ws: { send: hi, match: {}, timeout: 0.4ms }",
+    ].map((l) => indent + l).join("\n") + "\n";
+  const fix = "timeout: a ws step waits whole milliseconds: use e.g. 1ms (in run a/x)";
+  // Flows of the file (top level), not of the load: the line named loads.x.flows[0], a key not there.
+  const top = FILE.replace("  y: { model: rate, rate: 10, duration: 1s }\n", "") + flow("");
+  assert.deepEqual(linesOf(() => loadPlan(top, { file: "p.yaml", preflight: false })), [
+    `p.yaml: flows[0].steps[1].ws.${fix}`,
+  ]);
+  const own = FILE.replace(
+    "  x: { model: connections, connections: 4, duration: 1s }\n",
+    "  x:\n" +
+      "    model: connections\n    connections: 4\n    duration: 1s\n" + flow("    "),
+  )
+    .replace("  y: { model: rate, rate: 10, duration: 1s }\n", "");
+  assert.deepEqual(linesOf(() => loadPlan(own, { file: "p.yaml", preflight: false })), [
+    `p.yaml: loads.x.flows[0].steps[1].ws.${fix}`,
+  ]);
+});

@@ -124,7 +124,9 @@ function filePath(plan: Plan, run: PlannedRun, enginePath: string): string {
   const swept = sweepValuePath(plan, run, fileKey(parts.at(-1)!.replace(/^\./, "")));
   if (swept) return swept;
   const rest = parts.slice(1).map((p) => p.startsWith(".") ? `.${fileKey(p.slice(1))}` : p);
-  return `${load}.${fileKey(field)}${rest.join("")}`;
+  // A load without flows of its own runs the file's (top-level `flows:`), where the step is written.
+  const own = field !== "flows" || plan.experiment.loads[run.load]?.flows !== undefined;
+  return `${own ? `${load}.` : ""}${fileKey(field)}${rest.join("")}`;
 }
 
 function fileKey(field: string): string {
