@@ -10,6 +10,7 @@
  */
 import { durationMsOf } from "../validation/duration.ts";
 import { shownSweepValue } from "../results/redact.ts";
+import { terminalSafe } from "../validation/terminal_text.ts";
 import { durationSchema } from "./schema_requests.ts";
 import { WORD_FIELDS } from "./schema_loads.ts";
 
@@ -32,6 +33,10 @@ export function readSweepValues(
   const problems: SweepValueProblem[] = [];
   const values = written.map((value, index) => {
     if (typeof value === "number") return value;
+    if (unshown(value)) {
+      problems.push({ index, message: unshownMessage(parameter, value) });
+      return value;
+    }
     const duration = durationSchema.safeParse(value);
     if (duration.success) return duration.data;
     if (durationMsOf(value) !== undefined) {
@@ -103,6 +108,29 @@ function wordValues(
     });
   });
   return { values: written.map(String), problems };
+}
+
+/** Line breaks a terminal or a summary line would break at, beside what `terminalSafe` takes out. */
+const LINE_BREAK = /[\t\n\r\u0085\u2028\u2029]/;
+/** Characters JSON leaves as they are that a terminal hides or reorders: written as escapes in a message. */
+const HIDDEN = /[\u0080-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2028\u2029\u2060\u2066-\u2069\ufeff]/g;
+
+/**
+ * Whether a word holds a control, line-break or invisible character: a value names its run in the
+ * terminal, the findings and every output file, where a CR LF forged a line, an ESC reached the
+ * findings raw and a zero-width character made "a\u200bb" show as "ab".
+ */
+function unshown(value: string): boolean {
+  return LINE_BREAK.test(value) || terminalSafe(value) !== value;
+}
+
+function unshownMessage(parameter: string, value: string): string {
+  const quoted = JSON.stringify(shownSweepValue(parameter, value)).replace(
+    HIDDEN,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+  return `${quoted} holds a control, line-break or invisible character (a value names its run in every ` +
+    "output): write the value without it";
 }
 
 /** Load fields given as durations in files (the others are counts and rates). */

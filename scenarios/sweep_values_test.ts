@@ -68,6 +68,28 @@ Deno.test("readSweepValues: a bad word, a word for a numeric field, a mix, a dur
   assert.match(secret.message, /found \[redacted 8 chars sha256:[0-9a-f]{8}\] and "\[redacted 9 chars/);
 });
 
+Deno.test("readSweepValues: a word with a line break, an escape or an invisible character is refused", () => {
+  // Each value names its run in the terminal, the findings and every file: "c\r\nrun 9/9 fake" printed a
+  // forged line, ESC reached the findings raw, and "a\u200bb" showed as "ab".
+  const words = [
+    "ok",
+    "c\r\nrun 9/9 fake",
+    "a\u001b[2Jb",
+    "d\u202ee",
+    "x\u0000y",
+    "a\u200bb",
+    "t\tab",
+    "l\u2028s",
+  ];
+  const { problems } = readSweepValues("query.q", words);
+  assert.deepEqual(problems.map((p) => p.index), [1, 2, 3, 4, 5, 6, 7]);
+  assert.match(
+    problems[0].message,
+    /^"c\\r\\nrun 9\/9 fake" holds a control, line-break or invisible character .*: write the value without it/,
+  );
+  assert.deepEqual(readSweepValues("query.q", ["café", "日本", "a b"]).problems, []);
+});
+
 Deno.test("plan: a protocol sweep makes one run per word, named and set in the file's order", () => {
   const plan = planOf(BASE + "sweeps: [{ parameter: load.protocol, values: [h2, http1] }]\n");
   assert.deepEqual(plan.runs.map((r) => [r.name, r.sweep?.value, r.attack.protocol]), [
