@@ -9,6 +9,8 @@
  * script_host.ts.
  */
 /// <reference lib="deno.worker" />
+import { basename } from "node:path";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../../scenarios/schema.ts";
 import { importScript, type ScriptModule } from "./script_module.ts";
 import { errorText, scriptErrorMessage } from "./script_module.ts";
 import type { HostReply, HostRequest } from "./script_host.ts";
@@ -27,10 +29,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
         type: "imported",
         setup: module.setup !== null,
         teardown: module.teardown !== null,
-        options: cloneable(
-          module.options,
-          "export options must be plain data (what an experiment file says)",
-        ),
+        options: plainOptions(module.options),
       });
     } else if (msg.type === "setup") {
       const data = await module!.setup?.();
@@ -53,6 +52,32 @@ function cloneable<T>(value: T, what: string): T {
     throw new Error(`${what}: ${errorText(err)} (a function, a class instance with private state...)`);
   }
   return value;
+}
+
+/**
+ * The script's `options` when they are what an experiment file could say, else a throw naming the file:
+ * they are written as JSON for the run, so a cycle or a BigInt ended loadlab there with a stack trace.
+ * The same size cap as a file's: a few lines making millions of thresholds ran loadlab out of memory.
+ */
+function plainOptions<T>(options: T): T {
+  const what = `${basename(path)}: export options must be plain data (what an experiment file says)`;
+  cloneable(options, what);
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(options);
+  } catch (err) {
+    throw new Error(`${what}: ${errorText(err)}`);
+  }
+  // As large as an experiment file may be: planning a few MB of thresholds took gigabytes.
+  if (text !== undefined && text.length > MAX_EXPERIMENT_FILE_BYTES) {
+    const mib = (text.length / 2 ** 20).toFixed(1);
+    throw new Error(
+      `${what}: ${mib} MiB as JSON, more than an experiment file's ${
+        MAX_EXPERIMENT_FILE_BYTES / 2 ** 20
+      } MiB`,
+    );
+  }
+  return options;
 }
 
 // `Deno.exit` or `process.exit` in the script ends this isolate only, with no word but this event.
