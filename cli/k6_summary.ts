@@ -20,6 +20,7 @@ import { type K6SummaryData, renderK6Summary } from "../results/export/k6_summar
 import type { ResultsFile } from "../results/mod.ts";
 import { errorText } from "../runner/script/script_module.ts";
 import { OutputError } from "../results/output_error.ts";
+import { type HostOutcome, ScriptHost } from "../runner/script/script_host.ts";
 
 /** Each run's k6 summary data with its thresholds judged, and the script's `handleSummary` when it has one. */
 export interface K6Summaries {
@@ -58,8 +59,44 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
     }
     return { run: run.name, data };
   });
-  return { runs, failed, handle: typeof handle === "function" ? handle : undefined };
+  const path = sessionScriptPath(resolve(source));
+  return { runs, failed, handle: typeof handle === "function" ? isolatedHandleSummary(path) : undefined };
 }
+
+/**
+ * `handleSummary(data)` of the converted script at `path` in an isolate of its own (script_host.ts),
+ * ended when it does not end within `timeoutMs`: in loadlab's own process a loop that never yields held
+ * loadlab open past its results for ever, and no timer could end it.
+ */
+export function isolatedHandleSummary(
+  path: string,
+  timeoutMs = HANDLE_SUMMARY_TIMEOUT_MS,
+): (data: unknown) => Promise<unknown> {
+  return async (data) => {
+    const opened = await ScriptHost.open(path, timeoutMs);
+    if (opened.host === null) throw new Error(outcomeText(opened.outcome));
+    try {
+      const outcome = await opened.host.call({ type: "summary", data }, timeoutMs);
+      if (outcome.kind === "done") return outcome.value;
+      throw new Error(outcomeText(outcome));
+    } finally {
+      opened.host.close();
+    }
+  };
+}
+
+/** Why a step in the script's isolate gave no answer, in handleSummary's words. */
+function outcomeText(outcome: HostOutcome): string {
+  if (outcome.kind === "failed") return outcome.message;
+  if (outcome.kind === "timeout") {
+    return `it did not end within ${outcome.timeoutMs / 1000} s (${NEVER_ENDS})`;
+  }
+  if (outcome.kind === "exited") return "it ended its isolate (Deno.exit or process.exit) before it answered";
+  return "it was stopped before it answered";
+}
+
+/** What a handleSummary that takes too long may be doing. */
+const NEVER_ENDS = "a loop that never yields, or a promise that never settles?";
 
 /** How long an asynchronous `handleSummary` may take, as k6 bounds it (2 minutes). */
 export const HANDLE_SUMMARY_TIMEOUT_MS = 120_000;
@@ -82,8 +119,7 @@ export async function showK6Summaries(
     let timer: ReturnType<typeof setTimeout> | undefined;
     const late = new Promise<never>((_, reject) => {
       timer = setTimeout(
-        () =>
-          reject(new Error(`it did not end within ${timeoutMs / 1000} s (a promise that never settles?)`)),
+        () => reject(new Error(`it did not end within ${timeoutMs / 1000} s (${NEVER_ENDS})`)),
         timeoutMs,
       );
     });

@@ -5,11 +5,13 @@
  * take loadlab with it. `Deno.exit` ends this isolate only (its `unload` event says so), a promise
  * that never settles or a loop that never yields is ended by `terminate()` when the time limit or a
  * signal comes, and a throw is a message naming the script's line. One isolate for the script's
- * lifecycle, so setup and teardown share module state as they would in one process. The main side is
+ * lifecycle, so setup and teardown share module state as they would in one process; a k6 script's
+ * handleSummary runs in one too. The main side is
  * script_host.ts.
  */
 /// <reference lib="deno.worker" />
 import { basename } from "node:path";
+import { pathToFileURL } from "node:url";
 import { MAX_EXPERIMENT_FILE_BYTES } from "../../scenarios/schema.ts";
 import { importScript, type ScriptModule } from "./script_module.ts";
 import { errorText, scriptErrorMessage } from "./script_module.ts";
@@ -34,6 +36,10 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
     } else if (msg.type === "setup") {
       const data = await module!.setup?.();
       post({ type: "done", value: cloneable(data, "its value cannot cross to the load workers") });
+    } else if (msg.type === "summary") {
+      const handle = (await import(pathToFileURL(path).href)).handleSummary;
+      const answer = await handle(msg.data);
+      post({ type: "done", value: cloneable(answer, "its answer cannot be written") });
     } else {
       await module!.teardown?.(msg.data);
       post({ type: "done", value: undefined });

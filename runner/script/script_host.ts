@@ -2,7 +2,7 @@
  * @module
  * The main side of a session script's own isolate (hooks_worker.ts): `ScriptHost.open` imports the
  * script there and learns what it exports (its `options`, whether it has `setup` and `teardown`);
- * `call` runs setup or teardown. Every step ends in one outcome: its value, the script's throw (its
+ * `call` runs setup, teardown or a k6 script's handleSummary. Every step ends in one outcome: its value, the script's throw (its
  * message with file:line), the time limit, the signal, or the isolate's own end (`Deno.exit`); on the
  * last three the isolate is terminated, so nothing a script does there keeps loadlab waiting or ends
  * loadlab itself.
@@ -15,7 +15,9 @@ export const SCRIPT_HOST_NAME = "loadlab-script-host";
 export type HostRequest =
   | { type: "import"; path: string }
   | { type: "setup" }
-  | { type: "teardown"; data: unknown };
+  | { type: "teardown"; data: unknown }
+  /** A k6 script's `handleSummary(data)`: its answer. */
+  | { type: "summary"; data: unknown };
 
 /** What the script's isolate answers. */
 export type HostReply =
