@@ -102,7 +102,14 @@ export function buildPickTable(weights: readonly number[]): Uint16Array {
   const min = Math.min(...weights);
   let ints = weights.map((w) => Math.max(1, Math.round(w / min)));
   const total = ints.reduce((a, b) => a + b, 0);
-  if (total > MAX_TABLE) ints = ints.map((w) => Math.max(1, Math.round((w * MAX_TABLE) / total)));
+  if (!(total <= MAX_TABLE)) {
+    // Scaled down as shares of the largest weight, each finite: ratios to the smallest overflow for
+    // weights far apart (1e308 beside 5e-324), which made an empty table, no entry ever picked.
+    const max = Math.max(...weights);
+    const shares = weights.map((w) => w / max);
+    const sum = shares.reduce((a, b) => a + b, 0);
+    ints = shares.map((s) => Math.max(1, Math.round((s * MAX_TABLE) / sum)));
+  }
   const size = ints.reduce((a, b) => a + b, 0);
   const table = new Uint16Array(size);
   const current = new Array<number>(ints.length).fill(0);

@@ -1,4 +1,4 @@
-import { deepStrictEqual as assertEquals } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { buildPickTable, encodeRequest, RequestMix } from "./request.ts";
 import { TemplateWriter } from "./template.ts";
 
@@ -45,6 +45,18 @@ Deno.test("buildPickTable honours weights exactly and spreads picks", () => {
   assertEquals(t2.length, 4);
   // The heavy entry never appears twice in a row within the cycle.
   for (let k = 1; k < t2.length; k++) assertEquals(t2[k] === 2 && t2[k - 1] === 2, false);
+});
+
+Deno.test("buildPickTable: weights far apart (1e308 beside 5e-324) make a full table, none dropped", () => {
+  // Their ratio overflowed to Infinity: the table came out empty, and a load worker picking a flow from
+  // it failed with "Cannot read properties of undefined".
+  for (const weights of [[1e308, 1e308, 5e-324], [Number.MAX_VALUE, 1], [1e300, 1e-300, 1]]) {
+    const table = Array.from(buildPickTable(weights));
+    ok(table.length > 0 && table.length <= 1_000 + weights.length, `${weights}: ${table.length}`);
+    for (let i = 0; i < weights.length; i++) ok(table.includes(i), `${weights}: ${i} is picked`);
+  }
+  const even = Array.from(buildPickTable([1e308, 1e308, 5e-324]));
+  assertEquals(even.filter((i) => i === 0).length, even.filter((i) => i === 1).length);
 });
 
 Deno.test("RequestMix uses the URL path for '/' specs and cycles", () => {
