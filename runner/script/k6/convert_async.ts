@@ -85,8 +85,32 @@ export function planAsync(ast: Node, imported: Map<string, Binding>): AsyncPlan 
   const problems = [
     ...functionProblems(functions, asyncFunctions, bindings),
     ...referenceProblems(identifiers, asyncNames, bindings),
+    ...classBodyProblems(calls, awaited),
   ];
   return { awaited: [...awaited], arrayCalls, asyncFunctions, problems };
+}
+
+/**
+ * Awaited calls in a class field's initializer or a static block, where JavaScript allows no `await`: the
+ * converted module did not parse, and the line blamed the script's own syntax.
+ */
+function classBodyProblems(calls: Node[][], awaited: Set<Node>): Array<{ pos: number; why: string }> {
+  const problems: Array<{ pos: number; why: string }> = [];
+  for (const path of calls) {
+    const call = path[path.length - 1];
+    if (!awaited.has(call)) continue;
+    for (let k = path.length - 2; k >= 0 && !isFunction(path[k]); k--) {
+      const field = path[k].type === "PropertyDefinition" && path[k].value === path[k + 1];
+      if (!field && path[k].type !== "StaticBlock") continue;
+      problems.push({
+        pos: call.start,
+        why: "a call that sends or waits in a class field or static block cannot be awaited there " +
+          "(JavaScript allows no await in them): make it in a function",
+      });
+      break;
+    }
+  }
+  return problems;
 }
 
 /**

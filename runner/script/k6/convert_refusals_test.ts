@@ -169,6 +169,14 @@ Deno.test("a k6 API reached other than by a direct call is refused: its calls wo
   );
   refused(body('http[`get`]("http://h/");'), 4, /http\.get is reached here other than by a direct call/);
   assertEquals(problems(body('const u = http["url"];')), []);
+});
+
+Deno.test("a k6 call in a class field or static block is refused at its line: no await can go there", () => {
+  const body = (line: string) => `export default function () {\n  ${line}\n}`;
+  refused(body('class A { r = http.get("http://h/"); }'), 4, /class field or static block cannot be awaited/);
+  refused(body("class A { static { sleep(1); } }"), 4, /class field or static block cannot be awaited/);
+  // A computed key is evaluated in the enclosing function, where await is allowed.
+  assertEquals(problems(body('class A { [http.get("http://h/").status] = 1; }')), []);
   // Direct calls, optional ones, and what is not asynchronous pass.
   assertEquals(
     problems(body(`http.get?.("http://h/"); sleep(1); const u = http.url; group("g", () => {});`)),
