@@ -101,3 +101,13 @@ Deno.test("loadPlan: a problem the engine finds in a flow names the flow where t
     `p.yaml: loads.x.flows[0].steps[1].ws.${fix}`,
   ]);
 });
+
+Deno.test("loadPlan: a search range end the engine refuses is named at search.range, before any load", () => {
+  // The upper end passed the file's checks, then the base run and probes ran and the engine refused a
+  // probe at 1e308 (phases[0].ratePerSec, no file path) in the middle of the experiment.
+  const file = FILE + 'search: { parameter: load.rate, load: y, range: [1, 1e308], slo: "p99 < 1s" }\n';
+  assert.deepEqual(linesOf(() => loadPlan(file, { file: "p.yaml", preflight: false })), [
+    "p.yaml: search.range[1]: rate must be at most 10,000,000 requests per second (one load's cap) " +
+    "(in the search's probe of a/y at 1e+308)",
+  ]);
+});

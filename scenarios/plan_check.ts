@@ -4,13 +4,15 @@
  * (runner/config.ts) when the file is loaded, so a value only the engine refuses fails before any load,
  * with the issue pointing at the key the user wrote rather than the engine's field name: the load's key
  * (`loads.burst.phases[0].duration`), the file's own key for file-wide settings (`interval`), or the
- * sweep value that set it (`sweeps[0].values[2]`); and no two runs of one name. Pure.
+ * sweep value that set it (`sweeps[0].values[2]`); a search's range ends as its probes run them; and no
+ * two runs of one name. Pure.
  */
 import { attackConfigSchema } from "../runner/config.ts";
 import { targetSpecSchema } from "../targets/spec.ts";
 import { formatPath, type Issue, issuesOf } from "../validation/mod.ts";
 import { shownSweepValue } from "../results/redact.ts";
 import type { Plan, PlannedRun, SweepPoint } from "./plan_types.ts";
+import { applyParameter } from "./plan_attack.ts";
 
 /** The file keys of attack fields, for issues found by the engine's schema. */
 const FILE_KEYS: Record<string, string> = {
@@ -59,7 +61,28 @@ export function checkPlan(plan: Plan): Issue[] {
     }
   }
   for (const issue of targetIssues(plan)) if (!seen.has(issue.path)) seen.set(issue.path, issue);
-  return [...seen.values(), ...sameNameIssues(plan)];
+  return [...seen.values(), ...sameNameIssues(plan), ...searchRangeIssues(plan)];
+}
+
+/**
+ * A search's range ends as its probes would run them: a value the engine refuses (a rate of 1e308) is
+ * named at `search.range[i]` now, not when the bisection reaches it after the experiment's other runs.
+ */
+function searchRangeIssues(plan: Plan): Issue[] {
+  const issues = new Map<string, Issue>();
+  for (const search of plan.searches) {
+    search.range.forEach((value, i) => {
+      const probe = applyParameter(search.base, search.parameter, value);
+      const parsed = attackConfigSchema.safeParse({ ...probe.attack, url: placeholderUrlOf(probe.target) });
+      if (parsed.success) return;
+      const path = formatPath(["search", "range", i]);
+      const [issue] = issuesOf(parsed.error, attackConfigSchema);
+      const where = `${search.target}/${search.load}`;
+      const message = `${issue.message} (in the search's probe of ${where} at ${value})`;
+      if (!issues.has(path)) issues.set(path, { path, message });
+    });
+  }
+  return [...issues.values()];
 }
 
 /**
