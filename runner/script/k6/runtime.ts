@@ -262,7 +262,8 @@ function mainsOf(mod: ConvertedModule): Map<string, (data: unknown) => unknown> 
       mains.set(name, mod.main);
       continue;
     }
-    const fn = mod.exports[exec];
+    // The script's own exports only: `exec: "toString"` found Object.prototype's and ran it each iteration.
+    const fn = Object.hasOwn(mod.exports, exec) ? mod.exports[exec] : undefined;
     if (typeof fn !== "function") {
       throw new TypeError(`options.scenarios.${name}.exec: no exported function ${exec}`);
     }
