@@ -15,6 +15,7 @@
  * nothing is dropped silently. Notes that change no request
  * (an `environments` section not selected, a weaker error-rate definition) come back as `notes`.
  */
+import { MAX_DURATION_MS } from "../validation/duration.ts";
 import { endpointNaming } from "./artillery_endpoints.ts";
 import {
   ArtilleryError,
@@ -84,7 +85,9 @@ export function artilleryToExperiment(doc: unknown, opts: ArtilleryOptions = {})
   const timeout = httpTimeout(config.http, out);
   if (timeout) load.timeout = timeout;
   const flows = convertScenarios(doc.scenarios, ctx, out);
-  load.gracefulStop = `${longestSessionMs(flows, timeout ? durationMs(timeout) : ARTILLERY_TIMEOUT_MS)}ms`;
+  // Held to loadlab's longest duration: thinks each within it may add up past it.
+  const longestMs = longestSessionMs(flows, timeout ? durationMs(timeout) : ARTILLERY_TIMEOUT_MS);
+  load.gracefulStop = `${Math.min(longestMs, MAX_DURATION_MS)}ms`;
   const thresholds = ensureThresholds(config, out);
   if (out.issues.length > 0) throw new ArtilleryError(out.issues);
 

@@ -5,6 +5,7 @@
  * seconds parser (Artillery's durations and think times are seconds). Kept apart so the config, flow and
  * ensure converters agree on one wording.
  */
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 
 /** One problem in an Artillery script, at its path (`scenarios[0].flow[2].capture`). */
 export interface ArtilleryIssue {
@@ -126,6 +127,11 @@ export function secondsToDuration(value: unknown, path: string, out: Collector):
     return undefined;
   }
   const ms = Math.round(seconds * 1000);
+  if (ms > MAX_DURATION_MS) {
+    // Named here, at the script's key: past it, 1e308 seconds became "Infinityms" at a loadlab key.
+    out.issues.push({ path, message: `${value} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600` });
+    return undefined;
+  }
   return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
 }
 

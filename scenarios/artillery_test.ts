@@ -361,3 +361,29 @@ Deno.test("a loop of no steps is nothing to run, whatever its count: no billion-
   assertEquals(flows[0].steps.length, 2, JSON.stringify(flows[0]));
   assert(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
 });
+
+Deno.test("seconds past loadlab's longest duration are named at the script's own path", () => {
+  // 1e308 seconds became "Infinityms", refused at loads.artillery.phases[0].duration and gracefulStop,
+  // keys the script does not have, quoting a value it never wrote.
+  const issues = issuesOf(`
+config:
+  target: http://127.0.0.1:8080
+  phases: [{ duration: 1e308, arrivalRate: 1 }, { pause: "9000h" }]
+scenarios:
+  - flow: [{ get: { url: / } }, { think: 1e308 }]
+`);
+  assertEquals(issues.map((i) => i.path), [
+    "config.phases[0].duration",
+    "config.phases[1].pause",
+    "scenarios[0].flow[1].think",
+  ]);
+  for (const i of issues) assert(/too long: at most 7 days \(168h\), e\.g\. 3600/.test(i.message), i.message);
+  // Long thinks each within the limit: the graceful stop is held to it, not refused at a loadlab key.
+  const thinks = Array.from({ length: 30 }, () => "{ think: 86400 }").join(", ");
+  const { experiment } = artilleryToExperiment(parse(`
+config: { target: http://127.0.0.1:8080, phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - flow: [{ get: { url: / } }, ${thinks}]
+`));
+  assertEquals((experiment.loads as any).artillery.gracefulStop, "604800000ms");
+});

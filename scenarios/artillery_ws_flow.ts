@@ -9,6 +9,7 @@
  * with `value`, `regexp`), within the run's timeout, so interleaved broadcasts do not fail a user. Loops
  * (`count` required) are unrolled; anything else is named with its path.
  */
+import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../validation/duration.ts";
 import { type Collector, isRecord, join, nonNegative, rejectUnknownKeys } from "./artillery_common.ts";
 
 /** Most steps one virtual user's flow may have once loops are unrolled. */
@@ -70,6 +71,14 @@ function walk(flow: unknown[], path: string, steps: UnrolledStep[], out: Collect
     } else if ("think" in step) {
       rejectUnknownKeys(step, at, ["think"], out);
       const seconds = nonNegative(step.think, join(at, "think"), out) ?? 0;
+      if (seconds * 1000 > MAX_DURATION_MS) {
+        // Named here: past it, 1e308 seconds was Infinity ms, refused at a loadlab key.
+        out.issues.push({
+          path: join(at, "think"),
+          message: `${seconds} seconds is too long: ${MAX_DURATION_WORDS}, e.g. 3600`,
+        });
+        return;
+      }
       steps.push({ at, step: { thinkMs: Math.round(seconds * 1000) } });
     } else if ("loop" in step) {
       rejectUnknownKeys(step, at, ["loop", "count"], out);

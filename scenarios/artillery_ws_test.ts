@@ -203,3 +203,14 @@ scenarios:
   assertEquals(issuePathsOf(bad), ["scenarios[0].flow[1].loop[0].loop[0]"]);
   ok(Date.now() - started < 2_000, `took ${Date.now() - started} ms`);
 });
+
+Deno.test("an engine: ws think past loadlab's longest duration is named at the script's path", () => {
+  // 1e308 seconds was Infinity ms, refused at loads.artillery.ws.thinkAfterMs[0], a key the script lacks.
+  const script = `
+config: { target: "ws://127.0.0.1:1/", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - engine: ws
+    flow: [{ send: a }, { think: 1e308 }, { send: b }]
+`;
+  assertEquals(issuePathsOf(script), ["scenarios[0].flow[1].think"]);
+});
