@@ -13,8 +13,12 @@ import { type FlowCounters, type FlowSample, flowSample } from "../stats/flow_co
 /** Most distinct request names; past it they count under `OTHER_NAMES` (a name built from ids). */
 export const MAX_NAMES = 200;
 export const OTHER_NAMES = "(other names)";
-/** Most distinct check names of one step; past it they are not counted. */
+/**
+ * Most distinct check names of one step; past it they count under `OTHER_CHECKS`, so a failure there is
+ * still in the totals (k6's `checks` rate and its thresholds read them): dropped, they read as all passed.
+ */
 const MAX_CHECKS = 100;
+export const OTHER_CHECKS = "(other checks)";
 /** The step checks count under before a session's first request. */
 export const SESSION_STEP = "(session)";
 
@@ -91,7 +95,9 @@ export class ScriptRecorder {
     const s = this.#flow.steps[step];
     let k = s.checkNames.indexOf(name);
     if (k < 0) {
-      if (s.checkNames.length >= MAX_CHECKS) return;
+      if (s.checkNames.length >= MAX_CHECKS && name !== OTHER_CHECKS) {
+        return this.check(step, OTHER_CHECKS, ok);
+      }
       k = s.checkNames.push(name) - 1;
       if (k >= s.checkPassed.length) grow(s);
     }
