@@ -4,7 +4,8 @@
  * object a thenable), a replaced Promise.prototype.then, a throwing Array.prototype.push or a replaced
  * postMessage held the run a minute and blamed a setup() the script did not have, or failed with the
  * bare value the patched built-in threw. Each is refused before any load, at once, naming the built-in;
- * a polyfill adding a method of its own to Array.prototype still runs. Loads are counts of 2.
+ * a polyfill adding a method of its own to Array.prototype, or a top level calling the globals, still
+ * runs. Loads are counts of 2.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -67,9 +68,11 @@ export default function () { http.get("${url}/"); }
     ok(run.seconds < 40, `${run.seconds} s before the refusal`);
   }));
 
-Deno.test("a polyfill adding a method of its own to Array.prototype still runs", () =>
+Deno.test("a polyfill adding a method of its own to Array.prototype, or a top level using globals, still runs", () =>
   withTarget(async (url) => {
-    const top = "Array.prototype.lastOne = function () { return this[this.length - 1]; };";
+    // queueMicrotask's first call flips its enumerable: only a changed value or accessor counts.
+    const top = "Array.prototype.lastOne = function () { return this[this.length - 1]; };\n" +
+      "queueMicrotask(() => {}); performance.now(); new TextEncoder(); crypto.randomUUID(); setTimeout(() => {}, 1);";
     const run = await runScript("poly.js", session(url, top).replace('"/"', '["/"].lastOne()'));
     assertEquals(run.code, 0, run.text);
     const results = JSON.parse(Deno.readTextFileSync(`${run.dir}/out/results.json`));

@@ -136,8 +136,8 @@ export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
   return changed;
 }
 
+/** Whether `a` and `b` hold the same value or accessors (Deno flips a global's enumerable as it first runs). */
 function sameDescriptor(a: PropertyDescriptor | undefined, b: PropertyDescriptor | undefined): boolean {
   if (a === undefined || b === undefined) return a === b;
-  return objectIs(a.value, b.value) && a.get === b.get && a.set === b.set && a.writable === b.writable &&
-    a.enumerable === b.enumerable && a.configurable === b.configurable;
+  return objectIs(a.value, b.value) && a.get === b.get && a.set === b.set;
 }
