@@ -253,4 +253,23 @@ export const flowSchema = z.strictObject({
 }).meta({ id: "flow" });
 export type FileFlow = z.output<typeof flowSchema>;
 
-export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow");
+/**
+ * A load's flows, each named apart: results, checks and the report list flows by name, so two of one name
+ * read as one flow (the Artillery import names its scenarios apart itself).
+ */
+export const flowListSchema = z.array(flowSchema).min(1, "needs at least one flow").superRefine(
+  (flows, ctx) => {
+    const first = new Map<string, number>();
+    flows.forEach((flow, i) => {
+      const earlier = first.get(flow.name);
+      if (earlier === undefined) return void first.set(flow.name, i);
+      ctx.addIssue({
+        code: "custom",
+        path: [i, "name"],
+        message: `${
+          JSON.stringify(flow.name)
+        } is the name of flows[${earlier}] already: give each flow its own`,
+      });
+    });
+  },
+);

@@ -430,3 +430,14 @@ Deno.test("ramping connections: a connections load with stages, each bad stage n
     /at least one stage/,
   );
 });
+
+Deno.test("errors: two flows of one name are refused at the second (their results read as one flow's)", () => {
+  const flows = "flows:\n  - { name: a, steps: [{ get: /json }] }\n  - { name: a, steps: [{ get: /x }] }\n";
+  assertIssue(BASE + flows, "flows[1].name", /"a" is the name of flows\[0\] already: give each flow its own/);
+  const own = BASE.replace(
+    "closed: { model: connections, connections: 4, duration: 2s }",
+    "closed:\n    model: connections\n    connections: 4\n    duration: 2s\n" +
+      "    flows: [{ name: b, steps: [{ get: /json }] }, { name: b, steps: [{ get: /x }] }]",
+  );
+  assertIssue(own, "loads.closed.flows[1].name", /"b" is the name of flows\[0\] already/);
+});
