@@ -10,8 +10,7 @@
  * one whose `abortOnFail` stopped the run fails.
  * The same data goes to the metrics outputs, under k6's names, before they close (cli/run_cmd.ts).
  */
-import { dirname, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { basename, dirname, resolve } from "node:path";
 import { sessionScriptPath } from "../runner/script/k6/k6_file.ts";
 import { k6RuleHolds, k6SummaryData } from "../results/export/k6_summary.ts";
 import { k6Experiment } from "../scenarios/k6_options.ts";
@@ -36,9 +35,19 @@ export interface K6Summaries {
  * command: the custom metrics' listener closes here.
  */
 export async function k6Summaries(source: string, results: ResultsFile): Promise<K6Summaries> {
-  const module = await import(pathToFileURL(sessionScriptPath(resolve(source))).href);
-  const handle = module.handleSummary as ((data: unknown) => unknown) | undefined;
-  const mapped = k6Experiment(module.options ?? {});
+  // Read in an isolate of the script's own, as before the run: imported into loadlab's process, a top
+  // level that changes built-ins only there (outside a worker) broke loadlab after its results.
+  const path = sessionScriptPath(resolve(source));
+  const opened = await ScriptHost.open(path, HANDLE_SUMMARY_TIMEOUT_MS);
+  if (opened.host === null) {
+    throw new OutputError(
+      `${basename(source)}: its exports could not be read again after the run: ${
+        outcomeText(opened.outcome)
+      }; the run's results are kept`,
+    );
+  }
+  opened.host.close();
+  const mapped = k6Experiment(opened.exports.options ?? {});
   const rules = mapped.ok ? mapped.value.afterRun : [];
   const custom = await k6CustomMetrics(results.runs.reduce((a, r) => a + r.durationSec, 0));
   let failed = 0;
@@ -59,8 +68,7 @@ export async function k6Summaries(source: string, results: ResultsFile): Promise
     }
     return { run: run.name, data };
   });
-  const path = sessionScriptPath(resolve(source));
-  return { runs, failed, handle: typeof handle === "function" ? isolatedHandleSummary(path) : undefined };
+  return { runs, failed, handle: opened.exports.summary ? isolatedHandleSummary(path) : undefined };
 }
 
 /**

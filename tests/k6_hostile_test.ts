@@ -4,7 +4,8 @@
  * run), or that throw as they are read (a Proxy's keys, a toJSON: an uncaught error), or a handleSummary
  * that throws (was exit 2, bad input, after the load), a fail() of a value whose toString throws and a
  * check() of a Proxy whose traps throw (each counted as the bare thrown value, no line). Each is refused with its file:line or path and why, no stack
- * trace; what a run wrote is kept. Loads are bounded counts.
+ * trace; what a run wrote is kept. A top level that changes built-ins only outside a worker (where the
+ * summary once imported it) leaves the summary and exit code alone. Loads are bounded counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -162,4 +163,19 @@ export default function () {
         `e.g. { "status 200": (r) => r.status === 200 } (script.js:7)`
       ]: 2,
     });
+  }));
+
+Deno.test("a top level that changes built-ins only outside a worker leaves the run's summary and exit alone", () =>
+  withTarget(async (url) => {
+    // The script was imported into loadlab's own process for its summary: this made every object a
+    // thenable there, and the run ended with exit 1, no summary and no word why.
+    const dir = scriptIn(`import http from "k6/http";
+export const options = { iterations: 2 };
+if (typeof WorkerGlobalScope === "undefined") Object.prototype.then = function (resolve) { resolve(1); };
+export default function () { http.get("${url}/"); }
+`);
+    const run = await loadlab(dir, "run", "script.js", "--out-dir", "out");
+    assertEquals(run.code, 0, run.text);
+    ok(/http_reqs\.+: 2 /.test(run.text), run.text);
+    assertEquals(JSON.parse(Deno.readTextFileSync(`${dir}/out/results.json`)).runs[0].flows[0].sessions, 2);
   }));

@@ -30,6 +30,7 @@ self.onmessage = async (event: MessageEvent<HostRequest>) => {
       post({
         type: "imported",
         setup: module.setup !== null,
+        summary: typeof (await import(pathToFileURL(path).href)).handleSummary === "function",
         teardown: module.teardown !== null,
         options: plainOptions(module.options),
       });

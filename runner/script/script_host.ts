@@ -22,7 +22,13 @@ export type HostRequest =
 /** What the script's isolate answers. */
 export type HostReply =
   | { type: "ready" }
-  | { type: "imported"; setup: boolean; teardown: boolean; options: Record<string, unknown> | null }
+  | {
+    type: "imported";
+    setup: boolean;
+    teardown: boolean;
+    summary: boolean;
+    options: Record<string, unknown> | null;
+  }
   | { type: "done"; value: unknown }
   | { type: "failed"; message: string }
   | { type: "exited" };
@@ -41,6 +47,8 @@ export type HostOutcome =
 export interface ScriptExports {
   setup: boolean;
   teardown: boolean;
+  /** A k6 script's `handleSummary`. */
+  summary: boolean;
   options: Record<string, unknown> | null;
 }
 
