@@ -4,8 +4,8 @@
  * object a thenable), a replaced Promise.prototype.then, a throwing Array.prototype.push or a replaced
  * postMessage held the run a minute and blamed a setup() the script did not have, or failed with the
  * bare value the patched built-in threw. Each is refused before any load, at once, naming the built-in;
- * a polyfill adding a method of its own to Array.prototype, or a top level calling the globals, still
- * runs. Loads are counts of 2.
+ * a polyfill adding a method of its own to Array.prototype, a seeded Math.random, or a top level calling
+ * the globals, still runs. Loads are counts of 2.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { withTarget } from "./helpers.ts";
@@ -68,10 +68,12 @@ export default function () { http.get("${url}/"); }
     ok(run.seconds < 40, `${run.seconds} s before the refusal`);
   }));
 
-Deno.test("a polyfill adding a method of its own to Array.prototype, or a top level using globals, still runs", () =>
+Deno.test("a polyfill adding a method to Array.prototype, a seeded Math.random, or globals used at the top level still run", () =>
   withTarget(async (url) => {
     // queueMicrotask's first call flips its enumerable: only a changed value or accessor counts.
+    // A seeded Math.random is the script's own: the engine keeps the generator it took as it loaded.
     const top = "Array.prototype.lastOne = function () { return this[this.length - 1]; };\n" +
+      "let seed = 7; Math.random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;\n" +
       "queueMicrotask(() => {}); performance.now(); new TextEncoder(); crypto.randomUUID(); setTimeout(() => {}, 1);";
     const run = await runScript("poly.js", session(url, top).replace('"/"', '["/"].lastOne()'));
     assertEquals(run.code, 0, run.text);

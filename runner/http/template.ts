@@ -27,6 +27,12 @@ import {
   writeEncoded,
 } from "./fill_values.ts";
 
+/**
+ * The engine's own random numbers (filled values, random data rows), taken as the engine loads, before any
+ * script: a script may seed `Math.random` for its own values without changing the engine's.
+ */
+export const engineRandom = Math.random;
+
 const encoder = new TextEncoder();
 
 /** Slot kinds below 0; 0 and above index the values. */
@@ -242,10 +248,10 @@ export function writeParts(
         : copyBytes(buf, at, value, 0, value.length);
     } else if (slot === RANDOM_NUMBER) {
       const min = args[2 * k];
-      at = writeInt(buf, at, min + Math.floor(Math.random() * (args[2 * k + 1] - min + 1)));
+      at = writeInt(buf, at, min + Math.floor(engineRandom() * (args[2 * k + 1] - min + 1)));
     } else {
       const end = at + args[2 * k];
-      for (; at < end; at++) buf[at] = ALNUM[(Math.random() * ALNUM.length) | 0];
+      for (; at < end; at++) buf[at] = ALNUM[(engineRandom() * ALNUM.length) | 0];
     }
   }
   return copyBytes(buf, at, segments[slots.length], 0, segments[slots.length].length);

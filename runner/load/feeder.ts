@@ -15,6 +15,7 @@
  */
 import type { DataSpec } from "../session_schema.ts";
 import { type PackedRows, rowViews } from "../data_rows.ts";
+import { engineRandom } from "../http/template.ts";
 
 export class Feeder {
   readonly #packed: PackedRows;
@@ -49,7 +50,7 @@ export class Feeder {
   /** The next row's values (column order), or null when this worker's rows are used up. */
   next(): Uint8Array[] | null {
     const count = this.#count;
-    if (this.#random) return this.#row((Math.random() * count) | 0);
+    if (this.#random) return this.#row((engineRandom() * count) | 0);
     if (this.#left === 0) {
       if (!this.#wrap || count === 0) return this.#ranOut();
       this.#left = count;
