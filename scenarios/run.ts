@@ -5,7 +5,8 @@
  * counters, `warmup: auto` and per-phase statistics), and the result appended to `results.json` and
  * `report.html` at once. Then the capacity searches (short probe runs), the analysis and the
  * thresholds, and the file marked complete. Ctrl-C (the signal) ends the run under way gracefully, keeps
- * it marked `incomplete` and stops; a target that cannot start or dies throws `TargetFailedError` with
+ * it marked `incomplete` and stops; a run a load worker cut (stuck, or exited) is kept `incomplete` with the
+ * reason and the runs after it go on; a target that cannot start or dies throws `TargetFailedError` with
  * its log tail, finished runs kept. Every started target is stopped before `runPlan` returns or throws.
  */
 import { analyze } from "../results/conclude/analysis.ts";
@@ -78,7 +79,9 @@ export async function runPlan(plan: Plan, opts: RunPlanOptions): Promise<RunPlan
       opts.hooks?.onRunEnd?.(await output.append(marked), run);
       if (died) throw died;
       if (result.abortedBy) notRun = todo.slice(i + 1).map((r) => r.name);
-      if (result.incomplete) break;
+      // Stopped by Ctrl-C or an abortOnFail threshold: no run after it. A run cut otherwise (a worker ended
+      // as stuck, or one that exited) stays in the file flagged incomplete, and the experiment goes on.
+      if (notRun !== undefined || opts.signal?.aborted) break;
       const needed = new Set([...todo.slice(i + 1).map((r) => r.targetKey), ...searchKeys]);
       await pool.keepOnly(needed);
     }
@@ -177,6 +180,7 @@ async function probe(search: SearchPlan, value: number, ctx: RunContext): Promis
   };
   ctx.opts.hooks?.onRunEnd?.(await ctx.output.append(marked), run);
   if (died) throw died;
-  if (marked.incomplete) throw new Interrupted();
+  // Ctrl-C ends the search; a probe cut otherwise is judged with its flags (capacity.ts qualifies the value).
+  if (ctx.opts.signal?.aborted) throw new Interrupted();
   return marked;
 }

@@ -20,12 +20,15 @@ export function requireProgram(name: string): boolean {
 const MAIN = new URL("../main.ts", import.meta.url).pathname;
 
 /** Runs `deno run -A main.ts <args>` exactly as users and external checks do; colours off. */
-export async function runLoadlab(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export async function runLoadlab(
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<{ code: number; stdout: string; stderr: string }> {
   const out = await new Deno.Command(Deno.execPath(), {
     args: ["run", "-A", MAIN, ...args],
     stdout: "piped",
     stderr: "piped",
-    env: { NO_COLOR: "1" },
+    env: { NO_COLOR: "1", ...env },
   }).output();
   const dec = new TextDecoder();
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };

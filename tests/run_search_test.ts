@@ -99,6 +99,7 @@ search:
         assertEquals(out.code, 0, out.stderr + out.stdout);
         const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
         const [search] = results.analysis?.searches ?? [];
+        ok(search, `no search concluded:\n${out.stdout}`);
         assertEquals([search.value, search.high], [800, null]);
         ok(results.runs.filter((r) => r.probe).every((r) => r.generatorBound), "every probe generator-bound");
         const stored = (search as { qualifiers?: string[] }).qualifiers ?? [];
