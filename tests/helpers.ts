@@ -34,6 +34,26 @@ export async function runLoadlab(
   return { code: out.code, stdout: dec.decode(out.stdout), stderr: dec.decode(out.stderr) };
 }
 
+/**
+ * `loadlab run NAME` of a script `source` written as NAME in a fresh folder, run from there as a user does
+ * (bounded at 90 s): exit code, stdout + stderr, the folder (results in `out/`), and how long it took.
+ */
+export async function runScriptFile(name: string, source: string) {
+  const dir = Deno.makeTempDirSync({ prefix: "loadlab-script-" });
+  Deno.writeTextFileSync(`${dir}/${name}`, source);
+  const started = performance.now();
+  const out = await new Deno.Command(Deno.execPath(), {
+    args: ["run", "-A", MAIN, "run", name, "--out-dir", "out"],
+    cwd: dir,
+    env: { NO_COLOR: "1" },
+    stdout: "piped",
+    stderr: "piped",
+    signal: AbortSignal.timeout(90_000),
+  }).output();
+  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
+  return { code: out.code, text, dir, seconds: (performance.now() - started) / 1000 };
+}
+
 /** Runs `fn` with a fresh temporary folder that is removed afterwards, whatever happens. */
 export async function withTempDir(fn: (dir: string) => Promise<void>): Promise<void> {
   const dir = await Deno.makeTempDir({ prefix: "loadlab-test-" });

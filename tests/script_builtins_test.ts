@@ -8,26 +8,7 @@
  * the globals, still runs. Loads are counts of 2.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { withTarget } from "./helpers.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-/** `loadlab run NAME` of `text` in a fresh folder: exit code, stdout + stderr, the folder. */
-async function runScript(name: string, source: string) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-builtins-" });
-  Deno.writeTextFileSync(`${dir}/${name}`, source);
-  const started = performance.now();
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", name, "--out-dir", "out"],
-    cwd: dir,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(90_000),
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  return { code: out.code, text, dir, seconds: (performance.now() - started) / 1000 };
-}
+import { runScriptFile, withTarget } from "./helpers.ts";
 
 const session = (url: string, top: string) =>
   `export const options = { targets: { app: { url: "${url}" } }, loads: { once: { model: "count", requests: 2 } } };
@@ -45,7 +26,7 @@ for (
 ) {
   Deno.test(`a session script whose top level changes ${named} is refused at once, naming it`, () =>
     withTarget(async (url) => {
-      const run = await runScript("patch.js", session(url, top));
+      const run = await runScriptFile("patch.js", session(url, top));
       assertEquals(run.code, 2, run.text);
       ok(run.text.includes(`patch.js: its top level changes JavaScript's built-ins (${named})`), run.text);
       ok(!run.text.includes("    at "), `no stack: ${run.text}`);
@@ -55,7 +36,7 @@ for (
 
 Deno.test("a k6 script whose top level replaces Promise.prototype.then is refused at once, naming it", () =>
   withTarget(async (url) => {
-    const run = await runScript(
+    const run = await runScriptFile(
       "patch.js",
       `import http from "k6/http";
 export const options = { iterations: 2 };
@@ -75,7 +56,7 @@ Deno.test("a polyfill adding a method to Array.prototype, a seeded Math.random, 
     const top = "Array.prototype.lastOne = function () { return this[this.length - 1]; };\n" +
       "let seed = 7; Math.random = () => (seed = (seed * 16807) % 2147483647) / 2147483647;\n" +
       "queueMicrotask(() => {}); performance.now(); new TextEncoder(); crypto.randomUUID(); setTimeout(() => {}, 1);";
-    const run = await runScript("poly.js", session(url, top).replace('"/"', '["/"].lastOne()'));
+    const run = await runScriptFile("poly.js", session(url, top).replace('"/"', '["/"].lastOne()'));
     assertEquals(run.code, 0, run.text);
     const results = JSON.parse(Deno.readTextFileSync(`${run.dir}/out/results.json`));
     assertEquals(results.runs[0].flows[0].sessions, 2);

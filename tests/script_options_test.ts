@@ -5,27 +5,7 @@
  * before any load with exit 2, naming the file, no stack trace; k6 scripts' options the same.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
-import { withTarget } from "./helpers.ts";
-
-const MAIN = new URL("../main.ts", import.meta.url).pathname;
-
-/** `loadlab run NAME` of `source` in a fresh folder: exit code and stdout + stderr. */
-async function runScript(name: string, source: string) {
-  const dir = Deno.makeTempDirSync({ prefix: "loadlab-options-" });
-  Deno.writeTextFileSync(`${dir}/${name}`, source);
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", name, "--out-dir", "out"],
-    cwd: dir,
-    env: { NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-    signal: AbortSignal.timeout(90_000),
-  }).output();
-  return {
-    code: out.code,
-    text: new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr),
-  };
-}
+import { runScriptFile, withTarget } from "./helpers.ts";
 
 const PLAIN = "export options must be plain data";
 
@@ -42,7 +22,7 @@ for (
 ) {
   Deno.test(`a session script's options holding ${what} are refused naming the file, no stack trace`, () =>
     withTarget(async (url) => {
-      const run = await runScript(
+      const run = await runScriptFile(
         "opts.js",
         `const base = { targets: { app: { url: "${url}" } }, loads: { once: { model: "count", requests: 2 } } };
 ${options}
@@ -58,7 +38,7 @@ export default async (s) => { await s.get("/"); };
 
 Deno.test("a k6 script's options of millions of thresholds are refused naming the file", () =>
   withTarget(async (url) => {
-    const run = await runScript(
+    const run = await runScriptFile(
       "opts.js",
       `import http from "k6/http";
 export const options = { iterations: 1, thresholds: { http_req_duration: Array(3000000).fill("p(95)<500") } };
