@@ -5,7 +5,8 @@
  * postMessage held the run a minute and blamed a setup() the script did not have, or failed with the
  * bare value the patched built-in threw. Each is refused before any load, at once, naming the built-in;
  * a polyfill adding a method of its own to Array.prototype, a seeded Math.random, or a top level calling
- * the globals, still runs. Loads are counts of 2.
+ * the globals, still runs. A session's `s` is loadlab's object: re-parented, shadowed or extended by the
+ * script, it fails the session at the script's line; frozen, it runs as ever. Loads are counts of 2.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import { runScriptFile, withTarget } from "./helpers.ts";
@@ -60,4 +61,39 @@ Deno.test("a polyfill adding a method to Array.prototype, a seeded Math.random, 
     assertEquals(run.code, 0, run.text);
     const results = JSON.parse(Deno.readTextFileSync(`${run.dir}/out/results.json`));
     assertEquals(results.runs[0].flows[0].sessions, 2);
+  }));
+
+Deno.test("a session's s re-parented, shadowed or frozen by the script: its error at its line, never the engine's", () =>
+  withTarget(async (url) => {
+    const run = async (name: string, top: string) => {
+      const r = await runScriptFile(
+        name,
+        session(url, "").replace("async (s) => {", `async (s) => { ${top}`),
+      );
+      const results = JSON.parse(Deno.readTextFileSync(`${r.dir}/out/results.json`));
+      return { ...r, run: results.runs[0] };
+    };
+    // Before: "load worker 0 failed: s.endWithBody is not a function", the whole run lost.
+    for (
+      const [name, top, says] of [
+        ["proto.js", "Object.setPrototypeOf(s, null);", "#<ScriptSession> is not extensible (proto.js:3)"],
+        [
+          "shadow.js",
+          "s.sleep = () => 0;",
+          "Cannot add property sleep, object is not extensible (shadow.js:3)",
+        ],
+        ["added.js", "s.mine = 1;", "Cannot add property mine, object is not extensible (added.js:3)"],
+      ]
+    ) {
+      const r = await run(name, top);
+      ok(!r.text.includes("load worker 0 failed"), r.text);
+      assertEquals(r.run.errors.script, 2, r.text);
+      ok(
+        Object.keys(r.run.errorMessages.script).some((m) => m.includes(says)),
+        JSON.stringify(r.run.errorMessages),
+      );
+    }
+    // Frozen: loadlab's own fields are not the object's properties, so the sessions run as ever.
+    const frozen = await run("frozen.js", "Object.freeze(s);");
+    assertEquals([frozen.code, frozen.run.requests, frozen.run.errors], [0, 2, {}], frozen.text);
   }));

@@ -21,7 +21,8 @@
  * transport's probe (runner/http/transport/ready_wait.ts: a timerfd on epoll, a timeout request on
  * io_uring, an off-thread sleep's completion on the deno transport) measures how long a response that
  * reached the kernel (or the runtime) waited for the worker to read it (`readyWaitMs`); when that wait is at least `QUEUED_SHARE` of
- * the interval's median latency and at least `QUEUED_MIN_MS`, the latency is mostly loadlab's own queue.
+ * the interval's median latency and at least `QUEUED_MIN_MS` (`OWN_QUEUE_MIN_MS` when the worker itself ran
+ * on its core most of the interval), the latency is mostly loadlab's own queue.
  * Against a slow server the same probe reads a few ms (7 ms of 170 ms against a 50 ms sleep at c=3,000,
  * load 5): the requests wait at the server, not in the worker. A light worker on a busy machine waits
  * for a core at each wake-up, as long as its timers are late there (tens of ms), never `QUEUED_MIN_MS`.
@@ -62,6 +63,14 @@ export const MIN_JUDGED_INTERVALS = 2;
 export const QUEUED_SHARE = 0.5;
 /** ...and at least this long (ms): past what a busy machine's run queue alone holds a light worker. */
 export const QUEUED_MIN_MS = 50;
+/**
+ * ...or at least this long (ms) while the worker ran on its core `SATURATED_PCT` of the interval itself
+ * (running, not waiting for a core: its own work, not a busy machine's): on an idle machine a crowd of
+ * 2,000 against nginx waited 13 of its 13 ms for the worker, 5,000 28-37 of 28-41 ms, all of the latency
+ * loadlab's, under the 50 ms a busy machine needs. Well above what a fast server's answers wait at 50
+ * connections (a fraction of a millisecond).
+ */
+export const OWN_QUEUE_MIN_MS = 10;
 
 /** The busier of two workers' (or shards') loads of one interval; its loop lag is the larger of both. */
 export function busierLoad(
@@ -145,15 +154,19 @@ function isSaturated(load: GeneratorLoad, p50Ms: number | undefined): boolean {
   if (demandPct(load) < SATURATED_PCT) return false;
   if (load.loopLagMs >= LATE_LOOP_MS) return true;
   const waitedMs = load.readyWaitMs;
-  return waitedMs !== undefined && p50Ms !== undefined && p50Ms > 0 && waitedMs >= QUEUED_MIN_MS &&
-    waitedMs >= QUEUED_SHARE * p50Ms;
+  if (waitedMs === undefined || p50Ms === undefined || !(p50Ms > 0) || waitedMs < QUEUED_SHARE * p50Ms) {
+    return false;
+  }
+  const floorMs = load.generatorBusyPct >= SATURATED_PCT ? OWN_QUEUE_MIN_MS : QUEUED_MIN_MS;
+  return waitedMs >= floorMs;
 }
 
 /**
  * The evidence in words: "the load worker was saturated (running or waiting for a core at least 80% of
  * the time, its timers at least 100 ms late) in 8 of 8 intervals (running 52%, waiting for a core 47%,
  * timers up to 410 ms late)"; where the ready wait was measured, the condition adds "or a received
- * response waiting for it at least 50% of the median latency and 50 ms" and the figures end "a received
+ * response waiting for it at least 50% of the median latency and 50 ms, or 10 ms while it ran on its core
+ * 80% of the time itself" and the figures end "a received
  * response waited 84 ms for it on average, the median latency 117 ms".
  */
 export function saturationText(s: GeneratorSaturation): string {
@@ -161,7 +174,8 @@ export function saturationText(s: GeneratorSaturation): string {
   const ms = (v: number) => `${Math.round(v)} ms`;
   const ready = s.readyWait;
   const when = ready === null ? "" : ` or a received response waiting for it at least ` +
-    `${pct(QUEUED_SHARE * 100)} of the median latency and ${ms(QUEUED_MIN_MS)}`;
+    `${pct(QUEUED_SHARE * 100)} of the median latency and ${ms(QUEUED_MIN_MS)}, or ${ms(OWN_QUEUE_MIN_MS)} ` +
+    `while it ran on its core ${SATURATED_PCT}% of the time itself`;
   const waited = ready === null ? "" : `, a received response waited ${ms(ready.waitMs)} for it on ` +
     `average, the median latency ${ms(ready.p50Ms)}`;
   return `the load worker was saturated (running or waiting for a core at least ${SATURATED_PCT}% of the ` +

@@ -43,7 +43,8 @@ Deno.test("a closed run whose received responses wait most of the latency for th
     saturationText(s),
     "the load worker was saturated (running or waiting for a core at least 80% of the time, its timers at " +
       "least 100 ms late or a received response waiting for it at least 50% of the median latency and " +
-      "50 ms) in 2 of 3 intervals (running 89%, waiting for a core 10%, timers up to 9 ms late, a received " +
+      "50 ms, or 10 ms while it ran on its core 80% of the time itself) in 2 of 3 intervals (running 89%, " +
+      "waiting for a core 10%, timers up to 9 ms late, a received " +
       "response waited 66 ms for it on average, the median latency 117 ms)",
   );
   // A slow server: the worker runnable on a busy machine, its responses read at once.
@@ -52,6 +53,12 @@ Deno.test("a closed run whose received responses wait most of the latency for th
   // A light worker on a busy machine: each wake-up waits for a core most of a short latency, never 50 ms.
   const busyMachine = { ...load(10, 85, 40), readyWaitMs: 40, p50: 45 };
   assertEquals(generatorSaturation([busyMachine, busyMachine])?.bound, false);
+  // A worker running its core flat out on an idle machine: 2,000 connections' answers wait all of their
+  // 13 ms for it, under 50 ms but its own queue; at 50 connections they wait a fraction of a millisecond.
+  const ownQueue = { ...load(99, 1, 5), readyWaitMs: 13, p50: 13 };
+  assertEquals(generatorSaturation([ownQueue, ownQueue])?.bound, true);
+  const fewConnections = { ...load(99, 1, 5), readyWaitMs: 0.2, p50: 0.3 };
+  assertEquals(generatorSaturation([fewConnections, fewConnections])?.bound, false);
   // A worker that was not saturated is not judged by its wait, nor an interval without its latency.
   const unjudged = [{ ...crowd, generatorBusyPct: 50 }, { ...crowd, p50: undefined }, { ...crowd, p50: 0 }];
   assertEquals(generatorSaturation(unjudged)?.saturated, 0);

@@ -43,6 +43,9 @@ export class ScriptSession extends SessionEnd implements Session {
     this.#sender = sender;
     this.iteration = iteration;
     this.#data = data;
+    // loadlab's own object: a script that re-parents it or shadows its methods (`Object.setPrototypeOf(s,
+    // null)`, `s.settle = ...`) fails at its line, instead of breaking the engine that calls them.
+    Object.preventExtensions(this);
   }
 
   /** The session's data row (column -> value), an empty object made when first read without one. */

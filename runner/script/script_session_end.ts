@@ -25,10 +25,9 @@ const SLEEPS = new SleepQueue();
  * watched by its user's two handlers, and whichever of it and the cut comes first calls `concluded`, once.
  */
 export abstract class SessionEnd implements Sleeper {
-  /** Cut at the end of the graceful stop while waiting on the script's own promise. */
-  pending = false;
-  /** Its place in the worker's list of live sessions (live_sessions.ts), -1 when not in it. */
-  liveAt = -1;
+  // Private, behind accessors: a script that freezes its `s` cannot stop loadlab writing them.
+  #pending = false;
+  #liveAt = -1;
   readonly #run: SessionRun;
   /** The outcome came (the script's function settled, or the session was cut): later ones are not. */
   #settled = false;
@@ -39,6 +38,24 @@ export abstract class SessionEnd implements Sleeper {
 
   constructor(run: SessionRun) {
     this.#run = run;
+  }
+
+  /** Cut at the end of the graceful stop while waiting on the script's own promise. */
+  get pending(): boolean {
+    return this.#pending;
+  }
+
+  set pending(cut: boolean) {
+    this.#pending = cut;
+  }
+
+  /** Its place in the worker's list of live sessions (live_sessions.ts), -1 when not in it. */
+  get liveAt(): number {
+    return this.#liveAt;
+  }
+
+  set liveAt(at: number) {
+    this.#liveAt = at;
   }
 
   /** Whether a request of the session is in flight (its end cuts the session if the run ended). */
