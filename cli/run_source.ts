@@ -19,7 +19,7 @@ import { scriptFileProblem } from "../scenarios/script_source.ts";
 import { hasLoadFlags, sessionLoadOf } from "./script_load_flags.ts";
 import { readOpenFileLimit } from "../system/open_file_limit.ts";
 import { FileReadError, readTextFileCapped } from "../system/read_capped.ts";
-import { MAX_EXPERIMENT_FILE_BYTES } from "../scenarios/schema.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../validation/input_limits.ts";
 import { loadRunnable, type Runnable } from "../scenarios/load.ts";
 import type { Plan } from "../scenarios/plan_types.ts";
 import { findPreset, PRESETS } from "../scenarios/presets/mod.ts";

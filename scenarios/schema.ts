@@ -22,9 +22,3 @@ export const experimentSchema = experimentObject.superRefine((exp, ctx) => {
 }));
 
 export type Experiment = z.output<typeof experimentSchema>;
-
-/**
- * The largest experiment file `loadlab run` reads: hand-written and generated studies are kilobytes;
- * checking one is linear in its size, and this keeps that under a few seconds.
- */
-export const MAX_EXPERIMENT_FILE_BYTES = 4 * 2 ** 20;

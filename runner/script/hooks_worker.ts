@@ -12,7 +12,7 @@
 /// <reference lib="deno.worker" />
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
-import { MAX_EXPERIMENT_FILE_BYTES } from "../../scenarios/schema.ts";
+import { MAX_EXPERIMENT_FILE_BYTES } from "../../validation/input_limits.ts";
 import { importScript, type ScriptModule } from "./script_module.ts";
 import { errorText, scriptErrorMessage } from "./script_module.ts";
 import type { HostReply, HostRequest } from "./script_host.ts";
