@@ -30,6 +30,16 @@ async function attack(url: string, flags: string[]) {
   return out!;
 }
 
+/**
+ * The run kept up: its verdict is ok, or, while other processes took a core or more of this machine (the
+ * suite's other files), generator-bound by sends the starved generator made late, which it says beside.
+ */
+function assertKeptUp(r: { stdout: string; run: RunResult }): void {
+  const busy = (r.run.hostCpu?.otherCores ?? 0) >= 1;
+  assert.match(r.stdout, busy ? /Verdict: (ok|generator-bound)\n/ : /Verdict: ok\n/);
+  if (busy) assert.match(r.stdout, /Machine: +other processes took/);
+}
+
 Deno.test("sparse runs: the stabilization line says truly what is short, and a run that kept up is ok", async () => {
   const server = Deno.serve({ hostname: "127.0.0.1", port: 0, onListen() {} }, () => new Response("ok"));
   const url = `http://127.0.0.1:${server.addr.port}/`;
@@ -43,7 +53,7 @@ Deno.test("sparse runs: the stabilization line says truly what is short, and a r
       ),
       "the line counts the intervals with responses",
     );
-    assert.match(sparse.stdout, /Verdict: ok/);
+    assertKeptUp(sparse);
     assert.equal(sparse.run.unfinished ?? 0, 0);
 
     const short = await attack(url, ["-R", "40", "-d", "1.5s"]);
@@ -53,7 +63,7 @@ Deno.test("sparse runs: the stabilization line says truly what is short, and a r
       short.html.includes(`not judged: too few intervals: ${n}, 8 needed`),
       "no 'n of n' when all answered",
     );
-    assert.match(short.stdout, /Verdict: ok/);
+    assertKeptUp(short);
   } finally {
     await server.shutdown();
   }
