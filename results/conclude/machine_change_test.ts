@@ -29,6 +29,9 @@ Deno.test("machine change: twins a busy machine halved are not judged, by any no
       /other processes took 1\.1 of the 2 cores during b\/closed, 0 during a\/closed \(waits for a core 70% of the time, 7%\), enough alone for a 2\.2x difference: run repeats/,
     );
   }
+  // Busy alike during both (the suite's other files): the work that comes and goes is not the targets'.
+  const both = judgeNoise("within-run", run("b", 46_000, 0.3, BUSY), run("a", 71_000, 0.26, BUSY), "rps");
+  assert.ok("notJudged" in both && /took 1\.1 of the 2 cores/.test(both.notJudged), JSON.stringify(both));
   // Success shares are a proportion over the requests: their own test, whatever the machine did.
   assert.ok(!("notJudged" in judgeNoise("within-run", b, a, "success")));
 });
