@@ -10,28 +10,18 @@
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
 import type { ResultsFile } from "../results/mod.ts";
 import { requireProgram, withTarget } from "./helpers.ts";
+import { runK6Fixture } from "./k6_run.ts";
 import { dataPoints, metricsReceiver } from "./fixtures/metrics_receiver.ts";
 import { startPrometheus } from "./fixtures/prometheus_server.ts";
 
-const SCRIPT = new URL("./fixtures/k6/named_imports.js", import.meta.url).pathname;
-const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
-
 /** `loadlab run` of the fixture against `url` with `outs`; its results. */
-async function runScript(url: string, dir: string, outs: string[]): Promise<ResultsFile> {
-  const out = await new Deno.Command(Deno.execPath(), {
-    args: [
-      ...["run", "-A", new URL("../main.ts", import.meta.url).pathname, "run", SCRIPT],
-      ...["--target", `app=${url}`, "--out-dir", `${dir}/out`],
-      ...outs.flatMap((o) => ["--out", o]),
-    ],
-    cwd: dir,
-    env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
-    stdout: "piped",
-    stderr: "piped",
-  }).output();
-  const text = new TextDecoder().decode(out.stdout) + new TextDecoder().decode(out.stderr);
-  assertEquals(out.code, 0, text);
-  const results: ResultsFile = JSON.parse(await Deno.readTextFile(`${dir}/out/results.json`));
+async function runScript(url: string, outs: string[]): Promise<ResultsFile> {
+  const { code, text, results }: { code: number; text: string; results: ResultsFile } = await runK6Fixture(
+    "named_imports.js",
+    url,
+    outs.flatMap((o) => ["--out", o]),
+  );
+  assertEquals(code, 0, text);
   const checks = results.runs[0].flows![0].steps.flatMap((s) => s.checks ?? []);
   ok(checks.length === 7 && checks.every((c) => c.passed === 6 && c.failed === 0), JSON.stringify(checks));
   return results;
@@ -39,10 +29,9 @@ async function runScript(url: string, dir: string, outs: string[]): Promise<Resu
 
 Deno.test("k6 named imports run, and OTLP carries the script's metrics under k6's names", () =>
   withTarget(async (url) => {
-    const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-otlp-" });
     const receiver = metricsReceiver();
     try {
-      const results = await runScript(url, dir, [`otlp=${receiver.url}`]);
+      const results = await runScript(url, [`otlp=${receiver.url}`]);
       const last = (name: string, where: Record<string, string> = {}) => {
         const points = dataPoints(receiver.otlp, name).filter((p) =>
           Object.entries(where).every(([k, v]) =>
@@ -75,7 +64,7 @@ Deno.test("a real Prometheus returns a k6 script's metrics by k6's remote-write 
     const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-prom-" });
     const prometheus = await startPrometheus(dir);
     try {
-      const results = await runScript(url, dir, [`prometheus-remote-write=${prometheus.url}`]);
+      const results = await runScript(url, [`prometheus-remote-write=${prometheus.url}`]);
       const value = async (promql: string) => {
         const found = await prometheus.query(promql);
         assertEquals(found.length, 1, `${promql}: ${JSON.stringify(found)}`);

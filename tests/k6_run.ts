@@ -11,11 +11,14 @@ const cache = Deno.makeTempDirSync({ prefix: "loadlab-k6-cache-" });
 /** The path of fixture `name`. */
 export const k6Fixture = (name: string) => new URL(`./fixtures/k6/${name}`, import.meta.url).pathname;
 
-/** `loadlab run FIXTURE --target app=URL` in a fresh folder: exit code, output, results.json, the folder. */
-export async function runK6Fixture(name: string, url: string) {
+/**
+ * `loadlab run FIXTURE --target app=URL [extra...]` in a fresh folder: exit code, output, results.json, the
+ * folder.
+ */
+export async function runK6Fixture(name: string, url: string, extra: string[] = []) {
   const dir = Deno.makeTempDirSync({ prefix: "loadlab-k6-run-" });
   const out = await new Deno.Command(Deno.execPath(), {
-    args: ["run", "-A", MAIN, "run", k6Fixture(name), "--target", `app=${url}`, "--out-dir", "out"],
+    args: ["run", "-A", MAIN, "run", k6Fixture(name), "--target", `app=${url}`, "--out-dir", "out", ...extra],
     cwd: dir,
     env: { XDG_CACHE_HOME: cache, NO_COLOR: "1" },
     stdout: "piped",
