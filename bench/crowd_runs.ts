@@ -13,7 +13,8 @@
 import { findProgram } from "../system/path_lookup.ts";
 import { readLocalPorts } from "../system/local_ports.ts";
 import { quickPortsOf } from "../runner/socket_budget.ts";
-import { findGcannon, loadlabV8Flags } from "./ws.ts";
+import { findGcannon } from "./ws.ts";
+import { loadlabV8Flags } from "./tool_run.ts";
 import { sourcesFor, split } from "./crowd_measure.ts";
 import { startNginx } from "./nginx.ts";
 import { selfSignedPair } from "../targets/tls_cert.ts";

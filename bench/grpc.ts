@@ -23,7 +23,7 @@ import { FlagValues } from "../cli/flag_values.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
 import { pinning, timed } from "./tool_run.ts";
 import { loadAvg } from "./h2.ts";
-import { loadlabV8Flags } from "./ws.ts";
+import { loadlabV8Flags } from "./tool_run.ts";
 import { UsageError } from "../cli/usage_error.ts";
 
 const FLAGS = [

@@ -170,7 +170,8 @@ export function perRequest(
 
 /**
  * Runs the bench module `moduleUrl` again as `--child PLAN` under the generator's `taskset` prefix, so
- * the measuring process (and its load workers) sits on the generator's core, and returns the JSON of
+ * the measuring process (and its load workers) sits on the generator's core with the `loadlab` task's V8
+ * flags (measured as users run it), and returns the JSON of
  * its last stdout line (what the child measured). Its stderr stays on the terminal.
  */
 export async function measureInPinnedChild<T>(
@@ -178,7 +179,8 @@ export async function measureInPinnedChild<T>(
   pinGenerator: readonly string[],
   plan: unknown,
 ): Promise<T> {
-  const argv = [...pinGenerator, Deno.execPath(), "run", "-A", new URL(moduleUrl).pathname, "--child"];
+  const script = new URL(moduleUrl).pathname;
+  const argv = [...pinGenerator, Deno.execPath(), "run", "-A", ...await loadlabV8Flags(), script, "--child"];
   const out = await new Deno.Command(argv[0], {
     args: [...argv.slice(1), JSON.stringify(plan)],
     stdout: "piped",
@@ -186,4 +188,10 @@ export async function measureInPinnedChild<T>(
   }).output();
   if (!out.success) throw new Error(`the measuring process failed (exit ${out.code})`);
   return JSON.parse(new TextDecoder().decode(out.stdout).trim().split("\n").at(-1)!) as T;
+}
+
+/** The `--v8-flags=...` of deno.json's `loadlab` task: loadlab is measured as users run it. */
+export async function loadlabV8Flags(): Promise<string[]> {
+  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
+  return String(config.tasks.loadlab).split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
 }

@@ -32,7 +32,7 @@
 import { tokenize } from "../cli/argv.ts";
 import { FlagValues } from "../cli/flag_values.ts";
 import { findProgram, isExecutable } from "../system/path_lookup.ts";
-import { pinning, timed } from "./tool_run.ts";
+import { loadlabV8Flags, pinning, timed } from "./tool_run.ts";
 import { loadAvg } from "./h2.ts";
 
 const FLAGS = [
@@ -228,10 +228,4 @@ export async function main(argv: string[]): Promise<number> {
   }
   console.log(`load average: ${loadBefore} before, ${loadAvg()} after`);
   return 0;
-}
-
-/** The `--v8-flags=...` of deno.json's `loadlab` task: loadlab is measured as users run it. */
-export async function loadlabV8Flags(): Promise<string[]> {
-  const config = JSON.parse(await Deno.readTextFile(new URL("../deno.json", import.meta.url)));
-  return String(config.tasks.loadlab).split(/\s+/).filter((arg) => arg.startsWith("--v8-flags="));
 }
