@@ -13,6 +13,7 @@ import { hasPlaceholder } from "./http/template.ts";
 import { scriptIssues } from "./script/script_spec.ts";
 import { grpcFlowIssues } from "./grpc_step_spec.ts";
 import type { CommonFields } from "./config_fields.ts";
+import { endpointTable } from "./endpoint_table.ts";
 
 /** A cross-field problem: the path of the field to change, and why. */
 export type Issue = { path: Array<string | number>; message: string };
@@ -33,7 +34,8 @@ export function commonFieldIssues(c: CheckedConfig): Issue[] {
 
 /**
  * What flows exclude: a model they cannot drive (its record says why), a request mix of one's own,
- * pipelining; with ws steps, a ws: URL or a protocol other than HTTP/1.1.
+ * pipelining; with ws steps, a ws: URL or a protocol other than HTTP/1.1, and a name shared by an HTTP
+ * request and a ws step.
  */
 function flowIssues(c: CheckedConfig): Issue[] {
   const issues: Issue[] = [];
@@ -65,6 +67,13 @@ function flowIssues(c: CheckedConfig): Issue[] {
       issues.push({ path: ["flows", f, "steps", k, "ws"], message: why });
     }
   });
+  for (const { flow, step, name } of endpointTable(c).clashes) {
+    issues.push({
+      path: ["flows", flow, "steps", step],
+      message: `the name ${JSON.stringify(name)} is both an HTTP request's and a ws step's: their numbers ` +
+        "would pool (a message's round trip with a request's latency); give one of them a name of its own",
+    });
+  }
   return issues;
 }
 

@@ -39,6 +39,12 @@ export interface EndpointTable {
    * pauses skipped); -1 for a ws connect, whose handshake is no endpoint.
    */
   flows: number[][];
+  /**
+   * Flow steps whose name an endpoint of the other kind already has (a ws step's messages named like an
+   * HTTP request, or the reverse): their numbers would pool, a message's round trip with a request's
+   * latency, so config checks refuse them.
+   */
+  clashes: Array<{ flow: number; step: number; name: string }>;
 }
 
 /** The default name of a request: its method and path as configured (the URL's own path for "/"). */
@@ -57,7 +63,8 @@ export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | 
   const url = new URL(config.url);
   const endpoints: EndpointInfo[] = [];
   const identities: Set<string>[] = [];
-  const indexOf = (spec: RequestSpec, label?: string): number => {
+  const clashes: EndpointTable["clashes"] = [];
+  const indexOf = (spec: RequestSpec, label?: string, at?: { flow: number; step: number }): number => {
     // As outputs keep names (one line, bounded), so the flows' step labels and the endpoints agree.
     const name = shownName(spec.name ?? label ?? defaultEndpointName(url, spec));
     let index = endpoints.findIndex((e) => e.name === name);
@@ -73,16 +80,21 @@ export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | 
       identities.push(new Set());
     }
     const endpoint = endpoints[index];
+    if (
+      at !== undefined && (endpoint.method === "WS") !== (spec.method === "WS") && name !== OTHER_ENDPOINT
+    ) {
+      clashes.push({ ...at, name });
+    }
     Object.assign(endpoint.tags, spec.tags ?? {});
     identities[index].add(identityOf(url, spec));
     endpoint.requests = identities[index].size;
     return index;
   };
   if (config.flows !== undefined) {
-    const flows = config.flows.map((flow) => {
+    const flows = config.flows.map((flow, f) => {
       let connectPath = "";
-      return flow.steps.flatMap((step) => {
-        if ("request" in step) return [indexOf(step.request, step.label)];
+      return flow.steps.flatMap((step, k) => {
+        if ("request" in step) return [indexOf(step.request, step.label, { flow: f, step: k })];
         // A gRPC step's endpoint is its method (or its label), as a gRPC mix's calls are.
         if ("grpc" in step) return [indexOf(grpcEndpointSpec(step.grpc, step.label))];
         if (!("ws" in step)) return [];
@@ -91,13 +103,14 @@ export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | 
         // A connect is timed as a flow step; its handshake counts in the ws section, not as an endpoint.
         if (label === null || step.ws.connect !== undefined) return label === null ? [] : [-1];
         const name = wsEndpointName(step, label);
-        return [indexOf({ method: "WS", path: connectPath, headers: [], weight: 1, name }, label)];
+        const spec: RequestSpec = { method: "WS", path: connectPath, headers: [], weight: 1, name };
+        return [indexOf(spec, label, { flow: f, step: k })];
       });
     });
-    return { endpoints, mix: config.requestMix.map(() => 0), flows };
+    return { endpoints, mix: config.requestMix.map(() => 0), flows, clashes };
   }
   const mix = config.requestMix.map((spec) => indexOf(spec));
-  return { endpoints, mix, flows: [] };
+  return { endpoints, mix, flows: [], clashes };
 }
 
 /** The names given to more than one different request: their numbers pool (said once, in the results). */

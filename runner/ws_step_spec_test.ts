@@ -77,3 +77,18 @@ Deno.test("a close code is one an endpoint may send: reserved ones (1004-1006, 1
     "flows.0.steps.1.ws.close: 1005 is not a code an endpoint may send: use 1000 (normal), 1001-1003, 1007-1014 or 3000-4999",
   );
 });
+
+Deno.test("a ws step may not share its name with an HTTP request: a message's round trip would pool with it", () => {
+  const get = (name: string) => ({ request: { method: "GET", path: "/json", name } });
+  const hello = { ws: { send: "hi", match: {}, name: "hello" } };
+  assertEquals(issuesOf([get("hello"), { ws: { connect: "/ws" } }, hello]), [
+    "flows.0.steps.2: the name \"hello\" is both an HTTP request's and a ws step's: their numbers would pool " +
+    "(a message's round trip with a request's latency); give one of them a name of its own",
+  ]);
+  // The request second, or named by the ws step's label: the same.
+  assertEquals(issuesOf([{ ws: { connect: "/ws" } }, hello, get("hello")]).map((i) => i.split(":")[0]), [
+    "flows.0.steps.2",
+  ]);
+  // Two requests of one name, or two ws steps of one name, pool as k6's tags do.
+  assertEquals(issuesOf([get("a"), get("a"), { ws: { connect: "/ws" } }, hello, hello]), []);
+});
