@@ -10,6 +10,7 @@
  */
 import { type Collector, isRecord, rejectUnknownKeys } from "./artillery_common.ts";
 import { unrollWs, wsFlowNeeded, wsFlowOf } from "./artillery_ws_flow.ts";
+import { MAX_STORM_THINK_MS } from "../runner/http/ws/config.ts";
 
 /** Whether the script's scenarios are all WebSocket ones. */
 export function allWsScenarios(scenarios: unknown): boolean {
@@ -42,6 +43,8 @@ export function convertWsScenarios(
   if (wsFlowNeeded(scenario.flow)) return { flows: [wsFlowOf(steps, target)] };
   const messages: string[] = [];
   const thinkAfterMs: number[] = [];
+  // The think step at which each message's pause went past a storm's longest, if one did.
+  const overAt: string[] = [];
   for (const { at, step } of steps) {
     if (step.ws?.send !== undefined) {
       messages.push(step.ws.send);
@@ -51,8 +54,21 @@ export function convertWsScenarios(
         path: at,
         message: "a think before the first send is not converted; move it after one",
       });
-    } else thinkAfterMs[messages.length - 1] += step.thinkMs ?? 0;
+    } else {
+      const k = messages.length - 1;
+      if ((thinkAfterMs[k] += step.thinkMs ?? 0) > MAX_STORM_THINK_MS) overAt[k] ??= `${at}.think`;
+    }
   }
+  // Named at the script's think (the storm's own limit would name loadlab's key); one after the last send
+  // is dropped below.
+  overAt.slice(0, messages.length - 1).forEach((path, k) => {
+    out.issues.push({
+      path,
+      message:
+        `${thinkAfterMs[k] / 1000} seconds between two sends is over the ${MAX_STORM_THINK_MS / 60_000} ` +
+        "minutes a WebSocket storm pauses; think at most 600 in a row",
+    });
+  });
   if (messages.length === 0) {
     out.issues.push({ path: "scenarios[0].flow", message: "a flow needs at least one send" });
   }

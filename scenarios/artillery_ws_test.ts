@@ -214,3 +214,21 @@ scenarios:
 `;
   assertEquals(issuePathsOf(script), ["scenarios[0].flow[1].think"]);
 });
+
+Deno.test("an engine: ws storm's pause past 10 minutes is named at the think that passed it", () => {
+  const script = (flow: string) => `
+config: { target: "ws://127.0.0.1:1/", phases: [{ duration: 1, arrivalRate: 1 }] }
+scenarios:
+  - engine: ws
+    flow: ${flow}
+`;
+  assertEquals(issuePathsOf(script("[{ send: a }, { think: 700 }, { send: b }]")), [
+    "scenarios[0].flow[1].think",
+  ]);
+  // Two thinks in a row make one pause: the second passes the limit.
+  assertEquals(issuePathsOf(script("[{ send: a }, { think: 400 }, { think: 400 }, { send: b }]")), [
+    "scenarios[0].flow[2].think",
+  ]);
+  // 600 s is a storm's longest pause; one after the last send only kept the connection open (dropped).
+  assertEquals(issuePathsOf(script("[{ send: a }, { think: 600 }, { send: b }, { think: 900 }]")), []);
+});

@@ -20,6 +20,9 @@ const matchRuleSchema = z.discriminatedUnion("kind", [
   }),
 ]);
 
+/** Longest pause a storm makes between two messages: 10 minutes (a longer wait is a hold's or a flow's). */
+export const MAX_STORM_THINK_MS = 600_000;
+
 export const wsConfigSchema = z.object({
   /**
    * Experiment files: the WebSocket path on the target (its scheme becomes ws: or wss:); an attack's
@@ -53,7 +56,7 @@ export const wsConfigSchema = z.object({
   /** Connection storm: each connection sends this many messages, then closes (1000). 0: keep it open. */
   messagesPerConnection: z.number().int().min(0).default(0),
   /** A storm's pause after each message (index i: after the i-th) before the next one, ms (Artillery's think). */
-  thinkAfterMs: z.array(z.number().int().min(0).max(600_000)).default([]),
+  thinkAfterMs: z.array(z.number().int().min(0).max(MAX_STORM_THINK_MS)).default([]),
   /** Hold: no messages; each connection pings after this idle wait and times the pong. 0: off. */
   pingIntervalMs: z.number().int().min(0).max(600_000).default(0),
 }).refine((ws) => ws.maxBufferedBytes >= 2 * ws.maxMessageBytes, {
