@@ -268,12 +268,22 @@ function mergeGenerators(runs: RunResult[]) {
   };
 }
 
-/** The parts a run does not always have: the incomplete flag, telemetry, flows, endpoints, the ws section. */
+/** `{ [key]: the shards' sum }` when a shard has it, else nothing. */
+function summed(runs: RunResult[], key: "stuckWorkers" | "exitedWorkers" | "unrecordedLatencies") {
+  const total = sum(runs, (r) => r[key] ?? 0);
+  return total > 0 ? { [key]: total } : {};
+}
+
+/** The parts a run does not always have: the incomplete flag and its cut workers, telemetry, flows, endpoints, the ws section. */
 function mergeSections(runs: RunResult[], alignment: Alignment, intervalCount: number) {
   const endpoints = mergeEndpoints(runs.map((r) => r.endpoints), alignment.offsets, intervalCount);
   const ws = runs.flatMap((r) => (r.ws ? [r.ws] : []));
   return {
     ...(runs.some((r) => r.incomplete) ? { incomplete: true } : {}),
+    // Each shard's cut workers, and the answers they counted whose latencies were lost with them.
+    ...summed(runs, "stuckWorkers"),
+    ...summed(runs, "exitedWorkers"),
+    ...summed(runs, "unrecordedLatencies"),
     ...(runs.some((r) => r.telemetry) ? { telemetry: mergeTelemetry(runs) } : {}),
     ...(runs[0].flows ? { flows: mergeFlows(runs) } : {}),
     ...(endpoints !== undefined ? { endpoints } : {}),

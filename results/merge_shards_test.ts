@@ -208,3 +208,28 @@ Deno.test("merge: streams' first messages add exactly, their count and their lat
     undefined,
   );
 });
+
+Deno.test("merge: shards' stuck workers and the answers whose latencies they lost add up, the run incomplete", () => {
+  const cut = (index: number, stuck: number, unrecorded: number) => {
+    const file = shard(index, 2, [[1000, 2000]]);
+    Object.assign(file.results.runs[0], {
+      incomplete: true,
+      stuckWorkers: stuck,
+      unrecordedLatencies: unrecorded,
+    });
+    return file;
+  };
+  const run = mergeShardFiles([cut(0, 1, 30), cut(1, 2, 12)]).runs[0];
+  assertEquals([run.incomplete, run.stuckWorkers, run.unrecordedLatencies, run.exitedWorkers], [
+    true,
+    3,
+    42,
+    undefined,
+  ]);
+  const whole = mergeShardFiles([shard(0, 2, [[1000]]), shard(1, 2, [[2000]])]).runs[0];
+  assertEquals([whole.incomplete, whole.stuckWorkers, whole.unrecordedLatencies], [
+    undefined,
+    undefined,
+    undefined,
+  ]);
+});

@@ -158,9 +158,14 @@ export const runResultSchema = z.looseObject({
   dataRanOutWorkers: count.optional(),
   /**
    * Workers ended because they did not stop past the graceful stop (code that never yields, such as a
-   * capture's regexp backtracking without end); the run is `incomplete` and their last counts missing.
+   * capture's regexp backtracking without end); the run is `incomplete`; their counts since their last sample come from their heartbeat.
    */
   stuckWorkers: count.optional(),
+  /**
+   * Answers the stuck workers counted after their last sample: among `requests` (and their failed
+   * statuses among the failures), but not in any latency, which ended with the worker.
+   */
+  unrecordedLatencies: count.optional(),
   /**
    * Workers whose isolate ended on its own during the load (a session script's `Deno.exit` or
    * `process.exit`); the run is `incomplete`, their share stopped there.

@@ -60,8 +60,10 @@ export function runResultOf(config: AttackConfig, parts: RunParts): RunResult {
     ...(config.segment ? { segment: segmentOf(config.segment, workers) } : {}),
     ...(parts.steered.length ? { steering: parts.steered } : {}),
     ...(parts.abortedBy ? { incomplete: true, abortedBy: parts.abortedBy } : {}),
-    // A worker ended for not stopping (worker/pool.ts): its last interval's counts are missing.
+    // A worker ended for not stopping (worker/pool.ts): what it counted since its last sample is in the
+    // counts (from its heartbeat), their latencies are not.
     ...(workers.stuckWorkers ? { incomplete: true, stuckWorkers: workers.stuckWorkers } : {}),
+    ...(workers.unrecordedLatencies ? { unrecordedLatencies: workers.unrecordedLatencies } : {}),
     // A worker whose isolate ended on its own (a script's Deno.exit): its share stopped there.
     ...(workers.exitedWorkers ? { incomplete: true, exitedWorkers: workers.exitedWorkers } : {}),
     // A count its max duration or its idle sessions ended short of its count.

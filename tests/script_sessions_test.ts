@@ -11,6 +11,7 @@ import { parseAttackConfig } from "../runner/config.ts";
 import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
+import { sampledLatency } from "../results/conclude/responses.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
@@ -108,8 +109,44 @@ Deno.test("a session that blocks its isolate is ended after the graceful stop an
       script: { path: script("blocking.ts") },
     }));
     assertEquals([run.incomplete, run.stuckWorkers], [true, 1]);
+    // Its one answer came before it blocked, with no turn of its loop to send it: counted from its
+    // heartbeat, its latency lost with it (no "0 ms").
+    assertEquals([run.requests, run.unrecordedLatencies, sampledLatency(run).p50], [1, 1, NaN]);
     const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
-    assertEquals(flag?.label, "incomplete: 1 worker stuck in blocking.ts");
+    assertEquals(
+      flag?.label,
+      "incomplete: 1 worker stuck in blocking.ts; latencies of 1 answer lost with it",
+    );
+  }));
+
+Deno.test("the answers a worker counted before it blocked are the run's: not 0 req/s, their latencies named lost", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(parseAttackConfig({
+      url,
+      model: "connections",
+      connections: 1,
+      durationMs: 300,
+      gracefulStopMs: 100,
+      intervalMs: 100,
+      script: { path: script("blocking_after.ts") },
+    }));
+    assertEquals([run.requests, run.stuckWorkers, run.statusCodes?.["200"] ?? 0], [
+      40,
+      1,
+      40 - run.unrecordedLatencies!,
+    ]);
+    // Those its samples brought (if a timer turned before the 40th) keep their latencies; the rest are named.
+    ok(run.unrecordedLatencies! >= 1 && run.unrecordedLatencies! <= 40, `${run.unrecordedLatencies}`);
+    ok(run.rps > 0 && run.successRate === 1, `${run.rps} req/s, success ${run.successRate}`);
+    const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
+    ok(
+      flag?.label.endsWith(
+        `latencies of ${run.unrecordedLatencies} answer${
+          run.unrecordedLatencies === 1 ? "" : "s"
+        } lost with it`,
+      ),
+      flag?.label,
+    );
   }));
 
 Deno.test("setup before and teardown after every session, once per segment (4 workers, 2 segments)", () =>

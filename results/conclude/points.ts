@@ -7,7 +7,7 @@
  */
 import type { RunResult } from "../mod.ts";
 import type { NoiseMetric } from "./noise_samples.ts";
-import { errorCount } from "./responses.ts";
+import { errorCount, latencySampled } from "./responses.ts";
 
 /** "load at parameter=value, parameter2=value", the load alone, or "runs" when neither is set. */
 export function pointKey(run: RunResult): string {
@@ -24,7 +24,7 @@ export function pointKey(run: RunResult): string {
 export function metricValue(run: RunResult, metric: NoiseMetric): number {
   if (metric === "rps") return run.rps;
   if (metric === "success") return errorCount(run) + run.requests > 0 ? run.successRate * 100 : Number.NaN;
-  if (run.requests === 0) return Number.NaN;
+  if (!latencySampled(run)) return Number.NaN;
   return run.latencyMs[metric];
 }
 

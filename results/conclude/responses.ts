@@ -81,11 +81,12 @@ export function answeredStatuses(run: RunResult): string | null {
 }
 
 /**
- * True when the run's latency statistics have samples (at least one response). Without any, a printer
- * shows "-" for each latency cell: the schema stores 0 there, which would read as "0 ms".
+ * True when the run's latency statistics have samples (at least one response whose latency was recorded:
+ * not one a stuck worker counted after its last sample). Without any, a printer shows "-" for each
+ * latency cell: the schema stores 0 there, which would read as "0 ms".
  */
 export function latencySampled(run: RunResult): boolean {
-  return run.requests > 0;
+  return run.requests - (run.unrecordedLatencies ?? 0) > 0;
 }
 
 /**

@@ -316,7 +316,7 @@ export function flaggedRuns(runs: RunResult[]): Array<{ run: RunResult; verdict:
 /**
  * "incomplete", naming the load workers loadlab had to end when there were any (stuck, or whose isolate
  * exited on its own), and the session script they were running (a script's loop that never yields, its
- * `Deno.exit`, are the usual causes).
+ * `Deno.exit`, are the usual causes), and the answers counted whose latencies ended with them.
  */
 function incompleteLabel(run: RunResult): string {
   const stuck = run.stuckWorkers ?? 0;
@@ -329,7 +329,11 @@ function incompleteLabel(run: RunResult): string {
     ...(stuck > 0 ? [`${workers(stuck)} stuck`] : []),
     ...(exited > 0 ? [`${workers(exited)} exited (Deno.exit)`] : []),
   ];
-  return `incomplete: ${parts.join(", ")}${where}`;
+  const unrecorded = run.unrecordedLatencies ?? 0;
+  const lost = unrecorded > 0
+    ? `; latencies of ${unrecorded.toLocaleString("en-US")} answer${unrecorded === 1 ? "" : "s"} lost with it`
+    : "";
+  return `incomplete: ${parts.join(", ")}${where}${lost}`;
 }
 
 /** Why a count ended short of its count: its max duration (as configured), or its sessions idle. */

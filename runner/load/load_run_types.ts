@@ -65,6 +65,8 @@ export interface LoadRunSummary {
   wsResult?: WsResult;
   /** Workers ended for not stopping past their graceful stop (worker/pool.ts); set by the pool only. */
   stuckWorkers?: number;
+  /** Answers those workers counted that reached no sample: in the counts, their latencies lost. */
+  unrecordedLatencies?: number;
   /** Workers whose isolate ended on its own mid-load (a script's `Deno.exit`); set by the pool only. */
   exitedWorkers?: number;
   /** A count that ended short of its count: its max duration passed, or its sessions all sat idle. */

@@ -76,7 +76,7 @@ export class IntervalRecorder {
   #firstMessageHistogram: Histogram | null = null;
   /** Per-endpoint counts, or null for a run of one endpoint (its counts are the run's). */
   readonly #endpoints: EndpointRecorder | null;
-  /** The worker's heartbeat, marked with each answer (`markProgressIn`); null: not marked. */
+  /** The worker's heartbeat, marked and counted into with each answer (`markProgressIn`); null: not marked. */
   #progress: Float64Array | null = null;
   #ws: WsSampler | null = null;
 
@@ -103,7 +103,8 @@ export class IntervalRecorder {
 
   /**
    * Marks `heartbeat[0]` (epoch ms) with each answer from here on: a worker whose loop turns rarely because
-   * each answer costs it much (a slow capture over a backlog) is making progress, not stuck in code.
+   * each answer costs it much (a slow capture over a backlog) is making progress, not stuck in code. Each
+   * answer counted adds to `heartbeat[2]`, a failed status to `heartbeat[3]` (worker/protocol.ts).
    */
   markProgressIn(heartbeat: Float64Array): void {
     this.#progress = heartbeat;
@@ -125,7 +126,13 @@ export class IntervalRecorder {
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
-    if (status < 200 || status >= 400) this.#c.failedStatus++;
+    const failed = status < 200 || status >= 400;
+    if (failed) this.#c.failedStatus++;
+    const progress = this.#progress;
+    if (progress !== null) {
+      progress[2]++;
+      if (failed) progress[3]++;
+    }
     this.#statusCounts[status >= 0 && status < 1000 ? status : 0]++;
     // One record per response: with endpoints, in its endpoint's histogram (the run's is their sum).
     const endpoints = this.#endpoints;
@@ -144,6 +151,7 @@ export class IntervalRecorder {
     if (!this.#slot(nowMs)) return;
     if (nowMs - latencyUs / 1000 < this.#originMs - WARMUP_LINE_SLACK_MS) return;
     this.#c.requests++;
+    if (this.#progress !== null) this.#progress[2]++;
     if (nowMs >= this.#loadEndMs) this.#c.drained++;
     // A flow's ws step is an endpoint of its own; a whole-run ws load's messages are the run's.
     const endpoints = this.#endpoints;

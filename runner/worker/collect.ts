@@ -8,8 +8,9 @@
  * is stuck at once, and one whose loop still turns gets `STUCK_MARGIN_MS` more; before that, one whose
  * heartbeat has been silent for the request timeout plus the graceful stop (a count load's deadline is
  * its max duration, minutes away). A stuck worker is
- * terminated, and what it had in flight at its last interval is passed on as `unfinished` (cut by
- * loadlab, not failed by the target), so the run always ends, a busy loop's within a second of its
+ * terminated, what it counted since its last sample is read from its heartbeat (answers and failed
+ * statuses, their latencies lost with it: `unrecordedLatencies`), and what it had in flight is passed on
+ * as `unfinished` (cut by loadlab, not failed by the target), so the run always ends, a busy loop's within a second of its
  * graceful stop, and the other workers' results stay whole. A worker whose isolate
  * ended on its own (a session script's `Deno.exit`: its last word is "exited") is cut the same way at
  * once and counted apart (`exitedWorkers`). A cut worker ran until it was cut (or the load's end, if
@@ -93,6 +94,8 @@ class WorkerCollector implements Collecting {
   readonly #finished: boolean[];
   readonly #lastIndex: number[];
   readonly #lastInFlight: number[];
+  /** Per worker: the answers, and those with a failed status, its samples brought so far. */
+  readonly #received: Array<[number, number]>;
   #remaining: number;
   #deadlineMs = Infinity;
   #timer: ReturnType<typeof setTimeout> | undefined;
@@ -109,6 +112,7 @@ class WorkerCollector implements Collecting {
     this.#finished = workers.map(() => false);
     this.#lastIndex = workers.map(() => -1);
     this.#lastInFlight = workers.map(() => 0);
+    this.#received = workers.map(() => [0, 0]);
     this.#remaining = workers.length;
     this.done = new Promise<LoadRunSummary>((resolve, reject) => {
       this.#resolve = resolve;
@@ -175,6 +179,13 @@ class WorkerCollector implements Collecting {
   #take(msg: WorkerToMain): void {
     switch (msg.type) {
       case "samples": {
+        // A cut worker's counts were taken from its heartbeat: a message of its still queued adds none.
+        if (this.#finished[msg.workerIndex]) break;
+        const received = this.#received[msg.workerIndex];
+        for (const s of msg.samples) {
+          received[0] += s.requests;
+          received[1] += s.failedStatus;
+        }
         const last = msg.samples[msg.samples.length - 1];
         if (last !== undefined) {
           this.#lastIndex[msg.workerIndex] = Math.max(this.#lastIndex[msg.workerIndex], last.index);
@@ -210,11 +221,20 @@ class WorkerCollector implements Collecting {
     const { originMs, endMs } = this.span;
     this.#totals.addActive(Math.max(0, Math.min(performance.now(), endMs) - originMs));
     const sample = idleSample(this.#lastIndex[k] + 1, 0, 0, modelDef(this.config.model).keepsUncorrected);
-    // A stuck worker was handling at least one response (its sample of it never came), and its script
-    // sessions in progress at its last heartbeat are cut with it; an exited one had what its last sample
-    // said.
+    // What a stuck worker counted since its last sample comes from its heartbeat (an exited one flushed
+    // before its end): answers and failed statuses, not their latencies, which were in its isolate.
+    const [answers, failed] = this.#received[k];
+    const unsent = why === "stuck" ? Math.max(0, this.heartbeats[k][2] - answers) : 0;
+    if (unsent > 0) {
+      sample.requests = unsent;
+      sample.failedStatus = Math.max(0, this.heartbeats[k][3] - failed);
+      this.#totals.unrecorded += unsent;
+    }
+    // A stuck worker was handling a response: one it counted, else one in flight (its sample never
+    // came); its script sessions in progress at its last heartbeat are cut with it. An exited one had
+    // what its last sample said.
     const inFlight = why === "stuck"
-      ? Math.max(1, this.#lastInFlight[k], this.heartbeats[k][1])
+      ? Math.max(unsent > 0 ? 0 : 1, this.#lastInFlight[k] - unsent, this.heartbeats[k][1])
       : this.#lastInFlight[k];
     // Cut by loadlab, not failed by the target: unfinished, as requests the graceful stop cut.
     sample.unfinished = inFlight;
@@ -231,6 +251,8 @@ class DoneTotals {
   #dataRanOut = 0;
   stuck = 0;
   exited = 0;
+  /** Answers a stuck worker counted that reached no sample: counted, their latencies lost with it. */
+  unrecorded = 0;
   #endedBy: LoadRunSummary["endedBy"];
   #tlsSession: LoadRunSummary["tlsSession"] = null;
   #maxStreamsPerConnection = 0;
@@ -263,6 +285,7 @@ class DoneTotals {
       ...(this.#logError ? { logError: this.#logError } : {}),
       ...(this.#dataRanOut > 0 ? { dataRanOutWorkers: this.#dataRanOut } : {}),
       ...(this.stuck > 0 ? { stuckWorkers: this.stuck } : {}),
+      ...(this.unrecorded > 0 ? { unrecordedLatencies: this.unrecorded } : {}),
       ...(this.exited > 0 ? { exitedWorkers: this.exited } : {}),
       ...(this.#endedBy ? { endedBy: this.#endedBy } : {}),
     };

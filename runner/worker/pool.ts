@@ -13,7 +13,7 @@
  */
 import { type AttackConfig, loadBoundMs } from "../config.ts";
 import type { SteerChange } from "../../results/schema_steering.ts";
-import type { MainToWorker, WorkerToMain } from "./protocol.ts";
+import { HEARTBEAT_SLOTS, type MainToWorker, type WorkerToMain } from "./protocol.ts";
 import { wsSinkFor } from "../load/ws_warmup_sink.ts";
 import type { LoadRunSummary, PrepareSummary } from "../load/load_run_types.ts";
 import { collect, LoadError, StoppedBeforeLoad, type WorkerSinks } from "./collect.ts";
@@ -60,7 +60,9 @@ export async function runWorkers(config: AttackConfig, opts: PoolOptions): Promi
     await Promise.race([allReady(workers), stop.stopped]);
     const warmupSinkUrl = (await sink)?.url;
     const preparing = allPrepared(workers, READY_TIMEOUT_MS + 2 * config.timeoutMs);
-    const heartbeats = workers.map(() => new SharedArrayBuffer(2 * Float64Array.BYTES_PER_ELEMENT));
+    const heartbeats = workers.map(() =>
+      new SharedArrayBuffer(HEARTBEAT_SLOTS * Float64Array.BYTES_PER_ELEMENT)
+    );
     workers.forEach((w, workerIndex) =>
       send(w, {
         type: "prepare",

@@ -14,6 +14,12 @@ import type { SteerChange } from "../../results/schema_steering.ts";
 
 /** How often a worker marks its heartbeat (ms). */
 export const HEARTBEAT_MS = 100;
+/**
+ * The heartbeat's float64s: [0] the time, [1] the script sessions in progress, [2] the answers the worker
+ * counted and [3] those of them with a failed status, both as it records them, so a worker ended as stuck
+ * still gives what it counted since its last sample (its event loop never sent it).
+ */
+export const HEARTBEAT_SLOTS = 4;
 
 export type MainToWorker =
   | {
@@ -24,9 +30,10 @@ export type MainToWorker =
     /** The WebSocket warm-up's echo, started once for all workers (load/ws_warmup_sink.ts). */
     warmupSinkUrl?: string;
     /**
-     * Two float64s the worker sets every `HEARTBEAT_MS` while its event loop turns: the time (ms since
-     * the epoch), by which the main side tells a worker stuck in code that never yields from a slow one,
-     * and the script sessions it has in progress, which are cut with it when it is ended so.
+     * `HEARTBEAT_SLOTS` float64s: the worker sets the first two every `HEARTBEAT_MS` while its event loop
+     * turns: the time (ms since the epoch), by which the main side tells a worker stuck in code that never
+     * yields from a slow one, and the script sessions it has in progress, which are cut with it when it is
+     * ended so; its recorder counts the answers into the other two.
      */
     heartbeat: SharedArrayBuffer;
   }
