@@ -97,17 +97,21 @@ Deno.test("a throw ends its session as a script error with file:line; the run go
     ok(rejected !== undefined && rejected[1] >= 1, JSON.stringify(messages));
   }));
 
+/** A 300 ms run of script `name` on one connection, whose worker blocks. */
+const blockingRun = (url: string, name: string) =>
+  runAttack(parseAttackConfig({
+    url,
+    model: "connections",
+    connections: 1,
+    durationMs: 300,
+    gracefulStopMs: 100,
+    intervalMs: 100,
+    script: { path: script(name) },
+  }));
+
 Deno.test("a session that blocks its isolate is ended after the graceful stop and flagged", () =>
   withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "connections",
-      connections: 1,
-      durationMs: 300,
-      gracefulStopMs: 100,
-      intervalMs: 100,
-      script: { path: script("blocking.ts") },
-    }));
+    const run = await blockingRun(url, "blocking.ts");
     assertEquals([run.incomplete, run.stuckWorkers], [true, 1]);
     // Its one answer came before it blocked, with no turn of its loop to send it: counted from its
     // heartbeat, its latency lost with it (no "0 ms").
@@ -121,15 +125,7 @@ Deno.test("a session that blocks its isolate is ended after the graceful stop an
 
 Deno.test("the answers a worker counted before it blocked are the run's: not 0 req/s, their latencies named lost", () =>
   withTarget(async (url) => {
-    const run = await runAttack(parseAttackConfig({
-      url,
-      model: "connections",
-      connections: 1,
-      durationMs: 300,
-      gracefulStopMs: 100,
-      intervalMs: 100,
-      script: { path: script("blocking_after.ts") },
-    }));
+    const run = await blockingRun(url, "blocking_after.ts");
     assertEquals([run.requests, run.stuckWorkers, run.statusCodes?.["200"] ?? 0], [
       40,
       1,
