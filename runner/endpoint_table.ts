@@ -13,7 +13,7 @@
  * has no table: its requests are named as they are sent (runner/stats/endpoint_recorder.ts `indexOf`).
  */
 import { shownName } from "../validation/shown_name.ts";
-import type { AttackConfig } from "./config.ts";
+import type { CommonFields } from "./config_fields.ts";
 import type { RequestSpec } from "./request_spec.ts";
 import { resolvePath } from "./http/request.ts";
 import { MAX_ENDPOINTS, OTHER_ENDPOINT } from "./endpoint_limits.ts";
@@ -59,7 +59,7 @@ function identityOf(url: URL, spec: RequestSpec): string {
 }
 
 /** Builds the endpoint table of a config: the flows' steps when it has flows, else the request mix. */
-export function endpointTable(config: Pick<AttackConfig, "url" | "requestMix" | "flows">): EndpointTable {
+export function endpointTable(config: Pick<CommonFields, "url" | "requestMix" | "flows">): EndpointTable {
   const url = new URL(config.url);
   const endpoints: EndpointInfo[] = [];
   const identities: Set<string>[] = [];
