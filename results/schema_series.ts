@@ -71,12 +71,17 @@ export const intervalSchema = z.preprocess(
     generatorWaitPct: z.number().optional(),
     loopLagMs: z.number().optional(),
     /**
-     * Closed models on the epoll transport: how long a response that reached the kernel waited for the
-     * load worker to read it (ms, the mean of a probe's waits in the interval; the most over workers):
-     * near zero while the worker keeps up, a large part of the latency when its own queue holds the
-     * responses (results/conclude/generator_saturation.ts). Absent elsewhere and in older files.
+     * Closed models: how long a response that reached the kernel (or the runtime) waited for the load
+     * worker to read it (ms, the mean of a probe's waits in the interval; the most over workers): near
+     * zero while the worker keeps up, a large part of the latency when its own queue holds the responses
+     * (results/conclude/generator_saturation.ts). Absent elsewhere and in older files.
      */
     readyWaitMs: z.number().optional(),
+    /**
+     * The busiest worker's mean wait for a core each time its thread was put on one (ms): what a busy
+     * machine's run queue alone adds to a response the worker is woken for. Absent in older files.
+     */
+    wakeWaitMs: z.number().optional(),
     statusCodes: counts.default({}),
     /** Base64 HDR histogram (microseconds) of this interval; absent with `--interval-histograms none`. */
     histogramEncoded: histogramEncoding.optional(),

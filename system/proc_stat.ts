@@ -141,15 +141,17 @@ export function watchPeakRssKb(pid: number, everyMs: number): { stop(): number }
 }
 
 /**
- * Milliseconds the calling thread has run on a core and waited in the run queue for one, from
- * `/proc/thread-self/schedstat` (a load worker's isolate is its own thread, and sync reads run on it);
- * null where the kernel does not keep it. The time it did neither it slept: waiting for I/O or a timer.
+ * Milliseconds the calling thread has run on a core and waited in the run queue for one, and how many
+ * times it was put on a core (`slices`), from `/proc/thread-self/schedstat` (a load worker's isolate is
+ * its own thread, and sync reads run on it); null where the kernel does not keep it. The time it did
+ * neither it slept: waiting for I/O or a timer.
  */
-export function readThreadSchedMs(): { runMs: number; waitMs: number } | null {
+export function readThreadSchedMs(): { runMs: number; waitMs: number; slices?: number } | null {
   try {
-    const [run, wait] = Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ");
+    const [run, wait, slices] = Deno.readTextFileSync("/proc/thread-self/schedstat").split(" ");
     const runMs = Number(run) / 1e6, waitMs = Number(wait) / 1e6;
-    return Number.isFinite(runMs) && Number.isFinite(waitMs) ? { runMs, waitMs } : null;
+    if (!Number.isFinite(runMs) || !Number.isFinite(waitMs)) return null;
+    return Number.isFinite(Number(slices)) ? { runMs, waitMs, slices: Number(slices) } : { runMs, waitMs };
   } catch {
     return null;
   }

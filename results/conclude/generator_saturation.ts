@@ -22,7 +22,8 @@
  * io_uring, an off-thread sleep's completion on the deno transport) measures how long a response that
  * reached the kernel (or the runtime) waited for the worker to read it (`readyWaitMs`); when that wait is at least `QUEUED_SHARE` of
  * the interval's median latency and at least `QUEUED_MIN_MS` (`OWN_QUEUE_MIN_MS` when the worker itself ran
- * on its core most of the interval), the latency is mostly loadlab's own queue.
+ * on its core most of the interval; `WAKE_WAITS` times the worker's wait for a core at each wake-up where
+ * that was counted), the latency is mostly loadlab's own queue.
  * Against a slow server the same probe reads a few ms (7 ms of 170 ms against a 50 ms sleep at c=3,000,
  * load 5): the requests wait at the server, not in the worker. A light worker on a busy machine waits
  * for a core at each wake-up, as long as its timers are late there (tens of ms), never `QUEUED_MIN_MS`.
@@ -43,6 +44,8 @@ export interface GeneratorLoad {
   loopLagMs: number;
   /** Mean wait of a ready response for the worker to read it (ms); absent where not measured. */
   readyWaitMs?: number;
+  /** Mean wait of the worker's thread for a core each time it was put on one (ms); absent where not counted. */
+  wakeWaitMs?: number;
 }
 
 /** What an interval of a results file gives the judgement: its generator evidence and median latency (ms). */
@@ -63,6 +66,13 @@ export const MIN_JUDGED_INTERVALS = 2;
 export const QUEUED_SHARE = 0.5;
 /** ...and at least this long (ms): past what a busy machine's run queue alone holds a light worker. */
 export const QUEUED_MIN_MS = 50;
+/**
+ * ...or, where the worker's wait for a core at each wake-up was counted, this many times that wait (and
+ * `OWN_QUEUE_MIN_MS`): a light worker on a busy machine reads about one such wait (it sleeps, is woken by
+ * the response, waits for a core, reads it), a saturated one tens to thousands (5,000 connections against
+ * nginx beside two busy loops: responses waited 50 ms, the worker 0.03 ms a wake-up; beside four, 0.5 ms).
+ */
+export const WAKE_WAITS = 4;
 /**
  * ...or at least this long (ms) while the worker ran on its core `SATURATED_PCT` of the interval itself
  * (running, not waiting for a core: its own work, not a busy machine's): on an idle machine a crowd of
@@ -86,10 +96,15 @@ export function busierLoad(
 
 /** The generator evidence of a results interval; undefined when it has none (open models, older files). */
 export function loadOf(interval: Partial<GeneratorLoad>): GeneratorLoad | undefined {
-  const { generatorBusyPct, generatorWaitPct, loopLagMs, readyWaitMs } = interval;
+  const { generatorBusyPct, generatorWaitPct, loopLagMs, readyWaitMs, wakeWaitMs } = interval;
   if (generatorBusyPct === undefined || generatorWaitPct === undefined) return undefined;
-  const load = { generatorBusyPct, generatorWaitPct, loopLagMs: loopLagMs ?? 0 };
-  return readyWaitMs === undefined ? load : { ...load, readyWaitMs };
+  return {
+    generatorBusyPct,
+    generatorWaitPct,
+    loopLagMs: loopLagMs ?? 0,
+    ...(readyWaitMs === undefined ? {} : { readyWaitMs }),
+    ...(wakeWaitMs === undefined ? {} : { wakeWaitMs }),
+  };
 }
 
 function demandPct(load: GeneratorLoad): number {
@@ -157,16 +172,22 @@ function isSaturated(load: GeneratorLoad, p50Ms: number | undefined): boolean {
   if (waitedMs === undefined || p50Ms === undefined || !(p50Ms > 0) || waitedMs < QUEUED_SHARE * p50Ms) {
     return false;
   }
-  const floorMs = load.generatorBusyPct >= SATURATED_PCT ? OWN_QUEUE_MIN_MS : QUEUED_MIN_MS;
-  return waitedMs >= floorMs;
+  return waitedMs >= busyMachineFloorMs(load);
+}
+
+/** The least ready wait (ms) that is the worker's own queue rather than a busy machine's run queue. */
+function busyMachineFloorMs(load: GeneratorLoad): number {
+  if (load.generatorBusyPct >= SATURATED_PCT) return OWN_QUEUE_MIN_MS;
+  if (load.wakeWaitMs === undefined) return QUEUED_MIN_MS;
+  return Math.max(OWN_QUEUE_MIN_MS, WAKE_WAITS * load.wakeWaitMs);
 }
 
 /**
  * The evidence in words: "the load worker was saturated (running or waiting for a core at least 80% of
  * the time, its timers at least 100 ms late) in 8 of 8 intervals (running 52%, waiting for a core 47%,
  * timers up to 410 ms late)"; where the ready wait was measured, the condition adds "or a received
- * response waiting for it at least 50% of the median latency and 50 ms, or 10 ms while it ran on its core
- * 80% of the time itself" and the figures end "a received
+ * response waiting for it at least 50% of the median latency and 50 ms (or 4 times its wait for a core at
+ * each wake-up), or 10 ms while it ran on its core 80% of the time itself" and the figures end "a received
  * response waited 84 ms for it on average, the median latency 117 ms".
  */
 export function saturationText(s: GeneratorSaturation): string {
@@ -174,7 +195,8 @@ export function saturationText(s: GeneratorSaturation): string {
   const ms = (v: number) => `${Math.round(v)} ms`;
   const ready = s.readyWait;
   const when = ready === null ? "" : ` or a received response waiting for it at least ` +
-    `${pct(QUEUED_SHARE * 100)} of the median latency and ${ms(QUEUED_MIN_MS)}, or ${ms(OWN_QUEUE_MIN_MS)} ` +
+    `${pct(QUEUED_SHARE * 100)} of the median latency and ${ms(QUEUED_MIN_MS)} (or ${WAKE_WAITS} times its ` +
+    `wait for a core at each wake-up), or ${ms(OWN_QUEUE_MIN_MS)} ` +
     `while it ran on its core ${SATURATED_PCT}% of the time itself`;
   const waited = ready === null ? "" : `, a received response waited ${ms(ready.waitMs)} for it on ` +
     `average, the median latency ${ms(ready.p50Ms)}`;

@@ -43,7 +43,8 @@ Deno.test("a closed run whose received responses wait most of the latency for th
     saturationText(s),
     "the load worker was saturated (running or waiting for a core at least 80% of the time, its timers at " +
       "least 100 ms late or a received response waiting for it at least 50% of the median latency and " +
-      "50 ms, or 10 ms while it ran on its core 80% of the time itself) in 2 of 3 intervals (running 89%, " +
+      "50 ms (or 4 times its wait for a core at each wake-up), or 10 ms while it ran on its core 80% of the " +
+      "time itself) in 2 of 3 intervals (running 89%, " +
       "waiting for a core 10%, timers up to 9 ms late, a received " +
       "response waited 66 ms for it on average, the median latency 117 ms)",
   );
@@ -53,6 +54,13 @@ Deno.test("a closed run whose received responses wait most of the latency for th
   // A light worker on a busy machine: each wake-up waits for a core most of a short latency, never 50 ms.
   const busyMachine = { ...load(10, 85, 40), readyWaitMs: 40, p50: 45 };
   assertEquals(generatorSaturation([busyMachine, busyMachine])?.bound, false);
+  // Its wait for a core at each wake-up counted: about its answers' wait, the machine's queue, not its own.
+  const wokenLate = { ...busyMachine, wakeWaitMs: 30 };
+  assertEquals(generatorSaturation([wokenLate, wokenLate])?.bound, false);
+  // A crowd beside two busy loops: the worker runs half the time, its answers wait 45 of 55 ms, far more
+  // than the 0.03 ms it waits for a core at each wake-up: its own queue, under 50 ms.
+  const crowdOnBusyMachine = { ...load(48, 52, 6), readyWaitMs: 45, p50: 55, wakeWaitMs: 0.03 };
+  assertEquals(generatorSaturation([crowdOnBusyMachine, crowdOnBusyMachine])?.bound, true);
   // A worker running its core flat out on an idle machine: 2,000 connections' answers wait all of their
   // 13 ms for it, under 50 ms but its own queue; at 50 connections they wait a fraction of a millisecond.
   const ownQueue = { ...load(99, 1, 5), readyWaitMs: 13, p50: 13 };

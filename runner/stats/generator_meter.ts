@@ -6,7 +6,9 @@
  * late the tick fired, added to the interval the tick falls in. `attach` puts each interval's shares on the
  * recorder's sample of it as the worker drains them. With it, where the transport measures it (every
  * transport's probe, runner/http/transport/ready_wait.ts), how long a response that reached the kernel
- * waited for the worker to read it, averaged over the interval (`readyWaitMs`). Off the hot path: a tick's
+ * waited for the worker to read it, averaged over the interval (`readyWaitMs`), and how long the thread
+ * waited for a core each time it was put on one (`wakeWaitMs`: what the machine's run queue alone adds to
+ * a response the worker is woken for). Off the hot path: a tick's
  * work is one read and a few additions. Where the kernel keeps no schedstat, nothing is recorded.
  */
 import { readThreadSchedMs } from "../../system/proc_stat.ts";
@@ -19,6 +21,8 @@ interface Span {
   runMs: number;
   waitMs: number;
   lagMs: number;
+  /** Times the thread was put on a core; NaN where the kernel does not count them. */
+  slices: number;
   readyCount: number;
   readySumMs: number;
 }
@@ -33,7 +37,7 @@ export interface MeterSources {
 export class GeneratorMeter {
   readonly #spans = new Map<number, Span>();
   #lastMs = NaN;
-  #last: { runMs: number; waitMs: number } | null = null;
+  #last: { runMs: number; waitMs: number; slices?: number } | null = null;
   readonly read: typeof readThreadSchedMs;
   readonly readyWait: MeterSources["readyWait"];
 
@@ -71,6 +75,7 @@ export class GeneratorMeter {
     if (last === null || nowMs <= fromMs) return;
     const wallMs = nowMs - lastMs, lagMs = wallMs - this.periodMs;
     const runMs = sched.runMs - last.runMs, waitMs = sched.waitMs - last.waitMs;
+    const slices = (sched.slices ?? NaN) - (last.slices ?? NaN);
     let index = Math.floor((fromMs - this.originMs) / this.intervalMs);
     for (let startMs = fromMs; startMs < nowMs; index++) {
       const endMs = Math.min(nowMs, this.originMs + (index + 1) * this.intervalMs);
@@ -80,6 +85,7 @@ export class GeneratorMeter {
       span.wallMs += endMs - startMs;
       span.runMs += runMs * share;
       span.waitMs += waitMs * share;
+      span.slices += slices * share;
       span.lagMs = Math.max(span.lagMs, lagMs);
       if (ready !== null) {
         span.readyCount += ready.count * share;
@@ -122,7 +128,7 @@ export class GeneratorMeter {
 }
 
 function newSpan(): Span {
-  return { wallMs: 0, runMs: 0, waitMs: 0, lagMs: 0, readyCount: 0, readySumMs: 0 };
+  return { wallMs: 0, runMs: 0, waitMs: 0, lagMs: 0, slices: 0, readyCount: 0, readySumMs: 0 };
 }
 
 /** A span's shares of its wall time; null for one too short to say anything. */
@@ -135,5 +141,6 @@ function loadOfSpan(span: Span): GeneratorLoad | null {
     generatorWaitPct: pct(span.waitMs),
     loopLagMs: tenths(span.lagMs),
     ...(span.readyCount > 0 ? { readyWaitMs: tenths(span.readySumMs / span.readyCount) } : {}),
+    ...(span.slices > 0 ? { wakeWaitMs: Math.round((span.waitMs / span.slices) * 100) / 100 } : {}),
   };
 }

@@ -67,3 +67,16 @@ Deno.test("the meter averages the transport's ready waits per interval, shared b
   none.tick(50);
   assertEquals("readyWaitMs" in none.attach([idleSample(0, 0, 1, false)])[0].generator!, false);
 });
+
+Deno.test("the meter says how long the thread waited for a core each time it was put on one", () => {
+  let runMs = 0, waitMs = 0, slices = 0;
+  const meter = new GeneratorMeter(0, 250, 50, { sched: () => ({ runMs, waitMs, slices }) }, 0);
+  runMs = 100, waitMs = 120, slices = 4000; // beside busy loops: preempted often, briefly each time
+  meter.tick(250);
+  const [sample] = meter.attach([idleSample(0, 0, 1, false)]);
+  assertEquals(sample.generator?.wakeWaitMs, 0.03);
+  // Where the kernel does not count the slices, nothing is said of the wake-ups.
+  const uncounted = new GeneratorMeter(0, 250, 50, { sched: () => ({ runMs, waitMs }) }, 0);
+  uncounted.tick(250);
+  assertEquals(uncounted.attach([idleSample(0, 0, 1, false)])[0].generator?.wakeWaitMs, undefined);
+});
