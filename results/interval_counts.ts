@@ -46,6 +46,11 @@ export interface Counters {
    * flight): cut by the experiment's own stop, shown apart, never a failure of the target.
    */
   unfinished: number;
+  /**
+   * Of `requests`, answers a stuck worker counted after its last sample: their latencies ended with its
+   * isolate, so an interval of only these has no latency to show (a gap, not 0 ms).
+   */
+  unrecordedLatencies: number;
 }
 
 /** Zero of every counter, in one field order, so every `Counters` object has the same shape. */
@@ -63,6 +68,7 @@ export function emptyCounters(): Counters {
     drained: 0,
     retried: 0,
     unfinished: 0,
+    unrecordedLatencies: 0,
   };
 }
 
@@ -80,6 +86,7 @@ export function addCounters(into: Counters, from: Partial<Counters>): void {
   into.drained += from.drained ?? 0;
   into.retried += from.retried ?? 0;
   into.unfinished += from.unfinished ?? 0;
+  into.unrecordedLatencies += from.unrecordedLatencies ?? 0;
 }
 
 /** The counters of intervals with their errors and status codes. */

@@ -24,6 +24,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     drained: 10,
     retried: 11,
     unfinished: 12,
+    unrecordedLatencies: 13,
   };
   addCounters(into, all);
   addCounters(into, all);
@@ -41,6 +42,7 @@ Deno.test("counters add field by field; one the added object lacks adds nothing"
     drained: 20,
     retried: 22,
     unfinished: 24,
+    unrecordedLatencies: 26,
   });
   assertEquals(Object.keys(emptyCounters()), Object.keys(all), "one field order: one object shape");
 });
@@ -64,6 +66,7 @@ Deno.test("interval counts add counter by counter, status codes by key", () => {
     drained: 0,
     retried: 0,
     unfinished: 0,
+    unrecordedLatencies: 0,
     errors: 2,
     statusCodes: { "200": 5, "500": 1 },
   });

@@ -34,6 +34,11 @@ export const intervalSchema = z.preprocess(
      * last interval): not served within the window. Written when non-zero; absent in older files.
      */
     drained: count.optional(),
+    /**
+     * Of `requests`, answers a stuck worker counted after its last sample, their latencies lost with it:
+     * an interval of only these has no latency (its p50... read 0, drawn as a gap). Written when non-zero.
+     */
+    unrecordedLatencies: count.optional(),
     /** Failed requests (error kinds, not HTTP status). */
     errors: count,
     /**

@@ -12,6 +12,7 @@ import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
 import { runVerdict } from "../results/conclude/run_verdict.ts";
 import { sampledLatency } from "../results/conclude/responses.ts";
+import { latencyOrGap } from "../report/html/page_run.ts";
 
 const script = (name: string) => new URL(`./fixtures/scripts/${name}`, import.meta.url).pathname;
 
@@ -116,6 +117,10 @@ Deno.test("a session that blocks its isolate is ended after the graceful stop an
     // Its one answer came before it blocked, with no turn of its loop to send it: counted from its
     // heartbeat, its latency lost with it (no "0 ms").
     assertEquals([run.requests, run.unrecordedLatencies, sampledLatency(run).p50], [1, 1, NaN]);
+    // Its interval says so too: the page's latency charts draw a gap there, not 0 ms.
+    const answered = run.intervals.filter((iv) => iv.requests > 0);
+    assertEquals(answered.map((iv) => [iv.requests, iv.unrecordedLatencies]), [[1, 1]]);
+    assertEquals(answered.map((iv) => latencyOrGap(iv, iv.p50)), [null]);
     const flag = runVerdict(run).flags.find((f) => f.kind === "incomplete");
     assertEquals(
       flag?.label,

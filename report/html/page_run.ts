@@ -15,7 +15,7 @@ import { type GeneratorVerdict, generatorVerdict } from "../generator_verdict.ts
 import { cacheBypassSentence } from "../cache_bypass.ts";
 import { deflateLine } from "../ws_text.ts";
 import { groupSends, groupVerdict, type OverviewSends } from "./page_verdict.ts";
-import { sampledLatency } from "../../results/conclude/responses.ts";
+import { intervalLatencySampled, sampledLatency } from "../../results/conclude/responses.ts";
 import { type PageEndpoint, pageEndpoints } from "./page_endpoints.ts";
 import { endpointQualifier } from "../endpoint_rows.ts";
 
@@ -164,7 +164,7 @@ function errorKindColumns(intervals: IntervalResult[]): Record<string, number[]>
  * run's and the comparisons across variants) reads these columns, so all of them draw a stall as a gap.
  */
 export function latencyOrGap(iv: IntervalResult, ms: number): number | null {
-  return iv.requests > 0 ? round3(ms) : null;
+  return intervalLatencySampled(iv) ? round3(ms) : null;
 }
 
 function columns(intervals: IntervalResult[]): IntervalColumns {

@@ -9,6 +9,7 @@
  */
 import type { IntervalResult, RunResult } from "../schema.ts";
 import { servedRps } from "./served_rate.ts";
+import { intervalLatencySampled } from "./responses.ts";
 import { batchMeans, type IntervalSample, type MeanCi, meanCi } from "../stats.ts";
 
 /** The metrics compared between runs and groups; `success` is in percent. */
@@ -25,13 +26,13 @@ const MIN_LONG_BATCHES = 4;
 export function intervalValue(iv: IntervalResult, metric: NoiseMetric): number {
   switch (metric) {
     case "mean":
-      return iv.mean;
+      return intervalLatencySampled(iv) ? iv.mean : Number.NaN;
     case "rps": // served within the window, as the achieved rate: the drain left out
       return servedRps(iv.requests, iv.drained ?? 0, iv.durationMs / 1000);
     case "p50":
-      return iv.p50;
+      return intervalLatencySampled(iv) ? iv.p50 : Number.NaN;
     case "p99":
-      return iv.p99;
+      return intervalLatencySampled(iv) ? iv.p99 : Number.NaN;
     case "success": {
       const sent = iv.requests + iv.errors;
       return sent > 0 ? ((iv.requests - iv.failedStatus) / sent) * 100 : Number.NaN;

@@ -26,7 +26,7 @@
  *
  * Pure; imports only the results schema.
  */
-import type { LatencySummaryMs, RunResult } from "../schema.ts";
+import type { IntervalResult, LatencySummaryMs, RunResult } from "../schema.ts";
 import { GRPC_ERROR_KINDS } from "../schema_values.ts";
 
 /**
@@ -87,6 +87,11 @@ export function answeredStatuses(run: RunResult): string | null {
  */
 export function latencySampled(run: RunResult): boolean {
   return run.requests - (run.unrecordedLatencies ?? 0) > 0;
+}
+
+/** The same of one interval: its latency fields are 0 in the schema when it recorded none. */
+export function intervalLatencySampled(iv: IntervalResult): boolean {
+  return iv.requests - (iv.unrecordedLatencies ?? 0) > 0;
 }
 
 /**

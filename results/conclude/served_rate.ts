@@ -13,6 +13,7 @@
 import type { IntervalResult, RunResult } from "../mod.ts";
 import { median } from "../stats.ts";
 import { MIN_HELD_SENDS } from "./bound_verdict.ts";
+import { intervalLatencySampled } from "./responses.ts";
 
 /** Served below the requested rate by more than this share (beyond a short run's noise) is a shortfall. */
 export const SHORTFALL_SHARE = 0.1;
@@ -56,7 +57,7 @@ export function servedShortfall(run: Pick<RunResult, "rps" | "targetRps" | "dura
  * least three intervals with responses.
  */
 export function latencyRising(intervals: IntervalResult[]): boolean {
-  const busy = intervals.filter((iv) => iv.requests > 0);
+  const busy = intervals.filter(intervalLatencySampled);
   if (busy.length < 3) return false;
   const third = Math.ceil(busy.length / 3);
   const firstMs = median(busy.slice(0, third).map((iv) => iv.p50));

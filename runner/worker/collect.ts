@@ -228,6 +228,7 @@ class WorkerCollector implements Collecting {
     if (unsent > 0) {
       sample.requests = unsent;
       sample.failedStatus = Math.max(0, this.heartbeats[k][3] - failed);
+      sample.unrecordedLatencies = unsent;
       this.#totals.unrecorded += unsent;
     }
     // A stuck worker was handling a response: one it counted, else one in flight (its sample never
