@@ -84,6 +84,16 @@ Deno.test("parseDocument: a key twice in a mapping, __proto__ anywhere and alias
   assert.match(bomb.ok ? "" : bomb.issues[0].message, /aliases \(\*name\) expand more than 100 times/);
   const shared = parseDocument("base: &b { rate: 1 }\nloads:\n  a: *b\n  c: *b\n");
   assert.equal(shared.ok, true, "a few aliases still work");
+  // An alias inside its own anchor: a value containing itself, which every later walk would recurse into.
+  for (const [text, path] of [["x: &a [*a]", "x[0]"], ["t: &t { a: 1, self: *t }", "t.self"]]) {
+    const cycle = parseDocument(text);
+    assert.deepEqual(
+      cycle.ok ? [] : cycle.issues.map((i) => [i.path, /refers to its own anchor/.test(i.message)]),
+      [
+        [path, true],
+      ],
+    );
+  }
 });
 
 Deno.test("--profile: profile: cpu on every started target and an inline upstream, never on a url target", () => {

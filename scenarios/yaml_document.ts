@@ -82,11 +82,20 @@ function expandAliases(doc: Document): Result<unknown> {
   }
 }
 
-/** What makes parsed data no experiment file: a `__proto__` key anywhere, or no mapping at the root. */
+/**
+ * What makes parsed data no experiment file: a `__proto__` key anywhere, an alias inside its own anchor
+ * (`x: &a [*a]`: a value that contains itself), or no mapping at the root.
+ */
 function shapeIssue(value: unknown): Issue | undefined {
-  const reserved = reservedKeyPath(value, "");
-  if (reserved !== undefined) {
-    return { path: reserved, message: "__proto__ is a reserved word, not a name: rename it, e.g. app" };
+  const found = reservedOrCycle(value, "", new Set());
+  if (found?.cycle === true) {
+    return {
+      path: found.path,
+      message: "an alias (*name) refers to its own anchor, so the value would contain itself: write it out",
+    };
+  }
+  if (found !== undefined) {
+    return { path: found.path, message: "__proto__ is a reserved word, not a name: rename it, e.g. app" };
   }
   if (!isRecord(value)) {
     return {
@@ -117,22 +126,30 @@ function duplicateKey(doc: Document): { key: string; offset: number } | undefine
   return found;
 }
 
-/** The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key). */
-function reservedKeyPath(value: unknown, at: string): string | undefined {
+/**
+ * The path of the first `__proto__` key anywhere in a parsed document (YAML keeps it as an own key), or
+ * of the first value that is one of its own `ancestors` (an alias inside its anchor: walking it would
+ * never end).
+ */
+function reservedOrCycle(
+  value: unknown,
+  at: string,
+  ancestors: Set<object>,
+): { path: string; cycle: boolean } | undefined {
   if (value === null || typeof value !== "object") return undefined;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const found = reservedKeyPath(value[i], `${at}[${i}]`);
-      if (found !== undefined) return found;
-    }
-    return undefined;
-  }
-  for (const key of Object.keys(value)) {
-    const here = at ? `${at}.${key}` : key;
-    if (key === "__proto__") return here;
-    const found = reservedKeyPath((value as Record<string, unknown>)[key], here);
+  if (ancestors.has(value)) return { path: at, cycle: true };
+  ancestors.add(value);
+  const entries: Array<[string, string, unknown]> = Array.isArray(value)
+    ? value.map((v, i) => [`${i}`, `${at}[${i}]`, v])
+    : Object.keys(value).map((
+      key,
+    ) => [key, at ? `${at}.${key}` : key, (value as Record<string, unknown>)[key]]);
+  for (const [key, here, child] of entries) {
+    if (key === "__proto__" && !Array.isArray(value)) return { path: here, cycle: false };
+    const found = reservedOrCycle(child, here, ancestors);
     if (found !== undefined) return found;
   }
+  ancestors.delete(value);
   return undefined;
 }
 
