@@ -302,6 +302,16 @@ const ERROR_CASES: Array<[string[], string | RegExp]> = [
   [[URL_, "-H", ": v"], /^-H ": v": not a header/],
   [[URL_, "-H", "Bad Name: v"], /^-H "Bad Name: v": not a header/],
   [[URL_, "-H", "A: b\r\nX: y"], /header values cannot contain line breaks/],
+  [[URL_, "-H", "A: b\x01c"], /^-H "A: b\\u0001c": header values cannot contain control characters/],
+  // A length of the user's that differs from the body made the rest of the body the next request's start.
+  [
+    [URL_, "-m", "POST", "-b", "abcdefghij", "-H", "Content-Length: 5"],
+    /^-H "Content-Length: 5": Content-Length is loadlab's to set/,
+  ],
+  [
+    [URL_, "-b", "abc", "-H", "Transfer-Encoding: chunked"],
+    /Transfer-Encoding is loadlab's to set.*drop the header$/,
+  ],
   [[URL_, "-T", "a/b", "-H", "content-type: c/d"], /^-T and -H both set Content-Type/],
   [[URL_, "-m", "GE T"], /^-m "GE T": not an HTTP method/],
   [[URL_, "-b", "x", "--body-file", "y"], "-b and --body-file both set the body; use one of them"],

@@ -9,6 +9,7 @@
 import type { AttackConfigInput } from "../runner/config.ts";
 import { UsageError } from "./usage_error.ts";
 import { hasPlaceholder } from "../runner/http/template.ts";
+import { headerNameProblem, headerValueProblem } from "../runner/request_rules.ts";
 import { shownHeader } from "../results/redact_quote.ts";
 import { FileReadError, readFileCapped } from "../system/read_capped.ts";
 
@@ -89,14 +90,16 @@ export function parseHeader(text: string): [string, string] {
       }: not a header; write "Name: value", e.g. -H "Accept: application/json"`,
     );
   }
-  return [name, checkHeaderValue(text.slice(colon + 1).trim(), `-H ${JSON.stringify(shownHeader(text))}`)];
+  const where = `-H ${JSON.stringify(shownHeader(text))}`;
+  const problem = headerNameProblem(name);
+  if (problem !== undefined) throw new UsageError(`${where}: ${problem}`);
+  return [name, checkHeaderValue(text.slice(colon + 1).trim(), where)];
 }
 
+/** `value`, or a usage error at `where` saying why it cannot be a header value (runner/request_rules.ts). */
 function checkHeaderValue(value: string, where: string): string {
-  // A CR or LF would end the header early and send a different request than the one asked for.
-  if (/[\r\n\0]/.test(value)) {
-    throw new UsageError(`${where}: header values cannot contain line breaks; put the value on one line`);
-  }
+  const problem = headerValueProblem(value);
+  if (problem !== undefined) throw new UsageError(`${where}: ${problem}`);
   return value;
 }
 

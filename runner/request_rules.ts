@@ -3,8 +3,11 @@
  * What a request's static text may hold, checked where a request enters loadlab (an experiment file's
  * requests and flow steps, the engine's config, so `attack`, `--mix` and imported scripts alike): a
  * header name is a token (RFC 9110 5.6.2; `x:bad` would send header `x` with value `bad: ...`), a header
- * value has no CR, LF or NUL and no space or tab at its ends (HTTP/1.1 would end the line early and send
- * another request than the one asked for; HTTP/2 refuses such a field, RFC 9113 8.2.1), a path has no
+ * value has no control character but tab and no space or tab at its ends (HTTP/1.1 would end the line
+ * early and send another request than the one asked for; HTTP/2 refuses such a field, RFC 9113 8.2.1),
+ * the body's framing is loadlab's (a `Content-Length` of the user's that differs from the body it sends
+ * made the rest of the body the next request's first bytes; `Transfer-Encoding` beside the length it sets
+ * is a smuggling-shaped request), a path has no
  * space, tab, CR, LF or NUL (they would split the request line). `{{ placeholders }}` are not checked
  * here: their values are, per request, where they are filled (runner/http/fill_values.ts). Each problem
  * is one sentence that says the fix.
@@ -24,13 +27,22 @@ export function headerNameProblem(name: string): string | undefined {
       } is not a token: use letters, digits and !#$%&'*+-.^_\`|~ only, e.g. "x-api-key"`;
     }
   }
-  return name.length === 0 ? 'a header needs a name, e.g. "x-api-key"' : undefined;
+  if (name.length === 0) return 'a header needs a name, e.g. "x-api-key"';
+  const lower = name.toLowerCase();
+  if (lower === "content-length" || lower === "transfer-encoding") {
+    return `${name} is loadlab's to set: it frames each body with its Content-Length; drop the header`;
+  }
+  return undefined;
 }
 
 /** Why `value` cannot be a header value, or undefined. */
 export function headerValueProblem(value: string): string | undefined {
   if (/[\r\n\0]/.test(value)) {
     return "header values cannot contain line breaks (CR, LF) or NUL; put the value on one line";
+  }
+  // deno-lint-ignore no-control-regex
+  if (/[\x01-\x08\x0b-\x1f\x7f]/.test(value)) {
+    return "header values cannot contain control characters (tab is the one allowed); remove them";
   }
   if (/^[ \t]|[ \t]$/.test(value)) {
     return "header values cannot start or end with a space or tab (HTTP/2 refuses them); remove them";

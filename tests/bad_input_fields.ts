@@ -206,6 +206,13 @@ export const FIELDS: Case[] = [
     names: [/flows\[0\]\.steps\[0\]\.get\.headers\.x-a: header values cannot contain line breaks/],
   },
   {
+    name: "flow step header framing its own body",
+    yaml: add(
+      'flows: [{name: f, steps: [{post: {path: /a, body: abcdefghij, headers: {content-length: "5"}}}]}]\n',
+    ),
+    names: [/flows\[0\]\.steps\[0\]\.post\.headers\.content-length: content-length is loadlab's to set/],
+  },
+  {
     name: "flow check with an unknown placeholder",
     yaml: add('flows: [{name: f, steps: [{get: /a, expect: [{contains: "{{ token }}"}]}]}]\n'),
     names: [/flows\[0\]\.steps\[0\]\.expect\[0\]: \{\{ token \}\} is unknown/],

@@ -3,7 +3,7 @@
  * What the HTTP/1.1 and HTTP/2 request encoders decide alike about a request spec, before each writes it
  * in its own form (request.ts: a head of text lines; h2/request.ts: HPACK fields): the header fields we
  * add unless the user set them (Host or `:authority`, User-Agent), whether a `content-length` is added
- * (a body, or a method that carries one, and none given), and whether the request is a template. Runs
+ * (a body, or a method that carries one), and whether the request is a template. Runs
  * once per request spec, before any load; nothing here is on the hot path.
  */
 import type { RequestSpec } from "../request_spec.ts";
@@ -20,8 +20,6 @@ export interface RequestFields {
   readonly hasHost: boolean;
   readonly authority: string;
   readonly hasUserAgent: boolean;
-  /** The request set a Content-Length header. */
-  readonly hasLength: boolean;
   /** The method carries a body even when none is given (POST, PUT, PATCH: a length of 0 is sent). */
   readonly carriesBody: boolean;
   /** A HEAD request: its response carries no body whatever it announces. */
@@ -30,21 +28,19 @@ export interface RequestFields {
 
 /** The header decisions for `spec` sent to `hostHeader` (`host[:port]` of the URL). */
 export function requestFieldsOf(hostHeader: string, spec: RequestSpec): RequestFields {
-  let authority = hostHeader, hasHost = false, hasUserAgent = false, hasLength = false;
+  let authority = hostHeader, hasHost = false, hasUserAgent = false;
   for (const [name, value] of spec.headers) {
     const lower = name.toLowerCase();
     if (lower === "host") {
       hasHost = true;
       authority = value;
     } else if (lower === "user-agent") hasUserAgent = true;
-    else if (lower === "content-length") hasLength = true;
   }
   const method = spec.method;
   return {
     hasHost,
     authority,
     hasUserAgent,
-    hasLength,
     carriesBody: method === "POST" || method === "PUT" || method === "PATCH",
     isHead: method === "HEAD",
   };
@@ -52,10 +48,10 @@ export function requestFieldsOf(hostHeader: string, spec: RequestSpec): RequestF
 
 /**
  * Whether a content-length goes with the request's head, computed from its body: a body is given (even
- * an empty one) or the method carries one, and the user set none.
+ * an empty one) or the method carries one. Never the user's (runner/request_rules.ts refuses it).
  */
 export function addsLength(spec: RequestSpec, fields: RequestFields): boolean {
-  return (spec.body !== undefined || fields.carriesBody) && !fields.hasLength;
+  return spec.body !== undefined || fields.carriesBody;
 }
 
 /** Whether `spec` holds a `{{ ... }}` anywhere a value can go (path, header names and values, body). */

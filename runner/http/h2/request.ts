@@ -107,7 +107,7 @@ export function encodeH2Request(
   }
   const body = spec.body !== undefined && spec.body.length > 0 ? spec.body : null;
   // An empty body is no body here: a fixed request without one ends its stream on HEADERS.
-  if ((body !== null || fields.carriesBody) && !fields.hasLength) {
+  if (body !== null || fields.carriesBody) {
     headers.push(["content-length", String(body?.length ?? 0)]);
   }
   const block = encodeRequestHeaders(spec.method, scheme, authority, path, headers);
