@@ -211,6 +211,24 @@ function contextOf(
   return ctx;
 }
 
+/**
+ * A load lasts what it planned: an open schedule whose last send came before its end (1/s for 2 s sends
+ * at 0 and 1 s; 5 requests at 5/s at 0 to 0.8 s) is measured over its whole span (2 s; 1 s), else its
+ * rate was over the time to its last answer (2 a second "above requested"). A stop request or the data
+ * rows running out end it at once; a closed count's end is its last answer, its duration only a bound.
+ */
+async function outlastSchedule(ctx: LoadContext, config: AttackConfig): Promise<void> {
+  // A count's duration only bounds it: its span is its schedule's, when it has one.
+  const spanMs = config.model !== "count"
+    ? measuredDurationMs(config)
+    : config.ratePerSec === undefined
+    ? Infinity
+    : (config.requests / config.ratePerSec) * 1000;
+  if (!Number.isFinite(spanMs)) return;
+  const endMs = Math.min(ctx.endMs, ctx.startMs + config.warmupMs + spanMs);
+  while (!ctx.stopRequested && performance.now() < endMs) await ctx.steer.waitChange(endMs);
+}
+
 /** No new arrival from now (a stop request, or the data rows ran out); those in progress finish. */
 function stopArrivals(run: RunState, shared: ConnectionShared): void {
   run.ctx.stopRequested = true;
@@ -228,6 +246,7 @@ async function runToEnd(opts: LoadRunOptions, prepared: Prepared, run: RunState)
   const timer = setInterval(() => tick(opts, prepared, run), tickMsOf(config));
   try {
     await prepared.model.run(run.ctx);
+    await outlastSchedule(run.ctx, config);
   } finally {
     clearInterval(timer);
     endConnections(prepared, performance.now(), undefined, run.sides);

@@ -53,6 +53,22 @@ export const ratePerSec = z.number().positive("rate must be > 0").max(
 );
 
 /**
+ * An open schedule planning some but fewer than one send (0.001/s for 2 s: 0.002) sends one all the
+ * same, at its start, and its requested rate would read 250 times what was asked: refused at `path`.
+ */
+export function underOneSendIssues(
+  arrivals: number,
+  path: Array<string | number>,
+): Array<{ path: Array<string | number>; message: string }> {
+  if (!(arrivals > 0 && arrivals < 1 - 1e-9)) return [];
+  return [{
+    path,
+    message: `plans ${Number(arrivals.toPrecision(3))} sends in all, fewer than one: raise the rate or ` +
+      "lengthen the duration",
+  }];
+}
+
+/**
  * The fixed-connection models' shared check: every worker (of every segment) needs a connection of
  * its own, or it would idle. `segments: false` for a load that opens its connections on demand.
  */

@@ -7,12 +7,20 @@
  */
 import { z } from "zod";
 import { MAX_DURATION_MS, MAX_DURATION_WORDS } from "../../../validation/duration.ts";
-import { maxConnections, phaseSchema, preConnect } from "./fields.ts";
+import { maxConnections, type Phase, phaseSchema, preConnect, underOneSendIssues } from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { phasesSchedule, shareOf, withWarmup } from "../schedule.ts";
 import { pace } from "../pacer.ts";
 import { SharedLanes } from "../lanes.ts";
 import { firstRatePerSec, openPoolSize } from "../pre_connect.ts";
+
+/** The arrivals the phases plan, fractions kept (the schedule sends at whole counts below it). */
+function phasesArrivals(phases: ReadonlyArray<Phase>): number {
+  return phases.reduce(
+    (sum, p) => sum + ((p.ratePerSec + (p.rampToPerSec ?? p.ratePerSec)) * p.durationMs) / 2000,
+    0,
+  );
+}
 
 /** The measured duration: the phases' sum. */
 function phasesMs(c: { phases: ReadonlyArray<{ durationMs: number }> }): number {
@@ -32,7 +40,7 @@ export const rateModel = defineModel({
   check: (c) =>
     phasesMs(c) > MAX_DURATION_MS
       ? [{ path: ["phases"], message: `the phases together must be ${MAX_DURATION_WORDS}` }]
-      : [],
+      : underOneSendIssues(phasesArrivals(c.phases), ["phases"]),
   poolSize: (c, worker) => openPoolSize(c, firstRatePerSec(withWarmup(c.phases, c.warmupMs)), worker),
   targetArrivalsPerSec(c) {
     const schedule = phasesSchedule(c.phases);

@@ -6,7 +6,14 @@
  * late, but their latency counts from the intended time (what a user arriving on schedule would
  * have seen); the recorder also keeps the uncorrected latency from the actual send.
  */
-import { connections, connectionShareIssues, DEFAULT_DURATION_MS, durationMs, ratePerSec } from "./fields.ts";
+import {
+  connections,
+  connectionShareIssues,
+  DEFAULT_DURATION_MS,
+  durationMs,
+  ratePerSec,
+  underOneSendIssues,
+} from "./fields.ts";
 import { defineModel } from "./model.ts";
 import { constantSchedule, shareOf } from "../schedule.ts";
 import { pace } from "../pacer.ts";
@@ -18,7 +25,10 @@ export const throughputModel = defineModel({
   fields: { ratePerSec, connections, durationMs: durationMs.default(DEFAULT_DURATION_MS) },
   pacing: () => "fixed",
   keepsUncorrected: true,
-  check: (c) => connectionShareIssues(c),
+  check: (c) => [
+    ...connectionShareIssues(c),
+    ...underOneSendIssues((c.ratePerSec * c.durationMs) / 1000, ["ratePerSec"]),
+  ],
   poolSize: (c, worker) => ({ count: worker.share(c.connections) }),
   targetArrivalsPerSec: (c) => c.ratePerSec,
   measuredDurationMs: (c) => c.durationMs,
