@@ -13,6 +13,8 @@ import { runCommand } from "./command_errors.ts";
 import { EXIT } from "./exit_codes.ts";
 import { FlagValues } from "./flag_values.ts";
 import { HelpRequested, UsageError } from "./usage_error.ts";
+import { FileReadError, formatCap, readFileCapped } from "../system/read_capped.ts";
+import { MAX_SCRIPT_BYTES } from "../scenarios/script_source.ts";
 
 const HELP = `Usage: loadlab convert k6 SCRIPT.js [-o OUT.js]
 
@@ -36,14 +38,10 @@ export function runConvertCommand(argv: string[]): Promise<number> {
     }
     const out = new FlagValues(raw, FLAGS).path("out");
     const path = resolve(source);
-    let text: string;
-    try {
-      text = await Deno.readTextFile(path);
-    } catch (err) {
-      throw new UsageError(`${source}: cannot read: ${err instanceof Error ? err.message : err}`, {
-        cause: err,
-      });
+    if (out !== undefined && resolve(out) === path) {
+      throw new UsageError(`-o ${out}: is the k6 script itself; write the session to another file`);
     }
+    const text = readScript(source, path);
     let code: string;
     try {
       code = convertK6(text, basename(path), dirname(path), true).code;
@@ -52,7 +50,30 @@ export function runConvertCommand(argv: string[]): Promise<number> {
       throw err;
     }
     if (out === undefined) console.log(code);
-    else await Deno.writeTextFile(out, code);
+    else await writeSession(out, code);
     return EXIT.ok;
   });
+}
+
+/** The k6 script's text: a regular file of at most `MAX_SCRIPT_BYTES` (a device was read until memory ran out). */
+function readScript(source: string, path: string): string {
+  try {
+    return new TextDecoder().decode(readFileCapped(path, MAX_SCRIPT_BYTES));
+  } catch (err) {
+    if (!(err instanceof FileReadError)) throw err;
+    throw new UsageError(
+      `${source}: ${err.reason}: a k6 script is a regular .js file of at most ${formatCap(MAX_SCRIPT_BYTES)}`,
+      { cause: err },
+    );
+  }
+}
+
+async function writeSession(out: string, code: string): Promise<void> {
+  try {
+    await Deno.writeTextFile(out, code);
+  } catch (err) {
+    throw new UsageError(`-o ${out}: cannot write: ${err instanceof Error ? err.message : err}`, {
+      cause: err,
+    });
+  }
 }

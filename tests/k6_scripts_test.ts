@@ -6,7 +6,7 @@
  * file:line), running one with k6's flags over its options, handleSummary, and `loadlab convert k6`.
  * Loads are bounded counts.
  */
-import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
+import { deepStrictEqual as assertEquals, match, ok } from "node:assert/strict";
 import { parseAttackConfig } from "../runner/config.ts";
 import { withTarget } from "./helpers.ts";
 import { runAttack } from "../runner/attack.ts";
@@ -143,6 +143,18 @@ Deno.test("loadlab convert k6 writes the session script, every line where it was
   assertEquals(lines[3].trim(), `(await http.get("http://127.0.0.1/json"));`);
   assertEquals(lines[4].trim(), `if (__VU > 0) throw new Error("odd iteration");`);
   assertEquals((await loadlab("convert", "k6", fixture("refused.js"))).code, 2);
+  // A device is not read (it was, until memory ran out), the script is never overwritten, a failed write
+  // is a usage error, not a stack trace.
+  const stderr = async (...args: string[]) => {
+    const r = await loadlab("convert", "k6", ...args);
+    return `${r.code} ${new TextDecoder().decode(r.stderr).trim()}`;
+  };
+  match(await stderr("/dev/zero"), /^2 .*\/dev\/zero: is a character device, not a regular file/);
+  const copy = `${out}.k6.js`;
+  Deno.copyFileSync(fixture("throws.js"), copy);
+  match(await stderr(copy, "-o", copy), /^2 .*is the k6 script itself; write the session to another file/);
+  assertEquals(Deno.readTextFileSync(copy), Deno.readTextFileSync(fixture("throws.js")));
+  match(await stderr(copy, "-o", `${out}.missing/x.js`), /^2 .*cannot write: No such file/);
 });
 
 Deno.test("noCookiesReset: a VU's session cookie outlives its iteration; without it each iteration starts bare", () =>
