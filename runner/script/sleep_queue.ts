@@ -13,6 +13,8 @@ export interface Sleeper {
   wake(sleep: number): boolean;
 }
 
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 export class SleepQueue {
   /** Wake-up times (`performance.now()` ms), heap-ordered; `#who` and `#sleep` move with them. */
   readonly #due: number[] = [];
@@ -74,7 +76,9 @@ export class SleepQueue {
   #arm(dueMs: number): void {
     clearTimeout(this.#timer);
     this.#armedMs = dueMs;
-    this.#timer = setTimeout(this.#onTimer, Math.max(0, dueMs - performance.now()));
+    // A runtime timer holds at most 2^31-1 ms (a longer one fires after 1 ms, with a warning each time: a
+    // sleep of 1e12 ms printed thousands a second); one that long fires early and is armed again.
+    this.#timer = setTimeout(this.#onTimer, Math.min(MAX_TIMER_MS, Math.max(0, dueMs - performance.now())));
   }
 
   /** Removes the earliest entry. */

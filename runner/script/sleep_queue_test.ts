@@ -59,3 +59,22 @@ Deno.test("once every queued sleep ended early, the queue drops its entries and 
   assertEquals(queue.size, 0);
   assertEquals(woken.length, 0);
 });
+
+Deno.test("a sleep past what a runtime timer holds arms the longest one instead (a longer fired every 1 ms)", () => {
+  const asked: number[] = [];
+  const real = globalThis.setTimeout;
+  globalThis.setTimeout = ((fn: () => void, ms?: number) => {
+    asked.push(ms ?? 0);
+    return real(fn, ms);
+  }) as typeof setTimeout;
+  const queue = new SleepQueue();
+  const woken: Array<{ id: number; sleep: number; atMs: number }> = [];
+  try {
+    queue.add(sleeper(woken, 0), 1, performance.now() + 1e12);
+  } finally {
+    globalThis.setTimeout = real;
+  }
+  assertEquals(asked, [2 ** 31 - 1]);
+  queue.forget();
+  assertEquals([woken.length, queue.size], [0, 0]);
+});
