@@ -17,7 +17,7 @@ import { grpcTargetIssues } from "./grpc/target_checks.ts";
 import { type ExperimentFields, expressionProblems } from "./schema_object.ts";
 import { type LoadSpec, WORD_FIELDS } from "./schema_loads.ts";
 import type { FileTarget } from "./schema_targets.ts";
-import { modelsWithField } from "../runner/load/models/mod.ts";
+import { modelDef, modelsWithField } from "../runner/load/models/mod.ts";
 import { LOAD_MODELS } from "../results/schema_values.ts";
 import { togetherProblems } from "./together.ts";
 import { runCountProblem } from "./run_count.ts";
@@ -93,7 +93,26 @@ export function checkExperiment(exp: ExperimentFields): CheckIssue[] {
     );
   }
   issues.push(...togetherProblems(exp));
+  checkSessionsOnly(exp, add);
   return issues;
+}
+
+/**
+ * A file whose sessions are its flows or script and that has no `requests:` leaves a load that cannot run
+ * sessions (throughput) nothing of the user's: it sent `GET /`, which no one wrote, and read `ok`.
+ */
+function checkSessionsOnly(exp: ExperimentFields, add: Add): void {
+  if (exp.requests !== undefined || exp.grpc?.call !== undefined) return;
+  if (exp.flows === undefined && exp.script === undefined) return;
+  for (const [name, load] of Object.entries(exp.loads)) {
+    const noSessions = modelDef(load.model).noFlows;
+    if (noSessions === undefined || load.mix !== undefined) continue;
+    add(
+      ["loads", name],
+      `runs none of the file's ${exp.flows ? "flows" : "script"} (${noSessions}) and the file has no ` +
+        "requests: give it mix: or the file requests:, or use model rate, connections or count",
+    );
+  }
 }
 
 type Add = (path: Path, message: string) => void;

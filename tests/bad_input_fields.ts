@@ -206,6 +206,13 @@ export const FIELDS: Case[] = [
     names: [/flows\[0\]\.steps\[0\]\.get\.headers\.x-a: header values cannot contain line breaks/],
   },
   {
+    name: "throughput load beside flows only (it would send GET /)",
+    yaml: add(
+      "  thr: { model: throughput, rate: 10, connections: 1, duration: 200ms }\nflows: [{name: f, steps: [{get: /a}]}]\n",
+    ),
+    names: [/loads\.thr: runs none of the file's flows .*give it mix: or the file requests:/],
+  },
+  {
     name: "flow step header framing its own body",
     yaml: add(
       'flows: [{name: f, steps: [{post: {path: /a, body: abcdefghij, headers: {content-length: "5"}}}]}]\n',
