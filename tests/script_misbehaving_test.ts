@@ -6,7 +6,8 @@
  * worker's isolate with `Deno.exit` (named as such at once, its rate over the time it ran), a session
  * object kept past its session (its requests refused at their line, never sent on a connection another
  * session now owns), and sessions that throw values no describer expects or return thenables (each
- * counted, the worker whole) or check names whose toString throws (an error at the s.check line). Loads
+ * counted, the worker whole) or check names whose toString throws (an error at the s.check line), and a
+ * session that replaces a built-in the engine relies on (put back on the next tick, the run flagged). Loads
  * are sub-second durations or small counts.
  */
 import { deepStrictEqual as assertEquals, ok } from "node:assert/strict";
@@ -268,4 +269,13 @@ Deno.test("a path or header name with a line break is refused with its reason on
       '"/a\\r\\nX-Injected: 1": a path cannot contain spaces, tabs, line breaks or NUL; percent-encode them, e.g. %20 (bad_paths.ts:5)',
       'header "x-a\\r\\nX-Injected": header name "x-a\\r\\nX-Injected" is not a token: use letters, digits and !#$%&\'*+-.^_`|~ only, e.g. "x-api-key" (bad_paths.ts:6)',
     ]);
+  }));
+
+Deno.test("a session that replaces a built-in the engine relies on: put back, the run whole, the change named", () =>
+  withTarget(async (url) => {
+    const run = await runAttack(load(url, script("patching_builtins.ts")));
+    ok(run.requests > 10 && run.intervals.some((iv) => iv.requests > 0), `${run.requests} requests`);
+    const labels = runVerdict(run).flags.map((f) => f.label);
+    ok(labels.includes("script changed Array.prototype.push while it ran (put back)"), labels.join("; "));
+    assertEquals(run.errors.script, 1);
   }));

@@ -103,6 +103,7 @@ import { wsFlood, wsFloodLabel } from "./ws_flood.ts";
 import { generatorSaturation } from "./generator_saturation.ts";
 import { atText, rampShortfall } from "./ramp_followed.ts";
 import { describeChange } from "../schema_steering.ts";
+import { changedBuiltIns } from "./builtin_changes.ts";
 import { formatDurationMs } from "../text_format.ts";
 
 /** The `failed` flag's words: no response, or (gRPC) every call answered with a status other than OK. */
@@ -225,11 +226,14 @@ function countFlags(run: RunResult, failed: boolean): VerdictFlag[] {
   // A session script's own failures (a throw, a dropped rejection) end sessions as surely as a reset.
   const script = run.errors.script ?? 0;
   const total = answered.total + script;
+  // A built-in the sessions changed broke the engine until it was put back: named whatever its share.
+  const changed = changedBuiltIns(run.errorMessages?.script);
+  const builtIns = changed.length > 0 ? `script changed ${changed.join(", ")} while it ran (put back)` : "";
   if (total > DROPPED_FLAG_SHARE * sendsOf(run)) {
-    const text = [answered.text, script > 0 ? `script ${script.toLocaleString("en-US")}` : ""]
+    const text = [answered.text, script > 0 ? `script ${script.toLocaleString("en-US")}` : "", builtIns]
       .filter((t) => t !== "").join(", ");
     flags.push({ kind: "errors", label: `errors ${formatShare(total / sendsOf(run))} (${text})` });
-  }
+  } else if (builtIns !== "") flags.push({ kind: "errors", label: builtIns });
   return flags;
 }
 

@@ -11,6 +11,8 @@ import type { Arrival } from "../load/executor.ts";
 import type { SessionRun } from "../load/flow_session.ts";
 import type { Feeder } from "../load/feeder.ts";
 import { importScript, type ScriptModule } from "./script_module.ts";
+import { restoreChangedIntrinsics } from "./script_intrinsics.ts";
+import { builtInChangeMessage } from "../../results/conclude/builtin_changes.ts";
 import { ScriptSessions } from "./script_sessions.ts";
 import type { Session } from "./session.ts";
 
@@ -33,7 +35,13 @@ export function scriptArrival(
   module: ScriptModule,
   run: SessionRun,
   place: ScriptPlace,
-): { sessions: ScriptSessions; arrival: Arrival; settled(): Promise<void>; dispose(): void } {
+): {
+  sessions: ScriptSessions;
+  arrival: Arrival;
+  settled(): Promise<void>;
+  guard(nowMs: number): void;
+  dispose(): void;
+} {
   const { config } = place;
   const script = config.script!;
   const sessions = new ScriptSessions(module.run as (s: Session) => unknown, {
@@ -68,11 +76,22 @@ export function scriptArrival(
       }
     }
     : (conn, intendedMs, next) => sessions.run(run, conn, intendedMs, next);
+  const told = new Set<string>();
   return {
     sessions,
     arrival,
     // One event-loop turn: the runtime reports the rejections of the last turns (counted above).
     settled: () => new Promise<void>((resolve) => setTimeout(resolve, 0)),
+    // A session that changes a built-in the engine in this isolate relies on (`Array.prototype.push`: the
+    // samples it encoded no longer decoded, and the whole run was lost) has it put back on the worker's
+    // next tick, before anything is posted, and the change counted once as a script error.
+    guard(nowMs: number) {
+      for (const name of restoreChangedIntrinsics(module.builtIns)) {
+        if (told.has(name)) continue;
+        told.add(name);
+        run.shared.recorder.recordError(nowMs, "script", builtInChangeMessage(basename(script.path), name));
+      }
+    },
     dispose: () => {
       counting = false;
     },

@@ -9,7 +9,11 @@
 import { basename, dirname } from "node:path";
 import { pathToFileURL } from "node:url";
 import { loadGrpcDeclaration, type ScriptGrpcSchema } from "./script_grpc.ts";
-import { restoreChangedIntrinsics, snapshotIntrinsics } from "./script_intrinsics.ts";
+import {
+  type IntrinsicsSnapshot,
+  restoreChangedIntrinsics,
+  snapshotIntrinsics,
+} from "./script_intrinsics.ts";
 
 const toFileUrl = (path: string) => pathToFileURL(path).href;
 
@@ -24,6 +28,8 @@ export interface ScriptModule {
   options: Record<string, unknown> | null;
   /** The schema of its gRPC calls (`export const grpc`), read when it is imported; else null. */
   grpc: ScriptGrpcSchema | null;
+  /** The built-ins as they were before the import, to put back what its sessions change (script_load.ts). */
+  builtIns: IntrinsicsSnapshot;
 }
 
 /** A script that cannot run: it does not load, or has no default function. */
@@ -75,6 +81,7 @@ export async function importScript(path: string): Promise<ScriptModule> {
     start: fn("start"),
     options: (options as Record<string, unknown> | undefined) ?? null,
     grpc,
+    builtIns,
   };
 }
 
