@@ -2,7 +2,8 @@
  * Scripts whose top level changes JavaScript's built-ins, through the real CLI against the built-in
  * target: loadlab's engine runs in the script's isolates, so a `then` added to Object.prototype (every
  * object a thenable), a replaced Promise.prototype.then, a throwing Array.prototype.push or a replaced
- * postMessage held the run a minute and blamed a setup() the script did not have, or failed with the
+ * postMessage (or a stopped performance.now, a frozen globalThis) held the run a minute and blamed a
+ * setup() the script did not have, or failed with the
  * bare value the patched built-in threw. Each is refused before any load, at once, naming the built-in;
  * a polyfill adding a method of its own to Array.prototype, a seeded Math.random, or a top level calling
  * the globals, still runs. A session's `s` is loadlab's object: re-parented, shadowed or extended by the
@@ -23,6 +24,9 @@ for (
     ["Promise.prototype.then = function () { return this; };", "Promise.prototype.then"],
     ['Array.prototype.push = () => { throw new Error("no push"); };', "Array.prototype.push"],
     ["globalThis.postMessage = () => {};", "globalThis.postMessage"],
+    // The engine's clock stopped, and a global object it can no longer add to: each held the run 51 s.
+    ["performance.now = () => 0;", "performance.now"],
+    ["Object.freeze(globalThis);", "globalThis (frozen)"],
   ]
 ) {
   Deno.test(`a session script whose top level changes ${named} is refused at once, naming it`, () =>

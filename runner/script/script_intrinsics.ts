@@ -6,7 +6,8 @@
  * to `Object.prototype` (every object becomes a thenable), broke the engine's own code: the run waited a
  * minute and blamed a setup() the script did not have, or failed with the bare value the patched
  * built-in threw. A snapshot taken before the import is compared after it; what changed is named, and put
- * back so the isolate can report it. `Math.random` is the script's to seed: the engine draws its own
+ * back so the isolate can report it. A global object made non-extensible (`Object.freeze(globalThis)`)
+ * cannot be put back: it is named for the refusal all the same. `Math.random` is the script's to seed: the engine draws its own
  * numbers from the generator it took as it loaded (runner/http/template.ts `engineRandom`).
  */
 
@@ -33,6 +34,9 @@ const HOLDERS: Holder[] = [
   ["Math", () => Math],
   ["Reflect", () => Reflect],
   ["Symbol", () => Symbol],
+  // The engine's clock: `performance.now = () => 0` shadows the prototype's with an own property.
+  ["performance", () => performance],
+  ["Performance.prototype", () => Object.getPrototypeOf(performance)],
 ];
 
 /** Globals the engine calls by name (a worker's messages, its timers, its text codecs). */
@@ -72,6 +76,7 @@ const GLOBALS = [
 // script's top level could have replaced (no Map, Set, spread or push: indexes and these functions).
 const { getOwnPropertyDescriptor, defineProperty, deleteProperty, ownKeys } = Reflect;
 const objectIs = Object.is;
+const isExtensible = Object.isExtensible;
 const toText = String;
 
 interface Held {
@@ -85,6 +90,7 @@ interface Held {
 export interface IntrinsicsSnapshot {
   held: Held[];
   onmessage: unknown;
+  extensible: boolean;
 }
 
 /** The built-ins' own properties as they are before a script loads. */
@@ -93,7 +99,11 @@ export function snapshotIntrinsics(): IntrinsicsSnapshot {
     heldOf(name, get(), ownKeys(get()).filter((key) => !(name === "Math" && key === "random")))
   );
   held.push(heldOf("globalThis", globalThis, GLOBALS));
-  return { held, onmessage: (globalThis as { onmessage?: unknown }).onmessage };
+  return {
+    held,
+    onmessage: (globalThis as { onmessage?: unknown }).onmessage,
+    extensible: isExtensible(globalThis),
+  };
 }
 
 function heldOf(name: string, target: object, keys: PropertyKey[]): Held {
@@ -126,11 +136,15 @@ export function restoreChangedIntrinsics(before: IntrinsicsSnapshot): string[] {
     if (name === "globalThis") continue;
     const now = ownKeys(target);
     for (let i = 0; i < now.length; i++) {
-      if (own[now[i]] !== undefined || (name !== "Object.prototype" && now[i] !== "then")) continue;
+      // Any property added counts on Object.prototype (every object inherits it) and on the clock (an own
+      // `now` shadows its prototype's); elsewhere only a `then` (a polyfill adding a method is left alone).
+      const anyAdded = name === "Object.prototype" || name === "performance";
+      if (own[now[i]] !== undefined || (!anyAdded && now[i] !== "then")) continue;
       changed[changed.length] = `${name}.${toText(now[i])}`;
       deleteProperty(target, now[i]);
     }
   }
+  if (before.extensible && !isExtensible(globalThis)) changed[changed.length] = "globalThis (frozen)";
   const scope = globalThis as { onmessage?: unknown };
   if (scope.onmessage !== before.onmessage) {
     changed[changed.length] = "globalThis.onmessage";
